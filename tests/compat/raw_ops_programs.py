@@ -215,6 +215,12 @@ def samples(tf):
     out["RaggedTensorToTensor"] = dict(shape=[-1, -1], values=[1.0, 2.0, 3.0],
                                        default_value=0.0, row_partition_tensors=[[0, 2, 2, 3]],
                                        row_partition_types=["ROW_SPLITS"])
+    out["RaggedGather"] = dict(params_nested_splits=[[0, 2, 2, 3], [0, 1, 3, 6]],
+                               params_dense_values=[1, 2, 3, 4, 5, 6], indices=[[2], [0]],
+                               OUTPUT_RAGGED_RANK=3)
+    out["RaggedRange"] = dict(starts=[0, 5, 2], limits=[3, 5, 8], deltas=[1, 1, 3])
+    out["RaggedTensorToSparse"] = dict(rt_nested_splits=[[0, 2, 3], [0, 1, 1, 3]],
+                                       rt_dense_values=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     out["ExtractGlimpseV2"] = dict(input=image, size=[2, 2], offsets=[[0.0, 0.0]],
                                    centered=True, normalized=True, uniform_noise=False,
                                    noise="zero")

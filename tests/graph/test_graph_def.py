@@ -5,6 +5,7 @@ The ``graphdef_data/tf_*`` files were written by TF 2.21 (`make_tf_graphs.py`); 
 ``ef_*`` files by eagerflow (`make_eagerflow_graphs.py`), which
 `run_eagerflow_graphs_in_tf.py` runs in real TF.
 """
+import json
 import os
 import subprocess
 import sys
@@ -81,7 +82,8 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
                                   "keras_train_step", "keras_attention", "control_flow",
                                   "limited_loops", "variable_bodies", "counts_and_draws",
                                   "nested_calls", "loop_train_step", "nested_loop_gradients",
-                                  "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length"])
+                                  "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length",
+                                  "ragged"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -802,3 +804,47 @@ def test_nodes_written_without_their_default_attrs_take_tfs_defaults():
     assert total.numpy().tolist() == [1.0, 3.0, 4.0, 4.5]
     assert idx.dtype == tf.int32 and idx.numpy().tolist() == [0, 1, 0, 2]
     assert top.dtype == tf.int64 and top.numpy().tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("side,op", [("left", "LowerBound"), ("right", "UpperBound")])
+def test_searchsorted_is_written_as_tfs_search_of_matrices(side, op):
+    """TF's LowerBound/UpperBound take matrices (its shape function refuses vectors, which
+    ragged ops search): vectors and higher ranks are searched as rows and shaped back."""
+    def search(sorted_sequence, values):
+        return tf.searchsorted(sorted_sequence, values, side=side)
+    for specs, args in (
+            ([tf.TensorSpec([None], tf.int64)] * 2, ([0, 2, 2, 5], [0, 2, 4])),
+            ([tf.TensorSpec([2, None, 3]), tf.TensorSpec([2, 1, None])],
+             ([[[1., 2., 3.]], [[4., 5., 6.]]], [[[2., 0.]], [[5., 7.]]]))):
+        concrete, from_bytes = _round_trip(search, *specs)
+        searches = [o for o in concrete.graph.get_operations() if o.type == op]
+        assert len(searches) == 1
+        assert [t.shape.rank for t in searches[0].inputs] == [2, 2]
+        assert concrete.outputs[0].shape.rank == specs[1].shape.rank
+        args = [tf.constant(a, s.dtype) for a, s in zip(args, specs)]
+        want = tf.searchsorted(*args, side=side)
+        assert want.shape == args[1].shape
+        _same(from_bytes(*args), want)
+        _same(concrete(*args), want)
+
+
+def test_function_bodies_name_each_output_by_tfs_output_arg():
+    """A FunctionDef body refers to an output by its op's output arg (``merged`` of
+    DynamicStitch, ``r0`` of BroadcastArgs): TF's names, as raw_ops.json recorded TF's op
+    signatures, for every registered op whose outputs are single tensors."""
+    from tests.internals import graph_def, registry  # noqa: PLC0415
+    assert tf.compat.v1.summary.scalar  # (TF 1's summary ops register when first used)
+    with open(os.path.join(os.path.dirname(DATA), "..", "compat", "data", "raw_ops.json")) as f:
+        signatures = json.load(f)["signatures"]
+    checked, wrong = 0, {}
+    for op in registry.all_ops().values():
+        form = graph_def.tf_nodes.get(op)
+        outputs = signatures.get(getattr(form, "op_type", None) or op.name, {}).get("outputs")
+        if not outputs or any(o.startswith("*") for o in outputs):  # (none, or lists)
+            continue
+        got = [graph_def.output_arg_name(op, i) for i in range(len(outputs))] \
+            if len(outputs) > 1 else [graph_def.output_arg_name(op, 0)]
+        checked += 1
+        if got != [(o, 0) for o in outputs]:
+            wrong[op.name] = (got, outputs)
+    assert checked > 300 and wrong == {}

@@ -203,3 +203,37 @@ def test_legacy_to_hash_bucket_matches_tf():
     words = ["", "a", "Hello", "TensorFlow", "x" * 20, "é" * 70]
     assert tf.strings.to_hash_bucket(words, 1000).numpy().tolist() == \
         [899, 868, 941, 232, 341, 454]
+
+
+def test_mutable_tables_reject_ragged_and_sparse_keys_as_tf_does():
+    """TF's static tables map over ragged and sparse keys; its mutable ones convert them
+    to a tensor and fail (eagerly, and with another error in a graph)."""
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(["a", "b"], [1, 2])
+    dense = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1, -5, -6)
+    ragged = tf.ragged.constant([["a"], ["b", "c"]])
+    sparse = tf.sparse.from_dense([["a", ""], ["b", "c"]])
+    for call in (lambda: table.lookup(ragged), lambda: table[ragged],
+                 lambda: table.insert(ragged, tf.ragged.constant([[1], [2, 3]], tf.int64)),
+                 lambda: table.remove(ragged),
+                 lambda: dense.lookup(tf.ragged.constant([[1], [2]], tf.int64)),
+                 lambda: table.lookup(["a"], dynamic_default_values=tf.ragged.constant(
+                     [[5]], tf.int64))):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == "TypeError: object of type 'RaggedTensor' has no len()\n"
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(SparseTensor"):
+        table.lookup(sparse)
+    with pytest.raises(ValueError, match=r"unsupported type .*SparseTensor"):
+        table.insert(sparse, [1, 2, 3])
+    traced = tf.function(lambda keys: table.lookup(keys))
+    with pytest.raises(TypeError, match="Expected string, but got tf.RaggedTensor"):
+        traced(ragged)
+    with pytest.raises(TypeError, match="Expected string, but got SparseTensor.* of type "
+                                        "'SparseTensor'"):
+        traced(sparse)
+    static = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+    assert static.lookup(ragged).to_list() == [[1], [2, -1]]
+    assert tf.function(lambda keys: static.lookup(keys))(ragged).to_list() == [[1], [2, -1]]
+    assert static.lookup(sparse).values.numpy().tolist() == [1, 2, -1]

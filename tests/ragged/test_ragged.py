@@ -1,5 +1,7 @@
 """RaggedTensor and tf.ragged through the public API: factories, conversions, dispatch of
 TF's functions, `function` arguments and gradients."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -63,10 +65,125 @@ def test_elementwise_functions_and_operators_keep_rows():
         rt + tf.ragged.constant([[1.0], [2.0, 3.0]])
 
 
-def test_an_op_without_a_ragged_version_raises_type_error():
-    rt = tf.ragged.constant([[1.0, 4.0], [9.0]])
-    with pytest.raises(TypeError, match="RaggedTensor"):
-        tf.linalg.matmul(rt, rt)
+def test_an_op_without_a_ragged_version_raises_tfs_errors():
+    # (TF's messages: eagerly its conversion asks for len(); in a graph it names the value)
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    for op in (tf.sort, tf.argsort, tf.transpose, tf.convert_to_tensor):
+        with pytest.raises(ValueError) as info:
+            op(rt)
+        assert str(info.value) == "TypeError: object of type 'RaggedTensor' has no len()\n"
+    with pytest.raises(ValueError, match="'DynamicRaggedShape' has no len"):
+        tf.add(tf.shape(rt), 1)
+    sort = tf.function(tf.sort, input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError, match="Failed to convert elements of tf.RaggedTensor"):
+        sort(rt)
+
+
+def test_gather_nd_of_ragged_params_and_indices():
+    """Values recorded from TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    dense = tf.gather_nd(rt, [[0, 1], [2, 0]])
+    assert isinstance(dense, tf.Tensor) and dense.numpy().tolist() == [1, 5]
+    assert tf.gather_nd(rt, [[0], [2]]).to_list() == [[3, 1, 2], [5, 4]]
+    assert tf.gather_nd(rt, [0, 1]).numpy() == 1
+    assert tf.gather_nd(rt, [2]).to_list() == [[5, 4]]
+    assert tf.gather_nd(rt, [[[0]], [[2]]]).to_list() == [[[3, 1, 2]], [[5, 4]]]
+    assert tf.gather_nd(rt, [[]]).to_list() == [[[3, 1, 2], [], [5, 4]]]
+    assert tf.gather_nd(rt, tf.zeros([0, 2], tf.int32)).shape == [0]
+    assert tf.gather_nd(r2, [[0, 1], [2, 0]]).to_list() == [[2, 3], [4, 5, 6]]
+    assert tf.gather_nd(r2, [[0, 1, 1], [2, 0, 2]]).numpy().tolist() == [3, 6]
+    assert tf.gather_nd(r2, tf.zeros([2, 0], tf.int64)).to_list() == [r2.to_list()] * 2
+    indices = tf.ragged.constant([[[0, 1]], [[2, 0], [0, 0]]], ragged_rank=1)
+    assert tf.gather_nd(rt, indices).to_list() == [[1], [5, 3]]
+    indices = tf.ragged.constant([[[0, 1]], [[1, 0], [0, 0]]], ragged_rank=1)
+    assert tf.gather_nd(tf.constant([[1, 2], [3, 4]]), indices).to_list() == [[2], [3, 1]]
+    by32 = tf.ragged.constant([[3, 1, 2], [], [5, 4]], row_splits_dtype=tf.int32)
+    assert tf.gather_nd(by32, tf.constant([[0, 1]], tf.int64)).numpy().tolist() == [1]
+    traced = tf.function(lambda params, indices: tf.gather_nd(params, indices))
+    assert traced(rt, tf.constant([[0, 1], [2, 1]])).numpy().tolist() == [1, 4]
+    assert traced(rt, tf.constant([[0], [2]])).to_list() == [[3, 1, 2], [5, 4]]
+
+
+def test_gather_nd_of_ragged_errors_are_tfs():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(ValueError, match="batch_dims != 0 is not supported"):
+        tf.gather_nd(rt, [[0], [2]], batch_dims=1)
+    with pytest.raises(ValueError, match="innermost dimension of indices may not be ragged"):
+        tf.gather_nd(rt, tf.ragged.constant([[0, 1], [2]]))
+    with pytest.raises(ValueError, match="indices.rank must be at least 1"):
+        tf.gather_nd(rt, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 5 is not in"):
+        tf.gather_nd(rt, [[0, 5]])  # (the flat position: TF checks no row's length)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = -1 is not in"):
+        tf.gather_nd(rt, [[-1]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be <= params rank"):
+        tf.gather_nd(rt, [[0, 1, 2]])
+    unknown = tf.function(lambda params, indices: tf.gather_nd(params, indices),
+                          input_signature=[tf.RaggedTensorSpec([None, None], tf.int32),
+                                           tf.TensorSpec([None, None], tf.int32)])
+    with pytest.raises(ValueError, match=r"indices.shape\[-1\] must be statically known"):
+        unknown.get_concrete_function()
+
+
+def test_gather_of_matrix_indices_gives_ragged_inner_dimensions():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    out = tf.gather(rt, [[0], [2]])
+    assert out.to_list() == [[[3, 1, 2]], [[5, 4]]]
+    assert out.ragged_rank == 2 and out.row_splits.numpy().tolist() == [0, 1, 2]
+
+
+def test_reshape_of_ragged_reshapes_its_flat_values():
+    """As TF: a dense result; to a `tf.shape` of a ragged tensor, a ragged one."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    assert tf.reshape(rt, [-1]).numpy().tolist() == [3, 1, 2, 5, 4]
+    assert tf.reshape(rt, tf.constant([5, 1])).shape == [5, 1]
+    assert tf.reshape(r2, [3, 2]).numpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [], [[5, 6]]], ragged_rank=1)
+    assert tf.reshape(uniform, [-1, 2]).numpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+    traced = tf.function(lambda x: tf.reshape(x, [-1, 1]),
+                         input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 1]
+    assert traced(rt).numpy().ravel().tolist() == [3, 1, 2, 5, 4]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="5 values, but the requested "
+                                                             "shape has 6"):
+        tf.reshape(rt, [6])
+    shaped = tf.reshape(tf.Variable([1, 2, 3, 4, 5]), tf.shape(rt))
+    assert shaped.to_list() == [[1, 2, 3], [], [4, 5]] and shaped.row_splits.dtype == tf.int32
+    assert tf.reshape(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.shape(r2)).to_list() == \
+        r2.to_list()
+    assert tf.reshape(tf.range(6), tf.shape(uniform)).to_list() == [[[0, 1], [2, 3]], [],
+                                                                    [[4, 5]]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="6 values, but the requested "
+                                                             "shape has 5"):
+        tf.reshape(r2, tf.shape(rt))
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        tf.reshape([1, 2, 3], tf.ragged.constant([[3]]))
+
+
+def test_zeros_and_ones_of_a_ragged_shape():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    zeros = tf.zeros(tf.shape(rt))
+    assert zeros.to_list() == [[0., 0., 0.], [], [0., 0.]] and zeros.dtype == tf.float32
+    ones = tf.ones(tf.shape(rt, out_type=tf.int64), tf.int32)
+    assert ones.to_list() == [[1, 1, 1], [], [1, 1]] and ones.row_splits.dtype == tf.int64
+    traced = tf.function(lambda x: tf.zeros(tf.shape(x)))
+    assert traced(rt).to_list() == zeros.to_list()
+
+
+def test_dynamic_ragged_shape_indexing_and_slicing():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    uniform = tf.shape(tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]], ragged_rank=1))
+    assert uniform[-1].numpy() == 2 and uniform[0].numpy() == 3
+    assert repr(tf.shape(rt)[:1]) == "<DynamicRaggedShape lengths=[3] num_row_partitions=0>"
+    assert repr(uniform[0:2]) == \
+        "<DynamicRaggedShape lengths=[3, (1, 0, 2)] num_row_partitions=1>"
+    assert repr(tf.shape(rt)[:]) == repr(tf.shape(rt))
+    with pytest.raises(ValueError, match="All relevant dimensions must be uniform"):
+        tf.shape(rt)[1:]
+    with pytest.raises(IndexError, match="Cannot stride through a shape"):
+        uniform[::2]
 
 
 def test_reductions_over_rows_and_columns():
@@ -515,3 +632,334 @@ def test_row_splits_of_different_dtypes_do_not_mix():
         with pytest.raises(ValueError, match="mismatched row_splits dtypes"):
             combine()
     assert (a + b.with_row_splits_dtype(tf.int32)).to_list() == [[2, 4], [6]]
+
+
+def test_more_of_tfs_elementwise_ragged_dispatch():
+    ft = tf.ragged.constant([[0.5, 2.], [], [3.]])
+    for op in (tf.math.reciprocal_no_nan, tf.math.bessel_i0e, tf.math.special.dawsn,
+               tf.math.special.bessel_j0, tf.math.special.spence):
+        out = op(ft)
+        assert isinstance(out, tf.RaggedTensor)
+        np.testing.assert_allclose(out.flat_values.numpy(), op(ft.flat_values).numpy())
+    assert tf.math.xlog1py(ft, ft).row_splits.numpy().tolist() == [0, 2, 2, 3]
+    assert tf.dtypes.complex(ft, ft).dtype == tf.complex64
+    loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=ft, logits=ft)
+    assert loss.to_list()[1] == []
+    assert tf.io.encode_base64(tf.ragged.constant([["hi"], []])).to_list() == [[b"aGk"], []]
+    img = tf.ragged.constant([[[0.1, 0.2, 0.3]], []], ragged_rank=1)
+    np.testing.assert_allclose(tf.image.adjust_brightness(img, 0.5).flat_values.numpy(),
+                               [[0.6, 0.7, 0.8]])
+
+
+def test_unsorted_segment_reductions_of_ragged_data():
+    """Values recorded from TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    ids = tf.ragged.constant([[0, 1, 0], [], [1, 1]])
+    assert tf.math.unsorted_segment_sum(rt, ids, 2).numpy().tolist() == [5, 10]
+    assert tf.math.unsorted_segment_prod(rt, ids, 2).numpy().tolist() == [6, 20]
+    assert tf.math.unsorted_segment_max(rt, ids, 3).numpy().tolist() == [3, 5, -2147483648]
+    np.testing.assert_allclose(tf.math.unsorted_segment_mean(
+        tf.cast(rt, tf.float32), ids, 2).numpy(), [2.5, 3.3333333])
+    np.testing.assert_allclose(tf.math.unsorted_segment_sqrt_n(
+        tf.cast(rt, tf.float32), ids, 2).numpy(), [3.535534, 5.773503], rtol=1e-6)
+    rows = tf.math.unsorted_segment_sum(rt, [0, 1, 0], 2)  # whole rows, aligned at the start
+    assert rows.to_list() == [[8, 5, 2], []]
+    assert tf.math.unsorted_segment_min(rt, tf.constant([1, 1, 0], tf.int64), 3).to_list() \
+        == [[5, 4], [3, 1, 2], []]
+    r2 = tf.ragged.constant([[[1.], [2.]], [], [[3.]]], ragged_rank=1)
+    assert tf.math.unsorted_segment_sum(r2, tf.ragged.constant([[0, 1], [], [0]]),
+                                        2).numpy().tolist() == [[4.], [2.]]
+    with pytest.raises(ValueError, match="segment_ids is ragged and data is not"):
+        tf.math.unsorted_segment_sum([1, 2, 3, 4, 5], ids, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a prefix of data.shape"):
+        tf.math.unsorted_segment_sum(rt, tf.ragged.constant([[0, 1], [0], [1, 1]]), 2)
+    traced = tf.function(lambda d, i: tf.math.unsorted_segment_sum(d, i, 2))
+    assert traced(rt, tf.constant([0, 1, 0])).to_list() == [[8, 5, 2], []]
+
+
+def test_squeeze_split_and_dynamic_partition_of_ragged():
+    """As TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.squeeze(tf.ragged.constant([[[1]], [[2], [3]]]), axis=2).to_list() == \
+        [[1], [2, 3]]
+    uniform = tf.ragged.constant([[[1.], [2.]], [], [[3.]]], ragged_rank=1)
+    assert tf.squeeze(uniform, axis=-1).to_list() == [[1., 2.], [], [3.]]
+    squeezed = tf.squeeze(tf.ragged.constant([[1, 2]]), axis=0)
+    assert isinstance(squeezed, tf.Tensor) and squeezed.numpy().tolist() == [1, 2]
+    nested = tf.ragged.constant([[[1, 2]], [[3]]])
+    assert tf.squeeze(nested, axis=1).to_list() == [[1, 2], [3]]
+    assert tf.squeeze(tf.ragged.constant([[[[1], [2]]], [[[3]]]]), axis=[1, 3]).to_list() == \
+        [[1, 2], [3]]
+    with pytest.raises(ValueError, match="Ragged.squeeze must have an axis argument"):
+        tf.squeeze(rt)
+    with pytest.raises(ValueError, match=r"axis\[0\]=5 out of bounds"):
+        tf.squeeze(rt, axis=5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"axis = 1\) is not squeezable"):
+        tf.squeeze(rt, axis=1)
+    assert [p.to_list() for p in tf.split(rt, 3)] == [[[3, 1, 2]], [[]], [[5, 4]]]
+    assert [p.to_list() for p in tf.split(rt, [1, -1])] == [[[3, 1, 2]], [[], [5, 4]]]
+    assert [p.to_list() for p in tf.split(rt, 1, axis=1)] == [rt.to_list()]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot exactly split"):
+        tf.split(rt, 2)
+    parts = tf.dynamic_partition(rt, [0, 1, 0], 2)
+    assert [p.to_list() for p in parts] == [[[3, 1, 2], [5, 4]], [[]]]
+    flat = tf.dynamic_partition(rt, tf.ragged.constant([[0, 1, 0], [], [1, 1]]), 2)
+    assert [p.numpy().tolist() for p in flat] == [[3, 2], [1, 5, 4]]
+
+
+def test_bincount_of_ragged_values():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.math.bincount(rt).numpy().tolist() == [0, 1, 1, 1, 1, 1]
+    per_row = tf.math.bincount(rt, axis=-1)
+    assert per_row.dtype == tf.int32 and per_row.numpy().tolist() == [
+        [0, 1, 1, 1, 0, 0], [0] * 6, [0, 0, 0, 0, 1, 1]]
+    capped = tf.math.bincount(rt, axis=-1, maxlength=4, dtype=tf.int64)
+    assert capped.dtype == tf.int64 and capped.numpy().tolist() == [[0, 1, 1, 1], [0] * 4,
+                                                                    [0] * 4]
+    weighted = tf.math.bincount(rt, weights=tf.cast(rt, tf.float32), axis=-1)
+    assert weighted.numpy().tolist()[2] == [0., 0., 0., 0., 4., 5.]
+    assert tf.math.bincount(rt, weights=tf.cast(rt, tf.float32)).numpy().tolist() == \
+        [0., 1., 2., 3., 4., 5.]
+    sparse = tf.sparse.bincount(rt, axis=-1, minlength=7, binary_output=True)
+    assert sparse.indices.numpy().tolist() == [[0, 1], [0, 2], [0, 3], [2, 4], [2, 5]]
+    assert sparse.dense_shape.numpy().tolist() == [3, 7]
+
+
+def test_ragged_tensors_are_unhashable():
+    with pytest.raises(TypeError, match="RaggedTensor is unhashable."):
+        hash(tf.ragged.constant([[1]]))
+
+
+def test_strings_format_and_print_of_ragged_tensors(capsys):
+    """TF's text of a ragged tensor (recorded from TF 2.21): nested lists, %f floats,
+    quoted strings, rows cut to `summarize` values at each end."""
+    def text(*inputs, **options):
+        return tf.strings.format("{}", list(inputs), **options).numpy().decode()
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert text(rt) == "[[3, 1, 2], [], [5, 4]]"
+    assert text(tf.ragged.constant([[1.5, 2.25], [-3.0]])) == "[[1.500000, 2.250000], " \
+                                                               "[-3.000000]]"
+    assert text(tf.ragged.constant([["it's", "a\\b"], []])) == "[['it\\'s', 'a\\\\b'], []]"
+    assert text(tf.ragged.constant([[True], [False]])) == "[[true], [false]]"
+    assert text(tf.ragged.constant([[[1, 2], [3, 4]], []], ragged_rank=1)) == \
+        "[[[1, 2], [3, 4]], []]"
+    assert text(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]])) == "[[1, 2, 3, ..., 5, 6, 7]]"
+    assert text(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]]), summarize=-1) == \
+        "[[1, 2, 3, 4, 5, 6, 7]]"
+    assert text(tf.ragged.constant([[1], [2], [3], [4], [5]]), summarize=2) == \
+        "[[1], [2], ..., [4], [5]]"
+    mixed = tf.strings.format("a{}b{}", [rt, tf.constant("s")]).numpy().decode()
+    assert mixed == 'a[[3, 1, 2], [], [5, 4]]b"s"'
+    with pytest.raises(ValueError, match="Expected summarize to be -1 or a positive int"):
+        text(rt, summarize=0)
+    traced = tf.function(lambda x: tf.strings.format("{}", [x]))
+    assert traced(rt).numpy().decode() == "[[3, 1, 2], [], [5, 4]]"
+    tf.print("x", tf.ragged.constant([[1.5]]), tf.constant([1.5, 2.]), "end", sep="|",
+             output_stream=sys.stdout)
+    tf.print(tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7]]), summarize=1, output_stream=sys.stdout)
+    tf.function(lambda x: tf.print(x, output_stream=sys.stdout))(rt)
+    assert capsys.readouterr().out == "x|[[1.500000]]|[1.5 2]|end\n[[1, ..., 7]]\n" \
+                                      "[[3, 1, 2], [], [5, 4]]\n"
+
+
+def test_matmul_of_ragged_operands():
+    """Values recorded from TF 2.21."""
+    square = tf.ragged.constant([[1., 2.], [3., 4.]])
+    out = tf.linalg.matmul(square, tf.constant([[1.], [1.]]))
+    assert isinstance(out, tf.Tensor) and out.numpy().tolist() == [[3.], [7.]]
+    assert tf.matmul(square, tf.constant([[1., 1.]]), transpose_b=True).numpy().tolist() == \
+        [[3.], [7.]]
+    assert tf.matmul(square, tf.ragged.constant([[1.], [1.]])).numpy().tolist() == [[3.], [7.]]
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="may not be ragged in their innermost dimension"):
+        tf.matmul(rt, rt)
+    a = tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]], ragged_rank=1)
+    b = tf.constant([[[1.], [1.]], [[2.], [3.]]])
+    want = [[[3.]], [[18.], [28.]]]
+    assert tf.matmul(a, b).to_list() == want
+    assert tf.matmul(a, tf.constant([[[1., 1.]], [[2., 3.]]]), transpose_b=True).to_list() == \
+        want
+    assert tf.matmul(tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]]),
+                     tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]])).to_list() == want
+    assert tf.matmul(tf.constant([[[1., 2.]], [[3., 4.]]]),
+                     tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]],
+                                        ragged_rank=1)).to_list() == [[[3.]], [[18.]]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+        tf.matmul(tf.ragged.constant([[[1., 2.]], [[3., 4., 5.]]]),
+                  tf.ragged.constant([[[1.], [1.]], [[2.], [3.]]]))
+    traced = tf.function(lambda x, y: tf.matmul(x, y))
+    assert traced(a, b).to_list() == want
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        a @ b  # (TF's RaggedTensor has no @)
+
+
+def test_assertions_and_broadcast_to_of_ragged():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    tf.debugging.assert_equal(rt, rt)
+    tf.debugging.assert_less(rt, rt + 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x == y did not hold"):
+        tf.debugging.assert_equal(rt, rt + 1)
+    shape = tf.shape(rt, out_type=tf.int64)
+    assert tf.broadcast_to(7, shape).to_list() == [[7, 7, 7], [], [7, 7]]
+    assert tf.broadcast_to(rt, shape).to_list() == rt.to_list()
+    assert tf.broadcast_to([[1], [2], [3]], tf.shape(rt)).to_list() == [[1, 1, 1], [], [3, 3]]
+    with pytest.raises(ValueError, match="Cannot coerce row_splits.dtype"):
+        tf.broadcast_to(rt, tf.shape(rt))
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        tf.broadcast_to(rt, [3, 3])
+
+
+def test_gather_within_rows_of_ragged_params():
+    """TF's gather along axis 1 (or a uniform inner one): each row's values from its start
+    (TF checks no row's length: an empty row reads the next one's); values recorded from
+    TF 2.21."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.gather(rt, [0, 1], axis=1).numpy().tolist() == [[3, 1], [5, 4], [5, 4]]
+    assert tf.gather(rt, [0], axis=-1).numpy().tolist() == [[3], [5], [5]]
+    assert tf.gather(rt, [[0], [1]], axis=1).shape == [3, 2, 1]
+    assert tf.gather(rt, tf.ragged.constant([[0], [], [1, 0]]), axis=1,
+                     batch_dims=1).to_list() == [[3], [], [4, 5]]
+    assert tf.gather(rt, [[0], [0], [1]], axis=1, batch_dims=1).numpy().tolist() == \
+        [[3], [5], [4]]
+    r2 = tf.ragged.constant([[[1], [2, 3]], [], [[4, 5, 6]]])
+    assert tf.gather(r2, [0], axis=1).to_list() == [[[1]], [[4, 5, 6]], [[4, 5, 6]]]
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [], [[5, 6]]], ragged_rank=1)
+    assert tf.gather(uniform, [1], axis=2).to_list() == [[[2], [4]], [], [[6]]]
+    dense = tf.constant([[1, 2, 3], [4, 5, 6]])
+    assert tf.gather(dense, tf.ragged.constant([[0, 2], [1]]), axis=1,
+                     batch_dims=1).to_list() == [[1, 3], [5]]
+    with pytest.raises(tf.errors.UnimplementedError):
+        tf.gather(dense, tf.ragged.constant([[0, 2], [1]]), axis=1)
+
+
+def test_slices_inside_rows_in_a_function():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.function(lambda x: x[:, :1])(rt).to_list() == [[3], [], [5]]
+    assert tf.function(lambda x: x[:, -1:])(rt).to_list() == [[2], [], [4]]
+    last = tf.function(lambda x, n: x[:, -n:])
+    assert last(rt, tf.constant(1)).to_list() == [[2], [], [4]]
+    assert last(rt, tf.constant(2)).to_list() == [[1, 2], [], [5, 4]]
+
+
+def test_tfs_raw_ragged_range_and_to_sparse():
+    """Values and errors recorded from TF 2.21 (graphs TF writes for tf.ragged.range,
+    slices and to_sparse hold these ops)."""
+    splits, values = tf.raw_ops.RaggedRange(starts=[10, 0], limits=0, deltas=-3)
+    assert splits.numpy().tolist() == [0, 4, 4] and values.numpy().tolist() == [10, 7, 4, 1]
+    splits, values = tf.raw_ops.RaggedRange(starts=0.5, limits=2.0, deltas=0.5,
+                                            Tsplits=tf.int32)
+    assert splits.dtype == tf.int32 and values.numpy().tolist() == [0.5, 1.0, 1.5]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires delta != 0"):
+        tf.raw_ops.RaggedRange(starts=[0], limits=[1], deltas=[0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must have the same shape"):
+        tf.raw_ops.RaggedRange(starts=[0, 1], limits=[1, 2, 3], deltas=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="starts must be a scalar or"):
+        tf.raw_ops.RaggedRange(starts=[[0]], limits=[1], deltas=1)
+    indices, values, shape = tf.raw_ops.RaggedTensorToSparse(
+        rt_nested_splits=[[0, 2, 3], [0, 1, 1, 3]], rt_dense_values=[1, 2, 3])
+    assert indices.numpy().tolist() == [[0, 0, 0], [1, 0, 0], [1, 0, 1]]
+    assert shape.numpy().tolist() == [2, 2, 2] and values.numpy().tolist() == [1, 2, 3]
+    empty = tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0]],
+                                            rt_dense_values=tf.zeros([0], tf.int32))
+    assert empty.sparse_indices.shape == [0, 2] and empty.sparse_dense_shape.numpy().tolist() \
+        == [0, 0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Final value of ragged splits"):
+        tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 3]], rt_dense_values=[1, 2])
+
+
+def test_tfs_raw_ragged_gather():
+    """Values and errors recorded from TF 2.21."""
+    out = tf.raw_ops.RaggedGather(params_nested_splits=[[0, 3, 3, 5]],
+                                  params_dense_values=[3, 1, 2, 5, 4], indices=[[2], [0]],
+                                  OUTPUT_RAGGED_RANK=2)
+    assert [s.numpy().tolist() for s in out.output_nested_splits] == [[0, 1, 2], [0, 2, 5]]
+    assert out.output_dense_values.numpy().tolist() == [5, 4, 3, 1, 2]
+    one = tf.raw_ops.RaggedGather(params_nested_splits=[[0, 2, 2, 3], [0, 1, 3, 6]],
+                                  params_dense_values=[1, 2, 3, 4, 5, 6], indices=0,
+                                  OUTPUT_RAGGED_RANK=1)
+    assert [s.numpy().tolist() for s in one.output_nested_splits] == [[0, 1, 3]]
+    assert one.output_dense_values.numpy().tolist() == [1, 2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 3 is not in "
+                                                             r"\[0, 3\)"):
+        tf.raw_ops.RaggedGather(params_nested_splits=[[0, 3, 3, 5]],
+                                params_dense_values=[3, 1, 2, 5, 4], indices=[3],
+                                OUTPUT_RAGGED_RANK=1)
+    traced = tf.function(lambda v: tf.raw_ops.RaggedGather(
+        params_nested_splits=[[0, 1, 3]], params_dense_values=v, indices=[1],
+        OUTPUT_RAGGED_RANK=1).output_dense_values)
+    assert traced(tf.constant([[1., 2.], [3., 4.], [5., 6.]])).numpy().tolist() == \
+        [[3., 4.], [5., 6.]]
+
+
+def test_ragged_range_of_vectors_known_when_the_function_runs():
+    """TF's RaggedRange: scalars broadcast against vectors of any one length (none too)."""
+    rows = tf.function(lambda n: tf.ragged.range(tf.range(n)))
+    assert rows(tf.constant(2, tf.int64)).to_list() == [[], [0]]
+    assert rows(tf.constant(0, tf.int64)).to_list() == []
+    assert tf.ragged.range(0.5, [2., 3.], 0.5).to_list() == [[0.5, 1.0, 1.5],
+                                                             [0.5, 1.0, 1.5, 2.0, 2.5]]
+    assert tf.ragged.range(3, row_splits_dtype=tf.int32).row_splits.dtype == tf.int32
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires delta != 0"):
+        tf.ragged.range([1], [2], [0])
+
+
+def test_moments_and_logsumexp_of_ragged():
+    """Values recorded from TF 2.21 (an empty row: nan moments, -inf logsumexp)."""
+    x = tf.ragged.constant([[3., 1., 2.], [], [5., 4.]])
+    mean, variance = tf.nn.moments(x, axes=[1])
+    np.testing.assert_array_equal(mean.numpy(), np.array([2., np.nan, 4.5], np.float32))
+    np.testing.assert_array_equal(variance.numpy(), np.array([0.6666667, np.nan, 0.25],
+                                                             np.float32))
+    mean, variance = tf.nn.moments(x, axes=[0, 1])
+    assert (mean.numpy(), variance.numpy()) == (3.0, 2.0)
+    assert tf.nn.moments(x, axes=[1], keepdims=True)[1].shape == [3, 1]
+    np.testing.assert_array_equal(tf.math.reduce_logsumexp(x, axis=1).numpy(),
+                                  np.array([3.4076061, -np.inf, 5.3132615], np.float32))
+    assert tf.math.reduce_logsumexp(x, axis=-1, keepdims=True).shape == [3, 1]
+    np.testing.assert_allclose(tf.math.reduce_logsumexp(x).numpy(), 5.451914310455322)
+    big = tf.ragged.constant([[1000., 1000.], [-float("inf")]])
+    np.testing.assert_array_equal(tf.math.reduce_logsumexp(big, axis=1).numpy(),
+                                  np.array([1000.6932, -np.inf], np.float32))
+
+
+def test_invalid_row_partitions_raise_tfs_messages():
+    """TF's assertion messages (recorded from TF 2.21)."""
+    cases = [
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2], [0, 3]),
+         "Arguments to _from_row_partition do not form a valid RaggedTensor\nCondition x == y "
+         "did not hold.\nFirst 1 elements of x:\n[3]\nFirst 1 elements of y:\n[2]"),
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1, 3]),
+         "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic.  \n"
+         "Condition x >= 0 did not hold element-wise:\nx (shape=(3,) dtype=int64) = \n"
+         "['2', '-1', '2']"),
+        (lambda: tf.RaggedTensor.from_row_splits([1, 2], [1, 2]),
+         "Arguments to from_row_splits do not form a valid RaggedTensor:zero\nCondition x == "
+         "y did not hold.\nFirst 1 elements of x:\n[1]\nFirst 1 elements of y:\n[0]"),
+        (lambda: tf.RaggedTensor.from_row_lengths([1, 2], [-1, 3]),
+         "Arguments to from_row_lengths do not form a valid RowPartition.  \nCondition x >= 0 "
+         "did not hold element-wise:\nx (shape=(2,) dtype=int64) = \n['-1', '3']"),
+        (lambda: tf.RaggedTensor.from_value_rowids([1, 2], [1, 0]),
+         "Arguments to from_value_rowids do not form a valid RowPartition.  \nCondition x >= 0 "
+         "did not hold element-wise:\nx (shape=(1,) dtype=int64) = \n['-1']")]
+    for make, message in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            make()
+        assert str(info.value) == message
+    with pytest.raises(ValueError, match="row_splits tensor may not be empty."):
+        tf.RaggedTensor.from_row_splits([1, 2], [])
+
+
+def test_operands_of_other_row_partitions_raise_tfs_assertion():
+    """Recorded from TF 2.21: the row counts compared, then the splits."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt + tf.ragged.constant([[1], [], [2, 3]])
+    assert str(info.value) == (
+        "Condition x == y did not hold.\nIndices of first 3 different values:\n[[1]\n [2]\n "
+        "[3]]\nCorresponding x values:\n[3 3 5]\nCorresponding y values:\n[1 1 3]\nFirst 3 "
+        "elements of x:\n[0 3 3]\nFirst 3 elements of y:\n[0 1 1]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt + tf.ragged.constant([[1], [2, 3]])
+    assert str(info.value) == ("Condition x == y did not hold.\nFirst 1 elements of x:\n"
+                               "[False]\nFirst 1 elements of y:\n[ True]")

@@ -137,3 +137,16 @@ def test_ragged_feature_defaults_and_checks():
     assert tf.io.RaggedFeature(tf.int64).row_splits_dtype == tf.int32
     with pytest.raises(TypeError, match="partitions must be a list of RaggedFeature.Partition"):
         tf.io.RaggedFeature(tf.int64, partitions=[1])
+
+
+def test_dense_to_ragged_batch_is_ragged_batch_as_a_transformation():
+    """As TF 2.21: uniform rows batch densely, rows of several lengths raggedly."""
+    uniform = tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).apply(
+        tf.data.experimental.dense_to_ragged_batch(2))
+    assert [b.numpy().tolist() for b in uniform] == [[[1, 2], [3, 4]], [[5, 6]]]
+    rows = tf.data.Dataset.range(1, 4).map(lambda n: tf.range(n)).apply(
+        tf.data.experimental.dense_to_ragged_batch(2, drop_remainder=True,
+                                                   row_splits_dtype=tf.int32))
+    batches = list(rows)
+    assert len(batches) == 1 and batches[0].to_list() == [[0], [0, 1]]
+    assert batches[0].row_splits.dtype == tf.int32

@@ -34,3 +34,13 @@ def test_rows_of_a_known_count_unroll_and_unknown_ones_refuse_plain_python():
 
     with pytest.raises(TypeError, match="known only at run time"):
         unknown(tf.ragged.constant([[1, 2], [3]]))
+
+
+def test_a_tf_function_traced_itself_dispatches_on_ragged_arguments():
+    """``tf.function(tf.reduce_sum)`` and ``Dataset.map(tf.reduce_sum)``: the function
+    machinery calls the TF function for the user, as in TF."""
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    assert tf.function(tf.reduce_sum)(rt).numpy() == 15
+    assert tf.function(tf.gather_nd)(rt, [[0, 1]]).numpy().tolist() == [1]
+    batches = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]])).batch(2)
+    assert [b.numpy() for b in batches.map(tf.reduce_sum)] == [6]

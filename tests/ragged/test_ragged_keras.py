@@ -100,9 +100,25 @@ def test_keras_backend_functions_run_on_ragged_tensors():
                                rtol=1e-6)
 
 
-def test_keras_backend_error_on_ragged_is_a_plain_type_error():
+def test_keras_backend_error_on_ragged_is_tfs():
     x = tf.ragged.constant([[1., -2.], [3.]])
+    with pytest.raises(ValueError, match="'RaggedTensor' has no len"):
+        tf.keras.backend.transpose(x)
+    transpose = tf.function(tf.keras.backend.transpose)
     with pytest.raises(TypeError) as info:
-        tf.keras.backend.dot(x, x)
-    assert type(info.value) is TypeError
-    assert "Failed to convert elements of <tf.RaggedTensor" in str(info.value)
+        transpose(x)
+    assert "Failed to convert elements of tf.RaggedTensor" in str(info.value)
+
+
+def test_keras_backend_reshape_and_flatten_of_ragged():
+    """As tf_keras: the flat values reshaped."""
+    K = tf.keras.backend
+    x = tf.ragged.constant([[1., -2.], [3.]])
+    assert K.reshape(x, (3, 1)).numpy().tolist() == [[1.], [-2.], [3.]]
+    assert K.flatten(x).numpy().tolist() == [1., -2., 3.]
+    with pytest.raises(ValueError, match="All relevant dimensions must be uniform"):
+        K.batch_flatten(x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="requested shape has 6"):
+        tf.keras.layers.Reshape((3,))(x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="requires a multiple of 2"):
+        tf.keras.layers.Flatten()(x)

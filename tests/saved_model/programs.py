@@ -1,7 +1,8 @@
-"""The module the SavedModel tests save, written once for both frameworks.
+"""The modules the SavedModel tests save, written once for both frameworks.
 
-`affine_class(tf)` makes it with the given `tf` module: real TensorFlow in
-data/make_tf_savedmodels.py, eagerflow in test_saved_model.py.
+`affine_class(tf)` makes one with the given `tf` module: real TensorFlow in
+data/make_tf_savedmodels.py, eagerflow in test_saved_model.py (and `ragged_class(tf)` in
+data/make_ours.py too).
 """
 
 
@@ -19,3 +20,40 @@ def affine_class(tf):
             return tf.nn.relu(tf.matmul(x, self.w) + self.b)
 
     return Affine
+
+
+RAGGED_X = [[1.0, 2.0], [], [3.0]]
+RAGGED_IDS = [[[1, 2], [3]], [], [[4, 5, 6], [], [7]]]
+RAGGED_W = [1.0, 2.0, 3.0]
+
+
+def ragged_class(tf):
+    """A `tf.Module` whose signed functions take and return ragged tensors (of ragged rank 1
+    and 2) and a sparse one, and a function of ragged layout ops."""
+
+    class Ragged(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = tf.Variable(2.0, name="scale")
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def scaled(self, x):
+            return x * self.scale + 1.0
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None, None], tf.int64),
+                                      tf.TensorSpec([None], tf.float32, name="w")])
+        def summary(self, ids, w):
+            total = tf.cast(tf.reduce_sum(ids, axis=[1, 2]), tf.float32) * w
+            return {"row_sums": tf.reduce_sum(ids, axis=2), "total": total,
+                    "ids": ids * 10,
+                    "sparse": tf.sparse.from_dense(tf.reduce_sum(ids, axis=2).to_tensor())}
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def layout(self, x):
+            # (TF's graph of these holds its ops RaggedTensorToSparse, RaggedRange and
+            # RaggedGather)
+            return {"indices": x.to_sparse().indices,
+                    "positions": tf.ragged.range(x.row_lengths()), "heads": x[:, :1],
+                    "gathered": tf.gather(x, [[2], [0]]), "joined": tf.concat([x, x], 1)}
+
+    return Ragged

@@ -347,6 +347,20 @@ def nested_loop_gradients(x, n):
     return y, tape.gradient(y, x)
 
 
+@tf.function
+def ragged(values, splits):
+    """Ragged ops on a ragged tensor built from its components: row reductions, padding,
+    gathers (their row positions are TF's UpperBound searches of matrices) and repeat."""
+    rt = tf.RaggedTensor.from_row_splits(values, splits)
+    total = tf.reduce_sum(rt, axis=1)
+    padded = (rt * 2.0 + 1.0).to_tensor(default_value=-1.0)
+    rows = tf.gather(rt, [2, 0]).flat_values
+    picked = tf.gather_nd(rt, [[2, 1], [0, 0]])
+    repeated = tf.repeat(total, tf.cast(rt.row_lengths(), tf.int32))
+    return (total, tf.reduce_mean(rt, axis=1), padded, rows, picked, rt.value_rowids(),
+            repeated)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -399,3 +413,5 @@ if __name__ == "__main__":
     save("nested_loop_gradients", nested_loop_gradients,
          [tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)],
          [rng.normal(size=3).astype(np.float32), np.array(2, np.int32)])
+    save("ragged", ragged, [tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)],
+         [np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32), np.array([0, 2, 2, 5], np.int64)])

@@ -20,7 +20,8 @@ def _same(got, want):
     if want.dtype.kind in "OSU":
         return [bytes(v) for v in got.reshape(-1)] == \
             [v if isinstance(v, bytes) else str(v).encode() for v in want.reshape(-1)]
-    return got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6)
+    return got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6,
+                                                   equal_nan=True)
 
 
 def check(path):

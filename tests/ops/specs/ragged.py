@@ -25,7 +25,33 @@ def _nested_to_tensor(values):
     return tf.RaggedTensor.from_nested_row_lengths(values, [[2, 1], [1, 0, 2]]).to_tensor()
 
 
+def _ragged_range(starts):
+    return tf.raw_ops.RaggedRange(starts=starts, limits=[3, 5, 8], deltas=[1, 1, 3])
+
+
+def _ragged_to_sparse(values):
+    return tf.raw_ops.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 3], [0, 1, 1, 3]],
+                                           rt_dense_values=values)
+
+
+def _ragged_gather(values):
+    return tf.raw_ops.RaggedGather(params_nested_splits=[[0, 2, 2, 3], [0, 1, 3, 6]],
+                                   params_dense_values=values, indices=[[2], [0]],
+                                   OUTPUT_RAGGED_RANK=3)
+
+
 SPECS = [
+    OpSpec("RaggedGather", lambda v: _ragged_gather(v)[1],
+           [np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])],
+           lambda v: np.array([4.0, 5.0, 6.0, 1.0, 2.0, 3.0]), grad="not differentiable"),
+    OpSpec("RaggedRange", _ragged_range, [np.array([0, 5, 2], np.int32)],
+           lambda s: [np.array([0, 3, 3, 5]), np.array([0, 1, 2, 2, 5], np.int32)],
+           grad="integer row splits"),
+    OpSpec("RaggedTensorToSparse", _ragged_to_sparse, [np.array([[1.0, 2.0], [3.0, 4.0],
+                                                                 [5.0, 6.0]])],
+           lambda v: [np.array([[0, 0, 0, k] for k in (0, 1)] + [[1, 0, 0, k] for k in (0, 1)]
+                               + [[1, 0, 1, k] for k in (0, 1)]), v.reshape(-1),
+                      np.array([2, 2, 2, 2])], grad="not differentiable"),
     OpSpec("RaggedTensorToTensor", _to_tensor, [np.array([1.5, -2.0, 3.0])],
            lambda v: np.array([[1.5, -2.0], [-1.0, -1.0], [3.0, -1.0]])),
     OpSpec("RaggedTensorToTensor", _to_tensor_shaped, [np.array([1.5, -2.0, 3.0])],

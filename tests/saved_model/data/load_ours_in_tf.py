@@ -14,6 +14,10 @@ import numpy as np
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # (tf.keras: tf_keras, which reads SavedModels)
 import tensorflow as tf  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+from tests.saved_model.programs import RAGGED_IDS, RAGGED_W, RAGGED_X  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -130,12 +134,50 @@ def keras_load_model():
         json.dump(recorded, f, indent=1)
 
 
+def plain(value):
+    """A ragged, sparse or dense result as JSON."""
+    if isinstance(value, tf.RaggedTensor):
+        return {"ragged": value.to_list(), "splits_dtype": value.row_splits.dtype.name}
+    if isinstance(value, tf.SparseTensor):
+        return {"indices": value.indices.numpy().tolist(), "values": value.values.numpy().tolist(),
+                "dense_shape": value.dense_shape.numpy().tolist()}
+    return value.numpy().tolist()
+
+
+def ragged():
+    """TF's calls of our ragged functions and signatures (``... load_ours_in_tf.py ragged``
+    alone): written into tf_loaded_ours.json under ``ragged``."""
+    m = tf.saved_model.load(os.path.join(HERE, "ours_ragged"))
+    x = tf.ragged.constant(RAGGED_X)
+    ids = tf.ragged.constant(RAGGED_IDS, tf.int64)
+    w = tf.constant(RAGGED_W)
+    summary = m.signatures["summary"]
+    out = {"scaled": plain(m.scaled(x)),
+           "summary": {k: plain(v) for k, v in m.summary(ids, w).items()},
+           "serving_default": {k: plain(v) for k, v in m.signatures["serving_default"](
+               x=x.values, x_1=x.row_splits).items()},
+           "summary_signature": {k: plain(v) for k, v in summary(
+               ids=ids.flat_values, ids_1=ids.row_splits, ids_2=ids.values.row_splits,
+               w=w).items()},
+           "summary_outputs": {k: repr(v) for k, v in summary.structured_outputs.items()},
+           "layout": {k: plain(v) for k, v in m.layout(x).items()}}
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["ragged"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["keras"]:
         keras_load_model()
+    elif sys.argv[1:] == ["ragged"]:
+        ragged()
     else:
         main()
         tables()
         keras_load_model()
+        ragged()

@@ -5,10 +5,15 @@
 """
 import os
 import shutil
+import sys
 
 import numpy as np
 
 import eagerflow as tf
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+from tests.saved_model.programs import ragged_class  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -157,12 +162,24 @@ def tables():
     model.save(path)
 
 
+def ragged():
+    """Functions taking and returning ragged (and sparse) tensors, with signatures (``...
+    make_ours.py ragged`` writes this alone)."""
+    path = os.path.join(HERE, "ours_ragged")
+    shutil.rmtree(path, ignore_errors=True)
+    m = ragged_class(tf)()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.scaled,
+                                             "summary": m.summary})
+
+
 if __name__ == "__main__":
-    import sys
     if sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["keras"]:
         keras()
+    elif sys.argv[1:] == ["ragged"]:
+        ragged()
     else:
         main()
         tables()
+        ragged()

@@ -15,7 +15,8 @@ import tensorflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import affine_class  # noqa: E402
+from tests.saved_model.programs import (  # noqa: E402
+    RAGGED_IDS, RAGGED_W, RAGGED_X, affine_class, ragged_class)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -85,6 +86,7 @@ def main():
     embedding(outputs)
     v1(outputs)
     tables(outputs)
+    ragged(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -197,6 +199,29 @@ def tables(outputs):
     model.save(path)
     x = ["the bird sat", "zebra cat", ""]
     outputs["tf_keras_text"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
+
+
+def ragged(outputs):
+    """A Module whose signed functions take and return ragged tensors (and a sparse one),
+    with signatures."""
+    path = os.path.join(HERE, "tf_ragged")
+    shutil.rmtree(path, ignore_errors=True)
+    m = ragged_class(tf)()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.scaled,
+                                             "summary": m.summary})
+    x = tf.ragged.constant(RAGGED_X)
+    ids = tf.ragged.constant(RAGGED_IDS, tf.int64)
+    summary = m.summary(ids, tf.constant(RAGGED_W))
+    outputs["tf_ragged"] = {
+        "scaled": m.scaled(x).to_list(),
+        "summary": {k: v.to_list() for k, v in summary.items()
+                    if isinstance(v, tf.RaggedTensor)},
+        "total": summary["total"].numpy().tolist(),
+        "sparse": [summary["sparse"].indices.numpy().tolist(),
+                   summary["sparse"].values.numpy().tolist(),
+                   summary["sparse"].dense_shape.numpy().tolist()],
+        "layout": {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
+                   for k, v in m.layout(x).items()}}
 
 
 def only(names):

@@ -156,7 +156,9 @@ def dispatch_call(function, arguments):
     a dispatcher makes of the call."""
     frame = sys._getframe(2)  # the caller of `function`'s wrapper
     module = frame.f_globals.get("__name__", "")
-    while module in _UNDISPATCHED_MODULES:  # tf.nest calling a TF function: see who called it
+    # tf.nest calling a TF function: see who called it (a module of `_outside` calls it for
+    # the user)
+    while module in _UNDISPATCHED_MODULES and not module.startswith(_outside):
         frame = frame.f_back
         module = frame.f_globals.get("__name__", "") if frame is not None else ""
     if module.startswith(_OWN) and (not module.startswith(_outside) or module in _inside):

@@ -822,6 +822,15 @@ def _w3f202dad9c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3f29f83ee0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(batch_size, drop_remainder=None, row_splits_dtype=None):
+        try:
+            return _export_fn(batch_size, drop_remainder, row_splits_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'batch_size': batch_size, 'drop_remainder': drop_remainder, 'row_splits_dtype': row_splits_dtype})
+    return _export_wrapper
+
+
 def _w3f4307b5d8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, new_shape=None):
         try:
@@ -4258,6 +4267,7 @@ WRAPPERS = {
     'data.experimental.cardinality': _wd1d3537e37,
     'data.experimental.choose_from_datasets': _we70b49893a,
     'data.experimental.copy_to_device': _w800636215e,
+    'data.experimental.dense_to_ragged_batch': _w3f29f83ee0,
     'data.experimental.dense_to_sparse_batch': _w4e9588f336,
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,

@@ -245,9 +245,16 @@ def _outputs(op_def, result, attrs):
     form = tf_nodes.get(op_def)
     fields = getattr(form, "outputs", None)
     grouped = _LIST_OUTPUTS.get(op_def.name)
+    if grouped is None and fields and not all(isinstance(f, str) for f in fields):
+        # (a form's ``(name, attr)``: a list of outputs that attr counts)
+        grouped = [(f, None) if isinstance(f, str) else f for f in fields]
     if grouped:
         fields, lists, start = [field for field, _ in grouped], [], 0
         for _, size in grouped:
+            if size is None:
+                lists.append(result[start])
+                start += 1
+                continue
             n = attrs[size] if isinstance(attrs[size], int) else len(attrs[size])
             lists.append(list(result[start:start + n]))
             start += n

@@ -249,6 +249,8 @@ _IMAGE = register("ImageSummary", _image_summary, lambda *_, **__: (TensorShape(
                   not_differentiable=_NO_GRAD)
 tf_nodes[_IMAGE] = NodeForm(types={"T": 1})
 tf_args[_IMAGE] = ("tag", "tensor")
+for _op in (_SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE):
+    tf_nodes.get(_op).outputs = ("summary",)
 
 batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE)
 

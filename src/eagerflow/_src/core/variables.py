@@ -134,6 +134,7 @@ def _bool_scalar_rule(var, **_):
 VAR_IS_INITIALIZED = register("VarIsInitializedOp", _is_initialized, _bool_scalar_rule,
                               tied=(), stateful=True, not_differentiable="boolean")
 tf_args[VAR_IS_INITIALIZED] = ("resource",)
+tf_nodes[VAR_IS_INITIALIZED] = NodeForm(outputs=("is_initialized",))
 tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
 tf_args[_READ] = ("resource",)
 for _op in (_ASSIGN_ADD, _ASSIGN_SUB):

@@ -1086,10 +1086,11 @@ class _AsSpec(_UnaryDataset):
             yield tuple(wrap(a) if r else a for a, r in zip(element, rows))
 
     def _batches(self, batch_size, drop_remainder):
-        return None
+        # (its rows batch into ragged tensors of the row splits dtype asked for)
+        return _stacked_batches(self._iterator(), batch_size, drop_remainder, self._splits)
 
 
-def stack_components(elements, op="IteratorGetNext"):
+def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64):
     """Flat tuples of arrays stacked componentwise; TF's error when shapes differ."""
     out = []
     for c, parts in enumerate(zip(*elements)):
@@ -1097,7 +1098,7 @@ def stack_components(elements, op="IteratorGetNext"):
             out.append(structure.stack_sparse(parts))
             continue
         if isinstance(parts[0], (RaggedTensor, EagerTensor)):  # (rows of a ragged tensor)
-            out.append(structure.stack_ragged(parts))
+            out.append(structure.stack_ragged(parts, splits_dtype))
             continue
         first = parts[0].shape
         for i, p in enumerate(parts):
@@ -1110,7 +1111,7 @@ def stack_components(elements, op="IteratorGetNext"):
     return tuple(out)
 
 
-def _stacked_batches(source, batch_size, drop):
+def _stacked_batches(source, batch_size, drop, splits_dtype=np.int64):
     while True:
         chunk = []
         for element in source:
@@ -1119,7 +1120,7 @@ def _stacked_batches(source, batch_size, drop):
                 break
         if not chunk or (drop and len(chunk) < batch_size):
             return
-        yield stack_components(chunk)
+        yield stack_components(chunk, splits_dtype=splits_dtype)
         if len(chunk) < batch_size:
             return
 

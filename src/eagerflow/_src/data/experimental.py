@@ -176,6 +176,12 @@ def dense_to_sparse_batch(batch_size, row_shape):
     return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
 
 
+@export("data.experimental.dense_to_ragged_batch")
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=_d.int64):
+    """``Dataset.ragged_batch`` as a transformation."""
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
+
+
 @export("data.experimental.unbatch")
 def unbatch():
     """``Dataset.unbatch`` as a transformation."""

@@ -398,14 +398,36 @@ def _arg_name(name):
     return out if out[:1].isalpha() else "arg_" + out
 
 
-def output_arg_name(op_def, index):
+def output_arg_name(op_def, index, attrs=None):
     """TF's name of output `index` of `op_def`'s node as a FunctionDef body refers to it:
-    ``(arg name, index within the arg)``."""
+    ``(arg name, index within the arg)``. A `NodeForm`'s output ``(name, attr)`` is a list
+    of as many outputs as the node's attr `attr` (in `attrs`) says."""
     form = tf_nodes.get(op_def)
     names = getattr(form, "outputs", None) or _default_output_names(op_def)
-    if len(names) == 1:
+    if len(names) == 1 and isinstance(names[0], str):
         return names[0], index
-    return names[index], 0
+    for name in names:
+        name, count = (name, 1) if isinstance(name, str) else (name[0], int(attrs[name[1]]))
+        if index < count:
+            return name, index
+        index -= count
+    raise IndexError(f"{op_def.name} has no output {index}")
+
+
+def _output_offset(names, arg, node):
+    """The index of the first output of list or single output `arg` of a node (a NodeDef)
+    whose form's outputs are `names` (see `output_arg_name`)."""
+    offset = 0
+    for name in names:
+        if isinstance(name, str):
+            if name == arg:
+                return offset
+            offset += 1
+            continue
+        if name[0] == arg:
+            return offset
+        offset += node.attr[name[1]].i
+    return 0
 
 
 def _default_output_names(op_def):
@@ -527,7 +549,7 @@ def _body_ref(ref, args, by_name, nodes):
     op = by_name.get(node)
     if op is None or op.op_def is None:  # a Const written for an attr input, or a Const
         return f"{node}:output:{index}"
-    arg, within = output_arg_name(op.op_def, index)
+    arg, within = output_arg_name(op.op_def, index, op.attrs)
     return f"{node}:{arg}:{within}"
 
 
@@ -543,7 +565,7 @@ def function_graph(name, library):
         for arg in fdef.signature.input_arg:
             feeds[arg.name] = body.placeholder(_d.as_dtype(arg.type), TensorShape(None),
                                                arg.name)
-        ops = {n.name: n.op for n in fdef.node_def}
+        ops = {n.name: n for n in fdef.node_def}
         nodes = [pb.NodeDef() for _ in fdef.node_def]
         for node, src in zip(nodes, fdef.node_def):
             node.CopyFrom(src)
@@ -557,7 +579,7 @@ def function_graph(name, library):
 
 def _graph_ref(ref, ops):
     """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``);
-    `ops`: the body's op type of each node name."""
+    `ops`: the body's NodeDef (or op type) of each node name."""
     if ref.startswith("^"):
         return ref
     parts = ref.split(":")
@@ -566,15 +588,16 @@ def _graph_ref(ref, ops):
     node = parts[0]
     arg, index = parts[1], int(parts[2]) if len(parts) > 2 else 0
     found = ops.get(node)
-    if found is not None and found not in ("Const", "Placeholder"):
+    op_type = getattr(found, "op", found)
+    if op_type is not None and op_type not in ("Const", "Placeholder"):
         try:
-            op_def = registry.get(found)
+            op_def = registry.get(op_type)
         except errors.NotFoundError:
             return f"{node}:{index}"
         form = tf_nodes.get(op_def)
         names = getattr(form, "outputs", None) or ()
-        if len(names) > 1 and arg in names:
-            index += names.index(arg)
+        if len(names) > 1:
+            index += _output_offset(names, arg, found)
     return f"{node}:{index}"
 
 

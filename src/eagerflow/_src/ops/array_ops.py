@@ -2294,6 +2294,7 @@ def _broadcast_args_rule(s0, s1):
 _BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args_kernel, _broadcast_args_rule,
                            tied=(0, 1), dtypes=_SHAPE_TYPES, not_differentiable="shape")
 tf_args[_BROADCAST_ARGS] = ("s0", "s1")
+tf_nodes[_BROADCAST_ARGS] = NodeForm(outputs=("r0",))
 
 
 def _broadcast_gradient_args_kernel(xp, s0, s1):
@@ -2605,8 +2606,29 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
                          f"= '{side}'.")
     op = _LOWER_BOUND if side == "left" else _UPPER_BOUND
     sorted_sequence, values = _matching([sorted_sequence, values])
-    return dispatch(op, (sorted_sequence, values),
-                    {"out_type": _out_type(out_type, op.name)}, name)
+    attrs = {"out_type": _out_type(out_type, op.name)}
+    if sorted_sequence.shape.rank == 2 and values.shape.rank == 2 or \
+            0 in (sorted_sequence.shape.rank, values.shape.rank):
+        return dispatch(op, (sorted_sequence, values), attrs, name)
+    # TF's op takes matrices (its shape function refuses other ranks): rows of the innermost
+    # dimension, the result shaped back as `values`
+    found = dispatch(op, (_as_rows(sorted_sequence), _as_rows(values)), attrs)
+    return reshape(found, _dims_of(values), name=name)
+
+
+def _dims_of(x):
+    """`x`'s shape: a list of ints where known, else its shape tensor."""
+    if x.shape.is_fully_defined():
+        return x.shape.as_list()
+    return shape(x)
+
+
+def _as_rows(x):
+    """`x` as a matrix of its innermost dimension's rows."""
+    last = x.shape[-1] if x.shape.rank is not None else None
+    if last is None:
+        last = shape(x)[-1]
+    return reshape(x, stack([-1, last]) if isinstance(last, Tensor) else [-1, last])
 
 
 @export("sequence_mask")

@@ -46,6 +46,7 @@ _ENCODE_WAV = register("EncodeWav", _encode_wav,
                        tied=(0,), dtypes=(_d.float32,), not_differentiable="audio encoding")
 tf_nodes[_ENCODE_WAV] = NodeForm(types={})
 tf_args[_ENCODE_WAV] = ("audio", "sample_rate")
+tf_nodes.get(_ENCODE_WAV).outputs = ("contents",)
 batching_rules.assign(PER_ELEMENT, _ENCODE_WAV)
 
 

@@ -728,6 +728,8 @@ tf_nodes[_DISTORTED_BOX[0]] = NodeForm(local={"stream": random_ops._OpState},
 tf_nodes[_DISTORTED_BOX[1]] = NodeForm(types={"T": 0, "Tseed": 3}, defaults=_BOX_DEFAULTS)
 tf_args[_DISTORTED_BOX[0]] = ("image_size", "bounding_boxes", "min_object_covered")
 tf_args[_DISTORTED_BOX[1]] = ("image_size", "bounding_boxes", "min_object_covered", "seed")
+for _op in _DISTORTED_BOX:
+    tf_nodes.get(_op).outputs = ("begin", "size", "bboxes")
 
 
 def _box_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes):

@@ -108,6 +108,7 @@ _READ_FILE = register("ReadFile", _read_file, lambda filename: (TensorShape([]),
                       not_differentiable=_NO_GRAD)
 tf_nodes[_READ_FILE] = NodeForm(types={})
 tf_args[_READ_FILE] = ("filename",)
+tf_nodes.get(_READ_FILE).outputs = ("contents",)
 _WRITE_FILE = register("WriteFile", _write_file, lambda filename, contents: [],
                        multi=True, tied=(0, 1), dtypes=(_d.string,), stateful=True,
                        not_differentiable=_NO_GRAD)
@@ -118,6 +119,7 @@ _MATCHING_FILES = register("MatchingFiles", _matching_files,
                            stateful=True, replayable=True, not_differentiable=_NO_GRAD)
 tf_nodes[_MATCHING_FILES] = NodeForm(types={})
 tf_args[_MATCHING_FILES] = ("pattern",)
+tf_nodes.get(_MATCHING_FILES).outputs = ("filenames",)
 
 
 @export("io.read_file", "compat.v1.io.read_file", "compat.v1.read_file")
@@ -181,6 +183,7 @@ _SERIALIZE_TENSOR = register("SerializeTensor", _serialize_tensor,
                              lambda t: (TensorShape([]), _d.string), tied=(),
                              not_differentiable=_NO_GRAD)
 tf_args[_SERIALIZE_TENSOR] = ("tensor",)
+tf_nodes[_SERIALIZE_TENSOR] = NodeForm(outputs=("serialized",))
 _PARSE_TENSOR = register("ParseTensor", _parse_tensor,
                          lambda s, out_type: (TensorShape(None), out_type), dtypes=(_d.string,),
                          not_differentiable=_NO_GRAD)

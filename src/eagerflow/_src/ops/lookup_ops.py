@@ -524,6 +524,20 @@ def _checked_keys(keys, key_dtype):
     return keys
 
 
+def _dense_only(value, dtype):
+    """`value` unless it is sparse or ragged, which the mutable tables' ops do not map over:
+    TF's error for converting it (eagerly, or in a graph) to a tensor."""
+    if not (isinstance(value, SparseTensor) or _is_ragged(value)):
+        return value
+    kind = type(value).__name__
+    if not context.executing_eagerly():
+        raise TypeError(f"Expected {dtype.name}, but got {value} of type '{kind}'.")
+    if isinstance(value, SparseTensor):
+        raise ValueError(f"Attempt to convert a value ({value}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    raise ValueError(f"TypeError: object of type '{kind}' has no len()\n")
+
+
 class _Table:
     """What every table has: its resource tensor, dtypes, `size`, `lookup` and `export`."""
 
@@ -679,13 +693,15 @@ class _MutableTable(_Table):
     def lookup(self, keys, dynamic_default_values=None, name=None):
         """The values of `keys`; absent keys give `default_value`, or the matching element
         of `dynamic_default_values` (shaped as `keys`)."""
+        keys = _dense_only(keys, self._key_dtype)
         default = self._default_value if dynamic_default_values is None else \
-            convert_to_tensor(dynamic_default_values, self._value_dtype)
+            convert_to_tensor(_dense_only(dynamic_default_values, self._value_dtype),
+                              self._value_dtype)
         return self._find(keys, default, name)
 
     def insert(self, keys, values, name=None):
         """Sets the value of each of `keys` (replacing what it had)."""
-        keys = _checked_keys(keys, self._key_dtype)
+        keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
         try:
             values = convert_to_tensor(values, self._value_dtype)
         except (TypeError, ValueError) as e:
@@ -694,7 +710,7 @@ class _MutableTable(_Table):
 
     def remove(self, keys, name=None):
         """Removes `keys` (those absent are ignored)."""
-        keys = _checked_keys(keys, self._key_dtype)
+        keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
         dispatch(_REMOVE, (self._resource_handle, keys), name=name)
 
     def import_(self, keys, values, name=None):
@@ -740,7 +756,7 @@ class DenseHashTable(_MutableTable):
         self._num_buckets = int(initial_num_buckets or 131072)
 
     def _reserved(self, keys, what):
-        keys = _checked_keys(keys, self._key_dtype)
+        keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
         if context.executing_eagerly() and not isinstance(keys, SparseTensor):
             flat = np.asarray(keys).reshape(-1)
             for reserved, name in ((self._empty_key, "empty_key"),

@@ -896,6 +896,7 @@ def _betainc(xp, a, b, x, dtype):
 _BETAINC = _special_op("Betainc", _betainc, 3, kernels=_FLOAT_DOUBLE,
                        dtypes=(_d.float32, _d.float64))
 tf_args[_BETAINC] = ("a", "b", "x")
+tf_nodes[_BETAINC] = NodeForm(outputs=("z",))
 
 
 @export("math.betainc")

@@ -146,6 +146,7 @@ tf_nodes[_DYNAMIC_STITCH] = NodeForm(
     rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 2,
                                    "T": inputs[len(inputs) // 2].dtype})
 tf_args[_DYNAMIC_STITCH] = ("*indices", "*data")
+tf_nodes.get(_DYNAMIC_STITCH).outputs = ("merged",)
 
 
 def _tensor_list(values, dtype=None):

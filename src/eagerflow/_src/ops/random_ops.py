@@ -653,6 +653,7 @@ for _op in (_UNIFORM[0], _NORMAL[0], _TRUNCATED[0]):
 tf_nodes[_UNIFORM_INT[0]] = NodeForm(inputs=(_SHAPE_INPUT, 0, 1), types={"Tout": 0},
                                      local={"stream": _OpState}, defaults=_SEEDS)
 tf_args[_UNIFORM_INT[0]] = ("shape", "minval", "maxval")
+tf_nodes.get(_UNIFORM_INT[0]).outputs = ("output",)
 tf_nodes[_MULTINOMIAL[0]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int, runtime=True)),
     local={"stream": _OpState}, defaults=_SEEDS)
@@ -670,6 +671,7 @@ for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
 tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
                                      types={"Tseed": 2, "dtype": 0})
 tf_args[_UNIFORM_INT[1]] = ("shape", "seed", "minval", "maxval")
+tf_nodes.get(_UNIFORM_INT[1]).outputs = ("output",)
 tf_nodes[_MULTINOMIAL[1]] = NodeForm(
     inputs=(0, AttrInput("num_samples", type_attr=None, kind=int), 1), types={"T": 0, "Tseed": 1})
 tf_args[_MULTINOMIAL[1]] = ("logits", "num_samples", "seed")
@@ -677,6 +679,7 @@ tf_defaults.assign({"output_dtype": _d.int64}, *_MULTINOMIAL)
 tf_nodes[_BINOMIAL[1]] = NodeForm(inputs=(AttrInput("shape", type_attr="S"), 2, 0, 1),
                                   types={"Tseed": 2, "T": 0})
 tf_args[_BINOMIAL[1]] = ("shape", "seed", "counts", "probs")
+tf_nodes.get(_BINOMIAL[1]).outputs = ("output",)
 tf_nodes[_STATELESS_POISSON[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 1, 0),
                                            types={"Tseed": 1, "Rtype": 0})
 tf_args[_STATELESS_POISSON[1]] = ("shape", "seed", "lam")
@@ -809,6 +812,7 @@ _GAMMA_GRAD = register("RandomGammaGrad", _gamma_sample_grad, shape_rules.binary
                        tied=(0, 1), dtypes=(_d.float32, _d.float64),
                        not_differentiable="TensorFlow defines no gradient for it", elementwise=True)
 tf_args[_GAMMA_GRAD] = ("alpha", "sample")
+tf_nodes[_GAMMA_GRAD] = NodeForm(outputs=("output",))
 
 
 def random_gamma_grad(alpha, sample, name=None):

@@ -692,6 +692,7 @@ _SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True
 batching_rules[_SPARSE_CROSS] = PER_ELEMENT
 tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
 tf_args[_SPARSE_CROSS] = None  # (its inputs one list with the separator an attr: no raw op)
+tf_nodes.get(_SPARSE_CROSS).outputs = ("output_indices", "output_values", "output_shape")
 
 
 def _cross_inputs(inputs):

@@ -523,6 +523,7 @@ _REGEX_FULL_MATCH = register(
     lambda x, pattern: (x.shape, _d.bool), tied=(0, 1), dtypes=_STRING,
     not_differentiable=_NO_GRAD)
 tf_args[_REGEX_FULL_MATCH] = ("input", "pattern")
+tf_nodes[_REGEX_FULL_MATCH] = NodeForm(outputs=("output",))
 _STATIC_REGEX_REPLACE = register(
     "StaticRegexReplace",
     lambda xp, x, pattern, rewrite, replace_global: _replace(x, pattern, rewrite, replace_global),

@@ -18,10 +18,11 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
+    reduction_ops, sparse_ops, string_ops
 from eagerflow._src.ragged import ragged_ops, ragged_string_ops
-from eagerflow._src.ragged.ragged_ops import _public, elementwise
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
 
 _HANDLERS = {}  # undispatched public function -> handler(function, arguments)
 
@@ -38,7 +39,16 @@ _UNARY = (
     "saturate_cast", "bitwise.invert", "stop_gradient", "strings.length", "strings.lower",
     "strings.upper", "strings.strip", "strings.regex_replace", "strings.regex_full_match",
     "strings.to_number", "strings.as_string", "strings.to_hash_bucket_fast",
-    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout")
+    "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout",
+    "math.angle", "math.reciprocal_no_nan", "math.bessel_i0", "math.bessel_i0e", "math.bessel_i1",
+    "math.bessel_i1e", "math.special.bessel_j0", "math.special.bessel_j1",
+    "math.special.bessel_k0", "math.special.bessel_k0e", "math.special.bessel_k1",
+    "math.special.bessel_k1e", "math.special.bessel_y0", "math.special.bessel_y1",
+    "math.special.dawsn", "math.special.expint", "math.special.fresnel_cos",
+    "math.special.fresnel_sin", "math.special.spence", "math.erfcinv", "io.decode_base64",
+    "io.encode_base64", "io.decode_compressed", "image.adjust_brightness", "image.adjust_gamma",
+    "image.convert_image_dtype", "image.random_brightness", "image.stateless_random_brightness",
+    "nn.experimental.stateless_dropout")
 _BINARY = (
     "math.add", "math.subtract", "math.multiply", "math.divide", "math.truediv",
     "math.floordiv", "math.floormod", "math.pow", "math.maximum", "math.minimum",
@@ -48,12 +58,13 @@ _BINARY = (
     "math.divide_no_nan", "math.xdivy", "math.xlogy", "math.multiply_no_nan", "math.zeta",
     "math.igamma", "math.igammac", "math.polygamma", "bitwise.bitwise_and",
     "bitwise.bitwise_or", "bitwise.bitwise_xor", "bitwise.left_shift", "bitwise.right_shift",
-    "math.nextafter")
+    "math.nextafter", "math.xlog1py", "dtypes.complex")
 _ALL_ELEMENTWISE = {"clip_by_value": ("t", "clip_value_min", "clip_value_max"),
                     "strings.substr": ("input", "pos", "len"),
                     "math.add_n": ("inputs",), "strings.join": ("inputs",),
                     "where": ("condition", "x", "y"), "math.scalar_mul": ("x",),
-                    "nn.embedding_lookup": ("ids",)}
+                    "nn.embedding_lookup": ("ids",),
+                    "nn.sigmoid_cross_entropy_with_logits": ("labels", "logits")}
 
 
 def _params(fn):
@@ -86,6 +97,390 @@ def _stack(fn, arguments):
 def _gather(fn, arguments):
     return ragged_ops.gather(arguments["params"], arguments["indices"],
                              arguments.get("axis") or 0, arguments.get("batch_dims") or 0)
+
+
+def _gather_nd(fn, arguments):
+    return ragged_ops.gather_nd(arguments["params"], arguments["indices"],
+                                arguments.get("batch_dims") or 0)
+
+
+def _reshape(fn, arguments):
+    """TF's reshape of ragged values: of their flat values; to a `DynamicRaggedShape`, a
+    ragged tensor of its row lengths."""
+    tensor, shape = arguments["tensor"], arguments["shape"]
+    if isinstance(shape, RaggedTensor):
+        _not_convertible(_NotATensor(shape))
+    if isinstance(tensor, RaggedTensor):
+        tensor = tensor.flat_values
+    if not isinstance(shape, DynamicRaggedShape):
+        return fn(tensor, shape)
+    return shape.to_ragged(fn(fn(tensor, [-1]), shape.inner_shape))
+
+
+def _filled(fn, arguments):
+    """``zeros``/``ones`` of a `DynamicRaggedShape`."""
+    shape = arguments["shape"]
+    if not isinstance(shape, DynamicRaggedShape):
+        return fn(shape, arguments["dtype"])
+    return shape.to_ragged(fn(shape.inner_shape, arguments["dtype"]))
+
+
+def _unsorted_segment(fn, arguments):
+    """TF's segment reductions of ragged data: ragged ids (the data's outer partition) on the
+    flat values; dense ids group whole rows, aligned at their starts (each segment's row as
+    long as its longest member)."""
+    data, ids, n = arguments["data"], arguments["segment_ids"], arguments["num_segments"]
+    if isinstance(ids, RaggedTensor):
+        if not isinstance(data, RaggedTensor):
+            raise ValueError("segment_ids.shape must be a prefix of data.shape, but "
+                             "segment_ids is ragged and data is not.")
+        if ids.ragged_rank > data.ragged_rank:
+            raise ValueError("segment_ids.shape must be a prefix of data.shape")
+        for mine, theirs in zip(ids.nested_row_splits, data.nested_row_splits):
+            debugging_ops.assert_equal(mine, cast_ops.cast(theirs, mine.dtype), message=(
+                "segment_ids.shape must be a prefix of data.shape"))
+        for _ in range(ids.ragged_rank):
+            data = data.values
+        return fn(data, ids.flat_values, n)
+    dtype = data.row_splits_dtype
+    ids = cast_ops.cast(convert_to_tensor(ids), dtype)
+    n = cast_ops.cast(convert_to_tensor(n), dtype)
+    lengths = data.row_lengths()
+    out_lengths = math_ops.maximum(reduction_ops.unsorted_segment_max(lengths, ids, n),
+                                   array_ops.zeros([], dtype))
+    out_splits = array_ops.concat([array_ops.zeros([1], dtype),
+                                   reduction_ops.cumsum(out_lengths)], 0)
+    rows = data.value_rowids()  # each value's position in its segment's row
+    column = math_ops.subtract(array_ops.range(array_ops.size(rows, out_type=dtype),
+                                               dtype=dtype),
+                               array_ops.gather(data.row_splits, rows))
+    position = math_ops.add(array_ops.gather(out_splits, array_ops.gather(ids, rows)), column)
+    values = fn(data.values, position, out_splits[-1])
+    return RaggedTensor.from_row_splits(values, out_splits, validate=False)
+
+
+def _squeeze(fn, arguments):
+    """TF's squeeze of a ragged tensor: the listed axes (which must be given) of size 1."""
+    rt, axis = arguments["input"], arguments.get("axis")
+    if axis is None:
+        raise ValueError("Ragged.squeeze must have an axis argument.")
+    rank = rt.shape.rank
+    axes = _static_ints(axis, "axis")
+    for i, a in enumerate(axes):
+        if not -rank <= a < rank:
+            raise ValueError(f"axis[{i}]={a} out of bounds: expected {-rank}<=axis[{i}]<{rank}")
+    for a in sorted({a + rank if a < 0 else a for a in axes}, reverse=True):
+        if a > rt.ragged_rank or not isinstance(rt, RaggedTensor):
+            if isinstance(rt, RaggedTensor):
+                rt = rt.with_flat_values(fn(rt.flat_values, [a - rt.ragged_rank]))
+            else:
+                rt = fn(rt, [a])
+            continue
+        lengths = rt.nrows() if a == 0 else _level(rt, a).row_lengths()
+        debugging_ops.Assert(reduction_ops.reduce_all(math_ops.equal(
+            lengths, array_ops.ones_like(lengths))), [
+            f"the given axis (axis = {a}) is not squeezable!"])
+        rt = rt.values if a == 0 else _drop_level(rt, a)
+    return rt
+
+
+def _level(rt, axis):
+    """The ragged tensor whose rows are `rt`'s ragged dimension `axis` (1 <= axis)."""
+    for _ in range(axis - 1):
+        rt = rt.values
+    return rt
+
+
+def _drop_level(rt, axis):
+    """`rt` without its ragged dimension `axis` (whose rows all have one value)."""
+    if axis > 1:
+        return rt.with_values(_drop_level(rt.values, axis - 1))
+    inner = rt.values
+    if not isinstance(inner, RaggedTensor):
+        return inner
+    # each row of `rt` one row of `inner`: its values' rows, cut where `rt`'s rows are
+    return RaggedTensor.from_row_splits(inner.values, array_ops.gather(
+        inner.row_splits, rt.row_splits), validate=False)
+
+
+def _split(fn, arguments):
+    """TF's split of a ragged tensor along its rows (or a uniform inner axis)."""
+    rt, sizes = arguments["value"], arguments["num_or_size_splits"]
+    axis = _static_ints(arguments.get("axis") or 0, "axis")[0]
+    rank = rt.shape.rank
+    axis += rank if axis < 0 else 0
+    if axis > rt.ragged_rank:
+        return [rt.with_flat_values(v) for v in fn(rt.flat_values, sizes,
+                                                   axis=axis - rt.ragged_rank,
+                                                   num=arguments.get("num"))]
+    if axis != 0:
+        if isinstance(sizes, int) and sizes == 1:
+            return [rt]
+        raise ValueError("split of a ragged tensor along a ragged axis is not supported")
+    n = rt.nrows()
+    if isinstance(sizes, int):
+        size = math_ops.floordiv(n, cast_ops.cast(sizes, n.dtype))
+        debugging_ops.assert_equal(n, math_ops.multiply(size, cast_ops.cast(sizes, n.dtype)),
+                                   message="Cannot exactly split the `axis` dimension of "
+                                           "`value` with the given `num_or_size_split`.")
+        starts = [math_ops.multiply(size, cast_ops.cast(i, n.dtype)) for i in range(sizes)]
+        limits = starts[1:] + [n]
+    else:
+        sizes = _static_ints(sizes, "num_or_size_splits")
+        if -1 in sizes:  # (the remainder)
+            rest = math_ops.subtract(n, cast_ops.cast(sum(v for v in sizes if v != -1),
+                                                      n.dtype))
+            sizes = [rest if v == -1 else cast_ops.cast(v, n.dtype) for v in sizes]
+        starts, position = [], array_ops.zeros([], n.dtype)
+        for v in sizes:
+            starts.append(position)
+            position = math_ops.add(position, cast_ops.cast(v, n.dtype))
+        limits = starts[1:] + [position]
+    return [ragged_ops.gather(rt, array_ops.range(a, b, dtype=n.dtype))
+            for a, b in zip(starts, limits)]
+
+
+def _dynamic_partition(fn, arguments):
+    """TF's dynamic_partition of ragged data: dense partitions pick rows; ragged ones (the
+    data's partition) pick the flat values."""
+    data, parts, k = arguments["data"], arguments["partitions"], arguments["num_partitions"]
+    if isinstance(parts, RaggedTensor):
+        if not isinstance(data, RaggedTensor):
+            raise ValueError("partitions is ragged and data is not")
+        for _ in range(parts.ragged_rank):
+            data = data.values
+        return fn(data, parts.flat_values, k)
+    if not isinstance(data, RaggedTensor):
+        _not_convertible(_NotATensor(parts))
+    rows = array_ops.range(data.nrows(), dtype=data.row_splits_dtype)
+    return [ragged_ops.gather(data, part) for part in fn(rows, parts, k)]
+
+
+def _bincount(fn, arguments):
+    """TF's bincount of ragged values (and weights): of the flat values, or (axis -1) a row
+    of counts per row, as the sparse bincount of the values as a `SparseTensor` gives."""
+    values = arguments["arr"] if "arr" in arguments else arguments["values"]
+    weights = arguments.get("weights")
+    options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
+    if arguments.get("axis") not in (-1, 1):
+        return fn(values.flat_values if isinstance(values, RaggedTensor) else values,
+                  weights.flat_values if isinstance(weights, RaggedTensor) else weights,
+                  **{k: v for k, v in arguments.items() if k not in ("arr", "values",
+                                                                     "weights", "name")})
+    sparse = api_export.undispatched(sparse_ops.bincount)(
+        values.to_sparse(), weights.to_sparse() if isinstance(weights, RaggedTensor)
+        else weights, axis=-1, **options)
+    if fn is api_export.undispatched(sparse_ops.bincount):
+        return sparse
+    counts = sparse_ops.to_dense(sparse)
+    return counts if weights is not None else cast_ops.cast(counts, arguments["dtype"])
+
+
+def ragged_text(rt, summarize=3):
+    """TF's text of a ragged tensor in `strings.format` and `print` (a string scalar):
+    nested ``[a, b]`` lists of its values (``%f`` floats, ``true``, quoted strings), each
+    list of more than ``2 * summarize`` values cut to its first and last `summarize` ones."""
+    if summarize is None or summarize == 0 or summarize < -1:
+        raise ValueError(f"Expected summarize to be -1 or a positive int, got {summarize!r}")
+    values = rt.flat_values
+    if values.dtype == _d.string:
+        text = string_ops.join(["'", string_ops.regex_replace(values, r"(['\\])", r"\\\1"),
+                                "'"])
+    else:
+        text = string_ops.as_string(values)
+    if text.shape.rank is None or text.shape.rank > 1:  # (uniform inner dims: rows too)
+        text = RaggedTensor.from_tensor(text, ragged_rank=text.shape.rank - 1,
+                                        row_splits_dtype=rt.row_splits_dtype)
+    splits = list(rt.nested_row_splits)
+    if isinstance(text, RaggedTensor):
+        splits += list(text.nested_row_splits)
+        text = text.flat_values
+    for row_splits in reversed(splits):
+        text = _joined_rows(text, row_splits, summarize)
+    top = array_ops.stack([array_ops.zeros([], rt.row_splits_dtype),
+                           array_ops.size(text, out_type=rt.row_splits_dtype)])
+    return array_ops.reshape(_joined_rows(text, top, summarize), [])
+
+
+def _joined_rows(text, row_splits, summarize):
+    """``[a, b, ...]`` of each row of strings `text` cut by `row_splits`."""
+    rows = RaggedTensor.from_row_splits(text, row_splits, validate=False)
+    if summarize > 0:
+        ids = rows.value_rowids()
+        lengths = array_ops.gather(rows.row_lengths(), ids)
+        position = math_ops.subtract(array_ops.range(array_ops.size(ids, out_type=ids.dtype),
+                                                     dtype=ids.dtype),
+                                     array_ops.gather(row_splits, ids))
+        s = _constant(summarize, ids.dtype)
+        cut = math_ops.greater(lengths, math_ops.multiply(s, 2))
+        last_shown = math_ops.logical_and(cut, math_ops.equal(position, math_ops.subtract(
+            s, 1)))
+        text = array_ops.where(last_shown, string_ops.join([text, ", ..."]), text)
+        keep = math_ops.logical_or(math_ops.logical_not(cut), math_ops.logical_or(
+            math_ops.less(position, s), math_ops.greater_equal(
+                position, math_ops.subtract(lengths, s))))
+        rows = ragged_ops.boolean_mask(rows.with_values(text), rows.with_values(keep))
+    joined = ragged_ops.reduce(rows, ragged_string_ops.Join(", "), 1)
+    return string_ops.join(["[", joined, "]"])
+
+
+def _format(fn, arguments):
+    """``strings.format`` with ragged inputs: their text (see `ragged_text`) in the template,
+    the other inputs formatted by `fn`."""
+    template, inputs = arguments["template"], arguments["inputs"]
+    placeholder = arguments.get("placeholder") or "{}"
+    summarize = arguments.get("summarize", 3)
+    if isinstance(inputs, RaggedTensor) or not isinstance(inputs, (list, tuple)):
+        inputs = [inputs]
+    pieces = template.split(placeholder)
+    if len(pieces) - 1 != len(inputs):
+        return fn(template, [0] * len(inputs), placeholder=placeholder)  # (its ValueError)
+    parts = [pieces[0]]
+    for value, piece in zip(inputs, pieces[1:]):
+        parts += [ragged_text(value, summarize) if isinstance(value, RaggedTensor) else
+                  fn(placeholder, [value], placeholder=placeholder, summarize=summarize), piece]
+    return string_ops.join(parts)
+
+
+def _print(fn, arguments):
+    """``print`` of ragged tensors (among strings and tensors): the line as one string."""
+    inputs = arguments["inputs"]
+    summarize = arguments.get("summarize", 3)
+    parts = []
+    for value in inputs:
+        if isinstance(value, RaggedTensor):
+            parts.append(ragged_text(value, summarize if summarize is not None else 3))
+        elif isinstance(value, str):
+            parts.append(value)
+        else:
+            parts.append(logging_ops.format("{}", [value], summarize=summarize))
+    line = string_ops.join(parts, separator=arguments.get("sep", " "))
+    return fn(line, output_stream=arguments["output_stream"], end=arguments.get("end", "\n"),
+              name=arguments.get("name"))
+
+
+_NOT_RAGGED_INSIDE = ("The matrices in `a` and `b` may not be ragged in their innermost "
+                      "dimension.")
+
+
+def _matmul(fn, arguments):
+    """TF's matmul of ragged operands: matrices (which may not be ragged) as dense ones; a
+    batch of matrices of ragged row counts as each row times its batch's matrix."""
+    a, b = arguments["a"], arguments["b"]
+    flags = {k: arguments.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a",
+                                           "adjoint_b")}
+    rank = (a if isinstance(a, RaggedTensor) else convert_to_tensor(a)).shape.rank
+    if rank == 2:
+        return fn(_uniform(a), _uniform(b), **flags)
+    if rank != 3:
+        raise ValueError(f"matmul of ragged tensors supports ranks 2 and 3, got rank {rank}")
+    if flags["transpose_a"] or flags["adjoint_a"]:
+        raise ValueError("matmul of ragged tensors with transpose_a or adjoint_a is not "
+                         "supported")
+    if not isinstance(a, RaggedTensor):
+        a = RaggedTensor.from_tensor(a, row_splits_dtype=b.row_splits_dtype)
+    rows = a.values  # (the matrices' rows, of a's batch each)
+    if isinstance(rows, RaggedTensor):
+        k_rows = rows.row_lengths()
+        rows = rows.to_tensor()
+    else:
+        k_rows = None
+    ids = a.value_rowids()
+    transposed = flags["transpose_b"] or flags["adjoint_b"]
+    if isinstance(b, RaggedTensor):
+        heights = None if transposed else cast_ops.cast(b.row_lengths(), ids.dtype)
+        b = b.to_tensor()
+    else:
+        b, heights = convert_to_tensor(b), None
+    if transposed:
+        b = array_ops.transpose(b, [0, 2, 1], conjugate=bool(flags["adjoint_b"]))
+    k = array_ops.shape(b, out_type=ids.dtype)[1]
+    width = array_ops.shape(rows, out_type=ids.dtype)[1]
+    # each row as long as its batch's matrix is high
+    lengths = k_rows if k_rows is not None else array_ops.fill(
+        array_ops.shape(ids, out_type=ids.dtype), width)
+    wanted = array_ops.gather(heights, ids) if heights is not None else \
+        array_ops.fill(array_ops.shape(ids, out_type=ids.dtype), k)
+    debugging_ops.assert_equal(lengths, wanted, message="Matrix size-incompatible: the "
+                                                        "rows of `a` and the heights of `b`")
+    rows = array_ops.pad(rows, array_ops.stack([
+        array_ops.zeros([2], ids.dtype),
+        array_ops.stack([array_ops.zeros([], ids.dtype), math_ops.maximum(
+            math_ops.subtract(k, width), array_ops.zeros([], ids.dtype))])]))
+    product = array_ops.einsum("rk,rkm->rm", rows, array_ops.gather(b, ids))
+    return RaggedTensor.from_row_splits(product, a.row_splits, validate=False)
+
+
+def _uniform(x):
+    """Dense `x`: a ragged matrix whose rows are all of one length as a tensor."""
+    if not isinstance(x, RaggedTensor):
+        return x
+    debugging_ops.assert_equal(array_ops.size(x.flat_values, out_type=_d.int64),
+                               reduction_ops.reduce_prod(x.bounding_shape(out_type=_d.int64)),
+                               message=_NOT_RAGGED_INSIDE)
+    return x.to_tensor()
+
+
+def _moments(fn, arguments):
+    """``nn.moments`` of a ragged tensor: its mean over `axes`, and (as TF computes it) the
+    mean of the squared differences from it."""
+    x, axes = arguments["x"], arguments["axes"]
+    keepdims = bool(arguments.get("keepdims") or arguments.get("keep_dims"))
+    deviation = x - ragged_ops.reduce(x, "mean", axes, True)
+    squared = deviation.with_flat_values(math_ops.square(deviation.flat_values))
+    return (ragged_ops.reduce(x, "mean", axes, keepdims),
+            ragged_ops.reduce(squared, "mean", axes, keepdims))
+
+
+def _logsumexp(fn, arguments):
+    """TF's ``reduce_logsumexp`` of a ragged tensor: log of the sum of exp of the values less
+    their (finite) maximum, plus that maximum."""
+    x, axis = arguments["input_tensor"], arguments.get("axis")
+    keepdims = bool(arguments.get("keepdims"))
+    if axis is None and not keepdims:
+        return fn(x.flat_values)
+
+    def finite_max(keep):
+        m = ragged_ops.reduce(x, "max", axis, keep)
+        flat = m.flat_values if isinstance(m, RaggedTensor) else m
+        flat = array_ops.where(math_ops.is_finite(flat), flat, array_ops.zeros_like(flat))
+        return m.with_flat_values(flat) if isinstance(m, RaggedTensor) else flat
+    shifted = x - finite_max(True)
+    summed = ragged_ops.reduce(shifted.with_flat_values(math_ops.exp(shifted.flat_values)),
+                               "sum", axis, keepdims)
+    peak = finite_max(keepdims)
+    if isinstance(summed, RaggedTensor):
+        return summed.with_flat_values(math_ops.log(summed.flat_values)) + peak
+    return math_ops.add(math_ops.log(summed), peak)
+
+
+def _assert(fn, arguments):
+    """The elementwise assertions on the flat values of ragged tensors of one partition."""
+    ragged = next(v for v in (arguments.get("x"), arguments.get("y"))
+                  if isinstance(v, RaggedTensor))
+    args = dict(arguments)
+    args["x"], args["y"] = ragged_ops._aligned([arguments.get("x"), arguments.get("y")],
+                                               ragged)
+    return fn(**args)
+
+
+def _broadcast_to(fn, arguments):
+    """`broadcast_to` a `DynamicRaggedShape`: a ragged tensor of that shape (a ragged input
+    of the same row partition)."""
+    x, shape = arguments["input"], arguments["shape"]
+    if not isinstance(shape, DynamicRaggedShape):
+        _not_convertible(_NotATensor(x))
+    if isinstance(x, RaggedTensor) and x.row_splits_dtype != shape.dtype:
+        raise ValueError("Cannot coerce row_splits.dtype")
+    template = shape.to_ragged(array_ops.zeros(shape.inner_shape, _d.int8))
+    if not isinstance(template, RaggedTensor):
+        return fn(x, shape.inner_shape)
+    flat = ragged_ops._aligned([x], template)[0]
+    return template.with_flat_values(fn(flat, array_ops.shape(template.flat_values)))
+
+
+# (the functions taking a DynamicRaggedShape)
+_SHAPE_HANDLERS = (_reshape, _filled, _broadcast_to)
 
 
 def _where(fn, arguments):
@@ -289,14 +684,27 @@ def _softmax(log):
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
-    if not any(isinstance(v, RaggedTensor) for v in leaves):
+    if not any(isinstance(v, (RaggedTensor, DynamicRaggedShape)) for v in leaves):
         return NotImplemented
     ragged_ops.check_splits_dtypes(leaves)
     fn = api_export.undispatched(function)
     handler = _HANDLERS.get(fn)
-    if handler is None:  # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
-        raise TypeError(str(sys.exc_info()[1])) from None
+    if handler is None or (handler not in _SHAPE_HANDLERS and not any(
+            isinstance(v, RaggedTensor) for v in leaves)):
+        _not_convertible(sys.exc_info()[1])
     return handler(fn, arguments)
+
+
+def _not_convertible(error):
+    """Raises TF's error for a value given where a tensor is needed, with no ragged version
+    of the function: `error` is the conversion's `SymbolicCall`."""
+    value = getattr(error, "value", None)
+    if context.executing_eagerly() and not isinstance(value, str):
+        # (TF's eager conversion asks the value for its len())
+        raise ValueError(f"TypeError: object of type '{type(value).__name__}' has no "
+                         f"len()\n") from None
+    # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
+    raise TypeError(str(error)) from None
 
 
 def _register():
@@ -315,21 +723,34 @@ def _register():
         if fn is not None:
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
+               "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
+               "ones": _filled, "squeeze": _squeeze, "split": _split,
+               "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
+               "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
+               "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,
+               "nn.moments": _moments, "math.reduce_logsumexp": _logsumexp,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
+    for kind in ("equal", "none_equal", "less", "less_equal", "greater", "greater_equal",
+                 "near"):
+        special[f"debugging.assert_{kind}"] = _assert
+    for kind in ("sum", "prod", "max", "min", "mean", "sqrt_n"):
+        special[f"math.unsorted_segment_{kind}"] = _unsorted_segment
     for kind in ("sum", "prod", "max", "min", "mean", "any", "all", "variance", "std"):
         special[f"math.reduce_{kind}"] = _reduction(kind)
     for name, handler in special.items():
         fn = _public(name)
         if fn is not None:
             _HANDLERS[api_export.undispatched(fn)] = handler
-    api_export.add_dispatcher(_dispatch, first=True)
+    # (a TF function traced itself, ``tf.function(tf.reduce_sum)``, is called by the
+    # function machinery's conversion step on the user's behalf)
+    api_export.add_dispatcher(_dispatch, first=True, outside=(
+        api_export.__name__.rpartition(".backend.")[0] + ".autograph.conversion",))
     # ``dense * ragged``: the operator's helper calls the op for the user's code
     api_export.see_through(array_ops.__name__.rpartition(".")[0] + ".overloads")
 
 
 _register()
-del cast_ops

@@ -19,18 +19,20 @@ import numpy as np
 
 from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
     reduction_ops, slicing
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor, _eager
+from eagerflow._src.ragged.ragged_tensor import _RAGGED_RANGE, RaggedTensor, _eager, _NotATensor
 
 _I64 = _d.int64
 
@@ -125,31 +127,10 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     deltas = convert_to_tensor(deltas, limits.dtype if dtype is None else dtype)
     if not (starts.dtype == limits.dtype == deltas.dtype):
         starts, deltas = (cast_ops.cast(t, limits.dtype) for t in (starts, deltas))
-    split_dtype = _d.as_dtype(row_splits_dtype)
-    if _eager(deltas) and (np.asarray(deltas) == 0).any():
-        raise errors.InvalidArgumentError(None, "RaggedRange",
-                                          "Requires delta != 0 [Op:RaggedRange]")
-    n = math_ops.maximum(math_ops.maximum(array_ops.size(starts), array_ops.size(limits)),
-                         array_ops.size(deltas))
-    starts, limits, deltas = (array_ops.broadcast_to(t, array_ops.reshape(n, [1]))
-                              for t in (starts, limits, deltas))
-    diff = math_ops.subtract(limits, starts)
-    if limits.dtype.is_integer:
-        one = math_ops.sign(deltas)
-        lengths = math_ops.floordiv(math_ops.subtract(math_ops.add(diff, deltas), one), deltas)
-    else:
-        lengths = math_ops.ceil(math_ops.truediv(diff, deltas))
-    lengths = cast_ops.cast(math_ops.maximum(lengths, array_ops.zeros_like(lengths)), split_dtype)
-    rows = array_ops.repeat(array_ops.range(n, dtype=split_dtype), lengths)
-    rt = RaggedTensor.from_row_lengths(rows, lengths, validate=False)
-    position = cast_ops.cast(math_ops.subtract(array_ops.range(array_ops.size(rows,
-                                                                              out_type=split_dtype),
-                                                               dtype=split_dtype),
-                                               array_ops.gather(rt.row_splits, rows)),
-                             limits.dtype)
-    values = math_ops.add(array_ops.gather(starts, rows),
-                          math_ops.multiply(position, array_ops.gather(deltas, rows)))
-    return rt.with_values(values)
+    # (TF's op: scalars broadcast against vectors of one length)
+    splits, values = dispatch(_RAGGED_RANGE, (starts, limits, deltas),
+                              {"Tsplits": _d.as_dtype(row_splits_dtype)}, name)
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
 @export("ragged.row_splits_to_segment_ids")
@@ -241,6 +222,16 @@ def _same_splits(a, b):
 
 
 def _incompatible(a, b):
+    """The error for ragged `a` and `b` of different row partitions: eagerly TF's assertion
+    that failed (row counts, then the splits of each level), else one naming the shapes."""
+    for x, y in zip(a.nested_row_splits, b.nested_row_splits):
+        if _eager(x, y):
+            try:
+                if x.shape != y.shape:  # (TF compares whether the shapes are equal)
+                    debugging_ops.assert_equal(_constant(False), _constant(True))
+                debugging_ops.assert_equal(x, y)
+            except errors.InvalidArgumentError as e:
+                return e
     return errors.InvalidArgumentError(
         None, None, f"Ragged tensors have incompatible row partitions: {a.shape} and {b.shape}")
 
@@ -495,24 +486,28 @@ def _concat_or_stack(values, axis, stack_values):
 
 
 def gather(params, indices, axis=0, batch_dims=0):
-    """Rows `indices` of ragged `params` (indices dense or ragged)."""
+    """Rows `indices` of ragged `params` (indices dense or ragged), or (`axis` > 0) values
+    within its rows."""
+    if axis not in (0, None) or batch_dims:
+        if not isinstance(params, RaggedTensor):
+            if batch_dims != 1 or axis not in (1, -1 + convert_to_tensor(params).shape.rank):
+                raise errors.UnimplementedError(
+                    None, "GatherV2", "gather of a tensor by ragged indices supports axis=0, "
+                                      "and axis=1 with batch_dims=1")
+            params = RaggedTensor.from_tensor(params, row_splits_dtype=indices.row_splits_dtype)
+        return _gather_axis(params, indices, axis, batch_dims)
     if isinstance(indices, RaggedTensor):
         return indices.with_flat_values(gather(params, indices.flat_values))
     if not isinstance(params, RaggedTensor):
         return array_ops.gather(params, indices)
-    if axis not in (0, None) or batch_dims:
-        raise errors.UnimplementedError(None, "GatherV2",
-                                        "gather of a RaggedTensor supports axis=0 only")
     indices = convert_to_tensor(indices)
     if indices.shape.rank == 0:
         return getitem(params, indices)
     if indices.shape.rank is not None and indices.shape.rank > 1:
-        flat = gather(params, array_ops.reshape(indices, [-1]))
-        result = flat
-        shape = array_ops.shape(indices, out_type=params.row_splits_dtype)
-        for axis_ in builtins.range(indices.shape.rank - 1, 0, -1):
-            result = RaggedTensor.from_uniform_row_length(result, shape[axis_])
-        return result
+        # (as TF: the indices' inner dimensions become ragged ones of the result)
+        return gather(params, RaggedTensor.from_tensor(
+            indices, ragged_rank=indices.shape.rank - 1,
+            row_splits_dtype=params.row_splits_dtype))
     dtype = params.row_splits_dtype
     splits = params.row_splits
     if _eager(indices, splits):
@@ -522,8 +517,8 @@ def gather(params, indices, axis=0, batch_dims=0):
         if idx.size and ((idx < 0) | (idx >= n)).any():
             where = int(np.argmax((idx < 0) | (idx >= n)))
             raise errors.InvalidArgumentError(
-                None, "GatherV2", f"indices[{where}] = {int(idx[where])} is not in [0, {n}) "
-                                  f"[Op:GatherV2]")
+                None, "RaggedGather", f"indices[{where}] = {int(idx[where])} is not in "
+                                      f"[0, {n}) [Op:RaggedGather]")
         starts, limits = s[:-1][idx], s[1:][idx]
         lengths = limits - starts
         new_splits = np.zeros(idx.size + 1, s.dtype)
@@ -542,6 +537,93 @@ def gather(params, indices, axis=0, batch_dims=0):
     values = gather(values, positions) if isinstance(values, RaggedTensor) else \
         array_ops.gather(values, positions)
     return RaggedTensor.from_row_splits(values, new_splits, validate=False)
+
+
+def _gather_axis(params, indices, axis, batch_dims):
+    rank = params.shape.rank
+    axis = int(axis)
+    axis += rank if axis < 0 else 0
+    if axis > params.ragged_rank and not batch_dims:  # (a uniform inner dimension)
+        return params.with_flat_values(array_ops.gather(params.flat_values, indices,
+                                                        axis=axis - params.ragged_rank))
+    if axis > 1 and not batch_dims:  # (within each row)
+        return params.with_values(gather(params.values, indices, axis - 1))
+    if axis == 1 and batch_dims in (0, 1):
+        return _gather_in_rows(params, indices, batch_dims)
+    raise errors.UnimplementedError(None, "GatherV2", "gather of a RaggedTensor supports "
+                                                      "axis=0, and axis=1 with batch_dims 0 "
+                                                      "or 1")
+
+
+def _gather_in_rows(params, indices, batch_dims):
+    """Gather along axis 1 of ragged `params`: the values at each row's start plus the
+    indices (TF checks no row's length), the same indices for every row or (batch_dims 1)
+    each row's own."""
+    dtype = params.row_splits_dtype
+    starts = params.row_splits[:-1]
+    values = params.values
+    pick = gather if isinstance(values, RaggedTensor) else array_ops.gather
+    if isinstance(indices, RaggedTensor):
+        if not batch_dims:
+            raise errors.UnimplementedError(None, "GatherV2", "gather within the rows of a "
+                                                              "RaggedTensor by ragged indices "
+                                                              "supports batch_dims=1")
+        flat = cast_ops.cast(indices.values, dtype)
+        return indices.with_values(pick(values, math_ops.add(
+            flat, array_ops.gather(starts, indices.value_rowids()))))
+    indices = convert_to_tensor(indices)
+    indices = cast_ops.cast(indices, dtype) if indices.dtype != dtype else indices
+    if batch_dims:  # indices [nrows, ...]: row i's own
+        extra = indices.shape.rank - 1
+    else:
+        extra = indices.shape.rank
+        indices = array_ops.expand_dims(indices, 0)
+    row_starts = array_ops.reshape(starts, array_ops.concat(
+        [array_ops.shape(starts, out_type=dtype), array_ops.ones([extra], dtype)], 0))
+    return pick(values, math_ops.add(indices, row_starts))
+
+
+def gather_nd(params, indices, batch_dims=0):
+    """The slices of `params` that the index tuples in the last axis of `indices` address
+    (either may be ragged; the index tuples themselves may not)."""
+    if batch_dims:
+        raise ValueError("batch_dims != 0 is not supported for ragged gather yet.")
+    if isinstance(indices, RaggedTensor):
+        if indices.flat_values.shape.rank is not None and indices.flat_values.shape.rank < 2:
+            raise ValueError("The innermost dimension of indices may not be ragged")
+        return indices.with_flat_values(gather_nd(params, indices.flat_values))
+    indices = convert_to_tensor(indices)
+    if not isinstance(params, RaggedTensor):
+        return array_ops.gather_nd(params, indices)
+    if indices.shape.rank is None:
+        raise ValueError("indices.rank be statically known.")
+    if indices.shape.rank == 0:
+        raise ValueError("indices.rank must be at least 1.")
+    k = indices.shape[-1]
+    if k is None:
+        raise ValueError("indices.shape[-1] must be statically known.")
+    if k <= params.ragged_rank and indices.shape.rank == 1:  # (a ragged result has rows)
+        return gather_nd(params, array_ops.expand_dims(indices, 0))
+    dtype = params.row_splits_dtype
+    indices = cast_ops.cast(indices, dtype) if indices.dtype != dtype else indices
+    if k == 0:  # the whole of `params` for each (empty) index tuple
+        return gather(expand_dims(params, 0), array_ops.zeros(
+            array_ops.shape(indices, out_type=dtype)[:-1], dtype))
+    # the position in the values of ragged dimension min(k, ragged rank + 1) - 1
+    position = indices[..., 0]
+    splits = params.nested_row_splits
+    for dim in builtins.range(1, min(k, params.ragged_rank + 1)):
+        position = math_ops.add(array_ops.gather(splits[dim - 1], position), indices[..., dim])
+    if k <= params.ragged_rank:
+        inner = params
+        for _ in builtins.range(k - 1):
+            inner = inner.values
+        return gather(inner, position)
+    flat = params.flat_values
+    if k == params.ragged_rank + 1:
+        return array_ops.gather(flat, position)
+    return array_ops.gather_nd(flat, array_ops.concat(
+        [array_ops.expand_dims(position, -1), indices[..., params.ragged_rank + 1:]], -1))
 
 
 def getitem(rt, key):
@@ -630,9 +712,15 @@ def _inner_getitem(rt, key):
         def bound(b, default):
             if b is None:
                 return default
-            b = _constant(int(b), splits.dtype)
             zero = array_ops.zeros_like(lengths)
-            full = math_ops.add(lengths, b) if int(b) < 0 else b
+            known = b if not isinstance(b, Tensor) else get_static_value(b)
+            if known is None:  # (a bound known when the graph runs)
+                b = cast_ops.cast(b, splits.dtype)
+                full = array_ops.where(math_ops.less(b, array_ops.zeros_like(b)),
+                                       math_ops.add(lengths, b), b)
+            else:
+                b = _constant(int(known), splits.dtype)
+                full = math_ops.add(lengths, b) if int(known) < 0 else b
             return math_ops.minimum(math_ops.maximum(full, zero), lengths)
         lo = bound(first.start, array_ops.zeros_like(lengths))
         hi = math_ops.maximum(bound(first.stop, lengths), lo)
@@ -892,12 +980,50 @@ class DynamicRaggedShape:
     dtype = property(lambda self: self._inner_shape.dtype)
 
     def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._slice(index)
+        if index < 0:
+            index += self.rank
         if index == 0 and self._row_partitions:
             return self._nrows
         if 0 < index <= len(self._row_partitions):
             raise ValueError(f"Index {index} is not uniform")
         k = index - len(self._row_partitions)
         return self._inner_shape[k]
+
+    def _slice(self, index):
+        if index.step not in (None, 1):
+            raise IndexError("Cannot stride through a shape")
+        start, stop, _ = index.indices(self.rank)
+        if start > 0 and self._row_partitions:
+            raise ValueError("All relevant dimensions must be uniform")
+        if not self._row_partitions or start > 0:
+            return self._inner_shape[start:stop]
+        k = len(self._row_partitions)
+        if stop > k:  # every ragged dimension and some uniform ones
+            shape = DynamicRaggedShape(self._row_partitions, self._inner_shape[:stop - k])
+            shape._nrows = self._nrows
+            return shape
+        # the first `stop` dimensions: `stop - 1` ragged ones over their values' count
+        count = self._nrows if stop == 1 else reduction_ops.reduce_sum(
+            self._row_partitions[stop - 2])
+        shape = DynamicRaggedShape(self._row_partitions[:stop - 1], array_ops.reshape(
+            cast_ops.cast(count, self.dtype), [1]))
+        shape._nrows = self._nrows
+        return shape
+
+    def to_ragged(self, flat_values):
+        """A ragged tensor of this shape's row lengths holding `flat_values` (of the inner
+        shape)."""
+        if not self._row_partitions:
+            return flat_values
+        return RaggedTensor.from_nested_row_lengths(
+            flat_values, [cast_ops.cast(lengths, self.dtype) for lengths in self._row_partitions],
+            validate=False)
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
+        raise _NotATensor(self)
 
     def static_lengths(self, ragged_lengths=True):
         out = [int(self._nrows)] if self._row_partitions else []
@@ -947,7 +1073,11 @@ def _operators():
                      "ge": math_ops.greater_equal, "eq": math_ops.equal,
                      "ne": math_ops.not_equal}.items():
         setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
-    RaggedTensor.__hash__ = object.__hash__  # (kept by identity, as the tensors' own)
+    def no_matmul(self, other):  # (TF's RaggedTensor has no @: the tensor's converts it)
+        if context.executing_eagerly():
+            raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
+        raise TypeError(str(_NotATensor(self)))
+    RaggedTensor.__matmul__ = RaggedTensor.__rmatmul__ = no_matmul
     RaggedTensor.__neg__ = unary(math_ops.negative)
     RaggedTensor.__abs__ = unary(math_ops.abs)
     RaggedTensor.__invert__ = unary(invert)

@@ -21,7 +21,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -68,14 +68,19 @@ def _check_splits(splits, nvals):
     s = splits._data
     if s.ndim != 1:
         raise ValueError(f"Shape {TensorShape(s.shape)} must have rank 1")
-    if s.size == 0 or s[0] != 0:
-        raise _invalid("Arguments to from_row_splits do not form a valid RaggedTensor:zero")
+    if s.size == 0:
+        raise ValueError("row_splits tensor may not be empty.")
+    # (TF's assertions, with their messages)
+    invalid = "Arguments to from_row_splits do not form a valid RaggedTensor"
+    if s[0] != 0:
+        debugging_ops.assert_equal(splits[0], array_ops.zeros([], splits.dtype),
+                                   message=f"{invalid}:zero")
     if (np.diff(s) < 0).any():
-        raise _invalid("Arguments to from_row_splits do not form a valid "
-                       "RaggedTensor:monotonic")
+        debugging_ops.assert_non_negative(math_ops.subtract(splits[1:], splits[:-1]),
+                                          message=f"{invalid}:monotonic")
     if nvals is not None and s[-1] != nvals:
-        raise _invalid("Arguments to from_row_splits do not form a valid "
-                       "RaggedTensor:nvals")
+        debugging_ops.assert_equal(splits[-1], _constant(nvals, splits.dtype), message=(
+            "Arguments to _from_row_partition do not form a valid RaggedTensor"))
 
 
 def _nvals(values):
@@ -143,8 +148,8 @@ class RaggedTensor:
         lengths = _as_index(row_lengths, cls._index_dtype(values, row_lengths), "row_lengths")
         if _eager(lengths):
             if validate and (lengths._data < 0).any():
-                raise _invalid("Arguments to _from_row_partition do not form a valid "
-                               "RaggedTensor:negative lengths")
+                debugging_ops.assert_non_negative(lengths, message=(
+                    "Arguments to from_row_lengths do not form a valid RowPartition"))
             data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
             np.cumsum(lengths._data, out=data[1:])
             splits = EagerTensor._wrap(data)
@@ -171,6 +176,10 @@ class RaggedTensor:
             nrows = _as_index(nrows, dtype, "nrows")
         if _eager(rowids, nrows):
             ids = rowids._data
+            if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
+                debugging_ops.assert_non_negative(
+                    math_ops.subtract(rowids[1:], rowids[:-1]),
+                    message="Arguments to from_value_rowids do not form a valid RowPartition")
             if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
                              or (ids >= nrows._data).any()):
                 raise _invalid("Arguments to from_value_rowids do not form a valid "
@@ -643,6 +652,9 @@ class RaggedTensor:
     def __len__(self):
         raise TypeError("object of type 'RaggedTensor' has no len()")
 
+    def __hash__(self):  # (its == compares elementwise, as a tensor's)
+        raise TypeError("RaggedTensor is unhashable.")
+
     def __iter__(self):
         """Its rows, where their number is known (eagerly, or fixed in a graph); a loop of
         a function over rows only run time counts is a graph loop (AutoGraph's)."""
@@ -655,8 +667,6 @@ class RaggedTensor:
 
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
-
-    __hash__ = object.__hash__
 
     @property
     def _type_spec(self):
@@ -914,6 +924,7 @@ _RAGGED_TO_TENSOR = register("RaggedTensorToTensor", _ragged_to_tensor, _ragged_
 batching_rules[_RAGGED_TO_TENSOR] = PER_ELEMENT
 tf_nodes[_RAGGED_TO_TENSOR] = NodeForm(
     types={"T": 1, "Tindex": 3, "Tshape": 0}, ignored=("num_row_partition_tensors",),
+    outputs=("result",),
     rewrite=lambda attrs, inputs: {**attrs, "num_row_partition_tensors": len(inputs) - 3})
 tf_args[_RAGGED_TO_TENSOR] = ("shape", "values", "default_value", "*row_partition_tensors")
 
@@ -938,6 +949,142 @@ def _ragged_to_tensor_grad(op, grad):
         default_grad = math_ops.subtract(reduction_ops.reduce_sum(grad),
                                          reduction_ops.reduce_sum(values_grad))
     return [None, values_grad, default_grad] + [None] * ragged
+
+
+# -- TF's ops of ragged components that graphs TF wrote hold ----------------------------------
+def _ragged_range(xp, starts, limits, deltas, Tsplits):
+    arrays = [np.asarray(a) for a in (starts, limits, deltas)]
+    for what, a in zip(("starts", "limits", "deltas"), arrays):
+        if a.ndim > 1:
+            raise _invalid(f"{what} must be a scalar or vector")
+    sizes = {a.size for a in arrays if a.ndim == 1}
+    if len(sizes) > 1:
+        raise _invalid("starts, limits, and deltas must have the same shape")
+    n = sizes.pop() if sizes else 1
+    start, limit, delta = (np.broadcast_to(a.reshape(-1) if a.ndim else a, (n,))
+                           for a in arrays)
+    if (delta == 0).any():
+        raise _invalid("Requires delta != 0")
+    if start.dtype.kind in "iu":  # (the count rounded up, in integers)
+        span = limit.astype(np.int64) - start
+        step = delta.astype(np.int64)
+        counts = (span + step - np.sign(step)) // step
+    else:
+        counts = np.ceil((limit.astype(np.float64) - start) / delta).astype(np.int64)
+    counts = np.maximum(counts, 0)
+    splits = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=splits[1:])
+    rows = np.repeat(np.arange(n), counts)
+    position = np.arange(splits[-1]) - splits[:-1][rows]
+    values = (start[rows] + position * delta[rows]).astype(start.dtype)
+    return [splits.astype(_d.as_dtype(Tsplits).as_numpy_dtype), values]
+
+
+def _ragged_range_rule(starts, limits, deltas, Tsplits):
+    return [(TensorShape([None]), _d.as_dtype(Tsplits)), (TensorShape([None]), starts.dtype)]
+
+
+_RAGGED_RANGE = register("RaggedRange", _ragged_range, _ragged_range_rule, multi=True,
+                         tied=(0, 1, 2), not_differentiable="integer row splits",
+                         dtypes=(_d.bfloat16, _d.float32, _d.float64, _d.int32, _d.int64),
+                         input_names=("starts", "limits", "deltas"))
+tf_nodes[_RAGGED_RANGE] = NodeForm(outputs=("rt_nested_splits", "rt_dense_values"))
+tf_args[_RAGGED_RANGE] = ("starts", "limits", "deltas")
+tf_defaults[_RAGGED_RANGE] = {"Tsplits": _d.int64}
+
+
+def _ragged_gather(xp, *arrays, OUTPUT_RAGGED_RANK):
+    splits = [np.asarray(s) for s in arrays[:-2]]
+    values, indices = np.asarray(arrays[-2]), np.asarray(arrays[-1])
+    nrows = splits[0].size - 1
+    rows = indices.reshape(-1).astype(np.int64)
+    bad = (rows < 0) | (rows >= nrows)
+    if bad.any():
+        where = int(np.argmax(bad))
+        raise _invalid(f"indices[{where}] = {int(rows[where])} is not in [0, {nrows})")
+    out = []
+    for d in range(1, indices.ndim):  # (the indices' inner dimensions: uniform rows)
+        out.append(np.arange(int(np.prod(indices.shape[:d])) + 1) * indices.shape[d])
+    for level in splits:  # each gathered row's values, level by level
+        starts, lengths = level[rows], level[rows + 1] - level[rows]
+        cut = np.zeros(rows.size + 1, np.int64)
+        np.cumsum(lengths, out=cut[1:])
+        out.append(cut)
+        rows = np.repeat(starts - cut[:-1], lengths) + np.arange(cut[-1])
+    if indices.ndim == 0:  # (one row: not a partition)
+        out = out[1:]
+    if len(out) != OUTPUT_RAGGED_RANK:
+        raise _invalid(f"OUTPUT_RAGGED_RANK is {OUTPUT_RAGGED_RANK}, but the indices and "
+                       f"params give {len(out)}")
+    return [s.astype(splits[0].dtype) for s in out] + [values[rows]]
+
+
+def _ragged_gather_rule(*inputs, OUTPUT_RAGGED_RANK):
+    splits, values = inputs[:-2], inputs[-2]
+    inner = TensorShape(None) if values.shape.rank is None else values.shape[1:]
+    return [(TensorShape([None]), splits[0].dtype)] * OUTPUT_RAGGED_RANK + [
+        (TensorShape([None]).concatenate(inner), values.dtype)]
+
+
+_RAGGED_GATHER = register("RaggedGather", _ragged_gather, _ragged_gather_rule, multi=True,
+                          tied=(), not_differentiable="TF's gradient is not written yet")
+tf_nodes[_RAGGED_GATHER] = NodeForm(
+    types={"Tsplits": 0, "Tvalues": "out0", "Tindices": 0}, ignored=("PARAMS_RAGGED_RANK",),
+    outputs=(("output_nested_splits", "OUTPUT_RAGGED_RANK"), "output_dense_values"),
+    rewrite=lambda attrs, inputs: {**attrs, "PARAMS_RAGGED_RANK": len(inputs) - 2,
+                                   "Tvalues": inputs[-2].dtype, "Tindices": inputs[-1].dtype})
+tf_args[_RAGGED_GATHER] = ("*params_nested_splits", "params_dense_values", "indices")
+
+
+def _ragged_to_sparse(xp, *arrays):
+    splits, values = [np.asarray(s) for s in arrays[:-1]], np.asarray(arrays[-1])
+    _check_nested_splits(splits, values.shape[0])
+    columns, position = [], np.arange(values.shape[0])
+    for level in reversed(splits):  # each value's position in its row, then its row's
+        rows = np.searchsorted(level, position, side="right") - 1
+        columns.append(position - level[rows])
+        position = rows
+    columns.append(position)
+    columns.reverse()
+    inner = list(values.shape[1:])
+    count = int(np.prod(inner, dtype=np.int64))
+    outer = np.stack(columns, 1).astype(np.int64) if columns else np.zeros((0, 0), np.int64)
+    indices = outer
+    if inner:  # (each value's elements, in row-major order)
+        grid = np.indices(inner).reshape(len(inner), -1).T.astype(np.int64)
+        indices = np.concatenate([np.repeat(outer, count, 0),
+                                  np.tile(grid, (len(outer), 1))], 1)
+    shape = [splits[0].size - 1] + [int(np.diff(s).max(initial=0)) for s in splits] + inner
+    return [indices, values.reshape(-1), np.array(shape, np.int64)]
+
+
+def _check_nested_splits(splits, nvals):
+    for i, s in enumerate(splits):
+        inner = splits[i + 1].size - 1 if i + 1 < len(splits) else nvals
+        if s.size == 0 or s[0] != 0 or (np.diff(s) < 0).any():
+            raise _invalid("Invalid ragged splits: each level's must start at 0 and not "
+                           "decrease")
+        if s[-1] != inner:
+            raise _invalid("Final value of ragged splits must match the length the "
+                           "corresponding ragged values.")
+
+
+def _ragged_to_sparse_rule(*inputs):
+    splits, values = inputs[:-1], inputs[-1]
+    rank = None if values.shape.rank is None else len(splits) + values.shape.rank
+    return [(TensorShape([None, rank]), _d.int64), (TensorShape([None]), values.dtype),
+            (TensorShape([rank]), _d.int64)]
+
+
+_RAGGED_TO_SPARSE = register("RaggedTensorToSparse", _ragged_to_sparse, _ragged_to_sparse_rule,
+                             multi=True, tied=(), not_differentiable=(
+                                 "TF's gradient of the values is not written yet"))
+tf_nodes[_RAGGED_TO_SPARSE] = NodeForm(
+    types={"T": "out1", "Tsplits": 0}, ignored=("RAGGED_RANK",),
+    outputs=("sparse_indices", "sparse_values", "sparse_dense_shape"),
+    rewrite=lambda attrs, inputs: {**attrs, "RAGGED_RANK": len(inputs) - 1})
+tf_args[_RAGGED_TO_SPARSE] = ("*rt_nested_splits", "rt_dense_values")
+batching_rules.assign(PER_ELEMENT, _RAGGED_RANGE, _RAGGED_TO_SPARSE, _RAGGED_GATHER)
 
 
 def to_tensor(rt, default_value=None, name=None, shape=None):

@@ -465,7 +465,7 @@ class _Loader:
                                                                 f"restore.")
                 feeds[arg.name] = value if isinstance(value, Variable) else \
                     graph.capture(value)
-            ops = {n.name: n.op for n in fdef.node_def}
+            ops = {n.name: n for n in fdef.node_def}
             nodes = []
             for src in fdef.node_def:
                 node = fw_pb.NodeDef()
@@ -476,13 +476,14 @@ class _Loader:
             made = gd._Importer(graph, self.library).run(nodes, feeds)
             refs = [gd._graph_ref(fdef.ret[a.name], ops) for a in fdef.signature.output_arg]
             outputs = iter([made[r if ":" in r else f"{r}:0"] for r in refs])
-        leaves = [next(outputs) if isinstance(s, TensorSpec) else
-                  s._from_components([next(outputs) for _ in s._component_specs])
+        def shaped(t, s):
+            if t.shape.is_compatible_with(s.shape):
+                t.set_shape(s.shape)  # (what the saved signature knew: a call's shape may not)
+            return t
+        leaves = [shaped(next(outputs), s) if isinstance(s, TensorSpec) else
+                  s._from_components([shaped(next(outputs), c) for c in s._component_specs])
                   if hasattr(s, "_from_components") else s
                   for s in nest.flatten(out_signature)]
-        for t, s in zip(leaves, nest.flatten(out_signature)):
-            if isinstance(s, TensorSpec) and t.shape.is_compatible_with(s.shape):
-                t.set_shape(s.shape)  # (what the saved signature knew: a call's shape may not)
         structured = nest.pack_sequence_as(out_signature, leaves)
         declared = frozenset(s.name for s in nest.flatten((signature, out_signature))
                              if isinstance(s, TensorSpec) and s.name)

@@ -74,7 +74,9 @@ class _SignatureFunction:
     def __init__(self, concrete, keys, out_keys):
         self.concrete = concrete    # the function it calls
         self.keys = keys            # input name of each of the concrete function's inputs
-        self.out_keys = out_keys    # output name of each of its outputs
+        # its outputs by name, sorted: ``(name, spec, positions)``, `spec` a composite's
+        # (None for a tensor), `positions` its tensors' among the concrete function's outputs
+        self.out_keys = out_keys
 
     def _trackable_children(self):
         return []
@@ -267,10 +269,6 @@ def _find_default_signature(root):
     if len(found) != 1 or not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
                                   for s in nest.flatten(found[0]._input_signature)):
         return None  # (a signature takes tensors: a ragged input takes its components)
-    if any(_is_ragged_spec(s) for s in nest.flatten(found[0]._input_signature)) and not all(
-            isinstance(t, SymbolicTensor)
-            for t in nest.flatten(found[0].get_concrete_function().structured_outputs)):
-        return None  # (composite outputs: not written in signatures yet)
     return found[0]
 
 
@@ -313,22 +311,40 @@ def _input_keys(concrete):
     return keys
 
 
+def _composite_spec(value):
+    """The spec of a composite tensor a SavedModel can record (ragged, sparse), else None."""
+    spec = getattr(value, "_type_spec", None)
+    return spec if type(spec) in structure.composite_specs() else None
+
+
 def _output_keys(concrete, signature_key):
+    """The signature's outputs (see `_SignatureFunction.out_keys`): tensors and composite
+    tensors (TF's signatures return ragged and sparse ones, by their components)."""
     outputs = concrete.structured_outputs
+
+    def allowed(v):
+        return isinstance(v, SymbolicTensor) or _composite_spec(v) is not None
     if isinstance(outputs, dict):
-        flat = nest.flatten(outputs)
-        keys = sorted(outputs)
-        if any(not isinstance(outputs[k], SymbolicTensor) for k in keys) or len(flat) != len(keys):
+        names = sorted(outputs)
+        values = [outputs[k] for k in names]
+        if not all(allowed(v) for v in values):
             raise ValueError(f"Got a dictionary of outputs for the signature {signature_key!r} "
                              f"whose values are not all tensors: {outputs}.")
-        return [str(k) for k in keys]
-    flat = nest.flatten(outputs)
-    if any(not isinstance(t, SymbolicTensor) for t in flat) or (
-            isinstance(outputs, (list, tuple)) and len(flat) != len(outputs)):
-        raise ValueError(f"Got a non-Tensor value {outputs!r} for the signature "
-                         f"{signature_key!r}: signatures return a tensor, a flat sequence of "
-                         f"tensors or a dict of them.")
-    return [f"output_{i}" for i in range(len(flat))]
+    else:
+        values = nest.flatten(outputs)
+        if not all(allowed(v) for v in values) or (
+                isinstance(outputs, (list, tuple)) and len(values) != len(outputs)):
+            raise ValueError(f"Got a non-Tensor value {outputs!r} for the signature "
+                             f"{signature_key!r}: signatures return a tensor, a flat sequence "
+                             f"of tensors or a dict of them.")
+        names = [f"output_{i}" for i in range(len(values))]
+    entries, position = [], 0  # (the outputs are the values' tensors, in the values' order)
+    for name, value in zip(names, values):
+        spec = _composite_spec(value)
+        n = 1 if spec is None else len(nest.flatten(value, expand_composites=True))
+        entries.append((str(name), spec, list(range(position, position + n))))
+        position += n
+    return sorted(entries, key=lambda e: e[0])
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -500,10 +516,16 @@ class _Writer:
         call.attr["f"].func.name = inner
         for attr in ("config", "config_proto", "executor_type"):
             call.attr[attr].s = b""
-        for k in sorted(range(len(sig.out_keys)), key=lambda i: sig.out_keys[i]):
-            out = gd._arg_name(sig.out_keys[k])
-            fdef.signature.output_arg.add(name=out, type=cf.outputs[k].dtype.as_datatype_enum)
-            fdef.ret[out] = f"StatefulPartitionedCall:output:{k}"
+        used = set()
+        for out_key, _, positions in sig.out_keys:
+            for c, k in enumerate(positions):
+                out = gd._arg_name(out_key if not c else f"{out_key}_{c}")
+                while out in used:
+                    out += "_"
+                used.add(out)
+                fdef.signature.output_arg.add(name=out,
+                                              type=cf.outputs[k].dtype.as_datatype_enum)
+                fdef.ret[out] = f"StatefulPartitionedCall:output:{k}"
         self.library.functions[name] = fdef
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(self.bound[id(cf)])
@@ -511,8 +533,8 @@ class _Writer:
             ((), {sig.keys[i]: _spec(cf.inputs[i], sig.keys[i]) for i in order}),
             f"the signature {key!r}"))
         saved.output_signature.CopyFrom(_encode(
-            {sig.out_keys[k]: _spec(cf.outputs[k], sig.out_keys[k])
-             for k in range(len(sig.out_keys))}, f"the signature {key!r}"))
+            {out_key: spec if spec is not None else _spec(cf.outputs[positions[0]], out_key)
+             for out_key, spec, positions in sig.out_keys}, f"the signature {key!r}"))
         return name
 
     def signature_def(self, sig, key, function_name, handles):
@@ -544,11 +566,20 @@ class _Writer:
         call.attr["f"].func.name = function_name
         for attr in ("config", "config_proto", "executor_type"):
             call.attr[attr].s = b""
-        for j, k in enumerate(sorted(range(len(sig.out_keys)), key=lambda i: sig.out_keys[i])):
-            t = cf.outputs[k]
-            out.outputs[sig.out_keys[k]].CopyFrom(pb.TensorInfo(
-                name=f"{call.name}:{j}", dtype=t.dtype.as_datatype_enum,
-                tensor_shape=shape_proto(t.shape)))
+        j = 0  # (the call's outputs: each output's tensors, in the order of their names)
+        for out_key, spec, positions in sig.out_keys:
+            infos = []
+            for k in positions:
+                t = cf.outputs[k]
+                infos.append(pb.TensorInfo(name=f"{call.name}:{j}", dtype=t.dtype.as_datatype_enum,
+                                           tensor_shape=shape_proto(t.shape)))
+                j += 1
+            if spec is None:
+                out.outputs[out_key].CopyFrom(infos[0])
+            else:  # TF's composite TensorInfo: the spec, and a TensorInfo per component
+                composite = out.outputs[out_key].composite_tensor
+                composite.type_spec.CopyFrom(structure.encode(spec).type_spec_value)
+                composite.components.extend(infos)
         return out
 
     def _table_node(self, table, graph_def):

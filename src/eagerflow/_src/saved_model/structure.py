@@ -36,6 +36,11 @@ _TYPE_SPECS = {
 }
 
 
+def composite_specs():
+    """The classes of composite tensors' specs a SavedModel records."""
+    return tuple(_TYPE_SPECS)
+
+
 def encode(value):
     """The `StructuredValue` of `value`; TypeError for values it cannot hold."""
     out = pb.StructuredValue()

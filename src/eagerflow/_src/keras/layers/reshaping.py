@@ -67,7 +67,8 @@ class Reshape(Layer):
         return TensorShape([dims[0]] + self._fix_unknown_dimension(dims[1:], self.target_shape))
 
     def call(self, inputs):
-        batch = _dims(inputs)[0]
+        batch = inputs.shape[0]  # (the batch dim alone: a ragged input's others are not uniform)
+        batch = array_ops.shape(inputs)[0] if batch is None else batch
         outputs = array_ops.reshape(inputs, [batch, *self.target_shape])
         if not outputs.shape.is_fully_defined():  # the -1 of a traced reshape can stay unknown
             outputs.set_shape(self.compute_output_shape(inputs.shape))
