@@ -56,6 +56,10 @@ class Graph(_graph.Graph):
     dependencies of its nodes, and can be finalized against further changes.
     """
 
+    # A Keras layer's call opens a name scope made unique in the graph (``dense_1/``), as
+    # TF 1's `name_scope` does, so a layer of a name already used gets a scope of its own.
+    unique_layer_scopes = True
+
     def __init__(self):
         super().__init__("graph")
         self.variable_arguments = {}  # (not those of a function traced while it is default)
