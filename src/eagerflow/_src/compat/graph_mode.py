@@ -38,6 +38,7 @@ class GraphKeys:
     LOSSES = "losses"
     UPDATE_OPS = "update_ops"
     SUMMARIES = "summaries"
+    SUMMARY_OP = "summary_op"
     TRAIN_OP = "train_op"
     INIT_OP = "init_op"
     LOCAL_INIT_OP = "local_init_op"
