@@ -83,12 +83,21 @@ def test_monitored_training_session_writes_step_rate_and_merged_summaries(tmp_pa
     seen = []
     for record in tf1.io.tf_record_iterator(str(tmp_path / files[0])):
         event = tf1.Event.FromString(record)
-        if event.HasField("session_log") and event.session_log.status == 1:  # START
-            seen.append((event.step, "START"))
+        if event.HasField("session_log"):
+            seen.append((event.step, tf1.SessionLog.SessionStatus.Name(event.session_log.status)))
+        elif event.HasField("graph_def") or event.HasField("meta_graph_def"):
+            seen.append((event.step, event.WhichOneof("what")))
         elif event.HasField("summary"):
             seen.append((event.step, [v.tag if v.tag == "global_step/sec" else
                                       (v.tag, round(v.simple_value, 4))
                                       for v in event.summary.value]))
-    assert seen == [(1, "START"), (1, [("loss_1", 1.0), ("w_1", 1.0)]),
+    # (the graph twice: written by the event file's writer, then by the checkpoint saver,
+    # which logs each checkpoint)
+    assert seen == [(0, "graph_def"), (0, "meta_graph_def"), (0, "graph_def"),
+                    (0, "meta_graph_def"), (0, "CHECKPOINT"),
+                    (1, "START"), (1, [("loss_1", 1.0), ("w_1", 1.0)]),
                     (3, ["global_step/sec"]), (3, [("loss_1", 0.4096), ("w_1", 0.64)]),
-                    (5, ["global_step/sec"]), (5, [("loss_1", 0.1678), ("w_1", 0.4096)])]
+                    (3, "CHECKPOINT"),
+                    (5, ["global_step/sec"]), (5, [("loss_1", 0.1678), ("w_1", 0.4096)]),
+                    (5, "CHECKPOINT")]
+    assert os.path.exists(tmp_path / "graph.pbtxt")

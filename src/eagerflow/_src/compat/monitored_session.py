@@ -19,7 +19,8 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
-from eagerflow._src.compat import summary as _summary, variable_scope
+from eagerflow._src.compat import meta_graph as _meta_graph, summary as _summary
+from eagerflow._src.compat import variable_scope
 from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import errors
@@ -148,7 +149,9 @@ class StopAtStepHook(SessionRunHook):
 @export("compat.v1.train.CheckpointSaverHook")
 class CheckpointSaverHook(SessionRunHook):
     """Saves a checkpoint ``<checkpoint_dir>/model.ckpt-<global step>`` when the session
-    starts, every `save_steps` steps or `save_secs` seconds, and at the end."""
+    starts, every `save_steps` steps or `save_secs` seconds, and at the end; writes the
+    graph (``graph.pbtxt`` with `save_graph_def`, and to the event file of
+    `checkpoint_dir`) at the start and a ``CHECKPOINT`` session log for each save."""
 
     def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
                  checkpoint_basename="model.ckpt", scaffold=None, listeners=None,
@@ -162,14 +165,27 @@ class CheckpointSaverHook(SessionRunHook):
         self._path = os.path.join(checkpoint_dir, checkpoint_basename)
         self._timer = _Timer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = list(listeners or [])
+        self._save_graph_def = save_graph_def
 
     def begin(self):
+        self._writer = _summary.FileWriterCache.get(self._dir)
         self._step = _global_step_or_fail("CheckpointSaverHook")
         for listener in self._listeners:
             listener.begin()
 
     def after_create_session(self, session, coord):
         os.makedirs(self._dir, exist_ok=True)  # (TF writes the graph there first)
+        graph = graph_mode.get_default_graph()
+        graph_def = _meta_graph.graph_def_of(graph, add_shapes=True)
+        if self._save_graph_def:
+            from google.protobuf import text_format  # noqa: PLC0415
+            with open(os.path.join(self._dir, "graph.pbtxt"), "w") as f:
+                f.write(text_format.MessageToString(graph_def))
+        saver = self._get_saver()
+        self._writer.add_graph(None, graph_def=graph_def)
+        self._writer.add_meta_graph(_meta_graph.export_meta_graph(
+            graph_def=graph_def, graph=graph,
+            saver_def=None if saver is None else saver.as_saver_def()))
         step = int(session.run(self._step))
         self._save(session, step)
         self._timer.update_last_triggered_step(step)
@@ -197,6 +213,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         self._get_saver().save(session, self._path, global_step=step)
+        self._writer.add_session_log(_summary.SessionLog(
+            status=_summary.SessionLog.CHECKPOINT, checkpoint_path=self._path), step)
         return any(listener.after_save(session, step) for listener in self._listeners)
 
     def _get_saver(self):
