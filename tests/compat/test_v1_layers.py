@@ -54,3 +54,26 @@ def test_eagerly_they_are_keras_layers():
     x = tf.ones([4, 5])
     assert tf1.layers.dropout(x, 0.5) is not None
     assert np.array_equal(tf1.layers.dropout(x, 0.5).numpy(), x.numpy())
+
+
+def test_v1_and_keras_layers_of_one_name_get_unique_scopes_as_in_tf():
+    # Names as TF 2.21 (tf_keras) gives them: whichever comes second gets the name scope
+    # `d_1`; a Keras layer's weights follow its scope, a v1 layer's its variable scope.
+    g = tf.compat.v1.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        yk = tf.keras.layers.Dense(4, name="d")(x)
+        y1 = tf.compat.v1.layers.dense(x, 4, name="d")
+        y2 = tf.compat.v1.layers.dense(x, 4, name="d", reuse=True)
+        names = [v.name for v in tf.compat.v1.global_variables()]
+    assert [yk.name, y1.name, y2.name] == ["d/BiasAdd:0", "d_1/BiasAdd:0", "d_2/BiasAdd:0"]
+    assert names == ["d/kernel:0", "d/bias:0", "d/kernel_1:0", "d/bias_1:0"]
+    g = tf.compat.v1.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        y1 = tf.compat.v1.layers.dense(x, 4, name="d")
+        layer = tf.keras.layers.Dense(4, name="d")
+        yk, yk2 = layer(x), layer(x)
+        names = [v.name for v in tf.compat.v1.global_variables()]
+    assert [y1.name, yk.name, yk2.name] == ["d/BiasAdd:0", "d_1/BiasAdd:0", "d_2/BiasAdd:0"]
+    assert names == ["d/kernel:0", "d/bias:0", "d_1/kernel:0", "d_1/bias:0"]

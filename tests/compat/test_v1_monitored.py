@@ -58,3 +58,46 @@ def test_the_graph_is_finalized_and_feeds_of_hooks_join_the_run():
             with pytest.raises(RuntimeError, match="Graph is finalized"):
                 tf.constant(1.0)
         assert g.finalized
+
+
+def test_monitored_training_session_writes_step_rate_and_merged_summaries(tmp_path):
+    # Events as TF 2.21 writes them for this program: a START session log and the merged
+    # summaries at step 1, then summaries (tags from the summary ops' names, `loss_1` as
+    # `loss` names the square) and `global_step/sec` every 2 steps.
+    g = tf1.Graph()
+    with g.as_default():
+        step = tf1.train.get_or_create_global_step()
+        w = tf1.Variable(1.0, name="w")
+        loss = tf1.square(w, name="loss")
+        tf1.summary.scalar("loss", loss)
+        tf1.summary.scalar("w", w)
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
+        with tf1.train.MonitoredTrainingSession(
+                checkpoint_dir=str(tmp_path), save_summaries_steps=2,
+                save_checkpoint_steps=3, log_step_count_steps=2) as sess:
+            for _ in range(5):
+                sess.run(train)
+    tf1.summary.FileWriterCache.clear()
+    files = sorted(f for f in os.listdir(tmp_path) if f.startswith("events.out.tfevents."))
+    assert len(files) == 1
+    seen = []
+    for record in tf1.io.tf_record_iterator(str(tmp_path / files[0])):
+        event = tf1.Event.FromString(record)
+        if event.HasField("session_log"):
+            seen.append((event.step, tf1.SessionLog.SessionStatus.Name(event.session_log.status)))
+        elif event.HasField("graph_def") or event.HasField("meta_graph_def"):
+            seen.append((event.step, event.WhichOneof("what")))
+        elif event.HasField("summary"):
+            seen.append((event.step, [v.tag if v.tag == "global_step/sec" else
+                                      (v.tag, round(v.simple_value, 4))
+                                      for v in event.summary.value]))
+    # (the graph twice: written by the event file's writer, then by the checkpoint saver,
+    # which logs each checkpoint)
+    assert seen == [(0, "graph_def"), (0, "meta_graph_def"), (0, "graph_def"),
+                    (0, "meta_graph_def"), (0, "CHECKPOINT"),
+                    (1, "START"), (1, [("loss_1", 1.0), ("w_1", 1.0)]),
+                    (3, ["global_step/sec"]), (3, [("loss_1", 0.4096), ("w_1", 0.64)]),
+                    (3, "CHECKPOINT"),
+                    (5, ["global_step/sec"]), (5, [("loss_1", 0.1678), ("w_1", 0.4096)]),
+                    (5, "CHECKPOINT")]
+    assert os.path.exists(tmp_path / "graph.pbtxt")

@@ -47,3 +47,38 @@ def test_keras_metric_called_in_a_graph_returns_its_updated_result():
         assert sess.run(value, {x: [6.0]}) == 3.0
         assert sess.run(mean.result()) == 3.0
         assert sess.run(accuracy, {x: [0.9, 0.2, 0.1]}) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("make", ["Variable", "get_variable"])
+def test_read_value_in_a_graph_is_named_and_typed_as_tfs(make):
+    # Names and op types as TF 2.21 makes them: a resource variable's read_value() is an
+    # `Identity` of a fresh `Read/ReadVariableOp`; a ref variable's is an `Identity` named
+    # `read` (`s_1/read:0` in the second scope).
+    g = tf1.Graph()
+    with g.as_default():
+        if make == "Variable":
+            res = tf1.Variable(3.0, name="res")
+            ref = tf1.Variable(4.0, name="ref", use_resource=False)
+        else:
+            res = tf1.get_variable("res", [], initializer=tf1.constant_initializer(3.0))
+            ref = tf1.get_variable("ref", [], initializer=tf1.constant_initializer(4.0),
+                                   use_resource=False)
+        with tf1.name_scope("s"):
+            r1 = res.read_value()
+        r2 = res.read_value()
+        with tf1.name_scope("s"):
+            r3 = ref.read_value()
+        with tf1.control_dependencies([res.assign(5.0)]):
+            r4 = res.read_value()
+        init = tf1.global_variables_initializer()
+    got = [(t.name, t.op.type) for t in (r1, r2, r3, r4)]
+    assert got == [("s/Identity:0", "Identity"), ("Identity:0", "Identity"),
+                   ("s_1/read:0", "Identity"), ("Identity_1:0", "Identity")]
+    assert r1.op.inputs[0].name == "s/Read/ReadVariableOp:0"
+    assert r1.op.inputs[0].op.type == "ReadVariableOp"
+    assert r2.op.inputs[0].name == "Read/ReadVariableOp:0"
+    assert r4.op.inputs[0].name == "Read_1/ReadVariableOp:0"
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        assert sess.run(["s/Identity:0", "s_1/read:0"]) == [3.0, 4.0]
+        assert sess.run("Identity_1:0") == 5.0

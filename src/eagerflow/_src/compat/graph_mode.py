@@ -38,6 +38,7 @@ class GraphKeys:
     LOSSES = "losses"
     UPDATE_OPS = "update_ops"
     SUMMARIES = "summaries"
+    SUMMARY_OP = "summary_op"
     TRAIN_OP = "train_op"
     INIT_OP = "init_op"
     LOCAL_INIT_OP = "local_init_op"
@@ -55,6 +56,10 @@ class Graph(_graph.Graph):
     Besides the nodes it holds collections (`add_to_collection`), the control
     dependencies of its nodes, and can be finalized against further changes.
     """
+
+    # A Keras layer's call opens a name scope made unique in the graph (``dense_1/``), as
+    # TF 1's `name_scope` does, so a layer of a name already used gets a scope of its own.
+    unique_layer_scopes = True
 
     def __init__(self):
         super().__init__("graph")

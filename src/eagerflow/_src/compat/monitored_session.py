@@ -1,13 +1,14 @@
 """TF 1's monitored sessions (``tf.compat.v1.train.MonitoredTrainingSession``,
 `MonitoredSession`, `SingularMonitoredSession`) and their session-run hooks
-(`StopAtStepHook`, `CheckpointSaverHook`, `LoggingTensorHook`).
+(`StopAtStepHook`, `CheckpointSaverHook`, `LoggingTensorHook`, `SummarySaverHook`,
+`StepCounterHook`).
 
 A monitored session finalizes its graph, initializes the variables (or restores the
 latest checkpoint of its `checkpoint_dir`), and calls its hooks around every `run`:
 ``begin``, ``after_create_session``, ``before_run`` (whose `SessionRunArgs` are fetched
 in the same run), ``after_run`` and ``end``.  An `OutOfRangeError` ends its ``with``
-block quietly.  `MonitoredTrainingSession` adds no summary or step-counter hooks
-(eagerflow writes those summaries with ``tf.summary``); it saves checkpoints as TF does.
+block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
+summaries to event files in its summary directory and saves checkpoints, as TF does.
 """
 import collections
 import os
@@ -18,6 +19,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
+from eagerflow._src.compat import meta_graph as _meta_graph, summary as _summary
 from eagerflow._src.compat import variable_scope
 from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys
@@ -147,7 +149,9 @@ class StopAtStepHook(SessionRunHook):
 @export("compat.v1.train.CheckpointSaverHook")
 class CheckpointSaverHook(SessionRunHook):
     """Saves a checkpoint ``<checkpoint_dir>/model.ckpt-<global step>`` when the session
-    starts, every `save_steps` steps or `save_secs` seconds, and at the end."""
+    starts, every `save_steps` steps or `save_secs` seconds, and at the end; writes the
+    graph (``graph.pbtxt`` with `save_graph_def`, and to the event file of
+    `checkpoint_dir`) at the start and a ``CHECKPOINT`` session log for each save."""
 
     def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
                  checkpoint_basename="model.ckpt", scaffold=None, listeners=None,
@@ -161,14 +165,27 @@ class CheckpointSaverHook(SessionRunHook):
         self._path = os.path.join(checkpoint_dir, checkpoint_basename)
         self._timer = _Timer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = list(listeners or [])
+        self._save_graph_def = save_graph_def
 
     def begin(self):
+        self._writer = _summary.FileWriterCache.get(self._dir)
         self._step = _global_step_or_fail("CheckpointSaverHook")
         for listener in self._listeners:
             listener.begin()
 
     def after_create_session(self, session, coord):
         os.makedirs(self._dir, exist_ok=True)  # (TF writes the graph there first)
+        graph = graph_mode.get_default_graph()
+        graph_def = _meta_graph.graph_def_of(graph, add_shapes=True)
+        if self._save_graph_def:
+            from google.protobuf import text_format  # noqa: PLC0415
+            with open(os.path.join(self._dir, "graph.pbtxt"), "w") as f:
+                f.write(text_format.MessageToString(graph_def))
+        saver = self._get_saver()
+        self._writer.add_graph(None, graph_def=graph_def)
+        self._writer.add_meta_graph(_meta_graph.export_meta_graph(
+            graph_def=graph_def, graph=graph,
+            saver_def=None if saver is None else saver.as_saver_def()))
         step = int(session.run(self._step))
         self._save(session, step)
         self._timer.update_last_triggered_step(step)
@@ -196,6 +213,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         self._get_saver().save(session, self._path, global_step=step)
+        self._writer.add_session_log(_summary.SessionLog(
+            status=_summary.SessionLog.CHECKPOINT, checkpoint_path=self._path), step)
         return any(listener.after_save(session, step) for listener in self._listeners)
 
     def _get_saver(self):
@@ -276,6 +295,98 @@ class LoggingTensorHook(SessionRunHook):
             get_logger().info("%s", stats)
 
 
+@export("compat.v1.train.SummarySaverHook")
+class SummarySaverHook(SessionRunHook):
+    """Writes the value of `summary_op` (by default the scaffold's, all the summaries
+    merged) to the event file of `output_dir` at the first step, then every `save_steps`
+    steps or `save_secs` seconds, at the global step after the run."""
+
+    def __init__(self, save_steps=None, save_secs=None, output_dir=None, summary_writer=None,
+                 scaffold=None, summary_op=None):
+        if (scaffold is None) == (summary_op is None):
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
+        if (save_secs is None) == (save_steps is None):
+            raise ValueError("exactly one of save_secs or save_steps should be set.")
+        self._summary_op, self._scaffold = summary_op, scaffold
+        self._writer, self._dir = summary_writer, output_dir
+        self._timer = _Timer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        if self._writer is None and self._dir:
+            self._writer = _summary.FileWriterCache.get(self._dir)
+        self._next_step = None
+        self._step = _global_step_or_fail("SummarySaverHook")
+
+    def _summaries(self):
+        op = self._summary_op if self._summary_op is not None else self._scaffold.summary_op
+        if op is None:
+            return None
+        return list(op) if isinstance(op, (list, tuple)) else [op]
+
+    def before_run(self, run_context):
+        self._request = self._next_step is None or self._timer.should_trigger_for_step(
+            self._next_step)
+        requests = {"global_step": self._step}
+        summaries = self._summaries() if self._request else None
+        if summaries is not None:
+            requests["summary"] = summaries
+        return SessionRunArgs(requests)
+
+    def after_run(self, run_context, run_values):
+        if self._writer is None:
+            return
+        step = int(run_values.results["global_step"]) + 1
+        if self._next_step is None or self._request:
+            step = int(run_context.session.run(self._step))
+        if self._next_step is None:
+            self._writer.add_session_log(_summary.SessionLog(
+                status=_summary.SessionLog.START), step)
+        if self._request:
+            self._timer.update_last_triggered_step(step)
+            for value in run_values.results.get("summary", ()):
+                self._writer.add_summary(value, step)
+        self._next_step = step + 1
+
+    def end(self, session):
+        if self._writer is not None:
+            self._writer.flush()
+
+
+@export("compat.v1.train.StepCounterHook")
+class StepCounterHook(SessionRunHook):
+    """Writes the global steps per second, as ``global_step/sec``, to the event file of
+    `output_dir` every `every_n_steps` steps or `every_n_secs` seconds."""
+
+    def __init__(self, every_n_steps=100, every_n_secs=None, output_dir=None,
+                 summary_writer=None):
+        if (every_n_steps is None) == (every_n_secs is None):
+            raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+        self._timer = _Timer(every_secs=every_n_secs, every_steps=every_n_steps)
+        self._writer, self._dir = summary_writer, output_dir
+
+    def begin(self):
+        if self._writer is None and self._dir:
+            self._writer = _summary.FileWriterCache.get(self._dir)
+        self._step = _global_step_or_fail("StepCounterHook")
+        self._tag = self._step.name.split(":")[0] + "/sec"
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._step)
+
+    def after_run(self, run_context, run_values):
+        step = int(run_values.results) + 1
+        if not self._timer.should_trigger_for_step(step):
+            return
+        step = int(run_context.session.run(self._step))
+        if not self._timer.should_trigger_for_step(step):
+            return
+        elapsed, steps = self._timer.update_last_triggered_step(step)
+        if elapsed is not None and self._writer is not None:
+            rate = steps / elapsed if elapsed > 0 else float("inf")
+            self._writer.add_summary(_summary.Summary(value=[_summary.Summary.Value(
+                tag=self._tag, simple_value=rate)]), step)
+
+
 @export("compat.v1.train.Scaffold")
 class Scaffold:
     """What a monitored session needs of its graph: the ops initializing it and the
@@ -286,7 +397,7 @@ class Scaffold:
                  saver=None, copy_from_scaffold=None, local_init_feed_dict=None):
         self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
         self._local_init_op, self._local_init_feed_dict = local_init_op, local_init_feed_dict
-        self._saver = saver
+        self._saver, self._summary_op = saver, summary_op
 
     init_op = property(lambda self: self._init_op)
     init_feed_dict = property(lambda self: self._init_feed_dict)
@@ -294,6 +405,7 @@ class Scaffold:
     local_init_op = property(lambda self: self._local_init_op)
     local_init_feed_dict = property(lambda self: self._local_init_feed_dict)
     saver = property(lambda self: self._saver)
+    summary_op = property(lambda self: self._summary_op)
 
     def finalize(self):
         """Makes the missing ops and the saver, then finalizes the default graph."""
@@ -309,6 +421,11 @@ class Scaffold:
             elif variable_scope.global_variables():
                 self._saver = _saver.Saver()
                 graph.add_to_collection(GraphKeys.SAVERS, self._saver)
+        if self._summary_op is None:
+            found = graph.get_collection(GraphKeys.SUMMARY_OP)
+            self._summary_op = found[0] if found else _summary.merge_all()
+            if self._summary_op is not None and not found:
+                graph.add_to_collection(GraphKeys.SUMMARY_OP, self._summary_op)
         graph.finalize()
         return self
 
@@ -442,7 +559,17 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,  # n
                              summary_dir=None, save_graph_def=True):
     """A `MonitoredSession` for training: restores the latest checkpoint of
     `checkpoint_dir` and saves there every `save_checkpoint_steps` steps or
-    `save_checkpoint_secs` seconds (600 when neither is given)."""
+    `save_checkpoint_secs` seconds (600 when neither is given); in `summary_dir` (by
+    default `checkpoint_dir`) writes the steps per second every `log_step_count_steps`
+    steps and the merged summaries every `save_summaries_steps` steps or
+    `save_summaries_secs` seconds (100 steps when neither is given)."""
+    if save_summaries_steps is _USE_DEFAULT and save_summaries_secs is _USE_DEFAULT:
+        save_summaries_steps, save_summaries_secs = 100, None
+    elif save_summaries_steps is _USE_DEFAULT:
+        save_summaries_steps = None
+    elif save_summaries_secs is _USE_DEFAULT:
+        save_summaries_secs = None
+    summary_dir = summary_dir or checkpoint_dir
     if save_checkpoint_secs is _USE_DEFAULT and save_checkpoint_steps is _USE_DEFAULT:
         save_checkpoint_secs, save_checkpoint_steps = 600, None
     elif save_checkpoint_secs is _USE_DEFAULT:
@@ -453,6 +580,14 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,  # n
     all_hooks = list(hooks or [])
     if is_chief:
         all_hooks += list(chief_only_hooks or [])
+        if summary_dir and log_step_count_steps and log_step_count_steps > 0:
+            all_hooks.append(StepCounterHook(output_dir=summary_dir,
+                                             every_n_steps=log_step_count_steps))
+        if summary_dir and ((save_summaries_steps and save_summaries_steps > 0) or
+                            (save_summaries_secs and save_summaries_secs > 0)):
+            all_hooks.append(SummarySaverHook(
+                scaffold=scaffold, save_steps=save_summaries_steps or None,
+                save_secs=save_summaries_secs or None, output_dir=summary_dir))
         if checkpoint_dir and (save_checkpoint_secs or save_checkpoint_steps):
             all_hooks.append(CheckpointSaverHook(checkpoint_dir,
                                                  save_secs=save_checkpoint_secs or None,

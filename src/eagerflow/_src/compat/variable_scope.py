@@ -32,6 +32,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
 from eagerflow._src.keras import initializers as _init
+from eagerflow._src.ops import cast_ops as _cast_ops
 
 # The variable values of the session running a graph now, in this thread.
 running = threading.local()
@@ -116,6 +117,7 @@ class GraphVariable(Variable):
             self._aggregation = aggregation
             self._device = context.get().device_name
             self._graph = graph
+            self._ref = use_resource is False
             with graph_mode._control_dependencies(graph, None):
                 dispatch(_variables._ASSIGN, (self, value), name="Assign")
                 self._initializer_op = graph.get_operations()[-1]
@@ -183,6 +185,21 @@ class GraphVariable(Variable):
             return update
         with graph.control_dependencies([update]):
             return dispatch(_variables._READ, (self,))
+
+    def read_value(self):
+        """A fresh read of the value; in a graph, an ``Identity`` as TF makes: of a
+        ``Read/ReadVariableOp`` (resource variables), or named ``read`` (ref variables)."""
+        graph = v1_graph()
+        if getattr(self, "_graph", None) is None or graph is None:
+            return super().read_value()
+        if getattr(self, "_ref", False):
+            name = graph.unique_name("read")
+            with context.name_scope_push(name + "/"):
+                value = dispatch(_variables._READ, (self,))
+            return _cast_ops.identity(value, name=name + "/")
+        with context.name_scope_push(graph.unique_name("Read") + "/"):
+            value = dispatch(_variables._READ, (self,))
+        return _cast_ops.identity(value)
 
     def eval(self, session=None):
         """The value in `session` (the default session when None)."""
@@ -411,7 +428,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                                 collections=collections, validate_shape=validate_shape,
                                 name=name, dtype=dtype, constraint=constraint,
                                 shape=None if shape_arg is None else TensorShape(shape_arg),
-                                use_resource=True)
+                                use_resource=True if use_resource is None else use_resource)
     if v1_graph() is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer

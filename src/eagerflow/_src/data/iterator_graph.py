@@ -624,7 +624,7 @@ def _symbolic_tensors(dataset, found, seen):
     datasets, tensors = _recipe_leaves(dataset)
     for t in tensors:
         if id(t) not in found:  # a variable is read when the iteration starts, as in TF
-            found[id(t)] = t.read_value() if isinstance(t, Variable) else t
+            found[id(t)] = t.value() if isinstance(t, Variable) else t
     for fn in _functions(dataset):
         for key, t in fn.foreign_tensors().items():
             found.setdefault(key, t)

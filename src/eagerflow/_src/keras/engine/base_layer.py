@@ -551,7 +551,7 @@ class Layer(Module):
         ctx.depth += 1
         ctx.training = training
         try:
-            with context.name_scope_push(self._call_name_scope()):
+            with context.name_scope_push(self._unique_call_name_scope()):
                 self._maybe_build(inputs)
                 if self._autocast:
                     inputs = self._cast_inputs(inputs, flat)
@@ -570,6 +570,14 @@ class Layer(Module):
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             self._set_output_masks(inputs, outputs, mask)
         return outputs
+
+    def _unique_call_name_scope(self):
+        """`_call_name_scope`, made unique in a graph whose name scopes are (TF 1's)."""
+        scope = self._call_name_scope()
+        graph = context.get().graph
+        if scope and not scope.endswith("/") and getattr(graph, "unique_layer_scopes", False):
+            return graph.unique_name(scope) + "/"
+        return scope
 
     def _call_name_scope(self):
         """The name scope of the call's ops: the layer's name (TF 1's layers give their

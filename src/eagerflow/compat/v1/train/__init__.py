@@ -17,7 +17,7 @@ from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_grap
 from eagerflow._src.compat.monitored_session import (  # noqa: F401
     CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
     MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
-    SessionRunValues, SingularMonitoredSession, StopAtStepHook)
+    SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook, SummarySaverHook)
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
