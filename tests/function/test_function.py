@@ -619,3 +619,17 @@ def test_a_function_traced_inside_another_captures_its_tensors():
 
     assert outer(tf.constant(1.0)).numpy() == 3.0
     assert outer(tf.constant(2.0)).numpy() == 5.0
+
+
+def test_concrete_function_output_shapes_and_dtypes_follow_the_outputs_structure():
+    @tf.function
+    def f(x):
+        return {"a": x, "b": (x, 3), "c": None}
+    concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    assert concrete.output_shapes == {"a": tf.TensorShape([None]), "b": (
+        tf.TensorShape([None]), tf.TensorShape([])), "c": tf.TensorShape(None)}
+    assert concrete.output_dtypes == {"a": tf.float32, "b": (tf.float32, tf.int32), "c": None}
+    ragged = tf.function(lambda x: tf.RaggedTensor.from_row_lengths(x, [1, 1]))
+    concrete = ragged.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert concrete.output_shapes == [tf.TensorShape([2]), tf.TensorShape([3])]
+    assert concrete.output_dtypes == [tf.float32, tf.int64]

@@ -12,6 +12,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
@@ -74,6 +75,25 @@ class ConcreteFunction:
     @property
     def variables(self):
         return tuple(v for v in self.captured_inputs if isinstance(v, Variable))
+
+    def _output_leaves(self):
+        # a composite stands as the list of its components, as in TF's attributes
+        def components(value):
+            parts = nest._components(value)
+            return value if parts is None else parts
+        return nest.map_structure(components, self.structured_outputs)
+
+    @property
+    def output_shapes(self):
+        """The outputs' shapes in their structure (``TensorShape(None)`` for a None)."""
+        return nest.map_structure(lambda v: getattr(v, "shape", TensorShape(None)),
+                                  self._output_leaves())
+
+    @property
+    def output_dtypes(self):
+        """The outputs' dtypes in their structure (None for a None)."""
+        return nest.map_structure(lambda v: None if v is None else v.dtype,
+                                  self._output_leaves())
 
     @property
     def trainable_variables(self):
