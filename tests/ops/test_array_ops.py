@@ -1102,3 +1102,27 @@ def test_pad_gradient_with_an_unknown_batch_in_a_function(constant_values):
 
     x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     np.testing.assert_allclose(grad(x).numpy(), 2 * x.numpy())
+
+
+def test_linspace_gradients_reach_start_and_stop():
+    x = tf.constant(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        three = tf.linspace(x, 5.0, 3)
+        one = tf.linspace(x, 5.0, 1)  # the value is start itself
+        rows = tf.linspace([x, 2 * x], [[5.0], [6.0]], 4, axis=-1)
+        weighted = tf.linspace([x, 2 * x], [[5.0], [6.0]], 4, axis=0) * tf.reshape(
+            tf.range(16.0), [4, 2, 2])
+        stop = tf.linspace(tf.constant([1.0, 2.0], tf.float64), tf.cast(x, tf.float64), 5,
+                           axis=1) ** 2
+    assert [float(tape.gradient(y, x)) for y in (three, one, rows, weighted, stop)] == [
+        1.5, 1.0, 12.0, 52.0, 11.25]
+
+    @tf.function
+    def squares_grad(v):
+        with tf.GradientTape() as inner:
+            inner.watch(v)
+            y = tf.linspace(v, 2 * v, 4) ** 2
+        return inner.gradient(y, v)
+    np.testing.assert_allclose(squares_grad(tf.constant([1.0, 3.0])).numpy(), [172 / 9, 172 / 3],
+                               rtol=1e-6)

@@ -1398,8 +1398,7 @@ def _linspace_rule(start, stop, num, axis):
     return TensorShape(dims[:at] + [num] + dims[at:]), start.dtype
 
 
-_LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
-                     dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
+_LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
                                outputs=("output",))
 tf_args[_LINSPACE] = ("start", "stop", "num")
@@ -1425,6 +1424,25 @@ def linspace(start, stop, num, name=None, axis=0):
 
 
 lin_space = linspace
+
+
+@register_gradient("LinSpace")
+def _linspace_grad(op, dy):
+    # TF's tf.linspace is start + (stop - start) / (num - 1) * k, its last value stop itself:
+    # value k weighs stop by k / (num - 1) (the last by 1, a single value by 0)
+    num, axis = op.attrs["num"], op.attrs["axis"]
+    rank = dy.shape.rank
+    if axis < 0:
+        axis += rank
+    weights = np.append(np.arange(num - 1) / (num - 1), 1.0) if num > 1 else np.zeros(num)
+    weights = convert_to_tensor(weights.reshape((num,) + (1,) * (rank - axis - 1)).astype(
+        dy.dtype.as_numpy_dtype))
+    start, stop = op.inputs
+    reduce_sum = late.reduction_ops.reduce_sum
+    d_stop = reduce_sum(math_ops.multiply(dy, weights), axis)
+    d_start = reduce_sum(math_ops.multiply(dy, math_ops.subtract(1.0, weights)), axis)
+    unbroadcast = late.reduction_ops.unbroadcast
+    return unbroadcast(d_start, start), unbroadcast(d_stop, stop)
 
 
 def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
