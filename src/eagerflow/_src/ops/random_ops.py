@@ -1333,7 +1333,6 @@ def _state_from_seed(seed, size=3):
     return [0] * (size - len(values)) + values
 
 
-@export("random.Generator", "random.experimental.Generator")
 class _GeneratorState:
     """A generator's state as a checkpoint stores it (TF's ``_state_var``: VARIABLE_VALUE)."""
 
@@ -1347,6 +1346,7 @@ class _GeneratorState:
         self._generator.reset(tensors["VARIABLE_VALUE"])
 
 
+@export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
     call by 256 blocks per value drawn.
