@@ -48,6 +48,11 @@ from eagerflow._src.ops.cast_ops import (  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
+from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import RandomUniform as random_uniform_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import Zeros as zeros_initializer  # noqa: F401
 from eagerflow._src.ops.linalg_ops import matmul, norm  # noqa: F401
 from eagerflow._src.ops.logging_ops import print  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
