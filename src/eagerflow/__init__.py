@@ -12,10 +12,11 @@ from eagerflow._src.autodiff.script_ops import numpy_function, py_function  # no
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.compat.graph_mode import Graph, group, no_op  # noqa: F401
+from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.toplevel import control_dependencies, get_logger  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
-    device, executing_eagerly, init_scope, name_scope)
+    device, executing_eagerly, get_current_name_scope, init_scope, inside_function, name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
     constant, convert_to_tensor, get_static_value, is_tensor, register_tensor_conversion_function)
 from eagerflow._src.core.dtypes import (  # noqa: F401

@@ -92,6 +92,10 @@ NOT_SWEPT = {
     "grad_pass_through": _MACHINERY,
     "gradients": _MACHINERY,
     "init_scope": _MACHINERY,
+    "inside_function": _MACHINERY,
+    "get_current_name_scope": _MACHINERY,
+    "tuple": "TF 1 graph machinery (identities after control inputs): tested in "
+             "tests/compat/test_toplevel.py",
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",
     "py_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                    "tests/fidelity/programs/py_function.py",

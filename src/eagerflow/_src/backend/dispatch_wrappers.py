@@ -885,6 +885,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w44200b819e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, control_inputs=None, name=None):
+        try:
+            return _export_fn(tensors, control_inputs, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'control_inputs': control_inputs, 'name': name})
+    return _export_wrapper
+
+
 def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, input_signature=None, autograph=None):
         try:
@@ -4319,6 +4328,7 @@ WRAPPERS = {
     'function': _w03fb97de59,
     'gather': _w231f92f7e8,
     'gather_nd': _w2c98c6dee3,
+    'get_current_name_scope': _w1f06b08988,
     'get_logger': _w1f06b08988,
     'get_static_value': _wd997fceaf1,
     'grad_pass_through': _w10fa1a9ba9,
@@ -4389,6 +4399,7 @@ WRAPPERS = {
     'image.yuv_to_rgb': _wf9751bfa18,
     'import_graph_def': _wc5e6aa4701,
     'init_scope': _w1f06b08988,
+    'inside_function': _w1f06b08988,
     'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,
     'io.decode_bmp': _w34fe061271,
@@ -4731,6 +4742,7 @@ WRAPPERS = {
     'train.load_checkpoint': _w3e08fcc32f,
     'train.load_variable': _w6a2332f7ac,
     'transpose': _w66639398e2,
+    'tuple': _w44200b819e,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
     'unstack': _w5f6abed526,
