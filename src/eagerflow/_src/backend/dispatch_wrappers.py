@@ -930,6 +930,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w47974384a9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(stfts, frame_length, frame_step, fft_length=None, window_fn=None, name=None):
+        try:
+            return _export_fn(stfts, frame_length, frame_step, fft_length, window_fn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'stfts': stfts, 'frame_length': frame_length, 'frame_step': frame_step, 'fft_length': fft_length, 'window_fn': window_fn, 'name': name})
+    return _export_wrapper
+
+
 def _w47bcf6fee2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonal, name=None):
         try:
@@ -1587,6 +1596,15 @@ def _w6720a2c2a5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w67756fb14d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signal, frame_step, name=None):
+        try:
+            return _export_fn(signal, frame_step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signal': signal, 'frame_step': frame_step, 'name': name})
+    return _export_wrapper
+
+
 def _w67a5e4ea19(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, ksize, strides, padding, data_format=None, name=None):
         try:
@@ -1758,6 +1776,15 @@ def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w71e57be463(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(frame_step, forward_window_fn=None, name=None):
+        try:
+            return _export_fn(frame_step, forward_window_fn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'frame_step': frame_step, 'forward_window_fn': forward_window_fn, 'name': name})
+    return _export_wrapper
+
+
 def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f=None):
         try:
@@ -1773,6 +1800,15 @@ def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(serialized, context_features, sequence_features, example_names, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_names': example_names, 'name': name})
+    return _export_wrapper
+
+
+def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num_mel_bins=None, num_spectrogram_bins=None, sample_rate=None, lower_edge_hertz=None, upper_edge_hertz=None, dtype=None, name=None):
+        try:
+            return _export_fn(num_mel_bins, num_spectrogram_bins, sample_rate, lower_edge_hertz, upper_edge_hertz, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num_mel_bins': num_mel_bins, 'num_spectrogram_bins': num_spectrogram_bins, 'sample_rate': sample_rate, 'lower_edge_hertz': lower_edge_hertz, 'upper_edge_hertz': upper_edge_hertz, 'dtype': dtype, 'name': name})
     return _export_wrapper
 
 
@@ -2088,6 +2124,15 @@ def _w84262584f7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shapes, data, summarize, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shapes': shapes, 'data': data, 'summarize': summarize, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w842a40403e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, type=None, n=None, axis=None, norm=None, name=None):
+        try:
+            return _export_fn(input, type, n, axis, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'n': n, 'axis': axis, 'norm': norm, 'name': name})
     return _export_wrapper
 
 
@@ -3234,6 +3279,15 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc8fe7f253d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(window_length, beta=None, dtype=None, name=None):
+        try:
+            return _export_fn(window_length, beta, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'window_length': window_length, 'beta': beta, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _wc9546b2fa7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, num_buckets, name=None):
         try:
@@ -3531,6 +3585,15 @@ def _wd9f4462c7a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wda6af200e6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(log_mel_spectrograms, name=None):
+        try:
+            return _export_fn(log_mel_spectrograms, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'log_mel_spectrograms': log_mel_spectrograms, 'name': name})
+    return _export_wrapper
+
+
 def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image):
         try:
@@ -3684,6 +3747,15 @@ def _we57e34580f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we5c151a04d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(window_length, dtype=None, name=None):
+        try:
+            return _export_fn(window_length, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'window_length': window_length, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
         try:
@@ -3753,6 +3825,15 @@ def _we9221b2353(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(values, axis, direction, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values, 'axis': axis, 'direction': direction, 'name': name})
+    return _export_wrapper
+
+
+def _we9255c8765(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signals, frame_length, frame_step, fft_length=None, window_fn=None, pad_end=None, name=None):
+        try:
+            return _export_fn(signals, frame_length, frame_step, fft_length, window_fn, pad_end, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signals': signals, 'frame_length': frame_length, 'frame_step': frame_step, 'fft_length': fft_length, 'window_fn': window_fn, 'pad_end': pad_end, 'name': name})
     return _export_wrapper
 
 
@@ -4632,6 +4713,7 @@ WRAPPERS = {
     'sequence_mask': _wc75d185aec,
     'shape': _wf14c14549f,
     'shape_n': _wf14c14549f,
+    'signal.dct': _w842a40403e,
     'signal.fft': _w53ca8dbd1a,
     'signal.fft2d': _w53ca8dbd1a,
     'signal.fft3d': _w53ca8dbd1a,
@@ -4639,16 +4721,26 @@ WRAPPERS = {
     'signal.frame': _w012ac18349,
     'signal.hamming_window': _w14b43d070e,
     'signal.hann_window': _w14b43d070e,
+    'signal.idct': _w842a40403e,
     'signal.ifft': _w53ca8dbd1a,
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
     'signal.ifftshift': _wf4d2479169,
+    'signal.inverse_stft': _w47974384a9,
+    'signal.inverse_stft_window_fn': _w71e57be463,
     'signal.irfft': _w98f1c9f165,
     'signal.irfft2d': _w98f1c9f165,
     'signal.irfft3d': _w98f1c9f165,
+    'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
+    'signal.kaiser_window': _wc8fe7f253d,
+    'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
+    'signal.mfccs_from_log_mel_spectrograms': _wda6af200e6,
+    'signal.overlap_and_add': _w67756fb14d,
     'signal.rfft': _w98f1c9f165,
     'signal.rfft2d': _w98f1c9f165,
     'signal.rfft3d': _w98f1c9f165,
+    'signal.stft': _we9255c8765,
+    'signal.vorbis_window': _we5c151a04d,
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
