@@ -82,6 +82,7 @@ _RAGGED = ("ragged results: compared with TF's in tests/ragged (the ragged guide
            "recorded by tests/ragged/record_tf.py) and tests/ops/specs/ragged.py")
 _SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's recorded values in "
              "tests/ops/test_spectral_ops.py")
+_COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
 NOT_SWEPT = {
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
@@ -127,6 +128,7 @@ NOT_SWEPT = {
         "dct", "idct", "inverse_stft", "inverse_stft_window_fn", "kaiser_bessel_derived_window",
         "kaiser_window", "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
         "overlap_and_add", "stft", "vorbis_window")},
+    "reverse_sequence": _COMPOSITE, "unravel_index": _COMPOSITE, "linalg.expm": _COMPOSITE,
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
     "strings.unicode_encode": _RAGGED, "strings.unsorted_segment_join": _RAGGED,

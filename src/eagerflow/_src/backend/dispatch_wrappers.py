@@ -768,6 +768,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3d08d47c2b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):
+        try:
+            return _export_fn(input, seq_lengths, seq_axis, batch_axis, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'seq_lengths': seq_lengths, 'seq_axis': seq_axis, 'batch_axis': batch_axis, 'name': name})
+    return _export_wrapper
+
+
 def _w3d1f86b342(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None):
         try:
@@ -3846,6 +3855,15 @@ def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we9a5ec48e2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(indices, dims, name=None):
+        try:
+            return _export_fn(indices, dims, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'indices': indices, 'dims': dims, 'name': name})
+    return _export_wrapper
+
+
 def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, jpeg_quality, dct_method=None, name=None):
         try:
@@ -4530,6 +4548,7 @@ WRAPPERS = {
     'linalg.diag_part': _w5fa405ddaf,
     'linalg.eigh': _w87c44467c5,
     'linalg.eigvalsh': _w87c44467c5,
+    'linalg.expm': _w53ca8dbd1a,
     'linalg.global_norm': _w77c623cf9b,
     'linalg.inv': _wd65b991553,
     'linalg.logdet': _w4c994d7363,
@@ -4702,6 +4721,7 @@ WRAPPERS = {
     'repeat': _w6534fb20a4,
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
+    'reverse_sequence': _w3d08d47c2b,
     'roll': _waf2d2e6cdf,
     'saved_model.contains_saved_model': _wa67de9c9fd,
     'saved_model.experimental.read_fingerprint': _wa67de9c9fd,
@@ -4837,6 +4857,7 @@ WRAPPERS = {
     'tuple': _w44200b819e,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
+    'unravel_index': _we9a5ec48e2,
     'unstack': _w5f6abed526,
     'variable_creator_scope': _w66df9bf2ef,
     'vectorized_map': _wc84311e8ad,
