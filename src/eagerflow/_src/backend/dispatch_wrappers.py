@@ -507,6 +507,15 @@ def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w294265a4d0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+        try:
+            return _export_fn(x, rate, seed, rng_alg, noise_shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'rate': rate, 'seed': seed, 'rng_alg': rng_alg, 'noise_shape': noise_shape, 'name': name})
+    return _export_wrapper
+
+
 def _w2a7878d321(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(num_rows, num_columns=None, dtype=None, name=None):
         try:
@@ -4650,6 +4659,7 @@ WRAPPERS = {
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
+    'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,
     'nn.leaky_relu': _w3860f8ba36,
