@@ -633,3 +633,17 @@ def test_concrete_function_output_shapes_and_dtypes_follow_the_outputs_structure
     concrete = ragged.get_concrete_function(tf.TensorSpec([2], tf.float32))
     assert concrete.output_shapes == [tf.TensorShape([2]), tf.TensorShape([3])]
     assert concrete.output_dtypes == [tf.float32, tf.int64]
+
+
+def test_concrete_function_type_prints_the_traced_signature():
+    @tf.function
+    def power(a, b):
+        return a ** b
+    concrete = power.get_concrete_function(a=tf.TensorSpec([], dtype=tf.float32), b=3)
+    function_type = concrete.function_type
+    assert str(function_type) == ("(a: TensorSpec(shape=(), dtype=tf.float32, name=None), "
+                                  "b: Literal[3]) -> TensorSpec(shape=(), dtype=tf.float32, "
+                                  "name=None)")
+    assert repr(function_type).startswith("Input Parameters:\n  a (POSITIONAL_OR_KEYWORD): ")
+    assert list(function_type.parameters) == ["a", "b"]
+    assert function_type.output == tf.TensorSpec([], tf.float32)

@@ -7,6 +7,8 @@ is being traced, a call is one ``PartitionedCall`` (``StatefulPartitionedCall``)
 op of the enclosing graph naming this function's body in its library, as in
 TF; the executor inlines the body when it compiles the enclosing graph.
 """
+import inspect
+
 import numpy as np
 
 from eagerflow._src import backend
@@ -232,6 +234,17 @@ class ConcreteFunction:
         lines += [f"  {id(c)}: {_spec_text(c)}" for c in captures] or ["  None"]
         return "\n".join(lines)
 
+    @property
+    def function_type(self):
+        """The traced signature as an `inspect.Signature`: each parameter annotated with its
+        spec or literal, `output` the output type; printed as TF prints it."""
+        parameters = [inspect.Parameter(name, getattr(inspect.Parameter, kind), annotation=value)
+                      for name, kind, value in self._parameters()]
+        output = nest.map_structure(
+            lambda v: TensorSpec(v.shape, v.dtype) if _is_symbolic(v) else v,
+            self.structured_outputs)
+        return FunctionType(parameters, output, self.pretty_printed_signature(), self._summary())
+
     def _type_text(self, value):
         return _type_text(value, self._declared_names)
 
@@ -246,6 +259,24 @@ class ConcreteFunction:
 
     def __str__(self):
         return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+class FunctionType(inspect.Signature):
+    """A concrete function's signature (``ConcreteFunction.function_type``)."""
+
+    __slots__ = ("_output", "_verbose", "_line")
+
+    def __init__(self, parameters, output, verbose, line):
+        super().__init__(parameters, __validate_parameters__=False)
+        self._output, self._verbose, self._line = output, verbose, line
+
+    output = property(lambda self: self._output)
+
+    def __repr__(self):
+        return self._verbose
+
+    def __str__(self):
+        return self._line
 
 
 def _type_text(value, declared=frozenset()):
