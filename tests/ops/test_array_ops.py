@@ -1126,3 +1126,10 @@ def test_linspace_gradients_reach_start_and_stop():
         return inner.gradient(y, v)
     np.testing.assert_allclose(squares_grad(tf.constant([1.0, 3.0])).numpy(), [172 / 9, 172 / 3],
                                rtol=1e-6)
+
+
+def test_linspace_num_must_be_an_integer():
+    for num in (2.5, tf.constant(2.5), np.float64(3.0)):
+        with pytest.raises(TypeError, match=r"\(name: num\) must be of type integer"):
+            tf.linspace(0.0, 1.0, num)
+    assert tf.linspace(0.0, 1.0, np.int64(3)).shape == (3,)

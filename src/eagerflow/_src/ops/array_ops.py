@@ -1417,6 +1417,11 @@ def linspace(start, stop, num, name=None, axis=0):
     stop = convert_to_tensor(stop, start.dtype)
     if start.dtype.is_integer:
         start, stop = cast_ops.cast(start, _d.float64), cast_ops.cast(stop, _d.float64)
+    num_dtype = _d.float32 if isinstance(num, float) else _d.as_dtype(
+        getattr(num, "dtype", _d.int32))
+    if num_dtype.is_floating:
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
+                        f"`tensor` = {num} of dtype: {num_dtype}")
     num = _int(num, "LinSpace", "Tidx")
     if num < 0:
         raise _op_error("LinSpace", f"Requires num >= 0, got {num}")
