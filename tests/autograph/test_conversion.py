@@ -343,3 +343,15 @@ def test_error_frames_are_the_user_functions_as_tf_shows_them():
         f'        return v + 0.5\n\n'
         f"    TypeError: Input 'y' of 'AddV2' Op has type float32 that does not match type int32 "
         f"of argument 'x'.\n")
+
+
+def test_a_dataset_loop_state_may_take_an_element_of_unknown_rank():
+    @tf.function
+    def total(dataset):
+        loss = tf.constant(0)
+        for x, y in dataset:  # from_generator without shapes: elements of unknown rank
+            loss += tf.abs(y - x)
+        return loss
+    dataset = tf.data.Dataset.from_generator(lambda: [(1, 3)] * 3, (tf.int32, tf.int32))
+    assert int(total(dataset)) == 6
+    assert total.get_concrete_function(dataset).structured_outputs.shape.rank is None
