@@ -355,3 +355,25 @@ def test_a_dataset_loop_state_may_take_an_element_of_unknown_rank():
     dataset = tf.data.Dataset.from_generator(lambda: [(1, 3)] * 3, (tf.int32, tf.int32))
     assert int(total(dataset)) == 6
     assert total.get_concrete_function(dataset).structured_outputs.shape.rank is None
+
+
+class _DefaultInitError(Exception):
+    pass
+
+
+def test_errors_raised_while_tracing_keep_or_take_tfs_types():
+    def raising(error):
+        @tf.function
+        def f(x):
+            raise error
+        return lambda: f(tf.constant(1))
+    # TF re-raises these types with the "in user code" message ...
+    for error in (ValueError("v"), TypeError("t"), KeyError("k"), _DefaultInitError("d")):
+        with pytest.raises(type(error), match="in user code"):
+            raising(error)()
+    # ... and the others as a StagingError
+    for error in (IndexError("i"), ZeroDivisionError("z"), RecursionError("r")):
+        with pytest.raises(Exception, match="in user code") as caught:
+            raising(error)()
+        assert type(caught.value).__name__ == "StagingError"
+        assert f"{type(error).__name__}: " in str(caught.value)
