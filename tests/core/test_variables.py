@@ -106,9 +106,3 @@ def test_module_collects_variables():
     assert m.submodules == (m.sub,)
     with pytest.raises(ValueError, match="valid module name"):
         tf.Module(name="not valid")
-
-
-def test_variable_aggregation_prints_as_tfs_v2_enum():
-    assert repr(tf.VariableAggregation.MEAN) == "<VariableAggregationV2.MEAN: 2>"
-    assert str(tf.Variable(1.0, aggregation=tf.VariableAggregation.SUM).aggregation) == \
-        "VariableAggregationV2.SUM"

@@ -52,11 +52,6 @@ class VariableAggregation(enum.Enum):
         return self.value
 
 
-# TF 2's enum is VariableAggregationV2 (TF 1's has another member), and prints so.
-VariableAggregation.__name__ = VariableAggregation.__qualname__ = "VariableAggregationV2"
-VariableAggregationV2 = VariableAggregation
-
-
 class ResourceHandle:
     """The storage of one variable: its current array (replaced on every write)."""
 
