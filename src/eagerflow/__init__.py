@@ -77,7 +77,7 @@ import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
     graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, signal, sparse, strings,
-    version)
+    types, version)
 
 
 _ALIASES = {

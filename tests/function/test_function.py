@@ -647,3 +647,15 @@ def test_concrete_function_type_prints_the_traced_signature():
     assert repr(function_type).startswith("Input Parameters:\n  a (POSITIONAL_OR_KEYWORD): ")
     assert list(function_type.parameters) == ["a", "b"]
     assert function_type.output == tf.TensorSpec([], tf.float32)
+
+
+def test_types_experimental_names_the_function_and_tensor_like_types():
+    fn = tf.function(lambda x: x)
+    assert isinstance(fn, tf.types.experimental.GenericFunction)
+    assert isinstance(fn, tf.types.experimental.PolymorphicFunction)
+    concrete = fn.get_concrete_function(tf.TensorSpec([]))
+    assert isinstance(concrete, tf.types.experimental.ConcreteFunction)
+    assert isinstance(concrete.function_type, tf.types.experimental.FunctionType)
+    for value in (tf.constant(1), tf.Variable(1.0), 1.5, [1, 2], np.zeros(2)):
+        assert isinstance(value, tf.types.experimental.TensorLike)
+    assert not isinstance(object(), tf.types.experimental.TensorLike)
