@@ -12,10 +12,11 @@ from eagerflow._src.autodiff.script_ops import numpy_function, py_function  # no
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
 from eagerflow._src.compat.graph_mode import Graph, group, no_op  # noqa: F401
+from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.toplevel import control_dependencies, get_logger  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
-    device, executing_eagerly, init_scope, name_scope)
+    device, executing_eagerly, get_current_name_scope, init_scope, inside_function, name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
     constant, convert_to_tensor, get_static_value, is_tensor, register_tensor_conversion_function)
 from eagerflow._src.core.dtypes import (  # noqa: F401
@@ -45,9 +46,15 @@ from eagerflow._src.ops.array_ops import (  # noqa: F401
     transpose, unstack, where, zeros, zeros_like)
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
     cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
+from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
+from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import RandomUniform as random_uniform_initializer  # noqa: F401
+from eagerflow._src.ops.init_ops import Zeros as zeros_initializer  # noqa: F401
 from eagerflow._src.ops.linalg_ops import matmul, norm  # noqa: F401
 from eagerflow._src.ops.logging_ops import print  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
@@ -70,7 +77,7 @@ import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
     graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, signal, sparse, strings,
-    version)
+    types, version)
 
 
 _ALIASES = {

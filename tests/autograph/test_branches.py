@@ -73,3 +73,57 @@ def test_retraced_branches_and_unset_returns_match_python(fn, a, b):
     expected = [np.asarray(v) for v in fn(tf.constant(a), tf.constant(b))]
     got = [v.numpy() for v in tf.function(fn)(tf.constant(a), tf.constant(b))]
     np.testing.assert_equal(got, expected)
+
+
+class _Holder:
+    def __init__(self):
+        self.total = tf.constant(0)
+
+
+def test_attributes_and_items_set_in_graph_control_flow_are_its_state():
+    holder = _Holder()
+
+    @tf.function
+    def loop_attribute(n):
+        for i in tf.range(n):
+            holder.total = holder.total + i
+        return holder.total
+    assert int(loop_attribute(tf.constant(5))) == 10
+
+    @tf.function
+    def branch_item(x):
+        d = {"a": x}
+        if x > 0:
+            d["a"] = x + 1
+        return d["a"]
+    assert int(branch_item(tf.constant(1))) == 2 and int(branch_item(tf.constant(-1))) == -1
+
+    @tf.function
+    def both_branches_define(x):
+        d = {}
+        if x > 0:
+            d["a"] = x
+        else:
+            d["a"] = -x
+        return d["a"]
+    assert int(both_branches_define(tf.constant(-3))) == 3
+
+    @tf.function
+    def while_attribute_and_list_items(x):
+        o = _Holder()
+        items = [tf.constant(0), tf.constant(1)]
+        while o.total < x:
+            o.total += 2
+            items[1] = items[1] * 2
+        return o.total, items
+    total, items = while_attribute_and_list_items(tf.constant(5))
+    assert int(total) == 6 and [int(v) for v in items] == [0, 8]
+
+    @tf.function
+    def one_branch_only(x):
+        d = {}
+        if x > 0:
+            d["a"] = x
+        return d
+    with pytest.raises(ValueError, match="d\\['a'\\]"):
+        one_branch_only(tf.constant(1))

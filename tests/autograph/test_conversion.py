@@ -343,3 +343,37 @@ def test_error_frames_are_the_user_functions_as_tf_shows_them():
         f'        return v + 0.5\n\n'
         f"    TypeError: Input 'y' of 'AddV2' Op has type float32 that does not match type int32 "
         f"of argument 'x'.\n")
+
+
+def test_a_dataset_loop_state_may_take_an_element_of_unknown_rank():
+    @tf.function
+    def total(dataset):
+        loss = tf.constant(0)
+        for x, y in dataset:  # from_generator without shapes: elements of unknown rank
+            loss += tf.abs(y - x)
+        return loss
+    dataset = tf.data.Dataset.from_generator(lambda: [(1, 3)] * 3, (tf.int32, tf.int32))
+    assert int(total(dataset)) == 6
+    assert total.get_concrete_function(dataset).structured_outputs.shape.rank is None
+
+
+class _DefaultInitError(Exception):
+    pass
+
+
+def test_errors_raised_while_tracing_keep_or_take_tfs_types():
+    def raising(error):
+        @tf.function
+        def f(x):
+            raise error
+        return lambda: f(tf.constant(1))
+    # TF re-raises these types with the "in user code" message ...
+    for error in (ValueError("v"), TypeError("t"), KeyError("k"), _DefaultInitError("d")):
+        with pytest.raises(type(error), match="in user code"):
+            raising(error)()
+    # ... and the others as a StagingError
+    for error in (IndexError("i"), ZeroDivisionError("z"), RecursionError("r")):
+        with pytest.raises(Exception, match="in user code") as caught:
+            raising(error)()
+        assert type(caught.value).__name__ == "StagingError"
+        assert f"{type(error).__name__}: " in str(caught.value)

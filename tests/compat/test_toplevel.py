@@ -129,3 +129,28 @@ def test_graph_group_no_op_at_top_level():
         assert sess.run(step) is None
         assert sess.run(x) == 6.0 and sess.run(v) == 2.0
     assert tf.import_graph_def is tf.graph_util.import_graph_def
+
+
+def test_inside_function_current_name_scope_and_tuple():
+    assert tf.inside_function() is False and tf.get_current_name_scope() == ""
+    seen = []
+
+    @tf.function
+    def traced(x):
+        with tf.name_scope("s"):
+            seen.append((tf.inside_function(), tf.get_current_name_scope()))
+        return x
+    traced(tf.constant(1))
+    assert seen == [(True, "s")]
+    with tf.name_scope("a"):
+        with tf.name_scope("b"):
+            assert tf.get_current_name_scope() == "a/b"
+    with tf.Graph().as_default():
+        assert tf.inside_function() is False
+        a = tf.constant(1)
+        out = tf.tuple([a, None, tf.constant(2.0)])
+        assert out[1] is None and out[2].dtype == tf.float32
+        with tf.compat.v1.Session() as sess:
+            assert sess.run([out[0], out[2]]) == [1, 2.0]
+    eager = tf.tuple([tf.constant(1), tf.constant(2.0)])
+    assert [int(t) for t in eager] == [1, 2]

@@ -283,3 +283,14 @@ def test_numpy_object_arrays_convert_as_text_or_to_a_requested_dtype():
         with pytest.raises(ValueError, match=re.escape(
                 f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind}).")):
             tf.convert_to_tensor(arr)
+
+
+def test_numpy_views_of_a_tensor_cannot_change_it():
+    t = tf.constant([1.0, 2.0])
+    view = np.asarray(t)
+    with pytest.raises(ValueError, match="read-only"):
+        view[1] = 7.0
+    copied = t.numpy()  # .numpy() stays a writable array of its own
+    copied[0] = 5.0
+    assert t.numpy().tolist() == [1.0, 2.0]
+    assert np.array(t, copy=True).flags.writeable

@@ -80,6 +80,9 @@ _STATEFUL = ("stateful random: values depend on the global seed and op counters;
              "streams are compared in tests/ops/test_random_ops.py")
 _RAGGED = ("ragged results: compared with TF's in tests/ragged (the ragged guide's examples, "
            "recorded by tests/ragged/record_tf.py) and tests/ops/specs/ragged.py")
+_SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's recorded values in "
+             "tests/ops/test_spectral_ops.py")
+_COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
 NOT_SWEPT = {
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
@@ -92,6 +95,10 @@ NOT_SWEPT = {
     "grad_pass_through": _MACHINERY,
     "gradients": _MACHINERY,
     "init_scope": _MACHINERY,
+    "inside_function": _MACHINERY,
+    "get_current_name_scope": _MACHINERY,
+    "tuple": "TF 1 graph machinery (identities after control inputs): tested in "
+             "tests/compat/test_toplevel.py",
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",
     "py_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                    "tests/fidelity/programs/py_function.py",
@@ -117,6 +124,13 @@ NOT_SWEPT = {
     "strings.to_hash_bucket": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.to_hash_bucket_fast": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.to_hash_bucket_strong": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
+    **{f"signal.{name}": _SPECTRAL for name in (
+        "dct", "idct", "inverse_stft", "inverse_stft_window_fn", "kaiser_bessel_derived_window",
+        "kaiser_window", "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
+        "overlap_and_add", "stft", "vorbis_window")},
+    "math.erfinv": "checked against statistics.NormalDist in tests/ops/specs/math.py",
+    "math.ndtri": "checked against statistics.NormalDist in tests/ops/specs/math.py",
+    "reverse_sequence": _COMPOSITE, "unravel_index": _COMPOSITE, "linalg.expm": _COMPOSITE,
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
     "strings.unicode_encode": _RAGGED, "strings.unsorted_segment_join": _RAGGED,

@@ -67,3 +67,16 @@ def test_varargs_placeholders_are_named_after_the_parameter():
     with pytest.raises(TypeError, match=r"args_1: TensorSpec\(.*\), /\) -> (.|\n)*"
                                         r"<lambda>\(args_0, args_1\) missing"):
         cf(1.0)
+
+
+def test_input_signature_calls_take_the_python_defaults_and_tfs_binding_errors():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.int32)])
+    def add(a, b=tf.constant(5)):
+        return a + b
+    assert int(add(tf.constant(1))) == 6 and int(add(1, b=2)) == 3
+    for call, why in [(lambda: add(), "missing a required argument: 'a'"),
+                      (lambda: add(b=1), "missing a required argument: 'a'"),
+                      (lambda: add(1, c=3), "got an unexpected keyword argument 'c'"),
+                      (lambda: add(1, 2, 3), "too many positional arguments")]:
+        with pytest.raises(TypeError, match=f"Binding inputs to tf.function failed due to `{why}`"):
+            call()

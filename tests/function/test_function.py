@@ -619,3 +619,43 @@ def test_a_function_traced_inside_another_captures_its_tensors():
 
     assert outer(tf.constant(1.0)).numpy() == 3.0
     assert outer(tf.constant(2.0)).numpy() == 5.0
+
+
+def test_concrete_function_output_shapes_and_dtypes_follow_the_outputs_structure():
+    @tf.function
+    def f(x):
+        return {"a": x, "b": (x, 3), "c": None}
+    concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    assert concrete.output_shapes == {"a": tf.TensorShape([None]), "b": (
+        tf.TensorShape([None]), tf.TensorShape([])), "c": tf.TensorShape(None)}
+    assert concrete.output_dtypes == {"a": tf.float32, "b": (tf.float32, tf.int32), "c": None}
+    ragged = tf.function(lambda x: tf.RaggedTensor.from_row_lengths(x, [1, 1]))
+    concrete = ragged.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert concrete.output_shapes == [tf.TensorShape([2]), tf.TensorShape([3])]
+    assert concrete.output_dtypes == [tf.float32, tf.int64]
+
+
+def test_concrete_function_type_prints_the_traced_signature():
+    @tf.function
+    def power(a, b):
+        return a ** b
+    concrete = power.get_concrete_function(a=tf.TensorSpec([], dtype=tf.float32), b=3)
+    function_type = concrete.function_type
+    assert str(function_type) == ("(a: TensorSpec(shape=(), dtype=tf.float32, name=None), "
+                                  "b: Literal[3]) -> TensorSpec(shape=(), dtype=tf.float32, "
+                                  "name=None)")
+    assert repr(function_type).startswith("Input Parameters:\n  a (POSITIONAL_OR_KEYWORD): ")
+    assert list(function_type.parameters) == ["a", "b"]
+    assert function_type.output == tf.TensorSpec([], tf.float32)
+
+
+def test_types_experimental_names_the_function_and_tensor_like_types():
+    fn = tf.function(lambda x: x)
+    assert isinstance(fn, tf.types.experimental.GenericFunction)
+    assert isinstance(fn, tf.types.experimental.PolymorphicFunction)
+    concrete = fn.get_concrete_function(tf.TensorSpec([]))
+    assert isinstance(concrete, tf.types.experimental.ConcreteFunction)
+    assert isinstance(concrete.function_type, tf.types.experimental.FunctionType)
+    for value in (tf.constant(1), tf.Variable(1.0), 1.5, [1, 2], np.zeros(2)):
+        assert isinstance(value, tf.types.experimental.TensorLike)
+    assert not isinstance(object(), tf.types.experimental.TensorLike)

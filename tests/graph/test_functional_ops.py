@@ -128,11 +128,13 @@ def test_vectorized_map_broadcasts_single_rows():
 @pytest.mark.parametrize("elems", [lambda: tf.constant(3.0), lambda: (tf.constant([1.0]), 3.0),
                                    lambda: [tf.Variable(2.0), tf.constant([1.0, 2.0])]])
 def test_vectorized_map_rejects_scalars_as_tensorflow_does(elems):
-    # TF indexes the scalar's empty shape and raises IndexError, eagerly and traced.
+    # TF indexes the scalar's empty shape and raises IndexError; traced, AutoGraph re-raises
+    # it as a StagingError.
     with pytest.raises(IndexError, match="scalar"):
         tf.vectorized_map(lambda e: e, elems())
-    with pytest.raises(IndexError, match="scalar"):
+    with pytest.raises(Exception, match="IndexError: vectorized_map .* scalar") as raised:
         tf.function(lambda: tf.vectorized_map(lambda e: e, elems()))()
+    assert type(raised.value).__name__ == "StagingError"
 
 
 # -- gradients -------------------------------------------------------------------------------------

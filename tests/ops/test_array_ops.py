@@ -777,11 +777,16 @@ def test_tensordot_axes_outside_the_ranks(shape):
         return fn(tf.constant(x)) if shape == "eager" else \
             _traced(fn, [None] * x.ndim if shape else x.shape)(x)
     scalar, vector = np.float32(3.0), np.arange(4, dtype=np.float32)
-    with pytest.raises(IndexError, match=r"tensordot: axis 0 of `a` is out of range for a "
-                                         r"tensor of rank 0"):  # TF: an IndexError too
+    # TF: an IndexError too, which traced code re-raises as a StagingError
+    index_error = "IndexError" if shape == "eager" else "StagingError"
+    with pytest.raises(Exception, match=r"tensordot: axis 0 of `a` is out of range for a "
+                                        r"tensor of rank 0") as raised:
         run(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), scalar)
-    with pytest.raises(IndexError, match="axis 1 of `a` is out of range for a tensor of rank 1"):
+    assert type(raised.value).__name__ == index_error
+    with pytest.raises(Exception, match="axis 1 of `a` is out of range for a tensor of rank 1") \
+            as raised:
         run(lambda t: tf.tensordot(t, t, axes=[[1], [0]]), vector)
+    assert type(raised.value).__name__ == index_error
     with pytest.raises(ValueError, match=r"`axes` must be at least 0\. Received: -1\."):
         run(lambda t: tf.tensordot(t, t, axes=-1), vector)
     with pytest.raises(ValueError, match=r"`axes` must not be larger than the number of "
@@ -1102,3 +1107,34 @@ def test_pad_gradient_with_an_unknown_batch_in_a_function(constant_values):
 
     x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     np.testing.assert_allclose(grad(x).numpy(), 2 * x.numpy())
+
+
+def test_linspace_gradients_reach_start_and_stop():
+    x = tf.constant(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        three = tf.linspace(x, 5.0, 3)
+        one = tf.linspace(x, 5.0, 1)  # the value is start itself
+        rows = tf.linspace([x, 2 * x], [[5.0], [6.0]], 4, axis=-1)
+        weighted = tf.linspace([x, 2 * x], [[5.0], [6.0]], 4, axis=0) * tf.reshape(
+            tf.range(16.0), [4, 2, 2])
+        stop = tf.linspace(tf.constant([1.0, 2.0], tf.float64), tf.cast(x, tf.float64), 5,
+                           axis=1) ** 2
+    assert [float(tape.gradient(y, x)) for y in (three, one, rows, weighted, stop)] == [
+        1.5, 1.0, 12.0, 52.0, 11.25]
+
+    @tf.function
+    def squares_grad(v):
+        with tf.GradientTape() as inner:
+            inner.watch(v)
+            y = tf.linspace(v, 2 * v, 4) ** 2
+        return inner.gradient(y, v)
+    np.testing.assert_allclose(squares_grad(tf.constant([1.0, 3.0])).numpy(), [172 / 9, 172 / 3],
+                               rtol=1e-6)
+
+
+def test_linspace_num_must_be_an_integer():
+    for num in (2.5, tf.constant(2.5), np.float64(3.0)):
+        with pytest.raises(TypeError, match=r"\(name: num\) must be of type integer"):
+            tf.linspace(0.0, 1.0, num)
+    assert tf.linspace(0.0, 1.0, np.int64(3)).shape == (3,)

@@ -708,3 +708,16 @@ def test_silu_of_string_rejects_the_dtype_while_tracing(op):
     with pytest.raises(tf.errors.UnimplementedError, match="Cast float to string"):
         op(tf.constant(["a"]))  # eagerly beta's cast runs first, as in TF
     assert np.allclose(tf.function(op)(tf.constant([1.0, 2.0])), [0.7310586, 1.7615943])
+
+
+def test_stateless_dropout_masks_with_the_stateless_uniform_of_its_seed():
+    x = tf.reshape(tf.range(1.0, 13.0), [3, 4])
+    out = tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2])
+    keep = tf.random.stateless_uniform([3, 4], seed=[1, 2]) >= 0.5
+    np.testing.assert_array_equal(out.numpy(), np.where(keep.numpy(), x.numpy() * 2, 0))
+    np.testing.assert_array_equal(out.numpy(), tf.nn.experimental.stateless_dropout(
+        x, 0.5, seed=[1, 2]).numpy())  # the same seed drops the same elements
+    rows = tf.nn.experimental.stateless_dropout(x, 0.3, seed=[7, 0], noise_shape=[3, 1])
+    assert all(len(set(row != 0)) == 1 for row in rows.numpy())
+    with pytest.raises(ValueError, match="must be a scalar tensor or a float in the range"):
+        tf.nn.experimental.stateless_dropout(x, 1.0, seed=[1, 2])

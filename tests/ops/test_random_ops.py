@@ -574,3 +574,20 @@ def test_gamma_and_poisson_values_are_tensorflows():
     _equal(tf.random.poisson([2], tf.constant([2, 12]), seed=5, dtype=tf.int32), [[1, 11], [2, 11]])
     tf.random.set_seed(3)  # rates from 10 up: Hormann's rejection
     _equal(tf.random.poisson([2], [1e6, 150.0, 10.0]), [[1003205, 123, 5], [999942, 140, 16]])
+
+
+def test_a_checkpoint_saves_and_restores_a_generators_state(tmp_path):
+    g = tf.random.Generator.from_seed(42)
+    model = tf.Module()
+    model.g = g
+    checkpoint = tf.train.Checkpoint(model=model)
+    path = checkpoint.save(str(tmp_path / "ckpt"))
+    assert ("model/g/_state_var/.ATTRIBUTES/VARIABLE_VALUE", [3]) in tf.train.list_variables(path)
+    first = g.normal([2])
+    checkpoint.restore(path).assert_consumed()
+    np.testing.assert_array_equal(g.normal([2]).numpy(), first.numpy())
+    other = tf.random.Generator.from_seed(0)
+    fresh = tf.Module()
+    fresh.g = other
+    tf.train.Checkpoint(model=fresh).restore(path)
+    np.testing.assert_array_equal(other.normal([2]).numpy(), first.numpy())

@@ -45,3 +45,28 @@ def test_scatter_and_gather_methods():
     assert v.sparse_read([1]).shape == (1, 3)
     with pytest.raises(tf.errors.InvalidArgumentError, match="does not index into shape"):
         v.scatter_nd_update([[5, 0]], [1.0])
+
+
+def test_scatter_methods_take_indexed_slices_rows():
+    v = tf.Variable(tf.zeros([3, 2]))
+    v.scatter_add(tf.IndexedSlices(tf.ones([2, 2]), tf.constant([1, 1])))  # repeats add up
+    v.scatter_mul(tf.IndexedSlices(tf.constant([[2.0, 3.0], [4.0, 5.0]]), tf.constant([1, 1])))
+    v.scatter_max(tf.IndexedSlices(tf.constant([[2.0, 3.0]]), tf.constant([0])))
+    out = v.scatter_update(tf.IndexedSlices(tf.constant([7.0, 8.0]), tf.constant(2)))
+    assert repr(out).startswith("<tf.Variable 'UnreadVariable' shape=(3, 2)")
+    v.scatter_sub(tf.IndexedSlices(tf.ones([1, 2]), tf.constant([1])))
+    v.scatter_min(tf.IndexedSlices(tf.constant([[1.0, 9.0]]), tf.constant([0])))
+    np.testing.assert_array_equal(v.numpy(), [[1, 3], [15, 29], [7, 8]])
+    w = tf.Variable([1, 5, 3])
+    w.scatter_div(tf.IndexedSlices(tf.constant([2]), tf.constant([1])))
+    assert w.numpy().tolist() == [1, 2, 3]
+
+    @tf.function
+    def halve_first_row():
+        v.scatter_div(tf.IndexedSlices(tf.constant([[2.0, 2.0]]), tf.constant([0])))
+        return v.read_value()
+    np.testing.assert_array_equal(halve_first_row().numpy()[0], [0.5, 1.5])
+    with pytest.raises(TypeError, match="must be a `tf.IndexedSlices`"):
+        v.scatter_update(tf.ones([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        v.scatter_update(tf.IndexedSlices(tf.ones([1, 2]), tf.constant([5])))

@@ -14,3 +14,4 @@ from eagerflow._src.ops.nn_ops import (  # noqa: F401
     weighted_cross_entropy_with_logits, weighted_moments)
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
 from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
+from eagerflow.nn import experimental  # noqa: F401

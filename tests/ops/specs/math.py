@@ -61,6 +61,15 @@ def _erfc(x):
     return np.vectorize(erfc)(x.astype(F64)).astype(x.dtype)
 
 
+def _ndtri(p):
+    from statistics import NormalDist
+    return np.vectorize(NormalDist().inv_cdf)(p.astype(F64)).astype(p.dtype)
+
+
+def _erfinv(x):
+    return (_ndtri((x.astype(F64) + 1) / 2) / np.sqrt(2)).astype(x.dtype)
+
+
 def _lgamma(x):
     from math import lgamma
     return np.vectorize(lgamma)(x.astype(F64)).astype(x.dtype)
@@ -166,6 +175,10 @@ SPECS = [
     *_unary("Atanh", tf.atanh, np.arctanh, data=lambda *s, dtype: rand(*s, dtype=dtype) / 2.5),
     *_unary("Erf", tf.math.erf, _erf),
     *_unary("Erfc", tf.math.erfc, _erfc),
+    *_unary("Erfinv", tf.math.erfinv, _erfinv, data=lambda *s, dtype: rand(*s, dtype=dtype) / 2.5,
+            rtol=1e-5),
+    *_unary("Ndtri", tf.math.ndtri, _ndtri,
+            data=lambda *s, dtype: (rand(*s, dtype=dtype) / 5 + 0.5).astype(dtype), rtol=1e-5),
     *_unary("Lgamma", tf.math.lgamma, _lgamma, data=positive),
     *_unary("Digamma", tf.math.digamma, _digamma, data=positive, rtol=1e-4),
     OpSpec("Polygamma", tf.math.polygamma, [np.array([0.0, 1.0, 2.0, 3.0], F32), positive(3, 4)],

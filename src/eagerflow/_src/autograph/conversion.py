@@ -325,15 +325,34 @@ def _framed(error):
         return None
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
+    kind = type(error)
     try:
         if isinstance(error, errors.OpError):
-            framed = type(error)(error.node_def, error.op, message)
-        else:
-            framed = type(error)(message)
+            framed = kind(error.node_def, error.op, message)
+        elif kind in _REFRAMED or kind.__init__ is Exception.__init__:
+            framed = kind(message)
+        else:  # TF re-raises other errors of staged code as a StagingError
+            framed = StagingError(message)
     except Exception:  # an exception class that takes other arguments: leave it as it is
         return None
     framed.ag_framed = True
     return framed
+
+
+class AutoGraphError(Exception):
+    """Base of the errors AutoGraph raises."""
+
+
+class StagingError(AutoGraphError):
+    """An error raised while a function was converted and traced, of a type TF does not
+    re-raise as it is (IndexError, ZeroDivisionError, RecursionError, ...)."""
+
+
+# The types TF re-raises with the framed message (the others become StagingError).
+_REFRAMED = frozenset({
+    AssertionError, AttributeError, KeyError, NameError, NotImplementedError, RuntimeError,
+    StopIteration, TypeError, UnboundLocalError, ValueError,
+    errors.InaccessibleTensorError, errors.OperatorNotAllowedInGraphError})
 
 
 def call_traced(fn, args, kwargs, options=None):

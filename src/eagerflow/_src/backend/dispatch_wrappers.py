@@ -507,6 +507,15 @@ def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w294265a4d0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+        try:
+            return _export_fn(x, rate, seed, rng_alg, noise_shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'rate': rate, 'seed': seed, 'rng_alg': rng_alg, 'noise_shape': noise_shape, 'name': name})
+    return _export_wrapper
+
+
 def _w2a7878d321(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(num_rows, num_columns=None, dtype=None, name=None):
         try:
@@ -768,6 +777,15 @@ def _w3ce53c3257(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3d08d47c2b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):
+        try:
+            return _export_fn(input, seq_lengths, seq_axis, batch_axis, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'seq_lengths': seq_lengths, 'seq_axis': seq_axis, 'batch_axis': batch_axis, 'name': name})
+    return _export_wrapper
+
+
 def _w3d1f86b342(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None):
         try:
@@ -894,6 +912,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w44200b819e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, control_inputs=None, name=None):
+        try:
+            return _export_fn(tensors, control_inputs, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'control_inputs': control_inputs, 'name': name})
+    return _export_wrapper
+
+
 def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, input_signature=None, autograph=None):
         try:
@@ -927,6 +954,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(branch_index, branch_fns, default, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'branch_index': branch_index, 'branch_fns': branch_fns, 'default': default, 'name': name})
+    return _export_wrapper
+
+
+def _w47974384a9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(stfts, frame_length, frame_step, fft_length=None, window_fn=None, name=None):
+        try:
+            return _export_fn(stfts, frame_length, frame_step, fft_length, window_fn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'stfts': stfts, 'frame_length': frame_length, 'frame_step': frame_step, 'fft_length': fft_length, 'window_fn': window_fn, 'name': name})
     return _export_wrapper
 
 
@@ -1587,6 +1623,15 @@ def _w6720a2c2a5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w67756fb14d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signal, frame_step, name=None):
+        try:
+            return _export_fn(signal, frame_step, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signal': signal, 'frame_step': frame_step, 'name': name})
+    return _export_wrapper
+
+
 def _w67a5e4ea19(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, ksize, strides, padding, data_format=None, name=None):
         try:
@@ -1758,6 +1803,15 @@ def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w71e57be463(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(frame_step, forward_window_fn=None, name=None):
+        try:
+            return _export_fn(frame_step, forward_window_fn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'frame_step': frame_step, 'forward_window_fn': forward_window_fn, 'name': name})
+    return _export_wrapper
+
+
 def _w7214232c1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(f=None):
         try:
@@ -1773,6 +1827,15 @@ def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(serialized, context_features, sequence_features, example_names, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'serialized': serialized, 'context_features': context_features, 'sequence_features': sequence_features, 'example_names': example_names, 'name': name})
+    return _export_wrapper
+
+
+def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num_mel_bins=None, num_spectrogram_bins=None, sample_rate=None, lower_edge_hertz=None, upper_edge_hertz=None, dtype=None, name=None):
+        try:
+            return _export_fn(num_mel_bins, num_spectrogram_bins, sample_rate, lower_edge_hertz, upper_edge_hertz, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num_mel_bins': num_mel_bins, 'num_spectrogram_bins': num_spectrogram_bins, 'sample_rate': sample_rate, 'lower_edge_hertz': lower_edge_hertz, 'upper_edge_hertz': upper_edge_hertz, 'dtype': dtype, 'name': name})
     return _export_wrapper
 
 
@@ -2088,6 +2151,15 @@ def _w84262584f7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shapes, data, summarize, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shapes': shapes, 'data': data, 'summarize': summarize, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w842a40403e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, type=None, n=None, axis=None, norm=None, name=None):
+        try:
+            return _export_fn(input, type, n, axis, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'n': n, 'axis': axis, 'norm': norm, 'name': name})
     return _export_wrapper
 
 
@@ -3234,6 +3306,15 @@ def _wc84311e8ad(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc8fe7f253d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(window_length, beta=None, dtype=None, name=None):
+        try:
+            return _export_fn(window_length, beta, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'window_length': window_length, 'beta': beta, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _wc9546b2fa7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, num_buckets, name=None):
         try:
@@ -3531,6 +3612,15 @@ def _wd9f4462c7a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wda6af200e6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(log_mel_spectrograms, name=None):
+        try:
+            return _export_fn(log_mel_spectrograms, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'log_mel_spectrograms': log_mel_spectrograms, 'name': name})
+    return _export_wrapper
+
+
 def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image):
         try:
@@ -3684,6 +3774,15 @@ def _we57e34580f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we5c151a04d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(window_length, dtype=None, name=None):
+        try:
+            return _export_fn(window_length, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'window_length': window_length, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
         try:
@@ -3756,12 +3855,30 @@ def _we9221b2353(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we9255c8765(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signals, frame_length, frame_step, fft_length=None, window_fn=None, pad_end=None, name=None):
+        try:
+            return _export_fn(signals, frame_length, frame_step, fft_length, window_fn, pad_end, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signals': signals, 'frame_length': frame_length, 'frame_step': frame_step, 'fft_length': fft_length, 'window_fn': window_fn, 'pad_end': pad_end, 'name': name})
+    return _export_wrapper
+
+
 def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, axis=None, output_type=None, name=None):
         try:
             return _export_fn(input, axis, output_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'output_type': output_type, 'name': name})
+    return _export_wrapper
+
+
+def _we9a5ec48e2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(indices, dims, name=None):
+        try:
+            return _export_fn(indices, dims, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'indices': indices, 'dims': dims, 'name': name})
     return _export_wrapper
 
 
@@ -4329,6 +4446,7 @@ WRAPPERS = {
     'function': _w03fb97de59,
     'gather': _w231f92f7e8,
     'gather_nd': _w2c98c6dee3,
+    'get_current_name_scope': _w1f06b08988,
     'get_logger': _w1f06b08988,
     'get_static_value': _wd997fceaf1,
     'grad_pass_through': _w10fa1a9ba9,
@@ -4399,6 +4517,7 @@ WRAPPERS = {
     'image.yuv_to_rgb': _wf9751bfa18,
     'import_graph_def': _wc5e6aa4701,
     'init_scope': _w1f06b08988,
+    'inside_function': _w1f06b08988,
     'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,
     'io.decode_bmp': _w34fe061271,
@@ -4448,6 +4567,7 @@ WRAPPERS = {
     'linalg.diag_part': _w5fa405ddaf,
     'linalg.eigh': _w87c44467c5,
     'linalg.eigvalsh': _w87c44467c5,
+    'linalg.expm': _w53ca8dbd1a,
     'linalg.global_norm': _w77c623cf9b,
     'linalg.inv': _wd65b991553,
     'linalg.logdet': _w4c994d7363,
@@ -4549,6 +4669,7 @@ WRAPPERS = {
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
+    'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,
     'nn.leaky_relu': _w3860f8ba36,
@@ -4620,6 +4741,7 @@ WRAPPERS = {
     'repeat': _w6534fb20a4,
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
+    'reverse_sequence': _w3d08d47c2b,
     'roll': _waf2d2e6cdf,
     'saved_model.contains_saved_model': _wa67de9c9fd,
     'saved_model.experimental.read_fingerprint': _wa67de9c9fd,
@@ -4631,6 +4753,7 @@ WRAPPERS = {
     'sequence_mask': _wc75d185aec,
     'shape': _wf14c14549f,
     'shape_n': _wf14c14549f,
+    'signal.dct': _w842a40403e,
     'signal.fft': _w53ca8dbd1a,
     'signal.fft2d': _w53ca8dbd1a,
     'signal.fft3d': _w53ca8dbd1a,
@@ -4638,16 +4761,26 @@ WRAPPERS = {
     'signal.frame': _w012ac18349,
     'signal.hamming_window': _w14b43d070e,
     'signal.hann_window': _w14b43d070e,
+    'signal.idct': _w842a40403e,
     'signal.ifft': _w53ca8dbd1a,
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
     'signal.ifftshift': _wf4d2479169,
+    'signal.inverse_stft': _w47974384a9,
+    'signal.inverse_stft_window_fn': _w71e57be463,
     'signal.irfft': _w98f1c9f165,
     'signal.irfft2d': _w98f1c9f165,
     'signal.irfft3d': _w98f1c9f165,
+    'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
+    'signal.kaiser_window': _wc8fe7f253d,
+    'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
+    'signal.mfccs_from_log_mel_spectrograms': _wda6af200e6,
+    'signal.overlap_and_add': _w67756fb14d,
     'signal.rfft': _w98f1c9f165,
     'signal.rfft2d': _w98f1c9f165,
     'signal.rfft3d': _w98f1c9f165,
+    'signal.stft': _we9255c8765,
+    'signal.vorbis_window': _we5c151a04d,
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
@@ -4741,8 +4874,10 @@ WRAPPERS = {
     'train.load_checkpoint': _w3e08fcc32f,
     'train.load_variable': _w6a2332f7ac,
     'transpose': _w66639398e2,
+    'tuple': _w44200b819e,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
+    'unravel_index': _we9a5ec48e2,
     'unstack': _w5f6abed526,
     'variable_creator_scope': _w66df9bf2ef,
     'vectorized_map': _wc84311e8ad,

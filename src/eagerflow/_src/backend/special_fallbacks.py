@@ -14,6 +14,7 @@ exponentially for these smooth integrands.
 """
 import functools
 import math
+import statistics
 
 import numpy as np
 
@@ -490,12 +491,33 @@ def _spence(z):
     return out
 
 
+def _erfinv(x):
+    """erf^-1: the normal quantile's inverse through statistics.NormalDist, then Newton steps
+    on erf; +-1 give +-inf, NaN beyond."""
+    x = np.asarray(x, np.float64)
+    inside = np.abs(x) < 1
+    guess = np.zeros_like(x)
+    quantile = _vectorized(statistics.NormalDist().inv_cdf)
+    guess[inside] = quantile((x[inside] + 1.0) / 2.0) / math.sqrt(2.0)
+    for _ in range(2):
+        guess[inside] -= (_erf(guess[inside]) - x[inside]) / (
+            2.0 / math.sqrt(math.pi) * np.exp(-guess[inside] ** 2))
+    out = np.where(inside, guess, np.where(np.abs(x) == 1, np.sign(x) * np.inf, np.nan))
+    return out
+
+
+def _ndtri(p):
+    return math.sqrt(2.0) * _erfinv(2.0 * np.asarray(p, np.float64) - 1.0)
+
+
 def _fresnel_part(i):
     return _elementwise(lambda x: _fresnel(x)[i])
 
 
 FALLBACKS = {
     "erf": _erf,
+    "erfinv": _erfinv,
+    "ndtri": _ndtri,
     "erfc": _erfc,
     "gammaln": _gammaln,
     "psi": _psi,

@@ -396,6 +396,19 @@ def group(*inputs, name=None):
         return no_op(name or "group_deps")
 
 
+@export("tuple", "compat.v1.tuple")
+def tuple_(tensors, control_inputs=None, name=None):
+    """`tensors` (None kept) through identities that wait for all of them (and for
+    `control_inputs`) in a TF 1 graph."""
+    from eagerflow._src.ops.cast_ops import identity  # noqa: PLC0415
+    graph = v1_graph()
+    if graph is None:
+        return [None if t is None else identity(t) for t in tensors]
+    deps = [t for t in tensors if t is not None] + list(control_inputs or [])
+    with graph.control_dependencies(deps):
+        return [None if t is None else identity(t) for t in tensors]
+
+
 @export("compat.v1.add_to_collection")
 def add_to_collection(name, value):
     get_default_graph().add_to_collection(name, value)

@@ -58,6 +58,29 @@ def executing_eagerly():
     return get().graph is None
 
 
+@export("inside_function")
+def inside_function():
+    """True while a `tf.function` traces (not in eager code or a TF 1 graph).
+
+    >>> tf.inside_function()
+    False
+    """
+    graph = get().graph
+    return graph is not None and not getattr(graph, "unique_scopes", False) and not getattr(
+        graph, "lifts_eager_ops", False)
+
+
+@export("get_current_name_scope")
+def get_current_name_scope():
+    """The name scope now open, as `name_scope` blocks nest (``"a/b"``; ``""`` at the top).
+
+    >>> with tf.name_scope("a"):
+    ...     tf.get_current_name_scope()
+    'a'
+    """
+    return get().scope.rstrip("/")
+
+
 @contextlib.contextmanager
 def _swap(**fields):
     ctx = get()

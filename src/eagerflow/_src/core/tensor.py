@@ -136,7 +136,12 @@ class EagerTensor(Tensor):
         data = np.asarray(backend.to_host(self._data))
         if dtype is not None and data.dtype != dtype:
             return data.astype(dtype)
-        return data.copy() if copy else data
+        if copy:
+            return data.copy()
+        # a tensor is immutable: NumPy may read its buffer but not write it (as in TF)
+        view = data.view()
+        view.flags.writeable = False
+        return view
 
     def __bool__(self):
         return bool(backend.to_host(self._data))

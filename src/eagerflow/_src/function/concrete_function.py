@@ -7,11 +7,14 @@ is being traced, a call is one ``PartitionedCall`` (``StatefulPartitionedCall``)
 op of the enclosing graph naming this function's body in its library, as in
 TF; the executor inlines the body when it compiles the enclosing graph.
 """
+import inspect
+
 import numpy as np
 
 from eagerflow._src import backend
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
@@ -74,6 +77,25 @@ class ConcreteFunction:
     @property
     def variables(self):
         return tuple(v for v in self.captured_inputs if isinstance(v, Variable))
+
+    def _output_leaves(self):
+        # a composite stands as the list of its components, as in TF's attributes
+        def components(value):
+            parts = nest._components(value)
+            return value if parts is None else parts
+        return nest.map_structure(components, self.structured_outputs)
+
+    @property
+    def output_shapes(self):
+        """The outputs' shapes in their structure (``TensorShape(None)`` for a None)."""
+        return nest.map_structure(lambda v: getattr(v, "shape", TensorShape(None)),
+                                  self._output_leaves())
+
+    @property
+    def output_dtypes(self):
+        """The outputs' dtypes in their structure (None for a None)."""
+        return nest.map_structure(lambda v: None if v is None else v.dtype,
+                                  self._output_leaves())
 
     @property
     def trainable_variables(self):
@@ -212,6 +234,17 @@ class ConcreteFunction:
         lines += [f"  {id(c)}: {_spec_text(c)}" for c in captures] or ["  None"]
         return "\n".join(lines)
 
+    @property
+    def function_type(self):
+        """The traced signature as an `inspect.Signature`: each parameter annotated with its
+        spec or literal, `output` the output type; printed as TF prints it."""
+        parameters = [inspect.Parameter(name, getattr(inspect.Parameter, kind), annotation=value)
+                      for name, kind, value in self._parameters()]
+        output = nest.map_structure(
+            lambda v: TensorSpec(v.shape, v.dtype) if _is_symbolic(v) else v,
+            self.structured_outputs)
+        return FunctionType(parameters, output, self.pretty_printed_signature(), self._summary())
+
     def _type_text(self, value):
         return _type_text(value, self._declared_names)
 
@@ -226,6 +259,24 @@ class ConcreteFunction:
 
     def __str__(self):
         return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+class FunctionType(inspect.Signature):
+    """A concrete function's signature (``ConcreteFunction.function_type``)."""
+
+    __slots__ = ("_output", "_verbose", "_line")
+
+    def __init__(self, parameters, output, verbose, line):
+        super().__init__(parameters, __validate_parameters__=False)
+        self._output, self._verbose, self._line = output, verbose, line
+
+    output = property(lambda self: self._output)
+
+    def __repr__(self):
+        return self._verbose
+
+    def __str__(self):
+        return self._line
 
 
 def _type_text(value, declared=frozenset()):

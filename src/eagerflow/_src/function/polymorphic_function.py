@@ -181,15 +181,25 @@ class Function:
     def _bind(self, args, kwargs):
         """The call's tensors for `input_signature`, or TF's TypeError when they do not fit."""
         values = list(args)
-        for p in self._params[len(args):len(self._input_signature)]:
+        tensors = []
+        n = len(self._input_signature)
+        named = self._params[:n]
+        if len(args) > n:
+            fail_early = "too many positional arguments"
+        else:
+            fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
+                               if k not in {p.name for p in named}), None)
+        for p in named[len(args):]:
+            if fail_early is not None:
+                break
             if p.name in kwargs:
                 values.append(kwargs[p.name])
-        extra = set(kwargs) - {p.name for p in self._params[:len(self._input_signature)]}
-        if len(values) != len(self._input_signature) or extra:
-            raise TypeError(f"{self._name}() takes {len(self._input_signature)} arguments as "
-                            f"given by its input_signature, got {len(args)} positional and "
-                            f"{sorted(kwargs)} keyword arguments.")
-        tensors = []
+            elif p.default is not p.empty:  # a default the signature's spec checks
+                values.append(p.default)
+            else:
+                fail_early = f"missing a required argument: '{p.name}'"
+        if fail_early is None and len(values) != n:
+            fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
 
         def bind(value, spec):
             if isinstance(spec, (list, tuple)):  # a nested signature: match it part by part
@@ -221,6 +231,8 @@ class Function:
                             f"args: {args!r} and kwargs: {kwargs!r} for signature: "
                             f"{self._signature_text()}.")
 
+        if fail_early is not None:
+            fail(fail_early)
         for value, spec in zip(values, self._input_signature):
             bind(value, spec)
         return tensors

@@ -1399,8 +1399,7 @@ def _linspace_rule(start, stop, num, axis):
     return TensorShape(dims[:at] + [num] + dims[at:]), start.dtype
 
 
-_LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1),
-                     dtypes=FLOAT, not_differentiable="no gradient in TensorFlow")
+_LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
                                outputs=("output",))
 tf_args[_LINSPACE] = ("start", "stop", "num")
@@ -1419,6 +1418,11 @@ def linspace(start, stop, num, name=None, axis=0):
     stop = convert_to_tensor(stop, start.dtype)
     if start.dtype.is_integer:
         start, stop = cast_ops.cast(start, _d.float64), cast_ops.cast(stop, _d.float64)
+    num_dtype = _d.float32 if isinstance(num, float) else _d.as_dtype(
+        getattr(num, "dtype", _d.int32))
+    if num_dtype.is_floating:
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
+                        f"`tensor` = {num} of dtype: {num_dtype}")
     num = _int(num, "LinSpace", "Tidx")
     if num < 0:
         raise _op_error("LinSpace", f"Requires num >= 0, got {num}")
@@ -1426,6 +1430,25 @@ def linspace(start, stop, num, name=None, axis=0):
 
 
 lin_space = linspace
+
+
+@register_gradient("LinSpace")
+def _linspace_grad(op, dy):
+    # TF's tf.linspace is start + (stop - start) / (num - 1) * k, its last value stop itself:
+    # value k weighs stop by k / (num - 1) (the last by 1, a single value by 0)
+    num, axis = op.attrs["num"], op.attrs["axis"]
+    rank = dy.shape.rank
+    if axis < 0:
+        axis += rank
+    weights = np.append(np.arange(num - 1) / (num - 1), 1.0) if num > 1 else np.zeros(num)
+    weights = convert_to_tensor(weights.reshape((num,) + (1,) * (rank - axis - 1)).astype(
+        dy.dtype.as_numpy_dtype))
+    start, stop = op.inputs
+    reduce_sum = late.reduction_ops.reduce_sum
+    d_stop = reduce_sum(math_ops.multiply(dy, weights), axis)
+    d_start = reduce_sum(math_ops.multiply(dy, math_ops.subtract(1.0, weights)), axis)
+    unbroadcast = late.reduction_ops.unbroadcast
+    return unbroadcast(d_start, start), unbroadcast(d_stop, stop)
 
 
 def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):

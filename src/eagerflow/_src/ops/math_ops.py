@@ -824,6 +824,17 @@ spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) d
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.      , -0.822467], dtype=float32)>
     """)
 export("math.special.spence")(spence)
+# The inverses of erf and of the normal CDF: +-inf at the ends of the domain, NaN past them.
+_ERFINV = _special_op("Erfinv", lambda xp, x, dtype: special(xp, "erfinv")(x))
+_NDTRI = _special_op("Ndtri", lambda xp, x, dtype: special(xp, "ndtri")(x))
+erfinv = unary(_ERFINV, """Computes the inverse error function: erf(erfinv(x)) = x on (-1, 1).
+
+    >>> tf.math.erfinv(tf.constant([0.0, 0.5]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.        , 0.47693628], dtype=float32)>
+    """)
+export("math.erfinv")(erfinv)
+ndtri = unary(_NDTRI, "Computes the inverse of the standard normal CDF (the probit function).")
+export("math.ndtri")(ndtri)
 
 
 def _igamma_kernel(which):
@@ -1484,6 +1495,10 @@ _unary_grad("Dawsn", lambda x, y, dy: multiply(dy, subtract(1.0, multiply(multip
 _unary_grad("Expint", lambda x, y, dy: multiply(dy, realdiv(exp(x), x)))
 _unary_grad("FresnelCos", lambda x, y, dy: multiply(dy, cos(multiply(square(x), np.pi / 2))))
 _unary_grad("FresnelSin", lambda x, y, dy: multiply(dy, sin(multiply(square(x), np.pi / 2))))
+# erfinv' = sqrt(pi) / 2 exp(y^2), ndtri' = sqrt(2 pi) exp(y^2 / 2) (y: the op's output)
+_unary_grad("Erfinv", lambda x, y, dy: multiply(dy, multiply(exp(square(y)), np.sqrt(np.pi) / 2)))
+_unary_grad("Ndtri", lambda x, y, dy: multiply(dy, multiply(
+    exp(multiply(square(y), 0.5)), np.sqrt(2 * np.pi))))
 # d/dx spence(x) = log(x) / (1 - x), -1 in the limit x -> 1
 _unary_grad("Spence", lambda x, y, dy: multiply(dy, _where(
     equal(x, _ones_like(x)), negative(_ones_like(x)), realdiv(log(x), subtract(1.0, x)))))

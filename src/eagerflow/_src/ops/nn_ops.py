@@ -1063,6 +1063,20 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     >>> tf.nn.dropout(tf.constant([1.0, 2.0]), 0.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: late.random_ops.uniform(
+        shape, dtype=dtype, seed=seed))
+
+
+@export("nn.experimental.stateless_dropout")
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """`dropout` whose mask is `stateless_uniform` of `seed` (shape [2]): the same seed
+    drops the same elements."""
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: late.random_ops.stateless_uniform(
+        shape, seed, dtype=dtype, alg="auto_select" if rng_alg is None else rng_alg))
+
+
+def _dropout(x, rate, noise_shape, uniform):
+    """`x` with elements where ``uniform(noise shape, dtype) < rate`` zeroed, the rest scaled."""
     x = as_tensor(x)
     if not x.dtype.is_floating:
         raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
@@ -1077,7 +1091,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     else:
         rate = _rate_tensor(rate, x.dtype)
         scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
-    noise = late.random_ops.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+    noise = uniform(_noise_shape(x, noise_shape), x.dtype)
     keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
     # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
     return math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)

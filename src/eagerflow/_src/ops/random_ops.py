@@ -1373,6 +1373,19 @@ def _state_from_seed(seed, size=3):
     return [0] * (size - len(values)) + values
 
 
+class _GeneratorState:
+    """A generator's state as a checkpoint stores it (TF's ``_state_var``: VARIABLE_VALUE)."""
+
+    def __init__(self, generator):
+        self._generator = generator
+
+    def _serialize_to_tensors(self):
+        return {"VARIABLE_VALUE": self._generator.state.numpy()}
+
+    def _restore_from_tensors(self, tensors):
+        self._generator.reset(tensors["VARIABLE_VALUE"])
+
+
 @export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
@@ -1443,6 +1456,13 @@ class Generator:
     @property
     def key(self):
         return convert_to_tensor(np.array(self._key, np.uint64).view(np.int64))
+
+    # -- checkpoints: TF saves the state as the generator's variable "_state_var" ---------
+    def _trackable_children(self):
+        node = self.__dict__.get("_state_node")
+        if node is None:  # one node, so that a restore's matching finds it again
+            node = self._state_node = _GeneratorState(self)
+        return {"_state_var": node}
 
     @property
     def algorithm(self):

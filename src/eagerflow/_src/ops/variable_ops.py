@@ -17,7 +17,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, _UnreadVariable
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_defaults, tf_nodes
-from eagerflow._src.ops import array_ops, slicing
+from eagerflow._src.ops import array_ops, late, math_ops, slicing
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
@@ -102,6 +102,49 @@ Variable.scatter_nd_sub = _scatter_nd(array_ops.tensor_scatter_nd_sub)
 Variable.scatter_nd_max = _scatter_nd(array_ops.tensor_scatter_nd_max)
 Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min)
 Variable.gather_nd = _gather_nd
+
+
+def _sparse_delta_rows(sparse_delta):
+    if not isinstance(sparse_delta, IndexedSlices):
+        raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: "
+                        f"{sparse_delta}")
+    return array_ops.expand_dims(sparse_delta.indices, -1), sparse_delta.values
+
+
+def _scatter_rows(update):
+    """A Variable method applying an IndexedSlices' rows with ``update`` (a scatter_nd op)."""
+    def method(self, sparse_delta, use_locking=False, name=None):
+        rows, values = _sparse_delta_rows(sparse_delta)
+        return self.assign(update(self.value(), rows, values), name=name)
+    method.__doc__ = (f"Applies `sparse_delta`'s rows to the variable with `{update.__name__}`;"
+                      " returns the variable.")
+    return method
+
+
+def _scale_rows(divide):
+    """scatter_mul / scatter_div: every row scaled by the product of its deltas, as repeated
+    indices compound in TF."""
+    def method(self, sparse_delta, use_locking=False, name=None):
+        rows, values = _sparse_delta_rows(sparse_delta)
+        value = self.value()
+        values = convert_to_tensor(values, dtype=self.dtype)
+        # a row's factor: the product of its deltas (1 for rows that none names)
+        factor = late.reduction_ops.unsorted_segment_prod(
+            array_ops.reshape(values, array_ops.concat([[-1], array_ops.shape(value)[1:]], 0)),
+            array_ops.reshape(rows, [-1]), array_ops.shape(value)[0])
+        new = (math_ops.truncatediv(value, factor) if divide and self.dtype.is_integer
+               else math_ops.divide(value, factor) if divide else math_ops.multiply(value, factor))
+        return self.assign(new, name=name)
+    return method
+
+
+Variable.scatter_update = _scatter_rows(array_ops.tensor_scatter_nd_update)
+Variable.scatter_add = _scatter_rows(array_ops.tensor_scatter_nd_add)
+Variable.scatter_sub = _scatter_rows(array_ops.tensor_scatter_nd_sub)
+Variable.scatter_max = _scatter_rows(array_ops.tensor_scatter_nd_max)
+Variable.scatter_min = _scatter_rows(array_ops.tensor_scatter_nd_min)
+Variable.scatter_mul = _scale_rows(divide=False)
+Variable.scatter_div = _scale_rows(divide=True)
 Variable.sparse_read = _sparse_read
 
 

@@ -8,6 +8,7 @@ from eagerflow._src.compat.graph_mode import (  # noqa: F401
     executing_eagerly, executing_eagerly_outside_functions, get_collection, get_collection_ref,
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
     reset_default_graph)
+from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401

@@ -74,8 +74,51 @@ def annotate(function):
             parts = node.body + node.orelse + ([node.target] if isinstance(node, ast.For)
                                                else [])
             node.ag_modified = analysis.stores(parts)
+            node.ag_composites = _composites(parts, node.ag_modified)
             modified |= node.ag_modified
     return modified
+
+
+def _composite_text(target, rebound):
+    """``self.x`` or ``d['k']`` (attributes and constant or variable keys of a variable's
+    object) as source text; None for another target or one whose object is rebound here."""
+    node = target
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            if not (isinstance(key, ast.Constant) or
+                    isinstance(key, ast.Name) and key.id not in rebound):
+                return None
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id in rebound or node is target:
+        return None
+    return ast.unparse(target)
+
+
+def _composites(statements, rebound):
+    """The attributes and items that `statements` assign (nested scopes excluded): like the
+    variables they modify, they are the statement's state (TF's composite symbols)."""
+    found = set()
+    stack = list(statements)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, analysis.SCOPES):
+            continue
+        targets = (list(node.targets) if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) and
+                   getattr(node, "value", True) is not None else [])
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+            else:
+                text = _composite_text(target, rebound)
+                if text is not None:
+                    found.add(text)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 class _ControlFlow(analysis.OwnScopeTransformer):
@@ -90,19 +133,32 @@ class _ControlFlow(analysis.OwnScopeTransformer):
         return {prefix: sorted(n for n in names if n not in self.global_names),
                 f"{prefix}_globals": sorted(set(names) & self.global_names)}
 
-    def _state(self, state):
-        state = sorted(state)
-        loads = ast.Tuple([ast.Name(n, ast.Load()) for n in state], ast.Load())
+    def _state(self, state, composites=()):
+        state, composites = sorted(state), sorted(composites)
+        values = [ast.Name(n, ast.Load()) for n in state] + [
+            ast.parse(f"ag__.ldu(lambda: {text}, {text!r})", mode="eval").body
+            for text in composites]
+        loads = ast.Tuple(values, ast.Load())
         stores = ast.Tuple([ast.Name(n, ast.Store()) for n in state], ast.Store())
-        assign = templates.replace("target = vars_", target=stores, **self.names) if state \
-            else [ast.Pass()]
-        statements = templates.replace(_STATE, state_values=loads, assign_state=assign,
+        vars_ = self.names["vars_"]
+        whole = ast.Name(vars_, ast.Load()) if not composites else \
+            ast.parse(f"{vars_}[:{len(state)}]", mode="eval").body
+        assign = templates.replace("target = value", target=stores, value=whole) if state \
+            else []
+        for i, text in enumerate(composites, len(state)):
+            target = ast.parse(text, mode="eval").body
+            key = (repr(target.attr) if isinstance(target, ast.Attribute)
+                   else ast.unparse(target.slice))
+            assign += ast.parse(f"ag__.set_composite({ast.unparse(target.value)}, {key}, "
+                                f"{isinstance(target, ast.Attribute)}, {vars_}[{i}])").body
+        statements = templates.replace(_STATE, state_values=loads,
+                                       assign_state=assign or [ast.Pass()],
                                        **self._declarations(state, "state"), **self.names)
-        names = ast.Tuple([ast.Constant(n) for n in state], ast.Load())
-        return statements, names, len(state)
+        names = ast.Tuple([ast.Constant(n) for n in state + composites], ast.Load())
+        return statements, names, len(state) + len(composites)
 
     def _fill(self, template, node, state, **replacements):
-        get_and_set, names, count = self._state(state)
+        get_and_set, names, count = self._state(state, getattr(node, "ag_composites", ()))
         statements = templates.replace(
             template, get_state_and_set_state=get_and_set, names=names,
             count=ast.Constant(count), **self._declarations(node.ag_modified, "modified"),

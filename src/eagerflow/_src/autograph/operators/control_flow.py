@@ -362,9 +362,18 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             # element to the next: the variables then loop with unknown dimensions.
             if not hasattr(iter_, "reduce") or "after one iteration" not in str(e):
                 raise
-            set_state(before)
-            _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
-                          {**opts, "shape_invariants": _relaxed_invariants(before, opts)})
+            try:
+                set_state(before)
+                _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                              {**opts, "shape_invariants": _relaxed_invariants(before, opts)})
+            except ValueError as again:
+                # the rank changes too (an element of unknown rank joins the state)
+                if "after one iteration" not in str(again):
+                    raise
+                set_state(before)
+                _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,
+                              {**opts, "shape_invariants": _relaxed_invariants(
+                                  before, opts, keep_rank=False)})
         return
     rows = _graph_rows(iter_)
     if rows is not None:  # a ragged tensor of rows only run time counts: a loop over them
@@ -391,14 +400,15 @@ def _graph_rows(value):
     return rows if is_graph_tensor(rows) and get_static_value(rows) is None else None
 
 
-def _relaxed_invariants(state, opts):
-    """`opts`' shape invariants, plus unknown dimensions for every other tensor of `state`."""
+def _relaxed_invariants(state, opts, keep_rank=True):
+    """`opts`' shape invariants, plus unknown dimensions (or, without `keep_rank`, an unknown
+    shape) for every other tensor of `state`."""
     chosen = list(opts.get("shape_invariants", ()))
     given = {id(v) for v, _ in chosen}
     for leaf in nest.flatten([v for v in state if not is_undefined(v)]):
         if (isinstance(leaf, Tensor) and id(leaf) not in given
                 and leaf.shape.rank is not None):
-            chosen.append((leaf, TensorShape([None] * leaf.shape.rank)))
+            chosen.append((leaf, TensorShape([None] * leaf.shape.rank if keep_rank else None)))
     return chosen
 
 

@@ -49,6 +49,30 @@ def ld(value):
     return value
 
 
+def ldu(load, name):
+    """``load()``, or `Undefined` where the attribute, item or name it reads does not exist
+    yet (the state of an attribute or item that control flow may set)."""
+    try:
+        return load()
+    except (NameError, AttributeError, KeyError, IndexError):
+        return Undefined(name)
+
+
+def set_composite(base, key, is_attribute, value):
+    """``base.key = value`` (`is_attribute`) or ``base[key] = value``; an `Undefined` value
+    removes an attribute or a dict's key instead, as before it was set."""
+    if type(value) is Undefined:
+        if is_attribute:
+            if key in getattr(base, "__dict__", ()):
+                delattr(base, key)
+        elif isinstance(base, dict):
+            base.pop(key, None)
+    elif is_attribute:
+        setattr(base, key, value)
+    else:
+        base[key] = value
+
+
 def retval(value):
     """The converted function's result: None where no ``return`` ran, as in Python."""
     return None if type(value) is UndefinedReturnValue else value

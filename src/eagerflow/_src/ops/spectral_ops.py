@@ -1,0 +1,300 @@
+"""``tf.signal``'s transforms built from the FFT and framing ops: STFT and its inverse,
+overlap-add, DCTs, mel filterbanks, MFCCs and the Kaiser and Vorbis windows.
+
+They are compositions of differentiable ops, so gradients flow through them as in TF.
+
+>>> tf.signal.overlap_and_add(tf.constant([[1.0, 2.0], [3.0, 4.0]]), 1)
+<tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 5., 4.], dtype=float32)>
+"""
+import math
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
+from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.wrappers import as_tensor
+
+
+def _static_int(value, name):
+    found = get_static_value(convert_to_tensor(value))
+    if found is None:
+        raise ValueError(f"`{name}` must be known when the graph is built, got {value!r}.")
+    return int(found)
+
+
+@export("signal.overlap_and_add")
+def overlap_and_add(signal, frame_step, name=None):
+    """Sums frames (the last two axes: frames, samples) placed `frame_step` samples apart.
+
+    The result's last axis has ``(frames - 1) * frame_step + frame_length`` samples.
+    """
+    signal = as_tensor(signal)
+    rank = signal.shape.rank
+    if rank is not None and rank < 2:
+        raise ValueError(f"Shape {signal.shape} must have rank at least 2")
+    step = _static_int(frame_step, "frame_step")
+    shape = array_ops.shape(signal)
+    frames, length = shape[-2], shape[-1]
+    # sample k of frame f lands at f * step + k: one segment sum over (frame, sample) pairs
+    positions = array_ops.reshape(
+        array_ops.expand_dims(array_ops.range(frames) * step, 1) +
+        array_ops.expand_dims(array_ops.range(length), 0), [-1])
+    outer = list(range(rank - 2))
+    moved = array_ops.transpose(signal, [rank - 2, rank - 1] + outer)
+    flat = array_ops.reshape(moved, array_ops.concat([[-1], shape[:-2]], 0))
+    total = math_ops.maximum((frames - 1) * step + length, 0)
+    summed = reduction_ops.unsorted_segment_sum(flat, positions, total)
+    return array_ops.transpose(summed, list(range(1, rank - 1)) + [0])
+
+
+def _fft_length(frame_length):
+    return 2 ** int(math.ceil(math.log2(frame_length))) if frame_length > 0 else 0
+
+
+@export("signal.stft")
+def stft(signals, frame_length, frame_step, fft_length=None,
+         window_fn=signal_ops.hann_window, pad_end=False, name=None):
+    """The short-time Fourier transform: the real FFT of windowed frames of `signals`.
+
+    `fft_length` defaults to the smallest power of 2 enclosing `frame_length`.
+    """
+    signals = convert_to_tensor(signals)
+    if signals.shape.rank is not None and signals.shape.rank < 1:
+        raise ValueError(f"Shape {signals.shape} must have rank at least 1")
+    frame_length = _static_int(frame_length, "frame_length")
+    if fft_length is None:
+        fft_length = _fft_length(frame_length)
+    framed = signal_ops.frame(signals, frame_length, frame_step, pad_end=pad_end)
+    if window_fn is not None:
+        framed = framed * window_fn(frame_length, dtype=framed.dtype)
+    return signal_ops.rfft(framed, [_static_int(fft_length, "fft_length")])
+
+
+@export("signal.inverse_stft_window_fn")
+def inverse_stft_window_fn(frame_step, forward_window_fn=signal_ops.hann_window, name=None):
+    """A window function for `inverse_stft` that undoes `forward_window_fn`'s overlap-add
+    gain: the forward window over the sum of its squares at each step's offset."""
+    def inverse_window(frame_length, dtype):
+        forward = forward_window_fn(frame_length, dtype=dtype)
+        squared = math_ops.square(forward)
+        step = _static_int(frame_step, "frame_step")
+        blocks = -(-frame_length // step)
+        padded = array_ops.pad(squared, [[0, blocks * step - frame_length]])
+        denominator = reduction_ops.reduce_sum(array_ops.reshape(padded, [blocks, step]), 0,
+                                               keepdims=True)
+        denominator = array_ops.reshape(array_ops.tile(denominator, [blocks, 1]), [-1])
+        return forward / denominator[:frame_length]
+    return inverse_window
+
+
+@export("signal.inverse_stft")
+def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
+                 window_fn=signal_ops.hann_window, name=None):
+    """Signals from their STFTs: the inverse real FFT of each frame, windowed and
+    overlap-added (exact with ``window_fn=inverse_stft_window_fn(frame_step)``)."""
+    stfts = convert_to_tensor(stfts)
+    if stfts.shape.rank is not None and stfts.shape.rank < 2:
+        raise ValueError(f"Shape {stfts.shape} must have rank at least 2")
+    frame_length = _static_int(frame_length, "frame_length")
+    if fft_length is None:
+        fft_length = _fft_length(frame_length)
+    fft_length = _static_int(fft_length, "fft_length")
+    real_frames = signal_ops.irfft(stfts, [fft_length])
+    if fft_length > frame_length:
+        real_frames = real_frames[..., :frame_length]
+    elif fft_length < frame_length:
+        rank = real_frames.shape.rank
+        real_frames = array_ops.pad(real_frames, [[0, 0]] * (rank - 1) +
+                                    [[0, frame_length - fft_length]])
+    if window_fn is not None:
+        real_frames = real_frames * window_fn(frame_length, dtype=stfts.dtype.real_dtype)
+    return overlap_and_add(real_frames, frame_step)
+
+
+def _resized(x, n):
+    """`x`'s last axis cut or zero-padded to `n` samples."""
+    dim = x.shape[-1]
+    if dim is None:
+        raise ValueError("The DCT's last axis must be known when the graph is built.")
+    if n < dim:
+        return x[..., :n]
+    if n > dim:
+        return array_ops.pad(x, [[0, 0]] * (x.shape.rank - 1) + [[0, n - dim]])
+    return x
+
+
+def _check_dct(input, type, n, axis, norm):
+    if type not in (1, 2, 3, 4):
+        raise ValueError("Types I, II, III and IV (I)DCT are supported.")
+    if n is not None and n < 1:
+        raise ValueError(f"Invalid value for `n`: expected `n` to be positive, got {n}.")
+    if axis != -1:
+        raise NotImplementedError(f"axis must be -1. Got: {axis}")
+    if norm not in (None, "ortho"):
+        raise ValueError(f"Unknown normalization. Expected None or 'ortho', got: {norm}")
+    if type == 1 and norm == "ortho":
+        raise ValueError("Normalization is not supported for the Type-I DCT.")
+    if type == 1 and input.shape[-1] is not None and input.shape[-1] < 2:
+        raise ValueError(f"Type-I DCT requires the dimension to be greater than one. "
+                         f"Received {input.shape[-1]}.")
+
+
+def _phase(count, sign, dtype):
+    """``2 exp(sign * i pi k / (2 count))`` for k < count, in `dtype`'s complex type."""
+    k = np.arange(count) * (sign * np.pi / (2 * count))
+    return convert_to_tensor((2 * np.exp(1j * k)).astype(
+        _d.complex64.as_numpy_dtype if dtype == _d.float32 else np.complex128))
+
+
+@export("signal.dct")
+def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF's names)
+    """The discrete cosine transform (types I-IV) of the last axis of `input`;
+    ``norm='ortho'`` scales types II-IV to be orthonormal."""
+    input = convert_to_tensor(input)
+    if input.dtype not in (_d.float32, _d.float64):
+        raise TypeError(f"DCT requires tf.float32 or tf.float64 inputs, got: {input.dtype}")
+    _check_dct(input, type, n, axis, norm)
+    if n is not None:
+        input = _resized(input, n)
+    size = input.shape[-1]
+    if size is None:
+        raise ValueError("The DCT's last axis must be known when the graph is built.")
+    dtype = input.dtype
+    if type == 1:
+        mirrored = array_ops.concat([input, input[..., -2:0:-1]], -1)
+        return math_ops.real(signal_ops.rfft(mirrored))
+    if type == 2:
+        spectrum = signal_ops.rfft(input, [2 * size])[..., :size]
+        out = math_ops.real(spectrum * _phase(size, -1, dtype))
+        if norm == "ortho":
+            weights = np.full(size, math.sqrt(2.0) * 0.5 / math.sqrt(size))
+            weights[0] = 0.5 / math.sqrt(size)
+            out = out * convert_to_tensor(weights.astype(dtype.as_numpy_dtype))
+        return out
+    if type == 3:
+        if norm == "ortho":
+            weights = np.full(size, math.sqrt(size) * math.sqrt(0.5))
+            weights[0] = math.sqrt(size)
+            input = input * convert_to_tensor(weights.astype(dtype.as_numpy_dtype))
+        else:
+            input = input * cast(size, dtype)
+        spectrum = math_ops.complex(input, array_ops.zeros_like(input)) * _phase(size, 1, dtype)
+        return signal_ops.irfft(spectrum, [2 * size])[..., :size]
+    # type IV: the odd coefficients of the type II transform of the signal zero-padded to 2N
+    out = dct(input, type=2, n=2 * size)[..., 1::2]
+    if norm == "ortho":
+        out = out * cast(math.sqrt(0.5) / math.sqrt(size), dtype)
+    return out
+
+
+@export("signal.idct")
+def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
+    """The inverse DCT: the DCT of the inverse type (II <-> III), scaled by ``0.5 / N``
+    unless ``norm='ortho'``."""
+    _check_dct(convert_to_tensor(input), type, n, axis, norm)
+    return dct(input, type={1: 1, 2: 3, 3: 2, 4: 4}[type], n=n, axis=axis, norm=norm)
+
+
+_MEL_BREAK_HZ, _MEL_HIGH_Q = 700.0, 1127.0
+
+
+def _hertz_to_mel(frequencies):
+    return _MEL_HIGH_Q * math_ops.log(1.0 + frequencies / _MEL_BREAK_HZ)
+
+
+@export("signal.linear_to_mel_weight_matrix")
+def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sample_rate=8000,
+                                lower_edge_hertz=125.0, upper_edge_hertz=3800.0,
+                                dtype=_d.float32, name=None):
+    """``[num_spectrogram_bins, num_mel_bins]`` triangular filters that map a linear
+    spectrogram's bins to mel bands (the DC bin maps to none)."""
+    dtype = _d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"dtype must be a floating point type. Got: {dtype}")
+    checks = [(num_mel_bins, lambda v: v <= 0, "num_mel_bins must be positive. Got: {}"),
+              (lower_edge_hertz, lambda v: v < 0.0,
+               "lower_edge_hertz must be non-negative. Got: {}"),
+              (sample_rate, lambda v: v <= 0.0, "sample_rate must be positive. Got: {}")]
+    for value, bad, message in checks:
+        static = get_static_value(convert_to_tensor(value))
+        if static is not None and bad(static):
+            raise ValueError(message.format(static))
+    lower = get_static_value(convert_to_tensor(lower_edge_hertz))
+    upper = get_static_value(convert_to_tensor(upper_edge_hertz))
+    rate = get_static_value(convert_to_tensor(sample_rate))
+    if lower is not None and upper is not None and lower >= upper:
+        raise ValueError(f"lower_edge_hertz {lower:.1f} >= upper_edge_hertz {upper:.1f}")
+    if upper is not None and rate is not None and upper > rate / 2:
+        raise ValueError(f"upper_edge_hertz must not be larger than the Nyquist frequency "
+                         f"(sample_rate / 2). Got {upper} for sample_rate: {rate}")
+    sample_rate = cast(sample_rate, dtype)
+    lower_edge_hertz = convert_to_tensor(lower_edge_hertz, dtype)
+    upper_edge_hertz = convert_to_tensor(upper_edge_hertz, dtype)
+    zero = convert_to_tensor(0.0, dtype)
+    nyquist = sample_rate / 2.0
+    # the DC bin is left out (and padded back as zeros): it holds no band
+    linear = array_ops.linspace(zero, nyquist, num_spectrogram_bins)[1:]
+    bins_mel = array_ops.expand_dims(_hertz_to_mel(linear), 1)
+    edges = signal_ops.frame(array_ops.linspace(
+        _hertz_to_mel(lower_edge_hertz), _hertz_to_mel(upper_edge_hertz), num_mel_bins + 2),
+        frame_length=3, frame_step=1)
+    lower_mel, center_mel, upper_mel = (array_ops.reshape(t, [1, num_mel_bins])
+                                        for t in array_ops.split(edges, 3, axis=1))
+    lower_slopes = (bins_mel - lower_mel) / (center_mel - lower_mel)
+    upper_slopes = (upper_mel - bins_mel) / (upper_mel - center_mel)
+    weights = math_ops.maximum(zero, math_ops.minimum(lower_slopes, upper_slopes))
+    return array_ops.pad(weights, [[1, 0], [0, 0]])
+
+
+@export("signal.mfccs_from_log_mel_spectrograms")
+def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
+    """Mel-frequency cepstral coefficients: the orthonormal type II DCT of log mel
+    spectrograms (their last axis)."""
+    log_mel_spectrograms = convert_to_tensor(log_mel_spectrograms)
+    bins = log_mel_spectrograms.shape[-1] if log_mel_spectrograms.shape.rank else None
+    if bins is None:
+        bins = array_ops.shape(log_mel_spectrograms)[-1]
+    elif bins <= 0:
+        raise ValueError(f"num_mel_bins must be positive. Got: {log_mel_spectrograms}")
+    dtype = log_mel_spectrograms.dtype
+    return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
+
+
+@export("signal.kaiser_window")
+def kaiser_window(window_length, beta=12.0, dtype=_d.float32, name=None):
+    """The Kaiser window of `window_length` points with shape parameter `beta`."""
+    dtype = _d.as_dtype(dtype)
+    length = _static_int(window_length, "window_length")
+    if length == 1:
+        return array_ops.ones([1], dtype)
+    half = (length - 1) / 2
+    position = cast(array_ops.range(length), dtype) - convert_to_tensor(half, dtype)
+    beta = cast(beta, dtype)
+    ratio = position / convert_to_tensor(half, dtype)
+    arg = beta * math_ops.sqrt(math_ops.maximum(1.0 - math_ops.square(ratio), 0.0))
+    # I0(arg) / I0(beta) with the scaled Bessel function: exp(arg - beta) i0e(arg) / i0e(beta)
+    return math_ops.exp(arg - beta) * math_ops.bessel_i0e(arg) / math_ops.bessel_i0e(beta)
+
+
+@export("signal.kaiser_bessel_derived_window")
+def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, name=None):
+    """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`."""
+    dtype = _d.as_dtype(dtype)
+    length = _static_int(window_length, "window_length")
+    half = length // 2
+    kaiser = kaiser_window(half + 1, beta, dtype)
+    cumulative = reduction_ops.cumsum(kaiser, axis=0)
+    half_window = math_ops.sqrt(cumulative[:-1] / cumulative[-1])
+    return array_ops.concat([half_window, array_ops.reverse(half_window, [0])], 0)
+
+
+@export("signal.vorbis_window")
+def vorbis_window(window_length, dtype=_d.float32, name=None):
+    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``."""
+    dtype = _d.as_dtype(dtype)
+    length = _static_int(window_length, "window_length")
+    arg = (cast(array_ops.range(length), dtype) + 0.5) * convert_to_tensor(np.pi / length, dtype)
+    return math_ops.sin(convert_to_tensor(np.pi / 2, dtype) * math_ops.square(math_ops.sin(arg)))

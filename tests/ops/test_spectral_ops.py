@@ -1,0 +1,68 @@
+"""tf.signal's STFT, overlap-add, DCTs, mel filterbank, MFCCs and windows against TF's values
+(recorded from TF 2.21; float tolerance, as the FFTs round differently)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+X = [1.0, 2.0, 3.0, 4.0, 0.0, -1.0]
+SIGNAL = np.sin(np.arange(12) * 0.3).astype(np.float32)
+
+
+def close(actual, expected):
+    np.testing.assert_allclose(actual.numpy(), expected, rtol=2e-5, atol=2e-6)
+
+
+def test_overlap_add_stft_and_inverse():
+    close(tf.signal.overlap_and_add(tf.reshape(tf.range(12.0), [2, 3, 2]), 1),
+          [[0, 3, 7, 5], [6, 15, 19, 11]])
+    close(tf.abs(tf.signal.stft(SIGNAL, 4, 4)), [
+        [1.1040661, 0.6150691, 0.0252189], [1.9041998, 0.9761595, 0.0434954],
+        [0.2759371, 0.3248197, 0.0063029]])
+    inverse = tf.signal.inverse_stft(tf.signal.stft(SIGNAL, 4, 2), 4, 2,
+                                     window_fn=tf.signal.inverse_stft_window_fn(2))
+    close(inverse[2:10], SIGNAL[2:10])  # exact reconstruction away from the ends
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def added(frames):
+        return tf.signal.overlap_and_add(frames, 2)
+    close(added(tf.ones([3, 4])), [1, 1, 2, 2, 2, 2, 1, 1])
+
+
+def test_dct_types_and_inverses():
+    x = tf.constant(X)
+    expected = {
+        1: [18.0, 4.618034, -10.09017, 2.381966, 1.090170, -4.0],
+        2: [18.0, 6.174492, -12.124355, 1.414214, 3.0, -3.725003],
+        3: [15.199072, -0.414214, -10.749582, 2.357277, 2.414213, -2.806767],
+        4: [15.047568, -5.543278, -8.154428, 6.257113, -2.2961, -1.98105]}
+    for kind, values in expected.items():
+        close(tf.signal.dct(x, type=kind), values)
+    close(tf.signal.dct(x, norm="ortho"), [3.674234, 1.782422, -3.5, 0.408248, 0.866025,
+                                           -1.075316])
+    close(tf.signal.idct(x, norm="ortho"), [4.507167, 0.0, -2.983564, 0.800061, 0.816496,
+                                            -0.690671])
+    close(tf.signal.dct(x, type=4, norm="ortho"), [4.343859, -1.600206, -2.353981, 1.806273,
+                                                   -0.662827, -0.57188])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.signal.dct(x, norm="ortho") * tf.range(6.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(),
+                               [4.6843, -5.1671, 1.8678, -1.5584, 0.5483, -0.3749], atol=1e-4)
+    with pytest.raises(ValueError, match="Normalization is not supported for the Type-I DCT"):
+        tf.signal.dct(x, type=1, norm="ortho")
+    with pytest.raises(NotImplementedError, match="axis must be -1"):
+        tf.signal.dct(x, axis=0)
+
+
+def test_mel_mfcc_and_windows():
+    close(tf.signal.linear_to_mel_weight_matrix(2, 5, 16, 0.0, 8.0), [
+        [0, 0], [0.7531865, 0], [0.4957386, 0.5042614], [0, 0.7468256], [0, 0]])
+    with pytest.raises(ValueError, match="upper_edge_hertz must not be larger than the Nyquist"):
+        tf.signal.linear_to_mel_weight_matrix(4, 9, 16, 0.0, 9.0)
+    close(tf.signal.mfccs_from_log_mel_spectrograms(tf.constant(X)),
+          [5.196152, 1.782422, -3.5, 0.408248, 0.866025, -1.075316])
+    close(tf.signal.kaiser_window(5), [5.277345e-05, 0.2156727, 1.0, 0.2156727, 5.277345e-05])
+    close(tf.signal.kaiser_bessel_derived_window(6),
+          [0.007131, 0.7071068, 0.9999745, 0.9999745, 0.7071068, 0.007131])
+    close(tf.signal.vorbis_window(5), [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
