@@ -203,3 +203,35 @@ def test_legacy_to_hash_bucket_matches_tf():
     words = ["", "a", "Hello", "TensorFlow", "x" * 20, "é" * 70]
     assert tf.strings.to_hash_bucket(words, 1000).numpy().tolist() == \
         [899, 868, 941, 232, 341, 454]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1),
+    lambda: tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, empty_key="",
+                                                  deleted_key="$")])
+def test_mutable_tables_reject_keys_of_another_dtype_as_tf_does(make):
+    table = make()
+    message = r"^keys: Tensor conversion requested dtype string for Tensor with dtype int32: " \
+              r"<tf.Tensor: shape=\(2,\), dtype=int32"
+    with pytest.raises(ValueError, match=message):
+        table.lookup(tf.constant([1, 2]))
+    with pytest.raises(ValueError, match=message):
+        table.insert(tf.constant([1, 2]), tf.constant([1, 2], tf.int64))
+    with pytest.raises(ValueError, match=r"^Incompatible type conversion requested to type "
+                                         r"string for `tf.Variable of type int32"):
+        table.lookup(tf.Variable([1, 2]))
+    with pytest.raises(TypeError, match="Cannot convert"):
+        table.lookup([1, 2])
+    with pytest.raises(TypeError, match=r"^(Dtype of argument `keys` must be <dtype: 'string'>,"
+                                        r" received:|Signature mismatch. Keys must be dtype "
+                                        r"<dtype: 'string'>, got) <dtype: 'int32'>"):
+        table.remove(tf.constant([1, 2]))
+    assert int(table.size()) == 0
+
+
+def test_dense_table_remove_of_another_key_dtype_is_a_signature_mismatch():
+    table = tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, empty_key="",
+                                                  deleted_key="$")
+    with pytest.raises(TypeError, match=r"^Signature mismatch. Keys must be dtype "
+                                        r"<dtype: 'string'>, got <dtype: 'int32'>.$"):
+        table.remove(tf.constant([1, 2]))

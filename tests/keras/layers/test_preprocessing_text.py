@@ -206,3 +206,26 @@ def test_ragged_output_rows():
             layer(["a b", "b"])
         return
     assert layer(["a b z", "b"]).to_list() == [[2, 3, 1], [3]]
+
+
+@pytest.mark.parametrize("make, inputs, vocabulary", [
+    (tf.keras.layers.StringLookup, ["a", "b"], ["[UNK]"]),
+    (tf.keras.layers.IntegerLookup, tf.constant([1, 2], tf.int64), [-1]),
+    (tf.keras.layers.TextVectorization, ["a", "b"], ["", "[UNK]"])])
+def test_calling_a_lookup_layer_without_a_vocabulary_fails_as_in_tf(make, inputs, vocabulary):
+    layer = make()
+    assert layer.get_vocabulary() == vocabulary
+    assert layer.vocabulary_size() == len(vocabulary)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        layer(inputs)
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"Table not initialized.\n\t \[\[\{\{node .*LookupTableFindV2\}\}"):
+        tf.function(lambda x: layer(x))(tf.constant(inputs))
+    layer.adapt(tf.constant(inputs))  # (then it works)
+    assert layer(inputs).dtype == tf.int64
+
+
+def test_a_static_table_without_entries_is_still_initialized():
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        tf.constant([], tf.string), tf.constant([], tf.int64)), -1)
+    assert table.lookup(tf.constant(["a"])).numpy().tolist() == [-1]

@@ -45,7 +45,7 @@ class TableValue:
     """
 
     __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
-                 "__weakref__")
+                 "static", "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.variant
@@ -57,6 +57,7 @@ class TableValue:
         self.key_dtype, self.value_dtype = key_dtype, value_dtype
         self.initialized = False
         self.token_index = None
+        self.static = False  # (a static table must be initialized before a lookup)
 
     def __repr__(self):
         return f"<TableValue {len(self.entries)} entries>"
@@ -68,6 +69,8 @@ def _python_keys(keys):
 
 
 def _find(xp, table, keys, default_value):
+    if table.static and not table.initialized:
+        raise errors.FailedPreconditionError(None, None, "Table not initialized.")
     entries = table.entries
     dtype = table.value_dtype.as_numpy_dtype
     if default_value.ndim and default_value.shape != keys.shape:
@@ -181,6 +184,8 @@ def find_tokens(table, data, starts, lengths, default_value):
     them), `default_value` where absent: as `LookupTableFindV2` of the tokens as strings."""
     dtype = table.value_dtype.as_numpy_dtype
     index = table.token_index
+    if table.static and not table.initialized:
+        raise errors.FailedPreconditionError(None, None, "Table not initialized.")
     if table.initialized and (index is None or not index.valid_for(table)):
         index = table.token_index = _TokenIndex(table.entries, dtype)
     if index is None:
@@ -524,6 +529,17 @@ def _checked_keys(keys, key_dtype):
     return keys
 
 
+def _converted_keys(keys, key_dtype):
+    """`keys` as a tensor of `key_dtype`, as a mutable table's `lookup` and `insert` take them:
+    a tensor of another dtype fails as TF's conversion of argument ``keys`` does."""
+    if isinstance(keys, SparseTensor) or _is_ragged(keys):
+        return keys
+    if isinstance(keys, Tensor) and keys.dtype != key_dtype:
+        raise ValueError(f"keys: Tensor conversion requested dtype {key_dtype.name} for Tensor "
+                         f"with dtype {keys.dtype.name}: {keys!r}")
+    return as_tensor(convert_to_tensor(keys, key_dtype))
+
+
 class _Table:
     """What every table has: its resource tensor, dtypes, `size`, `lookup` and `export`."""
 
@@ -580,6 +596,7 @@ class StaticHashTable(_Table):
     def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
         super().__init__(initializer.key_dtype, initializer.value_dtype, name)
         self._initializer = initializer
+        self._value.static = True
         with _outside_functions():
             self._default_value = convert_to_tensor(default_value, self._value_dtype)
             initializer.initialize(self)
@@ -681,11 +698,11 @@ class _MutableTable(_Table):
         of `dynamic_default_values` (shaped as `keys`)."""
         default = self._default_value if dynamic_default_values is None else \
             convert_to_tensor(dynamic_default_values, self._value_dtype)
-        return self._find(keys, default, name)
+        return self._find(_converted_keys(keys, self._key_dtype), default, name)
 
     def insert(self, keys, values, name=None):
         """Sets the value of each of `keys` (replacing what it had)."""
-        keys = _checked_keys(keys, self._key_dtype)
+        keys = _converted_keys(keys, self._key_dtype)
         try:
             values = convert_to_tensor(values, self._value_dtype)
         except (TypeError, ValueError) as e:
@@ -740,7 +757,7 @@ class DenseHashTable(_MutableTable):
         self._num_buckets = int(initial_num_buckets or 131072)
 
     def _reserved(self, keys, what):
-        keys = _checked_keys(keys, self._key_dtype)
+        keys = _converted_keys(keys, self._key_dtype)
         if context.executing_eagerly() and not isinstance(keys, SparseTensor):
             flat = np.asarray(keys).reshape(-1)
             for reserved, name in ((self._empty_key, "empty_key"),
@@ -755,6 +772,9 @@ class DenseHashTable(_MutableTable):
         return super().insert(self._reserved(keys, "LookupTableInsertV2"), values, name)
 
     def remove(self, keys, name=None):
+        if isinstance(keys, Tensor) and keys.dtype != self._key_dtype:
+            raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype}, got "
+                            f"{keys.dtype}.")
         return super().remove(self._reserved(keys, "LookupTableRemoveV2"), name)
 
     erase = remove
