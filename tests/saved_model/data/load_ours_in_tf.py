@@ -15,6 +15,9 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # (tf.keras: tf_keras, which 
 import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
+
+from tests.saved_model.programs import DENSE_KEYS  # noqa: E402
 
 
 def main():
@@ -98,6 +101,26 @@ def tables():
         json.dump(recorded, f, indent=1)
 
 
+def dense():
+    """TF's lookups through our DenseHashTable (``... load_ours_in_tf.py dense`` alone):
+    written into tf_loaded_ours.json under ``dense``."""
+    m = tf.saved_model.load(os.path.join(HERE, "ours_dense"))
+    keys = tf.constant(DENSE_KEYS)
+    out = {"lookup": {k: v.numpy().tolist() for k, v in m.lookup(keys).items()},
+           "serving_default": {k: v.numpy().tolist() for k, v in
+                               m.signatures["serving_default"](keys=keys).items()}}
+    try:
+        m.lookup(tf.constant([""]))
+    except tf.errors.InvalidArgumentError as e:
+        out["empty_key_error"] = str(e).split("\n")[-2].strip()
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["dense"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 def keras_load_model():
     """tf_keras's load_model of the Keras models saved here by model.save (``...
     load_ours_in_tf.py keras`` alone, with TF_USE_LEGACY_KERAS=1): the classes and layers it
@@ -133,9 +156,12 @@ def keras_load_model():
 if __name__ == "__main__":
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["dense"]:
+        dense()
     elif sys.argv[1:] == ["keras"]:
         keras_load_model()
     else:
         main()
         tables()
+        dense()
         keras_load_model()

@@ -5,12 +5,16 @@
 """
 import os
 import shutil
+import sys
 
 import numpy as np
 
 import eagerflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
+
+from tests.saved_model.programs import dense_table_module  # noqa: E402
 
 
 class Inner(tf.Module):
@@ -157,12 +161,22 @@ def tables():
     model.save(path)
 
 
+def dense():
+    """A Module whose function uses a DenseHashTable (``... make_ours.py dense`` writes it
+    alone): programs.dense_table_module."""
+    path = os.path.join(HERE, "ours_dense")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(dense_table_module(tf), path)
+
+
 if __name__ == "__main__":
-    import sys
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["dense"]:
+        dense()
     elif sys.argv[1:] == ["keras"]:
         keras()
     else:
         main()
         tables()
+        dense()

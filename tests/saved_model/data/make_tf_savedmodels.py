@@ -15,7 +15,8 @@ import tensorflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import affine_class  # noqa: E402
+from tests.saved_model.programs import (DENSE_KEYS, affine_class,  # noqa: E402
+                                        dense_table_module)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -85,6 +86,7 @@ def main():
     embedding(outputs)
     v1(outputs)
     tables(outputs)
+    dense(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -197,6 +199,16 @@ def tables(outputs):
     model.save(path)
     x = ["the bird sat", "zebra cat", ""]
     outputs["tf_keras_text"] = {"x": x, "y": model(tf.constant(x)).numpy().tolist()}
+
+
+def dense(outputs):
+    """A Module whose function uses a DenseHashTable (programs.dense_table_module)."""
+    path = os.path.join(HERE, "tf_dense")
+    shutil.rmtree(path, ignore_errors=True)
+    m = dense_table_module(tf)
+    tf.saved_model.save(m, path)
+    outputs["tf_dense"] = {k: v.numpy().tolist()
+                           for k, v in m.lookup(tf.constant(DENSE_KEYS)).items()}
 
 
 def only(names):

@@ -45,7 +45,7 @@ class TableValue:
     """
 
     __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
-                 "static", "__weakref__")
+                 "static", "reserved", "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.variant
@@ -58,6 +58,7 @@ class TableValue:
         self.initialized = False
         self.token_index = None
         self.static = False  # (a static table must be initialized before a lookup)
+        self.reserved = ()  # a dense table's empty and deleted keys, which no key may be
 
     def __repr__(self):
         return f"<TableValue {len(self.entries)} entries>"
@@ -68,9 +69,17 @@ def _python_keys(keys):
     return keys.reshape(-1).tolist()
 
 
+def _check_reserved(table, keys):
+    for key, name in zip(table.reserved, ("empty_key", "deleted_key")):
+        if (keys == key).any():
+            raise errors.InvalidArgumentError(
+                None, None, f"Using the {name} as a table key is not allowed")
+
+
 def _find(xp, table, keys, default_value):
     if table.static and not table.initialized:
         raise errors.FailedPreconditionError(None, None, "Table not initialized.")
+    _check_reserved(table, keys)
     entries = table.entries
     dtype = table.value_dtype.as_numpy_dtype
     if default_value.ndim and default_value.shape != keys.shape:
@@ -207,6 +216,7 @@ def _size(xp, table):
 
 
 def _insert(xp, table, keys, values):
+    _check_reserved(table, keys)
     if keys.shape != values.shape:
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} for value, got "
@@ -216,6 +226,7 @@ def _insert(xp, table, keys, values):
 
 
 def _remove(xp, table, keys):
+    _check_reserved(table, keys)
     pop = table.entries.pop
     for k in _python_keys(keys):
         pop(k, None)
@@ -263,6 +274,10 @@ def _dense_layout(xp, table, buckets, empty_key):
 
 
 def _import(xp, table, keys, values):
+    if table.reserved and keys.ndim == 2:  # (a dense table's buckets: the free ones dropped)
+        keys, values = keys[:, 0], values.reshape(len(keys), -1)[:, 0]
+        keep = (keys != table.reserved[0]) & (keys != table.reserved[1])
+        keys, values = keys[keep], values[keep]
     table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
     return ()
 
@@ -671,11 +686,6 @@ def _table_checkpoint(cls):
     def restore(self, tensors):
         keys = np.asarray(tensors["table"]["-keys"])
         values = np.asarray(tensors["table"]["-values"])
-        if keys.ndim == 2 and keys.shape[1:] == (1,) and getattr(self, "_empty_key", None) \
-                is not None:  # a dense table's buckets: drop the empty and deleted ones
-            keys, values = keys[:, 0], values.reshape(len(values), -1)[:, 0]
-            keep = (keys != self._empty_key) & (keys != self._deleted_key)
-            keys, values = keys[keep], values[keep]
         dispatch(_IMPORT, (self._resource_handle, convert_to_tensor(keys, self._key_dtype),
                            convert_to_tensor(values, self._value_dtype)))
 
@@ -754,28 +764,14 @@ class DenseHashTable(_MutableTable):
         if np.array_equal(self._empty_key, self._deleted_key):
             raise errors.InvalidArgumentError(
                 None, "MutableDenseHashTableV2", "Empty and deleted keys must differ")
+        self._value.reserved = (self._empty_key, self._deleted_key)
         self._num_buckets = int(initial_num_buckets or 131072)
-
-    def _reserved(self, keys, what):
-        keys = _converted_keys(keys, self._key_dtype)
-        if context.executing_eagerly() and not isinstance(keys, SparseTensor):
-            flat = np.asarray(keys).reshape(-1)
-            for reserved, name in ((self._empty_key, "empty_key"),
-                                   (self._deleted_key, "deleted_key")):
-                if (flat == reserved).any():
-                    raise errors.InvalidArgumentError(
-                        None, what, f"Using the {name} as a table key is not allowed "
-                                    f"[Op:{what}]")
-        return keys
-
-    def insert(self, keys, values, name=None):
-        return super().insert(self._reserved(keys, "LookupTableInsertV2"), values, name)
 
     def remove(self, keys, name=None):
         if isinstance(keys, Tensor) and keys.dtype != self._key_dtype:
             raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype}, got "
                             f"{keys.dtype}.")
-        return super().remove(self._reserved(keys, "LookupTableRemoveV2"), name)
+        return super().remove(_converted_keys(keys, self._key_dtype), name)
 
     erase = remove
 
