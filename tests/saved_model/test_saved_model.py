@@ -807,6 +807,7 @@ def test_tf_loaded_our_dense_hash_table_and_gave_its_lookups(tmp_path):
     buckets in the checkpoint) and recorded its lookups (load_ours_in_tf.py dense); what
     eagerflow writes today is that SavedModel, and it loads here with the same lookups."""
     expected = _json("tf_loaded_ours.json")["dense"]
+    assert expected["v1_session_serving_default"] == expected["serving_default"]
     make_ours = _make_ours()
     make_ours.HERE = str(tmp_path)
     make_ours.dense()

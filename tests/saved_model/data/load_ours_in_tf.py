@@ -109,6 +109,13 @@ def dense():
     out = {"lookup": {k: v.numpy().tolist() for k, v in m.lookup(keys).items()},
            "serving_default": {k: v.numpy().tolist() for k, v in
                                m.signatures["serving_default"](keys=keys).items()}}
+    # TF 1's loader (TF Serving's): the SaverDef's restore fills the table's buckets
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.path.join(HERE, "ours_dense"))
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["keys"].name: DENSE_KEYS})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
     try:
         m.lookup(tf.constant([""]))
     except tf.errors.InvalidArgumentError as e:
