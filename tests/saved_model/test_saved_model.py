@@ -837,3 +837,16 @@ def test_tf_dense_hash_table_loads_and_gives_tfs_lookups():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Using the deleted_key as a table key is not allowed"):
         m.lookup(tf.constant(["$"]))
+
+
+def test_a_saved_lookup_layer_without_a_vocabulary_still_fails_when_called(tmp_path):
+    inputs = tf.keras.Input((None,), dtype=tf.string)
+    model = tf.keras.Model(inputs, tf.keras.layers.StringLookup()(inputs))
+    model.save(str(tmp_path / "m"))
+    x = tf.constant([["a"]])
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        tf.saved_model.load(str(tmp_path / "m"))(x)
+    loaded = tf.keras.models.load_model(str(tmp_path / "m"))
+    assert loaded.layers[-1].get_vocabulary() == ["[UNK]"]
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        loaded(x)

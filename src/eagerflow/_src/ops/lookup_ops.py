@@ -279,6 +279,8 @@ def _import(xp, table, keys, values):
         keep = (keys != table.reserved[0]) & (keys != table.reserved[1])
         keys, values = keys[keep], values[keep]
     table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
+    if table.static:  # (a saved static table's initializer imports its entries)
+        table.initialized = True
     return ()
 
 

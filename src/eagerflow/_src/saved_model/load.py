@@ -388,6 +388,8 @@ class _Loader:
                                                         f"cannot restore it.")
         value = lookup_ops.TableValue(_d.as_dtype(found.attr["key_dtype"].type),
                                       _d.as_dtype(found.attr["value_dtype"].type))
+        # (a static table is looked up only once its saved initializer has run, as in TF)
+        value.static = found.op in ("HashTableV2", "HashTable")
         if found.op == "MutableDenseHashTableV2":  # (its empty and deleted keys: constants)
             consts = {n.name: n for n in made_by.node_def if n.op == "Const"}
             value.reserved = tuple(

@@ -354,7 +354,7 @@ def _restore_tables(model, path, nodes):
         handle = getattr(found, "resource_handle", None)
         if handle is not None and hasattr(handle._data, "entries"):
             table.resource_handle._data.entries = dict(handle._data.entries)
-            table.resource_handle._data.initialized = True
+            table.resource_handle._data.initialized = handle._data.initialized
 
 
 def _tuples(value):
