@@ -235,3 +235,10 @@ def test_dense_table_remove_of_another_key_dtype_is_a_signature_mismatch():
     with pytest.raises(TypeError, match=r"^Signature mismatch. Keys must be dtype "
                                         r"<dtype: 'string'>, got <dtype: 'int32'>.$"):
         table.remove(tf.constant([1, 2]))
+
+
+def test_a_static_table_of_no_entries_is_refused_as_in_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+            tf.constant([], tf.string), tf.constant([], tf.int64)), -1)

@@ -225,7 +225,18 @@ def test_calling_a_lookup_layer_without_a_vocabulary_fails_as_in_tf(make, inputs
     assert layer(inputs).dtype == tf.int64
 
 
-def test_a_static_table_without_entries_is_still_initialized():
-    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
-        tf.constant([], tf.string), tf.constant([], tf.int64)), -1)
-    assert table.lookup(tf.constant(["a"])).numpy().tolist() == [-1]
+def test_a_vocabulary_of_special_tokens_only_or_no_data_is_refused_as_in_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.keras.layers.StringLookup().set_vocabulary(["[UNK]"])
+    with pytest.raises(ValueError, match="^Expected input data to be non-empty.$"):
+        tf.keras.layers.StringLookup().adapt(tf.constant([], tf.string))
+
+
+def test_a_keras_file_of_a_never_adapted_lookup_layer_fails_to_load_as_in_tf(tmp_path):
+    inputs = tf.keras.Input((None,), dtype=tf.string)
+    tf.keras.Model(inputs, tf.keras.layers.StringLookup()(inputs)).save(
+        str(tmp_path / "m.keras"))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.keras.models.load_model(str(tmp_path / "m.keras"))

@@ -382,7 +382,14 @@ def _init_more(xp, table, keys, values):
     return ()
 
 
-_IMPORT_MORE = register("InitializeTableV2", _init_more, _no_outputs, multi=True, tied=(),
+def _init_from_tensors(xp, table, keys, values):
+    if not keys.size or not values.size:
+        raise errors.InvalidArgumentError(None, None,
+                                          "keys and values cannot be empty tensors.")
+    return _init_more(xp, table, keys, values)
+
+
+_IMPORT_MORE = register("InitializeTableV2", _init_from_tensors, _no_outputs, multi=True, tied=(),
                         stateful=True, not_differentiable=_NO_GRAD)
 tf_nodes[_IMPORT_MORE] = NodeForm(types={"Tkey": 1, "Tval": 2})
 tf_args[_IMPORT_MORE] = None  # (the table is a Python object, as above)
