@@ -237,3 +237,42 @@ def test_mutable_tables_reject_ragged_and_sparse_keys_as_tf_does():
     assert static.lookup(ragged).to_list() == [[1], [2, -1]]
     assert tf.function(lambda keys: static.lookup(keys))(ragged).to_list() == [[1], [2, -1]]
     assert static.lookup(sparse).values.numpy().tolist() == [1, 2, -1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1),
+    lambda: tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, empty_key="",
+                                                  deleted_key="$")])
+def test_mutable_tables_reject_keys_of_another_dtype_as_tf_does(make):
+    table = make()
+    message = r"^keys: Tensor conversion requested dtype string for Tensor with dtype int32: " \
+              r"<tf.Tensor: shape=\(2,\), dtype=int32"
+    with pytest.raises(ValueError, match=message):
+        table.lookup(tf.constant([1, 2]))
+    with pytest.raises(ValueError, match=message):
+        table.insert(tf.constant([1, 2]), tf.constant([1, 2], tf.int64))
+    with pytest.raises(ValueError, match=r"^Incompatible type conversion requested to type "
+                                         r"string for `tf.Variable of type int32"):
+        table.lookup(tf.Variable([1, 2]))
+    with pytest.raises(TypeError, match="Cannot convert"):
+        table.lookup([1, 2])
+    with pytest.raises(TypeError, match=r"^(Dtype of argument `keys` must be <dtype: 'string'>,"
+                                        r" received:|Signature mismatch. Keys must be dtype "
+                                        r"<dtype: 'string'>, got) <dtype: 'int32'>"):
+        table.remove(tf.constant([1, 2]))
+    assert int(table.size()) == 0
+
+
+def test_dense_table_remove_of_another_key_dtype_is_a_signature_mismatch():
+    table = tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, empty_key="",
+                                                  deleted_key="$")
+    with pytest.raises(TypeError, match=r"^Signature mismatch. Keys must be dtype "
+                                        r"<dtype: 'string'>, got <dtype: 'int32'>.$"):
+        table.remove(tf.constant([1, 2]))
+
+
+def test_a_static_table_of_no_entries_is_refused_as_in_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+            tf.constant([], tf.string), tf.constant([], tf.int64)), -1)

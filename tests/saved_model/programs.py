@@ -57,3 +57,23 @@ def ragged_class(tf):
                     "gathered": tf.gather(x, [[2], [0]]), "joined": tf.concat([x, x], 1)}
 
     return Ragged
+
+
+DENSE_KEYS = ["a", "b", "c", "d", "zzz"]
+
+
+def dense_table_module(tf):
+    """A `tf.Module` with a DenseHashTable (string -> int64, 4 buckets at first: it grows)
+    that its signed function `lookup` uses; "c" was inserted then removed."""
+    m = tf.Module()
+    m.table = tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, empty_key="",
+                                                    deleted_key="$", initial_num_buckets=4)
+    m.table.insert(tf.constant(["a", "b", "c", "d"]), tf.constant([1, 2, 3, 4], tf.int64))
+    m.table.remove(tf.constant(["c"]))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="keys")])
+    def lookup(keys):
+        return {"values": m.table.lookup(keys), "size": m.table.size()}
+
+    m.lookup = lookup
+    return m

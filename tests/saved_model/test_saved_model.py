@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.saved_model.programs import affine_class
+from tests.saved_model.programs import DENSE_KEYS, affine_class
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -777,14 +777,76 @@ def test_keras_lookup_layers_round_trip_through_model_save(tmp_path, suffix):
         assert sorted(v.numpy().tolist() for v in outputs) == sorted(expected)
 
 
-def test_a_dense_hash_table_saves_with_its_module_but_not_in_a_function(tmp_path):
+def test_a_dense_hash_table_saves_with_a_function_that_uses_it(tmp_path):
     m = tf.Module()
     m.table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1, empty_key=-2,
-                                                    deleted_key=-3)
-    m.table.insert([5], [50])
-    tf.saved_model.save(m, str(tmp_path / "a"))
-    assert tf.saved_model.load(str(tmp_path / "a")) is not None
+                                                    deleted_key=-3, initial_num_buckets=4)
+    m.table.insert([5, 6, 7, 8], [50, 60, 70, 80])  # (more than the buckets hold)
+    m.table.remove([6])
     m.f = tf.function(lambda x: m.table.lookup(x), input_signature=[tf.TensorSpec([None],
                                                                                   tf.int64)])
-    with pytest.raises(tf.errors.UnimplementedError, match="DenseHashTable"):
-        tf.saved_model.save(m, str(tmp_path / "b"))
+    tf.saved_model.save(m, str(tmp_path / "a"))
+    m.table.insert([9], [90])  # (not saved)
+    loaded = tf.saved_model.load(str(tmp_path / "a"))
+    assert loaded.f(tf.constant([5, 6, 8, 9], tf.int64)).numpy().tolist() == [50, -1, 80, -1]
+    served = loaded.signatures["serving_default"](tf.constant([7], tf.int64))
+    assert [v.numpy().tolist() for v in served.values()] == [[70]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Using the empty_key as a table key is not allowed"):
+        loaded.f(tf.constant([-2], tf.int64))
+    restored = tf.Module()
+    restored.table = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, -1,
+                                                           empty_key=-2, deleted_key=-3)
+    tf.train.Checkpoint(table=restored.table).read(  # (its variables are a checkpoint)
+        str(tmp_path / "a" / "variables" / "variables")).expect_partial()
+    assert restored.table.lookup([5, 7, 6]).numpy().tolist() == [50, 70, -1]
+
+
+def test_tf_loaded_our_dense_hash_table_and_gave_its_lookups(tmp_path):
+    """TF loaded data/ours_dense (make_ours.py dense: a function using a DenseHashTable, its
+    buckets in the checkpoint) and recorded its lookups (load_ours_in_tf.py dense); what
+    eagerflow writes today is that SavedModel, and it loads here with the same lookups."""
+    expected = _json("tf_loaded_ours.json")["dense"]
+    assert expected["v1_session_serving_default"] == expected["serving_default"]
+    make_ours = _make_ours()
+    make_ours.HERE = str(tmp_path)
+    make_ours.dense()
+    for name in ("saved_model.pb", os.path.join("variables", "variables.data-00000-of-00001")):
+        with open(os.path.join(DATA, "ours_dense", name), "rb") as f:
+            checked_in = f.read()
+        with open(str(tmp_path / "ours_dense" / name), "rb") as f:
+            assert f.read() == checked_in, name  # (what TF loaded)
+    keys = tf.constant(DENSE_KEYS)
+    for path in (os.path.join(DATA, "ours_dense"), str(tmp_path / "ours_dense")):
+        m = tf.saved_model.load(path)
+        for got, want in ((m.lookup(keys), expected["lookup"]),
+                          (m.signatures["serving_default"](keys=keys),
+                           expected["serving_default"])):
+            assert {k: v.numpy().tolist() for k, v in got.items()} == want
+        with pytest.raises(tf.errors.InvalidArgumentError, match=expected["empty_key_error"]):
+            m.lookup(tf.constant([""]))
+
+
+def test_tf_dense_hash_table_loads_and_gives_tfs_lookups():
+    """TF's SavedModel of programs.dense_table_module (make_tf_savedmodels.py dense)."""
+    expected = _json("tf_outputs.json")["tf_dense"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_dense"))
+    keys = tf.constant(DENSE_KEYS)
+    for got in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
+        assert {k: v.numpy().tolist() for k, v in got.items()} == expected
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Using the deleted_key as a table key is not allowed"):
+        m.lookup(tf.constant(["$"]))
+
+
+def test_a_saved_lookup_layer_without_a_vocabulary_still_fails_when_called(tmp_path):
+    inputs = tf.keras.Input((None,), dtype=tf.string)
+    model = tf.keras.Model(inputs, tf.keras.layers.StringLookup()(inputs))
+    model.save(str(tmp_path / "m"))
+    x = tf.constant([["a"]])
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        tf.saved_model.load(str(tmp_path / "m"))(x)
+    loaded = tf.keras.models.load_model(str(tmp_path / "m"))
+    assert loaded.layers[-1].get_vocabulary() == ["[UNK]"]
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        loaded(x)

@@ -206,3 +206,37 @@ def test_ragged_output_rows():
             layer(["a b", "b"])
         return
     assert layer(["a b z", "b"]).to_list() == [[2, 3, 1], [3]]
+
+
+@pytest.mark.parametrize("make, inputs, vocabulary", [
+    (tf.keras.layers.StringLookup, ["a", "b"], ["[UNK]"]),
+    (tf.keras.layers.IntegerLookup, tf.constant([1, 2], tf.int64), [-1]),
+    (tf.keras.layers.TextVectorization, ["a", "b"], ["", "[UNK]"])])
+def test_calling_a_lookup_layer_without_a_vocabulary_fails_as_in_tf(make, inputs, vocabulary):
+    layer = make()
+    assert layer.get_vocabulary() == vocabulary
+    assert layer.vocabulary_size() == len(vocabulary)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
+        layer(inputs)
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"Table not initialized.\n\t \[\[\{\{node .*LookupTableFindV2\}\}"):
+        tf.function(lambda x: layer(x))(tf.constant(inputs))
+    layer.adapt(tf.constant(inputs))  # (then it works)
+    assert layer(inputs).dtype == tf.int64
+
+
+def test_a_vocabulary_of_special_tokens_only_or_no_data_is_refused_as_in_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.keras.layers.StringLookup().set_vocabulary(["[UNK]"])
+    with pytest.raises(ValueError, match="^Expected input data to be non-empty.$"):
+        tf.keras.layers.StringLookup().adapt(tf.constant([], tf.string))
+
+
+def test_a_keras_file_of_a_never_adapted_lookup_layer_fails_to_load_as_in_tf(tmp_path):
+    inputs = tf.keras.Input((None,), dtype=tf.string)
+    tf.keras.Model(inputs, tf.keras.layers.StringLookup()(inputs)).save(
+        str(tmp_path / "m.keras"))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="keys and values cannot be empty tensors."):
+        tf.keras.models.load_model(str(tmp_path / "m.keras"))

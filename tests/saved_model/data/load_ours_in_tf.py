@@ -19,6 +19,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from tests.saved_model.programs import RAGGED_IDS, RAGGED_W, RAGGED_X  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
+
+from tests.saved_model.programs import DENSE_KEYS  # noqa: E402
 
 
 def main():
@@ -102,6 +105,33 @@ def tables():
         json.dump(recorded, f, indent=1)
 
 
+def dense():
+    """TF's lookups through our DenseHashTable (``... load_ours_in_tf.py dense`` alone):
+    written into tf_loaded_ours.json under ``dense``."""
+    m = tf.saved_model.load(os.path.join(HERE, "ours_dense"))
+    keys = tf.constant(DENSE_KEYS)
+    out = {"lookup": {k: v.numpy().tolist() for k, v in m.lookup(keys).items()},
+           "serving_default": {k: v.numpy().tolist() for k, v in
+                               m.signatures["serving_default"](keys=keys).items()}}
+    # TF 1's loader (TF Serving's): the SaverDef's restore fills the table's buckets
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.path.join(HERE, "ours_dense"))
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["keys"].name: DENSE_KEYS})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
+    try:
+        m.lookup(tf.constant([""]))
+    except tf.errors.InvalidArgumentError as e:
+        out["empty_key_error"] = str(e).split("\n")[-2].strip()
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["dense"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 def keras_load_model():
     """tf_keras's load_model of the Keras models saved here by model.save (``...
     load_ours_in_tf.py keras`` alone, with TF_USE_LEGACY_KERAS=1): the classes and layers it
@@ -172,6 +202,8 @@ def ragged():
 if __name__ == "__main__":
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["dense"]:
+        dense()
     elif sys.argv[1:] == ["keras"]:
         keras_load_model()
     elif sys.argv[1:] == ["ragged"]:
@@ -179,5 +211,6 @@ if __name__ == "__main__":
     else:
         main()
         tables()
+        dense()
         keras_load_model()
         ragged()

@@ -13,7 +13,7 @@ import eagerflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import ragged_class  # noqa: E402
+from tests.saved_model.programs import dense_table_module, ragged_class  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -172,9 +172,19 @@ def ragged():
                                              "summary": m.summary})
 
 
+def dense():
+    """A Module whose function uses a DenseHashTable (``... make_ours.py dense`` writes it
+    alone): programs.dense_table_module."""
+    path = os.path.join(HERE, "ours_dense")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(dense_table_module(tf), path)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["tables"]:
         tables()
+    elif sys.argv[1:] == ["dense"]:
+        dense()
     elif sys.argv[1:] == ["keras"]:
         keras()
     elif sys.argv[1:] == ["ragged"]:
@@ -183,3 +193,4 @@ if __name__ == "__main__":
         main()
         tables()
         ragged()
+        dense()

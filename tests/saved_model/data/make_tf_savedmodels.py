@@ -16,7 +16,7 @@ import tensorflow as tf
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from tests.saved_model.programs import (  # noqa: E402
-    RAGGED_IDS, RAGGED_W, RAGGED_X, affine_class, ragged_class)
+    DENSE_KEYS, RAGGED_IDS, RAGGED_W, RAGGED_X, affine_class, dense_table_module, ragged_class)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -87,6 +87,7 @@ def main():
     v1(outputs)
     tables(outputs)
     ragged(outputs)
+    dense(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -222,6 +223,16 @@ def ragged(outputs):
                    summary["sparse"].dense_shape.numpy().tolist()],
         "layout": {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
                    for k, v in m.layout(x).items()}}
+
+
+def dense(outputs):
+    """A Module whose function uses a DenseHashTable (programs.dense_table_module)."""
+    path = os.path.join(HERE, "tf_dense")
+    shutil.rmtree(path, ignore_errors=True)
+    m = dense_table_module(tf)
+    tf.saved_model.save(m, path)
+    outputs["tf_dense"] = {k: v.numpy().tolist()
+                           for k, v in m.lookup(tf.constant(DENSE_KEYS)).items()}
 
 
 def only(names):

@@ -279,7 +279,7 @@ class Variable(metaclass=_VariableMeta):
     def __tf_tensor__(self, dtype=None, name=None):
         if dtype is not None and dtype != self._dtype:
             raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for "
-                             f"`Variable of type {self._dtype.name}. (Variable: {self!r})")
+                             f"`tf.Variable of type {self._dtype.name}. (Variable: {self!r})")
         return dispatch(_READ, (self,))
 
     def __array__(self, dtype=None, copy=None):

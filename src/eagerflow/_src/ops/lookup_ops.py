@@ -45,7 +45,7 @@ class TableValue:
     """
 
     __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
-                 "__weakref__")
+                 "static", "reserved", "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.variant
@@ -57,6 +57,8 @@ class TableValue:
         self.key_dtype, self.value_dtype = key_dtype, value_dtype
         self.initialized = False
         self.token_index = None
+        self.static = False  # (a static table must be initialized before a lookup)
+        self.reserved = ()  # a dense table's empty and deleted keys, which no key may be
 
     def __repr__(self):
         return f"<TableValue {len(self.entries)} entries>"
@@ -67,7 +69,17 @@ def _python_keys(keys):
     return keys.reshape(-1).tolist()
 
 
+def _check_reserved(table, keys):
+    for key, name in zip(table.reserved, ("empty_key", "deleted_key")):
+        if (keys == key).any():
+            raise errors.InvalidArgumentError(
+                None, None, f"Using the {name} as a table key is not allowed")
+
+
 def _find(xp, table, keys, default_value):
+    if table.static and not table.initialized:
+        raise errors.FailedPreconditionError(None, None, "Table not initialized.")
+    _check_reserved(table, keys)
     entries = table.entries
     dtype = table.value_dtype.as_numpy_dtype
     if default_value.ndim and default_value.shape != keys.shape:
@@ -181,6 +193,8 @@ def find_tokens(table, data, starts, lengths, default_value):
     them), `default_value` where absent: as `LookupTableFindV2` of the tokens as strings."""
     dtype = table.value_dtype.as_numpy_dtype
     index = table.token_index
+    if table.static and not table.initialized:
+        raise errors.FailedPreconditionError(None, None, "Table not initialized.")
     if table.initialized and (index is None or not index.valid_for(table)):
         index = table.token_index = _TokenIndex(table.entries, dtype)
     if index is None:
@@ -202,6 +216,7 @@ def _size(xp, table):
 
 
 def _insert(xp, table, keys, values):
+    _check_reserved(table, keys)
     if keys.shape != values.shape:
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} for value, got "
@@ -211,6 +226,7 @@ def _insert(xp, table, keys, values):
 
 
 def _remove(xp, table, keys):
+    _check_reserved(table, keys)
     pop = table.entries.pop
     for k in _python_keys(keys):
         pop(k, None)
@@ -258,7 +274,13 @@ def _dense_layout(xp, table, buckets, empty_key):
 
 
 def _import(xp, table, keys, values):
+    if table.reserved and keys.ndim == 2:  # (a dense table's buckets: the free ones dropped)
+        keys, values = keys[:, 0], values.reshape(len(keys), -1)[:, 0]
+        keep = (keys != table.reserved[0]) & (keys != table.reserved[1])
+        keys, values = keys[keep], values[keep]
     table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
+    if table.static:  # (a saved static table's initializer imports its entries)
+        table.initialized = True
     return ()
 
 
@@ -360,7 +382,14 @@ def _init_more(xp, table, keys, values):
     return ()
 
 
-_IMPORT_MORE = register("InitializeTableV2", _init_more, _no_outputs, multi=True, tied=(),
+def _init_from_tensors(xp, table, keys, values):
+    if not keys.size or not values.size:
+        raise errors.InvalidArgumentError(None, None,
+                                          "keys and values cannot be empty tensors.")
+    return _init_more(xp, table, keys, values)
+
+
+_IMPORT_MORE = register("InitializeTableV2", _init_from_tensors, _no_outputs, multi=True, tied=(),
                         stateful=True, not_differentiable=_NO_GRAD)
 tf_nodes[_IMPORT_MORE] = NodeForm(types={"Tkey": 1, "Tval": 2})
 tf_args[_IMPORT_MORE] = None  # (the table is a Python object, as above)
@@ -538,6 +567,17 @@ def _dense_only(value, dtype):
     raise ValueError(f"TypeError: object of type '{kind}' has no len()\n")
 
 
+def _converted_keys(keys, key_dtype):
+    """`keys` as a tensor of `key_dtype`, as a mutable table's `lookup` and `insert` take them:
+    a tensor of another dtype (or a sparse or ragged value) fails as TF's conversion of
+    argument ``keys`` does."""
+    keys = _dense_only(keys, key_dtype)
+    if isinstance(keys, Tensor) and keys.dtype != key_dtype:
+        raise ValueError(f"keys: Tensor conversion requested dtype {key_dtype.name} for Tensor "
+                         f"with dtype {keys.dtype.name}: {keys!r}")
+    return as_tensor(convert_to_tensor(keys, key_dtype))
+
+
 class _Table:
     """What every table has: its resource tensor, dtypes, `size`, `lookup` and `export`."""
 
@@ -594,6 +634,7 @@ class StaticHashTable(_Table):
     def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
         super().__init__(initializer.key_dtype, initializer.value_dtype, name)
         self._initializer = initializer
+        self._value.static = True
         with _outside_functions():
             self._default_value = convert_to_tensor(default_value, self._value_dtype)
             initializer.initialize(self)
@@ -668,11 +709,6 @@ def _table_checkpoint(cls):
     def restore(self, tensors):
         keys = np.asarray(tensors["table"]["-keys"])
         values = np.asarray(tensors["table"]["-values"])
-        if keys.ndim == 2 and keys.shape[1:] == (1,) and getattr(self, "_empty_key", None) \
-                is not None:  # a dense table's buckets: drop the empty and deleted ones
-            keys, values = keys[:, 0], values.reshape(len(values), -1)[:, 0]
-            keep = (keys != self._empty_key) & (keys != self._deleted_key)
-            keys, values = keys[keep], values[keep]
         dispatch(_IMPORT, (self._resource_handle, convert_to_tensor(keys, self._key_dtype),
                            convert_to_tensor(values, self._value_dtype)))
 
@@ -693,7 +729,7 @@ class _MutableTable(_Table):
     def lookup(self, keys, dynamic_default_values=None, name=None):
         """The values of `keys`; absent keys give `default_value`, or the matching element
         of `dynamic_default_values` (shaped as `keys`)."""
-        keys = _dense_only(keys, self._key_dtype)
+        keys = _converted_keys(keys, self._key_dtype)
         default = self._default_value if dynamic_default_values is None else \
             convert_to_tensor(_dense_only(dynamic_default_values, self._value_dtype),
                               self._value_dtype)
@@ -701,7 +737,7 @@ class _MutableTable(_Table):
 
     def insert(self, keys, values, name=None):
         """Sets the value of each of `keys` (replacing what it had)."""
-        keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
+        keys = _converted_keys(keys, self._key_dtype)
         try:
             values = convert_to_tensor(values, self._value_dtype)
         except (TypeError, ValueError) as e:
@@ -753,25 +789,14 @@ class DenseHashTable(_MutableTable):
         if np.array_equal(self._empty_key, self._deleted_key):
             raise errors.InvalidArgumentError(
                 None, "MutableDenseHashTableV2", "Empty and deleted keys must differ")
+        self._value.reserved = (self._empty_key, self._deleted_key)
         self._num_buckets = int(initial_num_buckets or 131072)
 
-    def _reserved(self, keys, what):
-        keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
-        if context.executing_eagerly() and not isinstance(keys, SparseTensor):
-            flat = np.asarray(keys).reshape(-1)
-            for reserved, name in ((self._empty_key, "empty_key"),
-                                   (self._deleted_key, "deleted_key")):
-                if (flat == reserved).any():
-                    raise errors.InvalidArgumentError(
-                        None, what, f"Using the {name} as a table key is not allowed "
-                                    f"[Op:{what}]")
-        return keys
-
-    def insert(self, keys, values, name=None):
-        return super().insert(self._reserved(keys, "LookupTableInsertV2"), values, name)
-
     def remove(self, keys, name=None):
-        return super().remove(self._reserved(keys, "LookupTableRemoveV2"), name)
+        if isinstance(keys, Tensor) and keys.dtype != self._key_dtype:
+            raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype}, got "
+                            f"{keys.dtype}.")
+        return super().remove(_converted_keys(keys, self._key_dtype), name)
 
     erase = remove
 

@@ -378,14 +378,23 @@ class _Loader:
             if ref.local_name == "_create_resource" and child.WhichOneof("kind") == "function":
                 for name in child.function.concrete_functions:
                     fdef = self.library.functions.get(name)
-                    found = found or next((n for n in getattr(fdef, "node_def", ())
-                                           if n.op in _TABLE_OPS), None)
+                    if found is None:
+                        found = next((n for n in getattr(fdef, "node_def", ())
+                                      if n.op in _TABLE_OPS), None)
+                        made_by = fdef
         if found is None:
             raise errors.UnimplementedError(None, None, f"The SavedModel's resource (node {i}) "
                                                         f"is not a lookup table: eagerflow "
                                                         f"cannot restore it.")
         value = lookup_ops.TableValue(_d.as_dtype(found.attr["key_dtype"].type),
                                       _d.as_dtype(found.attr["value_dtype"].type))
+        # (a static table is looked up only once its saved initializer has run, as in TF)
+        value.static = found.op in ("HashTableV2", "HashTable")
+        if found.op == "MutableDenseHashTableV2":  # (its empty and deleted keys: constants)
+            consts = {n.name: n for n in made_by.node_def if n.op == "Const"}
+            value.reserved = tuple(
+                tensor_from_proto(consts[ref.split(":")[0]].attr["value"].tensor)
+                .reshape(()).item() for ref in found.input[:2])
         from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
         return _RestoredResource(EagerTensor._wrap(value))
 
@@ -496,9 +505,12 @@ def _import_table(resource, keys, values):
     hold its empty key: dropped by the table's own restore)."""
     table = resource.resource_handle._data
     keys, values = np.asarray(keys), np.asarray(values)
-    table.entries = dict(zip(keys.reshape(-1).tolist(),
-                             values.reshape(len(keys.reshape(-1)), -1)[:, 0].tolist()
-                             if values.size else []))
+    values = values.reshape(len(keys.reshape(-1)), -1)[:, 0] if values.size else values
+    keys = keys.reshape(-1)
+    for key in table.reserved:  # (a dense table's free buckets)
+        keep = keys != key
+        keys, values = keys[keep], values[keep]
+    table.entries = dict(zip(keys.tolist(), values.tolist()))
 
 
 def _component_specs(spec):

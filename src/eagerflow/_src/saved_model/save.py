@@ -23,7 +23,6 @@ import numpy as np
 
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
 from eagerflow._src.core import nest, versions
 from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
@@ -124,12 +123,6 @@ class _SaveableFunction:
         return []
 
 
-def _dense(table):
-    """A DenseHashTable: saved with its checkpointed entries only (no function may use
-    it, as eagerflow writes no MutableDenseHashTableV2)."""
-    return isinstance(table, lookup_ops.DenseHashTable)
-
-
 def _table_children(table, assets):
     """A table's children in TF's order (`assets`: path -> its `_Asset`, shared)."""
     out = []
@@ -188,7 +181,7 @@ class _ObjectGraph:
         while queue:
             i = queue.popleft()
             obj = self.objects[i]
-            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
+            if isinstance(obj, lookup_ops._Table):
                 self.tables[id(obj.resource_handle._data)] = i
                 edges = _table_children(obj, assets)
             else:
@@ -229,7 +222,8 @@ class _ObjectGraph:
         # a mutable table's save and restore functions, after every other node (as TF's)
         self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
         for i, obj in enumerate(list(self.objects)):
-            if isinstance(obj, lookup_ops.MutableHashTable) and obj._checkpoint:
+            if isinstance(obj, (lookup_ops.MutableHashTable, lookup_ops.DenseHashTable)) and \
+                    obj._checkpoint:
                 ids = []
                 for kind in ("save_fn", "restore_fn"):
                     ids.append(len(self.objects))
@@ -454,12 +448,6 @@ class _Writer:
             getattr(value, "_data", None)
         if isinstance(table, lookup_ops.TableValue):
             found = self.graph.tables.get(id(table))
-            if found is None and any(isinstance(o, lookup_ops.DenseHashTable) and
-                                     o.resource_handle._data is table
-                                     for o in self.graph.objects):
-                raise errors.UnimplementedError(
-                    None, None, f"The function {cf.name!r} uses a DenseHashTable: saving one "
-                                f"a function uses in a SavedModel is not supported.")
             if found is None:
                 raise AssertionError(
                     f"Tried to export a function which references an 'untracked' resource. "
@@ -583,16 +571,36 @@ class _Writer:
         return out
 
     def _table_node(self, table, graph_def):
-        """The op making `table` (TF's ``HashTableV2`` or ``MutableHashTableV2``), added to
-        `graph_def` (a GraphDef or FunctionDef)."""
+        """The op making `table` (TF's ``HashTableV2``, ``MutableHashTableV2`` or
+        ``MutableDenseHashTableV2``), added to `graph_def` (a GraphDef or FunctionDef)."""
         op = "HashTableV2" if getattr(table, "_initializer", None) is not None or \
             isinstance(table, lookup_ops.StaticVocabularyTable) else "MutableHashTableV2"
         name = "hash_table" if op == "HashTableV2" else "MutableHashTable"
-        if isinstance(graph_def, fw_pb.GraphDef):
+        dense = isinstance(table, lookup_ops.DenseHashTable)
+        if dense:
+            op, name = "MutableDenseHashTableV2", "MutableDenseHashTable"
+        graph = isinstance(graph_def, fw_pb.GraphDef)
+        inputs = []
+        if dense:  # (its empty and deleted keys: constants it takes)
+            for key_name, key in (("empty_key", table._empty_key),
+                                  ("deleted_key", table._deleted_key)):
+                key_name = self._node_name(key_name) if graph else key_name
+                const = (graph_def.node if graph else graph_def.node_def).add(name=key_name,
+                                                                              op="Const")
+                const.attr["dtype"].type = table.key_dtype.as_datatype_enum
+                value = np.array(key, object if table.key_dtype == _d.string else
+                                 table.key_dtype.as_numpy_dtype)
+                const.attr["value"].CopyFrom(gd.attr_value(value))
+                inputs.append(key_name if graph else f"{key_name}:output:0")
+        if graph:
             name = self._node_name(name)
-            node = graph_def.node.add(name=name, op=op)
+            node = graph_def.node.add(name=name, op=op, input=inputs)
         else:
-            node = graph_def.node_def.add(name=name, op=op)
+            node = graph_def.node_def.add(name=name, op=op, input=inputs)
+        if dense:
+            node.attr["initial_num_buckets"].i = table._num_buckets
+            node.attr["max_load_factor"].f = 0.8
+            node.attr["value_shape"].shape.SetInParent()
         node.attr["key_dtype"].type = table.key_dtype.as_datatype_enum
         node.attr["value_dtype"].type = table.value_dtype.as_datatype_enum
         # (unique in the SavedModel, and the same each save)
@@ -791,7 +799,7 @@ class _Writer:
                 self._bare(node, obj, self.concrete(obj), obj._parameters())
             elif isinstance(obj, _SignatureFunction):
                 pass  # below, once every variable has its handle
-            elif isinstance(obj, lookup_ops._Table) and not _dense(obj):
+            elif isinstance(obj, lookup_ops._Table):
                 node.resource.SetInParent()
                 if i in self.graph.saveables:
                     save_id, restore_id = self.graph.saveables[i]
@@ -832,7 +840,7 @@ class _Writer:
                 node.attr["container"].s = b""
                 handles[i] = name
         for i, obj in enumerate(objects):  # the tables, as TF's ops making them
-            if isinstance(obj, lookup_ops._Table) and not _dense(obj):
+            if isinstance(obj, lookup_ops._Table):
                 handles[i] = self._table_node(obj, self.graph_def).name
         self.handles = dict(handles)
         signature_defs = {}

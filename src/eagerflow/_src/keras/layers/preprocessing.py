@@ -84,6 +84,8 @@ def _batches(data, batch_size):
     """`data` as a sequence of batches: arrays sliced by `batch_size`, iterables as they are."""
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
         array = np.asarray(data)
+        if array.ndim and not len(array):
+            raise ValueError("Expected input data to be non-empty.")
         if batch_size is None:
             return [array]
         return [array[i:i + batch_size] for i in range(0, max(len(array), 1), batch_size)]

@@ -192,6 +192,13 @@ def compute_shape_for_encode_categorical(shape, output_mode, depth):
     return TensorShape(shape[:-1] + [depth])
 
 
+class _NullInitializer(lookup_ops.TableInitializerBase):
+    """Leaves a table uninitialized (a layer's table before `adapt` or `set_vocabulary`)."""
+
+    def initialize(self, table):
+        pass
+
+
 class _EagerPreprocessingLayer(PreprocessingLayer):
     """Converts lists and arrays (of strings too) to tensors before the layer sees them."""
 
@@ -275,10 +282,10 @@ class IndexLookup(_EagerPreprocessingLayer):
             self.idf_weights_const = self.idf_weights.value()
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
-        else:
-            self.lookup_table = self._lookup_table_from_tokens(
-                np.zeros(0, self._key_dtype.as_numpy_dtype if not self.invert
-                         else self._value_dtype.as_numpy_dtype))
+        else:  # (left uninitialized until `adapt`: a lookup fails, as in TF)
+            with context.init_scope():
+                self.lookup_table = lookup_ops.StaticHashTable(
+                    _NullInitializer(self._key_dtype, self._value_dtype), self._default_value)
         if not self._has_input_vocabulary:
             self.token_counts = lookup_ops.MutableHashTable(self.vocabulary_dtype, _dtypes.int64,
                                                             0)

@@ -102,6 +102,9 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                          object_metadata=lambda obj: (
                              (identifier, metadata) if obj is model else _object_metadata(obj)))
         for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
+            table = getattr(getattr(obj, "lookup_table", None), "resource_handle", None)
+            if table is not None and not getattr(table._data, "initialized", True):
+                continue  # (never adapted: restored so, as TF restores its table)
             folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
             os.makedirs(folder, exist_ok=True)
             obj.save_assets(folder)
@@ -354,6 +357,7 @@ def _restore_tables(model, path, nodes):
         handle = getattr(found, "resource_handle", None)
         if handle is not None and hasattr(handle._data, "entries"):
             table.resource_handle._data.entries = dict(handle._data.entries)
+            table.resource_handle._data.initialized = handle._data.initialized
 
 
 def _tuples(value):
