@@ -204,7 +204,8 @@ class Functional(Model):
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
-            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"]},
+            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
+                                 "registered_name": spec.get("registered_name")},
                                 custom_objects=custom_objects)
             if isinstance(layer, InputLayer):
                 tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs
