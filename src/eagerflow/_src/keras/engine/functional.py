@@ -48,6 +48,11 @@ class Functional(Model):
         self._init_graph_network(inputs, outputs)
 
     def _init_graph_network(self, inputs, outputs):
+        # a list of one tensor means that tensor: the model takes and returns it unwrapped
+        if isinstance(inputs, list) and len(nest.flatten(inputs)) == 1:
+            inputs = inputs[0]
+        if isinstance(outputs, list) and len(nest.flatten(outputs)) == 1:
+            outputs = outputs[0]
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
         for x in self.inputs:
