@@ -4,8 +4,10 @@ from eagerflow._src.keras.utils.data_utils import (  # noqa: F401
     Sequence, get_file, pack_x_y_sample_weight, pad_sequences, unpack_x_y_sample_weight)
 from eagerflow._src.keras.utils.dataset_utils import (  # noqa: F401
     image_dataset_from_directory, text_dataset_from_directory, timeseries_dataset_from_array)
+from eagerflow._src.keras.utils.image_utils import (  # noqa: F401
+    array_to_img, img_to_array, load_img, save_img)
 from eagerflow._src.keras.utils.layer_utils import count_params  # noqa: F401
-from eagerflow._src.keras.utils.np_utils import normalize, to_categorical  # noqa: F401
+from eagerflow._src.keras.utils.np_utils import normalize, to_categorical, to_ordinal  # noqa: F401
 from eagerflow._src.keras.utils.progbar import Progbar  # noqa: F401
 from eagerflow._src.keras.utils.serialization import (  # noqa: F401
     CustomObjectScope, deserialize_keras_object, get_custom_objects, get_registered_name,
