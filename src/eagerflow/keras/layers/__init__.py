@@ -20,8 +20,11 @@ from eagerflow._src.keras.layers.convolutional import Conv3DTranspose as Convolu
 from eagerflow._src.keras.layers.convolutional import SeparableConv1D as SeparableConvolution1D  # noqa: F401
 from eagerflow._src.keras.layers.convolutional import SeparableConv2D as SeparableConvolution2D  # noqa: F401
 from eagerflow._src.keras.layers.core import (  # noqa: F401
-    Activation, Dense, Dropout, Embedding, Flatten, Lambda)
+    Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda)
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401
+from eagerflow._src.keras.layers.image_augmentation import (  # noqa: F401
+    RandomBrightness, RandomContrast, RandomCrop, RandomFlip, RandomHeight, RandomRotation,
+    RandomTranslation, RandomWidth, RandomZoom)
 from eagerflow._src.keras.layers.masking import Masking  # noqa: F401
 from eagerflow._src.keras.layers.merging import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
