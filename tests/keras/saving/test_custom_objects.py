@@ -67,3 +67,35 @@ def test_archive_with_unknown_loss_function_raises_type_error(tmp_path):
     model.save(tmp_path / "m.h5")
     with pytest.raises(ValueError, match="Unknown loss function: 'my_loss'"):
         keras.models.load_model(tmp_path / "m.h5")
+
+
+class Shaped(keras.Model):
+    built_with = []
+
+    def __init__(self, units=3, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.dense = keras.layers.Dense(units)
+
+    def build(self, input_shape):
+        Shaped.built_with.append(input_shape)
+        super().build(input_shape)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def get_config(self):
+        return {"units": self.units}
+
+
+def test_subclassed_model_is_built_from_its_archive_with_a_tensor_shape(tmp_path):
+    model = Shaped()
+    model.build((None, 4))
+    model.save(tmp_path / "m.keras")
+    Shaped.built_with.clear()
+    loaded = keras.models.load_model(tmp_path / "m.keras", custom_objects={"Shaped": Shaped})
+    assert loaded.built and loaded.units == 3
+    assert isinstance(Shaped.built_with[0], tf.TensorShape)
+    assert Shaped.built_with[0].as_list() == [None, 4]
+    x = np.ones((1, 4), "float32")
+    np.testing.assert_allclose(loaded(x), model(x))

@@ -236,7 +236,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
-            model.build(build_config["input_shape"])
+            model.build_from_config(build_config)
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))
