@@ -6,7 +6,7 @@ from eagerflow._src.keras.utils.dataset_utils import (  # noqa: F401
     image_dataset_from_directory, text_dataset_from_directory, timeseries_dataset_from_array)
 from eagerflow._src.keras.utils.image_utils import (  # noqa: F401
     array_to_img, img_to_array, load_img, save_img)
-from eagerflow._src.keras.utils.layer_utils import count_params  # noqa: F401
+from eagerflow._src.keras.utils.layer_utils import count_params, get_source_inputs  # noqa: F401
 from eagerflow._src.keras.utils.np_utils import normalize, to_categorical, to_ordinal  # noqa: F401
 from eagerflow._src.keras.utils.progbar import Progbar  # noqa: F401
 from eagerflow._src.keras.utils.serialization import (  # noqa: F401
@@ -14,3 +14,4 @@ from eagerflow._src.keras.utils.serialization import (  # noqa: F401
     get_registered_object, register_keras_serializable, serialize_keras_object)
 from eagerflow._src.keras.utils.serialization import CustomObjectScope as custom_object_scope  # noqa: F401
 from eagerflow._src.keras.utils.tf_utils import set_random_seed  # noqa: F401
+from eagerflow._src.keras.utils.vis_utils import model_to_dot, plot_model  # noqa: F401
