@@ -8,6 +8,8 @@ from eagerflow._src.keras.layers.activation import (  # noqa: F401
     ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU)
 from eagerflow._src.keras.layers.attention import (  # noqa: F401
     AdditiveAttention, Attention, MultiHeadAttention)
+from eagerflow._src.keras.layers.conv_recurrent import (  # noqa: F401
+    ConvLSTM1D, ConvLSTM2D, ConvLSTM3D)
 from eagerflow._src.keras.layers.convolutional import (  # noqa: F401
     Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose, DepthwiseConv1D,
     DepthwiseConv2D, SeparableConv1D, SeparableConv2D)
