@@ -22,3 +22,21 @@ def test_get_source_inputs():
     assert keras.utils.get_source_inputs(out) == [a, b]
     assert keras.utils.get_source_inputs(hidden) == [a]
     assert keras.utils.get_source_inputs(a) == [a]
+
+
+def test_interactive_logging_switch(capsys):
+    import numpy as np
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    assert keras.utils.is_interactive_logging_enabled()
+    keras.utils.disable_interactive_logging()
+    try:
+        assert not keras.utils.is_interactive_logging_enabled()
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=2)
+        model.evaluate(np.ones((4, 2)), np.ones((4, 1)), verbose=1)
+        assert capsys.readouterr().out == ""
+    finally:
+        keras.utils.enable_interactive_logging()
+    model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)
+    out = capsys.readouterr().out
+    assert out.startswith("1/1 - ") and " - loss: " in out
