@@ -157,3 +157,123 @@ def test_print_tensor_writes_to_stdout(capsys):
     x = K.constant([1.0, 2.0])
     assert K.print_tensor(x, message="x =") is x
     assert capsys.readouterr().out == "x = [1 2]\n"
+
+
+# -- tf_keras's backend functions beyond the basic ones (values from tf_keras 2.21) ------------
+
+def test_backend_name_arange_eye_reverse():
+    assert K.backend() == "tensorflow"
+    assert K.arange(5).numpy().tolist() == [0, 1, 2, 3, 4] and K.arange(-3).numpy().size == 0
+    assert K.arange(1, 7, 2, dtype="float32").numpy().tolist() == [1.0, 3.0, 5.0]
+    eye = K.eye(2, dtype="int32")
+    assert isinstance(eye, tf.Variable) and eye.numpy().tolist() == [[1, 0], [0, 1]]
+    x = K.constant([[1, 2], [3, 4]])
+    assert K.reverse(x, 1).numpy().tolist() == [[2, 1], [4, 3]]
+    assert K.reverse(x, [0, 1]).numpy().tolist() == [[4, 3], [2, 1]]
+
+
+@pytest.mark.parametrize("x_shape, y_shape, axes, shape, total", [
+    ((2, 3, 4), (2, 4, 5), None, (2, 3, 5), 34860.0),
+    ((32, 20, 1), (32, 30, 20), (1, 2), (32, 1, 30), 19200.0),
+    ((2, 3), (2, 3), 1, (2, 1), 6.0),
+    ((2, 3), (2, 3, 4), (1, 1), (2, 4), 24.0),
+    ((2, 3, 4), (2, 4), (2, 1), (2, 3), 24.0)])
+def test_batch_dot_shapes(x_shape, y_shape, axes, shape, total):
+    def values(s):  # a ramp for the first case, ones for the others
+        n = np.arange(np.prod(s)) if axes is None else np.ones(np.prod(s))
+        return K.constant(n.reshape(s).astype("float32"))
+    result = K.batch_dot(values(x_shape), values(y_shape), axes=axes)
+    assert result.shape == shape and float(K.sum(result)) == total
+
+
+def test_batch_dot_errors():
+    x, y = K.ones((2, 3, 4)), K.ones((2, 4, 5))
+    with pytest.raises(ValueError, match="Cannot perform batch_dot over axis 0"):
+        K.batch_dot(x, y, axes=0)
+    with pytest.raises(ValueError, match=r"x.shape\[1\] != y.shape\[2\] \(3 != 5\)"):
+        K.batch_dot(x, y, axes=(1, 2))
+
+
+def test_crossentropies():
+    t, p = K.constant([[0., 1.], [1., 0.]]), K.constant([[0.2, 0.8], [0.6, 0.4]])
+    np.testing.assert_allclose(K.categorical_crossentropy(t, p), [0.22314353, 0.5108256],
+                               rtol=1e-6)
+    np.testing.assert_allclose(K.categorical_crossentropy(t, p, from_logits=True),
+                               [0.437488, 0.59813887], rtol=1e-6)
+    np.testing.assert_allclose(K.binary_crossentropy(t, p),
+                               [[0.22314338, 0.22314338], [0.5108254, 0.5108254]], rtol=1e-6)
+    np.testing.assert_allclose(K.binary_crossentropy(t, p, from_logits=True),
+                               [[0.79813886, 0.37110066], [0.43748793, 0.91301525]], rtol=1e-6)
+    np.testing.assert_allclose(K.sparse_categorical_crossentropy(K.constant([1, 0]), p),
+                               [0.22314355, 0.5108256], rtol=1e-6)
+    np.testing.assert_allclose(K.binary_focal_crossentropy(t, p),
+                               [[0.00892573, 0.00892573], [0.08173206, 0.08173206]], rtol=1e-5)
+    np.testing.assert_allclose(K.categorical_focal_crossentropy(t, p),
+                               [0.00223144, 0.02043302], rtol=1e-5)
+
+
+def test_convolutions_pooling_padding_resizing():
+    img = K.constant(np.arange(32, dtype="float32").reshape(1, 4, 4, 2))
+    kernel = K.ones((2, 2, 2, 3))
+    assert K.conv2d(img, kernel).shape == (1, 3, 3, 3)
+    assert float(K.sum(K.conv2d(img, kernel, padding="same", strides=(2, 2)))) == 1488.0
+    assert K.conv2d(K.permute_dimensions(img, (0, 3, 1, 2)), kernel,
+                    data_format="channels_first").shape == (1, 3, 3, 3)
+    assert K.conv1d(K.ones((1, 5, 2)), K.ones((3, 2, 1)),
+                    padding="causal").numpy().ravel().tolist() == [2, 4, 6, 6, 6]
+    assert K.conv1d(K.ones((1, 5, 2)), K.ones((3, 2, 1)), dilation_rate=2).shape == (1, 1, 1)
+    assert K.pool2d(img, (2, 2), strides=(2, 2)).numpy().ravel().tolist() == [
+        10, 11, 14, 15, 26, 27, 30, 31]
+    assert K.pool2d(img, (2, 2), pool_mode="avg", padding="same").shape == (1, 4, 4, 2)
+    assert K.pool3d(K.ones((1, 4, 4, 4, 1)), (2, 2, 2), (2, 2, 2)).shape == (1, 2, 2, 2, 1)
+    assert K.depthwise_conv2d(img, K.ones((2, 2, 2, 1))).shape == (1, 3, 3, 2)
+    assert K.separable_conv2d(img, K.ones((2, 2, 2, 1)), K.ones((1, 1, 2, 3))).shape == \
+        (1, 3, 3, 3)
+    assert K.conv2d_transpose(img, K.ones((2, 2, 3, 2)), (1, 8, 8, 3),
+                              strides=(2, 2)).shape == (1, 8, 8, 3)
+    assert K.temporal_padding(K.ones((1, 2, 1)), (1, 2)).shape == (1, 5, 1)
+    assert K.spatial_2d_padding(img).shape == (1, 6, 6, 2)
+    assert K.spatial_2d_padding(img, ((0, 1), (2, 0)),
+                                data_format="channels_first").shape == (1, 4, 5, 4)
+    assert K.spatial_3d_padding(K.ones((1, 2, 2, 2, 1))).shape == (1, 4, 4, 4, 1)
+    assert K.resize_images(img, 2, 3, "channels_last").shape == (1, 8, 12, 2)
+    np.testing.assert_allclose(
+        K.resize_images(img, 2, 2, "channels_last", interpolation="bilinear")[0, :3, 0, 0],
+        [0.0, 2.0, 6.0])
+
+
+def test_random_sparse_loops_and_scopes():
+    assert K.random_bernoulli((4,), p=1.0).numpy().tolist() == [1.0] * 4
+    assert K.random_bernoulli((2,), p=0.0, dtype="float64").dtype == tf.float64
+    assert isinstance(K.random_normal_variable((2,), 0, 1), tf.Variable)
+    sparse = tf.sparse.SparseTensor([[0, 1]], [2.0], [2, 2])
+    assert K.is_sparse(sparse) and not K.is_sparse(K.ones(1))
+    assert K.to_dense(sparse).numpy().tolist() == [[0.0, 2.0], [0.0, 0.0]]
+    assert K.map_fn(lambda v: v * 2, K.constant([1., 2.])).numpy().tolist() == [2.0, 4.0]
+    assert float(K.foldl(lambda a, v: a + v, K.constant([1., 2., 3.]))) == 6.0
+    assert float(K.foldr(lambda a, v: a - v, K.constant([1., 2., 3.]))) == 0.0
+    with pytest.warns(UserWarning, match="learning_phase_scope` is deprecated"):
+        with K.learning_phase_scope(1):
+            assert K.learning_phase() == 1
+    assert K.learning_phase() == 0
+
+
+def test_rnn_loop():
+    def step(x, states):
+        return states[0] + x, [states[0] + x]
+    last, outputs, states = K.rnn(step, K.ones((2, 3, 4)), [K.zeros((2, 4))])
+    assert last.numpy()[0].tolist() == [3.0] * 4 and outputs.shape == (2, 3, 4)
+    mask = K.constant(np.array([[1, 1, 0], [1, 0, 0]], bool), dtype="bool")
+    last, outputs, _ = K.rnn(step, K.ones((2, 3, 4)), [K.zeros((2, 4))], mask=mask,
+                             go_backwards=True)
+    assert last.numpy()[:, 0].tolist() == [2.0, 1.0]
+    assert outputs.numpy()[:, :, 0].tolist() == [[0.0, 1.0, 2.0], [0.0, 0.0, 1.0]]
+
+
+def test_function_of_keras_tensors():
+    inp = tf.keras.Input((2,))
+    out = tf.keras.layers.Dense(1, kernel_initializer="ones")(inp)
+    values = K.function([inp], [out])([np.ones((1, 2))])
+    assert isinstance(values, list) and isinstance(values[0], np.ndarray)
+    assert values[0].tolist() == [[2.0]]
+    assert isinstance(K.function(inp, out)(np.ones((1, 2))), np.ndarray)

@@ -460,3 +460,40 @@ def test_lambda_callback_calls_the_given_functions():
     _drive(callback, [0.5, 0.25])
     callback.on_test_end({})
     assert events == [("epoch", 0), ("epoch", 1), ("end", 0.25), "test"]
+
+
+def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
+    x = np.linspace(-1, 1, 40).reshape(20, 2).astype("float32")
+    y = x[:, :1] * 2
+
+    def model():
+        m = tf.keras.Sequential([tf.keras.Input((2,)),
+                                 tf.keras.layers.Dense(1, kernel_initializer="zeros")])
+        m.compile(tf.keras.optimizers.Adam(0.1), "mse")
+        return m
+
+    class Interrupt(tf.keras.callbacks.Callback):
+        fire = True
+
+        def on_epoch_begin(self, epoch, logs=None):
+            if epoch == 3 and self.fire:
+                raise RuntimeError("Interrupting!")
+
+    backup = tf.keras.callbacks.BackupAndRestore(backup_dir=str(tmp_path / "backup"))
+    interrupt = Interrupt()
+    with pytest.raises(RuntimeError):
+        model().fit(x, y, epochs=6, batch_size=5, callbacks=[backup, interrupt], verbose=0,
+                    shuffle=False)
+    assert sorted(os.listdir(tmp_path / "backup" / "chief")) == [
+        "checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
+    interrupt.fire = False
+    resumed = model()
+    history = resumed.fit(x, y, epochs=6, batch_size=5, callbacks=[backup, interrupt],
+                          verbose=0, shuffle=False)
+    assert history.epoch == [3, 4, 5] and int(resumed.optimizer.iterations) == 24
+    uninterrupted = model()
+    full = uninterrupted.fit(x, y, epochs=6, batch_size=5, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], full.history["loss"][3:], atol=1e-5)
+    np.testing.assert_allclose(resumed.get_weights()[0], uninterrupted.get_weights()[0],
+                               atol=1e-5)
+    assert os.listdir(tmp_path / "backup") == []  # deleted once fit finished

@@ -14,7 +14,8 @@ import tarfile
 import numpy as np
 import pytest
 
-from eagerflow.keras.datasets import cifar10, fashion_mnist, imdb, mnist
+from eagerflow.keras.datasets import boston_housing, cifar10, cifar100, fashion_mnist, imdb, \
+    mnist, reuters
 from tests.internals import keras_backend as backend, remote
 from tests.keras.utils.local_server import FileServer, closed_port_url
 
@@ -35,6 +36,12 @@ IMDB = {"x_train": [[1, 2, 3], [4, 5], [6, 7, 8, 9], [10], [11, 12, 13, 14, 15]]
         "x_test": [[2, 4], [16, 1, 3]],
         "y_test": [1, 0]}
 WORD_INDEX = {"the": 1, "and": 2, "a": 3}
+REUTERS = [[5, 1, 2], [3, 4], [6, 7, 8, 9], [1], [2, 2, 9, 10, 11]]
+BOSTON = {"x": np.arange(10 * 13, dtype="float64").reshape(10, 13),
+          "y": np.arange(10, dtype="float64") + 0.5}
+CIFAR100 = {name: (RNG.randint(0, 256, (n, 3072)).astype("uint8"),
+                   RNG.randint(0, 100, n).tolist(), RNG.randint(0, 20, n).tolist())
+            for name, n in [("train", 3), ("test", 2)]}
 
 
 def _object_array(lists):
@@ -69,6 +76,17 @@ def write_dataset_files(root):
              y_train=np.array(IMDB["y_train"]), x_test=_object_array(IMDB["x_test"]),
              y_test=np.array(IMDB["y_test"]))
     (root / "imdb_word_index.json").write_text(json.dumps(WORD_INDEX))
+    np.savez(root / "boston_housing.npz", **BOSTON)
+    np.savez(root / "reuters.npz", x=_object_array(REUTERS), y=np.array([3, 4, 3, 1, 19]))
+    (root / "reuters_word_index.json").write_text(json.dumps({"said": 1, "the": 2}))
+    hundred = root / "cifar-100-python"
+    hundred.mkdir()
+    for name, (data, fine, coarse) in CIFAR100.items():
+        with open(hundred / name, "wb") as f:
+            pickle.dump({b"data": data, b"fine_labels": fine, b"coarse_labels": coarse}, f,
+                        protocol=2)
+    with tarfile.open(root / "cifar-100-python.tar.gz", "w:gz") as archive:
+        archive.add(hundred, arcname="cifar-100-python")
 
 
 @pytest.fixture(scope="module")
@@ -240,3 +258,45 @@ def test_imdb_word_index(local_files, server):
     assert imdb.get_word_index() == WORD_INDEX
     assert os.listdir(local_files) == ["imdb_word_index.json"]
     assert server.requests == ["/imdb_word_index.json"]
+
+
+def test_boston_housing(local_files, server):
+    (x_train, y_train), (x_test, y_test) = boston_housing.load_data()
+    order = np.arange(10)
+    np.random.RandomState(113).shuffle(order)
+    np.testing.assert_array_equal(x_train, BOSTON["x"][order[:8]])
+    np.testing.assert_array_equal(y_test, BOSTON["y"][order[8:]])
+    assert x_test.shape == (2, 13) and y_train.shape == (8,)
+    (x_train, _), (x_test, _) = boston_housing.load_data(test_split=0.5, seed=1)
+    assert len(x_train) == len(x_test) == 5
+
+
+def test_cifar100(local_files, server):
+    (x_train, y_train), (x_test, y_test) = cifar100.load_data()
+    assert x_train.shape == (3, 32, 32, 3) and x_train.dtype == np.uint8
+    assert y_train.shape == (3, 1) and y_train.ravel().tolist() == CIFAR100["train"][1]
+    np.testing.assert_array_equal(
+        x_test[1], CIFAR100["test"][0][1].reshape(3, 32, 32).transpose(1, 2, 0))
+    (_, coarse), _ = cifar100.load_data(label_mode="coarse")
+    assert coarse.ravel().tolist() == CIFAR100["train"][2]
+    with pytest.raises(ValueError, match="`label_mode` must be one of"):
+        cifar100.load_data(label_mode="medium")
+
+
+def test_reuters(local_files, server):
+    order = np.arange(5)
+    np.random.RandomState(113).shuffle(order)
+    (x_train, y_train), (x_test, y_test) = reuters.load_data()
+    assert x_train.dtype == object and x_train.shape == (4,)
+    assert x_test.shape == (1, 6)  # as tf_keras: np.array of one list is 2-D
+    assert list(x_train[0]) == [1] + [w + 3 for w in REUTERS[order[0]]]
+    assert y_train.tolist() == [[3, 4, 3, 1, 19][i] for i in order[:4]]
+    (x_train, _), _ = reuters.load_data(num_words=8, start_char=None, index_from=0,
+                                        oov_char=None, test_split=0.4)
+    assert [list(x) for x in x_train] == [[w for w in REUTERS[i] if w < 8] for i in order[:3]]
+    (x_train, _), _ = reuters.load_data(maxlen=4)
+    assert all(len(x) < 4 for x in x_train)
+    assert reuters.get_word_index() == {"said": 1, "the": 2}
+    assert len(reuters.get_label_names()) == 46 and reuters.get_label_names()[3] == "earn"
+    with pytest.raises(TypeError, match="Unrecognized keyword arguments"):
+        reuters.load_data(foo=1)

@@ -184,3 +184,17 @@ def test_layers_made_while_connecting_count_their_names_apart():
     eager = Outer()
     eager(tf.ones((1, 3)))
     assert eager.inner.name == "dense_1"
+
+
+def test_list_of_one_input_and_output_is_unwrapped():
+    inp = keras.Input((2,))
+    out = keras.layers.Dense(1, kernel_initializer="ones")(inp)
+    model = keras.Model([inp], [out])
+    x = np.ones((3, 2), "float32")
+    assert isinstance(model(x), tf.Tensor) and model(x).shape == (3, 1)
+    assert isinstance(model.predict(x, verbose=0), np.ndarray)
+    assert model.output_shape == (None, 1) and model.input_shape == (None, 2)
+    assert model.outputs == [model.output]
+    assert model.get_config()["output_layers"] == [[model.layers[-1].name, 0, 0]]
+    # a tuple of one stays a tuple, as in tf_keras
+    assert isinstance(keras.Model(inp, (out,))(x), tuple)

@@ -415,7 +415,7 @@ def test_compile_arguments_round_trip_with_custom_functions(tmp_path):
     model.compile(keras.optimizers.RMSprop(0.003), my_loss, loss_weights=[0.5],
                   metrics=[keras.metrics.RootMeanSquaredError(), keras.metrics.mean_absolute_error])
     model.save(tmp_path / "m.keras")
-    with pytest.raises(ValueError, match="Unknown loss function: 'my_loss'"):
+    with pytest.raises(TypeError, match="Could not locate function .my_loss."):
         saving.load_model(tmp_path / "m.keras")
     loaded = saving.load_model(tmp_path / "m.keras", custom_objects={"my_loss": my_loss})
     assert loaded.loss is my_loss

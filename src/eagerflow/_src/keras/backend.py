@@ -13,6 +13,7 @@ import contextlib
 import random
 import sys
 import threading
+import warnings
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
+from eagerflow._src.ops import conv_ops, image_ops, sparse_tensor
+from eagerflow._src.graph import functional_ops
+from eagerflow._src.keras import late
 from eagerflow._src.ops import wrappers
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -747,3 +751,403 @@ class RandomGenerator:
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
         return self._draw(random_ops.stateless_truncated_normal, random_ops.truncated_normal,
                           nonce, shape=shape, mean=mean, stddev=stddev, dtype=dtype or floatx())
+
+
+# -- the rest of tf_keras's backend: losses, convolutions, padding, loops ---------------------
+
+@export("keras.backend.backend")
+def backend():
+    """The name of the backend: always ``"tensorflow"``."""
+    return "tensorflow"
+
+
+@export("keras.backend.arange")
+def arange(start, stop=None, step=1, dtype="int32"):
+    """``tf.range`` whose count starts at 0 when `start` is negative and `stop` is None."""
+    if stop is None and not isinstance(start, Tensor) and start < 0:
+        start = 0
+    return cast_ops.cast(array_ops.range(start, limit=stop, delta=step, dtype="int32"), dtype)
+
+
+@export("keras.backend.eye")
+def eye(size, dtype=None, name=None):
+    """A variable holding the `size` x `size` identity matrix."""
+    dtype = _dtypes.as_dtype(dtype or floatx())
+    return variable(array_ops.eye(size, dtype=dtype), dtype, name)
+
+
+@export("keras.backend.reverse")
+def reverse(x, axes):
+    """`x` reversed along `axes` (an int or a list)."""
+    return array_ops.reverse(x, [axes] if isinstance(axes, int) else list(axes))
+
+
+@export("keras.backend.batch_dot")
+def batch_dot(x, y, axes=None):
+    """The dot product of each batch item of `x` and `y` over `axes` (default: the last axis of
+    `x` and the second-to-last of `y`); a result of rank 1 is made (batch, 1).
+
+    >>> tf.keras.backend.batch_dot(tf.ones((32, 20, 1)), tf.ones((32, 30, 20)),
+    ...                            axes=(1, 2)).shape
+    TensorShape([32, 1, 30])
+    """
+    x, y = as_tensor(x), as_tensor(y)
+    x_rank, y_rank = x.shape.rank, y.shape.rank
+    if x_rank < 2 or y_rank < 2:
+        raise ValueError(f"Cannot do batch_dot on inputs with rank < 2. Received inputs with "
+                         f"tf.shapes {x.shape} and {y.shape}.")
+    if axes is None:
+        axes = [x_rank - 1, y_rank - 2]
+    elif isinstance(axes, int):
+        axes = [axes, axes]
+    axes = [a % rank if a < 0 else a for a, rank in zip(axes, (x_rank, y_rank))]
+    if 0 in axes:
+        raise ValueError("Cannot perform batch_dot over axis 0. If your inputs are not batched, "
+                         "add a dummy batch dimension to your inputs using K.expand_dims(x, 0)")
+    if None not in (x.shape[axes[0]], y.shape[axes[1]]) \
+            and x.shape[axes[0]] != y.shape[axes[1]]:
+        raise ValueError(f"Cannot do batch_dot on inputs with shapes {x.shape} and {y.shape} "
+                         f"with axes={axes}. x.shape[{axes[0]}] != y.shape[{axes[1]}] "
+                         f"({x.shape[axes[0]]} != {y.shape[axes[1]]}).")
+    # contracted axis last in x and first (after the batch) in y, the rest flattened
+    x = array_ops.transpose(x, [a for a in range(x_rank) if a != axes[0]] + [axes[0]])
+    y = array_ops.transpose(y, [0, axes[1]] + [a for a in range(1, y_rank) if a != axes[1]])
+    x_shape, y_shape = array_ops.shape(x), array_ops.shape(y)
+    x_rest, y_rest = x_shape[1:-1], y_shape[2:]
+    product = linalg_ops.matmul(
+        array_ops.reshape(x, array_ops.stack([x_shape[0], -1, x_shape[-1]])),
+        array_ops.reshape(y, array_ops.stack([y_shape[0], y_shape[1], -1])))
+    result = array_ops.reshape(product, array_ops.concat([x_shape[:1], x_rest, y_rest], 0))
+    static = x.shape[:-1].concatenate(y.shape[2:])
+    result.set_shape(static)
+    if static.rank == 1:
+        result = array_ops.expand_dims(result, 1)
+    return result
+
+
+def _losses():
+    return late.losses  # a tier above
+
+
+@export("keras.backend.categorical_crossentropy")
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    """The crossentropy between one-hot `target` and the probabilities (or logits) `output`,
+    summed over `axis`."""
+    return _losses().categorical_crossentropy(target, output, from_logits=from_logits,
+                                              axis=axis)
+
+
+@export("keras.backend.sparse_categorical_crossentropy")
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1,
+                                    ignore_class=None):
+    """The crossentropy between integer labels `target` and the class scores `output`."""
+    return _losses().sparse_categorical_crossentropy(target, output, from_logits=from_logits,
+                                                     axis=axis, ignore_class=ignore_class)
+
+
+@export("keras.backend.binary_crossentropy")
+def binary_crossentropy(target, output, from_logits=False):
+    """The elementwise crossentropy between `target` and the probabilities (or logits)
+    `output` (no mean, unlike `keras.losses.binary_crossentropy`)."""
+    losses = _losses()
+    target, output = losses._inputs(target, output)
+    return losses._binary_crossentropy(target, output, from_logits)
+
+
+@export("keras.backend.categorical_focal_crossentropy")
+def categorical_focal_crossentropy(target, output, alpha=0.25, gamma=2.0, from_logits=False,
+                                   axis=-1):
+    return _losses().categorical_focal_crossentropy(target, output, alpha=alpha, gamma=gamma,
+                                                    from_logits=from_logits, axis=axis)
+
+
+@export("keras.backend.binary_focal_crossentropy")
+def binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25,
+                              gamma=2.0, from_logits=False):
+    """The elementwise focal crossentropy (no mean)."""
+    losses = _losses()
+    target, output = losses._inputs(target, output)
+    probs = math_ops.sigmoid(output) if from_logits else output
+    p_t = target * probs + (1 - target) * (1 - probs)
+    focal = math_ops.pow(1.0 - p_t, gamma) * losses._binary_crossentropy(target, output,
+                                                                         from_logits)
+    if apply_class_balancing:
+        focal = (target * alpha + (1 - target) * (1.0 - alpha)) * focal
+    return focal
+
+
+def _channels_last(x, data_format, rank):
+    """`x` in channels_last order (transposed when `data_format` is channels_first)."""
+    if normalize_data_format(data_format) == "channels_first":
+        return array_ops.transpose(x, [0, *range(2, rank), 1])
+    return x
+
+
+def _back(x, data_format, rank):
+    if normalize_data_format(data_format) == "channels_first":
+        return array_ops.transpose(x, [0, rank - 1, *range(1, rank - 1)])
+    return x
+
+
+def _check_format(data_format):
+    data_format = normalize_data_format(data_format)
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f"Unknown data_format: {data_format}")
+    return data_format
+
+
+def _conv(x, kernel, rank, strides, padding, data_format, dilation_rate):
+    data_format = _check_format(data_format)
+    if padding not in ("same", "valid", "causal"):
+        raise ValueError(f"Unknown padding: {padding}")
+    x = _channels_last(as_tensor(x), data_format, rank + 2)
+    if padding == "causal":
+        left = dilation_rate[0] * (as_tensor(kernel).shape[0] - 1)
+        x = temporal_padding(x, (left, 0))
+        padding = "valid"
+    out = conv_ops.convolution(x, kernel, strides=strides, padding=padding.upper(),
+                               dilations=dilation_rate)
+    return _back(out, data_format, rank + 2)
+
+
+def _tuple(value, n):
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * n
+
+
+@export("keras.backend.conv1d")
+def conv1d(x, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    return _conv(x, kernel, 1, _tuple(strides, 1), padding, data_format,
+                 _tuple(dilation_rate, 1))
+
+
+@export("keras.backend.conv2d")
+def conv2d(x, kernel, strides=(1, 1), padding="valid", data_format=None,
+           dilation_rate=(1, 1)):
+    """A 2-D convolution of `x` with `kernel` (kh, kw, in, out)."""
+    return _conv(x, kernel, 2, _tuple(strides, 2), padding, data_format,
+                 _tuple(dilation_rate, 2))
+
+
+@export("keras.backend.conv3d")
+def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
+           dilation_rate=(1, 1, 1)):
+    return _conv(x, kernel, 3, _tuple(strides, 3), padding, data_format,
+                 _tuple(dilation_rate, 3))
+
+
+@export("keras.backend.conv2d_transpose")
+def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
+                     data_format=None, dilation_rate=(1, 1)):
+    data_format = _check_format(data_format)
+    x = _channels_last(as_tensor(x), data_format, 4)
+    output_shape = list(output_shape)
+    if data_format == "channels_first":
+        output_shape = [output_shape[0], output_shape[2], output_shape[3], output_shape[1]]
+    if output_shape[0] is None:
+        output_shape[0] = array_ops.shape(x)[0]
+    out = conv_ops.conv2d_transpose(x, kernel, array_ops.stack(output_shape),
+                                    (1,) + _tuple(strides, 2) + (1,), padding=padding.upper(),
+                                    dilations=_tuple(dilation_rate, 2))
+    return _back(out, data_format, 4)
+
+
+@export("keras.backend.depthwise_conv2d")
+def depthwise_conv2d(x, depthwise_kernel, strides=(1, 1), padding="valid", data_format=None,
+                     dilation_rate=(1, 1)):
+    data_format = _check_format(data_format)
+    x = _channels_last(as_tensor(x), data_format, 4)
+    out = conv_ops.depthwise_conv2d(x, depthwise_kernel, (1,) + _tuple(strides, 2) + (1,),
+                                    padding.upper(), dilations=_tuple(dilation_rate, 2))
+    return _back(out, data_format, 4)
+
+
+@export("keras.backend.separable_conv2d")
+def separable_conv2d(x, depthwise_kernel, pointwise_kernel, strides=(1, 1), padding="valid",
+                     data_format=None, dilation_rate=(1, 1)):
+    data_format = _check_format(data_format)
+    x = _channels_last(as_tensor(x), data_format, 4)
+    out = conv_ops.separable_conv2d(x, depthwise_kernel, pointwise_kernel,
+                                    (1,) + _tuple(strides, 2) + (1,), padding.upper(),
+                                    dilations=_tuple(dilation_rate, 2))
+    return _back(out, data_format, 4)
+
+
+def _pool(x, pool_size, strides, padding, data_format, pool_mode, rank):
+    data_format = _check_format(data_format)
+    if padding not in ("same", "valid"):
+        raise ValueError(f"Unknown padding: {padding}")
+    if pool_mode not in ("max", "avg"):
+        raise ValueError(f"Invalid pooling mode: {pool_mode}")
+    x = _channels_last(as_tensor(x), data_format, rank + 2)
+    pool = conv_ops.max_pool if pool_mode == "max" else conv_ops.avg_pool
+    out = pool(x, (1,) + _tuple(pool_size, rank) + (1,), (1,) + _tuple(strides, rank) + (1,),
+               padding.upper())
+    return _back(out, data_format, rank + 2)
+
+
+@export("keras.backend.pool2d")
+def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool_mode="max"):
+    """Max (or, with `pool_mode` "avg", average) pooling of the 4-D `x`."""
+    if len(pool_size) != 2:
+        raise ValueError("`pool_size` must be a tuple of 2 integers.")
+    if len(strides) != 2:
+        raise ValueError("`strides` must be a tuple of 2 integers.")
+    return _pool(x, pool_size, strides, padding, data_format, pool_mode, 2)
+
+
+@export("keras.backend.pool3d")
+def pool3d(x, pool_size, strides=(1, 1, 1), padding="valid", data_format=None,
+           pool_mode="max"):
+    return _pool(x, pool_size, strides, padding, data_format, pool_mode, 3)
+
+
+@export("keras.backend.temporal_padding")
+def temporal_padding(x, padding=(1, 1)):
+    """`x` (batch, steps, features) with `padding` zero steps before and after."""
+    if len(padding) != 2:
+        raise ValueError(f"`padding` should be a tuple of length 2. Received: {padding}")
+    return array_ops.pad(x, [[0, 0], list(padding), [0, 0]])
+
+
+@export("keras.backend.spatial_2d_padding")
+def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
+    """The 4-D `x` with zero rows and columns around its spatial dimensions."""
+    data_format = _check_format(data_format)
+    spatial = [list(p) for p in padding]
+    pads = ([[0, 0], [0, 0]] + spatial if data_format == "channels_first"
+            else [[0, 0]] + spatial + [[0, 0]])
+    return array_ops.pad(x, pads)
+
+
+@export("keras.backend.spatial_3d_padding")
+def spatial_3d_padding(x, padding=((1, 1), (1, 1), (1, 1)), data_format=None):
+    data_format = _check_format(data_format)
+    spatial = [list(p) for p in padding]
+    pads = ([[0, 0], [0, 0]] + spatial if data_format == "channels_first"
+            else [[0, 0]] + spatial + [[0, 0]])
+    return array_ops.pad(x, pads)
+
+
+@export("keras.backend.resize_images")
+def resize_images(x, height_factor, width_factor, data_format, interpolation="nearest"):
+    """The 4-D `x` scaled up by whole factors along its rows and columns."""
+    data_format = _check_format(data_format)
+    x = _channels_last(as_tensor(x), data_format, 4)
+    height, width = x.shape[1], x.shape[2]
+    if height is None or width is None:
+        dims = array_ops.shape(x)
+        size = array_ops.stack([dims[1] * height_factor, dims[2] * width_factor])
+    else:
+        size = (height * height_factor, width * width_factor)
+    if interpolation not in ("nearest", "bilinear", "bicubic", "area", "gaussian", "lanczos3",
+                             "lanczos5", "mitchellcubic"):
+        raise ValueError(f"`interpolation` argument should be one of ['area', 'bicubic', "
+                         f"'bilinear', 'gaussian', 'lanczos3', 'lanczos5', 'mitchellcubic', "
+                         f"'nearest']. Received: \"{interpolation}\".")
+    out = image_ops.resize(x, size, method=interpolation)
+    return _back(out, data_format, 4)
+
+
+@export("keras.backend.random_bernoulli")
+def random_bernoulli(shape, p=0.0, dtype=None, seed=None):
+    """Ones with probability `p`, else zeros, of `dtype` (floatx by default)."""
+    dtype = dtype or floatx()
+    draw = random_ops.uniform(shape, dtype=dtype, seed=_seed_or_draw(seed))
+    return array_ops.where(math_ops.less(draw, p), array_ops.ones(shape, dtype=dtype),
+                           array_ops.zeros(shape, dtype=dtype))
+
+
+@export("keras.backend.random_binomial")
+def random_binomial(shape, p=0.0, dtype=None, seed=None):
+    """Deprecated name of `random_bernoulli`."""
+    return random_bernoulli(shape, p, dtype, seed)
+
+
+@export("keras.backend.random_normal_variable")
+def random_normal_variable(shape, mean, scale, dtype=None, name=None, seed=None):
+    dtype = dtype or floatx()
+    return variable(random_ops.normal(shape, mean=mean, stddev=scale, dtype=dtype,
+                                      seed=_seed_or_draw(seed)), dtype, name)
+
+
+@export("keras.backend.random_uniform_variable")
+def random_uniform_variable(shape, low, high, dtype=None, name=None, seed=None):
+    dtype = dtype or floatx()
+    return variable(random_ops.uniform(shape, minval=low, maxval=high, dtype=dtype,
+                                       seed=_seed_or_draw(seed)), dtype, name)
+
+
+@export("keras.backend.is_sparse")
+def is_sparse(tensor):
+    return isinstance(tensor, sparse_tensor.SparseTensor)
+
+
+@export("keras.backend.to_dense")
+def to_dense(tensor):
+    return sparse_tensor.to_dense(tensor) if is_sparse(tensor) else tensor
+
+
+@export("keras.backend.map_fn")
+def map_fn(fn, elems, name=None, dtype=None):
+    return functional_ops.map_fn(fn, elems, name=name, dtype=dtype)
+
+
+@export("keras.backend.foldl")
+def foldl(fn, elems, initializer=None, name=None):
+    return functional_ops.foldl(fn, elems, initializer=initializer, name=name)
+
+
+@export("keras.backend.foldr")
+def foldr(fn, elems, initializer=None, name=None):
+    return functional_ops.foldr(fn, elems, initializer=initializer, name=name)
+
+
+export("keras.backend.name_scope").export_constant(__name__, "name_scope")
+name_scope = _context.name_scope
+
+
+@export("keras.backend.learning_phase_scope")
+@contextlib.contextmanager
+def learning_phase_scope(value):
+    """Within, `learning_phase()` is `value` (0 or 1)."""
+    warnings.warn("`tf.keras.backend.learning_phase_scope` is deprecated and will be removed "
+                  "after 2020-10-11. To update it, simply pass a True/False value to the "
+                  "`training` argument of the `__call__` method of your layer or model.",
+                  stacklevel=3)
+    if value not in (0, 1):
+        raise ValueError("Expected learning phase to be 0 or 1.")
+    previous = learning_phase()
+    set_learning_phase(value)
+    try:
+        yield
+    finally:
+        set_learning_phase(previous)
+
+
+@export("keras.backend.rnn")
+def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None,
+        unroll=False, input_length=None, time_major=False, zero_output_for_mask=False,
+        return_all_outputs=True):
+    """Iterates ``step_function(inputs_t, states)`` over time; returns
+    ``(last_output, outputs, new_states)`` (see `keras.layers.RNN`)."""
+    return late.layers.recurrent.rnn(step_function, inputs, initial_states, go_backwards, mask,
+                                     constants, unroll, input_length, time_major,
+                                     zero_output_for_mask, return_all_outputs)
+
+
+@export("keras.backend.function")
+def function(inputs, outputs, updates=None, name=None, **kwargs):
+    """A callable mapping values of the Keras `inputs` to the values of `outputs` (NumPy
+    arrays), through a functional model of them."""
+    if kwargs:
+        raise ValueError(f"Invalid argument {tuple(kwargs)} passed to K.function with "
+                         f"TensorFlow backend")
+    model = late.engine.training.Model(inputs=inputs, outputs=outputs)
+    one_listed = isinstance(outputs, list) and len(outputs) == 1
+
+    def call(model_inputs):
+        outs = model(model_inputs)
+        if one_listed:
+            outs = [outs]
+        return [o.numpy() for o in outs] if isinstance(outs, (list, tuple)) else outs.numpy()
+    return call

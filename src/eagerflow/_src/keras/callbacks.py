@@ -17,14 +17,18 @@ import copy
 import csv
 import logging
 import os
+import shutil
 import time
 from collections.abc import Iterable
 
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint.checkpoint import Checkpoint
+from eagerflow._src.checkpoint.management import CheckpointManager
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.keras.utils.progbar import Progbar
@@ -951,6 +955,61 @@ def _text_escape(text):
 
 _TENSORBOARD_LEGACY_ARGS = ("write_grads", "embeddings_layer_names", "embeddings_data",
                             "batch_size")
+
+
+@export("keras.callbacks.BackupAndRestore", "keras.callbacks.experimental.BackupAndRestore")
+class BackupAndRestore(Callback):
+    """Backs up the model, its optimizer and the epoch reached into `backup_dir` during
+    `fit`, so that a `fit` interrupted (an exception, a killed process) and run again with
+    this callback resumes after the last finished epoch instead of starting over.
+
+    `save_freq` is "epoch" or a number of batches (an interrupted epoch is then redone from
+    its start). The backup is deleted when `fit` finishes, unless `delete_checkpoint` is
+    False.
+    """
+
+    def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True,
+                 save_before_preemption=False):
+        super().__init__()
+        self.backup_dir, self.save_freq = backup_dir, save_freq
+        self.delete_checkpoint = delete_checkpoint
+        self.save_before_preemption = save_before_preemption
+        self._supports_tf_logs = True
+        self._batches_since_save = 0
+
+    def on_train_begin(self, logs=None):
+        self._epoch = Variable(-1, dtype="int64", trainable=False)
+        self._checkpoint = Checkpoint(model=self.model, ckpt_saved_epoch=self._epoch)
+        self._manager = CheckpointManager(self._checkpoint,
+                                          os.path.join(self.backup_dir, "chief"), max_to_keep=1)
+        if self._manager.latest_checkpoint:
+            self._checkpoint.restore(self._manager.latest_checkpoint)
+            # `fit` reads this after on_train_begin: the first epoch not yet finished
+            self.model._initial_epoch_from_backup = int(self._epoch.numpy()) + 1
+        self._batches_since_save = 0
+
+    def _save(self, epoch):
+        self._epoch.assign(epoch)
+        self._manager.save()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq != "epoch":
+            self._batches_since_save += 1
+            if self._batches_since_save >= self.save_freq:
+                self._batches_since_save = 0
+                self._save(self._current_epoch - 1)  # the epoch is redone on resuming
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.save_freq == "epoch":
+            self._save(epoch)
+
+    def on_train_end(self, logs=None):
+        if self.delete_checkpoint:
+            shutil.rmtree(os.path.join(self.backup_dir, "chief"), ignore_errors=True)
+        del self._checkpoint, self._manager
 
 
 @export("keras.callbacks.TensorBoard")

@@ -8,6 +8,8 @@ from eagerflow._src.keras.layers.activation import (  # noqa: F401
     ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU)
 from eagerflow._src.keras.layers.attention import (  # noqa: F401
     AdditiveAttention, Attention, MultiHeadAttention)
+from eagerflow._src.keras.layers.conv_recurrent import (  # noqa: F401
+    ConvLSTM1D, ConvLSTM2D, ConvLSTM3D)
 from eagerflow._src.keras.layers.convolutional import (  # noqa: F401
     Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose, DepthwiseConv1D,
     DepthwiseConv2D, SeparableConv1D, SeparableConv2D)
@@ -20,8 +22,11 @@ from eagerflow._src.keras.layers.convolutional import Conv3DTranspose as Convolu
 from eagerflow._src.keras.layers.convolutional import SeparableConv1D as SeparableConvolution1D  # noqa: F401
 from eagerflow._src.keras.layers.convolutional import SeparableConv2D as SeparableConvolution2D  # noqa: F401
 from eagerflow._src.keras.layers.core import (  # noqa: F401
-    Activation, Dense, Dropout, Embedding, Flatten, Lambda)
+    Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda)
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401
+from eagerflow._src.keras.layers.image_augmentation import (  # noqa: F401
+    RandomBrightness, RandomContrast, RandomCrop, RandomFlip, RandomHeight, RandomRotation,
+    RandomTranslation, RandomWidth, RandomZoom)
 from eagerflow._src.keras.layers.masking import Masking  # noqa: F401
 from eagerflow._src.keras.layers.merging import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,

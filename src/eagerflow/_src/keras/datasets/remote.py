@@ -23,6 +23,17 @@ FILES = {
     "cifar-10-python.tar.gz": (
         "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz",
         "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce"),
+    "cifar-100-python.tar.gz": (
+        "https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz",
+        "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7"),
+    "boston_housing.npz": (
+        _BUCKET + "boston_housing.npz",
+        "f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5"),
+    "reuters.npz": (
+        _BUCKET + "reuters.npz",
+        "d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916"),
+    "reuters_word_index.json": (
+        _BUCKET + "reuters_word_index.json", "4d44cc38712099c9e383dc6e5f11a921"),
     "imdb.npz": (
         _BUCKET + "imdb.npz",
         "69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f"),

@@ -757,10 +757,23 @@ class Layer(Module):
     def build_from_config(self, config):
         """Builds the layer for the shape a `get_build_config` holds."""
         if config["input_shape"] is not None:
-            self.build(config["input_shape"])
+            self.build(_as_shapes(config["input_shape"]))
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+def _as_shapes(value):
+    """The shapes a config holds as lists (JSON), as TensorShapes (a structure of them)."""
+    def is_shape(v):
+        return isinstance(v, (list, tuple)) and all(d is None or isinstance(d, int) for d in v)
+    if is_shape(value):
+        return TensorShape(value)
+    if isinstance(value, dict):
+        return {k: _as_shapes(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_shapes(v) for v in value)
+    return value
 
 
 def _unique(items):

@@ -48,6 +48,11 @@ class Functional(Model):
         self._init_graph_network(inputs, outputs)
 
     def _init_graph_network(self, inputs, outputs):
+        # a list of one tensor means that tensor: the model takes and returns it unwrapped
+        if isinstance(inputs, list) and len(nest.flatten(inputs)) == 1:
+            inputs = inputs[0]
+        if isinstance(outputs, list) and len(nest.flatten(outputs)) == 1:
+            outputs = outputs[0]
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
         for x in self.inputs:
@@ -205,7 +210,8 @@ class Functional(Model):
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
-            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"]},
+            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
+                                 "registered_name": spec.get("registered_name")},
                                 custom_objects=custom_objects)
             if isinstance(layer, InputLayer):
                 tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs

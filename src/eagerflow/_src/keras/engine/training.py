@@ -333,6 +333,9 @@ class Model(Layer):
         self.stop_training = False
         train = self.make_train_function()
         callbacks.on_train_begin()
+        resumed = self.__dict__.pop("_initial_epoch_from_backup", None)  # BackupAndRestore
+        if resumed is not None:
+            handler.initial_epoch = max(handler.initial_epoch, resumed)
         logs, epoch_logs = None, {}
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()

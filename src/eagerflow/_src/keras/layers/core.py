@@ -8,6 +8,7 @@ import inspect
 import math
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import nest
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -297,3 +298,19 @@ class Embedding(Layer):
             **weight_arguments.config(self, ("embeddings",)), "mask_zero": self.mask_zero, "input_length": self.input_length})
         return config
 
+
+
+@export("keras.layers.Identity")
+class Identity(Layer):
+    """Returns its inputs unchanged (each tensor of a structure through ``tf.identity``).
+
+    >>> tf.keras.layers.Identity()(tf.constant([1.0])).numpy()
+    array([1.], dtype=float32)
+    """
+
+    def __init__(self, trainable=True, name=None, **kwargs):
+        super().__init__(trainable=trainable, name=name, **kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs):
+        return nest.map_structure(cast_ops.identity, inputs)

@@ -200,7 +200,15 @@ def _deserialize(value, module):
     if isinstance(value, list):
         return [_deserialize(v, module) for v in value]
     if isinstance(value, dict) and value.get("class_name") == "function":
-        return module.get(value["config"])
+        try:
+            return module.get(value["config"])
+        except ValueError:
+            if not serialization.in_archive_loading():
+                raise
+            raise TypeError(f"Could not locate function {value['config']!r}. Make sure custom "
+                            f"classes are decorated with "
+                            f"`@keras.saving.register_keras_serializable()`. Full object "
+                            f"config: {value}") from None
     if isinstance(value, dict) and "class_name" in value:
         return module.deserialize(value)
     if isinstance(value, dict):
@@ -237,11 +245,12 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
                                                f"file is truncated or corrupt.") from None
     if not keras_layout:
         tensors, metadata = safetensors_format.deserialize(data, filepath)
-    with serialization.CustomObjectScope(custom_objects or {}):
+    with serialization.CustomObjectScope(custom_objects or {}), \
+            serialization.archive_loading():
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
-            model.build(build_config["input_shape"])
+            model.build_from_config(build_config)
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))

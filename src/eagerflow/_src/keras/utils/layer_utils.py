@@ -183,3 +183,19 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
     print_fn(f"Trainable params: {n_train} ({readable_memory_size(mem_train)})")
     print_fn(f"Non-trainable params: {n_fixed} ({readable_memory_size(mem_fixed)})")
     print_fn("_" * line_length)
+
+
+@export("keras.utils.get_source_inputs")
+def get_source_inputs(tensor, layer=None, node_index=None):
+    """The `Input` tensors that `tensor` (a Keras tensor) was computed from, in order."""
+    if not hasattr(tensor, "node"):
+        return tensor
+    node = tensor.node
+    if node is None or not node.keras_inputs:  # an Input, or a tensor made of none
+        return [tensor]
+    found = []
+    for x in node.keras_inputs:
+        for source in get_source_inputs(x):
+            if all(source is not f for f in found):
+                found.append(source)
+    return found

@@ -31,6 +31,26 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     return categorical.reshape(shape + (num_classes,))
 
 
+@export("keras.utils.to_ordinal")
+def to_ordinal(y, num_classes=None, dtype="float32"):
+    """Ordinal (cumulative) encoding of integer labels: class k has its first k of the
+    ``num_classes - 1`` entries set.
+
+    >>> tf.keras.utils.to_ordinal([0, 2], num_classes=3)
+    array([[0., 0.],
+           [1., 1.]], dtype=float32)
+    """
+    y = np.array(y, dtype="int")
+    shape = y.shape
+    if len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    y = y.reshape(-1)
+    if not num_classes:
+        num_classes = np.max(y) + 1
+    ordinal = (np.arange(num_classes - 1)[None, :] < y[:, None]).astype(dtype)
+    return ordinal.reshape(shape + (num_classes - 1,))
+
+
 @export("keras.utils.normalize")
 def normalize(x, axis=-1, order=2):
     """`x` divided by its `order`-norm along `axis` (all-zero slices stay zero).

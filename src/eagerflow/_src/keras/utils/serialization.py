@@ -172,6 +172,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None:
+            if in_archive_loading():
+                raise TypeError(_unknown_in_archive(identifier["class_name"]))
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         if hasattr(cls, "from_config"):
@@ -186,6 +188,27 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+@contextlib.contextmanager
+def archive_loading():
+    """Within, an unknown class raises TypeError, as the `.keras` format's loader does."""
+    previous = getattr(_scope, "archive", False)
+    _scope.archive = True
+    try:
+        yield
+    finally:
+        _scope.archive = previous
+
+
+def in_archive_loading():
+    return getattr(_scope, "archive", False)
+
+
+def _unknown_in_archive(name):
+    return (f"Cannot deserialize object of type `{name}`. If `{name}` is a custom class, "
+            f"please register it using the `@keras.saving.register_keras_serializable()` "
+            f"decorator.")
 
 
 def _unknown(kind, name):

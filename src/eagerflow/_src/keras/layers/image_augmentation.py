@@ -1,0 +1,423 @@
+"""Random image augmentation layers: flips, rotations, zooms, translations, contrast,
+brightness, crops and resizes, applied when training and passing images through otherwise.
+
+Images are ``(height, width, channels)`` or batches of them, channels last; outputs are in
+the layer's compute dtype.
+
+>>> layer = tf.keras.layers.RandomFlip("horizontal", seed=1)
+>>> layer(np.array([[[1.0], [2.0]]]), training=False).numpy().ravel()
+array([1., 2.], dtype=float32)
+"""
+import math
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph import control_flow
+from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, reduction_ops
+from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.utils import dataset_utils
+
+_FILL_MODES = ("reflect", "wrap", "constant", "nearest")
+_INTERPOLATIONS = ("nearest", "bilinear")
+
+
+def _check_fill_and_interpolation(fill_mode, interpolation):
+    if fill_mode not in _FILL_MODES:
+        raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Only `reflect`, `wrap`, "
+                                  f"`constant` and `nearest` are supported.")
+    if interpolation not in _INTERPOLATIONS:
+        raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Only `nearest` "
+                                  f"and `bilinear` are supported.")
+
+
+def _range(factor, name, limit=None):
+    """(lower, upper) of a factor given as one number (symmetric) or a pair."""
+    if isinstance(factor, (tuple, list)):
+        lower, upper = factor[0], factor[1]
+    else:
+        lower, upper = -factor, factor
+    if limit is not None and (abs(lower) > limit or abs(upper) > limit):
+        raise ValueError(f"`{name}` argument must have values between [-1, 1]. Received: "
+                         f"{name}={factor}")
+    if upper < lower:
+        raise ValueError(f"`{name}` cannot have upper bound less than lower bound, got "
+                         f"{factor}")
+    return lower, upper
+
+
+class _RandomLayer(Layer):
+    """A layer drawing random numbers from its seed, acting only when training."""
+
+    def __init__(self, seed=None, **kwargs):
+        self._rng_type = kwargs.pop("rng_type", None)
+        super().__init__(**kwargs)
+        self.seed = seed
+        self._random_generator = backend.RandomGenerator(seed)
+        self.supports_masking = False
+
+    def call(self, inputs, training=True):
+        images = cast_ops.cast(inputs, self.compute_dtype)
+        unbatched = images.shape.rank == 3
+        if unbatched:
+            images = array_ops.expand_dims(images, 0)
+        out = backend.in_train_phase(lambda: self._augment(images),
+                                     lambda: self._inference(images), training)
+        out.set_shape(self.compute_output_shape(images.shape))  # static dims a cond loses
+        return array_ops.squeeze(out, 0) if unbatched else out
+
+    def _inference(self, images):
+        return images
+
+    def _uniform(self, shape, low, high):
+        return self._random_generator.random_uniform(shape, low, high)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "seed": self.seed,
+                "rng_type": self._rng_type or "stateful"}
+
+
+@export("keras.layers.RandomFlip", "keras.layers.experimental.preprocessing.RandomFlip")
+class RandomFlip(_RandomLayer):
+    """Flips each image left-right and/or up-down, each with probability 1/2."""
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument "
+                             f"{mode}")
+        self.mode = mode
+
+    def _augment(self, images):
+        batch = array_ops.shape(images)[0]
+        for axis, active in ((2, self.mode != "vertical"), (1, self.mode != "horizontal")):
+            if active:
+                flip = math_ops.less(self._uniform(array_ops.stack([batch]), 0.0, 1.0), 0.5)
+                flip = array_ops.reshape(flip, array_ops.stack([batch, 1, 1, 1]))
+                images = array_ops.where(flip, array_ops.reverse(images, [axis]), images)
+        return images
+
+    def get_config(self):
+        return {**super().get_config(), "mode": self.mode}
+
+
+def _transform(images, transforms, fill_mode, fill_value, interpolation):
+    """`images` resampled through the projective `transforms` (batch, 8), as
+    ``tf.raw_ops.ImageProjectiveTransformV3``: output pixel (x, y) reads the input at
+    ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1."""
+    dims = array_ops.shape(images)
+    batch, height, width = dims[0], dims[1], dims[2]
+    floats = _dtypes.float32
+    ys, xs = array_ops.meshgrid(cast_ops.cast(array_ops.range(height), floats),
+                                cast_ops.cast(array_ops.range(width), floats), indexing="ij")
+    t = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
+    k = t[6] * xs + t[7] * ys + 1.0
+    x_in = (t[0] * xs + t[1] * ys + t[2]) / k
+    y_in = (t[3] * xs + t[4] * ys + t[5]) / k
+    w, h = cast_ops.cast(width, floats), cast_ops.cast(height, floats)
+    x_in, y_in = _fill_coords(x_in, w, fill_mode), _fill_coords(y_in, h, fill_mode)
+    images = cast_ops.cast(images, floats)
+    batch_index = array_ops.broadcast_to(
+        array_ops.reshape(array_ops.range(batch), [-1, 1, 1]), array_ops.shape(x_in))
+
+    def read(y, x):
+        """Pixels at integer (y, x), fill_value outside the image."""
+        inside = math_ops.logical_and(
+            math_ops.logical_and(math_ops.greater_equal(x, 0.0), math_ops.less(x, w)),
+            math_ops.logical_and(math_ops.greater_equal(y, 0.0), math_ops.less(y, h)))
+        yi = cast_ops.cast(reduction_ops.clip_by_value(y, 0.0, h - 1.0), "int32")
+        xi = cast_ops.cast(reduction_ops.clip_by_value(x, 0.0, w - 1.0), "int32")
+        values = array_ops.gather_nd(images, array_ops.stack([batch_index, yi, xi], -1))
+        return array_ops.where(array_ops.expand_dims(inside, -1), values,
+                               array_ops.fill(array_ops.shape(values), fill_value))
+
+    if interpolation == "nearest":
+        return read(_round_half_away(y_in), _round_half_away(x_in))
+    x0, y0 = math_ops.floor(x_in), math_ops.floor(y_in)
+    wx, wy = array_ops.expand_dims(x_in - x0, -1), array_ops.expand_dims(y_in - y0, -1)
+    top = read(y0, x0) * (1.0 - wx) + read(y0, x0 + 1.0) * wx
+    bottom = read(y0 + 1.0, x0) * (1.0 - wx) + read(y0 + 1.0, x0 + 1.0) * wx
+    return top * (1.0 - wy) + bottom * wy
+
+
+def _round_half_away(x):
+    return math_ops.sign(x) * math_ops.floor(math_ops.abs(x) + 0.5)
+
+
+def _fill_coords(coord, size, fill_mode):
+    """`coord` mapped into the image by `fill_mode` (constant keeps it; reads fill outside)."""
+    if fill_mode == "constant":
+        return coord
+    if fill_mode == "reflect":  # ... c b a | a b c | c b a ...
+        period = math_ops.floormod(coord, 2.0 * size)
+        coord = array_ops.where(math_ops.greater_equal(period, size),
+                                2.0 * size - period - 1.0, period)
+    elif fill_mode == "wrap":  # shifts by whole sizes, counted in (size - 1)s as TF's kernel
+        span = math_ops.maximum(size - 1.0, 1.0)
+        coord = array_ops.where(
+            math_ops.less(coord, 0.0),
+            coord + size * (math_ops.floor(-coord / span) + 1.0),
+            array_ops.where(math_ops.greater(coord, size - 1.0),
+                            coord - size * math_ops.floor(coord / span), coord))
+    return reduction_ops.clip_by_value(coord, 0.0, size - 1.0)
+
+
+class _TransformLayer(_RandomLayer):
+    def __init__(self, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        _check_fill_and_interpolation(fill_mode, interpolation)
+        self.fill_mode, self.fill_value = fill_mode, fill_value
+        self.interpolation = interpolation
+
+    def _augment(self, images):
+        dims = array_ops.shape(images)
+        height = cast_ops.cast(dims[1], _dtypes.float32)
+        width = cast_ops.cast(dims[2], _dtypes.float32)
+        transforms = self._transforms(dims[0], height, width)
+        out = _transform(images, transforms, self.fill_mode, self.fill_value,
+                         self.interpolation)
+        return cast_ops.cast(out, self.compute_dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value, "interpolation": self.interpolation}
+
+
+@export("keras.layers.RandomRotation", "keras.layers.experimental.preprocessing.RandomRotation")
+class RandomRotation(_TransformLayer):
+    """Rotates each image by a random angle in [lower, upper] * 2 pi (`factor` a pair, or
+    one number f for [-f, f]), filling the uncovered area by `fill_mode`."""
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower, self.upper = -factor, factor
+        if self.upper < self.lower:
+            raise ValueError(f"Factor cannot have negative values, got {factor}")
+
+    def _transforms(self, batch, height, width):
+        angles = self._uniform(array_ops.stack([batch]), self.lower * 2 * math.pi,
+                               self.upper * 2 * math.pi)
+        cos, sin = math_ops.cos(angles), math_ops.sin(angles)
+        x_offset = ((width - 1) - (cos * (width - 1) - sin * (height - 1))) / 2.0
+        y_offset = ((height - 1) - (sin * (width - 1) + cos * (height - 1))) / 2.0
+        zeros = array_ops.zeros_like(angles)
+        return array_ops.stack([cos, -sin, x_offset, sin, cos, y_offset, zeros, zeros], 1)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+@export("keras.layers.RandomZoom", "keras.layers.experimental.preprocessing.RandomZoom")
+class RandomZoom(_TransformLayer):
+    """Zooms each image by a random factor: a positive `height_factor` zooms out, a negative
+    one in (by up to that fraction); `width_factor` None keeps the aspect ratio."""
+
+    def __init__(self, height_factor, width_factor=None, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _range(height_factor, "height_factor", 1)
+        if width_factor is not None:
+            self.width_lower, self.width_upper = _range(width_factor, "width_factor", 1)
+
+    def _transforms(self, batch, height, width):
+        shape = array_ops.stack([batch, 1])
+        zoom_y = self._uniform(shape, 1.0 + self.height_lower, 1.0 + self.height_upper)
+        zoom_x = zoom_y if self.width_factor is None else \
+            self._uniform(shape, 1.0 + self.width_lower, 1.0 + self.width_upper)
+        x_offset = (width - 1.0) / 2.0 * (1.0 - zoom_x)
+        y_offset = (height - 1.0) / 2.0 * (1.0 - zoom_y)
+        zeros = array_ops.zeros_like(zoom_x)
+        return array_ops.concat([zoom_x, zeros, x_offset, zeros, zoom_y, y_offset, zeros, zeros],
+                                1)
+
+    def get_config(self):
+        return {**super().get_config(), "height_factor": self.height_factor,
+                "width_factor": self.width_factor}
+
+
+@export("keras.layers.RandomTranslation",
+        "keras.layers.experimental.preprocessing.RandomTranslation")
+class RandomTranslation(_TransformLayer):
+    """Shifts each image by random fractions of its height and width."""
+
+    def __init__(self, height_factor, width_factor, fill_mode="reflect",
+                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _range(height_factor, "height_factor")
+        self.width_lower, self.width_upper = _range(width_factor, "width_factor")
+        for name, bounds in (("height_factor", (self.height_lower, self.height_upper)),
+                             ("width_factor", (self.width_lower, self.width_upper))):
+            if abs(bounds[0]) > 1.0 or abs(bounds[1]) > 1.0:
+                raise ValueError(f"`{name}` must have values between [-1, 1], got "
+                                 f"{getattr(self, name)}")
+
+    def _transforms(self, batch, height, width):
+        shape = array_ops.stack([batch, 1])
+        dy = self._uniform(shape, self.height_lower, self.height_upper) * height
+        dx = self._uniform(shape, self.width_lower, self.width_upper) * width
+        ones, zeros = array_ops.ones_like(dx), array_ops.zeros_like(dx)
+        return array_ops.concat([ones, zeros, -dx, zeros, ones, -dy, zeros, zeros], 1)
+
+    def get_config(self):
+        return {**super().get_config(), "height_factor": self.height_factor,
+                "width_factor": self.width_factor}
+
+
+@export("keras.layers.RandomContrast", "keras.layers.experimental.preprocessing.RandomContrast")
+class RandomContrast(_RandomLayer):
+    """Scales each image's deviation from its per-channel mean by a random factor in
+    [1 - lower, 1 + upper], clipping to [0, 255]."""
+
+    def __init__(self, factor, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower = self.upper = factor
+        if self.lower < 0.0 or self.upper < 0.0 or self.lower > 1.0:
+            raise ValueError(f"`factor` argument cannot have negative values or values greater "
+                             f"than 1.Received: factor={factor}")
+
+    def _augment(self, images):
+        batch = array_ops.shape(images)[0]
+        factors = array_ops.reshape(
+            self._uniform(array_ops.stack([batch]), 1.0 - self.lower, 1.0 + self.upper),
+            [-1, 1, 1, 1])
+        mean = reduction_ops.reduce_mean(images, axis=[1, 2], keepdims=True)
+        out = (images - mean) * cast_ops.cast(factors, images.dtype) + mean
+        return reduction_ops.clip_by_value(out, 0.0, 255.0)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+@export("keras.layers.RandomBrightness")
+class RandomBrightness(_RandomLayer):
+    """Adds a random offset in [lower, upper] * (the width of `value_range`) to each image,
+    clipping to `value_range`."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2:
+                raise ValueError(f"The `factor` argument should be a number (or a list of two "
+                                 f"numbers) in the range [-1.0, 1.0]. Received: factor={factor}")
+            lower, upper = sorted(factor)
+        else:
+            lower, upper = -abs(factor), abs(factor)
+        if abs(lower) > 1.0 or abs(upper) > 1.0:
+            raise ValueError(f"The `factor` argument should be a number (or a list of two "
+                             f"numbers) in the range [-1.0, 1.0]. Got {factor}")
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError(f"The `value_range` argument should be a list of two numbers. "
+                             f"Received: value_range={value_range}")
+        self._factor_input, self._factor = factor, (lower, upper)
+        self._value_range = sorted(value_range)
+
+    def _augment(self, images):
+        batch = array_ops.shape(images)[0]
+        span = self._value_range[1] - self._value_range[0]
+        offsets = self._uniform(array_ops.stack([batch, 1, 1, 1]), self._factor[0] * span,
+                                self._factor[1] * span)
+        out = images + cast_ops.cast(offsets, images.dtype)
+        return reduction_ops.clip_by_value(out, float(self._value_range[0]),
+                                           float(self._value_range[1]))
+
+    def get_config(self):
+        return {**super().get_config(), "factor": list(self._factor),
+                "value_range": list(self._value_range)}
+
+
+@export("keras.layers.RandomCrop", "keras.layers.experimental.preprocessing.RandomCrop")
+class RandomCrop(_RandomLayer):
+    """Crops a random `height` x `width` window when training (all images at one offset);
+    otherwise, and for smaller images, the largest centered window of that aspect ratio
+    resized to it."""
+
+    def __init__(self, height, width, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.height, self.width = height, width
+
+    def _inference(self, images):
+        return cast_ops.cast(dataset_utils.smart_resize(images, (self.height, self.width)),
+                             self.compute_dtype)
+
+    def _augment(self, images):
+        dims = array_ops.shape(images)
+        fits = math_ops.logical_and(math_ops.greater_equal(dims[1], self.height),
+                                    math_ops.greater_equal(dims[2], self.width))
+
+        def crop():
+            top = self._random_generator.random_uniform(
+                [], 0, math_ops.maximum(dims[1] - self.height + 1, 1), dtype="int32")
+            left = self._random_generator.random_uniform(
+                [], 0, math_ops.maximum(dims[2] - self.width + 1, 1), dtype="int32")
+            return images[:, top:top + self.height, left:left + self.width, :]
+        return control_flow.cond(fits, crop, lambda: self._inference(images))
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape).as_list()
+        shape[-3], shape[-2] = self.height, self.width
+        return TensorShape(shape)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+class _RandomResize(_RandomLayer):
+    def __init__(self, factor, interpolation="bilinear", seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.factor, self.interpolation = factor, interpolation
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower, self.upper = -factor, factor
+        if self.upper < self.lower:
+            raise ValueError(f"`factor` argument cannot have an upper bound lesser than the "
+                             f"lower bound. Received: factor={factor}")
+        if self.lower < -1.0 or self.upper < -1.0:
+            raise ValueError(f"`factor` argument must have values larger than -1. Received: "
+                             f"factor={factor}")
+
+    def _augment(self, images):
+        dims = array_ops.shape(images)
+        axis = self._axis
+        scale = self._uniform([], 1.0 + self.lower, 1.0 + self.upper)
+        new = cast_ops.cast(scale * cast_ops.cast(dims[axis], _dtypes.float32), "int32")
+        size = array_ops.stack([new, dims[2]] if axis == 1 else [dims[1], new])
+        out = image_ops.resize(images, size, method=self.interpolation)
+        return cast_ops.cast(out, self.compute_dtype)
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape).as_list()
+        shape[self._axis - 4] = None
+        return TensorShape(shape)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor,
+                "interpolation": self.interpolation}
+
+
+@export("keras.layers.RandomHeight", "keras.layers.experimental.preprocessing.RandomHeight")
+class RandomHeight(_RandomResize):
+    """Resizes the images' height by a random factor in [1 + lower, 1 + upper]."""
+    _axis = 1
+
+
+@export("keras.layers.RandomWidth", "keras.layers.experimental.preprocessing.RandomWidth")
+class RandomWidth(_RandomResize):
+    """Resizes the images' width by a random factor in [1 + lower, 1 + upper]."""
+    _axis = 2

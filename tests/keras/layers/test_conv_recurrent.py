@@ -1,0 +1,66 @@
+"""ConvLSTM1D/2D/3D; the sums and losses are tf_keras 2.21's for the same weights."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+
+X = (np.arange(2 * 3 * 5 * 5 * 2, dtype="float32").reshape(2, 3, 5, 5, 2) % 7) / 7
+
+
+@pytest.mark.parametrize("kwargs, shapes, sums", [
+    ({}, [(2, 3, 3, 3)], [11.9943]),
+    (dict(padding="same", return_sequences=True), [(2, 3, 5, 5, 3)], [55.5132]),
+    (dict(strides=2, return_state=True), [(2, 2, 2, 3)] * 3, [5.6226, 5.6226, 10.5839]),
+    (dict(go_backwards=True, activation="relu", recurrent_activation="sigmoid",
+          use_bias=False), [(2, 3, 3, 3)], [10.8902]),
+    (dict(dilation_rate=2), [(2, 1, 1, 3)], [1.5577])])
+def test_conv_lstm2d_matches_tf(kwargs, shapes, sums):
+    layer = keras.layers.ConvLSTM2D(3, 3, kernel_initializer=keras.initializers.Constant(0.05),
+                                    recurrent_initializer=keras.initializers.Constant(-0.03),
+                                    **kwargs)
+    out = layer(X)
+    outs = out if isinstance(out, list) else [out]
+    assert [tuple(o.shape) for o in outs] == shapes
+    np.testing.assert_allclose([float(tf.reduce_sum(o)) for o in outs], sums, atol=1e-3)
+    assert [w.name.split("/", 1)[1] for w in layer.weights] == [
+        "kernel:0", "recurrent_kernel:0", "bias:0"][:len(layer.weights)]
+    assert layer.name.startswith("conv_lstm2d")
+
+
+def test_conv_lstm_1d_3d_and_config():
+    out = keras.layers.ConvLSTM1D(2, 2, kernel_initializer="ones",
+                                  recurrent_initializer="zeros")(X[:, :, 0])
+    np.testing.assert_allclose(out.numpy().ravel()[:6],
+                               [0.8693, 0.8693, 0.9212, 0.9212, 0.7412, 0.7412], atol=1e-4)
+    layer = keras.layers.ConvLSTM3D(1, 2, kernel_initializer="ones")
+    assert layer(np.ones((1, 2, 3, 3, 3, 1), "float32")).shape == (1, 2, 2, 2, 1)
+    config = keras.layers.ConvLSTM2D(3, (2, 3), strides=(1, 2), name="cl").get_config()
+    assert config["recurrent_activation"] == "hard_sigmoid" and "activity_regularizer" in config
+    clone = keras.layers.ConvLSTM2D.from_config(config)
+    assert (clone.cell.kernel_size, clone.cell.strides, clone.name) == ((2, 3), (1, 2), "cl")
+
+
+def test_conv_lstm_model_trains_like_tf(tmp_path):
+    model = keras.Sequential([
+        keras.Input((None, 5, 5, 2)),
+        keras.layers.ConvLSTM2D(4, 3, padding="same", return_sequences=True),
+        keras.layers.BatchNormalization(), keras.layers.ConvLSTM2D(2, 3),
+        keras.layers.Flatten(), keras.layers.Dense(1)])
+    assert model.layers[0].output_shape == (None, None, 5, 5, 4)
+    assert model.layers[0].count_params() == 880
+    rs = np.random.RandomState(0)
+    model.set_weights([rs.uniform(-0.3, 0.3, w.shape).astype("float32")
+                       for w in model.get_weights()])
+    model.compile(keras.optimizers.SGD(0.01), "mse")
+    history = model.fit(X, np.ones((2, 1)), epochs=2, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], [0.9039, 0.8445], atol=1e-4)
+    model.save(tmp_path / "m.keras")
+    loaded = keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0),
+                               atol=1e-6)
+
+
+def test_dropout_is_not_implemented():
+    with pytest.raises(NotImplementedError, match="dropout"):
+        keras.layers.ConvLSTM2D(2, 3, dropout=0.1)

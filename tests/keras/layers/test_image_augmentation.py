@@ -1,0 +1,104 @@
+"""Random image augmentation layers. The transforms' values were recorded from tf_keras 2.21
+(data/image_augmentation_tf.json): each factor range is one point, so nothing is random."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+
+RECORDED = json.loads((pathlib.Path(__file__).parent / "data"
+                       / "image_augmentation_tf.json").read_text())
+IMAGE = np.arange(30, dtype="float32").reshape(1, 5, 6, 1)
+
+
+def _layers(fill_mode, interpolation):
+    kw = dict(fill_mode=fill_mode, interpolation=interpolation)
+    return [keras.layers.RandomRotation((0.1, 0.1), fill_value=-1.0, **kw),
+            keras.layers.RandomZoom((0.5, 0.5), **kw),
+            keras.layers.RandomZoom((-0.4, -0.4), (0.3, 0.3), **kw),
+            keras.layers.RandomTranslation((0.3, 0.3), (-0.45, -0.45), fill_value=7.0, **kw)]
+
+
+@pytest.mark.parametrize("fill_mode", ["reflect", "wrap", "constant", "nearest"])
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+def test_transforms_match_tf(fill_mode, interpolation):
+    expected = [r for r in RECORDED if r[1] == fill_mode and r[2] == interpolation]
+    for layer, (name, _, _, values) in zip(_layers(fill_mode, interpolation), expected):
+        assert type(layer).__name__ == name
+        out = layer(IMAGE, training=True).numpy()[0, :, :, 0]
+        np.testing.assert_allclose(out, values, atol=2e-3)
+
+
+ALL = [keras.layers.RandomFlip("horizontal"), keras.layers.RandomFlip(),
+       keras.layers.RandomRotation(0.1), keras.layers.RandomZoom(0.2),
+       keras.layers.RandomTranslation(0.1, 0.2), keras.layers.RandomContrast(0.2),
+       keras.layers.RandomBrightness(0.2), keras.layers.RandomHeight(0.2),
+       keras.layers.RandomWidth((0.1, 0.3))]
+
+
+@pytest.mark.parametrize("layer", ALL, ids=lambda layer: type(layer).__name__)
+def test_identity_unless_training(layer):
+    images = np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3)
+    np.testing.assert_array_equal(layer(images, training=False), images)
+    assert layer(images).shape.rank == 4 and layer(images[0]).shape.rank == 3
+    assert layer(images.astype("uint8"), training=False).dtype == tf.float32
+    config = layer.get_config()
+    assert config["seed"] is None and config["rng_type"] == "stateful"
+    assert type(keras.layers.deserialize(keras.layers.serialize(layer))) is type(layer)
+
+
+def test_brightness_flip_crop():
+    np.testing.assert_allclose(keras.layers.RandomBrightness((0.1, 0.1))(np.zeros((2, 2, 1))),
+                               np.full((2, 2, 1), 25.5))
+    bright = keras.layers.RandomBrightness((0.1, 0.1), value_range=(0, 1))
+    np.testing.assert_allclose(bright(np.full((1, 2, 2, 1), 0.95)), np.ones((1, 2, 2, 1)))
+    assert keras.layers.RandomBrightness(0.2).get_config()["factor"] == [-0.2, 0.2]
+    flipped = keras.layers.RandomFlip("vertical")(np.arange(6.0).reshape(1, 3, 2, 1))
+    assert flipped.numpy().ravel().tolist() in ([0, 1, 2, 3, 4, 5], [4, 5, 2, 3, 0, 1])
+    images = np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3)
+    crop = keras.layers.RandomCrop(2, 2)
+    assert crop(images, training=False).numpy()[0, :, :, 0].tolist() == [[15.75, 23.25],
+                                                                           [60.75, 68.25]]
+    assert keras.layers.RandomCrop(10, 10)(images, training=True).shape == (2, 10, 10, 3)
+    model = keras.Sequential([keras.Input((4, 5, 1)), keras.layers.RandomCrop(2, 3),
+                              keras.layers.Flatten()])
+    assert model.output_shape == (None, 6)
+
+
+def test_argument_errors():
+    with pytest.raises(ValueError, match="unknown mode argument diag"):
+        keras.layers.RandomFlip("diag")
+    with pytest.raises(ValueError, match=r"`height_factor` argument must have values between"):
+        keras.layers.RandomZoom(2.0)
+    with pytest.raises(ValueError, match=r"`width_factor` must have values between \[-1, 1\]"):
+        keras.layers.RandomTranslation(0.1, 1.5)
+    with pytest.raises(NotImplementedError, match="Unknown `fill_mode` x"):
+        keras.layers.RandomRotation(0.1, fill_mode="x")
+    with pytest.raises(ValueError, match="cannot have negative values"):
+        keras.layers.RandomContrast(-0.1)
+    with pytest.raises(ValueError, match=r"in the range \[-1.0, 1.0\]. Got 2.0"):
+        keras.layers.RandomBrightness(2.0)
+
+
+def test_augmentation_model_trains_and_predicts():
+    images = np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3)
+    augment = keras.Sequential([keras.layers.RandomFlip("horizontal", input_shape=(5, 6, 3)),
+                                keras.layers.RandomRotation(0.1), keras.layers.RandomZoom(0.1)])
+    model = keras.Sequential([augment, keras.layers.Rescaling(1 / 255),
+                              keras.layers.Conv2D(2, 3), keras.layers.GlobalAveragePooling2D(),
+                              keras.layers.Dense(2)])
+    model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(images, np.array([0, 1]), epochs=1, verbose=0)
+    assert model.predict(images, verbose=0).shape == (2, 2)
+    ds = tf.data.Dataset.from_tensor_slices(images).batch(2).map(
+        lambda x: augment(x, training=True))
+    assert [tuple(x.shape) for x in ds] == [(2, 5, 6, 3)]
+
+
+def test_identity_layer():
+    x = tf.constant([1.0, 2.0])
+    assert keras.layers.Identity()(x).numpy().tolist() == [1.0, 2.0]
+    assert keras.layers.Identity()({"a": x})["a"].shape == (2,)

@@ -1,0 +1,101 @@
+"""Custom layers and functions through `.keras` archives, `.h5` files and configs."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+
+
+@keras.utils.register_keras_serializable(package="probe")
+class Scale(keras.layers.Layer):
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def call(self, x):
+        return x * self.factor
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+class Unregistered(keras.layers.Layer):
+    def call(self, x):
+        return x * 2
+
+
+def _functional(layer):
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, layer(keras.layers.Dense(2)(inputs)))
+
+
+@pytest.mark.parametrize("name", ["m.keras", "m.h5"])
+def test_registered_layer_in_functional_model_round_trips(tmp_path, name):
+    model = _functional(Scale(3.0, name="sc"))
+    model.save(tmp_path / name)
+    loaded = keras.models.load_model(tmp_path / name)
+    assert type(loaded.layers[-1]) is Scale and loaded.layers[-1].factor == 3.0
+    x = np.ones((2, 3), "float32")
+    np.testing.assert_allclose(loaded(x), model(x))
+
+
+def test_registered_layer_from_functional_config():
+    model = _functional(Scale(3.0))
+    clone = keras.Model.from_config(model.get_config())
+    assert type(clone.layers[-1]) is Scale
+
+
+def test_archive_with_unknown_class_raises_type_error(tmp_path):
+    model = _functional(Unregistered())
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(TypeError, match="Cannot deserialize object of type `Unregistered`"):
+        keras.models.load_model(tmp_path / "m.keras")
+    loaded = keras.models.load_model(tmp_path / "m.keras",
+                                     custom_objects={"Unregistered": Unregistered})
+    assert type(loaded.layers[-1]) is Unregistered
+
+
+def test_archive_with_unknown_loss_function_raises_type_error(tmp_path):
+    def my_loss(y, p):
+        return tf.reduce_mean(tf.abs(y - p))
+    model = _functional(keras.layers.Dense(1))
+    model.compile("adam", loss=my_loss)
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(TypeError, match="Could not locate function 'my_loss'"):
+        keras.models.load_model(tmp_path / "m.keras")
+    assert keras.models.load_model(tmp_path / "m.keras", compile=False).optimizer is None
+    model.save(tmp_path / "m.h5")
+    with pytest.raises(ValueError, match="Unknown loss function: 'my_loss'"):
+        keras.models.load_model(tmp_path / "m.h5")
+
+
+class Shaped(keras.Model):
+    built_with = []
+
+    def __init__(self, units=3, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.dense = keras.layers.Dense(units)
+
+    def build(self, input_shape):
+        Shaped.built_with.append(input_shape)
+        super().build(input_shape)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def get_config(self):
+        return {"units": self.units}
+
+
+def test_subclassed_model_is_built_from_its_archive_with_a_tensor_shape(tmp_path):
+    model = Shaped()
+    model.build((None, 4))
+    model.save(tmp_path / "m.keras")
+    Shaped.built_with.clear()
+    loaded = keras.models.load_model(tmp_path / "m.keras", custom_objects={"Shaped": Shaped})
+    assert loaded.built and loaded.units == 3
+    assert isinstance(Shaped.built_with[0], tf.TensorShape)
+    assert Shaped.built_with[0].as_list() == [None, 4]
+    x = np.ones((1, 4), "float32")
+    np.testing.assert_allclose(loaded(x), model(x))
