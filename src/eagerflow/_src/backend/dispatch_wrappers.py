@@ -480,6 +480,15 @@ def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
+        try:
+            return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
 def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, multiples, name=None):
         try:
@@ -2397,6 +2406,15 @@ def _w9167836160(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w91b93a8f08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, element_spec=None, compression=None, reader_func=None):
+        try:
+            return _export_fn(path, element_spec, compression, reader_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'element_spec': element_spec, 'compression': compression, 'reader_func': reader_func})
+    return _export_wrapper
+
+
 def _w91e6304e1e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(arr, weights=None, minlength=None, maxlength=None, dtype=None, name=None, axis=None, binary_output=None):
         try:
@@ -4268,12 +4286,14 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.load': _w91b93a8f08,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
     'data.experimental.prefetch_to_device': _w00df03844e,
     'data.experimental.rejection_resample': _wb3144259fd,
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
+    'data.experimental.save': _w25107dd474,
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
     'data.experimental.snapshot': _w73158f4cb9,

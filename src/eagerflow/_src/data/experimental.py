@@ -400,3 +400,15 @@ def group_by_reducer(key_func, reducer):
     [20, 25]
     """
     return lambda dataset: _GroupByReducerDataset(dataset, key_func, reducer)
+
+
+@export("data.experimental.save")
+def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
+    """``dataset.save(path, ...)`` (TF's older spelling)."""
+    dataset.save(path, compression, shard_func, checkpoint_args)
+
+
+@export("data.experimental.load")
+def load(path, element_spec=None, compression=None, reader_func=None):
+    """``tf.data.Dataset.load(path, ...)`` (TF's older spelling)."""
+    return Dataset.load(path, element_spec, compression, reader_func)
