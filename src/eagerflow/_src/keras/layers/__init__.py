@@ -15,7 +15,8 @@ from eagerflow._src.keras.utils import serialization
 _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "preprocessing", "merging", "attention", "activation", "regularization",
              "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
-             "preprocessing_lookup", "text_vectorization", "preprocessing_category")
+             "preprocessing_lookup", "text_vectorization", "preprocessing_category",
+             "preprocessing_image")
 
 
 def _layer_classes():
