@@ -1,4 +1,5 @@
-"""Image augmentation layers drawing from a seeded random generator (``RandomFlip``).
+"""Image augmentation layers drawing from a seeded random generator (``RandomFlip``,
+``RandomContrast``, ``RandomBrightness``).
 
 Like Keras 2's, each layer keeps a ``tf.random.Generator`` made from its `seed` (drawn
 once when None) and takes a fresh stateless seed from it for every random op, so a
@@ -11,7 +12,8 @@ array([2., 1., 0., 5., 4., 3.], dtype=float32)
 import random
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.ops import cast_ops, image_ops, random_ops
+from eagerflow._src.ops import (
+    array_ops, cast_ops, image_color_ops, image_ops, math_ops, random_ops, reduction_ops)
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 
@@ -27,6 +29,9 @@ class _RandomImageLayer(Layer):
         self._generator = None
 
     def _stateless_seed(self):
+        return self._random().make_seeds()[:, 0]
+
+    def _random(self):
         if self._generator is None:
             seed = self.seed
             if seed is None:
@@ -34,7 +39,7 @@ class _RandomImageLayer(Layer):
                 seed = source.randint(1, int(1e9))
             self._generator = random_ops.Generator.from_seed(
                 seed, alg=random_ops.Algorithm.AUTO_SELECT)
-        return self._generator.make_seeds()[:, 0]
+        return self._generator
 
     def compute_output_shape(self, input_shape):
         return input_shape
@@ -70,3 +75,85 @@ class RandomFlip(_RandomImageLayer):
 
     def get_config(self):
         return {**super().get_config(), "mode": self.mode, "seed": self.seed}
+
+
+@export("keras.layers.RandomContrast", "keras.layers.experimental.preprocessing.RandomContrast")
+class RandomContrast(_RandomImageLayer):
+    """Scales each image's deviation from its per-channel mean by a factor drawn from
+    ``[1 - lower, 1 + upper]`` when training, then clips to ``[0, 255]``."""
+
+    def __init__(self, factor, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower = self.upper = factor
+        if self.lower < 0.0 or self.upper < 0.0 or self.lower > 1.0:
+            raise ValueError(f"`factor` argument cannot have negative values or values greater "
+                             f"than 1.Received: factor={factor}")
+
+    def call(self, inputs, training=True):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)
+        if not training:
+            return inputs
+        output = image_color_ops.stateless_random_contrast(
+            inputs, 1.0 - self.lower, 1.0 + self.upper, seed=self._stateless_seed())
+        return reduction_ops.clip_by_value(output, 0, 255)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "seed": self.seed}
+
+
+_FACTOR_ERROR = ("The `factor` argument should be a number (or a list of two numbers) in the "
+                 "range [-1.0, 1.0]. ")
+_RANGE_ERROR = "The `value_range` argument should be a list of two numbers. "
+
+
+@export("keras.layers.RandomBrightness")
+class RandomBrightness(_RandomImageLayer):
+    """Adds to each image a delta drawn from ``factor * (high - low)`` of `value_range`
+    when training, then clips to `value_range`."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2:
+                raise ValueError(_FACTOR_ERROR + f"Got {factor}")
+            for f in factor:
+                self._check_factor(f)
+            self._factor = sorted(factor)
+        elif isinstance(factor, (int, float)):
+            self._check_factor(factor)
+            self._factor = [-abs(factor), abs(factor)]
+        else:
+            raise ValueError(_FACTOR_ERROR + f"Got {factor}")
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError(_RANGE_ERROR + f"Got {value_range}")
+        self._value_range = sorted(value_range)
+
+    @staticmethod
+    def _check_factor(number):
+        if number > 1.0 or number < -1.0:
+            raise ValueError(_FACTOR_ERROR + f"Got {number}")
+
+    def call(self, inputs, training=True):
+        images = cast_ops.cast(inputs, self.compute_dtype)
+        if not training:
+            return images
+        rank = images.shape.rank
+        if rank == 3:
+            shape = (1, 1, 1)
+        elif rank == 4:
+            shape = [array_ops.shape(images)[0], 1, 1, 1]
+        else:
+            raise ValueError(f"Expected the input image to be rank 3 or 4. Got inputs.shape = "
+                             f"{images.shape}")
+        low, high = self._value_range
+        delta = self._random().uniform(shape, self._factor[0], self._factor[1])
+        delta = cast_ops.cast(math_ops.multiply(delta, float(high - low)), images.dtype)
+        return reduction_ops.clip_by_value(math_ops.add(images, delta), low, high)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self._factor,
+                "value_range": self._value_range, "seed": self.seed}
