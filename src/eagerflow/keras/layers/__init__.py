@@ -49,7 +49,7 @@ from eagerflow._src.keras.layers.preprocessing import (  # noqa: F401
 from eagerflow._src.keras.layers.preprocessing_category import (  # noqa: F401
     CategoryEncoding, Discretization, HashedCrossing, Hashing)
 from eagerflow._src.keras.layers.preprocessing_image import (  # noqa: F401
-    RandomBrightness, RandomContrast, RandomFlip)
+    RandomBrightness, RandomContrast, RandomCrop, RandomFlip)
 from eagerflow._src.keras.layers.preprocessing_lookup import (  # noqa: F401
     IntegerLookup, StringLookup)
 from eagerflow._src.keras.layers.recurrent import (  # noqa: F401

@@ -1,5 +1,5 @@
 """Image augmentation layers drawing from a seeded random generator (``RandomFlip``,
-``RandomContrast``, ``RandomBrightness``).
+``RandomContrast``, ``RandomBrightness``, ``RandomCrop``).
 
 Like Keras 2's, each layer keeps a ``tf.random.Generator`` made from its `seed` (drawn
 once when None) and takes a fresh stateless seed from it for every random op, so a
@@ -14,7 +14,10 @@ import random
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.ops import (
     array_ops, cast_ops, image_color_ops, image_ops, math_ops, random_ops, reduction_ops)
+from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.graph import control_flow
 from eagerflow._src.keras import backend
+from eagerflow._src.keras.layers.preprocessing import _crop, _smart_resize, _spatial_output_shape
 from eagerflow._src.keras.engine.base_layer import Layer
 
 _MODES = ("horizontal", "vertical", "horizontal_and_vertical")
@@ -157,3 +160,45 @@ class RandomBrightness(_RandomImageLayer):
     def get_config(self):
         return {**super().get_config(), "factor": self._factor,
                 "value_range": self._value_range, "seed": self.seed}
+
+
+@export("keras.layers.RandomCrop", "keras.layers.experimental.preprocessing.RandomCrop")
+class RandomCrop(_RandomImageLayer):
+    """A random (`height`, `width`) window of images when training and they are large
+    enough; otherwise (as `CenterCrop`) the centered crop of that aspect ratio, resized."""
+
+    def __init__(self, height, width, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.height, self.width = height, width
+
+    def call(self, inputs, training=True):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)
+        dims = array_ops.shape(inputs)
+        h_diff = math_ops.subtract(dims[-3], self.height)
+        w_diff = math_ops.subtract(dims[-2], self.width)
+
+        def random_crop():
+            # Keras 2 draws two int32 in [0, int32 max) and takes them modulo the slack
+            rands = self._random().uniform([2], 0, _dtypes.int32.max, _dtypes.int32)
+            top = math_ops.floormod(rands[0], math_ops.add(h_diff, 1))
+            left = math_ops.floormod(rands[1], math_ops.add(w_diff, 1))
+            return _crop(inputs, top, left, self.height, self.width)
+
+        def resize():
+            return cast_ops.cast(_smart_resize(inputs, self.height, self.width),
+                                 self.compute_dtype)
+        fits = math_ops.logical_and(math_ops.greater_equal(h_diff, 0),
+                                    math_ops.greater_equal(w_diff, 0))
+        if isinstance(training, bool) or training is None:
+            if not training:
+                return resize()
+        else:
+            fits = math_ops.logical_and(fits, cast_ops.cast(training, _dtypes.bool))
+        return control_flow.cond(fits, random_crop, resize)
+
+    def compute_output_shape(self, input_shape):
+        return _spatial_output_shape(input_shape, self.height, self.width)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width,
+                "seed": self.seed}
