@@ -579,6 +579,15 @@ def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w308dd9c5b7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, num_parallel_calls=None, deterministic=None):
+        try:
+            return _export_fn(features, num_parallel_calls, deterministic)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'num_parallel_calls': num_parallel_calls, 'deterministic': deterministic})
+    return _export_wrapper
+
+
 def _w30994c8fed(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(variable):
         try:
@@ -4290,6 +4299,7 @@ WRAPPERS = {
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
+    'data.experimental.parse_example_dataset': _w308dd9c5b7,
     'data.experimental.prefetch_to_device': _w00df03844e,
     'data.experimental.rejection_resample': _wb3144259fd,
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
