@@ -352,3 +352,15 @@ def test_flat_map_choosing_datasets_with_a_tensor_condition():
     assert ds.element_spec.dtype == tf.int64
     with pytest.raises(NameError, match="in user code"):
         tf.data.Dataset.range(4).flat_map(lambda x: undefined_name)  # noqa: F821
+
+
+def test_reprs_of_parallel_interleave_and_sparse_batch():
+    # TF 2.21's printed class names.
+    d = tf.data.Dataset.range(4)
+    spec = "TensorSpec(shape=(), dtype=tf.int64, name=None)"
+    assert repr(d.interleave(lambda x: tf.data.Dataset.range(x))) == \
+        f"<_InterleaveDataset element_spec={spec}>"
+    assert repr(d.interleave(lambda x: tf.data.Dataset.range(x), num_parallel_calls=1)) == \
+        f"<_ParallelInterleaveDataset element_spec={spec}>"
+    assert repr(d.sparse_batch(2, [3])) == ("<_DenseToSparseBatchDataset element_spec="
+                                            "SparseTensorSpec(TensorShape([None, 3]), tf.int64)>")

@@ -206,3 +206,14 @@ def test_num_parallel_reads_refills_a_finished_files_slot_in_turn(tmp_path):
     assert order(2) == ["00", "10", "11", "20", "12", "21", "30", "40", "31", "32", "33"]
     assert order(3) == ["00", "10", "20", "11", "21", "30", "12", "31", "40", "32", "33"]
     assert order(7) == ["00", "10", "20", "30", "40", "11", "21", "31", "12", "32", "33"]
+
+
+def test_experimental_tfrecord_writer_writes_a_dataset(tmp_path):
+    path = str(tmp_path / "w.tfrecord")
+    writer = tf.data.experimental.TFRecordWriter(path, compression_type="GZIP")
+    assert writer.write(tf.data.Dataset.from_tensor_slices(["a", "bc"])) is None
+    got = list(tf.data.TFRecordDataset(path, compression_type="GZIP").as_numpy_iterator())
+    assert got == [b"a", b"bc"]
+    # TF 2.21's message for a dataset of non-string elements.
+    with pytest.raises(TypeError, match=r"with shapes \(\) and types <dtype: 'int64'>"):
+        writer.write(tf.data.Dataset.range(3))

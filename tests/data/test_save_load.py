@@ -60,3 +60,21 @@ def test_snapshot_writes_once_then_reads(tmp_path):
     assert values(ds) == [[1, 2], [3, 4]]
     assert values(make()) == [[1, 2], [3, 4]]
     assert len(calls) == 2
+
+
+def test_loaded_dict_spec_has_sorted_keys(tmp_path):
+    # TF 2.21 loads a dict element back with its keys sorted: {'a': int, 'z': string}.
+    path = str(tmp_path / "dict")
+    tf.data.Dataset.from_tensor_slices({"z": ["x", "yy"], "a": [[1, 2], [3, 4]]}).save(path)
+    loaded = tf.data.Dataset.load(path)
+    assert list(loaded.element_spec) == ["a", "z"]
+    assert loaded.element_spec["a"] == tf.TensorSpec([2], tf.int32)
+    assert values(loaded) == [{"a": [1, 2], "z": b"x"}, {"a": [3, 4], "z": b"yy"}]
+
+
+def test_experimental_save_and_load(tmp_path):
+    path = str(tmp_path / "exp")
+    tf.data.experimental.save(tf.data.Dataset.range(3), path)
+    loaded = tf.data.experimental.load(path)
+    assert repr(loaded) == "<_LoadDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
+    assert values(loaded) == [0, 1, 2]

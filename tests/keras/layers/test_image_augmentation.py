@@ -102,3 +102,30 @@ def test_identity_layer():
     x = tf.constant([1.0, 2.0])
     assert keras.layers.Identity()(x).numpy().tolist() == [1.0, 2.0]
     assert keras.layers.Identity()({"a": x})["a"].shape == (2,)
+
+
+# TF 2.21 / tf_keras: the first 8 output values of two calls of each seeded layer on
+# np.arange(32).reshape(2, 4, 4, 1) with training=True (a stateful generator from the seed)
+SEEDED_TF = [
+    (lambda: keras.layers.RandomRotation(0.2, seed=3),
+     [7.173, 3.983, 1.393, 1.207, 9.781, 7.191, 4.601, 2.011],
+     [3.88, 2.155, 1.169, 2.03, 7.326, 6.109, 4.938, 3.767]),
+    (lambda: keras.layers.RandomZoom(0.3, seed=4),
+     [0.079, 1.068, 2.058, 3.047, 4.037, 5.026, 6.016, 7.005],
+     [0.863, 1.748, 2.633, 3.518, 4.403, 5.288, 6.173, 7.058]),
+    (lambda: keras.layers.RandomTranslation(0.2, 0.3, seed=5),
+     [0.0, 0.207, 1.207, 2.207, 3.571, 3.778, 4.778, 5.778],
+     [2.779, 3.142, 4.142, 5.142, 6.779, 7.142, 8.142, 9.142]),
+    (lambda: keras.layers.RandomHeight(0.3, seed=6),
+     [0.667, 1.667, 2.667, 3.667, 6.0, 7.0, 8.0, 9.0],
+     [0.0, 1.0, 2.0, 3.0, 2.8, 3.8, 4.8, 5.8]),
+]
+
+
+@pytest.mark.parametrize("make, first, second", SEEDED_TF)
+def test_seeded_layers_draw_tfs_values_call_after_call(make, first, second):
+    layer = make()
+    x = np.arange(32, dtype=np.float32).reshape(2, 4, 4, 1)
+    for expected in (first, second):
+        got = layer(x, training=True).numpy().ravel()[:8]
+        np.testing.assert_allclose(got, expected, atol=1e-3)

@@ -480,6 +480,15 @@ def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
+        try:
+            return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
 def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, multiples, name=None):
         try:
@@ -576,6 +585,15 @@ def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, axes, shift, name, keep_dims, keepdims)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'axes': axes, 'shift': shift, 'name': name, 'keep_dims': keep_dims, 'keepdims': keepdims})
+    return _export_wrapper
+
+
+def _w308dd9c5b7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, num_parallel_calls=None, deterministic=None):
+        try:
+            return _export_fn(features, num_parallel_calls, deterministic)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'num_parallel_calls': num_parallel_calls, 'deterministic': deterministic})
     return _export_wrapper
 
 
@@ -2475,6 +2493,15 @@ def _w9167836160(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, input_encoding, errors, replacement_char, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'input_encoding': input_encoding, 'errors': errors, 'replacement_char': replacement_char, 'name': name})
+    return _export_wrapper
+
+
+def _w91b93a8f08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(path, element_spec=None, compression=None, reader_func=None):
+        try:
+            return _export_fn(path, element_spec, compression, reader_func)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'path': path, 'element_spec': element_spec, 'compression': compression, 'reader_func': reader_func})
     return _export_wrapper
 
 
@@ -4395,12 +4422,15 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.load': _w91b93a8f08,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
+    'data.experimental.parse_example_dataset': _w308dd9c5b7,
     'data.experimental.prefetch_to_device': _w00df03844e,
     'data.experimental.rejection_resample': _wb3144259fd,
     'data.experimental.sample_from_datasets': _w9ae6ae0406,
+    'data.experimental.save': _w25107dd474,
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
     'data.experimental.snapshot': _w73158f4cb9,

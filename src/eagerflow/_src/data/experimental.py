@@ -406,3 +406,39 @@ def group_by_reducer(key_func, reducer):
     [20, 25]
     """
     return lambda dataset: _GroupByReducerDataset(dataset, key_func, reducer)
+
+
+@export("data.experimental.save")
+def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
+    """``dataset.save(path, ...)`` (TF's older spelling)."""
+    dataset.save(path, compression, shard_func, checkpoint_args)
+
+
+@export("data.experimental.load")
+def load(path, element_spec=None, compression=None, reader_func=None):
+    """``tf.data.Dataset.load(path, ...)`` (TF's older spelling)."""
+    return Dataset.load(path, element_spec, compression, reader_func)
+
+
+@export("data.experimental.parse_example_dataset")
+def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
+    """For `apply`: parses a dataset of string vectors (serialized `Example`s) with
+    ``tf.io.parse_example(batch, features)``."""
+    from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+    from eagerflow._src.ops.parsing_ops import parse_example  # noqa: PLC0415
+    if features is None:
+        raise ValueError("Argument `features` is required, but not specified.")
+
+    def _apply_fn(dataset):
+        spec = dataset.element_spec
+        if not (isinstance(spec, TensorSpec) and spec.dtype == _d.string
+                and spec.shape.rank == 1):
+            raise TypeError(f"Input dataset should be a dataset of vectors of strings. Instead "
+                            f"it is `{spec!r}`.")
+        out = dataset.map(lambda serialized: parse_example(serialized, features),
+                          num_parallel_calls=num_parallel_calls, deterministic=deterministic)
+        # TF parses in one dataset op, then (for ragged features) builds them in a map
+        if not any(hasattr(f, "_var_len_features") for f in features.values()):
+            out._tf_name = "_ParseExampleDataset"
+        return out
+    return _apply_fn

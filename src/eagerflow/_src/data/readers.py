@@ -652,3 +652,35 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
 
     return ds.map(to_features).prefetch(
         AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
+
+
+@export("data.experimental.TFRecordWriter")
+class TFRecordWriter:
+    """Writes the scalar strings of a dataset as the records of one TFRecord file.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.tfrecord")
+    >>> tf.data.experimental.TFRecordWriter(path).write(
+    ...     tf.data.Dataset.from_tensor_slices(["a", "b"]))
+    >>> [r.numpy() for r in tf.data.TFRecordDataset(path)]
+    [b'a', b'b']
+    """
+
+    def __init__(self, filename, compression_type=None):
+        self._filename = filename
+        self._compression_type = compression_type or ""
+
+    def write(self, dataset):
+        """Writes every element of `dataset` (scalar strings) to the file."""
+        spec = dataset.element_spec
+        if not (isinstance(spec, TensorSpec) and spec.dtype == _d.string
+                and spec.shape.rank == 0):
+            shapes = getattr(spec, "shape", spec)
+            dtypes = (f"<dtype: '{spec.dtype.name}'>" if isinstance(spec, TensorSpec)
+                      else repr(spec))
+            raise TypeError(f"Invalid `dataset`. Expected a`dataset` that produces scalar "
+                            f"`tf.string` elements, but got a dataset which produces elements "
+                            f"with shapes {shapes} and types {dtypes}.")
+        with tf_record.TFRecordWriter(self._filename, self._compression_type) as writer:
+            for record in dataset:
+                writer.write(record.numpy())

@@ -51,8 +51,8 @@ def _decode(data):
     if "sparse" in data:  # (stored as its three components)
         shape, dtype = data["sparse"]
         return SparseTensorSpec(TensorShape(shape), _d.as_dtype(dtype))
-    if "dict" in data:
-        return {k: _decode(v) for k, v in data["dict"]}
+    if "dict" in data:  # TF stores a dict's structure by sorted key, and loads it back so
+        return {k: _decode(v) for k, v in sorted(data["dict"])}
     if "namedtuple" in data:
         cls = collections.namedtuple(data["namedtuple"], data["fields"])
         return cls(*[_decode(v) for v in data["values"]])

@@ -363,6 +363,8 @@ def unbatch(self, name=None):
 
 
 class _SparseBatchDataset(_UnaryDataset):
+    _tf_name = "_DenseToSparseBatchDataset"
+
     def __init__(self, input_dataset, batch_size, row_shape):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
@@ -751,6 +753,8 @@ class _InterleaveDataset(_UnaryDataset):
                            "block_length must be greater than zero.")
         self._threads = None if num_parallel_calls is None else _num_threads(
             num_parallel_calls)
+        if num_parallel_calls is not None:
+            self._tf_name = "_ParallelInterleaveDataset"
 
     def _cardinality(self):
         return UNKNOWN

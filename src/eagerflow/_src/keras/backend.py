@@ -705,25 +705,39 @@ class RandomGenerator:
     `rng_type` ``"stateless"`` (initializers): stateless ops keyed by ``[seed, 0]``, an
     unseeded generator taking its seed at first use from the generator that
     `keras.utils.set_random_seed` makes (else from Python's `random`), so each call gives
-    the same values. ``"legacy_stateful"`` (layers, the default): the global-seed ops with
-    op seed `seed`, counting up by one at every call.
+    the same values. ``"stateful"`` (the image augmentation layers): a `tf.random.Generator`
+    made from that seed at first use, each draw taking the next of its values.
+    ``"legacy_stateful"`` (layers, the default): the global-seed ops with op seed `seed`,
+    counting up by one at every call.
 
     >>> RandomGenerator(0, "stateless").random_uniform((2,)).numpy()
     array([0.21101546, 0.70601   ], dtype=float32)
     """
 
     def __init__(self, seed=None, rng_type="legacy_stateful"):
-        if rng_type not in ("stateless", "legacy_stateful"):
+        if rng_type not in ("stateless", "stateful", "legacy_stateful"):
             raise ValueError(f'Invalid `rng_type` received. Valid `rng_type` are ["stateless", '
-                             f'"legacy_stateful"]. Got: {rng_type}')
-        self._seed, self._stateless = seed, rng_type == "stateless"
+                             f'"stateful", "legacy_stateful"]. Got: {rng_type}')
+        self._seed, self._rng_type, self._generator = seed, rng_type, None
 
-    def make_seed_for_stateless_op(self):
-        """``[seed, 0]``, the seed drawn at the first call when none was given."""
+    def _user_seed(self):
         if self._seed is None:
             source = getattr(_SEED_GENERATOR, "generator", None) or random
             self._seed = source.randint(1, int(1e9))
-        return [self._seed, 0]
+        return self._seed
+
+    def _stateful(self):
+        if self._generator is None:
+            self._generator = random_ops.Generator.from_seed(
+                self._user_seed(), alg=random_ops.Algorithm.AUTO_SELECT)
+        return self._generator
+
+    def make_seed_for_stateless_op(self):
+        """``[seed, 0]`` (the seed drawn at the first call when none was given); with a
+        stateful generator, a fresh pair from it at each call."""
+        if self._rng_type == "stateful":
+            return self._stateful().make_seeds()[:, 0]
+        return [self._user_seed(), 0]
 
     def make_legacy_seed(self):
         """The op seed of the next stateful call: `seed`, then ``seed + 1``, ...; or None."""
@@ -732,25 +746,27 @@ class RandomGenerator:
         seed, self._seed = self._seed, self._seed + 1
         return seed
 
-    def _draw(self, stateless, stateful, nonce, **kwargs):
-        if not self._stateless:
-            return stateful(seed=self.make_legacy_seed(), **kwargs)
+    def _draw(self, name, nonce, **kwargs):
+        if self._rng_type == "stateful":
+            return getattr(self._stateful(), name)(**kwargs)
+        if self._rng_type == "legacy_stateful":
+            return getattr(random_ops, name)(seed=self.make_legacy_seed(), **kwargs)
         seed = self.make_seed_for_stateless_op()
         if nonce:
             seed = random_ops.fold_in(seed, nonce)
-        return stateless(seed=seed, **kwargs)
+        return getattr(random_ops, "stateless_" + name)(seed=seed, **kwargs)
 
     def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
-        return self._draw(random_ops.stateless_normal, random_ops.normal, nonce, shape=shape,
-                          mean=mean, stddev=stddev, dtype=dtype or floatx())
+        return self._draw("normal", nonce, shape=shape, mean=mean, stddev=stddev,
+                          dtype=dtype or floatx())
 
     def random_uniform(self, shape, minval=0.0, maxval=None, dtype=None, nonce=None):
-        return self._draw(random_ops.stateless_uniform, random_ops.uniform, nonce, shape=shape,
-                          minval=minval, maxval=maxval, dtype=dtype or floatx())
+        return self._draw("uniform", nonce, shape=shape, minval=minval, maxval=maxval,
+                          dtype=dtype or floatx())
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
-        return self._draw(random_ops.stateless_truncated_normal, random_ops.truncated_normal,
-                          nonce, shape=shape, mean=mean, stddev=stddev, dtype=dtype or floatx())
+        return self._draw("truncated_normal", nonce, shape=shape, mean=mean, stddev=stddev,
+                          dtype=dtype or floatx())
 
 
 # -- the rest of tf_keras's backend: losses, convolutions, padding, loops ---------------------

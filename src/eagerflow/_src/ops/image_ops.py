@@ -12,6 +12,7 @@ runtime inputs.
 >>> tf.image.resize(tf.constant([[[1.], [3.]]]), [1, 4])[0, :, 0].numpy()
 array([1. , 1.5, 2.5, 3. ], dtype=float32)
 """
+import collections
 import math
 
 import numpy as np
@@ -742,6 +743,13 @@ def _box_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bou
     return attrs
 
 
+# The named results TF's ops give (printed with these names).
+SampleDistortedBoundingBoxV2 = collections.namedtuple(
+    "SampleDistortedBoundingBoxV2", ["begin", "size", "bboxes"])
+StatelessSampleDistortedBoundingBox = collections.namedtuple(
+    "StatelessSampleDistortedBoundingBox", ["begin", "size", "bboxes"])
+
+
 def _box_inputs(image_size, bounding_boxes, min_object_covered):
     return (as_tensor(image_size), convert_to_tensor(bounding_boxes, _d.float32),
             convert_to_tensor(min_object_covered, _d.float32))
@@ -770,7 +778,7 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object
                 f"in when determinism is enabled, but got seed={seed}. Please pass in a "
                 f"non-zero seed, e.g. by passing \"seed=1\".")
         seeds = random_ops._seed_attrs_unseeded()
-    return tuple(random_ops._run(
+    return SampleDistortedBoundingBoxV2(*random_ops._run(
         _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
         _box_attrs(aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes), seeds, name))
@@ -796,7 +804,7 @@ def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed
                  "stream": random_ops._OpState()}
     else:
         seeds = {"seed": int(seed or 0), "seed2": int(seed2 or 0), "stream": None}
-    return tuple(random_ops._run(
+    return SampleDistortedBoundingBoxV2(*random_ops._run(
         _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
         _box_attrs(aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes), seeds, name))
@@ -815,7 +823,7 @@ def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
     (array([12,  3,  0], dtype=int32), array([26, 32, -1], dtype=int32))
     """
     seed = random_ops._seed_input(seed, "StatelessSampleDistortedBoundingBox")
-    return tuple(random_ops._run(
+    return StatelessSampleDistortedBoundingBox(*random_ops._run(
         _DISTORTED_BOX, _box_inputs(image_size, bounding_boxes, min_object_covered),
         _box_attrs(aspect_ratio_range, area_range, max_attempts,
                    use_image_if_no_bounding_boxes), seed, name))

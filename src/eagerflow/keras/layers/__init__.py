@@ -25,8 +25,7 @@ from eagerflow._src.keras.layers.core import (  # noqa: F401
     Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda)
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401
 from eagerflow._src.keras.layers.image_augmentation import (  # noqa: F401
-    RandomBrightness, RandomContrast, RandomCrop, RandomFlip, RandomHeight, RandomRotation,
-    RandomTranslation, RandomWidth, RandomZoom)
+    RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
 from eagerflow._src.keras.layers.masking import Masking  # noqa: F401
 from eagerflow._src.keras.layers.merging import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
@@ -53,6 +52,8 @@ from eagerflow._src.keras.layers.preprocessing import (  # noqa: F401
     CenterCrop, Normalization, Rescaling, Resizing)
 from eagerflow._src.keras.layers.preprocessing_category import (  # noqa: F401
     CategoryEncoding, Discretization, HashedCrossing, Hashing)
+from eagerflow._src.keras.layers.preprocessing_image import (  # noqa: F401
+    RandomBrightness, RandomContrast, RandomCrop, RandomFlip)
 from eagerflow._src.keras.layers.preprocessing_lookup import (  # noqa: F401
     IntegerLookup, StringLookup)
 from eagerflow._src.keras.layers.recurrent import (  # noqa: F401

@@ -13,11 +13,9 @@ import math
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, reduction_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
-from eagerflow._src.keras.utils import dataset_utils
 
 _FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 _INTERPOLATIONS = ("nearest", "bilinear")
@@ -54,7 +52,7 @@ class _RandomLayer(Layer):
         self._rng_type = kwargs.pop("rng_type", None)
         super().__init__(**kwargs)
         self.seed = seed
-        self._random_generator = backend.RandomGenerator(seed)
+        self._random_generator = backend.RandomGenerator(seed, rng_type="stateful")
         self.supports_masking = False
 
     def call(self, inputs, training=True):
@@ -79,30 +77,6 @@ class _RandomLayer(Layer):
     def get_config(self):
         return {**super().get_config(), "seed": self.seed,
                 "rng_type": self._rng_type or "stateful"}
-
-
-@export("keras.layers.RandomFlip", "keras.layers.experimental.preprocessing.RandomFlip")
-class RandomFlip(_RandomLayer):
-    """Flips each image left-right and/or up-down, each with probability 1/2."""
-
-    def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
-            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument "
-                             f"{mode}")
-        self.mode = mode
-
-    def _augment(self, images):
-        batch = array_ops.shape(images)[0]
-        for axis, active in ((2, self.mode != "vertical"), (1, self.mode != "horizontal")):
-            if active:
-                flip = math_ops.less(self._uniform(array_ops.stack([batch]), 0.0, 1.0), 0.5)
-                flip = array_ops.reshape(flip, array_ops.stack([batch, 1, 1, 1]))
-                images = array_ops.where(flip, array_ops.reverse(images, [axis]), images)
-        return images
-
-    def get_config(self):
-        return {**super().get_config(), "mode": self.mode}
 
 
 def _transform(images, transforms, fill_mode, fill_value, interpolation):
@@ -273,108 +247,6 @@ class RandomTranslation(_TransformLayer):
     def get_config(self):
         return {**super().get_config(), "height_factor": self.height_factor,
                 "width_factor": self.width_factor}
-
-
-@export("keras.layers.RandomContrast", "keras.layers.experimental.preprocessing.RandomContrast")
-class RandomContrast(_RandomLayer):
-    """Scales each image's deviation from its per-channel mean by a random factor in
-    [1 - lower, 1 + upper], clipping to [0, 255]."""
-
-    def __init__(self, factor, seed=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        self.factor = factor
-        if isinstance(factor, (tuple, list)):
-            self.lower, self.upper = factor[0], factor[1]
-        else:
-            self.lower = self.upper = factor
-        if self.lower < 0.0 or self.upper < 0.0 or self.lower > 1.0:
-            raise ValueError(f"`factor` argument cannot have negative values or values greater "
-                             f"than 1.Received: factor={factor}")
-
-    def _augment(self, images):
-        batch = array_ops.shape(images)[0]
-        factors = array_ops.reshape(
-            self._uniform(array_ops.stack([batch]), 1.0 - self.lower, 1.0 + self.upper),
-            [-1, 1, 1, 1])
-        mean = reduction_ops.reduce_mean(images, axis=[1, 2], keepdims=True)
-        out = (images - mean) * cast_ops.cast(factors, images.dtype) + mean
-        return reduction_ops.clip_by_value(out, 0.0, 255.0)
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
-
-
-@export("keras.layers.RandomBrightness")
-class RandomBrightness(_RandomLayer):
-    """Adds a random offset in [lower, upper] * (the width of `value_range`) to each image,
-    clipping to `value_range`."""
-
-    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        if isinstance(factor, (tuple, list)):
-            if len(factor) != 2:
-                raise ValueError(f"The `factor` argument should be a number (or a list of two "
-                                 f"numbers) in the range [-1.0, 1.0]. Received: factor={factor}")
-            lower, upper = sorted(factor)
-        else:
-            lower, upper = -abs(factor), abs(factor)
-        if abs(lower) > 1.0 or abs(upper) > 1.0:
-            raise ValueError(f"The `factor` argument should be a number (or a list of two "
-                             f"numbers) in the range [-1.0, 1.0]. Got {factor}")
-        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
-            raise ValueError(f"The `value_range` argument should be a list of two numbers. "
-                             f"Received: value_range={value_range}")
-        self._factor_input, self._factor = factor, (lower, upper)
-        self._value_range = sorted(value_range)
-
-    def _augment(self, images):
-        batch = array_ops.shape(images)[0]
-        span = self._value_range[1] - self._value_range[0]
-        offsets = self._uniform(array_ops.stack([batch, 1, 1, 1]), self._factor[0] * span,
-                                self._factor[1] * span)
-        out = images + cast_ops.cast(offsets, images.dtype)
-        return reduction_ops.clip_by_value(out, float(self._value_range[0]),
-                                           float(self._value_range[1]))
-
-    def get_config(self):
-        return {**super().get_config(), "factor": list(self._factor),
-                "value_range": list(self._value_range)}
-
-
-@export("keras.layers.RandomCrop", "keras.layers.experimental.preprocessing.RandomCrop")
-class RandomCrop(_RandomLayer):
-    """Crops a random `height` x `width` window when training (all images at one offset);
-    otherwise, and for smaller images, the largest centered window of that aspect ratio
-    resized to it."""
-
-    def __init__(self, height, width, seed=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        self.height, self.width = height, width
-
-    def _inference(self, images):
-        return cast_ops.cast(dataset_utils.smart_resize(images, (self.height, self.width)),
-                             self.compute_dtype)
-
-    def _augment(self, images):
-        dims = array_ops.shape(images)
-        fits = math_ops.logical_and(math_ops.greater_equal(dims[1], self.height),
-                                    math_ops.greater_equal(dims[2], self.width))
-
-        def crop():
-            top = self._random_generator.random_uniform(
-                [], 0, math_ops.maximum(dims[1] - self.height + 1, 1), dtype="int32")
-            left = self._random_generator.random_uniform(
-                [], 0, math_ops.maximum(dims[2] - self.width + 1, 1), dtype="int32")
-            return images[:, top:top + self.height, left:left + self.width, :]
-        return control_flow.cond(fits, crop, lambda: self._inference(images))
-
-    def compute_output_shape(self, input_shape):
-        shape = TensorShape(input_shape).as_list()
-        shape[-3], shape[-2] = self.height, self.width
-        return TensorShape(shape)
-
-    def get_config(self):
-        return {**super().get_config(), "height": self.height, "width": self.width}
 
 
 class _RandomResize(_RandomLayer):
