@@ -1,0 +1,63 @@
+"""What a loaded SavedModel's functions report about themselves (values TF 2.21 printed for
+the same programs)."""
+import numpy as np
+
+import eagerflow as tf
+
+
+class _Model(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return {"out": tf.matmul(x, self.v), "cnt": tf.shape(x, out_type=tf.int64)[0]}
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def scale(self, s):
+        return self.v * s
+
+
+def _saved(tmp_path):
+    m = _Model()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__, "scale": m.scale})
+    return tf.saved_model.load(path)
+
+
+def test_signature_structured_outputs_are_specs_named_by_their_keys(tmp_path):
+    loaded = _saved(tmp_path)
+    infer = loaded.signatures["serving_default"]
+    # TF 2.21: {'cnt': TensorSpec(shape=(), dtype=tf.int64, name='cnt'),
+    #           'out': TensorSpec(shape=(None, 2), dtype=tf.float32, name='out')}
+    assert infer.structured_outputs == {
+        "cnt": tf.TensorSpec([], tf.int64, name="cnt"),
+        "out": tf.TensorSpec([None, 2], tf.float32, name="out")}
+    assert repr(infer.structured_outputs["out"]) == \
+        "TensorSpec(shape=(None, 2), dtype=tf.float32, name='out')"
+    scale = loaded.signatures["scale"]
+    assert scale.structured_outputs == {
+        "output_0": tf.TensorSpec([2, 2], tf.float32, name="output_0")}
+    # calls still give tensors
+    result = infer(x=tf.constant([[1.0, 1.0]]))
+    np.testing.assert_array_equal(result["out"].numpy(), [[4.0, 6.0]])
+    assert int(result["cnt"]) == 1
+    np.testing.assert_array_equal(scale(s=tf.constant(2.0))["output_0"].numpy(),
+                                  [[2.0, 4.0], [6.0, 8.0]])
+
+
+def test_signature_output_dtypes_and_shapes(tmp_path):
+    scale = _saved(tmp_path).signatures["scale"]
+    assert scale.output_dtypes == {"output_0": tf.float32}  # TF 2.21's
+    assert scale.output_shapes == {"output_0": tf.TensorShape([2, 2])}
+
+
+def test_restored_function_with_input_signature_gives_its_concrete_function(tmp_path):
+    loaded = _saved(tmp_path)
+    concrete = loaded.scale.get_concrete_function()  # TF 2.21 needs no arguments here
+    assert isinstance(concrete.structured_outputs, tf.Tensor)
+    assert concrete.structured_outputs.shape == (2, 2)
+    np.testing.assert_array_equal(concrete(tf.constant(3.0)).numpy(),
+                                  [[3.0, 6.0], [9.0, 12.0]])
+    out = loaded.__call__.get_concrete_function().structured_outputs
+    assert sorted(out) == ["cnt", "out"] and out["out"].shape.as_list() == [None, 2]
