@@ -235,7 +235,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if not keras_layout:
         tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}):
-        model = layers_mod.deserialize(config)
+        with serialization.archive_config():
+            model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
             model.build(build_config["input_shape"])

@@ -172,6 +172,11 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None:
+            if getattr(_scope, "archive", False):  # (a `.keras` archive's config: TF's TypeError)
+                name = identifier["class_name"]
+                raise TypeError(f"Cannot deserialize object of type `{name}`. If `{name}` is a "
+                                f"custom class, please register it using the "
+                                f"`@keras.saving.register_keras_serializable()` decorator.")
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         if hasattr(cls, "from_config"):
@@ -186,6 +191,17 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+@contextlib.contextmanager
+def archive_config():
+    """Within: unknown classes are reported as a `.keras` archive's loader reports them."""
+    before = getattr(_scope, "archive", False)
+    _scope.archive = True
+    try:
+        yield
+    finally:
+        _scope.archive = before
 
 
 def _unknown(kind, name):
