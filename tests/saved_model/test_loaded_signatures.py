@@ -61,3 +61,64 @@ def test_restored_function_with_input_signature_gives_its_concrete_function(tmp_
                                   [[3.0, 6.0], [9.0, 12.0]])
     out = loaded.__call__.get_concrete_function().structured_outputs
     assert sorted(out) == ["cnt", "out"] and out["out"].shape.as_list() == [None, 2]
+
+
+class _WithSetter(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(1.0)
+
+    @tf.function
+    def __call__(self, x):
+        return x * self.v
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(self, new_v):
+        self.v.assign(new_v)
+
+
+def test_function_returning_nothing_is_not_made_the_default_signature(tmp_path):
+    # The SavedModel guide's CustomModule: TF 2.21 saves it with no signatures at all.
+    module = _WithSetter()
+    module(tf.constant(0.0))
+    path = str(tmp_path / "module_no_signatures")
+    tf.saved_model.save(module, path)
+    imported = tf.saved_model.load(path)
+    assert list(imported.signatures.keys()) == []
+    imported.mutate(tf.constant(2.0))
+    assert imported(tf.constant(3.0)).numpy() == 6.0
+
+
+def test_the_one_valid_function_is_the_default_signature(tmp_path):
+    module = _WithSetter()
+    module.double = tf.function(lambda x: 2.0 * x,
+                                input_signature=[tf.TensorSpec([None], tf.float32)])
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(module, path)
+    imported = tf.saved_model.load(path)
+    assert list(imported.signatures.keys()) == ["serving_default"]
+    out = imported.signatures["serving_default"](tf.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [2.0, 4.0])
+
+
+def test_loaded_signature_saves_again(tmp_path):
+    # The guide's module_with_multiple_signatures: a loaded signature re-exported.
+    module = _WithSetter()
+    concrete = module.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    first = str(tmp_path / "first")
+    tf.saved_model.save(module, first, signatures=concrete)
+    imported = tf.saved_model.load(first)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.string)])
+    def parse_string(string_input):
+        return imported(tf.strings.to_number(string_input))
+
+    second = str(tmp_path / "second")
+    tf.saved_model.save(imported, second, {"serving_default": parse_string,
+                                           "from_float": imported.signatures["serving_default"]})
+    again = tf.saved_model.load(second)
+    assert sorted(again.signatures.keys()) == ["from_float", "serving_default"]
+    assert again.signatures["serving_default"](string_input=tf.constant("2.5"))[
+        "output_0"].numpy() == 2.5
+    np.testing.assert_array_equal(
+        again.signatures["from_float"](x=tf.constant([1.0, 2.0]))["output_0"].numpy(),
+        [1.0, 2.0])

@@ -166,6 +166,7 @@ def _as_signature(concrete):
         return concrete  # (a composite output: kept as it was)
     signature = copy.copy(concrete)
     signature.__class__ = _SignatureFunction
+    signature._wrapped = concrete  # (what saving it again writes)
     signature.structured_outputs = {k: TensorSpec(t.shape, t.dtype, k)
                                     for k, t in concrete.structured_outputs.items()}
     return signature
