@@ -290,6 +290,7 @@ def _load_saved_model(path, custom_objects, compile):
     wrote: rebuilt from the config recorded with it, its weights restored from the
     SavedModel's checkpoint."""
     from eagerflow._src.checkpoint import checkpoint  # noqa: PLC0415
+    from eagerflow._src.core.module import Module  # noqa: PLC0415
     from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
     from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415 (above Keras)
     proto = saved_model.read_saved_model(path)
@@ -315,8 +316,16 @@ def _load_saved_model(path, custom_objects, compile):
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))
-    checkpoint.restore_objects(model, (), os.path.join(path, saved_model.VARIABLES_DIRECTORY,
-                                                       saved_model.VARIABLES_FILENAME))
+    training_config = None if compile_config else config.get("training_config")
+    # tf_keras's SavedModel (a training_config): its saved optimizer is restored into an
+    # object thrown away, and the model compiled afresh, so the optimizer starts anew as
+    # tf_keras's does
+    extra = [("optimizer", Module())] if training_config else ()
+    checkpoint.restore_objects(model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
+                                                          saved_model.VARIABLES_FILENAME))
+    if compile and training_config:
+        with serialization.CustomObjectScope(custom_objects or {}):
+            model.compile(**compile_arguments_from_training_config(training_config))
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):
