@@ -21,3 +21,17 @@ def test_tf_keras_savedmodel_loads_compiled_with_a_fresh_optimizer():
     model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
     assert int(model.optimizer.iterations) == 1
 
+
+
+def test_loss_named_in_a_training_config_comes_back_as_its_function(tmp_path):
+    # tf_keras 2.21: model.loss of a loaded .h5 or tf_keras SavedModel compiled with "mse"
+    # is the function mean_squared_error (a .keras archive keeps the string "mse")
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_model_save"))
+    assert model.loss.__name__ == "mean_squared_error"
+    m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    m.compile("adam", "mse")
+    m.save(str(tmp_path / "a.h5"))
+    assert tf.keras.models.load_model(str(tmp_path / "a.h5")).loss.__name__ == \
+        "mean_squared_error"
+    m.save(str(tmp_path / "a.keras"))
+    assert tf.keras.models.load_model(str(tmp_path / "a.keras")).loss == "mse"

@@ -404,10 +404,25 @@ def compile_arguments_from_training_config(config):
         except ValueError:
             optimizer = dict(optimizer, class_name=optimizer["class_name"][len("Custom>"):])
     return _compile_arguments({
-        "optimizer": optimizer, "loss": _custom(config.get("loss")),
+        "optimizer": optimizer, "loss": _legacy_loss(_custom(config.get("loss"))),
         "metrics": _plain_metrics(config.get("metrics")),
         "weighted_metrics": _plain_metrics(config.get("weighted_metrics")),
         "loss_weights": config.get("loss_weights")})
+
+
+def _legacy_loss(value):
+    """tf_keras's legacy loaders give a loss named in the training_config back as its
+    function (``'mse'``: ``mean_squared_error``), nested per output."""
+    if isinstance(value, str):
+        try:
+            return losses_mod.deserialize(value)
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return [_legacy_loss(v) for v in value]
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _legacy_loss(v) for k, v in value.items()}
+    return value
 
 
 def _custom(value):
