@@ -122,3 +122,24 @@ def test_loaded_signature_saves_again(tmp_path):
     np.testing.assert_array_equal(
         again.signatures["from_float"](x=tf.constant([1.0, 2.0]))["output_0"].numpy(),
         [1.0, 2.0])
+
+
+def test_repr_of_a_loaded_signature_marks_its_keyword_only_inputs(tmp_path):
+    # TF 2.21: <ConcreteFunction (*, s: TensorSpec(shape=(), dtype=tf.float32, name='s'))
+    #           -> Dict[['output_0', TensorSpec(shape=(2, 2), ...)]] at 0x...>
+    scale = _saved(tmp_path).signatures["scale"]
+    assert repr(scale).startswith(
+        "<ConcreteFunction (*, s: TensorSpec(shape=(), dtype=tf.float32, name='s')) -> "
+        "Dict[['output_0', TensorSpec(shape=(2, 2), dtype=tf.float32, name='output_0')]] at ")
+
+
+def test_repr_of_a_concrete_function_with_a_keyword_only_argument():
+    @tf.function
+    def f(a, *, b):
+        return a + b
+
+    spec = tf.TensorSpec([], tf.float32)
+    assert repr(f.get_concrete_function(spec, b=spec)).startswith(
+        "<ConcreteFunction (a: TensorSpec(shape=(), dtype=tf.float32, name=None), *, "
+        "b: TensorSpec(shape=(), dtype=tf.float32, name=None)) -> "
+        "TensorSpec(shape=(), dtype=tf.float32, name=None) at ")

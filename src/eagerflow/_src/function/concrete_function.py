@@ -227,8 +227,14 @@ class ConcreteFunction:
 
     def _summary(self):
         """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line signature."""
-        inputs = ", ".join(f"{name}: {self._type_text(value)}"
-                           for name, _, value in self._parameters())
+        parts, star = [], False
+        for name, kind, value in self._parameters():
+            star = star or kind == "VAR_POSITIONAL"
+            if kind == "KEYWORD_ONLY" and not star:  # (as Python prints a signature)
+                parts.append("*")
+                star = True
+            parts.append(f"{name}: {self._type_text(value)}")
+        inputs = ", ".join(parts)
         return f"({inputs}) -> {self._type_text(self.structured_outputs)}"
 
     def __repr__(self):
