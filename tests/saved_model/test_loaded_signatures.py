@@ -143,3 +143,15 @@ def test_repr_of_a_concrete_function_with_a_keyword_only_argument():
         "<ConcreteFunction (a: TensorSpec(shape=(), dtype=tf.float32, name=None), *, "
         "b: TensorSpec(shape=(), dtype=tf.float32, name=None)) -> "
         "TensorSpec(shape=(), dtype=tf.float32, name=None) at ")
+
+
+def test_dict_held_by_a_module_or_loaded_one_is_a_dict_wrapper_named_as_tf(tmp_path):
+    # TF 2.21: type(m.d).__name__ == '_DictWrapper', repr DictWrapper({'a': ...})
+    m = tf.Module()
+    m.cfg = {"a": tf.Variable(1.0)}
+    assert type(m.cfg).__name__ == "_DictWrapper"
+    assert repr(m.cfg).startswith("DictWrapper({'a': ")
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert type(loaded.cfg).__name__ == "_DictWrapper"
+    assert loaded.cfg["a"].numpy() == 1.0
