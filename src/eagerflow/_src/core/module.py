@@ -242,6 +242,7 @@ class DictWrapper(dict):
 
 # (TF's class is named `_DictWrapper`; `type(module.d).__name__` shows it)
 DictWrapper.__name__ = DictWrapper.__qualname__ = "_DictWrapper"
+_DictWrapper = DictWrapper  # (where pickle looks for it by that name)
 
 
 class TupleWrapper(tuple):
