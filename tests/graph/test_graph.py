@@ -206,3 +206,18 @@ def test_python_uses_of_graph_tensors_fail_with_tfs_message():
                 f"AutoGraph. See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/"
                 f"python/autograph/g3doc/reference/limitations.md#access-to-source-code for more "
                 f"information.")
+
+
+def test_str_of_a_graph_tensor_of_unknown_rank_leaves_out_the_shape():
+    # TF 2.21 printed these inside a function traced with TensorSpec(None, tf.float32)
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def f(x):
+        seen.append((str(x), repr(x), str(tf.reshape(x, [-1]))))
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == [('Tensor("x:0", dtype=float32)',
+                     "<tf.Tensor 'x:0' shape=<unknown> dtype=float32>",
+                     'Tensor("Reshape:0", shape=(None,), dtype=float32)')]

@@ -344,7 +344,10 @@ class CheckpointReader:
         return {k: self._reader.dtype(k) for k in self._reader.keys()}
 
     def debug_string(self):
-        return "".join(f"{k} ({self._reader.dtype(k).name}) {self._reader.shape(k)}\n"
+        """``name (DT_FLOAT) [1,5]`` a line, as TF's reader prints its keys."""
+        from eagerflow._src.core.protos import framework  # noqa: PLC0415
+        return "".join(f"{k} ({framework.DataType.Name(self._reader.dtype(k).as_datatype_enum)})"
+                       f" [{','.join(str(d) for d in self._reader.shape(k))}]\n"
                        for k in self._reader.keys()).encode()
 
 

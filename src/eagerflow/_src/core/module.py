@@ -240,6 +240,11 @@ class DictWrapper(dict):
         return dict.__repr__(self)
 
 
+# (TF's class is named `_DictWrapper`; `type(module.d).__name__` shows it)
+DictWrapper.__name__ = DictWrapper.__qualname__ = "_DictWrapper"
+_DictWrapper = DictWrapper  # (where pickle looks for it by that name)
+
+
 class TupleWrapper(tuple):
     """A tuple held by a module that holds lists, dicts or trackables (wrapped)."""
 

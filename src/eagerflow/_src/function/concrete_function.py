@@ -101,6 +101,16 @@ class ConcreteFunction:
     def trainable_variables(self):
         return tuple(v for v in self.variables if v.trainable)
 
+    @property
+    def output_dtypes(self):
+        """The dtypes of the outputs, in the structure of `structured_outputs`."""
+        return nest.map_structure(lambda t: t.dtype, self.structured_outputs)
+
+    @property
+    def output_shapes(self):
+        """The static shapes of the outputs, in the structure of `structured_outputs`."""
+        return nest.map_structure(lambda t: t.shape, self.structured_outputs)
+
     def __call__(self, *args, **kwargs):
         return self.call_flat(binding.bind(self, args, kwargs))
 
@@ -250,8 +260,14 @@ class ConcreteFunction:
 
     def _summary(self):
         """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line signature."""
-        inputs = ", ".join(f"{name}: {self._type_text(value)}"
-                           for name, _, value in self._parameters())
+        parts, star = [], False
+        for name, kind, value in self._parameters():
+            star = star or kind == "VAR_POSITIONAL"
+            if kind == "KEYWORD_ONLY" and not star:  # (as Python prints a signature)
+                parts.append("*")
+                star = True
+            parts.append(f"{name}: {self._type_text(value)}")
+        inputs = ", ".join(parts)
         return f"({inputs}) -> {self._type_text(self.structured_outputs)}"
 
     def __repr__(self):

@@ -128,7 +128,9 @@ class SymbolicTensor(Tensor):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self):
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+        # (TF leaves out the shape when even the rank is unknown)
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
 
 def _not_allowed(what):

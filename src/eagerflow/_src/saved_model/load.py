@@ -3,6 +3,7 @@ with their variables restored from ``variables/`` and their functions run from t
 GraphDef's function library on eagerflow's kernels, without the Python code that made them.
 """
 import collections.abc
+import copy
 import inspect
 import os
 
@@ -142,6 +143,35 @@ class _SignatureMap(collections.abc.Mapping):
         return f"_SignatureMap({self._signatures})"
 
 
+class _SignatureFunction(ConcreteFunction):
+    """A loaded signature: its ``structured_outputs`` are the `TensorSpec`s the signature
+    declared (named by their keys), as TF's are; calls still return tensors."""
+
+    def _pack(self, flat):
+        values = iter(flat)
+        leaves = [next(values) if isinstance(s, TensorSpec) else s
+                  for s in nest.flatten(self.structured_outputs)]
+        return nest.pack_sequence_as(self.structured_outputs, leaves)
+
+
+def _as_signature(concrete):
+    """A copy of a loaded signature's concrete function whose outputs read as specs."""
+    if type(concrete) is not ConcreteFunction or not isinstance(concrete.structured_outputs,
+                                                                 dict):
+        return concrete
+    if not all(isinstance(t, TensorSpec) or _d.as_dtype(t.dtype) is not None
+               for t in concrete.structured_outputs.values()):
+        return concrete
+    if any(hasattr(t, "_to_components") for t in concrete.structured_outputs.values()):
+        return concrete  # (a composite output: kept as it was)
+    signature = copy.copy(concrete)
+    signature.__class__ = _SignatureFunction
+    signature._wrapped = concrete  # (what saving it again writes)
+    signature.structured_outputs = {k: TensorSpec(t.shape, t.dtype, k)
+                                    for k, t in concrete.structured_outputs.items()}
+    return signature
+
+
 class RestoredFunction:
     """A saved `tf.function`: calls run the saved concrete function whose signature the
     arguments match."""
@@ -192,6 +222,8 @@ class RestoredFunction:
 
     def get_concrete_function(self, *args, **kwargs):
         """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
+        if not args and not kwargs and self._function is not None:
+            return self.concrete_functions[0]  # (the one an input signature fixed)
         c_args, c_kwargs = self._canonical(args, kwargs)
         for concrete in self.concrete_functions:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
@@ -332,7 +364,7 @@ class _Loader:
             for ref in node.children:
                 child = self.nodes[ref.node_id]
                 if isinstance(obj, _SignatureMap):
-                    obj._signatures[ref.local_name] = child
+                    obj._signatures[ref.local_name] = _as_signature(child)
                 elif isinstance(obj, _UserObject):
                     if ref.local_name == "__call__":
                         obj.__class__ = _CallableUserObject

@@ -243,7 +243,8 @@ class _ObjectGraph:
 
 def _signature_concrete(value, what):
     if isinstance(value, ConcreteFunction):
-        return value
+        # a loaded signature (outputs read as specs) is saved as the function it wraps
+        return getattr(value, "_wrapped", value)
     if isinstance(value, Function):
         if value._input_signature is None:
             raise ValueError(f"Function {value._name!r} has no input_signature: pass "
@@ -257,13 +258,23 @@ def _signature_concrete(value, what):
 
 def _find_default_signature(root):
     """TF's choice of ``serving_default`` when none is given: the root's one function with
-    an input signature, if it has exactly one."""
+    an input signature that makes a valid signature (tensors in, tensors out), if it has
+    exactly one; functions returning nothing (a setter) are not candidates."""
     found = [f for _, f in _functions_of(root)
-             if isinstance(f, Function) and f._input_signature is not None]
-    if len(found) != 1 or not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
-                                  for s in nest.flatten(found[0]._input_signature)):
-        return None  # (a signature takes tensors: a ragged input takes its components)
-    return found[0]
+             if isinstance(f, Function) and f._input_signature is not None and
+             _valid_default(f)]
+    return found[0] if len(found) == 1 else None
+
+
+def _valid_default(function):
+    if not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
+               for s in nest.flatten(function._input_signature)):
+        return False  # (a signature takes tensors: a ragged input takes its components)
+    try:
+        _output_keys(function.get_concrete_function(), DEFAULT_SERVING_SIGNATURE_DEF_KEY)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_ragged_spec(spec):

@@ -317,6 +317,15 @@ class _NoopWriter(SummaryWriter):
     def __repr__(self):
         return "<noop SummaryWriter>"
 
+    # As TF's: making it the default changes nothing (a writer already set keeps writing,
+    # and the step stays).
+    def set_as_default(self, step=None):
+        pass
+
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        yield self
+
 
 def _path(value):
     if hasattr(value, "numpy"):

@@ -327,10 +327,11 @@ def load_optimizer_weights(f, model):
     model.optimizer.build(model.trainable_variables)
     values = _saved_values(f["optimizer_weights"])
     variables = list(model.optimizer.variables)
-    if len(values) == len(variables) and all(
-            v.shape.is_compatible_with(x.shape) for v, x in zip(variables, values)):
-        _assign((v, x.astype(v.dtype.as_numpy_dtype, copy=False))
-                for v, x in zip(variables, values))
-    else:
-        _logger.warning("Error in loading the saved optimizer state. As a result, your model "
-                        "is starting with a freshly initialized optimizer.")
+    # Paired in order, as tf_keras's `set_weights` pairs them: a state saved before the
+    # first step (the iteration count alone) restores that count and leaves the slots.
+    for v, x in zip(variables, values):
+        if v.shape != x.shape:
+            _logger.warning("Error in loading the saved optimizer state. As a result, your "
+                            "model is starting with a freshly initialized optimizer.")
+            return
+        v.assign(x.astype(v.dtype.as_numpy_dtype, copy=False))

@@ -301,6 +301,7 @@ def _load_saved_model(path, custom_objects, compile):
     wrote: rebuilt from the config recorded with it, its weights restored from the
     SavedModel's checkpoint."""
     from eagerflow._src.checkpoint import checkpoint  # noqa: PLC0415
+    from eagerflow._src.core.module import Module  # noqa: PLC0415
     from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
     from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415 (above Keras)
     proto = saved_model.read_saved_model(path)
@@ -326,8 +327,16 @@ def _load_saved_model(path, custom_objects, compile):
         compile_config = config.get("compile_config")
         if compile and compile_config:
             model.compile(**_compile_arguments(compile_config))
-    checkpoint.restore_objects(model, (), os.path.join(path, saved_model.VARIABLES_DIRECTORY,
-                                                       saved_model.VARIABLES_FILENAME))
+    training_config = None if compile_config else config.get("training_config")
+    # tf_keras's SavedModel (a training_config): its saved optimizer is restored into an
+    # object thrown away, and the model compiled afresh, so the optimizer starts anew as
+    # tf_keras's does
+    extra = [("optimizer", Module())] if training_config else ()
+    checkpoint.restore_objects(model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
+                                                          saved_model.VARIABLES_FILENAME))
+    if compile and training_config:
+        with serialization.CustomObjectScope(custom_objects or {}):
+            model.compile(**compile_arguments_from_training_config(training_config))
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):
@@ -407,10 +416,25 @@ def compile_arguments_from_training_config(config):
         except ValueError:
             optimizer = dict(optimizer, class_name=optimizer["class_name"][len("Custom>"):])
     return _compile_arguments({
-        "optimizer": optimizer, "loss": _custom(config.get("loss")),
+        "optimizer": optimizer, "loss": _legacy_loss(_custom(config.get("loss"))),
         "metrics": _plain_metrics(config.get("metrics")),
         "weighted_metrics": _plain_metrics(config.get("weighted_metrics")),
         "loss_weights": config.get("loss_weights")})
+
+
+def _legacy_loss(value):
+    """tf_keras's legacy loaders give a loss named in the training_config back as its
+    function (``'mse'``: ``mean_squared_error``), nested per output."""
+    if isinstance(value, str):
+        try:
+            return losses_mod.deserialize(value)
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return [_legacy_loss(v) for v in value]
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _legacy_loss(v) for k, v in value.items()}
+    return value
 
 
 def _custom(value):

@@ -1,0 +1,70 @@
+"""Loading Keras models with custom layers: the errors tf_keras 2.21 raises when the class is
+not given (a `.keras` archive: TypeError; an `.h5` file: ValueError), and the load when it is."""
+import pytest
+
+import eagerflow as tf
+
+
+class CustomLayer(tf.keras.layers.Layer):
+    def __init__(self, units=3, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    def build(self, input_shape):
+        self.w = self.add_weight(name="w", shape=(input_shape[-1], self.units),
+                                 initializer="ones")
+
+    def call(self, x):
+        return tf.matmul(x, self.w)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
+
+
+def _model():
+    return tf.keras.Sequential([tf.keras.Input((4,)), CustomLayer(3, name="cl")])
+
+
+def test_keras_archive_with_unregistered_class_raises_type_error(tmp_path):
+    path = str(tmp_path / "c.keras")
+    _model().save(path)
+    with pytest.raises(TypeError, match=r"^Cannot deserialize object of type `CustomLayer`\. "
+                                        r"If `CustomLayer` is a custom class, please register "
+                                        r"it using the `@keras\.saving\."
+                                        r"register_keras_serializable\(\)` decorator\.$"):
+        tf.keras.models.load_model(path)
+    loaded = tf.keras.models.load_model(path, custom_objects={"CustomLayer": CustomLayer})
+    assert type(loaded.layers[-1]) is CustomLayer
+    assert [w.name for w in loaded.weights] == ["cl/w:0"]
+
+
+def test_h5_with_unregistered_class_still_raises_value_error(tmp_path):
+    path = str(tmp_path / "c.h5")
+    _model().save(path)
+    with pytest.raises(ValueError, match="Unknown layer: 'CustomLayer'"):
+        tf.keras.models.load_model(path)
+    # the archive's TypeError does not leak into later loads of other formats
+    tf.keras.models.load_model(path, custom_objects={"CustomLayer": CustomLayer})
+    with pytest.raises(ValueError, match="Unknown layer"):
+        tf.keras.layers.deserialize({"class_name": "CustomLayer", "config": {}})
+
+
+def test_h5_of_an_untrained_optimizer_loads_its_state_without_warning(tmp_path, caplog):
+    # tf_keras 2.21 pairs the saved optimizer weights with the built optimizer's in order:
+    # an Adam saved before its first step holds only its iteration count, which loads
+    # without the "Error in loading the saved optimizer state" warning.
+    import numpy as np
+    m = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3)])
+    m.compile("adam", "mse")
+    m.optimizer.iterations.assign(7)
+    path = str(tmp_path / "b.h5")
+    m.save(path)
+    with caplog.at_level("WARNING"):
+        loaded = tf.keras.models.load_model(path)
+    assert "optimizer state" not in caplog.text
+    assert int(loaded.optimizer.iterations) == 7
+    m.fit(np.ones((2, 4)), np.ones((2, 3)), verbose=0)
+    m.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [v.numpy().tolist() for v in loaded.optimizer.variables] == \
+        [v.numpy().tolist() for v in m.optimizer.variables]

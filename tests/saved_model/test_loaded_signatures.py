@@ -1,0 +1,157 @@
+"""What a loaded SavedModel's functions report about themselves (values TF 2.21 printed for
+the same programs)."""
+import numpy as np
+
+import eagerflow as tf
+
+
+class _Model(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def __call__(self, x):
+        return {"out": tf.matmul(x, self.v), "cnt": tf.shape(x, out_type=tf.int64)[0]}
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def scale(self, s):
+        return self.v * s
+
+
+def _saved(tmp_path):
+    m = _Model()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__, "scale": m.scale})
+    return tf.saved_model.load(path)
+
+
+def test_signature_structured_outputs_are_specs_named_by_their_keys(tmp_path):
+    loaded = _saved(tmp_path)
+    infer = loaded.signatures["serving_default"]
+    # TF 2.21: {'cnt': TensorSpec(shape=(), dtype=tf.int64, name='cnt'),
+    #           'out': TensorSpec(shape=(None, 2), dtype=tf.float32, name='out')}
+    assert infer.structured_outputs == {
+        "cnt": tf.TensorSpec([], tf.int64, name="cnt"),
+        "out": tf.TensorSpec([None, 2], tf.float32, name="out")}
+    assert repr(infer.structured_outputs["out"]) == \
+        "TensorSpec(shape=(None, 2), dtype=tf.float32, name='out')"
+    scale = loaded.signatures["scale"]
+    assert scale.structured_outputs == {
+        "output_0": tf.TensorSpec([2, 2], tf.float32, name="output_0")}
+    # calls still give tensors
+    result = infer(x=tf.constant([[1.0, 1.0]]))
+    np.testing.assert_array_equal(result["out"].numpy(), [[4.0, 6.0]])
+    assert int(result["cnt"]) == 1
+    np.testing.assert_array_equal(scale(s=tf.constant(2.0))["output_0"].numpy(),
+                                  [[2.0, 4.0], [6.0, 8.0]])
+
+
+def test_signature_output_dtypes_and_shapes(tmp_path):
+    scale = _saved(tmp_path).signatures["scale"]
+    assert scale.output_dtypes == {"output_0": tf.float32}  # TF 2.21's
+    assert scale.output_shapes == {"output_0": tf.TensorShape([2, 2])}
+
+
+def test_restored_function_with_input_signature_gives_its_concrete_function(tmp_path):
+    loaded = _saved(tmp_path)
+    concrete = loaded.scale.get_concrete_function()  # TF 2.21 needs no arguments here
+    assert isinstance(concrete.structured_outputs, tf.Tensor)
+    assert concrete.structured_outputs.shape == (2, 2)
+    np.testing.assert_array_equal(concrete(tf.constant(3.0)).numpy(),
+                                  [[3.0, 6.0], [9.0, 12.0]])
+    out = loaded.__call__.get_concrete_function().structured_outputs
+    assert sorted(out) == ["cnt", "out"] and out["out"].shape.as_list() == [None, 2]
+
+
+class _WithSetter(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(1.0)
+
+    @tf.function
+    def __call__(self, x):
+        return x * self.v
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(self, new_v):
+        self.v.assign(new_v)
+
+
+def test_function_returning_nothing_is_not_made_the_default_signature(tmp_path):
+    # The SavedModel guide's CustomModule: TF 2.21 saves it with no signatures at all.
+    module = _WithSetter()
+    module(tf.constant(0.0))
+    path = str(tmp_path / "module_no_signatures")
+    tf.saved_model.save(module, path)
+    imported = tf.saved_model.load(path)
+    assert list(imported.signatures.keys()) == []
+    imported.mutate(tf.constant(2.0))
+    assert imported(tf.constant(3.0)).numpy() == 6.0
+
+
+def test_the_one_valid_function_is_the_default_signature(tmp_path):
+    module = _WithSetter()
+    module.double = tf.function(lambda x: 2.0 * x,
+                                input_signature=[tf.TensorSpec([None], tf.float32)])
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(module, path)
+    imported = tf.saved_model.load(path)
+    assert list(imported.signatures.keys()) == ["serving_default"]
+    out = imported.signatures["serving_default"](tf.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [2.0, 4.0])
+
+
+def test_loaded_signature_saves_again(tmp_path):
+    # The guide's module_with_multiple_signatures: a loaded signature re-exported.
+    module = _WithSetter()
+    concrete = module.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    first = str(tmp_path / "first")
+    tf.saved_model.save(module, first, signatures=concrete)
+    imported = tf.saved_model.load(first)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.string)])
+    def parse_string(string_input):
+        return imported(tf.strings.to_number(string_input))
+
+    second = str(tmp_path / "second")
+    tf.saved_model.save(imported, second, {"serving_default": parse_string,
+                                           "from_float": imported.signatures["serving_default"]})
+    again = tf.saved_model.load(second)
+    assert sorted(again.signatures.keys()) == ["from_float", "serving_default"]
+    assert again.signatures["serving_default"](string_input=tf.constant("2.5"))[
+        "output_0"].numpy() == 2.5
+    np.testing.assert_array_equal(
+        again.signatures["from_float"](x=tf.constant([1.0, 2.0]))["output_0"].numpy(),
+        [1.0, 2.0])
+
+
+def test_repr_of_a_loaded_signature_marks_its_keyword_only_inputs(tmp_path):
+    # TF 2.21: <ConcreteFunction (*, s: TensorSpec(shape=(), dtype=tf.float32, name='s'))
+    #           -> Dict[['output_0', TensorSpec(shape=(2, 2), ...)]] at 0x...>
+    scale = _saved(tmp_path).signatures["scale"]
+    assert repr(scale).startswith(
+        "<ConcreteFunction (*, s: TensorSpec(shape=(), dtype=tf.float32, name='s')) -> "
+        "Dict[['output_0', TensorSpec(shape=(2, 2), dtype=tf.float32, name='output_0')]] at ")
+
+
+def test_repr_of_a_concrete_function_with_a_keyword_only_argument():
+    @tf.function
+    def f(a, *, b):
+        return a + b
+
+    spec = tf.TensorSpec([], tf.float32)
+    assert repr(f.get_concrete_function(spec, b=spec)).startswith(
+        "<ConcreteFunction (a: TensorSpec(shape=(), dtype=tf.float32, name=None), *, "
+        "b: TensorSpec(shape=(), dtype=tf.float32, name=None)) -> "
+        "TensorSpec(shape=(), dtype=tf.float32, name=None) at ")
+
+
+def test_dict_held_by_a_module_or_loaded_one_is_a_dict_wrapper_named_as_tf(tmp_path):
+    # TF 2.21: type(m.d).__name__ == '_DictWrapper', repr DictWrapper({'a': ...})
+    m = tf.Module()
+    m.cfg = {"a": tf.Variable(1.0)}
+    assert type(m.cfg).__name__ == "_DictWrapper"
+    assert repr(m.cfg).startswith("DictWrapper({'a': ")
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert type(loaded.cfg).__name__ == "_DictWrapper"
+    assert loaded.cfg["a"].numpy() == 1.0
