@@ -101,16 +101,6 @@ class ConcreteFunction:
     def trainable_variables(self):
         return tuple(v for v in self.variables if v.trainable)
 
-    @property
-    def output_dtypes(self):
-        """The dtypes of the outputs, in the structure of `structured_outputs`."""
-        return nest.map_structure(lambda t: t.dtype, self.structured_outputs)
-
-    @property
-    def output_shapes(self):
-        """The static shapes of the outputs, in the structure of `structured_outputs`."""
-        return nest.map_structure(lambda t: t.shape, self.structured_outputs)
-
     def __call__(self, *args, **kwargs):
         return self.call_flat(binding.bind(self, args, kwargs))
 
