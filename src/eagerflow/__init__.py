@@ -45,7 +45,7 @@ from eagerflow._src.ops.array_ops import (  # noqa: F401
     tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile,
     transpose, unstack, where, zeros, zeros_like)
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
-    cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
+    bitcast, cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)

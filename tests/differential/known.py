@@ -84,6 +84,7 @@ _SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's record
              "tests/ops/test_spectral_ops.py")
 _COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
 NOT_SWEPT = {
+    "bitcast": "reinterprets bytes: compared with TF's values and errors in tests/ops/test_bitcast.py",
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
     "case": "control flow taking (predicate, callable) pairs: tested in tests/graph/test_control_flow.py",

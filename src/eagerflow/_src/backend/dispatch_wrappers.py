@@ -3873,6 +3873,15 @@ def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we968909ff3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, type, name=None):
+        try:
+            return _export_fn(input, type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'name': name})
+    return _export_wrapper
+
+
 def _we9a5ec48e2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, dims, name=None):
         try:
@@ -4173,6 +4182,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 WRAPPERS = {
     'argsort': _w39ea9e447b,
     'audio.encode_wav': _wc7a89f3bbf,
+    'bitcast': _we968909ff3,
     'boolean_mask': _w99826618a5,
     'broadcast_dynamic_shape': _w55f140843f,
     'broadcast_static_shape': _w55f140843f,
