@@ -68,5 +68,5 @@ def test_no_gradient():
     x = tf.Variable([1.0])
     with tf.GradientTape() as tape:
         y = tf.bitcast(x, tf.int32)
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match="gradient registry has no entry for: Bitcast"):
         tape.gradient(y, x)

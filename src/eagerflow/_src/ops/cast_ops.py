@@ -267,6 +267,13 @@ def _bitcast_rule(x, type, **_):
 
 
 _BITCAST = register("Bitcast", _bitcast_kernel, _bitcast_rule, dtypes=_BITCAST_TYPES)
+batching_rules.assign(PER_ELEMENT, _BITCAST)
+
+
+@register_gradient("Bitcast")
+def _bitcast_grad(op, grad):
+    # TF registers no gradient for Bitcast: differentiating through it is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
 tf_nodes[_BITCAST] = NodeForm(types={"T": 0}, outputs=("output",))
 tf_args[_BITCAST] = ("input",)
 
