@@ -98,6 +98,7 @@ NOT_SWEPT = {
     "init_scope": _MACHINERY,
     "inside_function": _MACHINERY,
     "get_current_name_scope": _MACHINERY,
+    "timestamp": "a clock reading: tested in tests/ops/test_timestamp.py",
     "tuple": "TF 1 graph machinery (identities after control inputs): tested in "
              "tests/compat/test_toplevel.py",
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",

@@ -4878,6 +4878,7 @@ WRAPPERS = {
     'tensor_scatter_nd_update': _w552de2e7a0,
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
+    'timestamp': _w7879a9bec3,
     'train.get_checkpoint_state': _w9c1e120f35,
     'train.latest_checkpoint': _w9c1e120f35,
     'train.list_variables': _w3e08fcc32f,
