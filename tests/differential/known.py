@@ -107,6 +107,8 @@ NOT_SWEPT = {
     "numpy_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                       "tests/fidelity/programs/py_function.py",
     "recompute_grad": _MACHINERY,
+    "RegisterGradient": _MACHINERY,
+    "no_gradient": _MACHINERY,
     "variable_creator_scope": "a context for variable creation: tested in "
                               "tests/compat/test_variable_creator.py",
     "register_tensor_conversion_function": _MACHINERY,

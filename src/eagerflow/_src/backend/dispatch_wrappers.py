@@ -390,6 +390,15 @@ def _w1de1c63531(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1dea594d29(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_type):
+        try:
+            return _export_fn(op_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_type': op_type})
+    return _export_wrapper
+
+
 def _w1f06b08988(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper():
         try:
@@ -4702,6 +4711,7 @@ WRAPPERS = {
     'nn.sufficient_statistics': _wbef51a34dc,
     'nn.weighted_cross_entropy_with_logits': _w0e1ea075ff,
     'nn.weighted_moments': _w592882bcb2,
+    'no_gradient': _w1dea594d29,
     'no_op': _w7879a9bec3,
     'norm': _w4b1c9f6228,
     'numpy_function': _wfa50d63445,
