@@ -72,6 +72,7 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
+from eagerflow._src.ops.tensor_util import make_ndarray, make_tensor_proto  # noqa: F401
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401

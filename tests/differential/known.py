@@ -101,6 +101,8 @@ NOT_SWEPT = {
     "timestamp": "a clock reading: tested in tests/ops/test_timestamp.py",
     "tuple": "TF 1 graph machinery (identities after control inputs): tested in "
              "tests/compat/test_toplevel.py",
+    "make_ndarray": "reads a TensorProto: tested in tests/core/test_make_tensor_proto.py",
+    "make_tensor_proto": "writes a TensorProto: tested in tests/core/test_make_tensor_proto.py",
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",
     "py_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                    "tests/fidelity/programs/py_function.py",

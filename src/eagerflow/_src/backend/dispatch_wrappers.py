@@ -3414,6 +3414,15 @@ def _wcea4fd069f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcf24ea17c2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, dtype=None, shape=None, verify_shape=None, allow_broadcast=None):
+        try:
+            return _export_fn(values, dtype, shape, verify_shape, allow_broadcast)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'dtype': dtype, 'shape': shape, 'verify_shape': verify_shape, 'allow_broadcast': allow_broadcast})
+    return _export_wrapper
+
+
 def _wcf80050e38(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(type_value):
         try:
@@ -4607,6 +4616,8 @@ WRAPPERS = {
     'linalg.trace': _w87709dcace,
     'linalg.triangular_solve': _w3f1261096d,
     'linspace': _wcfe63895e9,
+    'make_ndarray': _w1534e0c76e,
+    'make_tensor_proto': _wcf24ea17c2,
     'map_fn': _wc447286103,
     'math.abs': _w87709dcace,
     'math.accumulate_n': _w641de3f13d,

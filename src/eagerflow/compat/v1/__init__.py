@@ -103,6 +103,7 @@ from eagerflow._src.ops.sparse_tensor import to_dense as sparse_tensor_to_dense 
 from eagerflow._src.ops.string_ops import regex_replace  # noqa: F401
 from eagerflow._src.ops.string_ops import join as string_join  # noqa: F401
 from eagerflow._src.ops.string_ops import strip as string_strip  # noqa: F401
+from eagerflow._src.ops.tensor_util import make_ndarray, make_tensor_proto  # noqa: F401
 from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)
