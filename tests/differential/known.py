@@ -95,6 +95,7 @@ NOT_SWEPT = {
     "get_logger": _MACHINERY,
     "grad_pass_through": _MACHINERY,
     "gradients": _MACHINERY,
+    "hessians": _MACHINERY,
     "init_scope": _MACHINERY,
     "inside_function": _MACHINERY,
     "get_current_name_scope": _MACHINERY,

@@ -183,6 +183,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0dc1e38397(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ys, xs, gate_gradients=None, aggregation_method=None, name=None):
+        try:
+            return _export_fn(ys, xs, gate_gradients, aggregation_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ys': ys, 'xs': xs, 'gate_gradients': gate_gradients, 'aggregation_method': aggregation_method, 'name': name})
+    return _export_wrapper
+
+
 def _w0dda54afa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph=None, session=None):
         try:
@@ -4480,6 +4489,7 @@ WRAPPERS = {
     'grad_pass_through': _w10fa1a9ba9,
     'gradients': _w4bab484406,
     'group': _w8ab3288172,
+    'hessians': _w0dc1e38397,
     'histogram_fixed_width': _we79dec227e,
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
