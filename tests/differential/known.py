@@ -97,6 +97,7 @@ NOT_SWEPT = {
     "gradients": _MACHINERY,
     "hessians": _MACHINERY,
     "init_scope": _MACHINERY,
+    "train.ExponentialMovingAverage": "stateful averages of variables: tested in tests/checkpoint/test_moving_averages.py",
     "inside_function": _MACHINERY,
     "get_current_name_scope": _MACHINERY,
     "timestamp": "a clock reading: tested in tests/ops/test_timestamp.py",
