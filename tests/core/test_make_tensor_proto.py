@@ -38,8 +38,8 @@ def test_errors():
         tf.make_tensor_proto([1, 2], verify_shape=True, shape=[3])
     with pytest.raises(ValueError, match="None values not supported."):
         tf.make_tensor_proto(None)
-    with pytest.raises(TypeError):
-        tf.make_tensor_proto([1.5], dtype=tf.int32)
+    with pytest.raises(TypeError, match="Expected int32, but got 1.5 of type 'float'."):
+        tf.make_tensor_proto([[1], [1.5]], dtype=tf.int32)
 
 
 def test_round_trip():

@@ -30,12 +30,31 @@ def _as_array(values, dtype):
         return np.asarray(values)
     if values is None:
         raise ValueError("None values not supported.")
-    array = to_array(values, dtype)
+    try:
+        array = to_array(values, dtype)
+    except TypeError:
+        if dtype is None:
+            raise
+        for value in _flat(values):  # TF's message names the first value of another type
+            try:
+                to_array(value, dtype)
+            except TypeError:
+                raise TypeError(f"Expected {dtype.name}, but got {value} of type "
+                                f"'{type(value).__name__}'.") from None
+        raise
     if dtype is None and array.dtype == np.int64:  # TF keeps int32 where the values fit
         narrow = array.astype(np.int32)
         if np.array_equal(narrow, array):
             array = narrow
     return array
+
+
+def _flat(values):
+    if isinstance(values, (list, tuple)):
+        for v in values:
+            yield from _flat(v)
+    else:
+        yield values
 
 
 @export("make_tensor_proto", "compat.v1.make_tensor_proto")
