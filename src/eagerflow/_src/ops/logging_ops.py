@@ -264,6 +264,7 @@ def _timestamp(xp):
 _TIMESTAMP = register("Timestamp", _timestamp, lambda **_: (TensorShape([]), _d.float64),
                       tied=(), stateful=True, not_differentiable="a clock reading")
 tf_args[_TIMESTAMP] = ()
+tf_nodes[_TIMESTAMP] = NodeForm(outputs=("ts",))
 
 
 @export("timestamp")

@@ -14,8 +14,13 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import to_array
-from eagerflow._src.core.protos import framework as pb
-from eagerflow._src.core.protos import tensors
+
+
+def _protos():
+    # (protobuf loads on first use, not with eagerflow)
+    from eagerflow._src.core.protos import framework, tensors
+    return framework, tensors
+
 
 _CONTENT_TYPES = frozenset((_d.float16, _d.float32, _d.float64, _d.int32, _d.uint8, _d.int16,
                             _d.int8, _d.int64, _d.uint16, _d.uint32, _d.uint64))
@@ -69,6 +74,7 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
     float_val: 1.5
     <BLANKLINE>
     """
+    pb, tensors = _protos()
     if isinstance(values, pb.TensorProto):
         return values
     dtype = None if dtype is None else _d.as_dtype(dtype)
@@ -124,4 +130,4 @@ def make_ndarray(tensor):
     >>> tf.make_ndarray(tf.make_tensor_proto([[1.0, 2.0]]))
     array([[1., 2.]], dtype=float32)
     """
-    return np.array(tensors.tensor_from_proto(tensor))
+    return np.array(_protos()[1].tensor_from_proto(tensor))
