@@ -54,3 +54,23 @@ def test_a_node_naming_the_gradient_uses_it():
         return tf.gradients(y, x)
 
     assert float(f(tf.constant(1.0))[0]) == 3.0
+
+
+def test_gradient_override_map_in_a_v1_graph():
+    @tf.RegisterGradient("RegisterGradientTestOverride")
+    def _triple(op, grad):
+        return 3 * grad
+
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.constant(2.0)
+        with graph.gradient_override_map({"Identity": "RegisterGradientTestOverride"}):
+            y = tf.identity(x)
+        z = tf.identity(x)  # outside the map: Identity's own gradient
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(tf.gradients(y, x)) == [3.0]
+            assert sess.run(tf.gradients(z, x)) == [1.0]
+        with pytest.raises(TypeError, match="op_type_map must be a dictionary mapping "
+                                            "strings to strings"):
+            with graph.gradient_override_map({"Identity": 3}):
+                pass
