@@ -84,6 +84,7 @@ _SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's record
              "tests/ops/test_spectral_ops.py")
 _COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
 NOT_SWEPT = {
+    "bitcast": "reinterprets bytes: compared with TF's values and errors in tests/ops/test_bitcast.py",
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",
     "case": "control flow taking (predicate, callable) pairs: tested in tests/graph/test_control_flow.py",
@@ -96,17 +97,24 @@ NOT_SWEPT = {
     "get_logger": _MACHINERY,
     "grad_pass_through": _MACHINERY,
     "gradients": _MACHINERY,
+    "hessians": _MACHINERY,
     "init_scope": _MACHINERY,
+    "train.ExponentialMovingAverage": "stateful averages of variables: tested in tests/checkpoint/test_moving_averages.py",
     "inside_function": _MACHINERY,
     "get_current_name_scope": _MACHINERY,
+    "timestamp": "a clock reading: tested in tests/ops/test_timestamp.py",
     "tuple": "TF 1 graph machinery (identities after control inputs): tested in "
              "tests/compat/test_toplevel.py",
+    "make_ndarray": "reads a TensorProto: tested in tests/core/test_make_tensor_proto.py",
+    "make_tensor_proto": "writes a TensorProto: tested in tests/core/test_make_tensor_proto.py",
     "print": "writes to stderr, returns nothing: tested in tests/ops/test_logging_ops.py",
     "py_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                    "tests/fidelity/programs/py_function.py",
     "numpy_function": "runs a Python callable: tested in tests/ops/test_py_function.py and "
                       "tests/fidelity/programs/py_function.py",
     "recompute_grad": _MACHINERY,
+    "RegisterGradient": _MACHINERY,
+    "no_gradient": _MACHINERY,
     "variable_creator_scope": "a context for variable creation: tested in "
                               "tests/compat/test_variable_creator.py",
     "register_tensor_conversion_function": _MACHINERY,

@@ -1,6 +1,7 @@
 """Specs of the printing ops (logging_ops.py): formatting tensors as text and writing it."""
 import os
 import tempfile
+import time
 
 import numpy as np
 
@@ -22,6 +23,13 @@ def _printed(*inputs, **kwargs):
         os.remove(path)
 
 
+def _now(outputs, args):
+    """A clock reading: float64 seconds since the epoch, near the host's time."""
+    (value,) = outputs if isinstance(outputs, (list, tuple)) else (outputs,)
+    assert value.dtype == np.float64 and value.shape == ()
+    assert abs(float(value) - time.time()) < 600
+
+
 def _text(value):
     return np.array(value.encode(), object)
 
@@ -37,4 +45,5 @@ SPECS = [
            lambda x: _text('v: ["a" ""]!'), grad=_NO_GRAD),
     OpSpec("PrintV2", _printed, [np.array(b"raw", object)], lambda x: _text("raw\n"),
            name="PrintV2-scalar-string", grad=_NO_GRAD),
+    OpSpec("Timestamp", tf.timestamp, [], check=_now, grad="a clock reading"),
 ]

@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.autodiff import gradient_registry
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor
@@ -95,7 +96,9 @@ def name_gradient(base, fn):
 def gradient_function(name):
     """The gradient function registered under `name`, or None."""
     ref = _gradient_refs.get(name)
-    return None if ref is None else ref()
+    if ref is None:  # (a name registered by tf.RegisterGradient)
+        return gradient_registry.registered_gradient(name)
+    return ref()
 
 
 def hold(owner, value):

@@ -184,7 +184,10 @@ class GradientTape:
             if op.op_def is None:  # placeholders and constants
                 continue
             if not any(id(o) in held for o in op.outputs):
-                self._recorder.record(op.op_def, op.inputs, op.attrs,
+                override = op.graph.__dict__.get("gradient_op_types", {}).get(op)
+                attrs = op.attrs if override is None else {**op.attrs,
+                                                           "_gradient_op_type": override}
+                self._recorder.record(op.op_def, op.inputs, attrs,
                                       op.outputs if op.op_def.multi else op.outputs[0])
 
     def watched_variables(self):

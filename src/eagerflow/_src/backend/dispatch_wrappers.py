@@ -183,6 +183,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0dc1e38397(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ys, xs, gate_gradients=None, aggregation_method=None, name=None):
+        try:
+            return _export_fn(ys, xs, gate_gradients, aggregation_method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ys': ys, 'xs': xs, 'gate_gradients': gate_gradients, 'aggregation_method': aggregation_method, 'name': name})
+    return _export_wrapper
+
+
 def _w0dda54afa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph=None, session=None):
         try:
@@ -387,6 +396,15 @@ def _w1de1c63531(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, depthwise_filter, pointwise_filter, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'depthwise_filter': depthwise_filter, 'pointwise_filter': pointwise_filter, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w1dea594d29(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_type):
+        try:
+            return _export_fn(op_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_type': op_type})
     return _export_wrapper
 
 
@@ -3909,6 +3927,15 @@ def _we9570db572(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we968909ff3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, type, name=None):
+        try:
+            return _export_fn(input, type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'name': name})
+    return _export_wrapper
+
+
 def _we9a5ec48e2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, dims, name=None):
         try:
@@ -4209,6 +4236,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 WRAPPERS = {
     'argsort': _w39ea9e447b,
     'audio.encode_wav': _wc7a89f3bbf,
+    'bitcast': _we968909ff3,
     'boolean_mask': _w99826618a5,
     'broadcast_dynamic_shape': _w55f140843f,
     'broadcast_static_shape': _w55f140843f,
@@ -4491,6 +4519,7 @@ WRAPPERS = {
     'grad_pass_through': _w10fa1a9ba9,
     'gradients': _w4bab484406,
     'group': _w8ab3288172,
+    'hessians': _w0dc1e38397,
     'histogram_fixed_width': _we79dec227e,
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
@@ -4733,6 +4762,7 @@ WRAPPERS = {
     'nn.sufficient_statistics': _wbef51a34dc,
     'nn.weighted_cross_entropy_with_logits': _w0e1ea075ff,
     'nn.weighted_moments': _w592882bcb2,
+    'no_gradient': _w1dea594d29,
     'no_op': _w7879a9bec3,
     'norm': _w4b1c9f6228,
     'numpy_function': _wfa50d63445,
@@ -4909,6 +4939,7 @@ WRAPPERS = {
     'tensor_scatter_nd_update': _w552de2e7a0,
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
+    'timestamp': _w7879a9bec3,
     'train.get_checkpoint_state': _w9c1e120f35,
     'train.latest_checkpoint': _w9c1e120f35,
     'train.list_variables': _w3e08fcc32f,

@@ -37,6 +37,7 @@ class GraphKeys:
     REGULARIZATION_LOSSES = "regularization_losses"
     LOSSES = "losses"
     UPDATE_OPS = "update_ops"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     SUMMARIES = "summaries"
     SUMMARY_OP = "summary_op"
     TRAIN_OP = "train_op"

@@ -14,6 +14,7 @@ as an argument of the traced function is reached through a stand-in
 >>> x
 <tf.Tensor 'x:0' shape=(None,) dtype=float32>
 """
+import contextlib
 import os
 import re
 import sys
@@ -339,7 +340,23 @@ class Graph:
         if not op_def.multi:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
+        overrides = self.__dict__.get("_gradient_overrides")
+        if overrides and op_def.name in overrides:  # see `gradient_override_map`
+            self.__dict__.setdefault("gradient_op_types", {})[op] = overrides[op_def.name]
         return op.outputs if op_def.multi else op.outputs[0]
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Within it, ops of a type of `op_type_map` (op type -> name) are differentiated
+        by the gradient registered under the name (``tf.RegisterGradient``)."""
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in op_type_map.items()):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = self.__dict__.get("_gradient_overrides") or {}
+        self._gradient_overrides = {**saved, **op_type_map}
+        try:
+            yield
+        finally:
+            self._gradient_overrides = saved
 
 
 class _ForwardingHandle(ResourceHandle):

@@ -12,10 +12,10 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, same_shape
+from eagerflow._src.core.registry import attr_dtype_error, kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import late
+from eagerflow._src.ops import late, shape_rules
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -226,3 +226,76 @@ register_gradient("EnsureShape")(lambda op, dy: dy)
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE, _IDENTITY_N)
+
+
+_BITCAST_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int64, _d.int32,
+                  _d.uint8, _d.uint16, _d.uint32, _d.uint64, _d.int8, _d.int16, _d.complex64,
+                  _d.complex128)
+
+
+def _bitcast_kernel(xp, x, type):
+    src, dst = x.dtype.itemsize, np.dtype(type.as_numpy_dtype).itemsize
+    if src < dst and (x.ndim == 0 or x.shape[-1] != dst // src):
+        raise errors.InvalidArgumentError(
+            None, "Bitcast", f"Cannot bitcast from {_d.from_numpy(x.dtype).as_datatype_enum} to "
+                             f"{type.as_datatype_enum}")
+    if not x.flags.c_contiguous:  # (a view needs contiguous bytes; a 0-d array stays 0-d)
+        x = x.copy()
+    if src < dst:
+        return x.view(type.as_numpy_dtype).reshape(x.shape[:-1])
+    if src > dst:
+        return x.reshape(x.shape + (1,)).view(type.as_numpy_dtype)
+    return x.view(type.as_numpy_dtype)
+
+
+def _bitcast_rule(x, type, **_):
+    src, dst = x.dtype.size, type.size
+    shape = x.shape
+    if src > dst:
+        return shape.concatenate([src // dst]), type
+    if src < dst and shape.rank is not None:
+        if shape.rank == 0:
+            raise shape_rules.shape_error(
+                "Bitcast", "Shape must be at least rank 1 but is rank 0", [shape])
+        if shape[-1] is not None and shape[-1] != dst // src:
+            raise shape_rules.shape_error(
+                "Bitcast", f"Cannot bitcast from {x.dtype.as_datatype_enum} to "
+                           f"{type.as_datatype_enum} due to shape. {shape[-1]} does not match "
+                           f"{dst // src}", [shape])
+        return shape[:-1], type
+    return (shape if src == dst else TensorShape(None)), type
+
+
+_BITCAST = register("Bitcast", _bitcast_kernel, _bitcast_rule, dtypes=_BITCAST_TYPES)
+batching_rules.assign(PER_ELEMENT, _BITCAST)
+
+
+@register_gradient("Bitcast")
+def _bitcast_grad(op, grad):
+    # TF registers no gradient for Bitcast: differentiating through it is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+tf_nodes[_BITCAST] = NodeForm(types={"T": 0}, outputs=("output",))
+tf_args[_BITCAST] = ("input",)
+
+
+@export("bitcast")
+def bitcast(input, type, name=None):
+    """Reinterprets the bytes of `input` as dtype `type`, without copying values.
+
+    To a narrower type the result gains a last dimension (the ratio of the sizes);
+    to a wider one, the last dimension of `input` must equal that ratio and is dropped.
+
+    >>> tf.bitcast(tf.constant([1.0]), tf.int32)
+    <tf.Tensor: shape=(1,), dtype=int32, numpy=array([1065353216], dtype=int32)>
+    >>> tf.bitcast(tf.constant([1], tf.int32), tf.int16)
+    <tf.Tensor: shape=(1, 2), dtype=int16, numpy=array([[1, 0]], dtype=int16)>
+    """
+    type = _d.as_dtype(type)
+    input = as_tensor(input)
+    if type not in _BITCAST_TYPES:
+        raise _bitcast_type_error("type", type)
+    return dispatch(_BITCAST, (input,), {"type": type}, name=name)
+
+
+def _bitcast_type_error(attr, dtype):
+    return attr_dtype_error("Bitcast", attr, dtype, _BITCAST_TYPES, param="type")

@@ -10,6 +10,7 @@ and only the first and last `summarize` entries of each dimension.
 """
 import collections.abc
 import sys
+import time
 
 import numpy as np
 
@@ -254,3 +255,25 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _STRING_FORMAT)
+
+
+def _timestamp(xp):
+    return np.asarray(time.time(), np.float64)
+
+
+_TIMESTAMP = register("Timestamp", _timestamp, lambda **_: (TensorShape([]), _d.float64),
+                      tied=(), stateful=True, not_differentiable="a clock reading")
+tf_args[_TIMESTAMP] = ()
+tf_nodes[_TIMESTAMP] = NodeForm(outputs=("ts",))
+
+
+@export("timestamp")
+def timestamp(name=None):
+    """Returns the current time as a float64 scalar: seconds since the Unix epoch.
+
+    A stateful op: a `tf.function` reads the clock each time it runs.
+
+    >>> tf.timestamp().dtype
+    tf.float64
+    """
+    return dispatch(_TIMESTAMP, (), {}, name=name)

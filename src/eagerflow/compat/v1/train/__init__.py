@@ -18,6 +18,7 @@ from eagerflow._src.compat.monitored_session import (  # noqa: F401
     CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
     MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
     SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook, SummarySaverHook)
+from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
