@@ -27,7 +27,6 @@ from eagerflow._src.core.dtypes import (  # noqa: F401
 from eagerflow._src.core.dtypes import float64 as double  # noqa: F401
 from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
-from eagerflow._src.core.protos.tensors import make_ndarray, make_tensor_proto  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401

@@ -8,7 +8,6 @@ TF's form: the bytes of numbers (``tensor_content``), the elements of strings.
 """
 import numpy as np
 
-from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.protos import framework as pb
@@ -97,60 +96,3 @@ def tensor_from_proto(proto):
     out[:values.size] = values
     out[values.size:] = values[-1]
     return out.reshape(shape)
-
-
-_SCALAR_FIELDS = {d: f for d, (f, _) in _VAL_FIELDS.items()
-                  if f in ("float_val", "double_val", "int_val", "int64_val", "uint32_val",
-                           "uint64_val", "bool_val")}
-
-
-@export("make_tensor_proto")
-def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
-                      allow_broadcast=False):
-    """A `TensorProto` of `values` (TF's form: one value in its ``*_val`` field, filled out to
-    `shape`; several numbers as ``tensor_content`` bytes; strings as ``string_val``)."""
-    dtype = None if dtype is None else _d.as_dtype(dtype)
-    if isinstance(values, (np.ndarray, np.generic)):
-        array = values
-    elif hasattr(values, "numpy") and hasattr(values, "dtype"):
-        array = np.asarray(values.numpy())
-    else:
-        array = np.asarray(values)
-        if dtype is None and array.dtype == np.float64:
-            array = array.astype(np.float32)  # (Python floats and ints: TF's default dtypes)
-        elif dtype is None and array.dtype == np.int64 and (
-                array.size == 0 or np.abs(array).max() < 2 ** 31):
-            array = array.astype(np.int32)
-    if array.dtype.kind in "USO":
-        array = np.vectorize(lambda v: v if isinstance(v, bytes) else str(v).encode(),
-                             otypes=[object])(array) if array.size else array.astype(object)
-        dtype = dtype or _d.string
-    dtype = dtype or _d.from_numpy(array.dtype)
-    if dtype != _d.string:
-        array = array.astype(dtype.as_numpy_dtype)
-    shape = array.shape if shape is None else tuple(int(d) for d in shape)
-    size = int(np.prod(shape, dtype=np.int64))
-    if array.size != size:
-        if verify_shape:
-            raise TypeError(f"Expected Tensor's shape: {shape}, but got {array.shape}.")
-        if array.size > size:
-            raise ValueError(f"Too many elements provided. Takes at most {size:d}, but got "
-                             f"{array.size:d}.")
-        if allow_broadcast and array.size != 1:
-            raise TypeError(f"Expected Tensor's shape: {shape}, but got {array.shape}.")
-    elif verify_shape and array.shape != shape:
-        raise TypeError(f"Expected Tensor's shape: {shape}, but got {array.shape}.")
-    field = _SCALAR_FIELDS.get(dtype)
-    if dtype == _d.string or (array.size == size and size > 1) or field is None:
-        if array.size != size:
-            array = np.resize(array, shape) if array.size else np.zeros(shape, array.dtype)
-        return tensor_proto(array.reshape(shape), dtype)
-    proto = pb.TensorProto(dtype=dtype.as_datatype_enum, tensor_shape=shape_proto(shape))
-    getattr(proto, field).extend(array.reshape(-1).tolist())
-    return proto
-
-
-@export("make_ndarray")
-def make_ndarray(tensor):
-    """The NumPy array a `TensorProto` holds (anything else: AttributeError, as in TF)."""
-    return tensor_from_proto(tensor)
