@@ -129,6 +129,15 @@ def _w092cf99027(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w09e2f4432b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, validate_indices=None):
+        try:
+            return _export_fn(a, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'validate_indices': validate_indices})
+    return _export_wrapper
+
+
 def _w09faefea87(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, strides, padding, data_format=None, dilations=None, name=None):
         try:
@@ -3216,6 +3225,15 @@ def _wc5e6aa4701(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc642fa30d3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, validate_indices=None):
+        try:
+            return _export_fn(a, b, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'validate_indices': validate_indices})
+    return _export_wrapper
+
+
 def _wc6b205fb16(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(fn, elems, initializer=None, parallel_iterations=None, back_prop=None, swap_memory=None, infer_shape=None, reverse=None, name=None):
         try:
@@ -3483,6 +3501,15 @@ def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, values, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, aminusb=None, validate_indices=None):
+        try:
+            return _export_fn(a, b, aminusb, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'aminusb': aminusb, 'validate_indices': validate_indices})
     return _export_wrapper
 
 
@@ -4751,6 +4778,10 @@ WRAPPERS = {
     'scatter_nd': _w6a813926f8,
     'searchsorted': _w3ce53c3257,
     'sequence_mask': _wc75d185aec,
+    'sets.difference': _wd2fcb2f7a6,
+    'sets.intersection': _wc642fa30d3,
+    'sets.size': _w09e2f4432b,
+    'sets.union': _wc642fa30d3,
     'shape': _wf14c14549f,
     'shape_n': _wf14c14549f,
     'signal.dct': _w842a40403e,
