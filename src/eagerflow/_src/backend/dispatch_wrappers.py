@@ -489,6 +489,15 @@ def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w271d4e7c59(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, q, name=None):
+        try:
+            return _export_fn(x, q, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'q': q, 'name': name})
+    return _export_wrapper
+
+
 def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, multiples, name=None):
         try:
@@ -3954,6 +3963,15 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wec3beb3222(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x1, x2, name=None):
+        try:
+            return _export_fn(x1, x2, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x1': x1, 'x2': x2, 'name': name})
+    return _export_wrapper
+
+
 def _wecb18c5fd4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, method=None, preserve_aspect_ratio=None, antialias=None, name=None):
         try:
@@ -4646,6 +4664,7 @@ WRAPPERS = {
     'math.logical_or': _wcdda191bb7,
     'math.logical_xor': _wcdda191bb7,
     'math.multiply_no_nan': _wcdda191bb7,
+    'math.nextafter': _wec3beb3222,
     'math.polyval': _w424a148261,
     'math.real': _w53ca8dbd1a,
     'math.reciprocal_no_nan': _w87709dcace,
@@ -4676,6 +4695,7 @@ WRAPPERS = {
     'math.unsorted_segment_sqrt_n': _w08a5135e71,
     'math.unsorted_segment_sum': _w08a5135e71,
     'math.zero_fraction': _wc6f1c32231,
+    'math.zeta': _w271d4e7c59,
     'meshgrid': _w5cce2847a8,
     'nn.avg_pool': _w67a5e4ea19,
     'nn.avg_pool1d': _w67a5e4ea19,
