@@ -57,6 +57,15 @@ def _w03fb97de59(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w047f81a81c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lower_upper, perm, validate_args=None, name=None):
+        try:
+            return _export_fn(lower_upper, perm, validate_args, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lower_upper': lower_upper, 'perm': perm, 'validate_args': validate_args, 'name': name})
+    return _export_wrapper
+
+
 def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, exclusive=None, reverse=None, name=None):
         try:
@@ -972,6 +981,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(branch_index, branch_fns, default, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'branch_index': branch_index, 'branch_fns': branch_fns, 'default': default, 'name': name})
+    return _export_wrapper
+
+
+def _w476298b791(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lower_upper, perm, rhs, validate_args=None, name=None):
+        try:
+            return _export_fn(lower_upper, perm, rhs, validate_args, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lower_upper': lower_upper, 'perm': perm, 'rhs': rhs, 'validate_args': validate_args, 'name': name})
     return _export_wrapper
 
 
@@ -3171,6 +3189,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc3126450f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, output_idx_type=None, name=None):
+        try:
+            return _export_fn(input, output_idx_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'output_idx_type': output_idx_type, 'name': name})
+    return _export_wrapper
+
+
 def _wc32325869b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, strides=None, padding=None, data_format=None, dilations=None, name=None):
         try:
@@ -4617,6 +4644,10 @@ WRAPPERS = {
     'linalg.inv': _wd65b991553,
     'linalg.logdet': _w4c994d7363,
     'linalg.lstsq': _w7e5793270a,
+    'linalg.lu': _wc3126450f6,
+    'linalg.lu_matrix_inverse': _w047f81a81c,
+    'linalg.lu_reconstruct': _w047f81a81c,
+    'linalg.lu_solve': _w476298b791,
     'linalg.matmul': _w90a4ba95a4,
     'linalg.matrix_rank': _w68cbd48078,
     'linalg.matrix_transpose': _w9bfc4afb57,

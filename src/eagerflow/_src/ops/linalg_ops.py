@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
@@ -1769,3 +1769,145 @@ batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_
                       _TENSOR_DIAG_PART, _LOG_DETERMINANT, _DETERMINANT, _MATRIX_DIAG_PART,
                       _MATRIX_DIAG, _INVERSE, _SET_DIAG, _SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE, _QR,
                       _EIGH, _SVD)
+
+
+# -- LU decomposition ----------------------------------------------------------------------
+
+def _lu(xp, x, output_idx_type=_d.int32):
+    """Partial-pivoting LU of each square matrix: the unit-lower L below the diagonal and U
+    on and above it in one matrix, and `p` with ``x[p] == L @ U``."""
+    x = np.asarray(x)
+    wide = x.astype(np.float32) if x.dtype in _HALF else x
+    n = x.shape[-1]
+    mats = wide.reshape(int(np.prod(x.shape[:-2])), n, n).copy()
+    perms = np.tile(np.arange(n), (mats.shape[0], 1))
+    for m, perm in zip(mats, perms):
+        for k in range(n):
+            piv = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[piv, k] == 0:
+                raise _invalid("Input is not invertible.")
+            if piv != k:
+                m[[k, piv]] = m[[piv, k]]
+                perm[[k, piv]] = perm[[piv, k]]
+            m[k + 1:, k] /= m[k, k]
+            m[k + 1:, k + 1:] -= np.outer(m[k + 1:, k], m[k, k + 1:])
+    return (mats.reshape(x.shape).astype(x.dtype, copy=False),
+            perms.reshape(x.shape[:-1]).astype(_d.as_dtype(output_idx_type).as_numpy_dtype))
+
+
+def _lu_rule(x, output_idx_type=_d.int32, **_):
+    return [(x.shape, x.dtype),
+            (unknown_shape() if x.shape.rank is None else x.shape[:-1],
+             _d.as_dtype(output_idx_type))]
+
+
+def _check_square_lu(x, output_idx_type=_d.int32, **attrs):
+    _check_rank("Lu", x, 2, [x.shape])
+    rows, cols = _matrix(x.shape)
+    if None not in (rows, cols) and rows != cols:
+        raise shape_error("Lu", f"Dimensions must be equal, but are {rows} and {cols}",
+                          [x.shape])
+    return _lu_rule(x, output_idx_type)
+
+
+def _lu_kernel(xp, x, output_idx_type=_d.int32):
+    if x.ndim >= 2 and x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    return _lu(xp, x, output_idx_type)
+
+
+_LU = register("Lu", _lu_kernel, _check_square_lu, multi=True,
+               dtypes=(_d.float64, _d.float32, _d.float16, _d.complex64, _d.complex128))
+tf_nodes[_LU] = NodeForm(outputs=("lu", "p"))
+tf_defaults[_LU] = {"output_idx_type": _d.int32}
+
+
+@register_gradient("Lu")
+def _lu_grad(op, *output_grads):
+    # TF registers no gradient for Lu: differentiating through it raises its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+batching_rules[_LU] = PER_ELEMENT
+Lu = collections.namedtuple("Lu", ["lu", "p"])
+
+
+@export("linalg.lu")
+def lu(input, output_idx_type=_d.int32, name=None):
+    """The LU decomposition with partial pivoting of each square matrix in `input`:
+    ``(lu, p)``, L (unit diagonal, not stored) below the diagonal of `lu` and U on and above
+    it, with ``tf.gather(input, p) == L @ U`` per matrix.
+
+    >>> lu_, p = tf.linalg.lu(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> p
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
+    """
+    output_idx_type = _d.as_dtype(output_idx_type)
+    return Lu(*dispatch(_LU, (as_tensor(input),), {"output_idx_type": output_idx_type}, name))
+
+
+def _lu_factors(lower_upper):
+    """L (with its unit diagonal) and U of a packed LU matrix."""
+    ones = late.array_ops.ones_like(lower_upper[..., 0, :])
+    lower = set_diag(band_part(lower_upper, -1, 0), ones)
+    return lower, band_part(lower_upper, 0, -1)
+
+
+def _unpermute(perm):
+    return cast(math_ops.invert_permutation(perm) if perm.shape.rank == 1 else
+                late.reduction_ops.argsort(perm, axis=-1), perm.dtype)
+
+
+@export("linalg.lu_reconstruct")
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+    """The matrices `tf.linalg.lu` decomposed: ``P^T L U``.
+
+    >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> tf.linalg.lu_reconstruct(*tf.linalg.lu(x))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    perm = as_tensor(perm)
+    lower, upper = _lu_factors(lower_upper)
+    product = matmul(lower, upper)
+    return late.array_ops.gather(product, _unpermute(perm), axis=-2,
+                                 batch_dims=perm.shape.rank - 1)
+
+
+@export("linalg.lu_solve")
+def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+    """The solutions `x` of ``A x = rhs`` for A given by `tf.linalg.lu`'s ``(lu, p)``.
+
+    >>> a = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    >>> lu_, p = tf.linalg.lu(a)
+    >>> tf.linalg.lu_solve(lu_, p, tf.constant([[3.0], [4.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1.],
+           [1.]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    perm = as_tensor(perm)
+    rhs = as_tensor(rhs, lower_upper.dtype)
+    lower, upper = _lu_factors(lower_upper)
+    permuted = late.array_ops.gather(rhs, perm, axis=-2, batch_dims=perm.shape.rank - 1) \
+        if rhs.shape.rank == perm.shape.rank + 1 else \
+        late.array_ops.gather(rhs, perm, axis=-2)
+    return triangular_solve(upper, triangular_solve(lower, permuted, lower=True), lower=False)
+
+
+@export("linalg.lu_matrix_inverse")
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+    """The inverses of the matrices given by `tf.linalg.lu`'s ``(lu, p)``.
+
+    >>> a = tf.constant([[2.0, 0.0], [0.0, 4.0]])
+    >>> tf.linalg.lu_matrix_inverse(*tf.linalg.lu(a))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    eye = set_diag(late.array_ops.zeros_like(lower_upper),
+                   late.array_ops.ones_like(lower_upper[..., 0, :]))
+    return lu_solve(lower_upper, perm, eye)

@@ -13,7 +13,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -135,6 +135,8 @@ tf_nodes[_SPARSE_SPARSE] = NodeForm(types={"T": 1}, outputs=_OUTPUTS)
 _SET_SIZE = register("SetSize", _set_size, _set_size_rule, tied=(1,), dtypes=_SET_TYPES,
                      not_differentiable=_NOT_DIFFERENTIABLE)
 tf_nodes[_SET_SIZE] = NodeForm(types={"T": 1}, outputs=("size",))
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _DENSE_DENSE, _DENSE_SPARSE, _SPARSE_SPARSE, _SET_SIZE)
 tf_args[_DENSE_DENSE] = ("set1", "set2")
 tf_args[_DENSE_SPARSE] = ("set1", "set2_indices", "set2_values", "set2_shape")
 tf_args[_SPARSE_SPARSE] = ("set1_indices", "set1_values", "set1_shape", "set2_indices",
