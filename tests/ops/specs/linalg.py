@@ -328,3 +328,23 @@ SPECS += [
            lambda a: (_lu_ref(a)[0], _lu_ref(a)[1].astype(np.int64)), name="Lu-batch-int64",
            grad="TF registers no gradient for Lu"),
 ]
+
+
+def _real_parts_sorted(x):
+    """A differentiable function of the eigenvalues, whichever their order."""
+    e = tf.linalg.eigvals(x)
+    return tf.math.real(e) ** 2 + tf.math.imag(e) ** 2 * 0.5
+
+
+SPECS += [
+    OpSpec("Eig", lambda a: tf.sort(tf.math.real(tf.linalg.eigvals(a))),
+           [_spd(3, 3, dtype=d)], lambda a, d=d: np.sort(np.linalg.eigvals(a).real).astype(d),
+           name=f"Eig-eigvals-{np.dtype(d).name}", **_LOOSE)
+    for d in (F32, F64)
+] + [
+    OpSpec("Eig", lambda a: tf.reduce_sum(_real_parts_sorted(a)), [rand(4, 4, dtype=F64)],
+           lambda a: np.sum(np.linalg.eigvals(a).real ** 2 + np.linalg.eigvals(a).imag ** 2 * 0.5),
+           name="Eig-general-float64"),
+    OpSpec("Eig", lambda a: tf.abs(tf.linalg.eig(a)[1]) ** 2, [_spd(2, 3, 3, dtype=F64)],
+           lambda a: np.abs(np.linalg.eig(a)[1]) ** 2, name="Eig-vectors-float64"),
+]

@@ -1911,3 +1911,88 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
     eye = set_diag(late.array_ops.zeros_like(lower_upper),
                    late.array_ops.ones_like(lower_upper[..., 0, :]))
     return lu_solve(lower_upper, perm, eye)
+
+
+# -- general eigen-decomposition -------------------------------------------------------------
+
+_EIG_TYPES = (_d.float32, _d.float64, _d.complex64, _d.complex128)
+_COMPLEX_OF = {_d.float32: _d.complex64, _d.float64: _d.complex128,
+               _d.complex64: _d.complex64, _d.complex128: _d.complex128}
+
+
+def _eig(xp, x, compute_v=True, Tout=None):
+    """Eigenvalues (and unit-norm eigenvectors, as columns) of each square matrix."""
+    out_type = _d.as_dtype(Tout).as_numpy_dtype
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if x.size == 0:
+        e = np.zeros(x.shape[:-1], out_type)
+        return e, (np.zeros(x.shape, out_type) if compute_v else np.zeros([0], out_type))
+    if compute_v:
+        e, v = np.linalg.eig(np.asarray(x))
+        return e.astype(out_type), v.astype(out_type)
+    # (with eigenvectors or not, the same LAPACK routine: the same order)
+    return np.linalg.eigvals(np.asarray(x)).astype(out_type), np.zeros([0], out_type)
+
+
+def _eig_rule(x, compute_v=True, Tout=None, **_):
+    out = _d.as_dtype(Tout)
+    batch, (n, _) = _batch(x.shape), _matrix(x.shape)
+    return [(_with_vector(batch, n), out),
+            (_with_matrix(batch, n, n) if compute_v else TensorShape([0]), out)]
+
+
+_EIG = register("Eig", _eig, _matrix_op_rule("Eig", _eig_rule), multi=True, dtypes=_EIG_TYPES)
+tf_nodes[_EIG] = NodeForm(outputs=("e", "v"))
+batching_rules[_EIG] = PER_ELEMENT
+
+
+def _eig_call(tensor, compute_v, name):
+    tensor = as_tensor(tensor)
+    out = _COMPLEX_OF.get(tensor.dtype, _d.complex64)
+    return dispatch(_EIG, (tensor,), {"compute_v": compute_v, "Tout": out}, name)
+
+
+@export("linalg.eig")
+def eig(tensor, name=None):
+    """Eigenvalues and eigenvectors (unit-norm columns) of each square matrix: ``(e, v)``,
+    complex (complex64 for float32 input, complex128 for float64).
+
+    Each eigenvector is defined up to a phase, which may differ from TF's; for real input
+    the eigenvalues come in TF's order, for complex input possibly in another.
+
+    >>> e, v = tf.linalg.eig(tf.constant([[2.0, 1.0], [1.0, 2.0]]))
+    >>> e
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([3.+0.j, 1.+0.j], dtype=complex64)>
+    """
+    return tuple(_eig_call(tensor, True, name))
+
+
+@export("linalg.eigvals")
+def eigvals(tensor, name=None):
+    """The eigenvalues of each square matrix, complex.
+
+    >>> tf.linalg.eigvals(tf.constant([[0.0, -1.0], [1.0, 0.0]]))
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([0.+1.j, 0.-1.j], dtype=complex64)>
+    """
+    return _eig_call(tensor, False, name)[0]
+
+
+@register_gradient("Eig")
+def _eig_grad(op, grad_e, grad_v):
+    """TF's gradient: A^-H-free form ``V^-H (diag(de) + F o (V^H dV - V^H V diag(re(V^H dV))))
+    V^H``, F the conjugated reciprocal eigenvalue gaps (V^H dV dropped without eigenvectors)."""
+    a = op.inputs[0]
+    e, v = op.outputs
+    if not op.get_attr("compute_v"):
+        e, v = _eig_call(a, True, None)
+    vt = adjoint(v)
+    mid = diag(grad_e)
+    if op.get_attr("compute_v") and grad_v is not None:
+        gaps = late.array_ops.expand_dims(e, -2) - late.array_ops.expand_dims(e, -1)
+        f = math_ops.conj(set_diag(math_ops.reciprocal(gaps), late.array_ops.zeros_like(e)))
+        vgv = matmul(vt, grad_v)
+        real_diag = diag(cast(math_ops.real(diag_part(vgv)), vgv.dtype))
+        mid = mid + f * (vgv - matmul(matmul(vt, v), real_diag))
+    grad_a = solve(vt, matmul(mid, vt))
+    return cast(grad_a, a.dtype)
