@@ -720,6 +720,7 @@ def nextafter(x1, x2, name=None):
 
 
 tf_args[_op_named("NextAfter")] = ("x1", "x2")
+tf_nodes[_op_named("NextAfter")] = NodeForm(outputs=("output",))
 
 
 # -- special functions: Bessel, incomplete gamma and beta, Fresnel, ... -----------------------

@@ -119,18 +119,15 @@ def _set_size_rule(indices, values, shape, **_):
 _NOT_DIFFERENTIABLE = "set operations have no gradient"
 _OUTPUTS = ("result_indices", "result_values", "result_shape")
 _DENSE_DENSE = register("DenseToDenseSetOperation", _dense_dense, _dense_dense_rule, multi=True,
-                        tied=(0, 1), dtypes=_SET_TYPES, not_differentiable=_NOT_DIFFERENTIABLE,
-                        input_names=("set1", "set2"))
+                        tied=(0, 1), dtypes=_SET_TYPES, not_differentiable=_NOT_DIFFERENTIABLE)
 tf_nodes[_DENSE_DENSE] = NodeForm(types={"T": 0}, outputs=_OUTPUTS)
 _DENSE_SPARSE = register("DenseToSparseSetOperation", _dense_sparse, _dense_sparse_rule,
                          multi=True, tied=(0, 2), dtypes=_SET_TYPES,
-                         not_differentiable=_NOT_DIFFERENTIABLE,
-                         input_names=("set1", "set2_values"))
+                         not_differentiable=_NOT_DIFFERENTIABLE)
 tf_nodes[_DENSE_SPARSE] = NodeForm(types={"T": 0}, outputs=_OUTPUTS)
 _SPARSE_SPARSE = register("SparseToSparseSetOperation", _sparse_sparse, _sparse_sparse_rule,
                           multi=True, tied=(1, 4), dtypes=_SET_TYPES,
-                          not_differentiable=_NOT_DIFFERENTIABLE,
-                          input_names=("set1_values", "set2_values"))
+                          not_differentiable=_NOT_DIFFERENTIABLE)
 tf_nodes[_SPARSE_SPARSE] = NodeForm(types={"T": 1}, outputs=_OUTPUTS)
 _SET_SIZE = register("SetSize", _set_size, _set_size_rule, tied=(1,), dtypes=_SET_TYPES,
                      not_differentiable=_NOT_DIFFERENTIABLE)
