@@ -348,3 +348,16 @@ SPECS += [
     OpSpec("Eig", lambda a: tf.abs(tf.linalg.eig(a)[1]) ** 2, [_spd(2, 3, 3, dtype=F64)],
            lambda a: np.abs(np.linalg.eig(a)[1]) ** 2, name="Eig-vectors-float64"),
 ]
+
+
+def _logm_ref(a):
+    e, v = np.linalg.eig(a.astype(C128))
+    return (v @ (np.log(e)[..., None] * np.linalg.inv(v))).astype(a.dtype)
+
+
+SPECS += [
+    OpSpec("MatrixLogarithm", tf.linalg.logm, [_spd(2, 3, 3, dtype=d)], _logm_ref,
+           name=f"MatrixLogarithm-{np.dtype(d).name}", grad="TF registers no gradient for it",
+           **_LOOSE)
+    for d in (C64, C128)
+]

@@ -4645,6 +4645,7 @@ WRAPPERS = {
     'linalg.global_norm': _w77c623cf9b,
     'linalg.inv': _wd65b991553,
     'linalg.logdet': _w4c994d7363,
+    'linalg.logm': _w53ca8dbd1a,
     'linalg.lstsq': _w7e5793270a,
     'linalg.lu': _wc3126450f6,
     'linalg.lu_matrix_inverse': _w047f81a81c,

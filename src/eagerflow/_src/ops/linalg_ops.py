@@ -1996,3 +1996,42 @@ def _eig_grad(op, grad_e, grad_v):
         mid = mid + f * (vgv - matmul(matmul(vt, v), real_diag))
     grad_a = solve(vt, matmul(mid, vt))
     return cast(grad_a, a.dtype)
+
+
+# -- matrix logarithm ------------------------------------------------------------------------
+
+def _logm(xp, x):
+    """The principal logarithm of each (diagonalizable) complex matrix: V log(D) V^-1."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if x.size == 0:
+        return np.zeros(x.shape, x.dtype)
+    e, v = np.linalg.eig(np.asarray(x, np.complex128))
+    with np.errstate(all="ignore"):
+        out = np.linalg.solve(np.swapaxes(v, -1, -2),
+                              np.swapaxes(v * np.log(e)[..., None, :], -1, -2))
+    return np.swapaxes(out, -1, -2).astype(x.dtype)
+
+
+_LOGM = register("MatrixLogarithm", _logm, _matrix_op_rule("MatrixLogarithm", same_shape),
+                 dtypes=(_d.complex64, _d.complex128))
+batching_rules[_LOGM] = PER_ELEMENT
+
+
+@register_gradient("MatrixLogarithm")
+def _logm_grad(op, *output_grads):
+    # TF registers no gradient for MatrixLogarithm: differentiating through it raises its
+    # LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+@export("linalg.logm")
+def logm(input, name=None):
+    """The principal matrix logarithm of each square complex matrix in `input`.
+
+    >>> tf.linalg.logm(tf.constant([[1.0, 0.0], [0.0, 2.0]], tf.complex64))
+    <tf.Tensor: shape=(2, 2), dtype=complex64, numpy=
+    array([[0.       +0.j, 0.       +0.j],
+           [0.       +0.j, 0.6931472+0.j]], dtype=complex64)>
+    """
+    return dispatch(_LOGM, (as_tensor(input),), _NO_ATTRS, name)
