@@ -136,6 +136,8 @@ NOT_SWEPT = {
                   "gradients in tests/ops/test_eig.py",
     "linalg.eigvals": "compared with TF's values and gradients in tests/ops/test_eig.py",
     "linalg.logm": "complex input only: compared with TF's values in tests/ops/test_logm.py",
+    "linalg.tridiagonal_matmul": "compared with TF's values and gradients in "
+                                 "tests/ops/test_tridiagonal.py",
     "math.zeta": "checked against a direct sum in tests/ops/specs/math.py and TF's values at "
                  "the edges in tests/ops/test_zeta_nextafter.py",
     "math.nextafter": "checked against np.nextafter in tests/ops/specs/math.py and "

@@ -939,6 +939,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w43d646494f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(diagonals, rhs, diagonals_format=None, name=None):
+        try:
+            return _export_fn(diagonals, rhs, diagonals_format, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'diagonals': diagonals, 'rhs': rhs, 'diagonals_format': diagonals_format, 'name': name})
+    return _export_wrapper
+
+
 def _w44200b819e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensors, control_inputs=None, name=None):
         try:
@@ -4666,6 +4675,7 @@ WRAPPERS = {
     'linalg.tensor_diag_part': _w53ca8dbd1a,
     'linalg.trace': _w87709dcace,
     'linalg.triangular_solve': _w3f1261096d,
+    'linalg.tridiagonal_matmul': _w43d646494f,
     'linspace': _wcfe63895e9,
     'map_fn': _wc447286103,
     'math.abs': _w87709dcace,

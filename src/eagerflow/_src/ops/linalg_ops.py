@@ -2035,3 +2035,53 @@ def logm(input, name=None):
            [0.       +0.j, 0.6931472+0.j]], dtype=complex64)>
     """
     return dispatch(_LOGM, (as_tensor(input),), _NO_ATTRS, name)
+
+
+# -- tridiagonal products --------------------------------------------------------------------
+
+def _tridiagonals(diagonals, diagonals_format):
+    """(superdiagonal, main diagonal, subdiagonal), each ``[..., M]``, of `diagonals` in
+    TF's 'compact', 'sequence' or 'matrix' format."""
+    if diagonals_format == "compact":
+        diagonals = as_tensor(diagonals)
+        return diagonals[..., 0, :], diagonals[..., 1, :], diagonals[..., 2, :]
+    if diagonals_format == "sequence":
+        return tuple(as_tensor(d) for d in diagonals)
+    if diagonals_format == "matrix":
+        m = as_tensor(diagonals)
+        rank = m.shape.rank
+        pad = [[0, 0]] * (rank - 2)
+        superdiag = late.array_ops.pad(diag_part(m, k=1), pad + [[0, 1]])
+        subdiag = late.array_ops.pad(diag_part(m, k=-1), pad + [[1, 0]])
+        return superdiag, diag_part(m), subdiag
+    raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
+
+
+@export("linalg.tridiagonal_matmul")
+def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
+    """The product of tridiagonal matrices and `rhs` (``[..., M, N]``).
+
+    `diagonals` as in `tf.linalg.tridiagonal_solve`: 'compact' ``[..., 3, M]`` rows
+    (superdiagonal, its last element ignored; main diagonal; subdiagonal, its first ignored),
+    'sequence' a tuple of those three ``[..., M]`` tensors, or 'matrix' ``[..., M, M]``.
+
+    >>> d = tf.constant([[1.0, 2.0, 0.0], [3.0, 4.0, 5.0], [0.0, 6.0, 7.0]])
+    >>> tf.linalg.tridiagonal_matmul(d, tf.ones([3, 1]))
+    <tf.Tensor: shape=(3, 1), dtype=float32, numpy=
+    array([[ 4.],
+           [12.],
+           [12.]], dtype=float32)>
+    """
+    superdiag, maindiag, subdiag = _tridiagonals(diagonals, diagonals_format)
+    rhs = as_tensor(rhs, maindiag.dtype)
+    if rhs.shape.rank is not None and maindiag.shape.rank is not None and \
+            rhs.shape.rank != maindiag.shape.rank + 1:
+        raise errors.InvalidArgumentError(None, None,
+                                          "All input tensors must have the same rank.")
+    rank = rhs.shape.rank
+    pad = [[0, 0]] * (rank - 2)
+    below = late.array_ops.pad(rhs[..., 1:, :], pad + [[0, 1], [0, 0]])
+    above = late.array_ops.pad(rhs[..., :-1, :], pad + [[1, 0], [0, 0]])
+    column = late.array_ops.expand_dims
+    return (column(superdiag, -1) * below + column(maindiag, -1) * rhs
+            + column(subdiag, -1) * above)
