@@ -79,8 +79,8 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
-    graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, signal, sparse, strings,
-    types, version)
+    graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, sets, signal, sparse,
+    strings, types, version)
 
 
 _ALIASES = {

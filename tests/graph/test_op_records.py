@@ -19,11 +19,11 @@ ELEMENTWISE = {
     "Conj", "Cosh", "DivNoNan", "Equal", "Floor", "FloorDiv", "FloorMod", "Greater",
     "GreaterEqual", "Igamma", "IgammaGradA", "Igammac", "Imag", "Invert", "IsFinite", "IsInf",
     "IsNan", "LeftShift", "Less", "LessEqual", "LogicalAnd", "LogicalNot", "LogicalOr",
-    "Maximum", "Minimum", "Mul", "MulNoNan", "Neg", "NotEqual", "Polygamma", "Pow",
+    "Maximum", "Minimum", "Mul", "MulNoNan", "Neg", "NextAfter", "NotEqual", "Polygamma", "Pow",
     "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
-    "Xdivy", "Xlog1py", "Xlogy"}
+    "Xdivy", "Xlog1py", "Xlogy", "Zeta"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
     "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",

@@ -191,4 +191,38 @@ def cases(tf):
         m = tf.ones([4, 2])
         return list(f(a(), m))
 
+    @case
+    def sets_dense():
+        x = tf.constant([[1, 2, 3], [4, 5, 6]])
+        y = tf.constant([[3, 2, 9], [7, 4, 4]])
+        return [tf.sets.intersection(x, y), tf.sets.union(x, y), tf.sets.difference(x, y),
+                tf.sets.difference(x, y, aminusb=False),
+                tf.sets.intersection(tf.constant([[[1, 2], [3, 4]]]),
+                                     tf.constant([[[1, 5], [4, 3]]])),
+                tf.sets.union(tf.zeros([2, 0], tf.int64), tf.zeros([2, 0], tf.int64)),
+                tf.sets.union(tf.constant([["a", "b"]]), tf.constant([["c", "a"]]))]
+
+    @case
+    def sets_sparse():
+        x = tf.constant([[1, 2, 3], [4, 5, 6]])
+        y = tf.sparse.from_dense(tf.constant([[3, 2, 9], [7, 0, 4]]))
+        return [tf.sets.intersection(x, y), tf.sets.intersection(y, x), tf.sets.union(y, y),
+                tf.sets.difference(y, x), tf.sets.difference(x, y),
+                tf.sets.difference(x, y, aminusb=False), tf.sets.union(y, x)]
+
+    @case
+    def sets_size():
+        return [tf.sets.size(tf.sparse.from_dense(tf.constant([[1, 1, 2], [3, 3, 3]]))),
+                tf.sets.size(tf.sparse.from_dense(tf.constant([[[1, 1, 2], [3, 0, 3]]],
+                                                              tf.int16))),
+                tf.compat.v1.sets.set_size(st([[0, 0], [2, 1]], [5, 5], [4, 3], tf.int64))]
+
+    @case
+    def sets_in_function():
+        @tf.function
+        def f(x, y):
+            return tf.sets.intersection(x, y), tf.sets.size(tf.sets.union(x, y))
+
+        return list(f(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.constant([[3, 2, 9], [7, 4, 4]])))
+
     return out

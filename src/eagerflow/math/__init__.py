@@ -7,10 +7,10 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
     erfinv, exp, expm1, floor, floordiv, floormod, greater, greater_equal, igamma, igammac, imag,
     invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing, lbeta,
     less, less_equal, lgamma, log, log1p, log_sigmoid, logical_and, logical_not, logical_or,
-    logical_xor, maximum, minimum, multiply, multiply_no_nan, ndtri, negative, not_equal, polygamma,
-    polyval, pow, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt, scalar_mul, sigmoid,
-    sign, sin, sinh, softplus, sqrt, square, squared_difference, subtract, tan, tanh, truediv,
-    xdivy, xlog1py, xlogy, zero_fraction)
+    logical_xor, maximum, minimum, multiply, multiply_no_nan, ndtri, negative, nextafter, not_equal,
+    polygamma, polyval, pow, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt, scalar_mul,
+    sigmoid, sign, sin, sinh, softplus, sqrt, square, squared_difference, subtract, tan, tanh,
+    truediv, xdivy, xlog1py, xlogy, zero_fraction, zeta)
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.nn_ops import in_top_k, log_softmax, softmax, softsign  # noqa: F401
 from eagerflow._src.ops.reduction_ops import (  # noqa: F401

@@ -300,3 +300,64 @@ def _norm_specs():
 
 SPECS = (_matmul_specs() + _square_specs() + _solver_specs() + _diag_specs() + _cross_specs()
          + _norm_specs())
+
+
+def _lu_ref(a):
+    """Partial-pivoting LU (the largest magnitude first) of each matrix: packed LU and p."""
+    a = np.array(a, dtype=np.result_type(a, F32) if a.dtype == F16 else a.dtype)
+    n = a.shape[-1]
+    mats = a.reshape(-1, n, n).copy()
+    perms = np.tile(np.arange(n, dtype=I32), (len(mats), 1))
+    for m, p in zip(mats, perms):
+        for k in range(n):
+            piv = k + int(np.argmax(np.abs(m[k:, k])))
+            m[[k, piv]], p[[k, piv]] = m[[piv, k]], p[[piv, k]]
+            m[k + 1:, k] /= m[k, k]
+            m[k + 1:, k + 1:] -= np.outer(m[k + 1:, k], m[k, k + 1:])
+    return mats.reshape(a.shape), perms.reshape(a.shape[:-1])
+
+
+SPECS += [
+    OpSpec("Lu", tf.linalg.lu, [rand(4, 4, dtype=d)],
+           lambda a, d=d: (_lu_ref(a)[0].astype(d), _lu_ref(a)[1]),
+           name=f"Lu-{np.dtype(d).name}", grad="TF registers no gradient for Lu",
+           **({"rtol": 1e-2, "atol": 1e-2} if d == F16 else _LOOSE))
+    for d in (F16, F32, F64, C64)
+] + [
+    OpSpec("Lu", lambda a: tf.linalg.lu(a, output_idx_type=tf.int64), [rand(2, 3, 3, dtype=F64)],
+           lambda a: (_lu_ref(a)[0], _lu_ref(a)[1].astype(np.int64)), name="Lu-batch-int64",
+           grad="TF registers no gradient for Lu"),
+]
+
+
+def _real_parts_sorted(x):
+    """A differentiable function of the eigenvalues, whichever their order."""
+    e = tf.linalg.eigvals(x)
+    return tf.math.real(e) ** 2 + tf.math.imag(e) ** 2 * 0.5
+
+
+SPECS += [
+    OpSpec("Eig", lambda a: tf.sort(tf.math.real(tf.linalg.eigvals(a))),
+           [_spd(3, 3, dtype=d)], lambda a, d=d: np.sort(np.linalg.eigvals(a).real).astype(d),
+           name=f"Eig-eigvals-{np.dtype(d).name}", **_LOOSE)
+    for d in (F32, F64)
+] + [
+    OpSpec("Eig", lambda a: tf.reduce_sum(_real_parts_sorted(a)), [rand(4, 4, dtype=F64)],
+           lambda a: np.sum(np.linalg.eigvals(a).real ** 2 + np.linalg.eigvals(a).imag ** 2 * 0.5),
+           name="Eig-general-float64"),
+    OpSpec("Eig", lambda a: tf.abs(tf.linalg.eig(a)[1]) ** 2, [_spd(2, 3, 3, dtype=F64)],
+           lambda a: np.abs(np.linalg.eig(a)[1]) ** 2, name="Eig-vectors-float64"),
+]
+
+
+def _logm_ref(a):
+    e, v = np.linalg.eig(a.astype(C128))
+    return (v @ (np.log(e)[..., None] * np.linalg.inv(v))).astype(a.dtype)
+
+
+SPECS += [
+    OpSpec("MatrixLogarithm", tf.linalg.logm, [_spd(2, 3, 3, dtype=d)], _logm_ref,
+           name=f"MatrixLogarithm-{np.dtype(d).name}", grad="TF registers no gradient for it",
+           **_LOOSE)
+    for d in (C64, C128)
+]

@@ -84,6 +84,14 @@ def _digamma(x):
     return (acc + np.log(xn) - 1 / (2 * xn) - 1 / (12 * xn ** 2)).astype(x.dtype)
 
 
+def _zeta(s, q):
+    """sum_k (q + k)^-s: a long direct sum and its Euler-Maclaurin tail."""
+    s, q = np.broadcast_arrays(s.astype(F64), q.astype(F64))
+    end = q + 1000.0
+    total = sum((q + k) ** -s for k in range(1000))
+    return total + end ** (1 - s) / (s - 1) + 0.5 * end ** -s + s / 12 * end ** (-s - 1)
+
+
 def _polygamma(n, x):
     """(-1)^(n+1) n! zeta(n+1, x): a long direct sum and its Euler-Maclaurin tail."""
     from math import factorial
@@ -186,6 +194,13 @@ SPECS = [
     *_unary("Polygamma", lambda x: tf.math.polygamma(tf.ones_like(x) * 2.0, x),
             lambda x: _polygamma(np.full(x.shape, 2.0, x.dtype), x), data=positive,
             rtol=1e-4, name_suffix="-x"),
+    OpSpec("Zeta", tf.math.zeta, [np.array([2.0, 3.0, 4.5], F64), positive(2, 3, dtype=F64)],
+           _zeta, rtol=1e-9, grad="no gradient for x (as TF); see Zeta-q"),
+    *_unary("Zeta", lambda q: tf.math.zeta(tf.ones_like(q) * 2.5, q),
+            lambda q: _zeta(np.full(q.shape, 2.5), q).astype(q.dtype), data=positive,
+            rtol=1e-5, name_suffix="-q"),
+    OpSpec("NextAfter", tf.math.nextafter, [rand(2, 3), np.array([2.0, -3.0, 0.0], F32)],
+           np.nextafter, rtol=0, atol=0, grad=True),
     *_unary("Sigmoid", tf.sigmoid, _sigmoid),
     *_grad_op("SigmoidGrad", m.sigmoid_grad, lambda y, dy: dy * y * (1 - y),
               data=lambda *s, dtype: rand(*s, dtype=dtype, low=0.0, high=1.0)),

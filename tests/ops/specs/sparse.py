@@ -29,3 +29,35 @@ SPECS = [
            lambda a, b: np.array([91, 76]),
            name="SparseCrossV2-hashed", grad="crosses features"),
 ]
+
+
+def _set_parts(fn):
+    def run(*args):
+        out = fn(*args)
+        return out.indices, out.values, out.dense_shape
+    return run
+
+
+_SETS_A = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
+_SETS_B = np.array([[3, 2, 9], [7, 4, 4]], np.int32)
+_NO_SET_GRAD = "set operations have no gradient"
+SPECS += [
+    OpSpec("DenseToDenseSetOperation", _set_parts(tf.sets.intersection), [_SETS_A, _SETS_B],
+           lambda a, b: (np.array([[0, 0], [0, 1], [1, 0]]), np.array([2, 3, 4], np.int32),
+                         np.array([2, 2])), grad=_NO_SET_GRAD),
+    OpSpec("DenseToSparseSetOperation",
+           _set_parts(lambda a, b: tf.sets.union(a, tf.sparse.from_dense(b))),
+           [_SETS_A, _SETS_B],
+           lambda a, b: (np.array([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1], [1, 2],
+                                   [1, 3]]), np.array([1, 2, 3, 9, 4, 5, 6, 7], np.int32),
+                         np.array([2, 4])), grad=_NO_SET_GRAD),
+    OpSpec("SparseToSparseSetOperation",
+           _set_parts(lambda a, b: tf.sets.difference(tf.sparse.from_dense(a),
+                                                      tf.sparse.from_dense(b))),
+           [_SETS_A, _SETS_B],
+           lambda a, b: (np.array([[0, 0], [1, 0], [1, 1]]), np.array([1, 5, 6], np.int32),
+                         np.array([2, 2])), grad=_NO_SET_GRAD),
+    OpSpec("SetSize", lambda a: tf.sets.size(tf.sparse.from_dense(a)),
+           [np.array([[1, 1, 2], [3, 3, 3]], np.int32)], lambda a: np.array([2, 1], np.int32),
+           grad=_NO_SET_GRAD),
+]

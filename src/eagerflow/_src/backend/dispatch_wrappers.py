@@ -57,6 +57,15 @@ def _w03fb97de59(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w047f81a81c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lower_upper, perm, validate_args=None, name=None):
+        try:
+            return _export_fn(lower_upper, perm, validate_args, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lower_upper': lower_upper, 'perm': perm, 'validate_args': validate_args, 'name': name})
+    return _export_wrapper
+
+
 def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, exclusive=None, reverse=None, name=None):
         try:
@@ -126,6 +135,15 @@ def _w092cf99027(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(var_list, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'var_list': var_list, 'name': name})
+    return _export_wrapper
+
+
+def _w09e2f4432b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, validate_indices=None):
+        try:
+            return _export_fn(a, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'validate_indices': validate_indices})
     return _export_wrapper
 
 
@@ -504,6 +522,15 @@ def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
+def _w271d4e7c59(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, q, name=None):
+        try:
+            return _export_fn(x, q, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'q': q, 'name': name})
     return _export_wrapper
 
 
@@ -948,6 +975,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w43d646494f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(diagonals, rhs, diagonals_format=None, name=None):
+        try:
+            return _export_fn(diagonals, rhs, diagonals_format, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'diagonals': diagonals, 'rhs': rhs, 'diagonals_format': diagonals_format, 'name': name})
+    return _export_wrapper
+
+
 def _w44200b819e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensors, control_inputs=None, name=None):
         try:
@@ -990,6 +1026,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(branch_index, branch_fns, default, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'branch_index': branch_index, 'branch_fns': branch_fns, 'default': default, 'name': name})
+    return _export_wrapper
+
+
+def _w476298b791(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lower_upper, perm, rhs, validate_args=None, name=None):
+        try:
+            return _export_fn(lower_upper, perm, rhs, validate_args, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lower_upper': lower_upper, 'perm': perm, 'rhs': rhs, 'validate_args': validate_args, 'name': name})
     return _export_wrapper
 
 
@@ -3198,6 +3243,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc3126450f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, output_idx_type=None, name=None):
+        try:
+            return _export_fn(input, output_idx_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'output_idx_type': output_idx_type, 'name': name})
+    return _export_wrapper
+
+
 def _wc32325869b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, strides=None, padding=None, data_format=None, dilations=None, name=None):
         try:
@@ -3258,6 +3312,15 @@ def _wc5e6aa4701(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(graph_def, input_map, return_elements, name, op_dict, producer_op_list)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'graph_def': graph_def, 'input_map': input_map, 'return_elements': return_elements, 'name': name, 'op_dict': op_dict, 'producer_op_list': producer_op_list})
+    return _export_wrapper
+
+
+def _wc642fa30d3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, validate_indices=None):
+        try:
+            return _export_fn(a, b, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'validate_indices': validate_indices})
     return _export_wrapper
 
 
@@ -3537,6 +3600,15 @@ def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, values, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, aminusb=None, validate_indices=None):
+        try:
+            return _export_fn(a, b, aminusb, validate_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'aminusb': aminusb, 'validate_indices': validate_indices})
     return _export_wrapper
 
 
@@ -3987,6 +4059,15 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(features, beta)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'features': features, 'beta': beta})
+    return _export_wrapper
+
+
+def _wec3beb3222(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x1, x2, name=None):
+        try:
+            return _export_fn(x1, x2, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x1': x1, 'x2': x2, 'name': name})
     return _export_wrapper
 
 
@@ -4633,13 +4714,20 @@ WRAPPERS = {
     'linalg.det': _w53ca8dbd1a,
     'linalg.diag': _w7e317f0533,
     'linalg.diag_part': _w5fa405ddaf,
+    'linalg.eig': _w87c44467c5,
     'linalg.eigh': _w87c44467c5,
+    'linalg.eigvals': _w87c44467c5,
     'linalg.eigvalsh': _w87c44467c5,
     'linalg.expm': _w53ca8dbd1a,
     'linalg.global_norm': _w77c623cf9b,
     'linalg.inv': _wd65b991553,
     'linalg.logdet': _w4c994d7363,
+    'linalg.logm': _w53ca8dbd1a,
     'linalg.lstsq': _w7e5793270a,
+    'linalg.lu': _wc3126450f6,
+    'linalg.lu_matrix_inverse': _w047f81a81c,
+    'linalg.lu_reconstruct': _w047f81a81c,
+    'linalg.lu_solve': _w476298b791,
     'linalg.matmul': _w90a4ba95a4,
     'linalg.matrix_rank': _w68cbd48078,
     'linalg.matrix_transpose': _w9bfc4afb57,
@@ -4655,6 +4743,7 @@ WRAPPERS = {
     'linalg.tensor_diag_part': _w53ca8dbd1a,
     'linalg.trace': _w87709dcace,
     'linalg.triangular_solve': _w3f1261096d,
+    'linalg.tridiagonal_matmul': _w43d646494f,
     'linspace': _wcfe63895e9,
     'make_ndarray': _w1534e0c76e,
     'make_tensor_proto': _wcf24ea17c2,
@@ -4689,6 +4778,7 @@ WRAPPERS = {
     'math.logical_or': _wcdda191bb7,
     'math.logical_xor': _wcdda191bb7,
     'math.multiply_no_nan': _wcdda191bb7,
+    'math.nextafter': _wec3beb3222,
     'math.polyval': _w424a148261,
     'math.real': _w53ca8dbd1a,
     'math.reciprocal_no_nan': _w87709dcace,
@@ -4719,6 +4809,7 @@ WRAPPERS = {
     'math.unsorted_segment_sqrt_n': _w08a5135e71,
     'math.unsorted_segment_sum': _w08a5135e71,
     'math.zero_fraction': _wc6f1c32231,
+    'math.zeta': _w271d4e7c59,
     'meshgrid': _w5cce2847a8,
     'nn.avg_pool': _w67a5e4ea19,
     'nn.avg_pool1d': _w67a5e4ea19,
@@ -4822,6 +4913,10 @@ WRAPPERS = {
     'scatter_nd': _w6a813926f8,
     'searchsorted': _w3ce53c3257,
     'sequence_mask': _wc75d185aec,
+    'sets.difference': _wd2fcb2f7a6,
+    'sets.intersection': _wc642fa30d3,
+    'sets.size': _w09e2f4432b,
+    'sets.union': _wc642fa30d3,
     'shape': _wf14c14549f,
     'shape_n': _wf14c14549f,
     'signal.dct': _w842a40403e,

@@ -21,7 +21,7 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, operand
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
@@ -1769,3 +1769,319 @@ batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_
                       _TENSOR_DIAG_PART, _LOG_DETERMINANT, _DETERMINANT, _MATRIX_DIAG_PART,
                       _MATRIX_DIAG, _INVERSE, _SET_DIAG, _SOLVE, _SOLVE_LS, _TRIANGULAR_SOLVE, _QR,
                       _EIGH, _SVD)
+
+
+# -- LU decomposition ----------------------------------------------------------------------
+
+def _lu(xp, x, output_idx_type=_d.int32):
+    """Partial-pivoting LU of each square matrix: the unit-lower L below the diagonal and U
+    on and above it in one matrix, and `p` with ``x[p] == L @ U``."""
+    x = np.asarray(x)
+    wide = x.astype(np.float32) if x.dtype in _HALF else x
+    n = x.shape[-1]
+    mats = wide.reshape(int(np.prod(x.shape[:-2])), n, n).copy()
+    perms = np.tile(np.arange(n), (mats.shape[0], 1))
+    for m, perm in zip(mats, perms):
+        for k in range(n):
+            piv = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[piv, k] == 0:
+                raise _invalid("Input is not invertible.")
+            if piv != k:
+                m[[k, piv]] = m[[piv, k]]
+                perm[[k, piv]] = perm[[piv, k]]
+            m[k + 1:, k] /= m[k, k]
+            m[k + 1:, k + 1:] -= np.outer(m[k + 1:, k], m[k, k + 1:])
+    return (mats.reshape(x.shape).astype(x.dtype, copy=False),
+            perms.reshape(x.shape[:-1]).astype(_d.as_dtype(output_idx_type).as_numpy_dtype))
+
+
+def _lu_rule(x, output_idx_type=_d.int32, **_):
+    return [(x.shape, x.dtype),
+            (unknown_shape() if x.shape.rank is None else x.shape[:-1],
+             _d.as_dtype(output_idx_type))]
+
+
+def _check_square_lu(x, output_idx_type=_d.int32, **attrs):
+    _check_rank("Lu", x, 2, [x.shape])
+    rows, cols = _matrix(x.shape)
+    if None not in (rows, cols) and rows != cols:
+        raise shape_error("Lu", f"Dimensions must be equal, but are {rows} and {cols}",
+                          [x.shape])
+    return _lu_rule(x, output_idx_type)
+
+
+def _lu_kernel(xp, x, output_idx_type=_d.int32):
+    if x.ndim >= 2 and x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    return _lu(xp, x, output_idx_type)
+
+
+_LU = register("Lu", _lu_kernel, _check_square_lu, multi=True,
+               dtypes=(_d.float64, _d.float32, _d.float16, _d.complex64, _d.complex128))
+tf_nodes[_LU] = NodeForm(outputs=("lu", "p"))
+tf_defaults[_LU] = {"output_idx_type": _d.int32}
+
+
+@register_gradient("Lu")
+def _lu_grad(op, *output_grads):
+    # TF registers no gradient for Lu: differentiating through it raises its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+batching_rules[_LU] = PER_ELEMENT
+Lu = collections.namedtuple("Lu", ["lu", "p"])
+
+
+@export("linalg.lu")
+def lu(input, output_idx_type=_d.int32, name=None):
+    """The LU decomposition with partial pivoting of each square matrix in `input`:
+    ``(lu, p)``, L (unit diagonal, not stored) below the diagonal of `lu` and U on and above
+    it, with ``tf.gather(input, p) == L @ U`` per matrix.
+
+    >>> lu_, p = tf.linalg.lu(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    >>> p
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
+    """
+    output_idx_type = _d.as_dtype(output_idx_type)
+    return Lu(*dispatch(_LU, (as_tensor(input),), {"output_idx_type": output_idx_type}, name))
+
+
+def _lu_factors(lower_upper):
+    """L (with its unit diagonal) and U of a packed LU matrix."""
+    ones = late.array_ops.ones_like(lower_upper[..., 0, :])
+    lower = set_diag(band_part(lower_upper, -1, 0), ones)
+    return lower, band_part(lower_upper, 0, -1)
+
+
+def _unpermute(perm):
+    return cast(math_ops.invert_permutation(perm) if perm.shape.rank == 1 else
+                late.reduction_ops.argsort(perm, axis=-1), perm.dtype)
+
+
+@export("linalg.lu_reconstruct")
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+    """The matrices `tf.linalg.lu` decomposed: ``P^T L U``.
+
+    >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> tf.linalg.lu_reconstruct(*tf.linalg.lu(x))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    perm = as_tensor(perm)
+    lower, upper = _lu_factors(lower_upper)
+    product = matmul(lower, upper)
+    return late.array_ops.gather(product, _unpermute(perm), axis=-2,
+                                 batch_dims=perm.shape.rank - 1)
+
+
+@export("linalg.lu_solve")
+def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+    """The solutions `x` of ``A x = rhs`` for A given by `tf.linalg.lu`'s ``(lu, p)``.
+
+    >>> a = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+    >>> lu_, p = tf.linalg.lu(a)
+    >>> tf.linalg.lu_solve(lu_, p, tf.constant([[3.0], [4.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1.],
+           [1.]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    perm = as_tensor(perm)
+    rhs = as_tensor(rhs, lower_upper.dtype)
+    lower, upper = _lu_factors(lower_upper)
+    permuted = late.array_ops.gather(rhs, perm, axis=-2, batch_dims=perm.shape.rank - 1) \
+        if rhs.shape.rank == perm.shape.rank + 1 else \
+        late.array_ops.gather(rhs, perm, axis=-2)
+    return triangular_solve(upper, triangular_solve(lower, permuted, lower=True), lower=False)
+
+
+@export("linalg.lu_matrix_inverse")
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+    """The inverses of the matrices given by `tf.linalg.lu`'s ``(lu, p)``.
+
+    >>> a = tf.constant([[2.0, 0.0], [0.0, 4.0]])
+    >>> tf.linalg.lu_matrix_inverse(*tf.linalg.lu(a))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float32)>
+    """
+    lower_upper = as_tensor(lower_upper)
+    eye = set_diag(late.array_ops.zeros_like(lower_upper),
+                   late.array_ops.ones_like(lower_upper[..., 0, :]))
+    return lu_solve(lower_upper, perm, eye)
+
+
+# -- general eigen-decomposition -------------------------------------------------------------
+
+_EIG_TYPES = (_d.float32, _d.float64, _d.complex64, _d.complex128)
+_COMPLEX_OF = {_d.float32: _d.complex64, _d.float64: _d.complex128,
+               _d.complex64: _d.complex64, _d.complex128: _d.complex128}
+
+
+def _eig(xp, x, compute_v=True, Tout=None):
+    """Eigenvalues (and unit-norm eigenvectors, as columns) of each square matrix."""
+    out_type = _d.as_dtype(Tout).as_numpy_dtype
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if x.size == 0:
+        e = np.zeros(x.shape[:-1], out_type)
+        return e, (np.zeros(x.shape, out_type) if compute_v else np.zeros([0], out_type))
+    if compute_v:
+        e, v = np.linalg.eig(np.asarray(x))
+        return e.astype(out_type), v.astype(out_type)
+    # (with eigenvectors or not, the same LAPACK routine: the same order)
+    return np.linalg.eigvals(np.asarray(x)).astype(out_type), np.zeros([0], out_type)
+
+
+def _eig_rule(x, compute_v=True, Tout=None, **_):
+    out = _d.as_dtype(Tout)
+    batch, (n, _) = _batch(x.shape), _matrix(x.shape)
+    return [(_with_vector(batch, n), out),
+            (_with_matrix(batch, n, n) if compute_v else TensorShape([0]), out)]
+
+
+_EIG = register("Eig", _eig, _matrix_op_rule("Eig", _eig_rule), multi=True, dtypes=_EIG_TYPES)
+tf_nodes[_EIG] = NodeForm(outputs=("e", "v"))
+batching_rules[_EIG] = PER_ELEMENT
+
+
+def _eig_call(tensor, compute_v, name):
+    tensor = as_tensor(tensor)
+    out = _COMPLEX_OF.get(tensor.dtype, _d.complex64)
+    return dispatch(_EIG, (tensor,), {"compute_v": compute_v, "Tout": out}, name)
+
+
+@export("linalg.eig")
+def eig(tensor, name=None):
+    """Eigenvalues and eigenvectors (unit-norm columns) of each square matrix: ``(e, v)``,
+    complex (complex64 for float32 input, complex128 for float64).
+
+    Each eigenvector is defined up to a phase, which may differ from TF's; for real input
+    the eigenvalues come in TF's order, for complex input possibly in another.
+
+    >>> e, v = tf.linalg.eig(tf.constant([[2.0, 1.0], [1.0, 2.0]]))
+    >>> e
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([3.+0.j, 1.+0.j], dtype=complex64)>
+    """
+    return tuple(_eig_call(tensor, True, name))
+
+
+@export("linalg.eigvals")
+def eigvals(tensor, name=None):
+    """The eigenvalues of each square matrix, complex.
+
+    >>> tf.linalg.eigvals(tf.constant([[0.0, -1.0], [1.0, 0.0]]))
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([0.+1.j, 0.-1.j], dtype=complex64)>
+    """
+    return _eig_call(tensor, False, name)[0]
+
+
+@register_gradient("Eig")
+def _eig_grad(op, grad_e, grad_v):
+    """TF's gradient: A^-H-free form ``V^-H (diag(de) + F o (V^H dV - V^H V diag(re(V^H dV))))
+    V^H``, F the conjugated reciprocal eigenvalue gaps (V^H dV dropped without eigenvectors)."""
+    a = op.inputs[0]
+    e, v = op.outputs
+    if not op.get_attr("compute_v"):
+        e, v = _eig_call(a, True, None)
+    vt = adjoint(v)
+    mid = diag(grad_e)
+    if op.get_attr("compute_v") and grad_v is not None:
+        gaps = late.array_ops.expand_dims(e, -2) - late.array_ops.expand_dims(e, -1)
+        f = math_ops.conj(set_diag(math_ops.reciprocal(gaps), late.array_ops.zeros_like(e)))
+        vgv = matmul(vt, grad_v)
+        real_diag = diag(cast(math_ops.real(diag_part(vgv)), vgv.dtype))
+        mid = mid + f * (vgv - matmul(matmul(vt, v), real_diag))
+    grad_a = solve(vt, matmul(mid, vt))
+    return cast(grad_a, a.dtype)
+
+
+# -- matrix logarithm ------------------------------------------------------------------------
+
+def _logm(xp, x):
+    """The principal logarithm of each (diagonalizable) complex matrix: V log(D) V^-1."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise _invalid("Input matrix must be square.")
+    if x.size == 0:
+        return np.zeros(x.shape, x.dtype)
+    e, v = np.linalg.eig(np.asarray(x, np.complex128))
+    with np.errstate(all="ignore"):
+        out = np.linalg.solve(np.swapaxes(v, -1, -2),
+                              np.swapaxes(v * np.log(e)[..., None, :], -1, -2))
+    return np.swapaxes(out, -1, -2).astype(x.dtype)
+
+
+_LOGM = register("MatrixLogarithm", _logm, _matrix_op_rule("MatrixLogarithm", same_shape),
+                 dtypes=(_d.complex64, _d.complex128))
+batching_rules[_LOGM] = PER_ELEMENT
+
+
+@register_gradient("MatrixLogarithm")
+def _logm_grad(op, *output_grads):
+    # TF registers no gradient for MatrixLogarithm: differentiating through it raises its
+    # LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+@export("linalg.logm")
+def logm(input, name=None):
+    """The principal matrix logarithm of each square complex matrix in `input`.
+
+    >>> tf.linalg.logm(tf.constant([[1.0, 0.0], [0.0, 2.0]], tf.complex64))
+    <tf.Tensor: shape=(2, 2), dtype=complex64, numpy=
+    array([[0.       +0.j, 0.       +0.j],
+           [0.       +0.j, 0.6931472+0.j]], dtype=complex64)>
+    """
+    return dispatch(_LOGM, (as_tensor(input),), _NO_ATTRS, name)
+
+
+# -- tridiagonal products --------------------------------------------------------------------
+
+def _tridiagonals(diagonals, diagonals_format):
+    """(superdiagonal, main diagonal, subdiagonal), each ``[..., M]``, of `diagonals` in
+    TF's 'compact', 'sequence' or 'matrix' format."""
+    if diagonals_format == "compact":
+        diagonals = as_tensor(diagonals)
+        return diagonals[..., 0, :], diagonals[..., 1, :], diagonals[..., 2, :]
+    if diagonals_format == "sequence":
+        return tuple(as_tensor(d) for d in diagonals)
+    if diagonals_format == "matrix":
+        m = as_tensor(diagonals)
+        rank = m.shape.rank
+        pad = [[0, 0]] * (rank - 2)
+        superdiag = late.array_ops.pad(diag_part(m, k=1), pad + [[0, 1]])
+        subdiag = late.array_ops.pad(diag_part(m, k=-1), pad + [[1, 0]])
+        return superdiag, diag_part(m), subdiag
+    raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
+
+
+@export("linalg.tridiagonal_matmul")
+def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
+    """The product of tridiagonal matrices and `rhs` (``[..., M, N]``).
+
+    `diagonals` as in `tf.linalg.tridiagonal_solve`: 'compact' ``[..., 3, M]`` rows
+    (superdiagonal, its last element ignored; main diagonal; subdiagonal, its first ignored),
+    'sequence' a tuple of those three ``[..., M]`` tensors, or 'matrix' ``[..., M, M]``.
+
+    >>> d = tf.constant([[1.0, 2.0, 0.0], [3.0, 4.0, 5.0], [0.0, 6.0, 7.0]])
+    >>> tf.linalg.tridiagonal_matmul(d, tf.ones([3, 1]))
+    <tf.Tensor: shape=(3, 1), dtype=float32, numpy=
+    array([[ 4.],
+           [12.],
+           [12.]], dtype=float32)>
+    """
+    superdiag, maindiag, subdiag = _tridiagonals(diagonals, diagonals_format)
+    rhs = as_tensor(rhs, maindiag.dtype)
+    if rhs.shape.rank is not None and maindiag.shape.rank is not None and \
+            rhs.shape.rank != maindiag.shape.rank + 1:
+        raise errors.InvalidArgumentError(None, None,
+                                          "All input tensors must have the same rank.")
+    rank = rhs.shape.rank
+    pad = [[0, 0]] * (rank - 2)
+    below = late.array_ops.pad(rhs[..., 1:, :], pad + [[0, 1], [0, 0]])
+    above = late.array_ops.pad(rhs[..., :-1, :], pad + [[1, 0], [0, 0]])
+    column = late.array_ops.expand_dims
+    return (column(superdiag, -1) * below + column(maindiag, -1) * rhs
+            + column(subdiag, -1) * above)

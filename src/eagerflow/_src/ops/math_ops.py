@@ -670,6 +670,59 @@ export("math.polygamma")(polygamma)
 tf_args[_op_named("Polygamma")] = ("a", "x")
 
 
+def _zeta(xp, x, q):
+    """The Hurwitz zeta function, with TF's values where the series diverges (inf at x = 1,
+    NaN for x < 1) and at infinite x or q."""
+    s, r = xp.broadcast_arrays(x.astype(xp.float64), q.astype(xp.float64))
+    with np.errstate(all="ignore"):
+        finite = xp.isfinite(s) & (s > 1)
+        out = _hurwitz_zeta(xp, xp.where(finite, s, 2.0), r)
+        # x = inf keeps the terms (q + k)^-x of base below 1: 1 at q = 1, 0 above
+        out = xp.where(s == xp.inf, xp.where(r == 1, 1.0, xp.where(r > 1, 0.0, xp.inf)), out)
+        out = xp.where(s == 1, xp.inf, xp.where((s < 1) | xp.isnan(s), xp.nan, out))
+        out = xp.where(xp.isnan(r), xp.nan, out)
+    return out.astype(x.dtype)
+
+
+_zeta_op = binary(register("Zeta", _zeta, rules.binary, tied=(0, 1),
+                           dtypes=(_d.float32, _d.float64), elementwise=True))
+
+
+@export("math.zeta")
+def zeta(x, q, name=None):
+    """Computes the Hurwitz zeta function zeta(x, q) = sum_k (q + k)^-x element-wise.
+
+    >>> tf.math.zeta(tf.constant([2.0, 3.0]), tf.constant([1.0, 0.5]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.644934, 8.414398], dtype=float32)>
+    """
+    return _zeta_op(x, q, name)
+
+
+tf_args[_op_named("Zeta")] = ("x", "q")
+
+
+def _next_after(xp, x1, x2):
+    return xp.nextafter(x1, x2)
+
+
+_next_after_op = binary(register("NextAfter", _next_after, rules.binary, tied=(0, 1),
+                                 dtypes=(_d.float64, _d.float32), elementwise=True))
+
+
+@export("math.nextafter")
+def nextafter(x1, x2, name=None):
+    """The next representable value of `x1` in the direction of `x2`, element-wise.
+
+    >>> tf.math.nextafter(tf.constant([1.0]), tf.constant([2.0]))
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.0000001], dtype=float32)>
+    """
+    return _next_after_op(x1, x2, name)
+
+
+tf_args[_op_named("NextAfter")] = ("x1", "x2")
+tf_nodes[_op_named("NextAfter")] = NodeForm(outputs=("output",))
+
+
 # -- special functions: Bessel, incomplete gamma and beta, Fresnel, ... -----------------------
 # Evaluated in float64 by `special` (SciPy when installed, else NumPy) and rounded to the
 # input's dtype. TF's values at the edges of the domains, where SciPy's differ, are set here.
@@ -1461,6 +1514,18 @@ _complex_part_grad("Angle", lambda z, y, dy: negative(multiply(
 def _polygamma_grad(op, dy):
     a, x = op.inputs
     return None, multiply(dy, polygamma(add(a, 1.0), x))  # the order is a discrete index
+
+
+@_grad("Zeta")
+def _zeta_grad(op, dy):
+    x, q = op.inputs  # TF gives no gradient for x
+    return None, multiply(dy, multiply(negative(x), zeta(add(x, 1.0), q)))
+
+
+@_grad("NextAfter")
+def _next_after_grad(op, dy):
+    # TF's: the identity for x1, zero for x2
+    return dy, _zeros_like(dy)
 
 
 _unary_grad("Digamma", lambda x, y, dy: multiply(dy, polygamma(_ones_like(x), x)))

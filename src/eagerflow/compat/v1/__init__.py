@@ -109,7 +109,7 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     data, gfile, graph_util, image, initializers, io, layers, losses, math, nn, python_io,
-    saved_model, summary, train)
+    saved_model, sets, summary, train)
 
 
 def __getattr__(name):
