@@ -19,6 +19,7 @@ from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_from_proto, tensor_from_proto
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.concrete_function import ConcreteFunction
@@ -159,11 +160,9 @@ def _as_signature(concrete):
     if type(concrete) is not ConcreteFunction or not isinstance(concrete.structured_outputs,
                                                                  dict):
         return concrete
-    if not all(isinstance(t, TensorSpec) or _d.as_dtype(t.dtype) is not None
+    if not all(isinstance(t, (Tensor, TensorSpec))
                for t in concrete.structured_outputs.values()):
-        return concrete
-    if any(hasattr(t, "_to_components") for t in concrete.structured_outputs.values()):
-        return concrete  # (a composite output: kept as it was)
+        return concrete  # (a composite output, ragged or sparse: kept as it was)
     signature = copy.copy(concrete)
     signature.__class__ = _SignatureFunction
     signature._wrapped = concrete  # (what saving it again writes)
