@@ -8,6 +8,17 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 
 
+def _flat_labels(y, num_classes):
+    """Integer labels flattened, their shape without a trailing axis of size 1, and
+    `num_classes` (``max(y) + 1`` by default)."""
+    y = np.array(y, dtype="int")
+    shape = y.shape
+    if len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    y = y.reshape(-1)
+    return y, shape, num_classes or np.max(y) + 1
+
+
 @export("keras.utils.to_categorical")
 def to_categorical(y, num_classes=None, dtype="float32"):
     """One-hot encodes integer class labels; the class axis is added last.
@@ -19,13 +30,7 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     array([[0., 1.],
            [1., 0.]], dtype=float32)
     """
-    y = np.array(y, dtype="int")
-    shape = y.shape
-    if len(shape) > 1 and shape[-1] == 1:
-        shape = shape[:-1]
-    y = y.reshape(-1)
-    if not num_classes:
-        num_classes = np.max(y) + 1
+    y, shape, num_classes = _flat_labels(y, num_classes)
     categorical = np.zeros((y.shape[0], num_classes), dtype=dtype)
     categorical[np.arange(y.shape[0]), y] = 1
     return categorical.reshape(shape + (num_classes,))
@@ -40,13 +45,7 @@ def to_ordinal(y, num_classes=None, dtype="float32"):
     array([[0., 0.],
            [1., 1.]], dtype=float32)
     """
-    y = np.array(y, dtype="int")
-    shape = y.shape
-    if len(shape) > 1 and shape[-1] == 1:
-        shape = shape[:-1]
-    y = y.reshape(-1)
-    if not num_classes:
-        num_classes = np.max(y) + 1
+    y, shape, num_classes = _flat_labels(y, num_classes)
     ordinal = (np.arange(num_classes - 1)[None, :] < y[:, None]).astype(dtype)
     return ordinal.reshape(shape + (num_classes - 1,))
 
