@@ -548,6 +548,14 @@ class ChiefSessionCreator:
 _USE_DEFAULT = object()
 
 
+def _every(steps, secs, default):
+    """``(steps, secs)`` of a periodic hook: `default` when neither was given, else None for
+    the one left out."""
+    if steps is _USE_DEFAULT and secs is _USE_DEFAULT:
+        return default
+    return (None if steps is _USE_DEFAULT else steps, None if secs is _USE_DEFAULT else secs)
+
+
 @export("compat.v1.train.MonitoredTrainingSession")
 def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,  # noqa: N802
                              scaffold=None, hooks=None, chief_only_hooks=None,
@@ -563,19 +571,11 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None,  # n
     default `checkpoint_dir`) writes the steps per second every `log_step_count_steps`
     steps and the merged summaries every `save_summaries_steps` steps or
     `save_summaries_secs` seconds (100 steps when neither is given)."""
-    if save_summaries_steps is _USE_DEFAULT and save_summaries_secs is _USE_DEFAULT:
-        save_summaries_steps, save_summaries_secs = 100, None
-    elif save_summaries_steps is _USE_DEFAULT:
-        save_summaries_steps = None
-    elif save_summaries_secs is _USE_DEFAULT:
-        save_summaries_secs = None
+    save_summaries_steps, save_summaries_secs = _every(save_summaries_steps,
+                                                       save_summaries_secs, (100, None))
     summary_dir = summary_dir or checkpoint_dir
-    if save_checkpoint_secs is _USE_DEFAULT and save_checkpoint_steps is _USE_DEFAULT:
-        save_checkpoint_secs, save_checkpoint_steps = 600, None
-    elif save_checkpoint_secs is _USE_DEFAULT:
-        save_checkpoint_secs = None
-    elif save_checkpoint_steps is _USE_DEFAULT:
-        save_checkpoint_steps = None
+    save_checkpoint_steps, save_checkpoint_secs = _every(save_checkpoint_steps,
+                                                         save_checkpoint_secs, (None, 600))
     scaffold = scaffold or Scaffold()
     all_hooks = list(hooks or [])
     if is_chief:
