@@ -15,7 +15,6 @@ epoch 0 ['loss']
 """
 import copy
 import csv
-import logging
 import os
 import shutil
 import time
@@ -23,6 +22,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint.checkpoint import Checkpoint
 from eagerflow._src.checkpoint.management import CheckpointManager
@@ -37,7 +37,7 @@ __all__ = ["BaseLogger", "CSVLogger", "Callback", "CallbackList", "EarlyStopping
            "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
            "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 
 def _default(method):
