@@ -396,7 +396,10 @@ def test_steps_per_execution_and_compile_config():
     model.steps_per_execution = 3
     assert int(model.steps_per_execution.numpy()) == 3
 
-    model.compile(keras.optimizers.SGD(0.5), keras.losses.MeanSquaredError())
+    model.compile(keras.optimizers.SGD(0.5), keras.losses.MeanSquaredError(),
+                  metrics=[keras.metrics.MeanAbsoluteError()])
+    model.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+    assert model.metrics_names == ["loss", "mean_absolute_error"]
     config = model.get_compile_config()
     assert config["optimizer"]["class_name"] == "SGD"
     assert config["optimizer"]["config"]["learning_rate"] == 0.5

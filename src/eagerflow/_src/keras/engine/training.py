@@ -72,8 +72,9 @@ class Model(Layer):
         self._run_eagerly = None
         self._jit_compile = None
         self._is_compiled = False
-        self._compile_arguments = None
-        # Set without the layer's tracking: Keras keeps it out of the model's weights.
+        # Both set without the layer's tracking, which would count the compiled metrics
+        # twice and the variable among the model's weights.
+        object.__setattr__(self, "_compile_arguments", None)
         object.__setattr__(self, "_steps_per_execution", None)
         self.inputs = self.outputs = None
 
@@ -231,10 +232,10 @@ class Model(Layer):
         self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics, names)
         self._run_eagerly = run_eagerly
         self._jit_compile = jit_compile
-        self._compile_arguments = dict(
+        object.__setattr__(self, "_compile_arguments", dict(
             optimizer=optimizer, loss=loss, metrics=metrics, loss_weights=loss_weights,
             weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
-            steps_per_execution=steps_per_execution, jit_compile=jit_compile)
+            steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
         object.__setattr__(self, "_steps_per_execution",
                            Variable(steps_per_execution or 1, dtype="int64"))
