@@ -24,7 +24,7 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep-going", action="store_true")
     args = parser.parse_args()
-    logging.getLogger("eagerflow").setLevel(logging.ERROR)
+    logging.getLogger("tensorflow").setLevel(logging.ERROR)
     failures, checked = [], [0]
 
     @settings(max_examples=args.examples, deadline=None, database=None,

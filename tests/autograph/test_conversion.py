@@ -115,7 +115,7 @@ def test_source_unavailable_warns_once_and_runs_as_it_is(caplog):
     namespace = {}
     exec("def made(x):\n    return x * 2\n", namespace)  # noqa: S102 (no source file)
     f = tf.function(namespace["made"])
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         assert f(tf.constant(2)).numpy() == 4
         assert f(tf.constant(3.0)).numpy() == 6.0
     warnings = [r for r in caplog.records if "could not transform" in r.getMessage()]

@@ -14,7 +14,7 @@ from tests.autograph import programs
 @pytest.fixture(autouse=True)
 def _quiet_conversion_warnings():
     """Generated programs make AutoGraph warn; the level goes back for the tests that follow."""
-    logger = logging.getLogger("eagerflow")
+    logger = logging.getLogger("tensorflow")
     level = logger.level
     logger.setLevel(logging.ERROR)
     yield

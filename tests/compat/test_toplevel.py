@@ -154,3 +154,24 @@ def test_inside_function_current_name_scope_and_tuple():
             assert sess.run([out[0], out[2]]) == [1, 2.0]
     eager = tf.tuple([tf.constant(1), tf.constant(2.0)])
     assert [int(t) for t in eager] == [1, 2]
+
+
+def test_warnings_print_through_the_tensorflow_logger():
+    # tf_keras 2.21 prints "WARNING:tensorflow:Early stopping conditioned on metric `val_x`
+    # which is not available. Available metrics are: loss" on stderr: tf.get_logger() has a
+    # "%(levelname)s:%(name)s:%(message)s" stderr handler when the root logger has none
+    # (level left NOTSET); with logging.basicConfig first, the root's handler prints instead.
+    code = ("import numpy as np, eagerflow as tf\n"
+            "print(tf.get_logger().level, [h.formatter._fmt for h in tf.get_logger().handlers])\n"
+            "m = tf.keras.Sequential([tf.keras.layers.Dense(1)]); m.compile('sgd', 'mse')\n"
+            "m.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0,\n"
+            "      callbacks=[tf.keras.callbacks.EarlyStopping(monitor='val_x')])\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.splitlines() == ["0 ['%(levelname)s:%(name)s:%(message)s']"]
+    assert out.stderr == ("WARNING:tensorflow:Early stopping conditioned on metric `val_x` "
+                          "which is not available. Available metrics are: loss\n")
+    code = "import logging; logging.basicConfig(format='ROOT %(message)s')\n" + code
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.splitlines() == ["0 []"]
+    assert out.stderr.startswith("ROOT Early stopping conditioned on metric `val_x`")

@@ -28,7 +28,7 @@ def test_recursion_while_tracing_is_not_logged_as_retracing(caplog):
     def countdown(n):
         return countdown(n - 1) + 1 if n > 0 else 0
 
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         assert countdown(7).numpy() == 7
     assert countdown.experimental_get_tracing_count() == 8
     assert "retracing" not in caplog.text.lower()

@@ -37,7 +37,7 @@ def test_repeated_retracing_logs_the_explanation_once(caplog):
     def g(k):
         return tf.constant(k)
 
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         for k in range(7):
             g(k)
     warnings = [r.getMessage() for r in caplog.records]

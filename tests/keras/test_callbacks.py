@@ -497,3 +497,19 @@ def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
     np.testing.assert_allclose(resumed.get_weights()[0], uninterrupted.get_weights()[0],
                                atol=1e-5)
     assert os.listdir(tmp_path / "backup") == []  # deleted once fit finished
+
+
+def test_params_and_model_before_fit():
+    # tf_keras 2.21: Callback().params -> AttributeError("'Callback' object has no attribute
+    # 'params'"), Callback().model -> None; a bare CallbackList has neither attribute.
+    cb = tf.keras.callbacks.Callback()
+    assert cb.model is None
+    with pytest.raises(AttributeError, match="'Callback' object has no attribute 'params'"):
+        cb.params
+    cl = tf.keras.callbacks.CallbackList()
+    with pytest.raises(AttributeError):
+        cl.params
+    with pytest.raises(AttributeError):
+        cl.model
+    cl = tf.keras.callbacks.CallbackList([cb], epochs=2)
+    assert cb.params == {"epochs": 2}

@@ -72,7 +72,7 @@ def test_steps_per_epoch_keeps_one_iterator_across_epochs():
 
 
 def test_running_out_of_data_stops_training_with_tfs_warning(caplog):
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         history = _model().fit(_dataset(), epochs=2, steps_per_epoch=5, verbose=0)
     assert len(history.history["loss"]) == 1
     assert "Your input ran out of data; interrupting training" in caplog.text

@@ -278,3 +278,18 @@ def test_graph_lists_of_models_stay_plain():
     rnn = keras.layers.LSTM(2)
     rnn(np.zeros((1, 2, 3), "float32"))
     assert type(rnn.input_spec) is list
+
+
+def test_default_compute_output_shape_calls_in_inference_mode():
+    # tf_keras 2.21: the default compute_output_shape calls `call` with training=False
+    # (printed "training= False"), and compute_output_signature does the same.
+    seen = []
+
+    class Probe(keras.layers.Layer):
+        def call(self, inputs, training=None):
+            seen.append(training)
+            return inputs
+
+    assert tuple(Probe().compute_output_shape((2, 3))) == (2, 3)
+    Probe().compute_output_signature(tf.TensorSpec((2, 3)))
+    assert seen == [False, False]

@@ -375,3 +375,40 @@ def test_compile_without_a_loss_sets_an_empty_one():
     assert model.loss == {} and str(model.loss) == "{}"
     model.compile(loss="mse")
     assert model.loss == "mse"
+
+
+def test_steps_per_execution_and_compile_config():
+    # tf_keras 2.21: steps_per_execution is None before compile, then an int64 variable
+    # (outside model.weights); get_compile_config returns the compile arguments serialized,
+    # and compile_from_config compiles from it.
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.build((None, 3))
+    assert model.steps_per_execution is None and model.get_compile_config() is None
+    model.compile("sgd", "mse", metrics=["mae"], steps_per_execution=2)
+    assert model.steps_per_execution.dtype == tf.int64
+    assert int(model.steps_per_execution.numpy()) == 2 and len(model.weights) == 2
+    config = model.get_compile_config()
+    assert config == {"optimizer": "sgd", "loss": "mse", "metrics": ["mae"],
+                      "loss_weights": None, "weighted_metrics": None, "run_eagerly": None,
+                      "steps_per_execution": 2, "jit_compile": None}
+    history = model.fit(np.ones((10, 3)), np.ones((10, 1)), batch_size=2, verbose=0)
+    assert sorted(history.history) == ["loss", "mae"]
+    model.steps_per_execution = 3
+    assert int(model.steps_per_execution.numpy()) == 3
+
+    model.compile(keras.optimizers.SGD(0.5), keras.losses.MeanSquaredError(),
+                  metrics=[keras.metrics.MeanAbsoluteError()])
+    model.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+    assert model.metrics_names == ["loss", "mean_absolute_error"]
+    config = model.get_compile_config()
+    assert config["optimizer"]["class_name"] == "SGD"
+    assert config["optimizer"]["config"]["learning_rate"] == 0.5
+    assert config["loss"]["class_name"] == "MeanSquaredError"
+    assert config["steps_per_execution"] is None
+    other = keras.Sequential([keras.layers.Dense(1)])
+    other.compile_from_config(config)
+    assert isinstance(other.optimizer, keras.optimizers.SGD)
+    assert float(other.optimizer.learning_rate.numpy()) == 0.5
+    assert isinstance(other.loss, keras.losses.MeanSquaredError)
+    assert int(other.steps_per_execution.numpy()) == 1
+    other.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)

@@ -247,11 +247,11 @@ def test_traced_custom_loop():
 
 def test_warns_when_apply_gradients_gets_unscaled_gradients(caplog):
     opt, var = LSO(keras.optimizers.SGD()), tf.Variable(1.0)
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         opt.apply_gradients([(tf.constant(1.0), var)])
     assert "get_scaled_loss() and get_unscaled_gradients()" in caplog.text
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         opt.minimize(lambda: var * 2.0, [var])
     assert "LossScaleOptimizer" not in caplog.text
 

@@ -131,7 +131,7 @@ def test_variables_of_another_model_are_a_key_error():
 def test_missing_gradients_are_skipped_with_tf_keras_warning(caplog):
     w, b = tf.Variable([1.0], name="w"), tf.Variable([1.0], name="b")
     opt = optimizers.SGD(0.5)
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         opt.apply_gradients([(None, w), (tf.constant([1.0]), b)])
     assert ("Gradients do not exist for variables ['w:0'] when minimizing the loss. If you're "
             "using `model.compile()`, did you forget to provide a `loss` argument?"
@@ -294,7 +294,7 @@ def test_learning_rate_changes_reach_a_traced_step():
 
 
 def test_lr_keyword_is_ignored_with_a_warning(caplog):
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         opt = optimizers.Adam(lr=0.5)
     assert "`lr` is deprecated in TF-Keras optimizer" in caplog.text
     np.testing.assert_allclose(opt.learning_rate.numpy(), 0.001)

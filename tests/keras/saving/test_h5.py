@@ -171,7 +171,7 @@ def test_by_name_skip_mismatch_warns(tmp_path, caplog):
     source = _functional(units=3)
     source.save_weights(path)
     target = _functional(units=4)
-    with caplog.at_level(logging.WARNING, logger="eagerflow"):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
         target.load_weights(path, by_name=True, skip_mismatch=True)
     assert "Skipping loading weights for layer #1 (named a) due to mismatch in shape" in \
         caplog.text

@@ -17,19 +17,19 @@ True
 """
 import collections
 import glob
-import logging
 import os
 import time
 import uuid
 
 from google.protobuf import text_format
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle
 from eagerflow._src.core import context
 from eagerflow._src.core.protos import checkpoint as pb
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 
 def _state_file(directory, latest_filename=None):

@@ -11,6 +11,7 @@ each logs one deprecation note (``tf.get_logger()``) naming that replacement.
 import sys
 
 from eagerflow._src import backend
+from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff import eager_compat, script_ops
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
@@ -32,8 +33,7 @@ def _deprecated(name, replacement):
     """Logs, once per process, that ``tf.contrib.eager.<name>`` gives way to `replacement`."""
     if name not in _noted:
         _noted.add(name)
-        import logging  # noqa: PLC0415
-        logging.getLogger("tensorflow").warning(
+        _log.logger.warning(
             "tf.contrib.eager.%s is deprecated and removed in TF 2. "
             "Instructions for updating: use %s instead.", name, replacement)
 

@@ -16,6 +16,7 @@ the recording condition holds (`always_record_summaries`,
 """
 import os
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import summary as v1_summary
 from eagerflow._src.compat.graph_mode import v1_graph
@@ -33,8 +34,7 @@ def _deprecated(name, replacement):
     """Logs, once per process, that ``tf.contrib.summary.<name>`` gives way to `replacement`."""
     if name not in _noted:
         _noted.add(name)
-        import logging  # noqa: PLC0415
-        logging.getLogger("tensorflow").warning(
+        _log.logger.warning(
             "tf.contrib.summary.%s is deprecated and removed in TF 2. "
             "Instructions for updating: use %s instead.", name, replacement)
 

@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
@@ -266,8 +267,7 @@ def _clean_tag(name):
         return None
     cleaned = _INVALID_TAG.sub("_", name).lstrip("/")
     if cleaned != name:
-        import logging  # noqa: PLC0415
-        logging.getLogger("tensorflow").info(
+        _log.logger.info(
             "Summary name %s is illegal; using %s instead.", name, cleaned)
     return cleaned
 

@@ -29,10 +29,7 @@ def control_dependencies(control_inputs):
 
 @export("get_logger")
 def get_logger():
-    """TF's logger: the standard library's ``logging`` logger named ``tensorflow``, at
-    WARNING unless set otherwise."""
-    import logging  # noqa: PLC0415 (``import eagerflow`` does without it)
-    logger = logging.getLogger("tensorflow")
-    if logger.level == logging.NOTSET:
-        logger.setLevel(logging.WARNING)
-    return logger
+    """TF's logger: the standard library's ``logging`` logger named ``tensorflow``, with a
+    ``LEVEL:tensorflow:message`` stderr handler when the root logger has none."""
+    from eagerflow._src.backend import log  # noqa: PLC0415
+    return log.get_logger()

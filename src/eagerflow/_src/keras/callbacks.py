@@ -15,7 +15,6 @@ epoch 0 ['loss']
 """
 import copy
 import csv
-import logging
 import os
 import shutil
 import time
@@ -23,6 +22,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint.checkpoint import Checkpoint
 from eagerflow._src.checkpoint.management import CheckpointManager
@@ -37,7 +37,7 @@ __all__ = ["BaseLogger", "CSVLogger", "Callback", "CallbackList", "EarlyStopping
            "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
            "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 
 def _default(method):
@@ -77,7 +77,7 @@ class Callback:
     def __init__(self):
         self.validation_data = None
         self.model = None
-        self.params = {}
+        # `params` exists only once `set_params` ran (fit/evaluate/predict), as in Keras.
         self._supports_tf_logs = False
 
     def set_params(self, params):
@@ -170,8 +170,6 @@ class CallbackList:
             self.callbacks.append(self._history)
         if progbar is None and add_progbar:
             self.callbacks.append(ProgbarLogger(count_mode="steps"))
-        self.model = None
-        self.params = {}
         if model is not None:
             self.set_model(model)
         if params:
@@ -317,7 +315,7 @@ class BaseLogger(Callback):
             return
         # Keras 1's params listed the metrics; without that list every logged value but the
         # batch bookkeeping is averaged.
-        metrics = self.params.get("metrics") or [
+        metrics = getattr(self, "params", {}).get("metrics") or [
             key for key in self.totals if key not in ("batch", "size", "num_steps")]
         for key in metrics:
             if key in self.stateful_metrics:

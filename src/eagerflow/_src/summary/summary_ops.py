@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -505,17 +506,14 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     `trace_off`); `profiler` is accepted and ignored (no profiler here)."""
     from eagerflow._src.function import concrete_function  # noqa: PLC0415
     if not context.executing_eagerly():
-        import logging  # noqa: PLC0415
-        logging.getLogger("eagerflow").warning("Cannot enable trace inside a tf.function.")
+        _log.logger.warning("Cannot enable trace inside a tf.function.")
         return
     if state.trace is not None:
-        import logging  # noqa: PLC0415
-        logging.getLogger("eagerflow").warning("Trace already enabled")
+        _log.logger.warning("Trace already enabled")
         return
     if profiler:
-        import logging  # noqa: PLC0415
-        logging.getLogger("eagerflow").warning("There is no profiler here: trace_on collects "
-                                               "the graphs only.")
+        _log.logger.warning("There is no profiler here: trace_on collects "
+                            "the graphs only.")
     state.trace = [] if graph else None
     if graph and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
@@ -544,8 +542,7 @@ def trace_export(name, step=None, profiler_outdir=None):
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     if not context.executing_eagerly():
-        import logging  # noqa: PLC0415
-        logging.getLogger("eagerflow").warning("Cannot export trace inside a tf.function.")
+        _log.logger.warning("Cannot export trace inside a tf.function.")
         return None
     if state.trace is None:
         raise ValueError("Must enable trace before export through tf.summary.trace_on.")

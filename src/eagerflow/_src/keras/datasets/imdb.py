@@ -8,14 +8,14 @@ frequent word, and `get_word_index` maps words to ``i``.
 ((25000,), [1, 14, 22])
 """
 import json
-import logging
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.datasets import remote
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 
 def _shuffled(rng, x, labels):

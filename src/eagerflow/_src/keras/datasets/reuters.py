@@ -8,14 +8,14 @@ frequent word, and `get_word_index` maps words to ``i``.
 (8982,)
 """
 import json
-import logging
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.datasets import remote
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 _LABELS = ("cocoa", "grain", "veg-oil", "earn", "acq", "wheat", "copper", "housing",
            "money-supply", "coffee", "sugar", "trade", "reserves", "ship", "cotton", "carcass",

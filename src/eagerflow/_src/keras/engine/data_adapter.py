@@ -10,12 +10,12 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 >>> [tuple(b[0].shape) for b in handler.batches()]
 [(2, 2), (2, 2), (1, 2)]
 """
-import logging
 import math
 import types
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
@@ -29,7 +29,7 @@ from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 
 
 def _is_array(value):

@@ -269,7 +269,8 @@ def infer_output_signature(layer, input_signature):
     with graph.as_default():
         placeholders = nest.map_structure(
             lambda s: graph.placeholder(s.dtype, s.shape), input_signature)
-        outputs = layer(placeholders)
+        # Shape inference runs the inference-mode path, as Keras does.
+        outputs = layer(placeholders, training=False)
     return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), outputs)
 
 

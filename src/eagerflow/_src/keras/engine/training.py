@@ -22,6 +22,7 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.keras import callbacks as callbacks_mod
@@ -71,6 +72,10 @@ class Model(Layer):
         self._run_eagerly = None
         self._jit_compile = None
         self._is_compiled = False
+        # Both set without the layer's tracking, which would count the compiled metrics
+        # twice and the variable among the model's weights.
+        object.__setattr__(self, "_compile_arguments", None)
+        object.__setattr__(self, "_steps_per_execution", None)
         self.inputs = self.outputs = None
 
     # -- structure ------------------------------------------------------------------
@@ -227,9 +232,41 @@ class Model(Layer):
         self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics, names)
         self._run_eagerly = run_eagerly
         self._jit_compile = jit_compile
+        object.__setattr__(self, "_compile_arguments", dict(
+            optimizer=optimizer, loss=loss, metrics=metrics, loss_weights=loss_weights,
+            weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+            steps_per_execution=steps_per_execution, jit_compile=jit_compile))
+        # Batches still run one at a time; the value is kept for callers that read it.
+        object.__setattr__(self, "_steps_per_execution",
+                           Variable(steps_per_execution or 1, dtype="int64"))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def steps_per_execution(self):
+        """The `steps_per_execution` given to `compile` (an int64 variable), or None."""
+        return getattr(self, "_steps_per_execution", None)
+
+    @steps_per_execution.setter
+    def steps_per_execution(self, value):
+        if self.steps_per_execution is None:
+            object.__setattr__(self, "_steps_per_execution", Variable(value, dtype="int64"))
+        else:
+            self._steps_per_execution.assign(value)
+
+    def get_compile_config(self):
+        """The arguments `compile` was called with, serialized; None before `compile`."""
+        if getattr(self, "_compile_arguments", None) is None:
+            return None
+        return {key: late.saving.saving_lib._serialize(value)
+                for key, value in self._compile_arguments.items()}
+
+    def compile_from_config(self, config):
+        """Compiles the model with the arguments of a `get_compile_config` dict."""
+        arguments = dict(optimizer="rmsprop", loss=None, metrics=None, weighted_metrics=None)
+        arguments.update(config)
+        self.compile(**late.saving.saving_lib._compile_arguments(arguments))
 
     def _assert_compile_was_called(self):
         if not self._is_compiled:

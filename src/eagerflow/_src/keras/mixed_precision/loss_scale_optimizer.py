@@ -13,8 +13,8 @@ doubled. `Model.compile` wraps the optimizer in one under ``mixed_float16``.
 >>> print(var.numpy())
 0.5
 """
-import logging
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
@@ -28,7 +28,7 @@ from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 # High: a scale too high is lowered within a few (skipped) steps, one too low rises slowly.
 _DEFAULT_INITIAL_SCALE = 2 ** 15
 _DEFAULT_GROWTH_STEPS = 2000

@@ -24,12 +24,12 @@ variable ops) works as well, one `update_step` call per variable.
 >>> print(var.numpy())
 0.9
 """
-import logging
 import numbers
 import re
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
@@ -46,7 +46,7 @@ from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 _LEGACY_KWARGS = ("decay", "gradient_aggregator", "gradient_transformers")
 
 

@@ -22,17 +22,17 @@ an ImportError saying so.
 >>> [w.shape for w in restored.weights]
 [TensorShape([3, 2]), TensorShape([2])]
 """
-import logging
 import os
 import tempfile
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 
 _DOCTEST_REQUIRES = ("h5py",)
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 KERAS_VERSION = "2.21.0"
 # HDF5 refuses attributes over this many bytes: longer lists are split into
 # ``name0``, ``name1``, ... as Keras splits them.

@@ -21,11 +21,11 @@ h5py is optional (``pip install h5py``).
 ['layers/dense', 'vars']
 """
 import io
-import logging
 import re
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.losses import Loss
@@ -36,7 +36,7 @@ from eagerflow._src.keras.saving import h5_format
 
 _DOCTEST_REQUIRES = ("h5py",)
 ARCHIVE_WEIGHTS = "model.weights.h5"  # the weights inside a `.keras` archive in Keras's layout
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 # Attributes Keras's walk does not follow: views of other attributes.
 _SKIP = frozenset({"submodules", "weights", "non_trainable_weights", "trainable_weights",
                    "variables", "non_trainable_variables", "trainable_variables",

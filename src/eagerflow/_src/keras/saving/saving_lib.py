@@ -22,7 +22,6 @@ import datetime
 import inspect
 import io
 import json
-import logging
 import os
 import tempfile
 import warnings
@@ -30,6 +29,7 @@ import zipfile
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -47,7 +47,7 @@ from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleO
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils import serialization
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _KERAS_VERSION = "2.21.0"

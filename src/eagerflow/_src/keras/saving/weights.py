@@ -24,7 +24,6 @@ assigns only when all match.
 """
 import collections
 import json
-import logging
 import os
 import re
 import weakref
@@ -32,6 +31,7 @@ import zipfile
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.module import leaves
@@ -41,7 +41,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
 
-_logger = logging.getLogger("eagerflow")
+_logger = _log.logger
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _OPTIMIZER = "optimizer/"
 # The name TF gives a variable created without one: such a variable is
