@@ -35,3 +35,15 @@ def test_jacobian_without_pfor_on_persistent_tape_works():
     np.testing.assert_allclose(b.numpy().reshape(2), [2.0, 4.0])
     tape, x, y = _tape(False)  # with pfor (the default) a one-shot tape is fine
     np.testing.assert_allclose(tape.jacobian(y, x).numpy().reshape(2, 2), [[2.0, 0.0], [0.0, 4.0]])
+
+
+def test_gradient_through_stateless_shuffle_has_no_entry():
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        s = tf.reduce_sum(tf.random.experimental.stateless_shuffle(v, seed=[1, 2]))
+    with pytest.raises(LookupError, match=r"^gradient registry has no entry for: StatelessShuffle$"):
+        tape.gradient(s, v)
+    # tf.random.shuffle is marked not differentiable in TF: its gradient is None
+    with tf.GradientTape() as tape:
+        s = tf.reduce_sum(tf.random.shuffle(v, seed=1))
+    assert tape.gradient(s, v) is None
