@@ -20,6 +20,7 @@ inside it, and every return gives the same four-element tuple.
 import atexit
 import itertools
 import os
+import re
 import shutil
 import tempfile
 
@@ -215,6 +216,15 @@ def _outcome(fn, a, b, p):
         return "error", f"{type(e).__name__}: {e}"
 
 
+# What TF's AutoGraph refuses where Python runs: a break or return on a tensor condition
+# in a loop that started as Python, a return inside a graph loop, a graph `if` in a loop
+# body returning in one branch only.
+_LIMITATION = re.compile(
+    r"NotImplementedError: .*(The condition of while loop started as non-Tensor|a return "
+    r"statement cannot be placed inside this TensorFlow loop)|ValueError: .*the \w+ branch "
+    r"must also have a return statement", re.S)
+
+
 def check(source, cases):
     """None if ``tf.function`` gives what plain Python gives for each (a, b, p) of `cases`,
     else a description of the first difference."""
@@ -224,6 +234,8 @@ def check(source, cases):
         if traced is None:
             traced = tf.function(eager)
         got = _outcome(traced, a, b, p)
+        if expected[0] == "value" and got[0] == "error" and _LIMITATION.search(got[1]):
+            continue  # TF's AutoGraph raises here too (its documented limitations)
         if expected[0] != got[0] or (expected[0] == "value" and expected[1] != got[1]):
             return (f"inputs a={a}, b={b}, p={p}\n  python:      {expected}\n"
                     f"  tf.function: {got}")

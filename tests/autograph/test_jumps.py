@@ -99,14 +99,32 @@ def _python_loop_tensor_break(x, target):
 
 @pytest.mark.parametrize("fn", [
     _find_first_for, _find_first_while, _find_first_nested_if, _sum_skipping,
-    _sum_until_while_continue, _return_in_loop, _return_in_while, _nested_loops,
-    _python_loop_tensor_break])
+    _sum_until_while_continue, _nested_loops, _python_loop_tensor_break])
 @pytest.mark.parametrize("target", [3, 1, 7])
 def test_jumps_in_tensor_loops_match_python(fn, target):
     x, t = tf.constant([5, 3, 9, 3, 1]), tf.constant(target)
     expected = tf.nest.map_structure(lambda v: np.asarray(v), fn(x, t))
     got = tf.nest.map_structure(lambda v: v.numpy(), tf.function(fn)(x, t))
     np.testing.assert_equal(got, expected)
+
+
+@pytest.mark.parametrize("fn", [_return_in_loop, _return_in_while])
+def test_return_inside_a_tensor_loop_raises(fn):
+    # TF 2.21's AutoGraph limitation and message
+    with pytest.raises(NotImplementedError, match="a return statement cannot be placed inside "
+                       "this TensorFlow loop; this may happen if a return statement depends on "
+                       "a static Python condition such as a hyperparameter"):
+        tf.function(fn)(tf.constant([5, 3, 9, 3, 1]), tf.constant(3))
+
+
+def test_return_unconditionally_inside_a_tensor_loop_works():
+    @tf.function
+    def first(x):
+        for v in x:
+            return v
+        return tf.constant(0)
+
+    assert first(tf.constant([4, 5])).numpy() == 4
 
 
 def test_break_flag_is_a_loop_variable():

@@ -186,12 +186,24 @@ def break_in_python_loop_on_tensor(x):
 
 @pytest.mark.parametrize("fn, args", [
     (while_break, (10,)), (while_break, (3,)), (while_continue, (9,)),
-    (for_break_continue, (20,)), (nested_break, (4,)), (return_in_loop, (10,)),
-    (return_in_loop, (400,)), (return_in_for, (10,)), (return_in_for, (0,)),
+    (for_break_continue, (20,)), (nested_break, (4,)),
     (break_in_python_loop_on_tensor, (2,)), (break_in_python_loop_on_tensor, (0,)),
 ])
 def test_jumps(fn, args):
     check(fn, *args)
+
+
+@pytest.mark.parametrize("fn, args, graph_error", [
+    # TF 2.21's AutoGraph: a graph `if` in a loop body returns in both branches or neither,
+    # and no return sits inside a graph loop
+    (return_in_loop, (10,), ValueError), (return_in_loop, (400,), ValueError),
+    (return_in_for, (10,), NotImplementedError), (return_in_for, (0,), NotImplementedError),
+])
+def test_returns_in_loops_on_tensors_raise(fn, args, graph_error):
+    fn(*args)  # runs as Python
+    with pytest.raises(graph_error, match="must also have a return statement|a return "
+                       "statement cannot be placed inside this TensorFlow loop"):
+        tf.function(fn)(*[tf.constant(a) for a in args])
 
 
 # -- conditionals --------------------------------------------------------------------------------

@@ -69,7 +69,10 @@ def test_break_and_return_inside_the_loop():
         return tf.constant(-1, tf.int64)
 
     assert int(with_break()) == 3
-    assert int(with_return()) == 30
+    # TF 2.21's AutoGraph limitation and message: no return inside a dataset loop
+    with pytest.raises(NotImplementedError, match="a return statement cannot be placed inside "
+                       "this TensorFlow loop"):
+        with_return()
 
 
 def test_tuple_dict_and_batched_elements():

@@ -229,6 +229,11 @@ class GradientTape:
         TF's pfor; otherwise one after another (the recorded tape is reused).
         """
         target = _checked_target(target)
+        if not experimental_use_pfor and not self._persistent and context.executing_eagerly():
+            # TF's eager while_loop fallback reruns the tape once per row
+            raise RuntimeError("GradientTape must be created with persistent=True to compute the "
+                               "jacobian with eager execution enabled and with  "
+                               "experimental_use_pfor set to False.")
         n = target.shape.num_elements()
         eye = np.eye(n, dtype=target.dtype.as_numpy_dtype)
         rows = self._backward([target], nest.flatten(sources),
@@ -252,6 +257,10 @@ class GradientTape:
         if source.shape.rank is None or not source.shape[:1].is_compatible_with(dims[:1]):
             raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
                              f"shape ({source.shape}) to match.")
+        if not experimental_use_pfor and not self._persistent and context.executing_eagerly():
+            raise RuntimeError("GradientTape must be created with persistent=True to compute the "
+                               "batch_jacobian with eager execution enabled and  with "
+                               "experimental_use_pfor set to False.")
         per_example = int(np.prod(dims[1:], dtype=np.int64))
         # pass j weights output position j of every example
         eye = np.eye(per_example, dtype=target.dtype.as_numpy_dtype)[:, None, :]

@@ -438,6 +438,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
                         f"{_d.as_dtype(dtype)!r}, but got dtype {value.dtype!r}.")
     if isinstance(value, EagerTensor) or getattr(type(value), "__tf_tensor__", None):
         value = np.asarray(value)  # variables are read, and cast to `dtype`
+    elif isinstance(value, (list, tuple)):
+        _check_no_nested_tensors(value)
     if dtype is not None:
         dtype = _d.as_dtype(dtype)
     arr = to_array(value, dtype)
@@ -457,6 +459,31 @@ def constant(value, dtype=None, shape=None, name="Const"):
     if graph is not None and name and name != "Const":  # a node named as the user asked
         return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
+
+
+def _check_no_nested_tensors(value):
+    """TF's `constant` takes only plain values inside lists, failing on a tensor or
+    variable there (`convert_to_tensor` and `stack` take them).  Like TF, the first
+    element decides the element type: a tensor there fails on its len(), one
+    further on is of another type."""
+    if context.get().graph is not None:
+        if any(is_tensor_like(v) for v in _flatten(value)):
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+        return
+    first = value
+    while isinstance(first, (list, tuple)) and first:
+        first = first[0]
+    if isinstance(first, EagerTensor):
+        if first.shape.num_elements() != 0:  # TF's len() of its scalar elements
+            raise ValueError("TypeError: Scalar tensor has no `len()`\n")
+        return
+    if getattr(type(first), "__tf_tensor__", None):
+        try:
+            len(first)
+        except TypeError as e:
+            raise ValueError(f"TypeError: {e}\n") from None
+    if any(is_tensor_like(v) for v in _flatten(value)):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
 
 
 @export("is_tensor")

@@ -298,7 +298,9 @@ class Variable(metaclass=_VariableMeta):
         return self.value().__index__()
 
     def __len__(self):
-        return len(self.value())
+        # TF's variables have no len(), unlike its eager tensors.
+        name = "ResourceVariable" if type(self) is Variable else type(self).__name__
+        raise TypeError(f"object of type '{name}' has no len()")
 
     def __iter__(self):
         return iter(self.value())

@@ -616,8 +616,12 @@ tf_args[_FULL_INT[1]] = ("shape", "seed")
 tf_defaults.assign({"dtype": _d.uint64}, *_FULL_INT)
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
                          "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
-_SHUFFLE = _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
-                     _per_swap, "RandomShuffle", "StatelessShuffle", run_time_attr=None)
+_SHUFFLE = (_register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
+                      _per_swap, "RandomShuffle", run_time_attr=None)[0],
+            # TF registers no gradient for StatelessShuffle (see its LookupError below)
+            _register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
+                      None, None, "StatelessShuffle", run_time_attr=None,
+                      not_differentiable=None)[1])
 tf_args[_SHUFFLE[1]] = None  # (takes a seed where TF's takes key, counter, alg: no raw op)
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
                      dtypes=_HALF_FLOAT_DOUBLE + _INTS)
@@ -1572,6 +1576,13 @@ def set_global_generator(generator):
 
 
 # -- gradients (TF's) ------------------------------------------------------------------------
+
+@register_gradient("StatelessShuffle")
+def _stateless_shuffle_grad(op, grad):
+    # TF has neither a gradient nor a not-differentiable mark for it: differentiating
+    # through it is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
 
 @register_gradient("RandomGamma")
 @register_gradient("StatelessRandomGammaV2")

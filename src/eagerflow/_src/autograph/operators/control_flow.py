@@ -166,14 +166,50 @@ def _as_tensors(value, name, where):
 
 # -- while ------------------------------------------------------------------------------------
 
+def _returns_in_loop(stmt):
+    """In a loop body, as in TF, a graph ``if`` that returns needs a return in both
+    branches: the code after the loop is no later part of that branch."""
+    def run(*args):
+        get_state, set_state = args[-4], args[-3]
+        state = list(get_state())
+        guarded = [i for i, v in enumerate(state)
+                   if type(v) is UndefinedReturnValue and v.guarded]
+        if not guarded:
+            return stmt(*args)
+        for i in guarded:
+            state[i] = UndefinedReturnValue()
+        set_state(state)
+        try:
+            return stmt(*args)
+        finally:
+            after = list(get_state())
+            for i in guarded:
+                if type(after[i]) is UndefinedReturnValue:
+                    after[i] = UndefinedReturnValue(True)
+            set_state(after)
+    return run
+
+
+@_returns_in_loop
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    """``while test(): body()``; once `test` gives a graph tensor, the rest is a ``while_loop``."""
+    """``while test(): body()``; a ``while_loop`` when `test` first gives a graph tensor."""
+    first = True
     while True:
         go = test()
         if _is_tensor_loop(go):
+            if not first:  # TF decides the kind of loop once, on the first test
+                raise NotImplementedError(
+                    "The condition of while loop started as non-Tensor, then changed to Tensor. "
+                    "This may happen either because variables changed type, or when a break or "
+                    "return statement inside the loop depends on a Tensor condition. In both "
+                    "cases, changing to a TF loop should remove the error.\nSee "
+                    "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                    "autograph/g3doc/reference/limitations.md"
+                    "#consistency-of-control-flow-types for more info.")
             _graph_loop(test, body, get_state, set_state, symbol_names, opts,
                         statement="while loop")
             return
+        first = False
         if not go:
             return
         body()
@@ -258,6 +294,12 @@ def _defined_before(values, body, set_state, get_state, names):
         except Exception as e:  # the body reads the variable first: it must exist before
             if not missing:
                 raise
+            if isinstance(e, (TypeError, ValueError, KeyError)) and any(
+                    type(values[i]) is UndefinedReturnValue for i in missing):
+                raise NotImplementedError(
+                    "a return statement cannot be placed inside this TensorFlow loop; this may "
+                    "happen if a return statement depends on a static Python condition such as "
+                    "a hyperparameter") from None
             raise ValueError(f"'{names[missing[0]]}' must be defined before the loop\nThe "
                              f"loop body could not run without it: "
                              f"{type(e).__name__}: {e}") from None
@@ -338,6 +380,7 @@ def _check_iteration(name, before, after, invariant):
 
 # -- for --------------------------------------------------------------------------------------
 
+@_returns_in_loop
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """``for x in iter_: body(x)`` (stopping once ``extra_test()`` is false).
 
