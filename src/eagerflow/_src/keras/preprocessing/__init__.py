@@ -1,0 +1,1 @@
+"""Keras's legacy NumPy image preprocessing (``tf.keras.preprocessing``)."""
