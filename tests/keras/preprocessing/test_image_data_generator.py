@@ -164,3 +164,80 @@ def test_model_fit_on_generator():
                                                        batch_size=2)
     history = model.fit(flow, epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2
+
+
+def test_random_helpers_draw_like_keras():
+    x = np.random.RandomState(0).randint(0, 256, (6, 3, 4, 1)).astype("float32")
+    axes = dict(row_axis=0, col_axis=1, channel_axis=2)
+    np.random.seed(4)
+    expected = [
+        (I.random_rotation(x[0], 40, **axes), [55.083, 138.206, 133.525, 175.487]),
+        (I.random_shift(x[0], 0.3, 0.3, **axes), [75.051, 239.33, 167.363, 121.688]),
+        (I.random_shear(x[0], 20, **axes), [143.384, 65.647, 134.492, 190.502]),
+        (I.random_zoom(x[0], (0.7, 1.3), **axes), [145.17, 99.126, 140.766, 169.259]),
+        (I.random_channel_shift(x[0], 30, channel_axis=2), [200.576, 75.576, 145.576, 220.576]),
+        (I.random_brightness(x[0], (0.5, 1.5)), [86.0, 20.0, 57.0, 97.0]),
+    ]
+    for got, want in expected:
+        np.testing.assert_allclose(got.ravel()[:4], want, atol=1e-3)
+    with pytest.raises(ValueError, match="`zoom_range` should be a tuple or list of two floats"):
+        I.random_zoom(x[0], (1,))
+
+
+def test_zca_whitening():
+    x = np.random.RandomState(0).randint(0, 256, (6, 3, 4, 1)).astype("float32")
+    with pytest.warns(UserWarning, match="`zca_whitening`, which overrides"):
+        g = I.ImageDataGenerator(zca_whitening=True)
+    g.fit(x)
+    np.testing.assert_allclose(g.zca_whitening_matrix[:2, :4],
+                               [[0.008, 0.0015, 0.0035, 0.0015],
+                                [0.0015, 0.0078, -0.0014, 0.0036]], atol=1e-4)
+    np.testing.assert_allclose(g.flow(x, shuffle=False, batch_size=4)[1].ravel()[:3],
+                               [0.2672, 0.7236, -0.9054], atol=1e-4)
+
+
+def test_flow_extra_inputs_sample_weight_and_tensor_input():
+    x = np.random.RandomState(0).randint(0, 256, (6, 3, 4, 1)).astype("float32")
+    it = I.ImageDataGenerator().flow((x, np.arange(6) * 10), np.arange(6),
+                                     sample_weight=np.ones(6) / 2, batch_size=4, shuffle=False)
+    bx, by, bw = it[1]
+    assert isinstance(bx, list) and bx[1].tolist() == [40, 50]
+    assert by.tolist() == [4, 5] and bw.tolist() == [0.5, 0.5]
+    it = I.ImageDataGenerator().flow(tf.constant(x), batch_size=4, shuffle=True, seed=0)
+    assert type(it[0]) is np.ndarray and it[0].shape == (4, 3, 4, 1)
+    assert it[1][:, 0, 0, 0].tolist() == [172.0, 142.0]
+    # next() runs on endlessly, the last batch of each epoch being short
+    assert [it.next().shape[0] for _ in range(3)] == [4, 2, 4]
+
+
+@pytest.mark.parametrize("mode", ["binary", "input", None])
+def test_flow_from_directory_class_modes_nested_rgba_channels_first(tmp_path, capsys, mode):
+    rs = np.random.RandomState(1)
+    for name, count in [("b", 2), ("a", 3)]:
+        os.makedirs(tmp_path / name / "sub")
+        for i in range(count):
+            PIL.fromarray(rs.randint(0, 256, (5, 7, 4)).astype("uint8")).save(
+                tmp_path / name / ("sub" if i else "") / f"{i}.png")
+    it = I.ImageDataGenerator(data_format="channels_first").flow_from_directory(
+        str(tmp_path), target_size=(3, 5), class_mode=mode, color_mode="rgba",
+        classes=["b", "a"], shuffle=False, interpolation="bilinear")
+    assert capsys.readouterr().out == "Found 5 images belonging to 2 classes.\n"
+    assert it.filenames == [os.path.join(*f.split("/")) for f in [
+        "b/0.png", "b/sub/1.png", "a/0.png", "a/sub/1.png", "a/sub/2.png"]]
+    batch = it[0]
+    if mode is None:
+        assert isinstance(batch, np.ndarray) and batch.shape == (5, 4, 3, 5)
+    elif mode == "input":
+        np.testing.assert_array_equal(batch[0], batch[1])
+    else:
+        assert batch[1].tolist() == [0.0, 0.0, 1.0, 1.0, 1.0]
+
+
+def test_flow_from_directory_errors(image_dir):
+    g = I.ImageDataGenerator(validation_split=0.2)
+    with pytest.raises(ValueError, match="Invalid class_mode: foo; expected one of"):
+        g.flow_from_directory(image_dir, class_mode="foo")
+    with pytest.raises(ValueError, match="Invalid color mode:"):
+        g.flow_from_directory(image_dir, color_mode="rgbx")
+    with pytest.raises(ValueError, match='Invalid subset name: test;expected "training"'):
+        g.flow_from_directory(image_dir, subset="test")

@@ -387,6 +387,71 @@ def apply_affine_transform(x, theta=0, tx=0, ty=0, shear=0, zx=1, zy=1, row_axis
     return np.moveaxis(x, 0, channel_axis)
 
 
+def _affine(x, row_axis, col_axis, channel_axis, fill_mode, cval, order, **params):
+    return apply_affine_transform(x, row_axis=row_axis, col_axis=col_axis,
+                                  channel_axis=channel_axis, fill_mode=fill_mode, cval=cval,
+                                  order=order, **params)
+
+
+@export("keras.preprocessing.image.random_rotation")
+def random_rotation(x, rg, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
+                    cval=0.0, interpolation_order=1):
+    """`x` rotated by a random angle in +-`rg` degrees."""
+    theta = np.random.uniform(-rg, rg)
+    return _affine(x, row_axis, col_axis, channel_axis, fill_mode, cval, interpolation_order,
+                   theta=theta)
+
+
+@export("keras.preprocessing.image.random_shift")
+def random_shift(x, wrg, hrg, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
+                 cval=0.0, interpolation_order=1):
+    """`x` shifted by random fractions of its height (+-`hrg`) and width (+-`wrg`)."""
+    tx = np.random.uniform(-hrg, hrg) * x.shape[row_axis]
+    ty = np.random.uniform(-wrg, wrg) * x.shape[col_axis]
+    return _affine(x, row_axis, col_axis, channel_axis, fill_mode, cval, interpolation_order,
+                   tx=tx, ty=ty)
+
+
+@export("keras.preprocessing.image.random_shear")
+def random_shear(x, intensity, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
+                 cval=0.0, interpolation_order=1):
+    """`x` sheared by a random angle in +-`intensity` degrees."""
+    shear = np.random.uniform(-intensity, intensity)
+    return _affine(x, row_axis, col_axis, channel_axis, fill_mode, cval, interpolation_order,
+                   shear=shear)
+
+
+@export("keras.preprocessing.image.random_zoom")
+def random_zoom(x, zoom_range, row_axis=1, col_axis=2, channel_axis=0, fill_mode="nearest",
+                cval=0.0, interpolation_order=1):
+    """`x` zoomed by random factors in `zoom_range` = (low, high) along each axis."""
+    if len(zoom_range) != 2:
+        raise ValueError("`zoom_range` should be a tuple or list of two floats. Received: "
+                         f"{zoom_range}")
+    if zoom_range[0] == 1 and zoom_range[1] == 1:
+        zx, zy = 1, 1
+    else:
+        zx, zy = np.random.uniform(zoom_range[0], zoom_range[1], 2)
+    return _affine(x, row_axis, col_axis, channel_axis, fill_mode, cval, interpolation_order,
+                   zx=zx, zy=zy)
+
+
+@export("keras.preprocessing.image.random_channel_shift")
+def random_channel_shift(x, intensity_range, channel_axis=0):
+    """`x` with a random intensity in +-`intensity_range` added to every channel."""
+    intensity = np.random.uniform(-intensity_range, intensity_range)
+    return apply_channel_shift(x, intensity, channel_axis=channel_axis)
+
+
+@export("keras.preprocessing.image.random_brightness")
+def random_brightness(x, brightness_range, scale=True):
+    """`x` with a brightness factor drawn from `brightness_range` = (low, high)."""
+    if len(brightness_range) != 2:
+        raise ValueError("`brightness_range should be tuple or list of two floats. Received: "
+                         f"{brightness_range}")
+    return apply_brightness_shift(x, np.random.uniform(*brightness_range), scale)
+
+
 def _shift(spec, size):
     """A random shift drawn as Keras does: from the choices of an int or list `spec` with a
     random sign, else uniform in +-`spec`; fractions of `size` when all below 1."""
