@@ -16,7 +16,7 @@ TIERS = [
     ["layers", "metrics"],
     ["engine.training", "engine.functional", "engine.sequential", "engine.compile_utils",
      "models"],
-    ["saving", "datasets"],
+    ["saving", "datasets", "preprocessing"],
     ["applications"],
     [""],  # the package itself, which imports everything to fill `late`
 ]

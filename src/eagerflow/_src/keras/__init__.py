@@ -14,7 +14,7 @@ imports from its own tier and those below, never from one above):
 7. `layers`, and `metrics` (a metric is a layer)
 8. models: `engine.training`, `engine.functional`, `engine.sequential`,
    `engine.compile_utils`, `models`
-9. `saving`, `datasets`
+9. `saving`, `datasets`, `preprocessing` (legacy NumPy image augmentation)
 10. `applications` (models built from layers, loading weights files)
 
 Where a lower module needs a higher one when it runs (`Layer.add_metric` makes a metric,
