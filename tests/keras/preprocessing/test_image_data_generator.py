@@ -241,3 +241,8 @@ def test_flow_from_directory_errors(image_dir):
         g.flow_from_directory(image_dir, color_mode="rgbx")
     with pytest.raises(ValueError, match='Invalid subset name: test;expected "training"'):
         g.flow_from_directory(image_dir, subset="test")
+
+
+def test_empty_data_format_is_rejected_not_defaulted():
+    with pytest.raises(ValueError, match="Received: $"):
+        I.ImageDataGenerator(data_format="")

@@ -108,8 +108,8 @@ class NumpyArrayIterator(Iterator):
                  sample_weight=None, seed=None, data_format=None, save_to_dir=None,
                  save_prefix="", save_format="png", subset=None, ignore_class_split=False,
                  dtype=None):
-        data_format = data_format or backend.image_data_format()
-        self.dtype = dtype = dtype or backend.floatx()
+        data_format = backend.image_data_format() if data_format is None else data_format
+        self.dtype = dtype = backend.floatx() if dtype is None else dtype
         x_misc = []
         if isinstance(x, (tuple, list)):
             x_misc = ([np.asarray(m) for m in x[1]] if isinstance(x[1], list)
@@ -207,8 +207,8 @@ class DirectoryIterator(Iterator):
                  shuffle=True, seed=None, data_format=None, save_to_dir=None, save_prefix="",
                  save_format="png", follow_links=False, subset=None, interpolation="nearest",
                  keep_aspect_ratio=False, dtype=None):
-        data_format = data_format or backend.image_data_format()
-        self.dtype = dtype or backend.floatx()
+        data_format = backend.image_data_format() if data_format is None else data_format
+        self.dtype = backend.floatx() if dtype is None else dtype
         self.image_data_generator = image_data_generator
         self.target_size = tuple(target_size)
         self.keep_aspect_ratio = keep_aspect_ratio
@@ -478,7 +478,7 @@ class ImageDataGenerator:
                  channel_shift_range=0.0, fill_mode="nearest", cval=0.0, horizontal_flip=False,
                  vertical_flip=False, rescale=None, preprocessing_function=None,
                  data_format=None, validation_split=0.0, interpolation_order=1, dtype=None):
-        data_format = data_format or backend.image_data_format()
+        data_format = backend.image_data_format() if data_format is None else data_format
         self.featurewise_center = featurewise_center
         self.samplewise_center = samplewise_center
         self.featurewise_std_normalization = featurewise_std_normalization
@@ -496,7 +496,7 @@ class ImageDataGenerator:
         self.vertical_flip = vertical_flip
         self.rescale = rescale
         self.preprocessing_function = preprocessing_function
-        self.dtype = dtype or backend.floatx()
+        self.dtype = backend.floatx() if dtype is None else dtype
         self.interpolation_order = interpolation_order
         if data_format not in {"channels_last", "channels_first"}:
             raise ValueError('`data_format` should be `"channels_last"` (channel after row and '
