@@ -1,0 +1,173 @@
+"""tf.distribute on one device: the strategies of the distributed-training tutorials."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_default_strategy_and_contexts():
+    s = tf.distribute.get_strategy()
+    assert type(s).__name__ == "_DefaultDistributionStrategy"
+    assert s.num_replicas_in_sync == 1
+    assert not tf.distribute.has_strategy()
+    assert not tf.distribute.in_cross_replica_context()
+    assert type(tf.distribute.get_replica_context()).__name__ == "_DefaultReplicaContext"
+    with s.scope():
+        assert not tf.distribute.has_strategy()
+
+
+def test_scope_sets_strategy_and_variables_are_plain():
+    m = tf.distribute.MirroredStrategy()
+    assert m.num_replicas_in_sync == 1
+    with m.scope():
+        assert tf.distribute.has_strategy()
+        assert tf.distribute.get_strategy() is m
+        assert tf.distribute.in_cross_replica_context()
+        assert tf.distribute.get_replica_context() is None
+        v = tf.Variable(1.0)
+        with m.scope():  # nesting the same strategy is fine
+            assert tf.distribute.get_strategy() is m
+    assert isinstance(v, tf.Variable)
+    assert not tf.distribute.has_strategy()
+
+
+def test_mixing_strategies_raises():
+    m = tf.distribute.MirroredStrategy()
+    o = tf.distribute.OneDeviceStrategy("/cpu:0")
+    with m.scope():
+        with pytest.raises(RuntimeError, match="Mixing different tf.distribute.Strategy objects"):
+            with o.scope():
+                pass
+        assert tf.distribute.get_strategy() is m
+
+
+def test_run_and_replica_context():
+    m = tf.distribute.MirroredStrategy(["/cpu:0"])
+    seen = {}
+
+    def step(x, scale=1.0):
+        ctx = tf.distribute.get_replica_context()
+        seen["n"] = ctx.num_replicas_in_sync
+        seen["id"] = int(ctx.replica_id_in_sync_group)
+        seen["in_cross"] = tf.distribute.in_cross_replica_context()
+        return ctx.all_reduce(tf.distribute.ReduceOp.SUM, x * scale)
+
+    out = m.run(step, args=(tf.constant([1.0, 2.0]),), kwargs={"scale": 3.0})
+    np.testing.assert_allclose(out.numpy(), [3.0, 6.0])
+    assert seen == {"n": 1, "id": 0, "in_cross": False}
+    assert m.experimental_local_results(out)[0] is out
+
+
+def test_reduce():
+    m = tf.distribute.MirroredStrategy()
+    assert float(m.reduce("SUM", tf.constant([1.0, 2.0, 3.0]), axis=0)) == 6.0
+    np.testing.assert_allclose(
+        m.reduce(tf.distribute.ReduceOp.MEAN, tf.constant([[1.0, 2.0], [3.0, 5.0]]), axis=0).numpy(),
+        [2.0, 3.5])
+    assert float(m.reduce("SUM", 3.0, axis=None)) == 3.0
+    with pytest.raises(ValueError, match="'MAX' is not a valid ReduceOp"):
+        m.reduce("MAX", 1.0, axis=None)
+    assert str(tf.distribute.ReduceOp.SUM) == "ReduceOp.SUM"
+
+
+def test_distributed_datasets():
+    m = tf.distribute.MirroredStrategy()
+    dd = m.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2))
+    assert [x.numpy().tolist() for x in dd] == [[0, 1], [2, 3]]
+    it = iter(dd)
+    assert next(it).numpy().tolist() == [0, 1]
+    assert it.get_next().numpy().tolist() == [2, 3]
+
+    contexts = []
+
+    def dataset_fn(ctx):
+        contexts.append(ctx)
+        return tf.data.Dataset.range(3).batch(ctx.get_per_replica_batch_size(2))
+
+    dd2 = m.distribute_datasets_from_function(dataset_fn)
+    assert [x.numpy().tolist() for x in dd2] == [[0, 1], [2]]
+    assert str(contexts[0]) == "tf.distribute.InputContext(input pipeline id 0, total: 1)"
+    assert (contexts[0].num_input_pipelines, contexts[0].input_pipeline_id) == (1, 0)
+
+
+def _dense():
+    # a seeded initializer: both programs start from the same weights
+    return tf.keras.layers.Dense(1, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=1))
+
+
+def _data():
+    rng = np.random.RandomState(0)
+    x = rng.rand(32, 4).astype("float32")
+    y = (x @ np.array([[1.0], [-2.0], [0.5], [3.0]], "float32")).astype("float32")
+    return x, y
+
+
+def _custom_loop(strategy):
+    """The custom training loop of the tutorial: strategy.run + strategy.reduce in a tf.function."""
+    x, y = _data()
+    global_batch = 8
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((4,)), _dense()])
+        loss_object = tf.keras.losses.MeanSquaredError(reduction=tf.keras.losses.Reduction.NONE)
+        optimizer = tf.keras.optimizers.SGD(0.1)
+
+        def compute_loss(labels, predictions):
+            per_example = loss_object(labels, predictions)
+            return tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch)
+    dist_dataset = strategy.experimental_distribute_dataset(dataset)
+
+    def train_step(inputs):
+        features, labels = inputs
+        with tf.GradientTape() as tape:
+            loss = compute_loss(labels, model(features, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    @tf.function
+    def distributed_train_epoch(dist_ds):
+        total = 0.0
+        batches = 0.0
+        for batch in dist_ds:
+            per_replica = strategy.run(train_step, args=(batch,))
+            total += strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+            batches += 1.0
+        return total / batches
+
+    return [float(distributed_train_epoch(dist_dataset)) for _ in range(3)]
+
+
+def test_custom_training_loop_matches_default_strategy():
+    with_strategy = _custom_loop(tf.distribute.MirroredStrategy())
+    without = _custom_loop(tf.distribute.get_strategy())
+    np.testing.assert_allclose(with_strategy, without, rtol=1e-6)
+    assert with_strategy[2] < with_strategy[0]
+
+
+def _fit(strategy):
+    x, y = _data()
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((4,)), _dense()])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False)
+    return model, history.history["loss"]
+
+
+def test_keras_fit_under_scope():
+    strategy = tf.distribute.MirroredStrategy()
+    model, losses = _fit(strategy)
+    assert model.distribute_strategy is strategy
+    plain, plain_losses = _fit(tf.distribute.get_strategy())
+    assert plain.distribute_strategy is tf.distribute.get_strategy()
+    np.testing.assert_allclose(losses, plain_losses, rtol=1e-6)
+    assert losses[2] < losses[0]
+
+
+def test_experimental_options():
+    opts = tf.distribute.experimental.CommunicationOptions()
+    assert str(opts) == ("Options(bytes_per_pack=0,timeout_seconds=None, "
+                         "implementation=CommunicationImplementation.AUTO)")
+    assert str(tf.distribute.experimental.CommunicationImplementation.AUTO) == \
+        "CommunicationImplementation.AUTO"
