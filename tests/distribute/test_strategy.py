@@ -171,3 +171,39 @@ def test_experimental_options():
                          "implementation=CommunicationImplementation.AUTO)")
     assert str(tf.distribute.experimental.CommunicationImplementation.AUTO) == \
         "CommunicationImplementation.AUTO"
+
+
+def test_run_and_reduce_need_cross_replica_context():
+    s = tf.distribute.MirroredStrategy()
+    msg = "Method requires being in cross-replica context"
+    with pytest.raises(RuntimeError, match=msg):
+        s.run(lambda: s.run(lambda: 1))
+    with pytest.raises(RuntimeError, match=msg):
+        s.run(lambda: s.reduce("SUM", 1.0, axis=None))
+
+    def merged():
+        return tf.distribute.get_replica_context().merge_call(
+            lambda st: (tf.distribute.in_cross_replica_context(), st is s))
+    assert s.run(merged) == (True, True)
+
+
+def test_device_names():
+    host = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert tf.distribute.OneDeviceStrategy("/cpu:0").extended.worker_devices == (host,)
+    assert tf.distribute.MirroredStrategy(["/cpu:0"]).extended.worker_devices == (host,)
+    assert tf.distribute.MirroredStrategy().extended.worker_devices == (host,)
+
+
+def test_explicit_iterator_passed_to_function():
+    s = tf.distribute.MirroredStrategy()
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(6).batch(2))
+    it = iter(dd)
+
+    @tf.function
+    def step(iterator):
+        return s.run(lambda x: x * 2, args=(next(iterator),))
+
+    assert step(it).numpy().tolist() == [0, 2]
+    assert step(it).numpy().tolist() == [4, 6]
+    assert it.element_spec == tf.TensorSpec([None], tf.int64)
+    assert dd.element_spec == tf.TensorSpec([None], tf.int64)

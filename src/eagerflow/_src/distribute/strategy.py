@@ -21,6 +21,7 @@ import enum
 import threading
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import nest
 from eagerflow._src.ops import reduction_ops
@@ -139,6 +140,12 @@ class ReplicaContext:
         _state.stack.pop()
 
 
+def _require_cross_replica():
+    if _state.stack and _state.stack[-1][1] is not None:
+        raise RuntimeError("Method requires being in cross-replica context, use "
+                           "get_replica_context().merge_call()")
+
+
 @contextlib.contextmanager
 def _enter(strategy, replica_context):
     _state.stack.append((strategy, replica_context))
@@ -250,11 +257,13 @@ class Strategy:
 
     def run(self, fn, args=(), kwargs=None, options=None):
         """Calls `fn(*args, **kwargs)` as the one replica and returns its result."""
+        _require_cross_replica()
         with _enter(self, ReplicaContext(self)):
             return fn(*args, **(kwargs or {}))
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
+        _require_cross_replica()
         reduce_op = _reduce_op(reduce_op)
 
         def one(v):
@@ -338,8 +347,9 @@ class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
 
     def __init__(self, devices=None, cross_device_ops=None):
-        devs = tuple(devices) if devices else ("/job:localhost/replica:0/task:0/device:CPU:0",)
-        super().__init__(StrategyExtended(self, devs[:1]))
+        # TF makes a replica per device; eagerflow computes on the host: one replica
+        first = tuple(devices)[0] if devices else None
+        super().__init__(StrategyExtended(self, (canonical_device(first),)))
 
 
 @export("distribute.OneDeviceStrategy")
@@ -347,7 +357,7 @@ class OneDeviceStrategy(Strategy):
     """All computation on the one given device."""
 
     def __init__(self, device):
-        super().__init__(StrategyExtended(self, (device,)))
+        super().__init__(StrategyExtended(self, (canonical_device(device),)))
 
 
 @export("distribute.experimental.CentralStorageStrategy")
