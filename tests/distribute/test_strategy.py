@@ -207,3 +207,35 @@ def test_explicit_iterator_passed_to_function():
     assert step(it).numpy().tolist() == [4, 6]
     assert it.element_spec == tf.TensorSpec([None], tf.int64)
     assert dd.element_spec == tf.TensorSpec([None], tf.int64)
+
+
+def test_loss_scaling_needs_replica_context():
+    s = tf.distribute.MirroredStrategy()
+    with s.scope():
+        with pytest.raises(RuntimeError, match="You are calling `compute_average_loss` in cross "
+                                               "replica context"):
+            tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))
+        with pytest.raises(RuntimeError, match="`scale_regularization_loss` in cross replica"):
+            tf.nn.scale_regularization_loss(tf.constant(2.0))
+        out = s.run(tf.nn.compute_average_loss, args=(tf.constant([1.0, 2.0, 3.0]),),
+                    kwargs={"global_batch_size": 4})
+    assert float(out) == 1.5
+    assert float(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))) == 2.0
+
+
+def test_keras_fit_evaluate_predict_inside_scope():
+    x, y = _data()
+    strategy = tf.distribute.MirroredStrategy()
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((4,)), _dense()])
+        model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+        history = model.fit(ds, epochs=2, verbose=0)
+        loss, mae = model.evaluate(ds, verbose=0)
+        pred = model.predict(x[:2], verbose=0)
+    plain = tf.keras.Sequential([tf.keras.Input((4,)), _dense()])
+    plain.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    np.testing.assert_allclose(history.history["loss"],
+                               plain.fit(ds, epochs=2, verbose=0).history["loss"], rtol=1e-6)
+    np.testing.assert_allclose([loss, mae], plain.evaluate(ds, verbose=0), rtol=1e-6)
+    np.testing.assert_allclose(pred, plain.predict(x[:2], verbose=0), rtol=1e-6)

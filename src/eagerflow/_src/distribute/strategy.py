@@ -18,12 +18,11 @@ reductions over the batch axis when one is given).
 """
 import contextlib
 import enum
-import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core import nest
+from eagerflow._src.core import distribution_context, nest
 from eagerflow._src.ops import reduction_ops
 
 
@@ -56,12 +55,7 @@ def _reduce_op(reduce_op):
     raise ValueError(f"{reduce_op!r} is not a valid ReduceOp")
 
 
-class _State(threading.local):
-    def __init__(self):
-        self.stack = []  # (strategy, replica_context or None)
-
-
-_state = _State()
+_state = distribution_context.state
 
 
 @export("distribute.InputContext")
