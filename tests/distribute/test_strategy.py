@@ -239,3 +239,19 @@ def test_keras_fit_evaluate_predict_inside_scope():
                                plain.fit(ds, epochs=2, verbose=0).history["loss"], rtol=1e-6)
     np.testing.assert_allclose([loss, mae], plain.evaluate(ds, verbose=0), rtol=1e-6)
     np.testing.assert_allclose(pred, plain.predict(x[:2], verbose=0), rtol=1e-6)
+
+
+def test_cross_device_ops_and_public_classes():
+    for cls in (tf.distribute.HierarchicalCopyAllReduce, tf.distribute.NcclAllReduce,
+                tf.distribute.ReductionToOneDevice):
+        s = tf.distribute.MirroredStrategy(cross_device_ops=cls())
+        assert isinstance(cls(), tf.distribute.CrossDeviceOps)
+        assert s.num_replicas_in_sync == 1
+    with pytest.raises(ValueError, match="HierarchicalCopy requires num_packs >= 0, but -1"):
+        tf.distribute.HierarchicalCopyAllReduce(num_packs=-1)
+    s = tf.distribute.MirroredStrategy()
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(2))
+    assert isinstance(dd, tf.distribute.DistributedDataset)
+    assert isinstance(iter(dd), tf.distribute.DistributedIterator)
+    assert isinstance(s.extended, tf.distribute.StrategyExtended)
+    assert isinstance(s, tf.distribute.Strategy)

@@ -149,6 +149,7 @@ def _enter(strategy, replica_context):
         _state.stack.pop()
 
 
+@export("distribute.StrategyExtended")
 class StrategyExtended:
     """Strategy details (``strategy.extended``)."""
 
@@ -177,7 +178,8 @@ class StrategyExtended:
         return value
 
 
-class _DistributedIterator:
+@export("distribute.DistributedIterator")
+class DistributedIterator:
     def __init__(self, iterator):
         self._iterator = iterator
 
@@ -201,6 +203,7 @@ class _DistributedIterator:
         return self._iterator.element_spec
 
 
+@export("distribute.DistributedDataset")
 class DistributedDataset:
     """A dataset whose elements are the per-replica batches (one replica: the batches)."""
 
@@ -208,7 +211,7 @@ class DistributedDataset:
         self._dataset = dataset
 
     def __iter__(self):
-        return _DistributedIterator(iter(self._dataset))
+        return DistributedIterator(iter(self._dataset))
 
     def _as_graph_iterator(self):
         # AutoGraph's graph loop over a dataset inside a tf.function.
@@ -401,7 +404,7 @@ def get_replica_context():
     return _state.stack[-1][1]
 
 
-@export("distribute.experimental_set_strategy", "distribute.experimental.set_strategy")
+@export("distribute.experimental_set_strategy")
 def experimental_set_strategy(strategy):
     """Makes `strategy` current for the rest of the program (None: back to the default)."""
     _state.stack[:] = [] if strategy is None else [(strategy, None)]
@@ -460,3 +463,74 @@ class InputOptions:
         self.experimental_replication_mode = experimental_replication_mode
         self.experimental_place_dataset_on_device = experimental_place_dataset_on_device
         self.experimental_per_replica_buffer_size = experimental_per_replica_buffer_size
+
+
+@export("distribute.DistributedValues")
+class DistributedValues:
+    """Values with one component per replica; a single replica's value is the value itself."""
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
+
+
+@export("distribute.InputReplicationMode")
+class InputReplicationMode(enum.Enum):
+    """Whether each worker's input pipeline is shared by its replicas."""
+    PER_WORKER = "PER_WORKER"
+    PER_REPLICA = "PER_REPLICA"
+
+
+@export("distribute.CrossDeviceOps")
+class CrossDeviceOps:
+    """How a strategy combines values across devices (nothing to combine on one device)."""
+
+    def __init__(self):
+        pass
+
+    def reduce(self, reduce_op, per_replica_value, destinations, options=None):
+        _reduce_op(reduce_op)
+        return per_replica_value
+
+    def batch_reduce(self, reduce_op, value_destination_pairs, options=None):
+        _reduce_op(reduce_op)
+        return [value for value, _ in value_destination_pairs]
+
+    def broadcast(self, tensor, destinations):
+        return tensor
+
+
+@export("distribute.ReductionToOneDevice")
+class ReductionToOneDevice(CrossDeviceOps):
+    """Reduces on one device, then broadcasts."""
+
+    def __init__(self, reduce_to_device=None, accumulation_fn=None):
+        super().__init__()
+        self.reduce_to_device = reduce_to_device
+
+
+@export("distribute.HierarchicalCopyAllReduce")
+class HierarchicalCopyAllReduce(CrossDeviceOps):
+    """Hierarchical-copy all-reduce."""
+
+    def __init__(self, num_packs=1):
+        if num_packs < 0:
+            raise ValueError(f"HierarchicalCopy requires num_packs >= 0, but {num_packs} is "
+                             f"specified")
+        super().__init__()
+        self.num_packs = num_packs
+
+
+@export("distribute.NcclAllReduce")
+class NcclAllReduce(CrossDeviceOps):
+    """NCCL all-reduce."""
+
+    def __init__(self, num_packs=1):
+        if num_packs < 0:
+            raise ValueError(f"NCCL all-reduce requires num_packs >= 0, but {num_packs} is "
+                             f"specified")
+        super().__init__()
+        self.num_packs = num_packs

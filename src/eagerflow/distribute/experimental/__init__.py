@@ -4,4 +4,3 @@ from eagerflow._src.distribute.strategy import (  # noqa: F401
     CentralStorageStrategy, CommunicationImplementation, CommunicationOptions,
     MultiWorkerMirroredStrategy, ValueContext)
 from eagerflow._src.distribute.strategy import CommunicationImplementation as CollectiveCommunication  # noqa: F401
-from eagerflow._src.distribute.strategy import experimental_set_strategy as set_strategy  # noqa: F401
