@@ -102,6 +102,10 @@ def _data():
     return x, y
 
 
+# TensorFlow 2.21's epoch losses for both programs (the same under MirroredStrategy and without)
+_TF_LOSSES = [1.0933353900909424, 0.7067512273788452, 0.6356199383735657]
+
+
 def _custom_loop(strategy):
     """The custom training loop of the tutorial: strategy.run + strategy.reduce in a tf.function."""
     x, y = _data()
@@ -143,7 +147,7 @@ def test_custom_training_loop_matches_default_strategy():
     with_strategy = _custom_loop(tf.distribute.MirroredStrategy())
     without = _custom_loop(tf.distribute.get_strategy())
     np.testing.assert_allclose(with_strategy, without, rtol=1e-6)
-    assert with_strategy[2] < with_strategy[0]
+    np.testing.assert_allclose(with_strategy, _TF_LOSSES, rtol=1e-5)
 
 
 def _fit(strategy):
@@ -162,7 +166,7 @@ def test_keras_fit_under_scope():
     plain, plain_losses = _fit(tf.distribute.get_strategy())
     assert plain.distribute_strategy is tf.distribute.get_strategy()
     np.testing.assert_allclose(losses, plain_losses, rtol=1e-6)
-    assert losses[2] < losses[0]
+    np.testing.assert_allclose(losses, _TF_LOSSES, rtol=1e-5)
 
 
 def test_experimental_options():
