@@ -259,3 +259,19 @@ def test_cross_device_ops_and_public_classes():
     assert isinstance(iter(dd), tf.distribute.DistributedIterator)
     assert isinstance(s.extended, tf.distribute.StrategyExtended)
     assert isinstance(s, tf.distribute.Strategy)
+
+
+def test_compile_under_another_strategy_raises():
+    s = tf.distribute.MirroredStrategy()
+    outside = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    with s.scope():
+        with pytest.raises(ValueError, match=r"was not created in the distribution strategy "
+                                             r"scope of \(.*MirroredStrategy"):
+            outside.compile("sgd", "mse")
+        inside = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        with pytest.raises(RuntimeError, match="Mixing different tf.distribute.Strategy"):
+            inside.compile("sgd", "mse")
+    inside.compile("sgd", "mse")  # outside any scope: fine
+    assert inside.distribute_strategy is s
+    assert type(inside.variables[0]) is type(outside.variables[0])

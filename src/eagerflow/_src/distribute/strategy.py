@@ -22,6 +22,7 @@ import enum
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.variables import variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
 from eagerflow._src.ops import reduction_ops
 
@@ -310,18 +311,51 @@ class ValueContext:
 class _Scope:
     def __init__(self, strategy):
         self._strategy = strategy
+        self._creator = None
 
     def __enter__(self):
         current = _current_strategy()
         if has_strategy() and current is not self._strategy:
             raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: "
                                f"{current} is not {self._strategy}")
-        _state.stack.append((self._strategy, None))
-        return self._strategy
+        strategy = self._strategy
+
+        def creator(next_creator, **kwargs):
+            # variables stay plain; they remember the strategy they belong to
+            v = next_creator(**kwargs)
+            try:
+                v._distribute_strategy = strategy
+            except AttributeError:
+                pass
+            return v
+        self._creator = variable_creator_scope(creator)
+        self._creator.__enter__()
+        _state.stack.append((strategy, None))
+        return strategy
 
     def __exit__(self, *exc):
         _state.stack.pop()
+        self._creator.__exit__(*exc)
         return False
+
+
+def check_model_strategy(model, recorded):
+    """Raises as TF's Keras does when `model` is compiled under another strategy's scope
+    than the one it was created in."""
+    if recorded is not None:
+        with recorded.scope():  # a different current strategy raises RuntimeError
+            return
+    if not has_strategy():
+        return
+    strategy = get_strategy()
+    for v in model.variables:
+        if not strategy.extended.variable_created_in_scope(v):
+            raise ValueError(
+                f"Variable ({v!r}) was not created in the distribution strategy scope of "
+                f"({strategy}). It is most likely because some layers, model, or optimizer was "
+                f"being created outside the distribution strategy scope. Try to make sure your "
+                f"code looks similar to the following.\nwith strategy.scope():\n"
+                f"  model=_create_model()\n  model.compile(...)")
 
 
 class _DefaultDistributionStrategy(Strategy):

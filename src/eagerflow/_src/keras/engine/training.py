@@ -229,6 +229,8 @@ class Model(Layer):
                                 f"{tuple(kwargs)}. Valid keyword arguments include "
                                 f'"cloning", "experimental_run_tf_function", "distribute", '
                                 f'"target_tensors", or "sample_weight_mode".')
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
         self.optimizer = optimizers.get(optimizer)
         if self.dtype_policy.compute_dtype == "float16" and \
                 not isinstance(self.optimizer, LossScaleOptimizer):
