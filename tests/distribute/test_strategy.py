@@ -275,3 +275,30 @@ def test_compile_under_another_strategy_raises():
     inside.compile("sgd", "mse")  # outside any scope: fine
     assert inside.distribute_strategy is s
     assert type(inside.variables[0]) is type(outside.variables[0])
+
+
+def test_tutorial_epoch_and_iterator_loops_in_function():
+    s = tf.distribute.MirroredStrategy()
+    dd = s.experimental_distribute_dataset(
+        tf.data.Dataset.range(6).map(lambda v: tf.cast(v, tf.float32)).batch(2))
+
+    @tf.function
+    def distributed_epoch(dataset):
+        total_loss = 0.0
+        num_batches = 0
+        for x in dataset:
+            per_replica = s.run(tf.reduce_sum, args=(x,))
+            total_loss += s.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+            num_batches += 1
+        return total_loss / tf.cast(num_batches, dtype=tf.float32)
+
+    assert float(distributed_epoch(dd)) == 5.0
+
+    @tf.function
+    def two_steps(iterator):
+        total = 0.0
+        for _ in tf.range(2):
+            total += s.reduce("SUM", next(iterator), axis=0)
+        return total
+
+    assert float(two_steps(iter(dd))) == 6.0
