@@ -302,3 +302,24 @@ def test_tutorial_epoch_and_iterator_loops_in_function():
         return total
 
     assert float(two_steps(iter(dd))) == 6.0
+
+
+def test_reduce_and_run_edge_cases():
+    s = tf.distribute.MirroredStrategy()
+    with pytest.raises(ValueError, match="positional args must be a list or tuple"):
+        s.run(lambda a: a, args=tf.constant([1.0, 2.0]))
+    assert float(s.run(lambda a, b: a + b, args=[1.0, 2.0])) == 3.0
+    mean = s.reduce("MEAN", tf.constant([1, 2]), axis=0)  # TF's integer mean is a float64
+    assert mean.dtype == tf.float64 and float(mean) == 1.5
+    np.testing.assert_allclose(
+        s.reduce("MEAN", tf.constant([[1.0, 2.0], [3.0, 6.0]]), axis=1).numpy(), [1.5, 4.5])
+    v = tf.Variable([1.0, 2.0])
+    assert s.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None) is v
+    assert float(s.reduce("sum", 1.0, axis=None)) == 1.0
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def mean_over_batch(x):
+        return s.reduce("MEAN", s.run(lambda t: t * 2.0, args=(x,)), axis=0)
+
+    np.testing.assert_allclose(mean_over_batch(tf.constant([[1.0, 2.0], [3.0, 4.0]])).numpy(),
+                               [4.0, 6.0])

@@ -22,9 +22,9 @@ import enum
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.variables import variable_creator_scope
+from eagerflow._src.core.variables import Variable, variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
-from eagerflow._src.ops import reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
 @export("distribute.ReduceOp")
@@ -256,6 +256,8 @@ class Strategy:
     def run(self, fn, args=(), kwargs=None, options=None):
         """Calls `fn(*args, **kwargs)` as the one replica and returns its result."""
         _require_cross_replica()
+        if not isinstance(args, (list, tuple)):
+            raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         with _enter(self, ReplicaContext(self)):
             return fn(*args, **(kwargs or {}))
 
@@ -265,12 +267,17 @@ class Strategy:
         reduce_op = _reduce_op(reduce_op)
 
         def one(v):
-            v = convert_to_tensor(v)
-            if axis is None:
-                return v
+            if axis is None:  # one replica: its value
+                return v if isinstance(v, Variable) else convert_to_tensor(v)
+            total = reduction_ops.reduce_sum(v, axis=axis)
             if reduce_op is ReduceOp.SUM:
-                return reduction_ops.reduce_sum(v, axis=axis)
-            return reduction_ops.reduce_mean(v, axis=axis)
+                return total
+            # the sum over the count, as TF divides: an integer mean is a float64
+            count = array_ops.gather(array_ops.shape(v), axis)
+            count = reduction_ops.reduce_prod(count)
+            if total.dtype.is_floating or total.dtype.is_complex:
+                count = cast_ops.cast(count, total.dtype)
+            return math_ops.truediv(total, count)
         return nest.map_structure(one, value)
 
     def experimental_distribute_dataset(self, dataset, options=None):
