@@ -100,6 +100,8 @@ DOCS = {
                    "serialization.",
     "distribute": "``tf.distribute``: strategies that run training steps on replicas; "
                   "eagerflow runs one replica on the host.",
+    "distribute.cluster_resolver": "``tf.distribute.cluster_resolver``: descriptions of the "
+                                   "cluster a program runs in (``TF_CONFIG``).",
     "distribute.experimental": "``tf.distribute.experimental``: further strategies and "
                                "communication options.",
     "linalg": "Linear algebra (``tf.linalg``).",

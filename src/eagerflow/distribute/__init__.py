@@ -6,4 +6,4 @@ from eagerflow._src.distribute.strategy import (  # noqa: F401
     MultiWorkerMirroredStrategy, NcclAllReduce, OneDeviceStrategy, ReduceOp, ReductionToOneDevice,
     ReplicaContext, RunOptions, Strategy, StrategyExtended, experimental_set_strategy,
     get_replica_context, get_strategy, has_strategy, in_cross_replica_context)
-from eagerflow.distribute import experimental  # noqa: F401
+from eagerflow.distribute import cluster_resolver, experimental  # noqa: F401

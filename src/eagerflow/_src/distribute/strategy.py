@@ -24,6 +24,7 @@ from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable, variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
+from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
@@ -165,6 +166,14 @@ class StrategyExtended:
     @property
     def parameter_devices(self):
         return self._devices
+
+    @property
+    def should_checkpoint(self):
+        return True
+
+    @property
+    def should_save_summary(self):
+        return True
 
     def variable_created_in_scope(self, v):
         return getattr(v, "_distribute_strategy", None) is self._strategy
@@ -413,6 +422,11 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         super().__init__()
+        self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
+
+    @property
+    def cluster_resolver(self):
+        return self._cluster_resolver
 
 
 def _current_strategy():
