@@ -323,3 +323,18 @@ def test_reduce_and_run_edge_cases():
 
     np.testing.assert_allclose(mean_over_batch(tf.constant([[1.0, 2.0], [3.0, 4.0]])).numpy(),
                                [4.0, 6.0])
+
+
+def test_distributed_dataset_argument_traces_once_per_spec():
+    s = tf.distribute.MirroredStrategy()
+
+    @tf.function
+    def total(ds):
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            t += s.reduce("SUM", x, axis=0)
+        return t
+
+    assert int(total(s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))) == 6
+    assert int(total(s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(2)))) == 45
+    assert total.experimental_get_tracing_count() == 1

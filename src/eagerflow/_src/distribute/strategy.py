@@ -227,6 +227,10 @@ class DistributedDataset:
         # AutoGraph's graph loop over a dataset inside a tf.function.
         return self._dataset._as_graph_iterator()
 
+    def _as_function_argument(self):
+        # a tf.function traces once per element spec, as for the dataset itself
+        return self._dataset._as_function_argument()
+
     @property
     def element_spec(self):
         return self._dataset.element_spec
