@@ -338,3 +338,8 @@ def test_distributed_dataset_argument_traces_once_per_spec():
     assert int(total(s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2)))) == 6
     assert int(total(s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(2)))) == 45
     assert total.experimental_get_tracing_count() == 1
+
+
+def test_distribute_dataset_needs_a_dataset():
+    with pytest.raises(AttributeError, match="'list' object has no attribute '_variant_tensor'"):
+        tf.distribute.MirroredStrategy().experimental_distribute_dataset([1, 2])

@@ -295,6 +295,9 @@ class Strategy:
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, batches split over the replicas (one replica: unchanged)."""
+        if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
+            raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
+                                 f"'_variant_tensor'")
         return DistributedDataset(dataset)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
