@@ -98,6 +98,12 @@ DOCS = {
     "keras.saving": "Saving and loading Keras models (``tf.keras.saving``).",
     "keras.utils": "Keras utilities (``tf.keras.utils``): progress bar, downloads, arrays, "
                    "serialization.",
+    "distribute": "``tf.distribute``: strategies that run training steps on replicas; "
+                  "eagerflow runs one replica on the host.",
+    "distribute.cluster_resolver": "``tf.distribute.cluster_resolver``: descriptions of the "
+                                   "cluster a program runs in (``TF_CONFIG``).",
+    "distribute.experimental": "``tf.distribute.experimental``: further strategies and "
+                               "communication options.",
     "linalg": "Linear algebra (``tf.linalg``).",
     "math": "Math ops (``tf.math``).",
     "math.special": "Special functions (``tf.math.special``).",

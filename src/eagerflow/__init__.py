@@ -78,9 +78,9 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  
 import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
-    audio, autodiff, autograph, bitwise, compat, config, debugging, dtypes, errors, experimental,
-    graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, sets, signal, sparse,
-    strings, types, version)
+    audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
+    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, sets,
+    signal, sparse, strings, types, version)
 
 
 _ALIASES = {

@@ -1182,6 +1182,15 @@ def _w4ce1a7ab90(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4d6ee7437d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(strategy):
+        try:
+            return _export_fn(strategy)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'strategy': strategy})
+    return _export_wrapper
+
+
 def _w4e9588f336(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(batch_size, row_shape):
         try:
@@ -4578,6 +4587,11 @@ WRAPPERS = {
     'debugging.check_numerics': _w51f5e4739d,
     'debugging.is_numeric_tensor': _w1534e0c76e,
     'device': _w915a417195,
+    'distribute.experimental_set_strategy': _w4d6ee7437d,
+    'distribute.get_replica_context': _w1f06b08988,
+    'distribute.get_strategy': _w1f06b08988,
+    'distribute.has_strategy': _w1f06b08988,
+    'distribute.in_cross_replica_context': _w1f06b08988,
     'dtypes.as_dtype': _wcf80050e38,
     'dtypes.complex': _w56bef12ed9,
     'dtypes.saturate_cast': _w6173d74856,

@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn_eltwise
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -835,6 +835,13 @@ def l2_loss(t, name=None):
     return dispatch(_L2_LOSS, (as_tensor(t),), name=name)
 
 
+def _require_replica_context(name):
+    # TF's losses are scaled per replica: inside a strategy's scope they belong in `run`
+    if distribution_context.in_cross_replica_scope():
+        raise RuntimeError(f"You are calling `{name}` in cross replica context, while it was "
+                           f"expected to be called in replica context.")
+
+
 @export("nn.compute_average_loss")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
     """Sum of the (weighted) per-example losses over the global batch size.
@@ -845,6 +852,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     >>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))
     <tf.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
+    _require_replica_context("compute_average_loss")
     loss = as_tensor(per_example_loss)
     if loss.shape.rank == 0:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with "
@@ -873,6 +881,7 @@ def scale_regularization_loss(regularization_loss):
     >>> tf.nn.scale_regularization_loss([tf.constant(2.0), tf.constant(1.0)])
     <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
     """
+    _require_replica_context("scale_regularization_loss")
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = reduction_ops.add_n(regularization_loss)
     return math_ops.truediv(regularization_loss, 1)

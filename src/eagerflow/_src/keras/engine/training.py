@@ -64,6 +64,7 @@ class Model(Layer):
                 return
         trainable = kwargs.pop("trainable", True)
         super().__init__(trainable=trainable, name=kwargs.pop("name", None), **kwargs)
+        self._record_strategy()
         self.optimizer = None
         self.compiled_loss = self.compiled_metrics = None
         self.stop_training = False
@@ -198,6 +199,11 @@ class Model(Layer):
     def metrics_names(self):
         return [m.name for m in self.metrics]
 
+    def _record_strategy(self):
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        if strategy.has_strategy():
+            self.__dict__["_distribution_strategy"] = strategy.get_strategy()
+
     @property
     def run_eagerly(self):
         return bool(self._run_eagerly) or self.dynamic
@@ -208,7 +214,9 @@ class Model(Layer):
 
     @property
     def distribute_strategy(self):
-        return None
+        """The strategy whose `scope()` the model was created in (else the current one)."""
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        return self.__dict__.get("_distribution_strategy") or strategy.get_strategy()
 
     # -- compile ---------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
@@ -221,6 +229,8 @@ class Model(Layer):
                                 f"{tuple(kwargs)}. Valid keyword arguments include "
                                 f'"cloning", "experimental_run_tf_function", "distribute", '
                                 f'"target_tensors", or "sample_weight_mode".')
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
         self.optimizer = optimizers.get(optimizer)
         if self.dtype_policy.compute_dtype == "float16" and \
                 not isinstance(self.optimizer, LossScaleOptimizer):

@@ -1,0 +1,21 @@
+"""Which `tf.distribute` strategy and replica are current, for ops that depend on it.
+
+`eagerflow._src.distribute` pushes (strategy, replica context) pairs here; a
+``None`` replica context means cross-replica context (inside `scope()`, outside
+`run`). Ops such as ``tf.nn.compute_average_loss`` read it without importing
+the strategies.
+"""
+import threading
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.stack = []  # (strategy, replica_context or None), innermost last
+
+
+state = _State()
+
+
+def in_cross_replica_scope():
+    """Whether a strategy's `scope()` is active outside its `run`."""
+    return bool(state.stack) and state.stack[-1][1] is None
