@@ -8,7 +8,7 @@ its median value in thousands of dollars.
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras.datasets import remote
+from eagerflow._src.keras.datasets import imdb, remote
 
 
 @export("keras.datasets.boston_housing.load_data")
@@ -19,9 +19,7 @@ def load_data(path="boston_housing.npz", test_split=0.2, seed=113, cache_dir=Non
     path = remote.fetch("boston_housing.npz", path, cache_dir=cache_dir)
     with np.load(path, allow_pickle=True) as f:
         x, y = f["x"], f["y"]
-    order = np.arange(len(x))
-    np.random.RandomState(seed).shuffle(order)
-    x, y = x[order], y[order]
+    x, y = imdb._shuffled(np.random.RandomState(seed), x, y)
     split = int(len(x) * (1 - test_split))
     return (np.array(x[:split]), np.array(y[:split])), (np.array(x[split:]),
                                                         np.array(y[split:]))

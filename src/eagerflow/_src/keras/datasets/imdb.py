@@ -29,6 +29,20 @@ def _shorter_than(maxlen, x, labels):
     return [seq for seq, _ in kept], [label for _, label in kept]
 
 
+def _indexed(x, start_char, index_from):
+    """Each sequence's word indices shifted by `index_from`, after `start_char` if given."""
+    if start_char is not None:
+        return [[start_char] + [w + index_from for w in seq] for seq in x]
+    return [[w + index_from for w in seq] for seq in x]
+
+
+def _limited(x, num_words, skip_top, oov_char):
+    """Indices outside ``[skip_top, num_words)`` replaced by `oov_char` (dropped if None)."""
+    if oov_char is not None:
+        return [[w if skip_top <= w < num_words else oov_char for w in seq] for seq in x]
+    return [[w for w in seq if skip_top <= w < num_words] for seq in x]
+
+
 def _object_array(sequences):
     # One list per review, even when all reviews have the same length.
     out = np.empty(len(sequences), dtype=object)
@@ -65,10 +79,7 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     splits = [_shuffled(rng, *train), _shuffled(rng, *test)]
 
     for i, (x, labels) in enumerate(splits):
-        if start_char is not None:
-            x = [[start_char] + [w + index_from for w in seq] for seq in x]
-        else:
-            x = [[w + index_from for w in seq] for seq in x]
+        x = _indexed(x, start_char, index_from)
         if maxlen:
             x, labels = _shorter_than(maxlen, x, labels)
         splits[i] = x, labels
@@ -80,11 +91,8 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
         num_words = max(max(seq) for x, _ in splits for seq in x)
     result = []
     for x, labels in splits:
-        if oov_char is not None:
-            x = [[w if skip_top <= w < num_words else oov_char for w in seq] for seq in x]
-        else:
-            x = [[w for w in seq if skip_top <= w < num_words] for seq in x]
-        result.append((_object_array(x), np.asarray(labels)))
+        result.append((_object_array(_limited(x, num_words, skip_top, oov_char)),
+                       np.asarray(labels)))
     return tuple(result)
 
 

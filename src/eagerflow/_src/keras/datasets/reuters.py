@@ -13,7 +13,7 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras.datasets import remote
+from eagerflow._src.keras.datasets import imdb, remote
 
 _logger = _log.logger
 
@@ -39,22 +39,13 @@ def load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=None, test_
     path = remote.fetch("reuters.npz", path, cache_dir=cache_dir)
     with np.load(path, allow_pickle=True) as f:
         xs, labels = f["x"], f["y"]
-    order = np.arange(len(xs))
-    np.random.RandomState(seed).shuffle(order)
-    xs, labels = xs[order], labels[order]
-    if start_char is not None:
-        xs = [[start_char] + [w + index_from for w in x] for x in xs]
-    elif index_from:
-        xs = [[w + index_from for w in x] for x in xs]
+    xs, labels = imdb._shuffled(np.random.RandomState(seed), xs, labels)
+    xs = imdb._indexed(xs, start_char, index_from)
     if maxlen:
-        kept = [(x, label) for x, label in zip(xs, labels) if len(x) < maxlen]
-        xs, labels = [x for x, _ in kept], [label for _, label in kept]
+        xs, labels = imdb._shorter_than(maxlen, xs, labels)
     if not num_words:
         num_words = max(max(x) for x in xs)
-    if oov_char is not None:
-        xs = [[w if skip_top <= w < num_words else oov_char for w in x] for x in xs]
-    else:
-        xs = [[w for w in x if skip_top <= w < num_words] for x in xs]
+    xs = imdb._limited(xs, num_words, skip_top, oov_char)
     split = int(len(xs) * (1 - test_split))
     return ((np.array(xs[:split], dtype="object"), np.array(labels[:split])),
             (np.array(xs[split:], dtype="object"), np.array(labels[split:])))
