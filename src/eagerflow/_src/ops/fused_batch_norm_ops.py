@@ -377,7 +377,7 @@ def _activation_mode(activation_mode):
 
 def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, epsilon=1e-4,
                          exponential_avg_factor=1.0, data_format="NHWC", is_training=True,
-                         activation_mode="Relu"):
+                         activation_mode="Identity"):
     relu = _activation_mode(activation_mode)
     if relu and is_training and xp is np:
         _check(x, data_format, scale=scale, offset=offset,
@@ -399,7 +399,7 @@ def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, epsilon=1e-4,
 
 def _fused_batch_norm_grad_ex(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
                               reserve_space_3, offset, y, epsilon=1e-4, data_format="NHWC",
-                              is_training=True, activation_mode="Relu"):
+                              is_training=True, activation_mode="Identity"):
     relu = _activation_mode(activation_mode)
     if relu:
         _check_grad(y_backprop, x, scale, reserve_space_1, reserve_space_2, data_format)
