@@ -79,6 +79,22 @@ def test_an_op_without_a_ragged_version_raises_tfs_errors():
         sort(rt)
 
 
+def test_constant_of_a_ragged_tensor_raises_tfs_errors():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    for kwargs in ({}, {"dtype": tf.float32}, {"shape": [2, 2]}):
+        with pytest.raises(ValueError) as info:
+            tf.constant(rt, **kwargs)
+        assert str(info.value) == "TypeError: object of type 'RaggedTensor' has no len()\n"
+    constant = tf.function(tf.constant,
+                           input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError) as info:
+        constant(rt)
+    assert str(info.value).startswith('Failed to convert elements of tf.RaggedTensor(values='
+                                      'Tensor("')
+    assert "Consider casting elements to a supported type." in str(info.value)
+    assert tf.constant(tf.Variable([1.0, 2.0]), dtype=tf.float64).dtype == tf.float64
+
+
 def test_gather_nd_of_ragged_params_and_indices():
     """Values recorded from TF 2.21."""
     rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
