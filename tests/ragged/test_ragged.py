@@ -1114,3 +1114,23 @@ def test_raw_ragged_variant_round_trips():
                                                              r"dtype: int32, found: int64"):
         raw.RaggedTensorFromVariant(encoded_ragged=whole, input_ragged_rank=2,
                                     output_ragged_rank=2, Tvalues=tf.float32, Tsplits=tf.int32)
+
+
+def test_gradients_flow_through_map_fn_over_ragged_rows_in_a_function():
+    # (through TF's RaggedTensorToVariant/FromVariant gradients, as TF's values)
+    rt = tf.ragged.constant([[1.0, 2.0], [], [3.0]])
+    nested = tf.ragged.constant([[[1.0, 2.0], [3.0]], [], [[4.0]]])
+
+    def grad(fn, x):
+        @tf.function
+        def g(v):
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = fn(x.with_flat_values(v))
+                total = tf.reduce_sum(y.flat_values if isinstance(y, tf.RaggedTensor) else y)
+            return tape.gradient(total, v)
+        return g(x.flat_values).numpy().tolist()
+    assert grad(lambda a: tf.map_fn(lambda r: tf.reduce_sum(r * r), a,
+                                    fn_output_signature=tf.float32), rt) == [2.0, 4.0, 6.0]
+    assert grad(lambda a: tf.map_fn(lambda r: r * 3.0, a), nested) == [3.0] * 4
+    assert grad(lambda a: tf.map_fn(lambda r: r[:1] * 5.0, a), rt) == [5.0, 0.0, 5.0]

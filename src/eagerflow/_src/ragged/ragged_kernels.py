@@ -20,7 +20,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
+    register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -292,8 +293,7 @@ def _to_variant_rule(*inputs, batched_input):
     return TensorShape([n]), _d.variant
 
 
-_TO_VARIANT = register("RaggedTensorToVariant", _to_variant, _to_variant_rule, tied=(),
-                       not_differentiable="TF's gradient is not written yet")
+_TO_VARIANT = register("RaggedTensorToVariant", _to_variant, _to_variant_rule, tied=())
 tf_nodes[_TO_VARIANT] = NodeForm(
     types={}, ignored=("RAGGED_RANK", "Tvalues", "Tsplits"), outputs=("encoded_ragged",),
     rewrite=lambda attrs, inputs: {**attrs, "RAGGED_RANK": len(inputs) - 1,
@@ -379,15 +379,75 @@ def _from_variant_rule(encoded, input_ragged_rank, output_ragged_rank, Tvalues, 
 
 
 _FROM_VARIANT = register("RaggedTensorFromVariant", _from_variant, _from_variant_rule,
-                         multi=True, tied=(), not_differentiable="TF's gradient is not "
-                                                                 "written yet")
+                         multi=True, tied=(), grad_takes_none=True)
 tf_nodes[_FROM_VARIANT] = NodeForm(types={}, outputs=(
     ("output_nested_splits", "output_ragged_rank"), "output_dense_values"))
 tf_args[_FROM_VARIANT] = ("encoded_ragged",)
 tf_defaults[_FROM_VARIANT] = {"Tsplits": _I64}
 
+
+
+# -- gradients: through the encoding, to the values (a missing element's gradient is zeros) ----
+def _variant_gradient(xp, encoded_grad, row_splits, dense_values_shape, Tvalues):
+    encoded = np.asarray(encoded_grad)
+    encoded = encoded["variant"] if encoded.dtype == _d.VARIANT_ARRAY else encoded
+    shape = tuple(int(d) for d in np.asarray(dense_values_shape).reshape(-1))
+    dtype = _d.as_dtype(Tvalues).as_numpy_dtype
+
+    def values_of(element, piece_shape):
+        if isinstance(element, RaggedVariant):
+            return np.asarray(element.values, dtype).reshape(piece_shape)
+        return np.zeros(piece_shape, dtype)  # (no gradient reached this element)
+    if encoded.ndim == 0:
+        return values_of(encoded[()], shape)
+    splits = np.asarray(row_splits)
+    if splits.ndim == 0:  # (each element one row of a dense tensor)
+        pieces = [values_of(e, shape[1:]) for e in encoded.reshape(-1)]
+        return np.stack(pieces) if pieces else np.zeros(shape, dtype)
+    # (an element's gradient holds its row's values; one that none reached, the row's count of
+    # values, which the row splits give for a ragged rank of 1)
+    pieces = [values_of(e, (np.asarray(e.values).shape[0] if isinstance(e, RaggedVariant) else
+                            int(splits[i + 1] - splits[i]),) + shape[1:])
+              for i, e in enumerate(encoded.reshape(-1))]
+    out = np.concatenate(pieces) if pieces else np.zeros(shape, dtype)
+    if out.shape != shape:
+        raise _invalid(f"The gradients of the encoded rows hold {out.shape[0]} values, but "
+                       f"the values have shape [{','.join(map(str, shape))}]")
+    return out
+
+
+def _variant_gradient_rule(encoded_grad, row_splits, dense_values_shape, Tvalues):
+    return TensorShape(None), _d.as_dtype(Tvalues)
+
+
+_TO_VARIANT_GRADIENT = register("RaggedTensorToVariantGradient", _variant_gradient,
+                                _variant_gradient_rule, tied=(),
+                                not_differentiable="a gradient itself")
+tf_nodes[_TO_VARIANT_GRADIENT] = NodeForm(types={"Tsplits": 1}, outputs=("dense_values_grad",))
+tf_args[_TO_VARIANT_GRADIENT] = ("encoded_ragged_grad", "row_splits", "dense_values_shape")
+
+
+@register_gradient("RaggedTensorToVariant")
+def _to_variant_grad(op, grad):
+    values = op.inputs[-1]
+    splits = op.inputs[0] if len(op.inputs) > 1 else convert_to_tensor(np.int64(0))
+    values_grad = dispatch(_TO_VARIANT_GRADIENT, (grad, splits, array_ops.shape(
+        values, out_type=_I64)), {"Tvalues": values.dtype})
+    return [None] * (len(op.inputs) - 1) + [values_grad]
+
+
+@register_gradient("RaggedTensorFromVariant")
+def _from_variant_grad(op, *grads):
+    if grads[-1] is None:
+        return [None]
+    batched = op.inputs[0].shape.rank == 1 if op.inputs[0].shape.rank is not None else \
+        op.attrs["output_ragged_rank"] > 0
+    return [dispatch(_TO_VARIANT, list(op.outputs[:-1]) + [grads[-1]],
+                     {"batched_input": batched})]
+
+
 batching_rules.assign(PER_ELEMENT, _RAGGED_BINCOUNT, _RAGGED_COUNT, _RAGGED_CROSS, _TO_VARIANT,
-                      _FROM_VARIANT)
+                      _FROM_VARIANT, _TO_VARIANT_GRADIENT)
 
 
 # -- the functions that run them --------------------------------------------------------------
