@@ -48,6 +48,29 @@ def test_row_and_block_boundaries(n):
     assert crc32c(data[7:], 0x12345678) == chained(data[7:], 0x12345678)
 
 
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 5 << 20), st.integers(0, 7), st.integers(0, 2**32 - 1),
+       st.integers(0, 2**32 - 1))
+def test_long_buffers_of_any_length_offset_and_start_value(n, offset, start, seed):
+    # whole blocks (their segments' words looked up side by side), then the rows after them
+    buf = np.random.default_rng(seed).bytes(n + offset)
+    data = memoryview(buf)[offset:]
+    assert crc32c(data, start) == chained(data, start, piece=2000)
+
+
+@pytest.mark.parametrize("n", [2 * BLOCK, 2 * BLOCK + ROW, 5 * BLOCK + 2 * ROW + 3])
+def test_whole_blocks_and_the_rows_after_them(n):
+    data = np.random.default_rng(n).bytes(n)
+    assert crc32c(data) == chained(data, piece=2000)
+    assert crc32c(data, 0xDEADBEEF) == chained(data, 0xDEADBEEF, piece=2000)
+    for where in (0, BLOCK // 16 - 1, BLOCK // 2 + 1, BLOCK + 5, n - 1):  # segments, blocks
+        flipped = bytearray(data)
+        flipped[where] ^= 0x80
+        crc = crc32c(bytes(flipped))
+        assert crc != crc32c(data)
+        assert crc == crc32c(flipped[where:], crc32c(flipped[:where]))  # cut elsewhere
+
+
 def test_many_blocks():
     data = np.random.default_rng(0).bytes(9 * BLOCK + 123)
     assert crc32c(data) == chained(data, piece=2000)
