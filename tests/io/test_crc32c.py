@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 from tests.internals import crc32c, crc32c_many, masked_crc32c
 
 ROW, BLOCK = 32, 32 * 16384  # the long path's row and block of rows, in bytes
+SEGMENTS = 1 << 20  # its block of 16 segments, in bytes
 
 
 def reference(data, crc=0):
@@ -58,12 +59,12 @@ def test_long_buffers_of_any_length_offset_and_start_value(n, offset, start, see
     assert crc32c(data, start) == chained(data, start, piece=2000)
 
 
-@pytest.mark.parametrize("n", [2 * BLOCK, 2 * BLOCK + ROW, 5 * BLOCK + 2 * ROW + 3])
-def test_whole_blocks_and_the_rows_after_them(n):
+@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3])
+def test_whole_blocks_of_segments_and_the_rows_after_them(n):
     data = np.random.default_rng(n).bytes(n)
     assert crc32c(data) == chained(data, piece=2000)
     assert crc32c(data, 0xDEADBEEF) == chained(data, 0xDEADBEEF, piece=2000)
-    for where in (0, BLOCK // 16 - 1, BLOCK // 2 + 1, BLOCK + 5, n - 1):  # segments, blocks
+    for where in {0, SEGMENTS // 16 - 1, SEGMENTS // 2 + 1, min(SEGMENTS + 5, n - 1), n - 1}:
         flipped = bytearray(data)
         flipped[where] ^= 0x80
         crc = crc32c(bytes(flipped))

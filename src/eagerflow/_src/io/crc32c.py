@@ -5,7 +5,7 @@ checksums (from register 0) need no loop over the data: a row's checksum is the 
 one 16-bit table lookup per two bytes, column by column over a block of rows that stays
 in the cache. The rows are then joined pairwise, level by level, which is linear algebra
 over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix, applied with
-lookup tables. Whole blocks of 512 KiB go faster the same way with their rows laid across
+lookup tables. Whole blocks of 1 MiB go faster the same way with their rows laid across
 the block: 16 segments, a row being the two-byte words at one place in every segment,
 so that each segment's lookups read contiguous words.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
@@ -162,9 +162,9 @@ def _row_registers(data):
 
 
 _SEGMENTS = 16  # segments of a block of the long path
-_SEGMENT_WORDS = 16384  # two-byte words of a segment
+_SEGMENT_WORDS = 32768  # two-byte words of a segment
 _SEGMENT = 2 * _SEGMENT_WORDS  # bytes of a segment (a power of two)
-_BLOCK = _SEGMENTS * _SEGMENT  # bytes of a block (512 KiB)
+_BLOCK = _SEGMENTS * _SEGMENT  # bytes of a block (1 MiB)
 
 
 @functools.lru_cache(maxsize=1)
