@@ -72,6 +72,14 @@ def test_whole_blocks_of_segments_and_the_rows_after_them(n):
         assert crc == crc32c(flipped[where:], crc32c(flipped[:where]))  # cut elsewhere
 
 
+def test_whole_blocks_at_odd_addresses():
+    buf = np.random.default_rng(3).bytes(2 * SEGMENTS + 100)
+    for offset in (1, 3):
+        data = memoryview(buf)[offset:]  # the two-byte words unaligned
+        assert crc32c(data) == crc32c(np.frombuffer(buf, np.uint8)[offset:]) == \
+            chained(data, piece=2000)
+
+
 def test_many_blocks():
     data = np.random.default_rng(0).bytes(9 * BLOCK + 123)
     assert crc32c(data) == chained(data, piece=2000)
