@@ -49,6 +49,14 @@ def test_a_budget_set_before_onednn_loads_applies_to_its_kernels():
     assert out in ("1", "False")
 
 
+def test_openmp_is_looked_up_once():
+    """The thread count changes several times a training step (filter gradients run on
+    one thread): each change finds OpenMP's library without opening it again."""
+    if not onednn.enabled():
+        pytest.skip("oneDNN is not loaded")
+    assert threads._openmp() is threads._openmp() is not None
+
+
 def _fake_load(monkeypatch, others):
     """Makes the cores look busy with `others` cores' worth of other processes' work."""
     clock = {"wall": 0.0}

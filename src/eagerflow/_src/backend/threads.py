@@ -89,14 +89,23 @@ def _find_blas():
     return _blas
 
 
+_gomp = None  # GNU OpenMP's library, once found loaded
+
+
 def _openmp():
-    """GNU OpenMP's library once something (oneDNN) has loaded it, else None."""
+    """GNU OpenMP's library once something (oneDNN) has loaded it, else None (kept once
+    found: opening it costs tens of microseconds, and the count changes several times a
+    step)."""
+    global _gomp
+    if _gomp is not None:
+        return _gomp
     try:
         lib = ctypes.CDLL("libgomp.so.1", mode=os.RTLD_NOLOAD)
     except (OSError, AttributeError):
         return None
     lib.omp_set_num_threads.argtypes, lib.omp_set_num_threads.restype = (ctypes.c_int,), None
     lib.omp_get_max_threads.argtypes, lib.omp_get_max_threads.restype = (), ctypes.c_int
+    _gomp = lib
     return lib
 
 
