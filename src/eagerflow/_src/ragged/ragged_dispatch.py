@@ -262,6 +262,17 @@ def _bincount(fn, arguments):
     values = arguments["arr"] if "arr" in arguments else arguments["values"]
     weights = arguments.get("weights")
     options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
+    if fn is api_export.undispatched(sparse_ops.bincount) and arguments.get("axis", 0) in \
+            (0, None) and isinstance(values, RaggedTensor):
+        # As TF: the rows' values are counted, by RaggedCountSparseOutput per row when they
+        # are ragged themselves (DenseCountSparseOutput otherwise).
+        if weights is not None:
+            weights = ragged_kernels.row_weights(values, weights, values.dtype)
+        values = values.values
+        if isinstance(values, RaggedTensor):
+            return ragged_kernels.count_rows(values, weights, **options)
+        return sparse_ops.count_sparse_output(values, weights, name=arguments.get("name"),
+                                              **options)
     if arguments.get("axis") not in (-1, 1):
         return fn(values.flat_values if isinstance(values, RaggedTensor) else values,
                   weights.flat_values if isinstance(weights, RaggedTensor) else weights,
