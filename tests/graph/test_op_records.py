@@ -101,7 +101,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "RaggedRange": ("starts", "limits", "deltas"),
                         "RaggedBincount": ("values", "size"),
                         "DenseCountSparseOutput": ("values",),
-                        "SparseCountSparseOutput": ("values",)}
+                        "SparseCountSparseOutput": ("values",),
+                        "SparseBincount": ("values", "size")}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.

@@ -187,3 +187,51 @@ def test_in_a_function_errors_and_values_are_tfs():
     assert _parts(got) == ([[0, 0], [0, 1], [0, 2], [1, 1]], [4.0, 1.0, 5.0, 8.0],
                            tf.float32, [2, 3])
 
+
+
+def test_math_bincount_of_a_sparse_tensor_counts_its_values():
+    sp = tf.sparse.from_dense(tf.constant(DENSE))
+    weights = tf.SparseTensor(sp.indices, tf.cast(sp.values, tf.float64) * 1.5, sp.dense_shape)
+    got = tf.math.bincount(sp)
+    assert got.dtype == tf.int32 and got.numpy().tolist() == [0, 2, 2, 1, 0, 2]
+    assert tf.math.bincount(sp, weights=weights).numpy().tolist() == [0, 3, 6, 4.5, 0, 15]
+    np.testing.assert_array_equal(tf.math.bincount(sp, axis=-1).numpy(),
+                                  [[0, 1, 2, 0, 0, 0], [0, 1, 0, 1, 0, 2]])
+    rows = tf.math.bincount(sp, axis=-1, binary_output=True, maxlength=3)
+    np.testing.assert_array_equal(rows.numpy(), [[0, 1, 1], [0, 1, 0]])
+    floats = tf.math.bincount(tf.SparseTensor([[0, 0], [1, 1]], [2.5, 3.0], [3, 4]), axis=-1,
+                              dtype=tf.float64)
+    assert floats.dtype == tf.float64
+    np.testing.assert_array_equal(floats.numpy(), [[0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+    # a row's negative values count nowhere; a 3-D input's rows are its first index
+    assert tf.math.bincount(tf.SparseTensor([[0, 0]], [-2], [3, 4]), axis=-1).shape == [3, 0]
+    cube = tf.sparse.from_dense(tf.ones([2, 2, 2], tf.int32))
+    np.testing.assert_array_equal(tf.math.bincount(cube, axis=-1).numpy(), [[0, 4], [0, 4]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input arr must be non-negative!"):
+        tf.math.bincount(tf.SparseTensor([[0, 0], [1, 1]], [-2, 3], [3, 4]))
+    with pytest.raises(ValueError, match="must be a SparseTensor if `values` is a SparseTensor"):
+        tf.math.bincount(sp, weights=tf.constant(WEIGHTS), axis=-1)
+
+
+def test_math_bincount_of_a_sparse_tensor_in_a_function_runs_sparse_bincount():
+    spec = tf.SparseTensorSpec([None, None], tf.int32)
+    assert "SparseBincount" in _graph_ops(lambda x: tf.math.bincount(x, axis=-1), spec)
+
+    @tf.function(input_signature=[spec])
+    def rows(x):
+        return tf.math.bincount(x, axis=-1, minlength=4)
+
+    np.testing.assert_array_equal(
+        rows(tf.SparseTensor([[0, 0], [1, 1]], [2, 3], [3, 4])).numpy(),
+        [[0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Sparse index tuple indices\[0, "
+                                                             r":\] = \[5, 1\] is out of bounds"):
+        tf.raw_ops.SparseBincount(indices=[[5, 1]], values=[2], dense_shape=[3, 4], size=3,
+                                  weights=tf.constant([], tf.float32), binary_output=False)
+
+
+def test_ragged_bincount_per_row_needs_one_row_partition():
+    nested = tf.ragged.constant([[[1], [2, 2]], [[5]]])
+    for count in (tf.math.bincount, tf.sparse.bincount):
+        with pytest.raises(ValueError, match="has no len"):
+            count(nested, axis=-1)

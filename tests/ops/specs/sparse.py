@@ -32,7 +32,15 @@ def _sparse_count(values):
     return counts.indices, counts.values, counts.dense_shape
 
 
+def _sparse_bincount(values):
+    return tf.math.bincount(tf.SparseTensor([[0, 1], [0, 3], [2, 0]], values, [3, 4]), axis=-1,
+                            minlength=4)
+
+
 SPECS = [
+    OpSpec("SparseBincount", _sparse_bincount, [np.array([2, 1, 2], np.int32)],
+           lambda v: np.array([[0, 1, 1, 0], [0, 0, 0, 0], [0, 0, 1, 0]], np.int32),
+           grad="counts"),
     OpSpec("DenseCountSparseOutput", _dense_count, [np.array([2, 1, 2, 2], np.int64)],
            lambda v: [np.array([[0, 1], [0, 2], [1, 2]]), np.array([1, 1, 2]),
                       np.array([2, 4])], grad="counts"),

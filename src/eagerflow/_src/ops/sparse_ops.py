@@ -23,7 +23,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops, \
     reduction_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
@@ -616,6 +616,99 @@ def _sparse_weights(values, weights):
         debugging_ops.assert_equal(weights.indices, values.indices, message=(
             "'weights' and 'values' must have the same indices."))
     return weights.values
+
+
+# -- SparseBincount (tf.math.bincount of a SparseTensor) ------------------------------------
+def _sparse_bincount(xp, indices, values, dense_shape, size, weights, binary_output=False):
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(dense_shape)
+    size, weights = np.asarray(size), np.asarray(weights)
+    if indices.ndim != 2:
+        raise _invalid(f"Sparse indices must be rank 2 but is rank {indices.ndim}")
+    if indices.shape[0] != values.size:
+        raise _invalid(f"Number of elements in indices ({indices.shape[0]}) and values "
+                       f"({values.size}) do not match")
+    if size.ndim:
+        raise _invalid(f"Shape must be rank 0 but is rank {size.ndim}")
+    size = int(size)
+    if size < 0:
+        raise _invalid(f"size ({size}) must be non-negative")
+    if shape.shape != (indices.shape[1],):
+        raise _invalid(f"Number of dimensions must match second dimension of indices.Got "
+                       f"{shape.size} dimensions, indices shape: {_dims(indices.shape)}")
+    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
+    if bad.size:
+        i = bad[0, 0]
+        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
+                       " is out of bounds")
+    if weights.size and weights.shape != values.shape:
+        raise _invalid(f"Weights and values must have the same shape. Weight shape: "
+                       f"{_dims(weights.shape)}; values shape: {_dims(values.shape)}")
+    values = values.astype(np.int64)
+    if shape.size == 1:
+        if values.size and values.min() < 0:
+            raise _invalid("Input arr must be non-negative!")
+        out, rows = np.zeros(size, weights.dtype), None
+    else:  # (a row's values outside [0, size) count nowhere, as in TF's kernel)
+        out, rows = np.zeros((int(shape[0]), size), weights.dtype), indices[:, 0]
+    keep = (values >= 0) & (values < size)
+    where = values[keep] if rows is None else (rows[keep], values[keep])
+    if binary_output:
+        out[where] = 1
+    else:
+        np.add.at(out, where, weights[keep] if weights.size else 1)
+    return out
+
+
+def _sparse_bincount_rule(indices, values, dense_shape, size, weights, binary_output=False):
+    return unknown_shape(), weights.dtype
+
+
+_SPARSE_BINCOUNT = register("SparseBincount", _sparse_bincount, _sparse_bincount_rule,
+                            tied=(1, 3), dtypes=_COUNT_VALUES, type_attr="Tidx",
+                            not_differentiable="counts", input_names=("values", "size"))
+tf_nodes[_SPARSE_BINCOUNT] = NodeForm(types={"Tidx": 1, "T": 4})
+tf_args[_SPARSE_BINCOUNT] = ("indices", "values", "dense_shape", "size", "weights")
+tf_defaults[_SPARSE_BINCOUNT] = {"binary_output": False}
+batching_rules.assign(PER_ELEMENT, _SPARSE_BINCOUNT)
+
+
+def bincount_of_sparse(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32,
+                       name=None, axis=None, binary_output=False):
+    """``tf.math.bincount`` of a SparseTensor `arr` (its absent entries are not counted): of
+    its values (op DenseBincount), or with ``axis=-1`` a row of counts per row (op
+    SparseBincount)."""
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
+    if not arr.dtype.is_integer:
+        arr = SparseTensor(arr.indices, cast_ops.cast(arr.values, _d.int32), arr.dense_shape)
+    if axis is None:
+        axis = 0
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
+                         "currently supported.")
+    if weights is not None:
+        weights = _sparse_weights(arr, weights)
+    if axis == 0:
+        return reduction_ops.bincount(arr.values, weights, minlength, maxlength, dtype, name,
+                                      binary_output=binary_output)
+    index = arr.dtype
+    reduction_ops.check_attr_dtype("SparseBincount", "Tidx", index, _COUNT_VALUES, "values")
+    nonempty = math_ops.greater(reduction_ops.reduce_prod(arr.dense_shape), np.int64(0))
+    largest = math_ops.maximum(reduction_ops.reduce_max(arr.values),
+                               np.array(-1, index.as_numpy_dtype))
+    size = math_ops.multiply(cast_ops.cast(nonempty, index),
+                             math_ops.add(largest, np.array(1, index.as_numpy_dtype)))
+    if minlength is not None:
+        size = math_ops.maximum(convert_to_tensor(minlength, index), size)
+    if maxlength is not None:
+        size = math_ops.minimum(convert_to_tensor(maxlength, index), size)
+    if weights is None:
+        weights = as_tensor(np.zeros(0, _d.as_dtype(dtype).as_numpy_dtype))
+    reduction_ops.check_attr_dtype("SparseBincount", "T", weights.dtype, _COUNT_WEIGHTS,
+                                   "weights")
+    return dispatch(_SPARSE_BINCOUNT, (arr.indices, arr.values, arr.dense_shape, size, weights),
+                    {"binary_output": bool(binary_output)}, name)
 
 
 @export("sparse.bincount")

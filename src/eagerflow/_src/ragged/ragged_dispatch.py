@@ -278,6 +278,9 @@ def _bincount(fn, arguments):
                   weights.flat_values if isinstance(weights, RaggedTensor) else weights,
                   **{k: v for k, v in arguments.items() if k not in ("arr", "values",
                                                                      "weights", "name")})
+    if isinstance(values, RaggedTensor) and isinstance(values.values, RaggedTensor):
+        # (TF's error: its counting ops take one row partition)
+        raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
     if fn is api_export.undispatched(sparse_ops.bincount):  # (TF's RaggedCountSparseOutput)
         return ragged_kernels.count_rows(values, weights, **options)
     return ragged_kernels.bincount_rows(values, weights, dtype=arguments.get("dtype", _d.int32),
