@@ -235,3 +235,24 @@ def test_ragged_bincount_per_row_needs_one_row_partition():
     for count in (tf.math.bincount, tf.sparse.bincount):
         with pytest.raises(ValueError, match="has no len"):
             count(nested, axis=-1)
+
+
+def test_ragged_weights_must_share_the_row_splits():
+    r = tf.ragged.constant([[1, 2, 2], [], [5]])
+    other = tf.ragged.constant([[1.0, 2.0], [3.0], [4.0]])
+    for count in (tf.math.bincount, tf.sparse.bincount):
+        for axis in (0, -1):
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="'weights' and 'values' must have the same row splits"):
+                count(r, weights=other, axis=axis)
+
+    spec = tf.RaggedTensorSpec([None, None], tf.int64)
+
+    @tf.function(input_signature=[spec, tf.RaggedTensorSpec([None, None], tf.float32)])
+    def counts(values, weights):
+        return tf.sparse.bincount(values, weights=weights, axis=-1)
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must have the same row splits"):
+        counts(tf.cast(r, tf.int64), other)
+    same = counts(tf.cast(r, tf.int64), r.with_flat_values(tf.constant([1.0, 2.0, 3.0, 4.0])))
+    assert _parts(same) == ([[0, 1], [0, 2], [2, 5]], [1.0, 5.0, 4.0], tf.float32, [3, 6])

@@ -262,6 +262,10 @@ def _bincount(fn, arguments):
     values = arguments["arr"] if "arr" in arguments else arguments["values"]
     weights = arguments.get("weights")
     options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
+    if isinstance(values, RaggedTensor) and isinstance(weights, RaggedTensor) and \
+            weights.row_splits is not values.row_splits:
+        debugging_ops.assert_equal(weights.row_splits, values.row_splits, message=(
+            "'weights' and 'values' must have the same row splits."))
     if fn is api_export.undispatched(sparse_ops.bincount) and arguments.get("axis", 0) in \
             (0, None) and isinstance(values, RaggedTensor):
         # As TF: the rows' values are counted, by RaggedCountSparseOutput per row when they
