@@ -591,12 +591,12 @@ def _count_weights(weights, values):
     ones) when None."""
     if weights is None:
         return as_tensor(np.zeros(0, values.dtype.as_numpy_dtype))
-    reduction_ops.check_attr_dtype(_COUNT_OP(values), "output_type", weights.dtype,
+    reduction_ops.check_attr_dtype(_count_op(values), "output_type", weights.dtype,
                                    _COUNT_WEIGHTS, "weights")
     return weights
 
 
-def _COUNT_OP(values):
+def _count_op(values):
     return "SparseCountSparseOutput" if isinstance(values, SparseTensor) else \
         "DenseCountSparseOutput"
 
@@ -753,7 +753,7 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
     attrs = {"binary_output": bool(binary_output),
              "minlength": -1 if minlength is None else int(minlength),
              "maxlength": -1 if maxlength is None else int(maxlength)}
-    op = _COUNT_OP(values)
+    op = _count_op(values)
     error = _length_attrs_error(op, attrs["minlength"], attrs["maxlength"])
     if error is not None:
         raise error
