@@ -224,6 +224,16 @@ def samples(tf):
     out["RaggedCountSparseOutput"] = dict(splits=[0, 3, 3, 4], values=[2, 1, 2, 0],
                                           weights=[1.0, 2.0, 3.0, 4.0], binary_output=False,
                                           minlength=4, maxlength=-1)
+    out["DenseCountSparseOutput"] = dict(values=[[2, 1, 2], [0, 5, 0]],
+                                         weights=[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+                                         binary_output=False, minlength=4, maxlength=-1)
+    out["SparseBincount"] = dict(indices=[[0, 1], [0, 3], [2, 0], [2, 2]], values=[2, 1, 7, 2],
+                                 dense_shape=[3, 4], size=4, weights=[1.0, 2.0, 3.0, 4.0],
+                                 binary_output=False)
+    out["SparseCountSparseOutput"] = dict(indices=[[0, 1], [0, 3], [2, 0], [2, 2]],
+                                          values=[2, 1, 7, 2], dense_shape=[3, 4],
+                                          weights=[1.0, 2.0, 3.0, 4.0], binary_output=False,
+                                          minlength=-1, maxlength=5)
     out["RaggedCross"] = dict(ragged_values=[tf.constant([1, 2, 3], tf.int64)],
                               ragged_row_splits=[tf.constant([0, 2, 3], tf.int64)],
                               sparse_indices=[], sparse_values=[], sparse_shape=[],

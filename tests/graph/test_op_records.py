@@ -99,7 +99,10 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k"),
                         "RaggedTensorToTensor": ("values", "default_value"),
                         "RaggedRange": ("starts", "limits", "deltas"),
-                        "RaggedBincount": ("values", "size")}
+                        "RaggedBincount": ("values", "size"),
+                        "DenseCountSparseOutput": ("values",),
+                        "SparseCountSparseOutput": ("values",),
+                        "SparseBincount": ("values", "size")}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.

@@ -21,7 +21,32 @@ def _hashed(a, b):
     return out.values
 
 
+def _dense_count(values):
+    counts = tf.sparse.bincount(tf.reshape(values, [2, 2]), axis=-1, minlength=4)
+    return counts.indices, counts.values, counts.dense_shape
+
+
+def _sparse_count(values):
+    counts = tf.sparse.bincount(tf.SparseTensor([[0, 1], [0, 3], [2, 0]], values, [3, 4]),
+                                axis=-1, maxlength=3)
+    return counts.indices, counts.values, counts.dense_shape
+
+
+def _sparse_bincount(values):
+    return tf.math.bincount(tf.SparseTensor([[0, 1], [0, 3], [2, 0]], values, [3, 4]), axis=-1,
+                            minlength=4)
+
+
 SPECS = [
+    OpSpec("SparseBincount", _sparse_bincount, [np.array([2, 1, 2], np.int32)],
+           lambda v: np.array([[0, 1, 1, 0], [0, 0, 0, 0], [0, 0, 1, 0]], np.int32),
+           grad="counts"),
+    OpSpec("DenseCountSparseOutput", _dense_count, [np.array([2, 1, 2, 2], np.int64)],
+           lambda v: [np.array([[0, 1], [0, 2], [1, 2]]), np.array([1, 1, 2]),
+                      np.array([2, 4])], grad="counts"),
+    OpSpec("SparseCountSparseOutput", _sparse_count, [np.array([2, 1, 5], np.int32)],
+           lambda v: [np.array([[0, 1], [0, 2]]), np.array([1, 1], np.int32),
+                      np.array([3, 3])], grad="counts"),
     OpSpec("SparseCrossV2", _crossed, [_words("A", "B"), np.array([101, 102], np.int64)],
            lambda a, b: (np.array([[0, 0], [1, 0]]), _words("A_X_101", "B_X_102"),
                          np.array([2, 1])), grad="crosses features"),

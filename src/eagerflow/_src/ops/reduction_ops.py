@@ -33,7 +33,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, bitwise_ops, math_ops
+from eagerflow._src.ops import array_ops, bitwise_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops import top_k_order
 from eagerflow._src.ops.cast_ops import cast
@@ -787,6 +787,9 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, 
     >>> tf.math.bincount(tf.constant([1, 1, 3]))
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([0, 2, 0, 1], dtype=int32)>
     """
+    if isinstance(arr, late.sparse_tensor.SparseTensor):
+        return late.sparse_ops.bincount_of_sparse(arr, weights, minlength, maxlength, dtype,
+                                                  name, axis, binary_output)
     arr = as_tensor(arr)
     if weights is not None:
         weights = as_tensor(weights)

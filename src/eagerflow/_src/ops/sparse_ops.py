@@ -17,14 +17,15 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, reduction_ops
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops, \
+    reduction_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
@@ -431,55 +432,345 @@ def fill_empty_rows(sp_input, default_value, name=None):
     return _with_shape(reorder(filled), sp.shape), empty
 
 
+# -- DenseCountSparseOutput, SparseCountSparseOutput (tf.sparse.bincount) ---------------------
+_COUNT_VALUES = (_d.int32, _d.int64)
+_COUNT_WEIGHTS = (_d.int32, _d.int64, _d.float32, _d.float64)
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _length_attrs_error(op_name, minlength, maxlength):
+    """TF's error for a `minlength` / `maxlength` attr below its minimum -1, or None."""
+    for attr, value in (("minlength", minlength), ("maxlength", maxlength)):
+        if value < -1:
+            if context.executing_eagerly():
+                return errors.op_error(
+                    errors.InvalidArgumentError, op_name,
+                    f"Value for attr '{attr}' of {value} must be at least minimum -1\n\t; "
+                    f"NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}>")
+            return ValueError(f"Attr '{attr}' of '{op_name}' Op passed {value} less than "
+                              "minimum -1.")
+    return None
+
+
+def _count_rows(rows, values, weights, dtype, nrows, binary_output, minlength, maxlength):
+    """The counts of `values` (int64) per row `rows` as TF's counting kernels give them:
+    ``(indices, counts, dense_shape)``, each row's distinct values in increasing order;
+    `nrows` None for a 1-D result. Values from `maxlength` on are dropped; the width is
+    `maxlength`, else the largest value + 1 (1 when there is none), at least `minlength`."""
+    if maxlength >= 0:
+        keep = values < maxlength
+        rows, values = rows[keep], values[keep]
+        weights = None if weights is None else weights[keep]
+        width = maxlength
+    else:
+        width = max(int(values.max(initial=0)) + 1, minlength)
+    stride = max(width, 1)
+    linear, position = np.unique(rows * stride + values, return_inverse=True)
+    if binary_output:
+        counts = np.ones(linear.size, dtype)
+    else:
+        counts = np.zeros(linear.size, dtype)
+        np.add.at(counts, position.reshape(-1), 1 if weights is None else weights)
+    if nrows is None:
+        return [linear.reshape(-1, 1).astype(np.int64), counts, np.array([width], np.int64)]
+    indices = np.stack([linear // stride, linear % stride], 1).astype(np.int64)
+    return [indices.reshape(-1, 2), counts, np.array([nrows, width], np.int64)]
+
+
+def _dense_count(xp, values, weights, binary_output, minlength=-1, maxlength=-1):
+    values, weights = np.asarray(values), np.asarray(weights)
+    error = _length_attrs_error("DenseCountSparseOutput", minlength, maxlength)
+    if error is not None:
+        raise error
+    if values.ndim not in (1, 2):
+        raise _invalid(f"Input must be a 1 or 2-dimensional tensor. Got: {_dims(values.shape)}")
+    if values.size and values.min() < 0:
+        raise _invalid("Input values must all be non-negative")
+    if weights.size and weights.shape != values.shape:
+        raise _invalid(f"Weights and data must have the same shape. Weight shape: "
+                       f"{_dims(weights.shape)}; data shape: {_dims(values.shape)}")
+    if values.ndim == 2 and values.shape[0] == 0:
+        raise _invalid("Invalid input: Shapes dimension cannot be 0.")
+    nrows = values.shape[0] if values.ndim == 2 else None
+    rows = np.repeat(np.arange(values.shape[0] if nrows else 1, dtype=np.int64),
+                     values.shape[-1])
+    return _count_rows(rows, values.reshape(-1).astype(np.int64),
+                       weights.reshape(-1) if weights.size else None, weights.dtype, nrows,
+                       binary_output, minlength, maxlength)
+
+
+def _dense_count_rule(values, weights, binary_output, minlength=-1, maxlength=-1):
+    rank = values.shape.rank
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), weights.dtype),
+            (TensorShape([rank]), _I64)]
+
+
+def _shape_text(shape):
+    """A dense shape as TF's kernels print it (a Tensor's debug text, 3 values at most)."""
+    shown = " ".join(str(v) for v in shape[:3]) + ("..." if shape.size > 3 else "")
+    return f"Tensor<type: int64 shape: [{shape.size}] values: {shown}>"
+
+
+def _sparse_count(xp, indices, values, dense_shape, weights, binary_output, minlength=-1,
+                  maxlength=-1):
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(dense_shape)
+    weights = np.asarray(weights)
+    error = _length_attrs_error("SparseCountSparseOutput", minlength, maxlength)
+    if error is not None:
+        raise error
+    if indices.ndim != 2:
+        raise _invalid(f"Input indices must be a 2-dimensional tensor. Got: "
+                       f"{_dims(indices.shape)}")
+    if values.ndim != 1:
+        raise _invalid(f"Input values must be a vector. Got: {_dims(values.shape)}")
+    if shape.ndim != 1:
+        raise _invalid(f"Input shape must be a vector. Got: {_dims(shape.shape)}")
+    if values.shape[0] != indices.shape[0]:
+        raise _invalid(f"Number of values must match first dimension of indices.Got "
+                       f"{values.shape[0]} values, indices shape: {_dims(indices.shape)}")
+    if shape.shape[0] != indices.shape[1]:
+        raise _invalid(f"Number of dimensions must match second dimension of indices.Got "
+                       f"{shape.shape[0]} dimensions, indices shape: {_dims(indices.shape)}")
+    if shape.size == 0:
+        raise _invalid("The shape argument requires at least one element.")
+    bad = np.argwhere((indices < 0) | (indices >= shape))
+    if bad.size:
+        i, d = bad[0]
+        raise _invalid(f"Invalid index value at {i}: dimension {d} has value {indices[i, d]} "
+                       f"which is not in [0, {shape[d]}) (as given by dense shape "
+                       f"{_shape_text(shape)}")
+    if values.size and values.min() < 0:
+        raise _invalid("Input values must all be non-negative")
+    if weights.size and weights.shape != values.shape:
+        raise _invalid(f"Weights and values must have the same shape. Weight shape: "
+                       f"{_dims(weights.shape)}; values shape: {_dims(values.shape)}")
+    one_d = shape.size == 1
+    # (TF's kernel keeps the number of rows as a C int)
+    nrows = 1 if one_d else int(np.int64(shape[0]).astype(np.int32))
+    if nrows <= 0:
+        raise _invalid(f"Cannot allocate {nrows} batches, is the dense shape too wide?")
+    rows = np.zeros(values.size, np.int64) if one_d else indices[:, 0].astype(np.int64)
+    return _count_rows(rows, values.astype(np.int64), weights if weights.size else None,
+                       weights.dtype, None if one_d else nrows, binary_output, minlength,
+                       maxlength)
+
+
+def _sparse_count_rule(indices, values, dense_shape, weights, binary_output, minlength=-1,
+                       maxlength=-1):
+    rank = indices.shape[1] if indices.shape.rank == 2 else None
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), weights.dtype),
+            (TensorShape([rank]), _I64)]
+
+
+_DENSE_COUNT = register("DenseCountSparseOutput", _dense_count, _dense_count_rule,
+                        multi=True, dtypes=_COUNT_VALUES, type_attr="T",
+                        not_differentiable="counts", input_names=("values",))
+tf_nodes[_DENSE_COUNT] = NodeForm(types={"T": 0, "output_type": 1}, outputs=(
+    "output_indices", "output_values", "output_dense_shape"))
+tf_args[_DENSE_COUNT] = ("values", "weights")
+tf_defaults[_DENSE_COUNT] = {"minlength": -1, "maxlength": -1}
+_SPARSE_COUNT = register("SparseCountSparseOutput", _sparse_count, _sparse_count_rule,
+                         multi=True, tied=(1,), dtypes=_COUNT_VALUES, type_attr="T",
+                         not_differentiable="counts", input_names=("values",))
+tf_nodes[_SPARSE_COUNT] = NodeForm(types={"T": 1, "output_type": 3}, outputs=(
+    "output_indices", "output_values", "output_dense_shape"))
+tf_args[_SPARSE_COUNT] = ("indices", "values", "dense_shape", "weights")
+tf_defaults[_SPARSE_COUNT] = {"minlength": -1, "maxlength": -1}
+batching_rules.assign(PER_ELEMENT, _DENSE_COUNT, _SPARSE_COUNT)
+
+
+def _count_weights(weights, values):
+    """`weights` as the counting ops take them: an empty tensor of `values`' dtype (all
+    ones) when None."""
+    if weights is None:
+        return as_tensor(np.zeros(0, values.dtype.as_numpy_dtype))
+    reduction_ops.check_attr_dtype(_count_op(values), "output_type", weights.dtype,
+                                   _COUNT_WEIGHTS, "weights")
+    return weights
+
+
+def _count_op(values):
+    return "SparseCountSparseOutput" if isinstance(values, SparseTensor) else \
+        "DenseCountSparseOutput"
+
+
+def _sparse_weights(values, weights):
+    """The values of SparseTensor `weights`, checked (when they are other tensors) to have
+    `values`' indices and dense shape."""
+    if not isinstance(weights, SparseTensor):
+        raise ValueError(f"Argument `weights` must be a SparseTensor if `values` is a "
+                         f"SparseTensor. Received weights={weights} of type: "
+                         f"{type(weights).__name__}")
+    # (in a graph each check is an Assert op that runs before the count)
+    if weights.dense_shape is not values.dense_shape:
+        debugging_ops.assert_equal(weights.dense_shape, values.dense_shape, message=(
+            "'weights' and 'values' must have the same dense shape."))
+    if weights.indices is not values.indices:
+        debugging_ops.assert_equal(weights.indices, values.indices, message=(
+            "'weights' and 'values' must have the same indices."))
+    return weights.values
+
+
+# -- SparseBincount (tf.math.bincount of a SparseTensor) ------------------------------------
+def _sparse_bincount(xp, indices, values, dense_shape, size, weights, binary_output=False):
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(dense_shape)
+    size, weights = np.asarray(size), np.asarray(weights)
+    if indices.ndim != 2:
+        raise _invalid(f"Sparse indices must be rank 2 but is rank {indices.ndim}")
+    if indices.shape[0] != values.size:
+        raise _invalid(f"Number of elements in indices ({indices.shape[0]}) and values "
+                       f"({values.size}) do not match")
+    if size.ndim:
+        raise _invalid(f"Shape must be rank 0 but is rank {size.ndim}")
+    size = int(size)
+    if size < 0:
+        raise _invalid(f"size ({size}) must be non-negative")
+    if shape.shape != (indices.shape[1],):
+        raise _invalid(f"Number of dimensions must match second dimension of indices.Got "
+                       f"{shape.size} dimensions, indices shape: {_dims(indices.shape)}")
+    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
+    if bad.size:
+        i = bad[0, 0]
+        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
+                       " is out of bounds")
+    if weights.size and weights.shape != values.shape:
+        raise _invalid(f"Weights and values must have the same shape. Weight shape: "
+                       f"{_dims(weights.shape)}; values shape: {_dims(values.shape)}")
+    values = values.astype(np.int64)
+    if shape.size == 1:
+        if values.size and values.min() < 0:
+            raise _invalid("Input arr must be non-negative!")
+        out, rows = np.zeros(size, weights.dtype), None
+    else:  # (a row's values outside [0, size) count nowhere, as in TF's kernel)
+        out, rows = np.zeros((int(shape[0]), size), weights.dtype), indices[:, 0]
+    keep = (values >= 0) & (values < size)
+    where = values[keep] if rows is None else (rows[keep], values[keep])
+    if binary_output:
+        out[where] = 1
+    else:
+        np.add.at(out, where, weights[keep] if weights.size else 1)
+    return out
+
+
+def _sparse_bincount_rule(indices, values, dense_shape, size, weights, binary_output=False):
+    return unknown_shape(), weights.dtype
+
+
+_SPARSE_BINCOUNT = register("SparseBincount", _sparse_bincount, _sparse_bincount_rule,
+                            tied=(1, 3), dtypes=_COUNT_VALUES, type_attr="Tidx",
+                            not_differentiable="counts", input_names=("values", "size"))
+tf_nodes[_SPARSE_BINCOUNT] = NodeForm(types={"Tidx": 1, "T": 4})
+tf_args[_SPARSE_BINCOUNT] = ("indices", "values", "dense_shape", "size", "weights")
+tf_defaults[_SPARSE_BINCOUNT] = {"binary_output": False}
+batching_rules.assign(PER_ELEMENT, _SPARSE_BINCOUNT)
+
+
+def bincount_of_sparse(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32,
+                       name=None, axis=None, binary_output=False):
+    """``tf.math.bincount`` of a SparseTensor `arr` (its absent entries are not counted): of
+    its values (op DenseBincount), or with ``axis=-1`` a row of counts per row (op
+    SparseBincount)."""
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
+    if not arr.dtype.is_integer:
+        arr = SparseTensor(arr.indices, cast_ops.cast(arr.values, _d.int32), arr.dense_shape)
+    if axis is None:
+        axis = 0
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
+                         "currently supported.")
+    if weights is not None:
+        weights = _sparse_weights(arr, weights)
+    if axis == 0:
+        return reduction_ops.bincount(arr.values, weights, minlength, maxlength, dtype, name,
+                                      binary_output=binary_output)
+    index = arr.dtype
+    reduction_ops.check_attr_dtype("SparseBincount", "Tidx", index, _COUNT_VALUES, "values")
+    nonempty = math_ops.greater(reduction_ops.reduce_prod(arr.dense_shape), np.int64(0))
+    largest = math_ops.maximum(reduction_ops.reduce_max(arr.values),
+                               np.array(-1, index.as_numpy_dtype))
+    size = math_ops.multiply(cast_ops.cast(nonempty, index),
+                             math_ops.add(largest, np.array(1, index.as_numpy_dtype)))
+    if minlength is not None:
+        size = math_ops.maximum(convert_to_tensor(minlength, index), size)
+    if maxlength is not None:
+        size = math_ops.minimum(convert_to_tensor(maxlength, index), size)
+    if weights is None:
+        weights = as_tensor(np.zeros(0, _d.as_dtype(dtype).as_numpy_dtype))
+    reduction_ops.check_attr_dtype("SparseBincount", "T", weights.dtype, _COUNT_WEIGHTS,
+                                   "weights")
+    return dispatch(_SPARSE_BINCOUNT, (arr.indices, arr.values, arr.dense_shape, size, weights),
+                    {"binary_output": bool(binary_output)}, name)
+
+
 @export("sparse.bincount")
 def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
              binary_output=False, name=None):
     """Counts each value (of a dense tensor or SparseTensor), as a SparseTensor of the
-    non-zero counts: over everything (``axis=0``) or per row of a 2-D input (``axis=-1``)."""
-    if isinstance(values, SparseTensor):
-        ids = values.values
-        rows = values.indices[:, 0]
-        num_rows = values.dense_shape[0]
-        weight_values = weights.values if isinstance(weights, SparseTensor) else weights
-    else:
+    non-zero counts: over everything (``axis=0``) or per row of a 2-D input (``axis=-1``).
+    As TF, the ops DenseCountSparseOutput and SparseCountSparseOutput count.
+
+    >>> print(tf.sparse.bincount([[1, 2, 2], [3, 1, 1]], axis=-1).indices.numpy().tolist())
+    [[0, 1], [0, 2], [1, 1], [1, 3]]
+    """
+    if not isinstance(values, SparseTensor):
         values = as_tensor(values)
-        ids = array_ops.reshape(values, [-1])
-        if values.shape.rank == 2:
-            rows = math_ops.floordiv(array_ops.range(array_ops.size(values, out_type=_I64)),
-                                     array_ops.shape(values, out_type=_I64)[1])
-            num_rows = array_ops.shape(values, out_type=_I64)[0]
+    if weights is not None and not isinstance(weights, SparseTensor):
+        weights = as_tensor(weights)
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
+                         "Please specify only one.")
+    if axis is None:
+        axis = 0
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
+                         "currently supported.")
+    if axis == 0:
+        if isinstance(values, SparseTensor):
+            if weights is not None:
+                weights = _sparse_weights(values, weights)
+            values = values.values
         else:
-            rows, num_rows = None, None
-        weight_values = None if weights is None else array_ops.reshape(as_tensor(weights), [-1])
-    count_dtype = ids.dtype
-    ids = _i64(ids)
-    size = math_ops.add(math_ops.maximum(reduction_ops.reduce_max(ids), np.int64(-1)),
-                        np.int64(1))
-    if minlength is not None:
-        size = math_ops.maximum(size, np.int64(minlength))
-    if maxlength is not None:
-        size = math_ops.minimum(size, np.int64(maxlength))
-        keep = math_ops.less(ids, size)
-        ids = array_ops.boolean_mask(ids, keep)
-        if weight_values is not None:
-            weight_values = array_ops.boolean_mask(weight_values, keep)
-        if rows is not None:
-            rows = array_ops.boolean_mask(rows, keep)
-    if weight_values is None:
-        counted = array_ops.ones_like(ids, dtype=count_dtype)
+            if weights is not None:
+                weights = array_ops.reshape(weights, [-1])
+            values = array_ops.reshape(values, [-1])
+    return count_sparse_output(values, weights, minlength, maxlength, binary_output, name)
+
+
+def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
+                        binary_output=False, name=None):
+    """The counts of `values` per row of a 2-D tensor or SparseTensor (of everything for a
+    1-D one), as a SparseTensor: the op DenseCountSparseOutput or SparseCountSparseOutput.
+    `weights` (None, or of `values`' kind) are summed instead of ones."""
+    attrs = {"binary_output": bool(binary_output),
+             "minlength": -1 if minlength is None else int(minlength),
+             "maxlength": -1 if maxlength is None else int(maxlength)}
+    op = _count_op(values)
+    error = _length_attrs_error(op, attrs["minlength"], attrs["maxlength"])
+    if error is not None:
+        raise error
+    if isinstance(values, SparseTensor):
+        reduction_ops.check_attr_dtype(op, "T", values.dtype, _COUNT_VALUES, "values")
+        if weights is not None:
+            weights = _sparse_weights(values, weights)
+        outputs = dispatch(_SPARSE_COUNT, (values.indices, values.values, values.dense_shape,
+                                           _count_weights(weights, values)), attrs, name)
     else:
-        counted = weight_values
-    per_row = axis in (-1, 1) and rows is not None
-    if per_row:
-        indices = array_ops.stack([rows, ids], axis=1)
-        shape = array_ops.stack([num_rows, size])
-    else:
-        indices = array_ops.expand_dims(ids, 1)
-        shape = array_ops.reshape(size, [1])
-    indices, summed = _merge_duplicates(indices, counted, shape)
-    if binary_output:
-        summed = array_ops.ones_like(summed)
-    return SparseTensor(indices, summed, shape)
+        if weights is not None and not isinstance(weights, Tensor):
+            raise ValueError(f"Argument `weights` must be a tf.Tensor if `values` is a "
+                             f"tf.Tensor. Received weights={weights} of type: "
+                             f"{type(weights).__name__}")
+        reduction_ops.check_attr_dtype(op, "T", values.dtype, _COUNT_VALUES, "values")
+        outputs = dispatch(_DENSE_COUNT, (values, _count_weights(weights, values)), attrs, name)
+    return SparseTensor(*outputs)
 
 
 def _binary_sparse(a, b, fn):

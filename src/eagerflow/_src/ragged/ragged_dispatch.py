@@ -262,11 +262,29 @@ def _bincount(fn, arguments):
     values = arguments["arr"] if "arr" in arguments else arguments["values"]
     weights = arguments.get("weights")
     options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
+    if isinstance(values, RaggedTensor) and isinstance(weights, RaggedTensor) and \
+            weights.row_splits is not values.row_splits:
+        debugging_ops.assert_equal(weights.row_splits, values.row_splits, message=(
+            "'weights' and 'values' must have the same row splits."))
+    if fn is api_export.undispatched(sparse_ops.bincount) and arguments.get("axis", 0) in \
+            (0, None) and isinstance(values, RaggedTensor):
+        # As TF: the rows' values are counted, by RaggedCountSparseOutput per row when they
+        # are ragged themselves (DenseCountSparseOutput otherwise).
+        if weights is not None:
+            weights = ragged_kernels.row_weights(values, weights, values.dtype)
+        values = values.values
+        if isinstance(values, RaggedTensor):
+            return ragged_kernels.count_rows(values, weights, **options)
+        return sparse_ops.count_sparse_output(values, weights, name=arguments.get("name"),
+                                              **options)
     if arguments.get("axis") not in (-1, 1):
         return fn(values.flat_values if isinstance(values, RaggedTensor) else values,
                   weights.flat_values if isinstance(weights, RaggedTensor) else weights,
                   **{k: v for k, v in arguments.items() if k not in ("arr", "values",
                                                                      "weights", "name")})
+    if isinstance(values, RaggedTensor) and isinstance(values.values, RaggedTensor):
+        # (TF's error: its counting ops take one row partition)
+        raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
     if fn is api_export.undispatched(sparse_ops.bincount):  # (TF's RaggedCountSparseOutput)
         return ragged_kernels.count_rows(values, weights, **options)
     return ragged_kernels.bincount_rows(values, weights, dtype=arguments.get("dtype", _d.int32),

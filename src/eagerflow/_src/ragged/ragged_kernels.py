@@ -451,11 +451,11 @@ batching_rules.assign(PER_ELEMENT, _RAGGED_BINCOUNT, _RAGGED_COUNT, _RAGGED_CROS
 
 
 # -- the functions that run them --------------------------------------------------------------
-def _row_weights(values, weights, dtype):
+def row_weights(values, weights, dtype):
     """The weights of a ragged `values` as a flat tensor (empty when None), as TF's
     bincounts take them."""
-    if weights is None:
-        return array_ops.zeros([0], dtype)
+    if weights is None:  # (a constant, as TF's)
+        return convert_to_tensor(np.zeros(0, dtype.as_numpy_dtype))
     if not isinstance(weights, type(values)):
         raise ValueError(f"`weights` must be a RaggedTensor if `values` is a RaggedTensor. "
                          f"Received argument weights={weights} of type: "
@@ -482,7 +482,7 @@ def bincount_rows(values, weights=None, minlength=None, maxlength=None, dtype=_d
         size = math_ops.maximum(convert_to_tensor(minlength, index), size)
     if maxlength is not None:
         size = math_ops.minimum(convert_to_tensor(maxlength, index), size)
-    weights = _row_weights(values, weights, dtype)
+    weights = row_weights(values, weights, dtype)
     return dispatch(_RAGGED_BINCOUNT, (values.row_splits, flat, size, weights),
                     {"binary_output": bool(binary_output)}, name)
 
@@ -494,7 +494,7 @@ def count_rows(values, weights=None, minlength=None, maxlength=None, binary_outp
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. "
                          "Please specify only one.")
-    weights = _row_weights(values, weights, values.dtype)
+    weights = row_weights(values, weights, values.dtype)
     indices, counts, shape = dispatch(_RAGGED_COUNT, (values.row_splits, values.values, weights),
                                       {"binary_output": bool(binary_output),
                                        "minlength": -1 if minlength is None else int(minlength),
