@@ -107,3 +107,42 @@ def test_sign_check_messages_and_graphs():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"assertion failed: \[Condition x < y did not hold element-wise:\]"):
         checked(tf.constant([1, 5]))
+
+
+def test_assertions_on_values_known_while_tracing_fail_at_trace_time():
+    """Captured eager tensors and constants have no graph name: a function asserting on
+    them fails as it traces, with TF's InvalidArgumentError and message."""
+    x = tf.constant([1, 2, 3])
+
+    @tf.function
+    def equal():
+        tf.debugging.assert_equal(x, tf.constant([1, 2, 4]), message="msg")
+
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"msg\n\s*Condition x == y did not hold element-wise:\n\s*"
+                             r"x \(shape=\(3,\) dtype=int32\) = \n\s*\[1 2 3\]"):
+        equal()
+
+    @tf.function
+    def negative():
+        tf.debugging.assert_negative(x, message="neg")
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"neg\.  \n\s*Condition x < 0"):
+        negative()
+
+    @tf.function
+    def against(y):  # one side known, the other not: checked as the graph runs
+        tf.debugging.assert_equal(x, y)
+        tf.debugging.assert_positive(x)
+        return tf.reduce_sum(y)
+
+    assert int(against(tf.constant([1, 2, 3]))) == 6
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x \\(shape=\\(3,\\) dtype=int32\\)"):
+        against(tf.constant([1, 2, 4]))
+
+    @tf.function
+    def holds():
+        tf.debugging.assert_less(x, tf.constant([5, 5, 5]))
+        return 1
+
+    assert int(holds()) == 1

@@ -12,12 +12,12 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors, registry
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import late, math_ops
 from eagerflow._src.ops.logging_ops import tensor_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
@@ -48,15 +48,37 @@ def _graph_check(condition, message, data, summarize):
 
 # -- comparisons of two tensors --------------------------------------------------------------
 
+_NUMPY_COMPARISONS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+                      ">": np.greater, ">=": np.greater_equal}
+
+
+def _static_failure(holds, prefix, symbol, operands, summarize):
+    """In a graph, an assertion on values known while tracing (eager tensors captured
+    by a function, constants) that fails raises as TF's does, before the graph runs."""
+    values = [get_static_value(t) for t in operands]
+    if any(v is None for v in values) or bool(np.all(holds(*values))):
+        return None
+    lines = [f"{prefix}Condition x {symbol} did not hold element-wise:"]
+    for label, t, v in zip("xy", operands, values):
+        lines.append(f"{label} ({_label(t)}) = \n{_first(v, summarize)}")
+    return _invalid("\n".join(lines))
+
+
 def _comparison(compare, symbol):
     """An assertion that ``compare(x, y)`` holds element-wise (with broadcasting)."""
     def check(x, y, message=None, summarize=None, name=None):
         x, y = hinted_operands(x, y)  # a y of another dtype reaches the op, which reports it
+        if not context.executing_eagerly():
+            failure = _static_failure(_NUMPY_COMPARISONS[symbol],
+                                      f"{message}\n" if message else "", f"{symbol} y",
+                                      (x, y), summarize)
+            if failure is not None:
+                raise failure
         holds = compare(x, y)
         if not context.executing_eagerly():
             return _graph_check(holds, message, [
-                f"Condition x {symbol} y did not hold element-wise:", f"x ({x.name}) = ", x,
-                f"y ({y.name}) = ", y], summarize)
+                f"Condition x {symbol} y did not hold element-wise:", f"x ({_label(x)}) = ", x,
+                f"y ({_label(y)}) = ", y], summarize)
         if not _holds(holds):
             text = f"Condition x {symbol} y did not hold.\n"
             if x.shape == y.shape and x.shape.rank:  # point at the first failing elements
@@ -95,7 +117,11 @@ def _sign_check(compare, symbol):
         prefix = f"{message}.  " if message else ""  # TF ends a given message so here
         condition = f"Condition x {symbol} 0 did not hold element-wise:"
         if not context.executing_eagerly():
-            return _graph_check(holds, prefix, [condition, f"x ({x.name}) = ", x], summarize)
+            failure = _static_failure(lambda v: _NUMPY_COMPARISONS[symbol](v, 0), f"{prefix}\n",
+                                      f"{symbol} 0", (x,), summarize)
+            if failure is not None:
+                raise failure
+            return _graph_check(holds, prefix, [condition, f"x ({_label(x)}) = ", x], summarize)
         if not _holds(holds):
             values = [str(v) for v in _first(x, summarize).tolist()]
             raise _invalid(f"{prefix}\n{condition}\nx ({_described(x)}) = \n{values}")
@@ -265,6 +291,11 @@ def is_numeric_tensor(tensor):
 
 def _described(x):
     return f"shape={x.shape} dtype={x.dtype.name}"
+
+
+def _label(x):
+    """A tensor's graph name; an eager tensor captured by a graph has none, so its form."""
+    return _described(x) if isinstance(x, EagerTensor) else x.name
 
 
 @export("debugging.assert_shapes")
