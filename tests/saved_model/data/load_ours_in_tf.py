@@ -199,7 +199,42 @@ def ragged():
         json.dump(recorded, f, indent=1)
 
 
+def keras_subclassed():
+    """tf_keras's load_model of our subclassed model (``... load_ours_in_tf.py subclassed``
+    alone, with TF_USE_LEGACY_KERAS=1): its class, predictions (training or not), losses, a
+    step of training, and tf.saved_model.load's call and signature; written into
+    tf_loaded_ours.json under ``keras_subclassed``."""
+    path = os.path.join(HERE, "ours_keras_subclassed")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model = tf.keras.models.load_model(path)
+    out = {"class": type(model).__name__,
+           "predict": model.predict(x, verbose=0).tolist(),
+           "call": model(x, training=False).numpy().tolist(),
+           "losses": [float(v) for v in model.losses],
+           "weights": sorted(v.name for v in model.weights),
+           "compiled": model.optimizer is not None}
+    tf.keras.utils.set_random_seed(0)
+    trained = model(x, training=True).numpy()
+    out["training_differs"] = bool(not np.allclose(trained, out["predict"]))
+    if out["compiled"]:
+        loss = model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0).history["loss"]
+        out["trained_a_step"] = bool(np.isfinite(loss[0]))
+    loaded = tf.saved_model.load(path)
+    out["saved_model_call"] = loaded(tf.constant(x), training=False).numpy().tolist()
+    served = loaded.signatures["serving_default"](tf.constant(x))
+    out["serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["keras_subclassed"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["subclassed"]:
+        keras_subclassed()
+        sys.exit()
     if sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["dense"]:
@@ -214,3 +249,4 @@ if __name__ == "__main__":
         dense()
         keras_load_model()
         ragged()
+        keras_subclassed()

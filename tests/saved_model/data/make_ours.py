@@ -180,8 +180,50 @@ def dense():
     tf.saved_model.save(dense_table_module(tf), path)
 
 
+class Scale(tf.keras.layers.Layer):
+    """A custom layer (no config): a trainable scale, an activity loss."""
+
+    def build(self, input_shape):
+        self.scale = self.add_weight("scale", shape=(input_shape[-1],), initializer="ones")
+
+    def call(self, x):
+        self.add_loss(0.01 * tf.reduce_sum(tf.abs(x)))
+        return x * self.scale
+
+
+class Subclassed(tf.keras.Model):
+    """A subclassed model with no config: layers, a custom layer, dropout (`training`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(5, activation="relu")
+        self.scale = Scale()
+        self.drop = tf.keras.layers.Dropout(0.5)
+        self.out = tf.keras.layers.Dense(2)
+
+    def call(self, x, training=False):
+        return self.out(self.drop(self.scale(self.hidden(x)), training=training))
+
+
+def subclassed(out=HERE):
+    """A subclassed Keras model after a step of training, by model.save (``... make_ours.py
+    subclassed`` writes it alone): tf_keras revives it from the SavedModel's functions."""
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(5)
+    model = Subclassed()
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    path = os.path.join(out, "ours_keras_subclassed")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    np.save(os.path.join(out, "ours_keras_subclassed_y.npy"), model(x).numpy())
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["tables"]:
+    if sys.argv[1:] == ["subclassed"]:
+        subclassed()
+    elif sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["dense"]:
         dense()
@@ -194,3 +236,4 @@ if __name__ == "__main__":
         tables()
         ragged()
         dense()
+        subclassed()

@@ -194,8 +194,14 @@ class _ObjectGraph:
                           if isinstance(v, lookup_ops._Table) and k not in taken and
                           all(c is not v for _, c in edges)]
                 taken = {name for name, _ in edges}
-            for name, function in _functions_of(obj):
+            hook = getattr(type(obj), "_saved_model_children", None)  # (a Keras layer's)
+            for name, function in _functions_of(obj) + (obj._saved_model_children()
+                                                        if hook is not None else []):
                 if name in taken:
+                    continue
+                taken.add(name)
+                if not isinstance(function, (Function, ConcreteFunction)):
+                    edges.append((name, function))
                     continue
                 node = self.functions.get(id(function))
                 if node is None:

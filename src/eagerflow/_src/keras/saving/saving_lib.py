@@ -38,6 +38,7 @@ from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.saving import saved_model_functions  # noqa: F401 (late)
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.input_layer import InputLayer

@@ -1,0 +1,149 @@
+"""Subclassed Keras models in a SavedModel: the call functions tf_keras's `load_model` revives
+them by (``keras_api.call_and_return_conditional_losses``, ``__call__``), traced with the
+inputs of the model's first call (`save_spec`), and what TF 2.21 computed with the one
+checked in (data/make_ours.py, data/load_ours_in_tf.py)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+X = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+
+
+class Scale(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.scale = self.add_weight("scale", shape=(input_shape[-1],), initializer="ones")
+
+    def call(self, x):
+        self.add_loss(0.01 * tf.reduce_sum(tf.abs(x)))
+        return x * self.scale
+
+
+class Subclassed(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(5, activation="relu")
+        self.scale = Scale()
+        self.drop = tf.keras.layers.Dropout(0.5)
+        self.out = tf.keras.layers.Dense(2)
+
+    def call(self, x, training=False):
+        return self.out(self.drop(self.scale(self.hidden(x)), training=training))
+
+
+def test_save_spec_is_the_first_calls_inputs_named_as_tf_keras_names_them():
+    model = Subclassed()
+    assert model.save_spec() is None
+    model(X)
+    assert model.save_spec() == ([tf.TensorSpec([None, 4], tf.float32, "input_1")], {})
+    assert model.save_spec(dynamic_batch=False) == (
+        [tf.TensorSpec([2, 4], tf.float32, "input_1")], {})
+    model(X[:1])  # (the first call's)
+    assert model.save_spec()[0][0].shape.as_list() == [None, 4]
+
+    class Pair(tf.keras.Model):
+        def call(self, inputs):
+            return inputs["a"] + inputs["b"]
+
+    pair = Pair()
+    pair({"a": X, "b": X})
+    assert pair.save_spec() == ([{"a": tf.TensorSpec([None, 4], tf.float32, "a"),
+                                  "b": tf.TensorSpec([None, 4], tf.float32, "b")}], {})
+    functional = tf.keras.Model(*(lambda i: (i, tf.keras.layers.Dense(1)(i)))(
+        tf.keras.Input((3,), name="features")))
+    assert functional.save_spec() == ([tf.TensorSpec([None, 3], tf.float32, "features")], {})
+
+
+def test_savedmodel_of_a_subclassed_model_holds_its_call_functions(tmp_path):
+    tf.keras.utils.set_random_seed(5)
+    model = Subclassed()
+    expected = model(X).numpy()
+    losses = [float(v) for v in model.losses]
+    path = str(tmp_path / "m")
+    model.save(path)
+    assert [float(v) for v in model.losses] == losses  # (the traces' losses are not kept)
+    loaded = tf.saved_model.load(path)
+    call = loaded.keras_api.call_and_return_conditional_losses
+    outputs, call_losses = call(tf.constant(X), training=False)
+    np.testing.assert_allclose(outputs.numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose([float(v) for v in call_losses], losses, rtol=1e-6)
+    outputs, _ = call(tf.constant(X), True)
+    assert not np.allclose(outputs.numpy(), expected)  # (dropout, training)
+    np.testing.assert_allclose(loaded(tf.constant(X), training=False).numpy(), expected,
+                               rtol=1e-6)
+    assert loaded.call_and_return_all_conditional_losses is call
+    served = loaded.signatures["serving_default"](input_1=tf.constant(X))
+    assert list(served) == ["output_1"]
+    np.testing.assert_allclose(served["output_1"].numpy(), expected, rtol=1e-6)
+    # the custom layer inside, called on its own
+    scaled, scale_losses = loaded.scale.keras_api.call_and_return_conditional_losses(
+        tf.ones([3, 5]))
+    np.testing.assert_allclose(scaled.numpy(), np.ones([3, 5]))
+    np.testing.assert_allclose(float(scale_losses[0]), 0.15, rtol=1e-6)
+    # Keras's own layers are rebuilt from their configs: no functions
+    assert not hasattr(loaded.hidden, "keras_api")
+
+
+def test_an_uncalled_subclassed_model_saves_no_call_functions(tmp_path):
+    model = Subclassed()
+    model.build((None, 4))
+    path = str(tmp_path / "m")
+    model.save(path)
+    loaded = tf.saved_model.load(path)
+    assert not hasattr(loaded, "keras_api")
+    assert "serving_default" not in loaded.signatures
+
+
+def test_compiled_subclassed_models_checkpoint_as_tf_keras_does(tmp_path):
+    model = Subclassed()
+    model.compile("adam", "mse")
+    model.fit(X, np.ones((2, 2), np.float32), verbose=0)
+    prefix = str(tmp_path / "ckpt")
+    model.save_weights(prefix)
+    names = [name for name, _ in tf.train.list_variables(prefix)]
+    assert not [n for n in names if n.startswith(("_steps_per_execution",
+                                                   "_compile_arguments"))]
+    assert "hidden/kernel/.ATTRIBUTES/VARIABLE_VALUE" in names
+
+
+def test_tf_keras_revived_the_subclassed_model_saved_here():
+    """TF 2.21's `tf.keras.models.load_model` (tf_keras) of data/ours_keras_subclassed, a
+    class it does not have: revived from the saved functions, it predicts what the model
+    did, with its losses, and compiles and trains."""
+    with open(os.path.join(DATA, "tf_loaded_ours.json")) as f:
+        recorded = json.load(f)["keras_subclassed"]
+    expected = np.load(os.path.join(DATA, "ours_keras_subclassed_y.npy"))
+    assert recorded["class"] == "Subclassed"
+    for key in ("predict", "call", "saved_model_call"):
+        np.testing.assert_allclose(recorded[key], expected, rtol=1e-5)
+    np.testing.assert_allclose(recorded["serving_default"]["output_1"], expected, rtol=1e-5)
+    assert len(recorded["losses"]) == 1
+    assert recorded["compiled"] and recorded["trained_a_step"] and recorded["training_differs"]
+    # and here: the same functions, called by eagerflow's loader
+    loaded = tf.saved_model.load(os.path.join(DATA, "ours_keras_subclassed"))
+    outputs, losses = loaded.keras_api.call_and_return_conditional_losses(X, training=False)
+    np.testing.assert_allclose(outputs.numpy(), expected, rtol=1e-5)
+    np.testing.assert_allclose([float(v) for v in losses], recorded["losses"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("call_arguments", ["(self, x)", "(self, inputs, training=None, mask=None)"])
+def test_call_signatures_without_or_with_more_arguments(tmp_path, call_arguments):
+    namespace = {"tf": tf}
+    exec(f"class M(tf.keras.Model):\n"  # noqa: S102 (a class per call signature)
+         f"    def __init__(self):\n"
+         f"        super().__init__()\n"
+         f"        self.d = tf.keras.layers.Dense(2)\n"
+         f"    def call{call_arguments}:\n"
+         f"        return self.d({call_arguments.split(', ')[1].rstrip(')')})\n", namespace)
+    model = namespace["M"]()
+    expected = model(X).numpy()
+    path = str(tmp_path / "m")
+    model.save(path)
+    loaded = tf.saved_model.load(path)
+    call = loaded.keras_api.call_and_return_conditional_losses
+    outputs, _ = call(X, training=False) if "training" in call_arguments else call(X)
+    np.testing.assert_allclose(outputs.numpy(), expected, rtol=1e-6)
