@@ -147,3 +147,58 @@ def test_call_signatures_without_or_with_more_arguments(tmp_path, call_arguments
     call = loaded.keras_api.call_and_return_conditional_losses
     outputs, _ = call(X, training=False) if "training" in call_arguments else call(X)
     np.testing.assert_allclose(outputs.numpy(), expected, rtol=1e-6)
+
+
+# -- load_model of a subclassed model without its class: revived from its saved functions ---
+
+def test_keras_load_model_revives_tf_keras_subclassed_model():
+    """data/tf_keras_subclassed: TF 2.21's model.save of programs.subclassed_model, whose
+    classes are not given here: its Dense layers rebuilt from their configs, the custom
+    layer and the model calling the saved functions, with TF's outputs and losses."""
+    with open(os.path.join(DATA, "tf_outputs.json")) as f:
+        recorded = json.load(f)["tf_keras_subclassed"]
+    x = np.array(recorded["x"], np.float32)
+    model = tf.keras.models.load_model(os.path.join(DATA, "tf_keras_subclassed"))
+    assert type(model).__name__ == "Subclassed" and isinstance(model, tf.keras.Model)
+    assert [type(layer).__name__ for layer in model.layers] == ["Dense", "Scale", "Dropout",
+                                                                "Dense"]
+    assert isinstance(model.layers[0], tf.keras.layers.Dense)
+    assert [w.name for w in model.weights] == recorded["weights"]
+    np.testing.assert_allclose(model(x).numpy(), recorded["y"], rtol=1e-5)
+    np.testing.assert_allclose([float(v) for v in model.losses], recorded["losses"], rtol=1e-5)
+    np.testing.assert_allclose(model.predict(x, verbose=0), recorded["y"], rtol=1e-5)
+    assert not np.allclose(model(x, training=True).numpy(), recorded["y"])  # (dropout)
+    # compiled from its training config: a step of training moves every weight
+    assert model.optimizer is not None
+    before = [w.numpy() for w in model.trainable_weights]
+    loss = model.fit(x, np.ones((2, 2), np.float32), verbose=0).history["loss"][0]
+    assert np.isfinite(loss)
+    assert all(not np.allclose(a, w.numpy()) for a, w in zip(before, model.trainable_weights))
+
+
+def test_keras_load_model_revives_a_subclassed_model_saved_here(tmp_path):
+    tf.keras.utils.set_random_seed(5)
+    model = Subclassed()
+    model.compile("adam", "mse")
+    model.fit(X, np.ones((2, 2), np.float32), verbose=0)
+    expected = model(X).numpy()
+    path = str(tmp_path / "m")
+    model.save(path)
+    revived = tf.keras.models.load_model(path)
+    assert type(revived).__name__ == "Subclassed" and type(revived) is not Subclassed
+    np.testing.assert_allclose(revived(X).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose([float(v) for v in revived.losses],
+                               [float(v) for v in model.losses], rtol=1e-6)
+    # its weights checkpoint under the original model's paths
+    prefix = str(tmp_path / "w")
+    revived.save_weights(prefix)
+    fresh = Subclassed()
+    fresh(X)
+    fresh.load_weights(prefix).expect_partial()
+    np.testing.assert_allclose(fresh(X).numpy(), expected, rtol=1e-6)
+    # one never called has no saved call function: its class is needed
+    uncalled = Subclassed()
+    uncalled.build((None, 4))
+    uncalled.save(str(tmp_path / "u"))
+    with pytest.raises(ValueError, match="Unknown"):
+        tf.keras.models.load_model(str(tmp_path / "u"))

@@ -13,7 +13,8 @@ import eagerflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import dense_table_module, ragged_class  # noqa: E402
+from tests.saved_model.programs import (  # noqa: E402
+    dense_table_module, ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -180,40 +181,10 @@ def dense():
     tf.saved_model.save(dense_table_module(tf), path)
 
 
-class Scale(tf.keras.layers.Layer):
-    """A custom layer (no config): a trainable scale, an activity loss."""
-
-    def build(self, input_shape):
-        self.scale = self.add_weight("scale", shape=(input_shape[-1],), initializer="ones")
-
-    def call(self, x):
-        self.add_loss(0.01 * tf.reduce_sum(tf.abs(x)))
-        return x * self.scale
-
-
-class Subclassed(tf.keras.Model):
-    """A subclassed model with no config: layers, a custom layer, dropout (`training`)."""
-
-    def __init__(self):
-        super().__init__()
-        self.hidden = tf.keras.layers.Dense(5, activation="relu")
-        self.scale = Scale()
-        self.drop = tf.keras.layers.Dropout(0.5)
-        self.out = tf.keras.layers.Dense(2)
-
-    def call(self, x, training=False):
-        return self.out(self.drop(self.scale(self.hidden(x)), training=training))
-
-
 def subclassed(out=HERE):
     """A subclassed Keras model after a step of training, by model.save (``... make_ours.py
     subclassed`` writes it alone): tf_keras revives it from the SavedModel's functions."""
-    tf.keras.backend.clear_session()
-    tf.keras.utils.set_random_seed(5)
-    model = Subclassed()
-    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
-    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
-    model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    model, x = subclassed_model(tf, 5)
     path = os.path.join(out, "ours_keras_subclassed")
     shutil.rmtree(path, ignore_errors=True)
     model.save(path)

@@ -287,7 +287,9 @@ def _matches(value, signature):
 
 
 class _Loader:
-    def __init__(self, meta_graph, export_dir):
+    def __init__(self, meta_graph, export_dir, variables=None):
+        """`variables`: ``{node id: Variable}`` given for the variable nodes they name (the
+        functions capture them and the checkpoint's values are assigned to them)."""
         self.proto = meta_graph.object_graph_def
         _add_default_attrs(meta_graph)
         self.library = gd.Library(meta_graph.graph_def.library.function)
@@ -297,7 +299,9 @@ class _Loader:
         self.nodes = [None] * len(nodes)
         # values first (functions capture them), then functions, then the rest
         for i, node in enumerate(nodes):
-            if node.WhichOneof("kind") == "variable":
+            if variables and i in variables and node.WhichOneof("kind") == "variable":
+                self.nodes[i] = variables[i]
+            elif node.WhichOneof("kind") == "variable":
                 self.nodes[i] = self._variable(node.variable)
             elif node.WhichOneof("kind") == "constant":
                 self.nodes[i] = self._constant(meta_graph.graph_def, node.constant.operation)
@@ -575,6 +579,15 @@ def _function_name(name):
     if name.startswith("__inference_"):
         name = name[len("__inference_"):].rpartition("_")[0] or name
     return name
+
+
+def load_nodes(export_dir, variables):
+    """The loaded objects of the SavedModel in `export_dir`, by node id, its variable nodes
+    named in `variables` (``{node id: Variable}``) being those given (Keras's revival of a
+    model of a class it does not have: the layers it rebuilt hold them)."""
+    export_dir = os.fspath(export_dir)
+    meta_graph = _meta_graph(read_saved_model(export_dir), None, export_dir)
+    return _Loader(meta_graph, export_dir, variables).nodes
 
 
 def load(export_dir, tags=None, options=None):

@@ -31,7 +31,7 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
@@ -319,8 +319,19 @@ def _load_saved_model(path, custom_objects, compile):
                          f"it with `tf.saved_model.load`.")
     config = _tuples(json.loads(metadata))
     with serialization.CustomObjectScope(custom_objects or {}):
-        model = layers_mod.deserialize({"class_name": config["class_name"],
-                                        "config": config["config"]})
+        try:
+            model = layers_mod.deserialize({"class_name": config["class_name"],
+                                            "config": config["config"]})
+        except ValueError:  # a class not known here: revived from its saved functions
+            model = _revive(path, nodes, config)
+            if model is None:
+                raise
+            compile_config = config.get("compile_config")
+            training_config = config.get("training_config")
+            if compile and (compile_config or training_config):
+                model.compile(**(_compile_arguments(compile_config) if compile_config else
+                                 compile_arguments_from_training_config(training_config)))
+            return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
         if not model.built and shape:
@@ -344,6 +355,43 @@ def _load_saved_model(path, custom_objects, compile):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
     return model
+
+
+def _revive(path, nodes, root_config):
+    """The model of a SavedModel whose class is not known here (a subclassed model saved
+    without its class), as tf_keras revives one: see `saved_model_functions.revive`."""
+    from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
+    metadata = {}
+    keras_metadata = os.path.join(path, "keras_metadata.pb")
+    if os.path.isfile(keras_metadata):
+        with open(keras_metadata, "rb") as f:
+            for node in pb.KerasSavedMetadata.FromString(f.read()).nodes:
+                metadata[node.node_id] = (node.identifier, _tuples(json.loads(node.metadata)))
+    metadata[0] = (nodes[0].user_object.identifier, root_config)
+
+    def rebuild(config, scope):
+        layer = layers_mod.deserialize({"class_name": config["class_name"],
+                                        "config": config["config"]})
+        shape = _shape_from_json(config.get("build_input_shape"))
+        if not layer.built and shape:
+            with context.name_scope_push(scope):  # (its weights named as they were saved)
+                layer.build(shape)
+        return layer
+
+    return saved_model_functions.revive(path, nodes, metadata, rebuild, Model, Layer)
+
+
+def _shape_from_json(value):
+    """A build input shape from its JSON (`_shape_json`'s): ``TensorShape`` objects as
+    tuples, nested shapes element by element."""
+    if isinstance(value, dict) and value.get("class_name") == "TensorShape":
+        items = value.get("items")
+        return None if items is None else tuple(items)
+    if isinstance(value, dict):
+        return {k: _shape_from_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_shape_from_json(v) for v in value)
+    return value
 
 
 def _restore_tables(model, path, nodes):
