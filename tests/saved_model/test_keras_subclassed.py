@@ -202,3 +202,44 @@ def test_keras_load_model_revives_a_subclassed_model_saved_here(tmp_path):
     uncalled.save(str(tmp_path / "u"))
     with pytest.raises(ValueError, match="Unknown"):
         tf.keras.models.load_model(str(tmp_path / "u"))
+
+
+# -- what tf.saved_model.load gives of a Keras model: its saved variables lists ---------------
+
+def test_loaded_keras_objects_have_the_saved_variables_lists():
+    """TF's restored objects have a Keras object's ``variables`` and ``trainable_variables``
+    as saved (the model's weights, in their order: no optimizer or metric variables), and no
+    Module API otherwise; eagerflow's restored objects the same, of TF's SavedModel and of
+    ours (which TF 2.21 read, data/tf_loaded_ours.json)."""
+    with open(os.path.join(DATA, "tf_outputs.json")) as f:
+        weights = json.load(f)["tf_keras_subclassed"]["weights"]
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_keras_subclassed"))
+    assert [v.name for v in loaded.variables] == weights
+    assert [v.name for v in loaded.trainable_variables] == weights
+    assert not hasattr(loaded, "non_trainable_variables") and not hasattr(loaded, "submodules")
+    with open(os.path.join(DATA, "tf_loaded_ours.json")) as f:
+        recorded = json.load(f)["keras_subclassed"]
+    ours = tf.saved_model.load(os.path.join(DATA, "ours_keras_subclassed"))
+    assert [v.name for v in ours.variables] == recorded["saved_model_variables"]
+    assert [v.name for v in ours.trainable_variables] == \
+        recorded["saved_model_trainable_variables"]
+    assert [v.name for v in ours.scale.variables] == recorded["saved_model_scale_variables"]
+
+
+def test_savedmodel_of_a_keras_model_saves_its_variables_lists(tmp_path):
+    tf.keras.backend.clear_session()  # (layers named as in a fresh process)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,)),
+                                 tf.keras.layers.BatchNormalization()])
+    model.compile("adam", "mse")
+    model.fit(np.ones((4, 4)), np.ones((4, 3)), verbose=0)
+    path = str(tmp_path / "m")
+    model.save(path)
+    loaded = tf.saved_model.load(path)
+    assert [v.name for v in loaded.variables] == [v.name for v in model.variables]
+    assert [v.name for v in loaded.trainable_variables] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0",
+        "batch_normalization/beta:0"]
+    assert loaded.variables[0] is getattr(loaded, "layer_with_weights-0").kernel
+    batch_norm = getattr(loaded, "layer_with_weights-1")
+    assert [v.name for v in batch_norm.variables][2:] == [
+        "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]

@@ -100,7 +100,10 @@ def test_round_trip_of_a_module(tmp_path):
     np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
     np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(),
                                   m(x).numpy())
-    assert [v.name for v in loaded.variables] == ["b:0", "w:0"]  # (attribute order, as TF)
+    # (as TF's, a restored object has what was saved: its variables by name, no Module API)
+    assert (loaded.w.name, loaded.b.name) == ("w:0", "b:0")
+    assert not hasattr(loaded, "variables") and not hasattr(loaded, "name")
+    assert "trainable_variables" not in dir(loaded)
     # the variables are a checkpoint of the saved object graph
     names = dict(tf.train.list_variables(os.path.join(path, "variables", "variables")))
     assert names["w/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]

@@ -221,6 +221,9 @@ def keras_subclassed():
         out["trained_a_step"] = bool(np.isfinite(loss[0]))
     loaded = tf.saved_model.load(path)
     out["saved_model_call"] = loaded(tf.constant(x), training=False).numpy().tolist()
+    out["saved_model_variables"] = [v.name for v in loaded.variables]
+    out["saved_model_trainable_variables"] = [v.name for v in loaded.trainable_variables]
+    out["saved_model_scale_variables"] = [v.name for v in loaded.scale.variables]
     served = loaded.signatures["serving_default"](tf.constant(x))
     out["serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
     path = os.path.join(HERE, "tf_loaded_ours.json")

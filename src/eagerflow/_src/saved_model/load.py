@@ -99,6 +99,31 @@ class _UserObject(Module):
         super().__init__(name=None)
 
 
+def _saved_attribute(name):
+    """A `Module` attribute that a restored object has only when it was saved (a Keras
+    object's ``variables`` list), as TF's restored objects: AttributeError otherwise."""
+
+    def get(self):
+        try:
+            return self.__dict__[name]
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'{name}'") from None
+
+    def set_(self, value):
+        self.__dict__[name] = value
+
+    return property(get, set_)
+
+
+_SAVED_ONLY = ("name", "name_scope", "variables", "trainable_variables",
+               "non_trainable_variables", "submodules", "with_name_scope")
+for _name in _SAVED_ONLY:
+    setattr(_UserObject, _name, _saved_attribute(_name))
+_UserObject.__dir__ = lambda self: [n for n in Module.__dir__(self)
+                                    if n not in _SAVED_ONLY or n in self.__dict__]
+
+
 class _CallableUserObject(_UserObject):
     """A restored object that was callable: calls run its restored ``__call__``."""
 
@@ -601,6 +626,9 @@ def load(export_dir, tags=None, options=None):
         return load_v1.load(export_dir, meta_graph)
     loader = _Loader(meta_graph, export_dir)
     root = loader.nodes[0]
+    if isinstance(root, _UserObject):  # (as TF's root records them)
+        root.tensorflow_version = meta_graph.meta_info_def.tensorflow_version
+        root.tensorflow_git_version = meta_graph.meta_info_def.tensorflow_git_version
     if getattr(options, "experimental_load_function_aliases", False):
         by_alias = {}
         for name, alias in sorted(meta_graph.meta_info_def.function_aliases.items()):

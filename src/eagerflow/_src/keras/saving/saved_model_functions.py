@@ -48,10 +48,13 @@ def _input_specs(layer):
 
 def children(layer):
     """``[(name, tf.function or object)]``: what a SavedModel saves of `layer` beside its
-    weights and sub-layers, for tf_keras to call it; empty for Keras's own classes (rebuilt
-    from their configs) and for layers never called."""
+    weights and sub-layers: its ``variables`` and ``trainable_variables`` (TF's loaded
+    objects have them), and, for tf_keras to call it, its call functions (none for Keras's
+    own classes, rebuilt from their configs, or for layers never called)."""
+    lists = [("variables", list(layer.variables)),
+             ("trainable_variables", list(layer.trainable_variables))]
     if _is_builtin(layer) or getattr(layer, "_saved_model_inputs_spec", None) is None:
-        return []
+        return lists
     inputs = _input_specs(layer)
     if inputs is None:
         return []
@@ -87,8 +90,8 @@ def children(layer):
     keras_api.call_and_return_conditional_losses = found[0]
     keras_api.call_and_return_all_conditional_losses = found[0]
     keras_api.__call__ = found[1]
-    return [("keras_api", keras_api), ("__call__", found[1]),
-            ("call_and_return_all_conditional_losses", found[0])]
+    return lists + [("keras_api", keras_api), ("__call__", found[1]),
+                    ("call_and_return_all_conditional_losses", found[0])]
 
 
 # -- reviving ------------------------------------------------------------------------------
