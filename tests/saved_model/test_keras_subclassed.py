@@ -243,3 +243,41 @@ def test_savedmodel_of_a_keras_model_saves_its_variables_lists(tmp_path):
     batch_norm = getattr(loaded, "layer_with_weights-1")
     assert [v.name for v in batch_norm.variables][2:] == [
         "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]
+
+
+# -- the optimizer in a SavedModel: revived by tf_keras as its RestoredOptimizer ---------------
+
+def _optimizer_node(path):
+    from tests.internals import fingerprinting
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        nodes = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .object_graph_def.nodes
+    root = nodes[0]
+    found = next(c.node_id for c in root.children if c.local_name == "optimizer")
+    user_object = nodes[found].user_object
+    return user_object.identifier, user_object.version.producer, user_object.version.min_consumer
+
+
+@pytest.mark.parametrize("optimizer, identifier", [
+    (lambda: tf.keras.optimizers.Adam(0.1), "experimentalOptimizer"),
+    (lambda: tf.keras.optimizers.legacy.Adam(0.1), "optimizer")])
+def test_the_optimizer_is_saved_under_tf_keras_identifier(tmp_path, optimizer, identifier):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(optimizer(), "mse")
+    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
+    model.save(str(tmp_path / "m"))
+    assert _optimizer_node(str(tmp_path / "m")) == (identifier, 2, 1)
+
+
+def test_tf_keras_revived_our_optimizer_with_its_state():
+    """tf_keras's load_model(compile=False) of data/ours_keras revived its Adam as a
+    RestoredOptimizer with the iterations and slot variables saved (load_ours_in_tf.py)."""
+    with open(os.path.join(DATA, "tf_loaded_ours.json")) as f:
+        recorded = json.load(f)["keras_load_model"]
+    for name in ("ours_keras", "ours_keras_cnn"):
+        assert _optimizer_node(os.path.join(DATA, name)) == ("experimentalOptimizer", 2, 1)
+        restored = recorded[name]["restored_optimizer"]
+        saved = tf.saved_model.load(os.path.join(DATA, name)).optimizer
+        assert restored["class"] == "RestoredOptimizer"
+        assert restored["iterations"] == int(saved._iterations.numpy()) == 1
+        assert restored["variables"] == [v.name for v in saved._variables]

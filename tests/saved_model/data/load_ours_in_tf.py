@@ -153,6 +153,13 @@ def keras_load_model():
                "compiled": model.optimizer is not None}
         if got["compiled"]:
             got["optimizer"] = type(model.optimizer).__name__
+            # uncompiled, its saved optimizer revived (tf_keras's RestoredOptimizer)
+            restored = tf.keras.models.load_model(os.path.join(HERE, name),
+                                                  compile=False).optimizer
+            got["restored_optimizer"] = {
+                "class": type(restored).__name__,
+                "iterations": int(restored.iterations.numpy()),
+                "variables": [v.name for v in restored.variables]}
             loss = model.fit(x, y, epochs=1, verbose=0).history["loss"][0]
             got["trained_a_step"] = bool(np.isfinite(loss))
         out[name] = got

@@ -844,6 +844,12 @@ class _Writer:
                     "trackable_list_wrapper" if isinstance(obj, list) else
                     "_generic_user_object")
                 node.user_object.version.producer = node.user_object.version.min_consumer = 1
+                # (a class TF's loader revives by its identifier: a Keras optimizer's)
+                revived = getattr(type(obj), "_saved_model_identifier", None)
+                if revived is not None:
+                    node.user_object.identifier = revived[0]
+                    node.user_object.version.producer = revived[1]
+                    node.user_object.version.min_consumer = revived[2]
             nodes[i] = node
         # the variables as the GraphDef's VarHandleOps, for the signatures' calls
         handles = {}
