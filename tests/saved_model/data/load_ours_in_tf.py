@@ -241,9 +241,42 @@ def keras_subclassed():
         json.dump(recorded, f, indent=1)
 
 
+OURS = ["ours_module", "ours_keras", "ours_keras_cnn", "ours_keras_functional", "ours_keras_lstm",
+        "ours_keras_nested", "ours_keras_text", "ours_keras_subclassed", "ours_tables",
+        "ours_ragged", "ours_dense"]
+
+
+def fingerprints():
+    """The fingerprint TF computes of each SavedModel written here (its C++ fingerprinting,
+    as its save writes fingerprint.pb; ``... load_ours_in_tf.py fingerprints`` alone):
+    written into tf_loaded_ours.json under ``fingerprints``."""
+    from tensorflow.core.protobuf import fingerprint_pb2
+    from tensorflow.python.saved_model.pywrap_saved_model import fingerprinting
+    out = {}
+    # (and of TF's own: tf_keras rewrites a Keras model's saved_model.pb after its
+    # fingerprint.pb, whose checksum is then of the file as first written)
+    for name in OURS + ["tf_module", "tf_keras", "tf_containers", "tf_keras_cnn",
+                        "tf_keras_lstm", "tf_keras_embedding", "tf_keras_model_save"]:
+        found = fingerprint_pb2.FingerprintDef.FromString(
+            fingerprinting.CreateFingerprintDef(os.path.join(HERE, name)))
+        out[name] = {field: getattr(found, field) for field in (
+            "saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
+            "saved_object_graph_hash", "checkpoint_hash")}
+        out[name]["producer"] = found.version.producer
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["fingerprints"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["subclassed"]:
         keras_subclassed()
+        sys.exit()
+    if sys.argv[1:] == ["fingerprints"]:
+        fingerprints()
         sys.exit()
     if sys.argv[1:] == ["tables"]:
         tables()
@@ -260,3 +293,4 @@ if __name__ == "__main__":
         keras_load_model()
         ragged()
         keras_subclassed()
+        fingerprints()
