@@ -208,20 +208,36 @@ def _map_key(key):
     return key.encode("utf-8") if isinstance(key, str) else key
 
 
+def _holds(descriptor):
+    found = _HOLDS_MAPS.get(descriptor.full_name)
+    if found is None:
+        found = _HOLDS_MAPS[descriptor.full_name] = _holds_maps(descriptor)
+    return found
+
+
+def _plain(field, value):
+    """Whether a set field serializes alike in both orders: no map of two entries or more,
+    no message that may hold one."""
+    if field.message_type is None:
+        return True
+    if not _is_map(field):
+        return not _holds(field.message_type)
+    value_type = field.message_type.fields_by_name["value"].message_type
+    return len(value) < 2 and (value_type is None or not _holds(value_type))
+
+
 def _serialized(message):
     """`message` serialized deterministically as TF's C++ serializes it. Python's protobuf
     (upb) orders a map's entries otherwise -- integer keys descending, a string key after
     the keys it is a prefix of (``AssignVariableOp_1`` before ``AssignVariableOp``) -- so
     messages holding maps are serialized field by field here, their maps' entries in C++'s
     order; the rest as Python serializes it."""
-    descriptor = message.DESCRIPTOR
-    holds = _HOLDS_MAPS.get(descriptor.full_name)
-    if holds is None:
-        holds = _HOLDS_MAPS[descriptor.full_name] = _holds_maps(descriptor)
-    if not holds:
+    holds = _holds(message.DESCRIPTOR)
+    fields = message.ListFields()  # (in field number order)
+    if not holds or all(_plain(field, value) for field, value in fields):
         return message.SerializeToString(deterministic=True)
     parts = []
-    for field, value in message.ListFields():  # (in field number order)
+    for field, value in fields:
         tag = _varint(field.number << 3 | 2)
         if _is_map(field):
             value_field = field.message_type.fields_by_name["value"]
