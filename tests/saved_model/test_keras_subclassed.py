@@ -281,3 +281,33 @@ def test_tf_keras_revived_our_optimizer_with_its_state():
         assert restored["class"] == "RestoredOptimizer"
         assert restored["iterations"] == int(saved._iterations.numpy()) == 1
         assert restored["variables"] == [v.name for v in saved._variables]
+
+
+def test_a_subclassed_model_taking_a_dict_saves_and_revives(tmp_path):
+    class Pair(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.seq = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu"),
+                                            tf.keras.layers.Dense(2)])
+            self.bn = tf.keras.layers.BatchNormalization()
+
+        def call(self, inputs, training=None):
+            return self.seq(self.bn(inputs["a"] + 2.0 * inputs["b"], training=training))
+
+    tf.keras.utils.set_random_seed(4)
+    model = Pair()
+    x = {"a": X, "b": np.ones((2, 4), np.float32)}
+    model.compile("adam", "mse")
+    model.fit(x, np.ones((2, 2), np.float32), verbose=0)
+    expected = model(x, training=False).numpy()
+    path = str(tmp_path / "m")
+    model.save(path)
+    served = tf.saved_model.load(path).signatures["serving_default"]
+    assert sorted(served.structured_input_signature[1]) == ["a", "b"]
+    np.testing.assert_allclose(served(a=x["a"], b=x["b"])["output_1"].numpy(), expected,
+                               rtol=1e-6)
+    revived = tf.keras.models.load_model(path)
+    assert type(revived).__name__ == "Pair"
+    assert [type(layer).__name__ for layer in revived.layers] == ["Sequential",
+                                                                  "BatchNormalization"]
+    np.testing.assert_allclose(revived(x).numpy(), expected, rtol=1e-6)

@@ -555,6 +555,10 @@ class Model(Layer):
         def __call__(inputs):  # noqa: N807 (the saved function's name)
             return call_keeping_losses(self, inputs, training=False)[0]
 
+        if isinstance(found[0][0], dict):  # (traced for its inputs: a dict is no signature)
+            traced = function(__call__)
+            traced.get_concrete_function(found[0][0])
+            return traced
         return function(__call__, input_signature=found[0])
 
     def _default_save_signature(self):
@@ -576,7 +580,7 @@ class Model(Layer):
             names = output_names or [f"output_{i + 1}" for i in range(len(flat))]
             return dict(zip(names, flat))
 
-        return function(serve, input_signature=call._input_signature).get_concrete_function()
+        return function(serve).get_concrete_function(self.save_spec()[0][0])
 
     def to_json(self, **kwargs):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
