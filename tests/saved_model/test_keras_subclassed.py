@@ -311,3 +311,34 @@ def test_a_subclassed_model_taking_a_dict_saves_and_revives(tmp_path):
     assert [type(layer).__name__ for layer in revived.layers] == ["Sequential",
                                                                   "BatchNormalization"]
     np.testing.assert_allclose(revived(x).numpy(), expected, rtol=1e-6)
+
+
+def test_a_legacy_optimizers_slots_are_saved_by_variable(tmp_path):
+    """The legacy optimizers keep slots by variable: a SavedModel holds them as TF's does,
+    nodes the optimizer's node references (``slot_variables``), under the checkpoint's
+    ``.OPTIMIZER_SLOT`` keys, and load_model restores them."""
+    from tests.internals import fingerprinting
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(tf.keras.optimizers.legacy.Adam(0.1), "mse")
+    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0, epochs=2)
+    path = str(tmp_path / "m")
+    model.save(path)
+    names = [n for n, _ in tf.train.list_variables(os.path.join(path, "variables",
+                                                                "variables"))]
+    assert "layer_with_weights-0/kernel/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/" \
+           "VARIABLE_VALUE" in names
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        nodes = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .object_graph_def.nodes
+    optimizer = next(c.node_id for c in nodes[0].children if c.local_name == "optimizer")
+    slots = nodes[optimizer].slot_variables
+    assert sorted(s.slot_name for s in slots) == ["m", "m", "v", "v"]
+    assert all(nodes[s.slot_variable_node_id].WhichOneof("kind") == "variable" for s in slots)
+    loaded = tf.keras.models.load_model(path)
+    # a step from the restored slots is the original model's next step
+    x, y = np.arange(12, dtype=np.float32).reshape(4, 3) / 12, np.zeros((4, 2), np.float32)
+    model.train_on_batch(x, y)
+    loaded.train_on_batch(x, y)
+    np.testing.assert_allclose(loaded.layers[0].kernel.numpy(), model.layers[0].kernel.numpy(),
+                               rtol=1e-5)
