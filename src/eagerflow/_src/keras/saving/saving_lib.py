@@ -93,6 +93,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     if save_format in ("tf", "tensorflow") or (save_format is None and
                                                 not filepath.endswith(".keras")):
         from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
+        _check_inputs_known(model)
         identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
                       "_tf_keras_network" if isinstance(model, Functional) else
                       "_tf_keras_model")
@@ -124,6 +125,26 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
     safetensors_format.atomic_write(filepath, buffer.getvalue())
+
+
+def _check_inputs_known(model):
+    """tf_keras's refusal to save as a SavedModel a model whose inputs are unknown (never
+    called, nor given an `Input`): it could not trace the model's call."""
+    if not isinstance(model, Model) or model.save_spec() is not None:
+        return
+    if type(model).__name__ == "Sequential":
+        raise ValueError(f"Model {model!r} cannot be saved because the input shape is not "
+                         f"available. Please specify an input shape either by calling "
+                         f"`build(input_shape)` directly, or by calling the model on actual "
+                         f"data using `Model()`, `Model.fit()`, or `Model.predict()`.")
+    raise ValueError(f"Model {model!r} cannot be saved either because the input shape is not "
+                     f"available or because the forward pass of the model is not defined.To "
+                     f"define a forward pass, please override `Model.call()`. To specify an "
+                     f"input shape, either call `build(input_shape)` directly, or call the "
+                     f"model on actual data using `Model()`, `Model.fit()`, or "
+                     f"`Model.predict()`. If you have a custom training step, please make sure "
+                     f"to invoke the forward pass in train step through `Model.__call__`, i.e. "
+                     f"`model(inputs)`, as opposed to `model.call()`.")
 
 
 def model_to_json(model, **kwargs):
