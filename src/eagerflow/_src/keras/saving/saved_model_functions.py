@@ -1,4 +1,5 @@
-"""The call functions tf_keras saves with a layer or model in a SavedModel.
+"""The call functions tf_keras saves with a layer or model in a SavedModel, and the revival
+of a model from them.
 
 tf_keras's `load_model` rebuilds a layer whose class it knows from the config
 recorded with it; one it does not know (a subclassed model, a custom layer) it
@@ -8,7 +9,8 @@ outputs and the losses its call added) traced with the inputs of the layer's
 first call, once with ``training=True`` and once with ``training=False`` when
 `call` takes `training`. The layer itself holds them as ``__call__`` (the
 outputs alone) and ``call_and_return_all_conditional_losses``, as tf_keras
-saves them.
+saves them, beside its ``variables`` and ``trainable_variables`` lists. `revive`
+is the same loader's, for eagerflow's `load_model`.
 """
 import inspect
 
@@ -57,7 +59,7 @@ def children(layer):
         return lists
     inputs = _input_specs(layer)
     if inputs is None:
-        return []
+        return lists
     signature = inspect.signature(layer.call)
 
     def call(args, kwargs):
@@ -101,7 +103,7 @@ _SAVED_ATTRIBUTES = frozenset((
     "keras_api", "layers", "metrics", "layer_regularization_losses", "layer_metrics",
     "signatures", "optimizer", "_default_save_signature", "__call__",
     "call_and_return_conditional_losses", "call_and_return_all_conditional_losses",
-    "activity_regularizer_fn", "layer-0"))
+    "activity_regularizer_fn"))
 
 
 class _RevivedCall:
