@@ -15,6 +15,9 @@
   ``model.fit``, one epoch of 1344 synthetic 8x8x1 digits, batch 32;
 * ``lstm_step_function``: LSTM(64)-Dense(10) over 32 steps of 16 features,
   batch 64, 512 samples;
+* ``compat_session_mlp``: the MLP of ``mlp_step_function`` as a ``compat.v1`` graph
+  (placeholders, ``AdamOptimizer(1e-3).minimize``), one ``Session.run([loss, train],
+  feed_dict)`` per batch of 128;
 * ``mixed_float16_fit``: the model of TF's mixed-precision guide (784-4096-4096-10,
   a float32 softmax, RMSprop) under the ``mixed_float16`` policy through ``fit``:
   one step of batch 8192 on synthetic data of MNIST's shape;
@@ -113,6 +116,35 @@ def mlp_step_function(lib, make):
                               keras.layers.Dense(128, activation="relu"),
                               keras.layers.Dense(10)])
     return _epoch(_keras_step(lib, model, True), _batches(MLP_X, MLP_Y, 128, make)), len(MLP_X)
+
+
+def compat_session_mlp(lib, make):
+    v1 = getattr(getattr(lib, "compat", None), "v1", None)
+    if v1 is None or not hasattr(v1, "Session"):
+        return None
+    graph = v1.Graph()
+    with graph.as_default():
+        xp = v1.placeholder(lib.float32, [None, 784])
+        yp = v1.placeholder(lib.int64, [None])
+        rng = np.random.default_rng(0)
+        h = xp
+        for n_in, n_out, relu in ((784, 256, True), (256, 128, True), (128, 10, False)):
+            w = v1.Variable(rng.normal(0, 0.05, (n_in, n_out)).astype(np.float32))
+            b = v1.Variable(np.zeros(n_out, np.float32))
+            h = v1.matmul(h, w) + b
+            h = v1.nn.relu(h) if relu else h
+        loss = v1.reduce_mean(v1.nn.sparse_softmax_cross_entropy_with_logits(labels=yp, logits=h))
+        train = v1.train.AdamOptimizer(1e-3).minimize(loss)
+        init = v1.global_variables_initializer()
+    sess = v1.Session(graph=graph)
+    sess.run(init)
+    batches = [(MLP_X[i:i + 128], MLP_Y[i:i + 128]) for i in range(0, len(MLP_X), 128)]
+
+    def run():
+        for xb, yb in batches:
+            value, _ = sess.run([loss, train], {xp: xb, yp: yb})
+        return float(value)
+    return run, len(MLP_X)
 
 
 def mlp_fit(lib, make):
@@ -251,6 +283,7 @@ CASES = {
     "resnet_step_function": resnet_step_function,
     "digits_cnn_fit": digits_cnn_fit,
     "lstm_step_function": lstm_step_function,
+    "compat_session_mlp": compat_session_mlp,
     "mixed_float16_fit": mixed_float16_fit,
     "float32_fit": float32_fit,
 }

@@ -37,6 +37,7 @@ from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
 from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
 from eagerflow._src.graph.passes.pipeline import optimize
@@ -56,6 +57,8 @@ from eagerflow._src.ops import (
     array_ops, conv_ops, fused_batch_norm_ops, linalg_ops, list_ops, math_ops, nn_ops, philox,
     random_ops, reduction_ops, signal_ops, slicing, training_ops)
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm, fused_batch_norm_v3
+from eagerflow._src.ops.fused_batch_norm_ops import (
+    _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)
 from eagerflow._src.ops import rnn_ops
 from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
@@ -65,6 +68,7 @@ from eagerflow._src.ops.reduction_ops import unbroadcast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.io.crc32c import crc32c, crc32c_many, masked_crc32c
 from eagerflow._src.io import crc32c as crc32c_module
+from eagerflow._src.checkpoint import bundle as checkpoint_bundle
 from eagerflow._src.saved_model import fingerprinting
 from eagerflow._src.io.tf_record import RecordReader, read_records
 from eagerflow._src.ops.slicing import getitem

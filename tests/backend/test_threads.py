@@ -184,3 +184,15 @@ def test_work_in_chunks_returns_results_in_order_and_raises_failures(monkeypatch
     assert threads.in_chunks(5, lambda i: threads.in_chunks(2, lambda j: (i, j))) == [
         [(i, 0), (i, 1)] for i in range(5)]
     assert seen <= {0, 1, 2}
+
+
+def test_openmp_is_opened_once():
+    """Primitives switch the OpenMP count many times a step: the library is looked up once."""
+    if not onednn.enabled():
+        pytest.skip("oneDNN (and its OpenMP) is not available here")
+    first = threads._openmp()
+    assert first is not None and threads._openmp() is first
+    for n in (1, 2, 1):
+        threads._set_openmp(n)
+        assert threads.openmp_threads() == n
+    tf.config.threading.set_intra_op_parallelism_threads(0)

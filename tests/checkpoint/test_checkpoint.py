@@ -350,6 +350,31 @@ def test_a_large_checkpoint_written_again_at_its_prefix_reads_the_new_values(tmp
     assert not [n for n in os.listdir(os.path.dirname(prefix)) if "_temp_" in n]
 
 
+def test_overwriting_a_large_checkpoint_sends_its_bytes_to_the_disk_while_writing(
+        tmp_path, monkeypatch):
+    # (else the rename over the old file would start that writeback and wait for it, on
+    # file systems such as ext4; a new checkpoint is left to the page cache)
+    calls = []
+    monkeypatch.setattr(internals.checkpoint_bundle, "_sync_file_range",
+                        lambda: lambda fd, start, size, flags: calls.append((start, size)))
+    v = tf.Variable(np.arange(3_000_001, dtype=np.float32))
+    ckpt = tf.train.Checkpoint(v=v)
+    prefix = ckpt.write(_prefix(tmp_path))
+    assert calls == []
+    v.assign(-v)
+    assert ckpt.write(_prefix(tmp_path)) == prefix
+    size = os.path.getsize(prefix + ".data-00000-of-00001")
+    assert calls[0][0] == 0 and sum(n for _, n in calls) == size and len(calls) > 1
+    assert all(a + n == b for (a, n), (b, _) in zip(calls, calls[1:]))  # in order, whole
+    np.testing.assert_array_equal(tf.train.load_variable(prefix, "v" + KEY),
+                                  -np.arange(3_000_001, dtype=np.float32))
+    monkeypatch.setattr(internals.checkpoint_bundle, "_sync_file_range", lambda: None)
+    v.assign(v * 2)  # where the system has no such call, the bytes stay in the page cache
+    ckpt.write(_prefix(tmp_path))
+    np.testing.assert_array_equal(tf.train.load_variable(prefix, "v" + KEY),
+                                  -2 * np.arange(3_000_001, dtype=np.float32))
+
+
 @pytest.mark.parametrize("imported", [True, False])
 def test_large_checkpoints_are_written_and_read_at_interpreter_exit(tmp_path, imported):
     # no new threads start then: the bytes move on the calling thread

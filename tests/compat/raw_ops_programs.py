@@ -219,6 +219,17 @@ def samples(tf):
                                params_dense_values=[1, 2, 3, 4, 5, 6], indices=[[2], [0]],
                                OUTPUT_RAGGED_RANK=3)
     out["RaggedRange"] = dict(starts=[0, 5, 2], limits=[3, 5, 8], deltas=[1, 1, 3])
+    out["RaggedBincount"] = dict(splits=[0, 3, 3, 4], values=[1, 2, 2, 7], size=5,
+                                 weights=[1.0, 2.0, 3.0, 4.0], binary_output=False)
+    out["RaggedCountSparseOutput"] = dict(splits=[0, 3, 3, 4], values=[2, 1, 2, 0],
+                                          weights=[1.0, 2.0, 3.0, 4.0], binary_output=False,
+                                          minlength=4, maxlength=-1)
+    out["RaggedCross"] = dict(ragged_values=[tf.constant([1, 2, 3], tf.int64)],
+                              ragged_row_splits=[tf.constant([0, 2, 3], tf.int64)],
+                              sparse_indices=[], sparse_values=[], sparse_shape=[],
+                              dense_inputs=[[["a", "b"], ["c", "d"]]], input_order="RD",
+                              hashed_output=False, num_buckets=0, hash_key=956888297470,
+                              out_values_type=tf.string, out_row_splits_type=tf.int64)
     out["RaggedTensorToSparse"] = dict(rt_nested_splits=[[0, 2, 3], [0, 1, 1, 3]],
                                        rt_dense_values=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     out["ExtractGlimpseV2"] = dict(input=image, size=[2, 2], offsets=[[0.0, 0.0]],

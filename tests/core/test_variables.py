@@ -106,3 +106,18 @@ def test_module_collects_variables():
     assert m.submodules == (m.sub,)
     with pytest.raises(ValueError, match="valid module name"):
         tf.Module(name="not valid")
+
+
+def test_variables_hold_their_values_row_major():
+    """Optimizers update a variable in place, several times slower on a transposed
+    (column-major) array: an initial or assigned value laid out so is stored row by row."""
+    q = tf.keras.initializers.Orthogonal(seed=1)((6, 6))  # (a transposed QR factor)
+    v = tf.Variable(q)
+    np.testing.assert_array_equal(v.numpy(), q.numpy())
+    assert v._handle.value.flags.c_contiguous
+    v.assign(np.asfortranarray(np.arange(36, dtype=np.float32).reshape(6, 6)))
+    assert v._handle.value.flags.c_contiguous
+    np.testing.assert_array_equal(v.numpy(), np.arange(36).reshape(6, 6))
+    layer = tf.keras.layers.LSTM(4)
+    layer.build((None, 3, 2))
+    assert all(w._handle.value.flags.c_contiguous for w in layer.weights)

@@ -98,7 +98,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     declared = {name: op.input_names for name, op in OPS.items() if op.input_names}
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k"),
                         "RaggedTensorToTensor": ("values", "default_value"),
-                        "RaggedRange": ("starts", "limits", "deltas")}
+                        "RaggedRange": ("starts", "limits", "deltas"),
+                        "RaggedBincount": ("values", "size")}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.

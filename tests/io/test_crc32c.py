@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 from tests.internals import crc32c, crc32c_many, masked_crc32c
 
 ROW, BLOCK = 32, 32 * 16384  # the long path's row and block of rows, in bytes
+SEGMENTS = 1 << 20  # its block of 16 segments, in bytes
 
 
 def reference(data, crc=0):
@@ -46,6 +47,37 @@ def test_row_and_block_boundaries(n):
     data = np.random.default_rng(n).bytes(n)
     assert crc32c(data) == chained(data)
     assert crc32c(data[7:], 0x12345678) == chained(data[7:], 0x12345678)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 5 << 20), st.integers(0, 7), st.integers(0, 2**32 - 1),
+       st.integers(0, 2**32 - 1))
+def test_long_buffers_of_any_length_offset_and_start_value(n, offset, start, seed):
+    # whole blocks (their segments' words looked up side by side), then the rows after them
+    buf = np.random.default_rng(seed).bytes(n + offset)
+    data = memoryview(buf)[offset:]
+    assert crc32c(data, start) == chained(data, start, piece=2000)
+
+
+@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3])
+def test_whole_blocks_of_segments_and_the_rows_after_them(n):
+    data = np.random.default_rng(n).bytes(n)
+    assert crc32c(data) == chained(data, piece=2000)
+    assert crc32c(data, 0xDEADBEEF) == chained(data, 0xDEADBEEF, piece=2000)
+    for where in {0, SEGMENTS // 16 - 1, SEGMENTS // 2 + 1, min(SEGMENTS + 5, n - 1), n - 1}:
+        flipped = bytearray(data)
+        flipped[where] ^= 0x80
+        crc = crc32c(bytes(flipped))
+        assert crc != crc32c(data)
+        assert crc == crc32c(flipped[where:], crc32c(flipped[:where]))  # cut elsewhere
+
+
+def test_whole_blocks_at_odd_addresses():
+    buf = np.random.default_rng(3).bytes(2 * SEGMENTS + 100)
+    for offset in (1, 3):
+        data = memoryview(buf)[offset:]  # the two-byte words unaligned
+        assert crc32c(data) == crc32c(np.frombuffer(buf, np.uint8)[offset:]) == \
+            chained(data, piece=2000)
 
 
 def test_many_blocks():

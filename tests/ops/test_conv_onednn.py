@@ -461,6 +461,8 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
 
     def run():
         tf.config.threading.set_intra_op_parallelism_threads(2)
+        threads.set_fixed(True)  # (split whatever the load: see the next test)
+        threads.adapt()
         try:
             expected = one()
             if onednn.enabled():  # in parts of 9 to 16 examples (fewer cost more each)
@@ -470,11 +472,35 @@ def test_filter_gradient_of_a_batch_split_over_threads(both, batch, channels_fir
             in_threads(lambda: [np.testing.assert_array_equal(a, b)
                                 for a, b in zip(one(), expected)], [()] * 3, repeat=3)
         finally:
+            threads.set_fixed(False)
             tf.config.threading.set_intra_op_parallelism_threads(0)
         return expected
     native, numpy = both(run, ALL)
     _close(native, numpy)
     assert len(threads._helpers) >= 1
+
+
+def test_filter_gradient_runs_whole_while_other_processes_keep_the_cores_busy(both,
+                                                                             monkeypatch):
+    """Parts would wait for a core anyway: the whole batch runs on the calling thread."""
+    from tests.internals import threads
+    x, w = _rand(40, 16, 16, 16, seed=1), _rand(3, 3, 16, 64, seed=2)
+    monkeypatch.setattr(threads, "contended", True)
+    monkeypatch.setattr(threads, "_look", lambda: None)  # (never at the real load)
+
+    def run():
+        tf.config.threading.set_intra_op_parallelism_threads(2)
+        try:
+            grads = _value_and_grads(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), x, w)
+        finally:
+            tf.config.threading.set_intra_op_parallelism_threads(0)
+        if onednn.enabled():
+            shapes = [k[1] for k, p in list(onednn._cache.items())
+                      if k[0] == "conv_backward_weights" and p is not None]
+            assert shapes == [(40, 16, 16, 16)]
+        return grads
+    native, numpy = both(run, ALL)
+    _close(native, numpy)
 
 
 def test_small_filter_gradients_run_whole():

@@ -823,11 +823,13 @@ def test_diag_part_k_out_of_range_raises_while_tracing(k):
     assert tf.function(lambda: tf.linalg.diag_part(x, k=2))().shape == (1,)
 
 
-def test_large_float32_products_run_in_parts_on_idle_threads(monkeypatch):
-    # with OpenBLAS on one thread and the cores otherwise idle, a product shares the threads
+@pytest.mark.parametrize("contended", [False, True])
+def test_large_float32_products_run_in_parts_on_the_intra_op_threads(monkeypatch, contended):
+    # with OpenBLAS on one thread, a product shares the threads, whether or not other
+    # processes keep the cores busy
     monkeypatch.setattr(threads, "budget", lambda: 2)
     monkeypatch.setattr(threads, "adapt", lambda: None)  # (whatever other processes do)
-    monkeypatch.setattr(threads, "contended", False)
+    monkeypatch.setattr(threads, "contended", contended)
     monkeypatch.setattr(threads, "blas_threads", lambda: 1)
     parts, run_in_chunks = [], threads.in_chunks
     monkeypatch.setattr(threads, "in_chunks",

@@ -5,7 +5,8 @@ from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
 from tests.concurrency import in_threads
-from tests.internals import fused_batch_norm_v3, needs_onednn, onednn, threads
+from tests.internals import (_FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX, dispatch,
+                             fused_batch_norm_v3, needs_onednn, onednn, threads)
 
 
 def _run(x, scale, offset, mean, variance, dy, **attrs):
@@ -199,3 +200,39 @@ def test_bfloat16_data_runs_natively_within_its_precision(training, shape):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32),
                                    rtol=2e-2, atol=3e-2)
+
+
+def _run_relu(x, scale, offset, mean, variance, dy, **attrs):
+    """The outputs of _FusedBatchNormEx with a ReLU (reserve_space_3 aside) and those of its
+    gradient op for `dy`."""
+    x, scale, offset, dy = map(tf.constant, (x, scale, offset, dy))
+    outputs = dispatch(_FUSED_BATCH_NORM_EX, (x, scale, offset, tf.constant(mean),
+                                              tf.constant(variance)),
+                       {"activation_mode": "Relu", **attrs})
+    grads = dispatch(_FUSED_BATCH_NORM_GRAD_EX,
+                     (dy, x, scale, *outputs[3:], offset, outputs[0]),
+                     {"activation_mode": "Relu", "epsilon": attrs["epsilon"],
+                      "data_format": attrs["data_format"]})
+    return [o.numpy() for o in outputs[:5]] + [g.numpy() for g in grads[:3]]
+
+
+@needs_onednn
+@settings(max_examples=40, deadline=None)
+@given(rank=st.sampled_from([4, 5]), data=st.data(), epsilon=st.sampled_from([1e-3, 0.1]),
+       factor=st.sampled_from([1.0, 0.1]))
+def test_batch_norm_relu_matches_numpy(rank, data, epsilon, factor):
+    """Batch normalization with the ReLU inside oneDNN's kernel (its mask kept for the
+    gradient) gives the NumPy kernels' results."""
+    dims = tuple(data.draw(st.lists(st.integers(1, 6), min_size=rank, max_size=rank)))
+    args = _inputs(dims, dims[-1], seed=data.draw(st.integers(0, 100)))
+    attrs = dict(epsilon=epsilon, exponential_avg_factor=factor,
+                 data_format="NHWC" if rank == 4 else "NDHWC")
+    results = []
+    for flag in (True, False):
+        onednn.set_enabled(flag)
+        try:
+            results.append(_run_relu(*args, **attrs))
+        finally:
+            onednn.set_enabled(None)
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)

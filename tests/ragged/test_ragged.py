@@ -79,6 +79,22 @@ def test_an_op_without_a_ragged_version_raises_tfs_errors():
         sort(rt)
 
 
+def test_constant_of_a_ragged_tensor_raises_tfs_errors():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    for kwargs in ({}, {"dtype": tf.float32}, {"shape": [2, 2]}):
+        with pytest.raises(ValueError) as info:
+            tf.constant(rt, **kwargs)
+        assert str(info.value) == "TypeError: object of type 'RaggedTensor' has no len()\n"
+    constant = tf.function(tf.constant,
+                           input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError) as info:
+        constant(rt)
+    assert str(info.value).startswith('Failed to convert elements of tf.RaggedTensor(values='
+                                      'Tensor("')
+    assert "Consider casting elements to a supported type." in str(info.value)
+    assert tf.constant(tf.Variable([1.0, 2.0]), dtype=tf.float64).dtype == tf.float64
+
+
 def test_gather_nd_of_ragged_params_and_indices():
     """Values recorded from TF 2.21."""
     rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
@@ -963,3 +979,158 @@ def test_operands_of_other_row_partitions_raise_tfs_assertion():
         rt + tf.ragged.constant([[1], [2, 3]])
     assert str(info.value) == ("Condition x == y did not hold.\nFirst 1 elements of x:\n"
                                "[False]\nFirst 1 elements of y:\n[ True]")
+
+
+# -- TF's ops of crosses, bincounts and map_fn (values and messages checked with TF 2.21) -------
+def _ops_of(fn, *specs):
+    return {op.type for op in tf.function(fn).get_concrete_function(*specs).graph
+            .get_operations()}
+
+
+def test_cross_bincount_and_map_fn_graphs_hold_tfs_ragged_ops():
+    ids = tf.RaggedTensorSpec([None, None], tf.int64)
+    words = tf.RaggedTensorSpec([None, None], tf.string)
+    assert "RaggedCross" in _ops_of(lambda a, b: tf.ragged.cross([a, b]), ids, words)
+    assert "RaggedBincount" in _ops_of(lambda a: tf.math.bincount(a, axis=-1), ids)
+    assert "RaggedCountSparseOutput" in _ops_of(lambda a: tf.sparse.bincount(a, axis=-1), ids)
+    assert {"RaggedTensorToVariant", "RaggedTensorFromVariant"} <= _ops_of(
+        lambda a: tf.map_fn(lambda row: row * 2, a), ids)
+
+
+def test_map_fn_over_ragged_rows_in_a_function_gives_tfs_results():
+    rt = tf.ragged.constant([[1, 2, 2], [], [5], [7, 8]], tf.int64)
+
+    def split(row):  # a ragged result per row
+        n = tf.size(row, tf.int64)
+        return tf.RaggedTensor.from_row_lengths(row, tf.stack([tf.minimum(n, 1),
+                                                               tf.maximum(n - 1, 0)]))
+    spec = tf.RaggedTensorSpec([None, None], tf.int64, 1, tf.int64)
+    expected = [[[1], [2, 2]], [[], []], [[5], []], [[7], [8]]]
+    assert tf.map_fn(split, rt, fn_output_signature=spec).to_list() == expected
+    assert tf.function(lambda x: tf.map_fn(split, x, fn_output_signature=spec))(
+        rt).to_list() == expected
+    nested = tf.ragged.constant([[[1.0, 2.0], [3.0]], [], [[4.0]]])
+    plus = tf.function(lambda x: tf.map_fn(lambda row: row + 1.0, x))(nested)
+    assert plus.to_list() == [[[2.0, 3.0], [4.0]], [], [[5.0]]]
+    sums = tf.function(lambda x: tf.map_fn(tf.reduce_sum, x, fn_output_signature=tf.float32))
+    assert sums(nested).numpy().tolist() == [6.0, 0.0, 4.0]
+    uniform = tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1)
+    doubled = tf.function(lambda x: tf.map_fn(lambda row: row * 2.0, x))(uniform)
+    assert doubled.to_list() == [[[2.0, 4.0]], [[6.0, 8.0], [10.0, 12.0]]]
+    lengths = tf.function(lambda x: tf.map_fn(
+        tf.strings.length, x, fn_output_signature=tf.RaggedTensorSpec([None], tf.int32, 0)))
+    assert lengths(tf.ragged.constant([["a"], ["bb", "c"]])).to_list() == [[1], [2, 1]]
+    empty = tf.function(lambda x: tf.map_fn(lambda row: row * 2, x))(rt[:0])
+    assert empty.to_list() == [] and empty.dtype == tf.int64
+
+
+def test_ragged_cross_keeps_tfs_input_order_and_splits_dtype():
+    a = tf.ragged.constant([[1, 2], [3]], row_splits_dtype=tf.int32)
+    sparse = tf.sparse.from_dense(tf.constant([["x", ""], ["", "y"]]))
+    crossed = tf.ragged.cross([a, sparse])
+    assert crossed.to_list() == [[b"1_X_x", b"2_X_x"], [b"3_X_y"]]
+    assert crossed.row_splits.dtype == tf.int32
+    hashed = tf.ragged.cross_hashed([a, tf.constant([[5], [6]], tf.int32)], 7,
+                                    hash_key=2**64 - 5)
+    assert hashed.to_list() == [[4, 4], [3]]
+    assert tf.ragged.cross([]).to_list() == []
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"only supports inputs with rank=2\. \[Op:RaggedCross\]"):
+        tf.ragged.cross([a, tf.constant([1, 2])])
+    with pytest.raises(ValueError, match=r"Unexpected dtype for inputs\[1\]: "
+                                         r"<dtype: 'float32'>"):
+        tf.ragged.cross([a, tf.constant([[1.0], [2.0]])])
+
+
+def test_raw_ragged_bincount_and_count_sparse_output():
+    raw = tf.raw_ops
+    counts = raw.RaggedBincount(splits=[0, 3, 3, 4], values=[1, 2, 2, 3], size=5,
+                                weights=[1, 2, 3, 4], binary_output=False)
+    assert counts.dtype == tf.int32
+    assert counts.numpy().tolist() == [[0, 1, 5, 0, 0], [0] * 5, [0, 0, 0, 4, 0]]
+    present = raw.RaggedBincount(splits=[0, 3, 3, 4], values=[1, 2, 2, 7], size=5,
+                                 weights=tf.constant([], tf.float32), binary_output=True)
+    assert present.numpy().tolist() == [[0, 1, 1, 0, 0], [0] * 5, [0] * 5]
+    assert raw.RaggedBincount(splits=[0], values=tf.constant([], tf.int32), size=5,
+                              weights=[], binary_output=False).shape == [0, 5]
+    for kwargs, message in (
+            (dict(values=[1, -2, 2, 3], size=5), "Input must be non-negative"),
+            (dict(values=[1, 2, 2, 3], size=-1), r"size \(-1\) must be non-negative"),
+            (dict(values=[1, 2, 2], size=5), "Splits must end with the number of values, "
+                                            "got 4 instead of 3")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            raw.RaggedBincount(splits=[0, 3, 3, 4], weights=[], binary_output=False, **kwargs)
+    out = raw.RaggedCountSparseOutput(splits=[0, 3, 3, 4], values=[2, 1, 2, 0],
+                                      weights=[0, 2, 0, 4], binary_output=False)
+    assert [out.output_indices.numpy().tolist(), out.output_values.numpy().tolist(),
+            out.output_dense_shape.numpy().tolist()] == [[[0, 1], [0, 2], [2, 0]], [2, 0, 4],
+                                                        [3, 3]]
+    w = tf.constant([], tf.int32)
+    capped = raw.RaggedCountSparseOutput(splits=[0, 3, 3, 4], values=[5, 6, 6, 7], weights=w,
+                                         binary_output=False, maxlength=3)
+    assert capped.output_values.shape == [0] and \
+        capped.output_dense_shape.numpy().tolist() == [3, 3]
+    assert raw.RaggedCountSparseOutput(splits=[0, 0], values=tf.constant([], tf.int32),
+                                       weights=tf.constant([], tf.int64), binary_output=False
+                                       ).output_dense_shape.numpy().tolist() == [1, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Splits must start with 0, not "
+                                                             "with 1"):
+        raw.RaggedCountSparseOutput(splits=[1, 3, 3, 4], values=[2, 1, 2, 0], weights=w,
+                                    binary_output=False)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Weights and values must have "
+                                                             r"the same shape. Weight shape: "
+                                                             r"\[2\]; values shape: \[4\]"):
+        raw.RaggedCountSparseOutput(splits=[0, 3, 3, 4], values=[2, 1, 2, 0], weights=[1, 2],
+                                    binary_output=False)
+
+
+def test_raw_ragged_variant_round_trips():
+    raw = tf.raw_ops
+    rows = raw.RaggedTensorToVariant(rt_nested_splits=[[0, 2, 2, 3]],
+                                     rt_dense_values=[1.0, 2.0, 3.0], batched_input=True)
+    assert rows.dtype == tf.variant and rows.shape == [3]
+    back = raw.RaggedTensorFromVariant(encoded_ragged=rows, input_ragged_rank=-1,
+                                       output_ragged_rank=1, Tvalues=tf.float32)
+    assert back.output_nested_splits[0].numpy().tolist() == [0, 2, 2, 3]
+    assert back.output_dense_values.numpy().tolist() == [1.0, 2.0, 3.0]
+    grid = raw.RaggedTensorFromVariant(encoded_ragged=tf.reshape(rows, [3, 1]),
+                                       input_ragged_rank=0, output_ragged_rank=2,
+                                       Tvalues=tf.float32)
+    assert [s.numpy().tolist() for s in grid.output_nested_splits] == [[0, 1, 2, 3],
+                                                                       [0, 2, 2, 3]]
+    whole = raw.RaggedTensorToVariant(
+        rt_nested_splits=[tf.constant([0, 2, 3], tf.int64), tf.constant([0, 1, 1, 3], tf.int64)],
+        rt_dense_values=[1.0, 2.0, 3.0], batched_input=False)
+    assert whole.shape == []
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected values Tensor dtype: "
+                                                             "int32, found: float"):
+        raw.RaggedTensorFromVariant(encoded_ragged=rows, input_ragged_rank=0,
+                                    output_ragged_rank=1, Tvalues=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"has ragged_rank=0\.  Expected "
+                                                             r"ragged_rank=1\."):
+        raw.RaggedTensorFromVariant(encoded_ragged=rows, input_ragged_rank=1,
+                                    output_ragged_rank=2, Tvalues=tf.float32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected row_splits Tensor "
+                                                             r"dtype: int32, found: int64"):
+        raw.RaggedTensorFromVariant(encoded_ragged=whole, input_ragged_rank=2,
+                                    output_ragged_rank=2, Tvalues=tf.float32, Tsplits=tf.int32)
+
+
+def test_gradients_flow_through_map_fn_over_ragged_rows_in_a_function():
+    # (through TF's RaggedTensorToVariant/FromVariant gradients, as TF's values)
+    rt = tf.ragged.constant([[1.0, 2.0], [], [3.0]])
+    nested = tf.ragged.constant([[[1.0, 2.0], [3.0]], [], [[4.0]]])
+
+    def grad(fn, x):
+        @tf.function
+        def g(v):
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = fn(x.with_flat_values(v))
+                total = tf.reduce_sum(y.flat_values if isinstance(y, tf.RaggedTensor) else y)
+            return tape.gradient(total, v)
+        return g(x.flat_values).numpy().tolist()
+    assert grad(lambda a: tf.map_fn(lambda r: tf.reduce_sum(r * r), a,
+                                    fn_output_signature=tf.float32), rt) == [2.0, 4.0, 6.0]
+    assert grad(lambda a: tf.map_fn(lambda r: r * 3.0, a), nested) == [3.0] * 4
+    assert grad(lambda a: tf.map_fn(lambda r: r[:1] * 5.0, a), rt) == [5.0, 0.0, 5.0]

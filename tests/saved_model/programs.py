@@ -90,7 +90,29 @@ def ragged_class(tf):
                     "positions": tf.ragged.range(x.row_lengths()), "heads": x[:, :1],
                     "gathered": tf.gather(x, [[2], [0]]), "joined": tf.concat([x, x], 1)}
 
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int64),
+                                      tf.RaggedTensorSpec([None, None], tf.string)])
+        def features(self, ids, words):
+            # (TF's graph of these holds its ops RaggedCross, RaggedBincount,
+            # RaggedCountSparseOutput, and map_fn's RaggedTensorToVariant and
+            # RaggedTensorFromVariant around a while loop over tensor lists)
+            return {"crossed": tf.ragged.cross([ids, words]),
+                    "hashed": tf.ragged.cross_hashed([words, ids], num_buckets=10),
+                    "counts": tf.math.bincount(ids, axis=-1, minlength=4),
+                    "present": tf.math.bincount(ids, axis=-1, binary_output=True,
+                                                dtype=tf.float32),
+                    "sparse_counts": tf.sparse.bincount(ids, axis=-1),
+                    "doubled": tf.map_fn(lambda row: row * 2, ids),
+                    "sums": tf.map_fn(tf.reduce_sum, ids, fn_output_signature=tf.int64),
+                    "lengths": tf.map_fn(lambda row: tf.strings.length(row), words,
+                                         fn_output_signature=tf.RaggedTensorSpec(
+                                             [None], tf.int32, 0, tf.int64))}
+
     return Ragged
+
+
+RAGGED_FEATURE_IDS = [[1, 2, 2], [], [5, 0]]
+RAGGED_FEATURE_WORDS = [["a"], ["bb", "c"], ["d", "ee"]]
 
 
 DENSE_KEYS = ["a", "b", "c", "d", "zzz"]

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import eagerflow as tf
 from eagerflow import errors
 from tests.concurrency import in_threads
-from tests.internals import graph_def, onednn, rnn_ops
+from tests.internals import graph_def, onednn, rnn_ops, threads
 
 LAYERS = {"lstm": tf.keras.layers.LSTM, "gru": tf.keras.layers.GRU,
           "rnn": tf.keras.layers.SimpleRNN}
@@ -356,3 +356,95 @@ def test_gradient_op_never_hands_oneDNN_a_foreign_workspace(path):
     got = rnn_ops.dispatch(rnn_ops._FUSED_RNN_GRAD,
                            tuple(args + list(outputs[:-1]) + [other] + grads), attrs)
     _assert_same([g.numpy() for g in got], [w.numpy() for w in want])
+
+
+@pytest.mark.parametrize("kind", sorted(LAYERS))
+@pytest.mark.parametrize("budget", [1, 2, 3])
+def test_a_batch_split_over_threads_gives_the_values_of_the_loop(path, kind, budget):
+    """On several threads oneDNN runs a large batch of small sequences in parts (of 16
+    examples or more), one thread each: the same values and gradients, also when the
+    thread count changes between the forward and backward passes, and from threads."""
+    fused, loop = _pair(kind, 3, units=5, return_sequences=True, return_state=True)
+    x = _data(50, 4, 3, seed=4)  # (parts of 25 and 25, or 16, 17 and 17)
+    want = _run(loop, x)
+    tf.config.threading.set_intra_op_parallelism_threads(budget)
+    threads.set_fixed(True)  # (split whatever other processes do meanwhile)
+    try:
+        _assert_same(_run(fused, x), want)
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            out = fused(xt)
+            loss = sum(tf.reduce_sum(o * o * (k + 1.0)) for k, o in enumerate(out))
+        tf.config.threading.set_intra_op_parallelism_threads(3 - budget if budget < 3 else 1)
+        got = [o.numpy() for o in out] + [g.numpy() for g in tape.gradient(
+            loss, [xt] + fused.trainable_variables)]
+        _assert_same(got, want)
+        got = in_threads(lambda: _run(fused, x), [()] * 3)
+        for g in got:
+            _assert_same(g, want)
+    finally:
+        threads.set_fixed(False)
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+def test_the_workspace_says_how_many_parts_ran(path):
+    h, k, r, b = tf.zeros((40, 2)), _data(4, 8), _data(2, 8), _data(8)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    threads.set_fixed(True)
+    try:
+        parts = rnn_ops.fused_rnn(tf.constant(_data(40, 3, 4)), k, r, b, h, h)[-1].numpy()[-1]
+        small = rnn_ops.fused_rnn(tf.constant(_data(31, 3, 4)), k, r, b, h[:31], h[:31])[-1]
+        major = rnn_ops.fused_rnn(tf.constant(_data(3, 40, 4)), k, r, b, h, h,
+                                  time_major=True)[-1]
+    finally:
+        threads.set_fixed(False)
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    assert parts == (2 if path else 0)
+    assert small.numpy()[-1] == major.numpy()[-1] == (1 if path else 0)
+
+
+@pytest.mark.parametrize("kind", sorted(LAYERS))
+def test_train_steps_in_a_function_see_every_weight_update(path, kind):
+    """A traced training step (optimizer updates inside, in place) run again and again, with
+    the weights also assigned between steps: each step reads the weights as they are then,
+    as the loop does, on a batch large enough to be split over threads."""
+    x = _data(40, 5, 3, seed=8)
+    y = np.random.default_rng(1).integers(0, 4, 40)
+    results = []
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    threads.set_fixed(True)
+    try:
+        for unroll in (False, True):
+            results.append(_train_steps(kind, unroll, x, y))
+    finally:
+        threads.set_fixed(False)
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-4, atol=1e-5)
+    for got, want in zip(results[0][1], results[1][1]):
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4)
+
+
+def _train_steps(kind, unroll, x, y):
+    """Losses and final weights of four training steps in a function."""
+    tf.keras.utils.set_random_seed(3)
+    model = tf.keras.Sequential([LAYERS[kind](6, unroll=unroll), tf.keras.layers.Dense(4)])
+    model.build((None, 5, 3))
+    opt = tf.keras.optimizers.Adam(0.05)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    @tf.function
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(yb, model(xb, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    losses = []
+    for k in range(4):
+        losses.append(float(step(tf.constant(x), tf.constant(y))))
+        if k == 1:  # (a new array) and then an update in place of the one it holds
+            recurrent = model.layers[0].trainable_variables[1]
+            recurrent.assign(recurrent * -0.5)
+            recurrent.assign_add(tf.ones_like(recurrent) * 0.01)
+    return losses, [w.numpy() for w in model.weights]

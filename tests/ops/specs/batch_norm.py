@@ -8,6 +8,7 @@ import numpy as np
 
 import eagerflow as tf
 from tests.internals import fused_batch_norm_ops as f
+from tests.internals import _FUSED_BATCH_NORM_EX, dispatch
 from tests.ops.spec import OpSpec, positive, rand
 
 F32, F64 = np.float32, np.float64
@@ -120,6 +121,51 @@ def _statistics_spec(data_format, factor):
         name=f"FusedBatchNormV3-statistics-{data_format}-{factor}")
 
 
+def _ex(x, scale, offset, mean, variance, activation_mode="Relu", **attrs):
+    """The outputs of ``_FusedBatchNormEx`` (what graph fusion makes of BN + ReLU)."""
+    return dispatch(_FUSED_BATCH_NORM_EX, (x, scale, offset, tf.cast(mean, scale.dtype),
+                                           tf.cast(variance, scale.dtype)),
+                    {"epsilon": 1e-3, "activation_mode": activation_mode, **attrs})
+
+
+def _ex_spec(shape, activation_mode="Relu", is_training=True, dtype=F64, **kw):
+    channels = shape[-1]
+    mean, variance = rand(channels, seed=3).astype(F64), positive(channels, seed=4).astype(F64)
+    activate = np.maximum if activation_mode == "Relu" else (lambda y, _: y)
+    return OpSpec(
+        "_FusedBatchNormEx",
+        lambda x, s, o: _ex(x, s, o, mean, variance, activation_mode, is_training=is_training,
+                            data_format="NHWC" if len(shape) == 4 else "NDHWC")[0],
+        [rand(*shape, dtype=dtype, low=-3, high=5), positive(channels, dtype=dtype),
+         rand(channels, dtype=dtype, seed=1)],
+        lambda x, s, o: activate(ref_batch_norm(x, s, o, mean.astype(s.dtype),
+                                                variance.astype(s.dtype), 1e-3, "NHWC",
+                                                is_training)[0], 0),
+        name=f"_FusedBatchNormEx-{shape}-{activation_mode}-"
+             f"{'training' if is_training else 'inference'}-{np.dtype(dtype).name}", **kw)
+
+
+def _ex_grad_spec(shape, dtype=F64, **kw):
+    """``_FusedBatchNormGradEx`` through the fused op's gradient: BN's gradient of the
+    upstream gradient masked where the ReLU's result is 0."""
+    channels = shape[-1]
+
+    def fn(x, scale, offset, dy):
+        with tf.GradientTape() as tape:
+            tape.watch([x, scale, offset])
+            y = _ex(x, scale, offset, [], [])[0]
+        return tape.gradient(y, [x, scale, offset], output_gradients=dy)
+
+    def ref(x, scale, offset, dy):
+        y = ref_batch_norm(x, scale, offset)[0]
+        return ref_batch_norm_grad(x, scale, dy * (y > 0))
+    return OpSpec("_FusedBatchNormGradEx", fn,
+                  [rand(*shape, dtype=dtype, low=-3, high=5), positive(channels, dtype=dtype),
+                   rand(channels, dtype=dtype, seed=1), rand(*shape, dtype=dtype, seed=2)],
+                  ref, grad="made by graph fusion after gradients are built",
+                  name=f"_FusedBatchNormGradEx-{shape}-{np.dtype(dtype).name}", **kw)
+
+
 SPECS = [
     _forward_spec((2, 3, 2, 3)),
     _forward_spec((2, 3, 2, 3), dtype=F32, rtol=1e-4, atol=1e-5, grad="float64 spec above"),
@@ -138,4 +184,11 @@ SPECS = [
     _grad_spec((2, 2, 3, 2), "NCHW"),
     _grad_spec((2, 3, 2, 3), is_training=False),
     _grad_spec((1, 2, 2, 2, 3), "NCDHW"),
+    _ex_spec((2, 3, 2, 3)),
+    _ex_spec((2, 3, 2, 3), is_training=False),
+    _ex_spec((2, 3, 2, 3), "Identity"),
+    _ex_spec((4, 3, 3, 8), dtype=F32, rtol=1e-4, atol=1e-5, grad="float64 spec above"),
+    _ex_spec((2, 2, 2, 3, 2)),
+    _ex_grad_spec((2, 3, 2, 3)),
+    _ex_grad_spec((4, 3, 3, 8), F32, rtol=1e-4, atol=1e-4),
 ]

@@ -40,7 +40,49 @@ def _ragged_gather(values):
                                    OUTPUT_RAGGED_RANK=3)
 
 
+def _ragged_bincount(values):
+    return tf.math.bincount(tf.RaggedTensor.from_row_lengths(values, [3, 0, 1]), axis=-1,
+                            minlength=5)
+
+
+def _ragged_count(values):
+    counts = tf.sparse.bincount(tf.RaggedTensor.from_row_lengths(values, [3, 0, 1]), axis=-1)
+    return counts.indices, counts.values, counts.dense_shape
+
+
+def _ragged_cross(values):
+    crossed = tf.ragged.cross([tf.RaggedTensor.from_row_lengths(values, [2, 0, 1]),
+                               tf.constant([["a"], ["b"], ["c"]])])
+    return crossed.values, crossed.row_splits
+
+
+def _variant_round_trip(values):
+    encoded = tf.raw_ops.RaggedTensorToVariant(rt_nested_splits=[[0, 2, 2, 3]],
+                                               rt_dense_values=values, batched_input=True)
+    return tf.raw_ops.RaggedTensorFromVariant(encoded_ragged=encoded, input_ragged_rank=0,
+                                              output_ragged_rank=1, Tvalues=tf.float32)
+
+
 SPECS = [
+    OpSpec("RaggedBincount", _ragged_bincount, [np.array([1, 2, 2, 7], np.int32)],
+           lambda v: np.array([[0, 1, 2, 0, 0, 0, 0, 0], [0] * 8, [0, 0, 0, 0, 0, 0, 0, 1]],
+                              np.int32), grad="counts"),
+    OpSpec("RaggedCountSparseOutput", _ragged_count, [np.array([2, 1, 2, 0], np.int64)],
+           lambda v: [np.array([[0, 1], [0, 2], [2, 0]]), np.array([1, 2, 1]),
+                      np.array([3, 3])], grad="counts"),
+    OpSpec("RaggedCross", _ragged_cross, [np.array([1, 2, 3], np.int64)],
+           lambda v: [_obj("1_X_a", "2_X_a", "3_X_c"), np.array([0, 2, 2, 3])],
+           grad="crosses features"),
+    OpSpec("RaggedTensorToVariant", lambda v: _variant_round_trip(v)[1] * v,
+           [np.array([1.0, 2.0, 3.0], np.float32)], lambda v: v * v),
+    OpSpec("RaggedTensorFromVariant", lambda v: _variant_round_trip(v)[0],
+           [np.array([1.0, 2.0, 3.0], np.float32)], lambda v: np.array([0, 2, 2, 3]),
+           grad="integer row splits"),
+    OpSpec("RaggedTensorToVariantGradient", lambda v: tf.raw_ops.RaggedTensorToVariantGradient(
+        encoded_ragged_grad=tf.raw_ops.RaggedTensorToVariant(
+            rt_nested_splits=[[0, 2, 2, 3]], rt_dense_values=v, batched_input=True),
+        row_splits=[0, 2, 2, 3], dense_values_shape=[3], Tvalues=tf.float32),
+           [np.array([1.0, 2.0, 3.0], np.float32)], lambda v: v, grad="a gradient itself"),
     OpSpec("RaggedGather", lambda v: _ragged_gather(v)[1],
            [np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])],
            lambda v: np.array([4.0, 5.0, 6.0, 1.0, 2.0, 3.0]), grad="not differentiable"),

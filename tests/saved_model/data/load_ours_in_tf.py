@@ -16,7 +16,8 @@ import tensorflow as tf  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import RAGGED_IDS, RAGGED_W, RAGGED_X  # noqa: E402
+from tests.saved_model.programs import (  # noqa: E402
+    RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
@@ -173,8 +174,9 @@ def keras_load_model():
 
 def plain(value):
     """A ragged, sparse or dense result as JSON."""
-    if isinstance(value, tf.RaggedTensor):
-        return {"ragged": value.to_list(), "splits_dtype": value.row_splits.dtype.name}
+    if isinstance(value, tf.RaggedTensor):  # (strings decoded)
+        return {"ragged": json.loads(json.dumps(value.to_list(), default=bytes.decode)),
+                "splits_dtype": value.row_splits.dtype.name}
     if isinstance(value, tf.SparseTensor):
         return {"indices": value.indices.numpy().tolist(), "values": value.values.numpy().tolist(),
                 "dense_shape": value.dense_shape.numpy().tolist()}
@@ -197,7 +199,10 @@ def ragged():
                ids=ids.flat_values, ids_1=ids.row_splits, ids_2=ids.values.row_splits,
                w=w).items()},
            "summary_outputs": {k: repr(v) for k, v in summary.structured_outputs.items()},
-           "layout": {k: plain(v) for k, v in m.layout(x).items()}}
+           "layout": {k: plain(v) for k, v in m.layout(x).items()},
+           "features": {k: plain(v) for k, v in m.features(
+               tf.ragged.constant(RAGGED_FEATURE_IDS, tf.int64),
+               tf.ragged.constant(RAGGED_FEATURE_WORDS)).items()}}
     path = os.path.join(HERE, "tf_loaded_ours.json")
     with open(path) as f:
         recorded = json.load(f)

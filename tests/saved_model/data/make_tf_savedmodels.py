@@ -16,8 +16,8 @@ import tensorflow as tf
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from tests.saved_model.programs import (  # noqa: E402
-    DENSE_KEYS, RAGGED_IDS, RAGGED_W, RAGGED_X, affine_class, dense_table_module, ragged_class,
-    subclassed_model)
+    DENSE_KEYS, RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
+    affine_class, dense_table_module, ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -224,7 +224,19 @@ def ragged(outputs):
                    summary["sparse"].values.numpy().tolist(),
                    summary["sparse"].dense_shape.numpy().tolist()],
         "layout": {k: v.to_list() if isinstance(v, tf.RaggedTensor) else v.numpy().tolist()
-                   for k, v in m.layout(x).items()}}
+                   for k, v in m.layout(x).items()},
+        "features": {k: _plain(v) for k, v in m.features(
+            tf.ragged.constant(RAGGED_FEATURE_IDS, tf.int64),
+            tf.ragged.constant(RAGGED_FEATURE_WORDS)).items()}}
+
+
+def _plain(value):
+    """A result as JSON: a ragged tensor's list, a SparseTensor's parts, a tensor's list
+    (strings decoded)."""
+    if isinstance(value, tf.SparseTensor):
+        return [_plain(value.indices), _plain(value.values), _plain(value.dense_shape)]
+    listed = value.to_list() if isinstance(value, tf.RaggedTensor) else value.numpy().tolist()
+    return json.loads(json.dumps(listed, default=bytes.decode))
 
 
 def dense(outputs):

@@ -153,19 +153,23 @@ def _shared(pd):
     return pd
 
 
-def _primitive(backward, shape, channels_first, epsilon, training, dtype=_F32):
-    """The cached forward (or backward) batch normalization of one configuration."""
+def _primitive(backward, shape, channels_first, epsilon, training, dtype=_F32, relu=False):
+    """The cached forward (or backward) batch normalization of one configuration; with
+    `relu`, followed by a ReLU whose mask the forward keeps in a workspace (the backward
+    applies it to the gradient)."""
     key = ("batch_norm", backward, tuple(shape), channels_first, float(epsilon), training,
-           dtype)
+           relu, dtype)
 
     def build():
         try:
             attr = onednn.attributes()  # kept alive while the descriptors are made
             data = _describe(shape, channels_first, dtype)
-            flags = _flags(training)
+            flags = _flags(training) | (api.FUSE_NORM_RELU if relu else 0)
             prop = api.FORWARD_TRAINING if training or backward else api.FORWARD_INFERENCE
             forward_pd = _forward_pd(prop, data, epsilon, flags)
             vectors = {api.ARG_MEAN: None, api.ARG_VARIANCE: None, api.ARG_SCALE: None}
+            if relu:
+                vectors[api.ARG_WORKSPACE] = None
             if not backward:
                 return onednn.Primitive(forward_pd, {api.ARG_SRC: data, api.ARG_DST: data,
                                                      api.ARG_SHIFT: None, **vectors},
@@ -234,5 +238,58 @@ def batch_norm_grad(dy, x, scale, mean, variance, epsilon, training, data_format
     dscale, doffset = np.empty(channels, _F32), np.empty(channels, _F32)
     prim({api.ARG_DIFF_DST: dy, api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_MEAN: mean,
           api.ARG_VARIANCE: variance},
+         {api.ARG_DIFF_SRC: dx, api.ARG_DIFF_SCALE: dscale, api.ARG_DIFF_SHIFT: doffset})
+    return dx, dscale, doffset
+
+
+def _workspace_items(prim):
+    """float32 elements holding the ReLU mask workspace of `prim` (a whole number of them)."""
+    return -(-prim.size(api.ARG_WORKSPACE) // 4)
+
+
+def batch_norm_relu(x, scale, offset, epsilon, data_format):
+    """``(relu(y), batch mean, biased batch variance, workspace)`` of batch normalization in
+    training followed by a ReLU, in one pass; None where oneDNN does not run it.
+
+    The workspace (float32 elements holding oneDNN's mask) goes to `batch_norm_relu_grad`.
+    Where a statistic, the scale or the offset is not finite the result would differ from
+    ReLU's (oneDNN's ReLU gives 0 for NaN): None then, and the caller runs the two steps.
+    """
+    if not _usable(x, data_format, scale, offset):
+        return None
+    prim = _primitive(False, x.shape, False, epsilon, True, x.dtype, relu=True)
+    if prim is None:
+        return None
+    x = np.ascontiguousarray(x)
+    scale, offset = np.ascontiguousarray(scale), np.ascontiguousarray(offset)
+    y = np.empty(x.shape, x.dtype)
+    channels = x.shape[-1]
+    mean, variance = np.empty(channels, _F32), np.empty(channels, _F32)
+    workspace = np.empty(_workspace_items(prim), _F32)
+    prim({api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_SHIFT: offset},
+         {api.ARG_DST: y, api.ARG_MEAN: mean, api.ARG_VARIANCE: variance,
+          api.ARG_WORKSPACE: workspace})
+    if not (np.isfinite(mean).all() and np.isfinite(variance).all() and np.isfinite(scale).all()
+            and np.isfinite(offset).all() and (variance + np.float32(epsilon) > 0).all()):
+        return None
+    return y, mean, variance, workspace
+
+
+def batch_norm_relu_grad(dy, x, scale, mean, variance, workspace, epsilon, data_format):
+    """``(dx, dscale, doffset)`` of `batch_norm_relu` given the gradient `dy` of its
+    result and the `workspace` it gave; None where oneDNN does not run it (or `workspace`
+    is not one of this configuration's: the caller masks `dy` itself then)."""
+    if dy.dtype != x.dtype or not _usable(x, data_format, scale, mean, variance, workspace):
+        return None
+    prim = _primitive(True, x.shape, False, epsilon, True, x.dtype, relu=True)
+    if prim is None or workspace.shape != (_workspace_items(prim),):
+        return None
+    dy, x, scale, mean, variance, workspace = (
+        np.ascontiguousarray(a) for a in (dy, x, scale, mean, variance, workspace))
+    channels = x.shape[-1]
+    dx = np.empty(x.shape, x.dtype)
+    dscale, doffset = np.empty(channels, _F32), np.empty(channels, _F32)
+    prim({api.ARG_DIFF_DST: dy, api.ARG_SRC: x, api.ARG_SCALE: scale, api.ARG_MEAN: mean,
+          api.ARG_VARIANCE: variance, api.ARG_WORKSPACE: workspace},
          {api.ARG_DIFF_SRC: dx, api.ARG_DIFF_SCALE: dscale, api.ARG_DIFF_SHIFT: doffset})
     return dx, dscale, doffset

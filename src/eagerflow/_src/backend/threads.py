@@ -91,13 +91,20 @@ def _find_blas():
 
 def _openmp():
     """GNU OpenMP's library once something (oneDNN) has loaded it, else None."""
+    global _gomp
+    if _gomp is not None:  # (a loaded library stays: opening it again costs 20-80 us)
+        return _gomp
     try:
         lib = ctypes.CDLL("libgomp.so.1", mode=os.RTLD_NOLOAD)
     except (OSError, AttributeError):
         return None
     lib.omp_set_num_threads.argtypes, lib.omp_set_num_threads.restype = (ctypes.c_int,), None
     lib.omp_get_max_threads.argtypes, lib.omp_get_max_threads.restype = (), ctypes.c_int
+    _gomp = lib
     return lib
+
+
+_gomp = None  # the library `_openmp` found
 
 
 def budget():

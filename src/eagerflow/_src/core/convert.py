@@ -437,6 +437,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
         raise TypeError(f"Expected tensor {np.asarray(value)} with dtype "
                         f"{_d.as_dtype(dtype)!r}, but got dtype {value.dtype!r}.")
     if isinstance(value, EagerTensor) or getattr(type(value), "__tf_tensor__", None):
+        if not isinstance(value, EagerTensor):  # (a ragged tensor fails as TF's conversion)
+            value = convert_to_tensor(value)
         value = np.asarray(value)  # variables are read, and cast to `dtype`
     elif isinstance(value, (list, tuple)):
         _check_no_nested_tensors(value)

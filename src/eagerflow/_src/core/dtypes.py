@@ -190,6 +190,10 @@ _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string
 # The value of a variant tensor (a list, ops/list_ops.py) is no array: it reports this DType.
 _BY_NUMPY[variant] = variant
+# An array of variant elements (encoded ragged tensors, ragged/ragged_kernels.py): one object
+# field, so that it is told from an array of strings.
+VARIANT_ARRAY = np.dtype([("variant", object)])
+_BY_NUMPY[VARIANT_ARRAY] = variant
 # Python's str and bytes are not accepted (NumPy's str_ and bytes_ are), as in TF.
 _BY_PYTHON = {builtins.float: float32, builtins.bool: bool}
 

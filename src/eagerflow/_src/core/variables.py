@@ -70,8 +70,16 @@ def _read(xp, handle):
     return handle.value
 
 
+def _row_major(value):
+    """`value` laid out row by row, as TensorFlow keeps every tensor: the optimizers update a
+    variable in place, and NumPy's passes over a transposed (column-major) array, or over
+    one and its row-major gradient together, run several times slower."""
+    flags = getattr(value, "flags", None)
+    return value if flags is None or flags.c_contiguous else value.copy(order="C")
+
+
 def _assign(xp, handle, value):
-    handle.value = value
+    handle.value = _row_major(value)
     return ()
 
 
@@ -216,7 +224,7 @@ class Variable(metaclass=_VariableMeta):
         if not self._shape.is_compatible_with(value.shape):
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
                              f"the explicitly supplied `shape` argument ({self._shape}).")
-        self._handle = ResourceHandle(None if from_inputs else value._data)
+        self._handle = ResourceHandle(None if from_inputs else _row_major(value._data))
         _BY_HANDLE[id(self._handle)] = self
         self._unique_id = next(_creation_order)
         self._initial_value = value

@@ -5,7 +5,9 @@ checksums (from register 0) need no loop over the data: a row's checksum is the 
 one 16-bit table lookup per two bytes, column by column over a block of rows that stays
 in the cache. The rows are then joined pairwise, level by level, which is linear algebra
 over GF(2): shifting a register past `n` zero bytes is a 32x32 bit matrix, applied with
-lookup tables.
+lookup tables. Whole blocks of 1 MiB go faster the same way with their rows laid across
+the block: 16 segments, a row being the two-byte words at one place in every segment,
+so that each segment's lookups read contiguous words.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
 Buffers of several MiB are cut into pieces checksummed on threads at once (NumPy's
 lookups leave the interpreter lock), the pieces' registers joined the same way.
@@ -82,15 +84,18 @@ def _row_tables():
                            for j in range(_ROW // 2)])
 
 
+_ROW_LOG = _ROW.bit_length() - 1
+
+
 @functools.lru_cache(maxsize=64)
 def _shift_matrix(level):
-    """The bit matrix of shifting a register past ``_ROW << level`` zero bytes: the
-    previous level's, squared."""
+    """The bit matrix of shifting a register past ``2 ** level`` zero bytes: the previous
+    level's, squared."""
     if level:
         half = _shift_matrix(level - 1)
         return _apply(half, half)
     step = np.array([_POLY] + [1 << (j - 1) for j in range(1, 32)], np.uint32)  # a zero bit
-    for _ in range((8 * _ROW).bit_length() - 1):
+    for _ in range(3):
         step = _apply(step, step)
     return step
 
@@ -98,7 +103,7 @@ def _shift_matrix(level):
 @functools.lru_cache(maxsize=64)
 def _shift_tables(level):
     """Two 16-bit tables (by the register's low and high halves): the register after
-    ``_ROW << level`` zero bytes."""
+    ``2 ** level`` zero bytes."""
     matrix, byte = _shift_matrix(level), np.arange(256, dtype=np.uint32)
     t0, t1, t2, t3 = (_apply(matrix, byte << np.uint32(8 * k)) for k in range(4))
     half = np.arange(1 << 16, dtype=np.uint32)
@@ -106,17 +111,22 @@ def _shift_tables(level):
     return t0[low] ^ t1[high], t2[low] ^ t3[high]
 
 
+_LOW_HALF = 0 if np.little_endian else 1  # where a uint32's low 16 bits lie
+
+
 def _join(regs, level):
     """The registers of the rows of `regs` (2-D; a 1-D array is one row), each the
-    registers (from 0) of consecutive runs of ``_ROW << level`` bytes: joined
-    pairwise, level by level."""
+    registers (from 0) of consecutive runs of ``2 ** level`` bytes: joined pairwise,
+    level by level."""
+    regs = np.ascontiguousarray(regs)
     while regs.shape[-1] > 1:
         if regs.shape[-1] % 2:  # a run of zeros in front: from register 0 it stays 0
             regs = np.concatenate([np.zeros(regs.shape[:-1] + (1,), np.uint32), regs], -1)
-        left = regs[..., 0::2]
+        # the left registers' halves, looked up as they lie in memory (no masks or shifts)
+        halves = regs.view(np.uint16)
         low, high = _shift_tables(level)
-        out = np.take(low, left & np.uint32(0xFFFF))
-        out ^= np.take(high, left >> np.uint32(16))
+        out = np.take(low, halves[..., _LOW_HALF::4], mode="wrap")
+        out ^= np.take(high, halves[..., 1 - _LOW_HALF::4], mode="wrap")
         out ^= regs[..., 1::2]
         regs = out
         level += 1
@@ -151,16 +161,65 @@ def _row_registers(data):
     return regs
 
 
+_SEGMENTS = 16  # segments of a block of the long path
+_SEGMENT_WORDS = 32768  # two-byte words of a segment
+_SEGMENT = 2 * _SEGMENT_WORDS  # bytes of a segment (a power of two)
+_BLOCK = _SEGMENTS * _SEGMENT  # bytes of a block (1 MiB)
+
+
+@functools.lru_cache(maxsize=1)
+def _segment_tables():
+    """The 16-bit tables of a block's segments: segment c's two bytes followed by the
+    ``_SEGMENTS - 1 - c`` segments after it, as zeros."""
+    pair = np.arange(1 << 16, dtype=np.uint32)
+    table = _TABLE[pair & np.uint32(0xFF)]  # the register after the low byte, then the high
+    table = (table >> np.uint32(8)) ^ _TABLE[(table ^ (pair >> np.uint32(8))) & np.uint32(0xFF)]
+    low, high = _shift_tables(_SEGMENT.bit_length() - 1)
+    out = [table]
+    for _ in range(1, _SEGMENTS):  # each one segment further from the end
+        out.append(low[out[-1] & np.uint32(0xFFFF)] ^ high[out[-1] >> np.uint32(16)])
+    return out[::-1]
+
+
+def _block_registers(data):
+    """The register (from 0) of each `_BLOCK`-byte block of `data` (uint8, whole blocks).
+
+    A block is cut into `_SEGMENTS` segments, one after another; the two-byte words at one
+    place in every segment make a row, whose register is the xor of one 16-bit lookup per
+    segment; the rows (two bytes apart) are then joined. Unlike `_row_registers`, each
+    lookup reads its indices from contiguous words, which NumPy casts fastest.
+    """
+    blocks = data.size // _BLOCK
+    words = data.view("<u2").reshape(blocks, _SEGMENTS, _SEGMENT_WORDS)
+    tables = _segment_tables()
+    looked_up = np.empty((_SEGMENTS, _SEGMENT_WORDS), np.uint32)
+    rows = np.empty((blocks, _SEGMENT_WORDS), np.uint32)
+    for b in range(blocks):
+        for c in range(_SEGMENTS):
+            # (mode="wrap": the indices are in range, and its check is the fastest)
+            np.take(tables[c], words[b, c], out=looked_up[c], mode="wrap")
+        np.bitwise_xor.reduce(looked_up, axis=0, out=rows[b])
+    return _join(rows, 1)
+
+
 def _rows_register(data, crc):
     """The register after `data` (a uint8 array, a multiple of `_ROW` bytes long), from
-    register `crc`: every row's register from 0, then the rows joined."""
+    register `crc`: its whole blocks' registers from 0, then every remaining row's, each
+    run joined."""
+    if data.size >= _BLOCK:
+        regs = _block_registers(data[:data.size // _BLOCK * _BLOCK])
+        # the start register: shifted past the first block, as if xored into its first bytes
+        low, high = _shift_tables(_BLOCK.bit_length() - 1)
+        regs[0] ^= low[crc & 0xFFFF] ^ high[crc >> 16]
+        crc = int(_join(regs, _BLOCK.bit_length() - 1))
+        data = data[regs.size * _BLOCK:]
     if data.size < _ROW:
         return crc
     regs = _row_registers(data)
     # the start register: shifted past the first row, as if xored into its first bytes
-    low, high = _shift_tables(0)
+    low, high = _shift_tables(_ROW_LOG)
     regs[0] ^= low[crc & 0xFFFF] ^ high[crc >> 16]
-    return int(_join(regs, 0))
+    return int(_join(regs, _ROW_LOG))
 
 
 def _python_crc(data, crc):
@@ -195,7 +254,7 @@ def _idle_cpus():
 
 def _shift(reg, rows):
     """The register `reg` after ``rows * _ROW`` zero bytes: one shift per bit of `rows`."""
-    level = 0
+    level = _ROW_LOG
     while rows:
         if rows & 1:
             low, high = _shift_tables(level)
@@ -365,7 +424,7 @@ def crc32c_many(buffers):
             buf[np.repeat(starts - (ends - sizes), sizes) + np.arange(data.size)] = data
         head = (starts[:, None] + np.arange(4)).reshape(-1)
         buf[head] ^= np.uint8(0xFF)
-        acc = _join(_row_registers(buf).reshape(len(members), total // _ROW), 0)
+        acc = _join(_row_registers(buf).reshape(len(members), total // _ROW), _ROW_LOG)
         for i, crc in zip(members, (acc ^ np.uint32(0xFFFFFFFF)).tolist()):
             out[i] = crc
     return out

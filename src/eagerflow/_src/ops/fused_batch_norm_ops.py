@@ -27,7 +27,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.backend import onednn_normalization
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.nn_ops import shape_text
+from eagerflow._src.ops.nn_ops import _RELU_GRAD, shape_text
 from eagerflow._src.ops.wrappers import as_tensor
 
 _RANKS = {"NHWC": 4, "NCHW": 4, "NDHWC": 5, "NCDHW": 5}
@@ -144,14 +144,18 @@ def _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon=1e-4,
             xp.zeros((0,), dtype))
 
 
-def _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
-                           reserve_space_3, epsilon=1e-4, data_format="NHWC", is_training=True):
+def _check_grad(y_backprop, x, scale, reserve_space_1, reserve_space_2, data_format):
     _check(x, data_format, scale=scale, reserve_space_1=reserve_space_1,
            reserve_space_2=reserve_space_2)
     if y_backprop.shape != x.shape:
         raise _invalid(f"x and y_backprop must have same shape, but x has shape "
                        f"{shape_text(x.shape)} and y_backprop has shape "
                        f"{shape_text(y_backprop.shape)}")
+
+
+def _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
+                           reserve_space_3, epsilon=1e-4, data_format="NHWC", is_training=True):
+    _check_grad(y_backprop, x, scale, reserve_space_1, reserve_space_2, data_format)
     dtype = scale.dtype
     native = (onednn_normalization.batch_norm_grad(
         y_backprop, x, scale, reserve_space_1, reserve_space_2, epsilon, is_training,
@@ -350,3 +354,109 @@ def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _FUSED_BATCH_NORM_GRAD, _FUSED_BATCH_NORM)
+
+
+# -- batch normalization and ReLU in one op -----------------------------------------------
+# ``_FusedBatchNormEx`` with activation_mode "Relu" is ``relu(FusedBatchNormV3(...)[0])``
+# with the other outputs of FusedBatchNormV3; ``_FusedBatchNormGradEx`` takes the gradient
+# of that ReLU's result (and the result itself, `y`) and gives FusedBatchNormGradV3's
+# outputs. TensorFlow's remapper makes the same pair; here the graph passes make them
+# (`graph.passes.batch_norm_fusion`) from a function's ops and their gradients. In
+# training on oneDNN the ReLU runs inside the normalization, which keeps its mask in
+# reserve_space_3 for the gradient; elsewhere reserve_space_3 is empty and the gradient
+# masks with `y`, as ReluGrad does. No side inputs (num_side_inputs is 0).
+
+_ACTIVATION_MODES = ("Identity", "Relu")
+
+
+def _activation_mode(activation_mode):
+    if activation_mode not in _ACTIVATION_MODES:
+        raise _invalid(f"Unsupported activation mode: {activation_mode}")
+    return activation_mode == "Relu"
+
+
+def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, epsilon=1e-4,
+                         exponential_avg_factor=1.0, data_format="NHWC", is_training=True,
+                         activation_mode="Identity"):
+    relu = _activation_mode(activation_mode)
+    if relu and is_training and xp is np:
+        _check(x, data_format, scale=scale, offset=offset,
+               **({"mean": mean, "variance": variance} if exponential_avg_factor != 1.0
+                  else {}))
+        native = onednn_normalization.batch_norm_relu(x, scale, offset, epsilon, data_format)
+        if native is not None:
+            y, batch_mean, batch_var, workspace = native
+            count = x.size // max(batch_mean.size, 1)
+            return (y, *_running(xp, mean, variance, batch_mean, batch_var, count,
+                                 exponential_avg_factor, is_training),
+                    batch_mean.copy(), batch_var.copy(), workspace)
+    outputs = _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon,
+                                exponential_avg_factor, data_format, is_training)
+    if relu:  # y is a new array
+        xp.maximum(outputs[0], xp.zeros((), outputs[0].dtype), out=outputs[0])
+    return outputs
+
+
+def _fused_batch_norm_grad_ex(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
+                              reserve_space_3, offset, y, epsilon=1e-4, data_format="NHWC",
+                              is_training=True, activation_mode="Identity"):
+    relu = _activation_mode(activation_mode)
+    if relu:
+        _check_grad(y_backprop, x, scale, reserve_space_1, reserve_space_2, data_format)
+        if y.shape != x.shape:
+            raise _invalid(f"x and y must have same shape, but x has shape "
+                           f"{shape_text(x.shape)} and y has shape {shape_text(y.shape)}")
+        if is_training and xp is np and reserve_space_3.size:
+            native = onednn_normalization.batch_norm_relu_grad(
+                y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3,
+                epsilon, data_format)
+            if native is not None:
+                empty = xp.zeros((0,), scale.dtype)
+                return (*native, empty, empty)
+        y_backprop = _RELU_GRAD.kernel(xp, y_backprop, y)
+    return _fused_batch_norm_grad(xp, y_backprop, x, scale, reserve_space_1, reserve_space_2,
+                                  reserve_space_3, epsilon, data_format, is_training)
+
+
+def _fused_batch_norm_ex_rule(*args, **attrs):
+    # reserve_space_3 holds oneDNN's mask: its size depends on the kernel that runs
+    return _fused_batch_norm_rule(*args, **attrs)[:5] + [
+        (TensorShape([None]), args[1].dtype)]
+
+
+_FUSED_BATCH_NORM_EX = register("_FusedBatchNormEx", _fused_batch_norm_ex,
+                                _fused_batch_norm_ex_rule, multi=True, dtypes=_FLOATS)
+tf_nodes[_FUSED_BATCH_NORM_EX] = NodeForm(
+    types={"T": 0, "U": 1}, fixed={"num_side_inputs": 0},
+    outputs=("y", "batch_mean", "batch_variance", "reserve_space_1", "reserve_space_2",
+             "reserve_space_3"))
+tf_args[_FUSED_BATCH_NORM_EX] = ("x", "scale", "offset", "mean", "variance")
+tf_defaults[_FUSED_BATCH_NORM_EX] = {"epsilon": 1e-4, "exponential_avg_factor": 1.0,
+                                    "data_format": "NHWC", "is_training": True,
+                                    "activation_mode": "Identity"}
+_FUSED_BATCH_NORM_GRAD_EX = register(
+    "_FusedBatchNormGradEx", _fused_batch_norm_grad_ex, _fused_batch_norm_grad_rule,
+    multi=True, tied=(0, 1, 7), dtypes=_FLOATS,
+    not_differentiable="made by graph fusion after gradients are built; nested tapes see "
+                       "the ops it replaces")
+tf_nodes[_FUSED_BATCH_NORM_GRAD_EX] = NodeForm(
+    types={"T": 0, "U": 2}, fixed={"num_side_inputs": 0},
+    outputs=("x_backprop", "scale_backprop", "offset_backprop", "reserve_space_4",
+             "reserve_space_5"))
+tf_args[_FUSED_BATCH_NORM_GRAD_EX] = ("y_backprop", "x", "scale", "reserve_space_1",
+                                      "reserve_space_2", "reserve_space_3", "offset", "y")
+tf_defaults[_FUSED_BATCH_NORM_GRAD_EX] = {"epsilon": 1e-4, "data_format": "NHWC",
+                                         "is_training": True, "activation_mode": "Identity"}
+
+
+@register_gradient("_FusedBatchNormEx")
+def _fused_batch_norm_ex_backprop(op, dy, *_):
+    x, scale, offset = op.inputs[:3]
+    dx, dscale, doffset, _, _ = dispatch(
+        _FUSED_BATCH_NORM_GRAD_EX, (dy, x, scale, *op.outputs[3:], offset, op.outputs[0]),
+        {key: op.attrs[key] for key in ("epsilon", "data_format", "is_training",
+                                        "activation_mode") if key in op.attrs})
+    return dx, dscale, doffset, None, None
+
+
+batching_rules.assign(PER_ELEMENT, _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)

@@ -31,6 +31,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
+from eagerflow._src.backend import threads
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -44,6 +45,7 @@ from eagerflow._src.ops.nn_ops import shape_text
 from eagerflow._src.ops.wrappers import as_tensor
 
 GATES = {"lstm": 4, "gru": 3, "rnn": 1}
+# a workspace's last byte: the NumPy kernel's, or oneDNN's over this many parts of the batch
 _NUMPY_WORKSPACE, _ONEDNN_WORKSPACE = 0, 1
 
 
@@ -229,7 +231,8 @@ def _check_layout(op_name, x, h0, time_major):
 
 def _trailer(mode, time_major, x, units, kind):
     """The bytes a workspace ends with: the configuration that made it, then which kernel
-    (the last byte). The gradient reads only a workspace its own configuration made."""
+    (the last byte: `_NUMPY_WORKSPACE`, or oneDNN's number of batch parts). The gradient
+    reads only a workspace its own configuration made."""
     config = np.array([GATES[mode], time_major, *x.shape, units], np.int64).view(np.uint8)
     return np.append(config, np.uint8(kind))
 
@@ -350,20 +353,71 @@ class _Primitives:
         return onednn.Primitive(pd, args, keep=(chosen["layer"], chosen["iter"]))
 
 
-def _primitives(mode, time_major, x, units):
-    """The cached primitives for inputs like `x` (float32, C-contiguous), or None."""
+def _primitives(mode, time_major, x, units, part=False):
+    """The cached primitives for inputs like `x` (float32, C-contiguous), or None; a `part`
+    of a batch split over threads runs on one thread, the calling thread's own
+    (`threads.slot`), so that helper threads run theirs at once."""
     if x.dtype != np.float32 or not onednn.enabled():
         return None
     steps, batch = (x.shape[0], x.shape[1]) if time_major else (x.shape[1], x.shape[0])
-    key = ("_FusedRNN", mode, time_major, steps, batch, x.shape[2], units)
+    key = ("_FusedRNN", mode, time_major, steps, batch, x.shape[2], units,
+           threads.slot() if part else None)
     # Each time step is a few small products, each a parallel region of its own: below
     # this size, waking a second thread for every one costs more than it brings.
-    serial = batch * units * (x.shape[2] + units) < _SERIAL_WORK
+    serial = part or batch * units * (x.shape[2] + units) < _SERIAL_WORK
     return onednn.cached(key, lambda: _Primitives(mode, time_major, steps, batch, x.shape[2],
                                                   units), serial)
 
 
 _SERIAL_WORK = 1 << 21  # multiply-adds per gate per step (batch 64, 64 units, 16 inputs: 327k)
+# While no other process keeps the cores busy, a batch whose per-step products are too
+# small to share (`_SERIAL_WORK`) runs in parts of at least this many examples, each on one
+# thread (`threads.in_chunks`): rows of a batch are independent sequences, so the threads
+# meet once, at the end, rather than at every step. (One thread, LSTM(64) over 32 steps of
+# 16 inputs, forward and backward: batch 64 3.2 ms, 32 1.8 ms, 16 1.0 ms.) Under load the
+# parts cost a fifth more CPU time than the whole batch, and bring no speed: it runs whole.
+_PART = 16
+
+
+def _parts(mode, time_major, x, units):
+    """How many parts of the batch the oneDNN kernels run on, each on a thread: 1 unless
+    the batch is batch-major (its parts contiguous), large, the work per step small and
+    the cores otherwise idle."""
+    batch = x.shape[0]
+    if time_major or batch * units * (x.shape[2] + units) >= _SERIAL_WORK:
+        return 1
+    threads.adapt()  # (looks at the load anew every `threads.INTERVAL` seconds)
+    if threads.contended:
+        return 1
+    return max(min(threads.budget(), batch // _PART, 255), 1)
+
+
+def _rows(batch, parts):
+    """The rows of each part of a batch-major batch (a single part: every array whole)."""
+    if parts == 1:
+        return [slice(None)]
+    return [slice(batch * i // parts, batch * (i + 1) // parts) for i in range(parts)]
+
+
+def _workspace_offsets(mode, time_major, x, units, parts):
+    """Where each part's oneDNN workspace starts in the whole one (64-byte aligned), and
+    the whole one's size before its trailer; None where oneDNN has no primitive for one."""
+    if parts == 1:
+        prims = _primitives(mode, time_major, x, units)
+        return None if prims is None else ([0], prims.workspace)
+    offsets, end = [], 0
+    for rows in _rows(x.shape[0], parts):
+        prims = _primitives(mode, time_major, x[rows], units, part=True)
+        if prims is None:
+            return None
+        offsets.append(end)
+        end += -(-prims.workspace // 64) * 64
+    return offsets, end
+
+
+def _in_parts(parts, run):
+    """``run(i)`` for each part, on the intra-op threads when there are several."""
+    return [run(0)] if parts == 1 else threads.in_chunks(parts, run)
 
 
 def _dnnl_bias(mode, bias):
@@ -388,22 +442,34 @@ def _fused_rnn(xp, x, kernel, recurrent_kernel, bias, h0, *c0, mode="lstm", time
     _check_layout("_FusedRNN", x, h0, time_major)
     units = h0.shape[-1]
     lstm = mode == "lstm"
-    prims = _primitives(mode, time_major, x, units) if xp is np else None
-    if prims is not None:
-        x = _c(x)
+    parts = _parts(mode, time_major, x, units) if xp is np else 0
+    layout = _workspace_offsets(mode, time_major, x, units, parts) if parts else None
+    if layout is not None:
+        offsets, size = layout
+        x, h0, c0 = _c(x), _c(h0), None if c0 is None else _c(c0)
+        kernel, recurrent_kernel = _c(kernel), _c(recurrent_kernel)
+        bias = _c(_dnnl_bias(mode, bias))
         y = np.empty(x.shape[:2] + (units,), np.float32)
         h, c = np.empty(h0.shape, np.float32), np.empty(h0.shape, np.float32) if lstm else None
-        workspace = onednn.aligned(prims.workspace + _TRAILER)
-        workspace[-_TRAILER:] = _trailer(mode, time_major, x, units, _ONEDNN_WORKSPACE)
-        inputs = {api.ARG_SRC_LAYER: x, api.ARG_SRC_ITER: _c(h0),
-                  api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
-                  api.ARG_BIAS: _c(_dnnl_bias(mode, bias))}
-        outputs = {api.ARG_DST_LAYER: y, api.ARG_DST_ITER: h,
-                   api.ARG_WORKSPACE: workspace[:-_TRAILER]}
-        if lstm:
-            inputs[api.ARG_SRC_ITER_C] = _c(c0)
-            outputs[api.ARG_DST_ITER_C] = c
-        prims.forward(inputs, outputs)
+        workspace = onednn.aligned(size + _TRAILER)
+        workspace[-_TRAILER:] = _trailer(mode, time_major, x, units, parts)
+        cut = _rows(x.shape[0], parts)
+
+        def run(i):
+            rows = cut[i]
+            part = x[rows]
+            prims = _primitives(mode, time_major, part, units, part=parts > 1)
+            end = offsets[i] + prims.workspace
+            inputs = {api.ARG_SRC_LAYER: part, api.ARG_SRC_ITER: h0[rows],
+                      api.ARG_WEIGHTS_LAYER: kernel, api.ARG_WEIGHTS_ITER: recurrent_kernel,
+                      api.ARG_BIAS: bias}
+            outputs = {api.ARG_DST_LAYER: y[rows], api.ARG_DST_ITER: h[rows],
+                       api.ARG_WORKSPACE: workspace[offsets[i]:end]}
+            if lstm:
+                inputs[api.ARG_SRC_ITER_C] = c0[rows]
+                outputs[api.ARG_DST_ITER_C] = c[rows]
+            prims.forward(inputs, outputs)
+        _in_parts(parts, run)
         return (y, h, c, workspace) if lstm else (y, h, workspace)
     xs = x if time_major else x.swapaxes(0, 1)
     ys, h, c, saved = _forward(_NP, mode, xs, kernel, recurrent_kernel, bias, h0, c0)
@@ -440,31 +506,60 @@ def _fused_rnn_grad(xp, x, kernel, recurrent_kernel, bias, h0, *rest, mode="lstm
                                    f"[Op:_FusedRNNGrad]")
     units = h0.shape[-1]
     kind = _workspace_kind(workspace, mode, time_major, x, units)
-    prims = _primitives(mode, time_major, x, units) if xp is np else None
-    backward = prims.backward() if prims is not None and kind == _ONEDNN_WORKSPACE else None
-    if backward is not None:
+    layout = None
+    if kind is not None and kind >= _ONEDNN_WORKSPACE and xp is np and \
+            (kind == 1 or not time_major):  # (only batch-major batches are split)
+        layout = _workspace_offsets(mode, time_major, x, units, kind)
+        if layout is not None and layout[1] + _TRAILER != workspace.size:
+            layout = None
+    parts = kind
+    if layout is not None:
+        offsets = layout[0]
+        cut = _rows(x.shape[0], parts)
+        prims = [_primitives(mode, time_major, x[rows], units, part=parts > 1) for rows in cut]
+        if any(p.backward() is None for p in prims):
+            layout = None
+    if layout is not None:
         dx, dh0 = np.empty(x.shape, np.float32), np.empty(h0.shape, np.float32)
-        dkernel = np.empty(kernel.shape, np.float32)
-        drecurrent = np.empty(recurrent_kernel.shape, np.float32)
-        dbias = np.zeros((GATES[mode] + (mode == "gru")) * units, np.float32)
+        dc0 = np.empty(h0.shape, np.float32) if lstm else None
         ws = workspace[:-_TRAILER]
         if ws.__array_interface__["data"][0] % 64:
             ws = onednn.aligned(ws.size)
             ws[...] = workspace[:-_TRAILER]
-        inputs = {api.ARG_SRC_LAYER: _c(x), api.ARG_SRC_ITER: _c(h0),
-                  api.ARG_WEIGHTS_LAYER: _c(kernel), api.ARG_WEIGHTS_ITER: _c(recurrent_kernel),
-                  api.ARG_BIAS: _c(_dnnl_bias(mode, bias)), api.ARG_DST_LAYER: _c(y),
-                  api.ARG_DST_ITER: _c(h), api.ARG_WORKSPACE: ws,
-                  api.ARG_DIFF_DST_LAYER: _c(dy), api.ARG_DIFF_DST_ITER: _c(dh)}
-        outputs = {api.ARG_DIFF_SRC_LAYER: dx, api.ARG_DIFF_SRC_ITER: dh0,
-                   api.ARG_DIFF_WEIGHTS_LAYER: dkernel, api.ARG_DIFF_WEIGHTS_ITER: drecurrent,
-                   api.ARG_DIFF_BIAS: dbias}
+        x, h0, y, h, dy, dh = (_c(a) for a in (x, h0, y, h, dy, dh))
+        kernel, recurrent_kernel = _c(kernel), _c(recurrent_kernel)
+        bias = _c(_dnnl_bias(mode, bias))
         if lstm:
-            dc0 = np.empty(h0.shape, np.float32)
-            inputs.update({api.ARG_SRC_ITER_C: _c(c0), api.ARG_DST_ITER_C: _c(c),
-                           api.ARG_DIFF_DST_ITER_C: _c(dc)})
-            outputs[api.ARG_DIFF_SRC_ITER_C] = dc0
-        backward(inputs, outputs)
+            c0, c, dc = _c(c0), _c(c), _c(dc)
+        bias_size = (GATES[mode] + (mode == "gru")) * units
+
+        def run(i):
+            rows = cut[i]
+            part = x[rows]
+            backward = _primitives(mode, time_major, part, units, part=parts > 1).backward()
+            weights = (np.empty(kernel.shape, np.float32),
+                       np.empty(recurrent_kernel.shape, np.float32),
+                       np.zeros(bias_size, np.float32))
+            inputs = {api.ARG_SRC_LAYER: part, api.ARG_SRC_ITER: h0[rows],
+                      api.ARG_WEIGHTS_LAYER: kernel, api.ARG_WEIGHTS_ITER: recurrent_kernel,
+                      api.ARG_BIAS: bias, api.ARG_DST_LAYER: y[rows], api.ARG_DST_ITER: h[rows],
+                      api.ARG_WORKSPACE: ws[offsets[i]:offsets[i] + prims[i].workspace],
+                      api.ARG_DIFF_DST_LAYER: dy[rows], api.ARG_DIFF_DST_ITER: dh[rows]}
+            outputs = {api.ARG_DIFF_SRC_LAYER: dx[rows], api.ARG_DIFF_SRC_ITER: dh0[rows],
+                       api.ARG_DIFF_WEIGHTS_LAYER: weights[0],
+                       api.ARG_DIFF_WEIGHTS_ITER: weights[1], api.ARG_DIFF_BIAS: weights[2]}
+            if lstm:
+                inputs.update({api.ARG_SRC_ITER_C: c0[rows], api.ARG_DST_ITER_C: c[rows],
+                               api.ARG_DIFF_DST_ITER_C: dc[rows]})
+                outputs[api.ARG_DIFF_SRC_ITER_C] = dc0[rows]
+            backward(inputs, outputs)
+            return weights
+        sums = _in_parts(parts, run)
+        dkernel, drecurrent, dbias = sums[0]
+        for more in sums[1:]:  # (summed in order: the same bits whichever thread ran a part)
+            dkernel += more[0]
+            drecurrent += more[1]
+            dbias += more[2]
         if mode == "gru":
             dbias = dbias.reshape(4, units)
             dbias = np.stack([dbias[:3].reshape(-1),

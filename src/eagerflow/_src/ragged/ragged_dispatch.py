@@ -20,7 +20,7 @@ from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
     reduction_ops, sparse_ops, string_ops
-from eagerflow._src.ragged import ragged_ops, ragged_string_ops
+from eagerflow._src.ragged import ragged_kernels, ragged_ops, ragged_string_ops, user_functions
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
 
@@ -258,7 +258,7 @@ def _dynamic_partition(fn, arguments):
 
 def _bincount(fn, arguments):
     """TF's bincount of ragged values (and weights): of the flat values, or (axis -1) a row
-    of counts per row, as the sparse bincount of the values as a `SparseTensor` gives."""
+    of counts per row (TF's ops RaggedBincount and RaggedCountSparseOutput)."""
     values = arguments["arr"] if "arr" in arguments else arguments["values"]
     weights = arguments.get("weights")
     options = {k: arguments.get(k) for k in ("minlength", "maxlength", "binary_output")}
@@ -267,13 +267,10 @@ def _bincount(fn, arguments):
                   weights.flat_values if isinstance(weights, RaggedTensor) else weights,
                   **{k: v for k, v in arguments.items() if k not in ("arr", "values",
                                                                      "weights", "name")})
-    sparse = api_export.undispatched(sparse_ops.bincount)(
-        values.to_sparse(), weights.to_sparse() if isinstance(weights, RaggedTensor)
-        else weights, axis=-1, **options)
-    if fn is api_export.undispatched(sparse_ops.bincount):
-        return sparse
-    counts = sparse_ops.to_dense(sparse)
-    return counts if weights is not None else cast_ops.cast(counts, arguments["dtype"])
+    if fn is api_export.undispatched(sparse_ops.bincount):  # (TF's RaggedCountSparseOutput)
+        return ragged_kernels.count_rows(values, weights, **options)
+    return ragged_kernels.bincount_rows(values, weights, dtype=arguments.get("dtype", _d.int32),
+                                        **options)
 
 
 def ragged_text(rt, summarize=3):
@@ -545,9 +542,10 @@ def _expand_dims(fn, arguments):
 
 
 def _map_fn(fn, arguments):
-    """`map_fn` over the rows of one ragged tensor: eagerly row by row; in a graph as a
-    while loop writing each row's result (dense results to a `TensorArray` of rows, rows of
-    any length to one whose concatenation gives the flat values)."""
+    """`map_fn` over the rows of one ragged tensor: eagerly row by row; in a graph as TF's
+    while loop over a tensor list of the rows, each encoded as a variant (TF's ops
+    RaggedTensorToVariant and RaggedTensorFromVariant), each result written to another (a
+    ragged result encoded too, and the list decoded into one ragged tensor after the loop)."""
     elems, func = arguments["elems"], arguments["fn"]
     signature = arguments.get("fn_output_signature") or arguments.get("dtype")
     if not isinstance(elems, RaggedTensor):
@@ -556,7 +554,7 @@ def _map_fn(fn, arguments):
     dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
     if context.executing_eagerly():
         n = int(elems.nrows())
-        results = [func(ragged_ops.getitem(elems, i)) for i in range(n)]
+        results = [user_functions.call(func, ragged_ops.getitem(elems, i)) for i in range(n)]
         if dense:
             return fn(lambda i: results[int(i)], array_ops.range(n), fn_output_signature=signature)
         if not results:
@@ -564,24 +562,38 @@ def _map_fn(fn, arguments):
                                                  validate=False)
         return ragged_ops.stack(results)
     n = elems.nrows(out_type=_d.int32)
+    rows = TensorArray(_d.variant, size=n, element_shape=[]).unstack(
+        ragged_kernels.to_variant(elems, batched=True))
+    row_rank, splits_dtype = elems.ragged_rank - 1, elems.row_splits_dtype
+    inner = elems.flat_values.shape[1:]
     if dense:
-        return fn(lambda i: func(ragged_ops.getitem(elems, i)), array_ops.range(n),
-                  fn_output_signature=signature)
-    dtype = signature.dtype if isinstance(signature, RaggedTensorSpec) else elems.dtype
-    values = TensorArray(dtype, size=n, infer_shape=False)
-    lengths = TensorArray(elems.row_splits_dtype, size=n)
+        out = TensorArray(_d.as_dtype(getattr(signature, "dtype", signature)), size=n)
+    else:
+        out = TensorArray(_d.variant, size=n, element_shape=[])
+        if isinstance(signature, RaggedTensorSpec):
+            splits_dtype = signature.row_splits_dtype
+    traced = {}
 
-    def body(i, values, lengths):
-        row = func(ragged_ops.getitem(elems, i))
-        if isinstance(row, RaggedTensor):
-            raise TypeError("map_fn in a function supports results of ragged rank 0 (a "
-                            "tensor per row)")
-        row = convert_to_tensor(row)
-        return (i + 1, values.write(i, row),
-                lengths.write(i, array_ops.shape(row, out_type=elems.row_splits_dtype)[0]))
-    _, values, lengths = while_loop(lambda i, *_: i < n, body,
-                                    (_constant(0), values, lengths))
-    return RaggedTensor.from_row_lengths(values.concat(), lengths.stack(), validate=False)
+    def body(i, out):
+        row = ragged_kernels.from_variant(rows.read(i), row_rank, row_rank, elems.dtype,
+                                          elems.row_splits_dtype, inner)
+        result = user_functions.call(func, row)
+        if dense:
+            return i + 1, out.write(i, result)
+        if isinstance(result, RaggedTensor):
+            result = result.with_row_splits_dtype(splits_dtype)
+        else:
+            result = convert_to_tensor(result)
+        traced["rank"] = result.ragged_rank if isinstance(result, RaggedTensor) else 0
+        traced["dtype"], traced["inner"] = result.dtype, (
+            result.flat_values if isinstance(result, RaggedTensor) else result).shape[1:]
+        return i + 1, out.write(i, ragged_kernels.to_variant(result, batched=False))
+    _, out = while_loop(lambda i, *_: i < n, body, (_constant(0), out))
+    if dense:
+        return out.stack()
+    rank = traced["rank"]
+    return ragged_kernels.from_variant(out.stack(), rank, rank + 1, traced["dtype"],
+                                       splits_dtype, traced["inner"])
 
 
 def _cumsum(fn, arguments):
@@ -748,7 +760,8 @@ def _register():
     # (a TF function traced itself, ``tf.function(tf.reduce_sum)``, is called by the
     # function machinery's conversion step on the user's behalf)
     api_export.add_dispatcher(_dispatch, first=True, outside=(
-        api_export.__name__.rpartition(".backend.")[0] + ".autograph.conversion",))
+        api_export.__name__.rpartition(".backend.")[0] + ".autograph.conversion",
+        user_functions.__name__))
     # ``dense * ragged``: the operator's helper calls the op for the user's code
     api_export.see_through(array_ops.__name__.rpartition(".")[0] + ".overloads")
 

@@ -32,6 +32,7 @@ from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, par
     reduction_ops, slicing
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged import ragged_kernels
 from eagerflow._src.ragged.ragged_tensor import _RAGGED_RANGE, RaggedTensor, _eager, _NotATensor
 
 _I64 = _d.int64
@@ -888,48 +889,38 @@ def where(condition, x=None, y=None):
 # -- cross ------------------------------------------------------------------------------------
 def _cross(inputs, hashed, kwargs):
     """The features of each row of `inputs` (ragged, dense and sparse, of rank 2), crossed in
-    the order given (`sparse_ops`'s kernel), as a ragged tensor."""
-    inputs = list(inputs)
-    if not inputs:
-        dtype = _I64 if hashed else _d.string
-        return RaggedTensor.from_row_splits(array_ops.zeros([0], dtype), _constant([0], _I64),
-                                            validate=False)
-    parts, splits_dtype = [], None
+    the order given, as a ragged tensor (TF's op RaggedCross)."""
+    ragged, sparse, dense, order = [], [], [], ""
     for i, x in enumerate(inputs):
-        if isinstance(x, RaggedTensor):
-            if x.shape.rank != 2:
-                raise ValueError("tf.ragged.cross only supports inputs with rank=2")
-            splits_dtype = splits_dtype or x.row_splits.dtype
-        elif not isinstance(x, SparseTensor):
+        if not isinstance(x, (RaggedTensor, SparseTensor)):
             x = convert_to_tensor(x)
-        if x.dtype not in (_d.string, _d.int64, _d.int32):
-            raise ValueError(f"Unexpected dtype for inputs[{i}]: {x.dtype}")
-        parts.append(x)
-    ranks = {p.shape.rank for p in parts if not isinstance(p, (RaggedTensor, SparseTensor))}
-    if ranks - {2, None}:
-        raise errors.InvalidArgumentError(None, None, "tf.ragged.cross only supports inputs "
-                                                      "with rank=2.")
-    rows = [p.nrows() if isinstance(p, RaggedTensor) else p.dense_shape[0] if isinstance(
-        p, SparseTensor) else array_ops.shape(p, out_type=_I64)[0] for p in parts]
-    if all(_eager(r) for r in rows) and len({int(r) for r in rows}) > 1:
-        raise errors.InvalidArgumentError(None, None, "inputs must all have the same batch "
-                                                      "dimension size.")
-    # (every input sparse: the kernel then keeps their order)
-    parts = [p.to_sparse() if isinstance(p, RaggedTensor) else p if isinstance(
-        p, SparseTensor) else _dense_to_sparse(p) for p in parts]
-    crossed = (sparse_ops.cross_hashed if hashed else sparse_ops.cross)(parts, **kwargs)
-    out = RaggedTensor.from_sparse(crossed)
-    return out if splits_dtype in (None, _I64) else out.with_row_splits_dtype(splits_dtype)
+        if x.dtype.is_integer:
+            x = x.with_values(cast_ops.cast(x.values, _I64)) if not isinstance(
+                x, Tensor) else cast_ops.cast(x, _I64)
+        elif x.dtype != _d.string:
+            raise ValueError(f"Unexpected dtype for inputs[{i}]: <dtype: '{x.dtype.name}'>")
+        if isinstance(x, RaggedTensor):
+            if x.ragged_rank != 1:
+                raise ValueError("tf.ragged.cross only supports inputs with rank=2")
+            ragged.append(x)
+            order += "R"
+        elif isinstance(x, SparseTensor):
+            sparse.append(x)
+            order += "S"
+        else:
+            dense.append(x)
+            order += "D"
+    splits_dtype = _d.int32 if ragged and all(r.row_splits.dtype == _d.int32
+                                              for r in ragged) else _I64
+    values, splits = ragged_kernels.cross(ragged, sparse, dense, order, hashed,
+                                          kwargs.get("num_buckets", 0),
+                                          _DEFAULT_CROSS_HASH_KEY if kwargs.get("hash_key")
+                                          is None else kwargs["hash_key"],
+                                          splits_dtype, kwargs.get("name"))
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
-def _dense_to_sparse(x):
-    """Every element of the 2-D tensor `x` as an entry of a SparseTensor."""
-    shape = array_ops.shape(x, out_type=_I64)
-    count = math_ops.multiply(shape[0], shape[1])
-    positions = array_ops.range(count, dtype=_I64)
-    indices = array_ops.stack([math_ops.floordiv(positions, shape[1]),
-                               math_ops.floormod(positions, shape[1])], 1)
-    return SparseTensor(indices, array_ops.reshape(x, [-1]), shape)
+_DEFAULT_CROSS_HASH_KEY = 0xDECAFCAFFE
 
 
 @export("ragged.cross")

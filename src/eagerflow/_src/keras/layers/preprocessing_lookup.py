@@ -163,22 +163,38 @@ def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):
 
 def _counts_now(inputs, depth, dtype, binary_output, count_weights):
     """`_scattered_counts` eagerly: NumPy writes the ids into zeros at once."""
-    ids = inputs.values.numpy().astype(np.int64, copy=False)
+    ids = inputs.values.numpy()
     one_row = inputs.shape.rank == 1
-    num_rows = 1 if one_row else int(inputs.dense_shape[0])
-    keep = (ids >= 0) & (ids < depth)
-    linear = ids if one_row else inputs.indices.numpy()[:, 0] * depth + ids
-    linear = linear[keep]
-    out = np.zeros(num_rows * depth, dtype.as_numpy_dtype)
-    if binary_output:
-        out[linear] = 1
-    elif count_weights is not None:
+    weights = None
+    if count_weights is not None and not binary_output:
         weights = count_weights.values if isinstance(count_weights, SparseTensor) \
             else count_weights
-        np.add.at(out, linear, np.asarray(weights).reshape(-1)[keep].astype(out.dtype))
+        weights = np.asarray(weights).reshape(-1)
+    out = dense_counts(None if one_row else inputs.indices.numpy()[:, 0], ids,
+                       1 if one_row else int(inputs.dense_shape[0]), depth, dtype,
+                       binary_output, weights)
+    return from_array(out.reshape([depth]) if one_row else out)
+
+
+def dense_counts(rows, ids, num_rows, depth, dtype, binary_output, weights=None):
+    """The ``[num_rows, depth]`` array of each row's counts (`weights` summed, or 1 for
+    presence with `binary_output`) of `ids` (`rows`: each id's row, None for all in row 0),
+    written into zeros at once; ids outside ``[0, depth)`` count nowhere, as in bincount."""
+    ids = np.asarray(ids)
+    linear = ids.astype(np.int64) if rows is None else np.asarray(rows, np.int64) * depth + ids
+    if ids.size and (ids.min() < 0 or ids.max() >= depth):  # (a lookup's ids never are)
+        keep = (ids >= 0) & (ids < depth)
+        linear = linear[keep]
+        weights = None if weights is None else weights[keep]
+    # (np.zeros takes zeroed pages from the OS: only the scatter below writes them)
+    out = np.zeros(num_rows * depth, _dtypes.as_dtype(dtype).as_numpy_dtype)
+    if binary_output:
+        out[linear] = 1
+    elif weights is not None:
+        np.add.at(out, linear, weights.astype(out.dtype))
     else:
         np.add.at(out, linear, out.dtype.type(1))
-    return from_array(out.reshape([depth] if one_row else [num_rows, depth]))
+    return out.reshape(num_rows, depth)
 
 
 def compute_shape_for_encode_categorical(shape, output_mode, depth):

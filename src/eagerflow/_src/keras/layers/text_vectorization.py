@@ -30,8 +30,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.layers.preprocessing_lookup import (
-    COUNT, INT, MULTI_HOT, TF_IDF, StringLookup, _EagerPreprocessingLayer, ensure_tensor, listify,
-    validate_string_arg)
+    COUNT, INT, MULTI_HOT, TF_IDF, StringLookup, _EagerPreprocessingLayer, dense_counts,
+    ensure_tensor, listify, validate_string_arg)
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import (array_ops, cast_ops, lookup_ops, math_ops, reduction_ops,
                                 string_ops)
@@ -353,6 +353,12 @@ class TextVectorization(_EagerPreprocessingLayer):
         ids = lookup_ops.find_tokens(table, data, starts, lengths,
                                      lookup._default_value)
         rows = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+        if self._output_mode in (MULTI_HOT, COUNT) and not lookup.sparse:
+            depth = lookup.max_tokens if lookup.pad_to_max_tokens else lookup._frozen_vocab_size
+            if isinstance(depth, (int, np.integer)):  # (the counts at once, no SparseTensor)
+                return from_array(dense_counts(rows, ids, counts.size, int(depth),
+                                               lookup.compute_dtype,
+                                               self._output_mode == MULTI_HOT))
         columns = np.arange(ids.size, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts,
                                                                  counts)
         if self._output_mode != INT:
