@@ -4,6 +4,7 @@
 data/make_tf_savedmodels.py, eagerflow in test_saved_model.py (and `ragged_class(tf)` in
 data/make_ours.py too).
 """
+import numpy as np
 
 
 def affine_class(tf):
@@ -20,6 +21,39 @@ def affine_class(tf):
             return tf.nn.relu(tf.matmul(x, self.w) + self.b)
 
     return Affine
+
+
+def subclassed_model(tf, seed):
+    """A subclassed Keras model with no config (layers, a custom layer with an activity
+    loss, dropout taking `training`) after a step of Adam: ``(model, x)``, `x` its inputs."""
+
+    class Scale(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.scale = self.add_weight("scale", shape=(input_shape[-1],),
+                                         initializer="ones")
+
+        def call(self, x):
+            self.add_loss(0.01 * tf.reduce_sum(tf.abs(x)))
+            return x * self.scale
+
+    class Subclassed(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(5, activation="relu")
+            self.scale = Scale()
+            self.drop = tf.keras.layers.Dropout(0.5)
+            self.out = tf.keras.layers.Dense(2)
+
+        def call(self, x, training=False):
+            return self.out(self.drop(self.scale(self.hidden(x)), training=training))
+
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(seed)
+    model = Subclassed()
+    model.compile(tf.keras.optimizers.Adam(0.1), "mse")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0)
+    return model, x
 
 
 RAGGED_X = [[1.0, 2.0], [], [3.0]]

@@ -100,7 +100,10 @@ def test_round_trip_of_a_module(tmp_path):
     np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
     np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(),
                                   m(x).numpy())
-    assert [v.name for v in loaded.variables] == ["b:0", "w:0"]  # (attribute order, as TF)
+    # (as TF's, a restored object has what was saved: its variables by name, no Module API)
+    assert (loaded.w.name, loaded.b.name) == ("w:0", "b:0")
+    assert not hasattr(loaded, "variables") and not hasattr(loaded, "name")
+    assert "trainable_variables" not in dir(loaded)
     # the variables are a checkpoint of the saved object graph
     names = dict(tf.train.list_variables(os.path.join(path, "variables", "variables")))
     assert names["w/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]
@@ -668,22 +671,51 @@ def test_fingerprint64_is_tfs():
             expected, n
 
 
+_FINGERPRINT_FIELDS = ("saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
+                       "saved_object_graph_hash", "checkpoint_hash")
+
+
 @pytest.mark.parametrize("name", TF_WRITTEN)
-def test_fingerprint_hashes_are_tfs_where_tf_defines_them_alike(name):
-    """The fingerprint of a SavedModel TF wrote, made here, has TF's signature, object graph
-    and checkpoint hashes (TF 2.21 makes its checksum and program hash another way, as the
-    version of the definition it records says: 4)."""
+def test_fingerprints_of_tfs_savedmodels_are_the_ones_tf_wrote(name):
+    """The fingerprint made here of a SavedModel TF 2.21 wrote is the one TF computes of it,
+    all five hashes (the checksum of the SavedModel as TF's C++ serializes it: its maps'
+    entries in C++'s order) and the version of their definition, 4; and, but for the
+    checksum of a Keras model's (whose saved_model.pb tf_keras wrote again after its
+    fingerprint), the one TF wrote."""
     from tests.internals import fingerprinting
     path = os.path.join(DATA, name)
     theirs = tf.saved_model.experimental.read_fingerprint(path)
-    assert theirs.version.producer == 4
+    computed = _json("tf_loaded_ours.json")["fingerprints"][name]
     with open(os.path.join(path, "saved_model.pb"), "rb") as f:
         saved_model = fingerprinting.pb.SavedModel.FromString(f.read())
     ours = fingerprinting.fingerprint_def(path, saved_model)
-    assert ours.signature_def_hash == theirs.signature_def_hash
-    assert ours.saved_object_graph_hash == theirs.saved_object_graph_hash
-    assert ours.checkpoint_hash == theirs.checkpoint_hash
-    assert ours.version.producer == 1
+    assert {k: getattr(ours, k) for k in _FINGERPRINT_FIELDS} == \
+        {k: computed[k] for k in _FINGERPRINT_FIELDS}
+    assert {k: getattr(ours, k) for k in _FINGERPRINT_FIELDS[1:]} == \
+        {k: getattr(theirs, k) for k in _FINGERPRINT_FIELDS[1:]}
+    if name in ("tf_module", "tf_containers"):
+        assert ours.saved_model_checksum == theirs.saved_model_checksum
+    assert ours.version.producer == theirs.version.producer == computed["producer"] == 4
+
+
+def test_fingerprints_of_our_savedmodels_are_the_ones_tf_computes():
+    """TF 2.21 computed the fingerprint of each SavedModel checked in here (its C++
+    fingerprinting, load_ours_in_tf.py fingerprints): its fingerprint.pb holds the same, and
+    so does the fingerprint made here now."""
+    from tests.internals import fingerprinting
+    recorded = {k: v for k, v in _json("tf_loaded_ours.json")["fingerprints"].items()
+                if k.startswith("ours_")}
+    assert len(recorded) >= 10
+    for name, theirs in recorded.items():
+        path = os.path.join(DATA, name)
+        written = tf.saved_model.experimental.read_fingerprint(path)
+        with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+            made = fingerprinting.fingerprint_def(path, fingerprinting.pb.SavedModel.FromString(
+                f.read()))
+        for field in _FINGERPRINT_FIELDS:
+            assert getattr(written, field) == getattr(made, field) == theirs[field], (name,
+                                                                                     field)
+        assert written.version.producer == theirs["producer"] == 4
 
 
 def test_saved_models_written_here_have_a_fingerprint(tmp_path):

@@ -52,8 +52,22 @@ def legacy():
             os.path.join(out, name, "ckpt"))
 
 
+def iterator():
+    """``make_ours.py iterator`` writes ours/iterator/ alone: the iterator of
+    make_tf_checkpoints.py's ``iterator`` beside a variable, in eagerflow's own iterator
+    state, which TF does not read (tf_reads_ours.py records its error)."""
+    out = os.path.join(DATA, "ours", "iterator")
+    shutil.rmtree(out, ignore_errors=True)
+    it = iter(tf.data.Dataset.range(20).batch(2))
+    for _ in range(5):
+        next(it)
+    tf.train.Checkpoint(it=it, v=tf.Variable(3.5)).write(os.path.join(out, "ckpt"))
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["legacy"]:
+    if sys.argv[1:] == ["iterator"]:
+        iterator()
+    elif sys.argv[1:] == ["legacy"]:
         legacy()
     else:
         main()

@@ -120,8 +120,22 @@ def legacy():
     np.savez(os.path.join(out, "expected.npz"), **expected)
 
 
+def iterator():
+    """``make_tf_checkpoints.py iterator`` writes tf/iterator/ alone: a dataset iterator
+    (range(20), batched by 2, five batches taken) beside a variable: TF saves the iterator's
+    position as its variant ``ITERATOR_STATE``, which eagerflow does not read."""
+    out = os.path.join(HERE, "iterator")
+    shutil.rmtree(out, ignore_errors=True)
+    it = iter(tf.data.Dataset.range(20).batch(2))
+    for _ in range(5):
+        next(it)
+    tf.train.Checkpoint(it=it, v=tf.Variable(3.5)).write(os.path.join(out, "ckpt"))
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["legacy"]:
+    if sys.argv[1:] == ["iterator"]:
+        iterator()
+    elif sys.argv[1:] == ["legacy"]:
         legacy()
     else:
         main()

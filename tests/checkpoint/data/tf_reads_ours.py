@@ -95,8 +95,24 @@ def legacy():
     np.savez(os.path.join(OURS, "legacy", "tf_read.npz"), **out)
 
 
+def iterator():
+    """``tf_reads_ours.py iterator``: TF's restore of ours/iterator/ (an eagerflow iterator
+    state) into a TF iterator; the error it raises is written to ours/iterator/tf_error.txt."""
+    it = iter(tf.data.Dataset.range(20).batch(2))
+    try:
+        tf.train.Checkpoint(it=it, v=tf.Variable(0.0)).read(
+            os.path.join(OURS, "iterator", "ckpt"))
+        found = "restored without an error"
+    except Exception as e:  # noqa: BLE001 (the error TF raises is what is recorded)
+        found = f"{type(e).__name__}: {e}"
+    with open(os.path.join(OURS, "iterator", "tf_error.txt"), "w") as f:
+        f.write(found + "\n")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["legacy"]:
+    if sys.argv[1:] == ["iterator"]:
+        iterator()
+    elif sys.argv[1:] == ["legacy"]:
         legacy()
     else:
         main()

@@ -71,6 +71,15 @@ def test_reshapes_of_dynamic_shapes_stay():
     assert types(after) == ["Reshape", "Reshape"]
 
 
+def test_a_reshape_to_a_shape_of_unknown_rank_stays():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def f(shape):
+        return tf.reshape(tf.ones([2, 3]), shape)
+
+    assert f(tf.constant([3, 2])).shape == (3, 2)
+    assert f(tf.constant([6])).numpy().tolist() == [1.0] * 6
+
+
 def test_cast_chains_through_lossless_types_collapse():
     before, after = _simplified(lambda x: tf.cast(tf.cast(x, tf.float64), tf.int32), _MATRIX)
     assert types(after) == ["Cast"]

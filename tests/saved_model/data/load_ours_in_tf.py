@@ -154,6 +154,13 @@ def keras_load_model():
                "compiled": model.optimizer is not None}
         if got["compiled"]:
             got["optimizer"] = type(model.optimizer).__name__
+            # uncompiled, its saved optimizer revived (tf_keras's RestoredOptimizer)
+            restored = tf.keras.models.load_model(os.path.join(HERE, name),
+                                                  compile=False).optimizer
+            got["restored_optimizer"] = {
+                "class": type(restored).__name__,
+                "iterations": int(restored.iterations.numpy()),
+                "variables": [v.name for v in restored.variables]}
             loss = model.fit(x, y, epochs=1, verbose=0).history["loss"][0]
             got["trained_a_step"] = bool(np.isfinite(loss))
         out[name] = got
@@ -204,7 +211,78 @@ def ragged():
         json.dump(recorded, f, indent=1)
 
 
+def keras_subclassed():
+    """tf_keras's load_model of our subclassed model (``... load_ours_in_tf.py subclassed``
+    alone, with TF_USE_LEGACY_KERAS=1): its class, predictions (training or not), losses, a
+    step of training, and tf.saved_model.load's call and signature; written into
+    tf_loaded_ours.json under ``keras_subclassed``."""
+    path = os.path.join(HERE, "ours_keras_subclassed")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model = tf.keras.models.load_model(path)
+    out = {"class": type(model).__name__,
+           "predict": model.predict(x, verbose=0).tolist(),
+           "call": model(x, training=False).numpy().tolist(),
+           "losses": [float(v) for v in model.losses],
+           "weights": sorted(v.name for v in model.weights),
+           "compiled": model.optimizer is not None}
+    tf.keras.utils.set_random_seed(0)
+    trained = model(x, training=True).numpy()
+    out["training_differs"] = bool(not np.allclose(trained, out["predict"]))
+    if out["compiled"]:
+        loss = model.fit(x, np.ones((2, 2), np.float32), epochs=1, verbose=0).history["loss"]
+        out["trained_a_step"] = bool(np.isfinite(loss[0]))
+    loaded = tf.saved_model.load(path)
+    out["saved_model_call"] = loaded(tf.constant(x), training=False).numpy().tolist()
+    out["saved_model_variables"] = [v.name for v in loaded.variables]
+    out["saved_model_trainable_variables"] = [v.name for v in loaded.trainable_variables]
+    out["saved_model_scale_variables"] = [v.name for v in loaded.scale.variables]
+    served = loaded.signatures["serving_default"](tf.constant(x))
+    out["serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["keras_subclassed"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
+OURS = ["ours_module", "ours_keras", "ours_keras_cnn", "ours_keras_functional", "ours_keras_lstm",
+        "ours_keras_nested", "ours_keras_text", "ours_keras_subclassed", "ours_tables",
+        "ours_ragged", "ours_dense"]
+
+
+def fingerprints():
+    """The fingerprint TF computes of each SavedModel written here (its C++ fingerprinting,
+    as its save writes fingerprint.pb; ``... load_ours_in_tf.py fingerprints`` alone):
+    written into tf_loaded_ours.json under ``fingerprints``."""
+    from tensorflow.core.protobuf import fingerprint_pb2
+    from tensorflow.python.saved_model.pywrap_saved_model import fingerprinting
+    out = {}
+    # (and of TF's own: tf_keras rewrites a Keras model's saved_model.pb after its
+    # fingerprint.pb, whose checksum is then of the file as first written)
+    for name in OURS + ["tf_module", "tf_keras", "tf_containers", "tf_keras_cnn",
+                        "tf_keras_lstm", "tf_keras_embedding", "tf_keras_model_save"]:
+        found = fingerprint_pb2.FingerprintDef.FromString(
+            fingerprinting.CreateFingerprintDef(os.path.join(HERE, name)))
+        out[name] = {field: getattr(found, field) for field in (
+            "saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
+            "saved_object_graph_hash", "checkpoint_hash")}
+        out[name]["producer"] = found.version.producer
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded["fingerprints"] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["subclassed"]:
+        keras_subclassed()
+        sys.exit()
+    if sys.argv[1:] == ["fingerprints"]:
+        fingerprints()
+        sys.exit()
     if sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["dense"]:
@@ -219,3 +297,5 @@ if __name__ == "__main__":
         dense()
         keras_load_model()
         ragged()
+        keras_subclassed()
+        fingerprints()

@@ -13,7 +13,8 @@ import eagerflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.saved_model.programs import dense_table_module, ragged_class  # noqa: E402
+from tests.saved_model.programs import (  # noqa: E402
+    dense_table_module, ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -180,8 +181,20 @@ def dense():
     tf.saved_model.save(dense_table_module(tf), path)
 
 
+def subclassed(out=HERE):
+    """A subclassed Keras model after a step of training, by model.save (``... make_ours.py
+    subclassed`` writes it alone): tf_keras revives it from the SavedModel's functions."""
+    model, x = subclassed_model(tf, 5)
+    path = os.path.join(out, "ours_keras_subclassed")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    np.save(os.path.join(out, "ours_keras_subclassed_y.npy"), model(x).numpy())
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["tables"]:
+    if sys.argv[1:] == ["subclassed"]:
+        subclassed()
+    elif sys.argv[1:] == ["tables"]:
         tables()
     elif sys.argv[1:] == ["dense"]:
         dense()
@@ -194,3 +207,4 @@ if __name__ == "__main__":
         tables()
         ragged()
         dense()
+        subclassed()

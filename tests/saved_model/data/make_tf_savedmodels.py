@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from tests.saved_model.programs import (  # noqa: E402
     DENSE_KEYS, RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
-    affine_class, dense_table_module, ragged_class)
+    affine_class, dense_table_module, ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -89,6 +89,7 @@ def main():
     tables(outputs)
     ragged(outputs)
     dense(outputs)
+    subclassed(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -246,6 +247,19 @@ def dense(outputs):
     tf.saved_model.save(m, path)
     outputs["tf_dense"] = {k: v.numpy().tolist()
                            for k, v in m.lookup(tf.constant(DENSE_KEYS)).items()}
+
+
+def subclassed(outputs):
+    """A subclassed Keras model (programs.subclassed_model) by model.save: its class is not
+    in the SavedModel, its call functions are; its outputs, losses and weights' names."""
+    model, x = subclassed_model(tf, 6)
+    path = os.path.join(HERE, "tf_keras_subclassed")
+    shutil.rmtree(path, ignore_errors=True)
+    model.save(path)
+    outputs["tf_keras_subclassed"] = {
+        "x": x.tolist(), "y": model(x, training=False).numpy().tolist(),
+        "losses": [float(v) for v in model.losses],
+        "weights": [v.name for v in model.weights]}
 
 
 def only(names):

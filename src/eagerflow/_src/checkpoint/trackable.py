@@ -294,6 +294,17 @@ def assign_variable(variable, value, key):
         variable.assign(value, read_value=False)
 
 
+class SavedVariant:
+    """A variant tensor in a checkpoint TF wrote (a dataset iterator's ``ITERATOR_STATE``),
+    given to the object restored in place of its value, which eagerflow cannot decode."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def __repr__(self):
+        return f"<variant tensor {self.key}>"
+
+
 class Restoration:
     """One restore: matches the saved object graph to live objects, assigns what it can and
     keeps waiting (weakly) for objects created later."""
@@ -370,12 +381,17 @@ class Restoration:
 
     def _attribute_value(self, key):
         """The tensor at `key`, or ``{suffix: tensor}`` of the tensors saved under it with
-        suffixes (a table's ``-keys`` and ``-values``)."""
+        suffixes (a table's ``-keys`` and ``-values``, TF's iterator's ``_STATE``)."""
         if self.reader.has_tensor(key):
-            return self.reader.get_tensor(key)
-        parts = {k[len(key):]: self.reader.get_tensor(k) for k in self.reader.keys()
-                 if k.startswith(key) and k[len(key):len(key) + 1] == "-"}
+            return self._tensor(key)
+        parts = {k[len(key):]: self._tensor(k) for k in self.reader.keys()
+                 if k.startswith(key) and k[len(key):len(key) + 1] in ("-", "_")}
         return parts or self.reader.get_tensor(key)  # (none: the reader's NotFoundError)
+
+    def _tensor(self, key):
+        if self.reader.dtype(key) == _d.variant:
+            return SavedVariant(key)  # (not read: its encoding is TF's C++ objects')
+        return self.reader.get_tensor(key)
 
     def _restore_slot(self, optimizer, slot):
         """A slot variable saved by an optimizer that keeps slots by variable (TF's

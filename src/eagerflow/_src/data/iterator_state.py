@@ -18,9 +18,13 @@ over a dataset of known size skips whole epochs (drawing the shuffles' seeds
 those epochs drew); other nodes produce and drop the skipped elements.
 
 The state is stored as int64 tensors under ``ITERATOR_POSITION`` and
-``ITERATOR_SHUFFLE_SEEDS``, not as TF's variant ``ITERATOR_STATE``: iterator
-positions in checkpoints do not carry over between TF and eagerflow (the rest
-of the checkpoint does).  A node that cannot be replayed (``from_generator``)
+``ITERATOR_SHUFFLE_SEEDS``, not as TF's variant ``ITERATOR_STATE`` (the
+serialized C++ state of TF's dataset kernels): iterator positions in
+checkpoints do not carry over between TF and eagerflow, and both refuse the
+other's rather than resume at a wrong position. Restoring TF's iterator state
+here raises `InvalidArgumentError` naming it; TF restoring ours raises
+`NotFoundError` (``Key it/.ATTRIBUTES/ITERATOR_STATE not found in
+checkpoint``). A checkpoint of the other objects alone carries over.  A node that cannot be replayed (``from_generator``)
 sets ``_unsaveable`` to TF's message, and saving raises
 `FailedPreconditionError` with it, as for a ``map`` or ``filter`` function with
 a stateful op (TF's ``RandomUniform is stateful.``).
@@ -107,6 +111,16 @@ def serialize(iterator):
 
 def restore(iterator, tensors):
     """Puts the shuffles' seeds back and a fresh source advanced to the saved position."""
+    values = [v for value in tensors.values()
+              for v in (value.values() if isinstance(value, dict) else [value])]
+    variants = [v.key for v in values if hasattr(v, "key")]  # (TF's, given unread)
+    if POSITION not in tensors and variants:
+        raise op_error(errors.InvalidArgumentError, "DeserializeIterator",
+                       f"The checkpoint holds TensorFlow's iterator state ({variants[0]}, a "
+                       f"variant tensor of TF's C++ dataset kernels), which eagerflow cannot "
+                       f"restore: only iterator positions saved by eagerflow restore here. "
+                       f"Restore the checkpoint without the iterator (a tf.train.Checkpoint "
+                       f"of the other objects) and start the iterator afresh.")
     if POSITION not in tensors:
         raise op_error(errors.InvalidArgumentError, "DeserializeIterator",
                        "The checkpoint holds no eagerflow iterator state for this iterator "

@@ -1,14 +1,16 @@
-"""A SavedModel's ``fingerprint.pb``, as TensorFlow writes it, and the hash it is made of.
+"""A SavedModel's ``fingerprint.pb``, as TensorFlow 2.21 writes it, and the hash it is made of.
 
 The hashes are FarmHash's 64-bit fingerprint (the ``na`` variant TF's
 ``Fingerprint64`` is), of: the `SavedModel` message serialized
-deterministically (``saved_model_checksum``); the GraphDef without its function
-library and versions, with the numbers that end the names of the functions
-its call nodes call removed, and without the values of its string constants
-(``graph_def_program_hash``); the SignatureDefs by key
-(``signature_def_hash``); the concrete functions of the object graph by their
-names' numbers (``saved_object_graph_hash``); and ``variables/variables.index``
-(``checkpoint_hash``). Hashes are chained with TF's ``FingerprintCat64``.
+deterministically as TF's C++ serializes it (``saved_model_checksum``); the
+GraphDef with its function library and versions emptied, with the numbers that
+end the names of the functions its call nodes call removed, and without the
+values of its string constants (``graph_def_program_hash``); the SignatureDefs
+by key (``signature_def_hash``); the concrete functions of the object graph by
+their names' numbers (``saved_object_graph_hash``); and
+``variables/variables.index`` (``checkpoint_hash``). Hashes are chained with
+TF's ``FingerprintCat64``. TF computes the same five values of a SavedModel
+written here.
 
 >>> fingerprint64(b"")
 11160318154034397263
@@ -17,7 +19,7 @@ True
 """
 import os
 import re
-import uuid
+import secrets
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.protos import saved_model as pb
@@ -28,10 +30,8 @@ _K1 = 0xB492B66FBE98F273
 _K2 = 0x9AE16A3B2F90404F
 _MUL = 0x9DDFEA08EB382D69
 _CAT_MUL = 0xC6A4A7935BD1E995
-# The version of the fingerprint's definition: the first, whose hashes are the ones above
-# (TF 2.21 writes 4, whose checksum and program hash are made otherwise; its signature,
-# object graph and checkpoint hashes are these)
-PRODUCER = 1
+# The version of the fingerprint's definition whose hashes are the ones above (TF 2.21's)
+PRODUCER = 4
 
 
 def _fetch64(data, i):
@@ -174,8 +174,98 @@ def _suffix_uid(name):
     return None if found is None else found.group(1)
 
 
+def _varint(value):
+    value &= _MASK
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _is_map(field):
+    return field.message_type is not None and field.message_type.GetOptions().map_entry
+
+
+def _holds_maps(descriptor, seen=None):
+    """Whether messages of `descriptor` hold a map field, at any depth."""
+    seen = set() if seen is None else seen
+    if descriptor.full_name in seen:
+        return False
+    seen.add(descriptor.full_name)
+    return any(_is_map(field) or (field.message_type is not None and
+                                  _holds_maps(field.message_type, seen))
+               for field in descriptor.fields)
+
+
+_HOLDS_MAPS = {}
+
+
+def _map_key(key):
+    """The order of a map's keys in TF's C++ serialization: ascending, strings bytewise (a
+    prefix first)."""
+    return key.encode("utf-8") if isinstance(key, str) else key
+
+
+def _holds(descriptor):
+    found = _HOLDS_MAPS.get(descriptor.full_name)
+    if found is None:
+        found = _HOLDS_MAPS[descriptor.full_name] = _holds_maps(descriptor)
+    return found
+
+
+def _plain(field, value):
+    """Whether a set field serializes alike in both orders: no map of two entries or more,
+    no message that may hold one."""
+    if field.message_type is None:
+        return True
+    if not _is_map(field):
+        return not _holds(field.message_type)
+    value_type = field.message_type.fields_by_name["value"].message_type
+    return len(value) < 2 and (value_type is None or not _holds(value_type))
+
+
 def _serialized(message):
-    return message.SerializeToString(deterministic=True)
+    """`message` serialized deterministically as TF's C++ serializes it. Python's protobuf
+    (upb) orders a map's entries otherwise -- integer keys descending, a string key after
+    the keys it is a prefix of (``AssignVariableOp_1`` before ``AssignVariableOp``) -- so
+    messages holding maps are serialized field by field here, their maps' entries in C++'s
+    order; the rest as Python serializes it."""
+    holds = _holds(message.DESCRIPTOR)
+    fields = message.ListFields()  # (in field number order)
+    if not holds or all(_plain(field, value) for field, value in fields):
+        return message.SerializeToString(deterministic=True)
+    parts = []
+    for field, value in fields:
+        tag = _varint(field.number << 3 | 2)
+        if _is_map(field):
+            value_field = field.message_type.fields_by_name["value"]
+            for key in sorted(value, key=_map_key):
+                one = type(message)()
+                if value_field.message_type is None:
+                    getattr(one, field.name)[key] = value[key]
+                    parts.append(one.SerializeToString(deterministic=True))
+                    continue
+                getattr(one, field.name)[key].SetInParent()  # (the key, an empty value)
+                entry = one.SerializeToString(deterministic=True)[len(tag):]
+                start = next(i for i, b in enumerate(entry) if b < 0x80) + 1  # (its length)
+                key_part = entry[start:-2]  # (the key; then the empty value's 2 bytes)
+                body = _serialized(value[key])
+                body = key_part + b"\x12" + _varint(len(body)) + body
+                parts.append(tag + _varint(len(body)) + body)
+        elif field.message_type is not None:
+            for item in (value if field.is_repeated else [value]):
+                body = _serialized(item)
+                parts.append(tag + _varint(len(body)) + body)
+        else:
+            one = type(message)()
+            if field.is_repeated:
+                getattr(one, field.name).extend(value)
+            else:
+                setattr(one, field.name, value)
+            parts.append(one.SerializeToString(deterministic=True))
+    return b"".join(parts)
 
 
 def graph_def_program_hash(graph_def):
@@ -184,6 +274,9 @@ def graph_def_program_hash(graph_def):
     versions."""
     graph = type(graph_def)()
     graph.node.extend(graph_def.node)
+    # (TF clears the library and versions in place: present, empty)
+    graph.library.SetInParent()
+    graph.versions.SetInParent()
     for node in graph.node:
         if node.op in ("PartitionedCall", "StatefulPartitionedCall"):
             name = node.attr["f"].func.name
@@ -236,7 +329,7 @@ def fingerprint_def(export_dir, saved_model):
         graph_def_program_hash=graph_def_program_hash(meta.graph_def),
         signature_def_hash=signature_def_hash(meta.signature_def),
         saved_object_graph_hash=saved_object_graph_hash(meta.object_graph_def),
-        checkpoint_hash=checkpoint_hash, uuid=str(uuid.uuid4().int))
+        checkpoint_hash=checkpoint_hash, uuid=f"{secrets.randbits(128):020d}")
     out.version.producer = PRODUCER
     return out
 

@@ -99,6 +99,31 @@ class _UserObject(Module):
         super().__init__(name=None)
 
 
+def _saved_attribute(name):
+    """A `Module` attribute that a restored object has only when it was saved (a Keras
+    object's ``variables`` list), as TF's restored objects: AttributeError otherwise."""
+
+    def get(self):
+        try:
+            return self.__dict__[name]
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'{name}'") from None
+
+    def set_(self, value):
+        self.__dict__[name] = value
+
+    return property(get, set_)
+
+
+_SAVED_ONLY = ("name", "name_scope", "variables", "trainable_variables",
+               "non_trainable_variables", "submodules", "with_name_scope")
+for _name in _SAVED_ONLY:
+    setattr(_UserObject, _name, _saved_attribute(_name))
+_UserObject.__dir__ = lambda self: [n for n in Module.__dir__(self)
+                                    if n not in _SAVED_ONLY or n in self.__dict__]
+
+
 class _CallableUserObject(_UserObject):
     """A restored object that was callable: calls run its restored ``__call__``."""
 
@@ -287,7 +312,9 @@ def _matches(value, signature):
 
 
 class _Loader:
-    def __init__(self, meta_graph, export_dir):
+    def __init__(self, meta_graph, export_dir, variables=None):
+        """`variables`: ``{node id: Variable}`` given for the variable nodes they name (the
+        functions capture them and the checkpoint's values are assigned to them)."""
         self.proto = meta_graph.object_graph_def
         _add_default_attrs(meta_graph)
         self.library = gd.Library(meta_graph.graph_def.library.function)
@@ -297,7 +324,9 @@ class _Loader:
         self.nodes = [None] * len(nodes)
         # values first (functions capture them), then functions, then the rest
         for i, node in enumerate(nodes):
-            if node.WhichOneof("kind") == "variable":
+            if variables and i in variables and node.WhichOneof("kind") == "variable":
+                self.nodes[i] = variables[i]
+            elif node.WhichOneof("kind") == "variable":
                 self.nodes[i] = self._variable(node.variable)
             elif node.WhichOneof("kind") == "constant":
                 self.nodes[i] = self._constant(meta_graph.graph_def, node.constant.operation)
@@ -577,6 +606,15 @@ def _function_name(name):
     return name
 
 
+def load_nodes(export_dir, variables):
+    """The loaded objects of the SavedModel in `export_dir`, by node id, its variable nodes
+    named in `variables` (``{node id: Variable}``) being those given (Keras's revival of a
+    model of a class it does not have: the layers it rebuilt hold them)."""
+    export_dir = os.fspath(export_dir)
+    meta_graph = _meta_graph(read_saved_model(export_dir), None, export_dir)
+    return _Loader(meta_graph, export_dir, variables).nodes
+
+
 def load(export_dir, tags=None, options=None):
     """Loads the SavedModel in `export_dir`; see the public docstring."""
     export_dir = os.fspath(export_dir)
@@ -588,6 +626,9 @@ def load(export_dir, tags=None, options=None):
         return load_v1.load(export_dir, meta_graph)
     loader = _Loader(meta_graph, export_dir)
     root = loader.nodes[0]
+    if isinstance(root, _UserObject):  # (as TF's root records them)
+        root.tensorflow_version = meta_graph.meta_info_def.tensorflow_version
+        root.tensorflow_git_version = meta_graph.meta_info_def.tensorflow_git_version
     if getattr(options, "experimental_load_function_aliases", False):
         by_alias = {}
         for name, alias in sorted(meta_graph.meta_info_def.function_aliases.items()):

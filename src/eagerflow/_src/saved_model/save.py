@@ -171,6 +171,8 @@ def _concretes(function):
 class _ObjectGraph:
     """The saved objects, breadth first from the root (TF's node order)."""
 
+    slots, _slot_keys = (), None  # (as `trackable.Graph`'s)
+
     def __init__(self, root, signatures):
         self.objects, self.paths, self.edges = [root], [()], [[]]
         self.ids = {id(root): 0}
@@ -194,8 +196,14 @@ class _ObjectGraph:
                           if isinstance(v, lookup_ops._Table) and k not in taken and
                           all(c is not v for _, c in edges)]
                 taken = {name for name, _ in edges}
-            for name, function in _functions_of(obj):
+            hook = getattr(type(obj), "_saved_model_children", None)  # (a Keras layer's)
+            for name, function in _functions_of(obj) + (obj._saved_model_children()
+                                                        if hook is not None else []):
                 if name in taken:
+                    continue
+                taken.add(name)
+                if not isinstance(function, (Function, ConcreteFunction)):
+                    edges.append((name, function))
                     continue
                 node = self.functions.get(id(function))
                 if node is None:
@@ -219,6 +227,9 @@ class _ObjectGraph:
                     queue.append(j)
                 self.edges[i].append((j, name))
 
+        # the slot variables of optimizers that keep them by variable (the legacy ones), as
+        # the checkpoint lists them: nodes after the others, referenced by the optimizer
+        trackable.Graph._add_slots(self, self.ids)
         # a mutable table's save and restore functions, after every other node (as TF's)
         self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
         for i, obj in enumerate(list(self.objects)):
@@ -236,6 +247,7 @@ class _ObjectGraph:
         """The `trackable.Graph` of these nodes: the checkpoint's object graph, node for node."""
         graph = trackable.Graph.__new__(trackable.Graph)
         graph.objects, graph.paths, graph.edges = self.objects, self.paths, self.edges
+        graph.slots, graph._slot_keys = self.slots, self._slot_keys
         return graph
 
 
@@ -838,7 +850,16 @@ class _Writer:
                     "trackable_list_wrapper" if isinstance(obj, list) else
                     "_generic_user_object")
                 node.user_object.version.producer = node.user_object.version.min_consumer = 1
+                # (a class TF's loader revives by its identifier: a Keras optimizer's)
+                revived = getattr(type(obj), "_saved_model_identifier", None)
+                if revived is not None:
+                    node.user_object.identifier = revived[0]
+                    node.user_object.version.producer = revived[1]
+                    node.user_object.version.min_consumer = revived[2]
             nodes[i] = node
+        for optimizer, variable, name, slot in self.graph.slots:
+            nodes[optimizer].slot_variables.add(original_variable_node_id=variable,
+                                                slot_name=name, slot_variable_node_id=slot)
         # the variables as the GraphDef's VarHandleOps, for the signatures' calls
         handles = {}
         for i, obj in enumerate(objects):

@@ -111,8 +111,8 @@ def _perm(perm, rank):
 def _reshape(op):
     x = op.inputs[0]
     # With x's shape known statically, the trace already checked every reshape in the chain.
-    if not x.shape.is_fully_defined():
-        return None
+    if not x.shape.is_fully_defined() or op.outputs[0].shape.rank is None:
+        return None  # (an output of unknown rank: a shape the graph computes)
     if x.shape.as_list() == op.outputs[0].shape.as_list():
         return x
     inner = x.op

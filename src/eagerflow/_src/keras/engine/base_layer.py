@@ -34,6 +34,7 @@ from eagerflow._src.core.errors import OpError
 from eagerflow._src.core.module import WRAPPER_TYPES, Module, _snake_case, leaves
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable, VariableSynchronization
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -99,6 +100,27 @@ class _CallSpec:
         self.first_arg = names[0] if names else "inputs"
 
 
+def _spec_of(value):
+    """The type spec of a call's input (a tensor's `TensorSpec`, a composite's own), else
+    the value."""
+    spec = getattr(value, "_type_spec", None)
+    if isinstance(value, Tensor) or spec is None:
+        return TensorSpec(value.shape, value.dtype) if isinstance(value, Tensor) else value
+    return spec
+
+
+def call_keeping_losses(layer, *args, **kwargs):
+    """``(outputs, losses)``: `layer` called, and the losses the call added (its own and its
+    sub-layers'), the layers' losses left as they were (a trace's are graph tensors)."""
+    before = [(sub, list(sub._eager_losses)) for sub in layer._flatten_layers()]
+    try:
+        outputs = layer(*args, **kwargs)
+        return outputs, [loss for sub in layer._flatten_layers() for loss in sub._eager_losses]
+    finally:
+        for sub, losses in before:
+            sub._eager_losses = losses
+
+
 @functools.lru_cache(maxsize=None)
 def _call_spec(call):
     return _CallSpec(call)
@@ -161,7 +183,7 @@ class Layer(Module):
     _UNTRACKED_ATTRIBUTES = frozenset((
         "_inbound_nodes", "_outbound_nodes", "_trainable_weights", "_non_trainable_weights",
         "_metrics", "_callable_losses", "_eager_losses", "_initial_weights",
-        "_build_input_shape", "_input_spec", "_auto_config"))
+        "_build_input_shape", "_input_spec", "_auto_config", "_saved_model_inputs_spec"))
 
     def __setattr__(self, name, value):
         if self._tracks_attribute(name):
@@ -523,6 +545,9 @@ class Layer(Module):
         flat = nest.flatten(inputs)
         inputs = _to_tensors(inputs, flat)
         flat = nest.flatten(inputs)
+        if "_saved_model_inputs_spec" not in self.__dict__:
+            # (the first call's inputs: what a SavedModel traces the layer's call with)
+            self.__dict__["_saved_model_inputs_spec"] = nest.map_structure(_spec_of, inputs)
         input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         ctx = call_context()
         outer_training = ctx.training
@@ -570,6 +595,11 @@ class Layer(Module):
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             self._set_output_masks(inputs, outputs, mask)
         return outputs
+
+    def _saved_model_children(self):
+        """What a SavedModel saves of this layer beside its weights and sub-layers: the call
+        functions tf_keras's `load_model` calls a layer of a class it does not know by."""
+        return late.saving.saved_model_functions.children(self)
 
     def _unique_call_name_scope(self):
         """`_call_name_scope`, made unique in a graph whose name scopes are (TF 1's)."""

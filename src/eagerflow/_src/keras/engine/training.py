@@ -29,7 +29,7 @@ from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter
-from eagerflow._src.keras.engine.base_layer import Layer, _unique
+from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_losses
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
@@ -45,7 +45,9 @@ class Model(Layer):
         "inputs", "outputs", "input_names", "output_names", "_input_layers", "_nested_inputs",
         "_nested_outputs", "_steps", "_depths", "_nodes",
         # (the compiled steps, which a SavedModel leaves out as tf_keras does)
-        "train_function", "test_function", "predict_function"))
+        "train_function", "test_function", "predict_function",
+        # (compile's arguments and steps counter: no part of tf_keras's checkpoints)
+        "_compile_arguments", "_steps_per_execution"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
@@ -522,20 +524,42 @@ class Model(Layer):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
         late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
 
+    def save_spec(self, dynamic_batch=True):
+        """The `tf.TensorSpec`s of the model's inputs, ``([inputs], {})``, as its first call
+        (or its `Input`s) gave them, named by input (``input_1``, ... when the inputs are not
+        named); None before the model was called. `dynamic_batch` makes the batch size None.
+        """
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        inputs = getattr(self, "inputs", None)
+        if inputs:
+            specs = [TensorSpec(t.shape, t.dtype, name)
+                     for t, name in zip(inputs, self.input_names)]
+            specs = specs[0] if len(specs) == 1 else specs
+        else:
+            specs = self.__dict__.get("_saved_model_inputs_spec")
+            if specs is None:
+                return None
+            specs = _named_specs(specs)
+        if dynamic_batch:
+            specs = nest.map_structure(_without_batch_size, specs)
+        return [specs], {}
+
     def _saved_model_call(self):
         """The `tf.function` a SavedModel of this model saves as its ``__call__``: the model
         called (not training) on its inputs, named by input; None while they are unknown."""
-        inputs = getattr(self, "inputs", None)
-        if not inputs:
+        found = self.save_spec()
+        if found is None:
             return None
-        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
         from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
-        specs = [TensorSpec(t.shape, t.dtype, name) for t, name in zip(inputs, self.input_names)]
 
         def __call__(inputs):  # noqa: N807 (the saved function's name)
-            return self(inputs, training=False)
+            return call_keeping_losses(self, inputs, training=False)[0]
 
-        return function(__call__, input_signature=[specs[0] if len(specs) == 1 else specs])
+        if isinstance(found[0][0], dict):  # (traced for its inputs: a dict is no signature)
+            traced = function(__call__)
+            traced.get_concrete_function(found[0][0])
+            return traced
+        return function(__call__, input_signature=found[0])
 
     def _default_save_signature(self):
         """The concrete function a SavedModel of this model serves as ``serving_default``,
@@ -545,14 +569,18 @@ class Model(Layer):
         if call is None:
             return None
         from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
-        output_names = list(self.output_names or ["output_0"])
+        output_names = list(getattr(self, "output_names", None) or [])
 
         def serve(inputs):
             outputs = call(inputs)
+            if isinstance(outputs, dict) and not output_names:
+                return dict(outputs)
             flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-            return dict(zip(output_names, flat))
+            # (a subclassed model's outputs as tf_keras names them: output_1, ...)
+            names = output_names or [f"output_{i + 1}" for i in range(len(flat))]
+            return dict(zip(names, flat))
 
-        return function(serve, input_signature=call._input_signature).get_concrete_function()
+        return function(serve).get_concrete_function(self.save_spec()[0][0])
 
     def to_json(self, **kwargs):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
@@ -627,3 +655,29 @@ def _derive_from(cls, functional):
     if issubclass(cls, Model) and functional not in cls.__mro__:
         cls.__bases__ = tuple(_derive_from(base, functional) for base in cls.__bases__)
     return cls
+
+
+def _named_specs(specs):
+    """A subclassed model's input specs named as tf_keras names them: a dict's by key, others
+    ``input_1``, ``input_2``, ... in order (nested ones ``input_1_1``, ...)."""
+    from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+
+    def named(value, name):
+        if isinstance(value, TensorSpec):
+            return TensorSpec(value.shape, value.dtype, name)
+        if isinstance(value, dict):
+            return {k: named(v, str(k)) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(named(v, f"{name}_{i + 1}") for i, v in enumerate(value))
+        return value
+
+    if isinstance(specs, (list, tuple)):
+        return type(specs)(named(v, f"input_{i + 1}") for i, v in enumerate(specs))
+    return named(specs, "input_1")
+
+
+def _without_batch_size(spec):
+    from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+    if isinstance(spec, TensorSpec) and spec.shape.rank:
+        return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
+    return spec

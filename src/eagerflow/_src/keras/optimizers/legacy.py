@@ -67,6 +67,7 @@ class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
     _ITERATIONS_NAME = "{name}/iter"
+    _saved_model_identifier = ("optimizer", 2, 1)  # (TF's OptimizerV2's)
     # Legacy slot order: slot by slot over the variables (False: variable by variable).
     _slot_major = True
     # The attributes TF's optimizer keeps as hyperparameter variables (besides the learning

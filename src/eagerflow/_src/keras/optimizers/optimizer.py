@@ -97,6 +97,9 @@ class Optimizer:
     _slot_aliases = {}
     # The name of the `iterations` variable.
     _ITERATIONS_NAME = "iteration"
+    # Its identifier and version in a SavedModel, by which tf_keras revives it (as its
+    # RestoredOptimizer, whose state the optimizer's checkpoint restores)
+    _saved_model_identifier = ("experimentalOptimizer", 2, 1)
 
     def __init__(self, name, weight_decay=0, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,

@@ -31,13 +31,14 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format, weights
+from eagerflow._src.keras.saving import saved_model_functions  # noqa: F401 (late)
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.input_layer import InputLayer
@@ -92,6 +93,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     if save_format in ("tf", "tensorflow") or (save_format is None and
                                                 not filepath.endswith(".keras")):
         from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
+        _check_inputs_known(model)
         identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
                       "_tf_keras_network" if isinstance(model, Functional) else
                       "_tf_keras_model")
@@ -123,6 +125,26 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
     safetensors_format.atomic_write(filepath, buffer.getvalue())
+
+
+def _check_inputs_known(model):
+    """tf_keras's refusal to save as a SavedModel a model whose inputs are unknown (never
+    called, nor given an `Input`): it could not trace the model's call."""
+    if not isinstance(model, Model) or model.save_spec() is not None:
+        return
+    if type(model).__name__ == "Sequential":
+        raise ValueError(f"Model {model!r} cannot be saved because the input shape is not "
+                         f"available. Please specify an input shape either by calling "
+                         f"`build(input_shape)` directly, or by calling the model on actual "
+                         f"data using `Model()`, `Model.fit()`, or `Model.predict()`.")
+    raise ValueError(f"Model {model!r} cannot be saved either because the input shape is not "
+                     f"available or because the forward pass of the model is not defined.To "
+                     f"define a forward pass, please override `Model.call()`. To specify an "
+                     f"input shape, either call `build(input_shape)` directly, or call the "
+                     f"model on actual data using `Model()`, `Model.fit()`, or "
+                     f"`Model.predict()`. If you have a custom training step, please make sure "
+                     f"to invoke the forward pass in train step through `Model.__call__`, i.e. "
+                     f"`model(inputs)`, as opposed to `model.call()`.")
 
 
 def model_to_json(model, **kwargs):
@@ -318,8 +340,19 @@ def _load_saved_model(path, custom_objects, compile):
                          f"it with `tf.saved_model.load`.")
     config = _tuples(json.loads(metadata))
     with serialization.CustomObjectScope(custom_objects or {}):
-        model = layers_mod.deserialize({"class_name": config["class_name"],
-                                        "config": config["config"]})
+        try:
+            model = layers_mod.deserialize({"class_name": config["class_name"],
+                                            "config": config["config"]})
+        except ValueError:  # a class not known here: revived from its saved functions
+            model = _revive(path, nodes, config)
+            if model is None:
+                raise
+            compile_config = config.get("compile_config")
+            training_config = config.get("training_config")
+            if compile and (compile_config or training_config):
+                model.compile(**(_compile_arguments(compile_config) if compile_config else
+                                 compile_arguments_from_training_config(training_config)))
+            return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
         if not model.built and shape:
@@ -343,6 +376,43 @@ def _load_saved_model(path, custom_objects, compile):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
     return model
+
+
+def _revive(path, nodes, root_config):
+    """The model of a SavedModel whose class is not known here (a subclassed model saved
+    without its class), as tf_keras revives one: see `saved_model_functions.revive`."""
+    from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
+    metadata = {}
+    keras_metadata = os.path.join(path, "keras_metadata.pb")
+    if os.path.isfile(keras_metadata):
+        with open(keras_metadata, "rb") as f:
+            for node in pb.KerasSavedMetadata.FromString(f.read()).nodes:
+                metadata[node.node_id] = (node.identifier, _tuples(json.loads(node.metadata)))
+    metadata[0] = (nodes[0].user_object.identifier, root_config)
+
+    def rebuild(config, scope):
+        layer = layers_mod.deserialize({"class_name": config["class_name"],
+                                        "config": config["config"]})
+        shape = _shape_from_json(config.get("build_input_shape"))
+        if not layer.built and shape:
+            with context.name_scope_push(scope):  # (its weights named as they were saved)
+                layer.build(shape)
+        return layer
+
+    return saved_model_functions.revive(path, nodes, metadata, rebuild, Model, Layer)
+
+
+def _shape_from_json(value):
+    """A build input shape from its JSON (`_shape_json`'s): ``TensorShape`` objects as
+    tuples, nested shapes element by element."""
+    if isinstance(value, dict) and value.get("class_name") == "TensorShape":
+        items = value.get("items")
+        return None if items is None else tuple(items)
+    if isinstance(value, dict):
+        return {k: _shape_from_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_shape_from_json(v) for v in value)
+    return value
 
 
 def _restore_tables(model, path, nodes):

@@ -1,0 +1,205 @@
+"""The call functions tf_keras saves with a layer or model in a SavedModel, and the revival
+of a model from them.
+
+tf_keras's `load_model` rebuilds a layer whose class it knows from the config
+recorded with it; one it does not know (a subclassed model, a custom layer) it
+revives from the SavedModel itself, calling the functions saved under the
+layer's ``keras_api``: ``call_and_return_conditional_losses`` (the layer's
+outputs and the losses its call added) traced with the inputs of the layer's
+first call, once with ``training=True`` and once with ``training=False`` when
+`call` takes `training`. The layer itself holds them as ``__call__`` (the
+outputs alone) and ``call_and_return_all_conditional_losses``, as tf_keras
+saves them, beside its ``variables`` and ``trainable_variables`` lists. `revive`
+is the same loader's, for eagerflow's `load_model`.
+"""
+import inspect
+
+from eagerflow._src.core import nest
+from eagerflow._src.core.module import Module
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.function.polymorphic_function import function
+from eagerflow._src.keras.engine.base_layer import call_keeping_losses
+
+
+class _KerasApi(Module):
+    """A layer's ``keras_api`` node: the functions tf_keras's loader calls."""
+
+
+def _is_builtin(layer):
+    """Whether tf_keras rebuilds `layer` from its config (one of Keras's own classes)."""
+    return type(layer).__module__.startswith("eagerflow.")
+
+
+def _input_specs(layer):
+    """The specs of `layer`'s first call's inputs, with a batch size of None (a model's named
+    as `save_spec` names them); None when it was never called."""
+    if hasattr(type(layer), "save_spec"):  # (a model)
+        found = layer.save_spec()
+        return None if found is None else found[0][0]
+    specs = layer.__dict__.get("_saved_model_inputs_spec")
+    if specs is None:
+        return None
+
+    def relaxed(spec):
+        if isinstance(spec, TensorSpec) and spec.shape.rank:
+            return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
+        return spec
+
+    return nest.map_structure(relaxed, specs)
+
+
+def children(layer):
+    """``[(name, tf.function or object)]``: what a SavedModel saves of `layer` beside its
+    weights and sub-layers: its ``variables`` and ``trainable_variables`` (TF's loaded
+    objects have them), and, for tf_keras to call it, its call functions (none for Keras's
+    own classes, rebuilt from their configs, or for layers never called)."""
+    lists = [("variables", list(layer.variables)),
+             ("trainable_variables", list(layer.trainable_variables))]
+    if _is_builtin(layer) or getattr(layer, "_saved_model_inputs_spec", None) is None:
+        return lists
+    inputs = _input_specs(layer)
+    if inputs is None:
+        return lists
+    signature = inspect.signature(layer.call)
+
+    def call(args, kwargs):
+        if not any(p.kind is p.VAR_POSITIONAL for p in signature.parameters.values()):
+            # (the arguments after the inputs by name: `training` among them is not moved)
+            bound = list(signature.bind(*args, **kwargs).arguments.items())
+            args, kwargs = (bound[0][1],), dict(bound[1:])
+        return call_keeping_losses(layer, *args, **kwargs)
+
+    def call_and_return_conditional_losses(*args, **kwargs):
+        return call(args, kwargs)
+
+    def layer_call(*args, **kwargs):
+        return call(args, kwargs)[0]
+
+    found = []
+    for name, python_function in (("call_and_return_conditional_losses",
+                                   call_and_return_conditional_losses),
+                                  ("__call__", layer_call)):
+        python_function.__signature__ = signature
+        python_function.__name__ = f"{layer.name}_layer_{name.strip('_') or 'call_fn'}"
+        traced = function(python_function)
+        if "training" in signature.parameters:
+            traced.get_concrete_function(inputs, training=True)
+            traced.get_concrete_function(inputs, training=False)
+        else:
+            traced.get_concrete_function(inputs)
+        found.append(traced)
+    keras_api = _KerasApi()
+    keras_api.call_and_return_conditional_losses = found[0]
+    keras_api.call_and_return_all_conditional_losses = found[0]
+    keras_api.__call__ = found[1]
+    return lists + [("keras_api", keras_api), ("__call__", found[1]),
+                    ("call_and_return_all_conditional_losses", found[0])]
+
+
+# -- reviving ------------------------------------------------------------------------------
+# A SavedModel's attributes that tf_keras saves for its loader, not the layer's own state.
+_SAVED_ATTRIBUTES = frozenset((
+    "variables", "trainable_variables", "non_trainable_variables", "regularization_losses",
+    "keras_api", "layers", "metrics", "layer_regularization_losses", "layer_metrics",
+    "signatures", "optimizer", "_default_save_signature", "__call__",
+    "call_and_return_conditional_losses", "call_and_return_all_conditional_losses",
+    "activity_regularizer_fn"))
+
+
+class _RevivedCall:
+    """`call` of a revived layer: its saved ``call_and_return_conditional_losses``, its
+    losses added to the layer's."""
+
+    def call(self, inputs, training=None, **kwargs):
+        function = self.__dict__.get("_revived_function")
+        if function is None:
+            raise ValueError(
+                f"Cannot call custom layer {self.name} of type {type(self)}, because the call "
+                f"function was not serialized to the SavedModel.Please try one of the "
+                f"following methods to fix this issue:\n\n(1) Implement `get_config` and "
+                f"`from_config` in the layer/model class, and pass the object to the "
+                f"`custom_objects` argument when loading the model. For more details, see: "
+                f"https://www.tensorflow.org/guide/keras/save_and_serialize\n\n(2) Ensure "
+                f"that the subclassed model or layer overwrites `call` and not `__call__`. The "
+                f"input shape and dtype will be automatically recorded when the object is "
+                f"called, and used when saving. To manually specify the input shape/dtype, "
+                f"decorate the call function with `@tf.function(input_signature=...)`.")
+        names = {p.name for p in (function._params or ())}
+        if "training" in names:
+            kwargs["training"] = bool(training)
+        outputs, losses = function(inputs, **kwargs)
+        self.add_loss(losses)
+        return outputs
+
+
+def revive(path, nodes, metadata, rebuild, model_class, layer_class):
+    """The Keras model of the SavedModel at `path` whose root's class is unknown here, as
+    tf_keras's loader revives one: layers of known classes rebuilt by `rebuild(metadata,
+    scope)` (built in name scope `scope`, their saved weights' prefix; it raises ValueError
+    for an unknown class), the others made `model_class` or
+    `layer_class` objects (of subclasses named as the saved classes) calling their saved
+    functions; the variables are those of the rebuilt layers (the saved functions capture
+    them) or, for the revived ones, the SavedModel's own. `nodes`: the SavedObjectGraph's;
+    `metadata`: ``{node id: (identifier, metadata dict)}``. None when the root cannot be
+    revived (no saved call function)."""
+    from eagerflow._src.checkpoint import trackable  # noqa: PLC0415
+    from eagerflow._src.core.variables import Variable  # noqa: PLC0415
+    from eagerflow._src.saved_model import load  # noqa: PLC0415 (above Keras)
+
+    revived = {}  # node id -> revived (not rebuilt) layer
+
+    def make(i):
+        identifier, config = metadata[i]
+        names = [nodes[r.node_id].variable.name for r in nodes[i].children
+                 if nodes[r.node_id].WhichOneof("kind") == "variable"]
+        scope = names[0].rpartition("/")[0] + "/" if names and "/" in names[0] else ""
+        try:
+            return rebuild(config, scope)
+        except (ValueError, TypeError):
+            pass
+        base = model_class if identifier in ("_tf_keras_model", "_tf_keras_network",
+                                             "_tf_keras_sequential") else layer_class
+        cls = type(config.get("class_name") or base.__name__, (_RevivedCall, base), {})
+        obj = revived[i] = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        obj.built = True
+        shape = config.get("build_input_shape")
+        if shape is not None:
+            obj._build_input_shape = shape
+        for ref in nodes[i].children:
+            if ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id in metadata and \
+                    metadata[ref.node_id][0] != "_tf_keras_input_layer":
+                setattr(obj, ref.local_name, make(ref.node_id))
+        return obj
+
+    if not any(r.local_name == "keras_api" for r in nodes[0].children):
+        return None
+    root = make(0)
+    # the rebuilt layers' variables, found at their paths in the object graph
+    variables, seen, queue = {}, {0}, [(0, root)]
+    while queue:
+        i, obj = queue.pop()
+        for ref in nodes[i].children:
+            if ref.node_id in seen or ref.local_name in _SAVED_ATTRIBUTES:
+                continue
+            child = trackable.lookup(obj, ref.local_name)
+            if child is None:
+                continue
+            seen.add(ref.node_id)
+            if isinstance(child, Variable):
+                if nodes[ref.node_id].WhichOneof("kind") == "variable":
+                    variables[ref.node_id] = child
+            else:
+                queue.append((ref.node_id, child))
+    loaded = load.load_nodes(path, variables)
+    for i, obj in revived.items():
+        for ref in nodes[i].children:
+            kind = nodes[ref.node_id].WhichOneof("kind")
+            if ref.local_name == "keras_api":
+                function = getattr(loaded[ref.node_id], "call_and_return_conditional_losses",
+                                   None)
+                obj.__dict__["_revived_function"] = function
+            elif ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id not in variables and \
+                    ref.node_id not in metadata and (kind == "variable" or isinstance(
+                        loaded[ref.node_id], (list, dict))):
+                setattr(obj, ref.local_name, loaded[ref.node_id])
+    return root
