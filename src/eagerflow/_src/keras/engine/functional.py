@@ -211,7 +211,8 @@ class Functional(Model):
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
             layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
-                                 "registered_name": spec.get("registered_name")},
+                                 "registered_name": spec.get("registered_name"),
+                                 "module": spec.get("module", "")},
                                 custom_objects=custom_objects)
             if isinstance(layer, InputLayer):
                 tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs
