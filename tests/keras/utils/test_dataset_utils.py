@@ -169,3 +169,12 @@ def test_smart_resize_of_numpy_image_is_numpy():
     out = keras.preprocessing.image.smart_resize(image, (2, 2))
     assert isinstance(out, np.ndarray) and out.shape == (2, 2, 1)
     np.testing.assert_allclose(out[..., 0], [[2.0, 3.0], [8.0, 9.0]])
+
+
+@pytest.mark.parametrize("make", [tf.keras.utils.image_dataset_from_directory,
+                                  tf.keras.utils.text_dataset_from_directory])
+def test_missing_directory_raises_not_found(tmp_path, make):
+    (tmp_path / "file.txt").write_text("x")
+    for missing in (tmp_path / "nope", tmp_path / "file.txt"):
+        with pytest.raises(tf.errors.NotFoundError, match="Could not find directory"):
+            make(str(missing))

@@ -13,6 +13,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.ops import array_ops, cast_ops, image_codecs, image_ops, io_ops, \
     math_ops, string_ops
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.keras.utils.io_utils import print_msg
 
@@ -123,6 +124,8 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
     if labels != "inferred":
         subdirs = class_names = [""]
     else:
+        if not os.path.isdir(directory):  # TF's file system reports it so
+            raise errors.NotFoundError(None, None, f"Could not find directory {directory}")
         subdirs = [name.rstrip("/") for name in sorted(os.listdir(directory))
                    if os.path.isdir(os.path.join(directory, name)) and not name.startswith(".")]
         if not class_names:
