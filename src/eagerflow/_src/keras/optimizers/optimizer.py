@@ -73,7 +73,7 @@ def _shared_name(variable):
     return variable.name.partition(":")[0]
 
 
-@export("keras.optimizers.Optimizer")
+@export("keras.optimizers.Optimizer", "keras.optimizers.experimental.Optimizer")
 class Optimizer:
     """The base class of Keras optimizers.
 
