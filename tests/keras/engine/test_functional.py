@@ -198,3 +198,28 @@ def test_list_of_one_input_and_output_is_unwrapped():
     assert model.get_config()["output_layers"] == [[model.layers[-1].name, 0, 0]]
     # a tuple of one stays a tuple, as in tf_keras
     assert isinstance(keras.Model(inp, (out,))(x), tuple)
+
+
+def test_from_config_with_a_custom_layer_whose_config_has_no_name():
+    # the functional API guide's CustomDense: get_config returns only its own arguments
+    class CustomDense(keras.layers.Layer):
+        def __init__(self, units=32):
+            super().__init__()
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.units), trainable=True)
+
+        def call(self, inputs):
+            return tf.matmul(inputs, self.w)
+
+        def get_config(self):
+            return {"units": self.units}
+
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, keras.layers.Dense(2)(CustomDense(10)(inputs)))
+    rebuilt = keras.Model.from_config(model.get_config(),
+                                      custom_objects={"CustomDense": CustomDense})
+    assert type(rebuilt.layers[1]) is CustomDense and rebuilt.layers[1].units == 10
+    assert rebuilt.layers[1].name != model.layers[1].name  # a fresh name, as in tf_keras
+    assert rebuilt.output_shape == (None, 2)

@@ -214,20 +214,23 @@ class Functional(Model):
                                  "registered_name": spec.get("registered_name"),
                                  "module": spec.get("module", "")},
                                 custom_objects=custom_objects)
+            # references name the layer as the config does: a custom layer whose get_config
+            # leaves out `name` is rebuilt under a new one
+            name = spec.get("name", layer.name)
             if isinstance(layer, InputLayer):
-                tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs
+                tensors[(name, 0, 0)] = layer._inbound_nodes[0].outputs
             else:
-                pending.append([layer, list(spec["inbound_nodes"])])
+                pending.append([layer, list(spec["inbound_nodes"]), name])
         # A layer's call may use layers listed after it: make calls as their inputs appear.
-        while any(calls for _, calls in pending):
+        while any(calls for _, calls, _ in pending):
             progress = False
             for entry in pending:
-                layer, calls = entry
-                while calls and _call_from_config(layer, calls[0], tensors):
+                layer, calls, name = entry
+                while calls and _call_from_config(layer, calls[0], tensors, name):
                     calls.pop(0)
                     progress = True
             if not progress:
-                layer, calls = next(e for e in pending if e[1])
+                layer, calls, _ = next(e for e in pending if e[1])
                 raise ValueError(f"Layer {layer.name!r} is called on tensors that no layer of "
                                  f"the config produces: {calls[0]}")
         inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
@@ -324,7 +327,7 @@ def _unwrap(structure):
     return structure[0] if isinstance(structure, list) and len(structure) == 1 else structure
 
 
-def _call_from_config(layer, call, tensors):
+def _call_from_config(layer, call, tensors, name):
     """Calls `layer` as a config's `call` describes; False when an input is not made yet."""
     found = {}
 
@@ -342,7 +345,7 @@ def _call_from_config(layer, call, tensors):
     result = layer(first, **kwargs)
     node_index = len(layer._inbound_nodes) - 1 + _first_node_index(layer)
     for i, out in enumerate(nest.flatten(result)):
-        tensors[(layer.name, node_index, i)] = out
+        tensors[(name, node_index, i)] = out
     return True
 
 
