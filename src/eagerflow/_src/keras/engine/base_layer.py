@@ -467,14 +467,20 @@ class Layer(Module):
         if aggregation not in (None, "mean"):
             raise ValueError(f'We currently only support aggregation="mean". '
                              f"Received: aggregation={aggregation}")
-        if name is None:
+        # a metric's own result (``metric(y_true, y_pred)``): that metric, already updated
+        source = getattr(value, "_metric_obj", None)
+        if name is None and source is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        name = source.name if source is not None else name
         metric = next((m for m in self._metrics if m.name == name), None)
-        if metric is None:
+        if metric is None and source is not None:
+            self._metrics.append(source)
+        elif metric is None:
             metric = late.metrics.Mean(name=name)  # metrics are layers: a tier above
             self._metrics.append(metric)
-        metric.update_state(value)
+        if source is None:
+            metric.update_state(value)
 
     # -- building and calling --------------------------------------------------------
     def build(self, input_shape):
