@@ -223,3 +223,29 @@ def test_from_config_with_a_custom_layer_whose_config_has_no_name():
     assert type(rebuilt.layers[1]) is CustomDense and rebuilt.layers[1].units == 10
     assert rebuilt.layers[1].name != model.layers[1].name  # a fresh name, as in tf_keras
     assert rebuilt.output_shape == (None, 2)
+
+
+def test_symbolic_add_loss_and_add_metric_of_a_functional_model():
+    # the training guide: model.add_loss / model.add_metric on the model's own tensors
+    inputs = keras.Input(shape=(3,))
+    x = keras.layers.Dense(4, kernel_initializer="ones", name="d")(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(x))
+    model.add_loss(tf.reduce_sum(x) * 0.001)
+    model.add_metric(tf.reduce_mean(x), name="xm")
+    assert [type(layer).__name__ for layer in model.layers] == [
+        "InputLayer", "Dense", "Dense", "TFOpLambda", "TFOpLambda", "AddLoss", "TFOpLambda",
+        "AddMetric"]
+    assert [m.name for m in model.metrics] == ["xm"]
+    model.compile("sgd", "mse")
+    x1 = np.ones((2, 3), "float32")
+    result = model.evaluate(x1, np.zeros((2, 1)), verbose=0, return_dict=True)
+    # mse 12**2 plus 0.001 * the sum of the 2x4 activations of 3
+    assert result["loss"] == pytest.approx(144.024) and result["xm"] == pytest.approx(3.0)
+    model(x1)
+    assert len(model.losses) == 1 and float(model.losses[0]) == pytest.approx(0.024)
+    rebuilt = keras.Model.from_config(model.get_config())
+    assert [layer.name for layer in rebuilt.layers] == [layer.name for layer in model.layers]
+    rebuilt.set_weights(model.get_weights())
+    rebuilt.compile("sgd", "mse")
+    again = rebuilt.evaluate(x1, np.zeros((2, 1)), verbose=0, return_dict=True)
+    assert again["loss"] == pytest.approx(144.024) and again["xm"] == pytest.approx(3.0)

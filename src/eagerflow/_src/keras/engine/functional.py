@@ -28,10 +28,12 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
+from eagerflow._src.keras import late
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
 
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
@@ -78,6 +80,47 @@ class Functional(Model):
     @property
     def layers(self):
         return list(self._self_tracked_layers)
+
+    def add_loss(self, losses, **kwargs):
+        """Losses of this model's symbolic tensors become `AddLoss` layers of its graph, so each
+        call adds their values, as in Keras; other losses are added as by any layer."""
+        own, other = self._split_symbolic(losses)
+        self._add_graph_outputs([AddLoss(unconditional=False)(x) for x in own])
+        if other:
+            super().add_loss(other, **kwargs)
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """A metric of a symbolic tensor of this model becomes an `AddMetric` layer of its
+        graph, updated by each call, as in Keras."""
+        own, _ = self._split_symbolic([value])
+        if not own:
+            return super().add_metric(value, name, aggregation, **kwargs)
+        if name is None:
+            raise ValueError("Please provide a name for your metric like "
+                             "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        self._add_graph_outputs([AddMetric(aggregation, name)(value)])
+
+    def _split_symbolic(self, values):
+        own, other = [], []
+        for value in nest.flatten(values):
+            symbolic = keras_tensor.is_keras_tensor(value) and \
+                getattr(value, "node", None) is not None and self.inputs is not None
+            (own if symbolic else other).append(value)
+        return own, other
+
+    def _add_graph_outputs(self, tensors, order=()):
+        """Makes the model also compute `tensors` (outputs of layers it does not return);
+        their layers come after the model's own in `layers` (in `order` when given)."""
+        if not tensors:
+            return
+        self._extra_outputs = [*getattr(self, "_extra_outputs", []), *tensors]
+        known = {id(layer) for layer in self._self_tracked_layers}
+        self._steps, self._depths, layers = _schedule(self.inputs,
+                                                      self.outputs + self._extra_outputs)
+        rank = {id(layer): i for i, layer in enumerate(order)}
+        new = sorted((layer for layer in layers if id(layer) not in known),
+                     key=lambda layer: rank.get(id(layer), len(rank)))
+        self._self_tracked_layers = [*self._self_tracked_layers, *new]
 
     def _trackable_children(self):
         """TF's checkpoint children of a functional model: each layer as ``layer-<i>`` (and,
@@ -206,7 +249,8 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        custom_objects = {**tf_op_layers.CLASSES, **(custom_objects or {})}
+        custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
+                          **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
@@ -235,8 +279,51 @@ class Functional(Model):
                                  f"the config produces: {calls[0]}")
         inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
                            for key in ("input_layers", "output_layers"))
-        return cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
-                   trainable=config.get("trainable", True))
+        model = cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
+                    trainable=config.get("trainable", True))
+        model._add_graph_outputs([t for layer, _, _ in pending
+                                  if isinstance(layer, (AddLoss, AddMetric))
+                                  for node in layer._inbound_nodes
+                                  for t in nest.flatten(node.outputs)],
+                                 order=[layer for layer, _, _ in pending])
+        return model
+
+
+class AddLoss(Layer):
+    """Adds its input to the losses of the model it is part of, and returns it."""
+
+    def __init__(self, unconditional, **kwargs):
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        self.unconditional = unconditional
+
+    def call(self, inputs):
+        self.add_loss(inputs)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "unconditional": self.unconditional}
+
+
+class AddMetric(Layer):
+    """Updates the mean metric `metric_name` with its input, and returns it."""
+
+    def __init__(self, aggregation=None, metric_name=None, **kwargs):
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        self.aggregation, self.metric_name = aggregation, metric_name
+
+    def call(self, inputs):
+        if keras_tensor.is_keras_tensor(inputs):  # built on symbolic inputs: no value yet
+            if not any(m.name == self.metric_name for m in self._metrics):
+                self._metrics.append(late.metrics.Mean(name=self.metric_name))
+        else:
+            self.add_metric(inputs, name=self.metric_name, aggregation=self.aggregation)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "aggregation": self.aggregation,
+                "metric_name": self.metric_name}
 
 
 def _serialize_node(node, index):
