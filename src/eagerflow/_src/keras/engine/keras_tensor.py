@@ -131,6 +131,16 @@ def building_symbolically():
 
 
 @export("keras.backend.is_keras_tensor")
+def public_is_keras_tensor(x):
+    """Whether `x` is a symbolic input or output of a functional model being built; a
+    ValueError for values that are no tensor (arrays, numbers), as Keras's check raises."""
+    from eagerflow._src.core.variables import Variable  # noqa: PLC0415
+    if not isinstance(x, (Tensor, Variable, SparseTensor, RaggedTensor)):
+        raise ValueError(f"Unexpectedly found an instance of type `{type(x)}`. Expected a "
+                         f"symbolic tensor instance.")
+    return is_keras_tensor(x)
+
+
 def is_keras_tensor(value):
     if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
         value = value.values
