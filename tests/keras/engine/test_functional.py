@@ -249,3 +249,20 @@ def test_symbolic_add_loss_and_add_metric_of_a_functional_model():
     rebuilt.compile("sgd", "mse")
     again = rebuilt.evaluate(x1, np.zeros((2, 1)), verbose=0, return_dict=True)
     assert again["loss"] == pytest.approx(144.024) and again["xm"] == pytest.approx(3.0)
+
+
+def test_sparse_and_ragged_inputs_print_as_keras_tensors():
+    sparse = keras.Input(shape=(4,), sparse=True, name="sp")
+    ragged = keras.Input(shape=(None,), ragged=True, dtype="int64", name="rg")
+    assert repr(sparse) == ("<KerasTensor: type_spec=SparseTensorSpec(TensorShape([None, 4]), "
+                            "tf.float32) (created by layer 'sp')>")
+    assert str(ragged) == ("KerasTensor(type_spec=RaggedTensorSpec(TensorShape([None, None]), "
+                           "tf.int64, 1, tf.int64), name='rg', description=\"created by layer "
+                           "'rg'\")")
+    assert type(sparse).__name__ == "SparseKerasTensor"
+    assert type(ragged).__name__ == "RaggedKerasTensor"
+    model = keras.Model(sparse, keras.layers.Dense(2, kernel_initializer="ones")(sparse))
+    value = tf.sparse.SparseTensor([[0, 1], [1, 2]], [1.0, 2.0], [2, 4])
+    np.testing.assert_allclose(model(value), [[1.0, 1.0], [2.0, 2.0]])
+    with pytest.raises(ValueError, match="Only provide the `shape` OR `batch_input_shape`"):
+        keras.Input(shape=(2,), batch_shape=(None, 2))

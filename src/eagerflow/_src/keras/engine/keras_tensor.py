@@ -21,7 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import backend, late
@@ -158,7 +158,37 @@ def sparse_placeholder(dtype, shape, name):
                          graph.placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
     value._shape_hint = shape
     value.name = name
+    value.__class__ = SparseKerasTensor
     return value
+
+
+def _printed(spec, name):
+    return (f"KerasTensor(type_spec={spec!r}, name={name!r}, "
+            f"description=\"created by layer '{name}'\")")
+
+
+class SparseKerasTensor(SparseTensor):
+    """A sparse symbolic input, printed as Keras prints it (by its spec)."""
+
+    def __repr__(self):
+        spec = SparseTensorSpec(self.shape, self.dtype)
+        return f"<KerasTensor: type_spec={spec!r} (created by layer '{self.name}')>"
+
+    def __str__(self):
+        return _printed(SparseTensorSpec(self.shape, self.dtype), self.name)
+
+
+class RaggedKerasTensor(RaggedTensor):
+    """A ragged symbolic input, printed as Keras prints it (by its spec)."""
+
+    def _spec(self):
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits.dtype)
+
+    def __repr__(self):
+        return f"<KerasTensor: type_spec={self._spec()!r} (created by layer '{self.name}')>"
+
+    def __str__(self):
+        return _printed(self._spec(), self.name)
 
 
 def ragged_placeholder(dtype, shape, name):
@@ -169,6 +199,7 @@ def ragged_placeholder(dtype, shape, name):
     value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
     value.name = name
+    value.__class__ = RaggedKerasTensor
     return value
 
 
