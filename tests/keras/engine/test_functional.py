@@ -266,3 +266,12 @@ def test_sparse_and_ragged_inputs_print_as_keras_tensors():
     np.testing.assert_allclose(model(value), [[1.0, 1.0], [2.0, 2.0]])
     with pytest.raises(ValueError, match="Only provide the `shape` OR `batch_input_shape`"):
         keras.Input(shape=(2,), batch_shape=(None, 2))
+
+
+def test_keras_tensors_have_no_numpy_attribute():
+    inputs = keras.Input((3,))
+    outputs = keras.layers.Dense(2)(inputs)
+    assert not hasattr(inputs, "numpy") and not hasattr(outputs, "numpy")
+    with pytest.raises(AttributeError, match="numpy"):
+        outputs.numpy()
+    assert hasattr(tf.constant(1.0), "numpy")

@@ -34,6 +34,12 @@ class KerasTensor(SymbolicTensor):
     def type_spec(self):
         return TensorSpec(self.shape, self.dtype, self._spec_name())
 
+    @property
+    def numpy(self):
+        # raised on access, so that hasattr(x, "numpy") is False, as for Keras's tensors
+        raise AttributeError(f"'KerasTensor' object has no attribute 'numpy': {self.name} is a "
+                             f"symbolic input or output of a functional model, with no value")
+
     def _spec_name(self):
         return self.op.name if self.op.type == "Placeholder" else None
 
