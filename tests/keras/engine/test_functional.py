@@ -275,3 +275,19 @@ def test_keras_tensors_have_no_numpy_attribute():
     with pytest.raises(AttributeError, match="numpy"):
         outputs.numpy()
     assert hasattr(tf.constant(1.0), "numpy")
+
+
+def test_clone_model_with_lambda_layers():
+    inputs = keras.Input((3,))
+    dense = keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    outputs = keras.layers.Lambda(lambda t, k: t * k, arguments={"k": 2.0}, name="dbl")(dense)
+    model = keras.Model(inputs, outputs)
+    clone = keras.models.clone_model(model)
+    assert [type(layer).__name__ for layer in clone.layers] == ["InputLayer", "Dense", "Lambda"]
+    clone.set_weights(model.get_weights())
+    np.testing.assert_allclose(clone(np.ones((1, 3), "float32")), [[6.0, 6.0]])
+    seq = keras.Sequential([keras.layers.Dense(2, input_shape=(3,)),
+                            keras.layers.Lambda(lambda t: t + 1)])
+    assert type(keras.models.clone_model(seq).layers[1]).__name__ == "Lambda"
+    with pytest.raises(NotImplementedError, match="bytecode"):
+        model.get_config()  # outside a clone, a lambda still has no config to write

@@ -214,6 +214,22 @@ def in_archive_loading():
     return getattr(_scope, "archive", False)
 
 
+@contextlib.contextmanager
+def in_memory_configs():
+    """Within, configs stay in this process (as `clone_model` uses them): a config may hold
+    Python objects that could not be written out, such as a Lambda layer's lambda."""
+    previous = getattr(_scope, "in_memory", False)
+    _scope.in_memory = True
+    try:
+        yield
+    finally:
+        _scope.in_memory = previous
+
+
+def keeping_objects():
+    return getattr(_scope, "in_memory", False)
+
+
 def _unknown_in_archive(name):
     return (f"Cannot deserialize object of type `{name}`. If `{name}` is a custom class, "
             f"please register it using the `@keras.saving.register_keras_serializable()` "
