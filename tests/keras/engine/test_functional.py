@@ -291,3 +291,15 @@ def test_clone_model_with_lambda_layers():
     assert type(keras.models.clone_model(seq).layers[1]).__name__ == "Lambda"
     with pytest.raises(NotImplementedError, match="bytecode"):
         model.get_config()  # outside a clone, a lambda still has no config to write
+
+
+def test_dict_inputs_with_extra_keys_are_ignored_with_a_warning():
+    inputs = {"a": keras.Input((1,), name="a"), "b": keras.Input((1,), name="b")}
+    model = keras.Model(inputs, keras.layers.Add()([inputs["a"], inputs["b"]]))
+    data = {"a": np.array([[1.0]]), "b": np.array([[2.0]]), "extra": np.array([[5.0]])}
+    with pytest.warns(UserWarning, match=r"Input dict contained keys \['extra'\] which did "
+                                         r"not match any model input"):
+        np.testing.assert_allclose(model(data), [[3.0]])
+    model.compile("sgd", "mse")
+    with pytest.warns(UserWarning, match="extra"):
+        model.fit(data, np.array([[3.0]]), verbose=0)

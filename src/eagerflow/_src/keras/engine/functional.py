@@ -17,6 +17,7 @@ array([[2., 4.]], dtype=float32)
 ['input_1', 'tf.math.multiply']
 """
 import inspect
+import warnings
 
 import numpy as np
 
@@ -197,6 +198,16 @@ class Functional(Model):
                                      [values[id(x)] for x in self.outputs])
 
     def _flatten_inputs(self, inputs):
+        if isinstance(inputs, dict):
+            names = sorted(self._nested_inputs) if isinstance(self._nested_inputs, dict) \
+                else self.input_names
+            if len(inputs) > len(names):
+                warnings.warn(f"Input dict contained keys "
+                              f"{[key for key in inputs if key not in names]} which did not "
+                              f"match any model input. They will be ignored by the model.",
+                              stacklevel=4)
+                if all(name in inputs for name in names):
+                    return [inputs[name] for name in names]
         if isinstance(inputs, dict) and not isinstance(self._nested_inputs, dict):
             try:
                 return [inputs[name] for name in self.input_names]
