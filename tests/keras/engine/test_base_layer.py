@@ -320,3 +320,22 @@ def test_add_metric_of_a_metric_result_tracks_that_metric():
     other = Standalone()
     other(tf.constant([1.0, 3.0]))
     assert [m.name for m in other.metrics] == ["m"] and float(other.metrics[0].result()) == 2.0
+
+
+def test_add_weight_takes_an_int_shape_and_names_a_missing_initializer():
+    class Weights(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.a = self.add_weight("a", shape=3, initializer="ones")
+
+    layer = Weights()
+    layer(tf.ones((1, 2)))
+    assert layer.a.shape.as_list() == [3]
+
+    class Strings(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(2,), dtype="string")
+
+    with pytest.raises(ValueError, match=r"An initializer for variable w of type "
+                                         r"<dtype: 'string'> is required for layer strings\. "
+                                         r"Received: None\."):
+        Strings()(tf.ones((1, 2)))

@@ -372,7 +372,8 @@ class Layer(Module):
             if key not in ("getter", "collections", "experimental_autocast", "caching_device",
                            "layout"):
                 raise TypeError("Unknown keyword argument:", key)
-        shape = () if shape is None else tuple(shape)
+        shape = () if shape is None else \
+            (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)  # 3 means (3,)
         dtype = _dtypes.as_dtype(dtype or self.dtype or backend.floatx())
         if synchronization == VariableSynchronization.ON_READ:
             if trainable:
@@ -389,8 +390,8 @@ class Layer(Module):
             elif dtype.is_integer or dtype.is_unsigned or dtype.is_bool:
                 initializer = "zeros"
             else:
-                raise ValueError(f"An initializer for variable {name} of type {dtype.name} "
-                                 f"is required for layer {self.name}")
+                raise ValueError(f"An initializer for variable {name} of type {dtype} "
+                                 f"is required for layer {self.name}. Received: {initializer}.")
         initializer = initializers_mod.get(initializer)
         mixed = dtype.is_floating and kwargs.get("experimental_autocast", True) and \
             self._dtype_policy.compute_dtype not in (None, dtype.name)
