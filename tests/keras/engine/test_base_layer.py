@@ -339,3 +339,11 @@ def test_add_weight_takes_an_int_shape_and_names_a_missing_initializer():
                                          r"<dtype: 'string'> is required for layer strings\. "
                                          r"Received: None\."):
         Strings()(tf.ones((1, 2)))
+
+
+def test_dense_casts_integer_and_bool_inputs_to_its_compute_dtype():
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
+    np.testing.assert_allclose(dense(tf.constant([[1, 2, 3]])), [[6.0, 6.0]])
+    np.testing.assert_allclose(dense(tf.constant([[True, False, True]])), [[2.0, 2.0]])
+    inputs = tf.keras.Input((3,), dtype="int32")
+    assert tf.keras.layers.Dense(2)(inputs).dtype == tf.float32

@@ -65,6 +65,9 @@ class Dense(Layer):
         if isinstance(inputs, RaggedTensor) and inputs.flat_values.shape.rank != 1:
             # (the last dimension uniform: the flat values' rows are the inputs' vectors)
             return inputs.with_flat_values(self.call(inputs.flat_values))
+        if not isinstance(inputs, SparseTensor) and self.compute_dtype and \
+                inputs.dtype.name != self.compute_dtype:  # integer inputs too, as Keras's Dense
+            inputs = cast_ops.cast(inputs, self.compute_dtype)
         if isinstance(inputs, SparseTensor):  # a product over the entries alone, as TF's
             if inputs.dtype != self.kernel.dtype:
                 inputs = inputs.with_values(cast_ops.cast(inputs.values, self.kernel.dtype))
