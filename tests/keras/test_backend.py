@@ -277,3 +277,12 @@ def test_function_of_keras_tensors():
     assert isinstance(values, list) and isinstance(values[0], np.ndarray)
     assert values[0].tolist() == [[2.0]]
     assert isinstance(K.function(inp, out)(np.ones((1, 2))), np.ndarray)
+
+
+def test_is_keras_tensor_rejects_values_that_are_no_tensor():
+    K = tf.keras.backend
+    assert K.is_keras_tensor(tf.keras.Input((2,)))
+    assert not K.is_keras_tensor(tf.constant(1.0)) and not K.is_keras_tensor(tf.Variable(1.0))
+    for value in (3, np.ones(2)):
+        with pytest.raises(ValueError, match="Expected a symbolic tensor instance"):
+            K.is_keras_tensor(value)

@@ -171,3 +171,17 @@ def test_serialize_warns_for_non_regularizers():
     with pytest.warns(UserWarning, match="`keras.regularizers.Regularizer`"):
         assert regularizers.serialize(penalty) == "penalty"
     assert regularizers.serialize(None) is None
+
+
+def test_sequential_built_by_its_first_call_keeps_only_that_calls_activity_losses():
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones", name="r",
+                                  kernel_regularizer=tf.keras.regularizers.l2(0.1),
+                                  activity_regularizer=tf.keras.regularizers.l1(0.01))
+    x = tf.ones((3, 2))
+    dense(x)
+    model = tf.keras.Sequential([dense, tf.keras.layers.Dense(
+        1, bias_regularizer="l1", bias_initializer="ones")])
+    model(x)  # builds its graph, then runs on x
+    # tf_keras: the activity loss of this call (0.01 * 2 * 2 * 3 / 3), then the weights'
+    np.testing.assert_allclose([float(loss) for loss in model.losses], [0.04, 0.4, 0.01],
+                               rtol=1e-5)

@@ -293,3 +293,57 @@ def test_default_compute_output_shape_calls_in_inference_mode():
     assert tuple(Probe().compute_output_shape((2, 3))) == (2, 3)
     Probe().compute_output_signature(tf.TensorSpec((2, 3)))
     assert seen == [False, False]
+
+
+def test_add_metric_of_a_metric_result_tracks_that_metric():
+    # the subclassing guide's LogisticEndpoint: add_metric(self.accuracy_fn(...), name=...)
+    class LogisticEndpoint(tf.keras.layers.Layer):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.accuracy_fn = tf.keras.metrics.BinaryAccuracy()
+
+        def call(self, targets, logits):
+            self.add_metric(self.accuracy_fn(targets, logits), name="accuracy")
+            return tf.nn.softmax(logits)
+
+    layer = LogisticEndpoint()
+    layer(tf.ones((2, 2)), tf.ones((2, 2)))
+    layer(tf.zeros((2, 2)), tf.ones((2, 2)))
+    assert [m.name for m in layer.metrics] == ["binary_accuracy"]
+    assert float(layer.metrics[0].result()) == 0.5  # updated once per call, not twice
+
+    class Standalone(tf.keras.layers.Layer):
+        def call(self, x):
+            self.add_metric(tf.keras.metrics.Mean(name="m")(x))
+            return x
+
+    other = Standalone()
+    other(tf.constant([1.0, 3.0]))
+    assert [m.name for m in other.metrics] == ["m"] and float(other.metrics[0].result()) == 2.0
+
+
+def test_add_weight_takes_an_int_shape_and_names_a_missing_initializer():
+    class Weights(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.a = self.add_weight("a", shape=3, initializer="ones")
+
+    layer = Weights()
+    layer(tf.ones((1, 2)))
+    assert layer.a.shape.as_list() == [3]
+
+    class Strings(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(2,), dtype="string")
+
+    with pytest.raises(ValueError, match=r"An initializer for variable w of type "
+                                         r"<dtype: 'string'> is required for layer strings\. "
+                                         r"Received: None\."):
+        Strings()(tf.ones((1, 2)))
+
+
+def test_dense_casts_integer_and_bool_inputs_to_its_compute_dtype():
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
+    np.testing.assert_allclose(dense(tf.constant([[1, 2, 3]])), [[6.0, 6.0]])
+    np.testing.assert_allclose(dense(tf.constant([[True, False, True]])), [[2.0, 2.0]])
+    inputs = tf.keras.Input((3,), dtype="int32")
+    assert tf.keras.layers.Dense(2)(inputs).dtype == tf.float32

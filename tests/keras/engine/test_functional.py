@@ -198,3 +198,108 @@ def test_list_of_one_input_and_output_is_unwrapped():
     assert model.get_config()["output_layers"] == [[model.layers[-1].name, 0, 0]]
     # a tuple of one stays a tuple, as in tf_keras
     assert isinstance(keras.Model(inp, (out,))(x), tuple)
+
+
+def test_from_config_with_a_custom_layer_whose_config_has_no_name():
+    # the functional API guide's CustomDense: get_config returns only its own arguments
+    class CustomDense(keras.layers.Layer):
+        def __init__(self, units=32):
+            super().__init__()
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.units), trainable=True)
+
+        def call(self, inputs):
+            return tf.matmul(inputs, self.w)
+
+        def get_config(self):
+            return {"units": self.units}
+
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, keras.layers.Dense(2)(CustomDense(10)(inputs)))
+    rebuilt = keras.Model.from_config(model.get_config(),
+                                      custom_objects={"CustomDense": CustomDense})
+    assert type(rebuilt.layers[1]) is CustomDense and rebuilt.layers[1].units == 10
+    assert rebuilt.layers[1].name != model.layers[1].name  # a fresh name, as in tf_keras
+    assert rebuilt.output_shape == (None, 2)
+
+
+def test_symbolic_add_loss_and_add_metric_of_a_functional_model():
+    # the training guide: model.add_loss / model.add_metric on the model's own tensors
+    inputs = keras.Input(shape=(3,))
+    x = keras.layers.Dense(4, kernel_initializer="ones", name="d")(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(x))
+    model.add_loss(tf.reduce_sum(x) * 0.001)
+    model.add_metric(tf.reduce_mean(x), name="xm")
+    assert [type(layer).__name__ for layer in model.layers] == [
+        "InputLayer", "Dense", "Dense", "TFOpLambda", "TFOpLambda", "AddLoss", "TFOpLambda",
+        "AddMetric"]
+    assert [m.name for m in model.metrics] == ["xm"]
+    model.compile("sgd", "mse")
+    x1 = np.ones((2, 3), "float32")
+    result = model.evaluate(x1, np.zeros((2, 1)), verbose=0, return_dict=True)
+    # mse 12**2 plus 0.001 * the sum of the 2x4 activations of 3
+    assert result["loss"] == pytest.approx(144.024) and result["xm"] == pytest.approx(3.0)
+    model(x1)
+    assert len(model.losses) == 1 and float(model.losses[0]) == pytest.approx(0.024)
+    rebuilt = keras.Model.from_config(model.get_config())
+    assert [layer.name for layer in rebuilt.layers] == [layer.name for layer in model.layers]
+    rebuilt.set_weights(model.get_weights())
+    rebuilt.compile("sgd", "mse")
+    again = rebuilt.evaluate(x1, np.zeros((2, 1)), verbose=0, return_dict=True)
+    assert again["loss"] == pytest.approx(144.024) and again["xm"] == pytest.approx(3.0)
+
+
+def test_sparse_and_ragged_inputs_print_as_keras_tensors():
+    sparse = keras.Input(shape=(4,), sparse=True, name="sp")
+    ragged = keras.Input(shape=(None,), ragged=True, dtype="int64", name="rg")
+    assert repr(sparse) == ("<KerasTensor: type_spec=SparseTensorSpec(TensorShape([None, 4]), "
+                            "tf.float32) (created by layer 'sp')>")
+    assert str(ragged) == ("KerasTensor(type_spec=RaggedTensorSpec(TensorShape([None, None]), "
+                           "tf.int64, 1, tf.int64), name='rg', description=\"created by layer "
+                           "'rg'\")")
+    assert type(sparse).__name__ == "SparseKerasTensor"
+    assert type(ragged).__name__ == "RaggedKerasTensor"
+    model = keras.Model(sparse, keras.layers.Dense(2, kernel_initializer="ones")(sparse))
+    value = tf.sparse.SparseTensor([[0, 1], [1, 2]], [1.0, 2.0], [2, 4])
+    np.testing.assert_allclose(model(value), [[1.0, 1.0], [2.0, 2.0]])
+    with pytest.raises(ValueError, match="Only provide the `shape` OR `batch_input_shape`"):
+        keras.Input(shape=(2,), batch_shape=(None, 2))
+
+
+def test_keras_tensors_have_no_numpy_attribute():
+    inputs = keras.Input((3,))
+    outputs = keras.layers.Dense(2)(inputs)
+    assert not hasattr(inputs, "numpy") and not hasattr(outputs, "numpy")
+    with pytest.raises(AttributeError, match="numpy"):
+        outputs.numpy()
+    assert hasattr(tf.constant(1.0), "numpy")
+
+
+def test_clone_model_with_lambda_layers():
+    inputs = keras.Input((3,))
+    dense = keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    outputs = keras.layers.Lambda(lambda t, k: t * k, arguments={"k": 2.0}, name="dbl")(dense)
+    model = keras.Model(inputs, outputs)
+    clone = keras.models.clone_model(model)
+    assert [type(layer).__name__ for layer in clone.layers] == ["InputLayer", "Dense", "Lambda"]
+    clone.set_weights(model.get_weights())
+    np.testing.assert_allclose(clone(np.ones((1, 3), "float32")), [[6.0, 6.0]])
+    seq = keras.Sequential([keras.layers.Dense(2, input_shape=(3,)),
+                            keras.layers.Lambda(lambda t: t + 1)])
+    assert type(keras.models.clone_model(seq).layers[1]).__name__ == "Lambda"
+    with pytest.raises(NotImplementedError, match="bytecode"):
+        model.get_config()  # outside a clone, a lambda still has no config to write
+
+
+def test_dict_inputs_with_extra_keys_are_ignored_with_a_warning():
+    inputs = {"a": keras.Input((1,), name="a"), "b": keras.Input((1,), name="b")}
+    model = keras.Model(inputs, keras.layers.Add()([inputs["a"], inputs["b"]]))
+    data = {"a": np.array([[1.0]]), "b": np.array([[2.0]]), "extra": np.array([[5.0]])}
+    with pytest.warns(UserWarning, match=r"Input dict contained keys \['extra'\] which did "
+                                         r"not match any model input"):
+        np.testing.assert_allclose(model(data), [[3.0]])
+    model.compile("sgd", "mse")
+    with pytest.warns(UserWarning, match="extra"):
+        model.fit(data, np.array([[3.0]]), verbose=0)

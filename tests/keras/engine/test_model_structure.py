@@ -275,3 +275,12 @@ def test_an_input_layer_reports_its_input_shape_in_a_list():
     layer = model.get_layer("features")
     assert layer.input_shape == [(None, 3)] and layer.output_shape == [(None, 3)]
     assert model.layers[1].input_shape == (None, 3)
+
+
+def test_get_layer_without_name_or_index_says_to_give_one():
+    inputs = keras.Input((3,), name="features")
+    model = keras.Model(inputs, keras.layers.Dense(1)(inputs))
+    with pytest.raises(ValueError, match="Provide either a layer name or layer index"):
+        model.get_layer()
+    with pytest.raises(ValueError, match="No such layer: nope"):
+        model.get_layer("nope")

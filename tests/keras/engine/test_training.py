@@ -412,3 +412,14 @@ def test_steps_per_execution_and_compile_config():
     assert isinstance(other.loss, keras.losses.MeanSquaredError)
     assert int(other.steps_per_execution.numpy()) == 1
     other.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+
+
+def test_metric_named_by_string_keeps_its_plain_name_after_other_instances():
+    # Keras counts default names per graph: the metrics fit builds in its step are 'auc',
+    # 'precision' however many AUC() were made before
+    tf.keras.metrics.AUC(), tf.keras.metrics.AUC(), tf.keras.metrics.Precision()
+    inputs = tf.keras.Input((4,))
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, activation="sigmoid")(inputs))
+    model.compile("sgd", "binary_crossentropy", metrics=["AUC", "Precision", "AUC"])
+    history = model.fit(np.ones((2, 4)), np.ones((2, 1)), verbose=0)
+    assert list(history.history) == ["loss", "auc", "precision", "auc_1"]

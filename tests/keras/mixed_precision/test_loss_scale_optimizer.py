@@ -404,3 +404,10 @@ def test_saved_mixed_model_loads_with_its_loss_scale_optimizer(tmp_path):
     assert isinstance(loaded.optimizer, LSO)
     assert type(loaded.optimizer.inner_optimizer).__name__ == "Adam"
     assert _state(loaded.optimizer) == _state(model.optimizer)
+
+
+def test_set_global_policy_rejects_an_integer_policy_with_keras_message():
+    with pytest.raises(ValueError, match='such as "float32" and "mixed_float16", but got '
+                                         'policy: int32'):
+        tf.keras.mixed_precision.set_global_policy("int32")
+    assert tf.keras.mixed_precision.global_policy().name == "float32"

@@ -143,3 +143,14 @@ def test_custom_schedule_and_base_errors():
 def test_unknown_schedule_name():
     with pytest.raises(ValueError, match="Unknown decay: 'Nope'"):
         tf.keras.optimizers.schedules.deserialize({"class_name": "Nope", "config": {}})
+
+
+def test_schedule_set_after_a_float_learning_rate():
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.learning_rate = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    v = tf.Variable([1.0, -2.0])
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant([0.5, 0.5]), v)])
+    # steps at rates 0.1, 0.05, 0.025 (tf_keras: [0.9125, -2.0875])
+    np.testing.assert_allclose(v.numpy(), [0.9125, -2.0875], rtol=1e-6)
+    assert float(opt.learning_rate) == pytest.approx(0.025)

@@ -99,3 +99,30 @@ def test_subclassed_model_is_built_from_its_archive_with_a_tensor_shape(tmp_path
     assert Shaped.built_with[0].as_list() == [None, 4]
     x = np.ones((1, 4), "float32")
     np.testing.assert_allclose(loaded(x), model(x))
+
+
+def test_custom_class_config_names_its_module_and_registered_name():
+    config = keras.layers.serialize(Unregistered())
+    assert (config["module"], config["class_name"], config["registered_name"]) == \
+        (__name__, "Unregistered", "Unregistered")
+    registered = keras.layers.serialize(Scale())
+    assert (registered["module"], registered["registered_name"]) == (__name__, "probe>Scale")
+    assert keras.layers.serialize(keras.layers.Dense(2))["module"] == "keras.layers"
+
+
+def test_custom_class_without_custom_objects_raises_type_error():
+    model = _functional(Unregistered(name="un"))
+    config = model.get_config()
+    for spec in config["layers"]:
+        if spec["class_name"] == "Unregistered":
+            spec["module"] = None  # as a class defined in __main__ is written
+    with pytest.raises(TypeError, match="Cannot deserialize object of type `Unregistered`"):
+        keras.Model.from_config(config)
+    with pytest.raises(TypeError, match="`Unregistered`"):
+        keras.layers.deserialize({"module": None, "class_name": "Unregistered", "config": {},
+                                  "registered_name": "Unregistered"})
+    loaded = keras.Model.from_config(config, custom_objects={"Unregistered": Unregistered})
+    assert type(loaded.layers[-1]) is Unregistered
+    # the legacy format still names the unknown class in a ValueError
+    with pytest.raises(ValueError, match="Unknown layer: 'Unregistered'"):
+        keras.layers.deserialize({"class_name": "Unregistered", "config": {}})

@@ -169,3 +169,48 @@ def test_smart_resize_of_numpy_image_is_numpy():
     out = keras.preprocessing.image.smart_resize(image, (2, 2))
     assert isinstance(out, np.ndarray) and out.shape == (2, 2, 1)
     np.testing.assert_allclose(out[..., 0], [[2.0, 3.0], [8.0, 9.0]])
+
+
+@pytest.mark.parametrize("make", [tf.keras.utils.image_dataset_from_directory,
+                                  tf.keras.utils.text_dataset_from_directory])
+def test_missing_directory_raises_not_found(tmp_path, make):
+    (tmp_path / "file.txt").write_text("x")
+    for missing in (tmp_path / "nope", tmp_path / "file.txt"):
+        with pytest.raises(tf.errors.NotFoundError, match="Could not find directory"):
+            make(str(missing))
+
+
+def test_split_dataset_of_arrays_and_datasets():
+    # values and orders as tf_keras 2.21 gives them
+    left, right = keras.utils.split_dataset(np.arange(10), left_size=0.7)
+    assert list(left.as_numpy_iterator()) == list(range(7))
+    assert list(right.as_numpy_iterator()) == [7, 8, 9]
+    left, right = keras.utils.split_dataset(np.arange(10), left_size=0.25, right_size=0.25)
+    assert list(right.as_numpy_iterator()) == [8, 9]  # the right side is taken from the end
+    left, right = keras.utils.split_dataset(np.arange(10), left_size=0.5, shuffle=True, seed=1)
+    assert list(left.as_numpy_iterator()) == [6, 8, 9, 7, 5]
+    x, y = np.arange(10).reshape(5, 2), np.arange(5) * 10
+    left, right = keras.utils.split_dataset((x, y), left_size=0.6)
+    assert [(a.tolist(), b) for a, b in right.as_numpy_iterator()] == [([6, 7], 30), ([8, 9], 40)]
+    batched = tf.data.Dataset.from_tensor_slices((x.astype("float32"), y)).batch(2)
+    left, right = keras.utils.split_dataset(batched, right_size=1)
+    assert left.element_spec[0].shape.as_list() == [None, 2]
+    assert [b.tolist() for _, b in left.as_numpy_iterator()] == [[0, 10], [20, 30]]
+    left, right = keras.utils.split_dataset(tf.data.Dataset.from_tensor_slices({"y": y}),
+                                            left_size=3)
+    assert [e["y"] for e in right.as_numpy_iterator()] == [30, 40]
+
+
+def test_split_dataset_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="must be either a `tf.data.Dataset`"):
+        keras.utils.split_dataset({"a": np.arange(3)}, left_size=1)
+    with pytest.raises(ValueError, match="At least one of the `left_size` or `right_size`"):
+        keras.utils.split_dataset(np.arange(3))
+    with pytest.raises(ValueError, match="`left_size` should be either a positive integer"):
+        keras.utils.split_dataset(np.arange(10), left_size=10)
+    with pytest.raises(ValueError, match="greater than 1"):
+        keras.utils.split_dataset(np.arange(10), left_size=0.6, right_size=0.6)
+    with pytest.raises(ValueError, match="left side dataset split will be empty"):
+        keras.utils.split_dataset(np.arange(10), left_size=0.01)
+    with pytest.raises(TypeError, match="Invalid `left_size` Type"):
+        keras.utils.split_dataset(np.arange(10), left_size="a")

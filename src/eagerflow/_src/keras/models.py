@@ -9,6 +9,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.sequential import Sequential
+from eagerflow._src.keras.utils import serialization
 
 
 @export("keras.models.model_from_config")
@@ -30,6 +31,11 @@ def clone_model(model, input_tensors=None, clone_function=None):
     if not isinstance(model, (Sequential, Functional)):
         raise ValueError(f"Expected `model` argument to be a functional `Model` instance, "
                          f"but got a subclassed model instead: {model}")
+    with serialization.in_memory_configs():  # Lambda layers keep their functions
+        return _clone(model, input_tensors, clone_function)
+
+
+def _clone(model, input_tensors, clone_function):
     clone_function = clone_function or (lambda layer: type(layer).from_config(
         layer.get_config()))
     if isinstance(model, Sequential):

@@ -16,7 +16,7 @@ from eagerflow._src.keras.backend import (  # noqa: F401
     sparse_categorical_crossentropy, spatial_2d_padding, spatial_3d_padding, sqrt, squeeze, stack,
     std, stop_gradient, sum, switch, temporal_padding, tile, to_dense, truncated_normal, update,
     update_add, update_sub, var, variable, zeros)
-from eagerflow._src.keras.engine.keras_tensor import is_keras_tensor  # noqa: F401
+from eagerflow._src.keras.engine.keras_tensor import public_is_keras_tensor as is_keras_tensor  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     gather, ones_like, reshape, transpose, zeros_like)
 from eagerflow._src.ops.cast_ops import cast  # noqa: F401

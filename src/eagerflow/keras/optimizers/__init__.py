@@ -13,4 +13,4 @@ from eagerflow._src.keras.optimizers.nadam import Nadam  # noqa: F401
 from eagerflow._src.keras.optimizers.optimizer import Optimizer  # noqa: F401
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop  # noqa: F401
 from eagerflow._src.keras.optimizers.sgd import SGD  # noqa: F401
-from eagerflow.keras.optimizers import legacy, schedules  # noqa: F401
+from eagerflow.keras.optimizers import experimental, legacy, schedules  # noqa: F401

@@ -394,7 +394,8 @@ class Layer(Module):
             if key not in ("getter", "collections", "experimental_autocast", "caching_device",
                            "layout"):
                 raise TypeError("Unknown keyword argument:", key)
-        shape = () if shape is None else tuple(shape)
+        shape = () if shape is None else \
+            (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)  # 3 means (3,)
         dtype = _dtypes.as_dtype(dtype or self.dtype or backend.floatx())
         if synchronization == VariableSynchronization.ON_READ:
             if trainable:
@@ -411,8 +412,8 @@ class Layer(Module):
             elif dtype.is_integer or dtype.is_unsigned or dtype.is_bool:
                 initializer = "zeros"
             else:
-                raise ValueError(f"An initializer for variable {name} of type {dtype.name} "
-                                 f"is required for layer {self.name}")
+                raise ValueError(f"An initializer for variable {name} of type {dtype} "
+                                 f"is required for layer {self.name}. Received: {initializer}.")
         initializer = initializers_mod.get(initializer)
         mixed = dtype.is_floating and kwargs.get("experimental_autocast", True) and \
             self._dtype_policy.compute_dtype not in (None, dtype.name)
@@ -489,14 +490,20 @@ class Layer(Module):
         if aggregation not in (None, "mean"):
             raise ValueError(f'We currently only support aggregation="mean". '
                              f"Received: aggregation={aggregation}")
-        if name is None:
+        # a metric's own result (``metric(y_true, y_pred)``): that metric, already updated
+        source = getattr(value, "_metric_obj", None)
+        if name is None and source is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        name = source.name if source is not None else name
         metric = next((m for m in self._metrics if m.name == name), None)
-        if metric is None:
+        if metric is None and source is not None:
+            self._metrics.append(source)
+        elif metric is None:
             metric = late.metrics.Mean(name=name)  # metrics are layers: a tier above
             self._metrics.append(metric)
-        metric.update_state(value)
+        if source is None:
+            metric.update_state(value)
 
     # -- building and calling --------------------------------------------------------
     def build(self, input_shape):

@@ -11,9 +11,12 @@ predictions tell which accuracy ``'accuracy'`` means.
 >>> float(container(tf.constant([[1.0]]), tf.constant([[3.0]])))
 4.0
 """
-from eagerflow._src.core import nest
+import contextlib
+
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
+from eagerflow._src.keras import backend
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
 
@@ -157,8 +160,13 @@ class MetricsContainer:
             return [[metrics_mod.get_metric_object(m, yt, yp) for m in nest.flatten(ms)]
                     for ms, yt, yp in zip(outputs.broadcast(spec, nested_ok=True), targets,
                                           flat)]
-        self._metrics = make(self._user_metrics)
-        self._weighted = make(self._user_weighted)
+        # Built while `fit` traces its step: names count from scratch in that function's
+        # graph, as Keras's per-graph counters do ('auc', not 'auc_2' after two AUC())
+        names = backend.separate_uids() if context.get().graph is not None \
+            else contextlib.nullcontext()
+        with names:
+            self._metrics = make(self._user_metrics)
+            self._weighted = make(self._user_weighted)
         self._set_names()
 
     def _set_names(self):

@@ -17,6 +17,7 @@ array([[2., 4.]], dtype=float32)
 ['input_1', 'tf.math.multiply']
 """
 import inspect
+import warnings
 
 import numpy as np
 
@@ -28,10 +29,12 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
+from eagerflow._src.keras import late
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
 
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
@@ -78,6 +81,47 @@ class Functional(Model):
     @property
     def layers(self):
         return list(self._self_tracked_layers)
+
+    def add_loss(self, losses, **kwargs):
+        """Losses of this model's symbolic tensors become `AddLoss` layers of its graph, so each
+        call adds their values, as in Keras; other losses are added as by any layer."""
+        own, other = self._split_symbolic(losses)
+        self._add_graph_outputs([AddLoss(unconditional=False)(x) for x in own])
+        if other:
+            super().add_loss(other, **kwargs)
+
+    def add_metric(self, value, name=None, aggregation=None, **kwargs):
+        """A metric of a symbolic tensor of this model becomes an `AddMetric` layer of its
+        graph, updated by each call, as in Keras."""
+        own, _ = self._split_symbolic([value])
+        if not own:
+            return super().add_metric(value, name, aggregation, **kwargs)
+        if name is None:
+            raise ValueError("Please provide a name for your metric like "
+                             "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        self._add_graph_outputs([AddMetric(aggregation, name)(value)])
+
+    def _split_symbolic(self, values):
+        own, other = [], []
+        for value in nest.flatten(values):
+            symbolic = keras_tensor.is_keras_tensor(value) and \
+                getattr(value, "node", None) is not None and self.inputs is not None
+            (own if symbolic else other).append(value)
+        return own, other
+
+    def _add_graph_outputs(self, tensors, order=()):
+        """Makes the model also compute `tensors` (outputs of layers it does not return);
+        their layers come after the model's own in `layers` (in `order` when given)."""
+        if not tensors:
+            return
+        self._extra_outputs = [*getattr(self, "_extra_outputs", []), *tensors]
+        known = {id(layer) for layer in self._self_tracked_layers}
+        self._steps, self._depths, layers = _schedule(self.inputs,
+                                                      self.outputs + self._extra_outputs)
+        rank = {id(layer): i for i, layer in enumerate(order)}
+        new = sorted((layer for layer in layers if id(layer) not in known),
+                     key=lambda layer: rank.get(id(layer), len(rank)))
+        self._self_tracked_layers = [*self._self_tracked_layers, *new]
 
     def _trackable_children(self):
         """TF's checkpoint children of a functional model: each layer as ``layer-<i>`` (and,
@@ -154,6 +198,16 @@ class Functional(Model):
                                      [values[id(x)] for x in self.outputs])
 
     def _flatten_inputs(self, inputs):
+        if isinstance(inputs, dict):
+            names = sorted(self._nested_inputs) if isinstance(self._nested_inputs, dict) \
+                else self.input_names
+            if len(inputs) > len(names):
+                warnings.warn(f"Input dict contained keys "
+                              f"{[key for key in inputs if key not in names]} which did not "
+                              f"match any model input. They will be ignored by the model.",
+                              stacklevel=4)
+                if all(name in inputs for name in names):
+                    return [inputs[name] for name in names]
         if isinstance(inputs, dict) and not isinstance(self._nested_inputs, dict):
             try:
                 return [inputs[name] for name in self.input_names]
@@ -206,33 +260,81 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        custom_objects = {**tf_op_layers.CLASSES, **(custom_objects or {})}
+        custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
+                          **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
             layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
-                                 "registered_name": spec.get("registered_name")},
+                                 "registered_name": spec.get("registered_name"),
+                                 "module": spec.get("module", "")},
                                 custom_objects=custom_objects)
+            # references name the layer as the config does: a custom layer whose get_config
+            # leaves out `name` is rebuilt under a new one
+            name = spec.get("name", layer.name)
             if isinstance(layer, InputLayer):
-                tensors[(layer.name, 0, 0)] = layer._inbound_nodes[0].outputs
+                tensors[(name, 0, 0)] = layer._inbound_nodes[0].outputs
             else:
-                pending.append([layer, list(spec["inbound_nodes"])])
+                pending.append([layer, list(spec["inbound_nodes"]), name])
         # A layer's call may use layers listed after it: make calls as their inputs appear.
-        while any(calls for _, calls in pending):
+        while any(calls for _, calls, _ in pending):
             progress = False
             for entry in pending:
-                layer, calls = entry
-                while calls and _call_from_config(layer, calls[0], tensors):
+                layer, calls, name = entry
+                while calls and _call_from_config(layer, calls[0], tensors, name):
                     calls.pop(0)
                     progress = True
             if not progress:
-                layer, calls = next(e for e in pending if e[1])
+                layer, calls, _ = next(e for e in pending if e[1])
                 raise ValueError(f"Layer {layer.name!r} is called on tensors that no layer of "
                                  f"the config produces: {calls[0]}")
         inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
                            for key in ("input_layers", "output_layers"))
-        return cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
-                   trainable=config.get("trainable", True))
+        model = cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
+                    trainable=config.get("trainable", True))
+        model._add_graph_outputs([t for layer, _, _ in pending
+                                  if isinstance(layer, (AddLoss, AddMetric))
+                                  for node in layer._inbound_nodes
+                                  for t in nest.flatten(node.outputs)],
+                                 order=[layer for layer, _, _ in pending])
+        return model
+
+
+class AddLoss(Layer):
+    """Adds its input to the losses of the model it is part of, and returns it."""
+
+    def __init__(self, unconditional, **kwargs):
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        self.unconditional = unconditional
+
+    def call(self, inputs):
+        self.add_loss(inputs)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "unconditional": self.unconditional}
+
+
+class AddMetric(Layer):
+    """Updates the mean metric `metric_name` with its input, and returns it."""
+
+    def __init__(self, aggregation=None, metric_name=None, **kwargs):
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        self.aggregation, self.metric_name = aggregation, metric_name
+
+    def call(self, inputs):
+        if keras_tensor.is_keras_tensor(inputs):  # built on symbolic inputs: no value yet
+            if not any(m.name == self.metric_name for m in self._metrics):
+                self._metrics.append(late.metrics.Mean(name=self.metric_name))
+        else:
+            self.add_metric(inputs, name=self.metric_name, aggregation=self.aggregation)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "aggregation": self.aggregation,
+                "metric_name": self.metric_name}
 
 
 def _serialize_node(node, index):
@@ -323,7 +425,7 @@ def _unwrap(structure):
     return structure[0] if isinstance(structure, list) and len(structure) == 1 else structure
 
 
-def _call_from_config(layer, call, tensors):
+def _call_from_config(layer, call, tensors, name):
     """Calls `layer` as a config's `call` describes; False when an input is not made yet."""
     found = {}
 
@@ -341,7 +443,7 @@ def _call_from_config(layer, call, tensors):
     result = layer(first, **kwargs)
     node_index = len(layer._inbound_nodes) - 1 + _first_node_index(layer)
     for i, out in enumerate(nest.flatten(result)):
-        tensors[(layer.name, node_index, i)] = out
+        tensors[(name, node_index, i)] = out
     return True
 
 

@@ -86,7 +86,7 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # no
     if kwargs:
         raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
     if shape is not None and batch_shape is not None:
-        raise ValueError("Only provide the `shape` OR `batch_shape` argument to Input, "
+        raise ValueError("Only provide the `shape` OR `batch_input_shape` argument to Input, "
                          "not both at the same time.")
     if shape is None and batch_shape is None and tensor is None and type_spec is None:
         raise ValueError("Please provide to Input a `shape` or a `tensor` or a `type_spec` "

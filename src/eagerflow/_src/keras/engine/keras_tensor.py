@@ -21,7 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import backend, late
@@ -33,6 +33,12 @@ class KerasTensor(SymbolicTensor):
     @property
     def type_spec(self):
         return TensorSpec(self.shape, self.dtype, self._spec_name())
+
+    @property
+    def numpy(self):
+        # raised on access, so that hasattr(x, "numpy") is False, as for Keras's tensors
+        raise AttributeError(f"'KerasTensor' object has no attribute 'numpy': {self.name} is a "
+                             f"symbolic input or output of a functional model, with no value")
 
     def _spec_name(self):
         return self.op.name if self.op.type == "Placeholder" else None
@@ -131,6 +137,16 @@ def building_symbolically():
 
 
 @export("keras.backend.is_keras_tensor")
+def public_is_keras_tensor(x):
+    """Whether `x` is a symbolic input or output of a functional model being built; a
+    ValueError for values that are no tensor (arrays, numbers), as Keras's check raises."""
+    from eagerflow._src.core.variables import Variable  # noqa: PLC0415
+    if not isinstance(x, (Tensor, Variable, SparseTensor, RaggedTensor)):
+        raise ValueError(f"Unexpectedly found an instance of type `{type(x)}`. Expected a "
+                         f"symbolic tensor instance.")
+    return is_keras_tensor(x)
+
+
 def is_keras_tensor(value):
     if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
         value = value.values
@@ -148,7 +164,37 @@ def sparse_placeholder(dtype, shape, name):
                          graph.placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
     value._shape_hint = shape
     value.name = name
+    value.__class__ = SparseKerasTensor
     return value
+
+
+def _printed(spec, name):
+    return (f"KerasTensor(type_spec={spec!r}, name={name!r}, "
+            f"description=\"created by layer '{name}'\")")
+
+
+class SparseKerasTensor(SparseTensor):
+    """A sparse symbolic input, printed as Keras prints it (by its spec)."""
+
+    def __repr__(self):
+        spec = SparseTensorSpec(self.shape, self.dtype)
+        return f"<KerasTensor: type_spec={spec!r} (created by layer '{self.name}')>"
+
+    def __str__(self):
+        return _printed(SparseTensorSpec(self.shape, self.dtype), self.name)
+
+
+class RaggedKerasTensor(RaggedTensor):
+    """A ragged symbolic input, printed as Keras prints it (by its spec)."""
+
+    def _spec(self):
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits.dtype)
+
+    def __repr__(self):
+        return f"<KerasTensor: type_spec={self._spec()!r} (created by layer '{self.name}')>"
+
+    def __str__(self):
+        return _printed(self._spec(), self.name)
 
 
 def ragged_placeholder(dtype, shape, name):
@@ -159,6 +205,7 @@ def ragged_placeholder(dtype, shape, name):
     value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
     value.name = name
+    value.__class__ = RaggedKerasTensor
     return value
 
 

@@ -13,7 +13,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.keras.engine import input_layer
+from eagerflow._src.keras.engine import input_layer, keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer, call_context
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.engine.training import Model
@@ -123,6 +123,11 @@ class Sequential(Functional):
                     raise ValueError(_SINGLE_OUTPUT)
         finally:
             ctx.depth = depth
+        if depth:  # built by a call: the losses of the symbolic connection are not that call's
+            for layer in self._flatten_layers():
+                if layer._eager_losses:
+                    layer._eager_losses = [loss for loss in layer._eager_losses
+                                           if not keras_tensor.is_keras_tensor(loss)]
         self._init_graph_network(self._input_layer._inbound_nodes[0].outputs, x)
         self._self_tracked_layers = [self._input_layer] + self.layers
         self._graph_ready = True

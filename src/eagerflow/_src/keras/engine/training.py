@@ -147,6 +147,8 @@ class Model(Layer):
                 raise ValueError(f"Was asked to retrieve layer at index {index} but model "
                                  f"only has {len(self.layers)} layers.")
             return self.layers[index]
+        if name is None:
+            raise ValueError("Provide either a layer name or layer index at `get_layer`.")
         for layer in self.layers:
             if layer.name == name:
                 return layer

@@ -65,6 +65,9 @@ class Dense(Layer):
         if isinstance(inputs, RaggedTensor) and inputs.flat_values.shape.rank != 1:
             # (the last dimension uniform: the flat values' rows are the inputs' vectors)
             return inputs.with_flat_values(self.call(inputs.flat_values))
+        if not isinstance(inputs, SparseTensor) and self.compute_dtype and \
+                inputs.dtype.name != self.compute_dtype:  # integer inputs too, as Keras's Dense
+            inputs = cast_ops.cast(inputs, self.compute_dtype)
         if isinstance(inputs, SparseTensor):  # a product over the entries alone, as TF's
             if inputs.dtype != self.kernel.dtype:
                 inputs = inputs.with_values(cast_ops.cast(inputs.values, self.kernel.dtype))
@@ -223,6 +226,12 @@ class Lambda(Layer):
     def get_config(self):
         config = super().get_config()
         name = getattr(self.function, "__name__", None)
+        if serialization.keeping_objects():  # a clone: the function itself
+            config.update({"function": self.function, "function_type": "lambda",
+                           "module": getattr(self.function, "__module__", None),
+                           "output_shape": self._output_shape, "output_shape_type": "raw",
+                           "output_shape_module": None, "arguments": self.arguments})
+            return config
         if name == "<lambda>" or name is None:
             raise NotImplementedError(
                 f"The config of Lambda layer {self.name!r} would hold Python bytecode, which "
@@ -239,7 +248,8 @@ class Lambda(Layer):
         config = dict(config)
         name = config.pop("function")
         # Only registered or given functions: a config must not import modules it names.
-        function = serialization.get_registered_object(name, custom_objects)
+        function = name if callable(name) else \
+            serialization.get_registered_object(name, custom_objects)
         if function is None:
             raise ValueError(f"Unknown function {name!r} in a Lambda layer's config: register "
                              f"it with `keras.utils.register_keras_serializable` or pass it "

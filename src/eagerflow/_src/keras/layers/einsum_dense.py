@@ -96,7 +96,7 @@ def analyze_equation(equation, bias_axes, input_shape, output_shape):
     return kernel_shape, bias_shape, full
 
 
-@export("keras.layers.EinsumDense")
+@export("keras.layers.EinsumDense", "keras.layers.experimental.EinsumDense")
 class EinsumDense(Layer):
     """``activation(einsum(equation, inputs, kernel) + bias)``.
 

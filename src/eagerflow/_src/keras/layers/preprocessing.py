@@ -25,6 +25,7 @@ _KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "
                          "gaussian", "mitchellcubic")
 
 
+@export("keras.layers.experimental.preprocessing.PreprocessingLayer")
 class PreprocessingLayer(Layer):
     """A layer whose state is computed from data by `adapt` (``update_state`` per batch).
 
@@ -92,7 +93,7 @@ def _batches(data, batch_size):
     return data
 
 
-@export("keras.layers.Normalization")
+@export("keras.layers.Normalization", "keras.layers.experimental.preprocessing.Normalization")
 class Normalization(PreprocessingLayer):
     """Standardizes features: ``(x - mean) / sqrt(variance)`` per index of `axis`.
 
@@ -224,7 +225,7 @@ def _listified(value):
     return value
 
 
-@export("keras.layers.Rescaling")
+@export("keras.layers.Rescaling", "keras.layers.experimental.preprocessing.Rescaling")
 class Rescaling(Layer):
     """``inputs * scale + offset``, in the layer's dtype (``Rescaling(1 / 255)`` for images).
 
@@ -307,7 +308,7 @@ def _spatial_output_shape(input_shape, height, width):
     return TensorShape(dims)
 
 
-@export("keras.layers.Resizing")
+@export("keras.layers.Resizing", "keras.layers.experimental.preprocessing.Resizing")
 class Resizing(Layer):
     """Resizes images (..., height, width, channels) to (`height`, `width`).
 
@@ -353,7 +354,7 @@ class Resizing(Layer):
                 "crop_to_aspect_ratio": self.crop_to_aspect_ratio}
 
 
-@export("keras.layers.CenterCrop")
+@export("keras.layers.CenterCrop", "keras.layers.experimental.preprocessing.CenterCrop")
 class CenterCrop(Layer):
     """The central (`height`, `width`) window of images; smaller images are resized up
     (after a centered crop to the target's aspect ratio).

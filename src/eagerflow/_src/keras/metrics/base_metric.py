@@ -72,13 +72,23 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
         graph = context.get().graph
         if graph is None or not hasattr(graph, "control_dependencies"):
             self.update_state(*args, **kwargs)  # (a function orders its stateful ops itself)
-            return self.result()
+            return self._marked(self.result())
         # A TF 1 graph runs only what a fetch needs: the result waits for the update's writes.
         first = len(graph.get_operations())
         self.update_state(*args, **kwargs)
         updates = [op for op in graph.get_operations()[first:] if op.stateful]
         with graph.control_dependencies(updates):
-            return nest.map_structure(identity, self.result())
+            return self._marked(nest.map_structure(identity, self.result()))
+
+    def _marked(self, result):
+        """`result`, remembering this metric: `Layer.add_metric` then tracks the metric
+        itself, already updated, as Keras does."""
+        for tensor in nest.flatten(result):
+            try:
+                tensor._metric_obj = self
+            except AttributeError:
+                pass
+        return result
 
     def __str__(self):
         args = ",".join(f"{k}={v}" for k, v in self.get_config().items())

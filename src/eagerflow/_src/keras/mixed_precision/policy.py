@@ -74,7 +74,7 @@ def set_global_policy(policy):
     if policy is not None and policy.compute_dtype is not None and \
             not _dtypes.as_dtype(policy.compute_dtype).is_floating:
         raise ValueError(f"set_global_policy can only be used to set the global policy to "
-                         f"floating-point policies, such as 'float32' and 'mixed_float16', "
+                         f"floating-point policies, such as \"float32\" and \"mixed_float16\", "
                          f"but got policy: {policy.name}")
     _global_policy = policy
 

@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
-@export("keras.optimizers.Adadelta")
+@export("keras.optimizers.Adadelta", "keras.optimizers.experimental.Adadelta")
 class Adadelta(Optimizer):
     """``accumulated_grad = rho * accumulated_grad + (1 - rho) * grad**2``,
     ``delta = sqrt(accumulated_delta_var + epsilon) / sqrt(accumulated_grad + epsilon) * grad``,

@@ -16,7 +16,7 @@ def _rms(x):
     return math_ops.sqrt(reduction_ops.reduce_mean(math_ops.square(x)))
 
 
-@export("keras.optimizers.Adafactor")
+@export("keras.optimizers.Adafactor", "keras.optimizers.experimental.Adafactor")
 class Adafactor(Optimizer):
     """Adafactor (Shazeer & Stern). At step ``t`` with ``beta = 1 - t**beta_2_decay``, the
     squared gradient (plus `epsilon_1`) is averaged into ``v``; for a variable of rank 2 or

@@ -13,7 +13,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
-@export("keras.optimizers.Adagrad")
+@export("keras.optimizers.Adagrad", "keras.optimizers.experimental.Adagrad")
 class Adagrad(Optimizer):
     """``accumulator += grad**2``, ``var -= lr * grad / sqrt(accumulator + epsilon)``, the
     accumulator starting at `initial_accumulator_value`. A sparse gradient updates only its

@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import math_ops, training_ops
 
 
-@export("keras.optimizers.Adam")
+@export("keras.optimizers.Adam", "keras.optimizers.experimental.Adam")
 class Adam(Optimizer):
     """Adam (Kingma & Ba): ``m``, ``v`` the moving averages of the gradient and its square,
     ``var -= lr * sqrt(1 - beta_2**t) / (1 - beta_1**t) * m / (sqrt(v) + epsilon)``.

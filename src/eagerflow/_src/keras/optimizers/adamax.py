@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import math_ops, training_ops
 
 
-@export("keras.optimizers.Adamax")
+@export("keras.optimizers.Adamax", "keras.optimizers.experimental.Adamax")
 class Adamax(Optimizer):
     """``m`` the moving average of the gradient, ``u = max(beta_2 * u, |grad|)``,
     ``var -= lr / (1 - beta_1**t) * m / (u + epsilon)``.

@@ -11,7 +11,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.adam import Adam
 
 
-@export("keras.optimizers.AdamW")
+@export("keras.optimizers.AdamW", "keras.optimizers.experimental.AdamW")
 class AdamW(Adam):
     """Adam whose step first shrinks each variable: ``var -= lr * weight_decay * var``
     (Loshchilov & Hutter). `exclude_from_weight_decay` exempts variables (biases, norms).

@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
-@export("keras.optimizers.Ftrl")
+@export("keras.optimizers.Ftrl", "keras.optimizers.experimental.Ftrl")
 class Ftrl(Optimizer):
     """McMahan et al.'s FTRL-proximal with slots ``accumulator`` (summed squared gradients,
     from `initial_accumulator_value`) and ``linear``. `beta` adds ``beta / (2 lr)`` to the L2

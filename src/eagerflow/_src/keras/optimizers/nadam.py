@@ -16,7 +16,7 @@ from eagerflow._src.ops import array_ops, math_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
 
 
-@export("keras.optimizers.Nadam")
+@export("keras.optimizers.Nadam", "keras.optimizers.experimental.Nadam")
 class Nadam(Optimizer):
     """Adam's moments with a momentum schedule ``u_t = beta_1 * (1 - 0.5 * 0.96**t)``
     (Dozat): the step uses ``u_{t+1} m / (1 - prod u_1..u_{t+1}) +

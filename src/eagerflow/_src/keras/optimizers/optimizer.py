@@ -73,7 +73,7 @@ def _shared_name(variable):
     return variable.name.partition(":")[0]
 
 
-@export("keras.optimizers.Optimizer")
+@export("keras.optimizers.Optimizer", "keras.optimizers.experimental.Optimizer")
 class Optimizer:
     """The base class of Keras optimizers.
 
@@ -176,7 +176,10 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, learning_rate):
         if isinstance(learning_rate, schedules.LearningRateSchedule):
-            self._learning_rate = learning_rate
+            if getattr(self, "_current_learning_rate", None) is None:  # set after a float rate
+                self._learning_rate = self._build_learning_rate(learning_rate)
+            else:  # the next step's rate comes from it
+                self._learning_rate = learning_rate
             return
         if isinstance(self._learning_rate, schedules.LearningRateSchedule):
             raise TypeError(

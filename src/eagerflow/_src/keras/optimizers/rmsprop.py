@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.ops import training_ops
 
 
-@export("keras.optimizers.RMSprop")
+@export("keras.optimizers.RMSprop", "keras.optimizers.experimental.RMSprop")
 class RMSprop(Optimizer):
     """``velocity = rho * velocity + (1 - rho) * grad**2``,
     ``step = lr * grad / sqrt(velocity + epsilon)``; `centered` subtracts the squared moving

@@ -181,7 +181,7 @@ def _cosine(fraction, dtype):
     return 0.5 * (1.0 + math_ops.cos(cast(math.pi, dtype) * fraction))
 
 
-@export("keras.optimizers.schedules.CosineDecay")
+@export("keras.optimizers.schedules.CosineDecay", "keras.experimental.CosineDecay")
 class CosineDecay(LearningRateSchedule):
     """A cosine from the rate to ``alpha * rate`` over `decay_steps`, after an optional
     linear warmup from `initial_learning_rate` to `warmup_target` over `warmup_steps`.
@@ -225,7 +225,7 @@ class CosineDecay(LearningRateSchedule):
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
 
 
-@export("keras.optimizers.schedules.CosineDecayRestarts")
+@export("keras.optimizers.schedules.CosineDecayRestarts", "keras.experimental.CosineDecayRestarts")
 class CosineDecayRestarts(LearningRateSchedule):
     """Cosine decay restarted after each period (SGDR): the i-th period lasts
     ``first_decay_steps * t_mul ** i`` steps and starts from ``m_mul ** i`` times the rate.

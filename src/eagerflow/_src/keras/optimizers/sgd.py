@@ -12,7 +12,7 @@ from eagerflow._src.keras.optimizers.optimizer import Optimizer, _is_zero
 from eagerflow._src.ops import training_ops
 
 
-@export("keras.optimizers.SGD")
+@export("keras.optimizers.SGD", "keras.optimizers.experimental.SGD")
 class SGD(Optimizer):
     """``var -= learning_rate * grad``; with momentum,
     ``m = momentum * m - learning_rate * grad`` and ``var += m``

@@ -13,7 +13,9 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.ops import array_ops, cast_ops, image_codecs, image_ops, io_ops, \
     math_ops, string_ops
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.keras.utils.io_utils import print_msg
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
@@ -123,6 +125,8 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
     if labels != "inferred":
         subdirs = class_names = [""]
     else:
+        if not os.path.isdir(directory):  # TF's file system reports it so
+            raise errors.NotFoundError(None, None, f"Could not find directory {directory}")
         subdirs = [name.rstrip("/") for name in sorted(os.listdir(directory))
                    if os.path.isdir(os.path.join(directory, name)) and not name.startswith(".")]
         if not class_names:
@@ -322,3 +326,132 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
                            validation_split, subset, follow_links, IMAGE_FORMATS, load, "image",
                            "No {prefix}images found in directory {directory}. "
                            f"Allowed formats: {IMAGE_FORMATS}")
+
+
+# -- splitting a small in-memory dataset in two -------------------------------------------------
+
+@export("keras.utils.split_dataset")
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
+    """Two datasets: the first `left_size` samples of `dataset` (a `tf.data.Dataset`, an array
+    or a list/tuple of arrays of one length) and its last `right_size` ones.
+
+    A float size is a fraction of the samples, an int a count; either may be None (the
+    complement of the other). `shuffle` shuffles the samples first with Python's `random`
+    seeded by `seed`. A batched dataset's splits are batched alike.
+
+    >>> left, right = tf.keras.utils.split_dataset(np.arange(10), left_size=0.8)
+    >>> int(left.cardinality()), int(right.cardinality())
+    (8, 2)
+    """
+    kind = _split_kind(dataset)
+    if kind is None:
+        raise TypeError(f"The `dataset` argument must be either a `tf.data.Dataset` object or a "
+                        f"list/tuple of arrays. Received: dataset={dataset} of type "
+                        f"{type(dataset)}")
+    if left_size is None and right_size is None:
+        raise ValueError("At least one of the `left_size` or `right_size` must be specified. "
+                         "Received: left_size=None and right_size=None")
+    samples = _split_samples(dataset, kind)
+    if shuffle:
+        import random  # noqa: PLC0415  (Keras shuffles with Python's generator)
+        random.seed(random.randint(0, int(1e6)) if seed is None else seed)
+        random.shuffle(samples)
+    left_size, right_size = _split_sizes(left_size, right_size, len(samples))
+    splits = []
+    for part in (samples[:left_size], samples[-right_size:]):
+        if kind is Dataset and isinstance(dataset.element_spec, dict):
+            part = {key: [sample[key] for sample in part] for key in part[0]}
+        elif kind is not np.ndarray:
+            part = tuple(np.array(column) for column in zip(*part))
+        split = Dataset.from_tensor_slices(part)
+        if kind is Dataset and getattr(dataset, "_batch_size", None) is not None:
+            split = split.batch(dataset._batch_size)
+        splits.append(split.prefetch(_AUTOTUNE))
+    return tuple(splits)
+
+
+def _split_kind(dataset):
+    for kind in (tuple, list, np.ndarray, Dataset):
+        if isinstance(dataset, kind):
+            return kind
+    return None
+
+
+def _split_samples(dataset, kind):
+    """The samples of `dataset`, a list: rows of an array, tuples of the arrays' rows, the
+    elements of a (unbatched) dataset."""
+    if kind in (list, tuple):
+        noun = "list" if kind is list else "tuple"
+        if not dataset:
+            raise ValueError(f"Received an empty {noun} dataset. Please provide a non-empty "
+                             f"{noun} of arrays.")
+        if not isinstance(dataset[0], np.ndarray):
+            raise ValueError(f"Expected a {noun} of `numpy.ndarray` objects, Received: "
+                             f"{type(dataset[0])}")
+        length = dataset[0].shape[0]
+        for i, array in enumerate(dataset):
+            if np.shape(array)[0] != length:
+                raise ValueError(f"Received a {noun} of NumPy arrays with different lengths. "
+                                 f"Mismatch found at index {i}, Expected shape="
+                                 f"{dataset[0].shape} Received shape={np.shape(array)}. "
+                                 f"Please provide a {noun} of NumPy arrays with the same length.")
+        rows = zip(*dataset)
+    elif kind is Dataset:
+        rows = dataset.unbatch() if getattr(dataset, "_batch_size", None) is not None \
+            else dataset
+    else:
+        rows = dataset
+    samples = []
+    for sample in rows:
+        if kind in (list, tuple):
+            try:
+                sample = np.array(sample)
+            except ValueError:  # rows of different shapes
+                sample = np.array(sample, dtype=object)
+        elif samples and isinstance(sample, (np.ndarray, Tensor)) and \
+                np.shape(sample) != np.shape(samples[0]):
+            raise ValueError(f"All `dataset` samples must have same shape, Expected shape: "
+                             f"{np.shape(samples[0])} Received shape: {np.shape(sample)} at "
+                             f"index {len(samples) - 1}.")
+        samples.append(sample)
+    if not samples:
+        raise ValueError("Received an empty Dataset. `dataset` must be a non-empty list/tuple "
+                         "of `numpy.ndarray` objects or `tf.data.Dataset` objects.")
+    return samples
+
+
+def _split_sizes(left_size, right_size, total):
+    """`left_size` and `right_size` as counts of samples out of `total`."""
+    left_type, right_type = type(left_size), type(right_size)
+    for name, size, size_type in (("left_size", left_size, left_type),
+                                  ("right_size", right_size, right_type)):
+        if size is not None and size_type not in (int, float):
+            raise TypeError(f"Invalid `{name}` Type. Expected: int or float or None, "
+                            f"Received: type({name})={size_type}.")
+    if left_size == 0 and right_size == 0:
+        raise ValueError("Both `left_size` and `right_size` are zero. At least one of the split "
+                         "sizes must be non-zero.")
+    for name, size, size_type in (("left_size", left_size, left_type),
+                                  ("right_size", right_size, right_type)):
+        if (size_type is int and not 0 < size < total) or \
+                (size_type is float and not 0 < size < 1):
+            raise ValueError(f"`{name}` should be either a positive integer smaller than "
+                             f"{total}, or a float within the range `[0, 1]`. Received: "
+                             f"{name}={size}")
+    if left_type is right_type is float and left_size + right_size > 1:
+        raise ValueError("The sum of `left_size` and `right_size` is greater than 1. It must "
+                         "be less than or equal to 1.")
+    left = round(left_size * total) if left_type is float else left_size
+    right = round(right_size * total) if right_type is float else right_size
+    left = total - right if left is None else left
+    right = total - left if right is None else right
+    if left + right > total:
+        raise ValueError(f"The sum of `left_size` and `right_size` should be smaller than the "
+                         f"total length {total}. Received: left_size + right_size = "
+                         f"{left + right} and total_length = {total}")
+    for split, side in ((left, "left"), (right, "right")):
+        if split == 0:
+            raise ValueError(f"With `dataset` of length={total}, `left_size`={left} and "
+                             f"`right_size`={right}. Resulting {side} side dataset split will "
+                             f"be empty. Adjust any of the aforementioned parameters")
+    return int(left), int(right)

@@ -105,8 +105,12 @@ def serialize_keras_object(instance, module=None):
                              f"and no name.")
         return name
     cls = type(instance)
-    registered = _GLOBAL_CUSTOM_NAMES.get(cls)
-    config = {"module": module or _public_module(cls), "class_name": cls.__name__,
+    if _is_own(cls):
+        registered, module = _GLOBAL_CUSTOM_NAMES.get(cls), module or _public_module(cls)
+    else:  # a user's class: found again by its registered name, its module if importable
+        registered = get_registered_name(cls)
+        module = None if cls.__module__ == "__main__" else cls.__module__
+    config = {"module": module, "class_name": cls.__name__,
               "config": _serialize_value(instance.get_config()), "registered_name": registered}
     build_config = instance.get_build_config() if hasattr(instance, "get_build_config") \
         else None
@@ -143,6 +147,10 @@ def _serialize_value(value):
     return value
 
 
+def _is_own(cls):
+    return cls.__module__.split(".")[:3] == ["eagerflow", "_src", "keras"]
+
+
 def _public_module(cls):
     """``keras.<family>`` for eagerflow's own classes, the defining module otherwise."""
     parts = cls.__module__.split(".")
@@ -172,7 +180,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None:
-            if in_archive_loading():
+            # a custom class's config (no importable module) or a `.keras` archive's
+            if in_archive_loading() or identifier.get("module", "_") is None:
                 raise TypeError(_unknown_in_archive(identifier["class_name"]))
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
@@ -203,6 +212,22 @@ def archive_loading():
 
 def in_archive_loading():
     return getattr(_scope, "archive", False)
+
+
+@contextlib.contextmanager
+def in_memory_configs():
+    """Within, configs stay in this process (as `clone_model` uses them): a config may hold
+    Python objects that could not be written out, such as a Lambda layer's lambda."""
+    previous = getattr(_scope, "in_memory", False)
+    _scope.in_memory = True
+    try:
+        yield
+    finally:
+        _scope.in_memory = previous
+
+
+def keeping_objects():
+    return getattr(_scope, "in_memory", False)
 
 
 def _unknown_in_archive(name):
