@@ -1292,10 +1292,9 @@ def _softmax_xent_grad(op, loss_grad, backprop_grad):
     d_logits = _xent_logits_grad(logits, loss_grad, op.outputs[1], backprop_grad, axis)
     if not op.needs(1):  # labels are most often data
         return d_logits, None
-    d_labels = _add_present(
-        None if loss_grad is None else math_ops.multiply(
-            array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis))),
-        None if backprop_grad is None else math_ops.negative(backprop_grad))
+    # As TF's: only the loss reaches the labels; backprop's own share (-1 per element) does not
+    d_labels = array_ops.zeros_like(op.inputs[1]) if loss_grad is None else math_ops.multiply(
+        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)))
     return d_logits, d_labels
 
 
