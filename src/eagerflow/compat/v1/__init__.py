@@ -37,6 +37,7 @@ from eagerflow._src.compat.variable_scope import local_variables_initializer as 
 from eagerflow._src.core.errors import OpError  # noqa: F401
 from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
+from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
