@@ -4779,6 +4779,7 @@ WRAPPERS = {
     'math.cumulative_logsumexp': _w04ef26fbd1,
     'math.divide': _wcdda191bb7,
     'math.divide_no_nan': _wcdda191bb7,
+    'math.erfcinv': _w87709dcace,
     'math.imag': _w53ca8dbd1a,
     'math.in_top_k': _w0cb3e9efd7,
     'math.invert_permutation': _w87709dcace,
