@@ -32,3 +32,35 @@ def test_complex_ffts_convert_lists_and_arrays_to_complex64():
 def test_complex_fft_of_python_complex_list_keeps_complex128():
     assert tf.signal.fft([1 + 1j, 2]).dtype == tf.complex128
     assert tf.signal.fft(tf.Variable([1 + 0j])).dtype == tf.complex128
+
+
+LRN_INPUT = np.random.RandomState(0).randn(2, 3, 2, 7).astype(np.float32)
+
+
+@pytest.mark.parametrize("args, value, grad", [
+    ((), [0.460188, 0.101323, 0.247825, 0.567414, 0.472882, -0.247455],
+     [-0.52018, -0.09449, -0.10561, 0.04553, 0.27742, -0.27049]),
+    ((1, 2.0, 0.5, 0.75), [0.669951, 0.138502, 0.289682, 0.536084, 0.446843, -0.307495],
+     [-0.01234, 0.07321, 0.09954, -0.17094, -0.11912, -0.10449]),
+    ((2, 1.0, 1.0, 1.0), [0.337299, 0.039034, 0.071236, 0.193472, 0.151525, -0.085974],
+     [-0.00626, -0.00932, -0.04986, -0.09057, -0.21789, 0.08697]),
+])
+def test_local_response_normalization_and_its_gradient(args, value, grad):
+    v = tf.Variable(LRN_INPUT)
+    with tf.GradientTape() as tape:
+        y = tf.nn.local_response_normalization(v, *args)
+        z = tf.reduce_sum(y * y * tf.constant(np.arange(7, dtype=np.float32)))
+    np.testing.assert_allclose(y.numpy().ravel()[:6], value, rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(tape.gradient(z, v).numpy().ravel()[:6], grad, rtol=1e-3,
+                               atol=2e-5)
+
+
+def test_local_response_normalization_checks_and_converts_like_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="in must be 4-dimensional"):
+        tf.nn.local_response_normalization(np.ones([2, 3], np.float32))
+    assert tf.nn.lrn(np.ones([1, 1, 1, 2])).dtype == tf.float32  # NumPy float64: float32
+    half = tf.nn.local_response_normalization(tf.ones([1, 1, 1, 2], tf.float16), 1)
+    assert half.dtype == tf.float16
+    got = tf.function(lambda a: tf.nn.local_response_normalization(a, 2))(LRN_INPUT)
+    np.testing.assert_allclose(got.numpy().ravel()[:3], [0.771371, 0.124979, 0.264049],
+                               rtol=1e-5)

@@ -615,5 +615,20 @@ _GRADIENT_OPS = [
 ]
 
 
+def _lrn_ref(x, r, bias, alpha, beta):
+    x64 = x.astype(F64)
+    sq = np.pad(x64 ** 2, [(0, 0)] * 3 + [(r, r)])
+    window = sum(sq[..., k:k + x.shape[-1]] for k in range(2 * r + 1))
+    return (x64 / (bias + alpha * window) ** beta).astype(x.dtype)
+
+
+_LRN = [
+    OpSpec("LRN", lambda x, a=a: tf.nn.local_response_normalization(x, *a),
+           [rand(2, 3, 2, 6, dtype=dt)], lambda x, a=a: _lrn_ref(x, *a),
+           name=f"LRN-{i}-{np.dtype(dt).name}", rtol=1e-5 if dt == F32 else 2e-3,
+           atol=1e-6 if dt == F32 else 2e-3, grad=True if dt == F32 else "float16")
+    for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75), (1, 2.0, 0.5, 1.0)])
+    for dt in (F32, np.float16)]
+
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
-         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS)
+         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN)
