@@ -64,3 +64,50 @@ def test_local_response_normalization_checks_and_converts_like_tf():
     got = tf.function(lambda a: tf.nn.local_response_normalization(a, 2))(LRN_INPUT)
     np.testing.assert_allclose(got.numpy().ravel()[:3], [0.771371, 0.124979, 0.264049],
                                rtol=1e-5)
+
+
+POOL_INPUT = np.random.RandomState(0).randn(2, 7, 6, 3).astype(np.float32)
+
+
+@pytest.mark.parametrize("args, kwargs, shape, head", [
+    (([2, 2], "MAX"), dict(dilations=[2, 2]), (2, 5, 4, 3),
+     [1.76405, 1.95078, 0.97874, 2.24089, 1.86756, 1.45427]),
+    (([3, 2], "AVG"), dict(dilations=[2, 1]), (2, 3, 5, 3),
+     [0.89792, 0.05265, -0.3304, 0.03101, 0.30063, -0.79236]),
+    (([3, 3], "AVG"), dict(strides=[2, 2], padding="SAME"), (2, 4, 3, 3), None),
+])
+def test_pool(args, kwargs, shape, head):
+    got = tf.nn.pool(POOL_INPUT, *args, **kwargs)
+    assert got.shape == shape
+    if head is not None:
+        np.testing.assert_allclose(got.numpy().ravel()[:6], head, rtol=1e-4, atol=1e-5)
+    else:
+        np.testing.assert_allclose(got, tf.nn.avg_pool2d(POOL_INPUT, 3, 2, "SAME"))
+
+
+def test_dilated_pool_gradient_and_errors():
+    v = tf.Variable(POOL_INPUT)
+    with tf.GradientTape() as tape:
+        y = tf.nn.pool(v, [2, 2], "AVG", dilations=[2, 2])
+    np.testing.assert_allclose(tape.gradient(y, v).numpy().ravel()[:8], [0.25] * 6 + [0.5] * 2)
+    with pytest.raises(ValueError, match=r"pooling with 'SAME' padding is not implemented for "
+                                         r"`dilation_rate` > 1. Received: padding=SAME and "
+                                         r"dilation_rate=\[2 2\]"):
+        tf.nn.pool(POOL_INPUT, [2, 2], "MAX", padding="SAME", dilations=[2, 2])
+    with pytest.raises(ValueError, match="`strides > 1` not supported in conjunction"):
+        tf.nn.pool(POOL_INPUT, [2, 2], "MAX", strides=[2, 2], dilations=[2, 2])
+    with pytest.raises(ValueError, match="2-D MIN pooling is not supported."):
+        tf.nn.pool(POOL_INPUT, [2, 2], "MIN")
+
+
+def test_atrous_conv2d():
+    w = np.ones([2, 2, 3, 4], np.float32)
+    got = tf.nn.atrous_conv2d(POOL_INPUT, w, 2, "SAME")
+    assert got.shape == (2, 7, 6, 4)
+    np.testing.assert_allclose(got.numpy().ravel()[::4][:2], [0.77589, -2.23287], rtol=1e-5)
+    got = tf.nn.atrous_conv2d(POOL_INPUT, w, 3, "VALID")
+    assert got.shape == (2, 4, 3, 4)
+    np.testing.assert_allclose(got.numpy().ravel()[::4][:2], [3.66789, 1.68844], rtol=1e-5)
+    with pytest.raises(ValueError, match=r"all values of `dilation_rate` must be positive. "
+                                         r"Received: dilation_rate=\[0 0\]"):
+        tf.nn.atrous_conv2d(POOL_INPUT, w, 0, "VALID")

@@ -2559,6 +2559,15 @@ def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9120b4621d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, filters, rate, padding, name=None):
+        try:
+            return _export_fn(value, filters, rate, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'rate': rate, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w915a417195(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(device_name):
         try:
@@ -3774,6 +3783,15 @@ def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdb11bf4739(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, window_shape, pooling_type, strides=None, padding=None, data_format=None, dilations=None, name=None):
+        try:
+            return _export_fn(input, window_shape, pooling_type, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'window_shape': window_shape, 'pooling_type': pooling_type, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
 def _wdbac41536e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, name=None):
         try:
@@ -4835,6 +4853,7 @@ WRAPPERS = {
     'math.zero_fraction': _wc6f1c32231,
     'math.zeta': _w271d4e7c59,
     'meshgrid': _w5cce2847a8,
+    'nn.atrous_conv2d': _w9120b4621d,
     'nn.avg_pool': _w67a5e4ea19,
     'nn.avg_pool1d': _w67a5e4ea19,
     'nn.avg_pool2d': _w67a5e4ea19,
@@ -4867,6 +4886,7 @@ WRAPPERS = {
     'nn.max_pool3d': _w67a5e4ea19,
     'nn.moments': _wbef51a34dc,
     'nn.normalize_moments': _wf0020b4711,
+    'nn.pool': _wdb11bf4739,
     'nn.scale_regularization_loss': _w8241599e2b,
     'nn.separable_conv2d': _w1de1c63531,
     'nn.sigmoid_cross_entropy_with_logits': _wf8e69b260b,

@@ -35,7 +35,7 @@ from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, shape_rules
+from eagerflow._src.ops import array_ops, reduction_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -1419,6 +1419,78 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """
     return _pool_by_rank(True, input, ksize, strides, padding, data_format, name)
 
+
+
+def _spatial_ints(values, n, what):
+    values = [1] * n if values is None else list(np.broadcast_to(np.asarray(values), (n,))) \
+        if np.ndim(values) == 0 else list(values)
+    if len(values) != n:
+        raise ValueError(f"`len({what})` should be {n}. Received: {what}={values} of length "
+                         f"{len(values)}")
+    values = np.array(values, dtype=np.int32)
+    if np.any(values < 1):
+        raise ValueError(f"all values of `{what}` must be positive. Received: {what}={values}")
+    return values
+
+
+@export("nn.pool")
+def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_format=None,
+         dilations=None, name=None):
+    """N-D (1 to 3) max or average pooling, with `dilations` (VALID padding, stride 1).
+
+    >>> tf.nn.pool(tf.reshape(tf.range(5.0), [1, 5, 1]), [2], "MAX", dilations=[2])[0, :, 0]
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([2., 3., 4.], dtype=float32)>
+    """
+    x = as_tensor(input)
+    n = len(window_shape)
+    if n < 1 or n > 3:
+        raise ValueError(f"`len(window_shape)` must be 1, 2, or 3. Received: "
+                         f"window_shape={window_shape} of length {n}")
+    if x.shape.rank is not None and x.shape.rank != n + 2:
+        raise ValueError(f"Shape {x.shape} must have rank {n + 2}")
+    dilations = _spatial_ints(dilations, n, "dilation_rate")
+    strides = _spatial_ints(strides, n, "strides")
+    if np.any(strides > 1) and np.any(dilations > 1):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > "
+                         f"1`. Received: strides={strides} and dilation_rate={dilations}")
+    if padding == "SAME" and np.any(dilations > 1):
+        raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` "
+                         f"> 1. Received: padding={padding} and dilation_rate={dilations}")
+    if np.any(strides > np.asarray(window_shape)):
+        raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency "
+                         f"between CPU and GPU implementations. Received: strides={strides} "
+                         f"and window_shape={window_shape}")
+    if pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
+    if not np.any(dilations > 1):
+        return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
+                             [int(s) for s in strides], padding, data_format, name)
+    # Dilated (VALID, stride 1): each output takes the inputs window_shape apart by the
+    # dilations, read as shifted slices of the input, reduced together.
+    first = 2 if data_format is not None and data_format.startswith("NC") else 1
+    spans = [(w - 1) * d for w, d in zip(window_shape, dilations)]
+    parts = []
+    for offsets in itertools.product(*(range(w) for w in window_shape)):
+        index = [slice(None)] * (n + 2)
+        for axis, (k, d, span) in enumerate(zip(offsets, dilations, spans)):
+            end = k * d - span
+            index[first + axis] = slice(int(k * d), int(end) if end else None)
+        parts.append(x[tuple(index)])
+    stacked = array_ops.stack(parts)
+    reduce = reduction_ops.reduce_mean if pooling_type == "AVG" else reduction_ops.reduce_max
+    return reduce(stacked, axis=0, name=name)
+
+
+@export("nn.atrous_conv2d")
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """A 2-D convolution of NHWC `value` whose filter taps are `rate` apart (dilated).
+
+    >>> tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1]), 2, "VALID").shape
+    TensorShape([1, 3, 3, 1])
+    """
+    rates = _spatial_ints(rate, 2, "dilation_rate")
+    return convolution(value, filters, padding=padding, dilations=[int(r) for r in rates],
+                       name=name)
 
 # -- gradients ---------------------------------------------------------------------------
 # Written with ops so outer tapes record them. A convolution's input and filter gradients
