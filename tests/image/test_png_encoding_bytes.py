@@ -1,6 +1,6 @@
-"""`tf.io.encode_png` writes the bytes TF's libpng writes: each row behind the filter its
-heuristic picks, deflated with its settings and header, in IDAT chunks of 8 KiB (MD5s of
-TF 2.21's output)."""
+"""`tf.io.encode_png` and `tf.io.encode_jpeg` of grayscale write the bytes TF writes: PNG
+rows behind the filter libpng's heuristic picks, deflated with its settings and header, in
+IDAT chunks of 8 KiB; grayscale JPEG sampled 1x1 (MD5s of TF 2.21's output)."""
 import hashlib
 
 import numpy as np
@@ -26,3 +26,14 @@ def test_png_bytes_are_tfs(image, compression, md5):
     assert hashlib.md5(data).hexdigest() == md5
     dtype = tf.uint16 if image.dtype == np.uint16 else tf.uint8
     np.testing.assert_array_equal(tf.io.decode_png(data, dtype=dtype), image)
+
+
+@pytest.mark.parametrize("kwargs, md5", [
+    ({}, "9f7e71b2c75a40023e90507404b6d481"),
+    ({"quality": 30}, "0db1b14ed5b9c167260f9cc9160848f8"),
+    ({"progressive": True}, "2bc8fa5f19f124b8673333a3f0b117be"),
+])
+def test_grayscale_jpeg_bytes_are_tfs(kwargs, md5):
+    y, x = np.mgrid[0:40, 0:50]
+    gray = ((x * 3 + y * 5) % 256).astype(np.uint8)[..., None]
+    assert hashlib.md5(tf.io.encode_jpeg(gray, **kwargs).numpy()).hexdigest() == md5

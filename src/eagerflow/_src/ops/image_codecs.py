@@ -600,7 +600,9 @@ def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_s
                          "L" if channels == 1 else "RGB")
     per_inch = 2.54 if density_unit == "cm" else 1.0
     options = {"quality": int(quality), "progressive": bool(progressive),
-               "optimize": bool(optimize_size), "subsampling": 2 if chroma_downsampling else 0,
+               "optimize": bool(optimize_size),
+               # (one channel is sampled 1x1, as libjpeg samples grayscale)
+               "subsampling": 2 if chroma_downsampling and channels == 3 else 0,
                "dpi": (x_density * per_inch, y_density * per_inch)}
     if xmp_metadata:
         options["xmp"] = xmp_metadata.encode() if isinstance(xmp_metadata, str) else xmp_metadata
