@@ -58,7 +58,7 @@ from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import RandomUniform as random_uniform_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Zeros as zeros_initializer  # noqa: F401
-from eagerflow._src.ops.linalg_ops import matmul, norm  # noqa: F401
+from eagerflow._src.ops.linalg_ops import eig, eigvals, matmul, norm  # noqa: F401
 from eagerflow._src.ops.logging_ops import print, timestamp  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, complex, cos, cosh, divide, equal, exp,

@@ -150,6 +150,8 @@ NOT_SWEPT = {
     "linalg.eig": "eigenvectors are defined up to a phase: compared with TF's eigenvalues and "
                   "gradients in tests/ops/test_eig.py",
     "linalg.eigvals": "compared with TF's values and gradients in tests/ops/test_eig.py",
+    "eig": "tf.linalg.eig's alias: compared in tests/ops/test_eig.py and test_eig_order.py",
+    "eigvals": "tf.linalg.eigvals's alias: compared in tests/ops/test_eig.py",
     "linalg.logm": "complex input only: compared with TF's values in tests/ops/test_logm.py",
     "linalg.tridiagonal_matmul": "compared with TF's values and gradients in "
                                  "tests/ops/test_tridiagonal.py",

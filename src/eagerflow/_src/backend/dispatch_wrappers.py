@@ -1461,6 +1461,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5a5c189da2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values):
+        try:
+            return _export_fn(values)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values})
+    return _export_wrapper
+
+
 def _w5ad01f89fb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(losses, weights=None, scope=None, loss_collection=None, reduction=None):
         try:
@@ -2064,6 +2073,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7972ed3d15(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors=None, dtype=None):
+        try:
+            return _export_fn(tensors, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, na_value=None, select_cols=None, name=None):
         try:
@@ -2169,6 +2187,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(target_device, source_device)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'target_device': target_device, 'source_device': source_device})
+    return _export_wrapper
+
+
+def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(enabled):
+        try:
+            return _export_fn(enabled)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'enabled': enabled})
     return _export_wrapper
 
 
@@ -4605,14 +4632,21 @@ WRAPPERS = {
     'debugging.assert_non_positive': _wc9f77a4004,
     'debugging.assert_none_equal': _w14b5d0cd36,
     'debugging.assert_positive': _wc9f77a4004,
+    'debugging.assert_proper_iterable': _w5a5c189da2,
     'debugging.assert_rank': _w065f6eab18,
     'debugging.assert_rank_at_least': _w065f6eab18,
     'debugging.assert_rank_in': _w89a5a46dd8,
+    'debugging.assert_same_float_dtype': _w7972ed3d15,
     'debugging.assert_scalar': _w3cd55f8d77,
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
+    'debugging.disable_traceback_filtering': _w1f06b08988,
+    'debugging.enable_traceback_filtering': _w1f06b08988,
+    'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
+    'debugging.is_traceback_filtering_enabled': _w1f06b08988,
+    'debugging.set_log_device_placement': _w80b0dddd5c,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
     'distribute.get_replica_context': _w1f06b08988,

@@ -1966,7 +1966,7 @@ def _eig_call(tensor, compute_v, name):
     return dispatch(_EIG, (tensor,), {"compute_v": compute_v, "Tout": out}, name)
 
 
-@export("linalg.eig")
+@export("linalg.eig", "eig")
 def eig(tensor, name=None):
     """Eigenvalues and eigenvectors (unit-norm columns) of each square matrix: ``(e, v)``,
     complex (complex64 for float32 input, complex128 for float64).
@@ -1981,7 +1981,7 @@ def eig(tensor, name=None):
     return tuple(_eig_call(tensor, True, name))
 
 
-@export("linalg.eigvals")
+@export("linalg.eigvals", "eigvals")
 def eigvals(tensor, name=None):
     """The eigenvalues of each square matrix, complex.
 
