@@ -141,6 +141,8 @@ NOT_SWEPT = {
     "math.erfinv": "checked against statistics.NormalDist in tests/ops/specs/math.py",
     "math.ndtri": "checked against statistics.NormalDist in tests/ops/specs/math.py",
     "math.erfcinv": "built from ndtri: compared with TF's values in tests/ops/test_tf_compat_probes.py",
+    **dict.fromkeys(["nn.embedding_lookup_sparse", "nn.safe_embedding_lookup_sparse"],
+                    "take SparseTensors: compared in tests/ops/test_embedding_lookup_sparse.py"),
     **dict.fromkeys(["nn.pool", "nn.atrous_conv2d"],
                     "compared with TF's values and errors in tests/ops/test_tf_compat_probes.py"),
     **dict.fromkeys(["nn.local_response_normalization", "nn.lrn"],

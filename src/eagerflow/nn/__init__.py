@@ -16,4 +16,6 @@ from eagerflow._src.ops.nn_ops import (  # noqa: F401
 from eagerflow._src.ops.nn_ops import local_response_normalization as lrn  # noqa: F401
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
 from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
+from eagerflow._src.ops.sparse_ops import (  # noqa: F401
+    embedding_lookup_sparse, safe_embedding_lookup_sparse)
 from eagerflow.nn import experimental  # noqa: F401

@@ -1011,6 +1011,15 @@ def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w45747478af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(embedding_weights, sparse_ids, sparse_weights=None, combiner=None, default_id=None, max_norm=None, name=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(embedding_weights, sparse_ids, sparse_weights, combiner, default_id, max_norm, name, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'embedding_weights': embedding_weights, 'sparse_ids': sparse_ids, 'sparse_weights': sparse_weights, 'combiner': combiner, 'default_id': default_id, 'max_norm': max_norm, 'name': name, 'allow_fast_lookup': allow_fast_lookup})
+    return _export_wrapper
+
+
 def _w45bcaa060e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(learning_rate, global_step, decay_steps, num_periods=None, alpha=None, beta=None, name=None):
         try:
@@ -2151,6 +2160,15 @@ def _w7debd9dd98(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(splits, name, out_type)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'splits': splits, 'name': name, 'out_type': out_type})
+    return _export_wrapper
+
+
+def _w7e0d5a4b31(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, sp_ids, sp_weights, combiner=None, max_norm=None, name=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(params, sp_ids, sp_weights, combiner, max_norm, name, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'sp_ids': sp_ids, 'sp_weights': sp_weights, 'combiner': combiner, 'max_norm': max_norm, 'name': name, 'allow_fast_lookup': allow_fast_lookup})
     return _export_wrapper
 
 
@@ -4907,6 +4925,7 @@ WRAPPERS = {
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
+    'nn.embedding_lookup_sparse': _w7e0d5a4b31,
     'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,
@@ -4921,6 +4940,7 @@ WRAPPERS = {
     'nn.moments': _wbef51a34dc,
     'nn.normalize_moments': _wf0020b4711,
     'nn.pool': _wdb11bf4739,
+    'nn.safe_embedding_lookup_sparse': _w45747478af,
     'nn.scale_regularization_loss': _w8241599e2b,
     'nn.separable_conv2d': _w1de1c63531,
     'nn.sigmoid_cross_entropy_with_logits': _wf8e69b260b,
