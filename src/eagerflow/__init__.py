@@ -43,10 +43,13 @@ from eagerflow._src.graph.tensor_array import TensorArray  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat, einsum,
     expand_dims, eye, fill, gather, gather_nd, linspace, meshgrid, one_hot, ones, ones_like, pad,
-    range, rank, repeat, reshape, reverse, roll, scatter_nd, searchsorted, sequence_mask, shape,
-    shape_n, size, slice, split, squeeze, stack, tensor_scatter_nd_add, tensor_scatter_nd_max,
-    tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile,
-    transpose, unstack, where, zeros, zeros_like)
+    range, rank, repeat, required_space_to_batch_paddings, reshape, reverse, roll, scatter_nd,
+    searchsorted, sequence_mask, shape, shape_n, size, slice, space_to_batch_nd, split, squeeze,
+    stack, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+    tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile, transpose, unstack, where,
+    zeros, zeros_like)
+from eagerflow._src.ops.array_ops import batch_to_space_nd as batch_to_space  # noqa: F401
+from eagerflow._src.ops.array_ops import space_to_batch_nd as space_to_batch  # noqa: F401
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
     bitcast, cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401

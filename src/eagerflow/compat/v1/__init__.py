@@ -39,6 +39,7 @@ from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
+from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter_add  # noqa: F401
