@@ -175,6 +175,8 @@ def samples(tf):
                           padding="VALID")
     out["AvgPool"] = dict(value=image, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
                           padding="SAME")
+    out["MaxPoolWithArgmax"] = dict(input=image, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+                                    padding="SAME")
     out["FusedBatchNormV3"] = dict(x=image, scale=[1.0, 2.0, 3.0], offset=[0.0, 0.5, 1.0],
                                    mean=tf.constant([], tf.float32),
                                    variance=tf.constant([], tf.float32))

@@ -111,3 +111,27 @@ def test_atrous_conv2d():
     with pytest.raises(ValueError, match=r"all values of `dilation_rate` must be positive. "
                                          r"Received: dilation_rate=\[0 0\]"):
         tf.nn.atrous_conv2d(POOL_INPUT, w, 0, "VALID")
+
+
+def test_max_pool_with_argmax():
+    x = np.random.RandomState(0).randn(2, 5, 5, 3).astype(np.float32)
+    x[0, 0, 0, 0] = x[0, 0, 1, 0] = 9.0  # a tie: the first in row-major order wins
+    out = tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")
+    assert type(out).__name__ == "MaxPoolWithArgmax" and out.argmax.dtype == tf.int64
+    assert out.argmax.numpy().ravel()[:8].tolist() == [0, 4, 2, 24, 22, 11, 30, 31]
+    assert out.argmax.numpy()[1].ravel()[:3].tolist() == [18, 16, 20]
+    same = tf.nn.max_pool_with_argmax(x, 3, 2, "SAME")
+    assert same.output.shape == (2, 3, 3, 3)
+    assert same.argmax.numpy().ravel()[:8].tolist() == [0, 4, 2, 3, 4, 11, 24, 28]
+    batch = tf.nn.max_pool_with_argmax(x, [1, 2, 3, 1], [1, 1, 2, 1], "VALID",
+                                       include_batch_in_index=True, output_dtype=tf.int32)
+    assert batch.argmax.dtype == tf.int32
+    assert batch.argmax.numpy()[1].ravel()[:3].tolist() == [93, 97, 95]
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.nn.max_pool_with_argmax(v, 3, 2, "SAME").output ** 2)
+    grad = tape.gradient(y, v)
+    np.testing.assert_allclose(grad.numpy().ravel()[:5], [18, 0, 1.9575, 18, 7.4702], atol=1e-4)
+    np.testing.assert_allclose(float(tf.reduce_sum(grad)), 165.2926, rtol=1e-5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="tensor_in must be 4-dimensional"):
+        tf.nn.max_pool_with_argmax(x[0], 2, 2, "VALID")
