@@ -135,3 +135,26 @@ def test_max_pool_with_argmax():
     np.testing.assert_allclose(float(tf.reduce_sum(grad)), 165.2926, rtol=1e-5)
     with pytest.raises(tf.errors.InvalidArgumentError, match="tensor_in must be 4-dimensional"):
         tf.nn.max_pool_with_argmax(x[0], 2, 2, "VALID")
+
+
+MDCT_SIGNAL = np.sin(np.arange(32) / 3.0).astype(np.float32)
+
+
+def test_mdct_and_inverse():
+    got = tf.signal.mdct(MDCT_SIGNAL, 8)
+    assert got.shape == (7, 4)
+    np.testing.assert_allclose(got.numpy().ravel()[:6],
+                               [-5.3314, 0.3123, -0.4455, -0.0057, -1.6503, 1.7868], atol=1e-4)
+    assert tf.signal.mdct(MDCT_SIGNAL[:30], 8, pad_end=True).shape == (8, 4)
+    np.testing.assert_allclose(
+        tf.signal.mdct(MDCT_SIGNAL, 8, window_fn=None, norm="ortho").numpy().ravel()[:4],
+        [-1.9009, -0.133, 0.099, 0.078], atol=1e-4)
+    assert tf.signal.mdct(MDCT_SIGNAL.astype(np.float64), 16).dtype == tf.float64
+    with pytest.raises(ValueError, match="The frame length must be a multiple of 4."):
+        tf.signal.mdct(MDCT_SIGNAL, 6)
+    # The windowed transform (Princen-Bradley) gives back the inner samples
+    back = tf.signal.inverse_mdct(got)
+    assert back.shape == (32,)
+    np.testing.assert_allclose(back[4:-4], MDCT_SIGNAL[4:-4], atol=1e-5)
+    ortho = tf.signal.inverse_mdct(tf.signal.mdct(MDCT_SIGNAL, 8, norm="ortho"), norm="ortho")
+    np.testing.assert_allclose(ortho[4:-4], MDCT_SIGNAL[4:-4], atol=1e-5)

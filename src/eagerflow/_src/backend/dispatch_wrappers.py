@@ -75,6 +75,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w057b40ccbe(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signals, frame_length, window_fn=None, pad_end=None, norm=None, name=None):
+        try:
+            return _export_fn(signals, frame_length, window_fn, pad_end, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signals': signals, 'frame_length': frame_length, 'window_fn': window_fn, 'pad_end': pad_end, 'norm': norm, 'name': name})
+    return _export_wrapper
+
+
 def _w05da2f3873(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(learning_rate, global_step, decay_steps, decay_rate, staircase=None, name=None):
         try:
@@ -2304,6 +2313,15 @@ def _w842a40403e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, type, n, axis, norm, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'n': n, 'axis': axis, 'norm': norm, 'name': name})
+    return _export_wrapper
+
+
+def _w843c078f16(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(mdcts, window_fn=None, norm=None, name=None):
+        try:
+            return _export_fn(mdcts, window_fn, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'mdcts': mdcts, 'window_fn': window_fn, 'norm': norm, 'name': name})
     return _export_wrapper
 
 
@@ -5070,6 +5088,7 @@ WRAPPERS = {
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
     'signal.ifftshift': _wf4d2479169,
+    'signal.inverse_mdct': _w843c078f16,
     'signal.inverse_stft': _w47974384a9,
     'signal.inverse_stft_window_fn': _w71e57be463,
     'signal.irfft': _w98f1c9f165,
@@ -5078,6 +5097,7 @@ WRAPPERS = {
     'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
     'signal.kaiser_window': _wc8fe7f253d,
     'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
+    'signal.mdct': _w057b40ccbe,
     'signal.mfccs_from_log_mel_spectrograms': _wda6af200e6,
     'signal.overlap_and_add': _w67756fb14d,
     'signal.rfft': _w98f1c9f165,
