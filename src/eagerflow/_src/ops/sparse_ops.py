@@ -24,7 +24,8 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, reduction_ops
+from eagerflow._src.ops import (
+    array_ops, cast_ops, fingerprint_ops, late, math_ops, reduction_ops)
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
@@ -784,13 +785,12 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
     >>> tf.nn.embedding_lookup_sparse(tf.constant([[1.0], [3.0]]), ids, None)
     <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[2.]], dtype=float32)>
     """
-    from eagerflow._src.ops import nn_ops  # (nn_ops is loaded after this module)
     combiner = "mean" if combiner is None else combiner
     if combiner not in ("mean", "sqrtn", "sum"):
         raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
     segment_ids = cast_ops.cast(sp_ids.indices[:, 0], _d.int32)
     ids, idx = reduction_ops.unique(sp_ids.values)
-    embeddings = array_ops.gather(nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
+    embeddings = array_ops.gather(late.nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
     if sp_weights is not None:
         weights = cast_ops.cast(sp_weights.values, embeddings.dtype)
     else:
