@@ -31,7 +31,8 @@ from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
-    Variable, VariableAggregation, VariableSynchronization, variable_creator_scope)
+    Variable, VariableSynchronization, variable_creator_scope)
+from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
@@ -42,10 +43,13 @@ from eagerflow._src.graph.tensor_array import TensorArray  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat, einsum,
     expand_dims, eye, fill, gather, gather_nd, linspace, meshgrid, one_hot, ones, ones_like, pad,
-    range, rank, repeat, reshape, reverse, roll, scatter_nd, searchsorted, sequence_mask, shape,
-    shape_n, size, slice, split, squeeze, stack, tensor_scatter_nd_add, tensor_scatter_nd_max,
-    tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile,
-    transpose, unstack, where, zeros, zeros_like)
+    range, rank, repeat, required_space_to_batch_paddings, reshape, reverse, roll, scatter_nd,
+    searchsorted, sequence_mask, shape, shape_n, size, slice, space_to_batch_nd, split, squeeze,
+    stack, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+    tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile, transpose, unstack, where,
+    zeros, zeros_like)
+from eagerflow._src.ops.array_ops import batch_to_space_nd as batch_to_space  # noqa: F401
+from eagerflow._src.ops.array_ops import space_to_batch_nd as space_to_batch  # noqa: F401
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
     bitcast, cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
@@ -57,7 +61,7 @@ from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import RandomUniform as random_uniform_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Zeros as zeros_initializer  # noqa: F401
-from eagerflow._src.ops.linalg_ops import matmul, norm  # noqa: F401
+from eagerflow._src.ops.linalg_ops import eig, eigvals, matmul, norm  # noqa: F401
 from eagerflow._src.ops.logging_ops import print, timestamp  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, complex, cos, cosh, divide, equal, exp,

@@ -66,6 +66,8 @@ def samples(tf):
     out["BiasAdd"] = dict(value=f, bias=[1.0, 2.0, 3.0])
     out["BiasAddGrad"] = dict(out_backprop=f)
     out["L2Loss"] = dict(t=f)
+    out["LRN"] = dict(input=tf.reshape(tf.concat([f, g], 0), [1, 2, 2, 3]), depth_radius=1,
+                      bias=1.5, alpha=0.3, beta=0.75)
     out["AddN"] = dict(inputs=[f, g, f])
     out["Complex"] = dict(real=f, imag=g)
     for name in ["Real", "Imag", "Angle", "Conj"]:
@@ -173,6 +175,8 @@ def samples(tf):
                           padding="VALID")
     out["AvgPool"] = dict(value=image, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
                           padding="SAME")
+    out["MaxPoolWithArgmax"] = dict(input=image, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+                                    padding="SAME")
     out["FusedBatchNormV3"] = dict(x=image, scale=[1.0, 2.0, 3.0], offset=[0.0, 0.5, 1.0],
                                    mean=tf.constant([], tf.float32),
                                    variance=tf.constant([], tf.float32))

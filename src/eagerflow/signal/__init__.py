@@ -4,6 +4,6 @@ from eagerflow._src.ops.signal_ops import (  # noqa: F401
     fft, fft2d, fft3d, fftshift, frame, hamming_window, hann_window, ifft, ifft2d, ifft3d,
     ifftshift, irfft, irfft2d, irfft3d, rfft, rfft2d, rfft3d)
 from eagerflow._src.ops.spectral_ops import (  # noqa: F401
-    dct, idct, inverse_stft, inverse_stft_window_fn, kaiser_bessel_derived_window, kaiser_window,
-    linear_to_mel_weight_matrix, mfccs_from_log_mel_spectrograms, overlap_and_add, stft,
-    vorbis_window)
+    dct, idct, inverse_mdct, inverse_stft, inverse_stft_window_fn, kaiser_bessel_derived_window,
+    kaiser_window, linear_to_mel_weight_matrix, mdct, mfccs_from_log_mel_spectrograms,
+    overlap_and_add, stft, vorbis_window)

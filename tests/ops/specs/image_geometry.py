@@ -65,7 +65,8 @@ def _v1_specs():
                 specs.append(OpSpec(
                     grad_op, _float32_only(lambda x, dy, resize=resize: _vjp(resize, x, dy)),
                     [image(*shape), image(*y_shape, seed=1)], _recorded(f"grad-{method}-{tag}"),
-                    name=f"{grad_op}-{tag}"))
+                    name=f"{grad_op}-{tag}",
+                    grad=True if method != "bilinear" else "not differentiable in TF"))
     return specs
 
 

@@ -615,5 +615,50 @@ _GRADIENT_OPS = [
 ]
 
 
+def _lrn_ref(x, r, bias, alpha, beta):
+    x64 = x.astype(F64)
+    sq = np.pad(x64 ** 2, [(0, 0)] * 3 + [(r, r)])
+    window = sum(sq[..., k:k + x.shape[-1]] for k in range(2 * r + 1))
+    return (x64 / (bias + alpha * window) ** beta).astype(x.dtype)
+
+
+_LRN = [
+    OpSpec("LRN", lambda x, a=a: tf.nn.local_response_normalization(x, *a),
+           [rand(2, 3, 2, 6, dtype=dt)], lambda x, a=a: _lrn_ref(x, *a),
+           name=f"LRN-{i}-{np.dtype(dt).name}", rtol=1e-5 if dt == F32 else 2e-3,
+           atol=1e-6 if dt == F32 else 2e-3, grad=True if dt == F32 else "float16")
+    for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75), (1, 2.0, 0.5, 1.0)])
+    for dt in (F32, np.float16)]
+
+def _pool_argmax_ref(x, k, s, padding, with_batch=False):
+    n, h, w, c = x.shape
+    if padding == "SAME":
+        oh, ow = -(-h // s), -(-w // s)
+        top = max((oh - 1) * s + k - h, 0) // 2
+        left = max((ow - 1) * s + k - w, 0) // 2
+    else:
+        oh, ow, top, left = (h - k) // s + 1, (w - k) // s + 1, 0, 0
+    out = np.zeros((n, oh, ow, c), x.dtype)
+    arg = np.zeros((n, oh, ow, c), np.int64)
+    for b, i, j, d in np.ndindex(n, oh, ow, c):
+        best, at = None, None
+        for y in range(i * s - top, i * s - top + k):
+            for z in range(j * s - left, j * s - left + k):
+                if 0 <= y < h and 0 <= z < w and (best is None or x[b, y, z, d] > best):
+                    best, at = x[b, y, z, d], (y * w + z) * c + d
+        out[b, i, j, d] = best
+        arg[b, i, j, d] = at + (b * h * w * c if with_batch else 0)
+    return out, arg
+
+
+_POOL_ARGMAX = [
+    OpSpec("MaxPoolWithArgmax", lambda x, a=a: tuple(tf.nn.max_pool_with_argmax(x, *a)),
+           [rand(2, 5, 6, 3, dtype=F32)], lambda x, a=a: _pool_argmax_ref(x, *a),
+           name=f"MaxPoolWithArgmax-{a[2]}-{a[0]}")
+    for a in [(2, 2, "VALID"), (3, 2, "SAME")]] + [
+    OpSpec("MaxPoolWithArgmax", lambda x: tuple(tf.nn.max_pool_with_argmax(
+        x, 2, 1, "VALID", include_batch_in_index=True)), [rand(2, 3, 4, 2, dtype=F64)],
+        lambda x: _pool_argmax_ref(x, 2, 1, "VALID", True), name="MaxPoolWithArgmax-batch")]
+
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
-         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS)
+         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN + _POOL_ARGMAX)

@@ -75,6 +75,15 @@ def _w04ef26fbd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w057b40ccbe(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signals, frame_length, window_fn=None, pad_end=None, norm=None, name=None):
+        try:
+            return _export_fn(signals, frame_length, window_fn, pad_end, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signals': signals, 'frame_length': frame_length, 'window_fn': window_fn, 'pad_end': pad_end, 'norm': norm, 'name': name})
+    return _export_wrapper
+
+
 def _w05da2f3873(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(learning_rate, global_step, decay_steps, decay_rate, staircase=None, name=None):
         try:
@@ -279,6 +288,15 @@ def _w126502459e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(op, *args, **kwargs)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'op': op, 'args': args, 'kwargs': kwargs})
+    return _export_wrapper
+
+
+def _w131dfcde28(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, depth_radius=None, bias=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(input, depth_radius, bias, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'depth_radius': depth_radius, 'bias': bias, 'alpha': alpha, 'beta': beta, 'name': name})
     return _export_wrapper
 
 
@@ -1002,6 +1020,15 @@ def _w4526a6333b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w45747478af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(embedding_weights, sparse_ids, sparse_weights=None, combiner=None, default_id=None, max_norm=None, name=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(embedding_weights, sparse_ids, sparse_weights, combiner, default_id, max_norm, name, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'embedding_weights': embedding_weights, 'sparse_ids': sparse_ids, 'sparse_weights': sparse_weights, 'combiner': combiner, 'default_id': default_id, 'max_norm': max_norm, 'name': name, 'allow_fast_lookup': allow_fast_lookup})
+    return _export_wrapper
+
+
 def _w45bcaa060e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(learning_rate, global_step, decay_steps, num_periods=None, alpha=None, beta=None, name=None):
         try:
@@ -1449,6 +1476,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(template, inputs, placeholder, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'template': template, 'inputs': inputs, 'placeholder': placeholder, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _w5a5c189da2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values):
+        try:
+            return _export_fn(values)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values})
     return _export_wrapper
 
 
@@ -2055,6 +2091,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7972ed3d15(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors=None, dtype=None):
+        try:
+            return _export_fn(tensors, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w7aaec94ce3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, na_value=None, select_cols=None, name=None):
         try:
@@ -2127,6 +2172,15 @@ def _w7debd9dd98(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7e0d5a4b31(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, sp_ids, sp_weights, combiner=None, max_norm=None, name=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(params, sp_ids, sp_weights, combiner, max_norm, name, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'sp_ids': sp_ids, 'sp_weights': sp_weights, 'combiner': combiner, 'max_norm': max_norm, 'name': name, 'allow_fast_lookup': allow_fast_lookup})
+    return _export_wrapper
+
+
 def _w7e317f0533(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonal, name=None, k=None, num_rows=None, num_cols=None, padding_value=None, align=None):
         try:
@@ -2160,6 +2214,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(target_device, source_device)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'target_device': target_device, 'source_device': source_device})
+    return _export_wrapper
+
+
+def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(enabled):
+        try:
+            return _export_fn(enabled)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'enabled': enabled})
     return _export_wrapper
 
 
@@ -2250,6 +2313,15 @@ def _w842a40403e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, type, n, axis, norm, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'type': type, 'n': n, 'axis': axis, 'norm': norm, 'name': name})
+    return _export_wrapper
+
+
+def _w843c078f16(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(mdcts, window_fn=None, norm=None, name=None):
+        try:
+            return _export_fn(mdcts, window_fn, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'mdcts': mdcts, 'window_fn': window_fn, 'norm': norm, 'name': name})
     return _export_wrapper
 
 
@@ -2550,6 +2622,15 @@ def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9120b4621d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, filters, rate, padding, name=None):
+        try:
+            return _export_fn(value, filters, rate, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'rate': rate, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w915a417195(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(device_name):
         try:
@@ -2847,6 +2928,15 @@ def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa266637861(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_shape, crops, name=None):
+        try:
+            return _export_fn(input, block_shape, crops, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'crops': crops, 'name': name})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -2925,6 +3015,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wa8923682ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_shape, block_shape, base_paddings=None, name=None):
+        try:
+            return _export_fn(input_shape, block_shape, base_paddings, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_shape': input_shape, 'block_shape': block_shape, 'base_paddings': base_paddings, 'name': name})
     return _export_wrapper
 
 
@@ -3087,6 +3186,15 @@ def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, outputs, method_name, defaults)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'outputs': outputs, 'method_name': method_name, 'defaults': defaults})
+    return _export_wrapper
+
+
+def _wb6e1944a33(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, ksize, strides, padding, data_format=None, output_dtype=None, include_batch_in_index=None, name=None):
+        try:
+            return _export_fn(input, ksize, strides, padding, data_format, output_dtype, include_batch_in_index, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'output_dtype': output_dtype, 'include_batch_in_index': include_batch_in_index, 'name': name})
     return _export_wrapper
 
 
@@ -3549,6 +3657,15 @@ def _wcfe63895e9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcff48e80e3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_shape, paddings, name=None):
+        try:
+            return _export_fn(input, block_shape, paddings, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'paddings': paddings, 'name': name})
+    return _export_wrapper
+
+
 def _wd05a0e7c9d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(path):
         try:
@@ -3762,6 +3879,15 @@ def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image})
+    return _export_wrapper
+
+
+def _wdb11bf4739(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, window_shape, pooling_type, strides=None, padding=None, data_format=None, dilations=None, name=None):
+        try:
+            return _export_fn(input, window_shape, pooling_type, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'window_shape': window_shape, 'pooling_type': pooling_type, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
     return _export_wrapper
 
 
@@ -4326,6 +4452,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 WRAPPERS = {
     'argsort': _w39ea9e447b,
     'audio.encode_wav': _wc7a89f3bbf,
+    'batch_to_space': _wa266637861,
     'bitcast': _we968909ff3,
     'boolean_mask': _w99826618a5,
     'broadcast_dynamic_shape': _w55f140843f,
@@ -4578,14 +4705,21 @@ WRAPPERS = {
     'debugging.assert_non_positive': _wc9f77a4004,
     'debugging.assert_none_equal': _w14b5d0cd36,
     'debugging.assert_positive': _wc9f77a4004,
+    'debugging.assert_proper_iterable': _w5a5c189da2,
     'debugging.assert_rank': _w065f6eab18,
     'debugging.assert_rank_at_least': _w065f6eab18,
     'debugging.assert_rank_in': _w89a5a46dd8,
+    'debugging.assert_same_float_dtype': _w7972ed3d15,
     'debugging.assert_scalar': _w3cd55f8d77,
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
+    'debugging.disable_traceback_filtering': _w1f06b08988,
+    'debugging.enable_traceback_filtering': _w1f06b08988,
+    'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
+    'debugging.is_traceback_filtering_enabled': _w1f06b08988,
+    'debugging.set_log_device_placement': _w80b0dddd5c,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
     'distribute.get_replica_context': _w1f06b08988,
@@ -4779,6 +4913,7 @@ WRAPPERS = {
     'math.cumulative_logsumexp': _w04ef26fbd1,
     'math.divide': _wcdda191bb7,
     'math.divide_no_nan': _wcdda191bb7,
+    'math.erfcinv': _w87709dcace,
     'math.imag': _w53ca8dbd1a,
     'math.in_top_k': _w0cb3e9efd7,
     'math.invert_permutation': _w87709dcace,
@@ -4825,6 +4960,7 @@ WRAPPERS = {
     'math.zero_fraction': _wc6f1c32231,
     'math.zeta': _w271d4e7c59,
     'meshgrid': _w5cce2847a8,
+    'nn.atrous_conv2d': _w9120b4621d,
     'nn.avg_pool': _w67a5e4ea19,
     'nn.avg_pool1d': _w67a5e4ea19,
     'nn.avg_pool2d': _w67a5e4ea19,
@@ -4844,18 +4980,23 @@ WRAPPERS = {
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
+    'nn.embedding_lookup_sparse': _w7e0d5a4b31,
     'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,
     'nn.leaky_relu': _w3860f8ba36,
+    'nn.local_response_normalization': _w131dfcde28,
     'nn.log_poisson_loss': _wd1a2b862d5,
     'nn.log_softmax': _wc47a457ef7,
     'nn.max_pool': _w67a5e4ea19,
     'nn.max_pool1d': _w67a5e4ea19,
     'nn.max_pool2d': _w67a5e4ea19,
     'nn.max_pool3d': _w67a5e4ea19,
+    'nn.max_pool_with_argmax': _wb6e1944a33,
     'nn.moments': _wbef51a34dc,
     'nn.normalize_moments': _wf0020b4711,
+    'nn.pool': _wdb11bf4739,
+    'nn.safe_embedding_lookup_sparse': _w45747478af,
     'nn.scale_regularization_loss': _w8241599e2b,
     'nn.separable_conv2d': _w1de1c63531,
     'nn.sigmoid_cross_entropy_with_logits': _wf8e69b260b,
@@ -4915,6 +5056,7 @@ WRAPPERS = {
     'recompute_grad': _w10fa1a9ba9,
     'register_tensor_conversion_function': _wf7652686c4,
     'repeat': _w6534fb20a4,
+    'required_space_to_batch_paddings': _wa8923682ea,
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
     'reverse_sequence': _w3d08d47c2b,
@@ -4946,6 +5088,7 @@ WRAPPERS = {
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
     'signal.ifftshift': _wf4d2479169,
+    'signal.inverse_mdct': _w843c078f16,
     'signal.inverse_stft': _w47974384a9,
     'signal.inverse_stft_window_fn': _w71e57be463,
     'signal.irfft': _w98f1c9f165,
@@ -4954,6 +5097,7 @@ WRAPPERS = {
     'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
     'signal.kaiser_window': _wc8fe7f253d,
     'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
+    'signal.mdct': _w057b40ccbe,
     'signal.mfccs_from_log_mel_spectrograms': _wda6af200e6,
     'signal.overlap_and_add': _w67756fb14d,
     'signal.rfft': _w98f1c9f165,
@@ -4964,6 +5108,7 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'space_to_batch_nd': _wcff48e80e3,
     'sparse.add': _wcdf7099e39,
     'sparse.bincount': _w35b936a54d,
     'sparse.concat': _w35a7c5d087,

@@ -42,14 +42,46 @@ class VariableSynchronization(enum.Enum):
 
 
 @export("VariableAggregation")
-class VariableAggregation(enum.Enum):
+class VariableAggregationV2(enum.Enum):
+    """How a distributed variable's updates from the replicas combine (TF 2's, named
+    ``VariableAggregationV2`` as TF's is); equal to TF 1's members of the same value."""
     NONE = 0
     SUM = 1
     MEAN = 2
     ONLY_FIRST_REPLICA = 3
 
     def __hash__(self):
-        return self.value
+        return hash(self.value)
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if isinstance(other, VariableAggregationV1):
+            return self.value == other.value
+        return False
+
+
+class VariableAggregationV1(enum.Enum):
+    """TF 1's ``tf.compat.v1.VariableAggregation``, with the deprecated alias
+    ``ONLY_FIRST_TOWER`` of ``ONLY_FIRST_REPLICA``.
+
+    >>> tf.compat.v1.VariableAggregation.ONLY_FIRST_TOWER
+    <VariableAggregation.ONLY_FIRST_REPLICA: 3>
+    """
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+# TF's printed name; pickles still find the class by its qualified name
+VariableAggregationV1.__name__ = "VariableAggregation"
+export("compat.v1.VariableAggregation").export_constant(__name__, "VariableAggregationV1")
+VariableAggregation = VariableAggregationV2  # (the one eagerflow's own code means)
 
 
 class ResourceHandle:
@@ -189,7 +221,7 @@ class Variable(metaclass=_VariableMeta):
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None,
                  synchronization=VariableSynchronization.AUTO,
-                 aggregation=VariableAggregation.NONE, shape=None,
+                 aggregation=VariableAggregationV1.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `Variable` must be specified.")

@@ -3133,3 +3133,137 @@ batching_rules[_SHAPE] = _shape_batched
 batching_rules[_PACK] = _pack_batched
 batching_rules[_REVERSE] = _reverse_batched
 batching_rules[_SELECT] = _select_batched
+
+
+# -- space to batch and back (of constant block shapes, paddings and crops) ------------------
+
+def _constant_ints(value, what, op_name):
+    known = get_static_value(convert_to_tensor(value)) if not isinstance(value, (list, tuple)) \
+        else np.asarray(value)
+    if known is None:
+        raise errors.op_error(errors.UnimplementedError, op_name,
+                              f"{what} must be known when the function is traced")
+    return np.asarray(known, np.int64)
+
+
+def _block_and_pads(input, block_shape, pads, op_name, pads_name):
+    x = convert_to_tensor(input)
+    block = _constant_ints(block_shape, "block_shape", op_name).reshape(-1)
+    pads = _constant_ints(pads, pads_name, op_name)
+    m = block.size
+    if pads.shape != (m, 2):
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              f"{pads_name} should have shape [{m}, 2] instead of "
+                              f"[{','.join(str(d) for d in pads.shape)}]")
+    for i, b in enumerate(block):
+        if b <= 0:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"All values in block_shape must be positive, got value, "
+                                  f"{b} at index {i}.")
+    if (pads < 0).any():
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              f"{'Paddings' if pads_name == 'paddings' else 'Crops'} must be "
+                              f"non-negative")
+    return x, [int(b) for b in block], pads.tolist()
+
+
+@export("space_to_batch_nd", "space_to_batch", "compat.v1.space_to_batch_nd")
+def space_to_batch_nd(input, block_shape, paddings, name=None):
+    """Zero-pads the M spatial dims after the batch by `paddings`, then moves blocks of
+    `block_shape` into the batch: [batch * prod(block)] + [padded / block] + the rest.
+
+    >>> x = tf.reshape(tf.range(4.0), [1, 2, 2, 1])
+    >>> tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])[:, 0, 0, 0]
+    <tf.Tensor: shape=(4,), dtype=float32, numpy=array([0., 1., 2., 3.], dtype=float32)>
+    """
+    x, block, pads = _block_and_pads(input, block_shape, paddings, "SpaceToBatchND",
+                                     "paddings")
+    m = len(block)
+    rest = x.shape.rank - 1 - m
+    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest)
+    dims = shape(padded)
+    static = padded.shape.as_list()
+    for i, b in enumerate(block):
+        if static[1 + i] is not None and static[1 + i] % b:
+            raise errors.op_error(errors.InvalidArgumentError, "SpaceToBatchND",
+                                  f"padded_shape[{i}]={static[1 + i]} is not divisible by "
+                                  f"block_shape[{i}]={b}")
+    split = [dims[0]]
+    for i, b in enumerate(block):
+        split += [dims[1 + i] // b, b]
+    blocks = reshape(padded, concat([split, dims[1 + m:]], 0))
+    steps = builtins.range(m)
+    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps] + \
+        list(builtins.range(1 + 2 * m, 1 + 2 * m + rest))
+    moved = transpose(blocks, perm)
+    out = [dims[0] * int(np.prod(block))] + [dims[1 + i] // b for i, b in enumerate(block)]
+    return reshape(moved, concat([out, dims[1 + m:]], 0), name=name)
+
+
+@export("batch_to_space", "compat.v1.batch_to_space_nd")
+def batch_to_space_nd(input, block_shape, crops, name=None):
+    """The inverse of `space_to_batch_nd`: blocks of the batch back into the M spatial dims,
+    then `crops` cut from their starts and ends.
+
+    >>> x = tf.reshape(tf.range(4.0), [4, 1, 1, 1])
+    >>> tf.batch_to_space(x, [2, 2], [[0, 0], [0, 0]])[0, :, :, 0]
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[0., 1.],
+           [2., 3.]], dtype=float32)>
+    """
+    x, block, crops = _block_and_pads(input, block_shape, crops, "BatchToSpaceND", "crops")
+    m = len(block)
+    rest = x.shape.rank - 1 - m
+    size = int(np.prod(block))
+    batch = x.shape[0]
+    if batch is not None and batch % size:
+        raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
+                              f"Input batch dimension ({batch}) is not divisible by product "
+                              f"of block sizes ({size})")
+    for i, (b, (start, end)) in enumerate(zip(block, crops)):
+        d = x.shape[1 + i]
+        if d is not None and d * b - start - end < 0:
+            raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
+                                  f"cropped_shape[{i}]={d * b - start - end} must be "
+                                  f"non-negative")
+    dims = shape(x)
+    blocks = reshape(x, concat([block, [dims[0] // size], dims[1:]], 0))
+    perm = [m]
+    for i in builtins.range(m):
+        perm += [m + 1 + i, i]
+    perm += list(builtins.range(2 * m + 1, 2 * m + 1 + rest))
+    moved = transpose(blocks, perm)
+    joined = reshape(moved, concat([[dims[0] // size]] +
+                                   [[dims[1 + i] * b] for i, b in enumerate(block)] +
+                                   [dims[1 + m:]], 0))
+    begin = [0] + [c[0] for c in crops] + [0] * rest
+    ends = [None] + [-c[1] if c[1] else None for c in crops] + [None] * rest
+    return _cropped(joined, begin, ends, name)
+
+
+def _cropped(x, begin, ends, name):
+    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends))
+    out = x[index]
+    return out if name is None else reshape(out, shape(out), name=name)
+
+
+@export("required_space_to_batch_paddings")
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """(paddings, crops) making `input_shape` plus `base_paddings` divisible by
+    `block_shape`, as `space_to_batch_nd` and `batch_to_space` take them (int32).
+
+    >>> tf.required_space_to_batch_paddings([5, 7], [2, 3])[0]
+    <tf.Tensor: shape=(2, 2), dtype=int32, numpy=
+    array([[0, 1],
+           [0, 2]], dtype=int32)>
+    """
+    sizes = np.asarray(_constant_ints(input_shape, "input_shape", "Pad")).reshape(-1)
+    block = np.asarray(_constant_ints(block_shape, "block_shape", "Pad")).reshape(-1)
+    base = np.zeros((block.size, 2), np.int64) if base_paddings is None else \
+        _constant_ints(base_paddings, "base_paddings", "Pad")
+    start = base[:, 0]
+    full = sizes + base[:, 0] + base[:, 1]
+    end = base[:, 1] + (block - full % block) % block
+    paddings = np.stack([start, end], 1).astype(np.int32)
+    crops = np.stack([np.zeros_like(start), end - base[:, 1]], 1).astype(np.int32)
+    return convert_to_tensor(paddings), convert_to_tensor(crops)

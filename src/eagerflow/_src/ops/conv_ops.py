@@ -18,6 +18,7 @@ loads (`onednn_conv`); the NumPy code here runs otherwise (results equal up to r
 >>> tf.nn.conv2d(x, tf.constant(np.ones((2, 2, 1, 1), np.float32)), 1, "VALID").shape
 TensorShape([1, 2, 2, 1])
 """
+import collections
 import itertools
 import math
 
@@ -35,7 +36,7 @@ from eagerflow._src.core.registry import FLOAT, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, shape_rules
+from eagerflow._src.ops import array_ops, cast_ops, reduction_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -1419,6 +1420,175 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """
     return _pool_by_rank(True, input, ksize, strides, padding, data_format, name)
 
+
+
+def _spatial_ints(values, n, what):
+    values = [1] * n if values is None else list(np.broadcast_to(np.asarray(values), (n,))) \
+        if np.ndim(values) == 0 else list(values)
+    if len(values) != n:
+        raise ValueError(f"`len({what})` should be {n}. Received: {what}={values} of length "
+                         f"{len(values)}")
+    values = np.array(values, dtype=np.int32)
+    if np.any(values < 1):
+        raise ValueError(f"all values of `{what}` must be positive. Received: {what}={values}")
+    return values
+
+
+@export("nn.pool")
+def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_format=None,
+         dilations=None, name=None):
+    """N-D (1 to 3) max or average pooling, with `dilations` (VALID padding, stride 1).
+
+    >>> tf.nn.pool(tf.reshape(tf.range(5.0), [1, 5, 1]), [2], "MAX", dilations=[2])[0, :, 0]
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([2., 3., 4.], dtype=float32)>
+    """
+    x = as_tensor(input)
+    n = len(window_shape)
+    if n < 1 or n > 3:
+        raise ValueError(f"`len(window_shape)` must be 1, 2, or 3. Received: "
+                         f"window_shape={window_shape} of length {n}")
+    if x.shape.rank is not None and x.shape.rank != n + 2:
+        raise ValueError(f"Shape {x.shape} must have rank {n + 2}")
+    dilations = _spatial_ints(dilations, n, "dilation_rate")
+    strides = _spatial_ints(strides, n, "strides")
+    if np.any(strides > 1) and np.any(dilations > 1):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > "
+                         f"1`. Received: strides={strides} and dilation_rate={dilations}")
+    if padding == "SAME" and np.any(dilations > 1):
+        raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` "
+                         f"> 1. Received: padding={padding} and dilation_rate={dilations}")
+    if np.any(strides > np.asarray(window_shape)):
+        raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency "
+                         f"between CPU and GPU implementations. Received: strides={strides} "
+                         f"and window_shape={window_shape}")
+    if pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
+    if not np.any(dilations > 1):
+        return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
+                             [int(s) for s in strides], padding, data_format, name)
+    # Dilated (VALID, stride 1): each output takes the inputs window_shape apart by the
+    # dilations, read as shifted slices of the input, reduced together.
+    first = 2 if data_format is not None and data_format.startswith("NC") else 1
+    spans = [(w - 1) * d for w, d in zip(window_shape, dilations)]
+    parts = []
+    for offsets in itertools.product(*(range(w) for w in window_shape)):
+        index = [slice(None)] * (n + 2)
+        for axis, (k, d, span) in enumerate(zip(offsets, dilations, spans)):
+            end = k * d - span
+            index[first + axis] = slice(int(k * d), int(end) if end else None)
+        parts.append(x[tuple(index)])
+    stacked = array_ops.stack(parts)
+    reduce = reduction_ops.reduce_mean if pooling_type == "AVG" else reduction_ops.reduce_max
+    return reduce(stacked, axis=0, name=name)
+
+
+@export("nn.atrous_conv2d")
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """A 2-D convolution of NHWC `value` whose filter taps are `rate` apart (dilated).
+
+    >>> tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1]), 2, "VALID").shape
+    TensorShape([1, 3, 3, 1])
+    """
+    rates = _spatial_ints(rate, 2, "dilation_rate")
+    return convolution(value, filters, padding=padding, dilations=[int(r) for r in rates],
+                       name=name)
+
+
+# -- max pooling with the argmax ---------------------------------------------------------
+
+def _max_pool_argmax(xp, x, ksize, strides, padding, Targmax=_d.int64,
+                     include_batch_in_index=False):
+    """TF's MaxPoolWithArgmax: each NHWC window's maximum and its flat index
+    ``(y * width + x) * channels + c`` (plus ``b * height * width * channels`` with
+    `include_batch_in_index`), the first in row-major order on a tie."""
+    if x.ndim != 4:
+        raise _invalid(f"tensor_in must be 4-dimensional ({x.ndim})")
+    n, h, w, c = x.shape
+    (oh, ow), pads = _window([h, w], ksize[1:3], strides[1:3], [1, 1], padding)
+    (top, _), (left, _) = pads
+    kh, kw = ksize[1:3]
+    sh, sw = strides[1:3]
+    best = np.full((n, oh, ow, c), -np.inf, np.float64)
+    where = np.full((n, oh, ow, c), -1, np.int64)
+    rows = np.arange(oh) * sh - top
+    cols = np.arange(ow) * sw - left
+    for dy in range(kh):  # window taps in row-major order: a later tie does not win
+        ys = rows + dy
+        ok_y = (ys >= 0) & (ys < h)
+        for dx in range(kw):
+            xs = cols + dx
+            ok = ok_y[:, None] & ((xs >= 0) & (xs < w))[None, :]
+            taps = x[:, np.clip(ys, 0, h - 1)][:, :, np.clip(xs, 0, w - 1)].astype(np.float64)
+            index = ((np.clip(ys, 0, h - 1)[:, None] * w + np.clip(xs, 0, w - 1)[None, :])
+                     [None, :, :, None] * c + np.arange(c))
+            take = ok[None, :, :, None] & ((taps > best) | (where < 0))
+            best = np.where(take, taps, best)
+            where = np.where(take, index, where)
+    if include_batch_in_index:
+        where = where + (np.arange(n) * h * w * c)[:, None, None, None]
+    return best.astype(x.dtype), where.astype(_d.as_dtype(Targmax).as_numpy_dtype)
+
+
+def _max_pool_argmax_rule(x, ksize, strides, padding, Targmax=_d.int64,
+                          include_batch_in_index=False):
+    if x.shape.rank is None:
+        return [(TensorShape(None), x.dtype), (TensorShape(None), _d.as_dtype(Targmax))]
+    if x.shape.rank != 4:
+        raise _invalid(f"Shape must be rank 4 but is rank {x.shape.rank}")
+    dims = x.shape.as_list()
+    (oh, ow), _ = _window(dims[1:3], ksize[1:3], strides[1:3], [1, 1], padding)
+    shape = TensorShape([dims[0], oh, ow, dims[3]])
+    return [(shape, x.dtype), (shape, _d.as_dtype(Targmax))]
+
+
+_MAX_POOL_ARGMAX = register("MaxPoolWithArgmax", _max_pool_argmax, _max_pool_argmax_rule,
+                            multi=True, dtypes=_MAX_POOL_TYPES, grad_takes_none=True)
+tf_nodes[_MAX_POOL_ARGMAX] = NodeForm(types={"T": 0, "Targmax": "out1"},
+                                      outputs=("output", "argmax"))
+tf_args[_MAX_POOL_ARGMAX] = ("input",)
+tf_defaults[_MAX_POOL_ARGMAX] = {"Targmax": _d.int64, "include_batch_in_index": False}
+batching_rules[_MAX_POOL_ARGMAX] = PER_ELEMENT  # (flat indices count from each image)
+
+
+@register_gradient("MaxPoolWithArgmax")
+def _max_pool_argmax_grad(op, dy, _):
+    """TF's MaxPoolGradWithArgmax: each output's gradient added at its argmax."""
+    x, argmax = op.inputs[0], op.outputs[1]
+    if dy is None:
+        return None
+    dims = array_ops.shape(x, out_type=_d.int64)
+    size = reduction_ops.reduce_prod(dims)
+    flat = cast_ops.cast(argmax, _d.int64)
+    if not op.attrs["include_batch_in_index"]:
+        per_image = size // dims[0]
+        batch = array_ops.reshape(array_ops.range(dims[0], dtype=_d.int64), [-1, 1, 1, 1])
+        flat = flat + batch * per_image
+    summed = reduction_ops.unsorted_segment_sum(array_ops.reshape(dy, [-1]),
+                                                array_ops.reshape(flat, [-1]), size)
+    return array_ops.reshape(summed, dims)
+
+
+_MaxPoolArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
+@export("nn.max_pool_with_argmax")
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
+                         output_dtype=_d.int64, include_batch_in_index=False, name=None):
+    """Max pooling of a 4-D NHWC `input` that also gives each maximum's flat index.
+
+    >>> x = tf.reshape(tf.range(8.0), [1, 2, 4, 1])
+    >>> tf.nn.max_pool_with_argmax(x, 2, 2, "VALID").argmax.numpy().ravel()
+    array([5, 7])
+    """
+    if data_format != "NHWC":
+        raise ValueError(f"`data_format` values other  than 'NHWC' are not supported. "
+                         f"Received: data_format={data_format}")
+    attrs = {"ksize": _sequence(ksize, 2, False, "ksize"),
+             "strides": _sequence(strides, 2, False, "strides"), "padding": padding,
+             "Targmax": _d.as_dtype(output_dtype),
+             "include_batch_in_index": bool(include_batch_in_index)}
+    output, argmax = dispatch(_MAX_POOL_ARGMAX, (as_tensor(input),), attrs, name=name)
+    return _MaxPoolArgmax(output, argmax)
 
 # -- gradients ---------------------------------------------------------------------------
 # Written with ops so outer tapes record them. A convolution's input and filter gradients

@@ -283,6 +283,81 @@ def assert_integer(x, message=None, name=None):
                         f"dtype {x.dtype}")
 
 
+@export("debugging.assert_same_float_dtype", "compat.v1.assert_same_float_dtype")
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The one floating dtype of `tensors` (and `dtype`, if given); float32 when neither
+    gives one. Raises ValueError for a non-floating dtype or a mix.
+
+    >>> tf.debugging.assert_same_float_dtype([tf.constant(1.0)])
+    tf.float32
+    """
+    if tensors:
+        tensors = [t for t in tensors if t is not None]
+        if dtype is None:
+            first = tensors[0]
+            dtype = first.dtype.base_dtype if hasattr(first.dtype, "base_dtype") else first.dtype
+            source = f" as {first!s}"
+        else:
+            dtype, source = _d.as_dtype(dtype), ""
+        for t in tensors:
+            if t.dtype != dtype:
+                raise ValueError(f"{t!s}, type={t.dtype}, must be of the same type ({dtype})"
+                                 f"{source}.")
+    if dtype is None:
+        return _d.float32
+    dtype = _d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"Expected floating point type, got {dtype}.")
+    return dtype
+
+
+@export("debugging.assert_proper_iterable", "compat.v1.assert_proper_iterable")
+def assert_proper_iterable(values):
+    """Raises TypeError unless `values` is iterable and not a tensor, array or string."""
+    unintentional = (Tensor, np.ndarray, bytes, str)
+    if isinstance(values, unintentional) or hasattr(type(values), "__tf_tensor__"):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: '
+                        f'{type(values)}')
+    if not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
+
+
+_TRACEBACK_FILTERING = [True]
+
+
+@export("debugging.is_traceback_filtering_enabled")
+def is_traceback_filtering_enabled():
+    """Whether error tracebacks leave out the library's own frames (on by default)."""
+    return _TRACEBACK_FILTERING[0]
+
+
+@export("debugging.enable_traceback_filtering")
+def enable_traceback_filtering():
+    """Turns traceback filtering on (see `is_traceback_filtering_enabled`)."""
+    _TRACEBACK_FILTERING[0] = True
+
+
+@export("debugging.disable_traceback_filtering")
+def disable_traceback_filtering():
+    """Turns traceback filtering off (see `is_traceback_filtering_enabled`)."""
+    _TRACEBACK_FILTERING[0] = False
+
+
+_LOG_DEVICE_PLACEMENT = [False]
+
+
+@export("debugging.set_log_device_placement")
+def set_log_device_placement(enabled):
+    """Records whether op placements are to be logged (there is one device: nothing is)."""
+    _LOG_DEVICE_PLACEMENT[0] = bool(enabled)
+
+
+@export("debugging.get_log_device_placement")
+def get_log_device_placement():
+    """The setting `set_log_device_placement` recorded (False by default)."""
+    return _LOG_DEVICE_PLACEMENT[0]
+
+
 @export("debugging.is_numeric_tensor")
 def is_numeric_tensor(tensor):
     """True for tensors of a numeric dtype (not bool or string)."""

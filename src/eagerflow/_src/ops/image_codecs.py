@@ -517,13 +517,59 @@ def _encode_png(xp, image, compression=-1):
     pixels = np.asarray(image)
     depth = 16 if pixels.dtype == np.uint16 else 8
     rows = pixels.astype(">u2" if depth == 16 else np.uint8).reshape(h, -1).view(np.uint8)
-    raw = np.concatenate([np.zeros((h, 1), np.uint8), rows], 1)  # filter type 0 per row
+    raw = _png_filtered(rows, c * depth // 8)
     color = {1: 0, 2: 4, 3: 2, 4: 6}[c]
     header = struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0)
-    out = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) +
-           _png_chunk(b"IDAT", zlib.compress(raw.tobytes(), compression)) +
-           _png_chunk(b"IEND", b""))
-    return np.array(out, dtype=object)
+    data = _png_deflate(raw, compression)
+    out = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+    for start in range(0, len(data), 8192):  # libpng's IDAT chunks: 8 KiB each
+        out += _png_chunk(b"IDAT", data[start:start + 8192])
+    return np.array(out + _png_chunk(b"IEND", b""), dtype=object)
+
+
+def _png_filtered(rows, bpp):
+    """The rows (uint8, one per image row) each behind the filter libpng picks for it, as
+    TF's encoder writes them: of None, Sub, Up, Average and Paeth, the one whose bytes,
+    read as signed, have the smallest sum of magnitudes (the first on a tie)."""
+    cur = rows.astype(np.int32)
+    prev = np.concatenate([np.zeros_like(cur[:1]), cur[:-1]])
+    left = np.concatenate([np.zeros_like(cur[:, :bpp]), cur[:, :-bpp]], 1)
+    upleft = np.concatenate([np.zeros_like(prev[:, :bpp]), prev[:, :-bpp]], 1)
+    p = left + prev - upleft
+    pa, pb, pc = np.abs(p - left), np.abs(p - prev), np.abs(p - upleft)
+    paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, prev, upleft))
+    filtered = np.stack([cur, cur - left, cur - prev, cur - (left + prev) // 2, cur - paeth])
+    filtered %= 256
+    costs = np.where(filtered < 128, filtered, 256 - filtered).sum(-1)
+    kind = np.argmin(costs, 0)
+    chosen = filtered[kind, np.arange(len(rows))].astype(np.uint8)
+    return np.concatenate([kind.astype(np.uint8)[:, None], chosen], 1).tobytes()
+
+
+def _png_deflate(raw, compression):
+    """`raw` deflated as libpng does for TF: Z_FILTERED, its window cut down for small
+    images, and the header then claiming the smallest window that covers the data."""
+    size = len(raw)
+    bits = 15
+    if size <= 16384:
+        while size + 262 <= 1 << (bits - 1):
+            bits -= 1
+    engine = zlib.compressobj(compression, zlib.DEFLATED, bits, 8, zlib.Z_FILTERED)
+    data = bytearray(engine.compress(raw) + engine.flush())
+    cmf = data[0]
+    if size <= 16384 and (cmf & 0x0F) == 8 and (cmf & 0xF0) <= 0x70:
+        info = cmf >> 4
+        half = 1 << (info + 7)
+        if size <= half:
+            while True:
+                half >>= 1
+                info -= 1
+                if not (info > 0 and size <= half):
+                    break
+            data[0] = cmf = (cmf & 0x0F) | (info << 4)
+            level = data[1] & 0xE0
+            data[1] = level + 0x1F - ((cmf << 8) + level) % 0x1F
+    return bytes(data)
 
 
 _ENCODE_PNG = register("EncodePng", _encode_png, lambda image, **_: (TensorShape([]), _d.string),
@@ -554,7 +600,9 @@ def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_s
                          "L" if channels == 1 else "RGB")
     per_inch = 2.54 if density_unit == "cm" else 1.0
     options = {"quality": int(quality), "progressive": bool(progressive),
-               "optimize": bool(optimize_size), "subsampling": 2 if chroma_downsampling else 0,
+               "optimize": bool(optimize_size),
+               # (one channel is sampled 1x1, as libjpeg samples grayscale)
+               "subsampling": 2 if chroma_downsampling and channels == 3 else 0,
                "dpi": (x_density * per_inch, y_density * per_inch)}
     if xmp_metadata:
         options["xmp"] = xmp_metadata.encode() if isinstance(xmp_metadata, str) else xmp_metadata

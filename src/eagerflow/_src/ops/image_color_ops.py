@@ -254,44 +254,46 @@ batching_rules[_ADJUST_CONTRAST] = _contrast_batched
 
 @register_gradient("RGBToHSV")
 def _rgb_to_hsv_grad(op, dy):
-    """The HSV conversion's vector-Jacobian product, case by case: V is the largest
-    channel, S = (V - min) / V, and H a ratio of channel differences to V - min."""
+    """The HSV conversion's vector-Jacobian product by TF's piecewise rule: ties pick the
+    largest channel in the order R, G, B and the smallest in the order B, G, R, every
+    reciprocal of 0 is 0, and each case counts only where the channel it divides by
+    (the largest, for H and S) is positive."""
     x = op.inputs[0]
     dtype = x.dtype
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    dh, ds, dv = dy[..., 0], dy[..., 1], dy[..., 2]
-    v = math_ops.maximum(math_ops.maximum(r, g), b)
-    low = math_ops.minimum(math_ops.minimum(r, g), b)
-    span = v - low
-    r_max = math_ops.equal(r, v)
-    g_max = math_ops.logical_and(math_ops.logical_not(r_max), math_ops.equal(g, v))
-    b_max = math_ops.logical_not(math_ops.logical_or(r_max, g_max))
-    r_min = math_ops.equal(r, low)
-    g_min = math_ops.logical_and(math_ops.logical_not(r_min), math_ops.equal(g, low))
-    b_min = math_ops.logical_not(math_ops.logical_or(r_min, g_min))
-    zeros = array_ops.zeros_like(v)
-    ones = array_ops.ones_like(v)
-    safe_v = array_ops.where(v > 0, v, ones)
-    safe_span = array_ops.where(span > 0, span, ones)
-    ds = array_ops.where(v > 0, ds, zeros)
-    dh = array_ops.where(span > 0, dh, zeros) / (6 * safe_span)
-    # S = span / V: through V (the largest channel) and the smallest channel
-    through_max = dv + ds * (1 / safe_v - span / (safe_v * safe_v))
-    through_min = -ds / safe_v
-    # H = numerator / (6 span), the numerator a difference of the two other channels
-    numerator = array_ops.where(r_max, g - b, array_ops.where(g_max, b - r, r - g))
-    through_span = -dh * numerator / safe_span
-    through_max += through_span
-    through_min -= through_span
+    rgb = [x[..., 0], x[..., 1], x[..., 2]]
+    s, v = op.outputs[..., 1], op.outputs[..., 2]
+    r, g, b = rgb
 
-    def channel(is_max, is_min, sign_r_max, sign_g_max, sign_b_max):
-        sign = array_ops.where(r_max, sign_r_max * ones,
-                               array_ops.where(g_max, sign_g_max * ones, sign_b_max * ones))
-        return (cast(is_max, dtype) * through_max + cast(is_min, dtype) * through_min
-                + sign * dh)
-    return array_ops.stack([channel(r_max, r_min, 0.0, -1.0, 1.0),
-                            channel(g_max, g_min, 1.0, 0.0, -1.0),
-                            channel(b_max, b_min, -1.0, 1.0, 0.0)], axis=-1)
+    def mask(condition):
+        return cast(condition, dtype)
+    biggest = [mask(math_ops.logical_and(r >= b, r >= g)),
+               mask(math_ops.logical_and(g > r, g >= b)),
+               mask(math_ops.logical_and(b > r, b > g))]
+    smallest = [mask(math_ops.logical_and(r < b, r < g)),
+                mask(math_ops.logical_and(g <= r, g < b)),
+                mask(math_ops.logical_and(b <= r, b <= g))]
+    positive = [mask(c > 0) for c in rgb]
+    recip = math_ops.reciprocal_no_nan
+    span_squared = math_ops.square(s) * math_ops.square(v)  # (max - min)^2 as S^2 V^2
+    out = []
+    for c in range(3):
+        n, p = (c + 1) % 3, (c + 2) % 3  # the next and previous channels, cyclically
+        xc, xn, xp = rgb[c], rgb[n], rgb[p]
+        # V is the largest channel; S = (max - min) / max.
+        dv = biggest[c]
+        ds = positive[c] * (biggest[c] * (smallest[n] * xn + smallest[p] * xp)
+                            * recip(math_ops.square(xc))
+                            - smallest[c] * recip(biggest[n] * xn + biggest[p] * xp))
+        # H: 1/6 of (next - previous of the largest) / (max - min), plus its sector.
+        dh = (positive[c] * biggest[c] * -(xn - xp) * recip(span_squared)
+              + positive[n] * biggest[n] * smallest[c] * (xp - xn)
+              * recip(math_ops.square(xc - xn))
+              - positive[n] * biggest[n] * smallest[p] * recip(xn - xp)
+              + positive[p] * biggest[p] * smallest[c] * (xp - xn)
+              * recip(math_ops.square(xp - xc))
+              + positive[p] * biggest[p] * smallest[n] * recip(xp - xn)) / 6
+        out.append(dy[..., 2] * dv + dy[..., 1] * ds + dy[..., 0] * dh)
+    return array_ops.stack(out, axis=-1)
 
 
 # -- colour spaces ----------------------------------------------------------------------------

@@ -348,8 +348,11 @@ def _grad_rule(grads, original, **_):
                         grads.shape[3]]), original.dtype
 
 
+# TF declares ResizeBilinearGrad not differentiable: second derivatives through a bilinear
+# resize leave out its share (ResizeBicubicGrad's, which TF has none of, is the resize).
 _RESIZE_BILINEAR_GRAD = register("ResizeBilinearGrad", _grad_kernel("ResizeBilinear"),
-                                 _grad_rule, tied=(1,), dtypes=_GRAD_TYPES)
+                                 _grad_rule, tied=(1,), dtypes=_GRAD_TYPES,
+                                 not_differentiable="as in TensorFlow")
 tf_args[_RESIZE_BILINEAR_GRAD] = ("grads", "original_image")
 _RESIZE_BICUBIC_GRAD = register("ResizeBicubicGrad", _grad_kernel("ResizeBicubic"), _grad_rule,
                                 tied=(1,), dtypes=(_d.float32, _d.float64))
@@ -487,13 +490,6 @@ def _resize_nearest_grad_grad(op, g):
     # linear in its input: the gradient is the forward resize
     return _with_size(_RESIZE_NEAREST, (g,), _spatial_size(op.inputs[0]), _resize_attrs(op)), \
         *([None] * (len(op.inputs) - 1))
-
-
-@register_gradient("ResizeBilinearGrad")
-def _resize_bilinear_grad_grad(op, g):
-    g = cast_ops.cast(g, _d.float32) if g.dtype != _d.float32 else g
-    return _with_size(_RESIZE_BILINEAR, (g,), _spatial_size(op.inputs[0]), _resize_attrs(op)), \
-        None
 
 
 @register_gradient("ResizeBicubicGrad")

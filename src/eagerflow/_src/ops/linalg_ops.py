@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow._src.core import context
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend import threads
+from eagerflow._src.backend import real_schur, threads
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -1932,11 +1932,24 @@ def _eig(xp, x, compute_v=True, Tout=None):
     if x.size == 0:
         e = np.zeros(x.shape[:-1], out_type)
         return e, (np.zeros(x.shape, out_type) if compute_v else np.zeros([0], out_type))
-    if compute_v:
-        e, v = np.linalg.eig(np.asarray(x))
-        return e.astype(out_type), v.astype(out_type)
-    # (with eigenvectors or not, the same LAPACK routine: the same order)
-    return np.linalg.eigvals(np.asarray(x)).astype(out_type), np.zeros([0], out_type)
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        # TF's kernel (Eigen's complex solver) sorts them by magnitude, smallest first
+        if compute_v:
+            e, v = np.linalg.eig(x)
+        else:
+            e, v = np.linalg.eigvals(x), None
+        order = np.argsort(np.abs(e), axis=-1, kind="stable")
+        e = np.take_along_axis(e, order, -1)
+        if v is not None:
+            v = np.take_along_axis(v, order[..., None, :], -1)
+    else:
+        # in the order of Eigen's real Schur form, as TF's kernel gives them
+        flat = x.reshape((-1,) + x.shape[-2:])
+        pairs = [real_schur.eig_like_eigen(m, compute_v) for m in flat]
+        e = np.stack([p[0] for p in pairs]).reshape(x.shape[:-1])
+        v = np.stack([p[1] for p in pairs]).reshape(x.shape) if compute_v else None
+    return e.astype(out_type), (v.astype(out_type) if compute_v else np.zeros([0], out_type))
 
 
 def _eig_rule(x, compute_v=True, Tout=None, **_):
@@ -1957,7 +1970,7 @@ def _eig_call(tensor, compute_v, name):
     return dispatch(_EIG, (tensor,), {"compute_v": compute_v, "Tout": out}, name)
 
 
-@export("linalg.eig")
+@export("linalg.eig", "eig")
 def eig(tensor, name=None):
     """Eigenvalues and eigenvectors (unit-norm columns) of each square matrix: ``(e, v)``,
     complex (complex64 for float32 input, complex128 for float64).
@@ -1972,7 +1985,7 @@ def eig(tensor, name=None):
     return tuple(_eig_call(tensor, True, name))
 
 
-@export("linalg.eigvals")
+@export("linalg.eigvals", "eigvals")
 def eigvals(tensor, name=None):
     """The eigenvalues of each square matrix, complex.
 

@@ -890,6 +890,18 @@ ndtri = unary(_NDTRI, "Computes the inverse of the standard normal CDF (the prob
 export("math.ndtri")(ndtri)
 
 
+@export("math.erfcinv")
+def erfcinv(x, name=None):
+    """Computes the inverse complementary error function (on [0, 2]), as TF does: from
+    `ndtri`, so erfcinv(1) is -0.
+
+    >>> tf.math.erfcinv([0.0, 0.2, 2.0])
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([      inf, 0.9061938,      -inf], dtype=float32)>
+    """
+    x = convert_to_tensor(x)
+    return multiply(negative(ndtri(multiply(x, 0.5))), np.sqrt(0.5), name=name)
+
+
 def _igamma_kernel(which):
     """P(a, x) (`which` 0) or Q(a, x) (1) with TF's values where SciPy's differ: NaN for
     a <= 0 (P(a, 0) = 0 even then), and at a = inf P = 0, Q = 1 - [x = inf]."""

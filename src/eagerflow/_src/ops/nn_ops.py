@@ -1292,16 +1292,95 @@ def _softmax_xent_grad(op, loss_grad, backprop_grad):
     d_logits = _xent_logits_grad(logits, loss_grad, op.outputs[1], backprop_grad, axis)
     if not op.needs(1):  # labels are most often data
         return d_logits, None
-    d_labels = _add_present(
-        None if loss_grad is None else math_ops.multiply(
-            array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis))),
-        None if backprop_grad is None else math_ops.negative(backprop_grad))
+    # As TF's: only the loss reaches the labels; backprop's own share (-1 per element) does not
+    d_labels = array_ops.zeros_like(op.inputs[1]) if loss_grad is None else math_ops.multiply(
+        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)))
     return d_logits, d_labels
 
 
 @register_gradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_softmax_xent_grad(op, loss_grad, backprop_grad):
     return _xent_logits_grad(op.inputs[0], loss_grad, op.outputs[1], backprop_grad, -1), None
+
+
+
+# -- local response normalization ------------------------------------------------------------
+
+def _lrn(xp, x, depth_radius, bias, alpha, beta):
+    """x / (bias + alpha * (sum of the squares of the channels within depth_radius))^beta,
+    in the input's precision as TF's kernel computes it."""
+    if x.ndim != 4:
+        raise _invalid("in must be 4-dimensional")
+    norm = _lrn_window_sum(xp, x * x, depth_radius)
+    norm = norm * xp.asarray(alpha, x.dtype) + xp.asarray(bias, x.dtype)
+    if beta == 1:
+        return x / norm
+    if beta == 0.5:
+        return x / xp.sqrt(norm)
+    return x * xp.power(norm, xp.asarray(-beta, x.dtype))
+
+
+def _lrn_window_sum(xp, t, radius):
+    """Along the last axis, the sum of each element's neighbours within `radius` (itself
+    included), by shifted copies of `t` padded with zeros."""
+    padded = xp.pad(t, [(0, 0)] * (t.ndim - 1) + [(radius, radius)])
+    out = xp.zeros_like(t)
+    for k in range(2 * radius + 1):
+        out += padded[..., k:k + t.shape[-1]]
+    return out
+
+
+def _lrn_rule(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    if x.shape.rank is not None and x.shape.rank != 4:
+        raise rules.shape_error("LRN", f"Shape must be rank 4 but is rank {x.shape.rank}",
+                                [x.shape])
+    return x.shape, x.dtype
+
+
+_LRN_TYPES = (_d.float16, _d.bfloat16, _d.float32)
+_LRN = register("LRN", _lrn, _lrn_rule, dtypes=_LRN_TYPES)
+tf_args[_LRN] = ("input",)
+tf_defaults[_LRN] = {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}
+batching_rules[_LRN] = PER_ELEMENT
+
+
+def _lrn_window_sum_ops(t, radius):
+    padded = array_ops.pad(t, [[0, 0]] * 3 + [[radius, radius]])
+    total = None
+    for k in range(2 * radius + 1):
+        end = k - 2 * radius
+        part = padded[..., k:end if end else None]
+        total = part if total is None else math_ops.add(total, part)
+    return total
+
+
+@register_gradient("LRN")
+def _lrn_grad(op, dy):
+    """TF's LRNGrad: with N = bias + alpha * S, y = x N^-beta,
+    dx = dy N^-beta - 2 alpha beta x * S-window(dy y / N)."""
+    x, y = op.inputs[0], op.outputs
+    radius, bias = op.attrs["depth_radius"], op.attrs["bias"]
+    alpha, beta = op.attrs["alpha"], op.attrs["beta"]
+    norm = bias + alpha * _lrn_window_sum_ops(math_ops.square(x), radius)
+    spread = _lrn_window_sum_ops(dy * y / norm, radius)
+    return dy * math_ops.pow(norm, cast(-beta, x.dtype)) - (2 * alpha * beta) * x * spread
+
+
+@export("nn.local_response_normalization", "nn.lrn")
+def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.5, name=None):
+    """Local response normalization over the channels (last axis) of a 4-D tensor:
+    ``input / (bias + alpha * sum(input[..., d - r:d + r + 1] ** 2)) ** beta``.
+
+    >>> tf.nn.local_response_normalization(tf.ones([1, 1, 1, 2]), depth_radius=1)
+    <tf.Tensor: shape=(1, 1, 1, 2), dtype=float32, numpy=array([[[[0.57735026, 0.57735026]]]], dtype=float32)>
+    """
+    attrs = {"depth_radius": int(depth_radius), "bias": float(bias), "alpha": float(alpha),
+             "beta": float(beta)}
+    x = as_tensor(input)
+    if not isinstance(input, Tensor) and x.dtype not in _LRN_TYPES and \
+            isinstance(input, (np.ndarray, list, tuple, float, int)):
+        x = as_tensor(np.asarray(input, np.float32))  # (as TF: to the op's default, float32)
+    return dispatch(_LRN, (x,), attrs, name=name)
 
 
 name_functions(globals())

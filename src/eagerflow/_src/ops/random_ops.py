@@ -49,6 +49,7 @@ from eagerflow._src.core.registry import (
     FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, runs_rules
 from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
@@ -1358,11 +1359,15 @@ def create_rng_state(seed, alg):
     >>> tf.random.create_rng_state(1234, "philox").numpy()
     array([1234,    0,    0])
     """
-    size = 2 if _algorithm(alg) is Algorithm.THREEFRY else 3
-    return convert_to_tensor(np.array(_state_from_seed(seed, size), np.uint64).view(np.int64))
+    return convert_to_tensor(np.array(_state_from_seed(seed, _state_size(alg)), np.uint64).view(np.int64))
 
 
 # -- Generator --------------------------------------------------------------------------------
+
+def _state_size(alg):
+    """The 64-bit words of a state of algorithm `alg` (None: Philox)."""
+    return 2 if alg is not None and _algorithm(alg) is Algorithm.THREEFRY else 3
+
 
 def _state_from_seed(seed, size=3):
     """A state of `size` 64-bit words (Philox: ``[counter low, counter high, key]``) from a
@@ -1375,19 +1380,6 @@ def _state_from_seed(seed, size=3):
     values = values.view(np.int64) if values.dtype == np.uint64 else values.astype(np.int64)
     values = [int(v) & _U64 for v in values.reshape(-1)[:size].tolist()]
     return [0] * (size - len(values)) + values
-
-
-class _GeneratorState:
-    """A generator's state as a checkpoint stores it (TF's ``_state_var``: VARIABLE_VALUE)."""
-
-    def __init__(self, generator):
-        self._generator = generator
-
-    def _serialize_to_tensors(self):
-        return {"VARIABLE_VALUE": self._generator.state.numpy()}
-
-    def _restore_from_tensors(self, tensors):
-        self._generator.reset(tensors["VARIABLE_VALUE"])
 
 
 @export("random.Generator", "random.experimental.Generator")
@@ -1404,11 +1396,15 @@ class Generator:
             if state is not None or alg is not None:
                 raise ValueError("When `copy_from` is not None, neither `state` nor `alg` "
                                  "should be given.")
-            state, alg = copy_from.state.numpy(), copy_from._alg
+            state, alg = copy_from.state.numpy(), copy_from._alg  # (a new variable)
         if state is None:
             raise ValueError("Generator needs `copy_from` or `state` (or use `from_seed`).")
         self._alg = Algorithm.PHILOX if alg is None else _algorithm(alg)
         self._lock = threading.Lock()
+        size = _state_size(self._alg)
+        # TF's state variable: ops read and assign it; each call's draw advances it in place
+        self._state_var = Variable(np.zeros(size, np.int64), trainable=False,
+                                   name="StateVar")
         self.reset(state)
 
     @classmethod
@@ -1418,11 +1414,11 @@ class Generator:
         >>> tf.random.Generator.from_seed(1).state.numpy()
         array([1, 0, 0])
         """
-        return cls(state=_state_from_seed(seed), alg=alg)
+        return cls(state=_state_from_seed(seed, _state_size(alg)), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(state=[_random_bits() for _ in range(3)], alg=alg)
+        return cls(state=[_random_bits() for _ in range(_state_size(alg))], alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):
@@ -1433,40 +1429,51 @@ class Generator:
         return cls(state=[*np.asarray(counter).reshape(-1).tolist(), int(key)], alg=alg)
 
     def reset(self, state):
-        """Replaces the state: ``[counter low, counter high, key]`` (64 bits each)."""
-        values = np.asarray(state.numpy() if isinstance(state, Tensor) else state).reshape(-1)
-        if values.shape != (3,):
-            raise ValueError(f"A Philox state has 3 elements, got {values.size}.")
-        low, high, key = (int(v) & _U64 for v in values.tolist())
+        """Replaces the state: Philox's ``[counter low, counter high, key]``, ThreeFry's
+        ``[counter, key]`` (64 bits each)."""
+        values = np.asarray(state.numpy() if isinstance(state, (Tensor, Variable))
+                            else state).reshape(-1)
+        size = self._state_var.shape[0]
+        if values.shape != (size,):
+            raise ValueError(f"Shapes {values.shape} and [{size}] are incompatible")
+        words = [int(v) & _U64 for v in values.tolist()]
         with self._lock:
-            self._counter, self._key = low | high << 64, key
+            self._write(words[0] | words[1] << 64 if size == 3 else words[0], words[-1])
 
     def reset_from_seed(self, seed):
-        self.reset(_state_from_seed(seed))
+        self.reset(_state_from_seed(seed, self._state_var.shape[0]))
 
     def reset_from_key_counter(self, key, counter):
         self.reset([*np.asarray(counter).reshape(-1).tolist(), int(key)])
 
+    def _read(self):
+        """``(counter, key)`` from the state variable (its current value, however set)."""
+        words = [int(v) & _U64 for v in np.asarray(self._state_var.handle.value).tolist()]
+        if len(words) == 2:
+            return words[0], words[1]
+        return words[0] | words[1] << 64, words[2]
+
+    def _write(self, counter, key):
+        words = ([counter & _U64, counter >> 64, key] if self._state_var.shape[0] == 3
+                 else [counter & _U64, key])
+        self._state_var.handle.value = np.array(words, np.uint64).view(np.int64)
+
     @property
     def state(self):
-        """``[counter low, counter high, key]`` as int64.
+        """The state variable: int64 ``[counter low, counter high, key]`` for Philox.
 
         >>> g = tf.random.Generator.from_seed(1); _ = g.normal([3]); g.state.numpy()
         array([769,   0,   0])
         """
-        words = [self._counter & _U64, self._counter >> 64, self._key]
-        return convert_to_tensor(np.array(words, np.uint64).view(np.int64))
+        return self._state_var
 
     @property
     def key(self):
-        return convert_to_tensor(np.array(self._key, np.uint64).view(np.int64))
+        return convert_to_tensor(np.array(self._read()[1], np.uint64).view(np.int64))
 
     # -- checkpoints: TF saves the state as the generator's variable "_state_var" ---------
     def _trackable_children(self):
-        node = self.__dict__.get("_state_node")
-        if node is None:  # one node, so that a restore's matching finds it again
-            node = self._state_node = _GeneratorState(self)
-        return {"_state_var": node}
+        return {"_state_var": self._state_var}
 
     @property
     def algorithm(self):
@@ -1475,24 +1482,28 @@ class Generator:
     def skip(self, delta):
         """Advances the state as if `delta` values had been drawn."""
         with self._lock:
-            self._counter = (self._counter + int(delta) * philox.RESERVED_PER_VALUE) % 2**128
+            before = self._state_var.handle.value
+            counter, key = self._read()
+            self._write((counter + int(delta) * philox.RESERVED_PER_VALUE) % 2**128, key)
+        return convert_to_tensor(before)  # (TF's: the state before the skip)
 
     def take(self, seed, seed2, samples):
         """``(key, counter high, counter low)`` of the next call, which takes `samples` blocks
         (the state a graph's op reads at each run; `seed` and `seed2` are unused)."""
         with self._lock:
-            counter, self._counter = self._counter, (self._counter + samples) % 2**128
+            counter, key = self._read()
+            self._write((counter + samples) % 2**128, key)
         journal = getattr(_journal, "takes", None)
         if journal is not None:
-            journal.append((self, self._key, counter, samples))
-        return self._key, counter >> 64, counter & _U64
+            journal.append((self, key, counter, samples))
+        return key, counter >> 64, counter & _U64
 
     def give_back(self, key, counter, samples):
         """Returns the blocks a call took from `counter` (see `Draws`), unless the state
         moved on since."""
         with self._lock:
-            if self._key == key and self._counter == (counter + samples) % 2**128:
-                self._counter = counter
+            if self._read() == ((counter + samples) % 2**128, key):
+                self._write(counter, key)
 
     def _next(self):
         """The seed attrs of one call: the stream is taken when it runs."""

@@ -15,7 +15,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
@@ -113,6 +113,13 @@ for (_kind, _rank), _op in _OPS.items():  # TF's real transforms take fft_length
 # -- public FFT functions --------------------------------------------------------------------
 
 def _complex_fft(kind, rank, input, name):
+    # As TF's conversion for the ops' default complex64: a NumPy array becomes complex64,
+    # a list of Python values keeps its own dtype if complex, else becomes complex64
+    if isinstance(input, (np.ndarray, np.generic)):
+        input = convert_to_tensor(np.asarray(input).astype(np.complex64))
+    elif not is_tensor_like(input):
+        x = convert_to_tensor(input)
+        input = x if x.dtype in COMPLEX else convert_to_tensor(input, _d.complex64)
     return dispatch(_OPS[kind, rank], (as_tensor(input),), name=name)
 
 

@@ -24,8 +24,8 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops, \
-    reduction_ops
+from eagerflow._src.ops import (
+    array_ops, cast_ops, debugging_ops, fingerprint_ops, late, math_ops, reduction_ops)
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
@@ -1060,3 +1060,75 @@ def _cwise(fn, op_name):
 SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")
 SparseTensor.__truediv__ = _cwise(math_ops.truediv, "__truediv__")
 SparseTensor.__div__ = SparseTensor.__truediv__
+
+
+# -- embedding lookups of sparse ids ---------------------------------------------------------
+
+@export("nn.embedding_lookup_sparse")
+def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=None,
+                            name=None, allow_fast_lookup=False):
+    """The embeddings of each row's ids of the 2-D `sp_ids` combined by `combiner` ("sum",
+    "mean" (the default) or "sqrtn"), weighted by `sp_weights` if given; one row per row
+    up to the last with an id (rows without ids give zeros).
+
+    >>> ids = tf.sparse.SparseTensor([[0, 0], [0, 1]], tf.constant([0, 1], tf.int64), [1, 2])
+    >>> tf.nn.embedding_lookup_sparse(tf.constant([[1.0], [3.0]]), ids, None)
+    <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[2.]], dtype=float32)>
+    """
+    combiner = "mean" if combiner is None else combiner
+    if combiner not in ("mean", "sqrtn", "sum"):
+        raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
+    segment_ids = cast_ops.cast(sp_ids.indices[:, 0], _d.int32)
+    ids, idx = reduction_ops.unique(sp_ids.values)
+    embeddings = array_ops.gather(late.nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
+    if sp_weights is not None:
+        weights = cast_ops.cast(sp_weights.values, embeddings.dtype)
+    else:
+        weights = array_ops.ones_like(segment_ids, dtype=embeddings.dtype)
+    ones = [1] * (embeddings.shape.rank - 1)  # (weights broadcast over the embedding)
+    total = reduction_ops.segment_sum(embeddings * array_ops.reshape(weights, [-1] + ones),
+                                      segment_ids)
+    if combiner == "sum":
+        return cast_ops.identity(total, name=name)
+    scale = reduction_ops.segment_sum(weights if combiner == "mean" else weights * weights,
+                                      segment_ids)
+    if combiner == "sqrtn":
+        scale = math_ops.sqrt(scale)
+    scale = array_ops.reshape(scale, [-1] + ones)
+    return math_ops.divide_no_nan(total, scale, name=name)
+
+
+@export("nn.safe_embedding_lookup_sparse")
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,
+                                 combiner="mean", default_id=None, max_norm=None, name=None,
+                                 allow_fast_lookup=False):
+    """`embedding_lookup_sparse` of ids of any rank >= 2 that leaves out negative ids (and,
+    but for a sum, ids of weight <= 0), giving rows without ids the embedding of `default_id` or zeros;
+    the result has `sparse_ids`' dense shape but its last dimension, then the embedding's.
+    """
+    shape = sparse_ids.dense_shape
+    rank = sparse_ids.shape.rank if hasattr(sparse_ids, "shape") else None
+    rank = int(get_static_value(array_ops.size(shape))) if rank is None else rank
+    if rank != 2:
+        rows = reduction_ops.reduce_prod(shape[:-1])
+        flat = array_ops.stack([rows, shape[-1]])
+        sparse_ids = reshape(sparse_ids, flat)
+        if sparse_weights is not None:
+            sparse_weights = reshape(sparse_weights, flat)
+    valid = math_ops.greater_equal(sparse_ids.values, 0)
+    if sparse_weights is not None and combiner != "sum":  # (TF keeps a sum's weights)
+        valid = math_ops.logical_and(valid, math_ops.greater(sparse_weights.values, 0))
+    if sparse_weights is not None:
+        sparse_weights = retain(sparse_weights, valid)
+    sparse_ids = retain(sparse_ids, valid)
+    sparse_ids, empty = fill_empty_rows(sparse_ids, 0 if default_id is None else default_id)
+    if sparse_weights is not None:
+        sparse_weights, _ = fill_empty_rows(sparse_weights, 1.0)
+    result = embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
+                                     combiner=combiner, max_norm=max_norm)
+    if default_id is None:
+        mask = array_ops.reshape(empty, [-1] + [1] * (result.shape.rank - 1))
+        result = array_ops.where(mask, array_ops.zeros_like(result), result)
+    out_shape = array_ops.concat([cast_ops.cast(shape[:-1], _d.int32),
+                                  array_ops.shape(result)[1:]], 0)
+    return array_ops.reshape(result, out_shape, name=name)

@@ -298,3 +298,52 @@ def vorbis_window(window_length, dtype=_d.float32, name=None):
     length = _static_int(window_length, "window_length")
     arg = (cast(array_ops.range(length), dtype) + 0.5) * convert_to_tensor(np.pi / length, dtype)
     return math_ops.sin(convert_to_tensor(np.pi / 2, dtype) * math_ops.square(math_ops.sin(arg)))
+
+
+@export("signal.mdct")
+def mdct(signals, frame_length, window_fn=vorbis_window, pad_end=False, norm=None, name=None):
+    """The modified DCT of `signals`' frames of `frame_length` (a multiple of 4) half a frame
+    apart, windowed by `window_fn` (or scaled by 1/sqrt(2)): frame_length / 2 values each.
+
+    >>> tf.signal.mdct(tf.ones([8]), 4).shape
+    TensorShape([3, 2])
+    """
+    signals = as_tensor(signals)
+    length = get_static_value(convert_to_tensor(frame_length))
+    if length is not None and int(length) % 4 != 0:
+        raise ValueError("The frame length must be a multiple of 4.")
+    step = int(length) // 2 if length is not None else frame_length // 2
+    frames = signal_ops.frame(signals, frame_length, step, pad_end=pad_end)
+    if window_fn is not None:
+        frames = frames * window_fn(frame_length, dtype=frames.dtype)
+    else:
+        frames = frames * (1.0 / np.sqrt(2))
+    a, b, c, d = array_ops.split(frames, 4, axis=-1)
+    # the time-domain aliasing that folds each frame onto half its length
+    folded = array_ops.concat([-array_ops.reverse(c, [-1]) - d,
+                               a - array_ops.reverse(b, [-1])], axis=-1)
+    return dct(folded, type=4, norm=norm, name=name)
+
+
+@export("signal.inverse_mdct")
+def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
+    """Signals from their `mdct`s (with the same window and `norm`): each unfolded to a
+    whole frame, windowed, and the frames overlapped and added half a frame apart.
+
+    >>> tf.signal.inverse_mdct(tf.signal.mdct(tf.ones([8]), 4)).shape
+    TensorShape([8])
+    """
+    mdcts = as_tensor(mdcts)
+    half = mdcts.shape[-1]
+    if norm is None:
+        halves = (0.5 / cast(half, mdcts.dtype)) * dct(mdcts, type=4)
+    elif norm == "ortho":
+        halves = dct(mdcts, type=4, norm="ortho")
+    first, second = array_ops.split(halves, 2, axis=-1)
+    frames = array_ops.concat([second, -array_ops.reverse(second, [-1]),
+                               -array_ops.reverse(first, [-1]), -first], axis=-1)
+    if window_fn is not None:
+        frames = frames * window_fn(2 * half, dtype=mdcts.dtype)
+    else:
+        frames = frames * (1.0 / np.sqrt(2))
+    return overlap_and_add(frames, half, name=name)

@@ -37,14 +37,17 @@ from eagerflow._src.compat.variable_scope import local_variables_initializer as 
 from eagerflow._src.core.errors import OpError  # noqa: F401
 from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
+from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
+from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter_add  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_sub as tensor_scatter_sub  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_update as tensor_scatter_update  # noqa: F401
 from eagerflow._src.ops.array_ops import where as where_v2  # noqa: F401
-from eagerflow._src.ops.debugging_ops import check_numerics, is_numeric_tensor  # noqa: F401
+from eagerflow._src.ops.debugging_ops import (  # noqa: F401
+    assert_proper_iterable, assert_same_float_dtype, check_numerics, is_numeric_tensor)
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_hash_bucket_fast  # noqa: F401
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_strong as string_to_hash_bucket_strong  # noqa: F401
 from eagerflow._src.ops.image_ops import random_crop  # noqa: F401

@@ -35,7 +35,8 @@ from eagerflow._src.core.module import WRAPPER_TYPES, Module, _snake_case, leave
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.core.variables import Variable, VariableSynchronization
+from eagerflow._src.core.variables import (
+    Variable, VariableAggregation, VariableSynchronization)
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras import backend, late
@@ -420,7 +421,8 @@ class Layer(Module):
         variable = (AutoCastVariable if mixed else Variable)(
             lambda: initializer(shape, dtype=dtype), name=name, trainable=trainable,
             dtype=dtype, constraint=constraints_mod.get(constraint),
-            synchronization=synchronization)
+            synchronization=synchronization,
+            aggregation=VariableAggregation.NONE if aggregation is None else aggregation)
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
         module_lib.tracked(self)  # a checkpoint restored before the layer was built
         if regularizer is not None:

@@ -1,0 +1,66 @@
+"""`tf.nn.embedding_lookup_sparse` and `tf.nn.safe_embedding_lookup_sparse` against TF 2.21's
+values (recorded from it)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+PARAMS = np.arange(20, dtype=np.float32).reshape(5, 4) / 7
+E = PARAMS  # rows of the embedding, by id
+
+
+def _ids():
+    return tf.sparse.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 3]],
+                                  tf.constant([1, 3, 3, 4], tf.int64), [4, 5])
+
+
+def _weights():
+    return tf.sparse.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 3]], [1.0, 2.0, 0.5, -1.0],
+                                  [4, 5])
+
+
+@pytest.mark.parametrize("combiner, weighted, row0, row2", [
+    ("sum", False, E[1] + E[3], E[3] + E[4]),
+    ("mean", False, (E[1] + E[3]) / 2, (E[3] + E[4]) / 2),
+    ("sqrtn", False, (E[1] + E[3]) / np.sqrt(2), (E[3] + E[4]) / np.sqrt(2)),
+    ("sum", True, E[1] + 2 * E[3], 0.5 * E[3] - E[4]),
+    ("mean", True, (E[1] + 2 * E[3]) / 3, (0.5 * E[3] - E[4]) / -0.5),
+    ("sqrtn", True, (E[1] + 2 * E[3]) / np.sqrt(5), (0.5 * E[3] - E[4]) / np.sqrt(1.25)),
+])
+def test_embedding_lookup_sparse(combiner, weighted, row0, row2):
+    got = tf.nn.embedding_lookup_sparse(PARAMS, _ids(), _weights() if weighted else None,
+                                        combiner=combiner)
+    assert got.shape == (3, 4)  # up to the last row with an id
+    np.testing.assert_allclose(got, [row0, np.zeros(4), row2], rtol=1e-5, atol=1e-6)
+
+
+def test_safe_lookup_prunes_pads_and_reshapes():
+    got = tf.nn.safe_embedding_lookup_sparse(PARAMS, _ids(), _weights(), combiner="mean")
+    np.testing.assert_allclose(got, [(E[1] + 2 * E[3]) / 3, np.zeros(4), E[3], np.zeros(4)],
+                               rtol=1e-5)
+    summed = tf.nn.safe_embedding_lookup_sparse(PARAMS, _ids(), _weights(), combiner="sum")
+    np.testing.assert_allclose(summed[2], 0.5 * E[3] - E[4], rtol=1e-5)  # TF keeps them
+    default = tf.nn.safe_embedding_lookup_sparse(PARAMS, _ids(), None, default_id=0)
+    np.testing.assert_allclose(default[1], E[0])
+    negative = tf.sparse.SparseTensor([[0, 0], [1, 0], [1, 1]],
+                                      tf.constant([2, -1, 4], tf.int64), [3, 2])
+    np.testing.assert_allclose(tf.nn.safe_embedding_lookup_sparse(PARAMS, negative),
+                               [E[2], E[4], np.zeros(4)], rtol=1e-6)
+    ids3 = tf.sparse.SparseTensor([[0, 0, 0], [1, 1, 1]], tf.constant([1, 2], tf.int64),
+                                  [2, 2, 3])
+    got = tf.nn.safe_embedding_lookup_sparse(PARAMS, ids3)
+    assert got.shape == (2, 2, 4)
+    np.testing.assert_allclose(got[1, 1], E[2])
+    with pytest.raises(ValueError, match="combiner must be one of 'mean', 'sqrtn' or 'sum', "
+                                         "got max"):
+        tf.nn.embedding_lookup_sparse(PARAMS, _ids(), None, combiner="max")
+
+
+def test_gradient_is_indexed_slices():
+    v = tf.Variable(PARAMS)
+    with tf.GradientTape() as tape:
+        y = tf.nn.safe_embedding_lookup_sparse(v, _ids(), _weights(), combiner="sqrtn")
+    grad = tape.gradient(y, v)
+    assert isinstance(grad, tf.IndexedSlices)
+    np.testing.assert_allclose(tf.convert_to_tensor(grad)[:, 0],
+                               [0, 0.4472, 0, 1.8944, 0], atol=1e-4)

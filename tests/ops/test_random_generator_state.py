@@ -1,0 +1,60 @@
+"""`tf.random.Generator` keeps its state in a `tf.Variable` as TF's does (values recorded
+with TF 2.21)."""
+import numpy as np
+
+import eagerflow as tf
+
+
+def test_state_is_an_int64_variable_that_draws_advance():
+    g = tf.random.Generator.from_seed(1234)
+    state = g.state
+    assert isinstance(state, tf.Variable)
+    assert (state.dtype, state.shape, state.trainable) == (tf.int64, (3,), False)
+    assert state.name == "StateVar:0"
+    g.normal([3])
+    assert g.state is state
+    assert state.numpy().tolist() == [2002, 0, 0]
+
+
+def test_assigning_the_state_variable_moves_the_generator():
+    g = tf.random.Generator.from_seed(1)
+    g.state.assign([100, 0, 5])
+    np.testing.assert_allclose(g.normal([2]), [0.59909946, -0.7823114], rtol=1e-6)
+    assert g.state.numpy().tolist() == [612, 0, 5]
+    copy = tf.random.Generator(copy_from=g)
+    assert copy.state is not g.state and copy.state.numpy().tolist() == [612, 0, 5]
+
+
+def test_state_read_in_a_function_follows_each_call():
+    g = tf.random.Generator.from_seed(9)
+
+    @tf.function
+    def draw():
+        return g.uniform([]), g.state.read_value()
+
+    assert draw()[1].numpy().tolist() == [265, 0, 0]
+    assert draw()[1].numpy().tolist() == [521, 0, 0]
+    assert g.state.numpy().tolist() == [521, 0, 0]
+
+
+def test_checkpoint_restores_the_state(tmp_path):
+    g = tf.random.Generator.from_seed(5)
+    ckpt = tf.train.Checkpoint(g=g)
+    path = ckpt.write(str(tmp_path / "ckpt"))
+    first = g.normal([2]).numpy()
+    ckpt.read(path)
+    np.testing.assert_array_equal(g.normal([2]), first)
+    assert tf.train.load_variable(path, "g/_state_var/.ATTRIBUTES/VARIABLE_VALUE").tolist() \
+        == [5, 0, 0]
+
+
+def test_skip_returns_the_state_before_it():
+    g = tf.random.Generator.from_seed(3)
+    assert g.skip(10).numpy().tolist() == [3, 0, 0]
+    assert g.state.numpy().tolist() == [2563, 0, 0]
+
+
+def test_threefry_state_has_two_words():
+    g = tf.random.Generator.from_seed(7, alg="threefry")
+    assert g.state.numpy().tolist() == [7, 0]
+    assert tf.random.Generator.from_non_deterministic_state(alg="threefry").state.shape == (2,)
