@@ -2082,6 +2082,15 @@ def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7b9e984d6f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(diagonals, rhs, diagonals_format=None, transpose_rhs=None, conjugate_rhs=None, name=None, partial_pivoting=None, perturb_singular=None):
+        try:
+            return _export_fn(diagonals, rhs, diagonals_format, transpose_rhs, conjugate_rhs, name, partial_pivoting, perturb_singular)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'diagonals': diagonals, 'rhs': rhs, 'diagonals_format': diagonals_format, 'transpose_rhs': transpose_rhs, 'conjugate_rhs': conjugate_rhs, 'name': name, 'partial_pivoting': partial_pivoting, 'perturb_singular': perturb_singular})
+    return _export_wrapper
+
+
 def _w7c66306d00(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ref, value, use_locking=None, name=None):
         try:
@@ -4752,12 +4761,14 @@ WRAPPERS = {
     'linalg.set_diag': _w55875935aa,
     'linalg.slogdet': _w53ca8dbd1a,
     'linalg.solve': _we1205f5142,
+    'linalg.sqrtm': _w53ca8dbd1a,
     'linalg.svd': _w39de699e2d,
     'linalg.tensor_diag': _w47bcf6fee2,
     'linalg.tensor_diag_part': _w53ca8dbd1a,
     'linalg.trace': _w87709dcace,
     'linalg.triangular_solve': _w3f1261096d,
     'linalg.tridiagonal_matmul': _w43d646494f,
+    'linalg.tridiagonal_solve': _w7b9e984d6f,
     'linspace': _wcfe63895e9,
     'make_ndarray': _w1534e0c76e,
     'make_tensor_proto': _wcf24ea17c2,
