@@ -8,4 +8,8 @@ from eagerflow._src.ops.linalg_ops import (  # noqa: F401
     matrix_rank, matrix_transpose, matvec, norm, normalize, pinv, qr, set_diag, slogdet, solve,
     sqrtm, svd, tensor_diag, tensor_diag_part, trace, triangular_solve, tridiagonal_matmul,
     tridiagonal_solve)
+from eagerflow._src.ops.linear_operator import (  # noqa: F401
+    LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorDiag,
+    LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorInversion,
+    LinearOperatorLowerTriangular)
 from eagerflow._src.ops.reduction_ops import global_norm, l2_normalize  # noqa: F401
