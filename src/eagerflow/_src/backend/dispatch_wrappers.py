@@ -3081,6 +3081,15 @@ def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb42bf7e8be(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(stack_height_limit=None, path_length_limit=None):
+        try:
+            return _export_fn(stack_height_limit, path_length_limit)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'stack_height_limit': stack_height_limit, 'path_length_limit': path_length_limit})
+    return _export_wrapper
+
+
 def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, gamma=None, gain=None):
         try:
@@ -4594,6 +4603,8 @@ WRAPPERS = {
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
+    'debugging.disable_check_numerics': _w1f06b08988,
+    'debugging.enable_check_numerics': _wb42bf7e8be,
     'debugging.is_numeric_tensor': _w1534e0c76e,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
