@@ -146,6 +146,8 @@ NOT_SWEPT = {
                   "gradients in tests/ops/test_eig.py",
     "linalg.eigvals": "compared with TF's values and gradients in tests/ops/test_eig.py",
     "linalg.logm": "complex input only: compared with TF's values in tests/ops/test_logm.py",
+    "strings.unicode_script": "ICU's script codes: compared with TF's values in "
+                              "tests/ops/test_unicode_script.py",
     "linalg.sqrtm": "compared with TF's values and gradients in tests/ops/test_sqrtm_tridiagonal_solve.py",
     "linalg.tridiagonal_solve": "compared with TF's values and gradients in "
                                 "tests/ops/test_sqrtm_tridiagonal_solve.py",

@@ -5040,6 +5040,7 @@ WRAPPERS = {
     'strings.unicode_decode': _we66caff8f3,
     'strings.unicode_decode_with_offsets': _we66caff8f3,
     'strings.unicode_encode': _w9905bbaf99,
+    'strings.unicode_script': _w53ca8dbd1a,
     'strings.unicode_split': _w9167836160,
     'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,
