@@ -322,3 +322,116 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
                            validation_split, subset, follow_links, IMAGE_FORMATS, load, "image",
                            "No {prefix}images found in directory {directory}. "
                            f"Allowed formats: {IMAGE_FORMATS}")
+
+
+# -- split_dataset ----------------------------------------------------------------------------
+
+def _split_sizes(left_size, right_size, total):
+    """(left, right) sample counts from fractions or counts, with Keras's checks."""
+    for name, size in (("left_size", left_size), ("right_size", right_size)):
+        if size is not None and type(size) not in (int, float):
+            raise TypeError(f"Invalid `{name}` Type. Expected: int or float or None, "
+                            f"Received: type({name})={type(size)}.")
+    if left_size == 0 and right_size == 0:
+        raise ValueError("Both `left_size` and `right_size` are zero. At least one of the "
+                         "split sizes must be non-zero.")
+    for name, size in (("left_size", left_size), ("right_size", right_size)):
+        if (type(size) is int and not 0 < size < total
+                or type(size) is float and not 0 < size < 1):
+            raise ValueError(f"`{name}` should be either a positive integer smaller than "
+                             f"{total}, or a float within the range `[0, 1]`. Received: "
+                             f"{name}={size}")
+    if type(left_size) is float and type(right_size) is float and left_size + right_size > 1:
+        raise ValueError("The sum of `left_size` and `right_size` is greater than 1. It must "
+                         "be less than or equal to 1.")
+    left = round(left_size * total) if type(left_size) is float else left_size
+    right = round(right_size * total) if type(right_size) is float else right_size
+    left = total - right if left is None else left
+    right = total - left if right is None else right
+    if left + right > total:
+        raise ValueError(f"The sum of `left_size` and `right_size` should be smaller than the "
+                         f"{total}. Received: left_size + right_size = {left + right}")
+    for size, side in ((left, "left"), (right, "right")):
+        if size == 0:
+            raise ValueError(f"With `dataset` of length={total}, `left_size`={left} and "
+                             f"`right_size`={right}. Resulting {side} side dataset split will "
+                             f"be empty. Adjust any of the aforementioned parameters")
+    return int(left), int(right)
+
+
+def _samples(dataset):
+    """The samples of `dataset` (a Dataset, an array, or a list/tuple of arrays), as a list."""
+    if isinstance(dataset, (list, tuple)):
+        kind = "list" if isinstance(dataset, list) else "tuple"
+        if not dataset:
+            raise ValueError(f"Received an empty {kind} dataset. Please provide a non-empty "
+                             f"{kind} of arrays.")
+        if not isinstance(dataset[0], np.ndarray):
+            comma = "," if kind == "list" else ", "  # (Keras's spacing)
+            raise ValueError(f"Expected a {kind} of `numpy.ndarray` objects{comma}Received: "
+                             f"{type(dataset[0])}")
+        length = dataset[0].shape[0]
+        for i, array in enumerate(dataset):
+            if np.shape(array)[0] != length:
+                raise ValueError(f"Received a {kind} of NumPy arrays with different lengths. "
+                                 f"Mismatch found at index {i}, Expected shape="
+                                 f"{dataset[0].shape} Received shape={np.shape(array)}. "
+                                 f"Please provide a {kind} of NumPy arrays with the same length.")
+        samples = list(zip(*dataset))
+    elif isinstance(dataset, Dataset):
+        if hasattr(dataset, "_batch_size"):
+            dataset = dataset.unbatch()
+        samples = list(dataset)
+    else:
+        samples = list(dataset)
+    if not samples:
+        raise ValueError("Received an empty Dataset. `dataset` must be a non-empty list/tuple "
+                         "of `numpy.ndarray` objects or `tf.data.Dataset` objects.")
+    return samples
+
+
+def _restored(part, dataset):
+    """What `Dataset.from_tensor_slices` takes to give the samples `part` back."""
+    if isinstance(dataset, np.ndarray):
+        return part
+    if isinstance(dataset, Dataset):
+        spec = dataset.element_spec
+        if isinstance(spec, dict):
+            return {key: [sample[key] for sample in part] for key in spec}
+    # (a dataset of single tensors too, as Keras does: its columns along their first axis)
+    return tuple(np.array(column) for column in zip(*part))
+
+
+@export("keras.utils.split_dataset")
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
+    """Splits a dataset (a `tf.data.Dataset`, an array, or a list/tuple of arrays of one
+    length) into a left and a right `tf.data.Dataset`, e.g. training and test sets.
+
+    A float size is a fraction of the samples, an int a number of them; None is the
+    complement of the other side. A batched dataset's splits are batched alike.
+
+    >>> left, right = tf.keras.utils.split_dataset(np.arange(10), left_size=0.8)
+    >>> int(left.cardinality()), int(right.cardinality())
+    (8, 2)
+    """
+    if not isinstance(dataset, (Dataset, list, tuple, np.ndarray)):
+        raise TypeError(f"The `dataset` argument must be either a `tf.data.Dataset` object or "
+                        f"a list/tuple of arrays. Received: dataset={dataset} of type "
+                        f"{type(dataset)}")
+    if left_size is None and right_size is None:
+        raise ValueError("At least one of the `left_size` or `right_size` must be specified. "
+                         "Received: left_size=None and right_size=None")
+    samples = _samples(dataset)
+    if shuffle:
+        import random  # noqa: PLC0415
+        # Keras seeds Python's global generator and shuffles with it: the same order
+        random.seed(random.randint(0, int(1e6)) if seed is None else seed)
+        random.shuffle(samples)
+    left_size, right_size = _split_sizes(left_size, right_size, len(samples))
+    splits = []
+    for part in (samples[:left_size], samples[-right_size:]):
+        split = Dataset.from_tensor_slices(_restored(part, dataset))
+        if isinstance(dataset, Dataset) and getattr(dataset, "_batch_size", None) is not None:
+            split = split.batch(dataset._batch_size)
+        splits.append(split.prefetch(_AUTOTUNE))
+    return tuple(splits)
