@@ -2361,6 +2361,15 @@ def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w885eb90517(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, sequence_length, merge_repeated=None, blank_index=None):
+        try:
+            return _export_fn(inputs, sequence_length, merge_repeated, blank_index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'merge_repeated': merge_repeated, 'blank_index': blank_index})
+    return _export_wrapper
+
+
 def _w88e04f84dd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(iterator):
         try:
@@ -4125,6 +4134,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, logits, label_length, logit_length, logits_time_major=None, unique=None, blank_index=None, name=None):
+        try:
+            return _export_fn(labels, logits, label_length, logit_length, logits_time_major, unique, blank_index, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'label_length': label_length, 'logit_length': logit_length, 'logits_time_major': logits_time_major, 'unique': unique, 'blank_index': blank_index, 'name': name})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -4862,6 +4880,8 @@ WRAPPERS = {
     'nn.conv3d_transpose': _w361172ffb4,
     'nn.convolution': _wc32325869b,
     'nn.crelu': _w82178d5e14,
+    'nn.ctc_greedy_decoder': _w885eb90517,
+    'nn.ctc_loss': _wef9303abd9,
     'nn.depth_to_space': _w9612cd4d2f,
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
