@@ -45,7 +45,9 @@ class Model(Layer):
         "inputs", "outputs", "input_names", "output_names", "_input_layers", "_nested_inputs",
         "_nested_outputs", "_steps", "_depths", "_nodes",
         # (the compiled steps, which a SavedModel leaves out as tf_keras does)
-        "train_function", "test_function", "predict_function"))
+        "train_function", "test_function", "predict_function",
+        # (what `compile` was given: its metrics are not the model's, as in Keras)
+        "_compile_arguments"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
