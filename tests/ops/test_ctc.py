@@ -71,3 +71,36 @@ def test_greedy_decoder():
                                          blank_index=0)
     np.testing.assert_array_equal(tf.sparse.to_dense(raw), [[2, 1, 1, 3, 1, 3],
                                                             [1, 4, 4, 4, 2, 0]])
+
+
+def test_beam_search_decoder():
+    logits = np.random.default_rng(0).normal(size=(6, 2, 4)).astype(np.float32) * 2
+    decoded, log_probabilities = tf.nn.ctc_beam_search_decoder(logits, [6, 5], beam_width=3,
+                                                               top_paths=2)
+    assert [tf.sparse.to_dense(d, default_value=-1).numpy().tolist() for d in decoded] == \
+        [[[2, 0, 1], [2, 1, -1]], [[2, 0, 2], [1, -1, -1]]]
+    np.testing.assert_allclose(log_probabilities, [[-2.0105133, -2.63424],
+                                                   [-1.0505232, -1.9489493]], rtol=1e-6)
+    (best,), score = tf.nn.ctc_beam_search_decoder(tf.nn.log_softmax(logits), [6, 5])
+    assert tf.sparse.to_dense(best, default_value=-1).numpy().tolist() == [[2, 0, 1],
+                                                                           [2, 1, -1]]
+    np.testing.assert_allclose(score, [[-1.9368582], [-1.0486399]], rtol=1e-6)
+
+
+def test_keras_backend_ctc():
+    y_pred = tf.nn.softmax(np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32))
+    cost = tf.keras.backend.ctc_batch_cost(LABELS, y_pred, [[6], [5]], [[3], [2]])
+    assert cost.shape == (2, 1)
+    np.testing.assert_allclose(cost, [[7.547363], [4.903264]], rtol=1e-6)
+    (dense,), log_prob = tf.keras.backend.ctc_decode(y_pred, [6, 5])
+    assert dense.numpy().tolist() == [[2, 1, 1, -1, -1, -1], [3, 1, 2, 3, -1, -1]]
+    np.testing.assert_allclose(log_prob, [[5.6454926], [4.8693166]], rtol=1e-6)
+    paths, log_prob = tf.keras.backend.ctc_decode(y_pred, [6, 5], greedy=False, beam_width=3,
+                                                  top_paths=2)
+    assert [p.numpy().tolist() for p in paths] == [
+        [[2, 1, 3, 1, -1, -1], [3, 2, 3, -1, -1, -1]], [[2, 1, 3, -1, -1, -1], [3, 1, 3, -1, -1, -1]]]
+    np.testing.assert_allclose(log_prob, [[-4.203728, -4.372421], [-3.5708795, -3.817371]],
+                               rtol=1e-6)
+    sparse = tf.keras.backend.ctc_label_dense_to_sparse(tf.constant(LABELS), [3, 2])
+    np.testing.assert_array_equal(sparse.values, [1, 2, 2, 3, 1])
+    np.testing.assert_array_equal(sparse.dense_shape, [2, 3])

@@ -4,7 +4,8 @@ from eagerflow._src.ops.conv_ops import (  # noqa: F401
     avg_pool, avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv1d_transpose, conv2d,
     conv2d_transpose, conv3d, conv3d_transpose, convolution, depthwise_conv2d, max_pool, max_pool1d,
     max_pool2d, max_pool3d, separable_conv2d)
-from eagerflow._src.ops.ctc_ops import ctc_greedy_decoder, ctc_loss  # noqa: F401
+from eagerflow._src.ops.ctc_ops import (  # noqa: F401
+    ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss)
 from eagerflow._src.ops.math_ops import sigmoid, softplus, tanh, zero_fraction  # noqa: F401
 from eagerflow._src.ops.nn_ops import (  # noqa: F401
     batch_normalization, bias_add, compute_average_loss, crelu, depth_to_space, dropout, elu,

@@ -3882,6 +3882,15 @@ def _wde761e9e1a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdf032427a5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, sequence_length, beam_width=None, top_paths=None):
+        try:
+            return _export_fn(inputs, sequence_length, beam_width, top_paths)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'beam_width': beam_width, 'top_paths': top_paths})
+    return _export_wrapper
+
+
 def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, rhs, adjoint=None, name=None):
         try:
@@ -4880,6 +4889,7 @@ WRAPPERS = {
     'nn.conv3d_transpose': _w361172ffb4,
     'nn.convolution': _wc32325869b,
     'nn.crelu': _w82178d5e14,
+    'nn.ctc_beam_search_decoder': _wdf032427a5,
     'nn.ctc_greedy_decoder': _w885eb90517,
     'nn.ctc_loss': _wef9303abd9,
     'nn.depth_to_space': _w9612cd4d2f,

@@ -188,3 +188,76 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
                            np.asarray(decoded_values, np.int64), np.asarray([batch, longest],
                                                                             np.int64))
     return [decoded], as_tensor(log_probability)
+
+
+def _log_add(a, b):
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    top = max(a, b)
+    return top + np.log1p(np.exp(-abs(a - b)))
+
+
+def _beam_search(log_probs, beam_width, blank):
+    """Prefix beam search over one sequence's per-step log-probabilities [T, C]: the label
+    sequences kept, each with (log P(ends in blank), log P(ends in a label))."""
+    beams = {(): (0.0, -np.inf)}
+    for step in log_probs:
+        grown = {}
+
+        def add(prefix, blank_score, label_score):
+            old_b, old_l = grown.get(prefix, (-np.inf, -np.inf))
+            grown[prefix] = (_log_add(old_b, blank_score), _log_add(old_l, label_score))
+        for prefix, (p_blank, p_label) in beams.items():
+            total = _log_add(p_blank, p_label)
+            add(prefix, total + step[blank], -np.inf)
+            for k in range(len(step)):
+                if k == blank:
+                    continue
+                if prefix and prefix[-1] == k:
+                    add(prefix, -np.inf, p_label + step[k])  # the label repeated: merged
+                    add(prefix + (k,), -np.inf, p_blank + step[k])  # after a blank: new
+                else:
+                    add(prefix + (k,), -np.inf, total + step[k])
+        beams = dict(sorted(grown.items(), key=lambda item: -_log_add(*item[1]))[:beam_width])
+    return beams
+
+
+@export("nn.ctc_beam_search_decoder")
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
+    """Beam search decoding of time-major `inputs` [time, batch, classes] (log-probabilities;
+    the last class is the blank).
+
+    Returns ``(decoded, log_probabilities)``: `top_paths` SparseTensors of int64 labels, the
+    most likely first, and ``[batch, top_paths]`` their log-probabilities.
+    """
+    values = as_tensor(inputs).numpy()
+    lengths = np.asarray(as_tensor(sequence_length).numpy())
+    steps, batch, classes = values.shape
+    if top_paths > beam_width:
+        raise errors.InvalidArgumentError(None, None, "top_paths must be less than or equal "
+                                                      "to beam_width")
+    # the inputs are taken through log-softmax, as TF's decoder normalizes each step
+    wide = values.astype(np.float64)
+    top = wide.max(axis=-1, keepdims=True)
+    log_probs = wide - top - np.log(np.exp(wide - top).sum(-1, keepdims=True))
+    paths = [[] for _ in range(top_paths)]
+    scores = np.full((batch, top_paths), -np.inf, values.dtype)
+    for b in range(batch):
+        beams = _beam_search(log_probs[:int(lengths[b]), b], beam_width, classes - 1)
+        ranked = sorted(beams.items(), key=lambda item: -_log_add(*item[1]))[:top_paths]
+        for i, (prefix, parts) in enumerate(ranked):
+            paths[i].append(prefix)
+            scores[b, i] = _log_add(*parts)
+        for i in range(len(ranked), top_paths):
+            paths[i].append(())
+    decoded = []
+    for per_batch in paths:
+        indices = [[b, j] for b, p in enumerate(per_batch) for j in range(len(p))]
+        flat = [k for p in per_batch for k in p]
+        longest = max((len(p) for p in per_batch), default=0)
+        decoded.append(SparseTensor(np.asarray(indices, np.int64).reshape(-1, 2),
+                                    np.asarray(flat, np.int64),
+                                    np.asarray([batch, longest], np.int64)))
+    return decoded, as_tensor(scores)
