@@ -148,6 +148,9 @@ NOT_SWEPT = {
     "linalg.logm": "complex input only: compared with TF's values in tests/ops/test_logm.py",
     "nn.ctc_loss": "compared with TF's values and gradients and with a sum over every alignment in "
                    "tests/ops/test_ctc.py",
+    "nn.local_response_normalization": "compared with TF's values and gradients in "
+                                       "tests/ops/test_lrn.py",
+    "nn.lrn": "compared with TF's values and gradients in tests/ops/test_lrn.py",
     "nn.ctc_beam_search_decoder": "SparseTensor results: compared with TF's values in "
                                   "tests/ops/test_ctc.py",
     "nn.ctc_greedy_decoder": "SparseTensor results: compared with TF's values in tests/ops/test_ctc.py",

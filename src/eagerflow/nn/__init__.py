@@ -9,11 +9,13 @@ from eagerflow._src.ops.ctc_ops import (  # noqa: F401
 from eagerflow._src.ops.math_ops import sigmoid, softplus, tanh, zero_fraction  # noqa: F401
 from eagerflow._src.ops.nn_ops import (  # noqa: F401
     batch_normalization, bias_add, compute_average_loss, crelu, depth_to_space, dropout, elu,
-    embedding_lookup, gelu, in_top_k, l2_loss, leaky_relu, log_poisson_loss, log_softmax, moments,
-    normalize_moments, relu, relu6, scale_regularization_loss, selu,
-    sigmoid_cross_entropy_with_logits, silu, softmax, softmax_cross_entropy_with_logits, softsign,
-    space_to_depth, sparse_softmax_cross_entropy_with_logits, sufficient_statistics,
+    embedding_lookup, gelu, in_top_k, l2_loss, leaky_relu, local_response_normalization,
+    log_poisson_loss, log_softmax, moments, normalize_moments, relu, relu6,
+    scale_regularization_loss, selu, sigmoid_cross_entropy_with_logits, silu, softmax,
+    softmax_cross_entropy_with_logits, softsign, space_to_depth,
+    sparse_softmax_cross_entropy_with_logits, sufficient_statistics,
     weighted_cross_entropy_with_logits, weighted_moments)
+from eagerflow._src.ops.nn_ops import local_response_normalization as lrn  # noqa: F401
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
 from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
 from eagerflow.nn import experimental  # noqa: F401

@@ -282,6 +282,15 @@ def _w126502459e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w131dfcde28(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, depth_radius=None, bias=None, alpha=None, beta=None, name=None):
+        try:
+            return _export_fn(input, depth_radius, bias, alpha, beta, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'depth_radius': depth_radius, 'bias': bias, 'alpha': alpha, 'beta': beta, 'name': name})
+    return _export_wrapper
+
+
 def _w14b43d070e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(window_length, periodic=None, dtype=None, name=None):
         try:
@@ -4900,6 +4909,7 @@ WRAPPERS = {
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,
     'nn.leaky_relu': _w3860f8ba36,
+    'nn.local_response_normalization': _w131dfcde28,
     'nn.log_poisson_loss': _wd1a2b862d5,
     'nn.log_softmax': _wc47a457ef7,
     'nn.max_pool': _w67a5e4ea19,

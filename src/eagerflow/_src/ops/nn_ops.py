@@ -1310,3 +1310,32 @@ name_functions(globals())
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
                       _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)
+
+
+@export("nn.local_response_normalization", "nn.lrn")
+def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
+                                 name=None):
+    """Each element divided by ``(bias + alpha * sqr_sum) ** beta``, `sqr_sum` the sum of
+    squares over the ``2 * depth_radius + 1`` channels around it (4-D inputs).
+
+    Built from elementwise ops and slices, so that it is differentiable to any order.
+
+    >>> tf.nn.lrn(tf.ones([1, 1, 1, 3]), depth_radius=1, alpha=1.0, beta=1.0).numpy()
+    array([[[[0.33333334, 0.25      , 0.33333334]]]], dtype=float32)
+    """
+    x = as_tensor(input)
+    if x.dtype not in (_d.float16, _d.bfloat16, _d.float32):
+        raise errors.InvalidArgumentError(
+            None, "LRN", f"Value for attr 'T' of {x.dtype.name if x.dtype != _d.float64 else 'double'}"
+                         f" is not in the list of allowed values: half, bfloat16, float\n\t; "
+                         f"NodeDef: {{{{node LRN}}}}; Op<name=LRN> [Op:LRN]")
+    if x.shape.rank is not None and x.shape.rank != 4:
+        raise errors.InvalidArgumentError(None, "LRN", "in must be 4-dimensional [Op:LRN]")
+    radius = int(depth_radius)
+    squares = array_ops.pad(x * x, [[0, 0], [0, 0], [0, 0], [radius, radius]])
+    depth = array_ops.shape(x)[3]
+    window = squares[..., :depth]
+    for offset in range(1, 2 * radius + 1):
+        window = window + squares[..., offset:offset + depth]
+    scale = cast(bias, x.dtype) + cast(alpha, x.dtype) * window
+    return math_ops.multiply(x, math_ops.pow(scale, cast(-beta, x.dtype)), name=name)
