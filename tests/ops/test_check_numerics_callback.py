@@ -52,3 +52,14 @@ def test_finite_programs_run_and_disable_stops_the_checks():
         tf.debugging.disable_check_numerics()
     tf.debugging.disable_check_numerics()  # twice is fine
     assert np.isneginf(tf.math.log(tf.constant(0.0)))
+
+
+def test_log_device_placement_setting():
+    assert tf.debugging.get_log_device_placement() is False
+    tf.debugging.set_log_device_placement(True)
+    try:
+        assert tf.debugging.get_log_device_placement() is True
+        assert float(tf.matmul([[1.0, 2.0]], [[1.0], [2.0]])[0, 0]) == 5.0
+    finally:
+        tf.debugging.set_log_device_placement(False)
+    assert tf.debugging.get_log_device_placement() is False

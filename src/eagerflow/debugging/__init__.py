@@ -5,4 +5,5 @@ from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     assert_less, assert_less_equal, assert_near, assert_negative, assert_non_negative,
     assert_non_positive, assert_none_equal, assert_positive, assert_rank, assert_rank_at_least,
     assert_rank_in, assert_scalar, assert_shapes, assert_type, check_numerics,
-    disable_check_numerics, enable_check_numerics, is_numeric_tensor)
+    disable_check_numerics, enable_check_numerics, get_log_device_placement, is_numeric_tensor,
+    set_log_device_placement)

@@ -2181,6 +2181,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(enabled):
+        try:
+            return _export_fn(enabled)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'enabled': enabled})
+    return _export_wrapper
+
+
 def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, segment_ids, num_segments, separator=None, name=None):
         try:
@@ -4641,7 +4650,9 @@ WRAPPERS = {
     'debugging.check_numerics': _w51f5e4739d,
     'debugging.disable_check_numerics': _w1f06b08988,
     'debugging.enable_check_numerics': _wb42bf7e8be,
+    'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
+    'debugging.set_log_device_placement': _w80b0dddd5c,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
     'distribute.get_replica_context': _w1f06b08988,

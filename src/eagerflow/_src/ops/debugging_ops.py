@@ -446,3 +446,25 @@ def disable_check_numerics():
     entry = _checkers.pop(id(ctx), None)
     if entry is not None and entry[0] is ctx:
         context.remove_recorder(ctx, entry[1])
+
+
+_log_device_placement = [False]
+
+
+@export("debugging.set_log_device_placement")
+def set_log_device_placement(enabled):
+    """Turns logging of each op's device placement on or off. Every op runs on this
+    process's one device, so nothing more is logged; `get_log_device_placement` reports the
+    setting.
+
+    >>> tf.debugging.set_log_device_placement(False)
+    >>> tf.debugging.get_log_device_placement()
+    False
+    """
+    _log_device_placement[0] = bool(enabled)
+
+
+@export("debugging.get_log_device_placement")
+def get_log_device_placement():
+    """Whether `set_log_device_placement` turned placement logging on."""
+    return _log_device_placement[0]
