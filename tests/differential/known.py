@@ -122,6 +122,8 @@ NOT_SWEPT = {
     "no_op": "TF 1 graph machinery: tested in tests/compat/test_toplevel.py",
     "import_graph_def": "imports a GraphDef: tested in tests/graph/test_graph_def.py",
     "random.categorical": _STATEFUL,
+    "random.log_uniform_candidate_sampler": _STATEFUL,
+    "random.uniform_candidate_sampler": _STATEFUL,
     "random.gamma": _STATEFUL,
     "random.normal": _STATEFUL,
     "random.poisson": _STATEFUL,

@@ -3135,6 +3135,15 @@ def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
+        try:
+            return _export_fn(true_classes, num_true, num_sampled, unique, range_max, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'true_classes': true_classes, 'num_true': num_true, 'num_sampled': num_sampled, 'unique': unique, 'range_max': range_max, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
         try:
@@ -4967,6 +4976,7 @@ WRAPPERS = {
     'random.fold_in': _w6a24fd51c1,
     'random.gamma': _wa66c568ac0,
     'random.get_global_generator': _w1f06b08988,
+    'random.log_uniform_candidate_sampler': _wb643cceff3,
     'random.normal': _wd9e712e58b,
     'random.poisson': _w9e87a1ba37,
     'random.set_global_generator': _wd433c66f23,
@@ -4983,6 +4993,7 @@ WRAPPERS = {
     'random.stateless_uniform': _wb83124adcd,
     'random.truncated_normal': _wd9e712e58b,
     'random.uniform': _w3f202dad9c,
+    'random.uniform_candidate_sampler': _wb643cceff3,
     'range': _w0a23fc9459,
     'rank': _w53ca8dbd1a,
     'recompute_grad': _w10fa1a9ba9,
