@@ -4,6 +4,7 @@ from eagerflow._src.backend.devices import (  # noqa: F401
     LogicalDeviceConfiguration, get_logical_device_configuration, list_logical_devices,
     list_physical_devices, set_logical_device_configuration)
 from eagerflow._src.core.config import (  # noqa: F401
-    functions_run_eagerly, get_soft_device_placement, get_visible_devices, run_functions_eagerly,
+    experimental_functions_run_eagerly, experimental_run_functions_eagerly, functions_run_eagerly,
+    get_soft_device_placement, get_visible_devices, run_functions_eagerly,
     set_soft_device_placement, set_visible_devices)
 from eagerflow.config import experimental, optimizer, threading  # noqa: F401

@@ -4,9 +4,9 @@ from eagerflow._src.ops.confusion_matrix import confusion_matrix  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, acos, acosh, add, angle, asin, asinh, atan, atan2, atanh, bessel_i0, bessel_i0e, bessel_i1,
     bessel_i1e, betainc, ceil, conj, cos, cosh, digamma, divide, divide_no_nan, equal, erf, erfc,
-    erfinv, exp, expm1, floor, floordiv, floormod, greater, greater_equal, igamma, igammac, imag,
-    invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing, lbeta,
-    less, less_equal, lgamma, log, log1p, log_sigmoid, logical_and, logical_not, logical_or,
+    erfcinv, erfinv, exp, expm1, floor, floordiv, floormod, greater, greater_equal, igamma, igammac,
+    imag, invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing,
+    lbeta, less, less_equal, lgamma, log, log1p, log_sigmoid, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, multiply_no_nan, ndtri, negative, nextafter, not_equal,
     polygamma, polyval, pow, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt, scalar_mul,
     sigmoid, sign, sin, sinh, softplus, sqrt, square, squared_difference, subtract, tan, tanh,

@@ -1461,6 +1461,15 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5a5c189da2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values):
+        try:
+            return _export_fn(values)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values})
+    return _export_wrapper
+
+
 def _w5ad01f89fb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(losses, weights=None, scope=None, loss_collection=None, reduction=None):
         try:
@@ -2061,6 +2070,15 @@ def _w794fdd65bc(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logits, num_samples, dtype, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w7972ed3d15(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors=None, dtype=None):
+        try:
+            return _export_fn(tensors, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -4650,17 +4668,22 @@ WRAPPERS = {
     'debugging.assert_non_positive': _wc9f77a4004,
     'debugging.assert_none_equal': _w14b5d0cd36,
     'debugging.assert_positive': _wc9f77a4004,
+    'debugging.assert_proper_iterable': _w5a5c189da2,
     'debugging.assert_rank': _w065f6eab18,
     'debugging.assert_rank_at_least': _w065f6eab18,
     'debugging.assert_rank_in': _w89a5a46dd8,
+    'debugging.assert_same_float_dtype': _w7972ed3d15,
     'debugging.assert_scalar': _w3cd55f8d77,
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
     'debugging.disable_check_numerics': _w1f06b08988,
+    'debugging.disable_traceback_filtering': _w1f06b08988,
     'debugging.enable_check_numerics': _wb42bf7e8be,
+    'debugging.enable_traceback_filtering': _w1f06b08988,
     'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
+    'debugging.is_traceback_filtering_enabled': _w1f06b08988,
     'debugging.set_log_device_placement': _w80b0dddd5c,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
@@ -4795,6 +4818,7 @@ WRAPPERS = {
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
+    'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
@@ -4857,6 +4881,7 @@ WRAPPERS = {
     'math.cumulative_logsumexp': _w04ef26fbd1,
     'math.divide': _wcdda191bb7,
     'math.divide_no_nan': _wcdda191bb7,
+    'math.erfcinv': _w87709dcace,
     'math.imag': _w53ca8dbd1a,
     'math.in_top_k': _w0cb3e9efd7,
     'math.invert_permutation': _w87709dcace,

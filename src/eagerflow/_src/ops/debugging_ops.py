@@ -468,3 +468,65 @@ def set_log_device_placement(enabled):
 def get_log_device_placement():
     """Whether `set_log_device_placement` turned placement logging on."""
     return _log_device_placement[0]
+
+
+_traceback_filtering = [True]
+
+
+@export("debugging.enable_traceback_filtering")
+def enable_traceback_filtering():
+    """Turns on filtering of TF-internal frames from tracebacks (the default)."""
+    _traceback_filtering[0] = True
+
+
+@export("debugging.disable_traceback_filtering")
+def disable_traceback_filtering():
+    """Turns off filtering of TF-internal frames from tracebacks."""
+    _traceback_filtering[0] = False
+
+
+@export("debugging.is_traceback_filtering_enabled")
+def is_traceback_filtering_enabled():
+    """Whether traceback filtering is on.
+
+    >>> tf.debugging.is_traceback_filtering_enabled()
+    True
+    """
+    return _traceback_filtering[0]
+
+
+@export("debugging.assert_same_float_dtype")
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The one floating-point dtype of `tensors` (and `dtype`), else ValueError; float32
+    when neither gives one.
+
+    >>> tf.debugging.assert_same_float_dtype([tf.constant(1.0), tf.constant(2.0)])
+    tf.float32
+    """
+    if tensors:
+        first = tensors[0]
+        for t in tensors[1:]:
+            if t.dtype.base_dtype != first.dtype.base_dtype:
+                raise ValueError(f"{str(t)}, type={t.dtype}, must be of the same type "
+                                 f"({first.dtype}) as {str(first)}.")
+        found = first.dtype.base_dtype
+        if dtype is not None and _d.as_dtype(dtype).base_dtype != found:
+            raise ValueError(f"{str(first)}, type={first.dtype}, must be of the same type "
+                             f"({_d.as_dtype(dtype)}).")
+        dtype = found
+    if dtype is None:
+        return _d.float32
+    dtype = _d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"Expected floating point type, got {dtype}.")
+    return dtype
+
+
+@export("debugging.assert_proper_iterable")
+def assert_proper_iterable(values):
+    """TypeError unless `values` is an iterable other than a string, bytes, a tensor or an
+    array (which TF does not take for a collection of values)."""
+    if isinstance(values, (str, bytes, np.ndarray, Tensor)) or hasattr(values, "numpy") or \
+            not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: '
+                        f"{type(values)}")

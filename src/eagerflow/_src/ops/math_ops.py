@@ -890,6 +890,20 @@ ndtri = unary(_NDTRI, "Computes the inverse of the standard normal CDF (the prob
 export("math.ndtri")(ndtri)
 
 
+@export("math.erfcinv")
+def erfcinv(x, name=None):
+    """The inverse of the complementary error function, ``-ndtri(x / 2) / sqrt(2)``:
+    +-inf at 0 and 2, NaN outside [0, 2].
+
+    >>> tf.math.erfcinv(tf.constant([0.5, 1.5]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.47693625, -0.47693625], dtype=float32)>
+    """
+    x = as_tensor(x)
+    half = convert_to_tensor(0.5, x.dtype)
+    return multiply(negative(ndtri(multiply(x, half))), convert_to_tensor(np.sqrt(0.5), x.dtype),
+                    name=name)
+
+
 def _igamma_kernel(which):
     """P(a, x) (`which` 0) or Q(a, x) (1) with TF's values where SciPy's differ: NaN for
     a <= 0 (P(a, 0) = 0 even then), and at a = inf P = 0, Q = 1 - [x = inf]."""
