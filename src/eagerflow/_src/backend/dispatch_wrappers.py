@@ -3783,6 +3783,15 @@ def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd912862b5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(hypothesis, truth, normalize=None, name=None):
+        try:
+            return _export_fn(hypothesis, truth, normalize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'hypothesis': hypothesis, 'truth': truth, 'normalize': normalize, 'name': name})
+    return _export_wrapper
+
+
 def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
         try:
@@ -4696,6 +4705,7 @@ WRAPPERS = {
     'dtypes.saturate_cast': _w6173d74856,
     'dynamic_partition': _w743c03c88b,
     'dynamic_stitch': _w5ff164a0df,
+    'edit_distance': _wd912862b5c,
     'einsum': _w6090f3c625,
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
