@@ -142,6 +142,8 @@ NOT_SWEPT = {
         "overlap_and_add", "stft", "vorbis_window")},
     "math.erfcinv": "built from ndtri: compared with TF's values in tests/ops/test_small_public_names.py",
     "is_symbolic_tensor": _MACHINERY,
+    "nn.max_pool_with_argmax": "compared with TF's values and gradients in "
+                               "tests/ops/test_max_pool_with_argmax.py",
     "edit_distance": "SparseTensor inputs: compared with TF's values in tests/ops/test_edit_distance.py",
     "math.erfinv": "checked against statistics.NormalDist in tests/ops/specs/math.py",
     "math.ndtri": "checked against statistics.NormalDist in tests/ops/specs/math.py",

@@ -23,6 +23,7 @@ ELEMENTWISE = {
     "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
+    "UnicodeScript",
     "Xdivy", "Xlog1py", "Xlogy", "Zeta"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
@@ -98,7 +99,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     declared = {name: op.input_names for name, op in OPS.items() if op.input_names}
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k"),
                         "RaggedTensorToTensor": ("values", "default_value"),
-                        "RaggedRange": ("starts", "limits", "deltas")}
+                        "RaggedRange": ("starts", "limits", "deltas"),
+                        "TridiagonalSolve": ("diagonals", "rhs")}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.

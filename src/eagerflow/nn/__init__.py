@@ -17,5 +17,6 @@ from eagerflow._src.ops.nn_ops import (  # noqa: F401
     weighted_cross_entropy_with_logits, weighted_moments)
 from eagerflow._src.ops.nn_ops import local_response_normalization as lrn  # noqa: F401
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
+from eagerflow._src.ops.pooling_argmax_ops import max_pool_with_argmax  # noqa: F401
 from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
 from eagerflow.nn import experimental  # noqa: F401

@@ -3162,6 +3162,15 @@ def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb6e1944a33(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, ksize, strides, padding, data_format=None, output_dtype=None, include_batch_in_index=None, name=None):
+        try:
+            return _export_fn(input, ksize, strides, padding, data_format, output_dtype, include_batch_in_index, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'output_dtype': output_dtype, 'include_batch_in_index': include_batch_in_index, 'name': name})
+    return _export_wrapper
+
+
 def _wb6f487720d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, default_value=None, validate_indices=None, name=None):
         try:
@@ -4971,6 +4980,7 @@ WRAPPERS = {
     'nn.max_pool1d': _w67a5e4ea19,
     'nn.max_pool2d': _w67a5e4ea19,
     'nn.max_pool3d': _w67a5e4ea19,
+    'nn.max_pool_with_argmax': _wb6e1944a33,
     'nn.moments': _wbef51a34dc,
     'nn.normalize_moments': _wf0020b4711,
     'nn.scale_regularization_loss': _w8241599e2b,
