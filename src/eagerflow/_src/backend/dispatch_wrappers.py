@@ -345,6 +345,15 @@ def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w16d0c7d1ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'name': name})
+    return _export_wrapper
+
+
 def _w16d82e8cd5(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, name=None):
         try:
@@ -1854,6 +1863,15 @@ def _w6d4db88f8e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(log_warning)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'log_warning': log_warning})
+    return _export_wrapper
+
+
+def _w6d85c3ebb6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, seed=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -4982,7 +5000,9 @@ WRAPPERS = {
     'nn.max_pool3d': _w67a5e4ea19,
     'nn.max_pool_with_argmax': _wb6e1944a33,
     'nn.moments': _wbef51a34dc,
+    'nn.nce_loss': _w16d0c7d1ea,
     'nn.normalize_moments': _wf0020b4711,
+    'nn.sampled_softmax_loss': _w6d85c3ebb6,
     'nn.scale_regularization_loss': _w8241599e2b,
     'nn.separable_conv2d': _w1de1c63531,
     'nn.sigmoid_cross_entropy_with_logits': _wf8e69b260b,
