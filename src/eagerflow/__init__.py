@@ -73,6 +73,8 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
     reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
     reduce_sum, sort, unique, unique_with_counts)
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
+from eagerflow._src.ops.space_batch_ops import batch_to_space, space_to_batch_nd  # noqa: F401
+from eagerflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_batch  # noqa: F401
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 from eagerflow._src.ops.tensor_util import make_ndarray, make_tensor_proto  # noqa: F401

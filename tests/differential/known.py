@@ -142,6 +142,14 @@ NOT_SWEPT = {
         "overlap_and_add", "stft", "vorbis_window")},
     "math.erfcinv": "built from ndtri: compared with TF's values in tests/ops/test_small_public_names.py",
     "is_symbolic_tensor": _MACHINERY,
+    "space_to_batch_nd": "built from pad, reshape and transpose: compared with TF's values in "
+                         "tests/ops/test_space_batch.py",
+    "space_to_batch": "built from pad, reshape and transpose: compared with TF's values in "
+                      "tests/ops/test_space_batch.py",
+    "nn.space_to_batch": "built from pad, reshape and transpose: compared with TF's values in "
+                         "tests/ops/test_space_batch.py",
+    "batch_to_space": "built from reshape, transpose and slice: compared with TF's values in "
+                      "tests/ops/test_space_batch.py",
     "nn.nce_loss": "samples classes: compared with TF's values for given samples in "
                    "tests/ops/test_candidate_sampling.py",
     "nn.sampled_softmax_loss": "samples classes: compared with TF's values for given samples in "

@@ -20,4 +20,5 @@ from eagerflow._src.ops.nn_ops import local_response_normalization as lrn  # noq
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
 from eagerflow._src.ops.pooling_argmax_ops import max_pool_with_argmax  # noqa: F401
 from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
+from eagerflow._src.ops.space_batch_ops import space_to_batch_nd as space_to_batch  # noqa: F401
 from eagerflow.nn import experimental  # noqa: F401

@@ -2919,6 +2919,15 @@ def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa266637861(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_shape, crops, name=None):
+        try:
+            return _export_fn(input, block_shape, crops, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'crops': crops, 'name': name})
+    return _export_wrapper
+
+
 def _wa595175bdb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, axis=None, keepdims=None, separator=None, name=None):
         try:
@@ -3645,6 +3654,15 @@ def _wcfe63895e9(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(start, stop, num, name, axis)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'name': name, 'axis': axis})
+    return _export_wrapper
+
+
+def _wcff48e80e3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, block_shape, paddings, name=None):
+        try:
+            return _export_fn(input, block_shape, paddings, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'paddings': paddings, 'name': name})
     return _export_wrapper
 
 
@@ -4452,6 +4470,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 WRAPPERS = {
     'argsort': _w39ea9e447b,
     'audio.encode_wav': _wc7a89f3bbf,
+    'batch_to_space': _wa266637861,
     'bitcast': _we968909ff3,
     'boolean_mask': _w99826618a5,
     'broadcast_dynamic_shape': _w55f140843f,
@@ -5113,6 +5132,7 @@ WRAPPERS = {
     'size': _wf14c14549f,
     'slice': _w154b37ff73,
     'sort': _we9221b2353,
+    'space_to_batch_nd': _wcff48e80e3,
     'sparse.add': _wcdf7099e39,
     'sparse.bincount': _w35b936a54d,
     'sparse.concat': _w35a7c5d087,
