@@ -123,7 +123,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
     if data_format != "NHWC":
         raise ValueError(f"`data_format` values other  than 'NHWC' are not supported. "
                          f"Received: data_format={data_format}")
-    attrs = {"ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"),
+    attrs = {"ksize": tuple(_four(ksize, "ksize")), "strides": tuple(_four(strides, "strides")),
              "padding": padding, "Targmax": _d.as_dtype(output_dtype),
              "include_batch_in_index": bool(include_batch_in_index)}
     return _Result(*dispatch(_MAX_POOL_ARGMAX, (as_tensor(input),), attrs, name))

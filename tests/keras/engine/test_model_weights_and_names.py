@@ -1,5 +1,5 @@
-"""Metrics given to `compile` are not a subclassed model's weights (as in Keras), while
-metrics the model holds in attributes are."""
+"""Model weights and node names as in Keras: metrics given to `compile` are not a subclassed
+model's weights (metrics it holds in attributes are), and operators name their nodes as TF."""
 import numpy as np
 
 import eagerflow as tf
@@ -23,3 +23,9 @@ def test_compiled_metrics_are_not_weights():
                                                               "count:0"]
     assert len(model.non_trainable_weights) == 2 and model.count_params() == 10
     assert len(model.variables) == 4
+
+
+def test_operator_add_on_keras_tensors_names_its_node_as_tf():
+    inp = tf.keras.Input((2,))
+    assert (inp + 1).name == "tf.__operators__.add/AddV2:0"
+    assert (inp * 2).name == "tf.math.multiply/Mul:0"
