@@ -28,6 +28,8 @@ from eagerflow._src.ops import (  # every other module, then the namespace they 
     wrappers)
 from eagerflow._src.ops import composite_ops, init_ops, spectral_ops  # noqa: F401
 from eagerflow._src.ops import ctc_ops, pooling_argmax_ops  # noqa: F401  (register their ops)
+from eagerflow._src.ops import (  # noqa: F401
+    candidate_sampling_ops, edit_distance_ops, linear_operator, space_batch_ops, unicode_scripts)
 from eagerflow._src.ops import tensor_util  # noqa: F401
 from eagerflow._src.ops import late
 

@@ -16,7 +16,9 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.ops import random_ops
+from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops, random_ops, \
+    reduction_ops
+from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -92,8 +94,6 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, n
                     sampled_values, subtract_log_q, remove_accidental_hits):
     """The logits of the true and the sampled classes, ``[batch, num_true + num_sampled]``,
     and their labels (1 / num_true for each true class, 0 for the sampled ones)."""
-    from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops  # noqa: PLC0415
-    from eagerflow._src.ops.cast_ops import cast, stop_gradient  # noqa: PLC0415
     if isinstance(weights, (list, tuple)):
         weights = array_ops.concat(list(weights), 0)
     if isinstance(biases, (list, tuple)):
@@ -141,7 +141,6 @@ def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true
              sampled_values=None, remove_accidental_hits=False, name="nce_loss"):
     """Noise-contrastive estimation loss of each example ``[batch]``: logistic losses of its
     true classes against `num_sampled` sampled ones (log-uniform by default)."""
-    from eagerflow._src.ops import nn_ops, reduction_ops  # noqa: PLC0415
     logits, targets = _sampled_logits(weights, biases, labels, inputs, num_sampled,
                                       num_classes, num_true, sampled_values, True,
                                       remove_accidental_hits)
@@ -156,8 +155,6 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
     """Softmax cross-entropy of each example ``[batch]`` over its true classes and
     `num_sampled` sampled ones (log-uniform by default), a cheap estimate of the full
     softmax loss while training."""
-    from eagerflow._src.ops import nn_ops  # noqa: PLC0415
-    from eagerflow._src.ops.cast_ops import stop_gradient  # noqa: PLC0415
     if sampled_values is None and seed is not None:
         labels_t = as_tensor(labels, _d.int64)
         sampled_values = log_uniform_candidate_sampler(

@@ -34,6 +34,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
+from eagerflow._src.ops import unicode_scripts
 
 _STRING = (_d.string,)
 _NO_GRAD = "string op"
@@ -726,7 +727,6 @@ def _script_table():
     """(run starts, script codes) as arrays, decoded from `unicode_scripts` on first use."""
     global _SCRIPT_TABLE
     if _SCRIPT_TABLE is None:
-        from eagerflow._src.ops import unicode_scripts  # noqa: PLC0415 (a large table)
         deltas, codes = zip(*(entry.split(":") for entry in unicode_scripts.RUNS.split()))
         starts = np.cumsum([int(d, 16) for d in deltas])
         _SCRIPT_TABLE = (starts, np.array([int(c, 16) for c in codes], np.int32))
