@@ -140,3 +140,19 @@ def test_return_unconditionally_inside_a_tensor_loop_works():
 def test_break_flag_is_a_loop_variable():
     code = tf.autograph.to_code(_find_first_for)
     assert "('break_', 'found')" in code
+
+
+def _return_in_python_loop_in_tensor_loop(x):
+    total = x
+    for i in tf.range(3):
+        total = total + i
+        for j in [1, 2]:
+            return total
+    return total
+
+
+def test_return_in_a_python_loop_inside_a_tensor_loop_raises_tfs_error():
+    # TF 2.21 raises its Python-loop limitation here, not a loop-variable error
+    with pytest.raises(NotImplementedError, match="break and return statements which depend "
+                       "on a TF condition are not supported in Python for loops"):
+        tf.function(_return_in_python_loop_in_tensor_loop)(tf.constant(0))

@@ -292,8 +292,8 @@ def _defined_before(values, body, set_state, get_state, names):
         try:
             body()
         except Exception as e:  # the body reads the variable first: it must exist before
-            if not missing:
-                raise
+            if not missing or isinstance(e, NotImplementedError):
+                raise  # (AutoGraph's own limits surface as they are)
             if isinstance(e, (TypeError, ValueError, KeyError)) and any(
                     type(values[i]) is UndefinedReturnValue for i in missing):
                 raise NotImplementedError(
