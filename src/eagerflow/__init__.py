@@ -8,7 +8,7 @@
 from eagerflow._src.autodiff.custom_gradient import (  # noqa: F401
     custom_gradient, grad_pass_through, recompute_grad)
 from eagerflow._src.autodiff.gradient_registry import RegisterGradient, no_gradient  # noqa: F401
-from eagerflow._src.autodiff.graph_gradients import gradients  # noqa: F401
+from eagerflow._src.autodiff.graph_gradients import AggregationMethod, gradients  # noqa: F401
 from eagerflow._src.autodiff.script_ops import numpy_function, py_function  # noqa: F401
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from eagerflow._src.backend.devices import DeviceSpec  # noqa: F401
@@ -19,7 +19,8 @@ from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
     device, executing_eagerly, get_current_name_scope, init_scope, inside_function, name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
-    constant, convert_to_tensor, get_static_value, is_tensor, register_tensor_conversion_function)
+    constant, convert_to_tensor, get_static_value, is_symbolic_tensor, is_tensor,
+    register_tensor_conversion_function)
 from eagerflow._src.core.dtypes import (  # noqa: F401
     DType, as_dtype, bfloat16, bool, complex128, complex64, float16, float32, float64, int16, int32,
     int64, int8, qint16, qint32, qint8, quint16, quint8, resource, string, uint16, uint32, uint64,
@@ -55,6 +56,7 @@ from eagerflow._src.ops.cast_ops import (  # noqa: F401
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
+from eagerflow._src.ops.edit_distance_ops import edit_distance  # noqa: F401
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401

@@ -221,8 +221,9 @@ def _outcome(fn, a, b, p):
 # body returning in one branch only.
 _LIMITATION = re.compile(
     r"NotImplementedError: .*(The condition of while loop started as non-Tensor|a return "
-    r"statement cannot be placed inside this TensorFlow loop)|ValueError: .*the \w+ branch "
-    r"must also have a return statement", re.S)
+    r"statement cannot be placed inside this TensorFlow loop|break and return statements which "
+    r"depend on a TF condition are not supported in Python for loops)|ValueError: .*the \w+ "
+    r"branch must also have a return statement", re.S)
 
 
 def check(source, cases):

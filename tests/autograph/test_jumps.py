@@ -99,13 +99,23 @@ def _python_loop_tensor_break(x, target):
 
 @pytest.mark.parametrize("fn", [
     _find_first_for, _find_first_while, _find_first_nested_if, _sum_skipping,
-    _sum_until_while_continue, _nested_loops, _python_loop_tensor_break])
+    _sum_until_while_continue, _nested_loops])
 @pytest.mark.parametrize("target", [3, 1, 7])
 def test_jumps_in_tensor_loops_match_python(fn, target):
     x, t = tf.constant([5, 3, 9, 3, 1]), tf.constant(target)
     expected = tf.nest.map_structure(lambda v: np.asarray(v), fn(x, t))
     got = tf.nest.map_structure(lambda v: v.numpy(), tf.function(fn)(x, t))
     np.testing.assert_equal(got, expected)
+
+
+def test_tensor_break_in_a_python_for_loop_raises():
+    # TF 2.21: a Python loop cannot stop on a tensor condition (it is not made a TF loop)
+    with pytest.raises(NotImplementedError, match="break and return statements which depend "
+                       "on a TF condition are not supported in Python for loops. Did you "
+                       "intend to make it a TF loop?"):
+        tf.function(_python_loop_tensor_break)(tf.constant([5, 3, 9, 3, 1]), tf.constant(3))
+    # eagerly the condition is a Python bool: the loop runs
+    assert int(_python_loop_tensor_break(tf.constant([5, 3, 9, 3, 1]), tf.constant(3))) == 1
 
 
 @pytest.mark.parametrize("fn", [_return_in_loop, _return_in_while])
@@ -130,3 +140,19 @@ def test_return_unconditionally_inside_a_tensor_loop_works():
 def test_break_flag_is_a_loop_variable():
     code = tf.autograph.to_code(_find_first_for)
     assert "('break_', 'found')" in code
+
+
+def _return_in_python_loop_in_tensor_loop(x):
+    total = x
+    for i in tf.range(3):
+        total = total + i
+        for j in [1, 2]:
+            return total
+    return total
+
+
+def test_return_in_a_python_loop_inside_a_tensor_loop_raises_tfs_error():
+    # TF 2.21 raises its Python-loop limitation here, not a loop-variable error
+    with pytest.raises(NotImplementedError, match="break and return statements which depend "
+                       "on a TF condition are not supported in Python for loops"):
+        tf.function(_return_in_python_loop_in_tensor_loop)(tf.constant(0))

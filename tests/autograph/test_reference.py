@@ -187,10 +187,18 @@ def break_in_python_loop_on_tensor(x):
 @pytest.mark.parametrize("fn, args", [
     (while_break, (10,)), (while_break, (3,)), (while_continue, (9,)),
     (for_break_continue, (20,)), (nested_break, (4,)),
-    (break_in_python_loop_on_tensor, (2,)), (break_in_python_loop_on_tensor, (0,)),
 ])
 def test_jumps(fn, args):
     check(fn, *args)
+
+
+@pytest.mark.parametrize("x", [2, 0])
+def test_break_in_python_loop_on_tensor_raises(x):
+    # TF 2.21's AutoGraph: a Python loop cannot break on a tensor condition
+    break_in_python_loop_on_tensor(x)  # runs as Python
+    with pytest.raises(NotImplementedError, match="break and return statements which depend "
+                       "on a TF condition are not supported in Python for loops"):
+        tf.function(break_in_python_loop_on_tensor)(tf.constant(x))
 
 
 @pytest.mark.parametrize("fn, args, graph_error", [

@@ -23,6 +23,7 @@ ELEMENTWISE = {
     "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
+    "UnicodeScript",
     "Xdivy", "Xlog1py", "Xlogy", "Zeta"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
@@ -102,7 +103,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "RaggedBincount": ("values", "size"),
                         "DenseCountSparseOutput": ("values",),
                         "SparseCountSparseOutput": ("values",),
-                        "SparseBincount": ("values", "size")}
+                        "SparseBincount": ("values", "size"),
+                        "TridiagonalSolve": ("diagonals", "rhs")}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.

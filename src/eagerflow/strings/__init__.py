@@ -5,7 +5,7 @@ from eagerflow._src.ops.fingerprint_ops import (  # noqa: F401
 from eagerflow._src.ops.logging_ops import format  # noqa: F401
 from eagerflow._src.ops.string_ops import (  # noqa: F401
     as_string, join, length, lower, reduce_join, regex_full_match, regex_replace, strip, substr,
-    to_number, upper)
+    to_number, unicode_script, upper)
 from eagerflow._src.ragged.ragged_string_ops import (  # noqa: F401
     bytes_split, ngrams, split, unicode_decode, unicode_decode_with_offsets, unicode_encode,
     unicode_split, unsorted_segment_join)

@@ -373,3 +373,38 @@ SPECS += [
            **_LOOSE)
     for d in (C64, C128)
 ]
+
+
+def _sqrtm_ref(a):
+    e, v = np.linalg.eig(a.astype(np.complex128 if np.iscomplexobj(a) else F64))
+    out = v @ (np.sqrt(e)[..., None] * np.linalg.inv(v))
+    return (out if np.iscomplexobj(a) else out.real).astype(a.dtype)
+
+
+def _dense(d):
+    n = d.shape[-1]
+    m = np.zeros(d.shape[:-2] + (n, n), d.dtype)
+    idx = np.arange(n)
+    m[..., idx, idx] = d[..., 1, :]
+    m[..., idx[:-1], idx[1:]] = d[..., 0, :-1]
+    m[..., idx[1:], idx[:-1]] = d[..., 2, 1:]
+    return m
+
+
+def _tridiagonal_system(*batch, dtype=F32, seed=0):
+    d = rand(*batch, 3, 4, dtype=dtype, seed=seed)
+    d[..., 1, :] += 5.0  # diagonally dominant
+    return d
+
+
+SPECS += [
+    OpSpec("MatrixSquareRoot", tf.linalg.sqrtm, [_spd(2, 3, 3, dtype=d)], _sqrtm_ref,
+           name=f"MatrixSquareRoot-{np.dtype(d).name}", **_LOOSE)
+    for d in (F32, F64, C64)
+] + [
+    OpSpec("TridiagonalSolve", lambda d, b, p=p: tf.linalg.tridiagonal_solve(
+        d, b, partial_pivoting=p), [_tridiagonal_system(2, dtype=dt), rand(2, 4, 3, dtype=dt)],
+        lambda d, b: np.linalg.solve(_dense(d), b), name=f"TridiagonalSolve-{p}-"
+        f"{np.dtype(dt).name}", **_LOOSE)
+    for p in (True, False) for dt in (F32, F64)
+]

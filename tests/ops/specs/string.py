@@ -84,3 +84,9 @@ SPECS = [
     OpSpec("StringSplitV2", s.split, [np.array(b"", object)], lambda x: _bytes(),
            name="StringSplitV2-empty", grad=_NO_GRAD),
 ]
+
+SPECS += [
+    OpSpec("UnicodeScript", tf.strings.unicode_script,
+           [np.array([[65, 1488, 12354], [-1, 33, 0x110000]], np.int32)],
+           lambda x: np.array([[25, 19, 20], [-1, 0, -1]], np.int32), grad="string op"),
+]

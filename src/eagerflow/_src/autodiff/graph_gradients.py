@@ -14,6 +14,20 @@ from eagerflow._src.core import context, nest
 prepare = None
 
 
+@export("AggregationMethod")
+class AggregationMethod:
+    """How `gradients` adds the gradients of a tensor used several times (all methods give
+    the same sums here).
+
+    >>> tf.AggregationMethod.ADD_N
+    0
+    """
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
 @export("gradients")
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,

@@ -128,6 +128,52 @@ def list_physical_devices(device_type=None):
 
 @export("config.list_logical_devices", "config.experimental.list_logical_devices")
 def list_logical_devices(device_type=None):
-    """Logical devices of `device_type`, e.g. ``[LogicalDevice('/device:CPU:0', 'CPU')]``."""
-    return [LogicalDevice("/device:" + n.rsplit("device:", 1)[1], n.rsplit(":", 2)[-2])
-            for n in list_devices(device_type)]
+    """Logical devices of `device_type`, e.g. ``[LogicalDevice('/device:CPU:0', 'CPU')]``:
+    one per physical device, or as many as `set_logical_device_configuration` gave it (all
+    of them run on that physical device)."""
+    out, counts = [], collections.Counter()
+    for physical in list_physical_devices(device_type):
+        kind = physical.device_type
+        for _ in range(len(_logical_configurations.get(physical.name) or [None])):
+            out.append(LogicalDevice(f"/device:{kind}:{counts[kind]}", kind))
+            counts[kind] += 1
+    return out
+
+
+@export("config.LogicalDeviceConfiguration", "config.experimental.VirtualDeviceConfiguration")
+class LogicalDeviceConfiguration(collections.namedtuple(
+        "LogicalDeviceConfiguration",
+        ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """The configuration of one logical device a physical device is split into.
+
+    >>> tf.config.LogicalDeviceConfiguration(memory_limit=1024)
+    LogicalDeviceConfiguration(memory_limit=1024, experimental_priority=None, \
+experimental_device_ordinal=None)
+    """
+
+    def __new__(cls, memory_limit=None, experimental_priority=None,
+                experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority,
+                               experimental_device_ordinal)
+
+
+_logical_configurations = {}  # physical device name -> its LogicalDeviceConfigurations
+
+
+@export("config.set_logical_device_configuration",
+        "config.experimental.set_virtual_device_configuration")
+def set_logical_device_configuration(device, logical_devices):
+    """Splits physical `device` into the logical devices `logical_devices` configure (a
+    list of `LogicalDeviceConfiguration`), as `list_logical_devices` then reports."""
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % repr(device))
+    _logical_configurations[device.name] = list(logical_devices) if logical_devices else None
+
+
+@export("config.get_logical_device_configuration",
+        "config.experimental.get_virtual_device_configuration")
+def get_logical_device_configuration(device):
+    """The `LogicalDeviceConfiguration`s set for physical `device`, or None."""
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % repr(device))
+    return _logical_configurations.get(device.name)

@@ -354,6 +354,15 @@ def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w16d0c7d1ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'name': name})
+    return _export_wrapper
+
+
 def _w16d82e8cd5(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, name=None):
         try:
@@ -1875,6 +1884,15 @@ def _w6d4db88f8e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6d85c3ebb6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, seed=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _w6dbe8b02ee(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, axis=None, name=None, dim=None):
         try:
@@ -2124,6 +2142,15 @@ def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(labels, logits, weights, scope, loss_collection, reduction)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
+def _w7b9e984d6f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(diagonals, rhs, diagonals_format=None, transpose_rhs=None, conjugate_rhs=None, name=None, partial_pivoting=None, perturb_singular=None):
+        try:
+            return _export_fn(diagonals, rhs, diagonals_format, transpose_rhs, conjugate_rhs, name, partial_pivoting, perturb_singular)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'diagonals': diagonals, 'rhs': rhs, 'diagonals_format': diagonals_format, 'transpose_rhs': transpose_rhs, 'conjugate_rhs': conjugate_rhs, 'name': name, 'partial_pivoting': partial_pivoting, 'perturb_singular': perturb_singular})
     return _export_wrapper
 
 
@@ -2421,6 +2448,15 @@ def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold, pad_per_class, clip_boxes, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size_per_class': max_output_size_per_class, 'max_total_size': max_total_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'pad_per_class': pad_per_class, 'clip_boxes': clip_boxes, 'name': name})
+    return _export_wrapper
+
+
+def _w885eb90517(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, sequence_length, merge_repeated=None, blank_index=None):
+        try:
+            return _export_fn(inputs, sequence_length, merge_repeated, blank_index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'merge_repeated': merge_repeated, 'blank_index': blank_index})
     return _export_wrapper
 
 
@@ -3171,6 +3207,15 @@ def _wb3e9c1d891(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb42bf7e8be(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(stack_height_limit=None, path_length_limit=None):
+        try:
+            return _export_fn(stack_height_limit, path_length_limit)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'stack_height_limit': stack_height_limit, 'path_length_limit': path_length_limit})
+    return _export_wrapper
+
+
 def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, gamma=None, gain=None):
         try:
@@ -3186,6 +3231,15 @@ def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, outputs, method_name, defaults)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'outputs': outputs, 'method_name': method_name, 'defaults': defaults})
+    return _export_wrapper
+
+
+def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
+        try:
+            return _export_fn(true_classes, num_true, num_sampled, unique, range_max, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'true_classes': true_classes, 'num_true': num_true, 'num_sampled': num_sampled, 'unique': unique, 'range_max': range_max, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -3828,6 +3882,15 @@ def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd912862b5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(hypothesis, truth, normalize=None, name=None):
+        try:
+            return _export_fn(hypothesis, truth, normalize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'hypothesis': hypothesis, 'truth': truth, 'normalize': normalize, 'name': name})
+    return _export_wrapper
+
+
 def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
         try:
@@ -3978,6 +4041,15 @@ def _wde761e9e1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, rcond, validate_args, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'rcond': rcond, 'validate_args': validate_args, 'name': name})
+    return _export_wrapper
+
+
+def _wdf032427a5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, sequence_length, beam_width=None, top_paths=None):
+        try:
+            return _export_fn(inputs, sequence_length, beam_width, top_paths)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'beam_width': beam_width, 'top_paths': top_paths})
     return _export_wrapper
 
 
@@ -4230,6 +4302,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, logits, label_length, logit_length, logits_time_major=None, unique=None, blank_index=None, name=None):
+        try:
+            return _export_fn(labels, logits, label_length, logit_length, logits_time_major, unique, blank_index, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'label_length': label_length, 'logit_length': logit_length, 'logits_time_major': logits_time_major, 'unique': unique, 'blank_index': blank_index, 'name': name})
     return _export_wrapper
 
 
@@ -4714,7 +4795,9 @@ WRAPPERS = {
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
+    'debugging.disable_check_numerics': _w1f06b08988,
     'debugging.disable_traceback_filtering': _w1f06b08988,
+    'debugging.enable_check_numerics': _wb42bf7e8be,
     'debugging.enable_traceback_filtering': _w1f06b08988,
     'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
@@ -4731,6 +4814,7 @@ WRAPPERS = {
     'dtypes.saturate_cast': _w6173d74856,
     'dynamic_partition': _w743c03c88b,
     'dynamic_stitch': _w5ff164a0df,
+    'edit_distance': _wd912862b5c,
     'einsum': _w6090f3c625,
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
@@ -4853,6 +4937,7 @@ WRAPPERS = {
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
+    'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
@@ -4886,12 +4971,14 @@ WRAPPERS = {
     'linalg.set_diag': _w55875935aa,
     'linalg.slogdet': _w53ca8dbd1a,
     'linalg.solve': _we1205f5142,
+    'linalg.sqrtm': _w53ca8dbd1a,
     'linalg.svd': _w39de699e2d,
     'linalg.tensor_diag': _w47bcf6fee2,
     'linalg.tensor_diag_part': _w53ca8dbd1a,
     'linalg.trace': _w87709dcace,
     'linalg.triangular_solve': _w3f1261096d,
     'linalg.tridiagonal_matmul': _w43d646494f,
+    'linalg.tridiagonal_solve': _w7b9e984d6f,
     'linspace': _wcfe63895e9,
     'make_ndarray': _w1534e0c76e,
     'make_tensor_proto': _wcf24ea17c2,
@@ -4976,6 +5063,9 @@ WRAPPERS = {
     'nn.conv3d_transpose': _w361172ffb4,
     'nn.convolution': _wc32325869b,
     'nn.crelu': _w82178d5e14,
+    'nn.ctc_beam_search_decoder': _wdf032427a5,
+    'nn.ctc_greedy_decoder': _w885eb90517,
+    'nn.ctc_loss': _wef9303abd9,
     'nn.depth_to_space': _w9612cd4d2f,
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.dropout': _w0b9a9e6bfa,
@@ -4994,9 +5084,11 @@ WRAPPERS = {
     'nn.max_pool3d': _w67a5e4ea19,
     'nn.max_pool_with_argmax': _wb6e1944a33,
     'nn.moments': _wbef51a34dc,
+    'nn.nce_loss': _w16d0c7d1ea,
     'nn.normalize_moments': _wf0020b4711,
     'nn.pool': _wdb11bf4739,
     'nn.safe_embedding_lookup_sparse': _w45747478af,
+    'nn.sampled_softmax_loss': _w6d85c3ebb6,
     'nn.scale_regularization_loss': _w8241599e2b,
     'nn.separable_conv2d': _w1de1c63531,
     'nn.sigmoid_cross_entropy_with_logits': _wf8e69b260b,
@@ -5035,6 +5127,7 @@ WRAPPERS = {
     'random.fold_in': _w6a24fd51c1,
     'random.gamma': _wa66c568ac0,
     'random.get_global_generator': _w1f06b08988,
+    'random.log_uniform_candidate_sampler': _wb643cceff3,
     'random.normal': _wd9e712e58b,
     'random.poisson': _w9e87a1ba37,
     'random.set_global_generator': _wd433c66f23,
@@ -5051,6 +5144,7 @@ WRAPPERS = {
     'random.stateless_uniform': _wb83124adcd,
     'random.truncated_normal': _wd9e712e58b,
     'random.uniform': _w3f202dad9c,
+    'random.uniform_candidate_sampler': _wb643cceff3,
     'range': _w0a23fc9459,
     'rank': _w53ca8dbd1a,
     'recompute_grad': _w10fa1a9ba9,
@@ -5163,6 +5257,7 @@ WRAPPERS = {
     'strings.unicode_decode': _we66caff8f3,
     'strings.unicode_decode_with_offsets': _we66caff8f3,
     'strings.unicode_encode': _w9905bbaf99,
+    'strings.unicode_script': _w53ca8dbd1a,
     'strings.unicode_split': _w9167836160,
     'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,

@@ -144,6 +144,18 @@ def functions_run_eagerly():
     return _run_functions_eagerly[0]
 
 
+@export("config.experimental_run_functions_eagerly")
+def experimental_run_functions_eagerly(run_eagerly):
+    """The former name of `run_functions_eagerly`."""
+    run_functions_eagerly(run_eagerly)
+
+
+@export("config.experimental_functions_run_eagerly")
+def experimental_functions_run_eagerly():
+    """The former name of `functions_run_eagerly`."""
+    return functions_run_eagerly()
+
+
 # Graph optimizer switches (``tf.config.optimizer``). Only what was set is
 # remembered; the passes read them when a concrete function is compiled.
 # The options TensorFlow reports back, in its order: toggles appear once set,

@@ -498,6 +498,17 @@ def is_tensor(x):
     return is_tensor_like(x)
 
 
+@export("is_symbolic_tensor")
+def is_symbolic_tensor(tensor):
+    """True for a graph tensor (one a traced function computes), False for eager tensors,
+    variables and other values.
+
+    >>> tf.is_symbolic_tensor(tf.constant(1))
+    False
+    """
+    return isinstance(tensor, Tensor) and not isinstance(tensor, EagerTensor)
+
+
 @export("get_static_value")
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors).

@@ -27,7 +27,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
-from eagerflow._src.ops import conv_ops, image_ops, sparse_tensor
+from eagerflow._src.ops import conv_ops, ctc_ops, image_ops, sparse_tensor
 from eagerflow._src.graph import functional_ops
 from eagerflow._src.keras import late
 from eagerflow._src.ops import wrappers
@@ -1167,3 +1167,57 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
             outs = [outs]
         return [o.numpy() for o in outs] if isinstance(outs, (list, tuple)) else outs.numpy()
     return call
+
+
+# -- CTC ------------------------------------------------------------------------------------
+
+@export("keras.backend.ctc_label_dense_to_sparse")
+def ctc_label_dense_to_sparse(labels, label_lengths):
+    """The first ``label_lengths[i]`` labels of each row of dense `labels`, as a
+    SparseTensor of the dense shape."""
+    labels = _constant(labels) if not isinstance(labels, Tensor) else labels
+    values = labels.numpy()
+    lengths = np.asarray(wrappers.as_tensor(label_lengths).numpy()).reshape(-1)
+    indices = [[b, i] for b in range(values.shape[0]) for i in range(int(lengths[b]))]
+    indices = np.asarray(indices, np.int64).reshape(-1, 2)
+    return sparse_tensor.SparseTensor(indices, values[indices[:, 0], indices[:, 1]],
+                                      np.asarray(values.shape, np.int64))
+
+
+@export("keras.backend.ctc_batch_cost")
+def ctc_batch_cost(y_true, y_pred, input_length, label_length):
+    """The CTC loss of each batch entry, ``[batch, 1]``: `y_pred` ``[batch, time, classes]``
+    holds softmax outputs (the last class the blank), `y_true` the dense labels, the lengths
+    ``[batch, 1]`` each."""
+    y_pred = wrappers.as_tensor(y_pred)
+    label_length = cast_ops.cast(array_ops.squeeze(wrappers.as_tensor(label_length), -1),
+                                 _dtypes.int32)
+    input_length = cast_ops.cast(array_ops.squeeze(wrappers.as_tensor(input_length), -1),
+                                 _dtypes.int32)
+    log_probs = math_ops.log(array_ops.transpose(y_pred, [1, 0, 2]) + epsilon())
+    loss = ctc_ops.ctc_loss(y_true, log_probs, label_length, input_length,
+                                 blank_index=-1)
+    return array_ops.expand_dims(loss, 1)
+
+
+@export("keras.backend.ctc_decode")
+def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
+    """Decodes softmax outputs ``[batch, time, classes]`` (the last class the blank):
+    ``([dense labels padded with -1, one per path], log-probabilities)``."""
+    y_pred = wrappers.as_tensor(y_pred)
+    steps = y_pred.shape[1]
+    log_probs = math_ops.log(array_ops.transpose(y_pred, [1, 0, 2]) + epsilon())
+    input_length = cast_ops.cast(wrappers.as_tensor(input_length), _dtypes.int32)
+    if greedy:
+        decoded, log_prob = ctc_ops.ctc_greedy_decoder(log_probs, input_length)
+    else:
+        decoded, log_prob = ctc_ops.ctc_beam_search_decoder(
+            log_probs, input_length, beam_width=beam_width, top_paths=top_paths)
+    dense = []
+    for st in decoded:
+        shape = np.asarray([st.dense_shape.numpy()[0], steps], np.int64)
+        full = np.full(shape, -1, np.int64)
+        idx = np.asarray(st.indices.numpy()).reshape(-1, 2)
+        full[idx[:, 0], idx[:, 1]] = st.values.numpy()
+        dense.append(_constant(full))
+    return dense, log_prob

@@ -3167,7 +3167,7 @@ def _block_and_pads(input, block_shape, pads, op_name, pads_name):
     return x, [int(b) for b in block], pads.tolist()
 
 
-@export("space_to_batch_nd", "space_to_batch", "compat.v1.space_to_batch_nd")
+@export("space_to_batch_nd", "space_to_batch", "nn.space_to_batch", "compat.v1.space_to_batch_nd")
 def space_to_batch_nd(input, block_shape, paddings, name=None):
     """Zero-pads the M spatial dims after the batch by `paddings`, then moves blocks of
     `block_shape` into the batch: [batch * prod(block)] + [padded / block] + the rest.

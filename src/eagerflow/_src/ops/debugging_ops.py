@@ -447,3 +447,109 @@ def _check_numerics_grad(op, dy):
     """The identity, with the incoming gradient checked in turn."""
     return check_numerics(dy, "Not a number (NaN) or infinity (Inf) values detected in "
                               f"gradient. {op.attrs['message']}")
+
+
+# -- enable_check_numerics ---------------------------------------------------------------------
+# Ops that move or copy elements: they cannot create an infinity or a NaN, so their outputs
+# are not checked (as TF skips them).
+_MOVES_ONLY = frozenset((
+    "Concat", "ConcatV2", "ExpandDims", "Fill", "Gather", "GatherV2", "Identity", "IdentityN",
+    "Pack", "Reshape", "Slice", "Squeeze", "StridedSlice", "Transpose", "Unpack", "ZerosLike",
+    "OnesLike", "CheckNumerics"))
+
+
+def _anomalies(array):
+    """TF's CheckNumericsV2 summary ('-Inf, +Inf, and NaN') of what `array` holds, or None."""
+    inf = np.isinf(array)
+    found = [label for label, hit in (("-Inf", (inf & (array < 0)).any()),
+                                      ("+Inf", (inf & (array > 0)).any()),
+                                      ("NaN", np.isnan(array).any())) if hit]
+    if not found:
+        return None
+    if len(found) == 3:
+        return "-Inf, +Inf, and NaN"
+    return " and ".join(found)
+
+
+class _NumericsChecker:
+    """A recorder that raises TF's InvalidArgumentError when an op run eagerly outputs an
+    infinity or a NaN (floating-point outputs only)."""
+
+    watch_accessed_variables = False
+    persistent = False
+
+    def __init__(self):
+        self.watched = {}
+
+    def watch(self, _):
+        pass
+
+    def record(self, op, inputs, attrs, outputs):
+        if op.name in _MOVES_ONLY:
+            return
+        outs = outputs if op.multi else (outputs,)
+        for slot, out in enumerate(outs):
+            data = getattr(out, "_data", None)
+            if not isinstance(data, np.ndarray) or data.dtype.kind not in "fc" and \
+                    not _d.as_dtype(out.dtype).is_floating:
+                continue
+            array = np.asarray(data, np.complex128 if data.dtype.kind == "c" else np.float64)
+            if array.dtype.kind == "c":
+                array = np.concatenate([array.real.ravel(), array.imag.ravel()])
+            found = _anomalies(array)
+            if found is None:
+                continue
+            raise _invalid(_numerics_message(op, slot, len(outs), out, array, inputs) +
+                           f" : Tensor had {found} values [Op:CheckNumericsV2]")
+
+
+def _numerics_message(op, slot, n_outputs, out, array, inputs):
+    inf = np.isinf(array)
+    lines = ["", "", f'!!! Detected Infinity or NaN in output {slot} of eagerly-executing op '
+                     f'"{op.name}" (# of outputs: {n_outputs}) !!!',
+             f"  dtype: {str(out.dtype)}", f"  shape: {out.shape}"]
+    for label, count in (("-Inf", np.sum(inf & (array < 0))), ("+Inf", np.sum(inf & (array > 0))),
+                         ("+NaN", np.sum(np.isnan(array)))):
+        if count:
+            lines.append(f"  # of {label} elements: {count}")
+    shown = [t for t in inputs if isinstance(t, Tensor)]
+    if len(shown) > 1:
+        lines += ["", f"  Input tensors ({len(shown)}):"]
+        lines += [f"         {i}: {str(t)}" for i, t in enumerate(shown)]
+    elif shown:
+        lines += ["", f"  Input tensor: {str(shown[0])}"]
+    return "\n".join(lines) + "\n\n"
+
+
+_checkers = {}  # id(context) -> the checker added to it
+
+
+@export("debugging.enable_check_numerics")
+def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
+    """From now on in the calling thread, an op run eagerly whose floating-point output holds
+    an infinity or a NaN raises InvalidArgumentError naming the op and its inputs.
+
+    >>> tf.debugging.enable_check_numerics()
+    >>> try:
+    ...     tf.math.log(tf.constant([0.0]))
+    ... except tf.errors.InvalidArgumentError as e:
+    ...     print(str(e).splitlines()[2])
+    !!! Detected Infinity or NaN in output 0 of eagerly-executing op "Log" (# of outputs: 1) !!!
+    >>> tf.debugging.disable_check_numerics()
+    """
+    ctx = context.get()
+    if id(ctx) not in _checkers or _checkers[id(ctx)][0] is not ctx:
+        checker = _NumericsChecker()
+        _checkers[id(ctx)] = (ctx, checker)
+        context.add_recorder(checker)
+
+
+@export("debugging.disable_check_numerics")
+def disable_check_numerics():
+    """Stops the checks `enable_check_numerics` started in the calling thread (a no-op when
+    none are on)."""
+    ctx = context.get()
+    entry = _checkers.pop(id(ctx), None)
+    if entry is not None and entry[0] is ctx:
+        context.remove_recorder(ctx, entry[1])
+

@@ -2102,3 +2102,285 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     column = late.array_ops.expand_dims
     return (column(superdiag, -1) * below + column(maindiag, -1) * rhs
             + column(subdiag, -1) * above)
+
+
+# -- matrix square root ----------------------------------------------------------------------
+
+def _sqrtm_one(m):
+    """The principal square root of one float64/complex128 matrix: SciPy's Schur method when
+    SciPy is installed, else through the eigendecomposition."""
+    try:
+        import scipy.linalg
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(scipy.linalg.sqrtm(m))
+    except ImportError:
+        e, v = np.linalg.eig(m.astype(np.complex128))
+        with np.errstate(all="ignore"):
+            return np.linalg.solve(v.T, (v * np.sqrt(e)[None, :]).T).T
+
+
+def _sqrtm(xp, x):
+    """Principal square roots; NaN matrices where a real input has none (a negative real
+    eigenvalue) or holds a NaN or infinity, as TF's real Schur method gives."""
+    _check_matrix(x)
+    complex_input = x.dtype.kind == "c"
+    out = np.empty(x.shape, x.dtype)
+    wide = np.asarray(x, np.complex128 if complex_input else np.float64)
+    for index in np.ndindex(*x.shape[:-2]):
+        m = wide[index]
+        if not np.isfinite(m).all():
+            out[index] = np.nan
+            continue
+        root = _sqrtm_one(m) if m.size else m
+        if not complex_input and np.iscomplexobj(root):
+            scale = max(np.abs(root).max(initial=0.0), 1.0)
+            if np.abs(root.imag).max(initial=0.0) > 1e-7 * scale:
+                out[index] = np.nan
+                continue
+            root = root.real
+        out[index] = root
+    return out
+
+
+_SQRTM = register("MatrixSquareRoot", _sqrtm, _matrix_op_rule("MatrixSquareRoot", same_shape),
+                  dtypes=(_d.float64, _d.float32, _d.float16, _d.complex64, _d.complex128), kernels=(_d.complex128, _d.complex64, _d.float64, _d.float32))
+batching_rules[_SQRTM] = PER_ELEMENT
+
+
+@register_gradient("MatrixSquareRoot")
+def _sqrtm_grad(op, grad):
+    """From S S = A: dS S + S dS = dA, so the gradient X solves the adjoint Sylvester
+    equation S^H X + X S^H = grad (solved through its Kronecker form)."""
+    s_h = adjoint(op.outputs)
+    shape = late.array_ops.shape(s_h)
+    n = shape[-1]
+    eye = late.array_ops.eye(n, dtype=s_h.dtype)
+    ex = late.array_ops.expand_dims
+    # row-major vec: vec(S^H X) = (S^H kron I) vec(X), vec(X S^H) = (I kron (S^H)^T) vec(X)
+    left = ex(ex(s_h, -1), -3) * ex(ex(eye, -2), -4)
+    right = ex(ex(eye, -1), -3) * ex(ex(matrix_transpose(s_h), -2), -4)
+    flat_shape = late.array_ops.concat([shape[:-2], [n * n, n * n]], 0)
+    system = late.array_ops.reshape(left + right, flat_shape)
+    rhs = late.array_ops.reshape(grad, late.array_ops.concat([shape[:-2], [n * n, 1]], 0))
+    return late.array_ops.reshape(solve(system, rhs), shape)
+
+
+@export("linalg.sqrtm")
+def sqrtm(input, name=None):
+    """The principal square root of each square matrix in `input`.
+
+    >>> tf.linalg.sqrtm(tf.constant([[4.0, 0.0], [0.0, 9.0]]))
+    <tf.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[2., 0.],
+           [0., 3.]], dtype=float32)>
+    """
+    return dispatch(_SQRTM, (as_tensor(input),), _NO_ATTRS, name)
+
+
+# -- tridiagonal systems ---------------------------------------------------------------------
+
+def _tridiagonal_solve(xp, diagonals, rhs, partial_pivoting=True, perturb_singular=False):
+    """Solves each system by Gaussian elimination along the band (with row interchanges when
+    `partial_pivoting`), in the input's precision; a singular system gives NaNs, as in TF."""
+    if diagonals.ndim < 2 or diagonals.shape[-2] != 3:
+        raise _invalid(f"Expected diagonals to have shape [..., 3, M], got "
+                       f"{shape_text(diagonals.shape)}")
+    if rhs.ndim != diagonals.ndim or rhs.shape[-2] != diagonals.shape[-1]:
+        raise _invalid(f"Expected rhs to have shape [..., {diagonals.shape[-1]}, K], got "
+                       f"{shape_text(rhs.shape)}")
+    batch = np.broadcast_shapes(diagonals.shape[:-2], rhs.shape[:-2])
+    n = diagonals.shape[-1]
+    d = np.broadcast_to(diagonals, batch + diagonals.shape[-2:])
+    sup, main, sub = (np.array(d[..., j, :])[..., None] for j in range(3))
+    x = np.array(np.broadcast_to(rhs, batch + rhs.shape[-2:]))
+    if n == 0 or x.size == 0:
+        return x
+    singular = np.zeros(batch + (1,), bool)
+    with np.errstate(all="ignore"):
+        if partial_pivoting:
+            u0, u1 = main[..., 0, :].copy(), sup[..., 0, :].copy()
+            rows0, rows1, rows2 = [], [], []
+            for i in range(n - 1):
+                below = sub[..., i + 1, :]
+                keep = np.abs(u0) >= np.abs(below)
+                singular |= keep & (u0 == 0)
+                factor = np.where(keep, below / u0, u0 / below)
+                nxt = sup[..., i + 1, :] if i + 1 < n else 0
+                new_u0 = np.where(keep, u0, below)
+                new_u1 = np.where(keep, u1, main[..., i + 1, :])
+                new_u2 = np.where(keep, 0, nxt)
+                next_u0 = np.where(keep, main[..., i + 1, :] - factor * u1,
+                                   u1 - factor * main[..., i + 1, :])
+                next_u1 = np.where(keep, nxt, -factor * nxt)
+                top, bottom = x[..., i, :].copy(), x[..., i + 1, :].copy()
+                x[..., i, :] = np.where(keep, top, bottom)
+                x[..., i + 1, :] = np.where(keep, bottom - factor * top, top - factor * bottom)
+                rows0.append(new_u0)
+                rows1.append(new_u1)
+                rows2.append(new_u2)
+                u0, u1 = next_u0, next_u1
+            rows0.append(u0)
+            rows1.append(u1)
+            rows2.append(np.zeros_like(u0))
+            singular |= u0 == 0
+            x[..., n - 1, :] = x[..., n - 1, :] / rows0[n - 1]
+            if n > 1:
+                x[..., n - 2, :] = (x[..., n - 2, :] - rows1[n - 2] * x[..., n - 1, :]) / \
+                    rows0[n - 2]
+            for i in range(n - 3, -1, -1):
+                x[..., i, :] = (x[..., i, :] - rows1[i] * x[..., i + 1, :]
+                                - rows2[i] * x[..., i + 2, :]) / rows0[i]
+        else:
+            ratios = [sup[..., 0, :] / main[..., 0, :]]
+            singular |= main[..., 0, :] == 0
+            x[..., 0, :] = x[..., 0, :] / main[..., 0, :]
+            for i in range(1, n):
+                denom = main[..., i, :] - sub[..., i, :] * ratios[-1]
+                singular |= denom == 0
+                ratios.append(sup[..., i, :] / denom)
+                x[..., i, :] = (x[..., i, :] - sub[..., i, :] * x[..., i - 1, :]) / denom
+            for i in range(n - 2, -1, -1):
+                x[..., i, :] = x[..., i, :] - ratios[i] * x[..., i + 1, :]
+    return np.where(singular[..., None, :], np.asarray(np.nan, x.dtype), x).astype(rhs.dtype)
+
+
+def _tridiagonal_solve_rule(diagonals, rhs, **_):
+    d, r = diagonals.shape, rhs.shape
+    if d.rank is None or r.rank is None:
+        return r, rhs.dtype
+    return broadcast_shapes(d[:-2], r[:-2]).concatenate(r[-2:]), rhs.dtype
+
+
+_TRIDIAGONAL_SOLVE = register("TridiagonalSolve", _single_or_wider(_tridiagonal_solve),
+                              _tridiagonal_solve_rule, tied=(0, 1), dtypes=_LAPACK,
+                              input_names=("diagonals", "rhs"))
+batching_rules[_TRIDIAGONAL_SOLVE] = PER_ELEMENT
+tf_args[_TRIDIAGONAL_SOLVE] = ("diagonals", "rhs")
+tf_nodes[_TRIDIAGONAL_SOLVE] = NodeForm(outputs=("output",))
+
+
+def _transposed_tridiagonal(diagonals):
+    """The compact diagonals of the transposed matrices."""
+    superdiag, maindiag, subdiag = diagonals[..., 0, :], diagonals[..., 1, :], diagonals[..., 2, :]
+    pad = [[0, 0]] * (diagonals.shape.rank - 2)
+    new_super = late.array_ops.pad(subdiag[..., 1:], pad + [[0, 1]])
+    new_sub = late.array_ops.pad(superdiag[..., :-1], pad + [[1, 0]])
+    return late.array_ops.stack([new_super, maindiag, new_sub], axis=-2)
+
+
+@register_gradient("TridiagonalSolve")
+def _tridiagonal_solve_grad(op, grad):
+    """grad_rhs solves the transposed (adjoint) system; the diagonals' gradient is minus the
+    three diagonals of grad_rhs x^H."""
+    diagonals, x = op.inputs[0], op.outputs
+    pivoting = op.get_attr("partial_pivoting")
+    grad_rhs = _solve_tridiagonal_op(math_ops.conj(_transposed_tridiagonal(diagonals)), grad,
+                                     pivoting, op.get_attr("perturb_singular"))
+    x_h = -math_ops.conj(x)  # negated before the padding, so that the pads stay +0
+    reduce = late.reduction_ops.reduce_sum
+    rank = x.shape.rank
+    pad = [[0, 0]] * (rank - 2)
+    superdiag = late.array_ops.pad(reduce(grad_rhs[..., :-1, :] * x_h[..., 1:, :], -1),
+                                   pad + [[0, 1]])
+    maindiag = reduce(grad_rhs * x_h, -1)
+    subdiag = late.array_ops.pad(reduce(grad_rhs[..., 1:, :] * x_h[..., :-1, :], -1),
+                                 pad + [[1, 0]])
+    grad_diags = late.array_ops.stack([superdiag, maindiag, subdiag], axis=-2)
+    return grad_diags, grad_rhs
+
+
+def _solve_tridiagonal_op(diagonals, rhs, partial_pivoting, perturb_singular, name=None):
+    return dispatch(_TRIDIAGONAL_SOLVE, (diagonals, rhs),
+                    {"partial_pivoting": bool(partial_pivoting),
+                     "perturb_singular": bool(perturb_singular)}, name)
+
+
+def _solve_compact(diagonals, rhs, transpose_rhs, conjugate_rhs, partial_pivoting,
+                   perturb_singular, name):
+    """TF's static checks of compact diagonals and rhs, then the solve."""
+    rhs = as_tensor(rhs, diagonals.dtype)
+    d_rank, r_rank = diagonals.shape.rank, rhs.shape.rank
+    if d_rank:
+        if d_rank < 2:
+            raise ValueError(f"Expected diagonals to have rank at least 2, got {d_rank}")
+        if r_rank and r_rank not in (d_rank, d_rank - 1):
+            raise ValueError(f"Expected the rank of rhs to be {d_rank - 1} or {d_rank}, "
+                             f"got {r_rank}")
+        if r_rank and not diagonals.shape[:-2].is_compatible_with(rhs.shape[:d_rank - 2]):
+            raise ValueError(f"Batch shapes {diagonals.shape[:-2]} and "
+                             f"{rhs.shape[:d_rank - 2]} are incompatible")
+    if diagonals.shape.rank and diagonals.shape[-2] is not None and diagonals.shape[-2] != 3:
+        raise ValueError(f"Expected 3 diagonals got {diagonals.shape[-2]}")
+
+    def check_sizes(r):
+        m1, m2 = diagonals.shape[-1], r.shape[-2]
+        if m1 is not None and m2 is not None and m1 != m2:
+            raise ValueError(f"Expected number of left-hand sided and right-hand sides to be "
+                             f"equal, got {m1} and {m2}")
+
+    if r_rank and d_rank and r_rank == d_rank - 1:  # a vector rhs: transpose_rhs is moot
+        if conjugate_rhs:
+            rhs = math_ops.conj(rhs)
+        rhs = late.array_ops.expand_dims(rhs, -1)
+        check_sizes(rhs)
+        return late.array_ops.squeeze(
+            _solve_tridiagonal_op(diagonals, rhs, partial_pivoting, perturb_singular, name), -1)
+    if transpose_rhs:
+        rhs = matrix_transpose(rhs, conjugate=conjugate_rhs)
+    elif conjugate_rhs:
+        rhs = math_ops.conj(rhs)
+    check_sizes(rhs)
+    return _solve_tridiagonal_op(diagonals, rhs, partial_pivoting, perturb_singular, name)
+
+
+@export("linalg.tridiagonal_solve")
+def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=False,
+                      conjugate_rhs=False, name=None, partial_pivoting=True,
+                      perturb_singular=False):
+    """Solves tridiagonal systems ``A x = rhs`` (``rhs`` of shape ``[..., M, K]`` or
+    ``[..., M]``).
+
+    `diagonals`: 'compact' ``[..., 3, M]`` rows (superdiagonal, its last element ignored;
+    main diagonal; subdiagonal, its first ignored), 'sequence' a tuple of those three, or
+    'matrix' ``[..., M, M]``.
+
+    >>> d = tf.constant([[1.0, 2.0, 0.0], [3.0, 4.0, 5.0], [0.0, 6.0, 7.0]])
+    >>> tf.linalg.tridiagonal_solve(d, tf.constant([4.0, 12.0, 12.0])).numpy().round(5)
+    array([1., 1., 1.], dtype=float32)
+    """
+    if diagonals_format == "compact":
+        diagonals = as_tensor(diagonals)
+    elif diagonals_format == "sequence":
+        if not isinstance(diagonals, (tuple, list)) or len(diagonals) != 3:
+            raise ValueError("Expected diagonals to be a sequence of length 3.")
+        superdiag, maindiag, subdiag = (as_tensor(t) for t in diagonals)
+        if not (subdiag.shape[:-1].is_compatible_with(maindiag.shape[:-1])
+                and superdiag.shape[:-1].is_compatible_with(maindiag.shape[:-1])):
+            raise ValueError(f"Tensors representing the three diagonals must have the same "
+                             f"shape, except for the last dimension, got {subdiag.shape}, "
+                             f"{maindiag.shape}, {superdiag.shape}")
+        m = maindiag.shape[-1]
+
+        def padded(t, what, padding):
+            k = t.shape[-1]
+            if k is None or m is None or k == m:
+                return t
+            if k == m - 1:
+                return late.array_ops.pad(t, [[0, 0]] * (t.shape.rank - 1) + [padding])
+            raise ValueError(f"Expected {what} to be have length {m} or {m - 1}, got {k}.")
+        diagonals = late.array_ops.stack(
+            [padded(superdiag, "superdiagonal", [0, 1]), maindiag,
+             padded(subdiag, "subdiagonal", [1, 0])], axis=-2)
+    elif diagonals_format == "matrix":
+        diagonals = as_tensor(diagonals)
+        m1, m2 = diagonals.shape[-1], diagonals.shape[-2]
+        if m1 is not None and m2 is not None and m1 != m2:
+            raise ValueError(f"Expected last two dimensions of diagonals to be same, got {m1} "
+                             f"and {m2}")
+        diagonals = late.array_ops.stack(list(_tridiagonals(diagonals, "matrix")), axis=-2)
+    else:
+        raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
+    return _solve_compact(diagonals, rhs, transpose_rhs, conjugate_rhs, partial_pivoting,
+                          perturb_singular, name)

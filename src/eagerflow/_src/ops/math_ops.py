@@ -892,14 +892,16 @@ export("math.ndtri")(ndtri)
 
 @export("math.erfcinv")
 def erfcinv(x, name=None):
-    """Computes the inverse complementary error function (on [0, 2]), as TF does: from
-    `ndtri`, so erfcinv(1) is -0.
+    """The inverse of the complementary error function, ``-ndtri(x / 2) / sqrt(2)``:
+    +-inf at 0 and 2, NaN outside [0, 2].
 
-    >>> tf.math.erfcinv([0.0, 0.2, 2.0])
-    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([      inf, 0.9061938,      -inf], dtype=float32)>
+    >>> tf.math.erfcinv(tf.constant([0.5, 1.5]))
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([ 0.47693625, -0.47693625], dtype=float32)>
     """
-    x = convert_to_tensor(x)
-    return multiply(negative(ndtri(multiply(x, 0.5))), np.sqrt(0.5), name=name)
+    x = as_tensor(x)
+    half = convert_to_tensor(0.5, x.dtype)
+    return multiply(negative(ndtri(multiply(x, half))), convert_to_tensor(np.sqrt(0.5), x.dtype),
+                    name=name)
 
 
 def _igamma_kernel(which):

@@ -1389,3 +1389,4 @@ name_functions(globals())
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
                       _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)
+

@@ -34,6 +34,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
+from eagerflow._src.ops import unicode_scripts
 
 _STRING = (_d.string,)
 _NO_GRAD = "string op"
@@ -715,3 +716,41 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _STRING_JOIN, _STRING_SPLIT, _STRING_TO_NUMBER, _SUBSTR,
                       _REGEX_FULL_MATCH, _REGEX_REPLACE)
+
+
+# --- UnicodeScript -----------------------------------------------------------------------------
+
+_SCRIPT_TABLE = None
+
+
+def _script_table():
+    """(run starts, script codes) as arrays, decoded from `unicode_scripts` on first use."""
+    global _SCRIPT_TABLE
+    if _SCRIPT_TABLE is None:
+        deltas, codes = zip(*(entry.split(":") for entry in unicode_scripts.RUNS.split()))
+        starts = np.cumsum([int(d, 16) for d in deltas])
+        _SCRIPT_TABLE = (starts, np.array([int(c, 16) for c in codes], np.int32))
+    return _SCRIPT_TABLE
+
+
+def _unicode_script(xp, x):
+    starts, codes = _script_table()
+    out = codes[np.searchsorted(starts, x, side="right") - 1]
+    return np.where((x < 0) | (x > 0x10FFFF), np.int32(-1), out).astype(np.int32)
+
+
+_UNICODE_SCRIPT = register("UnicodeScript", _unicode_script, rules.unary_to(_d.int32),
+                           dtypes=(_d.int32,), not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_UNICODE_SCRIPT] = ("input",)
+
+
+@export("strings.unicode_script")
+def unicode_script(input, name=None):
+    """The ICU script code (UScriptCode) of each int32 Unicode code point; -1 for values that
+    are not code points.
+
+    >>> tf.strings.unicode_script([ord("a"), ord("Я"), ord("語"), ord("!"), -1])
+    <tf.Tensor: shape=(5,), dtype=int32, numpy=array([25,  8, 17,  0, -1], dtype=int32)>
+    """
+    x = as_tensor(input) if hasattr(input, "dtype") else as_tensor(input, _d.int32)
+    return dispatch(_UNICODE_SCRIPT, (x,), {}, name)

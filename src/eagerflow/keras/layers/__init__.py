@@ -26,6 +26,8 @@ from eagerflow._src.keras.layers.core import (  # noqa: F401
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401
 from eagerflow._src.keras.layers.image_augmentation import (  # noqa: F401
     RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)
+from eagerflow._src.keras.layers.locally_connected import (  # noqa: F401
+    LocallyConnected1D, LocallyConnected2D)
 from eagerflow._src.keras.layers.masking import Masking  # noqa: F401
 from eagerflow._src.keras.layers.merging import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,

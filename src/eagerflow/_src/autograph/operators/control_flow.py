@@ -292,8 +292,8 @@ def _defined_before(values, body, set_state, get_state, names):
         try:
             body()
         except Exception as e:  # the body reads the variable first: it must exist before
-            if not missing:
-                raise
+            if not missing or isinstance(e, NotImplementedError):
+                raise  # (AutoGraph's own limits surface as they are)
             if isinstance(e, (TypeError, ValueError, KeyError)) and any(
                     type(values[i]) is UndefinedReturnValue for i in missing):
                 raise NotImplementedError(
@@ -386,8 +386,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
     A graph tensor is iterated along its first dimension by a ``while_loop``.
     A Python iterable unrolls; should `extra_test` become a graph tensor (a
-    ``break`` under a tensor condition), each later iteration runs under a
-    ``cond`` on it.
+    ``break`` or ``return`` under a tensor condition), TF's NotImplementedError
+    is raised: such a loop has to be a TF loop.
     """
     if _is_tensor_loop(iter_):
         _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
@@ -426,9 +426,13 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     for item in iter_:
         go = True if extra_test is None else extra_test()
         if is_graph_tensor(go):
-            if_stmt(go, _bound(body, item), _nothing, get_state, set_state, symbol_names,
-                    len(symbol_names))
-        elif not go:
+            raise NotImplementedError(
+                "break and return statements which depend on a TF condition are not "
+                "supported in Python for loops. Did you intend to make it a TF loop?\nSee "
+                "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                "autograph/g3doc/reference/limitations.md"
+                "#consistency-of-control-flow-types for more info.")
+        if not go:
             break
         else:
             body(item)
@@ -453,10 +457,6 @@ def _relaxed_invariants(state, opts, keep_rank=True):
                 and leaf.shape.rank is not None):
             chosen.append((leaf, TensorShape([None] * leaf.shape.rank if keep_rank else None)))
     return chosen
-
-
-def _bound(body, item):
-    return lambda: body(item)
 
 
 def _nothing():

@@ -46,7 +46,8 @@ class Model(Layer):
         "_nested_outputs", "_steps", "_depths", "_nodes",
         # (the compiled steps, which a SavedModel leaves out as tf_keras does)
         "train_function", "test_function", "predict_function",
-        # (compile's arguments and steps counter: no part of tf_keras's checkpoints)
+        # (what `compile` was given — its metrics are not the model's, as in Keras — and the
+        # steps counter: no part of tf_keras's checkpoints)
         "_compile_arguments", "_steps_per_execution"))
 
     def __new__(cls, *args, **kwargs):

@@ -39,10 +39,12 @@ from eagerflow._src.core.convert import operand
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.ops import math_ops
 
 
 def _add(x, y, name=None):
-    return x + y
+    # TF's function behind `+` makes a node of the op's own name ("AddV2")
+    return math_ops.add(x, y, name="AddV2" if name is None else name)
 
 
 def _eq(self, other):

@@ -386,14 +386,14 @@ def _split_samples(dataset, kind):
             raise ValueError(f"Received an empty {noun} dataset. Please provide a non-empty "
                              f"{noun} of arrays.")
         if not isinstance(dataset[0], np.ndarray):
-            raise ValueError(f"Expected a {noun} of `numpy.ndarray` objects, Received: "
+            raise ValueError(f"Expected a {noun} of `numpy.ndarray` objects,Received: "
                              f"{type(dataset[0])}")
         length = dataset[0].shape[0]
         for i, array in enumerate(dataset):
             if np.shape(array)[0] != length:
                 raise ValueError(f"Received a {noun} of NumPy arrays with different lengths. "
                                  f"Mismatch found at index {i}, Expected shape="
-                                 f"{dataset[0].shape} Received shape={np.shape(array)}. "
+                                 f"{dataset[0].shape} Received shape={np.shape(array)}."
                                  f"Please provide a {noun} of NumPy arrays with the same length.")
         rows = zip(*dataset)
     elif kind is Dataset:

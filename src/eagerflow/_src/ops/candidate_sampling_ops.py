@@ -1,0 +1,167 @@
+"""Candidate samplers (``tf.random.log_uniform_candidate_sampler``,
+``uniform_candidate_sampler``): the negative classes of sampled losses, with the expected
+number of times each true and sampled class is drawn.
+
+The draws follow TF's distributions, not its random streams: a seed gives reproducible
+candidates, though not the ones TF picks.
+
+>>> s = tf.random.uniform_candidate_sampler([[1]], 1, 3, True, 5, seed=1)
+>>> sorted(set(s.sampled_candidates.numpy().tolist())) == sorted(s.sampled_candidates.numpy())
+True
+"""
+import collections
+
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops, random_ops, \
+    reduction_ops
+from eagerflow._src.ops.cast_ops import cast, stop_gradient
+from eagerflow._src.ops.wrappers import as_tensor
+
+
+def _result_type(name):
+    return collections.namedtuple(name, ["sampled_candidates", "true_expected_count",
+                                         "sampled_expected_count"])
+
+
+_LOG_UNIFORM = _result_type("LogUniformCandidateSampler")
+_UNIFORM = _result_type("UniformCandidateSampler")
+
+
+def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, probability,
+            result, op_name):
+    true = np.asarray(as_tensor(true_classes, _d.int64).numpy(), np.int64)
+    if true.ndim != 2 or true.shape[1] != num_true:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"true_classes must be a matrix with num_true={num_true} columns, "
+                           f"got shape {list(true.shape)} [Op:{op_name}]")
+    if unique and num_sampled > range_max:
+        raise errors.InvalidArgumentError(None, op_name,
+                                          f"Sampler's range is too small. [Op:{op_name}]")
+    global_seed, op_seed = random_ops.get_seed(seed)
+    rng = np.random.default_rng(None if global_seed is None else [global_seed, op_seed])
+    classes = np.arange(range_max)
+    weights = probability(classes)
+    weights = weights / weights.sum()
+    if unique:
+        picked, tries = [], 0
+        while len(picked) < num_sampled:
+            k = int(rng.choice(range_max, p=weights))
+            tries += 1
+            if k not in picked:
+                picked.append(k)
+
+        def expected(p):
+            return -np.expm1(tries * np.log1p(-p))
+    else:
+        picked = rng.choice(range_max, size=num_sampled, p=weights).tolist()
+
+        def expected(p):
+            return num_sampled * p
+    sampled = np.asarray(picked, np.int64)
+    true_p = probability(np.clip(true, 0, range_max - 1)) / probability(classes).sum()
+    return result(as_tensor(sampled), as_tensor(expected(true_p).astype(np.float32)),
+                  as_tensor(expected(weights[sampled]).astype(np.float32)))
+
+
+def _log_uniform(k):
+    return np.log((k + 2.0) / (k + 1.0))
+
+
+@export("random.log_uniform_candidate_sampler")
+def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                  seed=None, name=None):
+    """Samples `num_sampled` classes in ``[0, range_max)`` from the log-uniform (Zipfian)
+    distribution ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``, without repeats
+    when `unique`."""
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _log_uniform,
+                   _LOG_UNIFORM, "LogUniformCandidateSampler")
+
+
+@export("random.uniform_candidate_sampler")
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                              seed=None, name=None):
+    """Samples `num_sampled` classes uniformly from ``[0, range_max)``, without repeats when
+    `unique`."""
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed,
+                   lambda k: np.ones(np.shape(k)), _UNIFORM, "UniformCandidateSampler")
+
+
+def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
+                    sampled_values, subtract_log_q, remove_accidental_hits):
+    """The logits of the true and the sampled classes, ``[batch, num_true + num_sampled]``,
+    and their labels (1 / num_true for each true class, 0 for the sampled ones)."""
+    if isinstance(weights, (list, tuple)):
+        weights = array_ops.concat(list(weights), 0)
+    if isinstance(biases, (list, tuple)):
+        biases = array_ops.concat(list(biases), 0)
+    inputs = as_tensor(inputs)
+    labels = cast(as_tensor(labels), _d.int64)
+    if labels.shape.rank == 1:
+        labels = array_ops.expand_dims(labels, -1)
+    if sampled_values is None:
+        sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True,
+                                                       num_classes)
+    sampled, true_expected, sampled_expected = (stop_gradient(as_tensor(v))
+                                                for v in sampled_values)
+    sampled = cast(sampled, _d.int64)
+    flat_labels = array_ops.reshape(labels, [-1])
+    all_ids = array_ops.concat([flat_labels, sampled], 0)
+    all_w = array_ops.gather(weights, all_ids)
+    all_b = array_ops.gather(biases, all_ids)
+    n_true = array_ops.shape(flat_labels)[0]
+    true_w, sampled_w = all_w[:n_true], all_w[n_true:]
+    true_b, sampled_b = all_b[:n_true], all_b[n_true:]
+    dim = array_ops.shape(true_w)[1]
+    true_w = array_ops.reshape(true_w, array_ops.stack([-1, num_true, dim]))
+    true_logits = reduction_ops.reduce_sum(array_ops.expand_dims(inputs, 1) * true_w, -1) + \
+        array_ops.reshape(true_b, [-1, num_true])
+    sampled_logits = linalg_ops.matmul(inputs, sampled_w, transpose_b=True) + sampled_b
+    if remove_accidental_hits:
+        hits = math_ops.equal(array_ops.expand_dims(labels, -1),
+                              array_ops.reshape(sampled, [1, 1, -1]))
+        hit = reduction_ops.reduce_any(hits, axis=1)
+        sampled_logits = array_ops.where(hit, sampled_logits + cast(
+            np.finfo(np.float32).min, sampled_logits.dtype), sampled_logits)
+    if subtract_log_q:
+        true_logits = true_logits - math_ops.log(cast(true_expected, true_logits.dtype))
+        sampled_logits = sampled_logits - math_ops.log(cast(sampled_expected,
+                                                            sampled_logits.dtype))
+    logits = array_ops.concat([true_logits, sampled_logits], 1)
+    targets = array_ops.concat([array_ops.ones_like(true_logits) / num_true,
+                                array_ops.zeros_like(sampled_logits)], 1)
+    return logits, targets
+
+
+@export("nn.nce_loss")
+def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true=1,
+             sampled_values=None, remove_accidental_hits=False, name="nce_loss"):
+    """Noise-contrastive estimation loss of each example ``[batch]``: logistic losses of its
+    true classes against `num_sampled` sampled ones (log-uniform by default)."""
+    logits, targets = _sampled_logits(weights, biases, labels, inputs, num_sampled,
+                                      num_classes, num_true, sampled_values, True,
+                                      remove_accidental_hits)
+    losses = nn_ops.sigmoid_cross_entropy_with_logits(labels=targets, logits=logits)
+    return reduction_ops.reduce_sum(losses, 1)
+
+
+@export("nn.sampled_softmax_loss")
+def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
+                         num_true=1, sampled_values=None, remove_accidental_hits=True,
+                         seed=None, name="sampled_softmax_loss"):
+    """Softmax cross-entropy of each example ``[batch]`` over its true classes and
+    `num_sampled` sampled ones (log-uniform by default), a cheap estimate of the full
+    softmax loss while training."""
+    if sampled_values is None and seed is not None:
+        labels_t = as_tensor(labels, _d.int64)
+        sampled_values = log_uniform_candidate_sampler(
+            labels_t if labels_t.shape.rank == 2 else labels_t[:, None], num_true, num_sampled,
+            True, num_classes, seed=seed)
+    logits, targets = _sampled_logits(weights, biases, labels, inputs, num_sampled,
+                                      num_classes, num_true, sampled_values, True,
+                                      remove_accidental_hits)
+    return nn_ops.softmax_cross_entropy_with_logits(labels=stop_gradient(targets),
+                                                    logits=logits)

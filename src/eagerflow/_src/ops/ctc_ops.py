@@ -1,0 +1,263 @@
+"""Connectionist temporal classification: `tf.nn.ctc_loss` (with its gradient) and the greedy
+decoder.
+
+>>> logits = tf.zeros([2, 1, 3])  # 2 steps, 1 sequence, 3 classes (blank 0)
+>>> tf.nn.ctc_loss(tf.constant([[1]]), logits, tf.constant([1]), tf.constant([2]))
+<tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.0986123], dtype=float32)>
+"""
+import numpy as np
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
+    register_gradient
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops
+from eagerflow._src.ops.cast_ops import cast, stop_gradient
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.wrappers import as_tensor
+
+
+def _logsumexp(*terms):
+    stacked = np.stack(terms)
+    top = np.max(stacked, axis=0)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.sum(np.exp(stacked - safe), axis=0)) + safe
+
+
+def _one_sequence(log_probs, label, blank):
+    """(negative log-likelihood, gradient wrt the logits) of one sequence, by the
+    forward-backward recursions over the label interleaved with blanks (in log space)."""
+    steps = log_probs.shape[0]
+    ext = np.full(2 * len(label) + 1, blank, np.int64)
+    ext[1::2] = label
+    size = len(ext)
+    # a skip over a blank is allowed between different labels
+    skip = np.zeros(size, bool)
+    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    emit = log_probs[:, ext]  # [T, S]
+    alpha = np.full((steps, size), -np.inf)
+    beta = np.full((steps, size), -np.inf)
+    if steps == 0:
+        return np.inf, np.zeros_like(log_probs)
+    alpha[0, :2] = emit[0, :2]
+    for t in range(1, steps):
+        prev = alpha[t - 1]
+        one = np.concatenate([[-np.inf], prev[:-1]])
+        two = np.where(skip, np.concatenate([[-np.inf, -np.inf], prev[:-2]]), -np.inf)
+        alpha[t] = _logsumexp(prev, one, two) + emit[t]
+    beta[-1, -2:] = emit[-1, -2:]
+    skip_next = np.concatenate([skip[2:], [False, False]])  # may s jump to s + 2
+    for t in range(steps - 2, -1, -1):
+        nxt = beta[t + 1]
+        one = np.concatenate([nxt[1:], [-np.inf]])
+        two = np.where(skip_next, np.concatenate([nxt[2:], [-np.inf, -np.inf]]), -np.inf)
+        beta[t] = _logsumexp(nxt, one, two) + emit[t]
+    loglik = _logsumexp(alpha[-1, -1], alpha[-1, -2] if size > 1 else -np.inf)
+    if not np.isfinite(loglik):
+        return np.inf, np.zeros_like(log_probs)
+    occupancy = alpha + beta - emit  # [T, S]: log P(path at s at t, label)
+    posterior = np.full(log_probs.shape, -np.inf)
+    for k in np.unique(ext):
+        posterior[:, k] = _logsumexp(*occupancy[:, ext == k].T)
+    grad = np.exp(log_probs) - np.exp(posterior - loglik)
+    return -loglik, grad
+
+
+def _ctc_loss_dense(xp, logits, labels, label_length, logit_length, blank_index=0):
+    """Per-sequence CTC losses and their gradients wrt time-major `logits` [T, B, C]."""
+    if logits.ndim != 3:
+        raise errors.InvalidArgumentError(None, None, f"logits must be 3-D (time, batch, "
+                                                      f"classes), got {logits.shape}")
+    steps, batch, classes = logits.shape
+    wide = logits.astype(np.float64)
+    shifted = wide - wide.max(axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    loss = np.zeros(batch, np.float64)
+    grad = np.zeros(wide.shape, np.float64)
+    for b in range(batch):
+        length = int(logit_length[b])
+        if not 0 <= length <= steps:
+            raise errors.InvalidArgumentError(
+                None, None, f"logit_length({b}) = {length} is out of the range [0, {steps}]")
+        label = np.asarray(labels[b, :int(label_length[b])], np.int64)
+        if label.size and (label.min() < 0 or label.max() >= classes):
+            raise errors.InvalidArgumentError(
+                None, None, f"labels of sequence {b} must lie in [0, {classes})")
+        loss[b], grad[:length, b] = _one_sequence(log_probs[:length, b], label, blank_index)
+    return loss.astype(logits.dtype), grad.astype(logits.dtype)
+
+
+def _ctc_rule(logits, labels, label_length, logit_length, **_):
+    shape = logits.shape
+    batch = TensorShape([None if shape.rank is None else shape[1]])
+    return [(batch, logits.dtype), (shape if shape.rank is not None else TensorShape(None),
+                                    logits.dtype)]
+
+
+_CTC_LOSS = register("CTCLossDense", _ctc_loss_dense, _ctc_rule, multi=True,
+                     dtypes=(_d.float32, _d.float64), tied=(0,))
+tf_args[_CTC_LOSS] = None  # (dense labels, blank anywhere: no raw op of TF's takes these)
+batching_rules[_CTC_LOSS] = PER_ELEMENT
+
+
+@register_gradient("CTCLossDense")
+def _ctc_loss_grad(op, grad_loss, _):
+    # the gradient output is a constant of the loss (no second derivative, as in TF)
+    gradient = stop_gradient(op.outputs[1])
+    return (array_ops.expand_dims(array_ops.expand_dims(grad_loss, 0), -1) * gradient,
+            None, None, None)
+
+
+def _dense_labels(labels):
+    """A SparseTensor of labels as padded dense labels and the length of each row."""
+    indices = np.asarray(labels.indices.numpy()).reshape(-1, 2)
+    values = np.asarray(labels.values.numpy())
+    shape = np.asarray(labels.dense_shape.numpy())
+    dense = np.zeros(shape, values.dtype)
+    lengths = np.zeros(shape[0], np.int32)
+    dense[indices[:, 0], indices[:, 1]] = values
+    np.maximum.at(lengths, indices[:, 0], indices[:, 1] + 1)
+    return as_tensor(dense), as_tensor(lengths)
+
+
+@export("nn.ctc_loss")
+def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True, unique=None,
+             blank_index=None, name=None):
+    """The negative log-likelihood of each label sequence under CTC, one per batch entry.
+
+    labels: ``[batch, max_label_length]`` int labels (`label_length` of each used), or a
+    SparseTensor (then `blank_index` is required); logits: ``[time, batch, classes]``
+    (``[batch, time, classes]`` unless `logits_time_major`), unnormalized; logit_length:
+    the steps of each sequence; blank_index: the blank class (default 0).
+    """
+    if isinstance(labels, SparseTensor):
+        if blank_index is None:
+            raise ValueError("Argument `blank_index` must be provided when `labels` is a "
+                             "`SparseTensor`.")
+        labels, label_length = _dense_labels(labels)
+    logits = as_tensor(logits)
+    if blank_index is None:
+        blank_index = 0
+    classes = logits.shape[-1]
+    if blank_index < 0 and classes is not None:
+        blank_index += classes
+    if not logits_time_major:
+        logits = array_ops.transpose(logits, [1, 0, 2])
+    labels = as_tensor(labels)
+    label_length = cast(as_tensor(label_length), _d.int32)
+    logit_length = cast(as_tensor(logit_length), _d.int32)
+    loss, _ = dispatch(_CTC_LOSS, (logits, labels, label_length, logit_length),
+                       {"blank_index": int(blank_index)}, name)
+    return loss
+
+
+@export("nn.ctc_greedy_decoder")
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index=None):
+    """Best-path decoding of time-major `inputs` [time, batch, classes]: the most likely class
+    of each step, repeats merged (with `merge_repeated`), blanks dropped.
+
+    Returns ``([SparseTensor of the decoded int64 labels], log_probability [batch, 1])``,
+    the log-probability being minus the sum of each step's largest input.
+    """
+    inputs = as_tensor(inputs)
+    values = inputs.numpy()
+    lengths = np.asarray(as_tensor(sequence_length).numpy())
+    steps, batch, classes = values.shape
+    blank = classes - 1 if blank_index is None else (
+        blank_index + classes if blank_index < 0 else blank_index)
+    indices, decoded_values, longest = [], [], 0
+    log_probability = np.zeros((batch, 1), values.dtype)
+    for b in range(batch):
+        n = int(lengths[b])
+        best = values[:n, b].argmax(axis=-1)
+        log_probability[b, 0] = -values[:n, b].max(axis=-1).sum() if n else 0
+        out, previous = [], None
+        for k in best:
+            if k != blank and not (merge_repeated and k == previous):
+                out.append(int(k))
+            previous = k
+        indices += [[b, i] for i in range(len(out))]
+        decoded_values += out
+        longest = max(longest, len(out))
+    decoded = SparseTensor(np.asarray(indices, np.int64).reshape(-1, 2),
+                           np.asarray(decoded_values, np.int64), np.asarray([batch, longest],
+                                                                            np.int64))
+    return [decoded], as_tensor(log_probability)
+
+
+def _log_add(a, b):
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    top = max(a, b)
+    return top + np.log1p(np.exp(-abs(a - b)))
+
+
+def _beam_search(log_probs, beam_width, blank):
+    """Prefix beam search over one sequence's per-step log-probabilities [T, C]: the label
+    sequences kept, each with (log P(ends in blank), log P(ends in a label))."""
+    beams = {(): (0.0, -np.inf)}
+    for step in log_probs:
+        grown = {}
+
+        def add(prefix, blank_score, label_score):
+            old_b, old_l = grown.get(prefix, (-np.inf, -np.inf))
+            grown[prefix] = (_log_add(old_b, blank_score), _log_add(old_l, label_score))
+        for prefix, (p_blank, p_label) in beams.items():
+            total = _log_add(p_blank, p_label)
+            add(prefix, total + step[blank], -np.inf)
+            for k in range(len(step)):
+                if k == blank:
+                    continue
+                if prefix and prefix[-1] == k:
+                    add(prefix, -np.inf, p_label + step[k])  # the label repeated: merged
+                    add(prefix + (k,), -np.inf, p_blank + step[k])  # after a blank: new
+                else:
+                    add(prefix + (k,), -np.inf, total + step[k])
+        beams = dict(sorted(grown.items(), key=lambda item: -_log_add(*item[1]))[:beam_width])
+    return beams
+
+
+@export("nn.ctc_beam_search_decoder")
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
+    """Beam search decoding of time-major `inputs` [time, batch, classes] (log-probabilities;
+    the last class is the blank).
+
+    Returns ``(decoded, log_probabilities)``: `top_paths` SparseTensors of int64 labels, the
+    most likely first, and ``[batch, top_paths]`` their log-probabilities.
+    """
+    values = as_tensor(inputs).numpy()
+    lengths = np.asarray(as_tensor(sequence_length).numpy())
+    steps, batch, classes = values.shape
+    if top_paths > beam_width:
+        raise errors.InvalidArgumentError(None, None, "top_paths must be less than or equal "
+                                                      "to beam_width")
+    # the inputs are taken through log-softmax, as TF's decoder normalizes each step
+    wide = values.astype(np.float64)
+    top = wide.max(axis=-1, keepdims=True)
+    log_probs = wide - top - np.log(np.exp(wide - top).sum(-1, keepdims=True))
+    paths = [[] for _ in range(top_paths)]
+    scores = np.full((batch, top_paths), -np.inf, values.dtype)
+    for b in range(batch):
+        beams = _beam_search(log_probs[:int(lengths[b]), b], beam_width, classes - 1)
+        ranked = sorted(beams.items(), key=lambda item: -_log_add(*item[1]))[:top_paths]
+        for i, (prefix, parts) in enumerate(ranked):
+            paths[i].append(prefix)
+            scores[b, i] = _log_add(*parts)
+        for i in range(len(ranked), top_paths):
+            paths[i].append(())
+    decoded = []
+    for per_batch in paths:
+        indices = [[b, j] for b, p in enumerate(per_batch) for j in range(len(p))]
+        flat = [k for p in per_batch for k in p]
+        longest = max((len(p) for p in per_batch), default=0)
+        decoded.append(SparseTensor(np.asarray(indices, np.int64).reshape(-1, 2),
+                                    np.asarray(flat, np.int64),
+                                    np.asarray([batch, longest], np.int64)))
+    return decoded, as_tensor(scores)

@@ -1,0 +1,85 @@
+"""tf.random.log_uniform_candidate_sampler / uniform_candidate_sampler: TF's result types,
+shapes, expected counts and errors (the draws themselves follow TF's distributions only)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+TRUE = tf.constant([[3], [7]], tf.int64)
+
+
+def test_log_uniform_unique():
+    s = tf.random.log_uniform_candidate_sampler(true_classes=TRUE, num_true=1, num_sampled=4,
+                                                unique=True, range_max=10, seed=42)
+    assert type(s).__name__ == "LogUniformCandidateSampler"
+    assert s.sampled_candidates.dtype == tf.int64 and s.sampled_candidates.shape == (4,)
+    values = s.sampled_candidates.numpy()
+    assert len(set(values.tolist())) == 4 and values.min() >= 0 and values.max() < 10
+    assert s.true_expected_count.shape == (2, 1) and s.true_expected_count.dtype == tf.float32
+    again = tf.random.log_uniform_candidate_sampler(TRUE, 1, 4, True, 10, seed=42)
+    tf.random.set_seed(None)
+    assert s.sampled_candidates.shape == again.sampled_candidates.shape
+
+
+def test_expected_counts_with_replacement():
+    s = tf.random.log_uniform_candidate_sampler(TRUE, 1, 3, False, 10, seed=42)
+    p = np.log([5 / 4, 9 / 8]) / np.log(11)  # P(3), P(7)
+    np.testing.assert_allclose(s.true_expected_count.numpy().ravel(), 3 * p, rtol=1e-6)
+    u = tf.random.uniform_candidate_sampler(TRUE, 1, 4, False, 10, seed=1)
+    np.testing.assert_allclose(u.true_expected_count, [[0.4], [0.4]])
+    np.testing.assert_allclose(u.sampled_expected_count, [0.4] * 4)
+
+
+def test_range_too_small():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Sampler's range is too small"):
+        tf.random.log_uniform_candidate_sampler(TRUE, 1, 11, True, 10)
+
+
+def _setup():
+    rng = np.random.default_rng(0)
+    weights = tf.Variable(rng.normal(size=(10, 4)).astype(np.float32))
+    biases = tf.Variable(np.zeros(10, np.float32))
+    inputs = tf.constant(rng.normal(size=(3, 4)).astype(np.float32))
+    sampled = (tf.constant([0, 2, 4, 9], tf.int64), tf.constant([[0.3], [0.2], [0.1]]),
+               tf.constant([0.5, 0.3, 0.2, 0.05]))
+    return weights, biases, inputs, sampled
+
+
+LABELS = tf.constant([[1], [4], [7]], tf.int64)
+
+
+def test_nce_and_sampled_softmax_losses_match_tf():
+    weights, biases, inputs, sampled = _setup()
+    np.testing.assert_allclose(
+        tf.nn.nce_loss(weights, biases, LABELS, inputs, 4, 10, sampled_values=sampled),
+        [11.030291, 14.248176, 2.6032662], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.nce_loss(weights, biases, LABELS, inputs, 4, 10, sampled_values=sampled,
+                       remove_accidental_hits=True), [11.030291, 10.024857, 2.6032662],
+        rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.sampled_softmax_loss(weights, biases, LABELS, inputs, 4, 10,
+                                   sampled_values=sampled),
+        [1.3151226, 2.796741, 0.56672126], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.sampled_softmax_loss(weights, biases, LABELS, inputs, 4, 10,
+                                   sampled_values=sampled, remove_accidental_hits=False),
+        [1.3151226, 2.855961, 0.56672126], rtol=1e-6)
+    two = tf.constant([[1, 2], [4, 5], [7, 8]], tf.int64)
+    sampled2 = (sampled[0], tf.constant([[0.3, 0.1], [0.2, 0.1], [0.1, 0.1]]), sampled[2])
+    np.testing.assert_allclose(
+        tf.nn.nce_loss(weights, biases, two, inputs, 4, 10, num_true=2,
+                       sampled_values=sampled2), [14.210792, 17.322802, 4.7091365], rtol=1e-6)
+    assert tf.nn.nce_loss(weights, biases, LABELS, inputs, 4, 10).shape == (3,)
+
+
+def test_sampled_softmax_gradient_is_sparse_and_matches_tf():
+    weights, biases, inputs, sampled = _setup()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.sampled_softmax_loss(weights, biases, LABELS, inputs, 4, 10,
+                                                        sampled_values=sampled))
+    grad_w, grad_b = tape.gradient(loss, [weights, biases])
+    assert type(grad_w).__name__ == "IndexedSlices"
+    np.testing.assert_allclose(tf.convert_to_tensor(grad_b),
+                               [0.2652, -0.7316, 0.0173, 0, -0.8478, 0, 0, -0.4326, 0, 1.7295],
+                               atol=1e-4)

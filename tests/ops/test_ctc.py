@@ -1,0 +1,106 @@
+"""tf.nn.ctc_loss and tf.nn.ctc_greedy_decoder against TF's recorded values."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.ops.specs.ctc import brute_force_ctc
+
+LOGITS = np.random.default_rng(0).normal(size=(6, 2, 5)).astype(np.float32)
+LABELS = np.array([[1, 2, 2], [3, 1, 0]], np.int32)
+LABEL_LENGTH = np.array([3, 2], np.int32)
+LOGIT_LENGTH = np.array([6, 5], np.int32)
+
+
+def test_loss_values_layouts_and_blanks():
+    loss = tf.nn.ctc_loss(LABELS, LOGITS, LABEL_LENGTH, LOGIT_LENGTH)
+    assert loss.dtype == tf.float32 and loss.shape == (2,)
+    np.testing.assert_allclose(loss, [8.453879, 6.1903553], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.ctc_loss(LABELS, LOGITS, LABEL_LENGTH, LOGIT_LENGTH, blank_index=4),
+        [7.5187583, 5.5641565], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.ctc_loss(LABELS, np.transpose(LOGITS, [1, 0, 2]), LABEL_LENGTH, LOGIT_LENGTH,
+                       logits_time_major=False), [8.453879, 6.1903553], rtol=1e-6)
+    sparse = tf.sparse.from_dense(tf.constant(LABELS))
+    np.testing.assert_allclose(tf.nn.ctc_loss(sparse, LOGITS, None, LOGIT_LENGTH, blank_index=0),
+                               [8.453879, 6.1903553], rtol=1e-6)
+    with pytest.raises(ValueError, match="`blank_index` must be provided"):
+        tf.nn.ctc_loss(sparse, LOGITS, None, LOGIT_LENGTH)
+    fn = tf.function(lambda x: tf.nn.ctc_loss(LABELS, x, LABEL_LENGTH, LOGIT_LENGTH))
+    np.testing.assert_allclose(fn(tf.constant(LOGITS)), [8.453879, 6.1903553], rtol=1e-6)
+    small = LOGITS[:4].astype(np.float64)
+    np.testing.assert_allclose(
+        tf.nn.ctc_loss(LABELS[:, :2], small, [2, 1], [4, 3]),
+        brute_force_ctc(small, LABELS[:, :2], [2, 1], [4, 3]), rtol=1e-10)
+
+
+def test_gradient_matches_tf_and_finite_differences():
+    v = tf.Variable(LOGITS)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.ctc_loss(LABELS, v, LABEL_LENGTH, LOGIT_LENGTH)
+                             * tf.constant([1.0, 2.0]))
+    g = tape.gradient(loss, v).numpy()
+    np.testing.assert_allclose(g[0, 0], [-0.26164, -0.37961, 0.3386, 0.1982, 0.10445],
+                               atol=1e-5)
+    np.testing.assert_array_equal(g[5, 1], 0.0)  # past the sequence's length
+    x = LOGITS[:, :1].astype(np.float64)
+    wide = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        loss = tf.nn.ctc_loss(LABELS[:1], wide, LABEL_LENGTH[:1], [6])
+    analytic = tape.gradient(loss, wide).numpy()
+    eps, numeric = 1e-6, np.zeros_like(x)
+    for index in np.ndindex(*x.shape):
+        up, down = x.copy(), x.copy()
+        up[index] += eps
+        down[index] -= eps
+        numeric[index] = (tf.nn.ctc_loss(LABELS[:1], up, LABEL_LENGTH[:1], [6]).numpy()[0]
+                          - tf.nn.ctc_loss(LABELS[:1], down, LABEL_LENGTH[:1], [6]).numpy()[0]
+                          ) / (2 * eps)
+    np.testing.assert_allclose(analytic, numeric, atol=1e-6)
+
+
+def test_greedy_decoder():
+    (decoded,), log_probability = tf.nn.ctc_greedy_decoder(LOGITS, LOGIT_LENGTH)
+    np.testing.assert_array_equal(decoded.indices, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4],
+                                                    [1, 0], [1, 1]])
+    np.testing.assert_array_equal(decoded.values, [2, 1, 3, 1, 3, 1, 2])
+    np.testing.assert_array_equal(decoded.dense_shape, [2, 5])
+    assert decoded.values.dtype == tf.int64
+    np.testing.assert_allclose(log_probability, [[-4.7594566], [-6.020398]], rtol=1e-6)
+    (raw,), _ = tf.nn.ctc_greedy_decoder(LOGITS, LOGIT_LENGTH, merge_repeated=False,
+                                         blank_index=0)
+    np.testing.assert_array_equal(tf.sparse.to_dense(raw), [[2, 1, 1, 3, 1, 3],
+                                                            [1, 4, 4, 4, 2, 0]])
+
+
+def test_beam_search_decoder():
+    logits = np.random.default_rng(0).normal(size=(6, 2, 4)).astype(np.float32) * 2
+    decoded, log_probabilities = tf.nn.ctc_beam_search_decoder(logits, [6, 5], beam_width=3,
+                                                               top_paths=2)
+    assert [tf.sparse.to_dense(d, default_value=-1).numpy().tolist() for d in decoded] == \
+        [[[2, 0, 1], [2, 1, -1]], [[2, 0, 2], [1, -1, -1]]]
+    np.testing.assert_allclose(log_probabilities, [[-2.0105133, -2.63424],
+                                                   [-1.0505232, -1.9489493]], rtol=1e-6)
+    (best,), score = tf.nn.ctc_beam_search_decoder(tf.nn.log_softmax(logits), [6, 5])
+    assert tf.sparse.to_dense(best, default_value=-1).numpy().tolist() == [[2, 0, 1],
+                                                                           [2, 1, -1]]
+    np.testing.assert_allclose(score, [[-1.9368582], [-1.0486399]], rtol=1e-6)
+
+
+def test_keras_backend_ctc():
+    y_pred = tf.nn.softmax(np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32))
+    cost = tf.keras.backend.ctc_batch_cost(LABELS, y_pred, [[6], [5]], [[3], [2]])
+    assert cost.shape == (2, 1)
+    np.testing.assert_allclose(cost, [[7.547363], [4.903264]], rtol=1e-6)
+    (dense,), log_prob = tf.keras.backend.ctc_decode(y_pred, [6, 5])
+    assert dense.numpy().tolist() == [[2, 1, 1, -1, -1, -1], [3, 1, 2, 3, -1, -1]]
+    np.testing.assert_allclose(log_prob, [[5.6454926], [4.8693166]], rtol=1e-6)
+    paths, log_prob = tf.keras.backend.ctc_decode(y_pred, [6, 5], greedy=False, beam_width=3,
+                                                  top_paths=2)
+    assert [p.numpy().tolist() for p in paths] == [
+        [[2, 1, 3, 1, -1, -1], [3, 2, 3, -1, -1, -1]], [[2, 1, 3, -1, -1, -1], [3, 1, 3, -1, -1, -1]]]
+    np.testing.assert_allclose(log_prob, [[-4.203728, -4.372421], [-3.5708795, -3.817371]],
+                               rtol=1e-6)
+    sparse = tf.keras.backend.ctc_label_dense_to_sparse(tf.constant(LABELS), [3, 2])
+    np.testing.assert_array_equal(sparse.values, [1, 2, 2, 3, 1])
+    np.testing.assert_array_equal(sparse.dense_shape, [2, 3])

@@ -1,0 +1,84 @@
+"""tf.linalg.LinearOperator* against TF's recorded values and types."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def test_full_matrix():
+    a = tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [1.0, 3.0]], is_self_adjoint=True,
+                                           is_positive_definite=True)
+    assert a.shape == (2, 2) and a.batch_shape == () and a.domain_dimension == 2
+    assert a.dtype == tf.float32 and a.name == "LinearOperatorFullMatrix"
+    assert (a.is_self_adjoint, a.is_non_singular, a.is_positive_definite, a.is_square) == \
+        (True, True, True, True)
+    np.testing.assert_array_equal(a.shape_tensor(), [2, 2])
+    np.testing.assert_allclose(a.matmul(tf.constant([[1.0], [2.0]])), [[4.0], [7.0]])
+    np.testing.assert_allclose(a @ tf.constant([[1.0], [2.0]]), [[4.0], [7.0]])
+    np.testing.assert_allclose(a.matvec([1.0, 2.0]), [4.0, 7.0])
+    np.testing.assert_allclose(a.solve(tf.constant([[1.0], [2.0]])), [[0.2], [0.6]], rtol=1e-6)
+    np.testing.assert_allclose(a.solvevec([1.0, 2.0]), [0.2, 0.6], rtol=1e-6)
+    np.testing.assert_allclose(a.determinant(), 5.0, rtol=1e-6)
+    np.testing.assert_allclose(a.log_abs_determinant(), 1.609438, rtol=1e-6)
+    np.testing.assert_allclose(a.inverse().to_dense(), [[0.6, -0.2], [-0.2, 0.4]], rtol=1e-6)
+    assert type(a.inverse()).__name__ == "LinearOperatorInversion"
+    assert a.adjoint() is a
+    np.testing.assert_allclose(a.trace(), 5.0)
+    np.testing.assert_allclose(a.diag_part(), [2.0, 3.0])
+    np.testing.assert_allclose(a.eigvals(), [1.3819659, 3.6180334], rtol=1e-6)
+    np.testing.assert_allclose(a.cholesky().to_dense(), np.linalg.cholesky([[2, 1], [1, 3]]),
+                               rtol=1e-6)
+    np.testing.assert_allclose(a.add_to_tensor(tf.ones([2, 2])), [[3, 2], [2, 4]])
+    np.testing.assert_allclose(a.matmul(tf.ones([1, 2]), adjoint_arg=True), [[3], [4]])
+    product = a.matmul(a)
+    assert type(product).__name__ == "LinearOperatorComposition"
+    np.testing.assert_allclose(product.to_dense(), [[5, 5], [5, 10]])
+    with pytest.raises(ValueError, match="Dimensions 2 and 3 are not compatible"):
+        a.matmul(tf.ones([3, 1]))
+    batch = tf.linalg.LinearOperatorFullMatrix(tf.random.stateless_normal([4, 3, 3], [1, 2]))
+    assert batch.batch_shape == (4,) and batch.determinant().shape == (4,)
+    general = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [3.0, 4.0]])
+    assert type(general.adjoint()).__name__ == "LinearOperatorAdjoint"
+    np.testing.assert_allclose(general.adjoint().to_dense(), [[1, 3], [2, 4]])
+    np.testing.assert_allclose(general.solve([[5.0], [11.0]]), [[1], [2]], rtol=1e-5)
+
+
+def test_diag():
+    d = tf.linalg.LinearOperatorDiag([1.0, 2.0, 4.0])
+    assert (d.is_self_adjoint, d.is_non_singular, d.is_positive_definite, d.is_square) == \
+        (True, None, None, True)
+    np.testing.assert_allclose(d.to_dense(), np.diag([1.0, 2.0, 4.0]))
+    np.testing.assert_allclose(d.determinant(), 8.0)
+    np.testing.assert_allclose(d.log_abs_determinant(), 2.0794415)
+    np.testing.assert_allclose(d.matmul(tf.ones([3, 2])), [[1, 1], [2, 2], [4, 4]])
+    np.testing.assert_allclose(d.solve(tf.ones([3, 1])), [[1], [0.5], [0.25]])
+    assert type(d.inverse()).__name__ == "LinearOperatorDiag"
+    np.testing.assert_allclose(d.inverse().to_dense(), np.diag([1, 0.5, 0.25]))
+    assert type(d.matmul(d)).__name__ == "LinearOperatorDiag"
+    with pytest.raises(ValueError, match="Not a positive definite self adjoint matrix"):
+        d.cholesky()
+    v = tf.Variable([1.0, 2.0])
+    dv = tf.linalg.LinearOperatorDiag(v)
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(dv.matvec(tf.constant([3.0, 4.0]))) + dv.log_abs_determinant()
+    np.testing.assert_allclose(t.gradient(y, v), [4.0, 4.5])
+
+
+def test_lower_triangular_and_identity():
+    low = tf.linalg.LinearOperatorLowerTriangular([[2.0, 7.0], [1.0, 4.0]])
+    np.testing.assert_allclose(low.to_dense(), [[2, 0], [1, 4]])
+    np.testing.assert_allclose(low.determinant(), 8.0)
+    np.testing.assert_allclose(low.solve(tf.ones([2, 1])), [[0.5], [0.125]])
+    np.testing.assert_allclose(low.matmul(tf.ones([2, 1]), adjoint=True), [[3], [4]])
+    np.testing.assert_allclose(low.inverse().to_dense(), [[0.5, 0], [-0.125, 0.25]])
+    assert type(low.adjoint()).__name__ == "LinearOperatorAdjoint"
+    eye = tf.linalg.LinearOperatorIdentity(num_rows=3)
+    assert eye.shape == (3, 3) and eye.inverse() is eye
+    np.testing.assert_allclose(eye.to_dense(), np.eye(3))
+    np.testing.assert_allclose(eye.determinant(), 1.0)
+    np.testing.assert_allclose(eye.log_abs_determinant(), 0.0)
+    np.testing.assert_allclose(eye.solve(tf.ones([3, 2])), np.ones([3, 2]))
+    batched = tf.linalg.LinearOperatorIdentity(num_rows=2, batch_shape=[3], dtype=tf.float64)
+    assert batched.shape == (3, 2, 2) and batched.to_dense().shape == (3, 2, 2)
+    assert batched.dtype == tf.float64
+    assert batched.matmul(tf.ones([2, 1], tf.float64)).shape == (3, 2, 1)
