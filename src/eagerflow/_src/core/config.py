@@ -184,6 +184,7 @@ def set_optimizer_experimental_options(options):
     >>> set_optimizer_experimental_options({"remapping": False})
     >>> get_optimizer_experimental_options()["remapping"]
     False
+    >>> set_optimizer_experimental_options({"remapping": True})  # (back on)
     """
     _optimizer_options.update(options)
 
