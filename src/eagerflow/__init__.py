@@ -51,6 +51,7 @@ from eagerflow._src.ops.cast_ops import (  # noqa: F401
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
+from eagerflow._src.ops.extension_type import type_spec_from_value  # noqa: F401
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401

@@ -822,6 +822,15 @@ def _w3a76dbb1a0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3bf091b8c4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value):
+        try:
+            return _export_fn(value)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value})
+    return _export_wrapper
+
+
 def _w3cd55f8d77(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, message=None, name=None):
         try:
@@ -5056,6 +5065,7 @@ WRAPPERS = {
     'train.load_variable': _w6a2332f7ac,
     'transpose': _w66639398e2,
     'tuple': _w44200b819e,
+    'type_spec_from_value': _w3bf091b8c4,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
     'unravel_index': _we9a5ec48e2,
