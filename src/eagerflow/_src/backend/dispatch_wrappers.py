@@ -2172,6 +2172,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(enabled):
+        try:
+            return _export_fn(enabled)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'enabled': enabled})
+    return _export_wrapper
+
+
 def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, segment_ids, num_segments, separator=None, name=None):
         try:
@@ -4594,7 +4603,9 @@ WRAPPERS = {
     'debugging.assert_shapes': _w84262584f7,
     'debugging.assert_type': _w1a759b2e21,
     'debugging.check_numerics': _w51f5e4739d,
+    'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
+    'debugging.set_log_device_placement': _w80b0dddd5c,
     'device': _w915a417195,
     'distribute.experimental_set_strategy': _w4d6ee7437d,
     'distribute.get_replica_context': _w1f06b08988,
