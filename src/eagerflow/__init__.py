@@ -29,7 +29,7 @@ from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
-from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableAggregation, VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401

@@ -292,7 +292,8 @@ def _type_text(value, declared=frozenset()):
     if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor"):
         return repr(value)
     if isinstance(value, dict):
-        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))
+        # (in the dict's own order, as TF prints it)
+        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in value)
         return f"Dict[{items}]"
     if isinstance(value, (list, tuple)):
         kind = "List" if isinstance(value, list) else "Tuple"

@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import math_ops, reduction_ops
 
 _NO_DEFAULT = object()
@@ -166,7 +166,7 @@ def _compatible(spec, other):
 
 
 @export("experimental.ExtensionTypeSpec")
-class ExtensionTypeSpec:
+class ExtensionTypeSpec(TypeSpec):
     """The type of an `ExtensionType` value: each field's spec (tensor fields) or value."""
 
     value_type = None  # set on each subclass's own Spec
