@@ -31,7 +31,8 @@ from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
-    Variable, VariableAggregation, VariableSynchronization, variable_creator_scope)
+    Variable, VariableSynchronization, variable_creator_scope)
+from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401

@@ -42,7 +42,7 @@ class VariableSynchronization(enum.Enum):
 
 
 @export("VariableAggregation")
-class VariableAggregation(enum.Enum):
+class VariableAggregationV2(enum.Enum):  # (TF 2's enum prints under this name)
     NONE = 0
     SUM = 1
     MEAN = 2
@@ -50,6 +50,9 @@ class VariableAggregation(enum.Enum):
 
     def __hash__(self):
         return self.value
+
+
+VariableAggregation = VariableAggregationV2
 
 
 class ResourceHandle:
@@ -192,9 +195,12 @@ class Variable(metaclass=_VariableMeta):
                  aggregation=VariableAggregation.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
         if initial_value is None:
-            raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
+                             "when you are not providing a `variable_def`. You provided "
+                             "neither.")
         if constraint is not None and not callable(constraint):
-            raise ValueError(f"The `constraint` argument must be a callable. Got: {constraint}")
+            raise ValueError(f"Argument `constraint` must be None or a callable. a callable. "
+                             f"Got a {type(constraint)}:  {constraint}")
         with context.init_scope():  # created eagerly, even while a function is traced
             if callable(initial_value):
                 initial_value = initial_value()
@@ -211,9 +217,6 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "
                              f"outside, or create the variable outside the function.")
-        if synchronization == VariableSynchronization.ON_READ and trainable:
-            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
-                             "only for non-trainable variables.")
         self._trainable = (synchronization != VariableSynchronization.ON_READ
                            if trainable is None else bool(trainable))
         self._dtype = value.dtype

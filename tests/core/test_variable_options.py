@@ -1,0 +1,28 @@
+"""`tf.Variable` constructor options and their errors, as TF 2.21 gives them."""
+import pytest
+
+import eagerflow as tf
+
+
+def test_on_read_variable_may_be_trainable():
+    v = tf.Variable(1., synchronization=tf.VariableSynchronization.ON_READ, trainable=True)
+    assert v.trainable
+    assert not tf.Variable(1., synchronization=tf.VariableSynchronization.ON_READ).trainable
+
+
+def test_aggregation_prints_as_tf2s_enum():
+    v = tf.Variable(1., synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.MEAN)
+    assert repr(v.aggregation) == "<VariableAggregationV2.MEAN: 2>"
+    assert str(tf.VariableAggregation.SUM) == "VariableAggregationV2.SUM"
+    assert repr(tf.VariableSynchronization.ON_READ) == "<VariableSynchronization.ON_READ: 3>"
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match="The `initial_value` arg to `tf.Variable` must be "
+                                         "specified except when you are not providing a "
+                                         "`variable_def`. You provided neither."):
+        tf.Variable()
+    with pytest.raises(ValueError, match="Argument `constraint` must be None or a callable. "
+                                         "a callable. Got a <class 'int'>:  3"):
+        tf.Variable(2., constraint=3)
