@@ -165,6 +165,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a9f3e152a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(val, dtype=None, copy=None, ndmin=None):
+        try:
+            return _export_fn(val, dtype, copy, ndmin)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'val': val, 'dtype': dtype, 'copy': copy, 'ndmin': ndmin})
+    return _export_wrapper
+
+
 def _w0b1e02a60f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(initial_state, scan_func):
         try:
@@ -279,6 +288,15 @@ def _w126502459e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(op, *args, **kwargs)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'op': op, 'args': args, 'kwargs': kwargs})
+    return _export_wrapper
+
+
+def _w143fe39931(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, source, destination):
+        try:
+            return _export_fn(a, source, destination)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'source': source, 'destination': destination})
     return _export_wrapper
 
 
@@ -399,6 +417,24 @@ def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1cc1d9afb8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condition, x=None, y=None):
+        try:
+            return _export_fn(condition, x, y)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condition': condition, 'x': x, 'y': y})
+    return _export_wrapper
+
+
+def _w1cea8904e9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, weights=None, returned=None):
+        try:
+            return _export_fn(a, axis, weights, returned)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'weights': weights, 'returned': returned})
+    return _export_wrapper
+
+
 def _w1d0f9e9290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(seed, num=None, alg=None):
         try:
@@ -432,6 +468,15 @@ def _w1f06b08988(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn()
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {})
+    return _export_wrapper
+
+
+def _w1f974ffda9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, values, axis=None):
+        try:
+            return _export_fn(arr, values, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'values': values, 'axis': axis})
     return _export_wrapper
 
 
@@ -750,6 +795,15 @@ def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w379f579342(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None, out=None, ddof=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, dtype, out, ddof, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype, 'out': out, 'ddof': ddof, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w37b2f7f3e1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, name=None):
         try:
@@ -795,6 +849,15 @@ def _w393bb9c910(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3956ff7fa4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arrays, axis=None):
+        try:
+            return _export_fn(arrays, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arrays': arrays, 'axis': axis})
+    return _export_wrapper
+
+
 def _w39de699e2d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, full_matrices=None, compute_uv=None, name=None):
         try:
@@ -810,6 +873,15 @@ def _w39ea9e447b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(values, axis, direction, stable, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values, 'axis': axis, 'direction': direction, 'stable': stable, 'name': name})
+    return _export_wrapper
+
+
+def _w3a118f5d68(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*size):
+        try:
+            return _export_fn(*size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'size': size})
     return _export_wrapper
 
 
@@ -894,6 +966,15 @@ def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3ef199260a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num):
+        try:
+            return _export_fn(num)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num': num})
+    return _export_wrapper
+
+
 def _w3f1261096d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, rhs, lower=None, adjoint=None, name=None):
         try:
@@ -945,6 +1026,24 @@ def _w403c8f935c(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, filters, stride, padding, use_cudnn_on_gpu, data_format, name, input, dilations)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'stride': stride, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'name': name, 'input': input, 'dilations': dilations})
+    return _export_wrapper
+
+
+def _w403e029d5a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis):
+        try:
+            return _export_fn(a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis})
+    return _export_wrapper
+
+
+def _w40441d2929(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, a_min, a_max):
+        try:
+            return _export_fn(a, a_min, a_max)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'a_min': a_min, 'a_max': a_max})
     return _export_wrapper
 
 
@@ -1218,6 +1317,15 @@ def _w4ea93e0ccc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4f4a422c9d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(subscripts, *operands):
+        try:
+            return _export_fn(subscripts, *operands)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'subscripts': subscripts, 'operands': operands})
+    return _export_wrapper
+
+
 def _w5010e57f6d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, align_corners=None, name=None):
         try:
@@ -1281,6 +1389,15 @@ def _w528aa6df41(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w528b6b284d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arys, axis=None):
+        try:
+            return _export_fn(arys, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arys': arys, 'axis': axis})
+    return _export_wrapper
+
+
 def _w52a0661c6f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ys, xs, grad_ys=None, name=None, colocate_gradients_with_ops=None, gate_gradients=None, aggregation_method=None, stop_gradients=None, unconnected_gradients=None):
         try:
@@ -1305,6 +1422,15 @@ def _w53ca8dbd1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'name': name})
+    return _export_wrapper
+
+
+def _w53cb7fe4ce(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b):
+        try:
+            return _export_fn(a, b)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b})
     return _export_wrapper
 
 
@@ -1452,12 +1578,39 @@ def _w593df82e07(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w59400909e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x1, x2):
+        try:
+            return _export_fn(x1, x2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x1': x1, 'x2': x2})
+    return _export_wrapper
+
+
 def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(template, inputs, placeholder=None, summarize=None, name=None):
         try:
             return _export_fn(template, inputs, placeholder, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'template': template, 'inputs': inputs, 'placeholder': placeholder, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _w59deae50ed(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, n=None, axis=None):
+        try:
+            return _export_fn(a, n, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'n': n, 'axis': axis})
+    return _export_wrapper
+
+
+def _w5a64332cf8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'keepdims': keepdims})
     return _export_wrapper
 
 
@@ -1704,6 +1857,15 @@ def _w668d0c015a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6697c3ebfd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(array, shape):
+        try:
+            return _export_fn(array, shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'array': array, 'shape': shape})
+    return _export_wrapper
+
+
 def _w66df9bf2ef(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args, **kwds):
         try:
@@ -1893,6 +2055,15 @@ def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f9482fb19(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, dtype=None):
+        try:
+            return _export_fn(n, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, target_height, target_width, method=None, antialias=None):
         try:
@@ -1965,6 +2136,15 @@ def _w743c03c88b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w74537c1c7e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tup):
+        try:
+            return _export_fn(tup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tup': tup})
+    return _export_wrapper
+
+
 def _w74a2b08908(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, sep=None, maxsplit=None, name=None):
         try:
@@ -1989,6 +2169,24 @@ def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, scope, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope, 'name': name})
+    return _export_wrapper
+
+
+def _w75c594534c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis1, axis2):
+        try:
+            return _export_fn(a, axis1, axis2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis1': axis1, 'axis2': axis2})
+    return _export_wrapper
+
+
+def _w763df43ea0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, decimals=None):
+        try:
+            return _export_fn(a, decimals)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'decimals': decimals})
     return _export_wrapper
 
 
@@ -2289,6 +2487,15 @@ def _w8579bf9905(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w85819a43af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, axes=None):
+        try:
+            return _export_fn(a, b, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'axes': axes})
+    return _export_wrapper
+
+
 def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
         try:
@@ -2313,6 +2520,15 @@ def _w86dd5686c6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, ord, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'ord': ord, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w872c8cf225(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, fill_value, dtype=None):
+        try:
+            return _export_fn(a, fill_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'fill_value': fill_value, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -2442,6 +2658,15 @@ def _w8c5bc18df7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8c88abadd3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, dtype, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None, step=None, dtype=None, name=None):
         try:
@@ -2475,6 +2700,15 @@ def _w8ec5b7e241(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, tensor, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _w8ee24e6368(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(size=None):
+        try:
+            return _export_fn(size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'size': size})
     return _export_wrapper
 
 
@@ -2559,6 +2793,15 @@ def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w90ffbb1fc2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, indices, axis):
+        try:
+            return _export_fn(arr, indices, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'indices': indices, 'axis': axis})
+    return _export_wrapper
+
+
 def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
         try:
@@ -2592,6 +2835,15 @@ def _w91b93a8f08(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(path, element_spec, compression, reader_func)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'path': path, 'element_spec': element_spec, 'compression': compression, 'reader_func': reader_func})
+    return _export_wrapper
+
+
+def _w91ce163a3a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(val):
+        try:
+            return _export_fn(val)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'val': val})
     return _export_wrapper
 
 
@@ -2658,6 +2910,33 @@ def _w937c72d16e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w93982b1beb(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(z, deg=None):
+        try:
+            return _export_fn(z, deg)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'z': z, 'deg': deg})
+    return _export_wrapper
+
+
+def _w93c43070f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(N, M=None, k=None, dtype=None):
+        try:
+            return _export_fn(N, M, k, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'N': N, 'M': M, 'k': k, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(int_type):
+        try:
+            return _export_fn(int_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'int_type': int_type})
+    return _export_wrapper
+
+
 def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
         try:
@@ -2682,6 +2961,15 @@ def _w9612cd4d2f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_size, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_size': block_size, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w968d13bf4c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'dtype': dtype, 'axis': axis})
     return _export_wrapper
 
 
@@ -2745,6 +3033,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, mask, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w9a527c85ef(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(v, k=None):
+        try:
+            return _export_fn(v, k)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'v': v, 'k': k})
     return _export_wrapper
 
 
@@ -2829,6 +3126,15 @@ def _w9e87a1ba37(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9f0ceb70e4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axis=None):
+        try:
+            return _export_fn(x, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axis': axis})
+    return _export_wrapper
+
+
 def _w9f1dba23ba(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, max_delta, seed=None):
         try:
@@ -2862,6 +3168,24 @@ def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(master, is_chief, checkpoint_dir, scaffold, hooks, chief_only_hooks, save_checkpoint_secs, save_summaries_steps, save_summaries_secs, config, stop_grace_period_secs, log_step_count_steps, max_wait_secs, save_checkpoint_steps, summary_dir, save_graph_def)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'master': master, 'is_chief': is_chief, 'checkpoint_dir': checkpoint_dir, 'scaffold': scaffold, 'hooks': hooks, 'chief_only_hooks': chief_only_hooks, 'save_checkpoint_secs': save_checkpoint_secs, 'save_summaries_steps': save_summaries_steps, 'save_summaries_secs': save_summaries_secs, 'config': config, 'stop_grace_period_secs': stop_grace_period_secs, 'log_step_count_steps': log_step_count_steps, 'max_wait_secs': max_wait_secs, 'save_checkpoint_steps': save_checkpoint_steps, 'summary_dir': summary_dir, 'save_graph_def': save_graph_def})
+    return _export_wrapper
+
+
+def _wa03871788b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, shift, axis=None):
+        try:
+            return _export_fn(a, shift, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'shift': shift, 'axis': axis})
+    return _export_wrapper
+
+
+def _wa1552b94be(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a1, a2):
+        try:
+            return _export_fn(a1, a2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a1': a1, 'a2': a2})
     return _export_wrapper
 
 
@@ -2928,6 +3252,15 @@ def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa7fbcc0036(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, base=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, base, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'base': base, 'dtype': dtype, 'axis': axis})
+    return _export_wrapper
+
+
 def _wa804b82b60(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None):
         try:
@@ -2943,6 +3276,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wa879b83042(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ary, indices_or_sections, axis=None):
+        try:
+            return _export_fn(ary, indices_or_sections, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections, 'axis': axis})
     return _export_wrapper
 
 
@@ -3000,6 +3342,15 @@ def _wad28fcf0f4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wae4fd4550f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, k=None):
+        try:
+            return _export_fn(m, k)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'k': k})
+    return _export_wrapper
+
+
 def _waf16bebe34(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(obj, export_dir, signatures=None, options=None):
         try:
@@ -3015,6 +3366,24 @@ def _waf2d2e6cdf(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, shift, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'shift': shift, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _wb06c7720da(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None):
+        try:
+            return _export_fn(a, axis, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _wb08e6ea83b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop=None, step=None, dtype=None):
+        try:
+            return _export_fn(start, stop, step, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'step': step, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -3144,6 +3513,24 @@ def _wb83124adcd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb8410bbf08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, rtol=None, atol=None, equal_nan=None):
+        try:
+            return _export_fn(a, b, rtol, atol, equal_nan)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return _export_wrapper
+
+
+def _wb96ceb3fe7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*xi, **kwargs):
+        try:
+            return _export_fn(*xi, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'xi': xi, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wba83456cdf(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, tensor, collections=None):
         try:
@@ -3195,6 +3582,15 @@ def _wbd9a6d1bac(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, scope)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope})
+    return _export_wrapper
+
+
+def _wbdb868c9d1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*arrays_and_dtypes):
+        try:
+            return _export_fn(*arrays_and_dtypes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arrays_and_dtypes': arrays_and_dtypes})
     return _export_wrapper
 
 
@@ -3270,6 +3666,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc20f251a14(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, offset=None, axis1=None, axis2=None, dtype=None):
+        try:
+            return _export_fn(a, offset, axis1, axis2, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'offset': offset, 'axis1': axis1, 'axis2': axis2, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wc3126450f6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, output_idx_type=None, name=None):
         try:
@@ -3297,6 +3702,15 @@ def _wc369735029(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc4134c5f1d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None):
+        try:
+            return _export_fn(a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis})
+    return _export_wrapper
+
+
 def _wc447286103(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(fn, elems, dtype=None, parallel_iterations=None, back_prop=None, swap_memory=None, infer_shape=None, name=None, fn_output_signature=None):
         try:
@@ -3321,6 +3735,15 @@ def _wc54311f247(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, dtype, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wc5a75b20e5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, offset=None, axis1=None, axis2=None):
+        try:
+            return _export_fn(a, offset, axis1, axis2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'offset': offset, 'axis1': axis1, 'axis2': axis2})
     return _export_wrapper
 
 
@@ -3375,6 +3798,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(lengths, maxlen, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'lengths': lengths, 'maxlen': maxlen, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc775a55683(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, newshape, order=None):
+        try:
+            return _export_fn(a, newshape, order)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'newshape': newshape, 'order': order})
     return _export_wrapper
 
 
@@ -3540,6 +3972,15 @@ def _wcea4fd069f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcf21fcbda7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axes=None):
+        try:
+            return _export_fn(a, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axes': axes})
+    return _export_wrapper
+
+
 def _wcf24ea17c2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, dtype=None, shape=None, verify_shape=None, allow_broadcast=None):
         try:
@@ -3612,6 +4053,15 @@ def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd27e866c76(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, dtype=None):
+        try:
+            return _export_fn(shape, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
@@ -3627,6 +4077,15 @@ def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, values, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _wd2c1515c64(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(s):
+        try:
+            return _export_fn(s)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'s': s})
     return _export_wrapper
 
 
@@ -3729,6 +4188,15 @@ def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd94bb5a6c1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, repeats, axis=None):
+        try:
+            return _export_fn(a, repeats, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'repeats': repeats, 'axis': axis})
+    return _export_wrapper
+
+
 def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
         try:
@@ -3783,6 +4251,15 @@ def _wdabfd2a938(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdb416399e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, dtype=None):
+        try:
+            return _export_fn(a, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wdbac41536e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, name=None):
         try:
@@ -3807,6 +4284,15 @@ def _wdcc1fa0807(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(seed, alg)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'seed': seed, 'alg': alg})
+    return _export_wrapper
+
+
+def _wdcef8c4653(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, reps):
+        try:
+            return _export_fn(a, reps)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'reps': reps})
     return _export_wrapper
 
 
@@ -3864,12 +4350,30 @@ def _wde5a6aea9b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wde68755ae1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, axis=None):
+        try:
+            return _export_fn(m, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'axis': axis})
+    return _export_wrapper
+
+
 def _wde761e9e1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, rcond=None, validate_args=None, name=None):
         try:
             return _export_fn(a, rcond, validate_args, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'rcond': rcond, 'validate_args': validate_args, 'name': name})
+    return _export_wrapper
+
+
+def _wdf82f10515(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, retstep=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, retstep, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'retstep': retstep, 'dtype': dtype, 'axis': axis})
     return _export_wrapper
 
 
@@ -3882,6 +4386,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we16c740c1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dtype):
+        try:
+            return _export_fn(dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dtype': dtype})
+    return _export_wrapper
+
+
 def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, block_size, name=None, data_format=None):
         try:
@@ -3891,12 +4404,39 @@ def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we20863a8b1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condlist, choicelist, default=None):
+        try:
+            return _export_fn(condlist, choicelist, default)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condlist': condlist, 'choicelist': choicelist, 'default': default})
+    return _export_wrapper
+
+
+def _we3a333c0cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(prefer_float32=None, dtype_conversion_mode=None):
+        try:
+            return _export_fn(prefer_float32, dtype_conversion_mode)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'prefer_float32': prefer_float32, 'dtype_conversion_mode': dtype_conversion_mode})
+    return _export_wrapper
+
+
 def _we41a1c167e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None):
         try:
             return _export_fn(data, indices, segment_ids, num_segments, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name})
+    return _export_wrapper
+
+
+def _we474380b92(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, fill_value, dtype=None):
+        try:
+            return _export_fn(shape, fill_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'fill_value': fill_value, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -4125,6 +4665,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wedbc5a7928(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(low, high=None, size=None, dtype=None):
+        try:
+            return _export_fn(low, high, size, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'low': low, 'high': high, 'size': size, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -4170,12 +4719,30 @@ def _wf16cb177d9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf27f19d783(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(low=None, high=None, size=None):
+        try:
+            return _export_fn(low, high, size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'low': low, 'high': high, 'size': size})
+    return _export_wrapper
+
+
 def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, vocab_size, name=None):
         try:
             return _export_fn(sp_input, vocab_size, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'vocab_size': vocab_size, 'name': name})
+    return _export_wrapper
+
+
+def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condition, a, axis=None):
+        try:
+            return _export_fn(condition, a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condition': condition, 'a': a, 'axis': axis})
     return _export_wrapper
 
 
@@ -4221,6 +4788,15 @@ def _wf55f0e6222(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, ids, partition_strategy, name, validate_indices, max_norm)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'partition_strategy': partition_strategy, 'name': name, 'validate_indices': validate_indices, 'max_norm': max_norm})
+    return _export_wrapper
+
+
+def _wf663df2d53(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a):
+        try:
+            return _export_fn(a)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a})
     return _export_wrapper
 
 
@@ -4329,6 +4905,15 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wfeb8fc32a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, indices, axis=None):
+        try:
+            return _export_fn(a, indices, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'indices': indices, 'axis': axis})
     return _export_wrapper
 
 
@@ -4621,6 +5206,161 @@ WRAPPERS = {
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
     'expand_dims': _w921240406b,
+    'experimental.numpy.abs': _w567f0c724a,
+    'experimental.numpy.absolute': _w567f0c724a,
+    'experimental.numpy.add': _w59400909e0,
+    'experimental.numpy.all': _w5a64332cf8,
+    'experimental.numpy.allclose': _wb8410bbf08,
+    'experimental.numpy.amax': _w5a64332cf8,
+    'experimental.numpy.amin': _w5a64332cf8,
+    'experimental.numpy.angle': _w93982b1beb,
+    'experimental.numpy.any': _w5a64332cf8,
+    'experimental.numpy.append': _w1f974ffda9,
+    'experimental.numpy.arange': _wb08e6ea83b,
+    'experimental.numpy.arccos': _w567f0c724a,
+    'experimental.numpy.arcsin': _w567f0c724a,
+    'experimental.numpy.arctan': _w567f0c724a,
+    'experimental.numpy.arctan2': _w59400909e0,
+    'experimental.numpy.argmax': _wc4134c5f1d,
+    'experimental.numpy.argmin': _wc4134c5f1d,
+    'experimental.numpy.argsort': _wc4134c5f1d,
+    'experimental.numpy.around': _w763df43ea0,
+    'experimental.numpy.array': _w0a9f3e152a,
+    'experimental.numpy.array_equal': _wa1552b94be,
+    'experimental.numpy.asarray': _wdb416399e0,
+    'experimental.numpy.atleast_1d': _wf663df2d53,
+    'experimental.numpy.atleast_2d': _wf663df2d53,
+    'experimental.numpy.average': _w1cea8904e9,
+    'experimental.numpy.broadcast_to': _w6697c3ebfd,
+    'experimental.numpy.cbrt': _w567f0c724a,
+    'experimental.numpy.ceil': _w567f0c724a,
+    'experimental.numpy.clip': _w40441d2929,
+    'experimental.numpy.compress': _wf33b924d47,
+    'experimental.numpy.concatenate': _w528b6b284d,
+    'experimental.numpy.conj': _w567f0c724a,
+    'experimental.numpy.copy': _wf663df2d53,
+    'experimental.numpy.cos': _w567f0c724a,
+    'experimental.numpy.cosh': _w567f0c724a,
+    'experimental.numpy.count_nonzero': _wc4134c5f1d,
+    'experimental.numpy.cross': _w53cb7fe4ce,
+    'experimental.numpy.cumprod': _wb06c7720da,
+    'experimental.numpy.cumsum': _wb06c7720da,
+    'experimental.numpy.deg2rad': _w567f0c724a,
+    'experimental.numpy.diag': _w9a527c85ef,
+    'experimental.numpy.diagonal': _wc5a75b20e5,
+    'experimental.numpy.diff': _w59deae50ed,
+    'experimental.numpy.divide': _w59400909e0,
+    'experimental.numpy.dot': _w53cb7fe4ce,
+    'experimental.numpy.einsum': _w4f4a422c9d,
+    'experimental.numpy.empty': _wd27e866c76,
+    'experimental.numpy.empty_like': _wdb416399e0,
+    'experimental.numpy.equal': _w59400909e0,
+    'experimental.numpy.exp': _w567f0c724a,
+    'experimental.numpy.exp2': _w567f0c724a,
+    'experimental.numpy.expand_dims': _w403e029d5a,
+    'experimental.numpy.experimental_enable_numpy_behavior': _we3a333c0cc,
+    'experimental.numpy.expm1': _w567f0c724a,
+    'experimental.numpy.eye': _w93c43070f6,
+    'experimental.numpy.finfo': _we16c740c1f,
+    'experimental.numpy.fix': _w567f0c724a,
+    'experimental.numpy.flip': _wde68755ae1,
+    'experimental.numpy.floor': _w567f0c724a,
+    'experimental.numpy.floor_divide': _w59400909e0,
+    'experimental.numpy.full': _we474380b92,
+    'experimental.numpy.full_like': _w872c8cf225,
+    'experimental.numpy.geomspace': _w968d13bf4c,
+    'experimental.numpy.greater': _w59400909e0,
+    'experimental.numpy.greater_equal': _w59400909e0,
+    'experimental.numpy.heaviside': _w59400909e0,
+    'experimental.numpy.hstack': _w74537c1c7e,
+    'experimental.numpy.hypot': _w59400909e0,
+    'experimental.numpy.identity': _w6f9482fb19,
+    'experimental.numpy.iinfo': _w94421a8a26,
+    'experimental.numpy.imag': _w91ce163a3a,
+    'experimental.numpy.inner': _w53cb7fe4ce,
+    'experimental.numpy.isclose': _wb8410bbf08,
+    'experimental.numpy.isfinite': _w567f0c724a,
+    'experimental.numpy.isinf': _w567f0c724a,
+    'experimental.numpy.isnan': _w567f0c724a,
+    'experimental.numpy.isscalar': _w3ef199260a,
+    'experimental.numpy.less': _w59400909e0,
+    'experimental.numpy.less_equal': _w59400909e0,
+    'experimental.numpy.linspace': _wdf82f10515,
+    'experimental.numpy.log': _w567f0c724a,
+    'experimental.numpy.log10': _w567f0c724a,
+    'experimental.numpy.log1p': _w567f0c724a,
+    'experimental.numpy.log2': _w567f0c724a,
+    'experimental.numpy.logical_and': _w59400909e0,
+    'experimental.numpy.logical_not': _w567f0c724a,
+    'experimental.numpy.logical_or': _w59400909e0,
+    'experimental.numpy.logspace': _wa7fbcc0036,
+    'experimental.numpy.matmul': _w59400909e0,
+    'experimental.numpy.maximum': _w59400909e0,
+    'experimental.numpy.mean': _w8c88abadd3,
+    'experimental.numpy.meshgrid': _wb96ceb3fe7,
+    'experimental.numpy.minimum': _w59400909e0,
+    'experimental.numpy.mod': _w59400909e0,
+    'experimental.numpy.moveaxis': _w143fe39931,
+    'experimental.numpy.multiply': _w59400909e0,
+    'experimental.numpy.nanmean': _w8c88abadd3,
+    'experimental.numpy.ndim': _wf663df2d53,
+    'experimental.numpy.negative': _w567f0c724a,
+    'experimental.numpy.nonzero': _wf663df2d53,
+    'experimental.numpy.not_equal': _w59400909e0,
+    'experimental.numpy.ones': _wd27e866c76,
+    'experimental.numpy.ones_like': _wdb416399e0,
+    'experimental.numpy.outer': _w53cb7fe4ce,
+    'experimental.numpy.power': _w59400909e0,
+    'experimental.numpy.prod': _w8c88abadd3,
+    'experimental.numpy.ptp': _w5a64332cf8,
+    'experimental.numpy.rad2deg': _w567f0c724a,
+    'experimental.numpy.random.rand': _w3a118f5d68,
+    'experimental.numpy.random.randint': _wedbc5a7928,
+    'experimental.numpy.random.randn': _w3a118f5d68,
+    'experimental.numpy.random.seed': _wd2c1515c64,
+    'experimental.numpy.random.standard_normal': _w8ee24e6368,
+    'experimental.numpy.random.uniform': _wf27f19d783,
+    'experimental.numpy.ravel': _wf663df2d53,
+    'experimental.numpy.real': _w91ce163a3a,
+    'experimental.numpy.reciprocal': _w567f0c724a,
+    'experimental.numpy.remainder': _w59400909e0,
+    'experimental.numpy.repeat': _wd94bb5a6c1,
+    'experimental.numpy.reshape': _wc775a55683,
+    'experimental.numpy.result_type': _wbdb868c9d1,
+    'experimental.numpy.roll': _wa03871788b,
+    'experimental.numpy.select': _we20863a8b1,
+    'experimental.numpy.shape': _wf663df2d53,
+    'experimental.numpy.sign': _w567f0c724a,
+    'experimental.numpy.signbit': _w567f0c724a,
+    'experimental.numpy.sin': _w567f0c724a,
+    'experimental.numpy.sinh': _w567f0c724a,
+    'experimental.numpy.size': _w9f0ceb70e4,
+    'experimental.numpy.sort': _wc4134c5f1d,
+    'experimental.numpy.split': _wa879b83042,
+    'experimental.numpy.sqrt': _w567f0c724a,
+    'experimental.numpy.square': _w567f0c724a,
+    'experimental.numpy.squeeze': _wc4134c5f1d,
+    'experimental.numpy.stack': _w3956ff7fa4,
+    'experimental.numpy.std': _w5a64332cf8,
+    'experimental.numpy.subtract': _w59400909e0,
+    'experimental.numpy.sum': _w8c88abadd3,
+    'experimental.numpy.swapaxes': _w75c594534c,
+    'experimental.numpy.take': _wfeb8fc32a7,
+    'experimental.numpy.take_along_axis': _w90ffbb1fc2,
+    'experimental.numpy.tan': _w567f0c724a,
+    'experimental.numpy.tanh': _w567f0c724a,
+    'experimental.numpy.tensordot': _w85819a43af,
+    'experimental.numpy.tile': _wdcef8c4653,
+    'experimental.numpy.trace': _wc20f251a14,
+    'experimental.numpy.transpose': _wcf21fcbda7,
+    'experimental.numpy.tril': _wae4fd4550f,
+    'experimental.numpy.triu': _wae4fd4550f,
+    'experimental.numpy.true_divide': _w59400909e0,
+    'experimental.numpy.var': _w379f579342,
+    'experimental.numpy.vstack': _w74537c1c7e,
+    'experimental.numpy.where': _w1cc1d9afb8,
+    'experimental.numpy.zeros': _wd27e866c76,
+    'experimental.numpy.zeros_like': _wdb416399e0,
     'eye': _wb1fc98ed6a,
     'fill': _wccd635f1ca,
     'foldl': _w6720a2c2a5,
