@@ -184,3 +184,30 @@ def test_batchable_is_extension_type():
 
     assert isinstance(B([1]), tf.experimental.ExtensionType)
     assert repr(B([1])._type_spec) == "B.Spec(a=TensorSpec(shape=(1,), dtype=tf.int32, name=None))"
+
+
+class Batched(tf.experimental.BatchableExtensionType):
+    a: tf.Tensor
+    b: tf.Tensor
+
+
+def test_datasets_of_extension_types():
+    bt = Batched(tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([5, 6, 7]))
+    d = tf.data.Dataset.from_tensor_slices(bt)
+    assert repr(d.element_spec) == ("Batched.Spec(a=TensorSpec(shape=(2,), dtype=tf.int32, "
+                                    "name=None), b=TensorSpec(shape=(), dtype=tf.int32, "
+                                    "name=None))")
+    assert repr(d.batch(2).element_spec) == (
+        "Batched.Spec(a=TensorSpec(shape=(None, 2), dtype=tf.int32, name=None), "
+        "b=TensorSpec(shape=(None,), dtype=tf.int32, name=None))")
+    rows = list(d)
+    assert isinstance(rows[0], Batched) and rows[0].a.numpy().tolist() == [1, 2]
+    batches = list(d.batch(2))
+    assert isinstance(batches[0], Batched) and batches[1].b.numpy().tolist() == [7]
+    doubled = list(d.map(lambda e: Batched(e.a * 2, e.b)).take(1))[0]
+    assert isinstance(doubled, Batched) and doubled.a.numpy().tolist() == [2, 4]
+    sums = list(d.map(lambda e: e.a + e.b).as_numpy_iterator())
+    assert [s.tolist() for s in sums] == [[6, 7], [9, 10], [12, 13]]
+    whole = list(tf.data.Dataset.from_tensors(bt))[0]
+    assert whole.a.shape == [3, 2]
+    assert repr(tf.data.Dataset.from_tensors(bt).unbatch().element_spec) == repr(d.element_spec)

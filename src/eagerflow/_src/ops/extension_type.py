@@ -211,6 +211,26 @@ class ExtensionTypeSpec(TypeSpec):
             object.__setattr__(value, name, _rebuild(spec, it))
         return value
 
+    def _from_component_specs(self, specs):
+        """This spec with its tensor fields' specs replaced by `specs` (in component order):
+        what batching or unbatching a dataset of these values makes of it."""
+        it = iter(specs)
+
+        def rebuild(spec):
+            if isinstance(spec, TensorSpec):
+                return next(it)
+            if isinstance(spec, ExtensionTypeSpec):
+                return spec._from_component_specs([next(it) for _ in spec._component_specs])
+            if isinstance(spec, tuple):
+                return tuple(rebuild(part) for part in spec)
+            if isinstance(spec, dict):
+                out = {k: rebuild(spec[k]) for k in sorted(spec)}
+                return {k: out[k] for k in spec}
+            return spec
+        new = type(self).__new__(type(self))
+        new._fields = {name: rebuild(spec) for name, spec in self._fields.items()}
+        return new
+
     def _static_key(self):
         """The fields that are not tensors: a trace is specialized on their values."""
         return tuple((name, repr(s)) for name, s in self._fields.items()
