@@ -110,3 +110,15 @@ def test_experimental_enable_numpy_behavior():
         "<dtype: 'float64'> <dtype: 'float32'>",
         "<dtype: 'float64'>",
     ]
+
+
+def test_numpy_methods_before_numpy_behavior_is_enabled():
+    with pytest.raises(AttributeError, match=r"EagerTensor object has no attribute 'reshape'. "
+                                             r"\n        If you are looking for numpy-related "
+                                             r"methods, please run the following:\n        "
+                                             r"tf.experimental.numpy."
+                                             r"experimental_enable_numpy_behavior\(\)"):
+        tf.constant([1, 2]).reshape((2, 1))
+    with pytest.raises(AttributeError, match="'EagerTensor' object has no attribute 'foo'"):
+        tf.constant(1).foo
+    assert getattr(tf.constant(1), "_missing", None) is None
