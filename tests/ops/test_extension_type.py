@@ -211,3 +211,18 @@ def test_datasets_of_extension_types():
     whole = list(tf.data.Dataset.from_tensors(bt))[0]
     assert whole.a.shape == [3, 2]
     assert repr(tf.data.Dataset.from_tensors(bt).unbatch().element_spec) == repr(d.element_spec)
+
+
+def test_map_fn_over_extension_types():
+    bt = Batched(tf.constant([[1., 2.], [3., 4.]]), tf.constant([5., 6.]))
+    out = tf.map_fn(lambda e: Batched(e.a * 2, e.b + 1), bt)
+    assert isinstance(out, Batched)
+    assert out.a.numpy().tolist() == [[2., 4.], [6., 8.]] and out.b.numpy().tolist() == [6., 7.]
+    prods = tf.map_fn(lambda e: e.a * e.b, bt, fn_output_signature=tf.float32)
+    assert prods.numpy().tolist() == [[5., 10.], [18., 24.]]
+
+    @tf.function
+    def f(x):
+        return tf.map_fn(lambda e: Batched(e.a * 2, e.b + 1), x)
+
+    assert f(bt).b.numpy().tolist() == [6., 7.]
