@@ -226,3 +226,36 @@ def test_map_fn_over_extension_types():
         return tf.map_fn(lambda e: Batched(e.a * 2, e.b + 1), x)
 
     assert f(bt).b.numpy().tolist() == [6., 7.]
+
+
+def test_input_signature_of_extension_type_specs():
+    spec = MaskedTensor.Spec(values=tf.TensorSpec([None], tf.float32),
+                             mask=tf.TensorSpec([None], tf.bool))
+
+    @tf.function(input_signature=[spec])
+    def f(x):
+        return tf.where(x.mask, x.values, 0.)
+
+    assert f(MaskedTensor([1., 2.], [True, False])).numpy().tolist() == [1., 0.]
+    assert f.pretty_printed_concrete_signatures().splitlines()[1] == (
+        "  x (POSITIONAL_OR_KEYWORD): MaskedTensor.Spec(values=TensorSpec(shape=(None,), "
+        "dtype=tf.float32, name=None), mask=TensorSpec(shape=(None,), dtype=tf.bool, "
+        "name=None))")
+
+
+def test_composite_results_print_as_their_specs():
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def f(r):
+        return r
+
+    assert f.pretty_printed_concrete_signatures().splitlines()[3] == (
+        "  RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)")
+
+    @tf.function
+    def g(x):
+        return MaskedTensor(x.values * 2, x.mask)
+
+    g(MaskedTensor([1., 2.], [True, False]))
+    assert g.pretty_printed_concrete_signatures().splitlines()[3] == (
+        "  MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
+        "mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))")
