@@ -94,6 +94,10 @@ _NUMPY_BEHAVIOR = textwrap.dedent("""
     print((tf.constant([1], tf.int32) + tf.constant([1.], tf.float32)).dtype)
     print((tf.constant([1], tf.int32) + 1.5).dtype, (tf.constant([1.], tf.float32) + 1.5).dtype)
     print((tf.constant([1.], tf.float32) + tf.constant([1.], tf.float64)).dtype)
+    y = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+    print(y[[0, 2]].numpy().tolist(), y[y[:, 0] > 2].numpy().tolist())
+    print(y[tf.constant([2, 0])].numpy().tolist(), y[1].numpy().tolist())
+    print((tf.constant([1], tf.int32) < 1.5).numpy().tolist())
 """)
 
 
@@ -109,6 +113,9 @@ def test_experimental_enable_numpy_behavior():
         "<dtype: 'float64'>",
         "<dtype: 'float64'> <dtype: 'float32'>",
         "<dtype: 'float64'>",
+        "[[1.0, 2.0], [5.0, 6.0]] [[3.0, 4.0], [5.0, 6.0]]",
+        "[[5.0, 6.0], [1.0, 2.0]] [3.0, 4.0]",
+        "[True]",
     ]
 
 

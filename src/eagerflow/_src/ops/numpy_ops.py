@@ -833,7 +833,22 @@ _METHODS = {
     "size": property(lambda self: np.int64(self.shape.num_elements())),
     "data": property(lambda self: self),
 }
-_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul")
+_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lt", "le",
+              "gt", "ge")
+
+
+def _numpy_getitem(basic):
+    """`Tensor.__getitem__` that also takes NumPy's advanced indices: a list, array or
+    tensor of indices (rows gathered) or of bools (a mask)."""
+    def getitem(self, key):
+        if isinstance(key, (list, np.ndarray)) or (
+                isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
+            index = asarray(key)
+            if index.dtype == _d.bool:
+                return _tf("boolean_mask")(self, index)
+            return _tf("gather")(self, index, axis=0)
+        return basic(self, key)
+    return getitem
 _enabled = []
 
 
@@ -870,6 +885,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
                 fn = cls.__dict__.get(dunder)
                 if fn is not None:
                     setattr(cls, dunder, _promoting(fn, reflected))
+    Tensor.__getitem__ = _numpy_getitem(Tensor.__getitem__)
 
 
 # NumPy's scalar types and constants.
