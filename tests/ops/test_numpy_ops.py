@@ -129,3 +129,27 @@ def test_numpy_methods_before_numpy_behavior_is_enabled():
     with pytest.raises(AttributeError, match="'EagerTensor' object has no attribute 'foo'"):
         tf.constant(1).foo
     assert getattr(tf.constant(1), "_missing", None) is None
+
+
+def test_less_common_functions():
+    assert tnp.pad(tnp.ones((2, 2)), ((1, 0), (0, 2)), "constant",
+                   constant_values=5).numpy().tolist() == [[5., 5., 5., 5.], [1., 1., 5., 5.],
+                                                          [1., 1., 5., 5.]]
+    assert tnp.kron(tnp.eye(2), tnp.ones((2, 2))).shape == [4, 4]
+    assert tnp.gcd(tnp.asarray([12, 0, -8]), tnp.asarray([18, 5, 12])).numpy().tolist() == [
+        6, 5, 4]
+    assert tnp.lcm(tnp.asarray([4, 0, -3]), tnp.asarray([6, 5, 4])).numpy().tolist() == [
+        12, 0, 12]
+    assert tnp.float_power(2, 3).dtype == tf.int64  # (as TF: the operands' promoted dtype)
+    assert float(tnp.logaddexp(1., 2.)) == pytest.approx(2.3132616875182228)
+    assert [a.shape for a in tnp.broadcast_arrays(tnp.ones((2, 1)), tnp.ones(3))] == [
+        [2, 3], [2, 3]]
+    assert float(tnp.nansum(tnp.asarray([1., float("nan")]))) == 1.0
+    assert tnp.promote_types(tnp.int32, tnp.float32) == np.dtype("float64")
+    assert tnp.diag_indices(2)[0].dtype == tf.int32
+    assert tnp.rot90(tnp.asarray([[1, 2], [3, 4]]), 3).numpy().tolist() == [[3, 1], [4, 2]]
+    assert tnp.polyval(tnp.asarray([1, 0, -1]), tnp.asarray([1, 2, 3])).numpy().tolist() == [
+        0, 3, 8]
+    assert tnp.sinc(tnp.asarray([0., 0.5])).numpy().tolist() == pytest.approx(
+        [1.0, 0.6366197723675814])
+    assert tnp.int_ is np.int64 and tnp.float_ is np.float64

@@ -192,6 +192,15 @@ def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0bab230921(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, N=None, increasing=None):
+        try:
+            return _export_fn(x, N, increasing)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'N': N, 'increasing': increasing})
+    return _export_wrapper
+
+
 def _w0c4802dbe3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, boxes, box_indices, crop_size, method=None, extrapolation_value=None, name=None):
         try:
@@ -480,6 +489,15 @@ def _w1f974ffda9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1fd3c6db1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arg1, arg2):
+        try:
+            return _export_fn(arg1, arg2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arg1': arg1, 'arg2': arg2})
+    return _export_wrapper
+
+
 def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, k=None, sorted=None, index_type=None, name=None):
         try:
@@ -666,6 +684,15 @@ def _w3028db41a7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, size, offsets, centered, normalized, uniform_noise, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'size': size, 'offsets': offsets, 'centered': centered, 'normalized': normalized, 'uniform_noise': uniform_noise, 'name': name})
+    return _export_wrapper
+
+
+def _w30369f2555(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ary, indices_or_sections):
+        try:
+            return _export_fn(ary, indices_or_sections)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections})
     return _export_wrapper
 
 
@@ -1776,6 +1803,15 @@ def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w625298b089(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m):
+        try:
+            return _export_fn(m)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m})
+    return _export_wrapper
+
+
 def _w6367d19213(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, to_retain):
         try:
@@ -1836,6 +1872,15 @@ def _w6534fb20a4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, repeats, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'repeats': repeats, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w65bbe1e730(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(p, x):
+        try:
+            return _export_fn(p, x)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'p': p, 'x': x})
     return _export_wrapper
 
 
@@ -2496,6 +2541,15 @@ def _w85819a43af(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w858836a253(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, k=None, axes=None):
+        try:
+            return _export_fn(m, k, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'k': k, 'axes': axes})
+    return _export_wrapper
+
+
 def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
         try:
@@ -3126,6 +3180,15 @@ def _w9e87a1ba37(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9ee63cf55f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, ndim=None):
+        try:
+            return _export_fn(n, ndim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'ndim': ndim})
+    return _export_wrapper
+
+
 def _w9f0ceb70e4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None):
         try:
@@ -3558,6 +3621,15 @@ def _wbb6929ca1a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbcff9aa878(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(array, pad_width, mode, **kwargs):
+        try:
+            return _export_fn(array, pad_width, mode, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'array': array, 'pad_width': pad_width, 'mode': mode, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wbd41770381(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(per_example_loss, sample_weight=None, global_batch_size=None):
         try:
@@ -3648,6 +3720,15 @@ def _wbf92121bbc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbfd1d30666(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(type1, type2):
+        try:
+            return _export_fn(type1, type2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'type1': type1, 'type2': type2})
+    return _export_wrapper
+
+
 def _wbfedd5c92c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(index, seed, max_index):
         try:
@@ -3717,6 +3798,15 @@ def _wc447286103(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(fn, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name, fn_output_signature)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'elems': elems, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'infer_shape': infer_shape, 'name': name, 'fn_output_signature': fn_output_signature})
+    return _export_wrapper
+
+
+def _wc474cc46ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, order=None):
+        try:
+            return _export_fn(a, order)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'order': order})
     return _export_wrapper
 
 
@@ -4863,6 +4953,15 @@ def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*args):
+        try:
+            return _export_fn(*args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'args': args})
+    return _export_wrapper
+
+
 def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, stateful=None, name=None):
         try:
@@ -5218,19 +5317,30 @@ WRAPPERS = {
     'experimental.numpy.append': _w1f974ffda9,
     'experimental.numpy.arange': _wb08e6ea83b,
     'experimental.numpy.arccos': _w567f0c724a,
+    'experimental.numpy.arccosh': _w567f0c724a,
     'experimental.numpy.arcsin': _w567f0c724a,
+    'experimental.numpy.arcsinh': _w567f0c724a,
     'experimental.numpy.arctan': _w567f0c724a,
     'experimental.numpy.arctan2': _w59400909e0,
+    'experimental.numpy.arctanh': _w567f0c724a,
     'experimental.numpy.argmax': _wc4134c5f1d,
     'experimental.numpy.argmin': _wc4134c5f1d,
     'experimental.numpy.argsort': _wc4134c5f1d,
     'experimental.numpy.around': _w763df43ea0,
     'experimental.numpy.array': _w0a9f3e152a,
     'experimental.numpy.array_equal': _wa1552b94be,
+    'experimental.numpy.asanyarray': _wdb416399e0,
     'experimental.numpy.asarray': _wdb416399e0,
+    'experimental.numpy.ascontiguousarray': _wdb416399e0,
     'experimental.numpy.atleast_1d': _wf663df2d53,
     'experimental.numpy.atleast_2d': _wf663df2d53,
+    'experimental.numpy.atleast_3d': _wf663df2d53,
     'experimental.numpy.average': _w1cea8904e9,
+    'experimental.numpy.bitwise_and': _w59400909e0,
+    'experimental.numpy.bitwise_not': _w567f0c724a,
+    'experimental.numpy.bitwise_or': _w59400909e0,
+    'experimental.numpy.bitwise_xor': _w59400909e0,
+    'experimental.numpy.broadcast_arrays': _w5cce2847a8,
     'experimental.numpy.broadcast_to': _w6697c3ebfd,
     'experimental.numpy.cbrt': _w567f0c724a,
     'experimental.numpy.ceil': _w567f0c724a,
@@ -5247,10 +5357,15 @@ WRAPPERS = {
     'experimental.numpy.cumsum': _wb06c7720da,
     'experimental.numpy.deg2rad': _w567f0c724a,
     'experimental.numpy.diag': _w9a527c85ef,
+    'experimental.numpy.diag_indices': _w9ee63cf55f,
+    'experimental.numpy.diagflat': _w9a527c85ef,
     'experimental.numpy.diagonal': _wc5a75b20e5,
     'experimental.numpy.diff': _w59deae50ed,
     'experimental.numpy.divide': _w59400909e0,
+    'experimental.numpy.divmod': _w59400909e0,
     'experimental.numpy.dot': _w53cb7fe4ce,
+    'experimental.numpy.dsplit': _w30369f2555,
+    'experimental.numpy.dstack': _w74537c1c7e,
     'experimental.numpy.einsum': _w4f4a422c9d,
     'experimental.numpy.empty': _wd27e866c76,
     'experimental.numpy.empty_like': _wdb416399e0,
@@ -5261,17 +5376,24 @@ WRAPPERS = {
     'experimental.numpy.experimental_enable_numpy_behavior': _we3a333c0cc,
     'experimental.numpy.expm1': _w567f0c724a,
     'experimental.numpy.eye': _w93c43070f6,
+    'experimental.numpy.fabs': _w567f0c724a,
     'experimental.numpy.finfo': _we16c740c1f,
     'experimental.numpy.fix': _w567f0c724a,
+    'experimental.numpy.flatten': _wc474cc46ac,
     'experimental.numpy.flip': _wde68755ae1,
+    'experimental.numpy.fliplr': _w625298b089,
+    'experimental.numpy.flipud': _w625298b089,
+    'experimental.numpy.float_power': _w59400909e0,
     'experimental.numpy.floor': _w567f0c724a,
     'experimental.numpy.floor_divide': _w59400909e0,
     'experimental.numpy.full': _we474380b92,
     'experimental.numpy.full_like': _w872c8cf225,
+    'experimental.numpy.gcd': _w59400909e0,
     'experimental.numpy.geomspace': _w968d13bf4c,
     'experimental.numpy.greater': _w59400909e0,
     'experimental.numpy.greater_equal': _w59400909e0,
     'experimental.numpy.heaviside': _w59400909e0,
+    'experimental.numpy.hsplit': _w30369f2555,
     'experimental.numpy.hstack': _w74537c1c7e,
     'experimental.numpy.hypot': _w59400909e0,
     'experimental.numpy.identity': _w6f9482fb19,
@@ -5279,10 +5401,20 @@ WRAPPERS = {
     'experimental.numpy.imag': _w91ce163a3a,
     'experimental.numpy.inner': _w53cb7fe4ce,
     'experimental.numpy.isclose': _wb8410bbf08,
+    'experimental.numpy.iscomplex': _w567f0c724a,
+    'experimental.numpy.iscomplexobj': _w567f0c724a,
     'experimental.numpy.isfinite': _w567f0c724a,
     'experimental.numpy.isinf': _w567f0c724a,
     'experimental.numpy.isnan': _w567f0c724a,
+    'experimental.numpy.isneginf': _w567f0c724a,
+    'experimental.numpy.isposinf': _w567f0c724a,
+    'experimental.numpy.isreal': _w567f0c724a,
+    'experimental.numpy.isrealobj': _w567f0c724a,
     'experimental.numpy.isscalar': _w3ef199260a,
+    'experimental.numpy.issubdtype': _w1fd3c6db1f,
+    'experimental.numpy.ix_': _wf9f25f57ef,
+    'experimental.numpy.kron': _w53cb7fe4ce,
+    'experimental.numpy.lcm': _w59400909e0,
     'experimental.numpy.less': _w59400909e0,
     'experimental.numpy.less_equal': _w59400909e0,
     'experimental.numpy.linspace': _wdf82f10515,
@@ -5290,9 +5422,12 @@ WRAPPERS = {
     'experimental.numpy.log10': _w567f0c724a,
     'experimental.numpy.log1p': _w567f0c724a,
     'experimental.numpy.log2': _w567f0c724a,
+    'experimental.numpy.logaddexp': _w59400909e0,
+    'experimental.numpy.logaddexp2': _w59400909e0,
     'experimental.numpy.logical_and': _w59400909e0,
     'experimental.numpy.logical_not': _w567f0c724a,
     'experimental.numpy.logical_or': _w59400909e0,
+    'experimental.numpy.logical_xor': _w59400909e0,
     'experimental.numpy.logspace': _wa7fbcc0036,
     'experimental.numpy.matmul': _w59400909e0,
     'experimental.numpy.maximum': _w59400909e0,
@@ -5303,15 +5438,22 @@ WRAPPERS = {
     'experimental.numpy.moveaxis': _w143fe39931,
     'experimental.numpy.multiply': _w59400909e0,
     'experimental.numpy.nanmean': _w8c88abadd3,
+    'experimental.numpy.nanprod': _w8c88abadd3,
+    'experimental.numpy.nansum': _w8c88abadd3,
     'experimental.numpy.ndim': _wf663df2d53,
     'experimental.numpy.negative': _w567f0c724a,
+    'experimental.numpy.nextafter': _w59400909e0,
     'experimental.numpy.nonzero': _wf663df2d53,
     'experimental.numpy.not_equal': _w59400909e0,
     'experimental.numpy.ones': _wd27e866c76,
     'experimental.numpy.ones_like': _wdb416399e0,
     'experimental.numpy.outer': _w53cb7fe4ce,
+    'experimental.numpy.pad': _wbcff9aa878,
+    'experimental.numpy.polyval': _w65bbe1e730,
+    'experimental.numpy.positive': _w567f0c724a,
     'experimental.numpy.power': _w59400909e0,
     'experimental.numpy.prod': _w8c88abadd3,
+    'experimental.numpy.promote_types': _wbfd1d30666,
     'experimental.numpy.ptp': _w5a64332cf8,
     'experimental.numpy.rad2deg': _w567f0c724a,
     'experimental.numpy.random.rand': _w3a118f5d68,
@@ -5328,11 +5470,13 @@ WRAPPERS = {
     'experimental.numpy.reshape': _wc775a55683,
     'experimental.numpy.result_type': _wbdb868c9d1,
     'experimental.numpy.roll': _wa03871788b,
+    'experimental.numpy.rot90': _w858836a253,
     'experimental.numpy.select': _we20863a8b1,
     'experimental.numpy.shape': _wf663df2d53,
     'experimental.numpy.sign': _w567f0c724a,
     'experimental.numpy.signbit': _w567f0c724a,
     'experimental.numpy.sin': _w567f0c724a,
+    'experimental.numpy.sinc': _w567f0c724a,
     'experimental.numpy.sinh': _w567f0c724a,
     'experimental.numpy.size': _w9f0ceb70e4,
     'experimental.numpy.sort': _wc4134c5f1d,
@@ -5353,10 +5497,14 @@ WRAPPERS = {
     'experimental.numpy.tile': _wdcef8c4653,
     'experimental.numpy.trace': _wc20f251a14,
     'experimental.numpy.transpose': _wcf21fcbda7,
+    'experimental.numpy.tri': _w93c43070f6,
     'experimental.numpy.tril': _wae4fd4550f,
     'experimental.numpy.triu': _wae4fd4550f,
     'experimental.numpy.true_divide': _w59400909e0,
+    'experimental.numpy.vander': _w0bab230921,
     'experimental.numpy.var': _w379f579342,
+    'experimental.numpy.vdot': _w53cb7fe4ce,
+    'experimental.numpy.vsplit': _w30369f2555,
     'experimental.numpy.vstack': _w74537c1c7e,
     'experimental.numpy.where': _w1cc1d9afb8,
     'experimental.numpy.zeros': _wd27e866c76,

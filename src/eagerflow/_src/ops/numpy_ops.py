@@ -754,6 +754,256 @@ def take_along_axis(arr, indices, axis):
     return _tf("gather")(t, i, axis=axis, batch_dims=axis % t.shape.rank)
 
 
+for _name, _op in (("arcsinh", "math.asinh"), ("arccosh", "math.acosh"),
+                   ("arctanh", "math.atanh")):
+    globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
+globals()["fabs"] = _unary("fabs", lambda t: _tf("math.abs")(t), float_only=True)
+globals()["positive"] = _unary("positive", lambda t: t)
+globals()["sinc"] = _unary("sinc", lambda t: _tf("where")(
+    t == 0, _tf("ones_like")(t), _tf("math.sin")(t * math.pi) / (
+        _tf("where")(t == 0, _tf("ones_like")(t), t) * math.pi)), float_only=True)
+globals()["isposinf"] = _unary("isposinf", lambda t: _tf("math.logical_and")(
+    _tf("math.is_inf")(t), t > 0), float_only=True)
+globals()["isneginf"] = _unary("isneginf", lambda t: _tf("math.logical_and")(
+    _tf("math.is_inf")(t), t < 0), float_only=True)
+for _name, _op in (("bitwise_and", "bitwise.bitwise_and"), ("bitwise_or", "bitwise.bitwise_or"),
+                   ("bitwise_xor", "bitwise.bitwise_xor"),
+                   ("logical_xor", "math.logical_xor")):
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf("bitwise.invert")(t))
+# (TF keeps the operands' promoted dtype here: integers stay integers)
+globals()["float_power"] = _binary("float_power", lambda a, b: _tf("math.pow")(a, b))
+globals()["logaddexp"] = _binary("logaddexp", lambda a, b: _tf("math.maximum")(a, b) + _tf(
+    "math.log1p")(_tf("math.exp")(-_tf("math.abs")(a - b))), _to_float)
+globals()["logaddexp2"] = _binary("logaddexp2", lambda a, b: _tf("math.maximum")(a, b) + _tf(
+    "math.log1p")(_tf("math.pow")(_tf("cast")(2.0, a.dtype), -_tf("math.abs")(a - b))) /
+    math.log(2.0), _to_float)
+globals()["nextafter"] = _binary("nextafter", lambda a, b: _tf("math.nextafter")(a, b),
+                                 _to_float)
+
+
+def _gcd(a, b):
+    a, b = _tf("math.abs")(a), _tf("math.abs")(b)
+    for _ in range(64 if a.dtype.size == 8 else 32):  # Euclid's steps, enough for the width
+        nonzero = b != 0
+        safe = _tf("where")(nonzero, b, _tf("ones_like")(b))
+        a, b = _tf("where")(nonzero, b, a), _tf("where")(nonzero, _tf("math.floormod")(a, safe),
+                                                         b)
+    return a
+
+
+globals()["gcd"] = _binary("gcd", _gcd)
+globals()["lcm"] = _binary("lcm", lambda a, b: _tf("where")(
+    (a == 0) | (b == 0), _tf("zeros_like")(a),
+    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b))))
+
+
+@export(_NP + "divmod")
+def divmod(x1, x2):  # noqa: A001 (NumPy's name)
+    return floor_divide(x1, x2), mod(x1, x2)
+
+
+@export(_NP + "tri")
+def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+    return convert_to_tensor(np.tri(N, M, k, dtype=_as_np_type(dtype) or np.float64))
+
+
+@export(_NP + "vander")
+def vander(x, N=None, increasing=False):  # noqa: N803
+    t = asarray(x)
+    n = t.shape[0] if N is None else N
+    powers = np.arange(n) if increasing else np.arange(n)[::-1]
+    return _tf("math.pow")(_tf("expand_dims")(t, -1), _tensor(powers, t.dtype.as_numpy_dtype))
+
+
+@export(_NP + "polyval")
+def polyval(p, x):
+    coefficients = asarray(p)
+    dtype = _result_type(coefficients, x)
+    x = _tensor(x, dtype)
+    out = _tf("zeros_like")(x)
+    for i in range(coefficients.shape[0]):
+        out = out * x + _tensor(coefficients[i], dtype)
+    return out
+
+
+@export(_NP + "kron")
+def kron(a, b):
+    dtype = _result_type(a, b)
+    a, b = atleast_1d(_tensor(a, dtype)), atleast_1d(_tensor(b, dtype))
+    if a.shape.rank == 1 and b.shape.rank == 1:
+        return ravel(outer(a, b))
+    a, b = atleast_2d(a), atleast_2d(b)
+    out = a[:, None, :, None] * b[None, :, None, :]
+    return _tf("reshape")(out, [a.shape[0] * b.shape[0], a.shape[1] * b.shape[1]])
+
+
+@export(_NP + "vdot")
+def vdot(a, b):
+    dtype = _result_type(a, b)
+    a, b = ravel(_tensor(a, dtype)), ravel(_tensor(b, dtype))
+    if a.dtype.is_complex:
+        a = _tf("math.conj")(a)
+    return _tf("math.reduce_sum")(a * b)
+
+
+@export(_NP + "diagflat")
+def diagflat(v, k=0):
+    return _tf("linalg.diag")(ravel(v), k=k)
+
+
+@export(_NP + "rot90")
+def rot90(m, k=1, axes=(0, 1)):
+    t = asarray(m)
+    k %= 4
+    if k == 0:
+        return t
+    if k == 2:
+        return flip(flip(t, axes[0]), axes[1])
+    perm = list(range(t.shape.rank))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return _tf("transpose")(flip(t, axes[1]), perm)
+    return flip(_tf("transpose")(t, perm), axes[1])
+
+
+@export(_NP + "fliplr")
+def fliplr(m):
+    return flip(m, 1)
+
+
+@export(_NP + "flipud")
+def flipud(m):
+    return flip(m, 0)
+
+
+@export(_NP + "atleast_3d")
+def atleast_3d(a):
+    t = asarray(a)
+    if t.shape.rank == 0:
+        return _tf("reshape")(t, [1, 1, 1])
+    if t.shape.rank == 1:
+        return t[None, :, None]
+    if t.shape.rank == 2:
+        return t[:, :, None]
+    return t
+
+
+@export(_NP + "dstack")
+def dstack(tup):
+    return _tf("concat")([atleast_3d(a) for a in _joined(tup)], 2)
+
+
+@export(_NP + "hsplit")
+def hsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 1 if asarray(ary).shape.rank > 1 else 0)
+
+
+@export(_NP + "vsplit")
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 0)
+
+
+@export(_NP + "dsplit")
+def dsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 2)
+
+
+@export(_NP + "pad")
+def pad(array, pad_width, mode, **kwargs):
+    """NumPy's ``pad`` in modes 'constant' (`constant_values`), 'reflect' and 'symmetric'."""
+    t = asarray(array)
+    widths = np.broadcast_to(np.asarray(pad_width, np.int64), (t.shape.rank, 2))
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Unsupported padding mode: {mode.lower()}")
+    return _tf("pad")(t, widths.tolist(), mode, kwargs.get("constant_values", 0))
+
+
+@export(_NP + "broadcast_arrays")
+def broadcast_arrays(*args, **kwargs):
+    tensors = [asarray(a) for a in args]
+    shape = _tf("shape")(tensors[0])
+    for t in tensors[1:]:
+        shape = _tf("broadcast_dynamic_shape")(shape, _tf("shape")(t))
+    return [_tf("broadcast_to")(t, shape) for t in tensors]
+
+
+@export(_NP + "nansum")
+def nansum(a, axis=None, dtype=None, keepdims=False):
+    t = asarray(a)
+    if t.dtype.is_floating:
+        t = _tf("where")(_tf("math.is_nan")(t), _tf("zeros_like")(t), t)
+    return sum(t, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@export(_NP + "nanprod")
+def nanprod(a, axis=None, dtype=None, keepdims=False):
+    t = asarray(a)
+    if t.dtype.is_floating:
+        t = _tf("where")(_tf("math.is_nan")(t), _tf("ones_like")(t), t)
+    return prod(t, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@export(_NP + "isreal")
+def isreal(x):
+    t = asarray(x)
+    return _tf("math.imag")(t) == 0 if t.dtype.is_complex else _tf("ones_like")(t, _d.bool)
+
+
+@export(_NP + "iscomplex")
+def iscomplex(x):
+    t = asarray(x)
+    return _tf("math.imag")(t) != 0 if t.dtype.is_complex else _tf("zeros_like")(t, _d.bool)
+
+
+@export(_NP + "isrealobj")
+def isrealobj(x):
+    return not asarray(x).dtype.is_complex
+
+
+@export(_NP + "iscomplexobj")
+def iscomplexobj(x):
+    return asarray(x).dtype.is_complex
+
+
+@export(_NP + "promote_types")
+def promote_types(type1, type2):
+    return np.promote_types(_as_np_type(type1), _as_np_type(type2))
+
+
+@export(_NP + "issubdtype")
+def issubdtype(arg1, arg2):
+    return np.issubdtype(arg1, arg2)
+
+
+@export(_NP + "asanyarray")
+def asanyarray(a, dtype=None):
+    return asarray(a, dtype)
+
+
+@export(_NP + "ascontiguousarray")
+def ascontiguousarray(a, dtype=None):
+    return array(a, dtype, ndmin=1)
+
+
+@export(_NP + "diag_indices")
+def diag_indices(n, ndim=2):
+    return tuple(convert_to_tensor(np.arange(n, dtype=np.int32)) for _ in range(ndim))
+
+
+@export(_NP + "ix_")
+def ix_(*args):
+    n = len(args)
+    return [_tf("reshape")(asarray(a), [-1 if i == j else 1 for j in range(n)])
+            for i, a in enumerate(args)]
+
+
+@export(_NP + "flatten")
+def flatten(a, order="C"):
+    return ravel(a)
+
+
 # -- inspection ---------------------------------------------------------------------------
 @export(_NP + "size")
 def size(x, axis=None):
@@ -891,11 +1141,13 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
 # NumPy's scalar types and constants.
 _CONSTANTS = [n for n in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
                           "uint32", "uint64", "float16", "float32", "float64", "complex64",
-                          "complex128", "object_", "inexact", "floating", "integer",
-                          "signedinteger", "unsignedinteger", "complexfloating", "number",
-                          "generic") if hasattr(np, n)]
+                          "complex128", "object_", "inexact") if hasattr(np, n)]
+complex_, float_, int_, string_, unicode_ = (np.complex128, np.float64, np.int64, np.bytes_,
+                                             np.str_)
+_CONSTANTS += ["complex_", "float_", "int_", "string_", "unicode_"]
 for _name in _CONSTANTS:
-    globals()[_name] = getattr(np, _name)
+    if _name not in globals():
+        globals()[_name] = getattr(np, _name)
 ndarray = Tensor
 pi, e, inf, nan, newaxis = math.pi, math.e, float("inf"), float("nan"), None
 for _name in _CONSTANTS + ["ndarray", "pi", "e", "inf", "newaxis"]:
