@@ -26,3 +26,24 @@ def test_constructor_errors():
     with pytest.raises(ValueError, match="Argument `constraint` must be None or a callable. "
                                          "a callable. Got a <class 'int'>:  3"):
         tf.Variable(2., constraint=3)
+
+
+class _Node(tf.Module):
+    def __init__(self, n, kids=()):
+        super().__init__(name=n)
+        self.v = tf.Variable(1., name=n + "v")
+        self.kids = list(kids)
+
+
+def test_module_walks_depth_first_as_tf():
+    m = _Node("a", [_Node("b", [_Node("d", [_Node("e")])]), _Node("c", [_Node("f")])])
+    assert [v.name for v in m.variables] == ["av:0", "bv:0", "dv:0", "ev:0", "cv:0", "fv:0"]
+    assert [s.name for s in m.submodules] == ["b", "c", "d", "e", "f"]
+    paths = [p for p, _ in m._flatten(predicate=lambda x: isinstance(x, (tf.Variable, tf.Module)),
+                                      with_path=True)]
+    assert paths == [("kids", 0), ("kids", 1), ("v",), ("kids", 0, "kids", 0), ("kids", 0, "v"),
+                     ("kids", 0, "kids", 0, "kids", 0), ("kids", 0, "kids", 0, "v"),
+                     ("kids", 0, "kids", 0, "kids", 0, "v"), ("kids", 1, "kids", 0),
+                     ("kids", 1, "v"), ("kids", 1, "kids", 0, "v")]
+    assert [v.name for v in m._flatten(recursive=False,
+                                       predicate=lambda x: isinstance(x, tf.Variable))] == ["av:0"]
