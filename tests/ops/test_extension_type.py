@@ -259,3 +259,19 @@ def test_composite_results_print_as_their_specs():
     assert g.pretty_printed_concrete_signatures().splitlines()[3] == (
         "  MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
         "mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))")
+
+
+def test_assert_same_structure_expanding_composites():
+    a, b = Pt(1.5), Pt(1.5, 2)
+    tf.nest.assert_same_structure(MaskedTensor([1.], [True]), MaskedTensor([1., 2.], [True, False]),
+                                  expand_composites=True)  # shapes differ: compatible specs
+    with pytest.raises(ValueError, match=r"More specifically: Incompatible CompositeTensor "
+                                         r"TypeSpecs: type=Spec str=Pt.Spec\(x=1.5, y=3, "
+                                         r"name='p'\) vs. type=Spec str=Pt.Spec\(x=1.5, y=2, "
+                                         r"name='p'\)"):
+        tf.nest.assert_same_structure(a, b, expand_composites=True)
+    with pytest.raises(ValueError, match="is a sequence, while substructure"):
+        tf.nest.assert_same_structure(N([1.]), tf.constant([1.]), expand_composites=True)
+    tf.nest.assert_same_structure(N([1.]), tf.constant([1.]))  # (both leaves)
+    tf.nest.assert_same_structure(tf.ragged.constant([[1]]), tf.ragged.constant([[1, 2]]),
+                                  expand_composites=True)

@@ -244,7 +244,24 @@ class ExtensionTypeSpec(TypeSpec):
                 and all(_compatible(self._fields[k], other._fields[k]) for k in self._fields))
 
     def most_specific_common_supertype(self, others):
-        return self if all(o == self for o in others) else None
+        """The spec whose tensor fields are the most specific supertypes of the others';
+        None when a non-tensor field or a dtype differs."""
+        fields = dict(self._fields)
+        for other in others:
+            if type(other) is not type(self) or other._fields.keys() != fields.keys():
+                return None
+            for name, mine in fields.items():
+                theirs = other._fields[name]
+                if isinstance(mine, TypeSpec) and isinstance(theirs, TypeSpec):
+                    common = mine.most_specific_common_supertype([theirs])
+                    if common is None:
+                        return None
+                    fields[name] = common
+                elif not (type(mine) is type(theirs) and mine == theirs):
+                    return None
+        spec = type(self).__new__(type(self))
+        spec._fields = fields
+        return spec
 
     def __eq__(self, other):
         return type(other) is type(self) and self._fields == other._fields
