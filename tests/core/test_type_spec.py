@@ -75,3 +75,16 @@ def test_signature_dicts_print_in_their_own_order():
         "['a', TensorSpec(shape=(), dtype=tf.float32, name=None)]]) -> "
         "Dict[['z', TensorSpec(shape=(), dtype=tf.int32, name=None)], "
         "['a', TensorSpec(shape=(), dtype=tf.float32, name=None)]]")
+
+
+def test_flat_signature_fallback_reports_missing_arguments_first():
+    @tf.function
+    def h(x, y=2):
+        return x * y
+
+    cf = h.get_concrete_function(tf.TensorSpec([None], tf.float32, name="inp"))
+    with pytest.raises(TypeError, match=r"Fallback to flat signature also failed due to: "
+                                        r"h\(inp\) missing required arguments: inp\."):
+        cf(x=tf.constant([1.]))
+    with pytest.raises(TypeError, match=r"h\(inp\) got unexpected keyword arguments: z\."):
+        cf(inp=tf.constant([1.]), z=1)
