@@ -28,6 +28,7 @@ from eagerflow._src.ops import (  # every other module, then the namespace they 
     wrappers)
 from eagerflow._src.ops import composite_ops, init_ops, spectral_ops  # noqa: F401
 from eagerflow._src.ops import tensor_util  # noqa: F401
+from eagerflow._src.ops import extension_type, numpy_ops  # noqa: F401
 from eagerflow._src.ops import late
 
 # Importing a submodule makes it an attribute of this package: `late` gets each of them.
