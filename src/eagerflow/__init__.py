@@ -30,7 +30,7 @@ from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
-from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: F401
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
@@ -57,6 +57,7 @@ from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # 
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.edit_distance_ops import edit_distance  # noqa: F401
+from eagerflow._src.ops.extension_type import type_spec_from_value  # noqa: F401
 from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
 from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401

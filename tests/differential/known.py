@@ -118,6 +118,7 @@ NOT_SWEPT = {
     "variable_creator_scope": "a context for variable creation: tested in "
                               "tests/compat/test_variable_creator.py",
     "register_tensor_conversion_function": _MACHINERY,
+    "type_spec_from_value": "API machinery (specs of values): tested in tests/ops/test_extension_type.py",
     "group": "TF 1 graph machinery: tested in tests/compat/test_toplevel.py",
     "no_op": "TF 1 graph machinery: tested in tests/compat/test_toplevel.py",
     "import_graph_def": "imports a GraphDef: tested in tests/graph/test_graph_def.py",

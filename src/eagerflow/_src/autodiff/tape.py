@@ -202,6 +202,11 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
+        try:
+            UnconnectedGradients(unconnected_gradients)
+        except ValueError:
+            raise ValueError(f"Unknown value for unconnected_gradients: "
+                             f"{unconnected_gradients!r}") from None
         if target is None:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "

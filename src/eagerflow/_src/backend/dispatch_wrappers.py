@@ -174,6 +174,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a9f3e152a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(val, dtype=None, copy=None, ndmin=None):
+        try:
+            return _export_fn(val, dtype, copy, ndmin)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'val': val, 'dtype': dtype, 'copy': copy, 'ndmin': ndmin})
+    return _export_wrapper
+
+
 def _w0b1e02a60f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(initial_state, scan_func):
         try:
@@ -189,6 +198,15 @@ def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, rate, noise_shape, seed, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'rate': rate, 'noise_shape': noise_shape, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
+def _w0bab230921(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, N=None, increasing=None):
+        try:
+            return _export_fn(x, N, increasing)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'N': N, 'increasing': increasing})
     return _export_wrapper
 
 
@@ -297,6 +315,15 @@ def _w131dfcde28(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, depth_radius, bias, alpha, beta, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'depth_radius': depth_radius, 'bias': bias, 'alpha': alpha, 'beta': beta, 'name': name})
+    return _export_wrapper
+
+
+def _w143fe39931(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, source, destination):
+        try:
+            return _export_fn(a, source, destination)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'source': source, 'destination': destination})
     return _export_wrapper
 
 
@@ -426,6 +453,24 @@ def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1cc1d9afb8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condition, x=None, y=None):
+        try:
+            return _export_fn(condition, x, y)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condition': condition, 'x': x, 'y': y})
+    return _export_wrapper
+
+
+def _w1cea8904e9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, weights=None, returned=None):
+        try:
+            return _export_fn(a, axis, weights, returned)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'weights': weights, 'returned': returned})
+    return _export_wrapper
+
+
 def _w1d0f9e9290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(seed, num=None, alg=None):
         try:
@@ -459,6 +504,24 @@ def _w1f06b08988(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn()
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {})
+    return _export_wrapper
+
+
+def _w1f974ffda9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, values, axis=None):
+        try:
+            return _export_fn(arr, values, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'values': values, 'axis': axis})
+    return _export_wrapper
+
+
+def _w1fd3c6db1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arg1, arg2):
+        try:
+            return _export_fn(arg1, arg2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arg1': arg1, 'arg2': arg2})
     return _export_wrapper
 
 
@@ -651,6 +714,15 @@ def _w3028db41a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w30369f2555(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ary, indices_or_sections):
+        try:
+            return _export_fn(ary, indices_or_sections)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections})
+    return _export_wrapper
+
+
 def _w3068d93908(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         try:
@@ -777,6 +849,15 @@ def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w379f579342(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None, out=None, ddof=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, dtype, out, ddof, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype, 'out': out, 'ddof': ddof, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w37b2f7f3e1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, name=None):
         try:
@@ -822,6 +903,15 @@ def _w393bb9c910(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3956ff7fa4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arrays, axis=None):
+        try:
+            return _export_fn(arrays, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arrays': arrays, 'axis': axis})
+    return _export_wrapper
+
+
 def _w39de699e2d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, full_matrices=None, compute_uv=None, name=None):
         try:
@@ -840,12 +930,30 @@ def _w39ea9e447b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3a118f5d68(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*size):
+        try:
+            return _export_fn(*size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'size': size})
+    return _export_wrapper
+
+
 def _w3a76dbb1a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, mean, variance, offset, scale, variance_epsilon, name=None):
         try:
             return _export_fn(x, mean, variance, offset, scale, variance_epsilon, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'mean': mean, 'variance': variance, 'offset': offset, 'scale': scale, 'variance_epsilon': variance_epsilon, 'name': name})
+    return _export_wrapper
+
+
+def _w3bf091b8c4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value):
+        try:
+            return _export_fn(value)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value})
     return _export_wrapper
 
 
@@ -912,6 +1020,15 @@ def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3ef199260a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num):
+        try:
+            return _export_fn(num)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num': num})
+    return _export_wrapper
+
+
 def _w3f1261096d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, rhs, lower=None, adjoint=None, name=None):
         try:
@@ -963,6 +1080,24 @@ def _w403c8f935c(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, filters, stride, padding, use_cudnn_on_gpu, data_format, name, input, dilations)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'stride': stride, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'name': name, 'input': input, 'dilations': dilations})
+    return _export_wrapper
+
+
+def _w403e029d5a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis):
+        try:
+            return _export_fn(a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis})
+    return _export_wrapper
+
+
+def _w40441d2929(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, a_min, a_max):
+        try:
+            return _export_fn(a, a_min, a_max)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'a_min': a_min, 'a_max': a_max})
     return _export_wrapper
 
 
@@ -1245,6 +1380,15 @@ def _w4ea93e0ccc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4f4a422c9d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(subscripts, *operands):
+        try:
+            return _export_fn(subscripts, *operands)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'subscripts': subscripts, 'operands': operands})
+    return _export_wrapper
+
+
 def _w5010e57f6d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, align_corners=None, name=None):
         try:
@@ -1308,6 +1452,15 @@ def _w528aa6df41(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w528b6b284d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arys, axis=None):
+        try:
+            return _export_fn(arys, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arys': arys, 'axis': axis})
+    return _export_wrapper
+
+
 def _w52a0661c6f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ys, xs, grad_ys=None, name=None, colocate_gradients_with_ops=None, gate_gradients=None, aggregation_method=None, stop_gradients=None, unconnected_gradients=None):
         try:
@@ -1332,6 +1485,15 @@ def _w53ca8dbd1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'name': name})
+    return _export_wrapper
+
+
+def _w53cb7fe4ce(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b):
+        try:
+            return _export_fn(a, b)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b})
     return _export_wrapper
 
 
@@ -1479,6 +1641,15 @@ def _w593df82e07(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w59400909e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x1, x2):
+        try:
+            return _export_fn(x1, x2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x1': x1, 'x2': x2})
+    return _export_wrapper
+
+
 def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(template, inputs, placeholder=None, summarize=None, name=None):
         try:
@@ -1488,12 +1659,30 @@ def _w5958ddea84(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w59deae50ed(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, n=None, axis=None):
+        try:
+            return _export_fn(a, n, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'n': n, 'axis': axis})
+    return _export_wrapper
+
+
 def _w5a5c189da2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values):
         try:
             return _export_fn(values)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values})
+    return _export_wrapper
+
+
+def _w5a64332cf8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'keepdims': keepdims})
     return _export_wrapper
 
 
@@ -1659,6 +1848,15 @@ def _w62080e94a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w625298b089(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m):
+        try:
+            return _export_fn(m)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m})
+    return _export_wrapper
+
+
 def _w6367d19213(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, to_retain):
         try:
@@ -1722,6 +1920,15 @@ def _w6534fb20a4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w65bbe1e730(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(p, x):
+        try:
+            return _export_fn(p, x)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'p': p, 'x': x})
+    return _export_wrapper
+
+
 def _w66639398e2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, perm=None, conjugate=None, name=None):
         try:
@@ -1737,6 +1944,15 @@ def _w668d0c015a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(labels, predictions, num_classes, weights, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'num_classes': num_classes, 'weights': weights, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w6697c3ebfd(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(array, shape):
+        try:
+            return _export_fn(array, shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'array': array, 'shape': shape})
     return _export_wrapper
 
 
@@ -1938,6 +2154,15 @@ def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f9482fb19(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, dtype=None):
+        try:
+            return _export_fn(n, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, target_height, target_width, method=None, antialias=None):
         try:
@@ -2010,6 +2235,15 @@ def _w743c03c88b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w74537c1c7e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tup):
+        try:
+            return _export_fn(tup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tup': tup})
+    return _export_wrapper
+
+
 def _w74a2b08908(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, sep=None, maxsplit=None, name=None):
         try:
@@ -2034,6 +2268,24 @@ def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, scope, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope, 'name': name})
+    return _export_wrapper
+
+
+def _w75c594534c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis1, axis2):
+        try:
+            return _export_fn(a, axis1, axis2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis1': axis1, 'axis2': axis2})
+    return _export_wrapper
+
+
+def _w763df43ea0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, decimals=None):
+        try:
+            return _export_fn(a, decimals)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'decimals': decimals})
     return _export_wrapper
 
 
@@ -2370,6 +2622,24 @@ def _w8579bf9905(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w85819a43af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, axes=None):
+        try:
+            return _export_fn(a, b, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'axes': axes})
+    return _export_wrapper
+
+
+def _w858836a253(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, k=None, axes=None):
+        try:
+            return _export_fn(m, k, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'k': k, 'axes': axes})
+    return _export_wrapper
+
+
 def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
         try:
@@ -2394,6 +2664,15 @@ def _w86dd5686c6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, ord, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'ord': ord, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w872c8cf225(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, fill_value, dtype=None):
+        try:
+            return _export_fn(a, fill_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'fill_value': fill_value, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -2532,6 +2811,15 @@ def _w8c5bc18df7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8c88abadd3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, dtype, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None, step=None, dtype=None, name=None):
         try:
@@ -2565,6 +2853,15 @@ def _w8ec5b7e241(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, tensor, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _w8ee24e6368(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(size=None):
+        try:
+            return _export_fn(size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'size': size})
     return _export_wrapper
 
 
@@ -2649,6 +2946,15 @@ def _w90e2c0365f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w90ffbb1fc2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, indices, axis):
+        try:
+            return _export_fn(arr, indices, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'indices': indices, 'axis': axis})
+    return _export_wrapper
+
+
 def _w9106cf5a72(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
         try:
@@ -2691,6 +2997,15 @@ def _w91b93a8f08(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(path, element_spec, compression, reader_func)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'path': path, 'element_spec': element_spec, 'compression': compression, 'reader_func': reader_func})
+    return _export_wrapper
+
+
+def _w91ce163a3a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(val):
+        try:
+            return _export_fn(val)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'val': val})
     return _export_wrapper
 
 
@@ -2757,6 +3072,33 @@ def _w937c72d16e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w93982b1beb(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(z, deg=None):
+        try:
+            return _export_fn(z, deg)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'z': z, 'deg': deg})
+    return _export_wrapper
+
+
+def _w93c43070f6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(N, M=None, k=None, dtype=None):
+        try:
+            return _export_fn(N, M, k, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'N': N, 'M': M, 'k': k, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(int_type):
+        try:
+            return _export_fn(int_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'int_type': int_type})
+    return _export_wrapper
+
+
 def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
         try:
@@ -2781,6 +3123,15 @@ def _w9612cd4d2f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_size, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_size': block_size, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w968d13bf4c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'dtype': dtype, 'axis': axis})
     return _export_wrapper
 
 
@@ -2844,6 +3195,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, mask, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w9a527c85ef(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(v, k=None):
+        try:
+            return _export_fn(v, k)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'v': v, 'k': k})
     return _export_wrapper
 
 
@@ -2928,6 +3288,24 @@ def _w9e87a1ba37(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9ee63cf55f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(n, ndim=None):
+        try:
+            return _export_fn(n, ndim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'n': n, 'ndim': ndim})
+    return _export_wrapper
+
+
+def _w9f0ceb70e4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, axis=None):
+        try:
+            return _export_fn(x, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'axis': axis})
+    return _export_wrapper
+
+
 def _w9f1dba23ba(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, max_delta, seed=None):
         try:
@@ -2961,6 +3339,24 @@ def _wa00bd43455(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(master, is_chief, checkpoint_dir, scaffold, hooks, chief_only_hooks, save_checkpoint_secs, save_summaries_steps, save_summaries_secs, config, stop_grace_period_secs, log_step_count_steps, max_wait_secs, save_checkpoint_steps, summary_dir, save_graph_def)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'master': master, 'is_chief': is_chief, 'checkpoint_dir': checkpoint_dir, 'scaffold': scaffold, 'hooks': hooks, 'chief_only_hooks': chief_only_hooks, 'save_checkpoint_secs': save_checkpoint_secs, 'save_summaries_steps': save_summaries_steps, 'save_summaries_secs': save_summaries_secs, 'config': config, 'stop_grace_period_secs': stop_grace_period_secs, 'log_step_count_steps': log_step_count_steps, 'max_wait_secs': max_wait_secs, 'save_checkpoint_steps': save_checkpoint_steps, 'summary_dir': summary_dir, 'save_graph_def': save_graph_def})
+    return _export_wrapper
+
+
+def _wa03871788b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, shift, axis=None):
+        try:
+            return _export_fn(a, shift, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'shift': shift, 'axis': axis})
+    return _export_wrapper
+
+
+def _wa1552b94be(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a1, a2):
+        try:
+            return _export_fn(a1, a2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a1': a1, 'a2': a2})
     return _export_wrapper
 
 
@@ -3036,6 +3432,15 @@ def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa7fbcc0036(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, base=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, base, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'base': base, 'dtype': dtype, 'axis': axis})
+    return _export_wrapper
+
+
 def _wa804b82b60(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None):
         try:
@@ -3051,6 +3456,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(contents, channels, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'contents': contents, 'channels': channels, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wa879b83042(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ary, indices_or_sections, axis=None):
+        try:
+            return _export_fn(ary, indices_or_sections, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections, 'axis': axis})
     return _export_wrapper
 
 
@@ -3117,6 +3531,15 @@ def _wad28fcf0f4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wae4fd4550f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, k=None):
+        try:
+            return _export_fn(m, k)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'k': k})
+    return _export_wrapper
+
+
 def _waf16bebe34(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(obj, export_dir, signatures=None, options=None):
         try:
@@ -3132,6 +3555,24 @@ def _waf2d2e6cdf(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, shift, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'shift': shift, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _wb06c7720da(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, dtype=None):
+        try:
+            return _export_fn(a, axis, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _wb08e6ea83b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop=None, step=None, dtype=None):
+        try:
+            return _export_fn(start, stop, step, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'step': step, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -3288,6 +3729,24 @@ def _wb83124adcd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb8410bbf08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, rtol=None, atol=None, equal_nan=None):
+        try:
+            return _export_fn(a, b, rtol, atol, equal_nan)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return _export_wrapper
+
+
+def _wb96ceb3fe7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*xi, **kwargs):
+        try:
+            return _export_fn(*xi, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'xi': xi, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wba83456cdf(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, tensor, collections=None):
         try:
@@ -3315,6 +3774,15 @@ def _wbb6929ca1a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbcff9aa878(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(array, pad_width, mode, **kwargs):
+        try:
+            return _export_fn(array, pad_width, mode, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'array': array, 'pad_width': pad_width, 'mode': mode, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _wbd41770381(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(per_example_loss, sample_weight=None, global_batch_size=None):
         try:
@@ -3339,6 +3807,15 @@ def _wbd9a6d1bac(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, scope)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope})
+    return _export_wrapper
+
+
+def _wbdb868c9d1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*arrays_and_dtypes):
+        try:
+            return _export_fn(*arrays_and_dtypes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arrays_and_dtypes': arrays_and_dtypes})
     return _export_wrapper
 
 
@@ -3396,6 +3873,15 @@ def _wbf92121bbc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbfd1d30666(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(type1, type2):
+        try:
+            return _export_fn(type1, type2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'type1': type1, 'type2': type2})
+    return _export_wrapper
+
+
 def _wbfedd5c92c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(index, seed, max_index):
         try:
@@ -3411,6 +3897,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(condition, data, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'condition': condition, 'data': data, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _wc20f251a14(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, offset=None, axis1=None, axis2=None, dtype=None):
+        try:
+            return _export_fn(a, offset, axis1, axis2, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'offset': offset, 'axis1': axis1, 'axis2': axis2, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -3441,12 +3936,30 @@ def _wc369735029(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc4134c5f1d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None):
+        try:
+            return _export_fn(a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis})
+    return _export_wrapper
+
+
 def _wc447286103(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(fn, elems, dtype=None, parallel_iterations=None, back_prop=None, swap_memory=None, infer_shape=None, name=None, fn_output_signature=None):
         try:
             return _export_fn(fn, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name, fn_output_signature)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'elems': elems, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'infer_shape': infer_shape, 'name': name, 'fn_output_signature': fn_output_signature})
+    return _export_wrapper
+
+
+def _wc474cc46ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, order=None):
+        try:
+            return _export_fn(a, order)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'order': order})
     return _export_wrapper
 
 
@@ -3465,6 +3978,15 @@ def _wc54311f247(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, dtype, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wc5a75b20e5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, offset=None, axis1=None, axis2=None):
+        try:
+            return _export_fn(a, offset, axis1, axis2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'offset': offset, 'axis1': axis1, 'axis2': axis2})
     return _export_wrapper
 
 
@@ -3519,6 +4041,15 @@ def _wc75d185aec(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(lengths, maxlen, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'lengths': lengths, 'maxlen': maxlen, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc775a55683(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, newshape, order=None):
+        try:
+            return _export_fn(a, newshape, order)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'newshape': newshape, 'order': order})
     return _export_wrapper
 
 
@@ -3684,6 +4215,15 @@ def _wcea4fd069f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcf21fcbda7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axes=None):
+        try:
+            return _export_fn(a, axes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axes': axes})
+    return _export_wrapper
+
+
 def _wcf24ea17c2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(values, dtype=None, shape=None, verify_shape=None, allow_broadcast=None):
         try:
@@ -3765,6 +4305,15 @@ def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd27e866c76(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, dtype=None):
+        try:
+            return _export_fn(shape, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wd29d925e51(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
@@ -3780,6 +4329,15 @@ def _wd2aa6f8c14(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, values, collections, family)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'values': values, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
+def _wd2c1515c64(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(s):
+        try:
+            return _export_fn(s)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'s': s})
     return _export_wrapper
 
 
@@ -3891,6 +4449,15 @@ def _wd912862b5c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd94bb5a6c1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, repeats, axis=None):
+        try:
+            return _export_fn(a, repeats, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'repeats': repeats, 'axis': axis})
+    return _export_wrapper
+
+
 def _wd983f7d8b6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, min_jpeg_quality, max_jpeg_quality, seed=None):
         try:
@@ -3954,6 +4521,15 @@ def _wdb11bf4739(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdb416399e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, dtype=None):
+        try:
+            return _export_fn(a, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wdbac41536e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, name=None):
         try:
@@ -3978,6 +4554,15 @@ def _wdcc1fa0807(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(seed, alg)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'seed': seed, 'alg': alg})
+    return _export_wrapper
+
+
+def _wdcef8c4653(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, reps):
+        try:
+            return _export_fn(a, reps)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'reps': reps})
     return _export_wrapper
 
 
@@ -4035,6 +4620,15 @@ def _wde5a6aea9b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wde68755ae1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(m, axis=None):
+        try:
+            return _export_fn(m, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'m': m, 'axis': axis})
+    return _export_wrapper
+
+
 def _wde761e9e1a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, rcond=None, validate_args=None, name=None):
         try:
@@ -4053,12 +4647,30 @@ def _wdf032427a5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdf82f10515(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(start, stop, num=None, endpoint=None, retstep=None, dtype=None, axis=None):
+        try:
+            return _export_fn(start, stop, num, endpoint, retstep, dtype, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'start': start, 'stop': stop, 'num': num, 'endpoint': endpoint, 'retstep': retstep, 'dtype': dtype, 'axis': axis})
+    return _export_wrapper
+
+
 def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, rhs, adjoint=None, name=None):
         try:
             return _export_fn(matrix, rhs, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _we16c740c1f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dtype):
+        try:
+            return _export_fn(dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dtype': dtype})
     return _export_wrapper
 
 
@@ -4071,12 +4683,39 @@ def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we20863a8b1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condlist, choicelist, default=None):
+        try:
+            return _export_fn(condlist, choicelist, default)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condlist': condlist, 'choicelist': choicelist, 'default': default})
+    return _export_wrapper
+
+
+def _we3a333c0cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(prefer_float32=None, dtype_conversion_mode=None):
+        try:
+            return _export_fn(prefer_float32, dtype_conversion_mode)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'prefer_float32': prefer_float32, 'dtype_conversion_mode': dtype_conversion_mode})
+    return _export_wrapper
+
+
 def _we41a1c167e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None):
         try:
             return _export_fn(data, indices, segment_ids, num_segments, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name})
+    return _export_wrapper
+
+
+def _we474380b92(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, fill_value, dtype=None):
+        try:
+            return _export_fn(shape, fill_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'fill_value': fill_value, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -4305,6 +4944,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wedbc5a7928(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(low, high=None, size=None, dtype=None):
+        try:
+            return _export_fn(low, high, size, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'low': low, 'high': high, 'size': size, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, label_length, logit_length, logits_time_major=None, unique=None, blank_index=None, name=None):
         try:
@@ -4359,12 +5007,30 @@ def _wf16cb177d9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf27f19d783(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(low=None, high=None, size=None):
+        try:
+            return _export_fn(low, high, size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'low': low, 'high': high, 'size': size})
+    return _export_wrapper
+
+
 def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, vocab_size, name=None):
         try:
             return _export_fn(sp_input, vocab_size, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'vocab_size': vocab_size, 'name': name})
+    return _export_wrapper
+
+
+def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(condition, a, axis=None):
+        try:
+            return _export_fn(condition, a, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'condition': condition, 'a': a, 'axis': axis})
     return _export_wrapper
 
 
@@ -4410,6 +5076,15 @@ def _wf55f0e6222(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(params, ids, partition_strategy, name, validate_indices, max_norm)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'params': params, 'ids': ids, 'partition_strategy': partition_strategy, 'name': name, 'validate_indices': validate_indices, 'max_norm': max_norm})
+    return _export_wrapper
+
+
+def _wf663df2d53(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a):
+        try:
+            return _export_fn(a)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a})
     return _export_wrapper
 
 
@@ -4476,6 +5151,15 @@ def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(*args):
+        try:
+            return _export_fn(*args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'args': args})
+    return _export_wrapper
+
+
 def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, stateful=None, name=None):
         try:
@@ -4518,6 +5202,15 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wfeb8fc32a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, indices, axis=None):
+        try:
+            return _export_fn(a, indices, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'indices': indices, 'axis': axis})
     return _export_wrapper
 
 
@@ -4819,6 +5512,210 @@ WRAPPERS = {
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
     'expand_dims': _w921240406b,
+    'experimental.numpy.abs': _w567f0c724a,
+    'experimental.numpy.absolute': _w567f0c724a,
+    'experimental.numpy.add': _w59400909e0,
+    'experimental.numpy.all': _w5a64332cf8,
+    'experimental.numpy.allclose': _wb8410bbf08,
+    'experimental.numpy.amax': _w5a64332cf8,
+    'experimental.numpy.amin': _w5a64332cf8,
+    'experimental.numpy.angle': _w93982b1beb,
+    'experimental.numpy.any': _w5a64332cf8,
+    'experimental.numpy.append': _w1f974ffda9,
+    'experimental.numpy.arange': _wb08e6ea83b,
+    'experimental.numpy.arccos': _w567f0c724a,
+    'experimental.numpy.arccosh': _w567f0c724a,
+    'experimental.numpy.arcsin': _w567f0c724a,
+    'experimental.numpy.arcsinh': _w567f0c724a,
+    'experimental.numpy.arctan': _w567f0c724a,
+    'experimental.numpy.arctan2': _w59400909e0,
+    'experimental.numpy.arctanh': _w567f0c724a,
+    'experimental.numpy.argmax': _wc4134c5f1d,
+    'experimental.numpy.argmin': _wc4134c5f1d,
+    'experimental.numpy.argsort': _wc4134c5f1d,
+    'experimental.numpy.around': _w763df43ea0,
+    'experimental.numpy.array': _w0a9f3e152a,
+    'experimental.numpy.array_equal': _wa1552b94be,
+    'experimental.numpy.asanyarray': _wdb416399e0,
+    'experimental.numpy.asarray': _wdb416399e0,
+    'experimental.numpy.ascontiguousarray': _wdb416399e0,
+    'experimental.numpy.atleast_1d': _wf663df2d53,
+    'experimental.numpy.atleast_2d': _wf663df2d53,
+    'experimental.numpy.atleast_3d': _wf663df2d53,
+    'experimental.numpy.average': _w1cea8904e9,
+    'experimental.numpy.bitwise_and': _w59400909e0,
+    'experimental.numpy.bitwise_not': _w567f0c724a,
+    'experimental.numpy.bitwise_or': _w59400909e0,
+    'experimental.numpy.bitwise_xor': _w59400909e0,
+    'experimental.numpy.broadcast_arrays': _w5cce2847a8,
+    'experimental.numpy.broadcast_to': _w6697c3ebfd,
+    'experimental.numpy.cbrt': _w567f0c724a,
+    'experimental.numpy.ceil': _w567f0c724a,
+    'experimental.numpy.clip': _w40441d2929,
+    'experimental.numpy.compress': _wf33b924d47,
+    'experimental.numpy.concatenate': _w528b6b284d,
+    'experimental.numpy.conj': _w567f0c724a,
+    'experimental.numpy.copy': _wf663df2d53,
+    'experimental.numpy.cos': _w567f0c724a,
+    'experimental.numpy.cosh': _w567f0c724a,
+    'experimental.numpy.count_nonzero': _wc4134c5f1d,
+    'experimental.numpy.cross': _w53cb7fe4ce,
+    'experimental.numpy.cumprod': _wb06c7720da,
+    'experimental.numpy.cumsum': _wb06c7720da,
+    'experimental.numpy.deg2rad': _w567f0c724a,
+    'experimental.numpy.diag': _w9a527c85ef,
+    'experimental.numpy.diag_indices': _w9ee63cf55f,
+    'experimental.numpy.diagflat': _w9a527c85ef,
+    'experimental.numpy.diagonal': _wc5a75b20e5,
+    'experimental.numpy.diff': _w59deae50ed,
+    'experimental.numpy.divide': _w59400909e0,
+    'experimental.numpy.divmod': _w59400909e0,
+    'experimental.numpy.dot': _w53cb7fe4ce,
+    'experimental.numpy.dsplit': _w30369f2555,
+    'experimental.numpy.dstack': _w74537c1c7e,
+    'experimental.numpy.einsum': _w4f4a422c9d,
+    'experimental.numpy.empty': _wd27e866c76,
+    'experimental.numpy.empty_like': _wdb416399e0,
+    'experimental.numpy.equal': _w59400909e0,
+    'experimental.numpy.exp': _w567f0c724a,
+    'experimental.numpy.exp2': _w567f0c724a,
+    'experimental.numpy.expand_dims': _w403e029d5a,
+    'experimental.numpy.experimental_enable_numpy_behavior': _we3a333c0cc,
+    'experimental.numpy.expm1': _w567f0c724a,
+    'experimental.numpy.eye': _w93c43070f6,
+    'experimental.numpy.fabs': _w567f0c724a,
+    'experimental.numpy.finfo': _we16c740c1f,
+    'experimental.numpy.fix': _w567f0c724a,
+    'experimental.numpy.flatten': _wc474cc46ac,
+    'experimental.numpy.flip': _wde68755ae1,
+    'experimental.numpy.fliplr': _w625298b089,
+    'experimental.numpy.flipud': _w625298b089,
+    'experimental.numpy.float_power': _w59400909e0,
+    'experimental.numpy.floor': _w567f0c724a,
+    'experimental.numpy.floor_divide': _w59400909e0,
+    'experimental.numpy.full': _we474380b92,
+    'experimental.numpy.full_like': _w872c8cf225,
+    'experimental.numpy.gcd': _w59400909e0,
+    'experimental.numpy.geomspace': _w968d13bf4c,
+    'experimental.numpy.greater': _w59400909e0,
+    'experimental.numpy.greater_equal': _w59400909e0,
+    'experimental.numpy.heaviside': _w59400909e0,
+    'experimental.numpy.hsplit': _w30369f2555,
+    'experimental.numpy.hstack': _w74537c1c7e,
+    'experimental.numpy.hypot': _w59400909e0,
+    'experimental.numpy.identity': _w6f9482fb19,
+    'experimental.numpy.iinfo': _w94421a8a26,
+    'experimental.numpy.imag': _w91ce163a3a,
+    'experimental.numpy.inner': _w53cb7fe4ce,
+    'experimental.numpy.isclose': _wb8410bbf08,
+    'experimental.numpy.iscomplex': _w567f0c724a,
+    'experimental.numpy.iscomplexobj': _w567f0c724a,
+    'experimental.numpy.isfinite': _w567f0c724a,
+    'experimental.numpy.isinf': _w567f0c724a,
+    'experimental.numpy.isnan': _w567f0c724a,
+    'experimental.numpy.isneginf': _w567f0c724a,
+    'experimental.numpy.isposinf': _w567f0c724a,
+    'experimental.numpy.isreal': _w567f0c724a,
+    'experimental.numpy.isrealobj': _w567f0c724a,
+    'experimental.numpy.isscalar': _w3ef199260a,
+    'experimental.numpy.issubdtype': _w1fd3c6db1f,
+    'experimental.numpy.ix_': _wf9f25f57ef,
+    'experimental.numpy.kron': _w53cb7fe4ce,
+    'experimental.numpy.lcm': _w59400909e0,
+    'experimental.numpy.less': _w59400909e0,
+    'experimental.numpy.less_equal': _w59400909e0,
+    'experimental.numpy.linspace': _wdf82f10515,
+    'experimental.numpy.log': _w567f0c724a,
+    'experimental.numpy.log10': _w567f0c724a,
+    'experimental.numpy.log1p': _w567f0c724a,
+    'experimental.numpy.log2': _w567f0c724a,
+    'experimental.numpy.logaddexp': _w59400909e0,
+    'experimental.numpy.logaddexp2': _w59400909e0,
+    'experimental.numpy.logical_and': _w59400909e0,
+    'experimental.numpy.logical_not': _w567f0c724a,
+    'experimental.numpy.logical_or': _w59400909e0,
+    'experimental.numpy.logical_xor': _w59400909e0,
+    'experimental.numpy.logspace': _wa7fbcc0036,
+    'experimental.numpy.matmul': _w59400909e0,
+    'experimental.numpy.maximum': _w59400909e0,
+    'experimental.numpy.mean': _w8c88abadd3,
+    'experimental.numpy.meshgrid': _wb96ceb3fe7,
+    'experimental.numpy.minimum': _w59400909e0,
+    'experimental.numpy.mod': _w59400909e0,
+    'experimental.numpy.moveaxis': _w143fe39931,
+    'experimental.numpy.multiply': _w59400909e0,
+    'experimental.numpy.nanmean': _w8c88abadd3,
+    'experimental.numpy.nanprod': _w8c88abadd3,
+    'experimental.numpy.nansum': _w8c88abadd3,
+    'experimental.numpy.ndim': _wf663df2d53,
+    'experimental.numpy.negative': _w567f0c724a,
+    'experimental.numpy.nextafter': _w59400909e0,
+    'experimental.numpy.nonzero': _wf663df2d53,
+    'experimental.numpy.not_equal': _w59400909e0,
+    'experimental.numpy.ones': _wd27e866c76,
+    'experimental.numpy.ones_like': _wdb416399e0,
+    'experimental.numpy.outer': _w53cb7fe4ce,
+    'experimental.numpy.pad': _wbcff9aa878,
+    'experimental.numpy.polyval': _w65bbe1e730,
+    'experimental.numpy.positive': _w567f0c724a,
+    'experimental.numpy.power': _w59400909e0,
+    'experimental.numpy.prod': _w8c88abadd3,
+    'experimental.numpy.promote_types': _wbfd1d30666,
+    'experimental.numpy.ptp': _w5a64332cf8,
+    'experimental.numpy.rad2deg': _w567f0c724a,
+    'experimental.numpy.random.rand': _w3a118f5d68,
+    'experimental.numpy.random.randint': _wedbc5a7928,
+    'experimental.numpy.random.randn': _w3a118f5d68,
+    'experimental.numpy.random.seed': _wd2c1515c64,
+    'experimental.numpy.random.standard_normal': _w8ee24e6368,
+    'experimental.numpy.random.uniform': _wf27f19d783,
+    'experimental.numpy.ravel': _wf663df2d53,
+    'experimental.numpy.real': _w91ce163a3a,
+    'experimental.numpy.reciprocal': _w567f0c724a,
+    'experimental.numpy.remainder': _w59400909e0,
+    'experimental.numpy.repeat': _wd94bb5a6c1,
+    'experimental.numpy.reshape': _wc775a55683,
+    'experimental.numpy.result_type': _wbdb868c9d1,
+    'experimental.numpy.roll': _wa03871788b,
+    'experimental.numpy.rot90': _w858836a253,
+    'experimental.numpy.select': _we20863a8b1,
+    'experimental.numpy.shape': _wf663df2d53,
+    'experimental.numpy.sign': _w567f0c724a,
+    'experimental.numpy.signbit': _w567f0c724a,
+    'experimental.numpy.sin': _w567f0c724a,
+    'experimental.numpy.sinc': _w567f0c724a,
+    'experimental.numpy.sinh': _w567f0c724a,
+    'experimental.numpy.size': _w9f0ceb70e4,
+    'experimental.numpy.sort': _wc4134c5f1d,
+    'experimental.numpy.split': _wa879b83042,
+    'experimental.numpy.sqrt': _w567f0c724a,
+    'experimental.numpy.square': _w567f0c724a,
+    'experimental.numpy.squeeze': _wc4134c5f1d,
+    'experimental.numpy.stack': _w3956ff7fa4,
+    'experimental.numpy.std': _w5a64332cf8,
+    'experimental.numpy.subtract': _w59400909e0,
+    'experimental.numpy.sum': _w8c88abadd3,
+    'experimental.numpy.swapaxes': _w75c594534c,
+    'experimental.numpy.take': _wfeb8fc32a7,
+    'experimental.numpy.take_along_axis': _w90ffbb1fc2,
+    'experimental.numpy.tan': _w567f0c724a,
+    'experimental.numpy.tanh': _w567f0c724a,
+    'experimental.numpy.tensordot': _w85819a43af,
+    'experimental.numpy.tile': _wdcef8c4653,
+    'experimental.numpy.trace': _wc20f251a14,
+    'experimental.numpy.transpose': _wcf21fcbda7,
+    'experimental.numpy.tri': _w93c43070f6,
+    'experimental.numpy.tril': _wae4fd4550f,
+    'experimental.numpy.triu': _wae4fd4550f,
+    'experimental.numpy.true_divide': _w59400909e0,
+    'experimental.numpy.vander': _w0bab230921,
+    'experimental.numpy.var': _w379f579342,
+    'experimental.numpy.vdot': _w53cb7fe4ce,
+    'experimental.numpy.vsplit': _w30369f2555,
+    'experimental.numpy.vstack': _w74537c1c7e,
+    'experimental.numpy.where': _w1cc1d9afb8,
+    'experimental.numpy.zeros': _wd27e866c76,
+    'experimental.numpy.zeros_like': _wdb416399e0,
     'eye': _wb1fc98ed6a,
     'fill': _wccd635f1ca,
     'foldl': _w6720a2c2a5,
@@ -5296,6 +6193,7 @@ WRAPPERS = {
     'train.load_variable': _w6a2332f7ac,
     'transpose': _w66639398e2,
     'tuple': _w44200b819e,
+    'type_spec_from_value': _w3bf091b8c4,
     'unique': _wf55632e493,
     'unique_with_counts': _wf55632e493,
     'unravel_index': _we9a5ec48e2,

@@ -6,6 +6,8 @@ accepted and remembered so programs that set them run unchanged.
 >>> tf.config.list_physical_devices("CPU")
 [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
 """
+import collections
+
 from eagerflow._src import backend
 from eagerflow._src.backend import threads
 from eagerflow._src.backend.api_export import export
@@ -37,20 +39,118 @@ def set_visible_devices(devices, device_type=None):
     """Restricts the devices of `device_type` that are visible (recorded)."""
     if not isinstance(devices, (list, tuple)):
         devices = [devices]
+    known = list_physical_devices()
+    for d in devices:
+        if d not in known:
+            raise ValueError(f"Unrecognized device: {d!r}")
     _visible[device_type] = list(devices)
 
 
 @export("config.experimental.set_memory_growth")
 def set_memory_growth(device, enable):
-    """Accepted for compatibility: NumPy allocates on demand already."""
+    """Accepted for a GPU, as in TF (its allocator here grows on demand already); a CPU
+    raises TF's ValueError."""
     if device not in list_physical_devices():
         raise ValueError(f"Unrecognized device: {device!r}")
+    if device.device_type != "GPU":
+        raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
     _memory_growth[device] = bool(enable)
 
 
 @export("config.experimental.get_memory_growth")
 def get_memory_growth(device):
+    """Whether memory growth is on for the GPU `device` (KeyError for another device)."""
+    if device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+    if device.device_type != "GPU":
+        raise KeyError(device)
     return _memory_growth.get(device, False)
+
+
+def _logical_device(device):
+    """The logical device the string `device` (``'GPU:0'``, ``'/device:CPU:0'``) names;
+    ValueError when none matches."""
+    text = device.split("device:", 1)[-1].upper() if isinstance(device, str) else ""
+    kind, _, index = text.partition(":")
+    for d in list_logical_devices():
+        if d.device_type == kind and d.name.endswith(f":{index or 0}"):
+            return d
+    raise ValueError(f"No matching devices found for '{device}'")
+
+
+@export("config.experimental.get_memory_info")
+def get_memory_info(device):
+    """``{'current': bytes, 'peak': bytes}`` of the allocator of `device` (``'CPU:0'``):
+    TF tracks none on a CPU, so both are 0 there."""
+    _logical_device(device)
+    return {"current": 0, "peak": 0}
+
+
+@export("config.experimental.reset_memory_stats")
+def reset_memory_stats(device):
+    """Resets the peak of `get_memory_info` (nothing is tracked on a CPU)."""
+    _logical_device(device)
+
+
+@export("config.experimental.get_memory_usage")
+def get_memory_usage(device):
+    """Deprecated form of ``get_memory_info(device)['current']``."""
+    return get_memory_info(device)["current"]
+
+
+@export("config.experimental.get_device_details")
+def get_device_details(device):
+    """Details of a physical device (``device_name``, ``compute_capability`` for a GPU);
+    a CPU has none."""
+    if device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+    return {}
+
+
+_device_settings = {"jit": "", "tensor_float_32": True,
+                    "device_policy": "silent", "synchronous": True}
+
+
+@export("config.optimizer.set_jit")
+def set_jit(enabled):
+    """Remembered: ``True`` (or ``'autoclustering'``) turns XLA auto-clustering on in TF."""
+    _device_settings["jit"] = "autoclustering" if enabled else ""
+
+
+@export("config.optimizer.get_jit")
+def get_jit():
+    """``'autoclustering'`` after ``set_jit(True)``, else ``''``."""
+    return _device_settings["jit"]
+
+
+@export("config.experimental.enable_tensor_float_32_execution")
+def enable_tensor_float_32_execution(enabled):
+    """Remembered: float32 math here is always full float32 precision."""
+    _device_settings["tensor_float_32"] = bool(enabled)
+
+
+@export("config.experimental.tensor_float_32_execution_enabled")
+def tensor_float_32_execution_enabled():
+    return _device_settings["tensor_float_32"]
+
+
+@export("config.experimental.set_device_policy")
+def set_device_policy(device_policy):
+    """Remembered: tensors are copied between devices as needed ('silent')."""
+    if device_policy not in (None, "warn", "explicit", "silent", "silent_for_int32"):
+        raise ValueError(f"Not a valid device policy: {device_policy!r}")
+    _device_settings["device_policy"] = device_policy or "silent"
+
+
+@export("config.experimental.get_device_policy")
+def get_device_policy():
+    return _device_settings["device_policy"]
+
+
+@export("config.experimental.set_synchronous_execution")
+def set_synchronous_execution(enable):
+    """Remembered: ops here always run synchronously."""
+    _device_settings["synchronous"] = bool(enable)
 
 
 @export("config.threading.set_intra_op_parallelism_threads")
@@ -121,6 +221,9 @@ def tf_cpu_float_emulation_enabled():
 
 @export("config.set_soft_device_placement")
 def set_soft_device_placement(enabled):
+    if not isinstance(enabled, (bool, int)):
+        raise TypeError(f"set_soft_device_placement(): incompatible function arguments: "
+                        f"expected a bool, got {enabled!r}")
     _settings["soft_device_placement"] = bool(enabled)
 
 

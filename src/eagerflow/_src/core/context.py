@@ -12,6 +12,7 @@ import contextvars
 
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import config, errors
 
 
 class Context:
@@ -109,8 +110,48 @@ def device(device_name):
         device_name = device_name.to_string()  # a DeviceSpec
     if not device_name:
         return _swap()
+    return _device_scope(device_name)
+
+
+_DEVICE_TYPES = ("CPU", "GPU", "TPU", "CUSTOM", "EPU")
+
+
+def _requested_device(spec):
+    """``(device type, index)`` named by the device string `spec` (None where it names
+    none); ValueError, as TF's parser raises, for a part that is not a device attribute."""
+    kind = index = None
+    for part in spec.split("/"):
+        fields = part.split(":")
+        if not part:
+            continue
+        if len(fields) == 2 and fields[0] in ("job", "replica", "task"):
+            continue
+        if len(fields) in (1, 2) and fields[0].upper() in _DEVICE_TYPES:
+            kind, index = fields[0].upper(), fields[1] if len(fields) == 2 else None
+        elif len(fields) == 3 and fields[0] == "device":
+            kind, index = fields[1].upper(), fields[2]
+        else:
+            raise ValueError(f"Unknown attribute '{fields[0]}' is encountered while parsing "
+                             f"the device spec: '{spec}'.")
+    return kind, None if index in (None, "*") else int(index)
+
+
+@contextlib.contextmanager
+def _device_scope(device_name):
+    kind, index = _requested_device(device_name)
+    if kind is not None and not config.get_soft_device_placement():
+        wanted = f"{kind}:{index or 0}"
+        available = backend.list_devices()
+        if not any(d.endswith("device:" + wanted) for d in available):
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"Could not satisfy device specification '/job:localhost/replica:0/task:0/"
+                f"device:{wanted}'. enable_soft_placement=0. Supported device types "
+                f"[{', '.join(sorted({d.rsplit(':', 2)[-2] for d in available}))}]. All "
+                f"available devices [{', '.join(available)}].")
     name = backend.canonical_device(device_name)
-    return _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name))
+    with _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name)):
+        yield
 
 
 def add_recorder(recorder):

@@ -37,6 +37,17 @@ def is_tensor_like(value):
 @export("register_tensor_conversion_function")
 def register_tensor_conversion_function(base_type, conversion_func, priority=100):
     """Registers ``conversion_func(value, dtype=None, name=None, as_ref=False)`` for a type."""
+    if not (isinstance(base_type, type) or (isinstance(base_type, tuple) and all(
+            isinstance(t, type) for t in base_type))):
+        raise TypeError(f"Argument `base_type` must be a type or a tuple of types. Obtained: "
+                        f"{base_type.__name__ if hasattr(base_type, '__name__') else base_type}")
+    types = base_type if isinstance(base_type, tuple) else (base_type,)
+    if any(issubclass(t, (int, float, np.generic, np.ndarray)) for t in types):
+        raise TypeError("Cannot register conversions for Python numeric types and NumPy "
+                        "scalars and arrays.")
+    if not callable(conversion_func):
+        raise TypeError(f"Argument `conversion_func` must be callable. Received "
+                        f"{conversion_func}.")
     _conversion_functions.append((priority, base_type, conversion_func))
     _conversion_functions.sort(key=lambda e: e[0])
 

@@ -240,7 +240,8 @@ def as_dtype(type_value):
                 return d
             if np_dtype.kind in "SU":
                 return string
-    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a DType.")
+    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                    f"TensorFlow DType.")
 
 
 # Dtypes accepted by numeric ops, for error messages and checks.

@@ -101,26 +101,19 @@ class Module:
 
     @property
     def submodules(self):
-        """Every module reachable from this one (breadth first), as a tuple."""
+        """Every module reachable from this one, as a tuple: this module's own first, then
+        each one's sub-modules in turn (TF's order)."""
         return tuple(self._flatten(lambda v: isinstance(v, Module)))
 
-    def _flatten(self, predicate):
-        """Leaves matching `predicate`: this module's attributes first, then sub-modules'."""
-        seen, found = {id(self)}, {id(self)}  # a cycle back to this module does not list it
-        queue = [self]
-        while queue:
-            module = queue.pop(0)
-            for key in sorted(vars(module)):
-                if key in module._TF_MODULE_IGNORED_PROPERTIES or \
-                        key in module._UNTRACKED_ATTRIBUTES:
-                    continue
-                for leaf in leaves(vars(module)[key]):
-                    if predicate(leaf) and id(leaf) not in found:
-                        found.add(id(leaf))
-                        yield leaf
-                    if isinstance(leaf, Module) and id(leaf) not in seen:
-                        seen.add(id(leaf))
-                        queue.append(leaf)
+    def _flatten(self, predicate=None, recursive=True, with_path=False,
+                 attribute_traversal_key=None, expand_composites=False):
+        """Leaves matching `predicate` (every leaf if None): this module's attributes (in
+        sorted order), then each sub-module's, depth first, as TF walks them. With
+        `with_path`, ``(path, leaf)`` pairs, a path being the attribute names and indices
+        or keys that lead to the leaf."""
+        predicate = predicate or (lambda _: True)
+        return _flatten_module(self, predicate, recursive, with_path,
+                               attribute_traversal_key, (), {id(self)}, [])
 
     @classmethod
     def with_name_scope(cls, method):
@@ -130,6 +123,40 @@ class Module:
             with self.name_scope:
                 return method(self, *args, **kwargs)
         return wrapped
+
+
+def _flatten_module(module, predicate, recursive, with_path, key, module_path, seen, stack):
+    if id(module) in stack:  # a cycle: this module's own leaves only
+        recursive = False
+    submodules = []
+    for name in sorted(vars(module), key=key):
+        if name in module._TF_MODULE_IGNORED_PROPERTIES or name in module._UNTRACKED_ATTRIBUTES:
+            continue
+        for leaf_path, leaf in _leaves_with_paths(vars(module)[name], (name,)):
+            if not with_path:
+                if id(leaf) in seen:
+                    continue
+                seen.add(id(leaf))
+            if predicate(leaf):
+                yield (module_path + leaf_path, leaf) if with_path else leaf
+            if recursive and isinstance(leaf, Module):
+                submodules.append((module_path + leaf_path, leaf))
+    stack.append(id(module))
+    for path, submodule in submodules:
+        yield from _flatten_module(submodule, predicate, recursive, with_path, key, path, seen,
+                                   stack)
+    stack.pop()
+
+
+def _leaves_with_paths(value, path):
+    if isinstance(value, dict):
+        for k in _sorted_keys(value):
+            yield from _leaves_with_paths(value[k], path + (k,))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _leaves_with_paths(v, path + (i,))
+    else:
+        yield path, value
 
 
 def leaves(value):

@@ -175,7 +175,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
     """Raises ValueError (TypeError for differing container types) on a mismatch, with TF's
     message: both structures, where they first differ, and their shapes with leaves as dots.
     """
-    found = _mismatch(nest1, nest2, check_types)
+    found = _mismatch(nest1, nest2, check_types, expand_composites)
     if found is None:
         return
     cls, detail = found
@@ -187,8 +187,21 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
               f"Entire second structure:\n{_dotted(nest2)}")
 
 
-def _mismatch(a, b, check_types):
+def _mismatch(a, b, check_types, expand_composites=False):
     """``(exception class, what differs)`` where `a` and `b` first differ, or None."""
+    if expand_composites:
+        spec_a, spec_b = _composite_spec(a), _composite_spec(b)
+        if spec_a is not None and spec_b is not None:
+            common = getattr(spec_a, "most_specific_common_supertype", None)
+            if common is not None and common([spec_b]) is None:
+                return ValueError, (f"Incompatible CompositeTensor TypeSpecs: "
+                                    f"{_described_type(spec_a)} vs. {_described_type(spec_b)}")
+            return None
+        if (spec_a is None) != (spec_b is None):  # a composite nests, as a sequence does
+            seq, other = (a, b) if spec_a is not None else (b, a)
+            if not is_nested(other):
+                return ValueError, (f'Substructure "{_described(seq)}" is a sequence, while '
+                                    f'substructure "{_described(other)}" is not')
     if is_nested(a) != is_nested(b):
         seq, other = (a, b) if is_nested(a) else (b, a)
         return ValueError, (f'Substructure "{_described(seq)}" is a sequence, while '
@@ -206,7 +219,7 @@ def _mismatch(a, b, check_types):
                             f"structure has keys {_described(_sorted_keys(a))}, while second "
                             f"structure has keys {_described(_sorted_keys(b))}")
     for x, y in zip(_children(a), _children(b)):
-        found = _mismatch(x, y, check_types)
+        found = _mismatch(x, y, check_types, expand_composites)
         if found is not None:
             return found
     if len(a) != len(b):
@@ -218,6 +231,20 @@ def _mismatch(a, b, check_types):
 
 def _described(value):
     return f"type={type(value).__name__} str={value!s}"
+
+
+def _described_type(spec):
+    return f"type={type(spec).__name__.rsplit('.', 1)[-1]} str={spec!r}"
+
+
+def _composite_spec(value):
+    """The spec of a composite value (or a composite's spec itself), else None."""
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):
+        return spec
+    if hasattr(value, "_component_specs") and hasattr(value, "_from_components"):
+        return value
+    return None
 
 
 class _Dot:

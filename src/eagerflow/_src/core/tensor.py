@@ -21,6 +21,10 @@ newaxis = None  # `t[newaxis]` inserts a dimension of size 1
 export("newaxis").export_constant(__name__, "newaxis")
 
 
+_NUMPY_METHODS = frozenset(("T", "astype", "ravel", "transpose", "reshape", "clip", "size",
+                            "tolist", "data"))
+
+
 @export("Tensor")
 class Tensor:
     """A multi-dimensional array with a fixed dtype and (static) shape."""
@@ -33,6 +37,16 @@ class Tensor:
     @property
     def ndim(self):
         return self.shape.rank
+
+    def __getattr__(self, name):
+        # Only reached for attributes a tensor lacks: NumPy's methods point to the switch
+        # that adds them, as in TF.
+        if name in _NUMPY_METHODS:
+            raise AttributeError(
+                f"{type(self).__name__} object has no attribute '{name}'. \n        If you are "
+                f"looking for numpy-related methods, please run the following:\n        "
+                f"tf.experimental.numpy.experimental_enable_numpy_behavior()\n      ")
+        return object.__getattribute__(self, name)  # (a property's own AttributeError)
 
     def get_shape(self):
         return self.shape

@@ -95,7 +95,15 @@ class TensorShape:
             except TypeError:
                 self._dims = (_dim_value(dims),)
             else:
-                self._dims = tuple(_dim_value(d) for d in it)
+                try:
+                    self._dims = tuple(_dim_value(d) for d in it)
+                except TypeError as e:
+                    if not isinstance(dims, (str, bytes)):
+                        raise
+                    raise TypeError(  # (TF's message: a string iterates as its characters)
+                        f"Failed to convert '{dims!r}' to a shape: '{dims[:1]!r}'could not be "
+                        f"converted to a dimension. A shape should either be single dimension "
+                        f"(e.g. 10), or an iterable of dimensions (e.g. [1, 10, None]).") from e
 
     @classmethod
     def _from_tuple(cls, dims):

@@ -5,11 +5,33 @@ TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 
 
+@export("TypeSpec")
+class TypeSpec:
+    """Base of the specs that describe values (`TensorSpec`, `SparseTensorSpec`, an
+    `ExtensionType`'s ``Spec``): what `tf.function` traces and `tf.data` elements carry."""
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        if type(self) is TypeSpec:
+            raise TypeError("Can't instantiate abstract class TypeSpec with abstract methods "
+                            "_component_specs, _from_components, _serialize, _to_components, "
+                            "value_type")
+
+    def is_subtype_of(self, other):
+        """True when every value of this spec is a value of `other`."""
+        return self == other
+
+    def __ne__(self, other):
+        return not self == other
+
+
 @export("TensorSpec")
-class TensorSpec:
+class TensorSpec(TypeSpec):
     """Describes a tensor: `shape` (`TensorShape`), `dtype` (`DType`) and `name`."""
 
     __slots__ = ("_shape", "_dtype", "_name")
@@ -33,14 +55,32 @@ class TensorSpec:
         return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
 
     def is_compatible_with(self, spec_or_tensor):
-        """True when the dtypes match and the shapes are compatible."""
+        """True when the dtypes match and the shapes are compatible (False for a value that
+        is neither a tensor nor a spec: a list, a NumPy array)."""
+        if not isinstance(spec_or_tensor, (TensorSpec, Tensor)):
+            return False
         return (self._dtype == spec_or_tensor.dtype
                 and self._shape.is_compatible_with(spec_or_tensor.shape))
 
+    def is_subtype_of(self, other):
+        """True when `other` has this dtype and name and a shape at least as general."""
+        if type(other) is not type(self) or other._dtype != self._dtype or \
+                other._name != self._name:
+            return False
+        mine, theirs = self._shape, other._shape
+        if theirs.rank is None:
+            return True
+        return mine.rank == theirs.rank and all(
+            b is None or a == b for a, b in zip(mine.as_list(), theirs.as_list()))
+
+    value_type = property(lambda self: Tensor)
+
     def most_specific_common_supertype(self, others):
+        """The most specific spec both this and each of `others` are subtypes of; None when
+        their dtypes or names differ."""
         shape, dtype = self._shape, self._dtype
         for o in others:
-            if o.dtype != dtype:
+            if type(o) is not type(self) or o.dtype != dtype or o.name != self._name:
                 return None
             shape = shape.most_specific_compatible_shape(o.shape)
         return TensorSpec(shape, dtype, self._name)

@@ -224,9 +224,12 @@ class Variable(metaclass=_VariableMeta):
                  aggregation=VariableAggregationV1.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
         if initial_value is None:
-            raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
+                             "when you are not providing a `variable_def`. You provided "
+                             "neither.")
         if constraint is not None and not callable(constraint):
-            raise ValueError(f"The `constraint` argument must be a callable. Got: {constraint}")
+            raise ValueError(f"Argument `constraint` must be None or a callable. a callable. "
+                             f"Got a {type(constraint)}:  {constraint}")
         with context.init_scope():  # created eagerly, even while a function is traced
             if callable(initial_value):
                 initial_value = initial_value()
@@ -243,9 +246,6 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "
                              f"outside, or create the variable outside the function.")
-        if synchronization == VariableSynchronization.ON_READ and trainable:
-            raise ValueError("Synchronization value can be set to VariableSynchronization.ON_READ "
-                             "only for non-trainable variables.")
         self._trainable = (synchronization != VariableSynchronization.ON_READ
                            if trainable is None else bool(trainable))
         self._dtype = value.dtype

@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops.extension_type import ExtensionType, ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -29,8 +30,10 @@ _new = object.__new__
 
 
 def is_nested(value):
-    """Tuples (named ones too) and mappings nest; lists and everything else are values."""
-    return isinstance(value, (tuple, collections.abc.Mapping))
+    """Tuples (named ones too), mappings and extension types (values and specs) nest; lists
+    and everything else are values."""
+    return isinstance(value, (tuple, collections.abc.Mapping, ExtensionType,
+                              ExtensionTypeSpec))
 
 
 def _keys(mapping):
@@ -41,6 +44,10 @@ def _keys(mapping):
 
 
 def _children(value):
+    if isinstance(value, ExtensionType):  # its component tensors
+        return list(value._type_spec._to_components(value))
+    if isinstance(value, ExtensionTypeSpec):
+        return list(value._component_specs)
     if isinstance(value, collections.abc.Mapping):
         return [value[k] for k in _keys(value)]
     return list(value)
@@ -57,6 +64,14 @@ def flatten(structure):
 
 
 def _rebuild(template, children):
+    if isinstance(template, ExtensionType):
+        if children and all(isinstance(c, (TensorSpec,) + COMPOSITE_SPECS) for c in children):
+            return template._type_spec._from_component_specs(children)  # (`spec_of`)
+        return template._type_spec._from_components(children)
+    if isinstance(template, ExtensionTypeSpec):  # specs rebuild the spec, values the value
+        if all(isinstance(c, (TensorSpec,) + COMPOSITE_SPECS) for c in children):
+            return template._from_component_specs(children)
+        return template._from_components(children)
     if isinstance(template, collections.abc.Mapping):
         by_key = dict(zip(_keys(template), children))
         return type(template)((k, by_key[k]) for k in template)
@@ -86,6 +101,13 @@ def same_structure(a, b):
         return is_nested(a) == is_nested(b)
     if isinstance(a, collections.abc.Mapping) != isinstance(b, collections.abc.Mapping):
         return False
+    kinds = [getattr(x, "value_type", type(x)) for x in (a, b)
+             if isinstance(x, (ExtensionType, ExtensionTypeSpec))]
+    if kinds:  # an extension type's value or spec: the same type, component by component
+        if len(kinds) != 2 or kinds[0] is not kinds[1]:
+            return False
+        ca, cb = _children(a), _children(b)
+        return len(ca) == len(cb) and all(same_structure(x, y) for x, y in zip(ca, cb))
     if isinstance(a, collections.abc.Mapping):
         if set(a) != set(b):
             return False

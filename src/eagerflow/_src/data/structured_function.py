@@ -22,6 +22,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.ops.extension_type import ExtensionType
 from eagerflow._src.ops.random_ops import draw_scope, enter_draw_scope, exit_draw_scope
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -53,7 +54,7 @@ def _normalize_output(value):
             return type(v)((k, fix(x)) for k, x in v.items())
         if isinstance(v, Variable):
             return v.read_value()
-        if isinstance(v, (Tensor, SparseTensor, RaggedTensor)):
+        if isinstance(v, (Tensor, SparseTensor, RaggedTensor, ExtensionType)):
             return v
         return convert_to_tensor(v)
     return fix(value)

@@ -150,12 +150,12 @@ def _bind_flat(concrete, args, kwargs):
     summary = f"{concrete.name}({', '.join(names)})"
     if len(args) > len(names):
         raise TypeError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
+    missing = [n for n in names[len(args):] if n not in kwargs]  # (TF checks this first)
+    if missing:
+        raise TypeError(f"{summary} missing required arguments: {', '.join(missing)}.")
     unexpected = [k for k in kwargs if k not in names[len(args):]]
     if unexpected:
         raise TypeError(f"{summary} got unexpected keyword arguments: {', '.join(unexpected)}.")
-    missing = [n for n in names[len(args):] if n not in kwargs]
-    if missing:
-        raise TypeError(f"{summary} missing required arguments: {', '.join(missing)}.")
     values = list(args) + [kwargs[n] for n in names[len(args):]]
     for i, value in enumerate(values):
         if not isinstance(value, Tensor) or isinstance(value, Variable):

@@ -289,10 +289,14 @@ def _type_text(value, declared=frozenset()):
     """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
     if isinstance(value, (TensorSpec, SymbolicTensor)):
         return _spec_text(value, declared)
-    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor"):
+    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor") or hasattr(
+            value, "_component_specs"):  # (a composite's spec prints itself)
         return repr(value)
+    if hasattr(getattr(value, "_type_spec", None), "_component_specs"):  # a composite result
+        return repr(value._type_spec)
     if isinstance(value, dict):
-        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in sorted(value))
+        # (in the dict's own order, as TF prints it)
+        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in value)
         return f"Dict[{items}]"
     if isinstance(value, (list, tuple)):
         kind = "List" if isinstance(value, list) else "Tuple"

@@ -127,7 +127,10 @@ class Function:
         return self._cache.get(key) or self._concrete_for(args, kwargs, key)
 
     def pretty_printed_concrete_signatures(self, verbose=True):
-        """Every traced signature, in trace order, as `ConcreteFunction` prints them."""
+        """Every traced signature, in trace order, as `ConcreteFunction` prints them (a
+        function with an `input_signature` traces it first, as TF does)."""
+        if self._input_signature is not None and not self._signatures:
+            self.get_concrete_function()
         return ("\n\n" if verbose else "\n").join(concrete.pretty_printed_signature(verbose)
                                                  for concrete in self._signatures)
 
@@ -383,9 +386,9 @@ def _placeholders(value, leaves, graph, name):
     if isinstance(value, (list, tuple)) and not isinstance(value, str):
         items = [_placeholders(v, leaves, graph, name) for v in value]
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
-    if isinstance(value, dict):
-        return type(value)((k, _placeholders(value[k], leaves, graph, name))
-                           for k in sorted(value))
+    if isinstance(value, dict):  # (made in key order, as flattened; kept in the dict's order)
+        made = {k: _placeholders(value[k], leaves, graph, name) for k in sorted(value)}
+        return type(value)((k, made[k]) for k in value)
     return value
 
 

@@ -73,9 +73,11 @@ def _leaf_key(value, tensors):
     parts = composite_parts(value)
     if parts is not None:  # a SparseTensor (or its spec): its spec's shape and components
         spec = getattr(value, "_type_spec", value)
-        shape = tuple(spec.shape.as_list()) if spec.shape.rank is not None else None
+        shape = getattr(spec, "shape", None)  # (an ExtensionType's spec may have none)
+        shape = tuple(shape.as_list()) if getattr(shape, "rank", None) is not None else None
+        static = getattr(spec, "_static_key", None)  # an ExtensionType's non-tensor fields
         tensors.extend(parts)  # (keyed by their specs: any number of values shares a trace)
-        return ((spec.value_type, ("shape", shape))
+        return ((spec.value_type, ("shape", shape), static() if static else ())
                 + tuple(_leaf_key(s, []) for s in spec._component_specs))
     if isinstance(value, (list, tuple)):
         return (_UNWRAPPED.get(cls, cls),) + tuple(_leaf_key(v, tensors) for v in value)

@@ -36,7 +36,8 @@ class _Rows:
     """
 
     def __init__(self, elems):
-        flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+        self.expand = _has_extension_type(elems)
+        flat = [convert_to_tensor(e) for e in nest.flatten(elems, self.expand)]
         if not flat:
             raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. "
                              f"Got {elems}, which does not contain any Tensors.")
@@ -57,7 +58,15 @@ class _Rows:
 
     def __getitem__(self, i):
         """Row `i` of every tensor, in the structure of `elems`."""
-        return nest.pack_sequence_as(self._structure, [ta.read(i) for ta in self._arrays])
+        return nest.pack_sequence_as(self._structure, [ta.read(i) for ta in self._arrays],
+                                     self.expand)
+
+
+def _has_extension_type(structure):
+    """Whether `structure` holds an `ExtensionType` value: its rows are those of its tensors
+    (other composites keep their own handling)."""
+    return any(hasattr(getattr(leaf, "_type_spec", None), "_from_component_specs")
+               for leaf in nest.flatten(structure))
 
 
 def _row_shape(t):
@@ -97,15 +106,17 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     results = [TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
                            element_shape=s.shape) for s in specs]
 
+    expand = signature is None and rows.expand
+
     def compute(i, results):
         result = fn(rows[i])
         nest.assert_same_structure(structure, result)
-        return i + 1, [ta.write(i, v) for ta, v in zip(results, nest.flatten(result))]
+        return i + 1, [ta.write(i, v) for ta, v in zip(results, nest.flatten(result, expand))]
 
     _, results = while_loop(lambda i, _: i < rows.count, compute, (0, results),
                             parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
                             swap_memory=swap_memory, name=name)
-    return nest.pack_sequence_as(structure, [ta.stack() for ta in results])
+    return nest.pack_sequence_as(structure, [ta.stack() for ta in results], expand)
 
 
 @export("scan")

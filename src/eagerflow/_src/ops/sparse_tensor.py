@@ -23,7 +23,7 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
 
@@ -96,7 +96,7 @@ class SparseTensor:
 
 
 @export("SparseTensorSpec")
-class SparseTensorSpec:
+class SparseTensorSpec(TypeSpec):
     """The type of a `SparseTensor`: its dense shape and dtype (``tf.SparseTensorSpec``).
 
     >>> tf.SparseTensorSpec([None, 4], tf.int64)

@@ -1,0 +1,437 @@
+"""User-defined composite types (``tf.experimental.ExtensionType``).
+
+A subclass declares typed fields as class annotations; an instance is immutable once built and
+is a composite value: its tensor fields are its components, so it flattens with
+``tf.nest.flatten(..., expand_composites=True)``, crosses `tf.function` boundaries (traced by
+its spec) and is differentiable through its tensors.
+
+>>> class MaskedTensor(tf.experimental.ExtensionType):
+...     values: tf.Tensor
+...     mask: tf.Tensor
+>>> mt = MaskedTensor([1, 2], [True, False])
+>>> tf.type_spec_from_value(mt)
+MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.int32, name=None), mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))
+"""
+import collections.abc
+import typing
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
+from eagerflow._src.ops import math_ops, reduction_ops
+
+_NO_DEFAULT = object()
+_BUILDING = "_tf_extension_type_building"
+
+
+def _check_field(cls_name, name, annotation, value):
+    """`value` converted to the field's declared type; TypeError naming the field otherwise."""
+    origin = typing.get_origin(annotation)
+    if annotation is Tensor:
+        if isinstance(value, Tensor) or hasattr(value, "_type_spec"):
+            return value
+        if value is not None:
+            try:
+                return convert_to_tensor(value)
+            except (TypeError, ValueError):
+                pass
+        raise TypeError(f"{name}: expected a Tensor, got {type(value).__name__!r}")
+    if origin is typing.Union:
+        args = typing.get_args(annotation)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _check_field(cls_name, name, arg, value)
+            except (TypeError, ValueError) as e:
+                errors.append(e)
+        raise TypeError(f"{name}: expected {_type_name(annotation)}, got "
+                        f"{type(value).__name__!r}")
+    if origin in (tuple, collections.abc.Sequence):
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"{name}: expected {_type_name(annotation)}, got "
+                            f"{type(value).__name__!r}")
+        args = typing.get_args(annotation)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v)
+                         for i, v in enumerate(value))
+        if args and len(args) != len(value):
+            raise TypeError(f"{name}: expected a tuple of length {len(args)}, got "
+                            f"{len(value)} values")
+        return tuple(_check_field(cls_name, f"{name}[{i}]", a, v)
+                     for i, (a, v) in enumerate(zip(args, value))) if args else tuple(value)
+    if origin in (dict, collections.abc.Mapping):
+        if not isinstance(value, collections.abc.Mapping):
+            raise TypeError(f"{name}: expected a Mapping, got {type(value).__name__!r}")
+        args = typing.get_args(annotation) or (typing.Any, typing.Any)
+        return dict((_check_field(cls_name, name, args[0], k),
+                     _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
+                    for k, v in value.items())
+    if annotation is typing.Any:
+        return value
+    if annotation is TensorShape:
+        return TensorShape(value)
+    if annotation is _d.DType:
+        return _d.as_dtype(value)
+    if isinstance(annotation, type):
+        ok = isinstance(value, annotation)
+        if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
+            ok = ok and not isinstance(value, bool)
+        if not ok:
+            raise TypeError(f"{name}: expected {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+    return value
+
+
+def _type_name(annotation):
+    return repr(annotation).replace("typing.", "")
+
+
+def _is_component(value):
+    return isinstance(value, Tensor) or hasattr(getattr(value, "_type_spec", None),
+                                                "_to_components")
+
+
+def _spec_of(value):
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    spec = getattr(value, "_type_spec", None)
+    if spec is not None:
+        return spec
+    if isinstance(value, tuple):
+        return tuple(_spec_of(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _spec_of(v) for k, v in value.items()}
+    return value
+
+
+def _flat_specs(spec):
+    """The `TensorSpec`s of a field's spec, its composites expanded, in component order."""
+    if isinstance(spec, TensorSpec):
+        return [spec]
+    if hasattr(spec, "_component_specs") and hasattr(spec, "_from_components"):
+        return [s for part in spec._component_specs for s in _flat_specs(part)]
+    if isinstance(spec, tuple):
+        return [s for part in spec for s in _flat_specs(part)]
+    if isinstance(spec, dict):
+        return [s for k in sorted(spec) for s in _flat_specs(spec[k])]
+    return []
+
+
+def _flat_values(value):
+    if isinstance(value, Tensor):
+        return [value]
+    spec = getattr(value, "_type_spec", None)
+    if hasattr(spec, "_to_components"):
+        return [t for part in spec._to_components(value) for t in _flat_values(part)]
+    if isinstance(value, tuple):
+        return [t for part in value for t in _flat_values(part)]
+    if isinstance(value, dict):
+        return [t for k in sorted(value) for t in _flat_values(value[k])]
+    return []
+
+
+def _rebuild(spec, it):
+    """The field value `spec` describes, its tensors taken from the iterator `it`."""
+    if isinstance(spec, TensorSpec):
+        return next(it)
+    if hasattr(spec, "_component_specs") and hasattr(spec, "_from_components"):
+        return spec._from_components([_rebuild(part, it) for part in spec._component_specs])
+    if isinstance(spec, tuple):
+        return tuple(_rebuild(part, it) for part in spec)
+    if isinstance(spec, dict):
+        out = {k: _rebuild(spec[k], it) for k in sorted(spec)}
+        return {k: out[k] for k in spec}
+    return spec
+
+
+def _compatible(spec, other):
+    if isinstance(spec, TensorSpec):
+        return isinstance(other, TensorSpec) and spec.is_compatible_with(other)
+    if hasattr(spec, "is_compatible_with") and not isinstance(spec, (tuple, dict)):
+        return spec.is_compatible_with(other)
+    if isinstance(spec, tuple):
+        return (isinstance(other, tuple) and len(spec) == len(other)
+                and all(_compatible(a, b) for a, b in zip(spec, other)))
+    if isinstance(spec, dict):
+        return (isinstance(other, dict) and spec.keys() == other.keys()
+                and all(_compatible(spec[k], other[k]) for k in spec))
+    return spec == other
+
+
+@export("experimental.ExtensionTypeSpec")
+class ExtensionTypeSpec(TypeSpec):
+    """The type of an `ExtensionType` value: each field's spec (tensor fields) or value."""
+
+    value_type = None  # set on each subclass's own Spec
+
+    def __init__(self, **fields):
+        self._fields = {}
+        for name in self.value_type._tf_extension_type_fields_order:
+            if name in fields:
+                self._fields[name] = fields.pop(name)
+            else:
+                default = self.value_type._tf_extension_type_defaults.get(name, _NO_DEFAULT)
+                if default is _NO_DEFAULT:
+                    raise ValueError(f"Missing required fields: {{{name!r}}}")
+                self._fields[name] = _spec_of(default)
+        if fields:
+            raise ValueError(f"Got unexpected fields: {set(fields)}")
+
+    def __getattr__(self, name):
+        fields = self.__dict__.get("_fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(f"{type(self).__qualname__!r} object has no attribute {name!r}")
+
+    @classmethod
+    def from_value(cls, value):
+        spec = cls.__new__(cls)
+        spec._fields = {name: _spec_of(getattr(value, name))
+                        for name in cls.value_type._tf_extension_type_fields_order}
+        return spec
+
+    @property
+    def _component_specs(self):
+        return [s for name in self._fields for s in _flat_specs(self._fields[name])]
+
+    def _to_components(self, value):
+        return [t for name in self._fields for t in _flat_values(getattr(value, name))]
+
+    def _from_components(self, components):
+        it = iter(components)
+        value = object.__new__(self.value_type)
+        for name, spec in self._fields.items():
+            object.__setattr__(value, name, _rebuild(spec, it))
+        return value
+
+    def _from_component_specs(self, specs):
+        """This spec with its tensor fields' specs replaced by `specs` (in component order):
+        what batching or unbatching a dataset of these values makes of it."""
+        it = iter(specs)
+
+        def rebuild(spec):
+            if isinstance(spec, TensorSpec):
+                return next(it)
+            if isinstance(spec, ExtensionTypeSpec):
+                return spec._from_component_specs([next(it) for _ in spec._component_specs])
+            if isinstance(spec, tuple):
+                return tuple(rebuild(part) for part in spec)
+            if isinstance(spec, dict):
+                out = {k: rebuild(spec[k]) for k in sorted(spec)}
+                return {k: out[k] for k in spec}
+            return spec
+        new = type(self).__new__(type(self))
+        new._fields = {name: rebuild(spec) for name, spec in self._fields.items()}
+        return new
+
+    def _static_key(self):
+        """The fields that are not tensors: a trace is specialized on their values."""
+        return tuple((name, repr(s)) for name, s in self._fields.items()
+                     if not _flat_specs(s))
+
+    def is_compatible_with(self, spec_or_value):
+        other = spec_or_value
+        if isinstance(other, ExtensionType):
+            other = other._type_spec
+        return (type(other) is type(self) and self._fields.keys() == other._fields.keys()
+                and all(_compatible(self._fields[k], other._fields[k]) for k in self._fields))
+
+    def most_specific_common_supertype(self, others):
+        """The spec whose tensor fields are the most specific supertypes of the others';
+        None when a non-tensor field or a dtype differs."""
+        fields = dict(self._fields)
+        for other in others:
+            if type(other) is not type(self) or other._fields.keys() != fields.keys():
+                return None
+            for name, mine in fields.items():
+                theirs = other._fields[name]
+                if isinstance(mine, TypeSpec) and isinstance(theirs, TypeSpec):
+                    common = mine.most_specific_common_supertype([theirs])
+                    if common is None:
+                        return None
+                    fields[name] = common
+                elif not (type(mine) is type(theirs) and mine == theirs):
+                    return None
+        spec = type(self).__new__(type(self))
+        spec._fields = fields
+        return spec
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._fields == other._fields
+
+    def __hash__(self):
+        return hash((type(self), self._static_key(),
+                     tuple(self._component_specs)))
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={v!r}" for k, v in self._fields.items())
+        return f"{type(self).__name__}({fields})"
+
+
+class _ExtensionTypeMeta(type):
+    def __new__(mcs, name, bases, namespace):
+        cls = super().__new__(mcs, name, bases, namespace)
+        if namespace.get("_tf_extension_type_base"):
+            return cls
+        annotations = {}
+        for base in reversed(cls.__mro__):
+            annotations.update(base.__dict__.get("__annotations__", {}))
+        try:
+            hints = typing.get_type_hints(cls) if annotations else {}
+        except Exception:  # (forward references not resolvable here: the annotations as given)
+            hints = {}
+        fields = {k: hints.get(k, v) for k, v in annotations.items()
+                  if not k.startswith("_") and typing.get_origin(v) is not typing.ClassVar}
+        cls._tf_extension_type_fields = fields
+        cls._tf_extension_type_fields_order = tuple(fields)
+        defaults = {}
+        for base in reversed(cls.__mro__[1:]):
+            defaults.update(base.__dict__.get("_tf_extension_type_defaults", {}))
+        for k in fields:  # (instances hold the values, not the class)
+            if k in namespace and not isinstance(namespace[k], property):
+                defaults[k] = namespace[k]
+                delattr(cls, k)
+        cls._tf_extension_type_defaults = {k: v for k, v in defaults.items() if k in fields}
+        user_spec = namespace.get("Spec")
+        base_spec = next(b.Spec for b in cls.__mro__[1:] if "Spec" in b.__dict__)
+        spec_bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
+        cls.Spec = type(f"{name}.Spec", spec_bases, {"value_type": cls,
+                                             "__qualname__": f"{cls.__qualname__}.Spec",
+                                             "__module__": cls.__module__})
+        if "__init__" in namespace:  # a custom constructor: its fields are checked afterwards
+            user_init = namespace["__init__"]
+
+            def __init__(self, *args, **kwargs):
+                object.__setattr__(self, _BUILDING, True)
+                try:
+                    user_init(self, *args, **kwargs)
+                finally:
+                    object.__delattr__(self, _BUILDING)
+                missing = {k for k in fields if k not in self.__dict__}
+                if missing:
+                    raise ValueError(f"Missing required fields: {missing}")
+                self._tf_extension_type_finish()
+            __init__.__wrapped__ = user_init
+            cls.__init__ = __init__
+        return cls
+
+
+@export("experimental.ExtensionType")
+class ExtensionType(metaclass=_ExtensionTypeMeta):
+    """Base of user-defined composite types with typed, immutable fields.
+
+    Fields are class annotations: ``tf.Tensor`` (values are converted to tensors), Python
+    types (``int``, ``float``, ``str``, ``bool``), ``tf.TensorShape``, ``tf.DType``, other
+    `ExtensionType`s, and ``typing`` tuples, mappings and unions of those. A
+    ``__validate__`` method runs after each construction.
+    """
+
+    _tf_extension_type_base = True
+    Spec = ExtensionTypeSpec
+
+    def __init__(self, *args, **kwargs):
+        fields = type(self)._tf_extension_type_fields_order
+        if len(args) > len(fields):
+            raise TypeError("too many positional arguments")
+        values = dict(zip(fields, args))
+        for k, v in kwargs.items():
+            if k not in fields:
+                raise TypeError(f"got an unexpected keyword argument {k!r}")
+            if k in values:
+                raise TypeError(f"multiple values for argument {k!r}")
+            values[k] = v
+        for k in fields:
+            if k not in values:
+                default = type(self)._tf_extension_type_defaults.get(k, _NO_DEFAULT)
+                if default is _NO_DEFAULT:
+                    raise TypeError(f"missing a required argument: {k!r}")
+                values[k] = default
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+        self._tf_extension_type_finish()
+
+    def _tf_extension_type_finish(self):
+        cls = type(self)
+        for k, annotation in cls._tf_extension_type_fields.items():
+            object.__setattr__(self, k, _check_field(cls.__name__, k, annotation,
+                                                     self.__dict__[k]))
+        validate = getattr(self, "__validate__", None)
+        if validate is not None:
+            validate()
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get(_BUILDING):
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                             f"constructor of ExtensionType.")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                             f"constructor of ExtensionType.")
+
+    @property
+    def _type_spec(self):
+        return type(self).Spec.from_value(self)
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={self.__dict__[k]!r}"
+                           for k in type(self)._tf_extension_type_fields_order)
+        return f"{type(self).__name__}({fields})"
+
+    def __eq__(self, other):
+        """A scalar bool tensor: same type, same non-tensor fields, equal tensors."""
+        if type(other) is not type(self):
+            return False
+        mine, theirs = self._type_spec, other._type_spec
+        if mine._static_key() != theirs._static_key():  # (TF answers a Python bool here)
+            return False
+        result = convert_to_tensor(True)
+        for a, b in zip(mine._to_components(self), theirs._to_components(other)):
+            if a.shape.rank is not None and b.shape.rank is not None and (
+                    a.shape.rank != b.shape.rank or not a.shape.is_compatible_with(b.shape)):
+                return convert_to_tensor(False)
+            result = math_ops.logical_and(result, reduction_ops.reduce_all(
+                math_ops.equal(a, b)))
+        return result
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return not equal if isinstance(equal, bool) else math_ops.logical_not(equal)
+
+    __hash__ = None
+
+
+@export("experimental.BatchableExtensionType")
+class BatchableExtensionType(ExtensionType):
+    """An `ExtensionType` whose values can be batched and unbatched (`tf.data`, `tf.map_fn`)
+    along the leading dimension of its tensor fields."""
+
+    _tf_extension_type_base = True
+
+
+@export("type_spec_from_value")
+def type_spec_from_value(value):
+    """The spec of `value`: its ``_type_spec`` for a composite, else a `TensorSpec` of it as
+    a tensor.
+
+    >>> tf.type_spec_from_value([1, 2])
+    TensorSpec(shape=(2,), dtype=tf.int32, name=None)
+    """
+    spec = getattr(value, "_type_spec", None)
+    if spec is not None:
+        return spec
+    try:
+        tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type "
+                        f"{type(value)}.") from None
+    return TensorSpec(tensor.shape, tensor.dtype)
+

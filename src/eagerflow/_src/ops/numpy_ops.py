@@ -1,0 +1,1154 @@
+"""NumPy's API on tensors (``tf.experimental.numpy``).
+
+Functions take tensors, NumPy arrays and Python values, follow NumPy's dtype rules (Python
+floats are float64, ints int64; Python scalars take the dtype of the array they meet) and
+return `tf.Tensor`s, so they run eagerly, in a `tf.function` and under a `GradientTape`.
+
+>>> import eagerflow.experimental.numpy as tnp
+>>> tnp.add(tnp.asarray([1, 2], dtype=tnp.int32), 1.5)
+<tf.Tensor: shape=(2,), dtype=float64, numpy=array([2.5, 3.5])>
+"""
+import builtins
+import functools
+import math
+
+import numpy as np
+
+from eagerflow._src.backend import api_export
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
+
+_NP = "experimental.numpy."
+
+
+@functools.lru_cache(maxsize=None)
+def _tf(name):
+    """The public function `name` (``"math.add"``) of this package."""
+    for obj, _module, attr, names in api_export.EXPORTS:
+        if name in names and attr is None:
+            return obj
+    raise AttributeError(name)
+
+
+def _np_dtype(x):
+    """What NumPy's promotion sees of `x`: a tensor's dtype, or the Python scalar itself
+    (weak: it takes the dtype of the array it meets)."""
+    if isinstance(x, Tensor) or hasattr(x, "dtype") and isinstance(x.dtype, _d.DType):
+        return x.dtype.as_numpy_dtype
+    if isinstance(x, (bool, int, float, complex)):
+        return x
+    if isinstance(x, np.ndarray):
+        return x.dtype
+    return np.asarray(x).dtype
+
+
+def _as_np_type(dtype):
+    if dtype is None:
+        return None
+    if isinstance(dtype, _d.DType):
+        return np.dtype(dtype.as_numpy_dtype)
+    return np.dtype(dtype)
+
+
+def _tensor(x, dtype=None):
+    """`x` as a tensor of the NumPy dtype `dtype` (its own NumPy default dtype if None)."""
+    if isinstance(x, Tensor) or hasattr(x, "dtype") and isinstance(x.dtype, _d.DType):
+        t = convert_to_tensor(x)
+        if dtype is not None and t.dtype.as_numpy_dtype != np.dtype(dtype):
+            t = _tf("cast")(t, _d.as_dtype(np.dtype(dtype)))
+        return t
+    arr = np.asarray(x, dtype=dtype)
+    if arr.dtype.kind == "U":
+        arr = arr.astype(object)
+    return convert_to_tensor(arr)
+
+
+def _result_type(*args):
+    return np.result_type(*[_np_dtype(a) for a in args])
+
+
+@export(_NP + "asarray")
+def asarray(a, dtype=None):
+    """`a` as a tensor (of `dtype`); a tensor of that dtype is returned as it is."""
+    return _tensor(a, _as_np_type(dtype))
+
+
+@export(_NP + "array")
+def array(val, dtype=None, copy=True, ndmin=0):
+    """A tensor of `val` (of `dtype`), with at least `ndmin` dimensions."""
+    t = _tensor(val, _as_np_type(dtype))
+    while t.shape.rank is not None and t.shape.rank < ndmin:
+        t = _tf("expand_dims")(t, 0)
+    return _tf("identity")(t) if copy else t
+
+
+@export(_NP + "result_type")
+def result_type(*arrays_and_dtypes):
+    """NumPy's result dtype of the arguments, as a `tf.DType`."""
+    args = [_as_np_type(a) if isinstance(a, (_d.DType, type, np.dtype)) else _np_dtype(a)
+            for a in arrays_and_dtypes]
+    return _d.as_dtype(np.result_type(*args))
+
+
+def _unary(name, op, float_only=False):
+    def fn(x):
+        dtype = _np_dtype(x) if not isinstance(_np_dtype(x), (bool, int, float, complex)) \
+            else np.asarray(x).dtype
+        dtype = np.dtype(dtype)
+        if float_only and dtype.kind in "biu":
+            dtype = np.dtype(np.float64)
+        return op(_tensor(x, dtype))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}`` on a tensor."
+    return export(_NP + name)(fn)
+
+
+def _binary(name, op, dtype_rule=None):
+    def fn(x1, x2):
+        dtype = _result_type(x1, x2)
+        if dtype_rule is not None:
+            dtype = dtype_rule(dtype)
+        return op(_tensor(x1, dtype), _tensor(x2, dtype))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}`` of two arrays (broadcast; NumPy's dtype promotion)."
+    return export(_NP + name)(fn)
+
+
+def _to_float(dtype):
+    return np.dtype(np.float64) if dtype.kind in "biu" else dtype
+
+
+for _name, _op in (("add", "math.add"), ("subtract", "math.subtract"),
+                   ("multiply", "math.multiply"), ("maximum", "math.maximum"),
+                   ("minimum", "math.minimum"), ("floor_divide", "math.floordiv"),
+                   ("mod", "math.floormod"), ("remainder", "math.floormod"),
+                   ("power", "math.pow")):
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+for _name in ("true_divide", "divide"):
+    globals()[_name] = _binary(_name, lambda a, b: _tf("math.truediv")(a, b), _to_float)
+globals()["arctan2"] = _binary("arctan2", lambda a, b: _tf("math.atan2")(a, b), _to_float)
+for _name, _op in (("equal", "math.equal"), ("not_equal", "math.not_equal"),
+                   ("less", "math.less"), ("less_equal", "math.less_equal"),
+                   ("greater", "math.greater"), ("greater_equal", "math.greater_equal"),
+                   ("logical_and", "math.logical_and"), ("logical_or", "math.logical_or")):
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+for _name, _op in (("exp", "math.exp"), ("log", "math.log"), ("sqrt", "math.sqrt"),
+                   ("sin", "math.sin"), ("cos", "math.cos"), ("tan", "math.tan"),
+                   ("tanh", "math.tanh"), ("sinh", "math.sinh"), ("cosh", "math.cosh"),
+                   ("arcsin", "math.asin"), ("arccos", "math.acos"), ("arctan", "math.atan"),
+                   ("log1p", "math.log1p"), ("expm1", "math.expm1"), ("log2", None),
+                   ("log10", None), ("reciprocal", "math.reciprocal")):
+    if _op is None:
+        base = 2.0 if _name == "log2" else 10.0
+        _fn = (lambda t, base=base: _tf("math.log")(t) / math.log(base))
+    else:
+        _fn = (lambda t, _op=_op: _tf(_op)(t))
+    globals()[_name] = _unary(_name, _fn, float_only=True)
+for _name, _op in (("abs", "math.abs"), ("absolute", "math.abs"), ("negative", "math.negative"),
+                   ("square", "math.square"), ("sign", "math.sign"),
+                   ("logical_not", "math.logical_not"), ("isnan", "math.is_nan"),
+                   ("isinf", "math.is_inf"), ("isfinite", "math.is_finite")):
+    globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t))
+for _name, _op in (("floor", "math.floor"), ("ceil", "math.ceil")):
+    globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
+
+
+@export(_NP + "around", _NP + "round")
+def around(a, decimals=0):
+    """Rounds half to even to `decimals` places (integers are returned as they are)."""
+    t = asarray(a)
+    if t.dtype.is_integer or t.dtype == _d.bool:
+        return t
+    scale = 10.0 ** decimals
+    return _tf("math.round")(t * scale) / scale if decimals else _tf("math.round")(t)
+
+
+@export(_NP + "clip")
+def clip(a, a_min, a_max):
+    dtype = _result_type(a, a_min, a_max)
+    return _tf("clip_by_value")(_tensor(a, dtype), _tensor(a_min, dtype), _tensor(a_max, dtype))
+
+
+@export(_NP + "where")
+def where(condition, x=None, y=None):
+    """Elements of `x` where `condition`, else of `y`; with only `condition`, its indices."""
+    if x is None and y is None:
+        return nonzero(condition)
+    dtype = _result_type(x, y)
+    return _tf("where")(_tensor(condition, np.bool_), _tensor(x, dtype), _tensor(y, dtype))
+
+
+# -- creation -----------------------------------------------------------------------------
+def _shape(shape):
+    return [shape] if isinstance(shape, int) else list(shape)
+
+
+@export(_NP + "zeros")
+def zeros(shape, dtype=float):
+    return _tf("zeros")(_shape(shape), _d.as_dtype(_as_np_type(dtype)))
+
+
+@export(_NP + "ones")
+def ones(shape, dtype=float):
+    return _tf("ones")(_shape(shape), _d.as_dtype(_as_np_type(dtype)))
+
+
+@export(_NP + "empty")
+def empty(shape, dtype=float):
+    return zeros(shape, dtype)
+
+
+@export(_NP + "full")
+def full(shape, fill_value, dtype=None):
+    value = _tensor(fill_value, _as_np_type(dtype))
+    return _tf("broadcast_to")(value, _shape(shape))
+
+
+def _like(name, fill):
+    def fn(a, dtype=None):
+        t = asarray(a)
+        dt = _d.as_dtype(_as_np_type(dtype)) if dtype is not None else t.dtype
+        return _tf("fill")(_tf("shape")(t), _tf("cast")(fill, dt))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}``."
+    return export(_NP + name)(fn)
+
+
+zeros_like = _like("zeros_like", 0)
+ones_like = _like("ones_like", 1)
+empty_like = _like("empty_like", 0)
+
+
+@export(_NP + "full_like")
+def full_like(a, fill_value, dtype=None):
+    t = asarray(a)
+    dt = _d.as_dtype(_as_np_type(dtype)) if dtype is not None else t.dtype
+    return _tf("fill")(_tf("shape")(t), _tf("cast")(fill_value, dt))
+
+
+@export(_NP + "arange")
+def arange(start, stop=None, step=1, dtype=None):
+    """Evenly spaced values in ``[start, stop)``, NumPy's dtype (int64 or float64)."""
+    if stop is None:
+        start, stop = 0, start
+    dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
+    values = np.arange(start, stop, step, dtype=dt)
+    return convert_to_tensor(values)
+
+
+@export(_NP + "linspace")
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
+    values = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep,
+                         dtype=_as_np_type(dtype), axis=axis)
+    if retstep:
+        return convert_to_tensor(values[0]), values[1]
+    return convert_to_tensor(values)
+
+
+@export(_NP + "eye")
+def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
+    return convert_to_tensor(np.eye(N, M, k, dtype=_as_np_type(dtype)))
+
+
+@export(_NP + "identity")
+def identity(n, dtype=float):
+    return eye(n, dtype=dtype)
+
+
+# -- shapes -------------------------------------------------------------------------------
+@export(_NP + "reshape")
+def reshape(a, newshape, order="C"):
+    return _tf("reshape")(asarray(a), _shape(newshape))
+
+
+@export(_NP + "ravel")
+def ravel(a):
+    return _tf("reshape")(asarray(a), [-1])
+
+
+@export(_NP + "transpose")
+def transpose(a, axes=None):
+    return _tf("transpose")(asarray(a), axes)
+
+
+@export(_NP + "swapaxes")
+def swapaxes(a, axis1, axis2):
+    t = asarray(a)
+    perm = list(range(t.shape.rank))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return _tf("transpose")(t, perm)
+
+
+@export(_NP + "moveaxis")
+def moveaxis(a, source, destination):
+    t = asarray(a)
+    rank = t.shape.rank
+    source, destination = source % rank, destination % rank
+    perm = [i for i in range(rank) if i != source]
+    perm.insert(destination, source)
+    return _tf("transpose")(t, perm)
+
+
+@export(_NP + "expand_dims")
+def expand_dims(a, axis):
+    return _tf("expand_dims")(asarray(a), axis)
+
+
+@export(_NP + "squeeze")
+def squeeze(a, axis=None):
+    return _tf("squeeze")(asarray(a), axis)
+
+
+def _joined(arrays):
+    dtype = _result_type(*arrays)
+    return [_tensor(a, dtype) for a in arrays]
+
+
+@export(_NP + "concatenate")
+def concatenate(arys, axis=0):
+    return _tf("concat")(_joined(arys), axis)
+
+
+@export(_NP + "stack")
+def stack(arrays, axis=0):
+    return _tf("stack")(_joined(arrays), axis)
+
+
+@export(_NP + "vstack")
+def vstack(tup):
+    arrays = [atleast_2d(a) for a in _joined(tup)]
+    return _tf("concat")(arrays, 0)
+
+
+@export(_NP + "hstack")
+def hstack(tup):
+    arrays = [atleast_1d(a) for a in _joined(tup)]
+    return _tf("concat")(arrays, 0 if arrays[0].shape.rank == 1 else 1)
+
+
+@export(_NP + "atleast_1d")
+def atleast_1d(a):
+    t = asarray(a)
+    return _tf("reshape")(t, [1]) if t.shape.rank == 0 else t
+
+
+@export(_NP + "atleast_2d")
+def atleast_2d(a):
+    t = atleast_1d(a)
+    return _tf("expand_dims")(t, 0) if t.shape.rank == 1 else t
+
+
+@export(_NP + "broadcast_to")
+def broadcast_to(array, shape):
+    return _tf("broadcast_to")(asarray(array), _shape(shape))
+
+
+@export(_NP + "tile")
+def tile(a, reps):
+    t = asarray(a)
+    reps = _shape(reps)
+    while t.shape.rank < len(reps):
+        t = _tf("expand_dims")(t, 0)
+    reps = [1] * (t.shape.rank - len(reps)) + reps
+    return _tf("tile")(t, reps)
+
+
+@export(_NP + "repeat")
+def repeat(a, repeats, axis=None):
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    return _tf("repeat")(t, repeats, axis)
+
+
+@export(_NP + "flip")
+def flip(m, axis=None):
+    t = asarray(m)
+    axes = list(range(t.shape.rank)) if axis is None else _shape(axis)
+    return _tf("reverse")(t, axes)
+
+
+@export(_NP + "split")
+def split(ary, indices_or_sections, axis=0):
+    t = asarray(ary)
+    if isinstance(indices_or_sections, int):
+        return _tf("split")(t, indices_or_sections, axis)
+    bounds = [0] + list(indices_or_sections) + [t.shape[axis]]
+    return _tf("split")(t, [b - a for a, b in zip(bounds, bounds[1:])], axis)
+
+
+@export(_NP + "take")
+def take(a, indices, axis=None):
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    return _tf("gather")(t, asarray(indices), axis=axis)
+
+
+@export(_NP + "diag")
+def diag(v, k=0):
+    t = asarray(v)
+    if t.shape.rank == 1:
+        return _tf("linalg.diag")(t, k=k)
+    return _tf("linalg.diag_part")(t, k=k)
+
+
+# -- reductions ---------------------------------------------------------------------------
+def _reduction(name, op, dtype_rule=None):
+    def fn(a, axis=None, dtype=None, keepdims=False):
+        t = asarray(a)
+        dt = _as_np_type(dtype) or (dtype_rule(np.dtype(t.dtype.as_numpy_dtype))
+                                    if dtype_rule else None)
+        if dt is not None:
+            t = _tensor(t, dt)
+        return _tf(op)(t, axis=axis, keepdims=keepdims)
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}`` (`axis` None: over every element)."
+    return export(_NP + name)(fn)
+
+
+def _sum_type(dtype):
+    """NumPy's accumulator for sum and prod: small ints widen to the platform's."""
+    if dtype.kind == "b" or dtype.kind == "i" and dtype.itemsize < 8:
+        return np.dtype(np.int64)
+    if dtype.kind == "u" and dtype.itemsize < 8:
+        return np.dtype(np.uint64)
+    return dtype
+
+
+sum = _reduction("sum", "math.reduce_sum", _sum_type)  # noqa: A001 (NumPy's name)
+prod = _reduction("prod", "math.reduce_prod", _sum_type)
+mean = _reduction("mean", "math.reduce_mean", _to_float)
+
+
+def _extremum(name, op):
+    def fn(a, axis=None, keepdims=False):
+        return _tf(op)(asarray(a), axis=axis, keepdims=keepdims)
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}``."
+    return export(_NP + name)(fn)
+
+
+amax = max = _extremum("amax", "math.reduce_max")  # noqa: A001
+export(_NP + "max")(amax)
+amin = min = _extremum("amin", "math.reduce_min")  # noqa: A001
+export(_NP + "min")(amin)
+all = _extremum("all", "math.reduce_all")  # noqa: A001
+any = _extremum("any", "math.reduce_any")  # noqa: A001
+
+
+@export(_NP + "var")
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    t = _tensor(asarray(a), _as_np_type(dtype) or _to_float(np.dtype(asarray(a).dtype
+                                                                      .as_numpy_dtype)))
+    centred = t - _tf("math.reduce_mean")(t, axis=axis, keepdims=True)
+    total = _tf("math.reduce_sum")(_tf("math.square")(centred), axis=axis, keepdims=keepdims)
+    n = _tf("cast")(_tf("size")(t), t.dtype) / _tf("cast")(_tf("size")(total), t.dtype)
+    return total / (n - ddof)
+
+
+@export(_NP + "std")
+def std(a, axis=None, keepdims=False):
+    return _tf("math.sqrt")(var(a, axis=axis, keepdims=keepdims))
+
+
+@export(_NP + "argmax")
+def argmax(a, axis=None):
+    t = asarray(a)
+    return _tf("math.argmax")(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
+
+
+@export(_NP + "argmin")
+def argmin(a, axis=None):
+    t = asarray(a)
+    return _tf("math.argmin")(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
+
+
+@export(_NP + "cumsum")
+def cumsum(a, axis=None, dtype=None):
+    t = asarray(a)
+    t = _tensor(t, _as_np_type(dtype) or _sum_type(np.dtype(t.dtype.as_numpy_dtype)))
+    return _tf("math.cumsum")(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
+
+
+@export(_NP + "cumprod")
+def cumprod(a, axis=None, dtype=None):
+    t = asarray(a)
+    t = _tensor(t, _as_np_type(dtype) or _sum_type(np.dtype(t.dtype.as_numpy_dtype)))
+    return _tf("math.cumprod")(ravel(t) if axis is None else t,
+                               axis=0 if axis is None else axis)
+
+
+@export(_NP + "count_nonzero")
+def count_nonzero(a, axis=None):
+    return _tf("math.count_nonzero")(asarray(a), axis=axis, dtype=_d.int64)
+
+
+@export(_NP + "nonzero")
+def nonzero(a):
+    t = asarray(a)
+    indices = _tf("where")(_tf("cast")(t, _d.bool))
+    return [indices[:, i] for i in range(t.shape.rank)]
+
+
+# -- linear algebra -----------------------------------------------------------------------
+@export(_NP + "matmul")
+def matmul(x1, x2):
+    dtype = _result_type(x1, x2)
+    return _tf("linalg.matmul")(_tensor(x1, dtype), _tensor(x2, dtype))
+
+
+@export(_NP + "dot")
+def dot(a, b):
+    dtype = _result_type(a, b)
+    a, b = _tensor(a, dtype), _tensor(b, dtype)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return a * b
+    return _tf("tensordot")(a, b, [[a.shape.rank - 1], [builtins.max(b.shape.rank - 2, 0)]])
+
+
+@export(_NP + "outer")
+def outer(a, b):
+    dtype = _result_type(a, b)
+    return _tf("reshape")(_tensor(a, dtype), [-1, 1]) * _tf("reshape")(_tensor(b, dtype), [-1])
+
+
+@export(_NP + "einsum")
+def einsum(subscripts, *operands):
+    dtype = _result_type(*operands)
+    return _tf("einsum")(subscripts, *[_tensor(o, dtype) for o in operands])
+
+
+@export(_NP + "sort")
+def sort(a, axis=-1):
+    return _tf("sort")(asarray(a), axis=axis)
+
+
+@export(_NP + "argsort")
+def argsort(a, axis=-1):
+    return _tf("cast")(_tf("argsort")(asarray(a), axis=axis, stable=True), _d.int64)
+
+
+@export(_NP + "isclose")
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    dtype = _to_float(_result_type(a, b))
+    a, b = _tensor(a, dtype), _tensor(b, dtype)
+    close = _tf("math.less_equal")(_tf("math.abs")(a - b), atol + rtol * _tf("math.abs")(b))
+    if equal_nan:
+        close = close | (_tf("math.is_nan")(a) & _tf("math.is_nan")(b))
+    return close
+
+
+@export(_NP + "allclose")
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _tf("math.reduce_all")(isclose(a, b, rtol, atol, equal_nan))
+
+
+@export(_NP + "array_equal")
+def array_equal(a1, a2):
+    t1, t2 = asarray(a1), asarray(a2)
+    if t1.shape.as_list() != t2.shape.as_list():
+        return convert_to_tensor(False)
+    return _tf("math.reduce_all")(equal(t1, t2))
+
+
+@export(_NP + "tensordot")
+def tensordot(a, b, axes=2):
+    dtype = _result_type(a, b)
+    return _tf("tensordot")(_tensor(a, dtype), _tensor(b, dtype), axes)
+
+
+@export(_NP + "inner")
+def inner(a, b):
+    dtype = _result_type(a, b)
+    a, b = _tensor(a, dtype), _tensor(b, dtype)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return a * b
+    return _tf("tensordot")(a, b, [[-1], [-1]])
+
+
+@export(_NP + "cross")
+def cross(a, b):
+    dtype = _result_type(a, b)
+    return _tf("linalg.cross")(_tensor(a, dtype), _tensor(b, dtype))
+
+
+@export(_NP + "trace")
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
+    t = asarray(a)
+    if dtype is not None:
+        t = _tensor(t, _as_np_type(dtype))
+    return _tf("math.reduce_sum")(_tf("linalg.diag_part")(
+        _tf("transpose")(t, [i for i in range(t.shape.rank) if i not in (axis1, axis2)]
+                         + [axis1, axis2]), k=offset), axis=-1)
+
+
+@export(_NP + "diagonal")
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    t = asarray(a)
+    return _tf("linalg.diag_part")(_tf("transpose")(
+        t, [i for i in range(t.shape.rank) if i not in (axis1, axis2)] + [axis1, axis2]),
+        k=offset)
+
+
+def _band(name, lower):
+    def fn(m, k=0):
+        t = asarray(m)
+        rows, cols = t.shape[-2], t.shape[-1]
+        i = np.arange(rows)[:, None]
+        j = np.arange(cols)[None, :]
+        keep = (j - i <= k) if lower else (j - i >= k)
+        return _tf("where")(convert_to_tensor(keep), t, _tf("zeros_like")(t))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}``."
+    return export(_NP + name)(fn)
+
+
+tril = _band("tril", True)
+triu = _band("triu", False)
+
+
+@export(_NP + "roll")
+def roll(a, shift, axis=None):
+    t = asarray(a)
+    if axis is None:
+        return _tf("reshape")(_tf("roll")(ravel(t), shift, 0), _tf("shape")(t))
+    return _tf("roll")(t, shift, axis)
+
+
+@export(_NP + "append")
+def append(arr, values, axis=None):
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+@export(_NP + "diff")
+def diff(a, n=1, axis=-1):
+    t = asarray(a)
+    for _ in range(n):
+        rank = t.shape.rank
+        hi = [slice(None)] * rank
+        lo = [slice(None)] * rank
+        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+        t = t[tuple(hi)] - t[tuple(lo)]
+    return t
+
+
+@export(_NP + "average")
+def average(a, axis=None, weights=None, returned=False):
+    if weights is None:
+        avg = mean(a, axis=axis)
+        total = _tf("cast")(size(a) if axis is None else asarray(a).shape[axis], avg.dtype)
+    else:
+        dtype = _to_float(_result_type(a, weights))
+        a, w = _tensor(a, dtype), _tensor(weights, dtype)
+        total = _tf("math.reduce_sum")(w * _tf("ones_like")(a), axis=axis)
+        avg = _tf("math.reduce_sum")(a * w, axis=axis) / total
+    return (avg, total) if returned else avg
+
+
+@export(_NP + "meshgrid")
+def meshgrid(*xi, **kwargs):
+    return _tf("meshgrid")(*[asarray(x) for x in xi], indexing=kwargs.get("indexing", "xy"))
+
+
+@export(_NP + "real")
+def real(val):
+    t = asarray(val)
+    return _tf("math.real")(t) if t.dtype.is_complex else t
+
+
+@export(_NP + "imag")
+def imag(val):
+    t = asarray(val)
+    return _tf("math.imag")(t) if t.dtype.is_complex else _tf("zeros_like")(t)
+
+
+@export(_NP + "conj", _NP + "conjugate")
+def conj(x):
+    return _tf("math.conj")(asarray(x))
+
+
+@export(_NP + "angle")
+def angle(z, deg=False):
+    t = asarray(z)
+    out = _tf("math.angle")(t) if t.dtype.is_complex else _tf("where")(
+        _tensor(t, np.float64) < 0, _tensor(math.pi), _tensor(0.0))
+    return out * (180.0 / math.pi) if deg else out
+
+
+globals()["deg2rad"] = _unary("deg2rad", lambda t: t * (math.pi / 180.0), float_only=True)
+globals()["rad2deg"] = _unary("rad2deg", lambda t: t * (180.0 / math.pi), float_only=True)
+globals()["exp2"] = _unary("exp2", lambda t: _tf("math.pow")(_tf("cast")(2.0, t.dtype), t),
+                           float_only=True)
+globals()["cbrt"] = _unary("cbrt", lambda t: _tf("math.sign")(t) * _tf("math.pow")(
+    _tf("math.abs")(t), _tensor(1.0 / 3.0, t.dtype.as_numpy_dtype)), float_only=True)
+globals()["fix"] = _unary("fix", lambda t: _tf("math.sign")(t) * _tf("math.floor")(
+    _tf("math.abs")(t)), float_only=True)
+globals()["signbit"] = _unary("signbit", lambda t: _tf("math.less")(t, _tf("cast")(0, t.dtype)))
+globals()["hypot"] = _binary("hypot", lambda a, b: _tf("math.sqrt")(a * a + b * b), _to_float)
+globals()["heaviside"] = _binary("heaviside", lambda a, b: _tf("where")(
+    a < 0, _tf("zeros_like")(a), _tf("where")(a > 0, _tf("ones_like")(a), b)), _to_float)
+
+
+@export(_NP + "ptp")
+def ptp(a, axis=None, keepdims=None):
+    return amax(a, axis, bool(keepdims)) - amin(a, axis, bool(keepdims))
+
+
+@export(_NP + "logspace")
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    return convert_to_tensor(np.logspace(start, stop, num, endpoint, base,
+                                         _as_np_type(dtype) or np.float64, axis))
+
+
+@export(_NP + "geomspace")
+def geomspace(start, stop, num=50, endpoint=True, dtype=float, axis=0):
+    return convert_to_tensor(np.geomspace(start, stop, num, endpoint, _as_np_type(dtype),
+                                          axis))
+
+
+@export(_NP + "nanmean")
+def nanmean(a, axis=None, dtype=None, keepdims=None):
+    t = _tensor(a, _as_np_type(dtype) or _to_float(np.dtype(asarray(a).dtype.as_numpy_dtype)))
+    ok = _tf("math.logical_not")(_tf("math.is_nan")(t))
+    total = _tf("math.reduce_sum")(_tf("where")(ok, t, _tf("zeros_like")(t)), axis,
+                                   bool(keepdims))
+    return total / _tf("math.reduce_sum")(_tf("cast")(ok, t.dtype), axis, bool(keepdims))
+
+
+@export(_NP + "iinfo")
+def iinfo(int_type):
+    return np.iinfo(_as_np_type(int_type))
+
+
+@export(_NP + "finfo")
+def finfo(dtype):
+    return np.finfo(_as_np_type(dtype))
+
+
+@export(_NP + "select")
+def select(condlist, choicelist, default=0):
+    out = asarray(default)
+    dtype = _result_type(*choicelist, default)
+    out = _tensor(out, dtype)
+    for cond, choice in reversed(list(zip(condlist, choicelist))):
+        out = _tf("where")(_tensor(cond, np.bool_), _tensor(choice, dtype), out)
+    return out
+
+
+@export(_NP + "compress")
+def compress(condition, a, axis=None):
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    return _tf("boolean_mask")(t, _tensor(condition, np.bool_), axis=axis)
+
+
+@export(_NP + "take_along_axis")
+def take_along_axis(arr, indices, axis):
+    t, i = asarray(arr), asarray(indices)
+    return _tf("gather")(t, i, axis=axis, batch_dims=axis % t.shape.rank)
+
+
+for _name, _op in (("arcsinh", "math.asinh"), ("arccosh", "math.acosh"),
+                   ("arctanh", "math.atanh")):
+    globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
+globals()["fabs"] = _unary("fabs", lambda t: _tf("math.abs")(t), float_only=True)
+globals()["positive"] = _unary("positive", lambda t: t)
+globals()["sinc"] = _unary("sinc", lambda t: _tf("where")(
+    t == 0, _tf("ones_like")(t), _tf("math.sin")(t * math.pi) / (
+        _tf("where")(t == 0, _tf("ones_like")(t), t) * math.pi)), float_only=True)
+globals()["isposinf"] = _unary("isposinf", lambda t: _tf("math.logical_and")(
+    _tf("math.is_inf")(t), t > 0), float_only=True)
+globals()["isneginf"] = _unary("isneginf", lambda t: _tf("math.logical_and")(
+    _tf("math.is_inf")(t), t < 0), float_only=True)
+for _name, _op in (("bitwise_and", "bitwise.bitwise_and"), ("bitwise_or", "bitwise.bitwise_or"),
+                   ("bitwise_xor", "bitwise.bitwise_xor"),
+                   ("logical_xor", "math.logical_xor")):
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf("bitwise.invert")(t))
+# (TF keeps the operands' promoted dtype here: integers stay integers)
+globals()["float_power"] = _binary("float_power", lambda a, b: _tf("math.pow")(a, b))
+globals()["logaddexp"] = _binary("logaddexp", lambda a, b: _tf("math.maximum")(a, b) + _tf(
+    "math.log1p")(_tf("math.exp")(-_tf("math.abs")(a - b))), _to_float)
+globals()["logaddexp2"] = _binary("logaddexp2", lambda a, b: _tf("math.maximum")(a, b) + _tf(
+    "math.log1p")(_tf("math.pow")(_tf("cast")(2.0, a.dtype), -_tf("math.abs")(a - b))) /
+    math.log(2.0), _to_float)
+globals()["nextafter"] = _binary("nextafter", lambda a, b: _tf("math.nextafter")(a, b),
+                                 _to_float)
+
+
+def _gcd(a, b):
+    a, b = _tf("math.abs")(a), _tf("math.abs")(b)
+    for _ in range(64 if a.dtype.size == 8 else 32):  # Euclid's steps, enough for the width
+        nonzero = b != 0
+        safe = _tf("where")(nonzero, b, _tf("ones_like")(b))
+        a, b = _tf("where")(nonzero, b, a), _tf("where")(nonzero, _tf("math.floormod")(a, safe),
+                                                         b)
+    return a
+
+
+globals()["gcd"] = _binary("gcd", _gcd)
+globals()["lcm"] = _binary("lcm", lambda a, b: _tf("where")(
+    (a == 0) | (b == 0), _tf("zeros_like")(a),
+    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b))))
+
+
+@export(_NP + "divmod")
+def divmod(x1, x2):  # noqa: A001 (NumPy's name)
+    return floor_divide(x1, x2), mod(x1, x2)
+
+
+@export(_NP + "tri")
+def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+    return convert_to_tensor(np.tri(N, M, k, dtype=_as_np_type(dtype) or np.float64))
+
+
+@export(_NP + "vander")
+def vander(x, N=None, increasing=False):  # noqa: N803
+    t = asarray(x)
+    n = t.shape[0] if N is None else N
+    powers = np.arange(n) if increasing else np.arange(n)[::-1]
+    return _tf("math.pow")(_tf("expand_dims")(t, -1), _tensor(powers, t.dtype.as_numpy_dtype))
+
+
+@export(_NP + "polyval")
+def polyval(p, x):
+    coefficients = asarray(p)
+    dtype = _result_type(coefficients, x)
+    x = _tensor(x, dtype)
+    out = _tf("zeros_like")(x)
+    for i in range(coefficients.shape[0]):
+        out = out * x + _tensor(coefficients[i], dtype)
+    return out
+
+
+@export(_NP + "kron")
+def kron(a, b):
+    dtype = _result_type(a, b)
+    a, b = atleast_1d(_tensor(a, dtype)), atleast_1d(_tensor(b, dtype))
+    if a.shape.rank == 1 and b.shape.rank == 1:
+        return ravel(outer(a, b))
+    a, b = atleast_2d(a), atleast_2d(b)
+    out = a[:, None, :, None] * b[None, :, None, :]
+    return _tf("reshape")(out, [a.shape[0] * b.shape[0], a.shape[1] * b.shape[1]])
+
+
+@export(_NP + "vdot")
+def vdot(a, b):
+    dtype = _result_type(a, b)
+    a, b = ravel(_tensor(a, dtype)), ravel(_tensor(b, dtype))
+    if a.dtype.is_complex:
+        a = _tf("math.conj")(a)
+    return _tf("math.reduce_sum")(a * b)
+
+
+@export(_NP + "diagflat")
+def diagflat(v, k=0):
+    return _tf("linalg.diag")(ravel(v), k=k)
+
+
+@export(_NP + "rot90")
+def rot90(m, k=1, axes=(0, 1)):
+    t = asarray(m)
+    k %= 4
+    if k == 0:
+        return t
+    if k == 2:
+        return flip(flip(t, axes[0]), axes[1])
+    perm = list(range(t.shape.rank))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return _tf("transpose")(flip(t, axes[1]), perm)
+    return flip(_tf("transpose")(t, perm), axes[1])
+
+
+@export(_NP + "fliplr")
+def fliplr(m):
+    return flip(m, 1)
+
+
+@export(_NP + "flipud")
+def flipud(m):
+    return flip(m, 0)
+
+
+@export(_NP + "atleast_3d")
+def atleast_3d(a):
+    t = asarray(a)
+    if t.shape.rank == 0:
+        return _tf("reshape")(t, [1, 1, 1])
+    if t.shape.rank == 1:
+        return t[None, :, None]
+    if t.shape.rank == 2:
+        return t[:, :, None]
+    return t
+
+
+@export(_NP + "dstack")
+def dstack(tup):
+    return _tf("concat")([atleast_3d(a) for a in _joined(tup)], 2)
+
+
+@export(_NP + "hsplit")
+def hsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 1 if asarray(ary).shape.rank > 1 else 0)
+
+
+@export(_NP + "vsplit")
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 0)
+
+
+@export(_NP + "dsplit")
+def dsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 2)
+
+
+@export(_NP + "pad")
+def pad(array, pad_width, mode, **kwargs):
+    """NumPy's ``pad`` in modes 'constant' (`constant_values`), 'reflect' and 'symmetric'."""
+    t = asarray(array)
+    widths = np.broadcast_to(np.asarray(pad_width, np.int64), (t.shape.rank, 2))
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Unsupported padding mode: {mode.lower()}")
+    return _tf("pad")(t, widths.tolist(), mode, kwargs.get("constant_values", 0))
+
+
+@export(_NP + "broadcast_arrays")
+def broadcast_arrays(*args, **kwargs):
+    tensors = [asarray(a) for a in args]
+    shape = _tf("shape")(tensors[0])
+    for t in tensors[1:]:
+        shape = _tf("broadcast_dynamic_shape")(shape, _tf("shape")(t))
+    return [_tf("broadcast_to")(t, shape) for t in tensors]
+
+
+@export(_NP + "nansum")
+def nansum(a, axis=None, dtype=None, keepdims=False):
+    t = asarray(a)
+    if t.dtype.is_floating:
+        t = _tf("where")(_tf("math.is_nan")(t), _tf("zeros_like")(t), t)
+    return sum(t, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@export(_NP + "nanprod")
+def nanprod(a, axis=None, dtype=None, keepdims=False):
+    t = asarray(a)
+    if t.dtype.is_floating:
+        t = _tf("where")(_tf("math.is_nan")(t), _tf("ones_like")(t), t)
+    return prod(t, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+@export(_NP + "isreal")
+def isreal(x):
+    t = asarray(x)
+    return _tf("math.imag")(t) == 0 if t.dtype.is_complex else _tf("ones_like")(t, _d.bool)
+
+
+@export(_NP + "iscomplex")
+def iscomplex(x):
+    t = asarray(x)
+    return _tf("math.imag")(t) != 0 if t.dtype.is_complex else _tf("zeros_like")(t, _d.bool)
+
+
+@export(_NP + "isrealobj")
+def isrealobj(x):
+    return not asarray(x).dtype.is_complex
+
+
+@export(_NP + "iscomplexobj")
+def iscomplexobj(x):
+    return asarray(x).dtype.is_complex
+
+
+@export(_NP + "promote_types")
+def promote_types(type1, type2):
+    return np.promote_types(_as_np_type(type1), _as_np_type(type2))
+
+
+@export(_NP + "issubdtype")
+def issubdtype(arg1, arg2):
+    return np.issubdtype(arg1, arg2)
+
+
+@export(_NP + "asanyarray")
+def asanyarray(a, dtype=None):
+    return asarray(a, dtype)
+
+
+@export(_NP + "ascontiguousarray")
+def ascontiguousarray(a, dtype=None):
+    return array(a, dtype, ndmin=1)
+
+
+@export(_NP + "diag_indices")
+def diag_indices(n, ndim=2):
+    return tuple(convert_to_tensor(np.arange(n, dtype=np.int32)) for _ in range(ndim))
+
+
+@export(_NP + "ix_")
+def ix_(*args):
+    n = len(args)
+    return [_tf("reshape")(asarray(a), [-1 if i == j else 1 for j in range(n)])
+            for i, a in enumerate(args)]
+
+
+@export(_NP + "flatten")
+def flatten(a, order="C"):
+    return ravel(a)
+
+
+# -- inspection ---------------------------------------------------------------------------
+@export(_NP + "size")
+def size(x, axis=None):
+    t = asarray(x)
+    return np.int64(t.shape.num_elements() if axis is None else t.shape[axis])
+
+
+@export(_NP + "ndim")
+def ndim(a):
+    return asarray(a).shape.rank
+
+
+@export(_NP + "shape")
+def shape(a):
+    return asarray(a).shape
+
+
+@export(_NP + "isscalar")
+def isscalar(num):
+    return asarray(num).shape.rank == 0
+
+
+@export(_NP + "copy")
+def copy(a):
+    return _tf("identity")(asarray(a))
+
+
+# -- random -------------------------------------------------------------------------------
+_RANDOM = _NP + "random."
+
+
+@export(_RANDOM + "seed")
+def seed(s):
+    _tf("random.set_seed")(s)
+
+
+@export(_RANDOM + "rand")
+def rand(*size):
+    return _tf("random.uniform")(list(size), dtype=_d.float64)
+
+
+@export(_RANDOM + "randn")
+def randn(*size):
+    return _tf("random.normal")(list(size), dtype=_d.float64)
+
+
+@export(_RANDOM + "standard_normal")
+def standard_normal(size=None):
+    return _tf("random.normal")([] if size is None else _shape(size), dtype=_d.float64)
+
+
+@export(_RANDOM + "uniform")
+def uniform(low=0.0, high=1.0, size=None):
+    return _tf("random.uniform")([] if size is None else _shape(size), low, high,
+                                 dtype=_d.float64)
+
+
+@export(_RANDOM + "randint")
+def randint(low, high=None, size=None, dtype=np.int64):
+    if high is None:
+        low, high = 0, low
+    return _tf("random.uniform")([] if size is None else _shape(size), low, high,
+                                 dtype=_d.as_dtype(_as_np_type(dtype)))
+
+
+# -- NumPy behaviour of tensors -----------------------------------------------------------
+_METHODS = {
+    "reshape": lambda self, *shape, order="C": reshape(
+        self, shape[0] if len(shape) == 1 else shape),
+    "ravel": ravel, "flatten": ravel, "clip": clip, "mean": mean, "max": amax, "min": amin,
+    "__pos__": lambda self: self, "transpose":
+        lambda self, *axes: transpose(self, (axes[0] if len(axes) == 1 else axes) or None),
+    "astype": lambda self, dtype: _tensor(self, _as_np_type(dtype)),
+    "tolist": lambda self: self.numpy().tolist(),
+    "T": property(lambda self: transpose(self)),
+    "ndim": property(lambda self: self.shape.rank),
+    "size": property(lambda self: np.int64(self.shape.num_elements())),
+    "data": property(lambda self: self),
+}
+_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lt", "le",
+              "gt", "ge")
+
+
+def _numpy_getitem(basic):
+    """`Tensor.__getitem__` that also takes NumPy's advanced indices: a list, array or
+    tensor of indices (rows gathered) or of bools (a mask)."""
+    def getitem(self, key):
+        if isinstance(key, (list, np.ndarray)) or (
+                isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
+            index = asarray(key)
+            if index.dtype == _d.bool:
+                return _tf("boolean_mask")(self, index)
+            return _tf("gather")(self, index, axis=0)
+        return basic(self, key)
+    return getitem
+_enabled = []
+
+
+def _promoting(fn, reflected):
+    """The operator `fn` with NumPy's promotion of its operands first (int32 + float32 is
+    float64, a Python float meeting an int tensor float64)."""
+    def op(self, other):
+        try:
+            dtype = (np.result_type(_np_dtype(other), _np_dtype(self)) if reflected
+                     else np.result_type(_np_dtype(self), _np_dtype(other)))
+        except (TypeError, ValueError):
+            return fn(self, other)
+        if dtype.kind not in "biufc":
+            return fn(self, other)
+        return fn(_tensor(self, dtype), _tensor(other, dtype))
+    op.__name__ = fn.__name__
+    return op
+
+
+@export(_NP + "experimental_enable_numpy_behavior")
+def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
+    """Gives tensors NumPy's methods and properties (``.reshape``, ``.T``, ``.astype``,
+    ``.ravel``, ``.transpose``, ``.clip``, ``.mean``, ``.tolist``, ``.size``, ...) and NumPy's
+    dtype promotion in their operators (``int32 + float32`` is float64)."""
+    for name, method in _METHODS.items():
+        setattr(Tensor, name, method)
+    if _enabled:
+        return
+    _enabled.append(True)
+    from eagerflow._src.core.variables import Variable
+    for cls in (Tensor, Variable):
+        for name in _OPERATORS:
+            for dunder, reflected in ((f"__{name}__", False), (f"__r{name}__", True)):
+                fn = cls.__dict__.get(dunder)
+                if fn is not None:
+                    setattr(cls, dunder, _promoting(fn, reflected))
+    Tensor.__getitem__ = _numpy_getitem(Tensor.__getitem__)
+
+
+# NumPy's scalar types and constants.
+_CONSTANTS = [n for n in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                          "uint32", "uint64", "float16", "float32", "float64", "complex64",
+                          "complex128", "object_", "inexact") if hasattr(np, n)]
+complex_, float_, int_, string_, unicode_ = (np.complex128, np.float64, np.int64, np.bytes_,
+                                             np.str_)
+_CONSTANTS += ["complex_", "float_", "int_", "string_", "unicode_"]
+for _name in _CONSTANTS:
+    if _name not in globals():
+        globals()[_name] = getattr(np, _name)
+ndarray = Tensor
+pi, e, inf, nan, newaxis = math.pi, math.e, float("inf"), float("nan"), None
+for _name in _CONSTANTS + ["ndarray", "pi", "e", "inf", "newaxis"]:
+    export(_NP + _name).export_constant(__name__, _name)

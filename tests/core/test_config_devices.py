@@ -1,0 +1,80 @@
+"""`tf.config` device settings and `tf.device` strings on a machine with no GPU, as TF 2.21
+answers them."""
+import pytest
+
+import eagerflow as tf
+
+needs_no_gpu = pytest.mark.skipif(bool(tf.config.list_physical_devices("GPU")),
+                                  reason="checks TF's answers on a machine without a GPU")
+CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+@needs_no_gpu
+def test_soft_placement_falls_back_to_the_cpu():
+    with tf.device("/GPU:0"):
+        x = tf.constant([1.0]) + 1
+        v = tf.Variable(1.0)
+    assert x.device == CPU0 and v.device == CPU0
+
+
+@needs_no_gpu
+def test_hard_placement_on_a_missing_device_raises():
+    tf.config.set_soft_device_placement(False)
+    try:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=(
+                r"Could not satisfy device specification '/job:localhost/replica:0/task:0/"
+                r"device:GPU:0'. enable_soft_placement=0. Supported device types \[CPU\]. All "
+                r"available devices \[/job:localhost/replica:0/task:0/device:CPU:0\].")):
+            with tf.device("/GPU:0"):
+                tf.constant([1.0]) + 1
+        with tf.device("/cpu:0"):
+            assert (tf.constant(1) + 1).device == CPU0
+    finally:
+        tf.config.set_soft_device_placement(True)
+
+
+def test_device_string_that_does_not_parse():
+    with pytest.raises(ValueError, match="Unknown attribute 'XYZ' is encountered while parsing "
+                                         "the device spec: '/XYZ:0'."):
+        with tf.device("/XYZ:0"):
+            pass
+    with pytest.raises(ValueError, match="Unknown attribute 'garbage'"):
+        with tf.device("garbage"):
+            pass
+    with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
+        pass
+
+
+def test_memory_settings_on_the_cpu():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    with pytest.raises(ValueError, match="Cannot set memory growth on non-GPU and "
+                                         "non-Pluggable devices"):
+        tf.config.experimental.set_memory_growth(cpu, True)
+    with pytest.raises(KeyError):
+        tf.config.experimental.get_memory_growth(cpu)
+    assert tf.config.experimental.get_memory_info("CPU:0") == {"current": 0, "peak": 0}
+    assert tf.config.experimental.get_memory_info("/device:CPU:0") == {"current": 0, "peak": 0}
+    with pytest.raises(ValueError, match="No matching devices found for 'XPU:0'"):
+        tf.config.experimental.get_memory_info("XPU:0")
+    assert tf.config.experimental.reset_memory_stats("CPU:0") is None
+    with pytest.raises(ValueError, match="Unrecognized device: 'x'"):
+        tf.config.set_visible_devices(["x"])
+
+
+def test_logical_device_configuration_and_switches():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    assert tf.config.get_logical_device_configuration(cpu) is None
+    assert repr(tf.config.LogicalDeviceConfiguration(memory_limit=10)) == (
+        "LogicalDeviceConfiguration(memory_limit=10, experimental_priority=None, "
+        "experimental_device_ordinal=None)")
+    assert tf.config.experimental.VirtualDeviceConfiguration is tf.config.LogicalDeviceConfiguration
+    assert tf.config.experimental.get_device_details(cpu) == {}
+    assert tf.config.optimizer.get_jit() == ""
+    tf.config.optimizer.set_jit(True)
+    assert tf.config.optimizer.get_jit() == "autoclustering"
+    tf.config.optimizer.set_jit(False)
+    assert tf.config.optimizer.get_jit() == ""
+    assert tf.debugging.get_log_device_placement() is False
+    tf.debugging.set_log_device_placement(False)
+    assert tf.config.experimental.tensor_float_32_execution_enabled() is True
+    assert tf.config.experimental.get_device_policy() == "silent"

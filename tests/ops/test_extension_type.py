@@ -1,0 +1,277 @@
+"""`tf.experimental.ExtensionType`: fields, validation, repr, specs, nest, tf.function,
+gradients (expected values from TF 2.21)."""
+import typing
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+class MaskedTensor(tf.experimental.ExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+
+    def __validate__(self):
+        self.values.shape.assert_is_compatible_with(self.mask.shape)
+
+
+class Pt(tf.experimental.ExtensionType):
+    x: float
+    y: int = 3
+    name: str = "p"
+
+
+class N(tf.experimental.ExtensionType):
+    a: tf.Tensor
+
+
+class O(tf.experimental.ExtensionType):
+    inner: N
+    k: int
+
+
+def test_fields_convert_and_repr():
+    mt = MaskedTensor(values=[1., 2., 3.], mask=[True, False, True])
+    assert mt.values.dtype == tf.float32 and mt.mask.dtype == tf.bool
+    assert repr(mt) == (
+        "MaskedTensor(values=<tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 2., 3.], "
+        "dtype=float32)>, mask=<tf.Tensor: shape=(3,), dtype=bool, numpy=array([ True, False,"
+        "  True])>)")
+    assert repr(Pt(1.5)) == "Pt(x=1.5, y=3, name='p')"
+    assert repr(Pt(1.5, True)) == "Pt(x=1.5, y=True, name='p')"
+
+
+def test_validation_and_type_errors():
+    with pytest.raises(ValueError, match=r"Shapes \(2,\) and \(1,\) are incompatible"):
+        MaskedTensor(values=[1., 2.], mask=[True])
+    with pytest.raises(TypeError, match="x: expected 'float', got 'int'"):
+        Pt(x=1)
+    with pytest.raises(TypeError, match="missing a required argument: 'x'"):
+        Pt()
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        Pt(1.5, 2, "a", 4)
+    with pytest.raises(TypeError, match="got an unexpected keyword argument 'z'"):
+        Pt(1.5, z=3)
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'object'"):
+        N(object())
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'NoneType'"):
+        N(None)
+    with pytest.raises(TypeError, match="inner: expected 'N', got 'list'"):
+        O([1], 2)
+
+
+def test_immutable():
+    mt = MaskedTensor([1.], [True])
+    with pytest.raises(AttributeError, match="Cannot mutate attribute `values` outside the "
+                                             "custom constructor of ExtensionType."):
+        mt.values = 3
+
+
+def test_custom_constructor_and_typing_fields():
+    class M(tf.experimental.ExtensionType):
+        v: tf.Tensor
+        shape: tf.TensorShape
+        dtype: tf.DType
+        t: typing.Tuple[int, ...] = ()
+        o: typing.Optional[tf.Tensor] = None
+
+        def __init__(self, v, t=()):
+            self.v = tf.convert_to_tensor(v)
+            self.shape = self.v.shape
+            self.dtype = self.v.dtype
+            self.t = t
+            self.o = None
+
+    m = M([1, 2], [1, 2])
+    assert repr(m._type_spec) == ("M.Spec(v=TensorSpec(shape=(2,), dtype=tf.int32, name=None), "
+                                  "shape=TensorShape([2]), dtype=tf.int32, t=(1, 2), o=None)")
+
+    class Bad(tf.experimental.ExtensionType):
+        a: tf.Tensor
+        b: int
+
+        def __init__(self, a):
+            self.a = a
+
+    with pytest.raises(ValueError, match="Missing required fields: {'b'}"):
+        Bad([1])
+
+
+def test_spec():
+    spec = tf.type_spec_from_value(Pt(1.5))
+    assert repr(spec) == "Pt.Spec(x=1.5, y=3, name='p')"
+    assert type(spec).__name__ == "Pt.Spec"
+    assert repr(tf.type_spec_from_value(O(N([1]), 2))) == (
+        "O.Spec(inner=N.Spec(a=TensorSpec(shape=(1,), dtype=tf.int32, name=None)), k=2)")
+    s = N.Spec(a=tf.TensorSpec([None]))
+    assert repr(s) == "N.Spec(a=TensorSpec(shape=(None,), dtype=tf.float32, name=None))"
+    assert s.value_type is N
+    assert not s.is_compatible_with(N([1, 2]))
+    assert N.Spec(a=tf.TensorSpec([None], tf.int32)).is_compatible_with(N([1, 2]))
+    assert repr(tf.type_spec_from_value(1)) == "TensorSpec(shape=(), dtype=tf.int32, name=None)"
+
+
+def test_equality():
+    a = MaskedTensor([1., 2.], [True, False])
+    assert bool(a == a) and not bool(a != a)
+    assert not bool(a == MaskedTensor([1., 3.], [True, False]))
+    assert (Pt(1.5) == Pt(2.5)) is False and (Pt(1.5) != Pt(2.5)) is True
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(a)
+
+
+def test_nest():
+    mt = MaskedTensor([1., 2.], [True, False])
+    assert tf.nest.flatten(mt) == [mt]
+    flat = tf.nest.flatten(mt, expand_composites=True)
+    assert [f.dtype for f in flat] == [tf.float32, tf.bool]
+    doubled = tf.nest.map_structure(lambda t: t * 2 if t.dtype == tf.float32 else t, mt,
+                                    expand_composites=True)
+    assert isinstance(doubled, MaskedTensor)
+    np.testing.assert_array_equal(doubled.values.numpy(), [2., 4.])
+    packed = tf.nest.pack_sequence_as(N([1]), [tf.constant([5])], expand_composites=True)
+    assert isinstance(packed, N) and packed.a.numpy().tolist() == [5]
+    assert len(tf.nest.flatten(O(N([1]), 2), expand_composites=True)) == 1
+
+
+def test_function_traces_by_spec():
+    @tf.function
+    def f(x):
+        return MaskedTensor(x.values * 2, x.mask)
+
+    out = f(MaskedTensor([1., 2.], [True, False]))
+    assert isinstance(out, MaskedTensor)
+    np.testing.assert_array_equal(out.values.numpy(), [2., 4.])
+    sig = f.get_concrete_function(MaskedTensor([1., 2.], [True, False])) \
+        .structured_input_signature
+    assert repr(sig) == ("((MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.float32, "
+                         "name=None), mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None)),),"
+                         " {})")
+
+    @tf.function
+    def g(o):
+        return o.inner.a * o.k
+
+    assert g(O(N([1]), 2)).numpy().tolist() == [2]
+    assert g(O(N([1]), 3)).numpy().tolist() == [3]  # a static field retraces
+    assert g(O(N([4]), 3)).numpy().tolist() == [12]
+    assert g.experimental_get_tracing_count() == 2
+
+
+def test_gradient_through_fields():
+    x = tf.constant([1., 2.])
+
+    @tf.function
+    def g(o):
+        return o.inner.a * o.k
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(g(O(N(x), 2)))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2., 2.])
+
+
+def test_cond_returns_extension_type():
+    mt = MaskedTensor([1.], [True])
+    out = tf.cond(tf.constant(True), lambda: mt, lambda: mt)
+    assert isinstance(out, MaskedTensor)
+
+
+def test_batchable_is_extension_type():
+    class B(tf.experimental.BatchableExtensionType):
+        a: tf.Tensor
+
+    assert isinstance(B([1]), tf.experimental.ExtensionType)
+    assert repr(B([1])._type_spec) == "B.Spec(a=TensorSpec(shape=(1,), dtype=tf.int32, name=None))"
+
+
+class Batched(tf.experimental.BatchableExtensionType):
+    a: tf.Tensor
+    b: tf.Tensor
+
+
+def test_datasets_of_extension_types():
+    bt = Batched(tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([5, 6, 7]))
+    d = tf.data.Dataset.from_tensor_slices(bt)
+    assert repr(d.element_spec) == ("Batched.Spec(a=TensorSpec(shape=(2,), dtype=tf.int32, "
+                                    "name=None), b=TensorSpec(shape=(), dtype=tf.int32, "
+                                    "name=None))")
+    assert repr(d.batch(2).element_spec) == (
+        "Batched.Spec(a=TensorSpec(shape=(None, 2), dtype=tf.int32, name=None), "
+        "b=TensorSpec(shape=(None,), dtype=tf.int32, name=None))")
+    rows = list(d)
+    assert isinstance(rows[0], Batched) and rows[0].a.numpy().tolist() == [1, 2]
+    batches = list(d.batch(2))
+    assert isinstance(batches[0], Batched) and batches[1].b.numpy().tolist() == [7]
+    doubled = list(d.map(lambda e: Batched(e.a * 2, e.b)).take(1))[0]
+    assert isinstance(doubled, Batched) and doubled.a.numpy().tolist() == [2, 4]
+    sums = list(d.map(lambda e: e.a + e.b).as_numpy_iterator())
+    assert [s.tolist() for s in sums] == [[6, 7], [9, 10], [12, 13]]
+    whole = list(tf.data.Dataset.from_tensors(bt))[0]
+    assert whole.a.shape == [3, 2]
+    assert repr(tf.data.Dataset.from_tensors(bt).unbatch().element_spec) == repr(d.element_spec)
+
+
+def test_map_fn_over_extension_types():
+    bt = Batched(tf.constant([[1., 2.], [3., 4.]]), tf.constant([5., 6.]))
+    out = tf.map_fn(lambda e: Batched(e.a * 2, e.b + 1), bt)
+    assert isinstance(out, Batched)
+    assert out.a.numpy().tolist() == [[2., 4.], [6., 8.]] and out.b.numpy().tolist() == [6., 7.]
+    prods = tf.map_fn(lambda e: e.a * e.b, bt, fn_output_signature=tf.float32)
+    assert prods.numpy().tolist() == [[5., 10.], [18., 24.]]
+
+    @tf.function
+    def f(x):
+        return tf.map_fn(lambda e: Batched(e.a * 2, e.b + 1), x)
+
+    assert f(bt).b.numpy().tolist() == [6., 7.]
+
+
+def test_input_signature_of_extension_type_specs():
+    spec = MaskedTensor.Spec(values=tf.TensorSpec([None], tf.float32),
+                             mask=tf.TensorSpec([None], tf.bool))
+
+    @tf.function(input_signature=[spec])
+    def f(x):
+        return tf.where(x.mask, x.values, 0.)
+
+    assert f(MaskedTensor([1., 2.], [True, False])).numpy().tolist() == [1., 0.]
+    assert f.pretty_printed_concrete_signatures().splitlines()[1] == (
+        "  x (POSITIONAL_OR_KEYWORD): MaskedTensor.Spec(values=TensorSpec(shape=(None,), "
+        "dtype=tf.float32, name=None), mask=TensorSpec(shape=(None,), dtype=tf.bool, "
+        "name=None))")
+
+
+def test_composite_results_print_as_their_specs():
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def f(r):
+        return r
+
+    assert f.pretty_printed_concrete_signatures().splitlines()[3] == (
+        "  RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)")
+
+    @tf.function
+    def g(x):
+        return MaskedTensor(x.values * 2, x.mask)
+
+    g(MaskedTensor([1., 2.], [True, False]))
+    assert g.pretty_printed_concrete_signatures().splitlines()[3] == (
+        "  MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
+        "mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))")
+
+
+def test_assert_same_structure_expanding_composites():
+    a, b = Pt(1.5), Pt(1.5, 2)
+    tf.nest.assert_same_structure(MaskedTensor([1.], [True]), MaskedTensor([1., 2.], [True, False]),
+                                  expand_composites=True)  # shapes differ: compatible specs
+    with pytest.raises(ValueError, match=r"More specifically: Incompatible CompositeTensor "
+                                         r"TypeSpecs: type=Spec str=Pt.Spec\(x=1.5, y=3, "
+                                         r"name='p'\) vs. type=Spec str=Pt.Spec\(x=1.5, y=2, "
+                                         r"name='p'\)"):
+        tf.nest.assert_same_structure(a, b, expand_composites=True)
+    with pytest.raises(ValueError, match="is a sequence, while substructure"):
+        tf.nest.assert_same_structure(N([1.]), tf.constant([1.]), expand_composites=True)
+    tf.nest.assert_same_structure(N([1.]), tf.constant([1.]))  # (both leaves)
+    tf.nest.assert_same_structure(tf.ragged.constant([[1]]), tf.ragged.constant([[1, 2]]),
+                                  expand_composites=True)

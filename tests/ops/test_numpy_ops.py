@@ -1,0 +1,155 @@
+"""`tf.experimental.numpy`: NumPy's functions and dtype rules on tensors (expected values
+from TF 2.21)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.experimental.numpy as tnp
+
+
+def _r(t):
+    return repr(t)
+
+
+def test_default_dtypes_are_numpys():
+    assert _r(tnp.arange(5)) == ("<tf.Tensor: shape=(5,), dtype=int64, numpy=array([0, 1, 2, "
+                                 "3, 4])>")
+    assert _r(tnp.linspace(0, 1, 5)) == ("<tf.Tensor: shape=(5,), dtype=float64, numpy=array("
+                                         "[0.  , 0.25, 0.5 , 0.75, 1.  ])>")
+    assert tnp.ones((2, 3)).dtype == tf.float64
+    assert tnp.zeros([2], dtype=tnp.int32).dtype == tf.int32
+    assert tnp.asarray([1, 2, 3]).dtype == tf.int64
+    assert tnp.asarray(1.5).dtype == tf.float64
+    assert tnp.asarray(tf.constant([1, 2])).dtype == tf.int32
+    assert tnp.float32 is np.float32 and tnp.ndarray is tf.Tensor
+    assert isinstance(tnp.ones(2), tnp.ndarray)
+
+
+def test_promotion_of_arrays_and_python_scalars():
+    a = tnp.asarray([1, 2], dtype=tnp.int32)
+    f = tnp.asarray([1., 2.], dtype=tnp.float32)
+    assert tnp.add(a, 1).dtype == tf.int32
+    assert tnp.add(f, 1.5).dtype == tf.float32
+    assert tnp.add(a, 1.5).dtype == tf.float64
+    assert tnp.add(a, f).dtype == tf.float64
+    assert tnp.true_divide(a, a).dtype == tf.float64
+    assert tnp.mean(a).dtype == tf.float64
+    assert tnp.sum(a).dtype == tf.int64
+    assert tnp.sqrt(f).dtype == tf.float32
+    assert tnp.result_type(tnp.int32, tnp.float32) == tf.float64
+    assert _r(tnp.add(tnp.asarray([1, 2]), 1.5)) == (
+        "<tf.Tensor: shape=(2,), dtype=float64, numpy=array([2.5, 3.5])>")
+
+
+def test_common_functions():
+    assert tnp.reshape(tnp.arange(6), (2, 3)).shape == [2, 3]
+    assert tnp.sum(tnp.ones((2, 3)), axis=0).numpy().tolist() == [2., 2., 2.]
+    assert tnp.dot(tnp.ones((2, 3)), tnp.ones((3,))).numpy().tolist() == [3., 3.]
+    assert tnp.where(tnp.asarray([True, False]), 1, 2).numpy().tolist() == [1, 2]
+    assert tnp.clip(tnp.arange(5), 1, 3).numpy().tolist() == [1, 1, 2, 3, 3]
+    assert tnp.cumsum(tnp.arange(5)).numpy().tolist() == [0, 1, 3, 6, 10]
+    assert tnp.argsort(tnp.asarray([3, 1, 2])).numpy().tolist() == [1, 2, 0]
+    assert tnp.moveaxis(tnp.ones((1, 2, 3)), 0, -1).shape == [2, 3, 1]
+    assert tnp.swapaxes(tnp.ones((1, 3)), 0, 1).shape == [3, 1]
+    assert [t.numpy().tolist() for t in tnp.nonzero(tnp.asarray([0, 1, 2]))] == [[1, 2]]
+    assert float(tnp.std(tnp.asarray([1., 2., 3.]))) == pytest.approx(0.816496580927726)
+    assert float(tnp.var(tnp.asarray([1., 2., 3.]), ddof=1)) == 1.0
+    assert float(tnp.average(tnp.asarray([1., 2.]), weights=tnp.asarray([1., 3.]))) == 1.75
+    assert tnp.triu(tnp.ones((2, 2))).numpy().tolist() == [[1., 1.], [0., 1.]]
+    assert tnp.diff(tnp.asarray([1, 4, 9])).numpy().tolist() == [3, 5]
+    assert tnp.roll(tnp.arange(3), 1).numpy().tolist() == [2, 0, 1]
+    assert tnp.size(tnp.ones((2, 3))) == 6 and tnp.ndim(tnp.ones((2, 3))) == 2
+    assert bool(tnp.allclose(tnp.ones(2), tnp.ones(2)))
+    assert tnp.random.rand(2, 3).shape == [2, 3]
+    assert tnp.random.randn(2).dtype == tf.float64
+    assert tnp.random.randint(0, 5, size=(3,)).dtype == tf.int64
+
+
+def test_in_a_function_and_under_a_tape():
+    @tf.function
+    def f(a):
+        return tnp.sum(tnp.reshape(tnp.square(a), [-1]))
+
+    assert float(f(tnp.ones((2, 3)))) == 6.0
+    v = tf.Variable([1., 2.], dtype=tf.float64)
+    with tf.GradientTape() as t:
+        y = tnp.sum(tnp.multiply(v, v))
+    assert t.gradient(y, v).numpy().tolist() == [2., 4.]
+
+
+_NUMPY_BEHAVIOR = textwrap.dedent("""
+    import numpy as np
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    x = tf.constant([[1., 2.], [3., 4.]])
+    print(x.reshape(4).shape, x.reshape(1, 4).shape, x.T.numpy().tolist())
+    print(x.astype(np.int32).dtype, x.ravel().shape, repr(x.size), x.tolist())
+    print(x.mean(axis=0).numpy().tolist(), float(x.max()), hasattr(x, "sum"))
+    print((tf.constant([1], tf.int32) + tf.constant([1.], tf.float32)).dtype)
+    print((tf.constant([1], tf.int32) + 1.5).dtype, (tf.constant([1.], tf.float32) + 1.5).dtype)
+    print((tf.constant([1.], tf.float32) + tf.constant([1.], tf.float64)).dtype)
+    y = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+    print(y[[0, 2]].numpy().tolist(), y[y[:, 0] > 2].numpy().tolist())
+    print(y[tf.constant([2, 0])].numpy().tolist(), y[1].numpy().tolist())
+    print((tf.constant([1], tf.int32) < 1.5).numpy().tolist())
+""")
+
+
+def test_experimental_enable_numpy_behavior():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", _NUMPY_BEHAVIOR], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "(4,) (1, 4) [[1.0, 3.0], [2.0, 4.0]]",
+        "<dtype: 'int32'> (4,) np.int64(4) [[1.0, 2.0], [3.0, 4.0]]",
+        "[2.0, 3.0] 4.0 False",
+        "<dtype: 'float64'>",
+        "<dtype: 'float64'> <dtype: 'float32'>",
+        "<dtype: 'float64'>",
+        "[[1.0, 2.0], [5.0, 6.0]] [[3.0, 4.0], [5.0, 6.0]]",
+        "[[5.0, 6.0], [1.0, 2.0]] [3.0, 4.0]",
+        "[True]",
+    ]
+
+
+def test_numpy_methods_before_numpy_behavior_is_enabled():
+    with pytest.raises(AttributeError, match=r"EagerTensor object has no attribute 'reshape'. "
+                                             r"\n        If you are looking for numpy-related "
+                                             r"methods, please run the following:\n        "
+                                             r"tf.experimental.numpy."
+                                             r"experimental_enable_numpy_behavior\(\)"):
+        tf.constant([1, 2]).reshape((2, 1))
+    with pytest.raises(AttributeError, match="'EagerTensor' object has no attribute 'foo'"):
+        tf.constant(1).foo
+    assert getattr(tf.constant(1), "_missing", None) is None
+
+
+def test_less_common_functions():
+    assert tnp.pad(tnp.ones((2, 2)), ((1, 0), (0, 2)), "constant",
+                   constant_values=5).numpy().tolist() == [[5., 5., 5., 5.], [1., 1., 5., 5.],
+                                                          [1., 1., 5., 5.]]
+    assert tnp.kron(tnp.eye(2), tnp.ones((2, 2))).shape == [4, 4]
+    assert tnp.gcd(tnp.asarray([12, 0, -8]), tnp.asarray([18, 5, 12])).numpy().tolist() == [
+        6, 5, 4]
+    assert tnp.lcm(tnp.asarray([4, 0, -3]), tnp.asarray([6, 5, 4])).numpy().tolist() == [
+        12, 0, 12]
+    assert tnp.float_power(2, 3).dtype == tf.int64  # (as TF: the operands' promoted dtype)
+    assert float(tnp.logaddexp(1., 2.)) == pytest.approx(2.3132616875182228)
+    assert [a.shape for a in tnp.broadcast_arrays(tnp.ones((2, 1)), tnp.ones(3))] == [
+        [2, 3], [2, 3]]
+    assert float(tnp.nansum(tnp.asarray([1., float("nan")]))) == 1.0
+    assert tnp.promote_types(tnp.int32, tnp.float32) == np.dtype("float64")
+    assert tnp.diag_indices(2)[0].dtype == tf.int32
+    assert tnp.rot90(tnp.asarray([[1, 2], [3, 4]]), 3).numpy().tolist() == [[3, 1], [4, 2]]
+    assert tnp.polyval(tnp.asarray([1, 0, -1]), tnp.asarray([1, 2, 3])).numpy().tolist() == [
+        0, 3, 8]
+    assert tnp.sinc(tnp.asarray([0., 0.5])).numpy().tolist() == pytest.approx(
+        [1.0, 0.6366197723675814])
+    assert tnp.int_ is np.int64 and tnp.float_ is np.float64
