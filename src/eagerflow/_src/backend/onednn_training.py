@@ -59,7 +59,8 @@ def _primitive(n, alg, post_ops, scalar_second=False):
 
 
 # A variable is updated in parts of at least this many elements on the intra-op threads
-# while no other process keeps the cores busy (each part's passes on one thread).
+# (each part's passes on one thread, taken by whichever thread is free), whatever the load:
+# under load each thread gets its share of the cores.
 SPLIT_SIZE = 1 << 16
 
 
@@ -70,7 +71,7 @@ def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
         return False
     n = w.size
     parts = min(threads.budget(), n // SPLIT_SIZE)
-    if parts > 1 and not threads.contended:
+    if parts > 1:
         w, m, v, g = (a.reshape(n) for a in (w, m, v, g))
         cut = [n * i // parts // 16 * 16 for i in range(parts)] + [n]
         if not all(_primitives(cut[i + 1] - cut[i]) for i in range(parts)):
