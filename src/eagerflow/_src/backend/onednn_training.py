@@ -59,8 +59,10 @@ def _primitive(n, alg, post_ops, scalar_second=False):
 
 
 # A variable is updated in parts of at least this many elements on the intra-op threads
-# (each part's passes on one thread, taken by whichever thread is free), whatever the load:
-# under load each thread gets its share of the cores.
+# while no other process keeps the cores busy (each part's passes on one thread). Under
+# load it runs whole: an update takes a fraction of a millisecond, less than the scheduler
+# may hold a thread that took a part off its core meanwhile (timed in turn with
+# TensorFlow under load, the MLP step ran no faster with the parts).
 SPLIT_SIZE = 1 << 16
 
 
@@ -71,7 +73,7 @@ def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
         return False
     n = w.size
     parts = min(threads.budget(), n // SPLIT_SIZE)
-    if parts > 1:
+    if parts > 1 and not threads.contended:
         w, m, v, g = (a.reshape(n) for a in (w, m, v, g))
         cut = [n * i // parts // 16 * 16 for i in range(parts)] + [n]
         if not all(_primitives(cut[i + 1] - cut[i]) for i in range(parts)):
