@@ -63,6 +63,7 @@ def _fake_load(monkeypatch, others):
     def tick():
         clock["wall"] += threads.INTERVAL
         tf.matmul(tf.ones((8, 8)), tf.ones((8, 8)))
+    tick.clock = clock
     return tick
 
 
@@ -100,6 +101,26 @@ def test_onednn_kernels_step_down_while_other_processes_are_busy(monkeypatch, ot
         y = tf.nn.max_pool2d(x, 2, 2, "VALID")
     assert threads.openmp_threads() == expected
     assert y.numpy().ravel().tolist() == [10, 11, 14, 15, 26, 27, 30, 31]
+
+
+@needs_blas
+@pytest.mark.parametrize("running, expected", [(0, 2), (2, 1)])
+def test_a_pause_goes_by_the_processes_running_when_it_ends(restore_budget, monkeypatch,
+                                                           running, expected):
+    tick = _fake_load(monkeypatch, 0.0)
+    monkeypatch.setattr(threads, "_blas_default", 2)
+    tick()
+    tick()
+    assert threads.blas_threads() == 2
+    # this process waits ten seconds (for its input, say) while others keep both cores busy
+    busy = {"seconds": 0.0}
+    monkeypatch.setattr(threads, "_busy_seconds", lambda cpus: busy["seconds"])
+    monkeypatch.setattr(threads, "_others_running", lambda: running)
+    tick.clock["wall"] += 10.0
+    busy["seconds"] += 20.0
+    tick()
+    assert threads.blas_threads() == expected
+    assert threads.contended == (expected == 1)
 
 
 @needs_blas

@@ -404,6 +404,25 @@ def test_the_workspace_says_how_many_parts_ran(path):
     assert small.numpy()[-1] == major.numpy()[-1] == (1 if path else 0)
 
 
+def test_a_batch_is_split_while_other_processes_keep_the_cores_busy(path, monkeypatch):
+    """Each thread taking parts gets its share of busy cores, where one thread alone gets
+    one: the batch runs in parts as on idle cores, with the same values."""
+    h, k, r, b = tf.zeros((40, 2)), _data(4, 8), _data(2, 8), _data(8)
+    x = tf.constant(_data(40, 3, 4))
+    monkeypatch.setattr(threads, "_look", lambda: None)  # (never at the real load)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    try:
+        results = []
+        for contended in (False, True):
+            monkeypatch.setattr(threads, "contended", contended)
+            results.append([o.numpy() for o in rnn_ops.fused_rnn(x, k, r, b, h, h)])
+    finally:
+        tf.config.threading.set_intra_op_parallelism_threads(0)
+    assert results[1][-1][-1] == (2 if path else 0)  # (the workspace's gaps are not set)
+    for idle, busy in zip(results[0][:-1], results[1][:-1]):
+        np.testing.assert_array_equal(idle, busy)
+
+
 @pytest.mark.parametrize("kind", sorted(LAYERS))
 def test_train_steps_in_a_function_see_every_weight_update(path, kind):
     """A traced training step (optimizer updates inside, in place) run again and again, with

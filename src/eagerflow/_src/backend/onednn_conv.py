@@ -208,10 +208,10 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     (three to twenty times slower than one thread once another process runs): on
     several threads, float32 batches are split instead, each part's gradient computed
     on one thread (`threads.in_chunks`), and the parts summed in order; work too small
-    to split runs on one thread, and so does all of it while other processes keep the
-    cores busy (`threads.contended`): parts then wait for a core anyway, and each costs
-    Python calls and a smaller, less efficient kernel (the small CNN's step took 3-4% less
-    time and CPU time whole).
+    to split runs on one thread. The batch is split while other processes keep the cores
+    busy too: the threads taking parts each get their share of the cores, as TensorFlow's
+    pool threads do, where one thread alone gets one share, and results do not depend on
+    the machine's load.
     """
     x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
     w_shape = tuple(w_shape)
@@ -221,7 +221,7 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     batch = x.shape[0]
     work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
     parts = min(-(-batch // _PART), work // _PART_WORK)
-    if parts < 2 or x.dtype != _F32 or threads.budget() < 2 or threads.contended:
+    if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
         dw = _filter_gradient(x, dy, *args, serial=threads.budget() > 1)
         return None if dw is None else _result(dw)
     bounds = [batch * i // parts for i in range(parts + 1)]

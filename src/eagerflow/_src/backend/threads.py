@@ -8,7 +8,8 @@ process keeps the cores busy, a descheduled worker stalls the rest, and a
 step takes ten times longer than on one thread. So the BLAS runs on the whole
 budget only while the machine is otherwise idle: `adapt`, called before
 matrix products, looks every `INTERVAL` seconds at how much CPU time the
-cores spent outside this process and drops OpenBLAS to one thread while
+cores spent outside this process (after a pause, at the threads of others
+runnable at that instant) and drops OpenBLAS to one thread while
 others keep more than half a core busy (`set_fixed` holds the budget instead, for
 reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
@@ -31,6 +32,7 @@ import time
 
 INTERVAL = 0.2     # seconds between two looks at the machine's load
 BUSY_OTHERS = 0.5  # cores' worth of other processes' work that counts as contention
+STALE = 2          # a look this many INTERVALs after the last one goes by the instant
 
 _lock = threading.Lock()
 _local = threading.local()  # this thread's OpenMP count, as last set
@@ -233,7 +235,10 @@ def _look():
             _set_blas(ceiling)
             return
         last, _last = _last, now
-        if last is None:  # no interval yet: how many others are runnable right now
+        if last is None or wall - last[0] > STALE * INTERVAL:
+            # no interval yet, or one spanning a pause of this process (waiting for its
+            # input, say), whose cores other processes may have used meanwhile without
+            # competing with it: how many others are runnable right now
             contended = _others_running() >= 1
             _set_blas(1 if contended else ceiling)
             return

@@ -374,20 +374,18 @@ _SERIAL_WORK = 1 << 21  # multiply-adds per gate per step (batch 64, 64 units, 1
 # small to share (`_SERIAL_WORK`) runs in parts of at least this many examples, each on one
 # thread (`threads.in_chunks`): rows of a batch are independent sequences, so the threads
 # meet once, at the end, rather than at every step. (One thread, LSTM(64) over 32 steps of
-# 16 inputs, forward and backward: batch 64 3.2 ms, 32 1.8 ms, 16 1.0 ms.) Under load the
-# parts cost a fifth more CPU time than the whole batch, and bring no speed: it runs whole.
+# 16 inputs, forward and backward: batch 64 3.2 ms, 32 1.8 ms, 16 1.0 ms.) Under load too:
+# the parts cost a fifth more CPU time than the whole batch, but each thread taking parts
+# gets its share of the cores, where the whole batch on one thread gets one share (timed
+# in turn with TensorFlow under load, bench/interleaved.py, the LSTM step ran a third faster).
 _PART = 16
 
 
 def _parts(mode, time_major, x, units):
     """How many parts of the batch the oneDNN kernels run on, each on a thread: 1 unless
-    the batch is batch-major (its parts contiguous), large, the work per step small and
-    the cores otherwise idle."""
+    the batch is batch-major (its parts contiguous), large and the work per step small."""
     batch = x.shape[0]
     if time_major or batch * units * (x.shape[2] + units) >= _SERIAL_WORK:
-        return 1
-    threads.adapt()  # (looks at the load anew every `threads.INTERVAL` seconds)
-    if threads.contended:
         return 1
     return max(min(threads.budget(), batch // _PART, 255), 1)
 
