@@ -55,7 +55,7 @@ def _same(got, want):
 @pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
                                   "keras_cnn", "many_ops", "keras_attention", "control_flow",
                                   "nested_call", "limited_loops", "call_chain",
-                                  "counts_and_draws"])
+                                  "counts_and_draws", "decoders"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

@@ -163,3 +163,16 @@ def test_keras_ctc_decode_in_predict_and_functions():
         return tf.sparse.to_dense(tf.keras.backend.ctc_label_dense_to_sparse(labels, lengths),
                                   default_value=-1)
     assert to_sparse(LABELS, [3, 2]).numpy().tolist() == [[1, 2, 2], [3, 1, -1]]
+
+
+def test_raw_beam_search_merges_repeats_of_decoded_paths():
+    # TF's op with merge_repeated (its default) merges a path's repeated labels once decoded,
+    # "1 (blank) 1" becoming "1"; tf.nn.ctc_beam_search_decoder keeps them
+    x = np.log(np.array([[[0.2, 0.7, 0.1]], [[0.1, 0.8, 0.1]], [[0.1, 0.2, 0.7]],
+                         [[0.6, 0.3, 0.1]]], np.float32))
+    raw = tf.raw_ops.CTCBeamSearchDecoder(inputs=x, sequence_length=[4], beam_width=5,
+                                          top_paths=2)
+    assert [v.numpy().tolist() for v in raw.decoded_values] == [[1, 0], [1]]
+    assert len(raw.decoded_indices) == 2 and raw.log_probability.shape == (1, 2)
+    decoded, _ = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=5, top_paths=2)
+    assert [d.values.numpy().tolist() for d in decoded] == [[1, 0], [1, 1]]

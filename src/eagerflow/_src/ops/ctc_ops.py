@@ -297,6 +297,8 @@ def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repea
             raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
                                   "Less leaves in the beam search than requested.")
         for i, (prefix, parts) in enumerate(ranked):
+            if merge_repeated:  # (TF's: a path's repeated labels are merged once decoded)
+                prefix = [k for j, k in enumerate(prefix) if j == 0 or k != prefix[j - 1]]
             paths[i].append(prefix)
             scores[b, i] = _log_add(*parts)
     parts = [_sparse_parts(per_batch, batch) for per_batch in paths]
@@ -310,7 +312,8 @@ def _beam_rule(inputs, sequence_length, *, top_paths, **_):
 _BEAM = register("CTCBeamSearchDecoder", _beam_decode, _beam_rule, multi=True,
                  dtypes=(_d.float32, _d.float64), not_differentiable=_NOT_DIFFERENTIABLE)
 tf_args[_BEAM] = ("inputs", "sequence_length")
-tf_nodes[_BEAM] = NodeForm(types={"T": 0}, outputs=_DECODED)
+tf_nodes[_BEAM] = NodeForm(types={"T": 0}, outputs=(
+    *((name, "top_paths") for name in _DECODED[:3]), "log_probability"))
 tf_defaults[_BEAM] = {"merge_repeated": True}
 batching_rules[_BEAM] = PER_ELEMENT
 
@@ -327,7 +330,7 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
     sequence_length = cast(as_tensor(sequence_length), _d.int32)
     outputs = dispatch(_BEAM, (inputs, sequence_length),
                        {"beam_width": int(beam_width), "top_paths": int(top_paths),
-                        "merge_repeated": True}, None)
+                        "merge_repeated": False}, None)
     n = int(top_paths)
     decoded = [SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i in range(n)]
     return decoded, outputs[-1]
