@@ -137,3 +137,12 @@ def test_sampled_losses_in_functions_and_keras():
     model = tf.keras.Model([inputs, labels], loss)
     out = model.predict([np.ones((3, 4), np.float32), np.array([[1], [2], [3]])], verbose=0)
     assert out.shape == (3,) and np.all(np.isfinite(out))
+
+
+def test_raw_sampler_takes_python_lists_as_int64():
+    # (TF's true_classes is int64 whatever the values given)
+    s = tf.raw_ops.UniformCandidateSampler(true_classes=[[1]], num_true=1, num_sampled=2,
+                                           unique=False, range_max=4)
+    assert type(s).__name__ == "UniformCandidateSampler"
+    assert s.sampled_candidates.dtype == tf.int64 and s.sampled_candidates.shape == (2,)
+    np.testing.assert_allclose(s.true_expected_count, [[0.5]])
