@@ -83,7 +83,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
                                   "limited_loops", "variable_bodies", "counts_and_draws",
                                   "nested_calls", "loop_train_step", "nested_loop_gradients",
                                   "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length",
-                                  "ragged"])
+                                  "ragged", "decoders"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
