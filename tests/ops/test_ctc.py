@@ -176,3 +176,19 @@ def test_raw_beam_search_merges_repeats_of_decoded_paths():
     assert len(raw.decoded_indices) == 2 and raw.log_probability.shape == (1, 2)
     decoded, _ = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=5, top_paths=2)
     assert [d.values.numpy().tolist() for d in decoded] == [[1, 0], [1, 1]]
+
+
+def test_decoder_rank_errors_eagerly_and_in_functions():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="inputs is not a 3-Tensor"):
+        tf.nn.ctc_greedy_decoder(LOGITS[0], [1, 1])
+    greedy = tf.function(lambda x, n: tf.nn.ctc_greedy_decoder(x, n)[1],
+                         input_signature=[tf.TensorSpec([None, 3]),
+                                          tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(ValueError, match=r"Shape must be rank 3 but is rank 2 for "
+                                         r"'\{\{node CTCGreedyDecoder\}\}.*\[\?,3\], \[\?\]"):
+        greedy.get_concrete_function()
+    beam = tf.function(lambda x, n: tf.nn.ctc_beam_search_decoder(x, n)[1],
+                       input_signature=[tf.TensorSpec([None, 2, 3]),
+                                        tf.TensorSpec([None, 1], tf.int32)])
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        beam.get_concrete_function()

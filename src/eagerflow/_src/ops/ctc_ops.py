@@ -15,7 +15,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -181,7 +181,7 @@ def _sparse_parts(paths, batch):
 def _greedy_decode(xp, inputs, sequence_length, merge_repeated=True, blank_index=-1):
     if inputs.ndim != 3:
         raise errors.op_error(errors.InvalidArgumentError, "CTCGreedyDecoder",
-                              f"inputs is not a 3-Tensor: {list(inputs.shape)}")
+                              "inputs is not a 3-Tensor")
     steps, batch, classes = inputs.shape
     lengths = np.asarray(sequence_length)
     _check_lengths("CTCGreedyDecoder", steps, batch, lengths)
@@ -201,7 +201,12 @@ def _greedy_decode(xp, inputs, sequence_length, merge_repeated=True, blank_index
     return (*_sparse_parts(paths, batch), log_probability)
 
 
-def _decoded_rules(inputs, top_paths):
+def _decoded_rules(op_name, inputs, sequence_length, top_paths):
+    for t, rank in ((inputs, 3), (sequence_length, 1)):
+        if t.shape.rank is not None and t.shape.rank != rank:
+            raise shape_rules.shape_error(
+                op_name, f"Shape must be rank {rank} but is rank {t.shape.rank}",
+                [inputs.shape, sequence_length.shape])
     batch = inputs.shape[1] if inputs.shape.rank is not None else None
     i64 = _d.int64
     return ([(TensorShape([None, 2]), i64)] * top_paths + [(TensorShape([None]), i64)] *
@@ -210,7 +215,7 @@ def _decoded_rules(inputs, top_paths):
 
 
 def _greedy_rule(inputs, sequence_length, **_):
-    return _decoded_rules(inputs, 1)
+    return _decoded_rules("CTCGreedyDecoder", inputs, sequence_length, 1)
 
 
 _NOT_DIFFERENTIABLE = "decoding has no gradient"
@@ -277,7 +282,7 @@ def _beam_search(log_probs, beam_width, blank):
 def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repeated=True):
     if inputs.ndim != 3:
         raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
-                              f"inputs is not a 3-Tensor: {list(inputs.shape)}")
+                              "inputs is not a 3-Tensor")
     steps, batch, classes = inputs.shape
     lengths = np.asarray(sequence_length)
     _check_lengths("CTCBeamSearchDecoder", steps, batch, lengths)
@@ -306,7 +311,7 @@ def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repea
 
 
 def _beam_rule(inputs, sequence_length, *, top_paths, **_):
-    return _decoded_rules(inputs, top_paths)
+    return _decoded_rules("CTCBeamSearchDecoder", inputs, sequence_length, top_paths)
 
 
 _BEAM = register("CTCBeamSearchDecoder", _beam_decode, _beam_rule, multi=True,
