@@ -146,3 +146,16 @@ def test_raw_sampler_takes_python_lists_as_int64():
     assert type(s).__name__ == "UniformCandidateSampler"
     assert s.sampled_candidates.dtype == tf.int64 and s.sampled_candidates.shape == (2,)
     np.testing.assert_allclose(s.true_expected_count, [[0.5]])
+
+
+def test_true_classes_errors_as_tfs():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="true_classes must be a matrix"):
+        tf.random.uniform_candidate_sampler(tf.constant([1, 2], tf.int64), 1, 2, False, 5)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="true_classes must have num_true columns, expected: 2 was: 1"):
+        tf.random.uniform_candidate_sampler(tf.constant([[1, 2]], tf.int64), 1, 2, False, 5)
+    traced = tf.function(lambda t: tf.random.log_uniform_candidate_sampler(t, 1, 2, False, 5)[0],
+                         input_signature=[tf.TensorSpec([None], tf.int64)])
+    with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for "
+                                         r"'\{\{node LogUniformCandidateSampler\}\}"):
+        traced.get_concrete_function()

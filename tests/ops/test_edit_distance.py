@@ -47,3 +47,19 @@ def test_in_functions(spec):
     normalized, plain = distance(h, t)
     np.testing.assert_allclose(normalized, [1 / 3, np.inf])
     np.testing.assert_array_equal(plain, [1.0, 2.0])
+
+
+def test_static_shape_from_dense_shapes_known_before_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([2, 4], tf.int32),
+                                  tf.TensorSpec([None, 4], tf.int32)])
+    def shapes(a, b):
+        h, t = tf.sparse.from_dense(a), tf.sparse.from_dense(b)
+        c = tf.SparseTensor([[0, 0, 1]], [1], [3, 2, 5])
+        # as TF's: known where both dense shapes are
+        assert tf.edit_distance(h, h).shape == (2,)
+        assert tf.edit_distance(h, t).shape.rank is None
+        assert tf.edit_distance(c, c).shape == (3, 2)
+        return tf.edit_distance(h, t)
+
+    np.testing.assert_array_equal(shapes(np.ones((2, 4), np.int32),
+                                         np.ones((2, 4), np.int32)), [0.0, 0.0])

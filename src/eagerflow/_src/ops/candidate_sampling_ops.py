@@ -21,7 +21,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops, random_ops, \
-    reduction_ops
+    reduction_ops, shape_rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -40,11 +40,13 @@ def _sampler(probability, op_name):
     def kernel(xp, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
                stream):
         true = np.asarray(true_classes, np.int64)
-        if true.ndim != 2 or true.shape[1] != num_true:
-            raise errors.op_error(
-                errors.InvalidArgumentError, op_name,
-                f"true_classes must be a matrix with num_true={num_true} columns, got shape "
-                f"{list(true.shape)}")
+        if true.ndim != 2:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  "true_classes must be a matrix")
+        if true.shape[1] != num_true:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"true_classes must have num_true columns, expected: "
+                                  f"{true.shape[1]} was: {num_true}")
         if unique and num_sampled > range_max:
             raise errors.op_error(errors.InvalidArgumentError, op_name,
                                   "Sampler's range is too small.")
@@ -76,11 +78,17 @@ def _sampler(probability, op_name):
     return kernel
 
 
-def _sampler_rule(true_classes, *, num_true, num_sampled, **_):
-    batch = true_classes.shape[0] if true_classes.shape.rank == 2 else None
-    return [(TensorShape([num_sampled]), _d.int64),
-            (TensorShape([batch, num_true]), _d.float32),
-            (TensorShape([num_sampled]), _d.float32)]
+def _sampler_rule(op_name):
+    def rule(true_classes, *, num_true, num_sampled, **_):
+        rank = true_classes.shape.rank
+        if rank is not None and rank != 2:
+            raise shape_rules.shape_error(op_name, f"Shape must be rank 2 but is rank {rank}",
+                                          [true_classes.shape])
+        batch = true_classes.shape[0] if rank == 2 else None
+        return [(TensorShape([num_sampled]), _d.int64),
+                (TensorShape([batch, num_true]), _d.float32),
+                (TensorShape([num_sampled]), _d.float32)]
+    return rule
 
 
 def _log_uniform(k):
@@ -94,7 +102,7 @@ def _uniform(k):
 _SAMPLERS = {}
 for _name, _probability in (("LogUniformCandidateSampler", _log_uniform),
                             ("UniformCandidateSampler", _uniform)):
-    _op = register(_name, _sampler(_probability, _name), _sampler_rule, multi=True,
+    _op = register(_name, _sampler(_probability, _name), _sampler_rule(_name), multi=True,
                    dtypes=(_d.int64,), stateful=True, not_differentiable="sampling")
     tf_args[_op] = ("true_classes",)
     tf_nodes[_op] = NodeForm(types={}, outputs=("sampled_candidates", "true_expected_count",

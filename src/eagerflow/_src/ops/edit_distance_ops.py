@@ -15,7 +15,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
-from eagerflow._src.core.tensor_shape import unknown_shape
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops.shape_rules import known_elements
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 
@@ -59,9 +60,13 @@ def _edit_distance(xp, hypothesis_indices, hypothesis_values, hypothesis_shape, 
     return out
 
 
-def _edit_distance_rule(*inputs, **_):
-    # (TF knows the shape only from constant dense shapes)
-    return unknown_shape(), _d.float32
+def _edit_distance_rule(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                        truth_values, truth_shape, **_):
+    # (TF knows the shape only from dense shapes known in full before run time)
+    hyp, tru = known_elements(hypothesis_shape), known_elements(truth_shape)
+    if hyp is None or tru is None or None in hyp or None in tru or len(hyp) != len(tru):
+        return unknown_shape(), _d.float32
+    return TensorShape([max(a, b) for a, b in zip(hyp[:-1], tru[:-1])]), _d.float32
 
 
 _EDIT_DISTANCE = register("EditDistance", _edit_distance, _edit_distance_rule, tied=(1, 4),
