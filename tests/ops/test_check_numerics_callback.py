@@ -97,3 +97,10 @@ def test_keras_predict_is_checked(checking):
                        match=r"graph op \"Sqrt\"(.|\n)*node model(_\d+)?/lambda(_\d+)?/Sqrt/"
                              r"CheckNumericsV2"):
         model.predict(-np.ones((2, 2), np.float32), verbose=0)
+
+
+def test_dataset_functions_traced_while_checking_are_checked(checking):
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0]).map(tf.math.log)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match='Detected Infinity or NaN in output 0 of graph op "Log"'):
+        list(ds.as_numpy_iterator())
