@@ -55,7 +55,7 @@ def _same(got, want):
 @pytest.mark.parametrize("name", ["mlp", "mlp_train_step", "convnet", "dynamic_step",
                                   "keras_cnn", "many_ops", "keras_attention", "control_flow",
                                   "nested_call", "limited_loops", "call_chain",
-                                  "counts_and_draws"])
+                                  "counts_and_draws", "decoders"])
 def test_graphs_written_by_tf_run_here_with_tfs_results(name):
     raw, data = _load(f"tf_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)
@@ -83,7 +83,7 @@ def test_messages_read_and_write_tfs_bytes_unchanged(name):
                                   "limited_loops", "variable_bodies", "counts_and_draws",
                                   "nested_calls", "loop_train_step", "nested_loop_gradients",
                                   "keras_rnn", "keras_rnn_train_step", "keras_rnn_any_length",
-                                  "ragged"])
+                                  "ragged", "decoders"])
 def test_graphs_written_here_for_tf_run_here_too(name):
     raw, data = _load(f"ef_{name}")
     gd = tf.compat.v1.GraphDef.FromString(raw)

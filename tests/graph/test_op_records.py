@@ -28,7 +28,8 @@ ELEMENTWISE = {
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
     "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",
-    "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "CheckNumerics", "Cos",
+    "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "CheckNumerics",
+    "CheckNumericsV2", "Cos",
     "Cumprod", "Cumsum", "CumulativeLogsumexp", "Dawsn", "Digamma", "Elu", "EluGrad", "Erf",
     "Erfc", "Erfinv", "Exp", "Expint", "Expm1", "FresnelCos", "FresnelSin", "Identity",
     "LeakyRelu", "Ndtri",

@@ -83,3 +83,79 @@ def test_sampled_softmax_gradient_is_sparse_and_matches_tf():
     np.testing.assert_allclose(tf.convert_to_tensor(grad_b),
                                [0.2652, -0.7316, 0.0173, 0, -0.8478, 0, 0, -0.4326, 0, 1.7295],
                                atol=1e-4)
+
+
+def test_samplers_in_functions():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.int64)])
+    def sample(true_classes):
+        s = tf.random.log_uniform_candidate_sampler(true_classes, 2, 5, True, 10)
+        u = tf.random.uniform_candidate_sampler(true_classes, 2, 3, False, 10, seed=3)
+        # TF's static shapes
+        assert s.sampled_candidates.shape == (5,) and u.sampled_expected_count.shape == (3,)
+        assert s.true_expected_count.shape.as_list() == [None, 2]
+        return s, u
+
+    s, u = sample(tf.constant([[1, 2], [3, 4], [5, 6]], tf.int64))
+    assert len(set(s.sampled_candidates.numpy().tolist())) == 5
+    assert s.true_expected_count.shape == (3, 2)
+    np.testing.assert_allclose(u.true_expected_count, np.full((3, 2), 0.3), rtol=1e-6)
+
+
+def test_seeded_sampler_draws_a_stream():
+    # as in TF: each call takes the next draw of a seeded op's stream, and a function's op
+    # draws the same sequence as eager calls
+    def draw():
+        return tf.random.uniform_candidate_sampler([[1]], 1, 3, False, 1000,
+                                                   seed=1).sampled_candidates.numpy().tolist()
+    traced = tf.function(lambda: tf.random.uniform_candidate_sampler(
+        [[1]], 1, 3, False, 1000, seed=1).sampled_candidates)
+    tf.random.set_seed(5)
+    first, second = draw(), draw()
+    assert first != second
+    tf.random.set_seed(5)
+    assert [traced().numpy().tolist(), traced().numpy().tolist()] == [first, second]
+    tf.random.set_seed(None)
+
+
+def test_sampled_losses_in_functions_and_keras():
+    weights = tf.random.normal([20, 4], seed=1)
+    biases = tf.zeros([20])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 1], tf.int64),
+                                  tf.TensorSpec([None, 4], tf.float32)])
+    def losses(labels, inputs):
+        return (tf.nn.nce_loss(weights, biases, labels, inputs, 5, 20),
+                tf.nn.sampled_softmax_loss(weights, biases, labels, inputs, 5, 20))
+
+    nce, softmax = losses(tf.constant([[1], [3]], tf.int64), tf.ones([2, 4]))
+    assert nce.shape == (2,) and softmax.shape == (2,)
+    assert np.all(np.isfinite(nce)) and np.all(softmax.numpy() > 0)
+    inputs = tf.keras.Input((4,))
+    labels = tf.keras.Input((1,), dtype=tf.int64)
+    loss = tf.keras.layers.Lambda(lambda t: tf.nn.nce_loss(weights, biases, t[1], t[0], 5,
+                                                           20))([inputs, labels])
+    model = tf.keras.Model([inputs, labels], loss)
+    out = model.predict([np.ones((3, 4), np.float32), np.array([[1], [2], [3]])], verbose=0)
+    assert out.shape == (3,) and np.all(np.isfinite(out))
+
+
+def test_raw_sampler_takes_python_lists_as_int64():
+    # (TF's true_classes is int64 whatever the values given)
+    s = tf.raw_ops.UniformCandidateSampler(true_classes=[[1]], num_true=1, num_sampled=2,
+                                           unique=False, range_max=4)
+    assert type(s).__name__ == "UniformCandidateSampler"
+    assert s.sampled_candidates.dtype == tf.int64 and s.sampled_candidates.shape == (2,)
+    np.testing.assert_allclose(s.true_expected_count, [[0.5]])
+
+
+def test_true_classes_errors_as_tfs():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="true_classes must be a matrix"):
+        tf.random.uniform_candidate_sampler(tf.constant([1, 2], tf.int64), 1, 2, False, 5)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="true_classes must have num_true columns, expected: 2 was: 1"):
+        tf.random.uniform_candidate_sampler(tf.constant([[1, 2]], tf.int64), 1, 2, False, 5)
+    traced = tf.function(lambda t: tf.random.log_uniform_candidate_sampler(t, 1, 2, False, 5)[0],
+                         input_signature=[tf.TensorSpec([None], tf.int64)])
+    with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for "
+                                         r"'\{\{node LogUniformCandidateSampler\}\}"):
+        traced.get_concrete_function()

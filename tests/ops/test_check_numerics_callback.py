@@ -63,3 +63,44 @@ def test_log_device_placement_setting():
     finally:
         tf.debugging.set_log_device_placement(False)
     assert tf.debugging.get_log_device_placement() is False
+
+
+def test_ops_traced_into_functions_are_checked(checking):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return tf.math.log(x) * 2
+
+    np.testing.assert_allclose(f(tf.constant([1.0, 2.0])), [0.0, 2 * np.log(2.0)], rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        f(tf.constant([1.0, 0.0]))
+    text = str(info.value)
+    assert ('!!! Detected Infinity or NaN in output 0 of graph op "Log" (# of outputs: 1) !!!\n'
+            "  dtype: <dtype: 'float32'>\n  shape: (None,)\n\n"
+            '  Input tensor: Tensor("x:0", shape=(None,), dtype=float32)\n'
+            '  Graph name: "f"\n') in text
+    assert " : Tensor had -Inf values" in text and "{{node Log/CheckNumericsV2}}" in text
+    # a branch of a tensor condition is checked too
+    g = tf.function(lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: tf.math.sqrt(x - 2.0),
+                                      lambda: x),
+                    input_signature=[tf.TensorSpec([None], tf.float32)])
+    np.testing.assert_array_equal(g(tf.constant([-1.0])), [-1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match='graph op "Sqrt"'):
+        g(tf.constant([1.0]))
+
+
+def test_keras_predict_is_checked(checking):
+    inputs = tf.keras.Input((2,))
+    model = tf.keras.Model(inputs, tf.keras.layers.Lambda(tf.math.sqrt)(inputs))
+    np.testing.assert_allclose(model.predict(np.full((2, 2), 4.0, np.float32), verbose=0),
+                               np.full((2, 2), 2.0))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"graph op \"Sqrt\"(.|\n)*node model(_\d+)?/lambda(_\d+)?/Sqrt/"
+                             r"CheckNumericsV2"):
+        model.predict(-np.ones((2, 2), np.float32), verbose=0)
+
+
+def test_dataset_functions_traced_while_checking_are_checked(checking):
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 0.0]).map(tf.math.log)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match='Detected Infinity or NaN in output 0 of graph op "Log"'):
+        list(ds.as_numpy_iterator())

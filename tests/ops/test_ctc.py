@@ -104,3 +104,91 @@ def test_keras_backend_ctc():
     sparse = tf.keras.backend.ctc_label_dense_to_sparse(tf.constant(LABELS), [3, 2])
     np.testing.assert_array_equal(sparse.values, [1, 2, 2, 3, 1])
     np.testing.assert_array_equal(sparse.dense_shape, [2, 3])
+
+
+@pytest.mark.parametrize("signature", [
+    [tf.TensorSpec([6, 2, 5], tf.float32), tf.TensorSpec([2], tf.int32)],
+    [tf.TensorSpec([None, None, 5], tf.float32), tf.TensorSpec([None], tf.int32)]])
+def test_decoders_in_functions(signature):
+    batch = signature[0].shape[1]
+
+    @tf.function(input_signature=signature)
+    def greedy(x, n):
+        (d,), p = tf.nn.ctc_greedy_decoder(x, n)
+        # TF's static shapes
+        assert d.indices.shape.as_list() == [None, 2] and d.values.shape.as_list() == [None]
+        assert d.dense_shape.shape == (2,) and p.shape.as_list() == [batch, 1]
+        return tf.sparse.to_dense(d, default_value=-1), p
+
+    @tf.function(input_signature=signature)
+    def beam(x, n):
+        decoded, p = tf.nn.ctc_beam_search_decoder(x, n, beam_width=3, top_paths=2)
+        assert p.shape.as_list() == [batch, 2]
+        assert [d.indices.shape.as_list() for d in decoded] == [[None, 2]] * 2
+        return [tf.sparse.to_dense(d, default_value=-1) for d in decoded], p
+
+    dense, p = greedy(LOGITS, LOGIT_LENGTH)
+    assert dense.numpy().tolist() == [[2, 1, 3, 1, 3], [1, 2, -1, -1, -1]]
+    np.testing.assert_allclose(p, [[-4.7594566], [-6.020398]], rtol=1e-6)
+    logits = np.random.default_rng(0).normal(size=(6, 2, 5)).astype(np.float32)
+    paths, p = beam(logits, [6, 5])
+    eager, eager_p = tf.nn.ctc_beam_search_decoder(logits, [6, 5], beam_width=3, top_paths=2)
+    assert [d.numpy().tolist() for d in paths] == [
+        tf.sparse.to_dense(d, default_value=-1).numpy().tolist() for d in eager]
+    np.testing.assert_allclose(p, eager_p)
+    with pytest.raises(tf.errors.FailedPreconditionError, match=r"sequence_length\(0\) <= 6"):
+        greedy(LOGITS, [7, 1])
+
+
+def test_decoder_errors():
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="len.sequence_length. != batch_size"):
+        tf.nn.ctc_greedy_decoder(LOGITS, [1, 1, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more paths than the beam width"):
+        tf.nn.ctc_beam_search_decoder(LOGITS, LOGIT_LENGTH, beam_width=1, top_paths=2)
+
+
+def test_keras_ctc_decode_in_predict_and_functions():
+    y_pred = tf.nn.softmax(np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32))
+    inputs = tf.keras.Input((None, 5))
+    decoded = tf.keras.layers.Lambda(lambda t: tf.keras.backend.ctc_decode(
+        t, tf.fill(tf.shape(t)[:1], tf.shape(t)[1]))[0][0])(inputs)
+    model = tf.keras.Model(inputs, decoded)
+    assert model.predict(y_pred, verbose=0).tolist() == [[2, 1, 1, -1, -1, -1],
+                                                        [3, 1, 2, 3, 2, -1]]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.int32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def to_sparse(labels, lengths):
+        return tf.sparse.to_dense(tf.keras.backend.ctc_label_dense_to_sparse(labels, lengths),
+                                  default_value=-1)
+    assert to_sparse(LABELS, [3, 2]).numpy().tolist() == [[1, 2, 2], [3, 1, -1]]
+
+
+def test_raw_beam_search_merges_repeats_of_decoded_paths():
+    # TF's op with merge_repeated (its default) merges a path's repeated labels once decoded,
+    # "1 (blank) 1" becoming "1"; tf.nn.ctc_beam_search_decoder keeps them
+    x = np.log(np.array([[[0.2, 0.7, 0.1]], [[0.1, 0.8, 0.1]], [[0.1, 0.2, 0.7]],
+                         [[0.6, 0.3, 0.1]]], np.float32))
+    raw = tf.raw_ops.CTCBeamSearchDecoder(inputs=x, sequence_length=[4], beam_width=5,
+                                          top_paths=2)
+    assert [v.numpy().tolist() for v in raw.decoded_values] == [[1, 0], [1]]
+    assert len(raw.decoded_indices) == 2 and raw.log_probability.shape == (1, 2)
+    decoded, _ = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=5, top_paths=2)
+    assert [d.values.numpy().tolist() for d in decoded] == [[1, 0], [1, 1]]
+
+
+def test_decoder_rank_errors_eagerly_and_in_functions():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="inputs is not a 3-Tensor"):
+        tf.nn.ctc_greedy_decoder(LOGITS[0], [1, 1])
+    greedy = tf.function(lambda x, n: tf.nn.ctc_greedy_decoder(x, n)[1],
+                         input_signature=[tf.TensorSpec([None, 3]),
+                                          tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(ValueError, match=r"Shape must be rank 3 but is rank 2 for "
+                                         r"'\{\{node CTCGreedyDecoder\}\}.*\[\?,3\], \[\?\]"):
+        greedy.get_concrete_function()
+    beam = tf.function(lambda x, n: tf.nn.ctc_beam_search_decoder(x, n)[1],
+                       input_signature=[tf.TensorSpec([None, 2, 3]),
+                                        tf.TensorSpec([None, 1], tf.int32)])
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        beam.get_concrete_function()

@@ -361,6 +361,21 @@ def ragged(values, splits):
             repeated)
 
 
+@tf.function
+def decoders(x, n, labels):
+    """CTCGreedyDecoder, CTCBeamSearchDecoder (two paths), EditDistance and the expected
+    counts of UniformCandidateSampler (its draws are random)."""
+    (greedy,), greedy_p = tf.nn.ctc_greedy_decoder(x, n)
+    beams, beam_p = tf.nn.ctc_beam_search_decoder(x, n, beam_width=4, top_paths=2)
+    truth = tf.sparse.from_dense(tf.cast(labels, tf.int64))
+    sampled = tf.random.uniform_candidate_sampler(tf.cast(labels, tf.int64), 2, 3, False, 10)
+    return (greedy.indices, greedy.values, greedy.dense_shape, greedy_p,
+            *[tf.sparse.to_dense(b, default_value=-1) for b in beams], beam_p,
+            tf.edit_distance(greedy, truth),
+            tf.edit_distance(beams[1], truth, normalize=False),
+            sampled.true_expected_count, sampled.sampled_expected_count)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -415,3 +430,8 @@ if __name__ == "__main__":
          [rng.normal(size=3).astype(np.float32), np.array(2, np.int32)])
     save("ragged", ragged, [tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)],
          [np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32), np.array([0, 2, 2, 5], np.int64)])
+    save("decoders", decoders,
+         [tf.TensorSpec([None, None, 4], tf.float32), tf.TensorSpec([None], tf.int32),
+          tf.TensorSpec([None, 2], tf.int32)],
+         [rng.normal(size=(5, 2, 4)).astype(np.float32), np.array([5, 3], np.int32),
+          np.array([[1, 2], [0, 0]], np.int32)])

@@ -346,6 +346,21 @@ def counts_and_draws(x, idx, s, logits):
             tf.random.stateless_poisson([4], seed, 3.0))
 
 
+@tf.function
+def decoders(x, n, labels):
+    """CTCGreedyDecoder, CTCBeamSearchDecoder (two paths), EditDistance and the expected
+    counts of UniformCandidateSampler (its draws are random)."""
+    (greedy,), greedy_p = tf.nn.ctc_greedy_decoder(x, n)
+    beams, beam_p = tf.nn.ctc_beam_search_decoder(x, n, beam_width=4, top_paths=2)
+    truth = tf.sparse.from_dense(labels)
+    sampled = tf.random.uniform_candidate_sampler(tf.cast(labels, tf.int64), 2, 3, False, 10)
+    return (greedy.indices, greedy.values, greedy.dense_shape, greedy_p,
+            *[tf.sparse.to_dense(b, default_value=-1) for b in beams], beam_p,
+            tf.edit_distance(greedy, tf.cast(truth, tf.int64)),
+            tf.edit_distance(beams[1], tf.cast(truth, tf.int64), normalize=False),
+            sampled.true_expected_count, sampled.sampled_expected_count)
+
+
 if __name__ == "__main__":
     ONLY = set(sys.argv[1:])  # the programs to write (all by default)
     x = rng.normal(size=(5, 4)).astype(np.float32)
@@ -392,3 +407,8 @@ if __name__ == "__main__":
           tf.TensorSpec([], tf.string, "s"), tf.TensorSpec([2, 3], tf.float32, "logits")],
          [rng.normal(size=4).astype(np.float32), np.array([2, 0], np.int32),
           np.array(b"a,b,,c", object), rng.normal(size=(2, 3)).astype(np.float32)])
+    save("decoders", decoders,
+         [tf.TensorSpec([None, None, 4], tf.float32, "x"), tf.TensorSpec([None], tf.int32, "n"),
+          tf.TensorSpec([None, 2], tf.int32, "labels")],
+         [rng.normal(size=(5, 2, 4)).astype(np.float32), np.array([5, 3], np.int32),
+          np.array([[1, 2], [0, 0]], np.int32)], freeze=False)

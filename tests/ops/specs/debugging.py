@@ -17,6 +17,9 @@ SPECS = [
            lambda x: x),
     OpSpec("CheckNumerics", lambda x: dbg.check_numerics(x, "finite"),
            [rand(4, dtype=np.float64)], lambda x: x, name="CheckNumerics-float64"),
+    # (the check `enable_check_numerics` adds to each op; its raw op is the one way to call it)
+    OpSpec("CheckNumericsV2", lambda x: tf.raw_ops.CheckNumericsV2(tensor=x, message="finite"),
+           [rand(2, 3)], lambda x: x),
     OpSpec("Assert", _asserted, [np.array(True), np.array([1, 2])],
            lambda c, d: np.array(b"ok", object), grad="an assertion has no gradient"),
 ]

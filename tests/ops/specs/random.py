@@ -277,3 +277,32 @@ def _shape_input_specs():
 
 SPECS = (_uniform_specs() + _normal_specs() + _other_specs() + _stateless_specs() +
          _shape_input_specs())
+
+
+def _check_sampler(range_max, probability):
+    """A check of a unique sampler's (candidates, true counts, sampled counts) for true
+    classes [[1], [2]]: distinct candidates in range, counts of a draw until 4 distinct ones
+    (each count 1 - (1 - p) ** tries, one `tries` for all)."""
+    def check(outs, args):
+        sampled, true_count, sampled_count = outs
+        assert sampled.dtype == np.int64 and sampled.shape == (4,)
+        assert len(set(sampled.tolist())) == 4
+        assert sampled.min() >= 0 and sampled.max() < range_max
+        p = probability(np.arange(range_max, dtype=np.float64))
+        p /= p.sum()
+        tries = np.log1p(-true_count[0, 0]) / np.log1p(-p[1])
+        np.testing.assert_allclose(true_count, 1 - (1 - p[[[1], [2]]]) ** tries, rtol=1e-4)
+        np.testing.assert_allclose(sampled_count, 1 - (1 - p[sampled]) ** tries, rtol=1e-4)
+    return check
+
+
+SPECS += [
+    OpSpec("LogUniformCandidateSampler",
+           lambda t: tuple(tf.random.log_uniform_candidate_sampler(t, 1, 4, True, 10, seed=3)),
+           [np.array([[1], [2]], np.int64)],
+           check=_check_sampler(10, lambda k: np.log((k + 2) / (k + 1))), grad=_RANDOM),
+    OpSpec("UniformCandidateSampler",
+           lambda t: tuple(tf.random.uniform_candidate_sampler(t, 1, 4, True, 10, seed=3)),
+           [np.array([[1], [2]], np.int64)], check=_check_sampler(10, np.ones_like),
+           grad=_RANDOM),
+]

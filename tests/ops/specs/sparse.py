@@ -86,3 +86,18 @@ SPECS += [
            [np.array([[1, 1, 2], [3, 3, 3]], np.int32)], lambda a: np.array([2, 1], np.int32),
            grad=_NO_SET_GRAD),
 ]
+
+
+def _edit_distance(hi, hv, hs, ti, tv, ts):
+    return tf.edit_distance(tf.SparseTensor(hi, hv, hs), tf.SparseTensor(ti, tv, ts),
+                            normalize=False)
+
+
+SPECS += [
+    # "abc" against "acc": one substitution; "d" against "": one deletion
+    OpSpec("EditDistance", _edit_distance,
+           [np.array([[0, 0], [0, 1], [0, 2], [1, 0]], np.int64), np.array([1, 2, 3, 4], np.int32),
+            np.array([2, 3], np.int64), np.array([[0, 0], [0, 1], [0, 2]], np.int64),
+            np.array([1, 3, 3], np.int32), np.array([2, 3], np.int64)],
+           lambda *_: np.array([1.0, 1.0], np.float32), grad="edit distance has no gradient"),
+]

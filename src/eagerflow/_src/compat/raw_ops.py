@@ -172,6 +172,8 @@ def _tensors(op_def, args, values):
             flat.append((value, is_tied))
     # (with no tensor among them, the first value converted sets the dtype of the others)
     hint = next((v.dtype for v, t in flat if t and isinstance(v, Tensor)), None)
+    if hint is None and op_def.declared is not None and len(op_def.declared) == 1:
+        hint = next(iter(op_def.declared))  # (TF's input of a fixed type: values take it)
     out = []
     for value, is_tied in flat:
         if isinstance(value, ResourceHandle):  # ``v.handle``: the variable, for a resource input

@@ -190,9 +190,11 @@ def only_recorder(recorder):
 def building(graph):
     """Routes ops to `graph` instead of running them (used while tracing).
 
-    Outer recorders do not see the symbolic ops of the graph.
+    Outer recorders do not see the symbolic ops of the graph, but for those that say they
+    instrument graphs (``instruments_graphs``: a numerics check adds its ops to them).
     """
-    return _swap(graph=graph, recorders=(), scope="")
+    kept = tuple(r for r in get().recorders if getattr(r, "instruments_graphs", False))
+    return _swap(graph=graph, recorders=kept, scope="")
 
 
 @export("init_scope")

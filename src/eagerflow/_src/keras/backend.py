@@ -1176,12 +1176,11 @@ def ctc_label_dense_to_sparse(labels, label_lengths):
     """The first ``label_lengths[i]`` labels of each row of dense `labels`, as a
     SparseTensor of the dense shape."""
     labels = _constant(labels) if not isinstance(labels, Tensor) else labels
-    values = labels.numpy()
-    lengths = np.asarray(wrappers.as_tensor(label_lengths).numpy()).reshape(-1)
-    indices = [[b, i] for b in range(values.shape[0]) for i in range(int(lengths[b]))]
-    indices = np.asarray(indices, np.int64).reshape(-1, 2)
-    return sparse_tensor.SparseTensor(indices, values[indices[:, 0], indices[:, 1]],
-                                      np.asarray(values.shape, np.int64))
+    lengths = array_ops.reshape(wrappers.as_tensor(label_lengths), [-1])
+    mask = array_ops.sequence_mask(lengths, array_ops.shape(labels)[1])
+    indices = array_ops.where(mask)
+    return sparse_tensor.SparseTensor(indices, array_ops.gather_nd(labels, indices),
+                                      cast_ops.cast(array_ops.shape(labels), _dtypes.int64))
 
 
 @export("keras.backend.ctc_batch_cost")
@@ -1205,7 +1204,6 @@ def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
     """Decodes softmax outputs ``[batch, time, classes]`` (the last class the blank):
     ``([dense labels padded with -1, one per path], log-probabilities)``."""
     y_pred = wrappers.as_tensor(y_pred)
-    steps = y_pred.shape[1]
     log_probs = math_ops.log(array_ops.transpose(y_pred, [1, 0, 2]) + epsilon())
     input_length = cast_ops.cast(wrappers.as_tensor(input_length), _dtypes.int32)
     if greedy:
@@ -1213,11 +1211,8 @@ def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
     else:
         decoded, log_prob = ctc_ops.ctc_beam_search_decoder(
             log_probs, input_length, beam_width=beam_width, top_paths=top_paths)
-    dense = []
-    for st in decoded:
-        shape = np.asarray([st.dense_shape.numpy()[0], steps], np.int64)
-        full = np.full(shape, -1, np.int64)
-        idx = np.asarray(st.indices.numpy()).reshape(-1, 2)
-        full[idx[:, 0], idx[:, 1]] = st.values.numpy()
-        dense.append(_constant(full))
+    batch_and_steps = cast_ops.cast(array_ops.shape(y_pred)[:2], _dtypes.int64)
+    dense = [sparse_tensor.to_dense(
+        sparse_tensor.SparseTensor(st.indices, st.values, batch_and_steps), default_value=-1)
+        for st in decoded]
     return dense, log_prob

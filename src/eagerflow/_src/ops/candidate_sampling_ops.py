@@ -16,8 +16,12 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
+from eagerflow._src.core.registry import register
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops, random_ops, \
-    reduction_ops
+    reduction_ops, shape_rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -31,44 +35,96 @@ _LOG_UNIFORM = _result_type("LogUniformCandidateSampler")
 _UNIFORM = _result_type("UniformCandidateSampler")
 
 
-def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, probability,
-            result, op_name):
-    true = np.asarray(as_tensor(true_classes, _d.int64).numpy(), np.int64)
-    if true.ndim != 2 or true.shape[1] != num_true:
-        raise errors.InvalidArgumentError(
-            None, op_name, f"true_classes must be a matrix with num_true={num_true} columns, "
-                           f"got shape {list(true.shape)} [Op:{op_name}]")
-    if unique and num_sampled > range_max:
-        raise errors.InvalidArgumentError(None, op_name,
-                                          f"Sampler's range is too small. [Op:{op_name}]")
-    global_seed, op_seed = random_ops.get_seed(seed)
-    rng = np.random.default_rng(None if global_seed is None else [global_seed, op_seed])
-    classes = np.arange(range_max)
-    weights = probability(classes)
-    weights = weights / weights.sum()
-    if unique:
-        picked, tries = [], 0
-        while len(picked) < num_sampled:
-            k = int(rng.choice(range_max, p=weights))
-            tries += 1
-            if k not in picked:
-                picked.append(k)
+def _sampler(probability, op_name):
+    """The kernel of a sampler drawing from `probability` (of each class, unnormalized)."""
+    def kernel(xp, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
+               stream):
+        true = np.asarray(true_classes, np.int64)
+        if true.ndim != 2:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  "true_classes must be a matrix")
+        if true.shape[1] != num_true:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"true_classes must have num_true columns, expected: "
+                                  f"{true.shape[1]} was: {num_true}")
+        if unique and num_sampled > range_max:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  "Sampler's range is too small.")
+        if type(stream) is not int:  # an op of a graph: its state picks this run's stream
+            seed, seed2, stream = stream.take(seed, seed2, 1)
+        rng = np.random.default_rng([seed, seed2, stream])
+        classes = np.arange(range_max)
+        weights = probability(classes)
+        weights = weights / weights.sum()
+        if unique:
+            picked, tries = [], 0
+            while len(picked) < num_sampled:
+                k = int(rng.choice(range_max, p=weights))
+                tries += 1
+                if k not in picked:
+                    picked.append(k)
 
-        def expected(p):
-            return -np.expm1(tries * np.log1p(-p))
-    else:
-        picked = rng.choice(range_max, size=num_sampled, p=weights).tolist()
+            def expected(p):
+                return -np.expm1(tries * np.log1p(-p))
+        else:
+            picked = rng.choice(range_max, size=num_sampled, p=weights).tolist()
 
-        def expected(p):
-            return num_sampled * p
-    sampled = np.asarray(picked, np.int64)
-    true_p = probability(np.clip(true, 0, range_max - 1)) / probability(classes).sum()
-    return result(as_tensor(sampled), as_tensor(expected(true_p).astype(np.float32)),
-                  as_tensor(expected(weights[sampled]).astype(np.float32)))
+            def expected(p):
+                return num_sampled * p
+        sampled = np.asarray(picked, np.int64).reshape(-1)
+        true_p = probability(np.clip(true, 0, range_max - 1)) / probability(classes).sum()
+        return (sampled, expected(true_p).astype(np.float32),
+                expected(weights[sampled]).astype(np.float32))
+    return kernel
+
+
+def _sampler_rule(op_name):
+    def rule(true_classes, *, num_true, num_sampled, **_):
+        rank = true_classes.shape.rank
+        if rank is not None and rank != 2:
+            raise shape_rules.shape_error(op_name, f"Shape must be rank 2 but is rank {rank}",
+                                          [true_classes.shape])
+        batch = true_classes.shape[0] if rank == 2 else None
+        return [(TensorShape([num_sampled]), _d.int64),
+                (TensorShape([batch, num_true]), _d.float32),
+                (TensorShape([num_sampled]), _d.float32)]
+    return rule
 
 
 def _log_uniform(k):
     return np.log((k + 2.0) / (k + 1.0))
+
+
+def _uniform(k):
+    return np.ones(np.shape(k))
+
+
+_SAMPLERS = {}
+for _name, _probability in (("LogUniformCandidateSampler", _log_uniform),
+                            ("UniformCandidateSampler", _uniform)):
+    _op = register(_name, _sampler(_probability, _name), _sampler_rule(_name), multi=True,
+                   dtypes=(_d.int64,), stateful=True, not_differentiable="sampling")
+    tf_args[_op] = ("true_classes",)
+    tf_nodes[_op] = NodeForm(types={}, outputs=("sampled_candidates", "true_expected_count",
+                                                "sampled_expected_count"),
+                             local={"stream": random_ops._OpState},
+                             defaults={"seed": 0, "seed2": 0})
+    tf_defaults[_op] = {"seed": 0, "seed2": 0}
+    random_ops._SAMPLES[_name] = lambda shapes, attrs: 1  # (one stream per call)
+    _SAMPLERS[_name] = _op
+
+
+def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, result, op_name,
+            name):
+    op = _SAMPLERS[op_name]
+    inputs = (as_tensor(true_classes, _d.int64),)
+    attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled),
+             "unique": bool(unique), "range_max": int(range_max)}
+    seeds = random_ops._seed_attrs(seed)
+    if seeds["stream"] is None:  # eager and seeded: the next part of the pair's stream
+        seeds = random_ops._eager_stream(op, inputs, attrs, seeds)
+    outputs = dispatch(op, inputs, {**attrs, **seeds}, name)
+    return result(*outputs)
 
 
 @export("random.log_uniform_candidate_sampler")
@@ -77,8 +133,8 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
     """Samples `num_sampled` classes in ``[0, range_max)`` from the log-uniform (Zipfian)
     distribution ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``, without repeats
     when `unique`."""
-    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _log_uniform,
-                   _LOG_UNIFORM, "LogUniformCandidateSampler")
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _LOG_UNIFORM,
+                   "LogUniformCandidateSampler", name)
 
 
 @export("random.uniform_candidate_sampler")
@@ -86,8 +142,8 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                               seed=None, name=None):
     """Samples `num_sampled` classes uniformly from ``[0, range_max)``, without repeats when
     `unique`."""
-    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed,
-                   lambda k: np.ones(np.shape(k)), _UNIFORM, "UniformCandidateSampler")
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _UNIFORM,
+                   "UniformCandidateSampler", name)
 
 
 def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,

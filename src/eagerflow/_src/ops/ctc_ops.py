@@ -11,11 +11,11 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, shape_rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -156,6 +156,78 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     return loss
 
 
+def _check_lengths(op_name, steps, batch, lengths):
+    if lengths.ndim != 1 or len(lengths) != batch:
+        raise errors.op_error(
+            errors.FailedPreconditionError, op_name, f"len(sequence_length) != batch_size.  "
+                                                     f"len(sequence_length):  {lengths.size} "
+                                                     f"batch_size: {batch}")
+    for b in range(batch):
+        if not lengths[b] <= steps:
+            raise errors.op_error(errors.FailedPreconditionError, op_name,
+                                  f"sequence_length({b}) <= {steps}")
+
+
+def _sparse_parts(paths, batch):
+    """The (indices, values, dense shape) arrays of one decoded label sequence per batch
+    entry."""
+    indices = [[b, j] for b, p in enumerate(paths) for j in range(len(p))]
+    flat = [k for p in paths for k in p]
+    longest = max((len(p) for p in paths), default=0)
+    return (np.asarray(indices, np.int64).reshape(-1, 2), np.asarray(flat, np.int64),
+            np.asarray([batch, longest], np.int64))
+
+
+def _greedy_decode(xp, inputs, sequence_length, merge_repeated=True, blank_index=-1):
+    if inputs.ndim != 3:
+        raise errors.op_error(errors.InvalidArgumentError, "CTCGreedyDecoder",
+                              "inputs is not a 3-Tensor")
+    steps, batch, classes = inputs.shape
+    lengths = np.asarray(sequence_length)
+    _check_lengths("CTCGreedyDecoder", steps, batch, lengths)
+    blank = blank_index + classes if blank_index < 0 else blank_index
+    log_probability = np.zeros((batch, 1), inputs.dtype)
+    paths = []
+    for b in range(batch):
+        n = int(lengths[b])
+        best = inputs[:n, b].argmax(axis=-1) if classes else np.zeros(0, np.int64)
+        log_probability[b, 0] = -inputs[:n, b].max(axis=-1).sum() if n and classes else 0
+        out, previous = [], None
+        for k in best:
+            if k != blank and not (merge_repeated and k == previous):
+                out.append(int(k))
+            previous = k
+        paths.append(out)
+    return (*_sparse_parts(paths, batch), log_probability)
+
+
+def _decoded_rules(op_name, inputs, sequence_length, top_paths):
+    for t, rank in ((inputs, 3), (sequence_length, 1)):
+        if t.shape.rank is not None and t.shape.rank != rank:
+            raise shape_rules.shape_error(
+                op_name, f"Shape must be rank {rank} but is rank {t.shape.rank}",
+                [inputs.shape, sequence_length.shape])
+    batch = inputs.shape[1] if inputs.shape.rank is not None else None
+    i64 = _d.int64
+    return ([(TensorShape([None, 2]), i64)] * top_paths + [(TensorShape([None]), i64)] *
+            top_paths + [(TensorShape([2]), i64)] * top_paths +
+            [(TensorShape([batch, top_paths]), inputs.dtype)])
+
+
+def _greedy_rule(inputs, sequence_length, **_):
+    return _decoded_rules("CTCGreedyDecoder", inputs, sequence_length, 1)
+
+
+_NOT_DIFFERENTIABLE = "decoding has no gradient"
+_DECODED = ("decoded_indices", "decoded_values", "decoded_shape", "log_probability")
+_GREEDY = register("CTCGreedyDecoder", _greedy_decode, _greedy_rule, multi=True,
+                   dtypes=(_d.float32, _d.float64), not_differentiable=_NOT_DIFFERENTIABLE)
+tf_args[_GREEDY] = ("inputs", "sequence_length")
+tf_nodes[_GREEDY] = NodeForm(types={"T": 0}, outputs=_DECODED)
+tf_defaults[_GREEDY] = {"merge_repeated": False, "blank_index": -1}
+batching_rules[_GREEDY] = PER_ELEMENT
+
+
 @export("nn.ctc_greedy_decoder")
 def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index=None):
     """Best-path decoding of time-major `inputs` [time, batch, classes]: the most likely class
@@ -165,29 +237,12 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
     the log-probability being minus the sum of each step's largest input.
     """
     inputs = as_tensor(inputs)
-    values = inputs.numpy()
-    lengths = np.asarray(as_tensor(sequence_length).numpy())
-    steps, batch, classes = values.shape
-    blank = classes - 1 if blank_index is None else (
-        blank_index + classes if blank_index < 0 else blank_index)
-    indices, decoded_values, longest = [], [], 0
-    log_probability = np.zeros((batch, 1), values.dtype)
-    for b in range(batch):
-        n = int(lengths[b])
-        best = values[:n, b].argmax(axis=-1)
-        log_probability[b, 0] = -values[:n, b].max(axis=-1).sum() if n else 0
-        out, previous = [], None
-        for k in best:
-            if k != blank and not (merge_repeated and k == previous):
-                out.append(int(k))
-            previous = k
-        indices += [[b, i] for i in range(len(out))]
-        decoded_values += out
-        longest = max(longest, len(out))
-    decoded = SparseTensor(np.asarray(indices, np.int64).reshape(-1, 2),
-                           np.asarray(decoded_values, np.int64), np.asarray([batch, longest],
-                                                                            np.int64))
-    return [decoded], as_tensor(log_probability)
+    sequence_length = cast(as_tensor(sequence_length), _d.int32)
+    indices, values, shape, log_probability = dispatch(
+        _GREEDY, (inputs, sequence_length),
+        {"merge_repeated": bool(merge_repeated),
+         "blank_index": -1 if blank_index is None else int(blank_index)}, None)
+    return [SparseTensor(indices, values, shape)], log_probability
 
 
 def _log_add(a, b):
@@ -224,6 +279,50 @@ def _beam_search(log_probs, beam_width, blank):
     return beams
 
 
+def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repeated=True):
+    if inputs.ndim != 3:
+        raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
+                              "inputs is not a 3-Tensor")
+    steps, batch, classes = inputs.shape
+    lengths = np.asarray(sequence_length)
+    _check_lengths("CTCBeamSearchDecoder", steps, batch, lengths)
+    if top_paths > beam_width:
+        raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
+                              "requested more paths than the beam width.")
+    # the inputs are taken through log-softmax, as TF's decoder normalizes each step
+    wide = inputs.astype(np.float64)
+    top = wide.max(axis=-1, keepdims=True)
+    log_probs = wide - top - np.log(np.exp(wide - top).sum(-1, keepdims=True))
+    paths = [[] for _ in range(top_paths)]
+    scores = np.full((batch, top_paths), -np.inf, inputs.dtype)
+    for b in range(batch):
+        beams = _beam_search(log_probs[:int(lengths[b]), b], beam_width, classes - 1)
+        ranked = sorted(beams.items(), key=lambda item: -_log_add(*item[1]))[:top_paths]
+        if len(ranked) < top_paths:
+            raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
+                                  "Less leaves in the beam search than requested.")
+        for i, (prefix, parts) in enumerate(ranked):
+            if merge_repeated:  # (TF's: a path's repeated labels are merged once decoded)
+                prefix = [k for j, k in enumerate(prefix) if j == 0 or k != prefix[j - 1]]
+            paths[i].append(prefix)
+            scores[b, i] = _log_add(*parts)
+    parts = [_sparse_parts(per_batch, batch) for per_batch in paths]
+    return (*(p[0] for p in parts), *(p[1] for p in parts), *(p[2] for p in parts), scores)
+
+
+def _beam_rule(inputs, sequence_length, *, top_paths, **_):
+    return _decoded_rules("CTCBeamSearchDecoder", inputs, sequence_length, top_paths)
+
+
+_BEAM = register("CTCBeamSearchDecoder", _beam_decode, _beam_rule, multi=True,
+                 dtypes=(_d.float32, _d.float64), not_differentiable=_NOT_DIFFERENTIABLE)
+tf_args[_BEAM] = ("inputs", "sequence_length")
+tf_nodes[_BEAM] = NodeForm(types={"T": 0}, outputs=(
+    *((name, "top_paths") for name in _DECODED[:3]), "log_probability"))
+tf_defaults[_BEAM] = {"merge_repeated": True}
+batching_rules[_BEAM] = PER_ELEMENT
+
+
 @export("nn.ctc_beam_search_decoder")
 def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
     """Beam search decoding of time-major `inputs` [time, batch, classes] (log-probabilities;
@@ -232,32 +331,11 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
     Returns ``(decoded, log_probabilities)``: `top_paths` SparseTensors of int64 labels, the
     most likely first, and ``[batch, top_paths]`` their log-probabilities.
     """
-    values = as_tensor(inputs).numpy()
-    lengths = np.asarray(as_tensor(sequence_length).numpy())
-    steps, batch, classes = values.shape
-    if top_paths > beam_width:
-        raise errors.InvalidArgumentError(None, None, "top_paths must be less than or equal "
-                                                      "to beam_width")
-    # the inputs are taken through log-softmax, as TF's decoder normalizes each step
-    wide = values.astype(np.float64)
-    top = wide.max(axis=-1, keepdims=True)
-    log_probs = wide - top - np.log(np.exp(wide - top).sum(-1, keepdims=True))
-    paths = [[] for _ in range(top_paths)]
-    scores = np.full((batch, top_paths), -np.inf, values.dtype)
-    for b in range(batch):
-        beams = _beam_search(log_probs[:int(lengths[b]), b], beam_width, classes - 1)
-        ranked = sorted(beams.items(), key=lambda item: -_log_add(*item[1]))[:top_paths]
-        for i, (prefix, parts) in enumerate(ranked):
-            paths[i].append(prefix)
-            scores[b, i] = _log_add(*parts)
-        for i in range(len(ranked), top_paths):
-            paths[i].append(())
-    decoded = []
-    for per_batch in paths:
-        indices = [[b, j] for b, p in enumerate(per_batch) for j in range(len(p))]
-        flat = [k for p in per_batch for k in p]
-        longest = max((len(p) for p in per_batch), default=0)
-        decoded.append(SparseTensor(np.asarray(indices, np.int64).reshape(-1, 2),
-                                    np.asarray(flat, np.int64),
-                                    np.asarray([batch, longest], np.int64)))
-    return decoded, as_tensor(scores)
+    inputs = as_tensor(inputs)
+    sequence_length = cast(as_tensor(sequence_length), _d.int32)
+    outputs = dispatch(_BEAM, (inputs, sequence_length),
+                       {"beam_width": int(beam_width), "top_paths": int(top_paths),
+                        "merge_repeated": False}, None)
+    n = int(top_paths)
+    decoded = [SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i in range(n)]
+    return decoded, outputs[-1]

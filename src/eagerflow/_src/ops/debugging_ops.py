@@ -425,6 +425,21 @@ tf_nodes[_CHECK_NUMERICS] = NodeForm(outputs=("output",))
 tf_args[_CHECK_NUMERICS] = ("tensor",)
 
 
+def _check_numerics_v2(xp, x, message):
+    found = _anomalies(np.asarray(x, np.complex128 if x.dtype.kind == "c" else np.float64))
+    if found is not None:
+        raise _invalid(f"{message} : Tensor had {found} values")
+    return x
+
+
+# (TF's check of each op's output while `enable_check_numerics` is on: -Inf and +Inf told
+# apart)
+_CHECK_NUMERICS_V2 = register("CheckNumericsV2", _check_numerics_v2, same_shape, dtypes=FLOAT,
+                              stateful=True, replayable=True)
+tf_nodes[_CHECK_NUMERICS_V2] = NodeForm(outputs=("output",))
+tf_args[_CHECK_NUMERICS_V2] = ("tensor",)
+
+
 @export("debugging.check_numerics")
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it has NaN or Inf.
@@ -443,6 +458,7 @@ def assert_all_finite(x, message, name=None):
 
 # -- gradients ---------------------------------------------------------------------------
 @register_gradient("CheckNumerics")
+@register_gradient("CheckNumericsV2")
 def _check_numerics_grad(op, dy):
     """The identity, with the incoming gradient checked in turn."""
     return check_numerics(dy, "Not a number (NaN) or infinity (Inf) values detected in "
@@ -455,7 +471,7 @@ def _check_numerics_grad(op, dy):
 _MOVES_ONLY = frozenset((
     "Concat", "ConcatV2", "ExpandDims", "Fill", "Gather", "GatherV2", "Identity", "IdentityN",
     "Pack", "Reshape", "Slice", "Squeeze", "StridedSlice", "Transpose", "Unpack", "ZerosLike",
-    "OnesLike", "CheckNumerics"))
+    "OnesLike", "CheckNumerics", "CheckNumericsV2"))
 
 
 def _anomalies(array):
@@ -477,6 +493,7 @@ class _NumericsChecker:
 
     watch_accessed_variables = False
     persistent = False
+    instruments_graphs = True
 
     def __init__(self):
         self.watched = {}
@@ -488,7 +505,16 @@ class _NumericsChecker:
         if op.name in _MOVES_ONLY:
             return
         outs = outputs if op.multi else (outputs,)
+        graph = context.get().graph
         for slot, out in enumerate(outs):
+            if graph is not None and isinstance(out, Tensor) and \
+                    not isinstance(out, EagerTensor):
+                # an op traced into a graph: as TF, a check of the output runs with it
+                if _d.as_dtype(out.dtype).is_floating:
+                    dispatch(_CHECK_NUMERICS_V2, (out,), {"message": _numerics_message(
+                        op, slot, len(outs), out, None, inputs, graph)},
+                        f"{out.op.name.rsplit('/', 1)[-1]}/CheckNumericsV2")
+                continue
             data = getattr(out, "_data", None)
             if not isinstance(data, np.ndarray) or data.dtype.kind not in "fc" and \
                     not _d.as_dtype(out.dtype).is_floating:
@@ -503,21 +529,28 @@ class _NumericsChecker:
                            f" : Tensor had {found} values [Op:CheckNumericsV2]")
 
 
-def _numerics_message(op, slot, n_outputs, out, array, inputs):
-    inf = np.isinf(array)
-    lines = ["", "", f'!!! Detected Infinity or NaN in output {slot} of eagerly-executing op '
+def _numerics_message(op, slot, n_outputs, out, array, inputs, graph=None):
+    """TF's message of a check of `op`'s output `slot`: holding `array`, run eagerly, or
+    (`array` None) of `graph`'s op."""
+    kind = "eagerly-executing" if graph is None else "graph"
+    lines = ["", "", f'!!! Detected Infinity or NaN in output {slot} of {kind} op '
                      f'"{op.name}" (# of outputs: {n_outputs}) !!!',
              f"  dtype: {str(out.dtype)}", f"  shape: {out.shape}"]
-    for label, count in (("-Inf", np.sum(inf & (array < 0))), ("+Inf", np.sum(inf & (array > 0))),
-                         ("+NaN", np.sum(np.isnan(array)))):
-        if count:
-            lines.append(f"  # of {label} elements: {count}")
+    if array is not None:
+        inf = np.isinf(array)
+        for label, count in (("-Inf", np.sum(inf & (array < 0))),
+                             ("+Inf", np.sum(inf & (array > 0))),
+                             ("+NaN", np.sum(np.isnan(array)))):
+            if count:
+                lines.append(f"  # of {label} elements: {count}")
     shown = [t for t in inputs if isinstance(t, Tensor)]
     if len(shown) > 1:
         lines += ["", f"  Input tensors ({len(shown)}):"]
         lines += [f"         {i}: {str(t)}" for i, t in enumerate(shown)]
     elif shown:
         lines += ["", f"  Input tensor: {str(shown[0])}"]
+    if graph is not None:
+        lines.append(f'  Graph name: "{getattr(graph, "name", "")}"')
     return "\n".join(lines) + "\n\n"
 
 

@@ -10,9 +10,14 @@ import collections
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
+from eagerflow._src.ops.shape_rules import known_elements
 from eagerflow._src.ops.sparse_tensor import SparseTensor
-from eagerflow._src.ops.wrappers import as_tensor
 
 
 def _levenshtein(a, b):
@@ -26,15 +31,51 @@ def _levenshtein(a, b):
     return previous[-1]
 
 
-def _sequences(sparse):
-    """{batch index: the values in the order of their last index}, and the dense shape."""
-    indices = np.asarray(sparse.indices.numpy()).reshape(-1, len(sparse.dense_shape.numpy()))
-    values = sparse.values.numpy()
+def _sequences(indices, values, shape):
+    """{batch index: the values in the order of their last index}."""
+    indices = np.asarray(indices).reshape(-1, len(shape))
     order = np.lexsort(indices.T[::-1])
     groups = collections.defaultdict(list)
     for i in order:
         groups[tuple(indices[i, :-1])].append(values[i])
-    return groups, np.asarray(sparse.dense_shape.numpy())
+    return groups
+
+
+def _edit_distance(xp, hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                   truth_values, truth_shape, normalize=True):
+    if len(hypothesis_shape) != len(truth_shape):
+        raise errors.op_error(
+            errors.InvalidArgumentError, "EditDistance",
+            f"Expected truth and hypothesis to have matching ranks, but their shapes are: "
+            f"[{len(truth_shape)}] and [{len(hypothesis_shape)}]")
+    hyp = _sequences(hypothesis_indices, hypothesis_values, hypothesis_shape)
+    tru = _sequences(truth_indices, truth_values, truth_shape)
+    shape = np.maximum(hypothesis_shape[:-1], truth_shape[:-1])
+    out = np.zeros(shape, np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for key in set(hyp) | set(tru):
+            h, t = hyp.get(key, []), tru.get(key, [])
+            distance = np.float32(_levenshtein(h, t))
+            out[key] = distance / np.float32(len(t)) if normalize else distance
+    return out
+
+
+def _edit_distance_rule(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                        truth_values, truth_shape, **_):
+    # (TF knows the shape only from dense shapes known in full before run time)
+    hyp, tru = known_elements(hypothesis_shape), known_elements(truth_shape)
+    if hyp is None or tru is None or None in hyp or None in tru or len(hyp) != len(tru):
+        return unknown_shape(), _d.float32
+    return TensorShape([max(a, b) for a, b in zip(hyp[:-1], tru[:-1])]), _d.float32
+
+
+_EDIT_DISTANCE = register("EditDistance", _edit_distance, _edit_distance_rule, tied=(1, 4),
+                          not_differentiable="edit distance has no gradient")
+tf_args[_EDIT_DISTANCE] = ("hypothesis_indices", "hypothesis_values", "hypothesis_shape",
+                           "truth_indices", "truth_values", "truth_shape")
+tf_nodes[_EDIT_DISTANCE] = NodeForm(types={"T": 1})
+tf_defaults[_EDIT_DISTANCE] = {"normalize": True}
+batching_rules[_EDIT_DISTANCE] = PER_ELEMENT
 
 
 @export("edit_distance")
@@ -48,20 +89,6 @@ def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
         raise TypeError("Hypothesis must be a SparseTensor.")
     if not isinstance(truth, SparseTensor):
         raise TypeError("Truth must be a SparseTensor.")
-    if hypothesis.values.dtype != truth.values.dtype:
-        raise TypeError(f"Hypothesis and truth values must have the same dtype, got "
-                        f"{hypothesis.values.dtype} and {truth.values.dtype}.")
-    hyp, hyp_shape = _sequences(hypothesis)
-    tru, tru_shape = _sequences(truth)
-    if len(hyp_shape) != len(tru_shape):
-        raise errors.InvalidArgumentError(
-            None, "EditDistance", f"hypothesis and truth must have the same rank, got "
-                                  f"{len(hyp_shape)} and {len(tru_shape)} [Op:EditDistance]")
-    shape = np.maximum(hyp_shape[:-1], tru_shape[:-1])
-    out = np.zeros(shape, np.float32)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for key in set(hyp) | set(tru):
-            h, t = hyp.get(key, []), tru.get(key, [])
-            distance = np.float32(_levenshtein(h, t))
-            out[key] = distance / np.float32(len(t)) if normalize else distance
-    return as_tensor(out)
+    return dispatch(_EDIT_DISTANCE, (hypothesis.indices, hypothesis.values,
+                                     hypothesis.dense_shape, truth.indices, truth.values,
+                                     truth.dense_shape), {"normalize": bool(normalize)}, name)
