@@ -82,3 +82,19 @@ def test_variable_dense_operand_gets_its_gradient():
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(tf.sparse.sparse_dense_matmul(x, w))
     assert tape.gradient(loss, w).numpy().ravel().tolist() == [3.0, 2.0]
+
+
+def test_cast_of_sparse_tensors_and_indexed_slices_casts_their_values():
+    sp = tf.sparse.from_dense([[1, 0], [0, 2]])
+    cast = tf.cast(sp, tf.float32)
+    assert isinstance(cast, tf.SparseTensor) and cast.dtype == tf.float32
+    np.testing.assert_array_equal(cast.indices.numpy(), sp.indices.numpy())
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 2], tf.int32)])
+    def dense(s):
+        return tf.sparse.to_dense(tf.cast(s, tf.float64))
+
+    np.testing.assert_array_equal(dense(sp).numpy(), [[1.0, 0.0], [0.0, 2.0]])
+    slices = tf.IndexedSlices(tf.constant([[1, 2]]), tf.constant([0]), tf.constant([3, 2]))
+    cast = tf.cast(slices, tf.float32)
+    assert isinstance(cast, tf.IndexedSlices) and cast.values.dtype == tf.float32

@@ -67,6 +67,12 @@ def cast(x, dtype, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
+    if isinstance(x, late.sparse_tensor.SparseTensor):  # the values cast, as in TF
+        return late.sparse_tensor.SparseTensor(x.indices, cast(x.values, dtype, name),
+                                               x.dense_shape)
+    if isinstance(x, late.indexed_slices.IndexedSlices):
+        return late.indexed_slices.IndexedSlices(cast(x.values, dtype, name), x.indices,
+                                                 x.dense_shape)
     x = as_tensor(x)
     if x.dtype == dtype and not _lifted(x):
         return x
