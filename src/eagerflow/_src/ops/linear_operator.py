@@ -528,28 +528,37 @@ class LinearOperatorIdentity(LinearOperator):
         return other if not self._batch else super()._compose(other)
 
 
-@export("linalg.LinearOperatorInversion")
-class LinearOperatorInversion(LinearOperator):
-    """The inverse of a square, non-singular operator: products are its solves."""
+class _OperatorOf(LinearOperator):
+    """An operator derived from one other `operator`, whose hints it inherits where none
+    are given."""
 
-    def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
-                 is_positive_definite=None, is_square=None, name=None):
+    def _wrap(self, operator, suffix, name, is_non_singular, is_self_adjoint,
+              is_positive_definite, is_square):
         self._operator = operator
-        if operator.is_non_singular is False or is_non_singular is False:
-            raise ValueError("operator and supplied hints must have is_non_singular equal "
-                             "to True/None.")
-        super().__init__(operator.dtype,
-                         is_non_singular=is_non_singular or operator.is_non_singular,
-                         is_self_adjoint=is_self_adjoint or operator.is_self_adjoint,
-                         is_positive_definite=(is_positive_definite
-                                               or operator.is_positive_definite),
-                         is_square=is_square or operator.is_square,
-                         name=name or operator.name + "_inv",
-                         parameters=dict(operator=operator))
+        LinearOperator.__init__(
+            self, operator.dtype,
+            is_non_singular=is_non_singular or operator.is_non_singular,
+            is_self_adjoint=is_self_adjoint or operator.is_self_adjoint,
+            is_positive_definite=is_positive_definite or operator.is_positive_definite,
+            is_square=is_square or operator.is_square,
+            name=name or operator.name + suffix, parameters=dict(operator=operator))
 
     @property
     def operator(self):
         return self._operator
+
+
+@export("linalg.LinearOperatorInversion")
+class LinearOperatorInversion(_OperatorOf):
+    """The inverse of a square, non-singular operator: products are its solves."""
+
+    def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name=None):
+        if operator.is_non_singular is False or is_non_singular is False:
+            raise ValueError("operator and supplied hints must have is_non_singular equal "
+                             "to True/None.")
+        self._wrap(operator, "_inv", name, is_non_singular, is_self_adjoint,
+                   is_positive_definite, is_square)
 
     def _shape(self):
         return self._operator.shape
@@ -571,24 +580,13 @@ class LinearOperatorInversion(LinearOperator):
 
 
 @export("linalg.LinearOperatorAdjoint")
-class LinearOperatorAdjoint(LinearOperator):
+class LinearOperatorAdjoint(_OperatorOf):
     """The adjoint (conjugate transpose) of an operator."""
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
-        self._operator = operator
-        super().__init__(operator.dtype,
-                         is_non_singular=is_non_singular or operator.is_non_singular,
-                         is_self_adjoint=is_self_adjoint or operator.is_self_adjoint,
-                         is_positive_definite=(is_positive_definite
-                                               or operator.is_positive_definite),
-                         is_square=is_square or operator.is_square,
-                         name=name or operator.name + "_adjoint",
-                         parameters=dict(operator=operator))
-
-    @property
-    def operator(self):
-        return self._operator
+        self._wrap(operator, "_adjoint", name, is_non_singular, is_self_adjoint,
+                   is_positive_definite, is_square)
 
     def _shape(self):
         shape = self._operator.shape
