@@ -121,3 +121,22 @@ def test_variables_hold_their_values_row_major():
     layer = tf.keras.layers.LSTM(4)
     layer.build((None, 3, 2))
     assert all(w._handle.value.flags.c_contiguous for w in layer.weights)
+
+
+def test_write_without_read_returns_operation_in_function_and_none_eagerly():
+    v = tf.Variable(1.0)
+    assert v.assign(2.0, read_value=False) is None
+    assert v.assign_add(1.0, read_value=False) is None
+    assert v.assign_sub(1.0, read_value=False) is None
+    types = []
+
+    @tf.function
+    def f():
+        ops = [v.assign(5.0, read_value=False), v.assign_add(1.0, read_value=False),
+               v.assign_sub(2.0, read_value=False)]
+        types.extend(op.type for op in ops)
+        with tf.control_dependencies(ops):
+            return v.read_value()
+
+    assert float(f()) == 4.0
+    assert types == ["AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"]

@@ -358,7 +358,11 @@ class Variable(metaclass=_VariableMeta):
                 f"shape {self._shape}, and the assigned value shape {value.shape} are "
                 f"incompatible.")
         dispatch(op, (self, value), name=name)
-        return _UnreadVariable(self) if read_value else None
+        if read_value:
+            return _UnreadVariable(self)
+        # While tracing, TF hands back the write's Operation (for control dependencies).
+        graph = context.get().graph
+        return None if graph is None else graph._operations[-1]
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Sets the value; returns the variable (for chaining) unless `read_value=False`."""
