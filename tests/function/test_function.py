@@ -348,6 +348,43 @@ def test_new_variable_on_every_call_raises():
         f(tf.constant([1.0, 2.0]))
 
 
+def test_variable_made_only_by_a_later_trace_raises():
+    traces = []
+
+    @tf.function
+    def f(x):
+        traces.append(x.dtype)
+        if len(traces) > 1:
+            tf.Variable(1.0)
+        return x
+
+    f(tf.constant(1))
+    with pytest.raises(ValueError) as info:
+        f(tf.constant(1.0))
+    assert str(info.value) == ("Creating variables on a non-first call to a function "
+                               "decorated with tf.function.")
+
+
+def test_non_tensor_result_error_shows_the_python_function():
+    class Holder:
+        @tf.function
+        def method(self):
+            return object()
+
+    @tf.function
+    def g():
+        return 1.0, object()
+
+    scope = "test_non_tensor_result_error_shows_the_python_function.<locals>."
+    for call, shown in ((g, scope + "g"), (Holder().method, scope + "Holder.method")):
+        with pytest.raises(TypeError, match=(
+                r"^To be compatible with tf.function, Python functions must return zero or "
+                r"more Tensors or ExtensionTypes or None values; in compilation of "
+                rf"<function {shown} at 0x[0-9a-f]+>, found return value of type object, "
+                r"which is not a Tensor or ExtensionType.$")):
+            call()
+
+
 # --- concrete functions -----------------------------------------------------------------------
 
 

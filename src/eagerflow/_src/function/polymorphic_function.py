@@ -52,6 +52,7 @@ class Function:
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
+        self._initialized = False  # traced before: only the first trace may make variables
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
         self._eager_traces = 0    # traces for calls from eager code
@@ -269,6 +270,7 @@ class Function:
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
         created = _NoMoreVariables() if self._made_variables else []
+        first, self._initialized = not self._initialized, True
         eager = context.executing_eagerly()
         # The reason is listed when the trace starts (a recursive function's own calls trace
         # inside it) and dropped if the trace fails: only finished traces count, as in TF.
@@ -282,10 +284,17 @@ class Function:
                                                  self._autograph_options)
                 else:
                     result = self._python_function(*p_args, **p_kwargs)
-                outputs = nest.map_structure(lambda v: _graph_output(v, self._name), result)
+                # TF's message shows the Python function itself (a method's, unbound).
+                shown = repr(getattr(self._python_function, "__func__", self._python_function))
+                outputs = nest.map_structure(lambda v: _graph_output(v, shown), result)
         except BaseException:
             del self._reasons[at]
             raise
+        if created and not first:
+            # Only the first trace may make variables (a trace of a later call fails whole).
+            del self._reasons[at]
+            raise ValueError("Creating variables on a non-first call to a function decorated "
+                             "with tf.function.")
         signature = (tuple(nest.map_structure(lambda v: _spec_or_value(v, graph), p_args)),
                      nest.map_structure(lambda v: _spec_or_value(v, graph), p_kwargs))
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
