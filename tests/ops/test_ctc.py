@@ -192,3 +192,14 @@ def test_decoder_rank_errors_eagerly_and_in_functions():
                                         tf.TensorSpec([None, 1], tf.int32)])
     with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
         beam.get_concrete_function()
+
+
+@pytest.mark.parametrize("decoder", [tf.nn.ctc_greedy_decoder, tf.nn.ctc_beam_search_decoder])
+def test_decoders_take_numpy_and_python_numbers_as_float32(decoder):
+    x = np.array([[[0, 3, 1]], [[2, 0, 1]]], np.int32)
+    for inputs in (x, x.astype(np.int64), x.tolist(), x.astype(np.float64)):
+        decoded, log_probability = decoder(inputs, np.array([2]))
+        assert decoded[0].values.numpy().tolist() == [1, 0]
+        assert log_probability.dtype == tf.float32
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32 is not in the list"):
+        decoder(tf.constant(x), np.array([2]))

@@ -10,6 +10,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
@@ -236,7 +237,8 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
     Returns ``([SparseTensor of the decoded int64 labels], log_probability [batch, 1])``,
     the log-probability being minus the sum of each step's largest input.
     """
-    inputs = as_tensor(inputs)
+    # As TF's op wrapper: a non-tensor is taken as the attr's default type, float32.
+    inputs = convert_to_tensor(inputs, dtype_hint=_d.float32)
     sequence_length = cast(as_tensor(sequence_length), _d.int32)
     indices, values, shape, log_probability = dispatch(
         _GREEDY, (inputs, sequence_length),
@@ -331,7 +333,7 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
     Returns ``(decoded, log_probabilities)``: `top_paths` SparseTensors of int64 labels, the
     most likely first, and ``[batch, top_paths]`` their log-probabilities.
     """
-    inputs = as_tensor(inputs)
+    inputs = convert_to_tensor(inputs, dtype_hint=_d.float32)  # as the greedy decoder
     sequence_length = cast(as_tensor(sequence_length), _d.int32)
     outputs = dispatch(_BEAM, (inputs, sequence_length),
                        {"beam_width": int(beam_width), "top_paths": int(top_paths),
