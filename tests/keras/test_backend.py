@@ -286,3 +286,14 @@ def test_is_keras_tensor_rejects_values_that_are_no_tensor():
     for value in (3, np.ones(2)):
         with pytest.raises(ValueError, match="Expected a symbolic tensor instance"):
             K.is_keras_tensor(value)
+
+
+def test_get_uid_counts_apart_from_layer_names():
+    tf.keras.backend.clear_session()
+    assert tf.keras.layers.Dense(2).name == "dense"
+    assert [tf.keras.backend.get_uid("dense") for _ in range(2)] == [1, 2]
+    assert tf.keras.layers.Dense(2).name == "dense_1"
+    assert tf.keras.backend.get_uid("dense") == 3
+    tf.keras.backend.reset_uids()
+    assert tf.keras.backend.get_uid("dense") == 1
+    assert tf.keras.layers.Dense(2).name == "dense"

@@ -55,7 +55,7 @@ class _Scoped:
         # counter Keras layers count theirs from zero on: both advance it.
         if name is None:
             base = type(self).__dict__.get("_DEFAULT_NAME") or _snake_case(type(self).__name__)
-            name = f"{base}_{_backend.get_uid(base)}"
+            name = _backend.unique_object_name(base, zero_based=False)
         super()._init_set_name(name)
 
     @property

@@ -127,6 +127,17 @@ def get_uid(prefix=""):
     return uids[prefix]
 
 
+def unique_object_name(name, zero_based=True):
+    """A default layer name: `name`, then ``name_1``, ... (``name_1`` first unless
+    `zero_based`). Counted in `get_uid`'s map but under their own keys, as in TF, so
+    ``get_uid("dense")`` and Dense's names do not advance each other."""
+    uids = _uids()
+    key = ("", name)
+    uids[key] += 1
+    n = uids[key] - 1 if zero_based else uids[key]
+    return f"{name}_{n}" if n else name
+
+
 @export("keras.backend.reset_uids")
 def reset_uids():
     _uids().clear()

@@ -172,8 +172,7 @@ class Layer(Module):
             base = type(self).__dict__.get("_DEFAULT_NAME") or _snake_case(type(self).__name__)
             if base.startswith("_"):
                 base = "private" + base
-            uid = backend.get_uid(base)
-            name = base if uid == 1 else f"{base}_{uid - 1}"
+            name = backend.unique_object_name(base)
         elif not isinstance(name, str):
             raise TypeError(f"Expected `name` argument to be a string, but got: {name}")
         self._name = name

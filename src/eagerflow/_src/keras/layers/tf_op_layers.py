@@ -96,8 +96,7 @@ class TFOpLambda(Layer):
         self.symbol = _index().names.get(function) or function.__name__
         if kwargs.get("name") is None:
             base = f"tf.{self.symbol}"
-            uid = backend.get_uid(base)
-            kwargs["name"] = base if uid == 1 else f"{base}_{uid - 1}"
+            kwargs["name"] = backend.unique_object_name(base)
         super().__init__(**kwargs)
         self.built = True
         self._function_signature = _signature(function)
