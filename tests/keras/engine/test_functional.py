@@ -303,3 +303,16 @@ def test_dict_inputs_with_extra_keys_are_ignored_with_a_warning():
     model.compile("sgd", "mse")
     with pytest.warns(UserWarning, match="extra"):
         model.fit(data, np.array([[3.0]]), verbose=0)
+
+
+def test_input_from_an_eager_tensor_takes_its_shape_and_dtype():
+    t = tf.constant([[1.0, 2.0]])
+    x = tf.keras.Input(tensor=t, name="inp")
+    assert (x.shape.as_list(), x.dtype) == ([1, 2], tf.float32)
+    model = tf.keras.Model(x, tf.keras.layers.Dense(3, kernel_initializer="ones")(x))
+    layer = model.layers[0]
+    assert (layer.name, layer.is_placeholder) == ("inp", False)
+    assert layer.get_config()["batch_input_shape"] == (1, 2)
+    assert model(np.ones((3, 2))).numpy().tolist() == [[2.0] * 3] * 3
+    assert model(t).numpy().tolist() == [[3.0] * 3]
+    assert tf.keras.Input(tensor=tf.constant([1, 2])).dtype == tf.int32

@@ -6,6 +6,7 @@
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
@@ -29,6 +30,7 @@ class InputLayer(Layer):
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
         if name is None:
             name = f"input_{backend.get_uid('input')}"
+        placeholder = input_tensor is None  # (False for a given tensor, as in tf_keras)
         if input_tensor is not None:
             dtype = dtype or input_tensor.dtype.name
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
@@ -51,13 +53,17 @@ class InputLayer(Layer):
             else:
                 input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
                                                                       shape, name)
+        elif isinstance(input_tensor, EagerTensor):
+            # As tf_keras: a concrete tensor stands for inputs of its shape and dtype.
+            input_tensor = keras_tensor.keras_graph().placeholder(input_tensor.dtype,
+                                                                  input_tensor.shape, name)
         elif not keras_tensor.is_keras_tensor(input_tensor):
             raise ValueError(f"You should not pass an EagerTensor to `Input`. For example, "
                              f"instead of creating an InputLayer, you should instantiate your "
                              f"model and directly call it on your input. "
                              f"Received: {input_tensor!r}")
         self._batch_input_shape = tuple(input_tensor.shape.as_list())
-        self.is_placeholder = True
+        self.is_placeholder = placeholder
         node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
         node.keras_inputs = []  # an input layer's node starts the graph
         if sparse or ragged:
