@@ -200,30 +200,29 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
 
 
 @contextlib.contextmanager
-def archive_loading():
-    """Within, an unknown class raises TypeError, as the `.keras` format's loader does."""
-    previous = getattr(_scope, "archive", False)
-    _scope.archive = True
+def _flag_on(name):
+    """Sets this thread's flag `name` within, restoring it after (nested uses stack)."""
+    previous = getattr(_scope, name, False)
+    setattr(_scope, name, True)
     try:
         yield
     finally:
-        _scope.archive = previous
+        setattr(_scope, name, previous)
+
+
+def archive_loading():
+    """Within, an unknown class raises TypeError, as the `.keras` format's loader does."""
+    return _flag_on("archive")
 
 
 def in_archive_loading():
     return getattr(_scope, "archive", False)
 
 
-@contextlib.contextmanager
 def in_memory_configs():
     """Within, configs stay in this process (as `clone_model` uses them): a config may hold
     Python objects that could not be written out, such as a Lambda layer's lambda."""
-    previous = getattr(_scope, "in_memory", False)
-    _scope.in_memory = True
-    try:
-        yield
-    finally:
-        _scope.in_memory = previous
+    return _flag_on("in_memory")
 
 
 def keeping_objects():
