@@ -1086,7 +1086,8 @@ def _zero_where_dy_zero(xp, out, dy):
 
 
 def _sqrt_grad(xp, y, dy):
-    out = xp.asarray(xp.multiply(dy, 0.5, dtype=y.dtype))
+    # A scalar of y's own type: ufunc dtype= has no loop for ml_dtypes' bfloat16.
+    out = xp.asarray(xp.multiply(dy, y.dtype.type(0.5)))
     out /= y
     return _zero_where_dy_zero(xp, out, dy)
 
