@@ -1315,7 +1315,7 @@ def _real_div_grad(op, dy):
 
 @_grad("DivNoNan")
 def _div_no_nan_grad(op, dy):
-    x, y = op.inputs
+    x, y = _conj_inputs(op)
     return divide_no_nan(dy, y), multiply(dy, divide_no_nan(divide_no_nan(negative(x), y), y))
 
 
