@@ -884,7 +884,8 @@ def scale_regularization_loss(regularization_loss):
     _require_replica_context("scale_regularization_loss")
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = reduction_ops.add_n(regularization_loss)
-    return math_ops.truediv(regularization_loss, 1)
+    # a tensor of per-weight losses is summed, as TensorFlow does
+    return math_ops.truediv(reduction_ops.reduce_sum(regularization_loss), 1)
 
 
 # ----------------------------------------------------------------------------- in_top_k
