@@ -36,3 +36,52 @@ def test_second_derivative_of_complex_abs_is_zero_off_the_origin():
         g = t1.gradient(y, a)
     np.testing.assert_allclose(g, [1.25 ** 0.5, -(1.25 ** 0.5)])
     np.testing.assert_allclose(t2.gradient(g, a), [0.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize("pfor", [True, False])
+def test_batch_jacobian_with_unknown_batch_size_in_a_function(pfor):
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(x):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = tf.concat([x * x, tf.sin(x)], 1)
+        j = t.batch_jacobian(y, x, experimental_use_pfor=pfor)
+        z = t.batch_jacobian(y, tf.ones_like(x), unconnected_gradients="zero",
+                             experimental_use_pfor=pfor)
+        assert j.shape.as_list() == [None, 4, 2] and z.shape.as_list() == [None, 4, 2]
+        return j, z
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)
+    j, z = f(tf.constant(x))
+    want = np.zeros((3, 4, 2), np.float32)
+    for k in range(2):
+        want[:, k, k] = 2 * x[:, k]
+        want[:, 2 + k, k] = np.cos(x[:, k])
+    np.testing.assert_allclose(j, want, rtol=1e-6)
+    np.testing.assert_array_equal(z, np.zeros((3, 4, 2)))
+
+
+def test_jacobian_with_unknown_sizes_in_a_function_and_its_gradient():
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def f(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = x * x * v[0] + tf.reduce_sum(x) * tf.sin(x)
+            jx, jv, none = t.jacobian(y, [x, v, tf.constant(1.0)])
+            assert none is None and jx.shape.as_list() == [None, None]
+            assert jv.shape.as_list() == [None, 2]
+            s = tf.reduce_sum(jx)
+        return jx, jv, t2.gradient(s, x)
+
+    x = np.array([1.0, 2.0, 0.5], np.float32)
+    jx, jv, g = f(tf.constant(x))
+    want = np.diag(2 * x + np.sum(x) * np.cos(x)) + np.sin(x)[:, None]
+    np.testing.assert_allclose(jx, want, rtol=1e-6)
+    np.testing.assert_allclose(jv, np.stack([x * x, 0 * x], 1), rtol=1e-6)
+    # sum(jx) = 2 sum(x) + sum(x) sum(cos x) + n sum(sin x)
+    np.testing.assert_allclose(g, 2 + np.sum(np.cos(x)) - np.sum(x) * np.sin(x)
+                               + len(x) * np.cos(x), rtol=1e-5)

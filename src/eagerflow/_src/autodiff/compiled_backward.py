@@ -11,6 +11,9 @@ source.
 from eagerflow._src.core.tensor import EagerTensor
 
 run = None
+# ``map_rows(fn, elems, fn_output_signature=...)``: `map_fn`, set by the graph layer; jacobians
+# of targets whose size is known only when a function runs take one backward pass per row in it.
+map_rows = None
 
 
 class Rows:

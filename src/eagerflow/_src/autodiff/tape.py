@@ -23,7 +23,7 @@ from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import _READ, Variable
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
 # Lists (variant) carry the gradients of their elements.
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
@@ -239,6 +239,9 @@ class GradientTape:
             raise RuntimeError("GradientTape must be created with persistent=True to compute the "
                                "jacobian with eager execution enabled and with  "
                                "experimental_use_pfor set to False.")
+        if not target.shape.is_fully_defined():
+            return nest.pack_sequence_as(sources, self._rows_in_loop(
+                target, nest.flatten(sources), unconnected_gradients, per_example=False))
         n = target.shape.num_elements()
         eye = np.eye(n, dtype=target.dtype.as_numpy_dtype)
         rows = self._backward([target], nest.flatten(sources),
@@ -266,6 +269,9 @@ class GradientTape:
             raise RuntimeError("GradientTape must be created with persistent=True to compute the "
                                "batch_jacobian with eager execution enabled and  with "
                                "experimental_use_pfor set to False.")
+        if not target.shape.is_fully_defined():
+            return self._rows_in_loop(target, [source], unconnected_gradients,
+                                      per_example=True)[0]
         per_example = int(np.prod(dims[1:], dtype=np.int64))
         # pass j weights output position j of every example
         eye = np.eye(per_example, dtype=target.dtype.as_numpy_dtype)[:, None, :]
@@ -278,6 +284,46 @@ class GradientTape:
             return array_ops.reshape(moved, dims + source.shape.as_list()[1:])
         return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
                               zeros_shape=dims + source.shape.as_list()[1:])
+
+    def _rows_in_loop(self, target, sources, unconnected, per_example):
+        """Jacobians (or per-example ones) of a target whose size is known only when the
+        function runs: one backward pass per row, in a loop of the graph."""
+        size = array_ops.size(target)
+        rows = size // array_ops.shape(target)[0] if per_example else size
+        reached = [False] * len(sources)
+
+        def one_row(i):
+            weights = cast_ops.cast(math_ops.equal(array_ops.range(rows), i), target.dtype)
+            if per_example:  # position i of every example
+                weights = array_ops.broadcast_to(weights, array_ops.stack(
+                    [array_ops.shape(target)[0], rows]))
+            grads = self._backward([target], sources,
+                                   [[array_ops.reshape(weights, array_ops.shape(target))]])
+            out = []
+            for k, (s, g) in enumerate(zip(sources, grads)):
+                g = None if g is None else g[0]
+                reached[k] = reached[k] or g is not None
+                out.append(array_ops.zeros_like(s) if g is None else g)
+            return out
+
+        stacked = compiled_backward.map_rows(
+            one_row, array_ops.range(rows), fn_output_signature=[s.dtype for s in sources])
+        results = []
+        for s, g, hit in zip(sources, stacked, reached):
+            if not hit and UnconnectedGradients(unconnected) is UnconnectedGradients.NONE:
+                results.append(None)
+                continue
+            if per_example:  # (y, b, x...) -> (b, y..., x...)
+                g = array_ops.transpose(g, [1, 0] + list(range(2, s.shape.rank + 1)))
+                shape = array_ops.concat([array_ops.shape(target), array_ops.shape(s)[1:]], 0)
+                static = target.shape.concatenate(s.shape[1:])
+            else:
+                shape = array_ops.concat([array_ops.shape(target), array_ops.shape(s)], 0)
+                static = target.shape.concatenate(s.shape)
+            g = array_ops.reshape(g, shape)
+            g.set_shape(static)
+            results.append(g)
+        return results
 
     def _backward(self, targets, sources, weightings):
         """One backward pass per weighting of `targets`; for each source, its gradients.

@@ -12,6 +12,7 @@ tensors with the same number of rows, as may accumulators and results.
 >>> tf.scan(lambda total, x: total + x, tf.constant([1, 2, 3]))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
 """
+from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
@@ -117,6 +118,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
                             parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
                             swap_memory=swap_memory, name=name)
     return nest.pack_sequence_as(structure, [ta.stack() for ta in results], expand)
+
+
+compiled_backward.map_rows = map_fn
 
 
 @export("scan")
