@@ -270,7 +270,16 @@ def _axes(axis, rank):
 
 def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
     rank = sp.shape.rank
-    dense = to_dense(sp, default_value=default)
+    # scattered, not `to_dense`: TF's reductions take entries in any order, and repeated
+    # indices each count (summed, or compared by max)
+    if default is None:
+        dense = array_ops.tensor_scatter_nd_add(
+            array_ops.zeros(sp.dense_shape, sp.dtype), sp.indices, sp.values)
+    else:
+        dense = array_ops.tensor_scatter_nd_max(
+            array_ops.fill(sp.dense_shape, default), sp.indices, sp.values)
+    if sp.shape.rank is not None:
+        dense.set_shape(sp.shape)
     axes = _axes(axis, rank)
     result = dense_reduce(dense, axes, bool(keepdims))
     if not output_is_sparse:
@@ -280,7 +289,7 @@ def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
     kept_indices = array_ops.gather(sp.indices, kept, axis=1) if kept else \
         array_ops.zeros(array_ops.stack([array_ops.shape(sp.indices, out_type=_I64)[0],
                                          np.int64(0)]), _I64)
-    kept_shape = array_ops.gather(sp.dense_shape, kept)
+    kept_shape = array_ops.gather(sp.dense_shape, np.asarray(kept, np.int32))
     linear = _linear(kept_indices, kept_shape)
     unique, _ = reduction_ops.unique(linear, out_idx=_I64)
     unique = reduction_ops.sort(unique)
@@ -312,8 +321,9 @@ def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     sp = _sparse(sp_input)
     dtype = sp.dtype
     lowest = -np.inf if dtype.is_floating else dtype.min
-    present = to_dense(SparseTensor(sp.indices, array_ops.ones_like(sp.values, dtype=_d.bool),
-                                    sp.dense_shape), default_value=False)
+    present = array_ops.tensor_scatter_nd_update(  # (entries in any order, as _reduce takes them)
+        array_ops.fill(sp.dense_shape, False), sp.indices,
+        array_ops.ones_like(sp.values, dtype=_d.bool))
 
     def reduce(x, axes, keepdims):
         # a group without entries gives 0, as TF's kernel
