@@ -85,3 +85,18 @@ def test_jacobian_with_unknown_sizes_in_a_function_and_its_gradient():
     # sum(jx) = 2 sum(x) + sum(x) sum(cos x) + n sum(sin x)
     np.testing.assert_allclose(g, 2 + np.sum(np.cos(x)) - np.sum(x) * np.sin(x)
                                + len(x) * np.cos(x), rtol=1e-5)
+
+
+def test_sparse_gradients_of_one_loss_list_slices_in_the_order_the_gathers_ran():
+    v = tf.Variable(tf.zeros([5, 2]))
+    with tf.GradientTape() as t:
+        y = (tf.reduce_sum(tf.gather(v, [1])) + tf.reduce_sum(tf.gather(v, [2, 2]))
+             + tf.reduce_sum(tf.gather(v, [3])) * 2.0)
+    g = t.gradient(y, v)
+    assert isinstance(g, tf.IndexedSlices)
+    np.testing.assert_array_equal(g.indices, [1, 2, 2, 3])
+    np.testing.assert_array_equal(g.values[:, 0], [1.0, 1.0, 1.0, 2.0])
+    n = -g
+    assert isinstance(n, tf.IndexedSlices)
+    np.testing.assert_array_equal(n.values[:, 0], [-1.0, -1.0, -1.0, -2.0])
+    np.testing.assert_array_equal(n.indices, g.indices)

@@ -44,6 +44,10 @@ class IndexedSlices:
         dense = late.reduction_ops.unsorted_segment_sum(self._values, self._indices, rows)
         return convert_to_tensor(dense, dtype=dtype)
 
+    def __neg__(self):
+        return IndexedSlices(late.math_ops.negative(self._values), self._indices,
+                             self._dense_shape)
+
     def __array__(self, dtype=None, copy=None):
         return convert_to_tensor(self).__array__(dtype, copy)
 
@@ -55,8 +59,10 @@ class IndexedSlices:
 def add_sparse_or_dense(a, b):
     """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
-        return IndexedSlices(late.array_ops.concat([a.values, b.values], 0),
-                             late.array_ops.concat([a.indices, b.indices], 0), a.dense_shape)
+        # the later arrival first: a backward pass meets ops last to first, and TF's sum
+        # lists their slices in the order the ops ran
+        return IndexedSlices(late.array_ops.concat([b.values, a.values], 0),
+                             late.array_ops.concat([b.indices, a.indices], 0), a.dense_shape)
     if a.dtype is variant:  # gradients of a list: summed element by element
         return late.list_ops.add(a, b)
     return late.math_ops.add(convert_to_tensor(a), convert_to_tensor(b))
