@@ -40,3 +40,14 @@ def test_sparse_reduce_over_every_axis_to_a_sparse_result():
     assert out.indices.shape == (1, 0)
     np.testing.assert_array_equal(out.values, [3.0])
     np.testing.assert_array_equal(out.dense_shape, [])
+
+
+def test_clip_by_value_of_indexed_slices_clips_each_slice():
+    v = tf.Variable(tf.zeros([4, 2]))
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.gather(v, [1, 1, 2]) * 5.0)
+    c = tf.clip_by_value(t.gradient(y, v), -1.0, 1.0)
+    assert isinstance(c, tf.IndexedSlices)
+    np.testing.assert_array_equal(c.indices, [1, 1, 2])
+    # row 1 appears twice: each slice is clipped, then they add up
+    np.testing.assert_array_equal(tf.convert_to_tensor(c)[:, 0], [0.0, 2.0, 1.0, 0.0])

@@ -1309,12 +1309,13 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     >>> tf.clip_by_value(tf.constant([1, 5, 9]), 2, 6)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 5, 6], dtype=int32)>
     """
-    t = as_tensor(t)
+    # an IndexedSlices' values clip one by one (repeated rows apart), as TF's do
+    slices, t = t, as_tensor(t.values if isinstance(t, IndexedSlices) else t)
     clipped = math_ops.minimum(t, _like(clip_value_max, t))
     t.shape.assert_is_compatible_with(clipped.shape)
     clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=name)
     t.shape.assert_is_compatible_with(clipped.shape)
-    return clipped
+    return _like_slices(clipped, slices)
 
 
 def _slices_values(t):
