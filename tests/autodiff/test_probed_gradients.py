@@ -100,3 +100,60 @@ def test_sparse_gradients_of_one_loss_list_slices_in_the_order_the_gathers_ran()
     assert isinstance(n, tf.IndexedSlices)
     np.testing.assert_array_equal(n.values[:, 0], [-1.0, -1.0, -1.0, -2.0])
     np.testing.assert_array_equal(n.indices, g.indices)
+
+
+def test_broadcast_gradient_reduces_dims_unknown_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None])])
+    def f(a, b):
+        with tf.GradientTape() as t:
+            t.watch([a, b])
+            y = tf.reduce_sum(a * b + tf.maximum(a, b))
+        return t.gradient(y, [a, b])
+
+    # a's second dim is 1 at run time: its gradient sums over b's length
+    ga, gb = f(tf.constant([[1.0], [3.0]]), tf.constant([0.5, 2.5]))
+    assert ga.shape == (2, 1) and gb.shape == (2,)
+    np.testing.assert_allclose(ga, [[4.0], [5.0]])
+    np.testing.assert_allclose(gb, [4.0, 5.0])
+    ga, gb = f(tf.constant([[1.0, 2.0]]), tf.constant([0.5, 2.5]))
+    assert ga.shape == (1, 2)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None, [0, 1]])
+def test_reduce_prod_gradient_of_unknown_rank(axis):
+    x = np.array([[0.0, 2.0, 3.0], [1.5, 2.0, -1.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float64)])
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_prod(x, axis=axis) * 2.0
+        return t.gradient(y, x)
+
+    with tf.GradientTape() as t:  # the same, eagerly
+        c = tf.constant(x)
+        t.watch(c)
+        y = tf.reduce_prod(c, axis=axis) * 2.0
+    np.testing.assert_allclose(f(tf.constant(x)), t.gradient(y, c))
+
+
+@pytest.mark.parametrize("axis, idx", [(1, [2, 0, 2]), (-1, [[3, 3], [0, 1]]), (0, [1, 1])])
+def test_gather_gradient_of_unknown_rank(axis, idx):
+    x = np.arange(24.0).reshape(2, 3, 4)
+
+    def loss(x):
+        y = tf.gather(x, idx, axis=axis)
+        return y * tf.cast(tf.reshape(tf.range(tf.size(y)), tf.shape(y)), y.dtype)
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float64)])
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = loss(x)
+        return tf.convert_to_tensor(t.gradient(y, x))
+
+    with tf.GradientTape() as t:
+        c = tf.constant(x)
+        t.watch(c)
+        y = loss(c)
+    np.testing.assert_array_equal(f(tf.constant(x)), tf.convert_to_tensor(t.gradient(y, c)))

@@ -2922,8 +2922,10 @@ def _gather_grad(op, dy):
     params, indices = op.inputs
     p = known_shape(params)  # a Tensor where a static dim is unknown
     rank = params.shape.rank
-    axis = op.attrs["axis"] % rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
+    if rank is None and op.attrs["axis"] != 0 and batch_dims == 0:
+        return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"]), None
+    axis = op.attrs["axis"] % rank if rank is not None else op.attrs["axis"]
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
@@ -2936,6 +2938,22 @@ def _gather_grad(op, dy):
              *builtins.range(axis + 1, rank)]
     moved_shape = [p[i] for i in order] if isinstance(p, list) else gather(p, order)
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
+
+
+def _gather_grad_unknown_rank(params, indices, dy, axis):
+    """The gather's gradient where params' rank is known only at run time: dy as
+    (outer, index, inner) blocks, the index positions summed into params' rows (the moves
+    are transposes of rank 3, which need no rank)."""
+    dims = shape(params)
+    rank = size(dims)
+    axis = math_ops.floormod(axis, rank)
+    position = range(rank)
+    outer = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.less(position, axis)))
+    inner = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.greater(position, axis)))
+    flat = reshape(indices, [-1])
+    blocks = transpose(reshape(dy, stack([outer, size(flat), inner])), [1, 0, 2])
+    rows = late.reduction_ops.unsorted_segment_sum(blocks, flat, gather(dims, axis))
+    return reshape(transpose(rows, [1, 0, 2]), dims)
 
 
 @register_gradient("GatherNd")

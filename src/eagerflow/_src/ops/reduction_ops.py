@@ -1446,10 +1446,10 @@ def unbroadcast(grad, like):
     gshape, shape = grad.shape, like.shape
     if shape.rank is None or gshape.rank is None:
         return _unbroadcast_at_run_time(grad, like)
+    if None in shape.as_list():  # a dim of `like` that may be 1 (broadcast) at run time,
+        return _unbroadcast_at_run_time(grad, like)  # even where grad's is unknown as well
     if gshape == shape:
         return grad
-    if None in shape.as_list():  # a dim of `like` that may be 1 (broadcast) at run time
-        return _unbroadcast_at_run_time(grad, like)
     lead = gshape.rank - shape.rank
     axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
                                 if d == 1 and gshape[lead + i] != 1]
@@ -1587,6 +1587,16 @@ def _prod_grad(op, dy):
     """The product of all other elements: exclusive products from both ends, so zeros work."""
     a = _array_ops()
     x = op.inputs[0]
+    if x.shape.rank is None:  # no transposes without a rank: the zeros are counted instead
+        axis = op.attrs["axis"]
+        zero = math_ops.equal(x, a.zeros_like(x))
+        zeros = reduce_sum(cast(zero, _d.int32), axis, keepdims=True)
+        product = reduce_prod(a.where(zero, a.ones_like(x), x), axis, keepdims=True)
+        product = a.broadcast_to(product, a.shape(x))
+        others = a.where(math_ops.equal(zeros, 0), math_ops.divide_no_nan(product, x),
+                         a.where(math_ops.logical_and(zero, math_ops.equal(zeros, 1)),
+                                 product, math_ops.multiply(product, 0.0)))  # (signed zeros)
+        return math_ops.multiply(_broadcast_back(op, dy), math_ops.conj(others))
     reduced = _reduced_axes(x, op.attrs["axis"])
     perm = reduced + [i for i in range(x.shape.rank) if i not in reduced]
     moved = a.transpose(x, perm)
