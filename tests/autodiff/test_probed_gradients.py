@@ -157,3 +157,21 @@ def test_gather_gradient_of_unknown_rank(axis, idx):
         t.watch(c)
         y = loss(c)
     np.testing.assert_array_equal(f(tf.constant(x)), tf.convert_to_tensor(t.gradient(y, c)))
+
+
+def test_second_derivative_through_sqrt_at_zero_is_nan_as_in_tf():
+    # std of equal values is sqrt(0): TF's second derivative through it is NaN, and so is
+    # everything it reaches, even where the first derivative was exactly 0
+    x0 = tf.constant([1.0, 2.0], tf.float64)
+    x1 = tf.constant([1.84], tf.float64)
+    with tf.GradientTape(persistent=True) as t2:
+        t2.watch([x0, x1])
+        with tf.GradientTape() as t1:
+            t1.watch([x0, x1])
+            y = tf.reduce_sum(x0 * (tf.math.reduce_std(x1, -1, keepdims=True) ** 3 + 1.0))
+        g0, g1 = t1.gradient(y, [x0, x1])
+        s = tf.reduce_sum(tf.sin(g0)) + tf.reduce_sum(tf.sin(g1))
+    np.testing.assert_array_equal(g0, [1.0, 1.0])
+    np.testing.assert_array_equal(g1, [0.0])
+    h0, h1 = t2.gradient(s, [x0, x1])
+    assert np.isnan(h0).all() and np.isnan(h1).all()

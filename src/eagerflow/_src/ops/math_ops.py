@@ -1433,9 +1433,10 @@ _unary_grad_grad("SigmoidGrad", lambda y, dy, ddz: (
 # z = dy * (1 - y^2): dz/dy = -2 y dy
 _unary_grad_grad("TanhGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(y, -2.0)), tanh_grad(y, ddz)))
-# z = 0.5 dy / y: dz/dy = -z / y, dz/d(dy) = 0.5 / y
+# z = 0.5 dy / y: dz/dy = -z / y, dz/d(dy) = 0.5 / y; as TF's, ddz / y first (NaN where
+# y is 0 even when ddz is: no zero rule here, unlike the first derivative's)
 _unary_grad_grad("SqrtGrad", lambda y, dy, ddz: (
-    negative(multiply(ddz, realdiv(sqrt_grad(y, dy), y))), sqrt_grad(y, ddz)))
+    negative(multiply(realdiv(ddz, y), sqrt_grad(y, dy))), multiply(realdiv(ddz, y), 0.5)))
 # z = -0.5 dy y^3: dz/dy = -1.5 dy y^2
 _unary_grad_grad("RsqrtGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(square(y), -1.5)), rsqrt_grad(y, ddz)))
