@@ -240,6 +240,33 @@ def test_ragged_module_functions():
     assert doubled.to_list() == [[2], [4, 6]]
 
 
+def test_unicode_transcode_and_encodings():
+    assert tf.strings.unicode_transcode(["a\u00f1b"], "UTF-8", "UTF-16-BE").numpy().tolist() == \
+        [b"\x00a\x00\xf1\x00b"]
+    assert tf.strings.unicode_transcode([[b"a\xffb"]], "UTF-8", "UTF-8",
+                                        replacement_char=63).numpy().tolist() == [[b"a?b"]]
+    assert tf.strings.unicode_transcode(tf.ragged.constant([[b"x\x01"], []]), "UTF-8", "UTF-8",
+                                        errors="ignore", replace_control_characters=True
+                                        ).to_list() == [[b"x"], []]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid formatting"):
+        tf.strings.unicode_transcode(b"a\xff", "UTF-8", "UTF-8", errors="strict")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding' of \"latin1\""):
+        tf.strings.unicode_transcode("a", "UTF-8", "latin1")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding'"):
+        tf.strings.unicode_encode([104], "latin1")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'errors' of \"bad\""):
+        tf.strings.unicode_decode("a", "UTF-8", errors="bad")
+    # input encodings other than UTF ones, as ICU reads them in TF
+    assert tf.strings.unicode_decode([b"ab\xe9"], "ISO-8859-1").to_list() == [[97, 98, 233]]
+    assert tf.strings.unicode_transcode(b"\xe9", "latin1", "UTF-8").numpy() == b"\xc3\xa9"
+    # a control character is dropped when errors are ignored, else replaced
+    assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="ignore",
+                                     replace_control_characters=True).to_list() == [[120, 121]]
+    assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="strict",
+                                     replace_control_characters=True).to_list() == \
+        [[120, 65533, 121]]
+
+
 def test_strings_functions_return_ragged_rows():
     assert tf.strings.split(["a b", "c"]).to_list() == [[b"a", b"b"], [b"c"]]
     assert tf.strings.split([["a b"], ["c"]]).to_list() == [[[b"a", b"b"]], [[b"c"]]]

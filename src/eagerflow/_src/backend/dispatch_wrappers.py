@@ -597,6 +597,15 @@ def _w23ef636dbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w24336636af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_encoding, output_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
+        try:
+            return _export_fn(input, input_encoding, output_encoding, errors, replacement_char, replace_control_characters, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_encoding': input_encoding, 'output_encoding': output_encoding, 'errors': errors, 'replacement_char': replacement_char, 'replace_control_characters': replace_control_characters, 'name': name})
+    return _export_wrapper
+
+
 def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t_list, clip_norm, use_norm=None, name=None):
         try:
@@ -6156,6 +6165,7 @@ WRAPPERS = {
     'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_script': _w53ca8dbd1a,
     'strings.unicode_split': _w9167836160,
+    'strings.unicode_transcode': _w24336636af,
     'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,
