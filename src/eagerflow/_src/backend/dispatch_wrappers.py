@@ -174,6 +174,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a6afe53c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, desired_channels=None, desired_samples=None, name=None):
+        try:
+            return _export_fn(contents, desired_channels, desired_samples, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'desired_channels': desired_channels, 'desired_samples': desired_samples, 'name': name})
+    return _export_wrapper
+
+
 def _w0a9f3e152a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(val, dtype=None, copy=None, ndmin=None):
         try:
@@ -5234,6 +5243,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 
 WRAPPERS = {
     'argsort': _w39ea9e447b,
+    'audio.decode_wav': _w0a6afe53c7,
     'audio.encode_wav': _wc7a89f3bbf,
     'batch_to_space': _wa266637861,
     'bitcast': _we968909ff3,
