@@ -153,7 +153,7 @@ class _PaddedBatchDataset(_UnaryDataset):
                 raise TypeError("`padded_batch` is only supported for datasets that produce "
                                 "tensor elements but the input dataset produces elements of "
                                 "unsupported type DatasetSpec.")
-            if isinstance(s, SparseTensorSpec):
+            if not isinstance(s, TensorSpec):  # (sparse, ragged, other composite specs)
                 raise TypeError(f"`padded_batch` is only supported for datasets that produce "
                                 f"tensor elements but type spec of elements in the input "
                                 f"dataset is not a subclass of TensorSpec: `{s!r}`.")
