@@ -250,7 +250,8 @@ def test_unicode_transcode_and_encodings():
                                         ).to_list() == [[b"x"], []]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid formatting"):
         tf.strings.unicode_transcode(b"a\xff", "UTF-8", "UTF-8", errors="strict")
-    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding' of \"latin1\""):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="attr 'output_encoding' of \"latin1\""):
         tf.strings.unicode_transcode("a", "UTF-8", "latin1")
     with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding'"):
         tf.strings.unicode_encode([104], "latin1")
@@ -259,6 +260,13 @@ def test_unicode_transcode_and_encodings():
     # input encodings other than UTF ones, as ICU reads them in TF
     assert tf.strings.unicode_decode([b"ab\xe9"], "ISO-8859-1").to_list() == [[97, 98, 233]]
     assert tf.strings.unicode_transcode(b"\xe9", "latin1", "UTF-8").numpy() == b"\xc3\xa9"
+    chars, starts = tf.strings.unicode_split_with_offsets(["a\u00f1b", "xy"], "UTF-8")
+    assert chars.to_list() == [[b"a", b"\xc3\xb1", b"b"], [b"x", b"y"]]
+    assert starts.to_list() == [[0, 1, 3], [0, 1]]
+    chars, starts = tf.strings.unicode_split_with_offsets(b"a\xffb", "UTF-8", replacement_char=63)
+    assert chars.numpy().tolist() == [b"a", b"?", b"b"] and starts.numpy().tolist() == [0, 1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding'"):
+        tf.strings.unicode_split([b"\xe9"], "ISO-8859-1")
     # a control character is dropped when errors are ignored, else replaced
     assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="ignore",
                                      replace_control_characters=True).to_list() == [[120, 121]]

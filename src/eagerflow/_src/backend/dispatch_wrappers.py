@@ -6175,6 +6175,7 @@ WRAPPERS = {
     'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_script': _w53ca8dbd1a,
     'strings.unicode_split': _w9167836160,
+    'strings.unicode_split_with_offsets': _w9167836160,
     'strings.unicode_transcode': _w24336636af,
     'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,

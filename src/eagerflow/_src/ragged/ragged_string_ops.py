@@ -296,8 +296,25 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     return _encode_each(codes, input_encoding)
 
 
+@export("strings.unicode_split_with_offsets")
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,
+                               name=None):
+    """`unicode_split`'s characters and the byte offset where each starts in its string.
+
+    >>> chars, starts = tf.strings.unicode_split_with_offsets(["h\u00e9!"], "UTF-8")
+    >>> starts.to_list()
+    [[0, 1, 3]]
+    """
+    codes, offsets = unicode_decode_with_offsets(input, input_encoding, errors,
+                                                 replacement_char, False, name)
+    if isinstance(codes, RaggedTensor):
+        return codes.with_flat_values(_encode_each(codes.flat_values, input_encoding)), offsets
+    return _encode_each(codes, input_encoding), offsets
+
+
 def _encode_each(points, encoding):
     """Each code point of vector `points` as a string of its own."""
+    _check_allowed("output_encoding", encoding, _OUTPUT_ENCODINGS)
     n = array_ops.size(points, out_type=_I64)
     return dispatch(_UNICODE_ENCODE, (points, ragged_ops.range(n + 1).values),
                     {"output_encoding": encoding, "errors": "replace",
