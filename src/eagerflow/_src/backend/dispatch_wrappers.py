@@ -3909,6 +3909,15 @@ def _wbfedd5c92c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc092744f48(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, reader_num_threads=None, parser_num_threads=None, sloppy_ordering=None, drop_final_batch=None):
+        try:
+            return _export_fn(file_pattern, batch_size, features, reader, label_key, reader_args, num_epochs, shuffle, shuffle_buffer_size, shuffle_seed, prefetch_buffer_size, reader_num_threads, parser_num_threads, sloppy_ordering, drop_final_batch)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'file_pattern': file_pattern, 'batch_size': batch_size, 'features': features, 'reader': reader, 'label_key': label_key, 'reader_args': reader_args, 'num_epochs': num_epochs, 'shuffle': shuffle, 'shuffle_buffer_size': shuffle_buffer_size, 'shuffle_seed': shuffle_seed, 'prefetch_buffer_size': prefetch_buffer_size, 'reader_num_threads': reader_num_threads, 'parser_num_threads': parser_num_threads, 'sloppy_ordering': sloppy_ordering, 'drop_final_batch': drop_final_batch})
+    return _export_wrapper
+
+
 def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, data, summarize=None, name=None):
         try:
@@ -5470,6 +5479,7 @@ WRAPPERS = {
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
     'data.experimental.load': _w91b93a8f08,
+    'data.experimental.make_batched_features_dataset': _wc092744f48,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,

@@ -260,7 +260,7 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
     UTF-16-BE or UTF-32-BE); invalid input is replaced, dropped or an error, as `errors` says.
 
     >>> tf.strings.unicode_transcode("h\u00e9", "UTF-8", "UTF-16-BE").numpy()
-    b'\x00h\x00\xe9'
+    b'\\x00h\\x00\\xe9'
     """
     _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS)
     _check_allowed("errors", errors, _ERROR_MODES)
