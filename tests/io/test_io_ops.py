@@ -261,6 +261,25 @@ def test_gfile_reading_and_writing(tmp_path):
     assert tf.compat.v1.gfile.Open is tf.io.gfile.GFile
 
 
+def test_gfile_modes_stat_and_copy_onto_itself(tmp_path):
+    g, path = tf.io.gfile, str(tmp_path / "t.txt")
+    for mode in ("x", "rw", "b", ""):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"mode is not 'r' or 'w' or 'a' or 'r\+' or 'w\+' or 'a\+'"):
+            g.GFile(path, mode)
+    with g.GFile(path, "wb+") as f:
+        f.write(b"abc")
+    assert g.GFile(path, "br").read() == b"abc"
+    stat = g.stat(path)
+    assert type(stat).__name__ == "FileStatistics"
+    assert (stat.length, stat.is_directory) == (3, False)
+    # as in TF, the target is opened for writing (emptied) before the source is read
+    g.copy(path, path, overwrite=True)
+    assert g.GFile(path).read() == ""
+    with pytest.raises(tf.errors.AlreadyExistsError, match="file already exists"):
+        g.copy(path, path)
+
+
 def test_base64():
     data = [b"\xff\xfe\xfd", b"a", b""]
     assert tf.io.encode_base64(data).numpy().tolist() == [b"__79", b"YQ", b""]
