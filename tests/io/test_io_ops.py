@@ -334,3 +334,18 @@ def test_listdir_keeps_the_directory_order(tmp_path):
     for name in ["b", "c", ".a", "a"]:
         tf.io.write_file(str(tmp_path / name), "")
     assert tf.io.gfile.listdir(str(tmp_path)) == os.listdir(str(tmp_path))
+
+
+def test_write_graph_as_text_and_binary(tmp_path):
+    graph = tf.function(lambda x: x * 2.5 + 1).get_concrete_function(
+        tf.TensorSpec([2], tf.float32)).graph
+    path = tf.io.write_graph(graph, str(tmp_path / "sub"), "g.pbtxt")
+    assert path == str(tmp_path / "sub" / "g.pbtxt")  # (the directory made on the way)
+    text = open(path).read()
+    assert 'op: "Placeholder"' in text and 'op: "AddV2"' in text
+    path = tf.io.write_graph(graph.as_graph_def(), str(tmp_path), "g.pb", as_text=False)
+    read = tf.compat.v1.GraphDef()
+    read.ParseFromString(open(path, "rb").read())
+    assert [n.op for n in read.node] == ["Placeholder", "Const", "Mul", "Const", "AddV2",
+                                         "Identity"]
+    assert tf.compat.v1.train.write_graph is tf.io.write_graph

@@ -867,6 +867,15 @@ def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3727aac4e5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph_or_graph_def, logdir, name, as_text=None):
+        try:
+            return _export_fn(graph_or_graph_def, logdir, name, as_text)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph_or_graph_def': graph_or_graph_def, 'logdir': logdir, 'name': name, 'as_text': as_text})
+    return _export_wrapper
+
+
 def _w379f579342(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, axis=None, dtype=None, out=None, ddof=None, keepdims=None):
         try:
@@ -5863,6 +5872,7 @@ WRAPPERS = {
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
+    'io.write_graph': _w3727aac4e5,
     'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
