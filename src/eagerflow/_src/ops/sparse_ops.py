@@ -280,7 +280,7 @@ def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
     kept_indices = array_ops.gather(sp.indices, kept, axis=1) if kept else \
         array_ops.zeros(array_ops.stack([array_ops.shape(sp.indices, out_type=_I64)[0],
                                          np.int64(0)]), _I64)
-    kept_shape = array_ops.gather(sp.dense_shape, kept)
+    kept_shape = array_ops.gather(sp.dense_shape, np.asarray(kept, np.int32))  # (may be [])
     linear = _linear(kept_indices, kept_shape)
     unique, _ = reduction_ops.unique(linear, out_idx=_I64)
     unique = reduction_ops.sort(unique)
