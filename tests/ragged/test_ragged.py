@@ -1169,3 +1169,17 @@ def test_gradients_flow_through_map_fn_over_ragged_rows_in_a_function():
                                     fn_output_signature=tf.float32), rt) == [2.0, 4.0, 6.0]
     assert grad(lambda a: tf.map_fn(lambda r: r * 3.0, a), nested) == [3.0] * 4
     assert grad(lambda a: tf.map_fn(lambda r: r[:1] * 5.0, a), rt) == [5.0, 0.0, 5.0]
+
+
+def test_expand_dims_at_the_front_is_one_uniform_row():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    front = tf.expand_dims(rt, 0)
+    assert front.shape.as_list() == [1, 3, None] and front.ragged_rank == 2
+    assert front.uniform_row_length.numpy() == 3 and front.to_list() == [rt.to_list()]
+    assert tf.expand_dims(rt, -3).shape.as_list() == [1, 3, None]
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def traced(r):
+        assert tf.expand_dims(r, 0).shape.as_list() == [1, None, None]
+        return tf.expand_dims(r, 0).flat_values
+    assert traced(rt).numpy().tolist() == [3, 1, 2, 5, 4]

@@ -807,9 +807,8 @@ def expand_dims(rt, axis):
         return array_ops.expand_dims(rt, axis)
     if axis < 0:
         axis += rt.shape.rank + 1
-    if axis == 0:
-        return RaggedTensor.from_row_splits(rt, array_ops.stack(
-            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if axis == 0:  # one row of uniform length: the static shape keeps nrows, as in TF
+        return RaggedTensor.from_uniform_row_length(rt, rt.nrows(), 1)
     if axis == 1:
         return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
     if axis > rt.ragged_rank:
