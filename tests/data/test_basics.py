@@ -159,6 +159,11 @@ def test_unbatch_rebatch_window():
     assert values(tf.data.Dataset.range(8).batch(4).rebatch([1, 3])) == [
         [0], [1, 2, 3], [4], [5, 6, 7]]
     assert tf.data.Dataset.range(8).batch(4, True).rebatch(2).element_spec.shape == [2]
+    # a zero size in the cycle makes an empty batch, as in TF
+    assert values(tf.data.Dataset.range(10).batch(6).rebatch([2, 4, 0])) == [
+        [0, 1], [2, 3, 4, 5], [], [6, 7], [8, 9]]
+    with pytest.raises(ValueError, match="Invalid `batch_sizes`"):
+        tf.data.Dataset.range(4).batch(2).rebatch([0])
     windows = tf.data.Dataset.range(7).window(3, shift=2, stride=2)
     assert [values(w) for w in windows] == [[0, 2, 4], [2, 4, 6], [4, 6], [6]]
     assert windows.element_spec == tf.data.DatasetSpec(tf.TensorSpec([], tf.int64))

@@ -217,3 +217,40 @@ def test_experimental_tfrecord_writer_writes_a_dataset(tmp_path):
     # TF 2.21's message for a dataset of non-string elements.
     with pytest.raises(TypeError, match=r"with shapes \(\) and types <dtype: 'int64'>"):
         writer.write(tf.data.Dataset.range(3))
+
+
+def _write_examples(tmp_path):
+    for k in range(2):
+        with tf.io.TFRecordWriter(str(tmp_path / f"r{k}.tfrecord")) as writer:
+            for i in range(5):
+                writer.write(tf.train.Example(features=tf.train.Features(feature={
+                    "x": tf.train.Feature(int64_list=tf.train.Int64List(value=[k * 10 + i])),
+                    "v": tf.train.Feature(float_list=tf.train.FloatList(value=[0.5] * i)),
+                    "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[i % 2]))})
+                ).SerializeToString())
+    return str(tmp_path / "*.tfrecord")
+
+
+def test_make_batched_features_dataset_as_tf(tmp_path):
+    pattern = _write_examples(tmp_path)
+    features = {"x": tf.io.FixedLenFeature([], tf.int64), "v": tf.io.VarLenFeature(tf.float32),
+                "label": tf.io.FixedLenFeature([], tf.int64)}
+    ds = tf.data.experimental.make_batched_features_dataset(
+        pattern, 3, features, label_key="label", shuffle=False, num_epochs=1)
+    assert ds.element_spec == ({"v": tf.SparseTensorSpec([None, None], tf.float32),
+                                "x": tf.TensorSpec([None], tf.int64)},
+                               tf.TensorSpec([None], tf.int64))
+    batches = [(f["x"].numpy().tolist(), label.numpy().tolist(),
+                f["v"].dense_shape.numpy().tolist()) for f, label in ds]
+    assert batches == [([0, 1, 2], [0, 1, 0], [3, 2]), ([3, 4, 10], [1, 0, 0], [3, 4]),
+                       ([11, 12, 13], [1, 0, 1], [3, 3]), ([14], [0], [1, 4])]
+    # repeated forever: whole batches of a static size; files read two at a time
+    ds = tf.data.experimental.make_batched_features_dataset(
+        pattern, 4, {"x": features["x"]}, shuffle=False, reader_num_threads=2)
+    assert ds.element_spec == {"x": tf.TensorSpec([4], tf.int64)}
+    assert [b["x"].numpy().tolist() for b in ds.take(3)] == [
+        [0, 10, 1, 11], [2, 12, 3, 13], [4, 14, 0, 10]]
+    with pytest.raises(ValueError, match=r"The `label_key` provided \(y\) must be one of the "
+                                         r"`features` keys: dict_keys\(\['x'\]\)."):
+        tf.data.experimental.make_batched_features_dataset(pattern, 4, {"x": features["x"]},
+                                                           label_key="y")

@@ -85,3 +85,13 @@ def test_variables_are_read():
     x = tf.Variable(INPUTS["rgb"])
     _compare("adjust_hue/rgb/0.2", tf.image.adjust_hue(x, 0.2))
     _compare("rgb_to_hsv/rgb", tf.image.rgb_to_hsv(x))
+
+
+@pytest.mark.parametrize("name", [c.name for c in CASES if c.name.startswith(
+    ("adjust_contrast/", "stateless_random_contrast"))])
+def test_contrast_rounds_as_tf(name):
+    """The channel means are summed in TF's order, so float32 pixels equal TF's bit for bit."""
+    want = DATA[_expected(name)[0]]
+    if want.dtype != np.float32:
+        pytest.skip("only float32 is computed in TF's exact order")
+    np.testing.assert_array_equal(np.asarray(_run_eager(_BY_NAME[name])), want)

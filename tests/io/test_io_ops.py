@@ -261,6 +261,25 @@ def test_gfile_reading_and_writing(tmp_path):
     assert tf.compat.v1.gfile.Open is tf.io.gfile.GFile
 
 
+def test_gfile_modes_stat_and_copy_onto_itself(tmp_path):
+    g, path = tf.io.gfile, str(tmp_path / "t.txt")
+    for mode in ("x", "rw", "b", ""):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"mode is not 'r' or 'w' or 'a' or 'r\+' or 'w\+' or 'a\+'"):
+            g.GFile(path, mode)
+    with g.GFile(path, "wb+") as f:
+        f.write(b"abc")
+    assert g.GFile(path, "br").read() == b"abc"
+    stat = g.stat(path)
+    assert type(stat).__name__ == "FileStatistics"
+    assert (stat.length, stat.is_directory) == (3, False)
+    # as in TF, the target is opened for writing (emptied) before the source is read
+    g.copy(path, path, overwrite=True)
+    assert g.GFile(path).read() == ""
+    with pytest.raises(tf.errors.AlreadyExistsError, match="file already exists"):
+        g.copy(path, path)
+
+
 def test_base64():
     data = [b"\xff\xfe\xfd", b"a", b""]
     assert tf.io.encode_base64(data).numpy().tolist() == [b"__79", b"YQ", b""]
@@ -315,3 +334,18 @@ def test_listdir_keeps_the_directory_order(tmp_path):
     for name in ["b", "c", ".a", "a"]:
         tf.io.write_file(str(tmp_path / name), "")
     assert tf.io.gfile.listdir(str(tmp_path)) == os.listdir(str(tmp_path))
+
+
+def test_write_graph_as_text_and_binary(tmp_path):
+    graph = tf.function(lambda x: x * 2.5 + 1).get_concrete_function(
+        tf.TensorSpec([2], tf.float32)).graph
+    path = tf.io.write_graph(graph, str(tmp_path / "sub"), "g.pbtxt")
+    assert path == str(tmp_path / "sub" / "g.pbtxt")  # (the directory made on the way)
+    text = open(path).read()
+    assert 'op: "Placeholder"' in text and 'op: "AddV2"' in text
+    path = tf.io.write_graph(graph.as_graph_def(), str(tmp_path), "g.pb", as_text=False)
+    read = tf.compat.v1.GraphDef()
+    read.ParseFromString(open(path, "rb").read())
+    assert [n.op for n in read.node] == ["Placeholder", "Const", "Mul", "Const", "AddV2",
+                                         "Identity"]
+    assert tf.compat.v1.train.write_graph is tf.io.write_graph

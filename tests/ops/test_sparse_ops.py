@@ -98,3 +98,17 @@ def test_cast_of_sparse_tensors_and_indexed_slices_casts_their_values():
     slices = tf.IndexedSlices(tf.constant([[1, 2]]), tf.constant([0]), tf.constant([3, 2]))
     cast = tf.cast(slices, tf.float32)
     assert isinstance(cast, tf.IndexedSlices) and cast.values.dtype == tf.float32
+
+
+def test_reduce_over_every_axis_to_a_sparse_result():
+    st = tf.sparse.SparseTensor([[0, 1], [2, 0]], [3.0, 4.0], [3, 3])
+    total = tf.sparse.reduce_sum(st, output_is_sparse=True)
+    assert total.indices.shape == [1, 0] and total.indices.dtype == tf.int64
+    assert total.values.numpy().tolist() == [7.0]
+    assert total.dense_shape.shape == [0] and total.dense_shape.dtype == tf.int64
+
+
+def test_sparse_tensors_are_tensors_to_is_tensor():
+    st = tf.sparse.SparseTensor([[0]], [1], [2])
+    assert tf.is_tensor(st) and tf.function(lambda x: tf.is_tensor(x))(st).numpy()
+    assert not tf.is_tensor(tf.TensorSpec([])) and not tf.is_tensor(tf.data.Dataset.range(1))

@@ -240,6 +240,41 @@ def test_ragged_module_functions():
     assert doubled.to_list() == [[2], [4, 6]]
 
 
+def test_unicode_transcode_and_encodings():
+    assert tf.strings.unicode_transcode(["a\u00f1b"], "UTF-8", "UTF-16-BE").numpy().tolist() == \
+        [b"\x00a\x00\xf1\x00b"]
+    assert tf.strings.unicode_transcode([[b"a\xffb"]], "UTF-8", "UTF-8",
+                                        replacement_char=63).numpy().tolist() == [[b"a?b"]]
+    assert tf.strings.unicode_transcode(tf.ragged.constant([[b"x\x01"], []]), "UTF-8", "UTF-8",
+                                        errors="ignore", replace_control_characters=True
+                                        ).to_list() == [[b"x"], []]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid formatting"):
+        tf.strings.unicode_transcode(b"a\xff", "UTF-8", "UTF-8", errors="strict")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="attr 'output_encoding' of \"latin1\""):
+        tf.strings.unicode_transcode("a", "UTF-8", "latin1")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding'"):
+        tf.strings.unicode_encode([104], "latin1")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'errors' of \"bad\""):
+        tf.strings.unicode_decode("a", "UTF-8", errors="bad")
+    # input encodings other than UTF ones, as ICU reads them in TF
+    assert tf.strings.unicode_decode([b"ab\xe9"], "ISO-8859-1").to_list() == [[97, 98, 233]]
+    assert tf.strings.unicode_transcode(b"\xe9", "latin1", "UTF-8").numpy() == b"\xc3\xa9"
+    chars, starts = tf.strings.unicode_split_with_offsets(["a\u00f1b", "xy"], "UTF-8")
+    assert chars.to_list() == [[b"a", b"\xc3\xb1", b"b"], [b"x", b"y"]]
+    assert starts.to_list() == [[0, 1, 3], [0, 1]]
+    chars, starts = tf.strings.unicode_split_with_offsets(b"a\xffb", "UTF-8", replacement_char=63)
+    assert chars.numpy().tolist() == [b"a", b"?", b"b"] and starts.numpy().tolist() == [0, 1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'output_encoding'"):
+        tf.strings.unicode_split([b"\xe9"], "ISO-8859-1")
+    # a control character is dropped when errors are ignored, else replaced
+    assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="ignore",
+                                     replace_control_characters=True).to_list() == [[120, 121]]
+    assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="strict",
+                                     replace_control_characters=True).to_list() == \
+        [[120, 65533, 121]]
+
+
 def test_strings_functions_return_ragged_rows():
     assert tf.strings.split(["a b", "c"]).to_list() == [[b"a", b"b"], [b"c"]]
     assert tf.strings.split([["a b"], ["c"]]).to_list() == [[[b"a", b"b"]], [[b"c"]]]
@@ -1134,3 +1169,17 @@ def test_gradients_flow_through_map_fn_over_ragged_rows_in_a_function():
                                     fn_output_signature=tf.float32), rt) == [2.0, 4.0, 6.0]
     assert grad(lambda a: tf.map_fn(lambda r: r * 3.0, a), nested) == [3.0] * 4
     assert grad(lambda a: tf.map_fn(lambda r: r[:1] * 5.0, a), rt) == [5.0, 0.0, 5.0]
+
+
+def test_expand_dims_at_the_front_is_one_uniform_row():
+    rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
+    front = tf.expand_dims(rt, 0)
+    assert front.shape.as_list() == [1, 3, None] and front.ragged_rank == 2
+    assert front.uniform_row_length.numpy() == 3 and front.to_list() == [rt.to_list()]
+    assert tf.expand_dims(rt, -3).shape.as_list() == [1, 3, None]
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def traced(r):
+        assert tf.expand_dims(r, 0).shape.as_list() == [1, None, None]
+        return tf.expand_dims(r, 0).flat_values
+    assert traced(rt).numpy().tolist() == [3, 1, 2, 5, 4]

@@ -1,4 +1,6 @@
 """Ragged tensors in tf.data: slices, batches, ragged_batch, maps and unbatch."""
+import pytest
+
 import eagerflow as tf
 
 
@@ -150,3 +152,10 @@ def test_dense_to_ragged_batch_is_ragged_batch_as_a_transformation():
     batches = list(rows)
     assert len(batches) == 1 and batches[0].to_list() == [[0], [0, 1]]
     assert batches[0].row_splits.dtype == tf.int32
+
+
+def test_padded_batch_refuses_ragged_elements():
+    ds = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]]))
+    with pytest.raises(TypeError, match=r"is not a subclass of TensorSpec: `RaggedTensorSpec\("
+                                        r"TensorShape\(\[None\]\), tf.int32, 0, tf.int64\)`"):
+        ds.padded_batch(2)

@@ -44,3 +44,19 @@ def test_a_tf_function_traced_itself_dispatches_on_ragged_arguments():
     assert tf.function(tf.gather_nd)(rt, [[0, 1]]).numpy().tolist() == [1]
     batches = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]])).batch(2)
     assert [b.numpy() for b in batches.map(tf.reduce_sum)] == [6]
+
+
+def test_stack_of_ragged_tensors_inside_a_converted_function():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5]])
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    def stacked(r):
+        x = tf.stack([r, r], axis=1)
+        assert x.shape.as_list() == [None, None, None]
+        return x.row_splits, x.flat_values
+    splits, values = stacked(rt)
+    assert splits.numpy().tolist() == [0, 2, 4, 6]
+    assert values.numpy().tolist() == [1, 2, 3, 1, 2, 3, 4, 5, 4, 5]
+    # eagerly as TF: row splits of static length, not a uniform row length
+    eager = tf.stack([rt, rt], axis=1)
+    assert eager.shape.as_list() == [3, None, None] and eager.uniform_row_length is None

@@ -8,4 +8,4 @@ from eagerflow._src.ops.string_ops import (  # noqa: F401
     to_number, unicode_script, upper)
 from eagerflow._src.ragged.ragged_string_ops import (  # noqa: F401
     bytes_split, ngrams, split, unicode_decode, unicode_decode_with_offsets, unicode_encode,
-    unicode_split, unsorted_segment_join)
+    unicode_split, unicode_split_with_offsets, unicode_transcode, unsorted_segment_join)

@@ -116,6 +116,9 @@ SPECS = [
         tf.strings.unicode_encode(c, "UTF-8"), "UTF-8"),
            [np.array([104, -5], np.int32)], lambda c: _obj("h", "\ufffd"),
            name="UnicodeEncode-split", grad=_NO_GRAD),
+    OpSpec("UnicodeTranscode", lambda s: tf.strings.unicode_transcode(s, "UTF-8", "UTF-16-BE"),
+           [_obj("h\u00e9", "", "\u20ac")],
+           lambda s: _obj(*(x.decode().encode("utf-16-be") for x in s)), grad=_NO_GRAD),
     OpSpec("UnsortedSegmentJoin", lambda s: tf.strings.unsorted_segment_join(
         s, [1, 0, 1], 3, separator=":"), [_obj("a", "b", "c")], lambda s: _obj("b", "a:c", ""),
            grad=_NO_GRAD),

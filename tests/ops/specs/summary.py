@@ -1,5 +1,5 @@
 """Specs of the summary and audio ops: ``WriteSummary`` (read back from its event file)
-and ``EncodeWav``."""
+and ``EncodeWav``/``DecodeWav``."""
 import glob
 import os
 import struct
@@ -47,6 +47,10 @@ SPECS = [
            grad=_NO_GRAD),
     OpSpec("EncodeWav", tf.audio.encode_wav, [_AUDIO, np.array(16000, np.int32)],
            lambda a, r: _wav(a, int(r)), grad=_NO_GRAD),
+    OpSpec("DecodeWav", lambda w: tf.audio.decode_wav(w, desired_channels=3).audio,
+           [_wav(np.array([[0.5, -0.25], [-1.0, 0.125]], np.float32), 8000)],
+           lambda w: np.array([[0.5, -0.25, -0.25], [-1.0, 0.125, 0.125]], np.float32),
+           grad=_NO_GRAD),
 ]
 
 

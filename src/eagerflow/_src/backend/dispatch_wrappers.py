@@ -174,6 +174,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a6afe53c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(contents, desired_channels=None, desired_samples=None, name=None):
+        try:
+            return _export_fn(contents, desired_channels, desired_samples, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'contents': contents, 'desired_channels': desired_channels, 'desired_samples': desired_samples, 'name': name})
+    return _export_wrapper
+
+
 def _w0a9f3e152a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(val, dtype=None, copy=None, ndmin=None):
         try:
@@ -597,6 +606,15 @@ def _w23ef636dbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w24336636af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_encoding, output_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
+        try:
+            return _export_fn(input, input_encoding, output_encoding, errors, replacement_char, replace_control_characters, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_encoding': input_encoding, 'output_encoding': output_encoding, 'errors': errors, 'replacement_char': replacement_char, 'replace_control_characters': replace_control_characters, 'name': name})
+    return _export_wrapper
+
+
 def _w24762e9e91(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(t_list, clip_norm, use_norm=None, name=None):
         try:
@@ -846,6 +864,15 @@ def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tag, tensor, step, metadata, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tag': tag, 'tensor': tensor, 'step': step, 'metadata': metadata, 'name': name})
+    return _export_wrapper
+
+
+def _w3727aac4e5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph_or_graph_def, logdir, name, as_text=None):
+        try:
+            return _export_fn(graph_or_graph_def, logdir, name, as_text)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph_or_graph_def': graph_or_graph_def, 'logdir': logdir, 'name': name, 'as_text': as_text})
     return _export_wrapper
 
 
@@ -3891,6 +3918,15 @@ def _wbfedd5c92c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc092744f48(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None, num_epochs=None, shuffle=None, shuffle_buffer_size=None, shuffle_seed=None, prefetch_buffer_size=None, reader_num_threads=None, parser_num_threads=None, sloppy_ordering=None, drop_final_batch=None):
+        try:
+            return _export_fn(file_pattern, batch_size, features, reader, label_key, reader_args, num_epochs, shuffle, shuffle_buffer_size, shuffle_seed, prefetch_buffer_size, reader_num_threads, parser_num_threads, sloppy_ordering, drop_final_batch)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'file_pattern': file_pattern, 'batch_size': batch_size, 'features': features, 'reader': reader, 'label_key': label_key, 'reader_args': reader_args, 'num_epochs': num_epochs, 'shuffle': shuffle, 'shuffle_buffer_size': shuffle_buffer_size, 'shuffle_seed': shuffle_seed, 'prefetch_buffer_size': prefetch_buffer_size, 'reader_num_threads': reader_num_threads, 'parser_num_threads': parser_num_threads, 'sloppy_ordering': sloppy_ordering, 'drop_final_batch': drop_final_batch})
+    return _export_wrapper
+
+
 def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, data, summarize=None, name=None):
         try:
@@ -5225,6 +5261,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 
 WRAPPERS = {
     'argsort': _w39ea9e447b,
+    'audio.decode_wav': _w0a6afe53c7,
     'audio.encode_wav': _wc7a89f3bbf,
     'batch_to_space': _wa266637861,
     'bitcast': _we968909ff3,
@@ -5451,6 +5488,7 @@ WRAPPERS = {
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
     'data.experimental.load': _w91b93a8f08,
+    'data.experimental.make_batched_features_dataset': _wc092744f48,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
     'data.experimental.parallel_interleave': _w090b250304,
@@ -5834,6 +5872,7 @@ WRAPPERS = {
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
+    'io.write_graph': _w3727aac4e5,
     'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
@@ -6156,6 +6195,8 @@ WRAPPERS = {
     'strings.unicode_encode': _w9905bbaf99,
     'strings.unicode_script': _w53ca8dbd1a,
     'strings.unicode_split': _w9167836160,
+    'strings.unicode_split_with_offsets': _w9167836160,
+    'strings.unicode_transcode': _w24336636af,
     'strings.unsorted_segment_join': _w80f1aa4c20,
     'strings.upper': _w7d0708720a,
     'summary.audio': _web62c3c4e8,

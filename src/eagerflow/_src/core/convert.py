@@ -501,12 +501,13 @@ def _check_no_nested_tensors(value):
 
 @export("is_tensor")
 def is_tensor(x):
-    """True for tensors (eager or symbolic) and variables.
+    """True for tensors (eager or symbolic), variables, and the types that say they are
+    tensor-like (``is_tensor_like``: sparse tensors, as in TF).
 
     >>> tf.is_tensor(tf.constant(1)), tf.is_tensor(1)
     (True, False)
     """
-    return is_tensor_like(x)
+    return is_tensor_like(x) or getattr(x, "is_tensor_like", False) is True
 
 
 @export("is_symbolic_tensor")

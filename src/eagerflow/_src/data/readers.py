@@ -654,6 +654,58 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
 
 
+@export("data.experimental.make_batched_features_dataset")
+def make_batched_features_dataset(file_pattern, batch_size, features, reader=None,
+                                  label_key=None, reader_args=None, num_epochs=None,
+                                  shuffle=True, shuffle_buffer_size=10000, shuffle_seed=None,
+                                  prefetch_buffer_size=None, reader_num_threads=None,
+                                  parser_num_threads=None, sloppy_ordering=False,
+                                  drop_final_batch=False):
+    """Batches of `Example` records (TFRecord files by default) parsed with `features`, as a
+    dict of feature tensors (and the `label_key` feature apart); the records are shuffled
+    and repeated `num_epochs` times (None: forever, then batches are whole).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.tfrecord")
+    >>> with tf.io.TFRecordWriter(path) as writer:
+    ...     for i in range(3):
+    ...         writer.write(tf.train.Example(features=tf.train.Features(feature={"x": (
+    ...             tf.train.Feature(int64_list=tf.train.Int64List(value=[i])))})
+    ...         ).SerializeToString())
+    >>> ds = tf.data.experimental.make_batched_features_dataset(
+    ...     path, 2, {"x": tf.io.FixedLenFeature([], tf.int64)}, shuffle=False, num_epochs=1)
+    >>> [batch["x"].numpy().tolist() for batch in ds]
+    [[0, 1], [2]]
+    """
+    from eagerflow._src.data.experimental import parse_example_dataset  # noqa: PLC0415
+    if reader is None:
+        reader = TFRecordDataset
+    reader_args = list(reader_args or [])
+    files = Dataset.list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
+    ds = files.interleave(lambda filename: reader(filename, *reader_args),
+                          cycle_length=reader_num_threads or 1)
+    if ds.element_spec == (TensorSpec([], _d.string), TensorSpec([], _d.string)):
+        ds = ds.map(lambda _, value: value)  # (key, value) records: the values
+    if shuffle:
+        ds = ds.shuffle(shuffle_buffer_size, shuffle_seed)
+    if num_epochs != 1:
+        ds = ds.repeat(num_epochs)
+    # repeated forever, every batch is whole: the static batch size helps shape inference
+    ds = ds.batch(batch_size, drop_remainder=drop_final_batch or num_epochs is None)
+    ds = ds.apply(parse_example_dataset(features, num_parallel_calls=parser_num_threads or 2))
+    if label_key:
+        if label_key not in features:
+            raise ValueError(f"The `label_key` provided ({label_key}) must be one of the "
+                             f"`features` keys: {features.keys()}.")
+
+        def split_label(parsed):
+            parsed = dict(parsed)
+            label = parsed.pop(label_key)
+            return parsed, label
+        ds = ds.map(split_label)
+    return ds.prefetch(AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
+
+
 @export("data.experimental.TFRecordWriter")
 class TFRecordWriter:
     """Writes the scalar strings of a dataset as the records of one TFRecord file.

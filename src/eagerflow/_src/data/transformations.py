@@ -153,7 +153,7 @@ class _PaddedBatchDataset(_UnaryDataset):
                 raise TypeError("`padded_batch` is only supported for datasets that produce "
                                 "tensor elements but the input dataset produces elements of "
                                 "unsupported type DatasetSpec.")
-            if isinstance(s, SparseTensorSpec):
+            if not isinstance(s, TensorSpec):  # (sparse, ragged, other composite specs)
                 raise TypeError(f"`padded_batch` is only supported for datasets that produce "
                                 f"tensor elements but type spec of elements in the input "
                                 f"dataset is not a subclass of TensorSpec: `{s!r}`.")
@@ -434,7 +434,8 @@ class _RebatchDataset(_UnaryDataset):
             batch_sizes = batch_sizes.numpy().tolist()
         sizes = [int(b) for b in (batch_sizes if isinstance(batch_sizes, (list, tuple))
                                   else [batch_sizes])]
-        if not sizes or any(b <= 0 for b in sizes):
+        # TF allows empty batches in the cycle, as long as some batch takes rows
+        if not sizes or any(b < 0 for b in sizes) or not any(sizes):
             raise ValueError("Invalid `batch_sizes`. Every batch size must be positive.")
         self._sizes, self._drop = sizes, bool(drop_remainder)
         static = None
@@ -458,6 +459,8 @@ class _RebatchDataset(_UnaryDataset):
         pieces, have = collections.deque(), 0  # input rows not handed out yet
 
         def take(n):  # the next `n` rows, copied only when they span input batches
+            if not n:
+                return tuple(a[:0] for a in batch)
             parts = []
             while n:
                 head = pieces[0]

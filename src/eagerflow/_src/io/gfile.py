@@ -113,6 +113,9 @@ def copy(src, dst, overwrite=False):
     _check_target(dst, overwrite)
     try:
         shutil.copyfile(src, dst)
+    except shutil.SameFileError:
+        # TF opens the target for writing (truncating it) before it reads the source
+        open(dst, "wb").close()
     except FileNotFoundError as e:
         raise os_error(e, src if not os.path.exists(src) else dst) from None
     except OSError as e:
@@ -131,7 +134,7 @@ def rename(src, dst, overwrite=False):
         raise os_error(e, src) from None
 
 
-class StatResult:
+class FileStatistics:
     """What `stat` tells of a file: ``length`` (bytes), ``mtime_nsec``, ``is_directory``."""
 
     __slots__ = ("length", "mtime_nsec", "is_directory")
@@ -139,21 +142,17 @@ class StatResult:
     def __init__(self, length, mtime_nsec, is_directory):
         self.length, self.mtime_nsec, self.is_directory = length, mtime_nsec, is_directory
 
-    def __repr__(self):
-        return (f"StatResult(length={self.length}, mtime_nsec={self.mtime_nsec}, "
-                f"is_directory={self.is_directory})")
-
 
 @export("io.gfile.stat", "compat.v1.gfile.Stat")
 def stat(path):
-    """The `StatResult` of `path`."""
+    """The `FileStatistics` of `path`."""
     path = _path(path)
     try:
         s = os.stat(path)
     except OSError as e:
         raise os_error(e, path) from None
     import stat as _stat  # noqa: PLC0415
-    return StatResult(s.st_size, s.st_mtime_ns, _stat.S_ISDIR(s.st_mode))
+    return FileStatistics(s.st_size, s.st_mtime_ns, _stat.S_ISDIR(s.st_mode))
 
 
 @export("io.gfile.walk", "compat.v1.gfile.Walk")
@@ -196,6 +195,10 @@ class GFile:
     """
 
     def __init__(self, name, mode="r"):
+        self._file = None
+        if mode.replace("b", "") not in ("r", "w", "a", "r+", "w+", "a+"):
+            raise errors.InvalidArgumentError(
+                None, None, "mode is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+'")
         self._name = _path(name)
         self._mode = mode
         self._binary = "b" in mode

@@ -1,9 +1,10 @@
-"""Audio ops (``tf.audio``): 16-bit PCM WAV encoding.
+"""Audio ops (``tf.audio``): 16-bit PCM WAV encoding and decoding.
 
 >>> wav = tf.audio.encode_wav(tf.constant([[0.0], [0.5]]), 8000)
 >>> wav.numpy()[:4], len(wav.numpy())
 (b'RIFF', 48)
 """
+import collections
 import struct
 
 import numpy as np
@@ -57,3 +58,115 @@ def encode_wav(audio, sample_rate, name=None):
     if not isinstance(audio, Tensor):  # (a tensor keeps its dtype: EncodeWav checks it)
         audio = convert_to_tensor(audio, _d.float32)
     return dispatch(_ENCODE_WAV, (audio, convert_to_tensor(sample_rate, _d.int32)), {}, name)
+
+
+# -- DecodeWav ---------------------------------------------------------------------------------
+DecodeWav = collections.namedtuple("DecodeWav", ["audio", "sample_rate"])
+
+
+def _wav_error(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def _parse_wav(data):
+    """(int16 samples as (frames, channels), sample rate) of 16-bit PCM WAV bytes, with the
+    checks and messages of TF's reader."""
+    pos = 0
+
+    def read(size):
+        nonlocal pos
+        if pos + size > len(data):
+            raise _wav_error("Data too short when trying to read string")
+        pos += size
+        return data[pos - size:pos]
+
+    def expect(token):
+        found = read(4)
+        if found != token:
+            raise _wav_error(f"Header mismatch: Expected {token.decode()} but found "
+                             f"{found.decode('latin-1')}")
+
+    def number(fmt):
+        return struct.unpack("<" + fmt, read(struct.calcsize(fmt)))[0]
+
+    expect(b"RIFF")
+    number("I")
+    expect(b"WAVE")
+    expect(b"fmt ")
+    fmt_size = number("I")
+    if fmt_size not in (16, 18):
+        raise _wav_error(f"Bad format chunk size for WAV: Expected 16 or 18, but got{fmt_size}")
+    audio_format = number("H")
+    if audio_format != 1:
+        raise _wav_error(f"Bad audio format for WAV: Expected 1 (PCM), but got{audio_format}")
+    channels, rate, byte_rate, block_align, bits = (number(f) for f in "HIIHH")
+    if channels < 1:
+        raise _wav_error(f"Bad number of channels for WAV: Expected at least 1, but got "
+                         f"{channels}")
+    if bits != 16:
+        raise _wav_error(f"Can only read 16-bit WAV files, but received {bits}")
+    if block_align != channels * 2:
+        raise _wav_error(f"Bad bytes per sample in WAV header: Expected {channels * 2} but got "
+                         f"{block_align}")
+    if byte_rate != rate * block_align:
+        raise _wav_error(f"Bad bytes per second in WAV header: Expected {rate * block_align} "
+                         f"but got {byte_rate} (sample_rate={rate}, "
+                         f"bytes_per_sample={block_align})")
+    read(fmt_size - 16)
+    samples = None
+    while pos < len(data):  # every chunk is read, those of other kinds (LIST, ...) skipped
+        chunk, size = read(4), number("I")
+        body = read(size)
+        if chunk == b"data" and samples is None:
+            frames = size // block_align
+            samples = np.frombuffer(body[:frames * block_align], "<i2").reshape(-1, channels)
+    if samples is None:
+        raise _wav_error("No data chunk found in WAV")
+    return samples, rate
+
+
+def _decode_wav(xp, contents, desired_channels=-1, desired_samples=-1):
+    if np.ndim(contents) != 0:
+        raise _wav_error(f"contents must be scalar, got shape "
+                         f"{errors.shape_text(np.shape(contents))}")
+    for attr, value in (("desired_channels", desired_channels),
+                        ("desired_samples", desired_samples)):
+        if value < -1:
+            raise _wav_error(f"{attr} must be >= -1, got {value}")
+    samples, rate = _parse_wav(bytes(np.asarray(contents, object).reshape(())[()]))
+    frames, channels = samples.shape
+    out_channels = channels if desired_channels == -1 else desired_channels
+    out_frames = frames if desired_samples == -1 else desired_samples
+    # missing channels repeat the last one; missing frames are silence
+    source = samples[:out_frames, np.minimum(np.arange(out_channels), channels - 1)]
+    audio = np.zeros((out_frames, out_channels), np.float32)
+    audio[:source.shape[0]] = source.astype(np.float32) / np.float32(32768)
+    return audio, np.array(rate, np.int32)
+
+
+def _decode_wav_rule(contents, desired_channels=-1, desired_samples=-1):
+    shape = TensorShape([None if desired_samples == -1 else desired_samples,
+                         None if desired_channels == -1 else desired_channels])
+    return [(shape, _d.float32), (TensorShape([]), _d.int32)]
+
+
+_DECODE_WAV = register("DecodeWav", _decode_wav, _decode_wav_rule, multi=True,
+                       dtypes=(_d.string,), not_differentiable="audio decoding")
+tf_nodes[_DECODE_WAV] = NodeForm(outputs=("audio", "sample_rate"))
+tf_args[_DECODE_WAV] = ("contents",)
+batching_rules.assign(PER_ELEMENT, _DECODE_WAV)
+
+
+@export("audio.decode_wav")
+def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):
+    """A 16-bit PCM WAV file as ``(audio, sample_rate)``: float32 ``[frames, channels]``
+    samples in [-1, 1) and the int32 rate. `desired_channels` repeats the last channel or
+    drops channels; `desired_samples` pads with silence or cuts.
+
+    >>> audio, rate = tf.audio.decode_wav(tf.audio.encode_wav([[0.5], [-0.25]], 8000))
+    >>> audio.numpy().ravel().tolist(), int(rate)
+    ([0.5, -0.25], 8000)
+    """
+    attrs = {"desired_channels": int(desired_channels), "desired_samples": int(desired_samples)}
+    return DecodeWav(*dispatch(_DECODE_WAV, (convert_to_tensor(contents, _d.string),), attrs,
+                               name))

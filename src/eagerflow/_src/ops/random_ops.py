@@ -1123,9 +1123,15 @@ def _stateless_alg(alg, op_name):
                               " (Note that batched counters are not supported yet.)")
 
 
-def _seed_input(seed, op_name, alg="auto_select"):
-    """The stateless seed: an int32/int64 tensor of shape [2]."""
+_KEY_COUNTER = "StatelessRandomGetKeyCounter"
+
+
+def _seed_input(seed, op_name, alg="auto_select", seed_op=None):
+    """The stateless seed: an int32/int64 tensor of shape [2]. A bad seed names `seed_op`
+    (the V2 ops' seeds go through StatelessRandomGetKeyCounter first in TF), else
+    `op_name`."""
     _stateless_alg(alg, op_name)
+    op_name = seed_op or op_name
     seed = as_tensor(seed)
     if seed.dtype not in _INTS:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
@@ -1157,7 +1163,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
         "For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None "
         "or not None. Got `minval`={minval} and `maxval`={maxval}."))
     shape = _shape_attr(shape, "StatelessRandomUniform")
-    seed = _seed_input(seed, "StatelessRandomUniformV2", alg)
+    seed = _seed_input(seed, "StatelessRandomUniformV2", alg, _KEY_COUNTER)
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
@@ -1170,7 +1176,8 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float32, name=N
     TensorShape([3])
     """
     return _normal(_NORMAL, _shape_attr(shape, "StatelessRandomNormal"), mean, stddev,
-                   _d.as_dtype(dtype), _seed_input(seed, "StatelessRandomNormalV2", alg), name)
+                   _d.as_dtype(dtype),
+                   _seed_input(seed, "StatelessRandomNormalV2", alg, _KEY_COUNTER), name)
 
 
 @export("random.stateless_truncated_normal")
@@ -1183,7 +1190,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_d.float
     """
     return _normal(_TRUNCATED, _shape_attr(shape, "StatelessTruncatedNormal"), mean, stddev,
                    _d.as_dtype(dtype),
-                   _seed_input(seed, "StatelessTruncatedNormalV2", alg), name)
+                   _seed_input(seed, "StatelessTruncatedNormalV2", alg, _KEY_COUNTER), name)
 
 
 @export("random.stateless_categorical")
@@ -1204,7 +1211,7 @@ def split(seed, num=2, alg="auto_select"):
     >>> tf.random.split([1, 2], num=3)[0].numpy()
     array([1105988140, 1738052849], dtype=int32)
     """
-    seed = _seed_input(seed, "StatelessRandomUniformFullIntV2", alg)
+    seed = _seed_input(seed, "StatelessRandomUniformFullIntV2", alg, _KEY_COUNTER)
     return stateless_uniform([int(num), 2], seed, None, None, seed.dtype, alg=alg)
 
 

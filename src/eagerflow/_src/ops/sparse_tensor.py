@@ -33,6 +33,7 @@ class SparseTensor:
     """A sparse tensor (``tf.SparseTensor``): `indices`, `values` and `dense_shape`."""
 
     _shape_hint = None  # the static shape a spec gave (see `SparseTensorSpec._from_components`)
+    is_tensor_like = True  # (`tf.is_tensor` says so, as TF's does)
 
     def __init__(self, indices, values, dense_shape):
         self._indices = convert_to_tensor(indices, _d.int64)

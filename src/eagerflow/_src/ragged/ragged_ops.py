@@ -467,8 +467,10 @@ def _concat_or_stack(values, axis, stack_values):
             array_ops.range(math_ops.multiply(nrows, k), dtype=_I64),
             array_ops.stack([_constant(k, _I64), nrows]))), [-1])
         rows = gather(joined, order)
-        if stack_values:
-            return RaggedTensor.from_uniform_row_length(rows, k, nrows)
+        if stack_values:  # (row splits, not a uniform length: TF's static shape)
+            splits = math_ops.multiply(array_ops.range(math_ops.add(nrows, 1), dtype=_I64), k)
+            return RaggedTensor.from_row_splits(rows, cast_ops.cast(splits, dtype),
+                                                validate=False)
         return RaggedTensor.from_row_splits(rows.values, cast_ops.cast(
             rows.row_splits[::k], rows.row_splits_dtype), validate=False)
     if isinstance(values[0].values, RaggedTensor) or not stack_values and axis > 1:
@@ -807,9 +809,8 @@ def expand_dims(rt, axis):
         return array_ops.expand_dims(rt, axis)
     if axis < 0:
         axis += rt.shape.rank + 1
-    if axis == 0:
-        return RaggedTensor.from_row_splits(rt, array_ops.stack(
-            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if axis == 0:  # one row of uniform length: the static shape keeps nrows, as in TF
+        return RaggedTensor.from_uniform_row_length(rt, rt.nrows(), 1)
     if axis == 1:
         return RaggedTensor.from_uniform_row_length(rt, 1, rt.nrows())
     if axis > rt.ragged_rank:

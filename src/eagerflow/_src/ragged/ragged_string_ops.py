@@ -4,6 +4,8 @@
 >>> print(tf.strings.split(["a b", "c"]))
 <tf.RaggedTensor [[b'a', b'b'], [b'c']]>
 """
+import codecs
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -74,9 +76,28 @@ _CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be",
            "UTF8": "utf-8", "UTF-16BE": "utf-16-be"}
 
 
+_ERROR_MODES = ("strict", "replace", "ignore")
+_OUTPUT_ENCODINGS = ("UTF-8", "UTF-16-BE", "UTF-32-BE")
+
+
+def _check_allowed(attr, value, allowed):
+    """TF's op-definition check of a string attr with a list of allowed values."""
+    text = value.decode() if isinstance(value, bytes) else value
+    if text not in allowed:
+        listed = ", ".join(f'"{a}"' for a in allowed)
+        raise errors.InvalidArgumentError(
+            None, None, f'Value for attr \'{attr}\' of "{text}" is not in the list of allowed '
+                        f'values: {listed}')
+
+
 def _codec(encoding):
     name = encoding.decode() if isinstance(encoding, bytes) else str(encoding)
     codec = _CODECS.get(name.upper())
+    if codec is None:  # other input encodings ICU knows (ISO-8859-1, US-ASCII, ...)
+        try:
+            codec = codecs.lookup(name).name
+        except LookupError:
+            codec = None
     if codec is None:
         raise errors.InvalidArgumentError(None, None, f"Could not create converter for input "
                                                       f"encoding: {name}")
@@ -86,7 +107,7 @@ def _codec(encoding):
 def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
     """The code points of bytes `s` and the byte offset of each."""
     points, offsets, pos = [], [], 0
-    unit = 1 if codec == "utf-8" else 2 if codec == "utf-16-be" else 4
+    unit = 2 if codec == "utf-16-be" else 4 if codec == "utf-32-be" else 1
     n = len(s)
     while pos < n:
         ok = False
@@ -99,6 +120,10 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
             if len(text) == 1:
                 cp = ord(text)
                 if replace_control_characters and (cp < 32 or 127 <= cp < 160):
+                    if errors_mode == "ignore":  # (TF drops them then, as invalid bytes)
+                        pos += size
+                        ok = True
+                        break
                     cp = replacement_char
                 points.append(cp)
                 offsets.append(pos)
@@ -167,9 +192,7 @@ for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
 def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
             with_offsets, name):
     input = _strings(input)
-    if errors_mode not in ("strict", "replace", "ignore"):
-        raise ValueError(f"errors must be one of 'strict', 'replace', or 'ignore'; "
-                         f"got {errors_mode!r}")
+    _check_allowed("errors", errors_mode, _ERROR_MODES)
     attrs = {"input_encoding": input_encoding, "errors": errors_mode,
              "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters), "Tsplits": _I64}
@@ -209,6 +232,48 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace",
                    True, name)
 
 
+# -- UnicodeTranscode -------------------------------------------------------------------------
+def _unicode_transcode(xp, input, input_encoding, output_encoding, errors, replacement_char,
+                       replace_control_characters):
+    source, target = _codec(input_encoding), _codec(output_encoding)
+    out = np.empty(np.shape(input), object)
+    flat = out.reshape(-1)
+    for i, s in enumerate(np.asarray(input, object).reshape(-1)):
+        points, _ = _decode_one(bytes(s), source, errors, replacement_char,
+                                replace_control_characters)
+        flat[i] = "".join(map(chr, points)).encode(target, "surrogatepass")
+    return out
+
+
+_UNICODE_TRANSCODE = register("UnicodeTranscode", _unicode_transcode,
+                              lambda input, **_: (input.shape, _d.string), dtypes=(_d.string,),
+                              not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_UNICODE_TRANSCODE] = ("input",)
+tf_defaults[_UNICODE_TRANSCODE] = {"errors": "replace", "replacement_char": 65533,
+                                   "replace_control_characters": False}
+
+
+@export("strings.unicode_transcode")
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
+                      replacement_char=65533, replace_control_characters=False, name=None):
+    """Each string re-encoded from `input_encoding` into `output_encoding` (UTF-8,
+    UTF-16-BE or UTF-32-BE); invalid input is replaced, dropped or an error, as `errors` says.
+
+    >>> tf.strings.unicode_transcode("h\u00e9", "UTF-8", "UTF-16-BE").numpy()
+    b'\\x00h\\x00\\xe9'
+    """
+    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS)
+    _check_allowed("errors", errors, _ERROR_MODES)
+    attrs = {"input_encoding": input_encoding, "output_encoding": output_encoding,
+             "errors": errors, "replacement_char": int(replacement_char),
+             "replace_control_characters": bool(replace_control_characters)}
+    input = _strings(input)
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(dispatch(_UNICODE_TRANSCODE, (input.flat_values,), attrs,
+                                               name))
+    return dispatch(_UNICODE_TRANSCODE, (input,), attrs, name)
+
+
 def _substrings(input, starts, limits):
     """The substrings ``input[row][starts:limits]`` (bytes), as ragged rows of starts."""
     rows = starts.value_rowids()
@@ -231,8 +296,25 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     return _encode_each(codes, input_encoding)
 
 
+@export("strings.unicode_split_with_offsets")
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,
+                               name=None):
+    """`unicode_split`'s characters and the byte offset where each starts in its string.
+
+    >>> chars, starts = tf.strings.unicode_split_with_offsets(["h\u00e9!"], "UTF-8")
+    >>> starts.to_list()
+    [[0, 1, 3]]
+    """
+    codes, offsets = unicode_decode_with_offsets(input, input_encoding, errors,
+                                                 replacement_char, False, name)
+    if isinstance(codes, RaggedTensor):
+        return codes.with_flat_values(_encode_each(codes.flat_values, input_encoding)), offsets
+    return _encode_each(codes, input_encoding), offsets
+
+
 def _encode_each(points, encoding):
     """Each code point of vector `points` as a string of its own."""
+    _check_allowed("output_encoding", encoding, _OUTPUT_ENCODINGS)
     n = array_ops.size(points, out_type=_I64)
     return dispatch(_UNICODE_ENCODE, (points, ragged_ops.range(n + 1).values),
                     {"output_encoding": encoding, "errors": "replace",
@@ -284,9 +366,8 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     >>> tf.strings.unicode_encode([104, 233], "UTF-8").numpy()
     b'h\xc3\xa9'
     """
-    if errors not in ("strict", "replace", "ignore"):
-        raise ValueError(f"errors must be one of 'strict', 'replace', or 'ignore'; "
-                         f"got {errors!r}")
+    _check_allowed("errors", errors, _ERROR_MODES)
+    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS)
     attrs = {"output_encoding": output_encoding, "errors": errors,
              "replacement_char": int(replacement_char)}
     if isinstance(input, RaggedTensor):

@@ -16,4 +16,5 @@ from eagerflow._src.data.experimental import RandomDatasetV2 as RandomDataset  #
 from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.data.options import (  # noqa: F401
     AutotuneOptions, DistributeOptions, OptimizationOptions, ThreadingOptions)
-from eagerflow._src.data.readers import CsvDataset, TFRecordWriter, make_csv_dataset  # noqa: F401
+from eagerflow._src.data.readers import (  # noqa: F401
+    CsvDataset, TFRecordWriter, make_batched_features_dataset, make_csv_dataset)

@@ -10,6 +10,7 @@ known when the graph runs), so the loop carries it as a `TensorArray`
 >>> list_append(l, 1) is l, l
 (True, [1])
 """
+from eagerflow._src.backend import api_export
 from eagerflow._src.core import errors, nest
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, list_ops
@@ -78,3 +79,5 @@ def stack(values, axis=0, name="stack"):
 
 
 OVERRIDES = {array_ops.stack: stack}
+# `stack` stands in for the user's ``tf.stack``: the call dispatches as theirs (ragged values)
+api_export.see_through(__name__)

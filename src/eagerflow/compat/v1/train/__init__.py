@@ -26,4 +26,5 @@ from eagerflow._src.compat.saver import Saver  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
+from eagerflow._src.io.graph_io import write_graph  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401
