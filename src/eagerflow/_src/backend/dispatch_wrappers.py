@@ -2496,6 +2496,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8030e1fac4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_, data, message=None, first_n=None, summarize=None, name=None):
+        try:
+            return _export_fn(input_, data, message, first_n, summarize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_': input_, 'data': data, 'message': message, 'first_n': first_n, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
 def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(enabled):
         try:
@@ -5237,6 +5246,7 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.Print': _w8030e1fac4,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
     'compat.v1.argmax': _w3e3da116b9,

@@ -69,6 +69,7 @@ from eagerflow._src.ops.linalg_ops import lstsq as matrix_solve_ls  # noqa: F401
 from eagerflow._src.ops.linalg_ops import triangular_solve as matrix_triangular_solve  # noqa: F401
 from eagerflow._src.ops.linalg_ops import eigh as self_adjoint_eig  # noqa: F401
 from eagerflow._src.ops.linalg_ops import eigvalsh as self_adjoint_eigvals  # noqa: F401
+from eagerflow._src.ops.logging_ops import Print  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     angle, betainc, ceil, conj, digamma, erf, erfc, expm1, floordiv, floormod, igamma, igammac,
     imag, invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing,
