@@ -42,6 +42,8 @@ DOCS = {
     "compat.v1.io": "TF 1's file and parsing API (``tf.compat.v1.io``).",
     "compat.v1.train": "TF 1's training utilities kept in TF 2 (``tf.compat.v1.train``): "
                        "reading event files.",
+    "compat.v1.metrics": "TF 1's streaming metrics (``tf.compat.v1.metrics``): (value, update_op) "
+                         "pairs over local variables.",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
     "contrib": "TF 1's contributed modules that TF 2 programs may still name (``tf.contrib``).",

@@ -52,3 +52,58 @@ def test_print_eagerly_prints_at_once(capsys):
                     summarize=-1)
     assert out.numpy().tolist() == [1, 2]
     assert capsys.readouterr().err == "v=[[0.1][2]]\n"
+
+
+def test_streaming_metrics_keep_totals_in_local_variables(graph):
+    labels = tf1.placeholder(tf.int64, [None])
+    preds = tf1.placeholder(tf.int64, [None])
+    values = tf1.placeholder(tf.float32, [None])
+    acc, acc_op = tf1.metrics.accuracy(labels, preds)
+    mean, mean_op = tf1.metrics.mean(values)
+    prec, prec_op = tf1.metrics.precision(labels, preds)
+    rec, rec_op = tf1.metrics.recall(labels, preds)
+    auc, auc_op = tf1.metrics.auc(labels, tf.cast(preds, tf.float32))
+    mse, mse_op = tf1.metrics.mean_squared_error(tf.cast(labels, tf.float32),
+                                                 tf.cast(preds, tf.float32))
+    assert (acc.name, acc_op.name) == ("accuracy/value:0", "accuracy/update_op:0")
+    assert mean_op.name == "mean/update_op:0"
+    assert [v.name for v in tf1.local_variables()] == [
+        "accuracy/total:0", "accuracy/count:0", "mean/total:0", "mean/count:0",
+        "precision/true_positives/count:0", "precision/false_positives/count:0",
+        "recall/true_positives/count:0", "recall/false_negatives/count:0",
+        "auc/true_positives:0", "auc/false_negatives:0", "auc/true_negatives:0",
+        "auc/false_positives:0", "mean_squared_error/total:0", "mean_squared_error/count:0"]
+    assert tf1.get_collection(tf1.GraphKeys.METRIC_VARIABLES) == tf1.local_variables()
+    assert tf1.global_variables() == []
+    updates = [acc_op, mean_op, prec_op, rec_op, mse_op]
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(acc_op, {labels: [1], preds: [1]})
+        sess.run(tf1.local_variables_initializer())
+        got = [sess.run(updates, {labels: lab, preds: p, values: np.array(p, np.float32)})
+               for lab, p in [([1, 0, 1], [1, 1, 1]), ([0, 0], [0, 1])]]
+        np.testing.assert_allclose(got, [[2 / 3, 1.0, 2 / 3, 1.0, 1 / 3],
+                                         [0.6, 0.8, 0.5, 1.0, 0.4]], rtol=1e-6)
+        np.testing.assert_allclose(sess.run([acc, mean, prec, rec, mse]),
+                                   [0.6, 0.8, 0.5, 1.0, 0.4], rtol=1e-6)
+        sess.run(tf1.local_variables_initializer())
+        assert sess.run(acc) == 0.0
+        sess.run(auc_op, {labels: [1, 0, 1], preds: [1, 0, 0]})
+        assert round(float(sess.run(auc)), 3) == 0.75
+
+
+def test_streaming_metrics_take_weights(graph):
+    acc, update = tf1.metrics.accuracy([[1], [2], [3]], [1, 0, 3], weights=[1.0, 0.0, 3.0],
+                                       name="weighted")
+    rmse, rmse_update = tf1.metrics.root_mean_squared_error([1.0, 2.0], [2.0, 4.0])
+    assert (acc.name, rmse.name, rmse_update.name) == ("weighted/value:0", "Sqrt:0", "Sqrt_1:0")
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.local_variables_initializer())
+        assert sess.run(update) == 1.0
+        assert sess.run(rmse_update) == pytest.approx(np.sqrt(2.5))
+
+
+def test_streaming_metrics_refuse_eager_execution():
+    with pytest.raises(RuntimeError, match="tf.metrics.accuracy is not supported when eager "
+                                           "execution is enabled"):
+        tf1.metrics.accuracy([1], [1])

@@ -876,6 +876,15 @@ def _w37b82834f7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3830634e9a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(values, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(features, alpha=None, name=None):
         try:
@@ -4197,6 +4206,15 @@ def _wccd635f1ca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcd4860616d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _wcdda191bb7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, y, name=None):
         try:
@@ -4266,6 +4284,15 @@ def _wcff48e80e3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_shape, paddings, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'paddings': paddings, 'name': name})
+    return _export_wrapper
+
+
+def _wd01fd14753(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, num_thresholds=None, metrics_collections=None, updates_collections=None, curve=None, name=None, summation_method=None, thresholds=None):
+        try:
+            return _export_fn(labels, predictions, weights, num_thresholds, metrics_collections, updates_collections, curve, name, summation_method, thresholds)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'num_thresholds': num_thresholds, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'curve': curve, 'name': name, 'summation_method': summation_method, 'thresholds': thresholds})
     return _export_wrapper
 
 
@@ -5320,6 +5347,12 @@ WRAPPERS = {
     'compat.v1.losses.sigmoid_cross_entropy': _wa8eb0a121d,
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
+    'compat.v1.metrics.accuracy': _wcd4860616d,
+    'compat.v1.metrics.auc': _wd01fd14753,
+    'compat.v1.metrics.mean': _w3830634e9a,
+    'compat.v1.metrics.mean_absolute_error': _wcd4860616d,
+    'compat.v1.metrics.mean_squared_error': _wcd4860616d,
+    'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
     'compat.v1.model_variables': _w9f761ecc3f,
     'compat.v1.nn.avg_pool': _w6b46b13da6,
     'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,

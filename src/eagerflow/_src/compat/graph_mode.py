@@ -32,6 +32,7 @@ class GraphKeys:
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
     MODEL_VARIABLES = "model_variables"
+    METRIC_VARIABLES = "metric_variables"
     TRAINABLE_VARIABLES = "trainable_variables"
     GLOBAL_STEP = "global_step"
     REGULARIZATION_LOSSES = "regularization_losses"
