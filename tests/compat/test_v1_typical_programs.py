@@ -107,3 +107,13 @@ def test_streaming_metrics_refuse_eager_execution():
     with pytest.raises(RuntimeError, match="tf.metrics.accuracy is not supported when eager "
                                            "execution is enabled"):
         tf1.metrics.accuracy([1], [1])
+
+
+def test_py_func_in_a_graph_passes_scalars_as_numpy_scalars(graph):
+    kinds = tf1.py_func(lambda a, b, c, d: str([type(v).__name__ for v in (a, b, c, d)]),
+                        [tf.constant(b"abc"), tf.constant(1.0), tf.constant([b"x"]),
+                         tf.constant(3)], tf.string)
+    upper = tf1.py_func(lambda s: s.upper(), [tf.constant(b"abc")], tf.string)
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(kinds) == b"['bytes', 'float32', 'ndarray', 'int32']"
+        assert sess.run(upper) == b"ABC"
