@@ -117,3 +117,27 @@ def test_py_func_in_a_graph_passes_scalars_as_numpy_scalars(graph):
     with tf1.Session(graph=graph) as sess:
         assert sess.run(kinds) == b"['bytes', 'float32', 'ndarray', 'int32']"
         assert sess.run(upper) == b"ABC"
+
+
+def test_v1_while_loop_and_cond_unpack_one_value_and_take_control_dependencies(graph):
+    v = tf1.Variable(0.0, name="counter")
+
+    def body(i):
+        with tf1.control_dependencies([tf1.assign_add(v, 1.0)]):
+            return i + 1
+    counted = tf1.while_loop(lambda i: i < 4, body, [tf.constant(0)])
+    stepped = tf1.while_loop(lambda i: i < 10, lambda i: i + 3, [tf.constant(0)])
+    both = tf1.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2), [0, 1])
+    same = tf1.while_loop(lambda i: i < 2, lambda i: [i + 1], [0], return_same_structure=True)
+    x = tf1.placeholder(tf.float32, [])
+    one = tf1.cond(x > 0, lambda: [x * 2], lambda: [x - 1])
+    old = tf1.cond(x > 0, fn1=lambda: x, fn2=lambda: -x)
+    assert isinstance(counted, tf.Tensor) and isinstance(stepped, tf.Tensor)
+    assert isinstance(one, tf.Tensor) and len(both) == 2 and len(same) == 1
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run(counted) == 4 and sess.run(v) == 4.0
+        assert sess.run(stepped * 2) == 24
+        assert [int(t) for t in sess.run(both)] == [3, 8] and sess.run(same) == [2]
+        assert sess.run([one, old], {x: -3.0}) == [-4.0, 3.0]
+

@@ -4431,6 +4431,15 @@ def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd68732eb33(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pred, true_fn=None, false_fn=None, strict=None, name=None, fn1=None, fn2=None):
+        try:
+            return _export_fn(pred, true_fn, false_fn, strict, name, fn1, fn2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pred': pred, 'true_fn': true_fn, 'false_fn': false_fn, 'strict': strict, 'name': name, 'fn1': fn1, 'fn2': fn2})
+    return _export_wrapper
+
+
 def _wd6b165baee(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename, contents, name=None):
         try:
@@ -5043,6 +5052,15 @@ def _wf16cb177d9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf1bf010587(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cond, body, loop_vars, shape_invariants=None, parallel_iterations=None, back_prop=None, swap_memory=None, name=None, maximum_iterations=None, return_same_structure=None):
+        try:
+            return _export_fn(cond, body, loop_vars, shape_invariants, parallel_iterations, back_prop, swap_memory, name, maximum_iterations, return_same_structure)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cond': cond, 'body': body, 'loop_vars': loop_vars, 'shape_invariants': shape_invariants, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'name': name, 'maximum_iterations': maximum_iterations, 'return_same_structure': return_same_structure})
+    return _export_wrapper
+
+
 def _wf27f19d783(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(low=None, high=None, size=None):
         try:
@@ -5282,6 +5300,7 @@ WRAPPERS = {
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
+    'compat.v1.cond': _wd68732eb33,
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
@@ -5438,6 +5457,7 @@ WRAPPERS = {
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
+    'compat.v1.while_loop': _wf1bf010587,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,

@@ -373,8 +373,14 @@ class name_scope:  # noqa: N801 (TF's public name)
 
 @export("compat.v1.control_dependencies")
 def control_dependencies(control_inputs):
-    """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`)."""
-    return get_default_graph().control_dependencies(control_inputs)
+    """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`).
+
+    Eagerly, and in the body of a `function`, `cond` or `while_loop` (whose stateful ops
+    run in program order), the block adds nothing, as TF's."""
+    graph = v1_graph()
+    if graph is None:
+        return contextlib.nullcontext()
+    return graph.control_dependencies(control_inputs)
 
 
 @export("no_op", "compat.v1.no_op")

@@ -260,3 +260,48 @@ def expand_dims(input, axis=None, name=None, dim=None):
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
     return array_ops.expand_dims(input, axis, name=name)
+
+
+@export("compat.v1.while_loop")
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
+               return_same_structure=False):
+    """TF 1's `while_loop`: as TF 2's, but one loop variable comes back as itself rather
+    than in the list or tuple it was given in, unless `return_same_structure`."""
+    from eagerflow._src.core import nest  # noqa: PLC0415
+    from eagerflow._src.graph import control_flow  # noqa: PLC0415
+    out = control_flow.while_loop(cond, body, loop_vars, shape_invariants, parallel_iterations,
+                                  back_prop, swap_memory, maximum_iterations, name)
+    if not return_same_structure:
+        flat = nest.flatten(out)
+        if len(flat) == 1:
+            return flat[0]
+    return out
+
+
+@export("compat.v1.cond")
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """TF 1's `cond`: as TF 2's, but a branch result that is a list or tuple of one
+    element comes back as that element, unless `strict`; `fn1`/`fn2` are the old names
+    of `true_fn`/`false_fn`."""
+    from eagerflow._src.graph import control_flow  # noqa: PLC0415
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): true_fn and fn1 may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): false_fn and fn2 may not be set simultaneously.")
+        false_fn = fn2
+    if strict:
+        return control_flow.cond(pred, true_fn, false_fn, name)
+
+    def unpacked(fn):
+        if not callable(fn):
+            return fn  # (TF 2's `cond` names the missing or bad branch)
+
+        def branch():
+            out = fn()
+            return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
+        return branch
+    return control_flow.cond(pred, unpacked(true_fn), unpacked(false_fn), name)

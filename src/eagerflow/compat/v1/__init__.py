@@ -20,9 +20,9 @@ from eagerflow._src.compat.session import (  # noqa: F401
     Session, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
-    argmax, argmin, count_nonzero, expand_dims, reduce_all, reduce_any, reduce_logsumexp,
+    argmax, argmin, cond, count_nonzero, expand_dims, reduce_all, reduce_any, reduce_logsumexp,
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, squeeze, to_bfloat16,
-    to_complex128, to_complex64, to_double, to_float, to_int32, to_int64)
+    to_complex128, to_complex64, to_double, to_float, to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, assert_variables_initialized, assign, assign_add, assign_sub, constant_initializer,
     get_variable, get_variable_scope, global_variables, global_variables_initializer,
