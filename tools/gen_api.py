@@ -44,6 +44,10 @@ DOCS = {
                        "reading event files.",
     "compat.v1.metrics": "TF 1's streaming metrics (``tf.compat.v1.metrics``): (value, update_op) "
                          "pairs over local variables.",
+    "compat.v1.logging": "TF 1's logging functions and levels (``tf.compat.v1.logging``).",
+    "compat.v1.flags": "TF 1's command-line flags (``tf.compat.v1.flags``).",
+    "compat.v1.app": "TF 1's program entry point (``tf.compat.v1.app.run``) and flags.",
+    "compat.v1.app.flags": "TF 1's command-line flags (``tf.compat.v1.app.flags``).",
     "compat.v1.python_io": "TF 1's TFRecord API (``tf.compat.v1.python_io``).",
     "config": "Devices and runtime settings (``tf.config``).",
     "contrib": "TF 1's contributed modules that TF 2 programs may still name (``tf.contrib``).",

@@ -141,3 +141,52 @@ def test_v1_while_loop_and_cond_unpack_one_value_and_take_control_dependencies(g
         assert [int(t) for t in sess.run(both)] == [3, 8] and sess.run(same) == [2]
         assert sess.run([one, old], {x: -3.0}) == [-4.0, 3.0]
 
+
+
+def test_logging_module_of_tf1(caplog):
+    logging = tf1.logging
+    assert (logging.DEBUG, logging.INFO, logging.WARN, logging.ERROR, logging.FATAL) == (
+        10, 20, 30, 40, 50)
+    before = logging.get_verbosity()
+    try:
+        logging.set_verbosity(logging.INFO)
+        assert logging.get_verbosity() == logging.INFO
+        logging.info("step %d", 3)
+        logging.debug("hidden")
+        logging.warn("careful")
+        for _ in range(3):
+            logging.log_first_n(logging.INFO, "first", 2)
+    finally:
+        logging.set_verbosity(before)
+    assert [(r.name, r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("tensorflow", "INFO", "step 3"), ("tensorflow", "WARNING", "careful"),
+        ("tensorflow", "INFO", "first"), ("tensorflow", "INFO", "first")]
+
+
+def test_flags_and_app_run_as_tf1_scripts_use_them(monkeypatch):
+    flags = tf1.app.flags
+    flags.DEFINE_integer("probe_batch_size", 32, "Batch size.")
+    tf1.flags.DEFINE_string("probe_data_dir", "/tmp/data", "Data.")
+    flags.DEFINE_boolean("probe_fast", False, "Fast.")
+    tf1.flags.DEFINE_float("probe_lr", 0.1, "Rate.")
+    FLAGS = tf1.flags.FLAGS
+    assert FLAGS is flags.FLAGS
+    with pytest.raises(tf1.flags.UnrecognizedFlagError, match="Unknown command line flag 'x'"):
+        FLAGS(["prog", "--x=1"])
+    seen = []
+
+    def main(argv):
+        seen.append((argv, FLAGS.probe_batch_size, FLAGS.probe_data_dir, FLAGS.probe_fast,
+                     FLAGS.probe_lr))
+        return 0
+    argv = ["prog", "--probe_batch_size=64", "--probe_fast", "--probe_lr", "0.5", "extra",
+            "--unknown=1", "--", "--probe_fast"]
+    with pytest.raises(SystemExit) as exit_:
+        tf1.app.run(main, argv)
+    assert exit_.value.code == 0
+    assert seen == [(["prog", "extra", "--unknown=1", "--", "--probe_fast"], 64, "/tmp/data",
+                     True, 0.5)]
+    FLAGS(["prog", "--noprobe_fast"])
+    assert FLAGS.probe_fast is False
+    with pytest.raises(tf1.flags.IllegalFlagValueError):
+        FLAGS(["prog", "--probe_batch_size=abc"])

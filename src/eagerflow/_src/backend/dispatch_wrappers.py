@@ -453,6 +453,15 @@ def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1c9c88e5c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, *args, **kwargs):
+        try:
+            return _export_fn(level, msg, *args, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'args': args, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _w1cc1d9afb8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, x=None, y=None):
         try:
@@ -612,6 +621,15 @@ def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
+def _w2702c10612(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(msg, *args, **kwargs):
+        try:
+            return _export_fn(msg, *args, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'msg': msg, 'args': args, 'kwargs': kwargs})
     return _export_wrapper
 
 
@@ -1242,6 +1260,15 @@ def _w47df33c1b4(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(images, boxes, name, colors)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'images': images, 'boxes': boxes, 'name': name, 'colors': colors})
+    return _export_wrapper
+
+
+def _w487720f129(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, condition, *args):
+        try:
+            return _export_fn(level, msg, condition, *args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'condition': condition, 'args': args})
     return _export_wrapper
 
 
@@ -2091,6 +2118,15 @@ def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6c8378d635(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(msg):
+        try:
+            return _export_fn(msg)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'msg': msg})
+    return _export_wrapper
+
+
 def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, axes, name=None):
         try:
@@ -2529,6 +2565,15 @@ def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, segment_ids, num_segments, separator, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'segment_ids': segment_ids, 'num_segments': num_segments, 'separator': separator, 'name': name})
+    return _export_wrapper
+
+
+def _w81030fc575(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(v):
+        try:
+            return _export_fn(v)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'v': v})
     return _export_wrapper
 
 
@@ -3702,6 +3747,15 @@ def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb68b32f1b3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, default, enum_values, help, flag_values=None, **_):
+        try:
+            return _export_fn(name, default, enum_values, help, flag_values, **_)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'default': default, 'enum_values': enum_values, 'help': help, 'flag_values': flag_values, '_': _})
+    return _export_wrapper
+
+
 def _wb6e1944a33(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, ksize, strides, padding, data_format=None, output_dtype=None, include_batch_in_index=None, name=None):
         try:
@@ -4710,6 +4764,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we136835c7a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, n, *args):
+        try:
+            return _export_fn(level, msg, n, *args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'n': n, 'args': args})
+    return _export_wrapper
+
+
 def _we16c740c1f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(dtype):
         try:
@@ -5294,6 +5357,7 @@ WRAPPERS = {
     'compat.v1.Print': _w8030e1fac4,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
+    'compat.v1.app.run': _w21969e4c94,
     'compat.v1.argmax': _w3e3da116b9,
     'compat.v1.argmin': _w3e3da116b9,
     'compat.v1.assert_variables_initialized': _w5476c99a2d,
@@ -5315,6 +5379,7 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
@@ -5352,6 +5417,21 @@ WRAPPERS = {
     'compat.v1.layers.separable_conv2d': _w50a362ad1b,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
+    'compat.v1.logging.TaskLevelStatusMessage': _w6c8378d635,
+    'compat.v1.logging.debug': _w2702c10612,
+    'compat.v1.logging.error': _w2702c10612,
+    'compat.v1.logging.fatal': _w2702c10612,
+    'compat.v1.logging.flush': _w1f06b08988,
+    'compat.v1.logging.get_verbosity': _w1f06b08988,
+    'compat.v1.logging.info': _w2702c10612,
+    'compat.v1.logging.log': _w1c9c88e5c7,
+    'compat.v1.logging.log_every_n': _we136835c7a,
+    'compat.v1.logging.log_first_n': _we136835c7a,
+    'compat.v1.logging.log_if': _w487720f129,
+    'compat.v1.logging.set_verbosity': _w81030fc575,
+    'compat.v1.logging.vlog': _w1c9c88e5c7,
+    'compat.v1.logging.warn': _w2702c10612,
+    'compat.v1.logging.warning': _w2702c10612,
     'compat.v1.losses.absolute_difference': _w14df51009f,
     'compat.v1.losses.add_loss': _w60e79500c1,
     'compat.v1.losses.compute_weighted_loss': _w5ad01f89fb,

@@ -112,8 +112,8 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
-    data, gfile, graph_util, image, initializers, io, layers, losses, math, metrics, nn, python_io,
-    saved_model, sets, summary, train)
+    app, data, flags, gfile, graph_util, image, initializers, io, layers, logging, losses, math,
+    metrics, nn, python_io, saved_model, sets, summary, train)
 
 
 def __getattr__(name):
