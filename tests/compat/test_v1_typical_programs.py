@@ -190,3 +190,24 @@ def test_flags_and_app_run_as_tf1_scripts_use_them(monkeypatch):
     assert FLAGS.probe_fast is False
     with pytest.raises(tf1.flags.IllegalFlagValueError):
         FLAGS(["prog", "--probe_batch_size=abc"])
+
+
+def test_reinitializable_iterator_from_structure(graph):
+    train = tf.data.Dataset.from_tensor_slices(([1.0, 2.0, 3.0], [0, 1, 0])).batch(2)
+    val = tf.data.Dataset.from_tensor_slices(([9.0], [1])).batch(2)
+    it = tf1.data.Iterator.from_structure(tf1.data.get_output_types(train),
+                                          tf1.data.get_output_shapes(train))
+    x, y = it.get_next()
+    train_init, val_init = it.make_initializer(train), it.make_initializer(val)
+    assert x.shape.as_list() == [None] and y.dtype == tf.int32
+    listed = tf1.data.Iterator.from_structure({"a": tf.float32}, {"a": [None, 2]})
+    assert listed.output_shapes == {"a": tf.TensorShape([None, 2])}
+    with tf1.Session(graph=graph) as sess:
+        sess.run(train_init)
+        assert sess.run(x).tolist() == [1.0, 2.0] and sess.run(y).tolist() == [0]
+        sess.run(val_init)
+        assert sess.run(x).tolist() == [9.0]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(x)
+        sess.run(train_init)
+        assert sess.run(y).tolist() == [0, 1]
