@@ -211,3 +211,57 @@ def test_reinitializable_iterator_from_structure(graph):
             sess.run(x)
         sess.run(train_init)
         assert sess.run(y).tolist() == [0, 1]
+
+
+def test_tf1_spellings_programs_call(graph, tmp_path):
+    v = tf1.Variable([1.0, 2.0, 3.0], name="v")
+    upd = tf1.scatter_update(v, [0], [9.0])
+    add = tf1.scatter_add(v, [1, 1], [1.0, 1.0])
+    nd = tf1.scatter_nd_update(v, [[2]], [7.0])
+    local = tf1.get_local_variable("local", [2], initializer=tf1.zeros_initializer())
+    step = tf1.train.create_global_step()
+    with pytest.raises(ValueError, match="'global_step' already exists."):
+        tf1.train.create_global_step()
+    assert any(v is local for v in tf1.local_variables())
+    assert all(v is not local for v in tf1.trainable_variables())
+    w = tf1.get_variable("w", [3, 3], initializer=tf1.variance_scaling_initializer(seed=1))
+    o = tf1.get_variable("o", [3, 3], initializer=tf1.initializers.orthogonal(seed=1))
+    he = tf1.get_variable("he", [2], initializer=tf1.initializers.he_normal(seed=1))
+    am = tf1.arg_max([[1, 5, 2]], 1)
+    cos = tf1.losses.cosine_distance([[1.0, 0.0]], [[0.6, 0.8]], axis=1)
+    assert cos.name == "cosine_distance_loss/value:0"
+    inits = [tf1.initializers.global_variables(), tf1.initializers.local_variables(),
+             tf1.tables_initializer(), tf1.initialize_all_tables()]
+    assert tf1.dimension_value(tf1.Dimension(3)) == 3 and tf1.dimension_value(None) is None
+    assert tf1.dimension_at_index(tf.TensorShape([None, 4]), 1).value == 4
+    path = tf1.train.write_graph(graph, str(tmp_path / "sub"), "g.pbtxt")
+    binary = tf.io.write_graph(graph.as_graph_def(), str(tmp_path), "g.pb", as_text=False)
+    with open(path) as f:
+        assert 'name: "v"' in f.read()
+    parsed = tf1.GraphDef()
+    with open(binary, "rb") as f:
+        parsed.ParseFromString(f.read())
+    assert [n.name for n in parsed.node] == [n.name for n in graph.as_graph_def().node]
+    with tf1.Session(graph=graph) as sess:
+        sess.run(inits)
+        assert sess.run(upd).tolist() == [9.0, 2.0, 3.0]
+        assert sess.run(add).tolist() == [9.0, 4.0, 3.0]
+        assert sess.run(nd).tolist() == [9.0, 4.0, 7.0]
+        ww, oo = sess.run([w, o])
+        np.testing.assert_allclose(oo @ oo.T, np.eye(3), atol=1e-5)
+        assert ww.shape == (3, 3) and sess.run(he).shape == (2,)
+        assert sess.run(am).tolist() == [1] and sess.run(cos) == pytest.approx(0.4)
+        sess.run(tf1.assign(step, 7))
+        assert tf1.train.global_step(sess, step) == 7
+
+
+def test_v2_behaviour_switches_answer_as_tf():
+    assert tf1.resource_variables_enabled() and tf1.control_flow_v2_enabled()
+    tf1.disable_v2_behavior()
+    try:
+        assert not tf1.resource_variables_enabled() and not tf1.control_flow_v2_enabled()
+        tf1.enable_resource_variables()
+        assert tf1.resource_variables_enabled()
+    finally:
+        tf1.enable_v2_behavior()
+    assert tf1.resource_variables_enabled() and tf1.control_flow_v2_enabled()

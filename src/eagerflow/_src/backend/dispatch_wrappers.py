@@ -867,6 +867,15 @@ def _w3649f01ce3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3727aac4e5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph_or_graph_def, logdir, name, as_text=None):
+        try:
+            return _export_fn(graph_or_graph_def, logdir, name, as_text)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph_or_graph_def': graph_or_graph_def, 'logdir': logdir, 'name': name, 'as_text': as_text})
+    return _export_wrapper
+
+
 def _w379f579342(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, axis=None, dtype=None, out=None, ddof=None, keepdims=None):
         try:
@@ -1098,6 +1107,15 @@ def _w3fc0f06510(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, paddings, mode, constant_values, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'paddings': paddings, 'mode': mode, 'constant_values': constant_values, 'name': name})
+    return _export_wrapper
+
+
+def _w3ff3aa0175(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, dimension, output_type=None, name=None):
+        try:
+            return _export_fn(input, dimension, output_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'dimension': dimension, 'output_type': output_type, 'name': name})
     return _export_wrapper
 
 
@@ -1380,6 +1398,15 @@ def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4cafe53d08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, out_type=None, name=None):
+        try:
+            return _export_fn(string_tensor, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'out_type': out_type, 'name': name})
+    return _export_wrapper
+
+
 def _w4ce1a7ab90(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, size, seed=None, name=None):
         try:
@@ -1620,6 +1647,15 @@ def _w567f0c724a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x})
+    return _export_wrapper
+
+
+def _w568bf650a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logits, num_samples, seed=None, name=None, output_dtype=None):
+        try:
+            return _export_fn(logits, num_samples, seed, name, output_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'seed': seed, 'name': name, 'output_dtype': output_dtype})
     return _export_wrapper
 
 
@@ -2163,6 +2199,15 @@ def _w6dbe8b02ee(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6dea78aaf7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, axis=None, weights=None, scope=None, loss_collection=None, reduction=None, dim=None):
+        try:
+            return _export_fn(labels, predictions, axis, weights, scope, loss_collection, reduction, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'axis': axis, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction, 'dim': dim})
+    return _export_wrapper
+
+
 def _w6e2c44fbd1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, axis=None, epsilon=None, name=None, dim=None):
         try:
@@ -2304,6 +2349,15 @@ def _w74b3f7510f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, step, profiler_outdir)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'step': step, 'profiler_outdir': profiler_outdir})
+    return _export_wrapper
+
+
+def _w74d660bc3e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess, global_step_tensor):
+        try:
+            return _export_fn(sess, global_step_tensor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'global_step_tensor': global_step_tensor})
     return _export_wrapper
 
 
@@ -3792,6 +3846,15 @@ def _wb7a7ee5969(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb80451a817(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, pos, len, name=None, unit=None):
+        try:
+            return _export_fn(input, pos, len, name, unit)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'pos': pos, 'len': len, 'name': name, 'unit': unit})
+    return _export_wrapper
+
+
 def _wb83124adcd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, seed, minval=None, maxval=None, dtype=None, name=None, alg=None):
         try:
@@ -3969,6 +4032,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(condition, data, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'condition': condition, 'data': data, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _wc1a67fd88a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, index):
+        try:
+            return _export_fn(shape, index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'index': index})
     return _export_wrapper
 
 
@@ -4437,6 +4509,15 @@ def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, aminusb, validate_indices)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'aminusb': aminusb, 'validate_indices': validate_indices})
+    return _export_wrapper
+
+
+def _wd3823d1738(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dimension):
+        try:
+            return _export_fn(dimension)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dimension': dimension})
     return _export_wrapper
 
 
@@ -5358,6 +5439,8 @@ WRAPPERS = {
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
     'compat.v1.app.run': _w21969e4c94,
+    'compat.v1.arg_max': _w3ff3aa0175,
+    'compat.v1.arg_min': _w3ff3aa0175,
     'compat.v1.argmax': _w3e3da116b9,
     'compat.v1.argmin': _w3e3da116b9,
     'compat.v1.assert_variables_initialized': _w5476c99a2d,
@@ -5366,12 +5449,15 @@ WRAPPERS = {
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.cond': _wd68732eb33,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.control_flow_v2_enabled': _w1f06b08988,
     'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
+    'compat.v1.dimension_at_index': _wc1a67fd88a,
+    'compat.v1.dimension_value': _wd3823d1738,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
     'compat.v1.enable_eager_execution': _w55f7ac3bc3,
@@ -5384,6 +5470,7 @@ WRAPPERS = {
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
     'compat.v1.get_default_session': _w1f06b08988,
+    'compat.v1.get_local_variable': _w8c5bc18df7,
     'compat.v1.get_variable': _w8c5bc18df7,
     'compat.v1.get_variable_scope': _w1f06b08988,
     'compat.v1.global_variables': _w9f761ecc3f,
@@ -5435,6 +5522,7 @@ WRAPPERS = {
     'compat.v1.losses.absolute_difference': _w14df51009f,
     'compat.v1.losses.add_loss': _w60e79500c1,
     'compat.v1.losses.compute_weighted_loss': _w5ad01f89fb,
+    'compat.v1.losses.cosine_distance': _w6dea78aaf7,
     'compat.v1.losses.get_losses': _w6153a85711,
     'compat.v1.losses.get_regularization_loss': _wde5a6aea9b,
     'compat.v1.losses.get_regularization_losses': _w9f761ecc3f,
@@ -5453,6 +5541,8 @@ WRAPPERS = {
     'compat.v1.metrics.mean_squared_error': _wcd4860616d,
     'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
     'compat.v1.model_variables': _w9f761ecc3f,
+    'compat.v1.moving_average_variables': _w9f761ecc3f,
+    'compat.v1.multinomial': _w568bf650a7,
     'compat.v1.nn.avg_pool': _w6b46b13da6,
     'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,
     'compat.v1.nn.conv1d': _w403c8f935c,
@@ -5493,6 +5583,7 @@ WRAPPERS = {
     'compat.v1.reduce_sum': _w9106cf5a72,
     'compat.v1.report_uninitialized_variables': _wbf75dcf2bf,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.resource_variables_enabled': _w1f06b08988,
     'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
     'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,
     'compat.v1.saved_model.contains_saved_model': _wa67de9c9fd,
@@ -5502,6 +5593,8 @@ WRAPPERS = {
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
     'compat.v1.squeeze': _we8ebda20f1,
+    'compat.v1.string_to_number': _w4cafe53d08,
+    'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,
@@ -5511,6 +5604,7 @@ WRAPPERS = {
     'compat.v1.summary.scalar': _w8ec5b7e241,
     'compat.v1.summary.tensor_summary': _w6092be8521,
     'compat.v1.summary.text': _wba83456cdf,
+    'compat.v1.tables_initializer': _w7879a9bec3,
     'compat.v1.to_bfloat16': _w87709dcace,
     'compat.v1.to_complex128': _w87709dcace,
     'compat.v1.to_complex64': _w87709dcace,
@@ -5522,11 +5616,13 @@ WRAPPERS = {
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.cosine_decay': _w8b0445a9af,
     'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
+    'compat.v1.train.create_global_step': _wa6c0515c89,
     'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
+    'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
@@ -5977,6 +6073,7 @@ WRAPPERS = {
     'io.read_file': _w4a9a3c75ae,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
+    'io.write_graph': _w3727aac4e5,
     'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,

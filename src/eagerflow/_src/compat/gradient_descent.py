@@ -70,6 +70,23 @@ def get_global_step(graph=None):
     return found[0] if found else None
 
 
+@export("compat.v1.train.create_global_step")
+def create_global_step(graph=None):
+    """Makes the graph's ``global_step`` variable; ValueError when it has one."""
+    graph = graph or graph_mode.get_default_graph()
+    if get_global_step(graph) is not None:
+        raise ValueError("'global_step' already exists.")
+    return get_or_create_global_step(graph)
+
+
+@export("compat.v1.train.global_step")
+def global_step(sess, global_step_tensor):
+    """The value of `global_step_tensor` (run in `sess`) as a Python int."""
+    if context.get().graph is None and hasattr(global_step_tensor, "numpy"):  # eagerly
+        return int(global_step_tensor.numpy())
+    return int(sess.run(global_step_tensor))
+
+
 class _nothing:
     def __enter__(self):
         return None

@@ -289,12 +289,19 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 @export("compat.v1.enable_v2_behavior")
 def enable_v2_behavior():
     """TF 2's behaviour: eager execution."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    v1_names._switches.update(resource_variables=True, control_flow_v2=True,
+                              tensor_equality=True)
     enable_eager_execution()
 
 
 @export("compat.v1.disable_v2_behavior")
 def disable_v2_behavior():
-    """TF 1's behaviour: graph mode."""
+    """TF 1's behaviour: graph mode (and, for the queries, TF 1's variables and control
+    flow)."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    v1_names._switches.update(resource_variables=False, control_flow_v2=False,
+                              tensor_equality=False)
     disable_eager_execution()
 
 

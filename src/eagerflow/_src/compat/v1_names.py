@@ -305,3 +305,85 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
             return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
         return branch
     return control_flow.cond(pred, unpacked(true_fn), unpacked(false_fn), name)
+
+
+@export("compat.v1.arg_max")
+def arg_max(input, dimension, output_type=_d.int64, name=None):  # noqa: A002 (TF's names)
+    """TF 1's `argmax` spelling, with the axis named `dimension`."""
+    return reduction_ops.argmax(input, dimension, output_type=output_type, name=name)
+
+
+@export("compat.v1.arg_min")
+def arg_min(input, dimension, output_type=_d.int64, name=None):  # noqa: A002 (TF's names)
+    """TF 1's `argmin` spelling, with the axis named `dimension`."""
+    return reduction_ops.argmin(input, dimension, output_type=output_type, name=name)
+
+
+@export("compat.v1.multinomial", "compat.v1.random.multinomial")
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+    """TF 1's `random.categorical`: `num_samples` class indices per row of `logits`."""
+    from eagerflow._src.ops import random_ops  # noqa: PLC0415
+    return random_ops.categorical(logits, num_samples, dtype=output_dtype, seed=seed,
+                                  name=name)
+
+
+@export("compat.v1.string_to_number")
+def string_to_number(string_tensor, out_type=_d.float32, name=None):
+    """TF 1's `strings.to_number`."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    return string_ops.to_number(string_tensor, out_type, name=name)
+
+
+@export("compat.v1.substr")
+def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 (TF's names)
+    """TF 1's `strings.substr` (`name` before `unit`)."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    return string_ops.substr(input, pos, len, unit=unit, name=name)
+
+
+@export("compat.v1.dimension_value")
+def dimension_value(dimension):
+    """The int (or None) of `dimension`, a `Dimension` or already an int."""
+    return getattr(dimension, "value", dimension)
+
+
+@export("compat.v1.dimension_at_index")
+def dimension_at_index(shape, index):
+    """Dimension `index` of `shape` as a `Dimension` (unknown for an unknown rank)."""
+    from eagerflow._src.core.tensor_shape import Dimension, TensorShape  # noqa: PLC0415
+    shape = TensorShape(shape)
+    return Dimension(None if shape.rank is None else shape.as_list()[index])
+
+
+# TF 1's switches between its old and new behaviours: eagerflow has only the new ones (resource
+# variables, control flow as functional ops, tensors compared by value), so they only record
+# what was asked for, for the queries.
+_switches = {"resource_variables": True, "control_flow_v2": True, "tensor_equality": True}
+
+
+def _switch(key, value):
+    def switch():
+        _switches[key] = value
+    switch.__name__ = f"{'enable' if value else 'disable'}_{key}"
+    switch.__doc__ = f"Records that {key.replace('_', ' ')} are {'on' if value else 'off'}."
+    return switch
+
+
+for _key in _switches:
+    for _value in (True, False):
+        _fn = _switch(_key, _value)
+        globals()[_fn.__name__] = _fn
+        export(f"compat.v1.{_fn.__name__}").export_constant(__name__, _fn.__name__)
+del _key, _value, _fn
+
+
+@export("compat.v1.resource_variables_enabled")
+def resource_variables_enabled():
+    """Whether `disable_resource_variables` (or `disable_v2_behavior`) was not called last."""
+    return _switches["resource_variables"]
+
+
+@export("compat.v1.control_flow_v2_enabled")
+def control_flow_v2_enabled():
+    """Whether `disable_control_flow_v2` (or `disable_v2_behavior`) was not called last."""
+    return _switches["control_flow_v2"]
