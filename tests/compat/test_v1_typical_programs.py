@@ -228,6 +228,8 @@ def test_tf1_spellings_programs_call(graph, tmp_path):
     o = tf1.get_variable("o", [3, 3], initializer=tf1.initializers.orthogonal(seed=1))
     he = tf1.get_variable("he", [2], initializer=tf1.initializers.he_normal(seed=1))
     am = tf1.arg_max([[1, 5, 2]], 1)
+    drawn = tf1.random.multinomial(tf.math.log([[0.0, 1.0]]), 3, seed=1)
+    assert tf1.random.normal is tf.random.normal and drawn.shape == (1, 3)
     cos = tf1.losses.cosine_distance([[1.0, 0.0]], [[0.6, 0.8]], axis=1)
     assert cos.name == "cosine_distance_loss/value:0"
     inits = [tf1.initializers.global_variables(), tf1.initializers.local_variables(),

@@ -100,6 +100,7 @@ ALIASES = (
     ('self_adjoint_eig', 'eagerflow._src.ops.linalg_ops', 'eigh'),
     ('self_adjoint_eigvals', 'eagerflow._src.ops.linalg_ops', 'eigvalsh'),
     ('set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
+    ('random.set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
     ('sets.set_difference', 'eagerflow._src.ops.set_ops', 'set_difference'),
     ('sets.set_intersection', 'eagerflow._src.ops.set_ops', 'set_intersection'),
     ('sets.set_size', 'eagerflow._src.ops.set_ops', 'set_size'),
