@@ -267,3 +267,54 @@ def test_v2_behaviour_switches_answer_as_tf():
     finally:
         tf1.enable_v2_behavior()
     assert tf1.resource_variables_enabled() and tf1.control_flow_v2_enabled()
+
+
+def test_names_of_variables_and_lookup_errors_are_tfs(graph):
+    x = tf1.placeholder(tf.float32, [None], name="x")
+    with tf1.variable_scope("net"):
+        w = tf1.get_variable("w", [], initializer=tf1.constant_initializer(2.0))
+    y = tf.identity(x * w, name="y")
+    assert graph.get_tensor_by_name("net/w:0") is w
+    with pytest.raises(ValueError, match=r"^Name 'y:0' appears to refer to a Tensor, not a "
+                                         r"Operation\.$"):
+        graph.get_operation_by_name("y:0")
+    with pytest.raises(ValueError, match=r"^The name 'y' refers to an Operation, not a Tensor\."):
+        graph.get_tensor_by_name("y")
+    with pytest.raises(ValueError, match=r"^The name 'nope' looks like an \(invalid\) "
+                                         r"Operation name, not a Tensor\."):
+        graph.get_tensor_by_name("nope")
+    with pytest.raises(KeyError, match="The name 'nope' refers to an Operation not in the "
+                                       "graph."):
+        graph.as_graph_element("nope")
+    with pytest.raises(KeyError, match="The operation, 'y', exists but only has 1 outputs."):
+        graph.as_graph_element("y:3")
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run("net/w:0") == 2.0
+        assert sess.run(graph.get_tensor_by_name("net/w:0") * 3.0) == 6.0
+        assert sess.run("y:0", {"x:0": [1.0]}).tolist() == [2.0]
+        with pytest.raises(TypeError, match=r"^Cannot interpret feed_dict key as Tensor: The "
+                                            r"name 'x' refers to an Operation, not a Tensor\."):
+            sess.run(y, {"x": [1.0]})
+        with pytest.raises(TypeError, match="^Cannot interpret feed_dict key as Tensor: The "
+                                            "name 'nope:0' refers to a Tensor which does not "
+                                            "exist."):
+            sess.run(y, {"nope:0": [1.0]})
+        with pytest.raises(TypeError, match="^Cannot interpret feed_dict key as Tensor: Can not "
+                                            "convert a int into a Tensor.$"):
+            sess.run(y, {3: [1.0]})
+        with pytest.raises(TypeError, match='^Argument `fetch` = None has invalid type '
+                                            '"NoneType". Cannot be None$'):
+            sess.run(None)
+        with pytest.raises(ValueError, match=r"^Argument `fetch` = zzz cannot be interpreted "
+                                             r"as a Tensor\. \(\"The name 'zzz' refers to an "
+                                             r"Operation not in the graph\.\"\)$"):
+            sess.run("zzz")
+    other = tf1.Graph()
+    with other.as_default():
+        z = tf1.placeholder(tf.float32, [], name="z")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(TypeError, match=r"^Cannot interpret feed_dict key as Tensor: Tensor "
+                                            r'Tensor\("z:0".* is not an element of this '
+                                            r"graph\.$"):
+            sess.run(y, {z: 1.0})
