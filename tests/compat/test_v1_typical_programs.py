@@ -318,3 +318,23 @@ def test_names_of_variables_and_lookup_errors_are_tfs(graph):
                                             r'Tensor\("z:0".* is not an element of this '
                                             r"graph\.$"):
             sess.run(y, {z: 1.0})
+
+
+def test_initialized_value_and_optimizer_errors(graph):
+    x = tf1.Variable(tf1.random_normal([3, 3], seed=1), name="x")
+    y = tf1.Variable(x.initialized_value() * 2, name="y")
+    v = tf1.Variable(1.0, name="v")
+    with pytest.raises(ValueError, match=r"^No gradients provided for any variable, check your "
+                                         r"graph for ops that do not support gradients, between "
+                                         r"variables \[\"<tf.Variable 'v:0' shape=\(\) "
+                                         r"dtype=float32>\"\] and loss Tensor\(\"mul"):
+        tf1.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0) * 2, var_list=[v])
+    with pytest.raises(ValueError, match=r"^Invalid type tf.int32 for Cast:0, expected: "
+                                         r"\[tf.float32, tf.float64, tf.float16, "
+                                         r"tf.bfloat16\]\.$"):
+        tf1.train.GradientDescentOptimizer(0.1).minimize(tf.cast(v, tf.int32))
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.variables_initializer([x, y]))
+        np.testing.assert_allclose(sess.run(x) * 2, sess.run(y))
+        sess.run(v.initializer)
+        assert sess.run(v.initialized_value()) == 1.0

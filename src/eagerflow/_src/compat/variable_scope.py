@@ -172,6 +172,15 @@ class GraphVariable(Variable):
     def initial_value(self):
         return self._initial_value
 
+    def initialized_value(self):
+        """This variable's value, or its initial value in a run where it is not initialized
+        yet (TF 1's way to initialize one variable from another)."""
+        if getattr(self, "_graph", None) is None or v1_graph() is None:
+            return self.read_value()
+        from eagerflow._src.graph import control_flow  # noqa: PLC0415
+        return control_flow.cond(is_variable_initialized(self), self.read_value,
+                                 lambda: self._initial_value)
+
     def _write(self, op, value, read_value, name):
         if getattr(self, "_graph", None) is None or v1_graph() is None:
             return super()._write(op, value, read_value, name)
