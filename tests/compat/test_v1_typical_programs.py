@@ -338,3 +338,17 @@ def test_initialized_value_and_optimizer_errors(graph):
         np.testing.assert_allclose(sess.run(x) * 2, sess.run(y))
         sess.run(v.initializer)
         assert sess.run(v.initialized_value()) == 1.0
+
+
+def test_dropout_with_a_keep_prob_placeholder_of_unknown_shape(graph):
+    x = tf1.placeholder(tf.float32, [None, 4])
+    keep_prob = tf1.placeholder(tf.float32)  # (the MNIST tutorial's, no shape given)
+    h = tf1.nn.dropout(x, keep_prob=keep_prob)
+    h2 = tf.nn.dropout(x, rate=1.0 - keep_prob)
+    assert h.shape.as_list() == [None, 4] and h2.shape.as_list() == [None, 4]
+    with tf1.Session(graph=graph) as sess:
+        ones = np.ones((2, 4), np.float32)
+        assert sess.run(h, {x: ones, keep_prob: 1.0}).tolist() == ones.tolist()
+        assert sess.run(h2, {x: ones, keep_prob: 0.5}).shape == (2, 4)
+        dropped = sess.run(h, {x: ones, keep_prob: 0.5})
+        assert set(np.unique(dropped).tolist()) <= {0.0, 2.0}
