@@ -45,5 +45,7 @@ SPECS = [
            lambda x: _text('v: ["a" ""]!'), grad=_NO_GRAD),
     OpSpec("PrintV2", _printed, [np.array(b"raw", object)], lambda x: _text("raw\n"),
            name="PrintV2-scalar-string", grad=_NO_GRAD),
+    OpSpec("Print", lambda x: tf.compat.v1.Print(x, [x, x[:1]], "x: "),
+           [np.array([[1.5, 2.0], [3.0, -1.0]], np.float32)], lambda x: x),
     OpSpec("Timestamp", tf.timestamp, [], check=_now, grad="a clock reading"),
 ]

@@ -149,7 +149,9 @@ class _Callable:
                 t._data = a
                 out.append(t)
             return out
-        return [np.array(a) for a in arrays]  # copies: the function may write into them
+        # copies, as the function may write into them; a scalar comes as a NumPy scalar
+        # (bytes for a string), as TF's kernel passes it
+        return [np.array(a) if np.ndim(a) else np.asarray(a)[()] for a in arrays]
 
     def _values(self, result):
         if result is None and not self.tout:

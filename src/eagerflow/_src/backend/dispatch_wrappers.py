@@ -462,6 +462,15 @@ def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1c9c88e5c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, *args, **kwargs):
+        try:
+            return _export_fn(level, msg, *args, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'args': args, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _w1cc1d9afb8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, x=None, y=None):
         try:
@@ -630,6 +639,15 @@ def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
+def _w2702c10612(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(msg, *args, **kwargs):
+        try:
+            return _export_fn(msg, *args, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'msg': msg, 'args': args, 'kwargs': kwargs})
     return _export_wrapper
 
 
@@ -903,6 +921,15 @@ def _w37b82834f7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3830634e9a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(values, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(features, alpha=None, name=None):
         try:
@@ -1101,6 +1128,15 @@ def _w3fc0f06510(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3ff3aa0175(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, dimension, output_type=None, name=None):
+        try:
+            return _export_fn(input, dimension, output_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'dimension': dimension, 'output_type': output_type, 'name': name})
+    return _export_wrapper
+
+
 def _w403c8f935c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None, data_format=None, name=None, input=None, dilations=None):
         try:
@@ -1263,6 +1299,15 @@ def _w47df33c1b4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w487720f129(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, condition, *args):
+        try:
+            return _export_fn(level, msg, condition, *args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'condition': condition, 'args': args})
+    return _export_wrapper
+
+
 def _w489d609c00(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, max_delta, seed):
         try:
@@ -1368,6 +1413,15 @@ def _w4c994d7363(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'name': name})
+    return _export_wrapper
+
+
+def _w4cafe53d08(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, out_type=None, name=None):
+        try:
+            return _export_fn(string_tensor, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'out_type': out_type, 'name': name})
     return _export_wrapper
 
 
@@ -1611,6 +1665,15 @@ def _w567f0c724a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x})
+    return _export_wrapper
+
+
+def _w568bf650a7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logits, num_samples, seed=None, name=None, output_dtype=None):
+        try:
+            return _export_fn(logits, num_samples, seed, name, output_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'seed': seed, 'name': name, 'output_dtype': output_dtype})
     return _export_wrapper
 
 
@@ -2109,6 +2172,15 @@ def _w6bb99a7809(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6c8378d635(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(msg):
+        try:
+            return _export_fn(msg)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'msg': msg})
+    return _export_wrapper
+
+
 def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, axes, name=None):
         try:
@@ -2142,6 +2214,15 @@ def _w6dbe8b02ee(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, axis, name, dim)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'axis': axis, 'name': name, 'dim': dim})
+    return _export_wrapper
+
+
+def _w6dea78aaf7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, axis=None, weights=None, scope=None, loss_collection=None, reduction=None, dim=None):
+        try:
+            return _export_fn(labels, predictions, axis, weights, scope, loss_collection, reduction, dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'axis': axis, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction, 'dim': dim})
     return _export_wrapper
 
 
@@ -2286,6 +2367,15 @@ def _w74b3f7510f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(name, step, profiler_outdir)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'name': name, 'step': step, 'profiler_outdir': profiler_outdir})
+    return _export_wrapper
+
+
+def _w74d660bc3e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess, global_step_tensor):
+        try:
+            return _export_fn(sess, global_step_tensor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'global_step_tensor': global_step_tensor})
     return _export_wrapper
 
 
@@ -2523,6 +2613,15 @@ def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8030e1fac4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_, data, message=None, first_n=None, summarize=None, name=None):
+        try:
+            return _export_fn(input_, data, message, first_n, summarize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_': input_, 'data': data, 'message': message, 'first_n': first_n, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
 def _w80b0dddd5c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(enabled):
         try:
@@ -2538,6 +2637,15 @@ def _w80f1aa4c20(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, segment_ids, num_segments, separator, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'segment_ids': segment_ids, 'num_segments': num_segments, 'separator': separator, 'name': name})
+    return _export_wrapper
+
+
+def _w81030fc575(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(v):
+        try:
+            return _export_fn(v)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'v': v})
     return _export_wrapper
 
 
@@ -3711,6 +3819,15 @@ def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb68b32f1b3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, default, enum_values, help, flag_values=None, **_):
+        try:
+            return _export_fn(name, default, enum_values, help, flag_values, **_)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'default': default, 'enum_values': enum_values, 'help': help, 'flag_values': flag_values, '_': _})
+    return _export_wrapper
+
+
 def _wb6e1944a33(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, ksize, strides, padding, data_format=None, output_dtype=None, include_batch_in_index=None, name=None):
         try:
@@ -3744,6 +3861,15 @@ def _wb7a7ee5969(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(seed)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'seed': seed})
+    return _export_wrapper
+
+
+def _wb80451a817(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, pos, len, name=None, unit=None):
+        try:
+            return _export_fn(input, pos, len, name, unit)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'pos': pos, 'len': len, 'name': name, 'unit': unit})
     return _export_wrapper
 
 
@@ -3933,6 +4059,15 @@ def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(condition, data, summarize, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'condition': condition, 'data': data, 'summarize': summarize, 'name': name})
+    return _export_wrapper
+
+
+def _wc1a67fd88a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, index):
+        try:
+            return _export_fn(shape, index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'index': index})
     return _export_wrapper
 
 
@@ -4224,6 +4359,15 @@ def _wccd635f1ca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcd4860616d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _wcdda191bb7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, y, name=None):
         try:
@@ -4293,6 +4437,15 @@ def _wcff48e80e3(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_shape, paddings, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'paddings': paddings, 'name': name})
+    return _export_wrapper
+
+
+def _wd01fd14753(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, weights=None, num_thresholds=None, metrics_collections=None, updates_collections=None, curve=None, name=None, summation_method=None, thresholds=None):
+        try:
+            return _export_fn(labels, predictions, weights, num_thresholds, metrics_collections, updates_collections, curve, name, summation_method, thresholds)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'num_thresholds': num_thresholds, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'curve': curve, 'name': name, 'summation_method': summation_method, 'thresholds': thresholds})
     return _export_wrapper
 
 
@@ -4386,6 +4539,15 @@ def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd3823d1738(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dimension):
+        try:
+            return _export_fn(dimension)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dimension': dimension})
+    return _export_wrapper
+
+
 def _wd433c66f23(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(generator):
         try:
@@ -4428,6 +4590,15 @@ def _wd65b991553(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _wd68732eb33(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(pred, true_fn=None, false_fn=None, strict=None, name=None, fn1=None, fn2=None):
+        try:
+            return _export_fn(pred, true_fn, false_fn, strict, name, fn1, fn2)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pred': pred, 'true_fn': true_fn, 'false_fn': false_fn, 'strict': strict, 'name': name, 'fn1': fn1, 'fn2': fn2})
     return _export_wrapper
 
 
@@ -4698,6 +4869,15 @@ def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(matrix, rhs, adjoint, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'matrix': matrix, 'rhs': rhs, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
+def _we136835c7a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(level, msg, n, *args):
+        try:
+            return _export_fn(level, msg, n, *args)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'level': level, 'msg': msg, 'n': n, 'args': args})
     return _export_wrapper
 
 
@@ -5043,6 +5223,15 @@ def _wf16cb177d9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf1bf010587(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cond, body, loop_vars, shape_invariants=None, parallel_iterations=None, back_prop=None, swap_memory=None, name=None, maximum_iterations=None, return_same_structure=None):
+        try:
+            return _export_fn(cond, body, loop_vars, shape_invariants, parallel_iterations, back_prop, swap_memory, name, maximum_iterations, return_same_structure)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cond': cond, 'body': body, 'loop_vars': loop_vars, 'shape_invariants': shape_invariants, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'name': name, 'maximum_iterations': maximum_iterations, 'return_same_structure': return_same_structure})
+    return _export_wrapper
+
+
 def _wf27f19d783(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(low=None, high=None, size=None):
         try:
@@ -5274,21 +5463,29 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.v1.Print': _w8030e1fac4,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
+    'compat.v1.app.run': _w21969e4c94,
+    'compat.v1.arg_max': _w3ff3aa0175,
+    'compat.v1.arg_min': _w3ff3aa0175,
     'compat.v1.argmax': _w3e3da116b9,
     'compat.v1.argmin': _w3e3da116b9,
     'compat.v1.assert_variables_initialized': _w5476c99a2d,
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
+    'compat.v1.cond': _wd68732eb33,
     'compat.v1.control_dependencies': _wb14a22321e,
+    'compat.v1.control_flow_v2_enabled': _w1f06b08988,
     'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
+    'compat.v1.dimension_at_index': _wc1a67fd88a,
+    'compat.v1.dimension_value': _wd3823d1738,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
     'compat.v1.enable_eager_execution': _w55f7ac3bc3,
@@ -5296,10 +5493,12 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
     'compat.v1.get_default_session': _w1f06b08988,
+    'compat.v1.get_local_variable': _w8c5bc18df7,
     'compat.v1.get_variable': _w8c5bc18df7,
     'compat.v1.get_variable_scope': _w1f06b08988,
     'compat.v1.global_variables': _w9f761ecc3f,
@@ -5333,9 +5532,25 @@ WRAPPERS = {
     'compat.v1.layers.separable_conv2d': _w50a362ad1b,
     'compat.v1.local_variables': _w9f761ecc3f,
     'compat.v1.local_variables_initializer': _w1f06b08988,
+    'compat.v1.logging.TaskLevelStatusMessage': _w6c8378d635,
+    'compat.v1.logging.debug': _w2702c10612,
+    'compat.v1.logging.error': _w2702c10612,
+    'compat.v1.logging.fatal': _w2702c10612,
+    'compat.v1.logging.flush': _w1f06b08988,
+    'compat.v1.logging.get_verbosity': _w1f06b08988,
+    'compat.v1.logging.info': _w2702c10612,
+    'compat.v1.logging.log': _w1c9c88e5c7,
+    'compat.v1.logging.log_every_n': _we136835c7a,
+    'compat.v1.logging.log_first_n': _we136835c7a,
+    'compat.v1.logging.log_if': _w487720f129,
+    'compat.v1.logging.set_verbosity': _w81030fc575,
+    'compat.v1.logging.vlog': _w1c9c88e5c7,
+    'compat.v1.logging.warn': _w2702c10612,
+    'compat.v1.logging.warning': _w2702c10612,
     'compat.v1.losses.absolute_difference': _w14df51009f,
     'compat.v1.losses.add_loss': _w60e79500c1,
     'compat.v1.losses.compute_weighted_loss': _w5ad01f89fb,
+    'compat.v1.losses.cosine_distance': _w6dea78aaf7,
     'compat.v1.losses.get_losses': _w6153a85711,
     'compat.v1.losses.get_regularization_loss': _wde5a6aea9b,
     'compat.v1.losses.get_regularization_losses': _w9f761ecc3f,
@@ -5347,7 +5562,15 @@ WRAPPERS = {
     'compat.v1.losses.sigmoid_cross_entropy': _wa8eb0a121d,
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
+    'compat.v1.metrics.accuracy': _wcd4860616d,
+    'compat.v1.metrics.auc': _wd01fd14753,
+    'compat.v1.metrics.mean': _w3830634e9a,
+    'compat.v1.metrics.mean_absolute_error': _wcd4860616d,
+    'compat.v1.metrics.mean_squared_error': _wcd4860616d,
+    'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
     'compat.v1.model_variables': _w9f761ecc3f,
+    'compat.v1.moving_average_variables': _w9f761ecc3f,
+    'compat.v1.multinomial': _w568bf650a7,
     'compat.v1.nn.avg_pool': _w6b46b13da6,
     'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,
     'compat.v1.nn.conv1d': _w403c8f935c,
@@ -5388,6 +5611,7 @@ WRAPPERS = {
     'compat.v1.reduce_sum': _w9106cf5a72,
     'compat.v1.report_uninitialized_variables': _wbf75dcf2bf,
     'compat.v1.reset_default_graph': _w1f06b08988,
+    'compat.v1.resource_variables_enabled': _w1f06b08988,
     'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
     'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,
     'compat.v1.saved_model.contains_saved_model': _wa67de9c9fd,
@@ -5397,6 +5621,8 @@ WRAPPERS = {
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
     'compat.v1.squeeze': _we8ebda20f1,
+    'compat.v1.string_to_number': _w4cafe53d08,
+    'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,
@@ -5406,6 +5632,7 @@ WRAPPERS = {
     'compat.v1.summary.scalar': _w8ec5b7e241,
     'compat.v1.summary.tensor_summary': _w6092be8521,
     'compat.v1.summary.text': _wba83456cdf,
+    'compat.v1.tables_initializer': _w7879a9bec3,
     'compat.v1.to_bfloat16': _w87709dcace,
     'compat.v1.to_complex128': _w87709dcace,
     'compat.v1.to_complex64': _w87709dcace,
@@ -5417,11 +5644,13 @@ WRAPPERS = {
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.cosine_decay': _w8b0445a9af,
     'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
+    'compat.v1.train.create_global_step': _wa6c0515c89,
     'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
+    'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
@@ -5432,6 +5661,7 @@ WRAPPERS = {
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
+    'compat.v1.while_loop': _wf1bf010587,
     'compat.v1.wrap_function': _w87d672ea30,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,

@@ -70,6 +70,32 @@ def get_global_step(graph=None):
     return found[0] if found else None
 
 
+@export("compat.v1.train.create_global_step")
+def create_global_step(graph=None):
+    """Makes the graph's ``global_step`` variable; ValueError when it has one."""
+    graph = graph or graph_mode.get_default_graph()
+    if get_global_step(graph) is not None:
+        raise ValueError("'global_step' already exists.")
+    return get_or_create_global_step(graph)
+
+
+@export("compat.v1.train.global_step")
+def global_step(sess, global_step_tensor):
+    """The value of `global_step_tensor` (run in `sess`) as a Python int."""
+    if context.get().graph is None and hasattr(global_step_tensor, "numpy"):  # eagerly
+        return int(global_step_tensor.numpy())
+    return int(sess.run(global_step_tensor))
+
+
+def _check_dtype(loss):
+    """TF 1's optimizers differentiate only floating losses (ValueError naming the others)."""
+    dtype = getattr(loss, "dtype", None)
+    if dtype is not None and dtype.base_dtype not in (_d.float32, _d.float64, _d.float16,
+                                                       _d.bfloat16):
+        raise ValueError(f"Invalid type {dtype!r} for {loss.name}, expected: [tf.float32, "
+                         f"tf.float64, tf.float16, tf.bfloat16].")
+
+
 class _nothing:
     def __enter__(self):
         return None
@@ -126,6 +152,7 @@ class Optimizer:
             return list(zip(grads, var_list))
         if callable(loss):
             loss = loss()
+        _check_dtype(loss)
         if var_list is None:
             var_list = (graph_mode.get_collection(GraphKeys.TRAINABLE_VARIABLES)
                         + graph_mode.get_collection("trainable_resource_variables"))
@@ -143,7 +170,7 @@ class Optimizer:
             raise ValueError("No variables provided.")
         if not any(g is not None for g, _ in grads_and_vars):
             raise ValueError(f"No gradients provided for any variable: "
-                             f"{[v.name for _, v in grads_and_vars]}.")
+                             f"{[str(v) for _, v in grads_and_vars]}.")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         graph = graph_mode.v1_graph()
         with context.name_scope_push(""):
@@ -175,6 +202,10 @@ class Optimizer:
                  grad_loss=None):
         """`compute_gradients` then `apply_gradients`: the training step's operation."""
         grads = self.compute_gradients(loss, var_list, grad_loss=grad_loss)
+        if grads and all(g is None for g, _ in grads):
+            raise ValueError(f"No gradients provided for any variable, check your graph for ops "
+                             f"that do not support gradients, between variables "
+                             f"{[str(v) for _, v in grads]} and loss {loss}.")
         return self.apply_gradients(grads, global_step, name)
 
     def get_slot(self, var, name):

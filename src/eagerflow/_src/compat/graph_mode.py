@@ -32,6 +32,7 @@ class GraphKeys:
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
     MODEL_VARIABLES = "model_variables"
+    METRIC_VARIABLES = "metric_variables"
     TRAINABLE_VARIABLES = "trainable_variables"
     GLOBAL_STEP = "global_step"
     REGULARIZATION_LOSSES = "regularization_losses"
@@ -117,6 +118,8 @@ class Graph(_graph.Graph):
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not "
                             f"{type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
         try:
             return super().get_operation_by_name(name)
         except KeyError:
@@ -129,12 +132,24 @@ class Graph(_graph.Graph):
 
     def get_tensor_by_name(self, name):
         if ":" not in name:
-            raise ValueError(f"The name {name!r} looks a like an Operation name, not a Tensor. "
-                             f"Tensor names must be of the form \"<op_name>:<output_index>\".")
+            try:
+                super().get_operation_by_name(name)
+            except KeyError:
+                raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
+                                 f"not a Tensor. Tensor names must be of the form "
+                                 f"\"<op_name>:<output_index>\".") from None
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
+                             f"names must be of the form \"<op_name>:<output_index>\".")
         op_name, _, index = name.partition(":")
         try:
             op = super().get_operation_by_name(op_name)
         except KeyError:
+            # A variable's name (``scope/w:0``): the variable, which runs and computes as the
+            # tensor of its value that TF 1's graph holds under that name.
+            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+                for variable in self.get_collection(key):
+                    if variable.name == name:
+                        return variable
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
                            f"operation, {op_name!r}, does not exist in the graph.") from None
         if int(index) >= len(op.outputs):
@@ -142,6 +157,22 @@ class Graph(_graph.Graph):
                            f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
                            f"outputs.")
         return op.outputs[int(index)]
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
+        is one of this graph's; TF's errors for names it lacks."""
+        if isinstance(obj, str):
+            if ":" in obj and allow_tensor:
+                return self.get_tensor_by_name(obj)
+            if ":" not in obj and allow_operation:
+                try:
+                    return self.get_operation_by_name(obj)
+                except KeyError:
+                    raise KeyError(f"The name {obj!r} refers to an Operation not in the "
+                                   f"graph.") from None
+            if not allow_operation:
+                return self.get_tensor_by_name(obj)
+        return super().as_graph_element(obj)
 
     def name_scope(self, name):
         """A name scope of this graph (see `name_scope`)."""
@@ -288,12 +319,19 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 @export("compat.v1.enable_v2_behavior")
 def enable_v2_behavior():
     """TF 2's behaviour: eager execution."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    v1_names._switches.update(resource_variables=True, control_flow_v2=True,
+                              tensor_equality=True)
     enable_eager_execution()
 
 
 @export("compat.v1.disable_v2_behavior")
 def disable_v2_behavior():
-    """TF 1's behaviour: graph mode."""
+    """TF 1's behaviour: graph mode (and, for the queries, TF 1's variables and control
+    flow)."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    v1_names._switches.update(resource_variables=False, control_flow_v2=False,
+                              tensor_equality=False)
     disable_eager_execution()
 
 
@@ -372,8 +410,14 @@ class name_scope:  # noqa: N801 (TF's public name)
 
 @export("compat.v1.control_dependencies")
 def control_dependencies(control_inputs):
-    """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`)."""
-    return get_default_graph().control_dependencies(control_inputs)
+    """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`).
+
+    Eagerly, and in the body of a `function`, `cond` or `while_loop` (whose stateful ops
+    run in program order), the block adds nothing, as TF's."""
+    graph = v1_graph()
+    if graph is None:
+        return contextlib.nullcontext()
+    return graph.control_dependencies(control_inputs)
 
 
 @export("no_op", "compat.v1.no_op")

@@ -58,6 +58,28 @@ class Iterator:
         if not one_shot:
             self._initializer = self.make_initializer(dataset)
 
+    @staticmethod
+    def from_structure(output_types, output_shapes=None, shared_name=None,
+                       output_classes=None):
+        """An iterator of elements of `output_types` and `output_shapes` (nested alike), on
+        no dataset until `make_initializer(dataset)` gives it one (a reinitializable
+        iterator, one initializer per dataset)."""
+        del shared_name, output_classes
+        from eagerflow._src.core import dtypes as _d  # noqa: PLC0415
+        from eagerflow._src.core import nest  # noqa: PLC0415
+        from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        flat_types = nest.flatten(output_types)
+        flat_shapes = ([None] * len(flat_types) if output_shapes is None else
+                       _shapes_up_to(output_types, output_shapes))
+        specs = [TensorSpec(TensorShape(s), _d.as_dtype(t))
+                 for t, s in zip(flat_types, flat_shapes)]
+        self = object.__new__(Iterator)
+        self._spec = nest.pack_sequence_as(output_types, specs)
+        self._resource = iterator_graph._wrap(_SessionIteratorValue(None, False))
+        self._initializer = None
+        return self
+
     element_spec = property(lambda self: self._spec)
     output_types = property(lambda self: structure_map(self._spec, lambda s: s.dtype))
     output_shapes = property(lambda self: structure_map(self._spec, lambda s: s.shape))
@@ -89,6 +111,16 @@ class Iterator:
 
     def __repr__(self):
         return f"<tf.compat.v1.data.Iterator element_spec={self._spec!r}>"
+
+
+def _shapes_up_to(types, shapes):
+    """The shapes of `shapes` for each dtype of `types`, flat (a shape is a leaf, even as
+    a list of dims)."""
+    if isinstance(types, dict):
+        return [s for k in sorted(types) for s in _shapes_up_to(types[k], shapes[k])]
+    if isinstance(types, (list, tuple)):
+        return [s for t, sh in zip(types, shapes) for s in _shapes_up_to(t, sh)]
+    return [shapes]
 
 
 def structure_map(spec, fn):

@@ -240,6 +240,22 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
                                      reduction=reduction)
 
 
+@export("compat.v1.losses.cosine_distance")
+def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
+                    loss_collection=GraphKeys.LOSSES,
+                    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
+    """The weighted ``1 - sum(labels * predictions, axis)`` (both unit-normalized)."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    if axis is None:
+        raise ValueError("You must specify argument `axis`.")
+    return _elementwise("cosine_distance_loss", lambda y, p: 1.0 - reduction_ops.reduce_sum(
+        math_ops.multiply(p, y), axis=(axis,), keepdims=True))(
+        labels, predictions, weights, scope, loss_collection, reduction)
+
+
 @export("compat.v1.losses.get_losses")
 def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):
     """The losses of `loss_collection` (whose names match `scope`)."""

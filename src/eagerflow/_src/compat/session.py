@@ -162,10 +162,11 @@ class Session:
             fetch = getattr(fetch, "_snapshot", fetch)
         if isinstance(fetch, str):
             try:
-                return graph.as_graph_element(fetch)
+                found = graph.as_graph_element(fetch)
             except (KeyError, ValueError) as e:
                 raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
                                  f"Tensor. ({e})") from None
+            return getattr(found, "_snapshot", found) if isinstance(found, Variable) else found
         if isinstance(fetch, (SymbolicTensor, Operation)):
             if fetch.graph is not graph:
                 raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
@@ -232,12 +233,16 @@ class Session:
 
     def _run(self, fetches, feed_dict, fast_key, kind):
         if fetches is None:
-            raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
-        leaves = nest.flatten(fetches)
-        flat = [self._element(f) for f in leaves]
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
+                            'None')
         feed_keys, values = [], []
         for key, value in (feed_dict or {}).items():
-            t = self._graph.as_graph_element(key) if isinstance(key, str) else key
+            try:
+                t = self._graph.as_graph_element(key, allow_operation=False) if isinstance(
+                    key, str) else key
+            except (KeyError, ValueError) as e:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0]}") \
+                    from None
             if isinstance(t, Variable):
                 t = getattr(t, "_snapshot", t)
             if not isinstance(t, SymbolicTensor):
@@ -245,7 +250,11 @@ class Session:
                                 f"Acceptable feed values include Python scalars, strings, "
                                 f"lists, numpy ndarrays, or TensorHandles." if isinstance(
                                     value, SymbolicTensor) else
-                                f"Cannot interpret feed_dict key as Tensor: {key!r}")
+                                f"Cannot interpret feed_dict key as Tensor: Can not convert "
+                                f"a {type(key).__name__} into a Tensor.")
+            if t.graph is not self._graph:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: Tensor {t} is not "
+                                f"an element of this graph.")
             if isinstance(value, SymbolicTensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
                                 "feed values include Python scalars, strings, lists, numpy "
@@ -254,6 +263,8 @@ class Session:
                                 f"with key {t!r}.")
             feed_keys.append(t)
             values.append(self._feed_value(t, value))
+        # (after the feeds, whose errors TF reports first)
+        flat = [self._element(f) for f in nest.flatten(fetches)]
         key = (tuple(map(id, flat)), tuple(map(id, feed_keys)))
         plan = self._cache.get(key)
         if plan is None:

@@ -100,6 +100,7 @@ ALIASES = (
     ('self_adjoint_eig', 'eagerflow._src.ops.linalg_ops', 'eigh'),
     ('self_adjoint_eigvals', 'eagerflow._src.ops.linalg_ops', 'eigvalsh'),
     ('set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
+    ('random.set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
     ('sets.set_difference', 'eagerflow._src.ops.set_ops', 'set_difference'),
     ('sets.set_intersection', 'eagerflow._src.ops.set_ops', 'set_intersection'),
     ('sets.set_size', 'eagerflow._src.ops.set_ops', 'set_size'),
@@ -260,3 +261,130 @@ def expand_dims(input, axis=None, name=None, dim=None):
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
     return array_ops.expand_dims(input, axis, name=name)
+
+
+@export("compat.v1.while_loop")
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
+               return_same_structure=False):
+    """TF 1's `while_loop`: as TF 2's, but one loop variable comes back as itself rather
+    than in the list or tuple it was given in, unless `return_same_structure`."""
+    from eagerflow._src.core import nest  # noqa: PLC0415
+    from eagerflow._src.graph import control_flow  # noqa: PLC0415
+    out = control_flow.while_loop(cond, body, loop_vars, shape_invariants, parallel_iterations,
+                                  back_prop, swap_memory, maximum_iterations, name)
+    if not return_same_structure:
+        flat = nest.flatten(out)
+        if len(flat) == 1:
+            return flat[0]
+    return out
+
+
+@export("compat.v1.cond")
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """TF 1's `cond`: as TF 2's, but a branch result that is a list or tuple of one
+    element comes back as that element, unless `strict`; `fn1`/`fn2` are the old names
+    of `true_fn`/`false_fn`."""
+    from eagerflow._src.graph import control_flow  # noqa: PLC0415
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): true_fn and fn1 may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): false_fn and fn2 may not be set simultaneously.")
+        false_fn = fn2
+    if strict:
+        return control_flow.cond(pred, true_fn, false_fn, name)
+
+    def unpacked(fn):
+        if not callable(fn):
+            return fn  # (TF 2's `cond` names the missing or bad branch)
+
+        def branch():
+            out = fn()
+            return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
+        return branch
+    return control_flow.cond(pred, unpacked(true_fn), unpacked(false_fn), name)
+
+
+@export("compat.v1.arg_max")
+def arg_max(input, dimension, output_type=_d.int64, name=None):  # noqa: A002 (TF's names)
+    """TF 1's `argmax` spelling, with the axis named `dimension`."""
+    return reduction_ops.argmax(input, dimension, output_type=output_type, name=name)
+
+
+@export("compat.v1.arg_min")
+def arg_min(input, dimension, output_type=_d.int64, name=None):  # noqa: A002 (TF's names)
+    """TF 1's `argmin` spelling, with the axis named `dimension`."""
+    return reduction_ops.argmin(input, dimension, output_type=output_type, name=name)
+
+
+@export("compat.v1.multinomial", "compat.v1.random.multinomial")
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+    """TF 1's `random.categorical`: `num_samples` class indices per row of `logits`."""
+    from eagerflow._src.ops import random_ops  # noqa: PLC0415
+    return random_ops.categorical(logits, num_samples, dtype=output_dtype, seed=seed,
+                                  name=name)
+
+
+@export("compat.v1.string_to_number")
+def string_to_number(string_tensor, out_type=_d.float32, name=None):
+    """TF 1's `strings.to_number`."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    return string_ops.to_number(string_tensor, out_type, name=name)
+
+
+@export("compat.v1.substr")
+def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 (TF's names)
+    """TF 1's `strings.substr` (`name` before `unit`)."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    return string_ops.substr(input, pos, len, unit=unit, name=name)
+
+
+@export("compat.v1.dimension_value")
+def dimension_value(dimension):
+    """The int (or None) of `dimension`, a `Dimension` or already an int."""
+    return getattr(dimension, "value", dimension)
+
+
+@export("compat.v1.dimension_at_index")
+def dimension_at_index(shape, index):
+    """Dimension `index` of `shape` as a `Dimension` (unknown for an unknown rank)."""
+    from eagerflow._src.core.tensor_shape import Dimension, TensorShape  # noqa: PLC0415
+    shape = TensorShape(shape)
+    return Dimension(None if shape.rank is None else shape.as_list()[index])
+
+
+# TF 1's switches between its old and new behaviours: eagerflow has only the new ones (resource
+# variables, control flow as functional ops, tensors compared by value), so they only record
+# what was asked for, for the queries.
+_switches = {"resource_variables": True, "control_flow_v2": True, "tensor_equality": True}
+
+
+def _switch(key, value):
+    def switch():
+        _switches[key] = value
+    switch.__name__ = f"{'enable' if value else 'disable'}_{key}"
+    switch.__doc__ = f"Records that {key.replace('_', ' ')} are {'on' if value else 'off'}."
+    return switch
+
+
+for _key in _switches:
+    for _value in (True, False):
+        _fn = _switch(_key, _value)
+        globals()[_fn.__name__] = _fn
+        export(f"compat.v1.{_fn.__name__}").export_constant(__name__, _fn.__name__)
+del _key, _value, _fn
+
+
+@export("compat.v1.resource_variables_enabled")
+def resource_variables_enabled():
+    """Whether `disable_resource_variables` (or `disable_v2_behavior`) was not called last."""
+    return _switches["resource_variables"]
+
+
+@export("compat.v1.control_flow_v2_enabled")
+def control_flow_v2_enabled():
+    """Whether `disable_control_flow_v2` (or `disable_v2_behavior`) was not called last."""
+    return _switches["control_flow_v2"]

@@ -172,6 +172,15 @@ class GraphVariable(Variable):
     def initial_value(self):
         return self._initial_value
 
+    def initialized_value(self):
+        """This variable's value, or its initial value in a run where it is not initialized
+        yet (TF 1's way to initialize one variable from another)."""
+        if getattr(self, "_graph", None) is None or v1_graph() is None:
+            return self.read_value()
+        from eagerflow._src.graph import control_flow  # noqa: PLC0415
+        return control_flow.cond(is_variable_initialized(self), self.read_value,
+                                 lambda: self._initial_value)
+
     def _write(self, op, value, read_value, name):
         if getattr(self, "_graph", None) is None or v1_graph() is None:
             return super()._write(op, value, read_value, name)
@@ -462,7 +471,8 @@ def model_variables(scope=None):
     return graph_mode.get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
-@export("compat.v1.variables_initializer")
+@export("compat.v1.variables_initializer", "compat.v1.initialize_variables",
+        "compat.v1.initializers.variables")
 def variables_initializer(var_list, name="init"):
     """One operation running the initializers of `var_list`."""
     if v1_graph() is None:
@@ -470,15 +480,27 @@ def variables_initializer(var_list, name="init"):
     return graph_mode.group(*[v.initializer for v in var_list], name=name)
 
 
-@export("compat.v1.global_variables_initializer", "compat.v1.initialize_all_variables")
+@export("compat.v1.global_variables_initializer", "compat.v1.initialize_all_variables",
+        "compat.v1.initializers.global_variables")
 def global_variables_initializer():
     """The operation initializing every global variable of the default graph."""
     return variables_initializer(global_variables(), name="init")
 
 
-@export("compat.v1.local_variables_initializer", "compat.v1.initialize_local_variables")
+@export("compat.v1.local_variables_initializer", "compat.v1.initialize_local_variables",
+        "compat.v1.initializers.local_variables")
 def local_variables_initializer():
     return variables_initializer(local_variables(), name="init")
+
+
+@export("compat.v1.tables_initializer", "compat.v1.initialize_all_tables",
+        "compat.v1.initializers.tables_initializer")
+def tables_initializer(name="init_all_tables"):
+    """One operation running the initializers of the graph's lookup tables (those of the
+    ``table_initializer`` collection): a no-op when it has none; None eagerly."""
+    if v1_graph() is None:
+        return None
+    return graph_mode.group(*graph_mode.get_collection("table_initializer"), name=name)
 
 
 @export("compat.v1.is_variable_initialized")
@@ -533,14 +555,66 @@ def assign_sub(ref, value, use_locking=None, name=None):
     return ref.assign_sub(value, name=name)
 
 
+def _scatter(method):
+    def scatter(ref, indices, updates, use_locking=None, name=None):
+        from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: PLC0415
+        return getattr(ref, method)(IndexedSlices(convert_to_tensor(updates, ref.dtype),
+                                                  convert_to_tensor(indices)), name=name)
+    scatter.__name__ = method
+    scatter.__doc__ = f"``ref.{method}`` of `updates` at rows `indices`; the new value."
+    return scatter
+
+
+def _scatter_nd(method):
+    def scatter_nd(ref, indices, updates, use_locking=None, name=None):
+        return getattr(ref, method)(indices, convert_to_tensor(updates, ref.dtype), name=name)
+    scatter_nd.__name__ = method
+    scatter_nd.__doc__ = f"``ref.{method}`` of `updates` at `indices`; the new value."
+    return scatter_nd
+
+
+for _name in ("update", "add", "sub", "mul", "div", "max", "min"):
+    globals()[f"scatter_{_name}"] = _scatter(f"scatter_{_name}")
+    export(f"compat.v1.scatter_{_name}").export_constant(__name__, f"scatter_{_name}")
+for _name in ("update", "add", "sub"):
+    globals()[f"scatter_nd_{_name}"] = _scatter_nd(f"scatter_nd_{_name}")
+    export(f"compat.v1.scatter_nd_{_name}").export_constant(__name__, f"scatter_nd_{_name}")
+
+
+@export("compat.v1.get_local_variable")
+def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                       trainable=False, collections=None, caching_device=None,
+                       partitioner=None, validate_shape=True, use_resource=None,
+                       custom_getter=None, constraint=None, synchronization=None,
+                       aggregation=None):
+    """`get_variable` of a local variable (in ``local_variables``, not trained)."""
+    collections = [GraphKeys.LOCAL_VARIABLES, *(collections or ())]
+    return get_variable(name, shape, dtype, initializer, regularizer, False, collections,
+                        caching_device, partitioner, validate_shape, use_resource,
+                        custom_getter, constraint)
+
+
+@export("compat.v1.moving_average_variables")
+def moving_average_variables(scope=None):
+    """The variables of the ``moving_average_variables`` collection."""
+    return graph_mode.get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
 # TF 1's spellings of the initializers.
 zeros_initializer, ones_initializer = _init.Zeros, _init.Ones
 constant_initializer = _init.Constant
 random_normal_initializer, random_uniform_initializer = _init.RandomNormal, _init.RandomUniform
 truncated_normal_initializer = _init.TruncatedNormal
 glorot_uniform_initializer, glorot_normal_initializer = _init.GlorotUniform, _init.GlorotNormal
+variance_scaling_initializer, orthogonal_initializer = _init.VarianceScaling, _init.Orthogonal
 for _name in ("zeros", "ones", "constant", "random_normal", "random_uniform",
-              "truncated_normal", "glorot_uniform", "glorot_normal"):
+              "truncated_normal", "glorot_uniform", "glorot_normal", "variance_scaling",
+              "orthogonal"):
     export(f"compat.v1.{_name}_initializer", f"compat.v1.initializers.{_name}").export_constant(
         __name__, f"{_name}_initializer")
-del _name
+for _name, _value in (("he_normal", _init.HeNormal), ("he_uniform", _init.HeUniform),
+                      ("lecun_normal", _init.LecunNormal), ("lecun_uniform", _init.LecunUniform),
+                      ("identity", _init.Identity)):
+    globals()[f"_{_name}"] = _value
+    export(f"compat.v1.initializers.{_name}").export_constant(__name__, f"_{_name}")
+del _name, _value

@@ -5,7 +5,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.io import gfile
 
 
-@export("io.write_graph", "compat.v1.train.write_graph")
+@export("io.write_graph", "compat.v1.io.write_graph", "compat.v1.train.write_graph")
 def write_graph(graph_or_graph_def, logdir, name, as_text=True):
     """Writes `graph_or_graph_def` (a `Graph` or a GraphDef message) to ``logdir/name``,
     creating `logdir`, as a text proto or (``as_text=False``) binary; returns the path.

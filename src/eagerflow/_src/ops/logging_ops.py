@@ -21,7 +21,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops.wrappers import as_tensor
@@ -251,6 +251,87 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
             parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
     text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
     dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+
+
+# -- Print (TF 1's) ---------------------------------------------------------------------------
+
+def _v1_text(array, summarize):
+    """`array` as TF 1's `Print` writes it: its first `summarize` entries (-1: all) in
+    nested brackets, ``...`` where entries were left out, strings unquoted."""
+    array = np.asarray(array)
+    if array.dtype.kind == "O":
+        element = lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+    else:
+        element = _element_formatter(array.dtype)
+    flat = array.reshape(-1)
+    limit = flat.size if summarize < 0 else min(summarize, flat.size)
+    if array.ndim == 0:
+        return " ".join(element(v) for v in flat[:limit])
+    out, index = [], [0]
+
+    def dim(depth):
+        if index[0] >= limit:
+            return
+        if depth == array.ndim - 1:
+            for i in range(array.shape[depth]):
+                if index[0] >= limit:
+                    if depth:
+                        out.append("...")
+                    return
+                out.append((" " if i else "") + element(flat[index[0]]))
+                index[0] += 1
+            return
+        for _ in range(array.shape[depth]):
+            opened = index[0] < limit
+            if opened:
+                out.append("[")
+            dim(depth + 1)
+            if opened or index[0] < limit:
+                out.append("]")
+    dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
+class _PrintCount:
+    """How many times one `Print` op has printed (for its `first_n`)."""
+
+    def __init__(self):
+        self.n = 0
+
+
+def _print_v1(xp, input_, *data, message, first_n, summarize, counter):
+    if first_n >= 0:
+        if counter.n >= first_n:
+            return input_
+        counter.n += 1
+    text = message + "".join(f"[{_v1_text(d, summarize)}]" for d in data)
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+    return input_
+
+
+_PRINT_V1 = register("Print", _print_v1, lambda x, *_, **__: (x.shape, x.dtype), stateful=True,
+                     replayable=True)
+tf_nodes[_PRINT_V1] = NodeForm(types={"T": 0, "U": "*1"}, local={"counter": _PrintCount},
+                               defaults={"message": "", "first_n": -1, "summarize": 3})
+tf_args[_PRINT_V1] = ("input", "*data")
+register_gradient("Print")(lambda op, dy: [dy] + [None] * (len(op.inputs) - 1))
+
+
+@export("compat.v1.Print")
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+    """`input_`, printing `message` and each tensor of `data` to stderr whenever it is
+    computed (the first `first_n` times when given), each as its first `summarize` (3)
+    entries in brackets (TF 1's ``tf.Print``; `print` replaces it).
+
+    >>> tf.compat.v1.Print(tf.constant([1, 2]), [tf.constant([1.5, 2.0, 3.0, 4.0])], "x: ")
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+    """
+    input_ = as_tensor(input_)
+    data = [as_tensor(d) for d in data]
+    attrs = {"message": message or "", "first_n": -1 if first_n is None else int(first_n),
+             "summarize": 3 if summarize is None else int(summarize), "counter": _PrintCount()}
+    return dispatch(_PRINT_V1, (input_, *data), attrs, name)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

@@ -1104,12 +1104,15 @@ def _dropout(x, rate, noise_shape, uniform):
     noise = uniform(_noise_shape(x, noise_shape), x.dtype)
     keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
     # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
-    return math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
+    out = math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
+    if out.shape != x.shape and out.shape.is_compatible_with(x.shape):
+        out.set_shape(x.shape)  # (a rate of unknown shape is a scalar: x keeps its shape)
+    return out
 
 
 def _rate_tensor(rate, dtype):
     rate = as_tensor(rate)
-    if rate.shape.rank != 0:
+    if rate.shape.rank not in (0, None):  # (a placeholder of unknown shape is fed a scalar)
         raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
     if rate.dtype != dtype:
         raise ValueError("`x.dtype` must be compatible with `rate.dtype`. Received: "

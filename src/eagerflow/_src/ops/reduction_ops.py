@@ -1428,7 +1428,10 @@ def _dims(t):
     if type(t) is EagerTensor:
         return t._data.shape
     data = getattr(t, "_data", None)
-    data = getattr(data, "value", data)  # a variable's handle holds its array
+    try:
+        data = getattr(data, "value", data)  # a variable's handle holds its array
+    except errors.FailedPreconditionError:
+        return None  # a TF 1 graph variable, whose value only a session run has
     return getattr(data, "shape", None)
 
 

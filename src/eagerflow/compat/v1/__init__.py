@@ -20,20 +20,30 @@ from eagerflow._src.compat.session import (  # noqa: F401
     Session, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
-    argmax, argmin, count_nonzero, expand_dims, reduce_all, reduce_any, reduce_logsumexp,
-    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, squeeze, to_bfloat16,
-    to_complex128, to_complex64, to_double, to_float, to_int32, to_int64)
+    arg_max, arg_min, argmax, argmin, cond, control_flow_v2_enabled, count_nonzero,
+    dimension_at_index, dimension_value, disable_control_flow_v2, disable_resource_variables,
+    disable_tensor_equality, enable_control_flow_v2, enable_resource_variables,
+    enable_tensor_equality, expand_dims, multinomial, reduce_all, reduce_any, reduce_logsumexp,
+    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, resource_variables_enabled,
+    squeeze, string_to_number, substr, to_bfloat16, to_complex128, to_complex64, to_double,
+    to_float, to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, assert_variables_initialized, assign, assign_add, assign_sub, constant_initializer,
-    get_variable, get_variable_scope, global_variables, global_variables_initializer,
-    glorot_normal_initializer, glorot_uniform_initializer, is_variable_initialized, local_variables,
-    local_variables_initializer, model_variables, ones_initializer, random_normal_initializer,
-    random_uniform_initializer, report_uninitialized_variables, trainable_variables,
-    truncated_normal_initializer, variable_scope, variables_initializer, zeros_initializer)
+    get_local_variable, get_variable, get_variable_scope, global_variables,
+    global_variables_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+    is_variable_initialized, local_variables, local_variables_initializer, model_variables,
+    moving_average_variables, ones_initializer, orthogonal_initializer, random_normal_initializer,
+    random_uniform_initializer, report_uninitialized_variables, scatter_add, scatter_div,
+    scatter_max, scatter_min, scatter_mul, scatter_nd_add, scatter_nd_sub, scatter_nd_update,
+    scatter_sub, scatter_update, tables_initializer, trainable_variables,
+    truncated_normal_initializer, variable_scope, variables_initializer,
+    variance_scaling_initializer, zeros_initializer)
 from eagerflow._src.compat.variable_scope import GraphVariable as Variable  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables as all_variables  # noqa: F401
+from eagerflow._src.compat.variable_scope import tables_initializer as initialize_all_tables  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables_initializer as initialize_all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import local_variables_initializer as initialize_local_variables  # noqa: F401
+from eagerflow._src.compat.variable_scope import variables_initializer as initialize_variables  # noqa: F401
 from eagerflow._src.core.errors import OpError  # noqa: F401
 from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
@@ -69,6 +79,7 @@ from eagerflow._src.ops.linalg_ops import lstsq as matrix_solve_ls  # noqa: F401
 from eagerflow._src.ops.linalg_ops import triangular_solve as matrix_triangular_solve  # noqa: F401
 from eagerflow._src.ops.linalg_ops import eigh as self_adjoint_eig  # noqa: F401
 from eagerflow._src.ops.linalg_ops import eigvalsh as self_adjoint_eigvals  # noqa: F401
+from eagerflow._src.ops.logging_ops import Print  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     angle, betainc, ceil, conj, digamma, erf, erfc, expm1, floordiv, floormod, igamma, igammac,
     imag, invert_permutation, is_finite, is_inf, is_nan, is_non_decreasing, is_strictly_increasing,
@@ -111,8 +122,8 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
-    data, gfile, graph_util, image, initializers, io, layers, losses, math, nn, python_io,
-    saved_model, sets, summary, train)
+    app, data, flags, gfile, graph_util, image, initializers, io, layers, logging, losses, math,
+    metrics, nn, python_io, random, saved_model, sets, summary, train)
 
 
 def __getattr__(name):

@@ -7,7 +7,8 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, checkpoint_exists, get_checkpoint_mtimes, get_checkpoint_state,
     latest_checkpoint)
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
-    GradientDescentOptimizer, Optimizer, get_global_step, get_or_create_global_step)
+    GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
+    get_or_create_global_step, global_step)
 from eagerflow._src.compat.learning_rate_decay import (  # noqa: F401
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay,
     natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant, polynomial_decay)
