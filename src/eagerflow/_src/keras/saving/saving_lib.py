@@ -73,15 +73,23 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
+        try:  # (h5py's first import resets the warnings registry: the warning must follow it)
+            h5_format.h5py_module("Saving as HDF5")
+        except ImportError:
+            pass
         warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
                       "format is considered legacy. We recommend using instead the native "
-                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=3)
+                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=2)
+        _warn_metrics_unbuilt(model)
         if weights.may_write(filepath, overwrite):
             _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
     if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
         raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
                          f"'h5'. Received: save_format={save_format}")
+    if save_format in ("tf", "tensorflow") or (save_format is None and
+                                                not filepath.endswith(".keras")):
+        _warn_metrics_unbuilt(model)
     if not weights.may_write(filepath, overwrite):
         return
     config = layers_mod.serialize(model)
@@ -125,6 +133,15 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
     safetensors_format.atomic_write(filepath, buffer.getvalue())
+
+
+def _warn_metrics_unbuilt(model):
+    """tf_keras's warning, on saving an uncompiled model that has outputs as `.h5` or a
+    SavedModel, that its compiled metrics could not be built (it tries to build them first)."""
+    if getattr(model, "outputs", None) is not None and not getattr(model, "_is_compiled", True):
+        _logger.warning("Compiled the loaded model, but the compiled metrics have yet to be "
+                        "built. `model.compile_metrics` will be empty until you train or "
+                        "evaluate the model.")
 
 
 def _check_inputs_known(model):
