@@ -466,3 +466,33 @@ def test_load_model_errors(tmp_path):
         saving.load_model(path)
     with pytest.raises(OSError, match="SavedModel file does not exist at"):
         saving.load_model(tmp_path)
+
+
+def test_a_saved_model_loads_with_a_new_optimizer_or_a_restored_one(tmp_path):
+    # As tf_keras: compiling on load gives a new optimizer (its state is not restored);
+    # compile=False gives a RestoredOptimizer holding the saved variables, which cannot train.
+    x, y = _data()
+    model = _model(keras.optimizers.Adam(0.005))
+    model.fit(x, y, epochs=2, verbose=0)
+    model.save(tmp_path / "m")
+    loaded = saving.load_model(tmp_path / "m")
+    assert type(loaded.optimizer).__name__ == "Adam"
+    assert int(loaded.optimizer.iterations) == 0
+    assert [v.name for v in loaded.optimizer.variables] == ["iteration:0"]
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+
+    restored = saving.load_model(tmp_path / "m", compile=False).optimizer
+    assert type(restored).__name__ == "RestoredOptimizer" and restored.name == "RestoredOptimizer"
+    assert isinstance(restored, keras.optimizers.Optimizer)
+    assert int(restored.iterations) == int(model.optimizer.iterations) == 2
+    assert restored.learning_rate.name == "learning_rate:0"
+    assert float(restored.learning_rate) == pytest.approx(0.005)
+    assert [v.name for v in restored.variables()] == [v.name for v in model.optimizer.variables]
+    for a, b in zip(restored.variables(), model.optimizer.variables):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    with pytest.raises(NotImplementedError, match="Restoring functional Optimizers from "
+                                                  "SavedModels is not currently supported"):
+        restored.get_config()
+    unsaved = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    unsaved.save(tmp_path / "u")
+    assert saving.load_model(tmp_path / "u", compile=False).optimizer is None

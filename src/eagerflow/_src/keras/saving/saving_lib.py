@@ -45,7 +45,7 @@ from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, RestoredOptimizer
 from eagerflow._src.keras.utils import serialization
 
 _logger = _log.logger
@@ -375,18 +375,24 @@ def _load_saved_model(path, custom_objects, compile):
         if not model.built and shape:
             model.build(_tuples(shape))
         compile_config = config.get("compile_config")
-        if compile and compile_config:
-            model.compile(**_compile_arguments(compile_config))
     training_config = None if compile_config else config.get("training_config")
-    # tf_keras's SavedModel (a training_config): its saved optimizer is restored into an
-    # object thrown away, and the model compiled afresh, so the optimizer starts anew as
-    # tf_keras's does
-    extra = [("optimizer", Module())] if training_config else ()
-    checkpoint.restore_objects(model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
-                                                          saved_model.VARIABLES_FILENAME))
-    if compile and training_config:
+    # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
+    # variables, which compiling replaces with a new optimizer (so it starts anew)
+    extra = [("optimizer", Module())]
+    restoration = checkpoint.restore_objects(
+        model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
+                                   saved_model.VARIABLES_FILENAME))
+    if compile and (compile_config or training_config):
         with serialization.CustomObjectScope(custom_objects or {}):
-            model.compile(**compile_arguments_from_training_config(training_config))
+            model.compile(**(_compile_arguments(compile_config) if compile_config else
+                             compile_arguments_from_training_config(training_config)))
+    else:
+        found = next((r.node_id for r in nodes[0].children if r.local_name == "optimizer"),
+                     None)
+        if found is not None and nodes[found].user_object.identifier == \
+                Optimizer._saved_model_identifier[0]:
+            model.optimizer = RestoredOptimizer.from_checkpoint(
+                restoration.proto, restoration.reader, found)
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):
