@@ -283,7 +283,7 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
             config = json.loads(archive.read("config.json"))
         assert config["compile_config"]["optimizer"]["class_name"] == "Adam"
         loaded = keras.models.load_model(tmp_path / "m.keras")
-        assert type(loaded.optimizer).__name__ == "LossScaleOptimizer"
+        assert type(loaded.optimizer).__name__ == "LossScaleOptimizerV3"
         assert float(loaded.optimizer.loss_scale) == 1024.0
     finally:
         keras.mixed_precision.set_global_policy(None)
