@@ -501,3 +501,19 @@ def test_a_saved_model_loads_with_a_new_optimizer_or_a_restored_one(tmp_path):
     unsaved = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
     unsaved.save(tmp_path / "u")
     assert saving.load_model(tmp_path / "u", compile=False).optimizer is None
+
+
+def test_a_saved_model_loaded_uncompiled_logs_tf_keras_warning(tmp_path, caplog):
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.save(tmp_path / "m")
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        keras.models.load_model(tmp_path / "m", compile=False)
+        assert "No training configuration" not in caplog.text
+        keras.models.load_model(tmp_path / "m")
+    assert "No training configuration found in save file, so the model was *not* compiled. " \
+           "Compile it manually." in caplog.text
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    layer = getattr(loaded, "layer_with_weights-0")
+    assert type(loaded).__name__ == type(layer).__name__ == "_UserObject"  # (as TF names them)
+    np.testing.assert_allclose(layer(np.ones((1, 2), "float32")).numpy(),
+                               model(np.ones((1, 2))).numpy(), rtol=1e-6)

@@ -45,6 +45,7 @@ from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
+from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, RestoredOptimizer
 from eagerflow._src.keras.utils import serialization
 
@@ -386,7 +387,14 @@ def _load_saved_model(path, custom_objects, compile):
         with serialization.CustomObjectScope(custom_objects or {}):
             model.compile(**(_compile_arguments(compile_config) if compile_config else
                              compile_arguments_from_training_config(training_config)))
+        if isinstance(model.optimizer, OptimizerV2) and model.optimizer.get_slot_names():
+            _logger.warning("Your optimizer uses slots. Slots cannot be restored from "
+                            "saved_model, as a result, your model is starting with  a new "
+                            "initialized optimizer.")
     else:
+        if compile:
+            _logger.warning("No training configuration found in save file, so the model was "
+                            "*not* compiled. Compile it manually.")
         found = next((r.node_id for r in nodes[0].children if r.local_name == "optimizer"),
                      None)
         if found is not None and nodes[found].user_object.identifier == \
