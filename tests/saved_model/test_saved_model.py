@@ -882,3 +882,31 @@ def test_a_saved_lookup_layer_without_a_vocabulary_still_fails_when_called(tmp_p
     assert loaded.layers[-1].get_vocabulary() == ["[UNK]"]
     with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized."):
         loaded(x)
+
+
+def test_a_keras_savedmodel_holds_every_layers_functions_as_tf_keras_saves_them():
+    """data/ours_keras (model.save here) has, for the model and each layer, the call
+    functions, ``keras_api`` and ``regularization_losses`` that tf_keras saves; TF called
+    them (load_ours_in_tf.py), and so does eagerflow, with the same results."""
+    recorded = _json("tf_loaded_ours.json")["keras_layer_functions"]
+    x = tf.constant(np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0)
+    loaded = tf.saved_model.load(os.path.join(DATA, "ours_keras"))
+    first = getattr(loaded, "layer_with_weights-0")
+    assert {"call_and_return_all_conditional_losses", "keras_api",
+            "regularization_losses"} <= set(recorded["root"])
+    # (TF's loader adds graph_debug_info, which eagerflow's does not)
+    assert sorted(k for k in dir(loaded) if not k.startswith("_")) == [
+        k for k in recorded["root"] if k != "graph_debug_info"]
+    assert sorted(k for k in dir(first) if not k.startswith("_")) == recorded["layer"]
+    assert sorted(k for k in dir(loaded.keras_api) if not k.startswith("_")) == \
+        recorded["keras_api"]
+    np.testing.assert_allclose(first(x).numpy(), recorded["layer_call"], rtol=1e-6)
+    np.testing.assert_allclose(first.keras_api.call_and_return_conditional_losses(x)[0],
+                               recorded["layer_keras_api_call"], rtol=1e-6)
+    np.testing.assert_allclose(loaded.call_and_return_all_conditional_losses(x, False)[0],
+                               recorded["call_and_return_all_conditional_losses"], rtol=1e-6)
+    functional = tf.saved_model.load(os.path.join(DATA, "ours_keras_functional"))
+    np.testing.assert_allclose([float(f()) for f in functional.regularization_losses],
+                               recorded["functional_regularization_losses"], rtol=1e-6)
+    assert type(loaded.optimizer).__name__ == "RestoredOptimizer"  # (as TF revives it)
+    assert int(loaded.optimizer.iterations) == 1

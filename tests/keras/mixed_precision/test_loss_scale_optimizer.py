@@ -411,3 +411,71 @@ def test_set_global_policy_rejects_an_integer_policy_with_keras_message():
                                          'policy: int32'):
         tf.keras.mixed_precision.set_global_policy("int32")
     assert tf.keras.mixed_precision.global_policy().name == "float32"
+
+
+# -- tf_keras's class names and registered names ------------------------------------------
+
+def test_wrapping_a_keras_optimizer_gives_a_loss_scale_optimizer_v3():
+    opt = LSO(keras.optimizers.Adam())
+    assert type(opt).__name__ == "LossScaleOptimizerV3" and isinstance(opt, LSO)
+    assert type(LSO(keras.optimizers.legacy.Adam())).__name__ == "LossScaleOptimizer"
+    config = keras.optimizers.serialize(opt)
+    assert (config["module"], config["class_name"], config["registered_name"]) == (
+        "tf_keras.src.mixed_precision.loss_scale_optimizer", "LossScaleOptimizerV3",
+        "LossScaleOptimizerV3")
+    assert type(keras.optimizers.deserialize(config)).__name__ == "LossScaleOptimizerV3"
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile("sgd", "mse")
+    assert type(model.optimizer).__name__ == "LossScaleOptimizerV3"
+
+
+def test_builtin_optimizers_are_registered_as_custom_as_in_tf_keras():
+    # tf_keras's SavedModels name the optimizer inside a loss-scaling one 'Custom>Adam'
+    assert keras.utils.get_registered_name(keras.optimizers.Adam) == "Custom>Adam"
+    assert keras.utils.get_registered_object("Custom>SGD") is keras.optimizers.SGD
+    assert {"Custom>Adam", "Custom>RMSprop", "Custom>Lion"} <= set(
+        keras.utils.get_custom_objects())
+    assert keras.optimizers.serialize(keras.optimizers.Adam())["registered_name"] is None
+    saved = {"class_name": "LossScaleOptimizerV3", "config": {
+        "inner_optimizer": {"class_name": "Custom>Adam",
+                            "config": {"learning_rate": 0.5, "is_legacy_optimizer": False}},
+        "dynamic": True, "initial_scale": 2.0, "dynamic_growth_steps": 3}}
+    opt = keras.optimizers.deserialize(saved)
+    assert type(opt.inner_optimizer).__name__ == "Adam"
+    assert float(opt.learning_rate) == 0.5 and float(opt.loss_scale) == 2.0
+
+
+def test_h5_never_restores_a_loss_scale_optimizer_v3_state(tmp_path, caplog):
+    # As tf_keras: its set_weights refuses the (never built) wrapper, with a warning
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,)),
+                              keras.layers.Activation("linear", dtype="float32")])
+    model.compile("adam", "mse")
+    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
+    with pytest.warns(UserWarning):
+        model.save(tmp_path / "m.h5")
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        loaded = keras.models.load_model(tmp_path / "m.h5")
+    assert "Error in loading the saved optimizer state." in caplog.text
+    assert type(loaded.optimizer).__name__ == "LossScaleOptimizerV3"
+    assert int(loaded.optimizer.iterations) == 0
+
+
+def test_the_first_mixed_float16_policy_warns_once_that_there_is_no_gpu():
+    import subprocess
+    import sys
+    code = ("import eagerflow as tf\n"
+            "tf.keras.mixed_precision.Policy('mixed_float16')\n"
+            "tf.keras.mixed_precision.set_global_policy('mixed_float16')\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert err.count("Mixed precision compatibility check (mixed_float16): WARNING\n"
+                     "The dtype policy mixed_float16 may run slowly because this machine "
+                     "does not have a GPU.") == 1
+    code = ("import eagerflow as tf\n"
+            "tf.keras.mixed_precision.Policy('mixed_bfloat16')\n"
+            "tf.keras.mixed_precision.Policy('mixed_float16')\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert "compatibility check" not in err  # (checked once, on the first mixed policy)

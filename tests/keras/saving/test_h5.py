@@ -283,7 +283,7 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
             config = json.loads(archive.read("config.json"))
         assert config["compile_config"]["optimizer"]["class_name"] == "Adam"
         loaded = keras.models.load_model(tmp_path / "m.keras")
-        assert type(loaded.optimizer).__name__ == "LossScaleOptimizer"
+        assert type(loaded.optimizer).__name__ == "LossScaleOptimizerV3"
         assert float(loaded.optimizer.loss_scale) == 1024.0
     finally:
         keras.mixed_precision.set_global_policy(None)
@@ -343,3 +343,33 @@ def test_load_model_of_a_weights_file_says_it_has_no_config(tmp_path):
         model.save_weights(tmp_path / name)
         with pytest.raises(ValueError, match="No model config found in the file at"):
             keras.models.load_model(tmp_path / name)
+
+
+def test_hdf5_legacy_warning_is_shown_once_and_attributed_as_tf_keras_does(tmp_path):
+    # model.save's warning points inside Keras (so repeated saves, e.g. by ModelCheckpoint,
+    # show it once, even across h5py's first import); save_model's points at its caller.
+    code = (
+        "import os, sys, eagerflow as tf\n"
+        "m = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])\n"
+        "m.compile('sgd', 'mse')\n"
+        "d = sys.argv[1]\n"
+        "m.save(os.path.join(d, 'a.h5'))\n"
+        "m.save(os.path.join(d, 'b.h5'))\n"
+        "tf.keras.models.save_model(m, os.path.join(d, 'c.h5'))  # caller\n")
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                            text=True, check=True)
+    lines = result.stderr.splitlines()
+    shown = [line for line in lines if "UserWarning: You are saving your model as an HDF5" in line]
+    assert len(shown) == 2
+    assert "eagerflow" in shown[0] and "<string>:7:" in shown[1]
+    assert "Compiled the loaded model" not in result.stderr
+
+
+def test_saving_an_uncompiled_model_warns_its_metrics_are_unbuilt(tmp_path, caplog):
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        with pytest.warns(UserWarning):
+            model.save(tmp_path / "m.h5")
+        model.save(tmp_path / "m.keras")
+    assert caplog.text.count("Compiled the loaded model, but the compiled metrics have yet "
+                             "to be built.") == 1

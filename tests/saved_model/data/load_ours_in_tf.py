@@ -45,6 +45,21 @@ def main():
     out["keras_serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
     out["keras_expected"] = y.tolist()
     out["keras_call"] = keras(tf.constant(xk)).numpy().tolist()
+    # the functions saved for every layer, as tf_keras saves them, called by TF
+    first = getattr(keras, "layer_with_weights-0")
+    functional = tf.saved_model.load(os.path.join(HERE, "ours_keras_functional"))
+    out["keras_layer_functions"] = {
+        "root": sorted(k for k in dir(keras) if not k.startswith("_")),
+        "layer": sorted(k for k in dir(first) if not k.startswith("_")),
+        "keras_api": sorted(k for k in dir(keras.keras_api) if not k.startswith("_")),
+        "layer_call": first(tf.constant(xk)).numpy().tolist(),
+        "layer_keras_api_call": first.keras_api.call_and_return_conditional_losses(
+            tf.constant(xk))[0].numpy().tolist(),
+        "call_and_return_all_conditional_losses": keras.call_and_return_all_conditional_losses(
+            tf.constant(xk), False)[0].numpy().tolist(),
+        "functional_regularization_losses": [float(f()) for f in
+                                             functional.regularization_losses],
+    }
     # TF 1's loader (TF Serving's C++ one) restores the variables by running the restore
     # the SaverDef names, and its save writes a checkpoint TF reads
     with tf.compat.v1.Session(graph=tf.Graph()) as sess:

@@ -78,8 +78,9 @@ def keras(out=HERE):
     inputs = tf.keras.Input((4,), name="features")
     hidden = tf.keras.layers.Dense(5, activation="relu", name="hidden")(inputs)
     joined = tf.keras.layers.Concatenate(name="joined")([hidden, inputs])
-    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="out")(joined),
-                                name="functional")
+    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(
+        2, name="out", kernel_regularizer=tf.keras.regularizers.l2(0.01))(joined),
+        name="functional")
     path = os.path.join(out, "ours_keras_functional")
     shutil.rmtree(path, ignore_errors=True)
     functional.save(path)

@@ -131,6 +131,16 @@ class _CallableUserObject(_UserObject):
         return self.__dict__["__call__"](*args, **kwargs)
 
 
+_CallableUserObject.__name__ = _CallableUserObject.__qualname__ = "_UserObject"  # (TF's name)
+
+
+def _restored_optimizer():
+    """A Keras optimizer's node, revived as tf_keras revives it: a `RestoredOptimizer`
+    (the loaded variables become its attributes)."""
+    from eagerflow._src.keras.optimizers.optimizer import RestoredOptimizer  # noqa: PLC0415
+    return RestoredOptimizer()
+
+
 class _RestoredResource(_UserObject):
     """A restored resource (a lookup table): its handle, made empty, then filled by its
     saved ``_initialize`` function and the checkpoint's values (TF's ``RestoredResource``)."""
@@ -375,6 +385,9 @@ class _Loader:
                 self.nodes[i] = _SignatureMap()
             elif kind == "user_object" and node.user_object.identifier in _CONTAINERS:
                 self.nodes[i] = _CONTAINERS[node.user_object.identifier]()
+            elif kind == "user_object" and \
+                    node.user_object.identifier == "experimentalOptimizer":
+                self.nodes[i] = _restored_optimizer()
             elif self.nodes[i] is None:
                 self.nodes[i] = _UserObject()
         # lists and dicts are filled first, inner ones before outer ones (an object holding
@@ -400,6 +413,9 @@ class _Loader:
                         setattr(obj, ref.local_name, child)
                     except (AttributeError, TypeError):
                         pass  # (a name the object cannot take: a property of Module)
+                elif node.WhichOneof("kind") == "user_object" and \
+                        node.user_object.identifier == "experimentalOptimizer":
+                    setattr(obj, ref.local_name, child)  # (its variables, lists of them)
         for obj in self.nodes:  # (TF runs them at load, before any call)
             if isinstance(obj, _RestoredResource) and isinstance(
                     vars(obj).get("_initialize"), (ConcreteFunction, RestoredFunction)):

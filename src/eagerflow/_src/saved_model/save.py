@@ -197,8 +197,12 @@ class _ObjectGraph:
                           all(c is not v for _, c in edges)]
                 taken = {name for name, _ in edges}
             hook = getattr(type(obj), "_saved_model_children", None)  # (a Keras layer's)
-            for name, function in _functions_of(obj) + (obj._saved_model_children()
-                                                        if hook is not None else []):
+            # (a list's functions: a Keras layer's regularization losses, traced)
+            listed = [(str(k), v) for k, v in enumerate(obj)
+                      if isinstance(v, (Function, ConcreteFunction))] \
+                if isinstance(obj, (list, tuple)) else []
+            for name, function in _functions_of(obj) + listed + (
+                    obj._saved_model_children() if hook is not None else []):
                 if name in taken:
                     continue
                 taken.add(name)

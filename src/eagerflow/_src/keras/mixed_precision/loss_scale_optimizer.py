@@ -74,6 +74,14 @@ class LossScaleOptimizer(Optimizer):
     `iterations`, `variables` and the slots are the inner optimizer's.
     """
 
+    def __new__(cls, inner_optimizer=None, *args, **kwargs):
+        # As tf_keras: around a (non-legacy) Keras optimizer, a LossScaleOptimizerV3
+        from eagerflow._src.keras.optimizers import legacy  # noqa: PLC0415 (it imports us)
+        if cls is LossScaleOptimizer and isinstance(inner_optimizer, Optimizer) and \
+                not isinstance(inner_optimizer, legacy.OptimizerV2):
+            cls = LossScaleOptimizerV3
+        return super().__new__(cls)
+
     def __init__(self, inner_optimizer, dynamic=True, initial_scale=None,
                  dynamic_growth_steps=None):
         if not isinstance(inner_optimizer, Optimizer):
@@ -334,3 +342,12 @@ class LossScaleOptimizer(Optimizer):
             inner = optimizers.deserialize(inner, custom_objects=custom_objects)
         return cls(inner, **config)
 
+
+
+class LossScaleOptimizerV3(LossScaleOptimizer):
+    """The `LossScaleOptimizer` around a (non-legacy) Keras optimizer, as tf_keras names it:
+    ``LossScaleOptimizer(Adam())`` is one, and its configs name it."""
+
+    # Its configs' module and registered name, tf_keras's (the class has no public name)
+    _serialized_module = "tf_keras.src.mixed_precision.loss_scale_optimizer"
+    _serialized_registered_name = "LossScaleOptimizerV3"

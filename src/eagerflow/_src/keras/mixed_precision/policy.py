@@ -5,12 +5,31 @@ dtype of its weights.
 >>> p.compute_dtype, p.variable_dtype
 ('float16', 'float32')
 """
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.keras import backend
 
 _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 _global_policy = None
+_compatibility_checked = False
+
+
+def _log_device_compatibility_check(name):
+    """tf_keras's one-time warning, on the first mixed policy, that float16 runs slowly on a
+    machine without a GPU (every machine eagerflow runs on)."""
+    global _compatibility_checked
+    if _compatibility_checked:
+        return
+    _compatibility_checked = True
+    if name == "mixed_float16":
+        _log.logger.warning(
+            "Mixed precision compatibility check (mixed_float16): WARNING\nThe dtype policy "
+            "mixed_float16 may run slowly because this machine does not have a GPU. Only "
+            "Nvidia GPUs with compute capability of at least 7.0 run quickly with "
+            "mixed_float16.\nIf you will use compatible GPU(s) not attached to this host, "
+            "e.g. by running a multi-worker model, you can ignore this warning. This message "
+            "will only be logged once")
 
 
 @export("keras.mixed_precision.Policy")
@@ -27,6 +46,7 @@ class Policy:
         self._name = name
         if name in _MIXED:
             self._compute, self._variable = _MIXED[name], "float32"
+            _log_device_compatibility_check(name)
         elif name == "_infer":
             self._compute = self._variable = None
         else:

@@ -20,7 +20,8 @@ from eagerflow._src.keras.optimizers.nadam import Nadam
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop
 from eagerflow._src.keras.optimizers.sgd import SGD
-from eagerflow._src.keras.utils.serialization import Identifiers, deserialize_keras_object
+from eagerflow._src.keras.utils.serialization import (Identifiers, deserialize_keras_object,
+                                                     register_public)
 
 # Names resolve case-insensitively, as in tf_keras ('Adam', 'adam', 'ADAM').
 _BY_NAME = {
@@ -29,6 +30,11 @@ _BY_NAME = {
     "experimentaladam": Adam, "experimentalsgd": SGD, "nadam": Nadam, "rmsprop": RMSprop,
     "sgd": SGD, "ftrl": Ftrl,
 }
+# As tf_keras registers them: 'Custom>Adam' (how its SavedModels' configs name an optimizer
+# wrapped for loss scaling) finds Adam.
+for _cls in (Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lion, Nadam, RMSprop, SGD):
+    register_public(_cls)
+del _cls
 # Serializing is every family's; resolving names is the optimizers' own (case-insensitive,
 # legacy optimizers on request), as in tf_keras.
 _IDENTIFIERS = Identifiers("optimizer", _BY_NAME, Optimizer, "keras.optimizers")

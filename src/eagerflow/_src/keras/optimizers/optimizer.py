@@ -593,3 +593,56 @@ def _filter_empty_gradients(grads_and_vars):
                         "you're using `model.compile()`, did you forget to provide a `loss` "
                         "argument?", [v.name for g, v in grads_and_vars if g is None])
     return filtered
+
+
+class RestoredOptimizer(Optimizer):
+    """The optimizer of a Keras SavedModel loaded without compiling, as tf_keras revives it:
+    it holds the saved optimizer's variables (`iterations`, the learning rate, the slots,
+    under their saved names) but not its algorithm, so it neither applies gradients nor
+    gives a config."""
+
+    def __init__(self):
+        super().__init__("RestoredOptimizer")
+
+    def update_step(self, gradient, variable):
+        raise NotImplementedError
+
+    def get_config(self):
+        raise NotImplementedError("Restoring functional Optimizers from SavedModels is not "
+                                  "currently supported. Please file a feature request if this "
+                                  "limitation bothers you.")
+
+    @classmethod
+    def from_checkpoint(cls, proto, reader, node_id):
+        """The optimizer of checkpoint node `node_id` (`proto`, a TrackableObjectGraph read by
+        `reader`): each child holding a variable, or a list of them, set as its attribute."""
+        made = {}
+
+        def variable(i):
+            if i not in made:
+                attribute = next((a for a in proto.nodes[i].attributes
+                                  if a.name == "VARIABLE_VALUE"), None)
+                if attribute is None:
+                    made[i] = None
+                else:
+                    with context.init_scope():
+                        made[i] = Variable(reader.get_tensor(attribute.checkpoint_key),
+                                           name=attribute.full_name or None, trainable=False)
+            return made[i]
+
+        optimizer = cls()
+        for ref in proto.nodes[node_id].children:
+            node = proto.nodes[ref.node_id]
+            if node.attributes:
+                value = variable(ref.node_id)
+            elif node.children and all(c.local_name.isdigit() for c in node.children):
+                items = sorted((int(c.local_name), c.node_id) for c in node.children)
+                value = [variable(i) for _, i in items]
+                if any(v is None for v in value):
+                    continue
+                value = _CallableList(value) if ref.local_name == "_variables" else value
+            else:
+                continue
+            if value is not None:
+                setattr(optimizer, ref.local_name, value)
+        return optimizer

@@ -29,6 +29,7 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.keras.engine.functional import Functional
+from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizerV3
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 
 _DOCTEST_REQUIRES = ("h5py",)
@@ -325,6 +326,12 @@ def load_optimizer_weights(f, model):
     if "optimizer_weights" not in f or not isinstance(model.optimizer, Optimizer):
         return
     model.optimizer.build(model.trainable_variables)
+    if isinstance(model.optimizer, LossScaleOptimizerV3):
+        # tf_keras's `set_weights` refuses it (the wrapper itself is never built): its
+        # state is never restored from an `.h5` file
+        _logger.warning("Error in loading the saved optimizer state. As a result, your model "
+                        "is starting with a freshly initialized optimizer.")
+        return
     values = _saved_values(f["optimizer_weights"])
     variables = list(model.optimizer.variables)
     # Paired in order, as tf_keras's `set_weights` pairs them: a state saved before the

@@ -13,6 +13,7 @@ saves them, beside its ``variables`` and ``trainable_variables`` lists. `revive`
 is the same loader's, for eagerflow's `load_model`.
 """
 import inspect
+import weakref
 
 from eagerflow._src.core import nest
 from eagerflow._src.core.module import Module
@@ -21,8 +22,11 @@ from eagerflow._src.function.polymorphic_function import function
 from eagerflow._src.keras.engine.base_layer import call_keeping_losses
 
 
-class _KerasApi(Module):
-    """A layer's ``keras_api`` node: the functions tf_keras's loader calls."""
+class _KerasApi:
+    """A layer's ``keras_api`` node: the functions tf_keras's loader calls, and its lists."""
+
+    def _trackable_children(self):
+        return [(k, v) for k, v in vars(self).items() if isinstance(v, (list, dict))]
 
 
 def _is_builtin(layer):
@@ -50,17 +54,29 @@ def _input_specs(layer):
 
 def children(layer):
     """``[(name, tf.function or object)]``: what a SavedModel saves of `layer` beside its
-    weights and sub-layers: its ``variables`` and ``trainable_variables`` (TF's loaded
-    objects have them), and, for tf_keras to call it, its call functions (none for Keras's
-    own classes, rebuilt from their configs, or for layers never called)."""
+    weights and sub-layers, as tf_keras saves it: its ``variables``,
+    ``trainable_variables`` and ``regularization_losses`` (its weight regularizers' losses,
+    traced), and, once it was called, its call functions (``__call__``, the outputs, and
+    ``call_and_return_all_conditional_losses``, the outputs and the losses the call added)
+    and its ``keras_api`` node holding them for tf_keras's loader. An input layer has none."""
+    from eagerflow._src.keras.engine.input_layer import InputLayer  # noqa: PLC0415
+    if isinstance(layer, InputLayer):
+        return []
+    own_losses = [_loss_function(fn) for fn in layer._callable_losses]
+    losses = [_loss_function(fn) for sub in layer._flatten_layers()
+              for fn in sub._callable_losses]
     lists = [("variables", list(layer.variables)),
-             ("trainable_variables", list(layer.trainable_variables))]
-    if _is_builtin(layer) or getattr(layer, "_saved_model_inputs_spec", None) is None:
-        return lists
+             ("trainable_variables", list(layer.trainable_variables)),
+             ("regularization_losses", losses)]
     inputs = _input_specs(layer)
     if inputs is None:
         return lists
     signature = inspect.signature(layer.call)
+    # (as tf_keras records it: `training` defaults to False, so a call without it runs the
+    # inference trace)
+    saved_signature = signature.replace(parameters=[
+        p.replace(default=False) if p.name == "training" else p
+        for p in signature.parameters.values()])
 
     def call(args, kwargs):
         if not any(p.kind is p.VAR_POSITIONAL for p in signature.parameters.values()):
@@ -78,9 +94,9 @@ def children(layer):
     found = []
     for name, python_function in (("call_and_return_conditional_losses",
                                    call_and_return_conditional_losses),
-                                  ("__call__", layer_call)):
-        python_function.__signature__ = signature
-        python_function.__name__ = f"{layer.name}_layer_{name.strip('_') or 'call_fn'}"
+                                  ("call_fn", layer_call)):
+        python_function.__signature__ = saved_signature
+        python_function.__name__ = f"{layer.name}_layer_{name}"
         traced = function(python_function)
         if "training" in signature.parameters:
             traced.get_concrete_function(inputs, training=True)
@@ -89,11 +105,35 @@ def children(layer):
             traced.get_concrete_function(inputs)
         found.append(traced)
     keras_api = _KerasApi()
-    keras_api.call_and_return_conditional_losses = found[0]
-    keras_api.call_and_return_all_conditional_losses = found[0]
+    keras_api.non_trainable_variables = list(layer.non_trainable_variables)
+    keras_api.layers = list(getattr(layer, "layers", None) or layer._direct_sublayers())
+    keras_api.metrics = []
+    keras_api.layer_regularization_losses = own_losses
+    keras_api.layer_metrics = {}
+    keras_api.variables = lists[0][1]
+    keras_api.trainable_variables = lists[1][1]
+    keras_api.regularization_losses = losses
     keras_api.__call__ = found[1]
+    keras_api.call_and_return_all_conditional_losses = found[0]
+    keras_api.call_and_return_conditional_losses = found[0]
     return lists + [("keras_api", keras_api), ("__call__", found[1]),
                     ("call_and_return_all_conditional_losses", found[0])]
+
+
+_LOSS_FUNCTIONS = weakref.WeakKeyDictionary()  # a layer's loss callable -> its traced function
+
+
+def _loss_function(fn):
+    """The traced function a SavedModel saves for a layer's regularization loss `fn` (one
+    per callable, so that the layer's list and its model's share it, as tf_keras's do)."""
+    traced = _LOSS_FUNCTIONS.get(fn)
+    if traced is None:
+        def loss_fn():
+            return fn()
+        loss_fn.__name__ = "loss_fn"
+        traced = _LOSS_FUNCTIONS[fn] = function(loss_fn)
+        traced.get_concrete_function()
+    return traced
 
 
 # -- reviving ------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.legacy import OptimizerV2
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, RestoredOptimizer
 from eagerflow._src.keras.utils import serialization
 
 _logger = _log.logger
@@ -73,15 +74,23 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
     if weights.hdf5_kind(filepath, save_format):
+        try:  # (h5py's first import resets the warnings registry: the warning must follow it)
+            h5_format.h5py_module("Saving as HDF5")
+        except ImportError:
+            pass
         warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
                       "format is considered legacy. We recommend using instead the native "
-                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=3)
+                      "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=2)
+        _warn_metrics_unbuilt(model)
         if weights.may_write(filepath, overwrite):
             _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
     if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
         raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
                          f"'h5'. Received: save_format={save_format}")
+    if save_format in ("tf", "tensorflow") or (save_format is None and
+                                                not filepath.endswith(".keras")):
+        _warn_metrics_unbuilt(model)
     if not weights.may_write(filepath, overwrite):
         return
     config = layers_mod.serialize(model)
@@ -125,6 +134,15 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
     safetensors_format.atomic_write(filepath, buffer.getvalue())
+
+
+def _warn_metrics_unbuilt(model):
+    """tf_keras's warning, on saving an uncompiled model that has outputs as `.h5` or a
+    SavedModel, that its compiled metrics could not be built (it tries to build them first)."""
+    if getattr(model, "outputs", None) is not None and not getattr(model, "_is_compiled", True):
+        _logger.warning("Compiled the loaded model, but the compiled metrics have yet to be "
+                        "built. `model.compile_metrics` will be empty until you train or "
+                        "evaluate the model.")
 
 
 def _check_inputs_known(model):
@@ -358,18 +376,31 @@ def _load_saved_model(path, custom_objects, compile):
         if not model.built and shape:
             model.build(_tuples(shape))
         compile_config = config.get("compile_config")
-        if compile and compile_config:
-            model.compile(**_compile_arguments(compile_config))
     training_config = None if compile_config else config.get("training_config")
-    # tf_keras's SavedModel (a training_config): its saved optimizer is restored into an
-    # object thrown away, and the model compiled afresh, so the optimizer starts anew as
-    # tf_keras's does
-    extra = [("optimizer", Module())] if training_config else ()
-    checkpoint.restore_objects(model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
-                                                          saved_model.VARIABLES_FILENAME))
-    if compile and training_config:
+    # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
+    # variables, which compiling replaces with a new optimizer (so it starts anew)
+    extra = [("optimizer", Module())]
+    restoration = checkpoint.restore_objects(
+        model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
+                                   saved_model.VARIABLES_FILENAME))
+    if compile and (compile_config or training_config):
         with serialization.CustomObjectScope(custom_objects or {}):
-            model.compile(**compile_arguments_from_training_config(training_config))
+            model.compile(**(_compile_arguments(compile_config) if compile_config else
+                             compile_arguments_from_training_config(training_config)))
+        if isinstance(model.optimizer, OptimizerV2) and model.optimizer.get_slot_names():
+            _logger.warning("Your optimizer uses slots. Slots cannot be restored from "
+                            "saved_model, as a result, your model is starting with  a new "
+                            "initialized optimizer.")
+    else:
+        if compile:
+            _logger.warning("No training configuration found in save file, so the model was "
+                            "*not* compiled. Compile it manually.")
+        found = next((r.node_id for r in nodes[0].children if r.local_name == "optimizer"),
+                     None)
+        if found is not None and nodes[found].user_object.identifier == \
+                Optimizer._saved_model_identifier[0]:
+            model.optimizer = RestoredOptimizer.from_checkpoint(
+                restoration.proto, restoration.reader, found)
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):

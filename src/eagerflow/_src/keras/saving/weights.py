@@ -34,6 +34,7 @@ import numpy as np
 from eagerflow._src.backend import log as _log
 from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
 from eagerflow._src.core import context, errors
+from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
@@ -174,14 +175,24 @@ class CheckpointLoadStatus:
     has was restored (or loading raised, or waits for the model's variables); saved values
     not used (yet) are `unused`."""
 
-    def __init__(self, unused):
+    def __init__(self, unused, object_graph=None):
         self._unused = unused  # a set that a deferred restoration empties as it goes
+        self._object_graph = object_graph  # (a TF checkpoint's serialized object graph)
 
     @property
     def unused(self):
         return sorted(self._unused)
 
     def assert_consumed(self):
+        if self.unused and self._object_graph is not None:
+            # As TF: the first node of the checkpoint's object graph holding a value not
+            # restored, named by its path and printed as the proto
+            proto = pb.TrackableObjectGraph()
+            proto.ParseFromString(self._object_graph)
+            for i, node in enumerate(proto.nodes):
+                if any(a.checkpoint_key in self._unused for a in node.attributes):
+                    raise AssertionError(f"Unresolved object in checkpoint "
+                                         f"{trackable.node_names(proto)[i]}: {node}")
         if self.unused:
             raise AssertionError(f"Unresolved values in the checkpoint: {self.unused}")
         return self
@@ -244,8 +255,11 @@ def read_weights(filepath):
     if _is_tf_format(filepath) and bundle.exists(filepath):
         reader = bundle.BundleReader(filepath)
         tensors = {key: reader.get_tensor(key) for key in reader.keys()}  # all checked
-        tensors.pop(trackable.OBJECT_GRAPH_KEY, None)
-        return tensors, {}
+        graph = tensors.pop(trackable.OBJECT_GRAPH_KEY, None)
+        if graph is None:
+            return tensors, {}
+        return tensors, {trackable.OBJECT_GRAPH_KEY: graph.item() if isinstance(
+            graph, np.ndarray) else graph}
     if not os.path.exists(filepath):
         raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
                                                f"Failed to find any matching files for "
@@ -266,7 +280,8 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
     for _, variable, value in matched:
         variable.assign(value)
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
-    return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched})
+    return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched},
+                                metadata.get(trackable.OBJECT_GRAPH_KEY))
 
 
 def _restore_on_creation(model, tensors):

@@ -41,6 +41,20 @@ def register_keras_serializable(package="Custom", name=None):
     return decorate
 
 
+_PUBLIC_REGISTERED = set()  # public classes registered as tf_keras registers them
+
+
+def register_public(cls, package="Custom"):
+    """Registers public class `cls` under ``'package>Name'`` as tf_keras registers some of
+    its own (its optimizers): found by that name, which configs tf_keras writes may use, and
+    listed by `get_custom_objects`; its own configs still name no registered name."""
+    key = f"{package}>{cls.__name__}"
+    _GLOBAL_CUSTOM_OBJECTS[key] = cls
+    _GLOBAL_CUSTOM_NAMES[cls] = key
+    _PUBLIC_REGISTERED.add(cls)
+    return cls
+
+
 @export("keras.saving.get_registered_name", "keras.utils.get_registered_name")
 def get_registered_name(obj):
     """The name `obj` was registered under, else its own ``__name__``."""
@@ -106,7 +120,11 @@ def serialize_keras_object(instance, module=None):
         return name
     cls = type(instance)
     if _is_own(cls):
-        registered, module = _GLOBAL_CUSTOM_NAMES.get(cls), module or _public_module(cls)
+        registered = None if cls in _PUBLIC_REGISTERED else _GLOBAL_CUSTOM_NAMES.get(cls)
+        module = module or _public_module(cls)
+        if "_serialized_module" in vars(cls):  # an unexported class, named as tf_keras does
+            module = cls._serialized_module
+            registered = cls._serialized_registered_name
     else:  # a user's class: found again by its registered name, its module if importable
         registered = get_registered_name(cls)
         module = None if cls.__module__ == "__main__" else cls.__module__
