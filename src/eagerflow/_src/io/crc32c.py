@@ -9,8 +9,10 @@ lookup tables. Whole blocks of 1 MiB go faster the same way with their rows laid
 the block: 16 segments, a row being the two-byte words at one place in every segment,
 so that each segment's lookups read contiguous words.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
-Buffers of several MiB are cut into pieces checksummed on threads at once (NumPy's
-lookups leave the interpreter lock), the pieces' registers joined the same way.
+Buffers of several MiB are cut into pieces checksummed on the kernels' helper threads at
+once while the machine has idle cores (NumPy's lookups leave the interpreter lock), the
+pieces' registers joined the same way; `crc32c_of_pieces` lets the caller read or write
+each piece on its thread first.
 Where Linux's crypto API offers its CRC-32C (an ``AF_ALG`` socket; the CPU's CRC
 instruction where there is one), long buffers go there instead, once it has given the
 known checksums of a short and a long test buffer.
@@ -21,10 +23,11 @@ known checksums of a short and a long test buffer.
 '0x191c1fbb'
 """
 import functools
-import os
 import threading
 
 import numpy as np
+
+from eagerflow._src.backend import threads
 
 _POLY = 0x82F63B78  # CRC-32C, bit-reflected
 
@@ -230,82 +233,66 @@ def _python_crc(data, crc):
 
 
 _SPLIT = 4 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
+_PIECE = 2 * _BLOCK  # bytes of a piece, about (whole blocks, to balance the threads' work)
 
 
-@functools.lru_cache(maxsize=1)
-def _cpus():
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # (not on every platform)
-        return os.cpu_count() or 1
-
-
-def _idle_cpus():
-    """The CPUs a checksum may use: all of them, unless the machine is already busy (the
-    load average past their number), where threads would only wait for each other."""
-    cpus = _cpus()
-    try:
-        if os.getloadavg()[0] >= cpus:
-            return 1
-    except (AttributeError, OSError):  # (not on every platform)
-        pass
-    return cpus
-
-
-def _shift(reg, rows):
-    """The register `reg` after ``rows * _ROW`` zero bytes: one shift per bit of `rows`."""
-    level = _ROW_LOG
-    while rows:
-        if rows & 1:
+def _shift(reg, nbytes):
+    """The register `reg` after `nbytes` zero bytes: one shift per bit of `nbytes`."""
+    level = 0
+    while nbytes:
+        if nbytes & 1:
             low, high = _shift_tables(level)
             reg = int(low[reg & 0xFFFF] ^ high[reg >> 16])
-        rows >>= 1
+        nbytes >>= 1
         level += 1
     return reg
 
 
-def _split_register(data, crc, parts):
-    """`_register` with the data cut into `parts` pieces: the last ones (whole rows) on
-    threads from register 0, the first here from `crc`, then shifted and joined."""
-    n = len(data)
-    piece = n // parts // _ROW * _ROW
-    first = n - (parts - 1) * piece
-    results = [None] * (parts - 1)
+def _threads_free():
+    """Whether a long checksum may use helper threads: the thread budget is more than one
+    and no other process keeps the cores busy (there the threads would only wait for each
+    other and for the interpreter lock)."""
+    if threads.budget() <= 1 or threads.slot():
+        return False
+    threads.adapt()  # (looks at the machine's load again, at most every INTERVAL seconds)
+    return not threads.contended
 
+
+def split(n):
+    """Where `crc32c_of_pieces` cuts `n` bytes: ``[(start, stop)]``, several pieces while
+    helper threads are free (all but the first of whole blocks), else one."""
+    if n < _SPLIT or not _threads_free():
+        return [(0, n)]
+    count = max(2, min(n // _PIECE, 4 * threads.budget()))  # a few per thread, to balance
+    size = max(n // count // _BLOCK, 1) * _BLOCK
+    first = n - (count - 1) * size
+    return [(0, first)] + [(first + i * size, first + (i + 1) * size) for i in range(count - 1)]
+
+
+def crc32c_of_pieces(bounds, piece, crc=0):
+    """The CRC-32C of consecutive pieces, continuing from checksum `crc`: `bounds` are the
+    pieces' ``(start, stop)`` (`split`'s, or any), `piece(i)` gives piece i's bytes (and may
+    read or write them first). The pieces are checksummed on `threads.in_chunks`'s helpers
+    at once (NumPy's lookups leave the interpreter lock), their registers joined by shifts
+    over GF(2)."""
     def run(i):
-        start = first + i * piece
-        try:
-            results[i] = _rows_register(np.frombuffer(data[start:start + piece], np.uint8), 0)
-        except BaseException as e:  # noqa: BLE001 (raised again on the calling thread)
-            results[i] = e
+        return _register(memoryview(piece(i)).cast("B"), crc ^ 0xFFFFFFFF if i == 0 else 0)
 
-    threads = []
     try:
-        for i in range(parts - 1):
-            thread = threading.Thread(target=run, args=(i,), daemon=True)
-            thread.start()
-            threads.append(thread)
-    except RuntimeError:  # no new threads (at interpreter exit): the rest here
-        for i in range(len(threads), parts - 1):
-            run(i)
-    reg = _register(data[:first], crc, split=False)
-    for thread in threads:
-        thread.join()
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-        reg = _shift(reg, piece // _ROW) ^ result
-    return reg
+        regs = threads.in_chunks(len(bounds), run)
+    except RuntimeError:  # no new threads (at interpreter exit): all on this one
+        regs = [run(i) for i in range(len(bounds))]
+    reg = regs[0]
+    for (start, stop), piece_reg in zip(bounds[1:], regs[1:]):
+        reg = _shift(reg, stop - start) ^ piece_reg
+    return reg ^ 0xFFFFFFFF
 
 
-def _register(data, crc, split=True):
-    """The register after `data`, from register `crc` (no final inversion)."""
+def _register(data, crc):
+    """The register after `data`, from register `crc` (no final inversion), on this thread."""
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
-    parts = min(_idle_cpus(), n // (_SPLIT // 2)) if split else 1
-    if parts > 1:
-        return _split_register(data, crc, parts)
     head = n % _ROW  # (the rows start after it, from the register it leaves)
     return _rows_register(np.frombuffer(data, np.uint8, offset=head),
                           _python_crc(data[:head], crc))
@@ -380,6 +367,9 @@ def crc32c(data, crc=0):
                 return _kernel_crc(alg, data)
             except OSError:  # (it worked before: checksum here)
                 pass
+    bounds = split(len(data))
+    if len(bounds) > 1:
+        return crc32c_of_pieces(bounds, lambda i: data[bounds[i][0]:bounds[i][1]], crc)
     return _register(data, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
 
 
