@@ -232,3 +232,20 @@ def test_long_buffers_are_cut_into_pieces_only_while_helper_threads_are_free(mon
     monkeypatch.setattr(threads, "contended", False)
     monkeypatch.setattr(threads, "budget", lambda: 1)
     assert crc32c_module.split(n) == [(0, n)]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 5000, SEGMENTS - 3, 2 * SEGMENTS, 3 * SEGMENTS + 33]),
+                max_size=3), st.integers(0, 2**32 - 1))
+def test_each_buffers_checksum_from_pieces_of_all_of_them_on_threads(sizes, seed):
+    # (a checkpoint's tensors: all their pieces share the helper threads, then each
+    # buffer's pieces are joined)
+    from unittest import mock
+
+    from tests.internals import crc32c_module
+    rng = np.random.default_rng(seed)
+    buffers = [rng.bytes(n) for n in sizes] + [rng.bytes(2 * SEGMENTS + 5)]
+    expected = [chained(b, piece=2000) for b in buffers]
+    for free in (True, False):
+        with mock.patch.object(crc32c_module, "_threads_free", lambda free=free: free):
+            assert crc32c_module.crc32c_each(buffers) == expected

@@ -365,17 +365,19 @@ def write_bundle(prefix, tensors, dtypes=None):
         with open(tmp_data, "wb") as f, (pool or contextlib.nullcontext()):
             # (leaving `pool` waits for its writes, also on errors)
             writer = _Writer(f, pool, writeback)
-            offset = 0
-            for key, dtype, shape, payload in parts:
+            payloads, crcs = [], {}
+            for i, (_, dtype, _, payload) in enumerate(parts):
                 if dtype == _d.string:
-                    payload, crc = _string_payload(payload)
-                    writer.write(payload)
-                else:
-                    writer.write(payload)  # (written while its checksum is computed)
-                    crc = crc32c(payload)
-                size = len(payload)
+                    payload, crcs[i] = _string_payload(payload)
+                writer.write(payload)  # (written while the checksums are computed)
+                payloads.append(payload)
+            numbers = [i for i in range(len(parts)) if i not in crcs]
+            crcs.update(zip(numbers, _crc32c.crc32c_each([payloads[i] for i in numbers])))
+            offset = 0
+            for i, (key, dtype, shape, _) in enumerate(parts):
+                size = len(payloads[i])
                 entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset,
-                                            size=size, crc32c=mask(crc))
+                                            size=size, crc32c=mask(crcs[i]))
                 entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in shape)
                 entries.append((key.encode("utf-8"), entry.SerializeToString()))
                 offset += size

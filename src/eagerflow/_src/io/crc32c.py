@@ -232,8 +232,8 @@ def _python_crc(data, crc):
     return crc
 
 
-_SPLIT = 4 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
-_PIECE = 2 * _BLOCK  # bytes of a piece, about (whole blocks, to balance the threads' work)
+_SPLIT = 3 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
+_PIECE = 2 * _BLOCK  # bytes of a piece (whole blocks; a few per thread, to balance their work)
 
 
 def _shift(reg, nbytes):
@@ -258,15 +258,28 @@ def _threads_free():
     return not threads.contended
 
 
+def _cut(n):
+    """``[(start, stop)]`` of `n` bytes in pieces of `_PIECE` bytes, the rest in front."""
+    count = max(-(-n // _PIECE), 1)
+    first = n - (count - 1) * _PIECE
+    return [(0, first)] + [(first + i * _PIECE, first + (i + 1) * _PIECE)
+                           for i in range(count - 1)]
+
+
 def split(n):
-    """Where `crc32c_of_pieces` cuts `n` bytes: ``[(start, stop)]``, several pieces while
-    helper threads are free (all but the first of whole blocks), else one."""
-    if n < _SPLIT or not _threads_free():
+    """Where `crc32c_of_pieces` cuts `n` bytes: ``[(start, stop)]``, pieces of 2 MiB while
+    helper threads are free (and the kernel does not checksum them), else one piece."""
+    if n < _SPLIT or _kernel() is not None or not _threads_free():
         return [(0, n)]
-    count = max(2, min(n // _PIECE, 4 * threads.budget()))  # a few per thread, to balance
-    size = max(n // count // _BLOCK, 1) * _BLOCK
-    first = n - (count - 1) * size
-    return [(0, first)] + [(first + i * size, first + (i + 1) * size) for i in range(count - 1)]
+    return _cut(n)
+
+
+def _in_chunks(count, run):
+    """`threads.in_chunks`, or the same on this thread where no thread can start."""
+    try:
+        return threads.in_chunks(count, run)
+    except RuntimeError:  # no new threads (at interpreter exit): all on this one
+        return [run(i) for i in range(count)]
 
 
 def crc32c_of_pieces(bounds, piece, crc=0):
@@ -278,10 +291,7 @@ def crc32c_of_pieces(bounds, piece, crc=0):
     def run(i):
         return _register(memoryview(piece(i)).cast("B"), crc ^ 0xFFFFFFFF if i == 0 else 0)
 
-    try:
-        regs = threads.in_chunks(len(bounds), run)
-    except RuntimeError:  # no new threads (at interpreter exit): all on this one
-        regs = [run(i) for i in range(len(bounds))]
+    regs = _in_chunks(len(bounds), run)
     reg = regs[0]
     for (start, stop), piece_reg in zip(bounds[1:], regs[1:]):
         reg = _shift(reg, stop - start) ^ piece_reg
@@ -371,6 +381,25 @@ def crc32c(data, crc=0):
     if len(bounds) > 1:
         return crc32c_of_pieces(bounds, lambda i: data[bounds[i][0]:bounds[i][1]], crc)
     return _register(data, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+
+def crc32c_each(buffers):
+    """``[crc32c(b) for b in buffers]`` (a checkpoint's tensors): while helper threads are
+    free, the pieces of all the buffers are checksummed on them at once."""
+    views = [memoryview(b).cast("B") for b in buffers]
+    if sum(map(len, views)) < _SPLIT or _kernel() is not None or not _threads_free():
+        return [crc32c(v) for v in views]
+    pieces = [(j, start, stop) for j, v in enumerate(views) for start, stop in _cut(len(v))]
+
+    def run(i):
+        j, start, stop = pieces[i]
+        return _register(views[j][start:stop], 0 if start else 0xFFFFFFFF)
+
+    regs = _in_chunks(len(pieces), run)
+    out = [0] * len(views)
+    for (j, start, stop), reg in zip(pieces, regs):
+        out[j] = _shift(out[j], stop - start) ^ reg if start else reg
+    return [reg ^ 0xFFFFFFFF for reg in out]
 
 
 def mask(crc):
