@@ -59,7 +59,8 @@ def test_long_buffers_of_any_length_offset_and_start_value(n, offset, start, see
     assert crc32c(data, start) == chained(data, start, piece=2000)
 
 
-@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3])
+@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3,
+                               3 * SEGMENTS + 7])  # (blocks are looked up in pairs)
 def test_whole_blocks_of_segments_and_the_rows_after_them(n):
     data = np.random.default_rng(n).bytes(n)
     assert crc32c(data) == chained(data, piece=2000)
