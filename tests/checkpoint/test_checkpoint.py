@@ -301,9 +301,13 @@ def test_corrupt_or_truncated_data_raises_data_loss_naming_file_and_tensor(tmp_p
     assert "s/.ATTRIBUTES/VARIABLE_VALUE" in str(e.value) and data in str(e.value)
 
 
-def test_large_tensors_round_trip_and_damage_is_found_anywhere(tmp_path):
+@pytest.mark.parametrize("threads_free", [True, False])
+def test_large_tensors_round_trip_and_damage_is_found_anywhere(tmp_path, monkeypatch,
+                                                               threads_free):
     # checkpoints this large write their bytes on a second thread, in batches, while the
-    # checksums are computed; a tensor this large is read straight into its array
+    # checksums are computed; a tensor this large is read straight into its array, in
+    # pieces read and checksummed on helper threads at once while they are free
+    monkeypatch.setattr(internals.crc32c_module, "_threads_free", lambda: threads_free)
     rng = np.random.default_rng(0)
     big = rng.standard_normal(3_000_001).astype(np.float32)  # 12 MB, not whole chunks
     mid = rng.integers(-9, 9, (1024, 1024), dtype=np.int64)

@@ -59,7 +59,8 @@ def test_long_buffers_of_any_length_offset_and_start_value(n, offset, start, see
     assert crc32c(data, start) == chained(data, start, piece=2000)
 
 
-@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3])
+@pytest.mark.parametrize("n", [SEGMENTS, SEGMENTS + ROW, 2 * SEGMENTS + 2 * ROW + 3,
+                               3 * SEGMENTS + 7])  # (blocks are looked up in pairs)
 def test_whole_blocks_of_segments_and_the_rows_after_them(n):
     data = np.random.default_rng(n).bytes(n)
     assert crc32c(data) == chained(data, piece=2000)
@@ -198,10 +199,54 @@ def test_a_kernel_failing_after_its_self_check_falls_back_to_numpy(kernel):
     assert crc32c(LONG[3:]) == chained(LONG[3:])
 
 
-@pytest.mark.parametrize("parts", [2, 3, 5])
-def test_pieces_checksummed_on_threads_join_to_the_whole(parts):
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 3 << 20), st.integers(0, 7), st.integers(0, 2**32 - 1),
+       st.lists(st.floats(0, 1), max_size=6), st.integers(0, 2**32 - 1))
+def test_pieces_checksummed_on_threads_join_to_the_byte_loops_checksum(n, offset, start, cuts,
+                                                                       seed):
+    # each piece's register from 0 (the first's from `start`) on the kernels' helper
+    # threads, joined by shifts past the later pieces' lengths, at any split points
     from tests.internals import crc32c_module
-    data = memoryview(np.random.default_rng(parts).bytes(3 * BLOCK + 77))
-    for start in (0xFFFFFFFF, 0x12345678):
-        assert crc32c_module._split_register(data, start, parts) == \
-            crc32c_module._register(data, start, split=False)
+    data = memoryview(np.random.default_rng(seed).bytes(n + offset))[offset:]
+    points = sorted({int(c * n) for c in cuts} | {0, n})
+    bounds = list(zip(points, points[1:])) or [(0, 0)]
+    got = crc32c_module.crc32c_of_pieces(bounds, lambda i: data[slice(*bounds[i])], start)
+    assert got == chained(data, start, piece=2000)
+
+
+def test_long_buffers_are_cut_into_pieces_only_while_helper_threads_are_free(monkeypatch):
+    from tests.internals import crc32c_module, threads
+    monkeypatch.setattr(threads, "adapt", lambda: None)  # (the load, as set here)
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    monkeypatch.setattr(threads, "contended", False)
+    n = 5 * SEGMENTS + 1001
+    bounds = crc32c_module.split(n)
+    assert len(bounds) > 1 and bounds[0][0] == 0 and bounds[-1][1] == n
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+    data = np.random.default_rng(1).bytes(n)
+    expected = chained(data, 0x12345678, piece=2000)
+    assert crc32c(data, 0x12345678) == expected
+    assert crc32c_module.split(SEGMENTS) == [(0, SEGMENTS)]  # short: one piece
+    monkeypatch.setattr(threads, "contended", True)  # other processes keep the cores busy
+    assert crc32c_module.split(n) == [(0, n)]
+    assert crc32c(data, 0x12345678) == expected
+    monkeypatch.setattr(threads, "contended", False)
+    monkeypatch.setattr(threads, "budget", lambda: 1)
+    assert crc32c_module.split(n) == [(0, n)]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 5000, SEGMENTS - 3, 2 * SEGMENTS, 3 * SEGMENTS + 33]),
+                max_size=3), st.integers(0, 2**32 - 1))
+def test_each_buffers_checksum_from_pieces_of_all_of_them_on_threads(sizes, seed):
+    # (a checkpoint's tensors: all their pieces share the helper threads, then each
+    # buffer's pieces are joined)
+    from unittest import mock
+
+    from tests.internals import crc32c_module
+    rng = np.random.default_rng(seed)
+    buffers = [rng.bytes(n) for n in sizes] + [rng.bytes(2 * SEGMENTS + 5)]
+    expected = [chained(b, piece=2000) for b in buffers]
+    for free in (True, False):
+        with mock.patch.object(crc32c_module, "_threads_free", lambda free=free: free):
+            assert crc32c_module.crc32c_each(buffers) == expected

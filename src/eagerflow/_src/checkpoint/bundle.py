@@ -36,6 +36,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.protos import framework as fpb
+from eagerflow._src.io import crc32c as _crc32c
 from eagerflow._src.io.crc32c import crc32c, mask
 
 _MAGIC = 0xdb4775248b80fb57
@@ -364,17 +365,19 @@ def write_bundle(prefix, tensors, dtypes=None):
         with open(tmp_data, "wb") as f, (pool or contextlib.nullcontext()):
             # (leaving `pool` waits for its writes, also on errors)
             writer = _Writer(f, pool, writeback)
-            offset = 0
-            for key, dtype, shape, payload in parts:
+            payloads, crcs = [], {}
+            for i, (_, dtype, _, payload) in enumerate(parts):
                 if dtype == _d.string:
-                    payload, crc = _string_payload(payload)
-                    writer.write(payload)
-                else:
-                    writer.write(payload)  # (written while its checksum is computed)
-                    crc = crc32c(payload)
-                size = len(payload)
+                    payload, crcs[i] = _string_payload(payload)
+                writer.write(payload)  # (written while the checksums are computed)
+                payloads.append(payload)
+            numbers = [i for i in range(len(parts)) if i not in crcs]
+            crcs.update(zip(numbers, _crc32c.crc32c_each([payloads[i] for i in numbers])))
+            offset = 0
+            for i, (key, dtype, shape, _) in enumerate(parts):
+                size = len(payloads[i])
                 entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset,
-                                            size=size, crc32c=mask(crc))
+                                            size=size, crc32c=mask(crcs[i]))
                 entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in shape)
                 entries.append((key.encode("utf-8"), entry.SerializeToString()))
                 offset += size
@@ -481,14 +484,32 @@ class BundleReader:
 
     def _read_checked(self, key, entry):
         """``(bytes as a uint8 array, their CRC-32C)`` of a number tensor, read straight into
-        the array that becomes the tensor. (Reading on a second thread while checksumming
-        saves less than it costs: reads are fast beside the checksum.)"""
+        the array that becomes the tensor. While helper threads are free, a large tensor is
+        read and checksummed in pieces on them at once (reads and NumPy's lookups leave the
+        interpreter lock); otherwise it is read whole, then checksummed."""
         path, f = self._file(entry)
         buf = np.empty(entry.size, np.uint8)
-        got = f.readinto(memoryview(buf))
-        if got != entry.size:
-            raise self._truncated(key, path, entry, got)
-        return buf, crc32c(buf)
+        bounds = _crc32c.split(entry.size)
+        if len(bounds) == 1 or not hasattr(os, "preadv"):
+            got = f.readinto(memoryview(buf))
+            if got != entry.size:
+                raise self._truncated(key, path, entry, got)
+            return buf, crc32c(buf)
+        fd, view = f.fileno(), memoryview(buf)
+        available = os.fstat(fd).st_size - entry.offset
+        if available < entry.size:
+            raise self._truncated(key, path, entry, max(available, 0))
+
+        def piece(i):
+            start, stop = bounds[i]
+            while start < stop:
+                got = os.preadv(fd, [view[start:stop]], entry.offset + start)
+                if not got:  # (truncated since it was measured)
+                    raise self._truncated(key, path, entry, start)
+                start += got
+            return view[bounds[i][0]:stop]
+
+        return buf, _crc32c.crc32c_of_pieces(bounds, piece)
 
     def get_tensor(self, key):
         """The tensor `key` as a NumPy array (strings: an object array of bytes); its

@@ -9,8 +9,10 @@ lookup tables. Whole blocks of 1 MiB go faster the same way with their rows laid
 the block: 16 segments, a row being the two-byte words at one place in every segment,
 so that each segment's lookups read contiguous words.
 `crc32c_many` runs many buffers (a file's records) as the rows of one such pass.
-Buffers of several MiB are cut into pieces checksummed on threads at once (NumPy's
-lookups leave the interpreter lock), the pieces' registers joined the same way.
+Buffers of several MiB are cut into pieces checksummed on the kernels' helper threads at
+once while the machine has idle cores (NumPy's lookups leave the interpreter lock), the
+pieces' registers joined the same way; `crc32c_of_pieces` lets the caller read or write
+each piece on its thread first.
 Where Linux's crypto API offers its CRC-32C (an ``AF_ALG`` socket; the CPU's CRC
 instruction where there is one), long buffers go there instead, once it has given the
 known checksums of a short and a long test buffer.
@@ -21,10 +23,11 @@ known checksums of a short and a long test buffer.
 '0x191c1fbb'
 """
 import functools
-import os
 import threading
 
 import numpy as np
+
+from eagerflow._src.backend import threads
 
 _POLY = 0x82F63B78  # CRC-32C, bit-reflected
 
@@ -165,6 +168,7 @@ _SEGMENTS = 16  # segments of a block of the long path
 _SEGMENT_WORDS = 32768  # two-byte words of a segment
 _SEGMENT = 2 * _SEGMENT_WORDS  # bytes of a segment (a power of two)
 _BLOCK = _SEGMENTS * _SEGMENT  # bytes of a block (1 MiB)
+_PAIR = 2  # blocks looked up per call: fewer calls, their arrays still in the cache
 
 
 @functools.lru_cache(maxsize=1)
@@ -192,13 +196,17 @@ def _block_registers(data):
     blocks = data.size // _BLOCK
     words = data.view("<u2").reshape(blocks, _SEGMENTS, _SEGMENT_WORDS)
     tables = _segment_tables()
-    looked_up = np.empty((_SEGMENTS, _SEGMENT_WORDS), np.uint32)
+    looked_up = np.empty((_PAIR, _SEGMENT_WORDS), np.uint32)
     rows = np.empty((blocks, _SEGMENT_WORDS), np.uint32)
-    for b in range(blocks):
-        for c in range(_SEGMENTS):
-            # (mode="wrap": the indices are in range, and its check is the fastest)
-            np.take(tables[c], words[b, c], out=looked_up[c], mode="wrap")
-        np.bitwise_xor.reduce(looked_up, axis=0, out=rows[b])
+    for b in range(0, blocks, _PAIR):
+        # (mode="wrap": the indices are in range, and its check is the fastest; each lookup
+        # xored into the row registers at once keeps both arrays in the cache)
+        acc = rows[b:b + _PAIR]
+        out = looked_up[:acc.shape[0]]
+        np.take(tables[0], words[b:b + _PAIR, 0], out=acc, mode="wrap")
+        for c in range(1, _SEGMENTS):
+            np.take(tables[c], words[b:b + _PAIR, c], out=out, mode="wrap")
+            np.bitwise_xor(acc, out, out=acc)
     return _join(rows, 1)
 
 
@@ -229,83 +237,77 @@ def _python_crc(data, crc):
     return crc
 
 
-_SPLIT = 4 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
+_SPLIT = 3 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
+_PIECE = 2 * _BLOCK  # bytes of a piece (whole blocks; a few per thread, to balance their work)
 
 
-@functools.lru_cache(maxsize=1)
-def _cpus():
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # (not on every platform)
-        return os.cpu_count() or 1
-
-
-def _idle_cpus():
-    """The CPUs a checksum may use: all of them, unless the machine is already busy (the
-    load average past their number), where threads would only wait for each other."""
-    cpus = _cpus()
-    try:
-        if os.getloadavg()[0] >= cpus:
-            return 1
-    except (AttributeError, OSError):  # (not on every platform)
-        pass
-    return cpus
-
-
-def _shift(reg, rows):
-    """The register `reg` after ``rows * _ROW`` zero bytes: one shift per bit of `rows`."""
-    level = _ROW_LOG
-    while rows:
-        if rows & 1:
+def _shift(reg, nbytes):
+    """The register `reg` after `nbytes` zero bytes: one shift per bit of `nbytes`."""
+    level = 0
+    while nbytes:
+        if nbytes & 1:
             low, high = _shift_tables(level)
             reg = int(low[reg & 0xFFFF] ^ high[reg >> 16])
-        rows >>= 1
+        nbytes >>= 1
         level += 1
     return reg
 
 
-def _split_register(data, crc, parts):
-    """`_register` with the data cut into `parts` pieces: the last ones (whole rows) on
-    threads from register 0, the first here from `crc`, then shifted and joined."""
-    n = len(data)
-    piece = n // parts // _ROW * _ROW
-    first = n - (parts - 1) * piece
-    results = [None] * (parts - 1)
+def _threads_free():
+    """Whether a long checksum may use helper threads: the thread budget is more than one
+    and no other process keeps the cores busy (there the threads would only wait for each
+    other and for the interpreter lock)."""
+    if threads.budget() <= 1 or threads.slot():
+        return False
+    threads.adapt()  # (looks at the machine's load again, at most every INTERVAL seconds)
+    return not threads.contended
 
-    def run(i):
-        start = first + i * piece
-        try:
-            results[i] = _rows_register(np.frombuffer(data[start:start + piece], np.uint8), 0)
-        except BaseException as e:  # noqa: BLE001 (raised again on the calling thread)
-            results[i] = e
 
-    threads = []
+def _cut(n):
+    """``[(start, stop)]`` of `n` bytes in pieces of `_PIECE` bytes, the rest in front."""
+    count = max(-(-n // _PIECE), 1)
+    first = n - (count - 1) * _PIECE
+    return [(0, first)] + [(first + i * _PIECE, first + (i + 1) * _PIECE)
+                           for i in range(count - 1)]
+
+
+def split(n):
+    """Where `crc32c_of_pieces` cuts `n` bytes: ``[(start, stop)]``, pieces of 2 MiB while
+    helper threads are free (and the kernel does not checksum them), else one piece."""
+    if n < _SPLIT or _kernel() is not None or not _threads_free():
+        return [(0, n)]
+    return _cut(n)
+
+
+def _in_chunks(count, run):
+    """`threads.in_chunks`, or the same on this thread where no thread can start."""
     try:
-        for i in range(parts - 1):
-            thread = threading.Thread(target=run, args=(i,), daemon=True)
-            thread.start()
-            threads.append(thread)
-    except RuntimeError:  # no new threads (at interpreter exit): the rest here
-        for i in range(len(threads), parts - 1):
-            run(i)
-    reg = _register(data[:first], crc, split=False)
-    for thread in threads:
-        thread.join()
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-        reg = _shift(reg, piece // _ROW) ^ result
-    return reg
+        return threads.in_chunks(count, run)
+    except RuntimeError:  # no new threads (at interpreter exit): all on this one
+        return [run(i) for i in range(count)]
 
 
-def _register(data, crc, split=True):
-    """The register after `data`, from register `crc` (no final inversion)."""
+def crc32c_of_pieces(bounds, piece, crc=0):
+    """The CRC-32C of consecutive pieces, continuing from checksum `crc`: `bounds` are the
+    pieces' ``(start, stop)`` (`split`'s, or any), `piece(i)` gives piece i's bytes (and may
+    read or write them first). The pieces are checksummed on `threads.in_chunks`'s helpers
+    at once (NumPy's lookups leave the interpreter lock), their registers joined by shifts
+    over GF(2)."""
+    def run(i):
+        return _register(memoryview(piece(i)).cast("B"), crc ^ 0xFFFFFFFF if i == 0 else 0)
+
+    regs = _in_chunks(len(bounds), run)
+    reg = regs[0]
+    for (start, stop), piece_reg in zip(bounds[1:], regs[1:]):
+        reg = _shift(reg, stop - start) ^ piece_reg
+    return reg ^ 0xFFFFFFFF
+
+
+def _register(data, crc):
+    """The register after `data`, from register `crc` (no final inversion), on this thread."""
     n = len(data)
     if n < _SHORT:
         return _python_crc(data, crc)
-    parts = min(_idle_cpus(), n // (_SPLIT // 2)) if split else 1
-    if parts > 1:
-        return _split_register(data, crc, parts)
     head = n % _ROW  # (the rows start after it, from the register it leaves)
     return _rows_register(np.frombuffer(data, np.uint8, offset=head),
                           _python_crc(data[:head], crc))
@@ -380,7 +382,29 @@ def crc32c(data, crc=0):
                 return _kernel_crc(alg, data)
             except OSError:  # (it worked before: checksum here)
                 pass
+    bounds = split(len(data))
+    if len(bounds) > 1:
+        return crc32c_of_pieces(bounds, lambda i: data[bounds[i][0]:bounds[i][1]], crc)
     return _register(data, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+
+def crc32c_each(buffers):
+    """``[crc32c(b) for b in buffers]`` (a checkpoint's tensors): while helper threads are
+    free, the pieces of all the buffers are checksummed on them at once."""
+    views = [memoryview(b).cast("B") for b in buffers]
+    if sum(map(len, views)) < _SPLIT or _kernel() is not None or not _threads_free():
+        return [crc32c(v) for v in views]
+    pieces = [(j, start, stop) for j, v in enumerate(views) for start, stop in _cut(len(v))]
+
+    def run(i):
+        j, start, stop = pieces[i]
+        return _register(views[j][start:stop], 0 if start else 0xFFFFFFFF)
+
+    regs = _in_chunks(len(pieces), run)
+    out = [0] * len(views)
+    for (j, start, stop), reg in zip(pieces, regs):
+        out[j] = _shift(out[j], stop - start) ^ reg if start else reg
+    return [reg ^ 0xFFFFFFFF for reg in out]
 
 
 def mask(crc):
