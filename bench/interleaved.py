@@ -11,7 +11,8 @@ CPU second) and its ratio to the last worker, epoch by epoch: median and range.
 ``--load`` keeps every core busy with other processes meanwhile (see harness.Load).
 ``--idle`` holds eagerflow's thread budget whatever the load (as
 ``enable_op_determinism`` does): run under ``chrt -f 1`` (real-time priority) on a
-machine others keep busy, it times what an idle machine would give.
+machine others keep busy, it times what an idle machine would give (not for cases on
+OpenBLAS, mlp and lstm: its threads spin at that priority and starve the machine).
 """
 import argparse
 import json

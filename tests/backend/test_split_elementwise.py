@@ -157,8 +157,8 @@ def test_several_threads_at_once(idle):
 def test_compiled_functions_split_large_elementwise_ops(idle, monkeypatch):
     parts = _spy(monkeypatch)
     rng = np.random.default_rng(1)
-    a = rng.standard_normal((32, 16, 16, 32)).astype(np.float32)
-    b = rng.standard_normal((32, 16, 16, 32)).astype(np.float32)
+    a = rng.standard_normal((32, 32, 32, 32)).astype(np.float32)
+    b = rng.standard_normal((32, 32, 32, 32)).astype(np.float32)
 
     @tf.function
     def step(a, b):
