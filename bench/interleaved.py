@@ -9,6 +9,10 @@ other turn), so that a machine whose load changes from second to second (shared 
 hits every worker alike. Prints each worker's median samples per second (wall and per
 CPU second) and its ratio to the last worker, epoch by epoch: median and range.
 ``--load`` keeps every core busy with other processes meanwhile (see harness.Load).
+``--idle`` holds eagerflow's thread budget whatever the load (as
+``enable_op_determinism`` does): run under ``chrt -f 1`` (real-time priority) on a
+machine others keep busy, it times what an idle machine would give (not for cases on
+OpenBLAS, mlp and lstm: its threads spin at that priority and starve the machine).
 """
 import argparse
 import json
@@ -24,6 +28,8 @@ import importlib, json, os, sys, time
 tree, lib, case = sys.argv[1:4]
 sys.path[:0] = [os.path.join(tree, "src"), os.path.join(tree, "bench")]
 module = importlib.import_module(lib)
+if sys.argv[4:] == ["idle"] and lib == "eagerflow":
+    module.config.experimental.enable_op_determinism()
 import keras_train
 fn, n = keras_train.CASES[case](module, module.constant)
 fn(); fn()
@@ -42,13 +48,15 @@ def main():
     p.add_argument("workers", nargs="+", help="NAME=PYTHON:TREE:LIB")
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--load", action="store_true")
+    p.add_argument("--idle", action="store_true")
     args = p.parse_args()
     env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
     workers = []
     for spec in args.workers:
         name, rest = spec.split("=", 1)
         python, tree, lib = rest.split(":")
-        proc = subprocess.Popen([python, "-c", _WORKER, os.path.abspath(tree), lib, args.case],
+        proc = subprocess.Popen([python, "-c", _WORKER, os.path.abspath(tree), lib, args.case,
+                                 *(["idle"] if args.idle else [])],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, env=env)
         workers.append((name, proc))

@@ -19,6 +19,10 @@ so that tapes record them or an enclosing graph inlines them.
 import functools
 import itertools
 
+import numpy as np
+
+from eagerflow._src.backend import threads
+
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dtypes import resource
@@ -141,8 +145,9 @@ class Emitter:
         return self._call(op, args, [], indent)
 
     def _call(self, op, args, into, indent):
-        kernel = self.bind(functools.partial(op.op_def.host_kernel, **op.attrs) if op.attrs
-                           else op.op_def.host_kernel, "k")
+        host = threads.split_elementwise(op.op_def.host_kernel) if _splits(op) else \
+            op.op_def.host_kernel
+        kernel = self.bind(functools.partial(host, **op.attrs) if op.attrs else host, "k")
         call = f"{kernel}({', '.join(args + [f'out={n}' for n in into])})"
         outs = [self.fresh() for _ in op.outputs]
         if not op.op_def.multi:
@@ -170,6 +175,19 @@ class Emitter:
         self.env["__name__"] = __name__  # NumPy warnings from kernels are filtered as ours
         exec(compile(source, filename, "exec"), self.env)  # noqa: S102 (source made above)
         return self.env["run"]
+
+
+def _splits(op):
+    """Whether `op` runs in parts on the intra-op threads (`threads.split_elementwise`): an
+    element-wise kernel writing into ``out=``, of a result not known to be small."""
+    op_def = op.op_def
+    if op.attrs or op_def.multi or not op_def.elementwise:
+        return False
+    kernel = op_def.host_kernel
+    if not (op_def.takes_out or isinstance(kernel, np.ufunc) and kernel.nout == 1):
+        return False
+    shape = op.outputs[0].shape
+    return not shape.is_fully_defined() or shape.num_elements() >= 2 * threads.SPLIT_SIZE
 
 
 def _released_reads(program):

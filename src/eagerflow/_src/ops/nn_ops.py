@@ -98,8 +98,8 @@ def matching(*values):
 
 # ----------------------------------------------------------------------------- activations
 
-def _relu(xp, x):
-    return xp.maximum(x, xp.zeros((), x.dtype))
+def _relu(xp, x, out=None):
+    return xp.maximum(x, xp.zeros((), x.dtype), out=out)
 
 
 def _relu6(xp, x):
@@ -120,7 +120,8 @@ def _softsign(xp, x):
     return x / (1 + xp.abs(x))
 
 
-_RELU = register("Relu", _relu, same_shape, dtypes=REAL)
+_RELU = register("Relu", _relu, same_shape, dtypes=REAL, elementwise=True, fresh=True,
+                 takes_out=True)
 tf_args[_RELU] = ("features",)
 _RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL)
 tf_args[_RELU6] = ("features",)
