@@ -285,6 +285,9 @@ def _batched(a, b):
     return ra is None or rb is None or ra > 2 or rb > 2
 
 
+_MATMUL_SCOPE = errors.ScopeName("MatMul")  # (TF's wrapper opens a scope of this name)
+
+
 @export("linalg.matmul", "matmul")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
@@ -321,7 +324,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.dtype.is_complex and transpose_b:
         b, transpose_b = matrix_transpose(b), False
     attrs = {"adj_x": transpose_a or adjoint_a, "adj_y": transpose_b or adjoint_b}
-    return dispatch(_BATCH_MATMUL, (a, b), attrs, name or "MatMul")  # TF's node name
+    return dispatch(_BATCH_MATMUL, (a, b), attrs, name or _MATMUL_SCOPE)  # TF's node name
 
 
 @export("linalg.matvec")

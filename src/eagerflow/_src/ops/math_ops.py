@@ -348,6 +348,9 @@ def _division_operands(x, y, fn_name, convert):
     return x, y
 
 
+_TRUEDIV = errors.ScopeName("truediv")  # (TF's wrapper opens a scope of this name)
+
+
 @export("math.truediv", "truediv")
 def truediv(x, y, name=None):
     """Returns x / y element-wise, casting integers to floats first.
@@ -356,7 +359,7 @@ def truediv(x, y, name=None):
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
-    return dispatch(_REAL_DIV, (x, y), name=name or "truediv")  # TF's name in graphs
+    return dispatch(_REAL_DIV, (x, y), name=name or _TRUEDIV)  # TF's name in graphs
 
 
 @export("math.divide", "divide", dispatch_name="math.truediv")
