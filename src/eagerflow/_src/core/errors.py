@@ -226,10 +226,10 @@ class ScopeName(str):
         return self
 
 
-def eager_error(cls, op_name, message, name=""):
+def eager_error(cls, op_name, message, name="", counts=()):
     """An error of class `cls` with TF's text of eager op `op_name` failing in its kernel
     (see `eager_message`), for checks eagerflow makes before it runs the op."""
-    return cls(None, None, eager_message(message, op_name, name=name))
+    return cls(None, None, eager_message(message, op_name, counts, name))
 
 
 def python_raised(error):
@@ -248,13 +248,16 @@ def before_kernel(error):
 
 
 def listed(error, *values):
-    """`error`, an eager op's, as TF raises it when a Python list or tuple is among the
-    `values` its Python wrapper passed on: TF runs the op on its slower path then,
+    """`error`, an eager op's, as TF raises it when a Python list, tuple or string is among
+    the `values` its Python wrapper passed on: TF runs the op on its slower path then,
     whose errors do not end with the name."""
     for v in values:
-        if type(v) is list or type(v) is tuple:
+        if type(v) in _SLOW_PATH_VALUES:
             return without_name(error)
     return error
+
+
+_SLOW_PATH_VALUES = (list, tuple, str, bytes)
 
 
 def renamed(error, op_name):
