@@ -273,6 +273,17 @@ def renamed(error, op_name):
     return type(error)(error.node_def, error.op, text)
 
 
+def scoped(error):
+    """`error`, an eager op's, as TF raises it from a Python wrapper that opens a name scope
+    (``matmul``, ``add``, ``cast``): eagerly the scope yields "", whatever name was given,
+    and the text ends with an empty name."""
+    text = error.message
+    at = text.rfind("] name: ")
+    if at < 0 or "[Op:" not in text[:at] or text.endswith("] name: "):
+        return error
+    return type(error)(error.node_def, error.op, text[:at + 8])
+
+
 def without_name(error):
     """`error` (an eager op's) without TF's `` name: ...`` ending: the form of ops that TF's
     Python wrapper runs on its slower path, as it does when given a Python list."""

@@ -1393,7 +1393,10 @@ def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
             for v in (start, limit, delta)]
     if dtype is None:
         dtype = max((t.dtype for t in args), key=lambda d: _RANGE_ORDER.get(d, -1))
-    return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
+    try:
+        return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 def _linspace_kernel(xp, start, stop, num, axis):
@@ -1541,7 +1544,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
                                   f"received: {axis}")
-    return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+    try:
+        return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 @export("meshgrid")

@@ -80,7 +80,10 @@ def cast(x, dtype, name=None):
         raise errors.eager_error(
             errors.UnimplementedError, "Cast",
             f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not supported")
-    return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
+    try:
+        return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 def _lifted(x):
