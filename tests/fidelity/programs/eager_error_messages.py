@@ -26,6 +26,16 @@ show("matmul", lambda: tf.matmul(a, a))
 show("matmul of a variable", lambda: tf.matmul(tf.Variable(a), a))
 show("matmul of lists", lambda: tf.matmul([[1.0, 2.0]], [[1.0, 2.0]]))
 show("matmul dtypes", lambda: tf.matmul(a, tf.ones([3, 2], tf.int32)))
+show("matmul float64", lambda: tf.matmul(tf.ones([2, 3], tf.float64), tf.ones([2, 3], tf.float64)))
+show("matmul float64 and int8", lambda: tf.matmul(tf.ones([2, 3], tf.float64),
+                                                  tf.ones([3, 2], tf.int8)))
+show("batch matmul", lambda: tf.matmul(tf.ones([2, 2, 3]), tf.ones([2, 2, 3])))
+show("batch matmul transposed", lambda: tf.matmul(tf.ones([2, 3, 2]), tf.ones([2, 2, 3]),
+                                                  transpose_a=True))
+show("batch matmul int32", lambda: tf.matmul(tf.ones([2, 2, 3], tf.int32),
+                                             tf.ones([2, 2, 3], tf.int32)))
+show("einsum bfloat16", lambda: tf.einsum("ij,jk->ik", tf.ones([2, 3], tf.bfloat16),
+                                          tf.ones([2, 3], tf.bfloat16)))
 show("reshape to a list", lambda: tf.reshape(a, [4]))
 show("reshape to a tensor", lambda: tf.reshape(a, tf.constant([4])))
 show("reshape named", lambda: tf.reshape(a, tf.constant([4]), name="r"))
@@ -59,6 +69,8 @@ show("t[0, 5]", lambda: a[0, 5])
 show("variable[5]", lambda: tf.Variable(i)[5])
 show("slice", lambda: tf.slice(i, [1], [5]))
 show("conv2d", lambda: tf.nn.conv2d(tf.ones([1, 4, 4, 3]), tf.ones([2, 2, 4, 1]), 1, "VALID"))
+show("conv2d float64", lambda: tf.nn.conv2d(tf.ones([1, 4, 4, 3], tf.float64),
+                                            tf.ones([2, 2, 4, 1], tf.float64), 1, "VALID"))
 show("conv2d dtypes", lambda: tf.nn.conv2d(tf.ones([1, 4, 4, 3]), tf.ones([2, 2, 3, 1], tf.float64),
                                            1, "VALID"))
 show("transpose", lambda: tf.transpose(a, [0, 2]))

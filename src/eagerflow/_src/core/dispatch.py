@@ -165,8 +165,9 @@ def _named_error(op, arrays, exc, name, attrs=_NO_ATTRS):
     if getattr(exc, "before_kernel", False):
         return type(exc)(None, None, f"{text} name: {name}")
     text, tagged = errors.split_tag(text)
+    dtype = getattr(arrays[0], "dtype", None) if len(arrays) else None
     return type(exc)(None, None, errors.eager_message(
-        text, tagged or op.name, _counts(op, arrays, attrs), name))
+        text, tagged or op.name, _counts(op, arrays, attrs), name, dtype))
 
 
 def _counts(op, arrays, attrs):

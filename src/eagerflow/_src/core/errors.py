@@ -158,7 +158,9 @@ def op_error(cls, op_name, message):
 
 # The one device eager ops run on, as TF names it in the function it wraps a failed op in.
 EAGER_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
-# TF runs each eager op as a one-op function; its CPU kernels on oneDNN have other names.
+# TF runs each eager op as a one-op function; its CPU kernels on oneDNN (for these dtypes)
+# have other names.
+_ONEDNN_DTYPES = frozenset({"float32", "float16", "bfloat16"})
 _ONEDNN_KERNELS = {
     "MatMul": "_MklMatMul", "BatchMatMul": "_MklBatchMatMul",
     "BatchMatMulV2": "_MklBatchMatMulV2", "Einsum": "_MklEinsum",
@@ -172,16 +174,19 @@ _EAGER_FORM = re.compile(
     r"(?:\{\{function_node [^}]*\}\} )?(.*?) \[Op:([^\]]*)\](?: name: [^\n]*)?", re.S)
 
 
-def kernel_name(op_name):
-    """The name of the CPU kernel TF runs for op `op_name`, as its messages write it.
+def kernel_name(op_name, dtype=None):
+    """The name of the CPU kernel TF runs for op `op_name` on inputs of `dtype` (a NumPy
+    dtype or a `DType`; None: float32), as its messages write it.
 
-    >>> kernel_name("MatMul"), kernel_name("Reshape")
-    ('_MklMatMul', 'Reshape')
+    >>> kernel_name("MatMul"), kernel_name("MatMul", tf.float64), kernel_name("Reshape")
+    ('_MklMatMul', 'MatMul', 'Reshape')
     """
+    if dtype is not None and getattr(dtype, "name", None) not in _ONEDNN_DTYPES:
+        return op_name
     return _ONEDNN_KERNELS.get(op_name, op_name)
 
 
-def eager_message(message, op_name, counts=(), name=None):
+def eager_message(message, op_name, counts=(), name=None, dtype=None):
     """TF's text of eager op `op_name` failing in its kernel with `message`.
 
     The one-op function TF ran names the kernel, its `counts` (``(attr, n)`` pairs
@@ -191,7 +196,7 @@ def eager_message(message, op_name, counts=(), name=None):
     >>> eager_message("Boom", "ConcatV2", [("N", 2)], "concat")  # doctest: +ELLIPSIS
     '{{function_node __wrapped__ConcatV2_N_2_device_/job:...CPU:0}} Boom [Op:ConcatV2] name: concat'
     """
-    kernel = kernel_name(op_name)
+    kernel = kernel_name(op_name, dtype)
     label = "".join(f"_{attr}_{n}" for attr, n in counts)
     underscore = "_" if kernel.startswith("_") else ""  # TF escapes a leading underscore
     text = (f"{{{{function_node __wrapped__{underscore}{kernel}{label}_device_{EAGER_DEVICE}}}}} "

@@ -459,8 +459,9 @@ def fixed_input_error(op, i, input_name, expected, got, building=False):
 def _wrong_input_type(op, i, expected, got):
     return errors.before_kernel(errors.InvalidArgumentError(
         None, op.name,
-        f"cannot compute {errors.kernel_name(op.name)} as input #{i}(zero-based) was expected "
-        f"to be a {kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} tensor "
+        f"cannot compute {errors.kernel_name(op.name, expected)} as input #{i}(zero-based) was "
+        f"expected to be a {kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} "
+        f"tensor "
         f"[Op:{op.name}]"))
 
 

@@ -188,9 +188,19 @@ def _matmul_kernel(xp, a, b, transpose_a=False, transpose_b=False):
 
 
 def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
+    try:
+        return _batch_product(xp, a, b, adj_x, adj_y)
+    except errors.InvalidArgumentError as e:
+        if (a.dtype in _HALF or a.dtype == _F32) and e.message.startswith("Matrix size-"):
+            # (the message of TF's oneDNN kernel, which runs these dtypes, shows the flags)
+            raise _invalid(f"{e.message} {int(adj_x)} {int(adj_y)}") from None
+        raise
+
+
+def _batch_product(xp, a, b, adj_x, adj_y):
     if a.dtype in _HALF:  # in float32, as _matmul_kernel
-        return _batch_matmul_kernel(xp, a.astype(xp.float32), b.astype(xp.float32), adj_x,
-                                    adj_y).astype(a.dtype)
+        return _batch_product(xp, a.astype(xp.float32), b.astype(xp.float32), adj_x,
+                              adj_y).astype(a.dtype)
     for i, t in enumerate((a, b)):
         if t.ndim < 2:
             raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")
@@ -204,7 +214,7 @@ def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
 
 def _batch_matmul_v3_kernel(xp, a, b, adj_x=False, adj_y=False, Tout=None):
     out = np.dtype(Tout.as_numpy_dtype)
-    return _batch_matmul_kernel(xp, a.astype(out), b.astype(out), adj_x, adj_y)
+    return _batch_product(xp, a.astype(out), b.astype(out), adj_x, adj_y)
 
 
 def _product_matrix(op_name, a, b, flip_a, flip_b):
