@@ -92,3 +92,15 @@ def test_a_module_reachable_from_its_submodules_is_not_its_own_submodule():
     root.child.parent = root  # a cycle
     assert root.submodules == (root.child,)
     assert [float(v) for v in root.variables] == [1.0, 2.0]
+
+
+def test_a_dict_whose_keys_do_not_sort_fails_to_list_variables_as_in_tf():
+    module = _module(d={1: tf.Variable(1.0), "b": tf.Variable(2.0)})
+    for listing in ("variables", "trainable_variables", "submodules"):
+        try:
+            getattr(module, listing)
+        except ValueError as e:
+            assert str(e) == f"Error processing property 'd' of {module.d!r}"
+            assert isinstance(e.__cause__, TypeError)
+        else:
+            raise AssertionError(f"{listing} listed a dict whose keys do not sort")

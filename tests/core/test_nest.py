@@ -86,3 +86,23 @@ def test_a_dicts_views_nest_as_lists_of_their_elements():
     assert tf.nest.pack_sequence_as(d.values(), [7, 8, 9]) == [7, [8, 9]]
     with pytest.raises(TypeError, match="don't have the same nested structure"):
         tf.nest.assert_same_structure(d.values(), [1, [2, 3]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: tf.nest.flatten(d),
+    lambda d: tf.nest.flatten({"outer": [d]}),
+    lambda d: tf.nest.map_structure(lambda x: x, d),
+    lambda d: tf.nest.map_structure(lambda x, y: x, d, d),
+    lambda d: tf.nest.assert_same_structure(d, d),
+    lambda d: tf.nest.flatten(collections.OrderedDict(d)),  # (sorted too, as in TF)
+])
+def test_dict_keys_that_do_not_sort_raise_pythons_type_error(call):
+    with pytest.raises(TypeError, match=r"^'<' not supported between instances of 'str' and "
+                                        r"'int'$"):
+        call({1: "a", "b": 2})
+
+
+def test_packing_into_a_dict_whose_keys_do_not_sort_raises_tensorflows_type_error():
+    with pytest.raises(TypeError, match=r"^nest only supports dicts with sortable keys\.$"):
+        tf.nest.pack_sequence_as({1: 0, "b": 0}, [1, 2])
+    assert tf.nest.flatten({1.5: "x", 1: "y"}) == ["y", "x"]  # (numbers of mixed types sort)

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
 from tests.io.test_tf_record import DATA, REFERENCE
+from tests.op_errors import op_text
 
 
 def _feature(values):
@@ -125,7 +126,7 @@ def test_bad_examples_raise_tensorflows_errors(serialized, spec, message):
     parse = tf.io.parse_single_example if isinstance(serialized, bytes) else tf.io.parse_example
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         parse(serialized, spec)
-    assert str(info.value) == message + " [Op:ParseExampleV2]"
+    assert op_text(info.value) == message + " [Op:ParseExampleV2]"
 
 
 def test_bad_specs():

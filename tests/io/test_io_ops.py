@@ -6,6 +6,7 @@ import pytest
 
 import eagerflow as tf
 from tests.io.test_tf_record import REFERENCE
+from tests.op_errors import op_text
 
 _TENSORS = {
     "float32": lambda: tf.constant([[1.5, -2.0], [0.0, 3.25]]),
@@ -54,7 +55,7 @@ def test_parse_tensor_errors(case):
             tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant(1.0)), tf.int32)
         else:
             tf.io.parse_tensor(b"\xff\xff", tf.float32)
-    assert str(info.value) == message.replace(" name: ", "")
+    assert op_text(info.value) == message.replace(" name: ", "")
 
 
 _RAW = {
@@ -74,7 +75,7 @@ def test_decode_raw(case):
     if isinstance(want[0], str):
         with pytest.raises(tf.errors.InvalidArgumentError) as info:
             _RAW[case]()
-        assert str(info.value) == want[1]
+        assert op_text(info.value) == want[1]
     else:
         assert _RAW[case]().numpy().tolist() == want
 
@@ -120,7 +121,7 @@ def test_decode_csv(case):
     if want[0] != "ok":
         with pytest.raises(getattr(tf.errors, want[0])) as info:
             tf.io.decode_csv(records, defaults, **kwargs)
-        assert str(info.value) == want[1]
+        assert op_text(info.value) == want[1]
         return
     got = tf.io.decode_csv(records, defaults, **kwargs)
     assert [[t.dtype.name, t.numpy().tolist() if t.dtype != tf.string
@@ -161,7 +162,7 @@ def test_read_write_and_match_files(tmp_path):
     assert tf.io.read_file(f"{folder}/a/b/c.txt").numpy() == b"hi"
     with pytest.raises(tf.errors.NotFoundError) as info:
         tf.io.read_file(f"{folder}/nope")
-    assert str(info.value) == f"{folder}/nope; No such file or directory [Op:ReadFile]"
+    assert op_text(info.value) == f"{folder}/nope; No such file or directory [Op:ReadFile]"
     with pytest.raises(tf.errors.FailedPreconditionError, match="Is a directory"):
         tf.io.read_file(folder)
     with pytest.raises(tf.errors.InvalidArgumentError,
@@ -293,7 +294,7 @@ def test_base64():
                           ("YWJj\n", "Base64 string length cannot be 1 modulo 4.")]:
         with pytest.raises(tf.errors.InvalidArgumentError) as info:
             tf.io.decode_base64([text])
-        assert str(info.value) == message + " [Op:DecodeBase64]"
+        assert op_text(info.value) == message + " [Op:DecodeBase64]"
 
 
 def test_decode_compressed():
@@ -309,7 +310,7 @@ def test_decode_compressed():
     assert tf.io.decode_compressed([b"as is"]).numpy().tolist() == [b"as is"]
     with pytest.raises(tf.errors.DataLossError) as info:
         tf.io.decode_compressed([b"garbage"], "GZIP")
-    assert str(info.value) == \
+    assert op_text(info.value) == \
         "inflate() failed with error -3: incorrect header check [Op:DecodeCompressed]"
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Only ZLIB, ZSTD, GZIP or NONE are supported compressions"):

@@ -4,6 +4,7 @@ import pytest
 
 import eagerflow as tf
 from tests.io.test_tf_record import REFERENCE
+from tests.op_errors import op_text
 
 
 def _feature(values):
@@ -103,7 +104,7 @@ _NOT_FOUND = ("Feature list 'q' is required but could not be found.  Did you mea
 def test_bad_sequence_examples(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         call()
-    assert str(info.value) == message + " [Op:ParseSequenceExampleV2]"
+    assert op_text(info.value) == message + " [Op:ParseSequenceExampleV2]"
 
 
 def test_bad_specs_and_functions():

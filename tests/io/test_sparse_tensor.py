@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.op_errors import op_text
 
 ST_REPR = ("SparseTensor(indices=tf.Tensor(\n[[0 0]\n [1 2]], shape=(2, 2), dtype=int64), "
            "values=tf.Tensor([1. 2.], shape=(2,), dtype=float32), "
@@ -54,7 +55,7 @@ def test_to_dense_and_from_dense():
 def test_to_dense_checks_indices(indices, message):
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.sparse.to_dense(tf.SparseTensor(indices, [1.0, 2.0], [2, 2]))
-    assert str(info.value) == message + " [Op:SparseToDense]"
+    assert op_text(info.value) == message + " [Op:SparseToDense]"
 
 
 def test_unchecked_indices_and_the_gradient():

@@ -10,6 +10,7 @@ from hypothesis.extra import numpy as hnp
 import eagerflow as tf
 from eagerflow import errors, linalg as la, TensorShape
 from tests.internals import registry, threads
+from tests.op_errors import NAME_END, op_text
 
 InvalidArgumentError = errors.InvalidArgumentError
 
@@ -107,8 +108,8 @@ def test_matmul_with_empty_inner_dimension_gives_zeros():
     ((2, 2), (2,), "MatMul", r"In\[1\] ndims must be >= 2"),
     ((3,), (3,), "MatMul", r"In\[0\] ndims must be >= 2"),
     ((2, 3, 4), (4,), "BatchMatMulV2", r"In\[1\] ndims must be >= 2: 1"),
-    ((2, 2, 3), (2, 2, 3), "BatchMatMulV2",
-     r"Matrix size-incompatible: In\[0\]: \[2,2,3\], In\[1\]: \[2,2,3\]"),
+    ((2, 2, 3), (2, 2, 3), "BatchMatMulV2",  # (oneDNN's kernel adds the adjoint flags)
+     r"Matrix size-incompatible: In\[0\]: \[2,2,3\], In\[1\]: \[2,2,3\] 0 0"),
     ((2, 2, 3), (3, 3, 4), "BatchMatMulV2",
      r"must have compatible batch dimensions: \[2,2,3\] vs. \[3,3,4\]"),
 ])
@@ -222,7 +223,7 @@ def test_half_precision_inputs_compute_in_float32():
     (la.svd, np.zeros(2), "Svd", "Input tensor 0 must have rank >= 2, got 1"),
 ])
 def test_square_matrix_errors(fn, x, op, message):
-    with pytest.raises(InvalidArgumentError, match=re.escape(f"{message} [Op:{op}]") + "$"):
+    with pytest.raises(InvalidArgumentError, match=re.escape(f"{message} [Op:{op}]") + NAME_END):
         fn(x)
 
 
@@ -250,7 +251,7 @@ def test_solve_and_adjoint():
 def test_solve_shape_errors(a, b, message):
     with pytest.raises(InvalidArgumentError) as info:
         la.solve(np.ones(a), np.ones(b))
-    assert str(info.value) == f"{message} [Op:MatrixSolve]"
+    assert op_text(info.value) == f"{message} [Op:MatrixSolve]"
 
 
 def test_solve_singular():
@@ -491,7 +492,7 @@ def test_lu_ops_reject_a_nan_first_pivot_and_propagate_later_nans(op, message):
     for x in (_with(np.nan, (0, 0)), np.full((3, 3), np.nan, np.float32)):
         with pytest.raises(InvalidArgumentError) as info:
             op(x)
-        assert str(info.value) == message
+        assert op_text(info.value) == message
     assert np.isnan(op(_with(np.nan, (2, 0))).numpy()).all()
     assert np.isfinite(op(_with(np.inf, (0, 0))).numpy()).all()  # TF: 1/inf = 0, no error
 
@@ -501,7 +502,7 @@ def test_eigh_of_non_finite_lower_triangles_fails_as_tf_does(compute_v):
     op = tf.linalg.eigh if compute_v else tf.linalg.eigvalsh
     for x in (_with(np.nan, (0, 0)), _with(np.inf, (2, 0)), _with(np.nan, (1, 1)),
               _with(np.inf, (0, 0), (2, 2)), np.stack([_SPD, _with(-np.inf, (2, 0))])):
-        with pytest.raises(InvalidArgumentError, match=r"^Self-adjoint eigen decomposition was not "
+        with pytest.raises(InvalidArgumentError, match=r"Self-adjoint eigen decomposition was not "
                            r"successful. The input might not be valid. \[Op:SelfAdjointEigV2\]"):
             op(x)
     # the upper triangle is not read; a lone infinite first entry leaves a diagonal matrix
@@ -647,7 +648,7 @@ def test_non_square_matrices_fail_when_traced():
 def test_cross_of_scalars_fails_as_tf_does():
     with pytest.raises(InvalidArgumentError) as info:
         tf.linalg.cross(tf.constant(1.0), tf.constant(2.0))
-    assert str(info.value) == "Input must be at least 1D[] [Op:Cross]"
+    assert op_text(info.value) == "Input must be at least 1D[] [Op:Cross]"
 
 
 def test_matrix_transpose_and_spectral_norm_of_unknown_rank():

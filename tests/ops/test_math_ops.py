@@ -1,4 +1,5 @@
 """Elementwise math: broadcasting and dtype properties, errors, TF-specific semantics."""
+import re
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
 from tests.internals import broadcast_shapes, math_ops as m
+from tests.op_errors import op_text
 
 _DTYPES = [np.float32, np.float64, np.int32, np.int64, np.int8, np.uint8]
 
@@ -75,7 +77,8 @@ def test_disallowed_dtype_names_op():
 def test_fixed_type_inputs_name_the_input_not_a_type_attr():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"^cannot compute LogicalAnd as input #0\(zero-based\) was expected "
-                             r"to be a bool tensor but is a int32 tensor \[Op:LogicalAnd\]$"):
+                             r"to be a bool tensor but is a int32 tensor \[Op:LogicalAnd\] "
+                             r"name: $"):
         tf.logical_and(tf.constant([1]), tf.constant([True]))
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"^cannot compute StringLength as input #0\(zero-based\) was "
@@ -342,8 +345,9 @@ _NO_KERNEL = tf.errors.NotFoundError
      r"^Invalid reduction dimension \(-1 for input with 0 dimension\(s\)"),
 ])
 def test_special_function_errors(call, error, message):
-    with pytest.raises(error, match=message):
+    with pytest.raises(error) as info:
         call()
+    assert re.search(message, op_text(info.value)), str(info.value)
 
 
 def _gradients(fn, *args):

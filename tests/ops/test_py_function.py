@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.op_errors import prefix
 
 
 def _double(x):
@@ -182,7 +183,8 @@ def _boom(x):
 def test_exception_eagerly():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.py_function(_boom, [1.0], tf.float32)
-    assert info.value.message.startswith("ValueError: boom\nTraceback (most recent call last):")
+    assert info.value.message.startswith(
+        prefix("EagerPyFunc") + "ValueError: boom\nTraceback (most recent call last):")
     assert "[Op:EagerPyFunc]" in info.value.message
     with pytest.raises(ValueError, match="^boom$"):  # numpy_function calls it as it is
         tf.numpy_function(_boom, [1.0], tf.float32)

@@ -7,6 +7,7 @@ from hypothesis.extra import numpy as hnp
 import eagerflow as tf
 from eagerflow import errors, strided_slice, TensorShape
 from tests.internals import context, getitem, slicing, unknown_shape
+from tests.op_errors import op_text, prefix
 
 InvalidArgument = errors.InvalidArgumentError
 _BAD_KEY = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
@@ -154,9 +155,10 @@ def test_scalar_tensors():
     s = tf.constant(3)
     assert getitem(s, Ellipsis).numpy() == 3
     assert getitem(s, None).shape == (1,)
-    with pytest.raises(InvalidArgument, match=r"^Attempting to slice scalar input\. "
-                                              r"\[Op:StridedSlice\]$"):
+    with pytest.raises(InvalidArgument) as info:
         getitem(s, 0)
+    assert str(info.value) == (prefix("StridedSlice") + "Attempting to slice scalar input. "
+                               "[Op:StridedSlice] name: strided_slice/")
 
 
 def test_results_are_arrays_and_strings_work():
@@ -181,7 +183,7 @@ def test_results_are_arrays_and_strings_work():
 def test_invalid_argument_errors(key, message):
     with pytest.raises(InvalidArgument) as info:
         getitem(X, key)
-    assert str(info.value).startswith(message)
+    assert op_text(info.value).startswith(message)
 
 
 def test_out_of_range_on_empty_dimension():

@@ -17,6 +17,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import SymbolicCall, dispatch_call, dispatches_itself
 from eagerflow._src.core import errors
 from eagerflow._src.core import context
+from eagerflow._src.core.node_forms import tf_nodes
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor
 
@@ -66,7 +67,7 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
                 _check_tied(op, arrays)
             out = kernel(*arrays, **attrs)
     except _FAILURES as e:
-        raise _named_error(op, arrays, e) from None
+        raise _named_error(op, arrays, e, name, attrs) from None
     except AttributeError:
         graph = _graph_of(inputs)
         if graph is None:
@@ -107,7 +108,7 @@ def unary_function(op, convert):
                 try:
                     out = kernel(data)
                 except _FAILURES as e:
-                    raise _named_error(op, (data,), e) from None
+                    raise _named_error(op, (data,), e, name) from None
                 result = EagerTensor()  # (no __init__: cheaper than object.__new__)
                 result._data = out
                 return result
@@ -138,7 +139,7 @@ def binary_function(op, convert):
                 try:
                     out = kernel(a, b)
                 except _FAILURES as e:
-                    raise _named_error(op, (a, b), e) from None
+                    raise _named_error(op, (a, b), e, name) from None
                 result = EagerTensor()
                 result._data = out
                 return result
@@ -146,13 +147,40 @@ def binary_function(op, convert):
     return fn
 
 
-def _named_error(op, arrays, exc):
-    """The TF error to raise for kernel failure `exc`, naming the op."""
-    if isinstance(exc, errors.OpError):
-        if exc.op is not None:
+def _named_error(op, arrays, exc, name, attrs=_NO_ATTRS):
+    """The TF error to raise for `exc`, the failure of eager `op` called with `name`, in TF's
+    form (see `errors.eager_message`).  An error raised before the kernel ran (its inputs'
+    dtypes) has its ``[Op:X]`` tag already and only gains the name; one in TF's form
+    already (an op run inside `op`'s kernel, or a function's, failed) is kept."""
+    if not isinstance(exc, errors.OpError):
+        translated = kernel_error(op, arrays, exc)
+        if translated is None:
             return exc
-        return type(exc)(None, op.name, f"{exc.message} [Op:{op.name}]")
-    return kernel_error(op, arrays, exc)
+        exc = translated
+    text = exc.message
+    if text.startswith(("{{function_node", "Graph execution error:")) or getattr(
+            exc, "python_raised", False):
+        return exc
+    name = getattr(name, "eager", name) or ""
+    if getattr(exc, "before_kernel", False):
+        return type(exc)(None, None, f"{text} name: {name}")
+    text, tagged = errors.split_tag(text)
+    dtype = getattr(arrays[0], "dtype", None) if len(arrays) else None
+    return type(exc)(None, None, errors.eager_message(
+        text, tagged or op.name, _counts(op, arrays, attrs), name, dtype))
+
+
+def _counts(op, arrays, attrs):
+    """The sizes of `op`'s lists of inputs or outputs that TF's one-op function for it is
+    named by: ``(("N", 2),)`` for a `ConcatV2` of two tensors."""
+    form = tf_nodes.get(op)
+    counts = []
+    if form is not None and form.number:
+        counts.append((form.number, len(arrays)))
+    for attr in ("num", "num_split"):  # (Unpack's, Split's and SplitV's outputs)
+        if attr in attrs and isinstance(attrs[attr], int):
+            counts.append((attr, attrs[attr]))
+    return counts
 
 
 def _check_tied(op, arrays):
@@ -202,6 +230,7 @@ def kernel_error(op, arrays, exc):
         return None
     msg = str(exc)
     if "could not be broadcast" in msg:
-        shapes = " vs. ".join(str(list(a.shape)).replace(" ", "") for a in arrays[:2])
+        shapes = " vs. ".join(str(list(getattr(a, "shape", ()))).replace(" ", "")
+                              for a in arrays[:2])
         msg = f"Incompatible shapes: {shapes}"
     return errors.InvalidArgumentError(None, op.name, f"{msg} [Op:{op.name}]")

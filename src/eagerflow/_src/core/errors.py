@@ -4,6 +4,8 @@
 True
 """
 
+import re
+
 from eagerflow._src.backend.api_export import export
 
 OK = 0
@@ -53,7 +55,7 @@ class OpError(Exception):
     __module__ = _PUBLIC_MODULE
 
     def __init__(self, node_def, op, message, *args):
-        super().__init__(message, *args)
+        super().__init__()  # (as TF's: no args, so the repr is ``InvalidArgumentError()``)
         self._node_def = node_def
         self._op = op
         self._message = message
@@ -75,7 +77,7 @@ class OpError(Exception):
 
 def _error_class(name, code, doc):
     def __init__(self, node_def=None, op=None, message="", *args):
-        OpError.__init__(self, node_def, op, message, *args)
+        OpError.__init__(self, node_def, op, message, code, *args)
     return type(name, (OpError,), {"__init__": __init__, "_code": code, "__doc__": doc,
                                    "__module__": _PUBLIC_MODULE})
 
@@ -152,6 +154,149 @@ def error_code_from_exception_type(cls):
 def op_error(cls, op_name, message):
     """An `OpError` of class `cls` whose message ends with TF's ``[Op:Name]`` tag."""
     return cls(None, op_name, f"{message} [Op:{op_name}]")
+
+
+# The one device eager ops run on, as TF names it in the function it wraps a failed op in.
+EAGER_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+# TF runs each eager op as a one-op function; its CPU kernels on oneDNN (for these dtypes)
+# have other names.
+_ONEDNN_DTYPES = frozenset({"float32", "float16", "bfloat16"})
+_ONEDNN_KERNELS = {
+    "MatMul": "_MklMatMul", "BatchMatMul": "_MklBatchMatMul",
+    "BatchMatMulV2": "_MklBatchMatMulV2", "Einsum": "_MklEinsum",
+    **{op: "_MklNative" + op for op in (
+        "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Conv3D",
+        "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2", "DepthwiseConv2dNative",
+        "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter",
+        "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "FusedBatchNormGrad",
+        "FusedBatchNormGradV2", "FusedBatchNormGradV3")}}
+_EAGER_FORM = re.compile(
+    r"(?:\{\{function_node [^}]*\}\} )?(.*?) \[Op:([^\]]*)\](?: name: [^\n]*)?", re.S)
+
+
+def kernel_name(op_name, dtype=None):
+    """The name of the CPU kernel TF runs for op `op_name` on inputs of `dtype` (a NumPy
+    dtype or a `DType`; None: float32), as its messages write it.
+
+    >>> kernel_name("MatMul"), kernel_name("MatMul", tf.float64), kernel_name("Reshape")
+    ('_MklMatMul', 'MatMul', 'Reshape')
+    """
+    if dtype is not None and getattr(dtype, "name", None) not in _ONEDNN_DTYPES:
+        return op_name
+    return _ONEDNN_KERNELS.get(op_name, op_name)
+
+
+def eager_message(message, op_name, counts=(), name=None, dtype=None):
+    """TF's text of eager op `op_name` failing in its kernel with `message`.
+
+    The one-op function TF ran names the kernel, its `counts` (``(attr, n)`` pairs
+    sizing the op's lists of inputs or outputs) and the device; ``[Op:<op_name>]``
+    follows the message, then `` name: <name>`` unless `name` is None.
+
+    >>> eager_message("Boom", "ConcatV2", [("N", 2)], "concat")  # doctest: +ELLIPSIS
+    '{{function_node __wrapped__ConcatV2_N_2_device_/job:...CPU:0}} Boom [Op:ConcatV2] name: concat'
+    """
+    kernel = kernel_name(op_name, dtype)
+    label = "".join(f"_{attr}_{n}" for attr, n in counts)
+    underscore = "_" if kernel.startswith("_") else ""  # TF escapes a leading underscore
+    text = (f"{{{{function_node __wrapped__{underscore}{kernel}{label}_device_{EAGER_DEVICE}}}}} "
+            f"{message} [Op:{op_name}]")
+    return text if name is None else f"{text} name: {name}"
+
+
+def bare_message(message):
+    """`message` without what TF's eager form adds around it (see `eager_message`).
+
+    >>> bare_message(eager_message("Boom", "Sum", name=""))
+    'Boom'
+    """
+    return split_tag(message)[0]
+
+
+def split_tag(message):
+    """``(text, op name)``: `message` without TF's eager form around it, and the op its
+    ``[Op:X]`` tag names (None when it has none)."""
+    found = _EAGER_FORM.fullmatch(message)
+    return (message, None) if found is None else found.groups()
+
+
+class ScopeName(str):
+    """An op's default name that TF's Python wrapper opens a name scope with: a graph names
+    the op by it, but eagerly the scope yields `eager` (``""`` mostly), which TF's error
+    text ends with (see `eager_message`)."""
+
+    def __new__(cls, name, eager=""):
+        self = super().__new__(cls, name)
+        self.eager = eager
+        return self
+
+
+def eager_error(cls, op_name, message, name="", counts=()):
+    """An error of class `cls` with TF's text of eager op `op_name` failing in its kernel
+    (see `eager_message`), for checks eagerflow makes before it runs the op."""
+    return cls(None, None, eager_message(message, op_name, counts, name))
+
+
+def python_raised(error):
+    """Marks `error` as one TF's Python code raises itself where eagerflow runs an op (an
+    eager ``Assert``): its text stays as it is."""
+    error.python_raised = True
+    return error
+
+
+def before_kernel(error):
+    """Marks `error` (its message tagged ``[Op:X]``) as raised before op X's kernel ran, as
+    TF checks inputs' dtypes: TF's eager form of it has no function prefix (see
+    `eager_message`)."""
+    error.before_kernel = True
+    return error
+
+
+def listed(error, *values):
+    """`error`, an eager op's, as TF raises it when a Python list, tuple or string is among
+    the `values` its Python wrapper passed on: TF runs the op on its slower path then,
+    whose errors do not end with the name."""
+    for v in values:
+        if type(v) in _SLOW_PATH_VALUES:
+            return without_name(error)
+    return error
+
+
+_SLOW_PATH_VALUES = (list, tuple, str, bytes)
+
+
+def renamed(error, op_name):
+    """`error`, an eager op's in TF's form, as TF's op `op_name` raises it: the op TF runs
+    where eagerflow computes the same with another (a variable's scatter)."""
+    found = _EAGER_FORM.fullmatch(error.message)
+    if found is None:
+        return error
+    old = found.group(2)
+    text = error.message.replace(f"__wrapped__{old}_", f"__wrapped__{op_name}_", 1)
+    at = text.rfind(f"[Op:{old}]")
+    text = f"{text[:at]}[Op:{op_name}]{text[at + len(old) + 5:]}"
+    return type(error)(error.node_def, error.op, text)
+
+
+def scoped(error):
+    """`error`, an eager op's, as TF raises it from a Python wrapper that opens a name scope
+    (``matmul``, ``add``, ``cast``): eagerly the scope yields "", whatever name was given,
+    and the text ends with an empty name."""
+    text = error.message
+    at = text.rfind("] name: ")
+    if at < 0 or "[Op:" not in text[:at] or text.endswith("] name: "):
+        return error
+    return type(error)(error.node_def, error.op, text[:at + 8])
+
+
+def without_name(error):
+    """`error` (an eager op's) without TF's `` name: ...`` ending: the form of ops that TF's
+    Python wrapper runs on its slower path, as it does when given a Python list."""
+    text = error.message
+    at = text.rfind("] name: ")
+    if at < 0 or "[Op:" not in text[:at]:
+        return error
+    return type(error)(error.node_def, error.op, text[:at + 1])
 
 
 def shape_text(shape):

@@ -132,7 +132,12 @@ def _flatten_module(module, predicate, recursive, with_path, key, module_path, s
     for name in sorted(vars(module), key=key):
         if name in module._TF_MODULE_IGNORED_PROPERTIES or name in module._UNTRACKED_ATTRIBUTES:
             continue
-        for leaf_path, leaf in _leaves_with_paths(vars(module)[name], (name,)):
+        prop = vars(module)[name]
+        try:
+            found = list(_leaves_with_paths(prop, (name,)))
+        except Exception as cause:  # (a dict whose keys do not sort, as in TF)
+            raise ValueError(f"Error processing property {name!r} of {prop!r}") from cause
+        for leaf_path, leaf in found:
             if not with_path:
                 if id(leaf) in seen:
                     continue
@@ -150,7 +155,7 @@ def _flatten_module(module, predicate, recursive, with_path, key, module_path, s
 
 def _leaves_with_paths(value, path):
     if isinstance(value, dict):
-        for k in _sorted_keys(value):
+        for k in sorted(value):  # (TypeError for keys that do not sort, as TF's nest)
             yield from _leaves_with_paths(value[k], path + (k,))
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):

@@ -39,10 +39,9 @@ def _children(value):
 
 
 def _sorted_keys(mapping):
-    try:
-        return sorted(mapping)
-    except TypeError:  # keys of mixed types: fall back to a stable textual order
-        return sorted(mapping, key=repr)
+    """`mapping`'s keys in sorted order: keys that do not sort (``1`` and ``"b"``) raise
+    Python's TypeError, as in TF."""
+    return sorted(mapping)
 
 
 def _flat_sequence(structure):
@@ -118,7 +117,10 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
                          f"However the input is a sequence ({type(flat_sequence)}) of length "
                          f"{len(flat)}.\n  {flat_sequence}\nnest cannot guarantee that it is "
                          f"safe to map one to the other.")
-    n = len(flatten(structure))
+    try:
+        n = len(flatten(structure))
+    except TypeError:  # (TF's text for dict keys that do not sort, chained as in TF)
+        raise TypeError("nest only supports dicts with sortable keys.")  # noqa: B904
     if n != len(flat):
         raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
                          f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "

@@ -377,11 +377,11 @@ def attr_dtype_error(op_name, attr, dtype, allowed, param=None):
             param = _ATTR_INPUTS.get(attr, "x")
         return TypeError(f"Value passed to parameter '{param}' has DataType {dtype.name} not in "
                          f"list of allowed values: {', '.join(d.name for d in allowed)}")
-    return errors.InvalidArgumentError(
+    return errors.before_kernel(errors.InvalidArgumentError(
         None, op_name,
         f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the list of allowed "
         f"values: {', '.join(map(kernel_type_name, allowed))}\n\t; NodeDef: {{{{node {op_name}}}}}"
-        f"; Op<name={op_name}> [Op:{op_name}]")
+        f"; Op<name={op_name}> [Op:{op_name}]"))
 
 
 def check_dtypes(op, dtypes, building=False):
@@ -441,10 +441,10 @@ def no_kernel_error(op_name, attrs, kernels, graph=False):
             None, op_name, f"No OpKernel was registered to support Op '{op_name}' used by "
                            f"{{{{node {op_name}}}}} with these attrs: [{values}]\nRegistered "
                            f"devices: [CPU]\nRegistered kernels:\n{listed}")
-    return errors.NotFoundError(
+    return errors.before_kernel(errors.NotFoundError(
         None, op_name, f"Could not find device for node: {{{{node {op_name}}}}} = "
                        f"{op_name}[{values}]\nAll kernels registered for op {op_name}:\n"
-                       f"{listed} [Op:{op_name}]")
+                       f"{listed} [Op:{op_name}]"))
 
 
 def fixed_input_error(op, i, input_name, expected, got, building=False):
@@ -457,11 +457,12 @@ def fixed_input_error(op, i, input_name, expected, got, building=False):
 
 
 def _wrong_input_type(op, i, expected, got):
-    return errors.InvalidArgumentError(
+    return errors.before_kernel(errors.InvalidArgumentError(
         None, op.name,
-        f"cannot compute {op.name} as input #{i}(zero-based) was expected to be a "
-        f"{kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} tensor "
-        f"[Op:{op.name}]")
+        f"cannot compute {errors.kernel_name(op.name, expected)} as input #{i}(zero-based) was "
+        f"expected to be a {kernel_type_name(expected)} tensor but is a {kernel_type_name(got)} "
+        f"tensor "
+        f"[Op:{op.name}]"))
 
 
 def _input_names(op):

@@ -115,12 +115,22 @@ def _assign(xp, handle, value):
     return ()
 
 
+def _check_update(value, delta):
+    if value.shape != delta.shape:  # (TF's kernels do not broadcast an update)
+        raise errors.InvalidArgumentError(
+            None, None, f"Cannot update variable with shape {errors.shape_text(value.shape)} "
+                        f"using a Tensor with shape {errors.shape_text(delta.shape)}, shapes "
+                        f"must be equal.")
+
+
 def _assign_add(xp, handle, delta):
+    _check_update(handle.value, delta)
     handle.value = handle.value + delta
     return ()
 
 
 def _assign_sub(xp, handle, delta):
+    _check_update(handle.value, delta)
     handle.value = handle.value - delta
     return ()
 

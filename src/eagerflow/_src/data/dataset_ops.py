@@ -120,7 +120,7 @@ def _function_error(e, label, iterator):
                    f"last):\n{where}"
         message = f"{text.strip()}\n\t [[{node}]]"
     else:
-        message = message.split(" [Op:")[0]
+        message = errors.bare_message(message)
     return op_error(type(e), "IteratorGetNext",
                     f"Error in user-defined function passed to {label} transformation with "
                     f"iterator: Iterator::Root::{iterator}: {message}")

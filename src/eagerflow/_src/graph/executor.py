@@ -220,17 +220,17 @@ def _raise_located(at_line, filename, name, exc):
         return
     op, args = found
     if isinstance(exc, errors.OpError):
-        cls, message = type(exc), exc.message.split(" [Op:")[0]
+        cls, message = type(exc), errors.bare_message(exc.message)
     else:
         scope = {**tb.tb_frame.f_globals, **tb.tb_frame.f_locals}
         translated = kernel_error(op.op_def, [scope.get(a) for a in args], exc)
         if translated is None:
             return
-        cls, message = type(translated), translated.message.split(" [Op:")[0]
+        cls, message = type(translated), errors.bare_message(translated.message)
     where = ""
     if op.location is not None:
         where = f'  File "{op.location[0]}", line {op.location[1]}\n'
-    raise cls(None, op.name,
+    raise cls(None, None,
               f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent "
               f"call last):\n{where}\n{message}\n\t [[{{{{node {op.name}}}}}]] "
               f"[Op:__inference_{name}]") from None

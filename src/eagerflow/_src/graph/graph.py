@@ -33,7 +33,6 @@ from eagerflow._src.graph import node_def
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
-_OP_SUFFIX = re.compile(r"\s*\[Op:[^\]]*\]$")  # eager errors end with the op: `` [Op:Sum]``
 
 
 class Operation:
@@ -332,7 +331,7 @@ class Graph:
         except errors.InvalidArgumentError as e:
             # A rule that rejects static shapes or attrs: TF reports it while the graph is
             # built, as a ValueError naming the node, rather than when the graph runs.
-            sentence = _OP_SUFFIX.sub("", e.message)
+            sentence = errors.bare_message(e.message)
             detail = ", ".join("?" if t.shape.rank is None else errors.shape_text(t.shape)
                                for t in inputs)
             raise ValueError(f"{sentence} for '{node_def.node_text(name, op_def, inputs, attrs)}'"

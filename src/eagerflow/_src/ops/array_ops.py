@@ -36,6 +36,7 @@ from eagerflow._src.core.registry import (
     PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import cast_ops, late, math_ops, shape_rules
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401 (re-exported)
@@ -113,10 +114,14 @@ def _ints_or_tensor(value, op_name, attr):
 def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
     """Runs `op` on `tensor` with its 1-D integer parameter `value` (a shape, multiples):
     as attr `attr` when known before run time, else as the op's last input."""
+    given = value
     value = _ints_or_tensor(value, op.name, type_attr)
-    if type(value) is tuple:
-        return dispatch(op, (as_tensor(tensor),), {attr: value}, name)
-    return dispatch(op, (as_tensor(tensor), value), name=name)
+    try:
+        if type(value) is tuple:
+            return dispatch(op, (as_tensor(tensor),), {attr: value}, name)
+        return dispatch(op, (as_tensor(tensor), value), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, tensor, given) from None
 
 
 def known_shape(tensor):
@@ -431,7 +436,7 @@ tf_args[_CONJUGATE_TRANSPOSE] = ("x", "perm")
 
 
 @export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
-def transpose(a, perm=None, conjugate=False, name="transpose"):
+def transpose(a, perm=None, conjugate=False, name=errors.ScopeName("transpose")):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
     `conjugate=True` also conjugates complex values.
@@ -439,14 +444,17 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     >>> tf.transpose([[1, 2, 3]]).shape
     TensorShape([3, 1])
     """
-    a = as_tensor(a)
+    given, a = (a, perm), as_tensor(a)
     if perm is None:
         rank = a.shape.rank
         perm = None if rank is None else tuple(builtins.range(rank - 1, -1, -1))
     else:
         perm = _ints(perm, "Transpose", "Tperm")
     op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
-    return dispatch(op, (a,), {"perm": perm}, name)
+    try:
+        return dispatch(op, (a,), {"perm": perm}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _expand_dims_kernel(xp, x, axis):
@@ -1141,7 +1149,7 @@ def _shape_dims(value, op_name="Fill"):
     if len(value_shape) > 1:
         raise _op_error(op_name, f"dims must represent a vector, got shape "
                                  f"{shape_text(value_shape)}")
-    _check_dims(dims, lambda message: _op_error(op_name, message))
+    _check_dims(dims, lambda message: errors.eager_error(_InvalidArgument, op_name, message))
     return dims
 
 
@@ -1158,6 +1166,14 @@ def fill(dims, value, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     _no_layout(layout)
+    try:
+        return _fill(dims, value, name)
+    except errors.OpError as e:
+        raise errors.listed(e, dims) from None
+
+
+def _fill(dims, value, name):
+    """`fill`, as ``zeros`` and ``ones`` run it (TF's wrappers convert their shapes)."""
     run_time = run_time_tensor(dims)
     if run_time is None:
         return dispatch(_FILL, (as_tensor(value),), {"dims": _shape_dims(dims)}, name)
@@ -1194,7 +1210,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     _no_layout(layout)
     _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
-    return fill(shape, _scalar(_zero_of(dtype), dtype), name)
+    return _fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
 @export("ones")
@@ -1207,7 +1223,7 @@ def ones(shape, dtype=_d.float32, name=None, layout=None):
     _no_layout(layout)
     _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
-    return fill(shape, _scalar(1, dtype), name)
+    return _fill(shape, _scalar(1, dtype), name)
 
 
 def _zeros_like_kernel(xp, x):
@@ -1360,7 +1376,8 @@ tf_args[_RANGE] = ("start", "limit", "delta")
 
 
 @export("range")
-def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TF's name)
+def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
+          name=errors.ScopeName("range")):
     """A 1-D sequence from `start` (inclusive) to `limit` (exclusive) in steps of `delta`.
 
     Integers give int32, floats float32; mixed arguments take the widest dtype.
@@ -1376,7 +1393,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
             for v in (start, limit, delta)]
     if dtype is None:
         dtype = max((t.dtype for t in args), key=lambda d: _RANGE_ORDER.get(d, -1))
-    return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
+    try:
+        return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 def _linspace_kernel(xp, start, stop, num, axis):
@@ -1519,11 +1539,15 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         if not context.executing_eagerly():  # TF's shape function, as the op is added
             raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
                              f"but is {depth}")
-        raise _op_error("OneHot", f"depth must be non-negative, got: {depth}")
+        raise errors.eager_error(_InvalidArgument, "OneHot",
+                                 f"depth must be non-negative, got: {depth}")
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
                                   f"received: {axis}")
-    return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+    try:
+        return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 @export("meshgrid")
@@ -1753,11 +1777,18 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     >>> tf.gather([10, 20, 30], [2, 0])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([30, 10], dtype=int32)>
     """
+    given = (params, indices)
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     batch_dims = _int(batch_dims)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
-    return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
+    try:
+        return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
+                        name)
+    except errors.OpError as e:
+        if isinstance(given[0], Variable):  # TF gathers a variable's rows with ResourceGather
+            e = errors.renamed(e, "ResourceGather")
+        raise errors.listed(e, *given) from None
 
 
 def _policy(bad_indices_policy):
@@ -1838,11 +1869,15 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     >>> tf.gather_nd([[1, 2], [3, 4]], [[0, 1], [1, 0]])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
+    given = (params, indices)
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    return dispatch(_GATHER_ND, (params, indices),
-                    {"batch_dims": _int(batch_dims),
-                     "bad_indices_policy": _policy(bad_indices_policy)}, name)
+    try:
+        return dispatch(_GATHER_ND, (params, indices),
+                        {"batch_dims": _int(batch_dims),
+                         "bad_indices_policy": _policy(bad_indices_policy)}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 # -- scattering ------------------------------------------------------------------------------
@@ -1960,11 +1995,15 @@ def _tensor_scatter(public_name, op_name, how, dtypes, doc):
     tf_defaults[op] = {"bad_indices_policy": ""}
 
     def fn(tensor, indices, updates, bad_indices_policy="", name=None):
+        given = (tensor, indices, updates)
         indices = as_tensor(indices)
         check_index_dtype(op_name, "Tindices", indices, (_d.int16, _d.int32, _d.int64))
         tensor, updates = _matching([tensor, updates])
-        return dispatch(op, (tensor, indices, updates),
-                        {"bad_indices_policy": _policy(bad_indices_policy)}, name)
+        try:
+            return dispatch(op, (tensor, indices, updates),
+                            {"bad_indices_policy": _policy(bad_indices_policy)}, name)
+        except errors.OpError as e:
+            raise errors.listed(e, *given) from None
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = doc
     return fn
@@ -2198,8 +2237,12 @@ def slice(input_, begin, size, name=None):  # noqa: A001 (TF's name)
                                      size if size_t is None else size_t])
         check_index_dtype("Slice", "Index", begin_t, (_d.int32, _d.int64))
         return dispatch(_SLICE, (as_tensor(input_), begin_t, size_t), {}, name)
-    return dispatch(_SLICE, (as_tensor(input_),), {"begin": _ints(begin, "Slice", "Index"),
-                                                   "size": _ints(size, "Slice", "Index")}, name)
+    try:
+        return dispatch(_SLICE, (as_tensor(input_),), {"begin": _ints(begin, "Slice", "Index"),
+                                                       "size": _ints(size, "Slice", "Index")},
+                        name)
+    except errors.OpError as e:
+        raise errors.listed(e, input_, begin, size) from None
 
 
 # -- shapes ----------------------------------------------------------------------------------

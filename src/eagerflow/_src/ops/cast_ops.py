@@ -77,10 +77,13 @@ def cast(x, dtype, name=None):
     if x.dtype == dtype and not _lifted(x):
         return x
     if x.dtype == _d.string or dtype == _d.string:
-        raise errors.UnimplementedError(
-            None, "Cast", f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not "
-                          f"supported [Op:Cast]")
-    return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
+        raise errors.eager_error(
+            errors.UnimplementedError, "Cast",
+            f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not supported")
+    try:
+        return dispatch(_CAST, (x,), {"DstT": dtype}, name=name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 def _lifted(x):

@@ -175,8 +175,9 @@ def _assert(xp, condition, *data, summarize, condition_text):
     for item in data:
         values = _first(item, summarize).tolist()
         shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
-    raise errors.InvalidArgumentError(None, "Assert", f"Expected '{condition_text}' to be true. "
-                                      f"Summarized data: " + "\n".join(shown))
+    raise errors.python_raised(errors.InvalidArgumentError(
+        None, None, f"Expected '{condition_text}' to be true. Summarized data: "
+                    + "\n".join(shown)))
 
 
 def _graph_text(array, summarize):

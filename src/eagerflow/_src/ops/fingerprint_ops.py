@@ -325,8 +325,8 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
     """
     key = [int(k) for k in key]
     if len(key) != 2:
-        raise errors.InvalidArgumentError(
-            None, "StringToHashBucketStrong",
-            "Key must have 2 elements [Op:StringToHashBucketStrong]")
+        raise errors.listed(errors.eager_error(
+            errors.InvalidArgumentError, "StringToHashBucketStrong",
+            "Key must have 2 elements"), input)
     return dispatch(_HASH_STRONG, (convert_input(input, _d.string),),
                     {"num_buckets": int(num_buckets), "key": key}, name)

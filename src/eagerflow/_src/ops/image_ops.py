@@ -1092,9 +1092,8 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
         value = attrs[attr]
         if value[0] != 1 or value[3] != 1:
             what = {"ksizes": "ksizes", "strides": "strides", "rates": "rates"}[attr]
-            raise errors.UnimplementedError(
-                None, "ExtractImagePatches",
-                f"Only support {what} across space. [Op:ExtractImagePatches]")
+            raise errors.eager_error(errors.UnimplementedError, "ExtractImagePatches",
+                                     f"Only support {what} across space.")
     return dispatch(_EXTRACT_PATCHES, (images,), attrs, name)
 
 

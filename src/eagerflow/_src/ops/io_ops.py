@@ -368,7 +368,10 @@ def encode_base64(input, pad=False, name=None):  # noqa: A002 (TF's name)
 @export("io.decode_base64", "compat.v1.io.decode_base64", "compat.v1.decode_base64")
 def decode_base64(input, name=None):  # noqa: A002 (TF's name)
     """The bytes each web-safe base64 string (padded or not) stands for."""
-    return dispatch(_DECODE_BASE64, (convert_to_tensor(input, _d.string),), {}, name)
+    try:
+        return dispatch(_DECODE_BASE64, (convert_to_tensor(input, _d.string),), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, input) from None
 
 
 @export("io.decode_compressed", "compat.v1.io.decode_compressed",
@@ -376,11 +379,14 @@ def decode_base64(input, name=None):  # noqa: A002 (TF's name)
 def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002 (TF's name)
     """Each string decompressed: `compression_type` "ZLIB", "GZIP" or "" (as it is)."""
     if compression_type not in ("", "ZLIB", "GZIP"):
-        raise errors.InvalidArgumentError(
-            None, "DecodeCompressed", "Only ZLIB, ZSTD, GZIP or NONE are supported "
-                                      "compressions [Op:DecodeCompressed]")
-    return dispatch(_DECODE_COMPRESSED, (convert_to_tensor(bytes, _d.string),),
-                    {"compression_type": compression_type}, name)
+        raise errors.listed(errors.eager_error(
+            errors.InvalidArgumentError, "DecodeCompressed",
+            "Only ZLIB, ZSTD, GZIP or NONE are supported compressions", name or ""), bytes)
+    try:
+        return dispatch(_DECODE_COMPRESSED, (convert_to_tensor(bytes, _d.string),),
+                        {"compression_type": compression_type}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, bytes) from None
 
 
 # -- DecodeCSV ----------------------------------------------------------------------------------

@@ -188,9 +188,19 @@ def _matmul_kernel(xp, a, b, transpose_a=False, transpose_b=False):
 
 
 def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
+    try:
+        return _batch_product(xp, a, b, adj_x, adj_y)
+    except errors.InvalidArgumentError as e:
+        if (a.dtype in _HALF or a.dtype == _F32) and e.message.startswith("Matrix size-"):
+            # (the message of TF's oneDNN kernel, which runs these dtypes, shows the flags)
+            raise _invalid(f"{e.message} {int(adj_x)} {int(adj_y)}") from None
+        raise
+
+
+def _batch_product(xp, a, b, adj_x, adj_y):
     if a.dtype in _HALF:  # in float32, as _matmul_kernel
-        return _batch_matmul_kernel(xp, a.astype(xp.float32), b.astype(xp.float32), adj_x,
-                                    adj_y).astype(a.dtype)
+        return _batch_product(xp, a.astype(xp.float32), b.astype(xp.float32), adj_x,
+                              adj_y).astype(a.dtype)
     for i, t in enumerate((a, b)):
         if t.ndim < 2:
             raise _invalid(f"In[{i}] ndims must be >= 2: {t.ndim}")
@@ -204,7 +214,7 @@ def _batch_matmul_kernel(xp, a, b, adj_x=False, adj_y=False):
 
 def _batch_matmul_v3_kernel(xp, a, b, adj_x=False, adj_y=False, Tout=None):
     out = np.dtype(Tout.as_numpy_dtype)
-    return _batch_matmul_kernel(xp, a.astype(out), b.astype(out), adj_x, adj_y)
+    return _batch_product(xp, a.astype(out), b.astype(out), adj_x, adj_y)
 
 
 def _product_matrix(op_name, a, b, flip_a, flip_b):
@@ -285,6 +295,9 @@ def _batched(a, b):
     return ra is None or rb is None or ra > 2 or rb > 2
 
 
+_MATMUL_SCOPE = errors.ScopeName("MatMul")  # (TF's wrapper opens a scope of this name)
+
+
 @export("linalg.matmul", "matmul")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
@@ -321,7 +334,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.dtype.is_complex and transpose_b:
         b, transpose_b = matrix_transpose(b), False
     attrs = {"adj_x": transpose_a or adjoint_a, "adj_y": transpose_b or adjoint_b}
-    return dispatch(_BATCH_MATMUL, (a, b), attrs, name or "MatMul")  # TF's node name
+    return dispatch(_BATCH_MATMUL, (a, b), attrs, name or _MATMUL_SCOPE)  # TF's node name
 
 
 @export("linalg.matvec")

@@ -197,6 +197,8 @@ def add(x, y, name=None):
         return dispatch(_ADD_STRINGS if a.dtype is _d.string else _ADD, (a, b), name=name)
     except SymbolicCall:
         return dispatch_call(add, {"x": x, "y": y, "name": name})
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
@@ -348,6 +350,9 @@ def _division_operands(x, y, fn_name, convert):
     return x, y
 
 
+_TRUEDIV = errors.ScopeName("truediv")  # (TF's wrapper opens a scope of this name)
+
+
 @export("math.truediv", "truediv")
 def truediv(x, y, name=None):
     """Returns x / y element-wise, casting integers to floats first.
@@ -356,7 +361,10 @@ def truediv(x, y, name=None):
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
-    return dispatch(_REAL_DIV, (x, y), name=name or "truediv")  # TF's name in graphs
+    try:
+        return dispatch(_REAL_DIV, (x, y), name=name or _TRUEDIV)  # TF's name in graphs
+    except errors.OpError as e:  # (TF's wrapper opens a name scope)
+        raise errors.scoped(e) from None
 
 
 @export("math.divide", "divide", dispatch_name="math.truediv")

@@ -15,7 +15,7 @@ import numpy as np
 
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import undispatched
-from eagerflow._src.core import context
+from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -29,6 +29,7 @@ from eagerflow._src.ops.wrappers import as_tensor, binary_operands, reflected
 
 def _bool_or_bitwise(logical, bitwise, op_name):
     """`&`, `|`, `^`: logical ops on bool tensors, bitwise ops on integer tensors."""
+    op_name = errors.ScopeName(op_name)
     def fn(x, y, name=op_name):
         x, y = binary_operands(x, y)
         return (logical if x.dtype == _d.bool else bitwise)(x, y, name)
@@ -48,7 +49,7 @@ def _named(fn, name):
     code = fn.__code__
     params = code.co_varnames[:code.co_argcount]
     defaults = list(fn.__defaults__)
-    defaults[params.index("name") - (len(params) - len(defaults))] = name
+    defaults[params.index("name") - (len(params) - len(defaults))] = errors.ScopeName(name)
     copy = types.FunctionType(code, fn.__globals__, fn.__name__, tuple(defaults),
                               fn.__closure__)
     copy.__kwdefaults__, copy.__doc__ = fn.__kwdefaults__, fn.__doc__

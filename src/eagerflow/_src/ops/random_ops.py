@@ -883,8 +883,8 @@ def _shape_attr(shape, op_name):
         raise attr_dtype_error(op_name, "T", _d.from_numpy(dims.dtype), (_d.int32, _d.int64))
     for d in dims.tolist():
         if d < 0:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"Dimension {d} must be >= 0")
+            raise errors.eager_error(errors.InvalidArgumentError, op_name,
+                                     f"Dimension {d} must be >= 0")
     return tuple(dims.tolist())
 
 

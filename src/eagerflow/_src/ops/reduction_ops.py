@@ -325,6 +325,7 @@ def _reducer(op, doc, input_dtype=None):
     `input_dtype`: the only dtype the op takes; Python values are converted to it.
     """
     def fn(input_tensor, axis=None, keepdims=False, name=None):
+        given = input_tensor
         if (input_dtype is not None and isinstance(axis, (list, tuple))
                 and context.executing_eagerly()):
             # TF's eager fast path rejects a list axis; its fallback converts the input to
@@ -339,7 +340,10 @@ def _reducer(op, doc, input_dtype=None):
                 return dispatch(op, (input_tensor, dynamic), {"keepdims": bool(keepdims)},
                                 name)
         attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims)}
-        return dispatch(op, (input_tensor,), attrs, name)
+        try:
+            return dispatch(op, (input_tensor,), attrs, name)
+        except errors.OpError as e:
+            raise errors.listed(e, given, axis) from None
     fn.__doc__ = doc
     return fn
 
@@ -933,7 +937,10 @@ def _sorted_segment(op, doc):
     """``fn(data, segment_ids, name=None)`` running sorted segment reduction `op`."""
     def fn(data, segment_ids, name=None):
         ids = _index_tensor(segment_ids, op.name, param="segment_ids")
-        return dispatch(op, (as_tensor(data), ids), name=name)
+        try:
+            return dispatch(op, (as_tensor(data), ids), name=name)
+        except errors.OpError as e:
+            raise errors.listed(e, data, segment_ids) from None
     fn.__doc__ = doc
     return fn
 
@@ -1049,8 +1056,11 @@ def _unsorted_segment(op, doc):
         ids = _index_tensor(segment_ids, op.name, allowed=(_d.int16,) + _INDEX,
                             param="segment_ids")
         num_segments = _int_or_tensor(num_segments, op.name, "Tnumsegments", "num_segments")
-        return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
-                              name)
+        try:
+            return _dispatch_with(op, (as_tensor(data), ids), {}, "num_segments", num_segments,
+                                  name)
+        except errors.OpError as e:
+            raise errors.listed(e, data, segment_ids) from None
     fn.__doc__ = doc
     return fn
 

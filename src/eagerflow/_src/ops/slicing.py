@@ -321,6 +321,8 @@ def _slice(tensor, attrs, name):
 
 
 _INT_KEYS = {}  # int -> attrs of tensor[int], the most common key
+# TF opens a name scope (yielding ``strided_slice/`` eagerly too) for `tensor[key]`
+_GETITEM_NAME = errors.ScopeName("strided_slice", "strided_slice/")
 
 
 def _int_key_attrs(i):
@@ -355,12 +357,12 @@ def getitem(tensor, slice_spec):
     if type(slice_spec) is int:
         attrs = _int_key_attrs(slice_spec)
     elif type(slice_spec) in (tuple, list):
-        return _slice(tensor, _key_attrs(slice_spec), "strided_slice")
+        return _slice(tensor, _key_attrs(slice_spec), _GETITEM_NAME)
     elif _is_mask(slice_spec):
         return late.array_ops.boolean_mask(tensor, slice_spec)
     else:
         attrs = _key_attrs((slice_spec,))
-    return _slice(tensor, attrs, "strided_slice")
+    return _slice(tensor, attrs, _GETITEM_NAME)
 
 
 # -- gradients ---------------------------------------------------------------------------

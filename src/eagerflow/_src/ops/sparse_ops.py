@@ -126,10 +126,12 @@ def reshape(sp_input, shape, name=None):
     static_new = get_static_value(filled)
     if static_total is not None and static_new is not None and \
             int(np.prod(static_new)) != int(static_total):
-        raise errors.InvalidArgumentError(
-            None, "SparseReshape", f"Input to reshape is a tensor with {int(static_total)} dense "
-                                   f"values, but the requested shape has "
-                                   f"{int(np.prod(static_new))} [Op:SparseReshape]")
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            f"Input to reshape is a tensor with {int(static_total)} dense values, but the "
+            f"requested shape has {int(np.prod(static_new))}. input_shape="
+            f"{errors.shape_text(np.reshape(get_static_value(sp.dense_shape), -1))} "
+            f"output_shape={errors.shape_text(np.reshape(static_new, -1))}")
     indices = _unravel(_linear(sp.indices, sp.dense_shape), filled)
     out = SparseTensor(indices, sp.values, filled)
     if static_new is not None:

@@ -428,10 +428,13 @@ def substr(input, pos, len, unit="BYTE", name=None):
     x = _strings(input)
     if x.dtype != _d.string:
         raise errors.InvalidArgumentError(
-            None, "Substr", "cannot compute Substr as input #0(zero-based) was expected to be a "
-            f"string tensor but is a {x.dtype.name} tensor [Op:Substr]")
+            None, None, "cannot compute Substr as input #0(zero-based) was expected to be a "
+            f"string tensor but is a {x.dtype.name} tensor [Op:Substr] name: ")
     pos, size = binary_operands(pos, len)
-    return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
+    try:
+        return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, input, pos, len) from None
 
 
 # --- regular expressions -------------------------------------------------------------------------
@@ -644,7 +647,10 @@ def to_number(input, out_type=_d.float32, name=None):
     """
     out_type = _d.as_dtype(out_type)
     check_attr_dtype("StringToNumber", "out_type", out_type, _NUMBER_TYPES)
-    return dispatch(_STRING_TO_NUMBER, (_strings(input),), {"out_type": out_type}, name)
+    try:
+        return dispatch(_STRING_TO_NUMBER, (_strings(input),), {"out_type": out_type}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, input) from None
 
 
 def _as_string(xp, x, precision, scientific, shortest, width, fill):

@@ -8,11 +8,14 @@ the variable in one "ResourceStridedSliceAssign" op.
 >>> v[1].assign(7.0)
 <tf.Variable 'UnreadVariable' shape=(3,) dtype=float32, numpy=array([1., 7., 3.], dtype=float32)>
 """
+import numpy as np
+
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, _UnreadVariable
 from eagerflow._src.core.node_forms import tf_args
@@ -78,10 +81,15 @@ def getitem(var, slice_spec):
     return value
 
 
-def _scatter_nd(update):
-    """A Variable method writing ``update(value, indices, updates)`` back to the variable."""
+def _scatter_nd(update, op_name):
+    """A Variable method writing ``update(value, indices, updates)`` back to the variable;
+    its errors name TF's op `op_name`."""
     def method(self, indices, updates, name=None):
-        return self.assign(update(self.value(), indices, updates), name=name)
+        try:
+            value = update(self.value(), indices, updates)
+        except errors.OpError as e:
+            raise errors.renamed(e, op_name) from None
+        return self.assign(value, name=name)
     method.__doc__ = f"Assigns `{update.__name__}` of the variable's value; returns the variable."
     return method
 
@@ -93,14 +101,18 @@ def _gather_nd(self, indices, name=None):
 
 def _sparse_read(self, indices, name=None):
     """Gathers rows of the variable's value at `indices` (see `gather`)."""
-    return array_ops.gather(self.value(), indices, name=name)
+    try:
+        return array_ops.gather(self.value(), indices, name=name)
+    except errors.OpError as e:
+        raise errors.renamed(e, "ResourceGather") from None
 
 
-Variable.scatter_nd_update = _scatter_nd(array_ops.tensor_scatter_nd_update)
-Variable.scatter_nd_add = _scatter_nd(array_ops.tensor_scatter_nd_add)
-Variable.scatter_nd_sub = _scatter_nd(array_ops.tensor_scatter_nd_sub)
-Variable.scatter_nd_max = _scatter_nd(array_ops.tensor_scatter_nd_max)
-Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min)
+Variable.scatter_nd_update = _scatter_nd(array_ops.tensor_scatter_nd_update,
+                                         "ResourceScatterNdUpdate")
+Variable.scatter_nd_add = _scatter_nd(array_ops.tensor_scatter_nd_add, "ResourceScatterNdAdd")
+Variable.scatter_nd_sub = _scatter_nd(array_ops.tensor_scatter_nd_sub, "ResourceScatterNdSub")
+Variable.scatter_nd_max = _scatter_nd(array_ops.tensor_scatter_nd_max, "ResourceScatterNdMax")
+Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min, "ResourceScatterNdMin")
 Variable.gather_nd = _gather_nd
 
 
@@ -111,11 +123,30 @@ def _sparse_delta_rows(sparse_delta):
     return array_ops.expand_dims(sparse_delta.indices, -1), sparse_delta.values
 
 
-def _scatter_rows(update):
-    """A Variable method applying an IndexedSlices' rows with ``update`` (a scatter_nd op)."""
+def _check_rows(var, indices, op_name):
+    """TF's error of `op_name` for an index of `indices` (eager) outside `var`'s rows."""
+    rows = var.shape[0] if var.shape.rank else None
+    if isinstance(indices, Tensor) and not hasattr(indices, "_data") or rows is None:
+        return  # (symbolic: the op checks them as it runs)
+    flat = np.reshape(np.asarray(indices), -1)
+    bad = np.flatnonzero((flat < 0) | (flat >= rows)) if flat.dtype.kind in "iu" else []
+    if len(bad):
+        error = errors.InvalidArgumentError(None, None, errors.eager_message(
+            f"indices[{bad[0]}] = {flat[bad[0]]} is not in [0, {rows})", op_name, name=""))
+        raise errors.listed(error, indices)
+
+
+def _scatter_rows(update, op_name):
+    """A Variable method applying an IndexedSlices' rows with ``update`` (a scatter_nd op);
+    its errors name TF's op `op_name`."""
     def method(self, sparse_delta, use_locking=False, name=None):
         rows, values = _sparse_delta_rows(sparse_delta)
-        return self.assign(update(self.value(), rows, values), name=name)
+        _check_rows(self, sparse_delta.indices, op_name)
+        try:
+            value = update(self.value(), rows, values)
+        except errors.OpError as e:
+            raise errors.renamed(e, op_name) from None
+        return self.assign(value, name=name)
     method.__doc__ = (f"Applies `sparse_delta`'s rows to the variable with `{update.__name__}`;"
                       " returns the variable.")
     return method
@@ -138,11 +169,12 @@ def _scale_rows(divide):
     return method
 
 
-Variable.scatter_update = _scatter_rows(array_ops.tensor_scatter_nd_update)
-Variable.scatter_add = _scatter_rows(array_ops.tensor_scatter_nd_add)
-Variable.scatter_sub = _scatter_rows(array_ops.tensor_scatter_nd_sub)
-Variable.scatter_max = _scatter_rows(array_ops.tensor_scatter_nd_max)
-Variable.scatter_min = _scatter_rows(array_ops.tensor_scatter_nd_min)
+Variable.scatter_update = _scatter_rows(array_ops.tensor_scatter_nd_update,
+                                        "ResourceScatterUpdate")
+Variable.scatter_add = _scatter_rows(array_ops.tensor_scatter_nd_add, "ResourceScatterAdd")
+Variable.scatter_sub = _scatter_rows(array_ops.tensor_scatter_nd_sub, "ResourceScatterSub")
+Variable.scatter_max = _scatter_rows(array_ops.tensor_scatter_nd_max, "ResourceScatterMax")
+Variable.scatter_min = _scatter_rows(array_ops.tensor_scatter_nd_min, "ResourceScatterMin")
 Variable.scatter_mul = _scale_rows(divide=False)
 Variable.scatter_div = _scale_rows(divide=True)
 Variable.sparse_read = _sparse_read

@@ -519,9 +519,11 @@ def gather(params, indices, axis=0, batch_dims=0):
         n = s.size - 1
         if idx.size and ((idx < 0) | (idx >= n)).any():
             where = int(np.argmax((idx < 0) | (idx >= n)))
-            raise errors.InvalidArgumentError(
-                None, "RaggedGather", f"indices[{where}] = {int(idx[where])} is not in "
-                                      f"[0, {n}) [Op:RaggedGather]")
+            raise errors.eager_error(  # (TF's function is named by the ragged ranks)
+                errors.InvalidArgumentError, "RaggedGather",
+                f"indices[{where}] = {int(idx[where])} is not in [0, {n})",
+                counts=[("OUTPUT_RAGGED_RANK", params.ragged_rank),
+                        ("PARAMS_RAGGED_RANK", params.ragged_rank)])
         starts, limits = s[:-1][idx], s[1:][idx]
         lengths = limits - starts
         new_splits = np.zeros(idx.size + 1, s.dtype)
