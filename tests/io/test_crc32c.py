@@ -239,13 +239,14 @@ def test_long_buffers_are_cut_into_pieces_only_while_helper_threads_are_free(mon
 @given(st.lists(st.sampled_from([0, 1, 5000, SEGMENTS - 3, 2 * SEGMENTS, 3 * SEGMENTS + 33]),
                 max_size=3), st.integers(0, 2**32 - 1))
 def test_each_buffers_checksum_from_pieces_of_all_of_them_on_threads(sizes, seed):
-    # (a checkpoint's tensors: all their pieces share the helper threads, then each
-    # buffer's pieces are joined)
+    # (a checkpoint's tensors: short ones in one pass, the pieces of the others share the
+    # helper threads, then each buffer's pieces are joined)
     from unittest import mock
 
     from tests.internals import crc32c_module
     rng = np.random.default_rng(seed)
-    buffers = [rng.bytes(n) for n in sizes] + [rng.bytes(2 * SEGMENTS + 5)]
+    buffers = [rng.bytes(n) for n in sizes] + [rng.bytes(2 * SEGMENTS + 5), rng.bytes(70_000)]
+    buffers += [rng.bytes(int(n)) for n in rng.integers(3000, 6000, 5)]  # (side by side)
     expected = [chained(b, piece=2000) for b in buffers]
     for free in (True, False):
         with mock.patch.object(crc32c_module, "_threads_free", lambda free=free: free):

@@ -239,6 +239,7 @@ def _python_crc(data, crc):
 
 _SPLIT = 3 << 20  # bytes from which a buffer is cut into pieces checksummed on threads
 _PIECE = 2 * _BLOCK  # bytes of a piece (whole blocks; a few per thread, to balance their work)
+_EACH_SHORT = 1 << 16  # buffers shorter than this are checksummed side by side by `crc32c_each`
 
 
 def _shift(reg, nbytes):
@@ -389,22 +390,39 @@ def crc32c(data, crc=0):
 
 
 def crc32c_each(buffers):
-    """``[crc32c(b) for b in buffers]`` (a checkpoint's tensors): while helper threads are
-    free, the pieces of all the buffers are checksummed on them at once."""
+    """``[crc32c(b) for b in buffers]`` (a checkpoint's tensors): buffers under 64 KiB in
+    one `crc32c_many` pass, and while helper threads are free, the pieces of all the longer
+    ones on them at once."""
     views = [memoryview(b).cast("B") for b in buffers]
-    if sum(map(len, views)) < _SPLIT or _kernel() is not None or not _threads_free():
-        return [crc32c(v) for v in views]
-    pieces = [(j, start, stop) for j, v in enumerate(views) for start, stop in _cut(len(v))]
+    out = [0] * len(views)
+    small = [j for j, v in enumerate(views) if len(v) < _EACH_SHORT]
+    for j, crc in zip(small, crc32c_many([views[j] for j in small])):
+        out[j] = crc
+    long = [j for j, v in enumerate(views) if len(v) >= _EACH_SHORT]
+    if sum(len(views[j]) for j in long) < _SPLIT or _kernel() is not None or \
+            not _threads_free():
+        for j in long:
+            out[j] = crc32c(views[j])
+        return out
+    pieces = [(j, start, stop) for j in long for start, stop in _cut(len(views[j]))]
+    groups, size = [[]], 0  # consecutive pieces, at least `_PIECE` bytes a group where
+    for piece in pieces:    # the buffers are short: a thread's share of the work
+        if size >= _PIECE:
+            groups.append([])
+            size = 0
+        groups[-1].append(piece)
+        size += piece[2] - piece[1]
 
     def run(i):
-        j, start, stop = pieces[i]
-        return _register(views[j][start:stop], 0 if start else 0xFFFFFFFF)
+        return [_register(views[j][start:stop], 0 if start else 0xFFFFFFFF)
+                for j, start, stop in groups[i]]
 
-    regs = _in_chunks(len(pieces), run)
-    out = [0] * len(views)
+    regs = [reg for group in _in_chunks(len(groups), run) for reg in group]
     for (j, start, stop), reg in zip(pieces, regs):
         out[j] = _shift(out[j], stop - start) ^ reg if start else reg
-    return [reg ^ 0xFFFFFFFF for reg in out]
+    for j in long:
+        out[j] ^= 0xFFFFFFFF
+    return out
 
 
 def mask(crc):
