@@ -175,3 +175,16 @@ def test_second_derivative_through_sqrt_at_zero_is_nan_as_in_tf():
     np.testing.assert_array_equal(g1, [0.0])
     h0, h1 = t2.gradient(s, [x0, x1])
     assert np.isnan(h0).all() and np.isnan(h1).all()
+
+
+def test_gather_nd_of_whole_rows_gives_a_sparse_gradient():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape(persistent=True) as t:
+        rows = tf.reduce_sum(tf.gather_nd(v, [[1], [1], [2]]) ** 2)
+        elements = tf.reduce_sum(tf.gather_nd(v, [[1, 0], [1, 0]]) ** 2)
+    g = t.gradient(rows, v)
+    assert isinstance(g, tf.IndexedSlices)
+    np.testing.assert_array_equal(g.indices, [1, 1, 2])
+    np.testing.assert_array_equal(tf.convert_to_tensor(g), [[0, 0], [12, 16], [10, 12]])
+    assert not isinstance(t.gradient(elements, v), tf.IndexedSlices)
+    np.testing.assert_array_equal(t.gradient(elements, v), [[0, 0], [12, 0], [0, 0]])
