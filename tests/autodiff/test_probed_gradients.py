@@ -1,6 +1,8 @@
 """Gradients on paths found by comparing programs with TF 2.21 (values checked there)."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eagerflow as tf
 
@@ -188,3 +190,38 @@ def test_gather_nd_of_whole_rows_gives_a_sparse_gradient():
     np.testing.assert_array_equal(tf.convert_to_tensor(g), [[0, 0], [12, 16], [10, 12]])
     assert not isinstance(t.gradient(elements, v), tf.IndexedSlices)
     np.testing.assert_array_equal(t.gradient(elements, v), [[0, 0], [12, 0], [0, 0]])
+
+
+_BINARY = [tf.add, tf.multiply, tf.maximum, tf.math.squared_difference,
+           lambda a, b: a / (b * b + 1.0), lambda a, b: tf.where(a > b, a * b, a - b)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([1, 2, 3]), min_size=0, max_size=3),
+       st.lists(st.booleans(), min_size=3, max_size=3),
+       st.integers(0, len(_BINARY) - 1), st.integers(0, 2))
+def test_traced_gradients_with_unknown_dims_equal_eager_ones(shape, ones, op, drop):
+    """Generated: broadcasting binary ops, differentiated eagerly and in a function whose
+    input_signature leaves every dim (or the rank) unknown."""
+    a_shape = list(shape)
+    b_shape = [1 if one else d for d, one in zip(shape, ones)][drop:]  # b broadcasts
+    rng = np.random.RandomState(len(shape) * 7 + op)
+    a = tf.constant(rng.uniform(-2, 2, a_shape))
+    b = tf.constant(rng.uniform(-2, 2, b_shape))
+    fn = _BINARY[op]
+
+    def grads(a, b):
+        with tf.GradientTape() as t:
+            t.watch([a, b])
+            y = fn(a, b) if op % 2 else fn(b, a)
+            y = tf.reduce_sum(y * tf.reshape(tf.cast(tf.range(1, tf.size(y) + 1), y.dtype),
+                                             tf.shape(y)))
+        return t.gradient(y, [a, b])
+
+    want = grads(a, b)
+    for spec in ([None] * len(a_shape), [None] * len(b_shape)), (None, None):
+        got = tf.function(grads, input_signature=[tf.TensorSpec(spec[0], tf.float64),
+                                                  tf.TensorSpec(spec[1], tf.float64)])(a, b)
+        for w, g in zip(want, got):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=1e-12)
