@@ -225,3 +225,16 @@ def test_traced_gradients_with_unknown_dims_equal_eager_ones(shape, ones, op, dr
         for w, g in zip(want, got):
             assert g.shape == w.shape
             np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+def test_sign_of_complex_tensors_has_the_gradient_of_x_over_abs_x():
+    x = tf.constant([0.5 + 0.3j, -1.0 + 2.0j, 0.0], tf.complex128)
+    w = tf.constant([1 + 1j, 2 - 1j, 0.5], tf.complex128)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.reduce_sum(tf.math.real(tf.math.sign(x) * w))
+        same = tf.reduce_sum(tf.math.real(tf.math.divide_no_nan(x, tf.cast(tf.abs(x), x.dtype)) * w))
+    np.testing.assert_allclose(t.gradient(y, x), t.gradient(same, x))
+    assert np.abs(t.gradient(y, x).numpy()[:2]).min() > 0.1  # not the real sign's zeros
+    np.testing.assert_allclose(tf.math.sign(x), [0.5 + 0.3j, -1 + 2j, 0] / np.abs(
+        [0.5 + 0.3j, -1 + 2j, 1]) * [1, 1, 0])
