@@ -1,6 +1,8 @@
 """Gradients on paths found by comparing programs with TF 2.21 (values checked there)."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eagerflow as tf
 
@@ -175,3 +177,64 @@ def test_second_derivative_through_sqrt_at_zero_is_nan_as_in_tf():
     np.testing.assert_array_equal(g1, [0.0])
     h0, h1 = t2.gradient(s, [x0, x1])
     assert np.isnan(h0).all() and np.isnan(h1).all()
+
+
+def test_gather_nd_of_whole_rows_gives_a_sparse_gradient():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape(persistent=True) as t:
+        rows = tf.reduce_sum(tf.gather_nd(v, [[1], [1], [2]]) ** 2)
+        elements = tf.reduce_sum(tf.gather_nd(v, [[1, 0], [1, 0]]) ** 2)
+    g = t.gradient(rows, v)
+    assert isinstance(g, tf.IndexedSlices)
+    np.testing.assert_array_equal(g.indices, [1, 1, 2])
+    np.testing.assert_array_equal(tf.convert_to_tensor(g), [[0, 0], [12, 16], [10, 12]])
+    assert not isinstance(t.gradient(elements, v), tf.IndexedSlices)
+    np.testing.assert_array_equal(t.gradient(elements, v), [[0, 0], [12, 0], [0, 0]])
+
+
+_BINARY = [tf.add, tf.multiply, tf.maximum, tf.math.squared_difference,
+           lambda a, b: a / (b * b + 1.0), lambda a, b: tf.where(a > b, a * b, a - b)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([1, 2, 3]), min_size=0, max_size=3),
+       st.lists(st.booleans(), min_size=3, max_size=3),
+       st.integers(0, len(_BINARY) - 1), st.integers(0, 2))
+def test_traced_gradients_with_unknown_dims_equal_eager_ones(shape, ones, op, drop):
+    """Generated: broadcasting binary ops, differentiated eagerly and in a function whose
+    input_signature leaves every dim (or the rank) unknown."""
+    a_shape = list(shape)
+    b_shape = [1 if one else d for d, one in zip(shape, ones)][drop:]  # b broadcasts
+    rng = np.random.RandomState(len(shape) * 7 + op)
+    a = tf.constant(rng.uniform(-2, 2, a_shape))
+    b = tf.constant(rng.uniform(-2, 2, b_shape))
+    fn = _BINARY[op]
+
+    def grads(a, b):
+        with tf.GradientTape() as t:
+            t.watch([a, b])
+            y = fn(a, b) if op % 2 else fn(b, a)
+            y = tf.reduce_sum(y * tf.reshape(tf.cast(tf.range(1, tf.size(y) + 1), y.dtype),
+                                             tf.shape(y)))
+        return t.gradient(y, [a, b])
+
+    want = grads(a, b)
+    for spec in ([None] * len(a_shape), [None] * len(b_shape)), (None, None):
+        got = tf.function(grads, input_signature=[tf.TensorSpec(spec[0], tf.float64),
+                                                  tf.TensorSpec(spec[1], tf.float64)])(a, b)
+        for w, g in zip(want, got):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+def test_sign_of_complex_tensors_has_the_gradient_of_x_over_abs_x():
+    x = tf.constant([0.5 + 0.3j, -1.0 + 2.0j, 0.0], tf.complex128)
+    w = tf.constant([1 + 1j, 2 - 1j, 0.5], tf.complex128)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.reduce_sum(tf.math.real(tf.math.sign(x) * w))
+        same = tf.reduce_sum(tf.math.real(tf.math.divide_no_nan(x, tf.cast(tf.abs(x), x.dtype)) * w))
+    np.testing.assert_allclose(t.gradient(y, x), t.gradient(same, x))
+    assert np.abs(t.gradient(y, x).numpy()[:2]).min() > 0.1  # not the real sign's zeros
+    np.testing.assert_allclose(tf.math.sign(x), [0.5 + 0.3j, -1 + 2j, 0] / np.abs(
+        [0.5 + 0.3j, -1 + 2j, 1]) * [1, 1, 0])

@@ -6202,6 +6202,7 @@ WRAPPERS = {
     'math.segment_min': _w54f198779b,
     'math.segment_prod': _w54f198779b,
     'math.segment_sum': _w54f198779b,
+    'math.sign': _w87709dcace,
     'math.top_k': _w20e7200b29,
     'math.truediv': _wcdda191bb7,
     'math.unsorted_segment_max': _w08a5135e71,

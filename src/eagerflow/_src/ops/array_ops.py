@@ -3002,6 +3002,9 @@ def _gather_grad_unknown_rank(params, indices, dy, axis):
 @register_gradient("GatherNd")
 def _gather_nd_grad(op, dy):
     params, indices = op.inputs
+    if (op.attrs["batch_dims"] == 0 and indices.shape.rank == 2
+            and indices.shape[-1] == 1):  # whole rows: a sparse gradient, as TF's
+        return IndexedSlices(dy, squeeze(indices, [-1]), shape(params)), None
     coords = _with_batch_coords(indices, op.attrs["batch_dims"])
     return scatter_nd(coords, dy, known_shape(params)), None
 

@@ -527,9 +527,21 @@ def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, tf_output="y", **kw):
 _NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
 negative = unary(_NEG, "Computes -x element-wise.")
 export("math.negative", "negative")(negative)
-sign = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
-             "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
-export("math.sign", "sign", "keras.backend.sign")(sign)
+_sign_op = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
+                 "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
+
+
+@export("math.sign", "sign", "keras.backend.sign")
+def sign(x, name=None):
+    """Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).
+
+    >>> tf.math.sign(tf.constant([0.0, 2.0, -3.0]))
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 0.,  1., -1.], dtype=float32)>
+    """
+    x = as_tensor(x)
+    if x.dtype.is_complex:  # composed of ops, as TF's: it then has their gradient
+        return divide_no_nan(x, _cast(abs(x), x.dtype), name=name)
+    return _sign_op(x, name)
 square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
 export("math.square", "square", "keras.backend.square")(square)
 sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square root of x.

@@ -201,6 +201,9 @@ def _options(loop):
     keywords = getattr(loop, "ag_loop_options", [])
     keys = [ast.Constant(k.arg) for k in keywords] + [ast.Constant("has_else")]
     values = [k.value for k in keywords] + [ast.Constant(getattr(loop, "ag_has_else", False))]
+    if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name):
+        keys.append(ast.Constant("iterate_names"))  # (a loop over a range starts it there)
+        values.append(ast.Constant(loop.target.id))
     return ast.Dict(keys, values)
 
 

@@ -390,6 +390,10 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     is raised: such a loop has to be a TF loop.
     """
     if _is_tensor_loop(iter_):
+        if isinstance(iter_, SymbolicTensor) and iter_.op.type == "Range":
+            _range_for(*iter_.op.inputs, extra_test, body, get_state, set_state,
+                       symbol_names, opts)
+            return
         _graph_for(convert_to_tensor(iter_), extra_test, body, get_state, set_state,
                    symbol_names, opts)
         return
@@ -487,6 +491,41 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, names, opts)
                 names, len(names))
 
     _graph_loop(test, step, get_all, set_all, ("<iterator has more>", *names), opts)
+
+
+def _range_for(start, limit, delta, extra_test, body, get_state, set_state, names, opts):
+    """TF's loop over ``tf.range(start, limit, delta)`` in a graph: it counts from `start`
+    by `delta` and never runs the range itself, which fails where `start` is past `limit`
+    (the loop then runs no times)."""
+    index = [start]
+    step_sign = get_static_value(delta)
+    iterate = opts.get("iterate_names")
+
+    def get_all():  # the loop variable, not set before the loop, starts as `start` (TF's)
+        return (index[0], *(index[0] if name == iterate and is_undefined(value) else value
+                            for name, value in zip(names, get_state())))
+
+    def set_all(values):
+        index[0] = values[0]
+        set_state(values[1:])
+
+    def test():
+        i = index[0]
+        if step_sign is not None:
+            more = math_ops.less(i, limit) if step_sign > 0 else math_ops.greater(i, limit)
+        else:
+            zero = array_ops.zeros_like(delta)
+            more = math_ops.logical_or(
+                math_ops.logical_and(math_ops.greater(delta, zero), math_ops.less(i, limit)),
+                math_ops.logical_and(math_ops.less(delta, zero), math_ops.greater(i, limit)))
+        return more if extra_test is None else math_ops.logical_and(
+            more, convert_to_tensor(extra_test()))
+
+    def step():
+        body(index[0])
+        index[0] = math_ops.add(index[0], delta)
+
+    _graph_loop(test, step, get_all, set_all, ("<loop index>", *names), opts)
 
 
 def _graph_for(tensor, extra_test, body, get_state, set_state, names, opts):

@@ -1,0 +1,24 @@
+"""AutoGraph programs found by comparing with TF 2.21 (results checked there)."""
+import numpy as np
+
+import eagerflow as tf
+
+
+def test_for_over_a_range_that_is_empty_because_start_is_past_limit():
+    # tf.range(2, 0, 2) alone fails, but a loop over it runs no times, as in TF
+    @tf.function
+    def f(n, d):
+        s = tf.constant(0.0)
+        for k in tf.range(2, n, 2):
+            s += 1.0
+        for m in tf.range(0, n, d):
+            s += 100.0
+            if s > 2000.0:
+                break
+        for j in tf.range(0.0, tf.cast(n, tf.float32), 0.75):
+            s += j
+        return s, k, m
+
+    assert [v.numpy().tolist() for v in f(tf.constant(0), tf.constant(1))] == [0.0, 2, 0]
+    assert [v.numpy().tolist() for v in f(tf.constant(5), tf.constant(2))] == [317.75, 4, 4]
+    assert [v.numpy().tolist() for v in f(tf.constant(6), tf.constant(-1))] == [23.0, 4, 0]
