@@ -369,3 +369,23 @@ def test_reprs_of_parallel_interleave_and_sparse_batch():
         f"<_ParallelInterleaveDataset element_spec={spec}>"
     assert repr(d.sparse_batch(2, [3])) == ("<_DenseToSparseBatchDataset element_spec="
                                             "SparseTensorSpec(TensorShape([None, 3]), tf.int64)>")
+
+
+def test_pad_to_cardinality():
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2], "b": [[1.5, 2.5], [3.5, 4.5]]})
+    padded = ds.apply(tf.data.experimental.pad_to_cardinality(4))
+    assert padded.element_spec == {"a": tf.TensorSpec([], tf.int32),
+                                   "b": tf.TensorSpec([2], tf.float32),
+                                   "valid": tf.TensorSpec([], tf.bool)}
+    assert int(padded.cardinality()) == 4
+    assert [(int(e["a"]), e["b"].numpy().tolist(), bool(e["valid"])) for e in padded] == [
+        (1, [1.5, 2.5], True), (2, [3.5, 4.5], True), (0, [0, 0], False), (0, [0, 0], False)]
+    same = ds.apply(tf.data.experimental.pad_to_cardinality(2, mask_key="m"))
+    assert [bool(e["m"]) for e in same] == [True, True]
+    for bad, message in ((ds.repeat(), "must have a known cardinalty, but has cardinality -1"),
+                         (tf.data.Dataset.range(2), "requires its input dataset to be a "
+                                                    "dictionary"),
+                         (ds.repeat(3), r"less than the target cardinality \(4\), but has "
+                                        r"cardinality 6")):
+        with pytest.raises(ValueError, match=message):
+            bad.apply(tf.data.experimental.pad_to_cardinality(4))

@@ -201,6 +201,15 @@ def _w0b1e02a60f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0b96ad08d3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cardinality, mask_key=None):
+        try:
+            return _export_fn(cardinality, mask_key)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cardinality': cardinality, 'mask_key': mask_key})
+    return _export_wrapper
+
+
 def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, rate, noise_shape=None, seed=None, name=None):
         try:
@@ -5491,6 +5500,7 @@ WRAPPERS = {
     'data.experimental.make_batched_features_dataset': _wc092744f48,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
+    'data.experimental.pad_to_cardinality': _w0b96ad08d3,
     'data.experimental.parallel_interleave': _w090b250304,
     'data.experimental.parse_example_dataset': _w308dd9c5b7,
     'data.experimental.prefetch_to_device': _w00df03844e,

@@ -69,6 +69,41 @@ def assert_cardinality(expected_cardinality):
     return lambda dataset: _AssertCardinalityDataset(dataset, expected_cardinality)
 
 
+@export("data.experimental.pad_to_cardinality")
+def pad_to_cardinality(cardinality, mask_key="valid"):
+    """A transformation padding a dataset of dicts with all-zero elements up to
+    `cardinality` elements; each element's `mask_key` entry says whether it is real.
+
+    >>> ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]})
+    >>> [(int(e["a"]), bool(e["valid"])) for e in ds.apply(
+    ...     tf.data.experimental.pad_to_cardinality(3))]
+    [(1, True), (2, True), (0, False)]
+    """
+    from eagerflow._src.core import context  # noqa: PLC0415
+    from eagerflow._src.ops import array_ops  # noqa: PLC0415
+
+    def apply_fn(dataset):
+        if context.executing_eagerly():  # (a traced cardinality is known only when run)
+            n = int(dataset.cardinality())
+            if n < 0:
+                raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a "
+                                 f"known cardinalty, but has cardinality {n}")
+            if n > cardinality:
+                raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a "
+                                 f"cardinalty less than the target cardinality "
+                                 f"({cardinality}), but has cardinality {n}")
+        spec = dataset.element_spec
+        if not isinstance(spec, dict):
+            raise ValueError("`pad_to_cardinality` requires its input dataset to be a "
+                             "dictionary.")
+        filler = {k: structure.map_structure(
+            lambda s: array_ops.zeros(s.shape, s.dtype), v) for k, v in spec.items()}
+        filler[mask_key] = False
+        filler = Dataset.from_tensors(filler).repeat(cardinality - dataset.cardinality())
+        return dataset.map(lambda x: {**x, mask_key: True}).concatenate(filler)
+    return apply_fn
+
+
 @export("data.experimental.enumerate_dataset")
 def enumerate_dataset(start=0):
     """``Dataset.enumerate(start)`` as a transformation."""
