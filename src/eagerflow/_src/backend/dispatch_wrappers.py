@@ -2676,6 +2676,15 @@ def _w858836a253(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w85fa3da533(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized_sparse, dtype, rank=None, name=None):
+        try:
+            return _export_fn(serialized_sparse, dtype, rank, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized_sparse': serialized_sparse, 'dtype': dtype, 'rank': rank, 'name': name})
+    return _export_wrapper
+
+
 def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
         try:
@@ -3402,6 +3411,15 @@ def _wa266637861(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_shape, crops, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'crops': crops, 'name': name})
+    return _export_wrapper
+
+
+def _wa29ae4c102(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, out_type=None, name=None):
+        try:
+            return _export_fn(sp_input, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'out_type': out_type, 'name': name})
     return _export_wrapper
 
 
@@ -5855,6 +5873,7 @@ WRAPPERS = {
     'io.decode_png': _wa872605483,
     'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,
+    'io.deserialize_many_sparse': _w85fa3da533,
     'io.encode_base64': _w510d2c7004,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
@@ -5880,6 +5899,8 @@ WRAPPERS = {
     'io.parse_single_sequence_example': _w217994f729,
     'io.parse_tensor': _w6f861c8030,
     'io.read_file': _w4a9a3c75ae,
+    'io.serialize_many_sparse': _wa29ae4c102,
+    'io.serialize_sparse': _wa29ae4c102,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
     'io.write_graph': _w3727aac4e5,
