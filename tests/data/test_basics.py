@@ -389,3 +389,25 @@ def test_pad_to_cardinality():
                                         r"cardinality 6")):
         with pytest.raises(ValueError, match=message):
             bad.apply(tf.data.experimental.pad_to_cardinality(4))
+
+
+def test_lookup_tables_from_datasets():
+    keys = tf.data.Dataset.range(100, 105).map(lambda x: tf.strings.as_string(x))
+    index = tf.data.experimental.index_table_from_dataset(keys)
+    assert int(index.size()) == 5
+    assert index.lookup(tf.constant(["101", "104", "zzz"])).numpy().tolist() == [1, 4, -1]
+    pairs = tf.data.Dataset.zip((tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)))
+    table = tf.data.experimental.table_from_dataset(pairs, default_value=-5,
+                                                    key_dtype=tf.int64)
+    assert table.lookup(tf.constant([0, 2, 7], tf.int64)).numpy().tolist() == [10, 12, -5]
+    assert (table.key_dtype, table.value_dtype) == (tf.int64, tf.int64)
+    # other keys hashed into buckets after the vocabulary, as TF's FastHashSpec does
+    buckets = tf.data.experimental.index_table_from_dataset(keys, num_oov_buckets=2)
+    assert buckets.lookup(tf.constant(["101", "zzz"])).numpy().tolist() == [1, 5]
+    assert int(buckets.size()) == 7
+    init = tf.data.experimental.DatasetInitializer(pairs)
+    assert (init.key_dtype, init.value_dtype) == (tf.int64, tf.int64)
+    assert tf.lookup.StaticHashTable(init, -1).lookup(
+        tf.constant([1], tf.int64)).numpy().tolist() == [11]
+    with pytest.raises(TypeError, match="has no len"):
+        tf.data.experimental.DatasetInitializer(tf.data.Dataset.range(3))

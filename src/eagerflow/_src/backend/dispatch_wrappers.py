@@ -1857,6 +1857,15 @@ def _w60e79500c1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w61143ae0fa(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset=None, num_oov_buckets=None, vocab_size=None, default_value=None, hasher_spec=None, key_dtype=None, name=None):
+        try:
+            return _export_fn(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'num_oov_buckets': num_oov_buckets, 'vocab_size': vocab_size, 'default_value': default_value, 'hasher_spec': hasher_spec, 'key_dtype': key_dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w6153a85711(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(scope=None, loss_collection=None):
         try:
@@ -5514,6 +5523,7 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.index_table_from_dataset': _w61143ae0fa,
     'data.experimental.load': _w91b93a8f08,
     'data.experimental.make_batched_features_dataset': _wc092744f48,
     'data.experimental.make_csv_dataset': _w05f228b72e,
@@ -5528,6 +5538,7 @@ WRAPPERS = {
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
     'data.experimental.snapshot': _w73158f4cb9,
+    'data.experimental.table_from_dataset': _w61143ae0fa,
     'data.experimental.take_while': _w4ea93e0ccc,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,
