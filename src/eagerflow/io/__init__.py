@@ -10,7 +10,7 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
     encode_base64, matching_files, parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
     serialize_tensor, write_file)
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
-    parse_sequence_example, parse_single_example, parse_single_sequence_example)
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
+    parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example)
 from eagerflow._src.ragged.ragged_ops import RaggedFeature  # noqa: F401
 from eagerflow.io import gfile  # noqa: F401

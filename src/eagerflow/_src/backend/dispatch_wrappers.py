@@ -246,6 +246,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0cc1380526(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(json_examples, name=None):
+        try:
+            return _export_fn(json_examples, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'json_examples': json_examples, 'name': name})
+    return _export_wrapper
+
+
 def _w0dc1e38397(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ys, xs, gate_gradients=None, aggregation_method=None, name=None):
         try:
@@ -5881,6 +5890,7 @@ WRAPPERS = {
     'io.decode_gif': _wd646dec4ea,
     'io.decode_image': _w63f1e8ec39,
     'io.decode_jpeg': _w185c1bf12b,
+    'io.decode_json_example': _w0cc1380526,
     'io.decode_png': _wa872605483,
     'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,

@@ -78,8 +78,8 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
 from eagerflow._src.ops.math_ops import divide_no_nan as div_no_nan  # noqa: F401
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
-    parse_single_example, parse_single_sequence_example)
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
+    parse_example, parse_single_example, parse_single_sequence_example)
 from eagerflow._src.ops.random_ops import truncated_normal  # noqa: F401
 from eagerflow._src.ops.random_ops import gamma as random_gamma  # noqa: F401
 from eagerflow._src.ops.random_ops import normal as random_normal  # noqa: F401
