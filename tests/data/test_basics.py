@@ -369,3 +369,45 @@ def test_reprs_of_parallel_interleave_and_sparse_batch():
         f"<_ParallelInterleaveDataset element_spec={spec}>"
     assert repr(d.sparse_batch(2, [3])) == ("<_DenseToSparseBatchDataset element_spec="
                                             "SparseTensorSpec(TensorShape([None, 3]), tf.int64)>")
+
+
+def test_pad_to_cardinality():
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2], "b": [[1.5, 2.5], [3.5, 4.5]]})
+    padded = ds.apply(tf.data.experimental.pad_to_cardinality(4))
+    assert padded.element_spec == {"a": tf.TensorSpec([], tf.int32),
+                                   "b": tf.TensorSpec([2], tf.float32),
+                                   "valid": tf.TensorSpec([], tf.bool)}
+    assert int(padded.cardinality()) == 4
+    assert [(int(e["a"]), e["b"].numpy().tolist(), bool(e["valid"])) for e in padded] == [
+        (1, [1.5, 2.5], True), (2, [3.5, 4.5], True), (0, [0, 0], False), (0, [0, 0], False)]
+    same = ds.apply(tf.data.experimental.pad_to_cardinality(2, mask_key="m"))
+    assert [bool(e["m"]) for e in same] == [True, True]
+    for bad, message in ((ds.repeat(), "must have a known cardinalty, but has cardinality -1"),
+                         (tf.data.Dataset.range(2), "requires its input dataset to be a "
+                                                    "dictionary"),
+                         (ds.repeat(3), r"less than the target cardinality \(4\), but has "
+                                        r"cardinality 6")):
+        with pytest.raises(ValueError, match=message):
+            bad.apply(tf.data.experimental.pad_to_cardinality(4))
+
+
+def test_lookup_tables_from_datasets():
+    keys = tf.data.Dataset.range(100, 105).map(lambda x: tf.strings.as_string(x))
+    index = tf.data.experimental.index_table_from_dataset(keys)
+    assert int(index.size()) == 5
+    assert index.lookup(tf.constant(["101", "104", "zzz"])).numpy().tolist() == [1, 4, -1]
+    pairs = tf.data.Dataset.zip((tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)))
+    table = tf.data.experimental.table_from_dataset(pairs, default_value=-5,
+                                                    key_dtype=tf.int64)
+    assert table.lookup(tf.constant([0, 2, 7], tf.int64)).numpy().tolist() == [10, 12, -5]
+    assert (table.key_dtype, table.value_dtype) == (tf.int64, tf.int64)
+    # other keys hashed into buckets after the vocabulary, as TF's FastHashSpec does
+    buckets = tf.data.experimental.index_table_from_dataset(keys, num_oov_buckets=2)
+    assert buckets.lookup(tf.constant(["101", "zzz"])).numpy().tolist() == [1, 5]
+    assert int(buckets.size()) == 7
+    init = tf.data.experimental.DatasetInitializer(pairs)
+    assert (init.key_dtype, init.value_dtype) == (tf.int64, tf.int64)
+    assert tf.lookup.StaticHashTable(init, -1).lookup(
+        tf.constant([1], tf.int64)).numpy().tolist() == [11]
+    with pytest.raises(TypeError, match="has no len"):
+        tf.data.experimental.DatasetInitializer(tf.data.Dataset.range(3))

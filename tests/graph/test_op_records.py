@@ -23,7 +23,7 @@ ELEMENTWISE = {
     "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
-    "UnicodeScript", "UnicodeTranscode",
+    "UnicodeScript", "UnicodeTranscode", "DecodeJSONExample",
     "Xdivy", "Xlog1py", "Xlogy", "Zeta"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {

@@ -237,3 +237,20 @@ def test_sparse_features():
 
     assert parse(tf.constant([s1, s2])).numpy().tolist() == [[0, 1.5, 0, 0.5, 0],
                                                              [2.5, 0, 0, 0, 0]]
+
+
+def test_decode_json_example():
+    from google.protobuf import json_format
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[1, 2]))}))
+    out = tf.io.decode_json_example(
+        [json_format.MessageToJson(ex),
+         '{"features": {"feature": {"b": {"floatList": {"value": [1.5]}}}}}'])
+    assert out.shape == [2] and out.dtype == tf.string
+    assert tf.train.Example.FromString(out[0].numpy()) == ex
+    parsed = tf.io.parse_single_example(out[1], {"b": tf.io.FixedLenFeature([], tf.float32)})
+    assert parsed["b"].numpy() == 1.5
+    assert tf.io.decode_json_example("{}").numpy() == b""
+    assert tf.io.decode_json_example([["{}"]]).shape == [1, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Error while parsing JSON: "):
+        tf.io.decode_json_example('{"nope": 1}')

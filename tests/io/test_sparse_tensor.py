@@ -151,3 +151,40 @@ def test_functions_take_sparse_tensors():
     np.testing.assert_array_equal(dense(st), tf.sparse.to_dense(st))
     with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
         dense(tf.SparseTensor([[0]], [1.0], [3]))
+
+
+def test_serialize_and_deserialize_sparse_as_tf():
+    st = tf.sparse.SparseTensor([[0, 1], [1, 0], [1, 2]], [1.5, 2.5, 3.5], [3, 4])
+    serialized = tf.io.serialize_sparse(st)
+    assert serialized.shape == [3] and serialized.dtype == tf.string
+    # TF's bytes: the TensorProto of each part
+    assert serialized.numpy()[1] == b'\x08\x01\x12\x04\x12\x02\x08\x03"\x0c\x00\x00\xc0?' \
+        b'\x00\x00 @\x00\x00`@'
+    many = tf.io.serialize_many_sparse(st)
+    assert many.shape == [3, 3]
+    assert many.numpy()[2].tolist() == [b"\x08\t\x12\x06\x12\x00\x12\x02\x08\x01",
+                                        b"\x08\x01\x12\x02\x12\x00",
+                                        b'\x08\t\x12\x04\x12\x02\x08\x01"\x08\x04\x00\x00\x00'
+                                        b"\x00\x00\x00\x00"]
+    back = tf.io.deserialize_many_sparse(many, tf.float32)
+    assert back.indices.numpy().tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert back.values.numpy().tolist() == [1.5, 2.5, 3.5]
+    assert back.dense_shape.numpy().tolist() == [3, 4]
+    two = tf.io.deserialize_many_sparse(tf.stack([many[2], many[0]]), tf.float32)
+    assert two.indices.numpy().tolist() == [[1, 1]] and two.dense_shape.numpy().tolist() == [2, 4]
+    assert tf.io.deserialize_many_sparse(many, tf.float32, rank=2).shape == [3, 4]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Requested SparseTensor of type int32 but "
+                             r"SparseTensor\[0\].values.dtype\(\) == float"):
+        tf.io.deserialize_many_sparse(many, tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Rank of input SparseTensor should be > 1, but saw rank: 1"):
+        tf.io.serialize_many_sparse(tf.sparse.SparseTensor([[0]], [1], [2]))
+
+    @tf.function
+    def round_trip(x):
+        y = tf.io.serialize_many_sparse(x)
+        z = tf.io.deserialize_many_sparse(y, tf.float32)
+        assert y.shape.as_list() == [None, 3] and z.shape.rank is None
+        return tf.sparse.to_dense(z)
+    assert round_trip(st).numpy().tolist() == tf.sparse.to_dense(st).numpy().tolist()

@@ -6,10 +6,11 @@ from eagerflow._src.ops.image_codecs import (  # noqa: F401
     decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
     decode_webp, encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 from eagerflow._src.ops.io_ops import (  # noqa: F401
-    decode_base64, decode_compressed, decode_csv, decode_raw, encode_base64, matching_files,
-    parse_tensor, read_file, serialize_tensor, write_file)
+    decode_base64, decode_compressed, decode_csv, decode_raw, deserialize_many_sparse,
+    encode_base64, matching_files, parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
+    serialize_tensor, write_file)
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
-    parse_sequence_example, parse_single_example, parse_single_sequence_example)
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
+    parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example)
 from eagerflow._src.ragged.ragged_ops import RaggedFeature  # noqa: F401
 from eagerflow.io import gfile  # noqa: F401

@@ -82,6 +82,20 @@ SPECS += [
     OpSpec("SerializeTensor", tf.io.serialize_tensor, [np.array(7, np.int32)],
            lambda x: np.array(b"\x08\x03\x12\x00\x22\x04\x07\x00\x00\x00", object),
            grad=_NO_GRAD),
+    OpSpec("DecodeJSONExample", tf.io.decode_json_example,
+           [np.array([b'{"features": {"feature": {"a": {"int64List": {"value": ["7"]}}}}}',
+                      b"{}"], object)],
+           lambda j: np.array([b"\n\x0c\n\n\n\x01a\x12\x05\x1a\x03\n\x01\x07", b""], object),
+           grad=_NO_GRAD),
+    OpSpec("SerializeSparse", lambda v: tf.io.parse_tensor(tf.io.serialize_sparse(
+        tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]))[1], tf.float32),
+           [np.array([1.5, -2.0], np.float32)], lambda v: v, grad=_NO_GRAD),
+    OpSpec("SerializeManySparse", lambda v: tf.io.parse_tensor(tf.io.serialize_many_sparse(
+        tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]))[1, 1], tf.float32),
+           [np.array([1.5, -2.0], np.float32)], lambda v: v[1:], grad=_NO_GRAD),
+    OpSpec("DeserializeManySparse", lambda v: tf.io.deserialize_many_sparse(
+        tf.io.serialize_many_sparse(tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2])),
+        tf.float32).values, [np.array([1.5, -2.0], np.float32)], lambda v: v, grad=_NO_GRAD),
     OpSpec("ParseTensor", lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32),
            [_VALUES], lambda x: x, grad=_NO_GRAD),
     OpSpec("DecodeRaw", lambda b: tf.io.decode_raw(b, tf.int16),

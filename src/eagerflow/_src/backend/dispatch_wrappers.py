@@ -201,6 +201,15 @@ def _w0b1e02a60f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0b96ad08d3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cardinality, mask_key=None):
+        try:
+            return _export_fn(cardinality, mask_key)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cardinality': cardinality, 'mask_key': mask_key})
+    return _export_wrapper
+
+
 def _w0b9a9e6bfa(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, rate, noise_shape=None, seed=None, name=None):
         try:
@@ -234,6 +243,15 @@ def _w0cb3e9efd7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(targets, predictions, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'targets': targets, 'predictions': predictions, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _w0cc1380526(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(json_examples, name=None):
+        try:
+            return _export_fn(json_examples, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'json_examples': json_examples, 'name': name})
     return _export_wrapper
 
 
@@ -1911,6 +1929,15 @@ def _w60e79500c1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w61143ae0fa(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dataset=None, num_oov_buckets=None, vocab_size=None, default_value=None, hasher_spec=None, key_dtype=None, name=None):
+        try:
+            return _export_fn(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dataset': dataset, 'num_oov_buckets': num_oov_buckets, 'vocab_size': vocab_size, 'default_value': default_value, 'hasher_spec': hasher_spec, 'key_dtype': key_dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w6153a85711(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(scope=None, loss_collection=None):
         try:
@@ -2775,6 +2802,15 @@ def _w858836a253(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w85fa3da533(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(serialized_sparse, dtype, rank=None, name=None):
+        try:
+            return _export_fn(serialized_sparse, dtype, rank, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized_sparse': serialized_sparse, 'dtype': dtype, 'rank': rank, 'name': name})
+    return _export_wrapper
+
+
 def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size, iou_threshold=None, score_threshold=None, name=None):
         try:
@@ -3501,6 +3537,15 @@ def _wa266637861(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, block_shape, crops, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'block_shape': block_shape, 'crops': crops, 'name': name})
+    return _export_wrapper
+
+
+def _wa29ae4c102(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, out_type=None, name=None):
+        try:
+            return _export_fn(sp_input, out_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'out_type': out_type, 'name': name})
     return _export_wrapper
 
 
@@ -5717,10 +5762,12 @@ WRAPPERS = {
     'data.experimental.group_by_reducer': _wc7d10e9c87,
     'data.experimental.group_by_window': _w6511292efb,
     'data.experimental.ignore_errors': _w6d4db88f8e,
+    'data.experimental.index_table_from_dataset': _w61143ae0fa,
     'data.experimental.load': _w91b93a8f08,
     'data.experimental.make_batched_features_dataset': _wc092744f48,
     'data.experimental.make_csv_dataset': _w05f228b72e,
     'data.experimental.map_and_batch': _w593df82e07,
+    'data.experimental.pad_to_cardinality': _w0b96ad08d3,
     'data.experimental.parallel_interleave': _w090b250304,
     'data.experimental.parse_example_dataset': _w308dd9c5b7,
     'data.experimental.prefetch_to_device': _w00df03844e,
@@ -5730,6 +5777,7 @@ WRAPPERS = {
     'data.experimental.scan': _w0b1e02a60f,
     'data.experimental.shuffle_and_repeat': _wc8292e6681,
     'data.experimental.snapshot': _w73158f4cb9,
+    'data.experimental.table_from_dataset': _w61143ae0fa,
     'data.experimental.take_while': _w4ea93e0ccc,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,
@@ -6072,9 +6120,11 @@ WRAPPERS = {
     'io.decode_gif': _wd646dec4ea,
     'io.decode_image': _w63f1e8ec39,
     'io.decode_jpeg': _w185c1bf12b,
+    'io.decode_json_example': _w0cc1380526,
     'io.decode_png': _wa872605483,
     'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,
+    'io.deserialize_many_sparse': _w85fa3da533,
     'io.encode_base64': _w510d2c7004,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
@@ -6100,6 +6150,8 @@ WRAPPERS = {
     'io.parse_single_sequence_example': _w217994f729,
     'io.parse_tensor': _w6f861c8030,
     'io.read_file': _w4a9a3c75ae,
+    'io.serialize_many_sparse': _wa29ae4c102,
+    'io.serialize_sparse': _wa29ae4c102,
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
     'io.write_graph': _w3727aac4e5,

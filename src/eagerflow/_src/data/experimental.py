@@ -10,6 +10,7 @@ from eagerflow._src.data.dataset_ops import (
     INFINITE, Dataset, _int, _UnaryDataset)
 from eagerflow._src.data.shuffle import _ShuffleAndRepeatDataset
 from eagerflow._src.data.sources import _RandomDataset
+from eagerflow._src.ops import array_ops, lookup_ops
 
 
 @export("data.experimental.Counter")
@@ -67,6 +68,102 @@ def assert_cardinality(expected_cardinality):
     5
     """
     return lambda dataset: _AssertCardinalityDataset(dataset, expected_cardinality)
+
+
+@export("data.experimental.pad_to_cardinality")
+def pad_to_cardinality(cardinality, mask_key="valid"):
+    """A transformation padding a dataset of dicts with all-zero elements up to
+    `cardinality` elements; each element's `mask_key` entry says whether it is real.
+
+    >>> ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]})
+    >>> [(int(e["a"]), bool(e["valid"])) for e in ds.apply(
+    ...     tf.data.experimental.pad_to_cardinality(3))]
+    [(1, True), (2, True), (0, False)]
+    """
+    from eagerflow._src.core import context  # noqa: PLC0415
+    from eagerflow._src.ops import array_ops  # noqa: PLC0415
+
+    def apply_fn(dataset):
+        if context.executing_eagerly():  # (a traced cardinality is known only when run)
+            n = int(dataset.cardinality())
+            if n < 0:
+                raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a "
+                                 f"known cardinalty, but has cardinality {n}")
+            if n > cardinality:
+                raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a "
+                                 f"cardinalty less than the target cardinality "
+                                 f"({cardinality}), but has cardinality {n}")
+        spec = dataset.element_spec
+        if not isinstance(spec, dict):
+            raise ValueError("`pad_to_cardinality` requires its input dataset to be a "
+                             "dictionary.")
+        filler = {k: structure.map_structure(
+            lambda s: array_ops.zeros(s.shape, s.dtype), v) for k, v in spec.items()}
+        filler[mask_key] = False
+        filler = Dataset.from_tensors(filler).repeat(cardinality - dataset.cardinality())
+        return dataset.map(lambda x: {**x, mask_key: True}).concatenate(filler)
+    return apply_fn
+
+
+@export("data.experimental.DatasetInitializer")
+class DatasetInitializer(lookup_ops.TableInitializerBase):
+    """Fills a static lookup table with the (key, value) pairs a dataset yields.
+
+    >>> pairs = tf.data.Dataset.zip((tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)))
+    >>> table = tf.lookup.StaticHashTable(tf.data.experimental.DatasetInitializer(pairs), -1)
+    >>> table.lookup(tf.constant([2, 5], tf.int64)).numpy()
+    array([12, -1])
+    """
+
+    def __init__(self, dataset):
+        if len(dataset.element_spec) != 2:
+            raise ValueError("The given dataset must contain pairs.")
+        key_spec, value_spec = dataset.element_spec
+        super().__init__(key_spec.dtype, value_spec.dtype)
+        self.dataset = dataset
+
+    def initialize(self, table):
+        pairs = list(self.dataset)  # (tables fill eagerly, even while a function is traced)
+        keys = array_ops.stack([k for k, _ in pairs]) if pairs else []
+        values = array_ops.stack([v for _, v in pairs]) if pairs else []
+        lookup_ops.KeyValueTensorInitializer(keys, values, self.key_dtype,
+                                             self.value_dtype).initialize(table)
+
+
+@export("data.experimental.table_from_dataset")
+def table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=None,
+                       hasher_spec=None, key_dtype=_d.string, name=None):
+    """A static lookup table of the (key, value) pairs of `dataset`; with
+    `num_oov_buckets`, other keys get one of that many ids after the table's, by hash."""
+    key_dtype = _d.as_dtype(key_dtype)
+    if num_oov_buckets < 0:
+        raise ValueError(f"`num_oov_buckets` must be greater than or equal to 0, got "
+                         f"{num_oov_buckets}.")
+    if vocab_size is not None and vocab_size < 1:
+        raise ValueError(f"`vocab_size` must be greater than 0, got {vocab_size}.")
+    if not key_dtype.is_integer and key_dtype != _d.string:
+        raise TypeError(f"Invalid `key_dtype`, expected integer or string, got {key_dtype}.")
+    initializer = DatasetInitializer(dataset)
+    if num_oov_buckets:
+        return lookup_ops.StaticVocabularyTable(initializer, num_oov_buckets,
+                                                lookup_key_dtype=key_dtype, name=name)
+    return lookup_ops.StaticHashTable(initializer, default_value, name=name)
+
+
+@export("data.experimental.index_table_from_dataset")
+def index_table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None,
+                             default_value=-1, hasher_spec=None, key_dtype=_d.string,
+                             name=None):
+    """A table of each element of `dataset` (the keys) to its position (int64 ids); other
+    keys get `default_value`, or with `num_oov_buckets` one of that many ids by hash.
+
+    >>> words = tf.data.Dataset.from_tensor_slices(["a", "b"])
+    >>> tf.data.experimental.index_table_from_dataset(words).lookup(
+    ...     tf.constant(["b", "z"])).numpy()
+    array([ 1, -1])
+    """
+    return table_from_dataset(dataset.enumerate().map(lambda v, k: (k, v)), num_oov_buckets,
+                              vocab_size, default_value, hasher_spec, key_dtype, name)
 
 
 @export("data.experimental.enumerate_dataset")

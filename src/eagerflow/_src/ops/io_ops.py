@@ -209,6 +209,144 @@ def parse_tensor(serialized, out_type, name=None):
                     {"out_type": _d.as_dtype(out_type)}, name)
 
 
+# -- SerializeSparse, SerializeManySparse, DeserializeManySparse ---------------------------------
+
+def _serialized(arrays):
+    """The ``TensorProto`` bytes of each of `arrays`, as an object array."""
+    from eagerflow._src.core.protos.tensors import tensor_proto  # noqa: PLC0415 (protobuf)
+    out = np.empty(len(arrays), object)
+    out[:] = [tensor_proto(np.asarray(a)).SerializeToString() for a in arrays]
+    return out
+
+
+def _serialize_sparse(xp, indices, values, dense_shape, out_type=_d.string):
+    return _serialized([indices, values, dense_shape])
+
+
+def _serialize_many_sparse(xp, indices, values, dense_shape, out_type=_d.string):
+    if dense_shape.size <= 1:
+        raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
+                       f"{dense_shape.size}")
+    rows = [indices[:, 0] == i for i in range(int(dense_shape[0]))]
+    out = np.empty((len(rows), 3), object)
+    for i, row in enumerate(rows):  # each row's entries, in their order, without the row
+        out[i] = _serialized([indices[row, 1:], values[row], dense_shape[1:]])
+    return out
+
+
+def _deserialize_many_sparse(xp, serialized, dtype):
+    from eagerflow._src.core.protos import framework  # noqa: PLC0415 (protobuf)
+    from eagerflow._src.core.protos.tensors import tensor_from_proto  # noqa: PLC0415
+    from eagerflow._src.core.registry import kernel_type_name  # noqa: PLC0415
+    if serialized.ndim != 2 or serialized.shape[1] != 3:
+        raise _invalid(f"Serialized sparse should be a matrix of shape [N, 3] but received "
+                       f"shape: {errors.shape_text(serialized.shape)}")
+    indices, values, shapes = [], [], []
+    for i, (ind, val, shape) in enumerate(serialized):
+        ind, val, shape = (framework.TensorProto.FromString(b) for b in (ind, val, shape))
+        if _d.as_dtype(val.dtype) != dtype:
+            raise _invalid(f"Requested SparseTensor of type {kernel_type_name(dtype)} but "
+                           f"SparseTensor[{i}].values.dtype() == "
+                           f"{kernel_type_name(_d.as_dtype(val.dtype))}")
+        ind, shape = tensor_from_proto(ind).reshape(-1, len(tensor_from_proto(shape))), \
+            tensor_from_proto(shape)
+        if shapes and len(shape) != len(shapes[0]):
+            raise _invalid(f"Inconsistent shape across SparseTensors: rank prior to "
+                           f"SparseTensor[{i}] was: {len(shapes[0])} but rank of "
+                           f"SparseTensor[{i}] is: {len(shape)}")
+        indices.append(np.concatenate([np.full((len(ind), 1), i, np.int64), ind], 1))
+        values.append(tensor_from_proto(val).reshape(-1))
+        shapes.append(shape)
+    rank = len(shapes[0]) if shapes else 0
+    out_shape = np.array([len(shapes)] + list(np.max(shapes, 0) if shapes else []), np.int64)
+    out_values = np.concatenate(values) if values else np.zeros([0], dtype.as_numpy_dtype)
+    return (np.concatenate(indices).astype(np.int64) if indices else
+            np.zeros([0, rank + 1], np.int64),
+            out_values.astype(object) if dtype == _d.string else out_values, out_shape)
+
+
+_SERIALIZE_SPARSE = register("SerializeSparse", _serialize_sparse,
+                             lambda i, v, s, **_: (TensorShape([3]), _d.string), tied=(),
+                             not_differentiable=_NO_GRAD)
+_SERIALIZE_MANY_SPARSE = register("SerializeManySparse", _serialize_many_sparse,
+                                  lambda i, v, s, **_: (TensorShape([None, 3]), _d.string),
+                                  tied=(), not_differentiable=_NO_GRAD)
+for _op in (_SERIALIZE_SPARSE, _SERIALIZE_MANY_SPARSE):
+    tf_args[_op] = ("sparse_indices", "sparse_values", "sparse_shape")
+    tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=("serialized_sparse",))
+    tf_defaults[_op] = {"out_type": _d.string}
+_DESERIALIZE_MANY_SPARSE = register(
+    "DeserializeManySparse", _deserialize_many_sparse,
+    lambda s, dtype: [(TensorShape([None, None]), _d.int64), (TensorShape([None]), dtype),
+                      (TensorShape([None]), _d.int64)],
+    multi=True, dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+tf_args[_DESERIALIZE_MANY_SPARSE] = ("serialized_sparse",)
+tf_nodes[_DESERIALIZE_MANY_SPARSE] = NodeForm(
+    types={}, outputs=("sparse_indices", "sparse_values", "sparse_shape"))
+batching_rules.assign(PER_ELEMENT, _SERIALIZE_SPARSE, _SERIALIZE_MANY_SPARSE,
+                      _DESERIALIZE_MANY_SPARSE)
+
+
+def _sparse_parts(sp_input):
+    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError(f"Input must be a SparseTensor, got {type(sp_input).__name__}.")
+    return sp_input.indices, sp_input.values, sp_input.dense_shape
+
+
+def _out_type(out_type):
+    out_type = _d.as_dtype(out_type)
+    if out_type != _d.string:  # (a variant holds a SparseTensor only inside TF)
+        raise _invalid(f"out_type {out_type.name} is not supported: only tf.string is")
+    return out_type
+
+
+@export("io.serialize_sparse", "compat.v1.io.serialize_sparse", "compat.v1.serialize_sparse")
+def serialize_sparse(sp_input, out_type=_d.string, name=None):
+    """`sp_input` as a string vector of 3: the serialized ``TensorProto`` of its indices,
+    values and dense shape.
+
+    >>> s = tf.io.serialize_sparse(tf.sparse.from_dense([[0, 7]]))
+    >>> tf.io.parse_tensor(s[1], tf.int32).numpy()
+    array([7], dtype=int32)
+    """
+    return dispatch(_SERIALIZE_SPARSE, _sparse_parts(sp_input),
+                    {"out_type": _out_type(out_type)}, name)
+
+
+@export("io.serialize_many_sparse", "compat.v1.io.serialize_many_sparse",
+        "compat.v1.serialize_many_sparse")
+def serialize_many_sparse(sp_input, out_type=_d.string, name=None):
+    """Each row (first index) of `sp_input`, a minibatch, serialized as `serialize_sparse`
+    does: a ``[N, 3]`` string matrix.
+
+    >>> tf.io.serialize_many_sparse(tf.sparse.from_dense([[0, 7], [1, 0]])).shape
+    TensorShape([2, 3])
+    """
+    return dispatch(_SERIALIZE_MANY_SPARSE, _sparse_parts(sp_input),
+                    {"out_type": _out_type(out_type)}, name)
+
+
+@export("io.deserialize_many_sparse", "compat.v1.io.deserialize_many_sparse",
+        "compat.v1.deserialize_many_sparse")
+def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
+    """The ``[N, 3]`` serialized sparse tensors of `serialized_sparse` as one SparseTensor of
+    `dtype`, their rows stacked (each shape's dims the largest of theirs); `rank` is the
+    result's rank when known.
+
+    >>> ser = tf.io.serialize_many_sparse(tf.sparse.from_dense([[0, 7], [1, 0]]))
+    >>> tf.sparse.to_dense(tf.io.deserialize_many_sparse(ser, tf.int32)).numpy().tolist()
+    [[0, 7], [1, 0]]
+    """
+    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
+    indices, values, shape = dispatch(
+        _DESERIALIZE_MANY_SPARSE, (convert_to_tensor(serialized_sparse, _d.string),),
+        {"dtype": _d.as_dtype(dtype)}, name)
+    indices.set_shape([None, rank])
+    shape.set_shape([rank])
+    return SparseTensor(indices, values, shape)
+
+
 # -- DecodeRaw, DecodePaddedRaw -----------------------------------------------------------------
 
 _RAW_TYPES = (_d.float16, _d.float32, _d.float64, _d.int32, _d.uint16, _d.uint8, _d.int16,

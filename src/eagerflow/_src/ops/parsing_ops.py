@@ -772,3 +772,40 @@ def parse_single_sequence_example(serialized, context_features=None, sequence_fe
     context, lists, _ = _parse_sequence(serialized, context_features, sequence_features,
                                         None if example_name is None else [example_name], name)
     return context, lists
+
+
+# -- DecodeJSONExample -------------------------------------------------------------------------
+
+def _decode_json_example(xp, json_examples):
+    from google.protobuf import json_format  # noqa: PLC0415 (protobuf)
+    from eagerflow._src.core.protos.example import Example  # noqa: PLC0415
+    out = np.empty(np.shape(json_examples), object)
+    flat = out.reshape(-1)
+    for i, text in enumerate(np.asarray(json_examples, object).reshape(-1)):
+        try:
+            flat[i] = json_format.Parse(bytes(text), Example()).SerializeToString()
+        except json_format.ParseError as e:
+            raise _invalid(f"Error while parsing JSON: {e}") from None
+    return out
+
+
+_DECODE_JSON_EXAMPLE = register("DecodeJSONExample", _decode_json_example,
+                                lambda j: (j.shape, _d.string), dtypes=(_d.string,),
+                                not_differentiable=_NO_GRAD, elementwise=True)
+tf_args[_DECODE_JSON_EXAMPLE] = ("json_examples",)
+tf_nodes[_DECODE_JSON_EXAMPLE] = NodeForm(outputs=("binary_examples",))
+
+
+@export("io.decode_json_example", "compat.v1.io.decode_json_example",
+        "compat.v1.decode_json_example")
+def decode_json_example(json_examples, name=None):
+    """Each JSON text of an `Example` message (protobuf's JSON mapping) as the serialized
+    message, to parse with `parse_example`.
+
+    >>> s = tf.io.decode_json_example('{"features": {"feature": {"a": {"int64List": '
+    ...                               '{"value": ["3"]}}}}}')
+    >>> int(tf.io.parse_single_example(s, {"a": tf.io.FixedLenFeature([], tf.int64)})["a"])
+    3
+    """
+    return dispatch(_DECODE_JSON_EXAMPLE, (convert_to_tensor(json_examples, _d.string),), {},
+                    name)

@@ -80,14 +80,16 @@ _ERROR_MODES = ("strict", "replace", "ignore")
 _OUTPUT_ENCODINGS = ("UTF-8", "UTF-16-BE", "UTF-32-BE")
 
 
-def _check_allowed(attr, value, allowed):
-    """TF's op-definition check of a string attr with a list of allowed values."""
+def _check_allowed(attr, value, allowed, op_name):
+    """TF's op-definition check of a string attr of `op_name` with a list of allowed
+    values."""
     text = value.decode() if isinstance(value, bytes) else value
     if text not in allowed:
         listed = ", ".join(f'"{a}"' for a in allowed)
         raise errors.InvalidArgumentError(
-            None, None, f'Value for attr \'{attr}\' of "{text}" is not in the list of allowed '
-                        f'values: {listed}')
+            None, op_name, f'Value for attr \'{attr}\' of "{text}" is not in the list of '
+                           f'allowed values: {listed}\n\t; NodeDef: {{{{node {op_name}}}}}; '
+                           f'Op<name={op_name}> [Op:{op_name}]')
 
 
 def _codec(encoding):
@@ -192,7 +194,8 @@ for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
 def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
             with_offsets, name):
     input = _strings(input)
-    _check_allowed("errors", errors_mode, _ERROR_MODES)
+    _check_allowed("errors", errors_mode, _ERROR_MODES,
+                   "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode")
     attrs = {"input_encoding": input_encoding, "errors": errors_mode,
              "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters), "Tsplits": _I64}
@@ -262,8 +265,8 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
     >>> tf.strings.unicode_transcode("h\u00e9", "UTF-8", "UTF-16-BE").numpy()
     b'\\x00h\\x00\\xe9'
     """
-    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS)
-    _check_allowed("errors", errors, _ERROR_MODES)
+    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS, "UnicodeTranscode")
+    _check_allowed("errors", errors, _ERROR_MODES, "UnicodeTranscode")
     attrs = {"input_encoding": input_encoding, "output_encoding": output_encoding,
              "errors": errors, "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters)}
@@ -314,7 +317,7 @@ def unicode_split_with_offsets(input, input_encoding, errors="replace", replacem
 
 def _encode_each(points, encoding):
     """Each code point of vector `points` as a string of its own."""
-    _check_allowed("output_encoding", encoding, _OUTPUT_ENCODINGS)
+    _check_allowed("output_encoding", encoding, _OUTPUT_ENCODINGS, "UnicodeEncode")
     n = array_ops.size(points, out_type=_I64)
     return dispatch(_UNICODE_ENCODE, (points, ragged_ops.range(n + 1).values),
                     {"output_encoding": encoding, "errors": "replace",
@@ -366,8 +369,8 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     >>> tf.strings.unicode_encode([104, 233], "UTF-8").numpy()
     b'h\xc3\xa9'
     """
-    _check_allowed("errors", errors, _ERROR_MODES)
-    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS)
+    _check_allowed("errors", errors, _ERROR_MODES, "UnicodeEncode")
+    _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS, "UnicodeEncode")
     attrs = {"output_encoding": output_encoding, "errors": errors,
              "replacement_char": int(replacement_char)}
     if isinstance(input, RaggedTensor):

@@ -62,8 +62,9 @@ from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_strong as string_to_hash_bucket_strong  # noqa: F401
 from eagerflow._src.ops.image_ops import random_crop  # noqa: F401
 from eagerflow._src.ops.io_ops import (  # noqa: F401
-    decode_base64, decode_compressed, decode_csv, encode_base64, matching_files, parse_tensor,
-    read_file, serialize_tensor, write_file)
+    decode_base64, decode_compressed, decode_csv, deserialize_many_sparse, encode_base64,
+    matching_files, parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
+    serialize_tensor, write_file)
 from eagerflow._src.ops.linalg_ops import (  # noqa: F401
     cholesky, cholesky_solve, cross, matrix_transpose, qr, svd, trace)
 from eagerflow._src.ops.linalg_ops import tensor_diag as diag  # noqa: F401
@@ -88,8 +89,8 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
 from eagerflow._src.ops.math_ops import divide_no_nan as div_no_nan  # noqa: F401
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, parse_example,
-    parse_single_example, parse_single_sequence_example)
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
+    parse_example, parse_single_example, parse_single_sequence_example)
 from eagerflow._src.ops.random_ops import truncated_normal  # noqa: F401
 from eagerflow._src.ops.random_ops import gamma as random_gamma  # noqa: F401
 from eagerflow._src.ops.random_ops import normal as random_normal  # noqa: F401
