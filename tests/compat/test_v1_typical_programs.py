@@ -352,3 +352,45 @@ def test_dropout_with_a_keep_prob_placeholder_of_unknown_shape(graph):
         assert sess.run(h2, {x: ones, keep_prob: 0.5}).shape == (2, 4)
         dropped = sess.run(h, {x: ones, keep_prob: 0.5})
         assert set(np.unique(dropped).tolist()) <= {0.0, 2.0}
+
+
+def test_disable_v2_behavior_gives_tf1_shapes():
+    tf1.disable_v2_behavior()
+    try:
+        x = tf1.placeholder(tf.float32, [None, 4, 3], name="x")
+        assert str(x.shape) == "(?, 4, 3)" and repr(x) == (
+            "<tf.Tensor 'x:0' shape=(?, 4, 3) dtype=float32>")
+        assert repr(x.shape[1:]) == "TensorShape([Dimension(4), Dimension(3)])"
+        batch, rows, cols = x.get_shape()
+        assert isinstance(rows, tf1.Dimension) and rows.value == 4 and batch.value is None
+        assert x.shape[-1].value * x.get_shape()[1].value == 12 and str(batch) == "?"
+        assert (rows * cols).value == 12 and (batch * 2).value is None and rows // 3 == 1
+        assert rows > 3 and rows == 4 and int(rows) == 4 and (batch < 3) is None
+        with pytest.raises(TypeError, match="please use // instead"):
+            rows / 2
+        flat = tf.reshape(x, [-1, rows * cols])
+        w = tf1.get_variable("w", [x.shape[-1], 2])
+        y = tf.matmul(tf.reshape(x, [-1, x.shape[-1]]), w) + tf.zeros([cols.value - 1])
+        assert flat.shape.as_list() == [None, 12] and str(y.shape) == "(?, 2)"
+        assert tf.TensorShape([None]).__str__() == "(?,)" and list(range(rows)) == [0, 1, 2, 3]
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            assert sess.run(flat, {x: np.ones((2, 4, 3))}).shape == (2, 12)
+            with pytest.raises(ValueError, match=r"which has shape \(\?, 4, 3\)"):
+                sess.run(flat, {x: np.ones((4, 3))})
+    finally:
+        tf1.enable_v2_behavior()
+    assert str(tf.TensorShape([None, 3])) == "(None, 3)" and tf.TensorShape([2])[0] == 2
+    assert type(tf.TensorShape([2])[0]) is int
+
+
+def test_v2_tensorshape_switch_alone():
+    tf1.disable_v2_tensorshape()
+    try:
+        assert repr(tf.ones([2, 3]).shape[0]) == "Dimension(2)"
+        assert tf.zeros([tf.ones([2, 3]).shape[1], 2]).shape.as_list() == [3, 2]
+        with pytest.raises(ValueError, match="Cannot convert an unknown Dimension to a Tensor: ?"):
+            tf.constant(tf1.Dimension(None))
+    finally:
+        tf1.enable_v2_tensorshape()
+    assert tf.ones([2, 3]).shape[0] == 2 and repr(tf.ones([2]).shape) == "TensorShape([2])"

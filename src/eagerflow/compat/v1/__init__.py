@@ -45,7 +45,8 @@ from eagerflow._src.compat.variable_scope import global_variables_initializer as
 from eagerflow._src.compat.variable_scope import local_variables_initializer as initialize_local_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import variables_initializer as initialize_variables  # noqa: F401
 from eagerflow._src.core.errors import OpError  # noqa: F401
-from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
+from eagerflow._src.core.tensor_shape import (  # noqa: F401
+    Dimension, disable_v2_tensorshape, enable_v2_tensorshape)
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
