@@ -394,3 +394,26 @@ def test_v2_tensorshape_switch_alone():
     finally:
         tf1.enable_v2_tensorshape()
     assert tf.ones([2, 3]).shape[0] == 2 and repr(tf.ones([2]).shape) == "TensorShape([2])"
+
+
+def test_tf1_assertions_and_op_spellings(graph):
+    x = tf1.placeholder(tf.float32, [None])
+    checks = [tf1.assert_positive(x, [x], message="must be positive"),
+              tf1.assert_equal(tf.size(x), 2, [x], 3, "two values"),
+              tf1.assert_less(x, x + 1.0, [x], 3, "below"),
+              tf1.assert_rank(x, 1, [x]), tf1.assert_scalar(tf.constant(1.0), None, "scalar")]
+    with tf1.control_dependencies(checks):
+        y = tf.identity(x)
+    q = tf1.div(tf.constant([7, -7]), 2)
+    r = tf1.div(tf.constant([7.0]), 2.0)
+    raw = tf1.decode_raw(tf.constant([b"\x01\x00\x02\x00"]), tf.int16)
+    cm = tf1.confusion_matrix([0, 1, 1], [0, 1, 0], 2, tf.float32)
+    joined = tf1.reduce_join([["a", "b"], ["c", "d"]], reduction_indices=1, keep_dims=True)
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="must be positive"):
+            sess.run(y, {x: [-1.0, 2.0]})
+        assert sess.run(q).tolist() == [3, -4] and sess.run(r).tolist() == [3.5]
+        assert sess.run(raw).tolist() == [[1, 2]]
+        assert sess.run(cm).tolist() == [[1.0, 0.0], [1.0, 1.0]]
+        assert sess.run(joined).tolist() == [[b"ab"], [b"cd"]]
