@@ -417,3 +417,16 @@ def test_tf1_assertions_and_op_spellings(graph):
         assert sess.run(raw).tolist() == [[1, 2]]
         assert sess.run(cm).tolist() == [[1.0, 0.0], [1.0, 1.0]]
         assert sess.run(joined).tolist() == [[b"ab"], [b"cd"]]
+
+
+def test_optimizer_variables_are_named_in_the_variable_scope_of_the_step(graph):
+    w = tf1.Variable([1.0], name="w")
+    loss = tf.reduce_sum(w * w)
+    with tf1.variable_scope("adam"):
+        tf1.train.AdamOptimizer(0.1).minimize(loss)
+    with tf1.variable_scope("momentum"):
+        tf1.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    tf1.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    assert [v.name for v in tf1.global_variables()] == [
+        "w:0", "adam/beta1_power:0", "adam/beta2_power:0", "adam/w/Adam:0", "adam/w/Adam_1:0",
+        "momentum/w/Momentum:0", "w/Momentum:0"]
