@@ -430,3 +430,14 @@ def test_optimizer_variables_are_named_in_the_variable_scope_of_the_step(graph):
     assert [v.name for v in tf1.global_variables()] == [
         "w:0", "adam/beta1_power:0", "adam/beta2_power:0", "adam/w/Adam:0", "adam/w/Adam_1:0",
         "momentum/w/Momentum:0", "w/Momentum:0"]
+
+
+def test_get_variable_without_a_shape_raises_tfs_errors(graph):
+    with pytest.raises(ValueError, match=r"^Variable a did not get an initializer, so its "
+                                         r"`shape` argument must be specified\.$"):
+        tf1.get_variable("a")
+    for args, kwargs in (((), {"initializer": tf1.zeros_initializer()}), (([None, 2],), {})):
+        with pytest.raises(ValueError, match=r"^The initializer passed is not valid\. .* "
+                                             r"`shape` should be fully defined\.$"):
+            tf1.get_variable("b", *args, **kwargs)
+    assert tf1.get_variable("c", initializer=tf.constant([1.0])).shape == (1,)
