@@ -441,3 +441,13 @@ def test_get_variable_without_a_shape_raises_tfs_errors(graph):
                                              r"`shape` should be fully defined\.$"):
             tf1.get_variable("b", *args, **kwargs)
     assert tf1.get_variable("c", initializer=tf.constant([1.0])).shape == (1,)
+
+
+def test_missing_feed_error_reads_as_tfs_run_error(graph):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+            sess.run(x * 2.0)
+    assert str(caught.value) == ("Graph execution error:\n\nYou must feed a value for placeholder "
+                                 "tensor 'x' with dtype float and shape [?,3]\n\t [[{{node x}}]]")
+    assert caught.value.op is x.op

@@ -189,7 +189,11 @@ class Session:
         try:
             function = _prune(self._graph, feeds, tensors, tensors + ops, "session_run")
         except errors.InvalidArgumentError as e:
-            raise type(e)(None, None, e.message) from None
+            # (a placeholder nothing feeds: TF's run error, naming the node)
+            node = f"\n\t [[{{{{node {e.op}}}}}]]" if e.op else ""
+            op = self._graph.get_operation_by_name(e.op) if isinstance(e.op, str) else e.op
+            raise type(e)(None, op, f"Graph execution error:\n\n{e.message}{node}") \
+                from None
         return function._run, slots
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
