@@ -451,3 +451,12 @@ def test_missing_feed_error_reads_as_tfs_run_error(graph):
     assert str(caught.value) == ("Graph execution error:\n\nYou must feed a value for placeholder "
                                  "tensor 'x' with dtype float and shape [?,3]\n\t [[{{node x}}]]")
     assert caught.value.op is x.op
+
+
+def test_tensor_consumers_and_operation_node_def(graph):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    doubled = x * 2.0
+    y = tf.identity(doubled, name="y")
+    assert x.consumers() == [doubled.op] and y.consumers() == []
+    node = y.op.node_def
+    assert (node.name, node.op, list(node.input)) == ("y", "Identity", [doubled.op.name])
