@@ -1,5 +1,7 @@
 """TF 1.x-style programs as old tutorials write them, under ``compat.v1`` graph mode:
 each checks what TF 2.21's ``tf.compat.v1`` gives for the same program."""
+import re
+
 import numpy as np
 import pytest
 
@@ -460,3 +462,31 @@ def test_tensor_consumers_and_operation_node_def(graph):
     assert x.consumers() == [doubled.op] and y.consumers() == []
     node = y.op.node_def
     assert (node.name, node.op, list(node.input)) == ("y", "Identity", [doubled.op.name])
+
+
+def test_saver_restore_failures_read_as_tfs(tmp_path):
+    g = tf1.Graph()
+    with g.as_default():
+        tf1.Variable(1.0, name="w")
+        saver = tf1.train.Saver()
+        with tf1.Session(graph=g) as sess:
+            sess.run(tf1.global_variables_initializer())
+            path = saver.save(sess, str(tmp_path / "model"))
+    start = "^Restoring from checkpoint failed. This is most likely due to "
+    for names, error, text in (
+            (("v", "w", "a"), tf.errors.NotFoundError,
+             start + r"a Variable name or other graph key that is missing from the checkpoint\. "
+                     r"Please ensure .* Original error:\n\nGraph execution error:\n\nKey a not "
+                     r"found in checkpoint\n\t \[\[\{\{node save/RestoreV2\}\}\]\]$"),
+            (("w",), tf.errors.InvalidArgumentError,
+             start + r"a mismatch between the current graph and the graph from the checkpoint\."
+                     r".*\n\nAssign requires shapes of both tensors to match\. lhs shape= \[2\] "
+                     r"rhs shape= \[\]\n\t \[\[\{\{node save/Assign\}\}\]\]$")):
+        other = tf1.Graph()
+        with other.as_default():
+            for name in names:
+                tf1.Variable([1.0, 2.0], name=name)
+            restorer = tf1.train.Saver()
+            with tf1.Session(graph=other) as sess:
+                with pytest.raises(error, match=re.compile(text, re.S)):
+                    restorer.restore(sess, path)
