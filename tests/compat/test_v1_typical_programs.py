@@ -490,3 +490,12 @@ def test_saver_restore_failures_read_as_tfs(tmp_path):
             with tf1.Session(graph=other) as sess:
                 with pytest.raises(error, match=re.compile(text, re.S)):
                     restorer.restore(sess, path)
+
+
+def test_feeding_none_raises_numpys_type_error(graph):
+    n = tf1.placeholder(tf.int32, [], name="n")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(TypeError, match="int\\(\\) argument must be"):
+            sess.run(n + 1, {n: None})
+        with pytest.raises(ValueError, match="invalid literal for int"):
+            sess.run(n + 1, {n: "a"})

@@ -292,7 +292,7 @@ class Session:
         try:
             array = np.asarray(value, dtype=dtype)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"{e}") from None
+            raise type(e)(f"{e}") from None  # (NumPy's error, as TF's feed conversion gives it)
         if not t.shape.is_compatible_with(array.shape):
             raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {t.name}, "
                              f"which has shape {t.shape}")
