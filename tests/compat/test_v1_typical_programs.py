@@ -443,6 +443,8 @@ def test_get_variable_without_a_shape_raises_tfs_errors(graph):
                                              r"`shape` should be fully defined\.$"):
             tf1.get_variable("b", *args, **kwargs)
     assert tf1.get_variable("c", initializer=tf.constant([1.0])).shape == (1,)
+    with tf1.variable_scope("outer") as scope:
+        assert isinstance(scope, tf1.VariableScope) and scope.name == "outer"
 
 
 def test_missing_feed_error_reads_as_tfs_run_error(graph):

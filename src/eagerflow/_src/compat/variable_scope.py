@@ -285,6 +285,7 @@ export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
 _scope = threading.local()
 
 
+@export("compat.v1.VariableScope")
 class VariableScope:
     """The variable scope in force (``tf.compat.v1.VariableScope``): its name, reuse and
     default initializer, regularizer and dtype."""

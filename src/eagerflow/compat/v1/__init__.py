@@ -31,8 +31,8 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     reduce_sum, resource_variables_enabled, squeeze, string_to_number, substr, to_bfloat16,
     to_complex128, to_complex64, to_double, to_float, to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
-    AUTO_REUSE, assert_variables_initialized, assign, assign_add, assign_sub, constant_initializer,
-    get_local_variable, get_variable, get_variable_scope, global_variables,
+    AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
+    constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,
     global_variables_initializer, glorot_normal_initializer, glorot_uniform_initializer,
     is_variable_initialized, local_variables, local_variables_initializer, model_variables,
     moving_average_variables, ones_initializer, orthogonal_initializer, random_normal_initializer,
