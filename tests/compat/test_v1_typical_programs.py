@@ -501,3 +501,27 @@ def test_feeding_none_raises_numpys_type_error(graph):
             sess.run(n + 1, {n: None})
         with pytest.raises(ValueError, match="invalid literal for int"):
             sess.run(n + 1, {n: "a"})
+
+
+def test_coordinator_and_start_queue_runners_scaffold(graph):
+    import threading
+    x = tf1.data.make_one_shot_iterator(tf.data.Dataset.range(3)).get_next()
+    coord = tf1.train.Coordinator()
+    seen = []
+    with tf1.Session(graph=graph) as sess:
+        assert tf1.train.start_queue_runners(sess=sess, coord=coord) == []
+
+        def worker():
+            with coord.stop_on_exception():
+                while not coord.should_stop():
+                    seen.append(int(sess.run(x)))
+        thread = threading.Thread(target=worker)
+        thread.start()
+        coord.join([thread])  # (OutOfRangeError is a clean stop)
+    assert seen == [0, 1, 2] and coord.should_stop() and coord.joined
+    failing = tf1.train.Coordinator()
+    failing.request_stop(ValueError("boom"))
+    with pytest.raises(ValueError, match="boom"):
+        failing.join()
+    with pytest.raises(ValueError, match="No default session is registered"):
+        tf1.train.start_queue_runners()

@@ -5178,6 +5178,15 @@ def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _weff2ea556f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess=None, coord=None, daemon=None, start=None, collection=None):
+        try:
+            return _export_fn(sess, coord, daemon, start, collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'coord': coord, 'daemon': daemon, 'start': start, 'collection': collection})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -5673,6 +5682,7 @@ WRAPPERS = {
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.start_queue_runners': _weff2ea556f,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
