@@ -9,4 +9,5 @@ import eagerflow.compat.v1 as tf1
 def eager_after():
     yield
     tf1.enable_eager_execution()
+    tf1.enable_v2_tensorshape()
     tf1.reset_default_graph()

@@ -1,5 +1,7 @@
 """TF 1.x-style programs as old tutorials write them, under ``compat.v1`` graph mode:
 each checks what TF 2.21's ``tf.compat.v1`` gives for the same program."""
+import re
+
 import numpy as np
 import pytest
 
@@ -352,3 +354,174 @@ def test_dropout_with_a_keep_prob_placeholder_of_unknown_shape(graph):
         assert sess.run(h2, {x: ones, keep_prob: 0.5}).shape == (2, 4)
         dropped = sess.run(h, {x: ones, keep_prob: 0.5})
         assert set(np.unique(dropped).tolist()) <= {0.0, 2.0}
+
+
+def test_disable_v2_behavior_gives_tf1_shapes():
+    tf1.disable_v2_behavior()
+    try:
+        x = tf1.placeholder(tf.float32, [None, 4, 3], name="x")
+        assert str(x.shape) == "(?, 4, 3)" and repr(x) == (
+            "<tf.Tensor 'x:0' shape=(?, 4, 3) dtype=float32>")
+        assert repr(x.shape[1:]) == "TensorShape([Dimension(4), Dimension(3)])"
+        batch, rows, cols = x.get_shape()
+        assert isinstance(rows, tf1.Dimension) and rows.value == 4 and batch.value is None
+        assert x.shape[-1].value * x.get_shape()[1].value == 12 and str(batch) == "?"
+        assert (rows * cols).value == 12 and (batch * 2).value is None and rows // 3 == 1
+        assert rows > 3 and rows == 4 and int(rows) == 4 and (batch < 3) is None
+        with pytest.raises(TypeError, match="please use // instead"):
+            rows / 2
+        flat = tf.reshape(x, [-1, rows * cols])
+        w = tf1.get_variable("w", [x.shape[-1], 2])
+        y = tf.matmul(tf.reshape(x, [-1, x.shape[-1]]), w) + tf.zeros([cols.value - 1])
+        assert flat.shape.as_list() == [None, 12] and str(y.shape) == "(?, 2)"
+        assert tf.TensorShape([None]).__str__() == "(?,)" and list(range(rows)) == [0, 1, 2, 3]
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            assert sess.run(flat, {x: np.ones((2, 4, 3))}).shape == (2, 12)
+            with pytest.raises(ValueError, match=r"which has shape \(\?, 4, 3\)"):
+                sess.run(flat, {x: np.ones((4, 3))})
+    finally:
+        tf1.enable_v2_behavior()
+    assert str(tf.TensorShape([None, 3])) == "(None, 3)" and tf.TensorShape([2])[0] == 2
+    assert type(tf.TensorShape([2])[0]) is int
+
+
+def test_v2_tensorshape_switch_alone():
+    tf1.disable_v2_tensorshape()
+    try:
+        assert repr(tf.ones([2, 3]).shape[0]) == "Dimension(2)"
+        assert tf.zeros([tf.ones([2, 3]).shape[1], 2]).shape.as_list() == [3, 2]
+        with pytest.raises(ValueError, match="Cannot convert an unknown Dimension to a Tensor: ?"):
+            tf.constant(tf1.Dimension(None))
+    finally:
+        tf1.enable_v2_tensorshape()
+    assert tf.ones([2, 3]).shape[0] == 2 and repr(tf.ones([2]).shape) == "TensorShape([2])"
+
+
+def test_tf1_assertions_and_op_spellings(graph):
+    x = tf1.placeholder(tf.float32, [None])
+    checks = [tf1.assert_positive(x, [x], message="must be positive"),
+              tf1.assert_equal(tf.size(x), 2, [x], 3, "two values"),
+              tf1.assert_less(x, x + 1.0, [x], 3, "below"),
+              tf1.assert_rank(x, 1, [x]), tf1.assert_scalar(tf.constant(1.0), None, "scalar")]
+    with tf1.control_dependencies(checks):
+        y = tf.identity(x)
+    q = tf1.div(tf.constant([7, -7]), 2)
+    r = tf1.div(tf.constant([7.0]), 2.0)
+    raw = tf1.decode_raw(tf.constant([b"\x01\x00\x02\x00"]), tf.int16)
+    cm = tf1.confusion_matrix([0, 1, 1], [0, 1, 0], 2, tf.float32)
+    joined = tf1.reduce_join([["a", "b"], ["c", "d"]], reduction_indices=1, keep_dims=True)
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="must be positive"):
+            sess.run(y, {x: [-1.0, 2.0]})
+        assert sess.run(q).tolist() == [3, -4] and sess.run(r).tolist() == [3.5]
+        assert sess.run(raw).tolist() == [[1, 2]]
+        assert sess.run(cm).tolist() == [[1.0, 0.0], [1.0, 1.0]]
+        assert sess.run(joined).tolist() == [[b"ab"], [b"cd"]]
+
+
+def test_optimizer_variables_are_named_in_the_variable_scope_of_the_step(graph):
+    w = tf1.Variable([1.0], name="w")
+    loss = tf.reduce_sum(w * w)
+    with tf1.variable_scope("adam"):
+        tf1.train.AdamOptimizer(0.1).minimize(loss)
+    with tf1.variable_scope("momentum"):
+        tf1.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    tf1.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    assert [v.name for v in tf1.global_variables()] == [
+        "w:0", "adam/beta1_power:0", "adam/beta2_power:0", "adam/w/Adam:0", "adam/w/Adam_1:0",
+        "momentum/w/Momentum:0", "w/Momentum:0"]
+
+
+def test_get_variable_without_a_shape_raises_tfs_errors(graph):
+    with pytest.raises(ValueError, match=r"^Variable a did not get an initializer, so its "
+                                         r"`shape` argument must be specified\.$"):
+        tf1.get_variable("a")
+    for args, kwargs in (((), {"initializer": tf1.zeros_initializer()}), (([None, 2],), {})):
+        with pytest.raises(ValueError, match=r"^The initializer passed is not valid\. .* "
+                                             r"`shape` should be fully defined\.$"):
+            tf1.get_variable("b", *args, **kwargs)
+    assert tf1.get_variable("c", initializer=tf.constant([1.0])).shape == (1,)
+    with tf1.variable_scope("outer") as scope:
+        assert isinstance(scope, tf1.VariableScope) and scope.name == "outer"
+
+
+def test_missing_feed_error_reads_as_tfs_run_error(graph):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+            sess.run(x * 2.0)
+    assert str(caught.value) == ("Graph execution error:\n\nYou must feed a value for placeholder "
+                                 "tensor 'x' with dtype float and shape [?,3]\n\t [[{{node x}}]]")
+    assert caught.value.op is x.op
+
+
+def test_tensor_consumers_and_operation_node_def(graph):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    doubled = x * 2.0
+    y = tf.identity(doubled, name="y")
+    assert x.consumers() == [doubled.op] and y.consumers() == []
+    node = y.op.node_def
+    assert (node.name, node.op, list(node.input)) == ("y", "Identity", [doubled.op.name])
+
+
+def test_saver_restore_failures_read_as_tfs(tmp_path):
+    g = tf1.Graph()
+    with g.as_default():
+        tf1.Variable(1.0, name="w")
+        saver = tf1.train.Saver()
+        with tf1.Session(graph=g) as sess:
+            sess.run(tf1.global_variables_initializer())
+            path = saver.save(sess, str(tmp_path / "model"))
+    start = "^Restoring from checkpoint failed. This is most likely due to "
+    for names, error, text in (
+            (("v", "w", "a"), tf.errors.NotFoundError,
+             start + r"a Variable name or other graph key that is missing from the checkpoint\. "
+                     r"Please ensure .* Original error:\n\nGraph execution error:\n\nKey a not "
+                     r"found in checkpoint\n\t \[\[\{\{node save/RestoreV2\}\}\]\]$"),
+            (("w",), tf.errors.InvalidArgumentError,
+             start + r"a mismatch between the current graph and the graph from the checkpoint\."
+                     r".*\n\nAssign requires shapes of both tensors to match\. lhs shape= \[2\] "
+                     r"rhs shape= \[\]\n\t \[\[\{\{node save/Assign\}\}\]\]$")):
+        other = tf1.Graph()
+        with other.as_default():
+            for name in names:
+                tf1.Variable([1.0, 2.0], name=name)
+            restorer = tf1.train.Saver()
+            with tf1.Session(graph=other) as sess:
+                with pytest.raises(error, match=re.compile(text, re.S)):
+                    restorer.restore(sess, path)
+
+
+def test_feeding_none_raises_numpys_type_error(graph):
+    n = tf1.placeholder(tf.int32, [], name="n")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(TypeError, match="int\\(\\) argument must be"):
+            sess.run(n + 1, {n: None})
+        with pytest.raises(ValueError, match="invalid literal for int"):
+            sess.run(n + 1, {n: "a"})
+
+
+def test_coordinator_and_start_queue_runners_scaffold(graph):
+    import threading
+    x = tf1.data.make_one_shot_iterator(tf.data.Dataset.range(3)).get_next()
+    coord = tf1.train.Coordinator()
+    seen = []
+    with tf1.Session(graph=graph) as sess:
+        assert tf1.train.start_queue_runners(sess=sess, coord=coord) == []
+
+        def worker():
+            with coord.stop_on_exception():
+                while not coord.should_stop():
+                    seen.append(int(sess.run(x)))
+        thread = threading.Thread(target=worker)
+        thread.start()
+        coord.join([thread])  # (OutOfRangeError is a clean stop)
+    assert seen == [0, 1, 2] and coord.should_stop() and coord.joined
+    failing = tf1.train.Coordinator()
+    failing.request_stop(ValueError("boom"))
+    with pytest.raises(ValueError, match="boom"):
+        failing.join()
+    with pytest.raises(ValueError, match="No default session is registered"):
+        tf1.train.start_queue_runners()

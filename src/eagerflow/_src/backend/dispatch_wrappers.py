@@ -1020,6 +1020,15 @@ def _w3a76dbb1a0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3a7a1da845(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, axis=None, keep_dims=None, separator=None, name=None, reduction_indices=None, keepdims=None):
+        try:
+            return _export_fn(inputs, axis, keep_dims, separator, name, reduction_indices, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'axis': axis, 'keep_dims': keep_dims, 'separator': separator, 'name': name, 'reduction_indices': reduction_indices, 'keepdims': keepdims})
+    return _export_wrapper
+
+
 def _w3bf091b8c4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value):
         try:
@@ -3423,6 +3432,15 @@ def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9c984700a4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor, name=None, message=None):
+        try:
+            return _export_fn(tensor, name, message)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'name': name, 'message': message})
+    return _export_wrapper
+
+
 def _w9ceb2abe7b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=None):
         try:
@@ -3933,6 +3951,15 @@ def _wb8410bbf08(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, rtol, atol, equal_nan)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return _export_wrapper
+
+
+def _wb872ec6f63(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_bytes=None, out_type=None, little_endian=None, name=None, bytes=None):
+        try:
+            return _export_fn(input_bytes, out_type, little_endian, name, bytes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_bytes': input_bytes, 'out_type': out_type, 'little_endian': little_endian, 'name': name, 'bytes': bytes})
     return _export_wrapper
 
 
@@ -5223,6 +5250,15 @@ def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _weff2ea556f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess=None, coord=None, daemon=None, start=None, collection=None):
+        try:
+            return _export_fn(sess, coord, daemon, start, collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'coord': coord, 'daemon': daemon, 'start': start, 'collection': collection})
+    return _export_wrapper
+
+
 def _weffc5ef5a9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, separator=None, name=None):
         try:
@@ -5238,6 +5274,15 @@ def _wf0020b4711(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(counts, mean_ss, variance_ss, shift, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'counts': counts, 'mean_ss': mean_ss, 'variance_ss': variance_ss, 'shift': shift, 'name': name})
+    return _export_wrapper
+
+
+def _wf00484a00b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, num_classes=None, dtype=None, name=None, weights=None):
+        try:
+            return _export_fn(labels, predictions, num_classes, dtype, name, weights)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'num_classes': num_classes, 'dtype': dtype, 'name': name, 'weights': weights})
     return _export_wrapper
 
 
@@ -5516,11 +5561,13 @@ WRAPPERS = {
     'compat.v1.arg_min': _w3ff3aa0175,
     'compat.v1.argmax': _w3e3da116b9,
     'compat.v1.argmin': _w3e3da116b9,
+    'compat.v1.assert_scalar': _w9c984700a4,
     'compat.v1.assert_variables_initialized': _w5476c99a2d,
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.cond': _wd68732eb33,
+    'compat.v1.confusion_matrix': _wf00484a00b,
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.control_flow_v2_enabled': _w1f06b08988,
     'compat.v1.count_nonzero': _w8fe0da33d4,
@@ -5529,12 +5576,16 @@ WRAPPERS = {
     'compat.v1.data.get_output_types': _w49a0b14cca,
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
+    'compat.v1.decode_raw': _wb872ec6f63,
     'compat.v1.dimension_at_index': _wc1a67fd88a,
     'compat.v1.dimension_value': _wd3823d1738,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
+    'compat.v1.disable_v2_tensorshape': _w1f06b08988,
+    'compat.v1.div': _wcdda191bb7,
     'compat.v1.enable_eager_execution': _w55f7ac3bc3,
     'compat.v1.enable_v2_behavior': _w1f06b08988,
+    'compat.v1.enable_v2_tensorshape': _w1f06b08988,
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
@@ -5648,6 +5699,7 @@ WRAPPERS = {
     'compat.v1.py_func': _wbe933e5bf8,
     'compat.v1.reduce_all': _w9106cf5a72,
     'compat.v1.reduce_any': _w9106cf5a72,
+    'compat.v1.reduce_join': _w3a7a1da845,
     'compat.v1.reduce_logsumexp': _w9106cf5a72,
     'compat.v1.reduce_max': _w9106cf5a72,
     'compat.v1.reduce_mean': _w9106cf5a72,
@@ -5703,6 +5755,7 @@ WRAPPERS = {
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.start_queue_runners': _weff2ea556f,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,

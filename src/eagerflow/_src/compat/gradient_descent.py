@@ -173,7 +173,10 @@ class Optimizer:
                              f"{[str(v) for _, v in grads_and_vars]}.")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         graph = graph_mode.v1_graph()
-        with context.name_scope_push(""):
+        # (slots and the optimizer's own variables are named in the variable scope the step
+        # is made in, as TF's: ``layer1/w/Momentum``, ``layer1/beta1_power``)
+        outer = variable_scope.get_variable_scope().name if graph is not None else ""
+        with context.name_scope_push(outer + "/" if outer else ""):
             self._create_slots([v for _, v in pairs])
         updates = []
         with graph_mode.name_scope(name or self._name) as scope:

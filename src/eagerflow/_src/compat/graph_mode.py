@@ -21,6 +21,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core import tensor_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph import graph as _graph
 
@@ -322,6 +323,7 @@ def enable_v2_behavior():
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     v1_names._switches.update(resource_variables=True, control_flow_v2=True,
                               tensor_equality=True)
+    tensor_shape.enable_v2_tensorshape()
     enable_eager_execution()
 
 
@@ -332,6 +334,7 @@ def disable_v2_behavior():
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     v1_names._switches.update(resource_variables=False, control_flow_v2=False,
                               tensor_equality=False)
+    tensor_shape.disable_v2_tensorshape()
     disable_eager_execution()
 
 

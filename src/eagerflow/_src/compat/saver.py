@@ -144,13 +144,22 @@ class Saver:
         reader = bundle.BundleReader(save_path)
         try:
             values = {}
-            for key in self._vars:
+            for key in sorted(self._vars):  # (TF restores, and fails, in key order)
                 if not reader.has_tensor(key):
-                    raise errors.NotFoundError(
-                        None, None, f"Key {key} not found in checkpoint")
+                    raise errors.NotFoundError(None, None, _failed(
+                        "a Variable name or other graph key that is missing from",
+                        f"Key {key} not found in checkpoint", f"{self._scope}RestoreV2"))
                 values[key] = reader.get_tensor(key)
         finally:
             reader.close()
+        for key in sorted(self._vars):
+            shape = getattr(self._vars[key], "shape", None)
+            if shape is not None and not shape.is_compatible_with(values[key].shape):
+                raise errors.InvalidArgumentError(None, None, _failed(
+                    "a mismatch between the current graph and the graph from",
+                    f"Assign requires shapes of both tensors to match. lhs shape= "
+                    f"{_dims_text(shape)} rhs shape= {_dims_text(values[key].shape)}",
+                    f"{self._scope}Assign"))
         if self._restore is None:
             for key, v in self._vars.items():
                 v.assign(values[key])
@@ -161,3 +170,15 @@ class Saver:
         if self._graph is None or context.get().graph is None and sess is None:
             return [t.numpy() for t in tensors]
         return sess.run(list(tensors))
+
+
+def _failed(cause, error, node):
+    """TF 1's message of a failed restore: its likely `cause`, then the run's `error`."""
+    return (f"Restoring from checkpoint failed. This is most likely due to {cause} the "
+            f"checkpoint. Please ensure that you have not altered the graph expected based on "
+            f"the checkpoint. Original error:\n\nGraph execution error:\n\n{error}\n\t "
+            f"[[{{{{node {node}}}}}]]")
+
+
+def _dims_text(shape):
+    return "[" + ",".join(str(d) for d in list(shape)) + "]"

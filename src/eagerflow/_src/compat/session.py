@@ -189,7 +189,11 @@ class Session:
         try:
             function = _prune(self._graph, feeds, tensors, tensors + ops, "session_run")
         except errors.InvalidArgumentError as e:
-            raise type(e)(None, None, e.message) from None
+            # (a placeholder nothing feeds: TF's run error, naming the node)
+            node = f"\n\t [[{{{{node {e.op}}}}}]]" if e.op else ""
+            op = self._graph.get_operation_by_name(e.op) if isinstance(e.op, str) else e.op
+            raise type(e)(None, op, f"Graph execution error:\n\n{e.message}{node}") \
+                from None
         return function._run, slots
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -288,7 +292,7 @@ class Session:
         try:
             array = np.asarray(value, dtype=dtype)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"{e}") from None
+            raise type(e)(f"{e}") from None  # (NumPy's error, as TF's feed conversion gives it)
         if not t.shape.is_compatible_with(array.shape):
             raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {t.name}, "
                              f"which has shape {t.shape}")
@@ -397,3 +401,21 @@ def _run(self, feed_dict=None, session=None):
 
 SymbolicTensor.eval = _eval
 Operation.run = _run
+
+
+def _consumers(self):
+    """The operations of this tensor's graph that take it as an input."""
+    return [op for op in self.graph.get_operations()
+            if any(t is self for t in op.inputs)]
+
+
+def _node_def(self):
+    """This operation as a ``NodeDef`` of its graph's ``GraphDef``."""
+    for node in self.graph.as_graph_def().node:
+        if node.name == self.name:
+            return node
+    raise ValueError(f"Operation {self.name} has no NodeDef in its graph.")
+
+
+SymbolicTensor.consumers = _consumers
+Operation.node_def = property(_node_def)

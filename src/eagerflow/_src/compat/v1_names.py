@@ -388,3 +388,101 @@ def resource_variables_enabled():
 def control_flow_v2_enabled():
     """Whether `disable_control_flow_v2` (or `disable_v2_behavior`) was not called last."""
     return _switches["control_flow_v2"]
+
+
+# TF 1's assertions take `data` (tensors shown when they fail) before `summarize` and
+# `message`; TF 2's have only `message` and `summarize`.
+def _v1_assert(name, n_args, extra=()):
+    import inspect  # noqa: PLC0415
+
+    def assertion(*args, data=None, summarize=None, message=None, name=None, **kwargs):
+        from eagerflow._src.ops import debugging_ops  # noqa: PLC0415
+        fn = getattr(debugging_ops, assertion.__name__)
+        args = list(args)
+        fixed, rest = args[:n_args], args[n_args:]
+        for key, value in zip(extra, rest):  # (assert_near's rtol, atol)
+            kwargs[key] = value
+        rest = rest[len(extra):]
+        if rest:
+            data = rest.pop(0)
+        if rest:
+            summarize = rest.pop(0)
+        if rest:
+            message = rest.pop(0)
+        if rest:
+            name = rest.pop(0)
+        accepted = inspect.signature(fn).parameters
+        if "summarize" in accepted:
+            kwargs["summarize"] = summarize
+        from eagerflow._src.compat import graph_mode  # noqa: PLC0415
+        graph = graph_mode.v1_graph()
+        start = len(graph.get_operations()) if graph is not None else 0
+        out = fn(*fixed, message=message, name=name, **kwargs)
+        if out is None and graph is not None:
+            # TF 1 returns the check's Assert op, for control dependencies to wait on (a
+            # no_op when it was decided while building)
+            made = [op for op in graph.get_operations()[start:] if op.type == "Assert"]
+            return made[-1] if made else graph_mode.no_op(name)
+        return out
+    assertion.__name__ = name
+    assertion.__doc__ = (f"TF 1's ``{name}`` (``data`` before ``summarize`` and ``message``), "
+                         f"checked as TF 2's ``debugging.{name}``.")
+    return assertion
+
+
+for _name, _n, _extra in (("assert_equal", 2, ()), ("assert_none_equal", 2, ()),
+                          ("assert_less", 2, ()), ("assert_less_equal", 2, ()),
+                          ("assert_greater", 2, ()), ("assert_greater_equal", 2, ()),
+                          ("assert_near", 2, ("rtol", "atol")), ("assert_positive", 1, ()),
+                          ("assert_negative", 1, ()), ("assert_non_negative", 1, ()),
+                          ("assert_non_positive", 1, ()), ("assert_rank", 2, ()),
+                          ("assert_rank_at_least", 2, ()), ("assert_rank_in", 2, ())):
+    globals()[_name] = _v1_assert(_name, _n, _extra)
+    export(f"compat.v1.{_name}").export_constant(__name__, _name)
+del _name, _n, _extra
+
+
+@export("compat.v1.assert_scalar")
+def assert_scalar(tensor, name=None, message=None):
+    """TF 1's `assert_scalar` (`name` before `message`)."""
+    from eagerflow._src.ops import debugging_ops  # noqa: PLC0415
+    debugging_ops.assert_scalar(tensor, message=message, name=name)
+    return tensor  # (as TF 1's, once the static rank check passed)
+
+
+@export("compat.v1.div")
+def div(x, y, name=None):
+    """Python 2's division: floor division of integers, true division otherwise."""
+    from eagerflow._src.ops import math_ops  # noqa: PLC0415
+    from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, x.dtype)
+    if x.dtype.is_integer:
+        return math_ops.floordiv(x, y, name=name)
+    return math_ops.divide(x, y, name=name)
+
+
+@export("compat.v1.decode_raw")
+def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # noqa: A002
+    """TF 1's `io.decode_raw` (the input also named `bytes`)."""
+    from eagerflow._src.ops import io_ops  # noqa: PLC0415
+    return io_ops.decode_raw(input_bytes if input_bytes is not None else bytes, out_type,
+                                 little_endian, name=name)
+
+
+@export("compat.v1.confusion_matrix", "compat.v1.math.confusion_matrix")
+def confusion_matrix(labels, predictions, num_classes=None, dtype=_d.int32, name=None,
+                     weights=None):
+    """TF 1's `math.confusion_matrix` (`dtype` before `weights`)."""
+    from eagerflow._src.ops import confusion_matrix as _cm  # noqa: PLC0415
+    return _cm.confusion_matrix(labels, predictions, num_classes, weights, dtype, name)
+
+
+@export("compat.v1.reduce_join")
+def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
+                reduction_indices=None, keepdims=None):
+    """TF 1's `strings.reduce_join` (the old argument names too)."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    axis = reduction_indices if axis is None else axis
+    keepdims = keep_dims if keepdims is None else keepdims
+    return string_ops.reduce_join(inputs, axis, bool(keepdims), separator, name)

@@ -285,6 +285,7 @@ export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
 _scope = threading.local()
 
 
+@export("compat.v1.VariableScope")
 class VariableScope:
     """The variable scope in force (``tf.compat.v1.VariableScope``): its name, reuse and
     default initializer, regularizer and dtype."""
@@ -413,14 +414,17 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
     initializer = initializer if initializer is not None else scope.initializer
     if initializer is None:
+        if shape is None:
+            raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
+                             f"argument must be specified.")
         initializer = (_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
     if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
             initializer, type):
-        if shape is None:
-            raise ValueError(f"The initializer passed is not valid. It should be a callable "
-                             f"with no arguments and the shape should not be provided or an "
-                             f"instance of `tf.keras.initializers.*' and `shape` should be "
-                             f"fully defined. (Variable {full})")
+        if shape is None or not TensorShape(shape).is_fully_defined():
+            raise ValueError("The initializer passed is not valid. It should be a callable "
+                             "with no arguments and the shape should not be provided or an "
+                             "instance of `tf.keras.initializers.*' and `shape` should be "
+                             "fully defined.")
         shape_list = TensorShape(shape).as_list()
 
         def initial():

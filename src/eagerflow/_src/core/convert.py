@@ -19,7 +19,7 @@ from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 
 _wrap = EagerTensor._wrap
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
@@ -89,6 +89,8 @@ def _python_to_array(value, dtype):
         # an empty list has no element type: it takes any requested dtype (float32 if none)
         return arr.astype(np.float32 if dtype is None else dtype.as_numpy_dtype)
     if kind == "O":
+        if any(isinstance(v, Dimension) for v in arr.reshape(-1)):
+            return _python_to_array(_dimension_values(value), dtype)
         if any(isinstance(v, (list, tuple)) for v in arr.reshape(-1)):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         if all(isinstance(v, (str, bytes)) for v in arr.reshape(-1)):
@@ -131,6 +133,17 @@ def _python_to_array(value, dtype):
     if kind in "iu" and target in "iu":
         return arr.astype(np.int64).astype(dtype.as_numpy_dtype)  # wraps like TF
     return arr.astype(dtype.as_numpy_dtype)
+
+
+def _dimension_values(value):
+    """`value` with each `Dimension` replaced by its int (an unknown one raises)."""
+    if isinstance(value, (list, tuple)):
+        return [_dimension_values(v) for v in value]
+    if isinstance(value, Dimension):
+        if value.value is None:
+            raise ValueError(f"Cannot convert an unknown Dimension to a Tensor: {value}")
+        return value.value
+    return value
 
 
 def _wide_ints(arr, value, dtype):
@@ -280,6 +293,10 @@ def to_array(value, dtype=None):
         if dtype is _d.string:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
         return np.array(value, dtype=dtype.as_numpy_dtype)
+    if isinstance(value, Dimension):  # (TF 1's shapes give them: ``x.shape[1]``)
+        if value.value is None:
+            raise ValueError(f"Cannot convert an unknown Dimension to a Tensor: {value}")
+        return to_array(value.value, dtype)
     if value is None or isinstance(value, (dict, set)) or callable(value) and not hasattr(
             value, "__array__"):
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "

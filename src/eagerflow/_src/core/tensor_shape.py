@@ -7,8 +7,73 @@ TensorShape([2, 3])
 (None, 3)
 """
 
+import sys
 
 from eagerflow._src.backend.api_export import export
+
+# TF 1's shapes (`disable_v2_tensorshape`, which `disable_v2_behavior` calls): a shape's
+# dims, indexed or iterated by the program, are `Dimension`s, and shapes print as
+# ``(?, 3)``. eagerflow's own code goes on seeing ints and None.
+_v1_shapes = False
+
+
+def _for_program():
+    """Whether the caller of the caller is the program (not eagerflow), in TF 1's mode."""
+    return _v1_shapes and not sys._getframe(2).f_globals.get("__name__", "").startswith(
+        "eagerflow.")
+
+
+@export("compat.v1.enable_v2_tensorshape")
+def enable_v2_tensorshape():
+    """TF 2's shapes: dims are ints or None; shapes print as ``(None, 3)``."""
+    global _v1_shapes
+    _v1_shapes = False
+
+
+@export("compat.v1.disable_v2_tensorshape")
+def disable_v2_tensorshape():
+    """TF 1's shapes: ``shape[i]`` and iteration give `Dimension`s (``.value``), and shapes
+    print as ``(?, 3)`` (``TensorShape([Dimension(None), Dimension(3)])``)."""
+    global _v1_shapes
+    _v1_shapes = True
+
+
+def _dim_operand(other):
+    try:
+        return as_dimension(other)
+    except (TypeError, ValueError):
+        return None
+
+
+def _arith(fn, symbol):
+    def forward(self, other):
+        other = _dim_operand(other)
+        if other is None:
+            return NotImplemented
+        if self._value is None or other._value is None:
+            return Dimension(None)
+        return Dimension(fn(self._value, other._value))
+
+    def backward(self, other):
+        other = _dim_operand(other)
+        if other is None:
+            return NotImplemented
+        return forward(other, self)
+    forward.__name__, backward.__name__ = f"__{symbol}__", f"__r{symbol}__"
+    return forward, backward
+
+
+def _compare(fn):
+    def compare(self, other):
+        other = _dim_operand(other)
+        if other is None:
+            return NotImplemented
+        if self._value is None or other._value is None:
+            return None
+        return fn(self._value, other._value)
+    return compare
+
+
 @export("compat.v1.Dimension")
 class Dimension:
     """One dimension of a `TensorShape` (``compat.v1.Dimension``): an int or None."""
@@ -52,10 +117,39 @@ class Dimension:
     def __hash__(self):
         return hash(self._value)
 
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is None or equal is NotImplemented else not equal
+
     def __int__(self):
         return self._value
 
     __index__ = __int__
+
+    def __float__(self):
+        return float(self._value)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    # TF 1's dimension arithmetic: unknown in, unknown out.
+    __add__, __radd__ = _arith(lambda a, b: a + b, "add")
+    __sub__, __rsub__ = _arith(lambda a, b: a - b, "sub")
+    __mul__, __rmul__ = _arith(lambda a, b: a * b, "mul")
+    __floordiv__, __rfloordiv__ = _arith(lambda a, b: a // b, "floordiv")
+    __mod__, __rmod__ = _arith(lambda a, b: a % b, "mod")
+    __lt__ = _compare(lambda a, b: a < b)
+    __le__ = _compare(lambda a, b: a <= b)
+    __gt__ = _compare(lambda a, b: a > b)
+    __ge__ = _compare(lambda a, b: a >= b)
+
+    def __truediv__(self, other):
+        raise TypeError(f"unsupported operand type(s) for /: 'Dimension' and "
+                        f"'{type(other).__name__}', please use // instead")
+
+    def __rtruediv__(self, other):
+        raise TypeError(f"unsupported operand type(s) for /: '{type(other).__name__}' and "
+                        f"'Dimension', please use // instead")
 
     def __repr__(self):
         return f"Dimension({self._value!r})"
@@ -224,15 +318,19 @@ class TensorShape:
     def __iter__(self):
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
+        if _v1_shapes and _for_program():
+            return iter([Dimension(d) for d in self._dims])
         return iter(self._dims)
 
     def __getitem__(self, key):
         if self._dims is None:
             if isinstance(key, slice):
                 return TensorShape(None)
-            return None
+            return Dimension(None) if _v1_shapes and _for_program() else None
         if isinstance(key, slice):
             return TensorShape._from_tuple(self._dims[key])
+        if _v1_shapes and _for_program():
+            return Dimension(self._dims[key])
         return self._dims[key]
 
     def __add__(self, other):
@@ -261,14 +359,17 @@ class TensorShape:
     def __repr__(self):
         if self._dims is None:
             return "TensorShape(None)"
+        if _v1_shapes:
+            return f"TensorShape({[Dimension(d) for d in self._dims]!r})"
         return f"TensorShape({list(self._dims)!r})"
 
     def __str__(self):
         if self._dims is None:
             return "<unknown>"
+        unknown = "?" if _v1_shapes else "None"
         if len(self._dims) == 1:
-            return f"({self._dims[0]},)"
-        return "(" + ", ".join("None" if d is None else str(d) for d in self._dims) + ")"
+            return f"({unknown if self._dims[0] is None else self._dims[0]},)"
+        return "(" + ", ".join(unknown if d is None else str(d) for d in self._dims) + ")"
 
 
 def as_shape(shape):

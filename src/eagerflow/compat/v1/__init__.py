@@ -20,16 +20,19 @@ from eagerflow._src.compat.session import (  # noqa: F401
     Session, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
-    arg_max, arg_min, argmax, argmin, cond, control_flow_v2_enabled, count_nonzero,
-    dimension_at_index, dimension_value, disable_control_flow_v2, disable_resource_variables,
-    disable_tensor_equality, enable_control_flow_v2, enable_resource_variables,
-    enable_tensor_equality, expand_dims, multinomial, reduce_all, reduce_any, reduce_logsumexp,
-    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, resource_variables_enabled,
-    squeeze, string_to_number, substr, to_bfloat16, to_complex128, to_complex64, to_double,
-    to_float, to_int32, to_int64, while_loop)
+    arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
+    assert_less, assert_less_equal, assert_near, assert_negative, assert_non_negative,
+    assert_non_positive, assert_none_equal, assert_positive, assert_rank, assert_rank_at_least,
+    assert_rank_in, assert_scalar, cond, confusion_matrix, control_flow_v2_enabled, count_nonzero,
+    decode_raw, dimension_at_index, dimension_value, disable_control_flow_v2,
+    disable_resource_variables, disable_tensor_equality, div, enable_control_flow_v2,
+    enable_resource_variables, enable_tensor_equality, expand_dims, multinomial, reduce_all,
+    reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
+    reduce_sum, resource_variables_enabled, squeeze, string_to_number, substr, to_bfloat16,
+    to_complex128, to_complex64, to_double, to_float, to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
-    AUTO_REUSE, assert_variables_initialized, assign, assign_add, assign_sub, constant_initializer,
-    get_local_variable, get_variable, get_variable_scope, global_variables,
+    AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
+    constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,
     global_variables_initializer, glorot_normal_initializer, glorot_uniform_initializer,
     is_variable_initialized, local_variables, local_variables_initializer, model_variables,
     moving_average_variables, ones_initializer, orthogonal_initializer, random_normal_initializer,
@@ -45,7 +48,8 @@ from eagerflow._src.compat.variable_scope import global_variables_initializer as
 from eagerflow._src.compat.variable_scope import local_variables_initializer as initialize_local_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import variables_initializer as initialize_variables  # noqa: F401
 from eagerflow._src.core.errors import OpError  # noqa: F401
-from eagerflow._src.core.tensor_shape import Dimension  # noqa: F401
+from eagerflow._src.core.tensor_shape import (  # noqa: F401
+    Dimension, disable_v2_tensorshape, enable_v2_tensorshape)
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401

@@ -6,6 +6,7 @@ from eagerflow._src.checkpoint.checkpoint import CheckpointReader as NewCheckpoi
 from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, checkpoint_exists, get_checkpoint_mtimes, get_checkpoint_state,
     latest_checkpoint)
+from eagerflow._src.compat.coordinator import Coordinator, start_queue_runners  # noqa: F401
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
     get_or_create_global_step, global_step)
