@@ -20,7 +20,7 @@ ELEMENTWISE = {
     "GreaterEqual", "Igamma", "IgammaGradA", "Igammac", "Imag", "Invert", "IsFinite", "IsInf",
     "IsNan", "LeftShift", "Less", "LessEqual", "LogicalAnd", "LogicalNot", "LogicalOr",
     "Maximum", "Minimum", "Mul", "MulNoNan", "Neg", "NextAfter", "NotEqual", "Polygamma", "Pow",
-    "RandomGammaGrad", "Real", "RealDiv", "RightShift", "Sinh", "Sqrt", "Square",
+    "RandomGammaGrad", "Real", "RealDiv", "Relu", "RightShift", "Sinh", "Sqrt", "Square",
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
     "UnicodeScript", "UnicodeTranscode", "DecodeJSONExample",
@@ -34,7 +34,7 @@ SAME_SHAPE = {
     "Erfc", "Erfinv", "Exp", "Expint", "Expm1", "FresnelCos", "FresnelSin", "Identity",
     "LeakyRelu", "Ndtri",
     "LeakyReluGrad", "Lgamma", "Log", "Log1p", "MatrixBandPart", "OnesLike", "Reciprocal",
-    "ReciprocalGrad", "Relu", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt",
+    "ReciprocalGrad", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt",
     "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Softplus",
     "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "Tanh", "TanhGrad",
     "ZerosLike"}
@@ -112,7 +112,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
          "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
-         "BroadcastTo", "Conv2DBackpropInput"}
+         "BroadcastTo", "Conv2DBackpropInput", "Relu"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp"}
 
