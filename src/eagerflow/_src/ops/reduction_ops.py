@@ -1472,18 +1472,11 @@ def unbroadcast(grad, like):
 
 
 def _unbroadcast_at_run_time(grad, like):
-    """`unbroadcast` for ranks known only at run time: the axes to sum are computed then."""
-    a = array_ops
-    grad_shape, shape = a.shape(grad), a.shape(like)
-    rank = a.size(grad_shape)
-    lead = math_ops.subtract(rank, a.size(shape))
-    padded = a.concat([a.ones(a.reshape(lead, [1]), _d.int32), shape], 0)
-    positions = a.range(rank)
-    summed = math_ops.logical_or(
-        math_ops.less(positions, lead),
-        math_ops.logical_and(math_ops.equal(padded, 1), math_ops.not_equal(grad_shape, 1)))
-    axes = a.reshape(cast(a.where(summed), _d.int32), [-1])
-    return a.reshape(reduce_sum(grad, axes, keepdims=True), shape)
+    """`unbroadcast` for shapes known only at run time: the axes to sum are computed then,
+    by TF's own op for it (``BroadcastGradientArgs``, as TF's gradient graphs have it)."""
+    shape = array_ops.shape(like)
+    axes, _ = array_ops.broadcast_gradient_args(shape, array_ops.shape(grad))
+    return array_ops.reshape(reduce_sum(grad, axes, keepdims=True), shape)
 
 
 def _kept(dy, x, axis, keepdims):
