@@ -28,6 +28,7 @@ from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
     register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
 
@@ -288,7 +289,6 @@ batching_rules.assign(PER_ELEMENT, _SERIALIZE_SPARSE, _SERIALIZE_MANY_SPARSE,
 
 
 def _sparse_parts(sp_input):
-    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
     if not isinstance(sp_input, SparseTensor):
         raise TypeError(f"Input must be a SparseTensor, got {type(sp_input).__name__}.")
     return sp_input.indices, sp_input.values, sp_input.dense_shape
@@ -338,7 +338,6 @@ def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
     >>> tf.sparse.to_dense(tf.io.deserialize_many_sparse(ser, tf.int32)).numpy().tolist()
     [[0, 7], [1, 0]]
     """
-    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
     indices, values, shape = dispatch(
         _DESERIALIZE_MANY_SPARSE, (convert_to_tensor(serialized_sparse, _d.string),),
         {"dtype": _d.as_dtype(dtype)}, name)

@@ -369,8 +369,11 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
             f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
             f"[Op:SparseTensorDenseMatMul]")
-    # (gather_nd: the gradient of `b` is dense, as TF's)
-    products = math_ops.multiply(array_ops.gather_nd(b, array_ops.expand_dims(cols, 1)),
+    # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
+    # indices is a dense scatter, as TF's gradient of `b` is (rows picked by [col] alone
+    # would give IndexedSlices)
+    picks = array_ops.stack([array_ops.zeros_like(cols), cols], 1)
+    products = math_ops.multiply(array_ops.gather_nd(array_ops.expand_dims(b, 0), picks),
                                  array_ops.expand_dims(values, 1))
     out = reduction_ops.unsorted_segment_sum(products, rows, num_rows)
     if a_dims[0] is not None:
