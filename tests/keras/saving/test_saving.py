@@ -561,3 +561,18 @@ def test_tf_keras_absl_warnings_print_as_absl_prints_them():
     assert err == ("WARNING:absl:`lr` is deprecated in TF-Keras optimizer, please use "
                    "`learning_rate` or use the legacy optimizer, e.g.,"
                    "tf.keras.optimizers.legacy.Adam.\n")
+
+
+def test_a_model_with_an_attention_layer_saves_as_a_saved_model(tmp_path):
+    # (its call takes a value beside the inputs: saved without its own call functions)
+    tf.keras.utils.set_random_seed(3)
+    inputs = keras.Input((4, 3))
+    attended = keras.layers.MultiHeadAttention(2, 2)(inputs, inputs)
+    model = keras.Model(inputs, keras.layers.Dense(1)(keras.layers.Flatten()(attended)))
+    model.save(tmp_path / "m")
+    x = np.random.default_rng(0).random((2, 4, 3)).astype("float32")
+    np.testing.assert_allclose(keras.models.load_model(tmp_path / "m").predict(x, verbose=0),
+                               model.predict(x, verbose=0), rtol=1e-5)
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    np.testing.assert_allclose(loaded(x).numpy(), model.predict(x, verbose=0), rtol=1e-5)
+    assert hasattr(getattr(loaded, "layer_with_weights-1"), "keras_api")  # (the Dense)
