@@ -513,3 +513,49 @@ def test_params_and_model_before_fit():
         cl.model
     cl = tf.keras.callbacks.CallbackList([cb], epochs=2)
     assert cb.params == {"epochs": 2}
+
+
+def test_remote_monitor_posts_each_epochs_logs(caplog):
+    import http.server
+    import json as json_mod
+    import threading
+    import urllib.parse
+
+    received = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+            received.append((self.path, self.headers["Content-Type"], body))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        root = f"http://127.0.0.1:{server.server_port}"
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+        model.compile("sgd", "mse")
+        x, y = np.ones((4, 2), "float32"), np.ones((4, 1), "float32")
+        model.fit(x, y, epochs=2, verbose=0, callbacks=[tf.keras.callbacks.RemoteMonitor(root)])
+        model.fit(x, y, epochs=1, verbose=0, callbacks=[
+            tf.keras.callbacks.RemoteMonitor(root, path="/p", send_as_json=True)])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [r[:2] for r in received] == [
+        ("/publish/epoch/end/", "application/x-www-form-urlencoded")] * 2 + [
+        ("/p", "application/json")]
+    form = json_mod.loads(urllib.parse.parse_qs(received[1][2])["data"][0])
+    assert form["epoch"] == 1 and isinstance(form["loss"], float)
+    assert json_mod.loads(received[2][2])["epoch"] == 0
+    # a server that cannot be reached: tf_keras's warning, and training goes on
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        model.fit(x, y, epochs=1, verbose=0, callbacks=[
+            tf.keras.callbacks.RemoteMonitor(f"http://127.0.0.1:{server.server_port}")])
+    assert f"Warning: could not reach RemoteMonitor root server at http://127.0.0.1:" \
+           f"{server.server_port}" in caplog.text

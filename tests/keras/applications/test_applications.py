@@ -199,3 +199,29 @@ def test_imagenet_weights_load_from_keras_cache(tmp_path, monkeypatch):
     x = make_data.inputs((32, 32, 3))
     np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
     assert loaded.name == "mobilenetv2_0.35_224"
+
+
+@pytest.mark.parametrize("function, name, params, layers, last", [
+    (lambda **kw: tf.keras.applications.VGG19(**kw), "vgg19", 20024384, 23, "block5_pool"),
+    (lambda **kw: tf.keras.applications.vgg19.VGG19(**kw), "vgg19", 20024384, 23,
+     "block5_pool"),
+    (lambda **kw: tf.keras.applications.ResNet101(**kw), "resnet101", 42658176, 346,
+     "conv5_block3_out"),
+    (lambda **kw: tf.keras.applications.resnet.ResNet152(**kw), "resnet152", 58370944, 516,
+     "conv5_block3_out"),
+])
+def test_deeper_vgg_and_resnet_variants_are_tf_keras_models(function, name, params, layers,
+                                                            last):
+    # (counts and names as tf_keras 2.21 builds them)
+    model = function(weights=None, include_top=False, input_shape=(32, 32, 3), pooling="avg")
+    assert (model.name, model.count_params(), len(model.layers), model.layers[-2].name) == (
+        name, params, layers, last)
+    with pytest.raises(ValueError, match="`classes` should be 1000"):
+        function(weights="imagenet", classes=10)
+
+
+def test_vgg19_has_vgg16s_top_and_preprocessing():
+    assert tf.keras.applications.VGG19(weights=None).count_params() == 143667240
+    np.testing.assert_allclose(
+        tf.keras.applications.vgg19.preprocess_input(np.full((1, 1, 1, 3), 100.0)).ravel(),
+        [-3.939003, -16.779, -23.68], rtol=1e-6)

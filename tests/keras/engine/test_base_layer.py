@@ -347,3 +347,12 @@ def test_dense_casts_integer_and_bool_inputs_to_its_compute_dtype():
     np.testing.assert_allclose(dense(tf.constant([[True, False, True]])), [[2.0, 2.0]])
     inputs = tf.keras.Input((3,), dtype="int32")
     assert tf.keras.layers.Dense(2)(inputs).dtype == tf.float32
+
+
+def test_updates_is_deprecated_and_empty_as_in_tf_keras():
+    layer = tf.keras.layers.BatchNormalization()
+    layer(np.ones((2, 3), "float32"), training=True)
+    with pytest.warns(UserWarning, match=r"^`layer.updates` will be removed in a future version\. "
+                                         r"This property should not be used in TensorFlow 2.0, "
+                                         r"as `updates` are applied automatically\.$"):
+        assert layer.updates == []

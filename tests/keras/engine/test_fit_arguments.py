@@ -111,3 +111,21 @@ def test_class_weight_needs_a_single_output():
     with pytest.raises(ValueError, match=r"^`class_weight` is only supported for Models with a "
                                          r"single output\.$"):
         model.fit(X, [Y, Y], class_weight={0: 1.0, 1: 1.0, 2: 1.0}, verbose=0)
+
+
+@pytest.mark.parametrize("data", [
+    lambda: ((X[i:i + 5], Y[i:i + 5]) for i in (0, 5)),
+    lambda: ((X[i:i + 5], tf.one_hot(Y[i:i + 5], 3)) for i in (0, 5)),
+])
+def test_class_weight_weighs_a_generators_batches_as_arrays(data):
+    # As tf_keras (which maps the weights over its batches) instead of refusing them
+    class_weight = {0: 1.0, 1: 3.0, 2: 0.5}
+    expected = _model().fit(X, Y, batch_size=5, shuffle=False, class_weight=class_weight,
+                            epochs=2, verbose=0).history["loss"]
+    one_hot = isinstance(next(data())[1], tf.Tensor)
+    model = _model("CategoricalCrossentropy" if one_hot else "SparseCategoricalCrossentropy")
+    batches = data()
+    first = model.fit(batches, class_weight=class_weight, verbose=0).history["loss"]
+    second = model.fit(data(), class_weight=class_weight, verbose=0).history["loss"]
+    np.testing.assert_allclose(first + second, expected, rtol=1e-6)
+    assert _model().fit(X, Y, batch_size=5, verbose=0).history["loss"] != expected

@@ -423,3 +423,15 @@ def test_metric_named_by_string_keeps_its_plain_name_after_other_instances():
     model.compile("sgd", "binary_crossentropy", metrics=["AUC", "Precision", "AUC"])
     history = model.fit(np.ones((2, 4)), np.ones((2, 1)), verbose=0)
     assert list(history.history) == ["loss", "auc", "precision", "auc_1"]
+
+
+def test_jit_compile_is_a_model_property_as_in_tf_keras():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    assert model.jit_compile is None
+    model.compile("sgd", "mse", jit_compile=True)
+    assert model.jit_compile is True
+    model.jit_compile = False
+    assert model.jit_compile is False
+    model.compile("sgd", "mse", jit_compile="auto")
+    assert model.jit_compile == "auto"
+    model.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0)

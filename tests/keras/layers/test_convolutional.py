@@ -687,3 +687,32 @@ def test_float_filters_and_unknown_keyword():
     assert conv.Conv2D(2.0, 3).filters == 2
     with pytest.raises(TypeError):
         conv.Conv2D(2, 3, bogus=1)
+
+
+@pytest.mark.parametrize("layer, shape, k, size", [
+    (lambda: tf.keras.layers.Conv2D(2, 3), (2, 2, 1), 3, 2),
+    (lambda: tf.keras.layers.Conv1D(2, 3), (2, 1), 3, 2),
+    (lambda: tf.keras.layers.Conv3D(2, 3), (2, 4, 4, 1), 3, 2),
+    (lambda: tf.keras.layers.DepthwiseConv2D(3), (2, 5, 1), 3, 2),
+    (lambda: tf.keras.layers.SeparableConv2D(2, 3), (5, 2, 1), 3, 2),
+    (lambda: tf.keras.layers.Conv2D(2, 3, dilation_rate=2), (4, 4, 1), 3, 2),
+])
+def test_a_filter_larger_than_its_symbolic_input_fails_as_tf_shape_inference(layer, shape, k,
+                                                                             size):
+    # As TF: building the model fails (a CNN with too many poolings for its input size)
+    # instead of giving empty outputs
+    with pytest.raises(ValueError, match=f"Negative dimension size caused by subtracting {k} "
+                                         f"from {size} for "):
+        layer()(tf.keras.Input(shape))
+
+
+def test_a_filter_larger_than_the_input_fails_in_a_traced_function():
+    @tf.function
+    def f(x):
+        return tf.nn.conv2d(x, tf.ones((3, 3, 1, 2)), 1, "VALID")
+
+    with pytest.raises(ValueError, match="Negative dimension size caused by subtracting 3 "
+                                         "from 2"):
+        f(tf.ones((1, 2, 2, 1)))
+    assert f.get_concrete_function(tf.TensorSpec([1, 3, 3, 1])).structured_outputs.shape == \
+        (1, 1, 1, 2)

@@ -6,6 +6,7 @@ TF format, then ``tf.train.list_variables``) for the same models.
 import json
 import logging
 import os
+import subprocess
 import sys
 import zipfile
 
@@ -517,3 +518,61 @@ def test_a_saved_model_loaded_uncompiled_logs_tf_keras_warning(tmp_path, caplog)
     assert type(loaded).__name__ == type(layer).__name__ == "_UserObject"  # (as TF names them)
     np.testing.assert_allclose(layer(np.ones((1, 2), "float32")).numpy(),
                                model(np.ones((1, 2))).numpy(), rtol=1e-6)
+
+
+def test_optimizer_state_loads_as_tf_keras_loads_it(tmp_path, caplog):
+    # load_model of a .keras archive builds the compiled optimizer, then loads its state
+    # (warning when the saved state does not fit); load_weights leaves an optimizer that was
+    # not built as it is, with the same warning (from tf_keras's absl logger)
+    def make():
+        model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+        model.compile("adam", "mse")
+        return model
+
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 2), "float32")
+    trained = make()
+    trained.fit(x, y, verbose=0)
+    trained.save_weights(tmp_path / "t.weights.h5")
+    trained.save(tmp_path / "t.keras")
+    untrained = make()
+    untrained.save(tmp_path / "u.keras")
+    with caplog.at_level(logging.WARNING, logger="absl"):
+        loaded = keras.models.load_model(tmp_path / "t.keras")
+        assert caplog.text == ""
+        assert (len(loaded.optimizer.variables), int(loaded.optimizer.iterations)) == (5, 1)
+        loaded = keras.models.load_model(tmp_path / "u.keras")
+        assert (len(loaded.optimizer.variables), int(loaded.optimizer.iterations)) == (5, 0)
+        assert caplog.records[-1].name == "absl" and caplog.records[-1].getMessage() == (
+            "Skipping variable loading for optimizer 'Adam', because it has 5 variables "
+            "whereas the saved optimizer has 1 variables. ")
+        fresh = make()
+        fresh.load_weights(tmp_path / "t.weights.h5")
+        assert (len(fresh.optimizer.variables), int(fresh.optimizer.iterations)) == (1, 0)
+        assert caplog.records[-1].getMessage() == (
+            "Skipping variable loading for optimizer 'Adam', because it has 1 variables "
+            "whereas the saved optimizer has 5 variables. ")
+    np.testing.assert_array_equal(fresh.get_weights()[0], trained.get_weights()[0])
+
+
+def test_tf_keras_absl_warnings_print_as_absl_prints_them():
+    code = "import eagerflow as tf\ntf.keras.optimizers.Adam(lr=0.1)\n"
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert err == ("WARNING:absl:`lr` is deprecated in TF-Keras optimizer, please use "
+                   "`learning_rate` or use the legacy optimizer, e.g.,"
+                   "tf.keras.optimizers.legacy.Adam.\n")
+
+
+def test_a_model_with_an_attention_layer_saves_as_a_saved_model(tmp_path):
+    # (its call takes a value beside the inputs: saved without its own call functions)
+    tf.keras.utils.set_random_seed(3)
+    inputs = keras.Input((4, 3))
+    attended = keras.layers.MultiHeadAttention(2, 2)(inputs, inputs)
+    model = keras.Model(inputs, keras.layers.Dense(1)(keras.layers.Flatten()(attended)))
+    model.save(tmp_path / "m")
+    x = np.random.default_rng(0).random((2, 4, 3)).astype("float32")
+    np.testing.assert_allclose(keras.models.load_model(tmp_path / "m").predict(x, verbose=0),
+                               model.predict(x, verbose=0), rtol=1e-5)
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    np.testing.assert_allclose(loaded(x).numpy(), model.predict(x, verbose=0), rtol=1e-5)
+    assert hasattr(getattr(loaded, "layer_with_weights-1"), "keras_api")  # (the Dense)

@@ -10,16 +10,18 @@ prints ``LEVEL:tensorflow:message`` on stderr.
 """
 import sys
 
-_configured = False
 
 
-def get_logger():
-    """The ``"tensorflow"`` logger, given its stderr handler on the first call."""
+_configured_names = set()
+
+
+def get_logger(name="tensorflow"):
+    """The ``"tensorflow"`` logger (or the `name` one: ``"absl"``, through which tf_keras
+    logs some of its warnings), given its stderr handler on the first call."""
     import logging  # noqa: PLC0415
-    global _configured
-    logger = logging.getLogger("tensorflow")
-    if not _configured:
-        _configured = True
+    logger = logging.getLogger(name)
+    if name not in _configured_names:
+        _configured_names.add(name)
         # With the root logger configured, its handlers print our records (as in TF).
         if not logging.getLogger().handlers:
             handler = _StderrHandler()
@@ -46,10 +48,14 @@ def _StderrHandler():
 
 
 class _Logger:
-    """Forwards every attribute to the ``"tensorflow"`` logger."""
+    """Forwards every attribute to the ``"tensorflow"`` logger (or another, by name)."""
+
+    def __init__(self, name="tensorflow"):
+        self._name = name
 
     def __getattr__(self, name):
-        return getattr(get_logger(), name)
+        return getattr(get_logger(self._name), name)
 
 
 logger = _Logger()
+absl_logger = _Logger("absl")  # (LEVEL:absl:message, as tf_keras's absl warnings print)

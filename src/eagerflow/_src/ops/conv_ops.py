@@ -475,6 +475,18 @@ def _conv_rule(depthwise):
     def rule(x, w, strides, padding, explicit_paddings, data_format, dilations):
         dims, _ = _conv_geometry(_dims(x.shape), _dims(w.shape), strides, padding,
                                  explicit_paddings, data_format, dilations, depthwise)
+        if padding == "VALID" and x.shape.rank is not None and w.shape.rank is not None:
+            # As TF's shape function: a (dilated) filter larger than the input fails when
+            # the graph is built (eagerly only the kernel runs). A dilated one is checked as
+            # TF runs it: on the input split by the rate (space to batch).
+            nd = len(strides) - 2
+            sizes = _split(_dims(x.shape), nd, data_format)[1]
+            for size, k, rate in zip(sizes, _dims(w.shape)[:nd],
+                                     _spatial(dilations, data_format)):
+                if size is not None and k is not None and (k - 1) * rate + 1 > size:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Negative dimension size caused by subtracting {k} from "
+                                    f"{-(-size // rate)}")
         return TensorShape(dims), x.dtype
     return rule
 

@@ -14,7 +14,10 @@ from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers, reshaping
 
-_HASHES = {True: "2cb95161c43110f7111970584f804107", False: "4d473c1dd8becc155b73f8504c6f6626"}
+# (include_top, no top) weights files' hashes, by model
+_HASHES = {"resnet50": ("2cb95161c43110f7111970584f804107", "4d473c1dd8becc155b73f8504c6f6626"),
+           "resnet101": ("f1aeb4b969a6efcfb50fad2f0c20cfc5", "88cf7a10940856eca736dc7b7e228a21"),
+           "resnet152": ("100835be76be38e30d865e96f2aaae62", "ee4c566cf9a93f14d82f913c2dc6dd0c")}
 
 
 def _bn(x, name):
@@ -60,6 +63,32 @@ def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
     top (`include_top` False) the model takes any image size of at least 32x32 and `pooling`
     (None, ``"avg"`` or ``"max"``) says what it does to the last feature map.
     """
+    return _resnet((3, 4, 6, 3), "resnet50", include_top, weights, input_tensor, input_shape,
+                   pooling, classes, classifier_activation, kwargs)
+
+
+@export("keras.applications.ResNet101", "keras.applications.resnet.ResNet101")
+def ResNet101(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+              input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
+              **kwargs):
+    """ResNet-101: ResNet-50 with 23 blocks in its third stage (44.7M parameters with its
+    1000-class top); the arguments are ResNet50's."""
+    return _resnet((3, 4, 23, 3), "resnet101", include_top, weights, input_tensor,
+                   input_shape, pooling, classes, classifier_activation, kwargs)
+
+
+@export("keras.applications.ResNet152", "keras.applications.resnet.ResNet152")
+def ResNet152(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+              input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
+              **kwargs):
+    """ResNet-152: ResNet-50 with 8 and 36 blocks in its second and third stages (60.4M
+    parameters with its 1000-class top); the arguments are ResNet50's."""
+    return _resnet((3, 8, 36, 3), "resnet152", include_top, weights, input_tensor,
+                   input_shape, pooling, classes, classifier_activation, kwargs)
+
+
+def _resnet(stacks, name, include_top, weights, input_tensor, input_shape, pooling, classes,
+            classifier_activation, kwargs):
     if kwargs:
         raise ValueError(f"Unknown argument(s): {kwargs}")
     imagenet_utils.check_weights(weights, include_top, classes)
@@ -73,10 +102,10 @@ def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
     x = core.Activation("relu", name="conv1_relu")(_bn(x, "conv1_bn"))
     x = reshaping.ZeroPadding2D(padding=((1, 1), (1, 1)), name="pool1_pad")(x)
     x = pooling_layers.MaxPooling2D(3, strides=2, name="pool1_pool")(x)
-    x = _stack(x, 64, 3, stride=1, name="conv2")
-    x = _stack(x, 128, 4, name="conv3")
-    x = _stack(x, 256, 6, name="conv4")
-    x = _stack(x, 512, 3, name="conv5")
+    x = _stack(x, 64, stacks[0], stride=1, name="conv2")
+    x = _stack(x, 128, stacks[1], name="conv3")
+    x = _stack(x, 256, stacks[2], name="conv4")
+    x = _stack(x, 512, stacks[3], name="conv5")
 
     if include_top:
         x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
@@ -88,11 +117,11 @@ def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
         x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
 
     inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name="resnet50")
+    model = training.Model(inputs, x, name=name)
     suffix = "" if include_top else "_notop"
     imagenet_utils.load_weights(
-        model, weights, f"resnet/resnet50_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
-        _HASHES[bool(include_top)])
+        model, weights, f"resnet/{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
+        _HASHES[name][0 if include_top else 1])
     return model
 
 

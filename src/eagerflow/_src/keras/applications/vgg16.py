@@ -31,6 +31,33 @@ def VGG16(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
     top (`include_top` False) the model takes any image size of at least 32x32 and `pooling`
     (None, ``"avg"`` or ``"max"``) says what it does to the last feature map.
     """
+    return _vgg(_BLOCKS, "vgg16", _FILES, include_top, weights, input_tensor, input_shape,
+                pooling, classes, classifier_activation)
+
+
+_FILES_19 = {True: ("vgg19/vgg19_weights_tf_dim_ordering_tf_kernels.h5",
+                    "cbe5617147190e668d6c5d5026f83318"),
+             False: ("vgg19/vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5",
+                     "253f8cb515780f3b799900260a226db6")}
+_BLOCKS_19 = ((64, 2), (128, 2), (256, 4), (512, 4), (512, 4))
+
+
+@export("keras.applications.VGG19", "keras.applications.vgg19.VGG19")
+def VGG19(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+          input_shape=None, pooling=None, classes=1000, classifier_activation="softmax"):
+    """VGG-19: VGG-16 with four convolutions in each of its last three blocks (144M
+    parameters with its 1000-class top); the arguments are VGG16's.
+
+    >>> tf.keras.applications.VGG19(weights=None, include_top=False,
+    ...                             input_shape=(32, 32, 3)).count_params()
+    20024384
+    """
+    return _vgg(_BLOCKS_19, "vgg19", _FILES_19, include_top, weights, input_tensor,
+                input_shape, pooling, classes, classifier_activation)
+
+
+def _vgg(blocks, name, files, include_top, weights, input_tensor, input_shape, pooling,
+         classes, classifier_activation):
     imagenet_utils.check_weights(weights, include_top, classes,
                                  f"  Received: weights={weights}",
                                  f".  Received `classes={classes}`")
@@ -40,7 +67,7 @@ def VGG16(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
     img_input = imagenet_utils.image_input(input_shape, input_tensor)
 
     x = img_input
-    for block, (filters, convs) in enumerate(_BLOCKS, start=1):
+    for block, (filters, convs) in enumerate(blocks, start=1):
         for conv in range(1, convs + 1):
             x = convolutional.Conv2D(filters, (3, 3), activation="relu", padding="same",
                                      name=f"block{block}_conv{conv}")(x)
@@ -58,19 +85,20 @@ def VGG16(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
         x = pooling_layers.GlobalMaxPooling2D()(x)
 
     inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name="vgg16")
-    imagenet_utils.load_weights(model, weights, *_FILES[bool(include_top)])
+    model = training.Model(inputs, x, name=name)
+    imagenet_utils.load_weights(model, weights, *files[bool(include_top)])
     return model
 
 
-@export("keras.applications.vgg16.preprocess_input")
+@export("keras.applications.vgg16.preprocess_input", "keras.applications.vgg19.preprocess_input")
 def preprocess_input(x, data_format=None):
-    """ImageNet's preprocessing for VGG-16 (``"caffe"``): RGB to BGR, minus the mean colour
+    """ImageNet's preprocessing for VGG-16 and VGG-19 (``"caffe"``): RGB to BGR, minus the mean colour
     of ImageNet, not scaled."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="caffe")
 
 
-@export("keras.applications.vgg16.decode_predictions")
+@export("keras.applications.vgg16.decode_predictions",
+        "keras.applications.vgg19.decode_predictions")
 def decode_predictions(preds, top=5):
     """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
     return imagenet_utils.decode_predictions(preds, top=top)

@@ -369,6 +369,16 @@ class Layer(Module):
         return [*self._metrics, *self._direct_sublayers()]
 
     @property
+    def updates(self):
+        """TF 1's update ops: none in TF 2, where updates apply as they run (deprecated, with
+        tf_keras's warning)."""
+        import warnings  # noqa: PLC0415
+        warnings.warn("`layer.updates` will be removed in a future version. This property "
+                      "should not be used in TensorFlow 2.0, as `updates` are applied "
+                      "automatically.", stacklevel=2)
+        return []
+
+    @property
     def losses(self):
         """Losses added by `add_loss` and activity/weight regularizers, this layer's and
         its sub-layers'."""

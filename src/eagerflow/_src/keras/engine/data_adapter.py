@@ -129,9 +129,10 @@ def _describe_sizes(data):
 class _Iterable:
     """Batches a generator, `Sequence` or other iterable yields."""
 
-    def __init__(self, data, steps):
+    def __init__(self, data, steps, class_weight=None):
         self.data = data
         self.steps = len(data) if isinstance(data, Sequence) else steps
+        self._class_weight = class_weight
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
@@ -148,12 +149,24 @@ class _Iterable:
                 self._iterator = None
                 return
             count += 1
-            yield nest.map_structure(
+            batch = nest.map_structure(
                 lambda a: a if isinstance(a, Tensor) or a is None else
                 convert_to_tensor(_as_array(a)), tuple(batch) if isinstance(batch, list)
                 else batch)
+            yield _weighted(batch, self._class_weight) if self._class_weight else batch
         if isinstance(self.data, Sequence):
             self.data.on_epoch_end()
+
+
+def _weighted(batch, class_weight):
+    """`batch` with per-sample weights from `class_weight` (times its own); a batch without
+    targets as it is."""
+    x, y, sample_weight = unpack_x_y_sample_weight(batch)
+    if y is None:
+        return batch
+    weights = _class_weights(nest.map_structure(np.asarray, y), class_weight,
+                             None if sample_weight is None else np.asarray(sample_weight))
+    return x, y, convert_to_tensor(weights)
 
 
 class _DatasetAdapter:
@@ -196,14 +209,7 @@ class _DatasetAdapter:
                 self._iterator = None
                 return
             count += 1
-            yield self._weighted(batch) if self._class_weight else batch
-
-    def _weighted(self, batch):
-        """`batch` with per-sample weights from the class weights (times its own)."""
-        x, y, sample_weight = unpack_x_y_sample_weight(batch)
-        weights = _class_weights(nest.map_structure(np.asarray, y), self._class_weight,
-                                 None if sample_weight is None else np.asarray(sample_weight))
-        return x, y, convert_to_tensor(weights)
+            yield _weighted(batch, self._class_weight) if self._class_weight else batch
 
     def batch_spec(self, batch):
         """What TF traces a step for: the dataset's element spec (with the weights that
@@ -267,14 +273,11 @@ class DataHandler:
             if sample_weight is not None:
                 raise ValueError("`sample_weight` argument is not supported when using "
                                  "dataset as input.")
-            if class_weight and not isinstance(x, Dataset):
-                raise ValueError("`class_weight` is not supported with a generator or "
-                                 "dataset input; pass per-sample weights from it instead.")
             if isinstance(x, Dataset):
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)
             else:
-                self._adapter = _Iterable(x, steps_per_epoch)
+                self._adapter = _Iterable(x, steps_per_epoch, class_weight)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:

@@ -218,6 +218,16 @@ class Model(Layer):
         self._run_eagerly = value
 
     @property
+    def jit_compile(self):
+        """The `jit_compile` that `compile` was given (None by default). XLA does not exist
+        here: it is recorded, and the steps run as they would without it."""
+        return self._jit_compile
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self._jit_compile = value
+
+    @property
     def distribute_strategy(self):
         """The strategy whose `scope()` the model was created in (else the current one)."""
         from eagerflow._src.distribute import strategy  # noqa: PLC0415

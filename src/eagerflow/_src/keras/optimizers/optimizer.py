@@ -136,7 +136,7 @@ class Optimizer:
         kwargs.pop("is_legacy_optimizer", None)  # written by `get_config`
         if kwargs.pop("lr", None):
             # As tf_keras 2.11+: the old name is ignored, with a warning.
-            _logger.warning(f"`lr` is deprecated in TF-Keras optimizer, please use "
+            _log.absl_logger.warning(f"`lr` is deprecated in TF-Keras optimizer, please use "
                             f"`learning_rate` or use the legacy optimizer, e.g.,"
                             f"tf.keras.optimizers.legacy.{type(self).__name__}.")
         for key in kwargs:
@@ -348,9 +348,7 @@ class Optimizer:
 
     def load_own_variables(self, store):
         if len(store.keys()) != len(self._variables):
-            _logger.warning(f"Skipping variable loading for optimizer '{self.name}', because "
-                            f"it has {len(self._variables)} variables whereas the saved "
-                            f"optimizer has {len(store.keys())} variables. ")
+            _warn_skipped_loading(self, len(self._variables), len(store.keys()))
             return
         for i, variable in enumerate(self._variables):
             variable.assign(store[str(i)])
@@ -578,6 +576,16 @@ class Optimizer:
             config["learning_rate"] = schedules.deserialize(config["learning_rate"],
                                                             custom_objects=custom_objects)
         return cls(**config)
+
+
+def _warn_skipped_loading(optimizer, count, saved):
+    """tf_keras's (absl) warning that `optimizer`'s saved state, of `saved` variables, does
+    not fit its `count` variables."""
+    message = (f"Skipping variable loading for optimizer '{optimizer.name}', because it has "
+               f"{count} variables whereas the saved optimizer has {saved} variables. ")
+    if count == 0:
+        message += "This is likely because the optimizer has not been called/built yet."
+    _log.absl_logger.warning(message)
 
 
 def _filter_empty_gradients(grads_and_vars):

@@ -31,6 +31,7 @@ from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.losses import Loss
 from eagerflow._src.keras.metrics.base_metric import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
+from eagerflow._src.keras.optimizers import optimizer as optimizer_lib
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format
 
@@ -142,13 +143,9 @@ def load_weights_from_group(f, model, skip_mismatch=False):
     """Assigns the state saved in the open HDF5 file `f` to `model`: layers must match in
     variable count and shapes (checked for all before anything is assigned); an optimizer
     or metric whose saved state does not fit keeps its own, with a warning."""
+    # (an optimizer not built yet keeps its state, with a warning, as tf_keras's does: the
+    # `.keras` loader builds it when it compiles the model)
     found = variable_paths(model)
-    optimizer = getattr(model, "optimizer", None)
-    if isinstance(optimizer, Optimizer):
-        saved = _saved(f, _path_of(found, optimizer) or "optimizer")
-        if len(saved) > len(optimizer.variables):  # slots not created yet: as a first step would
-            optimizer.build(model.trainable_variables)
-            found = variable_paths(model)
     pairs = []
     for path, (obj, variables, optional) in found.items():
         values = _saved(f, path)
@@ -160,9 +157,7 @@ def load_weights_from_group(f, model, skip_mismatch=False):
             pairs += [(v, x.astype(v.dtype.as_numpy_dtype, copy=False))
                       for v, x in zip(variables, values)]
         elif isinstance(obj, Optimizer):
-            _logger.warning(f"Skipping variable loading for optimizer '{obj.name}', because it "
-                            f"has {len(variables)} variables whereas the saved optimizer has "
-                            f"{len(values)} variables. ")
+            optimizer_lib._warn_skipped_loading(obj, len(variables), len(values))
         elif lenient or skip_mismatch:
             if not lenient:
                 _logger.warning(f"Could not load weights in object {obj}. Skipping object. "

@@ -98,11 +98,18 @@ def children(layer):
         python_function.__signature__ = saved_signature
         python_function.__name__ = f"{layer.name}_layer_{name}"
         traced = function(python_function)
-        if "training" in signature.parameters:
-            traced.get_concrete_function(inputs, training=True)
-            traced.get_concrete_function(inputs, training=False)
-        else:
-            traced.get_concrete_function(inputs)
+        try:
+            if "training" in signature.parameters:
+                traced.get_concrete_function(inputs, training=True)
+                traced.get_concrete_function(inputs, training=False)
+            else:
+                traced.get_concrete_function(inputs)
+        except (TypeError, ValueError):
+            # a built-in layer whose call takes more than the inputs recorded (the value
+            # of an attention layer): rebuilt from its config, it is saved without them
+            if not _is_builtin(layer):
+                raise
+            return lists
         found.append(traced)
     keras_api = _KerasApi()
     keras_api.non_trainable_variables = list(layer.non_trainable_variables)
