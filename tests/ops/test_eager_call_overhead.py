@@ -1,0 +1,110 @@
+"""Frequent eager calls (slicing, division, casts, dtype comparisons, range) skip the work
+that cannot change their result, and keep their results and errors doing so."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _python_calls(fn):
+    """The Python functions `fn()` runs, by name (C functions are not counted)."""
+    seen = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            seen.append(frame.f_code.co_name)
+    gc.disable()
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+        gc.enable()
+    return seen[1:]
+
+
+def _outcome(fn):
+    """(values, dtype) of ``fn()``, or (error class, message)."""
+    try:
+        t = fn()
+    except Exception as e:  # noqa: BLE001 (the error is the outcome compared)
+        return type(e), str(e)
+    return t.numpy().tolist(), t.dtype, t.shape
+
+
+def _as_the_op_runs(fn):
+    """`fn()` run through the op itself, as while a tape records."""
+    with tf.GradientTape():
+        return _outcome(fn)
+
+
+KEYS = [0, -1, 3, -4, 9, slice(None), slice(1, None), slice(None, None, -1), slice(5, 1, -2),
+        slice(-100, 100), slice(None, None, 0), None, Ellipsis, (Ellipsis, None),
+        (1, slice(None, None, 2)), (slice(1, None), slice(None, None, 2)), (Ellipsis, 0),
+        (None, Ellipsis, None), (0, 0, 0), (Ellipsis, Ellipsis), (0, Ellipsis, 1), (),
+        (slice(0, 2), None, -1), (True,), (np.int32(1),), (slice(np.int64(1), None),)]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_eager_slicing_matches_the_strided_slice_op(key):
+    x = tf.reshape(tf.range(12), [4, 3])
+    assert _outcome(lambda: x[key]) == _as_the_op_runs(lambda: x[key])
+
+
+@pytest.mark.parametrize("key", [0, (Ellipsis,), None, slice(None)], ids=repr)
+def test_eager_slicing_of_a_scalar_matches_the_op(key):
+    x = tf.constant(2.5)
+    assert _outcome(lambda: x[key]) == _as_the_op_runs(lambda: x[key])
+
+
+def test_eager_slicing_indexes_without_the_op():
+    x = tf.reshape(tf.range(12.0), [4, 3])
+    for key in [(slice(1, None), slice(None, None, 2)), (Ellipsis, None), 1]:
+        assert "dispatch" not in _python_calls(lambda: x[key])
+    assert x[1].numpy().tolist() == [3.0, 4.0, 5.0]
+    assert type(x[1, 2].numpy()) is np.float32  # a 0-d result is still a tensor's value
+    assert x[1, 2].shape == []
+
+
+def test_slicing_records_on_a_tape_and_in_functions():
+    x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(x[1:, ::-1] * [[1.0, 10.0]])
+    assert tape.gradient(y, x).numpy().tolist() == [[0.0, 0.0], [10.0, 1.0]]
+    f = tf.function(lambda t: t[..., None][1:])
+    assert f(tf.constant([1, 2, 3])).numpy().tolist() == [[2], [3]]
+
+
+def test_float_division_runs_the_kernel_directly_and_keeps_its_checks():
+    x, y = tf.constant([1.0, 3.0]), tf.constant([2.0, 4.0])
+    assert "dispatch" not in _python_calls(lambda: x / y)
+    assert (x / y).numpy().tolist() == [0.5, 0.75]
+    assert (x / 2.0).dtype == tf.float32
+    assert (tf.constant([1, 3]) / 2).dtype == tf.float64
+    assert (tf.constant([1.0], tf.float16) / 2.0).dtype == tf.float16
+    with pytest.raises(TypeError, match="must have the same dtype"):
+        x / tf.constant([2.0, 4.0], tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        x / tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = x / y
+    assert tape.gradient(z, x).numpy().tolist() == [0.5, 0.25]
+
+
+def test_dtype_comparison_of_two_dtypes_converts_nothing():
+    assert "as_dtype" not in _python_calls(lambda: tf.float32 == tf.int32)
+    assert tf.float32 != tf.int32 and tf.float32 == tf.float32
+    assert tf.float32 == np.float32 and tf.float32 == "float32" and tf.float32 != "int32"
+
+
+def test_cast_of_a_tensor_compares_dtypes_without_conversions():
+    x = tf.constant([1.5, -2.5])
+    assert _python_calls(lambda: tf.cast(x, tf.int32)).count("as_dtype") == 1  # `dtype`
+    assert tf.cast(x, tf.float32) is x
+    assert tf.cast(x, tf.int32).numpy().tolist() == [1, -2]
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast float to string"):
+        tf.cast(x, tf.string)
