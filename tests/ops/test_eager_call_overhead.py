@@ -32,7 +32,7 @@ def _outcome(fn):
         t = fn()
     except Exception as e:  # noqa: BLE001 (the error is the outcome compared)
         return type(e), str(e)
-    return t.numpy().tolist(), t.dtype, t.shape
+    return np.asarray(t.numpy()).tolist(), t.dtype, t.shape
 
 
 def _as_the_op_runs(fn):
@@ -108,3 +108,35 @@ def test_cast_of_a_tensor_compares_dtypes_without_conversions():
     assert tf.cast(x, tf.int32).numpy().tolist() == [1, -2]
     with pytest.raises(tf.errors.UnimplementedError, match="Cast float to string"):
         tf.cast(x, tf.string)
+
+
+SHAPES = [[], 3, 0, (2, 3), [0, 4], [2, -1], [2.0], [True], [np.int32(2)], tf.TensorShape([2])]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=repr)
+@pytest.mark.parametrize("dtype", [tf.float32, tf.int32, tf.bool, tf.bfloat16, tf.string])
+@pytest.mark.parametrize("fn", [tf.zeros, tf.ones], ids=["zeros", "ones"])
+def test_zeros_and_ones_match_the_fill_op(fn, dtype, shape):
+    assert _outcome(lambda: fn(shape, dtype)) == _as_the_op_runs(lambda: fn(shape, dtype))
+
+
+def test_zeros_of_python_ints_make_no_shape_tensor():
+    assert "dispatch" not in _python_calls(lambda: tf.zeros([4, 8]))
+    assert "dispatch" not in _python_calls(lambda: tf.ones(3, tf.int64))
+    assert tf.zeros([2, 0]).shape == [2, 0]
+    assert tf.ones((2,), tf.bool).numpy().tolist() == [True, True]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.zeros([2, -1])
+
+
+@pytest.mark.parametrize("args", [(5,), (0,), (-3,), (2, 10, 3), (5, 0, -2), (1, 5, 0),
+                                  (0, 2**31, 2**30), (2**31 - 2, 2**31 + 1), (True,), (1.5,),
+                                  (3, 1.0), (-2**31, -2**31 + 3)], ids=repr)
+def test_range_of_python_numbers_keeps_its_dtypes_and_errors(args):
+    assert _outcome(lambda: tf.range(*args)) == _as_the_op_runs(lambda: tf.range(*args))
+
+
+def test_range_of_int32_python_ints_casts_nothing():
+    assert "cast" not in _python_calls(lambda: tf.range(100))
+    assert tf.range(2, 10, 3).dtype == tf.int32
+    assert tf.range(2**31, 2**31 + 2).dtype == tf.int64
