@@ -140,3 +140,22 @@ def test_range_of_int32_python_ints_casts_nothing():
     assert "cast" not in _python_calls(lambda: tf.range(100))
     assert tf.range(2, 10, 3).dtype == tf.int32
     assert tf.range(2**31, 2**31 + 2).dtype == tf.int64
+
+
+CLIPS = [([1, 5, 9], 2, 6), ([1, 5, 9], 0.5, 6), ([[1.0, 5.0, 9.0]], 2, 6.5),
+         ([[1.0, 5.0, 9.0]], [[2.0], [3.0]], 6.0), ([1.0, 5.0], 2**40, 3), ([1, 5], 2**40, 3),
+         ([1.0, 5.0], float("-inf"), 3.0), ([1.0, 5.0], True, 3.0)]
+
+
+@pytest.mark.parametrize("values, low, high", CLIPS, ids=repr)
+def test_clip_by_value_with_python_bounds_matches_the_ops(values, low, high):
+    x = tf.constant(values)
+    assert _outcome(lambda: tf.clip_by_value(x, low, high)) == _as_the_op_runs(
+        lambda: tf.clip_by_value(x, low, high))
+
+
+def test_clip_by_value_reuses_the_constants_of_its_bounds():
+    x = tf.constant([0.1, 0.5, 0.9])
+    tf.clip_by_value(x, 0.2, 0.8)
+    assert "to_array" not in _python_calls(lambda: tf.clip_by_value(x, 0.2, 0.8))
+    assert tf.clip_by_value(x, 0.2, 0.8).numpy().tolist() == pytest.approx([0.2, 0.5, 0.8])
