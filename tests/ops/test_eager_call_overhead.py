@@ -159,3 +159,30 @@ def test_clip_by_value_reuses_the_constants_of_its_bounds():
     tf.clip_by_value(x, 0.2, 0.8)
     assert "to_array" not in _python_calls(lambda: tf.clip_by_value(x, 0.2, 0.8))
     assert tf.clip_by_value(x, 0.2, 0.8).numpy().tolist() == pytest.approx([0.2, 0.5, 0.8])
+
+
+ARRAYS = [np.arange(6, dtype=np.float32).reshape(2, 3), np.arange(6).reshape(2, 3).T,
+          np.array(True), np.zeros((0, 2), np.uint16), np.array([1 + 2j], np.complex64),
+          np.array([1.5], ">f8"), np.array(["a"]), np.array([b"x"], object),
+          np.array([1.0], np.dtype("float32")).view(np.matrix), np.array([1], np.float16)]
+
+
+@pytest.mark.parametrize("array", ARRAYS, ids=lambda a: f"{type(a).__name__}-{a.dtype}")
+@pytest.mark.parametrize("fn", [tf.constant, tf.convert_to_tensor],
+                         ids=["constant", "convert_to_tensor"])
+def test_arrays_convert_to_a_copy_as_before(fn, array):
+    outcome = _outcome(lambda: fn(array))
+    assert outcome == _as_the_op_runs(lambda: fn(array))
+    if isinstance(outcome[0], type):  # (an error: big-endian arrays are not supported)
+        return
+    t = fn(array)
+    if isinstance(t.numpy(), np.ndarray) and t.numpy().size:
+        assert not np.shares_memory(t.numpy(), array)  # the tensor keeps its value
+
+
+def test_a_numeric_array_converts_in_one_step():
+    a = np.ones((4, 8), np.float32)
+    assert len(_python_calls(lambda: tf.constant(a))) <= 3
+    assert len(_python_calls(lambda: tf.convert_to_tensor(a))) <= 3
+    assert tf.convert_to_tensor(np.array([1, 2]), dtype_hint=tf.float32).dtype == \
+        _as_the_op_runs(lambda: tf.convert_to_tensor(np.array([1, 2]), dtype_hint=tf.float32))[1]
