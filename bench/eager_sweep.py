@@ -83,8 +83,8 @@ CALLS = {
     "cast": (lambda d, np: d["x"].astype(np.int32), lambda d, tf: tf.cast(d["x"], tf.int32)),
     "clip_by_value": (lambda d, np: np.clip(d["x"], 0.2, 0.8),
                       lambda d, tf: tf.clip_by_value(d["x"], 0.2, 0.8)),
-    "one_hot": (lambda d, np: np.eye(10, dtype=np.float32)[d["i"]],
-                lambda d, tf: tf.one_hot(d["i"], 10)),
+    "one_hot": (lambda d, np: np.eye(10, dtype=np.float32)[d["i10"]],
+                lambda d, tf: tf.one_hot(d["i10"], 10)),
     "range": (lambda d, np: np.arange(100, dtype=np.int32), lambda d, tf: tf.range(100)),
     "zeros": (lambda d, np: np.zeros(d["shape"], np.float32), lambda d, tf: tf.zeros(d["shape"])),
     "ones": (lambda d, np: np.ones(d["shape"], np.float32), lambda d, tf: tf.ones(d["shape"])),
@@ -157,6 +157,7 @@ def _inputs(lib, make, shape):
     d["xa"] = data["x"]  # a NumPy array for the converting calls
     d["x1"] = make(data["x"][:, None])
     d["x4"] = make(data["x"][:4])
+    d["i10"] = make(data["i"] % 10)  # labels of 10 classes
     d["nd"] = make(np.stack([np.arange(shape[0]), data["i"]], 1).astype(np.int32))
     d["s"] = make(np.float32(2.5))
     d["shape"] = list(shape)
