@@ -343,6 +343,20 @@ def from_array(array):
     return _wrap(array)
 
 
+# NumPy dtypes of arrays that convert as they are (no text, objects or records to check)
+_PLAIN_DTYPES = frozenset(k for k in _d._BY_NUMPY if isinstance(k, np.dtype) and k.kind in "biufc")
+
+
+def _eager_copy(value):
+    """An eager tensor holding a copy of NumPy array `value` when that is all its conversion
+    does (a plain numeric dtype, no graph or tape); else None."""
+    if value.dtype in _PLAIN_DTYPES and (_context(None) or context.get()).fast:
+        result = EagerTensor()
+        result._data = np.array(value)
+        return result
+    return None
+
+
 @export("convert_to_tensor")
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     """Converts `value` to a `Tensor`, TensorFlow's way.
@@ -352,6 +366,10 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     >>> tf.convert_to_tensor(1, dtype_hint=tf.float32).dtype
     tf.float32
     """
+    if type(value) is np.ndarray and dtype is None and dtype_hint is None:
+        t = _eager_copy(value)
+        if t is not None:
+            return t
     if isinstance(value, Tensor):
         if dtype is not None:
             dtype = _d.as_dtype(dtype)
@@ -456,6 +474,10 @@ def constant(value, dtype=None, shape=None, name="Const"):
     >>> tf.constant(7, shape=[2])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
+    if type(value) is np.ndarray and dtype is None and shape is None:
+        t = _eager_copy(value)
+        if t is not None:
+            return t
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
         graph = getattr(value, "graph", None)
         if getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph:

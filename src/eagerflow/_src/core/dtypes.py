@@ -91,7 +91,7 @@ class DType:
     def __eq__(self, other):
         if other is self:
             return True
-        if other is None:
+        if other is None or type(other) is DType:  # (one instance per dtype)
             return False
         try:
             return as_dtype(other) is self

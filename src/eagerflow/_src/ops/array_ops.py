@@ -1200,6 +1200,25 @@ def _python_float_shape(shape):
         convert_to_tensor(shape, _d.int32)  # raises TF's "Cannot convert ..." TypeError
 
 
+def _eager_filled(shape, dtype, value):
+    """``np.full(shape, value)`` of numeric or bool `dtype` as an eager tensor, when `shape` is
+    Python ints (or one) and no tape or graph is active; else None (the op's path, for its
+    checks and errors): what Fill's kernel would return, without converting the shape."""
+    dims = (shape,) if type(shape) is int else shape
+    if type(dims) is not list and type(dims) is not tuple or not (
+            context._lookup(None) or context.get()).fast:
+        return None
+    for d in dims:
+        if type(d) is not int or not 0 <= d < 2**31:
+            return None
+    np_dtype = dtype._np if dtype._kind in "fiucb" or dtype is _d.bfloat16 else None
+    if np_dtype is None or len(dims) > 254:
+        return None
+    result = EagerTensor()
+    result._data = np.zeros(dims, np_dtype) if value == 0 else np.full(dims, value, np_dtype)
+    return result
+
+
 @export("zeros")
 def zeros(shape, dtype=_d.float32, name=None, layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
@@ -1208,8 +1227,11 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 0], dtype=int32)>
     """
     _no_layout(layout)
-    _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
+    t = _eager_filled(shape, dtype, 0)
+    if t is not None:
+        return t
+    _python_float_shape(shape)
     return _fill(shape, _scalar(_zero_of(dtype), dtype), name)
 
 
@@ -1221,8 +1243,11 @@ def ones(shape, dtype=_d.float32, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
     """
     _no_layout(layout)
-    _python_float_shape(shape)
     dtype = _d.as_dtype(dtype)
+    t = _eager_filled(shape, dtype, 1)
+    if t is not None:
+        return t
+    _python_float_shape(shape)
     return _fill(shape, _scalar(1, dtype), name)
 
 
@@ -1318,6 +1343,7 @@ def _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name):
 _RANGE_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
                 _d.int64, _d.uint16, _d.uint32, _d.uint64)
 # The dtype `range` infers from its arguments: the widest of these.
+_INT32_LOW, _INT32_HIGH = -2**31, 2**31 - 1
 _RANGE_ORDER = {d: i for i, d in enumerate(
     (_d.int32, _d.int64, _d.bfloat16, _d.float16, _d.float32, _d.float64))}
 
@@ -1389,6 +1415,11 @@ def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
         start, limit = 0, start
     if dtype is not None:
         dtype = _d.as_dtype(dtype)
+    elif type(start) is int and type(limit) is int and type(delta) is int and (
+            _INT32_LOW <= start <= _INT32_HIGH and _INT32_LOW <= limit <= _INT32_HIGH
+            and _INT32_LOW <= delta <= _INT32_HIGH):
+        # Python ints of int32's range: int32 tensors, nothing to cast
+        return dispatch(_RANGE, [convert_to_tensor(v) for v in (start, limit, delta)], name=name)
     args = [as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, dtype)
             for v in (start, limit, delta)]
     if dtype is None:

@@ -13,6 +13,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import attr_dtype_error, kernel_type_name, register, register_gradient, same_shape
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late, shape_rules
@@ -67,16 +68,18 @@ def cast(x, dtype, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     dtype = _d.as_dtype(dtype)
-    if isinstance(x, late.sparse_tensor.SparseTensor):  # the values cast, as in TF
-        return late.sparse_tensor.SparseTensor(x.indices, cast(x.values, dtype, name),
-                                               x.dense_shape)
-    if isinstance(x, late.indexed_slices.IndexedSlices):
-        return late.indexed_slices.IndexedSlices(cast(x.values, dtype, name), x.indices,
-                                                 x.dense_shape)
-    x = as_tensor(x)
-    if x.dtype == dtype and not _lifted(x):
+    if type(x) is not EagerTensor:
+        if isinstance(x, late.sparse_tensor.SparseTensor):  # the values cast, as in TF
+            return late.sparse_tensor.SparseTensor(x.indices, cast(x.values, dtype, name),
+                                                   x.dense_shape)
+        if isinstance(x, late.indexed_slices.IndexedSlices):
+            return late.indexed_slices.IndexedSlices(cast(x.values, dtype, name), x.indices,
+                                                     x.dense_shape)
+        x = as_tensor(x)
+    src = x.dtype  # (DTypes are singletons: `is` spares DType.__eq__'s conversions)
+    if src is dtype and (type(x) is EagerTensor or not _lifted(x)):
         return x
-    if x.dtype == _d.string or dtype == _d.string:
+    if src is _d.string or dtype is _d.string:
         raise errors.eager_error(
             errors.UnimplementedError, "Cast",
             f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not supported")

@@ -330,6 +330,7 @@ def logical_xor(x, y, name="LogicalXor"):
 
 _DIVISIBLE = (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.uint32, _d.int32, _d.uint64, _d.int64,
               _d.bfloat16, _d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+_DIVISIBLE_SET = frozenset(_DIVISIBLE)  # (a tuple's `in` calls DType.__eq__ per entry)
 
 
 def _division_operands(x, y, fn_name, convert):
@@ -337,7 +338,7 @@ def _division_operands(x, y, fn_name, convert):
     to floats as TF does (small integers to float32, others to float64).
     """
     x, y = convert(x, y)
-    if x.dtype not in _DIVISIBLE:
+    if x.dtype not in _DIVISIBLE_SET:
         expected = ", ".join(map(repr, _DIVISIBLE))
         raise TypeError(f"Invalid dtype {x.dtype!r} in {fn_name}. Expected one of "
                         f"{{{expected}}}.")
@@ -360,11 +361,18 @@ def truediv(x, y, name=None):
     >>> tf.truediv(tf.constant([1, 2]), 2)
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
+    if type(x) is EagerTensor and x._data.dtype.kind in "fc" and (
+            type(y) is float or type(y) is EagerTensor and y._data.dtype is x._data.dtype):
+        # the hot case, floats of one dtype: no casts or checks to make
+        return _divide_floats(x, y, name or "truediv")
     x, y = _division_operands(x, y, "__truediv__", hinted_operands)
     try:
         return dispatch(_REAL_DIV, (x, y), name=name or _TRUEDIV)  # TF's name in graphs
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
         raise errors.scoped(e) from None
+
+
+_divide_floats = binary(_REAL_DIV, fallback=True)
 
 
 @export("math.divide", "divide", dispatch_name="math.truediv")

@@ -22,7 +22,7 @@ from eagerflow._src.backend import threads
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_input, get_static_value
+from eagerflow._src.core.convert import convert_input, get_static_value, operand
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
@@ -1307,7 +1307,16 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 def _like(value, t):
     """`value` as a tensor of `t`'s dtype unless it already is a tensor (TF's conversion)."""
+    if (type(value) is float or type(value) is int) and type(t) is EagerTensor:
+        return operand(value, t)  # the same conversion, its constants cached for loops
     return value if isinstance(value, Tensor) else as_tensor(value, t.dtype)
+
+
+def _check_kept_shape(t, clipped):
+    """The bounds must not broadcast `t` to another shape (TF's ValueError)."""
+    if type(t) is not EagerTensor or type(clipped) is not EagerTensor or (
+            t._data.shape != clipped._data.shape):
+        t.shape.assert_is_compatible_with(clipped.shape)
 
 
 @export("clip_by_value")
@@ -1322,9 +1331,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     # an IndexedSlices' values clip one by one (repeated rows apart), as TF's do
     slices, t = t, as_tensor(t.values if isinstance(t, IndexedSlices) else t)
     clipped = math_ops.minimum(t, _like(clip_value_max, t))
-    t.shape.assert_is_compatible_with(clipped.shape)
+    _check_kept_shape(t, clipped)
     clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=name)
-    t.shape.assert_is_compatible_with(clipped.shape)
+    _check_kept_shape(t, clipped)
     return _like_slices(clipped, slices)
 
 

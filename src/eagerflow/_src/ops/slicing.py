@@ -18,7 +18,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -343,6 +343,35 @@ def _is_mask(key):
     return is_tensor_like(key) and as_tensor(key).dtype == _d.bool
 
 
+_PLAIN_BOUND = (int, type(None))
+
+
+def _plain_index(key):
+    """The NumPy index StridedSlice's kernel builds for tuple `key`, when `key` holds only
+    ints, slices with int or None bounds, None and one Ellipsis; else None.
+
+    The kernel indexes the array with exactly this (an Ellipsis appended when there is
+    none, so the result is always an array), so eager code can skip the attrs round trip.
+    """
+    ellipsis = False
+    for item in key:
+        kind = type(item)
+        if kind is slice:
+            if (type(item.start) not in _PLAIN_BOUND or type(item.stop) not in _PLAIN_BOUND
+                    or type(item.step) not in _PLAIN_BOUND):
+                return None
+        elif item is Ellipsis:
+            if ellipsis:
+                return None
+            ellipsis = True
+        elif kind is not int and item is not None:
+            return None
+    return key if ellipsis else key + (Ellipsis,)
+
+
+_SINGLE_KEYS = (int, slice, type(None), type(Ellipsis))
+
+
 def getitem(tensor, slice_spec):
     """``tensor[slice_spec]`` with TensorFlow's semantics.
 
@@ -354,6 +383,21 @@ def getitem(tensor, slice_spec):
     """
     if type(tensor) is not EagerTensor:
         tensor = as_tensor(tensor)
+    kind = type(slice_spec)
+    if (kind is tuple or kind in _SINGLE_KEYS) and type(tensor) is EagerTensor and (
+            context._lookup(None) or context.get()).fast:
+        # Eager, no tape: index the array as the kernel would. Bad keys (out of range,
+        # zero steps, too many dims) take the op's path below for TF's errors.
+        index = _plain_index(slice_spec if kind is tuple else (slice_spec,))
+        if index is not None:
+            try:
+                out = tensor._data[index]
+            except (IndexError, ValueError, TypeError):
+                pass
+            else:
+                result = EagerTensor()
+                result._data = out
+                return result
     if type(slice_spec) is int:
         attrs = _int_key_attrs(slice_spec)
     elif type(slice_spec) in (tuple, list):
