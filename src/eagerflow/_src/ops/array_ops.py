@@ -1415,16 +1415,17 @@ def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
         start, limit = 0, start
     if dtype is not None:
         dtype = _d.as_dtype(dtype)
-    elif type(start) is int and type(limit) is int and type(delta) is int and (
-            _INT32_LOW <= start <= _INT32_HIGH and _INT32_LOW <= limit <= _INT32_HIGH
-            and _INT32_LOW <= delta <= _INT32_HIGH):
-        # Python ints of int32's range: int32 tensors, nothing to cast
-        return dispatch(_RANGE, [convert_to_tensor(v) for v in (start, limit, delta)], name=name)
-    args = [as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, dtype)
-            for v in (start, limit, delta)]
-    if dtype is None:
-        dtype = max((t.dtype for t in args), key=lambda d: _RANGE_ORDER.get(d, -1))
     try:
+        if dtype is None and type(start) is int and type(limit) is int and \
+                type(delta) is int and _INT32_LOW <= start <= _INT32_HIGH and \
+                _INT32_LOW <= limit <= _INT32_HIGH and _INT32_LOW <= delta <= _INT32_HIGH:
+            # Python ints of int32's range: int32 tensors, nothing to cast
+            return dispatch(_RANGE, [convert_to_tensor(v) for v in (start, limit, delta)],
+                            name=name)
+        args = [as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, dtype)
+                for v in (start, limit, delta)]
+        if dtype is None:
+            dtype = max((t.dtype for t in args), key=lambda d: _RANGE_ORDER.get(d, -1))
         return dispatch(_RANGE, [cast_ops.cast(t, dtype) for t in args], name=name)
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
         raise errors.scoped(e) from None

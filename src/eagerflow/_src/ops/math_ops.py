@@ -361,12 +361,12 @@ def truediv(x, y, name=None):
     >>> tf.truediv(tf.constant([1, 2]), 2)
     <tf.Tensor: shape=(2,), dtype=float64, numpy=array([0.5, 1. ])>
     """
-    if type(x) is EagerTensor and x._data.dtype.kind in "fc" and (
-            type(y) is float or type(y) is EagerTensor and y._data.dtype is x._data.dtype):
-        # the hot case, floats of one dtype: no casts or checks to make
-        return _divide_floats(x, y, name or "truediv")
-    x, y = _division_operands(x, y, "__truediv__", hinted_operands)
     try:
+        if type(x) is EagerTensor and x._data.dtype.kind in "fc" and (
+                type(y) is float or type(y) is EagerTensor and y._data.dtype is x._data.dtype):
+            # the hot case, floats of one dtype: no casts or checks to make
+            return _divide_floats(x, y, name or "truediv")
+        x, y = _division_operands(x, y, "__truediv__", hinted_operands)
         return dispatch(_REAL_DIV, (x, y), name=name or _TRUEDIV)  # TF's name in graphs
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
         raise errors.scoped(e) from None
