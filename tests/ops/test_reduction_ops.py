@@ -660,3 +660,22 @@ def test_sort_with_nan_long_rows_match_tf():
                      1., 0., 4., 2.])
     assert tf.argsort(x).numpy().tolist() == [2, 7, 12, 17, 3, 6, 11, 16, 0, 8, 14, 19, 5, 13, 10,
                                            18, 15, 9, 4, 1]
+
+
+def test_sum_over_no_axes_is_the_input_and_later_ops_leave_it_intact():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None, 3])])
+    def f(a, b):
+        h = a * 2.0
+        s = tf.reduce_sum(h, axis=tf.zeros([0], tf.int32), keepdims=True)  # no axes
+        t = s + 1.0  # (must not overwrite h's array, which `s` may be)
+        with tf.GradientTape() as tape:
+            tape.watch(b)
+            y = tf.reduce_sum((h + b) * t)
+        return h, s, t, tape.gradient(y, b)
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    h, s, t, g = f(a, np.ones((1, 3), np.float32))
+    np.testing.assert_array_equal(h.numpy(), a * 2)
+    np.testing.assert_array_equal(s.numpy(), a * 2)
+    np.testing.assert_array_equal(t.numpy(), a * 2 + 1)
+    np.testing.assert_array_equal(g.numpy(), (a * 2 + 1).sum(0, keepdims=True))

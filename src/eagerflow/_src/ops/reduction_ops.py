@@ -292,7 +292,18 @@ def _all(xp, x, axis, keepdims):
 
 
 _REDUCE = rules.reduction()
-_SUM = register("Sum", _reduction(add_reduce), _REDUCE, dtypes=NUMBER, reduction=True)
+_sum_over_axes = _reduction(add_reduce)
+
+
+def _sum_kernel(xp, x, axis=None, keepdims=False):
+    # No axes (a gradient summed back over the broadcast axes BroadcastGradientArgs found at
+    # run time, usually none): the array itself, not a copy; Sum is declared to keep views.
+    if type(axis) is tuple and not axis or type(axis) is np.ndarray and not axis.size:
+        return x
+    return _sum_over_axes(xp, x, axis, keepdims)
+
+
+_SUM = register("Sum", _sum_kernel, _REDUCE, dtypes=NUMBER, reduction=True)
 tf_args[_SUM] = ("input", "axis")
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
                  reduction=True)
