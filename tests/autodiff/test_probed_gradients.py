@@ -238,3 +238,21 @@ def test_sign_of_complex_tensors_has_the_gradient_of_x_over_abs_x():
     assert np.abs(t.gradient(y, x).numpy()[:2]).min() > 0.1  # not the real sign's zeros
     np.testing.assert_allclose(tf.math.sign(x), [0.5 + 0.3j, -1 + 2j, 0] / np.abs(
         [0.5 + 0.3j, -1 + 2j, 1]) * [1, 1, 0])
+
+
+def test_second_derivatives_through_moments_are_tfs():
+    # TF stops the mean's gradient inside the variance: first derivatives are unchanged (the
+    # deviations sum to zero), second ones differ from the unstopped formula.
+    # Expected values: TF 2.21 on the same program.
+    x = tf.Variable(np.array([[1., 2., 4.], [3., 0., 5.]], np.float32))
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            m, v = tf.nn.moments(x, [1])
+            y = tf.reduce_sum(v * v) + tf.reduce_sum(m * v)
+        g = inner.gradient(y, x)
+        z = tf.reduce_sum(g * g)
+    np.testing.assert_allclose(g.numpy(), [[-4.3210, -0.6914, 6.5679],
+                                           [3.8765, -18.3457, 18.6914]], rtol=1e-4)
+    np.testing.assert_allclose(outer.gradient(z, x).numpy(),
+                               [[-64.911, -7.759, 106.546], [155.358, -679.901, 712.198]],
+                               rtol=1e-4)

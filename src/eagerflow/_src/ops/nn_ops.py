@@ -32,7 +32,7 @@ from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
-from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
@@ -964,8 +964,10 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     """
     x, axes, y = _moments_input(x, axes)
     mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
-    # (no gradient reaches the variance through `mean`: its deviations sum to zero)
-    variance = reduction_ops.reduce_mean(math_ops.squared_difference(y, mean), axes, keepdims=True)
+    # the mean's gradient stopped, as in TF: first derivatives through it are zero anyway
+    # (the deviations sum to zero), and second derivatives then equal TF's
+    variance = reduction_ops.reduce_mean(
+        math_ops.squared_difference(y, stop_gradient(mean)), axes, keepdims=True)
     if not keepdims and (axes is None or axes):
         mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
     return cast(mean, x.dtype), cast(variance, x.dtype)
