@@ -59,7 +59,8 @@ class AttrInput:
     `name`: TF's input name (by default the attr's); `type_attr`: the TF attr giving its
     dtype; `kind`: how eagerflow holds the value (`tuple` of ints, `int`, ``"scalar"``: a
     number, `bytes`: a string, or None: an int for a scalar, else a tuple); `runtime`: eagerflow's op also
-    takes it as an input when no constant gives it (appended after its other inputs);
+    takes it as an input when no constant gives it (appended after its other inputs, or at
+    index `at` counted from the end: -2, before the seed of a stateless random op);
     `everything`: the value None of the attr means every axis of input 0 (``"reversed"``:
     in reverse order); `like`: the input whose dtype the value has (a padding value);
     `default`: the value when eagerflow's node lacks the attr; `fixed`: eagerflow has no
@@ -67,11 +68,12 @@ class AttrInput:
     """
 
     __slots__ = ("attr", "name", "type_attr", "kind", "runtime", "everything", "like",
-                 "default", "fixed")
+                 "default", "fixed", "at")
 
     def __init__(self, attr, name=None, type_attr="Tidx", kind=tuple, runtime=False,
-                 everything=False, like=None, default=_ABSENT, fixed=_ABSENT):
+                 everything=False, like=None, default=_ABSENT, fixed=_ABSENT, at=-1):
         self.attr, self.name, self.type_attr = attr, name or attr, type_attr
+        self.at = at
         self.kind, self.runtime, self.everything = kind, runtime, everything
         self.like, self.fixed = like, fixed
         self.default = fixed if fixed is not _ABSENT else default
@@ -241,6 +243,10 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
                 if k not in form.implied and k not in form.local
                 and not _is_attr_input(form, k)}
     tf_attrs.update(form.fixed)
+    order = list(range(len(inputs)))  # our index of each input, run-time attr inputs last
+    for spec in form.attr_inputs():
+        if spec.runtime and spec.at != -1 and spec.attr not in attrs and len(inputs) >= -spec.at:
+            order.append(order.pop(len(inputs) + spec.at))
     types = _types(op_def, form, inputs) if inputs else {}
     for attr, where in types.items():
         if attr in tf_attrs:  # the op holds it already, as TF does (a While's T)
@@ -251,7 +257,7 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
             if outputs is not None:
                 tf_attrs[attr] = outputs[int(where[3:])].dtype
         elif where < len(inputs):
-            tf_attrs[attr] = _dtype_of(inputs[where])
+            tf_attrs[attr] = _dtype_of(inputs[order[where]])
     if form.output_number and outputs is not None:
         tf_attrs[form.output_number] = len(outputs)
     tf_inputs, constants = [], []
@@ -267,7 +273,7 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
             if spec == "*":
                 tf_inputs += [("input", i) for i in range(ordinary)]
             elif isinstance(spec, int):
-                tf_inputs.append(("input", spec))
+                tf_inputs.append(("input", order[spec]))
             elif spec.attr in attrs or spec.default is not _ABSENT:
                 dtype = tf_attrs.get(spec.type_attr) if spec.type_attr else None
                 if spec.like is not None:
@@ -282,7 +288,7 @@ def tf_node(op_def, node_name, inputs, attrs, outputs=None):
             else:
                 if not spec.runtime:
                     raise ValueError(f"'{spec.attr}' is known only at run time")
-                i = next(extra)
+                i = order[next(extra)]
                 tf_inputs.append(("input", i))
                 if spec.type_attr:
                     tf_attrs[spec.type_attr] = _dtype_of(inputs[i])
@@ -361,11 +367,13 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
         elif value is not None:
             attrs[spec.attr] = spec.from_array(value)
         elif spec.runtime:
-            extra.append(t)
+            extra.append((spec.at, t))
         else:
             raise ValueError(f"input '{spec.name}' of {op_def.name} must be a constant")
-    return _tf_defaults(op_def, attrs, [t for _, t in sorted(inputs, key=lambda pair: pair[0])]
-                        + extra)
+    inputs = [t for _, t in sorted(inputs, key=lambda pair: pair[0])]
+    for at, t in extra:
+        inputs.insert(len(inputs) + 1 + at, t)
+    return _tf_defaults(op_def, attrs, inputs)
 
 
 def _tf_defaults(op_def, attrs, inputs):

@@ -668,9 +668,8 @@ tf_args[_SHUFFLE[0]] = ("value",)
 for _op, _type in ((_POISSON[0], "R"), (_GAMMA[0], "T")):  # (TF's shape is of type S)
     tf_nodes[_op] = NodeForm(inputs=(AttrInput("shape", type_attr="S", runtime=True), 0),
                              types={_type: 0}, local={"stream": _OpState}, defaults=_SEEDS)
-# The stateless ops take the seed last (after a shape only run time knows, which TF's take
-# first: so only a known shape is written)
-_KNOWN_SHAPE = AttrInput("shape", type_attr="T")
+# The stateless ops take the seed last, after a shape only run time knows (TF's first)
+_KNOWN_SHAPE = AttrInput("shape", type_attr="T", runtime=True, at=-2)
 for _op in (_UNIFORM[1], _NORMAL[1], _TRUNCATED[1], _FULL_INT[1]):
     tf_nodes[_op] = NodeForm(inputs=(_KNOWN_SHAPE, 0), types={"Tseed": 0})
 tf_nodes[_UNIFORM_INT[1]] = NodeForm(inputs=(_KNOWN_SHAPE, 2, 0, 1),
@@ -1591,6 +1590,25 @@ def set_global_generator(generator):
     """Replaces the global generator with `generator`."""
     with _STATE.lock:
         _GLOBAL_GENERATOR[:] = [generator]
+
+
+# A Generator's draws in a graph: TF's ops read its state variable, which these graphs do not
+# hold; as in the seeded ops above, a graph written out draws a new stream, here through a
+# stateful op's seed for TF's stateless form (the graph a SavedModel or GraphDef holds).
+def _lower_full_int(inputs, attrs):
+    shape = inputs[-1] if attrs.get("shape") is None else attrs["shape"]  # (run time's)
+    seed = uniform([2], minval=_d.int64.min, maxval=_d.int64.max, dtype=_d.int64)
+    return [stateless_uniform(shape, seed, None, None, attrs["dtype"])]
+
+
+def _lower_binomial(inputs, attrs):
+    shape = inputs[-1] if attrs.get("shape") is None else attrs["shape"]
+    seed = uniform([2], minval=_d.int64.min, maxval=_d.int64.max, dtype=_d.int64)
+    return [stateless_binomial(shape, seed, inputs[0], inputs[1], attrs["dtype"])]
+
+
+tf_nodes[_FULL_INT[0]] = NodeForm(lower=_lower_full_int)
+tf_nodes[_BINOMIAL[0]] = NodeForm(lower=_lower_binomial)
 
 
 # -- gradients (TF's) ------------------------------------------------------------------------

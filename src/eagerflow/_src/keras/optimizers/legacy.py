@@ -474,6 +474,74 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
             name=name, **kwargs)
 
 
+class RestoredOptimizer(OptimizerV2):
+    """A legacy optimizer of a Keras SavedModel loaded without compiling, as tf_keras revives
+    it: its saved hyperparameters (as variables) and slots, but not its algorithm, so it
+    neither applies gradients nor gives a config."""
+
+    _ITERATIONS_NAME = "iter"
+
+    def __init__(self):
+        super().__init__("RestoredOptimizer")
+
+    def update_step(self, gradient, variable):
+        raise NotImplementedError("`_resource_apply_dense` must be implemented in subclasses.")
+
+    def get_config(self):
+        raise NotImplementedError("Restoring functional Optimizers from SavedModels is not "
+                                  "currently supported. Please file a feature request if this "
+                                  "limitation bothers you.")
+
+    def __getattr__(self, name):
+        hyper = self.__dict__.get("_hyper", {})  # (the saved hyperparameters, as attributes)
+        if name in hyper:
+            return hyper[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @property
+    def variables(self):
+        """The slots, by slot name, then `iterations` (tf_keras's order for a revived one)."""
+        return optimizer._CallableList(self._variables[1:] + self._variables[:1])
+
+    @classmethod
+    def from_checkpoint(cls, restoration, node_id):
+        """The optimizer of node `node_id` of `restoration`'s checkpoint: its variable
+        children as hyperparameters (a new `iterations`, as tf_keras's), and its slots of the
+        model's variables the restore matched."""
+        proto, reader = restoration.proto, restoration.reader
+
+        def value(i):
+            attribute = next((a for a in proto.nodes[i].attributes
+                              if a.name == "VARIABLE_VALUE"), None)
+            return None if attribute is None else (reader.get_tensor(attribute.checkpoint_key),
+                                                   attribute.full_name or None)
+
+        restored = cls()
+        with context.init_scope():
+            for ref in proto.nodes[node_id].children:
+                found = value(ref.node_id)
+                if found is None or ref.local_name == "iter":
+                    continue
+                variable = Variable(found[0], name=found[1], trainable=False)
+                if ref.local_name in ("learning_rate", "lr"):
+                    restored._learning_rate = variable
+                else:
+                    restored._hyper[ref.local_name] = variable
+            slots = proto.nodes[node_id].slot_variables
+            for name in dict.fromkeys(slot.slot_name for slot in slots):
+                for slot in slots:
+                    owner = restoration.object(slot.original_variable_node_id)
+                    found = value(slot.slot_variable_node_id)
+                    if slot.slot_name != name or owner is None or found is None:
+                        continue
+                    restored._variables.append(Variable(
+                        found[0], name=f"{optimizer._shared_name(owner)}/{name}",
+                        trainable=False))
+                if name not in restored._slot_names:
+                    restored._slot_names.append(name)
+        return restored
+
+
 Optimizer = OptimizerV2
 
 # `deserialize` resolves these names to the legacy classes for a legacy config.

@@ -45,6 +45,7 @@ from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
+from eagerflow._src.keras.optimizers import legacy
 from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, RestoredOptimizer
 from eagerflow._src.keras.utils import serialization
@@ -404,6 +405,9 @@ def _load_saved_model(path, custom_objects, compile):
                 Optimizer._saved_model_identifier[0]:
             model.optimizer = RestoredOptimizer.from_checkpoint(
                 restoration.proto, restoration.reader, found)
+        elif found is not None and nodes[found].user_object.identifier == \
+                OptimizerV2._saved_model_identifier[0]:
+            model.optimizer = legacy.RestoredOptimizer.from_checkpoint(restoration, found)
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
         if os.path.isdir(folder):
