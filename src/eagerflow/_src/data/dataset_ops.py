@@ -510,17 +510,21 @@ class Dataset:
         from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         if iterator_graph.building_graph():  # an op, run on every call
             return iterator_graph.single_element(self)
-        it = self._iterator()  # (TF's function state goes on from call to call here)
+        from eagerflow._src.data.iterator_ops import eager_error  # noqa: PLC0415
         op = "DatasetToSingleElement"
         try:
-            first = next(it)
-        except StopIteration:
-            raise _get_next_error("Dataset was empty.", op) from None
-        try:
-            next(it)
-        except StopIteration:
-            return structure.Packer(self.element_spec).pack(first)
-        raise _get_next_error("Dataset had more than one element.", op)
+            it = self._iterator()  # (TF's function state goes on from call to call here)
+            try:
+                first = next(it)
+            except StopIteration:
+                raise _get_next_error("Dataset was empty.", op) from None
+            try:
+                next(it)
+            except StopIteration:
+                return structure.Packer(self.element_spec).pack(first)
+            raise _get_next_error("Dataset had more than one element.", op)
+        except errors.OpError as e:
+            raise eager_error(e, op, self.element_spec) from e.__cause__
 
     def with_options(self, options, name=None):
         """This dataset with `options` (merged with those set on it before)."""
