@@ -16,7 +16,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
     INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
-    _num_threads, _UnaryDataset, stack_components)
+    _num_threads, _UnaryDataset, stack_components, warn_unused_deterministic)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -816,6 +816,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     >>> [int(v) for v in ds]
     [1, 2, 1, 2, 3, 3]
     """
+    warn_unused_deterministic(num_parallel_calls, deterministic)
     return _InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls,
                               deterministic)
 
