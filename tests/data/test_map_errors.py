@@ -10,8 +10,8 @@ import eagerflow as tf
 # (the iterator's op, in the form TF's eager ops fail with)
 _OP = (r"^\{{\{{function_node __wrapped__IteratorGetNext_output_types_1_device_"
        r"/job:localhost/replica:0/task:0/device:CPU:0\}}\}} ")
-_INTRO = (_OP + r"Error in user-defined function passed to {kind}:\d+ transformation with iterator: "
-          r"Iterator::Root::{iterator}: ")
+_INTRO = (_OP + r"Error in user-defined function passed to {kind}:\d+ transformation with "
+          r"iterator: Iterator::Root::{iterator}: ")
 
 
 def _positive(x):
