@@ -8,9 +8,9 @@ import pytest
 import eagerflow as tf
 
 
-def _wrapped(op, count, text):
-    return (f"{{{{function_node __wrapped__{op}_output_types_{count}_device_/job:localhost/"
-            f"replica:0/task:0/device:CPU:0}}}} {text} [Op:{op}] name: ")
+def _wrapped(op, count, text, counts=""):
+    return (f"{{{{function_node __wrapped__{op}{counts}_output_types_{count}_device_/job:"
+            f"localhost/replica:0/task:0/device:CPU:0}}}} {text} [Op:{op}] name: ")
 
 
 @pytest.mark.parametrize("make", [tf.data.TFRecordDataset, tf.data.TextLineDataset])
@@ -62,3 +62,21 @@ def test_get_single_element_errors():
         tf.data.Dataset.range(2).get_single_element()
     assert str(info.value) == _wrapped("DatasetToSingleElement", 1,
                                        "Dataset had more than one element.")
+
+
+def test_get_next_as_optional_and_reduce(tmp_path):
+    path = str(tmp_path / "missing")
+    ds = tf.data.TextLineDataset(path)
+    missing = f"{path}; No such file or directory"
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        iter(ds).get_next_as_optional()
+    assert str(info.value) == (
+        "{{function_node __wrapped__IteratorGetNextAsOptional_device_/job:localhost/replica:0/"
+        f"task:0/device:CPU:0}}}} {missing} [Op:IteratorGetNextAsOptional] name: ")
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        ds.reduce(tf.constant(0, tf.int64), lambda s, x: s + 1)
+    assert str(info.value) == _wrapped("ReduceDataset", 1, missing, "_Targuments_0_Tstate_1")
+    c = tf.constant(2, tf.int64)
+    with pytest.raises(tf.errors.NotFoundError, match=re.escape(
+            "__wrapped__ReduceDataset_Targuments_1_Tstate_2_output_types_2_device_")):
+        ds.reduce((tf.constant(0, tf.int64), 0), lambda s, x: (s[0] + c, s[1]))

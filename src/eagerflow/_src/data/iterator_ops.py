@@ -58,13 +58,18 @@ def scoped_source(dataset, make=None):
     return Scoped(source, scope)
 
 
-def eager_error(error, op, spec):
+def eager_error(error, op, spec=None, counts=()):
     """`error` (an `OpError` raised making an element of `spec`) as TF's eager op `op`
     (``IteratorGetNext``, ``DatasetToSingleElement``) raises it: in its one-op function's
-    form (`errors.eager_message`), sized by the element's components."""
-    count = len(structure.flatten(spec))
+    form (`errors.eager_message`), sized by `counts` then by the element's components."""
+    counts = [*counts] if spec is None else [*counts, output_types(spec)]
     return type(error)(None, op, errors.eager_message(
-        errors.bare_message(error.message), op, [("output_types", count)], name=""))
+        errors.bare_message(error.message), op, counts, name=""))
+
+
+def output_types(spec):
+    """The ``output_types`` count of a dataset op making elements of `spec`."""
+    return ("output_types", len(structure.flatten(spec)))
 
 
 class OwnedIterator(Iterator):
@@ -133,9 +138,11 @@ class OwnedIterator(Iterator):
             return iterator_graph.get_next_as_optional(iterator_graph.iterator_tensor(self),
                                                        self._spec)
         try:
-            flat = self._next_flat()
+            flat = next(self._source)
         except StopIteration:
             return Optional.empty(self._spec)
+        except errors.OpError as e:
+            raise eager_error(e, "IteratorGetNextAsOptional") from e.__cause__
         self._n += 1
         return Optional.from_value(self._pack(flat))
 

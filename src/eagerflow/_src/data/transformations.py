@@ -78,9 +78,15 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     _, state_spec, flat = _state(initial_state)
     fn, state_spec = trace_state_function(reduce_func, "Dataset.reduce()", state_spec,
                                           dataset.element_spec, False)
-    from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
-    for element in scoped_source(dataset):  # (a new iteration, as TF's)
-        flat = fn(flat + element)
+    from eagerflow._src.data.iterator_ops import eager_error, scoped_source  # noqa: PLC0415
+    try:
+        for element in scoped_source(dataset):  # (a new iteration, as TF's)
+            flat = fn(flat + element)
+    except errors.OpError as e:  # (TF's ReduceDataset op, sized by its captures and state)
+        captures = len(fn._concrete.graph.captures) if fn._concrete is not None else 0
+        raise eager_error(e, "ReduceDataset", state_spec, [
+            ("Targuments", captures), ("Tstate", len(structure.flatten(state_spec)))]) \
+            from e.__cause__
     return structure.Packer(state_spec).pack(flat)
 
 
