@@ -254,3 +254,19 @@ def test_make_batched_features_dataset_as_tf(tmp_path):
                                          r"`features` keys: dict_keys\(\['x'\]\)."):
         tf.data.experimental.make_batched_features_dataset(pattern, 4, {"x": features["x"]},
                                                            label_key="y")
+
+
+def test_files_named_by_a_python_string_inside_a_function(tmp_path):
+    path = tmp_path / "lines.txt"
+    path.write_text("a\nb\nc\n")
+
+    @tf.function
+    def count(name):
+        n = tf.constant(0)
+        for _ in tf.data.TextLineDataset(name):
+            n += 1
+        return n
+
+    assert int(count(str(path))) == 3
+    with pytest.raises(tf.errors.NotFoundError, match="No such file or directory"):
+        count(str(tmp_path / "missing.txt"))

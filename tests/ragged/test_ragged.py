@@ -1183,3 +1183,26 @@ def test_expand_dims_at_the_front_is_one_uniform_row():
         assert tf.expand_dims(r, 0).shape.as_list() == [1, None, None]
         return tf.expand_dims(r, 0).flat_values
     assert traced(rt).numpy().tolist() == [3, 1, 2, 5, 4]
+
+
+def test_function_returns_the_shape_of_a_ragged_tensor():
+    shape = tf.function(lambda x: tf.shape(x))
+    pair = tf.function(lambda x: (tf.shape(x), tf.shape(x)[0] * 2, tf.shape(x)[:1]))
+    rt = tf.ragged.constant([[1, 2], [3]])
+    got = shape(rt)
+    assert type(got) is type(tf.shape(rt))
+    assert repr(got) == "<DynamicRaggedShape lengths=[2, (2, 1)] num_row_partitions=1>"
+    assert got[0].numpy() == 2 and got.rank == 2
+    whole, rows, first = pair(rt)
+    assert repr(whole) == repr(got) and rows.numpy() == 4
+    assert repr(first) == "<DynamicRaggedShape lengths=[2] num_row_partitions=0>"
+    deeper = tf.ragged.constant([[[1], [2, 3]], [[3]]])
+    assert repr(shape(deeper)) == \
+        "<DynamicRaggedShape lengths=[2, (2, 1), (1, 2, 1)] num_row_partitions=2>"
+    uniform = tf.ragged.constant([[[1, 2]], [[3, 4], [5, 6]]], ragged_rank=1)
+    assert repr(shape(uniform)) == \
+        "<DynamicRaggedShape lengths=[2, (1, 2), 2] num_row_partitions=1>"
+    concrete = shape.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.int32))
+    assert "DynamicRaggedShape.Spec(row_partitions=(RowPartitionSpec(nrows=None, nvals=None, " \
+        "uniform_row_length=None, dtype=tf.int32),), static_inner_shape=TensorShape([None]), " \
+        "dtype=tf.int32)" in str(concrete)

@@ -12,6 +12,7 @@ import builtins
 import itertools
 import os
 import re
+import warnings
 
 import numpy as np
 
@@ -72,6 +73,13 @@ def _batched_cardinality(input_dataset, batch_size, drop_remainder):
     if n < 0 or not _known(batch_size):
         return n if n < 0 else UNKNOWN
     return n // batch_size if drop_remainder else -(-n // batch_size)
+
+
+def warn_unused_deterministic(num_parallel_calls, deterministic):
+    """TF's UserWarning for a `deterministic` given without `num_parallel_calls`."""
+    if num_parallel_calls is None and deterministic is not None:
+        warnings.warn("The `deterministic` argument has no effect unless the "
+                      "`num_parallel_calls` argument is specified.")
 
 
 def _get_next_error(message, op="IteratorGetNext"):
@@ -376,6 +384,7 @@ class Dataset:
         >>> list(tf.data.Dataset.range(3).map(lambda x: x + 1).as_numpy_iterator())
         [np.int64(1), np.int64(2), np.int64(3)]
         """
+        warn_unused_deterministic(num_parallel_calls, deterministic)
         if num_parallel_calls is None:
             return _MapDataset(self, map_func)
         return _ParallelMapDataset(self, map_func, num_parallel_calls, deterministic)
@@ -395,6 +404,7 @@ class Dataset:
         >>> [b.tolist() for b in tf.data.Dataset.range(5).batch(2).as_numpy_iterator()]
         [[0, 1], [2, 3], [4]]
         """
+        warn_unused_deterministic(num_parallel_calls, deterministic)
         if num_parallel_calls is None:
             return _BatchDataset(self, batch_size, drop_remainder)
         return _ParallelBatchDataset(self, batch_size, drop_remainder, num_parallel_calls)
@@ -510,17 +520,21 @@ class Dataset:
         from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         if iterator_graph.building_graph():  # an op, run on every call
             return iterator_graph.single_element(self)
-        it = self._iterator()  # (TF's function state goes on from call to call here)
+        from eagerflow._src.data.iterator_ops import eager_error  # noqa: PLC0415
         op = "DatasetToSingleElement"
         try:
-            first = next(it)
-        except StopIteration:
-            raise _get_next_error("Dataset was empty.", op) from None
-        try:
-            next(it)
-        except StopIteration:
-            return structure.Packer(self.element_spec).pack(first)
-        raise _get_next_error("Dataset had more than one element.", op)
+            it = self._iterator()  # (TF's function state goes on from call to call here)
+            try:
+                first = next(it)
+            except StopIteration:
+                raise _get_next_error("Dataset was empty.", op) from None
+            try:
+                next(it)
+            except StopIteration:
+                return structure.Packer(self.element_spec).pack(first)
+            raise _get_next_error("Dataset had more than one element.", op)
+        except errors.OpError as e:
+            raise eager_error(e, op, self.element_spec) from e.__cause__
 
     def with_options(self, options, name=None):
         """This dataset with `options` (merged with those set on it before)."""

@@ -58,6 +58,20 @@ def scoped_source(dataset, make=None):
     return Scoped(source, scope)
 
 
+def eager_error(error, op, spec=None, counts=()):
+    """`error` (an `OpError` raised making an element of `spec`) as TF's eager op `op`
+    (``IteratorGetNext``, ``DatasetToSingleElement``) raises it: in its one-op function's
+    form (`errors.eager_message`), sized by `counts` then by the element's components."""
+    counts = [*counts] if spec is None else [*counts, output_types(spec)]
+    return type(error)(None, op, errors.eager_message(
+        errors.bare_message(error.message), op, counts, name=""))
+
+
+def output_types(spec):
+    """The ``output_types`` count of a dataset op making elements of `spec`."""
+    return ("output_types", len(structure.flatten(spec)))
+
+
 class OwnedIterator(Iterator):
     """An iterator over a dataset's elements, made by ``iter(dataset)``.
 
@@ -89,15 +103,19 @@ class OwnedIterator(Iterator):
     def __next__(self):
         if _building_graph():
             return self.get_next()
-        try:
-            flat = next(self._source)
-        except StopIteration:
-            raise StopIteration from None
+        flat = self._next_flat()
         self._n += 1
         return self._pack(flat)
 
     def next(self):
         return self.__next__()
+
+    def _next_flat(self):
+        """The source's next flat element; its errors as TF's ``IteratorGetNext`` raises them."""
+        try:
+            return next(self._source)
+        except errors.OpError as e:
+            raise eager_error(e, "IteratorGetNext", self._spec) from e.__cause__
 
     def get_next(self, name=None):
         """The next element; `OutOfRangeError` at the end."""
@@ -105,9 +123,10 @@ class OwnedIterator(Iterator):
             from eagerflow._src.data import iterator_graph  # noqa: PLC0415
             return iterator_graph.get_next(iterator_graph.iterator_tensor(self), self._spec)
         try:
-            flat = next(self._source)
+            flat = self._next_flat()
         except StopIteration:
-            raise op_error(errors.OutOfRangeError, "IteratorGetNext", "End of sequence") \
+            raise eager_error(op_error(errors.OutOfRangeError, "IteratorGetNext",
+                                       "End of sequence"), "IteratorGetNext", self._spec) \
                 from None
         self._n += 1
         return self._pack(flat)
@@ -122,6 +141,8 @@ class OwnedIterator(Iterator):
             flat = next(self._source)
         except StopIteration:
             return Optional.empty(self._spec)
+        except errors.OpError as e:
+            raise eager_error(e, "IteratorGetNextAsOptional") from e.__cause__
         self._n += 1
         return Optional.from_value(self._pack(flat))
 

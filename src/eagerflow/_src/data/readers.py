@@ -22,7 +22,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -58,7 +58,9 @@ def _file_names(filenames):
         raise TypeError(f"The `filenames` argument must contain `tf.string` elements. Got "
                         f"`{tensor.dtype!r}` elements.")
     if not isinstance(tensor, EagerTensor):
-        return None
+        # (a constant made while a function traces, as of a Python string, names its files)
+        value = get_static_value(tensor)
+        return None if value is None else [_text(f) for f in np.asarray(value, object).reshape(-1)]
     return [_text(f) for f in np.asarray(tensor._data, object).reshape(-1)]
 
 

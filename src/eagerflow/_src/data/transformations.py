@@ -16,7 +16,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
     INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
-    _num_threads, _UnaryDataset, stack_components)
+    _num_threads, _UnaryDataset, stack_components, warn_unused_deterministic)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -78,9 +78,15 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     _, state_spec, flat = _state(initial_state)
     fn, state_spec = trace_state_function(reduce_func, "Dataset.reduce()", state_spec,
                                           dataset.element_spec, False)
-    from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
-    for element in scoped_source(dataset):  # (a new iteration, as TF's)
-        flat = fn(flat + element)
+    from eagerflow._src.data.iterator_ops import eager_error, scoped_source  # noqa: PLC0415
+    try:
+        for element in scoped_source(dataset):  # (a new iteration, as TF's)
+            flat = fn(flat + element)
+    except errors.OpError as e:  # (TF's ReduceDataset op, sized by its captures and state)
+        captures = len(fn._concrete.graph.captures) if fn._concrete is not None else 0
+        raise eager_error(e, "ReduceDataset", state_spec, [
+            ("Targuments", captures), ("Tstate", len(structure.flatten(state_spec)))]) \
+            from e.__cause__
     return structure.Packer(state_spec).pack(flat)
 
 
@@ -816,6 +822,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     >>> [int(v) for v in ds]
     [1, 2, 1, 2, 3, 3]
     """
+    warn_unused_deterministic(num_parallel_calls, deterministic)
     return _InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls,
                               deterministic)
 

@@ -1019,6 +1019,12 @@ class DynamicRaggedShape:
         # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
         raise _NotATensor(self)
 
+    @property
+    def _type_spec(self):
+        # (a composite: a function may return one, as `tf.shape` of a ragged argument)
+        return _DynamicRaggedShapeSpec(self.num_row_partitions, self.dtype,
+                                       self._inner_shape.shape)
+
     def static_lengths(self, ragged_lengths=True):
         out = [int(self._nrows)] if self._row_partitions else []
         for lengths in self._row_partitions:
@@ -1036,6 +1042,60 @@ class DynamicRaggedShape:
                            "(" + ", ".join(map(str, d)) + ("," if len(d) == 1 else "") + ")")
         return (f"<DynamicRaggedShape lengths=[{', '.join(lengths)}] "
                 f"num_row_partitions={self.num_row_partitions}>")
+
+
+class _DynamicRaggedShapeSpec:
+    """The type of a `DynamicRaggedShape`: its components are its row count, the row
+    lengths of each ragged dimension and its inner shape."""
+
+    def __init__(self, num_row_partitions, dtype, inner_shape_shape):
+        self._num_row_partitions = num_row_partitions
+        self._dtype = dtype
+        self._inner_shape_shape = TensorShape(inner_shape_shape)
+
+    value_type = property(lambda self: DynamicRaggedShape)
+
+    @property
+    def _component_specs(self):
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        if not self._num_row_partitions:
+            return [TensorSpec(self._inner_shape_shape, self._dtype)]
+        return ([TensorSpec([], self._dtype)]
+                + [TensorSpec([None], self._dtype)] * self._num_row_partitions
+                + [TensorSpec(self._inner_shape_shape, self._dtype)])
+
+    def _to_components(self, value):
+        if not value._row_partitions:
+            return [value._inner_shape]
+        return [value._nrows, *value._row_partitions, value._inner_shape]
+
+    def _from_components(self, components):
+        if not self._num_row_partitions:
+            return DynamicRaggedShape((), components[0])
+        nrows, *lengths, inner = components
+        shape = DynamicRaggedShape(lengths, inner)
+        shape._nrows = nrows
+        return shape
+
+    def __eq__(self, other):
+        return isinstance(other, _DynamicRaggedShapeSpec) and (
+            self._num_row_partitions, self._dtype, self._inner_shape_shape) == (
+            other._num_row_partitions, other._dtype, other._inner_shape_shape)
+
+    def __hash__(self):
+        return hash((self._num_row_partitions, self._dtype))
+
+    def __repr__(self):
+        partition = (f"RowPartitionSpec(nrows=None, nvals=None, uniform_row_length=None, "
+                     f"dtype={self._dtype!r})")
+        partitions = ", ".join([partition] * self._num_row_partitions)
+        if self._num_row_partitions == 1:
+            partitions += ","
+        inner = TensorShape([None] * self._inner_shape_shape[0]
+                            if self._inner_shape_shape.rank and
+                            self._inner_shape_shape[0] is not None else None)
+        return (f"DynamicRaggedShape.Spec(row_partitions=({partitions}), "
+                f"static_inner_shape={inner!r}, dtype={self._dtype!r})")
 
 
 # -- operators ----------------------------------------------------------------------------------

@@ -13,3 +13,4 @@ from eagerflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY  # no
 from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: F401
 from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: F401
 from eagerflow._src.data.options import Options, ThreadingOptions  # noqa: F401
+from eagerflow.compat.v1.data import experimental  # noqa: F401
