@@ -328,8 +328,30 @@ for _op in (_FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT):
 
 def _outside_functions():
     """Where tables and their contents are made: eagerly, even while a function is traced
-    (as TF lifts them); a no-op when already eager."""
-    return contextlib.nullcontext() if context.executing_eagerly() else context.init_scope()
+    (as TF lifts them); a no-op when already eager or building a TF 1 graph."""
+    if context.executing_eagerly() or _v1_graph() is not None:
+        return contextlib.nullcontext()
+    return context.init_scope()
+
+
+def _v1_graph():
+    """The TF 1 graph being built (whose tables hold their entries per session), or None."""
+    graph = context.get().graph
+    return graph if hasattr(graph, "session_table") else None
+
+
+def _initialize(table, initializer):
+    """Fills `table` from `initializer`: at once, or in a TF 1 graph, by an operation that
+    `tables_initializer` runs (the table is empty in a session until it does)."""
+    graph = _v1_graph()
+    if graph is None:
+        initializer.initialize(table)
+        return
+    count = len(graph.get_operations())
+    initializer.initialize(table)
+    added = graph.get_operations()[count:]
+    table._init_op = added[-1]
+    graph.add_to_collection("table_initializer", table._init_op)
 
 
 # -- initializers -------------------------------------------------------------------------------
@@ -363,6 +385,10 @@ class KeyValueTensorInitializer(TableInitializerBase):
 
     def initialize(self, table):
         _check_dtypes(table, self._keys.dtype, self._values.dtype)
+        if _v1_graph() is not None:  # (an import, as TF's: each run of it sets the entries)
+            with context.name_scope_push(_v1_graph().unique_name(self._name) + "/"):
+                dispatch(_IMPORT, (table.resource_handle, self._keys, self._values))
+            return
         dispatch(_IMPORT_MORE, (table.resource_handle, self._keys, self._values))
 
 
@@ -584,7 +610,9 @@ class _Table:
     def __init__(self, key_dtype, value_dtype, name=None):
         self._key_dtype = _d.as_dtype(key_dtype)
         self._value_dtype = _d.as_dtype(value_dtype)
-        self._value = TableValue(self._key_dtype, self._value_dtype)
+        graph = _v1_graph()
+        self._value = TableValue(self._key_dtype, self._value_dtype) if graph is None else \
+            graph.session_table(self._key_dtype, self._value_dtype)
         self._resource_handle = EagerTensor._wrap(self._value)
         self._name = name
 
@@ -637,9 +665,10 @@ class StaticHashTable(_Table):
         self._value.static = True
         with _outside_functions():
             self._default_value = convert_to_tensor(default_value, self._value_dtype)
-            initializer.initialize(self)
+            _initialize(self, initializer)
 
-    initializer = property(lambda self: self._initializer)
+    # (in a TF 1 graph, the operation filling the table, as TF's)
+    initializer = property(lambda self: getattr(self, "_init_op", self._initializer))
     default_value = property(lambda self: self._default_value)
 
 
@@ -675,9 +704,9 @@ class StaticVocabularyTable(_Table):
         with _outside_functions():
             self._default_value = convert_to_tensor(-1, _d.int64)
             if initializer is not None:
-                initializer.initialize(self)
+                _initialize(self, initializer)
 
-    initializer = property(lambda self: self._initializer)
+    initializer = property(lambda self: getattr(self, "_init_op", self._initializer))
 
     def size(self, name=None):
         """The vocabulary's size plus `num_oov_buckets`."""

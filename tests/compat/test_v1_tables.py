@@ -1,0 +1,57 @@
+"""Lookup tables and assertions in TF 1 graphs run by a `Session`."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+
+def _static_table():
+    keys = tf.constant(["a", "b", "c"])
+    values = tf.constant([1, 2, 3], tf.int64)
+    return tf1.lookup.StaticHashTable(tf1.lookup.KeyValueTensorInitializer(keys, values), -1)
+
+
+def test_static_table_is_filled_by_tables_initializer_in_each_session():
+    with tf1.Graph().as_default():
+        table = _static_table()
+        x = tf1.placeholder(tf.string, [None])
+        out = table.lookup(x)
+        size = table.size()
+        assert tf1.get_collection(tf1.GraphKeys.TABLE_INITIALIZERS) == [table.initializer]
+        assert table.initializer.type == "LookupTableImportV2"
+        init = tf1.tables_initializer()
+        with tf1.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+                sess.run(out, {x: ["a"]})
+            assert sess.run(size) == 0
+            sess.run(init)
+            assert sess.run(out, {x: ["a", "z", "c"]}).tolist() == [1, -1, 3]
+            assert sess.run(size) == 3
+            sess.run(init)  # (again: the same entries)
+            assert sess.run(out, feed_dict={x: np.array(["b"])}).tolist() == [2]
+        with tf1.Session() as sess:  # (a session of its own: not initialized there)
+            with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+                sess.run(out, {x: ["a"]})
+            sess.run(init)
+            assert sess.run(out, {x: ["b"]}).tolist() == [2]
+
+
+def test_vocabulary_table_in_a_v1_graph():
+    tf1.disable_v2_behavior()
+    table = tf1.lookup.StaticVocabularyTable(tf1.lookup.KeyValueTensorInitializer(
+        ["x", "y"], tf.constant([0, 1], tf.int64)), 2)
+    x = tf1.placeholder(tf.string, [None])
+    ids = table.lookup(x)
+    with tf1.Session() as sess:
+        sess.run(tf1.tables_initializer())
+        assert sess.run(ids, {x: ["x", "q", "y"]}).tolist() == [0, 3, 1]
+
+
+def test_fed_text_reaches_ops_as_bytes():
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.string, [None])
+        y = tf.strings.join([x, x])
+        with tf1.Session() as sess:
+            for _ in range(2):  # (the second run takes the cached path)
+                assert sess.run(y, {x: ["a", b"b"]}).tolist() == [b"aa", b"bb"]
