@@ -38,7 +38,7 @@ def test_static_table_is_filled_by_tables_initializer_in_each_session():
 
 
 def test_vocabulary_table_in_a_v1_graph():
-    tf1.disable_v2_behavior()
+    tf1.disable_eager_execution()  # (the default graph)
     table = tf1.lookup.StaticVocabularyTable(tf1.lookup.KeyValueTensorInitializer(
         ["x", "y"], tf.constant([0, 1], tf.int64)), 2)
     x = tf1.placeholder(tf.string, [None])
@@ -55,3 +55,46 @@ def test_fed_text_reaches_ops_as_bytes():
         with tf1.Session() as sess:
             for _ in range(2):  # (the second run takes the cached path)
                 assert sess.run(y, {x: ["a", b"b"]}).tolist() == [b"aa", b"bb"]
+
+
+def test_assert_near_in_a_v1_graph_checks_when_run():
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None])
+        check = tf1.assert_near(x, tf.constant([1.0, 2.0]), message="msg")
+        assert check.type == "Assert"
+        with tf1.control_dependencies([check]):
+            y = tf.identity(x)
+        loose = tf.debugging.assert_near(x, [1.0, 2.0], rtol=0.5)
+        with tf1.Session() as sess:
+            assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"\[msg\.  \] \[x and y not equal to tolerance"):
+                sess.run(y, {x: [1.0, 3.0]})
+            sess.run(loose, {x: [1.0, 2.5]})
+            with pytest.raises(tf.errors.InvalidArgumentError, match="not equal to tolerance"):
+                sess.run(loose, {x: [1.0, 4.0]})
+
+
+def test_assert_near_in_a_function():
+    @tf.function
+    def f(x):
+        tf.debugging.assert_near(x, tf.constant([1.0, 2.0]))
+        return x + 1.0
+
+    assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not equal to tolerance"):
+        f(tf.constant([1.0, 3.0]))
+
+
+def test_v2_assertions_in_a_v1_graph_give_their_assert_ops():
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None])
+        checks = [tf.debugging.assert_equal(x, [1.0, 2.0]),
+                  tf.debugging.assert_positive(x), tf.debugging.Assert(
+                      tf.reduce_all(x > 0.0), [x])]
+        assert [c.type for c in checks] == ["Assert"] * 3
+        with tf1.Session() as sess:
+            sess.run(checks, {x: [1.0, 2.0]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"assertion failed: \[\] \[Condition x > 0 did not hold"):
+                sess.run(checks[1], {x: [-1.0, 2.0]})
