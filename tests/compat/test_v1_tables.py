@@ -48,6 +48,26 @@ def test_vocabulary_table_in_a_v1_graph():
         assert sess.run(ids, {x: ["x", "q", "y"]}).tolist() == [0, 3, 1]
 
 
+def test_text_file_and_mutable_tables_in_a_v1_graph(tmp_path):
+    vocabulary = tmp_path / "vocabulary.txt"
+    vocabulary.write_text("a\nb\nc\n")
+    with tf1.Graph().as_default():
+        table = tf1.lookup.StaticHashTable(tf1.lookup.TextFileInitializer(
+            str(vocabulary), tf.string, tf1.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+            tf1.lookup.TextFileIndex.LINE_NUMBER), -1)
+        mutable = tf1.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+        insert = mutable.insert(tf.constant(["q"]), tf.constant([5], tf.int64))
+        assert insert.type == "LookupTableInsertV2"
+        x = tf1.placeholder(tf.string, [None])
+        with tf1.Session() as sess:
+            sess.run(tf1.tables_initializer())
+            sess.run(tf1.tables_initializer())  # (again: the same entries, fine)
+            assert sess.run(table.lookup(x), {x: ["b", "z"]}).tolist() == [1, -1]
+            assert sess.run(mutable.lookup(x), {x: ["q"]}).tolist() == [-1]
+            sess.run(insert)
+            assert sess.run(mutable.lookup(x), {x: ["q"]}).tolist() == [5]
+
+
 def test_fed_text_reaches_ops_as_bytes():
     with tf1.Graph().as_default():
         x = tf1.placeholder(tf.string, [None])

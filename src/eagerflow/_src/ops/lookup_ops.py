@@ -340,6 +340,12 @@ def _v1_graph():
     return graph if hasattr(graph, "session_table") else None
 
 
+def _v1_op():
+    """In a TF 1 graph, the operation just built (what TF's table methods return there)."""
+    graph = _v1_graph()
+    return None if graph is None else graph.get_operations()[-1]
+
+
 def _initialize(table, initializer):
     """Fills `table` from `initializer`: at once, or in a TF 1 graph, by an operation that
     `tables_initializer` runs (the table is empty in a session until it does)."""
@@ -397,8 +403,11 @@ def _init_more(xp, table, keys, values):
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} for value, got "
                         f"{list(values.shape)}")
-    if table.initialized:
-        raise errors.FailedPreconditionError(None, None, "Table already initialized.")
+    if table.initialized:  # (again: fine with the same entries, as TF's kernels)
+        if table.entries == dict(zip(_python_keys(keys), values.reshape(-1).tolist())):
+            return ()
+        raise errors.FailedPreconditionError(
+            None, None, "Table was already initialized with different data.")
     for k, v in zip(_python_keys(keys), values.reshape(-1).tolist()):
         if table.entries.setdefault(k, v) != v:
             raise errors.FailedPreconditionError(
@@ -534,8 +543,16 @@ def _from_text_file(xp, table, filename, key_index, value_index, vocab_size=-1,
                                value_index, None if vocab_size < 0 else vocab_size, delimiter,
                                value_index_offset=offset)
     keys, values = init._pairs()
-    return _init_more(xp, table, np.asarray(_array(keys, table.key_dtype)._data),
-                      np.asarray(_array(values, table.value_dtype)._data))
+    return _init_more(xp, table, _numpy_array(keys, table.key_dtype),
+                      _numpy_array(values, table.value_dtype))
+
+
+def _numpy_array(items, dtype):
+    if dtype == _d.string:
+        out = np.empty(len(items), object)
+        out[:] = items
+        return out
+    return np.asarray(items, dtype.as_numpy_dtype)
 
 
 # (TF's op, which a SavedModel's table initializer runs with its vocabulary asset's path)
@@ -544,14 +561,6 @@ _FROM_TEXT_FILE = register("InitializeTableFromTextFileV2", _from_text_file, _no
 tf_nodes[_FROM_TEXT_FILE] = NodeForm(types={})
 tf_args[_FROM_TEXT_FILE] = None  # (the table is a Python object, as above)
 batching_rules[_FROM_TEXT_FILE] = PER_ELEMENT
-
-
-def _array(items, dtype):
-    if dtype == _d.string:
-        out = np.empty(len(items), object)
-        out[:] = items
-        return convert_to_tensor(out, dtype)
-    return convert_to_tensor(np.asarray(items, dtype.as_numpy_dtype), dtype)
 
 
 def _check_dtypes(table, key_dtype, value_dtype):
@@ -772,17 +781,20 @@ class _MutableTable(_Table):
         except (TypeError, ValueError) as e:
             raise ValueError(f"values: {e}") from None
         dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
+        return _v1_op()
 
     def remove(self, keys, name=None):
         """Removes `keys` (those absent are ignored)."""
         keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
         dispatch(_REMOVE, (self._resource_handle, keys), name=name)
+        return _v1_op()
 
     def import_(self, keys, values, name=None):
         """Replaces every entry by the pairs of `keys` and `values`."""
         dispatch(_IMPORT, (self._resource_handle,
                                   convert_to_tensor(keys, self._key_dtype),
                                   convert_to_tensor(values, self._value_dtype)), name=name)
+        return _v1_op()
 
 
 @export("lookup.experimental.MutableHashTable")
