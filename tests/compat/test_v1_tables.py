@@ -118,3 +118,21 @@ def test_v2_assertions_in_a_v1_graph_give_their_assert_ops():
             with pytest.raises(tf.errors.InvalidArgumentError,
                                match=r"assertion failed: \[\] \[Condition x > 0 did not hold"):
                 sess.run(checks[1], {x: [-1.0, 2.0]})
+
+
+def test_static_assertion_errors_name_graph_tensors():
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        with pytest.raises(TypeError, match=r'^m\.  Expected "x" to be integer type\.  '
+                                            r"Found: x:0 of dtype"):
+            tf1.assert_integer(x, message="m")
+        with pytest.raises(ValueError, match=r"^Expected scalar shape for x:0, saw shape"):
+            tf1.assert_scalar(x)
+        with pytest.raises(TypeError, match=r"^m\.  x:0 must be of type tf\.int32"):
+            tf1.assert_type(x, tf.int32, message="m")
+        passed = [tf1.assert_integer(tf1.placeholder(tf.int32)), tf1.assert_type(x, tf.float32)]
+        assert [op.name for op in passed] == ["assert_integer/statically_determined_was_integer",
+                                              "assert_type/statically_determined_correct_type"]
+    with pytest.raises(TypeError, match=r'^m\.  Expected "x" to be integer type\.  '
+                                        r"Found: tensor of dtype"):
+        tf.debugging.assert_integer(tf.constant([1.0]), message="m")

@@ -276,7 +276,9 @@ def assert_scalar(tensor, message=None, name=None):
     """Asserts that `tensor` is a scalar; ValueError if not."""
     tensor = as_tensor(tensor)
     if tensor.shape.rank != 0:
-        raise ValueError(f"{message or ''}Expected scalar shape, saw shape: {tensor.shape}.")
+        named = "" if isinstance(tensor, EagerTensor) else f" for {tensor.name}"
+        raise ValueError((f"{message}.  " if message else "") +
+                         f"Expected scalar shape{named}, saw shape: {tensor.shape}.")
 
 
 @export("debugging.assert_type")
@@ -284,7 +286,8 @@ def assert_type(tensor, tf_type, message=None, name=None):
     """Asserts that `tensor` has dtype `tf_type`; TypeError if not."""
     tensor, tf_type = as_tensor(tensor), _d.as_dtype(tf_type)
     if tensor.dtype != tf_type:
-        text = f"tensor must be of type {tf_type!r}; got {tensor.dtype!r}"
+        named = "tensor" if isinstance(tensor, EagerTensor) else tensor.name
+        text = f"{named} must be of type {tf_type!r}; got {tensor.dtype!r}"
         raise TypeError(f"{message}.  {text}" if message else text)
 
 
@@ -293,8 +296,9 @@ def assert_integer(x, message=None, name=None):
     """Asserts that `x` has an integer dtype; TypeError if not."""
     x = as_tensor(x)
     if not x.dtype.is_integer:
-        raise TypeError(f'{message or ""}Expected "x" to be integer type.  Found: tensor of '
-                        f"dtype {x.dtype}")
+        named = "tensor" if isinstance(x, EagerTensor) else x.name
+        raise TypeError((f"{message}.  " if message else "") +
+                        f'Expected "x" to be integer type.  Found: {named} of dtype {x.dtype}')
 
 
 @export("debugging.assert_same_float_dtype", "compat.v1.assert_same_float_dtype")
