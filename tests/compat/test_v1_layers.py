@@ -77,3 +77,27 @@ def test_v1_and_keras_layers_of_one_name_get_unique_scopes_as_in_tf():
         names = [v.name for v in tf.compat.v1.global_variables()]
     assert [y1.name, yk.name, yk2.name] == ["d/BiasAdd:0", "d_1/BiasAdd:0", "d_2/BiasAdd:0"]
     assert names == ["d/kernel:0", "d/bias:0", "d_1/kernel:0", "d_1/bias:0"]
+
+
+@pytest.mark.parametrize("shape", [[None, 2], [None, 1, 1, 2]])
+def test_batch_normalization_updates_with_a_training_placeholder(shape):
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, shape)
+        training = tf1.placeholder(tf.bool, [])
+        y = tf1.layers.batch_normalization(x, training=training)
+        updates = tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)
+        assert len(updates) == 2
+        with tf1.control_dependencies(updates):
+            trained = tf.identity(y)
+        mean = [v for v in tf1.global_variables() if "moving_mean" in v.name][0]
+        data = np.array([[1.0, 2.0], [3.0, 6.0]], np.float32).reshape([2] + shape[1:-1] + [2])
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(y, {x: data, training: True})  # (without the updates: unchanged)
+            assert sess.run(mean).tolist() == [0.0, 0.0]
+            out = sess.run(trained, {x: data, training: False})
+            np.testing.assert_allclose(out, data / np.sqrt(1.001), rtol=1e-6)
+            assert sess.run(mean).tolist() == [0.0, 0.0]
+            out = sess.run(trained, {x: data, training: True})
+            np.testing.assert_allclose(out.reshape(2, 2), [[-1.0, -1.0], [1.0, 1.0]], atol=1e-3)
+            np.testing.assert_allclose(sess.run(mean), [0.02, 0.04], rtol=1e-6)

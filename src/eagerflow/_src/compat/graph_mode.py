@@ -48,6 +48,7 @@ class GraphKeys:
     QUEUE_RUNNERS = "queue_runners"
     ASSET_FILEPATHS = "asset_filepaths"
     SAVERS = "savers"
+    TABLE_INITIALIZERS = "table_initializer"
     VARIABLES = GLOBAL_VARIABLES
 
 
@@ -90,6 +91,12 @@ class Graph(_graph.Graph):
                 yield self
             finally:
                 stack.pop()
+
+    def session_table(self, key_dtype, value_dtype):
+        """The value of a lookup table made in this graph: its entries are those of the
+        session running the graph, as a variable's value is."""
+        from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (it imports this)
+        return variable_scope.SessionTable(key_dtype, value_dtype)
 
     def finalize(self):
         """Makes this graph read-only: adding an op raises RuntimeError."""

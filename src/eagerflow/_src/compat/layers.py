@@ -22,11 +22,15 @@ from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.module import _snake_case
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import VariableSynchronization
+from eagerflow._src.graph import control_flow
 from eagerflow._src.keras import backend as _backend
 from eagerflow._src.keras import initializers as _initializers
 from eagerflow._src.keras.engine import base_layer, input_spec
 from eagerflow._src.keras.layers import convolutional, core, normalization, pooling
+from eagerflow._src.ops import cast_ops as _cast_ops
+from eagerflow._src.ops import math_ops as _math_ops
 
 # The ops of a layer's call that update one of its variables: its ``updates``.
 _UPDATES = frozenset({"AssignVariableOp", "AssignSubVariableOp", "AssignAddVariableOp"})
@@ -183,7 +187,53 @@ Dropout.call = _inference_by_default(core.Dropout)
 BatchNormalization = _layer("BatchNormalization", normalization.BatchNormalization,
                             "TF 1's batch normalization layer (inference by default); in a "
                             "graph its moving-statistics updates join ``UPDATE_OPS``.")
-BatchNormalization.call = _inference_by_default(normalization.BatchNormalization)
+
+
+def _batch_norm_call(self, inputs, training=False):
+    """With `training` a tensor in a v1 graph, as TF 1's layer: the output by a cond of
+    the batch or the moving statistics, and the moving statistics' updates by ops of their
+    own (its `updates`, in ``UPDATE_OPS``): run, they change the statistics only where
+    `training` holds."""
+    if v1_graph() is None or not isinstance(training, Tensor):
+        return normalization.BatchNormalization.call(self, inputs, training=training)
+    moving = (self.moving_mean, self.moving_variance)
+
+    def trained():
+        self._new_moving = {}
+        try:
+            y = self._normalize(inputs, None, True)
+            return (y, *(self._new_moving[id(v)] for v in moving))
+        finally:
+            self._new_moving = None
+
+    def inferred():
+        return (self._normalize(inputs, None, False), *(v.read_value() for v in moving))
+    y, *values = control_flow.cond(training, trained, inferred)
+    for variable, value in zip(moving, values):  # (where not training: its own value)
+        variable.assign(value)
+    return y
+
+
+def _assign_new_value(self, variable, value):
+    if getattr(self, "_new_moving", None) is None:
+        return normalization.BatchNormalization._assign_new_value(self, variable, value)
+    self._new_moving[id(variable)] = value  # (assigned by `_batch_norm_call`)
+    return None
+
+
+def _assign_moving_average(self, variable, value):
+    if getattr(self, "_new_moving", None) is None:
+        return normalization.BatchNormalization._assign_moving_average(self, variable, value)
+    current = variable.read_value()
+    decay = _cast_ops.cast(1.0 - self.momentum, variable.dtype)
+    self._new_moving[id(variable)] = _math_ops.subtract(current, _math_ops.multiply(
+        _math_ops.subtract(current, _cast_ops.cast(value, variable.dtype)), decay))
+    return None
+
+
+BatchNormalization.call = _batch_norm_call
+BatchNormalization._assign_new_value = _assign_new_value
+BatchNormalization._assign_moving_average = _assign_moving_average
 
 
 # -- the functions: one layer made and called ------------------------------------------

@@ -17,6 +17,7 @@ from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.v1 import _prune
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
@@ -279,7 +280,9 @@ class Session:
         if all(isinstance(f, _PLAIN) for f in plain):
             # (the entry holds the fetches and feed keys, so their ids stay theirs)
             self._fast[fast_key] = (compiled, slots, [
-                (t, t.dtype.as_numpy_dtype, _dims(t)) for t in feed_keys],
+                # (strings always go through `_feed_value`, which encodes text)
+                (t, None if t.dtype == _d.string else t.dtype.as_numpy_dtype, _dims(t))
+                for t in feed_keys],
                 tuple(plain), tuple(feed_dict or ()))
         if not nest.is_nested(fetches):
             return results[0]
@@ -293,6 +296,9 @@ class Session:
             array = np.asarray(value, dtype=dtype)
         except (TypeError, ValueError) as e:
             raise type(e)(f"{e}") from None  # (NumPy's error, as TF's feed conversion gives it)
+        if t.dtype == _d.string and array.size:  # (text fed as the bytes ops take)
+            array = np.array([v.encode() if isinstance(v, str) else v for v in array.flat],
+                             object).reshape(array.shape)
         if not t.shape.is_compatible_with(array.shape):
             raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {t.name}, "
                              f"which has shape {t.shape}")

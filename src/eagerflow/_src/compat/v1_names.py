@@ -442,6 +442,35 @@ for _name, _n, _extra in (("assert_equal", 2, ()), ("assert_none_equal", 2, ()),
 del _name, _n, _extra
 
 
+def _v1_static_check(check, op_name, *args, message=None, name=None):
+    """`check` (raising when it fails); in a v1 graph TF 1 returns a ``NoOp`` named for the
+    check having passed while building, for control dependencies."""
+    from eagerflow._src.compat import graph_mode  # noqa: PLC0415
+    from eagerflow._src.core import context  # noqa: PLC0415
+    check(*args, message=message, name=name)
+    graph = graph_mode.v1_graph()
+    if graph is None:
+        return None
+    with context.name_scope_push(graph.unique_name(name or check.__name__) + "/"):
+        return graph_mode.no_op(op_name)
+
+
+@export("compat.v1.assert_integer")
+def assert_integer(x, message=None, name=None):
+    """TF 1's `assert_integer`: TypeError unless `x` has an integer dtype."""
+    from eagerflow._src.ops import debugging_ops  # noqa: PLC0415
+    return _v1_static_check(debugging_ops.assert_integer, "statically_determined_was_integer",
+                            x, message=message, name=name)
+
+
+@export("compat.v1.assert_type")
+def assert_type(tensor, tf_type, message=None, name=None):
+    """TF 1's `assert_type`: TypeError unless `tensor` has dtype `tf_type`."""
+    from eagerflow._src.ops import debugging_ops  # noqa: PLC0415
+    return _v1_static_check(debugging_ops.assert_type, "statically_determined_correct_type",
+                            tensor, tf_type, message=message, name=name)
+
+
 @export("compat.v1.assert_scalar")
 def assert_scalar(tensor, name=None, message=None):
     """TF 1's `assert_scalar` (`name` before `message`)."""

@@ -33,6 +33,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
 from eagerflow._src.keras import initializers as _init
 from eagerflow._src.ops import cast_ops as _cast_ops
+from eagerflow._src.ops import lookup_ops as _lookup_ops
 
 # The variable values of the session running a graph now, in this thread.
 running = threading.local()
@@ -62,6 +63,36 @@ class _SessionHandle(ResourceHandle):
     @value.setter
     def value(self, array):
         running.store[self] = array
+
+
+class SessionTable(_lookup_ops.TableValue):
+    """A lookup table of a graph: its entries (and whether it is initialized) are those of
+    the running session, empty and uninitialized until the session fills it."""
+
+    __slots__ = ()
+
+    def __init__(self, key_dtype, value_dtype):  # noqa: PLW0231 (no entries of its own)
+        self.key_dtype, self.value_dtype = key_dtype, value_dtype
+        self.static = False
+        self.reserved = ()
+
+    def _state(self):
+        store = getattr(running, "store", None)
+        if store is None:  # (not run by a session: nothing in it)
+            return _lookup_ops.TableValue(self.key_dtype, self.value_dtype)
+        found = store.get(self)
+        if found is None:
+            found = store[self] = _lookup_ops.TableValue(self.key_dtype, self.value_dtype)
+        return found
+
+    def _forward(name):  # noqa: N805
+        return property(lambda self: getattr(self._state(), name),
+                        lambda self, value: setattr(self._state(), name, value))
+
+    entries = _forward("entries")
+    initialized = _forward("initialized")
+    token_index = _forward("token_index")
+    del _forward
 
 
 @export("compat.v1.Variable")

@@ -42,7 +42,7 @@ def _holds(condition):
 
 def _graph_check(condition, message, data, summarize):
     """In a graph an assertion is an Assert op, checking when the graph runs."""
-    Assert(late.reduction_ops.reduce_all(condition), ([message] if message else []) + data,
+    return Assert(late.reduction_ops.reduce_all(condition), ([message] if message else []) + data,
            summarize)
 
 
@@ -121,7 +121,9 @@ def _sign_check(compare, symbol):
                                       f"{symbol} 0", (x,), summarize)
             if failure is not None:
                 raise failure
-            return _graph_check(holds, prefix, [condition, f"x ({_label(x)}) = ", x], summarize)
+            # (TF shows the prefix even when empty: ``[]``)
+            return Assert(late.reduction_ops.reduce_all(holds),
+                          [prefix, condition, f"x ({_label(x)}) = ", x], summarize)
         if not _holds(holds):
             values = [str(v) for v in _first(x, summarize).tolist()]
             raise _invalid(f"{prefix}\n{condition}\nx ({_described(x)}) = \n{values}")
@@ -153,8 +155,14 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     rtol = convert_to_tensor(eps if rtol is None else rtol, x.dtype.real_dtype)
     atol = convert_to_tensor(eps if atol is None else atol, x.dtype.real_dtype)
     gap = math_ops.abs(math_ops.subtract(x, y))
-    if not _holds(math_ops.less_equal(gap, math_ops.add(atol, math_ops.multiply(
-            rtol, math_ops.abs(y))))):
+    holds = math_ops.less_equal(gap, math_ops.add(atol, math_ops.multiply(
+        rtol, math_ops.abs(y))))
+    if not context.executing_eagerly():  # (an Assert op, checking when the graph runs)
+        return Assert(late.reduction_ops.reduce_all(holds), [
+            f"{message}.  " if message else "",
+            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
+            f"x ({_label(x)}) = ", x, f"y ({_label(y)}) = ", y], summarize)
+    if not _holds(holds):
         raise _invalid(_prefixed(message, (
             f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
             f"x ({_described(x)}) = \n{_first(x, summarize)}\n"
@@ -219,6 +227,11 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
         text = str(condition)  # a tensor as it prints, or a Python bool
     dispatch(_ASSERT, (as_tensor(condition), *(as_tensor(d) for d in data)),
              {"summarize": summarize, "condition_text": text}, name)
+    graph = context.get().graph
+    if text is None and getattr(graph, "building_function", True) is False:
+        # (in a TF 1 graph, the op: for control dependencies to wait on)
+        return graph.get_operations()[-1]
+    return None
 
 
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
@@ -263,7 +276,9 @@ def assert_scalar(tensor, message=None, name=None):
     """Asserts that `tensor` is a scalar; ValueError if not."""
     tensor = as_tensor(tensor)
     if tensor.shape.rank != 0:
-        raise ValueError(f"{message or ''}Expected scalar shape, saw shape: {tensor.shape}.")
+        named = "" if isinstance(tensor, EagerTensor) else f" for {tensor.name}"
+        raise ValueError((f"{message}.  " if message else "") +
+                         f"Expected scalar shape{named}, saw shape: {tensor.shape}.")
 
 
 @export("debugging.assert_type")
@@ -271,7 +286,8 @@ def assert_type(tensor, tf_type, message=None, name=None):
     """Asserts that `tensor` has dtype `tf_type`; TypeError if not."""
     tensor, tf_type = as_tensor(tensor), _d.as_dtype(tf_type)
     if tensor.dtype != tf_type:
-        text = f"tensor must be of type {tf_type!r}; got {tensor.dtype!r}"
+        named = "tensor" if isinstance(tensor, EagerTensor) else tensor.name
+        text = f"{named} must be of type {tf_type!r}; got {tensor.dtype!r}"
         raise TypeError(f"{message}.  {text}" if message else text)
 
 
@@ -280,8 +296,9 @@ def assert_integer(x, message=None, name=None):
     """Asserts that `x` has an integer dtype; TypeError if not."""
     x = as_tensor(x)
     if not x.dtype.is_integer:
-        raise TypeError(f'{message or ""}Expected "x" to be integer type.  Found: tensor of '
-                        f"dtype {x.dtype}")
+        named = "tensor" if isinstance(x, EagerTensor) else x.name
+        raise TypeError((f"{message}.  " if message else "") +
+                        f'Expected "x" to be integer type.  Found: {named} of dtype {x.dtype}')
 
 
 @export("debugging.assert_same_float_dtype", "compat.v1.assert_same_float_dtype")

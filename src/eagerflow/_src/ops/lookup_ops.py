@@ -328,8 +328,36 @@ for _op in (_FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT):
 
 def _outside_functions():
     """Where tables and their contents are made: eagerly, even while a function is traced
-    (as TF lifts them); a no-op when already eager."""
-    return contextlib.nullcontext() if context.executing_eagerly() else context.init_scope()
+    (as TF lifts them); a no-op when already eager or building a TF 1 graph."""
+    if context.executing_eagerly() or _v1_graph() is not None:
+        return contextlib.nullcontext()
+    return context.init_scope()
+
+
+def _v1_graph():
+    """The TF 1 graph being built (whose tables hold their entries per session), or None."""
+    graph = context.get().graph
+    return graph if hasattr(graph, "session_table") else None
+
+
+def _v1_op():
+    """In a TF 1 graph, the operation just built (what TF's table methods return there)."""
+    graph = _v1_graph()
+    return None if graph is None else graph.get_operations()[-1]
+
+
+def _initialize(table, initializer):
+    """Fills `table` from `initializer`: at once, or in a TF 1 graph, by an operation that
+    `tables_initializer` runs (the table is empty in a session until it does)."""
+    graph = _v1_graph()
+    if graph is None:
+        initializer.initialize(table)
+        return
+    count = len(graph.get_operations())
+    initializer.initialize(table)
+    added = graph.get_operations()[count:]
+    table._init_op = added[-1]
+    graph.add_to_collection("table_initializer", table._init_op)
 
 
 # -- initializers -------------------------------------------------------------------------------
@@ -363,6 +391,10 @@ class KeyValueTensorInitializer(TableInitializerBase):
 
     def initialize(self, table):
         _check_dtypes(table, self._keys.dtype, self._values.dtype)
+        if _v1_graph() is not None:  # (an import, as TF's: each run of it sets the entries)
+            with context.name_scope_push(_v1_graph().unique_name(self._name) + "/"):
+                dispatch(_IMPORT, (table.resource_handle, self._keys, self._values))
+            return
         dispatch(_IMPORT_MORE, (table.resource_handle, self._keys, self._values))
 
 
@@ -371,8 +403,11 @@ def _init_more(xp, table, keys, values):
         raise errors.InvalidArgumentError(
             None, None, f"Expected shape {list(keys.shape)} for value, got "
                         f"{list(values.shape)}")
-    if table.initialized:
-        raise errors.FailedPreconditionError(None, None, "Table already initialized.")
+    if table.initialized:  # (again: fine with the same entries, as TF's kernels)
+        if table.entries == dict(zip(_python_keys(keys), values.reshape(-1).tolist())):
+            return ()
+        raise errors.FailedPreconditionError(
+            None, None, "Table was already initialized with different data.")
     for k, v in zip(_python_keys(keys), values.reshape(-1).tolist()):
         if table.entries.setdefault(k, v) != v:
             raise errors.FailedPreconditionError(
@@ -508,8 +543,16 @@ def _from_text_file(xp, table, filename, key_index, value_index, vocab_size=-1,
                                value_index, None if vocab_size < 0 else vocab_size, delimiter,
                                value_index_offset=offset)
     keys, values = init._pairs()
-    return _init_more(xp, table, np.asarray(_array(keys, table.key_dtype)._data),
-                      np.asarray(_array(values, table.value_dtype)._data))
+    return _init_more(xp, table, _numpy_array(keys, table.key_dtype),
+                      _numpy_array(values, table.value_dtype))
+
+
+def _numpy_array(items, dtype):
+    if dtype == _d.string:
+        out = np.empty(len(items), object)
+        out[:] = items
+        return out
+    return np.asarray(items, dtype.as_numpy_dtype)
 
 
 # (TF's op, which a SavedModel's table initializer runs with its vocabulary asset's path)
@@ -518,14 +561,6 @@ _FROM_TEXT_FILE = register("InitializeTableFromTextFileV2", _from_text_file, _no
 tf_nodes[_FROM_TEXT_FILE] = NodeForm(types={})
 tf_args[_FROM_TEXT_FILE] = None  # (the table is a Python object, as above)
 batching_rules[_FROM_TEXT_FILE] = PER_ELEMENT
-
-
-def _array(items, dtype):
-    if dtype == _d.string:
-        out = np.empty(len(items), object)
-        out[:] = items
-        return convert_to_tensor(out, dtype)
-    return convert_to_tensor(np.asarray(items, dtype.as_numpy_dtype), dtype)
 
 
 def _check_dtypes(table, key_dtype, value_dtype):
@@ -584,7 +619,9 @@ class _Table:
     def __init__(self, key_dtype, value_dtype, name=None):
         self._key_dtype = _d.as_dtype(key_dtype)
         self._value_dtype = _d.as_dtype(value_dtype)
-        self._value = TableValue(self._key_dtype, self._value_dtype)
+        graph = _v1_graph()
+        self._value = TableValue(self._key_dtype, self._value_dtype) if graph is None else \
+            graph.session_table(self._key_dtype, self._value_dtype)
         self._resource_handle = EagerTensor._wrap(self._value)
         self._name = name
 
@@ -637,9 +674,10 @@ class StaticHashTable(_Table):
         self._value.static = True
         with _outside_functions():
             self._default_value = convert_to_tensor(default_value, self._value_dtype)
-            initializer.initialize(self)
+            _initialize(self, initializer)
 
-    initializer = property(lambda self: self._initializer)
+    # (in a TF 1 graph, the operation filling the table, as TF's)
+    initializer = property(lambda self: getattr(self, "_init_op", self._initializer))
     default_value = property(lambda self: self._default_value)
 
 
@@ -675,9 +713,9 @@ class StaticVocabularyTable(_Table):
         with _outside_functions():
             self._default_value = convert_to_tensor(-1, _d.int64)
             if initializer is not None:
-                initializer.initialize(self)
+                _initialize(self, initializer)
 
-    initializer = property(lambda self: self._initializer)
+    initializer = property(lambda self: getattr(self, "_init_op", self._initializer))
 
     def size(self, name=None):
         """The vocabulary's size plus `num_oov_buckets`."""
@@ -743,17 +781,20 @@ class _MutableTable(_Table):
         except (TypeError, ValueError) as e:
             raise ValueError(f"values: {e}") from None
         dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
+        return _v1_op()
 
     def remove(self, keys, name=None):
         """Removes `keys` (those absent are ignored)."""
         keys = _checked_keys(_dense_only(keys, self._key_dtype), self._key_dtype)
         dispatch(_REMOVE, (self._resource_handle, keys), name=name)
+        return _v1_op()
 
     def import_(self, keys, values, name=None):
         """Replaces every entry by the pairs of `keys` and `values`."""
         dispatch(_IMPORT, (self._resource_handle,
                                   convert_to_tensor(keys, self._key_dtype),
                                   convert_to_tensor(values, self._value_dtype)), name=name)
+        return _v1_op()
 
 
 @export("lookup.experimental.MutableHashTable")

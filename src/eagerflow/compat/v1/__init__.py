@@ -21,15 +21,16 @@ from eagerflow._src.compat.session import (  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
-    assert_less, assert_less_equal, assert_near, assert_negative, assert_non_negative,
-    assert_non_positive, assert_none_equal, assert_positive, assert_rank, assert_rank_at_least,
-    assert_rank_in, assert_scalar, cond, confusion_matrix, control_flow_v2_enabled, count_nonzero,
-    decode_raw, dimension_at_index, dimension_value, disable_control_flow_v2,
-    disable_resource_variables, disable_tensor_equality, div, enable_control_flow_v2,
-    enable_resource_variables, enable_tensor_equality, expand_dims, multinomial, reduce_all,
-    reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
-    reduce_sum, resource_variables_enabled, squeeze, string_to_number, substr, to_bfloat16,
-    to_complex128, to_complex64, to_double, to_float, to_int32, to_int64, while_loop)
+    assert_integer, assert_less, assert_less_equal, assert_near, assert_negative,
+    assert_non_negative, assert_non_positive, assert_none_equal, assert_positive, assert_rank,
+    assert_rank_at_least, assert_rank_in, assert_scalar, assert_type, cond, confusion_matrix,
+    control_flow_v2_enabled, count_nonzero, decode_raw, dimension_at_index, dimension_value,
+    disable_control_flow_v2, disable_resource_variables, disable_tensor_equality, div,
+    enable_control_flow_v2, enable_resource_variables, enable_tensor_equality, expand_dims,
+    multinomial, reduce_all, reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean,
+    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_number,
+    substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float, to_int32, to_int64,
+    while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
     constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,

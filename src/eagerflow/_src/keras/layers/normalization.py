@@ -265,8 +265,8 @@ class BatchNormalization(_AffineNormalization):
             exponential_avg_factor=1.0 - self.momentum if training and self.fused else 1.0,
             data_format=data_format, is_training=training)
         if training and self.fused:
-            self.moving_mean.assign(outputs[1])
-            self.moving_variance.assign(outputs[2])
+            self._assign_new_value(self.moving_mean, outputs[1])
+            self._assign_new_value(self.moving_variance, outputs[2])
         elif training:  # the biased batch variance, as Keras 2's unfused layer
             self._assign_moving_average(self.moving_mean, outputs[3])
             self._assign_moving_average(self.moving_variance, outputs[4])
@@ -289,6 +289,9 @@ class BatchNormalization(_AffineNormalization):
         if None in trailing:
             return None
         return "NCHW", [-1, channels, math.prod(trailing), 1]
+
+    def _assign_new_value(self, variable, value):
+        variable.assign(value)
 
     def _assign_moving_average(self, variable, value):
         decay = 1.0 - self.momentum
