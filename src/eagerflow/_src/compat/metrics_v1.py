@@ -153,14 +153,18 @@ def _count_condition(condition, weights, metrics_collections, updates_collection
     return value, update_op
 
 
+def _as_bools(labels, predictions, weights):
+    """`predictions`, `labels` (both as booleans) and `weights`, squeezed to match."""
+    return _squeezed(cast_ops.cast(convert_to_tensor(predictions), _d.bool),
+                     cast_ops.cast(convert_to_tensor(labels), _d.bool), weights)
+
+
 def _condition_counter(default, want_label, want_prediction):
     def counter(labels, predictions, weights=None, metrics_collections=None,
                 updates_collections=None, name=None):
         _graph_only(default)
         with vs.variable_scope(name, default):
-            predictions, labels, weights = _squeezed(
-                cast_ops.cast(convert_to_tensor(predictions), _d.bool),
-                cast_ops.cast(convert_to_tensor(labels), _d.bool), weights)
+            predictions, labels, weights = _as_bools(labels, predictions, weights)
             condition = math_ops.logical_and(math_ops.equal(labels, want_label),
                                              math_ops.equal(predictions, want_prediction))
             return _count_condition(condition, weights, metrics_collections,
@@ -185,9 +189,7 @@ def _ratio(default, other_counter):
                updates_collections=None, name=None):
         _graph_only(default)
         with vs.variable_scope(name, default):
-            predictions, labels, weights = _squeezed(
-                cast_ops.cast(convert_to_tensor(predictions), _d.bool),
-                cast_ops.cast(convert_to_tensor(labels), _d.bool), weights)
+            predictions, labels, weights = _as_bools(labels, predictions, weights)
             tp, tp_update = true_positives(labels, predictions, weights)
             other, other_update = other_counter(labels, predictions, weights)
 
