@@ -1,6 +1,7 @@
 """`tf.random.Generator` keeps its state in a `tf.Variable` as TF's does (values recorded
 with TF 2.21)."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -58,3 +59,34 @@ def test_threefry_state_has_two_words():
     g = tf.random.Generator.from_seed(7, alg="threefry")
     assert g.state.numpy().tolist() == [7, 0]
     assert tf.random.Generator.from_non_deterministic_state(alg="threefry").state.shape == (2,)
+
+
+def test_rng_read_and_skip_and_key_counter_draws_in_a_function_match_tf():
+    """TF's graph of a Generator draw: RngReadAndSkip reads the state and advances its counter
+    by 256 blocks per value; the draw takes the old state as key and counter (TF's values)."""
+    state = tf.Variable([1, 0, 3], dtype=tf.int64)
+
+    @tf.function
+    def draw(n):
+        s = tf.raw_ops.RngReadAndSkip(resource=state.handle, alg=1, delta=tf.cast(n, tf.uint64))
+        key, counter = tf.bitcast(s[-1:], tf.uint64), tf.bitcast(s[:-1], tf.uint64)
+        return tf.raw_ops.StatelessRandomNormalV2(shape=tf.stack([n]), key=key,
+                                                  counter=counter, alg=1)
+
+    np.testing.assert_array_equal(draw(tf.constant(2)).numpy(),
+                                  np.array([0.98388135, -1.115804], np.float32))
+    np.testing.assert_array_equal(draw(tf.constant(3)).numpy(),
+                                  np.array([-0.11055993, 0.9380602, 0.64831865], np.float32))
+    np.testing.assert_array_equal(state.numpy(), [1281, 0, 3])
+
+
+def test_rng_read_and_skip_wraps_the_counter_and_rejects_other_algorithms():
+    state = tf.Variable([-1, -1, 9], dtype=tf.int64)  # the largest counter: it wraps to 255
+    before = tf.raw_ops.RngReadAndSkip(resource=state.handle, alg=1,
+                                       delta=tf.constant(1, tf.uint64))
+    np.testing.assert_array_equal(before.numpy(), [-1, -1, 9])
+    np.testing.assert_array_equal(state.numpy(), [255, 0, 9])
+    with pytest.raises(tf.errors.UnimplementedError, match="ThreeFry"):
+        tf.raw_ops.RngReadAndSkip(resource=state.handle, alg=2, delta=tf.constant(1, tf.uint64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Unsupported algorithm id: 2"):
+        tf.raw_ops.StatelessRandomUniformV2(shape=[2], key=[1], counter=[1, 2], alg=2)

@@ -650,6 +650,21 @@ def test_tf_keras_embedding_reads_rows_with_resource_gather_and_differentiates()
                                atol=1e-6)
 
 
+def test_tf_keras_random_flip_and_rotation_load_and_draw_as_tf():
+    """TF's random layers draw with a tf.random.Generator (RngReadAndSkip and the stateless
+    V2 ops) and rotate with ImageProjectiveTransformV3: inference passes images through,
+    training calls draw TF's values from the saved generators' states."""
+    expected = _json("tf_outputs.json")["tf_keras_random_layers"]
+    x = tf.constant(expected["x"])
+    m = tf.saved_model.load(os.path.join(DATA, "tf_keras_random_layers"))
+    (served,) = m.signatures["serving_default"](x).values()
+    np.testing.assert_allclose(served.numpy(), expected["y"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m(x, training=False).numpy(), expected["y"], rtol=1e-5,
+                               atol=1e-6)
+    for want in expected["y_train"]:  # each call moves the generators on
+        np.testing.assert_allclose(m(x, training=True).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
 # -- fingerprint.pb ---------------------------------------------------------------------------
 
 TF_WRITTEN = ["tf_module", "tf_keras", "tf_containers", "tf_keras_cnn", "tf_keras_lstm",

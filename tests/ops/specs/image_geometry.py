@@ -154,3 +154,36 @@ SPECS += [OpSpec("DrawBoundingBoxesV2", lambda x: tf.image.draw_bounding_boxes(
                                             np.float32)),
     [image(2, 9, 11, depth)], _recorded(f"draw_bounding_boxes-{depth}"),
     name=f"DrawBoundingBoxesV2-{depth}", grad="no gradient in TF") for depth in (1, 3, 4)]
+
+
+# ImageProjectiveTransformV3 (TF's random rotation/zoom/translation layers' resampling in
+# TF's SavedModels): TF 2.21's values, fill value -1.
+_PROJECTIVE = np.array([[0.9, -0.4, 1.5, 0.4, 0.9, -0.7, 0.0, 0.0],
+                        [1.3, 0.2, -2.0, -0.1, 0.9, 3.1, 0.01, -0.02]], np.float32)
+_PROJECTED = {
+    ("BILINEAR", "REFLECT"): [
+        0.1875, 0.30000001192092896, 0.42500001192092896, 0.6000000834465027,
+        0.23750001192092896, 0.550000011920929, 0.862500011920929, 1.0749999284744263,
+        0.6374999284744263, 0.9500000476837158, 1.2624999284744263, 1.375, 2.575000047683716,
+        2.5, 2.5735294818878174, 2.7305824756622314, 2.0637755393981934, 2.0303030014038086,
+        2.1999998092651367, 2.428217887878418, 1.5833333730697632, 1.525773525238037,
+        1.729591965675354, 1.9671719074249268],
+    ("NEAREST", "WRAP"): [
+        1.25, 1.25, 0.0, 0.5, 0.125, 0.75, 0.875, 0.5, 0.625, 1.25, 1.375, 0.0, 1.75, 1.875,
+        1.625, 1.75, 1.75, 2.375, 2.125, 2.25, 1.75, 1.875, 1.625, 1.75],
+    ("BILINEAR", "CONSTANT"): [
+        -0.643750011920929, -0.0899999588727951, -0.0024999231100082397, -1.0,
+        0.23750001192092896, 0.550000011920929, 0.862500011920929, -0.5849994421005249,
+        0.6374999284744263, 0.9500000476837158, 1.2624999284744263, -0.0024997293949127197,
+        -1.0, -0.9680914282798767, -0.4394463896751404, 0.050357699394226074, -1.0, -1.0, -1.0,
+        -1.0, -1.0, -1.0, -1.0, -1.0]}
+SPECS += [OpSpec("ImageProjectiveTransformV3", lambda x, interp=interp, fill=fill:
+                 tf.raw_ops.ImageProjectiveTransformV3(
+                     images=x, transforms=_PROJECTIVE, output_shape=[3, 4], fill_value=-1.0,
+                     interpolation=interp, fill_mode=fill),
+                 [np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) / 8],
+                 lambda x, values=values: np.array(values, np.float32).reshape(2, 3, 4, 1),
+                 name=f"ImageProjectiveTransformV3-{interp}-{fill}",
+                 grad="TF's gradient resamples through the inverse transforms, which is not "
+                      "the derivative: tests/image checks TF's values")
+          for (interp, fill), values in _PROJECTED.items()]

@@ -306,3 +306,61 @@ SPECS += [
            [np.array([[1], [2]], np.int64)], check=_check_sampler(10, np.ones_like),
            grad=_RANDOM),
 ]
+
+
+# TF's key/counter ops (tf.random.Generator's draws and the stateless functions in TF's graphs):
+# TF 2.21's values at the key and counter of the seed [1, 2].
+_KEY, _COUNTER = np.array([10413732777507651514], np.uint64), np.array(
+    [0, 17830669156045600267], np.uint64)
+
+
+def _v2(op, **kwargs):
+    return lambda: getattr(tf.raw_ops, op)(shape=[3], key=_KEY, counter=_COUNTER, alg=1,
+                                           **kwargs)
+
+
+def _exactly(*expected):
+    def check(outs, args):
+        outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+        for out, want in zip(outs, expected):
+            assert out.dtype == want.dtype, (out.dtype, want.dtype)
+            np.testing.assert_array_equal(out, want)
+    return check
+
+
+def _read_and_skip():
+    state = tf.Variable([-2, 5, 7], dtype=tf.int64)
+    before = tf.raw_ops.RngReadAndSkip(resource=state.handle, alg=1,
+                                       delta=tf.constant(1, tf.uint64))
+    return before, state.read_value()
+
+
+_NORMALS = np.array([0.5441101, 0.20738031, 0.07356432], np.float32)
+SPECS += [
+    OpSpec("StatelessRandomGetKeyCounter",
+           lambda s: tuple(tf.raw_ops.StatelessRandomGetKeyCounter(seed=s)),
+           [np.array([1, 2], np.int32)], check=_exactly(_KEY, _COUNTER), grad=_RANDOM),
+    OpSpec("StatelessRandomGetKeyCounterAlg",
+           lambda s: tuple(tf.raw_ops.StatelessRandomGetKeyCounterAlg(seed=s)),
+           [np.array([1, 2], np.int64)], check=_exactly(_KEY, _COUNTER, np.array(1, np.int32)),
+           grad=_RANDOM),
+    OpSpec("StatelessRandomGetAlg", lambda: tf.raw_ops.StatelessRandomGetAlg(), [],
+           check=_exactly(np.array(1, np.int32)), grad=_RANDOM),
+    OpSpec("RngReadAndSkip", _read_and_skip, [],
+           check=_exactly(np.array([-2, 5, 7]), np.array([254, 6, 7])), grad=_RANDOM),
+    OpSpec("StatelessRandomUniformV2", _v2("StatelessRandomUniformV2"), [],
+           check=_exactly(np.array([0.8440604, 0.19204533, 0.9962232], np.float32)),
+           grad=_RANDOM),
+    OpSpec("StatelessRandomNormalV2", _v2("StatelessRandomNormalV2"), [],
+           check=_exactly(_NORMALS), grad=_RANDOM),
+    OpSpec("StatelessTruncatedNormalV2", _v2("StatelessTruncatedNormalV2"), [],
+           check=_exactly(_NORMALS), grad=_RANDOM),
+    OpSpec("StatelessRandomUniformFullIntV2",
+           _v2("StatelessRandomUniformFullIntV2", dtype=tf.int64), [],
+           check=_exactly(np.array([7464880146280614444, 1591045637757961278,
+                                    -1057468755545501549])), grad=_RANDOM),
+    OpSpec("StatelessRandomUniformIntV2",
+           lambda: tf.raw_ops.StatelessRandomUniformIntV2(
+               shape=[5], key=_KEY, counter=_COUNTER, alg=1, minval=3, maxval=100), [],
+           check=_exactly(np.array([60, 62, 95, 18, 36], np.int32)), grad=_RANDOM),
+]

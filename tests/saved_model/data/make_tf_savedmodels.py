@@ -262,6 +262,26 @@ def subclassed(outputs):
         "weights": [v.name for v in model.weights]}
 
 
+def random_layers(outputs):
+    """A Sequential of RandomFlip, RandomRotation and Dense: the random layers' functions draw
+    with a tf.random.Generator (RngReadAndSkip and the stateless V2 ops); inference is the
+    identity through them."""
+    tf.keras.utils.set_random_seed(3)
+    model = tf.keras.Sequential([
+        tf.keras.layers.RandomFlip("horizontal", input_shape=(4, 4, 1)),
+        tf.keras.layers.RandomRotation(0.2),
+        tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])
+    x = np.arange(32, dtype=np.float32).reshape(2, 4, 4, 1) / 31.0
+    path = os.path.join(HERE, "tf_keras_random_layers")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(model, path)
+    # the loaded model's first two training calls: draws from the saved generators' states
+    loaded = tf.saved_model.load(path)
+    outputs["tf_keras_random_layers"] = {
+        "x": x.tolist(), "y": model(x, training=False).numpy().tolist(),
+        "y_train": [loaded(x, training=True).numpy().tolist() for _ in range(2)]}
+
+
 def only(names):
     path = os.path.join(HERE, "tf_outputs.json")
     with open(path) as f:

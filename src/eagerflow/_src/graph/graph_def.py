@@ -723,6 +723,13 @@ def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
                                                          f"takes a variable eagerflow lacks.")
     if op_def.multi:
         return []
+    if "dtype" not in attrs and our_inputs:
+        # an op whose outputs do not depend on what the handle holds (a random generator's
+        # state read and skip): its rule gives them
+        spec = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
+                              for t in our_inputs], **our_attrs)
+        if spec[0].is_fully_defined() and spec[1] != _d.resource:
+            return [spec]
     if "dtype" not in attrs:  # a handle of another resource (a lookup table's)
         raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "
                                                          f"takes a resource other than a "

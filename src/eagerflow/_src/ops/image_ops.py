@@ -33,6 +33,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, math_ops, \
     philox, random_ops, reduction_ops
+from eagerflow._src.ops import linalg_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _ints_or_tensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -2144,3 +2145,107 @@ def draw_bounding_boxes_v1(images, boxes, name=None, colors=None):
     array([1., 1., 0.], dtype=float32)
     """
     return draw_bounding_boxes(images, boxes, colors, name)
+
+
+# -- ImageProjectiveTransformV3: TF's resampling of images through projective transforms (the
+# kernel of TF's random rotation, zoom and translation layers in TF's SavedModels) ----------
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _map_coordinate(coord, size, fill_mode):
+    """Coordinates outside ``[0, size - 1]`` mapped inside by `fill_mode`, as TF's kernel
+    (in float32, truncating quotients); CONSTANT keeps them (their reads are the fill)."""
+    if fill_mode == "CONSTANT":
+        return coord
+    if fill_mode != "NEAREST" and size > 1:
+        low, high = coord < 0, coord > size - 1
+        if fill_mode == "REFLECT":
+            sz2 = np.float32(2 * size)
+            c = np.where(low & (coord < sz2), sz2 * np.trunc(-coord / sz2) + coord, coord)
+            c = np.where(c < -size, c + sz2, -c - 1)
+            h = coord - sz2 * np.trunc(coord / sz2)
+            h = np.where(h >= size, sz2 - h - 1, h)
+        else:  # WRAP
+            sz = np.float32(size - 1)
+            c = coord + size * (np.trunc(-coord / sz) + 1)
+            h = coord - size * np.trunc(coord / sz)
+        coord = np.where(low, c, np.where(high, h, coord)).astype(np.float32)
+    elif fill_mode != "NEAREST":
+        coord = np.zeros_like(coord)
+    return np.clip(coord, 0, size - 1).astype(np.float32)
+
+
+def _projective_transform(xp, images, transforms, output_shape, fill_value, interpolation,
+                          fill_mode="CONSTANT", dtype=None):
+    interpolation, fill_mode = _text(interpolation), _text(fill_mode)
+    if images.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "Input images must have rank 4")
+    if transforms.ndim != 2 or transforms.shape[0] not in (1, images.shape[0]) \
+            or transforms.shape[1] != 8:
+        raise errors.InvalidArgumentError(
+            None, None, "Input transform should be num_images x 8 or 1 x 8")
+    out_h, out_w = (int(d) for d in np.asarray(output_shape).reshape(-1)[:2])
+    batch, height, width, _ = images.shape
+    t = np.broadcast_to(transforms.astype(np.float32), (batch, 8))[:, :, None, None]
+    ys, xs = np.meshgrid(np.arange(out_h, dtype=np.float32),
+                         np.arange(out_w, dtype=np.float32), indexing="ij")
+    projection = t[:, 6] * xs + t[:, 7] * ys + np.float32(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_in = (t[:, 0] * xs + t[:, 1] * ys + t[:, 2]) / projection
+        y_in = (t[:, 3] * xs + t[:, 4] * ys + t[:, 5]) / projection
+    x_in = _map_coordinate(x_in, width, fill_mode)
+    y_in = _map_coordinate(y_in, height, fill_mode)
+    fill = np.float32(fill_value)
+    b = np.arange(batch)[:, None, None]
+
+    def read(y, x):
+        inside = (y >= 0) & (y < height) & (x >= 0) & (x < width)
+        yi = np.clip(np.nan_to_num(y), 0, height - 1).astype(np.int64)
+        xi = np.clip(np.nan_to_num(x), 0, width - 1).astype(np.int64)
+        return np.where(inside[..., None], images[b, yi, xi].astype(np.float32), fill)
+
+    if interpolation == "NEAREST":
+        out = read(np.sign(y_in) * np.floor(np.abs(y_in) + 0.5),
+                   np.sign(x_in) * np.floor(np.abs(x_in) + 0.5))
+    else:
+        x0, y0 = np.floor(x_in), np.floor(y_in)
+        x1, y1 = x0 + 1, y0 + 1
+        wx0, wx1 = (x1 - x_in)[..., None], (x_in - x0)[..., None]
+        top = wx0 * read(y0, x0) + wx1 * read(y0, x1)
+        bottom = wx0 * read(y1, x0) + wx1 * read(y1, x1)
+        out = (y1 - y_in)[..., None] * top + (y_in - y0)[..., None] * bottom
+    out = np.where((projection == 0)[..., None], fill, out)
+    return out.astype(images.dtype)
+
+
+def _projective_transform_rule(images, transforms, output_shape, *_, **__):
+    known = rules.known_elements(output_shape) or [None, None]
+    dims = images.shape.as_list() if images.shape.rank == 4 else [None] * 4
+    return TensorShape([dims[0], *known[:2], dims[3]]), images.dtype
+
+
+_PROJECTIVE_TRANSFORM = register(
+    "ImageProjectiveTransformV3", _projective_transform, _projective_transform_rule,
+    dtypes=(_d.uint8, _d.int32, _d.int64, _d.float16, _d.bfloat16, _d.float32, _d.float64),
+    type_attr="dtype")
+tf_args[_PROJECTIVE_TRANSFORM] = ("images", "transforms", "output_shape", "fill_value")
+tf_nodes[_PROJECTIVE_TRANSFORM] = NodeForm(types={"dtype": 0}, outputs=("transformed_images",))
+tf_defaults[_PROJECTIVE_TRANSFORM] = {"fill_mode": "CONSTANT"}
+batching_rules[_PROJECTIVE_TRANSFORM] = PER_ELEMENT
+
+
+@register_gradient("ImageProjectiveTransformV3")
+def _projective_transform_grad(op, grad):
+    """TF's: the gradient resampled through the inverse transforms (to the images' size,
+    fill 0); none for the transforms, shape and fill value."""
+    images, transforms = op.inputs[0], op.inputs[1]
+    ones = array_ops.ones_like(transforms[:, :1])
+    matrices = array_ops.reshape(array_ops.concat([transforms, ones], 1), [-1, 3, 3])
+    inverse = array_ops.reshape(linalg_ops.inv(matrices), [-1, 9])
+    inverse = (inverse / inverse[:, 8:9])[:, :8]
+    size = array_ops.shape(images)[1:3]
+    out = dispatch(_PROJECTIVE_TRANSFORM, (grad, inverse, size, as_tensor(0.0)), {
+        "interpolation": op.attrs["interpolation"], "fill_mode": op.attrs["fill_mode"]})
+    return out, None, None, None

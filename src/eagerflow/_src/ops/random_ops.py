@@ -1655,3 +1655,129 @@ def _truncated_with_grad(op, dy):
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _INDEX_SHUFFLE)
+
+
+# -- TF's key/counter ops: a stateless seed or a Generator's state as a Philox key and counter,
+# and the draws from them (TF's graphs of `Generator` draws and of the stateless functions) --
+
+def _philox_alg(alg, op_name):
+    """Checks an `alg` input: Philox, or auto-selected (Philox on CPU)."""
+    alg = int(alg)
+    if alg == Algorithm.THREEFRY.value and op_name == "RngReadAndSkip":
+        raise errors.UnimplementedError(None, None, "Non-XLA devices don't support the "
+                                        "ThreeFry algorithm.")
+    if alg not in (Algorithm.PHILOX.value, Algorithm.AUTO_SELECT.value):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported algorithm id: {alg}")
+
+
+def _key_counter(xp, seed):
+    key, counter = philox.stateless_key_counter(int(seed[0]), int(seed[1]))
+    return (np.array([key], np.uint64), np.array([counter & _U64, counter >> 64], np.uint64))
+
+
+def _key_counter_alg(xp, seed):
+    return (*_key_counter(xp, seed), np.array(Algorithm.PHILOX.value, np.int32))
+
+
+def _key_counter_rule(seed, **_):
+    return [(TensorShape([1]), _d.uint64), (TensorShape([2]), _d.uint64)]
+
+
+_GET_KEY_COUNTER = register("StatelessRandomGetKeyCounter", _key_counter, _key_counter_rule,
+                            multi=True, dtypes=_INTS, type_attr="Tseed",
+                            not_differentiable="random")
+_GET_KEY_COUNTER_ALG = register(
+    "StatelessRandomGetKeyCounterAlg", _key_counter_alg,
+    lambda seed, **_: [*_key_counter_rule(seed), (TensorShape([]), _d.int32)],
+    multi=True, dtypes=_INTS, type_attr="Tseed", not_differentiable="random")
+_GET_ALG = register("StatelessRandomGetAlg",
+                    lambda xp: np.array(Algorithm.PHILOX.value, np.int32),
+                    lambda **_: (TensorShape([]), _d.int32), tied=(),
+                    not_differentiable="random")
+for _op, _outputs in ((_GET_KEY_COUNTER, ("key", "counter")),
+                      (_GET_KEY_COUNTER_ALG, ("key", "counter", "alg"))):
+    tf_args[_op] = ("seed",)
+    tf_nodes[_op] = NodeForm(types={"Tseed": 0}, outputs=_outputs)
+tf_args[_GET_ALG] = ()
+tf_nodes[_GET_ALG] = NodeForm(types={}, outputs=("alg",))
+
+
+def _rng_read_and_skip(xp, handle, alg, delta):
+    """The state before, its Philox counter advanced by `delta` values' blocks."""
+    _philox_alg(alg, "RngReadAndSkip")
+    before = np.asarray(handle.value)
+    if before.shape != (3,):
+        raise errors.InvalidArgumentError(
+            None, None, f"The size of the state must be at least 3; got {before.size}")
+    words = [int(w) & _U64 for w in before.tolist()]
+    counter = (words[0] | words[1] << 64) + (int(delta) & _U64) * philox.RESERVED_PER_VALUE
+    counter %= 2**128
+    handle.value = np.array([counter & _U64, counter >> 64, words[2]], np.uint64).view(np.int64)
+    return before.copy()
+
+
+_RNG_READ_AND_SKIP = register("RngReadAndSkip", _rng_read_and_skip,
+                              lambda *_, **__: (TensorShape([3]), _d.int64), tied=(),
+                              stateful=True, not_differentiable="random")
+tf_args[_RNG_READ_AND_SKIP] = ("resource", "alg", "delta")
+tf_nodes[_RNG_READ_AND_SKIP] = NodeForm(types={}, outputs=("value",))
+
+
+def _key_counter_draw(draw, op_name):
+    """The kernel of a V2 op drawing `draw` at a key and counter: inputs shape, key,
+    counter, alg and the draw's parameters."""
+    def kernel(xp, shape, key, counter, alg, *params, **attrs):
+        _philox_alg(alg, op_name)
+        if key.shape != (1,):
+            raise errors.InvalidArgumentError(
+                None, None, f"key must have shape [1], not {shape_text(key.shape)}. (Note "
+                            f"that batched keys are not supported yet.)")
+        if counter.ndim != 1 or counter.shape[0] < 2:
+            raise errors.InvalidArgumentError(
+                None, None, f"counter must be a vector with length at least 2; got shape: "
+                            f"{shape_text(counter.shape)}. (Note that batched counters are "
+                            f"not supported yet.)")
+        words = [int(w) & _U64 for w in counter[:2].tolist()]
+        shape = tuple(int(d) for d in np.asarray(shape).reshape(-1).tolist())
+        return draw(xp, int(key[0]) & _U64, words[0] | words[1] << 64, *params, shape=shape,
+                    **attrs)
+    kernel.__name__ = draw.__name__
+    return kernel
+
+
+def _v2_rule(shape, *_, dtype, **__):
+    known = shape_rules.known_elements(shape)
+    return (unknown_shape() if known is None else TensorShape(known)), dtype
+
+
+def _v2_int_rule(shape, key, counter, alg, minval, *_, **__):
+    known = shape_rules.known_elements(shape)
+    return (unknown_shape() if known is None else TensorShape(known)), minval.dtype
+
+
+def _register_v2(name, draw, rule=_v2_rule, **kw):
+    op = register(name, _key_counter_draw(draw, name), rule, type_attr="Tshape",
+                  not_differentiable="random", **kw)
+    tf_args[op] = ("shape", "key", "counter", "alg")
+    tf_nodes[op] = NodeForm(types={"Tshape": 0})  # (dtype: the kernel's attr)
+    return op
+
+
+_UNIFORM_V2 = _register_v2("StatelessRandomUniformV2", _draw_uniform, dtypes=_INTS)
+_NORMAL_V2 = _register_v2("StatelessRandomNormalV2", _draw_normal, dtypes=_INTS)
+_TRUNCATED_V2 = _register_v2("StatelessTruncatedNormalV2", _draw_truncated_normal,
+                             dtypes=_INTS)
+_FULL_INT_V2 = _register_v2("StatelessRandomUniformFullIntV2", _draw_full_int, dtypes=_INTS)
+tf_defaults.assign({"dtype": _d.float32}, _UNIFORM_V2, _NORMAL_V2, _TRUNCATED_V2)
+tf_defaults[_FULL_INT_V2] = {"dtype": _d.uint64}
+_UNIFORM_INT_V2 = register(
+    "StatelessRandomUniformIntV2", _key_counter_draw(_draw_uniform_int,
+                                                     "StatelessRandomUniformIntV2"),
+    _v2_int_rule, tied=(4, 5), dtypes=_FULL_INTS, type_attr="dtype",
+    not_differentiable="random")
+tf_args[_UNIFORM_INT_V2] = ("shape", "key", "counter", "alg", "minval", "maxval")
+tf_nodes[_UNIFORM_INT_V2] = NodeForm(types={"Tshape": 0, "dtype": 4})
+# No batching rule: a vectorized graph runs these once per batch element.
+batching_rules.assign(PER_ELEMENT, _GET_KEY_COUNTER, _GET_KEY_COUNTER_ALG, _GET_ALG,
+                      _RNG_READ_AND_SKIP, _UNIFORM_V2, _NORMAL_V2, _TRUNCATED_V2,
+                      _FULL_INT_V2, _UNIFORM_INT_V2)
