@@ -124,6 +124,23 @@ def test_loaded_signature_saves_again(tmp_path):
         [1.0, 2.0])
 
 
+def test_loaded_signatures_map_saves_again(tmp_path):
+    # TF 2.21 accepts a loaded object's signatures mapping, or one of its signatures.
+    loaded = _saved(tmp_path)
+    x = tf.constant([[1.0, 1.0], [0.0, 2.0]])
+    want = loaded.signatures["serving_default"](x=x)
+    for i, signatures in enumerate([loaded.signatures, loaded.signatures["serving_default"]]):
+        path = str(tmp_path / f"again{i}")
+        tf.saved_model.save(loaded, path, signatures=signatures)
+        again = tf.saved_model.load(path)
+        keys = ["scale", "serving_default"] if i == 0 else ["serving_default"]
+        assert sorted(again.signatures.keys()) == keys
+        got = again.signatures["serving_default"](x=x)
+        assert sorted(got) == ["cnt", "out"]
+        np.testing.assert_array_equal(got["out"].numpy(), want["out"].numpy())
+        assert got["cnt"].numpy() == 2
+
+
 def test_repr_of_a_loaded_signature_marks_its_keyword_only_inputs(tmp_path):
     # TF 2.21: <ConcreteFunction (*, s: TensorSpec(shape=(), dtype=tf.float32, name='s'))
     #           -> Dict[['output_0', TensorSpec(shape=(2, 2), ...)]] at 0x...>

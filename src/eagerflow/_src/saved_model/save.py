@@ -14,6 +14,7 @@ restore functions of the variables (``SaveV2``/``RestoreV2``) called from nodes 
 ``fingerprint.pb`` the SavedModel's fingerprint.
 """
 import collections
+import collections.abc
 import inspect
 import os
 import shutil
@@ -303,7 +304,7 @@ def _canonical_signatures(root, signatures):
         found = root._default_save_signature() if callable(hook) else None
         found = found if found is not None else _find_default_signature(root)
         signatures = {} if found is None else {DEFAULT_SERVING_SIGNATURE_DEF_KEY: found}
-    elif not isinstance(signatures, dict):
+    elif not isinstance(signatures, collections.abc.Mapping):  # (a loaded object's map too)
         signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
     out = {}
     for key, value in signatures.items():
