@@ -572,8 +572,10 @@ class _Loader:
         structured = nest.pack_sequence_as(out_signature, leaves)
         declared = frozenset(s.name for s in nest.flatten((signature, out_signature))
                              if isinstance(s, TensorSpec) and s.name)
-        return ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
-                                None, declared)
+        concrete = ConcreteFunction(_function_name(name), graph, inputs, structured, signature,
+                                    None, declared)
+        concrete._saved_output_signature = out_signature  # (what saving it again writes)
+        return concrete
 
 
 def _import_table(resource, keys, values):

@@ -207,7 +207,9 @@ class _ObjectGraph:
                 if name in taken:
                     continue
                 taken.add(name)
-                if not isinstance(function, (Function, ConcreteFunction)):
+                if not isinstance(function, (Function, ConcreteFunction)) or \
+                        isinstance(function, ConcreteFunction) and hook is None:
+                    # (a concrete function attribute is a bare concrete function, as TF's)
                     edges.append((name, function))
                     continue
                 node = self.functions.get(id(function))
@@ -463,9 +465,9 @@ class _Writer:
         saved.bound_inputs.extend(bound)
         saved.canonicalized_input_signature.CopyFrom(
             _encode(_input_signature(cf), f"the inputs of function {cf.name!r}"))
-        saved.output_signature.CopyFrom(
-            _encode(_signature_value(cf.structured_outputs),
-                    f"the outputs of function {cf.name!r}"))
+        outputs = vars(cf)["_saved_output_signature"] if \
+            "_saved_output_signature" in vars(cf) else _signature_value(cf.structured_outputs)
+        saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf.name!r}"))
         self.bound[id(cf)] = bound
         return name
 

@@ -1,0 +1,64 @@
+"""Saving again an object loaded from a SavedModel TensorFlow wrote: the re-save records its
+functions as TF's loader reads them (checked by hand with TF 2.21, which loads the re-saves)."""
+import os
+
+import numpy as np
+
+import eagerflow as tf
+from tests.internals import fingerprinting
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def _object_graph(path):
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        return fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .object_graph_def
+
+
+def _well_formed(value):
+    """Whether every `StructuredValue` in `value` holds a value (TF's decoder refuses one that
+    holds none)."""
+    kind = value.WhichOneof("kind")
+    if kind is None:
+        return False
+    if kind in ("tuple_value", "list_value"):
+        return all(_well_formed(v) for v in getattr(value, kind).values)
+    if kind == "dict_value":
+        return all(_well_formed(v) for v in value.dict_value.fields.values())
+    if kind == "named_tuple_value":
+        return all(_well_formed(p.value) for p in value.named_tuple_value.values)
+    return True
+
+
+def _child(graph, name):
+    return graph.nodes[next(c.node_id for c in graph.nodes[0].children
+                            if c.local_name == name)]
+
+
+def test_resaved_tf_keras_savedmodel_records_well_formed_functions(tmp_path):
+    original = os.path.join(DATA, "tf_keras")
+    loaded = tf.saved_model.load(original)
+    path = str(tmp_path / "again")
+    tf.saved_model.save(loaded, path)
+    saved = _object_graph(path)
+    for node in saved.nodes:
+        if node.WhichOneof("kind") == "function":
+            assert _well_formed(node.function.function_spec.fullargspec)
+            assert _well_formed(node.function.function_spec.input_signature)
+    for concrete in saved.concrete_functions.values():
+        assert _well_formed(concrete.canonicalized_input_signature)
+        assert _well_formed(concrete.output_signature)
+    # a concrete function attribute stays a bare concrete function with TF's signatures
+    before = _object_graph(original)
+    old, new = (_child(g, "_default_save_signature") for g in (before, saved))
+    assert new.WhichOneof("kind") == old.WhichOneof("kind") == "bare_concrete_function"
+    old = before.concrete_functions[old.bare_concrete_function.concrete_function_name]
+    new = saved.concrete_functions[new.bare_concrete_function.concrete_function_name]
+    assert new.canonicalized_input_signature == old.canonicalized_input_signature
+    assert new.output_signature == old.output_signature
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    again = tf.saved_model.load(path)
+    np.testing.assert_allclose(again._default_save_signature(tf.constant(x))["dense_1"].numpy(),
+                               loaded._default_save_signature(tf.constant(x))["dense_1"].numpy(),
+                               rtol=1e-6)
