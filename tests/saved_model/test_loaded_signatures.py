@@ -139,6 +139,10 @@ def test_loaded_signatures_map_saves_again(tmp_path):
         assert sorted(got) == ["cnt", "out"]
         np.testing.assert_array_equal(got["out"].numpy(), want["out"].numpy())
         assert got["cnt"].numpy() == 2
+        # its tf.functions are saved again too, as TF saves a loaded object's
+        np.testing.assert_array_equal(again.scale(tf.constant(2.0)).numpy(),
+                                      [[2.0, 4.0], [6.0, 8.0]])
+        np.testing.assert_array_equal(again(x)["out"].numpy(), want["out"].numpy())
 
 
 def test_repr_of_a_loaded_signature_marks_its_keyword_only_inputs(tmp_path):

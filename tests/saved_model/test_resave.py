@@ -62,3 +62,40 @@ def test_resaved_tf_keras_savedmodel_records_well_formed_functions(tmp_path):
     np.testing.assert_allclose(again._default_save_signature(tf.constant(x))["dense_1"].numpy(),
                                loaded._default_save_signature(tf.constant(x))["dense_1"].numpy(),
                                rtol=1e-6)
+
+
+def test_resaved_tf_module_keeps_its_functions_as_saved(tmp_path):
+    original = os.path.join(DATA, "tf_module")
+    loaded = tf.saved_model.load(original)
+    path = str(tmp_path / "again")
+    tf.saved_model.save(loaded, path)
+    before, saved = _object_graph(original), _object_graph(path)
+    old, new = (_child(g, "__call__") for g in (before, saved))
+    assert new.WhichOneof("kind") == "function"
+    assert new.function.function_spec.fullargspec == old.function.function_spec.fullargspec
+    assert new.function.function_spec.input_signature == \
+        old.function.function_spec.input_signature
+    for old_name, new_name in zip(old.function.concrete_functions,
+                                  new.function.concrete_functions):
+        old_fn, new_fn = before.concrete_functions[old_name], saved.concrete_functions[new_name]
+        assert new_fn.canonicalized_input_signature == old_fn.canonicalized_input_signature
+        assert new_fn.output_signature == old_fn.output_signature
+    x = tf.constant([[1.0, 2.0], [-3.0, 0.5]])
+    np.testing.assert_allclose(tf.saved_model.load(path)(x).numpy(), loaded(x).numpy())
+
+
+def test_resaved_functions_name_only_their_own_nodes_in_control_inputs(tmp_path):
+    # tf_ragged's functions hold conditionals whose branches wait on a NoOp
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_ragged"))
+    path = str(tmp_path / "again")
+    tf.saved_model.save(loaded, path)
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        library = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .graph_def.library
+    assert library.function
+    for fdef in library.function:
+        names = {n.name for n in fdef.node_def}
+        for node in fdef.node_def:
+            for ref in node.input:
+                if ref.startswith("^"):
+                    assert ref[1:] in names, (fdef.signature.name, node.name, ref)

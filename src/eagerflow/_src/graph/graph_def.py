@@ -332,10 +332,30 @@ class _Writer:
                         if dtype is not None:
                             node.attr["Tin"].list.type[i] = dtype.as_datatype_enum
         # the control dependencies of a TF 1 graph's node (`control_dependencies`)
-        node.input.extend("^" + dep for dep in getattr(op.graph, "control_inputs", {}).get(
-            op.name, ()) if "^" + dep not in node.input)
+        node.input.extend("^" + dep for dep in _control_deps(op.graph, op.name)
+                          if "^" + dep not in node.input)
         self.nodes.append(node)
         return node
+
+
+def _control_deps(graph, name):
+    """The control dependencies of `graph`'s op `name` (a TF 1 graph's, or an imported
+    function's): an imported ``NoOp`` kept as no op stands for its own dependencies."""
+    control = getattr(graph, "control_inputs", {})
+    deps = list(control.get(name, ()))
+    if not deps:
+        return deps
+    ops, out, seen = {o.name for o in graph._operations}, [], set()
+    while deps:
+        dep = deps.pop(0)
+        if dep in seen:
+            continue
+        seen.add(dep)
+        if dep not in ops and dep in control:
+            deps[:0] = control[dep]
+        else:
+            out.append(dep)
+    return out
 
 
 def _ancestors(nodes, names):

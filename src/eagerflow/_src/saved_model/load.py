@@ -213,6 +213,8 @@ class RestoredFunction:
     def __init__(self, name, concrete_functions, fullargspec, input_signature=None):
         self.__name__ = self._name = name
         self.concrete_functions = list(concrete_functions)
+        # (as saved: what saving it again records)
+        self._fullargspec, self._input_signature = fullargspec, input_signature
         self._params = _parameters(fullargspec)
         self._function = None
         if input_signature is not None and len(self.concrete_functions) == 1:

@@ -37,6 +37,7 @@ from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.ops import lookup_ops
 from eagerflow._src.saved_model import fingerprinting, structure
+from eagerflow._src.saved_model import load as _load
 
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
@@ -155,7 +156,7 @@ def _functions_of(obj):
             static = inspect.getattr_static(obj, name)
         except AttributeError:
             continue
-        if isinstance(static, (Function, ConcreteFunction)):
+        if isinstance(static, (Function, ConcreteFunction, _load.RestoredFunction)):
             out.append((name, getattr(obj, name)))
     return out
 
@@ -164,6 +165,8 @@ def _concretes(function):
     """The concrete functions TF saves of `function`: its input signature's, or its traces."""
     if isinstance(function, ConcreteFunction):
         return [function]
+    if isinstance(function, _load.RestoredFunction):  # (a loaded object's, saved again)
+        return list(function.concrete_functions)
     if function._input_signature is not None:
         return [function.get_concrete_function()]
     return [c for _, c in function._traces]
@@ -207,7 +210,8 @@ class _ObjectGraph:
                 if name in taken:
                     continue
                 taken.add(name)
-                if not isinstance(function, (Function, ConcreteFunction)) or \
+                if not isinstance(function, (Function, ConcreteFunction,
+                                             _load.RestoredFunction)) or \
                         isinstance(function, ConcreteFunction) and hook is None:
                     # (a concrete function attribute is a bare concrete function, as TF's)
                     edges.append((name, function))
@@ -823,6 +827,13 @@ class _Writer:
                     spec.input_signature.CopyFrom(_encode(
                         None if signature is None else tuple(signature),
                         "a function's input_signature"))
+                elif isinstance(obj.function, _load.RestoredFunction) and \
+                        obj.function._fullargspec is not None:
+                    spec = node.function.function_spec
+                    spec.fullargspec.CopyFrom(_encode(obj.function._fullargspec,
+                                                      "a function's arguments"))
+                    spec.input_signature.CopyFrom(_encode(obj.function._input_signature,
+                                                          "a function's input_signature"))
                 for j, name in self.graph.edges[i]:
                     node.dependencies.add(node_id=j, local_name=name)
             elif isinstance(obj, ConcreteFunction):
