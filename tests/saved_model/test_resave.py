@@ -99,3 +99,26 @@ def test_resaved_functions_name_only_their_own_nodes_in_control_inputs(tmp_path)
             for ref in node.input:
                 if ref.startswith("^"):
                     assert ref[1:] in names, (fdef.signature.name, node.name, ref)
+
+
+def test_resave_without_signatures_finds_the_default_as_tf_does(tmp_path):
+    # TF 2.21: serving_default from the module's __call__ (its one function with an input
+    # signature) and from a Keras model's _default_save_signature; none for tf_ragged
+    expected = {
+        "tf_module": ({"x": tf.TensorSpec([None, 2], tf.float32, name="x")},
+                      {"output_0": tf.TensorSpec([None, 2], tf.float32, name="output_0")}),
+        "tf_keras_subclassed": (
+            {"input_1": tf.TensorSpec([None, 4], tf.float32, name="input_1")},
+            {"output_1": tf.TensorSpec([None, 2], tf.float32, name="output_1")}),
+        "tf_ragged": None}
+    for name, want in expected.items():
+        path = str(tmp_path / name)
+        tf.saved_model.save(tf.saved_model.load(os.path.join(DATA, name)), path)
+        signatures = tf.saved_model.load(path).signatures
+        if want is None:
+            assert list(signatures) == []
+            continue
+        assert list(signatures) == ["serving_default"]
+        serving = signatures["serving_default"]
+        assert serving.structured_input_signature == ((), want[0])
+        assert serving.structured_outputs == want[1]

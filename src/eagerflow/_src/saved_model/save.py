@@ -274,6 +274,9 @@ def _signature_concrete(value, what):
                              f"`{what}` a concrete function, e.g. "
                              f"`f.get_concrete_function(tf.TensorSpec(...))`.")
         return value.get_concrete_function()
+    if isinstance(value, _load.RestoredFunction) and value._input_signature is not None and \
+            len(value.concrete_functions) == 1:
+        return value.concrete_functions[0]
     raise ValueError(f"Expected a TensorFlow function for which to generate a signature "
                      f"(a tf.function with an input_signature or a concrete function), got "
                      f"{value!r}.")
@@ -282,10 +285,15 @@ def _signature_concrete(value, what):
 def _find_default_signature(root):
     """TF's choice of ``serving_default`` when none is given: the root's one function with
     an input signature that makes a valid signature (tensors in, tensors out), if it has
-    exactly one; functions returning nothing (a setter) are not candidates."""
-    found = [f for _, f in _functions_of(root)
-             if isinstance(f, Function) and f._input_signature is not None and
-             _valid_default(f)]
+    exactly one; functions returning nothing (a setter) are not candidates. A function named
+    ``_default_save_signature`` (a loaded Keras model's) is the one."""
+    functions = _functions_of(root)
+    named = [f for name, f in functions if name == "_default_save_signature"]
+    if named:
+        return named[0]
+    found = [f for _, f in functions
+             if isinstance(f, (Function, _load.RestoredFunction)) and
+             f._input_signature is not None and _valid_default(f)]
     return found[0] if len(found) == 1 else None
 
 
