@@ -1760,7 +1760,7 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         return xp.zeros(out_shape, params.dtype)
     _check_range(xp, indices, params.shape[axis])
     if batch_dims == 0:
-        out = xp.take(params, indices, axis)
+        out = params.take(indices, axis)  # (the method: xp.take adds a wrapper's cost)
         # A scalar index into a vector gives a NumPy scalar: keep results arrays.
         return out if isinstance(out, xp.ndarray) else xp.asarray(out, dtype=params.dtype)
     return _batched_take(xp, params, indices, axis, batch_dims)
