@@ -383,7 +383,7 @@ def _check_perm(ndim, perm):
 def _transpose_kernel(conjugate):
     def kernel(xp, x, perm):
         try:
-            out = xp.transpose(x, perm)
+            out = x.transpose(perm)  # (the methods: xp's functions add a wrapper's cost)
         except ValueError:
             _check_perm(x.ndim, perm)
             raise
@@ -522,8 +522,8 @@ def _squeeze_axes(shape, squeeze_dims):
 
 def _squeeze_kernel(xp, x, squeeze_dims):
     if not squeeze_dims:
-        return xp.squeeze(x)
-    return xp.squeeze(x, tuple(_squeeze_axes(x.shape, squeeze_dims)))
+        return x.squeeze()  # (the methods: xp's functions add a wrapper's cost)
+    return x.squeeze(tuple(_squeeze_axes(x.shape, squeeze_dims)))
 
 
 def _squeeze_rule(x, squeeze_dims):
