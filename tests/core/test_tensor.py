@@ -293,3 +293,29 @@ def test_numpy_views_of_a_tensor_cannot_change_it():
     copied[0] = 5.0
     assert t.numpy().tolist() == [1.0, 2.0]
     assert np.array(t, copy=True).flags.writeable
+
+
+def test_eager_shape_is_one_object_that_callers_cannot_change():
+    a, b = tf.constant([[1., 2.]]), tf.constant([[3., 4.]])
+    assert a.shape is a.shape  # as in TF: reading `.shape` again builds nothing
+    dims, dim_objects = a.shape.as_list(), a.shape.dims
+    dims.append(7)
+    dim_objects.append(tf.compat.v1.Dimension(7))
+    assert a.shape.merge_with([None, 2]) == [1, 2]
+    assert a.shape.concatenate([5]) == [1, 2, 5]
+    assert a.shape == b.shape == [1, 2] and a.shape.as_list() == [1, 2]
+    with pytest.raises(AttributeError):
+        a.shape = tf.TensorShape([2])
+    assert a.shape == [1, 2] and a.get_shape() == [1, 2] and a.ndim == 2
+
+
+def test_eager_shape_of_many_shapes_and_of_variables():
+    for n in range(5000):  # more shapes than are kept at once
+        assert tf.zeros([n % 7, n]).shape.as_list() == [n % 7, n]
+    assert tf.constant(3.).shape == [] and tf.reshape(tf.range(6), [2, 3]).shape == [2, 3]
+    v = tf.Variable([[1., 2.]])
+    assert v.shape == [1, 2] and v.shape is v.shape and v.value().shape == [1, 2]
+    u = tf.Variable([1., 2.], shape=tf.TensorShape(None))
+    u.assign([1., 2., 3.])
+    assert u.shape.rank is None and u.value().shape == [3]
+    assert v.shape == [1, 2]

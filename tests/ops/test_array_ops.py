@@ -1141,3 +1141,16 @@ def test_linspace_num_must_be_an_integer():
         with pytest.raises(TypeError, match=r"\(name: num\) must be of type integer"):
             tf.linspace(0.0, 1.0, num)
     assert tf.linspace(0.0, 1.0, np.int64(3)).shape == (3,)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -2, -3])
+def test_expand_dims_every_axis_of_a_strided_input(axis):
+    x = np.arange(6.0).reshape(2, 3).T  # (not contiguous)
+    out = tf.expand_dims(x, axis)
+    np.testing.assert_array_equal(out.numpy(), np.expand_dims(x, axis))
+    assert out.shape == np.expand_dims(x, axis).shape
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.expand_dims(v, axis) * 2.0)
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), np.full((3, 2), 2.0))
+    assert tf.expand_dims(3.0, axis % 1).shape == [1]

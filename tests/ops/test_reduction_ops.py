@@ -679,3 +679,14 @@ def test_sum_over_no_axes_is_the_input_and_later_ops_leave_it_intact():
     np.testing.assert_array_equal(s.numpy(), a * 2)
     np.testing.assert_array_equal(t.numpy(), a * 2 + 1)
     np.testing.assert_array_equal(g.numpy(), (a * 2 + 1).sum(0, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32, tf.float64])
+def test_arg_extremes_with_nan_in_some_rows_only(dtype, recwarn):
+    n = np.nan
+    x = tf.constant([[n, 1., 3.], [2., -1., 0.], [n, n, n], [1., n, -np.inf]], dtype)
+    np.testing.assert_array_equal(tf.argmax(x, 1).numpy(), [2, 0, 0, 0])
+    np.testing.assert_array_equal(tf.argmin(x, -1, output_type=tf.int32).numpy(), [1, 1, 0, 2])
+    np.testing.assert_array_equal(tf.argmax(x, 0).numpy(), [1, 0, 0])
+    np.testing.assert_array_equal(tf.argmax(tf.zeros([0, 3], dtype), 1).numpy(), [])
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

@@ -16,6 +16,12 @@ from eagerflow._src.core.tensor_shape import TensorShape
 
 _BY_NUMPY = _dtypes._BY_NUMPY  # read on every `.dtype`: the common dtypes, without a call
 
+# The `TensorShape`s of eager tensors, by their dims: a `TensorShape` can't be changed (its dims
+# are a tuple behind `__slots__`, and every method returns a new shape), so one object serves
+# every tensor of that shape, and `.shape` is a dict lookup instead of a new object.
+_SHAPES = {}
+_MAX_SHAPES = 4096
+
 
 newaxis = None  # `t[newaxis]` inserts a dimension of size 1
 export("newaxis").export_constant(__name__, "newaxis")
@@ -113,7 +119,13 @@ class EagerTensor(Tensor):
     # -- metadata ---------------------------------------------------------
     @property
     def shape(self):
-        return TensorShape._from_tuple(self._data.shape)
+        dims = self._data.shape
+        shape = _SHAPES.get(dims)
+        if shape is None:
+            if len(_SHAPES) >= _MAX_SHAPES:
+                _SHAPES.clear()
+            shape = _SHAPES[dims] = TensorShape._from_tuple(dims)
+        return shape
 
     @property
     def dtype(self):

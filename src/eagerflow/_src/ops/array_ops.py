@@ -383,7 +383,7 @@ def _check_perm(ndim, perm):
 def _transpose_kernel(conjugate):
     def kernel(xp, x, perm):
         try:
-            out = xp.transpose(x, perm)
+            out = x.transpose(perm)  # (the methods: xp's functions add a wrapper's cost)
         except ValueError:
             _check_perm(x.ndim, perm)
             raise
@@ -461,7 +461,9 @@ def _expand_dims_kernel(xp, x, axis):
     axis = int(np.reshape(axis, -1)[0]) if type(axis) is not int else axis  # or an input
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise _bad(f"Tried to expand dim index {axis} for tensor with {x.ndim} dimensions.")
-    return xp.expand_dims(x, axis)
+    at = axis + x.ndim + 1 if axis < 0 else axis
+    dims = x.shape
+    return xp.reshape(x, dims[:at] + (1,) + dims[at:])  # (a view; cheaper than expand_dims)
 
 
 def _expand_dims_rule(x, axis):
@@ -520,8 +522,8 @@ def _squeeze_axes(shape, squeeze_dims):
 
 def _squeeze_kernel(xp, x, squeeze_dims):
     if not squeeze_dims:
-        return xp.squeeze(x)
-    return xp.squeeze(x, tuple(_squeeze_axes(x.shape, squeeze_dims)))
+        return x.squeeze()  # (the methods: xp's functions add a wrapper's cost)
+    return x.squeeze(tuple(_squeeze_axes(x.shape, squeeze_dims)))
 
 
 def _squeeze_rule(x, squeeze_dims):
@@ -1758,7 +1760,7 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         return xp.zeros(out_shape, params.dtype)
     _check_range(xp, indices, params.shape[axis])
     if batch_dims == 0:
-        out = xp.take(params, indices, axis)
+        out = params.take(indices, axis)  # (the method: xp.take adds a wrapper's cost)
         # A scalar index into a vector gives a NumPy scalar: keep results arrays.
         return out if isinstance(out, xp.ndarray) else xp.asarray(out, dtype=params.dtype)
     return _batched_take(xp, params, indices, axis, batch_dims)
