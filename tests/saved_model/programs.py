@@ -23,9 +23,9 @@ def affine_class(tf):
     return Affine
 
 
-def subclassed_model(tf, seed):
-    """A subclassed Keras model with no config (layers, a custom layer with an activity
-    loss, dropout taking `training`) after a step of Adam: ``(model, x)``, `x` its inputs."""
+def subclassed_classes(tf):
+    """``(Scale, Subclassed)``: a custom layer with an activity loss, and a subclassed Keras
+    model with no config (layers, that layer, dropout taking `training`)."""
 
     class Scale(tf.keras.layers.Layer):
         def build(self, input_shape):
@@ -47,6 +47,13 @@ def subclassed_model(tf, seed):
         def call(self, x, training=False):
             return self.out(self.drop(self.scale(self.hidden(x)), training=training))
 
+    return Scale, Subclassed
+
+
+def subclassed_model(tf, seed):
+    """A subclassed Keras model with no config (layers, a custom layer with an activity
+    loss, dropout taking `training`) after a step of Adam: ``(model, x)``, `x` its inputs."""
+    _, Subclassed = subclassed_classes(tf)
     tf.keras.backend.clear_session()
     tf.keras.utils.set_random_seed(seed)
     model = Subclassed()

@@ -9,30 +9,13 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.saved_model.programs import subclassed_classes
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 X = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
 
 
-class Scale(tf.keras.layers.Layer):
-    def build(self, input_shape):
-        self.scale = self.add_weight("scale", shape=(input_shape[-1],), initializer="ones")
-
-    def call(self, x):
-        self.add_loss(0.01 * tf.reduce_sum(tf.abs(x)))
-        return x * self.scale
-
-
-class Subclassed(tf.keras.Model):
-    def __init__(self):
-        super().__init__()
-        self.hidden = tf.keras.layers.Dense(5, activation="relu")
-        self.scale = Scale()
-        self.drop = tf.keras.layers.Dropout(0.5)
-        self.out = tf.keras.layers.Dense(2)
-
-    def call(self, x, training=False):
-        return self.out(self.drop(self.scale(self.hidden(x)), training=training))
+Scale, Subclassed = subclassed_classes(tf)
 
 
 def test_save_spec_is_the_first_calls_inputs_named_as_tf_keras_names_them():
