@@ -91,6 +91,16 @@ def main():
         f.write(shown.stdout)
 
 
+def _record(key, out):
+    """Writes `out` into tf_loaded_ours.json under `key`, keeping the other entries."""
+    path = os.path.join(HERE, "tf_loaded_ours.json")
+    with open(path) as f:
+        recorded = json.load(f)
+    recorded[key] = out
+    with open(path, "w") as f:
+        json.dump(recorded, f, indent=1)
+
+
 def tables():
     """TF's lookups through our tables (``... load_ours_in_tf.py tables`` alone): written
     into tf_loaded_ours.json under ``tables``."""
@@ -113,12 +123,7 @@ def tables():
         fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
                            {sig.inputs["keys"].name: keys})
         out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["tables"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("tables", out)
 
 
 def dense():
@@ -140,12 +145,7 @@ def dense():
         m.lookup(tf.constant([""]))
     except tf.errors.InvalidArgumentError as e:
         out["empty_key_error"] = str(e).split("\n")[-2].strip()
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["dense"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("dense", out)
 
 
 def keras_load_model():
@@ -179,12 +179,7 @@ def keras_load_model():
             loss = model.fit(x, y, epochs=1, verbose=0).history["loss"][0]
             got["trained_a_step"] = bool(np.isfinite(loss))
         out[name] = got
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["keras_load_model"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("keras_load_model", out)
 
 
 def plain(value):
@@ -218,12 +213,7 @@ def ragged():
            "features": {k: plain(v) for k, v in m.features(
                tf.ragged.constant(RAGGED_FEATURE_IDS, tf.int64),
                tf.ragged.constant(RAGGED_FEATURE_WORDS)).items()}}
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["ragged"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("ragged", out)
 
 
 def keras_subclassed():
@@ -253,12 +243,7 @@ def keras_subclassed():
     out["saved_model_scale_variables"] = [v.name for v in loaded.scale.variables]
     served = loaded.signatures["serving_default"](tf.constant(x))
     out["serving_default"] = {k: v.numpy().tolist() for k, v in served.items()}
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["keras_subclassed"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("keras_subclassed", out)
 
 
 OURS = ["ours_module", "ours_keras", "ours_keras_cnn", "ours_keras_functional", "ours_keras_lstm",
@@ -283,12 +268,7 @@ def fingerprints():
             "saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
             "saved_object_graph_hash", "checkpoint_hash")}
         out[name]["producer"] = found.version.producer
-    path = os.path.join(HERE, "tf_loaded_ours.json")
-    with open(path) as f:
-        recorded = json.load(f)
-    recorded["fingerprints"] = out
-    with open(path, "w") as f:
-        json.dump(recorded, f, indent=1)
+    _record("fingerprints", out)
 
 
 if __name__ == "__main__":
