@@ -157,7 +157,13 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     return loss
 
 
-def _check_lengths(op_name, steps, batch, lengths):
+def _decoder_inputs(op_name, inputs, sequence_length):
+    """``(steps, batch, classes, lengths)`` of a decoder's inputs, checked as TF's kernels
+    check them."""
+    if inputs.ndim != 3:
+        raise errors.op_error(errors.InvalidArgumentError, op_name, "inputs is not a 3-Tensor")
+    steps, batch, classes = inputs.shape
+    lengths = np.asarray(sequence_length)
     if lengths.ndim != 1 or len(lengths) != batch:
         raise errors.op_error(
             errors.FailedPreconditionError, op_name, f"len(sequence_length) != batch_size.  "
@@ -167,6 +173,7 @@ def _check_lengths(op_name, steps, batch, lengths):
         if not lengths[b] <= steps:
             raise errors.op_error(errors.FailedPreconditionError, op_name,
                                   f"sequence_length({b}) <= {steps}")
+    return steps, batch, classes, lengths
 
 
 def _sparse_parts(paths, batch):
@@ -180,12 +187,7 @@ def _sparse_parts(paths, batch):
 
 
 def _greedy_decode(xp, inputs, sequence_length, merge_repeated=True, blank_index=-1):
-    if inputs.ndim != 3:
-        raise errors.op_error(errors.InvalidArgumentError, "CTCGreedyDecoder",
-                              "inputs is not a 3-Tensor")
-    steps, batch, classes = inputs.shape
-    lengths = np.asarray(sequence_length)
-    _check_lengths("CTCGreedyDecoder", steps, batch, lengths)
+    steps, batch, classes, lengths = _decoder_inputs("CTCGreedyDecoder", inputs, sequence_length)
     blank = blank_index + classes if blank_index < 0 else blank_index
     log_probability = np.zeros((batch, 1), inputs.dtype)
     paths = []
@@ -282,12 +284,7 @@ def _beam_search(log_probs, beam_width, blank):
 
 
 def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repeated=True):
-    if inputs.ndim != 3:
-        raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
-                              "inputs is not a 3-Tensor")
-    steps, batch, classes = inputs.shape
-    lengths = np.asarray(sequence_length)
-    _check_lengths("CTCBeamSearchDecoder", steps, batch, lengths)
+    steps, batch, classes, lengths = _decoder_inputs("CTCBeamSearchDecoder", inputs, sequence_length)
     if top_paths > beam_width:
         raise errors.op_error(errors.InvalidArgumentError, "CTCBeamSearchDecoder",
                               "requested more paths than the beam width.")
