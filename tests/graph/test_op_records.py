@@ -112,7 +112,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
          "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
-         "BroadcastTo", "Conv2DBackpropInput", "Relu"}
+         "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
+         "FusedBatchNormGradV3", "_FusedBatchNormEx", "_FusedBatchNormGradEx"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp"}
 

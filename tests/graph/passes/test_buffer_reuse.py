@@ -1,10 +1,11 @@
 """Buffer reuse: ufunc results written into dead intermediates, never into visible arrays."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from tests.internals import plan_buffer_reuse
+from tests.internals import onednn, plan_buffer_reuse
 from tests.graph.passes.helpers import assert_same_results, evaluate, traced
 
 _MATRIX = tf.TensorSpec([2, 3], tf.float32)
@@ -115,3 +116,35 @@ def test_relu_gradients_write_over_a_dead_gradient():
     rng = np.random.default_rng(0)
     assert_same_results(before, after, rng.normal(size=(2, 3)).astype(np.float32),
                         rng.normal(size=(3, 3)).astype(np.float32))
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_residual_sums_write_over_the_normalization_result(native):
+    """A residual block's sum (batch normalization's result plus the skip) and its ReLU
+    write over the normalization's dead result; values and gradients are unchanged."""
+    spec = tf.TensorSpec([4, 3, 3, 8], tf.float32)
+    vector = tf.TensorSpec([8], tf.float32)
+
+    def block(x, skip, scale, offset):
+        with tf.GradientTape() as tape:
+            tape.watch([x, skip, scale])
+            y = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=[], variance=[],
+                                            epsilon=1e-3)[0]
+            out = tf.nn.relu(y + skip)
+        return (out, *tape.gradient(out, [x, skip, scale],
+                                    output_gradients=tf.cos(out) + 1.0))
+
+    before, after = _planned(block, spec, spec, vector, vector)
+    assert ("AddV2", "FusedBatchNormV3") in _reused(after)
+    rng = np.random.default_rng(0)
+    feeds = [rng.normal(size=(4, 3, 3, 8)).astype(np.float32),
+             rng.normal(size=(4, 3, 3, 8)).astype(np.float32),
+             rng.uniform(0.5, 2, 8).astype(np.float32), rng.normal(size=8).astype(np.float32)]
+    onednn.set_enabled(native)
+    try:
+        assert_same_results(before, after, *feeds)
+        compiled = [t.numpy() for t in tf.function(block)(*map(tf.constant, feeds))]
+    finally:
+        onednn.set_enabled(None)
+    for got, want in zip(compiled, evaluate(before, *feeds)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -205,8 +205,10 @@ def _fused_batch_norm_grad_rule(y_backprop, x, scale, *_, data_format="NHWC", **
 
 
 _FLOATS = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
+# Every output is a new array (`fresh`): a graph's element-wise op may write over a dead
+# one (a residual block's sum over the normalization's result).
 _FUSED_BATCH_NORM = register("FusedBatchNormV3", _fused_batch_norm, _fused_batch_norm_rule,
-                             multi=True, dtypes=_FLOATS)
+                             multi=True, dtypes=_FLOATS, fresh=True)
 tf_nodes[_FUSED_BATCH_NORM] = NodeForm(
     types={"T": 0, "U": 1}, outputs=("y", "batch_mean", "batch_variance", "reserve_space_1",
                                      "reserve_space_2", "reserve_space_3"))
@@ -215,7 +217,7 @@ tf_defaults[_FUSED_BATCH_NORM] = {"epsilon": 1e-4, "exponential_avg_factor": 1.0
                                  "data_format": "NHWC", "is_training": True}
 _FUSED_BATCH_NORM_GRAD = register("FusedBatchNormGradV3", _fused_batch_norm_grad,
                                   _fused_batch_norm_grad_rule, multi=True, tied=(0, 1),
-                                  dtypes=_FLOATS)
+                                  dtypes=_FLOATS, fresh=True)
 tf_nodes[_FUSED_BATCH_NORM_GRAD] = NodeForm(
     types={"T": 0, "U": 2}, outputs=("x_backprop", "scale_backprop", "offset_backprop",
                                      "reserve_space_4", "reserve_space_5"))
@@ -425,7 +427,8 @@ def _fused_batch_norm_ex_rule(*args, **attrs):
 
 
 _FUSED_BATCH_NORM_EX = register("_FusedBatchNormEx", _fused_batch_norm_ex,
-                                _fused_batch_norm_ex_rule, multi=True, dtypes=_FLOATS)
+                                _fused_batch_norm_ex_rule, multi=True, dtypes=_FLOATS,
+                                fresh=True)
 tf_nodes[_FUSED_BATCH_NORM_EX] = NodeForm(
     types={"T": 0, "U": 1}, fixed={"num_side_inputs": 0},
     outputs=("y", "batch_mean", "batch_variance", "reserve_space_1", "reserve_space_2",
@@ -436,7 +439,7 @@ tf_defaults[_FUSED_BATCH_NORM_EX] = {"epsilon": 1e-4, "exponential_avg_factor": 
                                     "activation_mode": "Identity"}
 _FUSED_BATCH_NORM_GRAD_EX = register(
     "_FusedBatchNormGradEx", _fused_batch_norm_grad_ex, _fused_batch_norm_grad_rule,
-    multi=True, tied=(0, 1, 7), dtypes=_FLOATS,
+    multi=True, tied=(0, 1, 7), dtypes=_FLOATS, fresh=True,
     not_differentiable="made by graph fusion after gradients are built; nested tapes see "
                        "the ops it replaces")
 tf_nodes[_FUSED_BATCH_NORM_GRAD_EX] = NodeForm(
