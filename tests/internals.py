@@ -37,6 +37,7 @@ from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
+from eagerflow._src.graph.passes.batch_norm_add_fusion import fuse_batch_norm_add_relu
 from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
 from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums

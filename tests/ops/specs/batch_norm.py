@@ -145,6 +145,21 @@ def _ex_spec(shape, activation_mode="Relu", is_training=True, dtype=F64, **kw):
              f"{'training' if is_training else 'inference'}-{np.dtype(dtype).name}", **kw)
 
 
+def _ex_side_spec(shape, dtype=F64, **kw):
+    """``_FusedBatchNormEx`` with a side input (what graph fusion makes of BN + a
+    residual sum + ReLU): ``relu(y + side_input)``, and its gradients."""
+    channels = shape[-1]
+    return OpSpec(
+        "_FusedBatchNormEx",
+        lambda x, s, o, side: dispatch(
+            _FUSED_BATCH_NORM_EX, (x, s, o, tf.zeros([0], s.dtype), tf.zeros([0], s.dtype), side),
+            {"epsilon": 1e-3, "activation_mode": "Relu", "num_side_inputs": 1})[0],
+        [rand(*shape, dtype=dtype, low=-3, high=5), positive(channels, dtype=dtype),
+         rand(channels, dtype=dtype, seed=1), rand(*shape, dtype=dtype, seed=2)],
+        lambda x, s, o, side: np.maximum(ref_batch_norm(x, s, o)[0] + side, 0),
+        name=f"_FusedBatchNormEx-side-{shape}-{np.dtype(dtype).name}", **kw)
+
+
 def _ex_grad_spec(shape, dtype=F64, **kw):
     """``_FusedBatchNormGradEx`` through the fused op's gradient: BN's gradient of the
     upstream gradient masked where the ReLU's result is 0."""
@@ -189,6 +204,8 @@ SPECS = [
     _ex_spec((2, 3, 2, 3), "Identity"),
     _ex_spec((4, 3, 3, 8), dtype=F32, rtol=1e-4, atol=1e-5, grad="float64 spec above"),
     _ex_spec((2, 2, 2, 3, 2)),
+    _ex_side_spec((2, 3, 2, 3)),
+    _ex_side_spec((4, 3, 3, 8), F32, rtol=1e-4, atol=1e-5, grad="float64 spec above"),
     _ex_grad_spec((2, 3, 2, 3)),
     _ex_grad_spec((4, 3, 3, 8), F32, rtol=1e-4, atol=1e-4),
 ]

@@ -293,3 +293,76 @@ def batch_norm_relu_grad(dy, x, scale, mean, variance, workspace, epsilon, data_
           api.ARG_VARIANCE: variance, api.ARG_WORKSPACE: workspace},
          {api.ARG_DIFF_SRC: dx, api.ARG_DIFF_SCALE: dscale, api.ARG_DIFF_SHIFT: doffset})
     return dx, dscale, doffset
+
+
+def batch_norm_add_relu(x, scale, offset, side, epsilon, data_format):
+    """``(relu(y + side), batch mean, biased batch variance)`` for the result `y` of batch
+    normalization in training, the sum and ReLU in one pass over the result; None where
+    oneDNN does not run it.
+
+    The normalization gives ``-y`` (its scale and offset negated), and a binary
+    primitive ``max(-y, side) - (-y)`` writes over it: that is ``side + y`` where it is
+    positive and 0 elsewhere, a NaN of `side` kept (where oneDNN's ReLU would give 0), as
+    NumPy's ``maximum(y + side, 0)`` bit for bit: the primitive is checked on such values
+    when made. None too where a statistic, the scale or the offset is not finite.
+    """
+    if (x.dtype != _F32 or side.dtype != _F32 or side.shape != x.shape
+            or not _usable(x, data_format, scale, offset)):
+        return None
+    prim = _primitive(False, x.shape, False, epsilon, True)
+    add_relu = _negated_add_relu(x.size)
+    if prim is None or add_relu is None:
+        return None
+    x, side = np.ascontiguousarray(x), np.ascontiguousarray(side)
+    scale, offset = np.ascontiguousarray(scale), np.ascontiguousarray(offset)
+    channels = x.shape[-1]
+    out = np.empty(x.shape, _F32)
+    mean, variance = np.empty(channels, _F32), np.empty(channels, _F32)
+    prim({api.ARG_SRC: x, api.ARG_SCALE: -scale, api.ARG_SHIFT: -offset},
+         {api.ARG_DST: out, api.ARG_MEAN: mean, api.ARG_VARIANCE: variance})
+    if not (np.isfinite(mean).all() and np.isfinite(variance).all() and np.isfinite(scale).all()
+            and np.isfinite(offset).all() and (variance + np.float32(epsilon) > 0).all()):
+        return None
+    add_relu({api.ARG_SRC_0: out, api.ARG_SRC_1: side, api.post_op_arg(0): out},
+             {api.ARG_DST: out})
+    return out, mean, variance
+
+
+def _negated_add_relu(n):
+    """The cached binary primitive ``max(a, b) - a + 0`` over `n` float32 elements (``a``
+    is both its first operand and its post-op's), or None where its results differ from
+    ``maximum(b - a, 0)``'s on NaN or signed zeros (its kernel picks ``b`` when one is
+    NaN, and the final ``+ 0`` turns -0 into 0, as NumPy's maximum with 0 does)."""
+    def build():
+        try:
+            prim = _binary_max_sub(n)
+            probe = _binary_max_sub(len(_PROBE_A))
+        except api.DnnlError as error:
+            raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
+        got = np.empty_like(_PROBE_A)
+        probe({api.ARG_SRC_0: _PROBE_A, api.ARG_SRC_1: _PROBE_B, api.post_op_arg(0): _PROBE_A},
+              {api.ARG_DST: got})
+        with np.errstate(all="ignore"):
+            want = np.maximum(_PROBE_B - _PROBE_A, np.float32(0))
+        if not np.array_equal(got.view(np.int32), want.view(np.int32)):
+            raise api.Unsupported("binary maximum drops NaN", api.UNIMPLEMENTED)
+        return prim
+    return onednn.cached(("negated_add_relu", n), build, serial=True)
+
+
+def _binary_max_sub(n):
+    flat = onednn.describe((n,), _F32, (4,))
+    attr = onednn.attributes(((api.BINARY_SUB, flat), (api.ELTWISE_LINEAR, 1.0, 0.0)))
+    pd = onednn._Handle("dnnl_primitive_desc_destroy")
+    onednn.lib().dnnl_binary_primitive_desc_create(
+        ctypes.byref(pd.value), onednn._engine, api.BINARY_MAX, flat.handle, flat.handle,
+        flat.handle, attr.value)
+    return onednn.Primitive(pd, {api.ARG_SRC_0: flat, api.ARG_SRC_1: flat, api.ARG_DST: flat,
+                                 api.post_op_arg(0): flat}, keep=(attr,))
+
+
+# negated results and side inputs whose sums take every sign, zero, infinity and NaN, 16
+# of each so that the kernel's vector code runs them
+_PROBE_A = np.repeat(np.array([0.0, -0.0, 1.0, -1.0, 3e38, -3e38, 2.5, 1e-45], _F32), 16)
+_PROBE_B = np.tile(np.array([np.nan, -np.nan, -1.0, 1.0, np.inf, -np.inf, -0.0, 0.0, 1e-45,
+                             -1e-45, 3e38, -3e38, 2.5, -2.5, 100.0, -100.0], _F32), 8)

@@ -366,7 +366,10 @@ batching_rules.assign(PER_ELEMENT, _FUSED_BATCH_NORM_GRAD, _FUSED_BATCH_NORM)
 # (`graph.passes.batch_norm_fusion`) from a function's ops and their gradients. In
 # training on oneDNN the ReLU runs inside the normalization, which keeps its mask in
 # reserve_space_3 for the gradient; elsewhere reserve_space_3 is empty and the gradient
-# masks with `y`, as ReluGrad does. No side inputs (num_side_inputs is 0).
+# masks with `y`, as ReluGrad does. With a side input (num_side_inputs 1, as TensorFlow's
+# remapper makes on GPUs: a residual block's sum) the result is
+# ``relu(FusedBatchNormV3(...)[0] + side_input)``, reserve_space_3 is empty, and the
+# gradients are those of the ops it stands for (`graph.passes.batch_norm_add_fusion`).
 
 _ACTIVATION_MODES = ("Identity", "Relu")
 
@@ -377,15 +380,41 @@ def _activation_mode(activation_mode):
     return activation_mode == "Relu"
 
 
-def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, epsilon=1e-4,
+def _side_input(x, side_inputs, num_side_inputs, relu):
+    """The one side input (or None), checked as TensorFlow's kernel checks it."""
+    if len(side_inputs) != num_side_inputs or num_side_inputs > 1:
+        raise _invalid(f"_FusedBatchNormEx supports at most one side input, got "
+                       f"{len(side_inputs)} (num_side_inputs={num_side_inputs})")
+    if not side_inputs:
+        return None
+    side = side_inputs[0]
+    if not relu:
+        raise _invalid("_FusedBatchNormEx: Identity activation is not supported with "
+                       "non-empty side input")
+    if side.shape != x.shape or side.dtype != x.dtype:
+        raise _invalid(f"side_input must have the shape and dtype of x, got "
+                       f"{shape_text(side.shape)} {side.dtype} and {shape_text(x.shape)} "
+                       f"{x.dtype}")
+    return side
+
+
+def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, *side_inputs, epsilon=1e-4,
                          exponential_avg_factor=1.0, data_format="NHWC", is_training=True,
-                         activation_mode="Identity"):
+                         activation_mode="Identity", num_side_inputs=0):
     relu = _activation_mode(activation_mode)
+    side = _side_input(x, side_inputs, num_side_inputs, relu)
     if relu and is_training and xp is np:
         _check(x, data_format, scale=scale, offset=offset,
                **({"mean": mean, "variance": variance} if exponential_avg_factor != 1.0
                   else {}))
-        native = onednn_normalization.batch_norm_relu(x, scale, offset, epsilon, data_format)
+        if side is None:
+            native = onednn_normalization.batch_norm_relu(x, scale, offset, epsilon,
+                                                          data_format)
+        else:
+            native = onednn_normalization.batch_norm_add_relu(x, scale, offset, side,
+                                                              epsilon, data_format)
+            if native is not None:
+                native = (*native, xp.zeros((0,), scale.dtype))
         if native is not None:
             y, batch_mean, batch_var, workspace = native
             count = x.size // max(batch_mean.size, 1)
@@ -394,7 +423,9 @@ def _fused_batch_norm_ex(xp, x, scale, offset, mean, variance, epsilon=1e-4,
                     batch_mean.copy(), batch_var.copy(), workspace)
     outputs = _fused_batch_norm(xp, x, scale, offset, mean, variance, epsilon,
                                 exponential_avg_factor, data_format, is_training)
-    if relu:  # y is a new array
+    if side is not None:  # y is a new array
+        xp.add(outputs[0], side, out=outputs[0])
+    if relu:
         xp.maximum(outputs[0], xp.zeros((), outputs[0].dtype), out=outputs[0])
     return outputs
 
@@ -422,7 +453,7 @@ def _fused_batch_norm_grad_ex(xp, y_backprop, x, scale, reserve_space_1, reserve
 
 def _fused_batch_norm_ex_rule(*args, **attrs):
     # reserve_space_3 holds oneDNN's mask: its size depends on the kernel that runs
-    return _fused_batch_norm_rule(*args, **attrs)[:5] + [
+    return _fused_batch_norm_rule(*args[:5], **attrs)[:5] + [
         (TensorShape([None]), args[1].dtype)]
 
 
@@ -430,13 +461,13 @@ _FUSED_BATCH_NORM_EX = register("_FusedBatchNormEx", _fused_batch_norm_ex,
                                 _fused_batch_norm_ex_rule, multi=True, dtypes=_FLOATS,
                                 fresh=True)
 tf_nodes[_FUSED_BATCH_NORM_EX] = NodeForm(
-    types={"T": 0, "U": 1}, fixed={"num_side_inputs": 0},
+    types={"T": 0, "U": 1},
     outputs=("y", "batch_mean", "batch_variance", "reserve_space_1", "reserve_space_2",
              "reserve_space_3"))
 tf_args[_FUSED_BATCH_NORM_EX] = ("x", "scale", "offset", "mean", "variance")
 tf_defaults[_FUSED_BATCH_NORM_EX] = {"epsilon": 1e-4, "exponential_avg_factor": 1.0,
                                     "data_format": "NHWC", "is_training": True,
-                                    "activation_mode": "Identity"}
+                                    "activation_mode": "Identity", "num_side_inputs": 0}
 _FUSED_BATCH_NORM_GRAD_EX = register(
     "_FusedBatchNormGradEx", _fused_batch_norm_grad_ex, _fused_batch_norm_grad_rule,
     multi=True, tied=(0, 1, 7), dtypes=_FLOATS, fresh=True,
@@ -459,7 +490,10 @@ def _fused_batch_norm_ex_backprop(op, dy, *_):
         _FUSED_BATCH_NORM_GRAD_EX, (dy, x, scale, *op.outputs[3:], offset, op.outputs[0]),
         {key: op.attrs[key] for key in ("epsilon", "data_format", "is_training",
                                         "activation_mode") if key in op.attrs})
-    return dx, dscale, doffset, None, None
+    # a side input's gradient is the ReLU's (reserve_space_3 is empty then: the gradient
+    # op masks dy with the result as well)
+    sides = [dispatch(_RELU_GRAD, (dy, op.outputs[0]), {}) for _ in op.inputs[5:]]
+    return (dx, dscale, doffset, None, None, *sides)
 
 
 batching_rules.assign(PER_ELEMENT, _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)

@@ -10,7 +10,8 @@ switch (on unless set off; all off with ``disable_meta_optimizer``):
   `merge_matmul_sums`;
 * ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
   orphaned (also off with ``disable_model_pruning``);
-* ``remapping``: `fuse_bias_activation`, `fuse_batch_norm_relu`;
+* ``remapping``: `fuse_bias_activation`, `fuse_batch_norm_relu`,
+  `fuse_batch_norm_add_relu`;
 * ``memory_optimization``: `plan_buffer_reuse`.
 
 >>> cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2], tf.float32))
@@ -20,6 +21,7 @@ switch (on unless set off; all off with ``disable_meta_optimizer``):
 """
 from eagerflow._src.core.config import optimizer_option
 from eagerflow._src.graph.passes.algebraic import simplify
+from eagerflow._src.graph.passes.batch_norm_add_fusion import fuse_batch_norm_add_relu
 from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
@@ -57,4 +59,5 @@ def _passes():
             (eliminate_dead_code, pruning),
             (fuse_bias_activation, on("remapping")),
             (fuse_batch_norm_relu, on("remapping")),
+            (fuse_batch_norm_add_relu, on("remapping")),
             (plan_buffer_reuse, on("memory_optimization"))]
