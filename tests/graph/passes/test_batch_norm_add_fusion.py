@@ -6,7 +6,7 @@ import pytest
 import eagerflow as tf
 from tests.graph.passes.helpers import assert_same_results, evaluate, traced, types
 from tests.internals import (_FUSED_BATCH_NORM_EX, dispatch, fuse_batch_norm_add_relu,
-                             fused_batch_norm, onednn)
+                             fused_batch_norm, optimize)
 
 _X = tf.TensorSpec([4, 5, 5, 8], tf.float32)
 _C = tf.TensorSpec([8], tf.float32)
@@ -54,8 +54,11 @@ def test_side_input_first_and_compiled_functions(path):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
 
 
-def test_keras_residual_step_matches_unfused(path, optimizer_options):
-    """A ResNet-style block trained a few steps: losses and weights of the unfused ops."""
+@pytest.mark.parametrize("skip", ["identity", "convolution"])
+def test_keras_residual_step_matches_unfused(path, optimizer_options, skip):
+    """A ResNet-style block trained a few steps: losses, weights and moving statistics of
+    the unfused ops. A convolution on the skip runs after the normalization, whose moving
+    statistics' updates then run after the fused op."""
     rng = np.random.default_rng(4)
     x = tf.constant(rng.normal(size=(6, 6, 6, 4)).astype(np.float32))
     y = tf.constant(rng.normal(size=(6, 2)).astype(np.float32))
@@ -66,18 +69,22 @@ def test_keras_residual_step_matches_unfused(path, optimizer_options):
         inputs = tf.keras.Input((6, 6, 4))
         h = tf.keras.layers.Conv2D(4, 3, padding="same", use_bias=False)(inputs)
         h = tf.keras.layers.BatchNormalization()(h)
-        h = tf.keras.layers.ReLU()(tf.keras.layers.Add()([h, inputs]))
+        shortcut = inputs if skip == "identity" else tf.keras.layers.Conv2D(4, 1)(inputs)
+        h = tf.keras.layers.ReLU()(tf.keras.layers.Add()([h, shortcut]))
         model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(
             tf.keras.layers.GlobalAveragePooling2D()(h)))
         optimizer = tf.keras.optimizers.SGD(0.1)
 
-        @tf.function
         def step(a, b):
             with tf.GradientTape() as tape:
                 loss = tf.reduce_mean(tf.square(model(a, training=True) - b))
             grads = tape.gradient(loss, model.trainable_variables)
             optimizer.apply_gradients(zip(grads, model.trainable_variables))
             return loss
+        if remapping:
+            program = optimize(*_traced_graph(step, x, y))
+            assert "_FusedBatchNormEx" in types(program) and "Relu" not in types(program)
+        step = tf.function(step)
         return [float(step(x, y)) for _ in range(3)], [v.numpy() for v in model.weights]
 
     fused_losses, fused = train(True)
@@ -85,6 +92,28 @@ def test_keras_residual_step_matches_unfused(path, optimizer_options):
     np.testing.assert_allclose(fused_losses, losses, rtol=1e-5)
     for got, want in zip(fused, weights):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def _traced_graph(fn, *args):
+    cf = tf.function(fn).get_concrete_function(*args)
+    return cf.graph, cf.inputs, cf.outputs
+
+
+def test_statistics_updates_wait_only_for_other_variables():
+    """A moving statistic's update moves after the fused op; not past a read of its
+    variable, and then nothing fuses."""
+    moving = tf.Variable(np.zeros(8, np.float32))
+
+    def fn(x, skip, scale, offset, read_between):
+        y, mean, _ = fused_batch_norm(x, scale, offset)
+        moving.assign(mean)
+        side = tf.exp(skip) * (moving.read_value()[0] if read_between else 1.0)
+        return tf.nn.relu(y + side)
+
+    for read_between in (False, True):
+        before, after = _fused(lambda *a: fn(*a, read_between), _X, _X, _C, _C)
+        assert ("_FusedBatchNormEx" in types(after)) is not read_between
+        assert_same_results(before, after, *_inputs())
 
 
 @pytest.mark.parametrize("case", ["returned", "sum read twice", "unknown shape", "inference",

@@ -8,8 +8,9 @@ whose other operand (the side input) has the same fully known shape, and whose s
 read by one ``Relu`` alone. The gradient ops stay as they were: the ReLU's gradient
 reads the fused op's result, the normalization's its reserve spaces (reserve_space_3
 is empty). The fused op runs where both the normalization's inputs and the side input
-are ready; where an op in between reads the normalization's other outputs, nothing
-fuses.
+are ready. Variable updates in between that read the normalization's other outputs (a
+Keras layer's moving statistics) run after it, where no op in between reads or writes
+their variable; where another op in between reads those outputs, nothing fuses.
 
 >>> from eagerflow._src.graph.passes.pipeline import optimize
 >>> from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm
@@ -28,35 +29,39 @@ from eagerflow._src.ops.math_ops import _ADD
 from eagerflow._src.ops.nn_ops import _RELU
 
 _ATTRS = ("epsilon", "exponential_avg_factor", "data_format", "is_training")
+_UPDATES = {"AssignVariableOp", "AssignSubVariableOp", "AssignAddVariableOp"}
 
 
 def fuse_batch_norm_add_relu(program):
     """`program` with each batch normalization + side input sum + ReLU as one fused op."""
     users = program.users()
     position = {id(op): i for i, op in enumerate(program.operations)}
-    plans = [plan for plan in (_plan(op, users, position) for op in program.operations)
-             if plan]
+    plans = [plan for plan in (_plan(op, users, position, program.operations)
+                               for op in program.operations) if plan]
     if not plans:
         return program
     after, absorbed = {}, set()
-    for bn, add, relu, side, at in plans:
-        after.setdefault(id(at), []).append((bn, relu, side))
-        absorbed.update((id(bn), id(add), id(relu)))
+    for bn, add, relu, side, at, deferred in plans:
+        after.setdefault(id(at), []).append((bn, relu, side, deferred))
+        absorbed.update((id(bn), id(add), id(relu)), (id(op) for op in deferred))
     out = Rewriter(program)
     for op in program.operations:
         if id(op) not in absorbed:
             out.emit(out.current(op))
-        for bn, relu, side in after.get(id(op), ()):
+        for bn, relu, side, deferred in after.get(id(op), ()):
             fused = _fused(bn, relu, side, out.read)
             out.emit(fused)
             out.replace(relu.outputs[0], fused.outputs[0])
             for old, new in zip(bn.outputs[1:], fused.outputs[1:]):
                 out.replace(old, new)
+            for update in deferred:
+                out.emit(out.current(update))
     return out.program()
 
 
-def _plan(add, users, position):
-    """(bn, add, relu, side input, the op after which the fused op runs), or None."""
+def _plan(add, users, position, operations):
+    """(bn, add, relu, side input, the op after which the fused op runs, the variable
+    updates to run after it), or None."""
     if add.op_def is not _ADD:
         return None
     readers = users.get(id(add.outputs[0]), ())
@@ -75,10 +80,28 @@ def _plan(add, users, position):
         at = bn
         if position.get(id(side.op), -1) > position[id(bn)]:
             at = side.op
-        if all(reader is None or position[id(reader)] > position[id(at)]
-               for t in bn.outputs[1:] for reader in users.get(id(t), ())):
-            return bn, add, relu, side, at
+        deferred = _deferred(bn, at, users, position, operations)
+        if deferred is not None:
+            return bn, add, relu, side, at, deferred
     return None
+
+
+def _deferred(bn, at, users, position, operations):
+    """The readers of `bn`'s statistics that run before `at`, in order, where each is an
+    update of a variable that no op up to `at` reads or writes; None where one is not."""
+    end = position[id(at)]
+    early = sorted({id(reader): reader for t in bn.outputs[1:]
+                    for reader in users.get(id(t), ())
+                    if reader is not None and position[id(reader)] <= end}.values(),
+                   key=lambda op: position[id(op)])
+    for update in early:
+        if update.type not in _UPDATES or any(users.get(id(t)) for t in update.outputs):
+            return None
+        variable = update.inputs[0]
+        if any(any(t is variable for t in op.inputs)
+               for op in operations[position[id(update)] + 1:end + 1]):
+            return None
+    return early
 
 
 def _fused(bn, relu, side, read):
