@@ -206,7 +206,8 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none. With
     `bias` (channels last), the pair (filter gradient, bias gradient): `dy` summed over all
     but its last axis, each part of the batch by the thread that just read it for the
-    filter's (oneDNN's own bias gradient costs more than the filter's pass saves).
+    filter's, or by another thread while one computes an unsplit filter gradient
+    (oneDNN's own bias gradient costs more than the filter's pass saves).
 
     oneDNN's kernel for it sums its threads' shares after a barrier where they spin
     (three to twenty times slower than one thread once another process runs): on
@@ -226,10 +227,16 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
     parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
-        dw = _filter_gradient(x, dy, *args, serial=threads.budget() > 1)
-        if dw is None:
-            return None
-        return (_result(dw), channel_sums(dy)) if bias else _result(dw)
+        serial = threads.budget() > 1
+        if not (bias and serial):
+            dw = _filter_gradient(x, dy, *args, serial=serial)
+            if dw is None:
+                return None
+            return (_result(dw), channel_sums(dy)) if bias else _result(dw)
+        # the filter gradient on one thread, the bias gradient on another meanwhile
+        dw, db = threads.in_chunks(2, lambda i: channel_sums(dy) if i else _filter_gradient(
+            x, dy, *args, serial=True))
+        return None if dw is None else (_result(dw), db)
     bounds = [batch * i // parts for i in range(parts + 1)]
 
     def part(i):
