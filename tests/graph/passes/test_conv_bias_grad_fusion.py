@@ -158,3 +158,31 @@ def test_fused_kernel_matches_the_ops_it_replaces(path, x_shape, w_shape):
     np.testing.assert_allclose(dw.numpy(), want_w.numpy(), rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(db.numpy(), dy.numpy().astype(np.float64).sum((0, 1, 2)),
                                rtol=1e-5, atol=1e-3)
+
+
+def test_second_derivatives_in_a_function_match_unfused(path, optimizer_options):
+    """Gradients of the fused gradients (nested tapes, a tape around the call)."""
+    x, w, b = map(tf.constant, _feeds((2, 6, 6, 2), (3, 3, 2, 3)))
+
+    def second(x, w, b):
+        with tf.GradientTape() as outer:
+            outer.watch([w, b])
+            dx, dw, db = _grads()(x, w, b)
+            total = tf.reduce_sum(dw * dw) + tf.reduce_sum(db * db) + tf.reduce_sum(dx)
+        return outer.gradient(total, [w, b])
+
+    got = [g.numpy() for g in tf.function(second)(x, w, b)]
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        called = tf.function(lambda x, w, b: _grads()(x, w, b)[1])(x, w, b)
+        loss = tf.reduce_sum(called * called)
+    around = tape.gradient(loss, w).numpy()
+    optimizer_options.set_experimental_options({"remapping": False})
+    want = [g.numpy() for g in tf.function(second)(x, w, b)]
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        called = tf.function(lambda x, w, b: _grads()(x, w, b)[1])(x, w, b)
+        loss = tf.reduce_sum(called * called)
+    np.testing.assert_allclose(around, tape.gradient(loss, w).numpy(), rtol=1e-5, atol=1e-5)
+    for g, v in zip(got, want):
+        np.testing.assert_allclose(g, v, rtol=1e-5, atol=1e-5)
