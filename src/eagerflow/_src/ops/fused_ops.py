@@ -10,8 +10,9 @@ the product's own (the bias: 1).
 
 ``_Conv2DBackpropFilterWithBias`` is ``Conv2DBackpropFilter`` and the
 ``BiasAddGrad`` of the same output gradient (channels last) in one op, as
-TensorFlow's oneDNN builds fuse them: oneDNN's kernel sums the bias gradient
-in its pass over the output gradient.
+TensorFlow's oneDNN builds fuse them: on oneDNN the threads computing the
+filter gradient sum the bias gradient too, each over the part of the output
+gradient it has just read (or while the other computes the filter's).
 
 >>> from eagerflow._src.core.dispatch import dispatch
 >>> dispatch(_FUSED_MATMUL, (tf.constant([[1.0, -2.0]]), tf.constant([[1.0], [1.0]]),
