@@ -186,3 +186,82 @@ def test_second_derivatives_in_a_function_match_unfused(path, optimizer_options)
     np.testing.assert_allclose(around, tape.gradient(loss, w).numpy(), rtol=1e-5, atol=1e-5)
     for g, v in zip(got, want):
         np.testing.assert_allclose(g, v, rtol=1e-5, atol=1e-5)
+
+
+def test_unknown_batch_fuses_through_the_run_time_reduction(path):
+    """A batch unknown when traced: the filter gradient reads the output gradient summed
+    over the axes broadcast at run time (none), and still fuses, at the filter's place."""
+    before = traced(_grads(), *_specs([None, 6, 7, 3], [3, 3, 3, 4]))
+    assert "Sum" in types(before)  # the reduction to the convolution's output shape
+    after = fuse_conv_bias_gradients(before)
+    assert _FUSED in types(after) and not _REPLACED & set(types(after))
+    for batch in (5, 1):
+        _assert_close(before, after, _feeds((batch, 6, 7, 3), (3, 3, 3, 4)))
+
+
+def test_a_reduction_over_channels_is_not_seen_through():
+    def fn(x, dy, like):
+        axes = tf.raw_ops.BroadcastGradientArgs(s0=tf.shape(like), s1=tf.shape(dy))[0]
+        summed = tf.reshape(tf.reduce_sum(dy, axes, keepdims=True), [-1, 3, 3, 4])
+        return [tf.raw_ops.Conv2DBackpropFilter(input=x, filter_sizes=[3, 3, 3, 4],
+                                                out_backprop=summed, strides=[1, 1, 1, 1],
+                                                padding="VALID"),
+                tf.raw_ops.BiasAddGrad(out_backprop=dy)]
+    for like in ([None, 3, 3, 1], [None, 3, 3, 4]):
+        specs = (tf.TensorSpec([None, 5, 5, 3]), tf.TensorSpec([None, 3, 3, 4]),
+                 tf.TensorSpec(like))
+        fused = _FUSED in types(fuse_conv_bias_gradients(traced(fn, *specs)))
+        assert fused == (like[-1] == 4)
+
+
+def test_bias_gradient_read_before_the_filter_gradient_can_run_is_not_fused():
+    def fn(x, dy):
+        db = tf.raw_ops.BiasAddGrad(out_backprop=dy)
+        later = x + tf.reduce_sum(db)  # read before the filter gradient's input exists
+        return [tf.raw_ops.Conv2DBackpropFilter(input=later, filter_sizes=[3, 3, 3, 4],
+                                                out_backprop=dy, strides=[1, 1, 1, 1],
+                                                padding="VALID"), db * 2.0]
+    specs = (tf.TensorSpec([2, 5, 5, 3]), tf.TensorSpec([2, 3, 3, 4]))
+    assert _FUSED not in types(fuse_conv_bias_gradients(traced(fn, *specs)))
+
+
+def test_bias_gradient_read_after_the_filter_gradient_fuses_there():
+    def fn(x, dy):
+        db = tf.raw_ops.BiasAddGrad(out_backprop=dy)
+        later = x * 2.0  # the filter gradient's input, made after the bias gradient
+        dw = tf.raw_ops.Conv2DBackpropFilter(input=later, filter_sizes=[3, 3, 3, 4],
+                                             out_backprop=dy, strides=[1, 1, 1, 1],
+                                             padding="VALID")
+        return [dw, db * 2.0]
+    specs = (tf.TensorSpec([2, 5, 5, 3]), tf.TensorSpec([2, 3, 3, 4]))
+    before = traced(fn, *specs)
+    after = fuse_conv_bias_gradients(before)
+    assert _FUSED in types(after)
+    rng = np.random.default_rng(2)
+    _assert_close(before, after, [rng.normal(size=(2, 5, 5, 3)).astype(np.float32),
+                                  rng.normal(size=(2, 3, 3, 4)).astype(np.float32)])
+
+
+def _fit(options, remapping, x, y):
+    options.set_experimental_options({"remapping": remapping})
+    tf.keras.utils.set_random_seed(5)
+    model = tf.keras.Sequential([
+        tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu", input_shape=(6, 6, 1)),
+        tf.keras.layers.Conv2D(3, 3, activation="relu"),
+        tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(1e-2),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    history = model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    return history.history["loss"], [v.numpy() for v in model.weights]
+
+
+def test_keras_fit_matches_unfused(path, optimizer_options):
+    """`fit` traces with an unknown batch (and a last batch of 2): the same training."""
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(10, 6, 6, 1)).astype(np.float32)
+    y = rng.integers(0, 2, 10)
+    fused_losses, fused = _fit(optimizer_options, True, x, y)
+    losses, weights = _fit(optimizer_options, False, x, y)
+    np.testing.assert_allclose(fused_losses, losses, rtol=1e-5)
+    for got, want in zip(fused, weights):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
