@@ -141,10 +141,12 @@ def test_pipeline_fuses_under_remapping(optimizer_options):
 
 
 @pytest.mark.parametrize("x_shape, w_shape", [((32, 14, 14, 16), (3, 3, 16, 32)),
+                                              ((16, 66, 66, 1), (3, 3, 1, 16)),
                                               ((33, 9, 7, 3), (2, 2, 3, 5))])
 def test_fused_kernel_matches_the_ops_it_replaces(path, x_shape, w_shape):
     """Large enough for the filter gradient to be split over the batch (its parts' bias
-    gradients summed in order), and with rows left over from the channel sums' blocks."""
+    gradients summed in order), a large one of too small a batch (its bias gradient summed
+    meanwhile on another thread), and with rows left over from the channel sums' blocks."""
     rng = np.random.default_rng(5)
     x = tf.constant(rng.normal(size=x_shape).astype(np.float32))
     dy_shape = (x_shape[0], x_shape[1] - w_shape[0] + 1, x_shape[2] - w_shape[1] + 1,

@@ -198,6 +198,9 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
 # oneDNN's kernel does less per example on fewer: two parts of 16 take 5-10% more time than
 # the whole batch of 32, four parts of 8 20-40% more).
 _PART, _PART_WORK = 16, 1 << 23
+# An unsplit filter gradient's bias gradient is summed on another thread meanwhile from
+# this many elements of `dy` (handing it over costs tens of microseconds).
+_BIAS_APART = 1 << 18
 
 
 def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups,
@@ -228,7 +231,7 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
         serial = threads.budget() > 1
-        if not (bias and serial):
+        if not (bias and serial and dy.size >= _BIAS_APART):
             dw = _filter_gradient(x, dy, *args, serial=serial)
             if dw is None:
                 return None
