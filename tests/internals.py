@@ -39,6 +39,7 @@ from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.batch_norm_add_fusion import fuse_batch_norm_add_relu
 from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
+from eagerflow._src.graph.passes.conv_bias_grad_fusion import fuse_conv_bias_gradients
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
 from eagerflow._src.graph.passes.matmul_sums import merge_matmul_sums
 from eagerflow._src.graph.passes.pipeline import optimize
@@ -62,6 +63,7 @@ from eagerflow._src.ops.fused_batch_norm_ops import (
     _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)
 from eagerflow._src.ops import rnn_ops
 from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
+from eagerflow._src.ops.fused_ops import _CONV2D_BACKPROP_FILTER_WITH_BIAS
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 from eagerflow._src.ops.logging_ops import tensor_text

@@ -1,4 +1,4 @@
-"""Element-wise kernels on oneDNN (ReluGrad): values equal to the NumPy kernels' bit for bit."""
+"""Element-wise kernels on oneDNN (ReluGrad, BroadcastTo): values equal to the NumPy kernels' bit for bit."""
 import numpy as np
 import pytest
 
@@ -127,3 +127,33 @@ def test_relu_gradient_written_over_an_input_is_bit_for_bit(path, into):
     got = registry.get("ReluGrad").host_kernel(g64, f64, out=g64)
     assert got is g64
     np.testing.assert_array_equal(got, _expected(x[:2, :3], dy[:2, :3]).astype(np.float64))
+
+
+_BROADCASTS = [((64, 1, 1, 32), (64, 16, 16, 32)),  # a global average pooling's gradient
+               ((32,), (300, 30, 32)), ((5, 1, 7), (3, 5, 9000, 7)), ((1, 300000), (2, 300000)),
+               ((64, 1, 1, 1), (64, 16, 16, 32)), ((), (600, 500))]
+
+
+@pytest.mark.parametrize("source, shape", _BROADCASTS)
+def test_broadcast_to_large_arrays_equals_the_numpy_path(path, source, shape):
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(source).astype(F32)
+    x.reshape(-1)[:SPECIAL.size] = SPECIAL[:x.size]
+    onednn.clear_cache()
+    got = tf.broadcast_to(tf.constant(x), shape)
+    assert got.shape == shape and got.dtype == tf.float32
+    # oneDNN copies when rows are read from the source (not a last axis broadcast)
+    assert ("broadcast" in _native_kinds()) == (path and source[-1:] not in ((), (1,)))
+    np.testing.assert_array_equal(got.numpy().view(np.int32),
+                                  np.broadcast_to(x, shape).view(np.int32))
+
+
+def test_broadcast_of_a_strided_source_and_in_a_function(path):
+    x = np.random.default_rng(7).standard_normal((64, 2, 1, 64)).astype(F32)[:, ::2]
+    got = registry.get("BroadcastTo").host_kernel(x, (64, 12, 12, 64))
+    np.testing.assert_array_equal(got, np.broadcast_to(x, (64, 12, 12, 64)))
+    grad = tf.function(lambda v: tf.broadcast_to(v, [64, 12, 12, 64]) * 1.0)
+    got = grad(tf.constant(x)).numpy()
+    np.testing.assert_array_equal(got, np.broadcast_to(x, (64, 12, 12, 64)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        tf.broadcast_to(tf.constant(x), [64, 12, 12, 63])

@@ -7,7 +7,7 @@ from hypothesis.extra import numpy as hnp
 import eagerflow as tf
 from eagerflow.errors import InvalidArgumentError
 from eagerflow import TensorShape
-from tests.internals import reduction_ops as r, registry, unknown_shape
+from tests.internals import onednn, reduction_ops as r, registry, threads, unknown_shape
 
 
 class _Static:
@@ -690,3 +690,40 @@ def test_arg_extremes_with_nan_in_some_rows_only(dtype, recwarn):
     np.testing.assert_array_equal(tf.argmax(x, 0).numpy(), [1, 0, 0])
     np.testing.assert_array_equal(tf.argmax(tf.zeros([0, 3], dtype), 1).numpy(), [])
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.fixture
+def fixed_budget():
+    """The thread budget held whatever the machine's load (oneDNN pools means on two)."""
+    saved = threads._fixed
+    threads.set_fixed(True)
+    yield threads.budget()
+    threads.set_fixed(saved)
+
+
+@pytest.mark.parametrize("shape, axis", [((32, 24, 24, 32), (1, 2)), ((4, 64, 64, 64), (-3, -2)),
+                                         ((1000, 300, 16), (1,)), ((2, 3, 400, 224), (1, 2))])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_large_float32_means_over_middle_axes_pool_on_onednn(path, fixed_budget, shape, axis,
+                                                             keepdims):
+    """A global average pooling's mean: oneDNN's average pooling on two threads or more,
+    NumPy's values within float32 rounding, non-finite values included."""
+    x = np.random.default_rng(2).normal(size=shape).astype(np.float32)
+    x.reshape(-1)[[0, 7, 9000]] = [np.nan, np.inf, -np.inf]
+    onednn.clear_cache()
+    got = tf.reduce_mean(x, axis, keepdims=keepdims).numpy()
+    assert any(key[0] == "pooling" for key in onednn._cache) == (path and fixed_budget > 1)
+    want = x.astype(np.float64).mean(axis, keepdims=keepdims)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_other_means_stay_with_the_product_with_ones(path, fixed_budget):
+    onednn.clear_cache()
+    for shape, axis in [((2000, 300), (0,)), ((300, 2000), (1,)), ((64, 32, 16), (1,)),
+                        ((16, 8, 64, 64), (0, 2)), ((16, 32, 32, 24), (1, 2)),
+                        ((8, 100, 400), (1,))]:
+        x = np.random.default_rng(3).normal(size=shape).astype(np.float32)
+        np.testing.assert_allclose(tf.reduce_mean(x, axis).numpy(), x.mean(axis, np.float64),
+                                   rtol=1e-5, atol=1e-6)
+    assert not any(key[0] == "pooling" for key in onednn._cache)

@@ -7,9 +7,10 @@ against the chain of ops it replaces.
 import ml_dtypes
 import numpy as np
 
-from tests.internals import _FUSED_CONV2D, _FUSED_MATMUL, dispatch
+from tests.internals import (_CONV2D_BACKPROP_FILTER_WITH_BIAS, _FUSED_CONV2D, _FUSED_MATMUL,
+                             dispatch)
 from tests.ops.spec import OpSpec, rand
-from tests.ops.specs.nn import ref_conv, same_pads
+from tests.ops.specs.nn import ref_conv, ref_conv_filter_grad, same_pads
 
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 
@@ -69,6 +70,25 @@ def _conv_spec(activation, dtype=np.float32, strides=(1, 1), padding="VALID", rt
                   grad=_NOT_DIFFERENTIABLE, name=name)
 
 
+def _filter_bias_grad_spec(dtype=np.float32, strides=(1, 1), padding="VALID", rtol=1e-5):
+    x_shape, w_shape = (2, 5, 6, 3), (3, 3, 3, 4)
+    pads = same_pads((5, 6), (3, 3), strides) if padding == "SAME" else [(0, 0)] * 2
+    dy_shape = ref_conv(np.zeros(x_shape), np.zeros(w_shape), strides, (1, 1), pads).shape
+    attrs = {"filter_sizes": w_shape, "strides": [1, *strides, 1], "padding": padding,
+             "explicit_paddings": [], "data_format": "NHWC", "dilations": [1, 1, 1, 1]}
+
+    def ref(x, dy):
+        wide = [a.astype(np.float64) for a in (x, dy)]
+        return (ref_conv_filter_grad(*wide, w_shape, strides, (1, 1), pads).astype(x.dtype),
+                wide[1].sum((0, 1, 2)).astype(x.dtype))
+    return OpSpec("_Conv2DBackpropFilterWithBias",
+                  lambda x, dy: dispatch(_CONV2D_BACKPROP_FILTER_WITH_BIAS, (x, dy), attrs),
+                  [_data(x_shape, dtype, 1), _data(dy_shape, dtype, 2)], ref, rtol=rtol,
+                  atol=rtol, grad=_NOT_DIFFERENTIABLE,
+                  name="-".join(["_Conv2DBackpropFilterWithBias", np.dtype(dtype).name, padding,
+                                 str(strides)]))
+
+
 def _data(shape, dtype, seed):
     """Random inputs; bfloat16 ones integral, so that every sum is exact (compared bitwise)."""
     if dtype == ml_dtypes.bfloat16:
@@ -86,4 +106,9 @@ SPECS = [
     _conv_spec(b"Relu", np.float64),
     _conv_spec(b"Relu", np.float16, rtol=1e-2),
     _conv_spec(None, ml_dtypes.bfloat16, rtol=5e-2),
+    _filter_bias_grad_spec(),
+    _filter_bias_grad_spec(strides=(2, 2), padding="SAME"),
+    _filter_bias_grad_spec(np.float64),
+    _filter_bias_grad_spec(np.float16, rtol=1e-2),
+    _filter_bias_grad_spec(ml_dtypes.bfloat16, rtol=5e-2),
 ]

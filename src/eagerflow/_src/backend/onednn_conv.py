@@ -198,11 +198,19 @@ def backward_data(w, dy, x_shape, strides, dilations, pads, channels_first, grou
 # oneDNN's kernel does less per example on fewer: two parts of 16 take 5-10% more time than
 # the whole batch of 32, four parts of 8 20-40% more).
 _PART, _PART_WORK = 16, 1 << 23
+# An unsplit filter gradient's bias gradient is summed on another thread meanwhile from
+# this many elements of `dy` (handing it over costs tens of microseconds).
+_BIAS_APART = 1 << 18
 
 
-def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups):
+def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, groups,
+                     bias=False):
     """The gradient of a convolution with respect to its filter of `w_shape`, given its
-    input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none.
+    input `x` (one batch dim) and output gradient `dy`; None where oneDNN has none. With
+    `bias` (channels last), the pair (filter gradient, bias gradient): `dy` summed over all
+    but its last axis, each part of the batch by the thread that just read it for the
+    filter's, or by another thread while one computes an unsplit filter gradient
+    (oneDNN's own bias gradient costs more than the filter's pass saves).
 
     oneDNN's kernel for it sums its threads' shares after a barrier where they spin
     (three to twenty times slower than one thread once another process runs): on
@@ -222,17 +230,45 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
     work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
     parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts < 2 or x.dtype != _F32 or threads.budget() < 2:
-        dw = _filter_gradient(x, dy, *args, serial=threads.budget() > 1)
-        return None if dw is None else _result(dw)
+        serial = threads.budget() > 1
+        if not (bias and serial and dy.size >= _BIAS_APART):
+            dw = _filter_gradient(x, dy, *args, serial=serial)
+            if dw is None:
+                return None
+            return (_result(dw), channel_sums(dy)) if bias else _result(dw)
+        # the filter gradient on one thread, the bias gradient on another meanwhile
+        dw, db = threads.in_chunks(2, lambda i: channel_sums(dy) if i else _filter_gradient(
+            x, dy, *args, serial=True))
+        return None if dw is None else (_result(dw), db)
     bounds = [batch * i // parts for i in range(parts + 1)]
-    grads = threads.in_chunks(parts, lambda i: _filter_gradient(
-        x[bounds[i]:bounds[i + 1]], dy[bounds[i]:bounds[i + 1]], *args, serial=True))
-    if any(g is None for g in grads):
+
+    def part(i):
+        x_part, dy_part = x[bounds[i]:bounds[i + 1]], dy[bounds[i]:bounds[i + 1]]
+        dw = _filter_gradient(x_part, dy_part, *args, serial=True)
+        return dw, (channel_sums(dy_part) if bias and dw is not None else None)
+    grads = threads.in_chunks(parts, part)
+    if any(dw is None for dw, _ in grads):
         return None
-    dw = grads[0]
-    for g in grads[1:]:
+    dw, db = grads[0]
+    for g, b in grads[1:]:
         dw += g
-    return dw
+        if bias:
+            db += b
+    return (dw, db) if bias else dw
+
+
+def channel_sums(a):
+    """C-contiguous `a` summed over all but its last axis, in its dtype: rows of about 1024
+    elements added together, then their channels (NumPy's sum down a narrow last axis
+    takes a call of its inner loop per row, a product with ones spins BLAS's threads)."""
+    channels = a.shape[-1]
+    rows = a.reshape(-1, channels)
+    k = max(1024 // max(channels, 1), 1)
+    whole = len(rows) - len(rows) % k
+    total = rows[:whole].reshape(-1, k * channels).sum(0).reshape(k, channels).sum(0)
+    if whole < len(rows):
+        total += rows[whole:].sum(0)
+    return total
 
 
 def _filter_gradient(x, dy, w_shape, strides, dilations, pads, channels_first, groups,

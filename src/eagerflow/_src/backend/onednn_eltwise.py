@@ -1,5 +1,7 @@
 """Element-wise kernels on oneDNN: one pass over large arrays, on the thread budget.
 
+`relu_grad` masks a gradient; `broadcast` writes a broadcast array.
+
 NumPy runs an element-wise expression one ufunc (one pass over memory) at a
 time on one thread; oneDNN's binary primitive with post-ops chains the steps
 in one pass on every thread. Each function returns the result, or None where
@@ -63,3 +65,30 @@ def relu_grad(gradients, features, out=None):
 
 _ZERO = np.zeros(1, _F32)
 _ZERO.flags.writeable = False
+
+
+def broadcast(source, out):
+    """Copies `source`, a NumPy broadcast view (zero strides along its broadcast axes), into
+    C-contiguous `out` of its shape, on the thread budget: oneDNN's reorder reads strides
+    of zero as NumPy does. False where oneDNN should not run (switched off, not float32,
+    small arrays, negative or odd strides, or only oneDNN's reference code), or need not:
+    NumPy fills rows from one element (a last axis broadcast) as fast. The caller copies
+    then."""
+    if (out.size < MIN_SIZE or out.dtype != _F32 or source.dtype != _F32
+            or out.ndim > api.MAX_NDIMS or not out.flags.c_contiguous or not source.strides
+            or source.strides[-1] == 0 or any(s < 0 or s % 4 for s in source.strides)
+            or not onednn.enabled()):
+        return False
+
+    def build():
+        primitive = onednn.Primitive.reorder(onednn.describe(out.shape, _F32, source.strides),
+                                             onednn.describe(out.shape, _F32, out.strides))
+        if primitive.implementation().startswith("ref"):  # a loop per element
+            raise api.Unsupported("reference implementation only", api.UNIMPLEMENTED)
+        return primitive
+
+    primitive = onednn.cached(("broadcast", out.shape, source.strides), build, shares=True)
+    if primitive is None:
+        return False
+    primitive({api.ARG_SRC: source}, {api.ARG_DST: out})
+    return True

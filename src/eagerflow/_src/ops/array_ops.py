@@ -18,6 +18,7 @@ import operator
 
 import numpy as np
 
+from eagerflow._src.backend import onednn_eltwise
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
@@ -569,6 +570,9 @@ def _broadcast_to_kernel(xp, x, shape):
         # A written copy, as TF's: several times cheaper to make than `xp.broadcast_to`'s
         # read-only view, and the ops that follow read contiguous memory.
         out = xp.empty(shape, x.dtype)
+        if xp is np and out.size >= onednn_eltwise.MIN_SIZE:  # large: on every core
+            if onednn_eltwise.broadcast(np.broadcast_to(x, out.shape), out):
+                return out
         out[...] = x
         return out
     except ValueError:

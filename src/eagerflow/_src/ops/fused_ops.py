@@ -8,6 +8,12 @@ does: ``[b"BiasAdd"]`` or ``[b"BiasAdd", b"Relu"]`` (``Relu6``, ``Elu``,
 ``LeakyRelu``, ``Tanh``, ``Sigmoid``); ``num_args`` counts the operands after
 the product's own (the bias: 1).
 
+``_Conv2DBackpropFilterWithBias`` is ``Conv2DBackpropFilter`` and the
+``BiasAddGrad`` of the same output gradient (channels last) in one op, as
+TensorFlow's oneDNN builds fuse them: on oneDNN the threads computing the
+filter gradient sum the bias gradient too, each over the part of the output
+gradient it has just read (or while the other computes the filter's).
+
 >>> from eagerflow._src.core.dispatch import dispatch
 >>> dispatch(_FUSED_MATMUL, (tf.constant([[1.0, -2.0]]), tf.constant([[1.0], [1.0]]),
 ...                          tf.constant([0.5])), {"fused_ops": [b"BiasAdd", b"Relu"]})
@@ -18,10 +24,10 @@ import numpy as np
 from eagerflow._src.backend import onednn_conv
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_args, tf_nodes
 from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the activations)
 from eagerflow._src.ops import conv_ops
-from eagerflow._src.ops.conv_ops import _CONV2D
+from eagerflow._src.ops.conv_ops import _BACKPROP_FILTER, _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
 
 
@@ -121,6 +127,29 @@ def _fused_conv2d_rule(x, w, bias, strides, padding, explicit_paddings, data_for
     return _CONV2D.shape(x, w, strides, padding, explicit_paddings, data_format, dilations)
 
 
+def _conv2d_backprop_filter_with_bias(xp, x, dy, filter_sizes, strides, padding,
+                                      explicit_paddings, data_format, dilations):
+    attrs = {"filter_sizes": filter_sizes, "strides": strides, "padding": padding,
+             "explicit_paddings": explicit_paddings, "data_format": data_format,
+             "dilations": dilations}
+    if data_format == "NHWC" and x.dtype == np.float32 and onednn_conv.usable(xp, x, dy):
+        pads = conv_ops._checked_backprop_geometry(
+            "Conv2DBackpropFilter", x.shape, filter_sizes, dy.shape, strides, padding,
+            explicit_paddings, data_format, dilations)
+        grads = onednn_conv.backward_weights(
+            conv_ops._flat(x, 2), conv_ops._flat(dy, 2), filter_sizes, *conv_ops._native_window(
+                x.shape, filter_sizes, strides, data_format, dilations, pads), bias=True)
+        if grads is not None:
+            return grads
+    return (_BACKPROP_FILTER.kernel(xp, x, dy, **attrs),
+            nn_ops._BIAS_ADD_GRAD.kernel(xp, dy, data_format=data_format))
+
+
+def _conv2d_backprop_filter_with_bias_rule(x, dy, data_format, **attrs):
+    dw = _BACKPROP_FILTER.shape(x, dy, data_format=data_format, **attrs)
+    return [dw, nn_ops._BIAS_ADD_GRAD.shape(dy, data_format=data_format)]
+
+
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 _FUSED_MATMUL = registry.register(
     "_FusedMatMul", _fused_matmul, _fused_matmul_rule, tied=(0, 1, 2),
@@ -130,15 +159,24 @@ _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
+_CONV2D_BACKPROP_FILTER_WITH_BIAS = registry.register(
+    "_Conv2DBackpropFilterWithBias", _conv2d_backprop_filter_with_bias,
+    _conv2d_backprop_filter_with_bias_rule, multi=True, tied=(0, 1),
+    dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
+    not_differentiable=_NOT_DIFFERENTIABLE)
 # Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
 registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
 registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D)
+registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D,
+                               _CONV2D_BACKPROP_FILTER_WITH_BIAS)
 # TF's nodes take their extra inputs (the bias) as a list of `num_args`
 tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
                                    outputs=("product",))
 tf_nodes[_FUSED_CONV2D] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
                                    outputs=("output",))
+tf_nodes[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = NodeForm(
+    inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), outputs=("output", "bias_grad"))
+tf_args[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = ("input", "filter_sizes", "out_backprop")

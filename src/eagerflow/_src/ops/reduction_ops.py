@@ -18,7 +18,7 @@ from collections import abc
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend import threads
+from eagerflow._src.backend import onednn_eltwise, onednn_pooling, threads
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -42,6 +42,7 @@ from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
 _FLOAT16 = np.dtype(np.float16)
+_FLOAT32 = np.dtype(np.float32)
 _INDEX = (_d.int32, _d.int64)
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -244,11 +245,37 @@ def _mean(xp, x, axis, keepdims):
             with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 is NaN, as in TF
                 return total.astype(x.dtype) / x.dtype.type(_reduced_count(x.shape, axis))
         return (total / _reduced_count(x.shape, axis)).astype(x.dtype)
+    if xp is np and x.dtype == _FLOAT32 and x.size >= onednn_eltwise.MIN_SIZE:
+        pooled = _pooled_mean(x, axis, keepdims)
+        if pooled is not None:
+            return pooled
     total = add_reduce(xp, x, axis, keepdims)
     count = _reduced_count(x.shape, axis)
     if count == 0:  # the mean of nothing is NaN
         return xp.full(xp.shape(total), xp.nan, x.dtype)
     return total / count  # a float or complex dtype divided by a Python int keeps its dtype
+
+
+def _pooled_mean(x, axis, keepdims):
+    """The mean of float32 `x` over consecutive middle axes as oneDNN's average pooling, one
+    window spanning them per leading index (a global average pooling), on the thread
+    budget: 1.4-1.9x as fast as the product with ones on two cores (measured from 2**19
+    elements, rows of whole vectors of 16); None where it does not apply (leading or
+    trailing axes, where that product is one long row; rows of other lengths; a single
+    thread, as fast either way; oneDNN off)."""
+    block = _gemv_block(x, axis)
+    if block is None or block[0] == 0 or x.size < 2 * onednn_eltwise.MIN_SIZE:
+        return None
+    start, stop = block
+    lead, count = math.prod(x.shape[:start]), math.prod(x.shape[start:stop])
+    row = math.prod(x.shape[stop:])
+    if row % 16 or threads.for_primitive() < 2:
+        return None
+    mean = onednn_pooling.pool(True, x.reshape(lead, count, row), (lead, 1, row), (count,),
+                               (1,), [(0, 0)], "NWC")
+    if mean is None:
+        return None
+    return mean.reshape(x.shape[:start] + (1,) * (stop - start) * keepdims + x.shape[stop:])
 
 
 def _extreme(fn_name, identity):

@@ -11,7 +11,7 @@ switch (on unless set off; all off with ``disable_meta_optimizer``):
 * ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
   orphaned (also off with ``disable_model_pruning``);
 * ``remapping``: `fuse_bias_activation`, `fuse_batch_norm_relu`,
-  `fuse_batch_norm_add_relu`;
+  `fuse_batch_norm_add_relu`, `fuse_conv_bias_gradients`;
 * ``memory_optimization``: `plan_buffer_reuse`.
 
 >>> cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2], tf.float32))
@@ -26,6 +26,7 @@ from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
 from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.conv_bias_grad_fusion import fuse_conv_bias_gradients
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
 from eagerflow._src.graph.passes.inline_calls import inlined_operations
@@ -60,4 +61,5 @@ def _passes():
             (fuse_bias_activation, on("remapping")),
             (fuse_batch_norm_relu, on("remapping")),
             (fuse_batch_norm_add_relu, on("remapping")),
+            (fuse_conv_bias_gradients, on("remapping")),
             (plan_buffer_reuse, on("memory_optimization"))]
