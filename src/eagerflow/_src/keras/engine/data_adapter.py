@@ -11,6 +11,7 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 [(2, 2), (2, 2), (1, 2)]
 """
 import math
+import random
 import types
 
 import numpy as np
@@ -129,17 +130,27 @@ def _describe_sizes(data):
 class _Iterable:
     """Batches a generator, `Sequence` or other iterable yields."""
 
-    def __init__(self, data, steps, class_weight=None):
+    def __init__(self, data, steps, class_weight=None, shuffle=False):
         self.data = data
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
+        self._shuffle = shuffle
+        if isinstance(data, Sequence) and len(data):
+            data[0]  # as Keras, which reads the first batch to learn the batches' types
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
 
     def epoch(self, limit=None):
         limit = self.steps if limit is None else limit
-        if self.reiterable or self._iterator is None:
+        if isinstance(self.data, Sequence):
+            # As Keras: a fresh order each epoch from Python's `random` (seeded by
+            # `set_random_seed`) when shuffling.
+            order = list(range(len(self.data)))
+            if self._shuffle:
+                random.shuffle(order)
+            self._iterator = (self.data[i] for i in order)
+        elif self.reiterable or self._iterator is None:
             self._iterator = iter(self.data)
         count = 0
         while limit is None or count < limit:
@@ -188,6 +199,12 @@ class _DatasetAdapter:
         self._recreate = self._user_steps is None or self._user_steps == size
         self._iterator = None
         self.insufficient = False
+
+    def start(self):
+        """Makes the iterator Keras makes before its epochs. When each epoch makes its own,
+        this one is never read, but its making still draws the next order of a dataset
+        that reshuffles each iteration: as in TF, the first epoch gets the second."""
+        self._iterator = iter(self.data)
 
     def epoch(self, limit=None):
         limit = self._user_steps
@@ -277,7 +294,8 @@ class DataHandler:
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)
             else:
-                self._adapter = _Iterable(x, steps_per_epoch, class_weight)
+                self._adapter = _Iterable(x, steps_per_epoch, class_weight,
+                                          shuffle and shuffle != "batch")
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:
@@ -298,7 +316,13 @@ class DataHandler:
             return TensorSpec(dims, tensor.dtype)
         return nest.map_structure(spec, batch)
 
+    def start(self):
+        """What Keras does before the first epoch (see `_DatasetAdapter.start`)."""
+        if isinstance(self._adapter, _DatasetAdapter):
+            self._adapter.start()
+
     def enumerate_epochs(self):
+        self.start()
         for epoch in range(self.initial_epoch, self.epochs):
             if getattr(self._adapter, "insufficient", False):
                 return  # the data ran out before `steps_per_epoch * epochs` batches, as TF

@@ -447,6 +447,7 @@ class Model(Layer):
         self.reset_metrics()
         callbacks.on_test_begin()
         logs = {}
+        handler.start()
         for step, batch in enumerate(handler.batches()):
             callbacks.on_test_batch_begin(step)
             if step == 0:
@@ -473,6 +474,7 @@ class Model(Layer):
         predict = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
+        handler.start()
         for step, batch in enumerate(handler.batches()):
             callbacks.on_predict_batch_begin(step)
             if step == 0:
