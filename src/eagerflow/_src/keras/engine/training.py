@@ -455,9 +455,10 @@ class Model(Layer):
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
+            # (as Keras, with a fresh `History`: `model.history` is then an empty one)
             callbacks = callbacks_mod.CallbackList(
-                callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-                steps=handler.inferred_steps)
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
         self.reset_metrics()
         callbacks.on_test_begin()
@@ -486,8 +487,8 @@ class Model(Layer):
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         callbacks = callbacks_mod.CallbackList(
-            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-            steps=handler.inferred_steps)
+            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
