@@ -94,8 +94,8 @@ def image_data_format():
 def set_image_data_format(data_format):
     global _IMAGE_DATA_FORMAT
     if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', "
-                         f"'channels_last'}}. Received: data_format={data_format}")
+        raise ValueError(f"Unknown `data_format`: {data_format}. Expected one of "
+                         f"{{'channels_last', 'channels_first'}}")
     _IMAGE_DATA_FORMAT = str(data_format)
 
 
@@ -1160,6 +1160,36 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     return late.layers.recurrent.rnn(step_function, inputs, initial_states, go_backwards, mask,
                                      constants, unroll, input_length, time_major,
                                      zero_output_for_mask, return_all_outputs)
+
+
+@export("keras.backend.placeholder")
+def placeholder(shape=None, ndim=None, dtype=None, sparse=False, name=None, ragged=False):
+    """A Keras input of `shape` (the batch dimension included), or of `ndim` unknown
+    dimensions: what eager Keras makes of a placeholder."""
+    if sparse and ragged:
+        raise ValueError("Cannot set both sparse and ragged to True when creating a "
+                         "placeholder.")
+    if not shape and ndim:
+        shape = (None,) * ndim
+    return late.engine.input_layer.Input(batch_shape=list(shape), dtype=dtype or floatx(),
+                                         sparse=sparse, ragged=ragged, name=name)
+
+
+@export("keras.backend.manual_variable_initialization")
+def manual_variable_initialization(value):
+    """Kept for old programs: variables here always hold their initial values at once."""
+    global _MANUAL_VAR_INIT
+    _MANUAL_VAR_INIT = value
+
+
+_MANUAL_VAR_INIT = False
+
+
+@export("keras.backend.gradients")
+def gradients(loss, variables):
+    """`tf.gradients` of `loss` with respect to `variables` (inside a `tf.function` only)."""
+    from eagerflow._src.autodiff import graph_gradients  # (only called when wanted)
+    return graph_gradients.gradients(loss, variables)
 
 
 @export("keras.backend.function")
