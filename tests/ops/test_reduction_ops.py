@@ -690,3 +690,17 @@ def test_arg_extremes_with_nan_in_some_rows_only(dtype, recwarn):
     np.testing.assert_array_equal(tf.argmax(x, 0).numpy(), [1, 0, 0])
     np.testing.assert_array_equal(tf.argmax(tf.zeros([0, 3], dtype), 1).numpy(), [])
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_sum_and_mean_over_axes_of_length_one_keep_negative_zero():
+    # As TF's kernels, which copy the input when each output covers one element; a sum of
+    # several -0.0 starts from +0.0 there too.
+    x = tf.constant([[-0.0], [-0.0]])
+    for fn in (tf.reduce_sum, tf.reduce_mean):
+        out = fn(x, -1).numpy()
+        assert out.shape == (2,) and np.signbit(out).all()
+        assert np.signbit(fn(x, [1], keepdims=True).numpy()).all()
+    assert not np.signbit(tf.reduce_sum(tf.constant([-0.0, -0.0])).numpy())
+    assert tf.reduce_sum(tf.constant([[1, 2]]), 0).numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.reduce_sum(x, 2)
