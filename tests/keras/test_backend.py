@@ -323,3 +323,20 @@ def test_gradients_only_inside_a_function_and_legacy_settings():
     K.manual_variable_initialization(False)
     with pytest.raises(ValueError, match=r"^Unknown `data_format`: bad. Expected one of"):
         K.set_image_data_format("bad")
+
+
+def test_batch_normalization_helpers():
+    K = tf.keras.backend
+    x = np.array([[1.0, -2.0], [3.0, 4.0]], "float32")
+    out = K.batch_normalization(x, np.zeros(2, "float32"), np.ones(2, "float32"),
+                                np.zeros(2, "float32"), np.ones(2, "float32"))
+    np.testing.assert_allclose(out.numpy(), x / np.sqrt(1.001), rtol=1e-6)
+    normed, mean, var = K.normalize_batch_in_training(x, np.ones(2, "float32"),
+                                                      np.zeros(2, "float32"), [0])
+    np.testing.assert_allclose(mean.numpy(), [2.0, 1.0])
+    np.testing.assert_allclose(var.numpy(), [1.0, 9.0])
+    np.testing.assert_allclose(normed.numpy(), (x - [2.0, 1.0]) / np.sqrt([1.001, 9.001]),
+                               rtol=1e-6)
+    images = np.arange(16, dtype="float32").reshape(2, 2, 2, 2)
+    _, mean, var = K.normalize_batch_in_training(images, None, None, [0, 1, 2])
+    np.testing.assert_allclose(var.numpy(), images.reshape(-1, 2).var(0, ddof=1), rtol=1e-6)
