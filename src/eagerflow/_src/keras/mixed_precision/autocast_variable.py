@@ -37,6 +37,11 @@ class AutoCastVariable(Variable):
     """A floating variable whose reads follow `autocast_to`."""
 
     @property
+    def dtype(self):
+        """The dtype reads give: the layer's compute dtype inside its call (as in Keras)."""
+        return getattr(_state, "dtype", None) or self._dtype
+
+    @property
     def true_dtype(self):
         """The dtype the variable holds."""
         return self._dtype
@@ -56,8 +61,7 @@ class AutoCastVariable(Variable):
 
     def __repr__(self):
         text = super().__repr__().replace("<tf.Variable", "<AutoCastVariable", 1)
-        cast_to = getattr(_state, "dtype", None) or self._dtype
         return text.replace(f" dtype={self._dtype.name}",
-                            f" dtype={self._dtype.name} dtype_to_cast_to={cast_to.name}", 1)
+                            f" dtype={self._dtype.name} dtype_to_cast_to={self.dtype.name}", 1)
 
     __str__ = __repr__
