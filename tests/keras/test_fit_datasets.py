@@ -203,3 +203,18 @@ def test_fit_shuffles_a_sequence_with_pythons_random_each_epoch():
     model.evaluate(_Batches(calls), verbose=0)
     model.predict(_Batches(calls), verbose=0)
     assert calls == [0, 0, 1, 2, 3, 4, "end"] * 3
+
+
+def test_a_generator_that_runs_out_ends_training_with_keras_warning(caplog):
+    def batches():
+        for i in range(3):
+            yield np.full((2, 1), i, "float32"), np.ones((2, 1), "float32")
+    model = _recording_model([])
+    with caplog.at_level(logging.WARNING):
+        history = model.fit(batches(), epochs=3, verbose=0)
+    # As tf_keras: the first pass tells the epoch's size; the second finds no data, reports
+    # its reset loss and stops training.
+    assert history.epoch == [0, 1] and history.history["loss"][1] == 0.0
+    assert history.history["loss"][0] > 0.0
+    assert "Your input ran out of data; interrupting training" in caplog.text
+    assert "(in this case, 9 batches)" in caplog.text

@@ -130,8 +130,10 @@ def _describe_sizes(data):
 class _Iterable:
     """Batches a generator, `Sequence` or other iterable yields."""
 
-    def __init__(self, data, steps, class_weight=None, shuffle=False):
+    def __init__(self, data, steps, class_weight=None, shuffle=False, epochs=1):
         self.data = data
+        self._epochs = epochs
+        self.insufficient = False
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
         self._shuffle = shuffle
@@ -158,6 +160,8 @@ class _Iterable:
                 batch = next(self._iterator)
             except StopIteration:
                 self._iterator = None
+                if not self.reiterable and not isinstance(self.data, Sequence):
+                    self._ran_out(count)
                 return
             count += 1
             batch = nest.map_structure(
@@ -167,6 +171,20 @@ class _Iterable:
             yield _weighted(batch, self._class_weight) if self._class_weight else batch
         if isinstance(self.data, Sequence):
             self.data.on_epoch_end()
+
+
+    def _ran_out(self, count):
+        """As Keras: a generator's first pass tells how many batches an epoch has; one that
+        runs out later ends training after this epoch."""
+        if self.steps is None:
+            self.steps = count
+            return
+        _logger.warning(
+            "Your input ran out of data; interrupting training. Make sure that your dataset "
+            "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
+            "case, %d batches). You may need to use the repeat() function when building your "
+            "dataset.", self._epochs * self.steps)
+        self.insufficient = True
 
 
 def _weighted(batch, class_weight):
@@ -295,7 +313,7 @@ class DataHandler:
                                                 class_weight)
             else:
                 self._adapter = _Iterable(x, steps_per_epoch, class_weight,
-                                          shuffle and shuffle != "batch")
+                                          shuffle and shuffle != "batch", epochs - initial_epoch)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:

@@ -429,6 +429,11 @@ class Model(Layer):
                                  "could be due to issues in input pipeline that resulted in "
                                  "an empty dataset. Otherwise, please check the "
                                  "implementation of your `train_step`.")
+            # (as Keras: the metrics' results, which an epoch whose data ran out at once
+            # leaves as reset)
+            results = self.get_metrics_result()
+            if isinstance(logs, dict) and set(logs) == set(results):
+                logs = results
             epoch_logs = _to_python(logs)
             if val_x is not None and _should_validate(epoch, validation_freq):
                 val_logs = self.evaluate(
