@@ -218,3 +218,19 @@ def test_a_generator_that_runs_out_ends_training_with_keras_warning(caplog):
     assert history.history["loss"][0] > 0.0
     assert "Your input ran out of data; interrupting training" in caplog.text
     assert "(in this case, 9 batches)" in caplog.text
+
+
+def test_steps_per_epoch_on_arrays_runs_on_across_the_passes(caplog):
+    values = np.arange(10, dtype="float32")[:, None]
+    seen = []
+    model = _recording_model(seen)
+    with caplog.at_level(logging.WARNING):
+        history = model.fit(values, values, batch_size=2, steps_per_epoch=7, epochs=3,
+                            shuffle=False, verbose=0)
+    # As tf_keras: one stream of a pass per epoch (5 batches each, 15 in all); epoch 2
+    # starts where epoch 1 stopped, and epoch 3 finds one batch left.
+    assert [s[0] for s in seen] == [0, 2, 4, 6, 8, 0, 2, 4, 6, 8, 0, 2, 4, 6, 8]
+    assert history.epoch == [0, 1, 2]
+    assert "(in this case, 21 batches)" in caplog.text
+    seen.clear()
+    assert model.predict(values, batch_size=2, steps=2, verbose=0).shape == (4, 1)

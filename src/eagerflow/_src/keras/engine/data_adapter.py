@@ -10,6 +10,7 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 >>> [tuple(b[0].shape) for b in handler.batches()]
 [(2, 2), (2, 2), (1, 2)]
 """
+import itertools
 import math
 import random
 import types
@@ -77,8 +78,9 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=1):
         self.data = nest.map_structure(_as_array, data)
+        self._epochs, self._stream, self.insufficient = epochs, None, False
         sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
             raise ValueError(f"Data cardinality is ambiguous:\n  "
@@ -93,6 +95,28 @@ class _Arrays:
             else None
 
     def epoch(self, limit=None):
+        if limit is None or limit == self.steps:
+            yield from self._pass()
+            return
+        # As Keras: with another number of steps, the batches run on across the passes
+        # over the data (one per epoch), and training stops when they run out.
+        if self._stream is None:
+            self._stream = itertools.chain.from_iterable(
+                self._pass() for _ in range(self._epochs))
+        for _ in range(limit):
+            batch = next(self._stream, None)
+            if batch is None:
+                _logger.warning(
+                    "Your input ran out of data; interrupting training. Make sure that your "
+                    "dataset or generator can generate at least `steps_per_epoch * epochs` "
+                    "batches (in this case, %d batches). You may need to use the repeat() "
+                    "function when building your dataset.", self._epochs * limit)
+                self.insufficient = True
+                return
+            yield batch
+
+    def _pass(self):
+        """One pass over the data, in a fresh order when shuffling."""
         data = self.data
         if self.shuffle == "batch":
             starts = np.random.permutation(self.steps) * self.batch_size
@@ -102,8 +126,7 @@ class _Arrays:
         elif self.shuffle:
             order = self._orders.next()
             data = nest.map_structure(lambda a: _take(a, order), data)
-        steps = self.steps if limit is None else min(limit, self.steps)
-        for i in range(steps):
+        for i in range(self.steps):
             start = i * self.batch_size
             yield nest.map_structure(
                 lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
@@ -300,7 +323,8 @@ class DataHandler:
                 # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
-            self._adapter = _Arrays(data, batch_size, shuffle, single_batch)
+            self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
+                                    epochs - initial_epoch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
