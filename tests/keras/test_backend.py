@@ -297,3 +297,46 @@ def test_get_uid_counts_apart_from_layer_names():
     tf.keras.backend.reset_uids()
     assert tf.keras.backend.get_uid("dense") == 1
     assert tf.keras.layers.Dense(2).name == "dense"
+
+
+def test_placeholder_is_a_keras_input_of_the_whole_shape():
+    K = tf.keras.backend
+    x = K.placeholder((None, 2))
+    assert K.is_keras_tensor(x) and K.int_shape(x) == (None, 2) and x.dtype == tf.float32
+    assert K.int_shape(K.placeholder(ndim=3, dtype="int32")) == (None, None, None)
+    out = tf.keras.layers.Dense(1)(x)
+    assert tf.keras.Model(x, out)(np.ones((3, 2), "float32")).shape == (3, 1)
+    with pytest.raises(ValueError, match="Cannot set both sparse and ragged"):
+        K.placeholder((2,), sparse=True, ragged=True)
+
+
+def test_gradients_only_inside_a_function_and_legacy_settings():
+    K = tf.keras.backend
+    with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager"):
+        K.gradients(tf.constant(1.0), [tf.constant(1.0)])
+
+    @tf.function
+    def grad(v):
+        return K.gradients(v * v, [v])
+    assert float(grad(tf.constant(3.0))[0]) == 6.0
+    assert K.manual_variable_initialization(True) is None
+    K.manual_variable_initialization(False)
+    with pytest.raises(ValueError, match=r"^Unknown `data_format`: bad. Expected one of"):
+        K.set_image_data_format("bad")
+
+
+def test_batch_normalization_helpers():
+    K = tf.keras.backend
+    x = np.array([[1.0, -2.0], [3.0, 4.0]], "float32")
+    out = K.batch_normalization(x, np.zeros(2, "float32"), np.ones(2, "float32"),
+                                np.zeros(2, "float32"), np.ones(2, "float32"))
+    np.testing.assert_allclose(out.numpy(), x / np.sqrt(1.001), rtol=1e-6)
+    normed, mean, var = K.normalize_batch_in_training(x, np.ones(2, "float32"),
+                                                      np.zeros(2, "float32"), [0])
+    np.testing.assert_allclose(mean.numpy(), [2.0, 1.0])
+    np.testing.assert_allclose(var.numpy(), [1.0, 9.0])
+    np.testing.assert_allclose(normed.numpy(), (x - [2.0, 1.0]) / np.sqrt([1.001, 9.001]),
+                               rtol=1e-6)
+    images = np.arange(16, dtype="float32").reshape(2, 2, 2, 2)
+    _, mean, var = K.normalize_batch_in_training(images, None, None, [0, 1, 2])
+    np.testing.assert_allclose(var.numpy(), images.reshape(-1, 2).var(0, ddof=1), rtol=1e-6)

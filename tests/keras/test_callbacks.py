@@ -559,3 +559,20 @@ def test_remote_monitor_posts_each_epochs_logs(caplog):
             tf.keras.callbacks.RemoteMonitor(f"http://127.0.0.1:{server.server_port}")])
     assert f"Warning: could not reach RemoteMonitor root server at http://127.0.0.1:" \
            f"{server.server_port}" in caplog.text
+
+
+def test_evaluate_and_predict_give_the_model_a_fresh_history():
+    # As Keras: each adds a `History` of its own, so `model.history` no longer is fit's
+    model = _model()
+    x, y = _linear_data()
+    history = model.fit(x, y, epochs=2, verbose=0)
+    assert model.history is history and history.epoch == [0, 1]
+    model.evaluate(x, y, verbose=0)
+    assert model.history is not history and model.history.history == {}
+    assert not hasattr(model.history, "epoch")  # (until training begins)
+    after_evaluate = model.history
+    model.predict(x, verbose=0)
+    assert model.history is not after_evaluate and sorted(history.history) == ["loss"]
+    mine = keras.callbacks.History()
+    model.evaluate(x, y, verbose=0, callbacks=[mine])
+    assert model.history is mine

@@ -131,3 +131,106 @@ def test_the_step_is_traced_once_for_the_element_spec():
     traced = model.train_function.experimental_get_tracing_count()
     model.fit(_dataset(3), epochs=1, verbose=0)  # other batch sizes: the same trace
     assert model.train_function.experimental_get_tracing_count() == traced
+
+
+class _Recorder(tf.keras.layers.Layer):
+    """Passes its input through, keeping the first column of each eager batch it sees."""
+
+    def __init__(self, record):
+        super().__init__()
+        self.record = record
+
+    def call(self, inputs):
+        if tf.executing_eagerly():
+            self.record(inputs[:, 0].numpy().tolist())
+        return inputs
+
+
+def _recording_model(seen):
+    model = tf.keras.Sequential([tf.keras.Input((1,)), _Recorder(seen.append),
+                                 tf.keras.layers.Dense(1)])
+    model.compile("sgd", "mse", run_eagerly=True)
+    return model
+
+
+def test_fit_evaluate_and_predict_each_make_an_iterator_before_their_epochs():
+    # As tf_keras: an iterator made (and never read) before the epochs draws an order of a
+    # dataset that reshuffles each iteration, so the first epoch gets the second order.
+    tf.keras.utils.set_random_seed(8)
+    values = np.arange(6, dtype="float32")[:, None]
+    dataset = tf.data.Dataset.from_tensor_slices((values, values)).shuffle(6).batch(6)
+    orders = [[float(v) for v in b[0][:, 0].numpy()] for _ in range(8) for b in dataset]
+    tf.keras.utils.set_random_seed(8)
+    dataset = tf.data.Dataset.from_tensor_slices((values, values)).shuffle(6).batch(6)
+    seen = []
+    model = _recording_model(seen)
+    model.fit(dataset, epochs=2, verbose=0)
+    model.evaluate(dataset, verbose=0)
+    model.predict(dataset, verbose=0)
+    assert seen == [orders[1], orders[2], orders[4], orders[6]]
+
+
+class _Batches(tf.keras.utils.Sequence):
+    def __init__(self, calls):
+        self.calls = calls
+
+    def __len__(self):
+        return 5
+
+    def __getitem__(self, index):
+        self.calls.append(index)
+        return np.full((2, 1), index, "float32"), np.zeros((2, 1), "float32")
+
+    def on_epoch_end(self):
+        self.calls.append("end")
+
+
+def test_fit_shuffles_a_sequence_with_pythons_random_each_epoch():
+    import random
+    tf.keras.utils.set_random_seed(8)
+    expected = []
+    for _ in range(2):
+        order = list(range(5))
+        random.shuffle(order)
+        expected += [*order, "end"]
+    tf.keras.utils.set_random_seed(8)
+    calls = []
+    model = _recording_model([])
+    model.fit(_Batches(calls), epochs=2, verbose=0)
+    assert calls == [0, *expected]  # (Keras reads the first batch to learn its types)
+    calls.clear()
+    model.fit(_Batches(calls), epochs=1, verbose=0, shuffle=False)
+    model.evaluate(_Batches(calls), verbose=0)
+    model.predict(_Batches(calls), verbose=0)
+    assert calls == [0, 0, 1, 2, 3, 4, "end"] * 3
+
+
+def test_a_generator_that_runs_out_ends_training_with_keras_warning(caplog):
+    def batches():
+        for i in range(3):
+            yield np.full((2, 1), i, "float32"), np.ones((2, 1), "float32")
+    model = _recording_model([])
+    with caplog.at_level(logging.WARNING):
+        history = model.fit(batches(), epochs=3, verbose=0)
+    # As tf_keras: the first pass tells the epoch's size; the second finds no data, reports
+    # its reset loss and stops training.
+    assert history.epoch == [0, 1] and history.history["loss"][1] == 0.0
+    assert history.history["loss"][0] > 0.0
+    assert "Your input ran out of data; interrupting training" in caplog.text
+    assert "(in this case, 9 batches)" in caplog.text
+
+
+def test_steps_per_epoch_on_arrays_runs_on_across_the_passes(caplog):
+    values = np.arange(10, dtype="float32")[:, None]
+    seen = []
+    model = _recording_model(seen)
+    with caplog.at_level(logging.WARNING):
+        history = model.fit(values, values, batch_size=2, steps_per_epoch=7, epochs=3,
+                            shuffle=False, verbose=0)
+    # As tf_keras: one stream of a pass per epoch (5 batches each, 15 in all); epoch 2
+    # starts where epoch 1 stopped, and epoch 3 finds one batch left.
+    assert [s[0] for s in seen] == [0, 2, 4, 6, 8, 0, 2, 4, 6, 8, 0, 2, 4, 6, 8]
+    assert history.epoch == [0, 1, 2]
+    assert "(in this case, 21 batches)" in caplog.text
+    seen.clear()
+    assert model.predict(values, batch_size=2, steps=2, verbose=0).shape == (4, 1)

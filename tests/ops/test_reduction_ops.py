@@ -727,3 +727,17 @@ def test_other_means_stay_with_the_product_with_ones(path, fixed_budget):
         np.testing.assert_allclose(tf.reduce_mean(x, axis).numpy(), x.mean(axis, np.float64),
                                    rtol=1e-5, atol=1e-6)
     assert not any(key[0] == "pooling" for key in onednn._cache)
+
+
+def test_sum_and_mean_over_axes_of_length_one_keep_negative_zero():
+    # As TF's kernels, which copy the input when each output covers one element; a sum of
+    # several -0.0 starts from +0.0 there too.
+    x = tf.constant([[-0.0], [-0.0]])
+    for fn in (tf.reduce_sum, tf.reduce_mean):
+        out = fn(x, -1).numpy()
+        assert out.shape == (2,) and np.signbit(out).all()
+        assert np.signbit(fn(x, [1], keepdims=True).numpy()).all()
+    assert not np.signbit(tf.reduce_sum(tf.constant([-0.0, -0.0])).numpy())
+    assert tf.reduce_sum(tf.constant([[1, 2]]), 0).numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.reduce_sum(x, 2)

@@ -129,3 +129,43 @@ def test_class_weight_weighs_a_generators_batches_as_arrays(data):
     second = model.fit(data(), class_weight=class_weight, verbose=0).history["loss"]
     np.testing.assert_allclose(first + second, expected, rtol=1e-6)
     assert _model().fit(X, Y, batch_size=5, verbose=0).history["loss"] != expected
+
+
+class _Steps(keras.callbacks.Callback):
+    """Records the batch numbers the batch hooks get (and the outputs' rows predict gives)."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.calls.append(("train", batch))
+
+    def on_test_batch_end(self, batch, logs=None):
+        self.calls.append(("test", batch))
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.calls.append(("predict", batch, logs["outputs"].shape[0]))
+
+
+def test_callbacks_see_one_batch_per_execution_of_steps_per_execution_steps():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse", steps_per_execution=3)
+    steps = _Steps()
+    model.fit(X, X[:, :1], batch_size=2, epochs=1, callbacks=[steps], verbose=0)
+    assert steps.calls == [("train", 2), ("train", 4)]
+    assert int(model.optimizer.iterations.numpy()) == 5  # every batch still trains
+    steps.calls.clear()
+    model.evaluate(X, X[:, :1], batch_size=3, callbacks=[steps], verbose=0)
+    model.predict(X, batch_size=1, callbacks=[steps], verbose=0)
+    assert steps.calls == [("test", 2), ("test", 3), ("predict", 2, 3), ("predict", 5, 3),
+                           ("predict", 8, 3), ("predict", 9, 1)]
+
+
+def test_steps_per_execution_needs_the_number_of_batches():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse", steps_per_execution=2)
+    batches = ((X[:2], X[:2, :1]) for _ in range(3))
+    with pytest.raises(ValueError, match=r"^Could not infer the size of the data. With "
+                                         r"`steps_per_execution > 1`, you must specify"):
+        model.fit(batches, verbose=0)

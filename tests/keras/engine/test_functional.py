@@ -316,3 +316,18 @@ def test_input_from_an_eager_tensor_takes_its_shape_and_dtype():
     assert model(np.ones((3, 2))).numpy().tolist() == [[2.0] * 3] * 3
     assert model(t).numpy().tolist() == [[3.0] * 3]
     assert tf.keras.Input(tensor=tf.constant([1, 2])).dtype == tf.int32
+
+
+def test_graph_disconnected_names_the_layer_needing_the_missing_input():
+    # As Keras: the first layer (in the order they run) with an input the model's inputs do
+    # not give, and the layers before it that had all theirs.
+    a, b = tf.keras.Input((2,), name="a"), tf.keras.Input((2,), name="b")
+    h = tf.keras.layers.Dense(2, name="h")(a)
+    g = tf.keras.layers.Dense(2, name="g")(b)
+    out = tf.keras.layers.Dense(1, name="o")(tf.keras.layers.Add(name="add")([h, g]))
+    with pytest.raises(ValueError, match=r"at layer \"g\". The following previous layers were "
+                                         r"accessed without issue: \['h'\]$"):
+        tf.keras.Model(a, out)
+    with pytest.raises(ValueError, match=r"at layer \"h\". The following previous layers were "
+                                         r"accessed without issue: \[\]$"):
+        tf.keras.Model(b, out)

@@ -118,3 +118,19 @@ def test_serialize_warns_for_objects_of_another_family():
         with pytest.warns(UserWarning, match=f"The `keras.{family}.serialize\\(\\)` API should "
                                              f"only be used for objects of type"):
             getattr(keras, family).serialize(obj)
+
+
+def test_serialize_keras_object_takes_plain_values_containers_and_functions():
+    # As tf_keras: plain values as they are, containers item by item, functions by their
+    # registered name marked as functions (and found again, Keras's own by their name).
+    serialize = keras.utils.serialize_keras_object
+    assert serialize(3) == 3 and serialize("relu") == "relu" and serialize((1, 2)) == (1, 2)
+    assert serialize([1, "a"]) == [1, "a"] and serialize(tf.float32) == "float32"
+    assert serialize(tf.TensorShape([1, None])) == [1, None]
+    assert serialize({"a": keras.activations.tanh}) == {"a": {
+        "module": "builtins", "class_name": "function", "config": "tanh",
+        "registered_name": "function"}}
+    config = serialize(keras.losses.mean_squared_error)
+    assert config["config"] == "mean_squared_error"
+    assert keras.utils.deserialize_keras_object(config) is keras.losses.mean_squared_error
+    assert keras.activations.serialize(keras.activations.relu) == "relu"

@@ -136,7 +136,8 @@ def _assign_sub(xp, handle, delta):
 
 
 def _var_rule(var, **_):
-    return var.shape, var.dtype
+    # (the dtype stored: a Keras AutoCastVariable tells the dtype its reads are cast to)
+    return var.shape, getattr(var, "true_dtype", var.dtype)
 
 
 def _no_outputs(*_, **__):

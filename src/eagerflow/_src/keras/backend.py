@@ -28,6 +28,7 @@ from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
 from eagerflow._src.ops import conv_ops, ctc_ops, image_ops, sparse_tensor
+from eagerflow._src.ops import fused_batch_norm_ops
 from eagerflow._src.graph import functional_ops
 from eagerflow._src.keras import late
 from eagerflow._src.ops import wrappers
@@ -94,8 +95,8 @@ def image_data_format():
 def set_image_data_format(data_format):
     global _IMAGE_DATA_FORMAT
     if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', "
-                         f"'channels_last'}}. Received: data_format={data_format}")
+        raise ValueError(f"Unknown `data_format`: {data_format}. Expected one of "
+                         f"{{'channels_last', 'channels_first'}}")
     _IMAGE_DATA_FORMAT = str(data_format)
 
 
@@ -1160,6 +1161,76 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     return late.layers.recurrent.rnn(step_function, inputs, initial_states, go_backwards, mask,
                                      constants, unroll, input_length, time_major,
                                      zero_output_for_mask, return_all_outputs)
+
+
+@export("keras.backend.normalize_batch_in_training")
+def normalize_batch_in_training(x, gamma, beta, reduction_axes, epsilon=1e-3):
+    """``(normalized x, mean, variance)`` with the batch's moments over `reduction_axes`;
+    a 4-D `x` normalized per channel (axes 0, 1, 2) gives the Bessel-corrected variance,
+    as the fused kernel Keras uses there."""
+    x = wrappers.as_tensor(x)
+    axes = [int(a) for a in reduction_axes]
+    if x.shape.rank == 4 and axes == [0, 1, 2]:
+        channels = x.shape[-1]
+        gamma = array_ops.ones([channels], x.dtype) if gamma is None else gamma
+        beta = array_ops.zeros([channels], x.dtype) if beta is None else beta
+        return fused_batch_norm_ops.fused_batch_norm(x, gamma, beta, epsilon=epsilon)
+    keep = sorted(axes) != list(range(x.shape.rank))[:-1]  # moments broadcast back to x
+    mean, variance = nn_ops.moments(x, axes, keepdims=keep)
+
+    def broadcast(param):
+        if param is None or not keep:
+            return param
+        return array_ops.reshape(param, array_ops.shape(mean))
+    normed = nn_ops.batch_normalization(x, mean, variance, broadcast(beta), broadcast(gamma),
+                                        epsilon)
+    if keep:
+        mean, variance = array_ops.squeeze(mean), array_ops.squeeze(variance)
+    return normed, mean, variance
+
+
+@export("keras.backend.batch_normalization")
+def batch_normalization(x, mean, var, beta, gamma, axis=-1, epsilon=1e-3):
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta``; a 4-D `x` normalized along its
+    last axis through the fused inference kernel, as Keras does."""
+    x = wrappers.as_tensor(x)
+    if x.shape.rank == 4 and axis in (-1, 3):
+        mean, var = array_ops.reshape(mean, [-1]), array_ops.reshape(var, [-1])
+        beta = array_ops.zeros_like(mean) if beta is None else array_ops.reshape(beta, [-1])
+        gamma = array_ops.ones_like(mean) if gamma is None else array_ops.reshape(gamma, [-1])
+        return fused_batch_norm_ops.fused_batch_norm(x, gamma, beta, mean=mean, variance=var,
+                                                     epsilon=epsilon, is_training=False)[0]
+    return nn_ops.batch_normalization(x, mean, var, beta, gamma, epsilon)
+
+
+@export("keras.backend.placeholder")
+def placeholder(shape=None, ndim=None, dtype=None, sparse=False, name=None, ragged=False):
+    """A Keras input of `shape` (the batch dimension included), or of `ndim` unknown
+    dimensions: what eager Keras makes of a placeholder."""
+    if sparse and ragged:
+        raise ValueError("Cannot set both sparse and ragged to True when creating a "
+                         "placeholder.")
+    if not shape and ndim:
+        shape = (None,) * ndim
+    return late.engine.input_layer.Input(batch_shape=list(shape), dtype=dtype or floatx(),
+                                         sparse=sparse, ragged=ragged, name=name)
+
+
+@export("keras.backend.manual_variable_initialization")
+def manual_variable_initialization(value):
+    """Kept for old programs: variables here always hold their initial values at once."""
+    global _MANUAL_VAR_INIT
+    _MANUAL_VAR_INIT = value
+
+
+_MANUAL_VAR_INIT = False
+
+
+@export("keras.backend.gradients")
+def gradients(loss, variables):
+    """`tf.gradients` of `loss` with respect to `variables` (inside a `tf.function` only)."""
+    from eagerflow._src.autodiff import graph_gradients  # (only called when wanted)
+    return graph_gradients.gradients(loss, variables)
 
 
 @export("keras.backend.function")

@@ -470,8 +470,7 @@ class History(Callback):
 
     def __init__(self):
         super().__init__()
-        self.history = {}
-        self.epoch = []
+        self.history = {}  # (`epoch` comes with training, as in Keras)
 
     def on_train_begin(self, logs=None):
         self.epoch = []

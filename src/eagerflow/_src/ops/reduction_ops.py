@@ -183,7 +183,18 @@ def _truncating_divide(xp, total, count):
 # The ufuncs' own `reduce` (in NumPy and CuPy alike) skips the argument
 # handling of `xp.sum`/`xp.prod`, about half of a small reduction's cost.
 def _sum(xp, x, axis, keepdims):
+    if axis and 1 in x.shape and _one_each(x.shape, axis):
+        # TF's kernel copies the input when each output sums one element: -0.0 stays -0.0
+        # (the ufunc adds it to +0.0)
+        return x.copy() if keepdims else xp.squeeze(x, axis)
     return xp.add.reduce(x, axis, x.dtype, keepdims=keepdims)
+
+
+def _one_each(shape, axis):
+    """Whether the valid, distinct axes `axis` of `shape` all have length 1."""
+    ndim = len(shape)
+    return all(-ndim <= a < ndim and shape[a] == 1 for a in axis) and \
+        len({a % ndim for a in axis}) == len(axis)
 
 
 # A sum over leading or middle axes adds whole rows of the axes after them, one call of

@@ -10,7 +10,9 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 >>> [tuple(b[0].shape) for b in handler.batches()]
 [(2, 2), (2, 2), (1, 2)]
 """
+import itertools
 import math
+import random
 import types
 
 import numpy as np
@@ -76,8 +78,9 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=1):
         self.data = nest.map_structure(_as_array, data)
+        self._epochs, self._stream, self.insufficient = epochs, None, False
         sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
             raise ValueError(f"Data cardinality is ambiguous:\n  "
@@ -92,6 +95,28 @@ class _Arrays:
             else None
 
     def epoch(self, limit=None):
+        if limit is None or limit == self.steps:
+            yield from self._pass()
+            return
+        # As Keras: with another number of steps, the batches run on across the passes
+        # over the data (one per epoch), and training stops when they run out.
+        if self._stream is None:
+            self._stream = itertools.chain.from_iterable(
+                self._pass() for _ in range(self._epochs))
+        for _ in range(limit):
+            batch = next(self._stream, None)
+            if batch is None:
+                _logger.warning(
+                    "Your input ran out of data; interrupting training. Make sure that your "
+                    "dataset or generator can generate at least `steps_per_epoch * epochs` "
+                    "batches (in this case, %d batches). You may need to use the repeat() "
+                    "function when building your dataset.", self._epochs * limit)
+                self.insufficient = True
+                return
+            yield batch
+
+    def _pass(self):
+        """One pass over the data, in a fresh order when shuffling."""
         data = self.data
         if self.shuffle == "batch":
             starts = np.random.permutation(self.steps) * self.batch_size
@@ -101,8 +126,7 @@ class _Arrays:
         elif self.shuffle:
             order = self._orders.next()
             data = nest.map_structure(lambda a: _take(a, order), data)
-        steps = self.steps if limit is None else min(limit, self.steps)
-        for i in range(steps):
+        for i in range(self.steps):
             start = i * self.batch_size
             yield nest.map_structure(
                 lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
@@ -129,17 +153,29 @@ def _describe_sizes(data):
 class _Iterable:
     """Batches a generator, `Sequence` or other iterable yields."""
 
-    def __init__(self, data, steps, class_weight=None):
+    def __init__(self, data, steps, class_weight=None, shuffle=False, epochs=1):
         self.data = data
+        self._epochs = epochs
+        self.insufficient = False
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
+        self._shuffle = shuffle
+        if isinstance(data, Sequence) and len(data):
+            data[0]  # as Keras, which reads the first batch to learn the batches' types
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
 
     def epoch(self, limit=None):
         limit = self.steps if limit is None else limit
-        if self.reiterable or self._iterator is None:
+        if isinstance(self.data, Sequence):
+            # As Keras: a fresh order each epoch from Python's `random` (seeded by
+            # `set_random_seed`) when shuffling.
+            order = list(range(len(self.data)))
+            if self._shuffle:
+                random.shuffle(order)
+            self._iterator = (self.data[i] for i in order)
+        elif self.reiterable or self._iterator is None:
             self._iterator = iter(self.data)
         count = 0
         while limit is None or count < limit:
@@ -147,6 +183,8 @@ class _Iterable:
                 batch = next(self._iterator)
             except StopIteration:
                 self._iterator = None
+                if not self.reiterable and not isinstance(self.data, Sequence):
+                    self._ran_out(count)
                 return
             count += 1
             batch = nest.map_structure(
@@ -156,6 +194,20 @@ class _Iterable:
             yield _weighted(batch, self._class_weight) if self._class_weight else batch
         if isinstance(self.data, Sequence):
             self.data.on_epoch_end()
+
+
+    def _ran_out(self, count):
+        """As Keras: a generator's first pass tells how many batches an epoch has; one that
+        runs out later ends training after this epoch."""
+        if self.steps is None:
+            self.steps = count
+            return
+        _logger.warning(
+            "Your input ran out of data; interrupting training. Make sure that your dataset "
+            "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
+            "case, %d batches). You may need to use the repeat() function when building your "
+            "dataset.", self._epochs * self.steps)
+        self.insufficient = True
 
 
 def _weighted(batch, class_weight):
@@ -188,6 +240,12 @@ class _DatasetAdapter:
         self._recreate = self._user_steps is None or self._user_steps == size
         self._iterator = None
         self.insufficient = False
+
+    def start(self):
+        """Makes the iterator Keras makes before its epochs. When each epoch makes its own,
+        this one is never read, but its making still draws the next order of a dataset
+        that reshuffles each iteration: as in TF, the first epoch gets the second."""
+        self._iterator = iter(self.data)
 
     def epoch(self, limit=None):
         limit = self._user_steps
@@ -265,7 +323,8 @@ class DataHandler:
                 # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
-            self._adapter = _Arrays(data, batch_size, shuffle, single_batch)
+            self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
+                                    epochs - initial_epoch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
@@ -277,7 +336,8 @@ class DataHandler:
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)
             else:
-                self._adapter = _Iterable(x, steps_per_epoch, class_weight)
+                self._adapter = _Iterable(x, steps_per_epoch, class_weight,
+                                          shuffle and shuffle != "batch", epochs - initial_epoch)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:
@@ -298,7 +358,13 @@ class DataHandler:
             return TensorSpec(dims, tensor.dtype)
         return nest.map_structure(spec, batch)
 
+    def start(self):
+        """What Keras does before the first epoch (see `_DatasetAdapter.start`)."""
+        if isinstance(self._adapter, _DatasetAdapter):
+            self._adapter.start()
+
     def enumerate_epochs(self):
+        self.start()
         for epoch in range(self.initial_epoch, self.epochs):
             if getattr(self._adapter, "insufficient", False):
                 return  # the data ran out before `steps_per_epoch * epochs` batches, as TF

@@ -493,6 +493,28 @@ def _conform(tensor, ref):
     return tensor
 
 
+def _check_connected(inputs, outputs, steps):
+    """Raises Keras's error for the first step (in the order they run) that needs a tensor
+    the model's inputs do not give, naming the layers that had all theirs."""
+    computable = {id(x) for x in inputs}
+    complete = []
+
+    def check(tensor, layer_name):
+        if id(tensor) not in computable and isinstance(
+                getattr(tensor.node, "layer", None), InputLayer):
+            raise ValueError(f"Graph disconnected: cannot obtain value for tensor {tensor} at "
+                             f"layer \"{layer_name}\". The following previous layers were "
+                             f"accessed without issue: {complete}")
+    for step in steps:
+        for tensor in step.keras_inputs:
+            check(tensor, step.layer.name)
+        computable.update(id(t) for t in nest.flatten(step.outputs))
+        complete.append(step.layer.name)
+    for tensor in outputs:
+        if keras_tensor.is_keras_tensor(tensor):
+            check(tensor, tensor.node.layer.name)
+
+
 def _schedule(inputs, outputs):
     """The layer calls (`Node`s) leading from `inputs` to `outputs`, deepest first; the depth of
     each (by id; the inputs' nodes included); and the layers, in Keras's order.
@@ -512,10 +534,7 @@ def _schedule(inputs, outputs):
         node = tensor.node
         if node is not None:
             if isinstance(node.layer, InputLayer):
-                raise ValueError(f"Graph disconnected: cannot obtain value for tensor "
-                                 f"{tensor} at layer \"{node.layer.name}\". The following "
-                                 f"previous layers were accessed without issue: "
-                                 f"{[s.layer.name for s in order]}")
+                return None  # not one of the model's inputs: `_check_connected` says so
             return node
         if tensor.op.type == "Const":
             return None
@@ -551,6 +570,7 @@ def _schedule(inputs, outputs):
         layer_depth[id(node.layer)] = max(layer_depth.get(id(node.layer), 0), depth[id(node)])
     position = {id(s): i for i, s in enumerate(order)}
     steps = sorted(order, key=lambda s: (-depth[id(s)], position[id(s)]))
+    _check_connected(inputs, outputs, steps)
     layers = [layer for layer, _ in sorted(met.values(), key=lambda entry: (
         -layer_depth[id(entry[0])], entry[1]))]
     return steps, depth, layers

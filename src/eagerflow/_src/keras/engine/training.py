@@ -33,6 +33,7 @@ from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
+from eagerflow._src.ops.array_ops import concat
 
 
 @export("keras.Model", "keras.models.Model")
@@ -273,6 +274,17 @@ class Model(Layer):
         """The `steps_per_execution` given to `compile` (an int64 variable), or None."""
         return getattr(self, "_steps_per_execution", None)
 
+    def _steps_per_execution_for(self, handler):
+        """How many batches each call of a step function runs (the callbacks see one batch
+        for each); more than one needs the number of batches known."""
+        per_execution = 1 if self._steps_per_execution is None else \
+            int(self._steps_per_execution.numpy())
+        if per_execution > 1 and handler.inferred_steps is None:
+            raise ValueError("Could not infer the size of the data. With "
+                             "`steps_per_execution > 1`, you must specify the number of "
+                             "steps to run.")
+        return per_execution
+
     @steps_per_execution.setter
     def steps_per_execution(self, value):
         if self.steps_per_execution is None:
@@ -386,6 +398,7 @@ class Model(Layer):
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers)
+        per_execution = self._steps_per_execution_for(handler)
         val_x = val_y = val_sw = None
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
@@ -402,12 +415,13 @@ class Model(Layer):
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            for step, batch in enumerate(handler.batches()):
+            for step, end_step, batches in _executions(handler.batches(), per_execution):
                 callbacks.on_train_batch_begin(step)
-                if step == 0:
-                    _trace_for_every_batch(train, handler, batch)
-                logs = train(batch)
-                callbacks.on_train_batch_end(step, logs)
+                for batch in batches:
+                    if step == 0 and batch is batches[0]:
+                        _trace_for_every_batch(train, handler, batch)
+                    logs = train(batch)
+                callbacks.on_train_batch_end(end_step, logs)
                 if self.stop_training:
                     break
             if logs is None:  # no batch ever came
@@ -415,6 +429,11 @@ class Model(Layer):
                                  "could be due to issues in input pipeline that resulted in "
                                  "an empty dataset. Otherwise, please check the "
                                  "implementation of your `train_step`.")
+            # (as Keras: the metrics' results, which an epoch whose data ran out at once
+            # leaves as reset)
+            results = self.get_metrics_result()
+            if isinstance(logs, dict) and set(logs) == set(results):
+                logs = results
             epoch_logs = _to_python(logs)
             if val_x is not None and _should_validate(epoch, validation_freq):
                 val_logs = self.evaluate(
@@ -438,21 +457,25 @@ class Model(Layer):
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
                                            max_queue_size=max_queue_size, workers=workers)
+        per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
+            # (as Keras, with a fresh `History`: `model.history` is then an empty one)
             callbacks = callbacks_mod.CallbackList(
-                callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-                steps=handler.inferred_steps)
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
         self.reset_metrics()
         callbacks.on_test_begin()
         logs = {}
-        for step, batch in enumerate(handler.batches()):
+        handler.start()
+        for step, end_step, batches in _executions(handler.batches(), per_execution):
             callbacks.on_test_batch_begin(step)
-            if step == 0:
-                _trace_for_every_batch(test, handler, batch)
-            logs = test(batch)
-            callbacks.on_test_batch_end(step, logs)
+            for batch in batches:
+                if step == 0 and batch is batches[0]:
+                    _trace_for_every_batch(test, handler, batch)
+                logs = test(batch)
+            callbacks.on_test_batch_end(end_step, logs)
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit:
@@ -466,20 +489,27 @@ class Model(Layer):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
                                            max_queue_size=max_queue_size, workers=workers)
+        per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         callbacks = callbacks_mod.CallbackList(
-            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-            steps=handler.inferred_steps)
+            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
-        for step, batch in enumerate(handler.batches()):
+        handler.start()
+        for step, end_step, batches in _executions(handler.batches(), per_execution):
             callbacks.on_predict_batch_begin(step)
-            if step == 0:
-                _trace_for_every_batch(predict, handler, batch)
-            out = predict(batch)
-            outputs.append(nest.map_structure(lambda t: t.numpy(), out))
-            callbacks.on_predict_batch_end(step, {"outputs": out})
+            outs = []
+            for batch in batches:
+                if step == 0 and batch is batches[0]:
+                    _trace_for_every_batch(predict, handler, batch)
+                outs.append(predict(batch))
+                outputs.append(nest.map_structure(lambda t: t.numpy(), outs[-1]))
+            # (one execution's outputs together, as Keras gives them)
+            out = outs[0] if len(outs) == 1 else nest.map_structure(
+                lambda *parts: concat(list(parts), 0), *outs)
+            callbacks.on_predict_batch_end(end_step, {"outputs": out})
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
                              "Please use `Model.compile(..., run_eagerly=True)`, or "
@@ -622,6 +652,19 @@ class Model(Layer):
             Functional = late.engine.functional.Functional  # a Model subclass, defined later
             return Functional.from_config(config, custom_objects)
         return cls(**config)
+
+
+def _executions(batches, per_execution):
+    """`batches` in groups of `per_execution`, as Keras runs them (the last group may be
+    smaller): ``(first step, last step, group)``, the steps its callbacks get."""
+    group, first = [], 0
+    for batch in batches:
+        group.append(batch)
+        if len(group) == per_execution:
+            yield first, first + len(group) - 1, group
+            first, group = first + len(group), []
+    if group:
+        yield first, first + len(group) - 1, group
 
 
 def _trace_for_every_batch(step, handler, batch):

@@ -36,15 +36,32 @@ def autocast_to(dtype):
 class AutoCastVariable(Variable):
     """A floating variable whose reads follow `autocast_to`."""
 
+    @property
+    def dtype(self):
+        """The dtype reads give: the layer's compute dtype inside its call (as in Keras)."""
+        return getattr(_state, "dtype", None) or self._dtype
+
+    @property
+    def true_dtype(self):
+        """The dtype the variable holds."""
+        return self._dtype
+
     def value(self):
         read = super().value()
         target = getattr(_state, "dtype", None)
-        if target is None or target == self.dtype:
+        if target is None or target == self._dtype:
             return read
         return cast_ops.cast(read, target)
 
     def __tf_tensor__(self, dtype=None, name=None):
         target = getattr(_state, "dtype", None)
-        if target is None or dtype is not None and dtype == self.dtype:
+        if target is None or dtype is not None and dtype == self._dtype:
             return super().__tf_tensor__(dtype, name)
         return self.value()
+
+    def __repr__(self):
+        text = super().__repr__().replace("<tf.Variable", "<AutoCastVariable", 1)
+        return text.replace(f" dtype={self._dtype.name}",
+                            f" dtype={self._dtype.name} dtype_to_cast_to={self.dtype.name}", 1)
+
+    __str__ = __repr__

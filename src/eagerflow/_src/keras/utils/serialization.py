@@ -112,12 +112,23 @@ def serialize_keras_object(instance, module=None):
     ``build_config`` of built layers), a name for functions."""
     if instance is None:
         return None
+    # as Keras: plain values as they are, containers item by item
+    if isinstance(instance, (list, tuple)):
+        items = [serialize_keras_object(v) for v in instance]
+        return tuple(items) if isinstance(instance, tuple) else items
+    if isinstance(instance, dict):
+        return {key: serialize_keras_object(v) for key, v in instance.items()}
+    if isinstance(instance, (str, int, float, bool, bytes, TensorShape, Tensor, np.ndarray,
+                             np.generic, DType)):
+        return _serialize_value(instance)
     if not hasattr(instance, "get_config"):
         name = get_registered_name(instance)
         if name is None:
             raise ValueError(f"Cannot serialize {instance!r}: it has no get_config() method "
                              f"and no name.")
-        return name
+        # (how tf_keras writes a function: by its registered name, marked as a function)
+        return {"module": "builtins", "class_name": "function", "config": name,
+                "registered_name": "function"}
     cls = type(instance)
     if _is_own(cls):
         registered = None if cls in _PUBLIC_REGISTERED else _GLOBAL_CUSTOM_NAMES.get(cls)
@@ -148,6 +159,8 @@ def _serialize_value(value):
         return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
         return {key: _serialize_value(v) for key, v in value.items()}
+    if isinstance(value, bytes):
+        return {"class_name": "__bytes__", "config": {"value": value.decode("utf-8")}}
     if isinstance(value, TensorShape):
         return value.as_list() if value.rank is not None else None
     if isinstance(value, Tensor):
@@ -189,6 +202,10 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         return identifier
     if isinstance(identifier, dict) and identifier.get("class_name") == "function":
         identifier = identifier.get("config")  # how Keras writes a function: by its name
+        if get_registered_object(identifier, custom_objects, module_objects) is None:
+            function = _public_function(identifier)
+            if function is not None:
+                return function
     if isinstance(identifier, dict):
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format for {identifier}. Expecting python "
@@ -215,6 +232,18 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+def _public_function(name):
+    """The function Keras's families (activations, losses, metrics, ...) know as `name`."""
+    for family in _FAMILIES:
+        function = family.objects().get(name)
+        if inspect.isfunction(function):
+            return function
+    return None
+
+
+_FAMILIES = []  # every `Identifiers`, in the order they were made
 
 
 @contextlib.contextmanager
@@ -288,6 +317,7 @@ class Identifiers:
         self._objects, self.none, self.get_error = objects, none, get_error
         self.instantiate, self.unknown, self.module = instantiate, unknown, module
         self.factories = factories or {}
+        _FAMILIES.append(self)
 
     def objects(self):
         return self._objects() if callable(self._objects) else self._objects
@@ -302,6 +332,8 @@ class Identifiers:
                           f"type `{self.api}.{self.base.__name__}`. Found an instance of type "
                           f"{type(obj)}, which may lead to improper serialization.",
                           stacklevel=3)
+        if not hasattr(obj, "get_config") and get_registered_name(obj) is not None:
+            return get_registered_name(obj)  # a function by its name
         config = serialize_keras_object(obj, module=self.module)
         if use_legacy_format and isinstance(config, dict):
             return {"class_name": config["registered_name"] or config["class_name"],
