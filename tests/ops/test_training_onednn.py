@@ -157,3 +157,48 @@ def test_a_large_variable_is_updated_in_parts_on_idle_threads(monkeypatch):
         opt.apply_gradients([(tf.constant(g), var)])
     np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
     assert parts == [2] * len(grads)
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (0, 5), (7,), (8191,), (8192,), (97, 131),
+                                   (2, 3, 4099)])
+def test_adam_of_any_size_matches_the_formula(path, shape):
+    w, grads = _data(6, steps=3, shape=shape)
+    var = tf.Variable(w)
+    opt = tf.keras.optimizers.Adam(0.01)
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+
+
+def test_adam_of_variables_of_one_size_in_turn(path):
+    # two variables (and their slots) of one size take turns on the same native update
+    data = [_data(7 + i, steps=3, shape=(120, 90)) for i in range(2)]
+    variables = [tf.Variable(w) for w, _ in data]
+    opt = tf.keras.optimizers.Adam(0.01)
+    for t in range(3):
+        opt.apply_gradients([(tf.constant(grads[t]), var)
+                             for var, (_, grads) in zip(variables, data)])
+    for var, (w, grads) in zip(variables, data):
+        np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5,
+                                   atol=1e-6)
+
+
+def test_raw_adam_with_a_transposed_gradient_and_changing_hyperparameters(path):
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((150, 150)).astype(np.float32)
+    var, m, v = tf.Variable(w), tf.Variable(tf.zeros_like(w)), tf.Variable(tf.zeros_like(w))
+    ref_w, ref_m, ref_v = (a.astype(np.float64) for a in (w, np.zeros_like(w), np.zeros_like(w)))
+    for t, (lr, beta1, beta2, epsilon) in enumerate(
+            [(0.01, 0.9, 0.999, 1e-7), (0.1, 0.5, 0.9, 1e-3), (0.001, 0.0, 0.5, 0.0)], 1):
+        g = rng.standard_normal((150, 150)).astype(np.float32)
+        tf.raw_ops.ResourceApplyAdam(
+            var=var.handle, m=m.handle, v=v.handle, beta1_power=beta1 ** t,
+            beta2_power=beta2 ** t, lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon,
+            grad=tf.transpose(tf.constant(g)))
+        g = g.T.astype(np.float64)
+        ref_m += (g - ref_m) * (1 - beta1)
+        ref_v += (g * g - ref_v) * (1 - beta2)
+        alpha = lr * np.sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
+        ref_w -= alpha * ref_m / (np.sqrt(ref_v) + epsilon)
+    for got, want in ((var, ref_w), (m, ref_m), (v, ref_v)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
