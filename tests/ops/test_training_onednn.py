@@ -202,3 +202,102 @@ def test_raw_adam_with_a_transposed_gradient_and_changing_hyperparameters(path):
         ref_w -= alpha * ref_m / (np.sqrt(ref_v) + epsilon)
     for got, want in ((var, ref_w), (m, ref_m), (v, ref_v)):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def _rmsprop_momentum_reference(w, grads, lr=0.01, rho=0.9, momentum=0.9, epsilon=1e-7,
+                                initial=0.0):
+    w, ms = w.astype(np.float64), np.full_like(w, initial, np.float64)
+    mom = np.zeros_like(w)
+    for g in grads:
+        ms = rho * ms + (1 - rho) * g * g
+        mom = momentum * mom + lr * g / np.sqrt(ms + epsilon)
+        w -= mom
+    return w
+
+
+def _adagrad_reference(w, grads, lr=0.01, initial=0.1, epsilon=1e-7):
+    w, accum = w.astype(np.float64), np.full_like(w, initial, np.float64)
+    for g in grads:
+        accum += g * g
+        w -= lr * g / np.sqrt(accum + epsilon)
+    return w
+
+
+def _momentum_reference(w, grads, lr=0.01, momentum=0.9):
+    w, m = w.astype(np.float64), np.zeros_like(w, np.float64)
+    for g in grads:
+        m = momentum * m - lr * g
+        w += m
+    return w
+
+
+def _adamw_reference(w, grads, lr=0.01, weight_decay=0.05, beta1=0.9, beta2=0.999,
+                     epsilon=1e-7):
+    w, m, v = w.astype(np.float64), np.zeros_like(w, np.float64), np.zeros_like(w, np.float64)
+    for t, g in enumerate(grads, 1):
+        w -= w * weight_decay * lr
+        m += (g - m) * (1 - beta1)
+        v += (g * g - v) * (1 - beta2)
+        w -= lr * np.sqrt(1 - beta2 ** t) / (1 - beta1 ** t) * m / (np.sqrt(v) + epsilon)
+    return w
+
+
+OPTIMIZERS = {
+    "rmsprop": (lambda: tf.keras.optimizers.RMSprop(0.01), _rmsprop_reference),
+    "rmsprop_momentum": (lambda: tf.keras.optimizers.RMSprop(0.01, momentum=0.9),
+                         _rmsprop_momentum_reference),
+    "adagrad": (lambda: tf.keras.optimizers.Adagrad(0.01), _adagrad_reference),
+    "momentum": (lambda: tf.keras.optimizers.SGD(0.01, momentum=0.9), _momentum_reference),
+    "adamw": (lambda: tf.keras.optimizers.AdamW(0.01, weight_decay=0.05), _adamw_reference),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("shape", [(), (0, 3), (97, 131), (701, 301)])
+def test_keras_optimizers_match_their_formulas(path, name, shape):
+    make, reference = OPTIMIZERS[name]
+    w, grads = _data(9, steps=3, shape=shape)
+    var = tf.Variable(w)
+    opt = make()
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), reference(w, grads), rtol=1e-5, atol=1e-6)
+
+
+@needs_onednn
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_native_and_numpy_optimizers_agree(name):
+    w, grads = _data(10, steps=4, shape=(701, 301))
+    results = []
+    for flag in (True, False):
+        onednn.set_enabled(flag)
+        try:
+            var = tf.Variable(w)
+            opt = OPTIMIZERS[name][0]()
+            for g in grads:
+                opt.apply_gradients([(tf.constant(g), var)])
+            results.append((var.numpy(), *(s.numpy() for s in opt.variables[1:])))
+        finally:
+            onednn.set_enabled(None)
+    for native, numpy_ in zip(*results):
+        np.testing.assert_allclose(native, numpy_, rtol=2e-6, atol=1e-7)
+
+
+def test_v1_rmsprop_with_momentum_matches_the_formula(path):
+    w, grads = _data(11)
+    v1 = tf.compat.v1
+    g = v1.Graph()
+    with g.as_default():
+        var = v1.Variable(w)
+        grad = v1.placeholder(tf.float32, SHAPE)
+        train = v1.train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.9,
+                                          epsilon=1e-7).apply_gradients([(grad, var)])
+        init = v1.global_variables_initializer()
+    with v1.Session(graph=g) as sess:
+        sess.run(init)
+        for step_grad in grads:
+            sess.run(train, {grad: step_grad})
+        out = sess.run(var)
+    # (TF 1's mean square starts at one)
+    np.testing.assert_allclose(out, _rmsprop_momentum_reference(w, grads, initial=1.0),
+                               rtol=1e-5, atol=1e-6)
