@@ -163,11 +163,11 @@ def _update(name, spec, arrays, scalars, min_size=MIN_SIZE):
 # (oneDNN's eltwise primitive has no fast kernel with binary post-ops: where a pass starts
 # with an eltwise op, a binary one multiplying by 1 or adding a scalar leads)
 _ADAM = (("w", "m", "v", "g"), ("decay1", "decay2", "epsilon", "neg_alpha", "one"), (
-    # m = (g - m) * decay1 + m
-    (api.BINARY_SUB, "g", "m", ((api.BINARY_MUL, "decay1"), (api.BINARY_ADD, "m")), "m"),
     # v = (g * g - v) * decay2 + v
     (api.BINARY_MUL, "g", "g", ((api.BINARY_SUB, "v"), (api.BINARY_MUL, "decay2"),
                                 (api.BINARY_ADD, "v")), "v"),
+    # m = (g - m) * decay1 + m (after v: the gradient is still in cache, and m is for the step)
+    (api.BINARY_SUB, "g", "m", ((api.BINARY_MUL, "decay1"), (api.BINARY_ADD, "m")), "m"),
     # w = 1 / (sqrt(v) + epsilon) * m * -alpha + w
     (api.BINARY_MUL, "v", "one", ((api.ELTWISE_SQRT, 0.0, 0.0), (api.BINARY_ADD, "epsilon"),
                                   (api.ELTWISE_POW, 1.0, -1.0), (api.BINARY_MUL, "m"),
