@@ -186,6 +186,6 @@ def backprop(entries, targets, target_grads, sources, live):
             if several and not (type(g) is EagerTensor and type(t) is EagerTensor
                                 and g._data.shape == t._data.shape):
                 if type(g) is not IndexedSlices:
-                    g = unbroadcast(g, t)
+                    g = unbroadcast(g, t, inputs if op.elementwise else ())
             grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     return [grads.get(id(s)) for s in sources]
