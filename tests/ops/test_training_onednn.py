@@ -231,6 +231,13 @@ def _momentum_reference(w, grads, lr=0.01, momentum=0.9):
     return w
 
 
+def _sgd_reference(w, grads, lr=0.01):
+    w = w.astype(np.float64)
+    for g in grads:
+        w -= lr * g
+    return w
+
+
 def _adamw_reference(w, grads, lr=0.01, weight_decay=0.05, beta1=0.9, beta2=0.999,
                      epsilon=1e-7):
     w, m, v = w.astype(np.float64), np.zeros_like(w, np.float64), np.zeros_like(w, np.float64)
@@ -248,6 +255,7 @@ OPTIMIZERS = {
                          _rmsprop_momentum_reference),
     "adagrad": (lambda: tf.keras.optimizers.Adagrad(0.01), _adagrad_reference),
     "momentum": (lambda: tf.keras.optimizers.SGD(0.01, momentum=0.9), _momentum_reference),
+    "sgd": (lambda: tf.keras.optimizers.SGD(0.01), _sgd_reference),
     "adamw": (lambda: tf.keras.optimizers.AdamW(0.01, weight_decay=0.05), _adamw_reference),
 }
 

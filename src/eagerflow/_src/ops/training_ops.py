@@ -9,10 +9,10 @@ it differs from TensorFlow's kernel (Adagrad's epsilon under the square root).
 Kernels compute in place with ``out=`` through one to three scratch arrays
 (for large variables, buffers each thread keeps), in tf_keras's order of
 operations so that float32 results agree with it to the last bit (but where
-TensorFlow's pow and rsqrt round differently). Adam, RMSprop, Adagrad, SGD's
-momentum and weight decay on large float32 variables run on oneDNN instead
-(`onednn_training`: two or three passes instead of up to a dozen, within float32
-rounding of the NumPy kernels).
+TensorFlow's pow and rsqrt round differently). Adam, RMSprop, Adagrad, SGD and
+weight decay on large float32 variables run on oneDNN instead (`onednn_training`:
+one to three passes instead of up to a dozen, within float32 rounding of the NumPy
+kernels).
 A variable's array is also the value of every tensor read from it, so it is
 written in place only while nothing else refers to it; otherwise the update
 goes to a copy that replaces it, and the earlier reads keep their snapshot.
@@ -123,6 +123,8 @@ def _gradient_descent(xp, var, alpha, delta):
     """var -= alpha * delta."""
     _check_dense(var, delta)
     w = _own(xp, var)
+    if onednn_training.gradient_descent(w, alpha, delta):
+        return ()
     w -= xp.multiply(delta, alpha, out=_scratch(xp, w))
     return ()
 
