@@ -309,3 +309,22 @@ def test_v1_rmsprop_with_momentum_matches_the_formula(path):
     # (TF 1's mean square starts at one)
     np.testing.assert_allclose(out, _rmsprop_momentum_reference(w, grads, initial=1.0),
                                rtol=1e-5, atol=1e-6)
+
+
+@needs_onednn
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_other_optimizers_update_in_parts_on_idle_threads(monkeypatch, name):
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    monkeypatch.setattr(threads, "_look", lambda: None)  # (whatever other processes do)
+    monkeypatch.setattr(threads, "contended", False)
+    parts, run_in_chunks = [], threads.in_chunks
+    monkeypatch.setattr(threads, "in_chunks",
+                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
+    make, reference = OPTIMIZERS[name]
+    w, grads = _data(12, shape=(701, 301))
+    var = tf.Variable(w)
+    opt = make()
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), reference(w, grads), rtol=1e-5, atol=1e-6)
+    assert parts and set(parts) == {2}
