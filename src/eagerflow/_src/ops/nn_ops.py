@@ -732,7 +732,9 @@ def _sparse_softmax_xent_few_classes(features, labels):
     by_class = np.array(features.reshape(-1, classes).T, order="C")  # (a copy: one row's
     # transpose is contiguous already)
     by_class -= by_class.max(0)
-    log_norm = np.log(np.exp(by_class).sum(0))
+    # (summed in float64: across rows NumPy adds the classes one by one, and a float32 sum
+    # of many small terms would drift further than the row kernel's pairwise one)
+    log_norm = np.log(np.exp(by_class).sum(0, dtype=np.float64)).astype(by_class.dtype)
     # not -(log probs): a perfect fit costs +0, not -0
     neg_log_probs = np.subtract(log_norm, by_class, out=by_class)
     rows, labels_flat = np.arange(labels.size), labels.reshape(-1)
