@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 SHAPES = [(784, 256), (256,), (256, 128), (128,), (128, 10), (10,)]
-OPTIMIZERS = ("Adam", "SGD", "RMSprop")
+OPTIMIZERS = ("Adam", "SGD", "RMSprop", "Adagrad", "AdamW")
 
 
 def step_times(tf, steps):
@@ -23,7 +23,7 @@ def step_times(tf, steps):
     for name in OPTIMIZERS:
         variables = [tf.Variable(rng.standard_normal(s).astype(np.float32)) for s in SHAPES]
         grads = [tf.constant(rng.standard_normal(s).astype(np.float32)) for s in SHAPES]
-        kwargs = {"momentum": 0.9} if name == "SGD" else {}
+        kwargs = {"SGD": {"momentum": 0.9}, "AdamW": {"weight_decay": 0.004}}.get(name, {})
         opt = getattr(tf.keras.optimizers, name)(1e-3, **kwargs)
 
         @tf.function

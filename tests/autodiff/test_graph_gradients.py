@@ -40,3 +40,77 @@ def test_gradients_through_a_loop_and_named_scope():
     assert float(f(tf.constant(2.0))) == 12.0
     graph = f.get_concrete_function(tf.TensorSpec([])).graph
     assert any(op.name.startswith("grads/") for op in graph.get_operations())
+
+
+def _gradient_graph(x_shape, y_shape):
+    """The graph of d(sum(x + y))/dx and /dy for placeholders of the given static shapes."""
+    v1 = tf.compat.v1
+    g = v1.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, x_shape)
+        y = v1.placeholder(tf.float32, y_shape)
+        grads = tf.gradients(tf.reduce_sum((x + y) * 2.0), [x, y])
+    return g, x, y, grads
+
+
+@pytest.mark.parametrize("x_shape, y_shape, sums_at_run_time", [
+    ([None, 3], [3], False),      # matmul(h, w) + b: x decides every dim
+    ([None, 3], [1, 3], False),
+    ([None, None], [], False),
+    ([None, 3], [None, 3], True),  # either may be broadcast along the first axis
+    ([None, 3], [5, 3], True),     # x's first dim may be 1
+    ([None], [2, 3], True),
+])
+def test_gradients_of_an_operand_sum_only_where_it_may_be_broadcast(x_shape, y_shape,
+                                                                    sums_at_run_time):
+    import numpy as np
+    g, x, y, (dx, dy) = _gradient_graph(x_shape, y_shape)
+    types = [op.type for op in g.get_operations()]
+    assert ("BroadcastGradientArgs" in types) == sums_at_run_time
+    feeds = {((None, 3), (3,)): [(4, 3), (3,)], ((None, 3), (1, 3)): [(4, 3), (1, 3)],
+             ((None, None), ()): [(2, 5), ()], ((None, 3), (None, 3)): [(1, 3), (4, 3)],
+             ((None, 3), (5, 3)): [(1, 3), (5, 3)], ((None,), (2, 3)): [(1,), (2, 3)]}
+    x_value, y_value = (np.ones(s, np.float32)
+                        for s in feeds[tuple(map(tuple, (x_shape, y_shape)))])
+    with tf.compat.v1.Session(graph=g) as sess:
+        gx, gy = sess.run([dx, dy], {x: x_value, y: y_value})
+    out = np.broadcast_shapes(x_value.shape, y_value.shape)
+    np.testing.assert_array_equal(gx, np.full(x_value.shape, 2 * np.prod(out) / x_value.size))
+    np.testing.assert_array_equal(gy, np.full(y_value.shape, 2 * np.prod(out) / y_value.size))
+
+
+def test_gradients_of_ops_that_never_broadcast_need_no_run_time_reduction():
+    import numpy as np
+    v1 = tf.compat.v1
+    rng = np.random.default_rng(0)
+    w_value = rng.standard_normal((3, 4)).astype(np.float32)
+    k_value = rng.standard_normal((2, 2, 1, 2)).astype(np.float32)
+    g = v1.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, [None, 3])
+        images = v1.placeholder(tf.float32, [None, 4, 4, 1])
+        labels = v1.placeholder(tf.int64, [None])
+        w, b, k = tf.constant(w_value), tf.constant(np.ones(4, np.float32)), tf.constant(k_value)
+        logits = tf.nn.bias_add(tf.matmul(x, w), b)
+        conv = tf.nn.conv2d(images, k, 1, "VALID")
+        loss = (tf.reduce_sum(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+                + tf.reduce_sum(conv * conv))
+        grads = tf.gradients(loss, [x, images])
+    assert "BroadcastGradientArgs" not in {op.type for op in g.get_operations()}
+    x_value = rng.standard_normal((5, 3)).astype(np.float32)
+    image_value = rng.standard_normal((2, 4, 4, 1)).astype(np.float32)
+    label_value = np.array([0, 1, 2, 3, 0])
+    with v1.Session(graph=g) as sess:
+        dx, dimages = sess.run(grads, {x: x_value, images: image_value, labels: label_value})
+    z = x_value @ w_value + 1
+    p = np.exp(z - z.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    np.testing.assert_allclose(dx, (p - np.eye(4)[label_value]) @ w_value.T, rtol=1e-5,
+                               atol=1e-6)
+    with tf.GradientTape() as tape:  # the same convolution's gradient, eagerly
+        t = tf.constant(image_value)
+        tape.watch(t)
+        out = tf.nn.conv2d(t, k_value, 1, "VALID")
+        want = tape.gradient(tf.reduce_sum(out * out), t)
+    assert dimages.shape == (2, 4, 4, 1)
+    np.testing.assert_allclose(dimages, want.numpy(), rtol=1e-5, atol=1e-5)

@@ -721,3 +721,42 @@ def test_stateless_dropout_masks_with_the_stateless_uniform_of_its_seed():
     assert all(len(set(row != 0)) == 1 for row in rows.numpy())
     with pytest.raises(ValueError, match="must be a scalar tensor or a float in the range"):
         tf.nn.experimental.stateless_dropout(x, 1.0, seed=[1, 2])
+
+
+@settings(max_examples=150, deadline=None)
+@given(batch=st.lists(st.integers(0, 5), max_size=2), classes=st.integers(1, 130),
+       dtype=st.sampled_from([np.float32, np.float64]), data=st.data())
+def test_sparse_softmax_cross_entropy_of_few_classes_matches_the_row_kernel(
+        batch, classes, dtype, data):
+    # up to `_FEW_CLASSES` classes the kernel runs on the logits classes first
+    logits = data.draw(hnp.arrays(dtype, (*batch, classes), elements=st.floats(
+        -30, 30, width=32)))
+    if data.draw(st.booleans()) and logits.size:
+        logits.flat[data.draw(st.integers(0, logits.size - 1))] = data.draw(
+            st.sampled_from([np.inf, -np.inf, np.nan]))
+    labels = data.draw(hnp.arrays(np.int64, tuple(batch), elements=st.integers(0, classes - 1)))
+    given_logits = logits.copy()
+    with np.errstate(invalid="ignore", over="ignore"):
+        loss, backprop = n._sparse_softmax_xent(np, logits, labels)
+        np.testing.assert_array_equal(logits, given_logits)  # (not written in place)
+        rows = n._FEW_CLASSES
+        try:
+            n._FEW_CLASSES = 0
+            want_loss, want_backprop = n._sparse_softmax_xent(np, logits, labels)
+        finally:
+            n._FEW_CLASSES = rows
+    assert loss.shape == labels.shape and backprop.shape == logits.shape
+    assert loss.dtype == backprop.dtype == dtype and backprop.flags.c_contiguous
+    # (sums in another order: within the row kernel's float32 roundings, one per class at
+    # most, of a sum of about 1)
+    atol = 1e-6 + (classes * 6e-8 if dtype == np.float32 else 0)
+    np.testing.assert_allclose(loss, want_loss, rtol=1e-6, atol=atol)
+    np.testing.assert_allclose(backprop, want_backprop, rtol=1e-6, atol=atol)
+
+
+def test_sparse_softmax_cross_entropy_of_a_confident_row_keeps_its_precision():
+    # many small terms beside one large: the sum of exps drifts if added up in float32
+    logits = np.zeros((2, 24), F32)
+    logits[0, 0] = 7.0
+    loss, _ = n._sparse_softmax_xent(np, logits, np.array([0, 3]))
+    np.testing.assert_allclose(loss, [np.log1p(23 * np.exp(-7.0)), np.log(24.0)], rtol=1e-6)

@@ -31,6 +31,11 @@ _sweep_at = 1024  # the registry's size at which dead references are next droppe
 _gradient_ids = itertools.count(int.from_bytes(os.urandom(5), "little") + 2 ** 40)
 _new = object.__new__
 _ONES = {}  # NumPy dtype -> its scalar one (immutable, so seeds may share it)
+# Ops with several inputs that never broadcast them against each other: their gradients
+# have their inputs' shapes already (in graphs with dims unknown until run time, no
+# run-time reduction follows them).
+_INPUT_SHAPED_GRADIENTS = frozenset(("MatMul", "BiasAdd", "SparseSoftmaxCrossEntropyWithLogits",
+                                 "Conv2D"))
 
 
 def seed(target):
@@ -177,7 +182,8 @@ def backprop(entries, targets, target_grads, sources, live):
         if len(in_grads) != len(inputs):
             raise errors.InternalError(None, op.name, f"The gradient of {op.name} returned "
                                        f"{len(in_grads)} values for {len(inputs)} inputs.")
-        several = len(inputs) > 1  # only ops with several inputs broadcast them
+        # only ops with several inputs broadcast them
+        several = len(inputs) > 1 and op.name not in _INPUT_SHAPED_GRADIENTS
         for t, g in zip(inputs, in_grads):
             key = id(t)
             if g is None or key not in live:
@@ -186,6 +192,6 @@ def backprop(entries, targets, target_grads, sources, live):
             if several and not (type(g) is EagerTensor and type(t) is EagerTensor
                                 and g._data.shape == t._data.shape):
                 if type(g) is not IndexedSlices:
-                    g = unbroadcast(g, t)
+                    g = unbroadcast(g, t, inputs if op.elementwise else ())
             grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
     return [grads.get(id(s)) for s in sources]

@@ -328,6 +328,20 @@ class Primitive:
         """oneDNN's name for the implementation it chose (for diagnostics)."""
         return implementation(self._pd)
 
+    def memory(self, arg):
+        """The native memory object of argument `arg` (a plain layout's), for callers that bind
+        it to their arrays' addresses themselves (``dnnl_memory_set_data_handle``) and run
+        the primitive with `execute`: a kernel of a few microseconds costs a few more to
+        bind through `__call__`."""
+        if arg in self._before or arg in self._after:
+            raise api.Unsupported("a reordered argument has no plain memory", api.UNIMPLEMENTED)
+        return self._memories[arg].value
+
+    def execute(self, stream):
+        """Starts a run on the addresses bound to the memory objects (see `memory`; a
+        scratchpad must be bound too) on `stream`: the status, not checked."""
+        return _lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs, self._args)
+
     def __call__(self, inputs, outputs):
         """Runs on `inputs` and writes `outputs` (dicts from argument index to arrays)."""
         with self._lock:

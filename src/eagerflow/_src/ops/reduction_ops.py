@@ -1509,8 +1509,9 @@ def _dims(t):
     return getattr(data, "shape", None)
 
 
-def unbroadcast(grad, like):
-    """`grad` summed over the dimensions along which `like` was broadcast to grad's shape.
+def unbroadcast(grad, like, inputs=()):
+    """`grad` summed over the dimensions along which `like` was broadcast to grad's shape;
+    `inputs`, when given, are all the inputs broadcast together (`like` among them).
 
     >>> unbroadcast(tf.ones([2, 3]), tf.constant([1.0, 2.0, 3.0])).numpy()
     array([2., 2., 2.], dtype=float32)
@@ -1524,6 +1525,8 @@ def unbroadcast(grad, like):
     if shape.rank is None or gshape.rank is None:
         return _unbroadcast_at_run_time(grad, like)
     if None in shape.as_list():  # a dim of `like` that may be 1 (broadcast) at run time,
+        if _decides_its_dims(like, grad, inputs):
+            return grad
         return _unbroadcast_at_run_time(grad, like)  # even where grad's is unknown as well
     if gshape == shape:
         return grad
@@ -1533,6 +1536,28 @@ def unbroadcast(grad, like):
     if axes:
         grad = reduce_sum(grad, axes, keepdims=False)
     return array_ops.reshape(grad, array_ops.known_shape(like)) if grad.shape != shape else grad
+
+
+def _decides_its_dims(like, grad, inputs):
+    """Whether `like`'s dims are those of `grad` (the inputs' broadcast shape) whatever its
+    unknown ones turn out to be: of grad's rank, and where a dim is unknown, every other
+    input lacks that axis or has 1 there (``matmul(x, w) + b``, x of unknown batch size)."""
+    shape, gshape = like.shape.as_list(), grad.shape.as_list()
+    if not inputs or len(gshape) != len(shape):
+        return False
+    others = [t.shape for t in inputs if t is not like]
+    if any(o.rank is None for o in others):
+        return False
+    others = [o.as_list() for o in others]
+    for i, (d, g) in enumerate(zip(shape, gshape)):
+        if d is not None:
+            if d != g:
+                return False
+            continue
+        axis = i - len(shape)
+        if any(len(o) >= -axis and o[axis] != 1 for o in others):
+            return False
+    return True
 
 
 def _unbroadcast_at_run_time(grad, like):

@@ -9,9 +9,10 @@ it differs from TensorFlow's kernel (Adagrad's epsilon under the square root).
 Kernels compute in place with ``out=`` through one to three scratch arrays
 (for large variables, buffers each thread keeps), in tf_keras's order of
 operations so that float32 results agree with it to the last bit (but where
-TensorFlow's pow and rsqrt round differently). Adam on a large float32
-variable runs on oneDNN instead (`onednn_training`: three passes instead of a
-dozen, within float32 rounding of the NumPy kernel).
+TensorFlow's pow and rsqrt round differently). Adam, RMSprop, Adagrad, SGD and
+weight decay on large float32 variables run on oneDNN instead (`onednn_training`:
+one to three passes instead of up to a dozen, within float32 rounding of the NumPy
+kernels).
 A variable's array is also the value of every tensor read from it, so it is
 written in place only while nothing else refers to it; otherwise the update
 goes to a copy that replaces it, and the earlier reads keep their snapshot.
@@ -122,6 +123,8 @@ def _gradient_descent(xp, var, alpha, delta):
     """var -= alpha * delta."""
     _check_dense(var, delta)
     w = _own(xp, var)
+    if onednn_training.gradient_descent(w, alpha, delta):
+        return ()
     w -= xp.multiply(delta, alpha, out=_scratch(xp, w))
     return ()
 
@@ -138,6 +141,8 @@ def _keras_momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
     var += momentum * accum - lr * grad."""
     _check_dense(var, grad)
     a, w = _own(xp, accum), _own(xp, var)
+    if not use_nesterov and onednn_training.momentum(w, a, lr, grad, momentum):
+        return ()
     step = xp.multiply(grad, lr, out=_scratch(xp, w))
     a *= momentum
     a -= step
@@ -252,6 +257,12 @@ def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
     _check_dense(var, grad)
     ms, w = _own(xp, ms), _own(xp, var)
     decay, keep = _complement(w, rho), w.dtype.type(rho)
+    accumulated = isinstance(mom, ResourceHandle)
+    if accumulated:
+        mom = _own(xp, mom)
+    if mg is None and onednn_training.rms_prop(
+            w, ms, mom if accumulated else None, lr, decay, momentum, epsilon, grad):
+        return ()
     t = xp.multiply(grad, grad, out=_scratch(xp, w))
     t *= decay
     ms *= keep
@@ -268,8 +279,7 @@ def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
     xp.sqrt(t, out=t)
     step = xp.multiply(grad, lr, out=_scratch(xp, w, 1))
     step /= t
-    if isinstance(mom, ResourceHandle):
-        mom = _own(xp, mom)
+    if accumulated:
         mom *= momentum
         mom += step
         step = mom
@@ -285,6 +295,8 @@ def _keras_adagrad(xp, var, accum, lr, epsilon, grad):
     """accum += grad**2; var -= lr grad / sqrt(accum + epsilon)."""
     _check_dense(var, grad)
     a, w = _own(xp, accum), _own(xp, var)
+    if onednn_training.adagrad(w, a, lr, epsilon, grad):
+        return ()
     t = xp.multiply(grad, grad, out=_scratch(xp, w))
     a += t
     xp.add(a, epsilon, out=t)
@@ -361,6 +373,8 @@ def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
 def _keras_weight_decay(xp, var, weight_decay, lr):
     """var -= var * weight_decay * lr (decoupled weight decay, before the gradient step)."""
     w = _own(xp, var)
+    if onednn_training.weight_decay(w, weight_decay * lr):
+        return ()
     t = xp.multiply(w, weight_decay, out=_scratch(xp, w))
     t *= lr
     w -= t
