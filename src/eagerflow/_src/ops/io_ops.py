@@ -683,5 +683,9 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
     attrs = {"OUT_TYPE": tuple(t.dtype for t in defaults), "field_delim": delim.decode("latin-1"),
              "use_quote_delim": bool(use_quote_delim), "na_value": str(na_value),
              "select_cols": tuple(select_cols or ())}
+    given = records
     records = convert_to_tensor(records, _d.string)
-    return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))
+    try:
+        return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))
+    except errors.OpError as e:
+        raise errors.listed(e, given, *record_defaults) from None
