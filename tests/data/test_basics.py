@@ -50,6 +50,31 @@ def test_range_and_cardinality():
         len(ds.filter(lambda x: True))
 
 
+def test_cardinality_of_infinite_inputs_as_tf_counts_it():
+    inf = tf.data.Dataset.range(3).repeat()
+    unknown, infinite = tf.data.UNKNOWN_CARDINALITY, tf.data.INFINITE_CARDINALITY
+    # these never know their length, even of an infinite input
+    for ds in (inf.filter(lambda x: True), inf.unique(), inf.ignore_errors(),
+               inf.batch(4).rebatch(2), inf.filter(lambda x: True).take(3),
+               inf.interleave(tf.data.Dataset.from_tensors)):
+        assert int(ds.cardinality()) == unknown
+    # these are infinite when an input is
+    for ds in (inf.enumerate(), inf.interleave(tf.data.Dataset.from_tensors,
+                                               num_parallel_calls=2),
+               tf.data.Dataset.sample_from_datasets([inf, inf.filter(lambda x: True)]),
+               tf.data.Dataset.choose_from_datasets([inf, tf.data.Dataset.range(2)],
+                                                    tf.data.Dataset.range(2)),
+               inf.rejection_resample(lambda x: tf.cast(x % 2, tf.int32), [0.5, 0.5], seed=1)):
+        assert int(ds.cardinality()) == infinite
+    assert int(tf.data.Dataset.sample_from_datasets(
+        [tf.data.Dataset.range(2), tf.data.Dataset.range(3)]).cardinality()) == unknown
+    # a range up to the largest int64 is infinite; others count in int64
+    assert int(tf.data.Dataset.range(5, 2 ** 63 - 1).cardinality()) == infinite
+    assert int(tf.data.Dataset.range(0, 2 ** 63 - 2, 2).cardinality()) == 2 ** 62 - 1
+    assert int(tf.data.Dataset.range(-1, 2 ** 63 - 2).cardinality()) == 2 ** 63 - 1
+    assert int(tf.data.Dataset.range(3).enumerate(start=5).cardinality()) == 3
+
+
 def test_batch_specs_and_values():
     ds = tf.data.Dataset.range(7)
     assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)

@@ -695,9 +695,11 @@ class _RangeDataset(Dataset):
     def _cardinality(self):
         if self._symbolic:
             return UNKNOWN
-        if self._stop is None:
+        if self._stop is None or self._stop == _INT64_MAX:  # (TF's, as `enumerate` counts)
             return INFINITE
-        return len(builtins.range(self._start, self._stop, self._step))
+        start, stop, step = self._start, self._stop, self._step
+        n = max(0, -((start - stop) // step))
+        return (n + 2 ** 63) % 2 ** 64 - 2 ** 63  # an int64, as TF's wraps around
 
     def _iterator(self):
         np_dtype = self._dtype.as_numpy_dtype
@@ -1050,8 +1052,7 @@ class _FilterDataset(_UnaryDataset):
         self._label = function_label("FilterDataset")
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         fn = framed(self._fn, self._label, "Filter")

@@ -291,8 +291,8 @@ class _DirectedInterleaveDataset(Dataset):
         return [self._selector, *self._datasets]
 
     def _cardinality(self):
-        cards = [d._cardinality() for d in self._datasets]
-        if self._selector._cardinality() == INFINITE and all(c == INFINITE for c in cards):
+        # TF's: infinite when any input is, whatever the selector and the other inputs
+        if any(d._cardinality() == INFINITE for d in self._datasets):
             return INFINITE
         return UNKNOWN
 

@@ -454,8 +454,7 @@ class _RebatchDataset(_UnaryDataset):
                                             static)
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         if any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec)):
@@ -766,6 +765,9 @@ class _InterleaveDataset(_UnaryDataset):
             self._tf_name = "_ParallelInterleaveDataset"
 
     def _cardinality(self):
+        # TF's parallel interleave knows an infinite input makes it infinite
+        if self._threads is not None and self._input._cardinality() == INFINITE:
+            return INFINITE
         return UNKNOWN
 
     def _iterator(self):
@@ -956,8 +958,7 @@ class _UniqueDataset(_UnaryDataset):
                             f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         seen = set()
@@ -985,8 +986,7 @@ class _IgnoreErrorsDataset(_UnaryDataset):
         self._log = log_warning
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         source = self._input._iterator()
