@@ -100,7 +100,7 @@ def function_label(kind):
 def framed(fn, label, iterator, preserve_cardinality=False):
     """`fn` (a dataset's function on flat tuples) raising TF's error for a failing element:
     the error's class, its message introduced by the dataset's `label` and its iterator
-    (``Map``), then where the failing op was made and, last, the node, as TF ends it.
+    (``Map``), then the failing node, as TF ends it.
     `preserve_cardinality` (maps): an OutOfRangeError of the function is an
     InvalidArgumentError, not taken for the end of the data (as in TF).  Framed as each
     iteration starts, so a copy of the dataset fed other captured values frames its own."""
@@ -121,11 +121,8 @@ def framed(fn, label, iterator, preserve_cardinality=False):
 def _function_error(e, label, iterator):
     message = e.message
     found = _GRAPH_ERROR.match(message)
-    if found is not None:
-        where, text, node = found.groups()
-        if where.strip():  # (where the op was made: TF's message has no such line)
-            text = f"{text.lstrip()}\nDetected at {node[2:-2]} defined at (most recent call " \
-                   f"last):\n{where}"
+    if found is not None:  # (TF's text says the node, not where its op was made)
+        _, text, node = found.groups()
         message = f"{text.strip()}\n\t [[{node}]]"
     else:
         message = errors.bare_message(message)
