@@ -177,6 +177,11 @@ def test_read_write_and_match_files(tmp_path):
     assert op_text(info.value) == f"{folder}/nope; No such file or directory [Op:ReadFile]"
     with pytest.raises(tf.errors.FailedPreconditionError, match="Is a directory"):
         tf.io.read_file(folder)
+    with open(f"{folder}/plain", "w"):
+        pass
+    with pytest.raises(tf.errors.FailedPreconditionError) as info:  # (a file in the way)
+        tf.io.write_file(f"{folder}/plain/sub/x.txt", "a")
+    assert f"{folder}/plain is not a directory [Op:WriteFile]" in str(info.value)
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"Input filename tensor must be scalar, but had shape: \[2\]"):
         tf.io.read_file(["a", "b"])

@@ -83,14 +83,20 @@ def _write_file(xp, filename, contents):
     _scalar(filename, "Input filename")
     _scalar(contents, "Contents")
     path = _path(filename[()])
+    folder = os.path.dirname(path)
+    blocking = folder
+    while blocking and not os.path.exists(blocking):
+        blocking = os.path.dirname(blocking)
+    if blocking and not os.path.isdir(blocking):  # (a file where a folder would be made)
+        raise errors.FailedPreconditionError(None, None, f"{blocking} is not a directory")
     try:
-        folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
         with open(path, "wb") as f:
             f.write(contents[()])
     except OSError as e:
-        raise os_error(e, path) from None
+        # (a folder that could not be made is the one TF's message names)
+        raise os_error(e, e.filename if isinstance(e.filename, str) else path) from None
     return ()
 
 
@@ -135,8 +141,11 @@ def read_file(filename, name=None):
 @export("io.write_file", "compat.v1.io.write_file", "compat.v1.write_file")
 def write_file(filename, contents, name=None):
     """Writes scalar string `contents` to file `filename`, creating its directory."""
-    dispatch(_WRITE_FILE, (convert_to_tensor(filename, _d.string),
-                           convert_to_tensor(contents, _d.string)), {}, name)
+    try:
+        dispatch(_WRITE_FILE, (convert_to_tensor(filename, _d.string),
+                               convert_to_tensor(contents, _d.string)), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, filename, contents) from None
 
 
 @export("io.matching_files", "compat.v1.io.matching_files", "compat.v1.matching_files")
