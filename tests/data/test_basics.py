@@ -50,6 +50,81 @@ def test_range_and_cardinality():
         len(ds.filter(lambda x: True))
 
 
+def test_cardinality_of_infinite_inputs_as_tf_counts_it():
+    inf = tf.data.Dataset.range(3).repeat()
+    unknown, infinite = tf.data.UNKNOWN_CARDINALITY, tf.data.INFINITE_CARDINALITY
+    # these never know their length, even of an infinite input
+    for ds in (inf.filter(lambda x: True), inf.unique(), inf.ignore_errors(),
+               inf.batch(4).rebatch(2), inf.filter(lambda x: True).take(3),
+               inf.interleave(tf.data.Dataset.from_tensors)):
+        assert int(ds.cardinality()) == unknown
+    # these are infinite when an input is
+    for ds in (inf.enumerate(), inf.interleave(tf.data.Dataset.from_tensors,
+                                               num_parallel_calls=2),
+               tf.data.Dataset.sample_from_datasets([inf, inf.filter(lambda x: True)]),
+               tf.data.Dataset.choose_from_datasets([inf, tf.data.Dataset.range(2)],
+                                                    tf.data.Dataset.range(2)),
+               inf.rejection_resample(lambda x: tf.cast(x % 2, tf.int32), [0.5, 0.5], seed=1)):
+        assert int(ds.cardinality()) == infinite
+    assert int(tf.data.Dataset.sample_from_datasets(
+        [tf.data.Dataset.range(2), tf.data.Dataset.range(3)]).cardinality()) == unknown
+    # a range up to the largest int64 is infinite; others count in int64
+    assert int(tf.data.Dataset.range(5, 2 ** 63 - 1).cardinality()) == infinite
+    assert int(tf.data.Dataset.range(0, 2 ** 63 - 2, 2).cardinality()) == 2 ** 62 - 1
+    assert int(tf.data.Dataset.range(-1, 2 ** 63 - 2).cardinality()) == 2 ** 63 - 1
+    assert int(tf.data.Dataset.range(3).enumerate(start=5).cardinality()) == 3
+
+
+def test_batch_after_map_is_tfs_fused_map_and_batch():
+    # rows take the first element's shape: one of as many values is reshaped to it, as TF's
+    # fused kernel copies it; one of another count fails with that kernel's text
+    ds = tf.data.Dataset.range(2).map(lambda x: tf.reshape(tf.range(6), tf.stack([2 + x, 3 - x])))
+    assert values(ds.batch(2)) == [[[[0, 1, 2], [3, 4, 5]], [[0, 1, 2], [3, 4, 5]]]]
+    lengths = tf.data.Dataset.range(3).map(lambda x: tf.range(x + 1))
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(lengths.batch(3))
+    assert ("Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+            "[tensor]: [2], [batch]: [1] [Op:IteratorGetNext]") in str(info.value)
+    # without the fusion (a parallel batch, a cache between): the shapes must be equal
+    for unfused in (ds.batch(2, num_parallel_calls=2), ds.cache().batch(2)):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Cannot batch tensors with different shapes in component 0. "
+                                 r"First element had shape \[2,3\] and element 1 had shape"):
+            list(unfused)
+
+
+def test_arguments_refused_as_a_dataset_is_made_read_as_tfs_kernel_errors():
+    def text(make):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            make()
+        return str(info.value)
+
+    device = "/job:localhost/replica:0/task:0/device:CPU:0"
+    ds = tf.data.Dataset.range(4)
+    assert text(lambda: ds.batch(0)) == (
+        f"{{{{function_node __wrapped__BatchDatasetV2_device_{device}}}}} Batch size must be "
+        f"greater than zero. [Op:BatchDatasetV2] name: ")
+    assert "__wrapped__PaddedBatchDatasetV2_N_2_Toutput_types_2_device_" in text(
+        lambda: tf.data.Dataset.zip((ds, ds)).padded_batch(0))
+    c = tf.constant(3, tf.int64)
+    assert text(lambda: ds.map(lambda x: x + c, num_parallel_calls=-5)) == (
+        f"{{{{function_node __wrapped__ParallelMapDatasetV2_Targuments_1_device_{device}}}}} "
+        f"num_parallel_calls must be greater than zero. [Op:ParallelMapDatasetV2] name: ")
+    assert "__wrapped__ParallelInterleaveDatasetV4_Targuments_0_device_" in text(
+        lambda: ds.interleave(tf.data.Dataset.from_tensors, num_parallel_calls=-7))
+    for make, op in ((lambda: ds.shard(3, 3), "ShardDataset"),
+                     (lambda: ds.window(2, shift=0), "WindowDataset"),
+                     (lambda: ds.prefetch(-5), "PrefetchDataset"),
+                     (lambda: tf.data.Dataset.range(0, 4, 0), "RangeDataset"),
+                     # (-1, AUTOTUNE, is no buffer size; UNKNOWN_CARDINALITY is)
+                     (lambda: ds.shuffle(-1), "ShuffleDatasetV3")):
+        message = text(make)
+        assert message.startswith(f"{{{{function_node __wrapped__{op}_device_{device}}}}} ")
+        assert message.endswith(f" [Op:{op}] name: ")
+    assert values(ds.shuffle(tf.data.UNKNOWN_CARDINALITY, seed=1).batch(4).map(
+        tf.sort)) == [[0, 1, 2, 3]]
+
+
 def test_batch_specs_and_values():
     ds = tf.data.Dataset.range(7)
     assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)

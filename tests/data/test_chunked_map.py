@@ -1,6 +1,8 @@
 """Maps over sources of arrays run their function on a chunk of elements at once: every
 element gets what running the function on it alone gives (random draws included, in
 TF's order), and errors, effects and iterators behave as element by element."""
+import re
+
 import numpy as np
 import pytest
 
@@ -231,6 +233,11 @@ def test_elements_of_differing_shapes_map_and_fail_to_batch_as_in_tf():
     assert [x.shape for x in got] == [(int(im[0, 0, 0]) % 3 + 1, 2, 3) for im in _IMAGES[:6]]
     for x, im in zip(got, _IMAGES[:6]):
         np.testing.assert_array_equal(x, im[:x.shape[0], :2])
+    # (TF fuses a map and the batch after it: that kernel's text)
+    with pytest.raises(errors.InvalidArgumentError, match=re.escape(
+            "Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+            "[tensor]: [")):
+        list(ds.batch(6))
     with pytest.raises(errors.InvalidArgumentError, match="Cannot batch tensors with different "
                        "shapes in component 0. First element had shape"):
-        list(ds.batch(6))
+        list(ds.cache().batch(6))

@@ -64,6 +64,14 @@ def test_get_single_element_errors():
                                        "Dataset had more than one element.")
 
 
+def test_value_of_an_empty_optional():
+    spec = (tf.TensorSpec([], tf.int32), {"a": tf.TensorSpec([2], tf.float32)})
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.experimental.Optional.empty(spec).get_value()
+    assert str(info.value) == _wrapped("OptionalGetValue", 2,
+                                       "The given optional does not have a value.")
+
+
 def test_get_next_as_optional_and_reduce(tmp_path):
     path = str(tmp_path / "missing")
     ds = tf.data.TextLineDataset(path)

@@ -29,7 +29,7 @@ def test_failing_map_function(calls, kind, iterator):
     assert re.match(_INTRO.format(kind=kind, iterator=iterator) + re.escape(
         "assertion failed: [must be pos.  ] [Condition x > 0 did not hold element-wise:] "
         "[x (sub:0) = ] [-1]\n"), message)
-    assert f'File "{__file__}", line 18' in message  # where the failing op was made
+    assert "File" not in message  # (TF's says the failing node alone)
     assert message.endswith("\t [[{{node Assert}}]] [Op:IteratorGetNext] name: ")
 
 

@@ -51,6 +51,17 @@ def test_num_parallel_reads_interleaves_records_as_tf(tmp_path, make):
                            b"2-0", b"2-1", b"2-2", b"2-3"]
 
 
+def test_num_parallel_reads_refused_as_tfs_interleave_of_files_refuses_it(tmp_path):
+    paths = _write_records(tmp_path, files=1, records=1)
+    for make in (tf.data.TFRecordDataset, tf.data.TextLineDataset):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            make(paths, num_parallel_reads=0)
+        assert str(info.value) == (
+            "{{function_node __wrapped__LegacyParallelInterleaveDatasetV2_Targuments_0_device_"
+            "/job:localhost/replica:0/task:0/device:CPU:0}} `cycle_length` must be > 0 "
+            "[Op:LegacyParallelInterleaveDatasetV2] name: ")
+
+
 def test_file_names_given_every_way(tmp_path):
     paths = _write_records(tmp_path, files=2, records=1)
     for names in (paths[0], tf.constant(paths[0]), [paths[0]], tf.constant([[paths[0]]])):

@@ -124,6 +124,16 @@ def test_from_generator_errors_of_the_generator():
     assert isinstance(info.value.__cause__, ValueError)
     with pytest.raises(tf.errors.InvalidArgumentError, match="'int' object is not iterable"):
         list(tf.data.Dataset.from_generator(lambda: 5, output_types=tf.int32))
+    # other exceptions: the classes TF's py_func gives them
+    for exc, cls in ((ZeroDivisionError("z"), tf.errors.UnknownError),
+                     (KeyError("k"), tf.errors.UnknownError),
+                     (NotImplementedError("n"), tf.errors.UnimplementedError),
+                     (MemoryError("m"), tf.errors.ResourceExhaustedError)):
+        def failing(exc=exc):
+            yield 1
+            raise exc
+        with pytest.raises(cls, match=type(exc).__name__):
+            list(tf.data.Dataset.from_generator(failing, output_types=tf.int32))
 
 
 def test_from_generator_inside_interleave():

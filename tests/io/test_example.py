@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import eagerflow as tf
 from tests.io.test_tf_record import DATA, REFERENCE
-from tests.op_errors import op_text
+from tests.op_errors import op_text, prefix
 
 
 def _feature(values):
@@ -127,6 +127,18 @@ def test_bad_examples_raise_tensorflows_errors(serialized, spec, message):
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         parse(serialized, spec)
     assert op_text(info.value) == message + " [Op:ParseExampleV2]"
+
+
+def test_parse_error_names_the_ops_lists_of_outputs():
+    # TF's one-op function is named by its counts of dense and sparse features; TF passes the
+    # keys as lists, so the text does not end with a name
+    spec = {"a": tf.io.FixedLenFeature([2], tf.float32), "b": tf.io.VarLenFeature(tf.int64)}
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.parse_single_example(tf.constant(S1), spec)
+    assert str(info.value) == prefix(
+        "ParseExampleV2_Tdense_1_num_sparse_1_ragged_split_types_0_ragged_value_types_0_"
+        "sparse_types_1") + ("Key: b.  Data types don't match. Expected type: int64, Actual "
+                             "type: float [Op:ParseExampleV2]")
 
 
 def test_bad_specs():

@@ -6,7 +6,7 @@ import pytest
 
 import eagerflow as tf
 from tests.io.test_tf_record import REFERENCE
-from tests.op_errors import op_text
+from tests.op_errors import op_text, prefix
 
 _TENSORS = {
     "float32": lambda: tf.constant([[1.5, -2.0], [0.0, 3.25]]),
@@ -156,6 +156,18 @@ def test_decode_csv_spec_errors_and_function():
     assert a.numpy().tolist() == [2, 4] and b.numpy().tolist() == [b"x", b"?"]
 
 
+def test_decode_csv_error_names_its_column_types():
+    # TF's one-op function is named by the number of column dtypes; given Python lists it
+    # runs the op on its slower path, whose text does not end with a name
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv("1,a", record_defaults=[[0], [0]])
+    assert str(info.value) == (prefix("DecodeCSV_OUT_TYPE_2") + "Field 1 in record 0 is not a "
+                               "valid int32: a [Op:DecodeCSV]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv(tf.constant("1,a"), [tf.constant([0]), tf.constant([0])])
+    assert str(info.value).endswith("[Op:DecodeCSV] name: ")
+
+
 def test_read_write_and_match_files(tmp_path):
     folder = str(tmp_path)
     assert tf.io.write_file(f"{folder}/a/b/c.txt", "hi") is None
@@ -165,6 +177,11 @@ def test_read_write_and_match_files(tmp_path):
     assert op_text(info.value) == f"{folder}/nope; No such file or directory [Op:ReadFile]"
     with pytest.raises(tf.errors.FailedPreconditionError, match="Is a directory"):
         tf.io.read_file(folder)
+    with open(f"{folder}/plain", "w"):
+        pass
+    with pytest.raises(tf.errors.FailedPreconditionError) as info:  # (a file in the way)
+        tf.io.write_file(f"{folder}/plain/sub/x.txt", "a")
+    assert f"{folder}/plain is not a directory [Op:WriteFile]" in str(info.value)
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"Input filename tensor must be scalar, but had shape: \[2\]"):
         tf.io.read_file(["a", "b"])

@@ -184,7 +184,7 @@ def test_exception_eagerly():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.py_function(_boom, [1.0], tf.float32)
     assert info.value.message.startswith(
-        prefix("EagerPyFunc") + "ValueError: boom\nTraceback (most recent call last):")
+        prefix("EagerPyFunc_Tin_1_Tout_1") + "ValueError: boom\nTraceback (most recent call last):")
     assert "[Op:EagerPyFunc]" in info.value.message
     with pytest.raises(ValueError, match="^boom$"):  # numpy_function calls it as it is
         tf.numpy_function(_boom, [1.0], tf.float32)

@@ -197,3 +197,54 @@ def test_split_of_a_vector_gives_ragged_rows():
     rt = tf.strings.split(tf.constant(["a b", "c"]))
     assert isinstance(rt, tf.RaggedTensor)
     assert rt.to_list() == [[b"a", b"b"], [b"c"]]
+
+
+def test_values_that_are_not_text_fail_as_each_tf_function_converts_them():
+    one = tf.constant(1)
+    with pytest.raises(ValueError, match=r"^input: Tensor conversion requested dtype string for "
+                                         r"Tensor with dtype int32: <tf.Tensor: shape=\(\)"):
+        s.split(one)
+    with pytest.raises(ValueError, match=r"^data: Tensor conversion requested dtype string"):
+        s.ngrams(one, 2)
+    with pytest.raises(ValueError, match=r"for RaggedTensor with dtype int32: <tf.RaggedTensor "
+                                         r"\[\[1\]\]>\.$"):
+        s.split(tf.ragged.constant([[1]]))
+    with pytest.raises(ValueError, match="^Tensor conversion requested dtype string"):
+        s.join([one, "a"])
+    with pytest.raises(TypeError, match=r"Cannot convert \[1, 2\] to EagerTensor of dtype string"):
+        s.split([1, 2])
+    # the unicode ops and reduce_join take the tensor as it is: their type check refuses it
+    for fn, op in ((lambda v: s.unicode_decode(v, "UTF-8"), "UnicodeDecode"),
+                   (lambda v: s.unicode_transcode(v, "UTF-8", "UTF-16-BE"), "UnicodeTranscode"),
+                   (s.reduce_join, "ReduceJoin")):
+        with pytest.raises(InvalidArgumentError, match=f"cannot compute {op} as input #0"):
+            fn(one)
+    with pytest.raises(InvalidArgumentError, match="expected to be a string tensor but is a "
+                                                   "float tensor"):
+        s.reduce_join([])
+    with pytest.raises(InvalidArgumentError, match="but is a float tensor"):
+        s.substr(tf.constant([1.5]), 0, 1)
+    with pytest.raises(ValueError, match="^x: Tensor conversion requested"):
+        tf.convert_to_tensor(one, tf.string, name="x")
+
+
+def test_texts_of_refused_patterns_formats_and_code_points():
+    with pytest.raises(InvalidArgumentError) as info:
+        s.regex_replace("abc", "(", "b")
+    assert str(info.value).endswith("[Op:StaticRegexReplace]")  # (TF's slower path)
+    with pytest.raises(InvalidArgumentError) as info:
+        s.regex_replace(tf.constant("abc"), "(", "b")
+    assert str(info.value).endswith("[Op:StaticRegexReplace] name: ")
+    with pytest.raises(InvalidArgumentError) as info:
+        s.as_string([1], precision=2)
+    assert str(info.value) == (
+        "{{function_node __wrapped__AsString_device_/job:localhost/replica:0/task:0/device:CPU:0"
+        "}} precision not supported for datatype int32 [Op:AsString]")
+    with pytest.raises(InvalidArgumentError, match=r"Code point is out of range for Unicode, or "
+                                                   r"is a surrogate. \[Op:UnicodeEncode\]"):
+        s.unicode_encode([1114112], "UTF-8", errors="strict")
+    with pytest.raises(ValueError, match=r"^All ngram_widths must be greater than 0. Got 0$"):
+        s.ngrams(["a", "b"], 0)
+    with pytest.raises(InvalidArgumentError) as info:
+        s.unsorted_segment_join(["a", "b"], [0, 3], 2)
+    assert str(info.value).endswith("[Op:UnsortedSegmentJoin]")

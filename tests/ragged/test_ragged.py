@@ -296,6 +296,9 @@ def test_strings_functions_return_ragged_rows():
         [b"hello+x", b"world"]
     words = tf.ragged.constant([["So", "long"]])
     assert tf.strings.substr(words, 0, 1).to_list() == [[b"S", b"l"]]
+    # the unicode guide's scripts of each sentence's characters
+    chars = tf.strings.unicode_decode(["Hi, \u4e16", ""], "UTF-8")
+    assert tf.strings.unicode_script(chars).to_list() == [[25, 25, 0, 0, 17], []]
 
 
 def test_function_with_ragged_input_signature_traces_once():

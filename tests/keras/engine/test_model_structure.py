@@ -277,6 +277,18 @@ def test_an_input_layer_reports_its_input_shape_in_a_list():
     assert model.layers[1].input_shape == (None, 3)
 
 
+def test_fitting_a_sequential_model_on_unbatched_scalars_fails_in_its_dense_layer():
+    # an input layer of batch_input_shape () or None has an input of unknown rank
+    assert keras.layers.InputLayer(batch_input_shape=()).output.shape.rank is None
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.arange(4, dtype="float32")
+    with pytest.raises(ValueError, match='Input 0 of layer "dense.*" is incompatible with the '
+                                         'layer: expected min_ndim=2, found ndim=0. Full shape '
+                                         r'received: \(\)'):
+        model.fit(tf.data.Dataset.from_tensor_slices((x, x)), epochs=1, verbose=0)
+
+
 def test_get_layer_without_name_or_index_says_to_give_one():
     inputs = keras.Input((3,), name="features")
     model = keras.Model(inputs, keras.layers.Dense(1)(inputs))

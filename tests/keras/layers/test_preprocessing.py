@@ -49,6 +49,18 @@ def test_normalization_adapt(axis, kept):
     assert int(layer.count.numpy()) == X.size // mean.size
 
 
+def test_normalization_adapt_sees_an_unknown_batch_dim():
+    # adapt builds from its batches' traced shape: keeping axis 0 has no known size there
+    with pytest.raises(ValueError, match=r"input shape: \[None, 2\], with unknown axis at "
+                                         r"index: 0"):
+        Normalization(axis=0).adapt(np.ones((3, 2), np.float32))
+    # a dataset batched with drop_remainder has a known batch size
+    layer = Normalization(axis=0)
+    layer.adapt(tf.data.Dataset.from_tensor_slices(np.ones((4, 2), np.float32))
+                .batch(2, drop_remainder=True))
+    assert layer.adapt_mean.shape == (2,)
+
+
 def test_normalization_adapt_in_batches_merges_moments():
     whole, batched = Normalization(), Normalization()
     whole.adapt(X)

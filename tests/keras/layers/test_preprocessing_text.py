@@ -117,8 +117,10 @@ def test_bad_arguments_raise_tf_errors():
         tf.keras.layers.StringLookup(max_tokens=1)
     with pytest.raises(ValueError, match="`output_mode` must be `'int'` when `invert`"):
         tf.keras.layers.StringLookup(invert=True, output_mode="one_hot")
-    with pytest.raises(ValueError, match="repeated term"):
+    with pytest.raises(ValueError, match=r"repeated terms are \[np.str_\('a'\)\]"):
         tf.keras.layers.StringLookup(vocabulary=["a", "a"])
+    with pytest.raises(ValueError, match=r"repeated terms are \[np.int64\(3\)\]"):
+        tf.keras.layers.IntegerLookup(vocabulary=tf.constant([3, 3], tf.int64))
     with pytest.raises(RuntimeError, match="you must set the layer's vocabulary"):
         tf.keras.layers.StringLookup(output_mode="multi_hot")(tf.constant(["a"]))
     with pytest.raises(ValueError, match="output_sequence_length"):

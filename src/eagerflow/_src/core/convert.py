@@ -374,8 +374,9 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
         if dtype is not None:
             dtype = _d.as_dtype(dtype)
             if value.dtype != dtype:
-                raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor "
-                                 f"with dtype {value.dtype.name}: {value!r}")
+                prefix = "" if name is None else f"{name}: "  # (TF names the argument)
+                raise ValueError(f"{prefix}Tensor conversion requested dtype {dtype.name} for "
+                                 f"Tensor with dtype {value.dtype.name}: {value!r}")
         return value
     if dtype is not None:
         dtype = _d.as_dtype(dtype)

@@ -20,6 +20,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core.node_forms import tf_nodes
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.dtypes import DType
 
 _NO_ATTRS = {}
 _numpy = np
@@ -177,10 +178,25 @@ def _counts(op, arrays, attrs):
     counts = []
     if form is not None and form.number:
         counts.append((form.number, len(arrays)))
-    for attr in ("num", "num_split"):  # (Unpack's, Split's and SplitV's outputs)
-        if attr in attrs and isinstance(attrs[attr], int):
-            counts.append((attr, attrs[attr]))
-    return counts
+    if form is not None and form.types:
+        for attr, source in form.types.items():  # ``"*<i>"``: the inputs' dtypes from i on
+            if isinstance(source, str) and source.startswith("*") and attr not in attrs:
+                counts.append((attr, max(len(arrays) - int(source[1:] or 0), 0)))
+    for attr, value in attrs.items():
+        if attr in _NUMBER_ATTRS and isinstance(value, int):
+            counts.append((attr, value))
+        elif (type(value) is tuple and value and isinstance(value[0], DType)) or (
+                value == () and attr in _TYPE_LIST_ATTRS):
+            counts.append((attr, len(value)))  # a list(type) attr (DecodeCSV's OUT_TYPE)
+    return sorted(counts) if len(counts) > 1 else counts  # TF names them in attr order
+
+
+# int attrs that size an op's outputs (Unpack's, Split's, ParseExampleV2's sparse ones)
+_NUMBER_ATTRS = frozenset({"num", "num_split", "num_sparse"})
+# list(type) attrs an op may leave empty (an empty tuple says no dtype)
+_TYPE_LIST_ATTRS = frozenset({"sparse_types", "ragged_value_types", "ragged_split_types",
+                              "Tdense", "Tin", "Tout", "OUT_TYPE", "dtypes", "T",
+                              "output_types", "Toutput_types", "Tcomponents"})
 
 
 def _check_tied(op, arrays):

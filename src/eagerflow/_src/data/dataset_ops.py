@@ -58,11 +58,24 @@ def _known(*values):
     return all(v is not None for v in values)
 
 
-def _batch_size(batch_size, op):
+def dataset_error(op, message, counts=()):
+    """The InvalidArgumentError of dataset op `op`'s kernel refusing its arguments as the
+    dataset is made, in TF's form (see `errors.eager_message`)."""
+    return errors.eager_error(errors.InvalidArgumentError, op, message, "", counts)
+
+
+def captures(fn):
+    """The ``Targuments`` count of a dataset op running traced function `fn`: its captured
+    tensors (0 for a function called per element)."""
+    return (("Targuments", len(getattr(getattr(fn, "_concrete", None), "captured_inputs",
+                                       ()))),)
+
+
+def _batch_size(batch_size, op, counts=()):
     """`batch_size` as `_int` gives it; InvalidArgumentError from `op` when not positive."""
     size = _int(batch_size)
     if _known(size) and size <= 0:
-        raise op_error(errors.InvalidArgumentError, op, "Batch size must be greater than zero.")
+        raise dataset_error(op, "Batch size must be greater than zero.", counts)
     return size
 
 
@@ -100,7 +113,7 @@ def function_label(kind):
 def framed(fn, label, iterator, preserve_cardinality=False):
     """`fn` (a dataset's function on flat tuples) raising TF's error for a failing element:
     the error's class, its message introduced by the dataset's `label` and its iterator
-    (``Map``), then where the failing op was made and, last, the node, as TF ends it.
+    (``Map``), then the failing node, as TF ends it.
     `preserve_cardinality` (maps): an OutOfRangeError of the function is an
     InvalidArgumentError, not taken for the end of the data (as in TF).  Framed as each
     iteration starts, so a copy of the dataset fed other captured values frames its own."""
@@ -121,11 +134,8 @@ def framed(fn, label, iterator, preserve_cardinality=False):
 def _function_error(e, label, iterator):
     message = e.message
     found = _GRAPH_ERROR.match(message)
-    if found is not None:
-        where, text, node = found.groups()
-        if where.strip():  # (where the op was made: TF's message has no such line)
-            text = f"{text.lstrip()}\nDetected at {node[2:-2]} defined at (most recent call " \
-                   f"last):\n{where}"
+    if found is not None:  # (TF's text says the node, not where its op was made)
+        _, text, node = found.groups()
         message = f"{text.strip()}\n\t [[{node}]]"
     else:
         message = errors.bare_message(message)
@@ -686,8 +696,7 @@ class _RangeDataset(Dataset):
         else:
             start, stop, step = values
         if step == 0 and not self._symbolic:
-            raise op_error(errors.InvalidArgumentError, "RangeDataset", "step must be a "
-                           "non-zero integer.")
+            raise dataset_error("RangeDataset", "step must be a non-zero integer.")
         self._start, self._stop, self._step = start, stop, step
         self._dtype = _d.as_dtype(output_type)
         self._spec = TensorSpec([], self._dtype)
@@ -695,9 +704,11 @@ class _RangeDataset(Dataset):
     def _cardinality(self):
         if self._symbolic:
             return UNKNOWN
-        if self._stop is None:
+        if self._stop is None or self._stop == _INT64_MAX:  # (TF's, as `enumerate` counts)
             return INFINITE
-        return len(builtins.range(self._start, self._stop, self._step))
+        start, stop, step = self._start, self._stop, self._step
+        n = max(0, -((start - stop) // step))
+        return (n + 2 ** 63) % 2 ** 64 - 2 ** 63  # an int64, as TF's wraps around
 
     def _iterator(self):
         np_dtype = self._dtype.as_numpy_dtype
@@ -853,8 +864,8 @@ class _MapDataset(_UnaryDataset):
             return _ChunkedMap(call, *chunks)
         return map(call, self._input._iterator())
 
-    def _batches(self, batch_size, drop_remainder):
-        return _mapped_batches(self, batch_size, drop_remainder, "Map")
+    def _batches(self, batch_size, drop_remainder, fused=False):
+        return _mapped_batches(self, batch_size, drop_remainder, "Map", fused)
 
 
 _CHUNK_BYTES = 1 << 22  # about what a chunk of elements holds, in and out
@@ -900,18 +911,19 @@ def _draws_shared():
     return scope is not None and "inner" in scope[1]
 
 
-def _mapped_batches(dataset, batch_size, drop_remainder, kind):
+def _mapped_batches(dataset, batch_size, drop_remainder, kind, fused=False):
     """`_batches` of a map: its function run on its input's batches at once; a batch
-    with an element that fails is made element by element, raising that element's error."""
+    with an element that fails is made element by element, raising that element's error.
+    `fused`: stacked as TF's fused map and batch does (see `stack_components`)."""
     found = _map_chunks(dataset._fn, dataset._input, batch_size)
     if found is None:
         return None
     call = framed(dataset._fn, dataset._label, kind, preserve_cardinality=True)
     run, source = found
-    return _chunk_batches(run, call, source, batch_size, drop_remainder)
+    return _chunk_batches(run, call, source, batch_size, drop_remainder, fused)
 
 
-def _chunk_batches(run, call, source, batch_size, drop_remainder):
+def _chunk_batches(run, call, source, batch_size, drop_remainder, fused=False):
     """Batches of mapped chunks; after a chunk that failed, each batch element by element
     (elements that do not stack would fail every chunk)."""
     from eagerflow._src.ops.random_ops import Draws  # noqa: PLC0415
@@ -927,9 +939,10 @@ def _chunk_batches(run, call, source, batch_size, drop_remainder):
                     run = None
                     draws.give_back()
         if out is None:
-            out = stack_components([call(_row(chunk, k)) for k in range(len(chunk[0]))])
+            out = stack_components([call(_row(chunk, k)) for k in range(len(chunk[0]))],
+                                   fused=fused)
         elif any(type(a) is list for a in out):  # (elements of differing shapes: TF's error)
-            out = stack_components([_row(out, k) for k in range(len(chunk[0]))])
+            out = stack_components([_row(out, k) for k in range(len(chunk[0]))], fused=fused)
         yield tuple(np.array(a) if not a.flags.writeable else a for a in out)
 
 
@@ -998,13 +1011,12 @@ class _ChunkedMap:
             self._takes = draws.takes
 
 
-def _num_threads(num_parallel_calls):
+def _num_threads(num_parallel_calls, op="ParallelMapDatasetV2", counts=()):
     n = _int(num_parallel_calls)
     if n == AUTOTUNE:
         return max(2, os.cpu_count() or 2)
     if n <= 0:
-        raise op_error(errors.InvalidArgumentError, "ParallelMapDatasetV2",
-                       f"num_parallel_calls must be greater than zero or AUTOTUNE, got {n}")
+        raise dataset_error(op, "num_parallel_calls must be greater than zero.", counts)
     return n
 
 
@@ -1014,7 +1026,7 @@ class _ParallelMapDataset(_UnaryDataset):
         self._fn = _map_function(map_func, input_dataset)
         self._spec = self._fn.output_spec
         self._label = function_label("ParallelMapDatasetV2")
-        self._threads = _num_threads(num_parallel_calls)
+        self._threads = _num_threads(num_parallel_calls, counts=captures(self._fn))
         self._deterministic = deterministic
 
     def _iterator(self):
@@ -1031,11 +1043,11 @@ class _ParallelMapDataset(_UnaryDataset):
             return _ChunkedMap(call, *chunks)
         return parallel_map(call, self._input._iterator(), self._threads, ordered)
 
-    def _batches(self, batch_size, drop_remainder):
+    def _batches(self, batch_size, drop_remainder, fused=False):
         if self._deterministic is False or (self._deterministic is None
                                             and self.options().deterministic is False):
             return None
-        return _mapped_batches(self, batch_size, drop_remainder, "ParallelMapV2")
+        return _mapped_batches(self, batch_size, drop_remainder, "ParallelMapV2", fused)
 
 
 class _FilterDataset(_UnaryDataset):
@@ -1050,8 +1062,7 @@ class _FilterDataset(_UnaryDataset):
         self._label = function_label("FilterDataset")
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         fn = framed(self._fn, self._label, "Filter")
@@ -1074,10 +1085,24 @@ class _BatchDataset(_UnaryDataset):
         return _batched_cardinality(self._input, self._batch_size, self._drop)
 
     def _iterator(self):
-        fast = self._input._batches(self._batch_size, self._drop)
+        fused = self._fuses_map()
+        fast = self._input._batches(self._batch_size, self._drop, fused=True) if fused else \
+            self._input._batches(self._batch_size, self._drop)
         if fast is not None:
             return fast
-        return _stacked_batches(self._input._iterator(), self._batch_size, self._drop)
+        return _stacked_batches(self._input._iterator(), self._batch_size, self._drop,
+                                fused=fused)
+
+    def _fuses_map(self):
+        """Whether TF fuses this batch with the map before it (its default optimization),
+        whose batches take their rows' shape from the first element."""
+        if type(self) is not _BatchDataset or not isinstance(
+                self._input, (_MapDataset, _ParallelMapDataset)):
+            return False
+        optimization = self.options().experimental_optimization
+        if optimization.map_and_batch_fusion is not None:
+            return bool(optimization.map_and_batch_fusion)
+        return optimization.apply_default_optimizations is not False
 
     def _batches(self, batch_size, drop_remainder):
         return None
@@ -1104,8 +1129,10 @@ class _AsSpec(_UnaryDataset):
         return _stacked_batches(self._iterator(), batch_size, drop_remainder, self._splits)
 
 
-def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64):
-    """Flat tuples of arrays stacked componentwise; TF's error when shapes differ."""
+def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64, fused=False):
+    """Flat tuples of arrays stacked componentwise; TF's error when shapes differ.
+    `fused` (TF's fused map and batch): each row takes the first element's shape, an
+    element of as many values as it has too, another one failing with that kernel's text."""
     out = []
     for c, parts in enumerate(zip(*elements)):
         if isinstance(parts[0], SparseTensor):
@@ -1116,7 +1143,14 @@ def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64):
             continue
         first = parts[0].shape
         for i, p in enumerate(parts):
-            if p.shape != first:
+            if p.shape != first and fused:
+                if p.size != parts[0].size:
+                    raise _get_next_error(
+                        f"Cannot add tensor to the batch: number of elements does not match. "
+                        f"Shapes are: [tensor]: {errors.shape_text(p.shape)}, [batch]: "
+                        f"{errors.shape_text(first)}", op)
+                parts = [q.reshape(first) for q in parts]
+            elif p.shape != first:
                 raise _get_next_error(
                     f"Cannot batch tensors with different shapes in component {c}. First "
                     f"element had shape {errors.shape_text(first)} and element {i} had shape "
@@ -1125,7 +1159,7 @@ def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64):
     return tuple(out)
 
 
-def _stacked_batches(source, batch_size, drop, splits_dtype=np.int64):
+def _stacked_batches(source, batch_size, drop, splits_dtype=np.int64, fused=False):
     while True:
         chunk = []
         for element in source:
@@ -1134,7 +1168,7 @@ def _stacked_batches(source, batch_size, drop, splits_dtype=np.int64):
                 break
         if not chunk or (drop and len(chunk) < batch_size):
             return
-        yield stack_components(chunk, splits_dtype=splits_dtype)
+        yield stack_components(chunk, splits_dtype=splits_dtype, fused=fused)
         if len(chunk) < batch_size:
             return
 
@@ -1237,9 +1271,8 @@ class _PrefetchDataset(_UnaryDataset):
         super().__init__(input_dataset)
         n = _int(buffer_size)
         if n < -1:
-            raise op_error(errors.InvalidArgumentError, "PrefetchDataset",
-                           "buffer_size must be >= 0 or set buffer_size to be -1 for "
-                           "auto-tuning")
+            raise dataset_error("PrefetchDataset", "buffer_size must be >= 0 or set "
+                                "buffer_size to be -1 for auto-tuning")
         self._buffer_size = n
 
     def _iterator(self):

@@ -4,7 +4,6 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
 
 
@@ -48,8 +47,11 @@ class Optional:
 
     def get_value(self, name=None):
         if not self._has_value:
-            raise op_error(errors.InvalidArgumentError, "OptionalGetValue",
-                           "The optional does not have a value")
+            # (TF's kernel, named by the count of the value's tensors)
+            raise errors.eager_error(
+                errors.InvalidArgumentError, "OptionalGetValue",
+                "The given optional does not have a value.", "",
+                (("output_types", len(structure.flatten(self._spec))),))
         return self._value
 
     def __repr__(self):

@@ -26,7 +26,7 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.data.dataset_ops import AUTOTUNE, UNKNOWN, Dataset, _int
+from eagerflow._src.data.dataset_ops import AUTOTUNE, UNKNOWN, Dataset, _int, dataset_error
 from eagerflow._src.io import tf_record
 
 _STRING = TensorSpec([], _d.string)
@@ -91,8 +91,8 @@ class _ReaderDataset(Dataset):
         if num_parallel_reads is not None:
             n = _int(num_parallel_reads)
             if n is not None and n != AUTOTUNE and n <= 0:
-                raise op_error(errors.InvalidArgumentError, "ParallelInterleaveDatasetV4",
-                               "num_parallel_calls must be greater than zero.")
+                raise dataset_error("LegacyParallelInterleaveDatasetV2",  # (TF's reader)
+                                    "`cycle_length` must be > 0", (("Targuments", 0),))
             if n == AUTOTUNE:
                 n = os.cpu_count() or 1
             self._parallel = n

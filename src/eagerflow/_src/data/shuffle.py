@@ -15,9 +15,8 @@ import threading
 
 import numpy as np
 
-from eagerflow._src.core import errors
-from eagerflow._src.core.errors import op_error
-from eagerflow._src.data.dataset_ops import _int, _TensorSliceDataset, _UnaryDataset
+from eagerflow._src.data.dataset_ops import (
+    _int, _TensorSliceDataset, _UnaryDataset, dataset_error)
 from eagerflow._src.ops import philox, random_ops
 
 _WORDS = 256  # words of the stream made at once
@@ -59,12 +58,12 @@ class _ShuffleDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=None):
         super().__init__(input_dataset)
         self._buffer_size = _int(buffer_size)
-        if self._buffer_size == -1:  # AUTOTUNE/UNKNOWN: the whole dataset
+        if self._buffer_size == -2:  # UNKNOWN_CARDINALITY: the whole dataset
             n = input_dataset._cardinality()
             self._buffer_size = n if n > 0 else 2 ** 31
         elif self._buffer_size is not None and self._buffer_size <= 0:  # (None: symbolic)
-            raise op_error(errors.InvalidArgumentError, "ShuffleDatasetV3",
-                           "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
+            raise dataset_error("ShuffleDatasetV3",
+                                "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         self._seed, self._seed2 = dataset_seeds(seed)
         self._reshuffle = True if reshuffle_each_iteration is None else bool(
             reshuffle_each_iteration)

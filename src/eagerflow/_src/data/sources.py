@@ -31,8 +31,9 @@ class _GeneratorDataset(Dataset):
     (several components, or one of known rank) it is flattened against the
     dtypes, each component converted with NumPy and its shape checked; a lone
     component of unknown rank is converted as a tensor of the spec's dtype.
-    Whatever the generator raises reaches the caller as `InvalidArgumentError`
-    (the original is its cause).
+    Whatever the generator raises reaches the caller as the error TF's py_func makes of
+    it (`InvalidArgumentError` for a ValueError or TypeError, `UnknownError` for most; the
+    original is its cause).
     """
 
     _tf_name = "_FlatMapDataset"  # TF builds it as a flat_map over the generator's ids
@@ -125,7 +126,9 @@ class _GeneratorDataset(Dataset):
 
 
 def _raised(e):
-    return op_error(errors.InvalidArgumentError, "IteratorGetNext", f"{type(e).__name__}: {e}")
+    # (TF runs the generator in a py_func: its class for the exception, UnknownError mostly)
+    from eagerflow._src.autodiff.script_ops import _error_for  # noqa: PLC0415
+    return op_error(_error_for(e), "IteratorGetNext", f"{type(e).__name__}: {e}")
 
 
 def _flatten_up_to(spec, value):
@@ -291,8 +294,8 @@ class _DirectedInterleaveDataset(Dataset):
         return [self._selector, *self._datasets]
 
     def _cardinality(self):
-        cards = [d._cardinality() for d in self._datasets]
-        if self._selector._cardinality() == INFINITE and all(c == INFINITE for c in cards):
+        # TF's: infinite when any input is, whatever the selector and the other inputs
+        if any(d._cardinality() == INFINITE for d in self._datasets):
             return INFINITE
         return UNKNOWN
 

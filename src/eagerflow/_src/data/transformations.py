@@ -16,6 +16,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
     INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
+    captures, dataset_error,
     _num_threads, _UnaryDataset, stack_components, warn_unused_deterministic)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
@@ -163,7 +164,9 @@ class _PaddedBatchDataset(_UnaryDataset):
                 raise TypeError(f"`padded_batch` is only supported for datasets that produce "
                                 f"tensor elements but type spec of elements in the input "
                                 f"dataset is not a subclass of TensorSpec: `{s!r}`.")
-        self._batch_size = _batch_size(batch_size, "PaddedBatchDatasetV2")
+        n = len(structure.flatten(input_dataset.element_spec))
+        self._batch_size = _batch_size(batch_size, "PaddedBatchDatasetV2",
+                                       (("N", n), ("Toutput_types", n)))
         self._drop = bool(drop_remainder)
         if padded_shapes is None:
             shapes = []
@@ -454,8 +457,7 @@ class _RebatchDataset(_UnaryDataset):
                                             static)
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         if any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec)):
@@ -541,8 +543,7 @@ class _WindowDataset(_UnaryDataset):
         for what, v in (("size", self._size), ("shift", self._shift),
                         ("stride", self._stride)):
             if _known(v) and v <= 0:
-                raise op_error(errors.InvalidArgumentError, "WindowDataset",
-                               f"Window {what} must be greater than zero.")
+                raise dataset_error("WindowDataset", f"Window {what} must be greater than zero.")
         self._component_specs = structure.flatten(input_dataset.element_spec)
         self._spec = structure.map_structure(lambda s: DatasetSpec(s),
                                              input_dataset.element_spec)
@@ -754,18 +755,22 @@ class _InterleaveDataset(_UnaryDataset):
         cycle = -1 if cycle_length is None else _int(cycle_length)
         self._cycle = _num_threads(-1) if cycle == -1 else cycle
         self._block = 1 if block_length is None else _int(block_length)
+        op = "InterleaveDataset" if num_parallel_calls is None else \
+            "ParallelInterleaveDatasetV4"
+        counts = captures(self._fn)
         if self._cycle <= 0:
-            raise op_error(errors.InvalidArgumentError, "InterleaveDataset",
-                           "cycle_length must be greater than zero.")
+            raise dataset_error(op, "cycle_length must be greater than zero.", counts)
         if self._block <= 0:
-            raise op_error(errors.InvalidArgumentError, "InterleaveDataset",
-                           "block_length must be greater than zero.")
+            raise dataset_error(op, "block_length must be greater than zero.", counts)
         self._threads = None if num_parallel_calls is None else _num_threads(
-            num_parallel_calls)
+            num_parallel_calls, op, counts)
         if num_parallel_calls is not None:
             self._tf_name = "_ParallelInterleaveDataset"
 
     def _cardinality(self):
+        # TF's parallel interleave knows an infinite input makes it infinite
+        if self._threads is not None and self._input._cardinality() == INFINITE:
+            return INFINITE
         return UNKNOWN
 
     def _iterator(self):
@@ -880,13 +885,11 @@ class _ShardDataset(_UnaryDataset):
         if not _known(self._n, self._index):
             return
         if self._n <= 0:
-            raise op_error(errors.InvalidArgumentError, "ShardDataset",
-                           f"Number of shards must be greater than zero (currently num_shards "
-                           f"= {self._n}).")
+            raise dataset_error("ShardDataset", f"Number of shards must be greater than zero "
+                                                f"(currently num_shards = {self._n}).")
         if not 0 <= self._index < self._n:
-            raise op_error(errors.InvalidArgumentError, "ShardDataset",
-                           f"Index must be between 0 and {self._n - 1} (currently index = "
-                           f"{self._index}).")
+            raise dataset_error("ShardDataset", f"Index must be between 0 and {self._n - 1} "
+                                                f"(currently index = {self._index}).")
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -956,8 +959,7 @@ class _UniqueDataset(_UnaryDataset):
                             f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         seen = set()
@@ -985,8 +987,7 @@ class _IgnoreErrorsDataset(_UnaryDataset):
         self._log = log_warning
 
     def _cardinality(self):
-        n = self._input._cardinality()
-        return INFINITE if n == INFINITE else UNKNOWN
+        return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
         source = self._input._iterator()

@@ -83,14 +83,20 @@ def _write_file(xp, filename, contents):
     _scalar(filename, "Input filename")
     _scalar(contents, "Contents")
     path = _path(filename[()])
+    folder = os.path.dirname(path)
+    blocking = folder
+    while blocking and not os.path.exists(blocking):
+        blocking = os.path.dirname(blocking)
+    if blocking and not os.path.isdir(blocking):  # (a file where a folder would be made)
+        raise errors.FailedPreconditionError(None, None, f"{blocking} is not a directory")
     try:
-        folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
         with open(path, "wb") as f:
             f.write(contents[()])
     except OSError as e:
-        raise os_error(e, path) from None
+        # (a folder that could not be made is the one TF's message names)
+        raise os_error(e, e.filename if isinstance(e.filename, str) else path) from None
     return ()
 
 
@@ -135,8 +141,11 @@ def read_file(filename, name=None):
 @export("io.write_file", "compat.v1.io.write_file", "compat.v1.write_file")
 def write_file(filename, contents, name=None):
     """Writes scalar string `contents` to file `filename`, creating its directory."""
-    dispatch(_WRITE_FILE, (convert_to_tensor(filename, _d.string),
-                           convert_to_tensor(contents, _d.string)), {}, name)
+    try:
+        dispatch(_WRITE_FILE, (convert_to_tensor(filename, _d.string),
+                               convert_to_tensor(contents, _d.string)), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, filename, contents) from None
 
 
 @export("io.matching_files", "compat.v1.io.matching_files", "compat.v1.matching_files")
@@ -683,5 +692,9 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
     attrs = {"OUT_TYPE": tuple(t.dtype for t in defaults), "field_delim": delim.decode("latin-1"),
              "use_quote_delim": bool(use_quote_delim), "na_value": str(na_value),
              "select_cols": tuple(select_cols or ())}
+    given = records
     records = convert_to_tensor(records, _d.string)
-    return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))
+    try:
+        return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))
+    except errors.OpError as e:
+        raise errors.listed(e, given, *record_defaults) from None

@@ -422,7 +422,10 @@ def _parse_plain(serialized, features, names, name):
              "sparse_types": tuple(t for _, t in sparse), "ragged_value_types": (),
              "ragged_split_types": (),
              "dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in dense)}
-    outs = dispatch(_PARSE_EXAMPLE_V2, inputs, attrs, name)
+    try:
+        outs = dispatch(_PARSE_EXAMPLE_V2, inputs, attrs, name)
+    except errors.OpError as e:
+        raise errors.without_name(e) from None  # TF passes the keys as lists: its slow path
     n = len(sparse)
     result = {}
     for j, (key, _) in enumerate(sparse):

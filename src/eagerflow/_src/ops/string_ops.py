@@ -22,12 +22,12 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_input
+from eagerflow._src.core.convert import convert_input, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.registry import kernel_type_name, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -137,7 +137,7 @@ def join(inputs, separator="", name=None):
     separator = _attr_bytes(separator, "separator")
     if isinstance(inputs, Tensor):  # a tensor is the sequence of its rows
         return reduce_join(inputs, 0, separator=separator, name=name)
-    inputs = [_strings(t) for t in inputs]
+    inputs = [convert_to_tensor(t, _d.string) for t in inputs]  # (TF's ValueError, if not)
     if not inputs:
         return as_tensor(b"")
     return dispatch(_STRING_JOIN, inputs, {"separator": separator}, name)
@@ -186,7 +186,8 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """
     attrs = {"axis": axis_attr(axis), "keepdims": bool(keepdims),
              "separator": _attr_bytes(separator, "separator")}
-    return dispatch(_REDUCE_JOIN, (_strings(inputs),), attrs, name)
+    # (converted as it is: TF's op refuses what is not text, an empty list of floats too)
+    return dispatch(_REDUCE_JOIN, (convert_to_tensor(inputs),), attrs, name)
 
 
 # --- StringLength, StringLower, StringUpper, StringStrip -----------------------------------------
@@ -429,7 +430,7 @@ def substr(input, pos, len, unit="BYTE", name=None):
     if x.dtype != _d.string:
         raise errors.InvalidArgumentError(
             None, None, "cannot compute Substr as input #0(zero-based) was expected to be a "
-            f"string tensor but is a {x.dtype.name} tensor [Op:Substr] name: ")
+            f"string tensor but is a {kernel_type_name(x.dtype)} tensor [Op:Substr] name: ")
     pos, size = binary_operands(pos, len)
     try:
         return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
@@ -559,10 +560,13 @@ def regex_full_match(input, pattern, name=None):
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
     x = _strings(input)
-    if _is_text(pattern):
-        attrs = {"pattern": _attr_bytes(pattern, "pattern")}
-        return dispatch(_STATIC_REGEX_FULL_MATCH, (x,), attrs, name)
-    return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
+    try:
+        if _is_text(pattern):
+            attrs = {"pattern": _attr_bytes(pattern, "pattern")}
+            return dispatch(_STATIC_REGEX_FULL_MATCH, (x,), attrs, name)
+        return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, input, pattern) from None
 
 
 @export("strings.regex_replace")
@@ -575,13 +579,19 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     <tf.Tensor: shape=(1,), dtype=string, numpy=array([b'ab<1><2>'], dtype=object)>
     """
     x = _strings(input)
-    if _is_text(pattern) and _is_text(rewrite):
-        attrs = {"pattern": _attr_bytes(pattern, "pattern"),
-                 "rewrite": _attr_bytes(rewrite, "rewrite"),
-                 "replace_global": bool(replace_global)}
-        return dispatch(_STATIC_REGEX_REPLACE, (x,), attrs, name)
-    return dispatch(_REGEX_REPLACE, (x, _strings(pattern), _strings(rewrite)),
-                    {"replace_global": bool(replace_global)}, name)
+    try:
+        if _is_text(pattern) and _is_text(rewrite):
+            attrs = {"pattern": _attr_bytes(pattern, "pattern"),
+                     "rewrite": _attr_bytes(rewrite, "rewrite"),
+                     "replace_global": bool(replace_global)}
+            return dispatch(_STATIC_REGEX_REPLACE, (x,), attrs, name)
+        return dispatch(_REGEX_REPLACE, (x, _strings(pattern), _strings(rewrite)),
+                        {"replace_global": bool(replace_global)}, name)
+    except errors.OpError as e:
+        # (TF's static op takes the pattern as an attr: only the input decides the path)
+        given = (input,) if _is_text(pattern) and _is_text(rewrite) else (
+            input, pattern, rewrite)
+        raise errors.listed(e, *given) from None
 
 
 # --- StringToNumber, AsString --------------------------------------------------------------------
@@ -712,8 +722,9 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     """
     x = as_tensor(input)
     error = _as_string_attr_error(x.dtype, precision, scientific, shortest, fill)
-    if error:
-        raise errors.op_error(errors.InvalidArgumentError, "AsString", error)
+    if error:  # (the kernel's check, in its form)
+        raise errors.listed(errors.eager_error(errors.InvalidArgumentError, "AsString", error),
+                            input)
     attrs = {"precision": int(precision), "scientific": bool(scientific),
              "shortest": bool(shortest), "width": int(width), "fill": fill}
     return dispatch(_AS_STRING, (x,), attrs, name)

@@ -40,6 +40,7 @@ _UNARY = (
     "strings.upper", "strings.strip", "strings.regex_replace", "strings.regex_full_match",
     "strings.to_number", "strings.as_string", "strings.to_hash_bucket_fast",
     "strings.to_hash_bucket", "strings.to_hash_bucket_strong", "debugging.check_numerics", "nn.dropout",
+    "strings.unicode_script", "strings.unicode_transcode",
     "math.angle", "math.reciprocal_no_nan", "math.bessel_i0", "math.bessel_i0e", "math.bessel_i1",
     "math.bessel_i1e", "math.special.bessel_j0", "math.special.bessel_j1",
     "math.special.bessel_k0", "math.special.bessel_k0e", "math.special.bessel_k1",

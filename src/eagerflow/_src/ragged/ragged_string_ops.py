@@ -18,7 +18,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops, string_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -27,13 +27,19 @@ _I64 = _d.int64
 _NO_GRAD = "string op"
 
 
-def _strings(value):
+def _strings(value, name=None, to_op=False):
+    """`value` as a string tensor (or ragged one), converted as TF's function converts it:
+    a tensor of another dtype is a ValueError naming the argument `name`, a Python value
+    that is not text a TypeError; `to_op`: converted as it is, for the op's type check to
+    refuse (InvalidArgumentError), as TF's unicode functions do."""
     if isinstance(value, RaggedTensor):
+        if value.dtype != _d.string and not to_op:
+            raise ValueError(f"Tensor conversion requested dtype string for RaggedTensor with "
+                             f"dtype {value.dtype.name}: {value!r}.")
         return value
-    t = convert_to_tensor(value)
-    if t.dtype != _d.string:
-        raise TypeError(f"Expected string, but got {t.dtype!r} for argument 'input'")
-    return t
+    if to_op:
+        return convert_to_tensor(value)
+    return convert_to_tensor(value, _d.string, name=name)
 
 
 def _over_rows(fn, input, *, dense_rank0=None):
@@ -61,7 +67,7 @@ def split(input, sep=None, maxsplit=-1, name=None):
     >>> tf.strings.split(tf.constant("a b  c"))
     <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'b', b'c'], dtype=object)>
     """
-    input = _strings(input)
+    input = _strings(input, "input")
     attrs = {"sep": b"" if sep is None else string_ops._attr_bytes(sep, "sep"),
              "maxsplit": int(maxsplit)}
 
@@ -193,7 +199,7 @@ for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
 
 def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
             with_offsets, name):
-    input = _strings(input)
+    input = _strings(input, to_op=True)
     _check_allowed("errors", errors_mode, _ERROR_MODES,
                    "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode")
     attrs = {"input_encoding": input_encoding, "errors": errors_mode,
@@ -270,7 +276,8 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
     attrs = {"input_encoding": input_encoding, "output_encoding": output_encoding,
              "errors": errors, "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters)}
-    input = _strings(input)
+    # (a tensor goes to the op as it is; a Python value converts to strings)
+    input = _strings(input, to_op=isinstance(input, (Tensor, RaggedTensor)))
     if isinstance(input, RaggedTensor):
         return input.with_flat_values(dispatch(_UNICODE_TRANSCODE, (input.flat_values,), attrs,
                                                name))
@@ -337,7 +344,8 @@ def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, rep
             if not (0 <= cp <= 0x10FFFF) or 0xD800 <= cp <= 0xDFFF:
                 if errors == "strict":
                     raise errors_module.InvalidArgumentError(
-                        None, None, f"Invalid code point: {cp}")
+                        None, None, "Code point is out of range for Unicode, or is a "
+                                    "surrogate.")
                 if errors == "ignore":
                     continue
                 cp = replacement_char
@@ -466,7 +474,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     """
     widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
     if any(w < 1 for w in widths):
-        raise ValueError(f"All ngram_widths must be greater than 0. Got {widths}")
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     if pad_values is None:
         left = right = b""
         pad = 0
@@ -490,7 +498,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         return RaggedTensor.from_row_splits(values, splits, validate=False)
     if isinstance(data, RaggedTensor):
         return on(data)
-    data = _strings(data)
+    data = _strings(data, "data")
     rank = data.shape.rank
     if rank == 0:
         raise ValueError("Data must have rank>0")
@@ -555,14 +563,20 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
     >>> tf.strings.unsorted_segment_join(["a", "b", "c"], [1, 0, 1], 2).numpy().tolist()
     [b'b', b'ac']
     """
+    given = (inputs, segment_ids, num_segments)
+    if not isinstance(inputs, (Tensor, RaggedTensor)):
+        inputs = convert_to_tensor(inputs)  # (then a tensor of strings, as TF converts it)
     inputs = _strings(inputs)
     segment_ids = convert_to_tensor(segment_ids)
     if segment_ids.dtype not in (_d.int32, _d.int64):
         segment_ids = convert_to_tensor(segment_ids, _d.int32)
     num_segments = convert_to_tensor(num_segments)
     sep = separator.encode() if isinstance(separator, str) else bytes(separator)
-    return dispatch(_UNSORTED_SEGMENT_JOIN, (inputs, segment_ids, num_segments),
-                    {"separator": sep}, name)
+    try:
+        return dispatch(_UNSORTED_SEGMENT_JOIN, (inputs, segment_ids, num_segments),
+                        {"separator": sep}, name)
+    except errors_module.OpError as e:
+        raise errors_module.listed(e, *given) from None
 
 
 class Join:

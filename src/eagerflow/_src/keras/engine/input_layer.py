@@ -19,12 +19,15 @@ class InputLayer(Layer):
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
                  sparse=None, name=None, ragged=None, type_spec=None, optional=False, **kwargs):
+        unknown_rank = False
         if "batch_input_shape" in kwargs:
             batch_input_shape = kwargs.pop("batch_input_shape")
             if input_shape is not None and batch_input_shape is not None:
                 raise ValueError("Only provide the input_shape OR batch_input_shape argument "
                                  "to InputLayer, not both at the same time.")
-            if batch_input_shape is not None:
+            # (None or () says nothing of the rank: an input of unknown shape, as in tf_keras)
+            unknown_rank = not batch_input_shape
+            if batch_input_shape:
                 batch_size, input_shape = batch_input_shape[0], batch_input_shape[1:]
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
@@ -39,11 +42,12 @@ class InputLayer(Layer):
         self.sparse, self.ragged = bool(sparse), bool(ragged)
         self.optional = optional  # whether the model may be fed None here (kept for configs)
         if input_tensor is None:
-            if input_shape is None:
+            if input_shape is None and not unknown_rank:
                 raise ValueError("Please provide to Input a `shape` or a `tensor` or a "
                                  "`type_spec` argument. Note that `shape` does not include "
                                  "the batch dimension.")
-            shape = TensorShape([batch_size, *TensorShape(input_shape).as_list()])
+            shape = TensorShape(None) if input_shape is None else \
+                TensorShape([batch_size, *TensorShape(input_shape).as_list()])
             if sparse:
                 input_tensor = keras_tensor.sparse_placeholder(_dtypes.as_dtype(dtype), shape,
                                                                name)
@@ -62,7 +66,8 @@ class InputLayer(Layer):
                              f"instead of creating an InputLayer, you should instantiate your "
                              f"model and directly call it on your input. "
                              f"Received: {input_tensor!r}")
-        self._batch_input_shape = tuple(input_tensor.shape.as_list())
+        self._batch_input_shape = None if input_tensor.shape.rank is None else \
+            tuple(input_tensor.shape.as_list())
         self.is_placeholder = placeholder
         node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
         node.keras_inputs = []  # an input layer's node starts the graph

@@ -71,7 +71,14 @@ class PreprocessingLayer(Layer):
             if steps is not None and step >= steps:
                 break
             if not self.built:
+                # TF builds from the traced shape of a batch: its first dim unknown unless a
+                # dataset's spec says it
                 shape = TensorShape(np.shape(batch))
+                spec_shape = getattr(getattr(data, "element_spec", None), "shape", None)
+                if isinstance(spec_shape, TensorShape) and spec_shape.rank == shape.rank:
+                    shape = spec_shape
+                elif shape.rank:
+                    shape = TensorShape([None] + shape.as_list()[1:])
                 if self._batch_input_shape is None:
                     self._batch_input_shape = (None,) * shape.rank
                 self.build(shape)

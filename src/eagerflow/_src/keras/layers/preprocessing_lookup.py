@@ -397,7 +397,7 @@ class IndexLookup(_EagerPreprocessingLayer):
         special_tokens = [self.mask_token] * oov_start + [self.oov_token] * self.num_oov_indices
         found_special_tokens = np.array_equal(special_tokens, vocabulary[:token_start])
         tokens = vocabulary[token_start:] if found_special_tokens else vocabulary
-        repeated = [item for item, count in collections.Counter(tokens.tolist()).items()
+        repeated = [item for item, count in collections.Counter(tokens).items()
                     if count > 1]
         if repeated:
             raise ValueError(f"The passed vocabulary has at least one repeated term. Please "
