@@ -77,6 +77,8 @@ def test_input_signature_calls_take_the_python_defaults_and_tfs_binding_errors()
     for call, why in [(lambda: add(), "missing a required argument: 'a'"),
                       (lambda: add(b=1), "missing a required argument: 'a'"),
                       (lambda: add(1, c=3), "got an unexpected keyword argument 'c'"),
-                      (lambda: add(1, 2, 3), "too many positional arguments")]:
+                      (lambda: add(1, 2, 3), "too many positional arguments"),
+                      (lambda: add(c=3), "missing a required argument: 'a'"),
+                      (lambda: add(1, a=2), "multiple values for argument 'a'")]:
         with pytest.raises(TypeError, match=f"Binding inputs to tf.function failed due to `{why}`"):
             call()

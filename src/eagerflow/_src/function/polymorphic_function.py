@@ -188,11 +188,9 @@ class Function:
         tensors = []
         n = len(self._input_signature)
         named = self._params[:n]
-        if len(args) > n:
-            fail_early = "too many positional arguments"
-        else:
-            fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
-                               if k not in {p.name for p in named}), None)
+        fail_early = "too many positional arguments" if len(args) > n else next(
+            (f"multiple values for argument '{p.name}'" for p in named[:len(args)]
+             if p.name in kwargs), None)
         for p in named[len(args):]:
             if fail_early is not None:
                 break
@@ -202,6 +200,9 @@ class Function:
                 values.append(p.default)
             else:
                 fail_early = f"missing a required argument: '{p.name}'"
+        if fail_early is None:  # like inspect's binding: missing arguments come first
+            fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
+                               if k not in {p.name for p in named}), None)
         if fail_early is None and len(values) != n:
             fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
 
