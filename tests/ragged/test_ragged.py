@@ -514,6 +514,17 @@ def test_ragged_constant_of_numpy_rows():
     assert tf.ragged.constant(rows).to_list() == [[1.5], []]
 
 
+def test_ragged_constant_inside_a_function():
+    @tf.function
+    def f(x):
+        rt = tf.ragged.constant([[1, 2], [3]], dtype=tf.int64)
+        return rt + x, tf.ragged.constant([["a"], ["b", "c"]]).row_splits
+
+    rt, splits = f(tf.constant(1, tf.int64))
+    assert rt.to_list() == [[2, 3], [4]] and rt.dtype == tf.int64
+    assert splits.numpy().tolist() == [0, 1, 3]
+
+
 def test_ragged_feature_partitions():
     def example(**values):
         return tf.train.Example(features=tf.train.Features(feature={
