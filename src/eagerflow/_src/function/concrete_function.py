@@ -309,8 +309,8 @@ def _spec_text(value, declared=frozenset()):
     if isinstance(value, Variable):
         return "TensorSpec(shape=(), dtype=tf.resource, name=None)"
     name = getattr(value, "name", None) if isinstance(value, TensorSpec) else None
-    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else None
-    return (f"TensorSpec(shape={shape}, dtype={value.dtype!r}, "
+    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else "<unknown>"
+    return (f"TensorSpec(shape={shape!s}, dtype={value.dtype!r}, "
             f"name={name if name in declared else None!r})")
 
 
