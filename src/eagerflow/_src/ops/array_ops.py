@@ -1563,6 +1563,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
     """
+    # (TF's eager error names the op's scope only when `indices` came as a tensor)
+    scope = name if name is not None else "" if is_tensor_like(indices) else None
     indices = as_tensor(indices)
     check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
@@ -1574,7 +1576,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
                              f"but is {depth}")
         raise errors.eager_error(_InvalidArgument, "OneHot",
-                                 f"depth must be non-negative, got: {depth}", name=name)
+                                 f"depth must be non-negative, got: {depth}", name=scope)
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
                                   f"received: {axis}")
