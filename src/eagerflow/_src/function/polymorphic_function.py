@@ -381,7 +381,7 @@ def _placeholders(value, leaves, graph, name):
     if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
         spec = next(leaves)[1] if leaves is not None else as_argument()[0]
         return spec._stand_in(graph.placeholder(variant, [], name))
-    if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
+    if isinstance(value, (EagerTensor, TensorSpec, np.ndarray, np.number, np.bool_)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
             spec = value if isinstance(value, TensorSpec) else TensorSpec(value.shape, value.dtype)
