@@ -36,3 +36,24 @@ def test_a_loop_variable_set_to_none_is_tfs_value_error():
 
     with pytest.raises(ValueError, match="'x' is None at the end of the iteration."):
         f(tf.constant(2))
+
+
+def _times_ten(fn):
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs) * 10
+    return wrapper
+
+
+@tf.function
+@_times_ten
+def _add_one(x):
+    if x > 0:
+        return x + 1
+    return x
+
+
+def test_a_functools_wraps_wrapper_is_converted_itself_not_the_function_it_wraps():
+    assert int(_add_one(tf.constant(1))) == 20 and int(_add_one(tf.constant(-1))) == -10
