@@ -151,7 +151,8 @@ class ConcreteFunction:
         """TF's TypeError for running, outside of its graph, a tensor this function captured."""
         t = self._foreign[0]
         where = t.op.location
-        frame = f'    File "{where[0]}", line {where[1]}\n' if where else ""
+        frame = "".join(f'    File "{file}", line {line}, in {function}\n'
+                        for file, line, function in where[2]) if where else ""
         raise TypeError(
             f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
             f"Python locals or TensorFlow collections to access it.\nPlease see "
