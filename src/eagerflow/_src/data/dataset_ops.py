@@ -88,8 +88,8 @@ def _get_next_error(message, op="IteratorGetNext"):
 
 _function_nodes = itertools.count(1)  # numbers the datasets running functions, as TF's names
 _GRAPH_ERROR = re.compile(r"Graph execution error:\n\nDetected at node .*? defined at \(most recent "
-                          r"call last\):\n(.*?)\n(.*)\n\t \[\[(\{\{node .*?\}\})\]\] "
-                          r"\[Op:[^\]]*\]$", re.S)
+                          r"call last\):\n((?:  File [^\n]*\n\n)*)(.*)\n\t "
+                          r"\[\[(\{\{node .*?\}\})\]\] \[Op:[^\]]*\]$", re.S)
 
 
 def function_label(kind):
@@ -122,7 +122,8 @@ def _function_error(e, label, iterator):
     message = e.message
     found = _GRAPH_ERROR.match(message)
     if found is not None:
-        where, text, node = found.groups()
+        frames, text, node = found.groups()
+        where = frames.rstrip("\n").split("\n\n")[-1]  # the innermost frame
         if where.strip():  # (where the op was made: TF's message has no such line)
             text = f"{text.lstrip()}\nDetected at {node[2:-2]} defined at (most recent call " \
                    f"last):\n{where}"
