@@ -73,3 +73,11 @@ def test_as_proto():
     proto = tf.TensorShape([None, 2]).as_proto()
     assert [d.size for d in proto.dim] == [-1, 2] and not proto.unknown_rank
     assert tf.TensorShape(None).as_proto().unknown_rank
+
+
+def test_most_specific_common_supertype():
+    shape = tf.TensorShape([1, 2])
+    assert shape.most_specific_common_supertype([tf.TensorShape([3, 2])]).as_list() == [None, 2]
+    assert shape.most_specific_common_supertype([tf.TensorShape([3])]).rank is None
+    assert shape.most_specific_common_supertype([]) == shape
+    assert shape.most_specific_common_supertype([[1, 2]]) is None

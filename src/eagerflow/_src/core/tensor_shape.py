@@ -260,6 +260,16 @@ class TensorShape:
         return TensorShape._from_tuple(tuple(a if a is not None else b
                                              for a, b in zip(self._dims, other._dims)))
 
+    def most_specific_common_supertype(self, others):
+        """The most specific shape each of `others` and this one fit (None when one is not a
+        TensorShape)."""
+        if any(not isinstance(o, TensorShape) for o in others):
+            return None
+        shape = self
+        for o in others:
+            shape = shape.most_specific_compatible_shape(o)
+        return shape
+
     def as_proto(self):
         """This shape as a `TensorShapeProto` (-1 for unknown dimensions)."""
         from eagerflow._src.core.protos.tensors import shape_proto  # (protos import shapes)
