@@ -146,3 +146,21 @@ def test_assertions_on_values_known_while_tracing_fail_at_trace_time():
         return 1
 
     assert int(holds()) == 1
+
+
+def test_eager_assert_shows_numpy_values_and_cuts_long_data():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Summarized data: 0\.1, 2\.5\n1, 2, 3, \.\.\.$"):
+        tf.debugging.Assert(False, [tf.constant([0.1, 2.5]), tf.range(1, 10)])
+
+
+def test_eager_assert_near_is_tfs_assert_with_its_data():
+    x = tf.constant([1.0, 2.0, 3.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.debugging.assert_near(x, x + 1e-3, message="close")
+    assert info.value.message == (
+        "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+        "b'close.  '\nb'x and y not equal to tolerance rtol = tf.Tensor(1.1920929e-06, "
+        "shape=(), dtype=float32), atol = tf.Tensor(1.1920929e-06, shape=(), dtype=float32)'\n"
+        "b'x (shape=(3,) dtype=float32) = '\n1.0, 2.0, 3.0\n"
+        "b'y (shape=(3,) dtype=float32) = '\n1.001, 2.001, 3.001")

@@ -157,16 +157,12 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     gap = math_ops.abs(math_ops.subtract(x, y))
     holds = math_ops.less_equal(gap, math_ops.add(atol, math_ops.multiply(
         rtol, math_ops.abs(y))))
-    if not context.executing_eagerly():  # (an Assert op, checking when the graph runs)
-        return Assert(late.reduction_ops.reduce_all(holds), [
-            f"{message}.  " if message else "",
-            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
-            f"x ({_label(x)}) = ", x, f"y ({_label(y)}) = ", y], summarize)
-    if not _holds(holds):
-        raise _invalid(_prefixed(message, (
-            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
-            f"x ({_described(x)}) = \n{_first(x, summarize)}\n"
-            f"y ({_described(y)}) = \n{_first(y, summarize)}")))
+    # (TF's Assert eagerly too: its error lists the data, tolerances as tensors' text)
+    label = _described if context.executing_eagerly() else _label
+    return Assert(late.reduction_ops.reduce_all(holds), [
+        f"{message}.  " if message else "",
+        f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
+        f"x ({label(x)}) = ", x, f"y ({label(y)}) = ", y], summarize)
 
 
 def _assert(xp, condition, *data, summarize, condition_text):
@@ -180,9 +176,14 @@ def _assert(xp, condition, *data, summarize, condition_text):
         raise _invalid("assertion failed: " + " ".join(
             t if t.startswith("[") else f"[{t}]" for t in shown))
     shown = []
-    for item in data:
-        values = _first(item, summarize).tolist()
-        shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
+    for item in data:  # as TF's eager Assert: str() of each NumPy value, "..." when cut
+        array = np.asarray(item)
+        flat = array.reshape(-1)
+        keep = 3 if summarize is None else flat.size if summarize < 0 else summarize
+        values = [str(v) for v in flat[:keep]]
+        if array.ndim and len(values) < flat.size:
+            values.append("...")
+        shown.append(", ".join(values))
     raise errors.python_raised(errors.InvalidArgumentError(
         None, None, f"Expected '{condition_text}' to be true. Summarized data: "
                     + "\n".join(shown)))
