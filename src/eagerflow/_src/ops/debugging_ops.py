@@ -238,9 +238,18 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
 
 def _rank_error(x, wanted, message):
-    text = (f"Tensor  must have rank {wanted}.  Received rank {x.shape.rank}, "
+    name = "" if isinstance(x, EagerTensor) else x.name  # (eagerly TF's text has none)
+    text = (f"Tensor {name} must have rank {wanted}.  Received rank {x.shape.rank}, "
             f"shape {x.shape}")
     return ValueError(f"{message}.  {text}" if message else text)
+
+
+def _run_time_rank_check(x, holds, wanted_text, ranks, message):
+    """While tracing a tensor of unknown rank: TF's Assert op on its rank, run with the
+    graph (`holds` maps the rank tensor to the condition)."""
+    return Assert(holds(late.array_ops.rank(x)), [
+        f"{message}.  " if message else "", f"Tensor {x.name} must have rank{wanted_text}",
+        *ranks, "Received shape: ", late.array_ops.shape(x)])
 
 
 @export("debugging.assert_rank", "assert_rank")
@@ -251,6 +260,9 @@ def assert_rank(x, rank, message=None, name=None):
     True
     """
     x = as_tensor(x)
+    if x.shape.rank is None:
+        return _run_time_rank_check(x, lambda r: math_ops.equal(r, int(rank)), "",
+                                    [int(rank)], message)
     if x.shape.rank != int(rank):
         raise _rank_error(x, int(rank), message)
 
@@ -259,6 +271,9 @@ def assert_rank(x, rank, message=None, name=None):
 def assert_rank_at_least(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank` or more; ValueError if not."""
     x = as_tensor(x)
+    if x.shape.rank is None:
+        return _run_time_rank_check(x, lambda r: math_ops.greater_equal(r, int(rank)),
+                                    " at least", [int(rank)], message)
     if x.shape.rank < int(rank):
         raise _rank_error(x, f"at least {int(rank)}", message)
 
@@ -268,6 +283,10 @@ def assert_rank_in(x, ranks, message=None, name=None):
     """Asserts that the rank of `x` is one of `ranks`; ValueError if not."""
     x = as_tensor(x)
     ranks = tuple(int(r) for r in ranks)
+    if x.shape.rank is None:
+        return _run_time_rank_check(
+            x, lambda r: late.reduction_ops.reduce_any(math_ops.equal(r, list(ranks))), " in",
+            list(ranks), message)
     if x.shape.rank not in ranks:
         raise _rank_error(x, f"in {ranks}", message)
 
