@@ -70,6 +70,8 @@ class Function:
         self._plain_arity = len(self._params) if all(
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in self._params) else -1
         functools.update_wrapper(self, python_function, updated=())
+        if self.__doc__ is None:  # (TF's functions document an undocumented one as "")
+            self.__doc__ = ""
         if input_signature is not None:
             self._check_parameters()
 
