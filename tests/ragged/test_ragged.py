@@ -1217,3 +1217,14 @@ def test_function_returns_the_shape_of_a_ragged_tensor():
     assert "DynamicRaggedShape.Spec(row_partitions=(RowPartitionSpec(nrows=None, nvals=None, " \
         "uniform_row_length=None, dtype=tf.int32),), static_inner_shape=TensorShape([None]), " \
         "dtype=tf.int32)" in str(concrete)
+
+
+def test_print_ragged_tensors_inside_structures(capsys):
+    import sys
+    rt = tf.ragged.constant([[1, 2], [3]])
+    st = tf.sparse.SparseTensor([[0, 1]], [5], [2, 2])
+    tf.print({"r": rt}, [rt, st], ("s", rt), output_stream=sys.stdout)
+    tf.function(lambda r: tf.print({"r": r, "t": tf.constant(1)}, output_stream=sys.stdout))(rt)
+    assert capsys.readouterr().out == (
+        "{'r': [[1, 2], [3]]} [[[1, 2], [3]], 'SparseTensor(indices=[[0 1]], values=[5], "
+        "shape=[2 2])'] ('s', [[1, 2], [3]])\n{'r': [[1, 2], [3]], 't': 1}\n")

@@ -256,6 +256,13 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
         if only.dtype == _d.string and only.shape.rank == 0:  # printed as it is, unquoted
             dispatch(_PRINT, (only,), {"output_stream": stream, "end": end}, name)
             return
+    text = line_text(inputs, summarize, sep)
+    dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+
+
+def line_text(inputs, summarize=3, sep=" "):
+    """The line `print` writes for `inputs` (a scalar string tensor): strings as they are,
+    tensors as TF formats them, other values as their repr with their tensors formatted."""
     mark = _placeholder(inputs)
     tensors, parts = [], []
     for value in inputs:
@@ -266,8 +273,7 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
             parts.append(value)
         else:
             parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
-    text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
-    dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+    return format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
 
 
 # -- Print (TF 1's) ---------------------------------------------------------------------------
