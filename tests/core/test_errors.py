@@ -83,6 +83,10 @@ _I = tf.constant([1, 2, 3])
      prefix("Cast") + "Cast string to int32 is not supported [Op:Cast] name: "),
     (lambda: tf.zeros([-1]), prefix("Fill") + "Dimension -1 must be >= 0 [Op:Fill] name: "),
     (lambda: tf.fill([-1], 1), prefix("Fill") + "Dimension -1 must be >= 0 [Op:Fill]"),
+    (lambda: tf.one_hot([1], -2), prefix("OneHot") + "depth must be non-negative, got: -2 "
+     "[Op:OneHot]"),
+    (lambda: tf.one_hot(tf.constant([1]), -2), prefix("OneHot") + "depth must be non-negative, "
+     "got: -2 [Op:OneHot] name: "),
     # inputs of the wrong dtype fail before any kernel: no function prefix
     (lambda: tf.constant(1) + tf.constant(1.0), "cannot compute AddV2 as input #1(zero-based) was "
      "expected to be a int32 tensor but is a float tensor [Op:AddV2] name: "),

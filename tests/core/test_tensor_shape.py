@@ -61,3 +61,23 @@ def test_tensor_spec():
     assert spec.is_compatible_with(tf.constant([[1.0, 2.0]]))
     assert not spec.is_compatible_with(tf.constant([[1, 2]]))
     assert tf.TensorSpec.from_tensor(tf.constant([1.0])) == tf.TensorSpec([1], tf.float32)
+
+
+def test_assert_is_compatible_with_names_the_other_shape_as_given():
+    with pytest.raises(ValueError, match=r"^Shapes \(2, None, 3\) and \[1, 2, 3\] are "
+                                         r"incompatible$"):
+        tf.TensorShape([2, None, 3]).assert_is_compatible_with([1, 2, 3])
+
+
+def test_as_proto():
+    proto = tf.TensorShape([None, 2]).as_proto()
+    assert [d.size for d in proto.dim] == [-1, 2] and not proto.unknown_rank
+    assert tf.TensorShape(None).as_proto().unknown_rank
+
+
+def test_most_specific_common_supertype():
+    shape = tf.TensorShape([1, 2])
+    assert shape.most_specific_common_supertype([tf.TensorShape([3, 2])]).as_list() == [None, 2]
+    assert shape.most_specific_common_supertype([tf.TensorShape([3])]).rank is None
+    assert shape.most_specific_common_supertype([]) == shape
+    assert shape.most_specific_common_supertype([[1, 2]]) is None

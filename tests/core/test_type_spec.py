@@ -88,3 +88,11 @@ def test_flat_signature_fallback_reports_missing_arguments_first():
         cf(x=tf.constant([1.]))
     with pytest.raises(TypeError, match=r"h\(inp\) got unexpected keyword arguments: z\."):
         cf(inp=tf.constant([1.]), z=1)
+
+
+def test_tensor_spec_most_specific_compatible_type():
+    spec = tf.TensorSpec([None]).most_specific_compatible_type(tf.TensorSpec([3]))
+    assert spec == tf.TensorSpec([None], tf.float32)
+    with pytest.raises(ValueError, match="No TypeSpec is compatible with both "
+                                         r"TensorSpec\(shape=\(2,\), dtype=tf.float32"):
+        tf.TensorSpec([2]).most_specific_compatible_type(tf.TensorSpec([2], tf.int32))

@@ -1,4 +1,6 @@
 """Calling a ConcreteFunction: the structured signature first, then the flat one, as TF."""
+import re
+
 import pytest
 
 import eagerflow as tf
@@ -77,6 +79,58 @@ def test_input_signature_calls_take_the_python_defaults_and_tfs_binding_errors()
     for call, why in [(lambda: add(), "missing a required argument: 'a'"),
                       (lambda: add(b=1), "missing a required argument: 'a'"),
                       (lambda: add(1, c=3), "got an unexpected keyword argument 'c'"),
-                      (lambda: add(1, 2, 3), "too many positional arguments")]:
+                      (lambda: add(1, 2, 3), "too many positional arguments"),
+                      (lambda: add(c=3), "missing a required argument: 'a'"),
+                      (lambda: add(1, a=2), "multiple values for argument 'a'")]:
         with pytest.raises(TypeError, match=f"Binding inputs to tf.function failed due to `{why}`"):
             call()
+
+
+def test_input_signature_of_a_dict_binds_by_key():
+    @tf.function(input_signature=[{"a": tf.TensorSpec([None]), "b": tf.TensorSpec([])}])
+    def f(d):
+        return d["a"] * d["b"]
+
+    assert f({"a": tf.ones([2]), "b": tf.constant(2.0)}).numpy().tolist() == [2.0, 2.0]
+    assert f({"b": 3.0, "a": [1.0, 2.0]}).numpy().tolist() == [3.0, 6.0]
+    spec = ("Dict[['a', TensorSpec(shape=(None,), dtype=tf.float32, name=None)], "
+            "['b', TensorSpec(shape=(), dtype=tf.float32, name=None)]]")
+    with pytest.raises(TypeError, match=re.escape(f"has different keys with the TraceType "
+                                                  f"{spec}.`")):
+        f({"a": tf.ones([2])})
+    with pytest.raises(TypeError, match=re.escape("to a Dict type.`") + ".*" +
+                       re.escape(f"for signature: (d: {spec}).")):
+        f([tf.ones([2]), 2.0])
+
+
+def test_input_signature_errors_of_tuples():
+    f = tf.function(lambda t: t[0] + t[1],
+                    input_signature=[(tf.TensorSpec([]), tf.TensorSpec([]))])
+    with pytest.raises(TypeError, match=re.escape("`Expected (1.0,) to have length of 2`")):
+        f((1.0,))
+
+
+def test_input_signature_must_fit_the_parameters():
+    spec = tf.TensorSpec([])
+    for signature, fn, message in [
+            (spec, lambda x: x, "input_signature must be either a tuple or a list, got <class"),
+            ([spec, 2, "a"], lambda x: x, "input_signature must be a possibly nested sequence "
+             "of TensorSpec objects, got invalid args [2, 'a'] with types [<class 'int'>, "
+             "<class 'str'>]."),
+            ([[spec, 2]], lambda x: x, "got invalid args [2] with types [<class 'int'>]."),
+            ([spec, spec], lambda x: x, "input_signature contains 1 extra type constraints."),
+            ([spec], lambda x, y: x, "input_signature missing type constraint for y"),
+            ([spec], lambda x, *, k: x, "Since input_signature is defined, keyword-only "
+             "parameter `k` must have a default value")]:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            tf.function(fn, input_signature=signature)
+    # what fits: defaults, *args, and a method's own `self`
+    assert float(tf.function(lambda x, y=2.0: x * y, input_signature=[spec])(3.0)) == 6.0
+    assert float(tf.function(lambda *a: a[0] + a[1], input_signature=[spec, spec])(1, 2)) == 3
+
+    class M(tf.Module):
+        @tf.function(input_signature=[spec])
+        def twice(self, x):
+            return x * 2
+
+    assert float(M().twice(4.0)) == 8.0

@@ -635,6 +635,7 @@ def test_a_tensor_leaked_from_another_trace_is_out_of_scope():
             "here. Use return values, explicit Python locals or TensorFlow collections to "
             "access it.\n")
         assert "was defined here:\n    File \"" in message
+        assert f", line {f.python_function.__code__.co_firstlineno + 2}, in f\n" in message
         assert message.endswith("because it was defined in FuncGraph(name=f, id="
                                 f"{id(leaked[0].graph)}), which is out of scope.")
     with tf.GradientTape() as tape:  # a recording tape raises the same

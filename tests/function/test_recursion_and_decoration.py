@@ -74,3 +74,17 @@ def test_function_of_a_non_callable_raises_type_error(value, text):
 def test_function_of_none_is_a_decorator():
     decorate = tf.function(None)
     assert decorate(lambda x: x * 2)(tf.constant(2)).numpy() == 4
+
+
+def test_functions_keep_the_docstring_and_have_an_empty_one_otherwise():
+    def documented(x):
+        """doc"""
+        return x
+
+    class A:
+        @tf.function
+        def m(self, x):
+            return x
+
+    assert tf.function(documented).__doc__ == "doc"
+    assert tf.function(lambda x: x).__doc__ == "" and A().m.__doc__ == ""

@@ -105,3 +105,27 @@ def test_tracked_containers_share_a_trace_with_plain_ones():
     assert total(module.items).numpy() == 3.0
     assert total([tf.constant(4.0), {"b": tf.constant(5.0)}]).numpy() == 9.0
     assert len(traces) == 1
+
+
+def test_numpy_scalars_are_passed_as_tensors():
+    import numpy as np
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(tf.is_tensor(x))
+        return x * 2
+
+    out = f(np.float32(1.5))
+    assert seen == [True] and out.dtype == tf.float32 and float(out) == 3.0
+    assert int(f(np.float32(4.0))) == 8 and f.experimental_get_tracing_count() == 1
+    assert f(np.int64(2)).dtype == tf.int64 and f.experimental_get_tracing_count() == 2
+
+
+def test_an_unhashable_argument_is_tfs_type_error():
+    class Unhashable:
+        __hash__ = None
+
+    f = tf.function(lambda x: 1)
+    with pytest.raises(TypeError, match="Could not generate a generic TraceType for"):
+        f(Unhashable())

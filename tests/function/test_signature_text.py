@@ -39,6 +39,13 @@ Captures:
     assert _ids(f.pretty_printed_concrete_signatures()) == expected
 
 
+def test_unknown_rank_prints_as_unknown_shape():
+    f = tf.function(lambda x: x)
+    text = str(f.get_concrete_function(tf.TensorSpec(None, tf.int64)))
+    assert "x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=tf.int64" in text
+    assert "Output Type:\n  TensorSpec(shape=<unknown>, dtype=tf.int64, name=None)" in text
+
+
 def test_concrete_function_str_and_repr():
     g = tf.function(lambda x: None)
     concrete = g.get_concrete_function(tf.TensorSpec([2], tf.int32, name="inp"))

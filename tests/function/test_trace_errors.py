@@ -299,3 +299,23 @@ def test_scatter_with_updates_not_matching_the_indices(fn):
     with pytest.raises(tf.errors.InvalidArgumentError):
         fn(x)
     assert tf.function(fn).get_concrete_function(tf.TensorSpec([None])) is not None
+
+
+def _gather_at(x, i):
+    return tf.gather(x, i)
+
+
+def _call_gather(f):
+    return f(tf.constant([1, 2, 3]), tf.constant(5))
+
+
+def test_run_time_errors_list_every_user_frame_that_made_the_op():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        _call_gather(tf.function(_gather_at))
+    text = str(info.value)
+    head, rest = text.split("Detected at node GatherV2 defined at (most recent call last):\n")
+    assert head == "Graph execution error:\n\n"
+    frames = rest.split("indices = 5 is not in [0, 3)")[0]
+    assert f'", line {_call_gather.__code__.co_firstlineno + 1}, in _call_gather\n\n' in frames
+    assert frames.endswith(f'", line {_gather_at.__code__.co_firstlineno + 1}, in _gather_at\n\n')
+    assert frames.index("in test_run_time_errors") < frames.index("in _call_gather")

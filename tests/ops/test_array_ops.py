@@ -1154,3 +1154,17 @@ def test_expand_dims_every_axis_of_a_strided_input(axis):
         y = tf.reduce_sum(tf.expand_dims(v, axis) * 2.0)
     np.testing.assert_array_equal(tape.gradient(y, v).numpy(), np.full((3, 2), 2.0))
     assert tf.expand_dims(3.0, axis % 1).shape == [1]
+
+
+def test_zeros_and_ones_name_their_graph_ops_as_tf_wrappers_do():
+    names = []
+
+    @tf.function
+    def f(x):
+        made = [tf.zeros([2]), tf.ones([2]), tf.zeros_like(x), tf.ones_like(x), tf.fill([2], 1.0),
+                tf.zeros([2], name="z")]
+        names.extend(t.name for t in made)
+        return made
+
+    f(tf.constant([1.0, 2.0]))
+    assert names == ["zeros:0", "ones:0", "zeros_like:0", "ones_like:0", "Fill:0", "z:0"]

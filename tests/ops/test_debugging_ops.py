@@ -1,4 +1,6 @@
 """tf.debugging: TF's error classes for failed value, rank, shape and dtype checks."""
+import re
+
 import pytest
 
 import eagerflow as tf
@@ -146,3 +148,42 @@ def test_assertions_on_values_known_while_tracing_fail_at_trace_time():
         return 1
 
     assert int(holds()) == 1
+
+
+def test_eager_assert_shows_numpy_values_and_cuts_long_data():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Summarized data: 0\.1, 2\.5\n1, 2, 3, \.\.\.$"):
+        tf.debugging.Assert(False, [tf.constant([0.1, 2.5]), tf.range(1, 10)])
+
+
+def test_eager_assert_near_is_tfs_assert_with_its_data():
+    x = tf.constant([1.0, 2.0, 3.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.debugging.assert_near(x, x + 1e-3, message="close")
+    assert info.value.message == (
+        "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+        "b'close.  '\nb'x and y not equal to tolerance rtol = tf.Tensor(1.1920929e-06, "
+        "shape=(), dtype=float32), atol = tf.Tensor(1.1920929e-06, shape=(), dtype=float32)'\n"
+        "b'x (shape=(3,) dtype=float32) = '\n1.0, 2.0, 3.0\n"
+        "b'y (shape=(3,) dtype=float32) = '\n1.001, 2.001, 3.001")
+
+
+def test_rank_assertions_name_the_graph_tensor_and_check_unknown_ranks_when_run():
+    for check, wanted in [(lambda a: tf.debugging.assert_rank(a, 2), ""),
+                          (lambda a: tf.debugging.assert_rank_at_least(a, 2), " at least"),
+                          (lambda a: tf.debugging.assert_rank_in(a, [2, 3]), " in")]:
+        def fn(a, check=check):
+            check(a)
+            return a
+
+        with pytest.raises(ValueError, match=f"Tensor a:0 must have rank{wanted} "):
+            tf.function(fn)(tf.constant([1]))
+        f = tf.function(fn, input_signature=[tf.TensorSpec(None, tf.int32)])
+        assert f(tf.constant([[1]])).shape == (1, 1)
+        ranks = "[2] [3]" if wanted == " in" else "[2]"
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=re.escape(f"assertion failed: [] [Tensor a:0 must have "
+                                           f"rank{wanted}] {ranks} [Received shape: ] [1]")):
+            f(tf.constant([1]))
+    with pytest.raises(ValueError, match=r"^Tensor  must have rank 2\.  Received rank 1"):
+        tf.debugging.assert_rank(tf.constant([1]), 2)

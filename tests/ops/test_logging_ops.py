@@ -25,6 +25,10 @@ from tests.internals import tensor_text
     (np.array([b"a\nb", b"q\"t", b"\x01", "é".encode()], object), 3,
      '["a\\nb" "q\\"t" "\\001" "é"]'),
     (np.array([1j]), 3, "[?]"),
+    (np.array(1j), 3, "?"),
+    (np.zeros((2, 2), complex), 3, "[? ? ?...]"),  # the first entries of the flat array
+    (np.zeros((2, 2), complex), -1, "[? ? ? ?]"),
+    (np.zeros((0, 2), complex), 3, "[]"),
 ])
 def test_tensor_text(value, summarize, text):
     assert tensor_text(value, summarize) == text
@@ -43,6 +47,14 @@ def test_print_structures_and_plain_values(capsys):
     tf.print(tf.constant("lone scalar strings print unquoted"), output_stream=sys.stdout)
     assert capsys.readouterr().out == ("{'a': [2, 's'], 'b': 1} None {} kept\n"
                                        "lone scalar strings print unquoted\n")
+
+
+def test_print_sparse_tensors_as_quoted_text_of_their_parts(capsys):
+    st = tf.sparse.SparseTensor([[0, 1], [1, 0]], [5.5, 1.0], [2, 2])
+    tf.print(st, [tf.sparse.SparseTensor([[0, 1]], ["a"], [2, 2])], output_stream=sys.stdout)
+    assert capsys.readouterr().out == (
+        "'SparseTensor(indices=[[0 1]\n [1 0]], values=[5.5 1], shape=[2 2])' "
+        "['SparseTensor(indices=[[0 1]], values=[\"a\"], shape=[2 2])']\n")
 
 
 def test_print_to_a_file(tmp_path):

@@ -517,6 +517,17 @@ def test_ragged_constant_of_numpy_rows():
     assert tf.ragged.constant(rows).to_list() == [[1.5], []]
 
 
+def test_ragged_constant_inside_a_function():
+    @tf.function
+    def f(x):
+        rt = tf.ragged.constant([[1, 2], [3]], dtype=tf.int64)
+        return rt + x, tf.ragged.constant([["a"], ["b", "c"]]).row_splits
+
+    rt, splits = f(tf.constant(1, tf.int64))
+    assert rt.to_list() == [[2, 3], [4]] and rt.dtype == tf.int64
+    assert splits.numpy().tolist() == [0, 1, 3]
+
+
 def test_ragged_feature_partitions():
     def example(**values):
         return tf.train.Example(features=tf.train.Features(feature={
@@ -1209,3 +1220,14 @@ def test_function_returns_the_shape_of_a_ragged_tensor():
     assert "DynamicRaggedShape.Spec(row_partitions=(RowPartitionSpec(nrows=None, nvals=None, " \
         "uniform_row_length=None, dtype=tf.int32),), static_inner_shape=TensorShape([None]), " \
         "dtype=tf.int32)" in str(concrete)
+
+
+def test_print_ragged_tensors_inside_structures(capsys):
+    import sys
+    rt = tf.ragged.constant([[1, 2], [3]])
+    st = tf.sparse.SparseTensor([[0, 1]], [5], [2, 2])
+    tf.print({"r": rt}, [rt, st], ("s", rt), output_stream=sys.stdout)
+    tf.function(lambda r: tf.print({"r": r, "t": tf.constant(1)}, output_stream=sys.stdout))(rt)
+    assert capsys.readouterr().out == (
+        "{'r': [[1, 2], [3]]} [[[1, 2], [3]], 'SparseTensor(indices=[[0 1]], values=[5], "
+        "shape=[2 2])'] ('s', [[1, 2], [3]])\n{'r': [[1, 2], [3]], 't': 1}\n")

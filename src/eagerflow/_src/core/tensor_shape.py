@@ -246,7 +246,7 @@ class TensorShape:
 
     def assert_is_compatible_with(self, other):
         if not self.is_compatible_with(other):
-            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
 
     def merge_with(self, other):
         """The most specific shape compatible with both; ValueError when incompatible."""
@@ -259,6 +259,21 @@ class TensorShape:
             raise ValueError(f"Shapes {self} and {other} are not compatible")
         return TensorShape._from_tuple(tuple(a if a is not None else b
                                              for a, b in zip(self._dims, other._dims)))
+
+    def most_specific_common_supertype(self, others):
+        """The most specific shape each of `others` and this one fit (None when one is not a
+        TensorShape)."""
+        if any(not isinstance(o, TensorShape) for o in others):
+            return None
+        shape = self
+        for o in others:
+            shape = shape.most_specific_compatible_shape(o)
+        return shape
+
+    def as_proto(self):
+        """This shape as a `TensorShapeProto` (-1 for unknown dimensions)."""
+        from eagerflow._src.core.protos.tensors import shape_proto  # (protos import shapes)
+        return shape_proto(self)
 
     def most_specific_compatible_shape(self, other):
         other = as_shape(other)

@@ -75,6 +75,14 @@ class TensorSpec(TypeSpec):
 
     value_type = property(lambda self: Tensor)
 
+    def most_specific_compatible_type(self, other):
+        """The most specific spec compatible with this one and `other` (TF's older name for
+        `most_specific_common_supertype`); ValueError when there is none."""
+        found = self.most_specific_common_supertype([other])
+        if found is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self} and {other}")
+        return found
+
     def most_specific_common_supertype(self, others):
         """The most specific spec both this and each of `others` are subtypes of; None when
         their dtypes or names differ."""

@@ -101,8 +101,8 @@ def _get_next_error(message, op="IteratorGetNext"):
 
 _function_nodes = itertools.count(1)  # numbers the datasets running functions, as TF's names
 _GRAPH_ERROR = re.compile(r"Graph execution error:\n\nDetected at node .*? defined at \(most recent "
-                          r"call last\):\n(.*?)\n(.*)\n\t \[\[(\{\{node .*?\}\})\]\] "
-                          r"\[Op:[^\]]*\]$", re.S)
+                          r"call last\):\n((?:  File [^\n]*\n\n)*)(.*)\n\t "
+                          r"\[\[(\{\{node .*?\}\})\]\] \[Op:[^\]]*\]$", re.S)
 
 
 def function_label(kind):

@@ -151,7 +151,8 @@ class ConcreteFunction:
         """TF's TypeError for running, outside of its graph, a tensor this function captured."""
         t = self._foreign[0]
         where = t.op.location
-        frame = f'    File "{where[0]}", line {where[1]}\n' if where else ""
+        frame = "".join(f'    File "{file}", line {line}, in {function}\n'
+                        for file, line, function in where[2]) if where else ""
         raise TypeError(
             f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
             f"Python locals or TensorFlow collections to access it.\nPlease see "
@@ -309,8 +310,8 @@ def _spec_text(value, declared=frozenset()):
     if isinstance(value, Variable):
         return "TensorSpec(shape=(), dtype=tf.resource, name=None)"
     name = getattr(value, "name", None) if isinstance(value, TensorSpec) else None
-    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else None
-    return (f"TensorSpec(shape={shape}, dtype={value.dtype!r}, "
+    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else "<unknown>"
+    return (f"TensorSpec(shape={shape!s}, dtype={value.dtype!r}, "
             f"name={name if name in declared else None!r})")
 
 

@@ -11,6 +11,7 @@ explained argument by argument (`experimental_explain_retracing`).
 >>> f(tf.constant(3.0))
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
+import collections.abc
 import functools
 import inspect
 import weakref
@@ -41,6 +42,8 @@ class Function:
                  jit_compile=None, reduce_retracing=False, autograph_options=None):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
+        if input_signature is not None:
+            _check_signature(input_signature)
         self._input_signature = (None if input_signature is None
                                  else tuple(_as_spec(s) for s in input_signature))
         self._autograph = autograph
@@ -67,6 +70,29 @@ class Function:
         self._plain_arity = len(self._params) if all(
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in self._params) else -1
         functools.update_wrapper(self, python_function, updated=())
+        if self.__doc__ is None:  # (TF's functions document an undocumented one as "")
+            self.__doc__ = ""
+        if input_signature is not None:
+            self._check_parameters()
+
+    def _check_parameters(self):
+        """TF's TypeErrors for an `input_signature` that does not fit the parameters (a
+        leading ``self`` is the instance's, not the signature's)."""
+        params = self._params[1:] if self._params and self._params[0].name == "self" \
+            else self._params
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+        n = len(self._input_signature)
+        if n > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
+            raise TypeError(f"input_signature contains {n - len(positional)} extra type "
+                            f"constraints.")
+        for p in positional[n:]:
+            if p.default is p.empty:
+                raise TypeError(f"input_signature missing type constraint for {p.name}")
+        for p in params:
+            if p.kind is p.KEYWORD_ONLY and p.default is p.empty:
+                raise TypeError(f"Since input_signature is defined, keyword-only parameter "
+                                f"`{p.name}` must have a default value")
 
     python_function = property(lambda self: self._python_function)
     input_signature = property(lambda self: self._input_signature)
@@ -188,11 +214,9 @@ class Function:
         tensors = []
         n = len(self._input_signature)
         named = self._params[:n]
-        if len(args) > n:
-            fail_early = "too many positional arguments"
-        else:
-            fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
-                               if k not in {p.name for p in named}), None)
+        fail_early = "too many positional arguments" if len(args) > n else next(
+            (f"multiple values for argument '{p.name}'" for p in named[:len(args)]
+             if p.name in kwargs), None)
         for p in named[len(args):]:
             if fail_early is not None:
                 break
@@ -202,15 +226,29 @@ class Function:
                 values.append(p.default)
             else:
                 fail_early = f"missing a required argument: '{p.name}'"
+        if fail_early is None:  # like inspect's binding: missing arguments come first
+            fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
+                               if k not in {p.name for p in named}), None)
         if fail_early is None and len(values) != n:
             fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
 
         def bind(value, spec):
             if isinstance(spec, (list, tuple)):  # a nested signature: match it part by part
-                if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-                    fail(f"{value!r} does not match the structure {spec!r}")
+                if not isinstance(value, (list, tuple)):
+                    fail(f"Can not cast {value!r} to {type(spec).__name__} type.")
+                if len(value) != len(spec):
+                    fail(f"Expected {value!r} to have length of {len(spec)}")
                 for v, s in zip(value, spec):
                     bind(v, s)
+                return
+            if isinstance(spec, dict):  # by key, in sorted order as the placeholders are made
+                if not isinstance(value, collections.abc.Mapping):
+                    fail(f"Can not cast {value!r} to a Dict type.")
+                if set(value) != set(spec):
+                    fail(f"{value!r} has different keys with the TraceType "
+                         f"{_signature_type_text(spec)}.")
+                for k in sorted(spec):
+                    bind(value[k], spec[k])
                 return
             if hasattr(spec, "_argument_tensor"):  # a DatasetSpec or IteratorSpec
                 tensor = spec._argument_tensor(value)
@@ -244,7 +282,8 @@ class Function:
     def _signature_text(self):
         names = [p.name for p in self._params] + [f"arg{i}" for i in range(
             len(self._input_signature))]
-        return "(" + ", ".join(f"{n}: {s!r}" for n, s in zip(names, self._input_signature)) + ")"
+        return "(" + ", ".join(f"{n}: {_signature_type_text(s)}"
+                               for n, s in zip(names, self._input_signature)) + ")"
 
     def _reason(self, key):
         """Why tracing `key` is needed: the first call, or what differs from the last trace."""
@@ -380,7 +419,7 @@ def _placeholders(value, leaves, graph, name):
     if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
         spec = next(leaves)[1] if leaves is not None else as_argument()[0]
         return spec._stand_in(graph.placeholder(variant, [], name))
-    if isinstance(value, (EagerTensor, TensorSpec, np.ndarray)) or (
+    if isinstance(value, (EagerTensor, TensorSpec, np.ndarray, np.number, np.bool_)) or (
             isinstance(value, Tensor) and not isinstance(value, Variable)):
         if leaves is None:
             spec = value if isinstance(value, TensorSpec) else TensorSpec(value.shape, value.dtype)
@@ -439,11 +478,44 @@ def _spec_or_value(value, graph):
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
         return type(spec)(_as_spec(s) for s in spec)
-    if not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None and \
-            not hasattr(spec, "_argument_tensor"):
-        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
-                        f"objects, got {spec!r}.")
+    if isinstance(spec, dict):
+        return {k: _as_spec(v) for k, v in spec.items()}
     return spec
+
+
+def _signature_type_text(spec):
+    """A nested `input_signature` entry as TF's binding errors show it: containers in TF's
+    type notation (``Dict[...]``, ``Tuple[...]``), specs as their repr."""
+    if isinstance(spec, dict):
+        return "Dict[" + ", ".join(f"[{k!r}, {_signature_type_text(v)}]"
+                                   for k, v in spec.items()) + "]"
+    if isinstance(spec, (list, tuple)):
+        kind = "List" if isinstance(spec, list) else "Tuple"
+        return f"{kind}[{', '.join(_signature_type_text(s) for s in spec)}]"
+    return repr(spec)
+
+
+def _check_signature(signature):
+    """TF's TypeError for an `input_signature` that is not a list or tuple of (nested)
+    specs."""
+    if not isinstance(signature, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list, got "
+                        f"{type(signature)}.")
+    invalid = []
+
+    def walk(spec):
+        if isinstance(spec, (list, tuple, dict)):
+            for s in (spec.values() if isinstance(spec, dict) else spec):
+                walk(s)
+        elif not isinstance(spec, TensorSpec) and trace_key.composite_parts(spec) is None \
+                and not hasattr(spec, "_argument_tensor"):
+            invalid.append(spec)
+
+    walk(signature)
+    if invalid:
+        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
+                        f"objects, got invalid args {invalid!r} with types "
+                        f"{[type(s) for s in invalid]!r}.")
 
 
 @export("function")

@@ -53,7 +53,7 @@ def _leaf_key(value, tensors):
         shape = value.shape
         return ("T", np.dtype(value.dtype.as_numpy_dtype),
                 tuple(shape.as_list()) if shape.rank is not None else None)
-    if isinstance(value, np.ndarray):  # arrays are passed as tensors, as in TF
+    if isinstance(value, (np.ndarray, np.number, np.bool_)):  # passed as tensors, as in TF
         tensors.append(value)
         return ("T", value.dtype, value.shape)
     if isinstance(value, Variable):
@@ -87,7 +87,9 @@ def _leaf_key(value, tensors):
     try:
         hash(value)
     except TypeError:
-        return ("O", cls, id(value))
+        raise TypeError(f"Could not generate a generic TraceType for {value!r}.Please verify "
+                        f"that it is immutable/hashable. Otherwise, consider implementing the "
+                        f"Tracing Protocol for it.") from None
     return ("O", cls, value)
 
 

@@ -229,10 +229,11 @@ def _raise_located(at_line, filename, name, exc):
         cls, message = type(translated), errors.bare_message(translated.message)
     where = ""
     if op.location is not None:
-        where = f'  File "{op.location[0]}", line {op.location[1]}\n'
+        where = "".join(f'  File "{file}", line {line}, in {function}\n\n'
+                        for file, line, function in op.location[2])
     raise cls(None, None,
               f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent "
-              f"call last):\n{where}\n{message}\n\t [[{{{{node {op.name}}}}}]] "
+              f"call last):\n{where}{message}\n\t [[{{{{node {op.name}}}}}]] "
               f"[Op:__inference_{name}]") from None
 
 

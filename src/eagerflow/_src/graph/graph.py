@@ -453,10 +453,19 @@ def _evaluate(tensor):
 
 
 def _user_location():
-    """(file, line) of the innermost caller outside this package: where the user made the op."""
+    """(file, line, stack) of the innermost caller outside this package, where the user
+    made the op; `stack`: the ``(file, line, function)`` of every caller outside this
+    package, outermost first (what TF's errors list as where the op was defined)."""
     frame = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame = frame.f_back
     if frame is None:
         return None
-    return frame.f_code.co_filename, frame.f_lineno
+    stack, caller = [], frame
+    while caller is not None:
+        code = caller.f_code
+        if not code.co_filename.startswith(_PACKAGE):
+            stack.append((code.co_filename, caller.f_lineno, code.co_name))
+        caller = caller.f_back
+    stack.reverse()
+    return frame.f_code.co_filename, frame.f_lineno, tuple(stack)

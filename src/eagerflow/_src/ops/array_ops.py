@@ -1226,7 +1226,7 @@ def _eager_filled(shape, dtype, value):
 
 
 @export("zeros")
-def zeros(shape, dtype=_d.float32, name=None, layout=None):
+def zeros(shape, dtype=_d.float32, name=errors.ScopeName("zeros"), layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
 
     >>> tf.zeros([2], tf.int32)
@@ -1242,7 +1242,7 @@ def zeros(shape, dtype=_d.float32, name=None, layout=None):
 
 
 @export("ones")
-def ones(shape, dtype=_d.float32, name=None, layout=None):
+def ones(shape, dtype=_d.float32, name=errors.ScopeName("ones"), layout=None):
     """A tensor of `shape` with every element one.
 
     >>> tf.ones([2])
@@ -1286,7 +1286,7 @@ def _like(op, make, input, dtype, name):
 
 
 @export("zeros_like", "keras.backend.zeros_like")
-def zeros_like(input, dtype=None, name=None, layout=None):
+def zeros_like(input, dtype=None, name=errors.ScopeName("zeros_like"), layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
     >>> tf.zeros_like([1, 2])
@@ -1297,7 +1297,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):
 
 
 @export("ones_like", "keras.backend.ones_like")
-def ones_like(input, dtype=None, name=None, layout=None):
+def ones_like(input, dtype=None, name=errors.ScopeName("ones_like"), layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
     >>> tf.ones_like([1, 2], dtype=tf.float32)
@@ -1567,6 +1567,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
     """
+    # (TF's eager error names the op's scope only when `indices` came as a tensor)
+    scope = name if name is not None else "" if is_tensor_like(indices) else None
     indices = as_tensor(indices)
     check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
@@ -1578,7 +1580,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
                              f"but is {depth}")
         raise errors.eager_error(_InvalidArgument, "OneHot",
-                                 f"depth must be non-negative, got: {depth}")
+                                 f"depth must be non-negative, got: {depth}", name=scope)
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
         raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
                                   f"received: {axis}")

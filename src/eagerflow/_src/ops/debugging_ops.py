@@ -157,16 +157,12 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     gap = math_ops.abs(math_ops.subtract(x, y))
     holds = math_ops.less_equal(gap, math_ops.add(atol, math_ops.multiply(
         rtol, math_ops.abs(y))))
-    if not context.executing_eagerly():  # (an Assert op, checking when the graph runs)
-        return Assert(late.reduction_ops.reduce_all(holds), [
-            f"{message}.  " if message else "",
-            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
-            f"x ({_label(x)}) = ", x, f"y ({_label(y)}) = ", y], summarize)
-    if not _holds(holds):
-        raise _invalid(_prefixed(message, (
-            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
-            f"x ({_described(x)}) = \n{_first(x, summarize)}\n"
-            f"y ({_described(y)}) = \n{_first(y, summarize)}")))
+    # (TF's Assert eagerly too: its error lists the data, tolerances as tensors' text)
+    label = _described if context.executing_eagerly() else _label
+    return Assert(late.reduction_ops.reduce_all(holds), [
+        f"{message}.  " if message else "",
+        f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
+        f"x ({label(x)}) = ", x, f"y ({label(y)}) = ", y], summarize)
 
 
 def _assert(xp, condition, *data, summarize, condition_text):
@@ -180,9 +176,14 @@ def _assert(xp, condition, *data, summarize, condition_text):
         raise _invalid("assertion failed: " + " ".join(
             t if t.startswith("[") else f"[{t}]" for t in shown))
     shown = []
-    for item in data:
-        values = _first(item, summarize).tolist()
-        shown.append(", ".join(repr(v) if isinstance(v, bytes) else str(v) for v in values))
+    for item in data:  # as TF's eager Assert: str() of each NumPy value, "..." when cut
+        array = np.asarray(item)
+        flat = array.reshape(-1)
+        keep = 3 if summarize is None else flat.size if summarize < 0 else summarize
+        values = [str(v) for v in flat[:keep]]
+        if array.ndim and len(values) < flat.size:
+            values.append("...")
+        shown.append(", ".join(values))
     raise errors.python_raised(errors.InvalidArgumentError(
         None, None, f"Expected '{condition_text}' to be true. Summarized data: "
                     + "\n".join(shown)))
@@ -237,9 +238,18 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
 
 def _rank_error(x, wanted, message):
-    text = (f"Tensor  must have rank {wanted}.  Received rank {x.shape.rank}, "
+    name = "" if isinstance(x, EagerTensor) else x.name  # (eagerly TF's text has none)
+    text = (f"Tensor {name} must have rank {wanted}.  Received rank {x.shape.rank}, "
             f"shape {x.shape}")
     return ValueError(f"{message}.  {text}" if message else text)
+
+
+def _run_time_rank_check(x, holds, wanted_text, ranks, message):
+    """While tracing a tensor of unknown rank: TF's Assert op on its rank, run with the
+    graph (`holds` maps the rank tensor to the condition)."""
+    return Assert(holds(late.array_ops.rank(x)), [
+        f"{message}.  " if message else "", f"Tensor {x.name} must have rank{wanted_text}",
+        *ranks, "Received shape: ", late.array_ops.shape(x)])
 
 
 @export("debugging.assert_rank", "assert_rank")
@@ -250,6 +260,9 @@ def assert_rank(x, rank, message=None, name=None):
     True
     """
     x = as_tensor(x)
+    if x.shape.rank is None:
+        return _run_time_rank_check(x, lambda r: math_ops.equal(r, int(rank)), "",
+                                    [int(rank)], message)
     if x.shape.rank != int(rank):
         raise _rank_error(x, int(rank), message)
 
@@ -258,6 +271,9 @@ def assert_rank(x, rank, message=None, name=None):
 def assert_rank_at_least(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank` or more; ValueError if not."""
     x = as_tensor(x)
+    if x.shape.rank is None:
+        return _run_time_rank_check(x, lambda r: math_ops.greater_equal(r, int(rank)),
+                                    " at least", [int(rank)], message)
     if x.shape.rank < int(rank):
         raise _rank_error(x, f"at least {int(rank)}", message)
 
@@ -267,6 +283,10 @@ def assert_rank_in(x, ranks, message=None, name=None):
     """Asserts that the rank of `x` is one of `ranks`; ValueError if not."""
     x = as_tensor(x)
     ranks = tuple(int(r) for r in ranks)
+    if x.shape.rank is None:
+        return _run_time_rank_check(
+            x, lambda r: late.reduction_ops.reduce_any(math_ops.equal(r, list(ranks))), " in",
+            list(ranks), message)
     if x.shape.rank not in ranks:
         raise _rank_error(x, f"in {ranks}", message)
 

@@ -73,7 +73,7 @@ def _element_formatter(dtype):
         return str
     if dtype.kind == "O":
         return _string_text
-    return lambda v: "?"  # complex and other types have no text form
+    return None  # complex and other types have no text form
 
 
 def _dim_separator(depth, rank):
@@ -90,9 +90,12 @@ def tensor_text(array, summarize=3):
     """
     array = np.asarray(array)
     element = _element_formatter(array.dtype)
+    keep = array.size if summarize < 0 else min(summarize, array.size)
+    if element is None:  # a "?" per entry, the first `summarize` of the flat array only
+        text = " ".join("?" * keep) + ("..." if keep < array.size else "")
+        return text if array.ndim == 0 else "[" + text + "]"
     if array.ndim == 0:
         return element(array[()])
-    keep = array.size if summarize < 0 else min(summarize, array.size)
     rank = array.ndim
 
     def dim_text(block, depth):
@@ -192,11 +195,25 @@ class _Slot:
         return self._placeholder
 
 
+class _SparseText:
+    """A SparseTensor inside printed values: TF shows it as a quoted string of its parts."""
+
+    def __init__(self, *parts):
+        self._parts = parts
+
+    def __repr__(self):
+        indices, values, shape = (repr(p) for p in self._parts)
+        return f"'SparseTensor(indices={indices}, values={values}, shape={shape})'"
+
+
 def _displayed(value, slot):
     """`value` with each tensor replaced by ``slot(tensor)`` and dict keys sorted, as TF
     shows structures."""
     if is_tensor_like(value):
         return slot(value)
+    from eagerflow._src.ops.sparse_tensor import SparseTensor  # a late import: no cycle
+    if isinstance(value, SparseTensor):
+        return _SparseText(*(slot(t) for t in (value.indices, value.values, value.dense_shape)))
     if isinstance(value, collections.abc.Mapping):
         try:
             keys = sorted(value)
@@ -239,6 +256,13 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
         if only.dtype == _d.string and only.shape.rank == 0:  # printed as it is, unquoted
             dispatch(_PRINT, (only,), {"output_stream": stream, "end": end}, name)
             return
+    text = line_text(inputs, summarize, sep)
+    dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+
+
+def line_text(inputs, summarize=3, sep=" "):
+    """The line `print` writes for `inputs` (a scalar string tensor): strings as they are,
+    tensors as TF formats them, other values as their repr with their tensors formatted."""
     mark = _placeholder(inputs)
     tensors, parts = [], []
     for value in inputs:
@@ -249,8 +273,7 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
             parts.append(value)
         else:
             parts.append(repr(_displayed(value, lambda t: _Slot(as_tensor(t), mark, tensors))))
-    text = format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
-    dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+    return format(sep.join(parts), tensors, placeholder=mark, summarize=summarize)
 
 
 # -- Print (TF 1's) ---------------------------------------------------------------------------

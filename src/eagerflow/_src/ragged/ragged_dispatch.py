@@ -362,17 +362,43 @@ def _print(fn, arguments):
     """``print`` of ragged tensors (among strings and tensors): the line as one string."""
     inputs = arguments["inputs"]
     summarize = arguments.get("summarize", 3)
+    sep = arguments.get("sep", " ")
     parts = []
-    for value in inputs:
-        if isinstance(value, RaggedTensor):
-            parts.append(ragged_text(value, summarize if summarize is not None else 3))
-        elif isinstance(value, str):
-            parts.append(value)
-        else:
-            parts.append(logging_ops.format("{}", [value], summarize=summarize))
-    line = string_ops.join(parts, separator=arguments.get("sep", " "))
+    for i, value in enumerate(inputs):
+        parts += ([sep] if i else []) + _printed_pieces(value, summarize, top=True)
+    line = string_ops.join(parts)
     return fn(line, output_stream=arguments["output_stream"], end=arguments.get("end", "\n"),
               name=arguments.get("name"))
+
+
+def _holds_ragged(value):
+    if isinstance(value, RaggedTensor):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_ragged(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and any(_holds_ragged(v) for v in value)
+
+
+def _printed_pieces(value, summarize, top=False):
+    """The text `print` writes for `value`, as strings and string tensors to join: ragged
+    tensors (also inside dicts, lists and tuples) as `ragged_text`, the rest as `print`
+    writes it."""
+    if isinstance(value, RaggedTensor):
+        return [ragged_text(value, summarize if summarize is not None else 3)]
+    if not _holds_ragged(value):
+        if isinstance(value, str):
+            return [value if top else repr(value)]
+        return [logging_ops.line_text([value], 3 if summarize is None else summarize)]
+    if isinstance(value, dict):  # (keys sorted, as TF shows structures)
+        pieces = ["{"]
+        for i, k in enumerate(sorted(value)):
+            pieces += ([", "] if i else []) + [f"{k!r}: "] + _printed_pieces(value[k], summarize)
+        return pieces + ["}"]
+    opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+    pieces = [opening]
+    for i, v in enumerate(value):
+        pieces += ([", "] if i else []) + _printed_pieces(v, summarize)
+    return pieces + ([","] if isinstance(value, tuple) and len(value) == 1 else []) + [closing]
 
 
 _NOT_RAGGED_INSIDE = ("The matrices in `a` and `b` may not be ragged in their innermost "

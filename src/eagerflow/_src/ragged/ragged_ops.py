@@ -25,7 +25,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.convert import convert_to_tensor, get_static_value
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value, to_array
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, parsing_ops, \
@@ -93,7 +93,8 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     nested_lengths.append([len(r) for r in items])
     items = [v for r in items for v in r]
     if items:
-        values = np.asarray(convert_to_tensor(items, dtype))
+        # (a host array, not a tensor: while tracing a tensor would be symbolic)
+        values = to_array(items, None if dtype is None else _d.as_dtype(dtype))
     else:
         shape = [0] + list(inner_shape or [0] * max(depth - 1 - ragged_rank, 0))
         values = np.zeros(shape, (_d.as_dtype(dtype) if dtype is not None
@@ -107,7 +108,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     for lengths in nested_lengths:
         s = np.zeros(len(lengths) + 1, splits_dtype)
         np.cumsum(lengths, out=s[1:])
-        splits.append(EagerTensor._wrap(s))
+        splits.append(convert_to_tensor(s))
     return RaggedTensor.from_nested_row_splits(convert_to_tensor(values), splits,
                                                validate=False)
 

@@ -352,9 +352,11 @@ def _is_composite(value):
 
 
 def _check_iteration(name, before, after, invariant):
-    if is_undefined(after) or after is None:
-        raise ValueError(f"'{name}' is {'None' if after is None else 'undefined'} after one "
-                         f"iteration of the loop; it must stay a tensor")
+    if after is None:
+        raise ValueError(f"'{name}' is None at the end of the iteration.")
+    if is_undefined(after):
+        raise ValueError(f"'{name}' is undefined after one iteration of the loop; it must stay "
+                         f"a tensor")
     after = _as_tensors(after, name, "after one iteration")
     try:
         nest.assert_same_structure(before, after, check_types=False)

@@ -22,8 +22,11 @@ class SourceUnavailableError(Exception):
 
 def source_lines(fn):
     """(lines, first line number) of `fn`'s definition, or SourceUnavailableError."""
+    # (from the code object: `inspect` would follow `__wrapped__` to the function a
+    # `functools.wraps` wrapper wraps, and convert that one in the wrapper's place)
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
     try:
-        lines, first = inspect.getsourcelines(fn)
+        lines, first = inspect.getsourcelines(code if code is not None else fn)
     except (OSError, TypeError) as e:
         raise SourceUnavailableError(f"could not get the source code of {fn!r}: {e}") from None
     return lines, max(first, 1)
