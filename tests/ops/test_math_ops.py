@@ -616,6 +616,25 @@ def test_cast_of_non_finite_floats_to_wide_unsigned_types():
     assert tf.cast(tf.constant([np.inf], tf.bfloat16), tf.uint64).numpy().tolist() == [2 ** 63]
 
 
+def test_cast_of_out_of_range_floats_saturates_in_whole_vector_steps():
+    # TF's x86 kernel converts 32 elements at a time to 8- and 16-bit integers (through
+    # int32, then saturating) and the last n % 32 one by one (wrapping as C does)
+    x = tf.fill([33], 268.0)
+    assert tf.cast(x, tf.uint8).numpy()[[0, 31, 32]].tolist() == [255, 255, 12]
+    assert tf.cast(tf.fill([31], 268.0), tf.uint8).numpy()[0] == 12
+    special = tf.constant([np.nan, np.inf, -np.inf, 3e9, -300.7, 70000.0] + [0.0] * 26)
+    assert tf.cast(special, tf.int8).numpy()[:6].tolist() == [-128] * 5 + [127]
+    assert tf.cast(special, tf.uint16).numpy()[:6].tolist() == [0] * 5 + [65535]
+    assert tf.cast(tf.fill([32], tf.constant(-5.0, tf.float64)), tf.uint8).numpy()[0] == 0
+    img = tf.reshape(tf.linspace(-0.5, 1.5, 64), [4, 4, 4])
+    u8 = tf.function(tf.image.convert_image_dtype)(img, tf.uint8).numpy().ravel()
+    assert u8[:16].tolist() == [0] * 16 and u8[-16:].tolist() == [255] * 16
+    # to uint32, 8 elements at a time: values in [-2**31, 2**32) wrap, the others give 2**31
+    y = tf.constant([-3e9, -1.5, 3e9, 5e9, np.nan, 0.0, 0.0, 0.0, -3e9, 5e9])
+    assert tf.cast(y, tf.uint32).numpy().tolist() == [
+        2 ** 31, 2 ** 32 - 1, 3 * 10 ** 9, 2 ** 31, 2 ** 31, 0, 0, 0, 1294967296, 705032704]
+
+
 _NO_KERNEL_CASES = [
     (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
     (tf.math.rint, [tf.constant([1.5], tf.bfloat16)], "Rint", "DT_BFLOAT16"),
