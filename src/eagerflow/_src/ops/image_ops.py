@@ -1505,6 +1505,43 @@ def resize_area(images, size, align_corners=False, name=None):
     return _v1_resize(_RESIZE_AREA, images, size, align_corners, False, name)
 
 
+@export("compat.v1.image.ResizeMethod")
+class ResizeMethodV1:
+    """TF 1's methods of `resize_images`, by number."""
+
+    BILINEAR = 0
+    NEAREST_NEIGHBOR = 1
+    BICUBIC = 2
+    AREA = 3
+
+
+@export("compat.v1.image.resize_images", "compat.v1.image.resize")
+def resize_images(images, size, method=ResizeMethodV1.BILINEAR, align_corners=False,
+                  preserve_aspect_ratio=False, name=None):
+    """TF 1's resize of `images` (3-D or a 4-D batch) to `size` by `method` (a
+    `ResizeMethodV1` number or a `ResizeMethod` name): pixel corners, not centers, align
+    unless `align_corners`. Images of that size already come back unchanged.
+
+    >>> tf.compat.v1.image.resize_images(tf.ones([2, 2, 1]), [3, 3]).shape
+    TensorShape([3, 3, 1])
+    """
+    method = getattr(method, "value", method)
+    op_def = {0: _RESIZE_BILINEAR, 1: _RESIZE_NEAREST, 2: _RESIZE_BICUBIC, 3: _RESIZE_AREA,
+              "bilinear": _RESIZE_BILINEAR, "nearest": _RESIZE_NEAREST,
+              "bicubic": _RESIZE_BICUBIC, "area": _RESIZE_AREA}.get(
+        method if isinstance(method, (int, str)) else None)
+    if op_def is None:
+        raise ValueError(f"Resize method is not implemented: {method}")
+    images, is_batch = _as_batch(images)
+    size = _size_arg(size)
+    if preserve_aspect_ratio:
+        size = _aspect_size(images, size)
+    if isinstance(size, tuple) and tuple(images.shape[1:3]) == size:
+        return _finish(images, is_batch)
+    attrs = {"align_corners": bool(align_corners), "half_pixel_centers": False}
+    return _finish(_resize_op(op_def, images, size, attrs, name), is_batch)
+
+
 def _check(condition, message, error=ValueError):
     """TF's `_assert`: `error` now for a false Python bool, an Assert when run time decides."""
     if isinstance(condition, Tensor):
