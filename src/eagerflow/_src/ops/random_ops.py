@@ -1117,9 +1117,16 @@ def _algorithm(alg):
 def _stateless_alg(alg, op_name):
     """Checks a stateless op's `alg`: Philox (or auto-selected, which is Philox here)."""
     if _algorithm(alg) is Algorithm.THREEFRY:
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              "counter must be a vector with length at least 2; got shape: [1]."
-                              " (Note that batched counters are not supported yet.)")
+        raise _kernel_error(errors.InvalidArgumentError, op_name,
+                            "counter must be a vector with length at least 2; got shape: [1]. "
+                            "(Note that batched counters are not supported yet.)")
+
+
+def _kernel_error(cls, op_name, message):
+    """The error op `op_name`'s kernel raises: in TF's eager form when executing eagerly."""
+    if context.executing_eagerly():
+        return errors.eager_error(cls, op_name, message)
+    return errors.op_error(cls, op_name, message)
 
 
 _KEY_COUNTER = "StatelessRandomGetKeyCounter"
@@ -1514,8 +1521,8 @@ class Generator:
     def _next(self):
         """The seed attrs of one call: the stream is taken when it runs."""
         if self._alg is Algorithm.THREEFRY:
-            raise errors.op_error(errors.UnimplementedError, "RngReadAndSkip",
-                                  "Non-XLA devices don't support the ThreeFry algorithm.")
+            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
+                                "Non-XLA devices don't support the ThreeFry algorithm.")
         return {"seed": 0, "seed2": 0, "stream": self}
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
