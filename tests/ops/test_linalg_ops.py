@@ -877,3 +877,24 @@ def test_svd_vectors_have_tf_signs():
     np.testing.assert_allclose(v[:, 0, 0], [-0.571892, 0.732844, -0.70659, 0.68084, 0.819517,
                                             0.624895, 0.90318, 0.564707], atol=1e-6)
     np.testing.assert_allclose(tf.matmul(u * s[:, None, :], v, transpose_b=True), x, atol=1e-12)
+
+
+def test_eigh_vectors_have_tf_signs():
+    # TF's kernel is Eigen's eigensolver: the signs of its eigenvectors are its own (values
+    # recorded from TF)
+    a = tf.constant([[4.0, 1.0, 2.0], [1.0, 3.0, 0.0], [2.0, 0.0, 5.0]])
+    e, v = tf.linalg.eigh(a)
+    np.testing.assert_allclose(e, [1.8549, 3.47602, 6.66908], rtol=1e-5)
+    np.testing.assert_allclose(v, [[0.67931, -0.37436, 0.63118], [-0.59323, -0.78644, 0.17203],
+                                   [-0.43198, 0.49130, 0.75632]], atol=2e-5)
+    x = np.sin(np.arange(25) * 0.9).reshape(5, 5)
+    e, v = tf.function(tf.linalg.eigh)(tf.constant(x + x.T))
+    np.testing.assert_allclose(v[0], [0.500037, -0.132602, 0.425307, -0.410831, 0.618636],
+                               atol=1e-6)
+    # a stack, read from its lower triangles
+    b = tf.constant(np.sin(np.arange(12) * 1.7).reshape(3, 2, 2), tf.float32)
+    e, v = tf.linalg.eigh(b)
+    np.testing.assert_allclose(v[:, 0, :], [[0.24954, 0.96837], [0.43467, 0.90059],
+                                            [0.51751, 0.85568]], atol=2e-5)
+    np.testing.assert_allclose(e, [[-0.99166, 0.06585], [-0.95594, 0.83191],
+                                   [-0.73045, 1.44061]], atol=2e-5)

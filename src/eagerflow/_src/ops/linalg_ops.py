@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow._src.core import context
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend import jacobi_svd, real_schur, threads
+from eagerflow._src.backend import jacobi_svd, real_schur, selfadjoint_eigen, threads
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -493,7 +493,17 @@ def _eigh(xp, x, compute_v=True):
     try:
         if not compute_v:
             return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
-        e, v = xp.linalg.eigh(x)
+        n = x.shape[-1]
+        count = x.size // (n * n) if n else 0
+        if (xp is np and x.dtype.kind == "f" and n <= selfadjoint_eigen.MAX_SIZE
+                and 0 < count <= selfadjoint_eigen.MAX_MATRICES):
+            flat = x.reshape((count, n, n))
+            # TF's kernel (Eigen's eigensolver): its eigenvectors' signs, not LAPACK's
+            pairs = [selfadjoint_eigen.eigh_like_eigen(m) for m in flat]
+            e = np.stack([p[0] for p in pairs]).reshape(x.shape[:-1])
+            v = np.stack([p[1] for p in pairs]).reshape(x.shape)
+        else:
+            e, v = xp.linalg.eigh(x)
     except np.linalg.LinAlgError:
         raise _invalid(_EIGH_FAILED) from None
     return e.astype(x.dtype), v  # eigenvalues take the input's type, complex included
