@@ -85,9 +85,10 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     return result
 
 
-def unary_function(op, convert):
+def unary_function(op, convert, composite=None):
     """``fn(x, name=None)``: `dispatch` of one-input `op` without attrs, a non-`EagerTensor` `x`
-    made a tensor by ``convert(x)`` first.
+    made a tensor by ``convert(x)`` first (unless ``composite(fn, x, name)``, given, returns
+    the result for such an `x`: a sparse tensor's values mapped).
 
     Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
     calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
@@ -97,6 +98,10 @@ def unary_function(op, convert):
     @dispatches_itself
     def fn(x, name=None):
         if type(x) is not EagerTensor:
+            if composite is not None:
+                result = composite(fn, x, name)
+                if result is not NotImplemented:
+                    return result
             try:
                 return dispatch(op, (convert(x),), _NO_ATTRS, name)
             except SymbolicCall:

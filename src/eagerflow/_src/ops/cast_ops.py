@@ -17,7 +17,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late, shape_rules
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, sparse_values
 
 
 def _cast_kernel(xp, x, DstT):
@@ -196,6 +196,8 @@ def identity(input, name=None):
     >>> tf.identity(tf.constant([1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
+    if isinstance(input, late.sparse_tensor.SparseTensor):
+        return sparse_values(identity, input, name)
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
 
 
