@@ -690,3 +690,17 @@ def test_arg_extremes_with_nan_in_some_rows_only(dtype, recwarn):
     np.testing.assert_array_equal(tf.argmax(x, 0).numpy(), [1, 0, 0])
     np.testing.assert_array_equal(tf.argmax(tf.zeros([0, 3], dtype), 1).numpy(), [])
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_euclidean_norm_gradient_is_nan_at_zero_as_in_tf():
+    x = tf.constant([[0.0, 0.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.reduce_euclidean_norm(x, axis=1)
+    g = tape.gradient(y, x).numpy()
+    assert np.isnan(g[0]).all()
+    np.testing.assert_allclose(g[1], [0.6, 0.8])
+    with tf.GradientTape() as tape:  # a zero upstream gradient gives 0 (x / inf)
+        tape.watch(x)
+        y = tf.math.reduce_euclidean_norm(x, axis=1, keepdims=True) * [[1.0], [0.0]]
+    np.testing.assert_array_equal(tape.gradient(y, x)[1], [0.0, 0.0])

@@ -1649,9 +1649,9 @@ def _prod_grad(op, dy):
 def _euclidean_norm_grad(op, dy):
     x = op.inputs[0]
     axis, keepdims = _op_axis(op), op.attrs["keepdims"]
-    scale = math_ops.divide_no_nan(_kept(dy, x, axis, keepdims),
-                                   _kept(op.outputs, x, axis, keepdims))
-    return math_ops.multiply(x, scale)
+    # x / (norm / dy), as TF: NaN where the norm is 0 (like sqrt's), 0 where dy is
+    ratio = math_ops.divide(_kept(op.outputs, x, axis, keepdims), _kept(dy, x, axis, keepdims))
+    return math_ops.divide(x, ratio)
 
 
 @register_gradient("Cumprod")
