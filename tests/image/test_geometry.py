@@ -343,3 +343,12 @@ def test_v1_resize_images_aligns_pixel_corners():
     assert tf.compat.v1.image.resize_images(same, [2, 2]).dtype == tf.uint8  # not resized
     with pytest.raises(ValueError, match="Resize method is not implemented: 7"):
         tf.compat.v1.image.resize_images(x, [2, 2], method=7)
+
+
+def test_area_resize_has_no_gradient_as_in_tf():
+    x = tf.ones([1, 2, 2, 1])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.resize(x, [3, 3], method="area")
+    with pytest.raises(LookupError, match="^gradient registry has no entry for: ResizeArea$"):
+        tape.gradient(y, x)

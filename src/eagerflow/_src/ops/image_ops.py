@@ -310,8 +310,9 @@ _RESIZE_BICUBIC = register("ResizeBicubic", _resize_kernel("ResizeBicubic"), _re
                            dtypes=_RESIZE_TYPES)
 tf_args[_RESIZE_BICUBIC] = ("images", "size")
 _RESIZE_AREA = register("ResizeArea", _resize_kernel("ResizeArea"), _resize_rule(True),
-                        dtypes=_RESIZE_TYPES,
-                        not_differentiable="TF defines no gradient of ResizeArea")
+                        dtypes=_RESIZE_TYPES, not_differentiable=None)
+# TF registers no gradient of ResizeArea: differentiating through it raises, as in TF
+register_gradient("ResizeArea")(lambda op, dy: _no_glimpse_gradient(op))
 tf_args[_RESIZE_AREA] = ("images", "size")
 for _op in (_RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC, _RESIZE_AREA):
     tf_nodes[_op] = _resize_form()
@@ -951,7 +952,7 @@ for _op in (_GLIMPSE_V1, _GLIMPSE):
     tf_nodes[_op] = NodeForm(types={"T": 0}, defaults=_GLIMPSE_DEFAULTS, outputs=("glimpse",))
 
 
-def _no_glimpse_gradient(op):
+def _no_glimpse_gradient(op):  # (and ResizeArea's)
     raise LookupError(f"gradient registry has no entry for: {op.type}")
 
 
