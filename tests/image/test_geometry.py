@@ -352,3 +352,12 @@ def test_area_resize_has_no_gradient_as_in_tf():
         y = tf.image.resize(x, [3, 3], method="area")
     with pytest.raises(LookupError, match="^gradient registry has no entry for: ResizeArea$"):
         tape.gradient(y, x)
+
+
+def test_drawing_boxes_has_no_gradient_as_in_tf():
+    x = tf.ones([1, 4, 4, 3])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.draw_bounding_boxes(x, [[[0.1, 0.1, 0.5, 0.5]]], [[1.0, 0.0, 0.0]])
+    with pytest.raises(LookupError, match="no entry for: DrawBoundingBoxesV2$"):
+        tape.gradient(y, x)

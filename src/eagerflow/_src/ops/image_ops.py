@@ -952,7 +952,7 @@ for _op in (_GLIMPSE_V1, _GLIMPSE):
     tf_nodes[_op] = NodeForm(types={"T": 0}, defaults=_GLIMPSE_DEFAULTS, outputs=("glimpse",))
 
 
-def _no_glimpse_gradient(op):  # (and ResizeArea's)
+def _no_glimpse_gradient(op):  # (and ResizeArea's, DrawBoundingBoxesV2's)
     raise LookupError(f"gradient registry has no entry for: {op.type}")
 
 
@@ -2149,8 +2149,9 @@ def _draw_bounding_boxes(xp, images, boxes, colors):
 _DRAW_BOUNDING_BOXES = register(
     "DrawBoundingBoxesV2", _draw_bounding_boxes,
     lambda images, boxes, colors: (images.shape, images.dtype), tied=(0,),
-    dtypes=(_d.float32, _d.float16),
-    not_differentiable="TF defines no gradient of DrawBoundingBoxesV2")
+    dtypes=(_d.float32, _d.float16), not_differentiable=None)
+# TF registers no gradient of DrawBoundingBoxesV2: differentiating through it raises, as in TF
+register_gradient("DrawBoundingBoxesV2")(lambda op, dy: _no_glimpse_gradient(op))
 tf_args[_DRAW_BOUNDING_BOXES] = ("images", "boxes", "colors")
 batching_rules[_DRAW_BOUNDING_BOXES] = PER_ELEMENT
 
