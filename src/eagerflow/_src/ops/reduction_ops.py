@@ -571,14 +571,17 @@ def _top_k(xp, x, k, sorted, index_type):
     if x.shape[-1] < k:
         raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
     # An order-reversing key sorted stably: largest first, ties by index. Rows holding NaN
-    # (which compares false with everything) take the order TF's kernel leaves them in.
+    # (which compares false with everything) take the order TF's kernel leaves them in, and
+    # so do all rows unsorted (the order of the kernel's heap of the best k).
     floating = x.dtype.kind == "f" or x.dtype in _HALF
     key = -x if floating else ~x
     indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
-    if floating and k and x.size:
+    heap = not sorted and 1 < k < x.shape[-1]
+    if (floating or heap) and k and x.size:
         rows = indices.reshape(-1, k).copy()
         flat = x.reshape(-1, x.shape[-1])
-        for r in np.flatnonzero(np.isnan(flat).any(axis=-1)):
+        replay = range(len(flat)) if heap else np.flatnonzero(np.isnan(flat).any(axis=-1))
+        for r in replay:
             rows[r] = top_k_order.nan_row_order(flat[r], k, sorted)
         indices = rows.reshape(indices.shape)
     return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
