@@ -830,3 +830,19 @@ def test_matrix_rank_converts_python_values_to_float32():
         tf.linalg.matrix_rank(tf.constant([[1, 2], [2, 4]]))
     with pytest.raises(TypeError, match="float`-like"):
         tf.linalg.pinv([[1, 2], [2, 4]])
+
+
+def test_binary_op_errors_with_python_lists_end_without_the_name():
+    # TF's wrapper passes the lists to the op, which runs on its slower path: no " name: "
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\] \[Op:Sub\]$"):
+        tf.subtract([1, 2], [1, 2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Integer division by zero \[Op:FloorDiv\]$"):
+        tf.math.floordiv(tf.constant([1]), [0])
+    # tensors (and Python scalars) take the fast path, whose errors end with the name
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Integer division by zero \[Op:FloorDiv\] name: $"):
+        tf.math.floordiv(tf.constant([1]), 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:AddV2\] name: $"):
+        tf.add([1, 2], [1, 2, 3])  # (TF's add converts its operands first)

@@ -22,6 +22,7 @@ from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor
 
 _NO_ATTRS = {}
+_LISTS = (list, tuple)
 _numpy = np
 _new = object.__new__
 _wrap = EagerTensor._wrap
@@ -121,10 +122,12 @@ def unary_function(op, convert, composite=None):
     return fn
 
 
-def binary_function(op, convert):
+def binary_function(op, convert, listed=False):
     """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
     tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
-    the op's direct host function when both have one dtype."""
+    the op's direct host function when both have one dtype. With `listed` (TF's wrapper passes
+    its operands to the op as they are), a Python list or tuple operand gives TF's error of
+    the op's slower path, without the name (see `errors.listed`)."""
     @dispatches_itself
     def fn(x, y, name=None):
         if type(x) is not EagerTensor or type(y) is not EagerTensor:
@@ -134,6 +137,11 @@ def binary_function(op, convert):
                     return dispatch(op, (a, b), _NO_ATTRS, name)
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "y": y, "name": name})
+            if listed and (type(x) in _LISTS or type(y) in _LISTS):
+                try:
+                    return fn(a, b, name)
+                except errors.OpError as e:
+                    raise errors.without_name(e) from None
             x, y = a, b
         if (_context(None) or _get_context()).fast:
             a = x._data

@@ -66,7 +66,7 @@ def binary(op, doc=None, fallback=False):
         if type(x) is EagerTensor:
             return x, operand(y, x, fallback)  # the hot case: `x * 0.5`
         return hinted_operands(x, y) if fallback else binary_operands(x, y)
-    fn = binary_function(op, convert)
+    fn = binary_function(op, convert, listed=not fallback)
     fn.__qualname__ = "binary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
