@@ -1154,3 +1154,16 @@ def test_expand_dims_every_axis_of_a_strided_input(axis):
         y = tf.reduce_sum(tf.expand_dims(v, axis) * 2.0)
     np.testing.assert_array_equal(tape.gradient(y, v).numpy(), np.full((3, 2), 2.0))
     assert tf.expand_dims(3.0, axis % 1).shape == [1]
+
+
+def test_zero_padding_runs_tfs_pad_op():
+    # TF pads with its Pad op for the default zero value, PadV2 for another value
+    @tf.function
+    def f(x):
+        return tf.pad(x, [[1, 1]]), tf.pad(x, [[1, 1]], constant_values=2.0)
+    ops = [n.op for n in f.get_concrete_function(tf.TensorSpec([3])).graph.as_graph_def().node]
+    assert "Pad" in ops and "PadV2" in ops
+    np.testing.assert_array_equal(f(tf.constant([1.0, 2.0, 3.0]))[0], [0, 1, 2, 3, 0])
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Paddings must be non-negative: -1 1 \[Op:Pad\]$"):
+        tf.pad([1, 2], [[-1, 1]])  # (a Python list: TF's slower path, no name)

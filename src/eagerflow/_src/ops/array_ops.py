@@ -1707,9 +1707,14 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if len(shape) != 2 or shape[1] != 2:
         raise _op_error("Pad", f"paddings must be a matrix with 2 columns: {shape_text(shape)}")
     pairs = tuple(zip(flat[::2], flat[1::2]))
-    tensor = as_tensor(tensor)
+    given, tensor = (tensor, paddings), as_tensor(tensor)
     if mode == "CONSTANT":
         if type(constant_values) is int and constant_values == 0:  # the default: any dtype
+            if tensor.dtype != _d.string:  # TF's zero padding: its op Pad (no value input)
+                try:
+                    return dispatch(_ZERO_PAD, (tensor,), {"paddings": pairs}, name)
+                except errors.OpError as e:
+                    raise errors.listed(e, *given) from None
             value = _scalar(_zero_of(tensor.dtype), tensor.dtype)
         else:
             tensor, value = _matching([tensor, constant_values])
