@@ -1167,3 +1167,13 @@ def test_zero_padding_runs_tfs_pad_op():
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"Paddings must be non-negative: -1 1 \[Op:Pad\]$"):
         tf.pad([1, 2], [[-1, 1]])  # (a Python list: TF's slower path, no name)
+
+
+def test_pad_takes_any_scalar_zero_as_zero_padding():
+    # TF pads with Pad for a zero of any type: an int tensor with 0.0 does not fail
+    x = tf.constant([1, 2])
+    for zero in (0.0, np.float32(0), False):
+        out = tf.pad(x, [[1, 1]], constant_values=zero)
+        assert out.dtype == tf.int32 and out.numpy().tolist() == [0, 1, 2, 0]
+    assert tf.pad(tf.constant(["a"]), [[1, 0]], constant_values="").numpy().tolist() == [b"", b"a"]
+    assert tf.pad(x, [[1, 0]], constant_values=7).numpy().tolist() == [7, 1, 2]
