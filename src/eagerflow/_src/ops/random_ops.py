@@ -1267,12 +1267,16 @@ def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
            [ 3, 45]], dtype=int32)
     """
     op_name = "StatelessRandomPoisson"
+    given = (shape, seed, lam)
     shape = _shape_attr(shape, op_name)
     lam = as_tensor(lam)
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name)
     _op_dtype(lam.dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name, "Rtype")
-    return _run(_STATELESS_POISSON, (lam,), {"shape": shape, "dtype": dtype},
-                _seed_input(seed, op_name), name)
+    try:
+        return _run(_STATELESS_POISSON, (lam,), {"shape": shape, "dtype": dtype},
+                    _seed_input(seed, op_name), name)
+    except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
+        raise errors.listed(e, *given) from None
 
 
 def _binomial(shape, counts, probs, dtype, seed, name):
@@ -1301,11 +1305,15 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
     >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
     array([6, 6, 7, 7], dtype=int32)
     """
+    given = (shape, seed, counts, probs)
     shape = _shape_attr(shape, "StatelessRandomBinomial")
     probs = convert_to_tensor(probs, dtype_hint=_d.float32)
     counts = convert_to_tensor(counts, dtype_hint=probs.dtype)
-    return _binomial(shape, counts, probs, output_dtype,
-                     _seed_input(seed, "StatelessRandomBinomial"), name)
+    try:
+        return _binomial(shape, counts, probs, output_dtype,
+                         _seed_input(seed, "StatelessRandomBinomial"), name)
+    except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
+        raise errors.listed(e, *given) from None
 
 
 @export("random.stateless_parameterized_truncated_normal")
