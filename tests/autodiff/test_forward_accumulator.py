@@ -43,3 +43,14 @@ def test_jvp_composes_with_gradient_tapes_and_functions():
         return acc.jvp(g)
     np.testing.assert_allclose(
         hessian_vector_product(tf.constant([1.0, 2.0]), tf.constant([1.0, 0.0])).numpy(), [6, 0])
+
+
+def test_jvp_of_a_watched_variable_is_its_tangent():
+    v = tf.Variable([1.0, 2.0])
+    other = tf.Variable(3.0)
+    with tf.autodiff.ForwardAccumulator(v, tf.constant([1.0, -1.0])) as acc:
+        y = v * v
+    np.testing.assert_allclose(acc.jvp(y).numpy(), [2.0, -4.0])
+    np.testing.assert_allclose(acc.jvp(v).numpy(), [1.0, -1.0])
+    assert acc.jvp(other) is None
+    assert float(acc.jvp(other, unconnected_gradients="zero")) == 0.0

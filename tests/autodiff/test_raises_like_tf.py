@@ -47,3 +47,15 @@ def test_gradient_through_stateless_shuffle_has_no_entry():
     with tf.GradientTape() as tape:
         s = tf.reduce_sum(tf.random.shuffle(v, seed=1))
     assert tape.gradient(s, v) is None
+
+
+def test_batch_jacobian_needs_batched_target_and_source():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    v = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, v])
+        y = x * 2
+    with pytest.raises(ValueError, match=r"^Shape \(2,\) must have rank at least 2$"):
+        tape.batch_jacobian(y[0], x)
+    with pytest.raises(ValueError, match=r"^Shape \(2,\) must have rank at least 2$"):
+        tape.batch_jacobian(y, v)

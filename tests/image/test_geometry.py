@@ -326,3 +326,38 @@ def test_seeded_flips_follow_the_global_seed():
     again = [tf.image.random_flip_left_right(image(8, 2, 3, 1), seed=2) for _ in range(3)]
     for a, b in zip(first, again):
         np.testing.assert_array_equal(a, b)
+
+
+def test_v1_resize_images_aligns_pixel_corners():
+    x = tf.reshape(tf.range(4.0), [1, 2, 2, 1])
+    # TF 1's bilinear resize maps corners, not centers: [0, 1] to 4 columns is 0, .5, 1, 1
+    out = tf.compat.v1.image.resize_images(x, [2, 4])
+    np.testing.assert_allclose(out[0, 0, :, 0], [0.0, 0.5, 1.0, 1.0])
+    assert tf.compat.v1.image.resize(x, [2, 4]).shape == (1, 2, 4, 1)
+    aligned = tf.compat.v1.image.resize_images(x[0], [3, 3], align_corners=True)
+    np.testing.assert_allclose(aligned[:, :, 0], [[0, 0.5, 1], [1, 1.5, 2], [2, 2.5, 3]])
+    near = tf.compat.v1.image.resize_images(
+        tf.ones([2, 2, 1], tf.uint8), [3, 3], tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR)
+    assert near.dtype == tf.uint8
+    same = tf.ones([2, 2, 1], tf.uint8)
+    assert tf.compat.v1.image.resize_images(same, [2, 2]).dtype == tf.uint8  # not resized
+    with pytest.raises(ValueError, match="Resize method is not implemented: 7"):
+        tf.compat.v1.image.resize_images(x, [2, 2], method=7)
+
+
+def test_area_resize_has_no_gradient_as_in_tf():
+    x = tf.ones([1, 2, 2, 1])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.resize(x, [3, 3], method="area")
+    with pytest.raises(LookupError, match="^gradient registry has no entry for: ResizeArea$"):
+        tape.gradient(y, x)
+
+
+def test_drawing_boxes_has_no_gradient_as_in_tf():
+    x = tf.ones([1, 4, 4, 3])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.draw_bounding_boxes(x, [[[0.1, 0.1, 0.5, 0.5]]], [[1.0, 0.0, 0.0]])
+    with pytest.raises(LookupError, match="no entry for: DrawBoundingBoxesV2$"):
+        tape.gradient(y, x)

@@ -1168,3 +1168,26 @@ def test_zeros_and_ones_name_their_graph_ops_as_tf_wrappers_do():
 
     f(tf.constant([1.0, 2.0]))
     assert names == ["zeros:0", "ones:0", "zeros_like:0", "ones_like:0", "Fill:0", "z:0"]
+
+
+def test_zero_padding_runs_tfs_pad_op():
+    # TF pads with its Pad op for the default zero value, PadV2 for another value
+    @tf.function
+    def f(x):
+        return tf.pad(x, [[1, 1]]), tf.pad(x, [[1, 1]], constant_values=2.0)
+    ops = [n.op for n in f.get_concrete_function(tf.TensorSpec([3])).graph.as_graph_def().node]
+    assert "Pad" in ops and "PadV2" in ops
+    np.testing.assert_array_equal(f(tf.constant([1.0, 2.0, 3.0]))[0], [0, 1, 2, 3, 0])
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Paddings must be non-negative: -1 1 \[Op:Pad\]$"):
+        tf.pad([1, 2], [[-1, 1]])  # (a Python list: TF's slower path, no name)
+
+
+def test_pad_takes_any_scalar_zero_as_zero_padding():
+    # TF pads with Pad for a zero of any type: an int tensor with 0.0 does not fail
+    x = tf.constant([1, 2])
+    for zero in (0.0, np.float32(0), False):
+        out = tf.pad(x, [[1, 1]], constant_values=zero)
+        assert out.dtype == tf.int32 and out.numpy().tolist() == [0, 1, 2, 0]
+    assert tf.pad(tf.constant(["a"]), [[1, 0]], constant_values="").numpy().tolist() == [b"", b"a"]
+    assert tf.pad(x, [[1, 0]], constant_values=7).numpy().tolist() == [7, 1, 2]

@@ -851,3 +851,50 @@ def test_large_float32_products_run_in_parts_on_the_intra_op_threads(monkeypatch
     tf.matmul(tf.ones((8, 8)), tf.ones((8, 8)))
     tf.matmul(tall, wide)
     assert parts == [2, 2, 2, 2]
+
+
+def test_svd_vectors_have_tf_signs():
+    # TF's kernel is Eigen's Jacobi SVD (for fewer than 16 columns): the signs of its singular
+    # vectors, and the extra columns of a full U, are its own (values recorded from TF)
+    r = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0], [1.0, 0.0]])
+    s, u, v = tf.linalg.svd(r, full_matrices=True)
+    np.testing.assert_allclose(s, [10.208010, 0.892480], rtol=1e-5)
+    np.testing.assert_allclose(u, [[0.21628, -0.39755, -0.65112, 0.60928],
+                                   [0.48971, 0.11488, -0.53939, -0.67531],
+                                   [0.84270, -0.02645, 0.49426, 0.21181],
+                                   [0.05716, 0.90998, -0.20200, 0.35759]], atol=2e-5)
+    np.testing.assert_allclose(v, [[0.58347, 0.81214], [0.81214, -0.58347]], atol=2e-5)
+    wide = tf.constant(np.sin(np.arange(10) * 0.7).reshape(2, 5), tf.float32)
+    s, u, v = tf.linalg.svd(wide)
+    np.testing.assert_allclose(u, [[-0.70683, 0.70738], [0.70738, 0.70683]], atol=2e-5)
+    np.testing.assert_allclose(v[:, 0], [-0.11947, -0.51607, -0.66996, -0.50875, -0.10827],
+                               atol=2e-5)
+    # a stack of matrices, in float64 (TF's values to the last digits)
+    x = tf.constant(np.sin(np.arange(48) * 1.3).reshape(8, 3, 2))
+    s, u, v = tf.function(tf.linalg.svd)(x)
+    np.testing.assert_allclose(u[:, 0, 0], [0.584721, 0.536744, -0.545559, -0.553814,
+                                            -0.504616, 0.570475, 0.468716, -0.586541], atol=1e-6)
+    np.testing.assert_allclose(v[:, 0, 0], [-0.571892, 0.732844, -0.70659, 0.68084, 0.819517,
+                                            0.624895, 0.90318, 0.564707], atol=1e-6)
+    np.testing.assert_allclose(tf.matmul(u * s[:, None, :], v, transpose_b=True), x, atol=1e-12)
+
+
+def test_eigh_vectors_have_tf_signs():
+    # TF's kernel is Eigen's eigensolver: the signs of its eigenvectors are its own (values
+    # recorded from TF)
+    a = tf.constant([[4.0, 1.0, 2.0], [1.0, 3.0, 0.0], [2.0, 0.0, 5.0]])
+    e, v = tf.linalg.eigh(a)
+    np.testing.assert_allclose(e, [1.8549, 3.47602, 6.66908], rtol=1e-5)
+    np.testing.assert_allclose(v, [[0.67931, -0.37436, 0.63118], [-0.59323, -0.78644, 0.17203],
+                                   [-0.43198, 0.49130, 0.75632]], atol=2e-5)
+    x = np.sin(np.arange(25) * 0.9).reshape(5, 5)
+    e, v = tf.function(tf.linalg.eigh)(tf.constant(x + x.T))
+    np.testing.assert_allclose(v[0], [0.500037, -0.132602, 0.425307, -0.410831, 0.618636],
+                               atol=1e-6)
+    # a stack, read from its lower triangles
+    b = tf.constant(np.sin(np.arange(12) * 1.7).reshape(3, 2, 2), tf.float32)
+    e, v = tf.linalg.eigh(b)
+    np.testing.assert_allclose(v[:, 0, :], [[0.24954, 0.96837], [0.43467, 0.90059],
+                                            [0.51751, 0.85568]], atol=2e-5)
+    np.testing.assert_allclose(e, [[-0.99166, 0.06585], [-0.95594, 0.83191],
+                                   [-0.73045, 1.44061]], atol=2e-5)

@@ -616,6 +616,25 @@ def test_cast_of_non_finite_floats_to_wide_unsigned_types():
     assert tf.cast(tf.constant([np.inf], tf.bfloat16), tf.uint64).numpy().tolist() == [2 ** 63]
 
 
+def test_cast_of_out_of_range_floats_saturates_in_whole_vector_steps():
+    # TF's x86 kernel converts 32 elements at a time to 8- and 16-bit integers (through
+    # int32, then saturating) and the last n % 32 one by one (wrapping as C does)
+    x = tf.fill([33], 268.0)
+    assert tf.cast(x, tf.uint8).numpy()[[0, 31, 32]].tolist() == [255, 255, 12]
+    assert tf.cast(tf.fill([31], 268.0), tf.uint8).numpy()[0] == 12
+    special = tf.constant([np.nan, np.inf, -np.inf, 3e9, -300.7, 70000.0] + [0.0] * 26)
+    assert tf.cast(special, tf.int8).numpy()[:6].tolist() == [-128] * 5 + [127]
+    assert tf.cast(special, tf.uint16).numpy()[:6].tolist() == [0] * 5 + [65535]
+    assert tf.cast(tf.fill([32], tf.constant(-5.0, tf.float64)), tf.uint8).numpy()[0] == 0
+    img = tf.reshape(tf.linspace(-0.5, 1.5, 64), [4, 4, 4])
+    u8 = tf.function(tf.image.convert_image_dtype)(img, tf.uint8).numpy().ravel()
+    assert u8[:16].tolist() == [0] * 16 and u8[-16:].tolist() == [255] * 16
+    # to uint32, 8 elements at a time: values in [-2**31, 2**32) wrap, the others give 2**31
+    y = tf.constant([-3e9, -1.5, 3e9, 5e9, np.nan, 0.0, 0.0, 0.0, -3e9, 5e9])
+    assert tf.cast(y, tf.uint32).numpy().tolist() == [
+        2 ** 31, 2 ** 32 - 1, 3 * 10 ** 9, 2 ** 31, 2 ** 31, 0, 0, 0, 1294967296, 705032704]
+
+
 _NO_KERNEL_CASES = [
     (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
     (tf.math.rint, [tf.constant([1.5], tf.bfloat16)], "Rint", "DT_BFLOAT16"),
@@ -811,3 +830,19 @@ def test_matrix_rank_converts_python_values_to_float32():
         tf.linalg.matrix_rank(tf.constant([[1, 2], [2, 4]]))
     with pytest.raises(TypeError, match="float`-like"):
         tf.linalg.pinv([[1, 2], [2, 4]])
+
+
+def test_binary_op_errors_with_python_lists_end_without_the_name():
+    # TF's wrapper passes the lists to the op, which runs on its slower path: no " name: "
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\] \[Op:Sub\]$"):
+        tf.subtract([1, 2], [1, 2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Integer division by zero \[Op:FloorDiv\]$"):
+        tf.math.floordiv(tf.constant([1]), [0])
+    # tensors (and Python scalars) take the fast path, whose errors end with the name
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Integer division by zero \[Op:FloorDiv\] name: $"):
+        tf.math.floordiv(tf.constant([1]), 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:AddV2\] name: $"):
+        tf.add([1, 2], [1, 2, 3])  # (TF's add converts its operands first)

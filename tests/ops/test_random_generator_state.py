@@ -90,3 +90,18 @@ def test_rng_read_and_skip_wraps_the_counter_and_rejects_other_algorithms():
         tf.raw_ops.RngReadAndSkip(resource=state.handle, alg=2, delta=tf.constant(1, tf.uint64))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Unsupported algorithm id: 2"):
         tf.raw_ops.StatelessRandomUniformV2(shape=[2], key=[1], counter=[1, 2], alg=2)
+
+
+def test_threefry_errors_have_tf_eager_form():
+    g = tf.random.Generator.from_seed(7, alg="threefry")
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match=r"^\{\{function_node __wrapped__RngReadAndSkip_device_/job:localhost/"
+                             r"replica:0/task:0/device:CPU:0\}\} Non-XLA devices don't support "
+                             r"the ThreeFry algorithm\. \[Op:RngReadAndSkip\] name: $"):
+        g.normal([2])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^\{\{function_node __wrapped__StatelessRandomNormalV2_device_.*\}\} "
+                             r"counter must be a vector with length at least 2; got shape: \[1\]\. "
+                             r"\(Note that batched counters are not supported yet\.\) "
+                             r"\[Op:StatelessRandomNormalV2\] name: $"):
+        tf.random.stateless_normal([3], [1, 2], alg="threefry")

@@ -741,3 +741,29 @@ def test_sum_and_mean_over_axes_of_length_one_keep_negative_zero():
     assert tf.reduce_sum(tf.constant([[1, 2]]), 0).numpy().tolist() == [1, 2]
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.reduce_sum(x, 2)
+
+
+def test_euclidean_norm_gradient_is_nan_at_zero_as_in_tf():
+    x = tf.constant([[0.0, 0.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.reduce_euclidean_norm(x, axis=1)
+    g = tape.gradient(y, x).numpy()
+    assert np.isnan(g[0]).all()
+    np.testing.assert_allclose(g[1], [0.6, 0.8])
+    with tf.GradientTape() as tape:  # a zero upstream gradient gives 0 (x / inf)
+        tape.watch(x)
+        y = tf.math.reduce_euclidean_norm(x, axis=1, keepdims=True) * [[1.0], [0.0]]
+    np.testing.assert_array_equal(tape.gradient(y, x)[1], [0.0, 0.0])
+
+
+def test_unsorted_top_k_returns_tf_kernels_heap_order():
+    # TF keeps the best k in a bounded heap and, unsorted, returns them in its order
+    out = tf.math.top_k([[1.0, 3.0, 3.0, 2.0], [4.0, 4.0, 0.0, 1.0]], k=2, sorted=False)
+    assert out.indices.numpy().tolist() == [[2, 1], [1, 0]]
+    assert out.values.numpy().tolist() == [[3.0, 3.0], [4.0, 4.0]]
+    out = tf.math.top_k(tf.constant([5, 1, 4, 2, 3, 9, 0]), 4, sorted=False)
+    assert out.indices.numpy().tolist() == [4, 0, 2, 5]
+    # all of a row, or its maximum, come sorted as with sorted=True
+    assert tf.math.top_k([1, 3, 2], 3, sorted=False).indices.numpy().tolist() == [1, 2, 0]
+    assert tf.math.top_k([1, 3, 2], 1, sorted=False).indices.numpy().tolist() == [1]

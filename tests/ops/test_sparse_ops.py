@@ -112,3 +112,24 @@ def test_sparse_tensors_are_tensors_to_is_tensor():
     st = tf.sparse.SparseTensor([[0]], [1], [2])
     assert tf.is_tensor(st) and tf.function(lambda x: tf.is_tensor(x))(st).numpy()
     assert not tf.is_tensor(tf.TensorSpec([])) and not tf.is_tensor(tf.data.Dataset.range(1))
+
+
+def test_zero_preserving_unary_ops_map_a_sparse_tensors_values():
+    # TF's list: abs, negative, sign, square, sqrt, sin, tan, asin, atan, asinh, atanh, erf,
+    # tanh, bessel_i0e, bessel_i1e (and identity); the others take no SparseTensor
+    sp = tf.sparse.SparseTensor([[0, 0], [1, 1]], [-3.0, 4.0], [2, 2])
+    for fn, want in [(tf.abs, [3.0, 4.0]), (tf.math.negative, [3.0, -4.0]),
+                     (tf.math.sign, [-1.0, 1.0]), (tf.square, [9.0, 16.0]),
+                     (tf.sin, np.sin([-3.0, 4.0])), (tf.math.tanh, np.tanh([-3.0, 4.0])),
+                     (tf.identity, [-3.0, 4.0])]:
+        out = fn(sp)
+        assert isinstance(out, tf.sparse.SparseTensor), fn
+        np.testing.assert_allclose(out.values, want, rtol=1e-6)
+        np.testing.assert_array_equal(out.indices, [[0, 0], [1, 1]])
+    assert isinstance(tf.function(tf.sqrt)(tf.abs(sp)), tf.sparse.SparseTensor)
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        tf.exp(sp)
+    with tf.GradientTape() as tape:
+        tape.watch(sp.values)
+        y = tf.sparse.reduce_sum(tf.square(sp))
+    np.testing.assert_allclose(tape.gradient(y, sp.values), [-6.0, 8.0])

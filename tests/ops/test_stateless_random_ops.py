@@ -404,3 +404,12 @@ def test_samples_follow_their_distributions():
     assert y[:, 0].min() >= -1 and y[:, 0].max() <= 3
     assert y[:, 1].min() >= 10.05 and y[:, 1].max() <= 10.06
     np.testing.assert_allclose(y[:, 0].mean(), 0.2828, atol=0.02)
+
+
+def test_stateless_poisson_and_binomial_errors_with_python_lists_end_without_the_name():
+    with pytest.raises(InvalidArgumentError, match=r"\[Op:StatelessRandomPoisson\]$"):
+        tf.random.stateless_poisson([4], seed=[1, 2], lam=[1.0, 20.0])
+    with pytest.raises(InvalidArgumentError, match=r"\[Op:StatelessRandomPoisson\] name: $"):
+        tf.random.stateless_poisson(tf.constant([4]), tf.constant([1, 2]), tf.constant([1., 2.]))
+    with pytest.raises(InvalidArgumentError, match=r"\[Op:StatelessRandomBinomial\]$"):
+        tf.random.stateless_binomial([4], seed=[1, 2], counts=[10.0, 20.0], probs=0.5)

@@ -200,7 +200,7 @@ SPECS = [
     # -- padding
     OpSpec("Pad", lambda x: a.pad_v1(x, [[1, 0], [2, 3]]), [rand(2, 3)],
            lambda x: np.pad(x, [[1, 0], [2, 3]])),
-    *_per_dtype("PadV2", lambda x: tf.pad(x, [[1, 0], [2, 3]]), lambda d: [_grid(2, 3, dtype=d)],
+    *_per_dtype("Pad", lambda x: tf.pad(x, [[1, 0], [2, 3]]), lambda d: [_grid(2, 3, dtype=d)],
                 lambda x: np.pad(x, ((1, 0), (2, 3)))),
     OpSpec("PadV2", lambda x, c: tf.pad(x, [[1, 1]], constant_values=c),
            [rand(3), np.float32(9)], lambda x, c: np.pad(x, 1, constant_values=c),

@@ -109,7 +109,7 @@ def _square_specs():
         OpSpec("Cholesky", tf.linalg.cholesky, [_spd(3, 3, dtype=C64)], np.linalg.cholesky,
                name="Cholesky-complex64", **_LOOSE),
         OpSpec("SelfAdjointEigV2", tf.linalg.eigh, [_spd(2, 3, 3, dtype=F64)],
-               lambda x: tuple(np.linalg.eigh(x))),
+               check=_eigh_check),
         OpSpec("SelfAdjointEigV2", tf.linalg.eigvalsh, [_spd(4, 4)],
                lambda x: np.linalg.eigvalsh(x), name="eigvalsh", **_LOOSE),
         OpSpec("SelfAdjointEigV2", tf.linalg.eigvalsh, [_spd(3, 3, dtype=C128)],
@@ -124,11 +124,12 @@ def _square_specs():
                lambda x: tuple(np.linalg.qr(x, mode="complete")), name="Qr-full-square"),
         OpSpec("Svd", lambda x: tf.linalg.svd(x, compute_uv=False), [rand(2, 4, 3, dtype=F64)],
                lambda x: np.linalg.svd(x, compute_uv=False), name="Svd-values"),
-        OpSpec("Svd", tf.linalg.svd, [rand(3, 5, dtype=F64)], _svd(False), name="Svd-vectors"),
-        OpSpec("Svd", tf.linalg.svd, [rand(2, 4, 3, dtype=F64)], _svd(False),
-               name="Svd-vectors-tall"),
+        OpSpec("Svd", tf.linalg.svd, [rand(3, 5, dtype=F64)], check=_svd_check(False),
+               name="Svd-vectors"),
+        OpSpec("Svd", tf.linalg.svd, [rand(2, 4, 3, dtype=F64)],
+               check=_svd_check(False), name="Svd-vectors-tall"),
         OpSpec("Svd", lambda x: tf.linalg.svd(x, full_matrices=True), [rand(3, 4, dtype=F64)],
-               _svd(True), name="Svd-full-wide"),
+               check=_svd_check(True), name="Svd-full-wide"),
         OpSpec("Svd", lambda x: tf.linalg.svd(x, full_matrices=True), [rand(4, 2, dtype=C128)],
                _svd(True), name="Svd-full-complex"),
         OpSpec("Svd", lambda x: tf.norm(x, ord=2, axis=[-2, -1]), [rand(2, 3, 4, dtype=F64)],
@@ -142,6 +143,33 @@ def _svd(full):
         u, s, vh = np.linalg.svd(x, full_matrices=full)
         return s, u, _adj(vh)
     return ref
+
+
+def _eigh_check(got, args):
+    """LAPACK's eigenvalues and eigenvectors, the vectors up to sign (TF's come from Eigen's
+    eigensolver)."""
+    e, v = got
+    want_e, want_v = np.linalg.eigh(args[0])
+    np.testing.assert_allclose(e, want_e, rtol=1e-5, atol=1e-6)
+    flips = np.sign(np.sum(v * want_v, axis=-2, keepdims=True))
+    np.testing.assert_allclose(v * flips, want_v, rtol=1e-5, atol=1e-6)
+
+
+def _svd_check(full):
+    """LAPACK's singular values and vectors, the vectors up to a sign per pair (TF's come
+    from Eigen's Jacobi SVD); a full U or V orthonormal."""
+    def check(got, args):
+        s, u, v = got
+        want_s, want_u, want_v = _svd(full)(args[0])
+        np.testing.assert_allclose(s, want_s, rtol=1e-5, atol=1e-6)
+        d = s.shape[-1]
+        flips = np.sign(np.sum(u[..., :d] * want_u[..., :d], axis=-2, keepdims=True))
+        np.testing.assert_allclose(u[..., :d] * flips, want_u[..., :d], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(v[..., :d] * flips, want_v[..., :d], rtol=1e-5, atol=1e-6)
+        for q in (u, v):
+            eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+            np.testing.assert_allclose(_adj(q) @ q, eye, atol=1e-6)
+    return check
 
 
 def _solver_specs():

@@ -48,7 +48,12 @@ class ForwardAccumulator:
         """The derivative of each tensor of `primals` along the tangents (None, or zeros
         with ``unconnected_gradients='zero'``, where it does not depend on them)."""
         def one(y):
-            y = y.value() if isinstance(y, Variable) else y
+            if isinstance(y, Variable):
+                # a watched variable's own tangent; any other variable's reads are unconnected
+                for primal, tangent in zip(self._primals, self._tangents):
+                    if primal is y:
+                        return tangent
+                y = y.value()
             result = None
             if is_differentiable(y):
                 u = array_ops.zeros_like(y)

@@ -262,6 +262,8 @@ class GradientTape:
         """
         target = _checked_target(target)
         dims = target.shape.as_list()
+        target.shape.with_rank_at_least(2)  # TF's ValueError for a target or source of rank < 2
+        source.shape.with_rank_at_least(2)
         if source.shape.rank is None or not source.shape[:1].is_compatible_with(dims[:1]):
             raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
                              f"shape ({source.shape}) to match.")

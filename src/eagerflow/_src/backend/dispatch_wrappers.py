@@ -3873,6 +3873,15 @@ def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb5890ee7bf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, size, method=None, align_corners=None, preserve_aspect_ratio=None, name=None):
+        try:
+            return _export_fn(images, size, method, align_corners, preserve_aspect_ratio, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'method': method, 'align_corners': align_corners, 'preserve_aspect_ratio': preserve_aspect_ratio, 'name': name})
+    return _export_wrapper
+
+
 def _wb643cceff3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
         try:
@@ -5607,6 +5616,7 @@ WRAPPERS = {
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
+    'compat.v1.image.resize_images': _wb5890ee7bf,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,

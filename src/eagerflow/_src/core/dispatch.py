@@ -23,6 +23,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.dtypes import DType
 
 _NO_ATTRS = {}
+_LISTS = (list, tuple)
 _numpy = np
 _new = object.__new__
 _wrap = EagerTensor._wrap
@@ -86,9 +87,10 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     return result
 
 
-def unary_function(op, convert):
+def unary_function(op, convert, composite=None):
     """``fn(x, name=None)``: `dispatch` of one-input `op` without attrs, a non-`EagerTensor` `x`
-    made a tensor by ``convert(x)`` first.
+    made a tensor by ``convert(x)`` first (unless ``composite(fn, x, name)``, given, returns
+    the result for such an `x`: a sparse tensor's values mapped).
 
     Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
     calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
@@ -98,6 +100,10 @@ def unary_function(op, convert):
     @dispatches_itself
     def fn(x, name=None):
         if type(x) is not EagerTensor:
+            if composite is not None:
+                result = composite(fn, x, name)
+                if result is not NotImplemented:
+                    return result
             try:
                 return dispatch(op, (convert(x),), _NO_ATTRS, name)
             except SymbolicCall:
@@ -117,10 +123,12 @@ def unary_function(op, convert):
     return fn
 
 
-def binary_function(op, convert):
+def binary_function(op, convert, listed=False):
     """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
     tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
-    the op's direct host function when both have one dtype."""
+    the op's direct host function when both have one dtype. With `listed` (TF's wrapper passes
+    its operands to the op as they are), a Python list or tuple operand gives TF's error of
+    the op's slower path, without the name (see `errors.listed`)."""
     @dispatches_itself
     def fn(x, y, name=None):
         if type(x) is not EagerTensor or type(y) is not EagerTensor:
@@ -130,6 +138,11 @@ def binary_function(op, convert):
                     return dispatch(op, (a, b), _NO_ATTRS, name)
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "y": y, "name": name})
+            if listed and (type(x) in _LISTS or type(y) in _LISTS):
+                try:
+                    return fn(a, b, name)
+                except errors.OpError as e:
+                    raise errors.without_name(e) from None
             x, y = a, b
         if (_context(None) or _get_context()).fast:
             a = x._data

@@ -1685,6 +1685,17 @@ tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpadd
 batching_rules[_ZERO_PAD] = PER_ELEMENT
 
 
+def _zero_scalar(value):
+    """Whether `value`, not a tensor, is a scalar equal to zero (0, 0.0, False, ""), which TF's
+    `pad` takes as zero padding whatever the tensor's dtype."""
+    if is_tensor_like(value):
+        return False
+    try:
+        return np.ndim(value) == 0 and bool(value == np.zeros_like(value))
+    except (TypeError, ValueError):
+        return False
+
+
 def pad_v1(tensor, paddings, name=None):
     """`tensor` padded with zeros by ``paddings[i] = [before, after]`` (TF's ``Pad`` op).
 
@@ -1713,9 +1724,14 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if len(shape) != 2 or shape[1] != 2:
         raise _op_error("Pad", f"paddings must be a matrix with 2 columns: {shape_text(shape)}")
     pairs = tuple(zip(flat[::2], flat[1::2]))
-    tensor = as_tensor(tensor)
+    given, tensor = (tensor, paddings), as_tensor(tensor)
     if mode == "CONSTANT":
-        if type(constant_values) is int and constant_values == 0:  # the default: any dtype
+        if _zero_scalar(constant_values):  # (the default) TF pads with its op Pad, any dtype
+            if tensor.dtype != _d.string:
+                try:
+                    return dispatch(_ZERO_PAD, (tensor,), {"paddings": pairs}, name)
+                except errors.OpError as e:
+                    raise errors.listed(e, *given) from None
             value = _scalar(_zero_of(tensor.dtype), tensor.dtype)
         else:
             tensor, value = _matching([tensor, constant_values])

@@ -310,8 +310,9 @@ _RESIZE_BICUBIC = register("ResizeBicubic", _resize_kernel("ResizeBicubic"), _re
                            dtypes=_RESIZE_TYPES)
 tf_args[_RESIZE_BICUBIC] = ("images", "size")
 _RESIZE_AREA = register("ResizeArea", _resize_kernel("ResizeArea"), _resize_rule(True),
-                        dtypes=_RESIZE_TYPES,
-                        not_differentiable="TF defines no gradient of ResizeArea")
+                        dtypes=_RESIZE_TYPES, not_differentiable=None)
+# TF registers no gradient of ResizeArea: differentiating through it raises, as in TF
+register_gradient("ResizeArea")(lambda op, dy: _no_glimpse_gradient(op))
 tf_args[_RESIZE_AREA] = ("images", "size")
 for _op in (_RESIZE_BILINEAR, _RESIZE_NEAREST, _RESIZE_BICUBIC, _RESIZE_AREA):
     tf_nodes[_op] = _resize_form()
@@ -951,7 +952,7 @@ for _op in (_GLIMPSE_V1, _GLIMPSE):
     tf_nodes[_op] = NodeForm(types={"T": 0}, defaults=_GLIMPSE_DEFAULTS, outputs=("glimpse",))
 
 
-def _no_glimpse_gradient(op):
+def _no_glimpse_gradient(op):  # (and ResizeArea's, DrawBoundingBoxesV2's)
     raise LookupError(f"gradient registry has no entry for: {op.type}")
 
 
@@ -1503,6 +1504,43 @@ def resize_area(images, size, align_corners=False, name=None):
     TensorShape([1, 2, 2, 1])
     """
     return _v1_resize(_RESIZE_AREA, images, size, align_corners, False, name)
+
+
+@export("compat.v1.image.ResizeMethod")
+class ResizeMethodV1:
+    """TF 1's methods of `resize_images`, by number."""
+
+    BILINEAR = 0
+    NEAREST_NEIGHBOR = 1
+    BICUBIC = 2
+    AREA = 3
+
+
+@export("compat.v1.image.resize_images", "compat.v1.image.resize")
+def resize_images(images, size, method=ResizeMethodV1.BILINEAR, align_corners=False,
+                  preserve_aspect_ratio=False, name=None):
+    """TF 1's resize of `images` (3-D or a 4-D batch) to `size` by `method` (a
+    `ResizeMethodV1` number or a `ResizeMethod` name): pixel corners, not centers, align
+    unless `align_corners`. Images of that size already come back unchanged.
+
+    >>> tf.compat.v1.image.resize_images(tf.ones([2, 2, 1]), [3, 3]).shape
+    TensorShape([3, 3, 1])
+    """
+    method = getattr(method, "value", method)
+    op_def = {0: _RESIZE_BILINEAR, 1: _RESIZE_NEAREST, 2: _RESIZE_BICUBIC, 3: _RESIZE_AREA,
+              "bilinear": _RESIZE_BILINEAR, "nearest": _RESIZE_NEAREST,
+              "bicubic": _RESIZE_BICUBIC, "area": _RESIZE_AREA}.get(
+        method if isinstance(method, (int, str)) else None)
+    if op_def is None:
+        raise ValueError(f"Resize method is not implemented: {method}")
+    images, is_batch = _as_batch(images)
+    size = _size_arg(size)
+    if preserve_aspect_ratio:
+        size = _aspect_size(images, size)
+    if isinstance(size, tuple) and tuple(images.shape[1:3]) == size:
+        return _finish(images, is_batch)
+    attrs = {"align_corners": bool(align_corners), "half_pixel_centers": False}
+    return _finish(_resize_op(op_def, images, size, attrs, name), is_batch)
 
 
 def _check(condition, message, error=ValueError):
@@ -2111,8 +2149,9 @@ def _draw_bounding_boxes(xp, images, boxes, colors):
 _DRAW_BOUNDING_BOXES = register(
     "DrawBoundingBoxesV2", _draw_bounding_boxes,
     lambda images, boxes, colors: (images.shape, images.dtype), tied=(0,),
-    dtypes=(_d.float32, _d.float16),
-    not_differentiable="TF defines no gradient of DrawBoundingBoxesV2")
+    dtypes=(_d.float32, _d.float16), not_differentiable=None)
+# TF registers no gradient of DrawBoundingBoxesV2: differentiating through it raises, as in TF
+register_gradient("DrawBoundingBoxesV2")(lambda op, dy: _no_glimpse_gradient(op))
 tf_args[_DRAW_BOUNDING_BOXES] = ("images", "boxes", "colors")
 batching_rules[_DRAW_BOUNDING_BOXES] = PER_ELEMENT
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow._src.core import context
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend import real_schur, threads
+from eagerflow._src.backend import jacobi_svd, real_schur, selfadjoint_eigen, threads
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -493,7 +493,17 @@ def _eigh(xp, x, compute_v=True):
     try:
         if not compute_v:
             return xp.linalg.eigvalsh(x).astype(x.dtype), xp.zeros((0,), x.dtype)
-        e, v = xp.linalg.eigh(x)
+        n = x.shape[-1]
+        count = x.size // (n * n) if n else 0
+        if (xp is np and x.dtype.kind == "f" and n <= selfadjoint_eigen.MAX_SIZE
+                and 0 < count <= selfadjoint_eigen.MAX_MATRICES):
+            flat = x.reshape((count, n, n))
+            # TF's kernel (Eigen's eigensolver): its eigenvectors' signs, not LAPACK's
+            pairs = [selfadjoint_eigen.eigh_like_eigen(m) for m in flat]
+            e = np.stack([p[0] for p in pairs]).reshape(x.shape[:-1])
+            v = np.stack([p[1] for p in pairs]).reshape(x.shape)
+        else:
+            e, v = xp.linalg.eigh(x)
     except np.linalg.LinAlgError:
         raise _invalid(_EIGH_FAILED) from None
     return e.astype(x.dtype), v  # eigenvalues take the input's type, complex included
@@ -585,10 +595,14 @@ def _svd(xp, x, full_matrices=False, compute_uv=True):
     if not compute_uv:
         empty = xp.zeros((0,), x.dtype)
         return _nan_where(xp, bad, xp.linalg.svd(x, compute_uv=False), 1), empty, empty
-    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
-    # TF's order (s, u, v), and v rather than v^H
-    return (_nan_where(xp, bad, s, 1), _nan_where(xp, bad, u, 2),
-            _nan_where(xp, bad, _adjoint(xp, vh), 2))
+    if (xp is np and x.dtype.kind == "f" and 0 < x.shape[-1] <= jacobi_svd.MAX_COLUMNS
+            and x.size):
+        # TF's kernel (Eigen's Jacobi SVD): its singular vectors' signs, not LAPACK's
+        s, u, v = jacobi_svd.svd_like_eigen(x, full_matrices)
+    else:
+        u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+        v = _adjoint(xp, vh)  # TF's order (s, u, v), and v rather than v^H
+    return _nan_where(xp, bad, s, 1), _nan_where(xp, bad, u, 2), _nan_where(xp, bad, v, 2)
 
 
 def _nan_where(xp, bad, out, inner):

@@ -26,7 +26,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
-    as_tensor, binary, binary_operands, hinted_operands, name_functions, unary)
+    as_tensor, binary, binary_operands, hinted_operands, name_functions, sparse_values, unary)
 
 
 def _int_division(fn, zero_message="Integer division by zero"):
@@ -415,6 +415,8 @@ def abs(x, name=None):
     >>> tf.abs(tf.constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
     """
+    if type(x) is not EagerTensor and isinstance(x, late.sparse_tensor.SparseTensor):
+        return sparse_values(abs, x, name)
     x = as_tensor(x)
     return dispatch(_COMPLEX_ABS if x.dtype.is_complex else _ABS, (x,), name=name)
 
@@ -533,7 +535,7 @@ def _reg_unary(tf_name, kernel, dtypes, shape=same_shape, tf_output="y", **kw):
 
 
 _NEG = _reg_unary("Neg", "negative", SIGNED_NUMBER)
-negative = unary(_NEG, "Computes -x element-wise.")
+negative = unary(_NEG, "Computes -x element-wise.", sparse=True)
 export("math.negative", "negative")(negative)
 _sign_op = unary(_reg_unary("Sign", _sign, SIGNED_NUMBER),
                  "Returns -1, 0 or 1 for the sign of x element-wise (x / |x| for complex).")
@@ -546,17 +548,19 @@ def sign(x, name=None):
     >>> tf.math.sign(tf.constant([0.0, 2.0, -3.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([ 0.,  1., -1.], dtype=float32)>
     """
+    if type(x) is not EagerTensor and isinstance(x, late.sparse_tensor.SparseTensor):
+        return sparse_values(sign, x, name)
     x = as_tensor(x)
     if x.dtype.is_complex:  # composed of ops, as TF's: it then has their gradient
         return divide_no_nan(x, _cast(abs(x), x.dtype), name=name)
     return _sign_op(x, name)
-square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.")
+square = unary(_reg_unary("Square", "square", NUMBER), "Computes x * x element-wise.", sparse=True)
 export("math.square", "square", "keras.backend.square")(square)
 sqrt = unary(_reg_unary("Sqrt", "sqrt", FLOAT_COMPLEX), """Computes the square root of x.
 
     >>> tf.sqrt(tf.constant([4.0, 9.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
-    """)
+    """, sparse=True)
 export("math.sqrt", "sqrt")(sqrt)
 rsqrt = unary(_reg_unary("Rsqrt", float_math.rsqrt, FLOAT_COMPLEX),
               "Computes 1 / sqrt(x) element-wise.")
@@ -573,35 +577,39 @@ export("math.log", "keras.backend.log")(log)
 log1p = unary(_reg_unary("Log1p", float_math.log1p, FLOAT_COMPLEX),
               "Computes log(1 + x) element-wise.")
 export("math.log1p")(log1p)
-sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX), "Computes sine element-wise.")
+sin = unary(_reg_unary("Sin", float_math.sin, FLOAT_COMPLEX),
+            "Computes sine element-wise.", sparse=True)
 export("math.sin", "sin", "keras.backend.sin")(sin)
 cos = unary(_reg_unary("Cos", float_math.cos, FLOAT_COMPLEX), "Computes cosine element-wise.")
 export("math.cos", "cos", "keras.backend.cos")(cos)
-tan = unary(_reg_unary("Tan", "tan", FLOAT_COMPLEX), "Computes tangent element-wise.")
+tan = unary(_reg_unary("Tan", "tan", FLOAT_COMPLEX), "Computes tangent element-wise.", sparse=True)
 export("math.tan", "tan")(tan)
-asin = unary(_reg_unary("Asin", "arcsin", FLOAT_COMPLEX), "Computes arcsine element-wise.")
+asin = unary(_reg_unary("Asin", "arcsin", FLOAT_COMPLEX),
+             "Computes arcsine element-wise.", sparse=True)
 export("math.asin", "asin")(asin)
 acos = unary(_reg_unary("Acos", "arccos", FLOAT_COMPLEX), "Computes arccosine element-wise.")
 export("math.acos", "acos")(acos)
-atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX), "Computes arctangent element-wise.")
+atan = unary(_reg_unary("Atan", "arctan", FLOAT_COMPLEX),
+             "Computes arctangent element-wise.", sparse=True)
 export("math.atan", "atan")(atan)
 sinh = unary(_reg_unary("Sinh", "sinh", FLOAT_COMPLEX), "Computes hyperbolic sine.")
 export("math.sinh", "sinh")(sinh)
 cosh = unary(_reg_unary("Cosh", "cosh", FLOAT_COMPLEX), "Computes hyperbolic cosine.")
 export("math.cosh", "cosh")(cosh)
 tanh = unary(_reg_unary("Tanh", float_math.tanh, FLOAT_COMPLEX, fresh=True),
-             "Computes hyperbolic tangent.")
+             "Computes hyperbolic tangent.", sparse=True)
 export("math.tanh", "nn.tanh", "tanh", "keras.backend.tanh")(tanh)
-asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX), "Computes inverse hyperbolic sine.")
+asinh = unary(_reg_unary("Asinh", "arcsinh", FLOAT_COMPLEX),
+              "Computes inverse hyperbolic sine.", sparse=True)
 export("math.asinh", "asinh")(asinh)
 acosh = unary(_reg_unary("Acosh", "arccosh", FLOAT_COMPLEX),
               "Computes inverse hyperbolic cosine.")
 export("math.acosh", "acosh")(acosh)
 atanh = unary(_reg_unary("Atanh", "arctanh", FLOAT_COMPLEX),
-              "Computes inverse hyperbolic tangent.")
+              "Computes inverse hyperbolic tangent.", sparse=True)
 export("math.atanh", "atanh")(atanh)
 erf = unary(_reg_unary("Erf", float_math.erf, FLOAT),
-            "Computes the Gauss error function element-wise.")
+            "Computes the Gauss error function element-wise.", sparse=True)
 export("math.erf")(erf)
 erfc = unary(_reg_unary("Erfc", float_math.erfc, FLOAT),
              "Computes the complementary error function element-wise.")
@@ -861,11 +869,13 @@ bessel_i0 = unary(_BESSEL_I0, """Computes the modified Bessel function of the fi
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.       , 1.2660658], dtype=float32)>
     """)
 export("math.bessel_i0", "math.special.bessel_i0")(bessel_i0)
-bessel_i0e = unary(_BESSEL_I0E, "Computes exp(-|x|) I0(x) element-wise, without overflow.")
+bessel_i0e = unary(_BESSEL_I0E,
+                   "Computes exp(-|x|) I0(x) element-wise, without overflow.", sparse=True)
 export("math.bessel_i0e", "math.special.bessel_i0e")(bessel_i0e)
 bessel_i1 = unary(_BESSEL_I1, "Computes the modified Bessel function I1(x) element-wise.")
 export("math.bessel_i1", "math.special.bessel_i1")(bessel_i1)
-bessel_i1e = unary(_BESSEL_I1E, "Computes exp(-|x|) I1(x) element-wise, without overflow.")
+bessel_i1e = unary(_BESSEL_I1E,
+                   "Computes exp(-|x|) I1(x) element-wise, without overflow.", sparse=True)
 export("math.bessel_i1e", "math.special.bessel_i1e")(bessel_i1e)
 bessel_j0 = unary(_BESSEL_J0, """Computes the Bessel function of the first kind of order 0.
 

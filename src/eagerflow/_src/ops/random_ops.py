@@ -1117,9 +1117,16 @@ def _algorithm(alg):
 def _stateless_alg(alg, op_name):
     """Checks a stateless op's `alg`: Philox (or auto-selected, which is Philox here)."""
     if _algorithm(alg) is Algorithm.THREEFRY:
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              "counter must be a vector with length at least 2; got shape: [1]."
-                              " (Note that batched counters are not supported yet.)")
+        raise _kernel_error(errors.InvalidArgumentError, op_name,
+                            "counter must be a vector with length at least 2; got shape: [1]. "
+                            "(Note that batched counters are not supported yet.)")
+
+
+def _kernel_error(cls, op_name, message):
+    """The error op `op_name`'s kernel raises: in TF's eager form when executing eagerly."""
+    if context.executing_eagerly():
+        return errors.eager_error(cls, op_name, message)
+    return errors.op_error(cls, op_name, message)
 
 
 _KEY_COUNTER = "StatelessRandomGetKeyCounter"
@@ -1260,12 +1267,16 @@ def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
            [ 3, 45]], dtype=int32)
     """
     op_name = "StatelessRandomPoisson"
+    given = (shape, seed, lam)
     shape = _shape_attr(shape, op_name)
     lam = as_tensor(lam)
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name)
     _op_dtype(lam.dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name, "Rtype")
-    return _run(_STATELESS_POISSON, (lam,), {"shape": shape, "dtype": dtype},
-                _seed_input(seed, op_name), name)
+    try:
+        return _run(_STATELESS_POISSON, (lam,), {"shape": shape, "dtype": dtype},
+                    _seed_input(seed, op_name), name)
+    except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
+        raise errors.listed(e, *given) from None
 
 
 def _binomial(shape, counts, probs, dtype, seed, name):
@@ -1294,11 +1305,15 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
     >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
     array([6, 6, 7, 7], dtype=int32)
     """
+    given = (shape, seed, counts, probs)
     shape = _shape_attr(shape, "StatelessRandomBinomial")
     probs = convert_to_tensor(probs, dtype_hint=_d.float32)
     counts = convert_to_tensor(counts, dtype_hint=probs.dtype)
-    return _binomial(shape, counts, probs, output_dtype,
-                     _seed_input(seed, "StatelessRandomBinomial"), name)
+    try:
+        return _binomial(shape, counts, probs, output_dtype,
+                         _seed_input(seed, "StatelessRandomBinomial"), name)
+    except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
+        raise errors.listed(e, *given) from None
 
 
 @export("random.stateless_parameterized_truncated_normal")
@@ -1514,8 +1529,8 @@ class Generator:
     def _next(self):
         """The seed attrs of one call: the stream is taken when it runs."""
         if self._alg is Algorithm.THREEFRY:
-            raise errors.op_error(errors.UnimplementedError, "RngReadAndSkip",
-                                  "Non-XLA devices don't support the ThreeFry algorithm.")
+            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
+                                "Non-XLA devices don't support the ThreeFry algorithm.")
         return {"seed": 0, "seed2": 0, "stream": self}
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):

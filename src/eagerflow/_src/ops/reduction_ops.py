@@ -609,14 +609,17 @@ def _top_k(xp, x, k, sorted, index_type):
     if x.shape[-1] < k:
         raise _invalid(f"input must have at least k columns. Had {x.shape[-1]}, needed {k}")
     # An order-reversing key sorted stably: largest first, ties by index. Rows holding NaN
-    # (which compares false with everything) take the order TF's kernel leaves them in.
+    # (which compares false with everything) take the order TF's kernel leaves them in, and
+    # so do all rows unsorted (the order of the kernel's heap of the best k).
     floating = x.dtype.kind == "f" or x.dtype in _HALF
     key = -x if floating else ~x
     indices = xp.argsort(key, axis=-1, kind="stable")[..., :k]
-    if floating and k and x.size:
+    heap = not sorted and 1 < k < x.shape[-1]
+    if (floating or heap) and k and x.size:
         rows = indices.reshape(-1, k).copy()
         flat = x.reshape(-1, x.shape[-1])
-        for r in np.flatnonzero(np.isnan(flat).any(axis=-1)):
+        replay = range(len(flat)) if heap else np.flatnonzero(np.isnan(flat).any(axis=-1))
+        for r in replay:
             rows[r] = top_k_order.nan_row_order(flat[r], k, sorted)
         indices = rows.reshape(indices.shape)
     return xp.take_along_axis(x, indices, -1), indices.astype(index_type.as_numpy_dtype)
@@ -1712,9 +1715,9 @@ def _prod_grad(op, dy):
 def _euclidean_norm_grad(op, dy):
     x = op.inputs[0]
     axis, keepdims = _op_axis(op), op.attrs["keepdims"]
-    scale = math_ops.divide_no_nan(_kept(dy, x, axis, keepdims),
-                                   _kept(op.outputs, x, axis, keepdims))
-    return math_ops.multiply(x, scale)
+    # x / (norm / dy), as TF: NaN where the norm is 0 (like sqrt's), 0 where dy is
+    ratio = math_ops.divide(_kept(op.outputs, x, axis, keepdims), _kept(dy, x, axis, keepdims))
+    return math_ops.divide(x, ratio)
 
 
 @register_gradient("Cumprod")

@@ -9,6 +9,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
 from eagerflow._src.core.dispatch import binary_function, unary_function
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.ops import late
 
 
 def as_tensor(value, dtype=None):
@@ -65,18 +66,27 @@ def binary(op, doc=None, fallback=False):
         if type(x) is EagerTensor:
             return x, operand(y, x, fallback)  # the hot case: `x * 0.5`
         return hinted_operands(x, y) if fallback else binary_operands(x, y)
-    fn = binary_function(op, convert)
+    fn = binary_function(op, convert, listed=not fallback)
     fn.__qualname__ = "binary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
 
 
-def unary(op, doc=None):
-    """``fn(x, name=None)`` running elementwise unary `op`."""
-    fn = unary_function(op, convert_to_tensor)
+def unary(op, doc=None, sparse=False):
+    """``fn(x, name=None)`` running elementwise unary `op`; with `sparse` (ops with f(0) = 0
+    that TF maps over a `SparseTensor`'s values) on sparse tensors too."""
+    fn = unary_function(op, convert_to_tensor, sparse_values if sparse else None)
     fn.__qualname__ = "unary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
+
+
+def sparse_values(fn, x, name=None):
+    """``fn`` of a `SparseTensor`'s values, with its indices and shape (NotImplemented for
+    anything else)."""
+    if not isinstance(x, late.sparse_tensor.SparseTensor):
+        return NotImplemented
+    return late.sparse_tensor.SparseTensor(x.indices, fn(x.values, name), x.dense_shape)
 
 
 def name_functions(namespace):
