@@ -759,4 +759,9 @@ def test_sparse_softmax_cross_entropy_of_a_confident_row_keeps_its_precision():
     logits = np.zeros((2, 24), F32)
     logits[0, 0] = 7.0
     loss, _ = n._sparse_softmax_xent(np, logits, np.array([0, 3]))
-    np.testing.assert_allclose(loss, [np.log1p(23 * np.exp(-7.0)), np.log(24.0)], rtol=1e-6)
+    # (TF's: the log of the float32 sum, several float32 ulps off the exact log1p)
+    want = np.log(np.array([1 + 23 * np.exp(-7.0), 24.0]).astype(F32))
+    np.testing.assert_allclose(loss, want, rtol=1e-6)
+    exact = np.log1p(np.float64(np.exp(np.float32(-10.0))) + np.exp(np.float32(-13.0)))
+    loss, _ = n._sparse_softmax_xent(np, np.array([[10.0, 0.0, -3.0]], F32), np.array([0]))
+    assert abs(loss[0] - np.float32(4.7682581e-05)) <= 2e-11 and abs(loss[0] - exact) > 1e-8

@@ -24,6 +24,7 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.ops import late
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "text output"
@@ -211,8 +212,7 @@ def _displayed(value, slot):
     shows structures."""
     if is_tensor_like(value):
         return slot(value)
-    from eagerflow._src.ops.sparse_tensor import SparseTensor  # a late import: no cycle
-    if isinstance(value, SparseTensor):
+    if isinstance(value, late.sparse_tensor.SparseTensor):
         return _SparseText(*(slot(t) for t in (value.indices, value.values, value.dense_shape)))
     if isinstance(value, collections.abc.Mapping):
         try:

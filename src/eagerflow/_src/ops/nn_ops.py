@@ -733,8 +733,10 @@ def _sparse_softmax_xent_few_classes(features, labels):
     # transpose is contiguous already)
     by_class -= by_class.max(0)
     # (summed in float64: across rows NumPy adds the classes one by one, and a float32 sum
-    # of many small terms would drift further than the row kernel's pairwise one)
-    log_norm = np.log(np.exp(by_class).sum(0, dtype=np.float64)).astype(by_class.dtype)
+    # of many small terms would drift further than the row kernel's pairwise one; the sum is
+    # rounded to the logits' dtype before its log, as TF's kernel takes it, so that a
+    # confident row's small loss is TF's, not a more precise one)
+    log_norm = np.log(np.exp(by_class).sum(0, dtype=np.float64).astype(by_class.dtype))
     # not -(log probs): a perfect fit costs +0, not -0
     neg_log_probs = np.subtract(log_norm, by_class, out=by_class)
     rows, labels_flat = np.arange(labels.size), labels.reshape(-1)
