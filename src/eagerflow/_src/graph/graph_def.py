@@ -482,7 +482,9 @@ def function_arguments(graph):
     captured = {id(inner): outer for outer, inner in graph.captures}
     ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
-    fed |= {id(c) for c, _ in getattr(graph, "fed_constants", ())}  # (a call's input)
+    # (a call's input; only where the placeholder standing for it is one: the same graph
+    # written as a function of its own again captures the constant)
+    fed |= {id(c) for c, p in getattr(graph, "fed_constants", ()) if id(p) in fed}
     for op in ops:
         if _is_argument(op) and id(op.outputs[0]) not in fed:
             args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
@@ -513,7 +515,8 @@ def function_def(graph, name, library=None):
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]
     # (a table a call body holds as a constant comes in as its fed placeholder's argument)
-    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())}
+    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())
+           if id(p) in handles}
     placeholders += [op for op in ops if _is_argument(op) and op not in placeholders
                      and op.name not in fed]
     for op in placeholders:
