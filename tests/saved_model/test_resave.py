@@ -180,3 +180,44 @@ def test_resaved_keras_lookup_layers_keep_their_default_signature(tmp_path):
     served = reloaded.signatures["serving_default"](input_1=tf.constant([["a"], ["z"], ["c"]]))
     assert {k: v.numpy().tolist() for k, v in served.items()} == \
         {"string_lookup": [[1], [0], [3]]}
+
+
+def test_assets_are_copied_and_a_function_returning_nothing_keeps_its_effects(tmp_path):
+    # TF 2.21 loads this SavedModel and gives the same values; a function with no outputs
+    # lists its variable assignment among its FunctionDef's control outputs (TF's loader
+    # drops the ops no output or control output needs)
+    vocab = tmp_path / "words.txt"
+    vocab.write_text("apple\nbanana\ncherry")
+
+    class Vocab(tf.Module):
+        def __init__(self):
+            self.vocab = tf.saved_model.Asset(str(vocab))
+            self.table = tf.lookup.StaticVocabularyTable(tf.lookup.TextFileInitializer(
+                self.vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                tf.lookup.TextFileIndex.LINE_NUMBER), 1)
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def __call__(self, words):
+            return {"ids": self.table.lookup(words), "n": tf.size(words)}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(Vocab(), path)
+    os.remove(vocab)
+    assert os.listdir(os.path.join(path, "assets")) == ["words.txt"]
+    loaded = tf.saved_model.load(path)
+    assert type(loaded.vocab).__name__ == "Asset"
+    assert loaded.vocab.asset_path.numpy().decode() == os.path.join(path, "assets", "words.txt")
+    assert loaded(tf.constant(["banana", "kiwi"]))["ids"].numpy().tolist() == [1, 3]
+    loaded.mutate(tf.constant(2.0))
+    assert loaded.v.numpy() == 2.0
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        library = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .graph_def.library
+    mutate = next(f for f in library.function if "mutate" in f.signature.name)
+    assert list(mutate.signature.control_output) == ["AssignVariableOp"]
+    assert dict(mutate.control_ret) == {"AssignVariableOp": "AssignVariableOp"}

@@ -542,6 +542,13 @@ def function_def(graph, name, library=None):
         del body.input[:]
         for ref in node.input:
             body.input.append(_body_ref(ref, args, by_name, nodes))
+    # (its side effects, TF's control outputs: TF runs them even where no output needs them)
+    for node in fdef.node_def:
+        op = by_name.get(node.name)
+        if op is not None and op.stateful and node.op not in ("Placeholder", "NoOp"):
+            fdef.signature.control_output.append(node.name)
+            fdef.control_ret[node.name] = node.name
+            fdef.signature.is_stateful = True
     results = {}
     for t in outputs:
         out = results[id(t)] = _unique_arg(_arg_name(t.op.name), results)

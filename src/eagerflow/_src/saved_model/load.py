@@ -10,6 +10,7 @@ import os
 import numpy as np
 from google.protobuf import message, text_format
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
@@ -156,18 +157,26 @@ class _RestoredResource(_UserObject):
         return None
 
 
-class _RestoredAsset:
-    """A restored asset (TF's ``Asset``): ``asset_path``, the path of its file under the
-    SavedModel's ``assets/`` (a string tensor), which its functions capture."""
+@export("saved_model.Asset")
+class Asset:
+    """A file a SavedModel keeps (a vocabulary): saving copies it into the SavedModel's
+    ``assets/``; `asset_path` (a string tensor) is its path, which functions may read, and,
+    once loaded, the path of the copy.
+
+    >>> tf.saved_model.Asset("vocab.txt").asset_path.numpy()
+    b'vocab.txt'
+    """
 
     def __init__(self, path):
-        self.asset_path = path
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        with context.init_scope():
+            self.asset_path = convert_to_tensor(path, _d.string)
 
     def _trackable_children(self):
         return []
 
 
-_RestoredAsset.__name__ = _RestoredAsset.__qualname__ = "Asset"  # (TF's name)
+_RestoredAsset = Asset  # (what loading makes of a SavedModel's asset)
 
 
 # the ops that make a table's resource, in a saved ``_create_resource`` function

@@ -137,7 +137,8 @@ def _table_children(table, assets):
     if init is not None:
         asset = None
         if isinstance(init, lookup_ops.TextFileInitializer):
-            asset = assets.setdefault(init._filename, _Asset(init._filename))
+            asset = init._asset if init._asset is not None else \
+                assets.setdefault(init._filename, _Asset(init._filename))
         out.append(("_initializer", _TableInitializer(init, asset)))
     return out + [(name, _ResourceFunction(table, name)) for name in (
         "_create_resource", "_initialize", "_destroy_resource")]
@@ -743,7 +744,7 @@ class _Writer:
             fdef.signature.input_arg.add(name="asset_filepath", type=_d.string.as_datatype_enum)
             fdef.signature.input_arg.add(name="table_handle", type=resource)
             asset = next(c for c in self.graph.objects
-                         if isinstance(c, _Asset) and c.path == init._filename)
+                         if isinstance(c, _ASSETS) and _asset_path(c) == init._filename)
             bound = [self.graph.ids[id(asset)], table_id]
             last = "text_file_init/InitializeTableFromTextFileV2"
             node = fdef.node_def.add(name=last, op="InitializeTableFromTextFileV2",
