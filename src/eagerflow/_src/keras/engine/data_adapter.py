@@ -10,6 +10,7 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 >>> [tuple(b[0].shape) for b in handler.batches()]
 [(2, 2), (2, 2), (1, 2)]
 """
+import itertools
 import math
 import types
 
@@ -76,7 +77,9 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None):
+        self._epochs = epochs  # (the passes TF's repeated dataset makes: None, endless)
+        self.insufficient = False
         self.data = nest.map_structure(_as_array, data)
         sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
@@ -92,21 +95,46 @@ class _Arrays:
             else None
 
     def epoch(self, limit=None):
-        data = self.data
-        if self.shuffle == "batch":
-            starts = np.random.permutation(self.steps) * self.batch_size
-            order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
-                                    for s in starts])
-            data = nest.map_structure(lambda a: _take(a, order), data)
-        elif self.shuffle:
-            order = self._orders.next()
-            data = nest.map_structure(lambda a: _take(a, order), data)
-        steps = self.steps if limit is None else min(limit, self.steps)
-        for i in range(steps):
-            start = i * self.batch_size
-            yield nest.map_structure(
-                lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
-                else convert_to_tensor(a[start:start + self.batch_size]), data)
+        """The next `limit` batches (a pass's worth by default): as TF's repeated dataset,
+        epochs of `steps_per_epoch` batches go on through the data where the last one
+        stopped, into the next pass (in a new order when shuffling)."""
+        if self._batches is None:
+            self._batches = self._passes()
+        for _ in range(self.steps if limit is None else limit):
+            batch = next(self._batches, None)
+            if batch is None:
+                if limit is not None:
+                    _logger.warning(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch * "
+                        "epochs` batches (in this case, %d batches). You may need to use the "
+                        "repeat() function when building your dataset.",
+                        self._epochs * limit)
+                    self.insufficient = True
+                return
+            yield batch
+
+    _batches = None
+
+    def _passes(self):
+        """The batches of pass after pass over the data."""
+        if not self.steps:
+            return
+        for _ in itertools.count() if self._epochs is None else range(self._epochs):
+            data = self.data
+            if self.shuffle == "batch":
+                starts = np.random.permutation(self.steps) * self.batch_size
+                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
+                                        for s in starts])
+                data = nest.map_structure(lambda a: _take(a, order), data)
+            elif self.shuffle:
+                order = self._orders.next()
+                data = nest.map_structure(lambda a: _take(a, order), data)
+            for i in range(self.steps):
+                start = i * self.batch_size
+                yield nest.map_structure(
+                    lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
+                    else convert_to_tensor(a[start:start + self.batch_size]), data)
 
 
 def _take(array, order):
@@ -265,7 +293,8 @@ class DataHandler:
                 # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
-            self._adapter = _Arrays(data, batch_size, shuffle, single_batch)
+            self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
+                                    epochs - initial_epoch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "

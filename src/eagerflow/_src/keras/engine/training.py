@@ -13,6 +13,7 @@ optimizer update and metric updates), so a training step costs one call.
 ['loss']
 """
 import copy
+import itertools
 
 import numpy as np
 
@@ -396,15 +397,20 @@ class Model(Layer):
         train = self.make_train_function()
         callbacks.on_train_begin()
         resumed = self.__dict__.pop("_initial_epoch_from_backup", None)  # BackupAndRestore
+        # (TF's: the first epoch then runs its steps after this one, on its first batches)
+        initial_step = self.__dict__.pop("_initial_step_from_backup", 0)
         if resumed is not None:
             handler.initial_epoch = max(handler.initial_epoch, resumed)
         logs, epoch_logs = None, {}
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            for step, batch in enumerate(handler.batches()):
+            batches = handler.batches()
+            if initial_step and handler.inferred_steps is not None:
+                batches = itertools.islice(batches, max(handler.inferred_steps - initial_step, 0))
+            for step, batch in enumerate(batches, initial_step):
                 callbacks.on_train_batch_begin(step)
-                if step == 0:
+                if step == initial_step:
                     _trace_for_every_batch(train, handler, batch)
                 logs = train(batch)
                 callbacks.on_train_batch_end(step, logs)
@@ -415,6 +421,7 @@ class Model(Layer):
                                  "could be due to issues in input pipeline that resulted in "
                                  "an empty dataset. Otherwise, please check the "
                                  "implementation of your `train_step`.")
+            initial_step = 0
             epoch_logs = _to_python(logs)
             if val_x is not None and _should_validate(epoch, validation_freq):
                 val_logs = self.evaluate(
