@@ -492,6 +492,9 @@ def _tuples(value):
     if isinstance(value, dict):
         if value.get("class_name") == "__tuple__":
             return tuple(_tuples(v) for v in value["items"])
+        if value.get("class_name") == "TensorShape" and set(value) == {"class_name", "items"}:
+            # (a build input shape, as tf_keras's JSON writes a `TensorShape`)
+            return None if value["items"] is None else tuple(value["items"])
         return {k: _tuples(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_tuples(v) for v in value]
