@@ -593,7 +593,7 @@ class Model(Layer):
 
         def serve(inputs):
             outputs = call(inputs)
-            if isinstance(outputs, dict) and not output_names:
+            if isinstance(outputs, dict):  # (named by its keys, as tf_keras names them)
                 return dict(outputs)
             flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
             # (a subclassed model's outputs as tf_keras names them: output_1, ...)
