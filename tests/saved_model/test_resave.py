@@ -221,3 +221,28 @@ def test_assets_are_copied_and_a_function_returning_nothing_keeps_its_effects(tm
     mutate = next(f for f in library.function if "mutate" in f.signature.name)
     assert list(mutate.signature.control_output) == ["AssignVariableOp"]
     assert dict(mutate.control_ret) == {"AssignVariableOp": "AssignVariableOp"}
+
+
+def test_resaved_mutable_table_keeps_the_entries_it_has_now(tmp_path):
+    # TF 2.21: the re-save holds the loaded table's entries, those inserted since included
+    # (TF loads eagerflow's re-save with the same lookups)
+    class Mutable(tf.Module):
+        def __init__(self):
+            self.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+            self.t.insert(tf.constant(["a", "b"]), tf.constant([1, 2], tf.int64))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def f(self, k):
+            return self.t.lookup(k)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.int64)])
+        def put(self, k, v):
+            self.t.insert(k, v)
+            return tf.constant(0)
+
+    tf.saved_model.save(Mutable(), str(tmp_path / "m1"))
+    loaded = tf.saved_model.load(str(tmp_path / "m1"))
+    loaded.put(tf.constant("c"), tf.constant(3, tf.int64))
+    tf.saved_model.save(loaded, str(tmp_path / "m2"))
+    again = tf.saved_model.load(str(tmp_path / "m2"))
+    assert again.f(tf.constant(["a", "c", "z"])).numpy().tolist() == [1, 3, -1]

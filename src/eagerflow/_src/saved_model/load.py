@@ -157,6 +157,28 @@ class _RestoredResource(_UserObject):
         return None
 
 
+class _RestoredMutableTable(_RestoredResource):
+    """A restored mutable table: a checkpoint (or a SavedModel saved again) holds its
+    entries, as TF's ``table-keys`` and ``table-values``."""
+
+    key_dtype = property(lambda self: self._resource_handle._data.key_dtype)
+    value_dtype = property(lambda self: self._resource_handle._data.value_dtype)
+
+    def _serialize_to_tensors(self):
+        table = self._resource_handle._data
+        keys = np.array(list(table.entries), object if table.key_dtype == _d.string else
+                        table.key_dtype.as_numpy_dtype)
+        values = np.array(list(table.entries.values()),
+                          object if table.value_dtype == _d.string else
+                          table.value_dtype.as_numpy_dtype)
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        return {"table": {"-keys": convert_to_tensor(keys, table.key_dtype),
+                          "-values": convert_to_tensor(values, table.value_dtype)}}
+
+    def _restore_from_tensors(self, tensors):
+        _import_table(self, tensors["table"]["-keys"], tensors["table"]["-values"])
+
+
 @export("saved_model.Asset")
 class Asset:
     """A file a SavedModel keeps (a vocabulary): saving copies it into the SavedModel's
@@ -503,7 +525,9 @@ class _Loader:
         from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
         creator = fw_pb.NodeDef()
         creator.CopyFrom(found)
-        return _RestoredResource(EagerTensor._wrap(value), creator)
+        kind = _RestoredMutableTable if found.op in ("MutableHashTableV2", "MutableHashTable") \
+            else _RestoredResource
+        return kind(EagerTensor._wrap(value), creator)
 
     def _saved_initializer(self, node):
         """``(name, {name: FunctionDef}, captured objects)`` of a table's saved

@@ -269,7 +269,7 @@ class _ObjectGraph:
         self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
         for i, obj in enumerate(list(self.objects)):
             if isinstance(obj, (lookup_ops.MutableHashTable, lookup_ops.DenseHashTable)) and \
-                    obj._checkpoint:
+                    obj._checkpoint or isinstance(obj, _load._RestoredMutableTable):
                 ids = []
                 for kind in ("save_fn", "restore_fn"):
                     ids.append(len(self.objects))
