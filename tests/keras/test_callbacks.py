@@ -499,6 +499,38 @@ def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
     assert os.listdir(tmp_path / "backup") == []  # deleted once fit finished
 
 
+def test_backup_every_n_batches_resumes_at_the_next_batch(tmp_path):
+    # TF 2.21 (values recorded): the epoch backed up in its middle goes on at its next
+    # batch, running its remaining steps on the first batches of the data
+    x = np.arange(300, dtype="float32").reshape(100, 3) / 300.0
+    y = np.ones((100, 10), "float32")
+
+    def model():
+        tf.keras.utils.set_random_seed(0)
+        m = tf.keras.models.Sequential([tf.keras.layers.Dense(10, input_shape=(3,))])
+        m.compile(tf.keras.optimizers.SGD(0.01), loss="mse")
+        return m
+
+    class Stop(tf.keras.callbacks.Callback):
+        def on_train_batch_begin(self, batch, logs=None):
+            if int(self.model.optimizer.iterations) == 14:
+                raise RuntimeError("stop")
+
+    backup = tf.keras.callbacks.BackupAndRestore(str(tmp_path / "b"), save_freq=3,
+                                                 delete_checkpoint=False)
+    with pytest.raises(RuntimeError):
+        model().fit(x, y, epochs=3, batch_size=10, callbacks=[backup, Stop()], verbose=0,
+                    shuffle=False)
+    resumed = model()
+    history = resumed.fit(x, y, epochs=3, batch_size=10, callbacks=[backup], verbose=0,
+                          shuffle=False)
+    assert history.epoch == [1, 2] and int(resumed.optimizer.iterations) == 30
+    np.testing.assert_allclose(history.history["loss"], [0.86027, 0.81132], atol=1e-5)
+    saved = tf.train.latest_checkpoint(str(tmp_path / "b" / "chief"))
+    assert tf.train.load_variable(saved, "ckpt_saved_epoch/.ATTRIBUTES/VARIABLE_VALUE") == 2
+    assert tf.train.load_variable(saved, "ckpt_saved_batch/.ATTRIBUTES/VARIABLE_VALUE") == 7
+
+
 def test_params_and_model_before_fit():
     # tf_keras 2.21: Callback().params -> AttributeError("'Callback' object has no attribute
     # 'params'"), Callback().model -> None; a bare CallbackList has neither attribute.

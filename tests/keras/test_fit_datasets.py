@@ -234,3 +234,30 @@ def test_steps_per_epoch_on_arrays_runs_on_across_the_passes(caplog):
     assert "(in this case, 21 batches)" in caplog.text
     seen.clear()
     assert model.predict(values, batch_size=2, steps=2, verbose=0).shape == (4, 1)
+
+
+def test_array_epochs_of_steps_per_epoch_go_on_through_the_data():
+    # TF 2.21 (values recorded): arrays batch as a dataset repeated `epochs` times, so an
+    # epoch of `steps_per_epoch` batches starts where the last one stopped
+    tf.keras.utils.set_random_seed(0)
+    m = tf.keras.models.Sequential([tf.keras.layers.Dense(1, input_shape=(3,),
+                                                          kernel_initializer="zeros")])
+    m.compile(tf.keras.optimizers.SGD(0.0), loss="mse")
+    x = np.arange(300, dtype="float32").reshape(100, 3) / 300.0
+    y = np.arange(100, dtype="float32")[:, None]
+    losses = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            losses.append((batch, round(float(logs["loss"]), 2)))
+
+    m.fit(x, y, epochs=3, batch_size=10, steps_per_epoch=4, callbacks=[Record()], verbose=0,
+          shuffle=False)
+    assert losses == [(0, 28.5), (1, 123.5), (2, 285.17), (3, 513.5), (0, 1988.5), (1, 2483.5),
+                      (2, 3045.17), (3, 3673.5), (0, 7148.5), (1, 8043.5), (2, 5371.83),
+                      (3, 4083.5)]
+    losses.clear()
+    history = m.fit(x[:20], y[:20], epochs=2, batch_size=5, steps_per_epoch=6,
+                    callbacks=[Record()], verbose=0, shuffle=False)
+    # 8 batches in all: the second epoch runs out after 2, and training stops
+    assert [b for b, _ in losses] == [0, 1, 2, 3, 4, 5, 0, 1] and history.epoch == [0, 1]

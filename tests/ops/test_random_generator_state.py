@@ -105,3 +105,51 @@ def test_threefry_errors_have_tf_eager_form():
                              r"\(Note that batched counters are not supported yet\.\) "
                              r"\[Op:StatelessRandomNormalV2\] name: $"):
         tf.random.stateless_normal([3], [1, 2], alg="threefry")
+
+
+def test_draws_in_a_function_are_the_eager_draws_and_advance_the_state_alike():
+    # TF 2.21: a function's draws read and skip the state variable, as eager ones
+    cases = [("normal", {"mean": 2.0, "stddev": 3.0}), ("uniform", {"minval": -2.0, "maxval": 5.0}),
+             ("uniform", {"minval": 3, "maxval": 100, "dtype": tf.int32}),
+             ("uniform", {"minval": None, "maxval": None, "dtype": tf.int64}),
+             ("truncated_normal", {}), ("uniform_full_int", {}),
+             ("normal", {"dtype": tf.float64})]
+    for method, kwargs in cases:
+        eager, traced = tf.random.Generator.from_seed(5), tf.random.Generator.from_seed(5)
+        draw = tf.function(lambda: getattr(traced, method)([2, 3], **kwargs))
+        for _ in range(2):
+            np.testing.assert_array_equal(draw().numpy(),
+                                          getattr(eager, method)([2, 3], **kwargs).numpy())
+        assert traced.state.numpy().tolist() == eager.state.numpy().tolist() == [3077, 0, 0]
+    g = tf.random.Generator.from_seed(1)
+    run_time = tf.function(lambda n: g.normal(tf.stack([n, 2])))
+    np.testing.assert_allclose(run_time(tf.constant(3)).numpy()[0], [0.43842274, -0.53439844],
+                               rtol=1e-6)
+    assert g.state.numpy().tolist() == [1537, 0, 0]
+
+
+class _Drawing(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.g = tf.random.Generator.from_seed(42)
+
+    @tf.function(input_signature=[])
+    def draw(self):
+        return self.g.normal([3])
+
+
+def test_savedmodel_and_checkpoint_go_on_from_the_saved_state(tmp_path):
+    # TF 2.21: both continue the saved stream (values recorded with TF)
+    m = _Drawing()
+    m.g.normal([2])
+    path = tf.train.Checkpoint(m=m).save(str(tmp_path / "ckpt" / "c"))
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    want = [0.9029392, -0.12441138, 1.8243233]
+    restored = _Drawing()
+    tf.train.Checkpoint(m=restored).restore(path)
+    np.testing.assert_allclose(restored.draw().numpy(), want, rtol=1e-6)
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    np.testing.assert_allclose(loaded.draw().numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(loaded.draw().numpy(), [-0.74721587, -0.1169077, 0.31309813],
+                               rtol=1e-6)
+    assert loaded.g._state_var.numpy().tolist() == [42 + 8 * 256, 0, 0]

@@ -68,3 +68,41 @@ def test_h5_of_an_untrained_optimizer_loads_its_state_without_warning(tmp_path, 
     loaded = tf.keras.models.load_model(path)
     assert [v.numpy().tolist() for v in loaded.optimizer.variables] == \
         [v.numpy().tolist() for v in m.optimizer.variables]
+
+
+@tf.keras.utils.register_keras_serializable(package="probe_sm")
+class _Registered(tf.keras.Model):
+    def __init__(self, units=4, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.dense = tf.keras.layers.Dense(units)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def get_config(self):
+        return {"units": self.units}
+
+
+def test_registered_subclassed_model_builds_from_tf_keras_build_input_shape(tmp_path):
+    # tf_keras's keras_metadata gives the build shape only as build_input_shape, a
+    # TensorShape in its JSON form (TF 2.21 writes {"class_name": "TensorShape", ...})
+    import json
+    import numpy as np
+    from tests.internals import fingerprinting
+    pb = fingerprinting.pb
+    model = _Registered(3)
+    x = np.ones((8, 2), np.float32)
+    expected = model(x).numpy()
+    path = tmp_path / "sm"
+    model.save(path)
+    metadata_path = path / "keras_metadata.pb"
+    metadata = pb.KerasSavedMetadata.FromString(metadata_path.read_bytes())
+    root = json.loads(metadata.nodes[0].metadata)
+    root.pop("build_config", None)
+    root["build_input_shape"] = {"class_name": "TensorShape", "items": [8, 2]}
+    metadata.nodes[0].metadata = json.dumps(root)
+    metadata_path.write_bytes(metadata.SerializeToString())
+    loaded = tf.keras.models.load_model(path)
+    assert type(loaded) is _Registered and loaded.units == 3
+    np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)

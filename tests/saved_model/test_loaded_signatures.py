@@ -176,3 +176,21 @@ def test_dict_held_by_a_module_or_loaded_one_is_a_dict_wrapper_named_as_tf(tmp_p
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     assert type(loaded.cfg).__name__ == "_DictWrapper"
     assert loaded.cfg["a"].numpy() == 1.0
+
+
+def test_keras_model_with_dict_outputs_serves_them_by_their_keys(tmp_path):
+    # TF 2.21: serving_default of a functional model with dict inputs and outputs takes and
+    # returns them by their keys
+    a, b = tf.keras.Input((2,), name="a"), tf.keras.Input((3,), name="b")
+    h = tf.keras.layers.Concatenate()([a, b])
+    model = tf.keras.Model({"a": a, "b": b},
+                           {"score": tf.keras.layers.Dense(1, name="score")(h),
+                            "probs": tf.keras.layers.Dense(2, name="probs")(h)})
+    model.save(str(tmp_path / "sm"))
+    serving = tf.saved_model.load(str(tmp_path / "sm")).signatures["serving_default"]
+    assert sorted(serving.structured_outputs) == ["probs", "score"]
+    x = {"a": tf.ones((2, 2)), "b": tf.ones((2, 3))}
+    out = serving(**x)
+    want = model(x)
+    for key in ("probs", "score"):
+        np.testing.assert_allclose(out[key].numpy(), want[key].numpy(), rtol=1e-6)

@@ -1,6 +1,7 @@
 """Saving again an object loaded from a SavedModel TensorFlow wrote: the re-save records its
 functions as TF's loader reads them (checked by hand with TF 2.21, which loads the re-saves)."""
 import os
+import shutil
 
 import numpy as np
 
@@ -122,3 +123,126 @@ def test_resave_without_signatures_finds_the_default_as_tf_does(tmp_path):
         serving = signatures["serving_default"]
         assert serving.structured_input_signature == ((), want[0])
         assert serving.structured_outputs == want[1]
+
+
+class _Tables(tf.Module):
+    """Static tables from keys and values and from a vocabulary file (an asset)."""
+
+    def __init__(self, vocab):
+        super().__init__()
+        kv = tf.lookup.KeyValueTensorInitializer(tf.constant(["a", "b", "c"]),
+                                                 tf.constant([1, 2, 3], tf.int64))
+        self.hash = tf.lookup.StaticHashTable(kv, -1)
+        self.vocab = tf.lookup.StaticVocabularyTable(kv, num_oov_buckets=2)
+        self.text = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+            tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+        self.w = tf.Variable(10, dtype=tf.int64)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def __call__(self, keys):
+        return {"hash": self.hash.lookup(keys), "vocab": self.vocab.lookup(keys),
+                "text": self.text.lookup(keys) * self.w}
+
+
+def test_resaved_tables_and_their_vocabulary_file_load_without_the_first_savedmodel(tmp_path):
+    # TF 2.21 re-saves these (and loads eagerflow's re-save with the same values)
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("b\nc\nx\n")
+    first, again = str(tmp_path / "first"), str(tmp_path / "again")
+    tf.saved_model.save(_Tables(str(vocab)), first)
+    os.remove(vocab)
+    loaded = tf.saved_model.load(first)
+    keys = tf.constant(["a", "c", "x", "zz"])
+    want = {"hash": [1, 3, -1, -1], "vocab": [1, 3, 3, 3], "text": [-10, 10, 20, -10]}
+    got = loaded(keys)  # (called before saving again: the re-save still takes its tables)
+    assert {k: v.numpy().tolist() for k, v in got.items()} == want
+    tf.saved_model.save(loaded, again)
+    shutil.rmtree(first)
+    assert os.listdir(os.path.join(again, "assets")) == ["vocab.txt"]
+    reloaded = tf.saved_model.load(again)
+    assert {k: v.numpy().tolist() for k, v in reloaded(keys).items()} == want
+    served = reloaded.signatures["serving_default"](keys=keys)
+    assert {k: v.numpy().tolist() for k, v in served.items()} == want
+
+
+def test_resaved_keras_lookup_layers_keep_their_default_signature(tmp_path):
+    # TF 2.21: a Keras model loaded by tf.saved_model.load saves again with serving_default
+    # (its _default_save_signature), which TF loads from eagerflow's save too
+    inputs = tf.keras.Input(shape=(1,), dtype=tf.string)
+    lookup = tf.keras.layers.StringLookup(vocabulary=["a", "b", "c"])
+    model = tf.keras.Model(inputs, lookup(inputs))
+    first, again = str(tmp_path / "first"), str(tmp_path / "again")
+    model.save(first, save_format="tf")
+    tf.saved_model.save(tf.saved_model.load(first), again)
+    shutil.rmtree(first)
+    reloaded = tf.saved_model.load(again)
+    served = reloaded.signatures["serving_default"](input_1=tf.constant([["a"], ["z"], ["c"]]))
+    assert {k: v.numpy().tolist() for k, v in served.items()} == \
+        {"string_lookup": [[1], [0], [3]]}
+
+
+def test_assets_are_copied_and_a_function_returning_nothing_keeps_its_effects(tmp_path):
+    # TF 2.21 loads this SavedModel and gives the same values; a function with no outputs
+    # lists its variable assignment among its FunctionDef's control outputs (TF's loader
+    # drops the ops no output or control output needs)
+    vocab = tmp_path / "words.txt"
+    vocab.write_text("apple\nbanana\ncherry")
+
+    class Vocab(tf.Module):
+        def __init__(self):
+            self.vocab = tf.saved_model.Asset(str(vocab))
+            self.table = tf.lookup.StaticVocabularyTable(tf.lookup.TextFileInitializer(
+                self.vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                tf.lookup.TextFileIndex.LINE_NUMBER), 1)
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def __call__(self, words):
+            return {"ids": self.table.lookup(words), "n": tf.size(words)}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(Vocab(), path)
+    os.remove(vocab)
+    assert os.listdir(os.path.join(path, "assets")) == ["words.txt"]
+    loaded = tf.saved_model.load(path)
+    assert type(loaded.vocab).__name__ == "Asset"
+    assert loaded.vocab.asset_path.numpy().decode() == os.path.join(path, "assets", "words.txt")
+    assert loaded(tf.constant(["banana", "kiwi"]))["ids"].numpy().tolist() == [1, 3]
+    loaded.mutate(tf.constant(2.0))
+    assert loaded.v.numpy() == 2.0
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        library = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .graph_def.library
+    mutate = next(f for f in library.function if "mutate" in f.signature.name)
+    assert list(mutate.signature.control_output) == ["AssignVariableOp"]
+    assert dict(mutate.control_ret) == {"AssignVariableOp": "AssignVariableOp"}
+
+
+def test_resaved_mutable_table_keeps_the_entries_it_has_now(tmp_path):
+    # TF 2.21: the re-save holds the loaded table's entries, those inserted since included
+    # (TF loads eagerflow's re-save with the same lookups)
+    class Mutable(tf.Module):
+        def __init__(self):
+            self.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+            self.t.insert(tf.constant(["a", "b"]), tf.constant([1, 2], tf.int64))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def f(self, k):
+            return self.t.lookup(k)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.int64)])
+        def put(self, k, v):
+            self.t.insert(k, v)
+            return tf.constant(0)
+
+    tf.saved_model.save(Mutable(), str(tmp_path / "m1"))
+    loaded = tf.saved_model.load(str(tmp_path / "m1"))
+    loaded.put(tf.constant("c"), tf.constant(3, tf.int64))
+    tf.saved_model.save(loaded, str(tmp_path / "m2"))
+    again = tf.saved_model.load(str(tmp_path / "m2"))
+    assert again.f(tf.constant(["a", "c", "z"])).numpy().tolist() == [1, 3, -1]

@@ -4,4 +4,5 @@ from eagerflow._src.saved_model.api import (  # noqa: F401
     DEFAULT_SERVING_SIGNATURE_DEF_KEY, LoadOptions, PREDICT_METHOD_NAME, SAVED_MODEL_FILENAME_PB,
     SAVED_MODEL_FILENAME_PBTXT, SERVING, SaveOptions, VARIABLES_DIRECTORY, VARIABLES_FILENAME,
     contains_saved_model, load, save)
+from eagerflow._src.saved_model.load import Asset  # noqa: F401
 from eagerflow.saved_model import experimental  # noqa: F401

@@ -126,3 +126,35 @@ def test_custom_class_without_custom_objects_raises_type_error():
     # the legacy format still names the unknown class in a ValueError
     with pytest.raises(ValueError, match="Unknown layer: 'Unregistered'"):
         keras.layers.deserialize({"class_name": "Unregistered", "config": {}})
+
+
+@keras.utils.register_keras_serializable(package="probe")
+def half_mse(y, p):
+    return tf.reduce_mean(tf.square(y - p)) * 0.5
+
+
+def test_h5_and_savedmodel_record_registered_objects_and_built_metrics_as_tf_keras(tmp_path):
+    # tf_keras's legacy serialization (its .h5 and SavedModel loaders find a registered class
+    # or function only by its registered name; built metrics keep their names): TF 2.21
+    # loads these files with the custom layer and loss, and fit's history names 'mae'
+    import h5py
+    import json
+    model = _functional(Scale(1.5))
+    model.compile(keras.optimizers.RMSprop(0.01), loss=half_mse, metrics=["mae"])
+    x = np.arange(12, dtype="float32").reshape(4, 3) / 10
+    y = x.sum(1, keepdims=True)
+    model.fit(x, y, verbose=0)
+    model.save(tmp_path / "m.h5")
+    with h5py.File(tmp_path / "m.h5", "r") as f:
+        layers = json.loads(f.attrs["model_config"])["config"]["layers"]
+        training = json.loads(f.attrs["training_config"])
+    assert [layer["class_name"] for layer in layers] == ["InputLayer", "Dense", "probe>Scale"]
+    assert not any("module" in layer or "registered_name" in layer for layer in layers)
+    assert training["loss"] == "probe>half_mse"
+    assert training["metrics"] == [[{"class_name": "MeanMetricWrapper", "config": {
+        "name": "mae", "dtype": "float32", "fn": "mean_absolute_error"}}]]
+    model.save(tmp_path / "sm", save_format="tf")
+    for path in ("m.h5", "sm"):
+        loaded = keras.models.load_model(tmp_path / path)
+        assert type(loaded.layers[2]) is Scale and loaded.layers[2].factor == 1.5
+        assert sorted(loaded.fit(x, y, verbose=0).history) == ["loss", "mae"]

@@ -482,7 +482,9 @@ def function_arguments(graph):
     captured = {id(inner): outer for outer, inner in graph.captures}
     ops = _ops_of(graph, outputs)
     fed = {id(t) for t in args}
-    fed |= {id(c) for c, _ in getattr(graph, "fed_constants", ())}  # (a call's input)
+    # (a call's input; only where the placeholder standing for it is one: the same graph
+    # written as a function of its own again captures the constant)
+    fed |= {id(c) for c, p in getattr(graph, "fed_constants", ()) if id(p) in fed}
     for op in ops:
         if _is_argument(op) and id(op.outputs[0]) not in fed:
             args.append(captured.get(id(op.outputs[0]), op.outputs[0]))
@@ -513,7 +515,8 @@ def function_def(graph, name, library=None):
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]
     # (a table a call body holds as a constant comes in as its fed placeholder's argument)
-    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())}
+    fed = {c.op.name: p.op.name for c, p in getattr(graph, "fed_constants", ())
+           if id(p) in handles}
     placeholders += [op for op in ops if _is_argument(op) and op not in placeholders
                      and op.name not in fed]
     for op in placeholders:
@@ -539,6 +542,13 @@ def function_def(graph, name, library=None):
         del body.input[:]
         for ref in node.input:
             body.input.append(_body_ref(ref, args, by_name, nodes))
+    # (its side effects, TF's control outputs: TF runs them even where no output needs them)
+    for node in fdef.node_def:
+        op = by_name.get(node.name)
+        if op is not None and op.stateful and node.op not in ("Placeholder", "NoOp"):
+            fdef.signature.control_output.append(node.name)
+            fdef.control_ret[node.name] = node.name
+            fdef.signature.is_stateful = True
     results = {}
     for t in outputs:
         out = results[id(t)] = _unique_arg(_arg_name(t.op.name), results)

@@ -1020,29 +1020,45 @@ class BackupAndRestore(Callback):
         self.delete_checkpoint = delete_checkpoint
         self.save_before_preemption = save_before_preemption
         self._supports_tf_logs = True
-        self._batches_since_save = 0
+        # (TF's count of batches since the last backup, kept from one `fit` to the next)
+        self._batches_since_save, self._last_batch_seen = 0, -1
 
     def on_train_begin(self, logs=None):
+        # (TF's checkpoint: the epoch and batch last backed up)
         self._epoch = Variable(-1, dtype="int64", trainable=False)
-        self._checkpoint = Checkpoint(model=self.model, ckpt_saved_epoch=self._epoch)
+        self._batch = Variable(-1, dtype="int64", trainable=False)
+        self._checkpoint = Checkpoint(model=self.model, ckpt_saved_epoch=self._epoch,
+                                      ckpt_saved_batch=self._batch)
         self._manager = CheckpointManager(self._checkpoint,
                                           os.path.join(self.backup_dir, "chief"), max_to_keep=1)
         if self._manager.latest_checkpoint:
             self._checkpoint.restore(self._manager.latest_checkpoint)
-            # `fit` reads this after on_train_begin: the first epoch not yet finished
-            self.model._initial_epoch_from_backup = int(self._epoch.numpy()) + 1
-        self._batches_since_save = 0
+            epoch, batch = int(self._epoch.numpy()), int(self._batch.numpy())
+            steps = (getattr(self, "params", None) or {}).get("steps")
+            # `fit` reads these after on_train_begin: where TF resumes (an epoch backed up
+            # in its middle goes on at its next batch, running its remaining steps)
+            if self.save_freq == "epoch" or batch < 0:
+                self.model._initial_epoch_from_backup = epoch + 1
+            elif steps is not None and batch == steps - 1:
+                self.model._initial_epoch_from_backup = epoch + 1
+            else:
+                self.model._initial_epoch_from_backup = epoch
+                self.model._initial_step_from_backup = batch + 1
 
-    def _save(self, epoch):
+    def _save(self, epoch, batch=-1):
         self._epoch.assign(epoch)
+        self._batch.assign(batch)
         self._manager.save()
 
     def on_train_batch_end(self, batch, logs=None):
         if self.save_freq != "epoch":
-            self._batches_since_save += 1
+            # (TF's count: a batch index not past the last one seen starts a new epoch)
+            self._batches_since_save += batch + 1 if batch <= self._last_batch_seen \
+                else batch - self._last_batch_seen
+            self._last_batch_seen = batch
             if self._batches_since_save >= self.save_freq:
                 self._batches_since_save = 0
-                self._save(self._current_epoch - 1)  # the epoch is redone on resuming
+                self._save(self._current_epoch, batch)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch

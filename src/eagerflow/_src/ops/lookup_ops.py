@@ -499,6 +499,9 @@ class TextFileInitializer(TableInitializerBase):
                                  f"or string, got {dtype}.")
         if vocab_size is not None and vocab_size <= 0:
             raise ValueError(f"Invalid vocab_size {vocab_size}.")
+        self._asset = None
+        if hasattr(filename, "asset_path"):  # a `tf.saved_model.Asset`: saved as that asset
+            self._asset, filename = filename, filename.asset_path
         if isinstance(filename, Tensor):
             filename = filename.numpy()
         self._filename = filename.decode() if isinstance(filename, bytes) else str(filename)

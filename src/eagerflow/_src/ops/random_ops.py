@@ -51,9 +51,9 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, runs_rules
-from eagerflow._src.ops import array_ops, math_ops, philox, shape_rules
+from eagerflow._src.ops import array_ops, late, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
-from eagerflow._src.ops.reduction_ops import clip_by_value, unbroadcast
+from eagerflow._src.ops.reduction_ops import clip_by_value, reduce_prod, unbroadcast
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
 
 DEFAULT_GRAPH_SEED = 87654321  # the global seed of ops given only an op seed
@@ -851,6 +851,12 @@ def _run(ops, inputs, attrs, seed, name):
     """Runs the stateful op of `ops` with `seed` attrs (a dict), or the stateless twin with
     `seed` (a tensor) as its last input. An attr known only at run time (a tensor: a
     shape, a number of samples) becomes an input, after the others."""
+    if isinstance(seed, _KeyCounter):  # TF's draw at a Generator's key and counter
+        v2 = _KEY_COUNTER_OPS[ops[0].name]
+        shape = attrs["shape"]
+        shape = shape if isinstance(shape, Tensor) else as_tensor(list(shape), _d.int32)
+        v2_attrs = {} if v2 is _UNIFORM_INT_V2 else {"dtype": attrs["dtype"]}
+        return dispatch(v2, (shape, seed.key, seed.counter, seed.alg, *inputs), v2_attrs, name)
     run_time = [k for k, v in attrs.items() if isinstance(v, Tensor)]
     if run_time:
         inputs = (*inputs, attrs[run_time[0]])
@@ -1526,22 +1532,37 @@ class Generator:
             if self._read() == ((counter + samples) % 2**128, key):
                 self._write(counter, key)
 
-    def _next(self):
-        """The seed attrs of one call: the stream is taken when it runs."""
+    def _next(self, shape=None):
+        """The seed attrs of one call: the stream is taken when it runs. In a graph, a draw
+        of `shape` is TF's: its state variable read and skipped past the draw's values
+        (``RngReadAndSkip``), so a SavedModel's function holds the variable and goes on
+        from its saved state, as TF's does."""
         if self._alg is Algorithm.THREEFRY:
             raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
                                 "Non-XLA devices don't support the ThreeFry algorithm.")
-        return {"seed": 0, "seed2": 0, "stream": self}
+        if shape is None or context.get().graph is None:
+            return {"seed": 0, "seed2": 0, "stream": self}
+        cast_ops = late.cast_ops
+        if isinstance(shape, Tensor):
+            delta = cast_ops.cast(reduce_prod(shape), _d.uint64)
+        else:
+            delta = as_tensor(int(np.prod(shape, dtype=np.int64)), _d.uint64)
+        alg = as_tensor(self._alg.value, _d.int32)
+        state = dispatch(_RNG_READ_AND_SKIP, (self._state_var, alg, delta))
+        return _KeyCounter(cast_ops.bitcast(state[2:3], _d.uint64),
+                           cast_ops.bitcast(state[:2], _d.uint64), alg)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Normal values; see `normal`."""
-        return _normal(_NORMAL, _shape_attr(shape, "RandomStandardNormal"), mean, stddev,
-                       _d.as_dtype(dtype), self._next(), name)
+        shape = _shape_attr(shape, "RandomStandardNormal")
+        return _normal(_NORMAL, shape, mean, stddev, _d.as_dtype(dtype), self._next(shape),
+                       name)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Truncated normal values; see `truncated_normal`."""
-        return _normal(_TRUNCATED, _shape_attr(shape, "TruncatedNormal"), mean, stddev,
-                       _d.as_dtype(dtype), self._next(), name)
+        shape = _shape_attr(shape, "TruncatedNormal")
+        return _normal(_TRUNCATED, shape, mean, stddev, _d.as_dtype(dtype), self._next(shape),
+                       name)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=_d.float32, name=None):
         """Uniform values; integers take both bounds, or neither for the type's whole range."""
@@ -1554,13 +1575,13 @@ class Generator:
         else:
             _op_dtype(dtype, FLOAT, "RandomUniform")
         shape = _shape_attr(shape, "RandomUniform")
-        return _uniform(shape, minval, maxval, dtype, self._next(), name, True)
+        return _uniform(shape, minval, maxval, dtype, self._next(shape), name, True)
 
     def uniform_full_int(self, shape, dtype=_d.uint64, name=None):
         """Integers spanning the whole range of `dtype`."""
         dtype = _op_dtype(dtype, _FULL_INTS, "StatefulUniformFullInt")
         attrs = {"shape": _shape_attr(shape, "StatefulUniformFullInt"), "dtype": dtype}
-        return _run(_FULL_INT, (), attrs, self._next(), name)
+        return _run(_FULL_INT, (), attrs, self._next(attrs["shape"]), name)
 
     def binomial(self, shape, counts, probs, dtype=_d.int32, name=None):
         """Binomial samples of `counts` trials of success probabilities `probs`: `shape`
@@ -1582,6 +1603,13 @@ class Generator:
         """`count` new generators, of state ``[0, 0, key]`` with keys drawn from this one."""
         keys = self.uniform_full_int([count], dtype=_d.int64).numpy()
         return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
+
+
+class _KeyCounter:
+    """The key, counter and algorithm (tensors) of a Generator's draw in a graph."""
+
+    def __init__(self, key, counter, alg):
+        self.key, self.counter, self.alg = key, counter, alg
 
 
 _GLOBAL_GENERATOR = []  # holds the global generator once made
@@ -1607,9 +1635,10 @@ def set_global_generator(generator):
         _GLOBAL_GENERATOR[:] = [generator]
 
 
-# A Generator's draws in a graph: TF's ops read its state variable, which these graphs do not
-# hold; as in the seeded ops above, a graph written out draws a new stream, here through a
-# stateful op's seed for TF's stateless form (the graph a SavedModel or GraphDef holds).
+# A Generator's binomial draws in a graph (its other draws are TF's key/counter ops, see
+# `Generator._next`), and these ops read from GraphDefs: TF's ops read the state variable,
+# which these graphs do not hold; as in the seeded ops above, a graph written out draws a new
+# stream, here through a stateful op's seed for TF's stateless form.
 def _lower_full_int(inputs, attrs):
     shape = inputs[-1] if attrs.get("shape") is None else attrs["shape"]  # (run time's)
     seed = uniform([2], minval=_d.int64.min, maxval=_d.int64.max, dtype=_d.int64)
@@ -1792,6 +1821,10 @@ _UNIFORM_INT_V2 = register(
     not_differentiable="random")
 tf_args[_UNIFORM_INT_V2] = ("shape", "key", "counter", "alg", "minval", "maxval")
 tf_nodes[_UNIFORM_INT_V2] = NodeForm(types={"Tshape": 0, "dtype": 4})
+# the V2 op drawing as each stateful op does, at a Generator's key and counter (in a graph)
+_KEY_COUNTER_OPS = {_NORMAL[0].name: _NORMAL_V2, _TRUNCATED[0].name: _TRUNCATED_V2,
+                    _UNIFORM[0].name: _UNIFORM_V2, _FULL_INT[0].name: _FULL_INT_V2,
+                    _UNIFORM_INT[0].name: _UNIFORM_INT_V2}
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _GET_KEY_COUNTER, _GET_KEY_COUNTER_ALG, _GET_ALG,
                       _RNG_READ_AND_SKIP, _UNIFORM_V2, _NORMAL_V2, _TRUNCATED_V2,

@@ -10,6 +10,7 @@ import os
 import numpy as np
 from google.protobuf import message, text_format
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
@@ -145,14 +146,59 @@ class _RestoredResource(_UserObject):
     """A restored resource (a lookup table): its handle, made empty, then filled by its
     saved ``_initialize`` function and the checkpoint's values (TF's ``RestoredResource``)."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, creator=None):
         super().__init__()
         self._resource_handle = handle
+        self._creator = creator  # (the NodeDef of the op making it: what saving it writes)
 
     resource_handle = property(lambda self: self._resource_handle)
 
     def _initialize(self):  # (replaced by the saved function, a child of the same name)
         return None
+
+
+class _RestoredMutableTable(_RestoredResource):
+    """A restored mutable table: a checkpoint (or a SavedModel saved again) holds its
+    entries, as TF's ``table-keys`` and ``table-values``."""
+
+    key_dtype = property(lambda self: self._resource_handle._data.key_dtype)
+    value_dtype = property(lambda self: self._resource_handle._data.value_dtype)
+
+    def _serialize_to_tensors(self):
+        table = self._resource_handle._data
+        keys = np.array(list(table.entries), object if table.key_dtype == _d.string else
+                        table.key_dtype.as_numpy_dtype)
+        values = np.array(list(table.entries.values()),
+                          object if table.value_dtype == _d.string else
+                          table.value_dtype.as_numpy_dtype)
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        return {"table": {"-keys": convert_to_tensor(keys, table.key_dtype),
+                          "-values": convert_to_tensor(values, table.value_dtype)}}
+
+    def _restore_from_tensors(self, tensors):
+        _import_table(self, tensors["table"]["-keys"], tensors["table"]["-values"])
+
+
+@export("saved_model.Asset")
+class Asset:
+    """A file a SavedModel keeps (a vocabulary): saving copies it into the SavedModel's
+    ``assets/``; `asset_path` (a string tensor) is its path, which functions may read, and,
+    once loaded, the path of the copy.
+
+    >>> tf.saved_model.Asset("vocab.txt").asset_path.numpy()
+    b'vocab.txt'
+    """
+
+    def __init__(self, path):
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        with context.init_scope():
+            self.asset_path = convert_to_tensor(path, _d.string)
+
+    def _trackable_children(self):
+        return []
+
+
+_RestoredAsset = Asset  # (what loading makes of a SavedModel's asset)
 
 
 # the ops that make a table's resource, in a saved ``_create_resource`` function
@@ -418,6 +464,9 @@ class _Loader:
                 elif node.WhichOneof("kind") == "user_object" and \
                         node.user_object.identifier == "experimentalOptimizer":
                     setattr(obj, ref.local_name, child)  # (its variables, lists of them)
+        for i, node in enumerate(nodes):  # (what saving a table again writes)
+            if node.WhichOneof("kind") == "resource":
+                self.nodes[i]._saved_initializer = self._saved_initializer(node)
         for obj in self.nodes:  # (TF runs them at load, before any call)
             if isinstance(obj, _RestoredResource) and isinstance(
                     vars(obj).get("_initialize"), (ConcreteFunction, RestoredFunction)):
@@ -474,14 +523,40 @@ class _Loader:
                 tensor_from_proto(consts[ref.split(":")[0]].attr["value"].tensor)
                 .reshape(()).item() for ref in found.input[:2])
         from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
-        return _RestoredResource(EagerTensor._wrap(value))
+        creator = fw_pb.NodeDef()
+        creator.CopyFrom(found)
+        kind = _RestoredMutableTable if found.op in ("MutableHashTableV2", "MutableHashTable") \
+            else _RestoredResource
+        return kind(EagerTensor._wrap(value), creator)
+
+    def _saved_initializer(self, node):
+        """``(name, {name: FunctionDef}, captured objects)`` of a table's saved
+        ``_initialize`` function (with the functions it calls), or None."""
+        ref = next((r for r in node.children if r.local_name == "_initialize"), None)
+        function = None if ref is None else self.proto.nodes[ref.node_id]
+        if function is None or function.WhichOneof("kind") != "function" or \
+                not function.function.concrete_functions:
+            return None
+        name = function.function.concrete_functions[0]
+        fdefs, queue = {}, [name]
+        while queue:
+            fdef = self.library.functions.get(queue.pop())
+            if fdef is None or fdef.signature.name in fdefs:
+                continue
+            fdefs[fdef.signature.name] = fdef
+            queue += [a.func.name for n in fdef.node_def for a in n.attr.values()
+                      if a.HasField("func")]
+        if name not in fdefs:
+            return None
+        bound = self.proto.concrete_functions[name].bound_inputs
+        return name, fdefs, [self.nodes[i] for i in bound]
 
     def _asset(self, meta_graph, proto):
         """An asset: the path of its file under ``assets/``, a string tensor."""
         from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
         filename = meta_graph.asset_file_def[proto.asset_file_def_index].filename
         path = os.path.join(self.export_dir, "assets", filename)
-        return convert_to_tensor(path.encode())
+        return _RestoredAsset(convert_to_tensor(path.encode()))
 
     def _restore_values(self):
         prefix = os.path.join(self.export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
@@ -512,6 +587,7 @@ class _Loader:
 
     def _bare(self, proto):
         concrete = self.get_concrete(proto.concrete_function_name)
+        concrete._saved_bare = proto  # (how saving it again calls it: keywords, positions)
         return concrete
 
     def get_concrete(self, name):
@@ -546,6 +622,8 @@ class _Loader:
             for arg, value in zip(args[n_inputs:], captured):
                 if isinstance(value, _RestoredResource):
                     value = value.resource_handle
+                elif isinstance(value, _RestoredAsset):
+                    value = value.asset_path
                 if value is None:
                     raise errors.UnimplementedError(None, None, f"The function {name} captures "
                                                                 f"an object eagerflow cannot "

@@ -127,23 +127,40 @@ class _SaveableFunction:
 
 def _table_children(table, assets):
     """A table's children in TF's order (`assets`: path -> its `_Asset`, shared)."""
+    if isinstance(table, _load._RestoredResource):  # (a loaded one, saved again)
+        out = [("_initializer", vars(table)["_initializer"])] \
+            if "_initializer" in vars(table) else []
+        return out + [(name, _ResourceFunction(table, name)) for name in (
+            "_create_resource", "_initialize", "_destroy_resource")]
     out = []
     init = getattr(table, "_initializer", None)
     if init is not None:
         asset = None
         if isinstance(init, lookup_ops.TextFileInitializer):
-            asset = assets.setdefault(init._filename, _Asset(init._filename))
+            asset = init._asset if init._asset is not None else \
+                assets.setdefault(init._filename, _Asset(init._filename))
         out.append(("_initializer", _TableInitializer(init, asset)))
     return out + [(name, _ResourceFunction(table, name)) for name in (
         "_create_resource", "_initialize", "_destroy_resource")]
+
+
+_TABLES = (lookup_ops._Table, _load._RestoredResource)
+_ASSETS = (_Asset, _load._RestoredAsset)
+
+
+def _asset_path(asset):
+    """The path of an asset's file at save time."""
+    if isinstance(asset, _Asset):
+        return asset.path
+    return asset.asset_path.numpy().decode()
 
 
 def _functions_of(obj):
     """``[(name, Function or ConcreteFunction)]`` of `obj`'s attributes, sorted by name, as TF
     saves them (methods decorated in the class included)."""
     if isinstance(obj, (Variable, list, tuple, dict, _FunctionNode, _SignatureNode,
-                        _SignatureFunction, ConcreteFunction, lookup_ops._Table,
-                        _TableInitializer, _Asset, _ResourceFunction, _SaveableFunction)):
+                        _SignatureFunction, ConcreteFunction, *_TABLES,
+                        _TableInitializer, *_ASSETS, _ResourceFunction, _SaveableFunction)):
         return []
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
     for cls in type(obj).__mro__:
@@ -177,24 +194,29 @@ class _ObjectGraph:
 
     slots, _slot_keys = (), None  # (as `trackable.Graph`'s)
 
-    def __init__(self, root, signatures):
+    def __init__(self, root, signatures, default=None):
+        """`default`: a Keras model's serving function, saved as its root's
+        ``_default_save_signature`` (as tf_keras does: what saving it again serves)."""
         self.objects, self.paths, self.edges = [root], [()], [[]]
         self.ids = {id(root): 0}
         self.functions = {}  # id(Function) -> _FunctionNode
         self.tables = {}  # id(a table's resource tensor) -> the table's node id
+        self.asset_paths = {}  # id(a loaded asset's path tensor) -> the asset's node id
         assets = {}
         queue = collections.deque([0])
         while queue:
             i = queue.popleft()
             obj = self.objects[i]
-            if isinstance(obj, lookup_ops._Table):
+            if isinstance(obj, _TABLES):
                 self.tables[id(obj.resource_handle._data)] = i
                 edges = _table_children(obj, assets)
             else:
                 edges = list(trackable.children(obj))
+            if isinstance(obj, _load._RestoredAsset):
+                self.asset_paths[id(obj.asset_path)] = i
             taken = {name for name, _ in edges}
-            if not isinstance(obj, (lookup_ops._Table, _TableInitializer, _ResourceFunction,
-                                    _Asset, list, tuple, dict)):
+            if not isinstance(obj, (*_TABLES, _TableInitializer, _ResourceFunction,
+                                    *_ASSETS, list, tuple, dict)):
                 # static tables, which checkpoints skip (they hold nothing to save)
                 edges += [(k, v) for k, v in sorted(getattr(obj, "__dict__", {}).items())
                           if isinstance(v, lookup_ops._Table) and k not in taken and
@@ -227,6 +249,8 @@ class _ObjectGraph:
                 if call is not None and "__call__" not in taken:
                     node = self.functions[id(call)] = _FunctionNode(call, _concretes(call))
                     edges.append(("__call__", node))
+                if default is not None and "_default_save_signature" not in taken:
+                    edges.append(("_default_save_signature", default))
                 edges.append(("signatures", _SignatureNode(signatures)))
             for name, child in edges:
                 j = self.ids.get(id(child))
@@ -245,7 +269,7 @@ class _ObjectGraph:
         self.saveables = {}  # table's node id -> (save_fn's, restore_fn's)
         for i, obj in enumerate(list(self.objects)):
             if isinstance(obj, (lookup_ops.MutableHashTable, lookup_ops.DenseHashTable)) and \
-                    obj._checkpoint:
+                    obj._checkpoint or isinstance(obj, _load._RestoredMutableTable):
                 ids = []
                 for kind in ("save_fn", "restore_fn"):
                     ids.append(len(self.objects))
@@ -312,11 +336,17 @@ def _is_ragged_spec(spec):
     return type(spec).__name__ == "RaggedTensorSpec" and hasattr(spec, "_component_specs")
 
 
-def _canonical_signatures(root, signatures):
+def _keras_default_signature(root):
+    """A Keras model's serving function (a concrete function), or None."""
+    hook = getattr(type(root), "_default_save_signature", None)
+    return root._default_save_signature() if callable(hook) else None
+
+
+def _canonical_signatures(root, signatures, default=None):
+    """`signatures` as ``{key: concrete function}``; `default`: a Keras model's serving
+    function, the default when none is given."""
     if signatures is None:
-        hook = getattr(type(root), "_default_save_signature", None)  # (a Keras model's)
-        found = root._default_save_signature() if callable(hook) else None
-        found = found if found is not None else _find_default_signature(root)
+        found = default if default is not None else _find_default_signature(root)
         signatures = {} if found is None else {DEFAULT_SERVING_SIGNATURE_DEF_KEY: found}
     elif not isinstance(signatures, collections.abc.Mapping):  # (a loaded object's map too)
         signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
@@ -443,8 +473,9 @@ def _encode(value, what):
 class _Writer:
     def __init__(self, root, signatures):
         self.root = root
-        self.signatures = _canonical_signatures(root, signatures)
-        self.graph = _ObjectGraph(root, self.signatures)
+        default = self.default = _keras_default_signature(root)
+        self.signatures = _canonical_signatures(root, signatures, default)
+        self.graph = _ObjectGraph(root, self.signatures, default)
         self.library = gd.Library()
         self.proto = pb.SavedObjectGraph()
         self.graph_def = fw_pb.GraphDef(versions=fw_pb.VersionDef(producer=gd.PRODUCER,
@@ -508,6 +539,9 @@ class _Writer:
                     f"assigned to an attribute of the main object directly. \n\n Trackable "
                     f"Python objects referring to this tensor (from gc.get_referrers, limited "
                     f"to two hops):\n{value!r} (captured by the function {cf.name!r})")
+            return found
+        found = self.graph.asset_paths.get(id(value))  # (a loaded asset's path: its node)
+        if found is not None:
             return found
         found = self.constants.get(id(value))
         if found is None:
@@ -615,23 +649,31 @@ class _Writer:
     def _table_node(self, table, graph_def):
         """The op making `table` (TF's ``HashTableV2``, ``MutableHashTableV2`` or
         ``MutableDenseHashTableV2``), added to `graph_def` (a GraphDef or FunctionDef)."""
+        creator = getattr(table, "_creator", None)  # (a loaded table's: written as it was)
+        data = table.resource_handle._data
+        key_dtype = getattr(table, "key_dtype", data.key_dtype)
+        value_dtype = getattr(table, "value_dtype", data.value_dtype)
         op = "HashTableV2" if getattr(table, "_initializer", None) is not None or \
             isinstance(table, lookup_ops.StaticVocabularyTable) else "MutableHashTableV2"
         name = "hash_table" if op == "HashTableV2" else "MutableHashTable"
         dense = isinstance(table, lookup_ops.DenseHashTable)
         if dense:
             op, name = "MutableDenseHashTableV2", "MutableDenseHashTable"
+        if creator is not None:
+            op, dense = creator.op, creator.op == "MutableDenseHashTableV2"
+            name = "hash_table" if op.startswith("HashTable") else op[:-2]
         graph = isinstance(graph_def, fw_pb.GraphDef)
         inputs = []
         if dense:  # (its empty and deleted keys: constants it takes)
-            for key_name, key in (("empty_key", table._empty_key),
-                                  ("deleted_key", table._deleted_key)):
+            reserved = (table._empty_key, table._deleted_key) if creator is None else \
+                data.reserved
+            for key_name, key in zip(("empty_key", "deleted_key"), reserved):
                 key_name = self._node_name(key_name) if graph else key_name
                 const = (graph_def.node if graph else graph_def.node_def).add(name=key_name,
                                                                               op="Const")
-                const.attr["dtype"].type = table.key_dtype.as_datatype_enum
-                value = np.array(key, object if table.key_dtype == _d.string else
-                                 table.key_dtype.as_numpy_dtype)
+                const.attr["dtype"].type = key_dtype.as_datatype_enum
+                value = np.array(key, object if key_dtype == _d.string else
+                                 key_dtype.as_numpy_dtype)
                 const.attr["value"].CopyFrom(gd.attr_value(value))
                 inputs.append(key_name if graph else f"{key_name}:output:0")
         if graph:
@@ -639,12 +681,15 @@ class _Writer:
             node = graph_def.node.add(name=name, op=op, input=inputs)
         else:
             node = graph_def.node_def.add(name=name, op=op, input=inputs)
-        if dense:
+        if creator is not None:
+            for key, value in creator.attr.items():
+                node.attr[key].CopyFrom(value)
+        elif dense:
             node.attr["initial_num_buckets"].i = table._num_buckets
             node.attr["max_load_factor"].f = 0.8
             node.attr["value_shape"].shape.SetInParent()
-        node.attr["key_dtype"].type = table.key_dtype.as_datatype_enum
-        node.attr["value_dtype"].type = table.value_dtype.as_datatype_enum
+        node.attr["key_dtype"].type = key_dtype.as_datatype_enum
+        node.attr["value_dtype"].type = value_dtype.as_datatype_enum
         # (unique in the SavedModel, and the same each save)
         node.attr["shared_name"].s = \
             f"table_{self.graph.tables[id(table.resource_handle._data)]}".encode()
@@ -666,7 +711,19 @@ class _Writer:
         resource = _d.resource.as_datatype_enum
         init = getattr(table, "_initializer", None)
         last = None
-        if kind == "_create_resource":
+        saved = getattr(table, "_saved_initializer", None)
+        if kind == "_initialize" and saved is not None:
+            # a loaded table's saved function, written again as it was
+            original, fdefs, captured = saved
+            for function, function_def in fdefs.items():
+                if function != original:
+                    self.library.functions.setdefault(function, function_def)
+            fdef.CopyFrom(fdefs[original])
+            fdef.signature.name = name
+            bound = [self.graph.ids[id(c)] if isinstance(c, _load._RestoredAsset) else
+                     self._captured(c.resource_handle if isinstance(c, _TABLES) else c, None)
+                     for c in captured]
+        elif kind == "_create_resource":
             out_dtype = _d.resource
             last = self._table_node(table, fdef).name
             fdef.signature.control_output.append(last)
@@ -687,7 +744,7 @@ class _Writer:
             fdef.signature.input_arg.add(name="asset_filepath", type=_d.string.as_datatype_enum)
             fdef.signature.input_arg.add(name="table_handle", type=resource)
             asset = next(c for c in self.graph.objects
-                         if isinstance(c, _Asset) and c.path == init._filename)
+                         if isinstance(c, _ASSETS) and _asset_path(c) == init._filename)
             bound = [self.graph.ids[id(asset)], table_id]
             last = "text_file_init/InitializeTableFromTextFileV2"
             node = fdef.node_def.add(name=last, op="InitializeTableFromTextFileV2",
@@ -697,7 +754,9 @@ class _Writer:
             node.attr["vocab_size"].i = -1 if init._vocab_size is None else init._vocab_size
             node.attr["delimiter"].s = init._delimiter
             node.attr["offset"].i = init._offset
-        if kind != "_create_resource":
+        if kind == "_initialize" and saved is not None:
+            pass
+        elif kind != "_create_resource":
             const = fdef.node_def.add(name="Const", op="Const")
             const.attr["dtype"].type = _d.int32.as_datatype_enum
             const.attr["value"].CopyFrom(gd.attr_value(np.array(1, np.int32)))
@@ -712,8 +771,9 @@ class _Writer:
             node = fdef.node_def.add(name="Identity", op="Identity", input=[result])
             node.attr["T"].type = resource
             result = "Identity:output:0"
-        fdef.signature.output_arg.add(name="identity", type=out_dtype.as_datatype_enum)
-        fdef.ret["identity"] = result
+        if not fdef.signature.output_arg:
+            fdef.signature.output_arg.add(name="identity", type=out_dtype.as_datatype_enum)
+            fdef.ret["identity"] = result
         self.library.functions[name] = fdef
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(bound)
@@ -844,11 +904,22 @@ class _Writer:
                                                           "a function's input_signature"))
                 for j, name in self.graph.edges[i]:
                     node.dependencies.add(node_id=j, local_name=name)
+            elif obj is self.default and self.graph.paths[i] == ("_default_save_signature",):
+                # as tf_keras writes it: called with its inputs' tensors, by their names
+                bare = node.bare_concrete_function
+                bare.concrete_function_name = self.concrete(obj)
+                names = [s.name for s in nest.flatten(obj.structured_input_signature)
+                         if isinstance(s, TensorSpec)]
+                bare.argument_keywords.extend(names)
+                bare.allowed_positional_arguments = len(names)
+                bare.function_spec.fullargspec.CopyFrom(_encode(FullArgSpec(
+                    ["args_0"], None, None, None, [], None, {}), "a function's arguments"))
+                bare.function_spec.input_signature.none_value.SetInParent()
             elif isinstance(obj, ConcreteFunction):
                 self._bare(node, obj, self.concrete(obj), obj._parameters())
             elif isinstance(obj, _SignatureFunction):
                 pass  # below, once every variable has its handle
-            elif isinstance(obj, lookup_ops._Table):
+            elif isinstance(obj, _TABLES):
                 node.resource.SetInParent()
                 if i in self.graph.saveables:
                     save_id, restore_id = self.graph.saveables[i]
@@ -856,7 +927,7 @@ class _Writer:
                     node.saveable_objects["table"].restore_function = restore_id
             elif isinstance(obj, _SaveableFunction):
                 self._saveable_function(node, obj)
-            elif isinstance(obj, _Asset):
+            elif isinstance(obj, _ASSETS):
                 node.asset.asset_file_def_index = len(self.assets)
                 self.assets.append(obj)
             elif isinstance(obj, _ResourceFunction):
@@ -898,7 +969,7 @@ class _Writer:
                 node.attr["container"].s = b""
                 handles[i] = name
         for i, obj in enumerate(objects):  # the tables, as TF's ops making them
-            if isinstance(obj, lookup_ops._Table):
+            if isinstance(obj, _TABLES):
                 handles[i] = self._table_node(obj, self.graph_def).name
         self.handles = dict(handles)
         signature_defs = {}
@@ -953,7 +1024,7 @@ class _Writer:
             meta.signature_def[key].CopyFrom(value)
         meta.saver_def.CopyFrom(pb.SaverDef(version=2))
         for asset in self.assets:
-            meta.asset_file_def.add(filename=os.path.basename(asset.path)).tensor_info.name = \
+            meta.asset_file_def.add(filename=os.path.basename(_asset_path(asset))).tensor_info.name = \
                 "asset_path_initializer:0"
         return pb.SavedModel(saved_model_schema_version=1, meta_graphs=[meta])
 
@@ -1092,6 +1163,11 @@ class _Writer:
     @staticmethod
     def _bare(node, cf, name, params):
         bare = node.bare_concrete_function
+        saved = vars(cf).get("_saved_bare")
+        if saved is not None:  # (a loaded one: called as it was)
+            bare.CopyFrom(saved)
+            bare.concrete_function_name = name
+            return
         bare.concrete_function_name = name
         bare.argument_keywords.extend(n for n, kind, _ in params if kind != "POSITIONAL_ONLY")
         bare.allowed_positional_arguments = sum(kind != "KEYWORD_ONLY" for _, kind, _ in params)
@@ -1176,9 +1252,10 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     os.makedirs(variables, exist_ok=True)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
     for asset in writer.assets:  # (a table's vocabulary file)
-        target = os.path.join(export_dir, "assets", os.path.basename(asset.path))
-        if os.path.abspath(asset.path) != os.path.abspath(target):
-            shutil.copyfile(asset.path, target)
+        path = _asset_path(asset)
+        target = os.path.join(export_dir, "assets", os.path.basename(path))
+        if os.path.abspath(path) != os.path.abspath(target):
+            shutil.copyfile(path, target)
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)

@@ -78,9 +78,10 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=1):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None):
+        self._epochs = epochs  # (the passes TF's repeated dataset makes: None, endless)
+        self.insufficient = False
         self.data = nest.map_structure(_as_array, data)
-        self._epochs, self._stream, self.insufficient = epochs, None, False
         sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
             raise ValueError(f"Data cardinality is ambiguous:\n  "
@@ -95,42 +96,46 @@ class _Arrays:
             else None
 
     def epoch(self, limit=None):
-        if limit is None or limit == self.steps:
-            yield from self._pass()
-            return
-        # As Keras: with another number of steps, the batches run on across the passes
-        # over the data (one per epoch), and training stops when they run out.
-        if self._stream is None:
-            self._stream = itertools.chain.from_iterable(
-                self._pass() for _ in range(self._epochs))
-        for _ in range(limit):
-            batch = next(self._stream, None)
+        """The next `limit` batches (a pass's worth by default): as TF's repeated dataset,
+        epochs of `steps_per_epoch` batches go on through the data where the last one
+        stopped, into the next pass (in a new order when shuffling)."""
+        if self._batches is None:
+            self._batches = self._passes()
+        for _ in range(self.steps if limit is None else limit):
+            batch = next(self._batches, None)
             if batch is None:
-                _logger.warning(
-                    "Your input ran out of data; interrupting training. Make sure that your "
-                    "dataset or generator can generate at least `steps_per_epoch * epochs` "
-                    "batches (in this case, %d batches). You may need to use the repeat() "
-                    "function when building your dataset.", self._epochs * limit)
-                self.insufficient = True
+                if limit is not None:
+                    _logger.warning(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch * "
+                        "epochs` batches (in this case, %d batches). You may need to use the "
+                        "repeat() function when building your dataset.",
+                        self._epochs * limit)
+                    self.insufficient = True
                 return
             yield batch
 
-    def _pass(self):
-        """One pass over the data, in a fresh order when shuffling."""
-        data = self.data
-        if self.shuffle == "batch":
-            starts = np.random.permutation(self.steps) * self.batch_size
-            order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
-                                    for s in starts])
-            data = nest.map_structure(lambda a: _take(a, order), data)
-        elif self.shuffle:
-            order = self._orders.next()
-            data = nest.map_structure(lambda a: _take(a, order), data)
-        for i in range(self.steps):
-            start = i * self.batch_size
-            yield nest.map_structure(
-                lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
-                else convert_to_tensor(a[start:start + self.batch_size]), data)
+    _batches = None
+
+    def _passes(self):
+        """The batches of pass after pass over the data."""
+        if not self.steps:
+            return
+        for _ in itertools.count() if self._epochs is None else range(self._epochs):
+            data = self.data
+            if self.shuffle == "batch":
+                starts = np.random.permutation(self.steps) * self.batch_size
+                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
+                                        for s in starts])
+                data = nest.map_structure(lambda a: _take(a, order), data)
+            elif self.shuffle:
+                order = self._orders.next()
+                data = nest.map_structure(lambda a: _take(a, order), data)
+            for i in range(self.steps):
+                start = i * self.batch_size
+                yield nest.map_structure(
+                    lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
+                    else convert_to_tensor(a[start:start + self.batch_size]), data)
 
 
 def _take(array, order):

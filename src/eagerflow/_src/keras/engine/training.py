@@ -13,6 +13,7 @@ optimizer update and metric updates), so a training step costs one call.
 ['loss']
 """
 import copy
+import itertools
 
 import numpy as np
 
@@ -409,16 +410,21 @@ class Model(Layer):
         train = self.make_train_function()
         callbacks.on_train_begin()
         resumed = self.__dict__.pop("_initial_epoch_from_backup", None)  # BackupAndRestore
+        # (TF's: the first epoch then runs its steps after this one, on its first batches)
+        initial_step = self.__dict__.pop("_initial_step_from_backup", 0)
         if resumed is not None:
             handler.initial_epoch = max(handler.initial_epoch, resumed)
         logs, epoch_logs = None, {}
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            for step, end_step, batches in _executions(handler.batches(), per_execution):
+            batches = handler.batches()
+            if initial_step and handler.inferred_steps is not None:
+                batches = itertools.islice(batches, max(handler.inferred_steps - initial_step, 0))
+            for step, end_step, group in _executions(batches, per_execution, initial_step):
                 callbacks.on_train_batch_begin(step)
-                for batch in batches:
-                    if step == 0 and batch is batches[0]:
+                for batch in group:
+                    if step == initial_step and batch is group[0]:
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
                 callbacks.on_train_batch_end(end_step, logs)
@@ -434,6 +440,7 @@ class Model(Layer):
             results = self.get_metrics_result()
             if isinstance(logs, dict) and set(logs) == set(results):
                 logs = results
+            initial_step = 0
             epoch_logs = _to_python(logs)
             if val_x is not None and _should_validate(epoch, validation_freq):
                 val_logs = self.evaluate(
@@ -616,7 +623,7 @@ class Model(Layer):
 
         def serve(inputs):
             outputs = call(inputs)
-            if isinstance(outputs, dict) and not output_names:
+            if isinstance(outputs, dict):  # (named by its keys, as tf_keras names them)
                 return dict(outputs)
             flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
             # (a subclassed model's outputs as tf_keras names them: output_1, ...)
@@ -654,10 +661,11 @@ class Model(Layer):
         return cls(**config)
 
 
-def _executions(batches, per_execution):
+def _executions(batches, per_execution, first=0):
     """`batches` in groups of `per_execution`, as Keras runs them (the last group may be
-    smaller): ``(first step, last step, group)``, the steps its callbacks get."""
-    group, first = [], 0
+    smaller): ``(first step, last step, group)``, the steps its callbacks get, counted from
+    `first` (an epoch resumed at a batch)."""
+    group = []
     for batch in batches:
         group.append(batch)
         if len(group) == per_execution:

@@ -192,11 +192,11 @@ def load_weights_from_hdf5_group(f, model):
             raise ValueError(f"Weight count mismatch for layer #{k} (named {layer.name} in the "
                              f"current model, {name} in the save file). Layer expects "
                              f"{len(weights)} weight(s). Received {len(values)} saved weight(s)")
-        pairs += _checked_pairs(
+        pairs += _checked_pairs(  # (TF's error: its assignment's)
             weights, values,
-            lambda w, e, r, k=k, layer=layer: (
-                f"Shape mismatch in layer #{k} (named {layer.name}) for weight {w.name}. "
-                f"Weight expects shape {e}. Received saved weight with shape {r}"))
+            lambda w, e, r: (
+                f"Cannot assign value to variable ' {w.name}': Shape mismatch.The variable "
+                f"shape {e}, and the assigned value shape {r} are incompatible."))
     if "top_level_model_weights" in f:
         weights, values = _top_level_weights(model), _saved_values(f["top_level_model_weights"])
         if len(values) != len(weights):

@@ -29,6 +29,18 @@ class _KerasApi:
         return [(k, v) for k, v in vars(self).items() if isinstance(v, (list, dict))]
 
 
+class _RandomGeneratorNode:
+    """A random layer's ``_random_generator`` node (in SavedModels only, not checkpoints, as
+    tf_keras saves it): its `tf.random.Generator`, whose state variable the layer's traced
+    calls read and advance."""
+
+    def __init__(self, generator):
+        self._generator = generator
+
+    def _trackable_children(self):
+        return [("_generator", self._generator)]
+
+
 def _is_builtin(layer):
     """Whether tf_keras rebuilds `layer` from its config (one of Keras's own classes)."""
     return type(layer).__module__.startswith("eagerflow.")
@@ -123,8 +135,12 @@ def children(layer):
     keras_api.__call__ = found[1]
     keras_api.call_and_return_all_conditional_losses = found[0]
     keras_api.call_and_return_conditional_losses = found[0]
-    return lists + [("keras_api", keras_api), ("__call__", found[1]),
-                    ("call_and_return_all_conditional_losses", found[0])]
+    out = lists + [("keras_api", keras_api), ("__call__", found[1]),
+                   ("call_and_return_all_conditional_losses", found[0])]
+    generator = getattr(getattr(layer, "_random_generator", None), "_generator", None)
+    if generator is not None:
+        out.append(("_random_generator", _RandomGeneratorNode(generator)))
+    return out
 
 
 _LOSS_FUNCTIONS = weakref.WeakKeyDictionary()  # a layer's loss callable -> its traced function

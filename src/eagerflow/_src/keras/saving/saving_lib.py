@@ -492,6 +492,9 @@ def _tuples(value):
     if isinstance(value, dict):
         if value.get("class_name") == "__tuple__":
             return tuple(_tuples(v) for v in value["items"])
+        if value.get("class_name") == "TensorShape" and set(value) == {"class_name", "items"}:
+            # (a build input shape, as tf_keras's JSON writes a `TensorShape`)
+            return None if value["items"] is None else tuple(value["items"])
         return {k: _tuples(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_tuples(v) for v in value]
@@ -533,11 +536,8 @@ def compile_arguments_from_training_config(config):
 def _legacy_loss(value):
     """tf_keras's legacy loaders give a loss named in the training_config back as its
     function (``'mse'``: ``mean_squared_error``), nested per output."""
-    if isinstance(value, str):
-        try:
-            return losses_mod.deserialize(value)
-        except ValueError:
-            return value
+    if isinstance(value, str):  # (an unknown name: TF's ValueError)
+        return losses_mod.deserialize(value)
     if isinstance(value, list):
         return [_legacy_loss(v) for v in value]
     if isinstance(value, dict) and "class_name" not in value:
@@ -577,6 +577,15 @@ def _training_config(model):
     training_config = {key: compile_config[key] for key in
                        ("loss", "metrics", "weighted_metrics", "loss_weights")}
     training_config["optimizer_config"] = compile_config["optimizer"]
+    # the metrics as built by training, each output's (as tf_keras records them once built:
+    # its loader then gives them their names, 'mae' rather than 'mean_absolute_error')
+    container = model.compiled_metrics
+    if getattr(container, "_outputs", None) is not None:
+        for key, built in (("metrics", container._metrics),
+                           ("weighted_metrics", container._weighted)):
+            if training_config[key] is not None:
+                training_config[key] = [[metrics_mod.serialize(m) for m in group
+                                         if m is not None] for group in built]
     return training_config
 
 
@@ -584,7 +593,8 @@ def _saved_model_metadata(layer, config=None):
     """What tf_keras records of a layer or model in a SavedModel (beside its class name and
     config): the attributes its loader sets on the layer it rebuilds from the config, and
     the input shape to build it with."""
-    config = config or layers_mod.serialize(layer)
+    # (tf_keras's legacy serialization: its loader finds a registered class by its name)
+    config = _legacy_serialization(config or layers_mod.serialize(layer))
     policy = getattr(layer, "dtype_policy", None)
     out = {"name": layer.name, "trainable": layer.trainable,
            "expects_training_arg": "training" in inspect.signature(layer.call).parameters,
@@ -600,8 +610,8 @@ def _saved_model_metadata(layer, config=None):
                    model_config={"class_name": config["class_name"], "config": config["config"]})
         if getattr(layer, "optimizer", None) is not None:
             training_config = _training_config(layer)
-            if training_config is not None:
-                out["training_config"] = training_config
+            if training_config is not None:  # (read by tf_keras's legacy deserialization)
+                out["training_config"] = _legacy_serialization(training_config)
     return out
 
 
@@ -651,8 +661,31 @@ def _save_model_to_hdf5(model, filepath, include_optimizer):
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         training_config = _training_config(model)
         if training_config is not None:
-            training_config = json.dumps(training_config, default=_json_default)
-    h5_format.save_model_to_hdf5(model, filepath, model_to_json(model), training_config)
+            training_config = json.dumps(_legacy_serialization(training_config),
+                                         default=_json_default)
+    model_config = json.dumps(_legacy_serialization(json.loads(model_to_json(model))))
+    h5_format.save_model_to_hdf5(model, filepath, model_config, training_config)
+
+
+def _legacy_serialization(value):
+    """A config as tf_keras's legacy serialization writes it (its `.h5` files): an object
+    by its registered name (``"MyPkg>Scale"`` for a registered custom layer), without the
+    ``module`` and ``registered_name`` its newer serialization adds (tf_keras's `.h5`
+    loader finds a registered class only by that name)."""
+    if isinstance(value, list):
+        return [_legacy_serialization(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _legacy_serialization(v) for k, v in value.items()}
+    if out.get("class_name") == "function" and isinstance(out.get("config"), str):
+        registered = out.get("registered_name")  # (a function: by its name)
+        return registered if isinstance(registered, str) else out["config"]
+    if "class_name" in out and "config" in out and "module" in out:
+        registered = out.pop("registered_name", None)
+        out.pop("module")
+        if isinstance(registered, str) and registered != out["class_name"]:
+            out["class_name"] = registered
+    return out
 
 
 def _load_model_from_hdf5(filepath, custom_objects, compile):
