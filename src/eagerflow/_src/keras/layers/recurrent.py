@@ -282,12 +282,15 @@ def _step_masks(cell, input_dim, state, training):
         return None, None
     batch = array_ops.shape(state)[0]
     input_mask = recurrent_mask = None
+    # Keras draws one mask per gate (its first serves all of them)
+    count = getattr(cell, "_gates", 1)
     if 0 < cell.dropout < 1:
         input_mask = cell.get_dropout_mask_for_cell(
-            array_ops.ones([batch, input_dim], state.dtype), training)
+            array_ops.ones([batch, input_dim], state.dtype), training, count)
     if 0 < cell.recurrent_dropout < 1:
-        recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training)
-    return input_mask, recurrent_mask
+        recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training, count)
+    first = lambda m: m[0] if isinstance(m, list) else m
+    return first(input_mask), first(recurrent_mask)
 
 
 # -- cells ----------------------------------------------------------------------------------------
@@ -1152,6 +1155,20 @@ def _fused_call(layer, mode, inputs, initial_state, training):
     return new_states[0], results[0], new_states
 
 
+def _sequence_dropout(layer, inputs, training):
+    """Whether an LSTM or GRU layer drops its inputs sequence-wide, as Keras does where
+    its fused kernels apply (their activations, a bias, no recurrent dropout, not unrolled,
+    GRU's `reset_after`), whether or not a mask then makes the steps run one by one."""
+    cell = layer.cell
+    if (type(cell) not in (LSTMCell, GRUCell) or not 0 < cell.dropout < 1
+            or not _is_training(training) or not isinstance(inputs, Tensor)):
+        return False
+    return (cell.recurrent_dropout == 0 and not layer.unroll and cell.use_bias
+            and cell.activation is activations.tanh
+            and cell.recurrent_activation is activations.sigmoid
+            and getattr(cell, "reset_after", True))
+
+
 def _vjp(fn, args, output_grads):
     """Reverse mode through `fn` at `args`, weighted by `output_grads` (for `rnn_ops.vjp`)."""
     with GradientTape() as tape:
@@ -1198,6 +1215,13 @@ class _CellLayer(RNN):
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
         # no `constants`: Keras' built-in layers take none (error messages list call arguments)
+        if _sequence_dropout(self, inputs, training):
+            # Keras' LSTM and GRU, where their fused kernels apply, drop each step's inputs
+            # with a mask of the whole sequence (the first of one drawn per gate)
+            self.cell.reset_dropout_mask()
+            drop = self.cell.get_dropout_mask_for_cell(inputs, training, count=self.cell._gates)
+            inputs = math_ops.multiply(inputs, drop[0])
+            training = False  # no recurrent dropout here: nothing else draws
         return super().call(inputs, mask=mask, training=training, initial_state=initial_state)
 
     def get_config(self):
