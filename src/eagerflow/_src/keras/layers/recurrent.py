@@ -282,15 +282,29 @@ def _step_masks(cell, input_dim, state, training):
         return None, None
     batch = array_ops.shape(state)[0]
     input_mask = recurrent_mask = None
-    # Keras draws one mask per gate (its first serves all of them)
+    # Keras draws one mask per gate: its first serves all of them, but under
+    # `implementation=1` (set by recurrent dropout) each gate has its own
     count = getattr(cell, "_gates", 1)
+    per_gate = count > 1 and getattr(cell, "implementation", 2) == 1
     if 0 < cell.dropout < 1:
         input_mask = cell.get_dropout_mask_for_cell(
             array_ops.ones([batch, input_dim], state.dtype), training, count)
     if 0 < cell.recurrent_dropout < 1:
         recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training, count)
-    first = lambda m: m[0] if isinstance(m, list) else m
+    first = lambda m: m[0] if isinstance(m, list) and not per_gate else m
     return first(input_mask), first(recurrent_mask)
+
+
+def _masked_matmul(x, mask, kernel):
+    """``(x * mask) @ kernel``; a list of masks drops `x` for each gate's block of
+    `kernel`'s columns with its own mask."""
+    if isinstance(mask, list):
+        kernels = array_ops.split(kernel, len(mask), axis=-1)
+        return array_ops.concat([linalg_ops.matmul(math_ops.multiply(x, m), k)
+                                 for m, k in zip(mask, kernels)], -1)
+    if mask is not None:
+        x = math_ops.multiply(x, mask)
+    return linalg_ops.matmul(x, kernel)
 
 
 # -- cells ----------------------------------------------------------------------------------------
@@ -441,6 +455,12 @@ class _Cell(DropoutRNNCellMixin, Layer):
         input_mask, recurrent_mask = _step_masks(self, kernel.shape[0], state, training)
 
         def project(x):
+            if isinstance(input_mask, list):  # each gate's inputs with its own mask
+                kernels = array_ops.split(kernel, len(input_mask), axis=-1)
+                biases = [None] * len(kernels) if input_bias is None else \
+                    array_ops.split(input_bias, len(kernels), axis=-1)
+                return array_ops.concat([_dense(math_ops.multiply(x, m), k, b) for m, k, b
+                                         in zip(input_mask, kernels, biases)], -1)
             if input_mask is not None:
                 x = math_ops.multiply(x, input_mask)
             return _dense(x, kernel, input_bias)
@@ -564,9 +584,7 @@ class LSTMCell(_GatedCell):
 
     def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
         h, c = states[0], states[1]
-        if recurrent_mask is not None:
-            h = math_ops.multiply(h, recurrent_mask)
-        z = math_ops.add(projected, linalg_ops.matmul(h, recurrent_kernel))
+        z = math_ops.add(projected, _masked_matmul(h, recurrent_mask, recurrent_kernel))
         z_i, z_f, z_c, z_o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
         c = math_ops.add(math_ops.multiply(gate(z_f), c),
@@ -618,11 +636,11 @@ class GRUCell(_GatedCell):
 
     def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
         h = states[0]
-        masked = h if recurrent_mask is None else math_ops.multiply(h, recurrent_mask)
+        masks = recurrent_mask if isinstance(recurrent_mask, list) else [recurrent_mask] * 3
         x_z, x_r, x_h = array_ops.split(projected, 3, axis=-1)
         gate = self.recurrent_activation
         if self.reset_after:
-            inner = linalg_ops.matmul(masked, recurrent_kernel)
+            inner = _masked_matmul(h, recurrent_mask, recurrent_kernel)
             if recurrent_bias is not None:
                 inner = nn_ops.bias_add(inner, recurrent_bias)
             r_z, r_r, r_h = array_ops.split(inner, 3, axis=-1)
@@ -630,9 +648,12 @@ class GRUCell(_GatedCell):
             r_h = math_ops.multiply(gate(math_ops.add(x_r, r_r)), r_h)
         else:
             gates_kernel, candidate_kernel = recurrent_kernel
-            r_z, r_r = array_ops.split(linalg_ops.matmul(masked, gates_kernel), 2, axis=-1)
+            r_z, r_r = array_ops.split(_masked_matmul(
+                h, masks[:2] if isinstance(recurrent_mask, list) else recurrent_mask,
+                gates_kernel), 2, axis=-1)
             z = gate(math_ops.add(x_z, r_z))
             r = gate(math_ops.add(x_r, r_r))
+            masked = h if masks[2] is None else math_ops.multiply(h, masks[2])
             r_h = linalg_ops.matmul(math_ops.multiply(r, masked), candidate_kernel)
         candidate = self.activation(math_ops.add(x_h, r_h))
         h = math_ops.add(math_ops.multiply(z, h),
@@ -1129,6 +1150,8 @@ def _fused_mode(layer, inputs, mask, constants, steps):
         return None
     if mode == "gru" and not cell.reset_after:
         return None
+    if mode != "rnn" and cell.implementation == 1 and 0 < cell.dropout < 1:
+        return None  # each gate's inputs have their own dropout mask
     if inputs.shape.rank != 3 or inputs.dtype.name not in ("float32", "float64"):
         return None
     return mode
