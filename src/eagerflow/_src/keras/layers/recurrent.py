@@ -946,6 +946,8 @@ class RNN(Layer):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
         if initial_state is not None:
+            if not self.built:  # as Keras: checked as the layer builds, before it is called
+                self._check_initial_state(initial_state)
             kwargs["initial_state"] = initial_state
         if constants is not None:
             kwargs["constants"] = constants
@@ -979,16 +981,22 @@ class RNN(Layer):
             raise ValueError(f"Layer has {len(self.states)} states but was passed "
                              f"{len(initial_state)} initial states. Received: "
                              f"initial_state={initial_state}")
+        self._check_initial_state(initial_state)
+        return list(initial_state)
+
+    def _check_initial_state(self, initial_state):
         flat_sizes = nest.flatten(self._state_sizes())
-        flat_states = nest.flatten(initial_state)
+        flat_states = [convert_to_tensor(s) if not hasattr(s, "shape") else s
+                       for s in nest.flatten(initial_state)]
         if len(flat_states) != len(flat_sizes) or any(
                 not TensorShape(s.shape[1:]).is_compatible_with(TensorShape(size))
                 for s, size in zip(flat_states, flat_sizes)):
+            specs = ", ".join(repr(InputSpec(shape=tuple(TensorShape(s.shape).as_list())))
+                              for s in flat_states)
             raise ValueError(f"An `initial_state` was passed that is not compatible with "
-                             f"`cell.state_size`. Received `state_spec`="
-                             f"{[InputSpec(shape=tuple(s.shape.as_list())) for s in flat_states]}"
-                             f"; however `cell.state_size` is {self.cell.state_size}")
-        return list(initial_state)
+                             f"`cell.state_size`. Received `state_spec`=ListWrapper([{specs}])"
+                             f"; however `cell.state_size` is "
+                             f"{list(nest.flatten(self.cell.state_size))}")
 
     def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
         if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from a saved model
