@@ -290,6 +290,18 @@ def test_initial_state():
         layer(X, initial_state=[h0, np.zeros((3, 5), np.float32)])
 
 
+
+def test_initial_state_checked_as_the_layer_builds():
+    # Keras checks the states against the cell's sizes before the call (no call context)
+    for layer, sizes in ((LSTM(3), "[3, 3]"), (GRU(3), "[3]")):
+        with pytest.raises(ValueError) as info:
+            layer(X, initial_state=[np.zeros((3, 3), np.float32)] * 3)
+        assert str(info.value) == (
+            "An `initial_state` was passed that is not compatible with `cell.state_size`. "
+            "Received `state_spec`=ListWrapper([" + ", ".join(
+                ["InputSpec(shape=(3, 3), ndim=2)"] * 3) + "]); however `cell.state_size` is "
+            + sizes)
+
 def test_stateful_carries_states():
     layer = GRU(2, stateful=True, return_sequences=True)
     weights = set_weights(layer, X[:, :2])
@@ -320,8 +332,10 @@ def test_stateful_states_are_not_weights_of_a_model():
 
 
 def test_builtin_layers_take_no_constants():
+    layer = GRU(2)
+    layer(X)
     with pytest.raises(ValueError, match="initial states") as info:
-        GRU(2)(X, initial_state=[zeros(2)[0]] * 2)
+        layer(X, initial_state=[zeros(2)[0]] * 2)
     assert "initial_state=" in str(info.value) and "constants" not in str(info.value)
 
 

@@ -282,12 +282,29 @@ def _step_masks(cell, input_dim, state, training):
         return None, None
     batch = array_ops.shape(state)[0]
     input_mask = recurrent_mask = None
+    # Keras draws one mask per gate: its first serves all of them, but under
+    # `implementation=1` (set by recurrent dropout) each gate has its own
+    count = getattr(cell, "_gates", 1)
+    per_gate = count > 1 and getattr(cell, "implementation", 2) == 1
     if 0 < cell.dropout < 1:
         input_mask = cell.get_dropout_mask_for_cell(
-            array_ops.ones([batch, input_dim], state.dtype), training)
+            array_ops.ones([batch, input_dim], state.dtype), training, count)
     if 0 < cell.recurrent_dropout < 1:
-        recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training)
-    return input_mask, recurrent_mask
+        recurrent_mask = cell.get_recurrent_dropout_mask_for_cell(state, training, count)
+    first = lambda m: m[0] if isinstance(m, list) and not per_gate else m
+    return first(input_mask), first(recurrent_mask)
+
+
+def _masked_matmul(x, mask, kernel):
+    """``(x * mask) @ kernel``; a list of masks drops `x` for each gate's block of
+    `kernel`'s columns with its own mask."""
+    if isinstance(mask, list):
+        kernels = array_ops.split(kernel, len(mask), axis=-1)
+        return array_ops.concat([linalg_ops.matmul(math_ops.multiply(x, m), k)
+                                 for m, k in zip(mask, kernels)], -1)
+    if mask is not None:
+        x = math_ops.multiply(x, mask)
+    return linalg_ops.matmul(x, kernel)
 
 
 # -- cells ----------------------------------------------------------------------------------------
@@ -438,6 +455,12 @@ class _Cell(DropoutRNNCellMixin, Layer):
         input_mask, recurrent_mask = _step_masks(self, kernel.shape[0], state, training)
 
         def project(x):
+            if isinstance(input_mask, list):  # each gate's inputs with its own mask
+                kernels = array_ops.split(kernel, len(input_mask), axis=-1)
+                biases = [None] * len(kernels) if input_bias is None else \
+                    array_ops.split(input_bias, len(kernels), axis=-1)
+                return array_ops.concat([_dense(math_ops.multiply(x, m), k, b) for m, k, b
+                                         in zip(input_mask, kernels, biases)], -1)
             if input_mask is not None:
                 x = math_ops.multiply(x, input_mask)
             return _dense(x, kernel, input_bias)
@@ -561,9 +584,7 @@ class LSTMCell(_GatedCell):
 
     def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
         h, c = states[0], states[1]
-        if recurrent_mask is not None:
-            h = math_ops.multiply(h, recurrent_mask)
-        z = math_ops.add(projected, linalg_ops.matmul(h, recurrent_kernel))
+        z = math_ops.add(projected, _masked_matmul(h, recurrent_mask, recurrent_kernel))
         z_i, z_f, z_c, z_o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
         c = math_ops.add(math_ops.multiply(gate(z_f), c),
@@ -615,11 +636,11 @@ class GRUCell(_GatedCell):
 
     def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
         h = states[0]
-        masked = h if recurrent_mask is None else math_ops.multiply(h, recurrent_mask)
+        masks = recurrent_mask if isinstance(recurrent_mask, list) else [recurrent_mask] * 3
         x_z, x_r, x_h = array_ops.split(projected, 3, axis=-1)
         gate = self.recurrent_activation
         if self.reset_after:
-            inner = linalg_ops.matmul(masked, recurrent_kernel)
+            inner = _masked_matmul(h, recurrent_mask, recurrent_kernel)
             if recurrent_bias is not None:
                 inner = nn_ops.bias_add(inner, recurrent_bias)
             r_z, r_r, r_h = array_ops.split(inner, 3, axis=-1)
@@ -627,9 +648,12 @@ class GRUCell(_GatedCell):
             r_h = math_ops.multiply(gate(math_ops.add(x_r, r_r)), r_h)
         else:
             gates_kernel, candidate_kernel = recurrent_kernel
-            r_z, r_r = array_ops.split(linalg_ops.matmul(masked, gates_kernel), 2, axis=-1)
+            r_z, r_r = array_ops.split(_masked_matmul(
+                h, masks[:2] if isinstance(recurrent_mask, list) else recurrent_mask,
+                gates_kernel), 2, axis=-1)
             z = gate(math_ops.add(x_z, r_z))
             r = gate(math_ops.add(x_r, r_r))
+            masked = h if masks[2] is None else math_ops.multiply(h, masks[2])
             r_h = linalg_ops.matmul(math_ops.multiply(r, masked), candidate_kernel)
         candidate = self.activation(math_ops.add(x_h, r_h))
         h = math_ops.add(math_ops.multiply(z, h),
@@ -922,6 +946,8 @@ class RNN(Layer):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
         if initial_state is not None:
+            if not self.built:  # as Keras: checked as the layer builds, before it is called
+                self._check_initial_state(initial_state)
             kwargs["initial_state"] = initial_state
         if constants is not None:
             kwargs["constants"] = constants
@@ -955,16 +981,22 @@ class RNN(Layer):
             raise ValueError(f"Layer has {len(self.states)} states but was passed "
                              f"{len(initial_state)} initial states. Received: "
                              f"initial_state={initial_state}")
+        self._check_initial_state(initial_state)
+        return list(initial_state)
+
+    def _check_initial_state(self, initial_state):
         flat_sizes = nest.flatten(self._state_sizes())
-        flat_states = nest.flatten(initial_state)
+        flat_states = [convert_to_tensor(s) if not hasattr(s, "shape") else s
+                       for s in nest.flatten(initial_state)]
         if len(flat_states) != len(flat_sizes) or any(
                 not TensorShape(s.shape[1:]).is_compatible_with(TensorShape(size))
                 for s, size in zip(flat_states, flat_sizes)):
+            specs = ", ".join(repr(InputSpec(shape=tuple(TensorShape(s.shape).as_list())))
+                              for s in flat_states)
             raise ValueError(f"An `initial_state` was passed that is not compatible with "
-                             f"`cell.state_size`. Received `state_spec`="
-                             f"{[InputSpec(shape=tuple(s.shape.as_list())) for s in flat_states]}"
-                             f"; however `cell.state_size` is {self.cell.state_size}")
-        return list(initial_state)
+                             f"`cell.state_size`. Received `state_spec`=ListWrapper([{specs}])"
+                             f"; however `cell.state_size` is "
+                             f"{list(nest.flatten(self.cell.state_size))}")
 
     def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
         if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from a saved model
@@ -1126,6 +1158,8 @@ def _fused_mode(layer, inputs, mask, constants, steps):
         return None
     if mode == "gru" and not cell.reset_after:
         return None
+    if mode != "rnn" and cell.implementation == 1 and 0 < cell.dropout < 1:
+        return None  # each gate's inputs have their own dropout mask
     if inputs.shape.rank != 3 or inputs.dtype.name not in ("float32", "float64"):
         return None
     return mode
@@ -1150,6 +1184,20 @@ def _fused_call(layer, mode, inputs, initial_state, training):
         mode=mode, time_major=layer.time_major)
     new_states = list(results[1:-1])
     return new_states[0], results[0], new_states
+
+
+def _sequence_dropout(layer, inputs, training):
+    """Whether an LSTM or GRU layer drops its inputs sequence-wide, as Keras does where
+    its fused kernels apply (their activations, a bias, no recurrent dropout, not unrolled,
+    GRU's `reset_after`), whether or not a mask then makes the steps run one by one."""
+    cell = layer.cell
+    if (type(cell) not in (LSTMCell, GRUCell) or not 0 < cell.dropout < 1
+            or not _is_training(training) or not isinstance(inputs, Tensor)):
+        return False
+    return (cell.recurrent_dropout == 0 and not layer.unroll and cell.use_bias
+            and cell.activation is activations.tanh
+            and cell.recurrent_activation is activations.sigmoid
+            and getattr(cell, "reset_after", True))
 
 
 def _vjp(fn, args, output_grads):
@@ -1198,6 +1246,13 @@ class _CellLayer(RNN):
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
         # no `constants`: Keras' built-in layers take none (error messages list call arguments)
+        if _sequence_dropout(self, inputs, training):
+            # Keras' LSTM and GRU, where their fused kernels apply, drop each step's inputs
+            # with a mask of the whole sequence (the first of one drawn per gate)
+            self.cell.reset_dropout_mask()
+            drop = self.cell.get_dropout_mask_for_cell(inputs, training, count=self.cell._gates)
+            inputs = math_ops.multiply(inputs, drop[0])
+            training = False  # no recurrent dropout here: nothing else draws
         return super().call(inputs, mask=mask, training=training, initial_state=initial_state)
 
     def get_config(self):
