@@ -22,6 +22,7 @@ import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat import init_ops_v1 as _v1_init
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -448,7 +449,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
-        initializer = (_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
+        initializer = (_v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
     if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
             initializer, type):
         if shape is None or not TensorShape(shape).is_fully_defined():
@@ -638,17 +639,19 @@ def moving_average_variables(scope=None):
 # TF 1's spellings of the initializers.
 zeros_initializer, ones_initializer = _init.Zeros, _init.Ones
 constant_initializer = _init.Constant
-random_normal_initializer, random_uniform_initializer = _init.RandomNormal, _init.RandomUniform
-truncated_normal_initializer = _init.TruncatedNormal
-glorot_uniform_initializer, glorot_normal_initializer = _init.GlorotUniform, _init.GlorotNormal
-variance_scaling_initializer, orthogonal_initializer = _init.VarianceScaling, _init.Orthogonal
+random_normal_initializer, random_uniform_initializer = _v1_init.RandomNormal, _v1_init.RandomUniform
+truncated_normal_initializer = _v1_init.TruncatedNormal
+glorot_uniform_initializer = _v1_init.GlorotUniform
+glorot_normal_initializer = _v1_init.GlorotNormal
+variance_scaling_initializer, orthogonal_initializer = _v1_init.VarianceScaling, _v1_init.Orthogonal
 for _name in ("zeros", "ones", "constant", "random_normal", "random_uniform",
               "truncated_normal", "glorot_uniform", "glorot_normal", "variance_scaling",
               "orthogonal"):
     export(f"compat.v1.{_name}_initializer", f"compat.v1.initializers.{_name}").export_constant(
         __name__, f"{_name}_initializer")
-for _name, _value in (("he_normal", _init.HeNormal), ("he_uniform", _init.HeUniform),
-                      ("lecun_normal", _init.LecunNormal), ("lecun_uniform", _init.LecunUniform),
+for _name, _value in (("he_normal", _v1_init.he_normal), ("he_uniform", _v1_init.he_uniform),
+                      ("lecun_normal", _v1_init.lecun_normal),
+                      ("lecun_uniform", _v1_init.lecun_uniform),
                       ("identity", _init.Identity)):
     globals()[f"_{_name}"] = _value
     export(f"compat.v1.initializers.{_name}").export_constant(__name__, f"_{_name}")
