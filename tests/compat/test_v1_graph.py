@@ -332,3 +332,27 @@ def test_keras_layer_trained_in_a_v1_graph():
         assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
         sess.run(train, {x: ones})
         np.testing.assert_allclose(sess.run(y, {x: ones}), [[2.6, 2.6]], rtol=1e-6)
+
+
+def test_an_op_on_tensors_of_two_graphs_raises_tfs_value_error():
+    tf1.disable_eager_execution()
+    y = tf1.constant(3.0, name="y")
+    g2 = tf1.Graph()
+    with g2.as_default():
+        c = tf1.constant(1.0, name="c")
+    with pytest.raises(ValueError, match=r'Tensor\("y:0".* must be from the same graph as '
+                                         r'Tensor\("c:0"'):
+        tf1.add(c, y)
+    with pytest.raises(ValueError, match="must be from the same graph"):
+        tf1.stack([c, y])
+
+
+def test_an_op_is_built_in_its_inputs_graph():
+    tf1.disable_eager_execution()
+    g2 = tf1.Graph()
+    with g2.as_default():
+        c = tf1.constant(1.0, name="c")
+    d = tf1.add(c, c)
+    assert d.graph is g2
+    with tf1.Session(graph=g2) as sess:
+        assert sess.run(d) == 2.0

@@ -116,6 +116,22 @@ class Graph(_graph.Graph):
         self.version += 1
         return op
 
+    def create_op(self, op_def, inputs, attrs, name=None):
+        """As `_graph.Graph.create_op`, in the graph of the inputs, as TF 1 builds an op:
+        inputs of two TF 1 graphs raise TF's ValueError."""
+        first = None
+        for t in inputs:
+            if isinstance(t, _graph.SymbolicTensor) and isinstance(t.graph, Graph):
+                if first is None:
+                    first = t
+                elif t.graph is not first.graph:
+                    raise ValueError(f"{t} must be from the same graph as {first} (graphs are "
+                                     f"{t.graph} and {first.graph}).")
+        if first is not None and first.graph is not self:
+            with first.graph.as_default():
+                return first.graph.create_op(op_def, inputs, attrs, name)
+        return super().create_op(op_def, inputs, attrs, name)
+
     def as_graph_def(self, from_version=None, add_shapes=False):
         """This graph as TF 1 writes one (``VarHandleOp`` variables with their initializers,
         only the graph's own control inputs), which TF imports and runs."""
