@@ -87,3 +87,25 @@ def test_v2_control_flow_bodies_count_op_seeds_of_their_own():
     with tf1.Session() as sess:
         np.testing.assert_allclose(sess.run(c, {p: True}), [0.1274, 0.8147], atol=1e-4)
         np.testing.assert_allclose(sess.run(d), [0.1274, 0.8147], atol=1e-4)
+
+
+def test_tf1_variables_print_as_ref_variables_once_v2_behavior_is_disabled(v1_behavior):
+    w = tf1.Variable(tf1.zeros([2, 2]), name="W")
+    v = tf1.get_variable("v", [2])
+    r = tf1.get_variable("r", [2], use_resource=True)
+    with tf1.variable_scope("s", use_resource=True):
+        q = tf1.get_variable("q", [2])
+    gs = tf1.train.get_or_create_global_step()
+    assert repr(w) == "<tf.Variable 'W:0' shape=(2, 2) dtype=float32_ref>"
+    assert str(v) == "<tf.Variable 'v:0' shape=(2,) dtype=float32_ref>"
+    assert repr(gs) == "<tf.Variable 'global_step:0' shape=() dtype=int64_ref>"
+    assert repr(r) == "<tf.Variable 'r:0' shape=(2,) dtype=float32>"
+    assert repr(q) == "<tf.Variable 's/q:0' shape=(2,) dtype=float32>"
+    import eagerflow as tf  # noqa: PLC0415 (TF 2's variables stay resource ones)
+    assert repr(tf.Variable(1.0, name="k")) == "<tf.Variable 'k:0' shape=() dtype=float32>"
+
+
+def test_graph_variables_are_resource_ones_with_v2_behavior():
+    tf1.disable_eager_execution()
+    assert repr(tf1.Variable(1.0, name="W")) == "<tf.Variable 'W:0' shape=() dtype=float32>"
+    assert repr(tf1.get_variable("v", [2])) == "<tf.Variable 'v:0' shape=(2,) dtype=float32>"
