@@ -356,3 +356,13 @@ def test_an_op_is_built_in_its_inputs_graph():
     assert d.graph is g2
     with tf1.Session(graph=g2) as sess:
         assert sess.run(d) == 2.0
+
+
+def test_a_v1_graphs_operation_prints_as_its_node_def():
+    tf1.disable_eager_execution()
+    a = tf1.placeholder(tf1.float32, [None, 2], name="a")
+    b = tf1.add(a, 1.0, name="b")
+    assert str(b.op) == ('name: "b"\nop: "AddV2"\ninput: "a"\ninput: "b/y"\nattr {\n  key: "T"\n'
+                         '  value {\n    type: DT_FLOAT\n  }\n}\n')
+    assert str(tf1.no_op(name="n")) == 'name: "n"\nop: "NoOp"\n'
+    assert repr(b.op) == "<tf.Operation 'b' type=AddV2>"
