@@ -366,3 +366,14 @@ def test_a_v1_graphs_operation_prints_as_its_node_def():
                          '  value {\n    type: DT_FLOAT\n  }\n}\n')
     assert str(tf1.no_op(name="n")) == 'name: "n"\nop: "NoOp"\n'
     assert repr(b.op) == "<tf.Operation 'b' type=AddV2>"
+
+
+def test_explicit_constants_are_named_const_and_converted_operands_after_their_op():
+    tf1.disable_eager_execution()
+    x = tf1.constant([1.0, 2.0])
+    y = tf1.multiply(x, 3.0, name="m")
+    z = tf1.constant(2.0)
+    w = z * x
+    assert [x.name, y.name, z.name, w.name] == ["Const:0", "m:0", "Const_1:0", "mul:0"]
+    assert [op.name for op in tf1.get_default_graph().get_operations()] == [
+        "Const", "m/y", "m", "Const_1", "mul"]
