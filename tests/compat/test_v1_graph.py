@@ -332,3 +332,48 @@ def test_keras_layer_trained_in_a_v1_graph():
         assert sess.run(y, {x: ones}).tolist() == [[3.0, 3.0]]
         sess.run(train, {x: ones})
         np.testing.assert_allclose(sess.run(y, {x: ones}), [[2.6, 2.6]], rtol=1e-6)
+
+
+def test_an_op_on_tensors_of_two_graphs_raises_tfs_value_error():
+    tf1.disable_eager_execution()
+    y = tf1.constant(3.0, name="y")
+    g2 = tf1.Graph()
+    with g2.as_default():
+        c = tf1.constant(1.0, name="c")
+    with pytest.raises(ValueError, match=r'Tensor\("y:0".* must be from the same graph as '
+                                         r'Tensor\("c:0"'):
+        tf1.add(c, y)
+    with pytest.raises(ValueError, match="must be from the same graph"):
+        tf1.stack([c, y])
+
+
+def test_an_op_is_built_in_its_inputs_graph():
+    tf1.disable_eager_execution()
+    g2 = tf1.Graph()
+    with g2.as_default():
+        c = tf1.constant(1.0, name="c")
+    d = tf1.add(c, c)
+    assert d.graph is g2
+    with tf1.Session(graph=g2) as sess:
+        assert sess.run(d) == 2.0
+
+
+def test_a_v1_graphs_operation_prints_as_its_node_def():
+    tf1.disable_eager_execution()
+    a = tf1.placeholder(tf1.float32, [None, 2], name="a")
+    b = tf1.add(a, 1.0, name="b")
+    assert str(b.op) == ('name: "b"\nop: "AddV2"\ninput: "a"\ninput: "b/y"\nattr {\n  key: "T"\n'
+                         '  value {\n    type: DT_FLOAT\n  }\n}\n')
+    assert str(tf1.no_op(name="n")) == 'name: "n"\nop: "NoOp"\n'
+    assert repr(b.op) == "<tf.Operation 'b' type=AddV2>"
+
+
+def test_explicit_constants_are_named_const_and_converted_operands_after_their_op():
+    tf1.disable_eager_execution()
+    x = tf1.constant([1.0, 2.0])
+    y = tf1.multiply(x, 3.0, name="m")
+    z = tf1.constant(2.0)
+    w = z * x
+    assert [x.name, y.name, z.name, w.name] == ["Const:0", "m:0", "Const_1:0", "mul:0"]
+    assert [op.name for op in tf1.get_default_graph().get_operations()] == [
+        "Const", "m/y", "m", "Const_1", "mul"]

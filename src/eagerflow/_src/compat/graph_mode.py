@@ -24,6 +24,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import tensor_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph import graph as _graph
+from eagerflow._src.ops import random_ops
 
 
 @export("compat.v1.GraphKeys")
@@ -114,6 +115,22 @@ class Graph(_graph.Graph):
             self.control_inputs[op.name] = [d.name for d in deps]
         self.version += 1
         return op
+
+    def create_op(self, op_def, inputs, attrs, name=None):
+        """As `_graph.Graph.create_op`, in the graph of the inputs, as TF 1 builds an op:
+        inputs of two TF 1 graphs raise TF's ValueError."""
+        first = None
+        for t in inputs:
+            if isinstance(t, _graph.SymbolicTensor) and isinstance(t.graph, Graph):
+                if first is None:
+                    first = t
+                elif t.graph is not first.graph:
+                    raise ValueError(f"{t} must be from the same graph as {first} (graphs are "
+                                     f"{t.graph} and {first.graph}).")
+        if first is not None and first.graph is not self:
+            with first.graph.as_default():
+                return first.graph.create_op(op_def, inputs, attrs, name)
+        return super().create_op(op_def, inputs, attrs, name)
 
     def as_graph_def(self, from_version=None, add_shapes=False):
         """This graph as TF 1 writes one (``VarHandleOp`` variables with their initializers,
@@ -230,7 +247,7 @@ class Graph(_graph.Graph):
         return True
 
 
-_global = {"graph": None, "eager": True}
+_global = {"graph": None, "eager": True, "tf2": True}
 _building = threading.local()  # .graphs: the graphs of the `as_default` blocks entered
 
 
@@ -274,6 +291,22 @@ def v1_graph():
     """The v1 graph ops build into now, or None (eager, or inside a `function`)."""
     g = context.get().graph
     return g if isinstance(g, Graph) else None
+
+
+def _seed_graph(graph):
+    """The v1 graph a branch or loop body built in it (at any depth) takes its op seeds
+    from while TF 1's control flow is on, as TF 1 builds them into that graph; else
+    `graph` itself."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    if v1_names._switches["control_flow_v2"]:
+        return graph
+    outer = graph
+    while getattr(outer, "outer_graph", None) is not None:
+        outer = outer.outer_graph
+    return outer if isinstance(outer, Graph) else graph
+
+
+random_ops._STATE.seed_graph = _seed_graph
 
 
 @export("compat.v1.get_default_graph")
@@ -330,6 +363,7 @@ def enable_v2_behavior():
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     v1_names._switches.update(resource_variables=True, control_flow_v2=True,
                               tensor_equality=True)
+    _global["tf2"] = True
     tensor_shape.enable_v2_tensorshape()
     enable_eager_execution()
 
@@ -341,8 +375,14 @@ def disable_v2_behavior():
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     v1_names._switches.update(resource_variables=False, control_flow_v2=False,
                               tensor_equality=False)
+    _global["tf2"] = False
     tensor_shape.disable_v2_tensorshape()
     disable_eager_execution()
+
+
+def tf2_enabled():
+    """False after `disable_v2_behavior` (until `enable_v2_behavior`)."""
+    return _global["tf2"]
 
 
 @export("compat.v1.executing_eagerly")

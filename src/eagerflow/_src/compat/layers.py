@@ -18,6 +18,8 @@ The functions (`dense`, `conv2d`, ...) make a layer and call it once;
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import variable_scope as vs
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat import init_ops_v1 as _v1_init
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
@@ -129,6 +131,10 @@ class _Scoped:
         trainable = trainable and self.trainable
         if initializer is not None:
             initializer = _initializers.get(initializer)
+            if not graph_mode.tf2_enabled():
+                # Keras's initializers are TF 1's once TF 2's behaviour is off: they draw
+                # from the graph's seed sequence
+                initializer = _v1_init.from_keras(initializer)
         # (Keras builds under `init_scope`, outside the graph: the variable belongs in it)
         with context.building(graph):
             variable = vs.get_variable(name, shape, dtype, initializer, regularizer,

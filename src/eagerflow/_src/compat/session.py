@@ -423,5 +423,16 @@ def _node_def(self):
     raise ValueError(f"Operation {self.name} has no NodeDef in its graph.")
 
 
+def _str(self):
+    """A TF 1 graph's operation prints as its ``NodeDef`` (``print(train_op)``)."""
+    if isinstance(self.graph, graph_mode.Graph):
+        try:
+            return str(self.node_def)
+        except ValueError:  # (no node of its own in the GraphDef)
+            pass
+    return repr(self)
+
+
 SymbolicTensor.consumers = _consumers
 Operation.node_def = property(_node_def)
+Operation.__str__ = _str

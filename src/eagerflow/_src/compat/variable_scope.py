@@ -22,6 +22,8 @@ import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat import v1_names as _v1_names
+from eagerflow._src.compat import init_ops_v1 as _v1_init
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -148,7 +150,10 @@ class GraphVariable(Variable):
             self._aggregation = aggregation
             self._device = context.get().device_name
             self._graph = graph
-            self._ref = use_resource is False
+            # TF 1's ref variables: asked for, or the default once resource variables are
+            # disabled (`disable_v2_behavior`)
+            self._ref = use_resource is False or (
+                use_resource is None and not _v1_names._switches["resource_variables"])
             with graph_mode._control_dependencies(graph, None):
                 dispatch(_variables._ASSIGN, (self, value), name="Assign")
                 self._initializer_op = graph.get_operations()[-1]
@@ -255,8 +260,9 @@ class GraphVariable(Variable):
 
     def __repr__(self):
         if getattr(self, "_graph", None) is not None:
+            ref = "_ref" if getattr(self, "_ref", False) else ""
             return (f"<tf.Variable '{self._name}' shape={self._shape} "
-                    f"dtype={self._dtype.name}>")
+                    f"dtype={self._dtype.name}{ref}>")
         return super().__repr__()
 
     __str__ = __repr__
@@ -283,7 +289,8 @@ class _GraphVariableV2(GraphVariable):
                 super().__init__(initial_value, trainable=trainable,
                                  validate_shape=validate_shape, name=name, dtype=dtype,
                                  constraint=constraint, synchronization=synchronization,
-                                 aggregation=aggregation, shape=shape)
+                                 aggregation=aggregation, shape=shape,
+                                 use_resource=True)  # (TF 2's variables are resource ones)
 
 
 class _unchanged:  # noqa: N801 (a null context)
@@ -324,6 +331,7 @@ class VariableScope:
     def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32):
         self.reuse, self.name, self.initializer = reuse, name, initializer
         self.regularizer, self.dtype = regularizer, dtype
+        self.use_resource = None
         self.original_name_scope = name + "/" if name else ""
 
     def reuse_variables(self):
@@ -361,7 +369,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
             raise TypeError("If default_name is None then name_or_scope is required")
         self._name, self._default = name_or_scope, default_name
         self._initializer, self._regularizer = initializer, regularizer
-        self._reuse, self._dtype = reuse, dtype
+        self._reuse, self._dtype, self._use_resource = reuse, dtype, use_resource
         self._aux = auxiliary_name_scope
 
     def __enter__(self):
@@ -386,6 +394,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
                               self._initializer or base.initializer,
                               self._regularizer or base.regularizer,
                               self._dtype or base.dtype)
+        scope.use_resource = (self._use_resource if self._use_resource is not None
+                              else base.use_resource)
         _scope.stack.append(scope)
         self._names = None
         if self._aux:
@@ -448,7 +458,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
-        initializer = (_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
+        initializer = (_v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
     if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
             initializer, type):
         if shape is None or not TensorShape(shape).is_fully_defined():
@@ -472,7 +482,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                                 collections=collections, validate_shape=validate_shape,
                                 name=name, dtype=dtype, constraint=constraint,
                                 shape=None if shape_arg is None else TensorShape(shape_arg),
-                                use_resource=True if use_resource is None else use_resource)
+                                use_resource=_use_resource(use_resource, scope))
     if v1_graph() is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
@@ -482,6 +492,16 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if loss is not None:
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
+
+
+def _use_resource(use_resource, scope):
+    """Whether `get_variable` makes a resource variable: as asked, else as the scope says,
+    else unless `disable_resource_variables` (or `disable_v2_behavior`) was called."""
+    if use_resource is None:
+        use_resource = scope.use_resource
+    if use_resource is None:
+        use_resource = _v1_names._switches["resource_variables"]
+    return use_resource
 
 
 # -- collections of variables and their initializers -------------------------------
@@ -638,17 +658,19 @@ def moving_average_variables(scope=None):
 # TF 1's spellings of the initializers.
 zeros_initializer, ones_initializer = _init.Zeros, _init.Ones
 constant_initializer = _init.Constant
-random_normal_initializer, random_uniform_initializer = _init.RandomNormal, _init.RandomUniform
-truncated_normal_initializer = _init.TruncatedNormal
-glorot_uniform_initializer, glorot_normal_initializer = _init.GlorotUniform, _init.GlorotNormal
-variance_scaling_initializer, orthogonal_initializer = _init.VarianceScaling, _init.Orthogonal
+random_normal_initializer, random_uniform_initializer = _v1_init.RandomNormal, _v1_init.RandomUniform
+truncated_normal_initializer = _v1_init.TruncatedNormal
+glorot_uniform_initializer = _v1_init.GlorotUniform
+glorot_normal_initializer = _v1_init.GlorotNormal
+variance_scaling_initializer, orthogonal_initializer = _v1_init.VarianceScaling, _v1_init.Orthogonal
 for _name in ("zeros", "ones", "constant", "random_normal", "random_uniform",
               "truncated_normal", "glorot_uniform", "glorot_normal", "variance_scaling",
               "orthogonal"):
     export(f"compat.v1.{_name}_initializer", f"compat.v1.initializers.{_name}").export_constant(
         __name__, f"{_name}_initializer")
-for _name, _value in (("he_normal", _init.HeNormal), ("he_uniform", _init.HeUniform),
-                      ("lecun_normal", _init.LecunNormal), ("lecun_uniform", _init.LecunUniform),
+for _name, _value in (("he_normal", _v1_init.he_normal), ("he_uniform", _v1_init.he_uniform),
+                      ("lecun_normal", _v1_init.lecun_normal),
+                      ("lecun_uniform", _v1_init.lecun_uniform),
                       ("identity", _init.Identity)):
     globals()[f"_{_name}"] = _value
     export(f"compat.v1.initializers.{_name}").export_constant(__name__, f"_{_name}")

@@ -509,7 +509,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
                 f"(converted from {value}) has {arr.size} elements, but got `shape` "
                 f"{tuple(dims)} with {n} elements).")
     graph = context.get().graph
-    if graph is not None and name and name != "Const":  # a node named as the user asked
+    if graph is not None and name:  # a node named as the user asked (``Const`` by default)
         return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
 

@@ -1279,6 +1279,7 @@ class _SubgraphGraph(Graph):
 
     def __init__(self, name):
         super().__init__(name)
+        self.outer_graph = context.get().graph  # the graph the construct is built in
         # the tapes around the construct (tracing hides them)
         self._recorders = context.get().recorders
         self.fed_constants = []  # (constant, placeholder) of the eager tensors above

@@ -238,6 +238,18 @@ class Graph:
             self._names[name.lower()] = 1
         return name
 
+    def _release(self, name):
+        """Frees `name`, the last one `_unique` gave of its base (a converted operand's
+        ``Const`` renamed after its op), so the next ``Const`` is named as in TF."""
+        base, _, index = name.rpartition("_")
+        key = name.lower()
+        if index.isdigit() and base and self._names.get(base.lower()) == int(index) + 1 \
+                and self._names.get(key) == 1:
+            self._names[base.lower()] = int(index)
+            del self._names[key]
+        elif self._names.get(key) == 1:
+            del self._names[key]
+
     def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
         """Appends an operation named `name` (unique, scoped) with outputs of `specs`."""
         op = Operation(self, op_def, type_name, name, inputs, attrs, _user_location(), value)
@@ -316,6 +328,7 @@ class Graph:
         for i, t in enumerate(inputs):
             fresh = self._unnamed.pop(id(t.op), None) if isinstance(t, SymbolicTensor) else None
             if fresh is not None and op_def.tied_pair and len(inputs) == 2:  # `x * 2.0`
+                self._release(fresh.name)
                 fresh.name = self._unique(f"{name}/{'xy'[i]}")
         if op_def.tied:
             check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs], True)

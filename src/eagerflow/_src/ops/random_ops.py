@@ -83,6 +83,9 @@ class _SeedState:
         self.lock = threading.Lock()
         self.epoch = 0  # counts `set_seed` calls: graph ops restart their streams on a change
         self.graph_op_seeds = weakref.WeakKeyDictionary()  # graph -> next default op seed
+        # graph -> the graph whose op-seed sequence its ops take (TF 1's control flow builds
+        # branches and loop bodies into the graph itself); set by the v1 graph mode
+        self.seed_graph = None
         self.reset(None)
 
     def reset(self, seed):
@@ -139,6 +142,8 @@ def get_seed(op_seed):
     if global_seed is not None:
         if op_seed is None:
             graph = context.get().graph
+            if graph is not None and _STATE.seed_graph is not None:
+                graph = _STATE.seed_graph(graph)
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
