@@ -105,13 +105,7 @@ class _Arrays:
             batch = next(self._batches, None)
             if batch is None:
                 if limit is not None:
-                    _logger.warning(
-                        "Your input ran out of data; interrupting training. Make sure that "
-                        "your dataset or generator can generate at least `steps_per_epoch * "
-                        "epochs` batches (in this case, %d batches). You may need to use the "
-                        "repeat() function when building your dataset.",
-                        self._epochs * limit)
-                    self.insufficient = True
+                    self.insufficient = _warn_ran_out(self._epochs * limit)
                 return
             yield batch
 
@@ -207,12 +201,17 @@ class _Iterable:
         if self.steps is None:
             self.steps = count
             return
-        _logger.warning(
-            "Your input ran out of data; interrupting training. Make sure that your dataset "
-            "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
-            "case, %d batches). You may need to use the repeat() function when building your "
-            "dataset.", self._epochs * self.steps)
-        self.insufficient = True
+        self.insufficient = _warn_ran_out(self._epochs * self.steps)
+
+
+def _warn_ran_out(batches):
+    """Logs Keras's warning that the data ran out before `batches` batches; True."""
+    _logger.warning(
+        "Your input ran out of data; interrupting training. Make sure that your dataset "
+        "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
+        "case, %d batches). You may need to use the repeat() function when building your "
+        "dataset.", batches)
+    return True
 
 
 def _weighted(batch, class_weight):
@@ -262,13 +261,7 @@ class _DatasetAdapter:
                 batch = next(self._iterator)
             except StopIteration:
                 if limit is not None:
-                    _logger.warning(
-                        "Your input ran out of data; interrupting training. Make sure that "
-                        "your dataset or generator can generate at least `steps_per_epoch * "
-                        "epochs` batches (in this case, %d batches). You may need to use the "
-                        "repeat() function when building your dataset.",
-                        self._epochs * limit)
-                    self.insufficient = True
+                    self.insufficient = _warn_ran_out(self._epochs * limit)
                 self._iterator = None
                 return
             count += 1
