@@ -217,3 +217,25 @@ def test_openmp_is_opened_once():
         threads._set_openmp(n)
         assert threads.openmp_threads() == n
     tf.config.threading.set_intra_op_parallelism_threads(0)
+
+
+def test_the_instant_count_of_other_processes_leaves_out_this_ones_threads():
+    # (OpenBLAS's threads spin on after a product: counted as other processes, they made an
+    # idle machine look busy at the first look after a pause)
+    import threading
+    stop = threading.Event()
+    big = np.ones((256, 256), np.float32)
+
+    def work():  # products release the interpreter lock: this thread stays runnable
+        while not stop.is_set():
+            big @ big
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    try:
+        own = max(threads._own_running() for _ in range(20))
+    finally:
+        stop.set()
+        worker.join()
+    assert own >= 2
+    assert threads._others_running() >= 0

@@ -198,13 +198,31 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _others_running():
-    """Threads of other processes runnable at this instant (this one's reader excluded)."""
+    """Threads of other processes runnable at this instant: all of the machine's less this
+    process's own (OpenBLAS's threads still spin for a while after a product)."""
     try:
         with open("/proc/loadavg") as loadavg:
             running = int(loadavg.read().split()[3].split("/")[0])
     except (OSError, ValueError, IndexError):
         return 0
-    return running - 1
+    return max(running - _own_running(), 0)
+
+
+def _own_running():
+    """This process's threads runnable at this instant (at least the calling one)."""
+    own = 0
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return 1
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat:
+                # the state follows the command's closing parenthesis
+                own += stat.read().rpartition(")")[2].split()[0] == "R"
+        except (OSError, IndexError):
+            continue
+    return max(own, 1)
 
 
 def adapt():
