@@ -36,13 +36,32 @@ def _data(seed=0, steps=3, shape=SHAPE):
     return w, [rng.standard_normal(shape).astype(np.float32) * (t + 1) for t in range(steps)]
 
 
+def _train_and_check(opt, data, reference):
+    """Trains a variable per (initial value, gradients) pair of `data` with `opt`, each step
+    updating all of them, and checks each against ``reference(initial value, gradients)``."""
+    variables = [tf.Variable(w) for w, _ in data]
+    for t in range(len(data[0][1])):
+        opt.apply_gradients([(tf.constant(grads[t]), var)
+                             for var, (_, grads) in zip(variables, data)])
+    for var, (w, grads) in zip(variables, data):
+        np.testing.assert_allclose(var.numpy(), reference(w, grads), rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture
+def chunk_counts(monkeypatch):
+    """The part counts of the updates split over the threads, with a budget of two and the
+    cores taken as idle whatever other processes do."""
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    monkeypatch.setattr(threads, "_look", lambda: None)
+    monkeypatch.setattr(threads, "contended", False)
+    parts, run_in_chunks = [], threads.in_chunks
+    monkeypatch.setattr(threads, "in_chunks",
+                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
+    return parts
+
+
 def test_keras_adam_matches_the_formula(path):
-    w, grads = _data()
-    var = tf.Variable(w)
-    opt = tf.keras.optimizers.Adam(0.01)
-    for g in grads:
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+    _train_and_check(tf.keras.optimizers.Adam(0.01), [_data()], _adam_reference)
 
 
 def test_adam_in_a_function_keeps_earlier_reads(path):
@@ -119,68 +138,35 @@ def test_scratch_buffers_serve_variables_of_any_size(path):
     # updates of variables of growing and shrinking sizes reuse the same buffers
     shapes = [(200, 200), (400, 300), (180, 190), (300, 300)]
     data = [_data(10 + i, steps=2, shape=s) for i, s in enumerate(shapes)]
-    variables = [tf.Variable(w) for w, _ in data]
-    opt = tf.keras.optimizers.RMSprop(0.01)
-    for t in range(2):
-        opt.apply_gradients([(tf.constant(grads[t]), var)
-                             for var, (_, grads) in zip(variables, data)])
-    for var, (w, grads) in zip(variables, data):
-        np.testing.assert_allclose(var.numpy(), _rmsprop_reference(w, grads), rtol=1e-5,
-                                   atol=1e-6)
+    _train_and_check(tf.keras.optimizers.RMSprop(0.01), data, _rmsprop_reference)
 
 
 def test_threads_updating_at_once(path):
     def train(seed):
-        w, grads = _data(seed, shape=(200 + seed, 300))
-        var = tf.Variable(w)
-        opt = tf.keras.optimizers.Adam(0.01)
-        for g in grads:
-            opt.apply_gradients([(tf.constant(g), var)])
-        np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5,
-                                   atol=1e-6)
+        _train_and_check(tf.keras.optimizers.Adam(0.01), [_data(seed, shape=(200 + seed, 300))],
+                         _adam_reference)
 
     in_threads(train, [(s,) for s in range(4)], repeat=3)
 
 
 @needs_onednn
-def test_a_large_variable_is_updated_in_parts_on_idle_threads(monkeypatch):
-    monkeypatch.setattr(threads, "budget", lambda: 2)
-    monkeypatch.setattr(threads, "_look", lambda: None)  # (whatever other processes do)
-    monkeypatch.setattr(threads, "contended", False)
-    parts, run_in_chunks = [], threads.in_chunks
-    monkeypatch.setattr(threads, "in_chunks",
-                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
-    w, grads = _data(5, shape=(701, 301))
-    var = tf.Variable(w)
-    opt = tf.keras.optimizers.Adam(0.01)
-    for g in grads:
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
-    assert parts == [2] * len(grads)
+def test_a_large_variable_is_updated_in_parts_on_idle_threads(chunk_counts):
+    data = [_data(5, shape=(701, 301))]
+    _train_and_check(tf.keras.optimizers.Adam(0.01), data, _adam_reference)
+    assert chunk_counts == [2] * len(data[0][1])
 
 
 @pytest.mark.parametrize("shape", [(), (0,), (0, 5), (7,), (8191,), (8192,), (97, 131),
                                    (2, 3, 4099)])
 def test_adam_of_any_size_matches_the_formula(path, shape):
-    w, grads = _data(6, steps=3, shape=shape)
-    var = tf.Variable(w)
-    opt = tf.keras.optimizers.Adam(0.01)
-    for g in grads:
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
+    _train_and_check(tf.keras.optimizers.Adam(0.01), [_data(6, steps=3, shape=shape)],
+                     _adam_reference)
 
 
 def test_adam_of_variables_of_one_size_in_turn(path):
     # two variables (and their slots) of one size take turns on the same native update
     data = [_data(7 + i, steps=3, shape=(120, 90)) for i in range(2)]
-    variables = [tf.Variable(w) for w, _ in data]
-    opt = tf.keras.optimizers.Adam(0.01)
-    for t in range(3):
-        opt.apply_gradients([(tf.constant(grads[t]), var)
-                             for var, (_, grads) in zip(variables, data)])
-    for var, (w, grads) in zip(variables, data):
-        np.testing.assert_allclose(var.numpy(), _adam_reference(w, grads), rtol=1e-5,
-                                   atol=1e-6)
+    _train_and_check(tf.keras.optimizers.Adam(0.01), data, _adam_reference)
 
 
 def test_raw_adam_with_a_transposed_gradient_and_changing_hyperparameters(path):
@@ -264,12 +250,7 @@ OPTIMIZERS = {
 @pytest.mark.parametrize("shape", [(), (0, 3), (97, 131), (701, 301)])
 def test_keras_optimizers_match_their_formulas(path, name, shape):
     make, reference = OPTIMIZERS[name]
-    w, grads = _data(9, steps=3, shape=shape)
-    var = tf.Variable(w)
-    opt = make()
-    for g in grads:
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), reference(w, grads), rtol=1e-5, atol=1e-6)
+    _train_and_check(make(), [_data(9, steps=3, shape=shape)], reference)
 
 
 @needs_onednn
@@ -313,18 +294,7 @@ def test_v1_rmsprop_with_momentum_matches_the_formula(path):
 
 @needs_onednn
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
-def test_other_optimizers_update_in_parts_on_idle_threads(monkeypatch, name):
-    monkeypatch.setattr(threads, "budget", lambda: 2)
-    monkeypatch.setattr(threads, "_look", lambda: None)  # (whatever other processes do)
-    monkeypatch.setattr(threads, "contended", False)
-    parts, run_in_chunks = [], threads.in_chunks
-    monkeypatch.setattr(threads, "in_chunks",
-                        lambda count, run: parts.append(count) or run_in_chunks(count, run))
+def test_other_optimizers_update_in_parts_on_idle_threads(chunk_counts, name):
     make, reference = OPTIMIZERS[name]
-    w, grads = _data(12, shape=(701, 301))
-    var = tf.Variable(w)
-    opt = make()
-    for g in grads:
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), reference(w, grads), rtol=1e-5, atol=1e-6)
-    assert parts and set(parts) == {2}
+    _train_and_check(make(), [_data(12, shape=(701, 301))], reference)
+    assert chunk_counts and set(chunk_counts) == {2}
