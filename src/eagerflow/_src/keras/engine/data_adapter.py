@@ -105,7 +105,8 @@ class _Arrays:
             batch = next(self._batches, None)
             if batch is None:
                 if limit is not None:
-                    self.insufficient = _warn_ran_out(self._epochs * limit)
+                    _warn_ran_out(self._epochs * limit)
+                    self.insufficient = True
                 return
             yield batch
 
@@ -201,17 +202,17 @@ class _Iterable:
         if self.steps is None:
             self.steps = count
             return
-        self.insufficient = _warn_ran_out(self._epochs * self.steps)
+        _warn_ran_out(self._epochs * self.steps)
+        self.insufficient = True
 
 
 def _warn_ran_out(batches):
-    """Logs Keras's warning that the data ran out before `batches` batches; True."""
+    """Logs Keras's warning that the data ran out before `batches` batches."""
     _logger.warning(
         "Your input ran out of data; interrupting training. Make sure that your dataset "
         "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
         "case, %d batches). You may need to use the repeat() function when building your "
         "dataset.", batches)
-    return True
 
 
 def _weighted(batch, class_weight):
@@ -261,7 +262,8 @@ class _DatasetAdapter:
                 batch = next(self._iterator)
             except StopIteration:
                 if limit is not None:
-                    self.insufficient = _warn_ran_out(self._epochs * limit)
+                    _warn_ran_out(self._epochs * limit)
+                    self.insufficient = True
                 self._iterator = None
                 return
             count += 1
