@@ -179,6 +179,8 @@ _ADAM = (("w", "m", "v", "g"), ("decay1", "decay2", "epsilon", "neg_alpha", "one
 def adam(w, m, v, alpha, decay1, decay2, epsilon, g):
     """In place: m += (g - m) decay1; v += (g*g - v) decay2;
     w -= alpha m / (sqrt(v) + epsilon). True when done."""
+    if w.size < MIN_SIZE:
+        return False
     return _update("adam", _ADAM, (w, m, v, g), (decay1, decay2, epsilon, -alpha, 1))
 
 
@@ -211,6 +213,8 @@ def rms_prop(w, ms, mom, lr, decay, momentum, epsilon, g):
     """In place: ms += (g*g - ms) decay; step = lr g / sqrt(ms + epsilon); w -= step, or
     with a momentum accumulator `mom` (None: none) mom = momentum mom + step; w -= mom.
     True when done."""
+    if w.size < MIN_SIZE:
+        return False
     if mom is None:
         return _update("rms_prop", _RMS_PROP, (w, ms, g), (decay, epsilon, -lr))
     return _update("rms_prop_momentum", _RMS_PROP_MOMENTUM, (w, ms, mom, g),
@@ -219,6 +223,8 @@ def rms_prop(w, ms, mom, lr, decay, momentum, epsilon, g):
 
 def adagrad(w, accum, lr, epsilon, g):
     """In place: accum += g*g; w -= lr g / sqrt(accum + epsilon). True when done."""
+    if w.size < MIN_SIZE:
+        return False
     return _update("adagrad", _ADAGRAD, (w, accum, g), (epsilon, -lr))
 
 
@@ -230,6 +236,8 @@ _MOMENTUM = (("w", "a", "g"), ("momentum", "neg_lr"), (
 
 def momentum(w, accum, lr, g, momentum):
     """In place: accum = momentum accum - lr g; w += accum. True when done."""
+    if w.size < MIN_SIZE_SIMPLE:
+        return False
     return _update("momentum", _MOMENTUM, (w, accum, g), (momentum, -lr), MIN_SIZE_SIMPLE)
 
 
@@ -239,6 +247,8 @@ _GRADIENT_DESCENT = (("w", "g"), ("neg_lr",), (
 
 def gradient_descent(w, lr, g):
     """In place: w -= lr g. True when done."""
+    if w.size < MIN_SIZE_SIMPLE:
+        return False
     return _update("gradient_descent", _GRADIENT_DESCENT, (w, g), (-lr,), MIN_SIZE_SIMPLE)
 
 
@@ -246,6 +256,8 @@ _WEIGHT_DECAY = (("w",), ("neg_rate",), (
     (api.BINARY_MUL, "w", "neg_rate", ((api.BINARY_ADD, "w"),), "w"),))
 
 
-def weight_decay(w, rate):
-    """In place: w -= w rate. True when done."""
-    return _update("weight_decay", _WEIGHT_DECAY, (w,), (-rate,), MIN_SIZE_DECAY)
+def weight_decay(w, decay, lr):
+    """In place: w -= w (decay lr). True when done."""
+    if w.size < MIN_SIZE_DECAY:
+        return False
+    return _update("weight_decay", _WEIGHT_DECAY, (w,), (-(decay * lr),), MIN_SIZE_DECAY)

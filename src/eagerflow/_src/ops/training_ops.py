@@ -80,7 +80,7 @@ def _complement(like, rate):
     """``1 - rate`` in `like`'s dtype. A rate given in float64 keeps the precision of
     tf_keras's ``1 - rate`` in Python (``1 - 0.999`` is 1e-3 to the last bit, ``1 -
     float32(0.999)`` 1.3e-5 off)."""
-    return like.dtype.type(1 - rate)
+    return like.dtype.type(1 - rate[()])
 
 
 def _approach(xp, average, target, rate, t):
@@ -162,20 +162,21 @@ def _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gr
     instead of m."""
     _check_dense(var, grad)
     m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
-    alpha = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    alpha = lr[()] * xp.sqrt(1 - beta2_power[()]) / (1 - beta1_power[()])
+    decay1, decay2 = _complement(w, beta1), _complement(w, beta2)
     if vhat is None and not use_nesterov and onednn_training.adam(
-            w, m, v, alpha, _complement(w, beta1), _complement(w, beta2), epsilon, grad):
+            w, m, v, alpha, decay1, decay2, epsilon, grad):
         return ()
     t = _scratch(xp, w)
-    _approach(xp, m, grad, _complement(w, beta1), t)
-    _approach(xp, v, xp.multiply(grad, grad, out=t), _complement(w, beta2), t)
+    _approach(xp, m, grad, decay1, t)
+    _approach(xp, v, xp.multiply(grad, grad, out=t), decay2, t)
     if vhat is not None:
         vhat = _own(xp, vhat)
         v = xp.maximum(vhat, v, out=vhat)
     xp.sqrt(v, out=t)
     t += epsilon
     if use_nesterov:
-        m = m * beta1 + grad * _complement(w, beta1)
+        m = m * beta1 + grad * decay1
     step = xp.multiply(m, alpha, out=_scratch(xp, w, 1))
     step /= t
     w -= step
@@ -373,7 +374,7 @@ def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
 def _keras_weight_decay(xp, var, weight_decay, lr):
     """var -= var * weight_decay * lr (decoupled weight decay, before the gradient step)."""
     w = _own(xp, var)
-    if onednn_training.weight_decay(w, weight_decay * lr):
+    if onednn_training.weight_decay(w, weight_decay, lr):
         return ()
     t = xp.multiply(w, weight_decay, out=_scratch(xp, w))
     t *= lr
