@@ -338,3 +338,20 @@ def test_first_adam_step_agrees_with_tf_keras_to_the_bit():
     var = tf.Variable(1.0)
     tf.keras.optimizers.Adam(0.1).minimize(lambda: var ** 2, [var])
     assert float(var) == 0.900000810623169  # tf_keras 2.21 prints 0.9000008
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("name,kwargs", [
+    ("Adam", {"learning_rate": 0.1}), ("AdamW", {"learning_rate": 0.1, "weight_decay": 0.1}),
+    ("RMSprop", {"learning_rate": 0.1}), ("RMSprop", {"learning_rate": 0.1, "momentum": 0.5}),
+    ("Adagrad", {"learning_rate": 0.1}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9})])
+def test_small_variables_update_alike_eagerly_and_in_a_function(name, kwargs, dtype):
+    # eagerly the step's scalars reach the kernels as 0-d arrays, in a function as NumPy
+    # scalars: both give the same bits, with non-finite gradients too
+    grads = [g.astype(np.float32) for g in _DENSE]
+    grads[1][0, 0], grads[2][1, 1], grads[3][2, 2] = np.nan, np.inf, -np.inf
+    got = [_train(name, kwargs, grads, traced, _W0, getattr(tf, dtype))[0]
+           for traced in (False, True)]
+    assert got[0].dtype == getattr(tf, dtype).as_numpy_dtype
+    bits = f"u{got[0].itemsize}"  # (NaNs and signed zeros alike too)
+    np.testing.assert_array_equal(got[0].view(bits), got[1].view(bits))
