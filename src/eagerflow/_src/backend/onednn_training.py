@@ -29,9 +29,12 @@ from eagerflow._src.backend import onednn
 from eagerflow._src.backend import onednn_api as api
 from eagerflow._src.backend import threads
 
-# Below this many elements NumPy's dozen passes, in cache, cost less than three native calls
-# (measured: Adam about as fast at 8k elements, 1.5x at 32k, 2.2x at 200k).
-MIN_SIZE = 1 << 13
+# Below this many elements NumPy's dozen passes cost less than three native calls. In cache
+# they are about as fast at 8k elements (1.5x at 32k, 2.2x at 200k), but inside a training
+# step, where the arrays and the native code come back cold after the backward pass, NumPy
+# took 40% of oneDNN's time at 9k elements (ResNet's 3x3x32x32 kernel), 45% at 16k (an
+# LSTM's 64x256 recurrent kernel), about the same at 18k and 32k, and 1.5x at 37k.
+MIN_SIZE = 1 << 15
 # Updates without a square root or division take a few NumPy passes, cheap in cache, and
 # gain from this size (measured: SGD, with or without momentum, about as fast at 64k
 # elements, 1.2-1.3x at 128k, 1.4-1.6x at 200k; weight decay's one pass 1.4x at 64k).
