@@ -176,14 +176,30 @@ def test_kernels_that_share_the_cores_keep_the_budget_under_load(monkeypatch):
     tick()
     with tf.GradientTape() as tape:
         y = tf.nn.conv2d(x, w, 1, "SAME")
-    # the convolution waits at OpenMP's passive barriers: both threads, as TF keeps its pool
-    assert threads.contended and threads.openmp_threads() == 2
+    # the convolution waits at OpenMP's passive barriers: twice as many threads as the
+    # budget, each getting its share of the busy cores, as TF keeps its pools
+    assert threads.contended and threads.openmp_threads() == 2 * threads.CONTENDED_SHARES
     dw = tape.gradient(y, w)
     # the filter gradient's kernel spins while its threads meet: one thread under load
     assert threads.openmp_threads() == 1
     # the centre tap sees every position of its input channel
     sums = x.numpy().sum(axis=(0, 1, 2))
     np.testing.assert_allclose(dw.numpy()[1, 1], np.repeat(sums[:, None], 4, 1), rtol=1e-5)
+
+
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+def test_a_budget_set_caps_the_kernels_that_share_the_cores_under_load(restore_budget,
+                                                                       monkeypatch):
+    """More threads than the budget only where no budget was set."""
+    tick = _fake_load(monkeypatch, 1.5)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+    x = tf.constant(np.arange(2 * 6 * 6 * 3, dtype=np.float32).reshape(2, 6, 6, 3) / 100)
+    tick()
+    tick()
+    y = tf.nn.conv2d(x, np.ones((3, 3, 3, 4), np.float32), 1, "SAME")
+    assert threads.contended and threads.openmp_threads() == 2
+    np.testing.assert_allclose(y.numpy()[0, 1, 1], [x.numpy()[0, :3, :3].sum()] * 4,
+                               rtol=1e-5)
 
 
 def test_work_in_chunks_returns_results_in_order_and_raises_failures(monkeypatch):
