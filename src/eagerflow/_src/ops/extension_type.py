@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import math_ops, reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices, IndexedSlicesSpec
 
 _NO_DEFAULT = object()
 _BUILDING = "_tf_extension_type_building"
@@ -417,6 +418,11 @@ class BatchableExtensionType(ExtensionType):
     _tf_extension_type_base = True
 
 
+# value class -> its spec's `from_value`, for values that are not composites here (a
+# TensorArray, an IndexedSlices) but have a spec of their own
+value_specs = {IndexedSlices: IndexedSlicesSpec.from_value}
+
+
 @export("type_spec_from_value")
 def type_spec_from_value(value):
     """The spec of `value`: its ``_type_spec`` for a composite, else a `TensorSpec` of it as
@@ -428,6 +434,9 @@ def type_spec_from_value(value):
     spec = getattr(value, "_type_spec", None)
     if spec is not None:
         return spec
+    for cls in type(value).__mro__:
+        if cls in value_specs:
+            return value_specs[cls](value)
     try:
         tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
     except (TypeError, ValueError):
