@@ -41,13 +41,13 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator, scoped_source
-from eagerflow._src.data.optional_ops import Optional
+from eagerflow._src.data.optional_ops import Optional, OptionalSpec  # noqa: F401
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
@@ -360,45 +360,6 @@ class GraphOptional(Optional):
 
     def __repr__(self):
         return f"<tf.experimental.Optional element_spec={self._spec!r}>"
-
-
-@export("OptionalSpec")
-class OptionalSpec(FieldSpec):
-    """The type of an `Optional` of elements of `element_spec`; its one component is the
-    optional's variant tensor (so loops and conds carry optionals).
-
-    >>> tf.OptionalSpec(tf.TensorSpec([3], tf.int32))
-    OptionalSpec(TensorSpec(shape=(3,), dtype=tf.int32, name=None),)
-    """
-
-    __slots__ = ("_element_spec",)
-
-    def __init__(self, element_spec):
-        self._element_spec = element_spec
-
-    element_spec = property(lambda self: self._element_spec)
-    _component_specs = property(lambda self: [TensorSpec([], _d.variant)])
-    value_type = property(lambda self: Optional)
-
-    def _serialize(self):
-        return (self._element_spec,)
-
-    @classmethod
-    def from_value(cls, value):
-        if not isinstance(value, Optional):
-            raise TypeError(f"Expected value to be an Optional, but saw: {type(value)}")
-        return cls(value.element_spec)
-
-    def _to_components(self, value):
-        variant = getattr(value, "_variant_tensor", None)
-        if variant is None:  # an optional made eagerly holds its value
-            flat = (tuple(t._data for t in structure.flatten(value._value))
-                    if value._has_value else None)
-            variant = _wrap(OptionalValue(flat))
-        return (variant,)
-
-    def _from_components(self, components):
-        return GraphOptional(components[0], self._element_spec)
 
 
 class GraphIterator(Iterator):
