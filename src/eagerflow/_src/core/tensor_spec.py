@@ -107,6 +107,11 @@ class TensorSpec(TypeSpec):
         return TensorSpec, (self._shape, self._dtype, self._name)
 
 
+# value class -> its spec's `from_value`, for values that are not composites but have a spec
+# of their own (a TensorArray, an IndexedSlices): what `tf.type_spec_from_value` gives
+value_specs = {}
+
+
 class FieldSpec(TypeSpec):
     """A spec described by the tuple of its fields, `_serialize()` (shapes, dtypes, specs,
     flags), as TF's generic `TypeSpec` is: printed as ``Name(fields...)``, equal when the

@@ -6,7 +6,6 @@ from eagerflow._src.core import errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
-from eagerflow._src.data import structure
 
 
 @export("experimental.Optional", "data.experimental.Optional")
@@ -27,6 +26,7 @@ class Optional:
 
     @staticmethod
     def from_value(value):
+        from eagerflow._src.data import structure  # noqa: PLC0415 (tf.data's, when used)
         value = structure.normalize(value)
         return Optional(value, structure.spec_of(value), True)
 
@@ -48,6 +48,7 @@ class Optional:
 
     def get_value(self, name=None):
         if not self._has_value:
+            from eagerflow._src.data import structure  # noqa: PLC0415
             # (TF's kernel, named by the count of the value's tensors)
             raise errors.eager_error(
                 errors.InvalidArgumentError, "OptionalGetValue",
@@ -87,6 +88,7 @@ class OptionalSpec(FieldSpec):
         return cls(value.element_spec)
 
     def _to_components(self, value):
+        from eagerflow._src.data import structure  # noqa: PLC0415
         from eagerflow._src.data.iterator_graph import OptionalValue, _wrap  # noqa: PLC0415
         variant = getattr(value, "_variant_tensor", None)
         if variant is None:  # an optional made eagerly holds its value

@@ -21,8 +21,8 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
-from eagerflow._src.ops import array_ops, cast_ops, extension_type, list_ops
+from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
+from eagerflow._src.ops import array_ops, cast_ops, list_ops
 
 
 @export("TensorArray")
@@ -143,7 +143,7 @@ class TensorArraySpec(FieldSpec):
                                self._infer_shape and all(o._infer_shape for o in others))
 
 
-extension_type.value_specs[TensorArray] = TensorArraySpec.from_value
+value_specs[TensorArray] = TensorArraySpec.from_value
 
 
 class _EagerTensorArray(TensorArray):

@@ -20,9 +20,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
-from eagerflow._src.ops.indexed_slices import IndexedSlices, IndexedSlicesSpec
 
 _NO_DEFAULT = object()
 _BUILDING = "_tf_extension_type_building"
@@ -416,11 +415,6 @@ class BatchableExtensionType(ExtensionType):
     along the leading dimension of its tensor fields."""
 
     _tf_extension_type_base = True
-
-
-# value class -> its spec's `from_value`, for values that are not composites here (a
-# TensorArray, an IndexedSlices) but have a spec of their own
-value_specs = {IndexedSlices: IndexedSlicesSpec.from_value}
 
 
 @export("type_spec_from_value")

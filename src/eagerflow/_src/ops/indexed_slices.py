@@ -13,7 +13,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
+from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import late
 
 
@@ -108,6 +108,9 @@ class IndexedSlicesSpec(FieldSpec):
 
     def _from_components(self, components):
         return IndexedSlices(*components)
+
+
+value_specs[IndexedSlices] = IndexedSlicesSpec.from_value
 
 
 def add_sparse_or_dense(a, b):
