@@ -365,15 +365,21 @@ def _canonical_signatures(root, signatures, default=None):
 def _input_keys(concrete):
     """The signature's name of each input of `concrete` (a spec's name, else its argument's)."""
     keys = []
+    inputs = iter(concrete.inputs)
     for name, _, value in concrete._parameters():
         leaves = [v for v in nest.flatten(value)
                   if isinstance(v, TensorSpec) or _is_ragged_spec(v)]
         for i, spec in enumerate(leaves):
             key = getattr(spec, "name", None) or (name if len(leaves) == 1 else f"{name}_{i}")
             if isinstance(spec, TensorSpec):
-                keys.append(key)
+                # (a nested spec is named by its path; TF's key is its placeholder's name)
+                placeholder = next(inputs, None)
+                keys.append(key if len(leaves) == 1 or placeholder is None
+                            else placeholder.op.name)
             else:  # a ragged tensor's components, as TF names them: x, x_1, x_2, ...
                 keys += [f"{key}_{j}" if j else key for j in range(len(spec._component_specs))]
+                for _ in spec._component_specs:
+                    next(inputs, None)
     if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
         keys = [t.op.name for t in concrete.inputs]
     return keys
