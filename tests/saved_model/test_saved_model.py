@@ -974,3 +974,34 @@ def test_custom_gradients_can_be_left_out_of_a_saved_model(tmp_path):
         tf.saved_model.save(m, str(tmp_path / str(keep)), options=options)
         with open(str(tmp_path / str(keep) / "saved_model.pb"), "rb") as f:
             assert (b"internal_grad_fn" in f.read()) == keep
+
+
+def test_custom_gradients_of_called_functions_and_branches_are_saved(tmp_path):
+    @tf.custom_gradient
+    def scaled_grad(x):
+        e = tf.exp(x)  # (read by the gradient alone: no output needs it)
+        return tf.identity(x), lambda dy: tf.clip_by_value(dy, -0.5, 0.5) * e
+
+    @tf.function
+    def inner(x):
+        return scaled_grad(x)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def called(self, x):
+            return tf.reduce_sum(inner(x) * 3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def branched(self, x):
+            return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(scaled_grad(x) * 3.0),
+                           lambda: 0.0)
+
+    tf.saved_model.save(M(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant([1.0, 2.0])
+    for fn in (loaded.called, loaded.branched):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), 0.5 * np.exp([1.0, 2.0]),
+                                   rtol=1e-6)

@@ -880,8 +880,11 @@ class _Writer:
         nodes naming the function they belong to. A gradient reading values of a function
         the SavedModel does not list is left out (the loaded op then has no gradient)."""
         done = set()
-        for name, cf in list(self.written.items()):
-            for op in cf.graph.get_operations():
+        functions = [(name, cf.graph, cf.inputs, cf) for name, cf in self.written.items()]
+        functions += [(name, getattr(body, "graph", body), list(body.inputs), body)
+                      for name, body in self.library.written()]  # (called ones, branches)
+        for name, graph, inputs, source in functions:
+            for op in graph.get_operations():
                 op_type = (op.attrs or {}).get("_gradient_op_type")
                 if op_type is None or op_type in done:
                     continue
@@ -892,13 +895,13 @@ class _Writer:
                 traced = _trace_gradient(grad, op)
                 if traced is None:
                     continue
-                names = {id(t): i for i, t in enumerate(cf.inputs)}
+                names = {id(t): i for i, t in enumerate(inputs)}
                 fdef = self.library.functions[name]
                 captured = {}
                 for outer, _ in traced.graph.captures:
                     if not isinstance(outer, SymbolicTensor):
                         continue
-                    if outer.graph is not cf.graph:
+                    if outer.graph is not graph:
                         break
                     if id(outer) in names:  # (an argument: the placeholder of its name)
                         tensor = f"{fdef.signature.input_arg[names[id(outer)]].name}:0"
@@ -910,11 +913,32 @@ class _Writer:
                     node.captured_tensor.name = tensor
                     node.captured_tensor.concrete_function = name
                 else:
+                    if not self._keep_captured(name, source, traced.graph.captures):
+                        continue
                     for key, node in captured.items():
                         self.constants[key] = len(self.graph.objects) + len(self.extra)
                         self.extra.append(node)
                     self.graph_def.library.registered_gradients.add(
                         gradient_func=self.concrete(traced), registered_op_type=op_type)
+
+    def _keep_captured(self, name, source, captures):
+        """Writes FunctionDef `name` again (from `source`) with the ops of the forward values
+        a gradient function reads when they are not written (no output needs them); False
+        when that would change its arguments."""
+        fdef = self.library.functions[name]
+        present = {n.name for n in fdef.node_def} | {a.name for a in fdef.signature.input_arg}
+        missing = [outer for outer, _ in captures if isinstance(outer, SymbolicTensor) and
+                   outer.op.type != "Placeholder" and outer.op.name not in present]
+        if not missing:
+            return True
+        again = gd.function_def(source, name, self.library, keep=missing)
+        if [a.name for a in again.signature.input_arg] != \
+                [a.name for a in fdef.signature.input_arg]:
+            self.library.functions[name] = fdef
+            return False
+        for i, attrs in fdef.arg_attr.items():
+            again.arg_attr[i].CopyFrom(attrs)
+        return True
 
     def _node_name(self, name):
         name = "".join(c if c.isalnum() or c in "_-./" else "_" for c in name)
