@@ -35,12 +35,13 @@ from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
+from eagerflow._src.data.optional_ops import OptionalSpec  # noqa: F401
 from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from eagerflow._src.graph.functional_ops import (  # noqa: F401
     foldl, foldr, map_fn, scan, vectorized_map)
 from eagerflow._src.graph.hessians import hessians  # noqa: F401
-from eagerflow._src.graph.tensor_array import TensorArray  # noqa: F401
+from eagerflow._src.graph.tensor_array import TensorArray, TensorArraySpec  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat, einsum,
     expand_dims, eye, fill, gather, gather_nd, linspace, meshgrid, one_hot, ones, ones_like, pad,
@@ -58,7 +59,7 @@ from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.edit_distance_ops import edit_distance  # noqa: F401
 from eagerflow._src.ops.extension_type import type_spec_from_value  # noqa: F401
-from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: F401
+from eagerflow._src.ops.indexed_slices import IndexedSlices, IndexedSlicesSpec  # noqa: F401
 from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initializer  # noqa: F401

@@ -50,9 +50,11 @@ def test_mutations_wrap_what_they_add():
     m.d["z"] = [7]
     m.d.update(q={"r": 1})
     m.d.setdefault("s", [])
-    assert [type(v) for v in m.a] == [DictWrapper, ListWrapper, ListWrapper, ListWrapper]
+    assert [type(v).__name__ for v in m.a] == ["_DictWrapper", "ListWrapper", "ListWrapper",
+                                               "ListWrapper"]
+    assert all(isinstance(v, (DictWrapper, ListWrapper)) for v in m.a)
     assert type(m.a) is ListWrapper
-    assert all(type(m.d[k]) is w for k, w in
+    assert all(isinstance(m.d[k], w) for k, w in
                (("z", ListWrapper), ("q", DictWrapper), ("s", ListWrapper)))
 
 
@@ -104,3 +106,45 @@ def test_a_dict_whose_keys_do_not_sort_fails_to_list_variables_as_in_tf():
             assert isinstance(e.__cause__, TypeError)
         else:
             raise AssertionError(f"{listing} listed a dict whose keys do not sort")
+
+
+def test_a_wrapper_shares_the_list_or_dict_its_caller_still_holds():
+    items, table = [1, 2], {"a": 1}
+    m = _module(items=items, table=table)
+    m.items.append(3)  # through the attribute: the caller's list changes too
+    m.table["b"] = 2
+    assert items == [1, 2, 3] and table == {"a": 1, "b": 2}
+    items.append(4)  # the caller's change: seen through the attribute
+    table["c"] = 3
+    del items[0]
+    assert list(m.items) == [2, 3, 4] and len(m.items) == 3 and m.items[-1] == 4
+    assert dict(m.table) == {"a": 1, "b": 2, "c": 3} and m.table["c"] == 3
+    assert type(m.items).__name__ == "ListWrapper" and isinstance(m.items, ListWrapper)
+    assert type(m.table).__name__ == "_DictWrapper" and isinstance(m.table, DictWrapper)
+    assert repr(m.items) == "ListWrapper([2, 3, 4])"
+
+
+def test_variables_appended_to_a_shared_list_are_tracked():
+    variables = [tf.Variable(1.0)]
+    m = _module(held=variables)
+    variables.append(tf.Variable(2.0))
+    assert [v.numpy() for v in m.trainable_variables] == [1.0, 2.0]
+
+
+def test_layers_appended_to_a_list_after_assigning_it_are_the_models():
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            blocks = []
+            self.blocks = blocks
+            for _ in range(2):
+                blocks.append(tf.keras.layers.Dense(2, kernel_initializer="ones"))
+
+        def call(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+    model = Model()
+    assert model(tf.ones([1, 2])).numpy().tolist() == [[4.0, 4.0]]
+    assert len(model.trainable_variables) == 4 and len(model.layers) == 2

@@ -96,3 +96,68 @@ def test_tensor_spec_most_specific_compatible_type():
     with pytest.raises(ValueError, match="No TypeSpec is compatible with both "
                                          r"TensorSpec\(shape=\(2,\), dtype=tf.float32"):
         tf.TensorSpec([2]).most_specific_compatible_type(tf.TensorSpec([2], tf.int32))
+
+
+def test_tensor_array_spec_as_tf_prints_and_compares_it():
+    s = tf.TensorArraySpec([2], tf.float32, dynamic_size=True)
+    assert isinstance(s, tf.TypeSpec) and s.value_type is tf.TensorArray
+    assert repr(s) == "TensorArraySpec(TensorShape([2]), tf.float32, True, True)"
+    assert repr(tf.TensorArraySpec()) == "TensorArraySpec(TensorShape(None), tf.float32, False, True)"
+    assert s == tf.TensorArraySpec([2], tf.float32, True)
+    assert hash(s) == hash(tf.TensorArraySpec([2], tf.float32, True))
+    assert s != tf.TensorArraySpec([2], tf.float32, False)
+    # infer_shape aside; dtype and dynamic_size must agree
+    assert s.is_compatible_with(tf.TensorArraySpec([None], tf.float32, True, False))
+    assert not s.is_compatible_with(tf.TensorArraySpec([2], tf.int32, True))
+    assert repr(s.most_specific_compatible_type(tf.TensorArraySpec([None], tf.float32, True,
+                                                                   False))) == \
+        "TensorArraySpec(TensorShape([2]), tf.float32, True, False)"
+    with pytest.raises(ValueError, match="No TypeSpec is compatible with both"):
+        s.most_specific_compatible_type(tf.TensorArraySpec([2], tf.float32, False))
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+    assert s.is_compatible_with(ta)
+    assert repr(tf.type_spec_from_value(tf.TensorArray(tf.float32, size=2))) == \
+        "TensorArraySpec(TensorShape(None), tf.float32, False, True)"
+
+    @tf.function(input_signature=[tf.TensorArraySpec([], tf.float32)])
+    def stack(ta):
+        return ta.stack()
+    assert stack.get_concrete_function().output_shapes == tf.TensorShape([None])
+
+
+def test_optional_spec_as_tf_prints_and_traces_it():
+    spec = tf.OptionalSpec(tf.TensorSpec([], tf.int32))
+    assert isinstance(spec, tf.TypeSpec)
+    assert repr(spec) == "OptionalSpec(TensorSpec(shape=(), dtype=tf.int32, name=None),)"
+    assert spec == tf.type_spec_from_value(tf.experimental.Optional.from_value(tf.constant(1)))
+    assert spec.is_compatible_with(tf.OptionalSpec(tf.TensorSpec(None, tf.int32)))
+    assert not spec.is_compatible_with(tf.OptionalSpec(tf.TensorSpec([], tf.float32)))
+    wider = tf.OptionalSpec(tf.TensorSpec([3], tf.int32)).most_specific_compatible_type(
+        tf.OptionalSpec(tf.TensorSpec([None], tf.int32)))
+    assert repr(wider) == "OptionalSpec(TensorSpec(shape=(None,), dtype=tf.int32, name=None),)"
+
+    @tf.function(input_signature=[spec])
+    def get_or_zero(o):
+        return tf.cond(o.has_value(), o.get_value, lambda: 0)
+    assert get_or_zero(tf.experimental.Optional.from_value(tf.constant(5))).numpy() == 5
+    assert get_or_zero(tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32))).numpy() == 0
+
+
+def test_indexed_slices_spec_as_tf_prints_and_compares_it():
+    s = tf.IndexedSlicesSpec([10, 3], tf.float32)
+    assert isinstance(s, tf.TypeSpec) and s.value_type is tf.IndexedSlices
+    assert repr(s) == ("IndexedSlicesSpec(TensorShape([10, 3]), tf.float32, tf.int64, None, "
+                       "TensorShape([None]))")
+    assert s.is_compatible_with(tf.IndexedSlicesSpec([None, 3]))
+    assert not s.is_compatible_with(tf.IndexedSlicesSpec([10, 3], tf.int32))
+    assert repr(s.most_specific_compatible_type(tf.IndexedSlicesSpec([4, 3]))) == (
+        "IndexedSlicesSpec(TensorShape([None, 3]), tf.float32, tf.int64, None, "
+        "TensorShape([None]))")
+    value = tf.IndexedSlices(tf.ones([1, 2]), tf.constant([1], tf.int64),
+                             tf.constant([4, 2], tf.int64))
+    assert repr(tf.type_spec_from_value(value)) == (
+        "IndexedSlicesSpec(TensorShape([4, 2]), tf.float32, tf.int64, tf.int64, "
+        "TensorShape([1]))")
+    assert repr(tf.type_spec_from_value(tf.IndexedSlices(tf.ones([1, 2]), tf.constant([1])))) \
+        == ("IndexedSlicesSpec(TensorShape([None, 2]), tf.float32, tf.int32, None, "
+            "TensorShape([1]))")

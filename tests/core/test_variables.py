@@ -140,3 +140,13 @@ def test_write_without_read_returns_operation_in_function_and_none_eagerly():
 
     assert float(f()) == 4.0
     assert types == ["AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"]
+
+
+def test_variables_are_resource_variables_as_in_tf():
+    v = tf.Variable(1.0)
+    assert type(v).__name__ == "ResourceVariable" and type(v) is not tf.Variable
+    assert isinstance(v, tf.Variable) and issubclass(type(v), tf.Variable)
+    assert type(tf.Variable([1, 2], trainable=False)).__name__ == "ResourceVariable"
+    with pytest.raises(TypeError, match="object of type 'ResourceVariable' has no len"):
+        len(v)
+    assert type(copy.deepcopy(v)).__name__ == "ResourceVariable"

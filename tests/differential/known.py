@@ -84,6 +84,10 @@ _SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's record
              "tests/ops/test_spectral_ops.py")
 _COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
 NOT_SWEPT = {
+    "math.approx_max_k": "exact top-k as TF's CPU kernel: compared with TF's values in "
+                         "tests/ops/test_reduction_ops.py",
+    "math.approx_min_k": "TF's CPU has no kernel (XLA's only): compared with XLA's values in "
+                         "tests/ops/test_reduction_ops.py",
     "bitcast": "reinterprets bytes: compared with TF's values and errors in tests/ops/test_bitcast.py",
     "broadcast_static_shape": "takes TensorShape objects, no tensors: tested in tests/core/test_tensor_shape.py",
     "Assert": "tf.debugging.Assert under its top-level name: tested in tests/compat/test_toplevel.py",

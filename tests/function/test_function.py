@@ -697,3 +697,28 @@ def test_types_experimental_names_the_function_and_tensor_like_types():
     for value in (tf.constant(1), tf.Variable(1.0), 1.5, [1, 2], np.zeros(2)):
         assert isinstance(value, tf.types.experimental.TensorLike)
     assert not isinstance(object(), tf.types.experimental.TensorLike)
+
+
+def test_nested_input_specs_are_named_by_their_path_as_in_tf(tmp_path):
+    @tf.function(input_signature=[{"a": tf.TensorSpec([2], tf.float32),
+                                   "b": (tf.TensorSpec([], tf.int32),
+                                         tf.TensorSpec([None], tf.float32, name="named"))}])
+    def g(d):
+        return d["a"]
+    cf = g.get_concrete_function()
+    assert repr(cf.structured_input_signature) == (
+        "(({'a': TensorSpec(shape=(2,), dtype=tf.float32, name='d_a'), "
+        "'b': (TensorSpec(shape=(), dtype=tf.int32, name='d_b_0'), "
+        "TensorSpec(shape=(None,), dtype=tf.float32, name='named'))},), {})")
+    assert [t.name for t in cf.inputs] == ["d:0", "d_1:0", "named:0"]
+    h = tf.function(lambda x, y: x + y[0]).get_concrete_function(tf.TensorSpec([2]),
+                                                                 [tf.TensorSpec([2])])
+    assert [s.name for s in tf.nest.flatten(h.structured_input_signature)] == ["x", "y_0"]
+    m = tf.Module()
+    m.g = g
+    tf.saved_model.save(m, str(tmp_path))  # (the signature's keys: the placeholders')
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert sorted(loaded.signatures["serving_default"].structured_input_signature[1]) == \
+        ["d", "d_1", "named"]
+    assert repr(loaded.g.concrete_functions[0].structured_input_signature) == \
+        repr(cf.structured_input_signature)

@@ -767,3 +767,44 @@ def test_unsorted_top_k_returns_tf_kernels_heap_order():
     # all of a row, or its maximum, come sorted as with sorted=True
     assert tf.math.top_k([1, 3, 2], 3, sorted=False).indices.numpy().tolist() == [1, 2, 0]
     assert tf.math.top_k([1, 3, 2], 1, sorted=False).indices.numpy().tolist() == [1]
+
+
+def test_unique_v2_finds_unique_slices_along_an_axis_as_tf():
+    x = tf.constant([[1, 0, 1], [1, 0, 1], [2, 0, 0]])
+    y, idx = tf.raw_ops.UniqueV2(x=x, axis=[0])
+    assert y.numpy().tolist() == [[1, 0, 1], [2, 0, 0]] and idx.numpy().tolist() == [0, 0, 1]
+    y, idx = tf.raw_ops.UniqueV2(x=x, axis=[-1])
+    assert y.numpy().tolist() == x.numpy().tolist() and idx.numpy().tolist() == [0, 1, 2]
+    y, idx = tf.raw_ops.UniqueV2(x=tf.zeros([0, 2]), axis=[0])
+    assert y.shape == [0, 2] and idx.shape == [0]
+    for axis, message in (([2], r"axis has to be between \[0, 2\)"),
+                          ([0, 1], "axis does not support input tensors larger than 1 elements")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.UniqueV2(x=x, axis=axis)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="unique expects a 1D vector"):
+        tf.raw_ops.UniqueV2(x=tf.constant(1), axis=[])
+    traced = tf.function(lambda x: tf.raw_ops.UniqueV2(x=x, axis=[1])).get_concrete_function(
+        tf.TensorSpec([None, 3], tf.int32))
+    assert [s.as_list() for s in traced.output_shapes] == [[None, None], [3]]
+
+
+def test_approx_max_and_min_k_are_exact_top_k_as_on_tfs_cpu():
+    v = tf.constant([[0.1, 0.9, 0.3, 0.7], [5., 4., 3., 2.]])
+    found = tf.math.approx_max_k(v, 2)
+    assert type(found).__name__ == "ApproxTopK"
+    assert found.indices.numpy().tolist() == [[1, 3], [0, 1]]
+    assert tf.math.approx_min_k(v, 2).indices.numpy().tolist() == [[0, 2], [3, 2]]
+    ties = tf.constant([1., 2., 2., 1.])
+    assert tf.math.approx_max_k(ties, 3).indices.numpy().tolist() == [1, 2, 0]
+    assert tf.math.approx_min_k(ties, 3).indices.numpy().tolist() == [0, 3, 1]
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        low = tf.math.approx_min_k(v, 1, reduction_dimension=0)
+        loss = tf.reduce_sum(low.values * [[1., 2., 3., 4.]])
+    assert low.indices.numpy().tolist() == [[0, 0, 0, 0]]
+    assert tape.gradient(loss, v).numpy().tolist() == [[1, 2, 3, 4], [0, 0, 0, 0]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="input must have at least k columns. Had 4, needed 5"):
+        tf.math.approx_max_k(v, 5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        tf.math.approx_max_k(tf.constant([1, 3, 2]), 2)

@@ -140,3 +140,63 @@ def dense_table_module(tf):
 
     m.lookup = lookup
     return m
+
+
+CUSTOM_GRADIENT_X = [1.0, -2.0, 0.5]
+
+
+def custom_gradient_module(tf):
+    """A `tf.Module` whose signed functions use `tf.custom_gradient`: `f` one whose gradient
+    reads a forward value (log1pexp's exp) and clips, `g` one that reads a variable."""
+
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+
+        def grad(upstream):
+            return tf.clip_by_value(upstream * (1 - 1 / (1 + e)), -0.5, 0.5)
+        return tf.math.log(1 + e), grad
+
+    class CustomGradients(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0, name="v")
+            self.w = tf.Variable(3.0, name="w")
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+        def f(self, x):
+            return tf.reduce_sum(log1pexp(x * self.v))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+        def g(self, x):
+            @tf.custom_gradient
+            def scale(x):
+                def grad(dy, variables=None):
+                    return dy * self.w * 10.0, [tf.reduce_sum(dy * x) * 100.0]
+                return x * self.w, grad
+            return tf.reduce_sum(scale(x))
+
+    return CustomGradients
+
+
+def custom_gradient_results(tf, m):
+    """The values and gradients of `m`'s functions (a custom_gradient_module's, loaded) on
+    CUSTOM_GRADIENT_X, eagerly and in a tf.function, as JSON-ready lists."""
+    x = tf.constant(CUSTOM_GRADIENT_X)
+    out = {}
+    for name, fn, variable in (("f", m.f, m.v), ("g", m.g, m.w),
+                               ("signature_f", lambda x: m.signatures["f"](x=x)["output_0"],
+                                m.v)):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        dx, dv = tape.gradient(y, [x, variable])
+        out[name] = [float(y.numpy()), dx.numpy().tolist(), float(dv.numpy())]
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = m.f(x) + m.g(x)
+        return tape.gradient(y, [m.v, m.w])
+    out["traced"] = [float(t.numpy()) for t in step(x)]
+    return out

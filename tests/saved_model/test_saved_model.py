@@ -3,13 +3,15 @@ those written here load back, and TF loaded them (data/load_ours_in_tf.py record
 computed)."""
 import json
 import os
+import re
 import shutil
 
 import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.saved_model.programs import DENSE_KEYS, affine_class
+from tests.saved_model.programs import (
+    DENSE_KEYS, affine_class, custom_gradient_module, custom_gradient_results)
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -925,3 +927,81 @@ def test_a_keras_savedmodel_holds_every_layers_functions_as_tf_keras_saves_them(
                                recorded["functional_regularization_losses"], rtol=1e-6)
     assert type(loaded.optimizer).__name__ == "RestoredOptimizer"  # (as TF revives it)
     assert int(loaded.optimizer.iterations) == 1
+
+
+def _assert_results(got, want):
+    assert got.keys() == want.keys()
+    for key in want:
+        for g, w in zip(got[key], want[key]):
+            np.testing.assert_allclose(g, w, rtol=1e-6, err_msg=key)
+
+
+def test_tf_custom_gradients_load_and_differentiate_with_the_saved_gradients():
+    """TF's SavedModel of programs.custom_gradient_module (make_tf_savedmodels.py
+    custom_gradients): gradients through the loaded functions, their signature and a
+    tf.function calling them are those of the saved custom gradients."""
+    expected = _json("tf_outputs.json")["tf_custom_gradients"]
+    m = tf.saved_model.load(os.path.join(DATA, "tf_custom_gradients"))
+    _assert_results(custom_gradient_results(tf, m), expected)
+
+
+def test_tf_loaded_our_custom_gradients_and_differentiated_with_them(tmp_path):
+    """TF loaded data/ours_custom_gradients (make_ours.py custom_gradients) and computed
+    TF's own gradients (load_ours_in_tf.py custom_gradients); what eagerflow writes today
+    is that SavedModel (up to the numbers in the gradients' names), and it loads here,
+    as does a SavedModel saved again from the loaded one."""
+    expected = _json("tf_outputs.json")["tf_custom_gradients"]
+    _assert_results(_json("tf_loaded_ours.json")["custom_gradients"], expected)
+    make_ours = _make_ours()
+    make_ours.custom_gradients(str(tmp_path))
+
+    def program(path):
+        with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+            return re.sub(rb"CustomGradient-\d+", b"CustomGradient-N", f.read())
+    assert program(str(tmp_path / "ours_custom_gradients")) == \
+        program(os.path.join(DATA, "ours_custom_gradients"))
+    loaded = tf.saved_model.load(str(tmp_path / "ours_custom_gradients"))
+    _assert_results(custom_gradient_results(tf, loaded), expected)
+    tf.saved_model.save(loaded, str(tmp_path / "again"), signatures={"f": loaded.f})
+    _assert_results(custom_gradient_results(tf, tf.saved_model.load(str(tmp_path / "again"))),
+                    expected)
+
+
+def test_custom_gradients_can_be_left_out_of_a_saved_model(tmp_path):
+    m = custom_gradient_module(tf)()
+    for keep in (True, False):
+        options = tf.saved_model.SaveOptions(experimental_custom_gradients=keep)
+        tf.saved_model.save(m, str(tmp_path / str(keep)), options=options)
+        with open(str(tmp_path / str(keep) / "saved_model.pb"), "rb") as f:
+            assert (b"internal_grad_fn" in f.read()) == keep
+
+
+def test_custom_gradients_of_called_functions_and_branches_are_saved(tmp_path):
+    @tf.custom_gradient
+    def scaled_grad(x):
+        e = tf.exp(x)  # (read by the gradient alone: no output needs it)
+        return tf.identity(x), lambda dy: tf.clip_by_value(dy, -0.5, 0.5) * e
+
+    @tf.function
+    def inner(x):
+        return scaled_grad(x)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def called(self, x):
+            return tf.reduce_sum(inner(x) * 3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def branched(self, x):
+            return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(scaled_grad(x) * 3.0),
+                           lambda: 0.0)
+
+    tf.saved_model.save(M(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant([1.0, 2.0])
+    for fn in (loaded.called, loaded.branched):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), 0.5 * np.exp([1.0, 2.0]),
+                                   rtol=1e-6)

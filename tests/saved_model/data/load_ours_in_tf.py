@@ -17,7 +17,8 @@ import tensorflow as tf  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from tests.saved_model.programs import (  # noqa: E402
-    RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X)
+    RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
+    custom_gradient_results)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
@@ -216,6 +217,14 @@ def ragged():
     _record("ragged", out)
 
 
+def custom_gradients():
+    """TF's values and gradients of our functions using tf.custom_gradient
+    (``... load_ours_in_tf.py custom_gradients`` alone): written into tf_loaded_ours.json
+    under ``custom_gradients``."""
+    m = tf.saved_model.load(os.path.join(HERE, "ours_custom_gradients"))
+    _record("custom_gradients", custom_gradient_results(tf, m))
+
+
 def keras_subclassed():
     """tf_keras's load_model of our subclassed model (``... load_ours_in_tf.py subclassed``
     alone, with TF_USE_LEGACY_KERAS=1): its class, predictions (training or not), losses, a
@@ -286,11 +295,14 @@ if __name__ == "__main__":
         keras_load_model()
     elif sys.argv[1:] == ["ragged"]:
         ragged()
+    elif sys.argv[1:] == ["custom_gradients"]:
+        custom_gradients()
     else:
         main()
         tables()
         dense()
         keras_load_model()
         ragged()
+        custom_gradients()
         keras_subclassed()
         fingerprints()

@@ -15,7 +15,7 @@ import eagerflow as tf
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from tests.saved_model.programs import (  # noqa: E402
-    dense_table_module, ragged_class, subclassed_model)
+    custom_gradient_module, dense_table_module, ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -183,6 +183,15 @@ def dense():
     tf.saved_model.save(dense_table_module(tf), path)
 
 
+def custom_gradients(out=HERE):
+    """Functions using tf.custom_gradient, their gradients saved
+    (programs.custom_gradient_module; ``... make_ours.py custom_gradients`` writes it alone)."""
+    path = os.path.join(out, "ours_custom_gradients")
+    shutil.rmtree(path, ignore_errors=True)
+    m = custom_gradient_module(tf)()
+    tf.saved_model.save(m, path, signatures={"f": m.f})
+
+
 def subclassed(out=HERE):
     """A subclassed Keras model after a step of training, by model.save (``... make_ours.py
     subclassed`` writes it alone): tf_keras revives it from the SavedModel's functions."""
@@ -204,6 +213,8 @@ if __name__ == "__main__":
         keras()
     elif sys.argv[1:] == ["ragged"]:
         ragged()
+    elif sys.argv[1:] == ["custom_gradients"]:
+        custom_gradients()
     else:
         main()
         tables()
@@ -212,3 +223,4 @@ if __name__ == "__main__":
         subprocess.run([sys.executable, os.path.abspath(__file__), "ragged"], check=True)
         dense()
         subclassed()
+        custom_gradients()

@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from tests.saved_model.programs import (  # noqa: E402
     DENSE_KEYS, RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
-    affine_class, dense_table_module, ragged_class, subclassed_model)
+    affine_class, custom_gradient_module, custom_gradient_results, dense_table_module,
+    ragged_class, subclassed_model)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -90,6 +91,7 @@ def main():
     ragged(outputs)
     dense(outputs)
     subclassed(outputs)
+    custom_gradients(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -280,6 +282,16 @@ def random_layers(outputs):
     outputs["tf_keras_random_layers"] = {
         "x": x.tolist(), "y": model(x, training=False).numpy().tolist(),
         "y_train": [loaded(x, training=True).numpy().tolist() for _ in range(2)]}
+
+
+def custom_gradients(outputs):
+    """A Module whose functions use tf.custom_gradient (programs.custom_gradient_module):
+    their gradients are saved, and the loaded functions differentiate with them."""
+    path = os.path.join(HERE, "tf_custom_gradients")
+    shutil.rmtree(path, ignore_errors=True)
+    m = custom_gradient_module(tf)()
+    tf.saved_model.save(m, path, signatures={"f": m.f})
+    outputs["tf_custom_gradients"] = custom_gradient_results(tf, tf.saved_model.load(path))
 
 
 def only(names):

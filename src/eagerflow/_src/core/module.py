@@ -20,6 +20,7 @@ ListWrapper([2])
 import copy
 import functools
 import re
+import sys
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.context import name_scope
@@ -230,6 +231,68 @@ class ListWrapper(list):
         return f"ListWrapper({list.__repr__(self)})"
 
 
+class _SharedListWrapper(ListWrapper):
+    """A `ListWrapper` of a list its caller still holds, sharing it as TF's wrapper does:
+    changes through the wrapper show in the caller's list, and the caller's own changes
+    show through the wrapper (read again on each use). Once nothing but the wrapper holds
+    the caller's list, it becomes a plain `ListWrapper`."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        self._source, self._seen = values, list(values)
+
+    def _pull(self):
+        source, seen = self._source, self._seen
+        if len(source) != len(seen) or any(a is not b for a, b in zip(source, seen)):
+            list.__setitem__(self, slice(None), list(map(wrap, source)))
+            self._seen = list(source)
+            if TRACKING_HOOKS:
+                tracked(self)
+        # (held by the attribute, this local and getrefcount's argument: by no one else)
+        if sys.getrefcount(source) <= 3:
+            del self._source, self._seen
+            self.__class__ = ListWrapper
+
+    def _push(self):
+        self._source[:] = self
+        self._seen = list(self._source)
+
+
+def _reading(name):
+    method = getattr(ListWrapper, name)
+
+    def read(self, *args):
+        self._pull()
+        return method(self, *args)
+    read.__name__ = name
+    return read
+
+
+def _writing(name):
+    method = getattr(ListWrapper, name)
+
+    def write(self, *args):
+        self._pull()
+        result = method(self, *args)
+        if type(self) is _SharedListWrapper:  # (still shared)
+            self._push()
+        return result
+    write.__name__ = name
+    return write
+
+
+for _name in ("__iter__", "__len__", "__getitem__", "__contains__", "__reversed__", "__eq__",
+              "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__",
+              "__rmul__", "index", "count", "copy", "__repr__", "__deepcopy__"):
+    setattr(_SharedListWrapper, _name, _reading(_name))
+for _name in ("append", "extend", "insert", "__setitem__", "__delitem__", "__iadd__",
+              "__imul__", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(_SharedListWrapper, _name, _writing(_name))
+_SharedListWrapper.__hash__ = None
+# (TF's class is ListWrapper whether or not its list is shared)
+_SharedListWrapper.__name__ = _SharedListWrapper.__qualname__ = "ListWrapper"
+
+
 class DictWrapper(dict):
     """A dict held by a module; prints as a dict, represents itself as ``DictWrapper``."""
 
@@ -277,6 +340,57 @@ DictWrapper.__name__ = DictWrapper.__qualname__ = "_DictWrapper"
 _DictWrapper = DictWrapper  # (where pickle looks for it by that name)
 
 
+class _SharedDictWrapper(DictWrapper):
+    """A `DictWrapper` of a dict its caller still holds, shared as `_SharedListWrapper`
+    shares a list."""
+
+    def __init__(self, values):
+        dict.__init__(self, ((k, wrap(v)) for k, v in values.items()))
+        self._source, self._seen = values, list(values.items())
+
+    def _pull(self):
+        source, seen = self._source, self._seen
+        if len(source) != len(seen) or any(k is not j or v is not w for (k, v), (j, w)
+                                           in zip(source.items(), seen)):
+            dict.clear(self)
+            dict.update(self, ((k, wrap(v)) for k, v in source.items()))
+            self._seen = list(source.items())
+            if TRACKING_HOOKS:
+                tracked(self)
+        if sys.getrefcount(source) <= 3:  # (as a list's: no one else holds it)
+            del self._source, self._seen
+            self.__class__ = DictWrapper
+
+    def _push(self):
+        self._source.clear()
+        self._source.update(dict.items(self))
+        self._seen = list(self._source.items())
+
+
+def _shared_method(cls, base, name, writes):
+    method = getattr(base, name)
+
+    def shared(self, *args, **kwargs):
+        self._pull()
+        result = method(self, *args, **kwargs)
+        if writes and type(self) is cls:  # (still shared)
+            self._push()
+        return result
+    shared.__name__ = name
+    setattr(cls, name, shared)
+
+
+for _name in ("__getitem__", "get", "keys", "values", "items", "__iter__", "__len__",
+              "__contains__", "__eq__", "__ne__", "__repr__", "__str__", "copy",
+              "__deepcopy__", "__or__", "__reversed__"):
+    _shared_method(_SharedDictWrapper, DictWrapper, _name, False)
+for _name in ("__setitem__", "__delitem__", "pop", "popitem", "clear", "update", "setdefault",
+              "__ior__"):
+    _shared_method(_SharedDictWrapper, DictWrapper, _name, True)
+_SharedDictWrapper.__hash__ = None
+_SharedDictWrapper.__name__ = _SharedDictWrapper.__qualname__ = "_DictWrapper"
+
+
 class TupleWrapper(tuple):
     """A tuple held by a module that holds lists, dicts or trackables (wrapped)."""
 
@@ -290,7 +404,7 @@ class TupleWrapper(tuple):
         return tuple.__repr__(self)
 
 
-WRAPPER_TYPES = (ListWrapper, DictWrapper, TupleWrapper)
+WRAPPER_TYPES = (ListWrapper, DictWrapper, TupleWrapper)  # (a shared list's is a ListWrapper)
 
 
 def wrap(value):
@@ -300,9 +414,9 @@ def wrap(value):
     """
     cls = type(value)
     if cls is list:
-        return ListWrapper(value)
+        return _SharedListWrapper(value)
     if cls is dict:
-        return DictWrapper(value)
+        return _SharedDictWrapper(value)
     if isinstance(value, tuple) and cls is not TupleWrapper and _holds_trackables(value):
         if hasattr(cls, "_fields"):  # a namedtuple keeps its type
             return cls(*map(wrap, value))

@@ -105,3 +105,83 @@ class TensorSpec(TypeSpec):
 
     def __reduce__(self):
         return TensorSpec, (self._shape, self._dtype, self._name)
+
+
+# value class -> its spec's `from_value`, for values that are not composites but have a spec
+# of their own (a TensorArray, an IndexedSlices): what `tf.type_spec_from_value` gives
+value_specs = {}
+
+
+class FieldSpec(TypeSpec):
+    """A spec described by the tuple of its fields, `_serialize()` (shapes, dtypes, specs,
+    flags), as TF's generic `TypeSpec` is: printed as ``Name(fields...)``, equal when the
+    fields are, compatible when each field is (shapes compatible, the rest equal)."""
+
+    __slots__ = ()
+
+    def _serialize(self):
+        raise NotImplementedError
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._serialize() == other._serialize()
+
+    def __hash__(self):
+        return hash((type(self).__name__, repr(self._serialize())))
+
+    def __repr__(self):
+        return f"{type(self).__name__}{self._serialize()!r}"
+
+    def is_compatible_with(self, spec_or_value):
+        other = spec_or_value
+        if not isinstance(other, TypeSpec):  # a value: its spec
+            try:
+                other = self.from_value(other)
+            except (AttributeError, TypeError, ValueError):
+                return False
+        return type(other) is type(self) and _fields_compatible(self._serialize(),
+                                                                other._serialize())
+
+    def most_specific_common_supertype(self, others):
+        fields = self._serialize()
+        for other in others:
+            if type(other) is not type(self):
+                return None
+            fields = _common_fields(fields, other._serialize())
+            if fields is None:
+                return None
+        return type(self)(*fields)
+
+    def most_specific_compatible_type(self, other):
+        found = self.most_specific_common_supertype([other])
+        if found is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self} and {other}")
+        return found
+
+    def is_subtype_of(self, other):
+        return self.most_specific_common_supertype([other]) == other
+
+
+def _fields_compatible(a, b):
+    if isinstance(a, TensorShape) and isinstance(b, TensorShape):
+        return a.is_compatible_with(b)
+    if isinstance(a, TypeSpec):
+        return a.is_compatible_with(b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(map(_fields_compatible, a, b))
+    return a == b
+
+
+def _common_fields(a, b):
+    """The most specific fields both `a` and `b` are compatible with (None: none)."""
+    if isinstance(a, TensorShape) and isinstance(b, TensorShape):
+        return a.most_specific_compatible_shape(b)
+    if isinstance(a, TypeSpec):
+        if hasattr(a, "most_specific_common_supertype"):
+            return a.most_specific_common_supertype([b])
+        return a if a == b else None
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if len(a) != len(b):
+            return None
+        out = tuple(_common_fields(x, y) for x, y in zip(a, b))
+        return None if any(o is None and (x is not None) for o, x in zip(out, a)) else out
+    return a if a == b else None

@@ -224,8 +224,9 @@ class Variable(metaclass=_VariableMeta):
     __array_priority__ = 100
 
     def __new__(cls, *args, **kwargs):
-        if cls is Variable and graph_variable_class is not None:
-            cls = graph_variable_class() or cls  # (a TF 1 graph's variable)
+        if cls is Variable:  # (a TF 1 graph's variable, else TF 2's ResourceVariable)
+            cls = (graph_variable_class is not None and graph_variable_class()) or \
+                ResourceVariable
         return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
@@ -350,8 +351,7 @@ class Variable(metaclass=_VariableMeta):
 
     def __len__(self):
         # TF's variables have no len(), unlike its eager tensors.
-        name = "ResourceVariable" if type(self) is Variable else type(self).__name__
-        raise TypeError(f"object of type '{name}' has no len()")
+        raise TypeError(f"object of type '{type(self).__name__}' has no len()")
 
     def __iter__(self):
         return iter(self.value())
@@ -414,6 +414,11 @@ class Variable(metaclass=_VariableMeta):
                 f"numpy={_numpy_text(value, True)}>")
 
     __str__ = __repr__
+
+
+class ResourceVariable(Variable):
+    """The class of the variables ``tf.Variable(...)`` makes, as in TF
+    (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""
 
 
 class _UnreadVariable(Variable):

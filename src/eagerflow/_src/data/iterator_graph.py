@@ -47,7 +47,7 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.data.iterator_ops import Iterator, scoped_source
-from eagerflow._src.data.optional_ops import Optional
+from eagerflow._src.data.optional_ops import Optional, OptionalSpec  # noqa: F401
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
@@ -360,37 +360,6 @@ class GraphOptional(Optional):
 
     def __repr__(self):
         return f"<tf.experimental.Optional element_spec={self._spec!r}>"
-
-
-class OptionalSpec:
-    """The type of an `Optional` of elements of `element_spec`; its one component is the
-    optional's variant tensor (so loops and conds carry optionals)."""
-
-    def __init__(self, element_spec):
-        self._element_spec = element_spec
-
-    element_spec = property(lambda self: self._element_spec)
-    _component_specs = property(lambda self: (TensorSpec([], _d.variant),))
-
-    def _to_components(self, value):
-        variant = getattr(value, "_variant_tensor", None)
-        if variant is None:  # an optional made eagerly holds its value
-            flat = (tuple(t._data for t in structure.flatten(value._value))
-                    if value._has_value else None)
-            variant = _wrap(OptionalValue(flat))
-        return (variant,)
-
-    def _from_components(self, components):
-        return GraphOptional(components[0], self._element_spec)
-
-    def __eq__(self, other):
-        return type(other) is OptionalSpec and other._element_spec == self._element_spec
-
-    def __hash__(self):
-        return hash(repr(self._element_spec))
-
-    def __repr__(self):
-        return f"OptionalSpec({self._element_spec!r})"
 
 
 class GraphIterator(Iterator):

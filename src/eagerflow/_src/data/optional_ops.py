@@ -3,8 +3,9 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.data import structure
+from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
 
 
 @export("experimental.Optional", "data.experimental.Optional")
@@ -25,6 +26,7 @@ class Optional:
 
     @staticmethod
     def from_value(value):
+        from eagerflow._src.data import structure  # noqa: PLC0415 (tf.data's, when used)
         value = structure.normalize(value)
         return Optional(value, structure.spec_of(value), True)
 
@@ -39,7 +41,6 @@ class Optional:
     @property
     def _type_spec(self):
         """Its type: control flow carries an optional as its one variant tensor."""
-        from eagerflow._src.data.iterator_graph import OptionalSpec  # noqa: PLC0415
         return OptionalSpec(self._spec)
 
     def has_value(self, name=None):
@@ -47,6 +48,7 @@ class Optional:
 
     def get_value(self, name=None):
         if not self._has_value:
+            from eagerflow._src.data import structure  # noqa: PLC0415
             # (TF's kernel, named by the count of the value's tensors)
             raise errors.eager_error(
                 errors.InvalidArgumentError, "OptionalGetValue",
@@ -56,3 +58,45 @@ class Optional:
 
     def __repr__(self):
         return f"<Optional has_value={self._has_value} element_spec={self._spec!r}>"
+
+
+@export("OptionalSpec")
+class OptionalSpec(FieldSpec):
+    """The type of an `Optional` of elements of `element_spec`; its one component is the
+    optional's variant tensor (so loops and conds carry optionals).
+
+    >>> tf.OptionalSpec(tf.TensorSpec([3], tf.int32))
+    OptionalSpec(TensorSpec(shape=(3,), dtype=tf.int32, name=None),)
+    """
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    element_spec = property(lambda self: self._element_spec)
+    _component_specs = property(lambda self: [TensorSpec([], _d.variant)])
+    value_type = property(lambda self: Optional)
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    @classmethod
+    def from_value(cls, value):
+        if not isinstance(value, Optional):
+            raise TypeError(f"Expected value to be an Optional, but saw: {type(value)}")
+        return cls(value.element_spec)
+
+    def _to_components(self, value):
+        from eagerflow._src.data import structure  # noqa: PLC0415
+        from eagerflow._src.data.iterator_graph import OptionalValue, _wrap  # noqa: PLC0415
+        variant = getattr(value, "_variant_tensor", None)
+        if variant is None:  # an optional made eagerly holds its value
+            flat = (tuple(t._data for t in structure.flatten(value._value))
+                    if value._has_value else None)
+            variant = _wrap(OptionalValue(flat))
+        return (variant,)
+
+    def _from_components(self, components):
+        from eagerflow._src.data.iterator_graph import GraphOptional  # noqa: PLC0415
+        return GraphOptional(components[0], self._element_spec)

@@ -336,6 +336,9 @@ class Function:
                              "with tf.function.")
         signature = (tuple(nest.map_structure(lambda v: _spec_or_value(v, graph), p_args)),
                      nest.map_structure(lambda v: _spec_or_value(v, graph), p_kwargs))
+        signature = (tuple(_path_named(s, a, n, True) for s, a, n in zip(signature[0], args,
+                                                                          names)),
+                     {k: _path_named(v, kwargs[k], k, True) for k, v in signature[1].items()})
         declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
                              if isinstance(v, TensorSpec) and v.name)  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
@@ -457,6 +460,25 @@ def _graph_output(value, name):
                         f"{type(value).__name__}, which is not a Tensor or "
                         f"ExtensionType.") from None
     return identity(tensor)
+
+
+def _path_named(spec, value, name, top=False):
+    """`spec` (a structured input's) with each `TensorSpec` inside a nest named by its path
+    from the argument's `name` (``d_a``, ``y_0``), as TF names them, unless `value`, the
+    argument given, declared one."""
+    if isinstance(spec, TensorSpec):
+        if top or isinstance(value, TensorSpec) and value.name:
+            return spec
+        return TensorSpec(spec.shape, spec.dtype, name)
+    if isinstance(spec, dict) and isinstance(value, collections.abc.Mapping):
+        return type(spec)((k, _path_named(spec[k], value[k], f"{name}_{k}")) for k in spec)
+    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and \
+            len(spec) == len(value):
+        fields = getattr(type(spec), "_fields", None)
+        items = [_path_named(s, v, f"{name}_{fields[i] if fields else i}")
+                 for i, (s, v) in enumerate(zip(spec, value))]
+        return type(spec)(*items) if fields else type(spec)(items)
+    return spec
 
 
 def _spec_or_value(value, graph):

@@ -16,6 +16,7 @@ import collections.abc
 import numpy as np
 
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
+from eagerflow._src.core.module import _SharedDictWrapper, _SharedListWrapper
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -33,7 +34,8 @@ def call_key(args, kwargs):
 
 # A layer's tracked containers key as the plain ones they wrap (`f(layer.items)`, then
 # `f([...])`, share a trace).
-_UNWRAPPED = {ListWrapper: list, DictWrapper: dict, TupleWrapper: tuple}
+_UNWRAPPED = {ListWrapper: list, DictWrapper: dict, TupleWrapper: tuple,
+              _SharedListWrapper: list, _SharedDictWrapper: dict}
 
 
 def _leaf_key(value, tensors):

@@ -64,6 +64,10 @@ class Library:
             function_def(body, name, self)
         return name
 
+    def written(self):
+        """``(name, body)`` of each body written into the library by `add`."""
+        return [(self._names[id(body)], body) for body in self._kept]
+
     def graph(self, name):
         """The body graph of the FunctionDef `name`, read once."""
         if name not in self._graphs:
@@ -497,10 +501,11 @@ def function_arguments(graph):
     return args
 
 
-def function_def(graph, name, library=None):
+def function_def(graph, name, library=None, keep=()):
     """A body `graph` as a `FunctionDef` named `name`: its arguments are those
     `function_arguments` lists, its results `graph.outputs`. It is added to `library` (a
-    `Library`), as are the FunctionDefs of the graph-valued attrs of its ops."""
+    `Library`), as are the FunctionDefs of the graph-valued attrs of its ops. The ops of
+    the tensors `keep` are written too (values a saved gradient function reads)."""
     library = Library() if library is None else library
     inputs, outputs = _signature(graph)
     graph = getattr(graph, "graph", graph)
@@ -510,7 +515,7 @@ def function_def(graph, name, library=None):
     for key, t in getattr(graph, "handle_arguments", {}).items():
         if id(t) in handles:  # a variable whose handle is an argument already
             writer.resources[key] = t.op.name
-    ops = _ops_of(graph, outputs)
+    ops = _ops_of(graph, list(outputs) + list(keep))
     nodes = writer.write(ops, outputs)
     args = {}  # placeholder node name -> argument name
     placeholders = [t.op for t in inputs]

@@ -39,7 +39,8 @@ class ShapeSpecialized:
         self._seen = set()   # shapes seen once
 
     def __call__(self, *arrays):
-        shapes = tuple([a.shape for a in arrays])
+        # (a variable's handle, which a backward may take as a saved value, is a scalar)
+        shapes = tuple([getattr(a, "shape", ()) for a in arrays])
         run = self._programs.get(shapes)
         if run is None:
             run = self._sighted(shapes)

@@ -21,6 +21,7 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import array_ops, cast_ops, list_ops
 
 
@@ -88,6 +89,61 @@ class TensorArray:
 
     def close(self, name=None):
         """Releases the elements (eagerly); in a graph there is nothing to release."""
+
+
+@export("TensorArraySpec")
+class TensorArraySpec(FieldSpec):
+    """The type of a `TensorArray`: element shape, dtype, `dynamic_size`, `infer_shape`.
+
+    >>> tf.TensorArraySpec([2], tf.float32, dynamic_size=True)
+    TensorArraySpec(TensorShape([2]), tf.float32, True, True)
+    """
+
+    __slots__ = ("_element_shape", "_dtype", "_dynamic_size", "_infer_shape")
+
+    def __init__(self, element_shape=None, dtype=_d.float32, dynamic_size=False,
+                 infer_shape=True):
+        self._element_shape = TensorShape(element_shape)
+        self._dtype = _d.as_dtype(dtype)
+        self._dynamic_size = dynamic_size
+        self._infer_shape = infer_shape
+
+    value_type = property(lambda self: TensorArray)
+    # (a TensorArray is carried as its one list tensor)
+    _component_specs = property(lambda self: [TensorSpec([], _d.variant)])
+
+    def _serialize(self):
+        return (self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
+
+    @classmethod
+    def from_value(cls, value):
+        if not isinstance(value, TensorArray):
+            raise TypeError(f"Expected value to be a TensorArray, but saw: {type(value)}")
+        return cls(value.element_shape, value.dtype, value.dynamic_size, value._infer_shape)
+
+    def _from_components(self, components):  # (its flow: a graph's array)
+        return _GraphTensorArray(self._dtype, flow=components[0],
+                                 dynamic_size=self._dynamic_size, infer_shape=self._infer_shape,
+                                 element_shape=self._element_shape)
+
+    def is_compatible_with(self, spec_or_value):
+        other = spec_or_value  # (infer_shape aside, as TF's)
+        if isinstance(other, TensorArray):
+            other = TensorArraySpec.from_value(other)
+        return (type(other) is TensorArraySpec and other._dtype == self._dtype and
+                other._dynamic_size == self._dynamic_size and
+                other._element_shape.is_compatible_with(self._element_shape))
+
+    def most_specific_common_supertype(self, others):
+        # As TF's: the dtype and dynamic_size must agree; the element shape stays this one's.
+        if not all(type(o) is TensorArraySpec and o._dtype == self._dtype and
+                   o._dynamic_size == self._dynamic_size for o in others):
+            return None
+        return TensorArraySpec(self._element_shape, self._dtype, self._dynamic_size,
+                               self._infer_shape and all(o._infer_shape for o in others))
+
+
+value_specs[TensorArray] = TensorArraySpec.from_value
 
 
 class _EagerTensorArray(TensorArray):

@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
 
 _NO_DEFAULT = object()
@@ -428,6 +428,9 @@ def type_spec_from_value(value):
     spec = getattr(value, "_type_spec", None)
     if spec is not None:
         return spec
+    for cls in type(value).__mro__:
+        if cls in value_specs:
+            return value_specs[cls](value)
     try:
         tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
     except (TypeError, ValueError):

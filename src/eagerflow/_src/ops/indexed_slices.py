@@ -9,9 +9,11 @@ indices add up).
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import late
 
 
@@ -54,6 +56,61 @@ class IndexedSlices:
     def __str__(self):
         dense = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
         return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{dense})"
+
+
+@export("IndexedSlicesSpec")
+class IndexedSlicesSpec(FieldSpec):
+    """The type of an `IndexedSlices`: its dense shape, the dtypes of its values, indices
+    and dense shape (None: it has none), and the shape of its indices.
+
+    >>> tf.IndexedSlicesSpec([10, 3], tf.float32)
+    IndexedSlicesSpec(TensorShape([10, 3]), tf.float32, tf.int64, None, TensorShape([None]))
+    """
+
+    __slots__ = ("_shape", "_values_dtype", "_indices_dtype", "_dense_shape_dtype",
+                 "_indices_shape")
+
+    def __init__(self, shape=None, dtype=_d.float32, indices_dtype=_d.int64,
+                 dense_shape_dtype=None, indices_shape=None):
+        self._shape = TensorShape(shape)
+        self._values_dtype = _d.as_dtype(dtype)
+        self._indices_dtype = _d.as_dtype(indices_dtype)
+        self._dense_shape_dtype = None if dense_shape_dtype is None else \
+            _d.as_dtype(dense_shape_dtype)
+        self._indices_shape = TensorShape(indices_shape).with_rank(1)
+
+    value_type = property(lambda self: IndexedSlices)
+
+    def _serialize(self):
+        return (self._shape, self._values_dtype, self._indices_dtype, self._dense_shape_dtype,
+                self._indices_shape)
+
+    @classmethod
+    def from_value(cls, value):
+        if not isinstance(value, IndexedSlices):
+            raise TypeError(f"Expected value to be an IndexedSlices, but saw: {type(value)}")
+        return cls(value.shape, value.dtype, value.indices.dtype,
+                   None if value.dense_shape is None else value.dense_shape.dtype,
+                   value.indices.shape)
+
+    @property
+    def _component_specs(self):
+        specs = [TensorSpec(self._indices_shape.concatenate(self._shape[1:]),
+                            self._values_dtype),
+                 TensorSpec(self._indices_shape, self._indices_dtype)]
+        if self._dense_shape_dtype is not None:
+            specs.append(TensorSpec([self._shape.rank], self._dense_shape_dtype))
+        return tuple(specs)
+
+    def _to_components(self, value):
+        parts = (value.values, value.indices)
+        return parts if value.dense_shape is None else (*parts, value.dense_shape)
+
+    def _from_components(self, components):
+        return IndexedSlices(*components)
+
+
+value_specs[IndexedSlices] = IndexedSlicesSpec.from_value
 
 
 def add_sparse_or_dense(a, b):

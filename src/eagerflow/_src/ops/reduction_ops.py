@@ -790,6 +790,124 @@ def unique_with_counts(x, out_idx=_d.int32, name=None):
     return _run_unique(_UNIQUE_WITH_COUNTS, UniqueWithCounts, x, out_idx, name)
 
 
+# --- UniqueV2: unique slices along an axis --------------------------------------------------------
+
+def _unique_v2(xp, x, axis, out_idx):
+    """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
+    first occurrence, and the index of each slice's unique one."""
+    if len(axis) > 1:
+        raise _invalid(f"axis does not support input tensors larger than 1 elements")
+    if not axis:
+        return _unique(False)(xp, x, out_idx)
+    a = axis[0]
+    if not -x.ndim <= a < x.ndim:
+        raise _invalid(f"axis has to be between [0, {x.ndim})")
+    moved = np.moveaxis(np.asarray(x), a, 0)
+    found, idx, first = {}, [], []
+    for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
+        key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
+        if key not in found:
+            found[key] = len(first)
+            first.append(i)
+        idx.append(found[key])
+    y = np.moveaxis(moved[np.asarray(first, np.int64)], 0, a)
+    return y, np.asarray(idx, out_idx.as_numpy_dtype)
+
+
+def _unique_v2_rule(x, axis, out_idx):
+    rank = x.shape.rank
+    if not axis:
+        rules.check_rank("UniqueV2", [x], 0, rank=1)
+        return [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
+    n = None if rank is None or not -rank <= axis[0] < rank else x.shape[axis[0]]
+    return [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
+
+
+_UNIQUE_V2 = register("UniqueV2", _unique_v2, _unique_v2_rule, multi=True, tied=(),
+                      not_differentiable="index output")
+tf_nodes[_UNIQUE_V2] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")),
+                                outputs=("y", "idx"))
+tf_args[_UNIQUE_V2] = ("x", "axis")
+tf_defaults[_UNIQUE_V2] = {"out_idx": _d.int32}
+
+
+# --- ApproxTopK: exact on CPU ------------------------------------------------------------------
+
+ApproxTopK = collections.namedtuple("ApproxTopK", ["values", "indices"])
+
+
+def _approx_top_k(xp, x, k, reduction_dimension, recall_target, is_max_k,
+                  reduction_input_size_override, aggregate_to_topk):
+    # The k largest (or smallest) along the dimension, exactly: TF's CPU kernel is TopK's.
+    if x.ndim < 1:
+        raise _invalid(f"input must be >= 1-D, got shape {shape_text(x.shape)}")
+    moved = np.moveaxis(x, reduction_dimension, -1)
+    key = moved if is_max_k else -moved
+    _, indices = _top_k(xp, key, k, True, _d.int32)
+    values = np.take_along_axis(moved, indices.astype(np.int64), -1)
+    return (np.moveaxis(values, -1, reduction_dimension),
+            np.moveaxis(indices, -1, reduction_dimension))
+
+
+def _approx_top_k_rule(x, k, reduction_dimension, recall_target, is_max_k,
+                       reduction_input_size_override, aggregate_to_topk):
+    rank = x.shape.rank
+    if rank is None:
+        return [(unknown_shape(), x.dtype), (unknown_shape(), _d.int32)]
+    rules.check_rank("ApproxTopK", [x], 0, at_least=1)
+    dims = x.shape.as_list()
+    axis = reduction_dimension % rank
+    if dims[axis] is not None and dims[axis] < k:
+        raise rules.shape_error("ApproxTopK", f"input must have at least k columns. Had "
+                                              f"{dims[axis]}, needed {k}", [x.shape])
+    dims[axis] = k
+    return [(TensorShape(dims), x.dtype), (TensorShape(dims), _d.int32)]
+
+
+_APPROX_TOP_K = register("ApproxTopK", _approx_top_k, _approx_top_k_rule, multi=True,
+                         dtypes=(_d.float16, _d.bfloat16, _d.float32))
+tf_nodes[_APPROX_TOP_K] = NodeForm(outputs=("values", "indices"))
+tf_args[_APPROX_TOP_K] = ("input",)
+tf_defaults[_APPROX_TOP_K] = {"reduction_dimension": -1, "recall_target": 0.95,
+                              "is_max_k": True, "reduction_input_size_override": -1,
+                              "aggregate_to_topk": True}
+
+
+def _approx_k(operand, k, reduction_dimension, recall_target, is_max_k,
+              reduction_input_size_override, aggregate_to_topk, name):
+    attrs = {"k": int(k), "reduction_dimension": int(reduction_dimension),
+             "recall_target": float(recall_target), "is_max_k": is_max_k,
+             "reduction_input_size_override": int(reduction_input_size_override),
+             "aggregate_to_topk": bool(aggregate_to_topk)}
+    return ApproxTopK(*dispatch(_APPROX_TOP_K, (as_tensor(operand),), attrs, name))
+
+
+@export("math.approx_max_k")
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The `k` largest values along `reduction_dimension` and their indices; exact here, as
+    on TF's CPU (equal values in index order).
+
+    >>> tf.math.approx_max_k(tf.constant([0.1, 0.9, 0.3, 0.7]), 2).indices
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
+    """
+    return _approx_k(operand, k, reduction_dimension, recall_target, True,
+                     reduction_input_size_override, aggregate_to_topk, name)
+
+
+@export("math.approx_min_k")
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The `k` smallest values along `reduction_dimension` and their indices; exact (TF's
+    CPU has no kernel for it; XLA's gives these).
+
+    >>> tf.math.approx_min_k(tf.constant([0.1, 0.9, 0.3, 0.7]), 2).indices
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
+    """
+    return _approx_k(operand, k, reduction_dimension, recall_target, False,
+                     reduction_input_size_override, aggregate_to_topk, name)
+
+
 # --- DenseBincount, count_nonzero ----------------------------------------------------------------
 
 def _bincount(xp, arr, size, weights, binary_output):
@@ -1756,8 +1874,26 @@ def _cumulative_logsumexp_grad(op, dy):
 @register_gradient("TopKV2")
 def _top_k_grad(op, dvalues, dindices):
     """The values' gradient goes back to the positions they were taken from."""
-    a = _array_ops()
+    return (_scatter_top_k(op.inputs[0], op.outputs[1], dvalues),
+            *[None] * (len(op.inputs) - 1))
+
+
+@register_gradient("ApproxTopK")
+def _approx_top_k_grad(op, dvalues, dindices):
+    """TopKV2's, along the op's reduction dimension."""
     x, indices = op.inputs[0], op.outputs[1]
+    rank, axis = x.shape.rank, op.get_attr("reduction_dimension")
+    if axis in (-1, None if rank is None else rank - 1):
+        return (_scatter_top_k(x, indices, dvalues),)
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    t = array_ops.transpose
+    return (t(_scatter_top_k(t(x, perm), t(indices, perm), t(dvalues, perm)), perm),)
+
+
+def _scatter_top_k(x, indices, dvalues):
+    """`dvalues` put back, along the last dimension, where `indices` took them from `x`."""
+    a = _array_ops()
     shape, k = _shape_of(x), _shape_of(indices)
     if type(shape) is tuple and type(k) is tuple:
         rows, n, k = math.prod(shape[:-1]), shape[-1], k[-1]
@@ -1772,7 +1908,7 @@ def _top_k_grad(op, dvalues, dindices):
     scattered = unsorted_segment_sum(a.reshape(dvalues, [-1]), a.reshape(flat, [-1]),
                                      math_ops.multiply(rows, n) if type(n) is not int
                                      else rows * n)
-    return (a.reshape(scattered, shape), *[None] * (len(op.inputs) - 1))
+    return a.reshape(scattered, shape)
 
 
 # Segment gradients: sorted ops are unsorted ops whose segment count is the output's length.
@@ -1852,4 +1988,4 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
 batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
                       _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
                       _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
-                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN)
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K)

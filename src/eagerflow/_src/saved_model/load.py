@@ -11,9 +11,12 @@ import numpy as np
 from google.protobuf import message, text_format
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.autodiff.backprop import name_gradient
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import registry
+from eagerflow._src.core.node_forms import tf_nodes
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.protos import checkpoint as ckpt_pb
 from eagerflow._src.core.protos import framework as fw_pb
@@ -26,7 +29,8 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
-from eagerflow._src.graph.graph import Graph
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops import array_ops
 from eagerflow._src.saved_model import structure
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
@@ -230,8 +234,8 @@ class _SignatureFunction(ConcreteFunction):
     declared (named by their keys), as TF's are; calls still return tensors."""
 
     def _pack(self, flat):
-        values = iter(flat)
-        leaves = [next(values) if isinstance(s, TensorSpec) else s
+        values = iter(flat)  # (a backward traced for it has its graph's tensors as outputs)
+        leaves = [next(values) if isinstance(s, (TensorSpec, SymbolicTensor)) else s
                   for s in nest.flatten(self.structured_outputs)]
         return nest.pack_sequence_as(self.structured_outputs, leaves)
 
@@ -375,6 +379,7 @@ class _Loader:
         functions capture them and the checkpoint's values are assigned to them)."""
         self.proto = meta_graph.object_graph_def
         _add_default_attrs(meta_graph)
+        gradients = _custom_gradients(meta_graph)
         self.library = gd.Library(meta_graph.graph_def.library.function)
         self.export_dir = export_dir
         self.concrete = {}
@@ -471,6 +476,11 @@ class _Loader:
             if isinstance(obj, _RestoredResource) and isinstance(
                     vars(obj).get("_initialize"), (ConcreteFunction, RestoredFunction)):
                 obj._initialize()
+        for function, gradient in gradients.items():
+            try:
+                gradient.concrete = self.get_concrete(function)
+            except (NotImplementedError, errors.OpError):  # (as before: no gradient)
+                pass
         root = self.nodes[0]
         if isinstance(root, _UserObject) and "signatures" not in vars(root):
             root.signatures = _SignatureMap()
@@ -608,6 +618,9 @@ class _Loader:
         signature = (tuple(signature[0]), dict(signature[1]))
         out_signature = structure.decode(saved.output_signature)
         captured = [self.nodes[i] for i in saved.bound_inputs]
+        # (a forward value a gradient function reads is its input: see `_custom_gradients`)
+        fed = [self.proto.nodes[i].WhichOneof("kind") == "captured_tensor"
+               for i in saved.bound_inputs]
         specs = [c for s in nest.flatten(signature) for c in _component_specs(s)]
         args = list(fdef.signature.input_arg)
         n_inputs = len(args) - len(captured)
@@ -619,7 +632,12 @@ class _Loader:
                 t = graph.placeholder(_d.as_dtype(arg.type), shape, arg.name)
                 feeds[arg.name] = t
                 inputs.append(t)
-            for arg, value in zip(args[n_inputs:], captured):
+            for arg, value, is_fed in zip(args[n_inputs:], captured, fed):
+                if is_fed:
+                    t = feeds[arg.name] = graph.placeholder(_d.as_dtype(arg.type),
+                                                            TensorShape(None), arg.name)
+                    inputs.append(t)
+                    continue
                 if isinstance(value, _RestoredResource):
                     value = value.resource_handle
                 elif isinstance(value, _RestoredAsset):
@@ -656,6 +674,92 @@ class _Loader:
                                     None, declared)
         concrete._saved_output_signature = out_signature  # (what saving it again writes)
         return concrete
+
+
+def _custom_gradients(meta_graph):
+    """Prepares the custom gradients the SavedModel records (``registered_gradients``) for
+    the functions about to be read: each is registered under a new name (the saved one may
+    be taken in this process), which the ops naming it (``_gradient_op_type``) are given;
+    the forward values a gradient function reads (its ``captured_tensor`` inputs) are made
+    extra inputs (and outputs) of those ops, so the gradient finds them among the op's
+    inputs wherever the function runs. Returns ``{gradient function's name: its
+    _RestoredGradient}``."""
+    library = meta_graph.graph_def.library
+    proto = meta_graph.object_graph_def
+    fdefs = {f.signature.name: f for f in library.function}
+    found = {}
+    for gdef in library.registered_gradients:
+        saved = proto.concrete_functions.get(gdef.gradient_func)
+        grad_def = fdefs.get(gdef.gradient_func)
+        if saved is None or grad_def is None or not gdef.registered_op_type:
+            continue
+        n_args = len(grad_def.signature.input_arg) - len(saved.bound_inputs)
+        extra = [(proto.nodes[i].captured_tensor, grad_def.signature.input_arg[n_args + j].type)
+                 for j, i in enumerate(saved.bound_inputs)
+                 if proto.nodes[i].WhichOneof("kind") == "captured_tensor"]
+        owners = {c.concrete_function for c, _ in extra}
+        if len(owners) > 1 or owners and next(iter(owners)) not in fdefs:
+            continue  # (values of several functions: left without a gradient)
+        old_type = gdef.registered_op_type.encode()
+        users = [(f, n) for f in library.function for n in f.node_def
+                 if "_gradient_op_type" in n.attr and n.attr["_gradient_op_type"].s == old_type]
+        if extra and any(f.signature.name not in owners for f, _ in users):
+            continue
+        gradient = _RestoredGradient(len(extra))
+        new_type = name_gradient("CustomGradient", gradient)  # (the saved name may be taken)
+        for fdef, node in users:
+            node.attr["_gradient_op_type"].s = new_type.encode()
+            if extra:
+                ops = {n.name: n for n in fdef.node_def}
+                args = {a.name for a in fdef.signature.input_arg}
+                refs = list(node.input)
+                del node.input[:]
+                node.input.extend([r for r in refs if not r.startswith("^")] +
+                                  [_body_ref(c.name, ops, args) for c, _ in extra] +
+                                  [r for r in refs if r.startswith("^")])
+                node.attr["T"].list.type.extend(dtype for _, dtype in extra)
+        found[gdef.gradient_func] = gradient
+    return found
+
+
+def _body_ref(name, ops, args):
+    """Tensor `name` (``node:i``, as a graph names it) as a FunctionDef body refers to it."""
+    node, _, index = name.partition(":")
+    index = int(index or 0)
+    if node in args:
+        return node
+    form = tf_nodes.get(registry.all_ops().get(ops[node].op)) if node in ops else None
+    for arg in getattr(form, "outputs", None) or ("output",):
+        arg = arg if isinstance(arg, str) else arg[0]
+        for j in range(index + 1):
+            ref = f"{node}:{arg}:{j}"
+            if gd._graph_ref(ref, ops) == f"{node}:{index}":
+                return ref
+    return f"{node}:output:{index}"
+
+
+class _RestoredGradient:
+    """The gradient a loaded custom gradient's function computes: it takes the incoming
+    gradient of each output of the op (zeros where none comes) and the op's extra inputs,
+    and returns the gradient of each input (None for the extra ones)."""
+
+    kept = []  # as TF's loader registers them: for the life of the process
+
+    def __init__(self, n_extra):
+        self.n_extra, self.concrete = n_extra, None
+        self.kept.append(self)
+
+    def __call__(self, op, *dys):
+        if self.concrete is None:
+            raise LookupError(f"No gradient defined for operation'{op.type}' (op type: "
+                              f"{op.type}): the SavedModel's gradient function of it could "
+                              f"not be read.")
+        k = len(op.outputs) - self.n_extra
+        # (a variable's handle stands for its own gradient, which the function never reads)
+        dys = [(t if t.dtype == _d.resource else array_ops.zeros_like(t)) if dy is None else dy
+               for t, dy in zip(op.outputs[:k], dys[:k])]
+        results = self.concrete.call_flat([*dys, *op.inputs[k:]])
+        return [*nest.flatten(results), *[None] * self.n_extra]
 
 
 def _import_table(resource, keys, values):

@@ -22,9 +22,11 @@ import tempfile
 
 import numpy as np
 
+from eagerflow._src.autodiff import backprop
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import nest, versions
+from eagerflow._src.core import context, nest, versions
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_proto
@@ -34,7 +36,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
-from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import lookup_ops
 from eagerflow._src.saved_model import fingerprinting, structure
 from eagerflow._src.saved_model import load as _load
@@ -363,15 +365,21 @@ def _canonical_signatures(root, signatures, default=None):
 def _input_keys(concrete):
     """The signature's name of each input of `concrete` (a spec's name, else its argument's)."""
     keys = []
+    inputs = iter(concrete.inputs)
     for name, _, value in concrete._parameters():
         leaves = [v for v in nest.flatten(value)
                   if isinstance(v, TensorSpec) or _is_ragged_spec(v)]
         for i, spec in enumerate(leaves):
             key = getattr(spec, "name", None) or (name if len(leaves) == 1 else f"{name}_{i}")
             if isinstance(spec, TensorSpec):
-                keys.append(key)
+                # (a nested spec is named by its path; TF's key is its placeholder's name)
+                placeholder = next(inputs, None)
+                keys.append(key if len(leaves) == 1 or placeholder is None
+                            else placeholder.op.name)
             else:  # a ragged tensor's components, as TF names them: x, x_1, x_2, ...
                 keys += [f"{key}_{j}" if j else key for j in range(len(spec._component_specs))]
+                for _ in spec._component_specs:
+                    next(inputs, None)
     if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
         keys = [t.op.name for t in concrete.inputs]
     return keys
@@ -484,6 +492,8 @@ class _Writer:
         self.bound = {}  # id(ConcreteFunction) -> node ids of its captured values
         self.constants = {}  # id(captured tensor) -> node id of its constant
         self.uid = 0
+        self.written = {}  # FunctionDef name -> the ConcreteFunction written under it
+        self.custom_gradients = True  # SaveOptions.experimental_custom_gradients
 
     def unique(self, name):
         self.uid += 1
@@ -495,6 +505,7 @@ class _Writer:
         if name is not None:
             return name
         name = self.names[id(cf)] = self.unique(f"__inference_{cf.name}")
+        self.written[name] = cf
         args = gd.function_arguments(cf)
         fdef = gd.function_def(cf, name, self.library)
         bound = []
@@ -543,7 +554,8 @@ class _Writer:
         found = self.graph.asset_paths.get(id(value))  # (a loaded asset's path: its node)
         if found is not None:
             return found
-        found = self.constants.get(id(value))
+        found = self.constants.get(id(value))  # (a forward value a gradient function reads
+        # is a captured_tensor node there, made by `_gradient_functions`)
         if found is None:
             array = np.asarray(value._data if isinstance(value, EagerTensor) else value)
             op = self.unique("Const")
@@ -860,6 +872,74 @@ class _Writer:
             FullArgSpec(params, None, None, None, [], None, {}), "a table's function"))
         bare.function_spec.input_signature.none_value.SetInParent()
 
+    def _gradient_functions(self):
+        """Writes, as TF does, the gradient function of each op a custom gradient names by
+        its ``_gradient_op_type`` (a `tf.custom_gradient`'s ``IdentityN``) in the functions
+        saved: traced on the gradients of the op's outputs, it is listed in the library's
+        ``registered_gradients``; the forward values it reads are ``captured_tensor``
+        nodes naming the function they belong to. A gradient reading values of a function
+        the SavedModel does not list is left out (the loaded op then has no gradient)."""
+        done = set()
+        functions = [(name, cf.graph, cf.inputs, cf) for name, cf in self.written.items()]
+        functions += [(name, getattr(body, "graph", body), list(body.inputs), body)
+                      for name, body in self.library.written()]  # (called ones, branches)
+        for name, graph, inputs, source in functions:
+            for op in graph.get_operations():
+                op_type = (op.attrs or {}).get("_gradient_op_type")
+                if op_type is None or op_type in done:
+                    continue
+                done.add(op_type)
+                grad = backprop.gradient_function(op_type)
+                if grad is None or not all(o.dtype.is_numpy_compatible for o in op.outputs):
+                    continue
+                traced = _trace_gradient(grad, op)
+                if traced is None:
+                    continue
+                names = {id(t): i for i, t in enumerate(inputs)}
+                fdef = self.library.functions[name]
+                captured = {}
+                for outer, _ in traced.graph.captures:
+                    if not isinstance(outer, SymbolicTensor):
+                        continue
+                    if outer.graph is not graph:
+                        break
+                    if id(outer) in names:  # (an argument: the placeholder of its name)
+                        tensor = f"{fdef.signature.input_arg[names[id(outer)]].name}:0"
+                    elif outer.op.type == "Placeholder":
+                        break
+                    else:
+                        tensor = outer.name
+                    node = captured[id(outer)] = pb.SavedObject()
+                    node.captured_tensor.name = tensor
+                    node.captured_tensor.concrete_function = name
+                else:
+                    if not self._keep_captured(name, source, traced.graph.captures):
+                        continue
+                    for key, node in captured.items():
+                        self.constants[key] = len(self.graph.objects) + len(self.extra)
+                        self.extra.append(node)
+                    self.graph_def.library.registered_gradients.add(
+                        gradient_func=self.concrete(traced), registered_op_type=op_type)
+
+    def _keep_captured(self, name, source, captures):
+        """Writes FunctionDef `name` again (from `source`) with the ops of the forward values
+        a gradient function reads when they are not written (no output needs them); False
+        when that would change its arguments."""
+        fdef = self.library.functions[name]
+        present = {n.name for n in fdef.node_def} | {a.name for a in fdef.signature.input_arg}
+        missing = [outer for outer, _ in captures if isinstance(outer, SymbolicTensor) and
+                   outer.op.type != "Placeholder" and outer.op.name not in present]
+        if not missing:
+            return True
+        again = gd.function_def(source, name, self.library, keep=missing)
+        if [a.name for a in again.signature.input_arg] != \
+                [a.name for a in fdef.signature.input_arg]:
+            self.library.functions[name] = fdef
+            return False
+        for i, attrs in fdef.arg_attr.items():
+            again.arg_attr[i].CopyFrom(attrs)
+        return True
+
     def _node_name(self, name):
         name = "".join(c if c.isalnum() or c in "_-./" else "_" for c in name)
         taken = {n.name for n in self.graph_def.node}
@@ -1013,6 +1093,8 @@ class _Writer:
         signature_defs[INIT_OP_SIGNATURE_KEY] = pb.SignatureDef(outputs={
             INIT_OP_SIGNATURE_KEY: pb.TensorInfo(name="NoOp", tensor_shape=fw_pb.TensorShapeProto(
                 unknown_rank=True))})
+        if self.custom_gradients:
+            self._gradient_functions()
         self.proto.nodes.extend(nodes + self.extra)
         self.graph_def.library.function.extend(self.library.functions.values())
         meta = pb.MetaGraphDef(graph_def=self.graph_def, object_graph_def=self.proto)
@@ -1173,6 +1255,24 @@ class _Writer:
         bare.allowed_positional_arguments = sum(kind != "KEYWORD_ONLY" for _, kind, _ in params)
 
 
+def _trace_gradient(grad, op):
+    """Gradient function `grad` of graph op `op` as a ConcreteFunction of the gradients of
+    the op's outputs (``result_grads_i``) returning those of its inputs (None where none),
+    or None if it does not trace."""
+    graph = Graph("internal_grad_fn")
+    specs = [TensorSpec(t.shape, t.dtype, f"result_grads_{i}") for i, t in enumerate(op.outputs)]
+    with context.building(graph):
+        dys = [graph.placeholder(s.dtype, s.shape, s.name) for s in specs]
+        try:
+            results = grad(backprop.OpView(op.op_def, list(op.inputs), list(op.outputs),
+                                           dict(op.attrs)), *dys)
+        except Exception:  # noqa: BLE001 (as before: the loaded op has no gradient)
+            return None
+        results = [None if r is None else convert_to_tensor(r) for r in
+                   (results if isinstance(results, (list, tuple)) else [results])]
+    return ConcreteFunction("internal_grad_fn", graph, dys, results, ((None, *specs), {}))
+
+
 def _constant_node(op):
     node = pb.SavedObject()
     node.constant.operation = op
@@ -1218,6 +1318,7 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
                          f"{type(obj)}.")
     export_dir = os.fspath(export_dir)
     writer = _Writer(obj, signatures)
+    writer.custom_gradients = getattr(options, "experimental_custom_gradients", True)
     saved_model = writer.write()
     aliases = getattr(options, "function_aliases", None) or {}
     meta_info = saved_model.meta_graphs[0].meta_info_def
