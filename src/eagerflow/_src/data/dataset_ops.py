@@ -1179,6 +1179,9 @@ class _ParallelBatchDataset(_BatchDataset):
         self._threads = _num_threads(num_parallel_calls)
 
 
+_END = object()
+
+
 class _RepeatDataset(_UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
@@ -1199,14 +1202,30 @@ class _RepeatDataset(_UnaryDataset):
     def _iterator(self):
         count = self._count
         epoch = 0
-        while count < 0 or epoch < count:
-            produced = False
-            for element in self._input._iterator():
-                produced = True
-                yield element
-            if not produced:  # an empty input repeats to an empty dataset, as in TF
-                return
-            epoch += 1
+        if not getattr(self._input, "_reshuffle", False):
+            while count < 0 or epoch < count:
+                produced = False
+                for element in self._input._iterator():
+                    produced = True
+                    yield element
+                if not produced:  # an empty input repeats to an empty dataset, as in TF
+                    return
+                epoch += 1
+            return
+        # TF's shuffle-and-repeat draws the next epoch's seeds as it produces an epoch's
+        # last element (not when the element after it is asked for), so an iterator that
+        # stops at an epoch's end has used them: peek one element ahead to know the last.
+        source = self._input._iterator()
+        pending = next(source, _END)
+        while pending is not _END:
+            following = next(source, _END)
+            if following is _END:
+                epoch += 1
+                if count < 0 or epoch < count:
+                    source = self._input._iterator()
+                    following = next(source, _END)
+            yield pending
+            pending = following
 
 
 class _TakeDataset(_UnaryDataset):
