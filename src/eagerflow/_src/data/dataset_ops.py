@@ -1200,22 +1200,29 @@ class _RepeatDataset(_UnaryDataset):
         return n * self._count
 
     def _iterator(self):
+        if getattr(self._input, "_reshuffle", False) and self._count != 0:
+            # TF's shuffle-and-repeat draws the first epoch's seeds as the iterator is made
+            return self._reshuffled(self._input._iterator())
+        return self._epochs()
+
+    def _epochs(self):
         count = self._count
         epoch = 0
-        if not getattr(self._input, "_reshuffle", False):
-            while count < 0 or epoch < count:
-                produced = False
-                for element in self._input._iterator():
-                    produced = True
-                    yield element
-                if not produced:  # an empty input repeats to an empty dataset, as in TF
-                    return
-                epoch += 1
-            return
+        while count < 0 or epoch < count:
+            produced = False
+            for element in self._input._iterator():
+                produced = True
+                yield element
+            if not produced:  # an empty input repeats to an empty dataset, as in TF
+                return
+            epoch += 1
+
+    def _reshuffled(self, source):
         # TF's shuffle-and-repeat draws the next epoch's seeds as it produces an epoch's
         # last element (not when the element after it is asked for), so an iterator that
         # stops at an epoch's end has used them: peek one element ahead to know the last.
-        source = self._input._iterator()
+        count = self._count
+        epoch = 0
         pending = next(source, _END)
         while pending is not _END:
             following = next(source, _END)
