@@ -442,6 +442,22 @@ def test_conv2d_transpose_spatial_sizes_known_at_run_time():
             np.ones((1, 2, 2, 2, 4), F32), tf.constant([1, 9, 9, 9, 2]))
 
 
+def test_gradient_errors_end_with_the_name_unless_sizes_are_a_python_list():
+    x, w = tf.ones((2, 5, 5, 3)), tf.ones((3, 3, 4, 3))
+    cases = [(lambda: tf.nn.conv2d_transpose(x, w, [2, 10, 10, 5], 2), False),
+             (lambda: tf.nn.conv2d_transpose(x, w, (2, 10, 10, 5), 2), False),
+             (lambda: tf.nn.conv2d_transpose(x, w, tf.constant([2, 10, 10, 5]), 2), True),
+             (lambda: tf.nn.conv1d_transpose(tf.ones((1, 4, 3)), tf.ones((3, 2, 3)),
+                                             [1, 10, 2], 2), True),  # TF makes the sizes
+             (lambda: tf.raw_ops.Conv2DBackpropFilter(
+                 input=tf.ones((2, 10, 10, 5)), filter_sizes=[3, 3, 4, 3], out_backprop=x,
+                 strides=[1, 2, 2, 1], padding="SAME"), False)]
+    for call, named in cases:
+        with pytest.raises((errors.InvalidArgumentError, errors.AbortedError)) as info:
+            call()
+        assert str(info.value).endswith("] name: ") is named, str(info.value)
+
+
 def _conv_of_x(x, w):
     return tf.nn.conv2d(x, w, 2, "SAME")
 

@@ -1239,6 +1239,8 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     else:
         sizes = list(output_shape)
         sizes = sizes[:axis] + [1] + sizes[axis:]
+        if all(isinstance(v, (int, np.integer)) for v in sizes):
+            sizes = as_tensor(sizes)  # (TF passes a tensor it makes: its errors end with a name)
     y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
                               array_ops.expand_dims(as_tensor(input), axis),
                               _lift(strides, first, "strides"),
@@ -1259,10 +1261,13 @@ def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding,
     if isinstance(input_sizes, Tensor):
         array_ops.check_index_dtype(op.name, "Tshape", input_sizes)
     sizes = array_ops.run_time_tensor(input_sizes)
-    if sizes is None:
-        attrs["input_sizes"] = tuple(static_ints(input_sizes))
-        return dispatch(op, (w, dy), attrs, name=name)
-    return dispatch(op, (w, dy, sizes), attrs, name=name)
+    try:
+        if sizes is None:
+            attrs["input_sizes"] = tuple(static_ints(input_sizes))
+            return dispatch(op, (w, dy), attrs, name=name)
+        return dispatch(op, (w, dy, sizes), attrs, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, input_sizes) from None  # (sizes as a list: TF's slow path)
 
 
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
@@ -1293,7 +1298,10 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
     x, dy = matching(input, out_backprop)
     attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
     attrs["filter_sizes"] = tuple(static_ints(filter_sizes))
-    return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
+    try:
+        return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, filter_sizes) from None
 
 
 @export("nn.conv2d_transpose")
