@@ -458,6 +458,36 @@ def test_gradient_errors_end_with_the_name_unless_sizes_are_a_python_list():
         assert str(info.value).endswith("] name: ") is named, str(info.value)
 
 
+def test_conv3d_kernels_take_no_groups():
+    # as TF's CPU kernels: an input depth that is a multiple of the filter's is refused
+    # (in the words of its oneDNN kernels for float32, of its Eigen ones for float64)
+    w = tf.ones((2, 2, 2, 4, 4))
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"\} input and filter must have the same depth: 8 vs 4 \[Op:Conv3D\]"):
+        tf.nn.conv3d(tf.ones((1, 4, 4, 4, 8)), w, [1] * 5, "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match=r"\} Number of channels in filter "
+                                                          r"\(4\) must match last dimension"):
+        tf.nn.conv3d(tf.ones((1, 4, 4, 4, 8), tf.float64), tf.cast(w, tf.float64), [1] * 5, "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match="same depth: 8 vs 4"):
+        tf.nn.conv3d_transpose(tf.ones((1, 3, 3, 3, 4)), w, [1, 6, 6, 6, 8], 2)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="input and filter_sizes must have the same number of channels. Got "
+                             "8 for input and 4 for filter_sizes"):
+        tf.raw_ops.Conv3DBackpropFilterV2(
+            input=tf.ones((1, 6, 6, 6, 8), tf.float64), filter_sizes=[2, 2, 2, 4, 3],
+            out_backprop=tf.ones((1, 3, 3, 3, 3), tf.float64), strides=[1, 2, 2, 2, 1],
+            padding="SAME")
+    # Keras's grouped Conv3D still runs, group by group
+    layer = tf.keras.layers.Conv3D(6, 2, groups=2, padding="same")
+    x = tf.constant(np.random.default_rng(0).normal(size=(1, 3, 3, 3, 4)).astype(F32))
+    y = layer(x)
+    k = layer.kernel.numpy()
+    halves = [tf.nn.conv3d(x[..., 2 * g:2 * g + 2], k[..., 3 * g:3 * g + 3], [1] * 5, "SAME")
+              for g in range(2)]
+    np.testing.assert_allclose(y.numpy(), tf.concat(halves, -1).numpy() + layer.bias.numpy(),
+                               rtol=1e-6, atol=1e-6)
+
+
 def _conv_of_x(x, w):
     return tf.nn.conv2d(x, w, 2, "SAME")
 

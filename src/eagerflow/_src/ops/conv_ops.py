@@ -445,6 +445,14 @@ def _native_window(x_dims, w_dims, strides, data_format, dilations, pads):
             _channels_first(data_format), groups)
 
 
+def _same_depth_3d(depth, filter_depth, dtype, eigen_message):
+    """TF's CPU kernels of 3-D convolutions take no groups: the input's depth must be the
+    filter's (in TF's words for its oneDNN kernels, or for its Eigen ones)."""
+    if depth != filter_depth:
+        raise _invalid(f"input and filter must have the same depth: {depth} vs {filter_depth}"
+                       if dtype in _ONEDNN_TYPES else eigen_message.format(depth, filter_depth))
+
+
 def _conv_kernel(depthwise):
     @widened
     def numpy_kernel(xp, x, w, strides, data_format, dilations, pads):
@@ -456,6 +464,10 @@ def _conv_kernel(depthwise):
         return _from_last(xp, y, lead, nd, data_format)
 
     def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
+        if len(strides) == 5:
+            _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], w.shape[-2],
+                           w.dtype, "Number of channels in filter ({1}) must match last "
+                                    "dimension of input ({0})")
         _, pads = _checked_geometry(x.shape, w.shape, strides, padding, explicit_paddings,
                                     data_format, dilations, depthwise)
         if onednn_conv.usable(xp, x, w):
@@ -498,6 +510,8 @@ _ONEDNN_REFUSED = (
     "descriptor for the convolution forward propagation primitive. Run workload with "
     "environment variable ONEDNN_VERBOSE=all to get additional diagnostic information., in "
     "file tensorflow/core/kernels/mkl/{}")
+_SIZES_DEPTH_3D = ("input and filter_sizes must have the same number of channels. Got {0} "
+                   "for input and {1} for filter_sizes")
 _ONEDNN_TYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
 
 
@@ -609,6 +623,9 @@ def _backprop_input(name):
         sizes = _full_sizes(input_sizes, nd, dy.shape, w.shape, data_format)
         if sizes[0] is None:  # a batch unknown when traced: the gradient's own
             sizes[0] = dy.shape[0]
+        if nd == 3:
+            _same_depth_3d(sizes[1 if _channels_first(data_format) else -1], w.shape[-2],
+                           w.dtype, _SIZES_DEPTH_3D)
         pads = _checked_backprop_geometry(
             name, sizes, w.shape, dy.shape, strides, padding, explicit_paddings, data_format,
             dilations, "mkl_conv_grad_input_ops.cc:546" if w.dtype in _ONEDNN_TYPES else None)
@@ -646,6 +663,9 @@ def _backprop_filter(name):
 
     def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
+        if len(strides) == 5:
+            _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], filter_sizes[-2],
+                           x.dtype, _SIZES_DEPTH_3D)
         pads = _checked_backprop_geometry(
             name, x.shape, filter_sizes, dy.shape, strides, padding, explicit_paddings,
             data_format, dilations,
