@@ -1,6 +1,5 @@
 # Tutorials' seeded input pipelines: a dataset that reshuffles each iteration, adapted by
-# preprocessing layers and fit several times (structured data, overfit and underfit), and
-# conv2d_transpose given an output shape that does not fit.
+# preprocessing layers and fit several times (structured data, overfit and underfit).
 import numpy as np
 import tensorflow as tf
 
@@ -57,10 +56,3 @@ for _ in range(3):
     it = iter(ds)
     print([int(next(it)) for _ in range(6)])
 
-# a decoder's transposed convolution whose output shape does not fit its input
-x = tf.ones((2, 5, 5, 3))
-for output_shape in ([2, 10, 10, 4], [2, 12, 12, 4], tf.constant([2, 12, 12, 4])):
-    try:
-        print(tf.nn.conv2d_transpose(x, tf.ones((3, 3, 4, 3)), output_shape, 2).shape)
-    except tf.errors.OpError as e:
-        print(type(e).__name__, str(e)[-60:])
