@@ -182,6 +182,22 @@ def test_list_inputs():
         tf.raw_ops.AddN(inputs=a)
 
 
+def test_errors_end_with_the_name_unless_an_input_is_a_python_list():
+    # as TF: a list (or a list inside a list input) sends the op down its slower path,
+    # whose errors do not end with " name: "; tensors and Python scalars do not
+    a = tf.constant([1.0, 2.0])
+    cases = [(lambda: tf.raw_ops.MatMul(a=[[1.0, 2.0]], b=[[1.0, 2.0]]), False),
+             (lambda: tf.raw_ops.MatMul(a=tf.ones((1, 2)), b=tf.ones((1, 2))), True),
+             (lambda: tf.raw_ops.ConcatV2(values=(a, [5.0]), axis=3), False),
+             (lambda: tf.raw_ops.ConcatV2(values=(a, a), axis=3), True),
+             (lambda: tf.raw_ops.Reshape(tensor=a, shape=(3,)), False),
+             (lambda: tf.raw_ops.Reshape(tensor=a, shape=3), True)]
+    for call, named in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            call()
+        assert str(info.value).endswith("] name: ") is named, str(info.value)
+
+
 def test_operands_take_the_dtype_of_a_tensor_given():
     got = tf.raw_ops.Mul(x=tf.constant([1.5], tf.float64), y=2)
     assert got.dtype == tf.float64

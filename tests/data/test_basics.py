@@ -201,6 +201,28 @@ def test_shuffle_follows_tensorflow_order():
     assert values(ds) == values(ds)
 
 
+def test_shuffle_repeat_draws_next_epoch_seeds_with_the_last_element():
+    # orders recorded from TensorFlow 2.21: an iterator stopped right at an epoch's end has
+    # drawn the next epoch's seeds, so the next iterator starts two draws further
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat(3)
+    assert values(ds) == [4, 5, 1, 2, 3, 0, 4, 3, 1, 5, 0, 2, 3, 5, 0, 1, 4, 2]
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat(3)
+    firsts = []
+    for _ in range(3):
+        it = iter(ds)
+        firsts.append([int(next(it)) for _ in range(6)])
+    assert firsts == [[4, 5, 1, 2, 3, 0], [3, 5, 0, 1, 4, 2], [0, 5, 2, 4, 3, 1]]
+    # the first epoch's seeds are drawn as the iterator is made, not at its first element
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=1).repeat(2)
+    first, second = iter(ds), iter(ds)
+    assert [values(second), values(first)] == [
+        [4, 3, 1, 5, 0, 2, 3, 5, 0, 1, 4, 2], [4, 5, 1, 2, 3, 0, 0, 3, 2, 5, 1, 4]]
+    # the last epoch has no next one to draw for
+    ds = tf.data.Dataset.range(5).shuffle(5, seed=2).repeat(1)
+    alone = tf.data.Dataset.range(5).shuffle(5, seed=2)
+    assert [values(ds), values(ds)] == [values(alone), values(alone)]
+
+
 def test_get_single_element_and_reduce():
     assert int(tf.data.Dataset.range(1).get_single_element()) == 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):

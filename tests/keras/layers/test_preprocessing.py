@@ -133,6 +133,27 @@ def test_adapt_inside_a_function_is_an_error():
         tf.function(lambda x: layer.adapt(x))(X)
 
 
+
+def test_adapt_on_a_reshuffling_dataset_draws_its_orders_as_fit():
+    # As Keras's data handler: one iterator made before the epoch, one for it (none more
+    # when `steps` is not the cardinality), so later passes see TF's orders.
+    def orders(ds, n):
+        return [[b.numpy().tolist() for b in ds] for _ in range(n)]
+
+    def make():
+        return tf.data.Dataset.range(10).map(lambda v: tf.cast(v, tf.float32)) \
+            .shuffle(10, seed=3).batch(5)
+    twin = orders(make(), 4)
+    assert twin[0] != twin[1] != twin[2]
+    ds = make()
+    Normalization(axis=None).adapt(ds)
+    assert orders(ds, 1) == twin[2:3]
+    ds = make()
+    Normalization(axis=None).adapt(ds, steps=1)
+    assert orders(ds, 1) == twin[1:2]
+    with pytest.raises(ValueError, match="When providing an infinite dataset"):
+        Normalization(axis=None).adapt(make().repeat())
+
 # -- Rescaling ---------------------------------------------------------------------------------
 
 def test_rescaling():

@@ -146,8 +146,18 @@ def _call(op_def, args, python_name, kwargs):
         if unknown and unknown.group(1) in kwargs:
             raise TypeError(f"{python_name}() got an unexpected keyword argument "
                             f"'{unknown.group(1)}'") from None
-        raise
+        raise _listed(e, args, values) from None
+    except errors.OpError as e:
+        raise _listed(e, args, values) from None
     return _outputs(op_def, result, our_attrs)
+
+
+def _listed(error, args, values):
+    """`error` as TF raises it when an input was given as a Python list or string (not in a
+    list input's list of tensors): its slower path, without the name (`errors.listed`)."""
+    given = [x for a, v in zip(args, values)
+             for x in (v if a.startswith("*") and isinstance(v, (list, tuple)) else [v])]
+    return errors.listed(error, *given)
 
 
 def _tensors(op_def, args, values):

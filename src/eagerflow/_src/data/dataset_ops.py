@@ -1179,6 +1179,9 @@ class _ParallelBatchDataset(_BatchDataset):
         self._threads = _num_threads(num_parallel_calls)
 
 
+_END = object()
+
+
 class _RepeatDataset(_UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
@@ -1197,6 +1200,12 @@ class _RepeatDataset(_UnaryDataset):
         return n * self._count
 
     def _iterator(self):
+        if getattr(self._input, "_reshuffle", False) and self._count != 0:
+            # TF's shuffle-and-repeat draws the first epoch's seeds as the iterator is made
+            return self._reshuffled(self._input._iterator())
+        return self._epochs()
+
+    def _epochs(self):
         count = self._count
         epoch = 0
         while count < 0 or epoch < count:
@@ -1207,6 +1216,23 @@ class _RepeatDataset(_UnaryDataset):
             if not produced:  # an empty input repeats to an empty dataset, as in TF
                 return
             epoch += 1
+
+    def _reshuffled(self, source):
+        # TF's shuffle-and-repeat draws the next epoch's seeds as it produces an epoch's
+        # last element (not when the element after it is asked for), so an iterator that
+        # stops at an epoch's end has used them: peek one element ahead to know the last.
+        count = self._count
+        epoch = 0
+        pending = next(source, _END)
+        while pending is not _END:
+            following = next(source, _END)
+            if following is _END:
+                epoch += 1
+                if count < 0 or epoch < count:
+                    source = self._input._iterator()
+                    following = next(source, _END)
+            yield pending
+            pending = following
 
 
 class _TakeDataset(_UnaryDataset):

@@ -445,6 +445,14 @@ def _native_window(x_dims, w_dims, strides, data_format, dilations, pads):
             _channels_first(data_format), groups)
 
 
+def _same_depth_3d(depth, filter_depth, dtype, eigen_message):
+    """TF's CPU kernels of 3-D convolutions take no groups: the input's depth must be the
+    filter's (in TF's words for its oneDNN kernels, or for its Eigen ones)."""
+    if depth != filter_depth:
+        raise _invalid(f"input and filter must have the same depth: {depth} vs {filter_depth}"
+                       if dtype in _ONEDNN_TYPES else eigen_message.format(depth, filter_depth))
+
+
 def _conv_kernel(depthwise):
     @widened
     def numpy_kernel(xp, x, w, strides, data_format, dilations, pads):
@@ -456,6 +464,10 @@ def _conv_kernel(depthwise):
         return _from_last(xp, y, lead, nd, data_format)
 
     def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
+        if len(strides) == 5:
+            _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], w.shape[-2],
+                           w.dtype, "Number of channels in filter ({1}) must match last "
+                                    "dimension of input ({0})")
         _, pads = _checked_geometry(x.shape, w.shape, strides, padding, explicit_paddings,
                                     data_format, dilations, depthwise)
         if onednn_conv.usable(xp, x, w):
@@ -491,16 +503,30 @@ def _conv_rule(depthwise):
     return rule
 
 
+# The dtypes TF runs convolutions with its oneDNN kernels for, whose own checks word some
+# errors their way. (Where they skip a check, oneDNN aborts (AbortedError): eagerflow
+# raises the check's InvalidArgumentError instead, see TF_WRONG in the differential tests.)
+_SIZES_DEPTH_3D = ("input and filter_sizes must have the same number of channels. Got {0} "
+                   "for input and {1} for filter_sizes")
+_ONEDNN_TYPES = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+
+
 def _backprop_geometry(name, input_sizes, filter_dims, dy_dims, strides, padding,
-                       explicit_paddings, data_format, dilations):
-    """Checks a convolution backprop against the forward geometry; returns the paddings."""
+                       explicit_paddings, data_format, dilations, onednn=False,
+                       traced=False):
+    """Checks a convolution backprop against the forward geometry; returns the paddings.
+
+    `onednn`: TF runs its oneDNN kernel (see `_ONEDNN_TYPES`). `traced`: a graph's shape
+    inference, which (as TF's) does not check out_backprop."""
     nd = len(strides) - 2
     try:
         out_dims, pads = _conv_geometry(input_sizes, filter_dims, strides, padding,
                                         explicit_paddings, data_format, dilations)
     except errors.InvalidArgumentError as e:
+        if onednn and e.message.startswith("input depth must be evenly divisible"):
+            raise _invalid(e.message) from None
         raise _invalid(f"{name}: {e.message}") from None
-    if dy_dims is None or out_dims is None:
+    if dy_dims is None or out_dims is None or traced:
         return pads
     if len(dy_dims) != len(out_dims):
         raise _invalid(f"{name}: out_backprop must be {len(out_dims)}-dimensional")
@@ -589,8 +615,12 @@ def _backprop_input(name):
         sizes = _full_sizes(input_sizes, nd, dy.shape, w.shape, data_format)
         if sizes[0] is None:  # a batch unknown when traced: the gradient's own
             sizes[0] = dy.shape[0]
-        pads = _checked_backprop_geometry(name, sizes, w.shape, dy.shape, strides, padding,
-                                          explicit_paddings, data_format, dilations)
+        if nd == 3:
+            _same_depth_3d(sizes[1 if _channels_first(data_format) else -1], w.shape[-2],
+                           w.dtype, _SIZES_DEPTH_3D)
+        pads = _checked_backprop_geometry(
+            name, sizes, w.shape, dy.shape, strides, padding, explicit_paddings, data_format,
+            dilations, w.dtype in _ONEDNN_TYPES)
         if onednn_conv.usable(xp, w, dy):
             dx = onednn_conv.backward_data(
                 w, _flat(dy, nd), [math.prod(sizes[:-nd - 1]), *sizes[-nd - 1:]],
@@ -608,7 +638,7 @@ def _backprop_input(name):
                 input_sizes = [None] * (nd + 2)
         sizes = _full_sizes(input_sizes, nd, _dims(dy.shape), _dims(w.shape), data_format)
         _backprop_geometry(name, sizes, _dims(w.shape), _dims(dy.shape), strides, padding,
-                           explicit_paddings, data_format, dilations)
+                           explicit_paddings, data_format, dilations, traced=True)
         return TensorShape(sizes), w.dtype
     return kernel, rule
 
@@ -625,8 +655,12 @@ def _backprop_filter(name):
 
     def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
-        pads = _checked_backprop_geometry(name, x.shape, filter_sizes, dy.shape, strides,
-                                          padding, explicit_paddings, data_format, dilations)
+        if len(strides) == 5:
+            _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], filter_sizes[-2],
+                           x.dtype, _SIZES_DEPTH_3D)
+        pads = _checked_backprop_geometry(
+            name, x.shape, filter_sizes, dy.shape, strides, padding, explicit_paddings,
+            data_format, dilations, x.dtype in _ONEDNN_TYPES)
         if onednn_conv.usable(xp, x, dy):
             nd = len(strides) - 2
             dw = onednn_conv.backward_weights(
@@ -639,7 +673,7 @@ def _backprop_filter(name):
 
     def rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format, dilations):
         _backprop_geometry(name, _dims(x.shape), list(filter_sizes), _dims(dy.shape), strides,
-                           padding, explicit_paddings, data_format, dilations)
+                           padding, explicit_paddings, data_format, dilations, traced=True)
         return TensorShape(filter_sizes), x.dtype
     return kernel, rule
 
@@ -1216,6 +1250,8 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     else:
         sizes = list(output_shape)
         sizes = sizes[:axis] + [1] + sizes[axis:]
+        if all(isinstance(v, (int, np.integer)) for v in sizes):
+            sizes = as_tensor(sizes)  # (TF passes a tensor it makes: its errors end with a name)
     y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
                               array_ops.expand_dims(as_tensor(input), axis),
                               _lift(strides, first, "strides"),
@@ -1236,10 +1272,13 @@ def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding,
     if isinstance(input_sizes, Tensor):
         array_ops.check_index_dtype(op.name, "Tshape", input_sizes)
     sizes = array_ops.run_time_tensor(input_sizes)
-    if sizes is None:
-        attrs["input_sizes"] = tuple(static_ints(input_sizes))
-        return dispatch(op, (w, dy), attrs, name=name)
-    return dispatch(op, (w, dy, sizes), attrs, name=name)
+    try:
+        if sizes is None:
+            attrs["input_sizes"] = tuple(static_ints(input_sizes))
+            return dispatch(op, (w, dy), attrs, name=name)
+        return dispatch(op, (w, dy, sizes), attrs, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, input_sizes) from None  # (sizes as a list: TF's slow path)
 
 
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
@@ -1270,7 +1309,10 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
     x, dy = matching(input, out_backprop)
     attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
     attrs["filter_sizes"] = tuple(static_ints(filter_sizes))
-    return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
+    try:
+        return dispatch(_BACKPROP_FILTER, (x, dy), attrs, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, filter_sizes) from None
 
 
 @export("nn.conv2d_transpose")

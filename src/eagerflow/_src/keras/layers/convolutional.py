@@ -280,6 +280,17 @@ class Conv(Layer):
 
     def _convolve(self, inputs, kernel):
         op = conv_ops.conv3d if self.rank == 3 else conv_ops.conv2d
+        if self.rank == 3 and self.groups > 1:
+            # TF's CPU kernel of Conv3D takes no groups (Keras compiles the grouped one with
+            # XLA): each group is convolved alone, its outputs concatenated
+            axis = 1 if self._op_format.startswith("NC") else -1
+            return array_ops.concat([
+                self._convolve_group(op, x, k) for x, k in zip(
+                    array_ops.split(inputs, self.groups, axis),
+                    array_ops.split(kernel, self.groups, -1))], axis)
+        return self._convolve_group(op, inputs, kernel)
+
+    def _convolve_group(self, op, inputs, kernel):
         return op(inputs, kernel, self._lift(self.strides), self._op_padding, self._op_format,
                   self._lift(self.dilation_rate))
 

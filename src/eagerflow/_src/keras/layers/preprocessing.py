@@ -18,6 +18,8 @@ from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine import data_adapter
+from eagerflow._src.data.dataset_ops import Dataset
 
 _INTERPOLATIONS = ("bilinear", "nearest")
 # Keras 2's names, of which only _INTERPOLATIONS are implemented
@@ -67,7 +69,7 @@ class PreprocessingLayer(Layer):
                 "state like: `layer.update_state(x)`.")
         if self.built:
             self.reset_state()
-        for step, batch in enumerate(_batches(data, batch_size)):
+        for step, batch in enumerate(_batches(data, batch_size, steps)):
             if steps is not None and step >= steps:
                 break
             if not self.built:
@@ -88,8 +90,13 @@ class PreprocessingLayer(Layer):
         self._is_adapted = True
 
 
-def _batches(data, batch_size):
-    """`data` as a sequence of batches: arrays sliced by `batch_size`, iterables as they are."""
+def _batches(data, batch_size, steps=None):
+    """`data` as a sequence of batches: arrays sliced by `batch_size`, datasets as Keras's
+    fit takes them (so a reshuffling dataset's later orders are TF's), iterables as they are."""
+    if isinstance(data, Dataset):
+        adapter = data_adapter._DatasetAdapter(data, steps, 1)
+        adapter.start()
+        return adapter.epoch()
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
         array = np.asarray(data)
         if array.ndim and not len(array):
