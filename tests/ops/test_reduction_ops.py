@@ -378,6 +378,13 @@ def test_unsorted_segments():
     np.testing.assert_allclose(mean.numpy(), [1.5, 0, 3, 0])
 
 
+def test_unsorted_segment_sum_of_negative_zeros_is_positive_zero():
+    summed = tf.math.unsorted_segment_sum([-0.0, -0.0, 1.0], [0, 0, 1], 3).numpy()
+    np.testing.assert_array_equal(np.signbit(summed), [False, False, False])
+    # the sorted kernel starts from the first row, as TF's does
+    assert np.signbit(tf.math.segment_sum([-0.0, 1.0], [0, 1]).numpy()[0])
+
+
 def test_unsorted_segment_static_shape():
     shape, _ = _rule("UnsortedSegmentSum", _Static([None, 3, 4], tf.float32),
                      _Static([None, 3], tf.int32), num_segments=5)

@@ -1063,8 +1063,11 @@ def _unsorted_segment_kernel(ufunc_name, fill):
         rows = data.reshape(flat_ids.shape + data.shape[ids.ndim:])
         kept = xp.flatnonzero(flat_ids >= 0)  # negative ids drop their rows
         kept = kept[xp.argsort(flat_ids[kept], kind="stable")]
-        return _segments_reduce(xp, ufunc_name, rows[kept], flat_ids[kept], num_segments,
-                                fill(data.dtype))
+        out = _segments_reduce(xp, ufunc_name, rows[kept], flat_ids[kept], num_segments,
+                               fill(data.dtype))
+        if ufunc_name == "add" and data.dtype.kind in "fc":
+            out += 0  # TF adds each row to a zero: a sum of -0.0 rows is +0.0
+        return out
     return kernel
 
 
