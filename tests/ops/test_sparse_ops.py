@@ -133,3 +133,16 @@ def test_zero_preserving_unary_ops_map_a_sparse_tensors_values():
         tape.watch(sp.values)
         y = tf.sparse.reduce_sum(tf.square(sp))
     np.testing.assert_allclose(tape.gradient(y, sp.values), [-6.0, 8.0])
+
+
+def test_sparse_segment_gradients_are_dense_unless_asked_sparse():
+    data = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    for fn, scale in ((tf.sparse.segment_sum, 1.0), (tf.sparse.segment_mean, 0.5),
+                      (tf.sparse.segment_sqrt_n, 0.5 ** 0.5)):
+        for sparse in (False, True):
+            with tf.GradientTape() as tape:
+                y = tf.reduce_sum(fn(data, [0, 2, 2, 1], [0, 0, 1, 1], sparse_gradient=sparse))
+            grad = tape.gradient(y, data)
+            assert isinstance(grad, tf.IndexedSlices) == sparse
+            np.testing.assert_allclose(tf.convert_to_tensor(grad).numpy(),
+                                       [[scale] * 2, [scale] * 2, [2 * scale] * 2], rtol=1e-6)

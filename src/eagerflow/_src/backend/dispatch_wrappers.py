@@ -1848,6 +1848,15 @@ def _w5df8862494(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5e6d3d3314(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None, sparse_gradient=None):
+        try:
+            return _export_fn(data, indices, segment_ids, num_segments, name, sparse_gradient)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name, 'sparse_gradient': sparse_gradient})
+    return _export_wrapper
+
+
 def _w5e96d26c3d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, contrast_factor):
         try:
@@ -4998,15 +5007,6 @@ def _we3a333c0cc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
-def _we41a1c167e(_export_fn, _export_dispatch, _export_symbolic):
-    def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None):
-        try:
-            return _export_fn(data, indices, segment_ids, num_segments, name)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name})
-    return _export_wrapper
-
-
 def _we474380b92(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, fill_value, dtype=None):
         try:
@@ -6506,9 +6506,9 @@ WRAPPERS = {
     'sparse.reset_shape': _w3f4307b5d8,
     'sparse.reshape': _wfc74e124d4,
     'sparse.retain': _w6367d19213,
-    'sparse.segment_mean': _we41a1c167e,
-    'sparse.segment_sqrt_n': _we41a1c167e,
-    'sparse.segment_sum': _we41a1c167e,
+    'sparse.segment_mean': _w5e6d3d3314,
+    'sparse.segment_sqrt_n': _w5e6d3d3314,
+    'sparse.segment_sum': _w5e6d3d3314,
     'sparse.slice': _wbb6929ca1a,
     'sparse.softmax': _wbd607f11ba,
     'sparse.sparse_dense_matmul': _w841798fdce,

@@ -400,28 +400,38 @@ def _summed(rows, segment_ids, num_segments):
     return reduction_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
 
 
-@export("sparse.segment_sum")
-def segment_sum(data, indices, segment_ids, num_segments=None, name=None):
-    """Sums the rows ``data[indices]`` per (sorted) segment id."""
+def _rows(data, indices, sparse_gradient):
+    """``data[indices]``; its gradient is dense unless `sparse_gradient` (as TF's)."""
     data = as_tensor(data)
-    return _summed(array_ops.gather(data, indices), segment_ids, num_segments)
+    if sparse_gradient:
+        return array_ops.gather(data, indices)
+    # gathered from a leading unit axis: gather's gradient for axis 1 is a dense tensor
+    return array_ops.squeeze(array_ops.gather(array_ops.expand_dims(data, 0), indices, axis=1),
+                             [0])
+
+
+@export("sparse.segment_sum")
+def segment_sum(data, indices, segment_ids, num_segments=None, name=None,
+                sparse_gradient=False):
+    """Sums the rows ``data[indices]`` per (sorted) segment id."""
+    return _summed(_rows(data, indices, sparse_gradient), segment_ids, num_segments)
 
 
 @export("sparse.segment_mean")
-def segment_mean(data, indices, segment_ids, num_segments=None, name=None):
+def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
+                 sparse_gradient=False):
     """The mean of the rows ``data[indices]`` per segment id (0 for empty segments)."""
-    data = as_tensor(data)
-    rows = array_ops.gather(data, indices)
+    rows = _rows(data, indices, sparse_gradient)
     return math_ops.divide(_summed(rows, segment_ids, num_segments),
                            _segment_counts(rows, segment_ids, num_segments))
 
 
 @export("sparse.segment_sqrt_n")
-def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None):
+def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
+                   sparse_gradient=False):
     """The sum of the rows ``data[indices]`` per segment id over the square root of their
     number (0 for empty segments)."""
-    data = as_tensor(data)
-    rows = array_ops.gather(data, indices)
+    rows = _rows(data, indices, sparse_gradient)
     return math_ops.divide(_summed(rows, segment_ids, num_segments),
                            math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments)))
 
