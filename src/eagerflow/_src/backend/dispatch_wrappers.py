@@ -957,6 +957,15 @@ def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w389b01666f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dim, num_results, skip=None, dtype=None, name=None):
+        try:
+            return _export_fn(dim, num_results, skip, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dim': dim, 'num_results': num_results, 'skip': skip, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w39227936f6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(model_dir, name=None):
         try:
@@ -6320,6 +6329,7 @@ WRAPPERS = {
     'math.segment_prod': _w54f198779b,
     'math.segment_sum': _w54f198779b,
     'math.sign': _w87709dcace,
+    'math.sobol_sample': _w389b01666f,
     'math.top_k': _w20e7200b29,
     'math.truediv': _wcdda191bb7,
     'math.unsorted_segment_max': _w08a5135e71,
