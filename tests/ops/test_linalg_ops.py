@@ -898,3 +898,27 @@ def test_eigh_vectors_have_tf_signs():
                                             [0.51751, 0.85568]], atol=2e-5)
     np.testing.assert_allclose(e, [[-0.99166, 0.06585], [-0.95594, 0.83191],
                                    [-0.73045, 1.44061]], atol=2e-5)
+
+
+def test_banded_triangular_solve_reads_tfs_band_layout():
+    bands = tf.constant([[1.0, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])
+    ones = tf.ones([4, 1])
+    # TF 2.21's solutions: lower bands start with the main diagonal, upper ones end with it
+    np.testing.assert_allclose(tf.linalg.banded_triangular_solve(bands, ones).numpy().ravel(),
+                               [1.0, -2.5, 2.5, 2.75], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.linalg.banded_triangular_solve(bands, ones, lower=False).numpy().ravel(),
+        [0.07323232, 0.06060606, 0.03787879, 0.08333334], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.linalg.banded_triangular_solve(bands, ones, adjoint=True).numpy().ravel(),
+        [3.6666663, 0.16666675, -0.33333334, 0.25], rtol=1e-6)
+    assert tf.linalg.banded_triangular_solve(bands[None], tf.ones([2, 4, 3])).shape == (2, 4, 3)
+    variable = tf.Variable(bands)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.banded_triangular_solve(variable, 2 * ones) *
+                          tf.constant([[1.0], [2], [3], [4]]))
+    np.testing.assert_allclose(tape.gradient(y, variable).numpy(), [
+        [-28.6667, 4.1667, 8.3333, -5.5], [0.0, -1.6667, -8.3333, -5.0],
+        [0.0, 0.0, 3.3333, 5.0]], atol=1e-4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
+        tf.linalg.banded_triangular_solve(tf.zeros([2, 3]), tf.ones([3, 1]))

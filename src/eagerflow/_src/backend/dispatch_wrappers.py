@@ -2559,6 +2559,15 @@ def _w7b12dbca99(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7b1eac7c9b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bands, rhs, lower=None, adjoint=None, name=None):
+        try:
+            return _export_fn(bands, rhs, lower, adjoint, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bands': bands, 'rhs': rhs, 'lower': lower, 'adjoint': adjoint, 'name': name})
+    return _export_wrapper
+
+
 def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, weights=None, scope=None, loss_collection=None, reduction=None):
         try:
@@ -6233,6 +6242,7 @@ WRAPPERS = {
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
+    'linalg.banded_triangular_solve': _w7b1eac7c9b,
     'linalg.cholesky': _w53ca8dbd1a,
     'linalg.cholesky_solve': _w6f1d2bbe15,
     'linalg.cross': _w8fded9e34f,

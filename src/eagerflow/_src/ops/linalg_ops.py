@@ -989,6 +989,40 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
                     {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.banded_triangular_solve")
+def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
+    """Solves a triangular system whose matrix is given by its `bands` ``[..., K, M]``:
+    with `lower`, row 0 is the main diagonal and row k subdiagonal k (padded on the left);
+    otherwise row K - 1 is the main diagonal and row K - 1 - k superdiagonal k (padded on
+    the right). Batch dimensions broadcast.
+
+    >>> tf.linalg.banded_triangular_solve(tf.constant([[1.0, 2.0], [0.0, 3.0]]),
+    ...                                   tf.constant([[1.0], [5.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1.],
+           [1.]], dtype=float32)>
+    """
+    bands, rhs = as_tensor(bands), as_tensor(rhs)
+    if bands.shape.rank is not None and bands.shape.rank < 2:
+        raise errors.op_error(errors.InvalidArgumentError, "BandedTriangularSolve",
+                              f"In[0] ndims must be >= 2: {bands.shape.rank}")
+    count, size = bands.shape[-2], bands.shape[-1]
+    if count is None or size is None:
+        raise ValueError("banded_triangular_solve needs the number and length of the bands "
+                         "known when the graph is built.")
+    if context.executing_eagerly():
+        main = bands[..., 0 if lower else count - 1, :].numpy()
+        if (main == 0).any():
+            raise errors.op_error(errors.InvalidArgumentError, "BandedTriangularSolve",
+                                  "Input matrix is not invertible.")
+    dense = None
+    for k in range(min(count, size)):  # bands past the matrix's size are ignored
+        part = (diag(bands[..., k, k:], k=-k) if lower else
+                diag(bands[..., count - 1 - k, :size - k], k=k))
+        dense = part if dense is None else math_ops.add(dense, part)
+    return triangular_solve(dense, rhs, lower=lower, adjoint=adjoint, name=name)
+
+
 @export("linalg.cholesky_solve")
 def cholesky_solve(chol, rhs, name=None):
     """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
