@@ -306,8 +306,38 @@ def test_diag_sizes_and_errors():
         la.diag([1, 2], num_rows=3, num_cols=4, k=1)
     with pytest.raises(InvalidArgumentError, match=r"diagonal must be at least 1-dim"):
         la.diag(1)
-    with pytest.raises(errors.UnimplementedError):
+    with pytest.raises(InvalidArgumentError, match="number of diagonals provided in the input"):
         la.diag([[1, 2]], k=(0, 1))
+
+
+def test_diag_and_set_diag_of_a_range_of_diagonals():
+    # TF 2.21's results: each align pads superdiagonals on its first side, subdiagonals on
+    # its second; diagonals outside the matrix are dropped
+    d = tf.constant([[1.0, 2, 3], [4, 5, 0]])
+    assert la.diag(d, k=(0, 1)).numpy().tolist() == [[4, 2, 0], [0, 5, 3], [0, 0, 0]]
+    assert la.diag(d, k=(-1, 0), align="LEFT_RIGHT", padding_value=7).numpy().tolist() == [
+        [1, 7, 7], [5, 2, 7], [7, 0, 3]]
+    assert la.diag(tf.reshape(tf.range(1, 13), [2, 3, 2]), k=(-1, 1), num_rows=4).numpy()[
+        1].tolist() == [[9, 8], [11, 10], [0, 12], [0, 0]]
+    assert la.diag([[1, 2], [3, 4], [5, 6]], k=(-2, 0)).numpy().tolist() == [[1, 0], [3, 2]]
+    a = tf.reshape(tf.range(12.0), [3, 4])
+    bands = tf.constant([[-1.0, -2, -3], [-4, -5, -6], [-7, -8, -9]])
+    assert la.set_diag(a, bands, k=(-1, 1)).numpy().tolist() == [
+        [-4, -1, 2, 3], [-7, -5, -2, 7], [8, -8, -6, -3]]
+    assert la.set_diag(a, bands, k=(-1, 1), align="LEFT_RIGHT").numpy().tolist() == [
+        [-4, -1, 2, 3], [-8, -5, -2, 7], [8, -9, -6, -3]]
+    assert la.set_diag(a, [[-1.0, -2], [-4, -5]], k=(2, 3)).numpy().tolist() == [
+        [0, 1, -4, -2], [4, 5, 6, -5], [8, 9, 10, 11]]
+    variable = tf.Variable(d)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(la.diag(variable, k=(0, 1)) * tf.reshape(tf.range(9.0), [3, 3]))
+    assert tape.gradient(y, variable).numpy().tolist() == [[0, 1, 5], [0, 4, 8]]
+    with pytest.raises(InvalidArgumentError, match="longests diagonal"):
+        la.set_diag(a, tf.ones([2, 2]), k=(0, 1))
+    with pytest.raises(InvalidArgumentError, match="number of diagonals provided in `diag`"):
+        la.set_diag(a, tf.ones([2, 2]), k=(-1, 1))
+    with pytest.raises(InvalidArgumentError, match=r"lower_diag_index is out of bound: -5 It"):
+        la.set_diag(a, tf.ones([2, 3]), k=(-5, 0))
 
 
 def test_diag_part_and_trace():

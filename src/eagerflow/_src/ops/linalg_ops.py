@@ -1073,11 +1073,12 @@ def _regularized(gram, l2_regularizer, n):
 
 # -- diagonals and bands --------------------------------------------------------------------
 
-def _diag_size(length, k, num_rows, num_cols):
-    """(rows, cols) of the matrices holding diagonal `k` of `length`, as MatrixDiagV3 sizes them."""
+def _diag_size(length, k, num_rows, num_cols, lo=None):
+    """(rows, cols) of the matrices holding diagonal `k` of `length`, as MatrixDiagV3 sizes them
+    (diagonals `lo` to `k` of at most `length`, for a range)."""
     if length is None:
         return (None if num_rows < 0 else num_rows), (None if num_cols < 0 else num_cols)
-    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+    min_rows, min_cols = length + max(-k, 0), length + max(k if lo is None else lo, 0)
     if num_rows < 0 and num_cols < 0:
         num_rows = num_cols = max(min_rows, min_cols)
     elif num_rows < 0:
@@ -1282,8 +1283,9 @@ def _single_k(k, op_name, ranges=False):
     if isinstance(k, (tuple, list)):
         lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
         if lo > hi:
-            raise _invalid(f"lower_diag_index must not be larger than upper_diag_index: "
-                           f"{lo} > {hi}")
+            raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                f"lower_diag_index must not be larger than upper_diag_index: {lo} > {hi}"),
+                name=None)
         if len(k) == 2 and lo == hi:
             return lo
         if ranges and len(k) == 2:
@@ -1333,6 +1335,51 @@ def _diag_range(x, lo, hi, padding_value, align):
     return late.array_ops.stack(parts, -2)
 
 
+def _set_diag_range(x, diagonal, lo, hi, align, op_name="MatrixSetDiagV3"):
+    """`x` with diagonals `hi` down to `lo` replaced by the rows of `diagonal` (each padded
+    to the longest on the side `align` names: superdiagonals first, subdiagonals second).
+    For MatrixDiagV3 diagonals outside the matrices are dropped, as TF's are."""
+    if align not in _ALIGNS:
+        raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of allowed "
+                       f"values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
+                       f"\"RIGHT_RIGHT\"")
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    width = diagonal.shape[-1] if diagonal.shape.rank else None
+    if rows is None or cols is None or width is None:
+        raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) need "
+                                        "the matrices' sizes known when the graph is built.")
+    if op_name == "MatrixSetDiagV3":
+        for which, d in (("lower", lo), ("upper", hi)):
+            if d != 0 and not -rows < d < cols:
+                raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                    f"{which}_diag_index is out of bound: {d} It must be between {-rows} and "
+                    f"{cols}"), name=None)
+    if diagonal.shape.rank < 2 or diagonal.shape[-2] not in (None, hi - lo + 1):
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+            "The number of diagonals provided in the input does not match the "
+            "lower_diag_index and upper_diag_index range." if op_name == "MatrixDiagV3" else
+            "The number of diagonals provided in `diag` is not consistent with "
+            "`lower_diag_index` and `upper_diag_index`"), name=None)
+    if op_name == "MatrixSetDiagV3":
+        expected = x.shape[:-2].concatenate(
+            [hi - lo + 1, max(_diag_length(rows, cols, d) for d in range(lo, hi + 1))])
+        if not expected.is_compatible_with(diagonal.shape):
+            raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                f"Either first dimensions of diagonal don't match input.shape[:-2], or "
+                f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                f"[lower_diag_index:upper_diag_index].\nInput shape: {shape_text(x.shape)}\n"
+                f"Diagonal shape: {shape_text(diagonal.shape)}\nExpected diagonal shape: "
+                f"{shape_text(expected)}"), name=None)
+    for d in range(hi, lo - 1, -1):
+        length = _diag_length(rows, cols, d)
+        if not length:
+            continue
+        right = (align.split("_")[0] if d >= 0 else align.split("_")[1]) == "RIGHT"
+        row = diagonal[..., hi - d, :]
+        x = set_diag(x, row[..., width - length:] if right else row[..., :length], k=d)
+    return x
+
+
 @export("linalg.diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
@@ -1344,7 +1391,21 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
            [0, 2]], dtype=int32)>
     """
     diagonal = as_tensor(diagonal)
-    attrs = {"k": _single_k(k, "MatrixDiagV3"),
+    k = _single_k(k, "MatrixDiagV3", ranges=True)
+    if isinstance(k, tuple):  # padding everywhere, then the band of diagonals set
+        lo, hi = k
+        rows, cols = _diag_size(diagonal.shape[-1], hi,
+                                _static_int(num_rows, "num_rows", "MatrixDiagV3"),
+                                _static_int(num_cols, "num_cols", "MatrixDiagV3"), lo=lo)
+        if rows is None or cols is None:
+            raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) "
+                                            "need the diagonals' length known when the graph "
+                                            "is built.")
+        batch = late.array_ops.shape(diagonal)[:-2]
+        filled = late.array_ops.fill(late.array_ops.concat([batch, [rows, cols]], 0),
+                                     cast(padding_value, diagonal.dtype))
+        return _set_diag_range(filled, diagonal, lo, hi, align, "MatrixDiagV3")
+    attrs = {"k": k,
              "num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
              "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
@@ -1375,8 +1436,10 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
            [3, 0]], dtype=int32)>
     """
     input = as_tensor(input)
-    return dispatch(_SET_DIAG, (input, operand(diagonal, input)),
-                    {"k": _single_k(k, "MatrixSetDiagV3")}, name)
+    k = _single_k(k, "MatrixSetDiagV3", ranges=True)
+    if isinstance(k, tuple):
+        return _set_diag_range(input, operand(diagonal, input), *k, align)
+    return dispatch(_SET_DIAG, (input, operand(diagonal, input)), {"k": k}, name)
 
 
 @export("linalg.band_part")
