@@ -774,3 +774,24 @@ def test_unsorted_top_k_returns_tf_kernels_heap_order():
     # all of a row, or its maximum, come sorted as with sorted=True
     assert tf.math.top_k([1, 3, 2], 3, sorted=False).indices.numpy().tolist() == [1, 2, 0]
     assert tf.math.top_k([1, 3, 2], 1, sorted=False).indices.numpy().tolist() == [1]
+
+
+def test_approx_max_k_and_min_k_are_exact_top_k():
+    x = tf.constant([[1.0, 3.0, 3.0, 5.0, 5.0, 2.0], [0.0, -1.0, 7.0, 7.0, 2.0, 2.0]])
+    found = tf.math.approx_max_k(x, 3)
+    assert type(found).__name__ == "ApproxTopK"
+    assert found.values.numpy().tolist() == [[5, 5, 3], [7, 7, 2]]
+    assert found.indices.numpy().tolist() == [[3, 4, 1], [2, 3, 4]]
+    assert tf.nn.approx_min_k(x, 2).indices.numpy().tolist() == [[0, 5], [1, 0]]
+    assert tf.math.approx_max_k(x, 1, reduction_dimension=0).indices.numpy().tolist() == [
+        [0, 0, 1, 1, 0, 0]]
+    assert tf.math.approx_max_k(tf.constant([[1.0, 3, 2]], tf.float16), 2).values.dtype == \
+        tf.float16
+    variable = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.approx_max_k(variable, 2).values * tf.constant([[1.0, 2.0]]))
+    assert tape.gradient(y, variable).numpy().tolist() == [[0, 0, 0, 1, 2, 0], [0, 0, 1, 2, 0, 0]]
+    with pytest.raises(InvalidArgumentError, match="attr 'T' of int32"):
+        tf.math.approx_max_k(tf.constant([[1, 3, 2]]), 2)
+    with pytest.raises(InvalidArgumentError, match="input must have at least k columns"):
+        tf.math.approx_max_k(x, 7)

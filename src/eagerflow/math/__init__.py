@@ -14,10 +14,10 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.nn_ops import in_top_k, log_softmax, softmax, softsign  # noqa: F401
 from eagerflow._src.ops.reduction_ops import (  # noqa: F401
-    accumulate_n, add_n, argmax, argmin, bincount, count_nonzero, cumprod, cumsum,
-    cumulative_logsumexp, l2_normalize, reduce_all, reduce_any, reduce_euclidean_norm,
-    reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
-    reduce_variance, segment_max, segment_mean, segment_min, segment_prod, segment_sum, top_k,
-    unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
-    unsorted_segment_sqrt_n, unsorted_segment_sum)
+    accumulate_n, add_n, approx_max_k, approx_min_k, argmax, argmin, bincount, count_nonzero,
+    cumprod, cumsum, cumulative_logsumexp, l2_normalize, reduce_all, reduce_any,
+    reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
+    reduce_std, reduce_sum, reduce_variance, segment_max, segment_mean, segment_min, segment_prod,
+    segment_sum, top_k, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+    unsorted_segment_prod, unsorted_segment_sqrt_n, unsorted_segment_sum)
 from eagerflow.math import special  # noqa: F401

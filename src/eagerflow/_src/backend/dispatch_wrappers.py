@@ -5268,6 +5268,15 @@ def _wedbc5a7928(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wedd7349f19(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(operand, k, reduction_dimension=None, recall_target=None, reduction_input_size_override=None, aggregate_to_topk=None, name=None):
+        try:
+            return _export_fn(operand, k, reduction_dimension, recall_target, reduction_input_size_override, aggregate_to_topk, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'operand': operand, 'k': k, 'reduction_dimension': reduction_dimension, 'recall_target': recall_target, 'reduction_input_size_override': reduction_input_size_override, 'aggregate_to_topk': aggregate_to_topk, 'name': name})
+    return _export_wrapper
+
+
 def _wef9303abd9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, logits, label_length, logit_length, logits_time_major=None, unique=None, blank_index=None, name=None):
         try:
@@ -6289,6 +6298,8 @@ WRAPPERS = {
     'math.accumulate_n': _w641de3f13d,
     'math.add_n': _we577585e3d,
     'math.angle': _w53ca8dbd1a,
+    'math.approx_max_k': _wedd7349f19,
+    'math.approx_min_k': _wedd7349f19,
     'math.argmax': _we9570db572,
     'math.argmin': _we9570db572,
     'math.atan2': _w77f012d027,

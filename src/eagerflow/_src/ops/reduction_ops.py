@@ -658,6 +658,59 @@ def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     return TopKV2(*_dispatch_with(_TOP_K, (as_tensor(input),), attrs, "k", k, name))
 
 
+ApproxTopK = collections.namedtuple("ApproxTopK", ["values", "indices"])
+
+
+def _approx_k(operand, k, reduction_dimension, largest):
+    # On a CPU TF's ApproxTopK is exact: the top k, as top_k finds them.
+    x = as_tensor(operand)
+    check_attr_dtype("ApproxTopK", "T", x.dtype, (_d.float16, _d.bfloat16, _d.float32))
+    rank = x.shape.rank
+    if rank == 0:
+        raise errors.eager_error(errors.InvalidArgumentError, "ApproxTopK",
+                                 f"input must be >= 1-D, got shape {x.shape}")
+    dim = reduction_dimension % rank if rank and reduction_dimension < 0 else reduction_dimension
+    if rank is None or dim == rank - 1:
+        perm = None
+    else:
+        perm = list(range(rank))
+        perm[dim], perm[-1] = perm[-1], perm[dim]
+        x = array_ops.transpose(x, perm)
+    if x.shape.rank and x.shape[-1] is not None and x.shape[-1] < k:
+        raise errors.eager_error(errors.InvalidArgumentError, "ApproxTopK",
+                                 f"input must have at least k columns. Had {x.shape[-1]}, "
+                                 f"needed {k}")
+    values, indices = top_k(x if largest else math_ops.negative(x), k)
+    if not largest:
+        values = math_ops.negative(values)
+    if perm is not None:
+        values, indices = (array_ops.transpose(t, perm) for t in (values, indices))
+    return ApproxTopK(values, indices)
+
+
+@export("math.approx_max_k", "nn.approx_max_k")
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The `k` largest values along `reduction_dimension` and their indices (exactly, as
+    TF's CPU kernel finds them).
+
+    >>> tf.math.approx_max_k(tf.constant([[1.0, 3.0, 2.0]]), 2).indices
+    <tf.Tensor: shape=(1, 2), dtype=int32, numpy=array([[1, 2]], dtype=int32)>
+    """
+    return _approx_k(operand, k, reduction_dimension, largest=True)
+
+
+@export("math.approx_min_k", "nn.approx_min_k")
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The `k` smallest values along `reduction_dimension` and their indices (exactly).
+
+    >>> tf.math.approx_min_k(tf.constant([[1.0, 3.0, 2.0]]), 2).values
+    <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[1., 2.]], dtype=float32)>
+    """
+    return _approx_k(operand, k, reduction_dimension, largest=False)
+
+
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
 
 
