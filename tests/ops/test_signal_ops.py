@@ -217,3 +217,23 @@ def test_roll_with_a_run_time_shift():
     y, dx = rolled(tf.constant([1.0, 2.0, 3.0]), tf.constant(1))
     assert y.numpy().tolist() == [3.0, 1.0, 2.0]
     assert dx.numpy().tolist() == [2.0, 3.0, 1.0]
+
+
+def test_windows_of_a_length_known_only_at_run_time():
+    for window in (tf.signal.hann_window, tf.signal.hamming_window):
+        for periodic in (True, False):
+            @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+            def made(n):
+                w = window(n, periodic=periodic)
+                assert w.shape.as_list() == [None]
+                return w
+            for n in (1, 4, 5):
+                np.testing.assert_allclose(made(tf.constant(n)).numpy(),
+                                           window(n, periodic=periodic).numpy(), atol=1e-7)
+
+
+def test_frame_and_overlap_add_reject_what_tf_rejects():
+    with pytest.raises(ValueError, match=r"Shape \(\) must have rank at least 1"):
+        tf.signal.frame(tf.constant(1.0), 4, 2)
+    with pytest.raises(errors.InvalidArgumentError, match="frame_step"):
+        tf.signal.overlap_and_add(tf.ones([3, 2]), 0)

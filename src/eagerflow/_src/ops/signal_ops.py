@@ -15,7 +15,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
@@ -393,6 +393,8 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
         window_length = convert_to_tensor(window_length, _d.int32)
         if window_length.shape.rank != 0:
             raise ValueError(f"Shape {window_length.shape} must have rank 0")
+    if isinstance(window_length, Tensor) and get_static_value(window_length) is None:
+        return _raised_cosine_of_tensor(window_length, periodic, dtype, a, b)
     length = _int(window_length, "window_length")
     if length == 1:
         return array_ops.ones([1], dtype)
@@ -402,6 +404,17 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     count = cast(array_ops.range(length), dtype)
     angle = convert_to_tensor(2 * np.pi, dtype) * count / cast(denominator, dtype)
     return convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
+
+
+def _raised_cosine_of_tensor(length, periodic, dtype, a, b):
+    """`_raised_cosine` of a length known only at run time."""
+    even = 1 - math_ops.floormod(length, 2)
+    denominator = length - 1 + cast(periodic, _d.int32) * even
+    angle = (convert_to_tensor(2 * np.pi, dtype) * cast(array_ops.range(length), dtype) /
+             cast(denominator, dtype))
+    window = convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
+    # a one-point window is [1] (its angle divides 0 by 0)
+    return array_ops.where(math_ops.equal(length, 1), array_ops.ones_like(window), window)
 
 
 @export("signal.hann_window")
@@ -439,6 +452,8 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     length, step = _int(frame_length, "Frame", "frame_length"), _int(frame_step, "Frame",
                                                                     "frame_step")
     rank = signal.shape.rank
+    if rank is not None and rank < 1:
+        raise ValueError(f"Shape {signal.shape} must have rank at least 1")
     axis = axis + rank if axis < 0 else axis
     if step == 0:  # TF's frame count divides by the step
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")

@@ -12,6 +12,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -36,6 +37,9 @@ def overlap_and_add(signal, frame_step, name=None):
     if rank is not None and rank < 2:
         raise ValueError(f"Shape {signal.shape} must have rank at least 2")
     step = _static_int(frame_step, "frame_step")
+    if step < 1:  # (TF fails as it pads by a negative amount)
+        raise errors.InvalidArgumentError(
+            None, None, f"overlap_and_add needs a positive frame_step, got {step}")
     shape = array_ops.shape(signal)
     frames, length = shape[-2], shape[-1]
     # sample k of frame f lands at f * step + k: one segment sum over (frame, sample) pairs
