@@ -795,3 +795,9 @@ def test_approx_max_k_and_min_k_are_exact_top_k():
         tf.math.approx_max_k(tf.constant([[1, 3, 2]]), 2)
     with pytest.raises(InvalidArgumentError, match="input must have at least k columns"):
         tf.math.approx_max_k(x, 7)
+
+
+def test_reduce_logsumexp_of_integers_fails_where_tfs_does():
+    with pytest.raises(InvalidArgumentError,
+                       match=r"(?s)attr .T. of int32 .*\{\{node IsFinite\}\}"):
+        tf.math.reduce_logsumexp(tf.constant([1, 2]))

@@ -464,6 +464,9 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=1000.6931762695312>
     """
     x = as_tensor(input_tensor)
+    if x.dtype.is_integer:  # TF's max runs, then its finiteness check rejects integers
+        check_attr_dtype("IsFinite", "T", x.dtype,
+                         (_d.bfloat16, _d.float16, _d.float32, _d.float64))
     # Shift by the max so exp never overflows; clamping an infinite max to the finite
     # range keeps x - shift free of inf - inf.
     shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
