@@ -952,3 +952,15 @@ def test_banded_triangular_solve_reads_tfs_band_layout():
         [0.0, 0.0, 3.3333, 5.0]], atol=1e-4)
     with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
         tf.linalg.banded_triangular_solve(tf.zeros([2, 3]), tf.ones([3, 1]))
+
+
+def test_determinants_of_singular_matrices_are_signed_zeros_as_in_tf():
+    # TF 2.21: the zero takes the sign of the LU's pivots and row-swap parity
+    cases = {((1.0, 2.0), (2.0, 4.0)): True, ((2.0, 4.0), (1.0, 2.0)): False,
+             ((0.0, 1.0), (0.0, 1.0)): False, ((0.0, 1.0), (0.0, -1.0)): True}
+    for matrix, negative in cases.items():
+        for dtype in (tf.float32, tf.float64):
+            m = tf.constant(matrix, dtype)
+            det, sign = la.det(m).numpy(), la.slogdet(m).sign.numpy()
+            assert det == 0 and np.signbit(det) == negative
+            assert sign == 0 and np.signbit(sign) == negative

@@ -422,11 +422,38 @@ def _nan_matrices(xp, x):
     return xp.isnan(x).any(axis=(-2, -1))
 
 
+def _singular_zero(x, values):
+    """`values` (determinants, or signs) with each exact zero signed as TF's: the product of
+    the pivots of Eigen's partial-pivoting LU (a zero column skipped, not swapped) times the
+    parity of its row swaps."""
+    zero = np.asarray(values == 0)
+    if not zero.any():
+        return values
+    values = np.array(values)
+    flat, out = x.reshape((-1,) + x.shape[-2:]), values.reshape(-1)
+    for i in np.flatnonzero(zero.reshape(-1)):
+        m, parity = flat[i].copy(), 1
+        for k in range(m.shape[-1]):
+            piv = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[piv, k] == 0:
+                continue
+            if piv != k:
+                m[[k, piv]] = m[[piv, k]]
+                parity = -parity
+            m[k + 1:, k] /= m[k, k]
+            m[k + 1:, k + 1:] -= np.outer(m[k + 1:, k], m[k, k + 1:])
+        out[i] = np.prod(np.diagonal(m)) * parity * out.dtype.type(0)
+    return values
+
+
 def _determinant(xp, x):
     _check_matrix(x)
     with np.errstate(invalid="ignore"):
         det = xp.linalg.det(x)
     det = xp.where(_nan_matrices(xp, x), xp.asarray(xp.nan, det.dtype), det)
+    if xp is np and x.size:
+        with np.errstate(all="ignore"):
+            det = _singular_zero(x, det)
     return det.astype(x.dtype, copy=False)
 
 
@@ -438,6 +465,9 @@ def _log_determinant(xp, x):
     nan = _nan_matrices(xp, x) | xp.isnan(logabs)
     sign = xp.where(nan, xp.asarray(xp.nan, sign.dtype), sign)
     logabs = xp.where(nan, xp.asarray(xp.nan, logabs.dtype), logabs)
+    if xp is np and x.size:
+        with np.errstate(all="ignore"):
+            sign = _singular_zero(x, sign)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
