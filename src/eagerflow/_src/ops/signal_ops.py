@@ -140,6 +140,8 @@ def _real_fft(kind, rank, input, fft_length, name):
     else:
         if not isinstance(fft_length, Tensor):  # TF converts it to an int32 tensor
             fft_length = convert_to_tensor(fft_length, _d.int32)
+        if get_static_value(fft_length) is None and x.shape.rank is not None:
+            return _real_fft_of_run_time_length(kind, rank, x, fft_length, name)
         shape, fft_length = array_ops._int_array(fft_length, op.name, "fft_length")
         if shape != (rank,):
             raise errors.op_error(errors.InvalidArgumentError, op.name,
@@ -150,6 +152,38 @@ def _real_fft(kind, rank, input, fft_length, name):
                                       f"fft_length[{i}] must >= 0, but got: {n}")
     attrs = {"fft_length": None if fft_length is None else tuple(fft_length)}
     return dispatch(op, (x,), attrs, name)
+
+
+def _fitted(x, axis, size):
+    """`x` cut or zero-padded to `size` (a scalar tensor) along `axis` (negative)."""
+    shape = array_ops.shape(x)
+    dims = [shape[i] for i in range(x.shape.rank)]
+    kept = list(dims)
+    kept[axis] = math_ops.minimum(size, dims[axis])
+    x = array_ops.slice(x, [0] * x.shape.rank, array_ops.stack(kept))
+    kept[axis] = math_ops.maximum(size - dims[axis], 0)
+    return array_ops.concat([x, array_ops.zeros(array_ops.stack(kept), x.dtype)], axis)
+
+
+def _real_fft_of_run_time_length(kind, rank, x, fft_length, name):
+    """The real transform for an `fft_length` known only at run time: the input fitted to
+    it, then the transform of the length the kernel infers from the input."""
+    op = _OPS[kind, rank]
+    n = array_ops.reshape(cast(fft_length, _d.int32), [rank])
+    for i in range(rank - 1):
+        x = _fitted(x, i - rank, n[i])
+    if kind == "RFFT":
+        return dispatch(op, (_fitted(x, -1, n[-1]), ), {"fft_length": None}, name)
+    # The inverse of an odd length cannot be inferred from a number of bins: take the
+    # inverse of length 2n of the n // 2 + 1 bins (zero-padded), whose even samples are
+    # half the length-n signal's; the bin n / 2 of an even n, which the length-n inverse
+    # counts once, counts twice there and is halved.
+    last = n[-1]
+    bins = _fitted(_fitted(x, -1, last // 2 + 1), -1, last + 1)
+    paired = math_ops.not_equal(array_ops.range(last + 1) * 2, last)
+    bins = bins * cast(array_ops.where(paired, 1.0, 0.5), x.dtype)
+    doubled = dispatch(op, (bins,), {"fft_length": None}, name)
+    return doubled[..., ::2] * cast(2.0, doubled.dtype)
 
 
 @export("signal.fft")
