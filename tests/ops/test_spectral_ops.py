@@ -94,3 +94,13 @@ def test_mel_mfcc_and_windows():
     close(tf.signal.kaiser_bessel_derived_window(6),
           [0.007131, 0.7071068, 0.9999745, 0.9999745, 0.7071068, 0.007131])
     close(tf.signal.vorbis_window(5), [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
+
+
+def test_dct_and_mfcc_argument_errors_are_tfs():
+    with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
+        tf.signal.dct(tf.ones([3]), n=0)
+    with pytest.raises(ValueError, match=r"^Type-I DCT requires the dimension to be greater "
+                                         r"than one\.$"):
+        tf.signal.dct(tf.ones([1]), type=1)
+    with pytest.raises(ValueError, match=r"Got: tf\.Tensor\(\[\], shape=\(3, 0\)"):
+        tf.signal.mfccs_from_log_mel_spectrograms(tf.ones([3, 0]))

@@ -142,7 +142,7 @@ def _check_dct(input, type, n, axis, norm):
     if type not in (1, 2, 3, 4):
         raise ValueError("Types I, II, III and IV (I)DCT are supported.")
     if n is not None and n < 1:
-        raise ValueError(f"Invalid value for `n`: expected `n` to be positive, got {n}.")
+        raise ValueError("n should be a positive integer or None")
     if axis != -1:
         raise NotImplementedError(f"axis must be -1. Got: {axis}")
     if norm not in (None, "ortho"):
@@ -150,8 +150,7 @@ def _check_dct(input, type, n, axis, norm):
     if type == 1 and norm == "ortho":
         raise ValueError("Normalization is not supported for the Type-I DCT.")
     if type == 1 and input.shape[-1] is not None and input.shape[-1] < 2:
-        raise ValueError(f"Type-I DCT requires the dimension to be greater than one. "
-                         f"Received {input.shape[-1]}.")
+        raise ValueError("Type-I DCT requires the dimension to be greater than one.")
 
 
 def _phase(count, sign, dtype):
@@ -289,7 +288,7 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     if bins is None:
         bins = array_ops.shape(log_mel_spectrograms)[-1]
     elif bins <= 0:
-        raise ValueError(f"num_mel_bins must be positive. Got: {log_mel_spectrograms}")
+        raise ValueError(f"num_mel_bins must be positive. Got: {log_mel_spectrograms!s}")
     dtype = log_mel_spectrograms.dtype
     return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
 
