@@ -306,8 +306,38 @@ def test_diag_sizes_and_errors():
         la.diag([1, 2], num_rows=3, num_cols=4, k=1)
     with pytest.raises(InvalidArgumentError, match=r"diagonal must be at least 1-dim"):
         la.diag(1)
-    with pytest.raises(errors.UnimplementedError):
+    with pytest.raises(InvalidArgumentError, match="number of diagonals provided in the input"):
         la.diag([[1, 2]], k=(0, 1))
+
+
+def test_diag_and_set_diag_of_a_range_of_diagonals():
+    # TF 2.21's results: each align pads superdiagonals on its first side, subdiagonals on
+    # its second; diagonals outside the matrix are dropped
+    d = tf.constant([[1.0, 2, 3], [4, 5, 0]])
+    assert la.diag(d, k=(0, 1)).numpy().tolist() == [[4, 2, 0], [0, 5, 3], [0, 0, 0]]
+    assert la.diag(d, k=(-1, 0), align="LEFT_RIGHT", padding_value=7).numpy().tolist() == [
+        [1, 7, 7], [5, 2, 7], [7, 0, 3]]
+    assert la.diag(tf.reshape(tf.range(1, 13), [2, 3, 2]), k=(-1, 1), num_rows=4).numpy()[
+        1].tolist() == [[9, 8], [11, 10], [0, 12], [0, 0]]
+    assert la.diag([[1, 2], [3, 4], [5, 6]], k=(-2, 0)).numpy().tolist() == [[1, 0], [3, 2]]
+    a = tf.reshape(tf.range(12.0), [3, 4])
+    bands = tf.constant([[-1.0, -2, -3], [-4, -5, -6], [-7, -8, -9]])
+    assert la.set_diag(a, bands, k=(-1, 1)).numpy().tolist() == [
+        [-4, -1, 2, 3], [-7, -5, -2, 7], [8, -8, -6, -3]]
+    assert la.set_diag(a, bands, k=(-1, 1), align="LEFT_RIGHT").numpy().tolist() == [
+        [-4, -1, 2, 3], [-8, -5, -2, 7], [8, -9, -6, -3]]
+    assert la.set_diag(a, [[-1.0, -2], [-4, -5]], k=(2, 3)).numpy().tolist() == [
+        [0, 1, -4, -2], [4, 5, 6, -5], [8, 9, 10, 11]]
+    variable = tf.Variable(d)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(la.diag(variable, k=(0, 1)) * tf.reshape(tf.range(9.0), [3, 3]))
+    assert tape.gradient(y, variable).numpy().tolist() == [[0, 1, 5], [0, 4, 8]]
+    with pytest.raises(InvalidArgumentError, match="longests diagonal"):
+        la.set_diag(a, tf.ones([2, 2]), k=(0, 1))
+    with pytest.raises(InvalidArgumentError, match="number of diagonals provided in `diag`"):
+        la.set_diag(a, tf.ones([2, 2]), k=(-1, 1))
+    with pytest.raises(InvalidArgumentError, match=r"lower_diag_index is out of bound: -5 It"):
+        la.set_diag(a, tf.ones([2, 3]), k=(-5, 0))
 
 
 def test_diag_part_and_trace():
@@ -898,3 +928,39 @@ def test_eigh_vectors_have_tf_signs():
                                             [0.51751, 0.85568]], atol=2e-5)
     np.testing.assert_allclose(e, [[-0.99166, 0.06585], [-0.95594, 0.83191],
                                    [-0.73045, 1.44061]], atol=2e-5)
+
+
+def test_banded_triangular_solve_reads_tfs_band_layout():
+    bands = tf.constant([[1.0, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])
+    ones = tf.ones([4, 1])
+    # TF 2.21's solutions: lower bands start with the main diagonal, upper ones end with it
+    np.testing.assert_allclose(tf.linalg.banded_triangular_solve(bands, ones).numpy().ravel(),
+                               [1.0, -2.5, 2.5, 2.75], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.linalg.banded_triangular_solve(bands, ones, lower=False).numpy().ravel(),
+        [0.07323232, 0.06060606, 0.03787879, 0.08333334], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.linalg.banded_triangular_solve(bands, ones, adjoint=True).numpy().ravel(),
+        [3.6666663, 0.16666675, -0.33333334, 0.25], rtol=1e-6)
+    assert tf.linalg.banded_triangular_solve(bands[None], tf.ones([2, 4, 3])).shape == (2, 4, 3)
+    variable = tf.Variable(bands)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.banded_triangular_solve(variable, 2 * ones) *
+                          tf.constant([[1.0], [2], [3], [4]]))
+    np.testing.assert_allclose(tape.gradient(y, variable).numpy(), [
+        [-28.6667, 4.1667, 8.3333, -5.5], [0.0, -1.6667, -8.3333, -5.0],
+        [0.0, 0.0, 3.3333, 5.0]], atol=1e-4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
+        tf.linalg.banded_triangular_solve(tf.zeros([2, 3]), tf.ones([3, 1]))
+
+
+def test_determinants_of_singular_matrices_are_signed_zeros_as_in_tf():
+    # TF 2.21: the zero takes the sign of the LU's pivots and row-swap parity
+    cases = {((1.0, 2.0), (2.0, 4.0)): True, ((2.0, 4.0), (1.0, 2.0)): False,
+             ((0.0, 1.0), (0.0, 1.0)): False, ((0.0, 1.0), (0.0, -1.0)): True}
+    for matrix, negative in cases.items():
+        for dtype in (tf.float32, tf.float64):
+            m = tf.constant(matrix, dtype)
+            det, sign = la.det(m).numpy(), la.slogdet(m).sign.numpy()
+            assert det == 0 and np.signbit(det) == negative
+            assert sign == 0 and np.signbit(sign) == negative

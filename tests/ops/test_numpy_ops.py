@@ -119,6 +119,32 @@ def test_experimental_enable_numpy_behavior():
     ]
 
 
+_PREFER_FLOAT32 = textwrap.dedent("""
+    import numpy as np
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior(prefer_float32=True)
+    print(tnp.array([1.5, 2]).dtype, tnp.asarray([1j]).dtype, tnp.array(np.array([1.5])).dtype)
+    print(tnp.linspace(0, 1, 3).dtype, tnp.arange(0.0, 2.0).dtype, tnp.full([2], 1.5).dtype)
+    print((np.float64(1.5) + tf.constant([1.0])).dtype, (tf.constant([1]) + 1.5).dtype)
+    print(tnp.where(tnp.array([True, False]), 1, 2.5).dtype, tnp.zeros(2).dtype)
+""")
+
+
+def test_numpy_behavior_preferring_float32():
+    # TF 2.21's dtypes: Python floats (and NumPy float64 scalars) count as float32
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", _PREFER_FLOAT32], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "<dtype: 'float32'> <dtype: 'complex64'> <dtype: 'float64'>",
+        "<dtype: 'float32'> <dtype: 'float32'> <dtype: 'float32'>",
+        "<dtype: 'float32'> <dtype: 'float64'>",
+        "<dtype: 'float32'> <dtype: 'float64'>",
+    ]
+
+
 def test_numpy_methods_before_numpy_behavior_is_enabled():
     with pytest.raises(AttributeError, match=r"EagerTensor object has no attribute 'reshape'. "
                                              r"\n        If you are looking for numpy-related "

@@ -378,6 +378,13 @@ def test_unsorted_segments():
     np.testing.assert_allclose(mean.numpy(), [1.5, 0, 3, 0])
 
 
+def test_unsorted_segment_sum_of_negative_zeros_is_positive_zero():
+    summed = tf.math.unsorted_segment_sum([-0.0, -0.0, 1.0], [0, 0, 1], 3).numpy()
+    np.testing.assert_array_equal(np.signbit(summed), [False, False, False])
+    # the sorted kernel starts from the first row, as TF's does
+    assert np.signbit(tf.math.segment_sum([-0.0, 1.0], [0, 1]).numpy()[0])
+
+
 def test_unsorted_segment_static_shape():
     shape, _ = _rule("UnsortedSegmentSum", _Static([None, 3, 4], tf.float32),
                      _Static([None, 3], tf.int32), num_segments=5)
@@ -808,3 +815,30 @@ def test_approx_max_and_min_k_are_exact_top_k_as_on_tfs_cpu():
         tf.math.approx_max_k(v, 5)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         tf.math.approx_max_k(tf.constant([1, 3, 2]), 2)
+
+
+def test_approx_max_k_and_min_k_are_exact_top_k():
+    x = tf.constant([[1.0, 3.0, 3.0, 5.0, 5.0, 2.0], [0.0, -1.0, 7.0, 7.0, 2.0, 2.0]])
+    found = tf.math.approx_max_k(x, 3)
+    assert type(found).__name__ == "ApproxTopK"
+    assert found.values.numpy().tolist() == [[5, 5, 3], [7, 7, 2]]
+    assert found.indices.numpy().tolist() == [[3, 4, 1], [2, 3, 4]]
+    assert tf.nn.approx_min_k(x, 2).indices.numpy().tolist() == [[0, 5], [1, 0]]
+    assert tf.math.approx_max_k(x, 1, reduction_dimension=0).indices.numpy().tolist() == [
+        [0, 0, 1, 1, 0, 0]]
+    assert tf.math.approx_max_k(tf.constant([[1.0, 3, 2]], tf.float16), 2).values.dtype == \
+        tf.float16
+    variable = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.approx_max_k(variable, 2).values * tf.constant([[1.0, 2.0]]))
+    assert tape.gradient(y, variable).numpy().tolist() == [[0, 0, 0, 1, 2, 0], [0, 0, 1, 2, 0, 0]]
+    with pytest.raises(InvalidArgumentError, match="attr 'T' of int32"):
+        tf.math.approx_max_k(tf.constant([[1, 3, 2]]), 2)
+    with pytest.raises(InvalidArgumentError, match="input must have at least k columns"):
+        tf.math.approx_max_k(x, 7)
+
+
+def test_reduce_logsumexp_of_integers_fails_where_tfs_does():
+    with pytest.raises(InvalidArgumentError,
+                       match=r"(?s)attr .T. of int32 .*\{\{node IsFinite\}\}"):
+        tf.math.reduce_logsumexp(tf.constant([1, 2]))

@@ -217,3 +217,52 @@ def test_roll_with_a_run_time_shift():
     y, dx = rolled(tf.constant([1.0, 2.0, 3.0]), tf.constant(1))
     assert y.numpy().tolist() == [3.0, 1.0, 2.0]
     assert dx.numpy().tolist() == [2.0, 3.0, 1.0]
+
+
+def test_windows_of_a_length_known_only_at_run_time():
+    for window in (tf.signal.hann_window, tf.signal.hamming_window):
+        for periodic in (True, False):
+            @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+            def made(n):
+                w = window(n, periodic=periodic)
+                assert w.shape.as_list() == [None]
+                return w
+            for n in (1, 4, 5):
+                np.testing.assert_allclose(made(tf.constant(n)).numpy(),
+                                           window(n, periodic=periodic).numpy(), atol=1e-7)
+
+
+def test_frame_and_overlap_add_reject_what_tf_rejects():
+    with pytest.raises(ValueError, match=r"Shape \(\) must have rank at least 1"):
+        tf.signal.frame(tf.constant(1.0), 4, 2)
+    with pytest.raises(errors.InvalidArgumentError, match="frame_step"):
+        tf.signal.overlap_and_add(tf.ones([3, 2]), 0)
+
+
+def test_real_transforms_with_an_fft_length_known_only_at_run_time():
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((2, 8)), tf.float32)
+    cube = tf.constant(rng.standard_normal((2, 3, 4, 6)), tf.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([], tf.int32)])
+    def one(signal, n):
+        return tf.signal.rfft(signal, [n]), tf.signal.irfft(tf.signal.rfft(signal), [n])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3, None, None]),
+                                  tf.TensorSpec([2], tf.int32)])
+    def two(signal, n):
+        return (tf.signal.rfft2d(signal, n),
+                tf.signal.irfft2d(tf.complex(signal, 0.5 * signal), n))
+
+    for n in (1, 3, 4, 5, 11, 16):  # odd lengths cannot be inferred from a number of bins
+        got = one(x, tf.constant(n))
+        want = (tf.signal.rfft(x, [n]), tf.signal.irfft(tf.signal.rfft(x), [n]))
+        for g, w in zip(got, want):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g.numpy(), w.numpy(), atol=1e-5)
+    for n in ([3, 4], [4, 7], [5, 10]):
+        got = two(cube, tf.constant(n))
+        want = (tf.signal.rfft2d(cube, n), tf.signal.irfft2d(tf.complex(cube, 0.5 * cube), n))
+        for g, w in zip(got, want):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g.numpy(), w.numpy(), atol=1e-4)

@@ -133,3 +133,36 @@ def test_zero_preserving_unary_ops_map_a_sparse_tensors_values():
         tape.watch(sp.values)
         y = tf.sparse.reduce_sum(tf.square(sp))
     np.testing.assert_allclose(tape.gradient(y, sp.values), [-6.0, 8.0])
+
+
+def test_sparse_segment_gradients_are_dense_unless_asked_sparse():
+    data = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    for fn, scale in ((tf.sparse.segment_sum, 1.0), (tf.sparse.segment_mean, 0.5),
+                      (tf.sparse.segment_sqrt_n, 0.5 ** 0.5)):
+        for sparse in (False, True):
+            with tf.GradientTape() as tape:
+                y = tf.reduce_sum(fn(data, [0, 2, 2, 1], [0, 0, 1, 1], sparse_gradient=sparse))
+            grad = tape.gradient(y, data)
+            assert isinstance(grad, tf.IndexedSlices) == sparse
+            np.testing.assert_allclose(tf.convert_to_tensor(grad).numpy(),
+                                       [[scale] * 2, [scale] * 2, [2 * scale] * 2], rtol=1e-6)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda d: tf.sparse.segment_mean(tf.constant([[1, 2]]), [0], [0]),
+     "attr 'T' of int32 is not in the list of allowed values: bfloat16, half, float, double"),
+    (lambda d: tf.sparse.segment_sqrt_n(tf.constant([[1, 2]]), [0], [0], num_segments=2),
+     r"\{\{node SparseSegmentSqrtNWithNumSegments\}\}"),
+    (lambda d: tf.sparse.segment_sum(d, [0, 5], [0, 0], num_segments=2),
+     r"Bad: indices\[1\] == 5 out of range \[0, 2\) \[Op:SparseSegmentSumWithNumSegments\]"),
+    (lambda d: tf.sparse.segment_sum(d, [0, 1], [1, 0]), "segment ids are not increasing"),
+    (lambda d: tf.sparse.segment_sum(d, [0, 1], [0, 3], num_segments=2),
+     "segment ids must be < num_segments"),
+    (lambda d: tf.sparse.segment_sum(d, [0, 1], [0, 1, 1]),
+     "segment_ids and indices should have same size"),
+    (lambda d: tf.sparse.segment_mean(d, [0, 1], [-1, 0]),
+     r"Segment id -1 out of range \[0, 1\), possibly because 'segment_ids' input is not sorted"),
+])
+def test_sparse_segment_errors_are_tfs(call, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        call(tf.constant([[1.0, 2.0], [3.0, 4.0]]))

@@ -55,6 +55,34 @@ def test_dct_types_and_inverses():
         tf.signal.dct(x, axis=0)
 
 
+def test_dct_of_unknown_length_inside_function():
+    x = tf.constant([X, X[::-1]])
+    for kind in (1, 2, 3, 4):
+        for norm in ((None,) if kind == 1 else (None, "ortho")):
+            @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+            def transforms(signal):
+                return (tf.signal.dct(signal, type=kind, norm=norm),
+                        tf.signal.idct(signal, type=kind, norm=norm),
+                        tf.signal.dct(signal, type=kind, n=4, norm=norm),
+                        tf.signal.dct(signal, type=kind, n=9, norm=norm))
+            expected = (tf.signal.dct(x, type=kind, norm=norm),
+                        tf.signal.idct(x, type=kind, norm=norm),
+                        tf.signal.dct(x, type=kind, n=4, norm=norm),
+                        tf.signal.dct(x, type=kind, n=9, norm=norm))
+            for got, want in zip(transforms(x), expected):
+                assert got.shape == want.shape
+                close(got, want.numpy())
+    mfccs = tf.function(tf.signal.mfccs_from_log_mel_spectrograms, input_signature=[
+        tf.TensorSpec([None, None], tf.float32)])
+    close(mfccs(x), tf.signal.mfccs_from_log_mel_spectrograms(x).numpy())
+
+
+def test_overlap_and_add_sums_onto_zeros():
+    # inverse_stft's first sample is often a windowed -0.0: TF adds it to a zero, giving +0.0
+    added = tf.signal.overlap_and_add([[-0.0, 1.0], [2.0, 3.0]], 1).numpy()
+    np.testing.assert_array_equal(np.signbit(added), [False, False, False])
+
+
 def test_mel_mfcc_and_windows():
     close(tf.signal.linear_to_mel_weight_matrix(2, 5, 16, 0.0, 8.0), [
         [0, 0], [0.7531865, 0], [0.4957386, 0.5042614], [0, 0.7468256], [0, 0]])
@@ -66,3 +94,13 @@ def test_mel_mfcc_and_windows():
     close(tf.signal.kaiser_bessel_derived_window(6),
           [0.007131, 0.7071068, 0.9999745, 0.9999745, 0.7071068, 0.007131])
     close(tf.signal.vorbis_window(5), [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
+
+
+def test_dct_and_mfcc_argument_errors_are_tfs():
+    with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
+        tf.signal.dct(tf.ones([3]), n=0)
+    with pytest.raises(ValueError, match=r"^Type-I DCT requires the dimension to be greater "
+                                         r"than one\.$"):
+        tf.signal.dct(tf.ones([1]), type=1)
+    with pytest.raises(ValueError, match=r"Got: tf\.Tensor\(\[\], shape=\(3, 0\)"):
+        tf.signal.mfccs_from_log_mel_spectrograms(tf.ones([3, 0]))

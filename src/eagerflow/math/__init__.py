@@ -9,8 +9,8 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
     lbeta, less, less_equal, lgamma, log, log1p, log_sigmoid, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, multiply_no_nan, ndtri, negative, nextafter, not_equal,
     polygamma, polyval, pow, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt, scalar_mul,
-    sigmoid, sign, sin, sinh, softplus, sqrt, square, squared_difference, subtract, tan, tanh,
-    truediv, xdivy, xlog1py, xlogy, zero_fraction, zeta)
+    sigmoid, sign, sin, sinh, sobol_sample, softplus, sqrt, square, squared_difference, subtract,
+    tan, tanh, truediv, xdivy, xlog1py, xlogy, zero_fraction, zeta)
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.nn_ops import in_top_k, log_softmax, softmax, softsign  # noqa: F401
 from eagerflow._src.ops.reduction_ops import (  # noqa: F401

@@ -19,7 +19,8 @@ from eagerflow._src.ops.nn_ops import (  # noqa: F401
     weighted_cross_entropy_with_logits, weighted_moments)
 from eagerflow._src.ops.nn_ops import local_response_normalization as lrn  # noqa: F401
 from eagerflow._src.ops.nn_ops import silu as swish  # noqa: F401
-from eagerflow._src.ops.reduction_ops import l2_normalize, top_k  # noqa: F401
+from eagerflow._src.ops.reduction_ops import (  # noqa: F401
+    approx_max_k, approx_min_k, l2_normalize, top_k)
 from eagerflow._src.ops.sparse_ops import (  # noqa: F401
     embedding_lookup_sparse, safe_embedding_lookup_sparse)
 from eagerflow.nn import experimental  # noqa: F401

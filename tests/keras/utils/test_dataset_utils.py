@@ -1,4 +1,5 @@
 """Datasets from arrays and directories, compared with tf_keras 2.21's results."""
+import os
 import struct
 import zlib
 
@@ -214,3 +215,39 @@ def test_split_dataset_rejects_bad_arguments():
         keras.utils.split_dataset(np.arange(10), left_size=0.01)
     with pytest.raises(TypeError, match="Invalid `left_size` Type"):
         keras.utils.split_dataset(np.arange(10), left_size="a")
+
+
+def _write_wavs(root):
+    for label in ("yes", "no"):
+        os.makedirs(os.path.join(root, label))
+        for i in range(3):
+            n = 800 + 100 * i
+            wave = (0.3 * np.sin(np.arange(n) * (0.05 if label == "yes" else 0.2)))
+            tf.io.write_file(os.path.join(root, label, f"{i}.wav"),
+                             tf.audio.encode_wav(wave.astype(np.float32)[:, None], 8000))
+
+
+def test_audio_dataset_from_directory(tmp_path, capsys):
+    root = str(tmp_path)
+    _write_wavs(root)
+    train, val = tf.keras.utils.audio_dataset_from_directory(
+        root, batch_size=2, validation_split=0.34, seed=0, output_sequence_length=1000,
+        subset="both")
+    assert capsys.readouterr().out.splitlines() == [
+        "Found 6 files belonging to 2 classes.", "Using 4 files for training.",
+        "Using 2 files for validation."]
+    assert train.class_names == ["no", "yes"]
+    assert train.element_spec[0].shape.as_list() == [None, 1000, None]
+    audio, labels = next(iter(train))  # TF 2.21's first batch for seed 0
+    assert audio.shape == (2, 1000, 1) and labels.numpy().tolist() == [1, 0]
+    # without a length, batches are padded to their longest file
+    padded = tf.keras.utils.audio_dataset_from_directory(root, batch_size=4, seed=1)
+    assert [a.shape[1] for a, _ in padded] == [1000, 1000]
+    ragged = tf.keras.utils.audio_dataset_from_directory(root, batch_size=4, ragged=True,
+                                                         label_mode="categorical", seed=1)
+    audio, labels = next(iter(ragged))
+    assert isinstance(audio, tf.RaggedTensor) and labels.shape == (4, 2)
+    with pytest.raises(ValueError, match="Cannot set both `ragged` and"):
+        tf.keras.utils.audio_dataset_from_directory(root, ragged=True, output_sequence_length=3)
+    with pytest.raises(ImportError, match="tensorflow_io"):
+        tf.keras.utils.audio_dataset_from_directory(root, sampling_rate=16000)

@@ -136,4 +136,10 @@ SPECS = [
            grad="TF differentiates x only: see Betainc-x"),
     OpSpec("Betainc", _betainc_x, [BX.astype(F32)], _table(_BETAINC), rtol=1e-6,
            name="Betainc-x"),
+    # the unscrambled Sobol sequence (Joe-Kuo directions) after the origin, as TF 2.21 gives it
+    OpSpec("SobolSample", lambda d, n, k: tf.math.sobol_sample(d, n, k),
+           [np.int32(3), np.int32(4), np.int32(2)],
+           lambda d, n, k: np.array([[0.25, 0.75, 0.75], [0.375, 0.375, 0.625],
+                                     [0.875, 0.875, 0.125], [0.625, 0.125, 0.875]], F32),
+           grad="a fixed sequence"),
 ]

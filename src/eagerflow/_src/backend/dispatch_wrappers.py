@@ -957,6 +957,15 @@ def _w3860f8ba36(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w389b01666f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dim, num_results, skip=None, dtype=None, name=None):
+        try:
+            return _export_fn(dim, num_results, skip, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dim': dim, 'num_results': num_results, 'skip': skip, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w39227936f6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(model_dir, name=None):
         try:
@@ -1848,6 +1857,15 @@ def _w5df8862494(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5e6d3d3314(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None, sparse_gradient=None):
+        try:
+            return _export_fn(data, indices, segment_ids, num_segments, name, sparse_gradient)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name, 'sparse_gradient': sparse_gradient})
+    return _export_wrapper
+
+
 def _w5e96d26c3d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, contrast_factor):
         try:
@@ -2538,6 +2556,15 @@ def _w7b12dbca99(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor_info, graph, import_scope)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor_info': tensor_info, 'graph': graph, 'import_scope': import_scope})
+    return _export_wrapper
+
+
+def _w7b1eac7c9b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bands, rhs, lower=None, adjoint=None, name=None):
+        try:
+            return _export_fn(bands, rhs, lower, adjoint, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bands': bands, 'rhs': rhs, 'lower': lower, 'adjoint': adjoint, 'name': name})
     return _export_wrapper
 
 
@@ -4998,15 +5025,6 @@ def _we3a333c0cc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
-def _we41a1c167e(_export_fn, _export_dispatch, _export_symbolic):
-    def _export_wrapper(data, indices, segment_ids, num_segments=None, name=None):
-        try:
-            return _export_fn(data, indices, segment_ids, num_segments, name)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'num_segments': num_segments, 'name': name})
-    return _export_wrapper
-
-
 def _we474380b92(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, fill_value, dtype=None):
         try:
@@ -6233,6 +6251,7 @@ WRAPPERS = {
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
     'linalg.band_part': _waad5c7ad89,
+    'linalg.banded_triangular_solve': _w7b1eac7c9b,
     'linalg.cholesky': _w53ca8dbd1a,
     'linalg.cholesky_solve': _w6f1d2bbe15,
     'linalg.cross': _w8fded9e34f,
@@ -6331,6 +6350,7 @@ WRAPPERS = {
     'math.segment_prod': _w54f198779b,
     'math.segment_sum': _w54f198779b,
     'math.sign': _w87709dcace,
+    'math.sobol_sample': _w389b01666f,
     'math.top_k': _w20e7200b29,
     'math.truediv': _wcdda191bb7,
     'math.unsorted_segment_max': _w08a5135e71,
@@ -6517,9 +6537,9 @@ WRAPPERS = {
     'sparse.reset_shape': _w3f4307b5d8,
     'sparse.reshape': _wfc74e124d4,
     'sparse.retain': _w6367d19213,
-    'sparse.segment_mean': _we41a1c167e,
-    'sparse.segment_sqrt_n': _we41a1c167e,
-    'sparse.segment_sum': _we41a1c167e,
+    'sparse.segment_mean': _w5e6d3d3314,
+    'sparse.segment_sqrt_n': _w5e6d3d3314,
+    'sparse.segment_sum': _w5e6d3d3314,
     'sparse.slice': _wbb6929ca1a,
     'sparse.softmax': _wbd607f11ba,
     'sparse.sparse_dense_matmul': _w841798fdce,

@@ -422,11 +422,38 @@ def _nan_matrices(xp, x):
     return xp.isnan(x).any(axis=(-2, -1))
 
 
+def _singular_zero(x, values):
+    """`values` (determinants, or signs) with each exact zero signed as TF's: the product of
+    the pivots of Eigen's partial-pivoting LU (a zero column skipped, not swapped) times the
+    parity of its row swaps."""
+    zero = np.asarray(values == 0)
+    if not zero.any():
+        return values
+    values = np.array(values)
+    flat, out = x.reshape((-1,) + x.shape[-2:]), values.reshape(-1)
+    for i in np.flatnonzero(zero.reshape(-1)):
+        m, parity = flat[i].copy(), 1
+        for k in range(m.shape[-1]):
+            piv = k + int(np.argmax(np.abs(m[k:, k])))
+            if m[piv, k] == 0:
+                continue
+            if piv != k:
+                m[[k, piv]] = m[[piv, k]]
+                parity = -parity
+            m[k + 1:, k] /= m[k, k]
+            m[k + 1:, k + 1:] -= np.outer(m[k + 1:, k], m[k, k + 1:])
+        out[i] = np.prod(np.diagonal(m)) * parity * out.dtype.type(0)
+    return values
+
+
 def _determinant(xp, x):
     _check_matrix(x)
     with np.errstate(invalid="ignore"):
         det = xp.linalg.det(x)
     det = xp.where(_nan_matrices(xp, x), xp.asarray(xp.nan, det.dtype), det)
+    if xp is np and x.size:
+        with np.errstate(all="ignore"):
+            det = _singular_zero(x, det)
     return det.astype(x.dtype, copy=False)
 
 
@@ -438,6 +465,9 @@ def _log_determinant(xp, x):
     nan = _nan_matrices(xp, x) | xp.isnan(logabs)
     sign = xp.where(nan, xp.asarray(xp.nan, sign.dtype), sign)
     logabs = xp.where(nan, xp.asarray(xp.nan, logabs.dtype), logabs)
+    if xp is np and x.size:
+        with np.errstate(all="ignore"):
+            sign = _singular_zero(x, sign)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
@@ -989,6 +1019,40 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
                     {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
+@export("linalg.banded_triangular_solve")
+def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
+    """Solves a triangular system whose matrix is given by its `bands` ``[..., K, M]``:
+    with `lower`, row 0 is the main diagonal and row k subdiagonal k (padded on the left);
+    otherwise row K - 1 is the main diagonal and row K - 1 - k superdiagonal k (padded on
+    the right). Batch dimensions broadcast.
+
+    >>> tf.linalg.banded_triangular_solve(tf.constant([[1.0, 2.0], [0.0, 3.0]]),
+    ...                                   tf.constant([[1.0], [5.0]]))
+    <tf.Tensor: shape=(2, 1), dtype=float32, numpy=
+    array([[1.],
+           [1.]], dtype=float32)>
+    """
+    bands, rhs = as_tensor(bands), as_tensor(rhs)
+    if bands.shape.rank is not None and bands.shape.rank < 2:
+        raise errors.op_error(errors.InvalidArgumentError, "BandedTriangularSolve",
+                              f"In[0] ndims must be >= 2: {bands.shape.rank}")
+    count, size = bands.shape[-2], bands.shape[-1]
+    if count is None or size is None:
+        raise ValueError("banded_triangular_solve needs the number and length of the bands "
+                         "known when the graph is built.")
+    if context.executing_eagerly():
+        main = bands[..., 0 if lower else count - 1, :].numpy()
+        if (main == 0).any():
+            raise errors.op_error(errors.InvalidArgumentError, "BandedTriangularSolve",
+                                  "Input matrix is not invertible.")
+    dense = None
+    for k in range(min(count, size)):  # bands past the matrix's size are ignored
+        part = (diag(bands[..., k, k:], k=-k) if lower else
+                diag(bands[..., count - 1 - k, :size - k], k=k))
+        dense = part if dense is None else math_ops.add(dense, part)
+    return triangular_solve(dense, rhs, lower=lower, adjoint=adjoint, name=name)
+
+
 @export("linalg.cholesky_solve")
 def cholesky_solve(chol, rhs, name=None):
     """Solves ``A x = rhs`` given the lower Cholesky factor `chol` of A.
@@ -1039,11 +1103,12 @@ def _regularized(gram, l2_regularizer, n):
 
 # -- diagonals and bands --------------------------------------------------------------------
 
-def _diag_size(length, k, num_rows, num_cols):
-    """(rows, cols) of the matrices holding diagonal `k` of `length`, as MatrixDiagV3 sizes them."""
+def _diag_size(length, k, num_rows, num_cols, lo=None):
+    """(rows, cols) of the matrices holding diagonal `k` of `length`, as MatrixDiagV3 sizes them
+    (diagonals `lo` to `k` of at most `length`, for a range)."""
     if length is None:
         return (None if num_rows < 0 else num_rows), (None if num_cols < 0 else num_cols)
-    min_rows, min_cols = length + max(-k, 0), length + max(k, 0)
+    min_rows, min_cols = length + max(-k, 0), length + max(k if lo is None else lo, 0)
     if num_rows < 0 and num_cols < 0:
         num_rows = num_cols = max(min_rows, min_cols)
     elif num_rows < 0:
@@ -1248,8 +1313,9 @@ def _single_k(k, op_name, ranges=False):
     if isinstance(k, (tuple, list)):
         lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
         if lo > hi:
-            raise _invalid(f"lower_diag_index must not be larger than upper_diag_index: "
-                           f"{lo} > {hi}")
+            raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                f"lower_diag_index must not be larger than upper_diag_index: {lo} > {hi}"),
+                name=None)
         if len(k) == 2 and lo == hi:
             return lo
         if ranges and len(k) == 2:
@@ -1299,6 +1365,51 @@ def _diag_range(x, lo, hi, padding_value, align):
     return late.array_ops.stack(parts, -2)
 
 
+def _set_diag_range(x, diagonal, lo, hi, align, op_name="MatrixSetDiagV3"):
+    """`x` with diagonals `hi` down to `lo` replaced by the rows of `diagonal` (each padded
+    to the longest on the side `align` names: superdiagonals first, subdiagonals second).
+    For MatrixDiagV3 diagonals outside the matrices are dropped, as TF's are."""
+    if align not in _ALIGNS:
+        raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of allowed "
+                       f"values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
+                       f"\"RIGHT_RIGHT\"")
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    width = diagonal.shape[-1] if diagonal.shape.rank else None
+    if rows is None or cols is None or width is None:
+        raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) need "
+                                        "the matrices' sizes known when the graph is built.")
+    if op_name == "MatrixSetDiagV3":
+        for which, d in (("lower", lo), ("upper", hi)):
+            if d != 0 and not -rows < d < cols:
+                raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                    f"{which}_diag_index is out of bound: {d} It must be between {-rows} and "
+                    f"{cols}"), name=None)
+    if diagonal.shape.rank < 2 or diagonal.shape[-2] not in (None, hi - lo + 1):
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+            "The number of diagonals provided in the input does not match the "
+            "lower_diag_index and upper_diag_index range." if op_name == "MatrixDiagV3" else
+            "The number of diagonals provided in `diag` is not consistent with "
+            "`lower_diag_index` and `upper_diag_index`"), name=None)
+    if op_name == "MatrixSetDiagV3":
+        expected = x.shape[:-2].concatenate(
+            [hi - lo + 1, max(_diag_length(rows, cols, d) for d in range(lo, hi + 1))])
+        if not expected.is_compatible_with(diagonal.shape):
+            raise errors.eager_error(errors.InvalidArgumentError, op_name, (
+                f"Either first dimensions of diagonal don't match input.shape[:-2], or "
+                f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                f"[lower_diag_index:upper_diag_index].\nInput shape: {shape_text(x.shape)}\n"
+                f"Diagonal shape: {shape_text(diagonal.shape)}\nExpected diagonal shape: "
+                f"{shape_text(expected)}"), name=None)
+    for d in range(hi, lo - 1, -1):
+        length = _diag_length(rows, cols, d)
+        if not length:
+            continue
+        right = (align.split("_")[0] if d >= 0 else align.split("_")[1]) == "RIGHT"
+        row = diagonal[..., hi - d, :]
+        x = set_diag(x, row[..., width - length:] if right else row[..., :length], k=d)
+    return x
+
+
 @export("linalg.diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
          align="RIGHT_LEFT"):
@@ -1310,7 +1421,21 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
            [0, 2]], dtype=int32)>
     """
     diagonal = as_tensor(diagonal)
-    attrs = {"k": _single_k(k, "MatrixDiagV3"),
+    k = _single_k(k, "MatrixDiagV3", ranges=True)
+    if isinstance(k, tuple):  # padding everywhere, then the band of diagonals set
+        lo, hi = k
+        rows, cols = _diag_size(diagonal.shape[-1], hi,
+                                _static_int(num_rows, "num_rows", "MatrixDiagV3"),
+                                _static_int(num_cols, "num_cols", "MatrixDiagV3"), lo=lo)
+        if rows is None or cols is None:
+            raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) "
+                                            "need the diagonals' length known when the graph "
+                                            "is built.")
+        batch = late.array_ops.shape(diagonal)[:-2]
+        filled = late.array_ops.fill(late.array_ops.concat([batch, [rows, cols]], 0),
+                                     cast(padding_value, diagonal.dtype))
+        return _set_diag_range(filled, diagonal, lo, hi, align, "MatrixDiagV3")
+    attrs = {"k": k,
              "num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
              "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
@@ -1341,8 +1466,10 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
            [3, 0]], dtype=int32)>
     """
     input = as_tensor(input)
-    return dispatch(_SET_DIAG, (input, operand(diagonal, input)),
-                    {"k": _single_k(k, "MatrixSetDiagV3")}, name)
+    k = _single_k(k, "MatrixSetDiagV3", ranges=True)
+    if isinstance(k, tuple):
+        return _set_diag_range(input, operand(diagonal, input), *k, align)
+    return dispatch(_SET_DIAG, (input, operand(diagonal, input)), {"k": k}, name)
 
 
 @export("linalg.band_part")

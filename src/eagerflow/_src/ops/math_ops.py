@@ -6,6 +6,8 @@ constraint) and exposed at TF's public name.
 >>> tf.add(tf.constant([1, 2]), 3)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 5], dtype=int32)>
 """
+import warnings
+
 import numpy as np
 
 from eagerflow._src.backend import special
@@ -14,14 +16,17 @@ from eagerflow._src.backend.api_export import (
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.registry import attr_dtype_error
 from eagerflow._src.core.registry import get as _op_named
 from eagerflow._src.core.registry import (
     BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
@@ -1032,6 +1037,57 @@ def betainc(a, b, x, name=None):
         a, b, x = (as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, like.dtype)
                    for v in (a, b, x))
     return dispatch(_BETAINC, (a, b, x), name=name)
+
+
+def _sobol_kernel(xp, dim, num_results, skip, dtype):
+    dim, num_results, skip = int(dim), int(num_results), int(skip)
+    for ok, message in ((dim >= 1, "dim must be at least one"),
+                        (dim <= 21200, "dim must be at most 21200"),
+                        (num_results >= 1, "num_results must be at least one"),
+                        (skip >= 0, "skip must be non-negative")):
+        if not ok:
+            raise errors.InvalidArgumentError(None, None, message)
+    try:
+        from scipy.stats import qmc  # noqa: PLC0415 (optional: the direction numbers)
+    except ImportError:
+        raise NotImplementedError("sobol_sample needs SciPy (the `scipy` extra), whose "
+                                  "Joe-Kuo direction numbers TF's also uses.") from None
+    # TF's sequence leaves out the first point, the origin
+    engine = qmc.Sobol(dim, scramble=False, bits=32)
+    engine.fast_forward(skip + 1)
+    with warnings.catch_warnings():  # its advice on counts that are not powers of 2
+        warnings.simplefilter("ignore")
+        return xp.asarray(engine.random(num_results).astype(dtype.as_numpy_dtype))
+
+
+def _sobol_rule(dim, num_results, skip, dtype):
+    sizes = [get_static_value(t) if is_tensor_like(t) else None for t in (num_results, dim)]
+    return TensorShape([None if v is None else int(v) for v in sizes]), dtype
+
+
+_SOBOL = register("SobolSample", _sobol_kernel, _sobol_rule, tied=(0, 1, 2),
+                  dtypes=(_d.int32,), not_differentiable="a fixed sequence")
+tf_args[_SOBOL] = ("dim", "num_results", "skip")
+tf_nodes[_SOBOL] = NodeForm(types={})
+batching_rules.assign(PER_ELEMENT, _SOBOL)
+
+
+@export("math.sobol_sample")
+def sobol_sample(dim, num_results, skip=0, dtype=_d.float32, name=None):
+    """`num_results` points of the `dim`-dimensional Sobol sequence after the first `skip`
+    (and the origin), as TF's: ``[num_results, dim]`` in [0, 1).
+
+    >>> tf.math.sobol_sample(2, 3)
+    <tf.Tensor: shape=(3, 2), dtype=float32, numpy=
+    array([[0.5 , 0.5 ],
+           [0.75, 0.25],
+           [0.25, 0.75]], dtype=float32)>
+    """
+    dtype = _d.as_dtype(dtype)
+    if dtype not in (_d.float32, _d.float64):
+        raise attr_dtype_error("SobolSample", "dtype", dtype, (_d.float32, _d.float64))
+    args = tuple(convert_to_tensor(v, _d.int32) for v in (dim, num_results, skip))
+    return dispatch(_SOBOL, args, {"dtype": dtype}, name)
 
 
 @export("math.lbeta")

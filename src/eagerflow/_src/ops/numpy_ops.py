@@ -32,11 +32,20 @@ def _tf(name):
     raise AttributeError(name)
 
 
+# experimental_enable_numpy_behavior(prefer_float32=True): Python floats (and NumPy's float64
+# scalars, which are Python floats) count as float32, complex numbers as complex64.
+_prefer_float32 = [False]
+_PREFERRED = {np.dtype(np.float64): np.dtype(np.float32),
+              np.dtype(np.complex128): np.dtype(np.complex64)}
+
+
 def _np_dtype(x):
     """What NumPy's promotion sees of `x`: a tensor's dtype, or the Python scalar itself
     (weak: it takes the dtype of the array it meets)."""
     if isinstance(x, Tensor) or hasattr(x, "dtype") and isinstance(x.dtype, _d.DType):
         return x.dtype.as_numpy_dtype
+    if _prefer_float32[0] and isinstance(x, (float, complex)):
+        return np.float32(x) if isinstance(x, float) else np.complex64(x)
     if isinstance(x, (bool, int, float, complex)):
         return x
     if isinstance(x, np.ndarray):
@@ -62,6 +71,8 @@ def _tensor(x, dtype=None):
     arr = np.asarray(x, dtype=dtype)
     if arr.dtype.kind == "U":
         arr = arr.astype(object)
+    elif dtype is None and _prefer_float32[0] and not isinstance(x, np.ndarray):
+        arr = arr.astype(_PREFERRED.get(arr.dtype, arr.dtype))
     return convert_to_tensor(arr)
 
 
@@ -234,12 +245,16 @@ def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
     dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
+    if dtype is None and _prefer_float32[0]:
+        dt = _PREFERRED.get(dt, dt)
     values = np.arange(start, stop, step, dtype=dt)
     return convert_to_tensor(values)
 
 
 @export(_NP + "linspace")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
+    if dtype is float and _prefer_float32[0]:
+        dtype = np.float32
     values = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep,
                          dtype=_as_np_type(dtype), axis=axis)
     if retstep:
@@ -1122,7 +1137,9 @@ def _promoting(fn, reflected):
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """Gives tensors NumPy's methods and properties (``.reshape``, ``.T``, ``.astype``,
     ``.ravel``, ``.transpose``, ``.clip``, ``.mean``, ``.tolist``, ``.size``, ...) and NumPy's
-    dtype promotion in their operators (``int32 + float32`` is float64)."""
+    dtype promotion in their operators (``int32 + float32`` is float64); `prefer_float32`
+    makes Python floats float32 (complex numbers complex64)."""
+    _prefer_float32[0] = bool(prefer_float32)
     for name, method in _METHODS.items():
         setattr(Tensor, name, method)
     if _enabled:

@@ -464,6 +464,9 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     <tf.Tensor: shape=(), dtype=float32, numpy=1000.6931762695312>
     """
     x = as_tensor(input_tensor)
+    if x.dtype.is_integer:  # TF's max runs, then its finiteness check rejects integers
+        check_attr_dtype("IsFinite", "T", x.dtype,
+                         (_d.bfloat16, _d.float16, _d.float32, _d.float64))
     # Shift by the max so exp never overflows; clamping an infinite max to the finite
     # range keeps x - shift free of inf - inf.
     shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
@@ -882,7 +885,7 @@ def _approx_k(operand, k, reduction_dimension, recall_target, is_max_k,
     return ApproxTopK(*dispatch(_APPROX_TOP_K, (as_tensor(operand),), attrs, name))
 
 
-@export("math.approx_max_k")
+@export("math.approx_max_k", "nn.approx_max_k")
 def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """The `k` largest values along `reduction_dimension` and their indices; exact here, as
@@ -895,7 +898,7 @@ def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                      reduction_input_size_override, aggregate_to_topk, name)
 
 
-@export("math.approx_min_k")
+@export("math.approx_min_k", "nn.approx_min_k")
 def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """The `k` smallest values along `reduction_dimension` and their indices; exact (TF's
@@ -1181,8 +1184,11 @@ def _unsorted_segment_kernel(ufunc_name, fill):
         rows = data.reshape(flat_ids.shape + data.shape[ids.ndim:])
         kept = xp.flatnonzero(flat_ids >= 0)  # negative ids drop their rows
         kept = kept[xp.argsort(flat_ids[kept], kind="stable")]
-        return _segments_reduce(xp, ufunc_name, rows[kept], flat_ids[kept], num_segments,
-                                fill(data.dtype))
+        out = _segments_reduce(xp, ufunc_name, rows[kept], flat_ids[kept], num_segments,
+                               fill(data.dtype))
+        if ufunc_name == "add" and data.dtype.kind in "fc":
+            out += 0  # TF adds each row to a zero: a sum of -0.0 rows is +0.0
+        return out
     return kernel
 
 

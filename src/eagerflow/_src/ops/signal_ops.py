@@ -15,7 +15,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.registry import COMPLEX, register, register_gradient
@@ -140,6 +140,8 @@ def _real_fft(kind, rank, input, fft_length, name):
     else:
         if not isinstance(fft_length, Tensor):  # TF converts it to an int32 tensor
             fft_length = convert_to_tensor(fft_length, _d.int32)
+        if get_static_value(fft_length) is None and x.shape.rank is not None:
+            return _real_fft_of_run_time_length(kind, rank, x, fft_length, name)
         shape, fft_length = array_ops._int_array(fft_length, op.name, "fft_length")
         if shape != (rank,):
             raise errors.op_error(errors.InvalidArgumentError, op.name,
@@ -150,6 +152,38 @@ def _real_fft(kind, rank, input, fft_length, name):
                                       f"fft_length[{i}] must >= 0, but got: {n}")
     attrs = {"fft_length": None if fft_length is None else tuple(fft_length)}
     return dispatch(op, (x,), attrs, name)
+
+
+def _fitted(x, axis, size):
+    """`x` cut or zero-padded to `size` (a scalar tensor) along `axis` (negative)."""
+    shape = array_ops.shape(x)
+    dims = [shape[i] for i in range(x.shape.rank)]
+    kept = list(dims)
+    kept[axis] = math_ops.minimum(size, dims[axis])
+    x = array_ops.slice(x, [0] * x.shape.rank, array_ops.stack(kept))
+    kept[axis] = math_ops.maximum(size - dims[axis], 0)
+    return array_ops.concat([x, array_ops.zeros(array_ops.stack(kept), x.dtype)], axis)
+
+
+def _real_fft_of_run_time_length(kind, rank, x, fft_length, name):
+    """The real transform for an `fft_length` known only at run time: the input fitted to
+    it, then the transform of the length the kernel infers from the input."""
+    op = _OPS[kind, rank]
+    n = array_ops.reshape(cast(fft_length, _d.int32), [rank])
+    for i in range(rank - 1):
+        x = _fitted(x, i - rank, n[i])
+    if kind == "RFFT":
+        return dispatch(op, (_fitted(x, -1, n[-1]), ), {"fft_length": None}, name)
+    # The inverse of an odd length cannot be inferred from a number of bins: take the
+    # inverse of length 2n of the n // 2 + 1 bins (zero-padded), whose even samples are
+    # half the length-n signal's; the bin n / 2 of an even n, which the length-n inverse
+    # counts once, counts twice there and is halved.
+    last = n[-1]
+    bins = _fitted(_fitted(x, -1, last // 2 + 1), -1, last + 1)
+    paired = math_ops.not_equal(array_ops.range(last + 1) * 2, last)
+    bins = bins * cast(array_ops.where(paired, 1.0, 0.5), x.dtype)
+    doubled = dispatch(op, (bins,), {"fft_length": None}, name)
+    return doubled[..., ::2] * cast(2.0, doubled.dtype)
 
 
 @export("signal.fft")
@@ -393,6 +427,8 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
         window_length = convert_to_tensor(window_length, _d.int32)
         if window_length.shape.rank != 0:
             raise ValueError(f"Shape {window_length.shape} must have rank 0")
+    if isinstance(window_length, Tensor) and get_static_value(window_length) is None:
+        return _raised_cosine_of_tensor(window_length, periodic, dtype, a, b)
     length = _int(window_length, "window_length")
     if length == 1:
         return array_ops.ones([1], dtype)
@@ -402,6 +438,17 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     count = cast(array_ops.range(length), dtype)
     angle = convert_to_tensor(2 * np.pi, dtype) * count / cast(denominator, dtype)
     return convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
+
+
+def _raised_cosine_of_tensor(length, periodic, dtype, a, b):
+    """`_raised_cosine` of a length known only at run time."""
+    even = 1 - math_ops.floormod(length, 2)
+    denominator = length - 1 + cast(periodic, _d.int32) * even
+    angle = (convert_to_tensor(2 * np.pi, dtype) * cast(array_ops.range(length), dtype) /
+             cast(denominator, dtype))
+    window = convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
+    # a one-point window is [1] (its angle divides 0 by 0)
+    return array_ops.where(math_ops.equal(length, 1), array_ops.ones_like(window), window)
 
 
 @export("signal.hann_window")
@@ -439,6 +486,8 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     length, step = _int(frame_length, "Frame", "frame_length"), _int(frame_step, "Frame",
                                                                     "frame_step")
     rank = signal.shape.rank
+    if rank is not None and rank < 1:
+        raise ValueError(f"Shape {signal.shape} must have rank at least 1")
     axis = axis + rank if axis < 0 else axis
     if step == 0:  # TF's frame count divides by the step
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")

@@ -21,6 +21,7 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
+from eagerflow._src.core import registry
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
@@ -400,28 +401,85 @@ def _summed(rows, segment_ids, num_segments):
     return reduction_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
 
 
-@export("sparse.segment_sum")
-def segment_sum(data, indices, segment_ids, num_segments=None, name=None):
-    """Sums the rows ``data[indices]`` per (sorted) segment id."""
+_SEGMENT_REAL = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64,
+                 _d.bfloat16, _d.uint16, _d.float16, _d.uint32, _d.uint64)  # TF's order
+_SEGMENT_FLOAT = (_d.bfloat16, _d.float16, _d.float32, _d.float64)
+
+
+def _checked(kind, data, indices, segment_ids, num_segments, allowed):
+    """`data`, `indices`, `segment_ids` as tensors, checked as TF's SparseSegment<kind> op
+    checks them (its values eagerly)."""
+    op_name = f"SparseSegment{kind}" + ("" if num_segments is None else "WithNumSegments")
+    data, indices, segment_ids = (as_tensor(v) for v in (data, indices, segment_ids))
+    for attr, t, dtypes in (("T", data, allowed), ("Tidx", indices, (_d.int32, _d.int64)),
+                            ("Tsegmentids", segment_ids, (_d.int32, _d.int64))):
+        if t.dtype not in dtypes:
+            raise registry.attr_dtype_error(op_name, attr, t.dtype, dtypes)
+    if not context.executing_eagerly():
+        return data, indices, segment_ids
+
+    def bad(message):
+        return errors.eager_error(errors.InvalidArgumentError, op_name, message, name=None)
+    idx, ids = indices.numpy().reshape(-1), segment_ids.numpy().reshape(-1)
+    if idx.size != ids.size:
+        raise bad("segment_ids and indices should have same size.")
+    rows = int(ids[-1]) + 1 if ids.size else 0
+    if num_segments is not None:
+        wanted = get_static_value(convert_to_tensor(num_segments))
+        if wanted is not None and ids.size and int(wanted) < rows:
+            raise bad("segment ids must be < num_segments")
+        rows = rows if wanted is None else int(wanted)
+    if ids.size > 1 and (np.diff(ids) < 0).any():
+        raise bad("segment ids are not increasing")
+    if ids.size and ids[0] < 0:
+        raise bad(f"Segment id {int(ids[0])} out of range [0, {rows}), possibly because "
+                  f"'segment_ids' input is not sorted.")
+    size = data.shape[0] if data.shape.rank else 0
+    wrong = np.flatnonzero((idx < 0) | (idx >= size))
+    if wrong.size:
+        i = int(wrong[0])
+        raise bad(f"Bad: indices[{i}] == {int(idx[i])} out of range [0, {size})")
+    return data, indices, segment_ids
+
+
+def _rows(data, indices, sparse_gradient):
+    """``data[indices]``; its gradient is dense unless `sparse_gradient` (as TF's)."""
     data = as_tensor(data)
-    return _summed(array_ops.gather(data, indices), segment_ids, num_segments)
+    if sparse_gradient:
+        return array_ops.gather(data, indices)
+    # gathered from a leading unit axis: gather's gradient for axis 1 is a dense tensor
+    return array_ops.squeeze(array_ops.gather(array_ops.expand_dims(data, 0), indices, axis=1),
+                             [0])
+
+
+@export("sparse.segment_sum")
+def segment_sum(data, indices, segment_ids, num_segments=None, name=None,
+                sparse_gradient=False):
+    """Sums the rows ``data[indices]`` per (sorted) segment id."""
+    data, indices, segment_ids = _checked("Sum", data, indices, segment_ids, num_segments,
+                                          _SEGMENT_REAL)
+    return _summed(_rows(data, indices, sparse_gradient), segment_ids, num_segments)
 
 
 @export("sparse.segment_mean")
-def segment_mean(data, indices, segment_ids, num_segments=None, name=None):
+def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
+                 sparse_gradient=False):
     """The mean of the rows ``data[indices]`` per segment id (0 for empty segments)."""
-    data = as_tensor(data)
-    rows = array_ops.gather(data, indices)
+    data, indices, segment_ids = _checked("Mean", data, indices, segment_ids, num_segments,
+                                          _SEGMENT_FLOAT)
+    rows = _rows(data, indices, sparse_gradient)
     return math_ops.divide(_summed(rows, segment_ids, num_segments),
                            _segment_counts(rows, segment_ids, num_segments))
 
 
 @export("sparse.segment_sqrt_n")
-def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None):
+def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
+                   sparse_gradient=False):
     """The sum of the rows ``data[indices]`` per segment id over the square root of their
     number (0 for empty segments)."""
-    data = as_tensor(data)
-    rows = array_ops.gather(data, indices)
+    data, indices, segment_ids = _checked("SqrtN", data, indices, segment_ids, num_segments,
+                                          _SEGMENT_FLOAT)
+    rows = _rows(data, indices, sparse_gradient)
     return math_ops.divide(_summed(rows, segment_ids, num_segments),
                            math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments)))
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -36,6 +37,9 @@ def overlap_and_add(signal, frame_step, name=None):
     if rank is not None and rank < 2:
         raise ValueError(f"Shape {signal.shape} must have rank at least 2")
     step = _static_int(frame_step, "frame_step")
+    if step < 1:  # (TF fails as it pads by a negative amount)
+        raise errors.InvalidArgumentError(
+            None, None, f"overlap_and_add needs a positive frame_step, got {step}")
     shape = array_ops.shape(signal)
     frames, length = shape[-2], shape[-1]
     # sample k of frame f lands at f * step + k: one segment sum over (frame, sample) pairs
@@ -117,8 +121,11 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
 def _resized(x, n):
     """`x`'s last axis cut or zero-padded to `n` samples."""
     dim = x.shape[-1]
-    if dim is None:
-        raise ValueError("The DCT's last axis must be known when the graph is built.")
+    if dim is None:  # known at run time only: append what is missing, then cut
+        shape = array_ops.shape(x)
+        missing = math_ops.maximum(n - shape[-1], 0)
+        zeros = array_ops.zeros(array_ops.concat([shape[:-1], [missing]], 0), x.dtype)
+        return array_ops.concat([x, zeros], -1)[..., :n]
     if n < dim:
         return x[..., :n]
     if n > dim:
@@ -126,11 +133,16 @@ def _resized(x, n):
     return x
 
 
+def _doubled(x):
+    """`x` zero-padded to twice its last axis."""
+    return array_ops.concat([x, array_ops.zeros_like(x)], -1)
+
+
 def _check_dct(input, type, n, axis, norm):
     if type not in (1, 2, 3, 4):
         raise ValueError("Types I, II, III and IV (I)DCT are supported.")
     if n is not None and n < 1:
-        raise ValueError(f"Invalid value for `n`: expected `n` to be positive, got {n}.")
+        raise ValueError("n should be a positive integer or None")
     if axis != -1:
         raise NotImplementedError(f"axis must be -1. Got: {axis}")
     if norm not in (None, "ortho"):
@@ -138,15 +150,33 @@ def _check_dct(input, type, n, axis, norm):
     if type == 1 and norm == "ortho":
         raise ValueError("Normalization is not supported for the Type-I DCT.")
     if type == 1 and input.shape[-1] is not None and input.shape[-1] < 2:
-        raise ValueError(f"Type-I DCT requires the dimension to be greater than one. "
-                         f"Received {input.shape[-1]}.")
+        raise ValueError("Type-I DCT requires the dimension to be greater than one.")
 
 
 def _phase(count, sign, dtype):
     """``2 exp(sign * i pi k / (2 count))`` for k < count, in `dtype`'s complex type."""
-    k = np.arange(count) * (sign * np.pi / (2 * count))
-    return convert_to_tensor((2 * np.exp(1j * k)).astype(
-        _d.complex64.as_numpy_dtype if dtype == _d.float32 else np.complex128))
+    if isinstance(count, int):
+        k = np.arange(count) * (sign * np.pi / (2 * count))
+        return convert_to_tensor((2 * np.exp(1j * k)).astype(
+            _d.complex64.as_numpy_dtype if dtype == _d.float32 else np.complex128))
+    count = cast(count, dtype)
+    k = array_ops.range(count) * (sign * np.pi * 0.5) / count
+    return 2.0 * math_ops.exp(math_ops.complex(array_ops.zeros_like(k), k))
+
+
+def _root(count):
+    return math.sqrt(count) if isinstance(count, int) else math_ops.sqrt(cast(count, _d.float64))
+
+
+def _ortho_weights(count, dtype, first, rest):
+    """`first` then ``count - 1`` times `rest` (run-time `count`: tensors of `dtype`)."""
+    if isinstance(count, int):
+        weights = np.full(count, rest)
+        weights[0] = first
+        return convert_to_tensor(weights.astype(dtype.as_numpy_dtype))
+    first, rest = (cast(v, dtype) for v in (first, rest))
+    return array_ops.concat([array_ops.reshape(first, [1]),
+                             array_ops.fill(array_ops.reshape(count - 1, [1]), rest)], 0)
 
 
 @export("signal.dct")
@@ -160,33 +190,33 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     if n is not None:
         input = _resized(input, n)
     size = input.shape[-1]
-    if size is None:
-        raise ValueError("The DCT's last axis must be known when the graph is built.")
+    if size is None:  # known at run time only
+        size = array_ops.shape(input)[-1]
     dtype = input.dtype
     if type == 1:
         mirrored = array_ops.concat([input, input[..., -2:0:-1]], -1)
         return math_ops.real(signal_ops.rfft(mirrored))
     if type == 2:
-        spectrum = signal_ops.rfft(input, [2 * size])[..., :size]
+        spectrum = signal_ops.rfft(_doubled(input))[..., :size]
         out = math_ops.real(spectrum * _phase(size, -1, dtype))
         if norm == "ortho":
-            weights = np.full(size, math.sqrt(2.0) * 0.5 / math.sqrt(size))
-            weights[0] = 0.5 / math.sqrt(size)
-            out = out * convert_to_tensor(weights.astype(dtype.as_numpy_dtype))
+            root = _root(size)
+            out = out * _ortho_weights(size, dtype, 0.5 / root, math.sqrt(2.0) * 0.5 / root)
         return out
     if type == 3:
         if norm == "ortho":
-            weights = np.full(size, math.sqrt(size) * math.sqrt(0.5))
-            weights[0] = math.sqrt(size)
-            input = input * convert_to_tensor(weights.astype(dtype.as_numpy_dtype))
+            root = _root(size)
+            input = input * _ortho_weights(size, dtype, root, root * math.sqrt(0.5))
         else:
             input = input * cast(size, dtype)
         spectrum = math_ops.complex(input, array_ops.zeros_like(input)) * _phase(size, 1, dtype)
-        return signal_ops.irfft(spectrum, [2 * size])[..., :size]
+        # one more (zero) bin: the inverse real FFT of N + 1 bins has 2N samples
+        spectrum = array_ops.concat([spectrum, array_ops.zeros_like(spectrum[..., :1])], -1)
+        return signal_ops.irfft(spectrum)[..., :size]
     # type IV: the odd coefficients of the type II transform of the signal zero-padded to 2N
-    out = dct(input, type=2, n=2 * size)[..., 1::2]
+    out = dct(_doubled(input), type=2)[..., 1::2]
     if norm == "ortho":
-        out = out * cast(math.sqrt(0.5) / math.sqrt(size), dtype)
+        out = out * cast(math.sqrt(0.5) / _root(size), dtype)
     return out
 
 
@@ -258,7 +288,7 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     if bins is None:
         bins = array_ops.shape(log_mel_spectrograms)[-1]
     elif bins <= 0:
-        raise ValueError(f"num_mel_bins must be positive. Got: {log_mel_spectrograms}")
+        raise ValueError(f"num_mel_bins must be positive. Got: {log_mel_spectrograms!s}")
     dtype = log_mel_spectrograms.dtype
     return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
 

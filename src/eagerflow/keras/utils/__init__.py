@@ -3,8 +3,8 @@
 from eagerflow._src.keras.utils.data_utils import (  # noqa: F401
     Sequence, get_file, pack_x_y_sample_weight, pad_sequences, unpack_x_y_sample_weight)
 from eagerflow._src.keras.utils.dataset_utils import (  # noqa: F401
-    image_dataset_from_directory, split_dataset, text_dataset_from_directory,
-    timeseries_dataset_from_array)
+    audio_dataset_from_directory, image_dataset_from_directory, split_dataset,
+    text_dataset_from_directory, timeseries_dataset_from_array)
 from eagerflow._src.keras.utils.image_utils import (  # noqa: F401
     array_to_img, img_to_array, load_img, save_img)
 from eagerflow._src.keras.utils.io_utils import (  # noqa: F401

@@ -11,12 +11,13 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.data.dataset_ops import Dataset
-from eagerflow._src.ops import array_ops, cast_ops, image_codecs, image_ops, io_ops, \
+from eagerflow._src.ops import array_ops, audio_ops, cast_ops, image_codecs, image_ops, io_ops, \
     math_ops, string_ops
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.keras.utils.io_utils import print_msg
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _AUTOTUNE = -1
@@ -205,9 +206,10 @@ def _check_arguments(labels, label_mode, class_names, validation_split, subset, 
 
 
 def _from_directory(directory, labels, label_mode, class_names, batch_size, shuffle, seed,
-                    validation_split, subset, follow_links, formats, load, what, no_files):
+                    validation_split, subset, follow_links, formats, load, what, no_files,
+                    batch=_batch):
     """The dataset (or ``[training, validation]`` for subset "both") of ``load(path)``
-    and the labels of the files in `directory`."""
+    and the labels of the files in `directory`, batched by `batch`."""
     _check_arguments(labels, label_mode, class_names, validation_split, subset, shuffle, seed,
                      what)
     if labels is None or label_mode is None:
@@ -227,7 +229,7 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
         if label_mode:
             dataset = Dataset.zip((dataset, _labels(part_labels, label_mode,
                                                     len(class_names))))
-        dataset = _batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
+        dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
         dataset.class_names = class_names
         if what == "image":
             dataset.file_paths = part_paths
@@ -266,6 +268,46 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
                            validation_split, subset, follow_links, (".txt",), load, "text",
                            "No {prefix}text files found in directory {directory}. "
                            "Allowed format: .txt")
+
+
+@export("keras.utils.audio_dataset_from_directory")
+def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
+                                 class_names=None, batch_size=32, sampling_rate=None,
+                                 output_sequence_length=None, ragged=False, shuffle=True,
+                                 seed=None, validation_split=None, subset=None,
+                                 follow_links=False):
+    """A dataset of the ``.wav`` files in `directory` as float32 ``[samples, channels]``
+    arrays (cut or zero-padded to `output_sequence_length`; otherwise batches are padded to
+    their longest, or ragged), labelled by subdirectory unless `labels` says otherwise."""
+    if ragged and output_sequence_length is not None:
+        raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
+    if sampling_rate is not None:
+        if not isinstance(sampling_rate, int):
+            raise ValueError(f"`sampling_rate` should have an integer value. Received: "
+                             f"sampling_rate={sampling_rate}")
+        if sampling_rate <= 0:
+            raise ValueError(f"`sampling_rate` should be higher than 0. Received: "
+                             f"sampling_rate={sampling_rate}")
+        raise ImportError("To use the argument `sampling_rate`, you should install "
+                          "tensorflow_io. You can install it via `pip install tensorflow-io`.")
+    labelled = labels is not None and label_mode is not None
+
+    def load(path):
+        audio, _ = audio_ops.decode_wav(io_ops.read_file(path), desired_samples=(
+            -1 if output_sequence_length is None else output_sequence_length))
+        return RaggedTensor.from_tensor(audio) if ragged else audio
+
+    def batch(dataset, size, shuffled, seed):
+        if size is None or ragged or output_sequence_length is not None:
+            return _batch(dataset, size, shuffled, seed)
+        if shuffled:
+            dataset = dataset.shuffle(buffer_size=size * 8, seed=seed)
+        return dataset.padded_batch(size, padded_shapes=([None, None], []) if labelled
+                                    else [None, None])
+    return _from_directory(directory, labels, label_mode, class_names, batch_size, shuffle, seed,
+                           validation_split, subset, follow_links, (".wav",), load, "audio",
+                           "No {prefix}audio files found in directory {directory}. "
+                           "Allowed format(s): ('.wav',)", batch)
 
 
 @export("keras.preprocessing.image.smart_resize")
