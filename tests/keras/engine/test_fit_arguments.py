@@ -169,3 +169,19 @@ def test_steps_per_execution_needs_the_number_of_batches():
     with pytest.raises(ValueError, match=r"^Could not infer the size of the data. With "
                                          r"`steps_per_execution > 1`, you must specify"):
         model.fit(batches, verbose=0)
+
+
+def test_steps_without_batch_size_split_arrays_evenly():
+    # As tf_keras: with `steps` and no batch size, the batch is ceil(samples / steps)
+    sizes = []
+    record = keras.callbacks.LambdaCallback(
+        on_predict_batch_end=lambda b, logs: sizes.append(len(logs["outputs"])))
+    assert _model().predict(X, steps=3, verbose=0, callbacks=[record]).shape == (10, 3)
+    assert sizes == [4, 4, 2]
+    sizes.clear()
+    _model().predict(X, steps=2, batch_size=3, verbose=0, callbacks=[record])
+    assert sizes == [3, 3]
+    seen = []
+    grab = keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: seen.append(b))
+    history = _model().fit(X, Y, steps_per_epoch=2, epochs=2, verbose=0, callbacks=[grab])
+    assert seen == [0, 1, 0, 1] and len(history.history["loss"]) == 2

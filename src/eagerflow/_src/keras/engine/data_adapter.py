@@ -78,7 +78,8 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None,
+                 steps_per_epoch=None):
         self._epochs = epochs  # (the passes TF's repeated dataset makes: None, endless)
         self.insufficient = False
         self.data = nest.map_structure(_as_array, data)
@@ -88,6 +89,9 @@ class _Arrays:
                              f"{_describe_sizes(data)}\nMake sure all arrays contain the "
                              f"same number of samples.")
         self.size = sizes.pop() if sizes else 1
+        if not batch_size and steps_per_epoch and steps_per_epoch > 0:
+            # As Keras: the given steps cover the data once
+            batch_size = math.ceil(self.size / steps_per_epoch)
         self.batch_size = max(self.size, 1) if single_batch else batch_size or 32
         self.shuffle = shuffle
         self.steps = math.ceil(self.size / self.batch_size) or int(single_batch)
@@ -324,7 +328,7 @@ class DataHandler:
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
             self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
-                                    epochs - initial_epoch)
+                                    epochs - initial_epoch, steps_per_epoch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
