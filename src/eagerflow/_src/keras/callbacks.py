@@ -1081,10 +1081,12 @@ class TensorBoard(Callback):
     logs, without their ``val_`` prefix, to ``validation/``), with the learning
     rate (``epoch_learning_rate``) when it follows a schedule; with `update_freq`
     "batch" or an integer n, the batch logs go as ``batch_<name>`` every n steps
-    (the optimizer's iterations). `histogram_freq`: histograms of every weight
+    (counted from 1 in each `fit`). `histogram_freq`: histograms of every weight
     every that many epochs (and images of them with `write_images`);
     `write_graph`: the model's config (``keras``) and the traced training step's
-    graph; `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
+    graph. As in tf_keras, the batch logs and the graph are written only where the
+    batch hooks run: with the progress bar (``verbose=1``), another callback with
+    batch hooks, or `write_steps_per_second`. `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
     `embeddings_freq`: the projector's ``projector_config.pbtxt`` (naming the first
     Embedding layer's table, with `embeddings_metadata`, a path or a dict by layer name)
     and, every that many epochs, the weights as ``train/keras_embedding.ckpt-<epoch>``.
@@ -1118,7 +1120,7 @@ class TensorBoard(Callback):
         self._writers = {}
         self._graph_written = True
         self._batch_start = self._epoch_start = 0.0
-        self._epoch_iterations = 0
+        self._epoch_iterations = self._train_step = 0
 
     def set_model(self, model):
         self.model = model
@@ -1146,6 +1148,7 @@ class TensorBoard(Callback):
             raise ValueError(message)
         if start < 0 or stop < start:
             raise ValueError(message)
+        self._should_trace = bool(start or stop)
         if start or stop:
             _logger.warning("TensorBoard callback: profile_batch=%s asks for a profile, but "
                             "eagerflow has no profiler: no trace is written.", profile_batch)
@@ -1217,20 +1220,25 @@ class TensorBoard(Callback):
                 summary.summary_ops.graph(traces[-1].graph)
 
     def _implements_train_batch_hooks(self):
-        return (self.update_freq != "epoch" or self.write_steps_per_second
-                or not self._graph_written)
+        # As tf_keras: the batch hooks (which write the graph and the batch scalars) ask
+        # to be called only to profile or time steps; other callbacks may get them called
+        return self.write_steps_per_second or self._should_trace
+
+    def on_train_begin(self, logs=None):
+        self._train_step = 0  # (as the model's train counter, from 0 in each fit)
 
     def on_train_batch_begin(self, batch, logs=None):
         if self.write_steps_per_second:
             self._batch_start = time.time()
 
     def on_train_batch_end(self, batch, logs=None):
+        self._train_step += 1
         if not self._graph_written:
             self._write_train_graph()
         if self.update_freq == "epoch":
             return
-        step = self._iterations()
-        if step is None or step % self.update_freq:
+        step = self._train_step
+        if step % self.update_freq:
             return
         ops = _summary().summary_ops
         with self._writer("train").as_default(step=step):
