@@ -331,3 +331,14 @@ def test_graph_disconnected_names_the_layer_needing_the_missing_input():
     with pytest.raises(ValueError, match=r"at layer \"h\". The following previous layers were "
                                          r"accessed without issue: \[\]$"):
         tf.keras.Model(b, out)
+
+
+def test_summary_of_a_chain_whose_layer_is_also_called_in_another_model():
+    # As Keras: only the calls made in the model count, so it is listed as a Sequential is
+    layer = keras.layers.Dense(2, name="reuse")
+    first, second = keras.Input((5,)), keras.Input((5,))
+    keras.Model(first, layer(first))
+    model = keras.Model(second, layer(second))
+    assert "Connected to" not in _summary(model)
+    both = keras.Model([first, second], [layer(first), layer(second)])
+    assert "Connected to" in _summary(both)

@@ -81,7 +81,10 @@ def _is_sequential_like(model):
     depths = list(model._depths.values())
     if len(depths) != len(set(depths)):
         return False
-    return all(len(layer._inbound_nodes) <= 1 for layer in model.layers)
+    # (calls made in other models, as a layer shared with another model, do not count)
+    steps = {id(step) for step in model._steps}
+    return all(sum(id(node) in steps for node in layer._inbound_nodes) <= 1
+               for layer in model.layers)
 
 
 def _layer_range(layers, layer_range):
