@@ -608,3 +608,23 @@ def test_evaluate_and_predict_give_the_model_a_fresh_history():
     mine = keras.callbacks.History()
     model.evaluate(x, y, verbose=0, callbacks=[mine])
     assert model.history is mine
+
+
+def test_fit_and_predict_take_a_callback_list_as_it_is():
+    # As tf_keras: no History or progress bar is added; `fit` returns `model.history`
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3)), np.ones((4, 1))
+    first = model.fit(x, y, verbose=0)
+    seen = []
+    given = callbacks.CallbackList([callbacks.LambdaCallback(
+        on_epoch_end=lambda epoch, logs: seen.append((epoch, sorted(logs))))])
+    assert model.fit(x, y, epochs=2, verbose=1, callbacks=given) is first
+    assert seen == [(0, ["loss"]), (1, ["loss"])] and first.epoch == [0]
+    assert [type(c).__name__ for c in given] == ["LambdaCallback"]
+    with_history = callbacks.CallbackList([], add_history=True, model=model)
+    assert model.fit(x, y, epochs=2, verbose=0, callbacks=with_history).epoch == [0, 1]
+    ends = []
+    given = callbacks.CallbackList([callbacks.LambdaCallback(on_predict_end=ends.append)])
+    assert model.predict(x, verbose=1, callbacks=given).shape == (4, 1)
+    assert ends == [{}] and len(given.callbacks) == 1

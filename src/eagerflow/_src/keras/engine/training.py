@@ -403,9 +403,10 @@ class Model(Layer):
         val_x = val_y = val_sw = None
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
-        callbacks = callbacks_mod.CallbackList(
-            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-            verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+        if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
         self.stop_training = False
         train = self.make_train_function()
         callbacks.on_train_begin()
@@ -498,9 +499,10 @@ class Model(Layer):
                                            max_queue_size=max_queue_size, workers=workers)
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
-        callbacks = callbacks_mod.CallbackList(
-            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-            verbose=verbose, epochs=1, steps=handler.inferred_steps)
+        if not isinstance(callbacks, callbacks_mod.CallbackList):
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
