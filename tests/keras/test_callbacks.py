@@ -181,6 +181,32 @@ def test_progress_bar_verbose_1_redraws_per_batch(monkeypatch, steps):
     assert lines[-1] == "3/3 [==============================] - 1s 375ms/step\n"
 
 
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_progress_bar_counting_samples_takes_its_target_from_the_steps_run(monkeypatch,
+                                                                             verbose):
+    # As tf_keras: without `size` in the logs nothing is counted, so the target is the
+    # number of steps the epoch ran (kept for the next epochs)
+    clock = iter(np.arange(0.0, 100.0, 0.25))
+    monkeypatch.setattr(Progbar, "_time", staticmethod(lambda: float(next(clock))))
+    x, y = _linear_data()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        _model().fit(x, y, batch_size=8, epochs=2, verbose=verbose,
+                     callbacks=[callbacks.ProgbarLogger()])
+        _model().predict(x, batch_size=8, verbose=verbose, callbacks=[callbacks.ProgbarLogger()])
+    lines = [line.rstrip("\b ") for line in out.getvalue().replace("\r", "\n").split("\n")]
+    if verbose == 2:
+        assert lines[1].startswith("3/3 - 0s - loss: ")
+        assert lines[1].endswith(" - 250ms/epoch - 83ms/sample")
+        assert lines[3].startswith("3/3 - 0s - loss: ")
+        assert lines[4] == "3/3 - 0s - 250ms/epoch - 83ms/sample"
+    else:
+        assert lines[2].startswith("      0/Unknown - 0s 0s/sample - loss: ")
+        assert lines[5].startswith("3/3 [==============================] - 1s 333ms/sample - loss")
+        assert lines[8].startswith("0/3 [..............................] - ETA: 0s - loss: ")
+        assert lines[-2] == "3/3 [==============================] - 1s 333ms/sample"
+
+
 def test_history_records_every_epoch():
     model, _ = _drive(callbacks.Callback(), [0.5, 0.25])
     assert model.history.epoch == [0, 1]

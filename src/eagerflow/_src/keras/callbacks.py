@@ -365,7 +365,7 @@ class ProgbarLogger(Callback):
                              f'["samples", "steps"]')
         self.use_steps = count_mode == "steps"
         self.stateful_metrics = set(stateful_metrics or ())
-        self.seen = 0
+        self.seen = self._steps = 0
         self.progbar = None
         self.target = None
         self.verbose = 1
@@ -429,7 +429,7 @@ class ProgbarLogger(Callback):
         self._finalize_progbar(logs)
 
     def _reset_progbar(self):
-        self.seen = 0
+        self.seen = self._steps = 0
         self.progbar = None
 
     def _maybe_init_progbar(self):
@@ -445,6 +445,7 @@ class ProgbarLogger(Callback):
     def _batch_update_progbar(self, batch, logs):
         logs = logs or {}
         self._maybe_init_progbar()
+        self._steps = batch + 1  # (Keras's step counter of the model)
         if self.use_steps:
             self.seen = batch + 1
         else:
@@ -459,7 +460,9 @@ class ProgbarLogger(Callback):
     def _finalize_progbar(self, logs):
         logs = sync_to_numpy_or_python_type(logs or {})
         if self.target is None:
-            self.target = self.seen
+            # As Keras: the steps run, in samples the steps times the logged batch size
+            steps = self._steps * (1 if self.use_steps else logs.get("size", 1))
+            self.target = steps or self.seen
             self.progbar.target = self.target
         self.progbar.update(self.target, list(logs.items()), finalize=True)
 
