@@ -1,5 +1,7 @@
 """What `fit`, `evaluate` and `predict` refuse, with tf_keras's errors: sizes and counts
 that are not positive, empty data, class weights that do not cover the labels."""
+import re
+
 import numpy as np
 import pytest
 
@@ -185,3 +187,28 @@ def test_steps_without_batch_size_split_arrays_evenly():
     grab = keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: seen.append(b))
     history = _model().fit(X, Y, steps_per_epoch=2, epochs=2, verbose=0, callbacks=[grab])
     assert seen == [0, 1, 0, 1] and len(history.history["loss"]) == 2
+
+
+def test_float_steps_run_their_ceiling_in_batches():
+    # As tf_keras (`steps_per_epoch=len(x) / batch_size` is a common slip): 2.5 steps run 3
+    seen = []
+    grab = keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: seen.append(b))
+    history = _model().fit(X, Y, steps_per_epoch=10 / 4, epochs=2, verbose=0, callbacks=[grab])
+    assert seen == [0, 1, 2, 0, 1, 2] and history.params["steps"] == 2.5
+    assert _model().predict(X, steps=2.5, verbose=0).shape == (10, 3)
+
+
+@pytest.mark.parametrize("freq", ["a", (1, 2)])
+def test_validation_freq_must_be_an_int_or_a_list(freq):
+    with pytest.raises(ValueError, match=r"^Expected `validation_freq` to be a list or int. "
+                                         rf"Received: validation_freq={re.escape(str(freq))} "
+                                         rf"of the type <class '{type(freq).__name__}'>\.$"):
+        _model().fit(X, Y, validation_data=(X, Y), validation_freq=freq, verbose=0)
+    assert len(_model().fit(X, Y, validation_data=(X, Y), validation_freq=[2], epochs=2,
+                            verbose=0).history["val_loss"]) == 1
+
+
+def test_cardinality_error_lists_the_sample_weight_sizes():
+    with pytest.raises(ValueError, match=r"^Data cardinality is ambiguous:\n  x sizes: 10\n"
+                                         r"  y sizes: 10\n  sample_weight sizes: 4\n"):
+        _model().fit(X, Y, sample_weight=np.ones(4), verbose=0)

@@ -105,7 +105,7 @@ class _Arrays:
         stopped, into the next pass (in a new order when shuffling)."""
         if self._batches is None:
             self._batches = self._passes()
-        for _ in range(self.steps if limit is None else limit):
+        for _ in range(self.steps if limit is None else math.ceil(limit)):  # (as TF: a float too)
             batch = next(self._batches, None)
             if batch is None:
                 if limit is not None:
@@ -146,8 +146,8 @@ def _take(array, order):
 
 def _describe_sizes(data):
     parts = []
-    x, y, _ = unpack_x_y_sample_weight(data)
-    for name, value in (("x", x), ("y", y)):
+    x, y, sample_weight = unpack_x_y_sample_weight(data)
+    for name, value in (("x", x), ("y", y), ("sample_weight", sample_weight)):
         if value is not None:
             sizes = ", ".join(str(np.shape(a)[0]) for a in nest.flatten(value))
             parts.append(f"{name} sizes: {sizes}")

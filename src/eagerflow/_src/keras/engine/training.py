@@ -693,7 +693,10 @@ def _verbosity(verbose):
 def _should_validate(epoch, freq):
     if isinstance(freq, int):
         return (epoch + 1) % freq == 0
-    return epoch + 1 in freq
+    if isinstance(freq, list):
+        return epoch + 1 in freq
+    raise ValueError(f"Expected `validation_freq` to be a list or int. Received: "
+                     f"validation_freq={freq} of the type {type(freq)}.")
 
 
 def _to_python(logs):
