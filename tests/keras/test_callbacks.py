@@ -293,6 +293,20 @@ def test_early_stopping_in_fit_restores_the_best_epoch():
 
 # -- ReduceLROnPlateau and LearningRateScheduler -------------------------------------------
 
+@pytest.mark.parametrize("monitor, mode, best", [("val_loss", "auto", np.inf),
+                                                 ("val_acc", "auto", -np.inf),
+                                                 ("val_auc", "auto", np.inf),
+                                                 ("loss", "max", -np.inf)])
+def test_reduce_on_plateau_has_keras_monitor_op_before_training(monitor, mode, best):
+    # As Keras ('auto' maximizes names holding "acc" only): improves by more than min_delta
+    reduce = callbacks.ReduceLROnPlateau(monitor=monitor, mode=mode, min_delta=0.1)
+    assert reduce.best == best
+    maximizes = best < 0
+    assert bool(reduce.monitor_op(0.55, 0.5)) is False
+    assert bool(reduce.monitor_op(0.65, 0.5)) is maximizes
+    assert bool(reduce.monitor_op(0.35, 0.5)) is not maximizes
+
+
 @pytest.mark.parametrize("config, values, rates, printed", [
     (dict(patience=2, factor=0.5), DIP,
      [0.01] * 4 + [0.005] * 3 + [0.0025] * 2 + [0.00125],

@@ -806,6 +806,8 @@ class ReduceLROnPlateau(Callback):
             self.min_delta,
             "Learning rate reduction is conditioned on metric `{monitor}` which is not "
             "available. Available metrics are: {available}")
+        # As Keras: whether the first value improves on the second by more than min_delta
+        self.monitor_op = lambda a, b: self._monitor.better(a, b + self._monitor.delta)
         self.best = self._monitor.worst
         self.cooldown_counter = 0
         self.wait = 0
@@ -822,7 +824,7 @@ class ReduceLROnPlateau(Callback):
         if self.in_cooldown():
             self.cooldown_counter -= 1
             self.wait = 0
-        if self._monitor.better(current, self.best + self._monitor.delta):
+        if self.monitor_op(current, self.best):
             self.best = current
             self.wait = 0
         elif not self.in_cooldown():
