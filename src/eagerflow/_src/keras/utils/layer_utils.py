@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.keras.utils import io_utils
 
 
 @export("keras.utils.count_params")
@@ -153,7 +154,7 @@ class _Table:
 def print_summary(model, line_length=None, positions=None, print_fn=None,
                   show_trainable=False, expand_nested=False, layer_range=None):
     """Prints the summary table of `model` (see `Model.summary`)."""
-    print_fn = print_fn or print
+    print_fn = print_fn or io_utils.print_msg  # (as Keras: quiet without interactive logging)
     if _is_sequential_like(model):
         line_length = line_length or 65
         positions = positions or [0.45, 0.85, 1.0]
