@@ -196,6 +196,8 @@ class _Iterable:
                 convert_to_tensor(_as_array(a)), tuple(batch) if isinstance(batch, list)
                 else batch)
             yield _weighted(batch, self._class_weight) if self._class_weight else batch
+
+    def on_epoch_end(self):
         if isinstance(self.data, Sequence):
             self.data.on_epoch_end()
 
@@ -373,6 +375,13 @@ class DataHandler:
             if getattr(self._adapter, "insufficient", False):
                 return  # the data ran out before `steps_per_epoch * epochs` batches, as TF
             yield epoch
+            self.end_epoch()
+
+    def end_epoch(self):
+        """As Keras, after an epoch's callbacks (and not after a stopped epoch): a
+        `Sequence`'s `on_epoch_end`."""
+        if isinstance(self._adapter, _Iterable):
+            self._adapter.on_epoch_end()
 
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""

@@ -14,6 +14,7 @@ optimizer update and metric updates), so a training step costs one call.
 """
 import copy
 import itertools
+import warnings
 
 import numpy as np
 
@@ -484,6 +485,7 @@ class Model(Layer):
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
             callbacks.on_test_batch_end(end_step, logs)
+        handler.end_epoch()
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit:
@@ -519,6 +521,7 @@ class Model(Layer):
             out = outs[0] if len(outs) == 1 else nest.map_structure(
                 lambda *parts: concat(list(parts), 0), *outs)
             callbacks.on_predict_batch_end(end_step, {"outputs": out})
+        handler.end_epoch()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
                              "Please use `Model.compile(..., run_eagerly=True)`, or "
@@ -526,6 +529,35 @@ class Model(Layer):
                              "of where went wrong, or file a issue/bug to `tf.keras`.")
         callbacks.on_predict_end()
         return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
+
+    def fit_generator(self, generator, steps_per_epoch=None, epochs=1, verbose=1,
+                      callbacks=None, validation_data=None, validation_steps=None,
+                      validation_freq=1, class_weight=None, max_queue_size=10, workers=1,
+                      use_multiprocessing=False, shuffle=True, initial_epoch=0):
+        """Deprecated: `fit`, which takes generators."""
+        _deprecated("fit")
+        return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs,
+                        verbose=verbose, callbacks=callbacks, validation_data=validation_data,
+                        validation_steps=validation_steps, validation_freq=validation_freq,
+                        class_weight=class_weight, max_queue_size=max_queue_size,
+                        workers=workers, use_multiprocessing=use_multiprocessing,
+                        shuffle=shuffle, initial_epoch=initial_epoch)
+
+    def evaluate_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                           workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: `evaluate`, which takes generators."""
+        _deprecated("evaluate")
+        return self.evaluate(generator, steps=steps, max_queue_size=max_queue_size,
+                             workers=workers, use_multiprocessing=use_multiprocessing,
+                             verbose=verbose, callbacks=callbacks)
+
+    def predict_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                          workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: `predict`, which takes generators."""
+        _deprecated("predict")
+        return self.predict(generator, steps=steps, max_queue_size=max_queue_size,
+                            workers=workers, use_multiprocessing=use_multiprocessing,
+                            verbose=verbose, callbacks=callbacks)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
@@ -688,6 +720,13 @@ def _verbosity(verbose):
     if verbose == "auto":
         return 1
     return verbose
+
+
+def _deprecated(method):
+    """Keras's warning for the ``*_generator`` methods, pointing at the caller's line."""
+    warnings.warn(f"`Model.{method}_generator` is deprecated and will be removed in a future "
+                  f"version. Please use `Model.{method}`, which supports generators.",
+                  stacklevel=3)
 
 
 def _should_validate(epoch, freq):
