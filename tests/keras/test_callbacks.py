@@ -668,3 +668,24 @@ def test_fit_and_predict_take_a_callback_list_as_it_is():
     given = callbacks.CallbackList([callbacks.LambdaCallback(on_predict_end=ends.append)])
     assert model.predict(x, verbose=1, callbacks=given).shape == (4, 1)
     assert ends == [{}] and len(given.callbacks) == 1
+
+
+def test_a_callback_whose_init_skips_callbacks_init_still_runs():
+    # As tf_keras: set_model and set_params give it what it needs
+    seen = []
+
+    class NoSuper(callbacks.Callback):
+        def __init__(self, tag):
+            self.tag = tag
+
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append((self.tag, batch, type(logs["loss"])))
+
+        def on_epoch_end(self, epoch, logs=None):
+            seen.append((self.tag, epoch, self.params["epochs"]))
+
+    model = _model()
+    x, y = _linear_data(4)
+    model.fit(x, y, epochs=2, verbose=0, callbacks=[NoSuper("a")], validation_data=(x, y))
+    model.evaluate(x, y, verbose=0, callbacks=[NoSuper("b")])
+    assert seen == [("a", 0, float), ("a", 0, 2), ("a", 0, float), ("a", 1, 2)]

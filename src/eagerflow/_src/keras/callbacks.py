@@ -174,9 +174,11 @@ class CallbackList:
             self.set_model(model)
         if params:
             self.set_params(params)
-        self._supports_tf_logs = all(c._supports_tf_logs for c in self.callbacks)
+        # (as Keras, a callback whose __init__ did not call Callback's takes Python numbers)
+        self._supports_tf_logs = all(getattr(c, "_supports_tf_logs", False)
+                                     for c in self.callbacks)
         self._batch_hooks_support_tf_logs = all(
-            c._supports_tf_logs for c in self.callbacks
+            getattr(c, "_supports_tf_logs", False) for c in self.callbacks
             if c._implements_train_batch_hooks() or c._implements_test_batch_hooks()
             or c._implements_predict_batch_hooks())
         self._calls_train_batch_hooks = any(
