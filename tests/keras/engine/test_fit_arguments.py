@@ -1,5 +1,6 @@
 """What `fit`, `evaluate` and `predict` refuse, with tf_keras's errors: sizes and counts
 that are not positive, empty data, class weights that do not cover the labels."""
+import logging
 import re
 
 import numpy as np
@@ -212,3 +213,24 @@ def test_cardinality_error_lists_the_sample_weight_sizes():
     with pytest.raises(ValueError, match=r"^Data cardinality is ambiguous:\n  x sizes: 10\n"
                                          r"  y sizes: 10\n  sample_weight sizes: 4\n"):
         _model().fit(X, Y, sample_weight=np.ones(4), verbose=0)
+
+
+def test_evaluate_with_sample_weights_but_no_weighted_metrics_warns(caplog):
+    # As tf_keras: each evaluate (validation inside fit too) given weights, unless
+    # `weighted_metrics` (even []) was compiled
+    w = np.ones(10)
+    weighted = tf.data.Dataset.from_tensor_slices((X, Y, w)).batch(5)
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        model = _model()
+        model.evaluate(X, Y, sample_weight=w, verbose=0)
+        model.evaluate(weighted, verbose=0)
+        model.evaluate(X, Y, verbose=0)
+        model.fit(X, Y, sample_weight=w, validation_data=(X, Y, w), epochs=2, verbose=0)
+        model.compile("sgd", "mse", weighted_metrics=[])
+        model.evaluate(X, Y, sample_weight=w, verbose=0)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 4 and messages[0] == (
+        "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were not "
+        "provided.  Did you mean to pass metrics to `weighted_metrics` in `compile()`?  If this "
+        "is intentional you can pass `weighted_metrics=[]` to `compile()` in order to silence "
+        "this warning.")

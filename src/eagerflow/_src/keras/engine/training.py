@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
@@ -36,6 +37,9 @@ from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleO
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops.array_ops import concat
+
+
+_logger = _log.logger
 
 
 @export("keras.Model", "keras.models.Model")
@@ -461,6 +465,14 @@ class Model(Layer):
                  use_multiprocessing=False, return_dict=False, **kwargs):
         """The loss and metrics over the data: a scalar, a list, or a dict by name."""
         self._assert_compile_was_called()
+        weighted = sample_weight is not None or isinstance(x, data_adapter.Dataset) and \
+            isinstance(x.element_spec, tuple) and len(x.element_spec) == 3
+        if weighted and self.compiled_metrics._user_weighted is None:
+            _logger.warning(
+                "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were "
+                "not provided.  Did you mean to pass metrics to `weighted_metrics` in "
+                "`compile()`?  If this is intentional you can pass `weighted_metrics=[]` to "
+                "`compile()` in order to silence this warning.")
         in_fit = kwargs.pop("_in_fit", False)
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
