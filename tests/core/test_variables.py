@@ -150,3 +150,14 @@ def test_variables_are_resource_variables_as_in_tf():
     with pytest.raises(TypeError, match="object of type 'ResourceVariable' has no len"):
         len(v)
     assert type(copy.deepcopy(v)).__name__ == "ResourceVariable"
+
+
+def test_formatting_a_variable_gives_its_repr_and_takes_no_spec():
+    # As TF: unlike a tensor's, a variable's f-string is its str(), and a spec is an error
+    v = tf.Variable(0.5)
+    assert f"{v}" == str(v) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=0.5>"
+    assert format(tf.Variable([1, 2])) == str(tf.Variable([1, 2]))
+    with pytest.raises(TypeError, match=r"^unsupported format string passed to "
+                                        r"ResourceVariable.__format__$"):
+        f"{v:.3f}"
+    assert f"{v.value():.3f}" == "0.500" and f"{tf.constant(0.5)}" == "0.5"

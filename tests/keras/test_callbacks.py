@@ -181,6 +181,32 @@ def test_progress_bar_verbose_1_redraws_per_batch(monkeypatch, steps):
     assert lines[-1] == "3/3 [==============================] - 1s 375ms/step\n"
 
 
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_progress_bar_counting_samples_takes_its_target_from_the_steps_run(monkeypatch,
+                                                                             verbose):
+    # As tf_keras: without `size` in the logs nothing is counted, so the target is the
+    # number of steps the epoch ran (kept for the next epochs)
+    clock = iter(np.arange(0.0, 100.0, 0.25))
+    monkeypatch.setattr(Progbar, "_time", staticmethod(lambda: float(next(clock))))
+    x, y = _linear_data()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        _model().fit(x, y, batch_size=8, epochs=2, verbose=verbose,
+                     callbacks=[callbacks.ProgbarLogger()])
+        _model().predict(x, batch_size=8, verbose=verbose, callbacks=[callbacks.ProgbarLogger()])
+    lines = [line.rstrip("\b ") for line in out.getvalue().replace("\r", "\n").split("\n")]
+    if verbose == 2:
+        assert lines[1].startswith("3/3 - 0s - loss: ")
+        assert lines[1].endswith(" - 250ms/epoch - 83ms/sample")
+        assert lines[3].startswith("3/3 - 0s - loss: ")
+        assert lines[4] == "3/3 - 0s - 250ms/epoch - 83ms/sample"
+    else:
+        assert lines[2].startswith("      0/Unknown - 0s 0s/sample - loss: ")
+        assert lines[5].startswith("3/3 [==============================] - 1s 333ms/sample - loss")
+        assert lines[8].startswith("0/3 [..............................] - ETA: 0s - loss: ")
+        assert lines[-2] == "3/3 [==============================] - 1s 333ms/sample"
+
+
 def test_history_records_every_epoch():
     model, _ = _drive(callbacks.Callback(), [0.5, 0.25])
     assert model.history.epoch == [0, 1]
@@ -266,6 +292,20 @@ def test_early_stopping_in_fit_restores_the_best_epoch():
 
 
 # -- ReduceLROnPlateau and LearningRateScheduler -------------------------------------------
+
+@pytest.mark.parametrize("monitor, mode, best", [("val_loss", "auto", np.inf),
+                                                 ("val_acc", "auto", -np.inf),
+                                                 ("val_auc", "auto", np.inf),
+                                                 ("loss", "max", -np.inf)])
+def test_reduce_on_plateau_has_keras_monitor_op_before_training(monitor, mode, best):
+    # As Keras ('auto' maximizes names holding "acc" only): improves by more than min_delta
+    reduce = callbacks.ReduceLROnPlateau(monitor=monitor, mode=mode, min_delta=0.1)
+    assert reduce.best == best
+    maximizes = best < 0
+    assert bool(reduce.monitor_op(0.55, 0.5)) is False
+    assert bool(reduce.monitor_op(0.65, 0.5)) is maximizes
+    assert bool(reduce.monitor_op(0.35, 0.5)) is not maximizes
+
 
 @pytest.mark.parametrize("config, values, rates, printed", [
     (dict(patience=2, factor=0.5), DIP,
@@ -608,3 +648,44 @@ def test_evaluate_and_predict_give_the_model_a_fresh_history():
     mine = keras.callbacks.History()
     model.evaluate(x, y, verbose=0, callbacks=[mine])
     assert model.history is mine
+
+
+def test_fit_and_predict_take_a_callback_list_as_it_is():
+    # As tf_keras: no History or progress bar is added; `fit` returns `model.history`
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3)), np.ones((4, 1))
+    first = model.fit(x, y, verbose=0)
+    seen = []
+    given = callbacks.CallbackList([callbacks.LambdaCallback(
+        on_epoch_end=lambda epoch, logs: seen.append((epoch, sorted(logs))))])
+    assert model.fit(x, y, epochs=2, verbose=1, callbacks=given) is first
+    assert seen == [(0, ["loss"]), (1, ["loss"])] and first.epoch == [0]
+    assert [type(c).__name__ for c in given] == ["LambdaCallback"]
+    with_history = callbacks.CallbackList([], add_history=True, model=model)
+    assert model.fit(x, y, epochs=2, verbose=0, callbacks=with_history).epoch == [0, 1]
+    ends = []
+    given = callbacks.CallbackList([callbacks.LambdaCallback(on_predict_end=ends.append)])
+    assert model.predict(x, verbose=1, callbacks=given).shape == (4, 1)
+    assert ends == [{}] and len(given.callbacks) == 1
+
+
+def test_a_callback_whose_init_skips_callbacks_init_still_runs():
+    # As tf_keras: set_model and set_params give it what it needs
+    seen = []
+
+    class NoSuper(callbacks.Callback):
+        def __init__(self, tag):
+            self.tag = tag
+
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append((self.tag, batch, type(logs["loss"])))
+
+        def on_epoch_end(self, epoch, logs=None):
+            seen.append((self.tag, epoch, self.params["epochs"]))
+
+    model = _model()
+    x, y = _linear_data(4)
+    model.fit(x, y, epochs=2, verbose=0, callbacks=[NoSuper("a")], validation_data=(x, y))
+    model.evaluate(x, y, verbose=0, callbacks=[NoSuper("b")])
+    assert seen == [("a", 0, float), ("a", 0, 2), ("a", 0, float), ("a", 1, 2)]

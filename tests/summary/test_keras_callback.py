@@ -2,6 +2,7 @@
 epoch and batch scalars, weight histograms, the learning rate, the model's graph."""
 import glob
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -44,7 +45,7 @@ def test_epochs_histograms_validation_and_graph(tmp_path):
     assert sorted(got) == ["train", "validation"]
     weights = ["d1/kernel_0/histogram", "d1/bias_0/histogram", "d2/kernel_0/histogram",
                "d2/bias_0/histogram"]
-    want_train = [(0, "keras", "graph_keras_model"), (0, "", "graph_def")]
+    want_train = [(0, "keras", "graph_keras_model")]  # (no batch hooks ran: no graph)
     for epoch in range(2):
         want_train += [(epoch, "epoch_loss", "scalars"), (epoch, "epoch_mae", "scalars")]
         want_train += [(epoch, w, "histograms") for w in weights]
@@ -95,12 +96,31 @@ def test_update_freq_every_n_batches_and_weight_images(tmp_path):
     callback = tf.keras.callbacks.TensorBoard(str(tmp_path), update_freq=2, histogram_freq=2,
                                               write_images=True, write_graph=False)
     model.fit(x, y, batch_size=4, epochs=2, callbacks=[callback], verbose=0)
+    # As tf_keras: the TensorBoard callback's batch hooks run only when another
+    # callback's do, here the progress bar's
+    assert [tag for _, tag, _ in runs(tmp_path)["train"]].count("batch_loss") == 0
+    for name in os.listdir(tmp_path):
+        shutil.rmtree(os.path.join(tmp_path, name))
+    model.fit(x, y, batch_size=4, epochs=2, callbacks=[callback], verbose=1)
     assert runs(tmp_path)["train"] == [
         (2, "batch_loss", "scalars"), (0, "epoch_loss", "scalars"),
         (0, "d/kernel_0/histogram", "histograms"), (0, "d/kernel_0/image", "images"),
         (0, "d/bias_0/histogram", "histograms"), (0, "d/bias_0/image", "images"),
         (4, "batch_loss", "scalars"), (6, "batch_loss", "scalars"),
         (1, "epoch_loss", "scalars")]
+    model.fit(x, y, batch_size=4, epochs=1, callbacks=[callback], verbose=1)
+    assert runs(tmp_path)["train"][9] == (2, "batch_loss", "scalars")  # steps restart
+
+
+def test_graph_written_when_batch_hooks_run(tmp_path):
+    x, y = data()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    batches = tf.keras.callbacks.LambdaCallback(on_train_batch_end=lambda batch, logs: None)
+    model.fit(x, y, callbacks=[tf.keras.callbacks.TensorBoard(str(tmp_path)), batches],
+              verbose=0)
+    assert runs(tmp_path)["train"][:2] == [(0, "keras", "graph_keras_model"),
+                                           (0, "", "graph_def")]
 
 
 def test_unknown_arguments_are_refused():

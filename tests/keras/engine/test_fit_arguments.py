@@ -1,5 +1,8 @@
 """What `fit`, `evaluate` and `predict` refuse, with tf_keras's errors: sizes and counts
 that are not positive, empty data, class weights that do not cover the labels."""
+import logging
+import re
+
 import numpy as np
 import pytest
 
@@ -169,3 +172,65 @@ def test_steps_per_execution_needs_the_number_of_batches():
     with pytest.raises(ValueError, match=r"^Could not infer the size of the data. With "
                                          r"`steps_per_execution > 1`, you must specify"):
         model.fit(batches, verbose=0)
+
+
+def test_steps_without_batch_size_split_arrays_evenly():
+    # As tf_keras: with `steps` and no batch size, the batch is ceil(samples / steps)
+    sizes = []
+    record = keras.callbacks.LambdaCallback(
+        on_predict_batch_end=lambda b, logs: sizes.append(len(logs["outputs"])))
+    assert _model().predict(X, steps=3, verbose=0, callbacks=[record]).shape == (10, 3)
+    assert sizes == [4, 4, 2]
+    sizes.clear()
+    _model().predict(X, steps=2, batch_size=3, verbose=0, callbacks=[record])
+    assert sizes == [3, 3]
+    seen = []
+    grab = keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: seen.append(b))
+    history = _model().fit(X, Y, steps_per_epoch=2, epochs=2, verbose=0, callbacks=[grab])
+    assert seen == [0, 1, 0, 1] and len(history.history["loss"]) == 2
+
+
+def test_float_steps_run_their_ceiling_in_batches():
+    # As tf_keras (`steps_per_epoch=len(x) / batch_size` is a common slip): 2.5 steps run 3
+    seen = []
+    grab = keras.callbacks.LambdaCallback(on_train_batch_end=lambda b, logs: seen.append(b))
+    history = _model().fit(X, Y, steps_per_epoch=10 / 4, epochs=2, verbose=0, callbacks=[grab])
+    assert seen == [0, 1, 2, 0, 1, 2] and history.params["steps"] == 2.5
+    assert _model().predict(X, steps=2.5, verbose=0).shape == (10, 3)
+
+
+@pytest.mark.parametrize("freq", ["a", (1, 2)])
+def test_validation_freq_must_be_an_int_or_a_list(freq):
+    with pytest.raises(ValueError, match=r"^Expected `validation_freq` to be a list or int. "
+                                         rf"Received: validation_freq={re.escape(str(freq))} "
+                                         rf"of the type <class '{type(freq).__name__}'>\.$"):
+        _model().fit(X, Y, validation_data=(X, Y), validation_freq=freq, verbose=0)
+    assert len(_model().fit(X, Y, validation_data=(X, Y), validation_freq=[2], epochs=2,
+                            verbose=0).history["val_loss"]) == 1
+
+
+def test_cardinality_error_lists_the_sample_weight_sizes():
+    with pytest.raises(ValueError, match=r"^Data cardinality is ambiguous:\n  x sizes: 10\n"
+                                         r"  y sizes: 10\n  sample_weight sizes: 4\n"):
+        _model().fit(X, Y, sample_weight=np.ones(4), verbose=0)
+
+
+def test_evaluate_with_sample_weights_but_no_weighted_metrics_warns(caplog):
+    # As tf_keras: each evaluate (validation inside fit too) given weights, unless
+    # `weighted_metrics` (even []) was compiled
+    w = np.ones(10)
+    weighted = tf.data.Dataset.from_tensor_slices((X, Y, w)).batch(5)
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        model = _model()
+        model.evaluate(X, Y, sample_weight=w, verbose=0)
+        model.evaluate(weighted, verbose=0)
+        model.evaluate(X, Y, verbose=0)
+        model.fit(X, Y, sample_weight=w, validation_data=(X, Y, w), epochs=2, verbose=0)
+        model.compile("sgd", "mse", weighted_metrics=[])
+        model.evaluate(X, Y, sample_weight=w, verbose=0)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 4 and messages[0] == (
+        "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were not "
+        "provided.  Did you mean to pass metrics to `weighted_metrics` in `compile()`?  If this "
+        "is intentional you can pass `weighted_metrics=[]` to `compile()` in order to silence "
+        "this warning.")

@@ -331,3 +331,33 @@ def test_graph_disconnected_names_the_layer_needing_the_missing_input():
     with pytest.raises(ValueError, match=r"at layer \"h\". The following previous layers were "
                                          r"accessed without issue: \[\]$"):
         tf.keras.Model(b, out)
+
+
+def test_summary_of_a_chain_whose_layer_is_also_called_in_another_model():
+    # As Keras: only the calls made in the model count, so it is listed as a Sequential is
+    layer = keras.layers.Dense(2, name="reuse")
+    first, second = keras.Input((5,)), keras.Input((5,))
+    keras.Model(first, layer(first))
+    model = keras.Model(second, layer(second))
+    assert "Connected to" not in _summary(model)
+    both = keras.Model([first, second], [layer(first), layer(second)])
+    assert "Connected to" in _summary(both)
+
+
+def test_sequential_can_apply_a_layer_added_twice():
+    # As Keras: a shared activation layer is applied at each place, listed once
+    act = keras.layers.ReLU()
+    dense = keras.layers.Dense(3, kernel_initializer="identity")
+    model = keras.Sequential([keras.layers.Dense(3, input_shape=(3,), kernel_initializer="ones"),
+                              act, dense, act, dense])
+    assert [layer.name for layer in model.layers] == [model.layers[0].name, act.name, dense.name]
+    assert len(model.weights) == 4 and model.output_shape == (None, 3)
+    x = np.array([[1.0, -2.0, 4.0]], "float32")
+    np.testing.assert_allclose(model(x), [[3.0, 3.0, 3.0]])
+    assert _summary(model).count(f" {act.name} (ReLU) ") == 1
+    lazy = keras.Sequential([keras.layers.Dense(2, kernel_initializer="ones"), act,
+                             keras.layers.Dense(2, kernel_initializer="ones"), act])
+    np.testing.assert_allclose(lazy(np.array([[1.0, -3.0]])), [[0.0, 0.0]])
+    assert len(lazy.layers) == 3
+    assert len(keras.models.clone_model(model).layers) == 3
+    assert len(model.get_config()["layers"]) == 4  # (the input layer, then each layer once)

@@ -435,3 +435,62 @@ def test_jit_compile_is_a_model_property_as_in_tf_keras():
     model.compile("sgd", "mse", jit_compile="auto")
     assert model.jit_compile == "auto"
     model.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0)
+
+
+class _Halves(keras.utils.Sequence):
+    """Two batches, logging each call of `on_epoch_end`."""
+
+    def __init__(self, events, with_y=True):
+        super().__init__()
+        self.events, self.with_y = events, with_y
+        self.x = np.linspace(0, 1, 24, dtype="float32").reshape(8, 3)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        x = self.x[4 * i:4 * i + 4]
+        return (x, x.sum(1)) if self.with_y else x
+
+    def on_epoch_end(self):
+        self.events.append("sequence")
+
+
+def test_sequence_on_epoch_end_runs_after_the_epoch_callbacks():
+    # As Keras: after the epoch's callbacks, not after a stopped epoch; in evaluate and
+    # predict before their end callbacks
+    events = []
+
+    class Log(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            events.append(f"epoch {epoch}")
+            self.model.stop_training = epoch == 1
+
+        def on_test_end(self, logs=None):
+            events.append("test end")
+
+        def on_predict_end(self, logs=None):
+            events.append("predict end")
+
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    model.fit(_Halves(events), epochs=4, verbose=0, callbacks=[Log()])
+    assert events == ["epoch 0", "sequence", "epoch 1"]
+    events.clear()
+    model.evaluate(_Halves(events), verbose=0, callbacks=[Log()])
+    model.predict(_Halves(events, with_y=False), verbose=0, callbacks=[Log()])
+    assert events == ["sequence", "test end", "sequence", "predict end"]
+
+
+def test_generator_methods_warn_and_run_fit_evaluate_predict():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    with pytest.warns(UserWarning, match=r"^`Model.fit_generator` is deprecated and will be "
+                                         r"removed in a future version. Please use `Model.fit`, "
+                                         r"which supports generators\.$"):
+        history = model.fit_generator(_Halves([]), epochs=2, verbose=0)
+    assert history.epoch == [0, 1]
+    with pytest.warns(UserWarning, match="`Model.evaluate_generator` is deprecated"):
+        assert isinstance(model.evaluate_generator(_Halves([])), float)
+    with pytest.warns(UserWarning, match="Please use `Model.predict`, which"):
+        assert model.predict_generator(_Halves([], with_y=False), steps=1).shape == (4, 1)

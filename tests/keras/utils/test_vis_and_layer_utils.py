@@ -34,6 +34,7 @@ def test_interactive_logging_switch(capsys):
         assert not keras.utils.is_interactive_logging_enabled()
         model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=2)
         model.evaluate(np.ones((4, 2)), np.ones((4, 1)), verbose=1)
+        model.summary()  # (as Keras: to the log too)
         assert capsys.readouterr().out == ""
     finally:
         keras.utils.enable_interactive_logging()

@@ -357,7 +357,11 @@ class Variable(metaclass=_VariableMeta):
         return iter(self.value())
 
     def __format__(self, format_spec):
-        return format(self.value(), format_spec)
+        # As TF's variables (unlike its tensors): f"{v}" is str(v), and no format spec
+        if format_spec:
+            name = "ResourceVariable" if type(self) is Variable else type(self).__name__
+            raise TypeError(f"unsupported format string passed to {name}.__format__")
+        return str(self)
 
     # -- writes -----------------------------------------------------------------
     def _write(self, op, value, read_value, name):

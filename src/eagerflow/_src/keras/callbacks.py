@@ -174,9 +174,11 @@ class CallbackList:
             self.set_model(model)
         if params:
             self.set_params(params)
-        self._supports_tf_logs = all(c._supports_tf_logs for c in self.callbacks)
+        # (as Keras, a callback whose __init__ did not call Callback's takes Python numbers)
+        self._supports_tf_logs = all(getattr(c, "_supports_tf_logs", False)
+                                     for c in self.callbacks)
         self._batch_hooks_support_tf_logs = all(
-            c._supports_tf_logs for c in self.callbacks
+            getattr(c, "_supports_tf_logs", False) for c in self.callbacks
             if c._implements_train_batch_hooks() or c._implements_test_batch_hooks()
             or c._implements_predict_batch_hooks())
         self._calls_train_batch_hooks = any(
@@ -365,7 +367,7 @@ class ProgbarLogger(Callback):
                              f'["samples", "steps"]')
         self.use_steps = count_mode == "steps"
         self.stateful_metrics = set(stateful_metrics or ())
-        self.seen = 0
+        self.seen = self._steps = 0
         self.progbar = None
         self.target = None
         self.verbose = 1
@@ -429,7 +431,7 @@ class ProgbarLogger(Callback):
         self._finalize_progbar(logs)
 
     def _reset_progbar(self):
-        self.seen = 0
+        self.seen = self._steps = 0
         self.progbar = None
 
     def _maybe_init_progbar(self):
@@ -445,6 +447,7 @@ class ProgbarLogger(Callback):
     def _batch_update_progbar(self, batch, logs):
         logs = logs or {}
         self._maybe_init_progbar()
+        self._steps = batch + 1  # (Keras's step counter of the model)
         if self.use_steps:
             self.seen = batch + 1
         else:
@@ -459,7 +462,9 @@ class ProgbarLogger(Callback):
     def _finalize_progbar(self, logs):
         logs = sync_to_numpy_or_python_type(logs or {})
         if self.target is None:
-            self.target = self.seen
+            # As Keras: the steps run, in samples the steps times the logged batch size
+            steps = self._steps * (1 if self.use_steps else logs.get("size", 1))
+            self.target = steps or self.seen
             self.progbar.target = self.target
         self.progbar.update(self.target, list(logs.items()), finalize=True)
 
@@ -803,6 +808,8 @@ class ReduceLROnPlateau(Callback):
             self.min_delta,
             "Learning rate reduction is conditioned on metric `{monitor}` which is not "
             "available. Available metrics are: {available}")
+        # As Keras: whether the first value improves on the second by more than min_delta
+        self.monitor_op = lambda a, b: self._monitor.better(a, b + self._monitor.delta)
         self.best = self._monitor.worst
         self.cooldown_counter = 0
         self.wait = 0
@@ -819,7 +826,7 @@ class ReduceLROnPlateau(Callback):
         if self.in_cooldown():
             self.cooldown_counter -= 1
             self.wait = 0
-        if self._monitor.better(current, self.best + self._monitor.delta):
+        if self.monitor_op(current, self.best):
             self.best = current
             self.wait = 0
         elif not self.in_cooldown():
@@ -1081,10 +1088,12 @@ class TensorBoard(Callback):
     logs, without their ``val_`` prefix, to ``validation/``), with the learning
     rate (``epoch_learning_rate``) when it follows a schedule; with `update_freq`
     "batch" or an integer n, the batch logs go as ``batch_<name>`` every n steps
-    (the optimizer's iterations). `histogram_freq`: histograms of every weight
+    (counted from 1 in each `fit`). `histogram_freq`: histograms of every weight
     every that many epochs (and images of them with `write_images`);
     `write_graph`: the model's config (``keras``) and the traced training step's
-    graph; `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
+    graph. As in tf_keras, the batch logs and the graph are written only where the
+    batch hooks run: with the progress bar (``verbose=1``), another callback with
+    batch hooks, or `write_steps_per_second`. `evaluate` writes ``evaluation_<name>_vs_iterations`` to ``validation/``.
     `embeddings_freq`: the projector's ``projector_config.pbtxt`` (naming the first
     Embedding layer's table, with `embeddings_metadata`, a path or a dict by layer name)
     and, every that many epochs, the weights as ``train/keras_embedding.ckpt-<epoch>``.
@@ -1118,7 +1127,7 @@ class TensorBoard(Callback):
         self._writers = {}
         self._graph_written = True
         self._batch_start = self._epoch_start = 0.0
-        self._epoch_iterations = 0
+        self._epoch_iterations = self._train_step = 0
 
     def set_model(self, model):
         self.model = model
@@ -1146,6 +1155,7 @@ class TensorBoard(Callback):
             raise ValueError(message)
         if start < 0 or stop < start:
             raise ValueError(message)
+        self._should_trace = bool(start or stop)
         if start or stop:
             _logger.warning("TensorBoard callback: profile_batch=%s asks for a profile, but "
                             "eagerflow has no profiler: no trace is written.", profile_batch)
@@ -1217,20 +1227,25 @@ class TensorBoard(Callback):
                 summary.summary_ops.graph(traces[-1].graph)
 
     def _implements_train_batch_hooks(self):
-        return (self.update_freq != "epoch" or self.write_steps_per_second
-                or not self._graph_written)
+        # As tf_keras: the batch hooks (which write the graph and the batch scalars) ask
+        # to be called only to profile or time steps; other callbacks may get them called
+        return self.write_steps_per_second or self._should_trace
+
+    def on_train_begin(self, logs=None):
+        self._train_step = 0  # (as the model's train counter, from 0 in each fit)
 
     def on_train_batch_begin(self, batch, logs=None):
         if self.write_steps_per_second:
             self._batch_start = time.time()
 
     def on_train_batch_end(self, batch, logs=None):
+        self._train_step += 1
         if not self._graph_written:
             self._write_train_graph()
         if self.update_freq == "epoch":
             return
-        step = self._iterations()
-        if step is None or step % self.update_freq:
+        step = self._train_step
+        if step % self.update_freq:
             return
         ops = _summary().summary_ops
         with self._writer("train").as_default(step=step):

@@ -40,9 +40,7 @@ def _clone(model, input_tensors, clone_function):
         layer.get_config()))
     if isinstance(model, Sequential):
         clone = Sequential(name=model.name)
-        for layer in model._self_tracked_layers:
-            if type(layer).__name__ == "InputLayer":
-                continue
+        for layer in model.layers:  # (as Keras: a layer added twice is cloned once)
             clone.add(clone_function(layer))
         if not clone.built and model._input_layer is not None:
             clone.build(model._input_layer._batch_input_shape)

@@ -78,7 +78,8 @@ def _as_array(value):
 class _Arrays:
     """Batches sliced from arrays, in a fresh order each epoch when shuffling."""
 
-    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None):
+    def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None,
+                 steps_per_epoch=None):
         self._epochs = epochs  # (the passes TF's repeated dataset makes: None, endless)
         self.insufficient = False
         self.data = nest.map_structure(_as_array, data)
@@ -88,6 +89,9 @@ class _Arrays:
                              f"{_describe_sizes(data)}\nMake sure all arrays contain the "
                              f"same number of samples.")
         self.size = sizes.pop() if sizes else 1
+        if not batch_size and steps_per_epoch and steps_per_epoch > 0:
+            # As Keras: the given steps cover the data once
+            batch_size = math.ceil(self.size / steps_per_epoch)
         self.batch_size = max(self.size, 1) if single_batch else batch_size or 32
         self.shuffle = shuffle
         self.steps = math.ceil(self.size / self.batch_size) or int(single_batch)
@@ -101,7 +105,7 @@ class _Arrays:
         stopped, into the next pass (in a new order when shuffling)."""
         if self._batches is None:
             self._batches = self._passes()
-        for _ in range(self.steps if limit is None else limit):
+        for _ in range(self.steps if limit is None else math.ceil(limit)):  # (as TF: a float too)
             batch = next(self._batches, None)
             if batch is None:
                 if limit is not None:
@@ -142,8 +146,8 @@ def _take(array, order):
 
 def _describe_sizes(data):
     parts = []
-    x, y, _ = unpack_x_y_sample_weight(data)
-    for name, value in (("x", x), ("y", y)):
+    x, y, sample_weight = unpack_x_y_sample_weight(data)
+    for name, value in (("x", x), ("y", y), ("sample_weight", sample_weight)):
         if value is not None:
             sizes = ", ".join(str(np.shape(a)[0]) for a in nest.flatten(value))
             parts.append(f"{name} sizes: {sizes}")
@@ -192,6 +196,8 @@ class _Iterable:
                 convert_to_tensor(_as_array(a)), tuple(batch) if isinstance(batch, list)
                 else batch)
             yield _weighted(batch, self._class_weight) if self._class_weight else batch
+
+    def on_epoch_end(self):
         if isinstance(self.data, Sequence):
             self.data.on_epoch_end()
 
@@ -324,7 +330,7 @@ class DataHandler:
                 # in a 1-tuple when it is a list or tuple (of several inputs).
                 data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
             self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
-                                    epochs - initial_epoch)
+                                    epochs - initial_epoch, steps_per_epoch)
         else:
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
@@ -369,6 +375,13 @@ class DataHandler:
             if getattr(self._adapter, "insufficient", False):
                 return  # the data ran out before `steps_per_epoch * epochs` batches, as TF
             yield epoch
+            self.end_epoch()
+
+    def end_epoch(self):
+        """As Keras, after an epoch's callbacks (and not after a stopped epoch): a
+        `Sequence`'s `on_epoch_end`."""
+        if isinstance(self._adapter, _Iterable):
+            self._adapter.on_epoch_end()
 
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""

@@ -48,6 +48,11 @@ class Sequential(Functional):
 
     @property
     def layers(self):
+        return _unique(self._stack())
+
+    def _stack(self):
+        """The layers in the order they are applied: one added twice (a shared activation)
+        is there twice."""
         return [layer for layer in self._self_tracked_layers
                 if not isinstance(layer, input_layer.InputLayer)]
 
@@ -74,7 +79,8 @@ class Sequential(Functional):
         if not isinstance(layer, Layer):
             raise TypeError(f"The added layer must be an instance of class Layer. "
                             f"Received: layer={layer} of type {type(layer)}.")
-        if any(existing.name == layer.name for existing in self._self_tracked_layers):
+        if any(existing.name == layer.name and existing is not layer
+               for existing in self._self_tracked_layers):
             raise ValueError(f'All layers added to a Sequential model should have unique '
                              f'names. Name "{layer.name}" is already the name of a layer in '
                              f'this model. Update the `name` argument to pass a unique name.')
@@ -92,7 +98,7 @@ class Sequential(Functional):
         if self._graph_ready:
             self._connect([layer])
         elif self._input_layer is not None:
-            self._connect(self.layers)
+            self._connect(self._stack())
 
     def pop(self):
         """Removes the last layer."""
@@ -129,7 +135,7 @@ class Sequential(Functional):
                     layer._eager_losses = [loss for loss in layer._eager_losses
                                            if not keras_tensor.is_keras_tensor(loss)]
         self._init_graph_network(self._input_layer._inbound_nodes[0].outputs, x)
-        self._self_tracked_layers = [self._input_layer] + self.layers
+        self._self_tracked_layers = [self._input_layer] + self._stack()
         self._graph_ready = True
 
     def _infer_graph(self, shape, dtype=None):
@@ -146,7 +152,7 @@ class Sequential(Functional):
             batch_input_shape=shape, dtype=dtype, name=f"{self.layers[0].name}_input")
         self._inferred_input_shape = shape
         try:
-            self._connect(self.layers)
+            self._connect(self._stack())
         except Exception as error:  # noqa: BLE001 (any failure: as Keras, no graph then)
             if error.args[:1] == (_SINGLE_OUTPUT,):
                 raise
@@ -161,7 +167,7 @@ class Sequential(Functional):
         self._nodes = []
         self._graph_ready = False
         self._input_layer = None
-        self._self_tracked_layers = self.layers
+        self._self_tracked_layers = self._stack()
 
     def build(self, input_shape=None):
         """Builds the layers for inputs of `input_shape` (batch dimension included)."""
@@ -178,13 +184,13 @@ class Sequential(Functional):
         if self._graph_ready:
             return super().call(inputs, training=training, mask=mask)
         outputs = inputs
-        for layer in self.layers:
+        for layer in self._stack():
             outputs = layer(outputs)  # masks travel on the tensors
         return outputs
 
     def get_config(self):
         return {"name": self.name,
-                "layers": [serialize(layer) for layer in self._self_tracked_layers]}
+                "layers": [serialize(layer) for layer in _unique(self._self_tracked_layers)]}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -192,6 +198,12 @@ class Sequential(Functional):
         for spec in config["layers"]:
             model.add(deserialize(spec, custom_objects=custom_objects))
         return model
+
+
+def _unique(layers):
+    """`layers` without repeats (as Keras lists a layer added twice), in order."""
+    seen = set()
+    return [layer for layer in layers if not (id(layer) in seen or seen.add(id(layer)))]
 
 
 def _input_layer_of(layer):

@@ -14,10 +14,12 @@ optimizer update and metric updates), so a training step costs one call.
 """
 import copy
 import itertools
+import warnings
 
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.dtypes import as_dtype
@@ -35,6 +37,9 @@ from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleO
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops.array_ops import concat
+
+
+_logger = _log.logger
 
 
 @export("keras.Model", "keras.models.Model")
@@ -403,9 +408,10 @@ class Model(Layer):
         val_x = val_y = val_sw = None
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
-        callbacks = callbacks_mod.CallbackList(
-            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-            verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+        if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
         self.stop_training = False
         train = self.make_train_function()
         callbacks.on_train_begin()
@@ -459,6 +465,14 @@ class Model(Layer):
                  use_multiprocessing=False, return_dict=False, **kwargs):
         """The loss and metrics over the data: a scalar, a list, or a dict by name."""
         self._assert_compile_was_called()
+        weighted = sample_weight is not None or isinstance(x, data_adapter.Dataset) and \
+            isinstance(x.element_spec, tuple) and len(x.element_spec) == 3
+        if weighted and self.compiled_metrics._user_weighted is None:
+            _logger.warning(
+                "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were "
+                "not provided.  Did you mean to pass metrics to `weighted_metrics` in "
+                "`compile()`?  If this is intentional you can pass `weighted_metrics=[]` to "
+                "`compile()` in order to silence this warning.")
         in_fit = kwargs.pop("_in_fit", False)
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
@@ -483,6 +497,7 @@ class Model(Layer):
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
             callbacks.on_test_batch_end(end_step, logs)
+        handler.end_epoch()
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit:
@@ -498,9 +513,10 @@ class Model(Layer):
                                            max_queue_size=max_queue_size, workers=workers)
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
-        callbacks = callbacks_mod.CallbackList(
-            callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-            verbose=verbose, epochs=1, steps=handler.inferred_steps)
+        if not isinstance(callbacks, callbacks_mod.CallbackList):
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
@@ -517,6 +533,7 @@ class Model(Layer):
             out = outs[0] if len(outs) == 1 else nest.map_structure(
                 lambda *parts: concat(list(parts), 0), *outs)
             callbacks.on_predict_batch_end(end_step, {"outputs": out})
+        handler.end_epoch()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
                              "Please use `Model.compile(..., run_eagerly=True)`, or "
@@ -524,6 +541,35 @@ class Model(Layer):
                              "of where went wrong, or file a issue/bug to `tf.keras`.")
         callbacks.on_predict_end()
         return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
+
+    def fit_generator(self, generator, steps_per_epoch=None, epochs=1, verbose=1,
+                      callbacks=None, validation_data=None, validation_steps=None,
+                      validation_freq=1, class_weight=None, max_queue_size=10, workers=1,
+                      use_multiprocessing=False, shuffle=True, initial_epoch=0):
+        """Deprecated: `fit`, which takes generators."""
+        _deprecated("fit")
+        return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs,
+                        verbose=verbose, callbacks=callbacks, validation_data=validation_data,
+                        validation_steps=validation_steps, validation_freq=validation_freq,
+                        class_weight=class_weight, max_queue_size=max_queue_size,
+                        workers=workers, use_multiprocessing=use_multiprocessing,
+                        shuffle=shuffle, initial_epoch=initial_epoch)
+
+    def evaluate_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                           workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: `evaluate`, which takes generators."""
+        _deprecated("evaluate")
+        return self.evaluate(generator, steps=steps, max_queue_size=max_queue_size,
+                             workers=workers, use_multiprocessing=use_multiprocessing,
+                             verbose=verbose, callbacks=callbacks)
+
+    def predict_generator(self, generator, steps=None, callbacks=None, max_queue_size=10,
+                          workers=1, use_multiprocessing=False, verbose=0):
+        """Deprecated: `predict`, which takes generators."""
+        _deprecated("predict")
+        return self.predict(generator, steps=steps, max_queue_size=max_queue_size,
+                            workers=workers, use_multiprocessing=use_multiprocessing,
+                            verbose=verbose, callbacks=callbacks)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
@@ -688,10 +734,20 @@ def _verbosity(verbose):
     return verbose
 
 
+def _deprecated(method):
+    """Keras's warning for the ``*_generator`` methods, pointing at the caller's line."""
+    warnings.warn(f"`Model.{method}_generator` is deprecated and will be removed in a future "
+                  f"version. Please use `Model.{method}`, which supports generators.",
+                  stacklevel=3)
+
+
 def _should_validate(epoch, freq):
     if isinstance(freq, int):
         return (epoch + 1) % freq == 0
-    return epoch + 1 in freq
+    if isinstance(freq, list):
+        return epoch + 1 in freq
+    raise ValueError(f"Expected `validation_freq` to be a list or int. Received: "
+                     f"validation_freq={freq} of the type {type(freq)}.")
 
 
 def _to_python(logs):

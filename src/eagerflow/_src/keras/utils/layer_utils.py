@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.keras.utils import io_utils
 
 
 @export("keras.utils.count_params")
@@ -81,7 +82,10 @@ def _is_sequential_like(model):
     depths = list(model._depths.values())
     if len(depths) != len(set(depths)):
         return False
-    return all(len(layer._inbound_nodes) <= 1 for layer in model.layers)
+    # (calls made in other models, as a layer shared with another model, do not count)
+    steps = {id(step) for step in model._steps}
+    return all(sum(id(node) in steps for node in layer._inbound_nodes) <= 1
+               for layer in model.layers)
 
 
 def _layer_range(layers, layer_range):
@@ -150,7 +154,7 @@ class _Table:
 def print_summary(model, line_length=None, positions=None, print_fn=None,
                   show_trainable=False, expand_nested=False, layer_range=None):
     """Prints the summary table of `model` (see `Model.summary`)."""
-    print_fn = print_fn or print
+    print_fn = print_fn or io_utils.print_msg  # (as Keras: quiet without interactive logging)
     if _is_sequential_like(model):
         line_length = line_length or 65
         positions = positions or [0.45, 0.85, 1.0]
