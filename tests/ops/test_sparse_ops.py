@@ -133,3 +133,15 @@ def test_zero_preserving_unary_ops_map_a_sparse_tensors_values():
         tape.watch(sp.values)
         y = tf.sparse.reduce_sum(tf.square(sp))
     np.testing.assert_allclose(tape.gradient(y, sp.values), [-6.0, 8.0])
+
+
+def test_add_refuses_sparse_tensors_of_other_shapes():
+    a = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    for shape, text in (([3, 3], "Operands' shapes do not match: got 2 and 3 for dimension 0"),
+                        ([2, 3], "Operands' shapes do not match: got 2 and 3 for dimension 1"),
+                        ([2, 2, 1], "Input indices must have the same dimension, got 2 and 3")):
+        b = tf.sparse.SparseTensor([[0] * len(shape)], [1.0], shape)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"{text} \\[Op:SparseAdd\\]"):
+            tf.sparse.add(a, b)
+    with pytest.raises(ValueError, match=r"Shapes \(2, 2\) and \(3, 3\) are incompatible"):
+        tf.function(tf.sparse.add)(a, tf.sparse.SparseTensor([[0, 0]], [1.0], [3, 3]))

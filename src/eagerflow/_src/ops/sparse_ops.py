@@ -182,6 +182,7 @@ def add(a, b, threshold=0, name=None):
         return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
     if a.dtype != b.dtype:
         raise TypeError(f"Input values must be of the same dtype, got {a.dtype} and {b.dtype}")
+    _check_same_shape(a, b)
     shape = a.dense_shape
     indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
                                                array_ops.concat([a.values, b.values], 0), shape,
@@ -195,6 +196,25 @@ def add(a, b, threshold=0, name=None):
         indices = array_ops.boolean_mask(indices, keep)
         values = array_ops.boolean_mask(values, keep)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+def _check_same_shape(a, b):
+    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add` refuses):
+    a ValueError while tracing, else the SparseAdd kernel's."""
+    if not context.executing_eagerly():
+        a.shape.assert_is_compatible_with(b.shape)
+        return
+    sa, sb = get_static_value(a.dense_shape), get_static_value(b.dense_shape)
+    if sa is None or sb is None:
+        return
+    message = None
+    if len(sa) != len(sb):
+        message = f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+    else:
+        message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
+                        for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
+    if message is not None:
+        raise errors.eager_error(errors.InvalidArgumentError, "SparseAdd", message)
 
 
 @export("sparse.concat")
