@@ -467,7 +467,13 @@ def test_load_model_errors(tmp_path):
         _model().save(tmp_path / "m", save_format="zzz")
     path = tmp_path / "m.keras"
     _model().save(path)
-    path.write_bytes(path.read_bytes()[:200])
+    whole = path.read_bytes()
+    path.write_bytes(whole[:200])  # no zip archive: TF reads it as HDF5 then
+    with pytest.raises(OSError, match=r"^Unable to synchronously open file \(file signature "
+                                      r"not found\)$"):
+        saving.load_model(path)
+    with zipfile.ZipFile(path, "w") as archive:  # an archive without the model's config
+        archive.writestr("other.txt", "x")
     with pytest.raises(tf.errors.DataLossError, match="not a complete `.keras` archive"):
         saving.load_model(path)
     with pytest.raises(OSError, match="SavedModel file does not exist at"):
