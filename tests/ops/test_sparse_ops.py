@@ -145,3 +145,18 @@ def test_add_refuses_sparse_tensors_of_other_shapes():
             tf.sparse.add(a, b)
     with pytest.raises(ValueError, match=r"Shapes \(2, 2\) and \(3, 3\) are incompatible"):
         tf.function(tf.sparse.add)(a, tf.sparse.SparseTensor([[0, 0]], [1.0], [3, 3]))
+
+
+def test_reductions_over_an_axis_out_of_range_are_the_sparse_kernels_errors():
+    s = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    for call, op, axis in ((lambda: tf.sparse.reduce_sum(s, 5), "SparseReduceSum", 5),
+                           (lambda: tf.sparse.reduce_max(s, -3), "SparseReduceMax", -3),
+                           (lambda: tf.sparse.reduce_sum(s, 5, output_is_sparse=True),
+                            "SparseReduceSumSparse", 5)):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=(
+                f"}}}} Invalid reduction dimension {axis}, for input with 2 dimensions. "
+                f"\\[Op:{op}\\] name: $")):
+            call()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"dimension 7, .*\[Op:SparseReduceMax\]$"):  # (a list: no name)
+        tf.sparse.reduce_max(s, [0, 7])

@@ -303,6 +303,15 @@ def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
     if sp.shape.rank is not None:
         dense.set_shape(sp.shape)
     axes = _axes(axis, rank)
+    bad = next((a for a in axes if rank is not None and not 0 <= a < rank), None)
+    if bad is not None and context.executing_eagerly():  # (the kernel's, naming the axis given)
+        given = next(a for a in np.ravel(get_static_value(as_tensor(axis))) if
+                     (a + rank if a < 0 else a) == bad)
+        op = f"SparseReduce{'Sum' if default is None else 'Max'}" + (
+            "Sparse" if output_is_sparse else "")
+        raise errors.listed(errors.eager_error(
+            errors.InvalidArgumentError, op, f"Invalid reduction dimension {given}, for input "
+            f"with {rank} dimensions."), axis)
     result = dense_reduce(dense, axes, bool(keepdims))
     if not output_is_sparse:
         return result
