@@ -144,6 +144,26 @@ def test_stop_recording_and_reset():
     assert context.get().recorders == ()  # a reset tape leaves nothing recording behind
 
 
+def test_tapes_used_outside_their_block_raise_as_in_tf():
+    x = tf.Variable(2.0)
+    for call in (lambda t: t.gradient(x, x), lambda t: t.jacobian(x, x),
+                 lambda t: t.batch_jacobian(tf.ones([2, 2]) * x, tf.ones([2, 2]))):
+        with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used"):
+            call(tf.GradientTape(persistent=True))  # never entered: it has no tape yet
+    with pytest.raises(RuntimeError, match="Trying to stop recording a tape which is not "):
+        with tf.GradientTape().stop_recording():
+            pass
+    with tf.GradientTape(persistent=True) as g:
+        y = x * 2
+    for call in (g.reset, lambda: g.stop_recording().__enter__()):
+        with pytest.raises(ValueError, match="^Tape is not recording.$"):
+            call()
+    for call in (g.gradient, g.jacobian):
+        with pytest.raises(ValueError, match="Unknown value for unconnected_gradients: 'foo'"):
+            call(y, x, unconnected_gradients="foo")
+    assert float(g.gradient(y, x)) == 2.0
+
+
 def test_second_and_third_order():
     x = tf.Variable(2.0)
     with tf.GradientTape() as t3:

@@ -379,3 +379,22 @@ def test_errors_raised_while_tracing_keep_or_take_tfs_types():
             raising(error)()
         assert type(caught.value).__name__ == "StagingError"
         assert f"{type(error).__name__}: " in str(caught.value)
+
+
+def test_a_loop_over_a_scalar_tensor_is_tfs_len_error():
+    @tf.function
+    def total(x):
+        s = 0.0
+        for v in x:
+            s += v
+        return s
+
+    @tf.function
+    def length(x):
+        return len(x)
+
+    text = 'len requires a non-scalar tensor, got one of shape Tensor("Shape:0", shape=(0,)'
+    for f in (total, length):
+        with pytest.raises(ValueError, match=text.replace("(", r"\(").replace(")", r"\)")):
+            f(tf.constant(1.0))
+    assert float(total(tf.constant([1.0, 2.0]))) == 3.0

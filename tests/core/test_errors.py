@@ -116,6 +116,19 @@ def test_error_codes_follow_the_class_and_survive_pickling():
         tf.matmul(_A, _A)
     copy = pickle.loads(pickle.dumps(info.value))
     assert type(copy) is tf.errors.InvalidArgumentError and copy.message == info.value.message
+    assert pickle.loads(pickle.dumps(tf.errors.OpError(None, None, "m", 5))).error_code == 5
+    assert info.value.experimental_payloads == {}
+
+
+def test_error_constructors_take_tfs_required_arguments():
+    # a lone message is no error's whole text: TF's constructors refuse it
+    with pytest.raises(TypeError, match=r"InvalidArgumentError.__init__\(\) missing 2 required "
+                       r"positional arguments: 'op' and 'message'"):
+        tf.errors.InvalidArgumentError("bad")
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'error_code'"):
+        tf.errors.OpError(None, None, "m")
+    e = tf.errors.NotFoundError(node_def=None, op=None, message="gone")
+    assert (str(e), e.error_code) == ("gone", tf.errors.NOT_FOUND)
 
 
 @pytest.mark.parametrize("call, text", [

@@ -125,6 +125,17 @@ def test_arguments_refused_as_a_dataset_is_made_read_as_tfs_kernel_errors():
         tf.sort)) == [[0, 1, 2, 3]]
 
 
+def test_counts_of_python_floats_and_strings_are_tfs_type_errors():
+    ds = tf.data.Dataset.range(5)
+    for make in (lambda c: ds.take(c), lambda c: ds.batch(c), lambda c: ds.shuffle(c),
+                 lambda c: ds.repeat(c), lambda c: ds.shard(c, 0)):
+        with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int64"):
+            make(2.0)
+        with pytest.raises(TypeError, match="Cannot convert 'a' to EagerTensor of dtype int64"):
+            make("a")
+    assert values(ds.batch(np.float64(2.0)).prefetch(None)) == [[0, 1], [2, 3], [4]]
+
+
 def test_batch_specs_and_values():
     ds = tf.data.Dataset.range(7)
     assert ds.batch(3).element_spec == tf.TensorSpec([None], tf.int64)

@@ -50,6 +50,7 @@ def test_end_of_sequence_of_get_next():
     with pytest.raises(tf.errors.OutOfRangeError) as info:
         it.get_next()
     assert str(info.value) == _wrapped("IteratorGetNext", 1, "End of sequence")
+    assert info.value.op is None and info.value.error_code == 11  # (as TF's eager errors)
     with pytest.raises(StopIteration):
         next(it)
 
@@ -58,6 +59,7 @@ def test_get_single_element_errors():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.data.Dataset.range(0).get_single_element()
     assert str(info.value) == _wrapped("DatasetToSingleElement", 1, "Dataset was empty.")
+    assert info.value.op is None
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.data.Dataset.range(2).get_single_element()
     assert str(info.value) == _wrapped("DatasetToSingleElement", 1,

@@ -54,3 +54,12 @@ def test_failing_filter_and_out_of_range_in_map():
 def test_ignore_errors_still_skips_failing_elements():
     ds = tf.data.Dataset.range(4).map(_positive).ignore_errors()
     assert [int(x) for x in ds] == [2, 3]
+
+
+def test_a_function_returning_what_is_no_element_is_tfs_type_error():
+    thing = object()
+    with pytest.raises(TypeError, match=re.escape(
+            f"Unsupported return value from function passed to Dataset.map(): {thing}.")):
+        tf.data.Dataset.range(3).map(lambda x: thing)
+    assert [tuple(map(int, e)) for e in tf.data.Dataset.range(2).map(
+        lambda x: [1, 2]).as_numpy_iterator()] == [(1, 2), (1, 2)]  # (a list: a tuple)

@@ -134,3 +134,12 @@ def test_input_signature_must_fit_the_parameters():
             return x * 2
 
     assert float(M().twice(4.0)) == 8.0
+
+
+def test_input_signature_get_concrete_function_checks_the_specs_it_is_given():
+    f = tf.function(lambda x: x * 2, input_signature=[tf.TensorSpec([None], tf.float32)])
+    assert f.get_concrete_function(tf.TensorSpec([3], tf.float32)) is f.get_concrete_function()
+    with pytest.raises(TypeError, match=re.escape(
+            "failed due to `Can not cast TensorSpec(shape=(None,), dtype=tf.int32, name=None) "
+            "to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`")):
+        f.get_concrete_function(tf.TensorSpec([None], tf.int32))

@@ -1,4 +1,6 @@
 """Array ops: TF's errors and messages, dtype inference, edge cases and static shape rules."""
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -1191,3 +1193,20 @@ def test_pad_takes_any_scalar_zero_as_zero_padding():
         assert out.dtype == tf.int32 and out.numpy().tolist() == [0, 1, 2, 0]
     assert tf.pad(tf.constant(["a"]), [[1, 0]], constant_values="").numpy().tolist() == [b"", b"a"]
     assert tf.pad(x, [[1, 0]], constant_values=7).numpy().tolist() == [7, 1, 2]
+
+
+def test_fill_shapes_refused_while_a_graph_is_built_are_tfs_trace_errors():
+    for make, error, text in (
+            (lambda: tf.zeros([2, -3]), ValueError, "Invalid value in tensor used for shape: -3"),
+            (lambda: tf.fill([-1], 1), ValueError, "Fill dimensions must be >= 0"),
+            (lambda: tf.eye(2, -1), ValueError, "Fill dimensions must be >= 0"),
+            (lambda: tf.fill([2.0], 1), TypeError, "Value passed to parameter 'dims' has "
+             "DataType float32 not in list of allowed values: int32, int64"),
+            (lambda: tf.reshape(tf.ones([2]), [2.0]), TypeError, "Value passed to parameter "
+             "'shape' has DataType float32")):
+        with pytest.raises(error, match=re.escape(text)):
+            tf.function(make)()
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "Value for attr 'index_type' of float is not in the list of allowed values: int32, "
+            "int64\n\t; NodeDef: {{node Fill}}")):
+        tf.fill([2.0], 1)

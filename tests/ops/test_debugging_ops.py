@@ -98,6 +98,15 @@ def test_sign_check_messages_and_graphs():
                        match=r"^m.  \nCondition x > 0 did not hold element-wise:\n"
                              r"x \(shape=\(1,\) dtype=int32\) = \n\['0'\]$"):
         tf.debugging.assert_positive(tf.constant([0]), message="m")
+    # TF's assert_non_positive runs the condition and the operand's line together
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^\nCondition x <= 0 did not hold element-wise:"
+                             r"x \(shape=\(1,\) dtype=int32\) = \n\['1'\]$"):
+        tf.debugging.assert_non_positive(tf.constant([1]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"assertion failed: \[\] \[Condition x <= 0 did not hold "
+                             r"element-wise:x \(x:0\) = \] \[1\]"):
+        tf.function(tf.debugging.assert_non_positive)(tf.constant([1]))
     # in a function an assertion is an op that checks when the graph runs
     checked = tf.function(lambda x: (tf.debugging.assert_non_negative(x, message="m"),
                                      tf.debugging.assert_less(x, 3), x * 2)[-1])

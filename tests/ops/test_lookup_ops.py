@@ -276,3 +276,12 @@ def test_a_static_table_of_no_entries_is_refused_as_in_tf():
                        match="keys and values cannot be empty tensors."):
         tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
             tf.constant([], tf.string), tf.constant([], tf.int64)), -1)
+
+
+def test_a_missing_vocabulary_file_is_tfs_not_found_error(tmp_path):
+    missing = str(tmp_path / "vocab.txt")
+    init = tf.lookup.TextFileInitializer(missing, tf.string, 0, tf.int64,
+                                         tf.lookup.TextFileIndex.LINE_NUMBER)
+    with pytest.raises(tf.errors.NotFoundError, match=f"{missing}; No such file or directory "
+                       r"\[Op:InitializeTableFromTextFileV2\]"):
+        tf.lookup.StaticHashTable(init, -1)

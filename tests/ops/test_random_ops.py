@@ -591,3 +591,11 @@ def test_a_checkpoint_saves_and_restores_a_generators_state(tmp_path):
     fresh.g = other
     tf.train.Checkpoint(model=fresh).restore(path)
     np.testing.assert_array_equal(other.normal([2]).numpy(), first.numpy())
+
+
+def test_categorical_logits_of_another_rank_fail_while_tracing():
+    for shape, rank in (([3], 1), ([3, 2, 1], 3)):
+        with pytest.raises(ValueError, match=f"Shape must be rank 2 but is rank {rank}"):
+            tf.function(lambda x: tf.random.categorical(x, 2))(tf.ones(shape))
+    with pytest.raises(tf.errors.InvalidArgumentError):  # eagerly: the kernel's error
+        tf.random.categorical(tf.ones([3]), 2)

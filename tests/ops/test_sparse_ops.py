@@ -166,3 +166,30 @@ def test_sparse_segment_gradients_are_dense_unless_asked_sparse():
 def test_sparse_segment_errors_are_tfs(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+
+
+def test_add_refuses_sparse_tensors_of_other_shapes():
+    a = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    for shape, text in (([3, 3], "Operands' shapes do not match: got 2 and 3 for dimension 0"),
+                        ([2, 3], "Operands' shapes do not match: got 2 and 3 for dimension 1"),
+                        ([2, 2, 1], "Input indices must have the same dimension, got 2 and 3")):
+        b = tf.sparse.SparseTensor([[0] * len(shape)], [1.0], shape)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"{text} \\[Op:SparseAdd\\]"):
+            tf.sparse.add(a, b)
+    with pytest.raises(ValueError, match=r"Shapes \(2, 2\) and \(3, 3\) are incompatible"):
+        tf.function(tf.sparse.add)(a, tf.sparse.SparseTensor([[0, 0]], [1.0], [3, 3]))
+
+
+def test_reductions_over_an_axis_out_of_range_are_the_sparse_kernels_errors():
+    s = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    for call, op, axis in ((lambda: tf.sparse.reduce_sum(s, 5), "SparseReduceSum", 5),
+                           (lambda: tf.sparse.reduce_max(s, -3), "SparseReduceMax", -3),
+                           (lambda: tf.sparse.reduce_sum(s, 5, output_is_sparse=True),
+                            "SparseReduceSumSparse", 5)):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=(
+                f"}}}} Invalid reduction dimension {axis}, for input with 2 dimensions. "
+                f"\\[Op:{op}\\] name: $")):
+            call()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"dimension 7, .*\[Op:SparseReduceMax\]$"):  # (a list: no name)
+        tf.sparse.reduce_max(s, [0, 7])

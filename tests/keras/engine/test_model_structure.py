@@ -296,3 +296,15 @@ def test_get_layer_without_name_or_index_says_to_give_one():
         model.get_layer()
     with pytest.raises(ValueError, match="No such layer: nope"):
         model.get_layer("nope")
+
+
+def test_a_string_called_on_a_layer_with_an_input_spec_is_a_type_error():
+    with pytest.raises(TypeError, match=r"^Inputs to a layer should be tensors\. Got 'abc' "
+                       r"\(of type <class 'str'>\) as input for layer 'dense_s'\.$"):
+        keras.layers.Dense(2, name="dense_s")("abc")
+
+    class Length(keras.layers.Layer):  # no spec: the layer takes the string
+        def call(self, x):
+            return tf.strings.length(x)
+
+    assert int(Length()("abc")) == 3

@@ -117,6 +117,7 @@ class GradientTape:
         self._recorder = _Recorder(watch_accessed_variables, persistent)
         self._recording = None   # while inside `with`: the context recorded into
         self._used = False
+        self._started = False    # (TF's tape exists once first entered)
 
     # -- context ----------------------------------------------------------------
     def __enter__(self):
@@ -132,6 +133,7 @@ class GradientTape:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter "
                              "an already-active tape.")
         self._recording = context.add_recorder(self._recorder)
+        self._started = True
 
     def _pop(self):
         ctx, self._recording = self._recording, None
@@ -153,12 +155,11 @@ class GradientTape:
 
     def reset(self):
         """Forgets everything recorded so far (the tape stays active)."""
-        active = self._recording is not None
-        if active:
-            self._pop()
+        if self._recording is None:
+            raise ValueError("Tape is not recording.")
+        self._pop()
         self._recorder = _Recorder(self._watch_accessed_variables, self._persistent)
-        if active:
-            self._push()
+        self._push()
         self._used = False
 
     # -- watching -----------------------------------------------------------------
@@ -180,6 +181,7 @@ class GradientTape:
         """Records graph `operations` (in creation order) as `dispatch` recorded them while
         they were built; no gradient flows through the operations of the tensors `held`."""
         held = {id(t) for t in held}
+        self._started = True
         for op in operations:
             if op.op_def is None:  # placeholders and constants
                 continue
@@ -202,11 +204,7 @@ class GradientTape:
         `sources` and the result share one nested structure; `output_gradients`
         weights each target leaf (default: ones).
         """
-        try:
-            UnconnectedGradients(unconnected_gradients)
-        except ValueError:
-            raise ValueError(f"Unknown value for unconnected_gradients: "
-                             f"{unconnected_gradients!r}") from None
+        _check_unconnected(unconnected_gradients)
         if target is None:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
@@ -233,6 +231,7 @@ class GradientTape:
         as one batched pass (``graph.vectorize``) when the pass compiles, as
         TF's pfor; otherwise one after another (the recorded tape is reused).
         """
+        _check_unconnected(unconnected_gradients)
         target = _checked_target(target)
         if not experimental_use_pfor and not self._persistent and context.executing_eagerly():
             # TF's eager while_loop fallback reruns the tape once per row
@@ -260,6 +259,7 @@ class GradientTape:
         position for the whole batch at once (and those passes run batched,
         as `jacobian`'s rows do).
         """
+        _check_unconnected(unconnected_gradients)
         target = _checked_target(target)
         dims = target.shape.as_list()
         target.shape.with_rank_at_least(2)  # TF's ValueError for a target or source of rank < 2
@@ -333,7 +333,7 @@ class GradientTape:
         A source gets None when no pass reaches it (unwatched, not floating or
         unconnected).  A one-shot tape is released afterwards.
         """
-        if self._used and not self._persistent:
+        if self._used and not self._persistent or not self._started:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
                                "set of gradients (or jacobians)")
         if self._recording is not None:
@@ -400,6 +400,13 @@ class GradientTape:
         return arrange(array_ops.stack(rows))
 
 
+def _check_unconnected(value):
+    try:
+        UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
 class _Paused:
     """`GradientTape.stop_recording()`: removes the tape from the active recorders."""
 
@@ -407,8 +414,10 @@ class _Paused:
         self._tape = tape
 
     def __enter__(self):
+        if not self._tape._started:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         if self._tape._recording is None:
-            raise ValueError("Tape must be recording.")
+            raise ValueError("Tape is not recording.")
         self._tape._pop()
 
     def __exit__(self, *exc):

@@ -328,7 +328,8 @@ def _framed(error):
     kind = type(error)
     try:
         if isinstance(error, errors.OpError):
-            framed = kind(error.node_def, error.op, message)
+            framed = kind(error.node_def, error.op, message,
+                          *((error.error_code,) if kind is errors.OpError else ()))
         elif kind in _REFRAMED or kind.__init__ is Exception.__init__:
             framed = kind(message)
         else:  # TF re-raises other errors of staged code as a StagingError

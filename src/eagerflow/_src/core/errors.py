@@ -54,12 +54,12 @@ class OpError(Exception):
 
     __module__ = _PUBLIC_MODULE
 
-    def __init__(self, node_def, op, message, *args):
+    def __init__(self, node_def, op, message, error_code, *args):
         super().__init__()  # (as TF's: no args, so the repr is ``InvalidArgumentError()``)
         self._node_def = node_def
         self._op = op
         self._message = message
-        self._error_code = args[0] if args and isinstance(args[0], int) else self._code
+        self._error_code = error_code
 
     _code = UNKNOWN
 
@@ -67,17 +67,21 @@ class OpError(Exception):
     op = property(lambda self: self._op)
     node_def = property(lambda self: self._node_def)
     error_code = property(lambda self: self._error_code)
+    # (TF's status payloads: its Python-raised errors carry none)
+    experimental_payloads = property(lambda self: {})
 
     def __str__(self):
         return self._message
 
     def __reduce__(self):
-        return type(self), (self._node_def, self._op, self._message)
+        extra = (self._error_code,) if type(self) is OpError else ()
+        return type(self), (self._node_def, self._op, self._message, *extra)
 
 
 def _error_class(name, code, doc):
-    def __init__(self, node_def=None, op=None, message="", *args):
+    def __init__(self, node_def, op, message, *args):  # (all three required, as in TF)
         OpError.__init__(self, node_def, op, message, code, *args)
+    __init__.__qualname__ = f"{name}.__init__"  # (as TypeErrors of missing arguments name it)
     return type(name, (OpError,), {"__init__": __init__, "_code": code, "__doc__": doc,
                                    "__module__": _PUBLIC_MODULE})
 

@@ -358,7 +358,7 @@ def kernel_type_name(dtype):
 # The input whose dtype a type attribute gives, as TF's graph-time dtype errors name it.
 _ATTR_INPUTS = {"Tindices": "indices", "Tshape": "shape", "TI": "indices", "Tlabels": "labels",
                 "Tidx": "axis", "Tpaddings": "paddings", "Tmultiples": "multiples",
-                "Tperm": "perm"}
+                "Tperm": "perm", "index_type": "dims"}
 
 
 def attr_dtype_error(op_name, attr, dtype, allowed, param=None):

@@ -51,6 +51,8 @@ def _int(value, name="value"):
         if not isinstance(value, EagerTensor):
             return None
         value = value.numpy()
+    elif isinstance(value, (str, bytes, float)):  # TF converts to int64: its TypeError
+        convert_to_tensor(value, dtype=_d.int64)
     return int(value)
 
 
@@ -1295,7 +1297,7 @@ class _SkipDataset(_UnaryDataset):
 class _PrefetchDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size):
         super().__init__(input_dataset)
-        n = _int(buffer_size)
+        n = AUTOTUNE if buffer_size is None else _int(buffer_size)
         if n < -1:
             raise dataset_error("PrefetchDataset", "buffer_size must be >= 0 or set "
                                 "buffer_size to be -1 for auto-tuning")

@@ -63,7 +63,7 @@ def eager_error(error, op, spec=None, counts=()):
     (``IteratorGetNext``, ``DatasetToSingleElement``) raises it: in its one-op function's
     form (`errors.eager_message`), sized by `counts` then by the element's components."""
     counts = [*counts] if spec is None else [*counts, output_types(spec)]
-    return type(error)(None, op, errors.eager_message(
+    return type(error)(None, None, errors.eager_message(  # (an eager error names no op)
         errors.bare_message(error.message), op, counts, name=""))
 
 

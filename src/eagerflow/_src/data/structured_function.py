@@ -134,7 +134,11 @@ class StructuredFunction:
                 result = autograph_slot.call(func, args, {})
             else:
                 result = func(*args)
-            result = _normalize_output(result)
+            try:
+                result = _normalize_output(result)
+            except (TypeError, ValueError):
+                raise TypeError(f"Unsupported return value from function passed to "
+                                f"{transformation_name}: {result}.") from None
             self.output_structure = result
             self.output_spec = structure.spec_of(result)
             flat = structure.flatten(result)

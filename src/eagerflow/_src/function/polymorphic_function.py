@@ -262,8 +262,8 @@ class Function:
                     fail(f"{value!r} does not match {spec!r}")
                 tensors.extend(parts)
                 return
-            tensor = value if isinstance(value, Tensor) else convert_to_tensor(
-                value, dtype_hint=spec.dtype)
+            tensor = value if isinstance(value, (Tensor, TensorSpec)) else convert_to_tensor(
+                value, dtype_hint=spec.dtype)  # (a spec stands for a tensor: get_concrete_function)
             if not spec.is_compatible_with(tensor):
                 fail(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}")
             tensors.append(tensor)

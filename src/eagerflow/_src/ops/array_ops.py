@@ -167,11 +167,8 @@ def _int_array(value, op_name, attr="Tidx"):
     if fast is not None:
         return fast
     arr = _static(value)
-    if arr.size and arr.dtype.kind not in "iu":
-        allowed = ", ".join(t.name for t in _INDEX_TYPES)
-        raise _op_error(op_name, f"Value for attr '{attr}' of "
-                                 f"{kernel_type_name(_d.from_numpy(arr.dtype))} is not in the "
-                                 f"list of allowed values: {allowed}")
+    if arr.size and arr.dtype.kind not in "iu":  # (a TypeError while a graph is built)
+        raise attr_dtype_error(op_name, attr, _d.from_numpy(arr.dtype), _INDEX_TYPES)
     return arr.shape, tuple(arr.reshape(-1).astype(np.int64).tolist())
 
 
@@ -1149,12 +1146,24 @@ def _check_dims(dims, error):
             raise error(f"Dimension {d} must be >= 0")
 
 
+def _check_graph_dims(dims):
+    """TF's ValueError for negative `dims` of a Fill added to a graph: below -1 they are no
+    shape at all; -1 reads as an unknown dim, which Fill's shape inference refuses."""
+    bad = next((d for d in dims if d < -1), None)
+    if bad is not None:
+        raise ValueError(f"Invalid value in tensor used for shape: {bad}")
+    if -1 in dims:
+        raise ValueError("Fill dimensions must be >= 0")
+
+
 def _shape_dims(value, op_name="Fill"):
     """A static shape argument as a tuple of non-negative ints (TF's Fill checks)."""
     value_shape, dims = _int_array(value, op_name, "index_type")
     if len(value_shape) > 1:
         raise _op_error(op_name, f"dims must represent a vector, got shape "
                                  f"{shape_text(value_shape)}")
+    if not context.executing_eagerly():
+        _check_graph_dims(dims)
     _check_dims(dims, lambda message: errors.eager_error(_InvalidArgument, op_name, message))
     return dims
 
@@ -1329,6 +1338,8 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
+    if not context.executing_eagerly():
+        _check_graph_dims((rows, cols))
     for d in (rows, cols):
         if d < 0:
             raise _op_error("Fill", f"Dimension {d} must be >= 0")

@@ -52,7 +52,7 @@ _NUMPY_COMPARISONS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np
                       ">": np.greater, ">=": np.greater_equal}
 
 
-def _static_failure(holds, prefix, symbol, operands, summarize):
+def _static_failure(holds, prefix, symbol, operands, summarize, sep="\n"):
     """In a graph, an assertion on values known while tracing (eager tensors captured
     by a function, constants) that fails raises as TF's does, before the graph runs."""
     values = [get_static_value(t) for t in operands]
@@ -61,7 +61,7 @@ def _static_failure(holds, prefix, symbol, operands, summarize):
     lines = [f"{prefix}Condition x {symbol} did not hold element-wise:"]
     for label, t, v in zip("xy", operands, values):
         lines.append(f"{label} ({_label(t)}) = \n{_first(v, summarize)}")
-    return _invalid("\n".join(lines))
+    return _invalid(lines[0] + sep + "\n".join(lines[1:]))
 
 
 def _comparison(compare, symbol):
@@ -116,17 +116,19 @@ def _sign_check(compare, symbol):
         holds = compare(x, convert_to_tensor(0, x.dtype))
         prefix = f"{message}.  " if message else ""  # TF ends a given message so here
         condition = f"Condition x {symbol} 0 did not hold element-wise:"
+        sep = "" if symbol == "<=" else "\n"  # (TF's assert_non_positive runs the two together)
         if not context.executing_eagerly():
             failure = _static_failure(lambda v: _NUMPY_COMPARISONS[symbol](v, 0), f"{prefix}\n",
-                                      f"{symbol} 0", (x,), summarize)
+                                      f"{symbol} 0", (x,), summarize, sep)
             if failure is not None:
                 raise failure
             # (TF shows the prefix even when empty: ``[]``)
-            return Assert(late.reduction_ops.reduce_all(holds),
-                          [prefix, condition, f"x ({_label(x)}) = ", x], summarize)
+            return Assert(late.reduction_ops.reduce_all(holds), [prefix, *(
+                [condition + f"x ({_label(x)}) = "] if not sep else
+                [condition, f"x ({_label(x)}) = "]), x], summarize)
         if not _holds(holds):
             values = [str(v) for v in _first(x, summarize).tolist()]
-            raise _invalid(f"{prefix}\n{condition}\nx ({_described(x)}) = \n{values}")
+            raise _invalid(f"{prefix}\n{condition}{sep}x ({_described(x)}) = \n{values}")
     check.__doc__ = f"Asserts that x {symbol} 0 element-wise; InvalidArgumentError if not."
     return check
 

@@ -30,7 +30,8 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, math_ops, string_ops
+from eagerflow._src.ops import (array_ops, cast_ops, fingerprint_ops, io_ops, math_ops,
+                                string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -440,8 +441,11 @@ class TextFileIndex:
 
 
 def _read_lines(filename):
-    with open(filename, "rb") as f:
-        data = f.read()
+    try:
+        with open(filename, "rb") as f:
+            data = f.read()
+    except OSError as e:  # (TF's NotFoundError for a missing file)
+        raise io_ops.os_error(e, filename) from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

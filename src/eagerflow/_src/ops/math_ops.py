@@ -34,13 +34,18 @@ from eagerflow._src.ops.wrappers import (
     as_tensor, binary, binary_operands, hinted_operands, name_functions, sparse_values, unary)
 
 
-def _int_division(fn, zero_message="Integer division by zero"):
+def _int_division(fn, zero_message="Integer division by zero", error=errors.InvalidArgumentError):
     """`fn` with TF's error on integer division by zero (NumPy would return 0)."""
     def kernel(xp, x, y):
         if y.dtype.kind in "iu" and not (y.all() if y.ndim else y):  # a scalar: its truth
-            raise errors.InvalidArgumentError(None, None, zero_message)
+            raise error(None, None, zero_message)
         return fn(xp, x, y)
     return kernel
+
+
+# TF's truncating kernels meet a zero divisor in their generic path, which fails this way.
+_TRUNCATE_ZERO = ("Unexpected error in binary operator (only integer div and mod should have "
+                  "errors)", errors.InternalError)
 
 
 def _div_no_nan(xp, x, y):
@@ -114,7 +119,8 @@ _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(
     lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
-    else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))), rules.binary, tied=(0, 1),
+    else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y)), *_TRUNCATE_ZERO),
+    rules.binary, tied=(0, 1),
     dtypes=REAL, elementwise=True)
 _POW = register("Pow", _pow, rules.binary, tied=(0, 1),
                 dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128), elementwise=True)
@@ -127,7 +133,8 @@ _DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtype
                        elementwise=True)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
                        elementwise=True)
-_TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y)),
+_TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x, y),
+                                                      *_TRUNCATE_ZERO),
                          rules.binary, tied=(0, 1),
                          dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
                          kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)

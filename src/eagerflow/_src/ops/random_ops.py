@@ -572,6 +572,8 @@ def _shaped_like_min(minval, *_, shape, **__):
 
 
 def _multinomial_rule(logits, *_, num_samples, output_dtype, **__):
+    if not context.executing_eagerly():  # (eagerly the kernel's error comes first)
+        shape_rules.check_rank("Multinomial", [logits], 0, rank=2)
     rows = logits.shape[0] if logits.shape.rank else None
     return TensorShape([rows, num_samples]), output_dtype
 

@@ -183,6 +183,7 @@ def add(a, b, threshold=0, name=None):
         return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
     if a.dtype != b.dtype:
         raise TypeError(f"Input values must be of the same dtype, got {a.dtype} and {b.dtype}")
+    _check_same_shape(a, b)
     shape = a.dense_shape
     indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
                                                array_ops.concat([a.values, b.values], 0), shape,
@@ -196,6 +197,25 @@ def add(a, b, threshold=0, name=None):
         indices = array_ops.boolean_mask(indices, keep)
         values = array_ops.boolean_mask(values, keep)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+def _check_same_shape(a, b):
+    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add` refuses):
+    a ValueError while tracing, else the SparseAdd kernel's."""
+    if not context.executing_eagerly():
+        a.shape.assert_is_compatible_with(b.shape)
+        return
+    sa, sb = get_static_value(a.dense_shape), get_static_value(b.dense_shape)
+    if sa is None or sb is None:
+        return
+    message = None
+    if len(sa) != len(sb):
+        message = f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+    else:
+        message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
+                        for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
+    if message is not None:
+        raise errors.eager_error(errors.InvalidArgumentError, "SparseAdd", message)
 
 
 @export("sparse.concat")
@@ -284,6 +304,15 @@ def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
     if sp.shape.rank is not None:
         dense.set_shape(sp.shape)
     axes = _axes(axis, rank)
+    bad = next((a for a in axes if rank is not None and not 0 <= a < rank), None)
+    if bad is not None and context.executing_eagerly():  # (the kernel's, naming the axis given)
+        given = next(a for a in np.ravel(get_static_value(as_tensor(axis))) if
+                     (a + rank if a < 0 else a) == bad)
+        op = f"SparseReduce{'Sum' if default is None else 'Max'}" + (
+            "Sparse" if output_is_sparse else "")
+        raise errors.listed(errors.eager_error(
+            errors.InvalidArgumentError, op, f"Invalid reduction dimension {given}, for input "
+            f"with {rank} dimensions."), axis)
     result = dense_reduce(dense, axes, bool(keepdims))
     if not output_is_sparse:
         return result

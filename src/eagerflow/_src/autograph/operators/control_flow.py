@@ -530,9 +530,16 @@ def _range_for(start, limit, delta, extra_test, body, get_state, set_state, name
     _graph_loop(test, step, get_all, set_all, ("<loop index>", *names), opts)
 
 
+def scalar_len_error(s):
+    """TF's ValueError for the length of scalar graph tensor `s` (a loop over it too),
+    which writes the graph's tensor of its shape."""
+    return ValueError(f"len requires a non-scalar tensor, got one of shape "
+                      f"{array_ops.shape(s)}")
+
+
 def _graph_for(tensor, extra_test, body, get_state, set_state, names, opts):
-    if tensor.shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor.")
+    if tensor.shape.rank == 0:  # (TF's loop takes the tensor's len first)
+        raise scalar_len_error(tensor)
     length = tensor.shape[0] if tensor.shape[0] is not None else array_ops.shape(tensor)[0]
     index = [convert_to_tensor(0)]
 

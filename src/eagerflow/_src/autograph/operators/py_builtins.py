@@ -14,7 +14,8 @@ import builtins
 
 import numpy as np
 
-from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
+from eagerflow._src.autograph.operators.control_flow import (is_graph_tensor,
+                                                             scalar_len_error)
 from eagerflow._src.core import context, dtypes, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph.tensor_array import TensorArray
@@ -39,7 +40,7 @@ def len_(s):
         return builtins.len(s)
     s = convert_to_tensor(s)
     if s.shape.rank == 0:
-        raise ValueError("len requires a non-scalar tensor, got one of shape ()")
+        raise scalar_len_error(s)
     if s.shape.rank is not None and s.shape[0] is not None:
         return s.shape[0]
     return array_ops.shape(s)[0]

@@ -561,6 +561,8 @@ class Layer(Module):
         """`__call__` on tensors: check, build, cast, call, then losses and masks."""
         spec = _call_spec(type(self).call)
         flat = nest.flatten(inputs)
+        if isinstance(inputs, (str, bytes)):  # TF keeps a string as it is: a spec refuses it
+            input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         inputs = _to_tensors(inputs, flat)
         flat = nest.flatten(inputs)
         if "_saved_model_inputs_spec" not in self.__dict__:

@@ -274,6 +274,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         return _load_saved_model(filepath, custom_objects, compile)
     if h5_format.is_hdf5(filepath):
         return _load_model_from_hdf5(filepath, custom_objects, compile)
+    if not zipfile.is_zipfile(filepath):  # (TF reads it as HDF5 then: h5py's OSError)
+        raise OSError("Unable to synchronously open file (file signature not found)")
     try:
         with zipfile.ZipFile(filepath) as archive:
             config = json.loads(archive.read(_CONFIG))

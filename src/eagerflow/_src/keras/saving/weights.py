@@ -175,15 +175,24 @@ class CheckpointLoadStatus:
     has was restored (or loading raised, or waits for the model's variables); saved values
     not used (yet) are `unused`."""
 
-    def __init__(self, unused, object_graph=None):
+    def __init__(self, unused, object_graph=None, unbound=()):
         self._unused = unused  # a set that a deferred restoration empties as it goes
         self._object_graph = object_graph  # (a TF checkpoint's serialized object graph)
+        self._unbound = list(unbound)  # the model's variables a partial restore left alone
 
     @property
     def unused(self):
         return sorted(self._unused)
 
+    def _assert_bound(self):
+        if self._unbound:
+            n, shown = len(self._unbound), self._unbound[:10]
+            raise AssertionError(f"Found {n} Python objects that were not bound to checkpointed "
+                                 f"values, likely due to changes in the Python program. Showing "
+                                 f"{len(shown)} of {n} unmatched objects: {shown}")
+
     def assert_consumed(self):
+        self._assert_bound()
         if self.unused and self._object_graph is not None:
             # As TF: the first node of the checkpoint's object graph holding a value not
             # restored, named by its path and printed as the proto
@@ -198,6 +207,7 @@ class CheckpointLoadStatus:
         return self
 
     def assert_existing_objects_matched(self):
+        self._assert_bound()
         return self
 
     def assert_nontrivial_match(self):
@@ -217,7 +227,8 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
     """Assigns the values in `filepath` (from `save_weights`, or a `.keras` archive) to `model`.
 
     By default every variable of the model must be in the file with the same
-    shape and dtype (a ValueError otherwise, before anything is assigned);
+    shape and dtype (a ValueError otherwise, before anything is assigned), except
+    that a TF checkpoint restores the variables it has (the status tells the rest);
     the optimizer's state is restored when the file has it and it fits.
     With `by_name`, layers take the weights saved by the layer of the same
     name, and `skip_mismatch` skips (with a warning) those that do not fit.
@@ -247,7 +258,9 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
         return checkpoint.CheckpointLoadStatus(
             checkpoint.restore_objects(model, [], filepath), (model, []))
     tensors, metadata = read_weights(filepath)
-    return restore(model, tensors, metadata, by_name, skip_mismatch)
+    # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
+    partial = _is_tf_format(filepath) and bundle.exists(filepath)
+    return restore(model, tensors, metadata, by_name, skip_mismatch, partial)
 
 
 def read_weights(filepath):
@@ -270,18 +283,20 @@ def read_weights(filepath):
     return safetensors_format.load_file(filepath)
 
 
-def restore(model, tensors, metadata, by_name=False, skip_mismatch=False):
+def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partial=False):
     """Checks, then assigns, saved `tensors` to `model`'s variables; returns a
-    `CheckpointLoadStatus`."""
+    `CheckpointLoadStatus`. `partial`: weights missing on either side are no error."""
     if not by_name and all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)):
         return _restore_on_creation(model, tensors)
     matched = (_match_by_name(model, tensors, metadata, skip_mismatch) if by_name
-               else _match_by_key(model, tensors))
+               else _match_by_key(model, tensors, partial))
     for _, variable, value in matched:
         variable.assign(value)
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
+    unbound = [v for k, v in checkpoint_keys(model).items()
+               if partial and not k.startswith(_OPTIMIZER) and k not in tensors]
     return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched},
-                                metadata.get(trackable.OBJECT_GRAPH_KEY))
+                                metadata.get(trackable.OBJECT_GRAPH_KEY), unbound)
 
 
 def _restore_on_creation(model, tensors):
@@ -307,13 +322,16 @@ def _restore_on_creation(model, tensors):
     return CheckpointLoadStatus(unused)
 
 
-def _match_by_key(model, tensors):
-    """``[(key, variable, value)]``: every weight of the model must be saved, and fit."""
+def _match_by_key(model, tensors, partial=False):
+    """``[(key, variable, value)]``: every weight of the model must be saved (unless
+    `partial`: those that are), and fit."""
     keys = checkpoint_keys(model)
     weights = {k: v for k, v in keys.items() if not k.startswith(_OPTIMIZER)}
     saved = {k for k in tensors if not k.startswith(_OPTIMIZER)}
     missing, unexpected = sorted(weights.keys() - saved), sorted(saved - weights.keys())
-    if missing or unexpected:
+    if partial:  # (checked in the order of the checkpoint's keys, as TF restores them)
+        weights = {k: weights[k] for k in sorted(weights) if k in saved}
+    elif missing or unexpected:
         raise ValueError(f"The saved weights do not match the model's: model weights missing "
                          f"from the file: {missing}; saved weights the model does not have: "
                          f"{unexpected}.")
