@@ -301,6 +301,9 @@ def test_initial_state_checked_as_the_layer_builds():
             "Received `state_spec`=ListWrapper([" + ", ".join(
                 ["InputSpec(shape=(3, 3), ndim=2)"] * 3) + "]); however `cell.state_size` is "
             + sizes)
+        # (the cell is built by then: its weights drew from the random streams, as in TF)
+        assert not layer.built and layer.cell.built and len(layer.weights) == 3
+
 
 def test_stateful_carries_states():
     layer = GRU(2, stateful=True, return_sequences=True)

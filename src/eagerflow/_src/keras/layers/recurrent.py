@@ -936,6 +936,9 @@ class RNN(Layer):
             with context.name_scope_push(self.cell.name):
                 self.cell.build(step_input_shape)
             self.cell.built = True
+        unchecked = self.__dict__.pop("_unchecked_initial_state", None)
+        if unchecked is not None:
+            self._check_initial_state(unchecked)
         self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
                            for s in nest.flatten(self._state_sizes())]
         if self.stateful:
@@ -946,8 +949,8 @@ class RNN(Layer):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
         if initial_state is not None:
-            if not self.built:  # as Keras: checked as the layer builds, before it is called
-                self._check_initial_state(initial_state)
+            if not self.built:  # as Keras: checked as the layer builds, after its cell
+                self.__dict__["_unchecked_initial_state"] = initial_state
             kwargs["initial_state"] = initial_state
         if constants is not None:
             kwargs["constants"] = constants
