@@ -254,10 +254,15 @@ class DropoutRNNCellMixin:
         rate = getattr(self, kind)
         if rate == 0:
             return None
-        # a mask belongs to the graph it was made in (or to eager execution)
+        # a mask belongs to the graph it was made in (or to eager execution), and to the
+        # branches and loop bodies inside it: every step of a `while_loop` uses the mask of
+        # the step before the loop (TF's Keras draws a new one at each step of a loop body)
         graph = context.get().graph
         cached = self._masks.get(kind)
-        if cached is None or cached[0] is not graph:
+        outer = graph
+        while outer is not None and cached is not None and outer is not cached[0]:
+            outer = getattr(outer, "outer_graph", None)
+        if cached is None or outer is not cached[0] or (outer is None and graph is not None):
             ones = array_ops.ones_like(inputs)
             made = [_dropout_mask(ones, rate, training) for _ in range(count)]
             cached = self._masks[kind] = (graph, made[0] if count == 1 else made)
