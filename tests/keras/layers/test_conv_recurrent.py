@@ -37,6 +37,8 @@ def test_conv_lstm_1d_3d_and_config():
     assert layer(np.ones((1, 2, 3, 3, 3, 1), "float32")).shape == (1, 2, 2, 2, 1)
     config = keras.layers.ConvLSTM2D(3, (2, 3), strides=(1, 2), name="cl").get_config()
     assert config["recurrent_activation"] == "hard_sigmoid" and "activity_regularizer" in config
+    keys = list(config)  # (in Keras's order, as get_config() prints)
+    assert keys[keys.index("bias_regularizer") + 1] == "activity_regularizer"
     clone = keras.layers.ConvLSTM2D.from_config(config)
     assert (clone.cell.kernel_size, clone.cell.strides, clone.name) == ((2, 3), (1, 2), "cl")
 

@@ -187,11 +187,16 @@ class _ConvLSTM(RNN):
         return [state, state]
 
     def get_config(self):
-        config = {key: value for key, value in self.cell.get_config().items()
-                  if key not in ("name", "trainable", "dtype")}
+        config = {}
+        for key, value in self.cell.get_config().items():
+            if key not in ("name", "trainable", "dtype"):
+                config[key] = value
+            if key == "bias_regularizer":  # (where Keras lists it)
+                config["activity_regularizer"] = regularizers.serialize(
+                    self.activity_regularizer)
         base = super().get_config()
         base.pop("cell", None)
-        base["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        base.pop("activity_regularizer", None)
         return {**base, **config}
 
     @classmethod
