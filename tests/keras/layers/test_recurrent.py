@@ -587,6 +587,29 @@ def test_lstm_config_as_tf_keras():
     assert cell_config["class_name"] == "GRUCell" and cell_config["config"]["name"] == "g"
 
 
+def test_built_cells_have_build_configs_as_tf_keras():
+    # (cells, stacks of them and a TimeDistributed Dense record the shape their layer
+    # built them for, which configs and .keras files carry)
+    layer = RNN([LSTMCell(2), GRUCell(3)])
+    layer(X)
+    cell = layer.get_config()["cell"]
+    assert cell["build_config"] == {"input_shape": (3, 4)}
+    assert [c["build_config"] for c in cell["config"]["cells"]] == [
+        {"input_shape": (3, 4)}, {"input_shape": (3, 2)}]
+    wrapped = tf.keras.layers.TimeDistributed(Dense(2))
+    wrapped(X)
+    assert wrapped.get_config()["layer"]["build_config"] == {"input_shape": (3, 4)}
+
+
+def test_cell_initial_states_are_lists_or_tensors():
+    states = LSTMCell(2).get_initial_state(batch_size=3, dtype="float32")
+    assert type(states) is list and len(states) == 2
+    stacked = StackedRNNCells([LSTMCell(2), GRUCell(3)]).get_initial_state(
+        batch_size=3, dtype="float32")
+    assert type(stacked) is tuple and type(stacked[0]) is list
+    assert tf.is_tensor(GRUCell(2).get_initial_state(batch_size=3, dtype="float32"))
+
+
 def test_layer_attributes_read_the_cell():
     layer = GRU(4, dropout=0.2, recurrent_activation="hard_sigmoid")
     assert (layer.units, layer.dropout, layer.reset_after) == (4, 0.2, True)

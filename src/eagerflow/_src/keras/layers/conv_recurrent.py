@@ -75,7 +75,7 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
         self.state_size = [self.filters, self.filters]
 
     def build(self, input_shape):
-        input_shape = TensorShape(input_shape)
+        input_shape = self._build_input_shape = TensorShape(input_shape)
         channels = input_shape[-1]
         if channels is None:
             raise ValueError(f"The channel dimension of the inputs should be defined. Found "

@@ -415,6 +415,7 @@ class _Cell(DropoutRNNCellMixin, Layer):
         self.output_size = self.units
 
     def build(self, input_shape):
+        self._build_input_shape = TensorShape(input_shape)  # (built by its layer's build)
         input_dim = TensorShape(input_shape)[-1]
         width = self._gates * self.units
         self.kernel = self.add_weight(
@@ -483,7 +484,9 @@ class _Cell(DropoutRNNCellMixin, Layer):
         return output, new_states if nested or len(new_states) > 1 else new_states[0]
 
     def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
-        return _initial_zeros(self, inputs, batch_size, dtype)
+        state = _initial_zeros(self, inputs, batch_size, dtype)
+        return list(state) if nest.is_nested(state) else state  # (a list, not the tracked
+        # ListWrapper of the state sizes)
 
     def get_config(self):
         config = super().get_config()
@@ -712,7 +715,7 @@ class StackedRNNCells(Layer):
     def build(self, input_shape):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
-        shape = TensorShape(input_shape)
+        shape = self._build_input_shape = TensorShape(input_shape)
         for cell in self.cells:
             if isinstance(cell, Layer) and not cell.built:
                 with context.name_scope_push(cell.name):
