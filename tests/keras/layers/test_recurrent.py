@@ -474,7 +474,10 @@ def test_unknown_time_dimension_runs_a_while_loop():
     assert op_types & {"While", "StatelessWhile"}
     with pytest.raises(ValueError, match="Cannot unroll a RNN if the time dimension is "
                                          "undefined"):
-        LSTM(2, unroll=True)(tf.keras.Input(shape=(None, 4)))
+        SimpleRNN(2, unroll=True)(tf.keras.Input(shape=(None, 4)))
+    for layer in (LSTM(2, unroll=True), GRU(2, unroll=True)):  # (Keras's own calls' words)
+        with pytest.raises(ValueError, match="Unrolling requires a fixed number of timesteps"):
+            layer(tf.keras.Input(shape=(None, 4)))
 
 
 def test_functional_api():

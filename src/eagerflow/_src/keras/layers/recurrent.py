@@ -840,6 +840,8 @@ class RNN(Layer):
     (TensorShape([2, 3]), TensorShape([2, 3]))
     """
 
+    _own_call = False  # (whether Keras runs the layer's own call, not RNN's)
+
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, time_major=False, **kwargs):
         if isinstance(cell, (list, tuple)):
@@ -1029,6 +1031,8 @@ class RNN(Layer):
             mask = convert_to_tensor(nest.flatten(mask)[0])
         steps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
         if self.unroll and steps is None:
+            if self._own_call:  # (LSTM and GRU run their own call, to Keras's backend.rnn)
+                raise ValueError("Unrolling requires a fixed number of timesteps.")
             raise ValueError(
                 "Cannot unroll a RNN if the time dimension is undefined. \n- If using a "
                 "Sequential model, specify the time dimension by passing an `input_shape` or "
@@ -1327,6 +1331,7 @@ class LSTM(_CellLayer):
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
+    _own_call = True
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
@@ -1358,6 +1363,7 @@ class GRU(_CellLayer):
     """
 
     _cell_class = GRUCell
+    _own_call = True
     _cell_name = "gru_cell"
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
