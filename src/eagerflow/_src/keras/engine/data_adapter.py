@@ -245,6 +245,7 @@ class _DatasetAdapter:
         self._recreate = self._user_steps is None or self._user_steps == size
         self._iterator = None
         self.insufficient = False
+        self.learned_steps = self.ran_past_end = False
 
     def start(self):
         """Makes the iterator Keras makes before its epochs. When each epoch makes its own,
@@ -264,6 +265,10 @@ class _DatasetAdapter:
                 if limit is not None:
                     _warn_ran_out(self._epochs * limit)
                     self.insufficient = True
+                elif self.steps is None and not self.learned_steps:
+                    # TF runs its step once more to find the end of data of unknown size
+                    # (only in the first epoch: it then knows the number of steps)
+                    self.learned_steps = self.ran_past_end = True
                 self._iterator = None
                 return
             count += 1
