@@ -261,3 +261,21 @@ def test_array_epochs_of_steps_per_epoch_go_on_through_the_data():
                     callbacks=[Record()], verbose=0, shuffle=False)
     # 8 batches in all: the second epoch runs out after 2, and training stops
     assert [b for b, _ in losses] == [0, 1, 2, 3, 4, 5, 0, 1] and history.epoch == [0, 1]
+
+
+def test_data_of_unknown_size_costs_an_optimizer_iteration_in_the_first_epoch():
+    # tf_keras runs its step once more to meet the end of a dataset of unknown size (in
+    # the first epoch only); that step fails on its input, but the optimizer's iteration
+    # count, which waits on no input, goes up all the same (and Adam's later steps see it)
+    def make():
+        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        model.compile("adam", "mse")
+        return model
+    rows = (np.ones((6, 2), "float32"), np.ones((6, 1), "float32"))
+    known = tf.data.Dataset.from_tensor_slices(rows).batch(2)
+    unknown = tf.data.Dataset.from_generator(
+        lambda: iter(zip(*rows)), output_signature=(tf.TensorSpec([2]), tf.TensorSpec([1])))
+    for data, iterations in ((known, 6), (unknown.batch(2), 7)):
+        model = make()
+        model.fit(data, epochs=2, verbose=0)
+        assert int(model.optimizer.iterations) == iterations

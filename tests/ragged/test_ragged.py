@@ -547,6 +547,18 @@ def test_ragged_feature_partitions():
         [[[[1, 2]], [[3, 4, 5]]], [[[6]], [[]], [[7]]]]
 
 
+def test_ragged_feature_innermost_uniform_rows_stay_dense():
+    # (TF: an innermost UniformRowLength reshapes the values, in a batch as for one example)
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "v": tf.train.Feature(int64_list=tf.train.Int64List(value=[1, 2, 3, 4]))}))
+    spec = {"v": tf.io.RaggedFeature(tf.int64, partitions=[
+        tf.io.RaggedFeature.UniformRowLength(2), tf.io.RaggedFeature.UniformRowLength(1)])}
+    rt = tf.io.parse_example([ex.SerializeToString()] * 2, spec)["v"]
+    assert rt.ragged_rank == 1 and rt.shape.as_list() == [2, None, 2, 1]
+    assert rt.flat_values.shape.as_list() == [4, 2, 1]
+    assert rt.to_list()[1] == [[[1], [2]], [[3], [4]]]
+
+
 # -- reductions at every axis of ragged rank 2 and 3, keepdims, variance (values from TF) ----
 _R3 = [[[1, 2], [3]], [[4, 5, 6]], []]
 _R4 = [[[[1, 2], [3]], [[4]]], [[[5, 6, 7]]]]

@@ -118,3 +118,30 @@ def test_unknown_identifier_message(make):
                                          r"keras/save_and_serialize#registering_the_custom_"
                                          r"object for details\.$"):
         make()
+
+
+def test_array_batches_have_a_static_size_when_the_rows_divide_evenly():
+    # as tf_keras's array adapter, which then makes only full batches: a traced step sees
+    # (batch_size, ...), and a stateful layer checks its fixed batch size before running
+    seen = []
+
+    class Shape(tf.keras.layers.Layer):
+        def call(self, x):
+            seen.append(tuple(x.shape.as_list()))
+            return x
+    model = tf.keras.Sequential([tf.keras.Input((4, 2)), Shape(), tf.keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    for rows, batch in [(8, 2), (7, 2), (64, None)]:
+        model.predict_function = None
+        model.predict(np.ones((rows, 4, 2)), batch_size=batch, verbose=0)
+    model.fit(np.ones((10, 4, 2)), np.ones((10, 1)), batch_size=4, validation_split=0.2,
+              verbose=0)
+    # (a first fit traces its step again after the optimizer made its variables)
+    assert seen[1:] == [(2, 4, 2), (None, 4, 2), (32, 4, 2), (4, 4, 2), (4, 4, 2),
+                        (None, 4, 2)]
+    stateful = tf.keras.Sequential([
+        tf.keras.layers.LSTM(4, stateful=True, batch_input_shape=(2, 4, 2))])
+    with pytest.raises(ValueError, match=r'Input 0 of layer "lstm\w*" is incompatible with '
+                                         r"the layer: expected shape=\(2, None, 2\), found "
+                                         r"shape=\(3, 4, 2\)"):
+        stateful.predict(np.ones((3, 4, 2), "float32"), batch_size=3, verbose=0)

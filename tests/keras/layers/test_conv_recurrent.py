@@ -37,6 +37,8 @@ def test_conv_lstm_1d_3d_and_config():
     assert layer(np.ones((1, 2, 3, 3, 3, 1), "float32")).shape == (1, 2, 2, 2, 1)
     config = keras.layers.ConvLSTM2D(3, (2, 3), strides=(1, 2), name="cl").get_config()
     assert config["recurrent_activation"] == "hard_sigmoid" and "activity_regularizer" in config
+    keys = list(config)  # (in Keras's order, as get_config() prints)
+    assert keys[keys.index("bias_regularizer") + 1] == "activity_regularizer"
     clone = keras.layers.ConvLSTM2D.from_config(config)
     assert (clone.cell.kernel_size, clone.cell.strides, clone.name) == ((2, 3), (1, 2), "cl")
 
@@ -61,6 +63,30 @@ def test_conv_lstm_model_trains_like_tf(tmp_path):
                                atol=1e-6)
 
 
-def test_dropout_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="dropout"):
-        keras.layers.ConvLSTM2D(2, 3, dropout=0.1)
+def test_dropout_draws_as_tf():
+    # each gate's inputs and states have a mask of their own, drawn in TF's order (first
+    # seeded call: TF's values); one mask serves every step, and none outside training
+    tf.keras.utils.set_random_seed(5)
+    layer = keras.layers.ConvLSTM2D(3, 3, kernel_initializer=keras.initializers.Constant(0.05),
+                                    recurrent_initializer=keras.initializers.Constant(-0.03),
+                                    dropout=0.3, recurrent_dropout=0.2, return_sequences=True)
+    out = layer(X, training=True)
+    np.testing.assert_allclose(float(tf.reduce_sum(out)), 27.4015, atol=1e-3)
+    np.testing.assert_allclose(out.numpy().ravel()[:4], [0.1136, 0.1136, 0.1136, 0.1393],
+                               atol=1e-4)
+    plain = keras.layers.ConvLSTM2D(3, 3, return_sequences=True)
+    plain(X)
+    plain.set_weights(layer.get_weights())
+    np.testing.assert_allclose(layer(X, training=False), plain(X), atol=1e-6)
+    np.testing.assert_allclose(layer(X), plain(X), atol=1e-6)
+    # a unit kept (or dropped) at the first step is at every step, in a while_loop too
+    ones = keras.layers.ConvLSTM1D(8, 1, kernel_initializer="ones", use_bias=False,
+                                   recurrent_initializer="zeros", dropout=0.5,
+                                   return_sequences=True, activation=None,
+                                   recurrent_activation=None)
+    step = tf.function(lambda x: ones(x, training=True),
+                       input_signature=[tf.TensorSpec((None, None, 1, 1))])
+    for out in (ones(np.ones((64, 6, 1, 1), "float32"), training=True),
+                step(np.ones((64, 6, 1, 1), "float32"))):
+        kept = out.numpy() != 0  # (kept where the masks of gates i, c and o all keep it)
+        assert np.all(kept == kept[:, :1]) and 0.05 < kept.mean() < 0.25

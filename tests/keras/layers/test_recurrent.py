@@ -301,6 +301,9 @@ def test_initial_state_checked_as_the_layer_builds():
             "Received `state_spec`=ListWrapper([" + ", ".join(
                 ["InputSpec(shape=(3, 3), ndim=2)"] * 3) + "]); however `cell.state_size` is "
             + sizes)
+        # (the cell is built by then: its weights drew from the random streams, as in TF)
+        assert not layer.built and layer.cell.built and len(layer.weights) == 3
+
 
 def test_stateful_carries_states():
     layer = GRU(2, stateful=True, return_sequences=True)
@@ -471,7 +474,10 @@ def test_unknown_time_dimension_runs_a_while_loop():
     assert op_types & {"While", "StatelessWhile"}
     with pytest.raises(ValueError, match="Cannot unroll a RNN if the time dimension is "
                                          "undefined"):
-        LSTM(2, unroll=True)(tf.keras.Input(shape=(None, 4)))
+        SimpleRNN(2, unroll=True)(tf.keras.Input(shape=(None, 4)))
+    for layer in (LSTM(2, unroll=True), GRU(2, unroll=True)):  # (Keras's own calls' words)
+        with pytest.raises(ValueError, match="Unrolling requires a fixed number of timesteps"):
+            layer(tf.keras.Input(shape=(None, 4)))
 
 
 def test_functional_api():
@@ -582,6 +588,29 @@ def test_lstm_config_as_tf_keras():
     assert "implementation" not in SimpleRNN(2, implementation=2).get_config()
     cell_config = RNN(GRUCell(2, name="g")).get_config()["cell"]
     assert cell_config["class_name"] == "GRUCell" and cell_config["config"]["name"] == "g"
+
+
+def test_built_cells_have_build_configs_as_tf_keras():
+    # (cells, stacks of them and a TimeDistributed Dense record the shape their layer
+    # built them for, which configs and .keras files carry)
+    layer = RNN([LSTMCell(2), GRUCell(3)])
+    layer(X)
+    cell = layer.get_config()["cell"]
+    assert cell["build_config"] == {"input_shape": (3, 4)}
+    assert [c["build_config"] for c in cell["config"]["cells"]] == [
+        {"input_shape": (3, 4)}, {"input_shape": (3, 2)}]
+    wrapped = tf.keras.layers.TimeDistributed(Dense(2))
+    wrapped(X)
+    assert wrapped.get_config()["layer"]["build_config"] == {"input_shape": (3, 4)}
+
+
+def test_cell_initial_states_are_lists_or_tensors():
+    states = LSTMCell(2).get_initial_state(batch_size=3, dtype="float32")
+    assert type(states) is list and len(states) == 2
+    stacked = StackedRNNCells([LSTMCell(2), GRUCell(3)]).get_initial_state(
+        batch_size=3, dtype="float32")
+    assert type(stacked) is tuple and type(stacked[0]) is list
+    assert tf.is_tensor(GRUCell(2).get_initial_state(batch_size=3, dtype="float32"))
 
 
 def test_layer_attributes_read_the_cell():

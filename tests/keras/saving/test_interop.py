@@ -112,3 +112,27 @@ def test_files_written_now_have_tf_keras_layout(name, suffix, tmp_path):
     path = tmp_path / f"m{suffix}"
     (model.save if suffix == ".h5" else model.save_weights)(path)
     assert _layout(path) == _layout(DATA / f"tf_{name}{suffix}")
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("lstm", [0.41842085, 0.39615935]), ("gru", [-0.11943452, -0.08310795]),
+    ("bi", [-0.39856997, -0.36937827])])
+@pytest.mark.parametrize("by_name", [False, True])
+def test_cudnn_weights_load_into_lstm_and_gru(name, expected, by_name):
+    # weights of tf_keras's CuDNNLSTM / CuDNNGRU (data/make_cudnn_data.py) convert as Keras
+    # converts them; the predictions are tf_keras's after the same load
+    rnn = {"lstm": lambda: keras.layers.LSTM(3, name="rnn"),
+           "gru": lambda: keras.layers.GRU(3, name="rnn"),
+           "bi": lambda: keras.layers.Bidirectional(keras.layers.LSTM(3), name="bi")}[name]()
+    model = keras.Sequential([keras.Input((5, 4)), rnn, keras.layers.Dense(1, name="d")])
+    model.load_weights(DATA / f"cudnn_{name}_w.h5", by_name=by_name)
+    x = np.random.RandomState(1).rand(2, 5, 4).astype("float32")
+    np.testing.assert_allclose(model.predict(x, verbose=0).ravel(), expected, atol=1e-5)
+
+
+def test_cudnn_gru_weights_need_reset_after():
+    model = keras.Sequential([keras.Input((5, 4)), keras.layers.GRU(3, reset_after=False),
+                              keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match=r"^CuDNNGRU is not compatible with "
+                                         r"GRU\(reset_after=False\)$"):
+        model.load_weights(DATA / "cudnn_gru_w.h5")

@@ -543,8 +543,33 @@ def _parse_sequence_example_v2(
     def unbatched(array):
         return array.reshape(array.shape[1:]) if single else array
 
-    outs = {"ci": [], "cv": [], "cs": [], "cd": [], "fi": [], "fv": [], "fs": [], "fd": [],
-            "fl": []}
+    outs = {"ci": [], "cv": [], "cs": [], "cd": [], "crv": [], "crs": [], "fi": [], "fv": [],
+            "fs": [], "fd": [], "fl": [], "frv": [], "fro": [], "fri": []}
+
+    def joined(arrays, dtype):
+        np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        return np.concatenate(arrays).astype(np_type) if arrays else np.empty(0, np_type)
+
+    def splits(counts, dtype):  # (a scalar for one example: its count, which TF leaves unused)
+        counts = np.array(counts, dtype.as_numpy_dtype)
+        return counts[0] if single else np.concatenate([[0], np.cumsum(counts)]).astype(
+            dtype.as_numpy_dtype)
+
+    for key, dtype, split_type in zip(context_ragged_keys.reshape(-1),
+                                      context_ragged_value_types, context_ragged_split_types):
+        per = [context(i, _text(key), dtype) for i in range(len(flat))]
+        per = [np.empty(0) if got is None else got for got in per]
+        outs["crv"].append(joined(per, dtype))
+        outs["crs"].append(splits([len(v) for v in per], split_type))
+    for key, dtype, split_type in zip(feature_list_ragged_keys.reshape(-1),
+                                      feature_list_ragged_value_types,
+                                      feature_list_ragged_split_types):
+        per = [steps(i, _text(key), dtype) or [] for i in range(len(flat))]
+        each = [v for p in per for v in p]
+        outs["frv"].append(joined(each, dtype))
+        outs["fro"].append(splits([len(p) for p in per], split_type))
+        outs["fri"].append(np.concatenate([[0], np.cumsum([len(v) for v in each], dtype=np.int64)])
+                           .astype(split_type.as_numpy_dtype))
     for key, dtype in zip(context_sparse_keys.reshape(-1), context_sparse_types):
         key = _text(key)
         per = []
@@ -619,14 +644,18 @@ def _parse_sequence_example_v2(
         outs["fd"].append(unbatched(out.reshape((len(flat), longest) + shape)))
         lengths = np.array([len(p) for p in per], np.int64)
         outs["fl"].append(unbatched(lengths))
-    return tuple(outs["ci"] + outs["cv"] + outs["cs"] + outs["cd"] + outs["fi"] + outs["fv"]
-                 + outs["fs"] + outs["fd"] + outs["fl"])
+    return tuple(outs["ci"] + outs["cv"] + outs["cs"] + outs["cd"] + outs["crv"] + outs["crs"]
+                 + outs["fi"] + outs["fv"] + outs["fs"] + outs["fd"] + outs["fl"] + outs["frv"]
+                 + outs["fro"] + outs["fri"])
 
 
 def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tcontext_dense,
                                     context_sparse_types, context_dense_shapes,
                                     Nfeature_list_sparse, feature_list_dense_types,
-                                    feature_list_sparse_types, feature_list_dense_shapes, **_):
+                                    feature_list_sparse_types, feature_list_dense_shapes,
+                                    context_ragged_value_types=(), context_ragged_split_types=(),
+                                    feature_list_ragged_value_types=(),
+                                    feature_list_ragged_split_types=(), **_):
     batch = serialized.shape
     known = batch.rank is not None
 
@@ -636,16 +665,27 @@ def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tconte
     def dense(shape):
         return batch.concatenate(TensorShape(list(shape))) if known else TensorShape(None)
 
+    def row_splits(t):  # (a scalar for one example)
+        if not known:
+            return TensorShape(None), t
+        return TensorShape([] if batch.rank == 0 else [None if batch[0] is None
+                                                       else batch[0] + 1]), t
+
     return ([(TensorShape([None, rank(1)]), _d.int64)] * Ncontext_sparse
             + [(TensorShape([None]), t) for t in context_sparse_types]
             + [(TensorShape([rank(1)]), _d.int64)] * Ncontext_sparse
             + [(dense(s), t) for t, s in zip(Tcontext_dense, context_dense_shapes)]
+            + [(TensorShape([None]), t) for t in context_ragged_value_types]
+            + [row_splits(t) for t in context_ragged_split_types]
             + [(TensorShape([None, rank(2)]), _d.int64)] * Nfeature_list_sparse
             + [(TensorShape([None]), t) for t in feature_list_sparse_types]
             + [(TensorShape([rank(2)]), _d.int64)] * Nfeature_list_sparse
             + [(dense([None] + TensorShape(s).as_list()), t)
                for t, s in zip(feature_list_dense_types, feature_list_dense_shapes)]
-            + [(batch if known else TensorShape(None), _d.int64)] * len(feature_list_dense_types))
+            + [(batch if known else TensorShape(None), _d.int64)] * len(feature_list_dense_types)
+            + [(TensorShape([None]), t) for t in feature_list_ragged_value_types]
+            + [row_splits(t) for t in feature_list_ragged_split_types]
+            + [(TensorShape([None]), t) for t in feature_list_ragged_split_types])
 
 
 _PARSE_SEQUENCE_EXAMPLE_V2 = register(
@@ -674,8 +714,8 @@ def _sequence_specs(context_features, sequence_features):
     if not context_features and not sequence_features:
         raise ValueError("Both context_features and sequence_features are None, but at least "
                          "one should have values.")
-    context_features = dict(context_features or {})
-    sequence_features = dict(sequence_features or {})
+    context_features, context_made, c_ragged = _sequence_ragged(context_features)
+    sequence_features, sequence_made, f_ragged = _sequence_ragged(sequence_features)
     for key, feature in context_features.items():
         if isinstance(feature, FixedLenSequenceFeature):
             raise ValueError(f"Unsupported FixedLenSequenceFeature {feature} for key '{key}'")
@@ -700,11 +740,31 @@ def _sequence_specs(context_features, sequence_features):
                              f"'{key}'")
     context_sparse, context_dense = ([], []) if not context_features else \
         _split_features(context_features)
-    return context_sparse, context_dense, sequence_sparse, sequence_dense
+    return (context_sparse, context_dense, c_ragged, context_made, sequence_sparse,
+            sequence_dense, f_ragged, sequence_made)
+
+
+def _sequence_ragged(features):
+    """(the other features, the ragged ones by key, [(key, value dtype, row splits dtype)]
+    of the values each needs, parsed as ragged (its values and its partitions' keys))."""
+    plain, made = _ragged_features(features)
+    ragged = {}
+    for key, feature in sorted(made.items()):
+        for k, var_len in sorted(feature._var_len_features(key).items()):
+            plain.pop(k, None)
+            dtype = _d.as_dtype(var_len.dtype)
+            _check_type("feature_list_ragged_value_types", dtype)
+            split_type = _d.as_dtype(feature.row_splits_dtype)
+            if k in ragged and ragged[k][2] != split_type:
+                raise ValueError(f"Conflicting partition type {ragged[k][2]} vs "
+                                 f"{split_type} for feature {k}.")
+            ragged.setdefault(k, (k, dtype, split_type))
+    return plain, made, list(ragged.values())
 
 
 def _parse_sequence(serialized, context_features, sequence_features, names, name):
-    c_sparse, c_dense, f_sparse, f_dense = _sequence_specs(context_features, sequence_features)
+    (c_sparse, c_dense, c_ragged, c_made, f_sparse, f_dense, f_ragged,
+     f_made) = _sequence_specs(context_features, sequence_features)
     serialized = convert_to_tensor(serialized, _d.string)
 
     def strings(values):
@@ -712,31 +772,59 @@ def _parse_sequence(serialized, context_features, sequence_features, names, name
                                  .reshape(-1), _d.string)
 
     inputs = [serialized, convert_to_tensor([] if names is None else names, _d.string),
-              strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense), strings([]),
-              strings(k for k, _ in f_sparse), strings(k for k, *_ in f_dense), strings([]),
+              strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense),
+              strings(k for k, *_ in c_ragged), strings(k for k, _ in f_sparse),
+              strings(k for k, *_ in f_dense), strings(k for k, *_ in f_ragged),
               convert_to_tensor(np.array([empty for *_, empty in f_dense], bool).reshape(-1))]
     inputs += [convert_to_tensor(d, t) for _, t, _, d in c_dense]
     attrs = {"Ncontext_sparse": len(c_sparse), "Tcontext_dense": tuple(t for _, t, *_ in c_dense),
              "context_sparse_types": tuple(t for _, t in c_sparse),
-             "context_ragged_value_types": (), "context_ragged_split_types": (),
+             "context_ragged_value_types": tuple(t for _, t, _ in c_ragged),
+             "context_ragged_split_types": tuple(t for *_, t in c_ragged),
              "context_dense_shapes": tuple(TensorShape(list(s)) for _, _, s, _ in c_dense),
              "Nfeature_list_sparse": len(f_sparse), "Nfeature_list_dense": len(f_dense),
              "feature_list_dense_types": tuple(t for _, t, *_ in f_dense),
              "feature_list_sparse_types": tuple(t for _, t in f_sparse),
-             "feature_list_ragged_value_types": (), "feature_list_ragged_split_types": (),
+             "feature_list_ragged_value_types": tuple(t for _, t, _ in f_ragged),
+             "feature_list_ragged_split_types": tuple(t for *_, t in f_ragged),
              "feature_list_dense_shapes": tuple(TensorShape(s) for _, _, s, _ in f_dense)}
-    outs = list(dispatch(_PARSE_SEQUENCE_EXAMPLE_V2, inputs, attrs, name))
+    try:
+        outs = list(dispatch(_PARSE_SEQUENCE_EXAMPLE_V2, inputs, attrs, name))
+    except errors.OpError as e:
+        raise errors.without_name(e) from None  # TF passes the keys as lists: its slow path
     take = iter(outs)
     n = len(c_sparse)
     ci, cv, cs = ([next(take) for _ in range(n)] for _ in range(3))
     context = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(c_sparse, ci, cv, cs)}
     context.update((k, next(take)) for k, *_ in c_dense)
+    n = len(c_ragged)
+    values, row_splits = ([next(take) for _ in range(n)] for _ in range(2))
+    # each ragged value as its values and row splits (one row per example)
+    parsed = {k: (v, s) for (k, *_), v, s in zip(c_ragged, values, row_splits)}
+    single = serialized.shape.rank == 0
+    context.update((k, c_made[k]._from_parsed(parsed, k, single))
+                   for k in _ragged_order(c_made, c_ragged))
     n = len(f_sparse)
     fi, fv, fs = ([next(take) for _ in range(n)] for _ in range(3))
     lists = {k: SparseTensor(i, v, s) for (k, _), i, v, s in zip(f_sparse, fi, fv, fs)}
     lists.update((k, next(take)) for k, *_ in f_dense)
     lengths = {k: next(take) for k, *_ in f_dense}
+    n = len(f_ragged)
+    values, outer, inner = ([next(take) for _ in range(n)] for _ in range(3))
+    # a feature list's values with one row per step of every example, and its steps
+    parsed = {k: (v, s) for (k, *_), v, s in zip(f_ragged, values, inner)}
+    outer = {k: s for (k, *_), s in zip(f_ragged, outer)}
+    lists.update((k, f_made[k]._from_parsed_lists(parsed, k, outer[f_made[k].value_key or k],
+                                                  single))
+                 for k in _ragged_order(f_made, f_ragged))
     return context, lists, lengths
+
+
+def _ragged_order(made, ragged):
+    """The keys of the ragged features `made` in TF's order: those the op parses under their
+    own key as it orders them, then the others (partitioned, or read from another key)."""
+    first = [k for k, *_ in ragged if k in made]
+    return first + sorted(k for k in made if k not in first)
 
 
 @export("io.parse_sequence_example", "compat.v1.io.parse_sequence_example")
@@ -747,7 +835,8 @@ def parse_sequence_example(serialized, context_features=None, sequence_features=
     Returns ``(context, feature_lists, lengths)``: dicts of tensors for the context
     features (as `parse_example` makes them), for the feature lists (a
     `FixedLenSequenceFeature` padded to ``[batch, longest, ...]``, a `VarLenFeature`
-    sparse of shape ``[batch, steps, values]``), and the number of steps of each dense
+    sparse of shape ``[batch, steps, values]``, a `tf.io.RaggedFeature` ragged
+    ``[batch, (steps), (values), ...]``), and the number of steps of each dense
     feature list per example.
     """
     return _parse_sequence(serialized, context_features, sequence_features, example_names,

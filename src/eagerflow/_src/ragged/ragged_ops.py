@@ -1245,6 +1245,10 @@ class RaggedFeature(collections.namedtuple(
         values = parsed[self.value_key or key]
 
         def rows(st):  # the values of each example, as a ragged tensor (batch) or a tensor
+            if isinstance(st, tuple):  # (values, row splits), as sequence examples parse
+                values, splits = st
+                return values if single else RaggedTensor.from_row_splits(
+                    values, cast_ops.cast(splits, dtype), validate=False)
             if single:
                 return st.values
             return RaggedTensor.from_value_rowids(
@@ -1255,7 +1259,7 @@ class RaggedFeature(collections.namedtuple(
         per_example = None if single else current.row_lengths()
         for p in reversed(self.partitions):  # (the innermost first)
             if isinstance(p, self.UniformRowLength):
-                if single and not isinstance(flat, RaggedTensor):  # (uniform: still dense)
+                if not isinstance(flat, RaggedTensor):  # (uniform: still dense)
                     flat = array_ops.reshape(flat, array_ops.concat(
                         [[-1, p.length], array_ops.shape(flat)[1:]], 0))
                 else:
@@ -1287,3 +1291,12 @@ class RaggedFeature(collections.namedtuple(
         if single:
             return flat
         return RaggedTensor.from_row_lengths(flat, per_example, validate=False)
+
+    def _from_parsed_lists(self, parsed, key, outer_splits, single):
+        """The value of a feature list: `parsed` holds the (values, row splits) of each key
+        with a row per step of every example, `outer_splits` the steps of each example."""
+        steps = self._from_parsed(parsed, key, False)
+        if single:
+            return steps
+        return RaggedTensor.from_row_splits(
+            steps, cast_ops.cast(outer_splits, self.row_splits_dtype), validate=False)

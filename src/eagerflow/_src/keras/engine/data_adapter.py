@@ -251,6 +251,7 @@ class _DatasetAdapter:
         self._recreate = self._user_steps is None or self._user_steps == size
         self._iterator = None
         self.insufficient = False
+        self.learned_steps = self.ran_past_end = False
 
     def start(self):
         """Makes the iterator Keras makes before its epochs. When each epoch makes its own,
@@ -270,6 +271,10 @@ class _DatasetAdapter:
                 if limit is not None:
                     _warn_ran_out(self._epochs * limit)
                     self.insufficient = True
+                elif self.steps is None and not self.learned_steps:
+                    # TF runs its step once more to find the end of data of unknown size
+                    # (only in the first epoch: it then knows the number of steps)
+                    self.learned_steps = self.ran_past_end = True
                 self._iterator = None
                 return
             count += 1
@@ -351,16 +356,21 @@ class DataHandler:
 
     def batch_spec(self, batch):
         """What every batch is known to be, as TF knows a dataset's elements: array data
-        has batches of any size, a generator's batches any shape of the first one's rank."""
+        has batches of any size (of `batch_size` when the rows divide into them evenly,
+        as Keras then makes only full batches), a generator's batches any shape of the
+        first one's rank."""
         if isinstance(self._adapter, _DatasetAdapter):
             return self._adapter.batch_spec(batch)
         keep_inner = isinstance(self._adapter, _Arrays)
+        rows = None
+        if keep_inner and self._adapter.size % self._adapter.batch_size == 0:
+            rows = self._adapter.batch_size
 
         def spec(tensor):
             if not isinstance(tensor, Tensor) or tensor.shape.rank is None:
                 return tensor
             dims = tensor.shape.as_list()
-            dims = [None, *dims[1:]] if keep_inner and dims else [None] * len(dims)
+            dims = [rows, *dims[1:]] if keep_inner and dims else [None] * len(dims)
             return TensorSpec(dims, tensor.dtype)
         return nest.map_structure(spec, batch)
 

@@ -436,6 +436,14 @@ class Model(Layer):
                 callbacks.on_train_batch_end(end_step, logs)
                 if self.stop_training:
                     break
+            if getattr(handler._adapter, "ran_past_end", False):
+                handler._adapter.ran_past_end = False
+                # TF's step that met the end of the data still counted an optimizer
+                # iteration (its increment waits on no input), which Adam's next
+                # steps see
+                iterations = getattr(self.optimizer, "iterations", None)
+                if iterations is not None and logs is not None:
+                    iterations.assign_add(1)
             if logs is None:  # no batch ever came
                 raise ValueError("Unexpected result of `train_function` (Empty logs). This "
                                  "could be due to issues in input pipeline that resulted in "

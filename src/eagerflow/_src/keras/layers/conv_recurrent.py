@@ -11,7 +11,8 @@ from eagerflow._src.ops import array_ops, conv_ops, math_ops, nn_ops, reduction_
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers import weight_arguments
-from eagerflow._src.keras.layers.recurrent import RNN, _read, _serialized
+from eagerflow._src.keras.layers.recurrent import (RNN, DropoutRNNCellMixin, _read,
+                                                    _serialized)
 
 
 def _tuple(value, rank, name):
@@ -30,7 +31,7 @@ def _conv_length(length, kernel, padding, stride, dilation):
     return (length + stride - 1) // stride
 
 
-class ConvLSTMCell(Layer):
+class ConvLSTMCell(DropoutRNNCellMixin, Layer):
     """One step of a convolutional LSTM: gates i, f, c, o from a convolution of the inputs
     (`kernel`) and a "same" convolution of the state h (`recurrent_kernel`)."""
 
@@ -69,15 +70,12 @@ class ConvLSTMCell(Layer):
             kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
             bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
             recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
-        if dropout or recurrent_dropout:
-            raise NotImplementedError("ConvLSTM layers do not implement dropout or "
-                                      "recurrent_dropout.")
         self.dropout, self.recurrent_dropout = min(1.0, max(0.0, dropout)), \
             min(1.0, max(0.0, recurrent_dropout))
         self.state_size = [self.filters, self.filters]
 
     def build(self, input_shape):
-        input_shape = TensorShape(input_shape)
+        input_shape = self._build_input_shape = TensorShape(input_shape)
         channels = input_shape[-1]
         if channels is None:
             raise ValueError(f"The channel dimension of the inputs should be defined. Found "
@@ -121,12 +119,18 @@ class ConvLSTMCell(Layer):
     def call(self, inputs, states, training=None):
         h, c = states[0], states[1]
         dtype = inputs.dtype
+        # each gate drops its inputs and states with a mask of its own, as Keras does
+        drop = self.get_dropout_mask_for_cell(inputs, training, count=4)
+        recurrent_drop = self.get_recurrent_dropout_mask_for_cell(h, training, count=4)
+        xs = [inputs] * 4 if not 0 < self.dropout < 1 else \
+            [math_ops.multiply(inputs, m) for m in drop]
+        hs = [h] * 4 if not 0 < self.recurrent_dropout < 1 else \
+            [math_ops.multiply(h, m) for m in recurrent_drop]
         kernels = array_ops.split(_read(self.kernel, dtype), 4, axis=self.rank + 1)
         recurrent = array_ops.split(_read(self.recurrent_kernel, dtype), 4, axis=self.rank + 1)
         biases = array_ops.split(_read(self.bias, dtype), 4) if self.use_bias else [None] * 4
-        z = [math_ops.add(self.input_conv(inputs, k, b, self.padding),
-                          self.recurrent_conv(h, r))
-             for k, r, b in zip(kernels, recurrent, biases)]
+        z = [math_ops.add(self.input_conv(x, k, b, self.padding), self.recurrent_conv(h_, r))
+             for x, h_, k, r, b in zip(xs, hs, kernels, recurrent, biases)]
         gate = self.recurrent_activation
         c = math_ops.add(math_ops.multiply(gate(z[1]), c),
                          math_ops.multiply(gate(z[0]), self.activation(z[2])))
@@ -183,11 +187,16 @@ class _ConvLSTM(RNN):
         return [state, state]
 
     def get_config(self):
-        config = {key: value for key, value in self.cell.get_config().items()
-                  if key not in ("name", "trainable", "dtype")}
+        config = {}
+        for key, value in self.cell.get_config().items():
+            if key not in ("name", "trainable", "dtype"):
+                config[key] = value
+            if key == "bias_regularizer":  # (where Keras lists it)
+                config["activity_regularizer"] = regularizers.serialize(
+                    self.activity_regularizer)
         base = super().get_config()
         base.pop("cell", None)
-        base["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        base.pop("activity_regularizer", None)
         return {**base, **config}
 
     @classmethod

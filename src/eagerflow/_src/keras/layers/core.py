@@ -44,6 +44,7 @@ class Dense(Layer):
 
     def build(self, input_shape):
         input_shape = TensorShape(input_shape)
+        self._build_input_shape = input_shape  # (also when a wrapper builds it)
         last_dim = input_shape[-1] if input_shape.rank else None
         if last_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be "

@@ -254,10 +254,15 @@ class DropoutRNNCellMixin:
         rate = getattr(self, kind)
         if rate == 0:
             return None
-        # a mask belongs to the graph it was made in (or to eager execution)
+        # a mask belongs to the graph it was made in (or to eager execution), and to the
+        # branches and loop bodies inside it: every step of a `while_loop` uses the mask of
+        # the step before the loop (TF's Keras draws a new one at each step of a loop body)
         graph = context.get().graph
         cached = self._masks.get(kind)
-        if cached is None or cached[0] is not graph:
+        outer = graph
+        while outer is not None and cached is not None and outer is not cached[0]:
+            outer = getattr(outer, "outer_graph", None)
+        if cached is None or outer is not cached[0] or (outer is None and graph is not None):
             ones = array_ops.ones_like(inputs)
             made = [_dropout_mask(ones, rate, training) for _ in range(count)]
             cached = self._masks[kind] = (graph, made[0] if count == 1 else made)
@@ -410,6 +415,7 @@ class _Cell(DropoutRNNCellMixin, Layer):
         self.output_size = self.units
 
     def build(self, input_shape):
+        self._build_input_shape = TensorShape(input_shape)  # (built by its layer's build)
         input_dim = TensorShape(input_shape)[-1]
         width = self._gates * self.units
         self.kernel = self.add_weight(
@@ -478,7 +484,9 @@ class _Cell(DropoutRNNCellMixin, Layer):
         return output, new_states if nested or len(new_states) > 1 else new_states[0]
 
     def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
-        return _initial_zeros(self, inputs, batch_size, dtype)
+        state = _initial_zeros(self, inputs, batch_size, dtype)
+        return list(state) if nest.is_nested(state) else state  # (a list, not the tracked
+        # ListWrapper of the state sizes)
 
     def get_config(self):
         config = super().get_config()
@@ -707,7 +715,7 @@ class StackedRNNCells(Layer):
     def build(self, input_shape):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
-        shape = TensorShape(input_shape)
+        shape = self._build_input_shape = TensorShape(input_shape)
         for cell in self.cells:
             if isinstance(cell, Layer) and not cell.built:
                 with context.name_scope_push(cell.name):
@@ -832,6 +840,8 @@ class RNN(Layer):
     (TensorShape([2, 3]), TensorShape([2, 3]))
     """
 
+    _own_call = False  # (whether Keras runs the layer's own call, not RNN's)
+
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, time_major=False, **kwargs):
         if isinstance(cell, (list, tuple)):
@@ -936,6 +946,9 @@ class RNN(Layer):
             with context.name_scope_push(self.cell.name):
                 self.cell.build(step_input_shape)
             self.cell.built = True
+        unchecked = self.__dict__.pop("_unchecked_initial_state", None)
+        if unchecked is not None:
+            self._check_initial_state(unchecked)
         self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
                            for s in nest.flatten(self._state_sizes())]
         if self.stateful:
@@ -946,8 +959,8 @@ class RNN(Layer):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
         if initial_state is not None:
-            if not self.built:  # as Keras: checked as the layer builds, before it is called
-                self._check_initial_state(initial_state)
+            if not self.built:  # as Keras: checked as the layer builds, after its cell
+                self.__dict__["_unchecked_initial_state"] = initial_state
             kwargs["initial_state"] = initial_state
         if constants is not None:
             kwargs["constants"] = constants
@@ -1018,6 +1031,8 @@ class RNN(Layer):
             mask = convert_to_tensor(nest.flatten(mask)[0])
         steps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
         if self.unroll and steps is None:
+            if self._own_call:  # (LSTM and GRU run their own call, to Keras's backend.rnn)
+                raise ValueError("Unrolling requires a fixed number of timesteps.")
             raise ValueError(
                 "Cannot unroll a RNN if the time dimension is undefined. \n- If using a "
                 "Sequential model, specify the time dimension by passing an `input_shape` or "
@@ -1316,6 +1331,7 @@ class LSTM(_CellLayer):
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
+    _own_call = True
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
@@ -1347,6 +1363,7 @@ class GRU(_CellLayer):
     """
 
     _cell_class = GRUCell
+    _own_call = True
     _cell_name = "gru_cell"
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,

@@ -143,6 +143,41 @@ def _saved_values(group):
     return [np.asarray(group[name]) for name in _load_attribute(group, "weight_names")]
 
 
+def _rnn_values(layer, values):
+    """Saved `values` of an LSTM or GRU layer (or a Bidirectional one) as `layer` takes them:
+    those a CuDNNLSTM or CuDNNGRU saved (a bias of both the input and the recurrent part,
+    each gate's input kernel laid out for cuDNN) converted as Keras converts them, and
+    back; others as they are."""
+    inner = getattr(layer, "forward_layer", None)
+    if inner is not None and len(values) % 2 == 0:
+        half = len(values) // 2
+        backward = getattr(layer, "backward_layer", inner)
+        return _rnn_values(inner, values[:half]) + _rnn_values(backward, values[half:])
+    kind = type(layer).__name__
+    if kind not in ("LSTM", "GRU") or len(values) != 3:
+        return values
+    kernel, recurrent, bias = values
+    units, gates = recurrent.shape[0], 4 if kind == "LSTM" else 3
+    if bias.shape != (2 * gates * units,):  # not saved by a cuDNN layer
+        if kind == "GRU" and bias.shape == (2, gates * units) and not layer.reset_after:
+            raise ValueError("GRU(reset_after=True) is not compatible with "
+                             "GRU(reset_after=False)")
+        return values
+
+    def per_gate(matrix, convert):
+        return np.concatenate([convert(m) for m in np.split(matrix, gates, axis=1)], axis=1)
+    # cuDNN keeps a gate's input kernel as a (units, inputs) matrix in the same memory
+    kernel = per_gate(kernel, lambda k: k.reshape(k.shape[::-1]).T)
+    recurrent = per_gate(recurrent, lambda k: k.T)
+    if kind == "LSTM":
+        bias = bias[:gates * units] + bias[gates * units:]
+    elif layer.reset_after:
+        bias = bias.reshape(2, -1)
+    else:
+        raise ValueError("CuDNNGRU is not compatible with GRU(reset_after=False)")
+    return [kernel, recurrent, bias]
+
+
 def _checked_pairs(weights, values, where):
     """``[(weight, value)]`` with `value` cast to the weight's dtype; a ValueError from
     `where(weight, expected, received)` when a shape differs."""
@@ -187,7 +222,7 @@ def load_weights_from_hdf5_group(f, model):
                          f"{len(layers)} layers, found {len(names)} saved layers.")
     pairs = []
     for k, (name, layer) in enumerate(zip(names, layers)):
-        weights, values = _layer_weights(layer), _saved_values(f[name])
+        weights, values = _layer_weights(layer), _rnn_values(layer, _saved_values(f[name]))
         if len(values) != len(weights):
             raise ValueError(f"Weight count mismatch for layer #{k} (named {layer.name} in the "
                              f"current model, {name} in the save file). Layer expects "
@@ -256,7 +291,9 @@ def load_weights_from_hdf5_group_by_name(f, model, skip_mismatch=False):
     """Assigns saved weights to the model's layers of the same name; other layers keep
     theirs. With `skip_mismatch`, a layer whose weights do not fit is skipped with a
     warning; otherwise nothing is assigned and a ValueError says which."""
-    saved = [(name, _saved_values(f[name])) for name in _load_attribute(f, "layer_names")]
+    by_name = {layer.name: layer for layer in reversed(getattr(model, "layers", []))}
+    saved = [(name, _rnn_values(by_name[name], _saved_values(f[name])) if name in by_name
+              else _saved_values(f[name])) for name in _load_attribute(f, "layer_names")]
     matched = match_by_name(getattr(model, "layers", []), saved, skip_mismatch, _layer_weights,
                             lambda w, v: w.shape.is_compatible_with(v.shape))
     _assign([(weight, saved[k][1][i].astype(weight.dtype.as_numpy_dtype, copy=False))
