@@ -227,6 +227,27 @@ def test_padded_batch_defaults_and_errors():
     assert values(strings) == [([b"a", b"bb"], [1, 2])]
 
 
+def test_padding_values_convert_on_their_own():
+    ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
+    # A Python int is an int32 value: it cannot pad int64 components.
+    with pytest.raises(TypeError, match="values type <dtype: 'int32'> does not match type "
+                                        "<dtype: 'int64'>"):
+        ints.padded_batch(3, padding_values=0)
+    with pytest.raises(TypeError, match="values type <dtype: 'int32'> does not match type "
+                                        "<dtype: 'string'>"):
+        ints.map(lambda r: tf.strings.as_string(r)).padded_batch(3, padding_values=0)
+    with pytest.raises(ValueError, match=r"should be scalars, but got \(2,\)"):
+        ints.padded_batch(3, padding_values=[1, 2])
+    small = ints.map(lambda r: tf.cast(r, tf.int32)).padded_batch(3, padding_values=-1)
+    assert values(small) == [[[-1, -1], [0, -1], [0, 1]]]
+
+
+def test_map_of_elements_of_differing_shapes_then_padded_batch():
+    ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
+    assert values(ints.map(lambda r: r * 2).padded_batch(3)) == [[[0, 0], [0, 0], [0, 2]]]
+    assert values(ints.map(lambda r: r + 1)) == [[], [1], [1, 2]]
+
+
 def test_unbatch_rebatch_window():
     assert values(tf.data.Dataset.range(3).batch(2).unbatch()) == [0, 1, 2]
     with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
