@@ -507,3 +507,14 @@ def test_lookup_tables_from_datasets():
         tf.constant([1], tf.int64)).numpy().tolist() == [11]
     with pytest.raises(TypeError, match="has no len"):
         tf.data.experimental.DatasetInitializer(tf.data.Dataset.range(3))
+
+
+def test_batched_ragged_elements_keep_the_static_row_length_of_their_spec():
+    ds = tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]])).repeat(3).batch(2)
+    assert ds.element_spec.shape.as_list() == [None, 2, None]
+    first = next(iter(ds))
+    assert first.shape.as_list() == [2, 2, None]
+    assert int(first.uniform_row_length) == 2
+    assert first.to_list() == [[[1, 2], [3]], [[1, 2], [3]]]
+    unknown = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]])).batch(2)
+    assert next(iter(unknown)).uniform_row_length is None
