@@ -518,3 +518,13 @@ def test_batched_ragged_elements_keep_the_static_row_length_of_their_spec():
     assert first.to_list() == [[[1, 2], [3]], [[1, 2], [3]]]
     unknown = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]])).batch(2)
     assert next(iter(unknown)).uniform_row_length is None
+
+
+def test_padded_shapes_of_another_structure_raise_tf_classes():
+    ds = tf.data.Dataset.range(3).map(lambda x: ({"tok": tf.range(x), "len": x}, x))
+    with pytest.raises(TypeError, match="Invalid `padded_shapes`"):
+        ds.padded_batch(2, padded_shapes={"tok": [10]})
+    with pytest.raises(ValueError, match="Invalid `padded_shapes`"):
+        ds.padded_batch(2, padded_shapes=({"tok": [10]}, []))
+    with pytest.raises(TypeError, match="Invalid `padding_values`"):
+        ds.padded_batch(2, padding_values=(tf.constant(1, tf.int64), tf.constant(0, tf.int64)))

@@ -255,9 +255,11 @@ def _flatten_like(spec, values, what, convert):
             values = tuple(values)
         try:
             flat = _flatten_up_to(spec, values)
-        except (TypeError, ValueError, KeyError):
-            raise ValueError(f"Invalid `{what}`: the structure of {values!r} does not match "
-                             f"the dataset's element structure {spec}.") from None
+        except (TypeError, ValueError, KeyError) as e:
+            # (TF's class: TypeError where a dict stands for a tuple or the reverse)
+            raise (TypeError if isinstance(e, TypeError) else ValueError)(
+                f"Invalid `{what}`: the structure of {values!r} does not match the "
+                f"dataset's element structure {spec}.") from None
     else:
         flat = [values]
     return [convert(v, s) for v, s in zip(flat, specs)]
@@ -266,6 +268,8 @@ def _flatten_like(spec, values, what, convert):
 def _flatten_up_to(spec, values):
     if not structure.is_nested(spec):
         return [values]
+    if isinstance(spec, dict) != isinstance(values, dict):
+        raise TypeError("sequence type")
     if isinstance(spec, dict):
         children = [(spec[k], values[k]) for k in sorted(spec)]
     else:
