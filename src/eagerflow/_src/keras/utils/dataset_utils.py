@@ -363,6 +363,8 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
             part = {key: [sample[key] for sample in part] for key in part[0]}
         elif kind is not np.ndarray:
             part = tuple(np.array(column) for column in zip(*part))
+        elif np.ndim(part[0]):  # (rows stacked keep the array's dtype; TF converts a
+            part = np.array(part)  # list of scalars as it converts Python lists)
         split = Dataset.from_tensor_slices(part)
         if kind is Dataset and getattr(dataset, "_batch_size", None) is not None:
             split = split.batch(dataset._batch_size)
