@@ -214,3 +214,10 @@ def test_split_dataset_rejects_bad_arguments():
         keras.utils.split_dataset(np.arange(10), left_size=0.01)
     with pytest.raises(TypeError, match="Invalid `left_size` Type"):
         keras.utils.split_dataset(np.arange(10), left_size="a")
+
+
+def test_image_dataset_unknown_interpolation_raises_before_listing(image_dir, capsys):
+    with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
+                                                  "bogus. Supported values are: dict_keys"):
+        tf.keras.utils.image_dataset_from_directory(image_dir, interpolation="bogus")
+    assert "Found" not in capsys.readouterr().out
