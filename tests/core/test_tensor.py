@@ -319,3 +319,15 @@ def test_eager_shape_of_many_shapes_and_of_variables():
     u.assign([1., 2., 3.])
     assert u.shape.rank is None and u.value().shape == [3]
     assert v.shape == [1, 2]
+
+
+def test_lists_led_by_numpy_float_scalars_keep_their_dtype():
+    # TF infers a list's float dtype from its first leaf: a NumPy scalar's own, else float32
+    assert tf.constant([np.float64(1.5), 2.5]).dtype == tf.float64
+    assert tf.convert_to_tensor([np.float16(1), 3]).dtype == tf.float16
+    assert tf.constant((np.float64(1.5),)).dtype == tf.float64
+    assert tf.constant([2.5, np.float64(1.5)]).dtype == tf.float32
+    assert tf.constant([[1.0], [np.float64(2)]]).dtype == tf.float32
+    assert tf.constant([np.int64(3), np.float64(1)]).dtype == tf.float32
+    ds = tf.data.Dataset.from_tensor_slices([np.float64(0.5), np.float64(1.5)])
+    assert ds.element_spec == tf.TensorSpec([], tf.float64)

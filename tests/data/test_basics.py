@@ -260,6 +260,27 @@ def test_padded_batch_defaults_and_errors():
     assert values(strings) == [([b"a", b"bb"], [1, 2])]
 
 
+def test_padding_values_convert_on_their_own():
+    ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
+    # A Python int is an int32 value: it cannot pad int64 components.
+    with pytest.raises(TypeError, match="values type <dtype: 'int32'> does not match type "
+                                        "<dtype: 'int64'>"):
+        ints.padded_batch(3, padding_values=0)
+    with pytest.raises(TypeError, match="values type <dtype: 'int32'> does not match type "
+                                        "<dtype: 'string'>"):
+        ints.map(lambda r: tf.strings.as_string(r)).padded_batch(3, padding_values=0)
+    with pytest.raises(ValueError, match=r"should be scalars, but got \(2,\)"):
+        ints.padded_batch(3, padding_values=[1, 2])
+    small = ints.map(lambda r: tf.cast(r, tf.int32)).padded_batch(3, padding_values=-1)
+    assert values(small) == [[[-1, -1], [0, -1], [0, 1]]]
+
+
+def test_map_of_elements_of_differing_shapes_then_padded_batch():
+    ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
+    assert values(ints.map(lambda r: r * 2).padded_batch(3)) == [[[0, 0], [0, 0], [0, 2]]]
+    assert values(ints.map(lambda r: r + 1)) == [[], [1], [1, 2]]
+
+
 def test_unbatch_rebatch_window():
     assert values(tf.data.Dataset.range(3).batch(2).unbatch()) == [0, 1, 2]
     with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
@@ -519,3 +540,24 @@ def test_lookup_tables_from_datasets():
         tf.constant([1], tf.int64)).numpy().tolist() == [11]
     with pytest.raises(TypeError, match="has no len"):
         tf.data.experimental.DatasetInitializer(tf.data.Dataset.range(3))
+
+
+def test_batched_ragged_elements_keep_the_static_row_length_of_their_spec():
+    ds = tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3]])).repeat(3).batch(2)
+    assert ds.element_spec.shape.as_list() == [None, 2, None]
+    first = next(iter(ds))
+    assert first.shape.as_list() == [2, 2, None]
+    assert int(first.uniform_row_length) == 2
+    assert first.to_list() == [[[1, 2], [3]], [[1, 2], [3]]]
+    unknown = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]])).batch(2)
+    assert next(iter(unknown)).uniform_row_length is None
+
+
+def test_padded_shapes_of_another_structure_raise_tf_classes():
+    ds = tf.data.Dataset.range(3).map(lambda x: ({"tok": tf.range(x), "len": x}, x))
+    with pytest.raises(TypeError, match="Invalid `padded_shapes`"):
+        ds.padded_batch(2, padded_shapes={"tok": [10]})
+    with pytest.raises(ValueError, match="Invalid `padded_shapes`"):
+        ds.padded_batch(2, padded_shapes=({"tok": [10]}, []))
+    with pytest.raises(TypeError, match="Invalid `padding_values`"):
+        ds.padded_batch(2, padding_values=(tf.constant(1, tf.int64), tf.constant(0, tf.int64)))

@@ -62,6 +62,8 @@ def test_csv_dataset_select_and_exclude_columns(tmp_path):
     ("1.0,2\n", [0, 0], {}, "Field 0 in record is not a valid int32: 1.0"),
     ("99999999999,2\n", [0, 0], {}, "Field 0 in record is not a valid int32: 99999999999"),
     ('"ab,2\n', ["", 0], {}, "without closing quoted field"),
+    ("x,2\n", [0.0, 0], {}, "Field 0 in record is not a valid float: x"),
+    ("x,2\n", [tf.float64, 0], {}, "Field 0 in record is not a valid double: x"),
 ])
 def test_csv_dataset_errors_as_tf(tmp_path, text, defaults, kwargs, message):
     ds = tf.data.experimental.CsvDataset(_csv(tmp_path, text), defaults, **kwargs)

@@ -78,3 +78,14 @@ def test_experimental_save_and_load(tmp_path):
     loaded = tf.data.experimental.load(path)
     assert repr(loaded) == "<_LoadDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
     assert values(loaded) == [0, 1, 2]
+
+
+def test_round_trip_of_ragged_elements(tmp_path):
+    ds = tf.data.Dataset.range(3).map(
+        lambda x: (tf.ragged.constant([[1], [2, 3]]) * tf.cast(x, tf.int32), x))
+    path = str(tmp_path / "ragged")
+    ds.save(path)
+    loaded = tf.data.Dataset.load(path)
+    assert loaded.element_spec == ds.element_spec
+    got = [(r.to_list(), int(x)) for r, x in loaded]
+    assert got == [([[0], [0, 0]], 0), ([[1], [2, 3]], 1), ([[2], [4, 6]], 2)]

@@ -55,6 +55,9 @@ def test_choose_from_datasets():
         0, 100, 101, 1, 2, 3, 4]
     assert values(tf.data.Dataset.choose_from_datasets(
         [a, b], choice, stop_on_empty_dataset=False)) == [0, 100, 101, 1, 2, 3, 4, 102]
+    # (the experimental form goes on past an empty input by default)
+    assert values(tf.data.experimental.choose_from_datasets([a, b], choice)) == [
+        0, 100, 101, 1, 2, 3, 4, 102]
     with pytest.raises(TypeError, match="must be scalar `tf.int64` tensors"):
         tf.data.Dataset.choose_from_datasets([a, b], a.map(lambda x: tf.cast(x, tf.int32)))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Selector index out of range: 3"):

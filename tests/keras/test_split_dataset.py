@@ -54,3 +54,11 @@ def test_errors():
         tf.keras.utils.split_dataset(x, left_size=0.5, right_size=0.6)
     with pytest.raises(ValueError, match=r"Expected a list of `numpy.ndarray` objects,Received"):
         tf.keras.utils.split_dataset([1, 2, 3, 4], left_size=0.5)
+
+
+def test_array_rows_keep_their_dtype():
+    left, right = tf.keras.utils.split_dataset(np.arange(12).reshape(6, 2), right_size=0.5)
+    assert left.element_spec == right.element_spec == tf.TensorSpec((2,), tf.int64)
+    assert _values(right) == [[6, 7], [8, 9], [10, 11]]
+    left, _ = tf.keras.utils.split_dataset(np.ones((4, 2), np.float64), left_size=2)
+    assert left.element_spec == tf.TensorSpec((2,), tf.float64)

@@ -251,3 +251,10 @@ def test_audio_dataset_from_directory(tmp_path, capsys):
         tf.keras.utils.audio_dataset_from_directory(root, ragged=True, output_sequence_length=3)
     with pytest.raises(ImportError, match="tensorflow_io"):
         tf.keras.utils.audio_dataset_from_directory(root, sampling_rate=16000)
+
+
+def test_image_dataset_unknown_interpolation_raises_before_listing(image_dir, capsys):
+    with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
+                                                  "bogus. Supported values are: dict_keys"):
+        tf.keras.utils.image_dataset_from_directory(image_dir, interpolation="bogus")
+    assert "Found" not in capsys.readouterr().out

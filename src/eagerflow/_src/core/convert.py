@@ -68,6 +68,12 @@ def _describe(value):
     return repr(value) if isinstance(value, str) else str(value)
 
 
+def _first_leaf(value):
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    return value
+
+
 def _python_to_array(value, dtype):
     """Converts (nested) Python data with TF's inference and checks."""
     try:
@@ -111,6 +117,9 @@ def _python_to_array(value, dtype):
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if dtype is None:
         if kind == "f":
+            first = _first_leaf(value)
+            if isinstance(first, np.floating):  # (TF infers from a NumPy scalar first leaf)
+                return arr.astype(first.dtype)
             narrow = arr.astype(np.float32)
             if np.any(np.isinf(narrow) & np.isfinite(arr)):
                 raise ValueError("Can't convert Python sequence with a value out of range for a "

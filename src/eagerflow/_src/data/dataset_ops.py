@@ -896,6 +896,9 @@ def _map_chunks(fn, input_dataset, batch_size=None):
     run = chunked() if chunked is not None else None
     if run is None:
         return None
+    if not all(isinstance(s, TensorSpec) and s.shape.is_fully_defined()
+               for s in structure.flatten(fn.input_spec)):
+        return None  # (elements of differing shapes do not make a chunk)
     if batch_size is None:
         size = _element_bytes(structure.flatten(fn.input_spec)) + _element_bytes(
             structure.flatten(fn.output_spec))

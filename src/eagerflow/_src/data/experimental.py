@@ -223,7 +223,7 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
 
 @export("data.experimental.choose_from_datasets")
-def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
     """``Dataset.choose_from_datasets``."""
     return Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 

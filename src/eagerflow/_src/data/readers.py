@@ -411,8 +411,8 @@ def _csv_value(field, index, dtype, default, na_value):
             return np.array(number, dtype.as_numpy_dtype)
         return np.array(float(text), dtype.as_numpy_dtype)
     except ValueError:
-        raise _csv_error(f"Field {index} in record is not a valid {dtype.name}: "
-                         f"{text}") from None
+        kind = {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)  # (C's)
+        raise _csv_error(f"Field {index} in record is not a valid {kind}: {text}") from None
 
 
 @export("data.experimental.CsvDataset")

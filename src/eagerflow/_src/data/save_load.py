@@ -24,6 +24,7 @@ from eagerflow._src.data.dataset_spec import DatasetSpec
 from eagerflow._src.data.file_cache import _read_array, _write_array
 from eagerflow._src.data.structured_function import StructuredFunction
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 
 _SPEC, _METADATA, _SHARDS = "dataset_spec.json", "metadata.json", "shards"
 
@@ -32,6 +33,9 @@ def _encode(spec):
     if isinstance(spec, (TensorSpec, SparseTensorSpec)):
         shape = None if spec.shape.rank is None else spec.shape.as_list()
         return {"tensor" if isinstance(spec, TensorSpec) else "sparse": [shape, spec.dtype.name]}
+    if isinstance(spec, RaggedTensorSpec):
+        shape = None if spec.shape.rank is None else spec.shape.as_list()
+        return {"ragged": [shape, spec.dtype.name, spec.ragged_rank, spec.row_splits_dtype.name]}
     if isinstance(spec, dict):
         if not all(isinstance(k, str) for k in spec):
             raise TypeError("Dataset.save() supports dict elements with string keys only.")
@@ -51,6 +55,10 @@ def _decode(data):
     if "sparse" in data:  # (stored as its three components)
         shape, dtype = data["sparse"]
         return SparseTensorSpec(TensorShape(shape), _d.as_dtype(dtype))
+    if "ragged" in data:  # (stored as its flat values and row splits)
+        shape, dtype, ragged_rank, splits_dtype = data["ragged"]
+        return RaggedTensorSpec(TensorShape(shape), _d.as_dtype(dtype), ragged_rank,
+                                _d.as_dtype(splits_dtype))
     if "dict" in data:  # TF stores a dict's structure by sorted key, and loads it back so
         return {k: _decode(v) for k, v in sorted(data["dict"])}
     if "namedtuple" in data:
@@ -191,8 +199,9 @@ class _ShardDataset(Dataset):
 
     def _iterator(self):
         specs = structure.flatten(self._spec)
-        sparse = any(isinstance(s, SparseTensorSpec) for s in specs)
-        width = len(specs) + 2 * sum(isinstance(s, SparseTensorSpec) for s in specs)
+        sparse = any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in specs)
+        width = sum(3 if isinstance(s, SparseTensorSpec) else len(s._component_specs)
+                    if isinstance(s, RaggedTensorSpec) else 1 for s in specs)
         with self._opener(self._file, "rb") as f:
             while True:
                 first = _read_array(f, self._file)

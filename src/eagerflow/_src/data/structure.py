@@ -192,8 +192,25 @@ class Packer:
 
     def _values(self, flat):
         specs = flatten(self.spec)
-        return pack(self.spec, [wrap(v) if isinstance(s, TensorSpec) else v
-                                for s, v in zip(specs, flat)])
+        return pack(self.spec, [wrap(v) if isinstance(s, TensorSpec) else
+                                _uniform_rows(v, s.shape[1:s.ragged_rank + 1])
+                                if isinstance(s, RaggedTensorSpec) and s.shape.rank is not None
+                                else v for s, v in zip(specs, flat)])
+
+
+def _uniform_rows(value, dims):
+    """Ragged `value` whose ragged dimensions that `dims` (its spec's) gives a size have rows
+    of that length (as TF's values of a batched spec do)."""
+    if not isinstance(value, RaggedTensor) or not dims:
+        return value
+    inner = _uniform_rows(value.values, dims[1:])
+    if dims[0] is None or value._uniform_row_length is not None:
+        if inner is value.values:
+            return value
+        return RaggedTensor(inner, value.row_splits, internal=True,
+                            uniform_row_length=value._uniform_row_length)
+    length = wrap(np.asarray(dims[0], value.row_splits._data.dtype))
+    return RaggedTensor(inner, value.row_splits, internal=True, uniform_row_length=length)
 
 
 def _batched_leaf(s, batch_size):

@@ -188,17 +188,18 @@ class _PaddedBatchDataset(_UnaryDataset):
             for s, v in zip(specs, _flatten_like(spec, padding_values, "padding_values",
                                                  lambda v, s: v)):
                 if not isinstance(v, Tensor):
+                    # Converted on its own, as TF does: a Python int is int32, so it only
+                    # pads int32 components.
                     with context.init_scope():  # a value, even while a function traces
-                        v = convert_to_tensor(v, dtype=s.dtype if not isinstance(
-                            v, (float, np.floating)) or s.dtype.is_floating else None)
+                        v = convert_to_tensor(v)
                 t = v
+                if t.shape.rank != 0:
+                    raise ValueError(f"Invalid `padding_values`. `padding_values` values should "
+                                     f"be scalars, but got {t.shape}.")
                 if t.dtype != s.dtype:
                     raise TypeError(f"Invalid `padding_values`. `padding_values` values type "
                                     f"{t.dtype} does not match type {s.dtype} of the "
                                     f"corresponding input component.")
-                if t.shape.rank != 0:
-                    raise ValueError(f"Invalid `padding_values`. `padding_values` values should "
-                                     f"be scalars, but got {t.shape}.")
                 # (a symbolic value, while a function traces, only gives the spec)
                 pads.append(t._data if isinstance(t, EagerTensor) else None)
         self._shapes, self._pads = shapes, pads
@@ -254,9 +255,11 @@ def _flatten_like(spec, values, what, convert):
             values = tuple(values)
         try:
             flat = _flatten_up_to(spec, values)
-        except (TypeError, ValueError, KeyError):
-            raise ValueError(f"Invalid `{what}`: the structure of {values!r} does not match "
-                             f"the dataset's element structure {spec}.") from None
+        except (TypeError, ValueError, KeyError) as e:
+            # (TF's class: TypeError where a dict stands for a tuple or the reverse)
+            raise (TypeError if isinstance(e, TypeError) else ValueError)(
+                f"Invalid `{what}`: the structure of {values!r} does not match the "
+                f"dataset's element structure {spec}.") from None
     else:
         flat = [values]
     return [convert(v, s) for v, s in zip(flat, specs)]
@@ -265,6 +268,8 @@ def _flatten_like(spec, values, what, convert):
 def _flatten_up_to(spec, values):
     if not structure.is_nested(spec):
         return [values]
+    if isinstance(spec, dict) != isinstance(values, dict):
+        raise TypeError("sequence type")
     if isinstance(spec, dict):
         children = [(spec[k], values[k]) for k in sorted(spec)]
     else:

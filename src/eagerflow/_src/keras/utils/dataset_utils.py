@@ -354,6 +354,11 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if channels is None:
         raise ValueError(f'`color_mode` must be one of {{"rgb", "rgba", "grayscale"}}. '
                          f"Received: color_mode={color_mode}")
+    from eagerflow._src.keras.layers.preprocessing import _KNOWN_INTERPOLATIONS  # noqa: PLC0415
+    if interpolation.lower() not in _KNOWN_INTERPOLATIONS:  # (before the files are listed)
+        raise NotImplementedError(f"Value not recognized for `interpolation`: {interpolation}. "
+                                  f"Supported values are: "
+                                  f"{dict.fromkeys(_KNOWN_INTERPOLATIONS).keys()}")
 
     def load(path):
         image = image_codecs.decode_image(io_ops.read_file(path), channels=channels,
@@ -405,6 +410,8 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
             part = {key: [sample[key] for sample in part] for key in part[0]}
         elif kind is not np.ndarray:
             part = tuple(np.array(column) for column in zip(*part))
+        elif np.ndim(part[0]):  # (rows stacked keep the array's dtype; TF converts a
+            part = np.array(part)  # list of scalars as it converts Python lists)
         split = Dataset.from_tensor_slices(part)
         if kind is Dataset and getattr(dataset, "_batch_size", None) is not None:
             split = split.batch(dataset._batch_size)
