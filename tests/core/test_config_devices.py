@@ -78,3 +78,20 @@ def test_logical_device_configuration_and_switches():
     tf.debugging.set_log_device_placement(False)
     assert tf.config.experimental.tensor_float_32_execution_enabled() is True
     assert tf.config.experimental.get_device_policy() == "silent"
+
+
+def test_device_classes_are_public_and_compare_with_listed_devices():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    assert cpu == tf.config.PhysicalDevice(name="/physical_device:CPU:0", device_type="CPU")
+    assert repr(cpu) == "PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')"
+    logical = tf.config.list_logical_devices("CPU")[0]
+    assert isinstance(logical, tf.config.LogicalDevice)
+    assert repr(logical) == "LogicalDevice(name='/device:CPU:0', device_type='CPU')"
+
+
+def test_build_info_and_graph_def_versions():
+    info = tf.sysconfig.get_build_info()
+    assert info["is_cuda_build"] is False and info["is_rocm_build"] is False
+    assert info["is_cuda_build"] == tf.test.is_built_with_cuda()
+    assert tf.version.GRAPH_DEF_VERSION == 2474
+    assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0

@@ -16,8 +16,20 @@ _SPEC_RE = re.compile(
     r"^(?:/job:(?P<job>[^/]+))?(?:/replica:(?P<replica>\d+))?(?:/task:(?P<task>\d+))?"
     r"(?:/?(?:device:)?(?P<type>[A-Za-z_]+)(?::(?P<index>\d+|\*))?)?$")
 
-PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
-LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+
+
+@export("config.PhysicalDevice")
+class PhysicalDevice(collections.namedtuple("PhysicalDevice", ["name", "device_type"])):
+    """A physical device of this machine, as `tf.config.list_physical_devices` lists it."""
+
+    __slots__ = ()
+
+
+@export("config.LogicalDevice")
+class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_type"])):
+    """A logical device ops can be placed on, as `tf.config.list_logical_devices` lists it."""
+
+    __slots__ = ()
 
 
 @export("DeviceSpec")

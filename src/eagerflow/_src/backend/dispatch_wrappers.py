@@ -6567,6 +6567,7 @@ WRAPPERS = {
     'summary.trace_on': _w18f4c936fa,
     'summary.write': _w3649f01ce3,
     'switch_case': _w46e9d73bfd,
+    'sysconfig.get_build_info': _w1f06b08988,
     'tensor_scatter_nd_add': _w873d02f616,
     'tensor_scatter_nd_max': _w873d02f616,
     'tensor_scatter_nd_min': _w873d02f616,
