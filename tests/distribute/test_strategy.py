@@ -12,6 +12,8 @@ def test_default_strategy_and_contexts():
     assert not tf.distribute.has_strategy()
     assert not tf.distribute.in_cross_replica_context()
     assert type(tf.distribute.get_replica_context()).__name__ == "_DefaultReplicaContext"
+    # outside any strategy the replica id is a Python int, inside `run` a tensor
+    assert type(tf.distribute.get_replica_context().replica_id_in_sync_group) is int
     with s.scope():
         assert not tf.distribute.has_strategy()
 

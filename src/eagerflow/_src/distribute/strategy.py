@@ -389,7 +389,9 @@ class _DefaultDistributionStrategy(Strategy):
 
 
 class _DefaultReplicaContext(ReplicaContext):
-    pass
+    @property
+    def replica_id_in_sync_group(self):
+        return 0  # a Python int outside any strategy, as TF's default context answers
 
 
 _DEFAULT = _DefaultDistributionStrategy()
