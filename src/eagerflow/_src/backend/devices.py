@@ -71,7 +71,8 @@ class DeviceSpec:
         return "".join(parts)
 
     def __repr__(self):
-        return f"<DeviceSpec {self.to_string()!r}>"
+        return (f"<DeviceSpec(job={self.job}, replica={self.replica}, task={self.task}, "
+                f"device_type={self.device_type}, device_index={self.device_index})>")
 
     def __eq__(self, other):
         return isinstance(other, DeviceSpec) and self.to_string() == other.to_string()
