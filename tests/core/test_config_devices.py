@@ -95,3 +95,24 @@ def test_build_info_and_graph_def_versions():
     assert info["is_cuda_build"] == tf.test.is_built_with_cuda()
     assert tf.version.GRAPH_DEF_VERSION == 2474
     assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0
+
+
+def test_traced_tensors_carry_the_requested_device():
+    seen = []
+
+    @tf.function
+    def f(x):
+        with tf.device("/cpu:0"):
+            y = x * 2
+            with tf.device(None):
+                seen.append((x + 1).device)
+        with tf.device("/GPU:0"):
+            seen.append((y + 1).op.device)
+        with tf.device("/job:localhost"):
+            seen.append((y + 1).device)
+        seen.append((y + 1).device)
+        seen.insert(0, y.device)
+        return y
+
+    f(tf.constant(1.0))
+    assert seen == ["/device:CPU:0", "", "/device:GPU:0", "/job:localhost", ""]
