@@ -93,6 +93,7 @@ def test_build_info_and_graph_def_versions():
     info = tf.sysconfig.get_build_info()
     assert info["is_cuda_build"] is False and info["is_rocm_build"] is False
     assert info["is_cuda_build"] == tf.test.is_built_with_cuda()
+    assert tf.test.is_built_with_xla() is True  # jit_compile=True is accepted
     assert tf.version.GRAPH_DEF_VERSION == 2474
     assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0
 
