@@ -435,3 +435,17 @@ def test_jit_compile_is_a_model_property_as_in_tf_keras():
     model.compile("sgd", "mse", jit_compile="auto")
     assert model.jit_compile == "auto"
     model.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0)
+
+
+def test_run_eagerly_unset_follows_run_functions_eagerly():
+    m = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    m.compile("sgd", "mse")
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert m.run_eagerly is True
+        m.compile("sgd", "mse", run_eagerly=False)  # an explicit False wins
+        assert m.run_eagerly is False
+    finally:
+        tf.config.run_functions_eagerly(False)
+    m.compile("sgd", "mse")
+    assert m.run_eagerly is False
