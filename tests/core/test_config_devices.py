@@ -117,3 +117,12 @@ def test_traced_tensors_carry_the_requested_device():
 
     f(tf.constant(1.0))
     assert seen == ["/device:CPU:0", "", "/device:GPU:0", "/job:localhost", ""]
+
+
+def test_synchronous_execution_setting_reads_back():
+    assert tf.config.experimental.get_synchronous_execution() is True
+    tf.config.experimental.set_synchronous_execution(False)
+    try:
+        assert tf.config.experimental.get_synchronous_execution() is False
+    finally:
+        tf.config.experimental.set_synchronous_execution(True)

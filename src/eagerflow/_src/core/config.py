@@ -153,6 +153,12 @@ def set_synchronous_execution(enable):
     _device_settings["synchronous"] = bool(enable)
 
 
+@export("config.experimental.get_synchronous_execution")
+def get_synchronous_execution():
+    """Whether ops run synchronously (True unless `set_synchronous_execution(False)`)."""
+    return _device_settings["synchronous"]
+
+
 @export("config.threading.set_intra_op_parallelism_threads")
 def set_intra_op_parallelism_threads(num_threads):
     """Caps the threads of one op's kernel: NumPy's BLAS and oneDNN's OpenMP (0: every core)."""
