@@ -345,3 +345,19 @@ def test_distributed_dataset_argument_traces_once_per_spec():
 def test_distribute_dataset_needs_a_dataset():
     with pytest.raises(AttributeError, match="'list' object has no attribute '_variant_tensor'"):
         tf.distribute.MirroredStrategy().experimental_distribute_dataset([1, 2])
+
+
+def test_mirrored_run_called_eagerly_warns_five_times():
+    import subprocess
+    import sys
+    code = ("import eagerflow as tf\n"
+            "s = tf.distribute.MirroredStrategy()\n"
+            "f = tf.function(lambda: s.run(lambda: tf.constant(1.0)))\n"
+            "f()\n"  # traced: no warning
+            "tf.distribute.OneDeviceStrategy('/cpu:0').run(lambda: tf.constant(1.0))\n"
+            "for _ in range(7):\n"
+            "    s.run(lambda: tf.constant(1.0))\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert err.count("WARNING:tensorflow:Using MirroredStrategy eagerly has significant "
+                     "overhead currently.") == 5

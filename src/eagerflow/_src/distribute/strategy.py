@@ -19,11 +19,13 @@ reductions over the batch axis when one is given).
 import contextlib
 import enum
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable, variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
+from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
@@ -398,6 +400,9 @@ _DEFAULT = _DefaultDistributionStrategy()
 _DEFAULT_REPLICA = _DefaultReplicaContext(_DEFAULT)
 
 
+_eager_run_warnings = 0
+
+
 @export("distribute.MirroredStrategy")
 class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
@@ -406,6 +411,19 @@ class MirroredStrategy(Strategy):
         # TF makes a replica per device; eagerflow computes on the host: one replica
         first = tuple(devices)[0] if devices else None
         super().__init__(StrategyExtended(self, (canonical_device(first),)))
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        global _eager_run_warnings
+        if _eager_run_warnings < 5 and get_context().graph is None:
+            # TF's warning on the first five eager calls (it runs each replica's step in
+            # a thread there); a tf.function around `run` avoids it.
+            _eager_run_warnings += 1
+            _log.logger.warning(
+                f"Using {type(self).__name__} eagerly has significant overhead currently. We "
+                "will be working on improving this in the future, but for now please wrap "
+                "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
+                "to get the best performance.")
+        return super().run(fn, args, kwargs, options)
 
 
 @export("distribute.OneDeviceStrategy")
