@@ -126,3 +126,20 @@ def test_synchronous_execution_setting_reads_back():
         assert tf.config.experimental.get_synchronous_execution() is False
     finally:
         tf.config.experimental.set_synchronous_execution(True)
+
+
+def test_config_setters_check_arguments_as_tf():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_visible_devices(cpu)  # one device, not in a list
+    assert tf.config.get_visible_devices() == [cpu]
+    with pytest.raises(ValueError, match="device must be a tf.config.PhysicalDevice, but got: "
+                                         "CPU:0"):
+        tf.config.experimental.get_device_details("CPU:0")
+    with pytest.raises(ValueError, match="Invalid argument `device_policy`: 'bogus'. Please "
+                                         "refer to https://www.tensorflow.org/"):
+        tf.config.experimental.set_device_policy("bogus")
+    with pytest.raises(ValueError, match="Setting memory limit on CPU virtual devices is "
+                                         "currently not supported"):
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration(memory_limit=100)])
+    assert tf.config.get_logical_device_configuration(cpu) is None

@@ -180,6 +180,9 @@ def set_logical_device_configuration(device, logical_devices):
     list of `LogicalDeviceConfiguration`), as `list_logical_devices` then reports."""
     if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
         raise ValueError("Unrecognized device: %s" % repr(device))
+    if device.device_type == "CPU" and any(
+            c.memory_limit is not None for c in logical_devices or ()):
+        raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
     _logical_configurations[device.name] = list(logical_devices) if logical_devices else None
 
 
