@@ -1191,3 +1191,13 @@ def test_pad_takes_any_scalar_zero_as_zero_padding():
         assert out.dtype == tf.int32 and out.numpy().tolist() == [0, 1, 2, 0]
     assert tf.pad(tf.constant(["a"]), [[1, 0]], constant_values="").numpy().tolist() == [b"", b"a"]
     assert tf.pad(x, [[1, 0]], constant_values=7).numpy().tolist() == [7, 1, 2]
+
+
+def test_einsum_of_three_dim_bfloat16_operands():
+    # the contraction MultiHeadAttention's projections run under mixed_bfloat16
+    a = tf.reshape(tf.range(4.0), (1, 2, 2))
+    b = tf.reshape(tf.range(4.0), (2, 1, 2))
+    out = tf.einsum("abc,cde->abde", tf.cast(a, tf.bfloat16), tf.cast(b, tf.bfloat16))
+    assert out.dtype == tf.bfloat16
+    np.testing.assert_array_equal(out.numpy().astype(np.float32),
+                                  tf.einsum("abc,cde->abde", a, b).numpy())
