@@ -143,3 +143,8 @@ def test_config_setters_check_arguments_as_tf():
         tf.config.set_logical_device_configuration(
             cpu, [tf.config.LogicalDeviceConfiguration(memory_limit=100)])
     assert tf.config.get_logical_device_configuration(cpu) is None
+
+
+def test_mlir_bridge_switches_are_accepted():
+    assert tf.config.experimental.enable_mlir_bridge() is None
+    assert tf.config.experimental.disable_mlir_bridge() is None

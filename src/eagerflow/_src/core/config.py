@@ -158,6 +158,18 @@ def set_synchronous_execution(enable):
     _device_settings["synchronous"] = bool(enable)
 
 
+@export("config.experimental.enable_mlir_bridge")
+def enable_mlir_bridge():
+    """Accepted: TF's MLIR bridge compiles for TPUs and XLA, which do not exist here."""
+    _device_settings["mlir_bridge"] = True
+
+
+@export("config.experimental.disable_mlir_bridge")
+def disable_mlir_bridge():
+    """Accepted, as `enable_mlir_bridge`."""
+    _device_settings["mlir_bridge"] = False
+
+
 @export("config.experimental.get_synchronous_execution")
 def get_synchronous_execution():
     """Whether ops run synchronously (True unless `set_synchronous_execution(False)`)."""
