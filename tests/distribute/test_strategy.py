@@ -361,3 +361,17 @@ def test_mirrored_run_called_eagerly_warns_five_times():
                          check=True).stderr
     assert err.count("WARNING:tensorflow:Using MirroredStrategy eagerly has significant "
                      "overhead currently.") == 5
+
+
+def test_values_from_function_are_per_replica():
+    s = tf.distribute.MirroredStrategy()
+    v = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant([1.0, 2.0]) * (ctx.replica_id_in_sync_group + 1))
+    assert str(v) == "PerReplica:{\n  0: tf.Tensor([1. 2.], shape=(2,), dtype=float32)\n}"
+    local = s.experimental_local_results(v)
+    assert len(local) == 1 and local[0].numpy().tolist() == [1.0, 2.0]
+    out = s.run(lambda x, y: x * 2 + y, args=(v,), kwargs={"y": v})
+    assert out.numpy().tolist() == [3.0, 6.0]
+    assert float(s.reduce("MEAN", v, axis=0)) == 1.5
+    assert s.gather(v, axis=0).numpy().tolist() == [1.0, 2.0]
+    assert tf.function(lambda x: s.run(lambda t: t + 1, args=(x,)))(v).numpy().tolist() == [2, 3]

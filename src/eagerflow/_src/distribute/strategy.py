@@ -273,8 +273,9 @@ class Strategy:
         _require_cross_replica()
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
+        args, kwargs = _local_value((args, kwargs or {}))
         with _enter(self, ReplicaContext(self)):
-            return fn(*args, **(kwargs or {}))
+            return fn(*args, **kwargs)
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
@@ -293,7 +294,7 @@ class Strategy:
             if total.dtype.is_floating or total.dtype.is_complex:
                 count = cast_ops.cast(count, total.dtype)
             return math_ops.truediv(total, count)
-        return nest.map_structure(one, value)
+        return nest.map_structure(one, _local_value(value))
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, batches split over the replicas (one replica: unchanged)."""
@@ -311,20 +312,54 @@ class Strategy:
 
     def experimental_local_results(self, value):
         """The per-replica parts of `value` on this worker, as a tuple."""
+        if isinstance(value, PerReplica):
+            return value.values
         return (value,)
 
     def experimental_distribute_values_from_function(self, value_fn):
         from eagerflow._src.distribute.strategy import ValueContext  # noqa: PLC0415
-        return value_fn(ValueContext())
+        return PerReplica((value_fn(ValueContext()),))
 
     def gather(self, value, axis):
-        return convert_to_tensor(value)
+        return convert_to_tensor(_local_value(value))
 
     def __deepcopy__(self, memo):
         return self
 
 
 @export("distribute.experimental.ValueContext")
+class PerReplica:
+    """Values, one per replica, that `run` hands each replica its own of (here one).
+
+    >>> s = tf.distribute.MirroredStrategy()
+    >>> print(s.experimental_distribute_values_from_function(lambda ctx: tf.constant(1.0)))
+    PerReplica:{
+      0: tf.Tensor(1.0, shape=(), dtype=float32)
+    }
+    """
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
+
+    def __str__(self):
+        parts = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+    def __repr__(self):
+        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+
+def _local_value(structure):
+    """`structure` with each `PerReplica` replaced by this (the one) replica's value."""
+    return nest.map_structure(lambda v: v.values[0] if isinstance(v, PerReplica) else v,
+                              structure)
+
+
 class ValueContext:
     """What a value function of `experimental_distribute_values_from_function` is told."""
 
