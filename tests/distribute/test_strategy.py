@@ -375,3 +375,11 @@ def test_values_from_function_are_per_replica():
     assert float(s.reduce("MEAN", v, axis=0)) == 1.5
     assert s.gather(v, axis=0).numpy().tolist() == [1.0, 2.0]
     assert tf.function(lambda x: s.run(lambda t: t + 1, args=(x,)))(v).numpy().tolist() == [2, 3]
+
+
+def test_strategies_report_the_device_asked_for():
+    gpu = "/job:localhost/replica:0/task:0/device:GPU:0"
+    assert tf.distribute.OneDeviceStrategy("/gpu:0").extended.worker_devices == (gpu,)
+    assert tf.distribute.MirroredStrategy(["/gpu:0"]).extended.worker_devices == (gpu,)
+    s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)

@@ -21,7 +21,7 @@ import enum
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.devices import canonical_device
+from eagerflow._src.backend.devices import DeviceSpec, canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable, variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
@@ -438,6 +438,16 @@ _DEFAULT_REPLICA = _DefaultReplicaContext(_DEFAULT)
 _eager_run_warnings = 0
 
 
+def _requested_device(device):
+    """The full name of `device` as the strategy reports it: the one asked for, as in TF,
+    even a GPU this machine lacks (ops placed there run on the CPU, placement being soft)."""
+    if not device:
+        return canonical_device(device)
+    spec = DeviceSpec.from_string(device)
+    return (f"/job:localhost/replica:0/task:0/device:{spec.device_type or 'CPU'}:"
+            f"{spec.device_index or 0}")
+
+
 @export("distribute.MirroredStrategy")
 class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
@@ -445,7 +455,7 @@ class MirroredStrategy(Strategy):
     def __init__(self, devices=None, cross_device_ops=None):
         # TF makes a replica per device; eagerflow computes on the host: one replica
         first = tuple(devices)[0] if devices else None
-        super().__init__(StrategyExtended(self, (canonical_device(first),)))
+        super().__init__(StrategyExtended(self, (_requested_device(first),)))
 
     def run(self, fn, args=(), kwargs=None, options=None):
         global _eager_run_warnings
@@ -466,7 +476,7 @@ class OneDeviceStrategy(Strategy):
     """All computation on the one given device."""
 
     def __init__(self, device):
-        super().__init__(StrategyExtended(self, (canonical_device(device),)))
+        super().__init__(StrategyExtended(self, (_requested_device(device),)))
 
 
 @export("distribute.experimental.CentralStorageStrategy")
