@@ -327,7 +327,6 @@ class Strategy:
         return self
 
 
-@export("distribute.experimental.ValueContext")
 class PerReplica:
     """Values, one per replica, that `run` hands each replica its own of (here one).
 
@@ -360,6 +359,7 @@ def _local_value(structure):
                               structure)
 
 
+@export("distribute.experimental.ValueContext")
 class ValueContext:
     """What a value function of `experimental_distribute_values_from_function` is told."""
 
