@@ -2055,6 +2055,15 @@ def _w65bbe1e730(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w65e58e9fd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_input_list=None):
+        try:
+            return _export_fn(op_input_list)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_input_list': op_input_list})
+    return _export_wrapper
+
+
 def _w66639398e2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, perm=None, conjugate=None, name=None):
         try:
@@ -5358,6 +5367,15 @@ def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf3f9655689(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(session):
+        try:
+            return _export_fn(session)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'session': session})
+    return _export_wrapper
+
+
 def _wf473bfb92f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, stride, padding, data_format=None, dilations=None, name=None):
         try:
@@ -5621,6 +5639,8 @@ WRAPPERS = {
     'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.is_variable_initialized': _w30994c8fed,
+    'compat.v1.keras.backend.get_session': _w65e58e9fd9,
+    'compat.v1.keras.backend.set_session': _wf3f9655689,
     'compat.v1.layers.average_pooling1d': _w9795aed129,
     'compat.v1.layers.average_pooling2d': _w9795aed129,
     'compat.v1.layers.average_pooling3d': _w9795aed129,
