@@ -383,3 +383,12 @@ def test_strategies_report_the_device_asked_for():
     assert tf.distribute.MirroredStrategy(["/gpu:0"]).extended.worker_devices == (gpu,)
     s = tf.distribute.OneDeviceStrategy("/cpu:0")
     assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+
+def test_mirrored_strategy_logs_its_devices_at_info(caplog):
+    import logging
+    with caplog.at_level(logging.INFO, logger="tensorflow"):
+        tf.distribute.MirroredStrategy()
+        tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert caplog.messages == ["Using MirroredStrategy with devices "
+                               "('/job:localhost/replica:0/task:0/device:CPU:0',)"]

@@ -456,6 +456,7 @@ class MirroredStrategy(Strategy):
         # TF makes a replica per device; eagerflow computes on the host: one replica
         first = tuple(devices)[0] if devices else None
         super().__init__(StrategyExtended(self, (_requested_device(first),)))
+        _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
         global _eager_run_warnings
