@@ -148,3 +148,9 @@ def test_config_setters_check_arguments_as_tf():
 def test_mlir_bridge_switches_are_accepted():
     assert tf.config.experimental.enable_mlir_bridge() is None
     assert tf.config.experimental.disable_mlir_bridge() is None
+
+
+def test_device_types_match_exactly():
+    assert tf.config.list_physical_devices("cpu") == []
+    assert tf.config.list_logical_devices("cpu") == []
+    assert len(tf.config.list_physical_devices("CPU")) == 1

@@ -135,6 +135,8 @@ def device_string_of(array):
 @export("config.list_physical_devices", "config.experimental.list_physical_devices")
 def list_physical_devices(device_type=None):
     """Physical devices of `device_type`: ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
+    if device_type is not None and device_type != device_type.upper():
+        return []  # TF matches the type exactly: 'cpu' names no device
     return [PhysicalDevice("/physical_device:" + n.rsplit("device:", 1)[1],
                            n.rsplit(":", 2)[-2]) for n in list_devices(device_type)]
 
