@@ -36,3 +36,10 @@ def test_config_lists_devices():
     logical = tf.config.list_logical_devices()
     assert logical[0].name == "/device:CPU:0"
     assert tf.executing_eagerly()
+
+
+def test_device_spec_repr_lists_its_fields():
+    assert repr(DeviceSpec.from_string("/job:w/replica:1/task:2/GPU:*")) == (
+        "<DeviceSpec(job=w, replica=1, task=2, device_type=GPU, device_index=None)>")
+    assert str(DeviceSpec(device_type="cpu", device_index=0)) == (
+        "<DeviceSpec(job=None, replica=None, task=None, device_type=CPU, device_index=0)>")

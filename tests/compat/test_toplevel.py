@@ -175,3 +175,16 @@ def test_warnings_print_through_the_tensorflow_logger():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.stdout.splitlines() == ["0 []"]
     assert out.stderr.startswith("ROOT Early stopping conditioned on metric `val_x`")
+
+
+def test_v1_keras_backend_sessions():
+    config = tf.compat.v1.ConfigProto()
+    config.gpu_options.allow_growth = True
+    sess = tf.compat.v1.Session(config=config)
+    tf.compat.v1.keras.backend.set_session(sess)
+    assert tf.compat.v1.keras.backend.get_session() is sess
+    with tf.compat.v1.Session() as inner:  # a default session comes first
+        assert tf.compat.v1.keras.backend.get_session() is inner
+    # the rest of tf.compat.v1.keras is tf.keras
+    assert tf.compat.v1.keras.layers.Dense is tf.keras.layers.Dense
+    assert tf.compat.v1.keras.backend.floatx() == "float32"

@@ -78,3 +78,79 @@ def test_logical_device_configuration_and_switches():
     tf.debugging.set_log_device_placement(False)
     assert tf.config.experimental.tensor_float_32_execution_enabled() is True
     assert tf.config.experimental.get_device_policy() == "silent"
+
+
+def test_device_classes_are_public_and_compare_with_listed_devices():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    assert cpu == tf.config.PhysicalDevice(name="/physical_device:CPU:0", device_type="CPU")
+    assert repr(cpu) == "PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')"
+    logical = tf.config.list_logical_devices("CPU")[0]
+    assert isinstance(logical, tf.config.LogicalDevice)
+    assert repr(logical) == "LogicalDevice(name='/device:CPU:0', device_type='CPU')"
+
+
+def test_build_info_and_graph_def_versions():
+    info = tf.sysconfig.get_build_info()
+    assert info["is_cuda_build"] is False and info["is_rocm_build"] is False
+    assert info["is_cuda_build"] == tf.test.is_built_with_cuda()
+    assert tf.test.is_built_with_xla() is True  # jit_compile=True is accepted
+    assert tf.version.GRAPH_DEF_VERSION == 2474
+    assert tf.version.GRAPH_DEF_VERSION_MIN_CONSUMER == 0
+
+
+def test_traced_tensors_carry_the_requested_device():
+    seen = []
+
+    @tf.function
+    def f(x):
+        with tf.device("/cpu:0"):
+            y = x * 2
+            with tf.device(None):
+                seen.append((x + 1).device)
+        with tf.device("/GPU:0"):
+            seen.append((y + 1).op.device)
+        with tf.device("/job:localhost"):
+            seen.append((y + 1).device)
+        seen.append((y + 1).device)
+        seen.insert(0, y.device)
+        return y
+
+    f(tf.constant(1.0))
+    assert seen == ["/device:CPU:0", "", "/device:GPU:0", "/job:localhost", ""]
+
+
+def test_synchronous_execution_setting_reads_back():
+    assert tf.config.experimental.get_synchronous_execution() is True
+    tf.config.experimental.set_synchronous_execution(False)
+    try:
+        assert tf.config.experimental.get_synchronous_execution() is False
+    finally:
+        tf.config.experimental.set_synchronous_execution(True)
+
+
+def test_config_setters_check_arguments_as_tf():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_visible_devices(cpu)  # one device, not in a list
+    assert tf.config.get_visible_devices() == [cpu]
+    with pytest.raises(ValueError, match="device must be a tf.config.PhysicalDevice, but got: "
+                                         "CPU:0"):
+        tf.config.experimental.get_device_details("CPU:0")
+    with pytest.raises(ValueError, match="Invalid argument `device_policy`: 'bogus'. Please "
+                                         "refer to https://www.tensorflow.org/"):
+        tf.config.experimental.set_device_policy("bogus")
+    with pytest.raises(ValueError, match="Setting memory limit on CPU virtual devices is "
+                                         "currently not supported"):
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration(memory_limit=100)])
+    assert tf.config.get_logical_device_configuration(cpu) is None
+
+
+def test_mlir_bridge_switches_are_accepted():
+    assert tf.config.experimental.enable_mlir_bridge() is None
+    assert tf.config.experimental.disable_mlir_bridge() is None
+
+
+def test_device_types_match_exactly():
+    assert tf.config.list_physical_devices("cpu") == []
+    assert tf.config.list_logical_devices("cpu") == []
+    assert len(tf.config.list_physical_devices("CPU")) == 1

@@ -12,6 +12,8 @@ def test_default_strategy_and_contexts():
     assert not tf.distribute.has_strategy()
     assert not tf.distribute.in_cross_replica_context()
     assert type(tf.distribute.get_replica_context()).__name__ == "_DefaultReplicaContext"
+    # outside any strategy the replica id is a Python int, inside `run` a tensor
+    assert type(tf.distribute.get_replica_context().replica_id_in_sync_group) is int
     with s.scope():
         assert not tf.distribute.has_strategy()
 
@@ -343,3 +345,50 @@ def test_distributed_dataset_argument_traces_once_per_spec():
 def test_distribute_dataset_needs_a_dataset():
     with pytest.raises(AttributeError, match="'list' object has no attribute '_variant_tensor'"):
         tf.distribute.MirroredStrategy().experimental_distribute_dataset([1, 2])
+
+
+def test_mirrored_run_called_eagerly_warns_five_times():
+    import subprocess
+    import sys
+    code = ("import eagerflow as tf\n"
+            "s = tf.distribute.MirroredStrategy()\n"
+            "f = tf.function(lambda: s.run(lambda: tf.constant(1.0)))\n"
+            "f()\n"  # traced: no warning
+            "tf.distribute.OneDeviceStrategy('/cpu:0').run(lambda: tf.constant(1.0))\n"
+            "for _ in range(7):\n"
+            "    s.run(lambda: tf.constant(1.0))\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert err.count("WARNING:tensorflow:Using MirroredStrategy eagerly has significant "
+                     "overhead currently.") == 5
+
+
+def test_values_from_function_are_per_replica():
+    s = tf.distribute.MirroredStrategy()
+    v = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant([1.0, 2.0]) * (ctx.replica_id_in_sync_group + 1))
+    assert str(v) == "PerReplica:{\n  0: tf.Tensor([1. 2.], shape=(2,), dtype=float32)\n}"
+    local = s.experimental_local_results(v)
+    assert len(local) == 1 and local[0].numpy().tolist() == [1.0, 2.0]
+    out = s.run(lambda x, y: x * 2 + y, args=(v,), kwargs={"y": v})
+    assert out.numpy().tolist() == [3.0, 6.0]
+    assert float(s.reduce("MEAN", v, axis=0)) == 1.5
+    assert s.gather(v, axis=0).numpy().tolist() == [1.0, 2.0]
+    assert tf.function(lambda x: s.run(lambda t: t + 1, args=(x,)))(v).numpy().tolist() == [2, 3]
+
+
+def test_strategies_report_the_device_asked_for():
+    gpu = "/job:localhost/replica:0/task:0/device:GPU:0"
+    assert tf.distribute.OneDeviceStrategy("/gpu:0").extended.worker_devices == (gpu,)
+    assert tf.distribute.MirroredStrategy(["/gpu:0"]).extended.worker_devices == (gpu,)
+    s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+
+def test_mirrored_strategy_logs_its_devices_at_info(caplog):
+    import logging
+    with caplog.at_level(logging.INFO, logger="tensorflow"):
+        tf.distribute.MirroredStrategy()
+        tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert caplog.messages == ["Using MirroredStrategy with devices "
+                               "('/job:localhost/replica:0/task:0/device:CPU:0',)"]

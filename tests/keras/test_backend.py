@@ -12,6 +12,9 @@ def test_floatx_epsilon_and_image_format():
     assert K.image_data_format() == "channels_last"
     with pytest.raises(ValueError, match="Unknown `floatx` value: float8"):
         K.set_floatx("float8")
+    with pytest.raises(ValueError, match="Unknown `floatx` value: <dtype: 'float64'>"):
+        K.set_floatx(tf.float64)  # a DType is not a floatx name
+    assert K.floatx() == "float32"
     with pytest.raises(ValueError, match="data_format"):
         K.set_image_data_format("nhwc")
     K.set_floatx("float64")

@@ -1210,3 +1210,13 @@ def test_fill_shapes_refused_while_a_graph_is_built_are_tfs_trace_errors():
             "Value for attr 'index_type' of float is not in the list of allowed values: int32, "
             "int64\n\t; NodeDef: {{node Fill}}")):
         tf.fill([2.0], 1)
+
+
+def test_einsum_of_three_dim_bfloat16_operands():
+    # the contraction MultiHeadAttention's projections run under mixed_bfloat16
+    a = tf.reshape(tf.range(4.0), (1, 2, 2))
+    b = tf.reshape(tf.range(4.0), (2, 1, 2))
+    out = tf.einsum("abc,cde->abde", tf.cast(a, tf.bfloat16), tf.cast(b, tf.bfloat16))
+    assert out.dtype == tf.bfloat16
+    np.testing.assert_array_equal(out.numpy().astype(np.float32),
+                                  tf.einsum("abc,cde->abde", a, b).numpy())

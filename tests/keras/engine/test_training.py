@@ -494,3 +494,17 @@ def test_generator_methods_warn_and_run_fit_evaluate_predict():
         assert isinstance(model.evaluate_generator(_Halves([])), float)
     with pytest.warns(UserWarning, match="Please use `Model.predict`, which"):
         assert model.predict_generator(_Halves([], with_y=False), steps=1).shape == (4, 1)
+
+
+def test_run_eagerly_unset_follows_run_functions_eagerly():
+    m = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    m.compile("sgd", "mse")
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert m.run_eagerly is True
+        m.compile("sgd", "mse", run_eagerly=False)  # an explicit False wins
+        assert m.run_eagerly is False
+    finally:
+        tf.config.run_functions_eagerly(False)
+    m.compile("sgd", "mse")
+    assert m.run_eagerly is False

@@ -16,8 +16,20 @@ _SPEC_RE = re.compile(
     r"^(?:/job:(?P<job>[^/]+))?(?:/replica:(?P<replica>\d+))?(?:/task:(?P<task>\d+))?"
     r"(?:/?(?:device:)?(?P<type>[A-Za-z_]+)(?::(?P<index>\d+|\*))?)?$")
 
-PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
-LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+
+
+@export("config.PhysicalDevice")
+class PhysicalDevice(collections.namedtuple("PhysicalDevice", ["name", "device_type"])):
+    """A physical device of this machine, as `tf.config.list_physical_devices` lists it."""
+
+    __slots__ = ()
+
+
+@export("config.LogicalDevice")
+class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_type"])):
+    """A logical device ops can be placed on, as `tf.config.list_logical_devices` lists it."""
+
+    __slots__ = ()
 
 
 @export("DeviceSpec")
@@ -59,7 +71,8 @@ class DeviceSpec:
         return "".join(parts)
 
     def __repr__(self):
-        return f"<DeviceSpec {self.to_string()!r}>"
+        return (f"<DeviceSpec(job={self.job}, replica={self.replica}, task={self.task}, "
+                f"device_type={self.device_type}, device_index={self.device_index})>")
 
     def __eq__(self, other):
         return isinstance(other, DeviceSpec) and self.to_string() == other.to_string()
@@ -122,6 +135,8 @@ def device_string_of(array):
 @export("config.list_physical_devices", "config.experimental.list_physical_devices")
 def list_physical_devices(device_type=None):
     """Physical devices of `device_type`: ``[PhysicalDevice('/physical_device:CPU:0', 'CPU')]``."""
+    if device_type is not None and device_type != device_type.upper():
+        return []  # TF matches the type exactly: 'cpu' names no device
     return [PhysicalDevice("/physical_device:" + n.rsplit("device:", 1)[1],
                            n.rsplit(":", 2)[-2]) for n in list_devices(device_type)]
 
@@ -167,6 +182,9 @@ def set_logical_device_configuration(device, logical_devices):
     list of `LogicalDeviceConfiguration`), as `list_logical_devices` then reports."""
     if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
         raise ValueError("Unrecognized device: %s" % repr(device))
+    if device.device_type == "CPU" and any(
+            c.memory_limit is not None for c in logical_devices or ()):
+        raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
     _logical_configurations[device.name] = list(logical_devices) if logical_devices else None
 
 

@@ -2073,6 +2073,15 @@ def _w65bbe1e730(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w65e58e9fd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_input_list=None):
+        try:
+            return _export_fn(op_input_list)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_input_list': op_input_list})
+    return _export_wrapper
+
+
 def _w66639398e2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, perm=None, conjugate=None, name=None):
         try:
@@ -5385,6 +5394,15 @@ def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf3f9655689(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(session):
+        try:
+            return _export_fn(session)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'session': session})
+    return _export_wrapper
+
+
 def _wf473bfb92f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, stride, padding, data_format=None, dilations=None, name=None):
         try:
@@ -5648,6 +5666,8 @@ WRAPPERS = {
     'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,
     'compat.v1.io.tf_record_iterator': _w8977df7107,
     'compat.v1.is_variable_initialized': _w30994c8fed,
+    'compat.v1.keras.backend.get_session': _w65e58e9fd9,
+    'compat.v1.keras.backend.set_session': _wf3f9655689,
     'compat.v1.layers.average_pooling1d': _w9795aed129,
     'compat.v1.layers.average_pooling2d': _w9795aed129,
     'compat.v1.layers.average_pooling3d': _w9795aed129,
@@ -6598,6 +6618,7 @@ WRAPPERS = {
     'summary.trace_on': _w18f4c936fa,
     'summary.write': _w3649f01ce3,
     'switch_case': _w46e9d73bfd,
+    'sysconfig.get_build_info': _w1f06b08988,
     'tensor_scatter_nd_add': _w873d02f616,
     'tensor_scatter_nd_max': _w873d02f616,
     'tensor_scatter_nd_min': _w873d02f616,

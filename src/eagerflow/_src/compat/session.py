@@ -436,3 +436,23 @@ def _str(self):
 SymbolicTensor.consumers = _consumers
 Operation.node_def = property(_node_def)
 Operation.__str__ = _str
+
+
+_keras_session = []  # the session `set_session` gave Keras, if any
+
+
+@export("compat.v1.keras.backend.set_session")
+def set_session(session):
+    """Makes `session` the one TF 1 Keras code runs in (``get_session`` returns it)."""
+    _keras_session[:] = [session]
+
+
+@export("compat.v1.keras.backend.get_session")
+def get_session(op_input_list=()):
+    """The default session, else the one `set_session` gave, else a new one kept for later."""
+    session = get_default_session()
+    if session is not None:
+        return session
+    if not _keras_session:
+        _keras_session.append(Session())
+    return _keras_session[0]

@@ -25,6 +25,13 @@ def is_built_with_gpu_support():
     return False
 
 
+@export("test.is_built_with_xla")
+def is_built_with_xla():
+    """True, as TF's CPU builds answer: ``tf.function(jit_compile=True)`` is accepted (and
+    compiled as any function is), so programs that check before asking for it run."""
+    return True
+
+
 @export("test.is_built_with_rocm")
 def is_built_with_rocm():
     """False: eagerflow has no ROCm kernels."""

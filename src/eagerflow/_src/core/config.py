@@ -37,8 +37,8 @@ def get_visible_devices(device_type=None):
 @export("config.set_visible_devices", "config.experimental.set_visible_devices")
 def set_visible_devices(devices, device_type=None):
     """Restricts the devices of `device_type` that are visible (recorded)."""
-    if not isinstance(devices, (list, tuple)):
-        devices = [devices]
+    if isinstance(devices, backend.PhysicalDevice) or not isinstance(devices, (list, tuple)):
+        devices = [devices]  # one device (itself a tuple)
     known = list_physical_devices()
     for d in devices:
         if d not in known:
@@ -102,6 +102,8 @@ def get_memory_usage(device):
 def get_device_details(device):
     """Details of a physical device (``device_name``, ``compute_capability`` for a GPU);
     a CPU has none."""
+    if not isinstance(device, backend.PhysicalDevice):
+        raise ValueError(f"device must be a tf.config.PhysicalDevice, but got: {device}")
     if device not in list_physical_devices():
         raise ValueError(f"Unrecognized device: {device!r}")
     return {}
@@ -138,7 +140,10 @@ def tensor_float_32_execution_enabled():
 def set_device_policy(device_policy):
     """Remembered: tensors are copied between devices as needed ('silent')."""
     if device_policy not in (None, "warn", "explicit", "silent", "silent_for_int32"):
-        raise ValueError(f"Not a valid device policy: {device_policy!r}")
+        raise ValueError(
+            f"Invalid argument `device_policy`: {device_policy!r}. Please refer to "
+            "https://www.tensorflow.org/api_docs/python/tf/config/experimental/"
+            "set_device_policy for valid `device_policy` arguments.")
     _device_settings["device_policy"] = device_policy or "silent"
 
 
@@ -151,6 +156,24 @@ def get_device_policy():
 def set_synchronous_execution(enable):
     """Remembered: ops here always run synchronously."""
     _device_settings["synchronous"] = bool(enable)
+
+
+@export("config.experimental.enable_mlir_bridge")
+def enable_mlir_bridge():
+    """Accepted: TF's MLIR bridge compiles for TPUs and XLA, which do not exist here."""
+    _device_settings["mlir_bridge"] = True
+
+
+@export("config.experimental.disable_mlir_bridge")
+def disable_mlir_bridge():
+    """Accepted, as `enable_mlir_bridge`."""
+    _device_settings["mlir_bridge"] = False
+
+
+@export("config.experimental.get_synchronous_execution")
+def get_synchronous_execution():
+    """Whether ops run synchronously (True unless `set_synchronous_execution(False)`)."""
+    return _device_settings["synchronous"]
 
 
 @export("config.threading.set_intra_op_parallelism_threads")

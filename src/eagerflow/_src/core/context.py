@@ -109,7 +109,7 @@ def device(device_name):
     if device_name is not None and not isinstance(device_name, str):
         device_name = device_name.to_string()  # a DeviceSpec
     if not device_name:
-        return _swap()
+        return _swap(device_spec="")  # None clears the requested device, as in TF
     return _device_scope(device_name)
 
 

@@ -13,3 +13,23 @@ COMPILER_VERSION = ""  # nothing compiled: eagerflow is Python over NumPy
 export("version.VERSION", "__version__").export_constant(__name__, "VERSION")
 export("version.GIT_VERSION").export_constant(__name__, "GIT_VERSION")
 export("version.COMPILER_VERSION").export_constant(__name__, "COMPILER_VERSION")
+GRAPH_DEF_VERSION = 2474  # the GraphDef producer version TF 2.21 writes
+GRAPH_DEF_VERSION_MIN_CONSUMER = 0
+GRAPH_DEF_VERSION_MIN_PRODUCER = 0
+export("version.GRAPH_DEF_VERSION").export_constant(__name__, "GRAPH_DEF_VERSION")
+export("version.GRAPH_DEF_VERSION_MIN_CONSUMER").export_constant(
+    __name__, "GRAPH_DEF_VERSION_MIN_CONSUMER")
+export("version.GRAPH_DEF_VERSION_MIN_PRODUCER").export_constant(
+    __name__, "GRAPH_DEF_VERSION_MIN_PRODUCER")
+
+
+@export("sysconfig.get_build_info")
+def get_build_info():
+    """How this TensorFlow was built, as a CPU-only build reports it.
+
+    >>> tf.sysconfig.get_build_info()["is_cuda_build"]
+    False
+    """
+    import collections  # noqa: PLC0415
+    return collections.OrderedDict([("cpu_compiler", ""), ("is_cuda_build", False),
+                                    ("is_rocm_build", False), ("is_tensorrt_build", False)])

@@ -19,11 +19,13 @@ reductions over the batch axis when one is given).
 import contextlib
 import enum
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.devices import canonical_device
+from eagerflow._src.backend.devices import DeviceSpec, canonical_device
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable, variable_creator_scope
 from eagerflow._src.core import distribution_context, nest
+from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
@@ -271,8 +273,9 @@ class Strategy:
         _require_cross_replica()
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
+        args, kwargs = _local_value((args, kwargs or {}))
         with _enter(self, ReplicaContext(self)):
-            return fn(*args, **(kwargs or {}))
+            return fn(*args, **kwargs)
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
@@ -291,7 +294,7 @@ class Strategy:
             if total.dtype.is_floating or total.dtype.is_complex:
                 count = cast_ops.cast(count, total.dtype)
             return math_ops.truediv(total, count)
-        return nest.map_structure(one, value)
+        return nest.map_structure(one, _local_value(value))
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, batches split over the replicas (one replica: unchanged)."""
@@ -309,17 +312,51 @@ class Strategy:
 
     def experimental_local_results(self, value):
         """The per-replica parts of `value` on this worker, as a tuple."""
+        if isinstance(value, PerReplica):
+            return value.values
         return (value,)
 
     def experimental_distribute_values_from_function(self, value_fn):
         from eagerflow._src.distribute.strategy import ValueContext  # noqa: PLC0415
-        return value_fn(ValueContext())
+        return PerReplica((value_fn(ValueContext()),))
 
     def gather(self, value, axis):
-        return convert_to_tensor(value)
+        return convert_to_tensor(_local_value(value))
 
     def __deepcopy__(self, memo):
         return self
+
+
+class PerReplica:
+    """Values, one per replica, that `run` hands each replica its own of (here one).
+
+    >>> s = tf.distribute.MirroredStrategy()
+    >>> print(s.experimental_distribute_values_from_function(lambda ctx: tf.constant(1.0)))
+    PerReplica:{
+      0: tf.Tensor(1.0, shape=(), dtype=float32)
+    }
+    """
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
+
+    def __str__(self):
+        parts = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+    def __repr__(self):
+        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+
+def _local_value(structure):
+    """`structure` with each `PerReplica` replaced by this (the one) replica's value."""
+    return nest.map_structure(lambda v: v.values[0] if isinstance(v, PerReplica) else v,
+                              structure)
 
 
 @export("distribute.experimental.ValueContext")
@@ -389,11 +426,26 @@ class _DefaultDistributionStrategy(Strategy):
 
 
 class _DefaultReplicaContext(ReplicaContext):
-    pass
+    @property
+    def replica_id_in_sync_group(self):
+        return 0  # a Python int outside any strategy, as TF's default context answers
 
 
 _DEFAULT = _DefaultDistributionStrategy()
 _DEFAULT_REPLICA = _DefaultReplicaContext(_DEFAULT)
+
+
+_eager_run_warnings = 0
+
+
+def _requested_device(device):
+    """The full name of `device` as the strategy reports it: the one asked for, as in TF,
+    even a GPU this machine lacks (ops placed there run on the CPU, placement being soft)."""
+    if not device:
+        return canonical_device(device)
+    spec = DeviceSpec.from_string(device)
+    return (f"/job:localhost/replica:0/task:0/device:{spec.device_type or 'CPU'}:"
+            f"{spec.device_index or 0}")
 
 
 @export("distribute.MirroredStrategy")
@@ -403,7 +455,21 @@ class MirroredStrategy(Strategy):
     def __init__(self, devices=None, cross_device_ops=None):
         # TF makes a replica per device; eagerflow computes on the host: one replica
         first = tuple(devices)[0] if devices else None
-        super().__init__(StrategyExtended(self, (canonical_device(first),)))
+        super().__init__(StrategyExtended(self, (_requested_device(first),)))
+        _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        global _eager_run_warnings
+        if _eager_run_warnings < 5 and get_context().graph is None:
+            # TF's warning on the first five eager calls (it runs each replica's step in
+            # a thread there); a tf.function around `run` avoids it.
+            _eager_run_warnings += 1
+            _log.logger.warning(
+                f"Using {type(self).__name__} eagerly has significant overhead currently. We "
+                "will be working on improving this in the future, but for now please wrap "
+                "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
+                "to get the best performance.")
+        return super().run(fn, args, kwargs, options)
 
 
 @export("distribute.OneDeviceStrategy")
@@ -411,7 +477,7 @@ class OneDeviceStrategy(Strategy):
     """All computation on the one given device."""
 
     def __init__(self, device):
-        super().__init__(StrategyExtended(self, (canonical_device(device),)))
+        super().__init__(StrategyExtended(self, (_requested_device(device),)))
 
 
 @export("distribute.experimental.CentralStorageStrategy")

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
@@ -44,13 +45,14 @@ class Operation:
     """
 
     __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
-                 "value", "stateful")
+                 "value", "stateful", "device")
 
     def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
         self.graph, self.op_def, self.type, self.name = graph, op_def, type_name, name
         self.inputs, self.attrs, self.location, self.value = inputs, attrs, location, value
         self.stateful = op_def is not None and op_def.stateful
         self.outputs = ()
+        self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
 
     def get_attr(self, name):
         return self.attrs[name]
@@ -72,7 +74,7 @@ class SymbolicTensor(Tensor):
     op = property(lambda self: self._op)
     graph = property(lambda self: self._op.graph)
     value_index = property(lambda self: self._index)
-    device = ""
+    device = property(lambda self: self._op.device)
 
     @property
     def name(self):
@@ -253,6 +255,9 @@ class Graph:
     def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
         """Appends an operation named `name` (unique, scoped) with outputs of `specs`."""
         op = Operation(self, op_def, type_name, name, inputs, attrs, _user_location(), value)
+        spec = context.get().device_spec
+        if spec:
+            op.device = DeviceSpec.from_string(spec).to_string()
         op.outputs = tuple(self.tensor_type(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)

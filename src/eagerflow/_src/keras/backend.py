@@ -68,7 +68,7 @@ def set_floatx(value):
     ``'float64'``."""
     global _FLOATX
     accepted = ("float16", "bfloat16", "float32", "float64")
-    if value not in accepted:
+    if not isinstance(value, str) or value not in accepted:  # (a DType is refused, as in TF)
         raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(accepted)}")
     _FLOATX = str(value)
 

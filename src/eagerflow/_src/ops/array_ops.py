@@ -2487,6 +2487,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 # -- einsum and friends ----------------------------------------------------------------------
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # einsum labels
+_BFLOAT16_NP = np.dtype(_d.bfloat16.as_numpy_dtype)
 _EINSUM_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64) + COMPLEX
 
 
@@ -2536,7 +2537,8 @@ def _check_einsum_dims(equation, shapes, traced=None):
 def _einsum_kernel(xp, *arrays, equation):
     _check_einsum_dims(equation, [a.shape for a in arrays])
     dtype = arrays[0].dtype
-    if dtype.itemsize < 4 and dtype.kind == "f":  # half types: accumulate in float32
+    # half types (float16, and bfloat16, which NumPy's einsum refuses): accumulate in float32
+    if dtype.itemsize < 4 and (dtype.kind == "f" or dtype == _BFLOAT16_NP):
         arrays = [a.astype(xp.float32) for a in arrays]
     out = xp.einsum(equation, *arrays, optimize=len(arrays) > 1)
     return xp.asarray(out).astype(dtype, copy=False)

@@ -5,8 +5,9 @@ from eagerflow._src.backend.devices import LogicalDeviceConfiguration as Virtual
 from eagerflow._src.backend.devices import get_logical_device_configuration as get_virtual_device_configuration  # noqa: F401
 from eagerflow._src.backend.devices import set_logical_device_configuration as set_virtual_device_configuration  # noqa: F401
 from eagerflow._src.core.config import (  # noqa: F401
-    enable_op_determinism, enable_tensor_float_32_execution, enable_tf_cpu_float_emulation,
-    get_device_details, get_device_policy, get_memory_growth, get_memory_info, get_memory_usage,
-    get_visible_devices, reset_memory_stats, set_device_policy, set_memory_growth,
-    set_synchronous_execution, set_visible_devices, tensor_float_32_execution_enabled,
-    tf_cpu_float_emulation_enabled)
+    disable_mlir_bridge, enable_mlir_bridge, enable_op_determinism,
+    enable_tensor_float_32_execution, enable_tf_cpu_float_emulation, get_device_details,
+    get_device_policy, get_memory_growth, get_memory_info, get_memory_usage,
+    get_synchronous_execution, get_visible_devices, reset_memory_stats, set_device_policy,
+    set_memory_growth, set_synchronous_execution, set_visible_devices,
+    tensor_float_32_execution_enabled, tf_cpu_float_emulation_enabled)

@@ -21,7 +21,7 @@ import numpy as np
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import nest
+from eagerflow._src.core import config as _config, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -218,7 +218,9 @@ class Model(Layer):
 
     @property
     def run_eagerly(self):
-        return bool(self._run_eagerly) or self.dynamic
+        # unset (None), it follows tf.config.run_functions_eagerly, as in tf_keras
+        return bool(self._run_eagerly) or self.dynamic or (
+            self._run_eagerly is None and _config.functions_run_eagerly())
 
     @run_eagerly.setter
     def run_eagerly(self, value):
