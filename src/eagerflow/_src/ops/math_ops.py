@@ -1075,7 +1075,7 @@ def _sobol_rule(dim, num_results, skip, dtype):
 _SOBOL = register("SobolSample", _sobol_kernel, _sobol_rule, tied=(0, 1, 2),
                   dtypes=(_d.int32,), not_differentiable="a fixed sequence")
 tf_args[_SOBOL] = ("dim", "num_results", "skip")
-tf_nodes[_SOBOL] = NodeForm(types={})
+tf_nodes[_SOBOL] = NodeForm(types={}, outputs=("samples",))
 batching_rules.assign(PER_ELEMENT, _SOBOL)
 
 

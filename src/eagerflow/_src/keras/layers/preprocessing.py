@@ -20,11 +20,9 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine import data_adapter
 from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.keras.utils.dataset_utils import KNOWN_INTERPOLATIONS
 
 _INTERPOLATIONS = ("bilinear", "nearest")
-# Keras 2's names, of which only _INTERPOLATIONS are implemented
-_KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
-                         "gaussian", "mitchellcubic")
 
 
 @export("keras.layers.experimental.preprocessing.PreprocessingLayer")
@@ -340,10 +338,10 @@ class Resizing(Layer):
         self.interpolation = interpolation
         self.crop_to_aspect_ratio = crop_to_aspect_ratio
         method = interpolation.lower()
-        if method not in _KNOWN_INTERPOLATIONS:
+        if method not in KNOWN_INTERPOLATIONS:
             raise NotImplementedError(f"Value not recognized for `interpolation`: "
                                       f"{interpolation}. Supported values are: "
-                                      f"{dict.fromkeys(_KNOWN_INTERPOLATIONS).keys()}")
+                                      f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
         if method not in _INTERPOLATIONS:
             raise NotImplementedError(f"Resizing with interpolation={interpolation!r} is not "
                                       f"implemented; use one of {_INTERPOLATIONS}.")

@@ -22,6 +22,10 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _AUTOTUNE = -1
 
+# Keras 2's interpolation names (its image resizing layers implement bilinear and nearest)
+KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
+                        "gaussian", "mitchellcubic")
+
 
 def _check_positive_below(name, value, length):
     if value <= 0:
@@ -354,11 +358,10 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if channels is None:
         raise ValueError(f'`color_mode` must be one of {{"rgb", "rgba", "grayscale"}}. '
                          f"Received: color_mode={color_mode}")
-    from eagerflow._src.keras.layers.preprocessing import _KNOWN_INTERPOLATIONS  # noqa: PLC0415
-    if interpolation.lower() not in _KNOWN_INTERPOLATIONS:  # (before the files are listed)
+    if interpolation.lower() not in KNOWN_INTERPOLATIONS:  # (before the files are listed)
         raise NotImplementedError(f"Value not recognized for `interpolation`: {interpolation}. "
                                   f"Supported values are: "
-                                  f"{dict.fromkeys(_KNOWN_INTERPOLATIONS).keys()}")
+                                  f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
 
     def load(path):
         image = image_codecs.decode_image(io_ops.read_file(path), channels=channels,
