@@ -234,7 +234,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
     if text is None and getattr(graph, "building_function", True) is False:
         # (in a TF 1 graph, the op: for control dependencies to wait on)
         return graph.get_operations()[-1]
-    return None
+    return context.no_outputs()
 
 
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
