@@ -626,3 +626,28 @@ def disable_check_numerics():
     if entry is not None and entry[0] is ctx:
         context.remove_recorder(ctx, entry[1])
 
+
+
+_TENSOR_DEBUG_MODES = ("UNSPECIFIED", "NO_TENSOR", "CURT_HEALTH", "CONCISE_HEALTH", "FULL_HEALTH",
+                       "SHAPE", "FULL_NUMERICS", "FULL_TENSOR", "REDUCE_INF_NAN_THREE_SLOTS")
+
+
+@export("debugging.experimental.enable_dump_debug_info")
+def enable_dump_debug_info(dump_root, tensor_debug_mode="NO_TENSOR", circular_buffer_size=1000,
+                           op_regex=None, tensor_dtypes=None):
+    """Accepted for programs that turn on TF's debugger dumps, which are not written here
+    (eagerflow has no tfdbg event files): checks `tensor_debug_mode` as TF does, writes
+    nothing and returns None. `enable_check_numerics` finds infinities and NaNs.
+
+    >>> tf.debugging.experimental.enable_dump_debug_info("/tmp/dump") is None
+    True
+    """
+    del dump_root, circular_buffer_size, op_regex, tensor_dtypes
+    if tensor_debug_mode not in _TENSOR_DEBUG_MODES:
+        raise ValueError(f"Invalid value in tensor_debug_mode ('{tensor_debug_mode}'). Valid "
+                         f"options are: {list(_TENSOR_DEBUG_MODES)}")
+
+
+@export("debugging.experimental.disable_dump_debug_info")
+def disable_dump_debug_info():
+    """Ends `enable_dump_debug_info` (which writes nothing here)."""
