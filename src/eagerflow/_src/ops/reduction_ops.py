@@ -1328,6 +1328,8 @@ def _scan(accumulate, identity):
     identity, `reverse` runs from the end.
     """
     def kernel(xp, x, axis, exclusive, reverse):
+        if np.ndim(axis):
+            raise _invalid(f"ScanOp: axis must be a scalar, not {list(np.shape(axis))}")
         axis = int(axis)  # an attr, or a run-time input
         if not -x.ndim <= axis < x.ndim:
             raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
@@ -1387,6 +1389,8 @@ def _scanner(op, doc):
     def fn(x, axis=0, exclusive=False, reverse=False, name=None):
         attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
         dynamic = None if type(axis) is int else array_ops.run_time_tensor(axis)
+        if dynamic is None and type(axis) is not int and np.ndim(axis):
+            dynamic = as_tensor(axis)  # (the kernel refuses an axis of several values)
         if dynamic is not None:  # the axis becomes the op's input, as in TF
             check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
             return dispatch(op, (as_tensor(x), dynamic), attrs, name)
