@@ -363,6 +363,19 @@ def _gradients(fn, *args):
     return tape.gradient(out, tensors)
 
 
+def test_second_derivative_of_igamma_in_a_is_tfs_lookup_error():
+    # TF registers no gradient for IgammaGradA, igamma's partial in a
+    a, x = tf.Variable(2.0), tf.constant(1.5)
+    for fn in (tf.math.igamma, tf.math.igammac):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = fn(a, x)
+            da = inner.gradient(y, a)
+        np.testing.assert_allclose(abs(da.numpy()), 0.31348863, rtol=1e-6)
+        with pytest.raises(LookupError, match="^gradient registry has no entry for: IgammaGradA$"):
+            outer.gradient(da, a)
+
+
 def test_special_function_gradients():
     da, dx = _gradients(tf.math.igamma, [0.5, 2.0, 3.0], [1.0, 3.0, 0.5])
     assert dx.dtype == tf.float32 and dx.shape == (3,)

@@ -983,9 +983,14 @@ _IGAMMAC = _special_op("Igammac", _igamma_kernel(1), 2, kernels=_FLOAT_DOUBLE)
 tf_args[_IGAMMAC] = ("a", "x")
 _IGAMMA_GRAD_A = _special_op(
     "IgammaGradA", lambda xp, a, x, dtype: special(xp, "gammainc_grad_a")(a, x), 2,
-    kernels=_FLOAT_DOUBLE, dtypes=(_d.float32, _d.float64),
-    not_differentiable="TF defines no gradient for it")
+    kernels=_FLOAT_DOUBLE, dtypes=(_d.float32, _d.float64))
 tf_args[_IGAMMA_GRAD_A] = ("a", "x")
+
+
+@register_gradient("IgammaGradA")
+def _igamma_grad_a_grad(op, dy):
+    # TF registers no gradient for it: a second derivative in `a` is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
 igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma function P(a, x).
 
     >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
