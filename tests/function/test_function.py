@@ -387,7 +387,8 @@ def test_non_tensor_result_error_shows_the_python_function():
 
 @pytest.mark.parametrize("make", [
     lambda x: tf.debugging.assert_equal(x, x), lambda x: tf.no_op(), lambda x: tf.group(x),
-    lambda x: tf.print(x), lambda x: (x, tf.debugging.Assert(True, [x]))])
+    lambda x: tf.print(x), lambda x: (x, tf.debugging.Assert(True, [x])),
+    lambda x: tf.debugging.assert_rank(x, 0), lambda x: tf.debugging.assert_rank_in(x, [0])])
 def test_returning_an_op_without_outputs_from_a_function_is_a_type_error(make):
     # eagerly these give None; in a function TF's graph operation, which is no tensor
     assert make(tf.constant(1)) is None or make(tf.constant(1))[1] is None

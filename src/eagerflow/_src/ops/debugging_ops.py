@@ -267,6 +267,7 @@ def assert_rank(x, rank, message=None, name=None):
                                     [int(rank)], message)
     if x.shape.rank != int(rank):
         raise _rank_error(x, int(rank), message)
+    return context.no_outputs()  # (in a graph TF's no-op: checked as it was built)
 
 
 @export("debugging.assert_rank_at_least")
@@ -278,6 +279,7 @@ def assert_rank_at_least(x, rank, message=None, name=None):
                                     " at least", [int(rank)], message)
     if x.shape.rank < int(rank):
         raise _rank_error(x, f"at least {int(rank)}", message)
+    return context.no_outputs()
 
 
 @export("debugging.assert_rank_in")
@@ -291,6 +293,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
             list(ranks), message)
     if x.shape.rank not in ranks:
         raise _rank_error(x, f"in {ranks}", message)
+    return context.no_outputs()
 
 
 @export("debugging.assert_scalar")
