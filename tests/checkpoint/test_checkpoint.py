@@ -494,3 +494,22 @@ def test_a_weight_held_by_an_attribute_of_its_name_is_one_edge(tmp_path):
     edges = {ref.local_name: [c.local_name for c in graph.nodes[ref.node_id].children]
              for ref in graph.nodes[0].children}
     assert edges == {"d": ["kernel", "bias"], "l": ["kernel", "w"]}
+
+
+def test_a_list_or_dict_changed_outside_its_wrapper_is_not_saved(tmp_path):
+    m = tf.Module()
+    listed, table = [tf.Variable(1.0)], {"a": tf.Variable(1.0)}
+    m.vs, m.d = listed, table
+    m.vs.append(tf.Variable(2.0))  # through the wrapper: saved
+    tf.train.Checkpoint(m=m).save(str(tmp_path / "ok"))
+    listed.append(tf.Variable(3.0))  # the caller's own change: a restore could not rebuild it
+    with pytest.raises(ValueError, match=r"^Unable to save the object ListWrapper\(\[<tf.Variable "
+                                         r".*The wrapped list was modified outside the wrapper "
+                                         r"\(its final value was \[<tf.Variable"):
+        tf.train.Checkpoint(m=m).save(str(tmp_path / "list"))
+    del m.vs
+    table["b"] = tf.Variable(2.0)
+    with pytest.raises(ValueError, match=r"^Unable to save the object \{'a': .*\(a dictionary "
+                                         r"wrapper constructed automatically on attribute "
+                                         r"assignment\). The wrapped dictionary was modified"):
+        tf.train.Checkpoint(m=m).save(str(tmp_path / "dict"))

@@ -75,6 +75,11 @@ def test_device_queries():
     assert tf.test.is_built_with_gpu_support() is False
     assert tf.test.is_gpu_available() is False
     assert tf.test.gpu_device_name() == ""
+    # NumPy kernels run on each CPU target TF knows; another name fails TF's assertion
+    assert tf.test.is_cpu_target_available("x86") is tf.test.is_cpu_target_available("aarch64")
+    assert tf.test.is_cpu_target_available("x86") is True
+    with pytest.raises(AssertionError, match="Unknown CPU target: foo"):
+        tf.test.is_cpu_target_available("foo")
 
 
 class _Case(tf.test.TestCase):

@@ -55,6 +55,12 @@ def test_constant_dtype_inference(value, dtype):
     (1, {"dtype": "bool"}, TypeError, "Cannot convert 1 to EagerTensor of dtype bool"),
     ("a", {"dtype": "float32"}, TypeError, "dtype float"),
     ([True, 1], {}, ValueError, "mixed types"),
+    # the first element sets the type: a bool (Python's or NumPy's) takes no numbers,
+    # an integer no bools
+    ([np.bool_(True), 2], {}, ValueError, "mixed types"),
+    ([True, 2.5], {}, ValueError, "mixed types"),
+    ([2, np.bool_(True)], {}, ValueError, "mixed types"),
+    ([[np.bool_(True)], [2]], {"dtype": "int32"}, ValueError, "mixed types"),
     ([1, "a"], {}, ValueError, "mixed types"),
     ([[1.0], ["a"]], {}, ValueError, "mixed types"),
     (["a", [b"b"]], {}, ValueError, "non-rectangular"),
@@ -331,3 +337,9 @@ def test_lists_led_by_numpy_float_scalars_keep_their_dtype():
     assert tf.constant([np.int64(3), np.float64(1)]).dtype == tf.float32
     ds = tf.data.Dataset.from_tensor_slices([np.float64(0.5), np.float64(1.5)])
     assert ds.element_spec == tf.TensorSpec([], tf.float64)
+
+
+def test_bools_after_a_float_or_into_a_float_dtype_convert():
+    assert tf.constant([1.0, True]).numpy().tolist() == [1.0, 1.0]
+    assert tf.constant([np.bool_(True), 2], tf.float32).numpy().tolist() == [1.0, 2.0]
+    assert tf.constant([np.int32(1), 2.5]).dtype == tf.float32

@@ -63,3 +63,12 @@ def test_a_function_returning_what_is_no_element_is_tfs_type_error():
         tf.data.Dataset.range(3).map(lambda x: thing)
     assert [tuple(map(int, e)) for e in tf.data.Dataset.range(2).map(
         lambda x: [1, 2]).as_numpy_iterator()] == [(1, 2), (1, 2)]  # (a list: a tuple)
+
+
+@pytest.mark.parametrize("result", [None, (), {}])
+@pytest.mark.parametrize("parallel, op", [(None, "MapDataset"), (2, "ParallelMapDatasetV2")])
+def test_a_map_function_returning_no_tensors_is_refused_by_tfs_op(result, parallel, op):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=rf"^Length for attr 'output_(types|shapes)' of 0 must be at least "
+                             rf"minimum 1\n\t; NodeDef: {{{{node {op}}}}}; Op<name={op}; "):
+        tf.data.Dataset.range(3).map(lambda x: result, num_parallel_calls=parallel)

@@ -385,6 +385,29 @@ def test_non_tensor_result_error_shows_the_python_function():
             call()
 
 
+@pytest.mark.parametrize("make", [
+    lambda x: tf.debugging.assert_equal(x, x), lambda x: tf.no_op(), lambda x: tf.group(x),
+    lambda x: tf.print(x), lambda x: (x, tf.debugging.Assert(True, [x])),
+    lambda x: tf.debugging.assert_rank(x, 0), lambda x: tf.debugging.assert_rank_in(x, [0])])
+def test_returning_an_op_without_outputs_from_a_function_is_a_type_error(make):
+    # eagerly these give None; in a function TF's graph operation, which is no tensor
+    assert make(tf.constant(1)) is None or make(tf.constant(1))[1] is None
+    with pytest.raises(TypeError, match="found return value of type Operation, which is not a "
+                                         "Tensor or ExtensionType"):
+        tf.function(make)(tf.constant(1))
+
+
+def test_a_branch_returning_an_op_without_outputs_gives_none():
+    branched = []
+
+    @tf.function
+    def f(x):
+        branched.append(tf.cond(x > 0, lambda: tf.debugging.assert_equal(x, x), tf.no_op))
+        with tf.control_dependencies([tf.debugging.assert_positive(x), tf.no_op()]):
+            return x + 1
+    assert f(tf.constant(1)).numpy() == 2 and branched == [None]
+
+
 # --- concrete functions -----------------------------------------------------------------------
 
 

@@ -106,7 +106,7 @@ def test_sign_check_messages_and_graphs():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"assertion failed: \[\] \[Condition x <= 0 did not hold "
                              r"element-wise:x \(x:0\) = \] \[1\]"):
-        tf.function(tf.debugging.assert_non_positive)(tf.constant([1]))
+        tf.function(lambda x: [tf.debugging.assert_non_positive(x)] and None)(tf.constant([1]))
     # in a function an assertion is an op that checks when the graph runs
     checked = tf.function(lambda x: (tf.debugging.assert_non_negative(x, message="m"),
                                      tf.debugging.assert_less(x, 3), x * 2)[-1])
@@ -196,3 +196,12 @@ def test_rank_assertions_name_the_graph_tensor_and_check_unknown_ranks_when_run(
             f(tf.constant([1]))
     with pytest.raises(ValueError, match=r"^Tensor  must have rank 2\.  Received rank 1"):
         tf.debugging.assert_rank(tf.constant([1]), 2)
+
+
+def test_dump_debug_info_is_accepted_and_checks_its_mode(tmp_path):
+    assert tf.debugging.experimental.enable_dump_debug_info(
+        str(tmp_path / "dump"), tensor_debug_mode="FULL_HEALTH", circular_buffer_size=-1) is None
+    assert tf.debugging.experimental.disable_dump_debug_info() is None
+    assert not (tmp_path / "dump").exists()  # (no tfdbg event files are written)
+    with pytest.raises(ValueError, match=r"Invalid value in tensor_debug_mode \('BAD'\)"):
+        tf.debugging.experimental.enable_dump_debug_info(str(tmp_path), tensor_debug_mode="BAD")

@@ -363,6 +363,19 @@ def _gradients(fn, *args):
     return tape.gradient(out, tensors)
 
 
+def test_second_derivative_of_igamma_in_a_is_tfs_lookup_error():
+    # TF registers no gradient for IgammaGradA, igamma's partial in a
+    a, x = tf.Variable(2.0), tf.constant(1.5)
+    for fn in (tf.math.igamma, tf.math.igammac):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = fn(a, x)
+            da = inner.gradient(y, a)
+        np.testing.assert_allclose(abs(da.numpy()), 0.31348863, rtol=1e-6)
+        with pytest.raises(LookupError, match="^gradient registry has no entry for: IgammaGradA$"):
+            outer.gradient(da, a)
+
+
 def test_special_function_gradients():
     da, dx = _gradients(tf.math.igamma, [0.5, 2.0, 3.0], [1.0, 3.0, 0.5])
     assert dx.dtype == tf.float32 and dx.shape == (3,)
@@ -851,3 +864,33 @@ def test_binary_op_errors_with_python_lists_end_without_the_name():
         tf.math.floordiv(tf.constant([1]), 0)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:AddV2\] name: $"):
         tf.add([1, 2], [1, 2, 3])  # (TF's add converts its operands first)
+
+
+@pytest.mark.parametrize("fn, x, listed", [
+    (tf.math.softplus, [1], "half, bfloat16, float, double"),
+    (tf.nn.softmax, [1], "half, bfloat16, float, double"),
+    (tf.math.log, [1], "bfloat16, half, float, double, complex64, complex128"),
+    (tf.cumsum, [True], "float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
+                        "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, "
+                        "uint32, uint64"),
+    (tf.reduce_sum, [True], "float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
+                            "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, "
+                            "uint32, uint64"),
+    (tf.reduce_max, [True], "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+                            "half, uint32, uint64, qint8, quint8, qint32, qint16, quint16"),
+    (tf.nn.relu, [True], "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+                         "half, uint32, uint64, qint8"),
+    (lambda x: tf.add(x, x), [True], "bfloat16, half, float, double, uint8, uint16, uint32, "
+                                     "uint64, int8, int16, int32, int64, complex64, complex128"),
+    (lambda x: tf.maximum(x, x), [True], "bfloat16, half, float, double, int8, uint8, int16, "
+                                         "uint16, int32, uint32, int64, uint64"),
+])
+def test_dtype_errors_list_the_allowed_dtypes_in_tfs_order(fn, x, listed):
+    x = tf.constant(x)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        fn(x)
+    assert info.value.message.split("\n")[0] == (
+        f"Value for attr 'T' of {'int32' if x.dtype == tf.int32 else 'bool'} is not in the "
+        f"list of allowed values: {listed}")
+    # the quantized dtypes are listed but the numbers still compute
+    assert tf.reduce_max(tf.constant([1, 3])).numpy() == 3

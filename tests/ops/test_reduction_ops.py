@@ -842,3 +842,15 @@ def test_reduce_logsumexp_of_integers_fails_where_tfs_does():
     with pytest.raises(InvalidArgumentError,
                        match=r"(?s)attr .T. of int32 .*\{\{node IsFinite\}\}"):
         tf.math.reduce_logsumexp(tf.constant([1, 2]))
+
+
+@pytest.mark.parametrize("scan, op", [(tf.cumsum, "Cumsum"), (tf.math.cumprod, "Cumprod"),
+                                      (tf.math.cumulative_logsumexp, "CumulativeLogsumexp")])
+def test_a_scan_axis_of_several_values_is_refused_by_the_kernel(scan, op):
+    # TF's kernel refuses it (a list, or a tensor), eagerly and when a function runs
+    for axis in ([0], tf.constant([0]), np.array([0, 0])):
+        with pytest.raises(InvalidArgumentError, match=rf"ScanOp: axis must be a scalar, not "
+                                                       rf"\[{np.size(axis)}\] \[Op:{op}\]"):
+            scan([1.0, 2.0], axis=axis)
+    with pytest.raises(InvalidArgumentError, match=r"ScanOp: axis must be a scalar, not \[1\]"):
+        tf.function(lambda x: scan(x, axis=[0]))(tf.constant([1.0, 2.0]))

@@ -266,3 +266,22 @@ def test_real_transforms_with_an_fft_length_known_only_at_run_time():
         for g, w in zip(got, want):
             assert g.shape == w.shape
             np.testing.assert_allclose(g.numpy(), w.numpy(), atol=1e-4)
+
+
+def test_window_lengths_convert_to_int32_as_tfs_do():
+    length = tf.constant(6, tf.int64)
+    # hann and hamming name the argument as they convert it; the others do not
+    for window in (tf.signal.hann_window, tf.signal.hamming_window):
+        with pytest.raises(ValueError, match=r"^window_length: Tensor conversion requested dtype "
+                                             r"int32 for Tensor with dtype int64"):
+            window(length)
+    for window in (tf.signal.kaiser_window, tf.signal.vorbis_window,
+                   tf.signal.kaiser_bessel_derived_window):
+        with pytest.raises(ValueError, match=r"^Tensor conversion requested dtype int32 for "
+                                             r"Tensor with dtype int64"):
+            window(length)
+        with pytest.raises(TypeError, match=r"^Cannot convert 6.0 to EagerTensor of dtype int32"):
+            window(6.0)
+        with pytest.raises(ValueError, match=r"^Shape \(1,\) must have rank 0"):
+            window(tf.constant([4]))
+        assert window(np.int64(4)).shape == (4,)

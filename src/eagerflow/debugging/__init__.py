@@ -8,3 +8,4 @@ from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     assert_type, check_numerics, disable_check_numerics, disable_traceback_filtering,
     enable_check_numerics, enable_traceback_filtering, get_log_device_placement, is_numeric_tensor,
     is_traceback_filtering_enabled, set_log_device_placement)
+from eagerflow.debugging import experimental  # noqa: F401

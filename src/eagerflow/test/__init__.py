@@ -3,4 +3,4 @@
 from eagerflow._src.autodiff.gradient_checker import compute_gradient  # noqa: F401
 from eagerflow._src.compat.test_util import (  # noqa: F401
     TestCase, gpu_device_name, is_built_with_cuda, is_built_with_gpu_support, is_built_with_rocm,
-    is_built_with_xla, is_gpu_available, main)
+    is_built_with_xla, is_cpu_target_available, is_gpu_available, main)

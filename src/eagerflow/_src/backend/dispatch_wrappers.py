@@ -4512,6 +4512,15 @@ def _wcea4fd069f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcf0af6c29e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dump_root, tensor_debug_mode=None, circular_buffer_size=None, op_regex=None, tensor_dtypes=None):
+        try:
+            return _export_fn(dump_root, tensor_debug_mode, circular_buffer_size, op_regex, tensor_dtypes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dump_root': dump_root, 'tensor_debug_mode': tensor_debug_mode, 'circular_buffer_size': circular_buffer_size, 'op_regex': op_regex, 'tensor_dtypes': tensor_dtypes})
+    return _export_wrapper
+
+
 def _wcf21fcbda7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, axes=None):
         try:
@@ -5920,6 +5929,8 @@ WRAPPERS = {
     'debugging.disable_traceback_filtering': _w1f06b08988,
     'debugging.enable_check_numerics': _wb42bf7e8be,
     'debugging.enable_traceback_filtering': _w1f06b08988,
+    'debugging.experimental.disable_dump_debug_info': _w1f06b08988,
+    'debugging.experimental.enable_dump_debug_info': _wcf0af6c29e,
     'debugging.get_log_device_placement': _w1f06b08988,
     'debugging.is_numeric_tensor': _w1534e0c76e,
     'debugging.is_traceback_filtering_enabled': _w1f06b08988,

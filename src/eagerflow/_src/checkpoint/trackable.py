@@ -39,7 +39,7 @@ from eagerflow._src import backend
 from eagerflow._src.core import context, convert, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
-from eagerflow._src.core.module import WRAPPER_TYPES, Module
+from eagerflow._src.core.module import WRAPPER_TYPES, Module, unsaveable
 from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.variables import Variable
 
@@ -204,6 +204,9 @@ class Graph:
         tensors, dtypes = {}, {}
         has_values = [False] * len(self.objects)
         for i, obj in enumerate(self.objects):
+            refused = unsaveable(obj)
+            if refused is not None:
+                raise refused
             node = proto.nodes.add()
             for j, name in self.edges[i]:
                 node.children.add(node_id=j, local_name=name)

@@ -475,7 +475,7 @@ def no_op(name=None):
     """An operation that does nothing but run after its control dependencies."""
     graph = v1_graph()
     if graph is None:
-        return None
+        return context.no_outputs()
     return graph._add(None, "NoOp", graph.unique_name(name or "NoOp"), (), {}, [])
 
 
@@ -485,7 +485,7 @@ def group(*inputs, name=None):
     from eagerflow._src.core import nest  # noqa: PLC0415
     graph = v1_graph()
     if graph is None:
-        return None
+        return context.no_outputs()
     deps = [i for i in nest.flatten(list(inputs)) if i is not None]
     with graph.control_dependencies(deps):
         return no_op(name or "group_deps")

@@ -38,6 +38,16 @@ def is_built_with_rocm():
     return False
 
 
+@export("test.is_cpu_target_available")
+def is_cpu_target_available(target):
+    """Whether kernels run on CPU `target` (``'x86'``, ``'aarch64'``, ``'arm'``, ``'ppc'`` or
+    ``'powerpc'``, ``'s390x'``): True for each, as NumPy kernels run on all of them, as TF's
+    builds answer; an AssertionError for another name, as TF's."""
+    if target.startswith(("arm", "aarch64", "ppc", "powerpc", "x86", "s390x")):
+        return True
+    raise AssertionError("Unknown CPU target: " + target)
+
+
 @export("test.is_gpu_available")
 def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
     """False: no GPU device (deprecated in TF: use ``tf.config.list_physical_devices('GPU')``)."""

@@ -49,6 +49,22 @@ def get():
     return ctx
 
 
+class Operation:
+    """What an op without outputs (an assertion, ``tf.print``, ``tf.no_op``) gives while a
+    `function` (or a branch or loop body) is built: TF's graph operation, which control
+    dependencies may name but a function cannot return."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<tf.Operation>"
+
+
+def no_outputs():
+    """The result of an op without outputs: None eagerly, an `Operation` in a graph."""
+    return None if get().graph is None else Operation()
+
+
 @export("executing_eagerly")
 def executing_eagerly():
     """True unless a graph is being built (inside a traced `function` or v1 graph).

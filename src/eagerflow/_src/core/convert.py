@@ -113,7 +113,8 @@ def _python_to_array(value, dtype):
             raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
                             f"{_kname(dtype)}")
         return _to_bytes_array(value)
-    if kind in "iu" and isinstance(value, (list, tuple)) and _mixes_bools(arr, value):
+    if kind in "iuf" and isinstance(value, (list, tuple)) and _mixes_bools(arr, value) and (
+            dtype is None or not dtype.is_floating):  # (a float dtype takes bools too)
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if dtype is None:
         if kind == "f":
@@ -172,8 +173,16 @@ def _wide_ints(arr, value, dtype):
 
 
 def _mixes_bools(arr, value):
+    """Whether TF refuses the sequence for mixing bools with numbers: its first element
+    sets the type, and a bool takes no numbers, an integer no bools (a float takes both)."""
     flat = list(_flatten(value))
-    return any(type(v) is bool for v in flat) and not all(type(v) is bool for v in flat)
+    if _is_bool(flat[0]):
+        return not all(_is_bool(v) for v in flat)
+    return isinstance(flat[0], (int, np.integer)) and any(_is_bool(v) for v in flat)
+
+
+def _is_bool(v):
+    return type(v) in (bool, np.bool_) or getattr(v, "dtype", None) == np.bool_
 
 
 def _flatten(value):

@@ -246,6 +246,7 @@ class _SharedListWrapper(ListWrapper):
         if len(source) != len(seen) or any(a is not b for a, b in zip(source, seen)):
             list.__setitem__(self, slice(None), list(map(wrap, source)))
             self._seen = list(source)
+            self._modified_outside = True  # (a checkpoint refuses it, see `unsaveable`)
             if TRACKING_HOOKS:
                 tracked(self)
         # (held by the attribute, this local and getrefcount's argument: by no one else)
@@ -355,6 +356,7 @@ class _SharedDictWrapper(DictWrapper):
             dict.clear(self)
             dict.update(self, ((k, wrap(v)) for k, v in source.items()))
             self._seen = list(source.items())
+            self._modified_outside = True
             if TRACKING_HOOKS:
                 tracked(self)
         if sys.getrefcount(source) <= 3:  # (as a list's: no one else holds it)
@@ -389,6 +391,28 @@ for _name in ("__setitem__", "__delitem__", "pop", "popitem", "clear", "update",
     _shared_method(_SharedDictWrapper, DictWrapper, _name, True)
 _SharedDictWrapper.__hash__ = None
 _SharedDictWrapper.__name__ = _SharedDictWrapper.__qualname__ = "_DictWrapper"
+
+
+def unsaveable(obj):
+    """TF's ValueError for a list or dict wrapper whose wrapped container was changed
+    other than through the wrapper (a restore could not rebuild it), else None."""
+    if isinstance(obj, (ListWrapper, DictWrapper)):
+        len(obj)  # (reads the shared container again)
+    if not getattr(obj, "_modified_outside", False):
+        return None
+    if isinstance(obj, ListWrapper):
+        what, how = "a list wrapper constructed to track trackable TensorFlow objects", "list"
+        final, hint = list.__repr__(obj), "wrap it in a NoDependency object"
+        shown = repr(obj)
+    else:
+        what = "a dictionary wrapper constructed automatically on attribute assignment"
+        how, final, hint = "dictionary", dict.__repr__(obj), "wrap it in a non-trackable object"
+        shown = final
+    return ValueError(
+        f"Unable to save the object {shown} ({what}). The wrapped {how} was modified outside "
+        f"the wrapper (its final value was {final}, its value when a checkpoint dependency "
+        f"was added was None), which breaks restoration on object creation.\n\nIf you don't "
+        f"need this {how} checkpointed, {hint}; it will be subsequently ignored.")
 
 
 class TupleWrapper(tuple):

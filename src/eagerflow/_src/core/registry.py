@@ -84,7 +84,9 @@ class OpDef:
         self.tied_rest = self.tied[1:]
         self.tied_pair = self.tied == (0, 1)  # dispatch's inline check
         # declared: the dtypes the type attribute allows; allowed: those with a kernel
-        self.declared = None if dtypes is None else frozenset(_numpy_dtype(d) for d in dtypes)
+        # (quantized dtypes are listed in errors, as TF lists them, but have no kernel here)
+        self.declared = None if dtypes is None else frozenset(
+            _numpy_dtype(d) for d in dtypes if not d.is_quantized)
         self.allowed_dtypes = None if dtypes is None else tuple(dtypes)
         self.kernel_dtypes = None
         self.allowed = self.declared
@@ -498,6 +500,15 @@ NUMBER = REAL + COMPLEX
 SIGNED_NUMBER = FLOAT + SIGNED_INT + COMPLEX
 BOOL_ONLY = (_d.bool,)
 NUMBER_BOOL = NUMBER + (_d.bool,)
+# TF's own groups in its order, for the ops whose errors list them so: the floats of NN ops,
+# NumberTypes and RealNumberTypes (their quantized dtypes are only listed in errors)
+NN_FLOAT = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
+NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.complex64,
+                _d.int64, _d.qint8, _d.quint8, _d.qint32, _d.bfloat16, _d.qint16, _d.quint16,
+                _d.uint16, _d.complex128, _d.float16, _d.uint32, _d.uint64)
+REAL_NUMBER_TYPES = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64,
+                     _d.bfloat16, _d.uint16, _d.float16, _d.uint32, _d.uint64)
+QUANTIZED = (_d.qint8, _d.quint8, _d.qint32, _d.qint16, _d.quint16)
 ANY = None
 
 

@@ -26,7 +26,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import (
-    ReturnsDatasets, branch_iterator, scoped_call, traced)
+    ReturnsDatasets, ReturnsNothing, branch_iterator, scoped_call, traced)
 from eagerflow._src.ops.random_ops import draw_scope
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -839,7 +839,26 @@ def _trace(func, name, spec):
     return traced(func, name, spec)
 
 
-def _map_function(map_func, input_dataset):
+# TF's signatures of the map ops, as their errors print them
+_MAP_SIGNATURES = {
+    "MapDataset": "input_dataset:variant, other_arguments: -> handle:variant; attr=f:func; "
+                  "attr=Targuments:list(type),min=0; attr=output_types:list(type),min=1; "
+                  "attr=output_shapes:list(shape),min=1; "
+                  "attr=use_inter_op_parallelism:bool,default=true; "
+                  "attr=preserve_cardinality:bool,default=false; "
+                  "attr=force_synchronous:bool,default=false; attr=metadata:string,default=\"\"",
+    "ParallelMapDatasetV2": "input_dataset:variant, other_arguments:, num_parallel_calls:int64 "
+                            "-> handle:variant; attr=f:func; attr=Targuments:list(type),min=0; "
+                            "attr=output_types:list(type),min=1; "
+                            "attr=output_shapes:list(shape),min=1; "
+                            "attr=use_inter_op_parallelism:bool,default=true; "
+                            "attr=deterministic:string,default=\"default\"; "
+                            "attr=preserve_cardinality:bool,default=false; "
+                            "attr=use_unbounded_threadpool:bool,default=false; "
+                            "attr=metadata:string,default=\"\""}
+
+
+def _map_function(map_func, input_dataset, op_name="MapDataset"):
     """A map function traced, or, when it takes or returns datasets, called per element."""
     spec = input_dataset.element_spec
     if all(isinstance(s, (TensorSpec,) + structure.COMPOSITE_SPECS)
@@ -848,6 +867,11 @@ def _map_function(map_func, input_dataset):
             return _trace(map_func, "Dataset.map()", spec)
         except ReturnsDatasets:
             pass
+        except ReturnsNothing:  # (an element of no tensors: the op takes at least one)
+            raise errors.InvalidArgumentError(
+                None, op_name, f"Length for attr 'output_types' of 0 must be at least minimum 1"
+                f"\n\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature="
+                f"{_MAP_SIGNATURES[op_name]}> [Op:{op_name}] name: ") from None
     from eagerflow._src.data.dataset_spec import ElementFunction  # noqa: PLC0415
     return ElementFunction(map_func, "Dataset.map()", spec, input_dataset)
 
@@ -1028,7 +1052,7 @@ def _num_threads(num_parallel_calls, op="ParallelMapDatasetV2", counts=()):
 class _ParallelMapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, num_parallel_calls, deterministic):
         super().__init__(input_dataset)
-        self._fn = _map_function(map_func, input_dataset)
+        self._fn = _map_function(map_func, input_dataset, "ParallelMapDatasetV2")
         self._spec = self._fn.output_spec
         self._label = function_label("ParallelMapDatasetV2")
         self._threads = _num_threads(num_parallel_calls, counts=captures(self._fn))

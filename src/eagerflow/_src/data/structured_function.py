@@ -65,6 +65,11 @@ class ReturnsDatasets(Exception):
     element instead)."""
 
 
+class ReturnsNothing(Exception):
+    """Raised while tracing a `map` function that returns None or an empty structure: TF's
+    map op then refuses its empty list of output types."""
+
+
 def _packed(values):
     """A (nested) Python list of tensors and numbers as one tensor, stacked."""
     from eagerflow._src.ops.array_ops import stack  # noqa: PLC0415
@@ -134,6 +139,10 @@ class StructuredFunction:
                 result = autograph_slot.call(func, args, {})
             else:
                 result = func(*args)
+            if transformation_name == "Dataset.map()" and (
+                    result is None or isinstance(result, (tuple, list, dict))
+                    and not structure.flatten(result)):
+                raise ReturnsNothing
             try:
                 result = _normalize_output(result)
             except (TypeError, ValueError):

@@ -1321,6 +1321,10 @@ class _Subgraph:
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
+            if any(isinstance(v, context.Operation) for v in nest.flatten(result)):
+                # an op without outputs (``tf.no_op()``) a branch returns gives None
+                result = nest.map_structure(
+                    lambda v: None if isinstance(v, context.Operation) else v, result)
             structure = result
             flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
                     if t is not None]  # None stays; a composite gives its components

@@ -234,7 +234,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
     if text is None and getattr(graph, "building_function", True) is False:
         # (in a TF 1 graph, the op: for control dependencies to wait on)
         return graph.get_operations()[-1]
-    return None
+    return context.no_outputs()
 
 
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
@@ -267,6 +267,7 @@ def assert_rank(x, rank, message=None, name=None):
                                     [int(rank)], message)
     if x.shape.rank != int(rank):
         raise _rank_error(x, int(rank), message)
+    return context.no_outputs()  # (in a graph TF's no-op: checked as it was built)
 
 
 @export("debugging.assert_rank_at_least")
@@ -278,6 +279,7 @@ def assert_rank_at_least(x, rank, message=None, name=None):
                                     " at least", [int(rank)], message)
     if x.shape.rank < int(rank):
         raise _rank_error(x, f"at least {int(rank)}", message)
+    return context.no_outputs()
 
 
 @export("debugging.assert_rank_in")
@@ -291,6 +293,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
             list(ranks), message)
     if x.shape.rank not in ranks:
         raise _rank_error(x, f"in {ranks}", message)
+    return context.no_outputs()
 
 
 @export("debugging.assert_scalar")
@@ -626,3 +629,28 @@ def disable_check_numerics():
     if entry is not None and entry[0] is ctx:
         context.remove_recorder(ctx, entry[1])
 
+
+
+_TENSOR_DEBUG_MODES = ("UNSPECIFIED", "NO_TENSOR", "CURT_HEALTH", "CONCISE_HEALTH", "FULL_HEALTH",
+                       "SHAPE", "FULL_NUMERICS", "FULL_TENSOR", "REDUCE_INF_NAN_THREE_SLOTS")
+
+
+@export("debugging.experimental.enable_dump_debug_info")
+def enable_dump_debug_info(dump_root, tensor_debug_mode="NO_TENSOR", circular_buffer_size=1000,
+                           op_regex=None, tensor_dtypes=None):
+    """Accepted for programs that turn on TF's debugger dumps, which are not written here
+    (eagerflow has no tfdbg event files): checks `tensor_debug_mode` as TF does, writes
+    nothing and returns None. `enable_check_numerics` finds infinities and NaNs.
+
+    >>> tf.debugging.experimental.enable_dump_debug_info("/tmp/dump") is None
+    True
+    """
+    del dump_root, circular_buffer_size, op_regex, tensor_dtypes
+    if tensor_debug_mode not in _TENSOR_DEBUG_MODES:
+        raise ValueError(f"Invalid value in tensor_debug_mode ('{tensor_debug_mode}'). Valid "
+                         f"options are: {list(_TENSOR_DEBUG_MODES)}")
+
+
+@export("debugging.experimental.disable_dump_debug_info")
+def disable_dump_debug_info():
+    """Ends `enable_dump_debug_info` (which writes nothing here)."""

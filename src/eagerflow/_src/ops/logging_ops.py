@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -255,9 +256,10 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
         only = as_tensor(inputs[0])
         if only.dtype == _d.string and only.shape.rank == 0:  # printed as it is, unquoted
             dispatch(_PRINT, (only,), {"output_stream": stream, "end": end}, name)
-            return
+            return context.no_outputs()
     text = line_text(inputs, summarize, sep)
     dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+    return context.no_outputs()
 
 
 def line_text(inputs, summarize=3, sep=" "):

@@ -28,6 +28,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import INT, NN_FLOAT, REAL_NUMBER_TYPES, UNSIGNED_INT
 from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
@@ -98,17 +99,22 @@ def _pow(xp, x, y):
     return float_math.pow(xp, x, y)
 
 
-_ADD = register("AddV2", "add", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
+# TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
+_ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
+                        _d.int64) + COMPLEX
+_U8, _I8, _U16, _I16, _U32, _U64 = _d.uint8, _d.int8, _d.uint16, _d.int16, _d.uint32, _d.uint64
+# (each binary op's dtypes are in the order TF's errors list them)
+_ADD = register("AddV2", "add", rules.binary, tied=(0, 1),
+                dtypes=FLOAT + UNSIGNED_INT + SIGNED_INT + COMPLEX, elementwise=True)
 # Strings concatenate with their own op; asarray keeps 0-d results arrays, not bytes.
 _ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
                         rules.binary, tied=(0, 1), dtypes=(_d.string,),
                         not_differentiable="strings", elementwise=True)
-_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
-_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=NUMBER, elementwise=True)
+_SUB = register("Sub", "subtract", rules.binary, tied=(0, 1),
+                dtypes=FLOAT + (_U8, _I8, _U16, _I16, _d.int32, _d.int64) + COMPLEX + (_U32, _U64),
+                elementwise=True)
+_MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS, elementwise=True)
 tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})  # TF's Add takes numbers too
-# TF's type lists of RealDiv (and Reciprocal) take integers, which have no CPU kernel.
-_ALL_NUMBERS = FLOAT + (_d.uint8, _d.int8, _d.uint16, _d.int16, _d.int32, _d.uint32, _d.uint64,
-                        _d.int64) + COMPLEX
 _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
                      kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
@@ -116,16 +122,19 @@ _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_AL
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
-                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+                      rules.binary, tied=(0, 1), dtypes=INT + FLOAT, elementwise=True)
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(
     lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
     else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y)), *_TRUNCATE_ZERO),
     rules.binary, tied=(0, 1),
     dtypes=REAL, elementwise=True)
 _POW = register("Pow", _pow, rules.binary, tied=(0, 1),
-                dtypes=FLOAT + SIGNED_INT + (_d.complex64, _d.complex128), elementwise=True)
-_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
-_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+                dtypes=(_BF16, _F32, _F16, _F64) + SIGNED_INT + COMPLEX, elementwise=True)
+_EXTREME_DTYPES = FLOAT + (_I8, _U8, _I16, _U16, _d.int32, _U32, _d.int64, _U64)
+_MAXIMUM = register("Maximum", "maximum", rules.binary, tied=(0, 1), dtypes=_EXTREME_DTYPES,
+                    elementwise=True)
+_MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=_EXTREME_DTYPES,
+                    elementwise=True)
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
                                tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX,
                                elementwise=True)
@@ -172,14 +181,14 @@ def _lenient(name, fn_name, incompatible):
 
 EQUAL_LENIENT = _lenient("Equal", "equal", False)
 NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
-_LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                 not_differentiable="comparison", elementwise=True)
+_LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1),
+                 dtypes=REAL_NUMBER_TYPES, not_differentiable="comparison", elementwise=True)
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),
-                       dtypes=REAL, not_differentiable="comparison", elementwise=True)
-_GREATER = register("Greater", "greater", rules.binary_to(_d.bool), tied=(0, 1), dtypes=REAL,
-                    not_differentiable="comparison", elementwise=True)
+                       dtypes=REAL_NUMBER_TYPES, not_differentiable="comparison", elementwise=True)
+_GREATER = register("Greater", "greater", rules.binary_to(_d.bool), tied=(0, 1),
+                    dtypes=REAL_NUMBER_TYPES, not_differentiable="comparison", elementwise=True)
 _GREATER_EQUAL = register("GreaterEqual", "greater_equal", rules.binary_to(_d.bool),
-                          tied=(0, 1), dtypes=REAL, not_differentiable="comparison",
+                          tied=(0, 1), dtypes=REAL_NUMBER_TYPES, not_differentiable="comparison",
                           elementwise=True)
 _LOGICAL_AND = register("LogicalAnd", "logical_and", rules.binary, tied=(0, 1),
                         dtypes=BOOL_ONLY, not_differentiable="boolean", elementwise=True)
@@ -974,9 +983,14 @@ _IGAMMAC = _special_op("Igammac", _igamma_kernel(1), 2, kernels=_FLOAT_DOUBLE)
 tf_args[_IGAMMAC] = ("a", "x")
 _IGAMMA_GRAD_A = _special_op(
     "IgammaGradA", lambda xp, a, x, dtype: special(xp, "gammainc_grad_a")(a, x), 2,
-    kernels=_FLOAT_DOUBLE, dtypes=(_d.float32, _d.float64),
-    not_differentiable="TF defines no gradient for it")
+    kernels=_FLOAT_DOUBLE, dtypes=(_d.float32, _d.float64))
 tf_args[_IGAMMA_GRAD_A] = ("a", "x")
+
+
+@register_gradient("IgammaGradA")
+def _igamma_grad_a_grad(op, dy):
+    # TF registers no gradient for it: a second derivative in `a` is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
 igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma function P(a, x).
 
     >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
@@ -1118,7 +1132,7 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
-softplus = unary(_reg_unary("Softplus", float_math.softplus, FLOAT, tf_output="activations"),
+softplus = unary(_reg_unary("Softplus", float_math.softplus, NN_FLOAT, tf_output="activations"),
                  "Computes log(exp(x) + 1).")
 export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
 tf_args[_op_named("Softplus")] = ("features",)

@@ -24,12 +24,13 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    FLOAT, NUMBER, REAL, attr_dtype_error, check_dtypes, register, register_gradient,
+    attr_dtype_error, check_dtypes, register, register_gradient,
     same_shape)
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import NN_FLOAT, NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
@@ -120,19 +121,19 @@ def _softsign(xp, x):
     return x / (1 + xp.abs(x))
 
 
-_RELU = register("Relu", _relu, same_shape, dtypes=REAL, elementwise=True, fresh=True,
-                 takes_out=True)
+_RELU = register("Relu", _relu, same_shape, dtypes=REAL_NUMBER_TYPES + (_d.qint8,),
+                 elementwise=True, fresh=True, takes_out=True)
 tf_args[_RELU] = ("features",)
-_RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL)
+_RELU6 = register("Relu6", _relu6, same_shape, dtypes=REAL_NUMBER_TYPES)
 tf_args[_RELU6] = ("features",)
-_LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=FLOAT)
+_LEAKY_RELU = register("LeakyRelu", _leaky_relu, same_shape, dtypes=NN_FLOAT)
 tf_args[_LEAKY_RELU] = ("features",)
 tf_defaults[_LEAKY_RELU] = {"alpha": 0.2}
-_ELU = register("Elu", float_math.elu, same_shape, dtypes=FLOAT)
+_ELU = register("Elu", float_math.elu, same_shape, dtypes=NN_FLOAT)
 tf_args[_ELU] = ("features",)
-_SELU = register("Selu", float_math.selu, same_shape, dtypes=FLOAT)
+_SELU = register("Selu", float_math.selu, same_shape, dtypes=NN_FLOAT)
 tf_args[_SELU] = ("features",)
-_SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=FLOAT)
+_SOFTSIGN = register("Softsign", _softsign, same_shape, dtypes=NN_FLOAT)
 tf_args[_SOFTSIGN] = ("features",)
 for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
     tf_nodes[_op] = NodeForm(outputs=("activations",))
@@ -157,8 +158,8 @@ def _relu_grad(xp, gradients, features, out=None):
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1), dtypes=REAL, fresh=True,
-                      takes_out=True)
+_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1),
+                      dtypes=REAL_NUMBER_TYPES, fresh=True, takes_out=True)
 tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 tf_args[_RELU_GRAD] = ("gradients", "features")
 
@@ -201,14 +202,14 @@ def _softsign_grad(xp, gradients, features):
     return xp.divide(gradients, d, out=d)
 
 
-def _activation_grad_op(tf_name, kernel, dtypes=FLOAT):
+def _activation_grad_op(tf_name, kernel, dtypes=NN_FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
     op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
     tf_nodes[op] = NodeForm(outputs=("backprops",))
     return op
 
 
-_RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL)
+_RELU6_GRAD = _activation_grad_op("Relu6Grad", _relu6_grad, REAL_NUMBER_TYPES)
 tf_args[_RELU6_GRAD] = ("gradients", "features")
 _LEAKY_RELU_GRAD = _activation_grad_op("LeakyReluGrad", _leaky_relu_grad)
 tf_args[_LEAKY_RELU_GRAD] = ("gradients", "features")
@@ -406,9 +407,9 @@ def _log_softmax(xp, logits, axis):
     return shifted - log_norm
 
 
-_SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=FLOAT)
+_SOFTMAX = register("Softmax", _softmax, rules.at_least_rank(1, "Softmax"), dtypes=NN_FLOAT)
 _LOG_SOFTMAX = register("LogSoftmax", _log_softmax, rules.at_least_rank(1, "LogSoftmax"),
-                       dtypes=FLOAT)
+                       dtypes=NN_FLOAT)
 tf_nodes[_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("softmax",))
 tf_args[_SOFTMAX] = ("logits",)
 tf_nodes[_LOG_SOFTMAX] = NodeForm(implied={"axis": -1}, outputs=("logsoftmax",))
@@ -603,7 +604,7 @@ def _bias_add_rule(value, bias, data_format):
     return TensorShape(dims), value.dtype
 
 
-_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER,
+_BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=NUMBER_TYPES,
                      fresh=True)
 tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 tf_args[_BIAS_ADD] = ("value", "bias")
@@ -641,7 +642,7 @@ def _bias_add_grad_rule(out_backprop, data_format):
     return TensorShape([None if axis is None else dims[axis]]), out_backprop.dtype
 
 
-_BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, _bias_add_grad_rule, dtypes=NUMBER)
+_BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, _bias_add_grad_rule, dtypes=NUMBER_TYPES)
 tf_args[_BIAS_ADD_GRAD] = ("out_backprop",)
 tf_defaults[_BIAS_ADD_GRAD] = {"data_format": "NHWC"}
 
@@ -756,18 +757,18 @@ def _l2_loss(xp, t):
 
 
 _SOFTMAX_XENT = register("SoftmaxCrossEntropyWithLogits", _softmax_xent, _softmax_xent_rule,
-                         multi=True, tied=(0, 1), dtypes=FLOAT, grad_takes_none=True)
+                         multi=True, tied=(0, 1), dtypes=NN_FLOAT, grad_takes_none=True)
 tf_nodes[_SOFTMAX_XENT] = NodeForm(outputs=("loss", "backprop"))
 tf_args[_SOFTMAX_XENT] = ("features", "labels")
 tf_defaults[_SOFTMAX_XENT] = {"axis": -1}  # (TF's op takes the last axis alone)
 _SPARSE_SOFTMAX_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent,
-                                _sparse_softmax_xent_rule, multi=True, dtypes=FLOAT,
+                                _sparse_softmax_xent_rule, multi=True, dtypes=NN_FLOAT,
                                 grad_takes_none=True)
 tf_nodes[_SPARSE_SOFTMAX_XENT] = NodeForm(types={"T": 0, "Tlabels": 1},
                                                 outputs=("loss", "backprop"))
 tf_args[_SPARSE_SOFTMAX_XENT] = ("features", "labels")
 _L2_LOSS = register("L2Loss", widened(_l2_loss), lambda t: (TensorShape([]), t.dtype),
-                    dtypes=FLOAT)
+                    dtypes=NN_FLOAT)
 tf_args[_L2_LOSS] = ("t",)
 
 

@@ -29,10 +29,11 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
-    BOOL_ONLY, NUMBER, REAL, attr_dtype_error, register, register_gradient, same_shape)
+    BOOL_ONLY, NUMBER, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, bitwise_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops import top_k_order
@@ -341,16 +342,18 @@ def _sum_kernel(xp, x, axis=None, keepdims=False):
     return _sum_over_axes(xp, x, axis, keepdims)
 
 
-_SUM = register("Sum", _sum_kernel, _REDUCE, dtypes=NUMBER, reduction=True)
+_SUM = register("Sum", _sum_kernel, _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_SUM] = ("input", "axis")
-_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER,
+_MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER_TYPES,
                  reduction=True)
 tf_args[_MEAN] = ("input", "axis")
-_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER, reduction=True)
+_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_PROD] = ("input", "axis")
-_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE, dtypes=REAL, reduction=True)
+_MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE,
+                dtypes=REAL_NUMBER_TYPES + QUANTIZED, reduction=True)
 tf_args[_MAX] = ("input", "axis")
-_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE, dtypes=REAL, reduction=True)
+_MIN = register("Min", _reduction(_extreme("min", _highest)), _REDUCE,
+                dtypes=REAL_NUMBER_TYPES + QUANTIZED, reduction=True)
 tf_args[_MIN] = ("input", "axis")
 _ANY = register("Any", _reduction(_any), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
@@ -359,7 +362,7 @@ _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
 tf_args[_ALL] = ("input", "axis")
 _EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
-                           dtypes=NUMBER, reduction=True)
+                           dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_EUCLIDEAN_NORM] = ("input", "axis")
 tf_defaults.assign({"keepdims": False}, _SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM)
 for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
@@ -542,7 +545,7 @@ def _arg_rule(x, axis, output_type):
     return TensorShape(dims), output_type
 
 
-_ARG_DTYPES = REAL + (_d.bool,)
+_ARG_DTYPES = REAL_NUMBER_TYPES + QUANTIZED + (_d.bool,)
 _ARG_MAX = register("ArgMax", _arg_extreme("argmax", -np.inf), _arg_rule, dtypes=_ARG_DTYPES,
                     not_differentiable="index output")
 _ARG_MIN = register("ArgMin", _arg_extreme("argmin", np.inf), _arg_rule, dtypes=_ARG_DTYPES,
@@ -638,7 +641,7 @@ def _top_k_rule(x, k, sorted, index_type):
     return [(shape, x.dtype), (shape, index_type)]
 
 
-_TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL)
+_TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL_NUMBER_TYPES)
 tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int)),
                             outputs=("values", "indices"))
 tf_defaults[_TOP_K] = {"sorted": True, "index_type": _d.int32}
@@ -1100,15 +1103,15 @@ def _register_sorted_segment(tf_name, ufunc_name, fill, dtypes):
     return op
 
 
-_SEGMENT_SUM = _register_sorted_segment("SegmentSum", "add", 0, NUMBER)
+_SEGMENT_SUM = _register_sorted_segment("SegmentSum", "add", 0, NUMBER_TYPES)
 tf_args[_SEGMENT_SUM] = ("data", "segment_ids")
-_SEGMENT_PROD = _register_sorted_segment("SegmentProd", "multiply", 1, NUMBER)
+_SEGMENT_PROD = _register_sorted_segment("SegmentProd", "multiply", 1, NUMBER_TYPES)
 tf_args[_SEGMENT_PROD] = ("data", "segment_ids")
-_SEGMENT_MAX = _register_sorted_segment("SegmentMax", "maximum", 0, REAL)
+_SEGMENT_MAX = _register_sorted_segment("SegmentMax", "maximum", 0, REAL_NUMBER_TYPES)
 tf_args[_SEGMENT_MAX] = ("data", "segment_ids")
-_SEGMENT_MIN = _register_sorted_segment("SegmentMin", "minimum", 0, REAL)
+_SEGMENT_MIN = _register_sorted_segment("SegmentMin", "minimum", 0, REAL_NUMBER_TYPES)
 tf_args[_SEGMENT_MIN] = ("data", "segment_ids")
-_SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER)
+_SEGMENT_MEAN = _register_sorted_segment("SegmentMean", "mean", 0, NUMBER_TYPES)
 tf_args[_SEGMENT_MEAN] = ("data", "segment_ids")
 
 
@@ -1219,16 +1222,16 @@ def _register_unsorted_segment(tf_name, ufunc_name, fill, dtypes):
 
 
 _UNSORTED_SEGMENT_SUM = _register_unsorted_segment("UnsortedSegmentSum", "add",
-                                                   lambda _: 0, NUMBER)
+                                                   lambda _: 0, NUMBER_TYPES)
 tf_args[_UNSORTED_SEGMENT_SUM] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_PROD = _register_unsorted_segment("UnsortedSegmentProd", "multiply",
-                                                    lambda _: 1, NUMBER)
+                                                    lambda _: 1, NUMBER_TYPES)
 tf_args[_UNSORTED_SEGMENT_PROD] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_MAX = _register_unsorted_segment(
-    "UnsortedSegmentMax", "maximum", lambda dtype: _d.from_numpy(dtype).min, REAL)
+    "UnsortedSegmentMax", "maximum", lambda dtype: _d.from_numpy(dtype).min, REAL_NUMBER_TYPES)
 tf_args[_UNSORTED_SEGMENT_MAX] = ("data", "segment_ids", "num_segments")
 _UNSORTED_SEGMENT_MIN = _register_unsorted_segment(
-    "UnsortedSegmentMin", "minimum", lambda dtype: _d.from_numpy(dtype).max, REAL)
+    "UnsortedSegmentMin", "minimum", lambda dtype: _d.from_numpy(dtype).max, REAL_NUMBER_TYPES)
 tf_args[_UNSORTED_SEGMENT_MIN] = ("data", "segment_ids", "num_segments")
 
 
@@ -1325,6 +1328,8 @@ def _scan(accumulate, identity):
     identity, `reverse` runs from the end.
     """
     def kernel(xp, x, axis, exclusive, reverse):
+        if np.ndim(axis):
+            raise _invalid(f"ScanOp: axis must be a scalar, not {list(np.shape(axis))}")
         axis = int(axis)  # an attr, or a run-time input
         if not -x.ndim <= axis < x.ndim:
             raise _invalid(f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
@@ -1342,9 +1347,9 @@ def _scan(accumulate, identity):
 
 
 _CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtype), 0),
-                   same_shape, dtypes=NUMBER)
+                   same_shape, dtypes=NUMBER_TYPES)
 _CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
-                    same_shape, dtypes=NUMBER)
+                    same_shape, dtypes=NUMBER_TYPES)
 tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
                                                   outputs=("out",))
 tf_defaults[_CUMPROD] = {"exclusive": False, "reverse": False}
@@ -1384,6 +1389,8 @@ def _scanner(op, doc):
     def fn(x, axis=0, exclusive=False, reverse=False, name=None):
         attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
         dynamic = None if type(axis) is int else array_ops.run_time_tensor(axis)
+        if dynamic is None and type(axis) is not int and np.ndim(axis):
+            dynamic = as_tensor(axis)  # (the kernel refuses an axis of several values)
         if dynamic is not None:  # the axis becomes the op's input, as in TF
             check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
             return dispatch(op, (as_tensor(x), dynamic), attrs, name)

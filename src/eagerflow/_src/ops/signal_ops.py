@@ -424,7 +424,7 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     if not dtype.is_floating:
         raise ValueError(f"dtype must be a floating point type. Found {dtype}")
     if not isinstance(window_length, int):
-        window_length = convert_to_tensor(window_length, _d.int32)
+        window_length = convert_to_tensor(window_length, _d.int32, name="window_length")
         if window_length.shape.rank != 0:
             raise ValueError(f"Shape {window_length.shape} must have rank 0")
     if isinstance(window_length, Tensor) and get_static_value(window_length) is None:

@@ -293,11 +293,21 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
 
 
+def _window_length(window_length):
+    """A window's length as a Python int; like TF, anything but an int32 (or a value that
+    converts to one) is refused as the conversion refuses it."""
+    if type(window_length) is not int:
+        window_length = convert_to_tensor(window_length, _d.int32)
+        if window_length.shape.rank != 0:
+            raise ValueError(f"Shape {window_length.shape} must have rank 0")
+    return _static_int(window_length, "window_length")
+
+
 @export("signal.kaiser_window")
 def kaiser_window(window_length, beta=12.0, dtype=_d.float32, name=None):
     """The Kaiser window of `window_length` points with shape parameter `beta`."""
     dtype = _d.as_dtype(dtype)
-    length = _static_int(window_length, "window_length")
+    length = _window_length(window_length)
     if length == 1:
         return array_ops.ones([1], dtype)
     half = (length - 1) / 2
@@ -313,7 +323,7 @@ def kaiser_window(window_length, beta=12.0, dtype=_d.float32, name=None):
 def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, name=None):
     """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`."""
     dtype = _d.as_dtype(dtype)
-    length = _static_int(window_length, "window_length")
+    length = _window_length(window_length)
     half = length // 2
     kaiser = kaiser_window(half + 1, beta, dtype)
     cumulative = reduction_ops.cumsum(kaiser, axis=0)
@@ -325,7 +335,7 @@ def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, nam
 def vorbis_window(window_length, dtype=_d.float32, name=None):
     """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``."""
     dtype = _d.as_dtype(dtype)
-    length = _static_int(window_length, "window_length")
+    length = _window_length(window_length)
     arg = (cast(array_ops.range(length), dtype) + 0.5) * convert_to_tensor(np.pi / length, dtype)
     return math_ops.sin(convert_to_tensor(np.pi / 2, dtype) * math_ops.square(math_ops.sin(arg)))
 
