@@ -1,9 +1,9 @@
 """`.h5` files in tf_keras's legacy layout and `.weights.h5` files in Keras's layout."""
-import warnings
 import json
 import logging
 import subprocess
 import sys
+import warnings
 import zipfile
 
 import numpy as np
