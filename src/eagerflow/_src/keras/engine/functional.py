@@ -259,13 +259,14 @@ class Functional(Model):
             {id(x.node) for x in self.inputs}
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config, custom_objects=None, _created_layers=None):
+        # (`_created_layers`: layers by name to call instead of new ones, for clone_model)
         custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
                           **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
-            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
+            layer = (_created_layers or {}).get(spec.get("name")) or deserialize({"class_name": spec["class_name"], "config": spec["config"],
                                  "registered_name": spec.get("registered_name"),
                                  "module": spec.get("module", "")},
                                 custom_objects=custom_objects)
