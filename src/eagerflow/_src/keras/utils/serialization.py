@@ -192,6 +192,17 @@ def _public_module(cls):
     return cls.__module__
 
 
+def _by_public_module(module, class_name):
+    """Keras's own class `class_name` of public module `module` (``keras.layers``), as
+    tf_keras finds a config's class by its module; None if none is."""
+    for family in _FAMILIES:
+        for obj in family.objects().values():  # (some families key their classes otherwise)
+            if inspect.isclass(obj) and obj.__name__ == class_name and _is_own(obj) and \
+                    module in (_public_module(obj), vars(obj).get("_serialized_module")):
+                return obj
+    return None
+
+
 @export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
@@ -214,6 +225,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         cls = get_registered_object(name, custom_objects, module_objects)
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
+        if cls is None and isinstance(identifier.get("module"), str):
+            cls = _by_public_module(identifier["module"], identifier["class_name"])
         if cls is None:
             # a custom class's config (no importable module) or a `.keras` archive's
             if in_archive_loading() or identifier.get("module", "_") is None:
