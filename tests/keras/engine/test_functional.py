@@ -384,3 +384,11 @@ def test_clone_model_of_a_functional_model_makes_its_layers_with_clone_function(
         layer.name + ("_c" if layer is shared else "") for layer in model.layers]
     assert cloned.get_layer("shared_c") is not shared
     assert cloned(tf.ones((1, 3))).shape == (1, 2)
+
+
+def test_layer_names_of_a_functional_model_must_be_unique():
+    inp = keras.Input((2,))
+    outputs = [keras.layers.Dense(1, name="dup_q")(inp), keras.layers.Dense(1, name="dup_q")(inp)]
+    with pytest.raises(ValueError, match=r'^The name "dup_q" is used 2 times in the model\. '
+                                         r"All layer names should be unique\.$"):
+        keras.Model(inp, outputs)

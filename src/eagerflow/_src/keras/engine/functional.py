@@ -71,6 +71,12 @@ class Functional(Model):
                                  f"metadata). Found: {x}")
         self._steps, self._depths, self._self_tracked_layers = _schedule(self.inputs,
                                                                          self.outputs)
+        # (the config refers to layers by name)
+        names = [layer.name for layer in self._self_tracked_layers]
+        for name in names:
+            if names.count(name) != 1:
+                raise ValueError(f'The name "{name}" is used {names.count(name)} times in the '
+                                 f'model. All layer names should be unique.')
         self._input_layers = [x.node.layer for x in self.inputs]
         self.output_names = _unique_names([x.node.layer.name if x.node is not None
                                            else x.op.name for x in self.outputs])
