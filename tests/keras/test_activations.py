@@ -193,8 +193,14 @@ def test_custom_activations_resolve():
     def doubled(x):
         return 2 * x
 
-    name = activations.serialize(doubled)
-    assert name == "test_activations>doubled"
+    # (a function of the user's serializes to a config naming it; the module's by name)
+    config = activations.serialize(doubled)
+    assert config == {"module": "builtins", "class_name": "function",
+                      "config": "test_activations>doubled", "registered_name": "function"}
+    assert activations.get(config) is doubled
+    assert activations.serialize(doubled, use_legacy_format=True) == "test_activations>doubled"
+    assert activations.serialize(activations.gelu) == "gelu"
+    name = "test_activations>doubled"
     assert activations.get(name) is doubled
     assert activations.deserialize("twice", custom_objects={"twice": doubled}) is doubled
     with tf.keras.saving.custom_object_scope({"scoped": doubled}):
@@ -204,3 +210,13 @@ def test_custom_activations_resolve():
 def test_public_names():
     public = sorted(n for n in dir(activations) if not n.startswith("_"))
     assert public == sorted(NAMES + ["deserialize", "get", "serialize"])
+
+
+def test_unknown_function_config_names_the_config():
+    config = {"module": "builtins", "class_name": "function", "config": "nope",
+              "registered_name": "function"}
+    with pytest.raises(ValueError, match=r"^Unknown activation function '\{'module': 'builtins', "
+                                         r"'class_name': 'function', 'config': 'nope', "
+                                         r"'registered_name': 'function'\}' cannot be "
+                                         r"deserialized\.$"):
+        activations.deserialize(config)

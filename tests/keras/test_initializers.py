@@ -409,7 +409,7 @@ def test_serialize_warns_for_non_initializers():
         return tf.zeros(shape, dtype)
     with pytest.warns(UserWarning, match="should only be used for objects of type "
                                          "`keras.initializers.Initializer`"):
-        assert initializers.serialize(custom) == "custom"
+        assert initializers.serialize(custom)["config"] == "custom"
     assert initializers.serialize(None) is None
 
 

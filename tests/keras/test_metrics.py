@@ -733,7 +733,7 @@ def test_get_serialize_deserialize():
     assert isinstance(restored, M.AUC) and restored.num_thresholds == 7
     assert restored.name == "my_auc"
     with pytest.warns(UserWarning, match="should only be used for objects of type"):
-        assert M.serialize(M.binary_accuracy) == "binary_accuracy"
+        assert M.serialize(M.binary_accuracy)["config"] == "binary_accuracy"
     assert M.deserialize({"module": "builtins", "class_name": "function",
                           "config": "binary_accuracy", "registered_name": "function"}) is \
         M.binary_accuracy

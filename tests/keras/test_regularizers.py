@@ -169,7 +169,7 @@ def test_serialize_warns_for_non_regularizers():
     def penalty(x):
         return tf.reduce_sum(x)
     with pytest.warns(UserWarning, match="`keras.regularizers.Regularizer`"):
-        assert regularizers.serialize(penalty) == "penalty"
+        assert regularizers.serialize(penalty)["config"] == "penalty"
     assert regularizers.serialize(None) is None
 
 

@@ -106,3 +106,24 @@ def test_registered_subclassed_model_builds_from_tf_keras_build_input_shape(tmp_
     loaded = tf.keras.models.load_model(path)
     assert type(loaded) is _Registered and loaded.units == 3
     np.testing.assert_allclose(loaded(x).numpy(), expected, rtol=1e-6)
+
+
+class _MeanTracking(tf.keras.layers.Layer):
+    def call(self, x):
+        self.add_metric(tf.reduce_mean(x), name="mean_in")
+        return x * 2.0
+
+
+def test_layer_with_add_metric_saves_its_metric_with_the_call_functions(tmp_path):
+    # the call functions update the metric's variables: the SavedModel tracks the metric
+    # through the model's ``keras_api``, as tf_keras does
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, _MeanTracking(name="mt")(inp))
+    model(tf.ones((2, 3)))
+    tf.saved_model.save(model, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert loaded(tf.ones((1, 3))).numpy().tolist() == [[2.0, 2.0, 2.0]]
+    assert [n for n, _ in tf.train.list_variables(str(tmp_path / "m" / "variables" / "variables"))
+            if "total" in n or "count" in n] == [
+        "keras_api/metrics/0/count/.ATTRIBUTES/VARIABLE_VALUE",
+        "keras_api/metrics/0/total/.ATTRIBUTES/VARIABLE_VALUE"]

@@ -356,3 +356,14 @@ def test_updates_is_deprecated_and_empty_as_in_tf_keras():
                                          r"This property should not be used in TensorFlow 2.0, "
                                          r"as `updates` are applied automatically\.$"):
         assert layer.updates == []
+
+
+def test_from_config_reports_a_failed_rebuild_as_type_error_naming_class_and_config():
+    # tf_keras wraps any error of the constructor (an unknown activation is a ValueError)
+    with pytest.raises(TypeError, match=r"^Error when deserializing class 'Dense' using "
+                                        r"config=\{'units': 2, 'activation': 'nope'\}\.\n\n"
+                                        r"Exception encountered: Unknown activation function "
+                                        r"'nope' cannot be deserialized\.$"):
+        tf.keras.layers.Dense.from_config({"units": 2, "activation": "nope"})
+    with pytest.raises(TypeError, match="Error when deserializing class 'Dense'"):
+        tf.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 2, "bad": 1}})

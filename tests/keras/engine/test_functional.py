@@ -361,3 +361,34 @@ def test_sequential_can_apply_a_layer_added_twice():
     assert len(lazy.layers) == 3
     assert len(keras.models.clone_model(model).layers) == 3
     assert len(model.get_config()["layers"]) == 4  # (the input layer, then each layer once)
+
+
+def test_clone_model_of_a_functional_model_makes_its_layers_with_clone_function():
+    inp = keras.Input((3,), name="x")
+    shared = keras.layers.Dense(2, name="shared")
+    out = keras.layers.Add()([shared(inp), shared(inp * 2.0)])
+    model = keras.Model(inp, out)
+    seen = []
+
+    def clone(layer):
+        seen.append(layer.name)
+        config = layer.get_config()
+        if isinstance(layer, keras.layers.Dense):
+            config["name"] += "_c"
+        return type(layer).from_config(config)
+
+    cloned = keras.models.clone_model(model, clone_function=clone)
+    # every layer but the input, "shared" once
+    assert seen == [layer.name for layer in model.layers[1:]] and "shared" in seen
+    assert [layer.name for layer in cloned.layers] == [
+        layer.name + ("_c" if layer is shared else "") for layer in model.layers]
+    assert cloned.get_layer("shared_c") is not shared
+    assert cloned(tf.ones((1, 3))).shape == (1, 2)
+
+
+def test_layer_names_of_a_functional_model_must_be_unique():
+    inp = keras.Input((2,))
+    outputs = [keras.layers.Dense(1, name="dup_q")(inp), keras.layers.Dense(1, name="dup_q")(inp)]
+    with pytest.raises(ValueError, match=r'^The name "dup_q" is used 2 times in the model\. '
+                                         r"All layer names should be unique\.$"):
+        keras.Model(inp, outputs)

@@ -3,6 +3,7 @@ import json
 import logging
 import subprocess
 import sys
+import warnings
 import zipfile
 
 import numpy as np
@@ -374,3 +375,17 @@ def test_saving_an_uncompiled_model_warns_its_metrics_are_unbuilt(tmp_path, capl
         model.save(tmp_path / "m.keras")
     assert caplog.text.count("Compiled the loaded model, but the compiled metrics have yet "
                              "to be built.") == 1
+
+
+def test_custom_activation_function_round_trips_by_name(tmp_path):
+    def doubled(x):
+        return x * 2.0
+    model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                 tf.keras.layers.Dense(2, activation=doubled)])
+    path = str(tmp_path / "m.h5")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.save(path)
+        loaded = tf.keras.models.load_model(path, custom_objects={"doubled": doubled},
+                                            compile=False)
+    assert loaded.layers[0].activation is doubled

@@ -134,3 +134,12 @@ def test_serialize_keras_object_takes_plain_values_containers_and_functions():
     assert config["config"] == "mean_squared_error"
     assert keras.utils.deserialize_keras_object(config) is keras.losses.mean_squared_error
     assert keras.activations.serialize(keras.activations.relu) == "relu"
+
+
+def test_deserialize_keras_object_finds_keras_classes_by_their_module():
+    for obj in (tf.keras.layers.Dense(2, name="dd"), tf.keras.initializers.GlorotUniform(seed=1),
+                tf.keras.losses.Huber(), tf.keras.optimizers.Adam(0.01)):
+        config = tf.keras.utils.serialize_keras_object(obj)
+        back = tf.keras.utils.deserialize_keras_object(config)
+        assert type(back) is type(obj)
+        assert back.get_config() == obj.get_config()

@@ -202,5 +202,5 @@ _MODULE_OBJECTS = {name: globals()[name] for name in (
     "relu", "relu6", "selu", "sigmoid", "silu", "softmax", "softplus", "softsign", "swish",
     "tanh")}
 _IDENTIFIERS = serialization.Identifiers(
-    "activation function", _MODULE_OBJECTS, none=linear, get_error=TypeError,
+    "activation function", _MODULE_OBJECTS, none=linear, get_error=TypeError, names_builtins=True,
     unknown="Unknown activation function '{}' cannot be deserialized.")

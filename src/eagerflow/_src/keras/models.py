@@ -36,6 +36,7 @@ def clone_model(model, input_tensors=None, clone_function=None):
 
 
 def _clone(model, input_tensors, clone_function):
+    given = clone_function
     clone_function = clone_function or (lambda layer: type(layer).from_config(
         layer.get_config()))
     if isinstance(model, Sequential):
@@ -49,4 +50,12 @@ def _clone(model, input_tensors, clone_function):
         raise NotImplementedError("clone_model of a functional model with new "
                                   "`input_tensors` is not supported; clone, then call the "
                                   "clone on them.")
-    return Functional.from_config(model.get_config())
+    if given is None:
+        return Functional.from_config(model.get_config())
+    # as Keras: each layer but the inputs made by `clone_function` (a shared layer once)
+    config = model.get_config()
+    originals = {layer.name: layer for layer in model.layers}
+    created = {spec["name"]: clone_function(originals[spec["name"]])
+               for spec in config["layers"]
+               if spec["class_name"] != "InputLayer" and spec.get("name") in originals}
+    return Functional.from_config(config, _created_layers=created)

@@ -794,7 +794,11 @@ class Layer(Module):
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        try:
+            return cls(**config)
+        except Exception as e:  # as tf_keras reports any failure to rebuild a layer
+            raise TypeError(f"Error when deserializing class '{cls.__name__}' using "
+                            f"config={config}.\n\nException encountered: {e}") from e
 
     def get_build_config(self):
         """``{'input_shape': ...}``, the shape the layer was built for (None if unbuilt)."""

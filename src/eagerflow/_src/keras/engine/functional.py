@@ -71,6 +71,12 @@ class Functional(Model):
                                  f"metadata). Found: {x}")
         self._steps, self._depths, self._self_tracked_layers = _schedule(self.inputs,
                                                                          self.outputs)
+        # (the config refers to layers by name)
+        names = [layer.name for layer in self._self_tracked_layers]
+        for name in names:
+            if names.count(name) != 1:
+                raise ValueError(f'The name "{name}" is used {names.count(name)} times in the '
+                                 f'model. All layer names should be unique.')
         self._input_layers = [x.node.layer for x in self.inputs]
         self.output_names = _unique_names([x.node.layer.name if x.node is not None
                                            else x.op.name for x in self.outputs])
@@ -259,13 +265,14 @@ class Functional(Model):
             {id(x.node) for x in self.inputs}
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config, custom_objects=None, _created_layers=None):
+        # (`_created_layers`: layers by name to call instead of new ones, for clone_model)
         custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
                           **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
         pending = []  # [layer, its calls not yet made], in the config's order
         for spec in config["layers"]:
-            layer = deserialize({"class_name": spec["class_name"], "config": spec["config"],
+            layer = (_created_layers or {}).get(spec.get("name")) or deserialize({"class_name": spec["class_name"], "config": spec["config"],
                                  "registered_name": spec.get("registered_name"),
                                  "module": spec.get("module", "")},
                                 custom_objects=custom_objects)

@@ -126,9 +126,10 @@ def children(layer):
     keras_api = _KerasApi()
     keras_api.non_trainable_variables = list(layer.non_trainable_variables)
     keras_api.layers = list(getattr(layer, "layers", None) or layer._direct_sublayers())
-    keras_api.metrics = []
+    # (the metrics `add_metric` made hold variables the call functions update)
+    keras_api.metrics = list(layer.metrics)
     keras_api.layer_regularization_losses = own_losses
-    keras_api.layer_metrics = {}
+    keras_api.layer_metrics = {m.name: m for m in layer._metrics}
     keras_api.variables = lists[0][1]
     keras_api.trainable_variables = lists[1][1]
     keras_api.regularization_losses = losses

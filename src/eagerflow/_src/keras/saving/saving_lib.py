@@ -681,7 +681,8 @@ def _legacy_serialization(value):
     out = {k: _legacy_serialization(v) for k, v in value.items()}
     if out.get("class_name") == "function" and isinstance(out.get("config"), str):
         registered = out.get("registered_name")  # (a function: by its name)
-        return registered if isinstance(registered, str) else out["config"]
+        return registered if isinstance(registered, str) and registered != "function" \
+            else out["config"]
     if "class_name" in out and "config" in out and "module" in out:
         registered = out.pop("registered_name", None)
         out.pop("module")

@@ -192,6 +192,17 @@ def _public_module(cls):
     return cls.__module__
 
 
+def _by_public_module(module, class_name):
+    """Keras's own class `class_name` of public module `module` (``keras.layers``), as
+    tf_keras finds a config's class by its module; None if none is."""
+    for family in _FAMILIES:
+        for obj in family.objects().values():  # (some families key their classes otherwise)
+            if inspect.isclass(obj) and obj.__name__ == class_name and _is_own(obj) and \
+                    module in (_public_module(obj), vars(obj).get("_serialized_module")):
+                return obj
+    return None
+
+
 @export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
@@ -214,6 +225,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         cls = get_registered_object(name, custom_objects, module_objects)
         if cls is None:
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
+        if cls is None and isinstance(identifier.get("module"), str):
+            cls = _by_public_module(identifier["module"], identifier["class_name"])
         if cls is None:
             # a custom class's config (no importable module) or a `.keras` archive's
             if in_archive_loading() or identifier.get("module", "_") is None:
@@ -301,7 +314,8 @@ class Identifiers:
     none: what `get(None)` returns (`NO_DEFAULT`: a ValueError). instantiate: whether `get`
     instantiates a class given to it. unknown: the message for an unknown name, when the
     family words it otherwise. factories: names that deserialize to the result of calling
-    their function (``'l1_l2'``).
+    their function (``'l1_l2'``). names_builtins: whether the family's own functions
+    serialize to their bare names (others to a config).
 
     >>> family = Identifiers("decay", {"double": lambda x: 2 * x})
     >>> family.get("double")(3)
@@ -312,8 +326,9 @@ class Identifiers:
 
     def __init__(self, kind, objects, base=None, api=None, get_kind=None, none=None,
                  get_error=ValueError, instantiate=False, unknown=None, factories=None,
-                 module=None):
+                 module=None, names_builtins=False):
         self.kind, self.get_kind, self.base, self.api = kind, get_kind or kind, base, api
+        self.names_builtins = names_builtins
         self._objects, self.none, self.get_error = objects, none, get_error
         self.instantiate, self.unknown, self.module = instantiate, unknown, module
         self.factories = factories or {}
@@ -332,8 +347,12 @@ class Identifiers:
                           f"type `{self.api}.{self.base.__name__}`. Found an instance of type "
                           f"{type(obj)}, which may lead to improper serialization.",
                           stacklevel=3)
-        if not hasattr(obj, "get_config") and get_registered_name(obj) is not None:
-            return get_registered_name(obj)  # a function by its name
+        name = get_registered_name(obj) if not hasattr(obj, "get_config") else None
+        # a function: by its name in the legacy format (and, for activations, when it is
+        # the family's own), else as a config naming it, as tf_keras writes them
+        if name is not None and (use_legacy_format or (self.names_builtins
+                                                       and name in self.objects())):
+            return name
         config = serialize_keras_object(obj, module=self.module)
         if use_legacy_format and isinstance(config, dict):
             return {"class_name": config["registered_name"] or config["class_name"],
@@ -348,6 +367,10 @@ class Identifiers:
             if self.unknown and get_registered_object(config, custom_objects,
                                                       self.objects()) is None:
                 raise ValueError(self.unknown.format(config))
+        elif (self.unknown and isinstance(config, dict) and config.get("class_name") == "function"
+              and get_registered_object(config.get("config"), custom_objects,
+                                        self.objects()) is None):
+            raise ValueError(self.unknown.format(config))  # (the message shows the config)
         return deserialize_keras_object(config, self.objects(), custom_objects, self.kind)
 
     def get(self, identifier):
