@@ -1,6 +1,7 @@
 """TF 1.x-style programs as old tutorials write them, under ``compat.v1`` graph mode:
 each checks what TF 2.21's ``tf.compat.v1`` gives for the same program."""
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -525,3 +526,14 @@ def test_coordinator_and_start_queue_runners_scaffold(graph):
         failing.join()
     with pytest.raises(ValueError, match="No default session is registered"):
         tf1.train.start_queue_runners()
+
+
+def test_tf_print_in_a_tf1_graph_runs_where_a_control_dependency_names_it(graph, capsys):
+    x = tf1.placeholder(tf.float32, [None])
+    printed = tf.print("x is", x, output_stream=sys.stdout)
+    assert printed.type == "PrintV2"
+    with tf1.control_dependencies([printed, tf1.assert_rank(x, 1)]):  # (a static check)
+        y = tf.identity(x)
+    with tf1.Session() as sess:
+        assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+    assert capsys.readouterr().out == "x is [1 2]\n"

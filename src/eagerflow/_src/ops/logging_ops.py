@@ -256,9 +256,16 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=" ", end="\n"
         only = as_tensor(inputs[0])
         if only.dtype == _d.string and only.shape.rank == 0:  # printed as it is, unquoted
             dispatch(_PRINT, (only,), {"output_stream": stream, "end": end}, name)
-            return context.no_outputs()
+            return _printed()
     text = line_text(inputs, summarize, sep)
     dispatch(_PRINT, (text,), {"output_stream": stream, "end": end}, name)
+    return _printed()
+
+
+def _printed():
+    graph = context.get().graph
+    if getattr(graph, "building_function", True) is False:
+        return graph.get_operations()[-1]  # (in a TF 1 graph, the op: for control dependencies)
     return context.no_outputs()
 
 
