@@ -247,8 +247,8 @@ class GradientTape:
                               compiled_backward.Rows([eye.reshape([n] + target.shape.as_list())]))
         return nest.pack_sequence_as(sources, [
             self._assemble(r, target.shape.as_list(), s, unconnected_gradients,
-                           lambda g, s=s: array_ops.reshape(
-                               g, target.shape.as_list() + s.shape.as_list()))
+                           lambda g, s=s: array_ops.reshape(g, _joined(target, s)),
+                           _joined(target, s))
             for r, s in zip(rows, nest.flatten(sources))])
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
@@ -391,13 +391,21 @@ class GradientTape:
         them."""
         if type(rows) is EagerTensor:
             return arrange(rows)
-        shape = zeros_shape or lead + source.shape.as_list()
+        shape = lead + source.shape.as_list() if zeros_shape is None else zeros_shape
         if rows is None or all(g is None for g in rows):
             if UnconnectedGradients(unconnected) is UnconnectedGradients.ZERO:
                 return array_ops.zeros(shape, source.dtype)
             return None
         rows = [array_ops.zeros_like(source) if g is None else g for g in rows]
         return arrange(array_ops.stack(rows))
+
+
+def _joined(target, source):
+    """target's shape followed by source's: a list, or a tensor where source's dims are
+    known only at run time (a source of a function traced with None dims)."""
+    if source.shape.is_fully_defined():
+        return target.shape.as_list() + source.shape.as_list()
+    return array_ops.concat([target.shape.as_list(), array_ops.shape(source)], 0)
 
 
 def _check_unconnected(value):
