@@ -414,3 +414,17 @@ def test_jacobian_of_a_known_target_by_a_source_of_dims_unknown_when_traced():
             want[row, col, src, col] = 1.0
     np.testing.assert_array_equal(j.numpy(), want)
     np.testing.assert_array_equal(zeros.numpy(), np.zeros((2, 4, 3), np.float32))
+
+
+def test_batch_jacobian_by_a_source_of_dims_unknown_when_traced():
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def jac(p):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(p)
+            y = tf.reshape(p, [4, 3]) * 2.0
+            z = tf.ones([4, 2])
+        return t.batch_jacobian(y, p), t.batch_jacobian(z, p, unconnected_gradients="zero")
+
+    j, zeros = jac(tf.ones([4, 3]))
+    np.testing.assert_array_equal(j.numpy(), np.broadcast_to(2 * np.eye(3), (4, 3, 3)))
+    np.testing.assert_array_equal(zeros.numpy(), np.zeros((4, 2, 3), np.float32))
