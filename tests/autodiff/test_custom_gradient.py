@@ -201,3 +201,29 @@ def test_variable_gradients_count_and_keyword_forms():
                                         "argument 'variables', since function uses "
                                         "variables: \\[<tf.Variable 'Variable:0'"):
         no_keyword(x)
+
+
+def test_grad_fn_using_forward_values_is_differentiable_again():
+    # the grad_fn reads e = exp(x) from the forward pass; a second tape must see e depend on x
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+
+        def grad(upstream):
+            return upstream * (1 - 1 / (1 + e))
+        return tf.math.log(1 + e), grad
+
+    x = tf.constant([1.0, 2.0, -3.0])
+
+    def second(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = tf.reduce_sum(log1pexp(x))
+            g = t1.gradient(y, x)
+        return t2.gradient(g, x)
+
+    s = 1 / (1 + np.exp(-x.numpy()))
+    np.testing.assert_allclose(second(x).numpy(), s * (1 - s), rtol=1e-5)
+    np.testing.assert_allclose(tf.function(second)(x).numpy(), s * (1 - s), rtol=1e-5)

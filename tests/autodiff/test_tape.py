@@ -396,3 +396,35 @@ def test_target_as_source_repeatedly():
             y = v1 * v1
         g0, g1 = t.gradient([v0, y], [v0, v1])
         assert (g0.numpy(), g1.numpy()) == (1.0, 6.0)
+
+
+def test_jacobian_of_a_known_target_by_a_source_of_dims_unknown_when_traced():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def jac(p):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(p)
+            y = tf.gather(p, [2, 0])
+            z = tf.constant([1.0, 2.0])
+        return t.jacobian(y, p), t.jacobian(z, p, unconnected_gradients="zero")
+
+    j, zeros = jac(tf.ones([4, 3]))
+    want = np.zeros((2, 3, 4, 3), np.float32)
+    for row, src in enumerate([2, 0]):
+        for col in range(3):
+            want[row, col, src, col] = 1.0
+    np.testing.assert_array_equal(j.numpy(), want)
+    np.testing.assert_array_equal(zeros.numpy(), np.zeros((2, 4, 3), np.float32))
+
+
+def test_batch_jacobian_by_a_source_of_dims_unknown_when_traced():
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def jac(p):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(p)
+            y = tf.reshape(p, [4, 3]) * 2.0
+            z = tf.ones([4, 2])
+        return t.batch_jacobian(y, p), t.batch_jacobian(z, p, unconnected_gradients="zero")
+
+    j, zeros = jac(tf.ones([4, 3]))
+    np.testing.assert_array_equal(j.numpy(), np.broadcast_to(2 * np.eye(3), (4, 3, 3)))
+    np.testing.assert_array_equal(zeros.numpy(), np.zeros((4, 2, 3), np.float32))

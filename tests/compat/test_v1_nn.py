@@ -97,3 +97,22 @@ def test_gradient_of_a_pad_with_unknown_dims():
             y = tf.pad(x, [[1, 0], [0, 2]], constant_values=1.0) * tf.range(4.0)
         return tape.gradient(y, x)
     assert grad(tf.ones([3, 2])).numpy().tolist() == [[0.0, 1.0]] * 3
+
+
+def test_fused_batch_norm_trains_and_infers_with_its_gradient():
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4) / 7.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y, mean, var = tf.compat.v1.nn.fused_batch_norm(x, tf.ones([4]), tf.zeros([4]))
+        loss = tf.reduce_sum(y ** 3)
+    flat = x.numpy().reshape(-1, 4)
+    np.testing.assert_allclose(mean.numpy(), flat.mean(0), rtol=1e-6)
+    np.testing.assert_allclose(var.numpy(), flat.var(0, ddof=1), rtol=1e-5)
+    assert t.gradient(loss, x).shape == (1, 2, 3, 4)
+    y2 = tf.compat.v1.nn.fused_batch_norm(x, tf.ones([4]), tf.zeros([4]), mean, var,
+                                          is_training=False)[0]
+    np.testing.assert_allclose(y2.numpy().reshape(-1, 4),
+                               (flat - flat.mean(0)) / np.sqrt(flat.var(0, ddof=1) + 1e-3),
+                               rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="Both `mean` and `variance`"):
+        tf.compat.v1.nn.fused_batch_norm(x, tf.ones([4]), tf.zeros([4]), is_training=False)

@@ -796,3 +796,25 @@ def test_geometry_checked_at_run_time_raises_every_time_and_keeps_values_per_sha
         assert y.shape == (1, size, size, 4) and y[0, 0, 0, 0] == 8 and y[0, 1, 1, 0] == 18
     with pytest.raises(errors.InvalidArgumentError, match="evenly divisible by filter depth"):
         f(np.ones((1, 5, 5, 3), np.float32), w)
+
+
+@pytest.mark.parametrize("pool, x", [
+    (lambda v: tf.nn.avg_pool1d(v[None], 2, 1, "VALID"), np.ones((4, 3), np.float32)),
+    (lambda v: tf.nn.avg_pool2d(v[None, ..., None], 2, 2, "SAME"),
+     np.arange(15, dtype=np.float32).reshape(3, 5)),
+    (lambda v: tf.nn.avg_pool3d(v[None, None, ..., None], [1, 2, 2], 1, "VALID"),
+     np.ones((3, 4), np.float32))])
+def test_avg_pool_gradient_with_spatial_dims_unknown_when_traced(pool, x):
+    def grads(v):
+        with tf.GradientTape() as t2:
+            t2.watch(v)
+            with tf.GradientTape() as t:
+                t.watch(v)
+                y = tf.reduce_sum(pool(v) * pool(v))
+            g = t.gradient(y, v)
+        return g, t2.gradient(g, v)
+
+    unknown = tf.function(grads, input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    for got, want in zip(unknown(tf.constant(x)), grads(tf.constant(x))):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)

@@ -50,3 +50,20 @@ def test_embedding_lookup_gradient_is_sparse():
     table = tf.Variable(np.ones((5, 3), np.float32))
     g = _gather_grad(table, lambda t: tf.reduce_sum(tf.nn.embedding_lookup(t, [[1, 4]])))
     assert type(g) is tf.IndexedSlices and g.indices.numpy().tolist() == [1, 4]
+
+
+@pytest.mark.parametrize("signature", [None, [tf.TensorSpec([None, None], tf.float32)]])
+def test_a_function_returns_a_gather_gradient_as_indexed_slices(signature):
+    @tf.function(input_signature=signature)
+    def grad(p):
+        with tf.GradientTape() as t:
+            t.watch(p)
+            y = tf.gather(p, [0, 2, 0]) * 2.0
+        return t.gradient(y, p)
+
+    g = grad(tf.ones([4, 3]))
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.indices.numpy().tolist() == [0, 2, 0]
+    assert g.dense_shape.numpy().tolist() == [4, 3]
+    np.testing.assert_array_equal(g.values.numpy(), np.full((3, 3), 2.0, np.float32))
+    assert len(tf.nest.flatten(g, expand_composites=True)) == 3

@@ -197,3 +197,17 @@ def test_static_shape_errors_raise_while_tracing(fn, message):
         _traced(fn)()
     with pytest.raises(tf.errors.InvalidArgumentError):  # eagerly: the kernel's error
         fn()
+
+
+def test_dynamic_stitch_rejects_int64_indices_as_tf():
+    indices = tf.constant([0, 1], tf.int64)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"input #0\(zero-based\) was expected to be a int32 tensor but is "
+                             r"a int64 tensor"):
+        tf.dynamic_stitch([indices], [tf.constant([1.0, 2.0])])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
+    def stitch(i):
+        return tf.dynamic_stitch([i], [tf.constant([1.0, 2.0])])
+    with pytest.raises(TypeError, match="Input 'indices' of 'DynamicStitch' Op has type int64"):
+        stitch(indices)

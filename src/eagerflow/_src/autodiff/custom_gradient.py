@@ -1,6 +1,6 @@
 """`custom_gradient`: a function that supplies its own gradient.
 
-The decorated function runs unrecorded; its outputs, inputs and the
+The decorated function runs recorded as usual; its outputs, inputs and the
 variables it read pass through one ``IdentityN`` op whose
 ``_gradient_op_type`` attribute names the user's ``grad_fn``, registered by
 that name (`backprop.name_gradient`), as TensorFlow does: tapes see a
@@ -43,8 +43,10 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        spy = _Recorder(watch_accessed_variables=True)
-        with context.only_recorder(spy):  # f's own ops stay off every tape
+        spy = _VariableSpy(watch_accessed_variables=True)
+        # f's ops stay on enclosing tapes (the IdentityN below cuts them off the outputs'
+        # gradient), so that what grad_fn computes from f's values is differentiable again
+        with context.recording(spy):
             result, grad_fn = f(*args, **kwargs)
         flat_args = nest.flatten(args)
         passed = flat_args + nest.flatten(kwargs)
@@ -66,6 +68,11 @@ def custom_gradient(f=None):
             hold(outs[0] if graph is None else graph, grad)
         return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
     return decorated
+
+
+class _VariableSpy(_Recorder):
+    """Sees the variables a custom gradient's function reads."""
+    __slots__ = ()
 
 
 def _takes_variables(grad_fn):
@@ -143,6 +150,10 @@ def recompute_grad(f):
                 if variables is None:
                     return grads[:len(xs)]
                 return grads[:len(xs)], grads[len(xs):]
-            return f(*xs, **kwargs), grad
+            # the forward pass stays off the tapes (its values are recomputed), but the
+            # enclosing custom gradient still sees the variables it reads
+            spy = [r for r in context.get().recorders if isinstance(r, _VariableSpy)][-1]
+            with context.only_recorder(spy):
+                return f(*xs, **kwargs), grad
         return inner(*args)
     return outer

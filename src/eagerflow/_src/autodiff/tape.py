@@ -247,8 +247,8 @@ class GradientTape:
                               compiled_backward.Rows([eye.reshape([n] + target.shape.as_list())]))
         return nest.pack_sequence_as(sources, [
             self._assemble(r, target.shape.as_list(), s, unconnected_gradients,
-                           lambda g, s=s: array_ops.reshape(
-                               g, target.shape.as_list() + s.shape.as_list()))
+                           lambda g, s=s: array_ops.reshape(g, _joined(target.shape, s)),
+                           _joined(target.shape, s))
             for r, s in zip(rows, nest.flatten(sources))])
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
@@ -283,9 +283,9 @@ class GradientTape:
 
         def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
             moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
-            return array_ops.reshape(moved, dims + source.shape.as_list()[1:])
+            return array_ops.reshape(moved, _joined(dims, source, 1))
         return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
-                              zeros_shape=dims + source.shape.as_list()[1:])
+                              zeros_shape=_joined(dims, source, 1))
 
     def _rows_in_loop(self, target, sources, unconnected, per_example):
         """Jacobians (or per-example ones) of a target whose size is known only when the
@@ -391,13 +391,21 @@ class GradientTape:
         them."""
         if type(rows) is EagerTensor:
             return arrange(rows)
-        shape = zeros_shape or lead + source.shape.as_list()
+        shape = lead + source.shape.as_list() if zeros_shape is None else zeros_shape
         if rows is None or all(g is None for g in rows):
             if UnconnectedGradients(unconnected) is UnconnectedGradients.ZERO:
                 return array_ops.zeros(shape, source.dtype)
             return None
         rows = [array_ops.zeros_like(source) if g is None else g for g in rows]
         return arrange(array_ops.stack(rows))
+
+
+def _joined(lead, source, start=0):
+    """`lead` (known dims) followed by source's dims from `start`: a list, or a tensor where
+    those are known only at run time (a source of a function traced with None dims)."""
+    if source.shape[start:].is_fully_defined():
+        return list(lead) + source.shape.as_list()[start:]
+    return array_ops.concat([list(lead), array_ops.shape(source)[start:]], 0)
 
 
 def _check_unconnected(value):

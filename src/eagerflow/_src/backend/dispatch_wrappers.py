@@ -1110,6 +1110,15 @@ def _w3e50cf0542(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3ea9dacf58(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, scale, offset, mean=None, variance=None, epsilon=None, data_format=None, is_training=None, name=None, exponential_avg_factor=None):
+        try:
+            return _export_fn(x, scale, offset, mean, variance, epsilon, data_format, is_training, name, exponential_avg_factor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'scale': scale, 'offset': offset, 'mean': mean, 'variance': variance, 'epsilon': epsilon, 'data_format': data_format, 'is_training': is_training, 'name': name, 'exponential_avg_factor': exponential_avg_factor})
+    return _export_wrapper
+
+
 def _w3ef199260a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(num):
         try:
@@ -5747,6 +5756,7 @@ WRAPPERS = {
     'compat.v1.nn.dropout': _we8028b12ff,
     'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
     'compat.v1.nn.embedding_lookup': _wf55f0e6222,
+    'compat.v1.nn.fused_batch_norm': _w3ea9dacf58,
     'compat.v1.nn.in_top_k': _w8f037da8db,
     'compat.v1.nn.log_softmax': _wc806c2fcbd,
     'compat.v1.nn.max_pool': _w6b46b13da6,

@@ -886,6 +886,8 @@ def _pool_grad_kernel(backward, native=None):
     def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
                orig_input_shape=None):
         nd = len(ksize) - 2
+        if orig_input_shape is None and len(arrays) == 2:  # average pooling's, at run time
+            orig_input_shape, arrays = tuple(int(d) for d in arrays[1].tolist()), arrays[:1]
         shape = arrays[0].shape if orig_input_shape is None else orig_input_shape
         if shape[0] is None:  # a batch unknown when traced: the gradient's own
             shape = (arrays[0].shape[0], *shape[1:])
@@ -909,6 +911,8 @@ def _pool_grad_rule(like):
     """The shape rule of a pooling gradient whose output is shaped like input `like`."""
     def rule(*inputs, ksize, strides, padding, data_format, explicit_paddings=(),
              orig_input_shape=None):
+        if orig_input_shape is None and len(inputs) == 2:  # a shape known at run time only
+            return TensorShape([None] * len(ksize)), inputs[0].dtype
         dims = _dims(inputs[0].shape) if orig_input_shape is None else list(orig_input_shape)
         _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format)
         if orig_input_shape is not None:
@@ -1030,7 +1034,8 @@ tf_defaults[_MAX_POOL3D_GRAD] = {"data_format": "NDHWC"}
 tf_args[_MAX_POOL3D_GRAD_GRAD] = ("orig_input", "orig_output", "grad")
 tf_defaults[_MAX_POOL3D_GRAD_GRAD] = {"data_format": "NDHWC"}
 for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
-    tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None), 0),
+    tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None,
+                                               runtime=True), 0),
                              outputs=("output",))
 
 
@@ -1734,8 +1739,10 @@ def _max_pool_grad(op, dy):
 
 
 def _avg_pool_grad(op, dy):
-    shape = tuple(op.inputs[0].shape.as_list())
-    return dispatch(_POOL_GRADS[op.name], (dy,), {**_pooling(op), "orig_input_shape": shape})
+    dims = _dims(op.inputs[0].shape)
+    if dims is None or None in dims[1:]:  # the input's shape is known at run time only
+        return dispatch(_POOL_GRADS[op.name], (dy, array_ops.shape(op.inputs[0])), _pooling(op))
+    return dispatch(_POOL_GRADS[op.name], (dy,), {**_pooling(op), "orig_input_shape": tuple(dims)})
 
 
 def _routing_grad(other):
@@ -1751,7 +1758,7 @@ def _routing_grad(other):
 
 def _linear_grad(pool_op):
     """The gradient of AvgPool*Grad: average pooling is linear, its adjoint's adjoint."""
-    return lambda op, g: dispatch(pool_op, (g,), _pooling(op))
+    return lambda op, g: (dispatch(pool_op, (g,), _pooling(op)),) + (None,) * (len(op.inputs) - 1)
 
 
 register_gradient("MaxPool")(_max_pool_grad)

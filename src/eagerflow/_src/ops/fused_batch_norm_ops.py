@@ -25,6 +25,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.backend import onednn_normalization
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.nn_ops import _RELU_GRAD, shape_text
@@ -263,6 +264,7 @@ def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
     return dispatch(_FUSED_BATCH_NORM, tuple(inputs), attrs, name=name)
 
 
+@export("compat.v1.nn.fused_batch_norm")
 def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
                      data_format="NHWC", is_training=True, name=None,
                      exponential_avg_factor=1.0):

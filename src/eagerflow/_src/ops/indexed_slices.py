@@ -37,6 +37,10 @@ class IndexedSlices:
         value = get_static_value(self._dense_shape)
         return TensorShape(None if value is None else [int(d) for d in value])
 
+    @property
+    def _type_spec(self):  # a composite: tf.function returns it, nest expands it
+        return IndexedSlicesSpec.from_value(self)
+
     def __tf_tensor__(self, dtype=None, name=None):
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "

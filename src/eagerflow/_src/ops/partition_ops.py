@@ -153,8 +153,8 @@ def _tensor_list(values, dtype=None):
     """A list of tensors from a list (or a tensor, whose rows are the list)."""
     if isinstance(values, Tensor) or not isinstance(values, (list, tuple)):
         return array_ops.unstack(as_tensor(values))
-    if dtype is not None:
-        return [convert_to_tensor(v, dtype) for v in values]
+    if dtype is not None:  # (a tensor keeps its dtype: the op rejects one it does not take)
+        return [v if isinstance(v, Tensor) else convert_to_tensor(v, dtype) for v in values]
     return array_ops._matching(values)
 
 
@@ -174,6 +174,15 @@ def dynamic_stitch(indices, data, name=None):
     if not indices:
         raise errors.op_error(errors.InvalidArgumentError, "DynamicStitch",
                               "DynamicStitch needs at least one pair of indices and data")
+    for i, idx in enumerate(indices):
+        if idx.dtype != _d.int32 and context.get().graph is not None:
+            raise TypeError(f"Input 'indices' of 'DynamicStitch' Op has type {idx.dtype.name} "
+                            f"that does not match expected type of int32.")
+        if idx.dtype != _d.int32:
+            raise errors.op_error(
+                errors.InvalidArgumentError, "DynamicStitch",
+                f"cannot compute DynamicStitch as input #{i}(zero-based) was expected to be a "
+                f"int32 tensor but is a {kernel_type_name(idx.dtype)} tensor")
     return dispatch(_DYNAMIC_STITCH, (*indices, *data), name=name)
 
 

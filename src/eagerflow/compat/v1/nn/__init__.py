@@ -7,6 +7,7 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     softmax_cross_entropy_with_logits_v2, space_to_depth, sufficient_statistics, weighted_moments,
     xw_plus_b)
 from eagerflow._src.compat.rnn_cell import dynamic_rnn, static_rnn  # noqa: F401
+from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm  # noqa: F401
 from eagerflow.compat.v1.nn import rnn_cell  # noqa: F401
 
 
