@@ -361,3 +361,17 @@ def test_drawing_boxes_has_no_gradient_as_in_tf():
         y = tf.image.draw_bounding_boxes(x, [[[0.1, 0.1, 0.5, 0.5]]], [[1.0, 0.0, 0.0]])
     with pytest.raises(LookupError, match="no entry for: DrawBoundingBoxesV2$"):
         tape.gradient(y, x)
+
+
+def test_resize_with_pad_of_unknown_sizes_in_a_function_as_tf():
+    # In TF's function 10 / (10 / 6.0) is 5.9999995 (the division by 6.0 is a product by its
+    # reciprocal), so an 8x10 image is resized to 4x5 and padded on the right; eagerly to 4x6.
+    image = np.arange(80, dtype=np.float32).reshape(1, 8, 10, 1)
+    traced = tf.function(lambda x: tf.image.resize_with_pad(x, 6, 6),
+                         input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)])
+    out = traced(image).numpy()[0, :, :, 0]
+    assert out.shape == (6, 6)
+    np.testing.assert_array_equal(out[:, 5], 0)
+    np.testing.assert_array_equal(out[4:], 0)
+    np.testing.assert_allclose(out[:4, :5], tf.image.resize(image, [4, 5])[0, :, :, 0])
+    assert np.all(tf.image.resize_with_pad(image, 6, 6)[0, :4, :, 0] > 0)  # eager: 4x6
