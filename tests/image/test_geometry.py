@@ -375,3 +375,17 @@ def test_resize_with_pad_of_unknown_sizes_in_a_function_as_tf():
     np.testing.assert_array_equal(out[4:], 0)
     np.testing.assert_allclose(out[:4, :5], tf.image.resize(image, [4, 5])[0, :, :, 0])
     assert np.all(tf.image.resize_with_pad(image, 6, 6)[0, :4, :, 0] > 0)  # eager: 4x6
+
+
+def test_v1_resize_image_with_pad_resizes_as_resize_images():
+    # values recorded from TensorFlow 2.21
+    x = np.arange(12, dtype=np.float32).reshape(3, 4, 1)
+    aligned = tf.compat.v1.image.resize_image_with_pad(x, 4, 6, align_corners=True)
+    np.testing.assert_allclose(aligned[..., 0], [
+        [0.0, 0.75, 1.5, 2.25, 3.0, 0.0], [2.6667, 3.4167, 4.1667, 4.9167, 5.6667, 0.0],
+        [5.3333, 6.0833, 6.8333, 7.5833, 8.3333, 0.0], [8.0, 8.75, 9.5, 10.25, 11.0, 0.0]],
+        atol=1e-4)
+    nearest = tf.compat.v1.image.resize_image_with_pad(
+        x, 5, 3, method=tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR)
+    np.testing.assert_array_equal(nearest[..., 0], [[0, 0, 0], [0, 1, 2], [4, 5, 6], [0, 0, 0],
+                                                    [0, 0, 0]])

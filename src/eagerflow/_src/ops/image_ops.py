@@ -1563,6 +1563,25 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
            [1., 1., 1., 1.],
            [0., 0., 0., 0.]], dtype=float32)
     """
+    return _resize_with_pad(image, target_height, target_width,
+                            lambda images, size: resize(images, size, method,
+                                                        antialias=antialias))
+
+
+@export("compat.v1.image.resize_image_with_pad")
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethodV1.BILINEAR,
+                          align_corners=False):
+    """TF 1's `resize_with_pad`: the resize is `resize_images`'s, with `align_corners`.
+
+    >>> tf.compat.v1.image.resize_image_with_pad(tf.ones([2, 4, 1]), 4, 4).shape
+    TensorShape([4, 4, 1])
+    """
+    return _resize_with_pad(image, target_height, target_width,
+                            lambda images, size: resize_images(images, size, method,
+                                                               align_corners))
+
+
+def _resize_with_pad(image, target_height, target_width, resize_fn):
     image, is_batch = _image_batch(image)
     _check_at_least_3d(image)
     _check(_gt(target_width, 0), "target_width must be > 0.")
@@ -1583,7 +1602,7 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
                                      _d.int32)
         pad_h = math_ops.maximum(0, cast_ops.cast(math_ops.floor((f[2] - rh) / 2), _d.int32))
         pad_w = math_ops.maximum(0, cast_ops.cast(math_ops.floor((f[3] - rw) / 2), _d.int32))
-    resized = resize(image, resized_size, method, antialias=antialias)
+    resized = resize_fn(image, resized_size)
     padded = pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width)
     return _finish(padded, is_batch)
 
