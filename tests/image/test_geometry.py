@@ -389,3 +389,14 @@ def test_v1_resize_image_with_pad_resizes_as_resize_images():
         x, 5, 3, method=tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR)
     np.testing.assert_array_equal(nearest[..., 0], [[0, 0, 0], [0, 1, 2], [4, 5, 6], [0, 0, 0],
                                                     [0, 0, 0]])
+
+
+def test_resize_with_pad_of_unknown_sizes_keeps_tfs_values_on_repeated_calls():
+    # the program specialized to a repeated shape runs the same products as the generic one
+    image = np.arange(80, dtype=np.float32).reshape(1, 8, 10, 1)
+    traced = tf.function(lambda x: tf.image.resize_with_pad(x, 6, 6),
+                         input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)])
+    first = traced(image).numpy()
+    for _ in range(3):
+        np.testing.assert_array_equal(traced(image), first)
+    np.testing.assert_array_equal(first[0, :, 5, 0], 0)

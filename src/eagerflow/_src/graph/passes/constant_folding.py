@@ -87,8 +87,9 @@ def _evaluate(op):
 _RECIPROCAL_OF = {math_ops._REAL_DIV: math_ops._MUL, math_ops._XDIVY: math_ops._MUL_NO_NAN}
 
 
-def _reciprocal_product(op):
-    """``x * (1 / c)`` standing for a floating-point ``x / c`` with a constant ``c``, or None."""
+def reciprocal_product(op):
+    """``(product op_def, 1 / c)`` for a floating-point ``x / c`` with a constant ``c``
+    (TF's rewrite), or None."""
     product = _RECIPROCAL_OF.get(op.op_def)
     c = const_value(op.inputs[1]) if product is not None else None
     if c is None or not (op.outputs[0].dtype.is_floating or op.outputs[0].dtype.is_complex):
@@ -98,7 +99,15 @@ def _reciprocal_product(op):
     denominator = op.inputs[1]
     if any(inner is denominator for _, inner in getattr(denominator.graph, "captures", ())):
         return None  # a captured tensor is an argument in TF's function, not a constant
-    reciprocal = np.asarray(np.ones_like(c) / c, dtype=c.dtype)
+    return product, np.asarray(np.ones_like(c) / c, dtype=c.dtype)
+
+
+def _reciprocal_product(op):
+    found = reciprocal_product(op)
+    if found is None:
+        return None
+    product, reciprocal = found
+    denominator = op.inputs[1]
     const = derive(denominator.op, None, (), {"dtype": denominator.dtype}, type_name="Const",
                    value=reciprocal, name=f"{op.name}/reciprocal")
     mul = derive(op, product, (op.inputs[0], const.outputs[0]))
