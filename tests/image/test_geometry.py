@@ -361,3 +361,42 @@ def test_drawing_boxes_has_no_gradient_as_in_tf():
         y = tf.image.draw_bounding_boxes(x, [[[0.1, 0.1, 0.5, 0.5]]], [[1.0, 0.0, 0.0]])
     with pytest.raises(LookupError, match="no entry for: DrawBoundingBoxesV2$"):
         tape.gradient(y, x)
+
+
+def test_resize_with_pad_of_unknown_sizes_in_a_function_as_tf():
+    # In TF's function 10 / (10 / 6.0) is 5.9999995 (the division by 6.0 is a product by its
+    # reciprocal), so an 8x10 image is resized to 4x5 and padded on the right; eagerly to 4x6.
+    image = np.arange(80, dtype=np.float32).reshape(1, 8, 10, 1)
+    traced = tf.function(lambda x: tf.image.resize_with_pad(x, 6, 6),
+                         input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)])
+    out = traced(image).numpy()[0, :, :, 0]
+    assert out.shape == (6, 6)
+    np.testing.assert_array_equal(out[:, 5], 0)
+    np.testing.assert_array_equal(out[4:], 0)
+    np.testing.assert_allclose(out[:4, :5], tf.image.resize(image, [4, 5])[0, :, :, 0])
+    assert np.all(tf.image.resize_with_pad(image, 6, 6)[0, :4, :, 0] > 0)  # eager: 4x6
+
+
+def test_v1_resize_image_with_pad_resizes_as_resize_images():
+    # values recorded from TensorFlow 2.21
+    x = np.arange(12, dtype=np.float32).reshape(3, 4, 1)
+    aligned = tf.compat.v1.image.resize_image_with_pad(x, 4, 6, align_corners=True)
+    np.testing.assert_allclose(aligned[..., 0], [
+        [0.0, 0.75, 1.5, 2.25, 3.0, 0.0], [2.6667, 3.4167, 4.1667, 4.9167, 5.6667, 0.0],
+        [5.3333, 6.0833, 6.8333, 7.5833, 8.3333, 0.0], [8.0, 8.75, 9.5, 10.25, 11.0, 0.0]],
+        atol=1e-4)
+    nearest = tf.compat.v1.image.resize_image_with_pad(
+        x, 5, 3, method=tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR)
+    np.testing.assert_array_equal(nearest[..., 0], [[0, 0, 0], [0, 1, 2], [4, 5, 6], [0, 0, 0],
+                                                    [0, 0, 0]])
+
+
+def test_resize_with_pad_of_unknown_sizes_keeps_tfs_values_on_repeated_calls():
+    # the program specialized to a repeated shape runs the same products as the generic one
+    image = np.arange(80, dtype=np.float32).reshape(1, 8, 10, 1)
+    traced = tf.function(lambda x: tf.image.resize_with_pad(x, 6, 6),
+                         input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)])
+    first = traced(image).numpy()
+    for _ in range(3):
+        np.testing.assert_array_equal(traced(image), first)
+    np.testing.assert_array_equal(first[0, :, 5, 0], 0)

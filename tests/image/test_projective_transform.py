@@ -50,3 +50,24 @@ def test_unknown_output_size_in_a_function():
     out = fn(tf.ones([2, 3, 4, 1]), tf.constant([5, 2]))
     assert out.shape == (2, 5, 2, 1)
     np.testing.assert_array_equal(out.numpy(), np.ones((2, 5, 2, 1), np.float32))
+
+
+def test_v2_fills_with_zero_and_has_tfs_gradient():
+    # TF 2.21's gradient of sum(ImageProjectiveTransformV2(x)) (BILINEAR, CONSTANT)
+    grad_of_sum = [0.0, 0.8247, 1.0, 1.0, 0.2487, 1.0, 1.0, 1.0, 0.0, 0.2887, 0.701, 1.0,
+                   0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0449, 0.1453, 0.1811, 0.0]
+    images = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) / 8)
+    with tf.GradientTape() as tape:
+        tape.watch(images)
+        y = tf.raw_ops.ImageProjectiveTransformV2(
+            images=images, transforms=_TRANSFORMS, output_shape=[3, 4],
+            interpolation="BILINEAR")
+    np.testing.assert_allclose(tape.gradient(y, images).numpy().ravel(), grad_of_sum,
+                               atol=1e-4)
+    v3 = tf.raw_ops.ImageProjectiveTransformV3(
+        images=images, transforms=_TRANSFORMS, output_shape=[3, 4], fill_value=0.0,
+        interpolation="BILINEAR")
+    np.testing.assert_array_equal(y, v3)
+    assert tf.raw_ops.ImageProjectiveTransformV2(
+        images=tf.cast(images, tf.uint8), transforms=_TRANSFORMS, output_shape=[3, 4],
+        interpolation="NEAREST").dtype == tf.uint8

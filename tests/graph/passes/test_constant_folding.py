@@ -75,3 +75,25 @@ def test_folded_consts_keep_the_static_dtype(dtype):
     before, after = _folded(lambda: tf.ones([2], dtype) + tf.ones([2], dtype))
     [const] = after.operations
     assert const.value.dtype == dtype.as_numpy_dtype
+
+
+_TENS = np.array([10.0, 7.0, 1.0, 200.0], np.float32)
+_BY_RECIPROCAL = [1.6666667461395264, 1.1666667461395264, 0.1666666716337204, 33.333335876464844]
+_BY_DIVISION = [1.6666666269302368, 1.1666666269302368, 0.1666666716337204, 33.33333206176758]
+
+
+def test_division_by_a_constant_is_a_product_in_functions_as_in_tf():
+    # values recorded from TensorFlow 2.21: one ulp from eager division
+    before, after = _folded(lambda x: x / 6.0, tf.TensorSpec([4], tf.float32))
+    assert "RealDiv" in types(before) and types(after) == ["Const", "Mul"]
+    assert tf.function(lambda x: x / 6.0)(_TENS).numpy().tolist() == _BY_RECIPROCAL
+    assert tf.function(lambda x: tf.math.xdivy(x, 6.0))(_TENS).numpy().tolist() == \
+        _BY_RECIPROCAL
+    assert (_TENS / tf.constant(6.0)).numpy().tolist() == _BY_DIVISION
+    c = tf.constant(6.0)  # captured: an argument of the function, no constant
+    assert tf.function(lambda x: x / c)(_TENS).numpy().tolist() == _BY_DIVISION
+    assert tf.function(lambda x: tf.math.divide_no_nan(x, 6.0))(_TENS).numpy().tolist() == \
+        _BY_DIVISION
+    assert tf.function(lambda x: tf.math.xdivy(x, 0.0))(tf.constant([0.0])).numpy() == [0.0]
+    mapped = tf.data.Dataset.from_tensors(_TENS).map(lambda x: x / 6.0)
+    assert next(iter(mapped)).numpy().tolist() == _BY_DIVISION  # tf.data keeps divisions

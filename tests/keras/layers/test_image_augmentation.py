@@ -129,3 +129,16 @@ def test_seeded_layers_draw_tfs_values_call_after_call(make, first, second):
     for expected in (first, second):
         got = layer(x, training=True).numpy().ravel()[:8]
         np.testing.assert_allclose(got, expected, atol=1e-3)
+
+
+def test_config_keys_in_keras_order():
+    base = ["name", "trainable", "dtype", "rng_type"]
+    transform = ["fill_mode", "fill_value", "interpolation", "seed"]
+    assert list(keras.layers.RandomRotation(0.2, seed=1).get_config()) == \
+        base + ["factor"] + transform
+    assert list(keras.layers.RandomZoom(0.2).get_config()) == \
+        base + ["height_factor", "width_factor"] + transform
+    assert list(keras.layers.RandomTranslation(0.1, 0.2).get_config()) == \
+        base + ["height_factor", "width_factor"] + transform
+    assert list(keras.layers.RandomHeight(0.3).get_config()) == \
+        base + ["factor", "interpolation", "seed"]

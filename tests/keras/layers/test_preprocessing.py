@@ -212,8 +212,21 @@ def test_resizing_config_and_errors():
     assert Resizing.from_config(config).get_config() == config
     with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`"):
         Resizing(2, 2, interpolation="cubic")
-    with pytest.raises(NotImplementedError, match="not implemented"):
-        Resizing(2, 2, interpolation="bicubic")
+
+
+def test_resizing_other_interpolations_match_tf():
+    # values recorded from TensorFlow 2.21 / tf_keras
+    x = np.arange(40, dtype=np.float32).reshape(2, 5, 4, 1) ** 1.5
+    expected = {
+        "bicubic": [[98.991, 114.455], [151.451, 169.182], [211.168, 230.897]],
+        "area": [[104.218, 118.622], [152.616, 168.894], [206.437, 224.404]],
+        "lanczos3": [[97.763, 113.754], [151.13, 169.514], [211.907, 232.401]],
+        "mitchellcubic": [[100.703, 115.692], [151.883, 168.992], [209.784, 228.773]]}
+    for method, want in expected.items():
+        close(Resizing(3, 2, interpolation=method)(x)[1, :, :, 0], want, atol=2e-3)
+    cropped = Resizing(2, 2, interpolation="bicubic", crop_to_aspect_ratio=True)(x)
+    close(cropped[0, :, :, 0], [[3.674, 9.152], [35.535, 46.757]], atol=2e-3)
+    assert Resizing(2, 2, interpolation="area")(x.astype(np.uint8)).dtype == tf.float32
 
 
 def test_resizing_gradient_and_unknown_sizes_in_a_function():

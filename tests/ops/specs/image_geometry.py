@@ -187,3 +187,20 @@ SPECS += [OpSpec("ImageProjectiveTransformV3", lambda x, interp=interp, fill=fil
                  grad="TF's gradient resamples through the inverse transforms, which is not "
                       "the derivative: tests/image checks TF's values")
           for (interp, fill), values in _PROJECTED.items()]
+# ImageProjectiveTransformV2 (V3 filling with 0: TF 2.3-2.5's image layers): TF 2.21's values
+_PROJECTED_V2_CONSTANT = [
+    0.05625000223517418, 0.21000002324581146, 0.29750004410743713, 0.0, 0.23750001192092896,
+    0.550000011920929, 0.862500011920929, 0.21500030159950256, 0.6374999284744263,
+    0.9500000476837158, 1.2624999284744263, 0.5775001645088196, 0.0, 0.022791828960180283,
+    0.4036908745765686, 0.7688044309616089, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+SPECS += [OpSpec("ImageProjectiveTransformV2", lambda x, interp=interp, fill=fill:
+                 tf.raw_ops.ImageProjectiveTransformV2(
+                     images=x, transforms=_PROJECTIVE, output_shape=[3, 4],
+                     interpolation=interp, fill_mode=fill),
+                 [np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) / 8],
+                 lambda x, values=values: np.array(values, np.float32).reshape(2, 3, 4, 1),
+                 name=f"ImageProjectiveTransformV2-{interp}-{fill}",
+                 grad="TF's gradient resamples through the inverse transforms, which is not "
+                      "the derivative: tests/image checks TF's values")
+          for (interp, fill), values in [(("BILINEAR", "CONSTANT"), _PROJECTED_V2_CONSTANT),
+                                         (("NEAREST", "WRAP"), _PROJECTED[("NEAREST", "WRAP")])]]

@@ -5556,6 +5556,15 @@ def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfad5f513ed(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(image, target_height, target_width, method=None, align_corners=None):
+        try:
+            return _export_fn(image, target_height, target_width, method, align_corners)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'target_height': target_height, 'target_width': target_width, 'method': method, 'align_corners': align_corners})
+    return _export_wrapper
+
+
 def _wfbf0599787(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(starts, limits=None, deltas=None, dtype=None, name=None, row_splits_dtype=None):
         try:
@@ -5679,6 +5688,7 @@ WRAPPERS = {
     'compat.v1.image.resize_area': _w5010e57f6d,
     'compat.v1.image.resize_bicubic': _w7882553355,
     'compat.v1.image.resize_bilinear': _w7882553355,
+    'compat.v1.image.resize_image_with_pad': _wfad5f513ed,
     'compat.v1.image.resize_images': _wb5890ee7bf,
     'compat.v1.image.resize_nearest_neighbor': _w7882553355,
     'compat.v1.image.sample_distorted_bounding_box': _w3166322bfd,

@@ -132,6 +132,8 @@ class StructuredFunction:
         unpack = self._unpack = _should_unpack(input_spec)
 
         def traced(*args):  # (its placeholders are named args_0, args_1, ... as in TF)
+            # TF's tf.data functions keep their divisions by constants (no reciprocal product)
+            context.get().graph.keeps_divisions = True
             args = _leaves(leaf_specs, args[:n_in]) if self._sparse_in else args[:n_in]
             element = structure.pack(input_spec, args)
             args = tuple(element) if unpack else (element,)

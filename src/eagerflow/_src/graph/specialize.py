@@ -24,6 +24,8 @@ from eagerflow._src.core import context
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph
+from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.program import Program
 
 _MAX_SHAPES = 8  # specialized programs per graph; further shapes run the generic one
 
@@ -73,6 +75,8 @@ def specialize(graph, inputs, outputs, shapes):
     """
     copy = Graph(graph.name)
     copy.functions.update(graph.functions)
+    copy.keeps_divisions = getattr(graph, "keeps_divisions", False)
+    reciprocals = _reciprocals(graph, inputs, outputs)
     env = {}
     with context.building(copy):
         for t, shape in zip(inputs, shapes):
@@ -87,6 +91,11 @@ def specialize(graph, inputs, outputs, shapes):
                 copy.constant(op.value, op.name)
             elif op.op_def is None:  # a placeholder no input feeds
                 copy.placeholder(op.attrs["dtype"], op.attrs["shape"], op.name)
+            elif op.name in reciprocals:
+                product, value = reciprocals[op.name]
+                copy.create_op(product, [env[id(op.inputs[0])],
+                                         copy.constant(value, f"{op.name}/reciprocal")],
+                               op.attrs, op.name)
             else:
                 copy.create_op(op.op_def, [t if isinstance(t, Variable) else env[id(t)]
                                            for t in op.inputs], op.attrs, op.name)
@@ -96,3 +105,17 @@ def specialize(graph, inputs, outputs, shapes):
                 env[id(old)] = new
     return copy, [env[id(t)] for t in inputs], [
         t if isinstance(t, Variable) else env[id(t)] for t in outputs]
+
+
+def _reciprocals(graph, inputs, outputs):
+    """Name -> (product op_def, reciprocal) of the divisions the generic program runs as
+    products (`fold_constants`): the specialized one runs them so too, though its numerators
+    may fold to constants, as TF's function with unknown shapes does."""
+    if getattr(graph, "keeps_divisions", False):
+        return {}
+    program = fold_constants(Program(executor.needed_operations(graph, outputs), inputs,
+                                     outputs))
+    return {op.name: (op.op_def, op.inputs[1].op.value) for op in program.operations
+            if len(op.inputs) == 2 and getattr(op.inputs[1], "op", None) is not None
+            and op.inputs[1].op.name == f"{op.name}/reciprocal"
+            and op.inputs[1].op.type == "Const"}

@@ -1563,6 +1563,25 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
            [1., 1., 1., 1.],
            [0., 0., 0., 0.]], dtype=float32)
     """
+    return _resize_with_pad(image, target_height, target_width,
+                            lambda images, size: resize(images, size, method,
+                                                        antialias=antialias))
+
+
+@export("compat.v1.image.resize_image_with_pad")
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethodV1.BILINEAR,
+                          align_corners=False):
+    """TF 1's `resize_with_pad`: the resize is `resize_images`'s, with `align_corners`.
+
+    >>> tf.compat.v1.image.resize_image_with_pad(tf.ones([2, 4, 1]), 4, 4).shape
+    TensorShape([4, 4, 1])
+    """
+    return _resize_with_pad(image, target_height, target_width,
+                            lambda images, size: resize_images(images, size, method,
+                                                               align_corners))
+
+
+def _resize_with_pad(image, target_height, target_width, resize_fn):
     image, is_batch = _image_batch(image)
     _check_at_least_3d(image)
     _check(_gt(target_width, 0), "target_width must be > 0.")
@@ -1583,7 +1602,7 @@ def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILI
                                      _d.int32)
         pad_h = math_ops.maximum(0, cast_ops.cast(math_ops.floor((f[2] - rh) / 2), _d.int32))
         pad_w = math_ops.maximum(0, cast_ops.cast(math_ops.floor((f[3] - rw) / 2), _d.int32))
-    resized = resize(image, resized_size, method, antialias=antialias)
+    resized = resize_fn(image, resized_size)
     padded = pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width)
     return _finish(padded, is_batch)
 
@@ -2275,6 +2294,25 @@ tf_defaults[_PROJECTIVE_TRANSFORM] = {"fill_mode": "CONSTANT"}
 batching_rules[_PROJECTIVE_TRANSFORM] = PER_ELEMENT
 
 
+def _projective_transform_v2(xp, images, transforms, output_shape, interpolation,
+                             fill_mode="CONSTANT", dtype=None):
+    return _projective_transform(xp, images, transforms, output_shape, 0.0, interpolation,
+                                 fill_mode, dtype)
+
+
+# V3 without the fill value (0): what TF 2.3-2.5's image layers saved
+_PROJECTIVE_TRANSFORM_V2 = register(
+    "ImageProjectiveTransformV2", _projective_transform_v2, _projective_transform_rule,
+    dtypes=(_d.uint8, _d.int32, _d.int64, _d.float16, _d.bfloat16, _d.float32, _d.float64),
+    type_attr="dtype")
+tf_args[_PROJECTIVE_TRANSFORM_V2] = ("images", "transforms", "output_shape")
+tf_nodes[_PROJECTIVE_TRANSFORM_V2] = NodeForm(types={"dtype": 0},
+                                              outputs=("transformed_images",))
+tf_defaults[_PROJECTIVE_TRANSFORM_V2] = {"fill_mode": "CONSTANT"}
+batching_rules[_PROJECTIVE_TRANSFORM_V2] = PER_ELEMENT
+
+
+@register_gradient("ImageProjectiveTransformV2")
 @register_gradient("ImageProjectiveTransformV3")
 def _projective_transform_grad(op, grad):
     """TF's: the gradient resampled through the inverse transforms (to the images' size,
@@ -2285,6 +2323,8 @@ def _projective_transform_grad(op, grad):
     inverse = array_ops.reshape(linalg_ops.inv(matrices), [-1, 9])
     inverse = (inverse / inverse[:, 8:9])[:, :8]
     size = array_ops.shape(images)[1:3]
-    out = dispatch(_PROJECTIVE_TRANSFORM, (grad, inverse, size, as_tensor(0.0)), {
-        "interpolation": op.attrs["interpolation"], "fill_mode": op.attrs["fill_mode"]})
+    attrs = {"interpolation": op.attrs["interpolation"], "fill_mode": op.attrs["fill_mode"]}
+    if op.type == "ImageProjectiveTransformV2":
+        return dispatch(_PROJECTIVE_TRANSFORM_V2, (grad, inverse, size), attrs), None, None
+    out = dispatch(_PROJECTIVE_TRANSFORM, (grad, inverse, size, as_tensor(0.0)), attrs)
     return out, None, None, None

@@ -5,7 +5,8 @@ TensorFlow's function optimizer does. Operations that neither the outputs nor a
 side effect need never run, as in TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
 switch (on unless set off; all off with ``disable_meta_optimizer``):
 
-* ``constant_folding``: `fold_constants`;
+* ``constant_folding``: `fold_constants` (divisions by constants kept in a
+  ``tf.data`` function's graph, marked ``keeps_divisions``, as TF's);
 * ``arithmetic_optimization``: `eliminate_common_subexpressions`, `simplify`,
   `merge_matmul_sums`;
 * ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
@@ -37,8 +38,11 @@ from eagerflow._src.graph.passes.program import Program
 def optimize(graph, inputs, outputs):
     """The `Program` that runs `graph` from `inputs` to `outputs`, optimized as configured."""
     program = eliminate_dead_code(Program(inlined_operations(graph), inputs, outputs))
+    keeps_divisions = getattr(graph, "keeps_divisions", False)
     for pass_, on in _passes():
-        if on:
+        if on and pass_ is fold_constants and keeps_divisions:
+            program = fold_constants(program, reciprocals=False)
+        elif on:
             program = pass_(program)
     return program
 

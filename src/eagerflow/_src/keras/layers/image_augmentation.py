@@ -75,8 +75,12 @@ class _RandomLayer(Layer):
         return TensorShape(input_shape)
 
     def get_config(self):
-        return {**super().get_config(), "seed": self.seed,
-                "rng_type": self._rng_type or "stateful"}
+        # Keras 2's order: the base entries, the layer's own arguments, then the seed
+        return {**super().get_config(), "rng_type": self._rng_type or "stateful",
+                **self._own_config(), "seed": self.seed}
+
+    def _own_config(self):
+        return {}
 
 
 def _transform(images, transforms, fill_mode, fill_value, interpolation):
@@ -157,9 +161,9 @@ class _TransformLayer(_RandomLayer):
                          self.interpolation)
         return cast_ops.cast(out, self.compute_dtype)
 
-    def get_config(self):
-        return {**super().get_config(), "fill_mode": self.fill_mode,
-                "fill_value": self.fill_value, "interpolation": self.interpolation}
+    def _own_config(self):
+        return {"fill_mode": self.fill_mode, "fill_value": self.fill_value,
+                "interpolation": self.interpolation}
 
 
 @export("keras.layers.RandomRotation", "keras.layers.experimental.preprocessing.RandomRotation")
@@ -187,8 +191,8 @@ class RandomRotation(_TransformLayer):
         zeros = array_ops.zeros_like(angles)
         return array_ops.stack([cos, -sin, x_offset, sin, cos, y_offset, zeros, zeros], 1)
 
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
+    def _own_config(self):
+        return {"factor": self.factor, **super()._own_config()}
 
 
 @export("keras.layers.RandomZoom", "keras.layers.experimental.preprocessing.RandomZoom")
@@ -215,9 +219,9 @@ class RandomZoom(_TransformLayer):
         return array_ops.concat([zoom_x, zeros, x_offset, zeros, zoom_y, y_offset, zeros, zeros],
                                 1)
 
-    def get_config(self):
-        return {**super().get_config(), "height_factor": self.height_factor,
-                "width_factor": self.width_factor}
+    def _own_config(self):
+        return {"height_factor": self.height_factor, "width_factor": self.width_factor,
+                **super()._own_config()}
 
 
 @export("keras.layers.RandomTranslation",
@@ -244,9 +248,9 @@ class RandomTranslation(_TransformLayer):
         ones, zeros = array_ops.ones_like(dx), array_ops.zeros_like(dx)
         return array_ops.concat([ones, zeros, -dx, zeros, ones, -dy, zeros, zeros], 1)
 
-    def get_config(self):
-        return {**super().get_config(), "height_factor": self.height_factor,
-                "width_factor": self.width_factor}
+    def _own_config(self):
+        return {"height_factor": self.height_factor, "width_factor": self.width_factor,
+                **super()._own_config()}
 
 
 class _RandomResize(_RandomLayer):
@@ -278,9 +282,8 @@ class _RandomResize(_RandomLayer):
         shape[self._axis - 4] = None
         return TensorShape(shape)
 
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor,
-                "interpolation": self.interpolation}
+    def _own_config(self):
+        return {"factor": self.factor, "interpolation": self.interpolation}
 
 
 @export("keras.layers.RandomHeight", "keras.layers.experimental.preprocessing.RandomHeight")

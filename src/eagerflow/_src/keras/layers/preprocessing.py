@@ -15,14 +15,13 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine import data_adapter
 from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.keras.utils.dataset_utils import KNOWN_INTERPOLATIONS
 
-_INTERPOLATIONS = ("bilinear", "nearest")
 
 
 @export("keras.layers.experimental.preprocessing.PreprocessingLayer")
@@ -283,6 +282,8 @@ def _resize_axis(images, axis, size, interpolation):
 
 
 def _resize(images, height, width, interpolation):
+    if interpolation not in ("bilinear", "nearest"):
+        return image_ops.resize(images, [height, width], method=interpolation)
     # widths first, then heights: the order of tf.image's bilinear interpolation
     return _resize_axis(_resize_axis(images, -2, width, interpolation), -3, height,
                         interpolation)
@@ -324,7 +325,7 @@ def _spatial_output_shape(input_shape, height, width):
 class Resizing(Layer):
     """Resizes images (..., height, width, channels) to (`height`, `width`).
 
-    ``interpolation`` is "bilinear" or "nearest"; ``crop_to_aspect_ratio`` first crops
+    ``interpolation`` is one of tf.image.resize's methods; ``crop_to_aspect_ratio`` first crops
     the largest centered window of the target's aspect ratio.
 
     >>> tf.keras.layers.Resizing(1, 2)(
@@ -342,9 +343,6 @@ class Resizing(Layer):
             raise NotImplementedError(f"Value not recognized for `interpolation`: "
                                       f"{interpolation}. Supported values are: "
                                       f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
-        if method not in _INTERPOLATIONS:
-            raise NotImplementedError(f"Resizing with interpolation={interpolation!r} is not "
-                                      f"implemented; use one of {_INTERPOLATIONS}.")
         self._method = method
         super().__init__(**kwargs)
 

@@ -22,7 +22,7 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _AUTOTUNE = -1
 
-# Keras 2's interpolation names (its image resizing layers implement bilinear and nearest)
+# Keras 2's interpolation names, as tf.image.resize takes them
 KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
                         "gaussian", "mitchellcubic")
 
