@@ -38,7 +38,8 @@ def test_generated_programs_cover_the_constructs():
         r"v\d, v\d = v\d, v\d"]
     seen = set()
 
-    @settings(max_examples=150, deadline=None, database=None)
+    # (derandomized: the same programs each run, so that coverage cannot fail by chance)
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True)
     @given(programs.programs())
     def collect(source):
         body = source.split("    v3 = ", 1)[1]
