@@ -101,12 +101,17 @@ _NUMPY_BEHAVIOR = textwrap.dedent("""
 """)
 
 
-def test_experimental_enable_numpy_behavior():
+def _printed_by(script):
+    """The lines `script` prints in a fresh interpreter (numpy behaviour is process-wide)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    out = subprocess.run([sys.executable, "-c", _NUMPY_BEHAVIOR], capture_output=True,
-                         text=True, env=env, timeout=300)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == [
+    return out.stdout.splitlines()
+
+
+def test_experimental_enable_numpy_behavior():
+    assert _printed_by(_NUMPY_BEHAVIOR) == [
         "(4,) (1, 4) [[1.0, 3.0], [2.0, 4.0]]",
         "<dtype: 'int32'> (4,) np.int64(4) [[1.0, 2.0], [3.0, 4.0]]",
         "[2.0, 3.0] 4.0 False",
@@ -133,11 +138,7 @@ _PREFER_FLOAT32 = textwrap.dedent("""
 
 def test_numpy_behavior_preferring_float32():
     # TF 2.21's dtypes: Python floats (and NumPy float64 scalars) count as float32
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    out = subprocess.run([sys.executable, "-c", _PREFER_FLOAT32], capture_output=True,
-                         text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == [
+    assert _printed_by(_PREFER_FLOAT32) == [
         "<dtype: 'float32'> <dtype: 'complex64'> <dtype: 'float64'>",
         "<dtype: 'float32'> <dtype: 'float32'> <dtype: 'float32'>",
         "<dtype: 'float32'> <dtype: 'float64'>",

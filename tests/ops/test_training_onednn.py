@@ -109,14 +109,15 @@ def test_v1_session_adam_matches_the_formula(path):
 
 
 @needs_onednn
-def test_native_and_numpy_adam_agree():
-    w, grads = _data(4, steps=5)
+def _check_native_and_numpy_agree(make_optimizer, w, grads):
+    """Trains `w` on `grads` with oneDNN's updates and with NumPy's: the variable and
+    every slot agree within float32 rounding."""
     results = []
     for flag in (True, False):
         onednn.set_enabled(flag)
         try:
             var = tf.Variable(w)
-            opt = tf.keras.optimizers.Adam(0.01)
+            opt = make_optimizer()
             for g in grads:
                 opt.apply_gradients([(tf.constant(g), var)])
             results.append((var.numpy(), *(s.numpy() for s in opt.variables[1:])))
@@ -124,6 +125,10 @@ def test_native_and_numpy_adam_agree():
             onednn.set_enabled(None)
     for native, numpy_ in zip(*results):
         np.testing.assert_allclose(native, numpy_, rtol=2e-6, atol=1e-7)
+
+
+def test_native_and_numpy_adam_agree():
+    _check_native_and_numpy_agree(lambda: tf.keras.optimizers.Adam(0.01), *_data(4, steps=5))
 
 
 def _rmsprop_reference(w, grads, lr=0.01, rho=0.9, epsilon=1e-7):
@@ -256,20 +261,7 @@ def test_keras_optimizers_match_their_formulas(path, name, shape):
 @needs_onednn
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
 def test_native_and_numpy_optimizers_agree(name):
-    w, grads = _data(10, steps=4, shape=(701, 301))
-    results = []
-    for flag in (True, False):
-        onednn.set_enabled(flag)
-        try:
-            var = tf.Variable(w)
-            opt = OPTIMIZERS[name][0]()
-            for g in grads:
-                opt.apply_gradients([(tf.constant(g), var)])
-            results.append((var.numpy(), *(s.numpy() for s in opt.variables[1:])))
-        finally:
-            onednn.set_enabled(None)
-    for native, numpy_ in zip(*results):
-        np.testing.assert_allclose(native, numpy_, rtol=2e-6, atol=1e-7)
+    _check_native_and_numpy_agree(OPTIMIZERS[name][0], *_data(10, steps=4, shape=(701, 301)))
 
 
 def test_v1_rmsprop_with_momentum_matches_the_formula(path):
