@@ -91,24 +91,29 @@ def test_non_finite_gradients_spread_as_in_numpy(path):
     np.testing.assert_allclose(out[1:], _adam_reference(w, grads)[1:], rtol=1e-5, atol=1e-6)
 
 
-def test_v1_session_adam_matches_the_formula(path):
-    w, grads = _data(3)
+def _v1_session_trained(make_optimizer, w, grads):
+    """`w` trained on `grads` by a TF 1 optimizer's apply_gradients run in a Session."""
     v1 = tf.compat.v1
     g = v1.Graph()
     with g.as_default():
         var = v1.Variable(w)
         grad = v1.placeholder(tf.float32, SHAPE)
-        train = v1.train.AdamOptimizer(0.01, epsilon=1e-7).apply_gradients([(grad, var)])
+        train = make_optimizer().apply_gradients([(grad, var)])
         init = v1.global_variables_initializer()
     with v1.Session(graph=g) as sess:
         sess.run(init)
         for step_grad in grads:
             sess.run(train, {grad: step_grad})
-        out = sess.run(var)
+        return sess.run(var)
+
+
+def test_v1_session_adam_matches_the_formula(path):
+    w, grads = _data(3)
+    out = _v1_session_trained(lambda: tf.compat.v1.train.AdamOptimizer(0.01, epsilon=1e-7),
+                              w, grads)
     np.testing.assert_allclose(out, _adam_reference(w, grads), rtol=1e-5, atol=1e-6)
 
 
-@needs_onednn
 def _check_native_and_numpy_agree(make_optimizer, w, grads):
     """Trains `w` on `grads` with oneDNN's updates and with NumPy's: the variable and
     every slot agree within float32 rounding."""
@@ -127,6 +132,7 @@ def _check_native_and_numpy_agree(make_optimizer, w, grads):
         np.testing.assert_allclose(native, numpy_, rtol=2e-6, atol=1e-7)
 
 
+@needs_onednn
 def test_native_and_numpy_adam_agree():
     _check_native_and_numpy_agree(lambda: tf.keras.optimizers.Adam(0.01), *_data(4, steps=5))
 
@@ -266,19 +272,8 @@ def test_native_and_numpy_optimizers_agree(name):
 
 def test_v1_rmsprop_with_momentum_matches_the_formula(path):
     w, grads = _data(11)
-    v1 = tf.compat.v1
-    g = v1.Graph()
-    with g.as_default():
-        var = v1.Variable(w)
-        grad = v1.placeholder(tf.float32, SHAPE)
-        train = v1.train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.9,
-                                          epsilon=1e-7).apply_gradients([(grad, var)])
-        init = v1.global_variables_initializer()
-    with v1.Session(graph=g) as sess:
-        sess.run(init)
-        for step_grad in grads:
-            sess.run(train, {grad: step_grad})
-        out = sess.run(var)
+    out = _v1_session_trained(lambda: tf.compat.v1.train.RMSPropOptimizer(
+        0.01, decay=0.9, momentum=0.9, epsilon=1e-7), w, grads)
     # (TF 1's mean square starts at one)
     np.testing.assert_allclose(out, _rmsprop_momentum_reference(w, grads, initial=1.0),
                                rtol=1e-5, atol=1e-6)
