@@ -32,19 +32,87 @@ def test_reduce_retracing_explains_the_relaxed_trace():
     assert "to TensorSpec(shape=(None,)" in f.experimental_explain_retracing()
 
 
-def test_repeated_retracing_logs_the_explanation_once(caplog):
+def _retracing_warnings(caplog):
+    return [r.getMessage() for r in caplog.records
+            if "triggered tf.function retracing" in r.getMessage()]
+
+
+def test_repeated_retracing_warns_twice_as_tf_does_with_the_explanation(caplog):
     @tf.function
     def g(k):
         return tf.constant(k)
 
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
-        for k in range(7):
+        for k in range(9):
             g(k)
-    warnings = [r.getMessage() for r in caplog.records]
-    assert len(warnings) == 1
+    warnings = _retracing_warnings(caplog)
+    assert [w.split(" calls to ")[0] for w in warnings] == ["5 out of the last 5",
+                                                           "6 out of the last 6"]
+    assert warnings[0].startswith("5 out of the last 5 calls to <function ")
+    assert "g at 0x" in warnings[0] and "reduce_retracing" in warnings[0]
     assert "g was traced 5 times" in warnings[0]
     assert "k changed from int 3 to int 4" in warnings[0]
-    assert "input_signature" in warnings[0] and "reduce_retracing" in warnings[0]
+
+
+def _calls(pattern, caplog):
+    """Calls a new function by `pattern` (T: a new shape, N: the last shape again); the
+    counts its retracing warnings start with."""
+    namespace = {}
+    exec(f"def f(x):\n    {pattern!r}\n    return x", namespace)  # its own code object
+    f = tf.function(namespace["f"])
+    n = 1
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        for c in pattern:
+            n += c == "T"
+            f(tf.zeros([n]))
+    return [w.split(" calls to ")[0] for w in _retracing_warnings(caplog)]
+
+
+@pytest.mark.parametrize("pattern, expected", [
+    ("TTTT", []),
+    ("TNTNTNTNTNT", ["5 out of the last 9", "6 out of the last 11"]),
+    ("TNNTNNTNNTNNTNN", ["5 out of the last 13"]),
+    ("TNNNNNNNNNNTTTT", ["5 out of the last 15"]),
+    ("TTTNNNNNNNTTT", []),  # the old traces fall out of the last calls counted
+    ("TTNNNNNNNNNNNNNNNNNTTTTT", ["5 out of the last 22", "6 out of the last 23"]),
+])
+def test_the_retracing_warning_counts_recent_calls_as_tf_does(pattern, expected, caplog):
+    assert _calls(pattern, caplog) == expected
+
+
+def test_retracing_is_counted_by_the_python_function_not_the_tf_function(caplog):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        for _ in range(6):
+            @tf.function
+            def h(x):
+                return x
+            h(tf.constant(1.0))
+    warnings = _retracing_warnings(caplog)
+    assert len(warnings) == 2 and "h was traced" not in warnings[0]
+
+
+def test_no_retracing_warning_for_nested_calls_or_concrete_functions(caplog):
+    @tf.function
+    def inner(x):
+        return x * 2
+
+    @tf.function
+    def outer(x):
+        for i in range(6):
+            inner(tf.zeros([i]))
+        return x
+
+    @tf.function
+    def k(x):
+        return x
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        outer(1.0)
+        for i in range(6):
+            k.get_concrete_function(tf.TensorSpec([i]))
+        k(tf.zeros([7]))
+    assert _retracing_warnings(caplog) == []
 
 
 def test_functions_creating_variables_trace_twice_and_say_so():

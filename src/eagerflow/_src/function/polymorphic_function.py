@@ -31,7 +31,6 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.cast_ops import identity
 
-_RETRACE_WARNING_AT = 5   # traces of one function before the explanation is logged
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
 
 
@@ -58,7 +57,7 @@ class Function:
         self._initialized = False  # traced before: only the first trace may make variables
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
-        self._eager_traces = 0    # traces for calls from eager code
+        self._call_stats_key = _call_stats_key(python_function)
         self._bound = weakref.WeakKeyDictionary()
         try:
             self._signature = inspect.signature(python_function)
@@ -101,6 +100,13 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config.functions_run_eagerly():
             return self._python_function(*args, **kwargs)
+        traces = len(self._reasons)
+        result = self._call(args, kwargs)
+        if context.executing_eagerly():  # (calls made while another function traces do not count)
+            _retracing_monitor.called(self, len(self._reasons) != traces)
+        return result
+
+    def _call(self, args, kwargs):
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
             concrete = self._signature_function()
@@ -360,19 +366,74 @@ class Function:
                 self._initializer = concrete
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
-        # As in TF, only traces for calls from eager code count (not those of calls made
-        # while tracing, as a recursive function makes).
-        self._eager_traces += eager
-        if eager and self._eager_traces == _RETRACE_WARNING_AT:
-            _logger.warning(
-                "%s\nRetracing builds and compiles a new graph each time. To trace less: pass "
-                "tensors rather than Python values that change, give the function an "
-                "input_signature with None for the dimensions that vary, or use "
-                "reduce_retracing=True.", self.experimental_explain_retracing())
         return concrete
 
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):X}>"
+
+
+def _call_stats_key(python_function):
+    """What retracing is counted by: the code of the Python function (a method's, one
+    wrapped by decorators), so that the same function redefined in a loop, or a method of
+    new instances, shares the count (as in TF)."""
+    target = python_function
+    while hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    target = getattr(target, "__func__", target)
+    return getattr(target, "__code__", python_function)
+
+
+class _RetracingMonitor:
+    """Warns, as TF does, when most recent calls of a Python function traced it anew.
+
+    Each function's recent calls are kept as groups: a call that traced starts one, the
+    calls after it that did not trace join it.  The oldest groups are dropped while the
+    calls after them number more than `WINDOW`; when `THRESHOLD` groups remain, a warning
+    is logged, at most `MAX_WARNINGS` times per function.
+    """
+    WINDOW, THRESHOLD, MAX_WARNINGS = 10, 5, 2
+
+    def __init__(self):
+        self._stats = weakref.WeakKeyDictionary()  # stats key -> [groups, calls, warnings]
+
+    def called(self, function, traced):
+        key = function._call_stats_key
+        try:
+            stats = self._stats.get(key)
+        except TypeError:  # a key that cannot be weakly referenced: not counted
+            return
+        if stats is None:
+            stats = self._stats[key] = [[], 0, 0]
+        groups = stats[0]
+        stats[1] += 1
+        if not traced:
+            if not groups:  # (a concrete function got before the first call)
+                groups.append(0)
+            groups[-1] += 1
+            return
+        groups.append(1)
+        while groups and stats[1] - groups[0] > self.WINDOW:
+            stats[1] -= groups.pop(0)
+        if len(groups) >= self.THRESHOLD and stats[2] < self.MAX_WARNINGS:
+            stats[2] += 1
+            _logger.warning("%s", _retracing_warning(function, len(groups), stats[1]))
+
+
+def _retracing_warning(function, traces, calls):
+    shown = getattr(function._python_function, "__func__", function._python_function)
+    text = (f"{traces} out of the last {calls} calls to {shown!r} triggered tf.function "
+            f"retracing. Each trace builds and compiles a new graph. Frequent retracing "
+            f"usually comes from (1) defining the @tf.function inside a loop: define it once, "
+            f"outside; (2) passing tensors whose shapes change: use reduce_retracing=True or an "
+            f"input_signature with None for the dimensions that vary; (3) passing Python "
+            f"values that change instead of tensors: pass tensors. See "
+            f"https://www.tensorflow.org/guide/function#controlling_retracing.")
+    if len(function._reasons) > 1:  # what changed between this function's own traces
+        text += "\n" + function.experimental_explain_retracing()
+    return text
+
+
+_retracing_monitor = _RetracingMonitor()
 
 
 class _NoMoreVariables(list):
