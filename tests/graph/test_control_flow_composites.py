@@ -3,6 +3,8 @@ flow carries them as their component tensors, as TF does.
 
 The expected values were checked against TensorFlow 2.21.
 """
+import pytest
+
 import eagerflow as tf
 
 
@@ -76,3 +78,57 @@ def test_cond_returning_optionals_in_a_function():
 
     assert bool(f(tf.constant([1.]), tf.constant(True)))
     assert not bool(f(tf.constant([1.]), tf.constant(False)))
+
+
+def _gather_gradient_in_cond(pred, other_branch):
+    params = tf.Variable(tf.reshape(tf.range(12, dtype=tf.float32), [4, 3]))
+
+    @tf.function
+    def f(pred):
+        with tf.GradientTape() as tape:
+            y = tf.cond(pred, lambda: tf.reduce_sum(tf.gather(params, [0, 2])),
+                        lambda: other_branch(params))
+        return tape.gradient(y, params)
+
+    return f(tf.constant(pred))
+
+
+def test_a_gather_gradient_through_a_cond_stays_sparse_as_in_tf():
+    g = _gather_gradient_in_cond(True, lambda p: tf.reduce_sum(tf.gather(p, [1])))
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.indices.numpy().tolist() == [0, 2] and g.values.shape == (2, 3)
+    assert g.dense_shape.numpy().tolist() == [4, 3]
+
+
+def test_a_dense_gradient_of_the_other_branch_becomes_slices_of_every_row():
+    g = _gather_gradient_in_cond(False, lambda p: tf.reduce_sum(p * 2.0))
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.indices.numpy().tolist() == [0, 1, 2, 3]
+    assert g.values.numpy().tolist() == [[2.0] * 3] * 4
+    # an unconnected branch gives zeros, as slices too
+    g = _gather_gradient_in_cond(False, lambda p: tf.constant(0.0))
+    assert isinstance(g, tf.IndexedSlices) and not g.values.numpy().any()
+
+
+def test_sparse_gradients_from_a_switch_case_and_around_it_add_up_as_slices():
+    params = tf.Variable(tf.ones([4, 3]))
+
+    @tf.function
+    def f(i):
+        with tf.GradientTape() as tape:
+            y = tf.switch_case(i, [lambda: tf.reduce_sum(tf.gather(params, [0])),
+                                   lambda: tf.reduce_sum(tf.gather(params, [3])) * 2.0])
+            y = y + tf.reduce_sum(tf.gather(params, [1]))
+        return tape.gradient(y, params)
+
+    g = f(tf.constant(1))
+    assert isinstance(g, tf.IndexedSlices) and g.indices.numpy().tolist() == [3, 1]
+    assert tf.convert_to_tensor(g).numpy().tolist() == [[0.0] * 3, [1.0] * 3, [0.0] * 3,
+                                                        [2.0] * 3]
+
+
+def test_a_cond_whose_branches_mix_slices_and_tensors_is_tfs_type_error():
+    s = tf.IndexedSlices(tf.ones([1, 2]), tf.constant([1]), tf.constant([3, 2]))
+    f = tf.function(lambda p: tf.cond(p, lambda: s, lambda: tf.zeros([3, 2])))
+    with pytest.raises(TypeError, match="Cannot reconcile tf.cond 0-th outputs"):
+        f(tf.constant(True))

@@ -52,7 +52,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import input_dtype, input_dtypes, tf_defaults
-from eagerflow._src.core.dtypes import int32, resource, variant
+from eagerflow._src.core.dtypes import int32, int64, resource, variant
 from eagerflow._src.core.registry import (
     PER_ELEMENT, batching_rules, kernel_type_name, register, register_gradient)
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -66,7 +66,7 @@ from eagerflow._src.graph.tensor_array import TensorArray, to_flow, with_flows
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, list_ops, math_ops,
                                 reduction_ops)
-from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
+from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
 
 # How a branching op differs by kind: its op type (``Stateless`` prepended when no branch has
 # state), the names of its branches' graphs and of the branches and the function in errors.
@@ -151,9 +151,11 @@ def _pick(op_type, key_dtype, key_rank, bodies):
     return functools.partial(_case_pick, len(bodies))
 
 
-def _branched(key, fns, kind):
-    """The outputs of the branch of `fns` that `key` selects, through one op of `kind`."""
+def _branched(key, fns, kind, gradient=False):
+    """The outputs of the branch of `fns` that `key` selects, through one op of `kind` (a
+    `gradient`'s branches may return sparse and dense gradients in one place)."""
     branches = [_Subgraph.trace(graph, fn) for graph, fn in zip(kind.graphs, fns)]
+    _match_sparse_outputs(branches, kind, gradient)
     _check_branches(branches, kind)
     specs = _merged_specs(branches)
     outer = _union_captures(branches)
@@ -189,6 +191,55 @@ def _branched(key, fns, kind):
     values = iter(with_flows([v for v in leaves if v is not None], flat))
     return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
                                  expand_composites=True)
+
+
+def _match_sparse_outputs(branches, kind, gradient):
+    """Where some branches of a `gradient` return an `IndexedSlices` and others a tensor,
+    the others' become `IndexedSlices` of all their rows (as in TF: a gradient a branch
+    keeps sparse stays sparse); the indices of them all take one dtype (int64 if they
+    differ).  Other branches must not mix them (TF's TypeError)."""
+    structures = [b.structure for b in branches]
+    try:
+        for s in structures[1:]:
+            nest.assert_same_structure(structures[0], s)
+    except (TypeError, ValueError):
+        return  # (`_check_branches` says why)
+    flats = [nest.flatten(s) for s in structures]
+    changed = set()
+    for j, position in enumerate(zip(*flats)):
+        sparse = [v for v in position if isinstance(v, IndexedSlices)]
+        if not sparse or any(v is not None and not isinstance(v, (IndexedSlices, Tensor))
+                             for v in position):
+            continue
+        if not gradient and len(sparse) < len(position):
+            raise TypeError(f"Cannot reconcile {kind.api} {j}-th "
+                            f"outputs:\n  branches returned: {position}")
+        dtypes = {v.indices.dtype for v in sparse}
+        for b, v in enumerate(position):
+            if not isinstance(v, IndexedSlices) or len(dtypes) > 1 and v.indices.dtype != int64:
+                changed.add(b)
+    for b in changed:
+        branch = branches[b]
+        others = [f for i, f in enumerate(flats) if i != b]
+        with context.building(branch.graph):
+            flat = [_as_matching_slices(v, [f[j] for f in others])
+                    for j, v in enumerate(flats[b])]
+        branch.set_result(nest.pack_sequence_as(structures[b], flat))
+
+
+def _as_matching_slices(value, others):
+    """`value`, an output of one branch, as the `IndexedSlices` the `others` (the other
+    branches' outputs in its place) make it, when they make it one."""
+    sparse = [v for v in others if isinstance(v, IndexedSlices)]
+    if not sparse or not isinstance(value, (IndexedSlices, Tensor)):
+        return value
+    dtype = int64 if len({v.indices.dtype for v in [*sparse, value]
+                          if isinstance(v, IndexedSlices)}) > 1 else sparse[0].indices.dtype
+    if isinstance(value, IndexedSlices):
+        return IndexedSlices(value.values, cast_ops.cast(value.indices, dtype),
+                             value.dense_shape)
+    shape = array_ops.shape(value, out_type=dtype)
+    return IndexedSlices(value, array_ops.range(shape[0]), shape)
 
 
 def _input_types(inputs):
@@ -352,7 +403,7 @@ def _branch_gradient(view, *dys):
             with GradientTape() as tape:
                 tape.watch(wanted)
                 outs = body.replay(inner, stateful)
-            found = _gradients(tape, [*outs, *targets], [*dys, *weights], wanted)
+            found = _gradients(tape, [*outs, *targets], [*dys, *weights], wanted, sparse=True)
             by_id = {id(t): g for t, g in zip(wanted, found)}
             return [by_id.get(id(t)) if id(t) in by_id else array_ops.zeros_like(t)
                     for t in inner]
@@ -361,7 +412,7 @@ def _branch_gradient(view, *dys):
     op_type = view.op_def.name.replace("Stateless", "")
     backward = _branching(op_type, f"gradients/{_scope(bodies[0])}", len(bodies))
     grads = _branched(key, [differentiate(b, body) for b, body in enumerate(bodies)],
-                      backward)
+                      backward, gradient=True)
     return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
 
 
@@ -428,16 +479,18 @@ for _op in (_IF, _STATELESS_IF, _CASE, _STATELESS_CASE):
 batching_rules.assign(PER_ELEMENT, _STATELESS_IF, _STATELESS_CASE)  # (If and Case: stateful)
 
 
-def _gradients(tape, outputs, dys, sources):
+def _gradients(tape, outputs, dys, sources, sparse=False):
     """The gradients of `outputs` weighted by `dys`, for `sources` (zeros where unconnected).
 
-    Sparse ones are made dense: they become results of a branch or loop.
+    Sparse ones are made dense unless `sparse` (a branch's stay sparse, as in TF; a
+    loop's become loop variables).
     """
     pairs = [(o, d) for o, d in zip(outputs, dys) if is_differentiable(o)]
     found = tape.gradient([o for o, _ in pairs], sources,
                           output_gradients=[d for _, d in pairs],
                           unconnected_gradients=UnconnectedGradients.ZERO)
-    return [convert_to_tensor(g) for g in found]
+    return [g if sparse and isinstance(g, IndexedSlices) else convert_to_tensor(g)
+            for g in found]
 
 
 # -- case / switch_case -----------------------------------------------------------------------
@@ -1325,16 +1378,24 @@ class _Subgraph:
                 # an op without outputs (``tf.no_op()``) a branch returns gives None
                 result = nest.map_structure(
                     lambda v: None if isinstance(v, context.Operation) else v, result)
-            structure = result
+            subgraph = cls(graph, arguments, [], None)
+            subgraph.set_result(result)
+        graph._recorders = ()  # (its tapes are not kept alive by the library)
+        return subgraph
+
+    def set_result(self, result):
+        """Makes `result`, built in this subgraph's graph, what it returns."""
+        graph = self.graph
+        with context.building(graph):
             flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
                     if t is not None]  # None stays; a composite gives its components
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
-        graph._recorders = ()  # (its tapes are not kept alive by the library)
         for t in flat:
             if isinstance(t, SymbolicTensor) and t.graph is not graph:
-                raise ValueError(f"{name} returned {t}, a tensor of another graph.")
-        return cls(graph, arguments, flat, structure)
+                raise ValueError(f"{graph.name} returned {t}, a tensor of another graph.")
+        self.structure, self.outputs = result, flat
+        self.stateful = any(op.stateful for op in graph.get_operations())
 
     def captured(self):
         """The outer tensors and variables this subgraph captured, and their inner stand-ins.
