@@ -428,3 +428,42 @@ def test_batch_jacobian_by_a_source_of_dims_unknown_when_traced():
     j, zeros = jac(tf.ones([4, 3]))
     np.testing.assert_array_equal(j.numpy(), np.broadcast_to(2 * np.eye(3), (4, 3, 3)))
     np.testing.assert_array_equal(zeros.numpy(), np.zeros((4, 2, 3), np.float32))
+
+
+def _weighted_gradient(fn, output_gradients, x=(1.0, 2.0, 3.0)):
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    return tape.gradient(y, x, output_gradients=output_gradients)
+
+
+def test_a_scalar_output_gradient_flows_as_it_is_as_in_tf():
+    # TF does not broadcast it first: each op's gradient does, as its arithmetic does
+    g = _weighted_gradient(lambda x: x * 2.0, tf.constant(3.0))
+    assert g.shape == () and float(g) == 6.0
+    g = _weighted_gradient(lambda x: x * 2.0, 3.0)
+    assert g.shape == () and float(g) == 6.0
+    g = _weighted_gradient(tf.square, [tf.constant(2.0)])
+    assert g.numpy().tolist() == [4.0, 8.0, 12.0]
+    g = _weighted_gradient(lambda x: x * tf.ones([2, 3]), tf.constant(2.0))
+    assert g.numpy().tolist() == [4.0, 4.0, 4.0]
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = v * 3.0
+    g = tape.gradient(y, v, output_gradients=tf.constant(2.0))
+    assert g.shape == () and float(g) == 6.0
+
+    @tf.function
+    def weighted(w):
+        return _weighted_gradient(lambda x: x * 2.0, w)
+
+    assert float(weighted(tf.constant(3.0))) == 6.0
+
+
+def test_output_gradients_of_another_dtype_or_none_fail_as_in_tf():
+    for w in (tf.constant(3), 3, tf.constant(3.0, tf.float64), np.array([1.0, 2.0, 3.0])):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            _weighted_gradient(lambda x: x * 2.0, w)
+    with pytest.raises(ValueError, match="Attempt to convert a value \\(None\\)"):
+        _weighted_gradient(lambda x: x * 2.0, [None])

@@ -460,20 +460,27 @@ def is_differentiable(t):
 
 
 def _output_gradients(targets, output_gradients):
-    """The incoming gradient of each target leaf (None: ones), checked against its shape."""
-    if output_gradients is None:
-        return [None] * len(targets)
+    """The incoming gradient of each target leaf, as TF takes it: converted on its own (a
+    None in a list fails), of the target's dtype and shape, or a scalar.  (Like TF, a
+    scalar flows as it is: op gradients broadcast it as their arithmetic does, so that
+    ``y = x * 2`` with a scalar one gives a scalar.)"""
     weights = nest.flatten(output_gradients)
     if len(weights) != len(targets):
         raise ValueError(f"output_gradients has {len(weights)} leaves, but target has "
                          f"{len(targets)}.")
-    return [None if w is None else _as_like(w, t) for t, w in zip(targets, weights)]
+    return [_as_like(w, t) for t, w in zip(targets, weights)]
 
 
 def _as_like(w, target):
-    w = convert_to_tensor(w, dtype=target.dtype)
-    if not w.shape.is_compatible_with(target.shape):  # TF's class, from its failing op
+    w = convert_to_tensor(w)
+    if w.dtype != target.dtype:  # TF's class, from the first op it reaches
+        raise errors.InvalidArgumentError(
+            None, None, f"output_gradients was expected to be a {target.dtype.name} tensor "
+                        f"(the target's dtype) but is a {w.dtype.name} tensor")
+    if w.shape.rank != 0 and not w.shape.is_compatible_with(target.shape):
         raise errors.InvalidArgumentError(
             None, None, f"Mismatch between the shape of output_gradients {w.shape} and the "
                         f"shape of the target {target.shape}.")
     return w
+
+

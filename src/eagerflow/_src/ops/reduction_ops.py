@@ -1664,6 +1664,9 @@ def unbroadcast(grad, like, inputs=()):
         return _unbroadcast_at_run_time(grad, like)  # even where grad's is unknown as well
     if gshape == shape:
         return grad
+    if gshape.rank < shape.rank or any(g == 1 and d != 1 for g, d in zip(
+            reversed(gshape.as_list()), reversed(shape.as_list()))):
+        return grad  # smaller than `like` (a scalar `output_gradients`): TF keeps it so
     lead = gshape.rank - shape.rank
     axes = list(range(lead)) + [lead + i for i, d in enumerate(shape)
                                 if d == 1 and gshape[lead + i] != 1]
