@@ -609,6 +609,21 @@ def _element_arrays(element):
     return element, tuple(t._data for t in flat)
 
 
+def _with_datasets(element):
+    """(flat tuple, spec) of an element holding datasets (a `DatasetSpec` each), which
+    travel as themselves (as a function's result does, see `dataset_spec`)."""
+    from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: PLC0415 (it imports us)
+    element = structure.map_structure(
+        lambda v: v if isinstance(v, Dataset) else structure.to_tensor(v), element)
+    flat = structure.flatten(element)
+    if not all(isinstance(v, (Dataset, EagerTensor)) for v in flat):
+        raise TypeError("A dataset element holding datasets takes eager tensors only.")
+    spec = structure.map_structure(
+        lambda v: DatasetSpec(v.element_spec) if isinstance(v, Dataset)
+        else structure.leaf_spec(v), element)
+    return tuple(v if isinstance(v, Dataset) else v._data for v in flat), spec
+
+
 def _values(arrays):
     if arrays is None:
         raise TypeError("A dataset made from symbolic tensors (while a function traced) "
@@ -627,8 +642,17 @@ def _item_getter(array):
     return lambda i: asarray(array[i])
 
 
+def _dataset_list(value):
+    """Whether `value` is a list of datasets (sliced: one dataset per element)."""
+    return (isinstance(value, list) and value
+            and all(isinstance(v, Dataset) for v in value))
+
+
 class _TensorSliceDataset(Dataset):
     def __init__(self, tensors):
+        if any(map(_dataset_list, structure.flatten(tensors))):
+            self._slice_datasets(tensors)
+            return
         element, arrays = _element_arrays(tensors)
         flat = structure.flatten(element)
         if not flat:
@@ -648,11 +672,29 @@ class _TensorSliceDataset(Dataset):
         self._spec = structure.unbatched_spec(structure.spec_of(element))
         self._sparse = any(map(structure.is_composite, flat))
 
+    def _slice_datasets(self, tensors):
+        """Slices of lists of datasets (and tensors beside them): each dataset a row."""
+        from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: PLC0415
+        flat = structure.flatten(tensors)
+        lengths = {len(v) if _dataset_list(v) else structure.to_tensor(v).shape[0]
+                   for v in flat}
+        if len(lengths) != 1:
+            raise ValueError(f"Dimensions {' and '.join(map(str, sorted(lengths)))} are not "
+                             f"compatible")
+        self._n = lengths.pop()
+        self._sparse = True  # (rows are batched as elements are)
+        self._arrays = tuple(v if _dataset_list(v) else structure.to_tensor(v)._data
+                             for v in flat)
+        self._spec = structure.pack(tensors, [
+            DatasetSpec(v[0].element_spec) if _dataset_list(v)
+            else structure.unbatched_spec(structure.leaf_spec(structure.to_tensor(v)))
+            for v in flat])
+
     def _cardinality(self):
         return self._n
 
     def _iterator(self):
-        getters = [structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
+        getters = [a.__getitem__ if isinstance(a, list) else structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
                    else structure.ragged_rows(a)[0] if isinstance(a, RaggedTensor)
                    else _item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
@@ -672,6 +714,9 @@ class _TensorSliceDataset(Dataset):
 
 class _TensorDataset(Dataset):
     def __init__(self, tensors):
+        if any(isinstance(v, Dataset) for v in structure.flatten(tensors)):
+            self._arrays, self._spec = _with_datasets(tensors)
+            return
         element, self._arrays = _element_arrays(tensors)
         self._spec = structure.spec_of(element)
 
