@@ -388,6 +388,16 @@ class Model(Layer):
             self.predict_function = self._compiled(self.predict_step)
         return self.predict_function
 
+    def _step_without_input(self):
+        """What TF's traced training step still does when its input has run out: the
+        optimizer's updates that wait on no gradient (its count of iterations among them)."""
+        optimizer = self.optimizer
+        step = getattr(optimizer, "_step_without_gradients", None)
+        if step is not None:
+            step(self.trainable_variables)
+        elif getattr(optimizer, "iterations", None) is not None:
+            optimizer.iterations.assign_add(1)
+
     def _counter(self, which):
         """The model's count of ``"train"``, ``"test"`` or ``"predict"`` steps run since
         that loop began (an int64 variable, made at first use, no weight of the model): as
@@ -456,12 +466,11 @@ class Model(Layer):
                     break
             if getattr(handler._adapter, "ran_past_end", False):
                 handler._adapter.ran_past_end = False
-                # TF's step that met the end of the data still counted an optimizer
-                # iteration (its increment waits on no input), which Adam's next
-                # steps see
-                iterations = getattr(self.optimizer, "iterations", None)
-                if iterations is not None and logs is not None:
-                    iterations.assign_add(1)
+                # TF's step that met the end of the data still ran the updates that
+                # wait on no input (an optimizer iteration, sparse slots' decay), which
+                # the next steps see
+                if logs is not None:
+                    self._step_without_input()
             if logs is None:  # no batch ever came
                 raise ValueError("Unexpected result of `train_function` (Empty logs). This "
                                  "could be due to issues in input pipeline that resulted in "
