@@ -392,3 +392,20 @@ def test_layer_names_of_a_functional_model_must_be_unique():
     with pytest.raises(ValueError, match=r'^The name "dup_q" is used 2 times in the model\. '
                                          r"All layer names should be unique\.$"):
         keras.Model(inp, outputs)
+
+
+def test_sequential_pop_keeps_the_nodes_of_a_layer_reused_elsewhere():
+    # As Keras: the popped layer keeps its node in the popping model, the new last layer
+    # forgets the calls on its output.
+    d1 = tf.keras.layers.Dense(3, name="d1")
+    first = tf.keras.Sequential([tf.keras.Input((4,)), d1, tf.keras.layers.Dense(2)])
+    other = tf.keras.Sequential([tf.keras.Input((4,)), d1])
+    first.pop()
+    assert (len(d1._inbound_nodes), len(d1._outbound_nodes)) == (2, 0)
+    last = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(4, name="a"), d1])
+    assert len(d1._inbound_nodes) == 3
+    last.pop()
+    assert len(d1._inbound_nodes) == 3
+    assert [layer.name for layer in last.layers] == ["a"] and last.output_shape == (None, 4)
+    assert other(np.ones((1, 4), "float32")).shape == (1, 3)
+    assert other.output_shape == (None, 3)

@@ -1128,6 +1128,7 @@ class TensorBoard(Callback):
         self._graph_written = True
         self._batch_start = self._epoch_start = 0.0
         self._epoch_iterations = self._train_step = 0
+        self._pushed = []  # (the writers made default while a loop runs)
 
     def set_model(self, model):
         self.model = model
@@ -1231,8 +1232,36 @@ class TensorBoard(Callback):
         # to be called only to profile or time steps; other callbacks may get them called
         return self.write_steps_per_second or self._should_trace
 
+    def _push_writer(self, which, loop):
+        """Makes `which` writer the default one while `loop` ("train" or "test") runs, as
+        tf_keras does unless `update_freq` is "epoch": the summaries written inside the
+        steps then go there, at the step count the loop began with (0), whenever that
+        count is a multiple of `update_freq`."""
+        if self.update_freq == "epoch":
+            return
+        counter_of = getattr(self.model, "_counter", None)
+        if counter_of is None:
+            return
+        counter = counter_of(loop)
+        freq = self.update_freq
+        contexts = (self._writer(which).as_default(step=int(counter.numpy())),
+                    _summary().writer.record_if(lambda: counter % freq == 0))
+        for context in contexts:
+            context.__enter__()
+        self._pushed.append(contexts)
+
+    def _pop_writer(self):
+        if self._pushed:
+            writer, recording = self._pushed.pop()
+            recording.__exit__(None, None, None)
+            writer.__exit__(None, None, None)
+
     def on_train_begin(self, logs=None):
         self._train_step = 0  # (as the model's train counter, from 0 in each fit)
+        self._push_writer("train", "train")
+
+    def on_test_begin(self, logs=None):
+        self._push_writer("validation", "test")
 
     def on_train_batch_begin(self, batch, logs=None):
         if self.write_steps_per_second:
@@ -1318,14 +1347,16 @@ class TensorBoard(Callback):
 
     def on_test_end(self, logs=None):
         step = self._iterations()
-        if step is None or not logs:
-            return
-        summary = _summary()
-        with summary.writer.record_if(True), self._writer("validation").as_default(step=step):
-            for name, value in logs.items():
-                summary.summary_ops.scalar("evaluation_" + name + "_vs_iterations", value)
+        if step is not None and logs:
+            summary = _summary()
+            with summary.writer.record_if(True), \
+                    self._writer("validation").as_default(step=step):
+                for name, value in logs.items():
+                    summary.summary_ops.scalar("evaluation_" + name + "_vs_iterations", value)
+        self._pop_writer()
 
     def on_train_end(self, logs=None):
+        self._pop_writer()
         for writer in self._writers.values():
             writer.close()
         self._writers = {}

@@ -107,8 +107,11 @@ class Sequential(Functional):
         self._self_tracked_layers.pop()
         if not self._graph_ready:
             return
-        self._nodes.pop().discard()
+        # (as Keras: the popped layer keeps its node, a layer reused elsewhere its calls
+        # there; the new last layer forgets every call on its output, in any model)
+        self._nodes.pop()
         if self._nodes:
+            self._nodes[-1].layer._outbound_nodes.clear()
             self._init_graph_network(self.inputs[0], self._nodes[-1].outputs)
         else:
             self._graph_ready = self.built = False

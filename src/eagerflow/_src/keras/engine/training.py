@@ -55,7 +55,8 @@ class Model(Layer):
         "train_function", "test_function", "predict_function",
         # (what `compile` was given — its metrics are not the model's, as in Keras — and the
         # steps counter: no part of tf_keras's checkpoints)
-        "_compile_arguments", "_steps_per_execution"))
+        "_compile_arguments", "_steps_per_execution", "_train_counter", "_test_counter",
+        "_predict_counter"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
@@ -387,6 +388,28 @@ class Model(Layer):
             self.predict_function = self._compiled(self.predict_step)
         return self.predict_function
 
+    def _step_without_input(self):
+        """What TF's traced training step still does when its input has run out: the
+        optimizer's updates that wait on no gradient (its count of iterations among them)."""
+        optimizer = self.optimizer
+        step = getattr(optimizer, "_step_without_gradients", None)
+        if step is not None:
+            step(self.trainable_variables)
+        elif getattr(optimizer, "iterations", None) is not None:
+            optimizer.iterations.assign_add(1)
+
+    def _counter(self, which):
+        """The model's count of ``"train"``, ``"test"`` or ``"predict"`` steps run since
+        that loop began (an int64 variable, made at first use, no weight of the model): as
+        in Keras, the TensorBoard callback reads it as the step of the summaries written
+        inside a step."""
+        name = f"_{which}_counter"
+        counter = self.__dict__.get(name)
+        if counter is None:
+            counter = Variable(0, dtype="int64", trainable=False)
+            object.__setattr__(self, name, counter)
+        return counter
+
     def reset_metrics(self):
         for metric in self.metrics:
             metric.reset_state()
@@ -416,6 +439,8 @@ class Model(Layer):
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
         self.stop_training = False
         train = self.make_train_function()
+        counter = self._counter("train")
+        counter.assign(0)
         callbacks.on_train_begin()
         resumed = self.__dict__.pop("_initial_epoch_from_backup", None)  # BackupAndRestore
         # (TF's: the first epoch then runs its steps after this one, on its first batches)
@@ -435,17 +460,17 @@ class Model(Layer):
                     if step == initial_step and batch is group[0]:
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
+                    counter.assign_add(1, read_value=False)
                 callbacks.on_train_batch_end(end_step, logs)
                 if self.stop_training:
                     break
             if getattr(handler._adapter, "ran_past_end", False):
                 handler._adapter.ran_past_end = False
-                # TF's step that met the end of the data still counted an optimizer
-                # iteration (its increment waits on no input), which Adam's next
-                # steps see
-                iterations = getattr(self.optimizer, "iterations", None)
-                if iterations is not None and logs is not None:
-                    iterations.assign_add(1)
+                # TF's step that met the end of the data still ran the updates that
+                # wait on no input (an optimizer iteration, sparse slots' decay), which
+                # the next steps see
+                if logs is not None:
+                    self._step_without_input()
             if logs is None:  # no batch ever came
                 raise ValueError("Unexpected result of `train_function` (Empty logs). This "
                                  "could be due to issues in input pipeline that resulted in "
@@ -497,6 +522,8 @@ class Model(Layer):
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
         self.reset_metrics()
+        counter = self._counter("test")
+        counter.assign(0)
         callbacks.on_test_begin()
         logs = {}
         handler.start()
@@ -506,6 +533,7 @@ class Model(Layer):
                 if step == 0 and batch is batches[0]:
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
+                counter.assign_add(1, read_value=False)
             callbacks.on_test_batch_end(end_step, logs)
         handler.end_epoch()
         logs = _to_python(logs)
@@ -528,6 +556,8 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
+        counter = self._counter("predict")
+        counter.assign(0)
         callbacks.on_predict_begin()
         outputs = []
         handler.start()
@@ -538,6 +568,7 @@ class Model(Layer):
                 if step == 0 and batch is batches[0]:
                     _trace_for_every_batch(predict, handler, batch)
                 outs.append(predict(batch))
+                counter.assign_add(1, read_value=False)
                 outputs.append(nest.map_structure(lambda t: t.numpy(), outs[-1]))
             # (one execution's outputs together, as Keras gives them)
             out = outs[0] if len(outs) == 1 else nest.map_structure(

@@ -24,6 +24,7 @@ class Adadelta(Optimizer):
     """
 
     _config_keys = ("rho", "epsilon")
+    _sparse_decays = (("accumulated_grad", "decay", "rho"),)
     _slot_aliases = {"accum_grad": "accumulated_grad", "accum_var": "accumulated_delta_var"}
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,

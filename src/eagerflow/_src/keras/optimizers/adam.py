@@ -30,6 +30,7 @@ class Adam(Optimizer):
     """
 
     _config_keys = ("beta_1", "beta_2", "epsilon", "amsgrad")
+    _sparse_decays = (("m", "decay", "beta_1"), ("v", "decay", "beta_2"))
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  adaptive_epsilon=False, amsgrad=False, weight_decay=None, name="Adam",

@@ -22,6 +22,7 @@ class Adamax(Optimizer):
     """
 
     _config_keys = ("beta_1", "beta_2", "epsilon")
+    _sparse_decays = (("m", "decay", "beta_1"), ("u", "scale", "beta_2"))
     _slot_aliases = {"v": "u"}
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,

@@ -74,6 +74,14 @@ class OptimizerV2(optimizer.Optimizer):
     # rate and decay), which its checkpoints hold
     _legacy_hypers = ()
 
+    # (as `_sparse_decays`: those of TF's legacy sparse updates that wait on no gradient)
+    _legacy_sparse_decays = ()
+
+    def _step_without_gradients(self, variables):
+        """The legacy updates wait on the gradients, the count of iterations too: only some
+        sparse updates' decay of their slots runs."""
+        self._decay_sparse_slots(variables, self._legacy_sparse_decays)
+
     def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, ema_overwrite_frequency=None, gradient_aggregator=None,
                  gradient_transformers=None, **kwargs):
@@ -354,6 +362,7 @@ class SGD(sgd.SGD, OptimizerV2):
 @export("keras.optimizers.legacy.Adam")
 class Adam(adam.Adam, OptimizerV2):
     _legacy_hypers = ("beta_1", "beta_2")
+    _legacy_sparse_decays = (("m", "scale", "beta_1"), ("v", "scale", "beta_2"))
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
@@ -407,6 +416,8 @@ class Adamax(adamax.Adamax, OptimizerV2):
 class Nadam(nadam.Nadam, OptimizerV2):
     """Nadam whose momentum schedule decays at `decay` (the legacy ``schedule_decay``,
     0.004) per step; the learning rate itself is not decayed."""
+
+    _legacy_sparse_decays = (("m", "scale", "beta_1"), ("v", "scale", "beta_2"))
 
     _legacy_hypers = ("beta_1", "beta_2")
 

@@ -23,6 +23,7 @@ class Lion(Optimizer):
     """
 
     _config_keys = ("beta_1", "beta_2")
+    _sparse_decays = (("m", "scale", "beta_1"),)
 
     def __init__(self, learning_rate=0.0001, beta_1=0.9, beta_2=0.99, weight_decay=None,
                  name="Lion", **kwargs):

@@ -30,6 +30,8 @@ class Nadam(Optimizer):
     """
 
     _config_keys = ("beta_1", "beta_2", "epsilon")
+    # (its rates cast to float32 before their complements are taken)
+    _sparse_decays = (("m", "decay_cast", "beta_1"), ("v", "decay_cast", "beta_2"))
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  weight_decay=None, name="Nadam", **kwargs):

@@ -469,6 +469,48 @@ class Optimizer:
                     var.assign(array_ops.where(due, average, var))
         return self._iterations.assign_add(1)
 
+    # What a traced step whose input ran out still does (the ops that wait on no gradient):
+    # tf_keras's `fit` on data of unknown size ends each epoch with such a step.
+    # Each entry: (slot, "decay" for ``slot + -slot * (1 - rate)`` ("decay_cast" with the
+    # rate cast to the slot's dtype first) or "scale" for ``slot * rate``, the attribute
+    # holding the rate), applied to the slots of the
+    # variables that took sparse gradients.
+    _sparse_decays = ()
+
+    def _step_without_gradients(self, variables):
+        """Runs the part of a step that needs no gradient, as TF's graph does when the step's
+        input runs out: weight decay of `variables` (those with dense gradients), the decay
+        of the slots of the variables that took sparse gradients (tf_keras decays every row
+        before adding the gradient's), and the count of `iterations`."""
+        if not getattr(self, "_built", False):
+            return
+        sparse = self._decay_sparse_slots(variables, self._sparse_decays)
+        # (a variable read by a gather of the input, as an embedding's, waits on it)
+        self._apply_weight_decay([v for v in variables if self._var_key(v) in self._index_dict
+                                  and self._var_key(v) not in sparse])
+        self._iterations.assign_add(1)
+
+    def _decay_sparse_slots(self, variables, decays):
+        """Applies `decays` (as `_sparse_decays`) to the slots of those of `variables` that
+        took sparse gradients; returns the keys of the variables that did."""
+        sparse = getattr(self, "_sparse_variables", set())
+        for variable in variables:
+            if self._var_key(variable) not in sparse:
+                continue
+            slots = self._slots_of(variable)
+            for name, kind, attribute in decays:
+                slot = slots.get(name)
+                if slot is None:
+                    continue
+                rate = getattr(self, attribute)
+                if kind == "decay":
+                    slot.assign_add(-slot * self._constant(1 - rate, slot.dtype))
+                elif kind == "decay_cast":
+                    slot.assign_add(-slot * (1 - self._constant(rate, slot.dtype)))
+                else:
+                    slot.assign(slot * self._constant(rate, slot.dtype))
+        return sparse
+
     def _slots_of(self, variable):
         try:
             return self._slots[self._index_dict[self._var_key(variable)]]
@@ -498,6 +540,7 @@ class Optimizer:
                 None, None, f"The gradient of {var.name} is a {grad.dtype.name} tensor, the "
                             f"variable's dtype is {var.dtype.name}.")
         if sparse:
+            self.__dict__.setdefault("_sparse_variables", set()).add(self._var_key(var))
             self._apply_sparse(grad, var, slots, coefficients)
         else:
             self._apply_dense(grad, var, slots, coefficients)

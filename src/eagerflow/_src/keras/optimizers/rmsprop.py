@@ -23,6 +23,8 @@ class RMSprop(Optimizer):
     """
 
     _config_keys = ("rho", "momentum", "epsilon", "centered")
+    _sparse_decays = (("velocity", "scale", "rho"), ("average_gradient", "scale", "rho"),
+                      ("momentum", "scale", "momentum"))
     _slot_aliases = {"rms": "velocity", "mg": "average_gradient"}
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,

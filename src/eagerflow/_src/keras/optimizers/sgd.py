@@ -29,6 +29,7 @@ class SGD(Optimizer):
     """
 
     _config_keys = ("momentum", "nesterov")
+    _sparse_decays = (("m", "scale", "momentum"),)
     _slot_aliases = {"momentum": "m"}
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
