@@ -159,6 +159,32 @@ def test_kernel_gives_the_unfused_values_bit_for_bit(path, shape):
     np.testing.assert_array_equal(got[2].numpy(), variance.numpy())
 
 
+@pytest.mark.parametrize("poison", ["x nan", "x inf", "scale nan", "offset inf", "huge"])
+def test_kernel_with_non_finite_statistics_gives_the_unfused_values(path, poison):
+    """A NaN or infinity in the input (so in its statistics), the scale or the offset gives
+    what the ops it replaces give, as does a sum of finite statistics that overflows."""
+    x, skip, scale, offset = _inputs(3, (32, 16, 16, 8))
+    if poison == "x nan":
+        x[0, 0, 0, 2] = np.nan
+    elif poison == "x inf":
+        x[1, 2, 3, 4] = np.inf
+    elif poison == "scale nan":
+        scale[1] = np.nan
+    elif poison == "offset inf":
+        offset[5] = -np.inf
+    else:
+        offset[:] = 3e38
+        scale[:] = 3e38
+    empty = tf.zeros([0])
+    x, skip, scale, offset = map(tf.constant, (x, skip, scale, offset))
+    got = dispatch(_FUSED_BATCH_NORM_EX, (x, scale, offset, empty, empty, skip),
+                   {"epsilon": 1e-3, "activation_mode": "Relu", "num_side_inputs": 1})
+    y, mean, variance = fused_batch_norm(x, scale, offset)
+    want = tf.nn.relu(y + skip)
+    np.testing.assert_array_equal(got[0].numpy().view(np.int32), want.numpy().view(np.int32))
+    np.testing.assert_array_equal(got[1].numpy().view(np.int32), mean.numpy().view(np.int32))
+
+
 def test_side_inputs_are_checked_as_tensorflow_checks_them():
     x, skip, scale, offset = map(tf.constant, _inputs())
     empty = tf.zeros([0])
