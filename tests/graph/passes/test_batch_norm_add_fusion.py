@@ -139,6 +139,18 @@ def test_what_does_not_fuse(case):
     assert_same_results(before, after, *_inputs())
 
 
+def _assert_kernel_gives_the_unfused_values(x, skip, scale, offset):
+    """The fused kernel's result (bit for bit) and statistics are the unfused ops'."""
+    empty = tf.zeros([0])
+    x, skip, scale, offset = map(tf.constant, (x, skip, scale, offset))
+    got = dispatch(_FUSED_BATCH_NORM_EX, (x, scale, offset, empty, empty, skip),
+                   {"epsilon": 1e-3, "activation_mode": "Relu", "num_side_inputs": 1})
+    y, mean, variance = fused_batch_norm(x, scale, offset)
+    want = tf.nn.relu(y + skip)
+    for g, w in zip(got, (want, mean, variance)):
+        np.testing.assert_array_equal(g.numpy().view(np.int32), w.numpy().view(np.int32))
+
+
 @pytest.mark.parametrize("shape", [(32, 16, 16, 8), (2, 3, 3, 5)])
 def test_kernel_gives_the_unfused_values_bit_for_bit(path, shape):
     """NaN, infinities and signed zeros of the side input come out as the ops it replaces
@@ -148,15 +160,26 @@ def test_kernel_gives_the_unfused_values_bit_for_bit(path, shape):
     skip.flat[1::11] = -0.0
     skip.flat[2::13] = np.inf
     skip.flat[3::17] = -np.inf
-    empty = tf.zeros([0])
-    x, skip, scale, offset = map(tf.constant, (x, skip, scale, offset))
-    got = dispatch(_FUSED_BATCH_NORM_EX, (x, scale, offset, empty, empty, skip),
-                   {"epsilon": 1e-3, "activation_mode": "Relu", "num_side_inputs": 1})
-    y, mean, variance = fused_batch_norm(x, scale, offset)
-    want = tf.nn.relu(y + skip)
-    np.testing.assert_array_equal(got[0].numpy().view(np.int32), want.numpy().view(np.int32))
-    np.testing.assert_array_equal(got[1].numpy(), mean.numpy())
-    np.testing.assert_array_equal(got[2].numpy(), variance.numpy())
+    _assert_kernel_gives_the_unfused_values(x, skip, scale, offset)
+
+
+@pytest.mark.parametrize("poison", ["x nan", "x inf", "scale nan", "offset inf", "huge"])
+def test_kernel_with_non_finite_statistics_gives_the_unfused_values(path, poison):
+    """A NaN or infinity in the input (so in its statistics), the scale or the offset gives
+    what the ops it replaces give, as does a sum of finite statistics that overflows."""
+    x, skip, scale, offset = _inputs(3, (32, 16, 16, 8))
+    if poison == "x nan":
+        x[0, 0, 0, 2] = np.nan
+    elif poison == "x inf":
+        x[1, 2, 3, 4] = np.inf
+    elif poison == "scale nan":
+        scale[1] = np.nan
+    elif poison == "offset inf":
+        offset[5] = -np.inf
+    else:
+        offset[:] = 3e38
+        scale[:] = 3e38
+    _assert_kernel_gives_the_unfused_values(x, skip, scale, offset)
 
 
 def test_side_inputs_are_checked_as_tensorflow_checks_them():

@@ -294,6 +294,8 @@ class Primitive:
                 self.md(api.ARG_SCRATCHPAD).handle)
         args = list(self._memories.items())
         self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
+        self._handles = {a: m.value for a, m in args}  # (read on every call)
+        self._reordered = bool(self._before or self._after)
         self._nargs = len(args)
         # argument -> the address its memory object was last given, when `kept_bindings`:
         # binding costs microseconds, and an in-place update passes the same arrays call
@@ -346,6 +348,12 @@ class Primitive:
         """Runs on `inputs` and writes `outputs` (dicts from argument index to arrays)."""
         with self._lock:
             stream = _stream()
+            if not self._reordered:  # every array bound as given: no list to stage
+                arrays = {**inputs, **outputs}
+                if self._scratch:
+                    arrays[api.ARG_SCRATCHPAD] = aligned(self._scratch)
+                self._run(arrays, stream)
+                return
             staged = []
             for arg, array in inputs.items():
                 if arg in self._before:
@@ -367,17 +375,17 @@ class Primitive:
                 self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)
 
     def _run(self, arrays, stream):
-        memories, bind = self._memories, _lib.dnnl_memory_set_data_handle
+        handles, bind = self._handles, _lib.dnnl_memory_set_data_handle
         bound = self._bound
         status = 0
         if bound is None:
             for arg, array in arrays.items():
-                status |= bind(memories[arg].value, _address(array))
+                status |= bind(handles[arg], _address(array))
         else:
             for arg, array in arrays.items():
                 address = _address(array)
                 if bound.get(arg) != address:  # (else the caller's live array is there now)
-                    status |= bind(memories[arg].value, address)
+                    status |= bind(handles[arg], address)
                     bound[arg] = address
             if status:
                 bound.clear()
