@@ -3,19 +3,6 @@ import numpy as np
 
 digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
 words = tf.ragged.constant([["So", "long"], ["thanks", "for", "all", "the", "fish"]])
-print(tf.add(digits, 3))
-print(tf.reduce_mean(digits, axis=1))
-print(tf.concat([digits, [[5, 3]]], axis=0))
-print(tf.tile(digits, [1, 2]))
-print(tf.strings.substr(words, 0, 2))
-print(tf.map_fn(tf.math.square, digits))
-print(digits[0])
-print(digits[:, :2])
-print(digits[:, -2:])
-print(digits + 3)
-print(digits + tf.ragged.constant([[1, 2, 3, 4], [], [5, 6, 7], [8], []]))
-times_two_plus_one = lambda x: x * 2 + 1
-print(tf.ragged.map_flat_values(times_two_plus_one, digits))
 print(digits.to_list())
 print(digits.numpy())
 sentences = tf.ragged.constant([
