@@ -1,0 +1,115 @@
+import tensorflow as tf
+import numpy as np
+
+np.set_printoptions(precision=3, suppress=True)
+tf.keras.utils.set_random_seed(3)
+rng = np.random.RandomState(42)
+n = 200
+cyl = rng.choice([4, 6, 8], n)
+disp = cyl * 40 + rng.normal(0, 20, n)
+hp = disp * 0.5 + rng.normal(0, 10, n)
+weight = disp * 8 + 1500 + rng.normal(0, 200, n)
+accel = 20 - hp * 0.03 + rng.normal(0, 1, n)
+year = rng.randint(70, 83, n)
+origin = rng.choice([1, 2, 3], n)
+mpg = 50 - weight * 0.006 + (year - 70) * 0.6 + rng.normal(0, 2, n)
+features = np.stack([cyl, disp, hp, weight, accel, year,
+                     (origin == 1) * 1.0, (origin == 2) * 1.0, (origin == 3) * 1.0], axis=1).astype(np.float32)
+train_features = features[:160]
+test_features = features[160:]
+train_labels = mpg[:160].astype(np.float32)
+test_labels = mpg[160:].astype(np.float32)
+
+normalizer = tf.keras.layers.Normalization(axis=-1)
+normalizer.adapt(np.array(train_features))
+print(normalizer.mean.numpy())
+print(normalizer.variance.shape, normalizer.count if hasattr(normalizer, 'count') else None)
+first = np.array(train_features[:1])
+with np.printoptions(precision=2, suppress=True):
+    print('First example:', first)
+    print()
+    print('Normalized:', normalizer(first).numpy())
+
+horsepower = np.array(train_features[:, 2])
+horsepower_normalizer = tf.keras.layers.Normalization(input_shape=[1,], axis=None)
+horsepower_normalizer.adapt(horsepower)
+horsepower_model = tf.keras.Sequential([horsepower_normalizer, tf.keras.layers.Dense(units=1)])
+horsepower_model.summary()
+print(horsepower_model.predict(horsepower[:10], verbose=0).shape)
+horsepower_model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=0.1), loss='mean_absolute_error')
+history = horsepower_model.fit(train_features[:, 2], train_labels, epochs=8, verbose=0, validation_split=0.2)
+print([round(v, 3) for v in history.history['loss'][-3:]], [round(v, 3) for v in history.history['val_loss'][-3:]])
+print(history.epoch[-3:], history.params)
+test_results = {}
+test_results['horsepower_model'] = horsepower_model.evaluate(test_features[:, 2], test_labels, verbose=0)
+x = tf.linspace(0.0, 250, 251)
+y = horsepower_model.predict(x, verbose=0)
+print(y.shape, np.round(y[::50, 0], 2))
+
+linear_model = tf.keras.Sequential([normalizer, tf.keras.layers.Dense(units=1)])
+print(linear_model.predict(train_features[:3], verbose=0).shape)
+print(linear_model.layers[1].kernel.shape)
+linear_model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=0.1), loss='mean_absolute_error')
+history = linear_model.fit(train_features, train_labels, epochs=20, verbose=0, validation_split=0.2)
+test_results['linear_model'] = linear_model.evaluate(test_features, test_labels, verbose=0)
+
+def build_and_compile_model(norm):
+    model = tf.keras.Sequential([
+        norm,
+        tf.keras.layers.Dense(16, activation='relu'),
+        tf.keras.layers.Dense(16, activation='relu'),
+        tf.keras.layers.Dense(1)
+    ])
+    model.compile(loss='mean_absolute_error', optimizer=tf.keras.optimizers.Adam(0.001))
+    return model
+
+dnn_model = build_and_compile_model(normalizer)
+dnn_model.summary()
+history = dnn_model.fit(train_features, train_labels, validation_split=0.2, verbose=0, epochs=10)
+test_results['dnn_model'] = dnn_model.evaluate(test_features, test_labels, verbose=0)
+print({k: round(v, 2) for k, v in test_results.items()})
+test_predictions = dnn_model.predict(test_features, verbose=0).flatten()
+print(test_predictions.shape, test_predictions.dtype)
+# preprocessing layers guide
+data = np.array([[0.1, 0.2, 0.3], [0.8, 0.9, 1.0], [1.5, 1.6, 1.7]])
+layer = tf.keras.layers.Normalization()
+layer.adapt(data)
+normalized_data = layer(data)
+print("Features mean: %.2f" % (normalized_data.numpy().mean()))
+print("Features std: %.2f" % (normalized_data.numpy().std()))
+vocab = ["a", "b", "c", "d"]
+data = tf.constant([["a", "c", "d"], ["d", "z", "b"]])
+layer = tf.keras.layers.StringLookup(vocabulary=vocab)
+print(layer(data))
+layer = tf.keras.layers.StringLookup()
+layer.adapt(tf.constant([["a", "c", "d"], ["d", "z", "b"], ["a", "a", "a"]]))
+print(layer.get_vocabulary())
+print(layer(data))
+data = tf.constant([[10, 20, 20, 10, 30, 0]])
+layer = tf.keras.layers.IntegerLookup()
+layer.adapt(data)
+print(layer.get_vocabulary())
+print(layer(tf.constant([[10, 20, 40]])))
+layer = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode="one_hot")
+print(layer([3, 2, 0, 1]))
+layer = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")
+print(layer([[0, 1], [0, 0], [1, 2], [3, 1]]))
+layer = tf.keras.layers.Hashing(num_bins=3, salt=1337)
+print(layer(tf.constant([["A"], ["B"], ["C"], ["D"], ["E"]])))
+layer = tf.keras.layers.Discretization(bin_boundaries=[0., 1., 2.])
+print(layer(tf.constant([[-1.5, 1.0, 3.4, .5], [0.0, 3.0, 1.3, 0.0]])))
+layer = tf.keras.layers.Discretization(num_bins=4, epsilon=0.01)
+layer.adapt(np.array([[-1.5, 1.0, 3.4, .5], [0.0, 3.0, 1.3, 0.0]]))
+print(layer(tf.constant([[-1.5, 1.0, 3.4, .5], [0.0, 3.0, 1.3, 0.0]])))
+adapt_data = tf.constant(["The quick brown fox jumped.", "The lazy dog."])
+layer = tf.keras.layers.TextVectorization(output_mode="tf_idf", ngrams=2)
+layer.adapt(adapt_data)
+print(layer.get_vocabulary())
+print(np.round(layer(tf.constant(["The quick fox.", "The brown dog."])).numpy(), 4))
+layer = tf.keras.layers.TextVectorization(output_mode="multi_hot", ngrams=2)
+layer.adapt(adapt_data)
+print(layer(tf.constant(["The quick fox."])))
+layer = tf.keras.layers.TextVectorization(output_sequence_length=6)
+layer.adapt(adapt_data)
+print(layer(["The brave fox"]))
+print(layer.get_config()['output_sequence_length'], layer.vocabulary_size())
