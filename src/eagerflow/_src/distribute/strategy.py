@@ -1,9 +1,12 @@
-"""``tf.distribute`` strategies for one device.
+"""``tf.distribute`` strategies on the devices of this machine.
 
-eagerflow runs on the host CPU only, where TensorFlow's strategies have a
-single replica: `run` calls the step function once, values are their own
-per-replica results, and reductions across replicas are identities (or
-reductions over the batch axis when one is given).
+`MirroredStrategy` makes a replica per device (every logical CPU unless GPUs are
+present, or the devices given). `run` calls the step function once per replica on
+its own thread, the replicas taking turns: one runs until it returns or reaches a
+`merge_call` (which `all_reduce`, aggregated variable updates and optimizers use),
+which then runs once in cross-replica context for all of them. Values that differ
+between replicas are `PerReplica`; variables made under the scope are
+`MirroredVariable`s, whose copies share one value.
 
 >>> import eagerflow as tf
 >>> strategy = tf.distribute.MirroredStrategy()
@@ -28,7 +31,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import constant, convert_to_tensor
-from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableAggregation,
+from eagerflow._src.core.variables import (ResourceVariable, Variable,
                                            VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, nest
@@ -661,16 +664,14 @@ class MirroredVariable(ResourceVariable):
             self._distribute_strategy else None
         if replica is None or replica._thread is None:
             return super()._write(op, value, read_value, name)
-        aggregation = self._aggregation
-        if aggregation in (VariableAggregation.NONE, None) or \
-                getattr(aggregation, "name", "") == "NONE":
+        kind = getattr(self._aggregation, "name", "NONE")
+        if kind == "NONE":
             if replica._replica_id == 0:
                 return super()._write(op, value, read_value, name)
             return self if read_value else context.no_outputs()
 
         def merge(strategy, v):
             values = _replica_values(v)
-            kind = aggregation.name
             if values is None:
                 if kind == "SUM":
                     raise ValueError(f"A non-DistributedValues value {v!s} cannot be reduced "
