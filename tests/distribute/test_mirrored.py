@@ -175,3 +175,10 @@ def test_custom_training_loop_sums_replica_gradients(two_cpus):
     np.testing.assert_allclose(losses, one_losses, rtol=1e-5)
     assert acc == one_acc
     assert type(model.layers[0].kernel).__name__ == "MirroredVariable"
+
+
+def test_central_storage_devices():
+    c = tf.distribute.experimental.CentralStorageStrategy()
+    assert c.extended.worker_devices == ["/job:localhost/replica:0/task:0/device:CPU:0"]
+    assert c.extended.parameter_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+    assert c.num_replicas_in_sync == 1 and c.run(lambda: tf.constant(1.0)).numpy() == 1.0

@@ -835,17 +835,21 @@ class MirroredStrategy(Strategy):
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        global _eager_run_warnings
-        if _eager_run_warnings < 5 and get_context().graph is None:
-            # TF's warning on the first five eager calls (it runs each replica's step in
-            # a thread there); a tf.function around `run` avoids it.
-            _eager_run_warnings += 1
-            _log.logger.warning(
-                f"Using {type(self).__name__} eagerly has significant overhead currently. We "
-                "will be working on improving this in the future, but for now please wrap "
-                "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
-                "to get the best performance.")
+        _warn_eager_run(self)
         return super().run(fn, args, kwargs, options)
+
+
+def _warn_eager_run(strategy):
+    """TF's warning on the first five eager calls of `run` (it runs each replica's step in a
+    thread there); a tf.function around `run` avoids it."""
+    global _eager_run_warnings
+    if _eager_run_warnings < 5 and get_context().graph is None:
+        _eager_run_warnings += 1
+        _log.logger.warning(
+            f"Using {type(strategy).__name__} eagerly has significant overhead currently. We "
+            "will be working on improving this in the future, but for now please wrap "
+            "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
+            "to get the best performance.")
 
 
 @export("distribute.OneDeviceStrategy")
@@ -861,7 +865,18 @@ class CentralStorageStrategy(Strategy):
     """Variables on one device, computation replicated on the others: here one device."""
 
     def __init__(self, compute_devices=None, parameter_device=None):
-        super().__init__()
+        super().__init__(_CentralStorageExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        _warn_eager_run(self)
+        return super().run(fn, args, kwargs, options)
+
+
+class _CentralStorageExtended(StrategyExtended):
+    @property
+    def worker_devices(self):
+        return list(self._devices)  # a list in TF (its parameter devices are a tuple)
 
 
 @export("distribute.MultiWorkerMirroredStrategy",
