@@ -3,19 +3,17 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.backend import devices as _devices
 
 
 @pytest.fixture
 def two_cpus():
     cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = dict(_devices._logical_configurations)
+    saved = tf.config.get_logical_device_configuration(cpu)
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
     try:
         yield tf.distribute.MirroredStrategy()
     finally:
-        _devices._logical_configurations.clear()
-        _devices._logical_configurations.update(saved)
+        tf.config.set_logical_device_configuration(cpu, saved)
 
 
 def _replica_id():
