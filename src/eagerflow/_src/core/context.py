@@ -49,6 +49,21 @@ def get():
     return ctx
 
 
+def fork():
+    """A copy of the calling thread's `Context`, for a thread that continues its work (a
+    replica of a `tf.distribute` strategy): same graph, device and scope; its own object."""
+    parent = get()
+    child = Context()
+    for field in Context.__slots__:
+        setattr(child, field, getattr(parent, field))
+    return child
+
+
+def adopt(ctx):
+    """Makes `ctx` (from `fork`) the calling thread's context."""
+    _var.set(ctx)
+
+
 class Operation:
     """What an op without outputs (an assertion, ``tf.print``, ``tf.no_op``) gives while a
     `function` (or a branch or loop body) is built: TF's graph operation, which control

@@ -19,3 +19,18 @@ state = _State()
 def in_cross_replica_scope():
     """Whether a strategy's `scope()` is active outside its `run`."""
     return bool(state.stack) and state.stack[-1][1] is None
+
+
+def num_replicas_in_sync():
+    """How many replicas the current strategy runs in sync (1 outside any strategy)."""
+    return state.stack[-1][0].num_replicas_in_sync if state.stack else 1
+
+
+def synced_replica():
+    """The replica context of a `run` whose replicas synchronize (more than one), or None:
+    code that must combine their values (an optimizer's gradients) uses its `all_reduce`
+    and `merge_call`."""
+    if not state.stack:
+        return None
+    replica = state.stack[-1][1]
+    return replica if getattr(replica, "_thread", None) is not None else None

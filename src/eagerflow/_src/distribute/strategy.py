@@ -1,9 +1,12 @@
-"""``tf.distribute`` strategies for one device.
+"""``tf.distribute`` strategies on the devices of this machine.
 
-eagerflow runs on the host CPU only, where TensorFlow's strategies have a
-single replica: `run` calls the step function once, values are their own
-per-replica results, and reductions across replicas are identities (or
-reductions over the batch axis when one is given).
+`MirroredStrategy` makes a replica per device (every logical CPU unless GPUs are
+present, or the devices given). `run` calls the step function once per replica on
+its own thread, the replicas taking turns: one runs until it returns or reaches a
+`merge_call` (which `all_reduce`, aggregated variable updates and optimizers use),
+which then runs once in cross-replica context for all of them. Values that differ
+between replicas are `PerReplica`; variables made under the scope are
+`MirroredVariable`s, whose copies share one value.
 
 >>> import eagerflow as tf
 >>> strategy = tf.distribute.MirroredStrategy()
@@ -17,14 +20,21 @@ reductions over the batch axis when one is given).
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
 import contextlib
+import contextvars
+import copy
 import enum
+import functools
+import threading
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.devices import DeviceSpec, canonical_device
-from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.variables import Variable, variable_creator_scope
-from eagerflow._src.core import distribution_context, nest
+from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
+                                            list_logical_devices)
+from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.variables import (ResourceVariable, Variable,
+                                           VariableSynchronization, variable_creator_scope)
+from eagerflow._src.core.variables import _creators as _variable_creators
+from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
@@ -98,9 +108,10 @@ class InputContext:
 class ReplicaContext:
     """The replica a step function runs as (`tf.distribute.get_replica_context`)."""
 
-    def __init__(self, strategy, replica_id_in_sync_group=0):
+    def __init__(self, strategy, replica_id_in_sync_group=0, thread=None):
         self._strategy = strategy
         self._replica_id = replica_id_in_sync_group
+        self._thread = thread  # the `_ReplicaThread` running it, when there are several
 
     @property
     def strategy(self):
@@ -112,30 +123,206 @@ class ReplicaContext:
 
     @property
     def replica_id_in_sync_group(self):
-        from eagerflow._src.core.convert import constant  # noqa: PLC0415
         return constant(self._replica_id, dtype="int32")
 
     @property
     def devices(self):
-        return self._strategy.extended.worker_devices
+        return (self._strategy.extended.worker_devices[self._replica_id],)
 
     def all_reduce(self, reduce_op, value, options=None):
-        """Combines `value` (a nested structure) across replicas: one replica keeps it."""
-        _reduce_op(reduce_op)
-        return nest.map_structure(convert_to_tensor, value)
+        """Combines `value` (a nested structure) across replicas; every replica gets the
+        result. A value that is the same object in every replica is returned as it is."""
+        reduce_op = _reduce_op(reduce_op)
+        if self._thread is None:
+            return nest.map_structure(convert_to_tensor, value)
+        flat = nest.flatten(value)
+
+        def merge(strategy, *parts):  # (a value the same in every replica stays itself)
+            return [_each_replica(p, lambda vs, op=reduce_op: _combine(op, vs))
+                    if isinstance(p, PerReplica) else _each_replica(
+                        PerReplica([p] * strategy.num_replicas_in_sync), lambda vs: vs[0])
+                    for p in parts]
+        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def all_gather(self, value, axis, options=None):
-        return nest.map_structure(convert_to_tensor, value)
+        """`value` of every replica, concatenated along `axis`."""
+        if self._thread is None:
+            return nest.map_structure(convert_to_tensor, value)
+        flat = nest.flatten(value)
+
+        def merge(strategy, *parts):
+            return [_each_replica(p, lambda vs: array_ops.concat(
+                [convert_to_tensor(v) for v in vs], axis)) if isinstance(p, PerReplica)
+                else p for p in parts]
+        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
-        with _enter(self._strategy, None):
-            return merge_fn(self._strategy, *args, **(kwargs or {}))
+        """Calls ``merge_fn(strategy, *args, **kwargs)`` once, in cross-replica context, with
+        the replicas' `args` combined (`PerReplica` where they differ)."""
+        if self._thread is None:
+            with _enter(self._strategy, None):
+                return merge_fn(self._strategy, *args, **(kwargs or {}))
+        return self._thread.merge(merge_fn, args, kwargs or {})
 
     def __enter__(self):
         _state.stack.append((self._strategy, self))
 
     def __exit__(self, *exc):
         _state.stack.pop()
+
+
+def _each_replica(per_replica, combine):
+    """`combine` of the values of `per_replica`, as each replica's own copy."""
+    total = combine(per_replica.values)
+    return PerReplica([cast_ops.identity(total) for _ in per_replica.values])
+
+
+def _combine(reduce_op, values):
+    """The SUM or MEAN of `values`, one per replica."""
+    values = [convert_to_tensor(v) for v in values]
+    total = functools.reduce(math_ops.add, values)
+    if reduce_op is ReduceOp.SUM:
+        return total
+    if total.dtype.is_integer:
+        return math_ops.floordiv(total, len(values))
+    return math_ops.truediv(total, len(values))
+
+
+class _Aborted(BaseException):
+    """Unwinds a replica paused in `merge_call` when another replica failed."""
+
+
+class _ReplicaThread(threading.Thread):
+    """Runs one replica's step. The replicas of a `run` take turns: one runs at a time,
+    until it returns or reaches a `merge_call`, which runs once all have reached it."""
+
+    def __init__(self, strategy, replica_id, fn, args, kwargs, group):
+        super().__init__(daemon=True, name=f"replica_{replica_id}")
+        self.fn, self.args, self.kwargs, self.group = fn, args, kwargs, group
+        self.replica_id = replica_id
+        self.strategy = strategy
+        self.should_run, self.has_paused = threading.Event(), threading.Event()
+        self.done, self.aborted = False, False
+        self.result = self.error = None
+        self.merge_fn = self.merge_args = self.merge_kwargs = self.merge_result = None
+        # what the thread inherits from the caller: its context (graph, device, name
+        # scope), its strategy stack and variable creators
+        self._context = context.fork()
+        self._stack = list(_state.stack)
+        self._creators = list(_variable_creators.stack)
+        self._py_context = contextvars.copy_context()
+
+    def run(self):
+        self.should_run.wait()
+        self.should_run.clear()
+        try:
+            if not self.aborted:
+                self._py_context.run(self._body)
+        finally:
+            self.done = True
+            self.has_paused.set()
+
+    def _body(self):
+        context.adopt(self._context)
+        _state.stack[:] = self._stack + [
+            (self.strategy, ReplicaContext(self.strategy, self.replica_id, self))]
+        _variable_creators.stack[:] = self._creators
+        try:
+            with context.device(self.strategy.extended.worker_devices[self.replica_id]):
+                self.result = self.fn(*self.args, **self.kwargs)
+        except _Aborted:
+            pass
+        except BaseException as e:  # handed to the caller of `run`
+            self.error = e
+
+    def merge(self, merge_fn, args, kwargs):
+        self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self.has_paused.set()
+        self.should_run.wait()
+        self.should_run.clear()
+        if self.aborted:
+            raise _Aborted()
+        result, self.merge_result = self.merge_result, None
+        return result
+
+    def step(self):
+        """Lets the thread run until it pauses or finishes."""
+        self.should_run.set()
+        self.has_paused.wait()
+        self.has_paused.clear()
+
+
+class _ReplicaGroup:
+    """What the replicas of one `run` share: the variables replica 0 created, which the
+    others reuse in the same order."""
+
+    def __init__(self):
+        self.created = []
+        self.taken = {}
+
+
+def _call_for_each_replica(strategy, fn, args, kwargs):
+    group = _ReplicaGroup()
+    threads = [_ReplicaThread(strategy, i, fn, *_select_replica(i, (args, kwargs)), group)
+               for i in range(strategy.num_replicas_in_sync)]
+    for t in threads:
+        t.start()
+    try:
+        while True:
+            for t in threads:
+                if not t.done:
+                    t.step()
+            for t in threads:
+                if t.error is not None:
+                    raise t.error
+            if all(t.done for t in threads):
+                break
+            if any(t.done for t in threads):
+                raise RuntimeError("Some replicas made a different number of "
+                                   "replica_context().merge_call() calls.")
+            merge_args = _regroup([t.merge_args for t in threads])
+            merge_kwargs = _regroup([t.merge_kwargs for t in threads])
+            with _enter(strategy, None):
+                result = threads[0].merge_fn(strategy, *merge_args, **merge_kwargs)
+            for i, t in enumerate(threads):
+                t.merge_result = _select_replica(i, result)
+    finally:
+        for t in threads:
+            if not t.done:
+                t.aborted = True
+                t.should_run.set()
+        for t in threads:
+            t.join()
+    return _regroup([t.result for t in threads])
+
+
+def _regroup(values, always_wrap=False):
+    """One structure from the replicas' structures `values`: a leaf that is the same object
+    in every replica stays itself (unless `always_wrap`), others become `PerReplica`."""
+    first = values[0]
+    if isinstance(first, (list, tuple)) and all(
+            type(v) is type(first) and len(v) == len(first) for v in values):
+        items = [_regroup(list(parts), always_wrap) for parts in zip(*values)]
+        return type(first)(*items) if hasattr(first, "_fields") else type(first)(items)
+    if isinstance(first, dict) and all(isinstance(v, dict) and v.keys() == first.keys()
+                                       for v in values):
+        return type(first)((k, _regroup([v[k] for v in values], always_wrap)) for k in first)
+    if not always_wrap and all(v is first for v in values):
+        return first
+    return PerReplica(values)
+
+
+def _select_replica(i, structure):
+    """`structure` as replica `i` sees it: each `PerReplica` replaced by its `i`-th value."""
+    if isinstance(structure, PerReplica):
+        return structure.values[i]
+    if isinstance(structure, (list, tuple)):
+        items = [_select_replica(i, v) for v in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else \
+            type(structure)(items)
+    if isinstance(structure, dict):
+        return type(structure)((k, _select_replica(i, v)) for k, v in structure.items())
+    return structure
 
 
 def _require_cross_replica():
@@ -190,19 +377,40 @@ class StrategyExtended:
         return value
 
 
+def _split_batch(element, n):
+    """`element` (a batch) as `n` per-replica batches: TF's split, ceil(size / n) rows to
+    each replica in turn until the rows run out."""
+    def parts(t):
+        t = convert_to_tensor(t)
+        if t.shape.rank == 0:
+            return [t] * n
+        size = int(t.shape[0]) if t.shape[0] is not None else int(array_ops.shape(t)[0])
+        per = -(-size // n)
+        sizes = [max(0, min(per, size - i * per)) for i in range(n)]
+        return array_ops.split(t, sizes, axis=0)
+    return nest.pack_sequence_as(element, [PerReplica(parts(t))
+                                           for t in nest.flatten(element)])
+
+
 @export("distribute.DistributedIterator")
 class DistributedIterator:
-    def __init__(self, iterator):
+    def __init__(self, iterator, num_replicas=1, whole_elements=False):
         self._iterator = iterator
+        self._n = num_replicas
+        self._whole = whole_elements  # each replica takes a whole element in turn
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return next(self._iterator)
+        if self._n == 1:
+            return next(self._iterator)
+        if self._whole:
+            return _regroup([next(self._iterator) for _ in range(self._n)], always_wrap=True)
+        return _split_batch(next(self._iterator), self._n)
 
     def get_next(self):
-        return next(self._iterator)
+        return self.__next__()
 
     def _as_graph_iterator(self):
         return self._iterator._as_graph_iterator()
@@ -217,13 +425,16 @@ class DistributedIterator:
 
 @export("distribute.DistributedDataset")
 class DistributedDataset:
-    """A dataset whose elements are the per-replica batches (one replica: the batches)."""
+    """A dataset whose elements are the per-replica batches."""
 
-    def __init__(self, dataset):
+    _whole_elements = False
+
+    def __init__(self, dataset, num_replicas=1):
         self._dataset = dataset
+        self._n = num_replicas
 
     def __iter__(self):
-        return DistributedIterator(iter(self._dataset))
+        return DistributedIterator(iter(self._dataset), self._n, self._whole_elements)
 
     def _as_graph_iterator(self):
         # AutoGraph's graph loop over a dataset inside a tf.function.
@@ -244,10 +455,12 @@ class DistributedDataset:
 class DistributedDatasetsFromFunction(DistributedDataset):
     """`distribute_datasets_from_function`'s result."""
 
+    _whole_elements = True
+
 
 @export("distribute.Strategy")
 class Strategy:
-    """Runs computations on its replicas; here a single one on the host."""
+    """Runs computations on its replicas, one replica per device of `extended`."""
 
     def __init__(self, extended=None):
         self._extended = extended or StrategyExtended(self, ("/job:localhost/replica:0/task:0/device:CPU:0",))
@@ -258,7 +471,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self):
-        return 1
+        return len(self._extended.worker_devices)
 
     @property
     def cluster_resolver(self):
@@ -269,13 +482,18 @@ class Strategy:
         return _Scope(self)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        """Calls `fn(*args, **kwargs)` as the one replica and returns its result."""
+        """Calls `fn(*args, **kwargs)` once per replica, each with its own part of the
+        `PerReplica` arguments; returns the results (`PerReplica` where they differ)."""
         _require_cross_replica()
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
-        args, kwargs = _local_value((args, kwargs or {}))
-        with _enter(self, ReplicaContext(self)):
-            return fn(*args, **kwargs)
+        kwargs = kwargs or {}
+        with self.scope():
+            if self.num_replicas_in_sync == 1:
+                args, kwargs = _select_replica(0, (args, kwargs))
+                with _enter(self, ReplicaContext(self)):
+                    return fn(*args, **kwargs)
+            return _call_for_each_replica(self, fn, args, kwargs)
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
@@ -283,52 +501,115 @@ class Strategy:
         reduce_op = _reduce_op(reduce_op)
 
         def one(v):
-            if axis is None:  # one replica: its value
-                return v if isinstance(v, Variable) else convert_to_tensor(v)
-            total = reduction_ops.reduce_sum(v, axis=axis)
+            values = _replica_values(v)
+            if values is None:  # the same value in every replica
+                if reduce_op is ReduceOp.SUM and self.num_replicas_in_sync != 1:
+                    raise ValueError(f"A non-DistributedValues value {v!s} cannot be reduced "
+                                     f"with the given reduce op {reduce_op}.")
+                if axis is None:
+                    return v if isinstance(v, Variable) else convert_to_tensor(v)
+                values = (v,)
+            if axis is None:
+                return _combine(reduce_op, values)
+            total = _combine(ReduceOp.SUM, [reduction_ops.reduce_sum(x, axis=axis)
+                                            for x in values])
             if reduce_op is ReduceOp.SUM:
                 return total
             # the sum over the count, as TF divides: an integer mean is a float64
-            count = array_ops.gather(array_ops.shape(v), axis)
-            count = reduction_ops.reduce_prod(count)
+            count = functools.reduce(math_ops.add, [reduction_ops.reduce_prod(
+                array_ops.gather(array_ops.shape(x), axis)) for x in values])
             if total.dtype.is_floating or total.dtype.is_complex:
                 count = cast_ops.cast(count, total.dtype)
             return math_ops.truediv(total, count)
-        return nest.map_structure(one, _local_value(value))
+        return nest.map_structure(one, value)
 
     def experimental_distribute_dataset(self, dataset, options=None):
-        """The dataset, batches split over the replicas (one replica: unchanged)."""
+        """The dataset, each batch split over the replicas."""
         if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
             raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
                                  f"'_variant_tensor'")
-        return DistributedDataset(dataset)
+        return DistributedDataset(dataset, self.num_replicas_in_sync)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
-        """Calls `dataset_fn` with an `InputContext` for the one input pipeline."""
+        """Calls `dataset_fn` with an `InputContext` for the one input pipeline; its
+        consecutive elements go to the replicas in turn."""
         return DistributedDatasetsFromFunction(
-            dataset_fn(InputContext(1, 0, self.num_replicas_in_sync)))
+            dataset_fn(InputContext(1, 0, self.num_replicas_in_sync)),
+            self.num_replicas_in_sync)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
     def experimental_local_results(self, value):
         """The per-replica parts of `value` on this worker, as a tuple."""
-        if isinstance(value, PerReplica):
-            return value.values
-        return (value,)
+        def one(v):
+            values = _replica_values(v)
+            return (v,) if values is None else tuple(values)
+        if not nest.is_nested(value):
+            return one(value)
+        flat = [one(v) for v in nest.flatten(value)]
+        return tuple(nest.pack_sequence_as(value, [f[i] for f in flat])
+                     for i in range(len(flat[0]) if flat else 1))
 
     def experimental_distribute_values_from_function(self, value_fn):
-        from eagerflow._src.distribute.strategy import ValueContext  # noqa: PLC0415
-        return PerReplica((value_fn(ValueContext()),))
+        """``value_fn(ValueContext)`` for each replica, as one `PerReplica` value."""
+        n = self.num_replicas_in_sync
+        return _regroup([value_fn(ValueContext(i, n)) for i in range(n)], always_wrap=True)
 
     def gather(self, value, axis):
-        return convert_to_tensor(_local_value(value))
+        """The per-replica values of `value` concatenated along `axis`."""
+        def one(v):
+            values = _replica_values(v) or (v,)
+            if len(values) == 1:
+                return convert_to_tensor(values[0])
+            return array_ops.concat([convert_to_tensor(x) for x in values], axis)
+        return nest.map_structure(one, value)
 
     def __deepcopy__(self, memo):
         return self
 
 
+def _replica_values(value):
+    """The values of the replicas in `value` (a `PerReplica` or mirrored variable); None for
+    a value that is the same in every replica."""
+    if isinstance(value, PerReplica):
+        return value.values
+    if isinstance(value, MirroredVariable):
+        return value.values
+    return None
+
+
+class PerReplicaSpec:
+    """The type of a `PerReplica` value: its values' specs (a `tf.function` traces once per
+    spec)."""
+
+    def __init__(self, *value_specs):
+        self._value_specs = tuple(value_specs)
+
+    value_type = property(lambda self: PerReplica)
+    shape = None
+
+    @property
+    def _component_specs(self):
+        return self._value_specs
+
+    def _to_components(self, value):
+        return value.values
+
+    def _from_components(self, components):
+        return PerReplica(components)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._value_specs == other._value_specs
+
+    def __hash__(self):
+        return hash(self._value_specs)
+
+    def __repr__(self):
+        return f"PerReplicaSpec({', '.join(map(repr, self._value_specs))})"
+
+
 class PerReplica:
-    """Values, one per replica, that `run` hands each replica its own of (here one).
+    """Values, one per replica, that `run` hands each replica its own of.
 
     >>> s = tf.distribute.MirroredStrategy()
     >>> print(s.experimental_distribute_values_from_function(lambda ctx: tf.constant(1.0)))
@@ -344,6 +625,14 @@ class PerReplica:
     def values(self):
         return self._values
 
+    @property
+    def _type_spec(self):
+        from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
+        if not all(hasattr(v, "dtype") and hasattr(v, "shape") and not isinstance(v, Variable)
+                   for v in self._values):
+            return None
+        return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values])
+
     def __str__(self):
         parts = ",\n".join(f"  {i}: {v!s}" for i, v in enumerate(self._values))
         return f"{type(self).__name__}:{{\n{parts}\n}}"
@@ -353,10 +642,77 @@ class PerReplica:
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
-def _local_value(structure):
-    """`structure` with each `PerReplica` replaced by this (the one) replica's value."""
-    return nest.map_structure(lambda v: v.values[0] if isinstance(v, PerReplica) else v,
-                              structure)
+class MirroredVariable(ResourceVariable):
+    """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
+
+    The copies share one value here: updates from a replica go through the variable's
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
+    update is the one applied, as when every replica updates alike.
+    """
+
+    @property
+    def values(self):
+        return self._mirrored_values
+
+    @property
+    def distribute_strategy(self):
+        return self._distribute_strategy
+
+    def _write(self, op, value, read_value, name):
+        current = _state.stack[-1] if _state.stack else None
+        replica = current[1] if current is not None and current[0] is \
+            self._distribute_strategy else None
+        if replica is None or replica._thread is None:
+            return super()._write(op, value, read_value, name)
+        kind = getattr(self._aggregation, "name", "NONE")
+        if kind == "NONE":
+            if replica._replica_id == 0:
+                return super()._write(op, value, read_value, name)
+            return self if read_value else context.no_outputs()
+
+        def merge(strategy, v):
+            values = _replica_values(v)
+            if values is None:
+                if kind == "SUM":
+                    raise ValueError(f"A non-DistributedValues value {v!s} cannot be reduced "
+                                     f"with the given reduce op ReduceOp.SUM.")
+            elif kind == "ONLY_FIRST_REPLICA":
+                v = values[0]
+            else:
+                v = _combine(ReduceOp[kind], [convert_to_tensor(x, dtype=self._dtype)
+                                              for x in values])
+            return ResourceVariable._write(self, op, v, read_value, name)
+        return replica.merge_call(merge, args=(value,))
+
+    def __repr__(self):
+        if not context.executing_eagerly():
+            return super().__repr__()
+        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._mirrored_values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+    __str__ = __repr__
+
+
+def _mirror(variable, strategy):
+    """Turns the new plain `variable` into a `MirroredVariable` of `strategy`'s devices."""
+    if variable.dtype.is_integer and getattr(variable.aggregation, "name", "") == "MEAN":
+        raise ValueError("creating distributed tf.Variable with aggregation=MEAN and a "
+                         "non-floating dtype is not supported, please use a different "
+                         "aggregation or dtype")
+    components = []
+    base = variable.name[:-2] if variable.name.endswith(":0") else variable.name
+    for i, device in enumerate(strategy.extended.worker_devices):
+        component = copy.copy(variable)  # the same value, seen under the replica's name
+        component.__class__ = ResourceVariable
+        if i:
+            component._name = f"{base}/replica_{i}:0"
+            component._device = device
+        components.append(component)
+    variable.__class__ = MirroredVariable
+    if variable._synchronization == VariableSynchronization.AUTO:
+        variable._synchronization = VariableSynchronization.ON_WRITE
+    variable._mirrored_values = tuple(components)
+    return variable
 
 
 @export("distribute.experimental.ValueContext")
@@ -381,12 +737,25 @@ class _Scope:
         strategy = self._strategy
 
         def creator(next_creator, **kwargs):
-            # variables stay plain; they remember the strategy they belong to
+            # a replica after the first takes the variable replica 0 made at this point
+            top = _state.stack[-1] if _state.stack else None
+            replica = top[1] if top is not None and top[0] is strategy else None
+            group = replica._thread.group if replica is not None and replica._thread else None
+            if group is not None and replica._replica_id:
+                k = group.taken.get(replica._replica_id, 0)
+                group.taken[replica._replica_id] = k + 1
+                return group.created[k]
             v = next_creator(**kwargs)
             try:
                 v._distribute_strategy = strategy
             except AttributeError:
                 pass
+            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and \
+                    type(v) is ResourceVariable and \
+                    kwargs.get("synchronization") != VariableSynchronization.ON_READ:
+                v = _mirror(v, strategy)
+            if group is not None:
+                group.created.append(v)
             return v
         self._creator = variable_creator_scope(creator)
         self._creator.__enter__()
@@ -453,23 +822,34 @@ class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
 
     def __init__(self, devices=None, cross_device_ops=None):
-        # TF makes a replica per device; eagerflow computes on the host: one replica
-        first = tuple(devices)[0] if devices else None
-        super().__init__(StrategyExtended(self, (_requested_device(first),)))
+        if devices is None:  # every GPU, or else every (logical) CPU
+            local = list_logical_devices("GPU") or list_logical_devices("CPU")
+            devices = [d.name for d in local]
+        devices = tuple(_requested_device(d) for d in devices)
+        if not devices:
+            raise ValueError("Got an empty `devices` list and unable to recognize any local "
+                             "devices.")
+        if len(set(devices)) != len(devices):
+            raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
+        super().__init__(StrategyExtended(self, devices))
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        global _eager_run_warnings
-        if _eager_run_warnings < 5 and get_context().graph is None:
-            # TF's warning on the first five eager calls (it runs each replica's step in
-            # a thread there); a tf.function around `run` avoids it.
-            _eager_run_warnings += 1
-            _log.logger.warning(
-                f"Using {type(self).__name__} eagerly has significant overhead currently. We "
-                "will be working on improving this in the future, but for now please wrap "
-                "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
-                "to get the best performance.")
+        _warn_eager_run(self)
         return super().run(fn, args, kwargs, options)
+
+
+def _warn_eager_run(strategy):
+    """TF's warning on the first five eager calls of `run` (it runs each replica's step in a
+    thread there); a tf.function around `run` avoids it."""
+    global _eager_run_warnings
+    if _eager_run_warnings < 5 and get_context().graph is None:
+        _eager_run_warnings += 1
+        _log.logger.warning(
+            f"Using {type(strategy).__name__} eagerly has significant overhead currently. We "
+            "will be working on improving this in the future, but for now please wrap "
+            "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
+            "to get the best performance.")
 
 
 @export("distribute.OneDeviceStrategy")
@@ -485,7 +865,18 @@ class CentralStorageStrategy(Strategy):
     """Variables on one device, computation replicated on the others: here one device."""
 
     def __init__(self, compute_devices=None, parameter_device=None):
-        super().__init__()
+        super().__init__(_CentralStorageExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        _warn_eager_run(self)
+        return super().run(fn, args, kwargs, options)
+
+
+class _CentralStorageExtended(StrategyExtended):
+    @property
+    def worker_devices(self):
+        return list(self._devices)  # a list in TF (its parameter devices are a tuple)
 
 
 @export("distribute.MultiWorkerMirroredStrategy",
@@ -495,6 +886,8 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         super().__init__()
+        _log.logger.warning("Collective ops is not configured at program startup. Some "
+                            "performance features may not be enabled.")
         self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
 
     @property

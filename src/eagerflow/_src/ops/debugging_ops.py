@@ -7,6 +7,8 @@ static shapes and ranks, TypeError for dtypes. `check_numerics` is an op.
 >>> tf.assert_equal(tf.constant([1, 2]), [1, 2]) is None
 True
 """
+import sys
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -15,7 +17,7 @@ from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import arg_names, tf_args
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import late, math_ops
@@ -389,10 +391,75 @@ def disable_traceback_filtering():
 _LOG_DEVICE_PLACEMENT = [False]
 
 
+class _PlacementLogger:
+    """A recorder printing, as TF does on stdout, where an op run eagerly is placed: the
+    first time each op runs with given input dtypes and attrs, a line for each of its
+    arguments, the op and each of its results (``z_RetVal: (_Retval): <device>``); 32-bit
+    integers, which TF keeps in host memory, are ``_DeviceArg`` and ``_DeviceRetval``."""
+
+    watch_accessed_variables = False
+    persistent = False
+
+    def __init__(self):
+        self.seen = set()
+        self.watched = {}
+
+    def watch(self, _):
+        pass
+
+    def record(self, op, inputs, attrs, outputs):
+        if context.get().graph is not None:
+            return
+        dtypes = tuple(getattr(t, "dtype", None) for t in inputs)
+        key = (op.name, dtypes, repr(sorted(attrs.items())))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        form = tf_nodes.get(op, None)
+        names = [n.lstrip("*") for n in (arg_names(op) or ())]
+        if len(names) != len(inputs):
+            names = [names[0] if len(names) == 1 else "input"] * len(inputs)
+            names = [f"{n}_{i}" for i, n in enumerate(names)] if len(inputs) > 1 else names
+        device = context.get().device_name
+        lines = [f"{n.replace('_', '__')}: ({'_DeviceArg' if d == _d.int32 else '_Arg'}): "
+                 f"{device}" for n, d in zip(names, dtypes)]
+        op_type = getattr(form, "op_type", None) or op.name
+        lines.append(f"{op_type}: ({op_type}): {device}")
+        results = outputs if op.multi else () if outputs is None else (outputs,)
+        declared = getattr(form, "outputs", None) or ()
+        default = "z" if op.tied_pair else "y" if op.elementwise else "output"
+        for i, out in enumerate(results):
+            name = declared[i] if i < len(declared) else declared[0] if declared else default
+            kind = "_DeviceRetval" if getattr(out, "dtype", None) == _d.int32 else "_Retval"
+            lines.append(f"{name}_RetVal: ({kind}): {device}")
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+
+
+_placement_loggers = {}  # id(context) -> (context, the logger added to it)
+
+
 @export("debugging.set_log_device_placement")
 def set_log_device_placement(enabled):
-    """Records whether op placements are to be logged (there is one device: nothing is)."""
+    """Turns on (or off) printing where each op run eagerly is placed, on stdout as TF does:
+    an op's arguments, the op and its results, the first time it runs with its input dtypes.
+
+    >>> tf.debugging.set_log_device_placement(True)
+    >>> _ = tf.exp(tf.constant([1.0]))
+    x: (_Arg): /job:localhost/replica:0/task:0/device:CPU:0
+    Exp: (Exp): /job:localhost/replica:0/task:0/device:CPU:0
+    y_RetVal: (_Retval): /job:localhost/replica:0/task:0/device:CPU:0
+    >>> tf.debugging.set_log_device_placement(False)
+    """
     _LOG_DEVICE_PLACEMENT[0] = bool(enabled)
+    ctx = context.get()
+    entry = _placement_loggers.pop(id(ctx), None)
+    if entry is not None and entry[0] is ctx:
+        context.remove_recorder(ctx, entry[1])
+    if enabled:
+        logger = entry[1] if entry is not None and entry[0] is ctx else _PlacementLogger()
+        _placement_loggers[id(ctx)] = (ctx, logger)
+        context.add_recorder(logger)
 
 
 @export("debugging.get_log_device_placement")

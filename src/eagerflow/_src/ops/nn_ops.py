@@ -890,8 +890,11 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
         loss = math_ops.multiply(loss, sample_weight)
-    if global_batch_size is None:
+    if global_batch_size is None:  # the replica's batch times the number of replicas
         global_batch_size = array_ops.shape(loss)[0]
+        replicas = distribution_context.num_replicas_in_sync()
+        if replicas != 1:
+            global_batch_size = math_ops.multiply(global_batch_size, replicas)
     else:
         size = as_tensor(global_batch_size)
         if not size.dtype.is_integer:
@@ -915,7 +918,8 @@ def scale_regularization_loss(regularization_loss):
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = reduction_ops.add_n(regularization_loss)
     # a tensor of per-weight losses is summed, as TensorFlow does
-    return math_ops.truediv(reduction_ops.reduce_sum(regularization_loss), 1)
+    return math_ops.truediv(reduction_ops.reduce_sum(regularization_loss),
+                            distribution_context.num_replicas_in_sync())
 
 
 # ----------------------------------------------------------------------------- in_top_k

@@ -32,7 +32,7 @@ import numpy as np
 from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, errors
+from eagerflow._src.core import context, distribution_context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core import module as module_lib
@@ -390,8 +390,23 @@ class Optimizer:
         Pairs with a None gradient are skipped (with a warning); a ValueError
         when no pair has one. Creates the slot variables on the first call.
         """
-        self._compute_current_learning_rate()
         grads_and_vars = list(grads_and_vars)
+        replica = distribution_context.synced_replica()
+        if replica is not None:
+            # one of several replicas: their gradients summed, the step taken once
+            if not skip_gradients_aggregation and grads_and_vars:
+                grads = [g for g, _ in grads_and_vars]
+                present = [i for i, g in enumerate(grads) if g is not None]
+                summed = replica.all_reduce("SUM", [grads[i] for i in present])
+                for i, g in zip(present, summed):
+                    grads[i] = g
+                grads_and_vars = list(zip(grads, [v for _, v in grads_and_vars]))
+            return replica.merge_call(
+                lambda strategy: self._apply_gradients_once(grads_and_vars, name))
+        return self._apply_gradients_once(grads_and_vars, name)
+
+    def _apply_gradients_once(self, grads_and_vars, name):
+        self._compute_current_learning_rate()
         if not grads_and_vars:
             return self._iterations
         with context.name_scope(name or self.name or "optimizer"):

@@ -1,0 +1,182 @@
+"""MirroredStrategy over two logical CPUs: replicas, per-replica values, mirrored variables."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture
+def two_cpus():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    saved = tf.config.get_logical_device_configuration(cpu)
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    try:
+        yield tf.distribute.MirroredStrategy()
+    finally:
+        tf.config.set_logical_device_configuration(cpu, saved)
+
+
+def _replica_id():
+    return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+
+
+def test_one_replica_per_logical_cpu(two_cpus):
+    s = two_cpus
+    assert s.num_replicas_in_sync == 2
+    assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",
+                                         "/job:localhost/replica:0/task:0/device:CPU:1")
+    assert tf.distribute.MirroredStrategy(["/cpu:0"]).num_replicas_in_sync == 1
+    with pytest.raises(ValueError, match="No duplicates allowed"):
+        tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"])
+
+
+def test_run_gives_per_replica_values_and_reduce(two_cpus):
+    s = two_cpus
+    r = s.run(lambda x: x * (_replica_id() + 1), args=(tf.constant([1.0, 2.0]),))
+    assert type(r).__name__ == "PerReplica"
+    assert str(r) == ("PerReplica:{\n  0: tf.Tensor([1. 2.], shape=(2,), dtype=float32),\n"
+                      "  1: tf.Tensor([2. 4.], shape=(2,), dtype=float32)\n}")
+    assert [v.numpy().tolist() for v in s.experimental_local_results(r)] == [[1, 2], [2, 4]]
+    np.testing.assert_allclose(s.reduce("SUM", r, axis=None).numpy(), [3.0, 6.0])
+    np.testing.assert_allclose(s.reduce("MEAN", r, axis=None).numpy(), [1.5, 3.0])
+    assert s.reduce("SUM", r, axis=0).numpy() == 9.0
+    assert s.reduce(tf.distribute.ReduceOp.MEAN, r, axis=0).numpy() == 2.25
+    np.testing.assert_allclose(s.gather(r, axis=0).numpy(), [1, 2, 2, 4])
+    # the same object in every replica is returned as it is
+    c = tf.constant(5.0)
+    assert s.run(lambda: c) is c
+    assert s.reduce("MEAN", c, axis=None).numpy() == 5.0
+    with pytest.raises(ValueError, match="A non-DistributedValues value 3.0 cannot be reduced "
+                                         "with the given reduce op ReduceOp.SUM"):
+        s.reduce("SUM", 3.0, axis=None)
+    # in a tf.function too
+    step = tf.function(lambda x: s.run(lambda y: y * (_replica_id() + 1), args=(x,)))
+    out = step(tf.constant([1.0]))
+    assert [v.numpy().tolist() for v in out.values] == [[1.0], [2.0]]
+
+
+def test_all_reduce_and_merge_call(two_cpus):
+    s = two_cpus
+
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("SUM", _replica_id() + 1.0), ctx.all_reduce("MEAN", [_replica_id()])
+    total, (mean,) = s.run(step)
+    assert [v.numpy() for v in total.values] == [3.0, 3.0]
+    assert [v.numpy() for v in mean.values] == [0.5, 0.5]
+    total = tf.function(lambda: s.run(step))()[0]
+    assert [v.numpy() for v in total.values] == [3.0, 3.0]
+    seen = []
+
+    def merge(strategy, value):
+        seen.append((tf.distribute.in_cross_replica_context(), type(value).__name__))
+        return strategy.reduce("SUM", value, axis=None)
+    out = s.run(lambda: tf.distribute.get_replica_context().merge_call(
+        merge, args=(_replica_id() + 1,)))
+    assert seen == [(True, "PerReplica")] and out.numpy() == 3.0
+
+
+def test_distributed_dataset_splits_batches(two_cpus):
+    s = two_cpus
+    batches = [[v.numpy().tolist() for v in b.values]
+               for b in s.experimental_distribute_dataset(tf.data.Dataset.range(7).batch(3))]
+    assert batches == [[[0, 1], [2]], [[3, 4], [5]], [[6], []]]
+    x, y = next(iter(s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(([[1.0], [2.0], [3.0], [4.0]], [0, 1, 2, 3])).batch(4))))
+    assert [v.numpy().tolist() for v in y.values] == [[0, 1], [2, 3]]
+    contexts = []
+
+    def dataset_fn(ctx):
+        contexts.append((ctx.num_input_pipelines, ctx.input_pipeline_id,
+                         ctx.num_replicas_in_sync, ctx.get_per_replica_batch_size(8)))
+        return tf.data.Dataset.range(8).batch(ctx.get_per_replica_batch_size(8))
+    got = [[v.numpy().tolist() for v in b.values]
+           for b in s.distribute_datasets_from_function(dataset_fn)]
+    assert contexts == [(1, 0, 2, 4)] and got == [[[0, 1, 2, 3], [4, 5, 6, 7]]]
+    values = s.experimental_distribute_values_from_function(
+        lambda ctx: ctx.replica_id_in_sync_group)
+    assert str(values) == "PerReplica:{\n  0: 0,\n  1: 1\n}"
+
+
+def test_mirrored_variables(two_cpus):
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(1.0)
+        w = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)
+        m = tf.Variable(0.0, aggregation=tf.VariableAggregation.MEAN)
+        first = tf.Variable(0.0, aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+        with pytest.raises(ValueError, match="aggregation=MEAN and a non-floating dtype"):
+            tf.Variable(0, aggregation=tf.VariableAggregation.MEAN)
+    assert type(v).__name__ == "MirroredVariable" and isinstance(v, tf.Variable)
+    assert str(v) == (
+        "MirroredVariable:{\n  0: <tf.Variable 'Variable:0' shape=() dtype=float32, "
+        "numpy=1.0>,\n  1: <tf.Variable 'Variable/replica_1:0' shape=() dtype=float32, "
+        "numpy=1.0>\n}")
+    assert v.synchronization == tf.VariableSynchronization.ON_WRITE
+    assert [c.device for c in v.values] == list(s.extended.worker_devices)
+    v.assign(3.0)  # cross-replica: every copy
+    assert [float(c.numpy()) for c in v.values] == [3.0, 3.0]
+
+    def update():
+        r = _replica_id() + 1.0
+        w.assign_add(r)
+        m.assign_add(r)
+        first.assign_add(r)
+        return m.read_value()
+    out = s.run(update)
+    assert [x.numpy() for x in out.values] == [1.5, 1.5]
+    assert (w.numpy(), m.numpy(), first.numpy()) == (3.0, 1.5, 1.0)
+    with pytest.raises(ValueError, match="A non-DistributedValues value 1.5 cannot be reduced"):
+        s.run(lambda: w.assign_add(1.5))
+    # one replica's update of an unaggregated variable applies once
+    s.run(lambda: v.assign_add(1.0))
+    assert v.numpy() == 4.0
+
+
+def test_custom_training_loop_sums_replica_gradients(two_cpus):
+    """Two replicas of half the batch train as one replica of the whole batch."""
+    rng = np.random.RandomState(0)
+    x = rng.rand(16, 3).astype("float32")
+    y = rng.randint(0, 2, size=(16,)).astype("int64")
+
+    def train(strategy):
+        tf.keras.utils.set_random_seed(1)
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+            optimizer = tf.keras.optimizers.Adam(0.1)
+            loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(
+                from_logits=True, reduction=tf.keras.losses.Reduction.NONE)
+            accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
+
+        def step(inputs):
+            images, labels = inputs
+            with tf.GradientTape() as tape:
+                predictions = model(images, training=True)
+                loss = tf.nn.compute_average_loss(loss_fn(labels, predictions))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            accuracy.update_state(labels, predictions)
+            return loss
+
+        @tf.function
+        def distributed_step(inputs):
+            losses = strategy.run(step, args=(inputs,))
+            return strategy.reduce("SUM", losses, axis=None)
+        data = strategy.experimental_distribute_dataset(
+            tf.data.Dataset.from_tensor_slices((x, y)).batch(8))
+        losses = [float(distributed_step(b)) for _ in range(3) for b in data]
+        return losses, float(accuracy.result()), int(optimizer.iterations), model
+
+    losses, acc, iterations, model = train(two_cpus)
+    one_losses, one_acc, one_iterations, _ = train(tf.distribute.MirroredStrategy(["/cpu:0"]))
+    assert iterations == one_iterations == 6
+    np.testing.assert_allclose(losses, one_losses, rtol=1e-5)
+    assert acc == one_acc
+    assert type(model.layers[0].kernel).__name__ == "MirroredVariable"
+
+
+def test_central_storage_devices():
+    c = tf.distribute.experimental.CentralStorageStrategy()
+    assert c.extended.worker_devices == ["/job:localhost/replica:0/task:0/device:CPU:0"]
+    assert c.extended.parameter_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
+    assert c.num_replicas_in_sync == 1 and c.run(lambda: tf.constant(1.0)).numpy() == 1.0
