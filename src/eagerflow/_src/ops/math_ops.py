@@ -330,16 +330,23 @@ def _bools(*values):
     return [v if type(v) is EagerTensor else convert_input(v, _d.bool) for v in values]
 
 
+def _logical(op, x, y, name):
+    try:
+        return dispatch(op, _bools(x, y), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, x, y) from None  # (Python lists: TF's slower path, no name)
+
+
 @export("math.logical_and", "logical_and")
 def logical_and(x, y, name=None):
     """Returns x AND y element-wise (bool tensors)."""
-    return dispatch(_LOGICAL_AND, _bools(x, y), name=name)
+    return _logical(_LOGICAL_AND, x, y, name)
 
 
 @export("math.logical_or", "logical_or")
 def logical_or(x, y, name=None):
     """Returns x OR y element-wise (bool tensors)."""
-    return dispatch(_LOGICAL_OR, _bools(x, y), name=name)
+    return _logical(_LOGICAL_OR, x, y, name)
 
 
 @export("math.logical_not", "logical_not")
@@ -1145,7 +1152,7 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
 
     >>> tf.sigmoid(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
-    """)
+    """, listed=False)  # (TF's converts x first)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, NN_FLOAT, tf_output="activations"),
                  "Computes log(exp(x) + 1).")
@@ -1283,7 +1290,7 @@ def log_sigmoid(x, name=None):
     >>> tf.math.log_sigmoid(tf.constant([0.0, -100.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([  -0.6931472, -100.       ], dtype=float32)>
     """
-    return negative(softplus(negative(x)), name=name)
+    return negative(softplus(negative(as_tensor(x))), name=name)  # (TF converts x first)
 
 
 @export("math.reciprocal_no_nan")

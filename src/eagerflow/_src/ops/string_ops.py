@@ -397,7 +397,8 @@ def _substr(xp, x, pos, size, unit):
     bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
     if bad.size:
         i = int(bad[0])
-        shown = f" {x.reshape(-1)[i]!r}" if unit == "BYTE" else ""
+        # (TF writes the bytes as they are between b'...', not escaped)
+        shown = f" b'{x.reshape(-1)[i].decode('utf-8', 'replace')}'" if unit == "BYTE" else ""
         raise _invalid(f"pos {int(pos.reshape(-1)[i])} out of range for string{shown} at "
                        f"index {i}")
     start = np.where(pos < 0, pos + lengths, pos)
