@@ -27,3 +27,10 @@ def test_logical_and_given_lists():
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         tf.logical_and([True, False], [True, False, True])
     assert str(e.value).endswith("Incompatible shapes: [2] vs. [3] [Op:LogicalAnd]")
+
+
+@pytest.mark.parametrize("values", [["b", "a"], [True, False]])
+def test_sort_of_strings_or_bools_fails_in_neg(values):
+    # TF sorts ascending by negating what is not an integer: the error is Neg's
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\{\{node Neg\}\}"):
+        tf.sort(tf.constant(values))
