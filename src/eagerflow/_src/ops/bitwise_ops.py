@@ -10,6 +10,7 @@ by the bit width or more (or by a negative amount) is well defined.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import INT, register, same_shape
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import binary, name_functions, unary
@@ -81,5 +82,6 @@ def _population_count(xp, x):
 _POPULATION_COUNT = register(
     "PopulationCount", _population_count,
     lambda x: (x.shape, _d.uint8), dtypes=INT, not_differentiable=_NO_GRAD, elementwise=True)
+tf_nodes[_POPULATION_COUNT] = NodeForm(outputs=("y",))
 
 name_functions(globals())
