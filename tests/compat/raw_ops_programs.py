@@ -38,11 +38,12 @@ def samples(tf):
                  "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"]:
         out[name] = dict(x=f, y=g)
     for name in ["FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "BitwiseAnd",
-                 "BitwiseOr", "BitwiseXor"]:
+                 "BitwiseOr", "BitwiseXor", "Div"]:
         out[name] = dict(x=i, y=tf.constant([[2, 3, -3], [7, 2, 3]]))
     out["LeftShift"] = dict(x=u, y=tf.constant([[1, 2, 0], [3, 1, 2]]))
     out["RightShift"] = dict(x=u * 8, y=tf.constant([[1, 2, 0], [3, 1, 2]]))
     out["Invert"] = dict(x=i)
+    out["PopulationCount"] = dict(x=i)
     out["Atan2"] = dict(y=f, x=g)
     for name in ["Igamma", "Igammac", "IgammaGradA"]:
         out[name] = dict(a=g, x=g + 0.5)
@@ -77,6 +78,7 @@ def samples(tf):
     out["Identity"] = dict(input=f)
     out["IdentityN"] = dict(input=[f, i])
     out["StopGradient"] = dict(input=f)
+    out["PreventGradient"] = dict(input=f, message="no gradient")
     out["CheckNumerics"] = dict(tensor=f, message="bad")
     out["EnsureShape"] = dict(input=f, shape=[2, 3])
     for name in ["Sum", "Prod", "Max", "Min", "Mean", "EuclideanNorm"]:

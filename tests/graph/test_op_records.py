@@ -24,7 +24,7 @@ ELEMENTWISE = {
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
     "UnicodeScript", "UnicodeTranscode", "DecodeJSONExample",
-    "Xdivy", "Xlog1py", "Xlogy", "Zeta"}
+    "Xdivy", "Xlog1py", "Xlogy", "Zeta", "Div", "PopulationCount"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
     "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",
@@ -36,7 +36,8 @@ SAME_SHAPE = {
     "LeakyReluGrad", "Lgamma", "Log", "Log1p", "MatrixBandPart", "OnesLike", "Reciprocal",
     "ReciprocalGrad", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt",
     "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Softplus",
-    "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "Tanh", "TanhGrad",
+    "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "PreventGradient", "Tanh",
+    "TanhGrad",
     "ZerosLike"}
 REDUCTIONS = {"All", "Any", "EuclideanNorm", "Max", "Mean", "Min", "Prod", "ReduceJoin", "Sum"}
 # Their own rules, for their static forms (inputs: shape and permutation as attrs).

@@ -84,6 +84,7 @@ def test_substr():
 @pytest.mark.parametrize("args, message", [
     ((["hello", "ab"], 3, 1), r"pos 3 out of range for string b'ab' at index 1"),
     ((["hello"], -6, 1), r"pos -6 out of range for string b'hello' at index 0"),
+    ((["h\u00e9"], 5, 1), "pos 5 out of range for string b'h\u00e9' at index 0"),  # unescaped
     ((["hello"], [0, 1], 2), r"pos and len should have the same shape, got: \[2\] vs. \[\]"),
 ])
 def test_substr_errors(args, message):

@@ -1,6 +1,7 @@
 """Specs of the bitwise ops (bitwise_ops.py)."""
 import numpy as np
 
+import eagerflow as tf
 from eagerflow import bitwise as b
 from tests.ops.spec import OpSpec, rand
 
@@ -19,7 +20,17 @@ def _shift_ref(fn):
 
 _AMOUNTS = np.array([0, 1, 7, 8, 30, -1], np.int8)
 
+def _population_count(x):
+    return np.unpackbits(x.view(np.uint8).reshape(x.shape + (-1,)), axis=-1).sum(
+        -1).astype(np.uint8)
+
+
 SPECS = [
+    OpSpec("PopulationCount", lambda x: tf.raw_ops.PopulationCount(x=x),
+           [np.array([[0, -1, 5], [-128, 127, 64]], np.int8)], _population_count, grad=_NO_GRAD),
+    OpSpec("PopulationCount", lambda x: tf.raw_ops.PopulationCount(x=x),
+           [np.array([0, 2**64 - 1, 2**40 + 3], np.uint64)], _population_count,
+           name="PopulationCount-uint64", grad=_NO_GRAD),
     OpSpec("BitwiseAnd", b.bitwise_and, _pair(np.int32), np.bitwise_and, grad=_NO_GRAD),
     OpSpec("BitwiseAnd", b.bitwise_and, _pair(np.uint8, 0, 255), np.bitwise_and,
            name="BitwiseAnd-uint8", grad=_NO_GRAD),

@@ -25,6 +25,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core import registry
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.node_forms import arg_names, from_tf_node, tf_nodes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import ResourceHandle, variable_of
@@ -121,6 +122,10 @@ def _call(op_def, args, python_name, kwargs):
         raise TypeError(f"{python_name}() missing {len(missing)} required positional "
                         f"argument{'s' * (len(missing) > 1)}: {listed}")
     values = [kwargs.pop(a.lstrip("*")) for a in args]
+    try:
+        kwargs = checked_attrs(op_def.name, kwargs, python_name, name)
+    except errors.OpError as e:
+        raise _listed(e, args, values) from None
     tensors = _tensors(op_def, args, values)
     renamed = _PYTHON_ATTRS.get(op_def.name, {})
     attrs = {renamed.get(k, k): _attr(k, v) for k, v in kwargs.items()}

@@ -87,10 +87,12 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     return result
 
 
-def unary_function(op, convert, composite=None):
+def unary_function(op, convert, composite=None, listed=True):
     """``fn(x, name=None)``: `dispatch` of one-input `op` without attrs, a non-`EagerTensor` `x`
     made a tensor by ``convert(x)`` first (unless ``composite(fn, x, name)``, given, returns
-    the result for such an `x`: a sparse tensor's values mapped).
+    the result for such an `x`: a sparse tensor's values mapped). With `listed` (TF's wrapper
+    passes `x` to the op as it is), a Python list `x` gives TF's error of the op's slower
+    path, without the name (see `errors.listed`).
 
     Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
     calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
@@ -108,6 +110,10 @@ def unary_function(op, convert, composite=None):
                 return dispatch(op, (convert(x),), _NO_ATTRS, name)
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "name": name})
+            except errors.OpError as e:
+                if not listed:
+                    raise
+                raise errors.listed(e, x) from None
         if (_context(None) or _get_context()).fast:
             data = x._data
             kernel = op.direct.get(data.dtype)

@@ -9,6 +9,8 @@ by the bit width or more (or by a negative amount) is well defined.
 <tf.Tensor: shape=(1,), dtype=int8, numpy=array([-128], dtype=int8)>
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import INT, register, same_shape
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import binary, name_functions, unary
@@ -70,5 +72,16 @@ invert = unary(register("Invert", "invert", same_shape, dtypes=INT, not_differen
     <tf.Tensor: shape=(2,), dtype=uint8, numpy=array([255, 250], dtype=uint8)>
     """)
 export("bitwise.invert")(invert)
+
+def _population_count(xp, x):
+    # (NumPy counts the bits of a signed integer's absolute value: read as unsigned)
+    return xp.bitwise_count(x.view(f"u{x.dtype.itemsize}")).astype(xp.uint8)
+
+
+# The number of set bits of each element, as uint8 (``tf.raw_ops.PopulationCount``).
+_POPULATION_COUNT = register(
+    "PopulationCount", _population_count,
+    lambda x: (x.shape, _d.uint8), dtypes=INT, not_differentiable=_NO_GRAD, elementwise=True)
+tf_nodes[_POPULATION_COUNT] = NodeForm(outputs=("y",))
 
 name_functions(globals())

@@ -11,7 +11,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import attr_dtype_error, kernel_type_name, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -87,6 +87,11 @@ tf_args[_IDENTITY_N] = ("*input",)
 _STOP_GRADIENT = register("StopGradient", lambda xp, x: x, same_shape, tied=(),
                           not_differentiable="gradients stop here by definition")
 tf_args[_STOP_GRADIENT] = ("input",)
+# The identity whose gradient is an error (``tf.raw_ops.PreventGradient``): a tape or graph
+# that needs one raises LookupError with its `message`.
+_PREVENT_GRADIENT = register("PreventGradient", lambda xp, x, message="": x, same_shape, tied=())
+tf_args[_PREVENT_GRADIENT] = ("input",)
+tf_defaults[_PREVENT_GRADIENT] = {"message": ""}
 
 
 @export("cast", "dtypes.cast", "keras.backend.cast")
@@ -265,6 +270,14 @@ def _cast_grad(op, dy):
 register_gradient("Identity", passes_sparse=True)(lambda op, dy: dy)
 register_gradient("IdentityN")(lambda op, *dys: list(dys))
 register_gradient("EnsureShape")(lambda op, dy: dy)
+
+
+@register_gradient("PreventGradient")
+def _prevent_gradient_grad(op, dy):
+    message = op.attrs.get("message", "")
+    if isinstance(message, str):
+        message = message.encode()
+    raise LookupError(f"Gradient explicitly disabled. Reason: {message!r}")
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

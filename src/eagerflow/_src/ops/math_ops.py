@@ -123,11 +123,24 @@ _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
                       rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=INT + FLOAT, elementwise=True)
-_TRUNCATE_DIV = register("TruncateDiv", _int_division(
-    lambda xp, x, y: xp.trunc(x / y).astype(x.dtype) if x.dtype.kind in "fc"
-    else (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y)), *_TRUNCATE_ZERO),
-    rules.binary, tied=(0, 1),
-    dtypes=REAL, elementwise=True)
+def _truncate_div(xp, x, y):
+    if x.dtype.kind in "fc":
+        return xp.trunc(x / y).astype(x.dtype)
+    return (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))
+
+
+_TRUNCATE_DIV = register("TruncateDiv", _int_division(_truncate_div, *_TRUNCATE_ZERO),
+                         rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+
+
+def _div(xp, x, y):
+    """TF's Div: integers divide rounding toward zero (as C does), others exactly."""
+    return _truncate_div(xp, x, y) if x.dtype.kind in "iu" else _real_div(xp, x, y)
+
+
+# TF's older division op (``tf.raw_ops.Div``), which no public function of TF 2 runs
+_DIV = register("Div", _int_division(_div), rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
+                elementwise=True)
 _POW = register("Pow", _pow, rules.binary, tied=(0, 1),
                 dtypes=(_BF16, _F32, _F16, _F64) + SIGNED_INT + COMPLEX, elementwise=True)
 _EXTREME_DTYPES = FLOAT + (_I8, _U8, _I16, _U16, _d.int32, _U32, _d.int64, _U64)
@@ -317,16 +330,23 @@ def _bools(*values):
     return [v if type(v) is EagerTensor else convert_input(v, _d.bool) for v in values]
 
 
+def _logical(op, x, y, name):
+    try:
+        return dispatch(op, _bools(x, y), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, x, y) from None  # (Python lists: TF's slower path, no name)
+
+
 @export("math.logical_and", "logical_and")
 def logical_and(x, y, name=None):
     """Returns x AND y element-wise (bool tensors)."""
-    return dispatch(_LOGICAL_AND, _bools(x, y), name=name)
+    return _logical(_LOGICAL_AND, x, y, name)
 
 
 @export("math.logical_or", "logical_or")
 def logical_or(x, y, name=None):
     """Returns x OR y element-wise (bool tensors)."""
-    return dispatch(_LOGICAL_OR, _bools(x, y), name=name)
+    return _logical(_LOGICAL_OR, x, y, name)
 
 
 @export("math.logical_not", "logical_not")
@@ -937,8 +957,10 @@ spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) d
     """)
 export("math.special.spence")(spence)
 # The inverses of erf and of the normal CDF: +-inf at the ends of the domain, NaN past them.
-_ERFINV = _special_op("Erfinv", lambda xp, x, dtype: special(xp, "erfinv")(x))
-_NDTRI = _special_op("Ndtri", lambda xp, x, dtype: special(xp, "ndtri")(x))
+# (TF has no CPU kernel of either for half or bfloat16)
+_ERFINV = _special_op("Erfinv", lambda xp, x, dtype: special(xp, "erfinv")(x),
+                      kernels=_FLOAT_DOUBLE)
+_NDTRI = _special_op("Ndtri", lambda xp, x, dtype: special(xp, "ndtri")(x), kernels=_FLOAT_DOUBLE)
 erfinv = unary(_ERFINV, """Computes the inverse error function: erf(erfinv(x)) = x on (-1, 1).
 
     >>> tf.math.erfinv(tf.constant([0.0, 0.5]))
@@ -1130,7 +1152,7 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
 
     >>> tf.sigmoid(tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
-    """)
+    """, listed=False)  # (TF's converts x first)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, NN_FLOAT, tf_output="activations"),
                  "Computes log(exp(x) + 1).")
@@ -1268,7 +1290,7 @@ def log_sigmoid(x, name=None):
     >>> tf.math.log_sigmoid(tf.constant([0.0, -100.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([  -0.6931472, -100.       ], dtype=float32)>
     """
-    return negative(softplus(negative(x)), name=name)
+    return negative(softplus(negative(as_tensor(x))), name=name)  # (TF converts x first)
 
 
 @export("math.reciprocal_no_nan")
@@ -1426,6 +1448,9 @@ def _real_div_grad(op, dy):
     x, y = _conj_inputs(op)
     return (realdiv(dy, y) if op.needs(0) else None,
             multiply(dy, realdiv(realdiv(negative(x), y), y)) if op.needs(1) else None)
+
+
+register_gradient("Div")(_real_div_grad)  # (the same formula: integers have no gradient)
 
 
 @_grad("DivNoNan")

@@ -278,7 +278,7 @@ relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
 
     >>> tf.nn.relu6(tf.constant([-1.0, 3.0, 8.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
-    """)
+    """, listed=False)  # (TF's converts features first)
 export("nn.relu6", "keras.activations.relu6")(relu6)
 elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 

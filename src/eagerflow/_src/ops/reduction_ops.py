@@ -693,7 +693,7 @@ def _sort_along(values, axis, direction, want_indices):
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
         x = array_ops.transpose(x, perm)
-    flip = math_ops.negative if x.dtype.is_floating else bitwise_ops.invert
+    flip = bitwise_ops.invert if x.dtype.is_integer else math_ops.negative
     ascending = direction == "ASCENDING"
     n = None if rank is None else x.shape[-1]
     result = top_k(flip(x) if ascending else x,

@@ -24,6 +24,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import convert_input, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
@@ -72,11 +73,13 @@ def _attr_bytes(value, name):
     raise TypeError(f"Expected string for argument '{name}' not {value!r}.")
 
 
-def _check_unit(op_name, unit):
-    if unit not in ("BYTE", "UTF8_CHAR"):
-        raise errors.InvalidArgumentError(
-            None, op_name, f'Value for attr \'unit\' of "{unit}" is not in the list of allowed '
-            f'values: "BYTE", "UTF8_CHAR" [Op:{op_name}]')
+def _checked_unit(op_name, unit, name, given):
+    """`unit` checked as TF's op `op_name` checks it (`given`: the function's string input,
+    its error without the name when a Python list, see `errors.listed`)."""
+    try:
+        return checked_attrs(op_name, {"unit": unit}, name=name).get("unit", "BYTE")
+    except errors.OpError as e:
+        raise errors.listed(e, given) from None
 
 
 def _decode(s):
@@ -209,7 +212,7 @@ def length(input, unit="BYTE", name=None):
     >>> tf.strings.length(tf.constant(["abc", "é"]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 2], dtype=int32)>
     """
-    _check_unit("StringLength", unit)
+    unit = _checked_unit("StringLength", unit, name, input)
     return dispatch(_STRING_LENGTH, (_strings(input),), {"unit": unit}, name)
 
 
@@ -394,7 +397,8 @@ def _substr(xp, x, pos, size, unit):
     bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
     if bad.size:
         i = int(bad[0])
-        shown = f" {x.reshape(-1)[i]!r}" if unit == "BYTE" else ""
+        # (TF writes the bytes as they are between b'...', not escaped)
+        shown = f" b'{x.reshape(-1)[i].decode('utf-8', 'replace')}'" if unit == "BYTE" else ""
         raise _invalid(f"pos {int(pos.reshape(-1)[i])} out of range for string{shown} at "
                        f"index {i}")
     start = np.where(pos < 0, pos + lengths, pos)
@@ -425,7 +429,7 @@ def substr(input, pos, len, unit="BYTE", name=None):
     >>> tf.strings.substr(tf.constant(["hello", "world"]), 1, 3)
     <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'ell', b'orl'], dtype=object)>
     """
-    _check_unit("Substr", unit)
+    unit = _checked_unit("Substr", unit, name, input)
     x = _strings(input)
     if x.dtype != _d.string:
         raise errors.InvalidArgumentError(

@@ -72,10 +72,11 @@ def binary(op, doc=None, fallback=False):
     return fn
 
 
-def unary(op, doc=None, sparse=False):
+def unary(op, doc=None, sparse=False, listed=True):
     """``fn(x, name=None)`` running elementwise unary `op`; with `sparse` (ops with f(0) = 0
-    that TF maps over a `SparseTensor`'s values) on sparse tensors too."""
-    fn = unary_function(op, convert_to_tensor, sparse_values if sparse else None)
+    that TF maps over a `SparseTensor`'s values) on sparse tensors too. `listed`: TF's
+    function passes `x` to its op unconverted (see `unary_function`)."""
+    fn = unary_function(op, convert_to_tensor, sparse_values if sparse else None, listed)
     fn.__qualname__ = "unary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
