@@ -20,7 +20,7 @@ array([[0., 1., 0., 5.]], dtype=float32)
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.data.dataset_ops import Dataset
-from eagerflow._src.keras import backend
+from eagerflow._src.keras import backend, late
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_layer import Input
 from eagerflow._src.keras.layers.core import Identity
@@ -356,3 +356,24 @@ class FeatureSpace(Layer):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+    def get_build_config(self):
+        return {name: feature.preprocessor.get_build_config()
+                for name, feature in self.features.items()}
+
+    def build_from_config(self, config):
+        for name, build_config in config.items():
+            if build_config is not None:
+                self.features[name].preprocessor.build_from_config(build_config)
+        self._is_adapted = True
+
+    def save(self, filepath):
+        """Saves the space (its configuration and what its layers learned) to a `.keras`
+        file, which `tf.keras.models.load_model` reads back."""
+        late.saving.saving_lib.save_model(self, filepath)
+
+    def save_own_variables(self, store):
+        return
+
+    def load_own_variables(self, store):
+        return

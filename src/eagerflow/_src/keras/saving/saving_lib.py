@@ -192,7 +192,7 @@ def _json_default(value):
 def _compile_config(model):
     """The arguments `model` was compiled with, serialized, or None if it was not compiled
     (or a loss or metric cannot be serialized: the model then loads uncompiled)."""
-    if not model._is_compiled:
+    if not getattr(model, "_is_compiled", False):  # (a layer saved alone: never compiled)
         return None
     try:
         return {"optimizer": optimizers.serialize(_compiled_optimizer(model.optimizer)),
