@@ -88,6 +88,14 @@ class Feature:
         return cls(**config)
 
 
+def _made(kind, name, input_dtype, output_mode, layer_class, **kwargs):
+    """A `Feature` of `input_dtype` preprocessed by a new `layer_class(**kwargs)`, named
+    after the feature (or a new name of its `kind`)."""
+    name = name or backend.unique_object_name(kind)
+    return Feature(input_dtype, layer_class(name=f"{name}_preprocessor", **kwargs),
+                   output_mode)
+
+
 def _from_config(value, kinds):
     """A `Feature` or `Cross` given, or made from its serialized config."""
     if isinstance(value, dict) and value.get("class_name") in kinds:
@@ -109,56 +117,42 @@ class FeatureSpace(Layer):
 
     @classmethod
     def float(cls, name=None):
-        name = name or backend.unique_object_name("float")
-        return Feature("float32", Identity(dtype="float32", name=f"{name}_preprocessor"),
-                       "float")
+        return _made("float", name, "float32", "float", Identity, dtype="float32")
 
     @classmethod
     def float_rescaled(cls, scale=1.0, offset=0.0, name=None):
-        name = name or backend.unique_object_name("float_rescaled")
-        return Feature("float32", Rescaling(scale=scale, offset=offset,
-                                            name=f"{name}_preprocessor"), "float")
+        return _made("float_rescaled", name, "float32", "float", Rescaling, scale=scale,
+                     offset=offset)
 
     @classmethod
     def float_normalized(cls, name=None):
-        name = name or backend.unique_object_name("float_normalized")
-        return Feature("float32", Normalization(axis=-1, name=f"{name}_preprocessor"), "float")
+        return _made("float_normalized", name, "float32", "float", Normalization, axis=-1)
 
     @classmethod
     def float_discretized(cls, num_bins, bin_boundaries=None, output_mode="one_hot",
                           name=None):
-        name = name or backend.unique_object_name("float_discretized")
-        return Feature("float32", Discretization(num_bins=num_bins,
-                                                 bin_boundaries=bin_boundaries,
-                                                 name=f"{name}_preprocessor"), output_mode)
+        return _made("float_discretized", name, "float32", output_mode, Discretization,
+                     num_bins=num_bins, bin_boundaries=bin_boundaries)
 
     @classmethod
     def integer_categorical(cls, max_tokens=None, num_oov_indices=1, output_mode="one_hot",
                             name=None):
-        name = name or backend.unique_object_name("integer_categorical")
-        return Feature("int64", IntegerLookup(name=f"{name}_preprocessor",
-                                              max_tokens=max_tokens,
-                                              num_oov_indices=num_oov_indices), output_mode)
+        return _made("integer_categorical", name, "int64", output_mode, IntegerLookup,
+                     max_tokens=max_tokens, num_oov_indices=num_oov_indices)
 
     @classmethod
     def string_categorical(cls, max_tokens=None, num_oov_indices=1, output_mode="one_hot",
                            name=None):
-        name = name or backend.unique_object_name("string_categorical")
-        return Feature("string", StringLookup(name=f"{name}_preprocessor",
-                                              max_tokens=max_tokens,
-                                              num_oov_indices=num_oov_indices), output_mode)
+        return _made("string_categorical", name, "string", output_mode, StringLookup,
+                     max_tokens=max_tokens, num_oov_indices=num_oov_indices)
 
     @classmethod
     def string_hashed(cls, num_bins, output_mode="one_hot", name=None):
-        name = name or backend.unique_object_name("string_hashed")
-        return Feature("string", Hashing(name=f"{name}_preprocessor", num_bins=num_bins),
-                       output_mode)
+        return _made("string_hashed", name, "string", output_mode, Hashing, num_bins=num_bins)
 
     @classmethod
     def integer_hashed(cls, num_bins, output_mode="one_hot", name=None):
-        name = name or backend.unique_object_name("integer_hashed")
-        return Feature("int64", Hashing(name=f"{name}_preprocessor", num_bins=num_bins),
-                       output_mode)
+        return _made("integer_hashed", name, "int64", output_mode, Hashing, num_bins=num_bins)
 
     def __init__(self, features, output_mode="concat", crosses=None, crossing_dim=32,
                  hashing_dim=32, num_discretization_bins=32, **kwargs):
