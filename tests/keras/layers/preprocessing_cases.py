@@ -1,5 +1,7 @@
 """Cases of the text and category preprocessing layers, run by TF (make_preprocessing_data.py
 records the outcomes into data/preprocessing_tf.json) and by eagerflow (the tests compare)."""
+import os
+
 import numpy as np
 
 DOCS = ["The cat sat.", "The dog!", "A cat, a DOG; a bird?", "héllo Wörld  x"]
@@ -268,5 +270,147 @@ def cases(tf):
         layer.adapt(tf.data.Dataset.from_tensor_slices(
             np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0], [7.0, 2.0]], np.float32)).batch(3))
         return [layer.mean, layer.variance, layer(tf.constant([[4.0, 5.0]]))]
+
+    @case
+    def lookup_layer_weights():
+        out = []
+        for make, data in ((layers.StringLookup, ["a", "b", "b", "c"]),
+                           (layers.IntegerLookup, [1, 2, 2, 3, 3, 3]),
+                           (lambda: layers.StringLookup(output_mode="tf_idf"),
+                            [["a", "b"], ["b", "c"]]),
+                           (lambda: layers.TextVectorization(output_mode="multi_hot"),
+                            ["x y", "y z z"])):
+            layer = make()
+            before = [[type(w).__name__ for w in layer.weights], layer.get_weights()]
+            layer.adapt(data)
+            other = make()
+            other.set_weights(layer.get_weights())
+            out.append([before, [type(w).__name__ for w in layer.weights], layer.get_weights(),
+                        len(layer.non_trainable_weights), len(layer.trainable_variables),
+                        other.get_vocabulary(), other.vocabulary_size(),
+                        other(tf.constant([data[0]]))])
+        given = layers.StringLookup(vocabulary=["a"])
+        return out + [[given.weights, given.get_weights()]]
+
+    @case
+    def lookup_set_weights_count_mismatch():
+        layers.StringLookup(name="lookup").set_weights([])
+
+    @case
+    def integer_lookup_set_weights_of_floats():
+        layers.IntegerLookup().set_weights([[9.0, 10.0]])
+
+    @case
+    def lookup_set_weights_changes_a_called_multi_hot_vocabulary():
+        layer = layers.StringLookup(output_mode="multi_hot")
+        layer.adapt(["x"])
+        layer.set_weights([np.array([b"a", b"b"], object)])
+
+    @case
+    def lookup_layer_in_a_model():
+        lookup = layers.StringLookup()
+        lookup.adapt(["a", "b", "b", "c"])
+        inputs = tf.keras.Input((1,), dtype="string")
+        model = tf.keras.Model(inputs, layers.Embedding(5, 2)(lookup(inputs)))
+        lines = []
+        model.summary(print_fn=lines.append)
+        idf = layers.StringLookup(output_mode="tf_idf")
+        idf.adapt([["a"]])
+        return [model.count_params(), [type(w).__name__ for w in model.weights],
+                [v.shape for v in model.get_weights()], lines[-5:], idf.count_params()]
+
+    @case
+    def lookup_layer_checkpoint_keys():
+        import tempfile  # noqa: PLC0415
+        folder = tempfile.mkdtemp()
+        lookup = layers.StringLookup()
+        lookup.adapt(["a", "b", "b", "c"])
+        tf.train.Checkpoint(layer=lookup).write(os.path.join(folder, "layer"))
+        inputs = tf.keras.Input((1,), dtype="string")
+        model = tf.keras.Model(inputs, layers.Embedding(5, 2)(lookup(inputs)))
+        model.save_weights(os.path.join(folder, "model"))
+        return [[name for name, _ in tf.train.list_variables(os.path.join(folder, name))]
+                for name in ("layer", "model")]
+
+    @case
+    def discretization_summary_weight():
+        layer = layers.Discretization(num_bins=3)
+        unbuilt = layer.weights
+        layer.adapt(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+        other = layers.Discretization(num_bins=3)
+        other.build((None,))
+        before = other(tf.constant([1.0, 3.5, 6.0]))
+        other.set_weights(layer.get_weights())
+        given = layers.Discretization(bin_boundaries=[0.0])
+        given.build((None,))
+        return [unbuilt, [(w.name, w.shape, w.dtype.name, w.trainable) for w in layer.weights],
+                layer.get_weights(), before, other(tf.constant([1.0, 3.5, 6.0])),
+                other.bin_boundaries, given.weights]
+
+    def structured_data():
+        return {"age": np.array([20.0, 30.0, 40.0, 50.0, 60.0, 35.0], np.float32),
+                "sex": np.array([0, 1, 1, 0, 1, 0], np.int64),
+                "thal": np.array(["fixed", "normal", "reversible", "normal", "normal", "fixed"]),
+                "chol": np.array([200.0, 240.0, 180.0, 300.0, 260.0, 210.0], np.float32),
+                "ca": np.array([0, 1, 2, 0, 3, 1], np.int64)}
+
+    @case
+    def feature_space_concat():
+        space_cls = tf.keras.utils.FeatureSpace
+        data = structured_data()
+        space = space_cls(
+            features={"age": space_cls.float_discretized(num_bins=3),
+                      "sex": space_cls.integer_categorical(num_oov_indices=0),
+                      "thal": space_cls.string_categorical(),
+                      "chol": space_cls.float_normalized(), "ca": "integer_hashed"},
+            crosses=[space_cls.cross(feature_names=("sex", "age"), crossing_dim=8)],
+            output_mode="concat", hashing_dim=4)
+        space.adapt(tf.data.Dataset.from_tensor_slices(data).batch(2))
+        inputs = space.get_inputs()
+        encoded = space.get_encoded_features()
+        mapped = tf.data.Dataset.from_tensor_slices(data).batch(4).map(space)
+        return [space({k: v[:3] for k, v in data.items()}),
+                space({k: v[0] for k, v in data.items()}),
+                sorted((k, v.shape, v.dtype.name) for k, v in inputs.items()),
+                [encoded.shape, encoded.dtype.name], [batch for batch in mapped]]
+
+    @case
+    def feature_space_dict():
+        space_cls = tf.keras.utils.FeatureSpace
+        data = structured_data()
+        space = space_cls(
+            features={"age": "float", "thal": "string_categorical", "chol": "float_rescaled",
+                      "ca": space_cls.integer_hashed(3, output_mode="int"),
+                      "sex": space_cls.integer_categorical(output_mode="int")},
+            crosses=[("thal", "sex")], crossing_dim=5, output_mode="dict")
+        space.adapt(tf.data.Dataset.from_tensor_slices(data))
+        config = space.get_config()
+        return [space({k: v[:3] for k, v in data.items()}),
+                space({k: v[1] for k, v in data.items()}),
+                sorted(space.get_encoded_features()), config["crosses"],
+                sorted(config["features"]), config["output_mode"]]
+
+    @case
+    def feature_space_needs_adapt():
+        tf.keras.utils.FeatureSpace(features={"a": "string_categorical"})({"a": ["x"]})
+
+    @case
+    def feature_space_unknown_kind():
+        tf.keras.utils.FeatureSpace(features={"a": "blah"})
+
+    @case
+    def feature_space_bad_output_mode():
+        tf.keras.utils.FeatureSpace(features={"a": "float"}, output_mode="x")
+
+    @case
+    def feature_space_concat_of_an_int_feature():
+        space = tf.keras.utils.FeatureSpace(
+            features={"s": tf.keras.utils.FeatureSpace.string_categorical(output_mode="int")})
+        space.adapt(tf.data.Dataset.from_tensor_slices({"s": ["a", "b"]}))
+
+    @case
+    def feature_space_without_adaptable_features():
+        space = tf.keras.utils.FeatureSpace(features={"a": "float", "b": "float_rescaled"})
+        return space({"a": [1.0, 2.0], "b": [3.0, 4.0]})
 
     return out

@@ -1322,6 +1322,8 @@ class TensorBoard(Callback):
         with self._writer("train").as_default(step=epoch), summary.writer.record_if(True):
             for layer in self.model.layers:
                 for weight in layer.weights:
+                    if not isinstance(weight, Variable):  # (an adapted vocabulary)
+                        continue
                     name = weight.name.replace(":", "_")
                     summary.summary_ops.histogram(name + "/histogram", weight)
                     if self.write_images:

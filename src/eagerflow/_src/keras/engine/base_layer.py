@@ -46,6 +46,7 @@ from eagerflow._src.keras import constraints as constraints_mod
 from eagerflow._src.keras.engine import input_spec as input_spec_mod
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.mixed_precision import policy as policy_mod
+from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.mixed_precision.autocast_variable import AutoCastVariable, autocast_to
 
 # Called with every weight `add_weight` creates: where `load_weights` into a model without
@@ -63,9 +64,30 @@ _holding_losses = weakref.WeakSet()  # layers with losses from their last call
 
 
 def _holds_state(value):
-    """Whether `value` is, or holds, a variable or a trackable object (a checkpoint's child)."""
+    """Whether `value` is, or holds, a variable or a trackable object (a checkpoint's child:
+    one with children, or one saving values of its own, as a mutable hash table)."""
     return any(isinstance(leaf, (Variable, Module)) or hasattr(type(leaf), "_trackable_children")
-               for leaf in leaves(value))
+               or hasattr(type(leaf), "_serialize_to_tensors") for leaf in leaves(value))
+
+
+class TrackableWeightHandler:
+    """A layer weight that is not a variable (a lookup layer's adapted vocabulary), as
+    tf_keras has them: listed in the layer's `weights`; `get_weights` gives its
+    `num_tensors` arrays (`get_tensors`) and `set_weights` passes them back (`set_weights`).
+    It has no name or shape; checkpoints and parameter counts leave it out."""
+
+    num_tensors = 1
+
+    def __init__(self):
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        # (the strategy whose scope made it: a model compiled under another one refuses it)
+        self._distribute_strategy = strategy.get_strategy()
+
+    def get_tensors(self):
+        raise NotImplementedError
+
+    def set_weights(self, weights):
+        raise NotImplementedError
 
 
 class CallContext:
@@ -215,6 +237,8 @@ class Layer(Module):
         held = {id(leaf) for _, v in attributes for leaf in leaves(v)}
         own = []
         for weight in self._trainable_weights + self._non_trainable_weights:
+            if isinstance(weight, TrackableWeightHandler):
+                continue
             name = weight.name.rpartition(":")[0].rpartition("/")[2]
             if not (_DEFAULT_VARIABLE_NAME.fullmatch(name) and id(weight) in held):
                 own.append((name, weight))
@@ -427,8 +451,10 @@ class Layer(Module):
         initializer = initializers_mod.get(initializer)
         mixed = dtype.is_floating and kwargs.get("experimental_autocast", True) and \
             self._dtype_policy.compute_dtype not in (None, dtype.name)
+        # (a shape with unknown dims is the variable's: its values may take any size there)
+        unknown = {"shape": TensorShape(shape)} if None in shape else {}
         variable = (AutoCastVariable if mixed else Variable)(
-            lambda: initializer(shape, dtype=dtype), name=name, trainable=trainable,
+            lambda: initializer(shape, dtype=dtype), name=name, trainable=trainable, **unknown,
             dtype=dtype, constraint=constraints_mod.get(constraint),
             synchronization=synchronization,
             aggregation=VariableAggregation.NONE if aggregation is None else aggregation)
@@ -444,26 +470,57 @@ class Layer(Module):
 
     add_variable = add_weight
 
+    def _add_trackable(self, trackable_object, trainable):
+        """Lists `trackable_object` (a `TrackableWeightHandler`) among the layer's trainable
+        or non-trainable weights; returns it."""
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(
+            trackable_object)
+        return trackable_object
+
     def get_weights(self):
-        """The weights' values as NumPy arrays, in the order of `weights`."""
-        return [w.numpy() for w in self.weights]
+        """The weights' values as NumPy arrays, in the order of `weights` (a weight that is
+        not a variable gives its handler's arrays)."""
+        values = []
+        for w in self.weights:
+            if isinstance(w, TrackableWeightHandler):
+                values.extend(np.asarray(t) for t in w.get_tensors())
+            else:
+                values.append(w.numpy())
+        return values
 
     def set_weights(self, weights):
-        """Assigns NumPy arrays to the weights, in the order of `weights`."""
+        """Assigns NumPy arrays to the weights, in the order of `weights` (then lets every
+        layer derive its state from them: `finalize_state`)."""
         params = self.weights
-        if len(params) != len(weights):
+        expected = sum(p.num_tensors if isinstance(p, TrackableWeightHandler) else 1
+                       for p in params)
+        if expected != len(weights):
             raise ValueError(f'You called `set_weights(weights)` on layer "{self.name}" with '
                              f"a weight list of length {len(weights)}, but the layer was "
-                             f"expecting {len(params)} weights. Provided weights: "
+                             f"expecting {expected} weights. Provided weights: "
                              f"{str(weights)[:50]}...")
-        for param, value in zip(params, weights):
-            value = np.asarray(value)
+        pairs, handled, i = [], [], 0
+        for param in params:
+            if isinstance(param, TrackableWeightHandler):
+                handled.append((param, list(weights[i:i + param.num_tensors])))
+                i += param.num_tensors
+                continue
+            value = np.asarray(weights[i])
+            i += 1
             if not param.shape.is_compatible_with(value.shape):
                 raise ValueError(f"Layer {self.name} weight shape "
                                  f"{tuple(param.shape.as_list())} is not compatible with "
                                  f"provided weight shape {value.shape}.")
-        for param, value in zip(params, weights):
+            pairs.append((param, value))
+        for param, values in handled:
+            param.set_weights(values)
+        for param, value in pairs:
             param.assign(np.asarray(value, dtype=param.dtype.as_numpy_dtype))
+        for layer in self._flatten_layers():
+            layer.finalize_state()
+
+    def finalize_state(self):
+        """Derives state from the layer's weights after `set_weights` (nothing here)."""
 
     def count_params(self):
         """The number of scalars in the layer's weights."""
@@ -474,7 +531,7 @@ class Layer(Module):
                 raise ValueError(f"You tried to call `count_params` on layer {self.name}, but "
                                  f"the layer isn't built. You can build it manually via: "
                                  f"`{self.name}.build(batch_input_shape)`.")
-        return int(sum(np.prod(w.shape.as_list(), dtype=np.int64) for w in self.weights))
+        return layer_utils.count_params(self.weights)
 
     # -- losses and metrics ---------------------------------------------------------
     def add_loss(self, losses, **kwargs):

@@ -82,6 +82,8 @@ class PreprocessingLayer(Layer):
                     self._batch_input_shape = (None,) * shape.rank
                 self.build(shape)
                 self.built = True
+                if self._build_input_shape is None:  # (its build config: a saved copy builds)
+                    self._build_input_shape = shape
             self.update_state(batch)
         self.finalize_state()
         self._is_adapted = True

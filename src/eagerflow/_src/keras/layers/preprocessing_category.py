@@ -302,7 +302,15 @@ class Discretization(_EagerPreprocessingLayer):
         self.epsilon = epsilon
         self.output_mode = output_mode
         self.sparse = sparse
-        self._summary = np.zeros((2, 0), np.float32)
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if self.input_bin_boundaries is not None:
+            return
+        # the quantile summary `adapt` learns (bins, then their weights), saved with the layer
+        self.summary = self.add_weight(name="summary", shape=(2, None), dtype=_dtypes.float32,
+                                       initializer=lambda shape, dtype: [[], []],
+                                       trainable=False)
 
     def adapt(self, data, batch_size=None, steps=None):
         """Learns `num_bins` quantiles of `data`. Arrays are summarized in batches of 32 by
@@ -317,16 +325,21 @@ class Discretization(_EagerPreprocessingLayer):
             raise ValueError(f"Cannot adapt a Discretization layer that has been initialized "
                              f"with `bin_boundaries`, use `num_bins` instead. You passed "
                              f"`bin_boundaries={self.input_bin_boundaries}`.")
+        if not self.built:
+            raise RuntimeError("`build` must be called before `update_state`.")
         summary = _summarize(np.asarray(data, np.float32), self.epsilon)
-        self._summary = _merge(summary, self._summary, self.epsilon)
+        self.summary.assign(_merge(summary, self.summary.numpy(), self.epsilon))
 
     def finalize_state(self):
-        if self.input_bin_boundaries is not None:
+        if self.input_bin_boundaries is not None or not self.built:
             return
-        self.bin_boundaries = _compress(self._summary, 1.0 / self.num_bins)[0, :-1].tolist()
+        self.bin_boundaries = _compress(self.summary.numpy(),
+                                        1.0 / self.num_bins)[0, :-1].tolist()
 
     def reset_state(self):
-        self._summary = np.zeros((2, 0), np.float32)
+        if self.input_bin_boundaries is not None or not self.built:
+            return
+        self.summary.assign(np.zeros((2, 0), np.float32))
 
     def get_config(self):
         return {**super().get_config(), "bin_boundaries": self.input_bin_boundaries,

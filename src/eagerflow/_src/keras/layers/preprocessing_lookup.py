@@ -29,6 +29,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine.base_layer import TrackableWeightHandler
 from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, logging_ops,
                                 lookup_ops, math_ops, reduction_ops, sparse_ops)
@@ -208,6 +209,24 @@ def compute_shape_for_encode_categorical(shape, output_mode, depth):
     return TensorShape(shape[:-1] + [depth])
 
 
+class VocabWeightHandler(TrackableWeightHandler):
+    """An adaptable lookup layer's vocabulary as one of its weights: `get_weights` gives the
+    tokens without the mask and OOV ones (a vector of the vocabulary's dtype, strings as
+    bytes) and `set_weights` makes them the vocabulary."""
+
+    def __init__(self, lookup_layer):
+        super().__init__()
+        self._layer = lookup_layer
+
+    def get_tensors(self):
+        tokens = self._layer.get_vocabulary(include_special_tokens=False)
+        return [convert_to_tensor(tokens, self._layer.vocabulary_dtype)]
+
+    def set_weights(self, weights):
+        tokens = convert_to_tensor(weights[0], self._layer.vocabulary_dtype)
+        self._layer.lookup_table = self._layer._lookup_table_from_tokens(tokens.numpy())
+
+
 class _NullInitializer(lookup_ops.TableInitializerBase):
     """Leaves a table uninitialized (a layer's table before `adapt` or `set_vocabulary`)."""
 
@@ -303,6 +322,8 @@ class IndexLookup(_EagerPreprocessingLayer):
                 self.lookup_table = lookup_ops.StaticHashTable(
                     _NullInitializer(self._key_dtype, self._value_dtype), self._default_value)
         if not self._has_input_vocabulary:
+            # (the vocabulary `adapt` learns is a weight, which `get_weights` reads)
+            self._add_trackable(VocabWeightHandler(self), False)
             self.token_counts = lookup_ops.MutableHashTable(self.vocabulary_dtype, _dtypes.int64,
                                                             0)
             if output_mode == TF_IDF:

@@ -28,6 +28,7 @@ import tempfile
 import numpy as np
 
 from eagerflow._src.backend import log as _log
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizerV3
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
@@ -114,11 +115,24 @@ def _load_attribute(group, name):
 
 def _layer_weights(layer):
     """A layer's weights in the order Keras's HDF5 files list them."""
-    return list(layer.trainable_weights) + list(layer.non_trainable_weights)
+    return _variables_only(layer, list(layer.trainable_weights) +
+                           list(layer.non_trainable_weights))
 
 
 def _top_level_weights(model):
-    return list(model._trainable_weights) + list(model._non_trainable_weights)
+    return _variables_only(model, list(model._trainable_weights) +
+                           list(model._non_trainable_weights))
+
+
+def _variables_only(layer, weights):
+    """`weights`, which HDF5 files can hold only when all are variables (not an adapted
+    vocabulary), as in tf_keras."""
+    if any(not isinstance(w, Variable) for w in weights):
+        raise NotImplementedError(
+            f"Save or restore weights that is not an instance of `tf.Variable` is not "
+            f"supported in h5, use `save_format='tf'` instead. Received a model or layer "
+            f"{type(layer).__name__} with weights {weights}")
+    return weights
 
 
 def _save_subset(group, weights):
@@ -199,9 +213,7 @@ def finalize_layers(model):
     """Lets layers that derive state from their weights (a `Normalization` adapted before
     saving) recompute it from the loaded values."""
     for layer in model._flatten_layers():
-        finalize = getattr(layer, "finalize_state", None)
-        if callable(finalize):
-            finalize()
+        layer.finalize_state()
 
 
 def _check_built(model):

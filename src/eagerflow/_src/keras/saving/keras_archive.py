@@ -26,6 +26,7 @@ import re
 import numpy as np
 
 from eagerflow._src.backend import log as _log
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.losses import Loss
@@ -76,7 +77,8 @@ def _own_variables(obj):
     if isinstance(obj, Optimizer):
         return list(obj.variables)
     if isinstance(obj, base_layer.Layer):
-        return list(obj._trainable_weights) + list(obj._non_trainable_weights)
+        return [w for w in list(obj._trainable_weights) + list(obj._non_trainable_weights)
+                if isinstance(w, Variable)]  # (not an adapted vocabulary: it is an asset)
     return None  # losses have no state
 
 

@@ -18,6 +18,7 @@ import weakref
 from eagerflow._src.core import nest
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import function
 from eagerflow._src.keras.engine.base_layer import call_keeping_losses
 
@@ -77,8 +78,8 @@ def children(layer):
     own_losses = [_loss_function(fn) for fn in layer._callable_losses]
     losses = [_loss_function(fn) for sub in layer._flatten_layers()
               for fn in sub._callable_losses]
-    lists = [("variables", list(layer.variables)),
-             ("trainable_variables", list(layer.trainable_variables)),
+    lists = [("variables", _variables(layer.variables)),
+             ("trainable_variables", _variables(layer.trainable_variables)),
              ("regularization_losses", losses)]
     inputs = _input_specs(layer)
     if inputs is None:
@@ -124,7 +125,7 @@ def children(layer):
             return lists
         found.append(traced)
     keras_api = _KerasApi()
-    keras_api.non_trainable_variables = list(layer.non_trainable_variables)
+    keras_api.non_trainable_variables = _variables(layer.non_trainable_variables)
     keras_api.layers = list(getattr(layer, "layers", None) or layer._direct_sublayers())
     # (the metrics `add_metric` made hold variables the call functions update)
     keras_api.metrics = list(layer.metrics)
@@ -196,6 +197,11 @@ class _RevivedCall:
         return outputs
 
 
+def _variables(weights):
+    """The variables among a layer's `weights` (not an adapted vocabulary's handler)."""
+    return [w for w in weights if isinstance(w, Variable)]
+
+
 def revive(path, nodes, metadata, rebuild, model_class, layer_class):
     """The Keras model of the SavedModel at `path` whose root's class is unknown here, as
     tf_keras's loader revives one: layers of known classes rebuilt by `rebuild(metadata,
@@ -207,7 +213,6 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
     `metadata`: ``{node id: (identifier, metadata dict)}``. None when the root cannot be
     revived (no saved call function)."""
     from eagerflow._src.checkpoint import trackable  # noqa: PLC0415
-    from eagerflow._src.core.variables import Variable  # noqa: PLC0415
     from eagerflow._src.saved_model import load  # noqa: PLC0415 (above Keras)
 
     revived = {}  # node id -> revived (not rebuilt) layer

@@ -192,7 +192,7 @@ def _json_default(value):
 def _compile_config(model):
     """The arguments `model` was compiled with, serialized, or None if it was not compiled
     (or a loss or metric cannot be serialized: the model then loads uncompiled)."""
-    if not model._is_compiled:
+    if not getattr(model, "_is_compiled", False):  # (a layer saved alone: never compiled)
         return None
     try:
         return {"optimizer": optimizers.serialize(_compiled_optimizer(model.optimizer)),
@@ -415,6 +415,7 @@ def _load_saved_model(path, custom_objects, compile):
         if os.path.isdir(folder):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
+    h5_format.finalize_layers(model)  # state derived from weights (an adapted Discretization)
     return model
 
 
@@ -653,12 +654,6 @@ def _object_metadata(obj):
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
-    for obj in _asset_holders(model).values():
-        if not getattr(obj, "_has_input_vocabulary", True):  # an adapted vocabulary: no home
-            raise NotImplementedError(
-                f"Save or restore weights that is not an instance of `tf.Variable` is not "
-                f"supported in h5, use `save_format='tf'` instead. Received a model or layer "
-                f"{type(obj).__name__} with an adapted vocabulary")
     training_config = None
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         training_config = _training_config(model)

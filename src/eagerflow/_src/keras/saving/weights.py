@@ -96,8 +96,12 @@ def _local_name(variable):
 
 def _layer_index(model, keys_by_variable):
     """``[[layer name, [keys of its weights in `weights` order]], ...]`` for `by_name` loading."""
-    return [[layer.name, [keys_by_variable[id(w)] for w in layer.weights]]
-            for layer in getattr(model, "layers", []) if layer.weights]
+    found = []
+    for layer in getattr(model, "layers", []):
+        variables = [w for w in layer.weights if isinstance(w, Variable)]
+        if variables:
+            found.append([layer.name, [keys_by_variable[id(w)] for w in variables]])
+    return found
 
 
 def weights_file(model):
@@ -382,6 +386,7 @@ def _match_by_name(model, tensors, metadata, skip_mismatch):
     layers = json.loads(metadata.get("layers", "[]"))
     saved = [(name, [tensors[key] for key in keys]) for name, keys in layers]
     matched = h5_format.match_by_name(model.layers, saved, skip_mismatch,
-                                      lambda layer: layer.weights,
+                                      lambda layer: [w for w in layer.weights
+                                                     if isinstance(w, Variable)],
                                       lambda w, v: tuple(w.shape.as_list()) == v.shape)
     return [(layers[k][1][i], weight, saved[k][1][i]) for weight, k, i in matched]

@@ -12,9 +12,19 @@ from eagerflow._src.keras.utils import io_utils
 
 @export("keras.utils.count_params")
 def count_params(weights):
-    """The number of scalars in `weights` (each counted once)."""
-    seen = {id(w): w for w in weights}
-    return int(sum(np.prod(w.shape.as_list(), dtype=np.int64) for w in seen.values()))
+    """The number of scalars in `weights` (each counted once; an unknown dim counts 0, a
+    weight without a shape, as a lookup layer's vocabulary, none).
+
+    >>> tf.keras.utils.count_params([tf.Variable(tf.zeros([2, 3])), tf.Variable(1.0)])
+    7
+    """
+    return int(sum(np.prod([d or 0 for d in w.shape.as_list()], dtype=np.int64)
+                   for w in _shaped(weights)))
+
+
+def _shaped(weights):
+    """`weights` each once, without those that have no shape."""
+    return [w for w in {id(w): w for w in weights}.values() if hasattr(w, "shape")]
 
 
 def readable_memory_size(size):
@@ -29,8 +39,9 @@ def readable_memory_size(size):
 
 
 def _weight_memory(weights):
-    seen = {id(w): w for w in weights}
-    return sum(np.prod(w.shape.as_list(), dtype=np.int64) * w.dtype.size for w in seen.values())
+    """The bytes of `weights` whose shapes are known."""
+    return sum(np.prod(w.shape.as_list(), dtype=np.int64) * w.dtype.size
+               for w in _shaped(weights) if None not in w.shape.as_list())
 
 
 def _row(fields, positions, print_fn, level=0):
