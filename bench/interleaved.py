@@ -13,6 +13,9 @@ CPU second) and its ratio to the last worker, epoch by epoch: median and range.
 ``enable_op_determinism`` does): run under ``chrt -f 1`` (real-time priority) on a
 machine others keep busy, it times what an idle machine would give (not for cases on
 OpenBLAS, mlp and lstm: its threads spin at that priority and starve the machine).
+Under heavy load (a load average many times the cores) oneDNN's OpenMP threads can spin
+at that priority too: runs of the convolution cases were seen to stall there, starving
+everything else, so keep ``--idle`` for a machine that is busy but not swamped.
 """
 import argparse
 import json
