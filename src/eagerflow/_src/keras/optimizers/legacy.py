@@ -36,7 +36,8 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import (
     adadelta, adagrad, adam, adamax, ftrl, nadam, optimizer, rmsprop, schedules, sgd)
-from eagerflow._src.ops import math_ops
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.ops import math_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -358,6 +359,15 @@ class SGD(sgd.SGD, OptimizerV2):
     def _slot_groups(self):
         return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
 
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse momentum: only the gradient's rows (duplicates summed) and their slot
+        lr, momentum = coefficients
+        if momentum is None:
+            return super()._apply_sparse(grad, var, slots, coefficients)
+        dispatch(training_ops.SPARSE_KERAS_MOMENTUM,
+                 (var, slots["m"], lr, grad.values, grad.indices, momentum),
+                 {"use_nesterov": bool(self.nesterov)})
+
 
 @export("keras.optimizers.legacy.Adam")
 class Adam(adam.Adam, OptimizerV2):
@@ -378,6 +388,20 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
                  centered=False, name="RMSprop", **kwargs):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # With momentum, TF's sparse RMSprop kernel: only the gradient's rows (duplicates
+        # summed) and their slots; without, every row's averages decay, as dense.
+        mom = slots.get("momentum")
+        if mom is None:
+            return super()._apply_sparse(grad, var, slots, coefficients)
+        if self.centered:
+            dispatch(training_ops.SPARSE_CENTERED_RMS_PROP,
+                     (var, slots["average_gradient"], slots["velocity"], mom, *coefficients,
+                      grad.values, grad.indices))
+        else:
+            dispatch(training_ops.SPARSE_RMS_PROP, (var, slots["velocity"], mom, *coefficients,
+                                                    grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Adagrad")
@@ -401,6 +425,12 @@ class Adadelta(adadelta.Adadelta, OptimizerV2):
         super().__init__(learning_rate=learning_rate, rho=rho, epsilon=epsilon, name=name,
                          **kwargs)
 
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse Adadelta: only the gradient's rows (duplicates summed) and their slots
+        dispatch(training_ops.SPARSE_ADADELTA,
+                 (var, slots["accumulated_grad"], slots["accumulated_delta_var"], *coefficients,
+                  grad.values, grad.indices))
+
 
 @export("keras.optimizers.legacy.Adamax")
 class Adamax(adamax.Adamax, OptimizerV2):
@@ -410,6 +440,11 @@ class Adamax(adamax.Adamax, OptimizerV2):
                  name="Adamax", **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, name=name, **kwargs)
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's legacy sparse Adamax: only the gradient's rows and their slots
+        dispatch(training_ops.SPARSE_ADA_MAX, (var, slots["m"], slots["u"], *coefficients,
+                                               grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Nadam")
@@ -461,6 +496,12 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _lr(self, dtype):
         return optimizer.Optimizer._lr(self, dtype)
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's legacy sparse Nadam: the moments of every row decay, the gradient's
+        # rows alone are updated
+        dispatch(training_ops.SPARSE_KERAS_NADAM, (var, slots["m"], slots["v"], *coefficients,
+                                                   grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Ftrl")
