@@ -284,3 +284,20 @@ def test_sparse_momentum_leaves_other_rows_slots():
     np.testing.assert_allclose(opt.get_slot(var, "momentum").numpy()[:, 0],
                                [-0.19, -0.1, -0.1, -0.1, -0.1], rtol=1e-6)
     np.testing.assert_allclose(var.numpy()[:, 0], [-0.29, -0.1, -0.1, -0.1, -0.1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("centered, want", [
+    # TF 2.21: without momentum, tf_keras's legacy RMSprop divides by sqrt(ms) + epsilon
+    # (not sqrt(ms + epsilon) as TF's kernel), which small gradients show
+    (False, [0.41632047, 1.7706084, 2.536175]),
+    (True, [0.36983085, 1.7671803, 2.5046167])])
+def test_rmsprop_without_momentum_adds_epsilon_after_the_root(centered, want, sparse):
+    opt = L.RMSprop(0.1, centered=centered)
+    var = tf.Variable([1.0, 2.0, 3.0])
+    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
+        grad = tf.constant(g)
+        if sparse:
+            grad = tf.IndexedSlices(grad, tf.constant([0, 1, 2]), tf.constant([3]))
+        opt.apply_gradients([(grad, var)])
+    np.testing.assert_allclose(var.numpy(), want, rtol=1e-6)

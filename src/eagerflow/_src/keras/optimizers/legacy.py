@@ -37,7 +37,7 @@ from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import (
     adadelta, adagrad, adam, adamax, ftrl, nadam, optimizer, rmsprop, schedules, sgd)
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import math_ops, training_ops
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -389,12 +389,42 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
 
+    def _averages(self, grad, slots, coefficients, indices=None):
+        """tf_keras's legacy RMSprop without momentum: every row's moving averages decay,
+        the gradient's (its `indices`, None for dense) take it in; returns the divisor of
+        the step (of those rows), with epsilon outside the square root."""
+        dtype = grad.dtype
+        rho = cast(coefficients[1], dtype)
+        one_minus_rho = 1.0 - rho
+
+        def average(slot, value):
+            if indices is None:
+                return slot.assign(rho * slot + one_minus_rho * value).value()
+            slot.assign(slot * rho)
+            slot.scatter_add(IndexedSlices(value * one_minus_rho, indices))
+            return array_ops.gather(slot.value(), indices)
+        denominator = average(slots["velocity"], math_ops.square(grad))
+        if self.centered:
+            denominator = denominator - math_ops.square(
+                average(slots["average_gradient"], grad))
+        return math_ops.sqrt(denominator) + coefficients[3]
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        if "momentum" in slots:  # TF's RMSprop kernels
+            return super()._apply_dense(grad, var, slots, coefficients)
+        var.assign(var - coefficients[0] * grad / self._averages(grad, slots, coefficients))
+
     def _apply_sparse(self, grad, var, slots, coefficients):
         # With momentum, TF's sparse RMSprop kernel: only the gradient's rows (duplicates
-        # summed) and their slots; without, every row's averages decay, as dense.
+        # summed) and their slots; without, every row's averages decay.
         mom = slots.get("momentum")
         if mom is None:
-            return super()._apply_sparse(grad, var, slots, coefficients)
+            indices, at = reduction_ops.unique(grad.indices)
+            values = reduction_ops.unsorted_segment_sum(grad.values, at,
+                                                        array_ops.shape(indices)[0])
+            divisor = self._averages(values, slots, coefficients, indices)
+            var.scatter_add(IndexedSlices(-coefficients[0] * values / divisor, indices))
+            return
         if self.centered:
             dispatch(training_ops.SPARSE_CENTERED_RMS_PROP,
                      (var, slots["average_gradient"], slots["velocity"], mom, *coefficients,
@@ -496,6 +526,9 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _lr(self, dtype):
         return optimizer.Optimizer._lr(self, dtype)
+
+    # the momentum cache advances once per step (and dtype)
+    update_step = optimizer.Optimizer.update_step
 
     def _apply_sparse(self, grad, var, slots, coefficients):
         # tf_keras's legacy sparse Nadam: the moments of every row decay, the gradient's
