@@ -389,6 +389,13 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
 
+    @property
+    def _legacy_sparse_decays(self):
+        # without momentum, the decay of every row's averages waits on no gradient
+        if any("momentum" in group for group in self._slot_groups()):
+            return ()
+        return (("velocity", "scale", "rho"), ("average_gradient", "scale", "rho"))
+
     def _averages(self, grad, slots, coefficients, indices=None):
         """tf_keras's legacy RMSprop without momentum: every row's moving averages decay,
         the gradient's (its `indices`, None for dense) take it in; returns the divisor of
@@ -529,6 +536,15 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     # the momentum cache advances once per step (and dtype)
     update_step = optimizer.Optimizer.update_step
+
+    def _step_without_gradients(self, variables):
+        # tf_keras's advance of the momentum cache waits on no gradient (the count of
+        # iterations does: the next step advances it again by the same factor)
+        super()._step_without_gradients(variables)
+        if getattr(self, "_built", False):
+            dtype = self._u_product.dtype
+            self._u_product.assign(self._u_product * self._momentum_at(
+                cast(self._iterations + 1, dtype), dtype))
 
     def _apply_sparse(self, grad, var, slots, coefficients):
         # tf_keras's legacy sparse Nadam: the moments of every row decay, the gradient's
