@@ -301,3 +301,13 @@ def test_rmsprop_without_momentum_adds_epsilon_after_the_root(centered, want, sp
             grad = tf.IndexedSlices(grad, tf.constant([0, 1, 2]), tf.constant([3]))
         opt.apply_gradients([(grad, var)])
     np.testing.assert_allclose(var.numpy(), want, rtol=1e-6)
+
+
+def test_adam_takes_its_rates_in_the_variables_dtype():
+    # TF 2.21: tf_keras's legacy Adam runs TF's kernel, which takes 1 - float32(beta_2)
+    # (1.3e-5 off 1e-3), not tf_keras's 1 - beta_2 in Python
+    opt = L.Adam(0.1)
+    var = tf.Variable([1.0, 2.0, 3.0])
+    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
+        opt.apply_gradients([(tf.constant(g), var)])
+    np.testing.assert_allclose(var.numpy(), [0.7410035, 1.962095, 2.734696], rtol=2e-7)

@@ -379,6 +379,12 @@ class Adam(adam.Adam, OptimizerV2):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, amsgrad=amsgrad, name=name, **kwargs)
 
+    def _coefficients(self, dtype):
+        # TF's Adam kernel takes the rates in the variable's dtype: ``1 - float32(0.999)``
+        coefficients = list(super()._coefficients(dtype))
+        coefficients[3:5] = [cast(rate, dtype) for rate in coefficients[3:5]]
+        return tuple(coefficients)
+
 
 @export("keras.optimizers.legacy.RMSprop")
 class RMSprop(rmsprop.RMSprop, OptimizerV2):
