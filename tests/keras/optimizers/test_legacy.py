@@ -286,6 +286,18 @@ def test_sparse_momentum_leaves_other_rows_slots():
     np.testing.assert_allclose(var.numpy()[:, 0], [-0.29, -0.1, -0.1, -0.1, -0.1], rtol=1e-6)
 
 
+def _small_steps(opt, sparse=False):
+    """`opt`'s variable [1, 2, 3] after three steps of small gradients (each as the
+    `IndexedSlices` of every row when `sparse`)."""
+    var = tf.Variable([1.0, 2.0, 3.0])
+    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
+        grad = tf.constant(g)
+        if sparse:
+            grad = tf.IndexedSlices(grad, tf.constant([0, 1, 2]), tf.constant([3]))
+        opt.apply_gradients([(grad, var)])
+    return var.numpy()
+
+
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
 @pytest.mark.parametrize("centered, want", [
     # TF 2.21: without momentum, tf_keras's legacy RMSprop divides by sqrt(ms) + epsilon
@@ -293,21 +305,19 @@ def test_sparse_momentum_leaves_other_rows_slots():
     (False, [0.41632047, 1.7706084, 2.536175]),
     (True, [0.36983085, 1.7671803, 2.5046167])])
 def test_rmsprop_without_momentum_adds_epsilon_after_the_root(centered, want, sparse):
-    opt = L.RMSprop(0.1, centered=centered)
-    var = tf.Variable([1.0, 2.0, 3.0])
-    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
-        grad = tf.constant(g)
-        if sparse:
-            grad = tf.IndexedSlices(grad, tf.constant([0, 1, 2]), tf.constant([3]))
-        opt.apply_gradients([(grad, var)])
-    np.testing.assert_allclose(var.numpy(), want, rtol=1e-6)
+    got = _small_steps(L.RMSprop(0.1, centered=centered), sparse)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
 def test_adam_takes_its_rates_in_the_variables_dtype():
     # TF 2.21: tf_keras's legacy Adam runs TF's kernel, which takes 1 - float32(beta_2)
     # (1.3e-5 off 1e-3), not tf_keras's 1 - beta_2 in Python
-    opt = L.Adam(0.1)
-    var = tf.Variable([1.0, 2.0, 3.0])
-    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
-        opt.apply_gradients([(tf.constant(g), var)])
-    np.testing.assert_allclose(var.numpy(), [0.7410035, 1.962095, 2.734696], rtol=2e-7)
+    np.testing.assert_allclose(_small_steps(L.Adam(0.1)), [0.7410035, 1.962095, 2.734696],
+                               rtol=2e-7)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_rmsprop_momentum_takes_rho_in_the_variables_dtype(sparse):
+    # TF 2.21: tf_keras's legacy RMSprop with momentum runs TF's kernel on 1 - float32(rho)
+    got = _small_steps(L.RMSprop(0.1, momentum=0.5, rho=0.999), sparse)
+    np.testing.assert_allclose(got, [0.0890512, 2.1035287, -4.6575298], rtol=1e-6)

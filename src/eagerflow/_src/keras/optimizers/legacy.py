@@ -395,6 +395,11 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
 
+    def _coefficients(self, dtype):
+        # TF's RMSprop kernels take rho in the variable's dtype: ``1 - float32(rho)``
+        lr, rho, momentum, epsilon = super()._coefficients(dtype)
+        return lr, cast(rho, dtype), momentum, epsilon
+
     @property
     def _legacy_sparse_decays(self):
         # without momentum, the decay of every row's averages waits on no gradient
