@@ -224,3 +224,100 @@ def test_set_weights_after_a_step():
     with pytest.raises(ValueError, match=r"^Optimizer weight shape \(20, 10\) not compatible "
                                          r"with provided weight shape \(2,\)\.$"):
         opt.set_weights([np.array(10), np.ones(2), np.zeros([10])])
+
+
+# A 5x2 variable after one dense step of 0.3 everywhere, then three sparse steps (rows
+# [1, 3, 1] (a repeated row), [0, 3], [2]): tf_keras 2.21's legacy optimizers update only
+# the rows a sparse gradient names (TF's ResourceSparseApply* kernels; Nadam decays the
+# moments of every row but updates only those rows of the variable). Values from TF 2.21.
+_SPARSE_STEPS = [([1, 3, 1], [[1., 2.], [3., -1.], [0.5, 0.5]]),
+                 ([0, 3], [[2., 1.], [-1., 1.]]), ([2], [[1., 1.]])]
+_SPARSE_CASES = {
+    "sgd_momentum": (lambda: L.SGD(0.1, momentum=0.9), [
+        -0.257, -0.057, -0.006999999, -0.006999999, 0.243, 0.343, 0.0487, 0.7086999, 0.77,
+        0.87]),
+    "sgd_nesterov": (lambda: L.SGD(0.1, momentum=0.9, nesterov=True), [
+        -0.4613, -0.1713, -0.1663, -0.2563, 0.1287, 0.2287, -0.12617, 0.67783, 0.743, 0.843]),
+    "rmsprop_momentum": (lambda: L.RMSprop(0.1, momentum=0.5), [
+        -0.7874126, -0.6784883, -0.5850238, -0.4885372, -0.3784883, -0.2784883, -0.3212057,
+        0.3776913, 0.483774, 0.583774]),
+    "rmsprop_centered": (lambda: L.RMSprop(0.1, momentum=0.5, centered=True), [
+        -0.8349291, -0.729739, -0.6339317, -0.5351611, -0.4297389, -0.3297389, -0.3794487,
+        0.3587617, 0.4666688, 0.5666687]),
+    "adadelta": (lambda: L.Adadelta(1.0), [
+        -0.003393148, 0.0966662, 0.1966228, 0.2965994, 0.3966662, 0.4966662, 0.5974988,
+        0.6985731, 0.7985858, 0.8985858]),
+    "adamax": (lambda: L.Adamax(0.1), [
+        -0.1418819, -0.04686343, 0.03789477, 0.1416843, 0.2630707, 0.3630707, 0.4187086,
+        0.6257643, 0.7, 0.8]),
+    "nadam": (lambda: L.Nadam(0.1), [
+        -0.2182353, -0.1156462, -0.009351857, 0.08984969, 0.1739032, 0.2739032, 0.4177587,
+        0.618245, 0.6943549, 0.7943548]),
+}
+
+
+@pytest.mark.parametrize("traced", [False, True])
+@pytest.mark.parametrize("case", sorted(_SPARSE_CASES))
+def test_sparse_gradients_update_only_their_rows(case, traced):
+    make, want = _SPARSE_CASES[case]
+    opt = make()
+    var = tf.Variable(np.arange(10, dtype=np.float32).reshape(5, 2) / 10)
+
+    def step(indices, values):
+        grad = tf.IndexedSlices(tf.constant(values), tf.constant(indices), tf.constant([5, 2]))
+        opt.apply_gradients([(grad, var)])
+
+    opt.apply_gradients([(tf.ones([5, 2]) * 0.3, var)])
+    run = tf.function(step) if traced else step
+    for indices, values in _SPARSE_STEPS:
+        run(indices, values)
+    np.testing.assert_allclose(var.numpy().ravel(), want, rtol=2e-6, atol=2e-7)
+
+
+def test_sparse_momentum_leaves_other_rows_slots():
+    # TF 2.21: the momentum of row 4, which no sparse gradient names, stays at its first value
+    opt = L.SGD(0.1, momentum=0.9)
+    var = tf.Variable(tf.zeros([5, 2]))
+    opt.apply_gradients([(tf.ones([5, 2]), var)])
+    opt.apply_gradients([(tf.IndexedSlices(tf.constant([[1., 1.]]), tf.constant([0]),
+                                           tf.constant([5, 2])), var)])
+    np.testing.assert_allclose(opt.get_slot(var, "momentum").numpy()[:, 0],
+                               [-0.19, -0.1, -0.1, -0.1, -0.1], rtol=1e-6)
+    np.testing.assert_allclose(var.numpy()[:, 0], [-0.29, -0.1, -0.1, -0.1, -0.1], rtol=1e-6)
+
+
+def _small_steps(opt, sparse=False):
+    """`opt`'s variable [1, 2, 3] after three steps of small gradients (each as the
+    `IndexedSlices` of every row when `sparse`)."""
+    var = tf.Variable([1.0, 2.0, 3.0])
+    for g in ([1e-3, 1e-4, 2.0], [1e-4, -1e-3, 1.0], [1e-3, 1e-3, 1e-3]):
+        grad = tf.constant(g)
+        if sparse:
+            grad = tf.IndexedSlices(grad, tf.constant([0, 1, 2]), tf.constant([3]))
+        opt.apply_gradients([(grad, var)])
+    return var.numpy()
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("centered, want", [
+    # TF 2.21: without momentum, tf_keras's legacy RMSprop divides by sqrt(ms) + epsilon
+    # (not sqrt(ms + epsilon) as TF's kernel), which small gradients show
+    (False, [0.41632047, 1.7706084, 2.536175]),
+    (True, [0.36983085, 1.7671803, 2.5046167])])
+def test_rmsprop_without_momentum_adds_epsilon_after_the_root(centered, want, sparse):
+    got = _small_steps(L.RMSprop(0.1, centered=centered), sparse)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_adam_takes_its_rates_in_the_variables_dtype():
+    # TF 2.21: tf_keras's legacy Adam runs TF's kernel, which takes 1 - float32(beta_2)
+    # (1.3e-5 off 1e-3), not tf_keras's 1 - beta_2 in Python
+    np.testing.assert_allclose(_small_steps(L.Adam(0.1)), [0.7410035, 1.962095, 2.734696],
+                               rtol=2e-7)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_rmsprop_momentum_takes_rho_in_the_variables_dtype(sparse):
+    # TF 2.21: tf_keras's legacy RMSprop with momentum runs TF's kernel on 1 - float32(rho)
+    got = _small_steps(L.RMSprop(0.1, momentum=0.5, rho=0.999), sparse)
+    np.testing.assert_allclose(got, [0.0890512, 2.1035287, -4.6575298], rtol=1e-6)

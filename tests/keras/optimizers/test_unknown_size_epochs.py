@@ -26,6 +26,32 @@ CASES = {
                            [-0.24747, 0.42979, -0.43501, 0.42588]),
     "legacy_adam_dense": (lambda: O.legacy.Adam(0.1), True, 9, [2.0747, 1.59629, 1.25835],
                           [-0.12174, -0.44318, 1.11135, -0.42539]),
+    # (Nadam's momentum product advances once per variable in the traced step)
+    "nadam_dense": (lambda: O.Nadam(0.1), True, 10, [2.07566, 1.5138, 1.29828],
+                    [-0.09316, -0.43742, 1.11569, -0.52501]),
+    # (the legacy sparse updates touch only the gradient's rows; without momentum, legacy
+    # RMSprop decays every row's average, also in the step without input)
+    "legacy_sgd_momentum_sparse": (lambda: O.legacy.SGD(0.1, momentum=0.9), False, 9,
+                                   [1.45545, 1.2479, 0.89865],
+                                   [-0.18295, 0.11904, -0.08399, 0.05449]),
+    "legacy_sgd_nesterov_sparse": (lambda: O.legacy.SGD(0.1, momentum=0.9, nesterov=True),
+                                   False, 9, [1.45266, 1.16485, 0.7194],
+                                   [-0.18032, 0.06277, -0.1343, 0.09303]),
+    "legacy_rmsprop_sparse": (lambda: O.legacy.RMSprop(0.1), False, 9,
+                              [1.54174, 0.84501, 0.14037], [0.0343, 0.37397, 0.43935, 0.67975]),
+    "legacy_rmsprop_momentum_sparse": (lambda: O.legacy.RMSprop(0.1, momentum=0.5), False, 9,
+                                       [1.57946, 0.77276, 0.16333],
+                                       [0.03695, 0.17793, 0.53361, 0.92827]),
+    "legacy_adamax_sparse": (lambda: O.legacy.Adamax(0.1), False, 9,
+                             [1.45069, 1.16109, 0.93936], [-0.15864, 0.2253, -0.09216, 0.08043]),
+    "legacy_adadelta_sparse": (lambda: O.legacy.Adadelta(1.0), False, 9,
+                               [1.46155, 1.45602, 1.45072],
+                               [-0.00224, -0.01536, 0.02964, -0.03508]),
+    # (legacy Nadam's advance of its momentum cache waits on no input)
+    "legacy_nadam_sparse": (lambda: O.legacy.Nadam(0.1), False, 9, [1.44399, 1.12483, 0.75185],
+                            [-0.14074, 0.25584, -0.3298, 0.32839]),
+    "legacy_nadam_dense": (lambda: O.legacy.Nadam(0.1), True, 9, [2.03023, 1.46937, 1.26533],
+                           [-0.1875, -0.51598, 1.10581, -0.54873]),
 }
 
 

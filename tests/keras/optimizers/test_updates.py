@@ -64,7 +64,11 @@ def _train(name, kwargs, grads, traced, w0=(1.0, -2.0, 0.5), dtype=tf.float32):
 
     def step(g):
         opt.apply_gradients([(g, w)])
-    step = tf.function(step) if traced else step
+    if traced:
+        # built first: tf_keras's Nadam traced while it builds reads a stale momentum
+        # product on its first step (see test_nadam_traced_momentum_product_as_tf_keras)
+        opt.build([w])
+        step = tf.function(step)
     for g in grads:
         step(g if isinstance(g, tf.IndexedSlices) else tf.constant(g, dtype))
     return w.numpy(), opt
@@ -355,3 +359,55 @@ def test_small_variables_update_alike_eagerly_and_in_a_function(name, kwargs, dt
     assert got[0].dtype == getattr(tf, dtype).as_numpy_dtype
     bits = f"u{got[0].itemsize}"  # (NaNs and signed zeros alike too)
     np.testing.assert_array_equal(got[0].view(bits), got[1].view(bits))
+
+
+# tf_keras 2.21 (TF values): Nadam's update of each variable advances the running momentum
+# product unless a count kept in Python says it is current; a traced step compares the count
+# as it stood at the trace (one more per variable traced, and a step that makes the
+# optimizer's variables is traced twice), so the product advances once per variable there.
+_NADAM_VARIABLES = ([1.0, 2.0], [[0.5]], 3.0, [-1.0, 0.0, 1.0])
+_NADAM_TF = {  # u_product after steps 1, 2 and 6, then the variables after step 6
+    False: ([0.46799996, 0.22711103, 0.017233334],
+            [0.568316, 1.548502, 0.116413, 2.542517, -0.568316, 0.0, 0.568316]),
+    True: ([0.047971498, 0.0026604363, 5.8335957e-07],
+           [0.5917, 1.574832, 0.155783, 2.611466, -0.633245, 0.0, 0.633245]),
+}
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
+def test_nadam_traced_momentum_product_as_tf_keras(traced):
+    opt = tf.keras.optimizers.Nadam(0.1)
+    variables = [tf.Variable(v) for v in _NADAM_VARIABLES]
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = sum(tf.reduce_sum(v * v) for v in variables)
+        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
+    run = tf.function(step) if traced else step
+    products = []
+    for _ in range(6):
+        run()
+        products.append(float(opt._u_product.numpy()))
+    want_products, want_values = _NADAM_TF[traced]
+    np.testing.assert_allclose([products[0], products[1], products[5]], want_products,
+                               rtol=1e-6)
+    got = np.concatenate([np.ravel(v.numpy()) for v in variables])
+    np.testing.assert_allclose(got, want_values, rtol=2e-6, atol=1e-6)
+    if traced:  # a new trace (the optimizer built): the count has moved on by 4 per trace
+        again = tf.function(step)
+        again()
+        again()
+        np.testing.assert_allclose(float(opt._u_product.numpy()), 1.1073017e-08, rtol=1e-5)
+
+
+def test_nadam_first_traced_step_of_one_variable_divides_by_zero():
+    # tf_keras 2.21: traced while it builds, the one variable's update finds the product
+    # "current" at 1.0 on the first step: its gradient's weight (1 - u_1) / (1 - 1) is inf
+    opt = tf.keras.optimizers.Nadam(0.1)
+    w = tf.Variable([1.0, 2.0])
+    step = tf.function(lambda: opt.apply_gradients([(tf.constant([1.0, -1.0]), w)]))
+    step()
+    assert w.numpy().tolist() == [-np.inf, np.inf]
+    assert float(opt._u_product.numpy()) == 1.0
+    step()
+    np.testing.assert_allclose(float(opt._u_product.numpy()), 0.48528, rtol=1e-6)

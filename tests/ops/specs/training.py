@@ -198,6 +198,31 @@ def _tf1_adagrad(update_slots):
 
 _INDICES = np.array([3, 0, 3], np.int32)  # a repeated row adds up
 
+
+def _on_rows(dense_ref, n_slots, decays=()):
+    """The reference of a sparse update: `dense_ref` on the summed gradient's rows of the
+    variable and its slots; the other rows of slot i scaled by rate r for (i, r) in `decays`."""
+    def ref(*arrays):
+        held, values, indices = arrays[:1 + n_slots], arrays[-2], arrays[-1]
+        rows, inverse = np.unique(indices, return_inverse=True)
+        summed = np.zeros((len(rows),) + values.shape[1:], values.dtype)
+        np.add.at(summed, inverse, values)
+        out = [a.copy() for a in held]
+        for i, rate in decays:
+            out[i] = (out[i] * np.float64(rate)).astype(out[i].dtype)
+        for o, new in zip(out, dense_ref(*(a[rows] for a in held), summed)):
+            o[rows] = new
+        return tuple(out)
+    return ref
+
+
+def _sparse_inputs(n_slots, positive_slots=()):
+    """A 5x2 variable, its slots (those at `positive_slots` positive), 3 gradient rows."""
+    return ([rand(5, 2)]
+            + [(positive if i in positive_slots else rand)(5, 2, seed=1 + i)
+               for i in range(n_slots)]
+            + [rand(3, 2, seed=9), _INDICES])
+
 SPECS = [
     OpSpec("ResourceApplyGradientDescent", _update(T.GRADIENT_DESCENT, 0, [_LR]),
            [rand(3, 2), rand(3, 2, seed=1)], _gradient_descent, grad=_NOT_DIFFERENTIABLE),
@@ -285,6 +310,36 @@ SPECS = [
            _update(T.FTRL_V2, 2, [_LR, _L1, _L2, _SHRINK, _POWER], grad_at=3),
            [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2), rand(3, 2, seed=3)],
            _ftrl, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyKerasMomentum",
+           _update(T.SPARSE_KERAS_MOMENTUM, 1, [_LR, _MOMENTUM], grad_at=3),
+           _sparse_inputs(1), _on_rows(_momentum(False), 1), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyKerasMomentum",
+           _update(T.SPARSE_KERAS_MOMENTUM, 1, [_LR, _MOMENTUM], {"use_nesterov": True},
+                   grad_at=3),
+           _sparse_inputs(1), _on_rows(_momentum(True), 1),
+           name="ResourceSparseApplyKerasMomentum-nesterov", grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyMomentum",
+           _update(T.SPARSE_MOMENTUM, 1, [_LR, _MOMENTUM], grad_at=3),
+           _sparse_inputs(1), _on_rows(_tf1_momentum(False), 1), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyRMSProp",
+           _update(T.SPARSE_RMS_PROP, 2, [_LR, _RHO, _MOMENTUM, _EPS]),
+           _sparse_inputs(2, (0,)), _on_rows(_rms_prop(False, True), 2),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyCenteredRMSProp",
+           _update(T.SPARSE_CENTERED_RMS_PROP, 3, [_LR, _RHO, _MOMENTUM, _EPS]),
+           [rand(5, 2), rand(5, 2, seed=1, low=-0.1, high=0.1), positive(5, 2, seed=2),
+            rand(5, 2, seed=4), rand(3, 2, seed=3), _INDICES],
+           _on_rows(_rms_prop(True, True), 3), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdadelta", _update(T.SPARSE_ADADELTA, 2, [_LR, _RHO, _EPS]),
+           _sparse_inputs(2, (0, 1)), _on_rows(_adadelta, 2), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdaMax",
+           _update(T.SPARSE_ADA_MAX, 2, [_B1_POWER, _LR, _B1, _B2, _EPS]),
+           _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyKerasNadam",
+           _update(T.SPARSE_KERAS_NADAM, 2,
+                   [_LR, _B1, _B2, _B2_POWER, _M_SCALE, _G_SCALE, _EPS]),
+           _sparse_inputs(2, (1,)), _on_rows(_nadam, 2, ((1, _B1), (2, _B2))),
+           grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasWeightDecay", _update(T.KERAS_WEIGHT_DECAY, 0, [0.5, 0.5]),
            [rand(3, 2)], _weight_decay, grad=_NOT_DIFFERENTIABLE),
 ]

@@ -258,7 +258,7 @@ def _rms_prop(xp, var, ms, mom, lr, rho, momentum, epsilon, grad, mg=None):
     _check_dense(var, grad)
     ms, w = _own(xp, ms), _own(xp, var)
     decay, keep = _complement(w, rho), w.dtype.type(rho)
-    accumulated = isinstance(mom, ResourceHandle)
+    accumulated = isinstance(mom, (ResourceHandle, _Rows))
     if accumulated:
         mom = _own(xp, mom)
     if mg is None and onednn_training.rms_prop(
@@ -382,6 +382,46 @@ def _keras_weight_decay(xp, var, weight_decay, lr):
     return ()
 
 
+class _Rows:
+    """Gathered rows of a variable or slot, handle-like for a dense kernel."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _on_rows(kernel, grad_index, decays=()):
+    """The sparse form of dense `kernel` (TF's ``ResourceSparseApply*``): its gradient
+    comes as values and indices at `grad_index` and `grad_index + 1`, duplicate indices are
+    summed first, and only those rows of the variable and its slots (the leading handles)
+    are updated, each as the dense update would. `decays`: pairs (handle, rate) of input
+    positions, a slot whose other rows are scaled by the rate (tf_keras's legacy Nadam)."""
+    def sparse(xp, *inputs, **attrs):
+        n = 0
+        while n < len(inputs) and isinstance(inputs[n], ResourceHandle):
+            n += 1
+        handles = inputs[:n]
+        values, indices = _unique_rows(xp, handles[0], inputs[grad_index],
+                                       inputs[grad_index + 1])
+        rows = [_Rows(xp.array(h.value[indices])) for h in handles]
+        kernel(xp, *rows, *inputs[n:grad_index], values, *inputs[grad_index + 2:], **attrs)
+        for handle, rate in decays:
+            _own(xp, inputs[handle])[...] *= inputs[rate]
+        for handle, row in zip(handles, rows):
+            _own(xp, handle)[indices] = row.value
+        return ()
+    sparse.__name__ = "_sparse" + kernel.__name__
+    return sparse
+
+
+def _sparse_rule_at(grad_index):
+    """`_sparse_rule` for values and indices at `grad_index` and `grad_index + 1`."""
+    def rule(*inputs, **_):
+        return _sparse_rule(inputs[0], inputs[grad_index], inputs[grad_index + 1])
+    return rule
+
+
 # -- registration -------------------------------------------------------------------
 
 def _dense_rule(grad_index):
@@ -463,10 +503,43 @@ ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(
 tf_args[ADADELTA] = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
 FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
 tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power")
+
+
+def _register_sparse(name, kernel, tied, grad_index, args, decays=()):
+    """The sparse form of dense update `kernel` (see `_on_rows`): indices follow the
+    gradient; `args` TF's input names, None for eagerflow's own op."""
+    op = _register(name, _on_rows(kernel, grad_index, decays),
+                   [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index))
+    tf_args[op] = args
+    return op
+
+
+SPARSE_KERAS_MOMENTUM = _register_sparse(
+    "ResourceSparseApplyKerasMomentum", _keras_momentum, (2, 3, 4), 3,
+    ("var", "accum", "lr", "grad", "indices", "momentum"))
+SPARSE_MOMENTUM = _register_sparse(
+    "ResourceSparseApplyMomentum", _momentum, (2, 3, 4), 3,
+    ("var", "accum", "lr", "grad", "indices", "momentum"))
+SPARSE_RMS_PROP = _register_sparse(
+    "ResourceSparseApplyRMSProp", _rms_prop, (3, 5, 6, 7), 7,
+    ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"))
+SPARSE_CENTERED_RMS_PROP = _register_sparse(
+    "ResourceSparseApplyCenteredRMSProp", _centered_rms_prop, (4, 6, 7, 8), 8,
+    ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"))
+SPARSE_ADADELTA = _register_sparse(
+    "ResourceSparseApplyAdadelta", _adadelta, (3, 5, 6), 6,
+    ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"))
+SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this name
+    "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
+SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name
+    "ResourceSparseApplyKerasNadam", _keras_nadam, range(3, 11), 10, None,
+    decays=((1, 4), (2, 5)))
 KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
                                _no_outputs)
 tf_args[KERAS_WEIGHT_DECAY] = None  # eagerflow's own op: TF has none of this name
 # TF types those rates by T: a GraphDef casts them
 for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
-                    (RMS_PROP, (4,)), (CENTERED_RMS_PROP, (5,)), (ADADELTA, (4,))):
+                    (RMS_PROP, (4,)), (CENTERED_RMS_PROP, (5,)), (ADADELTA, (4,)),
+                    (SPARSE_RMS_PROP, (4,)), (SPARSE_CENTERED_RMS_PROP, (5,)),
+                    (SPARSE_ADADELTA, (4,)), (SPARSE_ADA_MAX, (5,))):
     tf_nodes[_op] = NodeForm(cast=_rates)

@@ -36,7 +36,8 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import (
     adadelta, adagrad, adam, adamax, ftrl, nadam, optimizer, rmsprop, schedules, sgd)
-from eagerflow._src.ops import math_ops
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 
@@ -358,6 +359,15 @@ class SGD(sgd.SGD, OptimizerV2):
     def _slot_groups(self):
         return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
 
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse momentum: only the gradient's rows (duplicates summed) and their slot
+        lr, momentum = coefficients
+        if momentum is None:
+            return super()._apply_sparse(grad, var, slots, coefficients)
+        dispatch(training_ops.SPARSE_KERAS_MOMENTUM,
+                 (var, slots["m"], lr, grad.values, grad.indices, momentum),
+                 {"use_nesterov": bool(self.nesterov)})
+
 
 @export("keras.optimizers.legacy.Adam")
 class Adam(adam.Adam, OptimizerV2):
@@ -369,6 +379,12 @@ class Adam(adam.Adam, OptimizerV2):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, amsgrad=amsgrad, name=name, **kwargs)
 
+    def _coefficients(self, dtype):
+        # TF's Adam kernel takes the rates in the variable's dtype: ``1 - float32(0.999)``
+        coefficients = list(super()._coefficients(dtype))
+        coefficients[3:5] = [cast(rate, dtype) for rate in coefficients[3:5]]
+        return tuple(coefficients)
+
 
 @export("keras.optimizers.legacy.RMSprop")
 class RMSprop(rmsprop.RMSprop, OptimizerV2):
@@ -378,6 +394,62 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
                  centered=False, name="RMSprop", **kwargs):
         super().__init__(learning_rate=learning_rate, rho=rho, momentum=momentum,
                          epsilon=epsilon, centered=centered, name=name, **kwargs)
+
+    def _coefficients(self, dtype):
+        # TF's RMSprop kernels take rho in the variable's dtype: ``1 - float32(rho)``
+        lr, rho, momentum, epsilon = super()._coefficients(dtype)
+        return lr, cast(rho, dtype), momentum, epsilon
+
+    @property
+    def _legacy_sparse_decays(self):
+        # without momentum, the decay of every row's averages waits on no gradient
+        if any("momentum" in group for group in self._slot_groups()):
+            return ()
+        return (("velocity", "scale", "rho"), ("average_gradient", "scale", "rho"))
+
+    def _averages(self, grad, slots, coefficients, indices=None):
+        """tf_keras's legacy RMSprop without momentum: every row's moving averages decay,
+        the gradient's (its `indices`, None for dense) take it in; returns the divisor of
+        the step (of those rows), with epsilon outside the square root."""
+        dtype = grad.dtype
+        rho = cast(coefficients[1], dtype)
+        one_minus_rho = 1.0 - rho
+
+        def average(slot, value):
+            if indices is None:
+                return slot.assign(rho * slot + one_minus_rho * value).value()
+            slot.assign(slot * rho)
+            slot.scatter_add(IndexedSlices(value * one_minus_rho, indices))
+            return array_ops.gather(slot.value(), indices)
+        denominator = average(slots["velocity"], math_ops.square(grad))
+        if self.centered:
+            denominator = denominator - math_ops.square(
+                average(slots["average_gradient"], grad))
+        return math_ops.sqrt(denominator) + coefficients[3]
+
+    def _apply_dense(self, grad, var, slots, coefficients):
+        if "momentum" in slots:  # TF's RMSprop kernels
+            return super()._apply_dense(grad, var, slots, coefficients)
+        var.assign(var - coefficients[0] * grad / self._averages(grad, slots, coefficients))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # With momentum, TF's sparse RMSprop kernel: only the gradient's rows (duplicates
+        # summed) and their slots; without, every row's averages decay.
+        mom = slots.get("momentum")
+        if mom is None:
+            indices, at = reduction_ops.unique(grad.indices)
+            values = reduction_ops.unsorted_segment_sum(grad.values, at,
+                                                        array_ops.shape(indices)[0])
+            divisor = self._averages(values, slots, coefficients, indices)
+            var.scatter_add(IndexedSlices(-coefficients[0] * values / divisor, indices))
+            return
+        if self.centered:
+            dispatch(training_ops.SPARSE_CENTERED_RMS_PROP,
+                     (var, slots["average_gradient"], slots["velocity"], mom, *coefficients,
+                      grad.values, grad.indices))
+        else:
+            dispatch(training_ops.SPARSE_RMS_PROP, (var, slots["velocity"], mom, *coefficients,
+                                                    grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Adagrad")
@@ -401,6 +473,12 @@ class Adadelta(adadelta.Adadelta, OptimizerV2):
         super().__init__(learning_rate=learning_rate, rho=rho, epsilon=epsilon, name=name,
                          **kwargs)
 
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse Adadelta: only the gradient's rows (duplicates summed) and their slots
+        dispatch(training_ops.SPARSE_ADADELTA,
+                 (var, slots["accumulated_grad"], slots["accumulated_delta_var"], *coefficients,
+                  grad.values, grad.indices))
+
 
 @export("keras.optimizers.legacy.Adamax")
 class Adamax(adamax.Adamax, OptimizerV2):
@@ -410,6 +488,11 @@ class Adamax(adamax.Adamax, OptimizerV2):
                  name="Adamax", **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, name=name, **kwargs)
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's legacy sparse Adamax: only the gradient's rows and their slots
+        dispatch(training_ops.SPARSE_ADA_MAX, (var, slots["m"], slots["u"], *coefficients,
+                                               grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Nadam")
@@ -461,6 +544,24 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _lr(self, dtype):
         return optimizer.Optimizer._lr(self, dtype)
+
+    # the momentum cache advances once per step (and dtype)
+    update_step = optimizer.Optimizer.update_step
+
+    def _step_without_gradients(self, variables):
+        # tf_keras's advance of the momentum cache waits on no gradient (the count of
+        # iterations does: the next step advances it again by the same factor)
+        super()._step_without_gradients(variables)
+        if getattr(self, "_built", False):
+            dtype = self._u_product.dtype
+            self._u_product.assign(self._u_product * self._momentum_at(
+                cast(self._iterations + 1, dtype), dtype))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's legacy sparse Nadam: the moments of every row decay, the gradient's
+        # rows alone are updated
+        dispatch(training_ops.SPARSE_KERAS_NADAM, (var, slots["m"], slots["v"], *coefficients,
+                                                   grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Ftrl")

@@ -22,8 +22,11 @@ class Nadam(Optimizer):
     (Dozat): the step uses ``u_{t+1} m / (1 - prod u_1..u_{t+1}) +
     (1 - u_t) grad / (1 - prod u_1..u_t)`` in place of Adam's ``m``.
 
-    The running product advances once per step, also inside a traced function
-    (where tf_keras advances it once per variable).
+    As in tf_keras, each variable's update reads the running product, advancing it first
+    unless a count of its advances says it is current: eagerly it advances once per step;
+    a traced step compares the count as it stood when the step was traced (the count grows
+    once per variable traced), so it advances once per variable there, but on the step
+    when the count traced for a variable is current.
 
     >>> tf.keras.optimizers.Nadam().get_slot_names()
     ['m', 'v']
@@ -50,6 +53,8 @@ class Nadam(Optimizer):
             # The step `_u_product` last advanced at: it advances once per step, however
             # many dtypes (or direct `update_step` calls) read it.
             self._u_product_step = Variable(0, dtype=_d.int64, trainable=False)
+        # tf_keras's count (a Python number) of the product's advances, plus one
+        self._u_product_counter = 1
         self._built = True
 
     def _slot_groups(self):
@@ -70,10 +75,31 @@ class Nadam(Optimizer):
         self._u_product_step.assign(step)
         return u_product
 
-    def _coefficients(self, dtype):
+    def _counted_u_product(self, u_t):
+        """prod u_1..u_t as tf_keras's update of one variable reads it (see the class)."""
+        counter = self._u_product_counter
+        if context.executing_eagerly():
+            if counter == int(self._iterations.numpy()) + 2:
+                return self._u_product.value()
+            self._u_product_counter += 1
+            return self._u_product.assign(self._u_product * u_t).value()
+        self._u_product_counter += 1  # once per variable traced, as the branch's trace
+        current = math_ops.equal(self._iterations + 2, self._constant(counter, _d.int64))
+        u_product = array_ops.where(current, self._u_product.value(), self._u_product * u_t)
+        return self._u_product.assign(u_product).value()
+
+    def update_step(self, gradient, variable):
+        """Updates `variable`; the step's scalars are computed for each variable, as
+        tf_keras's advance of the momentum product is."""
+        self._apply(gradient, variable, self._coefficients(variable.dtype, counted=True))
+
+    def _coefficients(self, dtype, counted=False):
         step = self._local_step(dtype)
         u_t, u_next = self._momentum_at(step, dtype), self._momentum_at(step + 1, dtype)
-        u_product = cast(self._u_product_until(self._iterations + 1), dtype)
+        if counted:
+            u_product = cast(self._counted_u_product(cast(u_t, self._u_product.dtype)), dtype)
+        else:
+            u_product = cast(self._u_product_until(self._iterations + 1), dtype)
         beta_2 = self._constant(self.beta_2, dtype)
         return (self._lr(dtype), self._constant(self.beta_1, dtype), beta_2,
                 math_ops.pow(beta_2, step), u_next / (1.0 - u_product * u_next),
