@@ -1,4 +1,5 @@
 """Reductions, sorting, unique, segments, scans and norms: TF semantics, errors, edge cases."""
+import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -854,3 +855,12 @@ def test_a_scan_axis_of_several_values_is_refused_by_the_kernel(scan, op):
             scan([1.0, 2.0], axis=axis)
     with pytest.raises(InvalidArgumentError, match=r"ScanOp: axis must be a scalar, not \[1\]"):
         tf.function(lambda x: scan(x, axis=[0]))(tf.constant([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("scan", [tf.math.cumsum, tf.math.cumprod])
+def test_scans_overflow_without_numpy_warnings_as_tf(scan):
+    # TF's kernels overflow to inf (and inf * 0 to NaN) silently
+    with warnings.catch_warnings(record=True) as caught:
+        result = scan([3e38, 3e38, 0.0, float("inf")])
+    assert np.isinf(result.numpy()[1])
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]

@@ -1346,9 +1346,12 @@ def _scan(accumulate, identity):
     return kernel
 
 
-_CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.cumsum(x, axis, x.dtype), 0),
+# The ufuncs' own accumulate (not xp.cumsum's wrapper): an overflow's RuntimeWarning is then
+# raised from this module, whose warnings are dropped as TF's kernels are silent.
+_CUMSUM = register("Cumsum", _scan(lambda xp, x, axis: xp.add.accumulate(x, axis, x.dtype), 0),
                    same_shape, dtypes=NUMBER_TYPES)
-_CUMPROD = register("Cumprod", _scan(lambda xp, x, axis: xp.cumprod(x, axis, x.dtype), 1),
+_CUMPROD = register("Cumprod",
+                    _scan(lambda xp, x, axis: xp.multiply.accumulate(x, axis, x.dtype), 1),
                     same_shape, dtypes=NUMBER_TYPES)
 tf_nodes[_CUMSUM] = tf_nodes[_CUMPROD] = NodeForm(inputs=(0, AttrInput("axis", kind=int)),
                                                   outputs=("out",))
