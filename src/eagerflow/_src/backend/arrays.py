@@ -1,4 +1,5 @@
 """Array modules: NumPy for the host, CuPy for CUDA devices (when present)."""
+import functools
 import warnings
 
 import numpy
@@ -9,6 +10,24 @@ import numpy
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerflow\._src\.")
 
 numpy_module = numpy
+
+
+def quiet(kernel):
+    """`kernel` run with NumPy's floating-point warnings off.
+
+    For kernels that call NumPy's Python-level functions (``linalg``, ``fft``, ``einsum``,
+    ``cross``): their warnings come from NumPy's own modules, which the filter above can't
+    tell from the user's calls of the same functions.
+
+    >>> quiet(lambda x: numpy.exp(x))(numpy.float32(100.0))
+    np.float32(inf)
+    """
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        with numpy.errstate(all="ignore"):
+            return kernel(*args, **kwargs)
+    return run
+
 
 
 def xp_for_device(device_name):

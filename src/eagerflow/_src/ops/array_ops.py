@@ -20,6 +20,7 @@ import numpy as np
 
 from eagerflow._src.backend import onednn_eltwise
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.arrays import quiet
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
@@ -2534,6 +2535,7 @@ def _check_einsum_dims(equation, shapes, traced=None):
     return sizes
 
 
+@quiet
 def _einsum_kernel(xp, *arrays, equation):
     _check_einsum_dims(equation, [a.shape for a in arrays])
     dtype = arrays[0].dtype

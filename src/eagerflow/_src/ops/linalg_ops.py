@@ -15,6 +15,7 @@ import numpy as np
 from eagerflow._src.core import context
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend import jacobi_svd, real_schur, selfadjoint_eigen, threads
+from eagerflow._src.backend.arrays import quiet
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -405,6 +406,7 @@ def _check_first_pivot(xp, x, message):
         raise _invalid(message)
 
 
+@quiet
 def _inverse(xp, x, adjoint=False):
     _check_matrix(x)
     _check_first_pivot(xp, x, "Input is not invertible.")
@@ -562,6 +564,7 @@ def _eigh_nonfinite(xp, x, bad, compute_v):
     return (e, v) if compute_v else (e, xp.zeros((0,), x.dtype))
 
 
+@quiet
 def _qr(xp, x, full_matrices=False):
     _check_matrix(x, square=False)
     bad = _nonfinite(xp, x)
@@ -615,6 +618,7 @@ def _reflect(xp, block, v, tau):
         block -= tau * xp.outer(v, v.conj() @ block)
 
 
+@quiet
 def _svd(xp, x, full_matrices=False, compute_uv=True):
     _check_matrix(x, square=False)
     # LAPACK's SVD loops forever on some infinite inputs: matrices holding nan or inf are not
@@ -1518,6 +1522,7 @@ def trace(x, name=None):
 
 # -- cross product --------------------------------------------------------------------------
 
+@quiet
 def _cross(xp, a, b):
     if a.shape != b.shape:
         raise _invalid(f"Both inputs must be of same shape: {shape_text(a.shape)} vs. "

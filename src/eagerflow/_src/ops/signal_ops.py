@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.arrays import quiet
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -70,6 +71,7 @@ def _kernel(kind, rank):
     fn_name, _, _, out_dtype = _KINDS[kind]
     axes = tuple(range(-rank, 0))
 
+    @quiet
     def kernel(xp, x, fft_length=None):
         if x.ndim < rank:
             raise _invalid(f"Input must have rank of at least {rank} but got: "
