@@ -16,7 +16,6 @@ import numpy as np
 
 from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.arrays import quiet
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
@@ -253,12 +252,12 @@ def arange(start, stop=None, step=1, dtype=None):
 
 
 @export(_NP + "linspace")
-@quiet  # infinite or huge bounds give inf and NaN silently, as in TF
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
     if dtype is float and _prefer_float32[0]:
         dtype = np.float32
-    values = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep,
-                         dtype=_as_np_type(dtype), axis=axis)
+    with np.errstate(all="ignore"):  # infinite or huge bounds: inf and NaN silently, as TF
+        values = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep,
+                             dtype=_as_np_type(dtype), axis=axis)
     if retstep:
         return convert_to_tensor(values[0]), values[1]
     return convert_to_tensor(values)
@@ -717,17 +716,18 @@ def ptp(a, axis=None, keepdims=None):
 
 
 @export(_NP + "logspace")
-@quiet  # infinite or huge bounds give inf and NaN silently, as in TF
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    return convert_to_tensor(np.logspace(start, stop, num, endpoint, base,
-                                         _as_np_type(dtype) or np.float64, axis))
+    with np.errstate(all="ignore"):
+        values = np.logspace(start, stop, num, endpoint, base,
+                             _as_np_type(dtype) or np.float64, axis)
+    return convert_to_tensor(values)
 
 
 @export(_NP + "geomspace")
-@quiet  # infinite or huge bounds give inf and NaN silently, as in TF
 def geomspace(start, stop, num=50, endpoint=True, dtype=float, axis=0):
-    return convert_to_tensor(np.geomspace(start, stop, num, endpoint, _as_np_type(dtype),
-                                          axis))
+    with np.errstate(all="ignore"):
+        values = np.geomspace(start, stop, num, endpoint, _as_np_type(dtype), axis)
+    return convert_to_tensor(values)
 
 
 @export(_NP + "nanmean")
