@@ -543,7 +543,8 @@ def _cut_at(inputs, outputs):
         if not keras_tensor.is_keras_tensor(tensor):
             return tensor
         if id(tensor) not in new and _history_node(tensor) is not None:
-            new[id(tensor)] = _symbolic_copy(tensor, tensor.name.split(":")[0])
+            new[id(tensor)] = _symbolic_copy(
+                tensor, str(getattr(tensor, "name", None) or "copy").split(":")[0])
         return new.get(id(tensor), tensor)
     made = []
     for node in nodes:  # (from the outputs up, as tf_keras records them)
