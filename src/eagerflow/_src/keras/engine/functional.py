@@ -29,7 +29,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
-from eagerflow._src.keras import late
+from eagerflow._src.keras import backend, late
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -48,7 +48,7 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        self._init_graph_network(inputs, outputs)
+        self._init_graph_network(*_cut_at(inputs, outputs))
 
     def _init_graph_network(self, inputs, outputs):
         # a list of one tensor means that tensor: the model takes and returns it unwrapped
@@ -498,6 +498,100 @@ def _conform(tensor, ref):
     if tensor.dtype != ref.dtype:
         tensor = cast_ops.cast(tensor, ref.dtype)
     return tensor
+
+
+def _history_node(tensor):
+    history = getattr(tensor, "_keras_history", None)
+    return None if history is None else history[0]._inbound_nodes[history[1]]
+
+
+def _symbolic_copy(tensor, name):
+    """A new symbolic tensor of `tensor`'s kind, dtype and shape, made by no layer."""
+    if isinstance(tensor, SparseTensor):
+        return keras_tensor.sparse_placeholder(tensor.dtype, tensor.shape, name)
+    if isinstance(tensor, RaggedTensor):
+        return keras_tensor.ragged_placeholder(tensor.dtype, tensor.shape, name)
+    return keras_tensor.keras_graph().placeholder(tensor.dtype, tensor.shape, name)
+
+
+def _cut_at(inputs, outputs):
+    """A model on intermediate tensors, as tf_keras builds it: each input that some layer
+    made is replaced by a new `Input` of its shape and dtype, and the calls between the
+    inputs and the outputs are recorded again on the new tensors (new nodes of the same
+    layers, sharing their weights); the layers upstream of the inputs are left out."""
+    flat_inputs = nest.flatten(inputs)
+    for x in flat_inputs:
+        if not keras_tensor.is_keras_tensor(x) or _history_node(x) is None:
+            raise ValueError(f"Found unexpected instance while processing input tensors for "
+                             f"keras functional model. Expecting KerasTensor which is from "
+                             f"tf.keras.Input() or output from keras layer call(). Got: {x}")
+    if all(isinstance(_history_node(x).layer, InputLayer) for x in flat_inputs):
+        return inputs, outputs
+    nodes = _nodes_between(flat_inputs, nest.flatten(outputs))
+    new = {}
+    for x in flat_inputs:
+        if isinstance(_history_node(x).layer, InputLayer):
+            new[id(x)] = x
+        else:
+            name = f"input_{backend.get_uid('input')}"
+            layer = InputLayer(input_tensor=_symbolic_copy(x, name), name=name,
+                               sparse=isinstance(x, SparseTensor),
+                               ragged=isinstance(x, RaggedTensor))
+            new[id(x)] = layer._inbound_nodes[0].outputs
+
+    def copy(tensor):
+        if not keras_tensor.is_keras_tensor(tensor):
+            return tensor
+        if id(tensor) not in new and _history_node(tensor) is not None:
+            new[id(tensor)] = _symbolic_copy(
+                tensor, str(getattr(tensor, "name", None) or "copy").split(":")[0])
+        return new.get(id(tensor), tensor)
+    made = []
+    for node in nodes:  # (from the outputs up, as tf_keras records them)
+        outputs_copy = nest.map_structure(copy, node.outputs)
+        args, kwargs = nest.map_structure(copy, (node.args, node.kwargs))
+        made.append(keras_tensor.Node(node.layer, tuple(args), kwargs, outputs_copy))
+    for node in made:  # a call recorded before the call making its input: link them now
+        for x in node.keras_inputs:
+            producer = x._keras_history[0]
+            if not any(n is node for n in producer._outbound_nodes):
+                producer._outbound_nodes.append(node)
+    return (nest.pack_sequence_as(inputs, [new[id(x)] for x in flat_inputs]),
+            nest.map_structure(copy, outputs))
+
+
+def _nodes_between(inputs, outputs):
+    """The calls leading from `inputs` to `outputs`, met walking up from the outputs
+    breadth first; a ValueError when an `Input` not among `inputs` is needed, or when an
+    input is not needed."""
+    stop = {id(x) for x in inputs}
+    found, visited, nodes = set(), set(), []
+    queue = [_history_node(t) for t in outputs if _history_node(t) is not None]
+    while queue:
+        node = queue.pop(0)
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node.layer, InputLayer):
+            continue
+        nodes.append(node)
+        for x in node.keras_inputs:
+            if id(x) in stop:
+                found.add(id(x))
+                continue
+            parent = _history_node(x)
+            if parent is None:
+                continue
+            if isinstance(parent.layer, InputLayer):
+                raise ValueError(f"Found input tensor cannot be reached given provided output "
+                                 f"tensors. Please make sure the tensor {x} is included in the "
+                                 f"model inputs when building functional model.")
+            queue.append(parent)
+    if len(found) != len(stop):
+        missing = [x for x in inputs if id(x) not in found]
+        raise ValueError(f"Found unvisited input tensors that are disconnected from the "
+                         f"outputs: {missing}")
+    return nodes
 
 
 def _check_connected(inputs, outputs, steps):
