@@ -58,6 +58,7 @@ class Function:
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
         self._call_stats_key = _call_stats_key(python_function)
+        self._call_stats = None  # its calls' counts, shared by functions of the same code
         self._bound = weakref.WeakKeyDictionary()
         try:
             self._signature = inspect.signature(python_function)
@@ -397,13 +398,17 @@ class _RetracingMonitor:
         self._stats = weakref.WeakKeyDictionary()  # stats key -> [groups, calls, warnings]
 
     def called(self, function, traced):
-        key = function._call_stats_key
-        try:
-            stats = self._stats.get(key)
-        except TypeError:  # a key that cannot be weakly referenced: not counted
+        stats = function._call_stats
+        if stats is None:  # the first call: the counts kept for the function's code
+            try:
+                stats = self._stats.get(function._call_stats_key)
+                if stats is None:
+                    stats = self._stats[function._call_stats_key] = [[], 0, 0]
+            except TypeError:  # a key that cannot be weakly referenced: not counted
+                stats = False
+            function._call_stats = stats
+        if not stats:
             return
-        if stats is None:
-            stats = self._stats[key] = [[], 0, 0]
         groups = stats[0]
         stats[1] += 1
         if not traced:
