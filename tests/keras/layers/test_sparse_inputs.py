@@ -1,4 +1,5 @@
 """Keras layers called on SparseTensors (values from TF 2.21)."""
+import numpy as np
 import eagerflow as tf
 
 
@@ -58,3 +59,22 @@ def test_hashing_and_discretization_of_sparse_ids_stay_sparse():
     numbers = tf.SparseTensor([[0, 0], [1, 2]], [0.5, 7.0], [2, 3])
     buckets = tf.keras.layers.Discretization(bin_boundaries=[1.0, 5.0])(numbers)
     assert isinstance(buckets, tf.SparseTensor) and buckets.values.numpy().tolist() == [0, 2]
+
+
+def test_a_layers_sparse_output_feeds_the_next_layer_of_a_functional_model():
+    # as in tf_keras: a SparseKerasTensor between two layers is part of the model's graph
+    tf.keras.backend.clear_session()  # (the layer names TF gives in a fresh program)
+    inp = tf.keras.Input(shape=(3,), dtype="int64")
+    encoded = tf.keras.layers.CategoryEncoding(num_tokens=5, output_mode="multi_hot",
+                                               sparse=True)(inp)
+    out = tf.keras.layers.Dense(2, kernel_initializer="ones")(encoded)
+    model = tf.keras.Model(inp, out)
+    assert [layer.name for layer in model.layers] == ["input_1", "category_encoding", "dense"]
+    x = np.array([[0, 1, 4], [2, 2, 3]])
+    np.testing.assert_array_equal(model(x).numpy(), [[3.0, 3.0], [2.0, 2.0]])  # TF 2.21's
+    copy = tf.keras.Model.from_config(model.get_config())
+    copy.set_weights(model.get_weights())
+    np.testing.assert_array_equal(copy(x).numpy(), model(x).numpy())
+    model.compile("sgd", "mse")
+    history = model.fit(x, np.zeros((2, 2)), epochs=2, verbose=0)
+    assert history.history["loss"][1] < history.history["loss"][0]

@@ -237,10 +237,13 @@ class Node:
             producer = getattr(x, "_keras_history", None)
             if producer is not None:
                 producer[0]._outbound_nodes.append(self)
+        self._own(outputs)
+
+    def _own(self, outputs):
         for i, out in enumerate(nest.flatten(outputs)):
-            out._keras_history = (layer, self.index, i)
-            if isinstance(out, RaggedTensor):  # (a KerasTensor finds its node by its history)
-                out.node = self
+            out._keras_history = (self.layer, self.index, i)
+            if isinstance(out, (RaggedTensor, SparseTensor)):  # (a KerasTensor finds its
+                out.node = self                                 # node by its history)
 
     def set_outputs(self, outputs):
         """Makes `outputs` the node's outputs in place of the current ones."""
@@ -249,8 +252,7 @@ class Node:
             if id(out) not in kept:
                 del out._keras_history
         self.outputs = self.output_tensors = outputs
-        for i, out in enumerate(nest.flatten(outputs)):
-            out._keras_history = (self.layer, self.index, i)
+        self._own(outputs)
 
     def discard(self):
         """Undoes the node: its layer and its inputs' producers forget it."""
