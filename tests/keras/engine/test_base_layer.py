@@ -367,3 +367,23 @@ def test_from_config_reports_a_failed_rebuild_as_type_error_naming_class_and_con
         tf.keras.layers.Dense.from_config({"units": 2, "activation": "nope"})
     with pytest.raises(TypeError, match="Error when deserializing class 'Dense'"):
         tf.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 2, "bad": 1}})
+
+
+class _WeightsAtInit(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.w = self.add_weight(shape=(2, 3), name="w")
+
+    def call(self, x):
+        return x @ self.w
+
+
+@pytest.mark.parametrize("make", [lambda: tf.keras.layers.Flatten(),
+                                  lambda: tf.keras.layers.Lambda(lambda x: x), _WeightsAtInit])
+def test_count_params_of_an_unbuilt_layer_is_tfs_value_error(make):
+    # TF raises for every layer not built yet, even one without a build of its own
+    layer = make()
+    with pytest.raises(ValueError, match="You tried to call `count_params` on layer .*, but "
+                                         "the layer isn't built"):
+        layer.count_params()
+    assert not layer.built

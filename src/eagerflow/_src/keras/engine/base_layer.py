@@ -524,13 +524,10 @@ class Layer(Module):
 
     def count_params(self):
         """The number of scalars in the layer's weights."""
-        if not self.built:
-            if type(self).build is Layer.build:  # nothing to build: weights are final
-                self.built = True
-            else:
-                raise ValueError(f"You tried to call `count_params` on layer {self.name}, but "
-                                 f"the layer isn't built. You can build it manually via: "
-                                 f"`{self.name}.build(batch_input_shape)`.")
+        if not self.built:  # (even a layer whose weights its __init__ made, as in TF)
+            raise ValueError(f"You tried to call `count_params` on layer {self.name}, but "
+                             f"the layer isn't built. You can build it manually via: "
+                             f"`{self.name}.build(batch_input_shape)`.")
         return layer_utils.count_params(self.weights)
 
     # -- losses and metrics ---------------------------------------------------------
