@@ -24,8 +24,8 @@ from eagerflow._src.core import module as module_lib
 from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import array_ops, cast_ops, reduction_ops, training_ops
-from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops import array_ops, cast_ops, training_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices, deduplicated
 
 
 @export("compat.v1.gradients")
@@ -182,7 +182,7 @@ class Optimizer:
         with graph_mode.name_scope(name or self._name) as scope:
             self._prepare()
             for g, v in pairs:
-                made = (self._apply_sparse(_deduplicated(g), v) if isinstance(g, IndexedSlices)
+                made = (self._apply_sparse(deduplicated(g), v) if isinstance(g, IndexedSlices)
                         else self._apply_dense(convert_to_tensor(g), v))
                 updates.extend(op for op in (made or ()) if op is not None)
             updates.extend(self._finish(updates) or ())
@@ -335,10 +335,3 @@ class GradientDescentOptimizer(Optimizer):
         return [self._update(training_ops.SPARSE_GRADIENT_DESCENT, (
             var, self._as(self._lr, var.dtype), grad.values, grad.indices))]
 
-
-def _deduplicated(grad):
-    """`grad` (an `IndexedSlices`) with the values of repeated indices summed."""
-    indices, positions = reduction_ops.unique(grad.indices)
-    values = reduction_ops.unsorted_segment_sum(grad.values, positions,
-                                                array_ops.shape(indices)[0])
-    return IndexedSlices(values, indices, grad.dense_shape)

@@ -117,6 +117,20 @@ class IndexedSlicesSpec(FieldSpec):
 value_specs[IndexedSlices] = IndexedSlicesSpec.from_value
 
 
+def deduplicated(slices):
+    """`slices` (an `IndexedSlices`) with the values of repeated indices summed, each index
+    once, in the order of first appearance (what TF's sparse updates are given).
+
+    >>> s = deduplicated(tf.IndexedSlices(tf.constant([1.0, 2.0, 4.0]), tf.constant([3, 0, 3])))
+    >>> s.indices.numpy().tolist(), s.values.numpy().tolist()
+    ([3, 0], [5.0, 2.0])
+    """
+    indices, positions = late.reduction_ops.unique(slices.indices)
+    values = late.reduction_ops.unsorted_segment_sum(slices.values, positions,
+                                                     late.array_ops.shape(indices)[0])
+    return IndexedSlices(values, indices, slices.dense_shape)
+
+
 def add_sparse_or_dense(a, b):
     """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):

@@ -37,9 +37,9 @@ from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import (
     adadelta, adagrad, adam, adamax, ftrl, nadam, optimizer, rmsprop, schedules, sgd)
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
+from eagerflow._src.ops import array_ops, math_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.indexed_slices import IndexedSlices, deduplicated
 
 _ALLOWED_KWARGS = {"clipnorm", "clipvalue", "global_clipnorm", "decay", "lr"}
 
@@ -437,11 +437,10 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
         # summed) and their slots; without, every row's averages decay.
         mom = slots.get("momentum")
         if mom is None:
-            indices, at = reduction_ops.unique(grad.indices)
-            values = reduction_ops.unsorted_segment_sum(grad.values, at,
-                                                        array_ops.shape(indices)[0])
-            divisor = self._averages(values, slots, coefficients, indices)
-            var.scatter_add(IndexedSlices(-coefficients[0] * values / divisor, indices))
+            grad = deduplicated(grad)
+            divisor = self._averages(grad.values, slots, coefficients, grad.indices)
+            var.scatter_add(IndexedSlices(-coefficients[0] * grad.values / divisor,
+                                          grad.indices))
             return
         if self.centered:
             dispatch(training_ops.SPARSE_CENTERED_RMS_PROP,
