@@ -25,7 +25,8 @@
 
 Figures are seconds per sample (printed as us/op); the ``numpy`` row is the
 MLP's GEMM floor: the six matrix products of its forward and backward pass,
-nothing else. PyTorch runs the same models with ``torch.optim.Adam``.
+nothing else; for ``cnn_step_function`` it is the step's five oneDNN
+convolutions (see ``_cnn_floor``). PyTorch runs the same models with ``torch.optim.Adam``.
 TensorFlow (tf.keras) runs in the interpreter named by EF_BENCH_TF_PYTHON.
 """
 import sys
@@ -163,10 +164,38 @@ def mlp_fit(lib, make):
     return (lambda: model.fit(MLP_X, MLP_Y, batch_size=128, epochs=1, verbose=0)), len(MLP_X)
 
 
+def _cnn_floor():
+    """The five convolutions of one CNN step per batch, run on oneDNN as TensorFlow runs
+    them too: both layers forward (bias and ReLU fused), the second's input gradient and
+    both filter gradients with their bias sums. A framework calling these kernels cannot
+    be faster than this; None where oneDNN does not load."""
+    try:
+        from eagerflow._src.backend import onednn, onednn_conv as conv
+    except ImportError:
+        return None
+    if not onednn.enabled():
+        return None
+    geometry = ((1, 1), (1, 1), [(0, 0), (0, 0)], False, 1)
+    relu = ((conv.RELU, 0.0, 0.0),)
+    w1, w2 = (_RNG.random(s, dtype=np.float32) * 0.1 for s in ((3, 3, 1, 16), (3, 3, 16, 32)))
+    b1, b2 = np.zeros(16, np.float32), np.zeros(32, np.float32)
+    batches = [CNN_X[i:i + 32] for i in range(0, len(CNN_X), 32)]
+
+    def run():
+        for xb in batches:
+            y1 = conv.forward(xb, w1, *geometry, bias=b1, post_ops=relu)
+            y2 = conv.forward(y1, w2, *geometry, bias=b2, post_ops=relu)
+            conv.backward_data(w2, y2, y1.shape, *geometry)
+            conv.backward_weights(y1, y2, w2.shape, *geometry, bias=True)
+            conv.backward_weights(xb, y1, w1.shape, *geometry, bias=True)
+    return run
+
+
 def cnn_step_function(lib, make):
     name = getattr(lib, "__name__", "")
     if lib is np:
-        return None
+        floor = _cnn_floor()
+        return None if floor is None else (floor, len(CNN_X))
     if name == "torch":
         nn = lib.nn
         model = nn.Sequential(nn.Conv2d(1, 16, 3), nn.ReLU(), nn.Conv2d(16, 32, 3), nn.ReLU(),
