@@ -81,15 +81,17 @@ def test_a_model_trains_on_its_inputs():
     assert history[-1] < history[0]
 
 
-@pytest.mark.parametrize("function", ["ResNet50", "MobileNetV2", "VGG16"])
+@pytest.mark.parametrize("function", ["ResNet50", "MobileNetV2", "VGG16", "ResNet50V2",
+                                      "DenseNet121", "Xception", "InceptionV3"])
 def test_arguments_are_checked_as_tf_keras_checks_them(function, tmp_path):
     build_model = getattr(keras.applications, function)
+    minimum = {"Xception": 71, "InceptionV3": 75}.get(function, 32)
     with pytest.raises(ValueError, match="The `weights` argument should be either"):
         build_model(weights=str(tmp_path / "missing.h5"))
     with pytest.raises(ValueError, match="`classes` should be 1000"):
         build_model(weights="imagenet", classes=10)
-    with pytest.raises(ValueError, match=r"Input size must be at least 32x32; Received: "
-                                         r"input_shape=\(16, 16, 3\)"):
+    with pytest.raises(ValueError, match=rf"Input size must be at least {minimum}x{minimum}; "
+                                         r"Received: input_shape=\(16, 16, 3\)"):
         build_model(weights=None, include_top=False, input_shape=(16, 16, 3))
     with pytest.raises(ValueError, match="If `include_top` is True, you should specify a "
                                          "static `input_shape`"):
@@ -112,7 +114,7 @@ def test_an_intermediate_keras_tensor_as_input_tensor_makes_a_model_of_its_input
 PREPROCESS = json.loads((DATA / "preprocess.json").read_text())
 
 
-@pytest.mark.parametrize("module", ["resnet50", "mobilenet_v2", "vgg16"])
+@pytest.mark.parametrize("module", make_data.PREPROCESS_MODULES)
 def test_preprocess_input_gives_tf_keras_values(module):
     images = np.array(PREPROCESS["images"], "float32")
     preprocess = getattr(keras.applications, module).preprocess_input

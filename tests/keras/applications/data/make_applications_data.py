@@ -39,10 +39,31 @@ CONFIGS = {
                                      "input_shape": (32, 32, 3), "pooling": "max"}),
     "vgg16_top_10_32": ("VGG16", {"weights": None, "input_shape": (32, 32, 3),
                                   "classes": 10}),
+    # ResNetV2, DenseNet, Xception, InceptionV3
+    "resnet50v2_notop_avg_32": ("ResNet50V2", {"weights": None, "include_top": False,
+                                               "input_shape": (32, 32, 3), "pooling": "avg"}),
+    "resnet101v2_top_10_32": ("ResNet101V2", {"weights": None, "input_shape": (32, 32, 3),
+                                              "classes": 10}),
+    "densenet121_top_10_32": ("DenseNet121", {"weights": None, "input_shape": (32, 32, 3),
+                                              "classes": 10}),
+    "densenet169_notop_max_32": ("DenseNet169", {"weights": None, "include_top": False,
+                                                 "input_shape": (32, 32, 3), "pooling": "max"}),
+    "xception_top_10_71": ("Xception", {"weights": None, "input_shape": (71, 71, 3),
+                                        "classes": 10}),
+    "inception_v3_top_10_75": ("InceptionV3", {"weights": None, "input_shape": (75, 75, 3),
+                                               "classes": 10}),
+    "inception_v3_notop_max_tensor": ("InceptionV3", {"weights": None, "include_top": False,
+                                                      "pooling": "max",
+                                                      "input_tensor": (80, 80, 3)}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
-           "vgg16_notop_max_32"]
+           "vgg16_notop_max_32",
+           # ResNetV2, DenseNet, Xception, InceptionV3
+           "resnet50v2_notop_avg_32", "densenet121_top_10_32", "xception_top_10_71",
+           "inception_v3_top_10_75"]
 H5 = "mobilenet_v2_035_32"
+PREPROCESS_MODULES = ("resnet50", "mobilenet_v2", "vgg16", "resnet_v2", "densenet", "xception",
+                      "inception_v3")
 
 
 def fill(weights):
@@ -118,7 +139,7 @@ def main():
 
     images = np.random.default_rng(1).uniform(0, 255, (2, 3, 4, 3)).astype("float32")
     pre = {"images": images.tolist()}
-    for module in ("resnet50", "mobilenet_v2", "vgg16"):
+    for module in PREPROCESS_MODULES:
         fn = getattr(keras.applications, module).preprocess_input
         pre[module] = fn(images.copy()).tolist()
         pre[module + "_tensor"] = fn(tf.constant(images)).numpy().tolist()

@@ -13,7 +13,8 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import activations, backend
-from eagerflow._src.keras.engine import input_layer, keras_tensor
+from eagerflow._src.keras.engine import input_layer, keras_tensor, training
+from eagerflow._src.keras.layers import core, pooling as pooling_layers
 from eagerflow._src.keras.utils import data_utils
 from eagerflow._src.core import dtypes
 from eagerflow._src.core.convert import constant
@@ -124,14 +125,14 @@ def decode_predictions(preds, top=5):
     return results
 
 
-def check_weights(weights, include_top, classes, weights_note="", classes_note=""):
+def check_weights(weights, include_top, classes, weights_note=".", classes_note=""):
     """Raises TF's ValueError for a `weights` that is neither None, 'imagenet' nor a file,
     or for ImageNet weights with a top of other than 1000 classes (each model words the
     end of the messages its own way: `weights_note`, `classes_note`)."""
     if not (weights in {"imagenet", None} or os.path.exists(weights)):
         raise ValueError("The `weights` argument should be either `None` (random "
                          "initialization), `imagenet` (pre-training on ImageNet), or the path "
-                         "to the weights file to be loaded." + weights_note)
+                         "to the weights file to be loaded" + weights_note)
     if weights == "imagenet" and include_top and classes != 1000:
         raise ValueError('If using `weights` as `"imagenet"` with `include_top` as true, '
                          "`classes` should be 1000" + classes_note)
@@ -246,3 +247,30 @@ def load_weights(model, weights, bucket_path, file_hash=None):
     elif weights is not None:
         model.load_weights(weights)
 
+
+
+def channel_axis():
+    """The axis of an image's channels under the current `image_data_format`."""
+    return 1 if backend.image_data_format() == "channels_first" else 3
+
+
+def top(x, include_top, pooling, classes, classifier_activation, weights, names=(None, None)):
+    """The end of a classification model: global average pooling and a `classes`-way
+    ``predictions`` layer, or without the top, the `pooling` asked for (None, ``"avg"`` or
+    ``"max"``). `names`: those of the average and max pooling layers (None: automatic);
+    with the top, the average pooling is always ``avg_pool``."""
+    if include_top:
+        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        validate_activation(classifier_activation, weights)
+        return core.Dense(classes, activation=classifier_activation, name="predictions")(x)
+    if pooling == "avg":
+        return pooling_layers.GlobalAveragePooling2D(name=names[0])(x)
+    if pooling == "max":
+        return pooling_layers.GlobalMaxPooling2D(name=names[1])(x)
+    return x
+
+
+def model(img_input, input_tensor, x, name):
+    """The functional model from the image input (or `input_tensor`'s sources) to `x`."""
+    inputs = img_input if input_tensor is None else source_inputs(input_tensor)
+    return training.Model(inputs, x, name=name)

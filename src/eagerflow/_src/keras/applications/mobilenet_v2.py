@@ -118,7 +118,7 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
     if kwargs:
         raise ValueError(f"Unknown argument(s): {kwargs}")
     imagenet_utils.check_weights(weights, include_top, classes,
-                                 f"  Received `weights={weights}`",
+                                 f".  Received `weights={weights}`",
                                  f". Received `classes={classes}`")
     input_shape = imagenet_utils.obtain_input_shape(
         input_shape, default_size=_default_size(input_shape, input_tensor), min_size=32,

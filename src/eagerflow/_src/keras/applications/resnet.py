@@ -10,7 +10,6 @@ files of Keras's ResNet50 load into it.
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
-from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers, reshaping
 
@@ -20,9 +19,10 @@ _HASHES = {"resnet50": ("2cb95161c43110f7111970584f804107", "4d473c1dd8becc155b7
            "resnet152": ("100835be76be38e30d865e96f2aaae62", "ee4c566cf9a93f14d82f913c2dc6dd0c")}
 
 
-def _bn(x, name):
-    axis = 3 if backend.image_data_format() == "channels_last" else 1
-    return normalization.BatchNormalization(axis=axis, epsilon=1.001e-5, name=name)(x)
+def bn(x, name):
+    """ResNet's batch normalization over the channels."""
+    return normalization.BatchNormalization(axis=imagenet_utils.channel_axis(), epsilon=1.001e-5,
+                                            name=name)(x)
 
 
 def _block(x, filters, stride=1, conv_shortcut=True, name=None):
@@ -30,15 +30,15 @@ def _block(x, filters, stride=1, conv_shortcut=True, name=None):
     to a 1x1 convolution of it) and rectified."""
     if conv_shortcut:
         shortcut = convolutional.Conv2D(4 * filters, 1, strides=stride, name=name + "_0_conv")(x)
-        shortcut = _bn(shortcut, name + "_0_bn")
+        shortcut = bn(shortcut, name + "_0_bn")
     else:
         shortcut = x
     x = convolutional.Conv2D(filters, 1, strides=stride, name=name + "_1_conv")(x)
-    x = core.Activation("relu", name=name + "_1_relu")(_bn(x, name + "_1_bn"))
+    x = core.Activation("relu", name=name + "_1_relu")(bn(x, name + "_1_bn"))
     x = convolutional.Conv2D(filters, 3, padding="SAME", name=name + "_2_conv")(x)
-    x = core.Activation("relu", name=name + "_2_relu")(_bn(x, name + "_2_bn"))
+    x = core.Activation("relu", name=name + "_2_relu")(bn(x, name + "_2_bn"))
     x = convolutional.Conv2D(4 * filters, 1, name=name + "_3_conv")(x)
-    x = _bn(x, name + "_3_bn")
+    x = bn(x, name + "_3_bn")
     x = merging.Add(name=name + "_add")([shortcut, x])
     return core.Activation("relu", name=name + "_out")(x)
 
@@ -89,6 +89,19 @@ def ResNet152(include_top=True, weights="imagenet", input_tensor=None,  # noqa: 
 
 def _resnet(stacks, name, include_top, weights, input_tensor, input_shape, pooling, classes,
             classifier_activation, kwargs):
+    def stack_all(x):
+        x = _stack(x, 64, stacks[0], stride=1, name="conv2")
+        x = _stack(x, 128, stacks[1], name="conv3")
+        x = _stack(x, 256, stacks[2], name="conv4")
+        return _stack(x, 512, stacks[3], name="conv5")
+    return build(stack_all, False, name, include_top, weights, input_tensor, input_shape,
+                 pooling, classes, classifier_activation, kwargs, _HASHES[name])
+
+
+def build(stack_all, preact, name, include_top, weights, input_tensor, input_shape, pooling,
+          classes, classifier_activation, kwargs, hashes=(None, None)):
+    """A ResNet: the 7x7 stem, `stack_all`'s stages, and the top. `preact` (ResNetV2): the
+    stem's convolution has a bias and no normalization, and the stages end in one."""
     if kwargs:
         raise ValueError(f"Unknown argument(s): {kwargs}")
     imagenet_utils.check_weights(weights, include_top, classes)
@@ -99,29 +112,20 @@ def _resnet(stacks, name, include_top, weights, input_tensor, input_shape, pooli
 
     x = reshaping.ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(img_input)
     x = convolutional.Conv2D(64, 7, strides=2, name="conv1_conv")(x)
-    x = core.Activation("relu", name="conv1_relu")(_bn(x, "conv1_bn"))
+    if not preact:
+        x = core.Activation("relu", name="conv1_relu")(bn(x, "conv1_bn"))
     x = reshaping.ZeroPadding2D(padding=((1, 1), (1, 1)), name="pool1_pad")(x)
     x = pooling_layers.MaxPooling2D(3, strides=2, name="pool1_pool")(x)
-    x = _stack(x, 64, stacks[0], stride=1, name="conv2")
-    x = _stack(x, 128, stacks[1], name="conv3")
-    x = _stack(x, 256, stacks[2], name="conv4")
-    x = _stack(x, 512, stacks[3], name="conv5")
-
-    if include_top:
-        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = core.Dense(classes, activation=classifier_activation, name="predictions")(x)
-    elif pooling == "avg":
-        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-    elif pooling == "max":
-        x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
-
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=name)
+    x = stack_all(x)
+    if preact:
+        x = core.Activation("relu", name="post_relu")(bn(x, "post_bn"))
+    x = imagenet_utils.top(x, include_top, pooling, classes, classifier_activation, weights,
+                           ("avg_pool", "max_pool"))
+    model = imagenet_utils.model(img_input, input_tensor, x, name)
     suffix = "" if include_top else "_notop"
     imagenet_utils.load_weights(
         model, weights, f"resnet/{name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
-        _HASHES[name][0 if include_top else 1])
+        hashes[0 if include_top else 1])
     return model
 
 

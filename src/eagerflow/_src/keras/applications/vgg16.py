@@ -59,7 +59,7 @@ def VGG19(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
 def _vgg(blocks, name, files, include_top, weights, input_tensor, input_shape, pooling,
          classes, classifier_activation):
     imagenet_utils.check_weights(weights, include_top, classes,
-                                 f"  Received: weights={weights}",
+                                 f".  Received: weights={weights}",
                                  f".  Received `classes={classes}`")
     input_shape = imagenet_utils.obtain_input_shape(
         input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
