@@ -82,10 +82,11 @@ def test_a_model_trains_on_its_inputs():
 
 
 @pytest.mark.parametrize("function", ["ResNet50", "MobileNetV2", "VGG16", "ResNet50V2",
-                                      "DenseNet121", "Xception", "InceptionV3"])
+                                      "DenseNet121", "Xception", "InceptionV3",
+                                      "InceptionResNetV2"])
 def test_arguments_are_checked_as_tf_keras_checks_them(function, tmp_path):
     build_model = getattr(keras.applications, function)
-    minimum = {"Xception": 71, "InceptionV3": 75}.get(function, 32)
+    minimum = {"Xception": 71, "InceptionV3": 75, "InceptionResNetV2": 75}.get(function, 32)
     with pytest.raises(ValueError, match="The `weights` argument should be either"):
         build_model(weights=str(tmp_path / "missing.h5"))
     with pytest.raises(ValueError, match="`classes` should be 1000"):
@@ -227,3 +228,15 @@ def test_vgg19_has_vgg16s_top_and_preprocessing():
     np.testing.assert_allclose(
         tf.keras.applications.vgg19.preprocess_input(np.full((1, 1, 1, 3), 100.0)).ravel(),
         [-3.939003, -16.779, -23.68], rtol=1e-6)
+
+
+def test_inception_resnet_v2_scale_layer_round_trips_as_tf_keras_registers_it():
+    layer = internals.keras_package.applications.inception_resnet_v2.CustomScaleLayer(0.17)
+    assert keras.utils.get_registered_name(type(layer)) == "Custom>CustomScaleLayer"
+    config = keras.layers.serialize(layer)
+    assert config["registered_name"] == "Custom>CustomScaleLayer"
+    again = keras.layers.deserialize(config)
+    assert again.scale == 0.17
+    np.testing.assert_allclose(again([np.ones((1, 2), "float32"), np.full((1, 2), 2.0,
+                                                                           "float32")]).numpy(),
+                               [[1.34, 1.34]], rtol=1e-6)
