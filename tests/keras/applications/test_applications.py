@@ -142,6 +142,14 @@ def test_preprocess_input_gives_tf_keras_values(module):
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=0)
 
 
+def test_convnext_preprocess_input_passes_inputs_through():
+    # the models normalize their inputs themselves (include_preprocessing)
+    images = np.array(PREPROCESS["images"], "float32")
+    assert keras.applications.convnext.preprocess_input(images) is images
+    ints = np.full((1, 2, 2, 3), 255, "uint8")
+    assert keras.applications.convnext.preprocess_input(ints) is ints
+
+
 def test_preprocess_input_torch_mode_gives_tf_keras_values():
     images = np.array(PREPROCESS["images"], "float32")
     preprocess = keras.applications.imagenet_utils.preprocess_input
@@ -240,3 +248,19 @@ def test_inception_resnet_v2_scale_layer_round_trips_as_tf_keras_registers_it():
     np.testing.assert_allclose(again([np.ones((1, 2), "float32"), np.full((1, 2), 2.0,
                                                                            "float32")]).numpy(),
                                [[1.34, 1.34]], rtol=1e-6)
+
+
+def test_convnext_stochastic_depth_drops_whole_examples_while_training():
+    convnext = internals.keras_package.applications.convnext
+    layer = convnext.StochasticDepth(0.5)
+    x = np.ones((400, 3), "float32")
+    np.testing.assert_array_equal(layer(x).numpy(), x)  # inference: the identity
+    y = layer(x, training=True).numpy()
+    assert set(np.unique(y)) <= {0.0, 2.0}
+    assert (y == y[:, :1]).all()  # each example kept or dropped whole
+    assert 100 < (y[:, 0] == 0).sum() < 300
+    assert layer.get_config()["drop_path_rate"] == 0.5
+    scale = convnext.LayerScale(1e-6, 3, name="ls")
+    scale(x)
+    assert [w.name for w in scale.weights] == ["ls/gamma:0"]
+    np.testing.assert_allclose(scale(x).numpy(), np.full((400, 3), 1e-6), rtol=1e-6)

@@ -58,12 +58,18 @@ CONFIGS = {
     "inception_resnet_v2_top_10_75": ("InceptionResNetV2", {"weights": None,
                                                             "input_shape": (75, 75, 3),
                                                             "classes": 10}),
+    "convnext_tiny_top_10_32": ("ConvNeXtTiny", {"weights": None, "input_shape": (32, 32, 3),
+                                                 "classes": 10}),
+    "convnext_small_notop_max_32": ("ConvNeXtSmall", {"weights": None, "include_top": False,
+                                                      "include_preprocessing": False,
+                                                      "input_shape": (32, 32, 3),
+                                                      "pooling": "max"}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
            # ResNetV2, DenseNet, Xception, InceptionV3
            "resnet50v2_notop_avg_32", "densenet121_top_10_32", "xception_top_10_71",
-           "inception_v3_top_10_75", "inception_resnet_v2_top_10_75"]
+           "inception_v3_top_10_75", "inception_resnet_v2_top_10_75", "convnext_tiny_top_10_32"]
 H5 = "mobilenet_v2_035_32"
 PREPROCESS_MODULES = ("resnet50", "mobilenet_v2", "vgg16", "resnet_v2", "densenet", "xception",
                       "inception_v3", "inception_resnet_v2")
