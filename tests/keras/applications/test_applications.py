@@ -83,13 +83,13 @@ def test_a_model_trains_on_its_inputs():
 
 @pytest.mark.parametrize("function", ["ResNet50", "MobileNetV2", "VGG16", "ResNet50V2",
                                       "DenseNet121", "Xception", "InceptionV3",
-                                      "InceptionResNetV2"])
+                                      "InceptionResNetV2", "ConvNeXtTiny", "RegNetX002"])
 def test_arguments_are_checked_as_tf_keras_checks_them(function, tmp_path):
     build_model = getattr(keras.applications, function)
     minimum = {"Xception": 71, "InceptionV3": 75, "InceptionResNetV2": 75}.get(function, 32)
     with pytest.raises(ValueError, match="The `weights` argument should be either"):
         build_model(weights=str(tmp_path / "missing.h5"))
-    with pytest.raises(ValueError, match="`classes` should be 1000"):
+    with pytest.raises(ValueError, match="with `include_top` as true, `classes` should be 1000"):
         build_model(weights="imagenet", classes=10)
     with pytest.raises(ValueError, match=rf"Input size must be at least {minimum}x{minimum}; "
                                          r"Received: input_shape=\(16, 16, 3\)"):
@@ -142,12 +142,14 @@ def test_preprocess_input_gives_tf_keras_values(module):
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=0)
 
 
-def test_convnext_preprocess_input_passes_inputs_through():
+@pytest.mark.parametrize("module", ["convnext", "regnet"])
+def test_preprocess_input_of_self_normalizing_models_passes_inputs_through(module):
     # the models normalize their inputs themselves (include_preprocessing)
+    preprocess = getattr(keras.applications, module).preprocess_input
     images = np.array(PREPROCESS["images"], "float32")
-    assert keras.applications.convnext.preprocess_input(images) is images
+    assert preprocess(images) is images
     ints = np.full((1, 2, 2, 3), 255, "uint8")
-    assert keras.applications.convnext.preprocess_input(ints) is ints
+    assert preprocess(ints) is ints
 
 
 def test_preprocess_input_torch_mode_gives_tf_keras_values():
@@ -227,7 +229,7 @@ def test_deeper_vgg_and_resnet_variants_are_tf_keras_models(function, name, para
     model = function(weights=None, include_top=False, input_shape=(32, 32, 3), pooling="avg")
     assert (model.name, model.count_params(), len(model.layers), model.layers[-2].name) == (
         name, params, layers, last)
-    with pytest.raises(ValueError, match="`classes` should be 1000"):
+    with pytest.raises(ValueError, match="with `include_top` as true, `classes` should be 1000"):
         function(weights="imagenet", classes=10)
 
 
@@ -264,3 +266,13 @@ def test_convnext_stochastic_depth_drops_whole_examples_while_training():
     scale(x)
     assert [w.name for w in scale.weights] == ["ls/gamma:0"]
     np.testing.assert_allclose(scale(x).numpy(), np.full((400, 3), 1e-6), rtol=1e-6)
+
+
+def test_regnet_heads_are_numbered_per_session_as_in_tf_keras():
+    keras.backend.clear_session()
+    first = keras.applications.RegNetX002(weights=None, input_shape=(32, 32, 3), classes=3)
+    second = keras.applications.RegNetY002(weights=None, input_shape=(32, 32, 3), classes=3)
+    assert [layer.name for layer in first.layers[-2:]] == ["1_head_gap", "1head_dense"]
+    assert [layer.name for layer in second.layers[-2:]] == ["2_head_gap", "2head_dense"]
+    # tf_keras's RegNet head has no activation, whatever classifier_activation says
+    assert second.layers[-1].get_config()["activation"] == "linear"

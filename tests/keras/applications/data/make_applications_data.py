@@ -64,12 +64,23 @@ CONFIGS = {
                                                       "include_preprocessing": False,
                                                       "input_shape": (32, 32, 3),
                                                       "pooling": "max"}),
+    "regnetx002_top_10_32": ("RegNetX002", {"weights": None, "input_shape": (32, 32, 3),
+                                            "classes": 10}),
+    "regnety002_top_10_32": ("RegNetY002", {"weights": None, "input_shape": (32, 32, 3),
+                                            "classes": 10}),
+    "regnetx080_notop_max_32": ("RegNetX080", {"weights": None, "include_top": False,
+                                               "input_shape": (32, 32, 3), "pooling": "max"}),
+    "regnety016_notop_avg_nopre_40": ("RegNetY016", {"weights": None, "include_top": False,
+                                                     "include_preprocessing": False,
+                                                     "input_shape": (40, 40, 3),
+                                                     "pooling": "avg"}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
            # ResNetV2, DenseNet, Xception, InceptionV3
            "resnet50v2_notop_avg_32", "densenet121_top_10_32", "xception_top_10_71",
-           "inception_v3_top_10_75", "inception_resnet_v2_top_10_75", "convnext_tiny_top_10_32"]
+           "inception_v3_top_10_75", "inception_resnet_v2_top_10_75", "convnext_tiny_top_10_32",
+           "regnety002_top_10_32", "regnety016_notop_avg_nopre_40"]
 H5 = "mobilenet_v2_035_32"
 PREPROCESS_MODULES = ("resnet50", "mobilenet_v2", "vgg16", "resnet_v2", "densenet", "xception",
                       "inception_v3", "inception_resnet_v2")
