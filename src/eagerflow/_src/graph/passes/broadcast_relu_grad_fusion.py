@@ -23,7 +23,7 @@ ReLU's result itself (an unknown batch, say). The fused op runs where the ``Relu
 ['_BroadcastReluGrad']
 """
 from eagerflow._src.core import dtypes
-from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+from eagerflow._src.graph.passes.program import const_value, derive, substitute
 from eagerflow._src.ops.array_ops import _BROADCAST_TO, _SHAPE
 from eagerflow._src.ops.fused_ops import _BROADCAST_RELU_GRAD
 from eagerflow._src.ops.nn_ops import _RELU_GRAD
@@ -34,25 +34,21 @@ _FLOATS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
 def fuse_broadcast_relu_gradients(program):
     """`program` with each ReLU gradient of a broadcast gradient as one op."""
     users = program.users()
-    fused, absorbed = {}, set()
+    builders, absorbed = {}, set()
     for op in program.operations:
         found = _match(op, users)
         if found is not None:
-            fused[id(op)] = found[0]
+            builders[id(op)] = _builder(op, found[0])
             absorbed.update(id(o) for o in found[1:])
-    if not fused:
-        return program
-    out = Rewriter(program)
-    for op in program.operations:
-        broadcast = fused.get(id(op))
-        if broadcast is not None:
-            new = derive(op, _BROADCAST_RELU_GRAD,
-                         [out.read(broadcast.inputs[0]), out.read(op.inputs[1])], {})
-            out.emit(new)
-            out.replace(op.outputs[0], new.outputs[0])
-        elif id(op) not in absorbed:
-            out.emit(out.current(op))
-    return out.program()
+    return substitute(program, builders, absorbed) if builders else program
+
+
+def _builder(relu_grad, broadcast):
+    def build(read):
+        return derive(relu_grad, _BROADCAST_RELU_GRAD,
+                      [read(broadcast.inputs[0]), read(relu_grad.inputs[1])], {}), \
+            relu_grad.outputs
+    return build
 
 
 def _match(relu_grad, users):
