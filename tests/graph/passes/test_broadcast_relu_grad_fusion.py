@@ -86,10 +86,12 @@ def test_unknown_batch_fuses_through_the_run_time_shape(path):
         _assert_same(before, after, _feeds(batch, seed=batch))
 
 
-def test_broadcast_read_elsewhere_is_not_fused():
+@pytest.mark.parametrize("returned", [False, True])
+def test_broadcast_read_elsewhere_or_returned_is_not_fused(returned):
     def fn(g, r):
         full = tf.broadcast_to(g, [2, 3, 3, 4])
-        return [tf.raw_ops.ReluGrad(gradients=full, features=r), full * 2.0]
+        return [tf.raw_ops.ReluGrad(gradients=full, features=r),
+                full if returned else full * 2.0]
     before = traced(fn, tf.TensorSpec([2, 1, 1, 4]), tf.TensorSpec([2, 3, 3, 4]))
     assert _FUSED not in types(fuse_broadcast_relu_gradients(before))
 
