@@ -34,6 +34,7 @@ from eagerflow._src.graph.passes import constant_folding
 from eagerflow._src.graph.passes.algebraic import _lossless, simplify
 from eagerflow._src.graph.passes import buffer_reuse
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
+from eagerflow._src.graph.passes.broadcast_relu_grad_fusion import fuse_broadcast_relu_gradients
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
@@ -63,7 +64,7 @@ from eagerflow._src.ops.fused_batch_norm_ops import (
     _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)
 from eagerflow._src.ops import rnn_ops
 from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
-from eagerflow._src.ops.fused_ops import _CONV2D_BACKPROP_FILTER_WITH_BIAS
+from eagerflow._src.ops.fused_ops import _BROADCAST_RELU_GRAD, _CONV2D_BACKPROP_FILTER_WITH_BIAS
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 from eagerflow._src.ops.logging_ops import tensor_text

@@ -7,8 +7,8 @@ against the chain of ops it replaces.
 import ml_dtypes
 import numpy as np
 
-from tests.internals import (_CONV2D_BACKPROP_FILTER_WITH_BIAS, _FUSED_CONV2D, _FUSED_MATMUL,
-                             dispatch)
+from tests.internals import (_BROADCAST_RELU_GRAD, _CONV2D_BACKPROP_FILTER_WITH_BIAS,
+                             _FUSED_CONV2D, _FUSED_MATMUL, dispatch)
 from tests.ops.spec import OpSpec, rand
 from tests.ops.specs.nn import ref_conv, ref_conv_filter_grad, same_pads
 
@@ -89,6 +89,20 @@ def _filter_bias_grad_spec(dtype=np.float32, strides=(1, 1), padding="VALID", rt
                                  str(strides)]))
 
 
+def _broadcast_relu_grad_spec(g_shape, shape, dtype=np.float32):
+    """ReluGrad(BroadcastTo(g, shape), features), with features of 0 (no gradient) among them."""
+    features = _data(shape, dtype, 2)
+    features.flat[::3] = 0
+
+    def ref(g, features):
+        return (np.broadcast_to(g, features.shape) * (features > 0)).astype(features.dtype)
+    return OpSpec("_BroadcastReluGrad",
+                  lambda g, features: dispatch(_BROADCAST_RELU_GRAD, (g, features), {}),
+                  [_data(g_shape, dtype, 1), features], ref, rtol=0, atol=0,
+                  grad=_NOT_DIFFERENTIABLE,
+                  name=f"_BroadcastReluGrad-{g_shape}-{shape}-{np.dtype(dtype).name}")
+
+
 def _data(shape, dtype, seed):
     """Random inputs; bfloat16 ones integral, so that every sum is exact (compared bitwise)."""
     if dtype == ml_dtypes.bfloat16:
@@ -111,4 +125,9 @@ SPECS = [
     _filter_bias_grad_spec(np.float64),
     _filter_bias_grad_spec(np.float16, rtol=1e-2),
     _filter_bias_grad_spec(ml_dtypes.bfloat16, rtol=5e-2),
+    _broadcast_relu_grad_spec((2, 1, 1, 3), (2, 4, 5, 3)),
+    _broadcast_relu_grad_spec((3,), (2, 4, 3)),
+    _broadcast_relu_grad_spec((2, 1, 1, 3), (2, 4, 5, 3), np.float64),
+    _broadcast_relu_grad_spec((2, 1, 3), (2, 4, 3), np.float16),
+    _broadcast_relu_grad_spec((1, 2, 1), (3, 2, 4), ml_dtypes.bfloat16),
 ]

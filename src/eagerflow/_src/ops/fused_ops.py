@@ -14,11 +14,19 @@ TensorFlow's oneDNN builds fuse them: on oneDNN the threads computing the
 filter gradient sum the bias gradient too, each over the part of the output
 gradient it has just read (or while the other computes the filter's).
 
+``_BroadcastReluGrad`` is ``ReluGrad(BroadcastTo(gradients, shape(features)), features)``,
+the gradient of a mean or sum (a global average pooling's) reaching a ReLU's, without
+the broadcast array: the ReLU's mask is written into the result, then multiplied by the
+small gradient broadcast on the fly, as ReluGrad multiplies (a NaN or infinite gradient
+gives NaN where the feature is not positive, a NaN feature masks).
+
 >>> from eagerflow._src.core.dispatch import dispatch
 >>> dispatch(_FUSED_MATMUL, (tf.constant([[1.0, -2.0]]), tf.constant([[1.0], [1.0]]),
 ...                          tf.constant([0.5])), {"fused_ops": [b"BiasAdd", b"Relu"]})
 <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[0.]], dtype=float32)>
 """
+import math
+
 import numpy as np
 
 from eagerflow._src.backend import onednn_conv
@@ -27,6 +35,7 @@ from eagerflow._src.core import registry
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_args, tf_nodes
 from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the activations)
 from eagerflow._src.ops import conv_ops
+from eagerflow._src.ops.array_ops import _BROADCAST_TO
 from eagerflow._src.ops.conv_ops import _BACKPROP_FILTER, _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
 
@@ -150,6 +159,44 @@ def _conv2d_backprop_filter_with_bias_rule(x, dy, data_format, **attrs):
     return [dw, nn_ops._BIAS_ADD_GRAD.shape(dy, data_format=data_format)]
 
 
+def _broadcast_relu_grad(xp, gradients, features, out=None):
+    shape = features.shape
+    try:
+        fits = gradients.ndim <= features.ndim and np.broadcast_shapes(gradients.shape,
+                                                                        shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:  # the errors of the ops it stands for
+        return nn_ops._RELU_GRAD.kernel(xp, _BROADCAST_TO.kernel(xp, gradients, shape),
+                                        features)
+    # The mask as booleans, then copied as numbers: a comparison writing floats casts in
+    # buffered loops, several times slower. `out`, an array of the result's shape, may be
+    # `features`: the mask is made before it is written.
+    mask = xp.greater(features, 0)
+    if out is None:
+        out = xp.empty(shape, gradients.dtype)
+    xp.copyto(out, mask)
+    return xp.multiply(out, _rows(xp, gradients, shape), out=out)
+
+
+def _rows(xp, gradients, shape):
+    """`gradients` (broadcast to `shape`), written out along its innermost broadcast axis
+    where that is small: NumPy's loops broadcasting an operand run once per row of what
+    follows that axis (per channel vector of an image gradient, 2-3x slower)."""
+    g = gradients.reshape((1,) * (len(shape) - gradients.ndim) + gradients.shape)
+    axis = next((i for i in reversed(range(len(shape))) if g.shape[i] != shape[i]), None)
+    if axis is None:
+        return g
+    rows = g.shape[:axis] + shape[axis:]
+    if math.prod(rows) * 8 > math.prod(shape):
+        return g
+    return xp.ascontiguousarray(xp.broadcast_to(g, rows))
+
+
+def _broadcast_relu_grad_rule(gradients, features):
+    return features.shape, gradients.dtype
+
+
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 _FUSED_MATMUL = registry.register(
     "_FusedMatMul", _fused_matmul, _fused_matmul_rule, tied=(0, 1, 2),
@@ -164,6 +211,11 @@ _CONV2D_BACKPROP_FILTER_WITH_BIAS = registry.register(
     _conv2d_backprop_filter_with_bias_rule, multi=True, tied=(0, 1),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE)
+# (elementwise: the executor splits large ones over the intra-op threads)
+_BROADCAST_RELU_GRAD = registry.register(
+    "_BroadcastReluGrad", _broadcast_relu_grad, _broadcast_relu_grad_rule, tied=(0, 1),
+    dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
+    not_differentiable=_NOT_DIFFERENTIABLE, elementwise=True, fresh=True, takes_out=True)
 # Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
 registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
 registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
@@ -171,7 +223,7 @@ registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
 
 # No batching rule: a vectorized graph runs these once per batch element.
 registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D,
-                               _CONV2D_BACKPROP_FILTER_WITH_BIAS)
+                               _CONV2D_BACKPROP_FILTER_WITH_BIAS, _BROADCAST_RELU_GRAD)
 # TF's nodes take their extra inputs (the bias) as a list of `num_args`
 tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
                                    outputs=("product",))
@@ -180,3 +232,5 @@ tf_nodes[_FUSED_CONV2D] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops
 tf_nodes[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), outputs=("output", "bias_grad"))
 tf_args[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = ("input", "filter_sizes", "out_backprop")
+tf_nodes[_BROADCAST_RELU_GRAD] = NodeForm(outputs=("backprops",))
+tf_args[_BROADCAST_RELU_GRAD] = ("gradients", "features")

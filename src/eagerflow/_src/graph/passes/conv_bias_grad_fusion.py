@@ -27,7 +27,7 @@ result in between. Each ``BiasAddGrad`` pairs with one filter gradient at most.
 ['_Conv2DBackpropFilterWithBias']
 """
 from eagerflow._src.core import dtypes
-from eagerflow._src.graph.passes.program import Rewriter, const_value, derive
+from eagerflow._src.graph.passes.program import const_value, derive, substitute
 from eagerflow._src.ops.array_ops import _BROADCAST_GRADIENT_ARGS, _RESHAPE, _SHAPE
 from eagerflow._src.ops.conv_ops import _BACKPROP_FILTER
 from eagerflow._src.ops.fused_ops import _CONV2D_BACKPROP_FILTER_WITH_BIAS
@@ -50,21 +50,17 @@ def fuse_conv_bias_gradients(program):
             paired.update((id(bias_grad), id(filter_grad)))
     if not pairs:
         return program
-    out = Rewriter(program)
-    for op in program.operations:
-        found = pairs.get(id(op))
-        if found is not None:
-            bias_grad, filter_grad = found
-            fused = derive(filter_grad, _CONV2D_BACKPROP_FILTER_WITH_BIAS,
-                           [out.read(t) for t in filter_grad.inputs], filter_grad.attrs,
-                           specs=[(t.shape, t.dtype)
-                                  for t in (*filter_grad.outputs, *bias_grad.outputs)])
-            out.emit(fused)
-            out.replace(filter_grad.outputs[0], fused.outputs[0])
-            out.replace(bias_grad.outputs[0], fused.outputs[1])
-        elif id(op) not in paired:
-            out.emit(out.current(op))
-    return out.program()
+    return substitute(program, {key: _builder(*pair) for key, pair in pairs.items()}, paired)
+
+
+def _builder(bias_grad, filter_grad):
+    def build(read):
+        fused = derive(filter_grad, _CONV2D_BACKPROP_FILTER_WITH_BIAS,
+                       [read(t) for t in filter_grad.inputs], filter_grad.attrs,
+                       specs=[(t.shape, t.dtype)
+                              for t in (*filter_grad.outputs, *bias_grad.outputs)])
+        return fused, (filter_grad.outputs[0], bias_grad.outputs[0])
+    return build
 
 
 def _pair(bias_grad, users, position, paired):

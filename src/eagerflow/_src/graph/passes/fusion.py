@@ -22,7 +22,7 @@ import numpy as np
 
 from eagerflow._src.core.registry import fusion_rules
 from eagerflow._src.graph.graph import SymbolicTensor
-from eagerflow._src.graph.passes.program import Rewriter, derive
+from eagerflow._src.graph.passes.program import derive, substitute
 from eagerflow._src.ops.fused_ops import ACTIVATION_OPS
 from eagerflow._src.ops.math_ops import _ADD
 from eagerflow._src.ops.nn_ops import _BIAS_ADD
@@ -31,22 +31,14 @@ from eagerflow._src.ops.nn_ops import _BIAS_ADD
 def fuse_bias_activation(program):
     """`program` with each product + bias (+ activation) chain computed by one op."""
     users = program.users()
-    chains, absorbed = {}, set()
+    builders, absorbed = {}, set()
     for op in program.operations:
         chain = _chain(op, users)
         if chain is not None:
-            chains[id(chain[-1])] = chain
+            builders[id(chain[-1])] = lambda read, chain=chain: (_fused(chain, read),
+                                                                 chain[-1].outputs[:1])
             absorbed.update(id(o) for o in chain)
-    out = Rewriter(program)
-    for op in program.operations:
-        chain = chains.get(id(op))
-        if chain is not None:
-            fused = _fused(chain, out.read)
-            out.emit(fused)
-            out.replace(op.outputs[0], fused.outputs[0])
-        elif id(op) not in absorbed:
-            out.emit(out.current(op))
-    return out.program()
+    return substitute(program, builders, absorbed)
 
 
 def _chain(op, users):

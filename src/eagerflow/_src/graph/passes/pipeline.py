@@ -12,7 +12,7 @@ switch (on unless set off; all off with ``disable_meta_optimizer``):
 * ``dependency_optimization``: `eliminate_dead_code` of what the rewrites
   orphaned (also off with ``disable_model_pruning``);
 * ``remapping``: `fuse_bias_activation`, `fuse_batch_norm_relu`,
-  `fuse_batch_norm_add_relu`, `fuse_conv_bias_gradients`;
+  `fuse_batch_norm_add_relu`, `fuse_broadcast_relu_gradients`, `fuse_conv_bias_gradients`;
 * ``memory_optimization``: `plan_buffer_reuse`.
 
 >>> cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([2], tf.float32))
@@ -24,6 +24,8 @@ from eagerflow._src.core.config import optimizer_option
 from eagerflow._src.graph.passes.algebraic import simplify
 from eagerflow._src.graph.passes.batch_norm_add_fusion import fuse_batch_norm_add_relu
 from eagerflow._src.graph.passes.batch_norm_fusion import fuse_batch_norm_relu
+from eagerflow._src.graph.passes.broadcast_relu_grad_fusion import (
+    fuse_broadcast_relu_gradients)
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
 from eagerflow._src.graph.passes.constant_folding import fold_constants
@@ -65,5 +67,6 @@ def _passes():
             (fuse_bias_activation, on("remapping")),
             (fuse_batch_norm_relu, on("remapping")),
             (fuse_batch_norm_add_relu, on("remapping")),
+            (fuse_broadcast_relu_gradients, on("remapping")),
             (fuse_conv_bias_gradients, on("remapping")),
             (plan_buffer_reuse, on("memory_optimization"))]

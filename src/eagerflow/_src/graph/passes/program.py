@@ -117,6 +117,26 @@ class Rewriter:
         return Program(self._operations, source.inputs, [self.read(t) for t in source.outputs])
 
 
+def substitute(program, builders, absorbed):
+    """`program` with some operations built anew and others dropped (a fusion's rewrite).
+
+    ``builders[id(op)](read)`` returns the operation that runs where `op` ran, reading
+    the current tensors through `read`, and the old tensors its outputs stand for, in
+    order; the operations whose ids are in `absorbed` (and have no builder) are dropped.
+    """
+    out = Rewriter(program)
+    for op in program.operations:
+        build = builders.get(id(op))
+        if build is not None:
+            new, replaced = build(out.read)
+            out.emit(new)
+            for old, t in zip(replaced, new.outputs):
+                out.replace(old, t)
+        elif id(op) not in absorbed:
+            out.emit(out.current(op))
+    return out.program()
+
+
 def rewrite(program, replacement):
     """`program` with each operation (reading the current tensors) kept or replaced.
 
