@@ -129,6 +129,15 @@ def _w08a5135e71(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w08a526c4b7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes_or_text, encoding=None):
+        try:
+            return _export_fn(bytes_or_text, encoding)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes_or_text': bytes_or_text, 'encoding': encoding})
+    return _export_wrapper
+
+
 def _w090b250304(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(map_func, cycle_length, block_length=None, sloppy=None, buffer_output_elements=None, prefetch_input_elements=None):
         try:
@@ -3729,6 +3738,15 @@ def _wa8eb0a121d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa918989ff9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, encoding=None):
+        try:
+            return _export_fn(value, encoding)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'encoding': encoding})
+    return _export_wrapper
+
+
 def _wa982bb7708(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(step):
         try:
@@ -5034,6 +5052,15 @@ def _we16d87c384(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we1dc7d98f8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(year, month, day):
+        try:
+            return _export_fn(year, month, day)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'year': year, 'month': month, 'day': day})
+    return _export_wrapper
+
+
 def _we20863a8b1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condlist, choicelist, default=None):
         try:
@@ -5634,6 +5661,14 @@ WRAPPERS = {
     'clip_by_global_norm': _w24762e9e91,
     'clip_by_norm': _w23c85edf4d,
     'clip_by_value': _w19e3388fd8,
+    'compat.as_bytes': _w08a526c4b7,
+    'compat.as_str_any': _wa918989ff9,
+    'compat.as_text': _w08a526c4b7,
+    'compat.dimension_at_index': _wc1a67fd88a,
+    'compat.dimension_value': _wd3823d1738,
+    'compat.forward_compatibility_horizon': _w66df9bf2ef,
+    'compat.forward_compatible': _we1dc7d98f8,
+    'compat.path_to_str': _wd05a0e7c9d,
     'compat.v1.Print': _w8030e1fac4,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
@@ -5660,8 +5695,6 @@ WRAPPERS = {
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
     'compat.v1.decode_raw': _wb872ec6f63,
-    'compat.v1.dimension_at_index': _wc1a67fd88a,
-    'compat.v1.dimension_value': _wd3823d1738,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
     'compat.v1.disable_v2_tensorshape': _w1f06b08988,

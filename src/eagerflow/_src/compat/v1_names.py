@@ -342,13 +342,15 @@ def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 (TF's names)
     return string_ops.substr(input, pos, len, unit=unit, name=name)
 
 
-@export("compat.v1.dimension_value")
+@export("compat.dimension_value", "compat.v1.dimension_value",
+        "compat.v1.compat.dimension_value")
 def dimension_value(dimension):
     """The int (or None) of `dimension`, a `Dimension` or already an int."""
     return getattr(dimension, "value", dimension)
 
 
-@export("compat.v1.dimension_at_index")
+@export("compat.dimension_at_index", "compat.v1.dimension_at_index",
+        "compat.v1.compat.dimension_at_index")
 def dimension_at_index(shape, index):
     """Dimension `index` of `shape` as a `Dimension` (unknown for an unknown rank)."""
     from eagerflow._src.core.tensor_shape import Dimension, TensorShape  # noqa: PLC0415
