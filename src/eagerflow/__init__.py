@@ -40,6 +40,7 @@ from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from eagerflow._src.graph.functional_ops import (  # noqa: F401
     foldl, foldr, map_fn, scan, vectorized_map)
+from eagerflow._src.graph.graph import Operation  # noqa: F401
 from eagerflow._src.graph.hessians import hessians  # noqa: F401
 from eagerflow._src.graph.tensor_array import TensorArray, TensorArraySpec  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401

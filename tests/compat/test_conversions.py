@@ -38,3 +38,10 @@ def test_forward_compatibility_horizon():
     with c.forward_compatibility_horizon(2031, 1, 1):
         assert c.forward_compatible(2030, 1, 1)
     assert not c.forward_compatible(2030, 1, 1)
+
+
+def test_tf_operation_is_the_graph_operation_class():
+    with tf.Graph().as_default():
+        y = tf.constant(1.0) + 1
+    assert isinstance(y.op, tf.Operation)
+    assert not isinstance(y, tf.Operation)

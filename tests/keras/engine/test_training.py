@@ -508,3 +508,11 @@ def test_run_eagerly_unset_follows_run_functions_eagerly():
         tf.config.run_functions_eagerly(False)
     m.compile("sgd", "mse")
     assert m.run_eagerly is False
+
+
+def test_yaml_serialization_is_removed_as_in_tf():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(RuntimeError, match=r"^Method `model.to_yaml\(\)` has been removed"):
+        model.to_yaml()
+    with pytest.raises(RuntimeError, match=r"^Method `model_from_yaml\(\)` has been removed"):
+        tf.keras.models.model_from_yaml("a")

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
@@ -36,6 +37,7 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
 
 
+@export("Operation")
 class Operation:
     """One node of a graph (``tf.Operation``): an op, its inputs, attrs and outputs.
 

@@ -723,6 +723,11 @@ class Model(Layer):
         """The model's class and config as JSON (``keras.models.model_from_json`` reads it)."""
         return late.saving.saving_lib.model_to_json(self, **kwargs)
 
+    def to_yaml(self, **kwargs):
+        """Removed, as in TF since 2.6 (YAML can run arbitrary code): RuntimeError."""
+        raise RuntimeError("Method `model.to_yaml()` has been removed due to security risk of "
+                           "arbitrary code execution. Please use `model.to_json()` instead.")
+
     def reset_states(self):
         """Resets the states of the stateful layers (those of nested models included)."""
         for layer in self.layers:

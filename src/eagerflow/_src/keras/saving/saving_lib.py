@@ -180,6 +180,14 @@ def model_from_json(json_string, custom_objects=None):
         return layers_mod.deserialize(json.loads(json_string))
 
 
+@export("keras.models.model_from_yaml")
+def model_from_yaml(yaml_string, custom_objects=None):
+    """Removed, as in TF since 2.6 (YAML can run arbitrary code): RuntimeError."""
+    raise RuntimeError("Method `model_from_yaml()` has been removed due to security risk of "
+                       "arbitrary code execution. Please use `Model.to_json()` and "
+                       "`model_from_json()` instead.")
+
+
 def _json_default(value):
     """JSON for the values configs hold besides JSON's own: shapes and NumPy values."""
     if isinstance(value, TensorShape):
