@@ -68,5 +68,5 @@ from eagerflow._src.keras.layers.reshaping import (  # noqa: F401
     UpSampling3D, ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
 from eagerflow._src.keras.layers.text_vectorization import TextVectorization  # noqa: F401
 from eagerflow._src.keras.layers.wrappers import (  # noqa: F401
-    Bidirectional, TimeDistributed, Wrapper)
+    Bidirectional, SpectralNormalization, TimeDistributed, Wrapper)
 from eagerflow.keras.layers import experimental  # noqa: F401

@@ -1,5 +1,6 @@
 """Layers wrapping a layer: `TimeDistributed` applies it to every time step, `Bidirectional`
-runs a recurrent layer forwards and backwards and merges the two.
+runs a recurrent layer forwards and backwards and merges the two, `SpectralNormalization`
+normalizes its kernel.
 
 >>> tf.keras.backend.clear_session()  # layer names count from zero again
 >>> layer = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(4, return_sequences=True))
@@ -14,7 +15,8 @@ import inspect
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.keras import initializers
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers.recurrent import (
@@ -359,3 +361,71 @@ class Bidirectional(Wrapper):
         layer = cls(**config)
         layer._num_constants = num_constants
         return layer
+
+
+@export("keras.layers.SpectralNormalization")
+class SpectralNormalization(Wrapper):
+    """Divides the `kernel` (or `embeddings`) of the wrapped layer by its largest singular
+    value, estimated by `power_iterations` steps of the power method per training call
+    (Miyato et al., 2018), which bounds the layer's Lipschitz constant (GAN discriminators).
+    The estimate's vector (``vector_u``) is kept between calls; outside training the layer
+    runs on its weights as they were last normalized.
+
+    >>> layer = tf.keras.layers.SpectralNormalization(tf.keras.layers.Dense(2))
+    >>> layer(np.ones((1, 3)), training=True).shape
+    TensorShape([1, 2])
+    """
+
+    def __init__(self, layer, power_iterations=1, **kwargs):
+        super().__init__(layer, **kwargs)
+        if power_iterations <= 0:
+            raise ValueError("`power_iterations` should be greater than zero. Received: "
+                             f"`power_iterations={power_iterations}`")
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self.input_spec = InputSpec(shape=[None] + list(TensorShape(input_shape))[1:])
+        if hasattr(self.layer, "kernel"):
+            self.kernel = self.layer.kernel
+        elif hasattr(self.layer, "embeddings"):
+            self.kernel = self.layer.embeddings
+        else:
+            raise ValueError(f"{type(self.layer).__name__} object has no attribute 'kernel' "
+                             "nor 'embeddings'")
+        self.kernel_shape = self.kernel.shape.as_list()
+        self.vector_u = self.add_weight(
+            shape=(1, self.kernel_shape[-1]), initializer=initializers.TruncatedNormal(
+                stddev=0.02), trainable=False, name="vector_u", dtype=self.kernel.dtype)
+
+    def call(self, inputs, training=False):
+        if training:
+            self.normalize_weights()
+        return self.layer(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return self.layer.compute_output_shape(input_shape)
+
+    def normalize_weights(self):
+        """One normalization: power iterations from ``vector_u``, then the kernel divided by
+        the estimated spectral norm (an all-zero kernel and its vector stay as they are)."""
+        weights = array_ops.reshape(self.kernel, [-1, self.kernel_shape[-1]])
+        zero = reduction_ops.reduce_all(math_ops.equal(weights, 0.0))
+        vector_u = self.vector_u
+        for _ in range(self.power_iterations):
+            vector_v = reduction_ops.l2_normalize(
+                linalg_ops.matmul(vector_u, weights, transpose_b=True))
+            vector_u = reduction_ops.l2_normalize(linalg_ops.matmul(vector_v, weights))
+        vector_u = cast_ops.stop_gradient(vector_u)
+        vector_v = cast_ops.stop_gradient(vector_v)
+        sigma = linalg_ops.matmul(linalg_ops.matmul(vector_v, weights), vector_u,
+                                  transpose_b=True)
+        # without a branch, so that a traced step needs no condition
+        vector_u = array_ops.where(zero, self.vector_u, vector_u)
+        sigma = array_ops.where(zero, array_ops.ones_like(sigma), sigma)
+        self.vector_u.assign(cast_ops.cast(vector_u, self.vector_u.dtype))
+        self.kernel.assign(cast_ops.cast(array_ops.reshape(weights / sigma, self.kernel_shape),
+                                         self.kernel.dtype))
+
+    def get_config(self):
+        return {**super().get_config(), "power_iterations": self.power_iterations}
