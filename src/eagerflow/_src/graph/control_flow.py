@@ -37,6 +37,7 @@ TF's GraphDefs.
 (<tf.Tensor: shape=(), dtype=int32, numpy=3>,)
 """
 import collections
+import contextlib
 import functools
 
 import numpy as np
@@ -347,11 +348,24 @@ def _emit_branches(program, op, args, indent):
         program.line(indent, f"{chosen} = {program.bind(pick, 'k')}({key})")
         tests = [f"{'el' if i else ''}if {chosen} == {i}:" for i in range(len(bodies) - 1)]
     outs = [program.fresh() for _ in op.outputs]
-    for keyword, body in zip([*tests, "else:"], bodies):
-        program.line(indent, keyword)
-        results = body.emit(program, inputs, indent + 1)
-        program.line(indent + 1, _assignment(outs, results))
+    with _scoped(program, op):
+        for keyword, body in zip([*tests, "else:"], bodies):
+            program.line(indent, keyword)
+            results = body.emit(program, inputs, indent + 1)
+            program.line(indent + 1, _assignment(outs, results))
     return outs
+
+
+@contextlib.contextmanager
+def _scoped(program, op):
+    """Within the block, `program` writes the body of control flow `op`: a failure there names
+    its node under the op's name, as TF's do (``cond/GatherV2``)."""
+    outer = program.scope
+    program.scope = f"{outer}{op.name}/"
+    try:
+        yield
+    finally:
+        program.scope = outer
 
 
 def _assignment(targets, values):
@@ -1163,9 +1177,10 @@ def _emit_loop(program, op, args, indent):
     program.line(indent, "while True:")
     if limited:
         program.line(indent + 1, f"if {count} >= {limit}: break")
-    go, = test.emit(program, [*names, *captured], indent + 1)
-    program.line(indent + 1, f"if not {go}: break")
-    results = step.emit(program, [*names, *captured], indent + 1)
+    with _scoped(program, op):
+        go, = test.emit(program, [*names, *captured], indent + 1)
+        program.line(indent + 1, f"if not {go}: break")
+        results = step.emit(program, [*names, *captured], indent + 1)
     program.line(indent + 1, _assignment(names, results))
     if limited:
         program.line(indent + 1, f"{count} += 1")
