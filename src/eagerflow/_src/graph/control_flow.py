@@ -580,7 +580,11 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         return (fns[index] if 0 <= index < len(fns) else default)()
     if default is not fns[-1]:
         fns = [*fns, default]
-    return _branched(branch_index, fns, _branching("Case", name, len(fns)))
+    with context.name_scope(name):  # (TF's op is switch_case/indexed_case)
+        kind = _branching("Case", "indexed_case", len(fns))
+        full = f"{context.get_current_name_scope()}/indexed_case".replace("/", "_")
+        return _branched(branch_index, fns, kind._replace(
+            graphs=[f"{full}_branch{i}" for i in range(len(fns))]))
 
 
 def _case_pick(n, index):
