@@ -75,3 +75,16 @@ def test_none_components_inside_a_function():
     assert int(total()) == 6
     x, y = first()
     assert int(x) == 0 and y is None
+
+
+def test_file_cache_and_save_load_keep_none(tmp_path):
+    ds = _pairs()
+    want = list(ds.as_numpy_iterator())
+    cached = ds.cache(str(tmp_path / "cache"))
+    assert list(cached.as_numpy_iterator()) == want  # written
+    assert list(cached.as_numpy_iterator()) == want  # read back
+    ds.save(str(tmp_path / "saved"))
+    loaded = tf.data.Dataset.load(str(tmp_path / "saved"))
+    assert repr(loaded.element_spec) == (
+        "(TensorSpec(shape=(), dtype=tf.int64, name=None), NoneTensorSpec())")
+    assert list(loaded.as_numpy_iterator()) == want
