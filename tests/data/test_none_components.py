@@ -88,3 +88,13 @@ def test_file_cache_and_save_load_keep_none(tmp_path):
     assert repr(loaded.element_spec) == (
         "(TensorSpec(shape=(), dtype=tf.int64, name=None), NoneTensorSpec())")
     assert list(loaded.as_numpy_iterator()) == want
+
+
+def test_unique_checks_each_component_then_their_number():
+    with pytest.raises(TypeError, match=r"does not support type NoneTensorSpec\(\) -- only"):
+        _pairs().unique()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="UniqueDataset only supports inputs with a single component"):
+        tf.data.Dataset.range(3).map(lambda x: (x, x)).unique()
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2, 1]}).unique()
+    assert list(ds.as_numpy_iterator()) == [{"a": 1}, {"a": 2}]

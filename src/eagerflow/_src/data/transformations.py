@@ -957,16 +957,21 @@ class _UniqueDataset(_UnaryDataset):
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
-        if isinstance(spec, SparseTensorSpec):
+        # TF checks each component's type (a None component's is its spec), then that there
+        # is one component (a dict of one tensor is fine)
+        flat = structure.flatten(spec)
+        for s in flat:
+            kind = getattr(s, "dtype", s)
+            if not isinstance(kind, _d.DType) or kind not in (_d.int32, _d.int64, _d.string):
+                raise TypeError(f"`tf.data.Dataset.unique` does not support type {kind} -- "
+                                f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
+        if len(flat) != 1:
+            raise op_error(errors.InvalidArgumentError, "UniqueDataset",
+                           "UniqueDataset only supports inputs with a single component.")
+        if not isinstance(flat[0], TensorSpec):  # (a sparse or ragged one)
             raise op_error(errors.InvalidArgumentError, "UniqueDataset",
                            "UniqueDataset only supports inputs with a single `tf.int32`, "
                            "`tf.int64`, or `tf.string` component.")
-        if not isinstance(spec, TensorSpec):
-            raise TypeError("`Dataset.unique()` does not support dataset elements that are "
-                            "structures; the elements must be single tensors.")
-        if spec.dtype not in (_d.int32, _d.int64, _d.string):
-            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype} -- "
-                            f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
 
     def _cardinality(self):
         return UNKNOWN  # TF's, even of an infinite input
