@@ -1,4 +1,6 @@
 """Running traced graphs: what runs, captures, static values and errors."""
+import re
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,64 @@ def test_kernel_errors_keep_their_class_and_name_the_user_line():
     message = str(info.value)
     assert "Incompatible shapes: [2] vs. [3]" in message
     assert "test_executor.py" in message and "node add" in message
+
+
+def _node_and_function(fn, *args):
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        fn(*args)
+    lines = str(info.value).splitlines()
+    return lines[2], lines[-1]
+
+
+def test_errors_in_control_flow_bodies_name_the_node_under_the_op_as_tf():
+    # (TF numbers its functions: the suffix here is eagerflow's own count)
+    x, n = tf.constant([1.0, 2.0]), tf.constant(5)
+
+    @tf.function
+    def branch(x, n):
+        if n > 0:
+            y = tf.gather(x, n)
+        else:
+            y = x[0]
+        return y
+
+    @tf.function
+    def loop(x, n):
+        i, y = tf.constant(0), tf.constant(0.0)
+        while i < n:
+            y = tf.gather(x, n)
+            i += 1
+        return y
+
+    @tf.function
+    def nested(x, n):
+        with tf.name_scope("blk"):
+            return tf.cond(n > 0, lambda: tf.cond(n > 1, lambda: tf.gather(x, n),
+                                                  lambda: x[0], name="mycond"), lambda: x[0])
+
+    @tf.function
+    def switch(x, n):
+        return tf.switch_case(n - 5, [lambda: tf.gather(x, n), lambda: x[0]])
+
+    for fn, node in [(branch, "cond/GatherV2"), (loop, "while/GatherV2"),
+                     (nested, "blk/cond/mycond/GatherV2"),
+                     (switch, "switch_case/indexed_case/GatherV2")]:
+        detected, last = _node_and_function(fn, x, n)
+        assert detected == f"Detected at node {node} defined at (most recent call last):"
+        assert re.fullmatch(rf"\t \[\[{{{{node {node}}}}}\]\] \[Op:__inference_"
+                            rf"{fn.__name__}_\d+\]", last), last
+
+
+def test_switch_case_op_and_branches_are_named_as_tf_names_them():
+    @tf.function
+    def s(x, n):
+        return tf.switch_case(n, [lambda: x * 2.0, lambda: x[0:1]])
+
+    graph = s.get_concrete_function(tf.TensorSpec([2]), tf.TensorSpec([], tf.int32)).graph
+    case, = [op for op in graph.get_operations() if op.type == "StatelessCase"]
+    assert case.name == "switch_case/indexed_case"
+    assert [re.sub(r"_\d+$", "", f) for f in case.get_attr("branches")] == [
+        "switch_case_indexed_case_branch0", "switch_case_indexed_case_branch1"]
 
 
 def test_set_shape_narrows_a_static_shape():

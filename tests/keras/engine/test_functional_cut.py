@@ -115,3 +115,28 @@ def test_feature_space_tutorial_flow():
     sample = {k: v[:2] for k, v in data.items()}
     np.testing.assert_allclose(inference(sample).numpy(),
                                model(space(sample)).numpy(), rtol=1e-6)
+
+
+def test_shared_layer_called_before_and_after_the_cut_rebuilds_from_config():
+    # tf_keras lists the shared layer's calls of the cut model out of order (its first call
+    # uses its second's output); the model still rebuilds from that config
+    inp = tf.keras.Input((4,))
+    shared = tf.keras.layers.Dense(4, name="shared", kernel_initializer="ones")
+    a = shared(inp)
+    h = tf.keras.layers.Dense(4, name="mid", kernel_initializer="ones")(a)
+    c = shared(shared(h))
+    out = tf.keras.layers.Dense(4, name="mid2", kernel_initializer="ones")(c)
+    model = tf.keras.Model(a, out)
+    config = model.get_config()
+    assert [(c["name"], c["inbound_nodes"]) for c in config["layers"]] == [
+        ("input_2", []), ("mid", [[["input_2", 0, 0, {}]]]),
+        ("shared", [[["shared", 1, 0, {}]], [["mid", 0, 0, {}]]]),
+        ("mid2", [[["shared", 0, 0, {}]]])]
+    rebuilt = tf.keras.Model.from_config(config)
+    assert [layer.name for layer in rebuilt.layers] == ["input_2", "mid", "shared", "mid2"]
+    x = np.ones((1, 4), np.float32)
+    np.testing.assert_allclose(rebuilt(x).numpy(), model(x).numpy())
+    np.testing.assert_allclose(model(x).numpy(), np.full((1, 4), 256.0))
+    cut = tf.keras.Model(h, c)
+    again = tf.keras.Model.from_config(cut.get_config())
+    np.testing.assert_allclose(again(x).numpy(), np.full((1, 4), 16.0))

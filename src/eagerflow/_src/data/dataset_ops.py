@@ -241,7 +241,7 @@ class Dataset:
         """
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
         for spec in structure.flatten(self.element_spec):
-            if not isinstance(spec, (TensorSpec, SparseTensorSpec, RaggedTensorSpec)):
+            if not isinstance(spec, (TensorSpec,) + structure.COMPOSITE_SPECS):
                 raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
                                 f"datasets that produce values of type {Dataset}")
         return NumpyIterator(self)
@@ -596,8 +596,7 @@ def _element_arrays(element):
     element = structure.normalize(element)
     flat = structure.flatten(element)
     if any(map(structure.is_composite, flat)):  # (each travels as one value)
-        if not all(isinstance(c, EagerTensor) for t in flat for c in (
-                t._type_spec._to_components(t) if structure.is_composite(t) else (t,))):
+        if not all(isinstance(c, EagerTensor) for t in flat for c in structure.components(t)):
             return element, None
         return element, tuple(t if structure.is_composite(t) else t._data for t in flat)
     if not all(isinstance(t, EagerTensor) for t in flat):
@@ -642,6 +641,10 @@ def _item_getter(array):
     return lambda i: asarray(array[i])
 
 
+def _none(i):
+    return None
+
+
 def _dataset_list(value):
     """Whether `value` is a list of datasets (sliced: one dataset per element)."""
     return (isinstance(value, list) and value
@@ -655,10 +658,12 @@ class _TensorSliceDataset(Dataset):
             return
         element, arrays = _element_arrays(tensors)
         flat = structure.flatten(element)
-        if not flat:
+        if all(t is None for t in flat):
             raise ValueError("Invalid `element`. `element` should not be empty.")
         first = None
         for t in flat:
+            if t is None:  # (a None component: None in every slice)
+                continue
             shape = t.shape
             if shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
@@ -694,7 +699,7 @@ class _TensorSliceDataset(Dataset):
         return self._n
 
     def _iterator(self):
-        getters = [a.__getitem__ if isinstance(a, list) else structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
+        getters = [_none if a is None else a.__getitem__ if isinstance(a, list) else structure.sparse_rows(a)[0] if isinstance(a, SparseTensor)
                    else structure.ragged_rows(a)[0] if isinstance(a, RaggedTensor)
                    else _item_getter(a) for a in _values(self._arrays)]
         if len(getters) == 1:
@@ -708,7 +713,7 @@ class _TensorSliceDataset(Dataset):
         arrays, n = _values(self._arrays), self._n
         stop = n - n % batch_size if drop_remainder else n
         # Slices are copied: the batches are new tensors, never views of the source.
-        return (tuple(a[i:i + batch_size].copy() for a in arrays)
+        return (tuple(None if a is None else a[i:i + batch_size].copy() for a in arrays)
                 for i in builtins.range(0, stop, batch_size))
 
 
@@ -718,6 +723,10 @@ class _TensorDataset(Dataset):
             self._arrays, self._spec = _with_datasets(tensors)
             return
         element, self._arrays = _element_arrays(tensors)
+        if all(t is None for t in structure.flatten(element)):
+            raise errors.InvalidArgumentError(
+                None, "TensorDataset", "Length for attr 'output_shapes' of 0 must be at least "
+                                       "minimum 1")
         self._spec = structure.spec_of(element)
 
     def _cardinality(self):
@@ -839,7 +848,10 @@ def _merged_spec(a, b):
     fa, fb = structure.flatten(a), structure.flatten(b)
     out = []
     for x, y in zip(fa, fb):
-        if x.dtype != y.dtype or type(x) is not type(y):
+        if type(x) is structure.NoneTensorSpec is type(y):
+            out.append(x)
+            continue
+        if type(x) is not type(y) or x.dtype != y.dtype:
             raise fail()
         out.append(type(x)(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
     return structure.pack(a, out)
@@ -1209,6 +1221,9 @@ def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64, fuse
     element of as many values as it has too, another one failing with that kernel's text."""
     out = []
     for c, parts in enumerate(zip(*elements)):
+        if parts[0] is None:  # (a None component batches to None)
+            out.append(None)
+            continue
         if isinstance(parts[0], SparseTensor):
             out.append(structure.stack_sparse(parts))
             continue

@@ -155,6 +155,8 @@ class DatasetFunction:
 
     @staticmethod
     def _placeholder(graph, spec):
+        if isinstance(spec, structure.NoneTensorSpec):
+            return None
         if isinstance(spec, DatasetSpec):
             return _SymbolicDataset(spec.element_spec)
         if isinstance(spec, SparseTensorSpec):
@@ -165,7 +167,8 @@ class DatasetFunction:
     def _called(self, flat):
         """The function's result for one element (a flat tuple of arrays and datasets)."""
         element = structure.pack(self._spec, [
-            v if isinstance(v, (Dataset, SparseTensor)) else structure.wrap(v) for v in flat])
+            v if v is None or isinstance(v, (Dataset, SparseTensor)) else structure.wrap(v)
+            for v in flat])
         args = tuple(element) if self._unpack else (element,)
         with reusing_traces(self._traces):
             return self._func(*args)
@@ -175,7 +178,7 @@ class DatasetFunction:
         datasets."""
         result = self._result(self._called(flat))
         if self._any_result:
-            return tuple(v if isinstance(v, (Dataset, SparseTensor)) else v._data
+            return tuple(v if v is None or isinstance(v, (Dataset, SparseTensor)) else v._data
                          for v in structure.flatten(result))
         return result
 
@@ -195,7 +198,7 @@ def _normalized(value):
 
 
 def _unknown_dims(spec):
-    if isinstance(spec, DatasetSpec):
+    if isinstance(spec, (DatasetSpec, structure.NoneTensorSpec)):
         return spec
     return type(spec)(TensorShape(None if spec.shape.rank is None else [None] * spec.shape.rank),
                       spec.dtype)

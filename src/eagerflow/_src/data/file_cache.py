@@ -95,7 +95,8 @@ class FileCacheDataset(_UnaryDataset):
                                        f"{self._index_path} is not a dataset cache index.")
         count, width = struct.unpack("<qq", head[len(_MAGIC):])
         path = self._data_path
-        sparse = any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec))
+        sparse = any(isinstance(s, (SparseTensorSpec, structure.NoneTensorSpec))
+                     for s in structure.flatten(self._spec))  # (None components: no arrays)
         with open(path, "rb") as f:
             for _ in range(count):
                 arrays = tuple(_read_array(f, path) for _ in range(width))

@@ -191,7 +191,10 @@ class _Counting:
 
 
 def _numpy(value):
-    """A component as NumPy: a tensor's array, a sparse tensor's dense array (as in TF)."""
+    """A component as NumPy: a tensor's array, a sparse tensor's dense array (as in TF); None
+    stays None."""
+    if value is None:
+        return None
     return value._numpy() if hasattr(value, "_numpy") else value.numpy()
 
 

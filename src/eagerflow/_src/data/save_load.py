@@ -36,6 +36,8 @@ def _encode(spec):
     if isinstance(spec, RaggedTensorSpec):
         shape = None if spec.shape.rank is None else spec.shape.as_list()
         return {"ragged": [shape, spec.dtype.name, spec.ragged_rank, spec.row_splits_dtype.name]}
+    if isinstance(spec, structure.NoneTensorSpec):
+        return {"none": []}
     if isinstance(spec, dict):
         if not all(isinstance(k, str) for k in spec):
             raise TypeError("Dataset.save() supports dict elements with string keys only.")
@@ -59,6 +61,8 @@ def _decode(data):
         shape, dtype, ragged_rank, splits_dtype = data["ragged"]
         return RaggedTensorSpec(TensorShape(shape), _d.as_dtype(dtype), ragged_rank,
                                 _d.as_dtype(splits_dtype))
+    if "none" in data:  # (stored as no arrays)
+        return structure.NoneTensorSpec()
     if "dict" in data:  # TF stores a dict's structure by sorted key, and loads it back so
         return {k: _decode(v) for k, v in sorted(data["dict"])}
     if "namedtuple" in data:
@@ -199,9 +203,9 @@ class _ShardDataset(Dataset):
 
     def _iterator(self):
         specs = structure.flatten(self._spec)
-        sparse = any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in specs)
+        sparse = any(isinstance(s, structure.COMPOSITE_SPECS) for s in specs)
         width = sum(3 if isinstance(s, SparseTensorSpec) else len(s._component_specs)
-                    if isinstance(s, RaggedTensorSpec) else 1 for s in specs)
+                    if isinstance(s, structure.COMPOSITE_SPECS) else 1 for s in specs)
         with self._opener(self._file, "rb") as f:
             while True:
                 first = _read_array(f, self._file)

@@ -20,7 +20,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops.extension_type import ExtensionType, ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -122,8 +122,51 @@ def _tuple_kind(value):
     return (cls.__name__, tuple(cls._fields)) if hasattr(cls, "_fields") else None
 
 
+class NoneTensorSpec(TypeSpec):
+    """The spec of a None component of a dataset element (TF's ``NoneTensorSpec``): a
+    value of no arrays, None wherever the element is iterated, batched or mapped."""
+
+    __slots__ = ()
+
+    value_type = property(lambda self: type(None))
+    _component_specs = ()
+
+    def _to_components(self, value):
+        return ()
+
+    def _from_components(self, components):
+        return None
+
+    def is_compatible_with(self, spec_or_value):
+        return spec_or_value is None or type(spec_or_value) is NoneTensorSpec
+
+    def most_specific_common_supertype(self, others):
+        return self if all(type(o) is NoneTensorSpec for o in others) else None
+
+    def _batch(self, batch_size):
+        return self
+
+    def _unbatch(self):
+        return self
+
+    def __eq__(self, other):
+        return type(other) is NoneTensorSpec
+
+    def __hash__(self):
+        return hash(NoneTensorSpec)
+
+    def __repr__(self):
+        return "NoneTensorSpec()"
+
+    def __reduce__(self):
+        return NoneTensorSpec, ()
+
+
 def to_tensor(value):
-    """A component as a tensor (a Variable is read; lists and arrays converted)."""
+    """A component as a tensor (a Variable is read; lists and arrays converted; None is
+    None)."""
+    if value is None:
+        return None
     if isinstance(value, Variable):
         return value.read_value()
     if isinstance(value, (Tensor, SparseTensor, RaggedTensor)):
@@ -142,6 +185,8 @@ def spec_of(element):
 
 
 def leaf_spec(t):
+    if t is None:
+        return NoneTensorSpec()
     if isinstance(t, SparseTensor):
         return SparseTensorSpec(t.shape, t.dtype)
     if isinstance(t, RaggedTensor):
@@ -149,12 +194,22 @@ def leaf_spec(t):
     return TensorSpec(t.shape, t.dtype)
 
 
-COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec)
+COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec, NoneTensorSpec)
 
 
 def is_composite(value):
-    """Whether `value` travels as one value made of several arrays (sparse, ragged)."""
-    return isinstance(value, (SparseTensor, RaggedTensor))
+    """Whether `value` travels as one value made of several arrays (sparse, ragged) or of
+    none (None)."""
+    return value is None or isinstance(value, (SparseTensor, RaggedTensor))
+
+
+def components(value):
+    """The tensors a leaf value is made of: its own for a composite, none for None."""
+    if value is None:
+        return ()
+    if isinstance(value, (SparseTensor, RaggedTensor)):
+        return value._type_spec._to_components(value)
+    return (value,)
 
 
 def wrap(array):
@@ -214,6 +269,8 @@ def _uniform_rows(value, dims):
 
 
 def _batched_leaf(s, batch_size):
+    if type(s) is NoneTensorSpec:
+        return s
     shape = TensorShape([batch_size]).concatenate(s.shape)
     if isinstance(s, RaggedTensorSpec):  # one more ragged dimension
         return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
@@ -226,6 +283,8 @@ def batched_spec(spec, batch_size):
 
 
 def _unbatched_leaf(s):
+    if type(s) is NoneTensorSpec:
+        return s
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
     return type(s)(s.shape[1:], s.dtype)
@@ -293,6 +352,8 @@ def component_arrays(flat):
     values and row splits (for storage)."""
     out = []
     for a in flat:
+        if a is None:  # (a None component has none)
+            continue
         if isinstance(a, SparseTensor):
             out.extend(sparse_arrays(a))
         elif isinstance(a, (RaggedTensor, EagerTensor)):  # (a row of a ragged tensor too)
@@ -307,7 +368,8 @@ def from_component_arrays(spec, arrays):
     it = iter(arrays)
     return tuple(sparse_value(next(it), next(it), next(it)) if isinstance(s, SparseTensorSpec)
                  else ragged_value(s, [next(it) for _ in s._component_specs])
-                 if isinstance(s, RaggedTensorSpec) else next(it) for s in flatten(spec))
+                 if isinstance(s, RaggedTensorSpec) else None if type(s) is NoneTensorSpec
+                 else next(it) for s in flatten(spec))
 
 
 # -- ragged leaves ---------------------------------------------------------------------------

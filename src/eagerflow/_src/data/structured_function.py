@@ -54,7 +54,7 @@ def _normalize_output(value):
             return type(v)((k, fix(x)) for k, x in v.items())
         if isinstance(v, Variable):
             return v.read_value()
-        if isinstance(v, (Tensor, SparseTensor, RaggedTensor, ExtensionType)):
+        if v is None or isinstance(v, (Tensor, SparseTensor, RaggedTensor, ExtensionType)):
             return v
         return convert_to_tensor(v)
     return fix(value)
@@ -143,7 +143,7 @@ class StructuredFunction:
                 result = func(*args)
             if transformation_name == "Dataset.map()" and (
                     result is None or isinstance(result, (tuple, list, dict))
-                    and not structure.flatten(result)):
+                    and all(v is None for v in structure.flatten(result))):
                 raise ReturnsNothing
             try:
                 result = _normalize_output(result)
@@ -155,8 +155,7 @@ class StructuredFunction:
             flat = structure.flatten(result)
             self._sparse_out = any(map(structure.is_composite, flat))
             if self._sparse_out:
-                flat = [c for t in flat for c in (
-                    t._type_spec._to_components(t) if structure.is_composite(t) else (t,))]
+                flat = [c for t in flat for c in structure.components(t)]
             return tuple(flat)
 
         name = getattr(func, "__name__", "fn")
@@ -249,12 +248,14 @@ class StructuredFunction:
         flat = []
         for a, s in zip(arrays, structure.flatten(self.input_spec)):
             flat.extend(structure.sparse_arrays(a) if isinstance(a, SparseTensor) else
-                        structure.ragged_arrays(a) if isinstance(s, RaggedTensorSpec) else (a,))
+                        structure.ragged_arrays(a) if isinstance(s, RaggedTensorSpec) else
+                        () if a is None else (a,))
         out = iter(self._concrete._run(*flat))
         return tuple(structure.sparse_value(next(out), next(out), next(out))
                      if isinstance(s, SparseTensorSpec) else
                      structure.ragged_value(s, [next(out) for _ in s._component_specs])
-                     if isinstance(s, RaggedTensorSpec) else next(out)
+                     if isinstance(s, RaggedTensorSpec) else
+                     None if isinstance(s, structure.NoneTensorSpec) else next(out)
                      for s in structure.flatten(self.output_spec))
 
     def foreign_tensors(self):
@@ -283,7 +284,8 @@ class StructuredFunction:
     def _run_python(self, arrays):
         """The Python function itself run eagerly on the element (debug mode)."""
         element = structure.pack(self.input_spec, [
-            a if isinstance(a, (SparseTensor, RaggedTensor, EagerTensor)) else structure.wrap(a)
+            a if a is None or isinstance(a, (SparseTensor, RaggedTensor, EagerTensor))
+            else structure.wrap(a)
             for a in arrays])
         result = self._func(*(tuple(element) if self._unpack else (element,)))
         return tuple(_eager_leaf(t) for t in structure.flatten(_normalize_output(result)))
@@ -371,7 +373,7 @@ def _op_states(graph):
 
 
 def _eager_leaf(t):
-    if isinstance(t, RaggedTensor):
+    if t is None or isinstance(t, RaggedTensor):
         return t
     if isinstance(t, SparseTensor):
         return structure.sparse_value(*(c._data for c in (t.indices, t.values, t.dense_shape)))
@@ -389,7 +391,8 @@ def _leaves(leaf_specs, args):
     return [sparse_argument(s, (next(it), next(it), next(it)))
             if isinstance(s, SparseTensorSpec) else
             s._from_components([next(it) for _ in s._component_specs])
-            if isinstance(s, RaggedTensorSpec) else next(it) for s in leaf_specs]
+            if isinstance(s, (RaggedTensorSpec, structure.NoneTensorSpec)) else next(it)
+            for s in leaf_specs]
 
 
 def sparse_argument(spec, components):

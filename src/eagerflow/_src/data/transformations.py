@@ -302,14 +302,16 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
 class _UnbatchDataset(_UnaryDataset):
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
-        specs = structure.flatten(input_dataset.element_spec)
+        specs = [s for s in structure.flatten(input_dataset.element_spec)
+                 if type(s) is not structure.NoneTensorSpec]  # (None components stay None)
         for s in specs:
             if isinstance(s, SparseTensorSpec) and s.shape.rank == 0:
                 raise ValueError(f"Unbatching a sparse tensor is only supported for rank >= 1. "
                                  f"Obtained input: {s!r}.")
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
-        self._sparse = any(isinstance(s, structure.COMPOSITE_SPECS) for s in specs)
+        self._sparse = any(isinstance(s, structure.COMPOSITE_SPECS)
+                           for s in structure.flatten(input_dataset.element_spec))
         # (TF counts the rows of dense components only: sparse ones travel serialized)
         known = {s.shape[0] for s in specs if s.shape.rank is not None and s.shape[0] is not None
                  and not isinstance(s, SparseTensorSpec)}
@@ -348,6 +350,9 @@ class _UnbatchDataset(_UnaryDataset):
         for batch in self._input._iterator():
             getters, sizes = [], []
             for a in batch:
+                if a is None:
+                    getters.append(lambda i: None)
+                    continue
                 if isinstance(a, SparseTensor):
                     get, n = structure.sparse_rows(a)
                 elif structure.is_composite(a):
@@ -952,16 +957,21 @@ class _UniqueDataset(_UnaryDataset):
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
-        if isinstance(spec, SparseTensorSpec):
+        # TF checks each component's type (a None component's is its spec), then that there
+        # is one component (a dict of one tensor is fine)
+        flat = structure.flatten(spec)
+        for s in flat:
+            kind = getattr(s, "dtype", s)
+            if not isinstance(kind, _d.DType) or kind not in (_d.int32, _d.int64, _d.string):
+                raise TypeError(f"`tf.data.Dataset.unique` does not support type {kind} -- "
+                                f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
+        if len(flat) != 1:
+            raise op_error(errors.InvalidArgumentError, "UniqueDataset",
+                           "UniqueDataset only supports inputs with a single component.")
+        if not isinstance(flat[0], TensorSpec):  # (a sparse or ragged one)
             raise op_error(errors.InvalidArgumentError, "UniqueDataset",
                            "UniqueDataset only supports inputs with a single `tf.int32`, "
                            "`tf.int64`, or `tf.string` component.")
-        if not isinstance(spec, TensorSpec):
-            raise TypeError("`Dataset.unique()` does not support dataset elements that are "
-                            "structures; the elements must be single tensors.")
-        if spec.dtype not in (_d.int32, _d.int64, _d.string):
-            raise TypeError(f"`tf.data.Dataset.unique` does not support type {spec.dtype} -- "
-                            f"only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
 
     def _cardinality(self):
         return UNKNOWN  # TF's, even of an infinite input

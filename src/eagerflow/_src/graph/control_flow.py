@@ -37,6 +37,7 @@ TF's GraphDefs.
 (<tf.Tensor: shape=(), dtype=int32, numpy=3>,)
 """
 import collections
+import contextlib
 import functools
 
 import numpy as np
@@ -347,11 +348,24 @@ def _emit_branches(program, op, args, indent):
         program.line(indent, f"{chosen} = {program.bind(pick, 'k')}({key})")
         tests = [f"{'el' if i else ''}if {chosen} == {i}:" for i in range(len(bodies) - 1)]
     outs = [program.fresh() for _ in op.outputs]
-    for keyword, body in zip([*tests, "else:"], bodies):
-        program.line(indent, keyword)
-        results = body.emit(program, inputs, indent + 1)
-        program.line(indent + 1, _assignment(outs, results))
+    with _scoped(program, op):
+        for keyword, body in zip([*tests, "else:"], bodies):
+            program.line(indent, keyword)
+            results = body.emit(program, inputs, indent + 1)
+            program.line(indent + 1, _assignment(outs, results))
     return outs
+
+
+@contextlib.contextmanager
+def _scoped(program, op):
+    """Within the block, `program` writes the body of control flow `op`: a failure there names
+    its node under the op's name, as TF's do (``cond/GatherV2``)."""
+    outer = program.scope
+    program.scope = f"{outer}{op.name}/"
+    try:
+        yield
+    finally:
+        program.scope = outer
 
 
 def _assignment(targets, values):
@@ -566,7 +580,11 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         return (fns[index] if 0 <= index < len(fns) else default)()
     if default is not fns[-1]:
         fns = [*fns, default]
-    return _branched(branch_index, fns, _branching("Case", name, len(fns)))
+    with context.name_scope(name):  # (TF's op is switch_case/indexed_case)
+        kind = _branching("Case", "indexed_case", len(fns))
+        full = f"{context.get_current_name_scope()}/indexed_case".replace("/", "_")
+        return _branched(branch_index, fns, kind._replace(
+            graphs=[f"{full}_branch{i}" for i in range(len(fns))]))
 
 
 def _case_pick(n, index):
@@ -1163,9 +1181,10 @@ def _emit_loop(program, op, args, indent):
     program.line(indent, "while True:")
     if limited:
         program.line(indent + 1, f"if {count} >= {limit}: break")
-    go, = test.emit(program, [*names, *captured], indent + 1)
-    program.line(indent + 1, f"if not {go}: break")
-    results = step.emit(program, [*names, *captured], indent + 1)
+    with _scoped(program, op):
+        go, = test.emit(program, [*names, *captured], indent + 1)
+        program.line(indent + 1, f"if not {go}: break")
+        results = step.emit(program, [*names, *captured], indent + 1)
     program.line(indent + 1, _assignment(names, results))
     if limited:
         program.line(indent + 1, f"{count} += 1")

@@ -77,7 +77,10 @@ class Emitter:
         self.name = name
         self.env = {"_fail": None}
         self.lines = []
-        self.at_line = {}  # line number -> (op, argument names), to locate failures
+        self.at_line = {}  # line number -> (op, argument names, scope), to locate failures
+        # the names of the control flow ops whose bodies are being written, each followed by
+        # "/": what TF's names of those bodies' nodes start with
+        self.scope = ""
         self._count = itertools.count()
 
     def fresh(self, prefix="t"):
@@ -92,7 +95,7 @@ class Emitter:
 
     def line(self, indent, text, op=None, args=()):
         if op is not None:
-            self.at_line[len(self.lines) + 3] = op, args  # after "def" and "try"
+            self.at_line[len(self.lines) + 3] = op, args, self.scope  # after "def", "try"
         self.lines.append("    " * indent + text)
 
     def emit(self, graph, inputs, outputs, input_names, indent):
@@ -170,8 +173,10 @@ class Emitter:
             "        _fail(e)",
             "        raise",
         ])
-        filename = f"<eagerflow graph {self.name} #{next(_programs)}>"
-        self.env["_fail"] = functools.partial(_raise_located, self.at_line, filename, self.name)
+        number = next(_programs)
+        filename = f"<eagerflow graph {self.name} #{number}>"
+        self.env["_fail"] = functools.partial(_raise_located, self.at_line, filename,
+                                              f"{self.name}_{number}")
         self.env["__name__"] = __name__  # NumPy warnings from kernels are filtered as ours
         exec(compile(source, filename, "exec"), self.env)  # noqa: S102 (source made above)
         return self.env["run"]
@@ -218,7 +223,7 @@ def _raise_located(at_line, filename, name, exc):
     found = at_line.get(tb.tb_lineno) if tb is not None else None
     if found is None:
         return
-    op, args = found
+    op, args, prefix = found
     if isinstance(exc, errors.OpError):
         cls, message = type(exc), errors.bare_message(exc.message)
     else:
@@ -231,9 +236,10 @@ def _raise_located(at_line, filename, name, exc):
     if op.location is not None:
         where = "".join(f'  File "{file}", line {line}, in {function}\n\n'
                         for file, line, function in op.location[2])
+    node = prefix + op.name
     raise cls(None, None,
-              f"Graph execution error:\n\nDetected at node {op.name} defined at (most recent "
-              f"call last):\n{where}{message}\n\t [[{{{{node {op.name}}}}}]] "
+              f"Graph execution error:\n\nDetected at node {node} defined at (most recent "
+              f"call last):\n{where}{message}\n\t [[{{{{node {node}}}}}]] "
               f"[Op:__inference_{name}]") from None
 
 

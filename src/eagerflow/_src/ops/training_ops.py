@@ -91,10 +91,10 @@ def _approach(xp, average, target, rate, t):
     average += t
 
 
-def _check_dense(var, grad):
+def _check_dense(var, grad, what="grad"):
     if var.value.shape != grad.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"var and grad do not have the same shape{shape_text(var.value.shape)} "
+            None, None, f"var and {what} do not have the same shape{shape_text(var.value.shape)} "
                         f"{shape_text(grad.shape)}")
 
 
@@ -121,7 +121,7 @@ def _unique_rows(xp, var, values, indices):
 
 def _gradient_descent(xp, var, alpha, delta):
     """var -= alpha * delta."""
-    _check_dense(var, delta)
+    _check_dense(var, delta, "delta")
     w = _own(xp, var)
     if onednn_training.gradient_descent(w, alpha, delta):
         return ()

@@ -282,19 +282,27 @@ class Functional(Model):
             if isinstance(layer, InputLayer):
                 tensors[(name, 0, 0)] = layer._inbound_nodes[0].outputs
             else:
-                pending.append([layer, list(spec["inbound_nodes"]), name])
-        # A layer's call may use layers listed after it: make calls as their inputs appear.
+                first = _first_node_index(layer)
+                pending.append([layer, [(first + i, call) for i, call in
+                                        enumerate(spec["inbound_nodes"])], name])
+        # A layer's call may use layers listed after it, or a later call of its own (a shared
+        # layer of a model cut at inner tensors, whose calls tf_keras lists out of order):
+        # make calls as their inputs appear, each under its index in the config.
         while any(calls for _, calls, _ in pending):
             progress = False
             for entry in pending:
                 layer, calls, name = entry
-                while calls and _call_from_config(layer, calls[0], tensors, name):
-                    calls.pop(0)
+                while True:
+                    made = next((c for c in calls
+                                 if _call_from_config(layer, c[1], tensors, name, c[0])), None)
+                    if made is None:
+                        break
+                    calls.remove(made)
                     progress = True
             if not progress:
                 layer, calls, _ = next(e for e in pending if e[1])
                 raise ValueError(f"Layer {layer.name!r} is called on tensors that no layer of "
-                                 f"the config produces: {calls[0]}")
+                                 f"the config produces: {calls[0][1]}")
         inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
                            for key in ("input_layers", "output_layers"))
         model = cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
@@ -432,8 +440,9 @@ def _unwrap(structure):
     return structure[0] if isinstance(structure, list) and len(structure) == 1 else structure
 
 
-def _call_from_config(layer, call, tensors, name):
-    """Calls `layer` as a config's `call` describes; False when an input is not made yet."""
+def _call_from_config(layer, call, tensors, name, node_index):
+    """Calls `layer` as a config's `call` (its node `node_index`) describes; False when an
+    input is not made yet."""
     found = {}
 
     def argument(ref):
@@ -448,7 +457,6 @@ def _call_from_config(layer, call, tensors, name):
     if not getattr(layer, "_preserve_input_structure", False):
         first = _unwrap(first)
     result = layer(first, **kwargs)
-    node_index = len(layer._inbound_nodes) - 1 + _first_node_index(layer)
     for i, out in enumerate(nest.flatten(result)):
         tensors[(name, node_index, i)] = out
     return True

@@ -38,7 +38,15 @@ class Adagrad(Optimizer):
     def _coefficients(self, dtype):
         return self._lr(dtype), self._constant(self.epsilon, dtype)
 
+    # (its accumulator adds the gradient's square alone: a gradient of another shape fails
+    # there, as in tf_keras; the legacy Adagrad's fused op refuses it itself)
+    _broadcasts_gradients = False
+    _accumulates_first = True
+
     def _apply_dense(self, grad, var, slots, coefficients):
+        if (self._accumulates_first and grad.shape.is_fully_defined()
+                and grad.shape != var.shape):
+            slots["accumulator"].assign_add(grad * grad)  # (raises tf_keras's error)
         dispatch(training_ops.KERAS_ADAGRAD, (var, slots["accumulator"], *coefficients, grad))
 
     def _apply_sparse(self, grad, var, slots, coefficients):

@@ -67,6 +67,8 @@ class _Hyperparameter:
 class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
+    _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
+
     _ITERATIONS_NAME = "{name}/iter"
     _saved_model_identifier = ("optimizer", 2, 1)  # (TF's OptimizerV2's)
     # Legacy slot order: slot by slot over the variables (False: variable by variable).
@@ -453,6 +455,8 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
 
 @export("keras.optimizers.legacy.Adagrad")
 class Adagrad(adagrad.Adagrad, OptimizerV2):
+    _accumulates_first = False
+
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="Adagrad", **kwargs):
         if initial_accumulator_value < 0.0:

@@ -558,7 +558,15 @@ class Optimizer:
             self.__dict__.setdefault("_sparse_variables", set()).add(self._var_key(var))
             self._apply_sparse(grad, var, slots, coefficients)
         else:
+            if self._broadcasts_gradients:
+                grad = _broadcast_to_variable(grad, var)
             self._apply_dense(grad, var, slots, coefficients)
+
+    # tf_keras's update steps are elementwise expressions of the gradient and the variable:
+    # a gradient that broadcasts to the variable's shape ((1, n), (n,), a scalar) updates
+    # it as its broadcast would (Adagrad, whose accumulator takes the gradient's square
+    # alone, and the legacy optimizers' fused ops refuse it)
+    _broadcasts_gradients = True
 
     def _coefficients(self, dtype):
         """The step's scalars (tensors of `dtype`) that `_apply_dense` passes to its op."""
@@ -659,6 +667,18 @@ def _filter_empty_gradients(grads_and_vars):
                         "you're using `model.compile()`, did you forget to provide a `loss` "
                         "argument?", [v.name for g, v in grads_and_vars if g is None])
     return filtered
+
+
+def _broadcast_to_variable(grad, var):
+    """Dense `grad` broadcast to `var`'s shape where its shape differs and broadcasts to it
+    (unknown dimensions are taken to); otherwise `grad` (the update op then refuses it)."""
+    g, v = grad.shape, var.shape
+    if g.rank is None or v.rank is None or g.rank > v.rank:
+        return grad
+    g, v = g.as_list(), v.as_list()
+    if g == v or not all(a is None or a == 1 or a == b for a, b in zip(g[::-1], v[::-1])):
+        return grad
+    return array_ops.broadcast_to(grad, v if None not in v else array_ops.shape(var))
 
 
 class RestoredOptimizer(Optimizer):
