@@ -36,6 +36,7 @@ from eagerflow._src.core.variables import (  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.data.optional_ops import OptionalSpec  # noqa: F401
+from eagerflow._src.data.structure import NoneTensorSpec  # noqa: F401
 from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from eagerflow._src.graph.functional_ops import (  # noqa: F401

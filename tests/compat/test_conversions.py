@@ -45,3 +45,8 @@ def test_tf_operation_is_the_graph_operation_class():
         y = tf.constant(1.0) + 1
     assert isinstance(y.op, tf.Operation)
     assert not isinstance(y, tf.Operation)
+
+
+def test_none_tensor_spec_is_public():
+    spec = tf.data.Dataset.from_tensors((1, None)).element_spec[1]
+    assert isinstance(spec, tf.NoneTensorSpec) and repr(spec) == "NoneTensorSpec()"

@@ -765,3 +765,17 @@ def test_sparse_softmax_cross_entropy_of_a_confident_row_keeps_its_precision():
     exact = np.log1p(np.float64(np.exp(np.float32(-10.0))) + np.exp(np.float32(-13.0)))
     loss, _ = n._sparse_softmax_xent(np, np.array([[10.0, 0.0, -3.0]], F32), np.array([0]))
     assert abs(loss[0] - np.float32(4.7682581e-05)) <= 2e-11 and abs(loss[0] - exact) > 1e-8
+
+
+def test_general_dropout_takes_a_generator_sampler_as_tf():
+    # values printed by TF 2.21 for the same calls
+    x = tf.constant([1.1, 2.2, 3.3, 4.4, 5.5])
+    g = tf.random.Generator.from_seed(7)
+    np.testing.assert_allclose(tf.nn.experimental.general_dropout(x, 0.5, g.uniform).numpy(),
+                               [0.0, 4.4, 6.6, 8.8, 11.0], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.experimental.general_dropout(x, 0.5, g.uniform, noise_shape=[1]).numpy(),
+        [2.2, 4.4, 6.6, 8.8, 11.0], rtol=1e-6)
+    stateless = tf.nn.experimental.general_dropout(
+        x, 0.5, lambda shape, dtype: tf.random.stateless_uniform(shape, (1, 2), dtype=dtype))
+    np.testing.assert_allclose(stateless.numpy(), [2.2, 0.0, 6.6, 0.0, 0.0], rtol=1e-6)

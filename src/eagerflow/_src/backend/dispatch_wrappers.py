@@ -3603,6 +3603,15 @@ def _wa1552b94be(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa2585575ce(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, rate, uniform_sampler, noise_shape=None, name=None):
+        try:
+            return _export_fn(x, rate, uniform_sampler, noise_shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'rate': rate, 'uniform_sampler': uniform_sampler, 'noise_shape': noise_shape, 'name': name})
+    return _export_wrapper
+
+
 def _wa266637861(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, block_shape, crops, name=None):
         try:
@@ -6470,6 +6479,7 @@ WRAPPERS = {
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
     'nn.embedding_lookup_sparse': _w7e0d5a4b31,
+    'nn.experimental.general_dropout': _wa2585575ce,
     'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
     'nn.l2_loss': _w9b26b52f18,

@@ -16,6 +16,7 @@ import collections.abc
 
 import numpy as np
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -122,6 +123,7 @@ def _tuple_kind(value):
     return (cls.__name__, tuple(cls._fields)) if hasattr(cls, "_fields") else None
 
 
+@export("NoneTensorSpec")
 class NoneTensorSpec(TypeSpec):
     """The spec of a None component of a dataset element (TF's ``NoneTensorSpec``): a
     value of no arrays, None wherever the element is iterated, batched or mapped."""

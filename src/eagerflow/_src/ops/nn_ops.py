@@ -1113,6 +1113,19 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         shape, dtype=dtype, seed=seed))
 
 
+@export("nn.experimental.general_dropout")
+def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
+    """`dropout` whose mask is ``uniform_sampler(shape, dtype) < rate``: a sampler of
+    Uniform[0, 1) values such as a `tf.random.Generator`'s ``uniform``.
+
+    >>> g = tf.random.Generator.from_seed(7)
+    >>> tf.nn.experimental.general_dropout(tf.constant([1.1, 2.2, 3.3]), 0.5,
+    ...                                    g.uniform).shape
+    TensorShape([3])
+    """
+    return _dropout(x, rate, noise_shape, uniform_sampler)
+
+
 @export("nn.experimental.stateless_dropout")
 def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     """`dropout` whose mask is `stateless_uniform` of `seed` (shape [2]): the same seed
@@ -1137,7 +1150,7 @@ def _dropout(x, rate, noise_shape, uniform):
     else:
         rate = _rate_tensor(rate, x.dtype)
         scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
-    noise = uniform(_noise_shape(x, noise_shape), x.dtype)
+    noise = uniform(shape=_noise_shape(x, noise_shape), dtype=x.dtype)
     keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
     # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
     out = math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
