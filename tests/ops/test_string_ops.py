@@ -249,3 +249,15 @@ def test_texts_of_refused_patterns_formats_and_code_points():
     with pytest.raises(InvalidArgumentError) as info:
         s.unsorted_segment_join(["a", "b"], [0, 3], 2)
     assert str(info.value).endswith("[Op:UnsortedSegmentJoin]")
+
+
+def test_split_on_whitespace_with_maxsplit_keeps_the_rest_as_tf_does():
+    s = tf.constant(["a ", "  a ", "", "a b", " hello world "])
+    assert tf.strings.split(s, maxsplit=1).to_list() == [
+        [b"a", b""], [b"a", b""], [], [b"a", b"b"], [b"hello", b"world "]]
+    assert tf.strings.split(s, maxsplit=2).to_list() == [
+        [b"a"], [b"a"], [], [b"a", b"b", b""], [b"hello", b"world", b""]]
+    # no split at all keeps each string whole, its spaces and the empty one too
+    assert tf.strings.split(s, maxsplit=0).to_list() == [
+        [b"a "], [b"  a "], [b""], [b"a b"], [b" hello world "]]
+

@@ -362,7 +362,8 @@ def _string_split(xp, x, sep, maxsplit):
     if not sep and maxsplit == -1 and x.size:
         counts, tokens = _split_whitespace(x)
     else:
-        pieces = [s.split(sep or None, maxsplit) for s in x]
+        pieces = [s.split(sep or None, maxsplit) for s in x] if sep or maxsplit < 0 else \
+            [_split_spaces(s, maxsplit) for s in x]
         counts = np.fromiter(map(len, pieces), np.int64, count=len(pieces))
         tokens = [p for row in pieces for p in row]
     rows = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
@@ -372,6 +373,15 @@ def _string_split(xp, x, sep, maxsplit):
     values[:] = tokens
     shape = np.array([len(counts), counts.max(initial=0)], np.int64)
     return np.stack([rows, cols], axis=1), values, shape
+
+
+def _split_spaces(s, maxsplit):
+    """`s` split on whitespace at most `maxsplit` (>= 0) times, as TF does: 0 keeps `s`
+    whole, and the rest after the last split is a piece even when empty."""
+    if not maxsplit:
+        return [s]
+    pieces = s.split(None, maxsplit)
+    return pieces + [b""] if len(pieces) == maxsplit else pieces
 
 
 def _string_split_rule(x, sep, maxsplit):
