@@ -261,3 +261,13 @@ def test_split_on_whitespace_with_maxsplit_keeps_the_rest_as_tf_does():
     assert tf.strings.split(s, maxsplit=0).to_list() == [
         [b"a "], [b"  a "], [b""], [b"a b"], [b" hello world "]]
 
+
+def test_substr_of_utf8_chars_steps_over_invalid_bytes_as_tf_does():
+    s = tf.constant([b"\xe6\x97", b"\x97\x97a", b"a\x97\x97b", b"\xe6\x97\x97\x97x"])
+    assert tf.strings.substr(s, 0, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"\xe6\x97", b"\x97\x97", b"a\x97\x97", b"\xe6\x97\x97\x97"]
+    assert tf.strings.substr(s, 1, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"", b"a", b"b", b"x"]
+    assert tf.strings.substr(s, -1, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"\xe6\x97", b"a", b"b", b"x"]
+

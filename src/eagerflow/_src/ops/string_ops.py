@@ -403,7 +403,15 @@ def _substr(xp, x, pos, size, unit):
         raise _invalid(f"pos and len should have the same shape, got: {shape_text(pos.shape)} "
                        f"vs. {shape_text(size.shape)}")
     x, pos, size = np.broadcast_arrays(x, pos, size)
-    lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
+    if unit == "BYTE":
+        lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
+    else:
+        bounds = np.empty(x.size, object)
+        for i, text in enumerate(x.reshape(-1).tolist()):
+            bounds[i] = _char_bounds(text)
+        bounds = bounds.reshape(x.shape)
+        lengths = np.fromiter(map(len, bounds.reshape(-1)), np.int64,
+                              count=x.size).reshape(x.shape) - 1
     bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
     if bad.size:
         i = int(bad[0])
@@ -415,7 +423,18 @@ def _substr(xp, x, pos, size, unit):
     end = np.where(size < 0, lengths, np.minimum(start + size, lengths))
     if unit == "BYTE":
         return _map(lambda s, a, b: s[a:b], x, start, end)
-    return _map(lambda s, a, b: _encode(_decode(s)[a:b]), x, start, end)
+    return _map(lambda s, c, a, b: s[c[a]:c[b]], x, bounds, start, end)
+
+
+def _char_bounds(s):
+    """The byte offsets where the characters of `s` start, then its size: a character is
+    a byte and the continuation bytes (0b10xxxxxx) after it, as TF's Substr steps through
+    UTF-8 even where it is invalid."""
+    if not s:
+        return [0]
+    data = np.frombuffer(s, np.uint8)
+    starts = np.flatnonzero((data[1:] & 0xC0) != 0x80) + 1
+    return [0, *starts.tolist(), len(s)]
 
 
 def _substr_rule(x, pos, size, unit):
