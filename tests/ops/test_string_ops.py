@@ -271,3 +271,13 @@ def test_substr_of_utf8_chars_steps_over_invalid_bytes_as_tf_does():
     assert tf.strings.substr(s, -1, 1, unit="UTF8_CHAR").numpy().tolist() == [
         b"\xe6\x97", b"a", b"b", b"x"]
 
+
+def test_as_string_zero_fill_pads_inf_and_nan_with_spaces():
+    x = tf.constant([float("nan"), float("inf"), -float("inf"), 1.5])
+    assert tf.strings.as_string(x, width=8, fill="0").numpy().tolist() == [
+        b"     nan", b"     inf", b"    -inf", b"1.500000"]
+    assert tf.strings.as_string(x, width=8, fill="0", shortest=True).numpy().tolist() == [
+        b"     nan", b"     inf", b"    -inf", b"000001.5"]
+    c = tf.constant([complex(float("nan"), 1)], tf.complex64)
+    assert tf.strings.as_string(c, width=8, fill="0").numpy().tolist() == [
+        b"(     nan,1.000000)"]

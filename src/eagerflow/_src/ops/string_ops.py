@@ -13,6 +13,7 @@ as ``\\1``.
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
 """
 import functools
+import math
 import operator
 import re
 
@@ -710,10 +711,16 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
         return _map(lambda v: _encode(fmt % _decode(v)), x)
     fmt = spec + (f".{precision}" if precision >= 0 else "") + \
         ("e" if scientific else "g" if shortest else "f")
+    # (C's printf pads inf and nan with spaces where Python's zero-fills them)
+    spaced = fmt.replace("%0", "%", 1)
+
+    def text(v):
+        return (fmt if math.isfinite(v) else spaced) % v
+
     if kind == "c":
-        return _map(lambda v: f"({fmt % v.real},{fmt % v.imag})".encode(),
+        return _map(lambda v: f"({text(v.real)},{text(v.imag)})".encode(),
                     x.astype(np.complex128))
-    return _map(lambda v: (fmt % v).encode(), x.astype(np.float64))
+    return _map(lambda v: text(v).encode(), x.astype(np.float64))
 
 
 _AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),
