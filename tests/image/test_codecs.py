@@ -207,3 +207,17 @@ def test_missing_pillow_says_how_to_install_it(monkeypatch):
         tf.io.decode_png(read("rgb.png"))
     # PNG encoding needs only zlib
     assert tf.io.encode_png(tf.zeros([1, 1, 1], tf.uint8)).numpy()[:4] == b"\x89PNG"
+
+
+@needs_pillow
+def test_decode_jpeg_errors_end_as_tfs_wrapper_ends_them():
+    # TF's wrapper takes its slower path for the int default of acceptable_fraction
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.io.decode_jpeg(tf.constant(b"not an image"))
+    assert str(info.value).endswith("WebP required. [Op:DecodeJpeg]")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.io.decode_jpeg(tf.constant(b"not an image"), acceptable_fraction=1.0)
+    assert str(info.value).endswith("WebP required. [Op:DecodeJpeg] name: ")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.io.decode_and_crop_jpeg(tf.constant(b"not an image"), tf.constant([0, 0, 1, 1]))
+    assert str(info.value).endswith("WebP required. [Op:DecodeAndCropJpeg]")

@@ -367,3 +367,14 @@ def test_write_graph_as_text_and_binary(tmp_path):
     assert [n.op for n in read.node] == ["Placeholder", "Const", "Mul", "Const", "AddV2",
                                          "Identity"]
     assert tf.compat.v1.train.write_graph is tf.io.write_graph
+
+
+def test_read_file_of_a_python_string_fails_without_the_name(tmp_path):
+    # TF's wrapper takes its slower path for a Python string: its errors end without the name
+    missing = str(tmp_path / "missing.bin")
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        tf.io.read_file(missing)
+    assert str(info.value).endswith("No such file or directory [Op:ReadFile]")
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        tf.io.read_file(tf.constant(missing))
+    assert str(info.value).endswith("No such file or directory [Op:ReadFile] name: ")

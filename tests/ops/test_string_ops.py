@@ -281,3 +281,22 @@ def test_as_string_zero_fill_pads_inf_and_nan_with_spaces():
     c = tf.constant([complex(float("nan"), 1)], tf.complex64)
     assert tf.strings.as_string(c, width=8, fill="0").numpy().tolist() == [
         b"(     nan,1.000000)"]
+
+
+def test_errors_end_as_tfs_wrappers_end_them():
+    # a Python list among the arguments: TF's slower path, whose errors end without the name
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.substr(tf.constant([["abc"], ["defg"]]), [0, 1], 2)
+    assert str(info.value).endswith("got: [2] vs. [] [Op:Substr]")
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.substr(tf.constant(["abc"]), tf.constant([0, 1]), tf.constant(2))
+    assert str(info.value).endswith("got: [2] vs. [] [Op:Substr] name: ")
+    # an attr below its minimum is refused before the kernel runs
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.to_hash_bucket_fast(["a"], 0)
+    assert str(info.value).startswith(
+        "Value for attr 'num_buckets' of 0 must be at least minimum 1\n")
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.to_hash_bucket_strong(tf.constant(["a"]), 0, [1, 2])
+    assert str(info.value).startswith("Value for attr 'num_buckets' of 0 must be at least")
+    assert str(info.value).endswith("[Op:StringToHashBucketStrong] name: ")

@@ -16,6 +16,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_input
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 
 _U = np.uint64
@@ -300,7 +301,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
     """Each string's bucket in ``[0, num_buckets)``: its FarmHash Fingerprint64 modulo
     `num_buckets` (int64), as TF computes it."""
     return dispatch(_HASH_FAST, (convert_input(input, _d.string),),
-                    {"num_buckets": int(num_buckets)}, name)
+                    _buckets("StringToHashBucketFast", num_buckets, input, name), name)
 
 
 @export("strings.to_hash_bucket")
@@ -312,7 +313,7 @@ def to_hash_bucket(string_tensor, num_buckets, name=None):
     array([941, 232])
     """
     return dispatch(_HASH_LEGACY, (convert_input(string_tensor, _d.string),),
-                    {"num_buckets": int(num_buckets)}, name)
+                    _buckets("StringToHashBucket", num_buckets, string_tensor, name), name)
 
 
 @export("strings.to_hash_bucket_strong")
@@ -324,9 +325,18 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
     array([2, 0])
     """
     key = [int(k) for k in key]
+    buckets = _buckets("StringToHashBucketStrong", num_buckets, input, name)
     if len(key) != 2:
         raise errors.listed(errors.eager_error(
             errors.InvalidArgumentError, "StringToHashBucketStrong",
             "Key must have 2 elements"), input)
     return dispatch(_HASH_STRONG, (convert_input(input, _d.string),),
-                    {"num_buckets": int(num_buckets), "key": key}, name)
+                    dict(buckets, key=key), name)
+
+
+def _buckets(op_name, num_buckets, strings, name):
+    """The ``num_buckets`` attr of `op_name`, checked before its kernel runs as TF does."""
+    try:
+        return checked_attrs(op_name, {"num_buckets": int(num_buckets)}, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, strings) from None

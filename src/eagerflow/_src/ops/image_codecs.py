@@ -832,7 +832,18 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
              "fancy_upscaling": bool(fancy_upscaling),
              "try_recover_truncated": bool(try_recover_truncated),
              "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
-    return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+    try:
+        return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+    except errors.OpError as e:
+        raise _jpeg_error(e, contents, acceptable_fraction) from None
+
+
+def _jpeg_error(error, contents, acceptable_fraction):
+    """A JPEG decode's eager `error` as TF's wrapper raises it: without the name when its
+    slower path ran, as it does for the int default of `acceptable_fraction`."""
+    if not isinstance(acceptable_fraction, float):
+        return errors.without_name(error)
+    return errors.listed(error, contents)
 
 
 @export("io.decode_and_crop_jpeg", "image.decode_and_crop_jpeg")
@@ -855,8 +866,12 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
              "fancy_upscaling": bool(fancy_upscaling),
              "try_recover_truncated": bool(try_recover_truncated),
              "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
-    return dispatch(_DECODE_AND_CROP_JPEG,
-                    (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)
+    try:
+        return dispatch(_DECODE_AND_CROP_JPEG,
+                        (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(_jpeg_error(e, contents, acceptable_fraction), crop_window) \
+            from None
 
 
 @export("io.decode_bmp", "image.decode_bmp")

@@ -135,7 +135,10 @@ def read_file(filename, name=None):
 
     A missing file raises NotFoundError, a directory FailedPreconditionError.
     """
-    return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+    try:
+        return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, filename) from None
 
 
 @export("io.write_file", "compat.v1.io.write_file", "compat.v1.write_file")

@@ -465,9 +465,9 @@ def substr(input, pos, len, unit="BYTE", name=None):
         raise errors.InvalidArgumentError(
             None, None, "cannot compute Substr as input #0(zero-based) was expected to be a "
             f"string tensor but is a {kernel_type_name(x.dtype)} tensor [Op:Substr] name: ")
-    pos, size = binary_operands(pos, len)
+    start, size = binary_operands(pos, len)
     try:
-        return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
+        return dispatch(_SUBSTR, (x, start, size), {"unit": unit}, name)
     except errors.OpError as e:
         raise errors.listed(e, input, pos, len) from None
 
