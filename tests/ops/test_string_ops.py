@@ -300,3 +300,26 @@ def test_errors_end_as_tfs_wrappers_end_them():
         tf.strings.to_hash_bucket_strong(tf.constant(["a"]), 0, [1, 2])
     assert str(info.value).startswith("Value for attr 'num_buckets' of 0 must be at least")
     assert str(info.value).endswith("[Op:StringToHashBucketStrong] name: ")
+
+
+def test_fingerprint_of_rows_as_tf_computes_it():
+    def prints(data, **kw):
+        return tf.fingerprint(data, **kw).numpy().tolist()
+    assert prints(tf.constant([["a", "b"], ["", "c"]])) == [
+        [122, 64, 59, 169, 136, 60, 55, 83], [146, 4, 241, 178, 47, 233, 29, 30]]
+    assert prints(tf.constant([[1, 2], [3, 4]])) == [
+        [76, 18, 253, 133, 168, 204, 240, 10], [254, 162, 60, 240, 103, 244, 53, 255]]
+    assert prints(tf.ones([2, 3, 4], tf.float64)) == [[160, 0, 163, 124, 88, 62, 233, 223]] * 2
+    assert prints(tf.constant([True, False])) == [
+        [62, 88, 126, 177, 19, 76, 162, 71], [84, 75, 233, 245, 237, 86, 96, 190]]
+    assert prints(tf.constant(["z" * 200])) == [[92, 35, 204, 156, 101, 63, 35, 121]]
+    assert prints(tf.zeros([2, 0])) == [[79, 64, 144, 47, 59, 106, 225, 154]] * 2
+    assert tf.fingerprint(tf.zeros([0, 3])).shape == (0, 8)
+    traced = tf.function(tf.fingerprint)(tf.constant(["x", "y"]))
+    assert traced.numpy().tolist() == [[2, 104, 255, 236, 186, 253, 126, 193],
+                                       [145, 234, 44, 28, 233, 79, 165, 142]]
+    with pytest.raises(InvalidArgumentError,
+                       match=r"`data` should have at least one dimension: \[\] \[Op:Fingerprint]$"):
+        tf.fingerprint(tf.constant(1))
+    with pytest.raises(InvalidArgumentError, match="Unsupported fingerprint method: md5"):
+        tf.fingerprint(tf.constant([1]), method="md5")
