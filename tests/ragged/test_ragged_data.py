@@ -117,7 +117,9 @@ def test_ragged_feature_partitions_parse_as_tf(key):
 
 def test_ragged_feature_nested_partitions_in_a_dataset_map():
     rf = tf.io.RaggedFeature
-    specs = {"a": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.ValueRowIds("ids")]),
+    # (features sharing a key share its row splits dtype, as TF requires)
+    specs = {"a": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.ValueRowIds("ids")],
+                     row_splits_dtype=tf.int64),
              "b": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.RowStarts("starts")],
                      row_splits_dtype=tf.int64)}
 
