@@ -323,3 +323,24 @@ def test_fingerprint_of_rows_as_tf_computes_it():
         tf.fingerprint(tf.constant(1))
     with pytest.raises(InvalidArgumentError, match="Unsupported fingerprint method: md5"):
         tf.fingerprint(tf.constant([1]), method="md5")
+
+
+@pytest.mark.parametrize("fn, dtype, message", [
+    (lambda s: tf.strings.unicode_split(s, "UTF-8"), tf.string,
+     "Rank of `input` must be statically known."),
+    (lambda s: tf.strings.unicode_decode_with_offsets(s, "UTF-8"), tf.string,
+     "Rank of `input` must be statically known."),
+    (tf.strings.bytes_split, tf.string, "input must have a statically-known rank."),
+    (lambda s: tf.strings.ngrams(s, 2), tf.string, "Rank of data must be known."),
+    (lambda s: tf.strings.unicode_encode(s, "UTF-8"), tf.int32,
+     "Rank of input_tensor must be statically known."),
+])
+def test_string_ops_of_unknown_rank_while_tracing(fn, dtype, message):
+    traced = tf.function(fn, input_signature=[tf.TensorSpec(None, dtype)], autograph=False)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        traced.get_concrete_function()
+
+
+def test_split_of_unknown_rank_splits_a_vector():
+    traced = tf.function(tf.strings.split, input_signature=[tf.TensorSpec(None, tf.string)])
+    assert traced(tf.constant(["a b", "c"])).to_list() == [[b"a", b"b"], [b"c"]]
