@@ -344,3 +344,49 @@ def test_string_ops_of_unknown_rank_while_tracing(fn, dtype, message):
 def test_split_of_unknown_rank_splits_a_vector():
     traced = tf.function(tf.strings.split, input_signature=[tf.TensorSpec(None, tf.string)])
     assert traced(tf.constant(["a b", "c"])).to_list() == [[b"a", b"b"], [b"c"]]
+
+
+_RE2_TEXTS = tf.constant(["a\n", "abc\nabc", "x\x0by", "aaa", "tab\there", "été"])
+
+
+@pytest.mark.parametrize("pattern, rewrite, expected", [
+    # "$" is the end of the text alone; "\s" leaves out "\v"
+    ("$", "X", [b"a\nX", b"abc\nabcX", b"x\x0byX", b"aaaX", b"tab\thereX",
+                "étéX".encode()]),
+    (r"\s", "_", [b"a_", b"abc_abc", b"x\x0by", b"aaa", b"tab_here", "été".encode()]),
+    # no empty match right after the previous match
+    ("a*", "-", [b"-\n-", b"-b-c-\n-b-c-", b"-x-\x0b-y-", b"-", b"-t-b-\t-h-e-r-e-",
+                 "-é-t-é-".encode()]),
+    # what RE2 has and Python's re lacks
+    ("[[:alpha:]]", ".", [b".\n", b"...\n...", b".\x0b.", b"...", b"...\t....",
+                          "é.é".encode()]),
+    (r"\pL", "L", [b"L\n", b"LLL\nLLL", b"L\x0bL", b"LLL", b"LLL\tLLLL", b"LLL"]),
+    (r"\z", "z", [b"a\nz", b"abc\nabcz", b"x\x0byz", b"aaaz", b"tab\therez", "étéz".encode()]),
+    (r"\Qa\E+", "Q", [b"Q\n", b"Qbc\nQbc", b"x\x0by", b"Q", b"tQb\there", "été".encode()]),
+    ("a{,2}", "x", [b"a\n", b"abc\nabc", b"x\x0by", b"aaa", b"tab\there", "été".encode()]),
+    ("(?i)A(?i)B|C", "_", [b"a\n", b"__\n__", b"x\x0by", b"aaa", b"t_\there", "été".encode()]),
+])
+def test_regex_replace_matches_as_re2_does(pattern, rewrite, expected):
+    assert tf.strings.regex_replace(_RE2_TEXTS, pattern, rewrite).numpy().tolist() == expected
+
+
+@pytest.mark.parametrize("pattern, message", [
+    ("(", "missing ): ("), ("a)", "unexpected ): a)"), ("x[ab", "missing ]: [ab"),
+    ("*a", "no argument for repetition operator: *"), ("a*?*", "bad repetition operator: *?*"),
+    ("x{2}{3}", "bad repetition operator: {2}{3}"), ("(?=b)", "invalid perl operator: (?="),
+    ("(?<=a)b", "invalid perl operator: (?<"), (r"(a)\1", r"invalid escape sequence: \1"),
+    (r"\Z", r"invalid escape sequence: \Z"), ("[z-a]", "invalid character class range: z-a"),
+    ("a{2,1}", "invalid repetition size: {2,1}"), (r"\p{Foo}",
+                                                    r"invalid character class range: \p{Foo}"),
+])
+def test_regex_patterns_re2_refuses(pattern, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.regex_replace(_RE2_TEXTS, pattern, "X")
+    assert f"Invalid pattern: {pattern}, error: {message} [Op:StaticRegexReplace]" in str(
+        info.value)
+
+
+def test_regex_full_match_as_re2_does():
+    assert tf.strings.regex_full_match(_RE2_TEXTS, r"\S+").numpy().tolist() == [
+        False, False, True, True, False, True]
+    assert tf.strings.regex_full_match(_RE2_TEXTS, r"x\sy").numpy().tolist() == [False] * 6

@@ -36,7 +36,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
-from eagerflow._src.ops import unicode_scripts
+from eagerflow._src.ops import re2_syntax, unicode_scripts
 
 _STRING = (_d.string,)
 _NO_GRAD = "string op"
@@ -476,10 +476,11 @@ def substr(input, pos, len, unit="BYTE", name=None):
 
 @functools.lru_cache(maxsize=256)
 def _compile(pattern):
+    """RE2's `pattern` (bytes) as a compiled Python regex matching what RE2 matches."""
     text = _decode(pattern)
     try:
-        return re.compile(text, re.ASCII)
-    except re.error as e:
+        return re.compile(re2_syntax.translate(text), re.ASCII)
+    except (re.error, re2_syntax.Re2Error) as e:
         raise _invalid(f"Invalid pattern: {text}, error: {e}") from None
 
 
@@ -551,7 +552,10 @@ def _replace(x, pattern, rewrite, replace_global):
         if deleted is not None:
             return _map(operator.methodcaller("translate", None, deleted), x)
     count = 0 if replace_global else 1
-    return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
+    if not regex.search("") and "\\b" not in regex.pattern and "\\B" not in regex.pattern:
+        # (no empty match: Python's replacing is RE2's)
+        return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
+    return _map(lambda s: _encode(re2_syntax.replace(regex, template, _decode(s), count)), x)
 
 
 _STATIC_REGEX_FULL_MATCH = register(
