@@ -390,3 +390,13 @@ def test_regex_full_match_as_re2_does():
     assert tf.strings.regex_full_match(_RE2_TEXTS, r"\S+").numpy().tolist() == [
         False, False, True, True, False, True]
     assert tf.strings.regex_full_match(_RE2_TEXTS, r"x\sy").numpy().tolist() == [False] * 6
+
+
+def test_unicode_decode_replaces_invalid_utf8_by_maximal_subparts():
+    # a lead byte whose next byte is outside its range (overlong, surrogate, past U+10FFFF)
+    # is one invalid byte; a valid start cut short is one replacement
+    bad = tf.constant([b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe6\x97", b"a\xf0\x9f"])
+    assert tf.strings.unicode_decode(bad, "UTF-8").to_list() == [
+        [65533] * 2, [65533] * 3, [65533] * 4, [65533], [97, 65533]]
+    assert tf.strings.unicode_split(tf.constant([b"\xed\xa0\x80z"]), "UTF-8").to_list() == [
+        [b"\xef\xbf\xbd"] * 3 + [b"z"]]

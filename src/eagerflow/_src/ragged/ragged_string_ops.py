@@ -156,12 +156,21 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
 
 
 def _invalid_run(s, pos):
-    """The bytes at `pos` that make one invalid UTF-8 sequence: a lead byte with the
-    continuation bytes that follow it (a sequence cut short), else the byte alone."""
+    """The bytes at `pos` that make one invalid UTF-8 sequence, as ICU (and Unicode's
+    practice of maximal subparts) counts them: the longest start of a valid sequence (cut
+    short), else the byte alone; a lead byte's second byte has its own range (no overlong
+    forms, surrogates or code points past U+10FFFF)."""
     lead = s[pos]
-    need = 1 if 0xC2 <= lead <= 0xDF else 2 if 0xE0 <= lead <= 0xEF else \
-        3 if 0xF0 <= lead <= 0xF4 else 0
-    n = 1
+    need, low, high = ((1, 0x80, 0xBF) if 0xC2 <= lead <= 0xDF else
+                       (2, 0xA0, 0xBF) if lead == 0xE0 else
+                       (2, 0x80, 0x9F) if lead == 0xED else
+                       (2, 0x80, 0xBF) if 0xE1 <= lead <= 0xEF else
+                       (3, 0x90, 0xBF) if lead == 0xF0 else
+                       (3, 0x80, 0x8F) if lead == 0xF4 else
+                       (3, 0x80, 0xBF) if 0xF1 <= lead <= 0xF3 else (0, 0, 0))
+    if not need or pos + 1 >= len(s) or not low <= s[pos + 1] <= high:
+        return 1
+    n = 2
     while n <= need and pos + n < len(s) and 0x80 <= s[pos + n] <= 0xBF:
         n += 1
     return n
