@@ -400,3 +400,10 @@ def test_unicode_decode_replaces_invalid_utf8_by_maximal_subparts():
         [65533] * 2, [65533] * 3, [65533] * 4, [65533], [97, 65533]]
     assert tf.strings.unicode_split(tf.constant([b"\xed\xa0\x80z"]), "UTF-8").to_list() == [
         [b"\xef\xbf\xbd"] * 3 + [b"z"]]
+
+
+def test_regex_full_match_errors_keep_the_name_for_a_pattern_attr():
+    # a Python pattern is the static op's attr: the input alone decides TF's path
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.regex_full_match(tf.constant(["a"]), "[a")
+    assert str(info.value).endswith("[Op:StaticRegexFullMatch] name: ")

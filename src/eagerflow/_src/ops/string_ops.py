@@ -604,7 +604,9 @@ def regex_full_match(input, pattern, name=None):
             return dispatch(_STATIC_REGEX_FULL_MATCH, (x,), attrs, name)
         return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
     except errors.OpError as e:
-        raise errors.listed(e, input, pattern) from None
+        # (TF's static op takes the pattern as an attr: only the input decides the path)
+        raise errors.listed(e, *((input,) if _is_text(pattern) else (input, pattern))) \
+            from None
 
 
 @export("strings.regex_replace")
