@@ -378,3 +378,15 @@ def test_read_file_of_a_python_string_fails_without_the_name(tmp_path):
     with pytest.raises(tf.errors.NotFoundError) as info:
         tf.io.read_file(tf.constant(missing))
     assert str(info.value).endswith("No such file or directory [Op:ReadFile] name: ")
+
+
+def test_decode_csv_refuses_its_attrs_as_tf_does():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv(tf.constant(["1"]), [])
+    assert str(info.value).startswith(
+        "Length for attr 'OUT_TYPE' of 0 must be at least minimum 1\n")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv(tf.constant(["1"]), [tf.constant([0])], field_delim="ab")
+    assert str(info.value) == (
+        "{{function_node __wrapped__DecodeCSV_OUT_TYPE_1_device_/job:localhost/replica:0/task:0"
+        "/device:CPU:0}} field_delim should be only 1 char [Op:DecodeCSV] name: ")
