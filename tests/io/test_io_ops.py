@@ -390,3 +390,14 @@ def test_decode_csv_refuses_its_attrs_as_tf_does():
     assert str(info.value) == (
         "{{function_node __wrapped__DecodeCSV_OUT_TYPE_1_device_/job:localhost/replica:0/task:0"
         "/device:CPU:0}} field_delim should be only 1 char [Op:DecodeCSV] name: ")
+
+
+def test_gfile_lines_leave_out_carriage_returns_as_tf_does(tmp_path):
+    path = str(tmp_path / "crlf.txt")
+    with open(path, "wb") as f:
+        f.write(b"a\r\nb\rc\n\r\nd")
+    assert tf.io.gfile.GFile(path).readlines() == ["a\n", "bc\n", "\n", "d"]
+    assert list(tf.io.gfile.GFile(path, "rb")) == [b"a\n", b"bc\n", b"\n", b"d"]
+    reader = tf.io.gfile.GFile(path)
+    assert [reader.readline() for _ in range(5)] == ["a\n", "bc\n", "\n", "d", ""]
+    assert tf.io.gfile.GFile(path).read() == "a\r\nb\rc\n\r\nd"  # (read keeps them)
