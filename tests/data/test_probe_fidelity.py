@@ -41,3 +41,12 @@ def test_interleave_with_more_threads_than_its_cycle_is_refused():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=f"`num_parallel_calls` is {_cores() + 1} and `cycle_length` is"):
         iter(ds)
+
+
+def test_rebatch_of_ragged_components():
+    rows = tf.ragged.constant([[1, 2], [3], [], [4, 5, 6]], row_splits_dtype=tf.int32)
+    ds = tf.data.Dataset.from_tensor_slices({"r": rows, "d": [1, 2, 3, 4]}).batch(3)
+    got = [(e["r"].to_list(), e["d"].numpy().tolist()) for e in ds.rebatch(2)]
+    assert got == [([[1, 2], [3]], [1, 2]), ([[], [4, 5, 6]], [3, 4])]
+    assert [e["r"].to_list() for e in ds.rebatch([1, 2])] == [[[1, 2]], [[3], []], [[4, 5, 6]]]
+    assert {e["r"].row_splits.dtype for e in ds.rebatch(2)} == {tf.int32}

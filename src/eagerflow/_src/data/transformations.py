@@ -22,6 +22,7 @@ from eagerflow._src.data.dataset_ops import (
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 
 
 def _method(fn):
@@ -466,7 +467,8 @@ class _RebatchDataset(_UnaryDataset):
         return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
-        if any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec)):
+        specs = structure.flatten(self._spec)
+        if any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in specs):
             yield from self._row_batches()
             return
         sizes, k = self._sizes, 0
@@ -501,14 +503,17 @@ class _RebatchDataset(_UnaryDataset):
 
 
     def _row_batches(self):
-        """`_iterator` for elements holding sparse tensors: rows taken apart, then batched."""
+        """`_iterator` for elements holding sparse or ragged tensors: rows taken apart, then
+        batched."""
         rows, sizes, k = _UnbatchDataset(self._input)._iterator(), self._sizes, 0
+        splits = next((s.row_splits_dtype.as_numpy_dtype for s in structure.flatten(self._spec)
+                       if isinstance(s, RaggedTensorSpec)), np.int64)
         while True:
             size = sizes[k % len(sizes)]
             chunk = list(itertools.islice(rows, size))
             if not chunk or len(chunk) < size and self._drop:
                 return
-            yield stack_components(chunk)
+            yield stack_components(chunk, splits_dtype=splits)
             k += 1
 
 
