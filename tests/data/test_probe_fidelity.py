@@ -50,3 +50,9 @@ def test_rebatch_of_ragged_components():
     assert got == [([[1, 2], [3]], [1, 2]), ([[], [4, 5, 6]], [3, 4])]
     assert [e["r"].to_list() for e in ds.rebatch([1, 2])] == [[[1, 2]], [[3], []], [[4, 5, 6]]]
     assert {e["r"].row_splits.dtype for e in ds.rebatch(2)} == {tf.int32}
+
+
+def test_snapshot_prints_as_tfs(tmp_path):
+    ds = tf.data.Dataset.range(3).snapshot(str(tmp_path / "snap"))
+    assert repr(ds) == "<_MapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
+    assert _values(ds) == [0, 1, 2]
