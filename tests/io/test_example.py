@@ -293,3 +293,11 @@ def test_a_key_parsed_two_ways_is_refused_as_tf_refuses_it(features, message):
         with pytest.raises(ValueError) as info:
             parse([serialized] if parse is tf.io.parse_example else serialized, features)
         assert str(info.value) == message
+
+
+def test_an_unparsable_dtype_is_named_as_tfs_kernels_name_it():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.parse_example([b""], {"a": tf.io.FixedLenFeature([3], tf.float64)})
+    assert str(info.value).startswith(
+        "Value for attr 'Tdense' of double is not in the list of allowed values: float, int64, "
+        "string\n")

@@ -24,7 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -287,7 +287,8 @@ def _check_type(attr, dtype):
     if dtype not in _ALLOWED:
         raise errors.InvalidArgumentError(
             None, "ParseExampleV2",
-            f"Value for attr '{attr}' of {dtype.name} is not in the list of allowed values: "
+            f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the list of "
+            f"allowed values: "
             f"float, int64, string\n\t; NodeDef: {{{{node ParseExampleV2}}}}; {_SIGNATURE} "
             f"[Op:ParseExampleV2]")
 
