@@ -56,3 +56,10 @@ def test_snapshot_prints_as_tfs(tmp_path):
     ds = tf.data.Dataset.range(3).snapshot(str(tmp_path / "snap"))
     assert repr(ds) == "<_MapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
     assert _values(ds) == [0, 1, 2]
+
+
+def test_padded_shape_of_minus_one_pads_to_the_longest():
+    ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.range(x)).padded_batch(
+        3, padded_shapes=[-1])
+    assert repr(ds.element_spec) == "TensorSpec(shape=(None, None), dtype=tf.int64, name=None)"
+    assert [b.numpy().tolist() for b in ds] == [[[0, 0, 0], [0, 1, 0], [0, 1, 2]]]

@@ -129,6 +129,8 @@ def _padded_shape(value, component):
         value = value.numpy().tolist()
     if isinstance(value, (int, np.integer)):
         value = [value]
+    if isinstance(value, (list, tuple)):  # (-1: unknown, as a tensor of the shape says it)
+        value = [None if isinstance(d, (int, np.integer)) and d == -1 else d for d in value]
     shape = TensorShape(value) if not isinstance(value, TensorShape) else value
     dims = [None if d is None or d == -1 else d for d in shape.as_list()] \
         if shape.rank is not None else None
