@@ -92,7 +92,7 @@ _CORRUPT = {
 }
 
 
-def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True):
+def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=None):
     """The frames of `data`, (frames, height, width, channels) arrays of uint8 (or uint16
     for 16-bit PNGs); `gray`: a JPEG decodes its luma alone, as libjpeg does; `fast`: with
     libjpeg's fast integer inverse DCT; `fancy`: upsampling chroma by interpolation."""
@@ -100,7 +100,7 @@ def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True):
     try:
         im = Image.open(io.BytesIO(data))
         if fmt == "JPEG":
-            return _jpeg(im, gray, ratio, fast, fancy)[None]
+            return _jpeg(im, gray, ratio, fast, fancy, columns)[None]
         if fmt == "GIF":
             frames = []
             for i in range(getattr(im, "n_frames", 1)):
@@ -112,7 +112,7 @@ def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True):
         raise _invalid(_CORRUPT[fmt].format(size=len(data))) from e
 
 
-def _jpeg(im, gray, ratio, fast, fancy):
+def _jpeg(im, gray, ratio, fast, fancy, columns=None):
     """The pixels of JPEG `im` (opened by Pillow) as TF's libjpeg settings give them.
 
     Pillow's decoder takes a scale and a "draft" flag, which picks the fast inverse DCT
@@ -139,6 +139,23 @@ def _jpeg(im, gray, ratio, fast, fancy):
     if not factors:
         return pixels
     h, v = factors  # the chroma planes as decoded, then interpolated as libjpeg does
+    if columns is not None:  # (TF's cropped decoding: its edges are the window's, the
+        # left one moved back to a column of whole blocks)
+        start = columns[0] // (8 * h) * (8 * h)
+        end = columns[1]
+        out = np.zeros(pixels.shape, np.uint8)
+        region = pixels[:, start:end].astype(np.int32)
+        if h == 2 and end - start <= 2:  # (one chroma column: replicated, as TF's gives it)
+            out[:, start:end] = _ycc_to_rgb(region[..., 0], region[..., 1], region[..., 2])
+        else:
+            out[:, start:end] = _jpeg_region(pixels[:, start:end], h, v)
+        return out
+    return _jpeg_region(pixels, h, v)
+
+
+def _jpeg_region(pixels, h, v):
+    """RGB of YCbCr `pixels` whose chroma libjpeg replicated `h` by `v` times, the chroma
+    interpolated instead as libjpeg's fancy upsampling does."""
     planes = [pixels[..., 0].astype(np.int32)]
     for c in (1, 2):
         plane = pixels[::v, ::h, c].astype(np.int32)
@@ -465,7 +482,7 @@ _USE = {"PNG": "decode_png", "JPEG": "decode_jpeg", "GIF": "decode_gif", "BMP": 
 
 def _decode(op_name):
     def kernel(xp, contents, channels=0, dtype=_d.uint8, expand_animations=True, ratio=1,
-               dct_method="", fancy_upscaling=True, **_):
+               dct_method="", fancy_upscaling=True, columns=None, **_):
         data = _contents(contents)
         if op_name == "DecodeWebP" and channels not in (0, 3, 4):
             raise _invalid("WebP only supports 3 or 4 channels")
@@ -496,7 +513,8 @@ def _decode(op_name):
                   else None)
         if frames is None:
             frames = _frames(op_name, data, fmt, gray=channels == 1, ratio=ratio,
-                             fast=dct_method != "INTEGER_ACCURATE", fancy=fancy_upscaling)
+                             fast=dct_method != "INTEGER_ACCURATE", fancy=fancy_upscaling,
+                             columns=columns)
         if op_name == "DecodeGif":
             return xp.asarray(_as_dtype(_with_channels(frames, 3), _d.uint8, fmt))
         if fmt == "GIF" and op_name != "DecodeImage" and len(frames) > 1:
@@ -558,8 +576,8 @@ def _decode_and_crop_jpeg(xp, contents, crop_window, **attrs):
     fmt = _format(data) if data else None
     if fmt is not None and fmt != "JPEG":
         raise _invalid(f"DecodeAndCropJpeg operation can run on JPEG only, but detected {fmt}.")
-    image = _decode_jpeg_kernel(xp, contents, **attrs)
     y, x, h, w = (int(v) for v in window.tolist())
+    image = _decode_jpeg_kernel(xp, contents, columns=(max(x, 0), x + w), **attrs)
     if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > image.shape[0] or x + w > image.shape[1]:
         raise _invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
     return xp.ascontiguousarray(image[y:y + h, x:x + w])
@@ -851,8 +869,10 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
                          try_recover_truncated=False, acceptable_fraction=1, dct_method="",
                          name=None):
     """Decodes the part ``crop_window`` ([y, x, height, width], int32) of a JPEG string into
-    a uint8 (height, width, channels) tensor: `decode_jpeg`'s pixels there (TF decodes only
-    the window, so along its edges subsampled colour may differ by a unit or two).
+    a uint8 (height, width, channels) tensor. As TF decodes only the window, subsampled
+    colour is interpolated within it (its left edge moved back to whole blocks); with
+    ``dct_method="INTEGER_ACCURATE"`` the pixels are `decode_jpeg`'s there instead, which
+    along the window's edges may differ by a unit or two.
 
     >>> jpeg = tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))
     >>> tf.image.decode_and_crop_jpeg(jpeg, [2, 1, 4, 5]).shape
