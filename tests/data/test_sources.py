@@ -157,3 +157,22 @@ def test_element_at_and_device_transformations():
     assert values(ds.apply(tf.data.experimental.prefetch_to_device("/cpu:0"))) == list(range(5))
     copied = ds.apply(tf.data.experimental.copy_to_device("/cpu:0"))
     assert repr(copied).startswith("<_CopyToDeviceDataset") and values(copied) == list(range(5))
+
+
+def test_from_generator_errors_have_tfs_first_line_then_the_traceback():
+    def gen():
+        yield 1
+        raise ValueError("boom")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32)))
+    first, rest = str(info.value).split("\n", 1)
+    assert first.endswith("}} ValueError: boom")
+    assert rest.startswith("Traceback (most recent call last):")
+    assert rest.endswith("\t [[{{node PyFunc}}]] [Op:IteratorGetNext] name: ")
+    ds = tf.data.Dataset.from_generator(lambda: iter([[1, 2]]),
+                                        output_signature=tf.TensorSpec([3], tf.int32))
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        list(ds)
+    assert str(info.value).split("\n")[0].endswith(
+        "TypeError: `generator` yielded an element of shape (2,) where an element of shape "
+        "(3,) was expected.")

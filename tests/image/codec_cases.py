@@ -6,8 +6,7 @@ import numpy as np
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 CASES = {}
-# TF decodes JPEG with libjpeg's fast integer inverse DCT by default, Pillow with the accurate
-# one: pixels differ by up to this much (with dct_method="INTEGER_ACCURATE" they are equal).
+# How far the pixels of a JPEG from eagerflow's encoder may be from those of TF's.
 JPEG_TOLERANCE = 5
 
 
@@ -64,6 +63,13 @@ for _ratio in (2, 4, 8):
         read("rgb.jpg"), ratio=r, dct_method="INTEGER_ACCURATE")
     CASES[f"decode_jpeg-gray.jpg-ratio{_ratio}-accurate"] = lambda tf, r=_ratio: tf.io.decode_jpeg(
         read("gray.jpg"), channels=1, ratio=r, dct_method="INTEGER_ACCURATE")
+for _file in ("rgb.jpg", "rgb422.jpg"):  # TF's default fast DCT and interpolated chroma
+    CASES[f"decode_jpeg-{_file}-default"] = lambda tf, f=_file: tf.io.decode_jpeg(read(f))
+    CASES[f"decode_jpeg-{_file}-replicated"] = lambda tf, f=_file: tf.io.decode_jpeg(
+        read(f), fancy_upscaling=False)
+    for _ratio in (2, 4, 8):
+        CASES[f"decode_jpeg-{_file}-ratio{_ratio}"] = lambda tf, f=_file, r=_ratio: (
+            tf.io.decode_jpeg(read(f), ratio=r))
 for _q in (5, 60, 100):
     CASES[f"adjust_jpeg_quality-{_q}-accurate"] = lambda tf, q=_q: tf.image.adjust_jpeg_quality(
         tf.image.convert_image_dtype(tf.io.decode_png(read("rgb.png")), tf.float32), q,

@@ -97,6 +97,18 @@ for _name in ("rgb.jpg", "gray.jpg"):
                          ([0, 0, 1, 1], 0, 2)))
 
 
+for _name in ("rgb.jpg", "rgb422.jpg"):
+    # TF's default decoding of the window alone: the chroma is interpolated within it
+    @case(f"decode_and_crop_jpeg-default-{_name}")
+    def _decode_and_crop_default(tf, name=_name):
+        data = _file(name)
+        return tuple(tf.image.decode_and_crop_jpeg(data, window, channels=channels)
+                     for window, channels in (
+                         ([0, 0, 4, 4], 0), ([1, 2, 3, 5], 3), ([2, 1, 2, 3], 1),
+                         ([0, 0, 2, 2], 0), ([3, 16, 5, 3], 0), ([5, 17, 4, 1], 0),
+                         ([0, 5, 13, 11], 0)))
+
+
 _GLIMPSE_IMAGES = np.arange(2 * 7 * 9 * 2, dtype=np.float32).reshape(2, 7, 9, 2)
 _GLIMPSES = {
     "centered-normalized": ([3, 4], [[0.0, 0.0], [0.3, -0.5]], {}),

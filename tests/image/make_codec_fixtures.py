@@ -39,6 +39,9 @@ def main():
                                                                        colors=16), format="PNG")
     _save("rgb.jpg", Image.fromarray(_pixels(16, 24, 3, 6)), format="JPEG", quality=90)
     _save("gray.jpg", Image.fromarray(_pixels(10, 12, 1, 7)[..., 0]), format="JPEG", quality=85)
+    # 4:2:2 chroma (libjpeg interpolates it across only), odd sizes
+    _save("rgb422.jpg", Image.fromarray(_pixels(13, 19, 3, 13)), format="JPEG", quality=90,
+          subsampling=1)
     frames = [Image.fromarray(_pixels(6, 8, 3, 8 + i)).convert("P", palette=1, colors=8)
               for i in range(3)]
     _save("anim.gif", frames[0], format="GIF", save_all=True, append_images=frames[1:],

@@ -266,3 +266,38 @@ def test_decode_json_example():
     assert tf.io.decode_json_example([["{}"]]).shape == [1, 1]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Error while parsing JSON: "):
         tf.io.decode_json_example('{"nope": 1}')
+
+
+@pytest.mark.parametrize("features, message", [
+    ({"x": tf.io.VarLenFeature(tf.int64), "r": tf.io.RaggedFeature(tf.int64, value_key="x")},
+     "Ragged and sparse keys must not intersect; ragged_keys: ['x'], sparse_keys: ['x'], "
+     "intersection: {'x'}"),
+    ({"x": tf.io.FixedLenFeature([1], tf.int64), "r": tf.io.RaggedFeature(tf.int64,
+                                                                         value_key="x")},
+     "('Dense and ragged keys must not intersect; dense_keys: ', \"['x'], ragged_keys: "
+     "['x'], intersection: {'x'}\")"),
+    ({"x": tf.io.VarLenFeature(tf.int64), "y": tf.io.FixedLenFeature([1], tf.int64, [0]),
+      "s": tf.io.SparseFeature("x", "y", tf.int64, 3)},
+     "Dense and sparse keys must not intersect; dense_keys: ['y'], sparse_keys: ['x', 'y'], "
+     "intersection: {'y'}"),
+    ({"x": tf.io.VarLenFeature(tf.float32), "s": tf.io.SparseFeature("x", "y", tf.int64, 3)},
+     "Conflicting type <dtype: 'int64'> vs <dtype: 'float32'> for feature x."),
+    ({"a": tf.io.RaggedFeature(tf.int64, value_key="x"),
+      "b": tf.io.RaggedFeature(tf.int64, value_key="x", row_splits_dtype=tf.int64)},
+     "Conflicting partition type <dtype: 'int32'> vs <dtype: 'int64'> for feature x."),
+])
+def test_a_key_parsed_two_ways_is_refused_as_tf_refuses_it(features, message):
+    serialized = tf.train.Example(features=tf.train.Features(feature={
+        "x": tf.train.Feature(int64_list=tf.train.Int64List(value=[1]))})).SerializeToString()
+    for parse in (tf.io.parse_example, tf.io.parse_single_example):
+        with pytest.raises(ValueError) as info:
+            parse([serialized] if parse is tf.io.parse_example else serialized, features)
+        assert str(info.value) == message
+
+
+def test_an_unparsable_dtype_is_named_as_tfs_kernels_name_it():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.parse_example([b""], {"a": tf.io.FixedLenFeature([3], tf.float64)})
+    assert str(info.value).startswith(
+        "Value for attr 'Tdense' of double is not in the list of allowed values: float, int64, "
+        "string\n")

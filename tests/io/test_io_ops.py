@@ -367,3 +367,37 @@ def test_write_graph_as_text_and_binary(tmp_path):
     assert [n.op for n in read.node] == ["Placeholder", "Const", "Mul", "Const", "AddV2",
                                          "Identity"]
     assert tf.compat.v1.train.write_graph is tf.io.write_graph
+
+
+def test_read_file_of_a_python_string_fails_without_the_name(tmp_path):
+    # TF's wrapper takes its slower path for a Python string: its errors end without the name
+    missing = str(tmp_path / "missing.bin")
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        tf.io.read_file(missing)
+    assert str(info.value).endswith("No such file or directory [Op:ReadFile]")
+    with pytest.raises(tf.errors.NotFoundError) as info:
+        tf.io.read_file(tf.constant(missing))
+    assert str(info.value).endswith("No such file or directory [Op:ReadFile] name: ")
+
+
+def test_decode_csv_refuses_its_attrs_as_tf_does():
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv(tf.constant(["1"]), [])
+    assert str(info.value).startswith(
+        "Length for attr 'OUT_TYPE' of 0 must be at least minimum 1\n")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.decode_csv(tf.constant(["1"]), [tf.constant([0])], field_delim="ab")
+    assert str(info.value) == (
+        "{{function_node __wrapped__DecodeCSV_OUT_TYPE_1_device_/job:localhost/replica:0/task:0"
+        "/device:CPU:0}} field_delim should be only 1 char [Op:DecodeCSV] name: ")
+
+
+def test_gfile_lines_leave_out_carriage_returns_as_tf_does(tmp_path):
+    path = str(tmp_path / "crlf.txt")
+    with open(path, "wb") as f:
+        f.write(b"a\r\nb\rc\n\r\nd")
+    assert tf.io.gfile.GFile(path).readlines() == ["a\n", "bc\n", "\n", "d"]
+    assert list(tf.io.gfile.GFile(path, "rb")) == [b"a\n", b"bc\n", b"\n", b"d"]
+    reader = tf.io.gfile.GFile(path)
+    assert [reader.readline() for _ in range(5)] == ["a\n", "bc\n", "\n", "d", ""]
+    assert tf.io.gfile.GFile(path).read() == "a\r\nb\rc\n\r\nd"  # (read keeps them)

@@ -130,3 +130,15 @@ def test_bad_specs_and_functions():
 
     length, val = parse(S1)
     assert int(length) == 2 and val.numpy().tolist() == [[1, 2], [3, 4]]
+
+
+def test_a_sequence_example_error_names_the_kernel_as_tf_does():
+    # TF's one-op function is named by every count and dtype-list attr of the op
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.parse_sequence_example([S1], None, {"q": tf.io.FixedLenSequenceFeature([], tf.int64)})
+    assert str(info.value).startswith(
+        "{{function_node __wrapped__ParseSequenceExampleV2_Ncontext_sparse_0_"
+        "Nfeature_list_dense_1_Nfeature_list_sparse_0_Tcontext_dense_0_"
+        "context_ragged_split_types_0_context_ragged_value_types_0_context_sparse_types_0_"
+        "feature_list_dense_types_1_feature_list_ragged_split_types_0_"
+        "feature_list_ragged_value_types_0_feature_list_sparse_types_0_device_")

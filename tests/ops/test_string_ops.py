@@ -249,3 +249,161 @@ def test_texts_of_refused_patterns_formats_and_code_points():
     with pytest.raises(InvalidArgumentError) as info:
         s.unsorted_segment_join(["a", "b"], [0, 3], 2)
     assert str(info.value).endswith("[Op:UnsortedSegmentJoin]")
+
+
+def test_split_on_whitespace_with_maxsplit_keeps_the_rest_as_tf_does():
+    s = tf.constant(["a ", "  a ", "", "a b", " hello world "])
+    assert tf.strings.split(s, maxsplit=1).to_list() == [
+        [b"a", b""], [b"a", b""], [], [b"a", b"b"], [b"hello", b"world "]]
+    assert tf.strings.split(s, maxsplit=2).to_list() == [
+        [b"a"], [b"a"], [], [b"a", b"b", b""], [b"hello", b"world", b""]]
+    # no split at all keeps each string whole, its spaces and the empty one too
+    assert tf.strings.split(s, maxsplit=0).to_list() == [
+        [b"a "], [b"  a "], [b""], [b"a b"], [b" hello world "]]
+
+
+def test_substr_of_utf8_chars_steps_over_invalid_bytes_as_tf_does():
+    s = tf.constant([b"\xe6\x97", b"\x97\x97a", b"a\x97\x97b", b"\xe6\x97\x97\x97x"])
+    assert tf.strings.substr(s, 0, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"\xe6\x97", b"\x97\x97", b"a\x97\x97", b"\xe6\x97\x97\x97"]
+    assert tf.strings.substr(s, 1, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"", b"a", b"b", b"x"]
+    assert tf.strings.substr(s, -1, 1, unit="UTF8_CHAR").numpy().tolist() == [
+        b"\xe6\x97", b"a", b"b", b"x"]
+
+
+def test_as_string_zero_fill_pads_inf_and_nan_with_spaces():
+    x = tf.constant([float("nan"), float("inf"), -float("inf"), 1.5])
+    assert tf.strings.as_string(x, width=8, fill="0").numpy().tolist() == [
+        b"     nan", b"     inf", b"    -inf", b"1.500000"]
+    assert tf.strings.as_string(x, width=8, fill="0", shortest=True).numpy().tolist() == [
+        b"     nan", b"     inf", b"    -inf", b"000001.5"]
+    c = tf.constant([complex(float("nan"), 1)], tf.complex64)
+    assert tf.strings.as_string(c, width=8, fill="0").numpy().tolist() == [
+        b"(     nan,1.000000)"]
+
+
+def test_errors_end_as_tfs_wrappers_end_them():
+    # a Python list among the arguments: TF's slower path, whose errors end without the name
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.substr(tf.constant([["abc"], ["defg"]]), [0, 1], 2)
+    assert str(info.value).endswith("got: [2] vs. [] [Op:Substr]")
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.substr(tf.constant(["abc"]), tf.constant([0, 1]), tf.constant(2))
+    assert str(info.value).endswith("got: [2] vs. [] [Op:Substr] name: ")
+    # an attr below its minimum is refused before the kernel runs
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.to_hash_bucket_fast(["a"], 0)
+    assert str(info.value).startswith(
+        "Value for attr 'num_buckets' of 0 must be at least minimum 1\n")
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.to_hash_bucket_strong(tf.constant(["a"]), 0, [1, 2])
+    assert str(info.value).startswith("Value for attr 'num_buckets' of 0 must be at least")
+    assert str(info.value).endswith("[Op:StringToHashBucketStrong] name: ")
+
+
+def test_fingerprint_of_rows_as_tf_computes_it():
+    def prints(data, **kw):
+        return tf.fingerprint(data, **kw).numpy().tolist()
+    assert prints(tf.constant([["a", "b"], ["", "c"]])) == [
+        [122, 64, 59, 169, 136, 60, 55, 83], [146, 4, 241, 178, 47, 233, 29, 30]]
+    assert prints(tf.constant([[1, 2], [3, 4]])) == [
+        [76, 18, 253, 133, 168, 204, 240, 10], [254, 162, 60, 240, 103, 244, 53, 255]]
+    assert prints(tf.ones([2, 3, 4], tf.float64)) == [[160, 0, 163, 124, 88, 62, 233, 223]] * 2
+    assert prints(tf.constant([True, False])) == [
+        [62, 88, 126, 177, 19, 76, 162, 71], [84, 75, 233, 245, 237, 86, 96, 190]]
+    assert prints(tf.constant(["z" * 200])) == [[92, 35, 204, 156, 101, 63, 35, 121]]
+    assert prints(tf.zeros([2, 0])) == [[79, 64, 144, 47, 59, 106, 225, 154]] * 2
+    assert tf.fingerprint(tf.zeros([0, 3])).shape == (0, 8)
+    traced = tf.function(tf.fingerprint)(tf.constant(["x", "y"]))
+    assert traced.numpy().tolist() == [[2, 104, 255, 236, 186, 253, 126, 193],
+                                       [145, 234, 44, 28, 233, 79, 165, 142]]
+    with pytest.raises(InvalidArgumentError,
+                       match=r"`data` should have at least one dimension: \[\] \[Op:Fingerprint]$"):
+        tf.fingerprint(tf.constant(1))
+    with pytest.raises(InvalidArgumentError, match="Unsupported fingerprint method: md5"):
+        tf.fingerprint(tf.constant([1]), method="md5")
+
+
+@pytest.mark.parametrize("fn, dtype, message", [
+    (lambda s: tf.strings.unicode_split(s, "UTF-8"), tf.string,
+     "Rank of `input` must be statically known."),
+    (lambda s: tf.strings.unicode_decode_with_offsets(s, "UTF-8"), tf.string,
+     "Rank of `input` must be statically known."),
+    (tf.strings.bytes_split, tf.string, "input must have a statically-known rank."),
+    (lambda s: tf.strings.ngrams(s, 2), tf.string, "Rank of data must be known."),
+    (lambda s: tf.strings.unicode_encode(s, "UTF-8"), tf.int32,
+     "Rank of input_tensor must be statically known."),
+])
+def test_string_ops_of_unknown_rank_while_tracing(fn, dtype, message):
+    traced = tf.function(fn, input_signature=[tf.TensorSpec(None, dtype)], autograph=False)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        traced.get_concrete_function()
+
+
+def test_split_of_unknown_rank_splits_a_vector():
+    traced = tf.function(tf.strings.split, input_signature=[tf.TensorSpec(None, tf.string)])
+    assert traced(tf.constant(["a b", "c"])).to_list() == [[b"a", b"b"], [b"c"]]
+
+
+_RE2_TEXTS = tf.constant(["a\n", "abc\nabc", "x\x0by", "aaa", "tab\there", "été"])
+
+
+@pytest.mark.parametrize("pattern, rewrite, expected", [
+    # "$" is the end of the text alone; "\s" leaves out "\v"
+    ("$", "X", [b"a\nX", b"abc\nabcX", b"x\x0byX", b"aaaX", b"tab\thereX",
+                "étéX".encode()]),
+    (r"\s", "_", [b"a_", b"abc_abc", b"x\x0by", b"aaa", b"tab_here", "été".encode()]),
+    # no empty match right after the previous match
+    ("a*", "-", [b"-\n-", b"-b-c-\n-b-c-", b"-x-\x0b-y-", b"-", b"-t-b-\t-h-e-r-e-",
+                 "-é-t-é-".encode()]),
+    # what RE2 has and Python's re lacks
+    ("[[:alpha:]]", ".", [b".\n", b"...\n...", b".\x0b.", b"...", b"...\t....",
+                          "é.é".encode()]),
+    (r"\pL", "L", [b"L\n", b"LLL\nLLL", b"L\x0bL", b"LLL", b"LLL\tLLLL", b"LLL"]),
+    (r"\z", "z", [b"a\nz", b"abc\nabcz", b"x\x0byz", b"aaaz", b"tab\therez", "étéz".encode()]),
+    (r"\Qa\E+", "Q", [b"Q\n", b"Qbc\nQbc", b"x\x0by", b"Q", b"tQb\there", "été".encode()]),
+    ("a{,2}", "x", [b"a\n", b"abc\nabc", b"x\x0by", b"aaa", b"tab\there", "été".encode()]),
+    ("(?i)A(?i)B|C", "_", [b"a\n", b"__\n__", b"x\x0by", b"aaa", b"t_\there", "été".encode()]),
+])
+def test_regex_replace_matches_as_re2_does(pattern, rewrite, expected):
+    assert tf.strings.regex_replace(_RE2_TEXTS, pattern, rewrite).numpy().tolist() == expected
+
+
+@pytest.mark.parametrize("pattern, message", [
+    ("(", "missing ): ("), ("a)", "unexpected ): a)"), ("x[ab", "missing ]: [ab"),
+    ("*a", "no argument for repetition operator: *"), ("a*?*", "bad repetition operator: *?*"),
+    ("x{2}{3}", "bad repetition operator: {2}{3}"), ("(?=b)", "invalid perl operator: (?="),
+    ("(?<=a)b", "invalid perl operator: (?<"), (r"(a)\1", r"invalid escape sequence: \1"),
+    (r"\Z", r"invalid escape sequence: \Z"), ("[z-a]", "invalid character class range: z-a"),
+    ("a{2,1}", "invalid repetition size: {2,1}"), (r"\p{Foo}",
+                                                    r"invalid character class range: \p{Foo}"),
+])
+def test_regex_patterns_re2_refuses(pattern, message):
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.regex_replace(_RE2_TEXTS, pattern, "X")
+    assert f"Invalid pattern: {pattern}, error: {message} [Op:StaticRegexReplace]" in str(
+        info.value)
+
+
+def test_regex_full_match_as_re2_does():
+    assert tf.strings.regex_full_match(_RE2_TEXTS, r"\S+").numpy().tolist() == [
+        False, False, True, True, False, True]
+    assert tf.strings.regex_full_match(_RE2_TEXTS, r"x\sy").numpy().tolist() == [False] * 6
+
+
+def test_unicode_decode_replaces_invalid_utf8_by_maximal_subparts():
+    # a lead byte whose next byte is outside its range (overlong, surrogate, past U+10FFFF)
+    # is one invalid byte; a valid start cut short is one replacement
+    bad = tf.constant([b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe6\x97", b"a\xf0\x9f"])
+    assert tf.strings.unicode_decode(bad, "UTF-8").to_list() == [
+        [65533] * 2, [65533] * 3, [65533] * 4, [65533], [97, 65533]]
+    assert tf.strings.unicode_split(tf.constant([b"\xed\xa0\x80z"]), "UTF-8").to_list() == [
+        [b"\xef\xbf\xbd"] * 3 + [b"z"]]
+
+
+def test_regex_full_match_errors_keep_the_name_for_a_pattern_attr():
+    # a Python pattern is the static op's attr: the input alone decides TF's path
+    with pytest.raises(InvalidArgumentError) as info:
+        tf.strings.regex_full_match(tf.constant(["a"]), "[a")
+    assert str(info.value).endswith("[Op:StaticRegexFullMatch] name: ")

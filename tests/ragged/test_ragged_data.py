@@ -117,7 +117,9 @@ def test_ragged_feature_partitions_parse_as_tf(key):
 
 def test_ragged_feature_nested_partitions_in_a_dataset_map():
     rf = tf.io.RaggedFeature
-    specs = {"a": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.ValueRowIds("ids")]),
+    # (features sharing a key share its row splits dtype, as TF requires)
+    specs = {"a": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.ValueRowIds("ids")],
+                     row_splits_dtype=tf.int64),
              "b": rf(tf.int64, "v", [rf.RowLengths("lens"), rf.RowStarts("starts")],
                      row_splits_dtype=tf.int64)}
 
@@ -159,3 +161,12 @@ def test_padded_batch_refuses_ragged_elements():
     with pytest.raises(TypeError, match=r"is not a subclass of TensorSpec: `RaggedTensorSpec\("
                                         r"TensorShape\(\[None\]\), tf.int32, 0, tf.int64\)`"):
         ds.padded_batch(2)
+
+
+def test_ragged_factory_of_a_list_of_tensors_in_a_dataset_map():
+    ds = tf.data.Dataset.range(4).map(
+        lambda x: tf.RaggedTensor.from_row_lengths(tf.range(x * 2), [x, x])).batch(2)
+    assert repr(ds.element_spec) == (
+        "RaggedTensorSpec(TensorShape([None, 2, None]), tf.int64, 2, tf.int64)")
+    assert [e.to_list() for e in ds] == [[[[], []], [[0], [1]]],
+                                         [[[0, 1], [2, 3]], [[0, 1, 2], [3, 4, 5]]]]

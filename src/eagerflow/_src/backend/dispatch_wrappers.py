@@ -1047,6 +1047,15 @@ def _w3a7a1da845(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3bc3c74e11(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, method=None, name=None):
+        try:
+            return _export_fn(data, method, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'method': method, 'name': name})
+    return _export_wrapper
+
+
 def _w3bf091b8c4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value):
         try:
@@ -6219,6 +6228,7 @@ WRAPPERS = {
     'experimental.numpy.zeros_like': _wdb416399e0,
     'eye': _wb1fc98ed6a,
     'fill': _wccd635f1ca,
+    'fingerprint': _w3bc3c74e11,
     'foldl': _w6720a2c2a5,
     'foldr': _w6720a2c2a5,
     'function': _w03fb97de59,

@@ -211,11 +211,17 @@ def _counts(op, arrays, attrs):
 
 
 # int attrs that size an op's outputs (Unpack's, Split's, ParseExampleV2's sparse ones)
-_NUMBER_ATTRS = frozenset({"num", "num_split", "num_sparse"})
+_NUMBER_ATTRS = frozenset({"num", "num_split", "num_sparse", "Ncontext_sparse",
+                           "Nfeature_list_sparse", "Nfeature_list_dense"})
 # list(type) attrs an op may leave empty (an empty tuple says no dtype)
 _TYPE_LIST_ATTRS = frozenset({"sparse_types", "ragged_value_types", "ragged_split_types",
                               "Tdense", "Tin", "Tout", "OUT_TYPE", "dtypes", "T",
-                              "output_types", "Toutput_types", "Tcomponents"})
+                              "output_types", "Toutput_types", "Tcomponents",
+                              "Tcontext_dense", "context_sparse_types",
+                              "context_ragged_value_types", "context_ragged_split_types",
+                              "feature_list_dense_types", "feature_list_sparse_types",
+                              "feature_list_ragged_value_types",
+                              "feature_list_ragged_split_types"})
 
 
 def _check_tied(op, arrays):

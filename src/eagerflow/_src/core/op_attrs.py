@@ -111,6 +111,12 @@ def _check_allowed(op_name, attr, kind, value, allowed, name):
                                     f"of allowed values: {listed}", name)
 
 
+def list_below_minimum(op_name, attr, length, minimum, name=None):
+    """TF's error for list attr `attr` of `op_name` given `length` (< `minimum`) entries,
+    for an attr inferred from the inputs (a list of their dtypes)."""
+    return _below_minimum(op_name, attr, length, minimum, name, True)
+
+
 def _below_minimum(op_name, attr, value, minimum, name, is_list):
     if _building():
         return ValueError(f"Attr '{attr}' of '{op_name}' Op passed "

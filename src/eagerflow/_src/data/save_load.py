@@ -175,6 +175,8 @@ class _SnapshotDataset(Dataset):
     """The input's elements, saved to `path` by the first complete iteration and loaded from
     there by the later ones (and by later programs)."""
 
+    _tf_name = "_MapDataset"  # TF's snapshot hands its elements on through a map
+
     def __init__(self, input_dataset, path, compression, reader_func, shard_func):
         self._input, self._path = input_dataset, _path(path)
         self._compression = None if compression == "AUTO" else compression

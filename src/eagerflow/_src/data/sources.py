@@ -2,6 +2,7 @@
 import glob
 import os
 import threading
+import traceback
 
 import numpy as np
 
@@ -21,7 +22,9 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
 def _generator_error(message):
-    return op_error(errors.InvalidArgumentError, "IteratorGetNext", f"TypeError: {message}")
+    # (TF's message goes on with the traceback in the py_func: the first line ends here)
+    return op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                    f"TypeError: {message}\n\n\t [[{{{{node PyFunc}}}}]]")
 
 
 class _GeneratorDataset(Dataset):
@@ -126,9 +129,12 @@ class _GeneratorDataset(Dataset):
 
 
 def _raised(e):
-    # (TF runs the generator in a py_func: its class for the exception, UnknownError mostly)
+    # (TF runs the generator in a py_func: its class for the exception, UnknownError mostly,
+    # and the exception's line then its traceback as the message)
     from eagerflow._src.autodiff.script_ops import _error_for  # noqa: PLC0415
-    return op_error(_error_for(e), "IteratorGetNext", f"{type(e).__name__}: {e}")
+    trace = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+    return op_error(_error_for(e), "IteratorGetNext",
+                    f"{type(e).__name__}: {e}\n{trace}\n\t [[{{{{node PyFunc}}}}]]")
 
 
 def _flatten_up_to(spec, value):

@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 
+from eagerflow._src.backend.threads import cores
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -15,12 +16,13 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
-    INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
+    AUTOTUNE, INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
     captures, dataset_error,
     _num_threads, _UnaryDataset, stack_components, warn_unused_deterministic)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 
 
 def _method(fn):
@@ -127,6 +129,8 @@ def _padded_shape(value, component):
         value = value.numpy().tolist()
     if isinstance(value, (int, np.integer)):
         value = [value]
+    if isinstance(value, (list, tuple)):  # (-1: unknown, as a tensor of the shape says it)
+        value = [None if isinstance(d, (int, np.integer)) and d == -1 else d for d in value]
     shape = TensorShape(value) if not isinstance(value, TensorShape) else value
     dims = [None if d is None or d == -1 else d for d in shape.as_list()] \
         if shape.rank is not None else None
@@ -470,7 +474,8 @@ class _RebatchDataset(_UnaryDataset):
         return UNKNOWN  # TF's, even of an infinite input
 
     def _iterator(self):
-        if any(isinstance(s, SparseTensorSpec) for s in structure.flatten(self._spec)):
+        specs = structure.flatten(self._spec)
+        if any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in specs):
             yield from self._row_batches()
             return
         sizes, k = self._sizes, 0
@@ -505,14 +510,17 @@ class _RebatchDataset(_UnaryDataset):
 
 
     def _row_batches(self):
-        """`_iterator` for elements holding sparse tensors: rows taken apart, then batched."""
+        """`_iterator` for elements holding sparse or ragged tensors: rows taken apart, then
+        batched."""
         rows, sizes, k = _UnbatchDataset(self._input)._iterator(), self._sizes, 0
+        splits = next((s.row_splits_dtype.as_numpy_dtype for s in structure.flatten(self._spec)
+                       if isinstance(s, RaggedTensorSpec)), np.int64)
         while True:
             size = sizes[k % len(sizes)]
             chunk = list(itertools.islice(rows, size))
             if not chunk or len(chunk) < size and self._drop:
                 return
-            yield stack_components(chunk)
+            yield stack_components(chunk, splits_dtype=splits)
             k += 1
 
 
@@ -755,6 +763,23 @@ def flat_map(self, map_func, name=None):
     return _FlatMapDataset(self, map_func)
 
 
+def _interleave_cycle(cycle, calls):
+    """``(cycle length, misfit)`` of an interleave given `cycle` (-1: AUTOTUNE) and
+    `calls` threads (None: sequential, -1: AUTOTUNE), as TF picks them from the cores: all
+    of them sequentially; in parallel, one a thread up to the cores, or with both tuned one
+    a third of the cores (each open input also prefetches two more).  `misfit` is the
+    thread count when it exceeds the cycle, which TF refuses, else 0."""
+    if cycle == -1:
+        if calls is None:
+            cycle = cores()
+        elif calls == AUTOTUNE:
+            cycle = -(-cores() // 3)
+        else:
+            cycle = min(calls, cores())
+    misfit = calls if calls is not None and calls != AUTOTUNE and calls > cycle > 0 else 0
+    return cycle, misfit
+
+
 class _InterleaveDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func, cycle_length, block_length,
                  num_parallel_calls=None, deterministic=None):
@@ -763,11 +788,14 @@ class _InterleaveDataset(_UnaryDataset):
                                    input_dataset.element_spec, input_dataset)
         self._spec = self._fn.output_spec
         cycle = -1 if cycle_length is None else _int(cycle_length)
-        self._cycle = _num_threads(-1) if cycle == -1 else cycle
         self._block = 1 if block_length is None else _int(block_length)
         op = "InterleaveDataset" if num_parallel_calls is None else \
             "ParallelInterleaveDatasetV4"
         counts = captures(self._fn)
+        calls = None if num_parallel_calls is None else _int(num_parallel_calls)
+        self._cycle, self._misfit = _interleave_cycle(cycle, calls)
+        if self._misfit and cycle != -1:  # a cycle given is checked as the dataset is made
+            raise dataset_error(op, self._misfit_message(), counts)
         if self._cycle <= 0:
             raise dataset_error(op, "cycle_length must be greater than zero.", counts)
         if self._block <= 0:
@@ -777,6 +805,12 @@ class _InterleaveDataset(_UnaryDataset):
         if num_parallel_calls is not None:
             self._tf_name = "_ParallelInterleaveDataset"
 
+    def _misfit_message(self):
+        return ("If `cycle_length` is set to a fixed value, `num_parallel_calls` must be "
+                "either `tf.data.AUTOTUNE` or a value less than or equal to `cycle_length`. "
+                f"However, `num_parallel_calls` is {self._misfit} and `cycle_length` is "
+                f"{self._cycle}")
+
     def _cardinality(self):
         # TF's parallel interleave knows an infinite input makes it infinite
         if self._threads is not None and self._input._cardinality() == INFINITE:
@@ -784,6 +818,10 @@ class _InterleaveDataset(_UnaryDataset):
         return UNKNOWN
 
     def _iterator(self):
+        if self._misfit:  # one picked from the cores is checked as the iterator starts
+            raise errors.eager_error(
+                errors.InvalidArgumentError, "MakeIterator", self._misfit_message()
+                + "\n\t [[{{node ParallelInterleaveDatasetV4}}]]", "")
         if self._threads is not None:
             return self._parallel()
         return self._sequential(lambda it: it)

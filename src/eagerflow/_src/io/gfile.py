@@ -235,13 +235,15 @@ class GFile:
         return self._text(self._open().read(-1 if n is None else n))
 
     def readline(self):
-        """The next line, with its newline; empty at the end."""
+        """The next line, with its newline and without any carriage return (as TF's line
+        reader skips them); empty at the end."""
         self._check("r")
-        return self._text(self._open().readline())
+        return self._text(_without_returns(self._open().readline()))
 
     def readlines(self):
         self._check("r")
-        return [self._text(line) for line in self._open().readlines()]
+        lines = (_without_returns(line) for line in self._open().readlines())
+        return [self._text(line) for line in lines if line]
 
     def __iter__(self):
         return self
@@ -295,3 +297,7 @@ class GFile:
 
     def __del__(self):
         self.close()
+
+
+def _without_returns(line):
+    return line.replace(b"\r", b"") if isinstance(line, bytes) else line.replace("\r", "")

@@ -13,10 +13,13 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_input
+from eagerflow._src.core.convert import convert_input, convert_to_tensor
+from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.tensor_shape import TensorShape
 
 _U = np.uint64
 _K0 = _U(0xc3a5c85c97cb3127)
@@ -300,7 +303,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
     """Each string's bucket in ``[0, num_buckets)``: its FarmHash Fingerprint64 modulo
     `num_buckets` (int64), as TF computes it."""
     return dispatch(_HASH_FAST, (convert_input(input, _d.string),),
-                    {"num_buckets": int(num_buckets)}, name)
+                    _buckets("StringToHashBucketFast", num_buckets, input, name), name)
 
 
 @export("strings.to_hash_bucket")
@@ -312,7 +315,7 @@ def to_hash_bucket(string_tensor, num_buckets, name=None):
     array([941, 232])
     """
     return dispatch(_HASH_LEGACY, (convert_input(string_tensor, _d.string),),
-                    {"num_buckets": int(num_buckets)}, name)
+                    _buckets("StringToHashBucket", num_buckets, string_tensor, name), name)
 
 
 @export("strings.to_hash_bucket_strong")
@@ -324,9 +327,77 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):
     array([2, 0])
     """
     key = [int(k) for k in key]
+    buckets = _buckets("StringToHashBucketStrong", num_buckets, input, name)
     if len(key) != 2:
         raise errors.listed(errors.eager_error(
             errors.InvalidArgumentError, "StringToHashBucketStrong",
             "Key must have 2 elements"), input)
     return dispatch(_HASH_STRONG, (convert_input(input, _d.string),),
-                    {"num_buckets": int(num_buckets), "key": key}, name)
+                    dict(buckets, key=key), name)
+
+
+def _buckets(op_name, num_buckets, strings, name):
+    """The ``num_buckets`` attr of `op_name`, checked before its kernel runs as TF does."""
+    try:
+        return checked_attrs(op_name, {"num_buckets": int(num_buckets)}, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, strings) from None
+
+
+# -- Fingerprint -----------------------------------------------------------------------------------
+
+def _fingerprint(xp, data, method):
+    """FarmHash's Fingerprint64 of each row (along axis 0) of `data`, as 8 little-endian
+    bytes: of its raw bytes, or for strings of the string itself (one a row) or of the
+    fingerprints of its strings one after another."""
+    method = method.item() if isinstance(method, np.ndarray) else method
+    method = method.decode() if isinstance(method, bytes) else str(method)
+    if data.ndim < 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"`data` should have at least one dimension: {shape_text(data.shape)}")
+    if method != "farmhash64":
+        raise errors.InvalidArgumentError(None, None, f"Unsupported fingerprint method: {method}")
+    rows = data.shape[0]
+    if data.dtype == object:
+        prints = fingerprint64(data.reshape(-1)).astype("<u8")
+        if data.size > rows:  # a row's strings: the fingerprint of their fingerprints
+            row_bytes = prints.tobytes()
+            width = prints.size // rows * 8
+            prints = _row_prints(row_bytes, rows, width)
+    else:
+        flat = np.ascontiguousarray(data).reshape(rows, data.size // rows if rows else 0)
+        width = flat.dtype.itemsize * flat.shape[1]
+        prints = _row_prints(flat.astype(flat.dtype.newbyteorder("<")).tobytes(), rows, width)
+    return np.frombuffer(prints.astype("<u8").tobytes(), np.uint8).reshape(rows, 8)
+
+
+def _row_prints(data, rows, width):
+    chunks = np.empty(rows, object)
+    chunks[:] = [data[i * width:(i + 1) * width] for i in range(rows)]
+    return fingerprint64(chunks)
+
+
+def _fingerprint_rule(data, method):
+    return TensorShape([data.shape[0] if data.shape.rank else None, 8]), _d.uint8
+
+
+_FINGERPRINT = register("Fingerprint", _fingerprint, _fingerprint_rule, tied=(0,),
+                        not_differentiable=_NO_GRAD)
+batching_rules[_FINGERPRINT] = PER_ELEMENT
+tf_nodes[_FINGERPRINT] = NodeForm(outputs=("fingerprint",))
+tf_args[_FINGERPRINT] = ("data", "method")
+
+
+@export("fingerprint")
+def fingerprint(data, method="farmhash64", name=None):
+    """FarmHash's 64-bit fingerprint of each row (along axis 0) of `data`, as 8 uint8 bytes
+    (little-endian): the same on every platform and from one TF version to the next.
+
+    >>> tf.fingerprint(tf.constant(["hello"])).numpy()
+    array([[232,  12,  56,  49, 169, 229, 139, 180]], dtype=uint8)
+    """
+    try:
+        return dispatch(_FINGERPRINT, (convert_to_tensor(data),
+                                       convert_input(method, _d.string)), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, data, method) from None

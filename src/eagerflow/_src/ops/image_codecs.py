@@ -6,9 +6,11 @@ PNG encoding needs only zlib. As in TF, every decode op reads any of the formats
 except where TF refuses (BMP through the other ops, animated GIFs through
 ``decode_png``/``decode_jpeg``), and converts channels and dtypes itself.
 
-JPEG: TF decodes with libjpeg's fast integer inverse DCT by default, Pillow with the
-accurate one, so pixels differ by up to 5 units (equal with TF's
-``dct_method="INTEGER_ACCURATE"``); JPEG encoding gives the same pixels as TF's. PNG,
+JPEG: TF decodes with libjpeg's fast integer inverse DCT and interpolated chroma by
+default; Pillow's draft decoding gives the fast DCT with replicated chroma, from which
+the chroma planes are interpolated and converted here as libjpeg does, so the pixels are
+TF's (only INTEGER_ACCURATE without fancy upscaling differs, as the accurate DCT comes
+with interpolation alone); JPEG encoding gives the same pixels as TF's. PNG,
 GIF, BMP and WebP decode to TF's values. 16-bit colour PNGs are decoded here (Pillow
 would reduce them to 8 bits), except interlaced ones; BMP too.
 
@@ -90,18 +92,15 @@ _CORRUPT = {
 }
 
 
-def _frames(op_name, data, fmt, gray, ratio=1):
+def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=None):
     """The frames of `data`, (frames, height, width, channels) arrays of uint8 (or uint16
-    for 16-bit PNGs); `gray`: a JPEG decodes its luma alone, as libjpeg does."""
+    for 16-bit PNGs); `gray`: a JPEG decodes its luma alone, as libjpeg does; `fast`: with
+    libjpeg's fast integer inverse DCT; `fancy`: upsampling chroma by interpolation."""
     Image = _pillow(op_name)
     try:
         im = Image.open(io.BytesIO(data))
         if fmt == "JPEG":
-            if gray or ratio > 1:
-                w, h = im.size
-                # Pillow picks the largest scale whose floor-divided size still fits
-                im.draft("L" if gray else im.mode, (max(w // ratio, 1), max(h // ratio, 1)))
-            return _native(im, fmt)[None]
+            return _jpeg(im, gray, ratio, fast, fancy, columns)[None]
         if fmt == "GIF":
             frames = []
             for i in range(getattr(im, "n_frames", 1)):
@@ -111,6 +110,126 @@ def _frames(op_name, data, fmt, gray, ratio=1):
         return _native(im, fmt)[None]
     except (OSError, ValueError, SyntaxError, EOFError) as e:
         raise _invalid(_CORRUPT[fmt].format(size=len(data))) from e
+
+
+def _jpeg(im, gray, ratio, fast, fancy, columns=None):
+    """The pixels of JPEG `im` (opened by Pillow) as TF's libjpeg settings give them.
+
+    Pillow's decoder takes a scale and a "draft" flag, which picks the fast inverse DCT
+    and plain (replicating) upsampling; TF's default is the fast DCT with interpolated
+    upsampling, so for subsampled chroma the planes are decoded with the flag and
+    upsampled and converted to RGB here as libjpeg does."""
+    from PIL import ImageFile  # noqa: PLC0415 (Pillow is imported on first use)
+    d, extent, offset, args = im.tile[0]
+    width, height = im.size
+    ycc = im.mode == "RGB" and len(getattr(im, "layer", ())) == 3 and \
+        im.info.get("adobe_transform", 1) != 0
+    factors = _chroma_factors(im, ratio) if ycc and fast and fancy and not gray else None
+    if gray and args[0] == "RGB":
+        im._mode, args = "L", ("L", "")
+    elif factors:
+        im._mode, args = "YCbCr", ("YCbCr", "")
+    if ratio > 1:  # (as Pillow's `draft` scales, but by `ratio` even for tiny images)
+        extent = (extent[0], extent[1], (extent[2] - extent[0] + ratio - 1) // ratio + extent[0],
+                  (extent[3] - extent[1] + ratio - 1) // ratio + extent[1])
+        im._size = ((width + ratio - 1) // ratio, (height + ratio - 1) // ratio)
+    im.tile = [ImageFile._Tile(d, extent, offset, args)]
+    im.decoderconfig = (ratio, 1 if fast else 0)
+    pixels = _native(im, "JPEG")
+    if not factors:
+        return pixels
+    h, v = factors  # the chroma planes as decoded, then interpolated as libjpeg does
+    if columns is not None:  # (TF's cropped decoding: its edges are the window's, the
+        # left one moved back to a column of whole blocks)
+        start = columns[0] // (8 * h) * (8 * h)
+        end = columns[1]
+        out = np.zeros(pixels.shape, np.uint8)
+        region = pixels[:, start:end].astype(np.int32)
+        if h == 2 and end - start <= 2:  # (one chroma column: replicated, as TF's gives it)
+            out[:, start:end] = _ycc_to_rgb(region[..., 0], region[..., 1], region[..., 2])
+        else:
+            out[:, start:end] = _jpeg_region(pixels[:, start:end], h, v)
+        return out
+    return _jpeg_region(pixels, h, v)
+
+
+def _jpeg_region(pixels, h, v):
+    """RGB of YCbCr `pixels` whose chroma libjpeg replicated `h` by `v` times, the chroma
+    interpolated instead as libjpeg's fancy upsampling does."""
+    planes = [pixels[..., 0].astype(np.int32)]
+    for c in (1, 2):
+        plane = pixels[::v, ::h, c].astype(np.int32)
+        if v == 2:
+            plane = _fancy_rows(plane, bias=(8, 7) if h == 2 else (1, 2))
+        if h == 2:
+            plane = _fancy_columns(plane, four=v == 2)
+        elif v == 2:
+            plane = plane >> 2
+        planes.append(plane[:pixels.shape[0], :pixels.shape[1]])
+    return _ycc_to_rgb(*planes)
+
+
+def _chroma_factors(im, ratio):
+    """(h, v): how many times libjpeg upsamples `im`'s chroma across and down when it
+    interpolates (2x1, 1x2 or 2x2 with both chroma planes at 1x1), else None (no
+    upsampling, or one libjpeg replicates, which the draft decoding gives as it is).
+    Decoding scaled down by `ratio`, libjpeg scales the chroma less where it can."""
+    (_, lh, lv, _), (_, ch, cv, _), (_, rh, rv, _) = im.layer
+    scaled = 8 // ratio  # the size of the luma's inverse DCTs
+    if (ch, cv, rh, rv) != (1, 1, 1, 1) or scaled == 1:
+        return None
+    size = scaled  # the chroma's
+    while size < 8 and (lh * scaled) % (2 * size) == 0 and (lv * scaled) % (2 * size) == 0:
+        size *= 2
+    h, v = lh * scaled // size, lv * scaled // size
+    if (h, v) not in ((2, 2), (2, 1), (1, 2)):
+        return None
+    if h == 2 and -(-im.size[0] * size // (lh * 8)) <= 2:  # libjpeg replicates these
+        return None
+    return h, v
+
+
+def _fancy_rows(plane, bias):
+    """libjpeg's vertical interpolation: each row twice, 3/4 of itself and 1/4 of the row
+    above (then below), edges repeated; as column sums ×4 when `bias` is (8, 7) (the
+    2x2 case, finished by `_fancy_columns`), else rounded with `bias` (1/4 then 2/4)."""
+    above = np.concatenate([plane[:1], plane[:-1]])
+    below = np.concatenate([plane[1:], plane[-1:]])
+    out = np.empty((2 * plane.shape[0], plane.shape[1]), np.int32)
+    out[0::2] = 3 * plane + above
+    out[1::2] = 3 * plane + below
+    if bias != (8, 7):
+        out[0::2] += bias[0]
+        out[1::2] += bias[1]
+    return out
+
+
+def _fancy_columns(plane, four):
+    """libjpeg's horizontal interpolation of `plane` (column sums of `_fancy_rows` when
+    `four`, else samples): each column twice, 3/4 of itself and 1/4 of its neighbour."""
+    left = np.concatenate([plane[:, :1], plane[:, :-1]], 1)
+    right = np.concatenate([plane[:, 1:], plane[:, -1:]], 1)
+    out = np.empty((plane.shape[0], 2 * plane.shape[1]), np.int32)
+    if four:
+        out[:, 0::2] = (3 * plane + left + 8) >> 4
+        out[:, 1::2] = (3 * plane + right + 7) >> 4
+    else:
+        out[:, 0::2] = (3 * plane + left + 1) >> 2
+        out[:, 1::2] = (3 * plane + right + 2) >> 2
+    return out
+
+
+def _fixed(x):
+    return int(x * 65536 + 0.5)
+
+
+def _ycc_to_rgb(y, cb, cr):
+    """libjpeg's YCbCr to RGB conversion, in its 16-bit fixed point."""
+    cb, cr = cb - 128, cr - 128
+    red = y + ((_fixed(1.402) * cr + 32768) >> 16)
+    green = y + ((-_fixed(0.34414) * cb + 32768 - _fixed(0.71414) * cr) >> 16)
+    blue = y + ((_fixed(1.772) * cb + 32768) >> 16)
+    return np.clip(np.stack([red, green, blue], -1), 0, 255).astype(np.uint8)
 
 
 def _png16(data):
@@ -363,7 +482,7 @@ _USE = {"PNG": "decode_png", "JPEG": "decode_jpeg", "GIF": "decode_gif", "BMP": 
 
 def _decode(op_name):
     def kernel(xp, contents, channels=0, dtype=_d.uint8, expand_animations=True, ratio=1,
-               **_):
+               dct_method="", fancy_upscaling=True, columns=None, **_):
         data = _contents(contents)
         if op_name == "DecodeWebP" and channels not in (0, 3, 4):
             raise _invalid("WebP only supports 3 or 4 channels")
@@ -393,7 +512,9 @@ def _decode(op_name):
                   (_png8(data) if data[24:25] == b"\x08" else _png16(data)) if fmt == "PNG"
                   else None)
         if frames is None:
-            frames = _frames(op_name, data, fmt, gray=channels == 1, ratio=ratio)
+            frames = _frames(op_name, data, fmt, gray=channels == 1, ratio=ratio,
+                             fast=dct_method != "INTEGER_ACCURATE", fancy=fancy_upscaling,
+                             columns=columns)
         if op_name == "DecodeGif":
             return xp.asarray(_as_dtype(_with_channels(frames, 3), _d.uint8, fmt))
         if fmt == "GIF" and op_name != "DecodeImage" and len(frames) > 1:
@@ -455,8 +576,8 @@ def _decode_and_crop_jpeg(xp, contents, crop_window, **attrs):
     fmt = _format(data) if data else None
     if fmt is not None and fmt != "JPEG":
         raise _invalid(f"DecodeAndCropJpeg operation can run on JPEG only, but detected {fmt}.")
-    image = _decode_jpeg_kernel(xp, contents, **attrs)
     y, x, h, w = (int(v) for v in window.tolist())
+    image = _decode_jpeg_kernel(xp, contents, columns=(max(x, 0), x + w), **attrs)
     if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > image.shape[0] or x + w > image.shape[1]:
         raise _invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
     return xp.ascontiguousarray(image[y:y + h, x:x + w])
@@ -714,9 +835,9 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
     """Decodes a JPEG (or PNG, or single-frame GIF) string into a uint8 (height, width,
     channels) tensor; `ratio` (1, 2, 4 or 8) downscales while decoding.
 
-    Pillow's libjpeg decodes with the accurate integer inverse DCT and fancy upsampling
-    whatever `dct_method` and `fancy_upscaling` say (TF's default, INTEGER_FAST, differs by
-    a few units); truncated files fail rather than being recovered.
+    The pixels are TF's for each `dct_method` and `fancy_upscaling`, except
+    INTEGER_ACCURATE without fancy upscaling, which upsamples as fancy upscaling does;
+    truncated files fail rather than being recovered.
 
     >>> tf.io.decode_jpeg(tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))).shape
     TensorShape([8, 8, 3])
@@ -729,7 +850,18 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
              "fancy_upscaling": bool(fancy_upscaling),
              "try_recover_truncated": bool(try_recover_truncated),
              "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
-    return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+    try:
+        return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
+    except errors.OpError as e:
+        raise _jpeg_error(e, contents, acceptable_fraction) from None
+
+
+def _jpeg_error(error, contents, acceptable_fraction):
+    """A JPEG decode's eager `error` as TF's wrapper raises it: without the name when its
+    slower path ran, as it does for the int default of `acceptable_fraction`."""
+    if not isinstance(acceptable_fraction, float):
+        return errors.without_name(error)
+    return errors.listed(error, contents)
 
 
 @export("io.decode_and_crop_jpeg", "image.decode_and_crop_jpeg")
@@ -737,8 +869,10 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
                          try_recover_truncated=False, acceptable_fraction=1, dct_method="",
                          name=None):
     """Decodes the part ``crop_window`` ([y, x, height, width], int32) of a JPEG string into
-    a uint8 (height, width, channels) tensor: `decode_jpeg`'s pixels there (TF decodes only
-    the window, so along its edges subsampled colour may differ by a unit or two).
+    a uint8 (height, width, channels) tensor. As TF decodes only the window, subsampled
+    colour is interpolated within it (its left edge moved back to whole blocks); with
+    ``dct_method="INTEGER_ACCURATE"`` the pixels are `decode_jpeg`'s there instead, which
+    along the window's edges may differ by a unit or two.
 
     >>> jpeg = tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))
     >>> tf.image.decode_and_crop_jpeg(jpeg, [2, 1, 4, 5]).shape
@@ -752,8 +886,12 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
              "fancy_upscaling": bool(fancy_upscaling),
              "try_recover_truncated": bool(try_recover_truncated),
              "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
-    return dispatch(_DECODE_AND_CROP_JPEG,
-                    (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)
+    try:
+        return dispatch(_DECODE_AND_CROP_JPEG,
+                        (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(_jpeg_error(e, contents, acceptable_fraction), crop_window) \
+            from None
 
 
 @export("io.decode_bmp", "image.decode_bmp")

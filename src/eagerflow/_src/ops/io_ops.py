@@ -20,6 +20,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.op_attrs import list_below_minimum
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
@@ -135,7 +136,10 @@ def read_file(filename, name=None):
 
     A missing file raises NotFoundError, a directory FailedPreconditionError.
     """
-    return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+    try:
+        return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, filename) from None
 
 
 @export("io.write_file", "compat.v1.io.write_file", "compat.v1.write_file")
@@ -686,15 +690,19 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
         if len(select_cols) != len(defaults):
             raise ValueError("Length of select_cols and record_defaults do not match.")
     delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
-    if len(delim) != 1:
-        raise errors.InvalidArgumentError(None, "DecodeCSV", "field_delim should be only 1 "
-                                                             "char [Op:DecodeCSV]")
-    attrs = {"OUT_TYPE": tuple(t.dtype for t in defaults), "field_delim": delim.decode("latin-1"),
-             "use_quote_delim": bool(use_quote_delim), "na_value": str(na_value),
-             "select_cols": tuple(select_cols or ())}
     given = records
-    records = convert_to_tensor(records, _d.string)
     try:
+        if not defaults:
+            raise list_below_minimum("DecodeCSV", "OUT_TYPE", 0, 1, name)
+        attrs = {"OUT_TYPE": tuple(t.dtype for t in defaults)}
+        if len(delim) != 1:  # (TF's kernel refuses it as it is made)
+            raise errors.eager_error(errors.InvalidArgumentError, "DecodeCSV",
+                                     "field_delim should be only 1 char", name or "",
+                                     (("OUT_TYPE", len(defaults)),))
+        attrs.update({"field_delim": delim.decode("latin-1"),
+                      "use_quote_delim": bool(use_quote_delim), "na_value": str(na_value),
+                      "select_cols": tuple(select_cols or ())})
+        records = convert_to_tensor(records, _d.string)
         return list(dispatch(_DECODE_CSV, [records] + defaults, attrs, name))
     except errors.OpError as e:
         raise errors.listed(e, given, *record_defaults) from None

@@ -24,7 +24,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -287,7 +287,8 @@ def _check_type(attr, dtype):
     if dtype not in _ALLOWED:
         raise errors.InvalidArgumentError(
             None, "ParseExampleV2",
-            f"Value for attr '{attr}' of {dtype.name} is not in the list of allowed values: "
+            f"Value for attr '{attr}' of {kernel_type_name(dtype)} is not in the list of "
+            f"allowed values: "
             f"float, int64, string\n\t; NodeDef: {{{{node ParseExampleV2}}}}; {_SIGNATURE} "
             f"[Op:ParseExampleV2]")
 
@@ -392,7 +393,52 @@ def _ragged_features(features):
     return plain, made
 
 
+def _check_keys(features):
+    """TF's checks of the keys a feature spec parses: one dtype a key, and no key parsed
+    both as dense and sparse, dense and ragged, or ragged and sparse (a `SparseFeature`'s
+    index and value keys are sparse, a `RaggedFeature`'s value and partition keys ragged)."""
+    dense, sparse, ragged = [], {}, {}
+
+    def add(table, key, kinds):
+        if key not in table:
+            table[key] = kinds
+            return
+        for was, now, what in zip(table[key], kinds, ("type", "partition type")):
+            if was != now:
+                raise ValueError(f"Conflicting {what} {was} vs {now} for feature {key}.")
+
+    for key in sorted(features or {}):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            add(sparse, key, (_d.as_dtype(feature.dtype),))
+        elif isinstance(feature, SparseFeature):
+            index = feature.index_key
+            for k in sorted([index] if isinstance(index, str) else index):
+                add(sparse, k, (_d.int64,))
+            add(sparse, feature.value_key, (_d.as_dtype(feature.dtype),))
+        elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+            dense.append(key)
+        elif hasattr(feature, "_var_len_features"):  # (RaggedFeature)
+            kinds = (feature.dtype, feature.row_splits_dtype)
+            add(ragged, feature.value_key or key, kinds)
+            for p in feature.partitions:
+                if getattr(p, "key", None) is not None:
+                    add(ragged, p.key, (_d.int64, feature.row_splits_dtype))
+    sparse, ragged = list(sparse), list(ragged)
+    if set(dense) & set(sparse):
+        raise ValueError(f"Dense and sparse keys must not intersect; dense_keys: {dense}, "
+                         f"sparse_keys: {sparse}, intersection: {set(dense) & set(sparse)}")
+    if set(dense) & set(ragged):  # (TF's message is the tuple of its two parts)
+        raise ValueError("Dense and ragged keys must not intersect; dense_keys: ",
+                         f"{dense}, ragged_keys: {ragged}, intersection: "
+                         f"{set(dense) & set(ragged)}")
+    if set(ragged) & set(sparse):
+        raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {ragged}, "
+                         f"sparse_keys: {sparse}, intersection: {set(ragged) & set(sparse)}")
+
+
 def _parse(serialized, features, names, name):
+    _check_keys(features)
     plain, ragged = _ragged_features(features)
     result = _parse_plain(serialized, plain, names, name)
     if not ragged:

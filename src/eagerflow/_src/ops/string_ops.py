@@ -13,6 +13,7 @@ as ``\\1``.
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 1], dtype=int32)>
 """
 import functools
+import math
 import operator
 import re
 
@@ -35,7 +36,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
-from eagerflow._src.ops import unicode_scripts
+from eagerflow._src.ops import re2_syntax, unicode_scripts
 
 _STRING = (_d.string,)
 _NO_GRAD = "string op"
@@ -362,7 +363,8 @@ def _string_split(xp, x, sep, maxsplit):
     if not sep and maxsplit == -1 and x.size:
         counts, tokens = _split_whitespace(x)
     else:
-        pieces = [s.split(sep or None, maxsplit) for s in x]
+        pieces = [s.split(sep or None, maxsplit) for s in x] if sep or maxsplit < 0 else \
+            [_split_spaces(s, maxsplit) for s in x]
         counts = np.fromiter(map(len, pieces), np.int64, count=len(pieces))
         tokens = [p for row in pieces for p in row]
     rows = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
@@ -372,6 +374,15 @@ def _string_split(xp, x, sep, maxsplit):
     values[:] = tokens
     shape = np.array([len(counts), counts.max(initial=0)], np.int64)
     return np.stack([rows, cols], axis=1), values, shape
+
+
+def _split_spaces(s, maxsplit):
+    """`s` split on whitespace at most `maxsplit` (>= 0) times, as TF does: 0 keeps `s`
+    whole, and the rest after the last split is a piece even when empty."""
+    if not maxsplit:
+        return [s]
+    pieces = s.split(None, maxsplit)
+    return pieces + [b""] if len(pieces) == maxsplit else pieces
 
 
 def _string_split_rule(x, sep, maxsplit):
@@ -393,7 +404,15 @@ def _substr(xp, x, pos, size, unit):
         raise _invalid(f"pos and len should have the same shape, got: {shape_text(pos.shape)} "
                        f"vs. {shape_text(size.shape)}")
     x, pos, size = np.broadcast_arrays(x, pos, size)
-    lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
+    if unit == "BYTE":
+        lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
+    else:
+        bounds = np.empty(x.size, object)
+        for i, text in enumerate(x.reshape(-1).tolist()):
+            bounds[i] = _char_bounds(text)
+        bounds = bounds.reshape(x.shape)
+        lengths = np.fromiter(map(len, bounds.reshape(-1)), np.int64,
+                              count=x.size).reshape(x.shape) - 1
     bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
     if bad.size:
         i = int(bad[0])
@@ -405,7 +424,18 @@ def _substr(xp, x, pos, size, unit):
     end = np.where(size < 0, lengths, np.minimum(start + size, lengths))
     if unit == "BYTE":
         return _map(lambda s, a, b: s[a:b], x, start, end)
-    return _map(lambda s, a, b: _encode(_decode(s)[a:b]), x, start, end)
+    return _map(lambda s, c, a, b: s[c[a]:c[b]], x, bounds, start, end)
+
+
+def _char_bounds(s):
+    """The byte offsets where the characters of `s` start, then its size: a character is
+    a byte and the continuation bytes (0b10xxxxxx) after it, as TF's Substr steps through
+    UTF-8 even where it is invalid."""
+    if not s:
+        return [0]
+    data = np.frombuffer(s, np.uint8)
+    starts = np.flatnonzero((data[1:] & 0xC0) != 0x80) + 1
+    return [0, *starts.tolist(), len(s)]
 
 
 def _substr_rule(x, pos, size, unit):
@@ -435,9 +465,9 @@ def substr(input, pos, len, unit="BYTE", name=None):
         raise errors.InvalidArgumentError(
             None, None, "cannot compute Substr as input #0(zero-based) was expected to be a "
             f"string tensor but is a {kernel_type_name(x.dtype)} tensor [Op:Substr] name: ")
-    pos, size = binary_operands(pos, len)
+    start, size = binary_operands(pos, len)
     try:
-        return dispatch(_SUBSTR, (x, pos, size), {"unit": unit}, name)
+        return dispatch(_SUBSTR, (x, start, size), {"unit": unit}, name)
     except errors.OpError as e:
         raise errors.listed(e, input, pos, len) from None
 
@@ -446,10 +476,11 @@ def substr(input, pos, len, unit="BYTE", name=None):
 
 @functools.lru_cache(maxsize=256)
 def _compile(pattern):
+    """RE2's `pattern` (bytes) as a compiled Python regex matching what RE2 matches."""
     text = _decode(pattern)
     try:
-        return re.compile(text, re.ASCII)
-    except re.error as e:
+        return re.compile(re2_syntax.translate(text), re.ASCII)
+    except (re.error, re2_syntax.Re2Error) as e:
         raise _invalid(f"Invalid pattern: {text}, error: {e}") from None
 
 
@@ -521,7 +552,10 @@ def _replace(x, pattern, rewrite, replace_global):
         if deleted is not None:
             return _map(operator.methodcaller("translate", None, deleted), x)
     count = 0 if replace_global else 1
-    return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
+    if not regex.search("") and "\\b" not in regex.pattern and "\\B" not in regex.pattern:
+        # (no empty match: Python's replacing is RE2's)
+        return _map(lambda s: _encode(regex.sub(template, _decode(s), count)), x)
+    return _map(lambda s: _encode(re2_syntax.replace(regex, template, _decode(s), count)), x)
 
 
 _STATIC_REGEX_FULL_MATCH = register(
@@ -570,7 +604,9 @@ def regex_full_match(input, pattern, name=None):
             return dispatch(_STATIC_REGEX_FULL_MATCH, (x,), attrs, name)
         return dispatch(_REGEX_FULL_MATCH, (x, _strings(pattern)), name=name)
     except errors.OpError as e:
-        raise errors.listed(e, input, pattern) from None
+        # (TF's static op takes the pattern as an attr: only the input decides the path)
+        raise errors.listed(e, *((input,) if _is_text(pattern) else (input, pattern))) \
+            from None
 
 
 @export("strings.regex_replace")
@@ -681,10 +717,16 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
         return _map(lambda v: _encode(fmt % _decode(v)), x)
     fmt = spec + (f".{precision}" if precision >= 0 else "") + \
         ("e" if scientific else "g" if shortest else "f")
+    # (C's printf pads inf and nan with spaces where Python's zero-fills them)
+    spaced = fmt.replace("%0", "%", 1)
+
+    def text(v):
+        return (fmt if math.isfinite(v) else spaced) % v
+
     if kind == "c":
-        return _map(lambda v: f"({fmt % v.real},{fmt % v.imag})".encode(),
+        return _map(lambda v: f"({text(v.real)},{text(v.imag)})".encode(),
                     x.astype(np.complex128))
-    return _map(lambda v: (fmt % v).encode(), x.astype(np.float64))
+    return _map(lambda v: text(v).encode(), x.astype(np.float64))
 
 
 _AS_STRING = register("AsString", _as_string, _UNARY_STRING, tied=(),

@@ -42,12 +42,18 @@ def _strings(value, name=None, to_op=False):
     return convert_to_tensor(value, _d.string, name=name)
 
 
-def _over_rows(fn, input, *, dense_rank0=None):
+def _over_rows(fn, input, *, dense_rank0=None, unknown_rank=None):
     """`fn` (1-D string tensor -> ragged) on `input`: a scalar gives `fn`'s one row, a ragged
-    tensor or one of rank > 1 keeps its outer dims."""
+    tensor or one of rank > 1 keeps its outer dims.  A rank unknown while tracing is TF's
+    ValueError `unknown_rank`, or (None) taken for 1."""
     if isinstance(input, RaggedTensor):
-        return input.with_flat_values(_over_rows(fn, input.flat_values))
+        return input.with_flat_values(_over_rows(fn, input.flat_values,
+                                                 unknown_rank=unknown_rank))
     rank = input.shape.rank
+    if rank is None:
+        if unknown_rank is not None:
+            raise ValueError(unknown_rank)
+        rank = 1
     if rank == 0:  # (one row: its values, whatever the row partition says)
         return fn(array_ops.reshape(input, [1])).values
     if rank == 1:
@@ -150,12 +156,21 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
 
 
 def _invalid_run(s, pos):
-    """The bytes at `pos` that make one invalid UTF-8 sequence: a lead byte with the
-    continuation bytes that follow it (a sequence cut short), else the byte alone."""
+    """The bytes at `pos` that make one invalid UTF-8 sequence, as ICU (and Unicode's
+    practice of maximal subparts) counts them: the longest start of a valid sequence (cut
+    short), else the byte alone; a lead byte's second byte has its own range (no overlong
+    forms, surrogates or code points past U+10FFFF)."""
     lead = s[pos]
-    need = 1 if 0xC2 <= lead <= 0xDF else 2 if 0xE0 <= lead <= 0xEF else \
-        3 if 0xF0 <= lead <= 0xF4 else 0
-    n = 1
+    need, low, high = ((1, 0x80, 0xBF) if 0xC2 <= lead <= 0xDF else
+                       (2, 0xA0, 0xBF) if lead == 0xE0 else
+                       (2, 0x80, 0x9F) if lead == 0xED else
+                       (2, 0x80, 0xBF) if 0xE1 <= lead <= 0xEF else
+                       (3, 0x90, 0xBF) if lead == 0xF0 else
+                       (3, 0x80, 0x8F) if lead == 0xF4 else
+                       (3, 0x80, 0xBF) if 0xF1 <= lead <= 0xF3 else (0, 0, 0))
+    if not need or pos + 1 >= len(s) or not low <= s[pos + 1] <= high:
+        return 1
+    n = 2
     while n <= need and pos + n < len(s) and 0x80 <= s[pos + n] <= 0xBF:
         n += 1
     return n
@@ -213,11 +228,12 @@ def _decode(input, input_encoding, errors_mode, replacement_char, replace_contro
         if with_offsets:
             return chars, chars.with_values(out[2])
         return chars
+    unknown = "Rank of `input` must be statically known."
     if with_offsets:
-        codes = _over_rows(lambda v: rows(v)[0], input)
-        offsets = _over_rows(lambda v: rows(v)[1], input)
+        codes = _over_rows(lambda v: rows(v)[0], input, unknown_rank=unknown)
+        offsets = _over_rows(lambda v: rows(v)[1], input, unknown_rank=unknown)
         return codes, offsets
-    return _over_rows(rows, input)
+    return _over_rows(rows, input, unknown_rank=unknown)
 
 
 @export("strings.unicode_decode")
@@ -391,6 +407,8 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
                                                 replacement_char, name))
     input = convert_to_tensor(input, _d.int32)
     rank = input.shape.rank
+    if rank is None:
+        raise ValueError("Rank of input_tensor must be statically known.")
     if rank == 0:
         raise ValueError("Rank of input must be at least 1")
     if rank == 1:
@@ -420,7 +438,7 @@ def bytes_split(input, name=None):
         lengths = cast_ops.cast(string_ops.length(vector), _I64)
         starts = ragged_ops.range(lengths)
         return _substrings(vector, starts, starts + 1)
-    return _over_rows(rows, input)
+    return _over_rows(rows, input, unknown_rank="input must have a statically-known rank.")
 
 
 # -- StringNGrams ------------------------------------------------------------------------------
@@ -500,6 +518,8 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         return on(data)
     data = _strings(data, "data")
     rank = data.shape.rank
+    if rank is None:
+        raise ValueError("Rank of data must be known.")
     if rank == 0:
         raise ValueError("Data must have rank>0")
     if rank == 1:

@@ -44,6 +44,8 @@ def _splits_dtype(dtype):
 def _as_index(value, dtype, what):
     """`value` as a 1-D index tensor of `dtype` (int32 or int64); a tensor of the other index
     dtype is cast, as TF's factories do for a Python/NumPy value."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+        value = convert_to_tensor(value)  # (a list of tensors: packed, as TF converts it)
     if isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None:
         t = convert_to_tensor(value)
         if t.dtype not in _SPLITS_DTYPES:

@@ -1,0 +1,268 @@
+"""RE2's regular expressions (TF's ``regex_replace``, ``regex_full_match``) as patterns of
+Python's `re`, matching what RE2 matches.
+
+`translate` rewrites what the two read differently: ``$`` is the end of the text alone
+(Python's also matches before a final newline), ``\\s`` leaves out ``\\v``, ``\\z``,
+``\\Q...\\E``, ``\\pL``/``\\p{Greek}`` and POSIX classes (``[[:alpha:]]``) exist, ``{,n}``
+is literal text. What RE2 refuses (lookarounds, backreferences, ``\\Z``, a repetition of a
+repetition...) raises `Re2Error` with RE2's words. `replace` replaces as RE2's global
+replace does: no empty match right where the previous match ended.
+
+>>> translate(r"a$|\\s")
+'a\\\\Z|[\\\\t\\\\n\\\\f\\\\r ]'
+"""
+import functools
+import re
+import unicodedata
+
+import numpy as np
+
+from eagerflow._src.ops import unicode_scripts
+
+
+class Re2Error(ValueError):
+    """A pattern RE2 refuses; the message is RE2's (``missing ): (``)."""
+
+
+_SPACE = r"\t\n\f\r "
+_POSIX = {"alnum": "0-9A-Za-z", "alpha": "A-Za-z", "ascii": r"\x00-\x7f", "blank": r"\t ",
+          "cntrl": r"\x00-\x1f\x7f", "digit": "0-9", "graph": "!-~", "lower": "a-z",
+          "print": " -~", "punct": r"!-/:-@\[-`{-~", "space": r"\t\n\v\f\r ", "upper": "A-Z",
+          "word": "0-9A-Za-z_", "xdigit": "0-9A-Fa-f"}
+# ICU's codes (`unicode_scripts`) of the scripts RE2 names
+_SCRIPTS = {"Common": 0, "Inherited": 1, "Arabic": 2, "Armenian": 3, "Bengali": 4,
+            "Bopomofo": 5, "Cherokee": 6, "Coptic": 7, "Cyrillic": 8, "Devanagari": 10,
+            "Ethiopic": 11, "Georgian": 12, "Greek": 14, "Gujarati": 15, "Gurmukhi": 16,
+            "Han": 17, "Hangul": 18, "Hebrew": 19, "Hiragana": 20, "Kannada": 21,
+            "Katakana": 22, "Khmer": 23, "Lao": 24, "Latin": 25, "Malayalam": 26,
+            "Mongolian": 27, "Myanmar": 28, "Ogham": 29, "Oriya": 31, "Runic": 32,
+            "Sinhala": 33, "Syriac": 34, "Tamil": 35, "Telugu": 36, "Thaana": 37, "Thai": 38,
+            "Tibetan": 39}
+_REPEAT = re.compile(r"\{(\d+)(,(\d*))?\}")
+_KNOWN_ESCAPES = set("dDwWsSbBAzCpPQEaftnrvx0")
+
+
+def _ranges(flags):
+    """A class body (``\\u0041-\\u005a...``) of the code points where `flags` is True."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], flags.astype(np.int8), [0]])))
+    return "".join(f"\\U{a:08x}-\\U{b - 1:08x}" for a, b in zip(edges[::2], edges[1::2]))
+
+
+@functools.lru_cache(maxsize=None)
+def _categories():
+    return np.array([unicodedata.category(chr(c))[:2] for c in range(0x110000)])
+
+
+@functools.lru_cache(maxsize=64)
+def _property(name):
+    """The class body of RE2's ``\\p{name}`` (a general category or a script), or None."""
+    if name == "Any":
+        return r"\x00-\U0010ffff"
+    if name in _SCRIPTS:
+        deltas, codes = zip(*(e.split(":") for e in unicode_scripts.RUNS.split()))
+        starts = np.cumsum([int(d, 16) for d in deltas])
+        code = np.array([int(c, 16) for c in codes])[
+            np.searchsorted(starts, np.arange(0x110000), side="right") - 1]
+        return _ranges(code == _SCRIPTS[name])
+    if len(name) in (1, 2) and name[0] in "CLMNPSZ":
+        cats = _categories()
+        flags = (np.char.startswith(cats, name) if len(name) == 1 else cats == name)
+        if flags.any():
+            return _ranges(flags)
+    return None
+
+
+def _unicode_class(p, i):
+    """(class body, next index, negated) of ``\\pX``, ``\\p{Name}`` or ``\\PX`` at `p[i]`."""
+    negated = p[i + 1] == "P"
+    if i + 2 < len(p) and p[i + 2] == "{":
+        end = p.find("}", i + 3)
+        if end < 0:
+            raise Re2Error(f"invalid character class range: {p[i:]}")
+        name, stop = p[i + 3:end], end + 1
+        if name.startswith("^"):
+            name, negated = name[1:], not negated
+    else:
+        name, stop = p[i + 2:i + 3], i + 3
+    body = _property(name)
+    if body is None:
+        raise Re2Error(f"invalid character class range: {p[i:stop]}")
+    return body, stop, negated
+
+
+def _escape(p, i, in_class):
+    """(Python text, next index) of the escape at `p[i]` (a backslash)."""
+    if i + 1 >= len(p):
+        raise Re2Error("trailing \\")
+    c = p[i + 1]
+    if c.isdigit():  # (octal: "\0" and up to two digits more, or two or three digits)
+        digits = re.match(r"[0-7]{0,3}", p[i + 1:i + 4]).group()
+        if c in "89" or c != "0" and len(digits) < 2:  # (a backreference)
+            raise Re2Error(f"invalid escape sequence: \\{c}")
+        value = int(digits, 8)
+        return (f"\\x{value:02x}" if value < 256 else f"\\u{value:04x}"), i + 1 + len(digits)
+    if c.isalpha() and c not in _KNOWN_ESCAPES:
+        raise Re2Error(f"invalid escape sequence: \\{c}")
+    if c == "s":
+        return (_SPACE if in_class else f"[{_SPACE}]"), i + 2
+    if c == "S" and not in_class:
+        return f"[^{_SPACE}]", i + 2
+    if c == "z":
+        return r"\Z", i + 2
+    if c == "x" and p[i + 2:i + 3] == "{":
+        end = p.find("}", i + 3)
+        return f"\\U{int(p[i + 3:end], 16):08x}", end + 1
+    if c in "pP":
+        body, stop, negated = _unicode_class(p, i)
+        if in_class:
+            if negated:
+                raise Re2Error(f"invalid character class range: {p[i:stop]}")
+            return body, stop
+        return f"[{'^' if negated else ''}{body}]", stop
+    return p[i:i + 2], i + 2
+
+
+def _char_class(p, i):
+    """(Python class, next index) of the class starting at `p[i]` (``[``)."""
+    j = i + 1
+    out = ["["]
+    if p[j:j + 1] == "^":
+        out.append("^")
+        j += 1
+    first = True
+    while True:
+        if j >= len(p):
+            raise Re2Error(f"missing ]: {p[i:]}")
+        c = p[j]
+        if c == "]" and not first:
+            out.append("]")
+            return "".join(out), j + 1
+        first = False
+        if p.startswith("[:", j):
+            end = p.find(":]", j + 2)
+            name = p[j + 2:end] if end >= 0 else None
+            body = _POSIX.get(name[1:] if name and name.startswith("^") else name)
+            if body is None or name.startswith("^"):
+                if body is None and end >= 0:
+                    raise Re2Error(f"invalid character class range: {p[j:end + 2]}")
+                out.append(r"\[")
+                j += 1
+                continue
+            out.append(body)
+            j = end + 2
+            continue
+        if c == "\\":
+            text, j = _escape(p, j, True)
+            out.append(text)
+            if p[j:j + 1] == "-" and text[:2] in (r"\d", r"\w", r"\s", r"\D", r"\W", r"\S") \
+                    or text == _SPACE and p[j:j + 1] == "-":
+                out.append(r"\-")  # (RE2 takes a "-" after a class for itself)
+                j += 1
+            continue
+        if c == "-" and p[j + 1:j + 2] not in ("]", "") and j > i + 1 and out[-1] not in "[^":
+            low, high = p[j - 1], p[j + 1]
+            if high != "\\" and p[j - 2:j - 1] != "\\" and low > high:
+                raise Re2Error(f"invalid character class range: {low}-{high}")
+        out.append({"[": r"\[", "&": r"\&", "~": r"\~", "|": r"\|"}.get(c, c))
+        j += 1
+
+
+def _group(p, i):
+    """(Python text, next index, turns multi-line on) of a group's opening at `p[i]`."""
+    if not p.startswith("(?", i):
+        return "(", i + 1, False
+    rest = p[i + 2:]
+    if rest.startswith("P<"):
+        return "(?P<", i + 4, False
+    flags = re.match(r"([imsU]*)(?:-([imsU]*))?([:)])", rest)
+    if flags is None:
+        raise Re2Error(f"invalid perl operator: {p[i:i + 3]}")
+    return p[i:i + 2 + flags.end()], i + 2 + flags.end(), "m" in flags.group(1)
+
+
+@functools.lru_cache(maxsize=256)
+def translate(pattern):
+    """Python's pattern matching what RE2's `pattern` matches; Re2Error where RE2 refuses
+    it (its message RE2's)."""
+    p, out, i, depth, multiline = pattern, [], 0, 0, False
+    scoped = [[]]  # the flags set alone (``(?i)``) in each open group: they hold to its end
+    previous = "start"  # what precedes: "start" (of the pattern, a group, a branch), "atom",
+    repeat_at = 0       # or "repeat" (whose operator starts at `repeat_at`)
+    while i < len(p):
+        c = p[i]
+        size = 1
+        if c in "*+?" or c == "{" and _REPEAT.match(p, i):
+            size = _REPEAT.match(p, i).end() - i if c == "{" else 1
+            if previous == "repeat":
+                raise Re2Error(f"bad repetition operator: {p[repeat_at:i + size]}")
+            if previous == "start":
+                raise Re2Error(f"no argument for repetition operator: {p[i:i + size]}")
+            if c == "{":
+                low, high = _REPEAT.match(p, i).group(1, 3)
+                if int(low) > 1000 or high and (int(high) > 1000 or int(high) < int(low)):
+                    raise Re2Error(f"invalid repetition size: {p[i:i + size]}")
+            if p[i + size:i + size + 1] == "?":
+                size += 1
+            out.append(p[i:i + size])
+            previous, repeat_at = "repeat", i
+            i += size
+            continue
+        if c == "\\":
+            if p.startswith("\\Q", i):
+                end = p.find("\\E", i + 2)
+                end = len(p) if end < 0 else end
+                out.append(re.escape(p[i + 2:end]))
+                i = min(end + 2, len(p))
+            else:
+                text, i = _escape(p, i, False)
+                out.append(text)
+            previous = "atom"
+            continue
+        if c == "[":
+            text, i = _char_class(p, i)
+            out.append(text)
+            previous = "atom"
+            continue
+        if c == "(":
+            text, i, multi = _group(p, i)
+            multiline = multiline or multi
+            if text.endswith(")"):  # flags alone: Python's scoped flags up to the group's end
+                scoped[-1].append(text[:-1] + ":")
+                out.append(scoped[-1][-1])
+                continue
+            out.append(text)
+            depth += 1
+            scoped.append([])
+            previous = "start"
+            continue
+        if c == ")":
+            if not depth:
+                raise Re2Error(f"unexpected ): {p}")
+            depth -= 1
+            out.append(")" * len(scoped.pop()))
+        if c == "|":  # (flags set in a branch hold in the next ones)
+            out.append(")" * len(scoped[-1]) + "|" + "".join(scoped[-1]))
+            previous = "start"
+            i += 1
+            continue
+        out.append({"$": "$" if multiline else r"\Z", "{": r"\{"}.get(c, c))
+        previous = "start" if c == "|" else "atom"
+        i += 1
+    if depth:
+        raise Re2Error(f"missing ): {p}")
+    return "".join(out) + ")" * len(scoped[0])
+
+
+def replace(regex, template, text, count):
+    """`text` with the matches of compiled `regex` replaced by `template` (all of them when
+    `count` is 0, else the first), as RE2 replaces: a match may not be empty right where
+    the previous one ended (Python's `re.sub` allows that)."""
+    last = [-1]
+
+    def one(match):
+        start, end = match.span()
+        if start == end == last[0]:
+            return ""
+        last[0] = end
+        return match.expand(template)
+    return regex.sub(one, text, count)
