@@ -123,9 +123,12 @@ class SymbolicTensor(Tensor):
         raise TypeError(f"A symbolic tensor ({self.name}) has no integer value while a graph "
                         f"is being built.")
 
+    @property
     def numpy(self):
-        raise AttributeError(f"A symbolic tensor ({self.name}) has no value while its graph is "
-                             f"being built: `numpy()` is only available on eager tensors. "
+        # raised on access, so that hasattr(x, "numpy") is False, as for TF's graph tensors
+        raise AttributeError(f"'SymbolicTensor' object has no attribute 'numpy': {self.name} "
+                             f"has no value while its graph is being built (`numpy()` is only "
+                             f"available on eager tensors). "
                              f"Return the tensor from the function, or use tf.print.")
 
     def __repr__(self):
