@@ -13,3 +13,4 @@ from eagerflow._src.ops.linear_operator import (  # noqa: F401
     LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorInversion,
     LinearOperatorLowerTriangular)
 from eagerflow._src.ops.reduction_ops import global_norm, l2_normalize  # noqa: F401
+from eagerflow.linalg import experimental  # noqa: F401

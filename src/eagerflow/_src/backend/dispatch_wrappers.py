@@ -480,6 +480,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1b0c4013d6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(operator, rhs, preconditioner=None, x=None, tol=None, max_iter=None, name=None):
+        try:
+            return _export_fn(operator, rhs, preconditioner, x, tol, max_iter, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'operator': operator, 'rhs': rhs, 'preconditioner': preconditioner, 'x': x, 'tol': tol, 'max_iter': max_iter, 'name': name})
+    return _export_wrapper
+
+
 def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(n, global_step=None):
         try:
@@ -6365,6 +6374,7 @@ WRAPPERS = {
     'linalg.eigh': _w87c44467c5,
     'linalg.eigvals': _w87c44467c5,
     'linalg.eigvalsh': _w87c44467c5,
+    'linalg.experimental.conjugate_gradient': _w1b0c4013d6,
     'linalg.expm': _w53ca8dbd1a,
     'linalg.global_norm': _w77c623cf9b,
     'linalg.inv': _wd65b991553,
