@@ -123,18 +123,26 @@ class _Arrays:
         for _ in itertools.count() if self._epochs is None else range(self._epochs):
             data = self.data
             if self.shuffle == "batch":
-                starts = np.random.permutation(self.steps) * self.batch_size
-                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
-                                        for s in starts])
-                data = nest.map_structure(lambda a: _take(a, order), data)
-            elif self.shuffle:
+                # As Keras: the batch-sized chunks of the data (the partial one too) in a
+                # random order, each shuffled within itself; a chunk is a batch.
+                for chunk in np.random.permutation(self.steps):
+                    start = chunk * self.batch_size
+                    order = start + np.random.permutation(
+                        min(self.batch_size, self.size - start))
+                    yield nest.map_structure(lambda a: _batch_of(_take(a, order)), data)
+                continue
+            if self.shuffle:
                 order = self._orders.next()
                 data = nest.map_structure(lambda a: _take(a, order), data)
             for i in range(self.steps):
                 start = i * self.batch_size
                 yield nest.map_structure(
-                    lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
-                    else convert_to_tensor(a[start:start + self.batch_size]), data)
+                    lambda a: _batch_of(a[start:start + self.batch_size]), data)
+
+
+def _batch_of(rows):
+    """A batch of rows as the step takes it: a tensor (a ragged one as it is)."""
+    return rows if isinstance(rows, RaggedTensor) else convert_to_tensor(rows)
 
 
 def _take(array, order):
