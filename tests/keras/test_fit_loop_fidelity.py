@@ -1,6 +1,7 @@
 """`fit`, `evaluate` and `predict` as tf_keras runs them: the batches a step sees, what the
 loops print and what the callbacks are given."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -38,3 +39,23 @@ def test_shuffle_batch_keeps_each_batch_sized_chunk_together():
     for epoch in range(4):
         chunks = sorted(sorted(x) for x, _ in model.seen[epoch * 3:epoch * 3 + 3])
         assert chunks == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+@pytest.mark.parametrize("save_freq", [0, None, False])
+def test_backup_and_restore_needs_save_freq_or_save_before_preemption(tmp_path, save_freq):
+    with pytest.raises(ValueError, match=r"^Either `save_freq` or `save_before_preemption` "
+                                         r"must be set\.$"):
+        keras.callbacks.BackupAndRestore(str(tmp_path), save_freq=save_freq)
+
+
+def test_backup_and_restore_saving_only_before_preemption_trains(tmp_path):
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    # (as TF: nothing is backed up while no preemption comes)
+    backup = keras.callbacks.BackupAndRestore(str(tmp_path / "b"), save_freq=False,
+                                              save_before_preemption=True,
+                                              delete_checkpoint=False)
+    history = model.fit(np.ones((8, 3)), np.ones((8, 1)), batch_size=2, epochs=2, verbose=0,
+                        callbacks=[backup])
+    assert history.epoch == [0, 1]
+    assert not (tmp_path / "b").exists()

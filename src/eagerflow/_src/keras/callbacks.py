@@ -1026,6 +1026,8 @@ class BackupAndRestore(Callback):
         self.backup_dir, self.save_freq = backup_dir, save_freq
         self.delete_checkpoint = delete_checkpoint
         self.save_before_preemption = save_before_preemption
+        if not save_freq and not save_before_preemption:
+            raise ValueError("Either `save_freq` or `save_before_preemption` must be set.")
         self._supports_tf_logs = True
         # (TF's count of batches since the last backup, kept from one `fit` to the next)
         self._batches_since_save, self._last_batch_seen = 0, -1
@@ -1058,7 +1060,7 @@ class BackupAndRestore(Callback):
         self._manager.save()
 
     def on_train_batch_end(self, batch, logs=None):
-        if self.save_freq != "epoch":
+        if self.save_freq and self.save_freq != "epoch":
             # (TF's count: a batch index not past the last one seen starts a new epoch)
             self._batches_since_save += batch + 1 if batch <= self._last_batch_seen \
                 else batch - self._last_batch_seen
