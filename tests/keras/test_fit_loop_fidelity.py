@@ -59,3 +59,52 @@ def test_backup_and_restore_saving_only_before_preemption_trains(tmp_path):
                         callbacks=[backup])
     assert history.epoch == [0, 1]
     assert not (tmp_path / "b").exists()
+
+
+class _DictResult(keras.metrics.Metric):
+    """A metric whose result is a dict of two values."""
+
+    def __init__(self, name="pair", **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.total = self.add_weight("total", initializer="zeros")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.total.assign_add(tf.reduce_sum(y_pred))
+
+    def result(self):
+        return {"pair_b": self.total * 2, "pair_a": self.total}
+
+
+def test_evaluate_lists_the_results_of_a_metric_returning_a_dict():
+    # As tf_keras: the values named in metrics_names, then the others by name.
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,),
+                                                 kernel_initializer="ones")])
+    model.compile("sgd", "mse", metrics=[_DictResult()])
+    x, y = np.ones((4, 2), "float32"), np.zeros((4, 1), "float32")
+    assert model.evaluate(x, y, verbose=0) == [4.0, 8.0, 16.0]
+    assert model.test_on_batch(x, y) == [4.0, 8.0, 16.0]
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == {
+        "loss": 4.0, "pair_b": 16.0, "pair_a": 8.0}
+
+
+class _Unordered(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(1)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        return {"b": tf.constant(1.0), "a": tf.constant(2.0), "loss": tf.constant(3.0)}
+
+    test_step = train_step
+
+
+def test_on_batch_results_not_among_the_metrics_come_by_name():
+    model = _Unordered()
+    model.compile("sgd", "mse")
+    x = np.ones((4, 2), "float32")
+    assert model.train_on_batch(x, x[:, :1]) == [2.0, 1.0, 3.0]
+    assert model.test_on_batch(x, x[:, :1]) == [2.0, 1.0, 3.0]
+    assert model.evaluate(x, x[:, :1], verbose=0) == [2.0, 1.0, 3.0]
