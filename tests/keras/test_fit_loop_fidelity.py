@@ -108,3 +108,45 @@ def test_on_batch_results_not_among_the_metrics_come_by_name():
     assert model.train_on_batch(x, x[:, :1]) == [2.0, 1.0, 3.0]
     assert model.test_on_batch(x, x[:, :1]) == [2.0, 1.0, 3.0]
     assert model.evaluate(x, x[:, :1], verbose=0) == [2.0, 1.0, 3.0]
+
+
+def _small_model(seed):
+    model = keras.Sequential([keras.layers.Dense(
+        2, input_shape=(3,), kernel_initializer=keras.initializers.GlorotUniform(seed=seed))])
+    model.compile("sgd", "mse")
+    return model
+
+
+def test_model_checkpoint_loads_the_latest_weights_on_restart(tmp_path):
+    x, y = np.ones((4, 3), "float32"), np.zeros((4, 2), "float32")
+    pattern = str(tmp_path / "w.{epoch:02d}.h5")
+    trained = _small_model(1)
+    trained.fit(x, y, epochs=2, verbose=0, callbacks=[keras.callbacks.ModelCheckpoint(
+        pattern, save_weights_only=True, load_weights_on_restart=True)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.01.h5", "w.02.h5"]
+    restarted = _small_model(2)
+    at_start = []
+    restarted.fit(x, y, epochs=1, verbose=0, callbacks=[
+        keras.callbacks.ModelCheckpoint(pattern, save_weights_only=True,
+                                        load_weights_on_restart=True),
+        keras.callbacks.LambdaCallback(
+            on_train_begin=lambda logs: at_start.append(restarted.get_weights()))])
+    for got, want in zip(at_start[0], trained.get_weights()):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_model_checkpoint_checks_its_options(tmp_path):
+    with pytest.raises(TypeError, match=r"^If save_weights_only is True, then `options` must "
+                                        r"be either None or a tf.train.CheckpointOptions\."):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "w"), save_weights_only=True,
+                                        options=tf.saved_model.SaveOptions())
+    with pytest.raises(TypeError, match=r"^If save_weights_only is False, then `options` must "
+                                        r"be either None or a tf.saved_model.SaveOptions\."):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "m"),
+                                        options=tf.train.CheckpointOptions())
+    with pytest.raises(ValueError, match=r"^The native TF-Keras format does not support the "
+                                         r"`options` argument\."):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"),
+                                        options=tf.saved_model.SaveOptions())
+    keras.callbacks.ModelCheckpoint(str(tmp_path / "w"), save_weights_only=True,
+                                    options=tf.train.CheckpointOptions())
