@@ -1,4 +1,8 @@
 """`Model.summary` and the model's graph as tf_keras shows them."""
+import re
+
+import numpy as np
+
 import eagerflow as tf
 
 keras = tf.keras
@@ -22,3 +26,15 @@ def test_an_output_a_layer_returns_twice_keeps_each_place():
     model.summary(print_fn=lines.append)
     assert any(line.startswith(" d1 (Dense)") and "['lstm[0][0]']" in line for line in lines)
     assert any(line.startswith(" d2 (Dense)") and "['lstm[0][1]']" in line for line in lines)
+
+
+def test_a_reduction_of_a_ragged_keras_tensor_is_a_layer():
+    inputs = keras.Input((None,), dtype="int32", ragged=True)
+    embedded = layers.Embedding(10, 2, embeddings_initializer="ones")(inputs)
+    mean = tf.reduce_mean(embedded, axis=1)  # (a TFOpLambda layer, as in tf_keras)
+    assert mean.shape.as_list() == [None, 2]
+    model = keras.Model(inputs, mean)
+    assert model.layers[-1].name == "tf.math.reduce_mean"
+    result = model(tf.ragged.constant([[1, 2, 3], [4]]))
+    np.testing.assert_array_equal(result.numpy(), np.ones((2, 2), "float32"))
+
