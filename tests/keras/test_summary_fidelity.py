@@ -38,3 +38,12 @@ def test_a_reduction_of_a_ragged_keras_tensor_is_a_layer():
     result = model(tf.ragged.constant([[1, 2, 3], [4]]))
     np.testing.assert_array_equal(result.numpy(), np.ones((2, 2), "float32"))
 
+
+def test_summary_shows_the_shape_of_a_ragged_output():
+    inputs = keras.Input((None,), dtype="int32", ragged=True)
+    model = keras.Model(inputs, layers.Embedding(10, 2)(inputs))
+    assert model.layers[1].output_shape == (None, None, 2)
+    lines = []
+    model.summary(print_fn=lines.append)
+    assert any(re.match(r" embedding(_\d+)? \(Embedding\) +\(None, None, 2\) +20 +$", line)
+               for line in lines)

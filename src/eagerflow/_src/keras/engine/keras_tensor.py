@@ -281,8 +281,10 @@ class Node:
 
 
 def _shapes(tensors):
+    # (a ragged or sparse tensor's too, as tf_keras gives it)
     return nest.map_structure(
-        lambda t: tuple(t.shape.as_list()) if isinstance(t, Tensor) else None, tensors)
+        lambda t: tuple(t.shape.as_list()) if isinstance(t, (Tensor, RaggedTensor, SparseTensor))
+        else None, tensors)
 
 
 def call_symbolically(layer, inputs, args, kwargs):
