@@ -1,5 +1,7 @@
 """`fit`, `evaluate` and `predict` as tf_keras runs them: the batches a step sees, what the
 loops print and what the callbacks are given."""
+import re
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,38 @@ def test_model_checkpoint_checks_its_options(tmp_path):
                                         options=tf.saved_model.SaveOptions())
     keras.callbacks.ModelCheckpoint(str(tmp_path / "w"), save_weights_only=True,
                                     options=tf.train.CheckpointOptions())
+
+
+class _Rows(keras.utils.Sequence):
+    """Three batches of rows 0..9 (the last one short), counting its epochs."""
+
+    def __init__(self):
+        super().__init__()
+        self.ends = 0
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        x = np.arange(i * 4, min(10, i * 4 + 4), dtype="float32")[:, None]
+        return x, x
+
+    def on_epoch_end(self):
+        self.ends += 1
+
+
+def test_a_sequence_shorter_than_steps_per_epoch_ends_training(caplog):
+    # As tf_keras: the Sequence runs out in the first epoch, which ends there, with TF's
+    # warning, and training stops.
+    model = _Recording()
+    model.compile("sgd", "mse", run_eagerly=True)
+    rows = _Rows()
+    with caplog.at_level("WARNING"):
+        history = model.fit(rows, epochs=2, steps_per_epoch=5, verbose=0, shuffle=False)
+    assert history.epoch == [0]
+    assert len(model.seen) == 3
+    assert rows.ends == 1
+    assert "Your input ran out of data; interrupting training. Make sure that your dataset " \
+           "or generator can generate at least `steps_per_epoch * epochs` batches (in this " \
+           "case, 10 batches)." in caplog.text
+

@@ -195,7 +195,11 @@ class _Iterable:
                 batch = next(self._iterator)
             except StopIteration:
                 self._iterator = None
-                if not self.reiterable and not isinstance(self.data, Sequence):
+                if isinstance(self.data, Sequence):
+                    if limit is not None:  # (fewer batches than `steps_per_epoch`, as TF)
+                        _warn_ran_out(self._epochs * limit)
+                        self.insufficient = True
+                elif not self.reiterable:
                     self._ran_out(count)
                 return
             count += 1
