@@ -187,3 +187,17 @@ def test_a_sequence_shorter_than_steps_per_epoch_ends_training(caplog):
            "or generator can generate at least `steps_per_epoch * epochs` batches (in this " \
            "case, 10 batches)." in caplog.text
 
+
+@pytest.mark.parametrize("make, name", [
+    (_Rows, "`keras.utils.Sequence`"),
+    (lambda: iter([(np.ones((2, 1)), np.ones((2, 1)))]), "python generator"),
+    (lambda: tf.data.Dataset.from_tensors((np.ones((2, 1)), np.ones((2, 1)))), "dataset")])
+def test_targets_beside_batched_data_are_refused_naming_the_data(make, name):
+    model = _Recording()
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError, match=rf"^`y` argument is not supported when using "
+                                         rf"{re.escape(name)} as input\.$"):
+        model.fit(make(), np.ones(2), verbose=0)
+    with pytest.raises(ValueError, match=rf"^`sample_weight` argument is not supported when "
+                                         rf"using {re.escape(name)} as input\.$"):
+        model.fit(make(), sample_weight=np.ones(2), verbose=0)

@@ -349,12 +349,15 @@ class DataHandler:
             self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
                                     epochs - initial_epoch, steps_per_epoch)
         else:
+            # (as TF, naming what `x` is)
+            source = "`keras.utils.Sequence`" if isinstance(x, Sequence) else \
+                "python generator" if hasattr(x, "__next__") else "dataset"
             if y is not None:
-                raise ValueError("`y` argument is not supported when using dataset as "
-                                 "input.")
+                raise ValueError(f"`y` argument is not supported when using {source} as "
+                                 f"input.")
             if sample_weight is not None:
-                raise ValueError("`sample_weight` argument is not supported when using "
-                                 "dataset as input.")
+                raise ValueError(f"`sample_weight` argument is not supported when using "
+                                 f"{source} as input.")
             if isinstance(x, Dataset):
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)
