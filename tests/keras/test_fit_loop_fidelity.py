@@ -201,3 +201,20 @@ def test_targets_beside_batched_data_are_refused_naming_the_data(make, name):
     with pytest.raises(ValueError, match=rf"^`sample_weight` argument is not supported when "
                                          rf"using {re.escape(name)} as input\.$"):
         model.fit(make(), sample_weight=np.ones(2), verbose=0)
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_binary_crossentropy_of_a_softmax_output_takes_its_logits_in_a_compiled_step(
+        run_eagerly):
+    # As tf_keras, in its traced steps as eagerly: Keras's softmax keeps its logits, which a
+    # binary crossentropy then takes as a sigmoid's (TF's value: 3.050053596496582).
+    model = keras.Sequential([keras.layers.Dense(
+        3, activation="softmax", input_shape=(1,),
+        kernel_initializer=keras.initializers.Constant([[1.0, -1.0, 0.5]]))])
+    model.compile("sgd", "categorical_crossentropy", run_eagerly=run_eagerly,
+                  metrics=["binary_crossentropy"])
+    x = np.array([[30.0], [-30.0], [20.0], [1.0]], "float32")
+    y = np.eye(3)[[0, 1, 2, 0]].astype("float32")
+    result = model.evaluate(x, y, verbose=0, return_dict=True)
+    np.testing.assert_allclose(result["binary_crossentropy"], 3.050053596496582, rtol=1e-6)
+    np.testing.assert_allclose(result["loss"], 2.6387507915496826, rtol=1e-6)
