@@ -164,7 +164,12 @@ def dispatch_call(function, arguments):
     if module.startswith(_OWN) and (not module.startswith(_outside) or module in _inside):
         raise  # noqa: PLE0704 (the SymbolicCall being handled)
     for dispatcher in DISPATCHERS:
-        result = dispatcher(function, arguments)
+        try:
+            result = dispatcher(function, arguments)
+        except SymbolicCall:
+            # (a dispatcher whose own ops met the symbolic tensors: a ragged reduction of a
+            # ragged Keras tensor, say; the next one, Keras's, makes the call a layer)
+            continue
         if result is not NotImplemented:
             return result
     raise  # noqa: PLE0704

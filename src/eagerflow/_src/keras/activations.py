@@ -1,6 +1,6 @@
 """Keras 2 activation functions (``tf.keras.activations``) and `get`/`serialize`/`deserialize`.
 
-`softmax` and `sigmoid` remember their input as ``_keras_logits`` on the (eager) result,
+`softmax` and `sigmoid` remember their input as ``_keras_logits`` on the result,
 so that crossentropy losses of their output are computed from the logits.
 
 >>> tf.keras.activations.relu(tf.constant([-1.0, 2.0]), max_value=1.0)

@@ -22,7 +22,7 @@ from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
 from eagerflow._src.core.convert import constant as _constant
-from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
@@ -555,10 +555,13 @@ def _thunk(value):
 
 def with_logits(output, logits):
     """`output`, remembering `logits` as ``_keras_logits`` (crossentropy losses use them)."""
-    # Eager results only: in graphs losses find the logits from the producing op, which
-    # also covers `tf.nn.softmax` and `tf.sigmoid` as in TensorFlow.
-    if type(output) is EagerTensor:
+    # On symbolic results too, as TF: a crossentropy then takes these logits whatever the
+    # activation (a binary one of a softmax's output uses the softmax's logits). In graphs
+    # losses also find the logits of `tf.nn.softmax` and `tf.sigmoid` from the producing op.
+    try:
         output._keras_logits = logits
+    except AttributeError:  # (a tensor taking no attributes)
+        pass
     return output
 
 

@@ -16,6 +16,7 @@ epoch 0 ['loss']
 import copy
 import csv
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterable
@@ -24,8 +25,8 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.checkpoint.checkpoint import Checkpoint
-from eagerflow._src.checkpoint.management import CheckpointManager
+from eagerflow._src.checkpoint.checkpoint import Checkpoint, CheckpointOptions
+from eagerflow._src.checkpoint.management import CheckpointManager, latest_checkpoint
 from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
@@ -531,7 +532,7 @@ class ModelCheckpoint(Callback):
     `initial_value_threshold`) is written; `mode` says whether lower
     (``'min'``) or higher (``'max'``) is better (``'auto'``: higher when the
     name holds ``acc``). Whole models go to `.keras` archives, weights to
-    `save_weights` files. `options` is accepted and ignored.
+    `save_weights` files. `options` is checked as TF checks it, then ignored.
 
     >>> checkpoint = tf.keras.callbacks.ModelCheckpoint("best.weights", save_best_only=True,
     ...                                                 mode="min")
@@ -544,9 +545,12 @@ class ModelCheckpoint(Callback):
                  initial_value_threshold=None, **kwargs):
         super().__init__()
         self._supports_tf_logs = True
-        if kwargs.get("load_weights_on_restart"):
-            raise NotImplementedError("`load_weights_on_restart` is not supported: call "
-                                      "`model.load_weights(path)` before `model.fit()`.")
+        _check_save_options(options, save_weights_only, os.fspath(filepath))
+        self.load_weights_on_restart = kwargs.get("load_weights_on_restart", False)
+        if "load_weights_on_restart" in kwargs:
+            _logger.warning("`load_weights_on_restart` argument is deprecated. Please use "
+                            "`model.load_weights()` for loading weights before the start of "
+                            "`model.fit()`.")
         if save_freq != "epoch" and not isinstance(save_freq, int):
             raise ValueError(f'Unrecognized save_freq: {save_freq}. Expected save_freq are '
                              f'"epoch" or integer')
@@ -574,6 +578,18 @@ class ModelCheckpoint(Callback):
 
     def _implements_train_batch_hooks(self):
         return self.save_freq != "epoch"
+
+    def on_train_begin(self, logs=None):
+        if not self.load_weights_on_restart:
+            return
+        found = _latest_file_matching(self.filepath)
+        if found is None or not (os.path.exists(found) or not found.endswith(".h5") and
+                                 os.path.exists(found + ".index")):
+            return
+        try:
+            self.model.load_weights(found)
+        except (OSError, ValueError) as e:
+            raise ValueError(f"Error loading file from {found}. Reason: {e}") from None
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch
@@ -646,6 +662,44 @@ class ModelCheckpoint(Callback):
         except KeyError as e:
             raise KeyError(f'Failed to format this callback filepath: "{self.filepath}". '
                            f"Reason: {e}") from None
+
+
+def _check_save_options(options, save_weights_only, filepath):
+    """TF's checks of ModelCheckpoint's `options`: checkpoint options for weights, SavedModel
+    options (which a `.keras` archive refuses) for whole models."""
+    from eagerflow._src.saved_model.api import SaveOptions  # noqa: PLC0415 (above Keras)
+    if save_weights_only:
+        if options is not None and not isinstance(options, CheckpointOptions):
+            raise TypeError(f"If save_weights_only is True, then `options` must be either "
+                            f"None or a tf.train.CheckpointOptions. Got {options}.")
+        return
+    if filepath.endswith(".keras") and options is not None:
+        raise ValueError("The native TF-Keras format does not support the `options` "
+                         "argument. Please remove the `options` argument, or use the "
+                         "SavedModel format by removing the `.keras` extension from the "
+                         "model filepath.")
+    if options is not None and not isinstance(options, SaveOptions):
+        raise TypeError(f"If save_weights_only is False, then `options` must be either None "
+                        f"or a tf.saved_model.SaveOptions. Got {options}.")
+
+
+def _latest_file_matching(pattern):
+    """The file a `ModelCheckpoint` path pattern (``w.{epoch:02d}.h5``) last wrote, as tf_keras
+    finds it: the directory's latest TF checkpoint if it matches, else the most recently
+    modified match (the greatest path among those modified last together); None if none."""
+    directory = os.path.dirname(pattern)
+    name = "^" + re.sub(r"{.*}", r".*", os.path.basename(pattern)) + "$"
+    latest = latest_checkpoint(directory or ".")
+    if latest is not None and re.match(name, os.path.basename(latest)):
+        return latest
+    if not os.path.isdir(directory or "."):
+        return None
+    found = [os.path.join(directory, f) for f in os.listdir(directory or ".")
+             if re.match(name, f)]
+    if not found:
+        return None
+    newest = max(os.path.getmtime(f) for f in found)
+    return max(f for f in found if os.path.getmtime(f) == newest)
 
 
 @export("keras.callbacks.EarlyStopping")
@@ -1026,6 +1080,8 @@ class BackupAndRestore(Callback):
         self.backup_dir, self.save_freq = backup_dir, save_freq
         self.delete_checkpoint = delete_checkpoint
         self.save_before_preemption = save_before_preemption
+        if not save_freq and not save_before_preemption:
+            raise ValueError("Either `save_freq` or `save_before_preemption` must be set.")
         self._supports_tf_logs = True
         # (TF's count of batches since the last backup, kept from one `fit` to the next)
         self._batches_since_save, self._last_batch_seen = 0, -1
@@ -1058,7 +1114,7 @@ class BackupAndRestore(Callback):
         self._manager.save()
 
     def on_train_batch_end(self, batch, logs=None):
-        if self.save_freq != "epoch":
+        if self.save_freq and self.save_freq != "epoch":
             # (TF's count: a batch index not past the last one seen starts a new epoch)
             self._batches_since_save += batch + 1 if batch <= self._last_batch_seen \
                 else batch - self._last_batch_seen

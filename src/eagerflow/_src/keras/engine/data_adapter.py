@@ -123,18 +123,26 @@ class _Arrays:
         for _ in itertools.count() if self._epochs is None else range(self._epochs):
             data = self.data
             if self.shuffle == "batch":
-                starts = np.random.permutation(self.steps) * self.batch_size
-                order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size))
-                                        for s in starts])
-                data = nest.map_structure(lambda a: _take(a, order), data)
-            elif self.shuffle:
+                # As Keras: the batch-sized chunks of the data (the partial one too) in a
+                # random order, each shuffled within itself; a chunk is a batch.
+                for chunk in np.random.permutation(self.steps):
+                    start = chunk * self.batch_size
+                    order = start + np.random.permutation(
+                        min(self.batch_size, self.size - start))
+                    yield nest.map_structure(lambda a: _batch_of(_take(a, order)), data)
+                continue
+            if self.shuffle:
                 order = self._orders.next()
                 data = nest.map_structure(lambda a: _take(a, order), data)
             for i in range(self.steps):
                 start = i * self.batch_size
                 yield nest.map_structure(
-                    lambda a: a[start:start + self.batch_size] if isinstance(a, RaggedTensor)
-                    else convert_to_tensor(a[start:start + self.batch_size]), data)
+                    lambda a: _batch_of(a[start:start + self.batch_size]), data)
+
+
+def _batch_of(rows):
+    """A batch of rows as the step takes it: a tensor (a ragged one as it is)."""
+    return rows if isinstance(rows, RaggedTensor) else convert_to_tensor(rows)
 
 
 def _take(array, order):
@@ -187,7 +195,11 @@ class _Iterable:
                 batch = next(self._iterator)
             except StopIteration:
                 self._iterator = None
-                if not self.reiterable and not isinstance(self.data, Sequence):
+                if isinstance(self.data, Sequence):
+                    if limit is not None:  # (fewer batches than `steps_per_epoch`, as TF)
+                        _warn_ran_out(self._epochs * limit)
+                        self.insufficient = True
+                elif not self.reiterable:
                     self._ran_out(count)
                 return
             count += 1
@@ -337,12 +349,15 @@ class DataHandler:
             self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
                                     epochs - initial_epoch, steps_per_epoch)
         else:
+            # (as TF, naming what `x` is)
+            source = "`keras.utils.Sequence`" if isinstance(x, Sequence) else \
+                "python generator" if hasattr(x, "__next__") else "dataset"
             if y is not None:
-                raise ValueError("`y` argument is not supported when using dataset as "
-                                 "input.")
+                raise ValueError(f"`y` argument is not supported when using {source} as "
+                                 f"input.")
             if sample_weight is not None:
-                raise ValueError("`sample_weight` argument is not supported when using "
-                                 "dataset as input.")
+                raise ValueError(f"`sample_weight` argument is not supported when using "
+                                 f"{source} as input.")
             if isinstance(x, Dataset):
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)

@@ -281,8 +281,10 @@ class Node:
 
 
 def _shapes(tensors):
+    # (a ragged or sparse tensor's too, as tf_keras gives it)
     return nest.map_structure(
-        lambda t: tuple(t.shape.as_list()) if isinstance(t, Tensor) else None, tensors)
+        lambda t: tuple(t.shape.as_list()) if isinstance(t, (Tensor, RaggedTensor, SparseTensor))
+        else None, tensors)
 
 
 def call_symbolically(layer, inputs, args, kwargs):
@@ -293,10 +295,17 @@ def call_symbolically(layer, inputs, args, kwargs):
         outputs = layer._call(inputs, args, dict(kwargs))
     if outputs is None or isinstance(outputs, context.Operation):
         return None  # a call of nothing but side effects (``tf.debugging.assert_equal``)
-    inputs_flat = {id(x) for x in nest.flatten((inputs, args, kwargs))}
-    outputs = nest.map_structure(
-        lambda t: _fresh(t) if id(t) in inputs_flat or hasattr(t, "_keras_history") or
-        not is_keras_tensor(t) else t, outputs)
+    taken = {id(x) for x in nest.flatten((inputs, args, kwargs))}
+
+    def own(t):
+        # (an output given twice, an RNN's last output and state say, is two tensors, as
+        # each carries its own place among the outputs)
+        if id(t) in taken or hasattr(t, "_keras_history") or not is_keras_tensor(t):
+            t = _fresh(t)
+        taken.add(id(t))
+        return t
+
+    outputs = nest.map_structure(own, outputs)
     Node(layer, (inputs, *args), dict(kwargs), outputs)
     return outputs
 

@@ -540,9 +540,7 @@ class Model(Layer):
         callbacks.on_test_end(logs)
         if return_dict or in_fit:
             return logs
-        values = [logs[name] for name in self.metrics_names if name in logs] or \
-            list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return _in_order(logs, self.metrics_names)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
@@ -645,8 +643,7 @@ class Model(Layer):
         logs = _to_python(logs)
         if return_dict:
             return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return _in_order(logs, self.metrics_names)
 
     # -- saving -----------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
@@ -806,6 +803,14 @@ def _to_python(logs):
         return value
     return {k: convert(v) for k, v in copy.copy(logs).items()}
 
+
+
+def _in_order(logs, metrics_names):
+    """The values of `logs` as Keras lists them: those named in `metrics_names` in its order,
+    then the others (a metric's dict of results, say) by name; one value alone."""
+    values = [logs[name] for name in metrics_names if name in logs]
+    values += [logs[key] for key in sorted(logs) if key not in metrics_names]
+    return values[0] if len(values) == 1 else values
 
 
 def _functional_arguments(args, kwargs):
