@@ -37,6 +37,17 @@ def test_tensorflow_switch_turns_it_off():
     assert out == "False"
 
 
+@needs_onednn
+def test_tensorflow_switch_is_read_at_each_call(monkeypatch):
+    # (read from the environment's raw dict, each value's meaning remembered)
+    for value, allowed in [("0", False), ("1", True), (" False ", False), ("true", True),
+                           ("0", False), ("", True)]:
+        monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", value)
+        assert onednn.enabled() is allowed, value
+    monkeypatch.delenv("TF_ENABLE_ONEDNN_OPTS")
+    assert onednn.enabled() is True
+
+
 def test_missing_library_warns_once_and_falls_back():
     code = ("import warnings\n"
             "warnings.simplefilter('always')\n"
