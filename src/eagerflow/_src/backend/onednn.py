@@ -91,9 +91,16 @@ def flat_float32(arrays, min_size):
     shape, C-contiguous, at least `min_size` elements (below, NumPy's passes in cache cost
     less than a native call), with oneDNN enabled."""
     first = arrays[0]
-    return (first.size >= min_size and all(
-        a.dtype == numpy.float32 and a.shape == first.shape and a.flags.c_contiguous
-        for a in arrays) and enabled())
+    if first.size < min_size:
+        return False
+    shape = first.shape
+    for a in arrays:  # (a loop: a generator for `all` costs as much as the checks)
+        if a.dtype != _F32 or a.shape != shape or not a.flags.c_contiguous:
+            return False
+    return enabled()
+
+
+_F32 = numpy.dtype(numpy.float32)
 
 
 def enabled():
@@ -440,30 +447,41 @@ class Primitive:
             for arg, array in inputs.items():
                 if arg in before:
                     before[arg]._run({api.ARG_SRC: array}, stream)
-        self._run({arg: array for arg, array in (*inputs.items(), *outputs.items())
-                   if arg not in before and arg not in after}, stream)
+        self._execute(self._bind(inputs, before) | self._bind(outputs, after), stream)
         if after:
             for arg, array in outputs.items():
                 if arg in after:
                     after[arg]._run({api.ARG_DST: array}, stream)
 
     def _run(self, arrays, stream):
-        handles, bind = self._handles, _lib.dnnl_memory_set_data_handle
-        bound, unkept = self._bound, self._unkept
+        self._execute(self._bind(arrays, ()), stream)
+
+    def _bind(self, arrays, skip):
+        """Binds the memory objects of `arrays` (but those in `skip`) to the arrays' addresses
+        where they hold others: the native calls' status, or-ed."""
+        handles, bound, unkept = self._handles, self._bound, self._unkept
         status = 0
-        if bound is None:
-            for arg, array in arrays.items():
-                status |= bind(handles[arg], _address(array))
-        else:
-            for arg, array in arrays.items():
-                address = _address(array)
-                if bound.get(arg) != address:  # (else the caller's live array is there now)
-                    status |= bind(handles[arg], address)
-                    if arg not in unkept:
-                        bound[arg] = address
-            if status:
-                bound.clear()
-        api.check(status, "dnnl_memory_set_data_handle")
+        for arg, array in arrays.items():
+            if arg in skip:
+                continue
+            try:  # (`_address`, inline: this runs for every argument of every call)
+                address = _addressof(_view(array))
+            except (TypeError, ValueError):
+                address = array.__array_interface__["data"][0]
+            if bound is None:
+                status |= _lib.dnnl_memory_set_data_handle(handles[arg], address)
+            elif bound.get(arg) != address:  # (else the caller's live array is there now)
+                status |= _lib.dnnl_memory_set_data_handle(handles[arg], address)
+                if arg not in unkept:
+                    bound[arg] = address
+        return status
+
+    def _execute(self, status, stream):
+        """Runs on the bound arrays once their binding's `status` is checked."""
+        if status:
+            if self._bound:
+                self._bound.clear()
+            api.check(status, "dnnl_memory_set_data_handle")
         api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
                                               self._args), "dnnl_primitive_execute")
         api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")

@@ -44,8 +44,12 @@ RELU = LEAKY_RELU = api.ELTWISE_RELU
 
 def usable(xp, *arrays):
     """True when oneDNN should run a convolution of `arrays` (its inputs)."""
-    return (xp is np and arrays[0].dtype in _NATIVE and all(a.size for a in arrays)
-            and onednn.enabled())
+    if xp is not np or arrays[0].dtype not in _NATIVE:
+        return False
+    for a in arrays:
+        if not a.size:
+            return False
+    return onednn.enabled()
 
 
 def _result(array):
