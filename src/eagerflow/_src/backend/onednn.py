@@ -309,6 +309,7 @@ class Primitive:
     def __init__(self, pd, plain, keep=()):
         self._pd = pd
         self._keep = (plain, keep)  # descriptors the native objects point at
+        self._sizes = {}  # argument -> bytes (see `size`)
         self._lock = threading.Lock()
         self._primitive = _Handle("dnnl_primitive_destroy")
         _lib.dnnl_primitive_create(ctypes.byref(self._primitive.value), pd.value)
@@ -382,9 +383,13 @@ class Primitive:
         return _Borrowed(handle) if handle else None
 
     def size(self, arg):
-        """Bytes of argument `arg` (a workspace, say) in the primitive's layout; 0 if unused."""
-        md = self.md(arg)
-        return 0 if md is None else md.size
+        """Bytes of argument `arg` (a workspace, say) in the primitive's layout; 0 if unused
+        (remembered: kernels ask at every call)."""
+        size = self._sizes.get(arg)
+        if size is None:
+            md = self.md(arg)
+            size = self._sizes[arg] = 0 if md is None else md.size
+        return size
 
     def implementation(self):
         """oneDNN's name for the implementation it chose (for diagnostics)."""

@@ -256,7 +256,12 @@ def _finite(mean, variance, scale, offset, epsilon):
     total = mean + variance
     total += scale
     total += offset
-    return math.isfinite(total.sum()) and bool(variance.min() + np.float32(epsilon) > 0)
+    # (the ufuncs' reductions: ndarray.sum and min go through Python wrappers)
+    return (math.isfinite(_sum(total)) and
+            bool(_least(variance) + np.float32(epsilon) > 0))
+
+
+_sum, _least = np.add.reduce, np.minimum.reduce
 
 
 def _workspace_items(prim):
