@@ -149,13 +149,13 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
     None where oneDNN has no implementation."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     dtype = x.dtype
-    y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
-    if 0 in y_shape:
-        return None
     key = ("conv", x.shape, w.shape, dtype, channels_first, groups, tuple(strides),
            tuple(dilations), tuple(map(tuple, pads)), bias is not None, tuple(post_ops))
 
     def build():
+        y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
+        if 0 in y_shape:
+            raise api.Unsupported("empty output", api.UNIMPLEMENTED)
         case = _Case(x.shape, w.shape, y_shape, dtype, channels_first, groups, strides,
                      dilations, pads)
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
@@ -168,12 +168,14 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
-        return _primitive(pd, plain, keep=(case, attr))
+        primitive = _primitive(pd, plain, keep=(case, attr))
+        primitive.out_shape = y_shape  # (the key's arrays and geometry fix it)
+        return primitive
 
     primitive = onednn.cached(key, build, shares=True)
     if primitive is None:
         return None
-    y = np.empty(y_shape, dtype)
+    y = np.empty(primitive.out_shape, dtype)
     inputs = {api.ARG_SRC: x, api.ARG_WEIGHTS: w}
     if bias is not None:
         inputs[api.ARG_BIAS] = np.ascontiguousarray(bias)
