@@ -448,11 +448,13 @@ class Primitive:
     def _call(self, inputs, outputs, stream):
         """A call whose own buffers are kept and bound: only the caller's arrays to bind."""
         before, after = self._before, self._after
-        if before:
+        if before:  # (the stream runs in order: no wait before the next primitive)
             for arg, array in inputs.items():
                 if arg in before:
-                    before[arg]._run({api.ARG_SRC: array}, stream)
-        self._execute(self._bind(inputs, before) | self._bind(outputs, after), stream)
+                    reorder = before[arg]
+                    reorder._execute(reorder._bind({api.ARG_SRC: array}, ()), stream, False)
+        self._execute(self._bind(inputs, before) | self._bind(outputs, after), stream,
+                      not after)
         if after:
             for arg, array in outputs.items():
                 if arg in after:
@@ -481,15 +483,17 @@ class Primitive:
                     bound[arg] = address
         return status
 
-    def _execute(self, status, stream):
-        """Runs on the bound arrays once their binding's `status` is checked."""
+    def _execute(self, status, stream, wait=True):
+        """Runs on the bound arrays once their binding's `status` is checked; with `wait`,
+        until done."""
         if status:
             if self._bound:
                 self._bound.clear()
             api.check(status, "dnnl_memory_set_data_handle")
         api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
                                               self._args), "dnnl_primitive_execute")
-        api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
+        if wait:
+            api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
 
 
 class _Borrowed(Desc):
