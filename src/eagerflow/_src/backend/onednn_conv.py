@@ -21,6 +21,7 @@ before; oneDNN takes both sides), groups and the fused operations.
 ...     assert y.shape == (1, 2, 2, 1) and (y == 4).all()
 """
 import ctypes
+import math
 
 import numpy as np
 
@@ -237,7 +238,7 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
         return None
     args = (w_shape, strides, dilations, pads, channels_first, groups)
     batch = x.shape[0]
-    work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
+    work = dy.size * math.prod(map(int, w_shape[:-1]))  # multiply-adds (exact)
     parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts >= 2 and x.dtype == _F32 and threads.for_primitive() >= 2:
         dw = _filter_gradient(x, dy, *args)  # on the budget: the cores are otherwise idle
