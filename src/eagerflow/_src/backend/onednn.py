@@ -302,8 +302,8 @@ class Primitive:
     kept buffers (see `KEEP_BYTES`) serve one call at a time. An argument the caller
     passes is bound to the memory object again only when its address differs from the
     last call's (binding costs about as much as the rest of a small call; an array at the
-    same address is the caller's live one, and the plain layouts callers pass have no
-    padding that binding would zero).
+    same address is the caller's live one, and the plain layouts callers describe have no
+    padding that binding would zero; arguments `plain` maps to None are bound every time).
     """
 
     def __init__(self, pd, plain, keep=()):
@@ -348,8 +348,10 @@ class Primitive:
         # the buffers bound once: argument -> array, or None where allocated at each call
         self._buffers = self._kept_buffers(own) if sum(own.values()) <= KEEP_BYTES else None
         self._own = own if self._buffers is None else {}  # sizes of those allocated per call
-        # arguments bound at every call: fresh buffers of the primitive's own layouts
-        self._unkept = frozenset(self._own)
+        # arguments bound at every call: fresh buffers of the primitive's own layouts, and
+        # those of a layout the caller did not describe (a workspace's may have padding)
+        self._unkept = frozenset(self._own).union(
+            arg for arg, user in plain.items() if user is None)
 
     def _kept_buffers(self, own):
         buffers, status = {}, 0
