@@ -205,8 +205,8 @@ def _conv_case(seed):
 
 
 def _conv(x, w):
-    from eagerflow._src.backend import onednn_conv
-    return onednn_conv.forward(x, w, (1, 1), (1, 1), [(1, 1), (1, 1)], False, 1)
+    from tests.internals import conv_ops
+    return conv_ops.onednn_conv.forward(x, w, (1, 1), (1, 1), [(1, 1), (1, 1)], False, 1)
 
 
 def _conv_primitive():
@@ -263,7 +263,8 @@ def test_kept_buffers_are_bound_once(monkeypatch):
 def test_arguments_of_oneDNN_s_own_layout_are_bound_at_every_call(monkeypatch):
     # (a workspace's layout is oneDNN's, perhaps padded, and binding zeroes the padding:
     # only the layouts the caller described keep their bindings)
-    from eagerflow._src.backend import onednn_normalization as norm
+    from tests.internals import fused_batch_norm_ops
+    norm = fused_batch_norm_ops.onednn_normalization
     shape = (2, 3, 3, 8)
     prim = norm._primitive(False, shape, False, 1e-3, True, relu=True)
     rng = np.random.default_rng(7)
