@@ -10,9 +10,11 @@ once, as a warning.
 
 A primitive describes each argument with the layout oneDNN prefers and, when
 that differs from the caller's plain array (blocked weights, say), reorders
-between the two around the call. Arrays are bound to the native memory
-objects anew on every call and stay referenced by the caller for its whole
-duration, so no native call sees memory that can be freed while it runs.
+between the two around the call, through a buffer of its own (kept, with its
+scratchpad, where small). The caller's arrays are bound to the native memory
+objects at each call (again only where an address changed) and stay referenced
+by the caller for its whole duration, so no native call sees memory that can
+be freed while it runs.
 
 >>> import numpy as np
 >>> if enabled():
@@ -52,8 +54,25 @@ _switch = None     # set_enabled's choice; None follows the environment
 CACHE_SIZE = 1024  # primitives kept, least recently used dropped first (oneDNN's own default)
 
 
+_SWITCH = "TF_ENABLE_ONEDNN_OPTS"
+try:  # the environment's own dict (raw values): a read costs 50 ns, os.environ's 0.5-2 us
+    _RAW_ENVIRON, _RAW_SWITCH = os.environ._data, os.environ.encodekey(_SWITCH)
+except AttributeError:  # pragma: no cover - another os.environ
+    _RAW_ENVIRON, _RAW_SWITCH = os.environ, _SWITCH
+_allows = {}  # the switch's raw value -> whether it allows oneDNN
+
+
 def _environment_allows():
-    return os.environ.get("TF_ENABLE_ONEDNN_OPTS", "1").strip().lower() not in ("0", "false")
+    """Whether ``TF_ENABLE_ONEDNN_OPTS`` (read at each call, as tests change it) allows
+    oneDNN (kernels ask at every call)."""
+    raw = _RAW_ENVIRON.get(_RAW_SWITCH)
+    if raw is None:
+        return True
+    allows = _allows.get(raw)
+    if allows is None:
+        value = os.environ.get(_SWITCH, "1")
+        allows = _allows[raw] = value.strip().lower() not in ("0", "false")
+    return allows
 
 
 def set_enabled(flag):
@@ -72,9 +91,16 @@ def flat_float32(arrays, min_size):
     shape, C-contiguous, at least `min_size` elements (below, NumPy's passes in cache cost
     less than a native call), with oneDNN enabled."""
     first = arrays[0]
-    return (first.size >= min_size and all(
-        a.dtype == numpy.float32 and a.shape == first.shape and a.flags.c_contiguous
-        for a in arrays) and enabled())
+    if first.size < min_size:
+        return False
+    shape = first.shape
+    for a in arrays:  # (a loop: a generator for `all` costs as much as the checks)
+        if a.dtype != _F32 or a.shape != shape or not a.flags.c_contiguous:
+            return False
+    return enabled()
+
+
+_F32 = numpy.dtype(numpy.float32)
 
 
 def enabled():
@@ -259,16 +285,31 @@ def skip_implementations(pd, prefixes):
     return pd
 
 
+# A primitive keeps its own buffers (the scratchpad, its layouts of reordered arguments),
+# bound to its memory objects once, when together they take at most this many bytes:
+# allocating and binding them anew cost a few microseconds a call. Larger ones (rare: a
+# convolution over large images) come from NumPy at each call, as its arrays do.
+KEEP_BYTES = 1 << 18
+
+
 class Primitive:
     """A oneDNN primitive with one memory object per argument, reordering where layouts differ.
 
     `pd` is a created primitive descriptor (owned from here on); `plain` maps
     each argument the caller passes to the `Desc` of the caller's arrays.
+
+    A call runs under the primitive's lock, so that several threads may share it: its
+    kept buffers (see `KEEP_BYTES`) serve one call at a time. An argument the caller
+    passes is bound to the memory object again only when its address differs from the
+    last call's (binding costs about as much as the rest of a small call; an array at the
+    same address is the caller's live one, and the plain layouts callers describe have no
+    padding that binding would zero; arguments `plain` maps to None are bound every time).
     """
 
-    def __init__(self, pd, plain, keep=(), kept_bindings=False):
+    def __init__(self, pd, plain, keep=()):
         self._pd = pd
         self._keep = (plain, keep)  # descriptors the native objects point at
+        self._sizes = {}  # argument -> bytes (see `size`)
         self._lock = threading.Lock()
         self._primitive = _Handle("dnnl_primitive_destroy")
         _lib.dnnl_primitive_create(ctypes.byref(self._primitive.value), pd.value)
@@ -280,14 +321,18 @@ class Primitive:
             if inner is None:
                 raise api.Unsupported("argument not used by this primitive", api.UNIMPLEMENTED)
             if user is not None and not (user == inner):
-                # The primitive wants its own layout: reorder through a buffer of it.
+                # The primitive wants its own layout: reorder through a buffer of it (the
+                # reorders' bindings are kept on the caller's side only: a fresh buffer of
+                # a blocked layout has its padding zeroed as it is bound).
                 self._inner[arg] = inner.size
                 self._memories[arg] = self._memory(inner.handle)
                 convert = (Primitive.reorder(user, inner), Primitive.reorder(inner, user))
+                convert[0]._unkept |= {api.ARG_DST}
+                convert[1]._unkept |= {api.ARG_SRC}
                 self._before[arg], self._after[arg] = convert
             else:
                 self._memories[arg] = self._memory(inner.handle)
-        # a scratchpad the caller does not pass is allocated for each call
+        # a scratchpad the caller does not pass is the primitive's own
         self._scratch = 0 if api.ARG_SCRATCHPAD in plain else self.size(api.ARG_SCRATCHPAD)
         if self._scratch:
             self._memories[api.ARG_SCRATCHPAD] = self._memory(
@@ -295,21 +340,39 @@ class Primitive:
         args = list(self._memories.items())
         self._args = (api.ExecArg * len(args))(*[api.ExecArg(a, m.value) for a, m in args])
         self._handles = {a: m.value for a, m in args}  # (read on every call)
-        self._reordered = bool(self._before or self._after)
         self._nargs = len(args)
-        # argument -> the address its memory object was last given, when `kept_bindings`:
-        # binding costs microseconds, and an in-place update passes the same arrays call
-        # after call (only for plain layouts: binding also zeroes a blocked one's padding)
-        self._bound = {} if kept_bindings else None
+        self._bound = {}  # argument -> the address its memory object was last given
+        own = dict(self._inner)
+        if self._scratch:
+            own[api.ARG_SCRATCHPAD] = self._scratch
+        # the buffers bound once: argument -> array, or None where allocated at each call
+        self._buffers = self._kept_buffers(own) if sum(own.values()) <= KEEP_BYTES else None
+        self._own = own if self._buffers is None else {}  # sizes of those allocated per call
+        # arguments bound at every call: fresh buffers of the primitive's own layouts, and
+        # those of a layout the caller did not describe (a workspace's may have padding)
+        self._unkept = frozenset(self._own).union(
+            arg for arg, user in plain.items() if user is None)
+
+    def _kept_buffers(self, own):
+        buffers, status = {}, 0
+        bind = _lib.dnnl_memory_set_data_handle
+        for arg, size in own.items():
+            buffer = buffers[arg] = aligned(size)
+            address = _address(buffer)
+            status |= bind(self._handles[arg], address)
+            if arg in self._before:
+                status |= bind(self._before[arg]._handles[api.ARG_DST], address)
+                status |= bind(self._after[arg]._handles[api.ARG_SRC], address)
+        api.check(status, "dnnl_memory_set_data_handle")
+        return buffers
 
     @staticmethod
-    def reorder(source, target, kept_bindings=False):
+    def reorder(source, target):
         """A primitive copying an array of layout `source` into one of layout `target`."""
         pd, attr = _Handle("dnnl_primitive_desc_destroy"), attributes()
         _lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd.value), source.handle, _engine,
                                                 target.handle, _engine, attr.value)
-        return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target},
-                         kept_bindings=kept_bindings)
+        return Primitive(pd, {api.ARG_SRC: source, api.ARG_DST: target})
 
     def _memory(self, md):
         memory = _Handle("dnnl_memory_destroy")
@@ -322,9 +385,13 @@ class Primitive:
         return _Borrowed(handle) if handle else None
 
     def size(self, arg):
-        """Bytes of argument `arg` (a workspace, say) in the primitive's layout; 0 if unused."""
-        md = self.md(arg)
-        return 0 if md is None else md.size
+        """Bytes of argument `arg` (a workspace, say) in the primitive's layout; 0 if unused
+        (remembered: kernels ask at every call)."""
+        size = self._sizes.get(arg)
+        if size is None:
+            md = self.md(arg)
+            size = self._sizes[arg] = 0 if md is None else md.size
+        return size
 
     def implementation(self):
         """oneDNN's name for the implementation it chose (for diagnostics)."""
@@ -334,65 +401,101 @@ class Primitive:
         """The native memory object of argument `arg` (a plain layout's), for callers that bind
         it to their arrays' addresses themselves (``dnnl_memory_set_data_handle``) and run
         the primitive with `execute`: a kernel of a few microseconds costs a few more to
-        bind through `__call__`."""
+        bind through `__call__`. A scratchpad must be bound too, unless `kept` says so."""
         if arg in self._before or arg in self._after:
             raise api.Unsupported("a reordered argument has no plain memory", api.UNIMPLEMENTED)
+        with self._lock:
+            self._bound = None  # (bound by the caller from now on: never kept)
         return self._memories[arg].value
+
+    def kept(self, arg):
+        """Whether argument `arg` (the scratchpad, say) is bound to a buffer of the
+        primitive's own for good."""
+        return self._buffers is not None and arg in self._buffers
 
     def execute(self, stream):
         """Starts a run on the addresses bound to the memory objects (see `memory`; a
-        scratchpad must be bound too) on `stream`: the status, not checked."""
+        scratchpad must be bound too, unless `kept`) on `stream`: the status, not checked."""
         return _lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs, self._args)
 
     def __call__(self, inputs, outputs):
         """Runs on `inputs` and writes `outputs` (dicts from argument index to arrays)."""
         with self._lock:
             stream = _stream()
-            if not self._reordered:  # every array bound as given: no list to stage
-                arrays = {**inputs, **outputs}
-                if self._scratch:
-                    arrays[api.ARG_SCRATCHPAD] = aligned(self._scratch)
-                self._run(arrays, stream)
+            if self._buffers is not None:
+                self._call(inputs, outputs, stream)
                 return
+            # buffers of the primitive's own come from NumPy for this call only
+            own = {arg: aligned(size) for arg, size in self._own.items()}
             staged = []
             for arg, array in inputs.items():
                 if arg in self._before:
-                    buffer = aligned(self._inner[arg])
+                    buffer = own[arg]
                     self._before[arg]._run({api.ARG_SRC: array, api.ARG_DST: buffer}, stream)
                     array = buffer
                 staged.append((arg, array))
             converted = []
             for arg, array in outputs.items():
                 if arg in self._after:
-                    buffer = aligned(self._inner[arg])
+                    buffer = own[arg]
                     converted.append((arg, buffer, array))
                     array = buffer
                 staged.append((arg, array))
             if self._scratch:
-                staged.append((api.ARG_SCRATCHPAD, aligned(self._scratch)))
+                staged.append((api.ARG_SCRATCHPAD, own[api.ARG_SCRATCHPAD]))
             self._run(dict(staged), stream)
             for arg, buffer, array in converted:
                 self._after[arg]._run({api.ARG_SRC: buffer, api.ARG_DST: array}, stream)
 
+    def _call(self, inputs, outputs, stream):
+        """A call whose own buffers are kept and bound: only the caller's arrays to bind."""
+        before, after = self._before, self._after
+        if before:  # (the stream runs in order: no wait before the next primitive)
+            for arg, array in inputs.items():
+                if arg in before:
+                    reorder = before[arg]
+                    reorder._execute(reorder._bind({api.ARG_SRC: array}, ()), stream, False)
+        self._execute(self._bind(inputs, before) | self._bind(outputs, after), stream,
+                      not after)
+        if after:
+            for arg, array in outputs.items():
+                if arg in after:
+                    after[arg]._run({api.ARG_DST: array}, stream)
+
     def _run(self, arrays, stream):
-        handles, bind = self._handles, _lib.dnnl_memory_set_data_handle
-        bound = self._bound
+        self._execute(self._bind(arrays, ()), stream)
+
+    def _bind(self, arrays, skip):
+        """Binds the memory objects of `arrays` (but those in `skip`) to the arrays' addresses
+        where they hold others: the native calls' status, or-ed."""
+        handles, bound, unkept = self._handles, self._bound, self._unkept
         status = 0
-        if bound is None:
-            for arg, array in arrays.items():
-                status |= bind(handles[arg], _address(array))
-        else:
-            for arg, array in arrays.items():
-                address = _address(array)
-                if bound.get(arg) != address:  # (else the caller's live array is there now)
-                    status |= bind(handles[arg], address)
+        for arg, array in arrays.items():
+            if arg in skip:
+                continue
+            try:  # (`_address`, inline: this runs for every argument of every call)
+                address = _addressof(_view(array))
+            except (TypeError, ValueError):
+                address = array.__array_interface__["data"][0]
+            if bound is None:
+                status |= _lib.dnnl_memory_set_data_handle(handles[arg], address)
+            elif bound.get(arg) != address:  # (else the caller's live array is there now)
+                status |= _lib.dnnl_memory_set_data_handle(handles[arg], address)
+                if arg not in unkept:
                     bound[arg] = address
-            if status:
-                bound.clear()
-        api.check(status, "dnnl_memory_set_data_handle")
+        return status
+
+    def _execute(self, status, stream, wait=True):
+        """Runs on the bound arrays once their binding's `status` is checked; with `wait`,
+        until done."""
+        if status:
+            if self._bound:
+                self._bound.clear()
+            api.check(status, "dnnl_memory_set_data_handle")
         api.check(_lib.dnnl_primitive_execute(self._primitive.value, stream, self._nargs,
                                               self._args), "dnnl_primitive_execute")
-        api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
+        if wait:
+            api.check(_lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
 
 
 class _Borrowed(Desc):

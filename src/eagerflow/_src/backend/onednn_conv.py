@@ -21,6 +21,7 @@ before; oneDNN takes both sides), groups and the fused operations.
 ...     assert y.shape == (1, 2, 2, 1) and (y == 4).all()
 """
 import ctypes
+import math
 
 import numpy as np
 
@@ -44,8 +45,12 @@ RELU = LEAKY_RELU = api.ELTWISE_RELU
 
 def usable(xp, *arrays):
     """True when oneDNN should run a convolution of `arrays` (its inputs)."""
-    return (xp is np and arrays[0].dtype in _NATIVE and all(a.size for a in arrays)
-            and onednn.enabled())
+    if xp is not np or arrays[0].dtype not in _NATIVE:
+        return False
+    for a in arrays:
+        if not a.size:
+            return False
+    return onednn.enabled()
 
 
 def _result(array):
@@ -145,13 +150,13 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
     None where oneDNN has no implementation."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     dtype = x.dtype
-    y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
-    if 0 in y_shape:
-        return None
     key = ("conv", x.shape, w.shape, dtype, channels_first, groups, tuple(strides),
            tuple(dilations), tuple(map(tuple, pads)), bias is not None, tuple(post_ops))
 
     def build():
+        y_shape = _out_shape(x.shape, w.shape, channels_first, strides, dilations, pads)
+        if 0 in y_shape:
+            raise api.Unsupported("empty output", api.UNIMPLEMENTED)
         case = _Case(x.shape, w.shape, y_shape, dtype, channels_first, groups, strides,
                      dilations, pads)
         b = None if bias is None else onednn.describe((w.shape[-1],), dtype, (dtype.itemsize,))
@@ -164,12 +169,14 @@ def forward(x, w, strides, dilations, pads, channels_first, groups, bias=None, p
         plain = {api.ARG_SRC: case.x, api.ARG_WEIGHTS: case.w, api.ARG_DST: case.y}
         if b is not None:
             plain[api.ARG_BIAS] = b
-        return _primitive(pd, plain, keep=(case, attr))
+        primitive = _primitive(pd, plain, keep=(case, attr))
+        primitive.out_shape = y_shape  # (the key's arrays and geometry fix it)
+        return primitive
 
     primitive = onednn.cached(key, build, shares=True)
     if primitive is None:
         return None
-    y = np.empty(y_shape, dtype)
+    y = np.empty(primitive.out_shape, dtype)
     inputs = {api.ARG_SRC: x, api.ARG_WEIGHTS: w}
     if bias is not None:
         inputs[api.ARG_BIAS] = np.ascontiguousarray(bias)
@@ -231,7 +238,7 @@ def backward_weights(x, dy, w_shape, strides, dilations, pads, channels_first, g
         return None
     args = (w_shape, strides, dilations, pads, channels_first, groups)
     batch = x.shape[0]
-    work = dy.size * int(np.prod(w_shape[:-1], dtype=np.int64))  # multiply-adds
+    work = dy.size * math.prod(map(int, w_shape[:-1]))  # multiply-adds (exact)
     parts = min(-(-batch // _PART), work // _PART_WORK)
     if parts >= 2 and x.dtype == _F32 and threads.for_primitive() >= 2:
         dw = _filter_gradient(x, dy, *args)  # on the budget: the cores are otherwise idle

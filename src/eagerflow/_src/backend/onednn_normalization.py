@@ -168,21 +168,23 @@ def _primitive(backward, shape, channels_first, epsilon, training, dtype=_F32, r
             flags = _flags(training) | (api.FUSE_NORM_RELU if relu else 0)
             prop = api.FORWARD_TRAINING if training or backward else api.FORWARD_INFERENCE
             forward_pd = _forward_pd(prop, data, epsilon, flags)
-            vectors = {api.ARG_MEAN: None, api.ARG_VARIANCE: None, api.ARG_SCALE: None}
+            # (the per-channel vectors described, so that their bindings are kept)
+            vector = onednn.describe((shape[1 if channels_first else -1],), _F32, (4,))
+            vectors = {api.ARG_MEAN: vector, api.ARG_VARIANCE: vector, api.ARG_SCALE: vector}
             if relu:
                 vectors[api.ARG_WORKSPACE] = None
             if not backward:
                 return onednn.Primitive(forward_pd, {api.ARG_SRC: data, api.ARG_DST: data,
-                                                     api.ARG_SHIFT: None, **vectors},
-                                        keep=(data,))
+                                                     api.ARG_SHIFT: vector, **vectors},
+                                        keep=(data, vector))
             pd = onednn._Handle("dnnl_primitive_desc_destroy")
             onednn.lib().dnnl_batch_normalization_backward_primitive_desc_create(
                 ctypes.byref(pd.value), onednn._engine, api.BACKWARD, data.handle, data.handle,
                 data.handle, epsilon, flags, forward_pd.value, attr.value)
             _shared(pd)
             plain = {api.ARG_SRC: data, api.ARG_DIFF_DST: data, api.ARG_DIFF_SRC: data,
-                     api.ARG_DIFF_SCALE: None, api.ARG_DIFF_SHIFT: None, **vectors}
-            return onednn.Primitive(pd, plain, keep=(data, forward_pd))
+                     api.ARG_DIFF_SCALE: vector, api.ARG_DIFF_SHIFT: vector, **vectors}
+            return onednn.Primitive(pd, plain, keep=(data, vector, forward_pd))
         except api.DnnlError as error:  # refused configurations fall back to NumPy
             raise api.Unsupported(str(error), api.UNIMPLEMENTED) from None
     return onednn.cached(key, build)
@@ -256,7 +258,12 @@ def _finite(mean, variance, scale, offset, epsilon):
     total = mean + variance
     total += scale
     total += offset
-    return math.isfinite(total.sum()) and bool(variance.min() + np.float32(epsilon) > 0)
+    # (the ufuncs' reductions: ndarray.sum and min go through Python wrappers)
+    return (math.isfinite(_sum(total)) and
+            bool(_least(variance) + np.float32(epsilon) > 0))
+
+
+_sum, _least = np.add.reduce, np.minimum.reduce
 
 
 def _workspace_items(prim):

@@ -86,7 +86,7 @@ class _Passes:
                 else:
                     self._targets[index[name]].append(memory)
             size = primitive.size(api.ARG_SCRATCHPAD)
-            if size:
+            if size and not primitive.kept(api.ARG_SCRATCHPAD):
                 buffer = onednn.aligned(size)
                 self._bind(primitive.memory(api.ARG_SCRATCHPAD), buffer)
                 self._keep.append(buffer)

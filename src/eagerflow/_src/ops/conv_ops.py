@@ -562,7 +562,7 @@ def _remembered(function):
     results = {}
 
     def run(*args):
-        key = tuple(tuple(a) if isinstance(a, list) else a for a in args)
+        key = tuple([tuple(a) if isinstance(a, list) else a for a in args])  # (no generator)
         value = results.get(key)
         if value is None:
             value = function(*args)
