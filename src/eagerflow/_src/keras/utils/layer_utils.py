@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core.convert import constant
+from eagerflow._src.keras import late
 from eagerflow._src.keras.utils import io_utils
 
 
@@ -214,3 +216,33 @@ def get_source_inputs(tensor, layer=None, node_index=None):
             if all(source is not f for f in found):
                 found.append(source)
     return found
+
+
+@export("keras.utils.warmstart_embedding_matrix")
+def warmstart_embedding_matrix(base_vocabulary, new_vocabulary, base_embeddings,
+                               new_embeddings_initializer="uniform"):
+    """An embedding matrix for `new_vocabulary`: the row of `base_embeddings` for each term
+    that `base_vocabulary` has, a row `new_embeddings_initializer` makes for the others (to
+    carry a trained embedding over when a vocabulary changes).
+
+    >>> tf.keras.utils.warmstart_embedding_matrix(
+    ...     ["unk", "a"], ["a", "new"], np.array([[0.0], [1.0]]), "zeros").numpy()
+    array([[1.],
+           [0.]])
+    """
+    def terms(vocabulary):
+        values = vocabulary.numpy() if hasattr(vocabulary, "numpy") else vocabulary
+        return [t.decode() if isinstance(t, bytes) else str(t) for t in np.ravel(values)]
+
+    base = np.asarray(base_embeddings.numpy() if hasattr(base_embeddings, "numpy")
+                      else base_embeddings)
+    new_terms = terms(new_vocabulary)
+    initializer = late.initializers.get(new_embeddings_initializer)
+    matrix = np.array(initializer(shape=(len(new_terms), base.shape[1]), dtype=base.dtype))
+    index = {}
+    for i, term in enumerate(terms(base_vocabulary)):
+        index.setdefault(term, i)
+    for i, term in enumerate(new_terms):
+        if term in index:
+            matrix[i] = base[index[term]]
+    return constant(matrix)
