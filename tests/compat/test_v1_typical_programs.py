@@ -145,6 +145,20 @@ def test_v1_while_loop_and_cond_unpack_one_value_and_take_control_dependencies(g
         assert sess.run([one, old], {x: -3.0}) == [-4.0, 3.0]
 
 
+def test_v1_while_loop_shape_invariants_and_tfs_error(graph):
+    m = tf.zeros([1, 2])
+    grown = tf1.while_loop(lambda j, m: j < 3, lambda j, m: (j + 1, tf.concat([m, m], 0)),
+                           [0, m], shape_invariants=[tf.TensorShape([]),
+                                                     tf.TensorShape([None, 2])])
+    assert grown[1].shape.as_list() == [None, 2]
+    with pytest.raises(ValueError, match="^Input tensor `zeros:0` enters the loop with shape "
+                                         r"\(1, 2\), but has shape \(2, 2\) after one"):
+        tf1.while_loop(lambda j, m: j < 3, lambda j, m: (j + 1, tf.concat([m, m], 0)),
+                       [0, m])
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(grown)[1].shape == (8, 2)
+
+
 
 def test_logging_module_of_tf1(caplog):
     logging = tf1.logging

@@ -767,7 +767,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     for t, out, shape in zip(flat, step.outputs, invariants):
         if not fits(out.shape, shape):
             raise ValueError(
-                f"Input tensor '{t.name}' enters the loop with shape {shape}, but has shape "
+                f"Input tensor `{t.name}` enters the loop with shape {shape}, but has shape "
                 f"{out.shape} after one iteration. To allow the shape to vary across "
                 f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
                 f"a less-specific shape.")
