@@ -342,6 +342,17 @@ def _load_assets(model, archive):
             obj.load_assets(folder)
 
 
+def _saved_model_compile_arguments(config):
+    """`compile`'s arguments from a SavedModel's Keras metadata `config`, or None: from its
+    ``training_config`` as tf_keras's loader takes them (a loss named there comes back as its
+    function), else from the ``compile_config`` eagerflow wrote without one."""
+    if config.get("training_config"):
+        return compile_arguments_from_training_config(config["training_config"])
+    if config.get("compile_config"):
+        return _compile_arguments(config["compile_config"])
+    return None
+
+
 def _load_saved_model(path, custom_objects, compile):
     """The model of a SavedModel directory that `save_model` (or tf_keras's ``model.save``)
     wrote: rebuilt from the config recorded with it, its weights restored from the
@@ -371,28 +382,24 @@ def _load_saved_model(path, custom_objects, compile):
             model = _revive(path, nodes, config)
             if model is None:
                 raise
-            compile_config = config.get("compile_config")
-            training_config = config.get("training_config")
-            if compile and (compile_config or training_config):
-                model.compile(**(_compile_arguments(compile_config) if compile_config else
-                                 compile_arguments_from_training_config(training_config)))
+            arguments = _saved_model_compile_arguments(config)
+            if compile and arguments is not None:
+                model.compile(**arguments)
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
         if not model.built and shape:
             model.build(_tuples(shape))
-        compile_config = config.get("compile_config")
-    training_config = None if compile_config else config.get("training_config")
+        arguments = _saved_model_compile_arguments(config)
     # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
     # variables, which compiling replaces with a new optimizer (so it starts anew)
     extra = [("optimizer", Module())]
     restoration = checkpoint.restore_objects(
         model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
                                    saved_model.VARIABLES_FILENAME))
-    if compile and (compile_config or training_config):
+    if compile and arguments is not None:
         with serialization.CustomObjectScope(custom_objects or {}):
-            model.compile(**(_compile_arguments(compile_config) if compile_config else
-                             compile_arguments_from_training_config(training_config)))
+            model.compile(**arguments)
         if isinstance(model.optimizer, OptimizerV2) and model.optimizer.get_slot_names():
             _logger.warning("Your optimizer uses slots. Slots cannot be restored from "
                             "saved_model, as a result, your model is starting with  a new "
