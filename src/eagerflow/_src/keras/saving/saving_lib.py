@@ -18,6 +18,7 @@ restores the weights, or raises before returning anything half-loaded.
 >>> [w.shape for w in tf.keras.saving.load_model(path).weights] == [w.shape for w in model.weights]
 True
 """
+import collections.abc
 import datetime
 import inspect
 import io
@@ -33,6 +34,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
@@ -385,6 +387,7 @@ def _load_saved_model(path, custom_objects, compile):
             arguments = _saved_model_compile_arguments(config)
             if compile and arguments is not None:
                 model.compile(**arguments)
+            _set_versions(model, proto)
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
@@ -423,7 +426,53 @@ def _load_saved_model(path, custom_objects, compile):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Discretization)
+    # as tf_keras's loaded model: the SavedModel's signatures, on the model's variables
+    model.signatures = _LoadedSignatures(path, nodes, restoration)
+    _set_versions(model, proto)
     return model
+
+
+def _set_versions(model, proto):
+    """The TF versions a loaded SavedModel records, on the model as tf_keras sets them."""
+    info = proto.meta_graphs[0].meta_info_def if proto.meta_graphs else None
+    model.tensorflow_version = info.tensorflow_version if info else ""
+    model.tensorflow_git_version = info.tensorflow_git_version if info else ""
+
+
+class _LoadedSignatures(collections.abc.Mapping):
+    """The ``signatures`` of a Keras model loaded from a SavedModel: name -> concrete
+    function returning a dict, as `tf.saved_model.load` gives them, running on the model's
+    own variables (read from the SavedModel when first used)."""
+
+    def __init__(self, path, nodes, restoration):
+        self._path = path
+        self._variables = {}  # SavedModel node id -> the model's variable restored from it
+        for i, node in enumerate(nodes):
+            found = restoration.object(i) if node.WhichOneof("kind") == "variable" else None
+            if isinstance(found, Variable) and \
+                    found.dtype.as_datatype_enum == node.variable.dtype:
+                self._variables[i] = found
+        self._signatures = None
+
+    def _loaded(self):
+        if self._signatures is None:
+            from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415
+            root = saved_model.load_nodes(self._path, self._variables)[0]
+            self._signatures = dict(getattr(root, "signatures", None) or {})
+            self._variables = None
+        return self._signatures
+
+    def __getitem__(self, key):
+        return self._loaded()[key]
+
+    def __iter__(self):
+        return iter(self._loaded())
+
+    def __len__(self):
+        return len(self._loaded())
+
+    def __repr__(self):
+        return f"_SignatureMap({self._loaded()})"
 
 
 def _revive(path, nodes, root_config):
