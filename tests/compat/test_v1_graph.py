@@ -377,3 +377,23 @@ def test_explicit_constants_are_named_const_and_converted_operands_after_their_o
     assert [x.name, y.name, z.name, w.name] == ["Const:0", "m:0", "Const_1:0", "mul:0"]
     assert [op.name for op in tf1.get_default_graph().get_operations()] == [
         "Const", "m/y", "m", "Const_1", "mul"]
+
+
+def test_operations_are_tf_operation():
+    # TF: the nodes of a graph, and what an op without outputs gives in a function, are
+    # tf.Operation (tf.compat.v1.Operation is the same class)
+    assert tf1.Operation is tf.Operation
+    g = tf1.Graph()
+    with g.as_default():
+        y = tf.constant(1) + 1
+        group = tf1.group(y)
+    assert isinstance(y.op, tf.Operation) and isinstance(group, tf.Operation)
+    assert not isinstance(y, tf.Operation)
+    seen = []
+
+    @tf.function
+    def f():
+        seen.append(isinstance(tf.no_op(), tf.Operation))
+        return tf.constant(1)
+    f()
+    assert seen == [True]

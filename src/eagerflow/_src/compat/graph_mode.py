@@ -274,7 +274,7 @@ def _control_dependencies(graph, control_inputs):
         return
     ops = []
     for c in control_inputs:
-        if isinstance(c, context.Operation):  # a check done as the graph was built
+        if type(c) is context.Operation:  # a check done as the graph was built
             continue
         c = getattr(c, "op", c) if not isinstance(c, _graph.Operation) else c
         if hasattr(c, "_initializer_op") and not isinstance(c, _graph.Operation):

@@ -1374,10 +1374,10 @@ class _Subgraph:
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
-            if any(isinstance(v, context.Operation) for v in nest.flatten(result)):
+            if any(type(v) is context.Operation for v in nest.flatten(result)):
                 # an op without outputs (``tf.no_op()``) a branch returns gives None
                 result = nest.map_structure(
-                    lambda v: None if isinstance(v, context.Operation) else v, result)
+                    lambda v: None if type(v) is context.Operation else v, result)
             subgraph = cls(graph, arguments, [], None)
             subgraph.set_result(result)
         graph._recorders = ()  # (its tapes are not kept alive by the library)

@@ -36,7 +36,7 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
 
 
-class Operation:
+class Operation(context.Operation):
     """One node of a graph (``tf.Operation``): an op, its inputs, attrs and outputs.
 
     `type` is the registered op's name (``Mul``) or a graph-only kind
