@@ -397,3 +397,48 @@ def test_operations_are_tf_operation():
         return tf.constant(1)
     f()
     assert seen == [True]
+
+
+def test_sparse_placeholder_feeds_and_sparse_fetches_are_tfs():
+    # TF 2.21: a sparse placeholder's parts and static shape, fed a SparseTensorValue, a
+    # tuple of arrays, or its parts alone (its dense_shape defaulting to the shape given);
+    # a fetched SparseTensor is a SparseTensorValue, in any fetch structure
+    value = tf1.SparseTensorValue([[0, 1]], [1.0], [2, 3])
+    assert repr(value) == "SparseTensorValue(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])"
+    assert isinstance(value, tuple) and value._fields == ("indices", "values", "dense_shape")
+    g = tf1.Graph()
+    with g.as_default():
+        s = tf1.sparse_placeholder(tf.float32, [None, 3], name="sp")
+        assert [t.name for t in (s.indices, s.values, s.dense_shape)] == \
+            ["sp/indices:0", "sp/values:0", "sp/shape:0"]
+        assert s.shape.as_list() == [None, 3] and s.indices.shape.as_list() == [None, 2]
+        assert tf.get_static_value(s.dense_shape) is None
+        unknown = tf1.sparse.placeholder(tf.int64)
+        assert unknown.shape.rank is None and unknown.indices.shape.as_list() == [None, None]
+        assert unknown.indices.name == "Placeholder_2:0"
+        known = tf1.sparse_placeholder(tf.float32, [2, 3])
+        assert known.shape.as_list() == [2, 3]
+        dense = tf.sparse.to_dense(s)
+        total = tf.sparse.reduce_sum(s)
+        made = tf.sparse.from_dense(tf.constant([[0, 2], [3, 0]]))
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(dense, {s: value}).tolist() == [[0, 1, 0], [0, 0, 0]]
+        got = sess.run(dense, {s: (np.array([[1, 2]]), np.array([5.0]), np.array([2, 3]))})
+        assert got.tolist() == [[0, 0, 0], [0, 0, 5]]
+        assert sess.run(total, {s: value}) == 1.0
+        assert sess.run(tf.sparse.to_dense(known), {known.indices: [[0, 0]],
+                                                    known.values: [1.0]}).tolist() == \
+            [[1, 0, 0], [0, 0, 0]]
+        assert sess.run(dense, {s.indices: [[0, 0]], s.values: [1.0],
+                                s.dense_shape: [1, 3]}).tolist() == [[1, 0, 0]]
+        fetched = sess.run(made)
+        assert type(fetched) is tf1.SparseTensorValue
+        assert fetched.indices.tolist() == [[0, 1], [1, 0]]
+        assert fetched.values.tolist() == [2, 3] and fetched.dense_shape.tolist() == [2, 2]
+        out = sess.run({"a": made, "b": [dense]}, {s: value})
+        assert type(out["a"]) is tf1.SparseTensorValue and out["b"][0].shape == (2, 3)
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor "
+                                             r"sp/indices:0, which has shape \(None, 2\)"):
+            sess.run(dense, {s: [[1.0, 2.0, 3.0]]})
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(dense)

@@ -5805,6 +5805,7 @@ WRAPPERS = {
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
+    'compat.v1.sparse_placeholder': _wca0fe528f3,
     'compat.v1.squeeze': _we8ebda20f1,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,

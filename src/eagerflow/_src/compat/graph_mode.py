@@ -416,6 +416,37 @@ def placeholder(dtype, shape=None, name=None):
     return t
 
 
+@export("compat.v1.sparse_placeholder", "compat.v1.sparse.placeholder")
+def sparse_placeholder(dtype, shape=None, name=None):
+    """A `SparseTensor` whose value each `Session.run` feeds (a `SparseTensorValue`, or
+    its three parts, fed alone: `dense_shape` then defaults to `shape`).
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     tf.compat.v1.sparse_placeholder(tf.float32, [None, 3], name="sp").shape
+    TensorShape([None, 3])
+    """
+    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
+    if v1_graph() is None:
+        raise RuntimeError("`sparse_placeholder` is not compatible with eager execution.")
+    named = (lambda part: f"{name}/{part}") if name is not None else (lambda part: None)
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(_d.int64, [None], named("shape"))
+    else:
+        shape = TensorShape(shape)
+        rank = shape.rank
+        default = convert_to_tensor([-1 if d is None else d for d in shape.as_list()],
+                                    _d.int64, name=named("shape_default"))
+        dense_shape = placeholder_with_default(default, [rank], named("shape"))
+        dense_shape._fed_default = True  # (no static value: its -1 stand for unknown dims)
+    values = placeholder(dtype, [None], named("values"))
+    indices = placeholder(_d.int64, [None, rank], named("indices"))
+    result = SparseTensor(indices, values, dense_shape)
+    result._shape_hint = TensorShape(shape) if shape is not None else TensorShape(None)
+    return result
+
+
 @export("compat.v1.placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's name)
     """`input`, unless a run feeds another value (of `shape`, which may be less specific)."""

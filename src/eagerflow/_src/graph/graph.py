@@ -434,6 +434,8 @@ def _evaluate(tensor):
     op = tensor.op
     if op.type == "Const":
         return op.value, True
+    if tensor.__dict__.get("_fed_default"):
+        return None  # (a default a run may feed another value for: a sparse placeholder's shape)
     if not tensor.dtype.is_numpy_compatible:
         return None  # a list (variant) has no array value
     if op.op_def is None or op.stateful or op.op_def.multi:
