@@ -399,6 +399,15 @@ def _w154b37ff73(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w156ccccc85(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ckpt_dir_or_file, assignment_map):
+        try:
+            return _export_fn(ckpt_dir_or_file, assignment_map)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ckpt_dir_or_file': ckpt_dir_or_file, 'assignment_map': assignment_map})
+    return _export_wrapper
+
+
 def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, delta, name=None):
         try:
@@ -5838,6 +5847,7 @@ WRAPPERS = {
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
     'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
+    'compat.v1.train.init_from_checkpoint': _w156ccccc85,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
     'compat.v1.train.natural_exp_decay': _w05da2f3873,

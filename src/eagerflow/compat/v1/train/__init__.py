@@ -24,7 +24,7 @@ from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # no
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
-from eagerflow._src.compat.saver import Saver  # noqa: F401
+from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
