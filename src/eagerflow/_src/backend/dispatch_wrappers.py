@@ -2469,6 +2469,15 @@ def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w754db638f9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, num_classes, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, num_classes, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'num_classes': num_classes, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _w75c594534c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, axis1, axis2):
         try:
@@ -5758,6 +5767,8 @@ WRAPPERS = {
     'compat.v1.metrics.auc': _wd01fd14753,
     'compat.v1.metrics.mean': _w3830634e9a,
     'compat.v1.metrics.mean_absolute_error': _wcd4860616d,
+    'compat.v1.metrics.mean_iou': _w754db638f9,
+    'compat.v1.metrics.mean_per_class_accuracy': _w754db638f9,
     'compat.v1.metrics.mean_squared_error': _wcd4860616d,
     'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
     'compat.v1.model_variables': _w9f761ecc3f,
