@@ -129,3 +129,33 @@ def test_init_from_checkpoint_of_tfs_saver():
         for var, name in ((w, "w"), (b, "b"), (adam, "w/Adam"), (step, "global_step")):
             np.testing.assert_array_equal(sess.run(var), reader.get_tensor(name))
         assert sess.run(other).tolist() == [1.0]
+
+
+def test_checkpoint_state_functions_are_tfs(tmp_path):
+    # TF 2.21: update_checkpoint_state writes the paths as given (latest_filename third),
+    # generate_checkpoint_state_proto makes relative ones relative to a relative save_dir,
+    # remove_checkpoint deletes the files there are
+    d = str(tmp_path)
+    tf1.train.update_checkpoint_state(d, os.path.join(d, "m-2"), [os.path.join(d, "m-1")])
+    with open(os.path.join(d, "checkpoint")) as f:
+        assert f.read() == (f'model_checkpoint_path: "{d}/m-2"\n'
+                            f'all_model_checkpoint_paths: "{d}/m-1"\n'
+                            f'all_model_checkpoint_paths: "{d}/m-2"\n')
+    tf1.train.update_checkpoint_state(d, "m-4", None, "other_state")
+    with open(os.path.join(d, "other_state")) as f:
+        assert f.read() == 'model_checkpoint_path: "m-4"\nall_model_checkpoint_paths: "m-4"\n'
+    state = tf1.train.generate_checkpoint_state_proto(
+        "rel", "rel/m-5", ["rel/m-4"], all_model_checkpoint_timestamps=[1.0, 2.0],
+        last_preserved_timestamp=0.5)
+    assert type(state).__name__ == "CheckpointState"
+    assert str(state) == ('model_checkpoint_path: "m-5"\nall_model_checkpoint_paths: "m-4"\n'
+                          'all_model_checkpoint_paths: "m-5"\n'
+                          'all_model_checkpoint_timestamps: 1\n'
+                          'all_model_checkpoint_timestamps: 2\nlast_preserved_timestamp: 0.5\n')
+    with pytest.raises(RuntimeError, match="^Save path '.*/checkpoint' conflicts with path "
+                                           "used for checkpoint state.  Please use a "
+                                           "different save path.$"):
+        tf1.train.update_checkpoint_state(d, os.path.join(d, "checkpoint"))
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(os.path.join(d, "ck"))
+    tf1.train.remove_checkpoint(path)
+    assert sorted(os.listdir(d)) == ["checkpoint", "other_state"]

@@ -669,6 +669,15 @@ def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w25d5e611f8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_prefix, checkpoint_format_version=None, meta_graph_suffix=None):
+        try:
+            return _export_fn(checkpoint_prefix, checkpoint_format_version, meta_graph_suffix)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_prefix': checkpoint_prefix, 'checkpoint_format_version': checkpoint_format_version, 'meta_graph_suffix': meta_graph_suffix})
+    return _export_wrapper
+
+
 def _w2702c10612(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(msg, *args, **kwargs):
         try:
@@ -4944,6 +4953,15 @@ def _wdd325764c1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdd413a6f81(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None, all_model_checkpoint_timestamps=None, last_preserved_timestamp=None):
+        try:
+            return _export_fn(save_dir, model_checkpoint_path, all_model_checkpoint_paths, all_model_checkpoint_timestamps, last_preserved_timestamp)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'save_dir': save_dir, 'model_checkpoint_path': model_checkpoint_path, 'all_model_checkpoint_paths': all_model_checkpoint_paths, 'all_model_checkpoint_timestamps': all_model_checkpoint_timestamps, 'last_preserved_timestamp': last_preserved_timestamp})
+    return _export_wrapper
+
+
 def _wdd81df4022(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, shape, name=None):
         try:
@@ -5301,6 +5319,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _wece5ef7341(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None, latest_filename=None, all_model_checkpoint_timestamps=None, last_preserved_timestamp=None):
+        try:
+            return _export_fn(save_dir, model_checkpoint_path, all_model_checkpoint_paths, latest_filename, all_model_checkpoint_timestamps, last_preserved_timestamp)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'save_dir': save_dir, 'model_checkpoint_path': model_checkpoint_path, 'all_model_checkpoint_paths': all_model_checkpoint_paths, 'latest_filename': latest_filename, 'all_model_checkpoint_timestamps': all_model_checkpoint_timestamps, 'last_preserved_timestamp': last_preserved_timestamp})
     return _export_wrapper
 
 
@@ -5853,6 +5880,7 @@ WRAPPERS = {
     'compat.v1.train.create_global_step': _wa6c0515c89,
     'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
+    'compat.v1.train.generate_checkpoint_state_proto': _wdd413a6f81,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
@@ -5865,8 +5893,10 @@ WRAPPERS = {
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.remove_checkpoint': _w25d5e611f8,
     'compat.v1.train.start_queue_runners': _weff2ea556f,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
+    'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
     'compat.v1.while_loop': _wf1bf010587,
