@@ -442,3 +442,22 @@ def test_sparse_placeholder_feeds_and_sparse_fetches_are_tfs():
             sess.run(dense, {s: [[1.0, 2.0, 3.0]]})
         with pytest.raises(tf.errors.InvalidArgumentError):
             sess.run(dense)
+
+
+def test_variables_hash_by_identity_in_a_v1_graph():
+    # TF: outside eager execution a variable hashes (a feed_dict or a set holds it); eagerly
+    # and in a function it raises TF's TypeError
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf.constant([1.0, 2.0])
+        v = tf1.Variable(3.0, name="v")
+        assert hash(v) == hash(v) and v in {v}
+        product = a * v
+        init = tf1.global_variables_initializer()
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        # (a resource variable's feed replaces its snapshot, which `product` does not read)
+        assert sess.run(product, feed_dict={v: 10.0}).tolist() == [3.0, 6.0]
+        assert sess.run(v, {v: 10.0}) == 10.0
+    with pytest.raises(TypeError, match="^Variable is unhashable. Instead, use variable.ref"):
+        hash(tf.Variable(1.0))

@@ -65,6 +65,9 @@ class Graph(_graph.Graph):
     # A Keras layer's call opens a name scope made unique in the graph (``dense_1/``), as
     # TF 1's `name_scope` does, so a layer of a name already used gets a scope of its own.
     unique_layer_scopes = True
+    # Variables hash by identity while one is the default (TF hashes them outside eager
+    # execution: a feed_dict or a set may hold them)
+    hashes_variables = True
 
     def __init__(self):
         super().__init__("graph")
