@@ -461,3 +461,14 @@ def test_variables_hash_by_identity_in_a_v1_graph():
         assert sess.run(v, {v: 10.0}) == 10.0
     with pytest.raises(TypeError, match="^Variable is unhashable. Instead, use variable.ref"):
         hash(tf.Variable(1.0))
+
+
+def test_unique_name_may_leave_the_name_free():
+    # TF: Graph.unique_name(name, mark_as_used=False) gives the next name without taking it
+    g = tf1.Graph()
+    assert [g.unique_name("foo"), g.unique_name("foo")] == ["foo", "foo_1"]
+    assert g.unique_name("foo", mark_as_used=False) == "foo_2"
+    assert g.unique_name("bar", mark_as_used=False) == "bar"
+    assert [g.unique_name("foo"), g.unique_name("bar")] == ["foo_2", "bar"]
+    with g.as_default(), g.name_scope("s"):
+        assert g.unique_name("x", False) == "s/x" and tf.constant(1, name="x").name == "s/x:0"

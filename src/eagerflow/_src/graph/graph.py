@@ -221,23 +221,28 @@ class Graph:
         return context.building(self)
 
     # -- building ----------------------------------------------------------------
-    def unique_name(self, name):
+    def unique_name(self, name, mark_as_used=True):
         """`name` in the current name scope, made unique in this graph as TF does (``mul_1``);
-        a name ending in ``/`` (a name scope's, ``name=scope``) names the op as it is."""
+        a name ending in ``/`` (a name scope's, ``name=scope``) names the op as it is. Unless
+        `mark_as_used`, the name is not taken (the next call gives it again)."""
         if name.endswith("/"):
             return _FORBIDDEN_NAME.sub("_", name[:-1])
-        return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"))
+        return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"),
+                            mark_as_used)
 
-    def _unique(self, name):
+    def _unique(self, name, mark=True):
         """`name` (already scoped) made unique in this graph; names differing in case clash."""
         base, n = name, self._names.get(name.lower(), 0)
-        self._names[base.lower()] = n + 1
+        count = n + 1
         if n:
             name = f"{base}_{n}"
             while name.lower() in self._names:
                 n += 1
                 name = f"{base}_{n}"
-            self._names[name.lower()] = 1
+        if mark:
+            self._names[base.lower()] = count
+            if name is not base:
+                self._names[name.lower()] = 1
         return name
 
     def _release(self, name):
