@@ -17,7 +17,8 @@ from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.toplevel import control_dependencies, get_logger  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
-    device, executing_eagerly, get_current_name_scope, init_scope, inside_function, name_scope)
+    Operation, device, executing_eagerly, get_current_name_scope, init_scope, inside_function,
+    name_scope)
 from eagerflow._src.core.convert import (  # noqa: F401
     constant, convert_to_tensor, get_static_value, is_symbolic_tensor, is_tensor,
     register_tensor_conversion_function)
@@ -41,7 +42,6 @@ from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from eagerflow._src.graph.functional_ops import (  # noqa: F401
     foldl, foldr, map_fn, scan, vectorized_map)
-from eagerflow._src.graph.graph import Operation  # noqa: F401
 from eagerflow._src.graph.hessians import hessians  # noqa: F401
 from eagerflow._src.graph.tensor_array import TensorArray, TensorArraySpec  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401

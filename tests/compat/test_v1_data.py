@@ -57,3 +57,27 @@ def test_v1_dataset_in_a_function_and_as_its_argument():
         return d.reduce(np.int64(0), lambda s, x: s + x)
 
     assert int(first()) == 0 and int(total(ds.map(lambda x: x * 2))) == 12
+
+
+def test_graph_with_a_dataset_of_its_tensors_is_written(tmp_path):
+    # A TF 1 graph's initializable iterator over a dataset of a placeholder: the graph's
+    # GraphDef (for a FileWriter, a Saver's meta graph) is written, as TF writes it, the
+    # iterator's MakeIterator with TF's two inputs.
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 2], name="x")
+        it = tf1.data.make_initializable_iterator(
+            tf1.data.Dataset.from_tensor_slices(x).batch(2))
+        w = tf1.get_variable("w", [2, 1], initializer=tf1.ones_initializer())
+        y = tf.matmul(it.get_next(), w)
+        saver = tf1.train.Saver()
+    with tf1.Session(graph=g) as sess:
+        sess.run(tf1.global_variables_initializer())
+        sess.run(it.initializer, {x: np.ones((3, 2), np.float32)})
+        assert sess.run(y).tolist() == [[2.0], [2.0]]
+        saver.save(sess, str(tmp_path / "model"))
+        with tf1.summary.FileWriter(str(tmp_path / "logs"), sess.graph):
+            pass
+    assert (tmp_path / "model.meta").exists() and len(list((tmp_path / "logs").iterdir())) == 1
+    make = [n for n in g.as_graph_def().node if n.op == "MakeIterator"]
+    assert len(make) == 1 and len(make[0].input) == 2

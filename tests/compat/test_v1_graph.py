@@ -377,3 +377,98 @@ def test_explicit_constants_are_named_const_and_converted_operands_after_their_o
     assert [x.name, y.name, z.name, w.name] == ["Const:0", "m:0", "Const_1:0", "mul:0"]
     assert [op.name for op in tf1.get_default_graph().get_operations()] == [
         "Const", "m/y", "m", "Const_1", "mul"]
+
+
+def test_operations_are_tf_operation():
+    # TF: the nodes of a graph, and what an op without outputs gives in a function, are
+    # tf.Operation (tf.compat.v1.Operation is the same class)
+    assert tf1.Operation is tf.Operation
+    g = tf1.Graph()
+    with g.as_default():
+        y = tf.constant(1) + 1
+        group = tf1.group(y)
+    assert isinstance(y.op, tf.Operation) and isinstance(group, tf.Operation)
+    assert not isinstance(y, tf.Operation)
+    seen = []
+
+    @tf.function
+    def f():
+        seen.append(isinstance(tf.no_op(), tf.Operation))
+        return tf.constant(1)
+    f()
+    assert seen == [True]
+
+
+def test_sparse_placeholder_feeds_and_sparse_fetches_are_tfs():
+    # TF 2.21: a sparse placeholder's parts and static shape, fed a SparseTensorValue, a
+    # tuple of arrays, or its parts alone (its dense_shape defaulting to the shape given);
+    # a fetched SparseTensor is a SparseTensorValue, in any fetch structure
+    value = tf1.SparseTensorValue([[0, 1]], [1.0], [2, 3])
+    assert repr(value) == "SparseTensorValue(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])"
+    assert isinstance(value, tuple) and value._fields == ("indices", "values", "dense_shape")
+    g = tf1.Graph()
+    with g.as_default():
+        s = tf1.sparse_placeholder(tf.float32, [None, 3], name="sp")
+        assert [t.name for t in (s.indices, s.values, s.dense_shape)] == \
+            ["sp/indices:0", "sp/values:0", "sp/shape:0"]
+        assert s.shape.as_list() == [None, 3] and s.indices.shape.as_list() == [None, 2]
+        assert tf.get_static_value(s.dense_shape) is None
+        unknown = tf1.sparse.placeholder(tf.int64)
+        assert unknown.shape.rank is None and unknown.indices.shape.as_list() == [None, None]
+        assert unknown.indices.name == "Placeholder_2:0"
+        known = tf1.sparse_placeholder(tf.float32, [2, 3])
+        assert known.shape.as_list() == [2, 3]
+        dense = tf.sparse.to_dense(s)
+        total = tf.sparse.reduce_sum(s)
+        made = tf.sparse.from_dense(tf.constant([[0, 2], [3, 0]]))
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(dense, {s: value}).tolist() == [[0, 1, 0], [0, 0, 0]]
+        got = sess.run(dense, {s: (np.array([[1, 2]]), np.array([5.0]), np.array([2, 3]))})
+        assert got.tolist() == [[0, 0, 0], [0, 0, 5]]
+        assert sess.run(total, {s: value}) == 1.0
+        assert sess.run(tf.sparse.to_dense(known), {known.indices: [[0, 0]],
+                                                    known.values: [1.0]}).tolist() == \
+            [[1, 0, 0], [0, 0, 0]]
+        assert sess.run(dense, {s.indices: [[0, 0]], s.values: [1.0],
+                                s.dense_shape: [1, 3]}).tolist() == [[1, 0, 0]]
+        fetched = sess.run(made)
+        assert type(fetched) is tf1.SparseTensorValue
+        assert fetched.indices.tolist() == [[0, 1], [1, 0]]
+        assert fetched.values.tolist() == [2, 3] and fetched.dense_shape.tolist() == [2, 2]
+        out = sess.run({"a": made, "b": [dense]}, {s: value})
+        assert type(out["a"]) is tf1.SparseTensorValue and out["b"][0].shape == (2, 3)
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor "
+                                             r"sp/indices:0, which has shape \(None, 2\)"):
+            sess.run(dense, {s: [[1.0, 2.0, 3.0]]})
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(dense)
+
+
+def test_variables_hash_by_identity_in_a_v1_graph():
+    # TF: outside eager execution a variable hashes (a feed_dict or a set holds it); eagerly
+    # and in a function it raises TF's TypeError
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf.constant([1.0, 2.0])
+        v = tf1.Variable(3.0, name="v")
+        assert hash(v) == hash(v) and v in {v}
+        product = a * v
+        init = tf1.global_variables_initializer()
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        # (a resource variable's feed replaces its snapshot, which `product` does not read)
+        assert sess.run(product, feed_dict={v: 10.0}).tolist() == [3.0, 6.0]
+        assert sess.run(v, {v: 10.0}) == 10.0
+    with pytest.raises(TypeError, match="^Variable is unhashable. Instead, use variable.ref"):
+        hash(tf.Variable(1.0))
+
+
+def test_unique_name_may_leave_the_name_free():
+    # TF: Graph.unique_name(name, mark_as_used=False) gives the next name without taking it
+    g = tf1.Graph()
+    assert [g.unique_name("foo"), g.unique_name("foo")] == ["foo", "foo_1"]
+    assert g.unique_name("foo", mark_as_used=False) == "foo_2"
+    assert g.unique_name("bar", mark_as_used=False) == "bar"
+    assert [g.unique_name("foo"), g.unique_name("bar")] == ["foo_2", "bar"]
+    with g.as_default(), g.name_scope("s"):
+        assert g.unique_name("x", False) == "s/x" and tf.constant(1, name="x").name == "s/x:0"

@@ -90,3 +90,72 @@ def test_save_makes_the_checkpoint_directory_but_not_its_parents(tmp_path):
     with pytest.raises(ValueError, match="Parent directory of .* doesn't exist"):
         saver.save(None, str(tmp_path / "a" / "b" / "model"))
     assert not os.path.exists(str(tmp_path / "a"))
+
+
+def test_init_from_checkpoint_of_tfs_saver():
+    # TF 2.21: init_from_checkpoint maps names, scopes ('old/': 'new/') or variables to a
+    # checkpoint's tensors; their initializers assign them (an AssignVariableOp of a
+    # checkpoint_initializer), and wrong maps raise TF's ValueErrors
+    reader = tf.train.load_checkpoint(TF_CHECKPOINT)
+    g = tf1.Graph()
+    with g.as_default():
+        with tf1.variable_scope("new"):
+            w = tf1.get_variable("w", [2, 1])
+            b = tf1.get_variable("b", [1])
+            adam = tf1.get_variable("w/Adam", [2, 1])
+        step = tf1.get_variable("step", [], tf.int64, tf1.zeros_initializer())
+        other = tf1.get_variable("other", [1], initializer=tf1.ones_initializer())
+        tf1.train.init_from_checkpoint(TF_CHECKPOINT, {"/": "new/"})  # (TF's: scope 'new')
+        assert (w.initializer.name, b.initializer.name) == ("AssignVariableOp_1",
+                                                             "AssignVariableOp")
+        assert w.initial_value.name == "checkpoint_initializer_1:0"
+        tf1.train.init_from_checkpoint(TF_CHECKPOINT, [("global_step", step)])
+        with pytest.raises(ValueError, match=r"^Tensor zzz is not found in .*model-3 "
+                                             r"checkpoint \{"):
+            tf1.train.init_from_checkpoint(TF_CHECKPOINT, {"zzz": "other"})
+        with pytest.raises(ValueError, match=r"^Shape of variable other:0 \(\(1,\)\) doesn't "
+                                             r"match with shape of tensor w \(\[2, 1\]\) "
+                                             r"from checkpoint reader.$"):
+            tf1.train.init_from_checkpoint(TF_CHECKPOINT, {"w": "other"})
+        with pytest.raises(ValueError, match="^Assignment map with scope only name new should "
+                                             "map to scope only w. Should be 'scope/': "
+                                             "'other_scope/'.$"):
+            tf1.train.init_from_checkpoint(TF_CHECKPOINT, {"w": "new/zzz"})
+        with pytest.raises(ValueError, match=r"^Tensor new/b \(ew/b in /\) is not found in "):
+            tf1.train.init_from_checkpoint(TF_CHECKPOINT, {"/": "/"})
+        init = tf1.global_variables_initializer()
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        for var, name in ((w, "w"), (b, "b"), (adam, "w/Adam"), (step, "global_step")):
+            np.testing.assert_array_equal(sess.run(var), reader.get_tensor(name))
+        assert sess.run(other).tolist() == [1.0]
+
+
+def test_checkpoint_state_functions_are_tfs(tmp_path):
+    # TF 2.21: update_checkpoint_state writes the paths as given (latest_filename third),
+    # generate_checkpoint_state_proto makes relative ones relative to a relative save_dir,
+    # remove_checkpoint deletes the files there are
+    d = str(tmp_path)
+    tf1.train.update_checkpoint_state(d, os.path.join(d, "m-2"), [os.path.join(d, "m-1")])
+    with open(os.path.join(d, "checkpoint")) as f:
+        assert f.read() == (f'model_checkpoint_path: "{d}/m-2"\n'
+                            f'all_model_checkpoint_paths: "{d}/m-1"\n'
+                            f'all_model_checkpoint_paths: "{d}/m-2"\n')
+    tf1.train.update_checkpoint_state(d, "m-4", None, "other_state")
+    with open(os.path.join(d, "other_state")) as f:
+        assert f.read() == 'model_checkpoint_path: "m-4"\nall_model_checkpoint_paths: "m-4"\n'
+    state = tf1.train.generate_checkpoint_state_proto(
+        "rel", "rel/m-5", ["rel/m-4"], all_model_checkpoint_timestamps=[1.0, 2.0],
+        last_preserved_timestamp=0.5)
+    assert type(state).__name__ == "CheckpointState"
+    assert str(state) == ('model_checkpoint_path: "m-5"\nall_model_checkpoint_paths: "m-4"\n'
+                          'all_model_checkpoint_paths: "m-5"\n'
+                          'all_model_checkpoint_timestamps: 1\n'
+                          'all_model_checkpoint_timestamps: 2\nlast_preserved_timestamp: 0.5\n')
+    with pytest.raises(RuntimeError, match="^Save path '.*/checkpoint' conflicts with path "
+                                           "used for checkpoint state.  Please use a "
+                                           "different save path.$"):
+        tf1.train.update_checkpoint_state(d, os.path.join(d, "checkpoint"))
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(os.path.join(d, "ck"))
+    tf1.train.remove_checkpoint(path)
+    assert sorted(os.listdir(d)) == ["checkpoint", "other_state"]

@@ -57,6 +57,36 @@ def test_print_eagerly_prints_at_once(capsys):
     assert capsys.readouterr().err == "v=[[0.1][2]]\n"
 
 
+def test_mean_iou_and_mean_per_class_accuracy_are_tfs(graph):
+    # TF 2.21's values (classes never seen: left out of the IoU, 0 in the class mean)
+    y, p = tf.constant([1, 0, 2, 1, 0, 2]), tf.constant([1, 1, 2, 0, 0, 1])
+    iou, iou_up = tf1.metrics.mean_iou(y, p, 4)
+    iouw, iouw_up = tf1.metrics.mean_iou(y, p, 3, weights=tf.constant([1., 2., 0., 1., 1., 3.]),
+                                         name="wiou")
+    mpc, mpc_up = tf1.metrics.mean_per_class_accuracy(y, p, 3)
+    mpcw, mpcw_up = tf1.metrics.mean_per_class_accuracy(
+        tf.constant([[1], [0], [2]]), tf.constant([[1], [1], [2]]), 4,
+        weights=tf.constant([[2.0], [1.0], [0.5]]))
+    assert iou.dtype == tf.float32 and iou_up.dtype == tf.float64
+    assert iou_up.shape == (4, 4) and mpc.shape == () and mpc_up.shape == (3,)
+    assert [(v.name, v.dtype.name, v.shape.as_list()) for v in tf1.local_variables()] == [
+        ("mean_iou/total_confusion_matrix:0", "float64", [4, 4]),
+        ("wiou/total_confusion_matrix:0", "float64", [3, 3]),
+        ("mean_accuracy/total:0", "float32", [3]), ("mean_accuracy/count:0", "float32", [3]),
+        ("mean_accuracy_1/total:0", "float32", [4]), ("mean_accuracy_1/count:0", "float32", [4])]
+    assert len(tf1.get_collection(tf1.GraphKeys.METRIC_VARIABLES)) == 6
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.local_variables_initializer())
+        assert sess.run(iou) == 0.0
+        for _ in range(2):
+            cm, cmw, per_class, per_class_w = sess.run([iou_up, iouw_up, mpc_up, mpcw_up])
+        assert cm.tolist() == [[2, 2, 0, 0], [2, 2, 0, 0], [0, 2, 2, 0], [0, 0, 0, 0]]
+        assert cmw.tolist() == [[2, 4, 0], [2, 2, 0], [0, 6, 0]]
+        assert per_class.tolist() == [0.5, 0.5, 0.5] and per_class_w.tolist() == [0, 1, 1, 0]
+        np.testing.assert_allclose(sess.run([iou, iouw, mpc, mpcw]),
+                                   [0.36111, 0.13095, 0.5, 0.5], atol=1e-5)
+
+
 def test_streaming_metrics_keep_totals_in_local_variables(graph):
     labels = tf1.placeholder(tf.int64, [None])
     preds = tf1.placeholder(tf.int64, [None])
@@ -143,6 +173,20 @@ def test_v1_while_loop_and_cond_unpack_one_value_and_take_control_dependencies(g
         assert sess.run(stepped * 2) == 24
         assert [int(t) for t in sess.run(both)] == [3, 8] and sess.run(same) == [2]
         assert sess.run([one, old], {x: -3.0}) == [-4.0, 3.0]
+
+
+def test_v1_while_loop_shape_invariants_and_tfs_error(graph):
+    m = tf.zeros([1, 2])
+    grown = tf1.while_loop(lambda j, m: j < 3, lambda j, m: (j + 1, tf.concat([m, m], 0)),
+                           [0, m], shape_invariants=[tf.TensorShape([]),
+                                                     tf.TensorShape([None, 2])])
+    assert grown[1].shape.as_list() == [None, 2]
+    with pytest.raises(ValueError, match="^Input tensor `zeros:0` enters the loop with shape "
+                                         r"\(1, 2\), but has shape \(2, 2\) after one"):
+        tf1.while_loop(lambda j, m: j < 3, lambda j, m: (j + 1, tf.concat([m, m], 0)),
+                       [0, m])
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(grown)[1].shape == (8, 2)
 
 
 

@@ -194,3 +194,24 @@ def test_keras_model_with_dict_outputs_serves_them_by_their_keys(tmp_path):
     want = model(x)
     for key in ("probs", "score"):
         np.testing.assert_allclose(out[key].numpy(), want[key].numpy(), rtol=1e-6)
+
+
+def test_keras_model_loaded_from_a_savedmodel_has_its_signatures(tmp_path):
+    # tf_keras 2.21: load_model of a SavedModel (TF's, ours) gives the model the
+    # SavedModel's signatures, running on the model's own variables, and TF's version
+    import os
+    data = os.path.join(os.path.dirname(__file__), "data")
+    for path in ("tf_keras_model_save", "ours_keras", "tf_keras_subclassed"):
+        model = tf.keras.models.load_model(os.path.join(data, path))
+        assert list(model.signatures) == ["serving_default"], path
+        assert model.tensorflow_version == "2.21.0"
+    model = tf.keras.models.load_model(os.path.join(data, "tf_keras_model_save"))
+    infer = model.signatures["serving_default"]
+    assert list(infer.structured_input_signature[1]) == ["dense_input"]
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    np.testing.assert_allclose(infer(dense_input=tf.constant(x))["dense_1"], model(x),
+                               rtol=1e-6)
+    for w in model.trainable_weights:
+        w.assign(w * 2.0)
+    np.testing.assert_allclose(infer(dense_input=tf.constant(x))["dense_1"], model(x),
+                               rtol=1e-6)

@@ -35,3 +35,18 @@ def test_loss_named_in_a_training_config_comes_back_as_its_function(tmp_path):
         "mean_squared_error"
     m.save(str(tmp_path / "a.keras"))
     assert tf.keras.models.load_model(str(tmp_path / "a.keras")).loss == "mse"
+
+
+def test_own_savedmodel_loads_compiled_from_its_training_config(tmp_path):
+    # tf_keras 2.21 loads a SavedModel (its own or eagerflow's) compiled from its
+    # training_config: a loss named there is its function, as for TF's own file above
+    m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    m.compile(tf.keras.optimizers.SGD(0.5), "sparse_categorical_crossentropy",
+              metrics=["accuracy"])
+    m.save(str(tmp_path / "sm"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "sm"))
+    assert loaded.loss.__name__ == "sparse_categorical_crossentropy"
+    assert type(loaded.optimizer).__name__ == "SGD"
+    np.testing.assert_allclose(loaded.optimizer.learning_rate.numpy(), 0.5)
+    loaded.fit(np.ones((2, 3), np.float32), np.array([0, 1]), epochs=1, verbose=0)
+    assert int(loaded.optimizer.iterations) == 1

@@ -408,6 +408,15 @@ def _w154b37ff73(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w156ccccc85(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ckpt_dir_or_file, assignment_map):
+        try:
+            return _export_fn(ckpt_dir_or_file, assignment_map)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ckpt_dir_or_file': ckpt_dir_or_file, 'assignment_map': assignment_map})
+    return _export_wrapper
+
+
 def _w16b4282290(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, delta, name=None):
         try:
@@ -675,6 +684,15 @@ def _w25107dd474(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(dataset, path, compression, shard_func, checkpoint_args)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'dataset': dataset, 'path': path, 'compression': compression, 'shard_func': shard_func, 'checkpoint_args': checkpoint_args})
+    return _export_wrapper
+
+
+def _w25d5e611f8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_prefix, checkpoint_format_version=None, meta_graph_suffix=None):
+        try:
+            return _export_fn(checkpoint_prefix, checkpoint_format_version, meta_graph_suffix)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_prefix': checkpoint_prefix, 'checkpoint_format_version': checkpoint_format_version, 'meta_graph_suffix': meta_graph_suffix})
     return _export_wrapper
 
 
@@ -2484,6 +2502,15 @@ def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, scope, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'scope': scope, 'name': name})
+    return _export_wrapper
+
+
+def _w754db638f9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, num_classes, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, num_classes, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'num_classes': num_classes, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
     return _export_wrapper
 
 
@@ -4971,6 +4998,15 @@ def _wdd325764c1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wdd413a6f81(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None, all_model_checkpoint_timestamps=None, last_preserved_timestamp=None):
+        try:
+            return _export_fn(save_dir, model_checkpoint_path, all_model_checkpoint_paths, all_model_checkpoint_timestamps, last_preserved_timestamp)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'save_dir': save_dir, 'model_checkpoint_path': model_checkpoint_path, 'all_model_checkpoint_paths': all_model_checkpoint_paths, 'all_model_checkpoint_timestamps': all_model_checkpoint_timestamps, 'last_preserved_timestamp': last_preserved_timestamp})
+    return _export_wrapper
+
+
 def _wdd81df4022(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, shape, name=None):
         try:
@@ -5337,6 +5373,15 @@ def _wecc003a267(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _wece5ef7341(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None, latest_filename=None, all_model_checkpoint_timestamps=None, last_preserved_timestamp=None):
+        try:
+            return _export_fn(save_dir, model_checkpoint_path, all_model_checkpoint_paths, latest_filename, all_model_checkpoint_timestamps, last_preserved_timestamp)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'save_dir': save_dir, 'model_checkpoint_path': model_checkpoint_path, 'all_model_checkpoint_paths': all_model_checkpoint_paths, 'latest_filename': latest_filename, 'all_model_checkpoint_timestamps': all_model_checkpoint_timestamps, 'last_preserved_timestamp': last_preserved_timestamp})
     return _export_wrapper
 
 
@@ -5809,6 +5854,8 @@ WRAPPERS = {
     'compat.v1.metrics.auc': _wd01fd14753,
     'compat.v1.metrics.mean': _w3830634e9a,
     'compat.v1.metrics.mean_absolute_error': _wcd4860616d,
+    'compat.v1.metrics.mean_iou': _w754db638f9,
+    'compat.v1.metrics.mean_per_class_accuracy': _w754db638f9,
     'compat.v1.metrics.mean_squared_error': _wcd4860616d,
     'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
     'compat.v1.model_variables': _w9f761ecc3f,
@@ -5865,6 +5912,7 @@ WRAPPERS = {
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
+    'compat.v1.sparse_placeholder': _wca0fe528f3,
     'compat.v1.squeeze': _we8ebda20f1,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,
@@ -5892,19 +5940,23 @@ WRAPPERS = {
     'compat.v1.train.create_global_step': _wa6c0515c89,
     'compat.v1.train.exponential_decay': _w05da2f3873,
     'compat.v1.train.export_meta_graph': _wf06baf0e3d,
+    'compat.v1.train.generate_checkpoint_state_proto': _wdd413a6f81,
     'compat.v1.train.get_checkpoint_mtimes': _w63a0d2ad17,
     'compat.v1.train.get_global_step': _wa6c0515c89,
     'compat.v1.train.get_or_create_global_step': _wa6c0515c89,
     'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
+    'compat.v1.train.init_from_checkpoint': _w156ccccc85,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
     'compat.v1.train.natural_exp_decay': _w05da2f3873,
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.remove_checkpoint': _w25d5e611f8,
     'compat.v1.train.start_queue_runners': _weff2ea556f,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
+    'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,
     'compat.v1.variables_initializer': _w092cf99027,
     'compat.v1.while_loop': _wf1bf010587,

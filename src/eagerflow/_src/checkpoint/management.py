@@ -47,24 +47,89 @@ def _atomic_write(path, text):
             os.remove(tmp)
 
 
+def _state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
+                 all_model_checkpoint_timestamps, last_preserved_timestamp, relative):
+    """The `CheckpointState` of these checkpoints (the latest last among all of them), their
+    paths relative to `save_dir` where `relative` says so."""
+    def path_of(p):
+        return os.path.relpath(p, save_dir) if relative(p) else p
+
+    state = pb.CheckpointState(model_checkpoint_path=path_of(model_checkpoint_path))
+    paths = list(all_model_checkpoint_paths or [])
+    if not paths or paths[-1] != model_checkpoint_path:
+        paths.append(model_checkpoint_path)
+    state.all_model_checkpoint_paths.extend(map(path_of, paths))
+    if all_model_checkpoint_timestamps:
+        state.all_model_checkpoint_timestamps.extend(all_model_checkpoint_timestamps)
+    if last_preserved_timestamp is not None:
+        state.last_preserved_timestamp = last_preserved_timestamp
+    return state
+
+
+@export("compat.v1.train.generate_checkpoint_state_proto")
+def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
+                                    all_model_checkpoint_paths=None,
+                                    all_model_checkpoint_timestamps=None,
+                                    last_preserved_timestamp=None):
+    """The `CheckpointState` recording these checkpoints, `model_checkpoint_path` the latest
+    (added last to `all_model_checkpoint_paths`). Paths are kept as given, but for relative
+    ones under a relative `save_dir`, written relative to it.
+
+    >>> print(tf.compat.v1.train.generate_checkpoint_state_proto("d", "d/m-2", ["d/m-1"]))
+    model_checkpoint_path: "m-2"
+    all_model_checkpoint_paths: "m-1"
+    all_model_checkpoint_paths: "m-2"
+    <BLANKLINE>
+    """
+    relative_dir = not os.path.isabs(save_dir)
+    return _state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
+                        all_model_checkpoint_timestamps, last_preserved_timestamp,
+                        lambda p: relative_dir and not os.path.isabs(p))
+
+
+@export("compat.v1.train.update_checkpoint_state")
+def update_checkpoint_state_v1(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                               latest_filename=None, all_model_checkpoint_timestamps=None,
+                               last_preserved_timestamp=None):
+    """Writes `save_dir`'s checkpoint state file (``checkpoint``, or `latest_filename`) as
+    `generate_checkpoint_state_proto` makes it, atomically."""
+    state = generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
+                                            all_model_checkpoint_paths,
+                                            all_model_checkpoint_timestamps,
+                                            last_preserved_timestamp)
+    _write_state(save_dir, state, model_checkpoint_path, latest_filename)
+
+
+@export("compat.v1.train.remove_checkpoint")
+def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
+    """Deletes the files of the checkpoint `checkpoint_prefix` that exist (its index, data
+    shards and meta graph)."""
+    del checkpoint_format_version
+    prefix = glob.escape(os.fspath(checkpoint_prefix))
+    for pattern in (".index", ".data-?????-of-?????", f".{meta_graph_suffix}"):
+        for name in glob.glob(prefix + pattern):
+            try:
+                os.remove(name)
+            except FileNotFoundError:  # (deleted meanwhile by another process)
+                _logger.warning("Hit NotFoundError when deleting '%s', possibly because "
+                                "another process/thread is also deleting/moving the same "
+                                "file", name)
+
+
 def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
                             all_model_checkpoint_timestamps=None, last_preserved_timestamp=None,
                             latest_filename=None):
     """Writes `save_dir`'s ``checkpoint`` file (paths relative to `save_dir`), atomically."""
     save_dir = save_dir or "."
+    # (the paths given are the checkpoints' own, as `save` returns them)
+    state = _state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
+                         all_model_checkpoint_timestamps, last_preserved_timestamp,
+                         lambda p: True)
+    _write_state(save_dir, state, model_checkpoint_path, latest_filename)
 
-    def relative(p):  # (the paths given are the checkpoints' own, as `save` returns them)
-        return os.path.relpath(p, save_dir)
 
-    state = pb.CheckpointState(model_checkpoint_path=relative(model_checkpoint_path))
-    paths = list(all_model_checkpoint_paths or [])
-    if not paths or paths[-1] != model_checkpoint_path:
-        paths.append(model_checkpoint_path)
-    state.all_model_checkpoint_paths.extend(map(relative, paths))
-    if all_model_checkpoint_timestamps:
-        state.all_model_checkpoint_timestamps.extend(all_model_checkpoint_timestamps)
-    if last_preserved_timestamp is not None:
-        state.last_preserved_timestamp = last_preserved_timestamp
+def _write_state(save_dir, state, model_checkpoint_path, latest_filename):
+    save_dir = save_dir or "."
     path = _state_file(save_dir, latest_filename)
     if os.path.abspath(path) == os.path.abspath(os.path.join(save_dir,
                                                              state.model_checkpoint_path)):

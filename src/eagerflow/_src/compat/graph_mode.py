@@ -65,6 +65,9 @@ class Graph(_graph.Graph):
     # A Keras layer's call opens a name scope made unique in the graph (``dense_1/``), as
     # TF 1's `name_scope` does, so a layer of a name already used gets a scope of its own.
     unique_layer_scopes = True
+    # Variables hash by identity while one is the default (TF hashes them outside eager
+    # execution: a feed_dict or a set may hold them)
+    hashes_variables = True
 
     def __init__(self):
         super().__init__("graph")
@@ -274,7 +277,7 @@ def _control_dependencies(graph, control_inputs):
         return
     ops = []
     for c in control_inputs:
-        if isinstance(c, context.Operation):  # a check done as the graph was built
+        if type(c) is context.Operation:  # a check done as the graph was built
             continue
         c = getattr(c, "op", c) if not isinstance(c, _graph.Operation) else c
         if hasattr(c, "_initializer_op") and not isinstance(c, _graph.Operation):
@@ -414,6 +417,37 @@ def placeholder(dtype, shape=None, name=None):
     t = graph.placeholder(_d.as_dtype(dtype), TensorShape(shape), name or "Placeholder")
     graph.inputs.pop()  # (fed by name, not an argument)
     return t
+
+
+@export("compat.v1.sparse_placeholder", "compat.v1.sparse.placeholder")
+def sparse_placeholder(dtype, shape=None, name=None):
+    """A `SparseTensor` whose value each `Session.run` feeds (a `SparseTensorValue`, or
+    its three parts, fed alone: `dense_shape` then defaults to `shape`).
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     tf.compat.v1.sparse_placeholder(tf.float32, [None, 3], name="sp").shape
+    TensorShape([None, 3])
+    """
+    from eagerflow._src.ops.sparse_tensor import SparseTensor  # noqa: PLC0415
+    if v1_graph() is None:
+        raise RuntimeError("`sparse_placeholder` is not compatible with eager execution.")
+    named = (lambda part: f"{name}/{part}") if name is not None else (lambda part: None)
+    if shape is None:
+        rank = None
+        dense_shape = placeholder(_d.int64, [None], named("shape"))
+    else:
+        shape = TensorShape(shape)
+        rank = shape.rank
+        default = convert_to_tensor([-1 if d is None else d for d in shape.as_list()],
+                                    _d.int64, name=named("shape_default"))
+        dense_shape = placeholder_with_default(default, [rank], named("shape"))
+        dense_shape._fed_default = True  # (no static value: its -1 stand for unknown dims)
+    values = placeholder(dtype, [None], named("values"))
+    indices = placeholder(_d.int64, [None, rank], named("indices"))
+    result = SparseTensor(indices, values, dense_shape)
+    result._shape_hint = TensorShape(shape) if shape is not None else TensorShape(None)
+    return result
 
 
 @export("compat.v1.placeholder_with_default")

@@ -318,7 +318,8 @@ def graph_def_of(graph, add_shapes=False):
     operations, as a function's graph is written)."""
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
     placeholders = {}  # resource placeholder -> the variable it stands for
-    written = _graph_def.graph_to_graph_def(graph, add_shapes, placeholders)
+    written = _graph_def.graph_to_graph_def(graph, add_shapes, placeholders,
+                                             own_inputs_only=True)
     operations = {op.name for op in graph.get_operations()}
     control = getattr(graph, "control_inputs", {})
     handles = {node: (var.name.split(":")[0], var) for node, var in placeholders.items()

@@ -20,7 +20,8 @@ from eagerflow._src.compat import variable_scope as vs
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.ops import confusion_matrix as _confusion_matrix
 
 
 def _graph_only(name):
@@ -269,6 +270,63 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
                 math_ops.multiply(x[:n - 1] - x[1:], (y[:n - 1] + y[1:]) / 2.0), name=name)
         value = area(*[cast_ops.identity(v) for v in values], "value")
         update_op = area(*updates, "update_op")
+        _collect(metrics_collections, value)
+        _collect(updates_collections, update_op)
+        return value, update_op
+
+
+def _confusion(labels, predictions, num_classes, weights, dtype):
+    """The batch's confusion matrix (rows: labels), every argument flattened first."""
+    predictions, labels, weights = _squeezed(predictions, labels, weights)
+    flat = [array_ops.reshape(t, [-1]) for t in (labels, predictions)]
+    if weights is not None:
+        weights = array_ops.reshape(
+            cast_ops.cast(weights, dtype) * array_ops.ones_like(labels, dtype), [-1])
+    return _confusion_matrix.confusion_matrix(*flat, num_classes, weights=weights, dtype=dtype)
+
+
+@export("compat.v1.metrics.mean_iou")
+def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections=None,
+             updates_collections=None, name=None):
+    """The mean over classes of the intersection over union (``true positives / (true
+    positives + false positives + false negatives)``) so far, the classes neither labelled
+    nor predicted left out; `update_op` adds the batch to the confusion matrix it keeps
+    (float64, ``total_confusion_matrix``)."""
+    _graph_only("mean_iou")
+    with vs.variable_scope(name, "mean_iou"):
+        total = _metric_variable([num_classes, num_classes], _d.float64,
+                                 "total_confusion_matrix")
+        update_op = vs.assign_add(total, _confusion(labels, predictions, num_classes,
+                                                    weights, _d.float64))
+        matrix = cast_ops.cast(total, _d.float32)
+        hits = linalg_ops.diag_part(matrix)
+        union = reduction_ops.reduce_sum(matrix, 0) + reduction_ops.reduce_sum(matrix, 1) - hits
+        seen = reduction_ops.reduce_sum(cast_ops.cast(math_ops.not_equal(union, 0.0),
+                                                      _d.float32))
+        iou = math_ops.divide(hits, array_ops.where(math_ops.greater(union, 0.0), union,
+                                                    array_ops.ones_like(union)))
+        value = array_ops.where(math_ops.greater(seen, 0.0),
+                                math_ops.divide(reduction_ops.reduce_sum(iou), seen), 0.0)
+        _collect(metrics_collections, value)
+        _collect(updates_collections, update_op)
+        return value, update_op
+
+
+@export("compat.v1.metrics.mean_per_class_accuracy")
+def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
+                            metrics_collections=None, updates_collections=None, name=None):
+    """The mean over classes of the accuracy on each class's examples so far (0 for a class
+    without any); `update_op` gives the accuracy of each class (float32 ``[num_classes]``)."""
+    _graph_only("mean_per_class_accuracy")
+    with vs.variable_scope(name, "mean_accuracy"):
+        total = _metric_variable([num_classes], _d.float32, "total")
+        count = _metric_variable([num_classes], _d.float32, "count")
+        batch = _confusion(labels, predictions, num_classes, weights, _d.float32)
+        update_total = vs.assign_add(total, reduction_ops.reduce_sum(batch, 1))
+        update_count = vs.assign_add(count, linalg_ops.diag_part(batch))
+        value = reduction_ops.reduce_mean(math_ops.divide_no_nan(count, total),
+                                          name="mean_accuracy")
+        update_op = math_ops.divide_no_nan(update_count, update_total, name="update_op")
         _collect(metrics_collections, value)
         _collect(updates_collections, update_op)
         return value, update_op

@@ -15,9 +15,11 @@ and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph
 import os
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.checkpoint import bundle, management
+from eagerflow._src.checkpoint import bundle, checkpoint, management
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import context, errors, nest
+from eagerflow._src.core.convert import constant
+from eagerflow._src.core.variables import Variable
 
 
 def _op_name(var):
@@ -182,3 +184,65 @@ def _failed(cause, error, node):
 
 def _dims_text(shape):
     return "[" + ",".join(str(d) for d in list(shape)) + "]"
+
+
+@export("compat.v1.train.init_from_checkpoint")
+def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
+    """Makes variables start from the values of a checkpoint (written by name, as a
+    `Saver`'s, or by object): their initializers assign the checkpoint's tensors instead.
+
+    `assignment_map` maps checkpoint names to variables (a `Variable`, or the name
+    `get_variable` made it under): ``{"old/w": "new/w"}`` one by one, ``{"old/": "new/"}``
+    every variable of scope ``new`` from the tensor of the same name under ``old``.
+
+    >>> import tempfile
+    >>> path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(tempfile.mkdtemp() + "/c")
+    >>> with tf.compat.v1.Graph().as_default():
+    ...     with tf.compat.v1.variable_scope("new"):
+    ...         w = tf.compat.v1.get_variable("w", [2])
+    ...     tf.compat.v1.train.init_from_checkpoint(path, {"w/.ATTRIBUTES/VARIABLE_VALUE": w})
+    ...     with tf.compat.v1.Session() as sess:
+    ...         sess.run(tf.compat.v1.global_variables_initializer())
+    ...         print(sess.run(w))
+    [1. 2.]
+    """
+    reader = checkpoint.load_checkpoint(ckpt_dir_or_file)
+    shapes = reader.get_variable_to_shape_map()
+    store = graph_mode.get_default_graph().variable_store
+    items = assignment_map.items() if hasattr(assignment_map, "items") else assignment_map
+    for ckpt_name, target in sorted(items, key=lambda item: item[0]):
+        var = target if isinstance(target, Variable) else store.get(target)
+        if var is not None:
+            if ckpt_name not in shapes:
+                raise ValueError(f"Tensor {ckpt_name} is not found in {ckpt_dir_or_file} "
+                                 f"checkpoint {shapes}")
+            if not var.shape.is_compatible_with(shapes[ckpt_name]):
+                raise ValueError(f"Shape of variable {var.name} ({var.shape}) doesn't match "
+                                 f"with shape of tensor {ckpt_name} ({shapes[ckpt_name]}) "
+                                 f"from checkpoint reader.")
+            _initialize_from(var, reader.get_tensor(ckpt_name))
+            continue
+        scope = target[:target.rindex("/")] if "/" in target else ""
+        if not ckpt_name.endswith("/"):
+            raise ValueError(f"Assignment map with scope only name {scope} should map to "
+                             f"scope only {ckpt_name}. Should be 'scope/': 'other_scope/'.")
+        for name in sorted(n for n in store if not scope or n.startswith(scope + "/")):
+            # (the name's part below the scope, TF's way, '/' naming no scope at all)
+            rest = name[len(scope):] if target == "/" else name[len(scope) + 1:]
+            full = (rest if ckpt_name == "/" else ckpt_name + rest).rstrip("/")
+            if full not in shapes:
+                raise ValueError(f"Tensor {full} ({name[len(scope) + 1:]} in {ckpt_name}) is "
+                                 f"not found in {ckpt_dir_or_file} checkpoint")
+            _initialize_from(store[name], reader.get_tensor(full))
+
+
+def _initialize_from(var, value):
+    """Gives `var` an initializer assigning `value` (eagerly: assigns it now)."""
+    if getattr(var, "_graph", None) is None or graph_mode.v1_graph() is None:
+        var.assign(value)
+        return
+    graph = var._graph
+    with context.name_scope_push(""), graph_mode._control_dependencies(graph, None):
+        initial = constant(value, dtype=var.dtype, name="checkpoint_initializer")
+        var._initializer_op = var.assign(initial, read_value=False)
+    var._initial_value = initial

@@ -9,6 +9,7 @@ and compiled once by the executor of `function`, then cached.
 ...     sess.run({"y": y, "both": (x, y)}, feed_dict={"x:0": [1.0, 2.0]})
 {'y': array([2., 4.], dtype=float32), 'both': (array([1., 2.], dtype=float32), array([2., 4.], dtype=float32))}
 """
+import collections
 import threading
 
 import numpy as np
@@ -22,9 +23,28 @@ from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _default = threading.local()
 _PLAIN = (SymbolicTensor, Operation, Variable, str)  # fetches `run` may key by identity
+
+SparseTensorValue = collections.namedtuple("SparseTensorValue",
+                                           ["indices", "values", "dense_shape"])
+SparseTensorValue.__doc__ = """A sparse tensor's value as `Session.run` fetches it and a feed of
+a `SparseTensor` (a `sparse_placeholder`) takes it: `indices`, `values` and `dense_shape`
+(``tf.compat.v1.SparseTensorValue``).
+
+>>> tf.compat.v1.SparseTensorValue([[0, 1]], [1.0], [2, 3])
+SparseTensorValue(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])
+"""
+export("compat.v1.SparseTensorValue")(SparseTensorValue)
+
+
+def _sparse_fetch(fetch):
+    """A fetched `SparseTensor` as its three tensors (fetched as a `SparseTensorValue`)."""
+    if isinstance(fetch, SparseTensor):
+        return SparseTensorValue(fetch.indices, fetch.values, fetch.dense_shape)
+    return fetch
 
 
 class _Options:
@@ -241,7 +261,16 @@ class Session:
             raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
                             'None')
         feed_keys, values = [], []
-        for key, value in (feed_dict or {}).items():
+        feeds = list((feed_dict or {}).items())
+        if any(isinstance(k, SparseTensor) for k, _ in feeds):  # (its three tensors, each fed)
+            fast_key = None
+            feeds = [f for k, v in feeds for f in (
+                zip((k.indices, k.values, k.dense_shape), v) if isinstance(k, SparseTensor)
+                else ((k, v),))]
+        if any(isinstance(f, SparseTensor) for f in nest.flatten(fetches)):
+            fetches = nest.map_structure(_sparse_fetch, fetches)
+            kind = type(fetches)
+        for key, value in feeds:
             try:
                 t = self._graph.as_graph_element(key, allow_operation=False) if isinstance(
                     key, str) else key
@@ -277,7 +306,7 @@ class Session:
         compiled, slots = plan
         results = self._call(compiled, values, slots)
         plain = fetches if kind is list or kind is tuple else (fetches,)
-        if all(isinstance(f, _PLAIN) for f in plain):
+        if fast_key is not None and all(isinstance(f, _PLAIN) for f in plain):
             # (the entry holds the fetches and feed keys, so their ids stay theirs)
             self._fast[fast_key] = (compiled, slots, [
                 # (strings always go through `_feed_value`, which encodes text)

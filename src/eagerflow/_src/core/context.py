@@ -64,10 +64,12 @@ def adopt(ctx):
     _var.set(ctx)
 
 
+@export("Operation")
 class Operation:
-    """What an op without outputs (an assertion, ``tf.print``, ``tf.no_op``) gives while a
-    `function` (or a branch or loop body) is built: TF's graph operation, which control
-    dependencies may name but a function cannot return."""
+    """A graph operation (``tf.Operation``): what an op without outputs (an assertion,
+    ``tf.print``, ``tf.no_op``) gives while a `function` (or a branch or loop body) is
+    built, which control dependencies may name but a function cannot return; the nodes of
+    TF 1 graphs (``graph.Operation``) are of a subclass."""
 
     __slots__ = ()
 

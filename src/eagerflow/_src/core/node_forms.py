@@ -116,6 +116,17 @@ class AttrInput:
         return tuple(int(v) for v in array.reshape(-1))
 
 
+class ExtraInputs(ValueError):
+    """Raised by a `NodeForm.rewrite`: the node takes tensors beyond its first `own`
+    inputs, which TF's op has no inputs for (a dataset op fed the graph's tensors its
+    dataset is built from). A function's GraphDef refuses the node; a TF 1 graph's, which
+    holds its datasets as placeholders anyway, writes it with its own inputs only."""
+
+    def __init__(self, own, message):
+        super().__init__(message)
+        self.own = own
+
+
 class NodeForm:
     """TF's NodeDef form of one op (see the module docstring)."""
 

@@ -398,6 +398,8 @@ class Variable(metaclass=_VariableMeta):
     experimental_ref = ref
 
     def __hash__(self):
+        if getattr(context.get().graph, "hashes_variables", False):  # (a TF 1 graph's)
+            return id(self)
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
                         f"(Variable: {self!r})")
 

@@ -37,7 +37,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core.node_forms import ExtraInputs, NodeForm, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -240,16 +240,17 @@ def _dataset_of_tensors(own):
     """A GraphDef `rewrite` refusing the node when it is fed tensors beyond its `own`
     inputs: its dataset is built from the function's tensors, which the GraphDef holds as a
     placeholder TF would have to feed with that dataset (TF's graph would hold the
-    dataset's own ops instead), so TF could not import the node."""
+    dataset's own ops instead), so TF could not import the node. (A TF 1 graph's GraphDef
+    writes the node with its own inputs: see `ExtraInputs`.)"""
     def rewrite(attrs, inputs):
         if len(inputs) > own:
             names = ", ".join(getattr(t, "name", "?") for t in inputs[own:])
-            raise ValueError(
-                f"its dataset is built inside the function from the function's tensors "
-                f"({names}), which a GraphDef can only hold as TF's dataset ops, and "
-                f"eagerflow writes datasets as placeholders; build the dataset outside the "
-                f"function (its GraphDef then takes it as an input), or export the function "
-                f"with the values as constants")
+            raise ExtraInputs(
+                own, f"its dataset is built inside the function from the function's tensors "
+                     f"({names}), which a GraphDef can only hold as TF's dataset ops, and "
+                     f"eagerflow writes datasets as placeholders; build the dataset outside "
+                     f"the function (its GraphDef then takes it as an input), or export the "
+                     f"function with the values as constants")
         return attrs
     return rewrite
 

@@ -785,7 +785,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     for t, out, shape in zip(flat, step.outputs, invariants):
         if not fits(out.shape, shape):
             raise ValueError(
-                f"Input tensor '{t.name}' enters the loop with shape {shape}, but has shape "
+                f"Input tensor `{t.name}` enters the loop with shape {shape}, but has shape "
                 f"{out.shape} after one iteration. To allow the shape to vary across "
                 f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
                 f"a less-specific shape.")
@@ -1393,10 +1393,10 @@ class _Subgraph:
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             result = fn(*arguments)
-            if any(isinstance(v, context.Operation) for v in nest.flatten(result)):
+            if any(type(v) is context.Operation for v in nest.flatten(result)):
                 # an op without outputs (``tf.no_op()``) a branch returns gives None
                 result = nest.map_structure(
-                    lambda v: None if isinstance(v, context.Operation) else v, result)
+                    lambda v: None if type(v) is context.Operation else v, result)
             subgraph = cls(graph, arguments, [], None)
             subgraph.set_result(result)
         graph._recorders = ()  # (its tapes are not kept alive by the library)

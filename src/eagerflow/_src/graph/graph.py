@@ -22,7 +22,6 @@ import threading
 
 import numpy as np
 
-from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
@@ -37,8 +36,7 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
 
 
-@export("Operation")
-class Operation:
+class Operation(context.Operation):
     """One node of a graph (``tf.Operation``): an op, its inputs, attrs and outputs.
 
     `type` is the registered op's name (``Mul``) or a graph-only kind
@@ -226,23 +224,28 @@ class Graph:
         return context.building(self)
 
     # -- building ----------------------------------------------------------------
-    def unique_name(self, name):
+    def unique_name(self, name, mark_as_used=True):
         """`name` in the current name scope, made unique in this graph as TF does (``mul_1``);
-        a name ending in ``/`` (a name scope's, ``name=scope``) names the op as it is."""
+        a name ending in ``/`` (a name scope's, ``name=scope``) names the op as it is. Unless
+        `mark_as_used`, the name is not taken (the next call gives it again)."""
         if name.endswith("/"):
             return _FORBIDDEN_NAME.sub("_", name[:-1])
-        return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"))
+        return self._unique(_FORBIDDEN_NAME.sub("_", context.scoped_name(name)).rstrip("/"),
+                            mark_as_used)
 
-    def _unique(self, name):
+    def _unique(self, name, mark=True):
         """`name` (already scoped) made unique in this graph; names differing in case clash."""
         base, n = name, self._names.get(name.lower(), 0)
-        self._names[base.lower()] = n + 1
+        count = n + 1
         if n:
             name = f"{base}_{n}"
             while name.lower() in self._names:
                 n += 1
                 name = f"{base}_{n}"
-            self._names[name.lower()] = 1
+        if mark:
+            self._names[base.lower()] = count
+            if name is not base:
+                self._names[name.lower()] = 1
         return name
 
     def _release(self, name):
@@ -439,6 +442,8 @@ def _evaluate(tensor):
     op = tensor.op
     if op.type == "Const":
         return op.value, True
+    if tensor.__dict__.get("_fed_default"):
+        return None  # (a default a run may feed another value for: a sparse placeholder's shape)
     if not tensor.dtype.is_numpy_compatible:
         return None  # a list (variant) has no array value
     if op.op_def is None or op.stateful or op.op_def.multi:

@@ -23,7 +23,8 @@ import numpy as np
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import from_tf_node, tf_args, tf_node, tf_nodes
+from eagerflow._src.core.node_forms import (ExtraInputs, from_tf_node, tf_args, tf_node,
+                                             tf_nodes)
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tensor_proto...)
     shape_from_proto, shape_proto, tensor_from_proto, tensor_proto)
@@ -174,9 +175,11 @@ def _handle_key(variable):
 class _Writer:
     """Writes the nodes of one graph (into a GraphDef's node list or a FunctionDef's)."""
 
-    def __init__(self, graph, library):
+    def __init__(self, graph, library, own_inputs_only=False):
         self.graph = graph
         self.library = library
+        # (a TF 1 graph's: a node's inputs beyond TF's are left out, see `ExtraInputs`)
+        self.own_inputs_only = own_inputs_only
         self.bodies = getattr(graph, "functions", None) or {}  # name -> body, by name
         self.nodes = []
         self.names = {op.name for op in graph.get_operations()}
@@ -296,8 +299,14 @@ class _Writer:
             node = self.lowered(op, tf_nodes.get(op.op_def).lower)
         else:
             try:
-                op_type, attrs, inputs, constants = tf_node(op.op_def, op.name, op.inputs,
-                                                            op.attrs, op.outputs)
+                try:
+                    op_type, attrs, inputs, constants = tf_node(op.op_def, op.name, op.inputs,
+                                                                op.attrs, op.outputs)
+                except ExtraInputs as e:
+                    if not self.own_inputs_only:
+                        raise
+                    op_type, attrs, inputs, constants = tf_node(
+                        op.op_def, op.name, op.inputs[:e.own], op.attrs, op.outputs)
             except ValueError as e:
                 raise errors.UnimplementedError(
                     None, op.name, f"The node {op.name} ({op.type}) cannot be written as "
@@ -388,12 +397,14 @@ def _ops_of(graph, outputs):
     return needed_operations(graph, list(outputs), inline=False)
 
 
-def graph_to_graph_def(graph, add_shapes=False, variables=None):
+def graph_to_graph_def(graph, add_shapes=False, variables=None, own_inputs_only=False):
     """`graph` as TF's `GraphDef`: every operation, in creation order (with `add_shapes`,
     each node's ``_output_shapes``). `variables`, a dict, receives the variable each
-    resource placeholder stands for, by the placeholder's name."""
+    resource placeholder stands for, by the placeholder's name. `own_inputs_only`: a TF 1
+    graph's nodes taking inputs TF's ops have not are written without them (see
+    `ExtraInputs`), where a function's are refused."""
     library = Library()
-    writer = _Writer(graph, library)
+    writer = _Writer(graph, library, own_inputs_only)
     nodes = writer.write(graph.get_operations(), graph.outputs)
     if variables is not None:
         variables.update({writer.resources[_handle_key(v)]: v for v in writer.variables})

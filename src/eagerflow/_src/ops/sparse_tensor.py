@@ -54,11 +54,11 @@ class SparseTensor:
     @property
     def shape(self):
         """The static `TensorShape` of the dense tensor this one stands for."""
+        if self._shape_hint is not None:  # a function's argument: its spec's shape (or a
+            return self._shape_hint  # `sparse_placeholder`'s, whose shape has a default)
         value = get_static_value(self._dense_shape)
         if value is not None:
             return TensorShape([int(d) for d in value])
-        if self._shape_hint is not None:  # a function's argument: its spec's shape
-            return self._shape_hint
         return TensorShape(shape_rules.known_elements(self._dense_shape))  # (what is known)
 
     def get_shape(self):

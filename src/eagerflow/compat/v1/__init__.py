@@ -10,14 +10,14 @@ from eagerflow._src.compat.graph_mode import (  # noqa: F401
     disable_eager_execution, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
     executing_eagerly, executing_eagerly_outside_functions, get_collection, get_collection_ref,
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
-    reset_default_graph)
+    reset_default_graph, sparse_placeholder)
 from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
 from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
-    Session, get_default_session)
+    Session, SparseTensorValue, get_default_session)
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
@@ -129,7 +129,7 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, flags, gfile, graph_util, image, initializers, io, keras, layers, logging,
-    losses, math, metrics, nn, python_io, random, saved_model, sets, summary, train)
+    losses, math, metrics, nn, python_io, random, saved_model, sets, sparse, summary, train)
 
 
 def __getattr__(name):

@@ -293,7 +293,7 @@ def call_symbolically(layer, inputs, args, kwargs):
     graph = keras_graph()
     with graph.as_default(), backend.separate_uids():
         outputs = layer._call(inputs, args, dict(kwargs))
-    if outputs is None or isinstance(outputs, context.Operation):
+    if outputs is None or type(outputs) is context.Operation:
         return None  # a call of nothing but side effects (``tf.debugging.assert_equal``)
     taken = {id(x) for x in nest.flatten((inputs, args, kwargs))}
 

@@ -271,4 +271,5 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
                     ref.node_id not in metadata and (kind == "variable" or isinstance(
                         loaded[ref.node_id], (list, dict))):
                 setattr(obj, ref.local_name, loaded[ref.node_id])
+    root.signatures = getattr(loaded[0], "signatures", None) or {}  # (as tf_keras's)
     return root

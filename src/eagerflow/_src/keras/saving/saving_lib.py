@@ -18,6 +18,7 @@ restores the weights, or raises before returning anything half-loaded.
 >>> [w.shape for w in tf.keras.saving.load_model(path).weights] == [w.shape for w in model.weights]
 True
 """
+import collections.abc
 import datetime
 import inspect
 import io
@@ -33,6 +34,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
@@ -350,6 +352,17 @@ def _load_assets(model, archive):
             obj.load_assets(folder)
 
 
+def _saved_model_compile_arguments(config):
+    """`compile`'s arguments from a SavedModel's Keras metadata `config`, or None: from its
+    ``training_config`` as tf_keras's loader takes them (a loss named there comes back as its
+    function), else from the ``compile_config`` eagerflow wrote without one."""
+    if config.get("training_config"):
+        return compile_arguments_from_training_config(config["training_config"])
+    if config.get("compile_config"):
+        return _compile_arguments(config["compile_config"])
+    return None
+
+
 def _load_saved_model(path, custom_objects, compile):
     """The model of a SavedModel directory that `save_model` (or tf_keras's ``model.save``)
     wrote: rebuilt from the config recorded with it, its weights restored from the
@@ -379,28 +392,25 @@ def _load_saved_model(path, custom_objects, compile):
             model = _revive(path, nodes, config)
             if model is None:
                 raise
-            compile_config = config.get("compile_config")
-            training_config = config.get("training_config")
-            if compile and (compile_config or training_config):
-                model.compile(**(_compile_arguments(compile_config) if compile_config else
-                                 compile_arguments_from_training_config(training_config)))
+            arguments = _saved_model_compile_arguments(config)
+            if compile and arguments is not None:
+                model.compile(**arguments)
+            _set_versions(model, proto)
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
         if not model.built and shape:
             model.build(_tuples(shape))
-        compile_config = config.get("compile_config")
-    training_config = None if compile_config else config.get("training_config")
+        arguments = _saved_model_compile_arguments(config)
     # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
     # variables, which compiling replaces with a new optimizer (so it starts anew)
     extra = [("optimizer", Module())]
     restoration = checkpoint.restore_objects(
         model, extra, os.path.join(path, saved_model.VARIABLES_DIRECTORY,
                                    saved_model.VARIABLES_FILENAME))
-    if compile and (compile_config or training_config):
+    if compile and arguments is not None:
         with serialization.CustomObjectScope(custom_objects or {}):
-            model.compile(**(_compile_arguments(compile_config) if compile_config else
-                             compile_arguments_from_training_config(training_config)))
+            model.compile(**arguments)
         if isinstance(model.optimizer, OptimizerV2) and model.optimizer.get_slot_names():
             _logger.warning("Your optimizer uses slots. Slots cannot be restored from "
                             "saved_model, as a result, your model is starting with  a new "
@@ -424,7 +434,53 @@ def _load_saved_model(path, custom_objects, compile):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Discretization)
+    # as tf_keras's loaded model: the SavedModel's signatures, on the model's variables
+    model.signatures = _LoadedSignatures(path, nodes, restoration)
+    _set_versions(model, proto)
     return model
+
+
+def _set_versions(model, proto):
+    """The TF versions a loaded SavedModel records, on the model as tf_keras sets them."""
+    info = proto.meta_graphs[0].meta_info_def if proto.meta_graphs else None
+    model.tensorflow_version = info.tensorflow_version if info else ""
+    model.tensorflow_git_version = info.tensorflow_git_version if info else ""
+
+
+class _LoadedSignatures(collections.abc.Mapping):
+    """The ``signatures`` of a Keras model loaded from a SavedModel: name -> concrete
+    function returning a dict, as `tf.saved_model.load` gives them, running on the model's
+    own variables (read from the SavedModel when first used)."""
+
+    def __init__(self, path, nodes, restoration):
+        self._path = path
+        self._variables = {}  # SavedModel node id -> the model's variable restored from it
+        for i, node in enumerate(nodes):
+            found = restoration.object(i) if node.WhichOneof("kind") == "variable" else None
+            if isinstance(found, Variable) and \
+                    found.dtype.as_datatype_enum == node.variable.dtype:
+                self._variables[i] = found
+        self._signatures = None
+
+    def _loaded(self):
+        if self._signatures is None:
+            from eagerflow._src.saved_model import load as saved_model  # noqa: PLC0415
+            root = saved_model.load_nodes(self._path, self._variables)[0]
+            self._signatures = dict(getattr(root, "signatures", None) or {})
+            self._variables = None
+        return self._signatures
+
+    def __getitem__(self, key):
+        return self._loaded()[key]
+
+    def __iter__(self):
+        return iter(self._loaded())
+
+    def __len__(self):
+        return len(self._loaded())
+
+    def __repr__(self):
+        return f"_SignatureMap({self._loaded()})"
 
 
 def _revive(path, nodes, root_config):

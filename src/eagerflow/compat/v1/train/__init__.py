@@ -4,8 +4,9 @@ from eagerflow._src.checkpoint.checkpoint import (  # noqa: F401
     Checkpoint, CheckpointOptions, list_variables, load_checkpoint, load_variable)
 from eagerflow._src.checkpoint.checkpoint import CheckpointReader as NewCheckpointReader  # noqa: F401
 from eagerflow._src.checkpoint.management import (  # noqa: F401
-    CheckpointManager, checkpoint_exists, get_checkpoint_mtimes, get_checkpoint_state,
-    latest_checkpoint)
+    CheckpointManager, checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
+    get_checkpoint_state, latest_checkpoint, remove_checkpoint)
+from eagerflow._src.checkpoint.management import update_checkpoint_state_v1 as update_checkpoint_state  # noqa: F401
 from eagerflow._src.compat.coordinator import Coordinator, start_queue_runners  # noqa: F401
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
@@ -24,7 +25,7 @@ from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # no
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
-from eagerflow._src.compat.saver import Saver  # noqa: F401
+from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
