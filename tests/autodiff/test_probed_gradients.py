@@ -1,4 +1,5 @@
 """Gradients on paths found by comparing programs with TF 2.21 (values checked there)."""
+import re
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -256,3 +257,27 @@ def test_second_derivatives_through_moments_are_tfs():
     np.testing.assert_allclose(outer.gradient(z, x).numpy(),
                                [[-64.911, -7.759, 106.546], [155.358, -679.901, 712.198]],
                                rtol=1e-4)
+
+
+def test_unsupported_qr_and_svd_gradients_raise_pythons_not_implemented_error():
+    x = tf.constant(np.random.RandomState(0).randn(5, 3).astype(np.float32))
+    for loss, first in [
+            (lambda a: tf.linalg.qr(a, full_matrices=True)[1],
+             "QrGrad not implemented when nrows > ncols and full_matrices is true."),
+            (lambda a: tf.linalg.svd(a, full_matrices=True)[1],
+             "svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True.")]:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = loss(x)
+        with pytest.raises(NotImplementedError, match=re.escape(first)):
+            tape.gradient(y, x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def unknown(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.linalg.svd(a)[0]
+        return tape.gradient(y, a)
+    with pytest.raises(NotImplementedError, match="SVD gradient has not been implemented for "
+                                                  "input with unknown inner matrix shape"):
+        unknown.get_concrete_function()

@@ -1833,15 +1833,12 @@ def _eigh_grad(op, de, dv):
     return _lower_half_diagonal(math_ops.add(grad, adjoint(grad)))
 
 
-def _not_implemented(message):
-    return errors.UnimplementedError(None, None, message)
-
-
-def _static_matrix(x, op_name):
+def _static_matrix(x, message):
+    """The static (rows, cols) of matrix `x`; TF's gradients of Svd and Qr raise Python's
+    NotImplementedError when either is unknown, as here."""
     rows, cols = _matrix(x.shape)
     if rows is None or cols is None:
-        raise _not_implemented(f"The gradient of {op_name} needs static matrix dimensions; "
-                               f"got shape {x.shape}.")
+        raise NotImplementedError(message)
     return rows, cols
 
 
@@ -1855,12 +1852,14 @@ def _svd_grad(op, ds, du, dv):
     if not op.attrs.get("compute_uv", True):
         _, u, v = svd(a)
         return matmul(u, matmul(diag(ds), v, adjoint_b=True))
-    m, n = _static_matrix(a, "Svd")
+    m, n = _static_matrix(a, "SVD gradient has not been implemented for input with unknown "
+                             "inner matrix shape.")
     s, u, v = op.outputs
     s = cast(s, a.dtype)
     if op.attrs.get("full_matrices", False) and abs(m - n) > 1:
-        raise _not_implemented("svd gradient has not been implemented for abs(m - n) > 1 and "
-                               "full_matrices is True")
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when "
+                                  f"full_matrices is True. Received: m={min(m, n)} and "
+                                  f"n={max(m, n)}.")
     wide = m > n  # work on A^H = V S U^H, so that rows <= cols, and transpose back
     if wide:
         m, n, u, v, du, dv = n, m, v, u, dv, du
@@ -1914,11 +1913,13 @@ def _qr_grad_tall(q, r, dq, dr):
 @register_gradient("Qr")
 def _qr_grad(op, dq, dr):
     q, r = op.outputs
-    rows, cols = _static_matrix(op.inputs[0], "Qr")
+    rows, cols = _static_matrix(r, f"QrGrad not implemented with dynamic shapes. "
+                                   f"Received r.shape: {r.shape}")
     if rows >= cols:
         if op.attrs.get("full_matrices", False) and rows > cols:
-            raise _not_implemented("QrGrad not implemented when nrows > ncols and "
-                                   "full_matrices is true.")
+            raise NotImplementedError(f"QrGrad not implemented when nrows > ncols and "
+                                      f"full_matrices is true. Received r.shape={r.shape} "
+                                      f"with nrows={rows}and ncols={cols}.")
         return _qr_grad_tall(q, r, dq, dr)
     # A = [X, Y] with square X = Q U: reduce to the square case
     y, dv = op.inputs[0][..., rows:], dr[..., rows:]
