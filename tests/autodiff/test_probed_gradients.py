@@ -281,3 +281,28 @@ def test_unsupported_qr_and_svd_gradients_raise_pythons_not_implemented_error():
     with pytest.raises(NotImplementedError, match="SVD gradient has not been implemented for "
                                                   "input with unknown inner matrix shape"):
         unknown.get_concrete_function()
+
+
+def test_xlogy_family_and_cumprod_gradients_of_complex_inputs_are_not_conjugated_as_in_tf():
+    # TF 2.21 conjugates for Mul, Log, ..., but not in the gradients of Xlogy, Xlog1py, Xdivy
+    # and Cumprod: a real loss Re f(z) has the gradient f'(z) there, not conj(f'(z)).
+    x = np.array([0.8 + 0.3j, 1.2 - 0.4j], np.complex64)
+    y = np.array([0.5 - 0.2j, 0.9 + 0.6j], np.complex64)
+    cases = [(tf.math.xlogy, [np.log(y), x / y]),
+             (tf.math.xlog1py, [np.log1p(y), x / (y + 1)]),
+             (tf.math.xdivy, [1 / y, -x / y ** 2]),
+             (lambda a, b: tf.math.cumprod(tf.concat([a, b], 0)),
+              None)]
+    for fn, want in cases:
+        a, b = tf.constant(x), tf.constant(y)
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            loss = tf.math.real(fn(a, b))
+        got = tape.gradient(loss, [a, b])
+        if want is None:  # cumprod of [x0, x1, y0, y1]: d/dz_i of the sum of the prefixes
+            z = np.concatenate([x, y])
+            prefixes = np.cumprod(z)
+            want_all = np.cumsum(prefixes[::-1])[::-1] / z
+            want = [want_all[:2], want_all[2:]]
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w, rtol=1e-5)
