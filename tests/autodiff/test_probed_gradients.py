@@ -306,3 +306,14 @@ def test_xlogy_family_and_cumprod_gradients_of_complex_inputs_are_not_conjugated
             want = [want_all[:2], want_all[2:]]
         for g, w in zip(got, want):
             np.testing.assert_allclose(g.numpy(), w, rtol=1e-5)
+
+
+def test_determinant_gradient_of_a_complex_matrix_is_tfs_det_times_inverse_adjoint():
+    # TF 2.21: the gradient of det(A) for upstream g is g det(A) inv(A)^H (det not conjugated)
+    a = np.array([[1 + 1j, 2 - 0.5j], [0.3j, 1.5 + 0.2j]], np.complex64)
+    x = tf.constant(a)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.math.real(tf.linalg.det(x))
+    want = np.linalg.det(a) * np.linalg.inv(a).conj().T
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), want, rtol=1e-5)

@@ -1724,7 +1724,8 @@ def _times_inverse_adjoint(a, scale):
 
 @register_gradient("MatrixDeterminant")
 def _determinant_grad(op, dy):
-    return _times_inverse_adjoint(op.inputs[0], math_ops.multiply(dy, math_ops.conj(op.outputs)))
+    # dy det(A) inv(A)^H: TF does not conjugate the determinant of a complex matrix
+    return _times_inverse_adjoint(op.inputs[0], math_ops.multiply(dy, op.outputs))
 
 
 @register_gradient("LogMatrixDeterminant")
