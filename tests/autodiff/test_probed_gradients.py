@@ -317,3 +317,24 @@ def test_determinant_gradient_of_a_complex_matrix_is_tfs_det_times_inverse_adjoi
         loss = tf.math.real(tf.linalg.det(x))
     want = np.linalg.det(a) * np.linalg.inv(a).conj().T
     np.testing.assert_allclose(tape.gradient(loss, x).numpy(), want, rtol=1e-5)
+
+
+def test_batch_jacobian_of_an_unconnected_target_is_zeros_of_the_targets_dtype():
+    x = tf.ones([2, 3])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.constant([[1], [2]])
+    for pfor in (True, False):
+        got = tape.batch_jacobian(y, x, experimental_use_pfor=pfor)
+        assert got.dtype == tf.int32 and got.numpy().tolist() == [[[0, 0, 0]], [[0, 0, 0]]]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def unknown_batch(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.zeros_like(x[:, :2], tf.float64)
+        return (tape.batch_jacobian(y, x),
+                tape.batch_jacobian(y, x, experimental_use_pfor=False))
+    for got in unknown_batch(tf.ones([2, 3])):
+        assert got.dtype == tf.float64 and got.shape == (2, 2, 3)
+        assert not got.numpy().any()

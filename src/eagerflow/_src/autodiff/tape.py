@@ -272,8 +272,12 @@ class GradientTape:
                                "batch_jacobian with eager execution enabled and  with "
                                "experimental_use_pfor set to False.")
         if not target.shape.is_fully_defined():
-            return self._rows_in_loop(target, [source], unconnected_gradients,
-                                      per_example=True)[0]
+            found = self._rows_in_loop(target, [source], unconnected_gradients,
+                                       per_example=True)[0]
+            if found is None:  # as TF: zeros in the target's dtype, never None
+                return array_ops.zeros(array_ops.concat(
+                    [array_ops.shape(target), array_ops.shape(source)[1:]], 0), target.dtype)
+            return found
         per_example = int(np.prod(dims[1:], dtype=np.int64))
         # pass j weights output position j of every example
         eye = np.eye(per_example, dtype=target.dtype.as_numpy_dtype)[:, None, :]
@@ -284,8 +288,11 @@ class GradientTape:
         def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
             moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
             return array_ops.reshape(moved, _joined(dims, source, 1))
-        return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
-                              zeros_shape=_joined(dims, source, 1))
+        found = self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
+                               zeros_shape=_joined(dims, source, 1))
+        # an unconnected target gives zeros in its own dtype whatever unconnected_gradients
+        # says, as in TF
+        return array_ops.zeros(_joined(dims, source, 1), target.dtype) if found is None else found
 
     def _rows_in_loop(self, target, sources, unconnected, per_example):
         """Jacobians (or per-example ones) of a target whose size is known only when the
