@@ -1,4 +1,6 @@
 """tf.autodiff.ForwardAccumulator: Jacobian-vector products, as TF computes them."""
+import logging
+
 import numpy as np
 
 import eagerflow as tf
@@ -54,3 +56,13 @@ def test_jvp_of_a_watched_variable_is_its_tangent():
     np.testing.assert_allclose(acc.jvp(v).numpy(), [1.0, -1.0])
     assert acc.jvp(other) is None
     assert float(acc.jvp(other, unconnected_gradients="zero")) == 0.0
+
+
+def test_a_non_float_primal_logs_tfs_primal_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        with tf.autodiff.ForwardAccumulator(tf.constant([1, 2]), tf.constant([1, 1])):
+            pass
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("The dtype of the watched primal must be floating (e.g. "
+                            "tf.float32), got tf.int32") for m in messages), messages
+    assert not any("watched tensor" in m for m in messages)

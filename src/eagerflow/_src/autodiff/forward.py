@@ -35,7 +35,7 @@ class ForwardAccumulator:
         for primal, tangent in zip(self._primals, flat_tangents):
             self._tangents.append(convert_to_tensor(tangent, dtype=primal.dtype))
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
-        self._tape.watch(self._primals)
+        self._tape._watch(self._primals, "primal")
 
     def __enter__(self):
         self._tape.__enter__()

@@ -165,6 +165,9 @@ class GradientTape:
     # -- watching -----------------------------------------------------------------
     def watch(self, tensor):
         """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
+        self._watch(tensor, "tensor")
+
+    def _watch(self, tensor, what):
         for t in map(_gradient_components, nest.flatten(tensor)):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
@@ -172,9 +175,10 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t if lifted else repr(t)} of type "
                                  f"{type(t).__name__!r}, not tf.Tensor or tf.Variable or "
                                  f"ExtensionType.")
-            if not is_differentiable(t):
-                _warn_first("watched", f"The dtype of the watched tensor must be floating (e.g. "
-                            f"tf.float32), got {t.dtype!r}")
+            # (a ForwardAccumulator's primals: TF's own message, for any non-float dtype)
+            if not (t.dtype.is_floating if what == "primal" else is_differentiable(t)):
+                _warn_first(f"watched {what}", f"The dtype of the watched {what} must be "
+                            f"floating (e.g. tf.float32), got {t.dtype!r}")
             self._recorder.watch(t)
 
     def _record_operations(self, operations, held=()):
