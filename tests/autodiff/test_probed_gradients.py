@@ -338,3 +338,28 @@ def test_batch_jacobian_of_an_unconnected_target_is_zeros_of_the_targets_dtype()
     for got in unknown_batch(tf.ones([2, 3])):
         assert got.dtype == tf.float64 and got.shape == (2, 2, 3)
         assert not got.numpy().any()
+
+
+def test_linalg_gradients_with_matrix_sizes_unknown_while_tracing_equal_eager_ones():
+    m = np.array([[2.0, 0.5, 0.1], [0.3, 3.0, 0.2], [0.1, 0.4, 1.5]], np.float32)
+    spd, b = m @ m.T, np.arange(6, dtype=np.float32).reshape(3, 2)
+    losses = [lambda a, r: tf.linalg.diag_part(a) ** 2,
+              lambda a, r: tf.linalg.trace(a) ** 2,
+              lambda a, r: tf.linalg.logdet(a),
+              lambda a, r: tf.linalg.cholesky(a) * tf.reshape(tf.range(9.0), [3, 3]),
+              lambda a, r: tf.linalg.cholesky_solve(tf.linalg.cholesky(a), r) ** 2,
+              lambda a, r: tf.linalg.lstsq(a, r) ** 2]
+
+    def grads(loss, a, r):
+        with tf.GradientTape() as tape:
+            tape.watch([a, r])
+            y = loss(a, r)
+        return tape.gradient(y, [a, r], unconnected_gradients="zero")
+
+    for loss in losses:
+        traced = tf.function(lambda a, r, loss=loss: grads(loss, a, r), input_signature=[
+            tf.TensorSpec([None, None]), tf.TensorSpec([None, None])])
+        want = grads(loss, tf.constant(spd), tf.constant(b))
+        got = traced(tf.constant(spd), tf.constant(b))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=2e-5, atol=1e-5)

@@ -1737,7 +1737,9 @@ def _log_determinant_grad(op, dsign, dlogabs):
 def _cholesky_grad(op, dy):
     """The symmetric gradient of A = L L^H (both triangles of A share it)."""
     low = op.outputs
-    eye = convert_to_tensor(np.eye(low.shape[-1], dtype=low.dtype.as_numpy_dtype))
+    n = low.shape[-1] if low.shape.rank is not None else None
+    eye = convert_to_tensor(np.eye(n, dtype=low.dtype.as_numpy_dtype)) if n is not None else \
+        late.array_ops.eye(late.array_ops.shape(low)[-1], dtype=low.dtype)
     low_inv = triangular_solve(low, eye, lower=True)  # the identity broadcasts over the batch
     middle = _lower_half_diagonal(matmul(low, dy, adjoint_a=True))
     grad = matmul(matmul(low_inv, middle, adjoint_a=True), low_inv)
@@ -1788,8 +1790,11 @@ def _matrix_diag_grad(op, dy):
 
 @register_gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, dy):
-    rows, cols = op.inputs[0].shape[-2:]
-    return diag(dy, k=op.attrs.get("k", 0), num_rows=rows, num_cols=cols)
+    x, k = op.inputs[0], op.attrs.get("k", 0)
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    if rows is None or cols is None:  # sizes known when the graph runs: as TF, set_diag
+        return set_diag(late.array_ops.zeros_like(x), dy, k=k)
+    return diag(dy, k=k, num_rows=rows, num_cols=cols)
 
 
 @register_gradient("MatrixSetDiagV3")
