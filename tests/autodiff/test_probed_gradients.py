@@ -363,3 +363,21 @@ def test_linalg_gradients_with_matrix_sizes_unknown_while_tracing_equal_eager_on
         got = traced(tf.constant(spd), tf.constant(b))
         for g, w in zip(got, want):
             np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=2e-5, atol=1e-5)
+
+
+def test_tensor_scatter_max_and_min_gradients_with_unknown_dims():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 3.0 - 1.5
+
+    def grads(fn, a, u):
+        with tf.GradientTape() as tape:
+            tape.watch([a, u])
+            y = fn(a, [[0, 1], [1, 1]], u) ** 2
+        return tape.gradient(y, [a, u])
+
+    for fn in (tf.tensor_scatter_nd_max, tf.tensor_scatter_nd_min):
+        traced = tf.function(lambda a, u, fn=fn: grads(fn, a, u), input_signature=[
+            tf.TensorSpec([None, None]), tf.TensorSpec([None])])
+        want = grads(fn, tf.constant(x), tf.constant([1.0, -2.0]))
+        got = traced(tf.constant(x), tf.constant([1.0, -2.0]))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy())

@@ -3108,7 +3108,8 @@ def _tensor_scatter_extreme_grad(op, dy):
     out = op.outputs
     tensor_hits = cast_ops.cast(math_ops.equal(tensor, out), dy.dtype)
     update_hits = cast_ops.cast(math_ops.equal(updates, gather_nd(out, indices)), dy.dtype)
-    count = math_ops.add(tensor_hits, scatter_nd(indices, update_hits, tensor.shape.as_list()))
+    dims = tensor.shape.as_list() if tensor.shape.is_fully_defined() else shape(tensor)
+    count = math_ops.add(tensor_hits, scatter_nd(indices, update_hits, dims))
     share = math_ops.truediv(dy, count)
     return (math_ops.multiply(share, tensor_hits), None,
             math_ops.multiply(gather_nd(share, indices), update_hits))
