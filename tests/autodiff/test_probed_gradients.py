@@ -381,3 +381,35 @@ def test_tensor_scatter_max_and_min_gradients_with_unknown_dims():
         got = traced(tf.constant(x), tf.constant([1.0, -2.0]))
         for g, w in zip(got, want):
             np.testing.assert_allclose(g.numpy(), w.numpy())
+
+
+_EINSUMS = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ii->", [(3, 3)]), ("ii->i", [(3, 3)]),
+            ("ij->j", [(2, 3)]), ("i,j->ij", [(2,), (3,)]),
+            ("...ij,...jk->...ik", [(2, 2, 3), (2, 3, 2)]),
+            ("...ij,jk->...ik", [(2, 2, 3), (3, 2)]),
+            ("bij,bjk->bik", [(2, 2, 3), (2, 3, 4)]),
+            ("a...b,b...->a...", [(2, 1, 3, 4), (4, 3)]),
+            ("...ij,...jk->ik", [(1, 2, 3), (4, 3, 2)])]
+
+
+@pytest.mark.parametrize("case", _EINSUMS, ids=[e for e, _ in _EINSUMS])
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 2 ** 16))
+def test_einsum_gradients_with_unknown_dims_equal_eager_ones(case, seed):
+    equation, shapes = case
+    rng = np.random.RandomState(seed)
+    values = [tf.constant(rng.randn(*s).astype(np.float32)) for s in shapes]
+
+    def grads(*xs):
+        with tf.GradientTape() as tape:
+            tape.watch(list(xs))
+            y = tf.einsum(equation, *xs)
+            y = y * tf.reshape(tf.cast(tf.range(tf.size(y)), y.dtype), tf.shape(y))
+        return tape.gradient(y, list(xs))
+
+    want = grads(*values)
+    traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * len(s))
+                                                 for s in shapes])
+    for g, w in zip(traced(*values), want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)

@@ -3127,6 +3127,39 @@ def _ellipsis_dims(subscript, x):
     return x.shape.as_list()[start:start + x.shape.rank - len(subscript) + 3]
 
 
+def _einsum_label_sizes(subscripts, inputs):
+    """Each label's size: an int, or (unknown while tracing) a scalar tensor read from the
+    shape of an operand that has it."""
+    sizes = {}
+    for sub, x in zip(subscripts, inputs):
+        dims = x.shape.as_list()
+        labels = sub.replace("...", "")
+        before = sub.index("...") if "..." in sub else len(labels)
+        axes = list(builtins.range(before)) + list(builtins.range(
+            len(dims) - (len(labels) - before), len(dims)))
+        for label, axis in zip(labels, axes):
+            if sizes.get(label) is None:
+                sizes[label] = dims[axis]
+            if sizes[label] is None and label not in sizes.get("", {}):
+                sizes.setdefault("", {})[label] = shape(x)[axis]
+    found = sizes.pop("", {})
+    return {label: found[label] if size is None else size for label, size in sizes.items()}
+
+
+def _einsum_ellipsis(subscripts, inputs, parts):
+    """The broadcast shape of the operands' ellipsis dims: a list of ints, or a shape tensor
+    where a dim is unknown while tracing."""
+    if all(None not in p for p in parts):
+        return list(np.broadcast_shapes(*map(tuple, parts)))
+    found = None
+    for sub, x, part in zip(subscripts, inputs, parts):
+        if "..." in sub:
+            start = sub.index("...")
+            dims = shape(x)[start:start + len(part)]
+            found = dims if found is None else broadcast_dynamic_shape(found, dims)
+    return found
+
+
 def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
     """The gradient of one einsum operand: an einsum of `dy` with the `others`
     ((subscript, tensor) pairs) back to `subscript`.
@@ -3140,7 +3173,7 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
     for label in subscript.replace("...", "."):
         if label in target and label != ".":
             fresh = next(unused)
-            operands.append((label + fresh, eye(sizes[label], dtype=dy.dtype)))
+            operands.append((label + fresh, eye(sizes[label], dtype=dy.dtype)))  # int or tensor
             label = fresh
         target.append(label)
     present = set("".join(s for s, _ in operands))
@@ -3148,7 +3181,8 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
         if label == "." and "..." not in output:
             operands.append(("...", ones(ellipsis, dy.dtype)))
         elif label != "." and label not in present:
-            operands.append((label, ones([sizes[label]], dy.dtype)))
+            operands.append((label, ones(reshape(sizes[label], [1]) if isinstance(
+                sizes[label], Tensor) else [sizes[label]], dy.dtype)))
     equation = ",".join(s for s, _ in operands) + "->" + "".join(target).replace(".", "...")
     return einsum(equation, *[t for _, t in operands])
 
@@ -3157,9 +3191,10 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
 def _einsum_grad(op, dy):
     equation = op.attrs["equation"]
     subscripts, output = _einsum_parts(equation)
-    sizes = _check_einsum_dims(equation, [t.shape.as_list() for t in op.inputs])
+    sizes = _einsum_label_sizes(subscripts, op.inputs)
     parts = [_ellipsis_dims(s, t) for s, t in zip(subscripts, op.inputs)]
-    ellipsis = list(np.broadcast_shapes(*map(tuple, parts)))
+    ellipsis = _einsum_ellipsis(subscripts, op.inputs, parts)
+    ellipsis_rank = max(len(p) for p in parts)
     inputs = [math_ops.conj(t) if dy.dtype.is_complex else t for t in op.inputs]
     grads = []
     for i, (subscript, x) in enumerate(zip(subscripts, op.inputs)):
@@ -3168,7 +3203,16 @@ def _einsum_grad(op, dy):
         grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
         # The ellipsis came back broadcast: sum it down to this operand's own dims.
         if "..." in subscript:
-            start, lead = subscript.index("..."), len(ellipsis) - len(parts[i])
+            start, lead = subscript.index("..."), ellipsis_rank - len(parts[i])
+            if isinstance(ellipsis, Tensor) or not x.shape.is_fully_defined():
+                # dims unknown while tracing: the extra leading ones summed now, those
+                # broadcast from 1 found when the graph runs
+                if lead:
+                    grad = late.reduction_ops.reduce_sum(
+                        grad, list(builtins.range(start, start + lead)))
+                grad = late.reduction_ops.unbroadcast(grad, x)
+                grads.append(grad)
+                continue
             axes = list(builtins.range(start, start + lead)) + [
                 start + lead + k for k, d in enumerate(parts[i])
                 if d == 1 and ellipsis[lead + k] != 1]
