@@ -413,3 +413,20 @@ def test_einsum_gradients_with_unknown_dims_equal_eager_ones(case, seed):
     for g, w in zip(traced(*values), want):
         assert g.shape == w.shape
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["REFLECT", "SYMMETRIC"])
+def test_mirror_pad_gradient_with_unknown_dims_equals_the_eager_one(mode):
+    x = np.random.RandomState(0).rand(2, 5, 4, 3).astype(np.float32)
+    paddings = [[0, 0], [1, 2], [2, 1], [0, 0]]
+
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.pad(a, paddings, mode)
+            y = y * tf.reshape(tf.cast(tf.range(tf.size(y)), y.dtype), tf.shape(y))
+        return tape.gradient(y, a)
+
+    traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * 4)])
+    np.testing.assert_allclose(traced(tf.constant(x)).numpy(), grads(tf.constant(x)).numpy(),
+                               rtol=1e-6)

@@ -2976,25 +2976,43 @@ def _select_v1_grad(op, dy):
 
 
 def _axis_part(x, axis, start, stop):
-    """`x[start:stop]` along `axis`."""
+    """`x[start:stop]` along `axis` (`start` and `stop` ints, or scalar tensors)."""
     begin = [0] * x.shape.rank
     size = [-1] * x.shape.rank
     begin[axis], size[axis] = start, stop - start
-    return slice(x, begin, size)
+    return slice(x, _ints_or_stacked(begin), _ints_or_stacked(size))
 
 
 def _axis_pad(x, axis, before, after):
+    if isinstance(before, Tensor) or isinstance(after, Tensor):  # amounts known at run time
+        def zeros_of(n):
+            dims = tensor_scatter_nd_update(shape(x), [[axis]], reshape(
+                cast_ops.cast(n, _d.int32), [1]))
+            return fill(dims, cast_ops.cast(0, x.dtype))
+        return concat([zeros_of(before), x, zeros_of(after)], axis)
     paddings = [[0, 0]] * x.shape.rank
     paddings[axis] = [before, after]
     return pad(x, paddings)
+
+
+def _ints_or_stacked(values):
+    """A list of ints as it is; one holding scalar tensors (sizes known only when the graph
+    runs) stacked into an int32 tensor."""
+    if not any(isinstance(v, Tensor) for v in values):
+        return values
+    return stack([cast_ops.cast(v, _d.int32) if isinstance(v, Tensor) else v for v in values])
 
 
 @register_gradient("MirrorPad")
 def _mirror_pad_grad(op, dy):
     # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
     offset = 1 if op.attrs["mode"] == "REFLECT" else 0
-    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"],
-                                                    op.inputs[0].shape.as_list())):
+    x = op.inputs[0]
+    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"], x.shape.as_list())):
+        if not before and not after:
+            continue
+        if n is None:  # known when the graph runs
+            n = shape(x)[axis]
         middle = _axis_part(dy, axis, before, before + n)
         if before:
             left = reverse(_axis_part(dy, axis, 0, before), [axis])
