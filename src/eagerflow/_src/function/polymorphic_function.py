@@ -369,6 +369,11 @@ class Function:
         self._traces.append((key, concrete))
         return concrete
 
+    @property
+    def name(self):
+        """The name of the Python function (``tf.function(f).name == f.__name__``)."""
+        return self._name
+
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):X}>"
 
