@@ -1,4 +1,6 @@
 """tf.autodiff.ForwardAccumulator: Jacobian-vector products, as TF computes them."""
+import logging
+
 import numpy as np
 
 import eagerflow as tf
@@ -54,3 +56,47 @@ def test_jvp_of_a_watched_variable_is_its_tangent():
     np.testing.assert_allclose(acc.jvp(v).numpy(), [1.0, -1.0])
     assert acc.jvp(other) is None
     assert float(acc.jvp(other, unconnected_gradients="zero")) == 0.0
+
+
+def test_a_non_float_primal_logs_tfs_primal_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        with tf.autodiff.ForwardAccumulator(tf.constant([1, 2]), tf.constant([1, 1])):
+            pass
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("The dtype of the watched primal must be floating (e.g. "
+                            "tf.float32), got tf.int32") for m in messages), messages
+    assert not any("watched tensor" in m for m in messages)
+
+
+def test_custom_gradient_tangents_come_from_its_forward_ops_when_they_connect():
+    # TF 2.21: a custom gradient's outputs that its function's ops connect to the primals
+    # take those ops' tangents; otherwise (stop_gradient inside) the grad_fn is transposed
+    @tf.custom_gradient
+    def doubled(a):
+        return a * 2.0, lambda dy: dy * 10.0
+
+    @tf.custom_gradient
+    def held(a):
+        return tf.stop_gradient(a) * 2.0, lambda dy: dy
+
+    x, t = tf.constant([0.5, 1.5]), tf.constant([1.0, -1.0])
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y, z = doubled(x), held(x)
+    assert acc.jvp(y).numpy().tolist() == [2.0, -2.0]
+    assert acc.jvp(z).numpy().tolist() == [1.0, -1.0]
+
+    v = tf.Variable([2.0, 3.0])
+
+    @tf.custom_gradient
+    def with_variable(a):
+        def grad(dy, variables=None):
+            return dy * 100.0, [dy * 7.0]
+        return tf.sin(a) * v, grad
+
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(with_variable(x) ** 2)
+        g = tape.gradient(loss, x)
+    np.testing.assert_allclose(acc.jvp(g).numpy(),
+                               [351.03299, -42.442299], rtol=1e-5)

@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -114,3 +115,30 @@ def test_gradients_of_ops_that_never_broadcast_need_no_run_time_reduction():
         want = tape.gradient(tf.reduce_sum(out * out), t)
     assert dimages.shape == (2, 4, 4, 1)
     np.testing.assert_allclose(dimages, want.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_gradients_in_branches_and_loop_bodies_of_tensors_from_outside():
+    # as TF: a body's captures pass their gradients on to the tensors they stand for
+    @tf.function
+    def f(x):
+        y = x * x
+        out = tf.zeros_like(x)
+        for _ in tf.range(2):
+            if tf.reduce_sum(x) > 0:
+                z = y * x  # in the branch, from captured tensors
+                out += tf.gradients(z, x)[0]
+            else:
+                out += tf.gradients(y, x, grad_ys=tf.ones_like(y) * 2.0)[0]
+        w = tf.while_loop(lambda j, s: j < 3,
+                          lambda j, s: (j + 1, s + tf.gradients(tf.reduce_sum(s * y), x)[0]),
+                          [0, x])[1]
+        c = tf.cond(x[0] > 0, lambda: tf.gradients(tf.sin(y) * x, x, stop_gradients=[y])[0],
+                    lambda: tf.zeros_like(x))
+        return out, w, c
+
+    got = [t.numpy().tolist() for t in f(tf.constant([1.0, 2.0]))]
+    np.testing.assert_allclose(got[0], [6.0, 24.0])
+    np.testing.assert_allclose(got[1], [27.0, 250.0])
+    np.testing.assert_allclose(got[2], np.sin([1.0, 4.0]), rtol=1e-6)
+    got = [t.numpy().tolist() for t in f(tf.constant([-1.0, -2.0]))]
+    assert got[0] == [-8.0, -16.0] and got[1] == [1.0, 54.0] and got[2] == [0.0, 0.0]

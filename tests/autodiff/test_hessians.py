@@ -57,3 +57,34 @@ def test_unconnected_and_linear_raise_value_error():
 
     with pytest.raises(ValueError):
         linear(tf.constant([1.0]))
+
+
+def test_hessians_of_an_x_with_unknown_dims_and_tfs_messages_for_unconnected_parts():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def unknown(x):
+        return tf.hessians(tf.reduce_sum(tf.sin(x) * x[0, 0]), x)
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    (h,) = unknown(tf.constant(x))
+    want = np.zeros((2, 2, 2, 2), np.float32)  # d2/dx dx of x00 * sum(sin(x))
+    want[0, 0, 0, 0] = 2 * np.cos(x[0, 0]) - x[0, 0] * np.sin(x[0, 0])
+    for i, j in [(0, 1), (1, 0), (1, 1)]:
+        want[0, 0, i, j] = want[i, j, 0, 0] = np.cos(x[i, j])
+        want[i, j, i, j] = -x[0, 0] * np.sin(x[i, j])
+    assert h.shape == (2, 2, 2, 2)
+    np.testing.assert_allclose(h.numpy(), want, rtol=1e-5, atol=1e-6)
+
+    @tf.function
+    def rows_unconnected(x, y):  # d/dy of x*x*y is x*x, which y does not reach
+        return tf.hessians(tf.reduce_sum(x * x * y), [x, y])
+
+    with pytest.raises(ValueError, match=r"ValueError: None values not supported\.\n"):
+        rows_unconnected(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+
+    @tf.function
+    def unconnected(x, y):
+        return tf.hessians(tf.reduce_sum(x * x), [x, y])
+
+    with pytest.raises(ValueError, match=r"ValueError: Tried to convert 'tensor' to a tensor "
+                                         r"and failed\. Error: None values not supported\.\n"):
+        unconnected(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))

@@ -1,4 +1,5 @@
 """Gradients on paths found by comparing programs with TF 2.21 (values checked there)."""
+import re
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -256,3 +257,176 @@ def test_second_derivatives_through_moments_are_tfs():
     np.testing.assert_allclose(outer.gradient(z, x).numpy(),
                                [[-64.911, -7.759, 106.546], [155.358, -679.901, 712.198]],
                                rtol=1e-4)
+
+
+def test_unsupported_qr_and_svd_gradients_raise_pythons_not_implemented_error():
+    x = tf.constant(np.random.RandomState(0).randn(5, 3).astype(np.float32))
+    for loss, first in [
+            (lambda a: tf.linalg.qr(a, full_matrices=True)[1],
+             "QrGrad not implemented when nrows > ncols and full_matrices is true."),
+            (lambda a: tf.linalg.svd(a, full_matrices=True)[1],
+             "svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True.")]:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = loss(x)
+        with pytest.raises(NotImplementedError, match=re.escape(first)):
+            tape.gradient(y, x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def unknown(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.linalg.svd(a)[0]
+        return tape.gradient(y, a)
+    with pytest.raises(NotImplementedError, match="SVD gradient has not been implemented for "
+                                                  "input with unknown inner matrix shape"):
+        unknown.get_concrete_function()
+
+
+def test_xlogy_family_and_cumprod_gradients_of_complex_inputs_are_not_conjugated_as_in_tf():
+    # TF 2.21 conjugates for Mul, Log, ..., but not in the gradients of Xlogy, Xlog1py, Xdivy
+    # and Cumprod: a real loss Re f(z) has the gradient f'(z) there, not conj(f'(z)).
+    x = np.array([0.8 + 0.3j, 1.2 - 0.4j], np.complex64)
+    y = np.array([0.5 - 0.2j, 0.9 + 0.6j], np.complex64)
+    cases = [(tf.math.xlogy, [np.log(y), x / y]),
+             (tf.math.xlog1py, [np.log1p(y), x / (y + 1)]),
+             (tf.math.xdivy, [1 / y, -x / y ** 2]),
+             (lambda a, b: tf.math.cumprod(tf.concat([a, b], 0)),
+              None)]
+    for fn, want in cases:
+        a, b = tf.constant(x), tf.constant(y)
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            loss = tf.math.real(fn(a, b))
+        got = tape.gradient(loss, [a, b])
+        if want is None:  # cumprod of [x0, x1, y0, y1]: d/dz_i of the sum of the prefixes
+            z = np.concatenate([x, y])
+            prefixes = np.cumprod(z)
+            want_all = np.cumsum(prefixes[::-1])[::-1] / z
+            want = [want_all[:2], want_all[2:]]
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w, rtol=1e-5)
+
+
+def test_determinant_gradient_of_a_complex_matrix_is_tfs_det_times_inverse_adjoint():
+    # TF 2.21: the gradient of det(A) for upstream g is g det(A) inv(A)^H (det not conjugated)
+    a = np.array([[1 + 1j, 2 - 0.5j], [0.3j, 1.5 + 0.2j]], np.complex64)
+    x = tf.constant(a)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.math.real(tf.linalg.det(x))
+    want = np.linalg.det(a) * np.linalg.inv(a).conj().T
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), want, rtol=1e-5)
+
+
+def test_batch_jacobian_of_an_unconnected_target_is_zeros_of_the_targets_dtype():
+    x = tf.ones([2, 3])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.constant([[1], [2]])
+    for pfor in (True, False):
+        got = tape.batch_jacobian(y, x, experimental_use_pfor=pfor)
+        assert got.dtype == tf.int32 and got.numpy().tolist() == [[[0, 0, 0]], [[0, 0, 0]]]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def unknown_batch(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.zeros_like(x[:, :2], tf.float64)
+        return (tape.batch_jacobian(y, x),
+                tape.batch_jacobian(y, x, experimental_use_pfor=False))
+    for got in unknown_batch(tf.ones([2, 3])):
+        assert got.dtype == tf.float64 and got.shape == (2, 2, 3)
+        assert not got.numpy().any()
+
+
+def test_linalg_gradients_with_matrix_sizes_unknown_while_tracing_equal_eager_ones():
+    m = np.array([[2.0, 0.5, 0.1], [0.3, 3.0, 0.2], [0.1, 0.4, 1.5]], np.float32)
+    spd, b = m @ m.T, np.arange(6, dtype=np.float32).reshape(3, 2)
+    losses = [lambda a, r: tf.linalg.diag_part(a) ** 2,
+              lambda a, r: tf.linalg.trace(a) ** 2,
+              lambda a, r: tf.linalg.logdet(a),
+              lambda a, r: tf.linalg.cholesky(a) * tf.reshape(tf.range(9.0), [3, 3]),
+              lambda a, r: tf.linalg.cholesky_solve(tf.linalg.cholesky(a), r) ** 2,
+              lambda a, r: tf.linalg.lstsq(a, r) ** 2]
+
+    def grads(loss, a, r):
+        with tf.GradientTape() as tape:
+            tape.watch([a, r])
+            y = loss(a, r)
+        return tape.gradient(y, [a, r], unconnected_gradients="zero")
+
+    for loss in losses:
+        traced = tf.function(lambda a, r, loss=loss: grads(loss, a, r), input_signature=[
+            tf.TensorSpec([None, None]), tf.TensorSpec([None, None])])
+        want = grads(loss, tf.constant(spd), tf.constant(b))
+        got = traced(tf.constant(spd), tf.constant(b))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=2e-5, atol=1e-5)
+
+
+def test_tensor_scatter_max_and_min_gradients_with_unknown_dims():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 3.0 - 1.5
+
+    def grads(fn, a, u):
+        with tf.GradientTape() as tape:
+            tape.watch([a, u])
+            y = fn(a, [[0, 1], [1, 1]], u) ** 2
+        return tape.gradient(y, [a, u])
+
+    for fn in (tf.tensor_scatter_nd_max, tf.tensor_scatter_nd_min):
+        traced = tf.function(lambda a, u, fn=fn: grads(fn, a, u), input_signature=[
+            tf.TensorSpec([None, None]), tf.TensorSpec([None])])
+        want = grads(fn, tf.constant(x), tf.constant([1.0, -2.0]))
+        got = traced(tf.constant(x), tf.constant([1.0, -2.0]))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy())
+
+
+_EINSUMS = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ii->", [(3, 3)]), ("ii->i", [(3, 3)]),
+            ("ij->j", [(2, 3)]), ("i,j->ij", [(2,), (3,)]),
+            ("...ij,...jk->...ik", [(2, 2, 3), (2, 3, 2)]),
+            ("...ij,jk->...ik", [(2, 2, 3), (3, 2)]),
+            ("bij,bjk->bik", [(2, 2, 3), (2, 3, 4)]),
+            ("a...b,b...->a...", [(2, 1, 3, 4), (4, 3)]),
+            ("...ij,...jk->ik", [(1, 2, 3), (4, 3, 2)])]
+
+
+@pytest.mark.parametrize("case", _EINSUMS, ids=[e for e, _ in _EINSUMS])
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 2 ** 16))
+def test_einsum_gradients_with_unknown_dims_equal_eager_ones(case, seed):
+    equation, shapes = case
+    rng = np.random.RandomState(seed)
+    values = [tf.constant(rng.randn(*s).astype(np.float32)) for s in shapes]
+
+    def grads(*xs):
+        with tf.GradientTape() as tape:
+            tape.watch(list(xs))
+            y = tf.einsum(equation, *xs)
+            y = y * tf.reshape(tf.cast(tf.range(tf.size(y)), y.dtype), tf.shape(y))
+        return tape.gradient(y, list(xs))
+
+    want = grads(*values)
+    traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * len(s))
+                                                 for s in shapes])
+    for g, w in zip(traced(*values), want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["REFLECT", "SYMMETRIC"])
+def test_mirror_pad_gradient_with_unknown_dims_equals_the_eager_one(mode):
+    x = np.random.RandomState(0).rand(2, 5, 4, 3).astype(np.float32)
+    paddings = [[0, 0], [1, 2], [2, 1], [0, 0]]
+
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.pad(a, paddings, mode)
+            y = y * tf.reshape(tf.cast(tf.range(tf.size(y)), y.dtype), tf.shape(y))
+        return tape.gradient(y, a)
+
+    traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * 4)])
+    np.testing.assert_allclose(traced(tf.constant(x)).numpy(), grads(tf.constant(x)).numpy(),
+                               rtol=1e-6)

@@ -132,6 +132,36 @@ def test_generators_stay_python():
     assert tf.function(_generator_user)(tf.constant(1)).numpy() == 2
 
 
+def _counter(n):
+    for i in range(n):
+        yield i
+
+
+def test_a_called_generator_function_runs_unconverted_without_a_warning(caplog):
+    @tf.function
+    def f(x):
+        for i in _counter(3):
+            x += i
+        return x
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert f(tf.constant(1)).numpy() == 4
+    assert not [r for r in caplog.records if "could not transform" in r.getMessage()]
+
+
+def test_a_function_defining_a_generator_is_not_converted_with_tfs_warning(caplog):
+    def g(x):
+        def gen():
+            yield 1
+        if x > 0:  # unconverted: a tensor condition cannot run
+            x = x + sum(gen())
+        return x
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+            tf.function(g)(tf.constant(1))
+    warnings = [r.getMessage() for r in caplog.records if "could not transform" in r.getMessage()]
+    assert len(warnings) == 1 and "Cause: generators are not supported\n" in warnings[0]
+
+
 # -- loop options and loop variables -------------------------------------------------------------
 
 def test_set_loop_options_maximum_iterations_and_shape_invariants():

@@ -121,7 +121,10 @@ def test_input_signature_must_fit_the_parameters():
             ([spec, spec], lambda x: x, "input_signature contains 1 extra type constraints."),
             ([spec], lambda x, y: x, "input_signature missing type constraint for y"),
             ([spec], lambda x, *, k: x, "Since input_signature is defined, keyword-only "
-             "parameter `k` must have a default value")]:
+             "parameter `k` must have a default value"),
+            # TF's order of the checks: a missing spec, a keyword-only parameter, extra specs
+            ([spec, spec], lambda x, *, k: x, "keyword-only parameter `k` must have a default"),
+            ([spec], lambda x, z, *, k: x, "input_signature missing type constraint for z")]:
         with pytest.raises(TypeError, match=re.escape(message)):
             tf.function(fn, input_signature=signature)
     # what fits: defaults, *args, and a method's own `self`

@@ -745,3 +745,17 @@ def test_nested_input_specs_are_named_by_their_path_as_in_tf(tmp_path):
         ["d", "d_1", "named"]
     assert repr(loaded.g.concrete_functions[0].structured_input_signature) == \
         repr(cf.structured_input_signature)
+
+
+def test_a_function_is_named_after_its_python_function():
+    def my_fn(x):
+        return x
+
+    class K:
+        @tf.function
+        def meth(self, x):
+            return x
+
+    assert tf.function(my_fn).name == "my_fn"
+    assert tf.function(lambda x: x).name == "<lambda>"
+    assert K().meth.name == "meth" and K.meth.name == "meth"

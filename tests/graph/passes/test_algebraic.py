@@ -80,6 +80,21 @@ def test_a_reshape_to_a_shape_of_unknown_rank_stays():
     assert f(tf.constant([6])).numpy().tolist() == [1.0] * 6
 
 
+def test_a_collapsed_reshape_keeps_its_computed_shape_input():
+    # the gradient of tf.reshape(y, [1, 1, 3]) reshapes back to tf.shape(y), unknown here
+    @tf.function(input_signature=[tf.TensorSpec([2, 3, 3]), tf.TensorSpec([None, 1])])
+    def f(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch(y)
+            out = tf.reduce_sum(x * tf.reshape(y, [1, 1, 3]))
+        return tape.gradient(out, y), tf.reshape(tf.reshape(x, [18]), tf.shape(x))
+
+    x = np.arange(18, dtype=np.float32).reshape(2, 3, 3)
+    grad, same = f(tf.constant(x), tf.ones([3, 1]))
+    assert grad.numpy().tolist() == x.sum(axis=(0, 1)).reshape(3, 1).tolist()
+    assert same.numpy().tolist() == x.tolist()
+
+
 def test_cast_chains_through_lossless_types_collapse():
     before, after = _simplified(lambda x: tf.cast(tf.cast(x, tf.float64), tf.int32), _MATRIX)
     assert types(after) == ["Cast"]

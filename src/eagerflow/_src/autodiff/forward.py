@@ -12,13 +12,32 @@ and it is recorded like any other computation (by enclosing tapes too).
 >>> acc.jvp(y)
 <tf.Tensor: shape=(), dtype=float32, numpy=12.0>
 """
-from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients, is_differentiable
+from eagerflow._src.autodiff.tape import (
+    GradientTape, UnconnectedGradients, _Recorder, is_differentiable)
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops import reduction_ops
+
+
+_IDENTITY_N = get_op("IdentityN")
+
+
+class _TangentRecorder(_Recorder):
+    """An accumulator's recorder. As in TF, a custom gradient's outputs that the ops its
+    function ran already connect to the primals take their tangents from those ops (its
+    IdentityN is a plain identity here); otherwise (a forward through stop_gradient or an
+    op without a gradient) the JVP transposes its grad_fn."""
+    __slots__ = ()
+
+    def record(self, op, inputs, attrs, outputs):
+        # (the IdentityN's first input is the function's first output)
+        if op is _IDENTITY_N and "_gradient_op_type" in attrs and id(inputs[0]) in self.watched:
+            attrs = {k: v for k, v in attrs.items() if k != "_gradient_op_type"}
+        super().record(op, inputs, attrs, outputs)
 
 
 @export("autodiff.ForwardAccumulator")
@@ -35,7 +54,8 @@ class ForwardAccumulator:
         for primal, tangent in zip(self._primals, flat_tangents):
             self._tangents.append(convert_to_tensor(tangent, dtype=primal.dtype))
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
-        self._tape.watch(self._primals)
+        self._tape._recorder = _TangentRecorder(False, True)
+        self._tape._watch(self._primals, "primal")
 
     def __enter__(self):
         self._tape.__enter__()

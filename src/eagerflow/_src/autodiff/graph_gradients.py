@@ -3,11 +3,13 @@
 The graph's operations are replayed, in creation order, into a tape that
 watches `xs`, as `dispatch` would have recorded them while they were built;
 the tape's backward pass then adds the gradient ops to the same graph, under
-the name scope `name`.
+the name scope `name`. Called in a branch or loop body for tensors of an enclosing graph
+(`xs` outside, `ys` inside or out), the enclosing graphs' operations are replayed first and
+each capture passes its gradient on to the tensor it stands for, as in TF.
 """
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, nest, registry
 
 # ``prepare(graph, xs)``, filled by the graph layer: turns the loops and branches with state
 # that depend on `xs` into the forms their gradients need (see `graph.control_flow`).
@@ -51,14 +53,38 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
     ys, xs = nest.flatten(ys), nest.flatten(xs)
-    if prepare is not None:
-        prepare(graph, xs)
     # never entered: the tape records only the operations given to it below
     tape = GradientTape(persistent=False, watch_accessed_variables=False)
     for x in xs:
         tape._recorder.watch(x)
     # a held tensor's own gradient is still wanted, but none flows through its op
-    tape._record_operations(graph.get_operations(), nest.flatten(stop_gradients or []))
+    held = nest.flatten(stop_gradients or [])
+    if all(getattr(x, "graph", graph) is graph for x in xs):
+        if prepare is not None:
+            prepare(graph, xs)
+        tape._record_operations(graph.get_operations(), held)
+    else:
+        replayed = set()
+        for g in [getattr(t, "graph", None) for t in xs + ys] + [graph]:
+            _replay(tape, g, xs, held, replayed)
     with context.name_scope(name):
         return tape.gradient(ys, xs, output_gradients=grad_ys,
                              unconnected_gradients=unconnected_gradients)
+
+
+def _replay(tape, graph, xs, held, replayed):
+    """Records the operations of `graph` after those of the graphs whose tensors it
+    captured, each capture an identity of the outer tensor (its gradient goes there)."""
+    if graph is None or not hasattr(graph, "captures") or id(graph) in replayed:
+        return
+    replayed.add(id(graph))
+    outer = [(e, i) for e, i in graph.captures
+             if e is not i and getattr(e, "graph", graph) is not graph]
+    for external, _ in outer:
+        _replay(tape, external.graph, xs, held, replayed)
+    if prepare is not None:
+        prepare(graph, xs + [internal for _, internal in outer])
+    identity = registry.get("Identity")
+    for external, internal in outer:
+        tape._recorder.record(identity, (external,), {}, internal)
+    tape._record_operations(graph.get_operations(), held)

@@ -165,6 +165,9 @@ class GradientTape:
     # -- watching -----------------------------------------------------------------
     def watch(self, tensor):
         """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
+        self._watch(tensor, "tensor")
+
+    def _watch(self, tensor, what):
         for t in map(_gradient_components, nest.flatten(tensor)):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
@@ -172,9 +175,10 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t if lifted else repr(t)} of type "
                                  f"{type(t).__name__!r}, not tf.Tensor or tf.Variable or "
                                  f"ExtensionType.")
-            if not is_differentiable(t):
-                _warn_first("watched", f"The dtype of the watched tensor must be floating (e.g. "
-                            f"tf.float32), got {t.dtype!r}")
+            # (a ForwardAccumulator's primals: TF's own message, for any non-float dtype)
+            if not (t.dtype.is_floating if what == "primal" else is_differentiable(t)):
+                _warn_first(f"watched {what}", f"The dtype of the watched {what} must be "
+                            f"floating (e.g. tf.float32), got {t.dtype!r}")
             self._recorder.watch(t)
 
     def _record_operations(self, operations, held=()):
@@ -272,8 +276,12 @@ class GradientTape:
                                "batch_jacobian with eager execution enabled and  with "
                                "experimental_use_pfor set to False.")
         if not target.shape.is_fully_defined():
-            return self._rows_in_loop(target, [source], unconnected_gradients,
-                                      per_example=True)[0]
+            found = self._rows_in_loop(target, [source], unconnected_gradients,
+                                       per_example=True)[0]
+            if found is None:  # as TF: zeros in the target's dtype, never None
+                return array_ops.zeros(array_ops.concat(
+                    [array_ops.shape(target), array_ops.shape(source)[1:]], 0), target.dtype)
+            return found
         per_example = int(np.prod(dims[1:], dtype=np.int64))
         # pass j weights output position j of every example
         eye = np.eye(per_example, dtype=target.dtype.as_numpy_dtype)[:, None, :]
@@ -284,8 +292,11 @@ class GradientTape:
         def arrange(stacked):  # (y, b, x...) -> (b, y..., x...)
             moved = array_ops.transpose(stacked, [1, 0] + list(range(2, source.shape.rank + 1)))
             return array_ops.reshape(moved, _joined(dims, source, 1))
-        return self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
-                              zeros_shape=_joined(dims, source, 1))
+        found = self._assemble(rows, [per_example], source, unconnected_gradients, arrange,
+                               zeros_shape=_joined(dims, source, 1))
+        # an unconnected target gives zeros in its own dtype whatever unconnected_gradients
+        # says, as in TF
+        return array_ops.zeros(_joined(dims, source, 1), target.dtype) if found is None else found
 
     def _rows_in_loop(self, target, sources, unconnected, per_example):
         """Jacobians (or per-example ones) of a target whose size is known only when the

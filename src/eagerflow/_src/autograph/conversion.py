@@ -15,6 +15,7 @@ first call), library code and builtins are called as they are.
 import ast
 import enum
 import functools
+import inspect
 import linecache
 import os
 import types
@@ -95,7 +96,7 @@ def _convert_tree(node, optional=ALL_FEATURES):
     if isinstance(node, ast.Lambda):
         return _expressions(node, optional)
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
-        raise ConversionError("generators are not supported; the function runs unconverted")
+        raise ConversionError("generators are not supported")
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported")
     namer = Namer(node)
@@ -229,8 +230,8 @@ _warned = weakref.WeakSet()
 def _convert_function(fn, optional):
     """Python function `fn` converted, or `fn` itself when it is not user code or cannot be
     converted (then it runs as it is, with one warning)."""
-    if not _is_user_function(fn):
-        return fn
+    if not _is_user_function(fn) or fn.__code__.co_flags & inspect.CO_GENERATOR:
+        return fn  # a generator function itself runs as Python, without a warning, as in TF
     try:
         converted = _compile(fn, optional)
     except ConversionError as e:

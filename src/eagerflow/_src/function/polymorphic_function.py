@@ -83,9 +83,8 @@ class Function:
         positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY,
                                                       p.POSITIONAL_OR_KEYWORD)]
         n = len(self._input_signature)
-        if n > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
-            raise TypeError(f"input_signature contains {n - len(positional)} extra type "
-                            f"constraints.")
+        # in TF's order: positional parameters left without a spec, keyword-only ones
+        # without a default, then specs left over
         for p in positional[n:]:
             if p.default is p.empty:
                 raise TypeError(f"input_signature missing type constraint for {p.name}")
@@ -93,6 +92,9 @@ class Function:
             if p.kind is p.KEYWORD_ONLY and p.default is p.empty:
                 raise TypeError(f"Since input_signature is defined, keyword-only parameter "
                                 f"`{p.name}` must have a default value")
+        if n > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
+            raise TypeError(f"input_signature contains {n - len(positional)} extra type "
+                            f"constraints.")
 
     python_function = property(lambda self: self._python_function)
     input_signature = property(lambda self: self._input_signature)
@@ -368,6 +370,11 @@ class Function:
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
         return concrete
+
+    @property
+    def name(self):
+        """The name of the Python function (``tf.function(f).name == f.__name__``)."""
+        return self._name
 
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):X}>"

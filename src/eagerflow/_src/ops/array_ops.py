@@ -2976,25 +2976,43 @@ def _select_v1_grad(op, dy):
 
 
 def _axis_part(x, axis, start, stop):
-    """`x[start:stop]` along `axis`."""
+    """`x[start:stop]` along `axis` (`start` and `stop` ints, or scalar tensors)."""
     begin = [0] * x.shape.rank
     size = [-1] * x.shape.rank
     begin[axis], size[axis] = start, stop - start
-    return slice(x, begin, size)
+    return slice(x, _ints_or_stacked(begin), _ints_or_stacked(size))
 
 
 def _axis_pad(x, axis, before, after):
+    if isinstance(before, Tensor) or isinstance(after, Tensor):  # amounts known at run time
+        def zeros_of(n):
+            dims = tensor_scatter_nd_update(shape(x), [[axis]], reshape(
+                cast_ops.cast(n, _d.int32), [1]))
+            return fill(dims, cast_ops.cast(0, x.dtype))
+        return concat([zeros_of(before), x, zeros_of(after)], axis)
     paddings = [[0, 0]] * x.shape.rank
     paddings[axis] = [before, after]
     return pad(x, paddings)
+
+
+def _ints_or_stacked(values):
+    """A list of ints as it is; one holding scalar tensors (sizes known only when the graph
+    runs) stacked into an int32 tensor."""
+    if not any(isinstance(v, Tensor) for v in values):
+        return values
+    return stack([cast_ops.cast(v, _d.int32) if isinstance(v, Tensor) else v for v in values])
 
 
 @register_gradient("MirrorPad")
 def _mirror_pad_grad(op, dy):
     # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
     offset = 1 if op.attrs["mode"] == "REFLECT" else 0
-    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"],
-                                                    op.inputs[0].shape.as_list())):
+    x = op.inputs[0]
+    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"], x.shape.as_list())):
+        if not before and not after:
+            continue
+        if n is None:  # known when the graph runs
+            n = shape(x)[axis]
         middle = _axis_part(dy, axis, before, before + n)
         if before:
             left = reverse(_axis_part(dy, axis, 0, before), [axis])
@@ -3108,7 +3126,8 @@ def _tensor_scatter_extreme_grad(op, dy):
     out = op.outputs
     tensor_hits = cast_ops.cast(math_ops.equal(tensor, out), dy.dtype)
     update_hits = cast_ops.cast(math_ops.equal(updates, gather_nd(out, indices)), dy.dtype)
-    count = math_ops.add(tensor_hits, scatter_nd(indices, update_hits, tensor.shape.as_list()))
+    dims = tensor.shape.as_list() if tensor.shape.is_fully_defined() else shape(tensor)
+    count = math_ops.add(tensor_hits, scatter_nd(indices, update_hits, dims))
     share = math_ops.truediv(dy, count)
     return (math_ops.multiply(share, tensor_hits), None,
             math_ops.multiply(gather_nd(share, indices), update_hits))
@@ -3126,6 +3145,39 @@ def _ellipsis_dims(subscript, x):
     return x.shape.as_list()[start:start + x.shape.rank - len(subscript) + 3]
 
 
+def _einsum_label_sizes(subscripts, inputs):
+    """Each label's size: an int, or (unknown while tracing) a scalar tensor read from the
+    shape of an operand that has it."""
+    sizes = {}
+    for sub, x in zip(subscripts, inputs):
+        dims = x.shape.as_list()
+        labels = sub.replace("...", "")
+        before = sub.index("...") if "..." in sub else len(labels)
+        axes = list(builtins.range(before)) + list(builtins.range(
+            len(dims) - (len(labels) - before), len(dims)))
+        for label, axis in zip(labels, axes):
+            if sizes.get(label) is None:
+                sizes[label] = dims[axis]
+            if sizes[label] is None and label not in sizes.get("", {}):
+                sizes.setdefault("", {})[label] = shape(x)[axis]
+    found = sizes.pop("", {})
+    return {label: found[label] if size is None else size for label, size in sizes.items()}
+
+
+def _einsum_ellipsis(subscripts, inputs, parts):
+    """The broadcast shape of the operands' ellipsis dims: a list of ints, or a shape tensor
+    where a dim is unknown while tracing."""
+    if all(None not in p for p in parts):
+        return list(np.broadcast_shapes(*map(tuple, parts)))
+    found = None
+    for sub, x, part in zip(subscripts, inputs, parts):
+        if "..." in sub:
+            start = sub.index("...")
+            dims = shape(x)[start:start + len(part)]
+            found = dims if found is None else broadcast_dynamic_shape(found, dims)
+    return found
+
+
 def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
     """The gradient of one einsum operand: an einsum of `dy` with the `others`
     ((subscript, tensor) pairs) back to `subscript`.
@@ -3139,7 +3191,7 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
     for label in subscript.replace("...", "."):
         if label in target and label != ".":
             fresh = next(unused)
-            operands.append((label + fresh, eye(sizes[label], dtype=dy.dtype)))
+            operands.append((label + fresh, eye(sizes[label], dtype=dy.dtype)))  # int or tensor
             label = fresh
         target.append(label)
     present = set("".join(s for s, _ in operands))
@@ -3147,7 +3199,8 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
         if label == "." and "..." not in output:
             operands.append(("...", ones(ellipsis, dy.dtype)))
         elif label != "." and label not in present:
-            operands.append((label, ones([sizes[label]], dy.dtype)))
+            operands.append((label, ones(reshape(sizes[label], [1]) if isinstance(
+                sizes[label], Tensor) else [sizes[label]], dy.dtype)))
     equation = ",".join(s for s, _ in operands) + "->" + "".join(target).replace(".", "...")
     return einsum(equation, *[t for _, t in operands])
 
@@ -3156,9 +3209,10 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
 def _einsum_grad(op, dy):
     equation = op.attrs["equation"]
     subscripts, output = _einsum_parts(equation)
-    sizes = _check_einsum_dims(equation, [t.shape.as_list() for t in op.inputs])
+    sizes = _einsum_label_sizes(subscripts, op.inputs)
     parts = [_ellipsis_dims(s, t) for s, t in zip(subscripts, op.inputs)]
-    ellipsis = list(np.broadcast_shapes(*map(tuple, parts)))
+    ellipsis = _einsum_ellipsis(subscripts, op.inputs, parts)
+    ellipsis_rank = max(len(p) for p in parts)
     inputs = [math_ops.conj(t) if dy.dtype.is_complex else t for t in op.inputs]
     grads = []
     for i, (subscript, x) in enumerate(zip(subscripts, op.inputs)):
@@ -3167,7 +3221,16 @@ def _einsum_grad(op, dy):
         grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
         # The ellipsis came back broadcast: sum it down to this operand's own dims.
         if "..." in subscript:
-            start, lead = subscript.index("..."), len(ellipsis) - len(parts[i])
+            start, lead = subscript.index("..."), ellipsis_rank - len(parts[i])
+            if isinstance(ellipsis, Tensor) or not x.shape.is_fully_defined():
+                # dims unknown while tracing: the extra leading ones summed now, those
+                # broadcast from 1 found when the graph runs
+                if lead:
+                    grad = late.reduction_ops.reduce_sum(
+                        grad, list(builtins.range(start, start + lead)))
+                grad = late.reduction_ops.unbroadcast(grad, x)
+                grads.append(grad)
+                continue
             axes = list(builtins.range(start, start + lead)) + [
                 start + lead + k for k, d in enumerate(parts[i])
                 if d == 1 and ellipsis[lead + k] != 1]

@@ -1724,7 +1724,8 @@ def _times_inverse_adjoint(a, scale):
 
 @register_gradient("MatrixDeterminant")
 def _determinant_grad(op, dy):
-    return _times_inverse_adjoint(op.inputs[0], math_ops.multiply(dy, math_ops.conj(op.outputs)))
+    # dy det(A) inv(A)^H: TF does not conjugate the determinant of a complex matrix
+    return _times_inverse_adjoint(op.inputs[0], math_ops.multiply(dy, op.outputs))
 
 
 @register_gradient("LogMatrixDeterminant")
@@ -1736,7 +1737,9 @@ def _log_determinant_grad(op, dsign, dlogabs):
 def _cholesky_grad(op, dy):
     """The symmetric gradient of A = L L^H (both triangles of A share it)."""
     low = op.outputs
-    eye = convert_to_tensor(np.eye(low.shape[-1], dtype=low.dtype.as_numpy_dtype))
+    n = low.shape[-1] if low.shape.rank is not None else None
+    eye = convert_to_tensor(np.eye(n, dtype=low.dtype.as_numpy_dtype)) if n is not None else \
+        late.array_ops.eye(late.array_ops.shape(low)[-1], dtype=low.dtype)
     low_inv = triangular_solve(low, eye, lower=True)  # the identity broadcasts over the batch
     middle = _lower_half_diagonal(matmul(low, dy, adjoint_a=True))
     grad = matmul(matmul(low_inv, middle, adjoint_a=True), low_inv)
@@ -1787,8 +1790,11 @@ def _matrix_diag_grad(op, dy):
 
 @register_gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, dy):
-    rows, cols = op.inputs[0].shape[-2:]
-    return diag(dy, k=op.attrs.get("k", 0), num_rows=rows, num_cols=cols)
+    x, k = op.inputs[0], op.attrs.get("k", 0)
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    if rows is None or cols is None:  # sizes known when the graph runs: as TF, set_diag
+        return set_diag(late.array_ops.zeros_like(x), dy, k=k)
+    return diag(dy, k=k, num_rows=rows, num_cols=cols)
 
 
 @register_gradient("MatrixSetDiagV3")
@@ -1833,15 +1839,12 @@ def _eigh_grad(op, de, dv):
     return _lower_half_diagonal(math_ops.add(grad, adjoint(grad)))
 
 
-def _not_implemented(message):
-    return errors.UnimplementedError(None, None, message)
-
-
-def _static_matrix(x, op_name):
+def _static_matrix(x, message):
+    """The static (rows, cols) of matrix `x`; TF's gradients of Svd and Qr raise Python's
+    NotImplementedError when either is unknown, as here."""
     rows, cols = _matrix(x.shape)
     if rows is None or cols is None:
-        raise _not_implemented(f"The gradient of {op_name} needs static matrix dimensions; "
-                               f"got shape {x.shape}.")
+        raise NotImplementedError(message)
     return rows, cols
 
 
@@ -1855,12 +1858,14 @@ def _svd_grad(op, ds, du, dv):
     if not op.attrs.get("compute_uv", True):
         _, u, v = svd(a)
         return matmul(u, matmul(diag(ds), v, adjoint_b=True))
-    m, n = _static_matrix(a, "Svd")
+    m, n = _static_matrix(a, "SVD gradient has not been implemented for input with unknown "
+                             "inner matrix shape.")
     s, u, v = op.outputs
     s = cast(s, a.dtype)
     if op.attrs.get("full_matrices", False) and abs(m - n) > 1:
-        raise _not_implemented("svd gradient has not been implemented for abs(m - n) > 1 and "
-                               "full_matrices is True")
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when "
+                                  f"full_matrices is True. Received: m={min(m, n)} and "
+                                  f"n={max(m, n)}.")
     wide = m > n  # work on A^H = V S U^H, so that rows <= cols, and transpose back
     if wide:
         m, n, u, v, du, dv = n, m, v, u, dv, du
@@ -1914,11 +1919,13 @@ def _qr_grad_tall(q, r, dq, dr):
 @register_gradient("Qr")
 def _qr_grad(op, dq, dr):
     q, r = op.outputs
-    rows, cols = _static_matrix(op.inputs[0], "Qr")
+    rows, cols = _static_matrix(r, f"QrGrad not implemented with dynamic shapes. "
+                                   f"Received r.shape: {r.shape}")
     if rows >= cols:
         if op.attrs.get("full_matrices", False) and rows > cols:
-            raise _not_implemented("QrGrad not implemented when nrows > ncols and "
-                                   "full_matrices is true.")
+            raise NotImplementedError(f"QrGrad not implemented when nrows > ncols and "
+                                      f"full_matrices is true. Received r.shape={r.shape} "
+                                      f"with nrows={rows}and ncols={cols}.")
         return _qr_grad_tall(q, r, dq, dr)
     # A = [X, Y] with square X = Q U: reduce to the square case
     y, dv = op.inputs[0][..., rows:], dr[..., rows:]

@@ -1619,21 +1619,23 @@ def _cast(x, dtype):
     return late.cast_ops.cast(x, dtype)
 
 
+# TF's gradients of Xlogy, Xlog1py and Xdivy do not conjugate complex inputs (unlike those of
+# Mul, Div or Log): the partials are those of the holomorphic function itself, as here.
 @_grad("Xlogy")
 def _xlogy_grad(op, dy):
-    x, y = _conj_inputs(op)
+    x, y = op.inputs
     return multiply(dy, xlogy(_present(x), y)), multiply(dy, xdivy(x, y))
 
 
 @_grad("Xlog1py")
 def _xlog1py_grad(op, dy):
-    x, y = _conj_inputs(op)
+    x, y = op.inputs
     return multiply(dy, xlog1py(_present(x), y)), multiply(dy, xdivy(x, add(y, 1.0)))
 
 
 @_grad("Xdivy")
 def _xdivy_grad(op, dy):
-    x, y = _conj_inputs(op)
+    x, y = op.inputs
     return (multiply(dy, xdivy(_present(x), y)),
             multiply(dy, xdivy(negative(x), square(y))))
 

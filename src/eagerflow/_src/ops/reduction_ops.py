@@ -1861,13 +1861,13 @@ def _euclidean_norm_grad(op, dy):
 def _cumprod_grad(op, dy):
     # d/dx_i of sum_j dy_j y_j is sum_j dy_j y_j / x_i over the outputs j that include x_i
     # (x nonzero), a cumulative sum in the other direction. As TF does, the division is
-    # divide_no_nan: 0 where x is 0 (not the true derivative there, but finite).
+    # divide_no_nan: 0 where x is 0 (not the true derivative there, but finite). Complex
+    # inputs are not conjugated, as in TF.
     x, a = op.inputs[0], op.attrs
     y = cumprod(x, _op_axis(op), exclusive=a["exclusive"], reverse=a["reverse"])
-    total = cumsum(math_ops.multiply(math_ops.conj(y), dy), _op_axis(op),
-                   exclusive=a["exclusive"],
+    total = cumsum(math_ops.multiply(y, dy), _op_axis(op), exclusive=a["exclusive"],
                    reverse=not a["reverse"])
-    return (math_ops.divide_no_nan(total, math_ops.conj(x)), *[None] * (len(op.inputs) - 1))
+    return (math_ops.divide_no_nan(total, x), *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("CumulativeLogsumexp")

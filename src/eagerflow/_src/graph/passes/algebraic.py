@@ -121,7 +121,8 @@ def _reshape(op):
     source = inner.inputs[0]
     if source.shape.as_list() == op.outputs[0].shape.as_list():
         return source
-    return derive(op, inputs=(source,))
+    # the outer shape stays where it was: an attr, or an input (a shape the graph computes)
+    return derive(op, inputs=(source, *op.inputs[1:]))
 
 
 def _cast(op):
