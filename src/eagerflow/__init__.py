@@ -31,13 +31,12 @@ from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
-from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
+from eagerflow._src.core.tensor_spec import NoneTensorSpec, TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import (  # noqa: F401
     Variable, VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import VariableAggregationV2 as VariableAggregation  # noqa: F401
 from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.data.optional_ops import OptionalSpec  # noqa: F401
-from eagerflow._src.data.structure import NoneTensorSpec  # noqa: F401
 from eagerflow._src.function.polymorphic_function import function  # noqa: F401
 from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from eagerflow._src.graph.functional_ops import (  # noqa: F401

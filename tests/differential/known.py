@@ -141,6 +141,7 @@ NOT_SWEPT = {
     "strings.to_hash_bucket": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.to_hash_bucket_fast": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
     "strings.to_hash_bucket_strong": "string hashing: compared with TF's values in tests/ops/test_lookup_ops.py",
+    "fingerprint": "string hashing: compared with TF's values in tests/ops/test_string_ops.py",
     **{f"signal.{name}": _SPECTRAL for name in (
         "dct", "idct", "inverse_stft", "inverse_stft_window_fn", "kaiser_bessel_derived_window",
         "kaiser_window", "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",

@@ -185,3 +185,44 @@ def _common_fields(a, b):
         out = tuple(_common_fields(x, y) for x, y in zip(a, b))
         return None if any(o is None and (x is not None) for o, x in zip(out, a)) else out
     return a if a == b else None
+
+
+@export("NoneTensorSpec")
+class NoneTensorSpec(TypeSpec):
+    """The spec of a None component of a dataset element (TF's ``NoneTensorSpec``): a
+    value of no arrays, None wherever the element is iterated, batched or mapped."""
+
+    __slots__ = ()
+
+    value_type = property(lambda self: type(None))
+    _component_specs = ()
+
+    def _to_components(self, value):
+        return ()
+
+    def _from_components(self, components):
+        return None
+
+    def is_compatible_with(self, spec_or_value):
+        return spec_or_value is None or type(spec_or_value) is NoneTensorSpec
+
+    def most_specific_common_supertype(self, others):
+        return self if all(type(o) is NoneTensorSpec for o in others) else None
+
+    def _batch(self, batch_size):
+        return self
+
+    def _unbatch(self):
+        return self
+
+    def __eq__(self, other):
+        return type(other) is NoneTensorSpec
+
+    def __hash__(self):
+        return hash(NoneTensorSpec)
+
+    def __repr__(self):
+        return "NoneTensorSpec()"
+
+    def __reduce__(self):
+        return NoneTensorSpec, ()

@@ -16,12 +16,11 @@ import collections.abc
 
 import numpy as np
 
-from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
+from eagerflow._src.core.tensor_spec import NoneTensorSpec, TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops.extension_type import ExtensionType, ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -121,47 +120,6 @@ def _tuple_kind(value):
     """A plain tuple's kind is None; named tuples of one name and fields nest alike."""
     cls = type(value)
     return (cls.__name__, tuple(cls._fields)) if hasattr(cls, "_fields") else None
-
-
-@export("NoneTensorSpec")
-class NoneTensorSpec(TypeSpec):
-    """The spec of a None component of a dataset element (TF's ``NoneTensorSpec``): a
-    value of no arrays, None wherever the element is iterated, batched or mapped."""
-
-    __slots__ = ()
-
-    value_type = property(lambda self: type(None))
-    _component_specs = ()
-
-    def _to_components(self, value):
-        return ()
-
-    def _from_components(self, components):
-        return None
-
-    def is_compatible_with(self, spec_or_value):
-        return spec_or_value is None or type(spec_or_value) is NoneTensorSpec
-
-    def most_specific_common_supertype(self, others):
-        return self if all(type(o) is NoneTensorSpec for o in others) else None
-
-    def _batch(self, batch_size):
-        return self
-
-    def _unbatch(self):
-        return self
-
-    def __eq__(self, other):
-        return type(other) is NoneTensorSpec
-
-    def __hash__(self):
-        return hash(NoneTensorSpec)
-
-    def __repr__(self):
-        return "NoneTensorSpec()"
-
-    def __reduce__(self):
-        return NoneTensorSpec, ()
 
 
 def to_tensor(value):

@@ -793,6 +793,9 @@ class _InterleaveDataset(_UnaryDataset):
             "ParallelInterleaveDatasetV4"
         counts = captures(self._fn)
         calls = None if num_parallel_calls is None else _int(num_parallel_calls)
+        # (a bad thread count is refused before the cycle it would pick)
+        self._threads = None if num_parallel_calls is None else _num_threads(
+            num_parallel_calls, op, counts)
         self._cycle, self._misfit = _interleave_cycle(cycle, calls)
         if self._misfit and cycle != -1:  # a cycle given is checked as the dataset is made
             raise dataset_error(op, self._misfit_message(), counts)
@@ -800,8 +803,6 @@ class _InterleaveDataset(_UnaryDataset):
             raise dataset_error(op, "cycle_length must be greater than zero.", counts)
         if self._block <= 0:
             raise dataset_error(op, "block_length must be greater than zero.", counts)
-        self._threads = None if num_parallel_calls is None else _num_threads(
-            num_parallel_calls, op, counts)
         if num_parallel_calls is not None:
             self._tf_name = "_ParallelInterleaveDataset"
 
