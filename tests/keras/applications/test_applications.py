@@ -225,3 +225,62 @@ def test_vgg19_has_vgg16s_top_and_preprocessing():
     np.testing.assert_allclose(
         tf.keras.applications.vgg19.preprocess_input(np.full((1, 1, 1, 3), 100.0)).ravel(),
         [-3.939003, -16.779, -23.68], rtol=1e-6)
+
+
+# MobileNet, MobileNetV3, EfficientNet
+
+
+def _error(function, **kwargs):
+    """The type and first line of what building the model raises."""
+    with pytest.raises(Exception) as info:
+        function(**kwargs)
+    return type(info.value).__name__, str(info.value).splitlines()[0]
+
+
+def test_mobilenet_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    mobilenet = keras.applications.mobilenet.MobileNet
+    assert _error(mobilenet, weights="imagenet", depth_multiplier=2) == (
+        "ValueError", "If imagenet weights are being loaded, depth multiplier must be 1.  "
+                      "Received depth_multiplier=2")
+    assert _error(mobilenet, weights="imagenet", alpha=0.3) == (
+        "ValueError", "If imagenet weights are being loaded, alpha can be one of`0.25`, "
+                      "`0.50`, `0.75` or `1.0` only.  Received alpha=0.3")
+    missing = str(tmp_path / "missing.h5")
+    assert _error(mobilenet, weights=missing) == (
+        "ValueError", "The `weights` argument should be either `None` (random "
+                      "initialization), `imagenet` (pre-training on ImageNet), or the path to "
+                      f"the weights file to be loaded.  Received weights={missing}")
+    assert _error(mobilenet, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000.  Received classes=10")
+    assert _error(mobilenet, weights=None, foo=1) == (
+        "ValueError", "Unknown argument(s): ({'foo': 1},)")
+    assert _error(mobilenet, weights=None, include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    assert _error(mobilenet, weights="imagenet", classifier_activation="relu")[1].startswith(
+        "Only `None` and `softmax` activations")
+    # the name tells the input size ImageNet weights would be for
+    assert mobilenet(weights=None, input_shape=(160, 160, 3)).name == "mobilenet_1.00_160"
+    assert mobilenet(weights=None, include_top=False).name == "mobilenet_1.00_None"
+
+
+def test_mobilenet_imagenet_weights_are_keras_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    kwargs = {"alpha": 0.25, "include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNet(weights=None, **kwargs)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    (tmp_path / "models").mkdir()
+    model.save_weights(tmp_path / "models" / "mobilenet_2_5_224_tf_no_top.h5")
+    loaded = keras.applications.MobileNet(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+    assert loaded.name == "mobilenet_0.25_224"
+
+
+def test_mobilenet_preprocess_input_gives_tf_keras_values():
+    images = np.array(PREPROCESS["images"], "float32")
+    preprocess = keras.applications.mobilenet.preprocess_input
+    np.testing.assert_allclose(preprocess(images.copy()), PREPROCESS["mobilenet"], rtol=1e-6)
+    np.testing.assert_allclose(preprocess(tf.constant(images)).numpy(),
+                               PREPROCESS["mobilenet_tensor"], rtol=1e-6)

@@ -39,9 +39,21 @@ CONFIGS = {
                                      "input_shape": (32, 32, 3), "pooling": "max"}),
     "vgg16_top_10_32": ("VGG16", {"weights": None, "input_shape": (32, 32, 3),
                                   "classes": 10}),
+    # MobileNet, MobileNetV3, EfficientNet
+    "mobilenet": ("MobileNet", {"weights": None}),
+    "mobilenet_025_32": ("MobileNet", {"weights": None, "alpha": 0.25,
+                                       "input_shape": (32, 32, 3), "classes": 10}),
+    "mobilenet_050_dm2_35_avg": ("MobileNet", {"weights": None, "alpha": 0.5,
+                                               "depth_multiplier": 2, "include_top": False,
+                                               "pooling": "avg", "input_shape": (35, 35, 3)}),
+    "mobilenet_025_tensor_max": ("MobileNet", {"weights": None, "alpha": 0.25,
+                                               "include_top": False, "pooling": "max",
+                                               "input_tensor": (33, 40, 3)}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
-           "vgg16_notop_max_32"]
+           "vgg16_notop_max_32",
+           # MobileNet, MobileNetV3, EfficientNet
+           "mobilenet_025_32", "mobilenet_050_dm2_35_avg", "mobilenet_025_tensor_max"]
 H5 = "mobilenet_v2_035_32"
 
 
@@ -118,7 +130,7 @@ def main():
 
     images = np.random.default_rng(1).uniform(0, 255, (2, 3, 4, 3)).astype("float32")
     pre = {"images": images.tolist()}
-    for module in ("resnet50", "mobilenet_v2", "vgg16"):
+    for module in ("resnet50", "mobilenet_v2", "vgg16", "mobilenet"):
         fn = getattr(keras.applications, module).preprocess_input
         pre[module] = fn(images.copy()).tolist()
         pre[module + "_tensor"] = fn(tf.constant(images)).numpy().tolist()
