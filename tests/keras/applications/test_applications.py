@@ -5,6 +5,7 @@ computed (``data/make_applications_data.py`` wrote them); ``data/mobilenet_v2_03
 is a weights file its ``save_weights`` wrote.
 """
 import gzip
+import hashlib
 import importlib.util
 import json
 import pathlib
@@ -284,3 +285,70 @@ def test_mobilenet_preprocess_input_gives_tf_keras_values():
     np.testing.assert_allclose(preprocess(images.copy()), PREPROCESS["mobilenet"], rtol=1e-6)
     np.testing.assert_allclose(preprocess(tf.constant(images)).numpy(),
                                PREPROCESS["mobilenet_tensor"], rtol=1e-6)
+
+
+def test_mobilenet_v3_checks_its_arguments_as_tf_keras_does():
+    small, large = keras.applications.MobileNetV3Small, keras.applications.MobileNetV3Large
+    alpha_error = ("ValueError", "If imagenet weights are being loaded, alpha can be one of "
+                                 "`0.75`, `1.0` for non minimalistic or `1.0` for minimalistic "
+                                 "only.")
+    assert _error(small, weights="imagenet", alpha=0.5) == alpha_error
+    assert _error(large, weights="imagenet", alpha=0.75, minimalistic=True) == alpha_error
+    assert _error(small, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000.  Received classes=10")
+    assert _error(small, weights=None, input_shape=(16, 40, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received `input_shape=(16, 40, 3)`")
+    assert _error(small, weights=None, input_shape=(40, 40, 3),
+                  input_tensor=keras.Input((40, 50, 3))) == (
+        "ValueError", "input_shape[1] must equal backend.int_shape(input_tensor)[2].  Received "
+                      "input_shape=(40, 40, 3), backend.int_shape(input_tensor)=(None, 40, 50, "
+                      "3)")
+    # the shape taken from an input tensor has its rows and columns swapped, as in Keras
+    assert _error(large, weights=None, input_tensor=keras.Input((20, 50, 3))) == (
+        "ValueError", "Input size must be at least 32x32; Received `input_shape=(50, 20, 3)`")
+    model = small(weights=None, input_shape=(40, 50, 3), input_tensor=keras.Input((40, 50, 3)))
+    assert model.input_shape == (None, 40, 50, 3)
+    x = np.arange(6.0)
+    assert keras.applications.mobilenet_v3.preprocess_input(x) is x
+
+
+def test_mobilenet_v3_imagenet_weights_are_keras_file(tmp_path, monkeypatch, caplog):
+    """'imagenet' reads Keras's file (checked against its hash) from ``$KERAS_HOME/models``;
+    here a file of the same name and layout, with the hash patched, stands in for it."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    kwargs = {"alpha": 0.75, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNetV3Large(weights=None, **kwargs)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / "weights_mobilenet_v3_large_224_0.75_float.h5"
+    model.save_weights(path)
+    md5 = hashlib.md5(path.read_bytes()).hexdigest()
+    monkeypatch.setitem(internals.keras_package.applications.mobilenet_v3._HASHES,
+                        "large_224_0.75_float", (md5, "0" * 32))
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        loaded = keras.applications.MobileNetV3Large(weights="imagenet", **kwargs)
+    # logged on TF's logger, as tf_keras does
+    assert [(r.name, r.getMessage().split(",")[0]) for r in caplog.records] == [
+        ("tensorflow", "`input_shape` is undefined or non-square")]
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+
+
+def test_a_mobilenet_v3_weights_file_written_by_tf_keras_loads(tmp_path):
+    # its layers' names nest ("Conv" and "Conv/BatchNorm"), as do the file's groups
+    key = "mobilenet_v3_small_025_notop_32"
+    path = tmp_path / (key + ".h5")
+    path.write_bytes(gzip.decompress((DATA / (key + ".h5.gz")).read_bytes()))
+    model = build(key)
+    x = make_data.inputs((32, 32, 3))
+    want = REFERENCE[key]["output"]
+    model.load_weights(str(path))
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    keras.backend.clear_session()
+    model = keras.applications.MobileNetV3Small(weights=str(path), alpha=0.25,
+                                                include_top=False, input_shape=(32, 32, 3))
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    model = build(key)
+    model.load_weights(str(path), by_name=True)
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)

@@ -3,9 +3,9 @@
 ``applications.json``: for each model of `CONFIGS`, its name, layers (name, class, output
 shape, weights' names and shapes), weight and parameter counts; and, for the models of
 `NUMERIC`, its ``summary()`` and its outputs on `inputs()` once `fill` set its weights. ``preprocess.json``: what
-each module's ``preprocess_input`` gives. ``mobilenet_v2_035_32.h5``: the weights
-``save_weights`` wrote for `fill`'s weights of the ``mobilenet_v2_035_32`` model (checked in
-gzipped), with its outputs in ``applications.json``.
+each module's ``preprocess_input`` gives. ``<model>.h5`` for the models of `H5`: the weights
+``save_weights`` wrote for `fill`'s weights of the model (checked in gzipped), with its
+outputs in ``applications.json``.
 
 Run with TensorFlow 2.x and tf_keras: ``TF_USE_LEGACY_KERAS=1 python make_applications_data.py``.
 """
@@ -49,12 +49,36 @@ CONFIGS = {
     "mobilenet_025_tensor_max": ("MobileNet", {"weights": None, "alpha": 0.25,
                                                "include_top": False, "pooling": "max",
                                                "input_tensor": (33, 40, 3)}),
+    "mobilenet_v3_small": ("MobileNetV3Small", {"weights": None}),
+    "mobilenet_v3_large": ("MobileNetV3Large", {"weights": None}),
+    "mobilenet_v3_small_025_32": ("MobileNetV3Small", {"weights": None, "alpha": 0.25,
+                                                       "input_shape": (32, 32, 3),
+                                                       "classes": 10}),
+    "mobilenet_v3_small_125_min_32": ("MobileNetV3Small", {"weights": None, "alpha": 1.25,
+                                                           "minimalistic": True,
+                                                           "input_shape": (32, 32, 3),
+                                                           "classes": 7}),
+    "mobilenet_v3_large_025_min_40_avg": ("MobileNetV3Large", {"weights": None, "alpha": 0.25,
+                                                               "minimalistic": True,
+                                                               "include_top": False,
+                                                               "pooling": "avg",
+                                                               "input_shape": (40, 40, 3)}),
+    "mobilenet_v3_large_050_tensor": ("MobileNetV3Large", {"weights": None, "alpha": 0.5,
+                                                           "input_tensor": (48, 40, 3),
+                                                           "include_preprocessing": False,
+                                                           "dropout_rate": 0, "classes": 5}),
+    "mobilenet_v3_small_025_notop_32": ("MobileNetV3Small", {"weights": None, "alpha": 0.25,
+                                                             "include_top": False,
+                                                             "input_shape": (32, 32, 3)}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
            # MobileNet, MobileNetV3, EfficientNet
-           "mobilenet_025_32", "mobilenet_050_dm2_35_avg", "mobilenet_025_tensor_max"]
-H5 = "mobilenet_v2_035_32"
+           "mobilenet_025_32", "mobilenet_050_dm2_35_avg", "mobilenet_025_tensor_max",
+           "mobilenet_v3_small_025_32", "mobilenet_v3_small_125_min_32",
+           "mobilenet_v3_large_025_min_40_avg", "mobilenet_v3_large_050_tensor",
+           "mobilenet_v3_small_025_notop_32"]
+H5 = ("mobilenet_v2_035_32", "mobilenet_v3_small_025_notop_32")
 
 
 def fill(weights):
@@ -118,7 +142,7 @@ def main():
             model.set_weights(fill([(w.name, w.shape.as_list()) for w in model.weights]))
             x = inputs(model.input_shape[1:])
             out[key]["output"] = model(x, training=False).numpy().round(6).tolist()
-            if key == H5:
+            if key in H5:
                 path = os.path.join(HERE, key + ".h5")
                 model.save_weights(path)
                 with open(path, "rb") as f, gzip.GzipFile(path + ".gz", "wb", mtime=0) as g:

@@ -7,8 +7,7 @@ names and weights, so that weights files of Keras's MobileNet load into it.
 >>> model.name, model.count_params()
 ('mobilenet_0.25_32', 221114)
 """
-import logging
-
+from eagerflow._src.backend import log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
@@ -93,9 +92,10 @@ def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3,  # 
                              f"Received alpha={alpha}")
         if rows != cols or rows not in _SIZES:
             rows = 224
-            logging.warning("`input_shape` is undefined or non-square, or `rows` is not in "
-                            "[128, 160, 192, 224]. Weights for input shape (224, 224) will "
-                            "be loaded as the default.")
+            log.get_logger().warning(
+                "`input_shape` is undefined or non-square, or `rows` is not in "
+                "[128, 160, 192, 224]. Weights for input shape (224, 224) will "
+                "be loaded as the default.")
     img_input = imagenet_utils.image_input(input_shape, input_tensor)
 
     x = convolutional.Conv2D(int(32 * alpha), (3, 3), padding="same", use_bias=False,
