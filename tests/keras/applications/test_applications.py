@@ -352,3 +352,78 @@ def test_a_mobilenet_v3_weights_file_written_by_tf_keras_loads(tmp_path):
     model = build(key)
     model.load_weights(str(path), by_name=True)
     np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_efficientnet_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    b0 = keras.applications.EfficientNetB0
+    assert _error(b0, weights=str(tmp_path / "missing.h5")) == (
+        "ValueError", "The `weights` argument should be either `None` (random initialization), "
+                      "`imagenet` (pre-training on ImageNet), or the path to the weights file "
+                      "to be loaded.")
+    assert _error(b0, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000")
+    assert _error(b0, weights=None, foo=1) == (
+        "TypeError", "EfficientNet() got an unexpected keyword argument 'foo'")
+    assert _error(b0, weights=None, dropout_rate=0.1) == (
+        "TypeError", "EfficientNet() got multiple values for argument 'dropout_rate'")
+    assert _error(keras.applications.efficientnet.EfficientNetB1, weights=None,
+                  include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    assert _error(b0, weights="imagenet", input_shape=(32, 32, 3)) == (
+        "ValueError", "When setting `include_top=True` and loading `imagenet` weights, "
+                      "`input_shape` should be (224, 224, 3).  Received: input_shape=(32, 32, "
+                      "3)")
+    # what the builder's keyword arguments change (as in tf_keras: counts of its models)
+    model = b0(weights=None, include_top=False, drop_connect_rate=0.0, activation="relu",
+               depth_divisor=16, input_shape=(32, 32, 3))
+    assert (model.count_params(), len(model.layers)) == (4090411, 228)
+    assert model.get_layer("stem_activation").get_config()["activation"] == "relu"
+    x = np.arange(6.0)
+    assert keras.applications.efficientnet.preprocess_input(x) is x
+
+
+def test_efficientnet_drops_whole_residual_branches_at_a_rate_growing_with_depth():
+    model = keras.applications.EfficientNetB0(weights=None, include_top=False,
+                                              input_shape=(32, 32, 3))
+    drops = [layer for layer in model.layers if layer.name.endswith("_drop")]
+    # tf_keras's rates: 0.2 times the index of the block among the 16
+    assert [(layer.name, layer.rate) for layer in drops[:2]] == [("block2b_drop", 0.2 * 2 / 16),
+                                                                 ("block3b_drop", 0.2 * 4 / 16)]
+    assert all(layer.noise_shape == (None, 1, 1, 1) for layer in drops)
+    # in training a sample's branch is kept (scaled) or dropped as a whole
+    x = tf.random.normal((64, 4, 4, 8))
+    out = drops[-1](x, training=True).numpy()
+    kept = np.abs(out).reshape(64, -1).max(axis=1) > 0
+    np.testing.assert_allclose(out[kept], x.numpy()[kept] / (1 - drops[-1].rate), rtol=1e-6)
+    assert not np.any(out[~kept])
+
+
+def test_efficientnet_imagenet_weights_go_with_imagenet_scaling(tmp_path, monkeypatch):
+    """With 'imagenet' the model divides its normalized inputs by the square roots of
+    ImageNet's standard deviations (a ``tf.math.multiply`` layer), as tf_keras's does, and
+    reads Keras's file (checked against its hash: patched here for a stand-in file)."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    keras.backend.clear_session()
+    kwargs = {"include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.EfficientNetB0(weights=None, **kwargs)
+    values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
+    model.set_weights(values)
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / "efficientnetb0_notop.h5"
+    model.save_weights(path)
+    md5 = hashlib.md5(path.read_bytes()).hexdigest()
+    monkeypatch.setitem(internals.keras_package.applications.efficientnet._HASHES, "b0",
+                        ("0" * 32, md5))
+    loaded = keras.applications.EfficientNetB0(weights="imagenet", **kwargs)
+    scale = loaded.layers[3]
+    assert (scale.name, type(scale).__name__, scale.output_shape) == (
+        "tf.math.multiply", "TFOpLambda", (None, 32, 32, 3))
+    assert [layer.name for layer in loaded.layers[4:6]] == ["stem_conv_pad", "stem_conv"]
+    # the same as normalizing by variances times the standard deviations
+    assert model.weights[1].name == "normalization/variance:0"
+    values[1] = values[1] * np.array([0.229, 0.224, 0.225], "float32")
+    model.set_weights(values)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-5)

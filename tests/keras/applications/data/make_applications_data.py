@@ -70,6 +70,15 @@ CONFIGS = {
     "mobilenet_v3_small_025_notop_32": ("MobileNetV3Small", {"weights": None, "alpha": 0.25,
                                                              "include_top": False,
                                                              "input_shape": (32, 32, 3)}),
+    "efficientnet_b0_32_10": ("EfficientNetB0", {"weights": None, "input_shape": (32, 32, 3),
+                                                 "classes": 10}),
+    "efficientnet_b0_notop_tensor_max": ("EfficientNetB0", {"weights": None,
+                                                            "include_top": False,
+                                                            "input_tensor": (40, 36, 3),
+                                                            "pooling": "max"}),
+    "efficientnet_b2_notop_avg_32": ("EfficientNetB2", {"weights": None, "include_top": False,
+                                                        "input_shape": (32, 32, 3),
+                                                        "pooling": "avg"}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
@@ -77,7 +86,8 @@ NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_
            "mobilenet_025_32", "mobilenet_050_dm2_35_avg", "mobilenet_025_tensor_max",
            "mobilenet_v3_small_025_32", "mobilenet_v3_small_125_min_32",
            "mobilenet_v3_large_025_min_40_avg", "mobilenet_v3_large_050_tensor",
-           "mobilenet_v3_small_025_notop_32"]
+           "mobilenet_v3_small_025_notop_32",
+           "efficientnet_b0_32_10", "efficientnet_b0_notop_tensor_max"]
 H5 = ("mobilenet_v2_035_32", "mobilenet_v3_small_025_notop_32")
 
 
