@@ -231,6 +231,26 @@ def test_vgg19_has_vgg16s_top_and_preprocessing():
 # MobileNet, MobileNetV3, EfficientNet
 
 
+def _stand_in_imagenet_file(tmp_path, monkeypatch, model, file_name, hashes=None):
+    """`fill`'s weights in `model`, saved as Keras's ImageNet file `file_name` in
+    ``$KERAS_HOME/models``, where 'imagenet' reads it from (without downloading it). With
+    `hashes` (module name, key, index of the file's hash there), the model's hash of the file
+    becomes that of the stand-in. Returns the weights."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
+    model.set_weights(values)
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / file_name
+    model.save_weights(path)
+    if hashes is not None:
+        module, key, index = hashes
+        table = getattr(internals.keras_package.applications, module)._HASHES
+        pair = list(table[key])
+        pair[index] = hashlib.md5(path.read_bytes()).hexdigest()
+        monkeypatch.setitem(table, key, tuple(pair))
+    return values
+
+
 def _error(function, **kwargs):
     """The type and first line of what building the model raises."""
     with pytest.raises(Exception) as info:
@@ -267,12 +287,9 @@ def test_mobilenet_checks_its_arguments_as_tf_keras_does(tmp_path):
 
 
 def test_mobilenet_imagenet_weights_are_keras_file(tmp_path, monkeypatch):
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     kwargs = {"alpha": 0.25, "include_top": False, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNet(weights=None, **kwargs)
-    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
-    (tmp_path / "models").mkdir()
-    model.save_weights(tmp_path / "models" / "mobilenet_2_5_224_tf_no_top.h5")
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model, "mobilenet_2_5_224_tf_no_top.h5")
     loaded = keras.applications.MobileNet(weights="imagenet", **kwargs)
     x = make_data.inputs((32, 32, 3))
     np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
@@ -316,16 +333,11 @@ def test_mobilenet_v3_checks_its_arguments_as_tf_keras_does():
 def test_mobilenet_v3_imagenet_weights_are_keras_file(tmp_path, monkeypatch, caplog):
     """'imagenet' reads Keras's file (checked against its hash) from ``$KERAS_HOME/models``;
     here a file of the same name and layout, with the hash patched, stands in for it."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     kwargs = {"alpha": 0.75, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNetV3Large(weights=None, **kwargs)
-    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
-    (tmp_path / "models").mkdir()
-    path = tmp_path / "models" / "weights_mobilenet_v3_large_224_0.75_float.h5"
-    model.save_weights(path)
-    md5 = hashlib.md5(path.read_bytes()).hexdigest()
-    monkeypatch.setitem(internals.keras_package.applications.mobilenet_v3._HASHES,
-                        "large_224_0.75_float", (md5, "0" * 32))
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model,
+                            "weights_mobilenet_v3_large_224_0.75_float.h5",
+                            ("mobilenet_v3", "large_224_0.75_float", 0))
     with caplog.at_level("WARNING", logger="tensorflow"):
         loaded = keras.applications.MobileNetV3Large(weights="imagenet", **kwargs)
     # logged on TF's logger, as tf_keras does
@@ -404,18 +416,11 @@ def test_efficientnet_imagenet_weights_go_with_imagenet_scaling(tmp_path, monkey
     """With 'imagenet' the model divides its normalized inputs by the square roots of
     ImageNet's standard deviations (a ``tf.math.multiply`` layer), as tf_keras's does, and
     reads Keras's file (checked against its hash: patched here for a stand-in file)."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     keras.backend.clear_session()
     kwargs = {"include_top": False, "input_shape": (32, 32, 3)}
     model = keras.applications.EfficientNetB0(weights=None, **kwargs)
-    values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
-    model.set_weights(values)
-    (tmp_path / "models").mkdir()
-    path = tmp_path / "models" / "efficientnetb0_notop.h5"
-    model.save_weights(path)
-    md5 = hashlib.md5(path.read_bytes()).hexdigest()
-    monkeypatch.setitem(internals.keras_package.applications.efficientnet._HASHES, "b0",
-                        ("0" * 32, md5))
+    values = _stand_in_imagenet_file(tmp_path, monkeypatch, model, "efficientnetb0_notop.h5",
+                                     ("efficientnet", "b0", 1))
     loaded = keras.applications.EfficientNetB0(weights="imagenet", **kwargs)
     scale = loaded.layers[3]
     assert (scale.name, type(scale).__name__, scale.output_shape) == (
@@ -427,3 +432,46 @@ def test_efficientnet_imagenet_weights_go_with_imagenet_scaling(tmp_path, monkey
     model.set_weights(values)
     x = make_data.inputs((32, 32, 3))
     np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_efficientnet_v2_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    b0 = keras.applications.EfficientNetV2B0
+    missing = str(tmp_path / "missing.h5")
+    assert _error(b0, weights=missing) == (
+        "ValueError", "The `weights` argument should be either `None` (random initialization), "
+                      "`imagenet` (pre-training on ImageNet), or the path to the weights file "
+                      f"to be loaded.Received: weights={missing}")
+    assert _error(b0, weights="imagenet", classes=10) == (
+        "ValueError", "If using `weights` as `'imagenet'` with `include_top` as true, "
+                      "`classes` should be 1000Received: classes=10")
+    assert _error(b0, weights=None, foo=1) == (
+        "TypeError", "EfficientNetV2B0() got an unexpected keyword argument 'foo'")
+    assert _error(keras.applications.efficientnet_v2.EfficientNetV2B1, weights=None,
+                  include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    x = np.arange(6.0)
+    assert keras.applications.efficientnet_v2.preprocess_input(x) is x
+
+
+def test_efficientnet_v2_models_are_tf_keras_ones():
+    keras.backend.clear_session()
+    model = keras.applications.EfficientNetV2B0(weights=None, include_top=False,
+                                                input_shape=(32, 32, 3))
+    # tf_keras's rates: 0.2 times the index of the block among the stages' 21 repeats
+    assert [(layer.name, round(layer.rate, 6)) for layer in model.layers
+            if layer.name.endswith("_drop")][:2] == [("block2b_drop", 0.019048),
+                                                      ("block3b_drop", 0.038095)]
+    # ImageNet's colour statistics are constants of the B models, not weights
+    norm = model.get_layer("normalization")
+    assert (norm.weights, norm.get_config()["mean"]) == ([], [0.485, 0.456, 0.406])
+
+
+def test_efficientnet_v2_imagenet_weights_are_keras_file(tmp_path, monkeypatch):
+    kwargs = {"include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.EfficientNetV2B0(weights=None, **kwargs)
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model, "efficientnetv2-b0_notop.h5",
+                            ("efficientnet_v2", "b0", 1))
+    loaded = keras.applications.EfficientNetV2B0(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())

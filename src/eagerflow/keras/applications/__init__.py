@@ -3,6 +3,9 @@
 from eagerflow._src.keras.applications.efficientnet import (  # noqa: F401
     EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3, EfficientNetB4, EfficientNetB5,
     EfficientNetB6, EfficientNetB7)
+from eagerflow._src.keras.applications.efficientnet_v2 import (  # noqa: F401
+    EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2, EfficientNetV2B3, EfficientNetV2L,
+    EfficientNetV2M, EfficientNetV2S)
 from eagerflow._src.keras.applications.mobilenet import MobileNet  # noqa: F401
 from eagerflow._src.keras.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
 from eagerflow._src.keras.applications.mobilenet_v3 import (  # noqa: F401
@@ -10,5 +13,5 @@ from eagerflow._src.keras.applications.mobilenet_v3 import (  # noqa: F401
 from eagerflow._src.keras.applications.resnet import ResNet101, ResNet152, ResNet50  # noqa: F401
 from eagerflow._src.keras.applications.vgg16 import VGG16, VGG19  # noqa: F401
 from eagerflow.keras.applications import (  # noqa: F401
-    efficientnet, imagenet_utils, mobilenet, mobilenet_v2, mobilenet_v3, resnet, resnet50, vgg16,
-    vgg19)
+    efficientnet, efficientnet_v2, imagenet_utils, mobilenet, mobilenet_v2, mobilenet_v3, resnet,
+    resnet50, vgg16, vgg19)

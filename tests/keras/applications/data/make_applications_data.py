@@ -79,6 +79,12 @@ CONFIGS = {
     "efficientnet_b2_notop_avg_32": ("EfficientNetB2", {"weights": None, "include_top": False,
                                                         "input_shape": (32, 32, 3),
                                                         "pooling": "avg"}),
+    "efficientnetv2_b0_32_10": ("EfficientNetV2B0", {"weights": None, "input_shape": (32, 32, 3),
+                                                     "classes": 10}),
+    "efficientnetv2_b0_notop_1ch_max": ("EfficientNetV2B0", {"weights": None,
+                                                             "include_top": False,
+                                                             "input_shape": (32, 32, 1),
+                                                             "pooling": "max"}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
@@ -87,7 +93,8 @@ NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_
            "mobilenet_v3_small_025_32", "mobilenet_v3_small_125_min_32",
            "mobilenet_v3_large_025_min_40_avg", "mobilenet_v3_large_050_tensor",
            "mobilenet_v3_small_025_notop_32",
-           "efficientnet_b0_32_10", "efficientnet_b0_notop_tensor_max"]
+           "efficientnet_b0_32_10", "efficientnet_b0_notop_tensor_max",
+           "efficientnetv2_b0_32_10", "efficientnetv2_b0_notop_1ch_max"]
 H5 = ("mobilenet_v2_035_32", "mobilenet_v3_small_025_notop_32")
 
 

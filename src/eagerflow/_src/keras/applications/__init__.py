@@ -4,3 +4,4 @@ from eagerflow._src.keras.applications import imagenet_utils, mobilenet_v2, resn
 from eagerflow._src.keras.applications import mobilenet  # noqa: F401
 from eagerflow._src.keras.applications import mobilenet_v3  # noqa: F401
 from eagerflow._src.keras.applications import efficientnet  # noqa: F401
+from eagerflow._src.keras.applications import efficientnet_v2  # noqa: F401

@@ -50,17 +50,18 @@ DENSE_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
 IMAGENET_STDDEV_RGB = (0.229, 0.224, 0.225)
 
 
-def _channel_axis():
+def channel_axis():
     return 3 if backend.image_data_format() == "channels_last" else 1
 
 
-def _conv(x, filters, kernel_size, name, **kwargs):
+def conv(x, filters, kernel_size, name, **kwargs):
     return convolutional.Conv2D(filters, kernel_size, kernel_initializer=CONV_KERNEL_INITIALIZER,
                                 name=name, **kwargs)(x)
 
 
-def _bn_activation(x, activation, bn_name, activation_name):
-    x = normalization.BatchNormalization(axis=_channel_axis(), name=bn_name)(x)
+def bn_activation(x, activation, bn_name, activation_name, momentum=0.99):
+    x = normalization.BatchNormalization(axis=channel_axis(), momentum=momentum,
+                                         name=bn_name)(x)
     return core.Activation(activation, name=activation_name)(x)
 
 
@@ -68,10 +69,10 @@ def squeeze_excite(x, filters, filters_se, activation, name):
     """Channel weights in (0, 1), from the globally pooled `x` through a bottleneck of
     `filters_se` channels, multiplied into `x`."""
     se = pooling_layers.GlobalAveragePooling2D(name=name + "se_squeeze")(x)
-    se_shape = (1, 1, filters) if _channel_axis() == 3 else (filters, 1, 1)
+    se_shape = (1, 1, filters) if channel_axis() == 3 else (filters, 1, 1)
     se = reshaping.Reshape(se_shape, name=name + "se_reshape")(se)
-    se = _conv(se, filters_se, 1, name + "se_reduce", padding="same", activation=activation)
-    se = _conv(se, filters, 1, name + "se_expand", padding="same", activation="sigmoid")
+    se = conv(se, filters_se, 1, name + "se_reduce", padding="same", activation=activation)
+    se = conv(se, filters, 1, name + "se_expand", padding="same", activation="sigmoid")
     return merging.multiply([x, se], name=name + "se_excite")
 
 
@@ -91,8 +92,8 @@ def block(inputs, activation="swish", drop_rate=0.0, name="", filters_in=32, fil
     filters = filters_in * expand_ratio
     x = inputs
     if expand_ratio != 1:
-        x = _conv(x, filters, 1, name + "expand_conv", padding="same", use_bias=False)
-        x = _bn_activation(x, activation, name + "expand_bn", name + "expand_activation")
+        x = conv(x, filters, 1, name + "expand_conv", padding="same", use_bias=False)
+        x = bn_activation(x, activation, name + "expand_bn", name + "expand_activation")
     if strides == 2:
         x = reshaping.ZeroPadding2D(padding=imagenet_utils.correct_pad(x, kernel_size),
                                     name=name + "dwconv_pad")(x)
@@ -101,11 +102,11 @@ def block(inputs, activation="swish", drop_rate=0.0, name="", filters_in=32, fil
                                       use_bias=False,
                                       depthwise_initializer=CONV_KERNEL_INITIALIZER,
                                       name=name + "dwconv")(x)
-    x = _bn_activation(x, activation, name + "bn", name + "activation")
+    x = bn_activation(x, activation, name + "bn", name + "activation")
     if 0 < se_ratio <= 1:
         x = squeeze_excite(x, filters, max(1, int(filters_in * se_ratio)), activation, name)
-    x = _conv(x, filters_out, 1, name + "project_conv", padding="same", use_bias=False)
-    x = normalization.BatchNormalization(axis=_channel_axis(), name=name + "project_bn")(x)
+    x = conv(x, filters_out, 1, name + "project_conv", padding="same", use_bias=False)
+    x = normalization.BatchNormalization(axis=channel_axis(), name=name + "project_bn")(x)
     if id_skip and strides == 1 and filters_in == filters_out:
         x = skip(x, inputs, drop_rate, name)
     return x
@@ -124,15 +125,16 @@ def imagenet_stem(x, weights):
     (with ImageNet's weights: by the standard deviations ImageNet's training used, which the
     Normalization layer's variances only take the square root of once)."""
     x = preprocessing.Rescaling(1.0 / 255.0)(x)
-    x = preprocessing.Normalization(axis=_channel_axis())(x)
+    x = preprocessing.Normalization(axis=channel_axis())(x)
     if weights == "imagenet":
-        shape = (1, 1, 1, 3) if _channel_axis() == 3 else (1, 3, 1, 1)
+        shape = (1, 1, 1, 3) if channel_axis() == 3 else (1, 3, 1, 1)
         scale = constant([1.0 / math.sqrt(s) for s in IMAGENET_STDDEV_RGB], dtypes.float32)
         x = math_ops.multiply(x, array_ops.reshape(scale, shape))
     return x
 
 
-def classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate):
+def classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate,
+               bias_initializer="zeros"):
     """The classifier (pooled, dropped out, dense), or the pooling of the feature map."""
     if include_top:
         x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
@@ -140,7 +142,8 @@ def classifier(x, include_top, pooling, classes, classifier_activation, weights,
             x = core.Dropout(dropout_rate, name="top_dropout")(x)
         imagenet_utils.validate_activation(classifier_activation, weights)
         return core.Dense(classes, activation=classifier_activation,
-                          kernel_initializer=DENSE_KERNEL_INITIALIZER, name="predictions")(x)
+                          kernel_initializer=DENSE_KERNEL_INITIALIZER,
+                          bias_initializer=bias_initializer, name="predictions")(x)
     if pooling == "avg":
         return pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
     if pooling == "max":
@@ -172,8 +175,8 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
     x = imagenet_stem(img_input, weights)
     x = reshaping.ZeroPadding2D(padding=imagenet_utils.correct_pad(x, 3),
                                 name="stem_conv_pad")(x)
-    x = _conv(x, filters(32), 3, "stem_conv", strides=2, padding="valid", use_bias=False)
-    x = _bn_activation(x, activation, "stem_bn", "stem_activation")
+    x = conv(x, filters(32), 3, "stem_conv", strides=2, padding="valid", use_bias=False)
+    x = bn_activation(x, activation, "stem_bn", "stem_activation")
 
     count = 0
     total = float(sum(repeats(args["repeats"]) for args in blocks_args))
@@ -188,8 +191,8 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
                       name=f"block{i + 1}{chr(j + 97)}_", **args)
             count += 1
 
-    x = _conv(x, filters(1280), 1, "top_conv", padding="same", use_bias=False)
-    x = _bn_activation(x, activation, "top_bn", "top_activation")
+    x = conv(x, filters(1280), 1, "top_conv", padding="same", use_bias=False)
+    x = bn_activation(x, activation, "top_bn", "top_activation")
     x = classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate)
 
     inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
