@@ -240,19 +240,3 @@ EfficientNetV2B3 = _variant("b3", 1.2, 1.4, 300, "14.5M")
 EfficientNetV2S = _variant("s", 1.0, 1.0, 384, "21.6M")
 EfficientNetV2M = _variant("m", 1.0, 1.0, 480, "54.4M")
 EfficientNetV2L = _variant("l", 1.0, 1.0, 480, "119.0M")
-
-
-@export("keras.applications.efficientnet_v2.preprocess_input")
-def preprocess_input(x, data_format=None):  # noqa: ARG001
-    """Returns `x` as it is: EfficientNetV2 models scale their inputs themselves.
-
-    >>> tf.keras.applications.efficientnet_v2.preprocess_input(np.array([255.0]))
-    array([255.])
-    """
-    return x
-
-
-@export("keras.applications.efficientnet_v2.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)
