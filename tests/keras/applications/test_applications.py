@@ -5,6 +5,7 @@ computed (``data/make_applications_data.py`` wrote them); ``data/mobilenet_v2_03
 is a weights file its ``save_weights`` wrote.
 """
 import gzip
+import hashlib
 import importlib.util
 import json
 import pathlib
@@ -276,3 +277,252 @@ def test_regnet_heads_are_numbered_per_session_as_in_tf_keras():
     assert [layer.name for layer in second.layers[-2:]] == ["2_head_gap", "2head_dense"]
     # tf_keras's RegNet head has no activation, whatever classifier_activation says
     assert second.layers[-1].get_config()["activation"] == "linear"
+
+
+# MobileNet, MobileNetV3, EfficientNet
+
+
+def _stand_in_imagenet_file(tmp_path, monkeypatch, model, file_name, hashes=None):
+    """`fill`'s weights in `model`, saved as Keras's ImageNet file `file_name` in
+    ``$KERAS_HOME/models``, where 'imagenet' reads it from (without downloading it). With
+    `hashes` (module name, key, index of the file's hash there), the model's hash of the file
+    becomes that of the stand-in. Returns the weights."""
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
+    model.set_weights(values)
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / file_name
+    model.save_weights(path)
+    if hashes is not None:
+        module, key, index = hashes
+        table = getattr(internals.keras_package.applications, module)._HASHES
+        pair = list(table[key])
+        pair[index] = hashlib.md5(path.read_bytes()).hexdigest()
+        monkeypatch.setitem(table, key, tuple(pair))
+    return values
+
+
+def _error(function, **kwargs):
+    """The type and first line of what building the model raises."""
+    with pytest.raises(Exception) as info:
+        function(**kwargs)
+    return type(info.value).__name__, str(info.value).splitlines()[0]
+
+
+def test_mobilenet_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    mobilenet = keras.applications.mobilenet.MobileNet
+    assert _error(mobilenet, weights="imagenet", depth_multiplier=2) == (
+        "ValueError", "If imagenet weights are being loaded, depth multiplier must be 1.  "
+                      "Received depth_multiplier=2")
+    assert _error(mobilenet, weights="imagenet", alpha=0.3) == (
+        "ValueError", "If imagenet weights are being loaded, alpha can be one of`0.25`, "
+                      "`0.50`, `0.75` or `1.0` only.  Received alpha=0.3")
+    missing = str(tmp_path / "missing.h5")
+    assert _error(mobilenet, weights=missing) == (
+        "ValueError", "The `weights` argument should be either `None` (random "
+                      "initialization), `imagenet` (pre-training on ImageNet), or the path to "
+                      f"the weights file to be loaded.  Received weights={missing}")
+    assert _error(mobilenet, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000.  Received classes=10")
+    assert _error(mobilenet, weights=None, foo=1) == (
+        "ValueError", "Unknown argument(s): ({'foo': 1},)")
+    assert _error(mobilenet, weights=None, include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    assert _error(mobilenet, weights="imagenet", classifier_activation="relu")[1].startswith(
+        "Only `None` and `softmax` activations")
+    # the name tells the input size ImageNet weights would be for
+    assert mobilenet(weights=None, input_shape=(160, 160, 3)).name == "mobilenet_1.00_160"
+    assert mobilenet(weights=None, include_top=False).name == "mobilenet_1.00_None"
+
+
+def test_mobilenet_imagenet_weights_are_keras_file(tmp_path, monkeypatch):
+    kwargs = {"alpha": 0.25, "include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNet(weights=None, **kwargs)
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model, "mobilenet_2_5_224_tf_no_top.h5")
+    loaded = keras.applications.MobileNet(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+    assert loaded.name == "mobilenet_0.25_224"
+
+
+def test_mobilenet_preprocess_input_gives_tf_keras_values():
+    images = np.array(PREPROCESS["images"], "float32")
+    preprocess = keras.applications.mobilenet.preprocess_input
+    np.testing.assert_allclose(preprocess(images.copy()), PREPROCESS["mobilenet"], rtol=1e-6)
+    np.testing.assert_allclose(preprocess(tf.constant(images)).numpy(),
+                               PREPROCESS["mobilenet_tensor"], rtol=1e-6)
+
+
+def test_mobilenet_v3_checks_its_arguments_as_tf_keras_does():
+    small, large = keras.applications.MobileNetV3Small, keras.applications.MobileNetV3Large
+    alpha_error = ("ValueError", "If imagenet weights are being loaded, alpha can be one of "
+                                 "`0.75`, `1.0` for non minimalistic or `1.0` for minimalistic "
+                                 "only.")
+    assert _error(small, weights="imagenet", alpha=0.5) == alpha_error
+    assert _error(large, weights="imagenet", alpha=0.75, minimalistic=True) == alpha_error
+    assert _error(small, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000.  Received classes=10")
+    assert _error(small, weights=None, input_shape=(16, 40, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received `input_shape=(16, 40, 3)`")
+    assert _error(small, weights=None, input_shape=(40, 40, 3),
+                  input_tensor=keras.Input((40, 50, 3))) == (
+        "ValueError", "input_shape[1] must equal backend.int_shape(input_tensor)[2].  Received "
+                      "input_shape=(40, 40, 3), backend.int_shape(input_tensor)=(None, 40, 50, "
+                      "3)")
+    # the shape taken from an input tensor has its rows and columns swapped, as in Keras
+    assert _error(large, weights=None, input_tensor=keras.Input((20, 50, 3))) == (
+        "ValueError", "Input size must be at least 32x32; Received `input_shape=(50, 20, 3)`")
+    model = small(weights=None, input_shape=(40, 50, 3), input_tensor=keras.Input((40, 50, 3)))
+    assert model.input_shape == (None, 40, 50, 3)
+    x = np.arange(6.0)
+    assert keras.applications.mobilenet_v3.preprocess_input(x) is x
+
+
+def test_mobilenet_v3_imagenet_weights_are_keras_file(tmp_path, monkeypatch, caplog):
+    """'imagenet' reads Keras's file (checked against its hash) from ``$KERAS_HOME/models``;
+    here a file of the same name and layout, with the hash patched, stands in for it."""
+    kwargs = {"alpha": 0.75, "input_shape": (32, 32, 3)}
+    model = keras.applications.MobileNetV3Large(weights=None, **kwargs)
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model,
+                            "weights_mobilenet_v3_large_224_0.75_float.h5",
+                            ("mobilenet_v3", "large_224_0.75_float", 0))
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        loaded = keras.applications.MobileNetV3Large(weights="imagenet", **kwargs)
+    # logged on TF's logger, as tf_keras does
+    assert [(r.name, r.getMessage().split(",")[0]) for r in caplog.records] == [
+        ("tensorflow", "`input_shape` is undefined or non-square")]
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+
+
+def test_a_mobilenet_v3_weights_file_written_by_tf_keras_loads(tmp_path):
+    # its layers' names nest ("Conv" and "Conv/BatchNorm"), as do the file's groups
+    key = "mobilenet_v3_small_025_notop_32"
+    path = tmp_path / (key + ".h5")
+    path.write_bytes(gzip.decompress((DATA / (key + ".h5.gz")).read_bytes()))
+    model = build(key)
+    x = make_data.inputs((32, 32, 3))
+    want = REFERENCE[key]["output"]
+    model.load_weights(str(path))
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    keras.backend.clear_session()
+    model = keras.applications.MobileNetV3Small(weights=str(path), alpha=0.25,
+                                                include_top=False, input_shape=(32, 32, 3))
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    model = build(key)
+    model.load_weights(str(path), by_name=True)
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_efficientnet_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    b0 = keras.applications.EfficientNetB0
+    assert _error(b0, weights=str(tmp_path / "missing.h5")) == (
+        "ValueError", "The `weights` argument should be either `None` (random initialization), "
+                      "`imagenet` (pre-training on ImageNet), or the path to the weights file "
+                      "to be loaded.")
+    assert _error(b0, weights="imagenet", classes=10) == (
+        "ValueError", 'If using `weights` as `"imagenet"` with `include_top` as true, '
+                      "`classes` should be 1000")
+    assert _error(b0, weights=None, foo=1) == (
+        "TypeError", "EfficientNet() got an unexpected keyword argument 'foo'")
+    assert _error(b0, weights=None, dropout_rate=0.1) == (
+        "TypeError", "EfficientNet() got multiple values for argument 'dropout_rate'")
+    assert _error(keras.applications.efficientnet.EfficientNetB1, weights=None,
+                  include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    assert _error(b0, weights="imagenet", input_shape=(32, 32, 3)) == (
+        "ValueError", "When setting `include_top=True` and loading `imagenet` weights, "
+                      "`input_shape` should be (224, 224, 3).  Received: input_shape=(32, 32, "
+                      "3)")
+    # what the builder's keyword arguments change (as in tf_keras: counts of its models)
+    model = b0(weights=None, include_top=False, drop_connect_rate=0.0, activation="relu",
+               depth_divisor=16, input_shape=(32, 32, 3))
+    assert (model.count_params(), len(model.layers)) == (4090411, 228)
+    assert model.get_layer("stem_activation").get_config()["activation"] == "relu"
+    x = np.arange(6.0)
+    assert keras.applications.efficientnet.preprocess_input(x) is x
+
+
+def test_efficientnet_drops_whole_residual_branches_at_a_rate_growing_with_depth():
+    model = keras.applications.EfficientNetB0(weights=None, include_top=False,
+                                              input_shape=(32, 32, 3))
+    drops = [layer for layer in model.layers if layer.name.endswith("_drop")]
+    # tf_keras's rates: 0.2 times the index of the block among the 16
+    assert [(layer.name, layer.rate) for layer in drops[:2]] == [("block2b_drop", 0.2 * 2 / 16),
+                                                                 ("block3b_drop", 0.2 * 4 / 16)]
+    assert all(layer.noise_shape == (None, 1, 1, 1) for layer in drops)
+    # in training a sample's branch is kept (scaled) or dropped as a whole
+    x = tf.random.normal((64, 4, 4, 8))
+    out = drops[-1](x, training=True).numpy()
+    kept = np.abs(out).reshape(64, -1).max(axis=1) > 0
+    np.testing.assert_allclose(out[kept], x.numpy()[kept] / (1 - drops[-1].rate), rtol=1e-6)
+    assert not np.any(out[~kept])
+
+
+def test_efficientnet_imagenet_weights_go_with_imagenet_scaling(tmp_path, monkeypatch):
+    """With 'imagenet' the model divides its normalized inputs by the square roots of
+    ImageNet's standard deviations (a ``tf.math.multiply`` layer), as tf_keras's does, and
+    reads Keras's file (checked against its hash: patched here for a stand-in file)."""
+    keras.backend.clear_session()
+    kwargs = {"include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.EfficientNetB0(weights=None, **kwargs)
+    values = _stand_in_imagenet_file(tmp_path, monkeypatch, model, "efficientnetb0_notop.h5",
+                                     ("efficientnet", "b0", 1))
+    loaded = keras.applications.EfficientNetB0(weights="imagenet", **kwargs)
+    scale = loaded.layers[3]
+    assert (scale.name, type(scale).__name__, scale.output_shape) == (
+        "tf.math.multiply", "TFOpLambda", (None, 32, 32, 3))
+    assert [layer.name for layer in loaded.layers[4:6]] == ["stem_conv_pad", "stem_conv"]
+    # the same as normalizing by variances times the standard deviations
+    assert model.weights[1].name == "normalization/variance:0"
+    values[1] = values[1] * np.array([0.229, 0.224, 0.225], "float32")
+    model.set_weights(values)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_efficientnet_v2_checks_its_arguments_as_tf_keras_does(tmp_path):
+    # (messages as tf_keras 2.21 words them)
+    b0 = keras.applications.EfficientNetV2B0
+    missing = str(tmp_path / "missing.h5")
+    assert _error(b0, weights=missing) == (
+        "ValueError", "The `weights` argument should be either `None` (random initialization), "
+                      "`imagenet` (pre-training on ImageNet), or the path to the weights file "
+                      f"to be loaded.Received: weights={missing}")
+    assert _error(b0, weights="imagenet", classes=10) == (
+        "ValueError", "If using `weights` as `'imagenet'` with `include_top` as true, "
+                      "`classes` should be 1000Received: classes=10")
+    assert _error(b0, weights=None, foo=1) == (
+        "TypeError", "EfficientNetV2B0() got an unexpected keyword argument 'foo'")
+    assert _error(keras.applications.efficientnet_v2.EfficientNetV2B1, weights=None,
+                  include_top=False, input_shape=(16, 16, 3)) == (
+        "ValueError", "Input size must be at least 32x32; Received: input_shape=(16, 16, 3)")
+    x = np.arange(6.0)
+    assert keras.applications.efficientnet_v2.preprocess_input(x) is x
+
+
+def test_efficientnet_v2_models_are_tf_keras_ones():
+    keras.backend.clear_session()
+    model = keras.applications.EfficientNetV2B0(weights=None, include_top=False,
+                                                input_shape=(32, 32, 3))
+    # tf_keras's rates: 0.2 times the index of the block among the stages' 21 repeats
+    assert [(layer.name, round(layer.rate, 6)) for layer in model.layers
+            if layer.name.endswith("_drop")][:2] == [("block2b_drop", 0.019048),
+                                                      ("block3b_drop", 0.038095)]
+    # ImageNet's colour statistics are constants of the B models, not weights
+    norm = model.get_layer("normalization")
+    assert (norm.weights, norm.get_config()["mean"]) == ([], [0.485, 0.456, 0.406])
+
+
+def test_efficientnet_v2_imagenet_weights_are_keras_file(tmp_path, monkeypatch):
+    kwargs = {"include_top": False, "input_shape": (32, 32, 3)}
+    model = keras.applications.EfficientNetV2B0(weights=None, **kwargs)
+    _stand_in_imagenet_file(tmp_path, monkeypatch, model, "efficientnetv2-b0_notop.h5",
+                            ("efficientnet_v2", "b0", 1))
+    loaded = keras.applications.EfficientNetV2B0(weights="imagenet", **kwargs)
+    x = make_data.inputs((32, 32, 3))
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())

@@ -1,6 +1,7 @@
 """The functional API, Sequential, summaries and configs."""
 import contextlib
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -409,3 +410,14 @@ def test_sequential_pop_keeps_the_nodes_of_a_layer_reused_elsewhere():
     assert [layer.name for layer in last.layers] == ["a"] and last.output_shape == (None, 4)
     assert other(np.ones((1, 4), "float32")).shape == (1, 3)
     assert other.output_shape == (None, 3)
+
+
+def test_a_model_deeper_than_the_recursion_limit_is_built_and_runs():
+    # (EfficientNetV2L has about 1000 layers in a chain)
+    inputs = keras.Input((2,))
+    x = inputs
+    for _ in range(sys.getrecursionlimit() + 100):
+        x = keras.layers.Activation("linear")(x)
+    model = keras.Model(inputs, x)
+    assert len(model.layers) == sys.getrecursionlimit() + 101
+    np.testing.assert_array_equal(model(np.ones((1, 2), "float32")).numpy(), [[1.0, 1.0]])

@@ -148,6 +148,23 @@ def test_functional_weights_load_in_layer_order_or_by_name(tmp_path):
                                   source.get_layer("b").kernel.numpy())
 
 
+def test_h5_weights_of_layers_whose_names_nest(tmp_path):
+    # "a/pad" before "a" in the model (as in MobileNetV3): Keras writes the groups in order
+    # of name, so that "a" is made before "a/pad" makes it as its parent
+    inputs = keras.Input((4, 4, 2))
+    x = keras.layers.ZeroPadding2D(name="a/pad")(inputs)
+    x = keras.layers.Conv2D(3, 3, name="a")(x)
+    x = keras.layers.BatchNormalization(name="a/bn")(x)
+    model = keras.Model(inputs, x)
+    path = tmp_path / "w.h5"
+    model.save_weights(path)
+    target = keras.models.clone_model(model)
+    target.load_weights(path)
+    target.load_weights(path, by_name=True)
+    for a, b in zip(target.get_weights(), model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_mismatches_raise_before_anything_is_assigned(tmp_path):
     path = tmp_path / "w.h5"
     _functional(units=3).save_weights(path)

@@ -4,9 +4,18 @@ from eagerflow._src.keras.applications.convnext import (  # noqa: F401
     ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge)
 from eagerflow._src.keras.applications.densenet import (  # noqa: F401
     DenseNet121, DenseNet169, DenseNet201)
+from eagerflow._src.keras.applications.efficientnet import (  # noqa: F401
+    EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3, EfficientNetB4, EfficientNetB5,
+    EfficientNetB6, EfficientNetB7)
+from eagerflow._src.keras.applications.efficientnet_v2 import (  # noqa: F401
+    EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2, EfficientNetV2B3, EfficientNetV2L,
+    EfficientNetV2M, EfficientNetV2S)
 from eagerflow._src.keras.applications.inception_resnet_v2 import InceptionResNetV2  # noqa: F401
 from eagerflow._src.keras.applications.inception_v3 import InceptionV3  # noqa: F401
+from eagerflow._src.keras.applications.mobilenet import MobileNet  # noqa: F401
 from eagerflow._src.keras.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
+from eagerflow._src.keras.applications.mobilenet_v3 import (  # noqa: F401
+    MobileNetV3Large, MobileNetV3Small)
 from eagerflow._src.keras.applications.regnet import (  # noqa: F401
     RegNetX002, RegNetX004, RegNetX006, RegNetX008, RegNetX016, RegNetX032, RegNetX040, RegNetX064,
     RegNetX080, RegNetX120, RegNetX160, RegNetX320, RegNetY002, RegNetY004, RegNetY006, RegNetY008,
@@ -17,5 +26,6 @@ from eagerflow._src.keras.applications.resnet_v2 import (  # noqa: F401
 from eagerflow._src.keras.applications.vgg16 import VGG16, VGG19  # noqa: F401
 from eagerflow._src.keras.applications.xception import Xception  # noqa: F401
 from eagerflow.keras.applications import (  # noqa: F401
-    convnext, densenet, imagenet_utils, inception_resnet_v2, inception_v3, mobilenet_v2, regnet,
-    resnet, resnet50, resnet_v2, vgg16, vgg19, xception)
+    convnext, densenet, efficientnet, efficientnet_v2, imagenet_utils, inception_resnet_v2,
+    inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, regnet, resnet, resnet50, resnet_v2, vgg16,
+    vgg19, xception)

@@ -3,9 +3,9 @@
 ``applications.json``: for each model of `CONFIGS`, its name, layers (name, class, output
 shape, weights' names and shapes), weight and parameter counts; and, for the models of
 `NUMERIC`, its ``summary()`` and its outputs on `inputs()` once `fill` set its weights. ``preprocess.json``: what
-each module's ``preprocess_input`` gives. ``mobilenet_v2_035_32.h5``: the weights
-``save_weights`` wrote for `fill`'s weights of the ``mobilenet_v2_035_32`` model (checked in
-gzipped), with its outputs in ``applications.json``.
+each module's ``preprocess_input`` gives. ``<model>.h5`` for the models of `H5`: the weights
+``save_weights`` wrote for `fill`'s weights of the model (checked in gzipped), with its
+outputs in ``applications.json``.
 
 Run with TensorFlow 2.x and tf_keras: ``TF_USE_LEGACY_KERAS=1 python make_applications_data.py``.
 """
@@ -74,16 +74,69 @@ CONFIGS = {
                                                      "include_preprocessing": False,
                                                      "input_shape": (40, 40, 3),
                                                      "pooling": "avg"}),
+    # MobileNet, MobileNetV3, EfficientNet
+    "mobilenet": ("MobileNet", {"weights": None}),
+    "mobilenet_025_32": ("MobileNet", {"weights": None, "alpha": 0.25,
+                                       "input_shape": (32, 32, 3), "classes": 10}),
+    "mobilenet_050_dm2_35_avg": ("MobileNet", {"weights": None, "alpha": 0.5,
+                                               "depth_multiplier": 2, "include_top": False,
+                                               "pooling": "avg", "input_shape": (35, 35, 3)}),
+    "mobilenet_025_tensor_max": ("MobileNet", {"weights": None, "alpha": 0.25,
+                                               "include_top": False, "pooling": "max",
+                                               "input_tensor": (33, 40, 3)}),
+    "mobilenet_v3_small": ("MobileNetV3Small", {"weights": None}),
+    "mobilenet_v3_large": ("MobileNetV3Large", {"weights": None}),
+    "mobilenet_v3_small_025_32": ("MobileNetV3Small", {"weights": None, "alpha": 0.25,
+                                                       "input_shape": (32, 32, 3),
+                                                       "classes": 10}),
+    "mobilenet_v3_small_125_min_32": ("MobileNetV3Small", {"weights": None, "alpha": 1.25,
+                                                           "minimalistic": True,
+                                                           "input_shape": (32, 32, 3),
+                                                           "classes": 7}),
+    "mobilenet_v3_large_025_min_40_avg": ("MobileNetV3Large", {"weights": None, "alpha": 0.25,
+                                                               "minimalistic": True,
+                                                               "include_top": False,
+                                                               "pooling": "avg",
+                                                               "input_shape": (40, 40, 3)}),
+    "mobilenet_v3_large_050_tensor": ("MobileNetV3Large", {"weights": None, "alpha": 0.5,
+                                                           "input_tensor": (48, 40, 3),
+                                                           "include_preprocessing": False,
+                                                           "dropout_rate": 0, "classes": 5}),
+    "mobilenet_v3_small_025_notop_32": ("MobileNetV3Small", {"weights": None, "alpha": 0.25,
+                                                             "include_top": False,
+                                                             "input_shape": (32, 32, 3)}),
+    "efficientnet_b0_32_10": ("EfficientNetB0", {"weights": None, "input_shape": (32, 32, 3),
+                                                 "classes": 10}),
+    "efficientnet_b0_notop_tensor_max": ("EfficientNetB0", {"weights": None,
+                                                            "include_top": False,
+                                                            "input_tensor": (40, 36, 3),
+                                                            "pooling": "max"}),
+    "efficientnet_b2_notop_avg_32": ("EfficientNetB2", {"weights": None, "include_top": False,
+                                                        "input_shape": (32, 32, 3),
+                                                        "pooling": "avg"}),
+    "efficientnetv2_b0_32_10": ("EfficientNetV2B0", {"weights": None, "input_shape": (32, 32, 3),
+                                                     "classes": 10}),
+    "efficientnetv2_b0_notop_1ch_max": ("EfficientNetV2B0", {"weights": None,
+                                                             "include_top": False,
+                                                             "input_shape": (32, 32, 1),
+                                                             "pooling": "max"}),
 }
 NUMERIC = ["resnet50_notop_avg_32", "mobilenet_v2_035_32", "mobilenet_v2_050_33_tensor",
            "vgg16_notop_max_32",
            # ResNetV2, DenseNet, Xception, InceptionV3
            "resnet50v2_notop_avg_32", "densenet121_top_10_32", "xception_top_10_71",
            "inception_v3_top_10_75", "inception_resnet_v2_top_10_75", "convnext_tiny_top_10_32",
-           "regnety002_top_10_32", "regnety016_notop_avg_nopre_40"]
-H5 = "mobilenet_v2_035_32"
+           "regnety002_top_10_32", "regnety016_notop_avg_nopre_40",
+           # MobileNet, MobileNetV3, EfficientNet
+           "mobilenet_025_32", "mobilenet_050_dm2_35_avg", "mobilenet_025_tensor_max",
+           "mobilenet_v3_small_025_32", "mobilenet_v3_small_125_min_32",
+           "mobilenet_v3_large_025_min_40_avg", "mobilenet_v3_large_050_tensor",
+           "mobilenet_v3_small_025_notop_32",
+           "efficientnet_b0_32_10", "efficientnet_b0_notop_tensor_max",
+           "efficientnetv2_b0_32_10", "efficientnetv2_b0_notop_1ch_max"]
+H5 = ("mobilenet_v2_035_32", "mobilenet_v3_small_025_notop_32")
 PREPROCESS_MODULES = ("resnet50", "mobilenet_v2", "vgg16", "resnet_v2", "densenet", "xception",
-                      "inception_v3", "inception_resnet_v2")
+                      "inception_v3", "inception_resnet_v2", "mobilenet")
 
 
 def fill(weights):
@@ -147,7 +200,7 @@ def main():
             model.set_weights(fill([(w.name, w.shape.as_list()) for w in model.weights]))
             x = inputs(model.input_shape[1:])
             out[key]["output"] = model(x, training=False).numpy().round(6).tolist()
-            if key == H5:
+            if key in H5:
                 path = os.path.join(HERE, key + ".h5")
                 model.save_weights(path)
                 with open(path, "rb") as f, gzip.GzipFile(path + ".gz", "wb", mtime=0) as g:

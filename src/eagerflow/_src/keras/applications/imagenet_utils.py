@@ -236,12 +236,14 @@ def source_inputs(tensor):
     return found[0] if len(found) == 1 else found
 
 
-def load_weights(model, weights, bucket_path, file_hash=None):
+def load_weights(model, weights, bucket_path, file_hash=None, base=None):
     """Loads `weights` (a file path, or 'imagenet': `bucket_path` in Keras's applications
-    bucket, downloaded into ``~/.keras/models`` the first time) into `model`."""
+    bucket, or under the URL `base`, downloaded into ``~/.keras/models`` the first time) into
+    `model`."""
     if weights == "imagenet":
         path = data_utils.get_file(bucket_path.rpartition("/")[2],
-                                   BASE_WEIGHTS_PATH + bucket_path, cache_subdir="models",
+                                   (base or BASE_WEIGHTS_PATH) + bucket_path,
+                                   cache_subdir="models",
                                    file_hash=file_hash)
         model.load_weights(path)
     elif weights is not None:

@@ -7,8 +7,7 @@ weights, so that weights files of Keras's MobileNetV2 load into it.
 >>> model.name, model.count_params()
 ('mobilenetv2_0.35_32', 423018)
 """
-import logging
-
+from eagerflow._src.backend import log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
@@ -131,9 +130,10 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
                              f"Received `alpha={alpha}`")
         if rows != cols or rows not in _SIZES:
             rows = 224
-            logging.warning("`input_shape` is undefined or non-square, or `rows` is not in "
-                            "[96, 128, 160, 192, 224]. Weights for input shape (224, 224) "
-                            "will be loaded as the default.")
+            log.get_logger().warning(
+                "`input_shape` is undefined or non-square, or `rows` is not in "
+                "[96, 128, 160, 192, 224]. Weights for input shape (224, 224) "
+                "will be loaded as the default.")
     img_input = imagenet_utils.image_input(input_shape, input_tensor)
 
     x = convolutional.Conv2D(_make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2),

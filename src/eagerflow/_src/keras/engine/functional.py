@@ -650,21 +650,25 @@ def _schedule(inputs, outputs):
         raise ValueError(f"The tensor {tensor} is not the output of a layer or of a TF "
                          f"function's call; it cannot be computed by a model.")
 
-    def visit(step, d):
-        if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor)):  # an input
-            met.setdefault(id(step.node.layer), (step.node.layer, len(met)))
-            depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
-            return
-        if depth.get(id(step), -1) >= d:
-            return
-        if id(step) not in depth:
-            order.append(step)
-            met.setdefault(id(step.layer), (step.layer, len(met)))
-        depth[id(step)] = d
-        for tensor in step.keras_inputs:
-            parent = producer(tensor) if id(tensor) not in input_ids else tensor
-            if parent is not None:
-                visit(parent, d + 1)
+    def visit(root, root_depth):
+        # depth first, a step's producers in order: a stack, not recursion, so that models
+        # deeper than Python's recursion limit (EfficientNetV2L's 1000 layers) are walked
+        stack = [(root, root_depth)]
+        while stack:
+            step, d = stack.pop()
+            if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor)):
+                met.setdefault(id(step.node.layer), (step.node.layer, len(met)))  # an input
+                depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
+                continue
+            if depth.get(id(step), -1) >= d:
+                continue
+            if id(step) not in depth:
+                order.append(step)
+                met.setdefault(id(step.layer), (step.layer, len(met)))
+            depth[id(step)] = d
+            parents = [producer(tensor) if id(tensor) not in input_ids else tensor
+                       for tensor in step.keras_inputs]
+            stack.extend((parent, d + 1) for parent in reversed(parents) if parent is not None)
 
     for tensor in outputs:
         step = producer(tensor) if id(tensor) not in input_ids else tensor

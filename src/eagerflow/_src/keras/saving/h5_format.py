@@ -148,7 +148,9 @@ def save_weights_to_hdf5_group(f, model):
     _save_attribute(f, "layer_names", [layer.name for layer in layers])
     f.attrs["backend"] = "tensorflow"
     f.attrs["keras_version"] = KERAS_VERSION
-    for layer in layers:
+    # in order of name, as in Keras: a group "a/b" (a layer's) made before "a" would make
+    # "a" (another layer's) already
+    for layer in sorted(layers, key=lambda layer: layer.name):
         _save_subset(f.create_group(layer.name), _layer_weights(layer))
     _save_subset(f.create_group("top_level_model_weights"), _top_level_weights(model))
 
