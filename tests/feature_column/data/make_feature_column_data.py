@@ -1,0 +1,151 @@
+"""Record TF's feature-column outputs for tests/feature_column (run under real TF):
+
+    TF_USE_LEGACY_KERAS=1 TF_CPP_MIN_LOG_LEVEL=3 python make_feature_column_data.py
+"""
+import json
+import os
+
+import numpy as np
+import tensorflow as tf
+
+fc = tf.feature_column
+OUT = {}
+
+
+def rec(key, value):
+    OUT[key] = np.asarray(value).tolist()
+
+
+def layer_out(columns, features):
+    layer = tf.keras.layers.DenseFeatures(columns)
+    out = layer(features)
+    return layer, out
+
+
+FEATS = {
+    "age": tf.constant([[23.0], [45.0], [61.0], [18.0]]),
+    "thal": tf.constant([["fixed"], ["normal"], ["reversible"], ["unknown"]]),
+    "slope": tf.constant([[1], [3], [0], [2]], tf.int64),
+    "pair": tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]),
+}
+age = fc.numeric_column("age")
+pair = fc.numeric_column("pair", shape=(2,), normalizer_fn=lambda x: x * 2.0)
+age_b = fc.bucketized_column(age, boundaries=[18, 25, 30, 35, 40, 45, 50, 55, 60, 65])
+pair_b = fc.bucketized_column(fc.numeric_column("pair", shape=(2,)), boundaries=[2.5, 5.0])
+thal = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"])
+thal_oov = fc.categorical_column_with_vocabulary_list(
+    "thal", ["fixed", "normal"], num_oov_buckets=3)
+thal_def = fc.categorical_column_with_vocabulary_list(
+    "thal", ["fixed", "normal"], default_value=1)
+slope = fc.categorical_column_with_identity("slope", num_buckets=4)
+thal_hash = fc.categorical_column_with_hash_bucket("thal", hash_bucket_size=7)
+slope_hash = fc.categorical_column_with_hash_bucket("slope", 5, dtype=tf.int64)
+crossed = fc.crossed_column([age_b, "thal"], hash_bucket_size=11)
+crossed3 = fc.crossed_column(["thal", "slope", age_b], hash_bucket_size=1000)
+
+for name, col in [("age", age), ("pair", pair), ("age_b", age_b), ("pair_b", pair_b)]:
+    rec("dense_" + name, layer_out([col], FEATS)[1])
+for name, cat in [("thal", thal), ("thal_oov", thal_oov), ("thal_def", thal_def),
+                  ("slope", slope), ("thal_hash", thal_hash), ("slope_hash", slope_hash),
+                  ("crossed", crossed), ("crossed3", crossed3), ("age_b_cat", age_b)]:
+    rec("indicator_" + name, layer_out([fc.indicator_column(cat)], FEATS)[1])
+
+# Names, sorted order.
+cols = [fc.indicator_column(thal), age, age_b, fc.indicator_column(crossed), pair]
+OUT["names"] = [c.name for c in cols]
+rec("dense_all", layer_out(cols, FEATS)[1])
+
+# Embeddings, with a known initializer.
+init = tf.constant_initializer(np.arange(12 * 3, dtype=np.float32).reshape(12, 3) / 10.0)
+SP = {"ids": tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0], [3, 0], [3, 2]],
+                                    tf.constant([1, 3, 2, 5, 5], tf.int64), [4, 3])}
+ids = fc.categorical_column_with_identity("ids", 12)
+for comb in ["mean", "sum", "sqrtn"]:
+    emb = fc.embedding_column(ids, 3, combiner=comb, initializer=init)
+    layer, out = layer_out([emb], SP)
+    rec("emb_" + comb, out)
+    OUT["emb_weights"] = [(w.name, w.shape.as_list()) for w in layer.weights]
+rec("indicator_sparse", layer_out([fc.indicator_column(ids)], SP)[1])
+# Default initializer's shape and stddev bound
+emb = fc.embedding_column(thal, 4)
+layer, out = layer_out([emb, age], FEATS)
+OUT["emb_default_weights"] = [(w.name, w.shape.as_list()) for w in layer.weights]
+OUT["emb_default_shape"] = out.shape.as_list()
+OUT["emb_col_name"] = emb.name
+
+# Rank-1 inputs.
+R1 = {"age": tf.constant([23.0, 45.0]), "thal": tf.constant(["normal", "zzz"]),
+      "slope": tf.constant([3, 1], tf.int64)}
+rec("rank1", layer_out([age, fc.indicator_column(thal), fc.indicator_column(slope)], R1)[1])
+
+# crossed with dense int and strings
+rec("crossed_rank1", layer_out([fc.indicator_column(
+    fc.crossed_column(["thal", "slope"], 13))], R1)[1])
+
+# parse example spec
+spec = fc.make_parse_example_spec([age, pair, thal, slope, fc.embedding_column(ids, 2),
+                                   crossed, thal_hash])
+OUT["parse_spec"] = {k: repr(v) for k, v in sorted(spec.items())}
+
+# Errors.
+def err(key, fn):
+    try:
+        fn()
+        OUT["err_" + key] = None
+    except Exception as e:  # noqa: BLE001
+        lines = [ln for ln in str(e).split("\n") if ln.strip()]
+        OUT["err_" + key] = [type(e).__name__, lines[0]] + (
+            [lines[1]] if lines[0].startswith("Exception encountered") else [])
+
+err("empty", lambda: tf.keras.layers.DenseFeatures([]))
+err("categorical", lambda: tf.keras.layers.DenseFeatures([thal])(FEATS))
+err("num_shape", lambda: fc.numeric_column("x", shape=(0,)))
+err("num_dtype", lambda: fc.numeric_column("x", dtype=tf.string))
+err("num_norm", lambda: fc.numeric_column("x", normalizer_fn=3))
+err("num_key", lambda: fc.numeric_column(3))
+err("bucket_src", lambda: fc.bucketized_column(thal, [1.0]))
+err("bucket_sorted", lambda: fc.bucketized_column(age, [3.0, 1.0]))
+err("bucket_list", lambda: fc.bucketized_column(age, 3.0))
+err("vocab_empty", lambda: fc.categorical_column_with_vocabulary_list("x", []))
+err("vocab_dup", lambda: fc.categorical_column_with_vocabulary_list("x", ["a", "a"]))
+err("vocab_both", lambda: fc.categorical_column_with_vocabulary_list(
+    "x", ["a"], default_value=0, num_oov_buckets=1))
+err("vocab_oov", lambda: fc.categorical_column_with_vocabulary_list(
+    "x", ["a"], num_oov_buckets=-1))
+err("id_buckets", lambda: fc.categorical_column_with_identity("x", 0))
+err("id_default", lambda: fc.categorical_column_with_identity("x", 3, default_value=5))
+err("hash_size", lambda: fc.categorical_column_with_hash_bucket("x", 0))
+err("hash_dtype", lambda: fc.categorical_column_with_hash_bucket("x", 3, dtype=tf.float32))
+err("emb_dim", lambda: fc.embedding_column(thal, 0))
+err("emb_comb", lambda: fc.embedding_column(thal, 2, combiner="max"))
+err("emb_init", lambda: fc.embedding_column(thal, 2, initializer=3))
+err("cross_one", lambda: fc.crossed_column(["a"], 3))
+err("cross_size", lambda: fc.crossed_column(["a", "b"], 0))
+err("cross_num", lambda: fc.crossed_column([age, "b"], 3))
+err("ind_type", lambda: fc.indicator_column(age))
+err("id_range", lambda: layer_out([fc.indicator_column(slope)],
+                                   {"slope": tf.constant([[7]], tf.int64)}))
+err("missing", lambda: layer_out([age], {"thal": FEATS["thal"]}))
+err("num_sparse", lambda: layer_out([age], {"age": tf.sparse.from_dense([[1.0]])}))
+
+# A fit loop on a small frame, with a fixed seed of weights set afterwards.
+data = {"age": np.array([23.0, 45.0, 61.0, 18.0, 33.0, 52.0], np.float32),
+        "thal": np.array(["fixed", "normal", "reversible", "normal", "fixed", "x"]),
+        "slope": np.array([1, 3, 0, 2, 2, 1], np.int64)}
+labels = np.array([0, 1, 1, 0, 1, 0], np.float32)
+ds = tf.data.Dataset.from_tensor_slices((data, labels)).batch(3)
+emb_init = tf.constant_initializer(np.linspace(-0.5, 0.5, 3 * 2).reshape(3, 2))
+model_cols = [age, age_b, fc.indicator_column(thal), fc.embedding_column(
+    fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"]),
+    2, initializer=emb_init), fc.indicator_column(slope)]
+model = tf.keras.Sequential([tf.keras.layers.DenseFeatures(model_cols),
+                             tf.keras.layers.Dense(1, kernel_initializer="ones")])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.001), loss="mse")
+OUT["fit_first"] = np.asarray(model.predict(ds, verbose=0)).tolist()
+hist = model.fit(ds, epochs=2, verbose=0)
+OUT["fit_loss"] = hist.history["loss"]
+OUT["fit_weights"] = [(w.name, np.asarray(w.numpy()).tolist()) for w in model.weights]
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "feature_column_tf.json"), "w") as f:
+    json.dump(OUT, f, indent=0, sort_keys=True)

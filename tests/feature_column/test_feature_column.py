@@ -1,0 +1,191 @@
+"""tf.feature_column and tf.keras.layers.DenseFeatures against TF's outputs
+(data/feature_column_tf.json, recorded by data/make_feature_column_data.py)."""
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+fc = tf.feature_column
+with open(os.path.join(os.path.dirname(__file__), "data", "feature_column_tf.json")) as _f:
+    TF = json.load(_f)
+
+
+def features():
+    return {"age": tf.constant([[23.0], [45.0], [61.0], [18.0]]),
+            "thal": tf.constant([["fixed"], ["normal"], ["reversible"], ["unknown"]]),
+            "slope": tf.constant([[1], [3], [0], [2]], tf.int64),
+            "pair": tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])}
+
+
+AGE = fc.numeric_column("age")
+AGE_B = fc.bucketized_column(AGE, boundaries=[18, 25, 30, 35, 40, 45, 50, 55, 60, 65])
+THAL = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"])
+SLOPE = fc.categorical_column_with_identity("slope", num_buckets=4)
+CROSSED = fc.crossed_column([AGE_B, "thal"], hash_bucket_size=11)
+
+
+def dense(columns, feats=None):
+    return tf.keras.layers.DenseFeatures(columns)(features() if feats is None else feats)
+
+
+def check(key, value):
+    np.testing.assert_allclose(np.asarray(value), np.asarray(TF[key], np.float32), rtol=1e-6)
+
+
+def unnumbered(name):
+    return re.sub(r"dense_features(_\d+)?", "dense_features", name)
+
+
+@pytest.mark.parametrize("name,column", [
+    ("age", AGE),
+    ("pair", fc.numeric_column("pair", shape=(2,), normalizer_fn=lambda x: x * 2.0)),
+    ("age_b", AGE_B),
+    ("pair_b", fc.bucketized_column(fc.numeric_column("pair", shape=(2,)), [2.5, 5.0]))])
+def test_dense_columns(name, column):
+    out = dense([column])
+    assert out.dtype == tf.float32
+    check("dense_" + name, out)
+
+
+@pytest.mark.parametrize("name,column", [
+    ("thal", THAL),
+    ("thal_oov", fc.categorical_column_with_vocabulary_list(
+        "thal", ["fixed", "normal"], num_oov_buckets=3)),
+    ("thal_def", fc.categorical_column_with_vocabulary_list(
+        "thal", ["fixed", "normal"], default_value=1)),
+    ("slope", SLOPE),
+    ("thal_hash", fc.categorical_column_with_hash_bucket("thal", hash_bucket_size=7)),
+    ("slope_hash", fc.categorical_column_with_hash_bucket("slope", 5, dtype=tf.int64)),
+    ("crossed", CROSSED),
+    ("crossed3", fc.crossed_column(["thal", "slope", AGE_B], hash_bucket_size=1000)),
+    ("age_b_cat", AGE_B)])
+def test_indicator_of_categorical_columns(name, column):
+    check("indicator_" + name, dense([fc.indicator_column(column)]))
+
+
+def test_columns_are_concatenated_sorted_by_name():
+    pair = fc.numeric_column("pair", shape=(2,), normalizer_fn=lambda x: x * 2.0)
+    cols = [fc.indicator_column(THAL), AGE, AGE_B, fc.indicator_column(CROSSED), pair]
+    assert [c.name for c in cols] == TF["names"]
+    check("dense_all", dense(cols))
+
+
+SPARSE_IDS = fc.categorical_column_with_identity("ids", 12)
+
+
+def sparse_features():
+    return {"ids": tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0], [3, 0], [3, 2]],
+                                          tf.constant([1, 3, 2, 5, 5], tf.int64), [4, 3])}
+
+
+@pytest.mark.parametrize("combiner", ["mean", "sum", "sqrtn"])
+def test_embedding_column_of_sparse_ids(combiner):
+    init = tf.constant_initializer(np.arange(36, dtype=np.float32).reshape(12, 3) / 10.0)
+    layer = tf.keras.layers.DenseFeatures(
+        [fc.embedding_column(SPARSE_IDS, 3, combiner=combiner, initializer=init)])
+    check("emb_" + combiner, layer(sparse_features()))
+    assert [[unnumbered(w.name), w.shape.as_list()] for w in layer.weights] == \
+        [[unnumbered(n), s] for n, s in TF["emb_weights"]]
+
+
+def test_indicator_of_sparse_ids_counts_repeats():
+    check("indicator_sparse", dense([fc.indicator_column(SPARSE_IDS)], sparse_features()))
+
+
+def test_embedding_default_initializer_weight_and_output_shape():
+    emb = fc.embedding_column(THAL, 4)
+    layer = tf.keras.layers.DenseFeatures([emb, AGE])
+    out = layer(features())
+    assert emb.name == TF["emb_col_name"]
+    assert out.shape.as_list() == TF["emb_default_shape"]
+    assert [[unnumbered(w.name), w.shape.as_list()] for w in layer.weights] == \
+        [[unnumbered(n), s] for n, s in TF["emb_default_weights"]]
+    table = layer.weights[0].numpy()
+    assert np.all(np.abs(table) <= 2 / np.sqrt(4) + 1e-6) and np.std(table) > 0
+
+
+def test_rank_1_inputs_are_expanded():
+    feats = {"age": tf.constant([23.0, 45.0]), "thal": tf.constant(["normal", "zzz"]),
+             "slope": tf.constant([3, 1], tf.int64)}
+    check("rank1", dense([AGE, fc.indicator_column(THAL), fc.indicator_column(SLOPE)], feats))
+    check("crossed_rank1", dense([fc.indicator_column(fc.crossed_column(["thal", "slope"], 13))],
+                                 feats))
+
+
+def test_make_parse_example_spec():
+    pair = fc.numeric_column("pair", shape=(2,))
+    spec = fc.make_parse_example_spec([AGE, pair, THAL, SLOPE, fc.embedding_column(SPARSE_IDS, 2),
+                                       CROSSED, fc.categorical_column_with_hash_bucket("thal", 7)])
+    assert {k: repr(v) for k, v in sorted(spec.items())} == TF["parse_spec"]
+
+
+ERRORS = {
+    "empty": lambda: tf.keras.layers.DenseFeatures([]),
+    "num_shape": lambda: fc.numeric_column("x", shape=(0,)),
+    "num_dtype": lambda: fc.numeric_column("x", dtype=tf.string),
+    "num_norm": lambda: fc.numeric_column("x", normalizer_fn=3),
+    "num_key": lambda: fc.numeric_column(3),
+    "bucket_src": lambda: fc.bucketized_column(THAL, [1.0]),
+    "bucket_sorted": lambda: fc.bucketized_column(AGE, [3.0, 1.0]),
+    "bucket_list": lambda: fc.bucketized_column(AGE, 3.0),
+    "vocab_empty": lambda: fc.categorical_column_with_vocabulary_list("x", []),
+    "vocab_dup": lambda: fc.categorical_column_with_vocabulary_list("x", ["a", "a"]),
+    "vocab_both": lambda: fc.categorical_column_with_vocabulary_list(
+        "x", ["a"], default_value=0, num_oov_buckets=1),
+    "vocab_oov": lambda: fc.categorical_column_with_vocabulary_list("x", ["a"],
+                                                                    num_oov_buckets=-1),
+    "id_buckets": lambda: fc.categorical_column_with_identity("x", 0),
+    "id_default": lambda: fc.categorical_column_with_identity("x", 3, default_value=5),
+    "hash_size": lambda: fc.categorical_column_with_hash_bucket("x", 0),
+    "hash_dtype": lambda: fc.categorical_column_with_hash_bucket("x", 3, dtype=tf.float32),
+    "emb_dim": lambda: fc.embedding_column(THAL, 0),
+    "emb_init": lambda: fc.embedding_column(THAL, 2, initializer=3),
+    "cross_one": lambda: fc.crossed_column(["a"], 3),
+    "cross_size": lambda: fc.crossed_column(["a", "b"], 0),
+    "cross_num": lambda: fc.crossed_column([AGE, "b"], 3),
+    "ind_type": lambda: fc.indicator_column(AGE),
+    "missing": lambda: dense([AGE], {"thal": tf.constant([["a"]])}),
+    "num_sparse": lambda: dense([AGE], {"age": tf.sparse.from_dense([[1.0]])}),
+}
+
+
+@pytest.mark.parametrize("key", sorted(ERRORS))
+def test_errors_as_tf(key):
+    with pytest.raises(Exception) as info:
+        ERRORS[key]()
+    lines = [ln for ln in str(info.value).split("\n") if ln.strip()]
+    got = [type(info.value).__name__, lines[0]] + (
+        [lines[1]] if lines[0].startswith("Exception encountered") else [])
+    assert [unnumbered(x) for x in got] == [unnumbered(x) for x in TF["err_" + key]]
+
+
+def test_categorical_column_is_refused_by_dense_features():
+    with pytest.raises(ValueError, match="Items of feature_columns must be a .*DenseColumn"):
+        tf.keras.layers.DenseFeatures([THAL])
+
+
+def test_sequential_fit_on_a_dataset_of_dicts():
+    data = {"age": np.array([23.0, 45.0, 61.0, 18.0, 33.0, 52.0], np.float32),
+            "thal": np.array(["fixed", "normal", "reversible", "normal", "fixed", "x"]),
+            "slope": np.array([1, 3, 0, 2, 2, 1], np.int64)}
+    labels = np.array([0, 1, 1, 0, 1, 0], np.float32)
+    ds = tf.data.Dataset.from_tensor_slices((data, labels)).batch(3)
+    emb_init = tf.constant_initializer(np.linspace(-0.5, 0.5, 6).reshape(3, 2))
+    cols = [AGE, AGE_B, fc.indicator_column(THAL),
+            fc.embedding_column(fc.categorical_column_with_vocabulary_list(
+                "thal", ["fixed", "normal", "reversible"]), 2, initializer=emb_init),
+            fc.indicator_column(SLOPE)]
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures(cols),
+                                 tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.001), loss="mse")
+    check("fit_first", model.predict(ds, verbose=0))
+    history = model.fit(ds, epochs=2, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], TF["fit_loss"], rtol=1e-5)
+    assert [unnumbered(w.name) for w in model.weights] == \
+        [unnumbered(n) for n, _ in TF["fit_weights"]]
+    for w, (_, value) in zip(model.weights, TF["fit_weights"]):
+        np.testing.assert_allclose(w.numpy(), value, rtol=1e-5, atol=1e-6)
