@@ -189,3 +189,61 @@ def test_sequential_fit_on_a_dataset_of_dicts():
         [unnumbered(n) for n, _ in TF["fit_weights"]]
     for w, (_, value) in zip(model.weights, TF["fit_weights"]):
         np.testing.assert_allclose(w.numpy(), value, rtol=1e-5, atol=1e-6)
+
+
+def int_features():
+    return {"ai": tf.constant([[3], [4]], tf.int64), "vi": tf.constant([[20], [99]], tf.int64),
+            "id": tf.constant([[1], [7]]), "hi": tf.constant([[12], [-5]]),
+            "s": tf.sparse.SparseTensor([[0, 0], [1, 1]], tf.constant(["b", "a"]), [2, 2])}
+
+
+VOCAB_INT = fc.categorical_column_with_vocabulary_list("vi", [10, 20, 30], num_oov_buckets=2)
+SPARSE_VOCAB = fc.categorical_column_with_vocabulary_list("s", ["a", "b"])
+
+
+@pytest.mark.parametrize("name,column", [
+    ("int_num", fc.numeric_column("ai", dtype=tf.int64)),
+    ("vocab_int", fc.indicator_column(VOCAB_INT)),
+    ("vocab_int32", fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+        "vi", [10, 20, 30], dtype=tf.int32))),
+    ("id_default", fc.indicator_column(fc.categorical_column_with_identity(
+        "id", 3, default_value=0))),
+    ("hash_int", fc.indicator_column(fc.categorical_column_with_hash_bucket(
+        "hi", 10, dtype=tf.int32))),
+    ("sparse_vocab", fc.indicator_column(SPARSE_VOCAB)),
+    ("sparse_cross", fc.indicator_column(fc.crossed_column(["s", VOCAB_INT], 20))),
+    ("sparse_emb", fc.embedding_column(SPARSE_VOCAB, 2, initializer=tf.ones_initializer()))])
+def test_integer_and_sparse_inputs(name, column):
+    check("ints_" + name, dense([column], int_features()))
+
+
+def test_nan_and_infinities_are_bucketized_as_tf():
+    col = fc.bucketized_column(fc.numeric_column("x"), [0.0])
+    check("bucket_nan", dense([col], {"x": tf.constant([np.nan, np.inf, -np.inf])}))
+
+
+def test_reprs_and_variable_shapes():
+    cols = [fc.numeric_column("a", shape=(2,), default_value=1),
+            fc.numeric_column("a", shape=(2, 2), default_value=1.5),
+            fc.numeric_column("a", shape=3),
+            fc.bucketized_column(fc.numeric_column("a"), (1, 2)),
+            fc.crossed_column(["a", SPARSE_VOCAB], 5), VOCAB_INT,
+            fc.categorical_column_with_identity("id", 3, default_value=0),
+            fc.categorical_column_with_hash_bucket("hi", 10, dtype=tf.int32)]
+    assert [repr(c) for c in cols] == TF["reprs"]
+    shaped = [fc.numeric_column("a", shape=(2, 3)), AGE_B, fc.indicator_column(VOCAB_INT),
+              fc.embedding_column(VOCAB_INT, 3)]
+    assert [repr(c.variable_shape) for c in shaped] == TF["variable_shapes"]
+
+
+def test_dense_features_in_a_function_of_unknown_batch():
+    layer = tf.keras.layers.DenseFeatures([AGE, fc.indicator_column(THAL)])
+
+    @tf.function(input_signature=[{"age": tf.TensorSpec([None], tf.float32),
+                                   "thal": tf.TensorSpec([None], tf.string)}])
+    def f(feats):
+        return layer(feats)
+
+    check("function", f({"age": tf.constant([1.0, 2.0]), "thal": tf.constant(["normal", "q"])}))
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == TF["function_shape"]
+    assert sorted(layer.get_config()) == TF["config_keys"]

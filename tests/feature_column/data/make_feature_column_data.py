@@ -146,6 +146,52 @@ hist = model.fit(ds, epochs=2, verbose=0)
 OUT["fit_loss"] = hist.history["loss"]
 OUT["fit_weights"] = [(w.name, np.asarray(w.numpy()).tolist()) for w in model.weights]
 
+# Integer vocabularies and ids, hashed integers, sparse string inputs.
+INTS = {"ai": tf.constant([[3], [4]], tf.int64), "vi": tf.constant([[20], [99]], tf.int64),
+        "id": tf.constant([[1], [7]]), "hi": tf.constant([[12], [-5]]),
+        "s": tf.sparse.SparseTensor([[0, 0], [1, 1]], tf.constant(["b", "a"]), [2, 2])}
+vocab_int = fc.categorical_column_with_vocabulary_list("vi", [10, 20, 30], num_oov_buckets=2)
+sv = fc.categorical_column_with_vocabulary_list("s", ["a", "b"])
+for name, col in [
+        ("int_num", fc.numeric_column("ai", dtype=tf.int64)),
+        ("vocab_int", fc.indicator_column(vocab_int)),
+        ("vocab_int32", fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+            "vi", [10, 20, 30], dtype=tf.int32))),
+        ("id_default", fc.indicator_column(fc.categorical_column_with_identity(
+            "id", 3, default_value=0))),
+        ("hash_int", fc.indicator_column(fc.categorical_column_with_hash_bucket(
+            "hi", 10, dtype=tf.int32))),
+        ("sparse_vocab", fc.indicator_column(sv)),
+        ("sparse_cross", fc.indicator_column(fc.crossed_column(["s", vocab_int], 20))),
+        ("sparse_emb", fc.embedding_column(sv, 2, initializer=tf.ones_initializer()))]:
+    rec("ints_" + name, layer_out([col], INTS)[1])
+rec("bucket_nan", layer_out([fc.bucketized_column(fc.numeric_column("x"), [0.0])],
+                            {"x": tf.constant([np.nan, np.inf, -np.inf])})[1])
+OUT["reprs"] = [repr(c) for c in [
+    fc.numeric_column("a", shape=(2,), default_value=1),
+    fc.numeric_column("a", shape=(2, 2), default_value=1.5),
+    fc.numeric_column("a", shape=3),
+    fc.bucketized_column(fc.numeric_column("a"), (1, 2)),
+    fc.crossed_column(["a", sv], 5), vocab_int,
+    fc.categorical_column_with_identity("id", 3, default_value=0),
+    fc.categorical_column_with_hash_bucket("hi", 10, dtype=tf.int32)]]
+OUT["variable_shapes"] = [repr(c.variable_shape) for c in [
+    fc.numeric_column("a", shape=(2, 3)), age_b, fc.indicator_column(vocab_int),
+    fc.embedding_column(vocab_int, 3)]]
+fn_layer = tf.keras.layers.DenseFeatures([age, fc.indicator_column(thal)])
+
+
+@tf.function(input_signature=[{"age": tf.TensorSpec([None], tf.float32),
+                               "thal": tf.TensorSpec([None], tf.string)}])
+def in_function(feats):
+    return fn_layer(feats)
+
+
+rec("function", in_function({"age": tf.constant([1.0, 2.0]),
+                             "thal": tf.constant(["normal", "q"])}))
+OUT["function_shape"] = in_function.get_concrete_function().structured_outputs.shape.as_list()
+OUT["config_keys"] = sorted(fn_layer.get_config())
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

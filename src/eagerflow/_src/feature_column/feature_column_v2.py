@@ -17,6 +17,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops, math_ops, \
     reduction_ops, sparse_ops, sparse_tensor, string_ops
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
@@ -75,6 +76,10 @@ def _with_values(sparse, values):
     return SparseTensor(sparse.indices, values, sparse.dense_shape)
 
 
+def _nested_tuple(array):
+    return tuple(_nested_tuple(a) for a in array) if array.ndim > 1 else tuple(array.tolist())
+
+
 def _check_key(key):
     if not isinstance(key, str):
         raise ValueError(f"key must be a string. Got: type {type(key)}. Given key: {key}.")
@@ -110,7 +115,7 @@ class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_valu
 
     @property
     def variable_shape(self):
-        return tuple(self.shape)
+        return TensorShape(self.shape)
 
     @property
     def parse_example_spec(self):
@@ -143,7 +148,7 @@ class BucketizedColumn(_dense_tuple("BucketizedColumn", ["source_column", "bound
 
     @property
     def variable_shape(self):
-        return tuple(self.source_column.shape) + (len(self.boundaries) + 1,)
+        return TensorShape(tuple(self.source_column.shape) + (len(self.boundaries) + 1,))
 
     @property
     def num_buckets(self):
@@ -156,7 +161,8 @@ class BucketizedColumn(_dense_tuple("BucketizedColumn", ["source_column", "bound
     def _transform(self, cache):
         value = cache.get(self.source_column)
         bounds = np.asarray(self.boundaries, np.float32)
-        above = math_ops.greater_equal(array_ops.expand_dims(value, -1), bounds)
+        # (the boundaries a value is not below: NaN goes to the last bucket, as TF's)
+        above = math_ops.logical_not(math_ops.less(array_ops.expand_dims(value, -1), bounds))
         return reduction_ops.reduce_sum(cast_ops.cast(above, _d.int64), -1)
 
     def _dense(self, cache, layer):
@@ -328,7 +334,7 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
 
     @property
     def variable_shape(self):
-        return (self.categorical_column.num_buckets,)
+        return TensorShape([1, self.categorical_column.num_buckets])
 
     @property
     def parse_example_spec(self):
@@ -360,7 +366,7 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
 
     @property
     def variable_shape(self):
-        return (self.dimension,)
+        return TensorShape([self.dimension])
 
     @property
     def parse_example_spec(self):
@@ -401,8 +407,7 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
     if default_value is not None:
-        default_value = tuple(np.broadcast_to(np.asarray(default_value, dtype.as_numpy_dtype),
-                                              shape).reshape(-1).tolist())
+        default_value = _nested_tuple(np.broadcast_to(np.asarray(default_value, object), shape))
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
 
@@ -592,7 +597,7 @@ def dense_features(columns, features, layer):
     outputs = []
     for column in sorted(columns, key=lambda c: c.name):
         dense = column._dense(cache, layer)
-        size = math.prod(column.variable_shape)
+        size = math.prod(column.variable_shape.as_list())
         batch = array_ops.shape(dense)[0]
         outputs.append(array_ops.reshape(dense, array_ops.stack([batch, size])))
     return array_ops.concat(outputs, 1)

@@ -65,12 +65,9 @@ class DenseFeatures(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config["feature_columns"] = list(self._feature_columns)
+        config.update(feature_columns=list(self._feature_columns), partitioner=None)
         return config
 
 
 def _width(column):
-    size = 1
-    for d in column.variable_shape:
-        size *= d
-    return size
+    return column.variable_shape.num_elements()
