@@ -247,3 +247,75 @@ def test_dense_features_in_a_function_of_unknown_batch():
     check("function", f({"age": tf.constant([1.0, 2.0]), "thal": tf.constant(["normal", "q"])}))
     assert f.get_concrete_function().structured_outputs.shape.as_list() == TF["function_shape"]
     assert sorted(layer.get_config()) == TF["config_keys"]
+
+
+def vocab_features():
+    return {"thal": tf.constant([["fixed", "zz"], ["reversible", "normal"]]),
+            "vi": tf.constant([[20], [7]], tf.int64), "w": tf.constant([[2.0, 3.0], [0.5, 1.5]]),
+            "id": tf.constant([[1, 2], [0, 1]], tf.int64)}
+
+
+TABLE = tf.constant_initializer(np.arange(6.0).reshape(3, 2))
+
+
+@pytest.fixture
+def vocab_files(tmp_path):
+    strings, ints = tmp_path / "v.txt", tmp_path / "i.txt"
+    strings.write_text("fixed\nnormal\nreversible\n")
+    ints.write_text("10\n20\n30\n")
+    return str(strings), str(ints)
+
+
+def test_vocabulary_file_columns(vocab_files):
+    vpath, ipath = vocab_files
+    vf = fc.categorical_column_with_vocabulary_file("thal", vpath)
+    assert repr(vf).replace(os.path.dirname(vpath), "DIR") == TF["vf_repr"]
+    for name, col in [
+            ("vf", fc.indicator_column(vf)),
+            ("vf_size2", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, 2))),
+            ("vf_oov", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, num_oov_buckets=4))),
+            ("vf_def", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, default_value=0))),
+            ("vf_int", fc.indicator_column(fc.categorical_column_with_vocabulary_file(
+                "vi", ipath, dtype=tf.int64, num_oov_buckets=1))),
+            ("vf_emb", fc.embedding_column(vf, 2, initializer=TABLE))]:
+        check(name, dense([col], vocab_features()))
+
+
+def test_vocabulary_file_errors(vocab_files):
+    vpath, _ = vocab_files
+    cases = {
+        "vf_missing": lambda: fc.categorical_column_with_vocabulary_file("x", None),
+        "vf_size": lambda: fc.categorical_column_with_vocabulary_file("x", vpath, 0),
+        "vf_both": lambda: fc.categorical_column_with_vocabulary_file(
+            "x", vpath, num_oov_buckets=1, default_value=2),
+        "vf_oov": lambda: fc.categorical_column_with_vocabulary_file(
+            "x", vpath, num_oov_buckets=-1),
+        "vf_dtype": lambda: fc.categorical_column_with_vocabulary_file(
+            "x", vpath, dtype=tf.float32),
+        "vf_nofile": lambda: fc.categorical_column_with_vocabulary_file("x", vpath + "nope")}
+    for key, fn in cases.items():
+        with pytest.raises(Exception) as info:
+            fn()
+        assert [type(info.value).__name__, str(info.value)] == TF["err_" + key], key
+
+
+WEIGHTED = fc.weighted_categorical_column(fc.categorical_column_with_identity("id", 3), "w")
+
+
+def test_weighted_categorical_column():
+    assert repr(WEIGHTED) == TF["w_repr"]
+    assert [WEIGHTED.name, fc.indicator_column(WEIGHTED).name] == TF["w_names"]
+    assert repr(sorted(fc.make_parse_example_spec([WEIGHTED]).items())) == TF["w_spec"]
+    check("w_ind", dense([fc.indicator_column(WEIGHTED)], vocab_features()))
+    with pytest.raises(ValueError) as info:
+        fc.weighted_categorical_column(WEIGHTED, "w", dtype=tf.string)
+    assert str(info.value) == TF["err_w_dtype"][1]
+
+
+@pytest.mark.parametrize("combiner", ["mean", "sum", "sqrtn"])
+def test_weighted_embedding(combiner):
+    col = fc.embedding_column(WEIGHTED, 2, combiner=combiner, initializer=TABLE)
+    check("w_emb_" + combiner, dense([col], vocab_features()))

@@ -4,6 +4,7 @@
 """
 import json
 import os
+import tempfile
 
 import numpy as np
 import tensorflow as tf
@@ -191,6 +192,58 @@ rec("function", in_function({"age": tf.constant([1.0, 2.0]),
                              "thal": tf.constant(["normal", "q"])}))
 OUT["function_shape"] = in_function.get_concrete_function().structured_outputs.shape.as_list()
 OUT["config_keys"] = sorted(fn_layer.get_config())
+
+# Vocabulary files and weighted columns (the files are written by write_vocabularies).
+
+
+def write_vocabularies(directory):
+    """The vocabulary files the tests read: strings and integers, one a line."""
+    paths = os.path.join(directory, "v.txt"), os.path.join(directory, "i.txt")
+    with open(paths[0], "w") as f:
+        f.write("fixed\nnormal\nreversible\n")
+    with open(paths[1], "w") as f:
+        f.write("10\n20\n30\n")
+    return paths
+
+
+VF = {"thal": tf.constant([["fixed", "zz"], ["reversible", "normal"]]),
+      "vi": tf.constant([[20], [7]], tf.int64), "w": tf.constant([[2.0, 3.0], [0.5, 1.5]]),
+      "id": tf.constant([[1, 2], [0, 1]], tf.int64)}
+table_init = tf.constant_initializer(np.arange(6.0).reshape(3, 2))
+with tempfile.TemporaryDirectory() as tmp:
+    vpath, ipath = write_vocabularies(tmp)
+    vf = fc.categorical_column_with_vocabulary_file("thal", vpath)
+    OUT["vf_repr"] = repr(vf).replace(tmp, "DIR")
+    for name, col in [
+            ("vf", fc.indicator_column(vf)),
+            ("vf_size2", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, 2))),
+            ("vf_oov", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, num_oov_buckets=4))),
+            ("vf_def", fc.indicator_column(
+                fc.categorical_column_with_vocabulary_file("thal", vpath, default_value=0))),
+            ("vf_int", fc.indicator_column(fc.categorical_column_with_vocabulary_file(
+                "vi", ipath, dtype=tf.int64, num_oov_buckets=1))),
+            ("vf_emb", fc.embedding_column(vf, 2, initializer=table_init))]:
+        rec(name, layer_out([col], VF)[1])
+    err("vf_missing", lambda: fc.categorical_column_with_vocabulary_file("x", None))
+    err("vf_size", lambda: fc.categorical_column_with_vocabulary_file("x", vpath, 0))
+    err("vf_both", lambda: fc.categorical_column_with_vocabulary_file(
+        "x", vpath, num_oov_buckets=1, default_value=2))
+    err("vf_oov", lambda: fc.categorical_column_with_vocabulary_file(
+        "x", vpath, num_oov_buckets=-1))
+    err("vf_dtype", lambda: fc.categorical_column_with_vocabulary_file(
+        "x", vpath, dtype=tf.float32))
+    err("vf_nofile", lambda: fc.categorical_column_with_vocabulary_file("x", vpath + "nope"))
+weighted = fc.weighted_categorical_column(fc.categorical_column_with_identity("id", 3), "w")
+OUT["w_repr"] = repr(weighted)
+OUT["w_names"] = [weighted.name, fc.indicator_column(weighted).name]
+OUT["w_spec"] = repr(sorted(fc.make_parse_example_spec([weighted]).items()))
+rec("w_ind", layer_out([fc.indicator_column(weighted)], VF)[1])
+for comb in ["mean", "sum", "sqrtn"]:
+    rec("w_emb_" + comb, layer_out([fc.embedding_column(
+        weighted, 2, combiner=comb, initializer=table_init)], VF)[1])
+err("w_dtype", lambda: fc.weighted_categorical_column(weighted, "w", dtype=tf.string))
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:

@@ -786,6 +786,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2fb9ec4065(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_column, weight_feature_key, dtype=None):
+        try:
+            return _export_fn(categorical_column, weight_feature_key, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_column': categorical_column, 'weight_feature_key': weight_feature_key, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w3028db41a7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, size, offsets, centered=None, normalized=None, uniform_noise=None, name=None):
         try:
@@ -3540,6 +3549,15 @@ def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9c39ae26c5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, vocabulary_file, vocabulary_size=None, dtype=None, default_value=None, num_oov_buckets=None, file_format=None):
+        try:
+            return _export_fn(key, vocabulary_file, vocabulary_size, dtype, default_value, num_oov_buckets, file_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_file': vocabulary_file, 'vocabulary_size': vocabulary_size, 'dtype': dtype, 'default_value': default_value, 'num_oov_buckets': num_oov_buckets, 'file_format': file_format})
+    return _export_wrapper
+
+
 def _w9c984700a4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, name=None, message=None):
         try:
@@ -6260,12 +6278,14 @@ WRAPPERS = {
     'feature_column.bucketized_column': _w69a37dd1a6,
     'feature_column.categorical_column_with_hash_bucket': _w0fa6a3cc80,
     'feature_column.categorical_column_with_identity': _wc1fd4dd9a9,
+    'feature_column.categorical_column_with_vocabulary_file': _w9c39ae26c5,
     'feature_column.categorical_column_with_vocabulary_list': _w1bfee4f0e0,
     'feature_column.crossed_column': _w6d48bd5110,
     'feature_column.embedding_column': _w44e1adba7c,
     'feature_column.indicator_column': _wed1706d840,
     'feature_column.make_parse_example_spec': _w28de9f6915,
     'feature_column.numeric_column': _w6b0007ad1c,
+    'feature_column.weighted_categorical_column': _w2fb9ec4065,
     'fill': _wccd635f1ca,
     'foldl': _w6720a2c2a5,
     'foldr': _w6720a2c2a5,

@@ -100,6 +100,10 @@ class DenseColumn(FeatureColumn):
 class CategoricalColumn(FeatureColumn):
     """A column of int64 ids in ``[0, num_buckets)`` (`get_sparse_tensors`)."""
 
+    def _weights(self, cache):
+        """The ids' weights (a SparseTensor like the ids), or None."""
+        return None
+
 
 def _dense_tuple(name, fields, base):
     return type(name, (collections.namedtuple(name, fields), base), {"__slots__": ()})
@@ -213,22 +217,17 @@ def _hash_strings(values, buckets):
     return fingerprint_ops.to_hash_bucket_fast(values, buckets)
 
 
-class VocabularyListCategoricalColumn(_Categorical, collections.namedtuple(
-        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value",
-                                            "num_oov_buckets"])):
-    """Ids of the places of a feature's values in a vocabulary."""
+class _Vocabulary(_Categorical):
+    """Lookup of a feature's values in a vocabulary (`_vocabulary`), out-of-vocabulary
+    values hashed into `num_oov_buckets` after it or given `default_value`."""
     __slots__ = ()
     _tables = {}
-
-    @property
-    def num_buckets(self):
-        return len(self.vocabulary_list) + self.num_oov_buckets
 
     def _table(self):
         table = self._tables.get(self)
         if table is None:
             with context.init_scope():
-                keys = np.array(self.vocabulary_list,
+                keys = np.array(self._vocabulary(),
                                 object if self.dtype == _d.string else np.int64)
                 table = lookup_ops.StaticHashTable(lookup_ops.KeyValueTensorInitializer(
                     keys, np.arange(len(keys), dtype=np.int64)), -1)
@@ -242,10 +241,43 @@ class VocabularyListCategoricalColumn(_Categorical, collections.namedtuple(
             values = cast_ops.cast(values, _d.int64)
         found = self._table().lookup(values)
         if self.num_oov_buckets:
-            other = _hash_strings(values, self.num_oov_buckets) + len(self.vocabulary_list)
+            other = _hash_strings(values, self.num_oov_buckets) + \
+                (self.num_buckets - self.num_oov_buckets)
         else:
-            other = array_ops.fill(array_ops.shape(found), np.int64(self.default_value))
+            default = -1 if self.default_value is None else self.default_value
+            other = array_ops.fill(array_ops.shape(found), np.int64(default))
         return _with_values(ids, array_ops.where(math_ops.equal(found, -1), other, found))
+
+
+class VocabularyListCategoricalColumn(_Vocabulary, collections.namedtuple(
+        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value",
+                                            "num_oov_buckets"])):
+    """Ids of the places of a feature's values in a vocabulary."""
+    __slots__ = ()
+
+    @property
+    def num_buckets(self):
+        return len(self.vocabulary_list) + self.num_oov_buckets
+
+    def _vocabulary(self):
+        return self.vocabulary_list
+
+
+class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
+        "VocabularyFileCategoricalColumn", ["key", "vocabulary_file", "vocabulary_size",
+                                            "num_oov_buckets", "dtype", "default_value",
+                                            "file_format"])):
+    """Ids of the lines of a vocabulary file holding a feature's values."""
+    __slots__ = ()
+
+    @property
+    def num_buckets(self):
+        return self.vocabulary_size + self.num_oov_buckets
+
+    def _vocabulary(self):
+        lines = [line.decode() for line in lookup_ops._read_lines(self.vocabulary_file)]
+        lines = lines[:self.vocabulary_size]
+        return lines if self.dtype == _d.string else [int(line) for line in lines]
 
 
 class IdentityCategoricalColumn(_Categorical, collections.namedtuple(
@@ -321,6 +353,42 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return cache.get(self)
 
 
+class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
+        "WeightedCategoricalColumn", ["categorical_column", "weight_feature_key", "dtype"])):
+    """A categorical column whose ids are weighted by the values of another feature."""
+    __slots__ = ()
+
+    @property
+    def name(self):
+        return f"{self.categorical_column.name}_weighted_by_{self.weight_feature_key}"
+
+    @property
+    def num_buckets(self):
+        return self.categorical_column.num_buckets
+
+    @property
+    def parents(self):
+        return [self.categorical_column, self.weight_feature_key]
+
+    @property
+    def parse_example_spec(self):
+        spec = dict(self.categorical_column.parse_example_spec)
+        if self.weight_feature_key in spec:
+            raise ValueError(f"Parse config {spec[self.weight_feature_key]} already exists "
+                             f"for {self.weight_feature_key}.")
+        spec[self.weight_feature_key] = VarLenFeature(self.dtype)
+        return spec
+
+    def _ids(self, cache):
+        return self.categorical_column._ids(cache)
+
+    def _weights(self, cache):
+        weights = cache.raw(self.weight_feature_key)
+        if weights.dtype != self.dtype:
+            raise ValueError(f"Bad dtype, expected {self.dtype}, but got {weights.dtype}.")
+        return _to_sparse_ids(weights, np.zeros((), self.dtype.as_numpy_dtype))
+
+
 class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], DenseColumn)):
     """A categorical column's ids as multi-hot vectors (counts of each id)."""
 
@@ -341,9 +409,14 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return self.categorical_column.parse_example_spec
 
     def _transform(self, cache):
-        ids = self.categorical_column._ids(cache)
+        column = self.categorical_column
+        ids = column._ids(cache)
         dense = sparse_tensor.to_dense(ids, default_value=-1)
-        hot = array_ops.one_hot(dense, self.categorical_column.num_buckets, dtype=_d.float32)
+        hot = array_ops.one_hot(dense, column.num_buckets, dtype=_d.float32)
+        weights = column._weights(cache)
+        if weights is not None:
+            weights = sparse_tensor.to_dense(weights)
+            hot = hot * array_ops.expand_dims(cast_ops.cast(weights, _d.float32), -1)
         return reduction_ops.reduce_sum(hot, -2)
 
     def _dense(self, cache, layer):
@@ -385,7 +458,8 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
         weights = layer._column_state[self.name]
         lookup = (sparse_ops.safe_embedding_lookup_sparse if self.use_safe_embedding_lookup
                   else sparse_ops.embedding_lookup_sparse)
-        return lookup(weights, ids, None, combiner=self.combiner, max_norm=self.max_norm)
+        return lookup(weights, ids, self.categorical_column._weights(cache),
+                      combiner=self.combiner, max_norm=self.max_norm)
 
 
 # -- constructors ------------------------------------------------------------------------------
@@ -470,6 +544,58 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     _check_key(key)
     vocab = tuple(v.decode() if isinstance(v, bytes) else v for v in vocabulary_list)
     return VocabularyListCategoricalColumn(key, vocab, dtype, default_value, num_oov_buckets)
+
+
+@export("feature_column.categorical_column_with_vocabulary_file")
+def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None,
+                                            dtype=_d.string, default_value=None,
+                                            num_oov_buckets=0, file_format=None):
+    """Ids of a feature's values by their line in `vocabulary_file` (its first
+    `vocabulary_size` lines); others get `default_value` (-1 by default) or, with
+    `num_oov_buckets`, a hashed bucket after the vocabulary.
+
+    >>> tf.feature_column.categorical_column_with_vocabulary_file("w", "vocab.txt", 3).name
+    'w'
+    """
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    if vocabulary_size is None:
+        try:
+            with open(vocabulary_file, "rb") as f:
+                vocabulary_size = sum(1 for _ in f)
+        except OSError:
+            raise ValueError(f"vocabulary_file in {key} does not exist.") from None
+    if vocabulary_size < 1:
+        raise ValueError(f"Invalid vocabulary_size in {key}.")
+    if num_oov_buckets:
+        if default_value is not None:
+            raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+        if num_oov_buckets < 0:
+            raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    dtype = _d.as_dtype(dtype)
+    if not (dtype == _d.string or dtype.is_integer):
+        raise ValueError(f"column_name: {key} dtype must be string or integer. "
+                         f"dtype: {dtype}.")
+    _check_key(key)
+    return VocabularyFileCategoricalColumn(key, vocabulary_file, vocabulary_size,
+                                           0 if num_oov_buckets is None else num_oov_buckets,
+                                           dtype, -1 if default_value is None else default_value,
+                                           file_format)
+
+
+@export("feature_column.weighted_categorical_column")
+def weighted_categorical_column(categorical_column, weight_feature_key, dtype=_d.float32):
+    """`categorical_column` with each id weighted by the feature `weight_feature_key` (of the
+    same shape): indicator columns sum the weights, embedding columns weight the lookups.
+
+    >>> ids = tf.feature_column.categorical_column_with_identity("id", 3)
+    >>> tf.feature_column.weighted_categorical_column(ids, "w").name
+    'id_weighted_by_w'
+    """
+    dtype = _d.as_dtype(dtype)
+    if dtype is None or not (dtype.is_integer or dtype.is_floating):
+        raise ValueError(f"dtype {dtype} is not convertible to float.")
+    return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
 @export("feature_column.categorical_column_with_identity")
