@@ -319,3 +319,33 @@ def test_weighted_categorical_column():
 def test_weighted_embedding(combiner):
     col = fc.embedding_column(WEIGHTED, 2, combiner=combiner, initializer=TABLE)
     check("w_emb_" + combiner, dense([col], vocab_features()))
+
+
+def test_config_round_trip():
+    layer = tf.keras.layers.DenseFeatures([
+        fc.numeric_column("a", shape=(2,), default_value=0.0),
+        fc.indicator_column(fc.crossed_column(["x", fc.categorical_column_with_identity("y", 3)],
+                                              5)),
+        fc.bucketized_column(fc.numeric_column("b"), [1, 2]),
+        fc.embedding_column(fc.categorical_column_with_hash_bucket("z", 4), 2,
+                            initializer=tf.ones_initializer()),
+        fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+            "thal", ["fixed", "normal"], num_oov_buckets=3))])
+    config = json.loads(json.dumps(layer.get_config()))
+    for item in config["feature_columns"]:  # (TF's legacy initializer config has no module)
+        init = item["config"].get("initializer")
+        if init:
+            init.pop("module", None), init.pop("registered_name", None)
+    assert unnumbered(config.pop("name")) == unnumbered(TF["config"]["name"])
+    assert config == {k: v for k, v in TF["config"].items() if k != "name"}
+    again = tf.keras.layers.DenseFeatures.from_config(layer.get_config())
+    initializer = re.compile(r"initializer=<[^>]*>")
+    assert [initializer.sub("", repr(c)) for c in again._feature_columns] == \
+        [initializer.sub("", r) for r in TF["from_config"]]
+    assert isinstance(again._feature_columns[-1].initializer, tf.keras.initializers.Ones)
+
+
+def test_shared_embeddings_refused_eagerly():
+    with pytest.raises(RuntimeError) as info:
+        fc.shared_embeddings([THAL, SLOPE], 2)
+    assert [type(info.value).__name__, str(info.value)] == TF["err_shared"]

@@ -245,6 +245,19 @@ for comb in ["mean", "sum", "sqrtn"]:
         weighted, 2, combiner=comb, initializer=table_init)], VF)[1])
 err("w_dtype", lambda: fc.weighted_categorical_column(weighted, "w", dtype=tf.string))
 
+# Configs (columns serialized, sorted by name) and their round trip.
+cfg_layer = tf.keras.layers.DenseFeatures([
+    fc.numeric_column("a", shape=(2,), default_value=0.0),
+    fc.indicator_column(fc.crossed_column(["x", fc.categorical_column_with_identity("y", 3)], 5)),
+    fc.bucketized_column(fc.numeric_column("b"), [1, 2]),
+    fc.embedding_column(fc.categorical_column_with_hash_bucket("z", 4), 2,
+                        initializer=tf.ones_initializer()),
+    fc.indicator_column(thal_oov)])
+OUT["config"] = json.loads(json.dumps(cfg_layer.get_config()))
+OUT["from_config"] = [repr(c) for c in tf.keras.layers.DenseFeatures.from_config(
+    cfg_layer.get_config())._feature_columns]
+err("shared", lambda: fc.shared_embeddings([thal, thal_oov], 2))
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

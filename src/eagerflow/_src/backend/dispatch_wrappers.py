@@ -2667,6 +2667,15 @@ def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7b9d8fd579(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_columns, dimension, combiner=None, initializer=None, shared_embedding_collection_name=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None, trainable=None, use_safe_embedding_lookup=None):
+        try:
+            return _export_fn(categorical_columns, dimension, combiner, initializer, shared_embedding_collection_name, ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_columns': categorical_columns, 'dimension': dimension, 'combiner': combiner, 'initializer': initializer, 'shared_embedding_collection_name': shared_embedding_collection_name, 'ckpt_to_load_from': ckpt_to_load_from, 'tensor_name_in_ckpt': tensor_name_in_ckpt, 'max_norm': max_norm, 'trainable': trainable, 'use_safe_embedding_lookup': use_safe_embedding_lookup})
+    return _export_wrapper
+
+
 def _w7b9e984d6f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(diagonals, rhs, diagonals_format=None, transpose_rhs=None, conjugate_rhs=None, name=None, partial_pivoting=None, perturb_singular=None):
         try:
@@ -6285,6 +6294,7 @@ WRAPPERS = {
     'feature_column.indicator_column': _wed1706d840,
     'feature_column.make_parse_example_spec': _w28de9f6915,
     'feature_column.numeric_column': _w6b0007ad1c,
+    'feature_column.shared_embeddings': _w7b9d8fd579,
     'feature_column.weighted_categorical_column': _w2fb9ec4065,
     'fill': _wccd635f1ca,
     'foldl': _w6720a2c2a5,

@@ -92,6 +92,70 @@ class FeatureColumn:
     def parents(self):
         return []
 
+    def get_config(self):
+        """The column's fields as Keras configs hold them: columns nested as
+        ``{"class_name", "config"}``, dtypes by name, tuples as lists."""
+        return {field: _config_value(getattr(self, field)) for field in self._fields}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None, columns_by_name=None):
+        """The column of `get_config`'s `config`."""
+        values = {}
+        for field, value in config.items():
+            if field == "initializer" and value is not None:
+                value = initializers.deserialize(value, custom_objects=custom_objects)
+            elif field == "normalizer_fn" and value is not None:
+                if value not in (custom_objects or {}):
+                    raise ValueError(f"Unknown normalizer_fn: {value}. Please ensure it is "
+                                     "passed in `custom_objects`.")
+                value = custom_objects[value]
+            elif field == "dtype":
+                value = _d.as_dtype(value)
+            else:
+                value = _from_config_value(value, custom_objects)
+            values[field] = value
+        return cls(**values)
+
+
+def _config_value(value):
+    if isinstance(value, FeatureColumn):
+        return serialize_feature_column(value)
+    if isinstance(value, _d.DType):
+        return value.name
+    if isinstance(value, tuple):
+        return [_config_value(v) for v in value]
+    if callable(value):
+        if hasattr(value, "get_config"):
+            return {"class_name": type(value).__name__, "config": value.get_config()}
+        return getattr(value, "__name__", value)
+    return value
+
+
+def _from_config_value(value, custom_objects):
+    if isinstance(value, dict) and "class_name" in value:
+        return deserialize_feature_column(value, custom_objects)
+    if isinstance(value, list):
+        return tuple(_from_config_value(v, custom_objects) for v in value)
+    return value
+
+
+def serialize_feature_column(column):
+    """A column as ``{"class_name": ..., "config": ...}`` (a string key stays a string)."""
+    if isinstance(column, str):
+        return column
+    return {"class_name": type(column).__name__, "config": column.get_config()}
+
+
+def deserialize_feature_column(config, custom_objects=None):
+    """The column of `serialize_feature_column`'s `config`."""
+    if isinstance(config, str):
+        return config
+    classes = {cls.__name__: cls for cls in _COLUMN_CLASSES}
+    name = config["class_name"]
+    if name not in classes:
+        raise ValueError(f"Unknown feature column class: {name}")
+    return classes[name].from_config(config["config"], custom_objects=custom_objects)
+
 
 class DenseColumn(FeatureColumn):
     """A column with a dense representation (`get_dense_tensor`)."""
@@ -715,6 +779,28 @@ def make_parse_example_spec(feature_columns):
                                  f"{key}. Given {value} and {spec[key]}")
             spec[key] = value
     return spec
+
+
+_COLUMN_CLASSES = (NumericColumn, BucketizedColumn, VocabularyListCategoricalColumn,
+                   VocabularyFileCategoricalColumn, IdentityCategoricalColumn,
+                   HashedCategoricalColumn, CrossedColumn, WeightedCategoricalColumn,
+                   IndicatorColumn, EmbeddingColumn)
+
+
+@export("feature_column.shared_embeddings")
+def shared_embeddings(categorical_columns, dimension, combiner="mean", initializer=None,
+                      shared_embedding_collection_name=None, ckpt_to_load_from=None,
+                      tensor_name_in_ckpt=None, max_norm=None, trainable=True,
+                      use_safe_embedding_lookup=True):
+    """Embedding columns sharing one table: TF 1 graphs only (TF 2 refuses them eagerly).
+
+    >>> tf.feature_column.shared_embeddings([], 2)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: shared_embedding_columns are not supported when eager execution is enabled.
+    """
+    raise RuntimeError("shared_embedding_columns are not supported when eager execution is "
+                       "enabled.")
 
 
 def dense_features(columns, features, layer):

@@ -65,8 +65,17 @@ class DenseFeatures(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update(feature_columns=list(self._feature_columns), partitioner=None)
+        columns = sorted(self._feature_columns, key=lambda c: c.name)
+        config.update(feature_columns=[fc.serialize_feature_column(c) for c in columns],
+                      partitioner=None)
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["feature_columns"] = [fc.deserialize_feature_column(c, custom_objects)
+                                     for c in config["feature_columns"]]
+        return cls(**config)
 
 
 def _width(column):
