@@ -349,3 +349,13 @@ def test_shared_embeddings_refused_eagerly():
     with pytest.raises(RuntimeError) as info:
         fc.shared_embeddings([THAL, SLOPE], 2)
     assert [type(info.value).__name__, str(info.value)] == TF["err_shared"]
+
+
+def test_cols_to_output_tensors_receives_each_columns_output():
+    outs = {}
+    layer = tf.keras.layers.DenseFeatures([fc.numeric_column("a", shape=(2,)),
+                                           fc.indicator_column(SLOPE)])
+    layer({"a": tf.constant([[1.0, 2.0]]), "slope": tf.constant([[2]])},
+          cols_to_output_tensors=outs)
+    assert [[k.name, v.numpy().tolist()] for k, v in sorted(
+        outs.items(), key=lambda kv: kv[0].name)] == TF["cols_to_output"]

@@ -4,6 +4,7 @@
 """
 import json
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -254,9 +255,16 @@ cfg_layer = tf.keras.layers.DenseFeatures([
                         initializer=tf.ones_initializer()),
     fc.indicator_column(thal_oov)])
 OUT["config"] = json.loads(json.dumps(cfg_layer.get_config()))
-OUT["from_config"] = [repr(c) for c in tf.keras.layers.DenseFeatures.from_config(
-    cfg_layer.get_config())._feature_columns]
+OUT["from_config"] = [re.sub(" at 0x[0-9a-f]+", "", repr(c)) for c in
+                      tf.keras.layers.DenseFeatures.from_config(
+                          cfg_layer.get_config())._feature_columns]
 err("shared", lambda: fc.shared_embeddings([thal, thal_oov], 2))
+
+# Each column's output, by column.
+outs = {}
+tf.keras.layers.DenseFeatures([fc.numeric_column("a", shape=(2,)), fc.indicator_column(slope)])(
+    {"a": tf.constant([[1.0, 2.0]]), "slope": tf.constant([[2]])}, cols_to_output_tensors=outs)
+OUT["cols_to_output"] = sorted((k.name, v.numpy().tolist()) for k, v in outs.items())
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:

@@ -803,8 +803,9 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
                        "enabled.")
 
 
-def dense_features(columns, features, layer):
-    """The columns' dense tensors of `features`, sorted by column name and concatenated."""
+def dense_features(columns, features, layer, cols_to_output_tensors=None):
+    """The columns' dense tensors of `features`, sorted by column name and concatenated (and
+    each column's in `cols_to_output_tensors`, if a dict)."""
     cache = _Cache(features)
     outputs = []
     for column in sorted(columns, key=lambda c: c.name):
@@ -812,4 +813,6 @@ def dense_features(columns, features, layer):
         size = math.prod(column.variable_shape.as_list())
         batch = array_ops.shape(dense)[0]
         outputs.append(array_ops.reshape(dense, array_ops.stack([batch, size])))
+        if cols_to_output_tensors is not None:
+            cols_to_output_tensors[column] = outputs[-1]
     return array_ops.concat(outputs, 1)

@@ -56,7 +56,7 @@ class DenseFeatures(Layer):
     def call(self, features, cols_to_output_tensors=None, training=None):
         if not isinstance(features, dict):
             raise ValueError(f"We expected a dictionary here. Instead we got: {features}")
-        return fc.dense_features(self._feature_columns, features, self)
+        return fc.dense_features(self._feature_columns, features, self, cols_to_output_tensors)
 
     def compute_output_shape(self, input_shape):
         total = sum(_width(c) for c in self._feature_columns)
