@@ -359,3 +359,66 @@ def test_cols_to_output_tensors_receives_each_columns_output():
           cols_to_output_tensors=outs)
     assert [[k.name, v.numpy().tolist()] for k, v in sorted(
         outs.items(), key=lambda kv: kv[0].name)] == TF["cols_to_output"]
+
+
+IDENT3 = fc.categorical_column_with_identity("i", 3)
+EDGE = {
+    "empty_str": ([fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+        "s", ["a", "b"]))], lambda: {"s": tf.constant([["a", ""], ["", "b"]])}),
+    "neg_id": ([fc.indicator_column(IDENT3)], lambda: {"i": tf.constant([[-1, 2], [0, -1]])}),
+    "neg_id_emb": ([fc.embedding_column(IDENT3, 2, initializer=tf.ones_initializer())],
+                   lambda: {"i": tf.constant([[-1, -1], [0, -1]])}),
+    "int32_vocab_input": ([fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+        "i", [5, 6]))], lambda: {"i": tf.constant([[6], [5]], tf.int32)}),
+    "bucket_int_input": ([fc.bucketized_column(fc.numeric_column("x"), [2, 4])],
+                         lambda: {"x": tf.constant([[1], [2], [5]])}),
+    "hash_neg": ([fc.indicator_column(fc.categorical_column_with_hash_bucket(
+        "h", 10, tf.int64))], lambda: {"h": tf.constant([[-7], [12345678901]], tf.int64)}),
+    "sparse_rank1": ([fc.indicator_column(IDENT3)], lambda: {"i": tf.sparse.SparseTensor(
+        [[0], [2]], tf.constant([1, 2], tf.int64), [3])}),
+    "numpy_dict": ([fc.numeric_column("x"), fc.indicator_column(THAL)],
+                   lambda: {"x": np.array([1.0, 2.0]), "thal": np.array(["normal", "zz"])}),
+    "num_f64": ([fc.numeric_column("x", dtype=tf.float64)],
+                lambda: {"x": tf.constant([[1.5]], tf.float64)}),
+    "num_3d": ([fc.numeric_column("x", shape=(2, 2))], lambda: {"x": tf.ones([2, 2, 2])}),
+    "cross_dense_int": ([fc.indicator_column(fc.crossed_column(["a", "b"], 9))],
+                        lambda: {"a": tf.constant([[1, 2], [3, 4]]),
+                                 "b": tf.constant([["x"], ["y"]])}),
+    "cross_multi": ([fc.indicator_column(fc.crossed_column(["a", "b"], 30))],
+                    lambda: {"a": tf.constant([["p", "q"], ["r", ""]]),
+                             "b": tf.constant([["x", "y"], ["z", "w"]])}),
+    "emb_maxnorm": ([fc.embedding_column(IDENT3, 2, initializer=tf.constant_initializer(3.0),
+                                         max_norm=1.0)], lambda: {"i": tf.constant([[1]])}),
+    "emb_unsafe": ([fc.embedding_column(IDENT3, 2, initializer=tf.ones_initializer(),
+                                        use_safe_embedding_lookup=False)],
+                   lambda: {"i": tf.constant([[1], [2]])}),
+}
+
+
+@pytest.mark.parametrize("key", sorted(EDGE))
+def test_edge_inputs(key):
+    cols, feats = EDGE[key]
+    check("edge_" + key, dense(cols, feats()))
+
+
+@pytest.mark.parametrize("key,value", [("id_string", tf.constant([["a"]])),
+                                       ("id_float", tf.constant([[1.0]]))])
+def test_identity_column_refuses_non_integers(key, value):
+    with pytest.raises(ValueError) as info:
+        dense([fc.indicator_column(IDENT3)], {"i": value})
+    lines = [ln for ln in str(info.value).split("\n") if ln.strip()]
+    assert lines[1] == TF["err_" + key][2]
+
+
+def test_embedding_gradient_and_frozen_tables():
+    layer = tf.keras.layers.DenseFeatures([fc.embedding_column(
+        fc.categorical_column_with_identity("i", 4), 2, initializer=tf.ones_initializer())])
+    feats = {"i": tf.constant([[1, 1], [3, -1]])}
+    layer(feats)
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(layer(feats) * tf.constant([[1.0, 2.0]]))
+    check("emb_grad", tf.convert_to_tensor(tape.gradient(total, layer.trainable_weights[0])))
+    frozen = tf.keras.layers.DenseFeatures([fc.embedding_column(IDENT3, 2, trainable=False)])
+    frozen({"i": tf.constant([[1]])})
+    assert [len(frozen.trainable_weights), len(frozen.non_trainable_weights)] == \
+        TF["frozen_counts"]

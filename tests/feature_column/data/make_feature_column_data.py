@@ -266,6 +266,53 @@ tf.keras.layers.DenseFeatures([fc.numeric_column("a", shape=(2,)), fc.indicator_
     {"a": tf.constant([[1.0, 2.0]]), "slope": tf.constant([[2]])}, cols_to_output_tensors=outs)
 OUT["cols_to_output"] = sorted((k.name, v.numpy().tolist()) for k, v in outs.items())
 
+# Missing values, sparse rank-1 inputs, integer and float64 inputs, gradients.
+ident3 = fc.categorical_column_with_identity("i", 3)
+EDGE = {
+    "empty_str": ([fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+        "s", ["a", "b"]))], {"s": tf.constant([["a", ""], ["", "b"]])}),
+    "neg_id": ([fc.indicator_column(ident3)], {"i": tf.constant([[-1, 2], [0, -1]])}),
+    "neg_id_emb": ([fc.embedding_column(ident3, 2, initializer=tf.ones_initializer())],
+                   {"i": tf.constant([[-1, -1], [0, -1]])}),
+    "int32_vocab_input": ([fc.indicator_column(fc.categorical_column_with_vocabulary_list(
+        "i", [5, 6]))], {"i": tf.constant([[6], [5]], tf.int32)}),
+    "bucket_int_input": ([fc.bucketized_column(fc.numeric_column("x"), [2, 4])],
+                         {"x": tf.constant([[1], [2], [5]])}),
+    "hash_neg": ([fc.indicator_column(fc.categorical_column_with_hash_bucket(
+        "h", 10, tf.int64))], {"h": tf.constant([[-7], [12345678901]], tf.int64)}),
+    "sparse_rank1": ([fc.indicator_column(ident3)], {"i": tf.sparse.SparseTensor(
+        [[0], [2]], tf.constant([1, 2], tf.int64), [3])}),
+    "numpy_dict": ([fc.numeric_column("x"), fc.indicator_column(thal)],
+                   {"x": np.array([1.0, 2.0]), "thal": np.array(["normal", "zz"])}),
+    "num_f64": ([fc.numeric_column("x", dtype=tf.float64)], {"x": tf.constant([[1.5]],
+                                                                               tf.float64)}),
+    "num_3d": ([fc.numeric_column("x", shape=(2, 2))], {"x": tf.ones([2, 2, 2])}),
+    "cross_dense_int": ([fc.indicator_column(fc.crossed_column(["a", "b"], 9))],
+                        {"a": tf.constant([[1, 2], [3, 4]]), "b": tf.constant([["x"], ["y"]])}),
+    "cross_multi": ([fc.indicator_column(fc.crossed_column(["a", "b"], 30))],
+                    {"a": tf.constant([["p", "q"], ["r", ""]]),
+                     "b": tf.constant([["x", "y"], ["z", "w"]])}),
+    "emb_maxnorm": ([fc.embedding_column(ident3, 2, initializer=tf.constant_initializer(3.0),
+                                         max_norm=1.0)], {"i": tf.constant([[1]])}),
+    "emb_unsafe": ([fc.embedding_column(ident3, 2, initializer=tf.ones_initializer(),
+                                        use_safe_embedding_lookup=False)],
+                   {"i": tf.constant([[1], [2]])}),
+}
+for key, (cols, feats) in EDGE.items():
+    rec("edge_" + key, layer_out(cols, feats)[1])
+err("id_string", lambda: layer_out([fc.indicator_column(ident3)], {"i": tf.constant([["a"]])}))
+err("id_float", lambda: layer_out([fc.indicator_column(ident3)], {"i": tf.constant([[1.0]])}))
+grad_layer = tf.keras.layers.DenseFeatures([fc.embedding_column(
+    fc.categorical_column_with_identity("i", 4), 2, initializer=tf.ones_initializer())])
+GRAD_FEATS = {"i": tf.constant([[1, 1], [3, -1]])}
+grad_layer(GRAD_FEATS)
+with tf.GradientTape() as tape:
+    total = tf.reduce_sum(grad_layer(GRAD_FEATS) * tf.constant([[1.0, 2.0]]))
+rec("emb_grad", tf.convert_to_tensor(tape.gradient(total, grad_layer.trainable_weights[0])))
+frozen = tf.keras.layers.DenseFeatures([fc.embedding_column(ident3, 2, trainable=False)])
+frozen({"i": tf.constant([[1]])})
+OUT["frozen_counts"] = [len(frozen.trainable_weights), len(frozen.non_trainable_weights)]
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

@@ -43,7 +43,10 @@ class _Cache:
             raise ValueError(f"Feature {key} is not in features dictionary.")
         if key not in self.done:
             value = self.features[key]
-            if not isinstance(value, SparseTensor):
+            if isinstance(value, SparseTensor):
+                if value.shape.rank == 1:
+                    value = sparse_ops.expand_dims(value, -1)
+            else:
                 value = array_ops.convert_to_tensor(value)
                 rank = value.shape.rank
                 if rank == 0:
@@ -358,6 +361,9 @@ class IdentityCategoricalColumn(_Categorical, collections.namedtuple(
         return _d.int64
 
     def _transform(self, cache):
+        if not _is_integer(cache.raw(self.key).dtype):
+            raise ValueError(f"Invalid input, not integer. key: {self.key} "
+                             f"dtype: {cache.raw(self.key).dtype}")
         ids = self._raw_ids(cache)
         values = cast_ops.cast(ids.values, _d.int64)
         if self.default_value is not None:
