@@ -422,3 +422,9 @@ def test_embedding_gradient_and_frozen_tables():
     frozen({"i": tf.constant([[1]])})
     assert [len(frozen.trainable_weights), len(frozen.non_trainable_weights)] == \
         TF["frozen_counts"]
+
+
+def test_default_embedding_initializer_config():
+    layer = tf.keras.layers.DenseFeatures([fc.embedding_column(IDENT3, 4)])
+    config = layer.get_config()["feature_columns"][0]["config"]["initializer"]
+    assert config == TF["default_initializer_config"]

@@ -313,6 +313,9 @@ frozen = tf.keras.layers.DenseFeatures([fc.embedding_column(ident3, 2, trainable
 frozen({"i": tf.constant([[1]])})
 OUT["frozen_counts"] = [len(frozen.trainable_weights), len(frozen.non_trainable_weights)]
 
+OUT["default_initializer_config"] = tf.keras.layers.DenseFeatures([fc.embedding_column(
+    ident3, 4)]).get_config()["feature_columns"][0]["config"]["initializer"]
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

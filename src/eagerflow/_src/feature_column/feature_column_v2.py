@@ -22,6 +22,7 @@ from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops,
     reduction_ops, sparse_ops, sparse_tensor, string_ops
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.compat import init_ops_v1
 from eagerflow._src.keras import initializers
 
 _DEFAULT_HASH_KEY = 0xDECAFCAFFE
@@ -761,7 +762,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
         raise ValueError("initializer must be callable if specified. Embedding of "
                          f"column_name: {categorical_column.name}")
     if initializer is None:
-        initializer = initializers.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+        initializer = init_ops_v1.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
     return EmbeddingColumn(categorical_column, dimension, combiner, initializer,
                            ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable,
                            use_safe_embedding_lookup)
