@@ -148,6 +148,10 @@ ERRORS = {
     "cross_size": lambda: fc.crossed_column(["a", "b"], 0),
     "cross_num": lambda: fc.crossed_column([AGE, "b"], 3),
     "ind_type": lambda: fc.indicator_column(AGE),
+    "duplicate": lambda: tf.keras.layers.DenseFeatures([
+        fc.indicator_column(THAL), AGE, fc.indicator_column(
+            fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal"],
+                                                       default_value=1))]),
     "missing": lambda: dense([AGE], {"thal": tf.constant([["a"]])}),
     "num_sparse": lambda: dense([AGE], {"age": tf.sparse.from_dense([[1.0]])}),
 }
@@ -428,3 +432,16 @@ def test_default_embedding_initializer_config():
     layer = tf.keras.layers.DenseFeatures([fc.embedding_column(IDENT3, 4)])
     config = layer.get_config()["feature_columns"][0]["config"]["initializer"]
     assert config == TF["default_initializer_config"]
+
+
+def test_saved_model_holds_the_vocabulary_tables(tmp_path):
+    model = tf.keras.Sequential([
+        tf.keras.layers.DenseFeatures([AGE, fc.indicator_column(THAL), fc.embedding_column(
+            fc.categorical_column_with_vocabulary_list("thal", ["normal"], num_oov_buckets=2),
+            2, use_safe_embedding_lookup=False)]),
+        tf.keras.layers.Dense(1)])
+    feats = {"age": tf.constant([[1.0], [2.0]]), "thal": tf.constant([["normal"], ["zz"]])}
+    expected = model(feats)
+    tf.saved_model.save(model, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_allclose(loaded(feats), expected, rtol=1e-6)

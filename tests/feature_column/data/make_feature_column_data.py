@@ -316,6 +316,9 @@ OUT["frozen_counts"] = [len(frozen.trainable_weights), len(frozen.non_trainable_
 OUT["default_initializer_config"] = tf.keras.layers.DenseFeatures([fc.embedding_column(
     ident3, 4)]).get_config()["feature_columns"][0]["config"]["initializer"]
 
+err("duplicate", lambda: tf.keras.layers.DenseFeatures([fc.indicator_column(thal), age,
+                                                          fc.indicator_column(thal_def)]))
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

@@ -35,8 +35,9 @@ def _is_integer(dtype):
 class _Cache:
     """The features of one call and the transformed values of the columns read so far."""
 
-    def __init__(self, features):
+    def __init__(self, features, layer=None):
         self.features = features
+        self.layer = layer
         self.done = {}
 
     def raw(self, key):
@@ -307,7 +308,10 @@ class _Vocabulary(_Categorical):
         values = ids.values
         if values.dtype != _d.string:
             values = cast_ops.cast(values, _d.int64)
-        found = self._table().lookup(values)
+        table = self._table()
+        if cache.layer is not None:  # (tracked by the layer, so that SavedModels hold it)
+            cache.layer._track_lookup_table(self.name, table)
+        found = table.lookup(values)
         if self.num_oov_buckets:
             other = _hash_strings(values, self.num_oov_buckets) + \
                 (self.num_buckets - self.num_oov_buckets)
@@ -813,7 +817,7 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
 def dense_features(columns, features, layer, cols_to_output_tensors=None):
     """The columns' dense tensors of `features`, sorted by column name and concatenated (and
     each column's in `cols_to_output_tensors`, if a dict)."""
-    cache = _Cache(features)
+    cache = _Cache(features, layer)
     outputs = []
     for column in sorted(columns, key=lambda c: c.name):
         dense = column._dense(cache, layer)

@@ -31,14 +31,15 @@ class DenseFeatures(Layer):
                     f"Items of feature_columns must be a {fc.DenseColumn}. You can wrap a "
                     "categorical column with an embedding_column or indicator_column. "
                     f"Given: {column}")
-        names = [c.name for c in feature_columns]
-        if len(set(names)) != len(names):
-            duplicate = next(n for n in names if names.count(n) > 1)
-            raise ValueError(f"Duplicate feature column name found for columns: "
-                             f"{duplicate} and {duplicate}. This usually means that these "
-                             "columns refer to same base feature. Either one must be "
-                             "discarded or a duplicated but renamed item must be inserted "
-                             "in features dict.")
+        seen = {}
+        for column in sorted(feature_columns, key=lambda c: c.name):
+            if column.name in seen:
+                raise ValueError(f"Duplicate feature column name found for columns: {column} "
+                                 f"and {seen[column.name]}. This usually means that these "
+                                 "columns refer to same base feature. Either one must be "
+                                 "discarded or a duplicated but renamed item must be inserted "
+                                 "in features dict.")
+            seen[column.name] = column
         self._feature_columns = feature_columns
         self._column_state = {}
         self._supports_ragged_inputs = True
@@ -52,6 +53,15 @@ class DenseFeatures(Layer):
     def _maybe_build(self, inputs):
         if not self.built:
             self.build(None)
+
+    def _track_lookup_table(self, column_name, table):
+        """Holds a vocabulary column's table, so that a SavedModel of the layer has it."""
+        name, number = f"_{column_name}_lookup_table", 0
+        while vars(self).get(name, table) is not table:  # (another column's, of the same key)
+            number += 1
+            name = f"_{column_name}_lookup_table_{number}"
+        if name not in vars(self):
+            setattr(self, name, table)
 
     def call(self, features, cols_to_output_tensors=None, training=None):
         if not isinstance(features, dict):
