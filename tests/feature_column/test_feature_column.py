@@ -152,6 +152,15 @@ ERRORS = {
         fc.indicator_column(THAL), AGE, fc.indicator_column(
             fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal"],
                                                        default_value=1))]),
+    "num_default_shape": lambda: fc.numeric_column("a", shape=(2,), default_value=[1, 2, 3]),
+    "num_default_str": lambda: fc.numeric_column("a", default_value="x"),
+    "vocab_dtype_mismatch": lambda: fc.categorical_column_with_vocabulary_list(
+        "a", ["x"], dtype=tf.int64),
+    "vocab_float": lambda: fc.categorical_column_with_vocabulary_list("a", [1.5, 2.5]),
+    "vocab_float_dtype": lambda: fc.categorical_column_with_vocabulary_list(
+        "a", ["x"], dtype=tf.float32),
+    "cross_hash": lambda: fc.crossed_column([fc.categorical_column_with_hash_bucket("a", 3),
+                                             "b"], 3),
     "missing": lambda: dense([AGE], {"thal": tf.constant([["a"]])}),
     "num_sparse": lambda: dense([AGE], {"age": tf.sparse.from_dense([[1.0]])}),
 }

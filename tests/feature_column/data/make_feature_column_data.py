@@ -319,6 +319,19 @@ OUT["default_initializer_config"] = tf.keras.layers.DenseFeatures([fc.embedding_
 err("duplicate", lambda: tf.keras.layers.DenseFeatures([fc.indicator_column(thal), age,
                                                           fc.indicator_column(thal_def)]))
 
+for key, fn in {
+    "num_default_shape": lambda: fc.numeric_column("a", shape=(2,), default_value=[1, 2, 3]),
+    "num_default_str": lambda: fc.numeric_column("a", default_value="x"),
+    "vocab_dtype_mismatch": lambda: fc.categorical_column_with_vocabulary_list(
+        "a", ["x"], dtype=tf.int64),
+    "vocab_float": lambda: fc.categorical_column_with_vocabulary_list("a", [1.5, 2.5]),
+    "vocab_float_dtype": lambda: fc.categorical_column_with_vocabulary_list(
+        "a", ["x"], dtype=tf.float32),
+    "cross_hash": lambda: fc.crossed_column([fc.categorical_column_with_hash_bucket("a", 3),
+                                             "b"], 3),
+}.items():
+    err(key, fn)
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

@@ -556,6 +556,13 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
     if default_value is not None:
+        values = np.asarray(default_value)
+        if values.dtype.kind not in "iufb":
+            raise TypeError(f"default_value must be compatible with dtype. default_value: "
+                            f"{default_value}, dtype: {dtype}, key: {key}")
+        if values.ndim and values.shape != shape:
+            raise ValueError(f"The shape of default_value must be equal to given shape. "
+                             f"default_value: {default_value}, shape: {shape}, key: {key}")
         default_value = _nested_tuple(np.broadcast_to(np.asarray(default_value, object), shape))
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
@@ -602,10 +609,17 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
         raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list}, "
                          f"column_name: {key}")
     strings = isinstance(vocabulary_list[0], (str, bytes))
+    vocab_dtype = _d.string if strings else _d.as_dtype(np.asarray(vocabulary_list).dtype)
+    if not (strings or vocab_dtype.is_integer):
+        raise ValueError(f"column_name: {key} vocabulary dtype must be string or integer. "
+                         f"dtype: {vocab_dtype}.")
     vocab_dtype = _d.string if strings else _d.int64
-    if dtype is None:
-        dtype = vocab_dtype
-    dtype = _d.as_dtype(dtype)
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+        if not (dtype == _d.string or dtype.is_integer):
+            raise ValueError(f"column_name: {key} dtype must be string or integer. "
+                             f"dtype: {dtype}.")
+    dtype = vocab_dtype if dtype is None else dtype
     if strings != (dtype == _d.string):
         raise ValueError(f"dtype {dtype} and vocabulary dtype {vocab_dtype} do not match, "
                          f"column_name: {key}")
@@ -614,8 +628,6 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
             raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
     if num_oov_buckets < 0:
         raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
-    if not (dtype == _d.string or dtype.is_integer):
-        raise ValueError(f"dtype must be string or integer. dtype: {dtype}, column_name: {key}")
     _check_key(key)
     vocab = tuple(v.decode() if isinstance(v, bytes) else v for v in vocabulary_list)
     return VocabularyListCategoricalColumn(key, vocab, dtype, default_value, num_oov_buckets)
@@ -723,8 +735,12 @@ def crossed_column(keys, hash_bucket_size, hash_key=None):
     if not keys or len(keys) < 2:
         raise ValueError(f"keys must be a list with length > 1. Given: {keys}")
     for key in keys:
-        if not isinstance(key, (str, CategoricalColumn)) or \
-                isinstance(key, HashedCategoricalColumn):
+        if isinstance(key, HashedCategoricalColumn):
+            raise ValueError("categorical_column_with_hash_bucket is not supported for "
+                             "crossing. Hashing before crossing will increase probability of "
+                             "collision. Instead, use the feature name as a string. "
+                             f"Given: {key}")
+        if not isinstance(key, (str, CategoricalColumn)):
             raise ValueError("Unsupported key type. All keys must be either string, or "
                              f"categorical column except HashedCategoricalColumn. Given: {key}")
     return CrossedColumn(tuple(keys), hash_bucket_size, hash_key)
