@@ -25,13 +25,6 @@ from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.compat import init_ops_v1
 from eagerflow._src.keras import initializers
 
-_DEFAULT_HASH_KEY = 0xDECAFCAFFE
-
-
-def _is_integer(dtype):
-    return dtype.is_integer
-
-
 class _Cache:
     """The features of one call and the transformed values of the columns read so far."""
 
@@ -62,9 +55,10 @@ class _Cache:
     def get(self, column):
         if isinstance(column, str):
             return self.raw(column)
-        if column not in self.done:
-            self.done[column] = column._transform(self)
-        return self.done[column]
+        key = (type(column), column)  # (columns are tuples: equal fields are not enough)
+        if key not in self.done:
+            self.done[key] = column._transform(self)
+        return self.done[key]
 
 
 def _to_sparse_ids(value, ignore):
@@ -269,7 +263,7 @@ class _Categorical(CategoricalColumn):
     def _raw_ids(self, cache):
         value = cache.raw(self.key)
         if not (value.dtype == self.dtype or (
-                _is_integer(value.dtype) and _is_integer(self.dtype))):
+                value.dtype.is_integer and self.dtype.is_integer)):
             raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. "
                              f"key: {self.key}, column dtype: {self.dtype}, "
                              f"tensor dtype: {value.dtype}")
@@ -293,14 +287,14 @@ class _Vocabulary(_Categorical):
     _tables = {}
 
     def _table(self):
-        table = self._tables.get(self)
+        table = self._tables.get((type(self), self))
         if table is None:
             with context.init_scope():
                 keys = np.array(self._vocabulary(),
                                 object if self.dtype == _d.string else np.int64)
                 table = lookup_ops.StaticHashTable(lookup_ops.KeyValueTensorInitializer(
                     keys, np.arange(len(keys), dtype=np.int64)), -1)
-            self._tables[self] = table
+            self._tables[(type(self), self)] = table
         return table
 
     def _transform(self, cache):
@@ -366,7 +360,7 @@ class IdentityCategoricalColumn(_Categorical, collections.namedtuple(
         return _d.int64
 
     def _transform(self, cache):
-        if not _is_integer(cache.raw(self.key).dtype):
+        if not cache.raw(self.key).dtype.is_integer:
             raise ValueError(f"Invalid input, not integer. key: {self.key} "
                              f"dtype: {cache.raw(self.key).dtype}")
         ids = self._raw_ids(cache)
