@@ -455,3 +455,11 @@ def test_saved_model_holds_the_vocabulary_tables(tmp_path):
     tf.saved_model.save(model, str(tmp_path))
     loaded = tf.saved_model.load(str(tmp_path))
     np.testing.assert_allclose(loaded(feats), expected, rtol=1e-6)
+
+
+def test_checkpoint_keys_as_tf(tmp_path):
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures(
+        [AGE, fc.embedding_column(THAL, 2)]), tf.keras.layers.Dense(1)])
+    model({"age": tf.constant([[1.0]]), "thal": tf.constant([["fixed"]])})
+    saved = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    assert [[k, s] for k, s in tf.train.list_variables(saved)] == TF["checkpoint_keys"]

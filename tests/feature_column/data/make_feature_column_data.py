@@ -332,6 +332,15 @@ for key, fn in {
 }.items():
     err(key, fn)
 
+
+# Checkpoint keys of a model with an embedding table.
+ckpt_model = tf.keras.Sequential([tf.keras.layers.DenseFeatures(
+    [age, fc.embedding_column(thal, 2)]), tf.keras.layers.Dense(1)])
+ckpt_model({"age": tf.constant([[1.0]]), "thal": tf.constant([["fixed"]])})
+with tempfile.TemporaryDirectory() as tmp:
+    saved = tf.train.Checkpoint(model=ckpt_model).save(os.path.join(tmp, "ckpt"))
+    OUT["checkpoint_keys"] = [[k, s] for k, s in tf.train.list_variables(saved)]
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "feature_column_tf.json"), "w") as f:
     json.dump(OUT, f, indent=0, sort_keys=True)

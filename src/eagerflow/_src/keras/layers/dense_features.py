@@ -42,13 +42,20 @@ class DenseFeatures(Layer):
             seen[column.name] = column
         self._feature_columns = feature_columns
         self._column_state = {}
-        self._supports_ragged_inputs = True
 
     def build(self, input_shape=None):
         for column in sorted(self._feature_columns, key=lambda c: c.name):
             if hasattr(column, "create_state"):
                 self._column_state[column.name] = column.create_state(self)
         self.built = True
+
+    def _trackable_children(self):
+        """As the base's, with a column's table named by its column, as TF's checkpoints
+        name it (``thal_embedding/embedding_weights``)."""
+        tables = {id(v): f"{name}/{v.name.rpartition(':')[0].rpartition('/')[2]}"
+                  for name, v in self._column_state.items()}
+        return [(tables.get(id(child), key), child) for key, child in super()._trackable_children()
+                if key != "_column_state"]
 
     def _maybe_build(self, inputs):
         if not self.built:
