@@ -155,8 +155,10 @@ SIDE_EFFECTS = {
 
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
+# ``tf.feature_column`` Keras's initializers,
 # ``tf.data`` the function machinery).
-LAZY = {"": ["contrib", "data", "keras", "raw_ops", "saved_model", "summary", "test", "train"],
+LAZY = {"": ["contrib", "data", "feature_column", "keras", "raw_ops", "saved_model", "summary",
+             "test", "train"],
         "compat": ["v1"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``

@@ -291,6 +291,15 @@ def _w0e1ea075ff(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0fa6a3cc80(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, hash_bucket_size, dtype=None):
+        try:
+            return _export_fn(key, hash_bucket_size, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'hash_bucket_size': hash_bucket_size, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _w0faeb3c519(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, seed=None, name=None):
         try:
@@ -504,6 +513,15 @@ def _w1b25270c7d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(n, global_step)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'n': n, 'global_step': global_step})
+    return _export_wrapper
+
+
+def _w1bfee4f0e0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, vocabulary_list, dtype=None, default_value=None, num_oov_buckets=None):
+        try:
+            return _export_fn(key, vocabulary_list, dtype, default_value, num_oov_buckets)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_list': vocabulary_list, 'dtype': dtype, 'default_value': default_value, 'num_oov_buckets': num_oov_buckets})
     return _export_wrapper
 
 
@@ -741,6 +759,15 @@ def _w288d372bbd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w28de9f6915(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(feature_columns):
+        try:
+            return _export_fn(feature_columns)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'feature_columns': feature_columns})
+    return _export_wrapper
+
+
 def _w294265a4d0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
         try:
@@ -792,6 +819,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, compression, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
+def _w2fb9ec4065(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_column, weight_feature_key, dtype=None):
+        try:
+            return _export_fn(categorical_column, weight_feature_key, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_column': categorical_column, 'weight_feature_key': weight_feature_key, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -1305,6 +1341,15 @@ def _w44200b819e(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensors, control_inputs, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensors': tensors, 'control_inputs': control_inputs, 'name': name})
+    return _export_wrapper
+
+
+def _w44e1adba7c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_column, dimension, combiner=None, initializer=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None, trainable=None, use_safe_embedding_lookup=None):
+        try:
+            return _export_fn(categorical_column, dimension, combiner, initializer, ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_column': categorical_column, 'dimension': dimension, 'combiner': combiner, 'initializer': initializer, 'ckpt_to_load_from': ckpt_to_load_from, 'tensor_name_in_ckpt': tensor_name_in_ckpt, 'max_norm': max_norm, 'trainable': trainable, 'use_safe_embedding_lookup': use_safe_embedding_lookup})
     return _export_wrapper
 
 
@@ -2235,6 +2280,15 @@ def _w6968753e26(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w69a37dd1a6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(source_column, boundaries):
+        try:
+            return _export_fn(source_column, boundaries)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'source_column': source_column, 'boundaries': boundaries})
+    return _export_wrapper
+
+
 def _w6a2332f7ac(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ckpt_dir_or_file, name):
         try:
@@ -2259,6 +2313,15 @@ def _w6a813926f8(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(indices, updates, shape, bad_indices_policy, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'indices': indices, 'updates': updates, 'shape': shape, 'bad_indices_policy': bad_indices_policy, 'name': name})
+    return _export_wrapper
+
+
+def _w6b0007ad1c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, shape=None, default_value=None, dtype=None, normalizer_fn=None):
+        try:
+            return _export_fn(key, shape, default_value, dtype, normalizer_fn)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'shape': shape, 'default_value': default_value, 'dtype': dtype, 'normalizer_fn': normalizer_fn})
     return _export_wrapper
 
 
@@ -2304,6 +2367,15 @@ def _w6c9cd4f94a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, axes, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'axes': axes, 'name': name})
+    return _export_wrapper
+
+
+def _w6d48bd5110(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(keys, hash_bucket_size, hash_key=None):
+        try:
+            return _export_fn(keys, hash_bucket_size, hash_key)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'keys': keys, 'hash_bucket_size': hash_bucket_size, 'hash_key': hash_key})
     return _export_wrapper
 
 
@@ -2646,6 +2718,15 @@ def _w7b494c8293(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(labels, logits, weights, scope, loss_collection, reduction)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'weights': weights, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
+def _w7b9d8fd579(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_columns, dimension, combiner=None, initializer=None, shared_embedding_collection_name=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None, trainable=None, use_safe_embedding_lookup=None):
+        try:
+            return _export_fn(categorical_columns, dimension, combiner, initializer, shared_embedding_collection_name, ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable, use_safe_embedding_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_columns': categorical_columns, 'dimension': dimension, 'combiner': combiner, 'initializer': initializer, 'shared_embedding_collection_name': shared_embedding_collection_name, 'ckpt_to_load_from': ckpt_to_load_from, 'tensor_name_in_ckpt': tensor_name_in_ckpt, 'max_norm': max_norm, 'trainable': trainable, 'use_safe_embedding_lookup': use_safe_embedding_lookup})
     return _export_wrapper
 
 
@@ -3531,6 +3612,15 @@ def _w9c1e120f35(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9c39ae26c5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, vocabulary_file, vocabulary_size=None, dtype=None, default_value=None, num_oov_buckets=None, file_format=None):
+        try:
+            return _export_fn(key, vocabulary_file, vocabulary_size, dtype, default_value, num_oov_buckets, file_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_file': vocabulary_file, 'vocabulary_size': vocabulary_size, 'dtype': dtype, 'default_value': default_value, 'num_oov_buckets': num_oov_buckets, 'file_format': file_format})
+    return _export_wrapper
+
+
 def _w9c984700a4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, name=None, message=None):
         try:
@@ -4266,6 +4356,15 @@ def _wc1a67fd88a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(shape, index)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'index': index})
+    return _export_wrapper
+
+
+def _wc1fd4dd9a9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, num_buckets, default_value=None):
+        try:
+            return _export_fn(key, num_buckets, default_value)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'num_buckets': num_buckets, 'default_value': default_value})
     return _export_wrapper
 
 
@@ -5385,6 +5484,15 @@ def _wece5ef7341(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wed1706d840(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(categorical_column):
+        try:
+            return _export_fn(categorical_column)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'categorical_column': categorical_column})
+    return _export_wrapper
+
+
 def _wedbc5a7928(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(low, high=None, size=None, dtype=None):
         try:
@@ -6288,6 +6396,18 @@ WRAPPERS = {
     'experimental.numpy.zeros': _wd27e866c76,
     'experimental.numpy.zeros_like': _wdb416399e0,
     'eye': _wb1fc98ed6a,
+    'feature_column.bucketized_column': _w69a37dd1a6,
+    'feature_column.categorical_column_with_hash_bucket': _w0fa6a3cc80,
+    'feature_column.categorical_column_with_identity': _wc1fd4dd9a9,
+    'feature_column.categorical_column_with_vocabulary_file': _w9c39ae26c5,
+    'feature_column.categorical_column_with_vocabulary_list': _w1bfee4f0e0,
+    'feature_column.crossed_column': _w6d48bd5110,
+    'feature_column.embedding_column': _w44e1adba7c,
+    'feature_column.indicator_column': _wed1706d840,
+    'feature_column.make_parse_example_spec': _w28de9f6915,
+    'feature_column.numeric_column': _w6b0007ad1c,
+    'feature_column.shared_embeddings': _w7b9d8fd579,
+    'feature_column.weighted_categorical_column': _w2fb9ec4065,
     'fill': _wccd635f1ca,
     'fingerprint': _w3bc3c74e11,
     'foldl': _w6720a2c2a5,

@@ -23,6 +23,7 @@ from eagerflow._src.keras.layers.convolutional import SeparableConv1D as Separab
 from eagerflow._src.keras.layers.convolutional import SeparableConv2D as SeparableConvolution2D  # noqa: F401
 from eagerflow._src.keras.layers.core import (  # noqa: F401
     Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda)
+from eagerflow._src.keras.layers.dense_features import DenseFeatures  # noqa: F401
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense  # noqa: F401
 from eagerflow._src.keras.layers.image_augmentation import (  # noqa: F401
     RandomHeight, RandomRotation, RandomTranslation, RandomWidth, RandomZoom)

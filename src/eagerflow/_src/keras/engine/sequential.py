@@ -143,7 +143,8 @@ class Sequential(Functional):
 
     def _infer_graph(self, shape, dtype=None):
         """(Re)builds the graph for inputs of `shape`, relaxed against the shape seen before."""
-        if self._has_explicit_input_shape or self._graph_failed or not self.layers:
+        if self._has_explicit_input_shape or self._graph_failed or not self.layers \
+                or isinstance(shape, dict):  # (a dict of inputs: its layers run in turn)
             return
         shape = tuple(TensorShape(shape).as_list())
         if self._inferred_input_shape is not None:

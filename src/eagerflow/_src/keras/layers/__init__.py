@@ -16,7 +16,8 @@ _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "preprocessing", "merging", "attention", "activation", "regularization",
              "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
              "preprocessing_lookup", "text_vectorization", "preprocessing_category",
-             "image_augmentation", "conv_recurrent", "preprocessing_image", "feature_space")
+             "image_augmentation", "conv_recurrent", "preprocessing_image", "feature_space",
+             "dense_features")
 
 
 def _layer_classes():
