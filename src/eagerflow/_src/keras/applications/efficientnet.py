@@ -13,7 +13,6 @@ import math
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
-from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers, preprocessing, reshaping
 from eagerflow._src.core import dtypes
@@ -195,8 +194,7 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
     x = bn_activation(x, activation, "top_bn", "top_activation")
     x = classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate)
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=model_name)
+    model = imagenet_utils.model(img_input, input_tensor, x, model_name)
     if weights == "imagenet":
         imagenet_utils.load_weights(model, weights,
                                     model_name + (".h5" if include_top else "_notop.h5"),

@@ -15,7 +15,6 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.applications.efficientnet import CONV_KERNEL_INITIALIZER, \
     bn_activation, channel_axis, classifier, conv, skip, squeeze_excite
-from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.initializers import Constant
 from eagerflow._src.keras.layers import convolutional, core, normalization, preprocessing
 
@@ -195,8 +194,7 @@ def EfficientNetV2(width_coefficient, depth_coefficient, default_size,  # noqa: 
     x = classifier(x, include_top, pooling, classes, classifier_activation, weights,
                    dropout_rate, bias_initializer=Constant(0))
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=model_name)
+    model = imagenet_utils.model(img_input, input_tensor, x, model_name)
     if weights == "imagenet":
         imagenet_utils.load_weights(model, weights,
                                     model_name + (".h5" if include_top else "_notop.h5"),

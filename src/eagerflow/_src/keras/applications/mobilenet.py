@@ -11,7 +11,6 @@ from eagerflow._src.backend import log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
-from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.layers import activation, convolutional, core, normalization, \
     pooling as pooling_layers, reshaping
 
@@ -116,8 +115,7 @@ def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3,  # 
     elif pooling == "max":
         x = pooling_layers.GlobalMaxPooling2D()(x)
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=f"mobilenet_{alpha:0.2f}_{rows}")
+    model = imagenet_utils.model(img_input, input_tensor, x, f"mobilenet_{alpha:0.2f}_{rows}")
     top = "" if include_top else "_no_top"
     imagenet_utils.load_weights(
         model, weights, f"mobilenet/mobilenet_{_ALPHAS.get(alpha)}_{rows}_tf{top}.h5")

@@ -11,7 +11,7 @@ from eagerflow._src.backend import log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
-from eagerflow._src.keras.engine import keras_tensor, training
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.layers import activation, convolutional, core, merging, \
     normalization, pooling as pooling_layers, reshaping
 
@@ -156,8 +156,7 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
     elif pooling == "max":
         x = pooling_layers.GlobalMaxPooling2D()(x)
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=f"mobilenetv2_{alpha:0.2f}_{rows}")
+    model = imagenet_utils.model(img_input, input_tensor, x, f"mobilenetv2_{alpha:0.2f}_{rows}")
     top = "" if include_top else "_no_top"
     imagenet_utils.load_weights(
         model, weights,

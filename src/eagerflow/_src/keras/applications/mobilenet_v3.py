@@ -12,7 +12,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.applications.mobilenet_v2 import _make_divisible
-from eagerflow._src.keras.engine import keras_tensor, training
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.layers import activation as activation_layers, convolutional, core, \
     merging, normalization, pooling as pooling_layers, preprocessing, reshaping
 
@@ -207,8 +207,7 @@ def _mobilenet_v3(blocks, last_point_ch, input_shape, alpha, model_type, minimal
     elif pooling == "max":
         x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name="MobilenetV3" + model_type)
+    model = imagenet_utils.model(img_input, input_tensor, x, "MobilenetV3" + model_type)
     if weights == "imagenet":
         name = f"{model_type}{'_minimalistic' if minimalistic else ''}_224_{alpha}_float"
         suffix = ".h5" if include_top else "_no_top_v2.h5"

@@ -10,7 +10,6 @@ weights, so that weights files of Keras's VGG16 load into it.
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
-from eagerflow._src.keras.engine import training
 from eagerflow._src.keras.layers import convolutional, core, pooling as pooling_layers
 
 _FILES = {True: ("vgg16/vgg16_weights_tf_dim_ordering_tf_kernels.h5",
@@ -84,8 +83,7 @@ def _vgg(blocks, name, files, include_top, weights, input_tensor, input_shape, p
     elif pooling == "max":
         x = pooling_layers.GlobalMaxPooling2D()(x)
 
-    inputs = img_input if input_tensor is None else imagenet_utils.source_inputs(input_tensor)
-    model = training.Model(inputs, x, name=name)
+    model = imagenet_utils.model(img_input, input_tensor, x, name)
     imagenet_utils.load_weights(model, weights, *files[bool(include_top)])
     return model
 
