@@ -703,24 +703,31 @@ def truncated_normal(xp, key, counter, shape, dtype):
     size = math.prod(shape)
     groups = -(-size // per)
     out = xp.empty((groups, per), dtype)
-    todo = xp.arange(groups, dtype=xp.uint64)
-    depth = 1  # one block is enough for ~83% of the groups (~91% for float64)
-    while todo.size:
-        # Blocks 0..depth-1 of each pending group's part (re-read from the start, twice as
-        # many, when a group needs more).
-        starts = xp.uint64(counter & _U64) + todo * xp.uint64(stride)
-        lo = starts[:, None] + xp.arange(depth, dtype=xp.uint64)
-        hi = xp.where(lo < xp.uint64(counter & _U64), xp.uint64(((counter >> 64) + 1) & _U64),
-                      xp.uint64((counter >> 64) & _U64))
-        values = _normal_candidates(xp, blocks_at(xp, key, lo, hi), dtype)
-        values = values.reshape(todo.size, -1)
-        inside = xp.abs(values) < 2
-        rank = xp.cumsum(inside, axis=1)
-        done = rank[:, -1] >= per
-        taken = values[inside & (rank <= per) & done[:, None]].reshape(-1, per)
-        out[todo[done].astype(xp.intp)] = taken.astype(dtype)
-        todo, depth = todo[~done], depth * 2
+    # groups at a time: each group reads its own part of the stream, so the results do not
+    # depend on the split, and the temporaries stay small (in cache, no fresh pages)
+    for first in range(0, groups, _TRUNCATED_GROUPS):
+        todo = xp.arange(first, min(groups, first + _TRUNCATED_GROUPS), dtype=xp.uint64)
+        depth = 1  # one block is enough for ~83% of the groups (~91% for float64)
+        while todo.size:
+            # Blocks 0..depth-1 of each pending group's part (re-read from the start, twice
+            # as many, when a group needs more).
+            starts = xp.uint64(counter & _U64) + todo * xp.uint64(stride)
+            lo = starts[:, None] + xp.arange(depth, dtype=xp.uint64)
+            hi = xp.where(lo < xp.uint64(counter & _U64),
+                          xp.uint64(((counter >> 64) + 1) & _U64),
+                          xp.uint64((counter >> 64) & _U64))
+            values = _normal_candidates(xp, blocks_at(xp, key, lo, hi), dtype)
+            values = values.reshape(todo.size, -1)
+            inside = xp.abs(values) < 2
+            rank = xp.cumsum(inside, axis=1)
+            done = rank[:, -1] >= per
+            taken = values[inside & (rank <= per) & done[:, None]].reshape(-1, per)
+            out[todo[done].astype(xp.intp)] = taken.astype(dtype)
+            todo, depth = todo[~done], depth * 2
     return out.reshape(-1)[:size].reshape(shape)
+
+
+_TRUNCATED_GROUPS = 1 << 14
 
 
 # -- categorical samples ---------------------------------------------------------------------
