@@ -343,3 +343,38 @@ def test_batch_normalization_helpers():
     images = np.arange(16, dtype="float32").reshape(2, 2, 2, 2)
     _, mean, var = K.normalize_batch_in_training(images, None, None, [0, 1, 2])
     np.testing.assert_allclose(var.numpy(), images.reshape(-1, 2).var(0, ddof=1), rtol=1e-6)
+
+
+def test_local_convolutions_and_resize_volumes_give_tf_keras_values():
+    # values printed by tf_keras 2.21 for the same calls
+    K = tf.keras.backend
+    x = tf.constant(np.arange(30, dtype="float32").reshape(2, 5, 3))
+    k = tf.constant(np.arange(48, dtype="float32").reshape(4, 6, 2) / 10)
+    out = K.local_conv1d(x, k, (2,), (1,))
+    assert out.shape == (2, 4, 2)
+    np.testing.assert_allclose(out.numpy().ravel()[:8],
+                               [11.0, 12.5, 59.6, 62.9, 151.4, 156.5, 286.4, 293.3], rtol=1e-6)
+    strided = K.local_conv1d(x, tf.constant(np.arange(24, dtype="float32").reshape(2, 6, 2)
+                                            / 10), (2,), (2,))
+    np.testing.assert_allclose(strided.numpy().ravel(),
+                               [11.0, 12.5, 90.2, 95.3, 56.0, 66.5, 243.2, 257.3], rtol=1e-6)
+    x2 = tf.constant(np.arange(96, dtype="float32").reshape(2, 4, 4, 3))
+    k2 = tf.constant(np.arange(216, dtype="float32").reshape(9, 12, 2) / 100)
+    last = K.local_conv2d(x2, k2, (2, 2), (1, 1), (3, 3))
+    assert last.shape == (2, 3, 3, 2)
+    np.testing.assert_allclose(last.numpy().ravel()[:4], [16.24, 17.26, 53.32, 54.7], rtol=1e-5)
+    first = K.local_conv2d(tf.transpose(x2, (0, 3, 1, 2)), k2, (2, 2), (1, 1), (3, 3),
+                           data_format="channels_first")
+    assert first.shape == (2, 2, 3, 3)
+    np.testing.assert_allclose(first.numpy().ravel()[:4], [13.48, 50.56, 104.92, 206.44],
+                               rtol=1e-5)
+    with pytest.raises(ValueError, match="^Unknown data_format: bad$"):
+        K.local_conv1d(x, k, (2,), (1,), data_format="bad")
+    v = tf.constant(np.arange(16, dtype="float32").reshape(2, 2, 2, 2, 1))
+    up = K.resize_volumes(v, 2, 3, 1, "channels_last")
+    assert up.shape == (2, 4, 6, 2, 1)
+    np.testing.assert_array_equal(up.numpy().ravel()[:12], [0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3])
+    assert K.resize_volumes(tf.transpose(v, (0, 4, 1, 2, 3)), 2, 1, 2,
+                            "channels_first").shape == (2, 1, 4, 2, 4)
+    with pytest.raises(ValueError, match="^Invalid data_format: bad$"):
+        K.resize_volumes(v, 2, 2, 2, "bad")

@@ -10,6 +10,7 @@ initializers and noise layers.
 import builtins
 import collections
 import contextlib
+import itertools
 import random
 import sys
 import threading
@@ -1077,6 +1078,58 @@ def resize_images(x, height_factor, width_factor, data_format, interpolation="ne
                          f"'nearest']. Received: \"{interpolation}\".")
     out = image_ops.resize(x, size, method=interpolation)
     return _back(out, data_format, 4)
+
+
+@export("keras.backend.resize_volumes")
+def resize_volumes(x, depth_factor, height_factor, width_factor, data_format):
+    """The 5-D `x` scaled up by whole factors along its three spatial axes, each element
+    repeated."""
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f"Invalid data_format: {data_format}")
+    first = 2 if data_format == "channels_first" else 1
+    x = as_tensor(x)
+    for axis, factor in enumerate((depth_factor, height_factor, width_factor), start=first):
+        x = repeat_elements(x, factor, axis)
+    return x
+
+
+def _local_conv(inputs, kernel, kernel_size, strides, output_shape, data_format):
+    """A convolution whose filters differ at every output position (`kernel`:
+    ``(positions, window * channels, filters)``): each position's window, flattened as the
+    input's layout orders it, times its own filter."""
+    data_format = data_format or image_data_format()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f"Unknown data_format: {data_format}")
+    inputs = as_tensor(inputs)
+    channels_first = data_format == "channels_first"
+    windows = []
+    for position in itertools.product(*(range(n) for n in output_shape)):
+        spatial = tuple(slice(p * s, p * s + k)
+                        for p, s, k in zip(position, strides, kernel_size))
+        index = (slice(None), slice(None)) + spatial if channels_first else \
+            (slice(None),) + spatial + (slice(None),)
+        windows.append(array_ops.reshape(inputs[index], (1, -1, kernel.shape[1])))
+    outputs = linalg_ops.matmul(array_ops.concat(windows, 0), kernel)  # (positions, batch, f)
+    outputs = array_ops.reshape(outputs, tuple(output_shape) + (-1, kernel.shape[-1]))
+    rank = len(output_shape)
+    order = [rank, rank + 1, *range(rank)] if channels_first else [rank, *range(rank), rank + 1]
+    return array_ops.transpose(outputs, order)
+
+
+@export("keras.backend.local_conv1d")
+def local_conv1d(inputs, kernel, kernel_size, strides, data_format=None):
+    """`inputs` (batch, steps, channels) convolved with a separate filter at each output
+    step: `kernel` is ``(output_length, kernel_size * channels, filters)``."""
+    return _local_conv(inputs, as_tensor(kernel), kernel_size, strides,
+                       (as_tensor(kernel).shape[0],), data_format)
+
+
+@export("keras.backend.local_conv2d")
+def local_conv2d(inputs, kernel, kernel_size, strides, output_shape, data_format=None):
+    """`inputs` (4-D) convolved with a separate filter at each of the `output_shape` (rows,
+    columns) positions: `kernel` is ``(rows * columns, window size * channels, filters)``."""
+    return _local_conv(inputs, as_tensor(kernel), kernel_size, strides, output_shape,
+                       data_format)
 
 
 @export("keras.backend.random_bernoulli")
