@@ -6,6 +6,8 @@ from eagerflow._src.keras.utils.data_utils import (  # noqa: F401
 from eagerflow._src.keras.utils.dataset_utils import (  # noqa: F401
     audio_dataset_from_directory, image_dataset_from_directory, split_dataset,
     text_dataset_from_directory, timeseries_dataset_from_array)
+from eagerflow._src.keras.utils.enqueuers import (  # noqa: F401
+    GeneratorEnqueuer, OrderedEnqueuer, SequenceEnqueuer)
 from eagerflow._src.keras.utils.image_utils import (  # noqa: F401
     array_to_img, img_to_array, load_img, save_img)
 from eagerflow._src.keras.utils.io_utils import (  # noqa: F401
