@@ -215,15 +215,3 @@ def ConvNeXtXLarge(model_name="convnext_xlarge", include_top=True,  # noqa: N802
     ConvNeXtTiny's."""
     return _convnext("xlarge", model_name, include_top, include_preprocessing, weights,
                      input_tensor, input_shape, pooling, classes, classifier_activation)
-
-
-@export("keras.applications.convnext.preprocess_input")
-def preprocess_input(x, data_format=None):
-    """`x` unchanged: ConvNeXt models normalize their inputs themselves."""
-    return x
-
-
-@export("keras.applications.convnext.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -114,9 +114,3 @@ def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for DenseNet (``"torch"``): pixels scaled to [0, 1], then
     standardized with ImageNet's mean and deviation per channel."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="torch")
-
-
-@export("keras.applications.densenet.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -237,22 +237,3 @@ EfficientNetB4 = _variant("b4", 1.4, 1.8, 380, 0.4, "19.5M")
 EfficientNetB5 = _variant("b5", 1.6, 2.2, 456, 0.4, "30.6M")
 EfficientNetB6 = _variant("b6", 1.8, 2.6, 528, 0.5, "43.3M")
 EfficientNetB7 = _variant("b7", 2.0, 3.1, 600, 0.5, "66.7M")
-
-
-@export("keras.applications.efficientnet.preprocess_input",
-        "keras.applications.efficientnet_v2.preprocess_input")
-def preprocess_input(x, data_format=None):  # noqa: ARG001
-    """Returns `x` as it is: EfficientNet and EfficientNetV2 models scale (and normalize)
-    their inputs themselves.
-
-    >>> tf.keras.applications.efficientnet.preprocess_input(np.array([255.0]))
-    array([255.])
-    """
-    return x
-
-
-@export("keras.applications.efficientnet.decode_predictions",
-        "keras.applications.efficientnet_v2.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -99,7 +99,16 @@ def _preprocess_tensor(x, data_format, mode):
     return x
 
 
-@export("keras.applications.imagenet_utils.decode_predictions")
+# the model modules, each exporting `decode_predictions` under its name
+_MODULES = ("resnet50", "resnet", "resnet_v2", "vgg16", "vgg19", "mobilenet", "mobilenet_v2",
+            "mobilenet_v3", "densenet", "xception", "inception_v3", "inception_resnet_v2",
+            "efficientnet", "efficientnet_v2", "convnext", "regnet")
+# those whose models normalize their own inputs: `preprocess_input` passes them through
+_SELF_NORMALIZING = ("mobilenet_v3", "efficientnet", "efficientnet_v2", "convnext", "regnet")
+
+
+@export("keras.applications.imagenet_utils.decode_predictions",
+        *(f"keras.applications.{module}.decode_predictions" for module in _MODULES))
 def decode_predictions(preds, top=5):
     """The `top` classes of each row of ImageNet predictions ``(samples, 1000)``, as lists of
     ``(wordnet id, class name, score)``, best first. The class index is downloaded into
@@ -123,6 +132,18 @@ def decode_predictions(preds, top=5):
         result.sort(key=lambda row: row[2], reverse=True)
         results.append(result)
     return results
+
+
+@export(*(f"keras.applications.{module}.preprocess_input" for module in _SELF_NORMALIZING))
+def unchanged_input(x, data_format=None):  # noqa: ARG001
+    """`x` as it is: the `preprocess_input` of the models that scale and normalize their
+    inputs themselves (``include_preprocessing``: MobileNetV3, EfficientNet and
+    EfficientNetV2, ConvNeXt, RegNet).
+
+    >>> tf.keras.applications.efficientnet.preprocess_input(np.array([255.0]))
+    array([255.])
+    """
+    return x
 
 
 def check_weights(weights, include_top, classes, weights_note=".", classes_note=""):

@@ -152,9 +152,3 @@ def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for Inception-ResNet-v2 (``"tf"``): pixels scaled to
     [-1, 1]."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
-
-
-@export("keras.applications.inception_resnet_v2.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

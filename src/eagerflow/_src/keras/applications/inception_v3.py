@@ -117,9 +117,3 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None,  # noqa
 def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for Inception-v3 (``"tf"``): pixels scaled to [-1, 1]."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
-
-
-@export("keras.applications.inception_v3.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

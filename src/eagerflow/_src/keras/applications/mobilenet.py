@@ -126,9 +126,3 @@ def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3,  # 
 def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for MobileNet (``"tf"``): pixels scaled to [-1, 1]."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
-
-
-@export("keras.applications.mobilenet.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -169,9 +169,3 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
 def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for MobileNetV2 (``"tf"``): pixels scaled to [-1, 1]."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
-
-
-@export("keras.applications.mobilenet_v2.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -260,20 +260,3 @@ MobileNetV3Large.__doc__ = _DOC.format(summary=(
     "MobileNetV3-Large: a strided 3x3 convolution, 15 inverted residual blocks (most with\n"
     "    squeeze-and-excitation or hard swish) and the classifier (5.5M parameters with its\n"
     "    1000-class top and `alpha` 1)."))
-
-
-@export("keras.applications.mobilenet_v3.preprocess_input")
-def preprocess_input(x, data_format=None):  # noqa: ARG001
-    """Returns `x` as it is: MobileNetV3 models scale their inputs themselves (see
-    `include_preprocessing`).
-
-    >>> tf.keras.applications.mobilenet_v3.preprocess_input(np.array([255.0]))
-    array([255.])
-    """
-    return x
-
-
-@export("keras.applications.mobilenet_v3.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

@@ -148,15 +148,3 @@ def _builder(variant):
 for _variant in _CONFIGS:
     globals()["RegNet" + _variant.upper()] = _builder(_variant)
 del _variant
-
-
-@export("keras.applications.regnet.preprocess_input")
-def preprocess_input(x, data_format=None):
-    """`x` unchanged: RegNet models rescale their inputs themselves."""
-    return x
-
-
-@export("keras.applications.regnet.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

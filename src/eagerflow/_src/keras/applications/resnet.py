@@ -135,10 +135,3 @@ def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for ResNet-50 (``"caffe"``): RGB to BGR, minus the mean
     colour of ImageNet, not scaled."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="caffe")
-
-
-@export("keras.applications.resnet50.decode_predictions",
-        "keras.applications.resnet.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)

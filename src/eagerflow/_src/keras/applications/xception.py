@@ -88,9 +88,3 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
 def preprocess_input(x, data_format=None):
     """ImageNet's preprocessing for Xception (``"tf"``): pixels scaled to [-1, 1]."""
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
-
-
-@export("keras.applications.xception.decode_predictions")
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each prediction: see ``imagenet_utils``."""
-    return imagenet_utils.decode_predictions(preds, top=top)
