@@ -66,6 +66,21 @@ def test_errors_name_the_op():
         tf.sparse.add(tf.ones([2]), tf.ones([2]))
 
 
+def test_reshape_errors_are_tfs():
+    x = tf.sparse.SparseTensor([[0, 1], [1, 0], [2, 3]], [1.0, 2.0, 3.0], [3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"SparseTensor with 12 dense values, but the requested shape "
+                             r"requires a multiple of 5. input_shape=\[3,4\] "
+                             r"output_shape=\[5,1\]"):
+        tf.sparse.reshape(x, [5, -1])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="only one output dimension may be -1, not both 0 and 1"):
+        tf.sparse.reshape(x, [-1, -1])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"tensor with 12 dense values, but the requested shape has 15"):
+        tf.sparse.reshape(x, [5, 3])
+
+
 def test_empty_sparse_tensors():
     empty = tf.sparse.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [2, 3])
     assert tf.sparse.reduce_sum(empty, axis=1).numpy().tolist() == [0, 0]

@@ -1244,3 +1244,13 @@ def test_print_ragged_tensors_inside_structures(capsys):
     assert capsys.readouterr().out == (
         "{'r': [[1, 2], [3]]} [[[1, 2], [3]], 'SparseTensor(indices=[[0 1]], values=[5], "
         "shape=[2 2])'] ('s', [[1, 2], [3]])\n{'r': [[1, 2], [3]], 't': 1}\n")
+
+
+def test_stack_dynamic_partitions_row_splits_follow_the_partitions_dtype():
+    data = tf.constant([1, 2, 3, 4])
+    for dtype in (tf.int32, tf.int64):
+        r = tf.ragged.stack_dynamic_partitions(data, tf.constant([0, 1, 0, 2], dtype), 3)
+        assert r.row_splits.dtype == dtype
+        assert r.to_list() == [[1, 3], [2], [4]]
+    assert tf.ragged.stack_dynamic_partitions(data, [1, 1, 0, 0], 2).row_splits.dtype == \
+        tf.int32

@@ -123,21 +123,38 @@ def reshape(sp_input, shape, name=None):
     filled = array_ops.where(math_ops.equal(shape, np.int64(-1)),
                              math_ops.floordiv(total, math_ops.maximum(known, np.int64(1))),
                              shape)
-    static_total = get_static_value(total)
+    static_total, static_shape = get_static_value(total), get_static_value(shape)
+    if static_total is not None and static_shape is not None:
+        _check_reshape(int(static_total), np.reshape(get_static_value(sp.dense_shape), -1),
+                       np.reshape(static_shape, -1))
     static_new = get_static_value(filled)
-    if static_total is not None and static_new is not None and \
-            int(np.prod(static_new)) != int(static_total):
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"Input to reshape is a tensor with {int(static_total)} dense values, but the "
-            f"requested shape has {int(np.prod(static_new))}. input_shape="
-            f"{errors.shape_text(np.reshape(get_static_value(sp.dense_shape), -1))} "
-            f"output_shape={errors.shape_text(np.reshape(static_new, -1))}")
     indices = _unravel(_linear(sp.indices, sp.dense_shape), filled)
     out = SparseTensor(indices, sp.values, filled)
     if static_new is not None:
         out = _with_shape(out, TensorShape([int(d) for d in static_new]))
     return out
+
+
+def _check_reshape(total, old_shape, new_shape):
+    """TF's SparseReshape errors for a reshape of `total` dense values to `new_shape`."""
+    unknown = [i for i, d in enumerate(new_shape) if d == -1]
+    if len(unknown) > 1:
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}")
+    known = int(np.prod([d for d in new_shape if d != -1]))
+    shown = errors.shape_text([1 if d == -1 else int(d) for d in new_shape])
+    head = f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
+    if unknown and (known == 0 or total % known):
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            f"{head}shape requires a multiple of {known}. input_shape="
+            f"{errors.shape_text(old_shape)} output_shape={shown}")
+    if not unknown and known != total:
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            f"Input to reshape is a tensor with {total} dense values, but the requested shape "
+            f"has {known}. input_shape={errors.shape_text(old_shape)} output_shape={shown}")
 
 
 @export("sparse.to_indicator")

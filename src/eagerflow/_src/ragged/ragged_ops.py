@@ -172,7 +172,7 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     [[2], [1, 3, 4], []]
     """
     data = convert_to_tensor(data)
-    partitions = convert_to_tensor(partitions, _d.int32)
+    partitions = convert_to_tensor(partitions, dtype_hint=_d.int32)  # row splits: its dtype
     if partitions.shape.rank is not None and partitions.shape.rank != 1 and \
             partitions.shape != data.shape[:partitions.shape.rank]:
         raise ValueError("partitions must have the shape of data's outer dimensions")
@@ -186,7 +186,7 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
             raise errors.InvalidArgumentError(None, None, f"Every element in partitions must "
                                                           f"be in [0, {int(num_partitions)})")
     order = reduction_ops.argsort(partitions, stable=True)
-    lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions, _I64),
+    lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions),
                                                  partitions, num_partitions)
     return RaggedTensor.from_row_lengths(array_ops.gather(data, order), lengths,
                                          validate=False)
