@@ -45,12 +45,12 @@ from eagerflow._src.graph.hessians import hessians  # noqa: F401
 from eagerflow._src.graph.tensor_array import TensorArray, TensorArraySpec  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat, einsum,
-    expand_dims, eye, fill, gather, gather_nd, linspace, meshgrid, one_hot, ones, ones_like, pad,
-    range, rank, repeat, required_space_to_batch_paddings, reshape, reverse, roll, scatter_nd,
-    searchsorted, sequence_mask, shape, shape_n, size, slice, space_to_batch_nd, split, squeeze,
-    stack, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
-    tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile, transpose, unstack, where,
-    zeros, zeros_like)
+    expand_dims, eye, fill, gather, gather_nd, guarantee_const, linspace, meshgrid, one_hot, ones,
+    ones_like, pad, parallel_stack, range, rank, repeat, required_space_to_batch_paddings, reshape,
+    reverse, roll, scatter_nd, searchsorted, sequence_mask, shape, shape_n, size, slice,
+    space_to_batch_nd, split, squeeze, stack, tensor_scatter_nd_add, tensor_scatter_nd_max,
+    tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot, tile,
+    transpose, unstack, where, zeros, zeros_like)
 from eagerflow._src.ops.array_ops import batch_to_space_nd as batch_to_space  # noqa: F401
 from eagerflow._src.ops.array_ops import space_to_batch_nd as space_to_batch  # noqa: F401
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
@@ -68,6 +68,7 @@ from eagerflow._src.ops.init_ops import RandomNormal as random_normal_initialize
 from eagerflow._src.ops.init_ops import RandomUniform as random_uniform_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Zeros as zeros_initializer  # noqa: F401
 from eagerflow._src.ops.linalg_ops import eig, eigvals, matmul, norm  # noqa: F401
+from eagerflow._src.ops.linalg_ops import sqrtm as matrix_square_root  # noqa: F401
 from eagerflow._src.ops.logging_ops import print, timestamp  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, complex, cos, cosh, divide, equal, exp,

@@ -4,10 +4,10 @@ from eagerflow._src.graph.matrix_exponential import expm  # noqa: F401
 from eagerflow._src.ops.array_ops import einsum, eye, tensordot  # noqa: F401
 from eagerflow._src.ops.linalg_ops import (  # noqa: F401
     adjoint, band_part, banded_triangular_solve, cholesky, cholesky_solve, cross, det, diag,
-    diag_part, eig, eigh, eigvals, eigvalsh, inv, logdet, logm, lstsq, lu, lu_matrix_inverse,
-    lu_reconstruct, lu_solve, matmul, matrix_rank, matrix_transpose, matvec, norm, normalize, pinv,
-    qr, set_diag, slogdet, solve, sqrtm, svd, tensor_diag, tensor_diag_part, trace,
-    triangular_solve, tridiagonal_matmul, tridiagonal_solve)
+    diag_part, eig, eigh, eigh_tridiagonal, eigvals, eigvalsh, inv, logdet, logm, lstsq, lu,
+    lu_matrix_inverse, lu_reconstruct, lu_solve, matmul, matrix_rank, matrix_transpose, matvec,
+    norm, normalize, pinv, qr, set_diag, slogdet, solve, sqrtm, svd, tensor_diag, tensor_diag_part,
+    trace, triangular_solve, tridiagonal_matmul, tridiagonal_solve)
 from eagerflow._src.ops.linear_operator import (  # noqa: F401
     LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorDiag,
     LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorInversion,

@@ -660,5 +660,30 @@ _POOL_ARGMAX = [
         x, 2, 1, "VALID", include_batch_in_index=True)), [rand(2, 3, 4, 2, dtype=F64)],
         lambda x: _pool_argmax_ref(x, 2, 1, "VALID", True), name="MaxPoolWithArgmax-batch")]
 
+def _isotonic(x):
+    """The non-increasing least-squares fit by its min-max formula, row by row:
+    ``y[i] = min over j <= i of max over k >= i of mean(x[j..k])``."""
+    rows = x.reshape(-1, x.shape[-1]).astype(F64)
+    out = np.empty_like(rows)
+    for r, row in enumerate(rows):
+        n = len(row)
+        means = {(j, k): row[j:k + 1].mean() for j in range(n) for k in range(j, n)}
+        for i in range(n):
+            out[r, i] = min(max(means[j, k] for k in range(i, n)) for j in range(i + 1))
+    return out.reshape(x.shape).astype(x.dtype)
+
+
+_ISOTONIC = [
+    OpSpec("IsotonicRegression", lambda x: tf.nn.isotonic_regression(x)[0],
+           [np.array([[1.0, 3.0, 2.0, 4.0, 0.5], [4.0, 3.5, 2.0, 2.25, -1.0]], d)], _isotonic,
+           name=f"IsotonicRegression-{np.dtype(d).name}")
+    for d in (F32, F64)] + [
+    OpSpec("IsotonicRegression",
+           lambda x: tf.nn.isotonic_regression(x, decreasing=False, axis=0)[0],
+           [rand(4, 3, dtype=F64, seed=5)],
+           lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0")]
+
+
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
-         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN + _POOL_ARGMAX)
+         + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN + _POOL_ARGMAX
+         + _ISOTONIC)

@@ -111,6 +111,15 @@ def _w065f6eab18(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w070619817c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, name=None):
+        try:
+            return _export_fn(labels, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'name': name})
+    return _export_wrapper
+
+
 def _w0885dd6003(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, seed, counts, probs, output_dtype=None, name=None):
         try:
@@ -360,6 +369,15 @@ def _w131dfcde28(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, depth_radius, bias, alpha, beta, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'depth_radius': depth_radius, 'bias': bias, 'alpha': alpha, 'beta': beta, 'name': name})
+    return _export_wrapper
+
+
+def _w134e1c8da0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(alpha, beta, eigvals_only=None, select=None, select_range=None, tol=None, name=None):
+        try:
+            return _export_fn(alpha, beta, eigvals_only, select, select_range, tol, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'alpha': alpha, 'beta': beta, 'eigvals_only': eigvals_only, 'select': select, 'select_range': select_range, 'tol': tol, 'name': name})
     return _export_wrapper
 
 
@@ -714,6 +732,15 @@ def _w25d5e611f8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w26a1871877(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_sizes, filter, out_backprop, strides, padding, data_format=None, dilations=None, name=None):
+        try:
+            return _export_fn(input_sizes, filter, out_backprop, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
 def _w2702c10612(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(msg, *args, **kwargs):
         try:
@@ -819,6 +846,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image, compression, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image': image, 'compression': compression, 'name': name})
+    return _export_wrapper
+
+
+def _w2f96ad217f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, decreasing=None, axis=None):
+        try:
+            return _export_fn(inputs, decreasing, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'decreasing': decreasing, 'axis': axis})
     return _export_wrapper
 
 
@@ -1506,6 +1542,15 @@ def _w4b1c9f6228(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4b254e0c77(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, filters, output_shape, rate, padding, name=None):
+        try:
+            return _export_fn(value, filters, output_shape, rate, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'output_shape': output_shape, 'rate': rate, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w4b74e6260a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value=None, filter=None, output_shape=None, strides=None, padding=None, data_format=None, name=None, input=None, filters=None, dilations=None):
         try:
@@ -1578,6 +1623,15 @@ def _w4d6ee7437d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4dd6b669e1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(indices, values, dense_shape, mat1, mat2, beta=None, alpha=None, output_type=None):
+        try:
+            return _export_fn(indices, values, dense_shape, mat1, mat2, beta, alpha, output_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'indices': indices, 'values': values, 'dense_shape': dense_shape, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'output_type': output_type})
+    return _export_wrapper
+
+
 def _w4e9588f336(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(batch_size, row_shape):
         try:
@@ -1602,6 +1656,15 @@ def _w4f4a422c9d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(subscripts, *operands)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'subscripts': subscripts, 'operands': operands})
+    return _export_wrapper
+
+
+def _w4fc989d961(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter_sizes, out_backprop, strides, padding, data_format=None, dilations=None, name=None):
+        try:
+            return _export_fn(input, filter_sizes, out_backprop, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter_sizes': filter_sizes, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
     return _export_wrapper
 
 
@@ -2187,6 +2250,15 @@ def _w66639398e2(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, perm, conjugate, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'perm': perm, 'conjugate': conjugate, 'name': name})
+    return _export_wrapper
+
+
+def _w666a42d58a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(true_classes, sampled_candidates, num_true, seed=None, name=None):
+        try:
+            return _export_fn(true_classes, sampled_candidates, num_true, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'true_classes': true_classes, 'sampled_candidates': sampled_candidates, 'num_true': num_true, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -3450,6 +3522,15 @@ def _w93c43070f6(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w93e33a1bd1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, seq_length, name=None):
+        try:
+            return _export_fn(labels, seq_length, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'seq_length': seq_length, 'name': name})
+    return _export_wrapper
+
+
 def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(int_type):
         try:
@@ -3555,6 +3636,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, mask, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w9a2460bbd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, name=None):
+        try:
+            return _export_fn(values, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'name': name})
     return _export_wrapper
 
 
@@ -5439,6 +5529,15 @@ def _wec01546afe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wec157e81c4(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, mean, variance, beta, gamma, variance_epsilon, scale_after_normalization, name=None):
+        try:
+            return _export_fn(input, mean, variance, beta, gamma, variance_epsilon, scale_after_normalization, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'mean': mean, 'variance': variance, 'beta': beta, 'gamma': gamma, 'variance_epsilon': variance_epsilon, 'scale_after_normalization': scale_after_normalization, 'name': name})
+    return _export_wrapper
+
+
 def _wec3beb3222(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x1, x2, name=None):
         try:
@@ -6421,6 +6520,7 @@ WRAPPERS = {
     'grad_pass_through': _w10fa1a9ba9,
     'gradients': _w4bab484406,
     'group': _w8ab3288172,
+    'guarantee_const': _w53ca8dbd1a,
     'hessians': _w0dc1e38397,
     'histogram_fixed_width': _we79dec227e,
     'histogram_fixed_width_bins': _we79dec227e,
@@ -6544,6 +6644,7 @@ WRAPPERS = {
     'linalg.diag_part': _w5fa405ddaf,
     'linalg.eig': _w87c44467c5,
     'linalg.eigh': _w87c44467c5,
+    'linalg.eigh_tridiagonal': _w134e1c8da0,
     'linalg.eigvals': _w87c44467c5,
     'linalg.eigvalsh': _w87c44467c5,
     'linalg.experimental.conjugate_gradient': _w1b0c4013d6,
@@ -6648,12 +6749,16 @@ WRAPPERS = {
     'math.zeta': _w271d4e7c59,
     'meshgrid': _w5cce2847a8,
     'nn.atrous_conv2d': _w9120b4621d,
+    'nn.atrous_conv2d_transpose': _w4b254e0c77,
     'nn.avg_pool': _w67a5e4ea19,
     'nn.avg_pool1d': _w67a5e4ea19,
     'nn.avg_pool2d': _w67a5e4ea19,
     'nn.avg_pool3d': _w67a5e4ea19,
+    'nn.batch_norm_with_global_normalization': _wec157e81c4,
     'nn.batch_normalization': _w3a76dbb1a0,
     'nn.bias_add': _w42dc4fe738,
+    'nn.collapse_repeated': _w93e33a1bd1,
+    'nn.compute_accidental_hits': _w666a42d58a,
     'nn.compute_average_loss': _wbd41770381,
     'nn.conv1d': _wf473bfb92f,
     'nn.conv1d_transpose': _w361172ffb4,
@@ -6661,19 +6766,24 @@ WRAPPERS = {
     'nn.conv2d_transpose': _w361172ffb4,
     'nn.conv3d': _w09faefea87,
     'nn.conv3d_transpose': _w361172ffb4,
+    'nn.conv_transpose': _w361172ffb4,
     'nn.convolution': _wc32325869b,
     'nn.crelu': _w82178d5e14,
     'nn.ctc_beam_search_decoder': _wdf032427a5,
     'nn.ctc_greedy_decoder': _w885eb90517,
     'nn.ctc_loss': _wef9303abd9,
+    'nn.ctc_unique_labels': _w070619817c,
     'nn.depth_to_space': _w9612cd4d2f,
     'nn.depthwise_conv2d': _w84a03b6daa,
+    'nn.depthwise_conv2d_backprop_filter': _w4fc989d961,
+    'nn.depthwise_conv2d_backprop_input': _w26a1871877,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
     'nn.embedding_lookup_sparse': _w7e0d5a4b31,
     'nn.experimental.general_dropout': _wa2585575ce,
     'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,
+    'nn.isotonic_regression': _w2f96ad217f,
     'nn.l2_loss': _w9b26b52f18,
     'nn.leaky_relu': _w3860f8ba36,
     'nn.local_response_normalization': _w131dfcde28,
@@ -6709,6 +6819,7 @@ WRAPPERS = {
     'ones': _w02711e1339,
     'ones_like': _we8d529d979,
     'pad': _w3fc0f06510,
+    'parallel_stack': _w9a2460bbd9,
     'print': _w86b95d3771,
     'py_function': _w16d82e8cd5,
     'ragged.boolean_mask': _w4220bc0554,
@@ -6823,6 +6934,7 @@ WRAPPERS = {
     'sparse.reset_shape': _w3f4307b5d8,
     'sparse.reshape': _wfc74e124d4,
     'sparse.retain': _w6367d19213,
+    'sparse.sampled_addmm': _w4dd6b669e1,
     'sparse.segment_mean': _w5e6d3d3314,
     'sparse.segment_sqrt_n': _w5e6d3d3314,
     'sparse.segment_sum': _w5e6d3d3314,

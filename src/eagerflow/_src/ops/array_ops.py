@@ -931,6 +931,32 @@ def stack(values, axis=0, name="stack"):
     return dispatch(_PACK, tensors, {"axis": axis}, name)
 
 
+@export("parallel_stack")
+def parallel_stack(values, name="parallel_stack"):
+    """`stack` along a new first axis, inside a `tf.function` (TF's own copies the inputs
+    into the output as each arrives); not available eagerly, as in TF.
+
+    >>> tf.function(lambda a, b: tf.parallel_stack([a, b]))(tf.constant([1]), tf.constant([2]))
+    <tf.Tensor: shape=(2, 1), dtype=int32, numpy=
+    array([[1],
+           [2]], dtype=int32)>
+    """
+    if context.executing_eagerly():
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    return stack(values, 0, name)
+
+
+@export("guarantee_const")
+def guarantee_const(input, name=None):  # noqa: A002 (TF's name)
+    """`input` unchanged: TF's promise to its graph optimizer that the value is constant
+    (deprecated there, and not for public use).
+
+    >>> tf.guarantee_const([1.0, 2.0])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+    """
+    return cast_ops.identity(input, name=name)
+
+
 def _unstack_kernel(xp, x, num, axis):
     if x.shape[axis] != num:
         raise _bad(f"Input shape axis {axis % x.ndim} must equal {num}, got shape "

@@ -146,6 +146,32 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                    "UniformCandidateSampler", name)
 
 
+@export("nn.compute_accidental_hits")
+def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
+    """Where a sampled candidate is one of a row's true classes: ``(indices, ids, weights)``,
+    the row, the candidate's position, and the most negative float32 (to add to that
+    logit), ordered by row, then by true class, then by position.
+
+    >>> i, ids, w = tf.nn.compute_accidental_hits([[1, 2], [3, 1]],
+    ...                                           tf.constant([1, 5, 3], tf.int64), 2)
+    >>> i.numpy().tolist(), ids.numpy().tolist()
+    ([0, 1, 1], [0, 2, 0])
+    """
+    true_classes = as_tensor(true_classes, _d.int64)
+    sampled = as_tensor(sampled_candidates, _d.int64)
+    if true_classes.shape.rank not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {true_classes.shape.rank}")
+    if true_classes.shape.rank == 2 and true_classes.shape[1] not in (None, int(num_true)):
+        raise errors.InvalidArgumentError(
+            None, "ComputeAccidentalHits",
+            f"true_classes must have num_true columns, expected: "
+            f"{true_classes.shape[1]} was: {int(num_true)}")
+    hits = array_ops.where(math_ops.equal(array_ops.expand_dims(true_classes, 2),
+                                          array_ops.reshape(sampled, [1, 1, -1])))
+    weights = array_ops.fill(array_ops.shape(hits)[:1], np.finfo(np.float32).min)
+    return cast(hits[:, 0], _d.int32), hits[:, 2], weights
+
+
 def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
                     sampled_values, subtract_log_q, remove_accidental_hits):
     """The logits of the true and the sampled classes, ``[batch, num_true + num_sampled]``,

@@ -28,6 +28,7 @@ from eagerflow._src.backend import onednn_conv, onednn_pooling
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -1351,6 +1352,101 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data
     """
     return _backprop_input_of(3, output_shape, filters, input, strides, padding, data_format,
                               dilations, name, _PADDINGS[:2])
+
+
+@export("nn.conv_transpose")
+def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,
+                   dilations=None, name=None):
+    """`conv1d_transpose`, `conv2d_transpose` or `conv3d_transpose`, as `output_shape`
+    has 3, 4 or 5 values.
+
+    >>> tf.nn.conv_transpose(tf.ones([1, 2, 2, 1]), tf.ones([3, 3, 4, 1]), [1, 4, 4, 4],
+    ...                      2).shape
+    TensorShape([1, 4, 4, 4])
+    """
+    if isinstance(output_shape, Tensor):
+        n = output_shape.shape[0] if output_shape.shape.rank == 1 else None
+    else:
+        n = len(output_shape)
+    if n not in (3, 4, 5):
+        raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: "
+                         f"output_shape={output_shape} of length {n}.")
+    transpose = {3: conv1d_transpose, 4: conv2d_transpose, 5: conv3d_transpose}[n]
+    default = {3: "NWC", 4: "NHWC", 5: "NDHWC"}[n]
+    return transpose(input, filters, output_shape, strides, padding,
+                     data_format=data_format or default, dilations=dilations, name=name)
+
+
+@export("nn.atrous_conv2d_transpose")
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of `atrous_conv2d`: a stride-1 `conv2d_transpose` whose filter taps
+    are `rate` apart (NHWC; `filters` is ``(kh, kw, out_channels, in_channels)``).
+
+    >>> tf.nn.atrous_conv2d_transpose(tf.ones([1, 3, 3, 1]), tf.ones([2, 2, 1, 1]),
+    ...                               [1, 5, 5, 1], 2, "VALID").shape
+    TensorShape([1, 5, 5, 1])
+    """
+    value, filters = as_tensor(value), as_tensor(filters)
+    if value.shape.rank is not None and filters.shape.rank is not None and \
+            not value.shape[3:4].is_compatible_with(filters.shape[3:4]):
+        raise ValueError(
+            f"`value` channel count must be compatible with `filters` input channel count. "
+            f"Received: value.shape={value.shape} with channel count {value.shape[3]} and "
+            f"filters.shape={filters.shape} with input channel count {filters.shape[3]}.")
+    if isinstance(rate, (int, np.integer)) and rate < 1:
+        raise ValueError(f"`rate` cannot be less than one. Received: rate={rate}")
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"`padding` must be either 'VALID' or 'SAME'. Received: "
+                         f"padding={padding}")
+    return conv2d_backprop_input(output_shape, filters, value, [1, 1, 1, 1], padding,
+                                 dilations=[1, rate, rate, 1], name=name)
+
+
+@export("nn.depthwise_conv2d_backprop_input")
+def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
+                                    data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
+    """The gradient of `depthwise_conv2d` with respect to its input, of shape `input_sizes`.
+
+    >>> tf.nn.depthwise_conv2d_backprop_input([1, 3, 3, 1], tf.ones([2, 2, 1, 1]),
+    ...                                       tf.ones([1, 2, 2, 1]), [1, 1, 1, 1],
+    ...                                       "VALID")[0, :, :, 0].numpy().tolist()
+    [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
+    """
+    # a depthwise filter (*k, c, multiplier) is a grouped one: (*k, 1, c * multiplier)
+    w = as_tensor(filter)
+    grouped = array_ops.reshape(w, array_ops.concat(
+        [array_ops.shape(w)[:2], [1, -1]], 0)) if w.shape.rank is None or \
+        None in w.shape.as_list() else array_ops.reshape(w, w.shape.as_list()[:2] + [1, -1])
+    return conv2d_backprop_input(input_sizes, grouped, out_backprop, strides, padding,
+                                 data_format=data_format, dilations=dilations, name=name)
+
+
+@export("nn.depthwise_conv2d_backprop_filter")
+def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
+                                     data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
+    """The gradient of `depthwise_conv2d` with respect to its filter, of shape
+    `filter_sizes` (``(kh, kw, in_channels, multiplier)``).
+
+    >>> tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 3, 3, 1]), [2, 2, 1, 1],
+    ...                                        tf.ones([1, 2, 2, 1]), [1, 1, 1, 1],
+    ...                                        "VALID")[:, :, 0, 0].numpy().tolist()
+    [[4.0, 4.0], [4.0, 4.0]]
+    """
+    if isinstance(filter_sizes, Tensor) and get_static_value(filter_sizes) is None:
+        sizes = filter_sizes
+        grouped = array_ops.concat([sizes[:2], [1], sizes[2:3] * sizes[3:4]], 0)
+    else:
+        sizes = [int(d) for d in np.reshape(get_static_value(filter_sizes)
+                                            if isinstance(filter_sizes, Tensor)
+                                            else filter_sizes, -1)]
+        if len(sizes) != 4:
+            raise errors.InvalidArgumentError(
+                None, "DepthwiseConv2dNativeBackpropFilter",
+                f"filter_sizes must be 1-dimensional with 4 elements (got {len(sizes)})")
+        grouped = sizes[:2] + [1, sizes[2] * sizes[3]]
+    dw = conv2d_backprop_filter(input, grouped, out_backprop, strides, padding,
+                                data_format=data_format, dilations=dilations, name=name)
+    return array_ops.reshape(dw, sizes)
 
 
 def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):

@@ -16,7 +16,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, shape_rules
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops, shape_rules
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -338,3 +338,56 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
     n = int(top_paths)
     decoded = [SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i in range(n)]
     return decoded, outputs[-1]
+
+
+@export("nn.collapse_repeated")
+def collapse_repeated(labels, seq_length, name=None):
+    """Each row of `labels` ([batch, time]) with runs of a repeated label merged into one,
+    over its first `seq_length` entries, left-aligned and padded with 0 to the longest
+    result; and the new lengths.
+
+    >>> y, n = tf.nn.collapse_repeated([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0]], [5, 3])
+    >>> y.numpy().tolist(), n.numpy().tolist()
+    ([[1, 2, 3], [4, 0, 0]], [3, 1])
+    """
+    labels = as_tensor(labels)
+    seq_length = as_tensor(seq_length)
+    width = array_ops.shape(labels, out_type=seq_length.dtype)[1]
+    changed = math_ops.not_equal(labels[:, 1:], labels[:, :-1])
+    first = array_ops.ones_like(changed[:, :1])
+    keep = math_ops.logical_and(array_ops.concat([first, changed], 1),
+                                array_ops.sequence_mask(seq_length, width))
+    new_length = reduction_ops.reduce_sum(cast(keep, seq_length.dtype), axis=1)
+    kept = array_ops.where(keep)  # (row, time) of each kept label, row-major
+    column = array_ops.gather_nd(reduction_ops.cumsum(cast(keep, _d.int64), axis=1), kept) - 1
+    out_width = reduction_ops.reduce_max(array_ops.concat(
+        [new_length, array_ops.zeros([1], seq_length.dtype)], 0))
+    collapsed = array_ops.scatter_nd(
+        array_ops.stack([kept[:, 0], column], 1), array_ops.gather_nd(labels, kept),
+        array_ops.stack([cast(array_ops.shape(labels)[0], _d.int64),
+                         cast(out_width, _d.int64)]))
+    return collapsed, new_length
+
+
+@export("nn.ctc_unique_labels")
+def ctc_unique_labels(labels, name=None):
+    """Each row's distinct labels in order of first appearance (int64, padded with 0 to
+    the row's width), and each label's index among them (int32).
+
+    >>> u, i = tf.nn.ctc_unique_labels([[3, 4, 4, 3]])
+    >>> u.numpy().tolist(), i.numpy().tolist()
+    ([[3, 4, 0, 0]], [[0, 1, 1, 0]])
+    """
+    labels = as_tensor(labels)
+    same = math_ops.equal(array_ops.expand_dims(labels, 2), array_ops.expand_dims(labels, 1))
+    first = reduction_ops.argmax(cast(same, _d.int32), axis=2, output_type=_d.int32)
+    width = array_ops.shape(labels)[1]
+    is_first = math_ops.equal(first, array_ops.range(width)[None, :])
+    slot = reduction_ops.cumsum(cast(is_first, _d.int32), axis=1) - 1
+    index = array_ops.gather(slot, first, batch_dims=1)
+    at = array_ops.where(is_first)
+    unique = array_ops.scatter_nd(
+        array_ops.stack([at[:, 0], cast(array_ops.gather_nd(slot, at), _d.int64)], 1),
+        cast(array_ops.gather_nd(labels, at), _d.int64), cast(array_ops.shape(labels), _d.int64))
+    return unique, index
+

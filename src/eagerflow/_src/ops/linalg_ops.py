@@ -775,6 +775,46 @@ def eigvalsh(tensor, name=None):
     return dispatch(_EIGH, (as_tensor(tensor),), {"compute_v": False}, name)[0]
 
 
+@export("linalg.eigh_tridiagonal")
+def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None,
+                     name=None):
+    """The eigenvalues (ascending), and with ``eigvals_only=False`` the eigenvectors as
+    columns, of the self-adjoint tridiagonal matrix with diagonal `alpha` and
+    superdiagonal `beta` (its conjugate below). `select` keeps all (``"a"``), those in
+    the half-open interval ``select_range = (lo, hi]`` (``"v"``), or those of indices
+    ``lo`` to ``hi`` inclusive (``"i"``). `tol` is accepted (the values come from a full
+    decomposition, to working precision).
+
+    >>> tf.linalg.eigh_tridiagonal([2.0, 2.0], [1.0]).numpy()
+    array([1., 3.], dtype=float32)
+    """
+    alpha, beta = as_tensor(alpha), as_tensor(beta)
+    if select not in ("a", "v", "i"):
+        raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
+    if alpha.shape.rank not in (None, 1) or beta.shape.rank not in (None, 1):
+        raise ValueError("Only 1D alpha and beta are supported.")
+    n, m = alpha.shape.num_elements(), beta.shape.num_elements()
+    if n is not None and m is not None and m != max(n - 1, 0):
+        raise ValueError(f"Expected beta to have {max(n - 1, 0)} elements. Got: {m}")
+    beta = cast(beta, alpha.dtype)
+    upper = late.array_ops.pad(diag(beta), [[0, 1], [1, 0]])
+    lower = matrix_transpose(upper, conjugate=alpha.dtype.is_complex)
+    values, vectors = eigh(math_ops.add(math_ops.add(diag(alpha), upper), lower))
+    if values.dtype.is_complex:  # (real, as a self-adjoint matrix's are)
+        values = math_ops.real(values)
+    if select != "a":
+        lo, hi = select_range
+        if select == "i":
+            keep = late.array_ops.range(int(lo), int(hi) + 1)
+        else:
+            inside = math_ops.logical_and(math_ops.greater(values, lo),
+                                          math_ops.less_equal(values, hi))
+            keep = late.array_ops.reshape(late.array_ops.where(inside), [-1])
+        values = late.array_ops.gather(values, keep)
+        vectors = late.array_ops.gather(vectors, keep, axis=1)
+    return values if eigvals_only else (values, vectors)
+
+
 @export("linalg.qr")
 def qr(input, full_matrices=False, name=None):
     """QR decomposition of each matrix in `input`: ``(q, r)``.
@@ -2333,7 +2373,7 @@ def _sqrtm_grad(op, grad):
     return late.array_ops.reshape(solve(system, rhs), shape)
 
 
-@export("linalg.sqrtm")
+@export("linalg.sqrtm", "matrix_square_root")
 def sqrtm(input, name=None):
     """The principal square root of each square matrix in `input`.
 

@@ -1100,6 +1100,21 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
 
 
+@export("nn.batch_norm_with_global_normalization")
+def batch_norm_with_global_normalization(input, mean, variance, beta, gamma, variance_epsilon,
+                                         scale_after_normalization, name=None):
+    """`batch_normalization` with offset `beta`, and scale `gamma` when
+    `scale_after_normalization`.
+
+    >>> tf.nn.batch_norm_with_global_normalization(tf.constant([3.0]), 1.0, 4.0, 0.5, 2.0,
+    ...                                            0.0, True)
+    <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.5], dtype=float32)>
+    """
+    return batch_normalization(input, mean, variance, beta,
+                               gamma if scale_after_normalization else None, variance_epsilon,
+                               name=name)
+
+
 @export("nn.dropout")
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate).

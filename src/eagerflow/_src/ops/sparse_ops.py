@@ -1012,6 +1012,30 @@ def reset_shape(sp_input, new_shape=None):
     return SparseTensor(sp.indices, sp.values, new_shape)
 
 
+@export("sparse.sampled_addmm")
+def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
+                  output_type=_d.float32):
+    """``alpha * (mat1 @ mat2) + beta * values`` computed only at `indices` (the last axis:
+    row, column; leading axes batch): ``(indices, new_values, dense_shape)``.
+
+    >>> _, v, _ = tf.sparse.sampled_addmm([[0, 1]], [1.0], [2, 2], tf.ones([2, 3]),
+    ...                                   tf.ones([3, 2]), beta=0.5, alpha=2.0)
+    >>> v.numpy().tolist()
+    [6.5]
+    """
+    indices, values = as_tensor(indices), as_tensor(values)
+    mat1, mat2 = as_tensor(mat1), as_tensor(mat2)
+    batch = max((mat1.shape.rank or 2) - 2, 0)
+    rows = array_ops.gather(mat1, indices[..., 0], batch_dims=batch)
+    columns = array_ops.gather(late.linalg_ops.matrix_transpose(mat2), indices[..., 1],
+                               batch_dims=batch)
+    products = reduction_ops.reduce_sum(math_ops.multiply(rows, columns), axis=-1)
+    new_values = math_ops.add(math_ops.multiply(cast_ops.cast(alpha, products.dtype), products),
+                              math_ops.multiply(cast_ops.cast(beta, products.dtype),
+                                                cast_ops.cast(values, products.dtype)))
+    return indices, cast_ops.cast(new_values, output_type), as_tensor(dense_shape)
+
+
 @export("sparse.map_values")
 def map_values(op, *args, **kwargs):
     """`op` applied to the values of the SparseTensors among its arguments (which must share

@@ -32,9 +32,23 @@ SAVED_MODEL_FILENAME_PB = _load.SAVED_MODEL_FILENAME_PB
 SAVED_MODEL_FILENAME_PBTXT = _load.SAVED_MODEL_FILENAME_PBTXT
 VARIABLES_DIRECTORY = _load.VARIABLES_DIRECTORY
 VARIABLES_FILENAME = _load.VARIABLES_FILENAME
+# (the names of a SavedModel's parts, tags and serving signature keys, as TF's)
+ASSETS_DIRECTORY, ASSETS_KEY = "assets", "saved_model_assets"
+DEBUG_DIRECTORY, DEBUG_INFO_FILENAME_PB = "debug", "saved_model_debug_info.pb"
+CLASSIFY_METHOD_NAME, REGRESS_METHOD_NAME = ("tensorflow/serving/classify",
+                                             "tensorflow/serving/regress")
+CLASSIFY_INPUTS, CLASSIFY_OUTPUT_CLASSES, CLASSIFY_OUTPUT_SCORES = "inputs", "classes", "scores"
+PREDICT_INPUTS, PREDICT_OUTPUTS = "inputs", "outputs"
+REGRESS_INPUTS, REGRESS_OUTPUTS = "inputs", "outputs"
+GPU, TPU, TRAINING = "gpu", "tpu", "train"
+SAVED_MODEL_SCHEMA_VERSION = 1
 for _name in ("SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_METHOD_NAME",
               "SAVED_MODEL_FILENAME_PB", "SAVED_MODEL_FILENAME_PBTXT", "VARIABLES_DIRECTORY",
-              "VARIABLES_FILENAME"):
+              "VARIABLES_FILENAME", "ASSETS_DIRECTORY", "ASSETS_KEY", "DEBUG_DIRECTORY",
+              "DEBUG_INFO_FILENAME_PB", "CLASSIFY_METHOD_NAME", "REGRESS_METHOD_NAME",
+              "CLASSIFY_INPUTS", "CLASSIFY_OUTPUT_CLASSES", "CLASSIFY_OUTPUT_SCORES",
+              "PREDICT_INPUTS", "PREDICT_OUTPUTS", "REGRESS_INPUTS", "REGRESS_OUTPUTS", "GPU",
+              "TPU", "TRAINING", "SAVED_MODEL_SCHEMA_VERSION"):
     export(f"saved_model.{_name}").export_constant(__name__, _name)
 
 
