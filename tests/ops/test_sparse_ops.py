@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.recorded import assert_same
 from tests.ops.sparse_cases import cases, jsonable
 
 with open(os.path.join(os.path.dirname(__file__), "data", "sparse_tf.json")) as _f:
@@ -14,26 +15,10 @@ with open(os.path.join(os.path.dirname(__file__), "data", "sparse_tf.json")) as 
 CASES = cases(tf)
 
 
-def _same(ours, theirs, path="result"):
-    if isinstance(theirs, float) and isinstance(ours, (int, float)):
-        assert ours == pytest.approx(theirs, rel=1e-4, abs=1e-5), path
-    elif isinstance(theirs, list):
-        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours} vs {theirs}"
-        for i, (a, b) in enumerate(zip(ours, theirs)):
-            _same(a, b, f"{path}[{i}]")
-    elif isinstance(theirs, dict):
-        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), \
-            f"{path}: {ours} vs {theirs}"
-        for key in theirs:
-            _same(ours[key], theirs[key], f"{path}.{key}")
-    else:
-        assert ours == theirs, f"{path}: {ours!r} vs {theirs!r}"
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_tf(name):
     ours = json.loads(json.dumps(jsonable(CASES[name]()), default=str))
-    _same(ours, RECORDED[name])
+    assert_same(ours, RECORDED[name])
 
 
 def test_every_case_is_recorded():

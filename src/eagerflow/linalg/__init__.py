@@ -12,5 +12,11 @@ from eagerflow._src.ops.linear_operator import (  # noqa: F401
     LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorDiag,
     LinearOperatorFullMatrix, LinearOperatorIdentity, LinearOperatorInversion,
     LinearOperatorLowerTriangular)
+from eagerflow._src.ops.linear_operator_structured import (  # noqa: F401
+    LinearOperatorBlockDiag, LinearOperatorBlockLowerTriangular, LinearOperatorCirculant,
+    LinearOperatorCirculant2D, LinearOperatorCirculant3D, LinearOperatorHouseholder,
+    LinearOperatorKronecker, LinearOperatorLowRankUpdate, LinearOperatorPermutation,
+    LinearOperatorScaledIdentity, LinearOperatorToeplitz, LinearOperatorTridiag,
+    LinearOperatorZeros)
 from eagerflow._src.ops.reduction_ops import global_norm, l2_normalize  # noqa: F401
 from eagerflow.linalg import experimental  # noqa: F401

@@ -7,27 +7,12 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.recorded import assert_same
 from tests.keras.layers.preprocessing_cases import cases, jsonable
 
 with open(os.path.join(os.path.dirname(__file__), "data", "preprocessing_tf.json")) as _f:
     RECORDED = json.load(_f)
 CASES = cases(tf)
-
-
-def _same(ours, theirs, path="result"):
-    if isinstance(theirs, float) and isinstance(ours, (int, float)):
-        assert ours == pytest.approx(theirs, rel=1e-4, abs=1e-5), path
-    elif isinstance(theirs, list):
-        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours} vs {theirs}"
-        for i, (a, b) in enumerate(zip(ours, theirs)):
-            _same(a, b, f"{path}[{i}]")
-    elif isinstance(theirs, dict):
-        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), \
-            f"{path}: {ours} vs {theirs}"
-        for key in theirs:
-            _same(ours[key], theirs[key], f"{path}.{key}")
-    else:
-        assert ours == theirs, f"{path}: {ours!r} vs {theirs!r}"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -38,7 +23,7 @@ def test_matches_tf(name):
     except Exception as e:  # noqa: BLE001 - an error is an outcome too, recorded as TF's
         ours = {"error": type(e).__name__, "message": str(e)}
     ours = json.loads(json.dumps(ours, ensure_ascii=False, default=str))
-    _same(ours, RECORDED[name])
+    assert_same(ours, RECORDED[name])
 
 
 def test_every_case_is_recorded():

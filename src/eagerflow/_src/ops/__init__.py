@@ -30,7 +30,8 @@ from eagerflow._src.ops import composite_ops, init_ops, spectral_ops  # noqa: F4
 from eagerflow._src.ops import ctc_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import isotonic_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import (  # noqa: F401
-    candidate_sampling_ops, edit_distance_ops, linear_operator, re2_syntax, unicode_scripts)
+    candidate_sampling_ops, edit_distance_ops, linear_operator, linear_operator_structured,
+    re2_syntax, unicode_scripts)
 from eagerflow._src.ops import tensor_util  # noqa: F401
 from eagerflow._src.ops import extension_type, numpy_ops  # noqa: F401
 from eagerflow._src.ops import late

@@ -8,6 +8,8 @@ the operators built from them (inverse, adjoint, composition).
 >>> d.log_abs_determinant()
 <tf.Tensor: shape=(), dtype=float32, numpy=0.6931471824645996>
 """
+import functools
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
 from eagerflow._src.core import dtypes as _d
@@ -27,6 +29,24 @@ def _keep_variable(x, dtype=None):
     if isinstance(x, Variable):
         return x
     return convert_to_tensor(x, dtype)
+
+
+def product_of(values):
+    """The product of the tensors `values` (an operator's blocks' determinants)."""
+    return functools.reduce(math_ops.multiply, values)
+
+
+def sum_of(values):
+    """The sum of the tensors `values` (an operator's blocks' log-determinants)."""
+    return functools.reduce(math_ops.add, values)
+
+
+def batch_of(operators):
+    """The batch shape `operators` broadcast to."""
+    batch = TensorShape([])
+    for op in operators:
+        batch = broadcast_shapes(batch, op.batch_shape)
+    return batch
 
 
 def _check_dims(expected, got):
@@ -646,10 +666,7 @@ class LinearOperatorComposition(LinearOperator):
         return list(self._operators)
 
     def _shape(self):
-        batch = TensorShape([])
-        for op in self._operators:
-            batch = broadcast_shapes(batch, op.batch_shape)
-        return batch.concatenate([self._operators[0].range_dimension,
+        return batch_of(self._operators).concatenate([self._operators[0].range_dimension,
                                   self._operators[-1].domain_dimension])
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
@@ -673,13 +690,7 @@ class LinearOperatorComposition(LinearOperator):
         return out
 
     def _determinant(self):
-        out = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            out = out * op.determinant()
-        return out
+        return product_of(op.determinant() for op in self._operators)
 
     def _log_abs_determinant(self):
-        out = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            out = out + op.log_abs_determinant()
-        return out
+        return sum_of(op.log_abs_determinant() for op in self._operators)
