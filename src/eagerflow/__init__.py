@@ -77,10 +77,11 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
     sinh, sqrt, square, subtract, tan, tanh, truediv, truncatediv, truncatemod)
 from eagerflow._src.ops.partition_ops import (  # noqa: F401
     dynamic_partition, dynamic_stitch, histogram_fixed_width, histogram_fixed_width_bins)
+from eagerflow._src.ops.random_ops import random_index_shuffle  # noqa: F401
 from eagerflow._src.ops.reduction_ops import (  # noqa: F401
-    add_n, argmax, argmin, argsort, clip_by_global_norm, clip_by_norm, clip_by_value, cumsum,
-    reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod,
-    reduce_sum, sort, unique, unique_with_counts)
+    add_n, approx_top_k, argmax, argmin, argsort, clip_by_global_norm, clip_by_norm, clip_by_value,
+    cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+    reduce_prod, reduce_sum, sort, unique, unique_with_counts)
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401

@@ -85,3 +85,22 @@ def test_arguments_checked():
                                          "`checkpoint_interval` is not None."):
         tf.train.CheckpointManager(tf.train.Checkpoint(), "/nonexistent", max_to_keep=1,
                                    checkpoint_interval=2)
+
+
+def test_checkpoints_iterator_yields_each_new_checkpoint(tmp_path):
+    assert list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0)) == []
+    checkpoint = tf.train.Checkpoint(v=tf.Variable(1.0))
+    first = checkpoint.save(str(tmp_path / "ckpt"))
+    assert list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0)) == [first]
+    calls = []
+
+    def timeout_fn():  # wait once more, then stop
+        calls.append(1)
+        return len(calls) > 1
+    found = list(tf.train.checkpoints_iterator(str(tmp_path / "none"), timeout=0,
+                                               timeout_fn=timeout_fn))
+    assert found == [] and len(calls) == 2
+    iterator = tf.train.checkpoints_iterator(str(tmp_path), timeout=1.5)
+    assert next(iterator) == first
+    second = checkpoint.save(str(tmp_path / "ckpt"))  # appears while the iterator waits
+    assert next(iterator) == second

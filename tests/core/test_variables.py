@@ -161,3 +161,13 @@ def test_formatting_a_variable_gives_its_repr_and_takes_no_spec():
                                         r"ResourceVariable.__format__$"):
         f"{v:.3f}"
     assert f"{v.value():.3f}" == "0.500" and f"{tf.constant(0.5)}" == "0.5"
+
+
+def test_validate_shape_false_keeps_the_initial_shape_eagerly():
+    v = tf.Variable([1, 2], validate_shape=False)
+    assert v.shape == (2,)
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        v.assign([1, 2, 3])
+    w = tf.Variable([1, 2], shape=tf.TensorShape(None))  # the way to change shape
+    w.assign([1, 2, 3])
+    assert w.shape.rank is None and w.numpy().tolist() == [1, 2, 3]

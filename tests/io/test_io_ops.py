@@ -401,3 +401,15 @@ def test_gfile_lines_leave_out_carriage_returns_as_tf_does(tmp_path):
     reader = tf.io.gfile.GFile(path)
     assert [reader.readline() for _ in range(5)] == ["a\n", "bc\n", "\n", "d", ""]
     assert tf.io.gfile.GFile(path).read() == "a\r\nb\rc\n\r\nd"  # (read keeps them)
+
+
+def test_match_filenames_once(tmp_path):
+    for name in ("a.txt", "b.txt", "c.csv"):
+        (tmp_path / name).write_text("x")
+    files = tf.io.match_filenames_once(str(tmp_path / "*.txt"))
+    assert isinstance(files, tf.Variable) and not files.trainable
+    assert files.dtype == tf.string and files.shape == (2,)
+    assert [f.decode().rsplit("/", 1)[-1] for f in files.numpy()] == ["a.txt", "b.txt"]
+    (tmp_path / "d.txt").write_text("x")  # matched once: later files are not seen
+    assert files.shape == (2,)
+    assert tf.io.match_filenames_once(str(tmp_path / "*.none")).shape == (0,)

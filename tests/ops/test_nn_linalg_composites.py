@@ -164,3 +164,14 @@ def test_saved_model_constants():
     assert tf.saved_model.ASSETS_DIRECTORY == "assets"
     assert tf.saved_model.CLASSIFY_METHOD_NAME == "tensorflow/serving/classify"
     assert tf.saved_model.TRAINING == "train" and tf.saved_model.SAVED_MODEL_SCHEMA_VERSION == 1
+
+
+def test_top_level_op_functions():
+    top = tf.approx_top_k(tf.constant([1.0, 5.0, 3.0, 4.0]), 2)
+    assert top.values.numpy().tolist() == [5, 4] and top.indices.numpy().tolist() == [1, 3]
+    shuffled = tf.random_index_shuffle(tf.constant(3, tf.int64), tf.constant([1, 2, 3], tf.int64),
+                                       tf.constant(9, tf.int64))
+    assert shuffled.numpy() == 4  # TF's
+    # the [2] seed of index_shuffle is the op's [3] one with a leading constant
+    everything = tf.random.experimental.index_shuffle(tf.range(10, dtype=tf.int64), [5, 9], 9)
+    assert sorted(everything.numpy().tolist()) == list(range(10))

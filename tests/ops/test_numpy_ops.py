@@ -180,3 +180,14 @@ def test_less_common_functions():
     assert tnp.sinc(tnp.asarray([0., 0.5])).numpy().tolist() == pytest.approx(
         [1.0, 0.6366197723675814])
     assert tnp.int_ is np.int64 and tnp.float_ is np.float64
+
+
+def test_random_and_poisson():
+    tnp.random.seed(1)
+    r = tnp.random.random((2, 3))
+    assert r.dtype == tf.float64 and r.shape == (2, 3)
+    assert bool(tf.reduce_all((r >= 0) & (r < 1)))
+    assert tnp.random.random().shape == ()
+    p = tnp.random.poisson(3.0, (400,))
+    assert p.dtype == tf.int64 and p.shape == (400,)
+    assert 2.5 < float(tf.reduce_mean(tf.cast(p, tf.float64))) < 3.5

@@ -840,6 +840,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2d89bd25c9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_dir, min_interval_secs=None, timeout=None, timeout_fn=None):
+        try:
+            return _export_fn(checkpoint_dir, min_interval_secs, timeout, timeout_fn)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'min_interval_secs': min_interval_secs, 'timeout': timeout, 'timeout_fn': timeout_fn})
+    return _export_wrapper
+
+
 def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, compression=None, name=None):
         try:
@@ -1350,6 +1359,15 @@ def _w424a148261(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(coeffs, x, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'coeffs': coeffs, 'x': x, 'name': name})
+    return _export_wrapper
+
+
+def _w42c1df5d7c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lam=None, size=None):
+        try:
+            return _export_fn(lam, size)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lam': lam, 'size': size})
     return _export_wrapper
 
 
@@ -3792,6 +3810,15 @@ def _w9f761ecc3f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9f8cdfc081(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(index, seed, max_index, rounds=None, name=None):
+        try:
+            return _export_fn(index, seed, max_index, rounds, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'index': index, 'seed': seed, 'max_index': max_index, 'rounds': rounds, 'name': name})
+    return _export_wrapper
+
+
 def _wa006b22736(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(meta_graph_or_file, clear_devices=None, import_scope=None, **kwargs):
         try:
@@ -5403,6 +5430,15 @@ def _we79dec227e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we7d8099c17(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, k, reduction_dimension=None, recall_target=None, is_max_k=None, reduction_input_size_override=None, aggregate_to_topk=None, name=None):
+        try:
+            return _export_fn(input, k, reduction_dimension, recall_target, is_max_k, reduction_input_size_override, aggregate_to_topk, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'k': k, 'reduction_dimension': reduction_dimension, 'recall_target': recall_target, 'is_max_k': is_max_k, 'reduction_input_size_override': reduction_input_size_override, 'aggregate_to_topk': aggregate_to_topk, 'name': name})
+    return _export_wrapper
+
+
 def _we8028b12ff(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
         try:
@@ -5926,6 +5962,7 @@ def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
 
 
 WRAPPERS = {
+    'approx_top_k': _we7d8099c17,
     'argsort': _w39ea9e447b,
     'audio.decode_wav': _w0a6afe53c7,
     'audio.encode_wav': _wc7a89f3bbf,
@@ -6441,9 +6478,11 @@ WRAPPERS = {
     'experimental.numpy.promote_types': _wbfd1d30666,
     'experimental.numpy.ptp': _w5a64332cf8,
     'experimental.numpy.rad2deg': _w567f0c724a,
+    'experimental.numpy.random.poisson': _w42c1df5d7c,
     'experimental.numpy.random.rand': _w3a118f5d68,
     'experimental.numpy.random.randint': _wedbc5a7928,
     'experimental.numpy.random.randn': _w3a118f5d68,
+    'experimental.numpy.random.random': _w8ee24e6368,
     'experimental.numpy.random.seed': _wd2c1515c64,
     'experimental.numpy.random.standard_normal': _w8ee24e6368,
     'experimental.numpy.random.uniform': _wf27f19d783,
@@ -6619,6 +6658,7 @@ WRAPPERS = {
     'io.gfile.stat': _wd05a0e7c9d,
     'io.gfile.walk': _w6bb99a7809,
     'io.is_jpeg': _wd646dec4ea,
+    'io.match_filenames_once': _wd47856d729,
     'io.matching_files': _wd47856d729,
     'io.parse_example': _w31c82b06ae,
     'io.parse_sequence_example': _w72454e4d40,
@@ -6857,6 +6897,7 @@ WRAPPERS = {
     'random.truncated_normal': _wd9e712e58b,
     'random.uniform': _w3f202dad9c,
     'random.uniform_candidate_sampler': _wb643cceff3,
+    'random_index_shuffle': _w9f8cdfc081,
     'range': _w0a23fc9459,
     'rank': _w53ca8dbd1a,
     'recompute_grad': _w10fa1a9ba9,
@@ -7005,6 +7046,7 @@ WRAPPERS = {
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
     'timestamp': _w7879a9bec3,
+    'train.checkpoints_iterator': _w2d89bd25c9,
     'train.get_checkpoint_state': _w9c1e120f35,
     'train.latest_checkpoint': _w9c1e120f35,
     'train.list_variables': _w3e08fcc32f,

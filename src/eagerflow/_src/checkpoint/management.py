@@ -176,6 +176,42 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return None
 
 
+def _wait_for_new_checkpoint(checkpoint_dir, last, seconds_to_sleep, timeout):
+    """The latest checkpoint of `checkpoint_dir` once it is not `last`, or None when
+    `timeout` seconds pass first (polling every `seconds_to_sleep`)."""
+    stop = None if timeout is None else time.time() + timeout
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last:
+            return path
+        if stop is not None and time.time() + seconds_to_sleep > stop:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+@export("train.checkpoints_iterator", "compat.v1.train.checkpoints_iterator")
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yields each new latest checkpoint of `checkpoint_dir` (the current one first, if
+    any), at most one per `min_interval_secs`; after `timeout` seconds without a new one,
+    stops unless `timeout_fn` returns False (then waits again). With no `timeout` it
+    waits for ever, as an evaluation job following a training job does.
+
+    >>> list(tf.train.checkpoints_iterator("/no/such/dir", timeout=0))
+    []
+    """
+    path = None
+    while True:
+        found = _wait_for_new_checkpoint(checkpoint_dir, path, 1, timeout)
+        if found is None:
+            if timeout_fn is None or timeout_fn():
+                return
+            continue
+        start = time.time()
+        path = found
+        yield path
+        time.sleep(max(0.0, min_interval_secs - (time.time() - start)))
+
+
 @export("compat.v1.train.checkpoint_exists")
 def checkpoint_exists(checkpoint_prefix):
     """Whether a checkpoint with this prefix exists (deprecated in TF: use file APIs)."""

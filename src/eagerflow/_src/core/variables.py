@@ -261,10 +261,9 @@ class Variable(metaclass=_VariableMeta):
         self._trainable = (synchronization != VariableSynchronization.ON_READ
                            if trainable is None else bool(trainable))
         self._dtype = value.dtype
-        if not validate_shape:
-            self._shape = TensorShape(None)
-        else:
-            self._shape = value.shape if shape is None else TensorShape(shape)
+        # (as TF's ResourceVariable: `validate_shape=False` leaves the initial value's shape
+        # in place; a variable of changing shape is made with ``shape=TensorShape(None)``)
+        self._shape = value.shape if shape is None else TensorShape(shape)
         if not self._shape.is_compatible_with(value.shape):
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
                              f"the explicitly supplied `shape` argument ({self._shape}).")

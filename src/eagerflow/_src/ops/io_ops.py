@@ -29,6 +29,7 @@ from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
     register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
@@ -161,6 +162,18 @@ def matching_files(pattern, name=None):
     TensorShape([0])
     """
     return dispatch(_MATCHING_FILES, (convert_to_tensor(pattern, _d.string),), {}, name)
+
+
+@export("io.match_filenames_once", "compat.v1.io.match_filenames_once",
+        "compat.v1.train.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+    """A non-trainable string variable holding the files matching `pattern` when it was
+    made (`matching_files` once).
+
+    >>> tf.io.match_filenames_once("/no/such/dir/*").shape
+    TensorShape([0])
+    """
+    return Variable(matching_files(pattern), trainable=False, name=name, validate_shape=False)
 
 
 # -- SerializeTensor, ParseTensor ---------------------------------------------------------------

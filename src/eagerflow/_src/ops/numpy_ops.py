@@ -1080,6 +1080,18 @@ def uniform(low=0.0, high=1.0, size=None):
                                  dtype=_d.float64)
 
 
+@export(_RANDOM + "random")
+def random(size=None):
+    """Uniform float64 samples in [0, 1) of shape `size` (a scalar when None)."""
+    return uniform(size=size)
+
+
+@export(_RANDOM + "poisson")
+def poisson(lam=1.0, size=None):
+    """int64 samples of the Poisson distribution of rate `lam`, of shape `size`."""
+    return _tf("random.poisson")([] if size is None else _shape(size), lam, dtype=_d.int64)
+
+
 @export(_RANDOM + "randint")
 def randint(low, high=None, size=None, dtype=np.int64):
     if high is None:

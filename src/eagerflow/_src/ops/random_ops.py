@@ -1385,6 +1385,22 @@ def index_shuffle(index, seed, max_index):
     return dispatch(_INDEX_SHUFFLE, (index, seed, max_index), {"rounds": 4})
 
 
+@export("random_index_shuffle")
+def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
+    """The ``RandomIndexShuffle`` op: `index_shuffle` with the op's own [3] seed (or
+    [n, 3] seeds).
+
+    >>> int(tf.random_index_shuffle(tf.constant(3, tf.int64), tf.constant([1, 2, 3], tf.int64),
+    ...                             tf.constant(9, tf.int64)))
+    4
+    """
+    index, max_index = binary_operands(index, max_index)
+    seed = as_tensor(seed)
+    _op_dtype(index.dtype, _INDEX_TYPES, "RandomIndexShuffle")
+    _op_dtype(seed.dtype, _INDEX_TYPES, "RandomIndexShuffle", "Tseed")
+    return dispatch(_INDEX_SHUFFLE, (index, seed, max_index), {"rounds": int(rounds)}, name)
+
+
 @export("random.create_rng_state", "random.experimental.create_rng_state")
 def create_rng_state(seed, alg):
     """The state of a generator of algorithm `alg` seeded with `seed` (an integer or a

@@ -888,6 +888,19 @@ def _approx_k(operand, k, reduction_dimension, recall_target, is_max_k,
     return ApproxTopK(*dispatch(_APPROX_TOP_K, (as_tensor(operand),), attrs, name))
 
 
+@export("approx_top_k")
+def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95, is_max_k=True,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The `k` largest (`is_max_k`, else smallest) values along `reduction_dimension` and
+    their indices: the ``ApproxTopK`` op (exact here).
+
+    >>> tf.approx_top_k(tf.constant([1.0, 5.0, 3.0, 4.0]), 2).values.numpy()
+    array([5., 4.], dtype=float32)
+    """
+    return _approx_k(input, k, reduction_dimension, recall_target, is_max_k,
+                     reduction_input_size_override, aggregate_to_topk, name)
+
+
 @export("math.approx_max_k", "nn.approx_max_k")
 def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
