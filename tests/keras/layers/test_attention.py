@@ -508,3 +508,10 @@ def test_no_warnings_on_plain_use():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         attention.Attention()([rand(1, 2, 3), rand(1, 2, 3)])
+
+
+def test_additive_attention_on_one_tensor_fails_in_call_naming_the_layer():
+    layer = tf.keras.layers.AdditiveAttention()
+    with pytest.raises(ValueError, match=r"(?s)Exception encountered when calling layer "
+                                         r"'additive_attention.*must be called on a list"):
+        layer(np.ones((2, 5, 4), np.float32))

@@ -195,9 +195,10 @@ class AdditiveAttention(BaseDenseAttention):
         self.use_scale = use_scale
 
     def build(self, input_shape):
-        self._validate_call_args(input_shape, None)
+        # (inputs that are not a list fail in `call`, where the error names the layer)
+        value = TensorShape(input_shape[1] if isinstance(input_shape, list) else input_shape)
         self.scale = self.add_weight(
-            "scale", shape=[TensorShape(input_shape[1])[-1]], initializer="glorot_uniform",
+            "scale", shape=[value[-1]], initializer="glorot_uniform",
             dtype=self.dtype, trainable=True) if self.use_scale else None
         self.built = True
 
