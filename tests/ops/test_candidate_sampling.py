@@ -159,3 +159,43 @@ def test_true_classes_errors_as_tfs():
     with pytest.raises(ValueError, match=r"Shape must be rank 2 but is rank 1 for "
                                          r"'\{\{node LogUniformCandidateSampler\}\}"):
         traced.get_concrete_function()
+
+
+def test_fixed_unigram_sampler_draws_by_counts(tmp_path):
+    true = tf.constant([[1, 2], [3, 0]], tf.int64)
+    # reserved id 0 never drawn; ids 1..5 in proportion to the counts
+    s = tf.random.fixed_unigram_candidate_sampler(true, 2, 3, False, 6,
+                                                  unigrams=[1, 2, 3, 4, 10],
+                                                  num_reserved_ids=1, seed=1)
+    np.testing.assert_allclose(s.true_expected_count, [[0.15, 0.3], [0.45, 0.0]], rtol=1e-6)
+    assert type(s).__name__ == "FixedUnigramCandidateSampler"
+    draws = tf.random.fixed_unigram_candidate_sampler(true, 2, 4000, False, 6,
+                                                      unigrams=[1, 2, 3, 4, 10],
+                                                      num_reserved_ids=1, seed=2)
+    counts = np.bincount(draws.sampled_candidates.numpy(), minlength=6)
+    assert counts[0] == 0 and abs(counts[5] / 4000 - 0.5) < 0.05
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("a,1\nb,2\nc,3\nd,4\n")
+    s = tf.random.fixed_unigram_candidate_sampler(true, 2, 2, False, 4, vocab_file=str(vocab),
+                                                  distortion=0.0)  # every count as 1
+    np.testing.assert_allclose(s.true_expected_count, [[0.5, 0.5], [0.5, 0.5]])
+    # a shard holds the ids i with i % num_shards == shard
+    s = tf.random.fixed_unigram_candidate_sampler([[0]], 1, 1, False, 2, unigrams=[1.0] * 5,
+                                                  num_shards=2, shard=1)
+    np.testing.assert_allclose(s.true_expected_count, [[0.5]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be equal to weights size"):
+        tf.random.fixed_unigram_candidate_sampler(true, 2, 3, True, 7, unigrams=[1, 2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="either vocab_file or unigrams"):
+        tf.random.fixed_unigram_candidate_sampler(true, 2, 3, True, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="range is too small"):
+        tf.random.fixed_unigram_candidate_sampler(true, 2, 6, True, 5, unigrams=[1] * 5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        tf.random.fixed_unigram_candidate_sampler([[4]], 1, 1, True, 2, unigrams=[1] * 2)
+
+
+def test_all_candidate_sampler():
+    s = tf.random.all_candidate_sampler(tf.constant([[1, 2], [3, 0]], tf.int64), 2, 4, True)
+    assert s.sampled_candidates.numpy().tolist() == [0, 1, 2, 3]
+    assert s.true_expected_count.numpy().tolist() == [[1, 1], [1, 1]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"out of range \[0, 3\), received 3"):
+        tf.random.all_candidate_sampler(tf.constant([[1, 2], [3, 0]], tf.int64), 2, 3, True)

@@ -305,6 +305,17 @@ SPECS += [
            lambda t: tuple(tf.random.uniform_candidate_sampler(t, 1, 4, True, 10, seed=3)),
            [np.array([[1], [2]], np.int64)], check=_check_sampler(10, np.ones_like),
            grad=_RANDOM),
+    OpSpec("FixedUnigramCandidateSampler",
+           lambda t: tuple(tf.random.fixed_unigram_candidate_sampler(
+               t, 1, 4, True, 10, unigrams=np.arange(1.0, 11.0) ** 2, distortion=0.5,
+               seed=3)),
+           [np.array([[1], [2]], np.int64)], check=_check_sampler(10, lambda k: k + 1),
+           grad=_RANDOM),
+    OpSpec("AllCandidateSampler",
+           lambda t: tuple(tf.random.all_candidate_sampler(t, 1, 4, True)),
+           [np.array([[1], [2]], np.int64)],
+           lambda t: (np.arange(4), np.ones((2, 1), np.float32), np.ones(4, np.float32)),
+           grad=_RANDOM),
 ]
 
 

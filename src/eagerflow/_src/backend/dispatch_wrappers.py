@@ -147,6 +147,15 @@ def _w08a526c4b7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w08d3fc514e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(true_classes, num_true, num_sampled, unique, range_max, vocab_file=None, distortion=None, num_reserved_ids=None, num_shards=None, shard=None, unigrams=None, seed=None, name=None):
+        try:
+            return _export_fn(true_classes, num_true, num_sampled, unique, range_max, vocab_file, distortion, num_reserved_ids, num_shards, shard, unigrams, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'true_classes': true_classes, 'num_true': num_true, 'num_sampled': num_sampled, 'unique': unique, 'range_max': range_max, 'vocab_file': vocab_file, 'distortion': distortion, 'num_reserved_ids': num_reserved_ids, 'num_shards': num_shards, 'shard': shard, 'unigrams': unigrams, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _w090b250304(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(map_func, cycle_length, block_length=None, sloppy=None, buffer_output_elements=None, prefetch_input_elements=None):
         try:
@@ -5808,6 +5817,15 @@ def _wf55f0e6222(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf58552f5a1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(true_classes, num_true, num_sampled, unique, seed=None, name=None):
+        try:
+            return _export_fn(true_classes, num_true, num_sampled, unique, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'true_classes': true_classes, 'num_true': num_true, 'num_sampled': num_sampled, 'unique': unique, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _wf663df2d53(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a):
         try:
@@ -6872,10 +6890,12 @@ WRAPPERS = {
     'ragged.segment_ids_to_row_splits': _wff3491982f,
     'ragged.stack': _wd13018718b,
     'ragged.stack_dynamic_partitions': _w743c03c88b,
+    'random.all_candidate_sampler': _wf58552f5a1,
     'random.categorical': _w794fdd65bc,
     'random.create_rng_state': _wdcc1fa0807,
     'random.experimental.index_shuffle': _wbfedd5c92c,
     'random.experimental.stateless_shuffle': _wb75b6a5c2d,
+    'random.fixed_unigram_candidate_sampler': _w08d3fc514e,
     'random.fold_in': _w6a24fd51c1,
     'random.gamma': _wa66c568ac0,
     'random.get_global_generator': _w1f06b08988,

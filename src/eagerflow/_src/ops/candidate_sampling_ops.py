@@ -18,7 +18,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
-from eagerflow._src.core.registry import register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops, random_ops, \
     reduction_ops, shape_rules
@@ -33,12 +33,24 @@ def _result_type(name):
 
 _LOG_UNIFORM = _result_type("LogUniformCandidateSampler")
 _UNIFORM = _result_type("UniformCandidateSampler")
+_FIXED_UNIGRAM = _result_type("FixedUnigramCandidateSampler")
+_ALL = _result_type("AllCandidateSampler")
 
 
-def _sampler(probability, op_name):
-    """The kernel of a sampler drawing from `probability` (of each class, unnormalized)."""
+def _check_candidates(true, op_name, limit):
+    outside = true[(true < 0) | (true >= limit)]
+    if outside.size:
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              f"`true_candidate` out of range [0, {limit}), received "
+                              f"{int(outside[0])}")
+
+
+def _sampler(weights_of, op_name, checks_range=False):
+    """The kernel of a sampler drawing from ``weights_of(range_max, **attrs)`` (unnormalized
+    class weights; `attrs` the op's own, beyond the samplers' common ones); with
+    `checks_range`, true classes outside the range are errors."""
     def kernel(xp, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
-               stream):
+               stream, **attrs):
         true = np.asarray(true_classes, np.int64)
         if true.ndim != 2:
             raise errors.op_error(errors.InvalidArgumentError, op_name,
@@ -47,34 +59,35 @@ def _sampler(probability, op_name):
             raise errors.op_error(errors.InvalidArgumentError, op_name,
                                   f"true_classes must have num_true columns, expected: "
                                   f"{true.shape[1]} was: {num_true}")
-        if unique and num_sampled > range_max:
+        weights = np.asarray(weights_of(range_max, op_name, **attrs), np.float64)
+        if checks_range:
+            _check_candidates(true, op_name, range_max)
+        if unique and num_sampled > np.count_nonzero(weights):
             raise errors.op_error(errors.InvalidArgumentError, op_name,
                                   "Sampler's range is too small.")
         if type(stream) is not int:  # an op of a graph: its state picks this run's stream
             seed, seed2, stream = stream.take(seed, seed2, 1)
         rng = np.random.default_rng([seed, seed2, stream])
-        classes = np.arange(range_max)
-        weights = probability(classes)
-        weights = weights / weights.sum()
+        p = weights / weights.sum()
         if unique:
             picked, tries = [], 0
             while len(picked) < num_sampled:
-                k = int(rng.choice(range_max, p=weights))
+                k = int(rng.choice(range_max, p=p))
                 tries += 1
                 if k not in picked:
                     picked.append(k)
 
-            def expected(p):
-                return -np.expm1(tries * np.log1p(-p))
+            def expected(q):
+                return -np.expm1(tries * np.log1p(-q))
         else:
-            picked = rng.choice(range_max, size=num_sampled, p=weights).tolist()
+            picked = rng.choice(range_max, size=num_sampled, p=p).tolist()
 
-            def expected(p):
-                return num_sampled * p
+            def expected(q):
+                return num_sampled * q
         sampled = np.asarray(picked, np.int64).reshape(-1)
-        true_p = probability(np.clip(true, 0, range_max - 1)) / probability(classes).sum()
+        true_p = p[np.clip(true, 0, range_max - 1)]
         return (sampled, expected(true_p).astype(np.float32),
-                expected(weights[sampled]).astype(np.float32))
+                expected(p[sampled]).astype(np.float32))
     return kernel
 
 
@@ -91,35 +104,80 @@ def _sampler_rule(op_name):
     return rule
 
 
-def _log_uniform(k):
+def _log_uniform(range_max, op_name):
+    k = np.arange(range_max)
     return np.log((k + 2.0) / (k + 1.0))
 
 
-def _uniform(k):
-    return np.ones(np.shape(k))
+def _uniform(range_max, op_name):
+    return np.ones(range_max)
+
+
+def _fixed_unigram(range_max, op_name, vocab_file, distortion, num_reserved_ids, num_shards,
+                   shard, unigrams):
+    """The weights of TF's FixedUnigramCandidateSampler: zero for the reserved ids, then the
+    counts (`unigrams`, or the last field of each line of `vocab_file`) raised to
+    `distortion`, of the ids ``i`` this `shard` of `num_shards` holds (``i % num_shards``)."""
+    if vocab_file:
+        with open(vocab_file, encoding="utf-8") as f:
+            counts = [float(line.rstrip("\n").split(",")[-1]) for line in f if line.strip()]
+    elif unigrams:
+        counts = [float(u) for u in unigrams]
+    else:
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              "Must provide either vocab_file or unigrams.")
+    weights = np.concatenate([np.zeros(num_reserved_ids), np.power(counts, distortion)])
+    weights = weights[np.arange(len(weights)) % num_shards == shard]
+    if len(weights) != range_max:
+        raise errors.op_error(errors.InvalidArgumentError, op_name,
+                              f"range is {range_max} must be equal to weights size  "
+                              f"{len(weights)}")
+    return weights
 
 
 _SAMPLERS = {}
-for _name, _probability in (("LogUniformCandidateSampler", _log_uniform),
-                            ("UniformCandidateSampler", _uniform)):
-    _op = register(_name, _sampler(_probability, _name), _sampler_rule(_name), multi=True,
+_FIXED_UNIGRAM_DEFAULTS = {"vocab_file": "", "distortion": 1.0, "num_reserved_ids": 0,
+                           "num_shards": 1, "shard": 0, "unigrams": ()}
+for _name, _weights, _defaults in (
+        ("LogUniformCandidateSampler", _log_uniform, {}),
+        ("UniformCandidateSampler", _uniform, {}),
+        ("FixedUnigramCandidateSampler", _fixed_unigram, _FIXED_UNIGRAM_DEFAULTS)):
+    _op = register(_name, _sampler(_weights, _name, checks_range=bool(_defaults)),
+                   _sampler_rule(_name), multi=True,
                    dtypes=(_d.int64,), stateful=True, not_differentiable="sampling")
     tf_args[_op] = ("true_classes",)
     tf_nodes[_op] = NodeForm(types={}, outputs=("sampled_candidates", "true_expected_count",
                                                 "sampled_expected_count"),
                              local={"stream": random_ops._OpState},
-                             defaults={"seed": 0, "seed2": 0})
-    tf_defaults[_op] = {"seed": 0, "seed2": 0}
+                             defaults={"seed": 0, "seed2": 0, **_defaults})
+    tf_defaults[_op] = {"seed": 0, "seed2": 0, **_defaults}
     random_ops._SAMPLES[_name] = lambda shapes, attrs: 1  # (one stream per call)
     _SAMPLERS[_name] = _op
 
 
+def _all_candidates(xp, true_classes, num_true, num_sampled, unique, seed, seed2):
+    true = np.asarray(true_classes, np.int64)
+    _check_candidates(true, "AllCandidateSampler", num_sampled)
+    return (np.arange(num_sampled, dtype=np.int64), np.ones(true.shape, np.float32),
+            np.ones(num_sampled, np.float32))
+
+
+_ALL_CANDIDATES = register("AllCandidateSampler", _all_candidates,
+                           _sampler_rule("AllCandidateSampler"), multi=True,
+                           dtypes=(_d.int64,), not_differentiable="sampling")
+tf_args[_ALL_CANDIDATES] = ("true_classes",)
+tf_nodes[_ALL_CANDIDATES] = NodeForm(types={}, outputs=(
+    "sampled_candidates", "true_expected_count", "sampled_expected_count"))
+tf_defaults[_ALL_CANDIDATES] = {"seed": 0, "seed2": 0}
+batching_rules[_ALL_CANDIDATES] = PER_ELEMENT
+
+
 def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, result, op_name,
-            name):
+            name, **extra):
     op = _SAMPLERS[op_name]
     inputs = (as_tensor(true_classes, _d.int64),)
     attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled),
-             "unique": bool(unique), "range_max": int(range_max)}
+             "unique": bool(unique), "range_max": int(range_max), **extra}
     seeds = random_ops._seed_attrs(seed)
     if seeds["stream"] is None:  # eager and seeded: the next part of the pair's stream
         seeds = random_ops._eager_stream(op, inputs, attrs, seeds)
@@ -170,6 +228,39 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
                                           array_ops.reshape(sampled, [1, 1, -1])))
     weights = array_ops.fill(array_ops.shape(hits)[:1], np.finfo(np.float32).min)
     return cast(hits[:, 0], _d.int32), hits[:, 2], weights
+
+
+@export("random.fixed_unigram_candidate_sampler", "nn.fixed_unigram_candidate_sampler")
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                    vocab_file="", distortion=1.0, num_reserved_ids=0,
+                                    num_shards=1, shard=0, unigrams=(), seed=None, name=None):
+    """Samples `num_sampled` classes in ``[0, range_max)`` in proportion to their counts
+    (`unigrams`, or the last comma-separated field of each line of `vocab_file`) raised to
+    `distortion`; the first `num_reserved_ids` ids are never drawn. Without repeats when
+    `unique`.
+
+    >>> s = tf.random.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 3, unigrams=[0, 1, 1])
+    >>> sorted(s.sampled_candidates.numpy().tolist())
+    [1, 2]
+    """
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _FIXED_UNIGRAM,
+                   "FixedUnigramCandidateSampler", name, vocab_file=str(vocab_file),
+                   distortion=float(distortion), num_reserved_ids=int(num_reserved_ids),
+                   num_shards=int(num_shards), shard=int(shard),
+                   unigrams=tuple(float(u) for u in unigrams))
+
+
+@export("random.all_candidate_sampler", "nn.all_candidate_sampler")
+def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
+    """Every class of ``[0, num_sampled)``, each expected once: a test stand-in for the
+    other samplers.
+
+    >>> tf.random.all_candidate_sampler([[1]], 1, 3, True).sampled_candidates.numpy()
+    array([0, 1, 2])
+    """
+    attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled),
+             "unique": bool(unique), "seed": 0, "seed2": 0}
+    return _ALL(*dispatch(_ALL_CANDIDATES, (as_tensor(true_classes, _d.int64),), attrs, name))
 
 
 def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
