@@ -4,4 +4,4 @@ from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.ops.extension_type import (  # noqa: F401
     BatchableExtensionType, ExtensionType, ExtensionTypeSpec)
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape  # noqa: F401
-from eagerflow.experimental import numpy  # noqa: F401
+from eagerflow.experimental import dlpack, numpy  # noqa: F401

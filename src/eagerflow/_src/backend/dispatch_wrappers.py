@@ -48,6 +48,15 @@ def _w03d0d12409(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w03eccd7ab2(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dlcapsule):
+        try:
+            return _export_fn(dlcapsule)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dlcapsule': dlcapsule})
+    return _export_wrapper
+
+
 def _w03fb97de59(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, input_signature=None, autograph=None, jit_compile=None, reduce_retracing=None, experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None, experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None):
         try:
@@ -5385,6 +5394,15 @@ def _we4ac0bec5d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we571a2583c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tf_tensor):
+        try:
+            return _export_fn(tf_tensor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tf_tensor': tf_tensor})
+    return _export_wrapper
+
+
 def _we577585e3d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, name=None):
         try:
@@ -6345,6 +6363,8 @@ WRAPPERS = {
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
     'expand_dims': _w921240406b,
+    'experimental.dlpack.from_dlpack': _w03eccd7ab2,
+    'experimental.dlpack.to_dlpack': _we571a2583c,
     'experimental.numpy.abs': _w567f0c724a,
     'experimental.numpy.absolute': _w567f0c724a,
     'experimental.numpy.add': _w59400909e0,

@@ -32,7 +32,7 @@ from eagerflow._src.ops import isotonic_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import (  # noqa: F401
     candidate_sampling_ops, edit_distance_ops, linear_operator, linear_operator_structured,
     re2_syntax, unicode_scripts)
-from eagerflow._src.ops import tensor_util  # noqa: F401
+from eagerflow._src.ops import dlpack, tensor_util  # noqa: F401
 from eagerflow._src.ops import extension_type, numpy_ops  # noqa: F401
 from eagerflow._src.ops import late
 
