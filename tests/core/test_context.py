@@ -52,3 +52,14 @@ def test_config_settings_round_trip():
     with pytest.raises(ValueError, match="Cannot set memory growth on non-GPU"):
         tf.config.experimental.set_memory_growth(cpu, True)  # as in TF: GPUs only
     assert tf.config.list_physical_devices("GPU") == [] or tf.config.get_visible_devices("GPU")
+
+
+def test_async_and_executor_scopes_run_ops_as_usual():
+    with tf.experimental.async_scope():
+        assert int(tf.constant(1) + 1) == 2
+    tf.experimental.async_clear_error()
+    with tf.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
+        assert int(tf.function(lambda: tf.constant(2) * 2)()) == 4
+    with pytest.raises(tf.errors.InvalidArgumentError):  # errors still surface at the op
+        with tf.experimental.async_scope():
+            tf.reshape(tf.ones([4]), [3])

@@ -275,3 +275,12 @@ def test_assert_same_structure_expanding_composites():
     tf.nest.assert_same_structure(N([1.]), tf.constant([1.]))  # (both leaves)
     tf.nest.assert_same_structure(tf.ragged.constant([[1]]), tf.ragged.constant([[1, 2]]),
                                   expand_composites=True)
+
+
+def test_as_dict_gives_the_fields_in_order():
+    class Masked(tf.experimental.ExtensionType):
+        values: tf.Tensor
+        count: int = 3
+    fields = tf.experimental.extension_type.as_dict(Masked(tf.constant([1, 2])))
+    assert list(fields) == ["values", "count"] and fields["count"] == 3
+    assert fields["values"].numpy().tolist() == [1, 2]

@@ -288,3 +288,36 @@ def name_scope_push(name):
     if not name:
         return _swap(scope="")
     return _swap(scope=name if name.endswith("/") else get().scope + name + "/")
+
+
+@export("experimental.async_scope")
+@contextlib.contextmanager
+def async_scope():
+    """A scope in which TF runs eager ops asynchronously. Here ops always run as they are
+    called, so errors surface at the op that raised them, and the scope changes nothing.
+
+    >>> with tf.experimental.async_scope():
+    ...     print(int(tf.constant(1) + 1))
+    2
+    """
+    yield
+
+
+@export("experimental.async_clear_error")
+def async_clear_error():
+    """Clears the error an asynchronous op left pending in TF; ops here run synchronously
+    and leave none, so there is nothing to clear."""
+
+
+@export("experimental.function_executor_type")
+@contextlib.contextmanager
+def function_executor_type(executor_type):
+    """Names the executor TF runs functions with inside the scope (such as
+    ``"SINGLE_THREADED_EXECUTOR"``); eagerflow has one executor, which runs every function.
+
+    >>> with tf.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
+    ...     print(int(tf.function(lambda: tf.constant(2))()))
+    2
+    """
+    yield
+

@@ -409,6 +409,19 @@ class ExtensionType(metaclass=_ExtensionTypeMeta):
     __hash__ = None
 
 
+@export("experimental.extension_type.as_dict")
+def as_dict(value):
+    """The fields of extension type `value`, by name in declaration order.
+
+    >>> class Point(tf.experimental.ExtensionType):
+    ...     x: float
+    ...     y: float = 0.0
+    >>> tf.experimental.extension_type.as_dict(Point(1.0))
+    {'x': 1.0, 'y': 0.0}
+    """
+    return {k: getattr(value, k) for k in type(value)._tf_extension_type_fields_order}
+
+
 @export("experimental.BatchableExtensionType")
 class BatchableExtensionType(ExtensionType):
     """An `ExtensionType` whose values can be batched and unbatched (`tf.data`, `tf.map_fn`)
