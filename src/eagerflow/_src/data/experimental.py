@@ -369,6 +369,17 @@ class AutoShardPolicy(enum.IntEnum):
     HINT = 3
 
 
+@export("data.experimental.AutotuneAlgorithm")
+class AutotuneAlgorithm(enum.Enum):
+    """How tf.data's autotuner searches (``options.autotune.autotune_algorithm``); the
+    pipelines here size their parallelism from the thread budget whichever is set."""
+    DEFAULT = 0
+    HILL_CLIMB = 1
+    GRADIENT_DESCENT = 2
+    MAX_PARALLELISM = 3
+    STAGE_BASED = 4
+
+
 @export("data.experimental.ExternalStatePolicy")
 class ExternalStatePolicy(enum.Enum):
     """What saving a dataset does with external state."""
