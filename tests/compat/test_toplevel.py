@@ -1,5 +1,6 @@
 """TF 2 top-level names: Keras aliases, Assert, control_dependencies, get_logger, tf.test."""
 import os
+import io
 import subprocess
 import sys
 import unittest
@@ -193,3 +194,41 @@ def test_v1_keras_backend_sessions():
     # the rest of tf.compat.v1.keras is tf.keras
     assert tf.compat.v1.keras.layers.Dense is tf.keras.layers.Dense
     assert tf.compat.v1.keras.backend.floatx() == "float32"
+
+
+def test_test_benchmark_reports_tfs_entries(capsys):
+    class MyBenchmark(tf.test.Benchmark):
+        def benchmark_add(self):
+            self.report_benchmark(iters=3, wall_time=0.5, extras={"rows": 2, "kind": "cpu"})
+
+    MyBenchmark().benchmark_add()
+    out = capsys.readouterr().out
+    assert 'name: "MyBenchmark.benchmark_add"' in out and "iters: 3" in out
+    assert 'key: "kind"' in out and 'string_value: "cpu"' in out and "double_value: 2.0" in out
+    with tf.compat.v1.Session() as sess:
+        result = MyBenchmark().run_op_benchmark(sess, tf.constant(1.0), burn_iters=1,
+                                                min_iters=3, name="one")
+    assert result["iters"] == 3 and result["name"] == "MyBenchmark.one"
+    assert result["wall_time"] >= 0
+    assert MyBenchmark().evaluate({"a": tf.constant(2)}) == {"a": 2}
+
+
+def test_test_decorators_and_graph_def_comparison():
+    class Case(tf.test.TestCase):
+        @tf.test.disable_with_predicate(lambda: True, "off here")
+        def test_skipped(self):
+            raise AssertionError("ran")
+
+    result = unittest.TextTestRunner(stream=io.StringIO()).run(Case("test_skipped"))
+    assert len(result.skipped) == 1 and result.skipped[0][1] == "off here"
+    assert tf.test.with_eager_op_as_function(Case) is Case
+    tf.test.experimental.sync_devices()
+    graph = tf.function(lambda x: x + 1).get_concrete_function(tf.TensorSpec([])).graph
+    other = tf.function(lambda x: x * 2).get_concrete_function(tf.TensorSpec([])).graph
+    tf.test.assert_equal_graph_def(graph.as_graph_def(), graph.as_graph_def())
+    with pytest.raises(AssertionError):
+        tf.test.assert_equal_graph_def(graph.as_graph_def(), other.as_graph_def())
+    with pytest.raises(TypeError, match="Expected tf.GraphDef"):
+        tf.test.assert_equal_graph_def("x", graph.as_graph_def())
+    config = tf.test.benchmark_config()
+    assert config.graph_options.rewrite_options.dependency_optimization == 2
