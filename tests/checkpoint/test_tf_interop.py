@@ -253,3 +253,28 @@ def test_tf_restored_our_legacy_optimizer_checkpoints_and_trains_on_as_we_do(nam
     status.assert_consumed()
     for i, w in enumerate(model.get_weights()):
         np.testing.assert_allclose(w, tf_read[f"{name}/after_step/{i}"], rtol=1e-5, atol=1e-6)
+
+
+class _Floats(tf.train.experimental.PythonState):
+    def __init__(self, values=()):
+        self.values = np.asarray(values, np.float64)
+
+    def serialize(self):
+        return self.values.tobytes()
+
+    def deserialize(self, string_value):
+        self.values = np.frombuffer(string_value, np.float64).copy()
+
+
+def test_python_state_reads_tfs_and_round_trips(tmp_path):
+    state, v = _Floats(), tf.Variable(0.0)
+    tf.train.Checkpoint(state=state, v=v).restore(
+        os.path.join(TF_DIR, "python_state", "ckpt")).assert_nontrivial_match()
+    assert state.values.tolist() == [1.0, 2.0, 3.0] and float(v) == 3.5
+    path = tf.train.Checkpoint(state=_Floats([4.0, 5.0])).save(str(tmp_path / "ckpt"))
+    assert ("state/.ATTRIBUTES/py_state", []) in tf.train.list_variables(path)
+    fresh = _Floats()
+    tf.train.Checkpoint(state=fresh).restore(path)
+    assert fresh.values.tolist() == [4.0, 5.0]
+    with pytest.raises(TypeError):
+        tf.train.experimental.PythonState()  # abstract

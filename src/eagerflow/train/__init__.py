@@ -9,3 +9,4 @@ from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
 from eagerflow._src.distribute.cluster import ClusterSpec  # noqa: F401
+from eagerflow.train import experimental  # noqa: F401

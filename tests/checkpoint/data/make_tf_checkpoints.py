@@ -132,9 +132,27 @@ def iterator():
     tf.train.Checkpoint(it=it, v=tf.Variable(3.5)).write(os.path.join(out, "ckpt"))
 
 
+def python_state():
+    """``make_tf_checkpoints.py python_state`` writes tf/python_state/: a PythonState's
+    string (three float64s as bytes) beside a variable."""
+    out = os.path.join(HERE, "python_state")
+    shutil.rmtree(out, ignore_errors=True)
+
+    class Floats(tf.train.experimental.PythonState):
+        def serialize(self):
+            return np.array([1.0, 2.0, 3.0]).tobytes()
+
+        def deserialize(self, string_value):
+            raise NotImplementedError
+
+    tf.train.Checkpoint(state=Floats(), v=tf.Variable(3.5)).write(os.path.join(out, "ckpt"))
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["iterator"]:
         iterator()
+    elif sys.argv[1:] == ["python_state"]:
+        python_state()
     elif sys.argv[1:] == ["legacy"]:
         legacy()
     else:
