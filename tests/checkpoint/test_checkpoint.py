@@ -513,3 +513,29 @@ def test_a_list_or_dict_changed_outside_its_wrapper_is_not_saved(tmp_path):
                                          r"wrapper constructed automatically on attribute "
                                          r"assignment\). The wrapped dictionary was modified"):
         tf.train.Checkpoint(m=m).save(str(tmp_path / "dict"))
+
+
+def test_trackable_and_checkpoint_views(tmp_path):
+    class Model(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = tf.Variable(1.0)
+            self.sub = tf.Module()
+            self.sub.b = tf.Variable(2.0)
+            self.items = [tf.Variable(3.0)]
+
+    model = Model()
+    view = tf.train.TrackableView(model)
+    assert view.root is model and list(view.children(model)) == ["a", "sub", "items"]
+    assert [type(d).__name__ for d in view.descendants()] == [  # breadth first, as TF's
+        "Model", "ResourceVariable", "Module", "ListWrapper", "ResourceVariable",
+        "ResourceVariable"]
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    saved = tf.train.CheckpointView(path)
+    assert saved.children(0) == {"model": 1, "save_counter": 2}
+    assert saved.descendants() == list(range(8))
+    other = Model()
+    matched = saved.match(tf.train.Checkpoint(model=other))
+    assert matched[1] is other and matched[3] is other.a and matched[7] is other.items[0]
+    matched, nodes, objects = saved.diff(tf.train.Checkpoint(model=other))
+    assert 2 in nodes and objects == []  # (the new checkpoint has no save counter yet)
