@@ -14,6 +14,7 @@ from eagerflow._src.ops.ctc_ops import (  # noqa: F401
     collapse_repeated, ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss, ctc_unique_labels)
 from eagerflow._src.ops.isotonic_ops import isotonic_regression  # noqa: F401
 from eagerflow._src.ops.math_ops import sigmoid, softplus, tanh, zero_fraction  # noqa: F401
+from eagerflow._src.ops.morphology_ops import dilation2d, erosion2d  # noqa: F401
 from eagerflow._src.ops.nn_ops import (  # noqa: F401
     batch_norm_with_global_normalization, batch_normalization, bias_add, compute_average_loss,
     crelu, depth_to_space, dropout, elu, embedding_lookup, gelu, in_top_k, l2_loss, leaky_relu,

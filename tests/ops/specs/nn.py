@@ -684,6 +684,60 @@ _ISOTONIC = [
            lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0")]
 
 
+def _dilation_ref(x, w, strides=(1, 1), rates=(1, 1), same=False):
+    """Dilation by loops: each output the maximum of input + filter over the in-bounds
+    taps, with the winning tap's input and filter positions."""
+    n, h, wd, c = x.shape
+    kh, kw, _ = w.shape
+    eff = [(kh - 1) * rates[0] + 1, (kw - 1) * rates[1] + 1]
+    if same:
+        oh, ow = -(-h // strides[0]), -(-wd // strides[1])
+        top = max((oh - 1) * strides[0] + eff[0] - h, 0) // 2
+        left = max((ow - 1) * strides[1] + eff[1] - wd, 0) // 2
+    else:
+        oh, ow = (h - eff[0]) // strides[0] + 1, (wd - eff[1]) // strides[1] + 1
+        top = left = 0
+    out = np.empty((n, oh, ow, c), x.dtype)
+    for b, i, j, ch in np.ndindex(n, oh, ow, c):
+        best = None
+        for di, dj in np.ndindex(kh, kw):
+            r, q = i * strides[0] - top + di * rates[0], j * strides[1] - left + dj * rates[1]
+            if 0 <= r < h and 0 <= q < wd:
+                v = x[b, r, q, ch] + w[di, dj, ch]
+                best = v if best is None or v > best else best
+        out[b, i, j, ch] = best
+    return out
+
+
+_MORPHOLOGY = [
+    OpSpec("Dilation2D", lambda x, w: tf.nn.dilation2d(x, w, [1, 1, 1, 1], "VALID", "NHWC",
+                                                       [1, 1, 1, 1]),
+           [rand(2, 4, 5, 2, dtype=d, seed=1), rand(2, 3, 2, dtype=d, seed=2)],
+           _dilation_ref, name=f"Dilation2D-{np.dtype(d).name}") for d in (F32, F64)] + [
+    OpSpec("Dilation2D", lambda x, w: tf.nn.dilation2d(x, w, [1, 2, 1, 1], "SAME", "NHWC",
+                                                       [1, 1, 2, 1]),
+           [rand(1, 5, 6, 3, dtype=F64, seed=3), rand(2, 2, 3, dtype=F64, seed=4)],
+           lambda x, w: _dilation_ref(x, w, (2, 1), (1, 2), same=True),
+           name="Dilation2D-same-strided-dilated"),
+    OpSpec("Dilation2DBackpropInput",
+           lambda x, w, dy: tf.raw_ops.Dilation2DBackpropInput(
+               input=x, filter=w, out_backprop=dy, strides=[1, 1, 1, 1], rates=[1, 1, 1, 1],
+               padding="VALID"),
+           [np.array([[[[1.0], [5.0], [2.0]]]], F32), np.zeros((1, 2, 1), F32),
+            np.array([[[[10.0], [20.0]]]], F32)],
+           lambda x, w, dy: np.array([[[[0.0], [30.0], [0.0]]]], F32),
+           grad="a routing of gradients"),
+    OpSpec("Dilation2DBackpropFilter",
+           lambda x, w, dy: tf.raw_ops.Dilation2DBackpropFilter(
+               input=x, filter=w, out_backprop=dy, strides=[1, 1, 1, 1], rates=[1, 1, 1, 1],
+               padding="VALID"),
+           [np.array([[[[1.0], [5.0], [2.0]]]], F32), np.zeros((1, 2, 1), F32),
+            np.array([[[[10.0], [20.0]]]], F32)],
+           lambda x, w, dy: np.array([[[20.0], [10.0]]], F32),  # 5 is tap 1, then tap 0
+           grad="a routing of gradients"),
+]
+
+
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
          + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN + _POOL_ARGMAX
-         + _ISOTONIC)
+         + _ISOTONIC + _MORPHOLOGY)

@@ -948,6 +948,15 @@ def _w30c534abe2(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w30f4fba81d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, kernel, strides, rates, padding, name=None):
+        try:
+            return _export_fn(value, kernel, strides, rates, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'kernel': kernel, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image_size, bounding_boxes, seed=None, seed2=None, min_object_covered=None, aspect_ratio_range=None, area_range=None, max_attempts=None, use_image_if_no_bounding_boxes=None, name=None):
         try:
@@ -2613,6 +2622,15 @@ def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w72da5cb867(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, filters, strides, padding, data_format, dilations, name=None):
+        try:
+            return _export_fn(value, filters, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filters': filters, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
 def _w73158f4cb9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(path, compression=None, reader_func=None, shard_func=None):
         try:
@@ -4077,6 +4095,15 @@ def _wae4fd4550f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(m, k)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'m': m, 'k': k})
+    return _export_wrapper
+
+
+def _wae8120a8c8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filters, strides, padding, data_format, dilations, name=None):
+        try:
+            return _export_fn(input, filters, strides, padding, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filters': filters, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
     return _export_wrapper
 
 
@@ -5610,6 +5637,15 @@ def _wec3beb3222(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wec574f1e67(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter=None, strides=None, rates=None, padding=None, name=None, filters=None, dilations=None):
+        try:
+            return _export_fn(input, filter, strides, rates, padding, name, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter': filter, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name, 'filters': filters, 'dilations': dilations})
+    return _export_wrapper
+
+
 def _wecb18c5fd4(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(images, size, method=None, preserve_aspect_ratio=None, antialias=None, name=None):
         try:
@@ -6150,9 +6186,11 @@ WRAPPERS = {
     'compat.v1.nn.convolution': _wd1d9e08894,
     'compat.v1.nn.depth_to_space': _we16d87c384,
     'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
+    'compat.v1.nn.dilation2d': _wec574f1e67,
     'compat.v1.nn.dropout': _we8028b12ff,
     'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
     'compat.v1.nn.embedding_lookup': _wf55f0e6222,
+    'compat.v1.nn.erosion2d': _w30f4fba81d,
     'compat.v1.nn.fused_batch_norm': _w3ea9dacf58,
     'compat.v1.nn.in_top_k': _w8f037da8db,
     'compat.v1.nn.log_softmax': _wc806c2fcbd,
@@ -6859,9 +6897,11 @@ WRAPPERS = {
     'nn.depthwise_conv2d': _w84a03b6daa,
     'nn.depthwise_conv2d_backprop_filter': _w4fc989d961,
     'nn.depthwise_conv2d_backprop_input': _w26a1871877,
+    'nn.dilation2d': _wae8120a8c8,
     'nn.dropout': _w0b9a9e6bfa,
     'nn.embedding_lookup': _wb3e9c1d891,
     'nn.embedding_lookup_sparse': _w7e0d5a4b31,
+    'nn.erosion2d': _w72da5cb867,
     'nn.experimental.general_dropout': _wa2585575ce,
     'nn.experimental.stateless_dropout': _w294265a4d0,
     'nn.gelu': _we8d90625ce,

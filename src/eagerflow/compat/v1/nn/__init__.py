@@ -8,6 +8,8 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     xw_plus_b)
 from eagerflow._src.compat.rnn_cell import dynamic_rnn, static_rnn  # noqa: F401
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm  # noqa: F401
+from eagerflow._src.ops.morphology_ops import dilation2d_v1 as dilation2d  # noqa: F401
+from eagerflow._src.ops.morphology_ops import erosion2d_v1 as erosion2d  # noqa: F401
 from eagerflow.compat.v1.nn import rnn_cell  # noqa: F401
 
 
