@@ -61,6 +61,7 @@ from eagerflow._src.ops.debugging_ops import (  # noqa: F401
 from eagerflow._src.ops.edit_distance_ops import edit_distance  # noqa: F401
 from eagerflow._src.ops.extension_type import type_spec_from_value  # noqa: F401
 from eagerflow._src.ops.fingerprint_ops import fingerprint  # noqa: F401
+from eagerflow._src.ops.image_ops import extract_volume_patches  # noqa: F401
 from eagerflow._src.ops.indexed_slices import IndexedSlices, IndexedSlicesSpec  # noqa: F401
 from eagerflow._src.ops.init_ops import Constant as constant_initializer  # noqa: F401
 from eagerflow._src.ops.init_ops import Ones as ones_initializer  # noqa: F401

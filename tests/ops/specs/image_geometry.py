@@ -112,6 +112,38 @@ def _patch_specs():
     return specs
 
 
+def _volume_patches_ref(x, k, s, same):
+    """Volume patches by loops: zero outside the input, SAME padding split as a conv's."""
+    n, *sizes, c = x.shape
+    outs, befores = [], []
+    for size, kk, ss in zip(sizes, k, s):
+        out = -(-size // ss) if same else (size - kk) // ss + 1
+        outs.append(out)
+        befores.append(max((out - 1) * ss + kk - size, 0) // 2 if same else 0)
+    result = np.zeros((n, *outs, int(np.prod(k)) * c), x.dtype)
+    for b, i, j, l in np.ndindex(n, *outs):
+        values = []
+        for di, dj, dl in np.ndindex(*k):
+            at = (i * s[0] - befores[0] + di, j * s[1] - befores[1] + dj,
+                  l * s[2] - befores[2] + dl)
+            inside = all(0 <= a < size for a, size in zip(at, sizes))
+            values.append(x[(b, *at)] if inside else np.zeros(c, x.dtype))
+        result[b, i, j, l] = np.concatenate(values)
+    return result
+
+
+def _volume_patch_specs():
+    return [OpSpec("ExtractVolumePatches",
+                   lambda x, k=k, st=st, pad=pad: tf.extract_volume_patches(
+                       x, [1, *k, 1], [1, *st, 1], pad),
+                   [np.random.RandomState(i).rand(*shape).astype(np.float64)],
+                   lambda x, k=k, st=st, pad=pad: _volume_patches_ref(x, k, st, pad == "SAME"),
+                   name=f"ExtractVolumePatches-{i}")
+            for i, (shape, k, st, pad) in enumerate([
+                ((1, 3, 4, 4, 2), (2, 2, 2), (1, 1, 1), "VALID"),
+                ((2, 4, 4, 5, 1), (2, 3, 2), (2, 2, 2), "SAME")])]
+
+
 _BOXES = np.array([[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0], [0.5, 0.6, 0.2, 0.1],
                    [-0.2, -0.1, 1.3, 0.7]], np.float32)
 
@@ -147,7 +179,7 @@ def _crop_specs():
     return specs
 
 
-SPECS = [*_v1_specs(), *_span_specs(), *_patch_specs(), *_crop_specs()]
+SPECS = [*_v1_specs(), *_span_specs(), *_patch_specs(), *_volume_patch_specs(), *_crop_specs()]
 
 SPECS += [OpSpec("DrawBoundingBoxesV2", lambda x: tf.image.draw_bounding_boxes(
     x, geometry_cases._DRAW_BOXES, np.array([[0.9, 0.1, 0.2, 0.3], [0.0, 0.5, 1.0, 0.7]],

@@ -5583,6 +5583,15 @@ def _wea6657ca41(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _weaadb03a7a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, ksizes, strides, padding, name=None):
+        try:
+            return _export_fn(input, ksizes, strides, padding, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'ksizes': ksizes, 'strides': strides, 'padding': padding, 'name': name})
+    return _export_wrapper
+
+
 def _web0b32cf5b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor, step=None, name=None):
         try:
@@ -6613,6 +6622,7 @@ WRAPPERS = {
     'experimental.numpy.where': _w1cc1d9afb8,
     'experimental.numpy.zeros': _wd27e866c76,
     'experimental.numpy.zeros_like': _wdb416399e0,
+    'extract_volume_patches': _weaadb03a7a,
     'eye': _wb1fc98ed6a,
     'feature_column.bucketized_column': _w69a37dd1a6,
     'feature_column.categorical_column_with_hash_bucket': _w0fa6a3cc80,

@@ -1099,6 +1099,94 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
     return dispatch(_EXTRACT_PATCHES, (images,), attrs, name)
 
 
+# --- ExtractVolumePatches ---------------------------------------------------------------------
+
+def _extract_volume_patches(xp, input, ksizes, strides, padding):
+    if input.ndim != 5:
+        raise errors.op_error(errors.InvalidArgumentError, "ExtractVolumePatches",
+                              f"input must be 5-dimensional{shape_text(input.shape)}")
+    n, *sizes, c = input.shape
+    kernel, step = ksizes[1:4], strides[1:4]
+    geometry = [_patch_geometry(size, k, s, 1, padding)
+                for size, k, s in zip(sizes, kernel, step)]
+    padded = np.zeros([n] + [size + 1 for size in sizes] + [c], input.dtype)
+    padded[:, :sizes[0], :sizes[1], :sizes[2]] = input  # (index -1 reads the zero plane)
+    index = []
+    for (out, before), size, k, s in zip(geometry, sizes, kernel, step):
+        at = (np.arange(out) * s - before)[:, None] + np.arange(k)  # (out, k)
+        index.append(np.where((at >= 0) & (at < size), at, -1))
+    d, h, w = index
+    # (n, od, oh, ow, kd, kh, kw, c), patch values in depth, row, column, channel order
+    patches = padded[:, d[:, None, None, :, None, None], h[None, :, None, None, :, None],
+                     w[None, None, :, None, None, :]]
+    outs = [g[0] for g in geometry]
+    return np.ascontiguousarray(patches).reshape(n, *outs, int(np.prod(kernel)) * c)
+
+
+def _extract_volume_patches_rule(input, ksizes, strides, padding):
+    rules.check_rank("ExtractVolumePatches", [input], 0, rank=5)
+    if input.shape.rank is None:
+        return TensorShape([None] * 5), input.dtype
+    n, *sizes, c = input.shape.as_list()
+    outs = [None if size is None else _patch_geometry(size, k, s, 1, padding)[0]
+            for size, k, s in zip(sizes, ksizes[1:4], strides[1:4])]
+    depth = None if c is None else int(np.prod(ksizes[1:4])) * c
+    return TensorShape([n, *outs, depth]), input.dtype
+
+
+_EXTRACT_VOLUME_PATCHES = register("ExtractVolumePatches", _extract_volume_patches,
+                                   _extract_volume_patches_rule)
+tf_nodes[_EXTRACT_VOLUME_PATCHES] = NodeForm(outputs=("patches",))
+tf_args[_EXTRACT_VOLUME_PATCHES] = ("input",)
+
+
+@register_gradient("ExtractVolumePatches")
+def _extract_volume_patches_grad(op, dy):
+    # As for image patches: per channel, the patches are a 3-D convolution with one-hot
+    # filters (one per kernel position), whose input gradient the gradient is.
+    x = op.inputs[0]
+    kd, kh, kw = op.attrs["ksizes"][1:4]
+    k = kd * kh * kw
+    n, d, h, w, c = (array_ops.known_shape(x)[i] for i in range(5))
+    _, od, oh, ow, _ = (array_ops.known_shape(dy)[i] for i in range(5))
+    filters = as_tensor(np.eye(k).reshape(kd, kh, kw, 1, k).astype(dy.dtype.as_numpy_dtype))
+    g = array_ops.reshape(dy, _pack([n, od, oh, ow, k, c]))
+    g = array_ops.reshape(array_ops.transpose(g, [0, 5, 1, 2, 3, 4]),
+                          _pack([n * c, od, oh, ow, k]))
+    dx = conv_ops.conv3d_transpose(g, filters, _pack([n * c, d, h, w, 1]),
+                                   list(op.attrs["strides"]), op.attrs["padding"])
+    return array_ops.transpose(array_ops.reshape(dx, _pack([n, c, d, h, w])), [0, 2, 3, 4, 1])
+
+
+@export("extract_volume_patches")
+def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa: A002
+    """The patches of `ksizes` (``[1, depth, rows, cols, 1]``) of 5-D `input`, `strides`
+    apart, each flattened into the depth of the output.
+
+    >>> tf.extract_volume_patches(tf.ones([1, 3, 3, 3, 1]), [1, 2, 2, 2, 1],
+    ...                           [1, 1, 1, 1, 1], "VALID").shape
+    TensorShape([1, 2, 2, 2, 8])
+    """
+    input = as_tensor(input)
+    if padding not in ("SAME", "VALID"):
+        raise errors.InvalidArgumentError(
+            None, "ExtractVolumePatches", f"Value for attr 'padding' of \"{padding}\" is not "
+            f"in the list of allowed values: \"SAME\", \"VALID\"\n\t; NodeDef: "
+            f"{{{{node ExtractVolumePatches}}}}")
+    attrs = {"ksizes": tuple(int(v) for v in ksizes), "strides": tuple(int(v) for v in strides),
+             "padding": padding}
+    for attr in ("ksizes", "strides"):
+        value = attrs[attr]
+        if len(value) != 5:
+            raise errors.InvalidArgumentError(
+                None, "ExtractVolumePatches", f"Length for attr '{attr}' of {len(value)} must "
+                f"be at least minimum 5\n\t; NodeDef: {{{{node ExtractVolumePatches}}}}")
+        if value[0] != 1 or value[4] != 1:
+            raise errors.eager_error(errors.UnimplementedError, "ExtractVolumePatches",
+                                     f"Only support {attr} across space.")
+    return dispatch(_EXTRACT_VOLUME_PATCHES, (input,), attrs, name)
+
+
 # --- CropAndResize ----------------------------------------------------------------------------
 
 def _box_sources(boxes, crop, size):
@@ -1283,7 +1371,7 @@ def _crop_and_resize_grad(op, dy):
     return (grad_image, grad_boxes) + (None,) * (len(op.inputs) - 2)
 
 
-batching_rules.assign(PER_ELEMENT, _EXTRACT_PATCHES, _CROP_AND_RESIZE,
+batching_rules.assign(PER_ELEMENT, _EXTRACT_PATCHES, _EXTRACT_VOLUME_PATCHES, _CROP_AND_RESIZE,
                       _CROP_AND_RESIZE_GRAD_IMAGE, _CROP_AND_RESIZE_GRAD_BOXES)
 
 
