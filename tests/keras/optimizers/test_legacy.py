@@ -321,3 +321,27 @@ def test_rmsprop_momentum_takes_rho_in_the_variables_dtype(sparse):
     # TF 2.21: tf_keras's legacy RMSprop with momentum runs TF's kernel on 1 - float32(rho)
     got = _small_steps(L.RMSprop(0.1, momentum=0.5, rho=0.999), sparse)
     np.testing.assert_allclose(got, [0.0890512, 2.1035287, -4.6575298], rtol=1e-6)
+
+
+def test_legacy_nadam_weights_hold_the_momentum_cache():
+    def trained(steps, opt=None):
+        v = tf.Variable([1.0, -2.0])
+        opt = opt or tf.keras.optimizers.legacy.Nadam(0.01)
+        for _ in range(steps):
+            opt.apply_gradients([(v * 2.0, v)])
+        return opt, v
+
+    opt, v = trained(1)
+    assert [w.name for w in opt.variables()] == [
+        "Nadam/iter:0", "Nadam/momentum_cache:0", "Nadam/Variable/m:0", "Nadam/Variable/v:0"]
+    weights = opt.get_weights()
+    assert weights[0] == 1 and weights[1] == pytest.approx(0.45007348)  # TF's
+    # weights set into another optimizer carry on as the original does
+    other, w = trained(1)
+    other.set_weights(opt.get_weights())
+    w.assign(v)
+    for _ in range(3):
+        opt.apply_gradients([(v * 2.0, v)])
+        other.apply_gradients([(w * 2.0, w)])
+    np.testing.assert_allclose(w.numpy(), v.numpy(), rtol=1e-6)
+    assert opt.get_weights()[1] == pytest.approx(other.get_weights()[1])

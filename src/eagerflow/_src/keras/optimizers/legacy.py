@@ -261,6 +261,10 @@ class OptimizerV2(optimizer.Optimizer):
         """`iterations`, then the slots in the order they were made."""
         return self.variables
 
+    def get_weights(self):
+        """The values of `weights`, as NumPy arrays."""
+        return [v.numpy() for v in self.weights]
+
     def set_weights(self, weights):
         """Assigns `weights` (arrays, in the order of `weights`): as many as there are."""
         params = self.weights
@@ -521,6 +525,23 @@ class Nadam(nadam.Nadam, OptimizerV2):
         restored = self.__dict__.pop("_restored_momentum_cache", None)
         if restored is not None:
             self._set_momentum_cache(restored)
+
+    def _new_u_product(self, dtype):
+        with context.name_scope(f"{self.name}/"):  # (absolute: TF's momentum_cache weight)
+            return Variable(1.0, name="momentum_cache", dtype=dtype, trainable=False)
+
+    @property
+    def variables(self):
+        """`iterations`, ``momentum_cache`` once built, then the slots (TF's weights)."""
+        out = list(super().variables)
+        if getattr(self, "_built", False):
+            out.insert(1, self._u_product)
+        return optimizer._CallableList(out)
+
+    def set_weights(self, weights):
+        super().set_weights(weights)
+        if getattr(self, "_built", False):  # the product given covers the steps taken
+            self._u_product_step.assign(self._iterations)
 
     def _extra_checkpoint_children(self):
         # TF's ``momentum_cache``: the product of the momentum schedule over the steps taken

@@ -49,13 +49,16 @@ class Nadam(Optimizer):
         if getattr(self, "_built", False):
             return
         with context.init_scope():
-            self._u_product = Variable(1.0, dtype=var_list[0].dtype, trainable=False)
+            self._u_product = self._new_u_product(var_list[0].dtype)
             # The step `_u_product` last advanced at: it advances once per step, however
             # many dtypes (or direct `update_step` calls) read it.
             self._u_product_step = Variable(0, dtype=_d.int64, trainable=False)
         # tf_keras's count (a Python number) of the product's advances, plus one
         self._u_product_counter = 1
         self._built = True
+
+    def _new_u_product(self, dtype):
+        return Variable(1.0, dtype=dtype, trainable=False)
 
     def _slot_groups(self):
         return [{"m": 0.0, "v": 0.0}]
