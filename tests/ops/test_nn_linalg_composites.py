@@ -175,3 +175,26 @@ def test_top_level_op_functions():
     # the [2] seed of index_shuffle is the op's [3] one with a leading constant
     everything = tf.random.experimental.index_shuffle(tf.range(10, dtype=tf.int64), [5, 9], 9)
     assert sorted(everything.numpy().tolist()) == list(range(10))
+
+
+def test_with_space_to_batch_dilates_the_op():
+    x = tf.reshape(tf.range(2 * 7 * 8 * 3, dtype=tf.float32), [2, 7, 8, 3]) / 100.0
+    w = tf.reshape(tf.range(3 * 2 * 3 * 4, dtype=tf.float32), [3, 2, 3, 4]) / 50.0
+
+    def conv(inp, num_spatial_dims, padding):
+        return tf.nn.conv2d(inp, w, 1, padding)
+    for padding, rate, shape, total in (("VALID", [2, 2], (2, 3, 6, 4), 3491.3809),
+                                        ("VALID", [2, 3], (2, 3, 5, 4), 2913.3721),
+                                        ("SAME", [2, 3], (2, 7, 8, 4), 6623.7065),
+                                        ("SAME", [1, 1], (2, 7, 8, 4), 8335.0342)):
+        out = tf.nn.with_space_to_batch(x, rate, padding, conv, filter_shape=[3, 2])
+        assert out.shape == shape and float(tf.reduce_sum(out)) == pytest.approx(total, rel=1e-5)
+        # a dilated convolution computes the same
+        np.testing.assert_allclose(out, tf.nn.conv2d(x, w, 1, padding, dilations=rate),
+                                   rtol=1e-5, atol=1e-4)
+    with pytest.raises(ValueError, match="`filter_shape` must be specified"):
+        tf.nn.with_space_to_batch(x, [2, 2], "SAME", conv)
+    with pytest.raises(ValueError, match="must be one of 'SAME' or 'VALID'"):
+        tf.nn.with_space_to_batch(x, [2, 2], "FULL", conv, filter_shape=[3, 2])
+    with pytest.raises(ValueError, match="`dilation_rate` must be positive"):
+        tf.nn.with_space_to_batch(x, [0, 2], "VALID", conv)

@@ -9,7 +9,7 @@ from eagerflow._src.ops.conv_ops import (  # noqa: F401
     conv1d_transpose, conv2d, conv2d_transpose, conv3d, conv3d_transpose, conv_transpose,
     convolution, depthwise_conv2d, depthwise_conv2d_backprop_filter,
     depthwise_conv2d_backprop_input, max_pool, max_pool1d, max_pool2d, max_pool3d,
-    max_pool_with_argmax, pool, separable_conv2d)
+    max_pool_with_argmax, pool, separable_conv2d, with_space_to_batch)
 from eagerflow._src.ops.ctc_ops import (  # noqa: F401
     collapse_repeated, ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss, ctc_unique_labels)
 from eagerflow._src.ops.isotonic_ops import isotonic_regression  # noqa: F401

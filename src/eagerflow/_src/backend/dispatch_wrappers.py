@@ -1011,6 +1011,15 @@ def _w34fe061271(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3525180c74(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, dilation_rate, padding, op, filter_shape=None, spatial_dims=None, data_format=None):
+        try:
+            return _export_fn(input, dilation_rate, padding, op, filter_shape, spatial_dims, data_format)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'dilation_rate': dilation_rate, 'padding': padding, 'op': op, 'filter_shape': filter_shape, 'spatial_dims': spatial_dims, 'data_format': data_format})
+    return _export_wrapper
+
+
 def _w35a7c5d087(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(axis, sp_inputs, expand_nonconcat_dims=None, name=None, concat_dim=None):
         try:
@@ -6943,6 +6952,7 @@ WRAPPERS = {
     'nn.sufficient_statistics': _wbef51a34dc,
     'nn.weighted_cross_entropy_with_logits': _w0e1ea075ff,
     'nn.weighted_moments': _w592882bcb2,
+    'nn.with_space_to_batch': _w3525180c74,
     'no_gradient': _w1dea594d29,
     'no_op': _w7879a9bec3,
     'norm': _w4b1c9f6228,

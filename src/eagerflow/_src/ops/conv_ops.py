@@ -1402,6 +1402,54 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
                                  dilations=[1, rate, rate, 1], name=name)
 
 
+@export("nn.with_space_to_batch")
+def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  # noqa: A002
+                        spatial_dims=None, data_format=None):
+    """``op(input, num_spatial_dims, padding)`` made to act as if dilated by
+    `dilation_rate`: the spatial dims are cut into `dilation_rate` interleaved grids
+    (`space_to_batch_nd`), `op` runs on them with "VALID" padding, and the results are
+    woven back (`batch_to_space_nd`). "SAME" needs `filter_shape`, the op's window.
+
+    >>> pool = lambda x, n, p: tf.nn.avg_pool2d(x, 2, 1, p)
+    >>> tf.nn.with_space_to_batch(tf.ones([1, 5, 5, 1]), [2, 2], "VALID", pool).shape
+    TensorShape([1, 3, 3, 1])
+    """
+    input = as_tensor(input)
+    rate = np.asarray(get_static_value(as_tensor(dilation_rate)))
+    if rate.ndim != 1:
+        raise ValueError(f"`dilation_rate.shape.rank` must be 1. Received: "
+                         f"dilation_rate={dilation_rate} of rank {rate.ndim}")
+    if (rate < 1).any():
+        raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: "
+                         f"padding={padding}")
+    n = rate.size
+    if (rate == 1).all():
+        return op(input, n, padding)
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. "
+                             f"Received: filter_shape={filter_shape} and padding={padding}")
+        extra = (np.asarray(get_static_value(as_tensor(filter_shape))).reshape(-1) - 1) * rate
+        base = np.stack([extra // 2, extra - extra // 2], 1)
+    else:
+        base = np.zeros((n, 2), np.int64)
+    if spatial_dims is None:
+        first = 2 if data_format is not None and data_format.startswith("NC") else 1
+        spatial_dims = range(first, first + n)
+    spatial_dims = [int(d) for d in spatial_dims]
+    # the dims from 1 to the last spatial one: blocks of 1 (no padding) between those given
+    dims = range(1, spatial_dims[-1] + 1)
+    block = [int(rate[spatial_dims.index(d)]) if d in spatial_dims else 1 for d in dims]
+    base = [base[spatial_dims.index(d)] if d in spatial_dims else (0, 0) for d in dims]
+    sizes = [array_ops.shape(input)[d] if input.shape[d] is None else input.shape[d]
+             for d in dims]
+    paddings, crops = array_ops.required_space_to_batch_paddings(sizes, block, base)
+    converted = array_ops.space_to_batch_nd(input, block, paddings)
+    return array_ops.batch_to_space_nd(op(converted, n, "VALID"), block, crops)
+
+
 @export("nn.depthwise_conv2d_backprop_input")
 def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
                                     data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
