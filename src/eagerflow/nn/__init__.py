@@ -12,6 +12,8 @@ from eagerflow._src.ops.conv_ops import (  # noqa: F401
     max_pool_with_argmax, pool, separable_conv2d, with_space_to_batch)
 from eagerflow._src.ops.ctc_ops import (  # noqa: F401
     collapse_repeated, ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss, ctc_unique_labels)
+from eagerflow._src.ops.fractional_pool_ops import (  # noqa: F401
+    fractional_avg_pool, fractional_max_pool)
 from eagerflow._src.ops.isotonic_ops import isotonic_regression  # noqa: F401
 from eagerflow._src.ops.math_ops import sigmoid, softplus, tanh, zero_fraction  # noqa: F401
 from eagerflow._src.ops.morphology_ops import dilation2d, erosion2d  # noqa: F401

@@ -741,3 +741,48 @@ _MORPHOLOGY = [
 SPECS = (_ACTIVATIONS + _COMPOSITES + _softmax_specs() + _LOSSES + _IN_TOP_K + _BIAS_ADD
          + _CONVS + _DEPTHWISE + _BACKPROPS + _POOLS + _GRADIENT_OPS + _LRN + _POOL_ARGMAX
          + _ISOTONIC + _MORPHOLOGY)
+
+
+def _fractional_ref(kind):
+    """Pooling over the windows the op's own sequences give (its second and third outputs
+    checked for their bounds), by loops."""
+    def check(outs, args):
+        x = args[0]
+        out, rows, cols = outs
+        assert rows[0] == 0 and rows[-1] == x.shape[1] and cols[0] == 0 and cols[-1] == x.shape[2]
+        assert set(np.diff(rows)) <= {1, 2} and set(np.diff(cols)) <= {1, 2}
+        expected = np.empty(out.shape, x.dtype)
+        for i, j in np.ndindex(len(rows) - 1, len(cols) - 1):
+            window = x[:, rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
+            expected[:, i, j] = window.max((1, 2)) if kind == "max" else window.mean((1, 2))
+        np.testing.assert_allclose(out, expected, rtol=1e-6)
+    return check
+
+
+SPECS += [
+    OpSpec(f"Fractional{kind.title()}Pool",
+           lambda x, fn=fn: tuple(fn(x, [1, 1.5, 1.7, 1], seed=3)),
+           [rand(2, 6, 7, 2, dtype=F64, seed=9)], check=_fractional_ref(kind),
+           grad="checked against finite differences in test_fractional_pool.py (the sequence "
+                "outputs are integers)")
+    for kind, fn in (("max", tf.nn.fractional_max_pool), ("avg", tf.nn.fractional_avg_pool))]
+SPECS += [
+    OpSpec("FractionalMaxPoolGrad",
+           lambda x, y, dy, r, c: tf.raw_ops.FractionalMaxPoolGrad(
+               orig_input=x, orig_output=y, out_backprop=dy, row_pooling_sequence=r,
+               col_pooling_sequence=c),
+           [np.array([[[[1.0], [5.0], [2.0]], [[7.0], [0.0], [3.0]]]], F32),
+            np.array([[[[7.0], [3.0]]]], F32), np.array([[[[10.0], [20.0]]]], F32),
+            np.array([0, 2], np.int64), np.array([0, 2, 3], np.int64)],
+           lambda *a: np.array([[[[0.0], [0.0], [0.0]], [[10.0], [0.0], [20.0]]]], F32),
+           grad="a routing of gradients"),
+    OpSpec("FractionalAvgPoolGrad",
+           lambda s, dy, r, c: tf.raw_ops.FractionalAvgPoolGrad(
+               orig_input_tensor_shape=s, out_backprop=dy, row_pooling_sequence=r,
+               col_pooling_sequence=c, overlapping=True),
+           [np.array([1, 2, 3, 1], np.int64), np.array([[[[12.0], [6.0]]]], F32),
+            np.array([0, 2], np.int64), np.array([0, 1, 3], np.int64)],
+           # overlapping windows: columns 0..1 and 1..2 (its end bound included)
+           lambda *a: np.array([[[[3.0], [4.5], [1.5]], [[3.0], [4.5], [1.5]]]], F32),
+           grad="made only by a gradient"),
+]

@@ -2703,6 +2703,15 @@ def _w74d660bc3e(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w750a28ff3b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, pooling_ratio, pseudo_random=None, overlapping=None, deterministic=None, seed=None, seed2=None, name=None):
+        try:
+            return _export_fn(value, pooling_ratio, pseudo_random, overlapping, deterministic, seed, seed2, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'pooling_ratio': pooling_ratio, 'pseudo_random': pseudo_random, 'overlapping': overlapping, 'deterministic': deterministic, 'seed': seed, 'seed2': seed2, 'name': name})
+    return _export_wrapper
+
+
 def _w7530bbab95(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(key=None, scope=None, name=None):
         try:
@@ -2952,6 +2961,15 @@ def _w7e7ca0ea51(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, num_buckets, hash_key, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'num_buckets': num_buckets, 'hash_key': hash_key, 'name': name})
+    return _export_wrapper
+
+
+def _w7f134d505a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, pooling_ratio, pseudo_random=None, overlapping=None, seed=None, name=None):
+        try:
+            return _export_fn(value, pooling_ratio, pseudo_random, overlapping, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'pooling_ratio': pooling_ratio, 'pseudo_random': pseudo_random, 'overlapping': overlapping, 'seed': seed, 'name': name})
     return _export_wrapper
 
 
@@ -6209,6 +6227,8 @@ WRAPPERS = {
     'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
     'compat.v1.nn.embedding_lookup': _wf55f0e6222,
     'compat.v1.nn.erosion2d': _w30f4fba81d,
+    'compat.v1.nn.fractional_avg_pool': _w750a28ff3b,
+    'compat.v1.nn.fractional_max_pool': _w750a28ff3b,
     'compat.v1.nn.fused_batch_norm': _w3ea9dacf58,
     'compat.v1.nn.in_top_k': _w8f037da8db,
     'compat.v1.nn.log_softmax': _wc806c2fcbd,
@@ -6923,6 +6943,8 @@ WRAPPERS = {
     'nn.erosion2d': _w72da5cb867,
     'nn.experimental.general_dropout': _wa2585575ce,
     'nn.experimental.stateless_dropout': _w294265a4d0,
+    'nn.fractional_avg_pool': _w7f134d505a,
+    'nn.fractional_max_pool': _w7f134d505a,
     'nn.gelu': _we8d90625ce,
     'nn.isotonic_regression': _w2f96ad217f,
     'nn.l2_loss': _w9b26b52f18,

@@ -28,7 +28,8 @@ from eagerflow._src.ops import (  # every other module, then the namespace they 
     wrappers)
 from eagerflow._src.ops import composite_ops, init_ops, spectral_ops  # noqa: F401
 from eagerflow._src.ops import ctc_ops  # noqa: F401  (registers its ops)
-from eagerflow._src.ops import isotonic_ops, morphology_ops  # noqa: F401  (registers ops)
+from eagerflow._src.ops import (  # noqa: F401  (register their ops)
+    fractional_pool_ops, isotonic_ops, morphology_ops)
 from eagerflow._src.ops import (  # noqa: F401
     candidate_sampling_ops, edit_distance_ops, linear_operator, linear_operator_structured,
     re2_syntax, unicode_scripts)
