@@ -424,8 +424,7 @@ class Function:
         signature = (tuple(_path_named(s, a, n, True) for s, a, n in zip(signature[0], args,
                                                                           names)),
                      {k: _path_named(v, kwargs[k], k, True) for k, v in signature[1].items()})
-        declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
-                             if isinstance(v, TensorSpec) and v.name)  # shown when printed
+        declared = _spec_names((args, kwargs, self._input_signature))  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
                                     self._params if self._params else None, declared)
         self._signatures.append(concrete)
@@ -550,9 +549,9 @@ class _FunctionSpec:
         self.jit_compile = jit_compile
 
 
-def _spec_names(signature):
-    """The names an `input_signature`'s specs declare (shown where they are printed)."""
-    return frozenset(s.name for s in nest.flatten(signature)
+def _spec_names(structure):
+    """The names the specs in `structure` declare (shown where they are printed)."""
+    return frozenset(s.name for s in nest.flatten(structure)
                      if isinstance(s, TensorSpec) and s.name)
 
 
