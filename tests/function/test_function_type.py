@@ -123,3 +123,22 @@ def test_function_spec_names_the_signature():
     spec = f.function_spec
     assert spec.input_signature == (tf.TensorSpec([2]),)
     assert list(spec.function_type.parameters) == ["x", "y"]
+
+
+def test_concrete_function_def_is_the_graph_as_a_function_def():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x, y):
+        return {"a": x * v + y}
+
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.float32),
+                                 tf.TensorSpec([], tf.float32, name="yy"))
+    fd = cf.function_def
+    assert fd.signature.name.startswith("__inference_f_")
+    assert [(a.name, a.type) for a in fd.signature.input_arg][:2] == [("x", 1), ("yy", 1)]
+    assert fd.signature.input_arg[2].type == tf.resource.as_datatype_enum
+    assert [(a.name, a.type) for a in fd.signature.output_arg] == [("identity", 1)]
+    assert sorted(n.op for n in fd.node_def) == ["AddV2", "Identity", "Mul", "NoOp",
+                                                 "ReadVariableOp"]
+    assert dict(fd.ret) == {"identity": "Identity:output:0"} and fd.signature.is_stateful

@@ -9,6 +9,7 @@ TF; the executor inlines the body when it compiles the enclosing graph.
 """
 import collections
 import inspect
+import itertools
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function.trace_key import VariableSpec
-from eagerflow._src.graph import executor
+from eagerflow._src.graph import executor, graph_def
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
 
@@ -31,6 +32,7 @@ _new = object.__new__
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
 call_listeners = []
+_function_numbers = itertools.count(1)  # (TF numbers its functions too)
 
 
 class ConcreteFunction:
@@ -68,6 +70,7 @@ class ConcreteFunction:
         else:  # a program per input shape the calls repeat
             self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
         self._call_gradient = None  # made when a tape first records a call
+        self._function_def = None
 
     name = property(lambda self: self._name)
 
@@ -244,6 +247,15 @@ class ConcreteFunction:
         captures = {id(c): TensorSpec([], resource) if isinstance(c, Variable) else
                     TensorSpec(c.shape, c.dtype) for c in self.captured_inputs}
         return FunctionType(parameters, captures, trace_type(self.structured_outputs))
+
+    @property
+    def function_def(self):
+        """The traced graph as TF's ``FunctionDef`` protobuf (``__inference_<name>_<n>``):
+        its tensor arguments, then the variables it reads, as resource arguments."""
+        if self._function_def is None:
+            self._function_def = graph_def.function_def(
+                self, f"__inference_{self._name}_{next(_function_numbers)}")
+        return self._function_def
 
     def _type_text(self, value):
         return _type_text(value, self._declared_names)
