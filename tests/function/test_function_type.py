@@ -142,3 +142,18 @@ def test_concrete_function_def_is_the_graph_as_a_function_def():
     assert sorted(n.op for n in fd.node_def) == ["AddV2", "Identity", "Mul", "NoOp",
                                                  "ReadVariableOp"]
     assert dict(fd.ret) == {"identity": "Identity:output:0"} and fd.signature.is_stateful
+
+
+def test_function_type_of_methods_and_nested_signatures():
+    class A:
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def m(self, x):
+            return x
+
+    assert str(A.m.function_type) == f"(self, x: {SCALAR})"  # (the instance's: no spec)
+    assert str(A().m.function_type) == f"(x: {SCALAR})"
+    nested = tf.function(lambda a: a[0], input_signature=[
+        [tf.TensorSpec([2]), {"k": tf.TensorSpec([None], tf.int32)}]])
+    assert str(nested.function_type) == (
+        "(a: List[TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
+        "Dict[['k', TensorSpec(shape=(None,), dtype=tf.int32, name=None)]]])")

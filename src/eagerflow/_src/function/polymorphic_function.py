@@ -183,10 +183,10 @@ class Function:
         """
         specs = list(self._input_signature or ())
         parameters = []
-        for p in self._params:
+        for i, p in enumerate(self._params):
             constraint = None
-            if self._input_signature is not None and p.kind in (p.POSITIONAL_ONLY,
-                                                                 p.POSITIONAL_OR_KEYWORD):
+            if self._input_signature is not None and p.kind in (
+                    p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (i or p.name != "self"):
                 constraint = trace_type(specs.pop(0) if specs else p.default,
                                         _spec_names(self._input_signature))
             parameters.append(Parameter(p.name, p.kind, p.default is not p.empty, constraint))
