@@ -175,8 +175,11 @@ def test_registration_errors():
                                          r"dispatch.  Supported annotations: type objects,  "
                                          r"List\[...\], and Union\[...\]"):
         tf.experimental.dispatch_for_api(tf.math.add, {"x": 3})(plain)
-    with pytest.raises(ValueError, match="does not support dispatch"):
-        tf.experimental.dispatch_for_api(print)
+    for api in (print, tf.print, tf.io.gfile.exists, tf.experimental.dispatch_for_api,
+                tf.sparse.to_dense):  # (what TF does not dispatch)
+        with pytest.raises(ValueError, match="does not support dispatch"):
+            tf.experimental.dispatch_for_api(api)
+    tf.experimental.dispatch_for_api(tf.sparse.reshape)  # (one sparse function TF dispatches)
     with pytest.raises(TypeError, match="Expected dispatch_target to be callable; got 3"):
         tf.experimental.dispatch_for_api(tf.math.add)(3)
     with pytest.raises(ValueError, match=r"Function <function .*plain at .*> was not "

@@ -67,6 +67,50 @@ _BINARY = (
 _ASSERT = tuple(f"debugging.assert_{kind}" for kind in (
     "equal", "greater", "greater_equal", "less", "less_equal", "near", "none_equal"))
 
+# TF's functions without dispatch support (dispatch_for_api refuses them): these namespaces,
+# but for the sparse functions named after them, and these functions.
+_UNDISPATCHED_NAMESPACES = ("experimental.", "summary.", "profiler.", "distribute.",
+                            "sysconfig.", "sparse.")
+_DISPATCHED_THERE = ("sparse.bincount", "sparse.reshape")
+_UNDISPATCHED = frozenset((
+    "compat.as_bytes", "compat.as_str_any", "compat.as_text", "compat.dimension_at_index",
+    "compat.dimension_value", "compat.forward_compatibility_horizon",
+    "compat.forward_compatible", "compat.path_to_str", "compat.v1.add_to_collection",
+    "compat.v1.add_to_collections", "compat.v1.arg_max", "compat.v1.arg_min",
+    "compat.v1.control_dependencies", "compat.v1.control_flow_v2_enabled",
+    "compat.v1.disable_eager_execution", "compat.v1.disable_v2_behavior",
+    "compat.v1.disable_v2_tensorshape", "compat.v1.enable_eager_execution",
+    "compat.v1.enable_v2_behavior", "compat.v1.enable_v2_tensorshape",
+    "compat.v1.executing_eagerly", "compat.v1.executing_eagerly_outside_functions",
+    "compat.v1.get_collection", "compat.v1.get_collection_ref",
+    "compat.v1.get_default_graph", "compat.v1.io.tf_record_iterator",
+    "compat.v1.placeholder", "compat.v1.placeholder_with_default",
+    "compat.v1.reset_default_graph", "compat.v1.resource_variables_enabled",
+    "compat.v1.sparse_placeholder", "compat.v1.train.summary_iterator",
+    "compat.v1.while_loop", "compat.v1.wrap_function", "constant", "control_dependencies",
+    "custom_gradient", "debugging.disable_check_numerics",
+    "debugging.disable_traceback_filtering", "debugging.enable_check_numerics",
+    "debugging.enable_traceback_filtering",
+    "debugging.experimental.disable_dump_debug_info",
+    "debugging.experimental.enable_dump_debug_info", "debugging.get_log_device_placement",
+    "debugging.is_numeric_tensor", "debugging.is_traceback_filtering_enabled",
+    "debugging.set_log_device_placement", "device", "dtypes.as_dtype", "einsum",
+    "executing_eagerly", "function", "get_current_name_scope", "get_logger",
+    "get_static_value", "grad_pass_through", "gradients", "group", "hessians",
+    "import_graph_def", "init_scope", "inside_function", "io.decode_json_example",
+    "io.gfile.copy", "io.gfile.exists", "io.gfile.glob", "io.gfile.isdir", "io.gfile.join",
+    "io.gfile.listdir", "io.gfile.makedirs", "io.gfile.mkdir", "io.gfile.remove",
+    "io.gfile.rename", "io.gfile.rmtree", "io.gfile.stat", "io.gfile.walk", "io.is_jpeg",
+    "io.read_file", "io.serialize_tensor", "io.write_graph", "is_symbolic_tensor",
+    "is_tensor", "linalg.banded_triangular_solve", "linalg.logm", "linalg.slogdet",
+    "make_ndarray", "make_tensor_proto", "map_fn", "meshgrid", "no_gradient", "print",
+    "ragged.map_flat_values", "random.create_rng_state", "random.get_global_generator",
+    "random.set_global_generator", "random.set_seed", "recompute_grad",
+    "register_tensor_conversion_function", "required_space_to_batch_paddings",
+    "signal.irfft", "signal.irfft2d", "signal.irfft3d", "signal.rfft", "signal.rfft2d",
+    "signal.rfft3d", "switch_case", "type_spec_from_value", "variable_creator_scope",
+    "vectorized_map", "while_loop"))
+
 _targets = {}  # undispatched public function -> [_Target], in registration order
 _registered = {}  # what the user registered -> its _Targets (to unregister them)
 
@@ -89,7 +133,10 @@ class _Target:
 def _api_key(api):
     """The function `api`'s dispatch support calls dispatchers with (undispatched), or TF's
     ValueError when `api` has none."""
-    if not getattr(api, "_dispatches_itself", False) or not hasattr(api, "_tf_api_names"):
+    name = api_export.canonical_name(api) if getattr(api, "_dispatches_itself", False) \
+        else None
+    if name is None or name in _UNDISPATCHED or (
+            name.startswith(_UNDISPATCHED_NAMESPACES) and name not in _DISPATCHED_THERE):
         raise ValueError(f"{api!r} does not support dispatch.")
     return api_export.undispatched(api)
 
