@@ -116,14 +116,19 @@ _registered = {}  # what the user registered -> its _Targets (to unregister them
 
 
 class _Target:
-    """`function` (called with the API's arguments) for calls matching one of `annotations`
-    ({parameter: type})."""
+    """`function` (called as the API was, or with all its arguments by keyword when
+    `accepted` is None) for calls matching one of `annotations` ({parameter: type})."""
 
-    def __init__(self, function, annotations, accepted):
+    def __init__(self, function, annotations, accepted=None):
         self.function = function
         self.annotations = annotations
         self.signatures = [{n: _checker(a) for n, a in s.items()} for s in annotations]
         self.accepted = accepted  # the parameters `function` takes
+
+    def __call__(self, api, arguments):
+        if self.accepted is None:
+            return self.function(**arguments)
+        return _call(self.function, api, arguments, self.accepted)
 
     def matches(self, arguments):
         return any(all(check(arguments.get(name)) for name, check in signature.items())
@@ -255,7 +260,7 @@ def _elementwise(names, types, kind):
             params = [p.name for p in _parameters(key)]
             operands = params[:len(types)]
             _add(key, _Target(_elementwise_target(api, key, operands, handler),
-                              [dict(zip(operands, types))], frozenset(params)), handler)
+                              [dict(zip(operands, types))]), handler)
         _update_dispatch_types()
         return handler
     decorator.__qualname__ = f"{kind}.<locals>.decorator"
@@ -332,10 +337,7 @@ def _dispatch(function, arguments):
                          f"tf.dispatch_for ({matched[0].function!r} and "
                          f"{matched[1].function!r}) match the arguments to "
                          f"{api_export.undispatched(function).__name__}")
-    target = matched[0]
-    if target.function.__name__.startswith("elementwise_dispatch_target_for_"):
-        return target.function(**arguments)
-    return _call(target.function, api_export.undispatched(function), arguments, target.accepted)
+    return matched[0](api_export.undispatched(function), arguments)
 
 
 def _call(target, api, arguments, accepted):
