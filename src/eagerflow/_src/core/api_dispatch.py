@@ -281,7 +281,18 @@ def _elementwise_target(api, key, operands, handler):
 def dispatch_for_unary_elementwise_apis(x_type):
     """Decorator: ``handler(api_func, x)`` runs every unary elementwise API (``tf.math.abs``,
     ``tf.cast``, ...) called on an `x` of `x_type`; ``api_func(v)`` calls the API with the
-    call's other arguments."""
+    call's other arguments.
+
+    >>> __name__ = "__main__"  # (a user's program)
+    >>> class Box(tf.experimental.ExtensionType):
+    ...     value: tf.Tensor
+    >>> @tf.experimental.dispatch_for_unary_elementwise_apis(Box)
+    ... def box_unary(api_func, x):
+    ...     return Box(api_func(x.value))
+    >>> tf.cast(Box([1.5, -2.0]), tf.int32).value
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -2], dtype=int32)>
+    >>> tf.experimental.unregister_dispatch_for(box_unary)
+    """
     return _elementwise(_UNARY, (x_type,), "dispatch_for_unary_elementwise_apis")
 
 
@@ -289,7 +300,18 @@ def dispatch_for_unary_elementwise_apis(x_type):
 def dispatch_for_binary_elementwise_apis(x_type, y_type):
     """Decorator: ``handler(api_func, x, y)`` runs every binary elementwise API
     (``tf.math.add``, ``tf.maximum``, ...) called on an `x` of `x_type` and a `y` of
-    `y_type`."""
+    `y_type`.
+
+    >>> __name__ = "__main__"  # (a user's program)
+    >>> class Box(tf.experimental.ExtensionType):
+    ...     value: tf.Tensor
+    >>> @tf.experimental.dispatch_for_binary_elementwise_apis(Box, tf.Tensor)
+    ... def box_binary(api_func, x, y):
+    ...     return Box(api_func(x.value, y))
+    >>> tf.maximum(Box([1.0, 5.0]), tf.constant(2.0)).value
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 5.], dtype=float32)>
+    >>> tf.experimental.unregister_dispatch_for(box_binary)
+    """
     return _elementwise(_BINARY, (x_type, y_type), "dispatch_for_binary_elementwise_apis")
 
 

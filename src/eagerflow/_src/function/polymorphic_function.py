@@ -221,7 +221,13 @@ class Function:
         """XLA's program for these arguments, for a function made with ``jit_compile=True``:
         returns ``generate(stage="hlo", device_name=None, platform_name=None)``. eagerflow
         does not compile to XLA, so `generate` raises `UnimplementedError` for a valid
-        stage (after TF's checks of the function and the stage)."""
+        stage (after TF's checks of the function and the stage).
+
+        >>> tf.function(lambda x: x + 1).experimental_get_compiler_ir(tf.constant(1.0))
+        Traceback (most recent call last):
+        ...
+        ValueError: Compiler IR can only be returned for functions marked with 'jit_compile=True'
+        """
         if not self._jit_compile:
             raise ValueError("Compiler IR can only be returned for functions marked with "
                              "'jit_compile=True'")

@@ -111,7 +111,16 @@ _lock = threading.Lock()
 @export("profiler.experimental.start")
 def start(logdir, options=None):
     """Starts profiling, for `stop` to write into `logdir`; `AlreadyExistsError` while
-    another session runs."""
+    another session runs.
+
+    >>> import tempfile
+    >>> tf.profiler.experimental.start(tempfile.mkdtemp())
+    >>> tf.profiler.experimental.start(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    eagerflow.errors.AlreadyExistsError: Another profiler is running.
+    >>> tf.profiler.experimental.stop(save=False)
+    """
     global _session
     if not isinstance(logdir, (str, os.PathLike)):
         raise TypeError("start(): incompatible function arguments. The following argument "
@@ -126,7 +135,13 @@ def start(logdir, options=None):
 @export("profiler.experimental.stop")
 def stop(save=True):
     """Stops profiling and, with `save`, writes the session's trace under its logdir;
-    `UnavailableError` when no session runs."""
+    `UnavailableError` when no session runs.
+
+    >>> tf.profiler.experimental.stop()
+    Traceback (most recent call last):
+    ...
+    eagerflow.errors.UnavailableError: Cannot export profiling results. No profiler is running.
+    """
     global _session
     with _lock:
         session, _session = _session, None
