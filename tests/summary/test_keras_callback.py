@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.summary.profiler import XSpace
 from tests.summary.test_reference import tensor_value
 
 
@@ -185,4 +186,13 @@ def test_profile_batch_writes_a_profile_and_the_batch_graph(tmp_path):
     with pytest.raises(tf.errors.UnavailableError):  # the callback stopped its profiler
         tf.profiler.experimental.stop()
     assert (2, "batch_2", "graph_run_metadata_graph") in runs(str(tmp_path))["train"]
+    # the profiled steps are the profile's spans
+    (path,) = glob.glob(str(tmp_path / "plugins" / "profile" / run / "*.xplane.pb"))
+    with open(path, "rb") as f:
+        (plane,) = XSpace.FromString(f.read()).planes
+    steps = [{plane.stat_metadata[s.metadata_id].name: s.int64_value for s in e.stats}
+             for line in plane.lines for e in line.events
+             if plane.event_metadata[e.metadata_id].name == "train"]
+    assert steps == [{"epoch_num": 0, "step_num": 0, "_r": 1},
+                     {"epoch_num": 0, "step_num": 1, "_r": 1}]
     tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch=(0, 0))  # off, as 0 is

@@ -1219,7 +1219,8 @@ class TensorBoard(Callback):
             self._start_profiler(logdir="")
             self._stop_profiler(save=False)
         self._is_tracing = False
-        self._global_train_batch = 0
+        self._global_train_batch = self._epoch = 0
+        self._step_span = None  # the profile's span of the step running
         self._should_trace = bool(start or stop)
 
     def _start_profiler(self, logdir):
@@ -1363,11 +1364,17 @@ class TensorBoard(Callback):
             self._batch_start = time.time()
         if self._should_trace and self._global_train_batch == self._start_batch:
             self._start_trace()
+        if self._is_tracing:  # (each profiled step a span of the profile, as tf_keras's)
+            self._step_span = _summary().profiler.Trace(
+                "train", epoch_num=self._epoch, step_num=batch, _r=1).__enter__()
 
     def on_train_batch_end(self, batch, logs=None):
         self._train_step += 1
         if not self._graph_written:
             self._write_train_graph()
+        if self._step_span is not None:
+            self._step_span.__exit__(None, None, None)
+            self._step_span = None
         if self._is_tracing and self._global_train_batch >= self._stop_batch:
             self._stop_trace()
         if self.update_freq == "epoch":
@@ -1384,6 +1391,7 @@ class TensorBoard(Callback):
                     ops.scalar("batch_" + name, value)
 
     def on_epoch_begin(self, epoch, logs=None):
+        self._epoch = epoch
         if self.write_steps_per_second:
             self._epoch_iterations = self._iterations() or 0
             self._epoch_start = time.time()
