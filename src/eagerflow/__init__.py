@@ -89,8 +89,8 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
-    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, profiler, ragged, random,
-    sets, signal, sparse, strings, sysconfig, types, version)
+    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, ragged, random, sets,
+    signal, sparse, strings, sysconfig, types, version)
 
 
 _ALIASES = {
@@ -103,7 +103,7 @@ _ALIASES = {
 
 def __getattr__(name):
     # These load on first use, keeping ``import eagerflow`` fast.
-    if name in _ALIASES or name in ("contrib", "data", "feature_column", "keras", "raw_ops", "saved_model", "summary", "test", "train",):
+    if name in _ALIASES or name in ("contrib", "data", "feature_column", "keras", "profiler", "raw_ops", "saved_model", "summary", "test", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

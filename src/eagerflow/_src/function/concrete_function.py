@@ -23,7 +23,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function.trace_key import VariableSpec
-from eagerflow._src.graph import executor, graph_def
+from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
 
@@ -253,6 +253,7 @@ class ConcreteFunction:
         """The traced graph as TF's ``FunctionDef`` protobuf (``__inference_<name>_<n>``):
         its tensor arguments, then the variables it reads, as resource arguments."""
         if self._function_def is None:
+            from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
             self._function_def = graph_def.function_def(
                 self, f"__inference_{self._name}_{next(_function_numbers)}")
         return self._function_def
