@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.data import parallel
+from tests.internals import data_parallel as parallel
 
 
 def _prefetch_threads():

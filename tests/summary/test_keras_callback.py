@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.summary.profiler import XSpace
+from tests.internals import profiler_xspace as XSpace
 from tests.summary.test_reference import tensor_value
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.summary.profiler import XSpace
+from tests.internals import profiler_xspace as XSpace
 
 pe = tf.profiler.experimental
 

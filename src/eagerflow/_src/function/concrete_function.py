@@ -246,7 +246,8 @@ class ConcreteFunction:
                       for name, kind, value in self._parameters()]
         captures = {id(c): TensorSpec([], resource) if isinstance(c, Variable) else
                     TensorSpec(c.shape, c.dtype) for c in self.captured_inputs}
-        return FunctionType(parameters, captures, trace_type(self.structured_outputs))
+        return FunctionType(parameters, captures,
+                            trace_type(self.structured_outputs, self._declared_names))
 
     @property
     def function_def(self):
