@@ -157,3 +157,19 @@ def test_function_type_of_methods_and_nested_signatures():
     assert str(nested.function_type) == (
         "(a: List[TensorSpec(shape=(2,), dtype=tf.float32, name=None), "
         "Dict[['k', TensorSpec(shape=(None,), dtype=tf.int32, name=None)]]])")
+
+
+def test_function_type_flat_inputs_outputs_and_captures():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x, y=2, *, z=None):
+        return {"b": (x, y), "a": x + v}
+
+    ft = f.get_concrete_function(tf.TensorSpec([2]), 3, z=tf.constant(1)).function_type
+    vector, int_scalar = tf.TensorSpec([2]), tf.TensorSpec([], tf.int32)
+    assert ft.flat_inputs == [vector, int_scalar]  # (no Literal)
+    assert ft.flat_outputs == [vector, vector, int_scalar]  # (a dict by key)
+    assert ft.flat_captures == [tf.TensorSpec([], tf.resource)]
+    ragged = f.get_concrete_function(tf.ragged.constant([[1, 2], [3]])).function_type
+    assert ragged.flat_inputs == [tf.TensorSpec([None], tf.int32), tf.TensorSpec([3], tf.int64)]

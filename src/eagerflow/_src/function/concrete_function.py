@@ -326,6 +326,21 @@ class FunctionType(inspect.Signature):
     output = property(lambda self: self._output)
     captures = property(lambda self: self._captures)
 
+    @property
+    def flat_inputs(self):
+        """The specs of the tensors the parameters take, flattened in order."""
+        return [spec for p in self.parameters.values() for spec in _flat(p.type_constraint)]
+
+    @property
+    def flat_outputs(self):
+        """The specs of the output's tensors, flattened."""
+        return _flat(self._output)
+
+    @property
+    def flat_captures(self):
+        """The specs of the captured values, in capture order."""
+        return list(self._captures.values())
+
     def __repr__(self):
         lines = ["Input Parameters:"]
         lines += [f"  {p.name} ({p.kind}): {p.type_constraint!r}"
@@ -382,6 +397,23 @@ class Dict(_TraceType):
 
     def __repr__(self):  # (in the dict's own order, as TF prints it)
         return f"Dict[{', '.join(f'[{k!r}, {v!r}]' for k, v in self._key)}]"
+
+
+def _flat(trace):
+    """The tensor specs within a trace type, as `nest.flatten` orders them (dicts by key)."""
+    if trace is None or isinstance(trace, Literal):
+        return []
+    if isinstance(trace, (Tuple, List)):
+        return [spec for t in trace.components for spec in _flat(t)]
+    if isinstance(trace, Dict):
+        items = trace._key
+        try:
+            items = sorted(items, key=lambda kv: kv[0])
+        except TypeError:  # (keys that do not sort: in the dict's order)
+            pass
+        return [spec for _, t in items for spec in _flat(t)]
+    parts = getattr(trace, "_component_specs", None)
+    return [s for part in parts for s in _flat(part)] if parts is not None else [trace]
 
 
 def trace_type(value, declared=frozenset()):
