@@ -171,5 +171,6 @@ def test_function_type_flat_inputs_outputs_and_captures():
     assert ft.flat_inputs == [vector, int_scalar]  # (no Literal)
     assert ft.flat_outputs == [vector, vector, int_scalar]  # (a dict by key)
     assert ft.flat_captures == [tf.TensorSpec([], tf.resource)]
-    ragged = f.get_concrete_function(tf.ragged.constant([[1, 2], [3]])).function_type
+    ragged = tf.function(lambda r: r).get_concrete_function(
+        tf.ragged.constant([[1, 2], [3]])).function_type
     assert ragged.flat_inputs == [tf.TensorSpec([None], tf.int32), tf.TensorSpec([3], tf.int64)]
