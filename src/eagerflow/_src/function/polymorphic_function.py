@@ -196,7 +196,7 @@ class Function:
     def function_spec(self):
         """The binding of calls to the Python function (its `function_type` and
         `input_signature`), kept for code written against TF's older attribute."""
-        return _FunctionSpec(self.function_type, self._input_signature, self._jit_compile)
+        return FunctionSpec(self.function_type, self._input_signature, self._jit_compile)
 
     def get_initialization_function(self, *args, **kwargs):
         """A `ConcreteFunction` of no arguments that assigns their initial values to the
@@ -546,7 +546,7 @@ _IR_STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialize
               "optimized_hlo_proto_serialized")
 
 
-class _FunctionSpec:
+class FunctionSpec:
     """What ``Function.function_spec`` holds (TF's older description of a signature)."""
 
     def __init__(self, function_type, input_signature, jit_compile):
