@@ -22,12 +22,14 @@ from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.core.errors import exception_type_from_error_code, InaccessibleTensorError
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.protos import checkpoint as checkpoint_protos
+from eagerflow._src.summary.profiler import XSpace as profiler_xspace
 from eagerflow._src.summary.writer import state as summary_state
 from eagerflow._src.core.registry import OpDef, same_shape
 from eagerflow._src.data import iterator_ops as data_iterator_ops
 from eagerflow._src.data import structured_function as data_structured_function
 from eagerflow._src.core.tensor_shape import Dimension, unknown_shape
 from eagerflow._src.data import iterator_graph
+from eagerflow._src.data import parallel as data_parallel
 from eagerflow._src.graph import executor, graph_def, specialize, tape_compiler, vectorize
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.passes import constant_folding

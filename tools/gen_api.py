@@ -157,8 +157,8 @@ SIDE_EFFECTS = {
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
 # ``tf.feature_column`` Keras's initializers,
 # ``tf.data`` the function machinery).
-LAZY = {"": ["contrib", "data", "feature_column", "keras", "raw_ops", "saved_model", "summary",
-             "test", "train"],
+LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "raw_ops", "saved_model",
+             "summary", "test", "train"],
         "compat": ["v1"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``

@@ -16,7 +16,7 @@ PROGRAMS = sorted((HERE / "programs").glob("*.py"))
 
 @pytest.fixture(scope="module")
 def outputs():
-    return run_programs(PROGRAMS, timeout=300)
+    return run_programs(PROGRAMS)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)

@@ -2,17 +2,18 @@
 iterators: when dropped, on error, and at interpreter exit; a parallel map runs where its
 work runs fastest."""
 import gc
-import os
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.internals import data_parallel as parallel
 
 
 def _prefetch_threads():
@@ -48,20 +49,19 @@ def test_error_reaches_the_consumer_and_stops_the_thread():
 
 
 def test_prefetch_overlaps_the_producer():
-    # the producer runs while the consumer waits: after a pause, the buffer is full
-    produced = []
+    # the producer runs while the consumer waits: without another read, the buffer fills
+    produced, filled = [], threading.Event()
 
     def gen():
         for i in range(10):
             produced.append(i)
+            if len(produced) == 4:  # one taken, three buffered
+                filled.set()
             yield i
     ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))
     it = iter(ds.prefetch(3))
     next(it)
-    deadline = time.monotonic() + 30
-    while len(produced) < 5 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert len(produced) >= 4  # one taken, three buffered, maybe one more in hand
+    assert filled.wait(timeout=120)  # (a bound for a hang, not a timing)
     assert [int(x) for x in it] == list(range(1, 10))
 
 
@@ -111,61 +111,93 @@ def test_an_iterator_never_read_stops_its_thread():
 
 
 def test_nondeterministic_parallel_map_lets_fast_elements_pass_a_slow_one():
-    big = tf.ones([1500, 1500])
+    # element 0 ends only once another element has reached the consumer: an unordered map
+    # hands the others out meanwhile (an ordered one would wait for element 0 first)
+    passed = threading.Event()
 
     def slow_first(x):
-        # element 0 multiplies large matrices (NumPy lets the other threads run meanwhile)
-        return tf.cond(x == 0, lambda: x + tf.cast(tf.reduce_sum(tf.matmul(
-            tf.matmul(big, big), big)) * 0.0, tf.int64), lambda: x)
-    ds = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3, deterministic=False)
-    got = [int(x) for x in ds]
+        if int(x) == 0:
+            assert passed.wait(timeout=120), "no element passed element 0"
+        return x
+
+    ds = tf.data.Dataset.range(6).map(lambda x: tf.py_function(slow_first, [x], tf.int64),
+                                      num_parallel_calls=3, deterministic=False)
+    got = []
+    for x in ds:
+        got.append(int(x))
+        passed.set()
     assert sorted(got) == list(range(6)) and got[0] != 0
-    ordered = tf.data.Dataset.range(6).map(slow_first, num_parallel_calls=3)
-    assert [int(x) for x in ordered] == list(range(6))
+    ordered = tf.data.Dataset.range(6).map(lambda x: x * 2, num_parallel_calls=3)
+    assert [int(x) for x in ordered] == list(range(0, 12, 2))
 
 
-def _threads_used(work, n=120, consume=lambda: None):
-    """The threads a parallel map over `n` elements ran `work` on, element by element,
-    with `consume` run on each result."""
+class _Clock:
+    """A clock for `parallel_map` on which work takes what the test says, whatever else the
+    machine runs: the consumer's thread (the test's) counts its own work and its time
+    between elements; the pool's threads count from the consumer's last reading (when it
+    handed the pool its first chunks) plus the pool's work since, which overlaps across the
+    pool's `threads` when it leaves the interpreter lock and runs one element at a time
+    when it holds it."""
+
+    def __init__(self, threads):
+        self.consumer, self.threads = threading.get_ident(), threads
+        self.own = self.read = self.pool = 0.0
+        self.lock = threading.Lock()
+
+    def perf_counter(self):
+        if threading.get_ident() == self.consumer:
+            self.read = self.own
+            return self.own
+        with self.lock:
+            return self.read + self.pool
+
+    def work(self, seconds, leaves_the_lock):
+        if threading.get_ident() == self.consumer:
+            self.own += seconds
+        else:
+            with self.lock:
+                self.pool += seconds / self.threads if leaves_the_lock else seconds
+
+    def consume(self, seconds):
+        self.own += seconds
+
+
+def _threads_used(monkeypatch, seconds, leaves_the_lock, n=120, consume=0.0, threads=4):
+    """The threads a parallel map over `n` elements ran its work on, element by element
+    (each element's work taking `seconds`, the consumer's own time after each `consume`),
+    timed by a `_Clock`."""
+    clock = _Clock(threads)
+    monkeypatch.setattr(parallel, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
     seen = []
 
     def record(x):
         seen.append(threading.get_ident())
-        work()
+        clock.work(seconds, leaves_the_lock)
         return x
 
     ds = tf.data.Dataset.range(n).map(
-        lambda x: tf.py_function(record, [x], tf.int64), num_parallel_calls=tf.data.AUTOTUNE)
+        lambda x: tf.py_function(record, [x], tf.int64), num_parallel_calls=threads)
     got = []
     for x in ds:
         got.append(int(x))
-        consume()
+        clock.consume(consume)
     assert got == list(range(n))
     return seen
 
 
-def _python_work():
-    total = 0
-    for i in range(20000):  # holds the interpreter lock throughout (about a millisecond)
-        total += i * i
-    return total
-
-
-def test_parallel_map_of_python_work_moves_to_the_consumers_thread():
+def test_parallel_map_of_python_work_moves_to_the_consumers_thread(monkeypatch):
     # threads cannot run Python-level work at once: after timing both, the map runs
     # where it is consumed instead of paying for the hand-overs
-    seen = _threads_used(_python_work)
+    seen = _threads_used(monkeypatch, 0.001, leaves_the_lock=False)
     assert seen.count(threading.get_ident()) > len(seen) // 2
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
-def test_parallel_map_of_work_that_leaves_the_lock_stays_on_the_pool():
-    seen = _threads_used(lambda: time.sleep(0.01))  # (long next to a busy machine's delays)
+def test_parallel_map_of_work_that_leaves_the_lock_stays_on_the_pool(monkeypatch):
+    seen = _threads_used(monkeypatch, 0.01, leaves_the_lock=True)
     assert seen.count(threading.get_ident()) < len(seen) // 2
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores")
-def test_a_slow_consumer_does_not_count_against_the_pool():
+def test_a_slow_consumer_does_not_count_against_the_pool(monkeypatch):
     # the pool is timed by when its chunks end, not by when they are consumed
-    seen = _threads_used(lambda: time.sleep(0.01), n=40, consume=lambda: time.sleep(0.02))
+    seen = _threads_used(monkeypatch, 0.01, leaves_the_lock=True, n=40, consume=0.02)
     assert seen.count(threading.get_ident()) < len(seen) // 2

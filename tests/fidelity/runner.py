@@ -2,6 +2,8 @@
 
 Each program runs in a forked child of one process that imported eagerflow
 once, so programs are isolated from each other (seeds, scopes) yet cheap to start.
+Each program's output is written as it ends, one JSON line ``{"name": ..., "output": ...}``
+(flushed), so that the caller sees how far the run got.
 
     python -m tests.fidelity.runner tests/fidelity/programs/printing_basic.py
 """
@@ -45,8 +47,10 @@ def run_isolated(path):
 def main(paths):
     import eagerflow
     sys.modules["tensorflow"] = eagerflow
-    results = {os.path.basename(p): run_isolated(p) for p in paths}
-    sys.stdout.write(json.dumps(results))
+    for path in paths:
+        line = json.dumps({"name": os.path.basename(path), "output": run_isolated(path)})
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

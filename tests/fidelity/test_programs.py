@@ -20,10 +20,14 @@ amplifies last-bit differences, each with its tolerance and the reason.
 """
 import difflib
 import json
+import os
 import pathlib
 import re
+import select
+import signal
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -81,12 +85,50 @@ def same_output(expected, got, rtol=RTOL):
     return numbers_differ  # (when only the spacing differs, the texts differ)
 
 
-def run_programs(programs, timeout):
-    """Output of each of `programs` under eagerflow (one runner subprocess), by file name."""
-    proc = subprocess.run([sys.executable, "-m", "tests.fidelity.runner", *map(str, programs)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+# The longest one program (or the runner's start) may go without a result: each takes about
+# a second, a busy machine makes that a few; minutes without one is a hang.
+PROGRAM_SECONDS = 120
+
+
+def run_programs(programs, program_seconds=PROGRAM_SECONDS):
+    """Output of each of `programs` under eagerflow (one runner subprocess), by file name.
+
+    The runner reports each program as it ends, so the time allowed grows with their number:
+    a run fails only when one program (or the runner's start) goes `program_seconds`
+    without ending, naming that program, and its processes are killed.
+    """
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.fidelity.runner",
+                                 *map(str, programs)], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=errors, start_new_session=True)
+        results, pending = {}, b""
+        try:
+            while True:
+                ready, _, _ = select.select([proc.stdout], [], [], program_seconds)
+                if not ready:
+                    running = programs[len(results)].name if len(results) < len(programs) \
+                        else "the runner's exit"
+                    if not results:
+                        running += " (or the runner's start)"
+                    pytest.fail(f"{running} did not end within {program_seconds} s (a hang?); "
+                                f"{len(results)} of {len(programs)} programs ran")
+                data = os.read(proc.stdout.fileno(), 1 << 16)
+                if not data:
+                    break
+                *lines, pending = (pending + data).split(b"\n")
+                for line in lines:
+                    result = json.loads(line)
+                    results[result["name"]] = result["output"]
+            proc.wait(timeout=program_seconds)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)  # (the runner and a forked program)
+                proc.wait()
+            proc.stdout.close()
+            errors.seek(0)
+            stderr = errors.read()
+    assert proc.returncode == 0, stderr
+    return results
 
 
 def assert_prints(program, expected, got, rtol=RTOL):
@@ -100,12 +142,20 @@ def assert_prints(program, expected, got, rtol=RTOL):
 @pytest.fixture(scope="module")
 def outputs():
     """Output of every program under eagerflow, by file name."""
-    return run_programs(PROGRAMS, timeout=120)
+    return run_programs(PROGRAMS)
 
 
 def test_every_program_has_expected_output():
     missing = [p.name for p in PROGRAMS if not p.with_suffix(".expected").exists()]
     assert PROGRAMS and not missing, f"run tests/fidelity/regenerate.py for {missing}"
+
+
+def test_a_program_that_hangs_fails_the_run_by_name(tmp_path):
+    hang = tmp_path / "hang.py"
+    hang.write_text("import time\nprint('started')\ntime.sleep(3600)\n")
+    with pytest.raises(pytest.fail.Exception, match=r"^hang.py \(or the runner's start\) did "
+                                                    r"not end within 3 s \(a hang\?\); 0 of 1"):
+        run_programs([hang], program_seconds=3)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)

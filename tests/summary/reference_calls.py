@@ -62,7 +62,7 @@ def _scopes(tf):
 
 
 def export_trace(tf, logdir):
-    """Traces a small function's graph into `logdir`; `trace_export`'s result."""
+    """Traces a small function's graph into `logdir`; `trace_export`'s result (None)."""
     writer = tf.summary.create_file_writer(logdir)
 
     @tf.function

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.internals import profiler_xspace as XSpace
 from tests.summary.test_reference import tensor_value
 
 
@@ -173,12 +174,25 @@ def test_profile_batch_is_checked_as_tf_checks_it(bad):
         tf.keras.callbacks.TensorBoard(profile_batch=bad)
 
 
-def test_profiling_is_a_noted_no_op(tmp_path, caplog):
+def test_profile_batch_writes_a_profile_and_the_batch_graph(tmp_path):
     model = _embedding_model()
-    with caplog.at_level("WARNING"):
-        callback = tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch="1,2")
-    assert "no profiler" in caplog.text
+    callback = tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch="1,2")
     model.fit(np.array([[1, 2], [3, 4]]), np.ones((2, 1)), epochs=1, batch_size=1,
               callbacks=[callback], verbose=0)
-    assert sorted(os.listdir(tmp_path)) == ["train"]  # no plugins/profile
+    assert sorted(os.listdir(tmp_path)) == ["plugins", "train"]
+    (run,) = os.listdir(tmp_path / "plugins" / "profile")
+    assert [f.endswith(".xplane.pb") for f in os.listdir(tmp_path / "plugins" / "profile" / run)
+            ] == [True]
+    with pytest.raises(tf.errors.UnavailableError):  # the callback stopped its profiler
+        tf.profiler.experimental.stop()
+    assert (2, "batch_2", "graph_run_metadata_graph") in runs(str(tmp_path))["train"]
+    # the profiled steps are the profile's spans
+    (path,) = glob.glob(str(tmp_path / "plugins" / "profile" / run / "*.xplane.pb"))
+    with open(path, "rb") as f:
+        (plane,) = XSpace.FromString(f.read()).planes
+    steps = [{plane.stat_metadata[s.metadata_id].name: s.int64_value for s in e.stats}
+             for line in plane.lines for e in line.events
+             if plane.event_metadata[e.metadata_id].name == "train"]
+    assert steps == [{"epoch_num": 0, "step_num": 0, "_r": 1},
+                     {"epoch_num": 0, "step_num": 1, "_r": 1}]
     tf.keras.callbacks.TensorBoard(str(tmp_path), profile_batch=(0, 0))  # off, as 0 is

@@ -102,6 +102,17 @@ class SymbolicCall(TypeError):  # noqa: N818 (TF raises TypeError for such calls
     outside a layer's call): the public function called is dispatched instead."""
 
 
+class TypeDispatch(SymbolicCall, ValueError):
+    """A value of a type with dispatch targets (``tf.experimental.dispatch_for_api``) met
+    where a tensor is needed: the public function called is dispatched. Its message is
+    TF's ValueError for the value, which the user sees when no target takes the call."""
+
+
+# The types whose values an op meets raise `TypeDispatch` instead of ValueError (set by
+# ``eagerflow._src.core.api_dispatch``; an op converting them fails anyway, so this costs
+# the ops nothing).
+dispatch_types = ()
+
 # Callables ``dispatcher(function, arguments)`` (arguments: {parameter: value}, as the call
 # bound them) returning the call's result, or NotImplemented for calls they do not handle.
 DISPATCHERS = []

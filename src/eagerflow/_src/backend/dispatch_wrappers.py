@@ -534,6 +534,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1ad3a0ef39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(api, *signatures):
+        try:
+            return _export_fn(api, *signatures)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'api': api, 'signatures': signatures})
+    return _export_wrapper
+
+
 def _w1b0c4013d6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(operator, rhs, preconditioner=None, x=None, tol=None, max_iter=None, name=None):
         try:
@@ -1398,6 +1407,15 @@ def _w424a148261(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w42ae1e836b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(service_addr, duration_ms, level=None):
+        try:
+            return _export_fn(service_addr, duration_ms, level)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'service_addr': service_addr, 'duration_ms': duration_ms, 'level': level})
+    return _export_wrapper
+
+
 def _w42c1df5d7c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(lam=None, size=None):
         try:
@@ -1485,6 +1503,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(branch_index, branch_fns, default, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'branch_index': branch_index, 'branch_fns': branch_fns, 'default': default, 'name': name})
+    return _export_wrapper
+
+
+def _w47296d97bf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x_type, y_type):
+        try:
+            return _export_fn(x_type, y_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x_type': x_type, 'y_type': y_type})
     return _export_wrapper
 
 
@@ -2622,6 +2649,15 @@ def _w72454e4d40(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w725a045792(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(service_addr, logdir, duration_ms, worker_list=None, num_tracing_attempts=None, options=None):
+        try:
+            return _export_fn(service_addr, logdir, duration_ms, worker_list, num_tracing_attempts, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'service_addr': service_addr, 'logdir': logdir, 'duration_ms': duration_ms, 'worker_list': worker_list, 'num_tracing_attempts': num_tracing_attempts, 'options': options})
+    return _export_wrapper
+
+
 def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(num_mel_bins=None, num_spectrogram_bins=None, sample_rate=None, lower_edge_hertz=None, upper_edge_hertz=None, dtype=None, name=None):
         try:
@@ -3738,6 +3774,15 @@ def _w9a527c85ef(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9a6477f628(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x_type):
+        try:
+            return _export_fn(x_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x_type': x_type})
+    return _export_wrapper
+
+
 def _w9a82a470cc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, rate=None, noise_shape=None, seed=None, training=None, name=None):
         try:
@@ -4035,6 +4080,15 @@ def _wa872605483(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa873f2f344(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logdir, options=None):
+        try:
+            return _export_fn(logdir, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logdir': logdir, 'options': options})
+    return _export_wrapper
+
+
 def _wa879b83042(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(ary, indices_or_sections, axis=None):
         try:
@@ -4050,6 +4104,15 @@ def _wa8923682ea(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_shape, block_shape, base_paddings, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_shape': input_shape, 'block_shape': block_shape, 'base_paddings': base_paddings, 'name': name})
+    return _export_wrapper
+
+
+def _wa8bd74ec22(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(port):
+        try:
+            return _export_fn(port)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'port': port})
     return _export_wrapper
 
 
@@ -4779,6 +4842,15 @@ def _wc8fe7f253d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(window_length, beta, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'window_length': window_length, 'beta': beta, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc91fdc10ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dispatch_target):
+        try:
+            return _export_fn(dispatch_target)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dispatch_target': dispatch_target})
     return _export_wrapper
 
 
@@ -5925,6 +5997,15 @@ def _wf663df2d53(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf69b61df6b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(save=None):
+        try:
+            return _export_fn(save)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'save': save})
+    return _export_wrapper
+
+
 def _wf6e7ac236f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(src, dst, overwrite=None):
         try:
@@ -6441,6 +6522,10 @@ WRAPPERS = {
     'expand_dims': _w921240406b,
     'experimental.async_clear_error': _w1f06b08988,
     'experimental.async_scope': _w66df9bf2ef,
+    'experimental.dispatch_for_api': _w1ad3a0ef39,
+    'experimental.dispatch_for_binary_elementwise_apis': _w47296d97bf,
+    'experimental.dispatch_for_binary_elementwise_assert_apis': _w47296d97bf,
+    'experimental.dispatch_for_unary_elementwise_apis': _w9a6477f628,
     'experimental.dlpack.from_dlpack': _w03eccd7ab2,
     'experimental.dlpack.to_dlpack': _we571a2583c,
     'experimental.extension_type.as_dict': _w3bf091b8c4,
@@ -6651,6 +6736,7 @@ WRAPPERS = {
     'experimental.numpy.where': _w1cc1d9afb8,
     'experimental.numpy.zeros': _wd27e866c76,
     'experimental.numpy.zeros_like': _wdb416399e0,
+    'experimental.unregister_dispatch_for': _wc91fdc10ea,
     'extract_volume_patches': _weaadb03a7a,
     'eye': _wb1fc98ed6a,
     'feature_column.bucketized_column': _w69a37dd1a6,
@@ -6985,6 +7071,11 @@ WRAPPERS = {
     'pad': _w3fc0f06510,
     'parallel_stack': _w9a2460bbd9,
     'print': _w86b95d3771,
+    'profiler.experimental.client.monitor': _w42ae1e836b,
+    'profiler.experimental.client.trace': _w725a045792,
+    'profiler.experimental.server.start': _wa8bd74ec22,
+    'profiler.experimental.start': _wa873f2f344,
+    'profiler.experimental.stop': _wf69b61df6b,
     'py_function': _w16d82e8cd5,
     'ragged.boolean_mask': _w4220bc0554,
     'ragged.constant': _w9ceb2abe7b,

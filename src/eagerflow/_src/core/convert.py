@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors, registry
@@ -104,8 +105,7 @@ def _python_to_array(value, dtype):
         elif any(isinstance(v, int) for v in arr.reshape(-1)):
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         else:
-            raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                             f"({type(value)}) to a Tensor.")
+            raise _unsupported(value, arr.reshape(-1))
     if kind in "SU":
         if not all(isinstance(v, (str, bytes)) for v in _flatten([value])):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
@@ -317,8 +317,7 @@ def to_array(value, dtype=None):
         return to_array(value.value, dtype)
     if value is None or isinstance(value, (dict, set)) or callable(value) and not hasattr(
             value, "__array__"):
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value)}) to a Tensor.")
+        raise _unsupported(value)
     if hasattr(value, "__array__") and not isinstance(value, (list, tuple)):
         return to_array(np.asarray(value), dtype)
     if isinstance(value, (list, tuple)):
@@ -331,9 +330,20 @@ def to_array(value, dtype=None):
     if isinstance(value, (range, TensorShape)):
         return _ints_to_array(value, dtype)
     if not isinstance(value, (numbers.Number, str, bytes, list, tuple)):
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value)}) to a Tensor.")
+        raise _unsupported(value)
     return _python_to_array(value, dtype)
+
+
+def _unsupported(value, elements=None):
+    """TF's ValueError for `value`, of a type no tensor is made of; `TypeDispatch` when it
+    (or one of its `elements`) is of a type with dispatch targets (see `api_export`)."""
+    text = (f"Attempt to convert a value ({value!r}) with an unsupported type "
+            f"({type(value)}) to a Tensor.")
+    types = api_export.dispatch_types
+    if types and any(isinstance(v, types) for v in (value, *(
+            elements if elements is not None else ()))):
+        return api_export.TypeDispatch(text)
+    return ValueError(text)
 
 
 def _object_array(value, dtype):

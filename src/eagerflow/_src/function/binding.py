@@ -71,7 +71,7 @@ def _bind_structured(concrete, args, kwargs):
     except TypeError as e:
         raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: "
                         f"{args!r} and kwargs: {kwargs!r} for signature: "
-                        f"{_signature_text(concrete, params)}.") from None
+                        f"{concrete.function_type}.") from None
     return tensors
 
 
@@ -125,23 +125,6 @@ def _cast(value, expected, tensors, type_text):
             _cast(v, e, tensors, type_text)
     elif not isinstance(expected, Variable) and value != expected:
         raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
-
-
-def _signature_text(concrete, params):
-    """``(x: TensorSpec(...), *, k: Literal[1]) -> TensorSpec(...)``, as TF words it."""
-    parts, keyword_only, positional_only = [], False, False
-    for name, kind, value in params:
-        if kind == "KEYWORD_ONLY" and not keyword_only:
-            if positional_only:
-                parts.append("/")
-                positional_only = False
-            parts.append("*")
-            keyword_only = True
-        positional_only = positional_only or kind == "POSITIONAL_ONLY"
-        parts.append(f"{name}: {concrete._type_text(value)}")
-    if positional_only:
-        parts.append("/")
-    return f"({', '.join(parts)}) -> {concrete._type_text(concrete.structured_outputs)}"
 
 
 def _bind_flat(concrete, args, kwargs):

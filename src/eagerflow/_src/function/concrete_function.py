@@ -7,12 +7,15 @@ is being traced, a call is one ``PartitionedCall`` (``StatefulPartitionedCall``)
 op of the enclosing graph naming this function's body in its library, as in
 TF; the executor inlines the body when it compiles the enclosing graph.
 """
+import collections
 import inspect
+import itertools
 
 import numpy as np
 
 from eagerflow._src import backend
 from eagerflow._src.core import context, nest
+from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -29,6 +32,7 @@ _new = object.__new__
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
 call_listeners = []
+_function_numbers = itertools.count(1)  # (TF numbers its functions too)
 
 
 class ConcreteFunction:
@@ -66,6 +70,7 @@ class ConcreteFunction:
         else:  # a program per input shape the calls repeat
             self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
         self._call_gradient = None  # made when a tape first records a call
+        self._function_def = None
 
     name = property(lambda self: self._name)
 
@@ -225,41 +230,41 @@ class ConcreteFunction:
         Captures:
           None
         """
-        if not verbose:
-            return self._summary()
-        lines = ["Input Parameters:"]
-        lines += [f"  {name} ({kind}): {self._type_text(value)}"
-                  for name, kind, value in self._parameters()]
-        lines += ["Output Type:", f"  {self._type_text(self.structured_outputs)}", "Captures:"]
-        captures = self.captured_inputs
-        lines += [f"  {id(c)}: {_spec_text(c)}" for c in captures] or ["  None"]
-        return "\n".join(lines)
+        return repr(self.function_type) if verbose else self._summary()
 
     @property
     def function_type(self):
-        """The traced signature as an `inspect.Signature`: each parameter annotated with its
-        spec or literal, `output` the output type; printed as TF prints it."""
-        parameters = [inspect.Parameter(name, getattr(inspect.Parameter, kind), annotation=value)
+        """The traced signature (``tf.types.experimental.FunctionType``): each parameter with
+        its spec or literal as type constraint, the output type and the captures.
+
+        >>> cf = tf.function(lambda x: x).get_concrete_function(tf.TensorSpec([2]))
+        >>> print(cf.function_type)
+        (x: TensorSpec(shape=(2,), dtype=tf.float32, name=None)) -> TensorSpec(shape=(2,), dtype=tf.float32, name=None)
+        """
+        parameters = [Parameter(name, getattr(inspect.Parameter, kind), False,
+                                trace_type(value, self._declared_names))
                       for name, kind, value in self._parameters()]
-        output = nest.map_structure(
-            lambda v: TensorSpec(v.shape, v.dtype) if _is_symbolic(v) else v,
-            self.structured_outputs)
-        return FunctionType(parameters, output, self.pretty_printed_signature(), self._summary())
+        captures = {id(c): TensorSpec([], resource) if isinstance(c, Variable) else
+                    TensorSpec(c.shape, c.dtype) for c in self.captured_inputs}
+        return FunctionType(parameters, captures,
+                            trace_type(self.structured_outputs, self._declared_names))
+
+    @property
+    def function_def(self):
+        """The traced graph as TF's ``FunctionDef`` protobuf (``__inference_<name>_<n>``):
+        its tensor arguments, then the variables it reads, as resource arguments."""
+        if self._function_def is None:
+            from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
+            self._function_def = graph_def.function_def(
+                self, f"__inference_{self._name}_{next(_function_numbers)}")
+        return self._function_def
 
     def _type_text(self, value):
         return _type_text(value, self._declared_names)
 
     def _summary(self):
         """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line signature."""
-        parts, star = [], False
-        for name, kind, value in self._parameters():
-            star = star or kind == "VAR_POSITIONAL"
-            if kind == "KEYWORD_ONLY" and not star:  # (as Python prints a signature)
-                parts.append("*")
-                star = True
-            parts.append(f"{name}: {self._type_text(value)}")
-        inputs = ", ".join(parts)
-        return f"({inputs}) -> {self._type_text(self.structured_outputs)}"
+        return str(self.function_type)
 
     def __repr__(self):
         return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
@@ -268,52 +273,174 @@ class ConcreteFunction:
         return f"ConcreteFunction {self.pretty_printed_signature()}"
 
 
-class FunctionType(inspect.Signature):
-    """A concrete function's signature (``ConcreteFunction.function_type``)."""
-
-    __slots__ = ("_output", "_verbose", "_line")
-
-    def __init__(self, parameters, output, verbose, line):
-        super().__init__(parameters, __validate_parameters__=False)
-        self._output, self._verbose, self._line = output, verbose, line
-
-    output = property(lambda self: self._output)
+class _CapturedDefault:
+    """The default of an optional parameter of a `FunctionType` (TF keeps defaults in the
+    traces, not in the signature)."""
 
     def __repr__(self):
-        return self._verbose
+        return "<captured_default_value>"
 
-    def __str__(self):
-        return self._line
+
+CAPTURED_DEFAULT = _CapturedDefault()
+
+
+class Parameter(inspect.Parameter):
+    """A parameter of a `FunctionType`: `optional` (it has a default) and `type_constraint`
+    (what the trace holds it to: a spec, a `Literal`; None before tracing)."""
+
+    __slots__ = ("_optional",)
+
+    def __init__(self, name, kind, optional, type_constraint):
+        super().__init__(name, kind, default=CAPTURED_DEFAULT if optional else self.empty,
+                         annotation=self.empty if type_constraint is None else type_constraint)
+        self._optional = optional
+
+    optional = property(lambda self: self._optional)
+    type_constraint = property(
+        lambda self: None if self.annotation is self.empty else self.annotation)
+
+    def replace(self, **changes):  # (inspect's replace passes default/annotation)
+        return inspect.Parameter(changes.get("name", self.name), changes.get("kind", self.kind),
+                                 default=changes.get("default", self.default),
+                                 annotation=changes.get("annotation", self.annotation))
+
+    def __repr__(self):
+        return (f"Parameter(name={self.name}, kind={self.kind}, optional={self.optional}, "
+                f"type_constraint={self.type_constraint!r})")
+
+
+class FunctionType(inspect.Signature):
+    """The signature of a `function` or of one of its traces
+    (``tf.types.experimental.FunctionType``): `Parameter`s, the `output` type (None before
+    tracing) and the `captures` (id -> type). ``str`` gives the Python-style signature,
+    ``repr`` TF's listing of inputs, output and captures."""
+
+    __slots__ = ("_output", "_captures")
+
+    def __init__(self, parameters, captures=None, output=None):
+        super().__init__(parameters, return_annotation=self.empty if output is None else output,
+                         __validate_parameters__=False)
+        self._output = output
+        self._captures = collections.OrderedDict(captures or {})
+
+    output = property(lambda self: self._output)
+    captures = property(lambda self: self._captures)
+
+    @property
+    def flat_inputs(self):
+        """The specs of the tensors the parameters take, flattened in order."""
+        return [spec for p in self.parameters.values() for spec in _flat(p.type_constraint)]
+
+    @property
+    def flat_outputs(self):
+        """The specs of the output's tensors, flattened."""
+        return _flat(self._output)
+
+    @property
+    def flat_captures(self):
+        """The specs of the captured values, in capture order."""
+        return list(self._captures.values())
+
+    def __repr__(self):
+        lines = ["Input Parameters:"]
+        lines += [f"  {p.name} ({p.kind}): {p.type_constraint!r}"
+                  for p in self.parameters.values()]
+        lines += ["Output Type:", f"  {self._output!r}", "Captures:"]
+        lines += [f"  {k}: {v!r}" for k, v in self._captures.items()] or ["  None"]
+        return "\n".join(lines)
+
+
+class _TraceType:
+    """TF's type of a Python value in a signature: ``Literal[3]``, ``Tuple[...]``, ..."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key):
+        self._key = key
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._key == self._key
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._key))
+
+
+class Literal(_TraceType):
+    value = property(lambda self: self._key)
+
+    def __repr__(self):
+        return f"Literal[{self._key!r}]"
+
+    def __hash__(self):
+        try:
+            return hash(("Literal", self._key))
+        except TypeError:  # (an unhashable value: by identity)
+            return id(self._key)
+
+
+class Tuple(_TraceType):
+    components = property(lambda self: self._key)
+
+    def __repr__(self):
+        return f"Tuple[{', '.join(map(repr, self._key))}]"
+
+
+class List(_TraceType):
+    components = property(lambda self: self._key)
+
+    def __repr__(self):
+        return f"List[{', '.join(map(repr, self._key))}]"
+
+
+class Dict(_TraceType):
+    mapping = property(lambda self: dict(self._key))
+
+    def __repr__(self):  # (in the dict's own order, as TF prints it)
+        return f"Dict[{', '.join(f'[{k!r}, {v!r}]' for k, v in self._key)}]"
+
+
+def _flat(trace):
+    """The tensor specs within a trace type, as `nest.flatten` orders them (dicts by key)."""
+    if trace is None or isinstance(trace, Literal):
+        return []
+    if isinstance(trace, (Tuple, List)):
+        return [spec for t in trace.components for spec in _flat(t)]
+    if isinstance(trace, Dict):
+        items = trace._key
+        try:
+            items = sorted(items, key=lambda kv: kv[0])
+        except TypeError:  # (keys that do not sort: in the dict's order)
+            pass
+        return [spec for _, t in items for spec in _flat(t)]
+    parts = getattr(trace, "_component_specs", None)
+    return [s for part in parts for s in _flat(part)] if parts is not None else [trace]
+
+
+def trace_type(value, declared=frozenset()):
+    """TF's type of a nested value in signatures: a `TensorSpec` for a tensor (named only
+    where `declared`), a composite's spec, or `Literal`, `Tuple`, `List`, `Dict`."""
+    if isinstance(value, Variable):
+        return TensorSpec([], resource)
+    if isinstance(value, (TensorSpec, SymbolicTensor)):
+        name = getattr(value, "name", None) if isinstance(value, TensorSpec) else None
+        return TensorSpec(value.shape, value.dtype, name if name in declared else None)
+    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor") or hasattr(
+            value, "_component_specs"):  # (a composite's spec prints itself)
+        return value
+    if hasattr(getattr(value, "_type_spec", None), "_component_specs"):  # a composite result
+        return value._type_spec
+    if isinstance(value, dict):
+        return Dict(tuple((k, trace_type(value[k], declared)) for k in value))
+    if isinstance(value, list):
+        return List(tuple(trace_type(v, declared) for v in value))
+    if isinstance(value, tuple):
+        return Tuple(tuple(trace_type(v, declared) for v in value))
+    return Literal(value)
 
 
 def _type_text(value, declared=frozenset()):
     """TF's type notation of a nested value: TensorSpec(...), Literal[...], List[...], ..."""
-    if isinstance(value, (TensorSpec, SymbolicTensor)):
-        return _spec_text(value, declared)
-    if isinstance(value, VariableSpec) or hasattr(value, "_argument_tensor") or hasattr(
-            value, "_component_specs"):  # (a composite's spec prints itself)
-        return repr(value)
-    if hasattr(getattr(value, "_type_spec", None), "_component_specs"):  # a composite result
-        return repr(value._type_spec)
-    if isinstance(value, dict):
-        # (in the dict's own order, as TF prints it)
-        items = ", ".join(f"[{k!r}, {_type_text(value[k], declared)}]" for k in value)
-        return f"Dict[{items}]"
-    if isinstance(value, (list, tuple)):
-        kind = "List" if isinstance(value, list) else "Tuple"
-        return f"{kind}[{', '.join(_type_text(v, declared) for v in value)}]"
-    return f"Literal[{value!r}]"
-
-
-def _spec_text(value, declared=frozenset()):
-    """A tensor's spec as TF prints it in signatures (names only where the user gave them)."""
-    if isinstance(value, Variable):
-        return "TensorSpec(shape=(), dtype=tf.resource, name=None)"
-    name = getattr(value, "name", None) if isinstance(value, TensorSpec) else None
-    shape = tuple(value.shape.as_list()) if value.shape.rank is not None else "<unknown>"
-    return (f"TensorSpec(shape={shape!s}, dtype={value.dtype!r}, "
-            f"name={name if name in declared else None!r})")
-
+    return repr(trace_type(value, declared))
 
 
 def _is_symbolic(value):

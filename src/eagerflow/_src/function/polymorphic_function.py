@@ -27,7 +27,9 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import autograph_slot, trace_key
-from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.core import errors
+from eagerflow._src.function.concrete_function import (
+    CAPTURED_DEFAULT as _CAPTURED_DEFAULT, ConcreteFunction, FunctionType, Parameter, trace_type)
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops.cast_ops import identity
 
@@ -54,6 +56,7 @@ class Function:
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
         self._reasons = []        # why each trace happened (a variable-making one traces twice)
         self._made_variables = False
+        self._created_variables = []  # those the first trace made
         self._initialized = False  # traced before: only the first trace may make variables
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
@@ -169,6 +172,83 @@ class Function:
             self.get_concrete_function()
         return ("\n\n" if verbose else "\n").join(concrete.pretty_printed_signature(verbose)
                                                  for concrete in self._signatures)
+
+    @property
+    def function_type(self):
+        """The signature calls bind to (``tf.types.experimental.FunctionType``): the Python
+        function's parameters, held to the `input_signature` where one is given.
+
+        >>> print(tf.function(lambda x, y=2: x).function_type)
+        (x, y=<captured_default_value>)
+        """
+        specs = list(self._input_signature or ())
+        parameters = []
+        for i, p in enumerate(self._params):
+            constraint = None
+            if self._input_signature is not None and p.kind in (
+                    p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (i or p.name != "self"):
+                constraint = trace_type(specs.pop(0) if specs else p.default,
+                                        _spec_names(self._input_signature))
+            parameters.append(Parameter(p.name, p.kind, p.default is not p.empty, constraint))
+        return FunctionType(parameters)
+
+    @property
+    def function_spec(self):
+        """The binding of calls to the Python function (its `function_type` and
+        `input_signature`), kept for code written against TF's older attribute."""
+        return FunctionSpec(self.function_type, self._input_signature, self._jit_compile)
+
+    def get_initialization_function(self, *args, **kwargs):
+        """A `ConcreteFunction` of no arguments that assigns their initial values to the
+        variables the first trace (on these arguments) creates; before any other use.
+
+        >>> f = tf.function(lambda x: x)
+        >>> f.get_initialization_function(tf.constant(1.0))()
+        """
+        if self._signatures:
+            raise RuntimeError("get_initialization_function cannot be called after the "
+                               "function has been used")
+        self.get_concrete_function(*args, **kwargs)
+        variables = [v for v in self._created_variables if v.handle.value is not None]
+        initial = [v.numpy() for v in variables]  # (constants of the graph)
+
+        def initialize_variables():
+            for variable, value in zip(variables, initial):
+                variable.assign(value)
+        return Function(initialize_variables, "initialize_variables").get_concrete_function()
+
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        """XLA's program for these arguments, for a function made with ``jit_compile=True``:
+        returns ``generate(stage="hlo", device_name=None, platform_name=None)``. eagerflow
+        does not compile to XLA, so `generate` raises `UnimplementedError` for a valid
+        stage (after TF's checks of the function and the stage).
+
+        >>> tf.function(lambda x: x + 1).experimental_get_compiler_ir(tf.constant(1.0))
+        Traceback (most recent call last):
+        ...
+        ValueError: Compiler IR can only be returned for functions marked with 'jit_compile=True'
+        """
+        if not self._jit_compile:
+            raise ValueError("Compiler IR can only be returned for functions marked with "
+                             "'jit_compile=True'")
+        values = list(args) + list(kwargs.values())
+        specs = [isinstance(v, TensorSpec) for v in values]
+        if any(specs) and not all(specs):
+            raise ValueError("experimental_get_compiler_ir supports either (1) all inputs are "
+                             "TensorSpec  or (2) all inputs are tf.Tensor/python variables")
+        concrete = self.get_concrete_function(*args, **kwargs)
+
+        def compiler_ir_generator(stage="hlo", device_name=None, platform_name=None):
+            if device_name is not None and platform_name is not None:
+                raise ValueError("device_name and platform_name cannot be provided at the "
+                                 "same time.")
+            if stage not in _IR_STAGES:
+                raise ValueError(f"Invalid stage selected: '{stage}'. Valid values are: "
+                                 f"{', '.join(repr(s) for s in _IR_STAGES[:5])}")
+            raise errors.UnimplementedError(
+                None, None, f"XLA is not available: the compiler IR ({stage}) of "
+                f"{concrete.name} cannot be generated.")
+        return compiler_ir_generator
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
@@ -318,6 +398,8 @@ class Function:
         p_args = [_placeholders(a, leaves, graph, names[i]) for i, a in enumerate(args)]
         p_kwargs = {k: _placeholders(kwargs[k], leaves, graph, k) for k in sorted(kwargs)}
         created = _NoMoreVariables() if self._made_variables else []
+        if not self._made_variables:
+            self._created_variables = created
         first, self._initialized = not self._initialized, True
         eager = context.executing_eagerly()
         # The reason is listed when the trace starts (a recursive function's own calls trace
@@ -348,8 +430,7 @@ class Function:
         signature = (tuple(_path_named(s, a, n, True) for s, a, n in zip(signature[0], args,
                                                                           names)),
                      {k: _path_named(v, kwargs[k], k, True) for k, v in signature[1].items()})
-        declared = frozenset(v.name for v in nest.flatten((args, kwargs, self._input_signature))
-                             if isinstance(v, TensorSpec) and v.name)  # shown when printed
+        declared = _spec_names((args, kwargs, self._input_signature))  # shown when printed
         concrete = ConcreteFunction(f"{self._name}", graph, graph.inputs, outputs, signature,
                                     self._params if self._params else None, declared)
         self._signatures.append(concrete)
@@ -460,14 +541,24 @@ class _NoMoreVariables(list):
             "information.")
 
 
-class _CapturedDefault:
-    """How a binding error shows a parameter's default value, as TF does."""
-
-    def __repr__(self):
-        return "<captured_default_value>"
+_IR_STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized",
+              "optimized_hlo_dot", "stablehlo", "stablehlo_serialized",
+              "optimized_hlo_proto_serialized")
 
 
-_CAPTURED_DEFAULT = _CapturedDefault()
+class FunctionSpec:
+    """What ``Function.function_spec`` holds (TF's older description of a signature)."""
+
+    def __init__(self, function_type, input_signature, jit_compile):
+        self.function_type = function_type
+        self.input_signature = input_signature
+        self.jit_compile = jit_compile
+
+
+def _spec_names(structure):
+    """The names the specs in `structure` declare (shown where they are printed)."""
+    return frozenset(s.name for s in nest.flatten(structure)
+                     if isinstance(s, TensorSpec) and s.name)
 
 
 def _key_leaves(key):

@@ -27,7 +27,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint.checkpoint import Checkpoint, CheckpointOptions
 from eagerflow._src.checkpoint.management import CheckpointManager, latest_checkpoint
-from eagerflow._src.core import nest
+from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
@@ -1153,8 +1153,9 @@ class TensorBoard(Callback):
     `embeddings_freq`: the projector's ``projector_config.pbtxt`` (naming the first
     Embedding layer's table, with `embeddings_metadata`, a path or a dict by layer name)
     and, every that many epochs, the weights as ``train/keras_embedding.ckpt-<epoch>``.
-    `profile_batch` is checked as TF checks it; there is no profiler here, so profiling
-    writes no trace (a warning says so).
+    `profile_batch` (a batch, or a first and last batch, counted over the whole `fit`)
+    profiles those batches (``tf.profiler.experimental``) into ``<log_dir>/plugins/profile``
+    and writes the graphs they ran as ``batch_<last>``.
 
     >>> callback = tf.keras.callbacks.TensorBoard(log_dir="./logs", histogram_freq=1)
     """
@@ -1212,10 +1213,47 @@ class TensorBoard(Callback):
             raise ValueError(message)
         if start < 0 or stop < start:
             raise ValueError(message)
+        self._start_batch, self._stop_batch = start, stop
+        self._profiler_started = False  # (only the profiler this callback started is stopped)
+        if start > 0:  # (tf_keras warms the profiler up)
+            self._start_profiler(logdir="")
+            self._stop_profiler(save=False)
+        self._is_tracing = False
+        self._global_train_batch = self._epoch = 0
+        self._step_span = None  # the profile's span of the step running
         self._should_trace = bool(start or stop)
-        if start or stop:
-            _logger.warning("TensorBoard callback: profile_batch=%s asks for a profile, but "
-                            "eagerflow has no profiler: no trace is written.", profile_batch)
+
+    def _start_profiler(self, logdir):
+        if self._profiler_started:
+            return
+        try:
+            _summary().profiler.start(logdir=logdir)
+            self._profiler_started = True
+        except errors.AlreadyExistsError as e:  # (profiling errors do not stop training)
+            _logger.error("Failed to start profiler: %s", e.message)
+
+    def _stop_profiler(self, save=True):
+        if not self._profiler_started:
+            return
+        try:
+            _summary().profiler.stop(save=save)
+        except errors.UnavailableError as e:
+            _logger.error("Failed to stop profiler: %s", e.message)
+        finally:
+            self._profiler_started = False
+
+    def _start_trace(self):
+        _summary().summary_ops.trace_on(graph=True, profiler=False)
+        self._start_profiler(logdir=self.log_dir)
+        self._is_tracing = True
+
+    def _stop_trace(self):
+        summary = _summary()
+        with self._writer("train").as_default(), summary.writer.record_if(True):
+            summary.summary_ops.trace_export(name=f"batch_{self._stop_batch}",
+                                             step=self._stop_batch)
+        self._stop_profiler()
+        self._is_tracing = False
 
     def _configure_embeddings(self):
         """Writes ``projector_config.pbtxt``: the Embedding layers' tables for TensorBoard's
@@ -1314,19 +1352,31 @@ class TensorBoard(Callback):
 
     def on_train_begin(self, logs=None):
         self._train_step = 0  # (as the model's train counter, from 0 in each fit)
+        self._global_train_batch = 0
         self._push_writer("train", "train")
 
     def on_test_begin(self, logs=None):
         self._push_writer("validation", "test")
 
     def on_train_batch_begin(self, batch, logs=None):
+        self._global_train_batch += 1
         if self.write_steps_per_second:
             self._batch_start = time.time()
+        if self._should_trace and self._global_train_batch == self._start_batch:
+            self._start_trace()
+        if self._is_tracing:  # (each profiled step a span of the profile, as tf_keras's)
+            self._step_span = _summary().profiler.Trace(
+                "train", epoch_num=self._epoch, step_num=batch, _r=1).__enter__()
 
     def on_train_batch_end(self, batch, logs=None):
         self._train_step += 1
         if not self._graph_written:
             self._write_train_graph()
+        if self._step_span is not None:
+            self._step_span.__exit__(None, None, None)
+            self._step_span = None
+        if self._is_tracing and self._global_train_batch >= self._stop_batch:
+            self._stop_trace()
         if self.update_freq == "epoch":
             return
         step = self._train_step
@@ -1341,6 +1391,7 @@ class TensorBoard(Callback):
                     ops.scalar("batch_" + name, value)
 
     def on_epoch_begin(self, epoch, logs=None):
+        self._epoch = epoch
         if self.write_steps_per_second:
             self._epoch_iterations = self._iterations() or 0
             self._epoch_start = time.time()
@@ -1415,6 +1466,8 @@ class TensorBoard(Callback):
 
     def on_train_end(self, logs=None):
         self._pop_writer()
+        if self._is_tracing:
+            self._stop_trace()
         for writer in self._writers.values():
             writer.close()
         self._writers = {}

@@ -23,6 +23,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.summary import profiler as profiler_module
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -503,7 +504,8 @@ def _collect(concrete):
 @export("summary.trace_on")
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Starts collecting the graphs of the functions that run (until `trace_export` or
-    `trace_off`); `profiler` is accepted and ignored (no profiler here)."""
+    `trace_off`); with `profiler`, profiles them too (see ``tf.profiler.experimental``),
+    into `profiler_outdir`."""
     from eagerflow._src.function import concrete_function  # noqa: PLC0415
     if not context.executing_eagerly():
         _log.logger.warning("Cannot enable trace inside a tf.function.")
@@ -512,9 +514,13 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
         _log.logger.warning("Trace already enabled")
         return
     if profiler:
-        _log.logger.warning("There is no profiler here: trace_on collects "
-                            "the graphs only.")
-    state.trace = [] if graph else None
+        if profiler_outdir is None:
+            _log.logger.warning("No `profiler_outdir` passed to trace_on(). Profiler won't "
+                                "be enabled.")
+        else:
+            profiler_module.start(profiler_outdir)
+    state.trace = [] if graph or profiler else None
+    state.trace_profiler = bool(profiler)
     if graph and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
 
@@ -526,6 +532,12 @@ def trace_off():
     state.trace = None
     if _collect in concrete_function.call_listeners:
         concrete_function.call_listeners.remove(_collect)
+    if getattr(state, "trace_profiler", False):  # (as TF, after trace_export stopped it too)
+        state.trace_profiler = False
+        try:
+            profiler_module.stop()
+        except errors.OpError as e:
+            _log.logger.warning("Error while stopping profiler: %s", e.message)
 
 
 @export("summary.trace_export")
@@ -539,7 +551,6 @@ def trace_export(name, step=None, profiler_outdir=None):
     >>> _ = double(tf.constant(1.0))
     >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
     ...     tf.summary.trace_export("double", step=0)
-    <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
     if not context.executing_eagerly():
         _log.logger.warning("Cannot export trace inside a tf.function.")
@@ -556,6 +567,11 @@ def trace_export(name, step=None, profiler_outdir=None):
         plugin_name="graph_run_metadata_graph", content=b"1"))
     try:
         with summary_scope(name, "graph_run_metadata_graph_summary") as (tag, _):
-            return write(tag, constant(run.SerializeToString()), step, metadata)
+            write(tag, constant(run.SerializeToString()), step, metadata)
     finally:
+        if getattr(state, "trace_profiler", False):
+            if profiler_outdir:
+                _log.logger.warning("Ignoring `profiler_outdir` passed to trace_export(). "
+                                    "Please pass it to trace_on() instead.")
+            profiler_module.stop()
         trace_off()
