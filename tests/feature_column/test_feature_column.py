@@ -463,3 +463,36 @@ def test_checkpoint_keys_as_tf(tmp_path):
     model({"age": tf.constant([[1.0]]), "thal": tf.constant([["fixed"]])})
     saved = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
     assert [[k, s] for k, s in tf.train.list_variables(saved)] == TF["checkpoint_keys"]
+
+
+@pytest.mark.parametrize("column,feats", [
+    (fc.categorical_column_with_vocabulary_list("t", ["a", "b", "c"]),
+     {"t": tf.constant([["a"], ["zz"], ["c"]])}),
+    (fc.categorical_column_with_hash_bucket("t", 5), {"t": tf.constant([["a"], [""], ["c"]])}),
+    (fc.categorical_column_with_identity("t", 4), {"t": tf.constant([[1], [-1], [3]])})])
+def test_safe_embedding_lookup_model_saves_and_reloads(tmp_path, column, feats):
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([fc.embedding_column(column, 2)]),
+                                 tf.keras.layers.Dense(1)])
+    expected = model(feats).numpy()
+    tf.saved_model.save(model, str(tmp_path / "sm"))
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "sm"))(feats), expected,
+                               rtol=1e-6)
+    model.save(str(tmp_path / "keras"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "keras"))
+    np.testing.assert_allclose(loaded(feats), expected, rtol=1e-6)
+    assert [unnumbered(w.name) for w in loaded.weights] == [unnumbered(w.name)
+                                                           for w in model.weights]
+
+
+def test_constant_initializer_of_an_array_survives_model_save(tmp_path):
+    init = tf.constant_initializer(np.arange(8.0).reshape(4, 2))
+    column = fc.embedding_column(fc.categorical_column_with_identity("t", 4), 2,
+                                 initializer=init)
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([column])])
+    feats = {"t": tf.constant([[1], [3]])}
+    model(feats)
+    model.save(str(tmp_path))
+    loaded = tf.keras.models.load_model(str(tmp_path))
+    np.testing.assert_allclose(loaded(feats), [[2.0, 3.0], [6.0, 7.0]])
+    restored = loaded.layers[0]._feature_columns[0].initializer
+    assert restored.value == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]

@@ -102,7 +102,8 @@ class FeatureColumn:
         values = {}
         for field, value in config.items():
             if field == "initializer" and value is not None:
-                value = initializers.deserialize(value, custom_objects=custom_objects)
+                value = initializers.deserialize(_json_values(value),
+                                                 custom_objects=custom_objects)
             elif field == "normalizer_fn" and value is not None:
                 if value not in (custom_objects or {}):
                     raise ValueError(f"Unknown normalizer_fn: {value}. Please ensure it is "
@@ -127,6 +128,16 @@ def _config_value(value):
         if hasattr(value, "get_config"):
             return {"class_name": type(value).__name__, "config": value.get_config()}
         return getattr(value, "__name__", value)
+    return value
+
+
+def _json_values(value):
+    """`value` with the arrays a Keras config writes as ``__numpy__``/``__tensor__`` dicts
+    as the nested lists TF's JSON config gives back."""
+    if isinstance(value, dict):
+        if value.get("class_name") in ("__numpy__", "__tensor__"):
+            return value["config"]["value"]
+        return {k: _json_values(v) for k, v in value.items()}
     return value
 
 
