@@ -4638,6 +4638,15 @@ def _wca231d8568(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcab98728c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=None, default_value=None, dtype=None):
+        try:
+            return _export_fn(key, vocabulary_file, vocabulary_size, num_oov_buckets, default_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_file': vocabulary_file, 'vocabulary_size': vocabulary_size, 'num_oov_buckets': num_oov_buckets, 'default_value': default_value, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wcbe8f214bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, x=None, y=None, name=None):
         try:
@@ -6406,6 +6415,11 @@ WRAPPERS = {
     'feature_column.indicator_column': _wed1706d840,
     'feature_column.make_parse_example_spec': _w28de9f6915,
     'feature_column.numeric_column': _w6b0007ad1c,
+    'feature_column.sequence_categorical_column_with_hash_bucket': _w0fa6a3cc80,
+    'feature_column.sequence_categorical_column_with_identity': _wc1fd4dd9a9,
+    'feature_column.sequence_categorical_column_with_vocabulary_file': _wcab98728c7,
+    'feature_column.sequence_categorical_column_with_vocabulary_list': _w1bfee4f0e0,
+    'feature_column.sequence_numeric_column': _w6b0007ad1c,
     'feature_column.shared_embeddings': _w7b9d8fd579,
     'feature_column.weighted_categorical_column': _w2fb9ec4065,
     'fill': _wccd635f1ca,

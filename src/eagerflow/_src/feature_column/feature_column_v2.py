@@ -22,6 +22,7 @@ from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops,
     reduction_ops, sparse_ops, sparse_tensor, string_ops
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 from eagerflow._src.compat import init_ops_v1
 from eagerflow._src.keras import initializers
 
@@ -38,6 +39,8 @@ class _Cache:
             raise ValueError(f"Feature {key} is not in features dictionary.")
         if key not in self.done:
             value = self.features[key]
+            if isinstance(value, RaggedTensor):  # (TF's columns take no ragged features)
+                raise ValueError("TypeError: object of type 'RaggedTensor' has no len()")
             if isinstance(value, SparseTensor):
                 if value.shape.rank == 1:
                     value = sparse_ops.expand_dims(value, -1)
@@ -160,27 +163,81 @@ def deserialize_feature_column(config, custom_objects=None):
     """The column of `serialize_feature_column`'s `config`."""
     if isinstance(config, str):
         return config
-    classes = {cls.__name__: cls for cls in _COLUMN_CLASSES}
+    classes = _column_classes()
     name = config["class_name"]
     if name not in classes:
         raise ValueError(f"Unknown feature column class: {name}")
     return classes[name].from_config(config["config"], custom_objects=custom_objects)
 
 
+def _column_classes():
+    """Every public column class by name (those of `sequence_feature_column` too)."""
+    found, todo = {}, [FeatureColumn]
+    while todo:
+        for cls in todo.pop().__subclasses__():
+            todo.append(cls)
+            named = [c for c in cls.__subclasses__() if c.__name__ == cls.__name__]
+            if not cls.__name__.startswith("_") and not named:  # (not `_dense_tuple`'s base)
+                found[cls.__name__] = cls
+    return found
+
+
 class DenseColumn(FeatureColumn):
     """A column with a dense representation (`get_dense_tensor`)."""
 
 
+class SequenceDenseColumn(FeatureColumn):
+    """A column with a dense representation of each step of a sequence, read by
+    `tf.keras.experimental.SequenceFeatures` (`_sequence`: the dense tensor and the
+    sequence lengths)."""
+
+
 class CategoricalColumn(FeatureColumn):
     """A column of int64 ids in ``[0, num_buckets)`` (`get_sparse_tensors`)."""
+    _is_sequence = False  # (ids of the steps of a sequence: `SequenceCategoricalColumn`)
 
     def _weights(self, cache):
         """The ids' weights (a SparseTensor like the ids), or None."""
         return None
 
 
-def _dense_tuple(name, fields, base):
-    return type(name, (collections.namedtuple(name, fields), base), {"__slots__": ()})
+def _dense_tuple(name, fields, *bases):
+    return type(name, (collections.namedtuple(name, fields), *bases), {"__slots__": ()})
+
+
+def sequence_length(sparse, num_elements=1):
+    """The number of steps of each example (row) of `sparse`: one past its last column
+    holding a value, in groups of `num_elements` values (rounded up); 0 for an empty row."""
+    rows = sparse.indices[:, 0]
+    steps = reduction_ops.segment_max(sparse.indices[:, 1] + 1, rows)
+    if num_elements != 1:
+        steps = cast_ops.cast(math_ops.ceil(cast_ops.cast(steps, _d.float64) / num_elements),
+                              _d.int64)
+    missing = sparse.dense_shape[:1] - array_ops.shape(steps, out_type=_d.int64)
+    return array_ops.concat([steps, array_ops.zeros(missing, _d.int64)], 0)
+
+
+def _refuse_sequence(column, kind):
+    """DenseFeatures' error for an indicator or embedding column of a sequence column."""
+    cat = column.categorical_column
+    if cat._is_sequence:
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must not be of type "
+            "SequenceCategoricalColumn. Suggested fix A: If you wish to use DenseFeatures, use a "
+            "non-sequence categorical_column_with_*. Suggested fix B: If you wish to create "
+            "sequence input, use SequenceFeatures instead of DenseFeatures. "
+            f"Given (type {type(cat)}): {cat}")
+
+
+def _sequence_ids(column, kind, cache):
+    """The ids of `column`'s sequence column (SequenceFeatures' error for another)."""
+    cat = column.categorical_column
+    if not cat._is_sequence:
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must be of type "
+            "SequenceCategoricalColumn to use SequenceFeatures. Suggested fix: Use one of "
+            f"sequence_categorical_column_with_*. Given (type {type(cat)}): {cat}")
+    return cat._ids(cache)
 
 
 class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_value", "dtype",
@@ -469,7 +526,8 @@ class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return _to_sparse_ids(weights, np.zeros((), self.dtype.as_numpy_dtype))
 
 
-class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], DenseColumn)):
+class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], DenseColumn,
+                                   SequenceDenseColumn)):
     """A categorical column's ids as multi-hot vectors (counts of each id)."""
 
     @property
@@ -500,13 +558,18 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return reduction_ops.reduce_sum(hot, -2)
 
     def _dense(self, cache, layer):
+        _refuse_sequence(self, "indicator_column")
         return cache.get(self)
+
+    def _sequence(self, cache, layer):
+        ids = _sequence_ids(self, "indicator_column", cache)
+        return cache.get(self), sequence_length(ids)
 
 
 class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
         "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
         "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"],
-        DenseColumn)):
+        DenseColumn, SequenceDenseColumn)):
     """A categorical column's ids as their combined learned embeddings."""
 
     @property
@@ -534,15 +597,38 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
                 dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
 
     def _dense(self, cache, layer):
-        ids = self.categorical_column._ids(cache)
-        weights = layer._column_state[self.name]
-        lookup = (sparse_ops.safe_embedding_lookup_sparse if self.use_safe_embedding_lookup
-                  else sparse_ops.embedding_lookup_sparse)
-        return lookup(weights, ids, self.categorical_column._weights(cache),
+        _refuse_sequence(self, "embedding_column")
+        return self._lookup(self.categorical_column._ids(cache), cache, layer)
+
+    def _sequence(self, cache, layer):
+        ids = _sequence_ids(self, "embedding_column", cache)
+        return self._lookup(ids, cache, layer), sequence_length(ids)
+
+    def _lookup(self, ids, cache, layer):
+        """The combined embeddings of `ids` (of rank 2 or more: the safe lookup, TF's only
+        one above rank 2)."""
+        table = layer._column_state[self.name]
+        rank = ids.shape.rank
+        lookup = sparse_ops.embedding_lookup_sparse if not self.use_safe_embedding_lookup \
+            and rank is not None and rank <= 2 else sparse_ops.safe_embedding_lookup_sparse
+        return lookup(table, ids, self.categorical_column._weights(cache),
                       combiner=self.combiner, max_norm=self.max_norm)
 
 
 # -- constructors ------------------------------------------------------------------------------
+
+def check_numeric(key, shape, dtype, normalizer_fn):
+    """A numeric column's `shape` (a tuple) and `dtype` (a DType), or TF's errors."""
+    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    if any(d < 1 for d in shape):
+        raise ValueError(f"shape dimensions must be greater than 0. shape: {shape}, key: {key}")
+    dtype = _d.as_dtype(dtype)
+    if not (dtype.is_integer or dtype.is_floating):
+        raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
+    if normalizer_fn is not None and not callable(normalizer_fn):
+        raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
+    return shape, dtype
+
 
 @export("feature_column.numeric_column")
 def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normalizer_fn=None):
@@ -552,14 +638,7 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
     NumericColumn(key='age', shape=(2,), default_value=None, dtype=tf.float32, normalizer_fn=None)
     """
     _check_key(key)
-    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
-    if any(d < 1 for d in shape):
-        raise ValueError(f"shape dimensions must be greater than 0. shape: {shape}, key: {key}")
-    dtype = _d.as_dtype(dtype)
-    if not (dtype.is_integer or dtype.is_floating):
-        raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
-    if normalizer_fn is not None and not callable(normalizer_fn):
-        raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
+    shape, dtype = check_numeric(key, shape, dtype, normalizer_fn)
     if default_value is not None:
         values = np.asarray(default_value)
         if values.dtype.kind not in "iufb":
@@ -813,12 +892,6 @@ def make_parse_example_spec(feature_columns):
     return spec
 
 
-_COLUMN_CLASSES = (NumericColumn, BucketizedColumn, VocabularyListCategoricalColumn,
-                   VocabularyFileCategoricalColumn, IdentityCategoricalColumn,
-                   HashedCategoricalColumn, CrossedColumn, WeightedCategoricalColumn,
-                   IndicatorColumn, EmbeddingColumn)
-
-
 @export("feature_column.shared_embeddings")
 def shared_embeddings(categorical_columns, dimension, combiner="mean", initializer=None,
                       shared_embedding_collection_name=None, ckpt_to_load_from=None,
@@ -835,16 +908,33 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
                        "enabled.")
 
 
+def check_batch_sizes(tensors, columns):
+    """TF's ValueError when the static batch sizes of the columns' `tensors` differ."""
+    first = None
+    for tensor, column in zip(tensors, columns):
+        size = tensor.shape[0] if tensor.shape.rank else None
+        if size is None:
+            continue
+        if first is None:
+            first = (column, size)
+        elif size != first[1]:
+            raise ValueError("Batch size (first dimension) of each feature must be same. Batch "
+                             f"size of columns ({first[0].name}, {column.name}): "
+                             f"({first[1]}, {size})")
+
+
 def dense_features(columns, features, layer, cols_to_output_tensors=None):
     """The columns' dense tensors of `features`, sorted by column name and concatenated (and
     each column's in `cols_to_output_tensors`, if a dict)."""
     cache = _Cache(features, layer)
+    columns = sorted(columns, key=lambda c: c.name)
     outputs = []
-    for column in sorted(columns, key=lambda c: c.name):
+    for column in columns:
         dense = column._dense(cache, layer)
         size = math.prod(column.variable_shape.as_list())
         batch = array_ops.shape(dense)[0]
         outputs.append(array_ops.reshape(dense, array_ops.stack([batch, size])))
         if cols_to_output_tensors is not None:
             cols_to_output_tensors[column] = outputs[-1]
+    check_batch_sizes(outputs, columns)
     return array_ops.concat(outputs, 1)
