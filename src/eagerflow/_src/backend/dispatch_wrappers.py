@@ -2469,6 +2469,15 @@ def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w719dd070ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, feature_columns, weight_collections=None, trainable=None, cols_to_vars=None, cols_to_output_tensors=None):
+        try:
+            return _export_fn(features, feature_columns, weight_collections, trainable, cols_to_vars, cols_to_output_tensors)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'feature_columns': feature_columns, 'weight_collections': weight_collections, 'trainable': trainable, 'cols_to_vars': cols_to_vars, 'cols_to_output_tensors': cols_to_output_tensors})
+    return _export_wrapper
+
+
 def _w71e57be463(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(frame_step, forward_window_fn=None, name=None):
         try:
@@ -5763,6 +5772,15 @@ def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9fb58636e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, feature_columns, units=None, sparse_combiner=None, weight_collections=None, trainable=None, cols_to_vars=None):
+        try:
+            return _export_fn(features, feature_columns, units, sparse_combiner, weight_collections, trainable, cols_to_vars)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'feature_columns': feature_columns, 'units': units, 'sparse_combiner': sparse_combiner, 'weight_collections': weight_collections, 'trainable': trainable, 'cols_to_vars': cols_to_vars})
+    return _export_wrapper
+
+
 def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, stateful=None, name=None):
         try:
@@ -5894,6 +5912,11 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.feature_column.categorical_column_with_vocabulary_file': _wcab98728c7,
+    'compat.v1.feature_column.input_layer': _w719dd070ac,
+    'compat.v1.feature_column.linear_model': _wf9fb58636e,
+    'compat.v1.feature_column.make_parse_example_spec': _w28de9f6915,
+    'compat.v1.feature_column.shared_embedding_columns': _w7b9d8fd579,
     'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,

@@ -217,13 +217,14 @@ def sequence_length(sparse, num_elements=1):
     return array_ops.concat([steps, array_ops.zeros(missing, _d.int64)], 0)
 
 
-def _refuse_sequence(column, kind):
-    """DenseFeatures' error for an indicator or embedding column of a sequence column."""
+def _refuse_sequence(column, kind, layer):
+    """DenseFeatures' error for an indicator or embedding column of a sequence column (TF 1's
+    `input_layer` names the type as TF 1 did)."""
     cat = column.categorical_column
     if cat._is_sequence:
         raise ValueError(
             f"In {kind}: {column.name}. categorical_column must not be of type "
-            "SequenceCategoricalColumn. Suggested fix A: If you wish to use DenseFeatures, use a "
+            f"{getattr(layer, '_sequence_type', 'SequenceCategoricalColumn')}. Suggested fix A: If you wish to use DenseFeatures, use a "
             "non-sequence categorical_column_with_*. Suggested fix B: If you wish to create "
             "sequence input, use SequenceFeatures instead of DenseFeatures. "
             f"Given (type {type(cat)}): {cat}")
@@ -558,7 +559,7 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return reduction_ops.reduce_sum(hot, -2)
 
     def _dense(self, cache, layer):
-        _refuse_sequence(self, "indicator_column")
+        _refuse_sequence(self, "indicator_column", layer)
         return cache.get(self)
 
     def _sequence(self, cache, layer):
@@ -597,17 +598,20 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
                 dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
 
     def _dense(self, cache, layer):
-        _refuse_sequence(self, "embedding_column")
+        _refuse_sequence(self, "embedding_column", layer)
         return self._lookup(self.categorical_column._ids(cache), cache, layer)
 
     def _sequence(self, cache, layer):
         ids = _sequence_ids(self, "embedding_column", cache)
         return self._lookup(ids, cache, layer), sequence_length(ids)
 
+    def _table_of(self, layer):
+        return layer._column_state[self.name]
+
     def _lookup(self, ids, cache, layer):
         """The combined embeddings of `ids` (of rank 2 or more: the safe lookup, TF's only
         one above rank 2)."""
-        table = layer._column_state[self.name]
+        table = self._table_of(layer)
         rank = ids.shape.rank
         lookup = sparse_ops.embedding_lookup_sparse if not self.use_safe_embedding_lookup \
             and rank is not None and rank <= 2 else sparse_ops.safe_embedding_lookup_sparse
@@ -630,7 +634,7 @@ def check_numeric(key, shape, dtype, normalizer_fn):
     return shape, dtype
 
 
-@export("feature_column.numeric_column")
+@export("feature_column.numeric_column", "compat.v1.feature_column.numeric_column")
 def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normalizer_fn=None):
     """A column of real values of `shape` per example.
 
@@ -651,7 +655,7 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
 
-@export("feature_column.bucketized_column")
+@export("feature_column.bucketized_column", "compat.v1.feature_column.bucketized_column")
 def bucketized_column(source_column, boundaries):
     """A numeric column split into buckets at `boundaries` (sorted): value ``v`` goes to the
     number of boundaries ``<= v``.
@@ -675,7 +679,8 @@ def bucketized_column(source_column, boundaries):
     return BucketizedColumn(source_column, tuple(boundaries))
 
 
-@export("feature_column.categorical_column_with_vocabulary_list")
+@export("feature_column.categorical_column_with_vocabulary_list",
+        "compat.v1.feature_column.categorical_column_with_vocabulary_list")
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
                                             num_oov_buckets=0):
     """Ids of a feature's values by their place in `vocabulary_list`; others get
@@ -754,7 +759,8 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_siz
                                            file_format)
 
 
-@export("feature_column.weighted_categorical_column")
+@export("feature_column.weighted_categorical_column",
+        "compat.v1.feature_column.weighted_categorical_column")
 def weighted_categorical_column(categorical_column, weight_feature_key, dtype=_d.float32):
     """`categorical_column` with each id weighted by the feature `weight_feature_key` (of the
     same shape): indicator columns sum the weights, embedding columns weight the lookups.
@@ -769,7 +775,8 @@ def weighted_categorical_column(categorical_column, weight_feature_key, dtype=_d
     return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
-@export("feature_column.categorical_column_with_identity")
+@export("feature_column.categorical_column_with_identity",
+        "compat.v1.feature_column.categorical_column_with_identity")
 def categorical_column_with_identity(key, num_buckets, default_value=None):
     """Integer features used as ids in ``[0, num_buckets)``; others become `default_value`.
 
@@ -785,7 +792,8 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
     return IdentityCategoricalColumn(key, num_buckets, default_value)
 
 
-@export("feature_column.categorical_column_with_hash_bucket")
+@export("feature_column.categorical_column_with_hash_bucket",
+        "compat.v1.feature_column.categorical_column_with_hash_bucket")
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d.string):
     """A feature's values hashed (FarmHash Fingerprint64, integers as their decimal strings)
     into `hash_bucket_size` buckets.
@@ -806,7 +814,7 @@ def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d.string):
     return HashedCategoricalColumn(key, hash_bucket_size, dtype)
 
 
-@export("feature_column.crossed_column")
+@export("feature_column.crossed_column", "compat.v1.feature_column.crossed_column")
 def crossed_column(keys, hash_bucket_size, hash_key=None):
     """The crosses of the values of `keys` (feature names or categorical columns), hashed
     into `hash_bucket_size` buckets as `tf.sparse.cross_hashed` does.
@@ -830,7 +838,7 @@ def crossed_column(keys, hash_bucket_size, hash_key=None):
     return CrossedColumn(tuple(keys), hash_bucket_size, hash_key)
 
 
-@export("feature_column.indicator_column")
+@export("feature_column.indicator_column", "compat.v1.feature_column.indicator_column")
 def indicator_column(categorical_column):
     """A categorical column as multi-hot vectors of length ``num_buckets``.
 
@@ -845,7 +853,22 @@ def indicator_column(categorical_column):
     return IndicatorColumn(categorical_column)
 
 
-@export("feature_column.embedding_column")
+def check_embedding(dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+                    not_callable):
+    """An embedding's `initializer` (TF's truncated normal by default), or TF's errors."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
+                         "none of them.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError(not_callable)
+    if initializer is None:
+        initializer = init_ops_v1.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    return initializer
+
+
+@export("feature_column.embedding_column", "compat.v1.feature_column.embedding_column")
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
                      ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None,
                      trainable=True, use_safe_embedding_lookup=True):
@@ -857,16 +880,10 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     ...     tf.feature_column.categorical_column_with_identity("id", 3), 2).name
     'id_embedding'
     """
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
-                         "none of them.")
-    if initializer is not None and not callable(initializer):
-        raise ValueError("initializer must be callable if specified. Embedding of "
-                         f"column_name: {categorical_column.name}")
-    if initializer is None:
-        initializer = init_ops_v1.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    initializer = check_embedding(
+        dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+        "initializer must be callable if specified. Embedding of column_name: "
+        f"{categorical_column.name}")
     return EmbeddingColumn(categorical_column, dimension, combiner, initializer,
                            ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable,
                            use_safe_embedding_lookup)
@@ -890,22 +907,6 @@ def make_parse_example_spec(feature_columns):
                                  f"{key}. Given {value} and {spec[key]}")
             spec[key] = value
     return spec
-
-
-@export("feature_column.shared_embeddings")
-def shared_embeddings(categorical_columns, dimension, combiner="mean", initializer=None,
-                      shared_embedding_collection_name=None, ckpt_to_load_from=None,
-                      tensor_name_in_ckpt=None, max_norm=None, trainable=True,
-                      use_safe_embedding_lookup=True):
-    """Embedding columns sharing one table: TF 1 graphs only (TF 2 refuses them eagerly).
-
-    >>> tf.feature_column.shared_embeddings([], 2)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: shared_embedding_columns are not supported when eager execution is enabled.
-    """
-    raise RuntimeError("shared_embedding_columns are not supported when eager execution is "
-                       "enabled.")
 
 
 def check_batch_sizes(tensors, columns):

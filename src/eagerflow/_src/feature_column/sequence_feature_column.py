@@ -93,7 +93,8 @@ class SequenceNumericColumn(fc._dense_tuple("SequenceNumericColumn", [
         return dense, fc.sequence_length(values, per_step)
 
 
-@export("feature_column.sequence_numeric_column")
+@export("feature_column.sequence_numeric_column",
+        "compat.v1.feature_column.sequence_numeric_column")
 def sequence_numeric_column(key, shape=(1,), default_value=0.0, dtype=_d.float32,
                             normalizer_fn=None):
     """A sequence of real values of `shape` per step; a step's values are read in order from
@@ -109,7 +110,8 @@ def sequence_numeric_column(key, shape=(1,), default_value=0.0, dtype=_d.float32
     return SequenceNumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
 
-@export("feature_column.sequence_categorical_column_with_identity")
+@export("feature_column.sequence_categorical_column_with_identity",
+        "compat.v1.feature_column.sequence_categorical_column_with_identity")
 def sequence_categorical_column_with_identity(key, num_buckets, default_value=None):
     """`categorical_column_with_identity` read as a sequence of ids.
 
@@ -120,7 +122,8 @@ def sequence_categorical_column_with_identity(key, num_buckets, default_value=No
         fc.categorical_column_with_identity(key, num_buckets, default_value))
 
 
-@export("feature_column.sequence_categorical_column_with_hash_bucket")
+@export("feature_column.sequence_categorical_column_with_hash_bucket",
+        "compat.v1.feature_column.sequence_categorical_column_with_hash_bucket")
 def sequence_categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d.string):
     """`categorical_column_with_hash_bucket` read as a sequence of ids.
 
@@ -131,7 +134,8 @@ def sequence_categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d
         fc.categorical_column_with_hash_bucket(key, hash_bucket_size, dtype))
 
 
-@export("feature_column.sequence_categorical_column_with_vocabulary_file")
+@export("feature_column.sequence_categorical_column_with_vocabulary_file",
+        "compat.v1.feature_column.sequence_categorical_column_with_vocabulary_file")
 def sequence_categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None,
                                                      num_oov_buckets=0, default_value=None,
                                                      dtype=_d.string):
@@ -146,7 +150,8 @@ def sequence_categorical_column_with_vocabulary_file(key, vocabulary_file, vocab
         num_oov_buckets=num_oov_buckets))
 
 
-@export("feature_column.sequence_categorical_column_with_vocabulary_list")
+@export("feature_column.sequence_categorical_column_with_vocabulary_list",
+        "compat.v1.feature_column.sequence_categorical_column_with_vocabulary_list")
 def sequence_categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None,
                                                      default_value=-1, num_oov_buckets=0):
     """`categorical_column_with_vocabulary_list` read as a sequence of ids.

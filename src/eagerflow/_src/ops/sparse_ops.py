@@ -125,6 +125,13 @@ def reshape(sp_input, shape, name=None):
                              shape)
     static_total = get_static_value(total)
     static_new = get_static_value(filled)
+    static_shape = get_static_value(shape)
+    if static_total is not None and static_shape is not None and int(static_total) == 0 and \
+            -1 in static_shape and 0 in static_shape:
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            "reshape cannot infer the missing input size for an empty tensor unless all "
+            "specified input sizes are non-zero")
     if static_total is not None and static_new is not None and \
             int(np.prod(static_new)) != int(static_total):
         raise errors.eager_error(
