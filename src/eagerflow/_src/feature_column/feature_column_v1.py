@@ -35,24 +35,13 @@ class _State:
 
 
 def _check_columns(feature_columns, allowed, kind):
-    if isinstance(feature_columns, fc.FeatureColumn):
-        feature_columns = [feature_columns]
-    feature_columns = list(feature_columns)
-    if not feature_columns:
-        raise ValueError("feature_columns must not be empty.")
-    for column in feature_columns:
-        if isinstance(column, shared.SharedEmbeddingColumn):
-            raise ValueError("SharedEmbeddingColumns are not supported in `linear_model` or "
-                             "`input_layer`. Please use `DenseFeatures` or `LinearModel` "
-                             "instead.")
-        if not isinstance(column, allowed):
-            if kind == "_FeatureColumn":
-                raise ValueError(f"Items of feature_columns must be a {kind}. Given (type "
-                                 f"{type(column)}): {column}.")
-            raise ValueError(f"Items of feature_columns must be a {kind}. You can wrap a "
-                             "categorical column with an embedding_column or indicator_column. "
-                             f"Given: {column}")
-    return sorted(feature_columns, key=lambda c: c.name)
+    feature_columns = list(feature_columns) if not isinstance(
+        feature_columns, fc.FeatureColumn) else [feature_columns]
+    if any(isinstance(c, shared.SharedEmbeddingColumn) for c in feature_columns):
+        raise ValueError("SharedEmbeddingColumns are not supported in `linear_model` or "
+                         "`input_layer`. Please use `DenseFeatures` or `LinearModel` instead.")
+    columns = fc.check_columns(feature_columns, allowed, kind, wrap=kind == "_DenseColumn")
+    return sorted(columns, key=lambda c: c.name)
 
 
 @export("compat.v1.feature_column.input_layer")

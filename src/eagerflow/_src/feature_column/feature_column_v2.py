@@ -224,10 +224,10 @@ def _refuse_sequence(column, kind, layer):
     if cat._is_sequence:
         raise ValueError(
             f"In {kind}: {column.name}. categorical_column must not be of type "
-            f"{getattr(layer, '_sequence_type', 'SequenceCategoricalColumn')}. Suggested fix A: If you wish to use DenseFeatures, use a "
-            "non-sequence categorical_column_with_*. Suggested fix B: If you wish to create "
-            "sequence input, use SequenceFeatures instead of DenseFeatures. "
-            f"Given (type {type(cat)}): {cat}")
+            f"{getattr(layer, '_sequence_type', 'SequenceCategoricalColumn')}. Suggested fix "
+            "A: If you wish to use DenseFeatures, use a non-sequence categorical_column_with_*. "
+            "Suggested fix B: If you wish to create sequence input, use SequenceFeatures "
+            f"instead of DenseFeatures. Given (type {type(cat)}): {cat}")
 
 
 def _sequence_ids(column, kind, cache):
@@ -241,9 +241,9 @@ def _sequence_ids(column, kind, cache):
     return cat._ids(cache)
 
 
-class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_value", "dtype",
-                                                   "normalizer_fn"], DenseColumn)):
-    """A real-valued feature, cast to float32 after `normalizer_fn`."""
+class Numeric:
+    """The name and shape of a column of real values of `shape` from the feature `key`."""
+    __slots__ = ()
 
     @property
     def name(self):
@@ -252,6 +252,24 @@ class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_valu
     @property
     def variable_shape(self):
         return TensorShape(self.shape)
+
+
+class OfCategorical:
+    """The parents and parse spec of a column built on its `categorical_column`."""
+    __slots__ = ()
+
+    @property
+    def parents(self):
+        return [self.categorical_column]
+
+    @property
+    def parse_example_spec(self):
+        return self.categorical_column.parse_example_spec
+
+
+class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_value", "dtype",
+                                                   "normalizer_fn"], Numeric, DenseColumn)):
+    """A real-valued feature, cast to float32 after `normalizer_fn`."""
 
     @property
     def parse_example_spec(self):
@@ -527,8 +545,8 @@ class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return _to_sparse_ids(weights, np.zeros((), self.dtype.as_numpy_dtype))
 
 
-class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], DenseColumn,
-                                   SequenceDenseColumn)):
+class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], OfCategorical,
+                                   DenseColumn, SequenceDenseColumn)):
     """A categorical column's ids as multi-hot vectors (counts of each id)."""
 
     @property
@@ -536,16 +554,8 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return f"{self.categorical_column.name}_indicator"
 
     @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
     def variable_shape(self):
         return TensorShape([1, self.categorical_column.num_buckets])
-
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
 
     def _transform(self, cache):
         column = self.categorical_column
@@ -567,35 +577,22 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return cache.get(self), sequence_length(ids)
 
 
-class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
-        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
-        "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"],
-        DenseColumn, SequenceDenseColumn)):
-    """A categorical column's ids as their combined learned embeddings."""
+class Embedding(OfCategorical):
+    """The lookups of the embedding columns, plain and shared: the combined embeddings of the
+    ids, in the table `_table_of` gives; named by the categorical column and `_suffix`."""
+    __slots__ = ()
+    _suffix = "_embedding"
 
     @property
     def name(self):
-        return f"{self.categorical_column.name}_embedding"
-
-    @property
-    def parents(self):
-        return [self.categorical_column]
+        return f"{self.categorical_column.name}{self._suffix}"
 
     @property
     def variable_shape(self):
         return TensorShape([self.dimension])
 
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
-
-    def create_state(self, layer):
-        """The column's embedding table, a weight of `layer` named as TF names it."""
-        with context.name_scope_push(self.name):
-            return layer.add_weight(
-                name="embedding_weights",
-                shape=(self.categorical_column.num_buckets, self.dimension),
-                dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
+    def _table_of(self, layer):
+        return layer._column_state[self.name]
 
     def _dense(self, cache, layer):
         _refuse_sequence(self, "embedding_column", layer)
@@ -604,9 +601,6 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
     def _sequence(self, cache, layer):
         ids = _sequence_ids(self, "embedding_column", cache)
         return self._lookup(ids, cache, layer), sequence_length(ids)
-
-    def _table_of(self, layer):
-        return layer._column_state[self.name]
 
     def _lookup(self, ids, cache, layer):
         """The combined embeddings of `ids` (of rank 2 or more: the safe lookup, TF's only
@@ -617,6 +611,21 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
             and rank is not None and rank <= 2 else sparse_ops.safe_embedding_lookup_sparse
         return lookup(table, ids, self.categorical_column._weights(cache),
                       combiner=self.combiner, max_norm=self.max_norm)
+
+
+class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
+        "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"],
+        Embedding, DenseColumn, SequenceDenseColumn)):
+    """A categorical column's ids as their combined learned embeddings."""
+
+    def create_state(self, layer):
+        """The column's embedding table, a weight of `layer` named as TF names it."""
+        with context.name_scope_push(self.name):
+            return layer.add_weight(
+                name="embedding_weights",
+                shape=(self.categorical_column.num_buckets, self.dimension),
+                dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
 
 
 # -- constructors ------------------------------------------------------------------------------
@@ -907,6 +916,24 @@ def make_parse_example_spec(feature_columns):
                                  f"{key}. Given {value} and {spec[key]}")
             spec[key] = value
     return spec
+
+
+def check_columns(feature_columns, expected, kind, wrap=True):
+    """`feature_columns` (one column or several) as a list, or TF's ValueError when there
+    are none or one is not an `expected` (named `kind`; `wrap`: the advice to wrap a
+    categorical column, else the column's type)."""
+    if isinstance(feature_columns, FeatureColumn):
+        feature_columns = [feature_columns]
+    feature_columns = list(feature_columns)
+    if not feature_columns:
+        raise ValueError("feature_columns must not be empty.")
+    for column in feature_columns:
+        if not isinstance(column, expected):
+            given = f"You can wrap a categorical column with an embedding_column or " \
+                f"indicator_column. Given: {column}" if wrap else \
+                f"Given (type {type(column)}): {column}."
+            raise ValueError(f"Items of feature_columns must be a {kind}. {given}")
+    return feature_columns
 
 
 def check_batch_sizes(tensors, columns):

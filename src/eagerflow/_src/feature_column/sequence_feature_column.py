@@ -14,7 +14,6 @@ import math
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.feature_column import feature_column_v2 as fc
 from eagerflow._src.ops import array_ops, debugging_ops, reduction_ops, sparse_ops, sparse_tensor
 from eagerflow._src.ops.parsing_ops import VarLenFeature
@@ -28,7 +27,7 @@ def _as_steps(sparse):
         [shape[0], shape[1], reduction_ops.reduce_prod(shape[2:])]))
 
 
-class SequenceCategoricalColumn(fc.CategoricalColumn, collections.namedtuple(
+class SequenceCategoricalColumn(fc.OfCategorical, fc.CategoricalColumn, collections.namedtuple(
         "SequenceCategoricalColumn", ["categorical_column"])):
     """A categorical column read as a sequence: its ids of each step, to be combined by step."""
     __slots__ = ()
@@ -42,14 +41,6 @@ class SequenceCategoricalColumn(fc.CategoricalColumn, collections.namedtuple(
     def num_buckets(self):
         return self.categorical_column.num_buckets
 
-    @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
-
     def _transform(self, cache):
         return _as_steps(self.categorical_column._ids(cache))
 
@@ -62,16 +53,9 @@ class SequenceCategoricalColumn(fc.CategoricalColumn, collections.namedtuple(
 
 
 class SequenceNumericColumn(fc._dense_tuple("SequenceNumericColumn", [
-        "key", "shape", "default_value", "dtype", "normalizer_fn"], fc.SequenceDenseColumn)):
+        "key", "shape", "default_value", "dtype", "normalizer_fn"], fc.Numeric,
+        fc.SequenceDenseColumn)):
     """A sequence of real values of `shape` per step, from a SparseTensor feature."""
-
-    @property
-    def name(self):
-        return self.key
-
-    @property
-    def variable_shape(self):
-        return TensorShape(self.shape)
 
     @property
     def parse_example_spec(self):

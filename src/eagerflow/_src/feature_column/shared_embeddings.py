@@ -35,8 +35,16 @@ def _refuse_eager():
                            "is enabled.")
 
 
-def _check_buckets(columns, given, attribute):
-    """The columns sorted by name, if they have one number of buckets (TF's errors else)."""
+def _checked(categorical_columns, dimension, initializer, ckpt_to_load_from,
+             tensor_name_in_ckpt, collection, given, attribute):
+    """The columns (a list), their number of buckets, the initializer and the collection
+    name of a call sharing an embedding, or TF's errors (`given`, `attribute`: the words of
+    TF 1's or TF 2's)."""
+    _refuse_eager()
+    initializer = fc.check_embedding(dimension, initializer, ckpt_to_load_from,
+                                     tensor_name_in_ckpt, "initializer must be callable if "
+                                     "specified.")
+    columns = list(categorical_columns)
     ordered = sorted(columns, key=lambda c: c.name)
     first = ordered[0]  # (TF's IndexError for no columns)
     for column in ordered:
@@ -48,36 +56,18 @@ def _check_buckets(columns, given, attribute):
                 "To use shared_embedding_column, all categorical_columns must have the same "
                 f"number of buckets. {given} column: {first} with buckets: {first.num_buckets} "
                 f"does  not match column: {column} with buckets: {column.num_buckets}")
-    return ordered
-
-
-def _collection_name(name, ordered):
-    return name or "_".join(c.name for c in ordered) + "_shared_embedding"
+    name = collection or "_".join(c.name for c in ordered) + "_shared_embedding"
+    return columns, first.num_buckets, initializer, name
 
 
 class _SharedEmbeddingColumn(fc._dense_tuple("_SharedEmbeddingColumn", [
         "categorical_column", "dimension", "combiner", "initializer",
         "shared_embedding_collection_name", "ckpt_to_load_from", "tensor_name_in_ckpt",
         "max_norm", "trainable", "use_safe_embedding_lookup"],
-        fc.DenseColumn, fc.SequenceDenseColumn)):
+        fc.Embedding, fc.DenseColumn, fc.SequenceDenseColumn)):
     """An embedding column whose table it shares with the other columns of its
     `shared_embedding_collection_name` (the graph collection holding the table)."""
-
-    @property
-    def name(self):
-        return f"{self.categorical_column.name}_shared_embedding"
-
-    @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
-    def variable_shape(self):
-        return TensorShape([self.dimension])
-
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
+    _suffix = "_shared_embedding"
 
     def _table(self, trainable, collections):
         """The shared table: the one of the collection, else made (under the current
@@ -106,11 +96,6 @@ class _SharedEmbeddingColumn(fc._dense_tuple("_SharedEmbeddingColumn", [
         graph.add_to_collection(self.shared_embedding_collection_name, table)
         return table
 
-    _table_of = fc.EmbeddingColumn._table_of
-    _dense = fc.EmbeddingColumn._dense
-    _sequence = fc.EmbeddingColumn._sequence
-    _lookup = fc.EmbeddingColumn._lookup
-
 
 @export("compat.v1.feature_column.shared_embedding_columns")
 def shared_embedding_columns(categorical_columns, dimension, combiner="mean", initializer=None,
@@ -125,13 +110,9 @@ def shared_embedding_columns(categorical_columns, dimension, combiner="mean", in
     ...
     RuntimeError: shared_embedding_columns are not supported when eager execution is enabled.
     """
-    _refuse_eager()
-    initializer = fc.check_embedding(dimension, initializer, ckpt_to_load_from,
-                                     tensor_name_in_ckpt, "initializer must be callable if "
-                                     "specified.")
-    columns = list(categorical_columns)
-    name = _collection_name(shared_embedding_collection_name,
-                            _check_buckets(columns, "ven", "_num_buckets"))
+    columns, _, initializer, name = _checked(
+        categorical_columns, dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+        shared_embedding_collection_name, "ven", "_num_buckets")
     return [_SharedEmbeddingColumn(c, dimension, combiner, initializer, name, ckpt_to_load_from,
                                    tensor_name_in_ckpt, max_norm, trainable,
                                    use_safe_embedding_lookup) for c in columns]
@@ -159,34 +140,20 @@ class SharedEmbeddingColumnCreator:
         return self._tables[id(graph)][1]
 
 
-class SharedEmbeddingColumn(fc.DenseColumn, fc.SequenceDenseColumn, collections.namedtuple(
-        "SharedEmbeddingColumn", ["categorical_column", "shared_embedding_column_creator",
-                                  "combiner", "max_norm", "use_safe_embedding_lookup"])):
+class SharedEmbeddingColumn(fc.Embedding, fc.DenseColumn, fc.SequenceDenseColumn,
+                            collections.namedtuple("SharedEmbeddingColumn", [
+                                "categorical_column", "shared_embedding_column_creator",
+                                "combiner", "max_norm", "use_safe_embedding_lookup"])):
     """An embedding column of `shared_embeddings`: its table is its creator's."""
     __slots__ = ()
+    _suffix = "_shared_embedding"
 
     @property
-    def name(self):
-        return f"{self.categorical_column.name}_shared_embedding"
-
-    @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
-    def variable_shape(self):
-        return TensorShape([self.shared_embedding_column_creator.dimension])
-
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
+    def dimension(self):
+        return self.shared_embedding_column_creator.dimension
 
     def _table_of(self, layer):
         return self.shared_embedding_column_creator.embedding_weights
-
-    _dense = fc.EmbeddingColumn._dense
-    _sequence = fc.EmbeddingColumn._sequence
-    _lookup = fc.EmbeddingColumn._lookup
 
 
 @export("feature_column.shared_embeddings")
@@ -204,15 +171,11 @@ def shared_embeddings(categorical_columns, dimension, combiner="mean", initializ
     ...
     RuntimeError: shared_embedding_columns are not supported when eager execution is enabled.
     """
-    _refuse_eager()
-    initializer = fc.check_embedding(dimension, initializer, ckpt_to_load_from,
-                                     tensor_name_in_ckpt, "initializer must be callable if "
-                                     "specified.")
-    columns = list(categorical_columns)
-    ordered = _check_buckets(columns, "Given", "num_buckets")
-    creator = SharedEmbeddingColumnCreator(
-        dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt, ordered[0].num_buckets,
-        trainable, _collection_name(shared_embedding_collection_name, ordered),
-        use_safe_embedding_lookup)
+    columns, buckets, initializer, name = _checked(
+        categorical_columns, dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+        shared_embedding_collection_name, "Given", "num_buckets")
+    creator = SharedEmbeddingColumnCreator(dimension, initializer, ckpt_to_load_from,
+                                           tensor_name_in_ckpt, buckets, trainable, name,
+                                           use_safe_embedding_lookup)
     return [SharedEmbeddingColumn(c, creator, combiner, max_norm, use_safe_embedding_lookup)
             for c in columns]

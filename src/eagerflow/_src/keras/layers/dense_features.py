@@ -14,17 +14,7 @@ class _FeaturesLayer(Layer):
     def __init__(self, feature_columns, trainable=True, name=None, partitioner=None,
                  **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        if isinstance(feature_columns, fc.FeatureColumn):
-            feature_columns = [feature_columns]
-        feature_columns = list(feature_columns)
-        if not feature_columns:
-            raise ValueError("feature_columns must not be empty.")
-        for column in feature_columns:
-            if not isinstance(column, self._expected):
-                raise ValueError(
-                    f"Items of feature_columns must be a {self._expected}. You can wrap a "
-                    "categorical column with an embedding_column or indicator_column. "
-                    f"Given: {column}")
+        feature_columns = fc.check_columns(feature_columns, self._expected, self._expected)
         seen = {}
         for column in sorted(feature_columns, key=lambda c: c.name):
             if column.name in seen:
