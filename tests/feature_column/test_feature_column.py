@@ -496,3 +496,23 @@ def test_constant_initializer_of_an_array_survives_model_save(tmp_path):
     np.testing.assert_allclose(loaded(feats), [[2.0, 3.0], [6.0, 7.0]])
     restored = loaded.layers[0]._feature_columns[0].initializer
     assert restored.value == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]
+
+
+def test_python_strings_floats_crossed_and_shape_errors_as_tf():
+    vocab = fc.indicator_column(fc.categorical_column_with_vocabulary_list("a", ["x"]))
+    np.testing.assert_array_equal(dense([vocab], {"a": ["x", "y"]}), [[1], [0]])
+    # TF crosses floats as int64s (1.5 as 1): the same buckets as the integers
+    cross = fc.indicator_column(fc.crossed_column(["a", "b"], 5))
+    np.testing.assert_array_equal(dense([cross], {"a": tf.constant([[1.5]]),
+                                                  "b": tf.constant([["x"]])}),
+                                  [[0, 0, 0, 0, 1]])
+    np.testing.assert_array_equal(
+        tf.sparse.cross_hashed([tf.constant([[1.5], [2.0]]), tf.constant([["x"], ["y"]])],
+                               10).values, [9, 4])
+    assert tf.sparse.cross([tf.constant([[True]]), tf.constant([["x"]])]).values.numpy() \
+        .tolist() == [b"1_X_x"]
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        dense([fc.numeric_column("a", shape=(2,))], {"a": tf.constant([[1.0, 2.0, 3.0]])})
+    assert str(info.value).split("\n")[2] == (
+        "{{function_node __wrapped__Reshape_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Input to reshape is a tensor with 3 values, but the requested shape has 2 [Op:Reshape]")

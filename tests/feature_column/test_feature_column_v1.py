@@ -72,8 +72,8 @@ def test_input_layer_and_shared_columns_in_a_graph():
     with g.as_default():
         i, j = I3, J3
         cols_to_vars, cols_to_out = {}, {}
-        out = v1fc.input_layer(feats(), [fc.numeric_column("a"), fc.indicator_column(T),
-                                         fc.embedding_column(i, 2, initializer=tf.ones_initializer())],
+        emb = fc.embedding_column(i, 2, initializer=tf.ones_initializer())
+        out = v1fc.input_layer(feats(), [fc.numeric_column("a"), fc.indicator_column(T), emb],
                                cols_to_vars=cols_to_vars, cols_to_output_tensors=cols_to_out,
                                weight_collections=["mine"])
         assert out.name == "input_layer/concat:0" and out.shape == (2, 5)

@@ -10,7 +10,6 @@ variables made with `get_variable` under ``input_layer/`` and ``linear_model/``)
 array([[1.],
        [2.]], dtype=float32)>
 """
-import math
 
 import numpy as np
 
@@ -69,26 +68,29 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with vs.variable_scope(None, default_name="input_layer"):
         for column in columns:
             with vs.variable_scope(None, default_name=_scope_name(column)):
-                made = []
-                if isinstance(column, fc.EmbeddingColumn):
-                    made = [shared.get_variable(
-                        "embedding_weights", (column.categorical_column.num_buckets,
-                                              column.dimension), column.initializer,
-                        trainable and column.trainable, weight_collections)]
-                    state._column_state[column.name] = made[0]
-                elif isinstance(column, shared._SharedEmbeddingColumn):
-                    made = [column._table(trainable and column.trainable, weight_collections)]
-                    state._column_state[column.name] = made[0]
-                dense = column._dense(cache, state)
-                size = math.prod(column.variable_shape.as_list())
-                outputs.append(array_ops.reshape(
-                    dense, array_ops.stack([array_ops.shape(dense)[0], size])))
+                made = _embedding_table(column, state, trainable, weight_collections)
+                outputs.append(fc.per_example(column._dense(cache, state), column))
                 if cols_to_vars is not None:
                     cols_to_vars[column] = made
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = outputs[-1]
         fc.check_batch_sizes(outputs, columns)
         return array_ops.concat(outputs, 1)
+
+
+def _embedding_table(column, state, trainable, collections):
+    """The table of an embedding column (made, or its collection's if shared), held in
+    `state`: ``[table]``, or ``[]`` for another column."""
+    if isinstance(column, fc.EmbeddingColumn):
+        table = shared.get_variable(
+            "embedding_weights", (column.categorical_column.num_buckets, column.dimension),
+            column.initializer, trainable and column.trainable, collections)
+    elif isinstance(column, shared._SharedEmbeddingColumn):
+        table = column._table(trainable and column.trainable, collections)
+    else:
+        return []
+    state._column_state[column.name] = table
+    return [table]
 
 
 _COMBINERS = ("mean", "sqrtn", "sum")
@@ -122,20 +124,14 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum",
             with vs.variable_scope(None, default_name=column.name):
                 if isinstance(column, fc.CategoricalColumn):
                     weights = shared.get_variable("weights", (column.num_buckets, units), zeros,
-                                            trainable, weight_collections)
+                                                  trainable, weight_collections)
                     sums.append(_sparse_sum(column, cache, weights, sparse_combiner))
                 else:
-                    if isinstance(column, fc.EmbeddingColumn):
-                        state._column_state[column.name] = shared.get_variable(
-                            "embedding_weights", (column.categorical_column.num_buckets,
-                                                  column.dimension), column.initializer,
-                            trainable and column.trainable, weight_collections)
-                    dense = column._dense(cache, state)
-                    size = column.variable_shape.num_elements()
-                    dense = array_ops.reshape(dense, array_ops.stack(
-                        [array_ops.shape(dense)[0], size]))
-                    weights = shared.get_variable("weights", (size, units), zeros, trainable,
-                                            weight_collections)
+                    _embedding_table(column, state, trainable, weight_collections)
+                    dense = fc.per_example(column._dense(cache, state), column)
+                    weights = shared.get_variable(
+                        "weights", (column.variable_shape.num_elements(), units), zeros,
+                        trainable, weight_collections)
                     sums.append(linalg_ops.matmul(dense, weights, name="weighted_sum"))
                 made[column] = [weights]
         fc.check_batch_sizes(sums, columns)

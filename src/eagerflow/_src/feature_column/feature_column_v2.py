@@ -936,6 +936,13 @@ def check_columns(feature_columns, expected, kind, wrap=True):
     return feature_columns
 
 
+def per_example(dense, column):
+    """A column's `dense` tensor as ``[batch, its width]`` (the shape a list of a tensor and
+    an int, as TF gives it: an error names no op)."""
+    return array_ops.reshape(dense, [array_ops.shape(dense)[0],
+                                     column.variable_shape.num_elements()])
+
+
 def check_batch_sizes(tensors, columns):
     """TF's ValueError when the static batch sizes of the columns' `tensors` differ."""
     first = None
@@ -958,10 +965,7 @@ def dense_features(columns, features, layer, cols_to_output_tensors=None):
     columns = sorted(columns, key=lambda c: c.name)
     outputs = []
     for column in columns:
-        dense = column._dense(cache, layer)
-        size = math.prod(column.variable_shape.as_list())
-        batch = array_ops.shape(dense)[0]
-        outputs.append(array_ops.reshape(dense, array_ops.stack([batch, size])))
+        outputs.append(per_example(column._dense(cache, layer), column))
         if cols_to_output_tensors is not None:
             cols_to_output_tensors[column] = outputs[-1]
     check_batch_sizes(outputs, columns)

@@ -158,8 +158,8 @@ def sequence_features(columns, features, layer):
     for column in columns:
         dense, length = column._sequence(cache, layer)
         shape = array_ops.shape(dense)
-        outputs.append(array_ops.reshape(dense, array_ops.stack(
-            [shape[0], shape[1], column.variable_shape.num_elements()])))
+        outputs.append(array_ops.reshape(
+            dense, [shape[0], shape[1], column.variable_shape.num_elements()]))
         lengths.append(length)
     fc.check_batch_sizes(lengths, columns)
     for other in lengths[1:]:

@@ -1110,9 +1110,8 @@ def _cross_inputs(inputs):
             col = math_ops.floormod(array_ops.range(math_ops.multiply(rows, cols)), cols)
             x = SparseTensor(array_ops.stack([flat, col], 1), array_ops.reshape(x, [-1]),
                              array_ops.stack([rows, cols]))
-        if not (x.dtype == _d.string or x.dtype in (_d.int64, _d.int32)):
-            raise TypeError(f"Inputs of cross must be int64 or string, got {x.dtype}")
-        values = x.values if x.dtype != _d.int32 else cast_ops.cast(x.values, _I64)
+        # (TF crosses the values of other dtypes as int64s: 1.5 as 1, True as 1)
+        values = x.values if x.dtype in (_d.string, _I64) else cast_ops.cast(x.values, _I64)
         parts += [x.indices, values, x.dense_shape]
     return parts
 

@@ -108,8 +108,8 @@ class SequenceFeatures(_FeaturesLayer):
 
     >>> col = tf.feature_column.sequence_categorical_column_with_identity("ids", 3)
     >>> layer = tf.keras.experimental.SequenceFeatures([tf.feature_column.indicator_column(col)])
-    >>> values, length = layer({"ids": tf.sparse.SparseTensor([[0, 0], [0, 1]],
-    ...                                                       tf.constant([2, 0], tf.int64), [2, 2])})
+    >>> ids = tf.sparse.SparseTensor([[0, 0], [0, 1]], tf.constant([2, 0], tf.int64), [2, 2])
+    >>> values, length = layer({"ids": ids})
     >>> values.shape, length.numpy()
     (TensorShape([2, 2, 3]), array([2, 0]))
     """
