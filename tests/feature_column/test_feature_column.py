@@ -516,3 +516,43 @@ def test_python_strings_floats_crossed_and_shape_errors_as_tf():
     assert str(info.value).split("\n")[2] == (
         "{{function_node __wrapped__Reshape_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
         "Input to reshape is a tensor with 3 values, but the requested shape has 2 [Op:Reshape]")
+
+
+@pytest.mark.parametrize("column,value,message", [
+    (fc.categorical_column_with_vocabulary_list("a", ["x"]), tf.constant([[1.0]]),
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_vocabulary_list("a", [1]), tf.constant([[True]]),
+     "Column dtype and SparseTensors dtype must be compatible. key: a, column dtype: <dtype: "
+     "'int64'>, tensor dtype: <dtype: 'bool'>"),
+    (fc.categorical_column_with_hash_bucket("a", 3, tf.int64), tf.constant([[1.0]]),
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_hash_bucket("a", 3), tf.sparse.from_dense(
+        tf.constant([[1.0]], tf.float64)),  # (the layer casts floats to its dtype first)
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_hash_bucket("a", 3), tf.constant([[1]]),
+     "Column dtype and SparseTensors dtype must be compatible. key: a, column dtype: <dtype: "
+     "'string'>, tensor dtype: <dtype: 'int32'>")])
+def test_categorical_inputs_of_wrong_dtypes_as_tf(column, value, message):
+    with pytest.raises(ValueError) as info:
+        dense([fc.indicator_column(column)], {"a": value})
+    assert str(info.value).split("\n")[2] == message
+
+
+def test_functional_model_of_a_dict_saves_and_reloads(tmp_path):
+    inputs = {"t": tf.keras.Input((1,), dtype=tf.string, name="t"),
+              "x": tf.keras.Input((1,), name="x")}
+    vocab = fc.categorical_column_with_vocabulary_list("t", ["fixed", "normal"])
+    out = tf.keras.layers.DenseFeatures([fc.embedding_column(vocab, 2),
+                                         fc.numeric_column("x")])(inputs)
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(out))
+    config = model.get_config()
+    assert config["layers"][2]["inbound_nodes"] == [
+        {"t": ["t", 0, 0, {}], "x": ["x", 0, 0, {}]}]  # (as tf_keras writes it)
+    feats = {"t": tf.constant([["fixed"], ["zz"]]), "x": tf.constant([[1.0], [2.0]])}
+    expected = model(feats).numpy()
+    model.save(str(tmp_path))
+    np.testing.assert_allclose(tf.keras.models.load_model(str(tmp_path))(feats), expected,
+                               rtol=1e-6)
+    again = tf.keras.Model.from_config(config)
+    assert again(feats).shape == (2, 1)
+

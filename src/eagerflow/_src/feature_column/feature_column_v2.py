@@ -347,18 +347,27 @@ class _Categorical(CategoricalColumn):
     def parse_example_spec(self):
         return {self.key: VarLenFeature(self.dtype)}
 
+    _kind_first = False  # (whether TF checks for strings or integers before the dtypes agree)
+
     def _raw_ids(self, cache):
         value = cache.raw(self.key)
-        if not (value.dtype == self.dtype or (
-                value.dtype.is_integer and self.dtype.is_integer)):
+        if self._kind_first:
+            self._check_kind(value)
+        if value.dtype.is_integer != self.dtype.is_integer:
             raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. "
                              f"key: {self.key}, column dtype: {self.dtype}, "
                              f"tensor dtype: {value.dtype}")
+        self._check_kind(value)
         ignore = "" if value.dtype == _d.string else -1
         return _to_sparse_ids(value, ignore)
 
     def _ids(self, cache):
         return cache.get(self)
+
+    def _check_kind(self, value):
+        if not (value.dtype.is_integer or value.dtype == _d.string):
+            raise ValueError(f"column_name: {self.key} input_tensor dtype must be string or "
+                             f"integer. dtype: {value.dtype}.")
 
 
 def _hash_strings(values, buckets):
@@ -463,6 +472,7 @@ class HashedCategoricalColumn(_Categorical, collections.namedtuple(
         "HashedCategoricalColumn", ["key", "hash_bucket_size", "dtype"])):
     """A feature's values hashed into buckets (integers hashed as their strings)."""
     __slots__ = ()
+    _kind_first = True
 
     @property
     def num_buckets(self):
