@@ -1214,6 +1214,10 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     but for a sum, ids of weight <= 0), giving rows without ids the embedding of `default_id` or zeros;
     the result has `sparse_ids`' dense shape but its last dimension, then the embedding's.
     """
+    if sparse_weights is not None:  # (TF's check of the weights, before any op)
+        n, m = sparse_ids.values.shape[0], sparse_weights.values.shape[0]
+        if n is not None and m is not None and n != m:
+            raise ValueError(f"Dimensions {n} and {m} are not compatible")
     shape = sparse_ids.dense_shape
     rank = sparse_ids.shape.rank if hasattr(sparse_ids, "shape") else None
     rank = int(get_static_value(array_ops.size(shape))) if rank is None else rank
