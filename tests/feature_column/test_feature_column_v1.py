@@ -231,3 +231,32 @@ def test_errors_as_tf():
         assert _error(lambda: v1fc.input_layer(feats(), shared2)) == (
             "ValueError", "SharedEmbeddingColumns are not supported in `linear_model` or "
                           "`input_layer`. Please use `DenseFeatures` or `LinearModel` instead.")
+
+
+def test_placeholders_of_unknown_batch_and_rank_in_a_graph():
+    g = tf.Graph()
+    with g.as_default():
+        a = v1.placeholder(tf.float32, [None, 1])
+        t = v1.placeholder(tf.string, [None, 1])
+        i = v1.sparse_placeholder(tf.int64)  # (of a rank known only at run time)
+        feats = {"a": a, "t": t, "i": i}
+        cols = [fc.numeric_column("a"), fc.indicator_column(T), fc.embedding_column(
+            I3, 2, initializer=tf.ones_initializer())]
+        out = v1fc.input_layer(feats, cols, trainable=False)
+        assert out.shape.as_list() == [None, 5]
+        assert v1.trainable_variables() == [] and [v.name for v in v1.global_variables()] == \
+            ["input_layer/i_embedding/embedding_weights:0"]
+        linear = v1fc.linear_model(feats, cols, units=2)
+        assert linear.shape.as_list() == [None, 2]
+        seq, length = tf.keras.experimental.SequenceFeatures([fc.indicator_column(
+            fc.sequence_categorical_column_with_identity("i", 3))])({"i": i})
+        assert seq.shape.as_list() == [None, None, 3] and length.shape.as_list() == [None]
+        with v1.Session() as sess:
+            sess.run([v1.global_variables_initializer(), v1.tables_initializer()])
+            got = sess.run([out, linear, seq, length], {
+                a: [[1.0], [2.0]], t: [["x"], ["z"]],
+                i: v1.SparseTensorValue([[0, 0], [1, 1]], [1, 2], [2, 2])})
+    assert got[0].tolist() == [[1, 1, 1, 1, 0], [2, 1, 1, 0, 0]]
+    assert got[1].tolist() == [[0, 0], [0, 0]]
+    assert got[2].tolist() == [[[0, 1, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 1]]]
+    assert got[3].tolist() == [1, 2]

@@ -1220,7 +1220,9 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
             raise ValueError(f"Dimensions {n} and {m} are not compatible")
     shape = sparse_ids.dense_shape
     rank = sparse_ids.shape.rank if hasattr(sparse_ids, "shape") else None
-    rank = int(get_static_value(array_ops.size(shape))) if rank is None else rank
+    if rank is None:  # (None still when known only at run time: the general reshape)
+        rank = get_static_value(array_ops.size(shape))
+        rank = None if rank is None else int(rank)
     if rank != 2:
         rows = reduction_ops.reduce_prod(shape[:-1])
         flat = array_ops.stack([rows, shape[-1]])
