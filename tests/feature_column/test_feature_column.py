@@ -463,3 +463,96 @@ def test_checkpoint_keys_as_tf(tmp_path):
     model({"age": tf.constant([[1.0]]), "thal": tf.constant([["fixed"]])})
     saved = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
     assert [[k, s] for k, s in tf.train.list_variables(saved)] == TF["checkpoint_keys"]
+
+
+@pytest.mark.parametrize("column,feats", [
+    (fc.categorical_column_with_vocabulary_list("t", ["a", "b", "c"]),
+     {"t": tf.constant([["a"], ["zz"], ["c"]])}),
+    (fc.categorical_column_with_hash_bucket("t", 5), {"t": tf.constant([["a"], [""], ["c"]])}),
+    (fc.categorical_column_with_identity("t", 4), {"t": tf.constant([[1], [-1], [3]])})])
+def test_safe_embedding_lookup_model_saves_and_reloads(tmp_path, column, feats):
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([fc.embedding_column(column, 2)]),
+                                 tf.keras.layers.Dense(1)])
+    expected = model(feats).numpy()
+    tf.saved_model.save(model, str(tmp_path / "sm"))
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "sm"))(feats), expected,
+                               rtol=1e-6)
+    model.save(str(tmp_path / "keras"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "keras"))
+    np.testing.assert_allclose(loaded(feats), expected, rtol=1e-6)
+    assert [unnumbered(w.name) for w in loaded.weights] == [unnumbered(w.name)
+                                                           for w in model.weights]
+
+
+def test_constant_initializer_of_an_array_survives_model_save(tmp_path):
+    init = tf.constant_initializer(np.arange(8.0).reshape(4, 2))
+    column = fc.embedding_column(fc.categorical_column_with_identity("t", 4), 2,
+                                 initializer=init)
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([column])])
+    feats = {"t": tf.constant([[1], [3]])}
+    model(feats)
+    model.save(str(tmp_path))
+    loaded = tf.keras.models.load_model(str(tmp_path))
+    np.testing.assert_allclose(loaded(feats), [[2.0, 3.0], [6.0, 7.0]])
+    restored = loaded.layers[0]._feature_columns[0].initializer
+    assert restored.value == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]
+
+
+def test_python_strings_floats_crossed_and_shape_errors_as_tf():
+    vocab = fc.indicator_column(fc.categorical_column_with_vocabulary_list("a", ["x"]))
+    np.testing.assert_array_equal(dense([vocab], {"a": ["x", "y"]}), [[1], [0]])
+    # TF crosses floats as int64s (1.5 as 1): the same buckets as the integers
+    cross = fc.indicator_column(fc.crossed_column(["a", "b"], 5))
+    np.testing.assert_array_equal(dense([cross], {"a": tf.constant([[1.5]]),
+                                                  "b": tf.constant([["x"]])}),
+                                  [[0, 0, 0, 0, 1]])
+    np.testing.assert_array_equal(
+        tf.sparse.cross_hashed([tf.constant([[1.5], [2.0]]), tf.constant([["x"], ["y"]])],
+                               10).values, [9, 4])
+    assert tf.sparse.cross([tf.constant([[True]]), tf.constant([["x"]])]).values.numpy() \
+        .tolist() == [b"1_X_x"]
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        dense([fc.numeric_column("a", shape=(2,))], {"a": tf.constant([[1.0, 2.0, 3.0]])})
+    assert str(info.value).split("\n")[2] == (
+        "{{function_node __wrapped__Reshape_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+        "Input to reshape is a tensor with 3 values, but the requested shape has 2 [Op:Reshape]")
+
+
+@pytest.mark.parametrize("column,value,message", [
+    (fc.categorical_column_with_vocabulary_list("a", ["x"]), tf.constant([[1.0]]),
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_vocabulary_list("a", [1]), tf.constant([[True]]),
+     "Column dtype and SparseTensors dtype must be compatible. key: a, column dtype: <dtype: "
+     "'int64'>, tensor dtype: <dtype: 'bool'>"),
+    (fc.categorical_column_with_hash_bucket("a", 3, tf.int64), tf.constant([[1.0]]),
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_hash_bucket("a", 3), tf.sparse.from_dense(
+        tf.constant([[1.0]], tf.float64)),  # (the layer casts floats to its dtype first)
+     "column_name: a input_tensor dtype must be string or integer. dtype: <dtype: 'float32'>."),
+    (fc.categorical_column_with_hash_bucket("a", 3), tf.constant([[1]]),
+     "Column dtype and SparseTensors dtype must be compatible. key: a, column dtype: <dtype: "
+     "'string'>, tensor dtype: <dtype: 'int32'>")])
+def test_categorical_inputs_of_wrong_dtypes_as_tf(column, value, message):
+    with pytest.raises(ValueError) as info:
+        dense([fc.indicator_column(column)], {"a": value})
+    assert str(info.value).split("\n")[2] == message
+
+
+def test_functional_model_of_a_dict_saves_and_reloads(tmp_path):
+    inputs = {"t": tf.keras.Input((1,), dtype=tf.string, name="t"),
+              "x": tf.keras.Input((1,), name="x")}
+    vocab = fc.categorical_column_with_vocabulary_list("t", ["fixed", "normal"])
+    out = tf.keras.layers.DenseFeatures([fc.embedding_column(vocab, 2),
+                                         fc.numeric_column("x")])(inputs)
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(out))
+    config = model.get_config()
+    assert config["layers"][2]["inbound_nodes"] == [
+        {"t": ["t", 0, 0, {}], "x": ["x", 0, 0, {}]}]  # (as tf_keras writes it)
+    feats = {"t": tf.constant([["fixed"], ["zz"]]), "x": tf.constant([[1.0], [2.0]])}
+    expected = model(feats).numpy()
+    model.save(str(tmp_path))
+    np.testing.assert_allclose(tf.keras.models.load_model(str(tmp_path))(feats), expected,
+                               rtol=1e-6)
+    again = tf.keras.Model.from_config(config)
+    assert again(feats).shape == (2, 1)
+

@@ -850,3 +850,14 @@ def test_function_bodies_name_each_output_by_tfs_output_arg():
         if got != [(o, 0) for o in outputs]:
             wrong[op.name] = (got, outputs)
     assert checked > 300 and wrong == {}
+
+
+def test_top_k_of_a_k_known_at_run_time_is_written_with_k_as_its_input():
+    """TF's TopKV2 takes k as an input: a k computed in the graph (a sort over a last
+    dimension of unknown size) is written as that input and read back."""
+    def top(x):
+        return tf.sort(x, direction="DESCENDING"), tf.math.top_k(x, tf.shape(x)[-1] - 1).indices
+    concrete, from_bytes = _round_trip(top, tf.TensorSpec([None, None]))
+    x = tf.constant([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]])
+    for got, want in zip(from_bytes(x), top(x)):
+        _same(got, want)

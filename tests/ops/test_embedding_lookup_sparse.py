@@ -64,3 +64,13 @@ def test_gradient_is_indexed_slices():
     assert isinstance(grad, tf.IndexedSlices)
     np.testing.assert_allclose(tf.convert_to_tensor(grad)[:, 0],
                                [0, 0.4472, 0, 1.8944, 0], atol=1e-4)
+
+
+@pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
+def test_safe_lookup_refuses_weights_of_another_count_as_tf(combiner):
+    ids = tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([0, 1, 2], tf.int64),
+                                 [2, 2])
+    weights = tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1]], [1.0, 2.0, 3.0, 4.0],
+                                     [2, 2])
+    with pytest.raises(ValueError, match=r"^Dimensions 3 and 4 are not compatible$"):
+        tf.nn.safe_embedding_lookup_sparse(tf.ones([3, 2]), ids, weights, combiner=combiner)

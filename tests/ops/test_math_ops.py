@@ -894,3 +894,12 @@ def test_dtype_errors_list_the_allowed_dtypes_in_tfs_order(fn, x, listed):
         f"list of allowed values: {listed}")
     # the quantized dtypes are listed but the numbers still compute
     assert tf.reduce_max(tf.constant([1, 3])).numpy() == 3
+
+
+@pytest.mark.parametrize("fn", [tf.math.floordiv, tf.math.floormod])
+def test_integer_division_of_nothing_by_zero_is_empty_as_tf(fn):
+    # TF meets a zero divisor only in an element it divides (sparse reshapes of empty batches)
+    out = fn(tf.zeros([0, 2], tf.int64), tf.constant([0, 1], tf.int64))
+    assert out.shape == (0, 2) and out.dtype == tf.int64
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        fn(tf.ones([1, 2], tf.int64), tf.constant([0, 1], tf.int64))

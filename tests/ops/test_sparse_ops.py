@@ -193,3 +193,15 @@ def test_reductions_over_an_axis_out_of_range_are_the_sparse_kernels_errors():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"dimension 7, .*\[Op:SparseReduceMax\]$"):  # (a list: no name)
         tf.sparse.reduce_max(s, [0, 7])
+
+
+def test_reshape_of_an_empty_tensor_as_tf():
+    empty = tf.sparse.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [0, 3])
+    assert tf.sparse.reshape(empty, [0, 3, 1]).dense_shape.numpy().tolist() == [0, 3, 1]
+    assert tf.sparse.reshape(empty, [-1, 3]).dense_shape.numpy().tolist() == [0, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^\{\{function_node __wrapped__SparseReshape_device_/job:localhost/"
+                             r"replica:0/task:0/device:CPU:0\}\} reshape cannot infer the missing "
+                             r"input size for an empty tensor unless all specified input sizes "
+                             r"are non-zero \[Op:SparseReshape\]"):
+        tf.sparse.reshape(empty, [0, -1])

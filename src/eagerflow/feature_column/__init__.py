@@ -4,4 +4,9 @@ from eagerflow._src.feature_column.feature_column_v2 import (  # noqa: F401
     bucketized_column, categorical_column_with_hash_bucket, categorical_column_with_identity,
     categorical_column_with_vocabulary_file, categorical_column_with_vocabulary_list,
     crossed_column, embedding_column, indicator_column, make_parse_example_spec, numeric_column,
-    shared_embeddings, weighted_categorical_column)
+    weighted_categorical_column)
+from eagerflow._src.feature_column.sequence_feature_column import (  # noqa: F401
+    sequence_categorical_column_with_hash_bucket, sequence_categorical_column_with_identity,
+    sequence_categorical_column_with_vocabulary_file,
+    sequence_categorical_column_with_vocabulary_list, sequence_numeric_column)
+from eagerflow._src.feature_column.shared_embeddings import shared_embeddings  # noqa: F401

@@ -2622,6 +2622,15 @@ def _w6fc1599d7b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w719dd070ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, feature_columns, weight_collections=None, trainable=None, cols_to_vars=None, cols_to_output_tensors=None):
+        try:
+            return _export_fn(features, feature_columns, weight_collections, trainable, cols_to_vars, cols_to_output_tensors)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'feature_columns': feature_columns, 'weight_collections': weight_collections, 'trainable': trainable, 'cols_to_vars': cols_to_vars, 'cols_to_output_tensors': cols_to_output_tensors})
+    return _export_wrapper
+
+
 def _w71e57be463(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(frame_step, forward_window_fn=None, name=None):
         try:
@@ -4899,6 +4908,15 @@ def _wca231d8568(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcab98728c7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=None, default_value=None, dtype=None):
+        try:
+            return _export_fn(key, vocabulary_file, vocabulary_size, num_oov_buckets, default_value, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_file': vocabulary_file, 'vocabulary_size': vocabulary_size, 'num_oov_buckets': num_oov_buckets, 'default_value': default_value, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wcbe8f214bc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, x=None, y=None, name=None):
         try:
@@ -6078,6 +6096,15 @@ def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9fb58636e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(features, feature_columns, units=None, sparse_combiner=None, weight_collections=None, trainable=None, cols_to_vars=None):
+        try:
+            return _export_fn(features, feature_columns, units, sparse_combiner, weight_collections, trainable, cols_to_vars)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'feature_columns': feature_columns, 'units': units, 'sparse_combiner': sparse_combiner, 'weight_collections': weight_collections, 'trainable': trainable, 'cols_to_vars': cols_to_vars})
+    return _export_wrapper
+
+
 def _wfa50d63445(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(func=None, inp=None, Tout=None, stateful=None, name=None):
         try:
@@ -6210,6 +6237,11 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.feature_column.categorical_column_with_vocabulary_file': _wcab98728c7,
+    'compat.v1.feature_column.input_layer': _w719dd070ac,
+    'compat.v1.feature_column.linear_model': _wf9fb58636e,
+    'compat.v1.feature_column.make_parse_example_spec': _w28de9f6915,
+    'compat.v1.feature_column.shared_embedding_columns': _w7b9d8fd579,
     'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
@@ -6749,6 +6781,11 @@ WRAPPERS = {
     'feature_column.indicator_column': _wed1706d840,
     'feature_column.make_parse_example_spec': _w28de9f6915,
     'feature_column.numeric_column': _w6b0007ad1c,
+    'feature_column.sequence_categorical_column_with_hash_bucket': _w0fa6a3cc80,
+    'feature_column.sequence_categorical_column_with_identity': _wc1fd4dd9a9,
+    'feature_column.sequence_categorical_column_with_vocabulary_file': _wcab98728c7,
+    'feature_column.sequence_categorical_column_with_vocabulary_list': _w1bfee4f0e0,
+    'feature_column.sequence_numeric_column': _w6b0007ad1c,
     'feature_column.shared_embeddings': _w7b9d8fd579,
     'feature_column.weighted_categorical_column': _w2fb9ec4065,
     'fill': _wccd635f1ca,

@@ -22,6 +22,7 @@ from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops,
     reduction_ops, sparse_ops, sparse_tensor, string_ops
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 from eagerflow._src.compat import init_ops_v1
 from eagerflow._src.keras import initializers
 
@@ -38,6 +39,8 @@ class _Cache:
             raise ValueError(f"Feature {key} is not in features dictionary.")
         if key not in self.done:
             value = self.features[key]
+            if isinstance(value, RaggedTensor):  # (TF's columns take no ragged features)
+                raise ValueError("TypeError: object of type 'RaggedTensor' has no len()")
             if isinstance(value, SparseTensor):
                 if value.shape.rank == 1:
                     value = sparse_ops.expand_dims(value, -1)
@@ -102,7 +105,8 @@ class FeatureColumn:
         values = {}
         for field, value in config.items():
             if field == "initializer" and value is not None:
-                value = initializers.deserialize(value, custom_objects=custom_objects)
+                value = initializers.deserialize(_json_values(value),
+                                                 custom_objects=custom_objects)
             elif field == "normalizer_fn" and value is not None:
                 if value not in (custom_objects or {}):
                     raise ValueError(f"Unknown normalizer_fn: {value}. Please ensure it is "
@@ -130,6 +134,16 @@ def _config_value(value):
     return value
 
 
+def _json_values(value):
+    """`value` with the arrays a Keras config writes as ``__numpy__``/``__tensor__`` dicts
+    as the nested lists TF's JSON config gives back."""
+    if isinstance(value, dict):
+        if value.get("class_name") in ("__numpy__", "__tensor__"):
+            return value["config"]["value"]
+        return {k: _json_values(v) for k, v in value.items()}
+    return value
+
+
 def _from_config_value(value, custom_objects):
     if isinstance(value, dict) and "class_name" in value:
         return deserialize_feature_column(value, custom_objects)
@@ -149,32 +163,87 @@ def deserialize_feature_column(config, custom_objects=None):
     """The column of `serialize_feature_column`'s `config`."""
     if isinstance(config, str):
         return config
-    classes = {cls.__name__: cls for cls in _COLUMN_CLASSES}
+    classes = _column_classes()
     name = config["class_name"]
     if name not in classes:
         raise ValueError(f"Unknown feature column class: {name}")
     return classes[name].from_config(config["config"], custom_objects=custom_objects)
 
 
+def _column_classes():
+    """Every public column class by name (those of `sequence_feature_column` too)."""
+    found, todo = {}, [FeatureColumn]
+    while todo:
+        for cls in todo.pop().__subclasses__():
+            todo.append(cls)
+            named = [c for c in cls.__subclasses__() if c.__name__ == cls.__name__]
+            if not cls.__name__.startswith("_") and not named:  # (not `_dense_tuple`'s base)
+                found[cls.__name__] = cls
+    return found
+
+
 class DenseColumn(FeatureColumn):
     """A column with a dense representation (`get_dense_tensor`)."""
 
 
+class SequenceDenseColumn(FeatureColumn):
+    """A column with a dense representation of each step of a sequence, read by
+    `tf.keras.experimental.SequenceFeatures` (`_sequence`: the dense tensor and the
+    sequence lengths)."""
+
+
 class CategoricalColumn(FeatureColumn):
     """A column of int64 ids in ``[0, num_buckets)`` (`get_sparse_tensors`)."""
+    _is_sequence = False  # (ids of the steps of a sequence: `SequenceCategoricalColumn`)
 
     def _weights(self, cache):
         """The ids' weights (a SparseTensor like the ids), or None."""
         return None
 
 
-def _dense_tuple(name, fields, base):
-    return type(name, (collections.namedtuple(name, fields), base), {"__slots__": ()})
+def _dense_tuple(name, fields, *bases):
+    return type(name, (collections.namedtuple(name, fields), *bases), {"__slots__": ()})
 
 
-class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_value", "dtype",
-                                                   "normalizer_fn"], DenseColumn)):
-    """A real-valued feature, cast to float32 after `normalizer_fn`."""
+def sequence_length(sparse, num_elements=1):
+    """The number of steps of each example (row) of `sparse`: one past its last column
+    holding a value, in groups of `num_elements` values (rounded up); 0 for an empty row."""
+    rows = sparse.indices[:, 0]
+    steps = reduction_ops.segment_max(sparse.indices[:, 1] + 1, rows)
+    if num_elements != 1:
+        steps = cast_ops.cast(math_ops.ceil(cast_ops.cast(steps, _d.float64) / num_elements),
+                              _d.int64)
+    missing = sparse.dense_shape[:1] - array_ops.shape(steps, out_type=_d.int64)
+    return array_ops.concat([steps, array_ops.zeros(missing, _d.int64)], 0)
+
+
+def _refuse_sequence(column, kind, layer):
+    """DenseFeatures' error for an indicator or embedding column of a sequence column (TF 1's
+    `input_layer` names the type as TF 1 did)."""
+    cat = column.categorical_column
+    if cat._is_sequence:
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must not be of type "
+            f"{getattr(layer, '_sequence_type', 'SequenceCategoricalColumn')}. Suggested fix "
+            "A: If you wish to use DenseFeatures, use a non-sequence categorical_column_with_*. "
+            "Suggested fix B: If you wish to create sequence input, use SequenceFeatures "
+            f"instead of DenseFeatures. Given (type {type(cat)}): {cat}")
+
+
+def _sequence_ids(column, kind, cache):
+    """The ids of `column`'s sequence column (SequenceFeatures' error for another)."""
+    cat = column.categorical_column
+    if not cat._is_sequence:
+        raise ValueError(
+            f"In {kind}: {column.name}. categorical_column must be of type "
+            "SequenceCategoricalColumn to use SequenceFeatures. Suggested fix: Use one of "
+            f"sequence_categorical_column_with_*. Given (type {type(cat)}): {cat}")
+    return cat._ids(cache)
+
+
+class Numeric:
+    """The name and shape of a column of real values of `shape` from the feature `key`."""
+    __slots__ = ()
 
     @property
     def name(self):
@@ -183,6 +252,24 @@ class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_valu
     @property
     def variable_shape(self):
         return TensorShape(self.shape)
+
+
+class OfCategorical:
+    """The parents and parse spec of a column built on its `categorical_column`."""
+    __slots__ = ()
+
+    @property
+    def parents(self):
+        return [self.categorical_column]
+
+    @property
+    def parse_example_spec(self):
+        return self.categorical_column.parse_example_spec
+
+
+class NumericColumn(_dense_tuple("NumericColumn", ["key", "shape", "default_value", "dtype",
+                                                   "normalizer_fn"], Numeric, DenseColumn)):
+    """A real-valued feature, cast to float32 after `normalizer_fn`."""
 
     @property
     def parse_example_spec(self):
@@ -260,18 +347,27 @@ class _Categorical(CategoricalColumn):
     def parse_example_spec(self):
         return {self.key: VarLenFeature(self.dtype)}
 
+    _kind_first = False  # (whether TF checks for strings or integers before the dtypes agree)
+
     def _raw_ids(self, cache):
         value = cache.raw(self.key)
-        if not (value.dtype == self.dtype or (
-                value.dtype.is_integer and self.dtype.is_integer)):
+        if self._kind_first:
+            self._check_kind(value)
+        if value.dtype.is_integer != self.dtype.is_integer:
             raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. "
                              f"key: {self.key}, column dtype: {self.dtype}, "
                              f"tensor dtype: {value.dtype}")
+        self._check_kind(value)
         ignore = "" if value.dtype == _d.string else -1
         return _to_sparse_ids(value, ignore)
 
     def _ids(self, cache):
         return cache.get(self)
+
+    def _check_kind(self, value):
+        if not (value.dtype.is_integer or value.dtype == _d.string):
+            raise ValueError(f"column_name: {self.key} input_tensor dtype must be string or "
+                             f"integer. dtype: {value.dtype}.")
 
 
 def _hash_strings(values, buckets):
@@ -376,6 +472,7 @@ class HashedCategoricalColumn(_Categorical, collections.namedtuple(
         "HashedCategoricalColumn", ["key", "hash_bucket_size", "dtype"])):
     """A feature's values hashed into buckets (integers hashed as their strings)."""
     __slots__ = ()
+    _kind_first = True
 
     @property
     def num_buckets(self):
@@ -458,7 +555,8 @@ class WeightedCategoricalColumn(CategoricalColumn, collections.namedtuple(
         return _to_sparse_ids(weights, np.zeros((), self.dtype.as_numpy_dtype))
 
 
-class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], DenseColumn)):
+class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], OfCategorical,
+                                   DenseColumn, SequenceDenseColumn)):
     """A categorical column's ids as multi-hot vectors (counts of each id)."""
 
     @property
@@ -466,16 +564,8 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return f"{self.categorical_column.name}_indicator"
 
     @property
-    def parents(self):
-        return [self.categorical_column]
-
-    @property
     def variable_shape(self):
         return TensorShape([1, self.categorical_column.num_buckets])
-
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
 
     def _transform(self, cache):
         column = self.categorical_column
@@ -489,30 +579,55 @@ class IndicatorColumn(_dense_tuple("IndicatorColumn", ["categorical_column"], De
         return reduction_ops.reduce_sum(hot, -2)
 
     def _dense(self, cache, layer):
+        _refuse_sequence(self, "indicator_column", layer)
         return cache.get(self)
 
+    def _sequence(self, cache, layer):
+        ids = _sequence_ids(self, "indicator_column", cache)
+        return cache.get(self), sequence_length(ids)
 
-class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
-        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
-        "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"],
-        DenseColumn)):
-    """A categorical column's ids as their combined learned embeddings."""
+
+class Embedding(OfCategorical):
+    """The lookups of the embedding columns, plain and shared: the combined embeddings of the
+    ids, in the table `_table_of` gives; named by the categorical column and `_suffix`."""
+    __slots__ = ()
+    _suffix = "_embedding"
 
     @property
     def name(self):
-        return f"{self.categorical_column.name}_embedding"
-
-    @property
-    def parents(self):
-        return [self.categorical_column]
+        return f"{self.categorical_column.name}{self._suffix}"
 
     @property
     def variable_shape(self):
         return TensorShape([self.dimension])
 
-    @property
-    def parse_example_spec(self):
-        return self.categorical_column.parse_example_spec
+    def _table_of(self, layer):
+        return layer._column_state[self.name]
+
+    def _dense(self, cache, layer):
+        _refuse_sequence(self, "embedding_column", layer)
+        return self._lookup(self.categorical_column._ids(cache), cache, layer)
+
+    def _sequence(self, cache, layer):
+        ids = _sequence_ids(self, "embedding_column", cache)
+        return self._lookup(ids, cache, layer), sequence_length(ids)
+
+    def _lookup(self, ids, cache, layer):
+        """The combined embeddings of `ids` (of rank 2 or more: the safe lookup, TF's only
+        one above rank 2)."""
+        table = self._table_of(layer)
+        rank = ids.shape.rank
+        lookup = sparse_ops.embedding_lookup_sparse if not self.use_safe_embedding_lookup \
+            and rank is not None and rank <= 2 else sparse_ops.safe_embedding_lookup_sparse
+        return lookup(table, ids, self.categorical_column._weights(cache),
+                      combiner=self.combiner, max_norm=self.max_norm)
+
+
+class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
+        "tensor_name_in_ckpt", "max_norm", "trainable", "use_safe_embedding_lookup"],
+        Embedding, DenseColumn, SequenceDenseColumn)):
+    """A categorical column's ids as their combined learned embeddings."""
 
     def create_state(self, layer):
         """The column's embedding table, a weight of `layer` named as TF names it."""
@@ -522,25 +637,11 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
                 shape=(self.categorical_column.num_buckets, self.dimension),
                 dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
 
-    def _dense(self, cache, layer):
-        ids = self.categorical_column._ids(cache)
-        weights = layer._column_state[self.name]
-        lookup = (sparse_ops.safe_embedding_lookup_sparse if self.use_safe_embedding_lookup
-                  else sparse_ops.embedding_lookup_sparse)
-        return lookup(weights, ids, self.categorical_column._weights(cache),
-                      combiner=self.combiner, max_norm=self.max_norm)
-
 
 # -- constructors ------------------------------------------------------------------------------
 
-@export("feature_column.numeric_column")
-def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normalizer_fn=None):
-    """A column of real values of `shape` per example.
-
-    >>> tf.feature_column.numeric_column("age", shape=(2,))
-    NumericColumn(key='age', shape=(2,), default_value=None, dtype=tf.float32, normalizer_fn=None)
-    """
-    _check_key(key)
+def check_numeric(key, shape, dtype, normalizer_fn):
+    """A numeric column's `shape` (a tuple) and `dtype` (a DType), or TF's errors."""
     shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
     if any(d < 1 for d in shape):
         raise ValueError(f"shape dimensions must be greater than 0. shape: {shape}, key: {key}")
@@ -549,6 +650,18 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
         raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
+    return shape, dtype
+
+
+@export("feature_column.numeric_column", "compat.v1.feature_column.numeric_column")
+def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normalizer_fn=None):
+    """A column of real values of `shape` per example.
+
+    >>> tf.feature_column.numeric_column("age", shape=(2,))
+    NumericColumn(key='age', shape=(2,), default_value=None, dtype=tf.float32, normalizer_fn=None)
+    """
+    _check_key(key)
+    shape, dtype = check_numeric(key, shape, dtype, normalizer_fn)
     if default_value is not None:
         values = np.asarray(default_value)
         if values.dtype.kind not in "iufb":
@@ -561,7 +674,7 @@ def numeric_column(key, shape=(1,), default_value=None, dtype=_d.float32, normal
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
 
 
-@export("feature_column.bucketized_column")
+@export("feature_column.bucketized_column", "compat.v1.feature_column.bucketized_column")
 def bucketized_column(source_column, boundaries):
     """A numeric column split into buckets at `boundaries` (sorted): value ``v`` goes to the
     number of boundaries ``<= v``.
@@ -585,7 +698,8 @@ def bucketized_column(source_column, boundaries):
     return BucketizedColumn(source_column, tuple(boundaries))
 
 
-@export("feature_column.categorical_column_with_vocabulary_list")
+@export("feature_column.categorical_column_with_vocabulary_list",
+        "compat.v1.feature_column.categorical_column_with_vocabulary_list")
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
                                             num_oov_buckets=0):
     """Ids of a feature's values by their place in `vocabulary_list`; others get
@@ -664,7 +778,8 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_siz
                                            file_format)
 
 
-@export("feature_column.weighted_categorical_column")
+@export("feature_column.weighted_categorical_column",
+        "compat.v1.feature_column.weighted_categorical_column")
 def weighted_categorical_column(categorical_column, weight_feature_key, dtype=_d.float32):
     """`categorical_column` with each id weighted by the feature `weight_feature_key` (of the
     same shape): indicator columns sum the weights, embedding columns weight the lookups.
@@ -679,7 +794,8 @@ def weighted_categorical_column(categorical_column, weight_feature_key, dtype=_d
     return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
 
 
-@export("feature_column.categorical_column_with_identity")
+@export("feature_column.categorical_column_with_identity",
+        "compat.v1.feature_column.categorical_column_with_identity")
 def categorical_column_with_identity(key, num_buckets, default_value=None):
     """Integer features used as ids in ``[0, num_buckets)``; others become `default_value`.
 
@@ -695,7 +811,8 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
     return IdentityCategoricalColumn(key, num_buckets, default_value)
 
 
-@export("feature_column.categorical_column_with_hash_bucket")
+@export("feature_column.categorical_column_with_hash_bucket",
+        "compat.v1.feature_column.categorical_column_with_hash_bucket")
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d.string):
     """A feature's values hashed (FarmHash Fingerprint64, integers as their decimal strings)
     into `hash_bucket_size` buckets.
@@ -716,7 +833,7 @@ def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=_d.string):
     return HashedCategoricalColumn(key, hash_bucket_size, dtype)
 
 
-@export("feature_column.crossed_column")
+@export("feature_column.crossed_column", "compat.v1.feature_column.crossed_column")
 def crossed_column(keys, hash_bucket_size, hash_key=None):
     """The crosses of the values of `keys` (feature names or categorical columns), hashed
     into `hash_bucket_size` buckets as `tf.sparse.cross_hashed` does.
@@ -740,7 +857,7 @@ def crossed_column(keys, hash_bucket_size, hash_key=None):
     return CrossedColumn(tuple(keys), hash_bucket_size, hash_key)
 
 
-@export("feature_column.indicator_column")
+@export("feature_column.indicator_column", "compat.v1.feature_column.indicator_column")
 def indicator_column(categorical_column):
     """A categorical column as multi-hot vectors of length ``num_buckets``.
 
@@ -755,7 +872,22 @@ def indicator_column(categorical_column):
     return IndicatorColumn(categorical_column)
 
 
-@export("feature_column.embedding_column")
+def check_embedding(dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+                    not_callable):
+    """An embedding's `initializer` (TF's truncated normal by default), or TF's errors."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
+                         "none of them.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError(not_callable)
+    if initializer is None:
+        initializer = init_ops_v1.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    return initializer
+
+
+@export("feature_column.embedding_column", "compat.v1.feature_column.embedding_column")
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
                      ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None,
                      trainable=True, use_safe_embedding_lookup=True):
@@ -767,16 +899,10 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     ...     tf.feature_column.categorical_column_with_identity("id", 3), 2).name
     'id_embedding'
     """
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
-                         "none of them.")
-    if initializer is not None and not callable(initializer):
-        raise ValueError("initializer must be callable if specified. Embedding of "
-                         f"column_name: {categorical_column.name}")
-    if initializer is None:
-        initializer = init_ops_v1.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    initializer = check_embedding(
+        dimension, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+        "initializer must be callable if specified. Embedding of column_name: "
+        f"{categorical_column.name}")
     return EmbeddingColumn(categorical_column, dimension, combiner, initializer,
                            ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable,
                            use_safe_embedding_lookup)
@@ -802,38 +928,55 @@ def make_parse_example_spec(feature_columns):
     return spec
 
 
-_COLUMN_CLASSES = (NumericColumn, BucketizedColumn, VocabularyListCategoricalColumn,
-                   VocabularyFileCategoricalColumn, IdentityCategoricalColumn,
-                   HashedCategoricalColumn, CrossedColumn, WeightedCategoricalColumn,
-                   IndicatorColumn, EmbeddingColumn)
+def check_columns(feature_columns, expected, kind, wrap=True):
+    """`feature_columns` (one column or several) as a list, or TF's ValueError when there
+    are none or one is not an `expected` (named `kind`; `wrap`: the advice to wrap a
+    categorical column, else the column's type)."""
+    if isinstance(feature_columns, FeatureColumn):
+        feature_columns = [feature_columns]
+    feature_columns = list(feature_columns)
+    if not feature_columns:
+        raise ValueError("feature_columns must not be empty.")
+    for column in feature_columns:
+        if not isinstance(column, expected):
+            given = f"You can wrap a categorical column with an embedding_column or " \
+                f"indicator_column. Given: {column}" if wrap else \
+                f"Given (type {type(column)}): {column}."
+            raise ValueError(f"Items of feature_columns must be a {kind}. {given}")
+    return feature_columns
 
 
-@export("feature_column.shared_embeddings")
-def shared_embeddings(categorical_columns, dimension, combiner="mean", initializer=None,
-                      shared_embedding_collection_name=None, ckpt_to_load_from=None,
-                      tensor_name_in_ckpt=None, max_norm=None, trainable=True,
-                      use_safe_embedding_lookup=True):
-    """Embedding columns sharing one table: TF 1 graphs only (TF 2 refuses them eagerly).
+def per_example(dense, column):
+    """A column's `dense` tensor as ``[batch, its width]`` (the shape a list of a tensor and
+    an int, as TF gives it: an error names no op)."""
+    return array_ops.reshape(dense, [array_ops.shape(dense)[0],
+                                     column.variable_shape.num_elements()])
 
-    >>> tf.feature_column.shared_embeddings([], 2)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: shared_embedding_columns are not supported when eager execution is enabled.
-    """
-    raise RuntimeError("shared_embedding_columns are not supported when eager execution is "
-                       "enabled.")
+
+def check_batch_sizes(tensors, columns):
+    """TF's ValueError when the static batch sizes of the columns' `tensors` differ."""
+    first = None
+    for tensor, column in zip(tensors, columns):
+        size = tensor.shape[0] if tensor.shape.rank else None
+        if size is None:
+            continue
+        if first is None:
+            first = (column, size)
+        elif size != first[1]:
+            raise ValueError("Batch size (first dimension) of each feature must be same. Batch "
+                             f"size of columns ({first[0].name}, {column.name}): "
+                             f"({first[1]}, {size})")
 
 
 def dense_features(columns, features, layer, cols_to_output_tensors=None):
     """The columns' dense tensors of `features`, sorted by column name and concatenated (and
     each column's in `cols_to_output_tensors`, if a dict)."""
     cache = _Cache(features, layer)
+    columns = sorted(columns, key=lambda c: c.name)
     outputs = []
-    for column in sorted(columns, key=lambda c: c.name):
-        dense = column._dense(cache, layer)
-        size = math.prod(column.variable_shape.as_list())
-        batch = array_ops.shape(dense)[0]
-        outputs.append(array_ops.reshape(dense, array_ops.stack([batch, size])))
+    for column in columns:
+        outputs.append(per_example(column._dense(cache, layer), column))
         if cols_to_output_tensors is not None:
             cols_to_output_tensors[column] = outputs[-1]
+    check_batch_sizes(outputs, columns)
     return array_ops.concat(outputs, 1)

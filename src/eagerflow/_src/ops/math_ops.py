@@ -36,9 +36,11 @@ from eagerflow._src.ops.wrappers import (
 
 
 def _int_division(fn, zero_message="Integer division by zero", error=errors.InvalidArgumentError):
-    """`fn` with TF's error on integer division by zero (NumPy would return 0)."""
+    """`fn` with TF's error on integer division by zero (NumPy would return 0), met only by
+    an element divided: an empty `x` divides nothing."""
     def kernel(xp, x, y):
-        if y.dtype.kind in "iu" and not (y.all() if y.ndim else y):  # a scalar: its truth
+        # (a scalar y: its truth)
+        if y.dtype.kind in "iu" and x.size and not (y.all() if y.ndim else y):
             raise error(None, None, zero_message)
         return fn(xp, x, y)
     return kernel

@@ -642,7 +642,7 @@ def _top_k_rule(x, k, sorted, index_type):
 
 
 _TOP_K = register("TopKV2", _top_k, _top_k_rule, multi=True, dtypes=REAL_NUMBER_TYPES)
-tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int)),
+tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int, runtime=True)),
                             outputs=("values", "indices"))
 tf_defaults[_TOP_K] = {"sorted": True, "index_type": _d.int32}
 

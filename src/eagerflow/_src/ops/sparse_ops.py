@@ -142,6 +142,11 @@ def _check_reshape(total, old_shape, new_shape):
         raise errors.eager_error(
             errors.InvalidArgumentError, "SparseReshape",
             f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}")
+    if total == 0 and unknown and 0 in list(new_shape):
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseReshape",
+            "reshape cannot infer the missing input size for an empty tensor unless all "
+            "specified input sizes are non-zero")
     known = int(np.prod([d for d in new_shape if d != -1]))
     shown = errors.shape_text([1 if d == -1 else int(d) for d in new_shape])
     head = f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
@@ -1144,9 +1149,8 @@ def _cross_inputs(inputs):
             col = math_ops.floormod(array_ops.range(math_ops.multiply(rows, cols)), cols)
             x = SparseTensor(array_ops.stack([flat, col], 1), array_ops.reshape(x, [-1]),
                              array_ops.stack([rows, cols]))
-        if not (x.dtype == _d.string or x.dtype in (_d.int64, _d.int32)):
-            raise TypeError(f"Inputs of cross must be int64 or string, got {x.dtype}")
-        values = x.values if x.dtype != _d.int32 else cast_ops.cast(x.values, _I64)
+        # (TF crosses the values of other dtypes as int64s: 1.5 as 1, True as 1)
+        values = x.values if x.dtype in (_d.string, _I64) else cast_ops.cast(x.values, _I64)
         parts += [x.indices, values, x.dense_shape]
     return parts
 
@@ -1249,9 +1253,15 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     but for a sum, ids of weight <= 0), giving rows without ids the embedding of `default_id` or zeros;
     the result has `sparse_ids`' dense shape but its last dimension, then the embedding's.
     """
+    if sparse_weights is not None:  # (TF's check of the weights, before any op)
+        n, m = sparse_ids.values.shape[0], sparse_weights.values.shape[0]
+        if n is not None and m is not None and n != m:
+            raise ValueError(f"Dimensions {n} and {m} are not compatible")
     shape = sparse_ids.dense_shape
     rank = sparse_ids.shape.rank if hasattr(sparse_ids, "shape") else None
-    rank = int(get_static_value(array_ops.size(shape))) if rank is None else rank
+    if rank is None:  # (None still when known only at run time: the general reshape)
+        rank = get_static_value(array_ops.size(shape))
+        rank = None if rank is None else int(rank)
     if rank != 2:
         rows = reduction_ops.reduce_prod(shape[:-1])
         flat = array_ops.stack([rows, shape[-1]])

@@ -705,12 +705,17 @@ class Layer(Module):
         """Floating tensors in `inputs` cast to the compute dtype, when that is floating (a
         layer computing in integers or strings takes its inputs as they are, as in TF)."""
         target = self._dtype_policy.compute_dtype
+
+        def floating(x):  # (a Python string or list of them, kept as it is, has no dtype)
+            dtype = getattr(x, "dtype", None)
+            return isinstance(dtype, _dtypes.DType) and dtype.is_floating and dtype.name != target
+
         if target is None or not _dtypes.as_dtype(target).is_floating or not any(
-                x.dtype.is_floating and x.dtype.name != target for x in flat):
+                floating(x) for x in flat):
             return inputs
 
         def cast(x):
-            if not x.dtype.is_floating or x.dtype.name == target:
+            if not floating(x):
                 return x
             if isinstance(x, SparseTensor):
                 return x.with_values(cast_ops.cast(x.values, target))

@@ -353,15 +353,16 @@ class AddMetric(Layer):
 
 
 def _serialize_node(node, index):
-    """One call in a config: Keras keeps the first argument's structure for TF functions, and
-    lists the tensors of other layers' first argument."""
+    """One call in a config: Keras keeps the first argument's structure for TF functions and
+    dicts, and lists the tensors of other layers' first argument."""
     kwargs = _serialize(_keywords(node), index)
 
     def first(value):
         if keras_tensor.is_keras_tensor(value) and hasattr(value, "_keras_history"):
             return [*_tensor_ref(value, index), kwargs]
         return [_CONSTANT, -1, _serialize(value, index), kwargs]
-    if getattr(node.layer, "_preserve_input_structure", False):
+    if getattr(node.layer, "_preserve_input_structure", False) or \
+            isinstance(node.input_tensors, dict):  # (a dict of inputs stays one, as in Keras)
         return nest.map_structure(first, node.input_tensors)
     return [first(x) for x in nest.flatten(node.input_tensors)]
 
