@@ -133,7 +133,7 @@ def imagenet_stem(x, weights):
 
 
 def classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate,
-               bias_initializer="zeros"):
+               bias_initializer="zeros", kernel_initializer=DENSE_KERNEL_INITIALIZER):
     """The classifier (pooled, dropped out, dense), or the pooling of the feature map."""
     if include_top:
         x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
@@ -141,7 +141,7 @@ def classifier(x, include_top, pooling, classes, classifier_activation, weights,
             x = core.Dropout(dropout_rate, name="top_dropout")(x)
         imagenet_utils.validate_activation(classifier_activation, weights)
         return core.Dense(classes, activation=classifier_activation,
-                          kernel_initializer=DENSE_KERNEL_INITIALIZER,
+                          kernel_initializer=kernel_initializer,
                           bias_initializer=bias_initializer, name="predictions")(x)
     if pooling == "avg":
         return pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)

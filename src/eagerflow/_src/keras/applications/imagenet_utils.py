@@ -102,9 +102,10 @@ def _preprocess_tensor(x, data_format, mode):
 # the model modules, each exporting `decode_predictions` under its name
 _MODULES = ("resnet50", "resnet", "resnet_v2", "vgg16", "vgg19", "mobilenet", "mobilenet_v2",
             "mobilenet_v3", "densenet", "xception", "inception_v3", "inception_resnet_v2",
-            "efficientnet", "efficientnet_v2", "convnext", "regnet")
+            "efficientnet", "efficientnet_v2", "convnext", "regnet", "nasnet", "resnet_rs")
 # those whose models normalize their own inputs: `preprocess_input` passes them through
-_SELF_NORMALIZING = ("mobilenet_v3", "efficientnet", "efficientnet_v2", "convnext", "regnet")
+_SELF_NORMALIZING = ("mobilenet_v3", "efficientnet", "efficientnet_v2", "convnext", "regnet",
+                     "resnet_rs")
 
 
 @export("keras.applications.imagenet_utils.decode_predictions",
@@ -138,7 +139,7 @@ def decode_predictions(preds, top=5):
 def unchanged_input(x, data_format=None):  # noqa: ARG001
     """`x` as it is: the `preprocess_input` of the models that scale and normalize their
     inputs themselves (``include_preprocessing``: MobileNetV3, EfficientNet and
-    EfficientNetV2, ConvNeXt, RegNet).
+    EfficientNetV2, ConvNeXt, RegNet, ResNet-RS).
 
     >>> tf.keras.applications.efficientnet.preprocess_input(np.array([255.0]))
     array([255.])
@@ -257,12 +258,12 @@ def source_inputs(tensor):
     return found[0] if len(found) == 1 else found
 
 
-def load_weights(model, weights, bucket_path, file_hash=None, base=None):
+def load_weights(model, weights, bucket_path, file_hash=None, base=None, fname=None):
     """Loads `weights` (a file path, or 'imagenet': `bucket_path` in Keras's applications
-    bucket, or under the URL `base`, downloaded into ``~/.keras/models`` the first time) into
-    `model`."""
+    bucket, or under the URL `base`, downloaded into ``~/.keras/models`` the first time, as
+    `fname` if given) into `model`."""
     if weights == "imagenet":
-        path = data_utils.get_file(bucket_path.rpartition("/")[2],
+        path = data_utils.get_file(fname or bucket_path.rpartition("/")[2],
                                    (base or BASE_WEIGHTS_PATH) + bucket_path,
                                    cache_subdir="models",
                                    file_hash=file_hash)
@@ -277,13 +278,14 @@ def channel_axis():
     return 1 if backend.image_data_format() == "channels_first" else 3
 
 
-def top(x, include_top, pooling, classes, classifier_activation, weights, names=(None, None)):
+def top(x, include_top, pooling, classes, classifier_activation, weights, names=(None, None),
+        top_pool="avg_pool"):
     """The end of a classification model: global average pooling and a `classes`-way
     ``predictions`` layer, or without the top, the `pooling` asked for (None, ``"avg"`` or
     ``"max"``). `names`: those of the average and max pooling layers (None: automatic);
-    with the top, the average pooling is always ``avg_pool``."""
+    with the top, the average pooling is named `top_pool`."""
     if include_top:
-        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        x = pooling_layers.GlobalAveragePooling2D(name=top_pool)(x)
         validate_activation(classifier_activation, weights)
         return core.Dense(classes, activation=classifier_activation, name="predictions")(x)
     if pooling == "avg":
