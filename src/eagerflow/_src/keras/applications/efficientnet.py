@@ -160,10 +160,8 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
     if blocks_args == "default":
         blocks_args = DEFAULT_BLOCKS_ARGS
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size)
 
     def filters(n):
         return round_filters(n, width_coefficient, depth_divisor)

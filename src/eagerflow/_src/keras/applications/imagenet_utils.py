@@ -14,7 +14,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine import input_layer, keras_tensor, training
-from eagerflow._src.keras.layers import core, pooling as pooling_layers
+from eagerflow._src.keras.layers import core, pooling as pooling_layers, preprocessing
 from eagerflow._src.keras.utils import data_utils
 from eagerflow._src.core import dtypes
 from eagerflow._src.core.convert import constant
@@ -204,6 +204,15 @@ def obtain_input_shape(input_shape, default_size, min_size, data_format, require
     return input_shape
 
 
+def model_input(input_shape, input_tensor, include_top, weights, default_size=224,
+                min_size=32):
+    """The model's input shape (`input_shape` checked, or the default one: see
+    `obtain_input_shape`) and its input (see `image_input`)."""
+    input_shape = obtain_input_shape(input_shape, default_size, min_size,
+                                     backend.image_data_format(), include_top, weights)
+    return input_shape, image_input(input_shape, input_tensor)
+
+
 def correct_pad(inputs, kernel_size):
     """The zero padding before a strided 'valid' convolution that centres its windows as
     'same' padding would on an odd input."""
@@ -271,6 +280,14 @@ def load_weights(model, weights, bucket_path, file_hash=None, base=None, fname=N
     elif weights is not None:
         model.load_weights(weights)
 
+
+
+def standardize(x):
+    """`x` (RGB images in [0, 1]) standardized by ImageNet's mean and variance of each
+    colour, in a `Normalization` layer (of the models that preprocess their own inputs)."""
+    return preprocessing.Normalization(mean=list(_MEAN["torch"]),
+                                       variance=[std ** 2 for std in _STD["torch"]],
+                                       axis=channel_axis())(x)
 
 
 def channel_axis():

@@ -140,18 +140,14 @@ def ResNetRS(depth, input_shape=None, bn_momentum=0.0, bn_epsilon=1e-5,  # noqa:
         raise ValueError(f"If using `weights` as `'imagenet'` or any of {allowed} with "
                          "`include_top` as true, `classes` should be 1000. "
                          f"Received classes={classes}")
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = img_input
     if include_preprocessing:
         x = preprocessing.Rescaling(scale=1.0 / 255)(x)
         if input_shape[channel_axis() - 1] == 3:
-            x = preprocessing.Normalization(mean=[0.485, 0.456, 0.406],
-                                            variance=[0.229**2, 0.224**2, 0.225**2],
-                                            axis=channel_axis())(x)
+            x = imagenet_utils.standardize(x)
     x = _stem(x, bn_momentum, bn_epsilon, activation)
     block_args = BLOCK_ARGS[depth] if block_args is None else block_args
     for i, args in enumerate(block_args):
