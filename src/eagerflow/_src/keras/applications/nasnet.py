@@ -107,21 +107,22 @@ def _normal_cell(ip, p, filters, block_id):
     previous output."""
     p = _adjust(p, ip, filters, block_id)
     h = _squeeze(ip, filters, "normal", block_id)
-    name = f"{{}}_{block_id}"
 
-    def add(inputs, i):
-        return merging.add(inputs, name=f"normal_add_{i}_{block_id}")
+    def named(kind):
+        return f"normal_{kind}_{block_id}"
 
-    x1 = add([_separable_block(h, filters, 5, block_id=name.format("normal_left1")),
-              _separable_block(p, filters, block_id=name.format("normal_right1"))], 1)
-    x2 = add([_separable_block(p, filters, 5, block_id=name.format("normal_left2")),
-              _separable_block(p, filters, 3, block_id=name.format("normal_right2"))], 2)
-    x3 = add([_pool(h, "avg", 1, name.format("normal_left3")), p], 3)
-    x4 = add([_pool(p, "avg", 1, name.format("normal_left4")),
-              _pool(p, "avg", 1, name.format("normal_right4"))], 4)
-    x5 = add([_separable_block(h, filters, block_id=name.format("normal_left5")), h], 5)
-    x = merging.concatenate([p, x1, x2, x3, x4, x5], axis=_channel_dim(),
-                            name=f"normal_concat_{block_id}")
+    x1 = merging.add([_separable_block(h, filters, 5, block_id=named("left1")),
+                      _separable_block(p, filters, block_id=named("right1"))],
+                     name=named("add_1"))
+    x2 = merging.add([_separable_block(p, filters, 5, block_id=named("left2")),
+                      _separable_block(p, filters, 3, block_id=named("right2"))],
+                     name=named("add_2"))
+    x3 = merging.add([_pool(h, "avg", 1, named("left3")), p], name=named("add_3"))
+    x4 = merging.add([_pool(p, "avg", 1, named("left4")), _pool(p, "avg", 1, named("right4"))],
+                     name=named("add_4"))
+    x5 = merging.add([_separable_block(h, filters, block_id=named("left5")), h],
+                     name=named("add_5"))
+    x = merging.concatenate([p, x1, x2, x3, x4, x5], axis=_channel_dim(), name=named("concat"))
     return x, ip
 
 
@@ -130,24 +131,23 @@ def _reduction_cell(ip, p, filters, block_id):
     feature map. Returns its output and `ip`."""
     p = _adjust(p, ip, filters, block_id)
     h = _squeeze(ip, filters, "reduction", block_id)
+
+    def named(kind):
+        return f"reduction_{kind}_{block_id}"
+
     h3 = reshaping.ZeroPadding2D(padding=imagenet_utils.correct_pad(h, 3),
-                                 name=f"reduction_pad_1_{block_id}")(h)
-    name = f"{{}}_{block_id}"
-    x1 = merging.add([_separable_block(h, filters, 5, 2, name.format("reduction_left1")),
-                      _separable_block(p, filters, 7, 2, name.format("reduction_right1"))],
-                     name=name.format("reduction_add_1"))
-    x2 = merging.add([_pool(h3, "max", 2, name.format("reduction_left2")),
-                      _separable_block(p, filters, 7, 2, name.format("reduction_right2"))],
-                     name=name.format("reduction_add_2"))
-    x3 = merging.add([_pool(h3, "avg", 2, name.format("reduction_left3")),
-                      _separable_block(p, filters, 5, 2, name.format("reduction_right3"))],
-                     name=name.format("reduction_add3"))
-    x4 = merging.add([x2, _pool(x1, "avg", 1, name.format("reduction_left4"))])
-    x5 = merging.add([_separable_block(x1, filters, 3, block_id=name.format("reduction_left4")),
-                      _pool(h3, "max", 2, name.format("reduction_right5"))],
-                     name=name.format("reduction_add4"))
-    x = merging.concatenate([x2, x3, x4, x5], axis=_channel_dim(),
-                            name=f"reduction_concat_{block_id}")
+                                 name=named("pad_1"))(h)
+    x1 = merging.add([_separable_block(h, filters, 5, 2, named("left1")),
+                      _separable_block(p, filters, 7, 2, named("right1"))], name=named("add_1"))
+    x2 = merging.add([_pool(h3, "max", 2, named("left2")),
+                      _separable_block(p, filters, 7, 2, named("right2"))], name=named("add_2"))
+    # (Keras's names of the last three sums lose their underscore, and the fourth has none)
+    x3 = merging.add([_pool(h3, "avg", 2, named("left3")),
+                      _separable_block(p, filters, 5, 2, named("right3"))], name=named("add3"))
+    x4 = merging.add([x2, _pool(x1, "avg", 1, named("left4"))])
+    x5 = merging.add([_separable_block(x1, filters, 3, block_id=named("left4")),
+                      _pool(h3, "max", 2, named("right5"))], name=named("add4"))
+    x = merging.concatenate([x2, x3, x4, x5], axis=_channel_dim(), name=named("concat"))
     return x, ip
 
 
@@ -158,8 +158,9 @@ def NASNet(input_shape=None, penultimate_filters=4032, num_blocks=6,  # noqa: N8
     """A NASNet-A "`num_blocks` @ `penultimate_filters`": `num_blocks` normal cells per stack,
     the last stack `penultimate_filters` channels wide (as 6 branches of a 24th of them
     each), each stack `filter_multiplier` times wider than the one before. With
-    `skip_reduction` a stack's first cell takes the cell before the reduction as its previous
-    input. ImageNet weights exist for the mobile (`default_size` 224) and large (331) ones."""
+    `skip_reduction` the cell after a reduction cell takes the reduction's previous input as
+    its own, rather than the reduction's main input. ImageNet weights exist for the mobile
+    (`default_size` 224) and large (331) ones."""
     imagenet_utils.check_weights(weights, include_top, classes)
     if isinstance(input_shape, tuple) and None in input_shape and weights == "imagenet":
         raise ValueError("When specifying the input shape of a NASNet and loading `ImageNet` "
