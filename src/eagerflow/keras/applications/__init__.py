@@ -16,16 +16,19 @@ from eagerflow._src.keras.applications.mobilenet import MobileNet  # noqa: F401
 from eagerflow._src.keras.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
 from eagerflow._src.keras.applications.mobilenet_v3 import (  # noqa: F401
     MobileNetV3Large, MobileNetV3Small)
+from eagerflow._src.keras.applications.nasnet import NASNetLarge, NASNetMobile  # noqa: F401
 from eagerflow._src.keras.applications.regnet import (  # noqa: F401
     RegNetX002, RegNetX004, RegNetX006, RegNetX008, RegNetX016, RegNetX032, RegNetX040, RegNetX064,
     RegNetX080, RegNetX120, RegNetX160, RegNetX320, RegNetY002, RegNetY004, RegNetY006, RegNetY008,
     RegNetY016, RegNetY032, RegNetY040, RegNetY064, RegNetY080, RegNetY120, RegNetY160, RegNetY320)
 from eagerflow._src.keras.applications.resnet import ResNet101, ResNet152, ResNet50  # noqa: F401
+from eagerflow._src.keras.applications.resnet_rs import (  # noqa: F401
+    ResNetRS101, ResNetRS152, ResNetRS200, ResNetRS270, ResNetRS350, ResNetRS420, ResNetRS50)
 from eagerflow._src.keras.applications.resnet_v2 import (  # noqa: F401
     ResNet101V2, ResNet152V2, ResNet50V2)
 from eagerflow._src.keras.applications.vgg16 import VGG16, VGG19  # noqa: F401
 from eagerflow._src.keras.applications.xception import Xception  # noqa: F401
 from eagerflow.keras.applications import (  # noqa: F401
     convnext, densenet, efficientnet, efficientnet_v2, imagenet_utils, inception_resnet_v2,
-    inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, regnet, resnet, resnet50, resnet_v2, vgg16,
-    vgg19, xception)
+    inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, nasnet, regnet, resnet, resnet50,
+    resnet_rs, resnet_v2, vgg16, vgg19, xception)

@@ -162,6 +162,23 @@ def inputs(shape):
     return np.random.default_rng(0).uniform(-1.0, 1.0, (2, *shape)).astype("float32")
 
 
+def build(keras, config):
+    """The model of `config` (a function's name and keyword arguments, as in `CONFIGS`) that
+    `keras` builds in a new session."""
+    function, kwargs = config
+    keras.backend.clear_session()
+    kwargs = dict(kwargs)
+    if "input_tensor" in kwargs:
+        kwargs["input_tensor"] = keras.Input(kwargs["input_tensor"])
+    return getattr(keras.applications, function)(**kwargs)
+
+
+def summary(model):
+    lines = []
+    model.summary(print_fn=lines.append)
+    return lines
+
+
 def describe(model):
     return {
         "name": model.name,
@@ -186,17 +203,11 @@ def main():
     import tensorflow as tf
     keras = tf.keras
     out = {}
-    for key, (fn, kwargs) in CONFIGS.items():
-        keras.backend.clear_session()
-        kwargs = dict(kwargs)
-        if "input_tensor" in kwargs:
-            kwargs["input_tensor"] = keras.Input(kwargs["input_tensor"])
-        model = getattr(keras.applications, fn)(**kwargs)
+    for key, config in CONFIGS.items():
+        model = build(keras, config)
         out[key] = describe(model)
         if key in NUMERIC:
-            lines = []
-            model.summary(print_fn=lines.append)
-            out[key]["summary"] = lines
+            out[key]["summary"] = summary(model)
             model.set_weights(fill([(w.name, w.shape.as_list()) for w in model.weights]))
             x = inputs(model.input_shape[1:])
             out[key]["output"] = model(x, training=False).numpy().round(6).tolist()

@@ -2,4 +2,5 @@
 builds them, so that their weights files load."""
 from eagerflow._src.keras.applications import convnext, densenet, efficientnet, \
     efficientnet_v2, imagenet_utils, inception_resnet_v2, inception_v3, mobilenet, \
-    mobilenet_v2, mobilenet_v3, regnet, resnet, resnet_v2, vgg16, xception  # noqa: F401
+    mobilenet_v2, mobilenet_v3, nasnet, regnet, resnet, resnet_rs, resnet_v2, vgg16, \
+    xception  # noqa: F401

@@ -107,10 +107,8 @@ def _convnext(size, model_name, include_top, include_preprocessing, weights, inp
               layer_scale_init_value=1e-6):
     depths, channels = _CONFIGS[size]
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = img_input
     if include_preprocessing:

@@ -44,10 +44,8 @@ def _transition(x, name):
 def _densenet(blocks, name, include_top, weights, input_tensor, input_shape, pooling, classes,
               classifier_activation):
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = reshaping.ZeroPadding2D(padding=((3, 3), (3, 3)))(img_input)
     x = convolutional.Conv2D(64, 7, strides=2, use_bias=False, name="conv1/conv")(x)

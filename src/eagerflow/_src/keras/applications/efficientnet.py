@@ -133,7 +133,7 @@ def imagenet_stem(x, weights):
 
 
 def classifier(x, include_top, pooling, classes, classifier_activation, weights, dropout_rate,
-               bias_initializer="zeros"):
+               bias_initializer="zeros", kernel_initializer=DENSE_KERNEL_INITIALIZER):
     """The classifier (pooled, dropped out, dense), or the pooling of the feature map."""
     if include_top:
         x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
@@ -141,7 +141,7 @@ def classifier(x, include_top, pooling, classes, classifier_activation, weights,
             x = core.Dropout(dropout_rate, name="top_dropout")(x)
         imagenet_utils.validate_activation(classifier_activation, weights)
         return core.Dense(classes, activation=classifier_activation,
-                          kernel_initializer=DENSE_KERNEL_INITIALIZER,
+                          kernel_initializer=kernel_initializer,
                           bias_initializer=bias_initializer, name="predictions")(x)
     if pooling == "avg":
         return pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
@@ -160,10 +160,8 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
     if blocks_args == "default":
         blocks_args = DEFAULT_BLOCKS_ARGS
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size)
 
     def filters(n):
         return round_filters(n, width_coefficient, depth_divisor)

@@ -151,10 +151,8 @@ def EfficientNetV2(width_coefficient, depth_coefficient, default_size,  # noqa: 
     if weights == "imagenet" and include_top and classes != 1000:
         raise ValueError("If using `weights` as `'imagenet'` with `include_top` as true, "
                          f"`classes` should be 1000Received: classes={classes}")
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size)
 
     def filters(n):
         return round_filters(n, width_coefficient, min_depth, depth_divisor)
@@ -163,10 +161,7 @@ def EfficientNetV2(width_coefficient, depth_coefficient, default_size,  # noqa: 
     if include_preprocessing:
         # the B models were trained on ImageNet's standardized colours, the others on [-1, 1]
         if model_name.split("-")[-1].startswith("b") and input_shape[channel_axis() - 1] == 3:
-            x = preprocessing.Rescaling(scale=1.0 / 255)(x)
-            x = preprocessing.Normalization(mean=[0.485, 0.456, 0.406],
-                                            variance=[0.229**2, 0.224**2, 0.225**2],
-                                            axis=channel_axis())(x)
+            x = imagenet_utils.standardize(preprocessing.Rescaling(scale=1.0 / 255)(x))
         else:
             x = preprocessing.Rescaling(scale=1.0 / 128.0, offset=-1)(x)
     x = conv(x, filters(blocks_args[0]["input_filters"]), 3, "stem_conv", strides=2,

@@ -14,7 +14,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine import input_layer, keras_tensor, training
-from eagerflow._src.keras.layers import core, pooling as pooling_layers
+from eagerflow._src.keras.layers import core, pooling as pooling_layers, preprocessing
 from eagerflow._src.keras.utils import data_utils
 from eagerflow._src.core import dtypes
 from eagerflow._src.core.convert import constant
@@ -102,9 +102,10 @@ def _preprocess_tensor(x, data_format, mode):
 # the model modules, each exporting `decode_predictions` under its name
 _MODULES = ("resnet50", "resnet", "resnet_v2", "vgg16", "vgg19", "mobilenet", "mobilenet_v2",
             "mobilenet_v3", "densenet", "xception", "inception_v3", "inception_resnet_v2",
-            "efficientnet", "efficientnet_v2", "convnext", "regnet")
+            "efficientnet", "efficientnet_v2", "convnext", "regnet", "nasnet", "resnet_rs")
 # those whose models normalize their own inputs: `preprocess_input` passes them through
-_SELF_NORMALIZING = ("mobilenet_v3", "efficientnet", "efficientnet_v2", "convnext", "regnet")
+_SELF_NORMALIZING = ("mobilenet_v3", "efficientnet", "efficientnet_v2", "convnext", "regnet",
+                     "resnet_rs")
 
 
 @export("keras.applications.imagenet_utils.decode_predictions",
@@ -138,7 +139,7 @@ def decode_predictions(preds, top=5):
 def unchanged_input(x, data_format=None):  # noqa: ARG001
     """`x` as it is: the `preprocess_input` of the models that scale and normalize their
     inputs themselves (``include_preprocessing``: MobileNetV3, EfficientNet and
-    EfficientNetV2, ConvNeXt, RegNet).
+    EfficientNetV2, ConvNeXt, RegNet, ResNet-RS).
 
     >>> tf.keras.applications.efficientnet.preprocess_input(np.array([255.0]))
     array([255.])
@@ -203,6 +204,15 @@ def obtain_input_shape(input_shape, default_size, min_size, data_format, require
     return input_shape
 
 
+def model_input(input_shape, input_tensor, include_top, weights, default_size=224,
+                min_size=32):
+    """The model's input shape (`input_shape` checked, or the default one: see
+    `obtain_input_shape`) and its input (see `image_input`)."""
+    input_shape = obtain_input_shape(input_shape, default_size, min_size,
+                                     backend.image_data_format(), include_top, weights)
+    return input_shape, image_input(input_shape, input_tensor)
+
+
 def correct_pad(inputs, kernel_size):
     """The zero padding before a strided 'valid' convolution that centres its windows as
     'same' padding would on an odd input."""
@@ -257,12 +267,12 @@ def source_inputs(tensor):
     return found[0] if len(found) == 1 else found
 
 
-def load_weights(model, weights, bucket_path, file_hash=None, base=None):
+def load_weights(model, weights, bucket_path, file_hash=None, base=None, fname=None):
     """Loads `weights` (a file path, or 'imagenet': `bucket_path` in Keras's applications
-    bucket, or under the URL `base`, downloaded into ``~/.keras/models`` the first time) into
-    `model`."""
+    bucket, or under the URL `base`, downloaded into ``~/.keras/models`` the first time, as
+    `fname` if given) into `model`."""
     if weights == "imagenet":
-        path = data_utils.get_file(bucket_path.rpartition("/")[2],
+        path = data_utils.get_file(fname or bucket_path.rpartition("/")[2],
                                    (base or BASE_WEIGHTS_PATH) + bucket_path,
                                    cache_subdir="models",
                                    file_hash=file_hash)
@@ -272,18 +282,27 @@ def load_weights(model, weights, bucket_path, file_hash=None, base=None):
 
 
 
+def standardize(x):
+    """`x` (RGB images in [0, 1]) standardized by ImageNet's mean and variance of each
+    colour, in a `Normalization` layer (of the models that preprocess their own inputs)."""
+    return preprocessing.Normalization(mean=list(_MEAN["torch"]),
+                                       variance=[std ** 2 for std in _STD["torch"]],
+                                       axis=channel_axis())(x)
+
+
 def channel_axis():
     """The axis of an image's channels under the current `image_data_format`."""
     return 1 if backend.image_data_format() == "channels_first" else 3
 
 
-def top(x, include_top, pooling, classes, classifier_activation, weights, names=(None, None)):
+def top(x, include_top, pooling, classes, classifier_activation, weights, names=(None, None),
+        top_pool="avg_pool"):
     """The end of a classification model: global average pooling and a `classes`-way
     ``predictions`` layer, or without the top, the `pooling` asked for (None, ``"avg"`` or
     ``"max"``). `names`: those of the average and max pooling layers (None: automatic);
-    with the top, the average pooling is always ``avg_pool``."""
+    with the top, the average pooling is named `top_pool`."""
     if include_top:
-        x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+        x = pooling_layers.GlobalAveragePooling2D(name=top_pool)(x)
         validate_activation(classifier_activation, weights)
         return core.Dense(classes, activation=classifier_activation, name="predictions")(x)
     if pooling == "avg":

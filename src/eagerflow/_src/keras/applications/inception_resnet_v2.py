@@ -100,10 +100,8 @@ def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None,  
     if kwargs:
         raise ValueError(f"Unknown argument(s): {kwargs}")
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size=299, min_size=75)
 
     x = _conv_bn(img_input, 32, 3, strides=2, padding="valid")
     x = _conv_bn(x, 32, 3, padding="valid")

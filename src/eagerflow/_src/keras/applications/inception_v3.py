@@ -8,7 +8,6 @@ order (their names are Keras's automatic ones) and weights, so that its weights 
 ((None, 2048), 21802784)
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers
@@ -74,10 +73,8 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None,  # noqa
     """
     imagenet_utils.check_weights(weights, include_top, classes, f"; Received: weights={weights}",
                                  f"; Received classes={classes}")
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size=299, min_size=75)
 
     x = _conv_bn(img_input, 32, 3, 3, strides=2, padding="valid")
     x = _conv_bn(x, 32, 3, 3, padding="valid")

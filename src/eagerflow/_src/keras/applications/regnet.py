@@ -89,10 +89,8 @@ def _regnet(variant, model_name, include_top, include_preprocessing, weights, in
     if weights == "imagenet" and include_top and classes != 1000:
         raise ValueError("If using `weights` as `'imagenet'` with `include_top` as true, "
                          "`classes` should be 1000")
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = img_input
     if include_preprocessing:

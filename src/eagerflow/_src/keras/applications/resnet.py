@@ -8,7 +8,6 @@ files of Keras's ResNet50 load into it.
 ((None, 2048), 318)
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers, reshaping
@@ -105,10 +104,8 @@ def build(stack_all, preact, name, include_top, weights, input_tensor, input_sha
     if kwargs:
         raise ValueError(f"Unknown argument(s): {kwargs}")
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = reshaping.ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(img_input)
     x = convolutional.Conv2D(64, 7, strides=2, name="conv1_conv")(x)

@@ -8,7 +8,6 @@ weights, so that weights files of Keras's VGG16 load into it.
 ((None, 512), 14714688)
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.layers import convolutional, core, pooling as pooling_layers
 
@@ -60,10 +59,8 @@ def _vgg(blocks, name, files, include_top, weights, input_tensor, input_shape, p
     imagenet_utils.check_weights(weights, include_top, classes,
                                  f".  Received: weights={weights}",
                                  f".  Received `classes={classes}`")
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights)
 
     x = img_input
     for block, (filters, convs) in enumerate(blocks, start=1):

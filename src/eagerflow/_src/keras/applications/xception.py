@@ -8,7 +8,6 @@ weights as Keras's, so that its weights files load.
 ((None, 2048), 20861480)
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras import backend
 from eagerflow._src.keras.applications import imagenet_utils
 from eagerflow._src.keras.layers import convolutional, core, merging, normalization, \
     pooling as pooling_layers
@@ -53,10 +52,8 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
     `pooling` (None, ``"avg"`` or ``"max"``) says what it does to the last feature map.
     """
     imagenet_utils.check_weights(weights, include_top, classes)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=71, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = imagenet_utils.image_input(input_shape, input_tensor)
+    input_shape, img_input = imagenet_utils.model_input(
+        input_shape, input_tensor, include_top, weights, default_size=299, min_size=71)
 
     x = convolutional.Conv2D(32, 3, strides=2, use_bias=False, name="block1_conv1")(img_input)
     x = core.Activation("relu", name="block1_conv1_act")(_bn(x, "block1_conv1_bn"))
