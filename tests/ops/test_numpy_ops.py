@@ -180,3 +180,37 @@ def test_less_common_functions():
     assert tnp.sinc(tnp.asarray([0., 0.5])).numpy().tolist() == pytest.approx(
         [1.0, 0.6366197723675814])
     assert tnp.int_ is np.int64 and tnp.float_ is np.float64
+
+
+_ADVANCED_INDEXING = textwrap.dedent("""
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    x = tnp.arange(24).reshape(2, 3, 4)
+    print(x[:, (True, False, True)].numpy().tolist())
+    print(x[1, (0, 0, 1), tnp.asarray([0, 1, 1])].numpy().tolist())
+    print(x[[0, 1], :, [1, 2]].shape, x[..., [3]].shape, x[1, tnp.newaxis, 1:3, ...].shape)
+    print(x[1, :, [0, 1]].shape, x[:, 1, [0, 1]].shape, x[1, [0, 1]].shape)
+    cols = tf.function(lambda a: a[:, [0, 2]], input_signature=[tf.TensorSpec([None, 3])])
+    print(cols(tf.reshape(tf.range(6.), [2, 3])).numpy().tolist())
+    v = tf.Variable(tf.ones([2, 3]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.convert_to_tensor(v)[:, [0, 0, 2]])
+    print(tape.gradient(y, v).numpy().tolist())
+    print((tf.constant([1, 2], tf.int8) * 300).numpy().tolist(),
+          (300 + tf.constant([1], tf.uint8)).numpy().tolist(), int(tnp.asarray(300, tnp.int8)))
+""")
+
+
+def test_numpy_behavior_advanced_index_tuples_and_wrapping_ints():
+    # TF's NumPy indexing: arrays of ints or bools mixed with ints, slices and newaxis; a
+    # Python int past an operand's range wraps around
+    assert _printed_by(_ADVANCED_INDEXING) == [
+        "[[[0, 1, 2, 3], [8, 9, 10, 11]], [[12, 13, 14, 15], [20, 21, 22, 23]]]",
+        "[12, 13, 17]",
+        "(2, 3) (2, 3, 1) (1, 2, 4)",
+        "(2, 3) (2, 2) (2, 4)",
+        "[[0.0, 2.0], [3.0, 5.0]]",
+        "[[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]",
+        "[44, 88] [45] 44",
+    ]

@@ -68,7 +68,10 @@ def _tensor(x, dtype=None):
         if dtype is not None and t.dtype.as_numpy_dtype != np.dtype(dtype):
             t = _tf("cast")(t, _d.as_dtype(np.dtype(dtype)))
         return t
-    arr = np.asarray(x, dtype=dtype)
+    try:
+        arr = np.asarray(x, dtype=dtype)
+    except OverflowError:  # a Python int past the dtype's range wraps around, as in TF
+        arr = np.asarray(x).astype(dtype)
     if arr.dtype.kind == "U":
         arr = arr.astype(object)
     elif dtype is None and _prefer_float32[0] and not isinstance(x, np.ndarray):
@@ -1106,9 +1109,64 @@ _OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"
               "gt", "ge")
 
 
+def _is_advanced(item):
+    """Whether `item` of an index tuple is one of NumPy's advanced indices (an array of
+    integers or bools: a list, tuple, array or tensor)."""
+    return isinstance(item, (list, tuple, np.ndarray)) or (
+        isinstance(item, Tensor) and item.shape.rank not in (None, 0))
+
+
+def _advanced_positions(tensor, key):
+    """The flat positions of `tensor` (of known shape) that the index tuple `key` selects,
+    as NumPy's indexing arranges them; None when a value of `key` is known only at run
+    time."""
+    if not tensor.shape.is_fully_defined():
+        return None
+    items = []
+    for item in key:
+        if isinstance(item, Tensor):
+            item = _tf("get_static_value")(item)
+            if item is None:
+                return None
+        elif isinstance(item, (list, tuple)):
+            try:
+                item = np.asarray(item)
+            except (TypeError, ValueError):  # (a symbolic tensor among the indices)
+                return None
+        items.append(item)
+    shape = tensor.shape.as_list()
+    return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[tuple(items)]
+
+
+def _one_advanced(basic, tensor, key, at):
+    """`tensor[key]` where item `at` of `key` alone is an advanced index: the other items
+    index as usual, then its rows are gathered (or masked) along the axis it lands on."""
+    consumed = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    axis = 0
+    for item in key[:at]:
+        if item is Ellipsis:
+            axis += tensor.shape.rank - consumed
+        elif item is None or isinstance(item, slice):
+            axis += 1
+    # (integers index with it: apart from it, NumPy puts its axes first)
+    joined = [i for i, k in enumerate(key) if i == at or isinstance(k, (int, np.integer)) or (
+        isinstance(k, Tensor) and k.shape.rank == 0)]
+    rest = basic(tensor, key[:at] + (slice(None),) + key[at + 1:])
+    index = asarray(key[at])
+    if index.dtype == _d.bool:
+        out, added = _tf("boolean_mask")(rest, index, axis=axis), 1
+    else:
+        out, added = _tf("gather")(rest, index, axis=axis), index.shape.rank
+    if joined[-1] - joined[0] + 1 == len(joined) or axis == 0:
+        return out
+    moved = list(range(axis, axis + added))
+    return _tf("transpose")(out, moved + [a for a in range(out.shape.rank) if a not in moved])
+
+
 def _numpy_getitem(basic):
     """`Tensor.__getitem__` that also takes NumPy's advanced indices: a list, array or
-    tensor of indices (rows gathered) or of bools (a mask)."""
+    tensor of indices (rows gathered) or of bools (a mask), or a tuple mixing them with
+    integers and slices (when the values and the tensor's shape are known)."""
     def getitem(self, key):
         if isinstance(key, (list, np.ndarray)) or (
                 isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
@@ -1116,6 +1174,14 @@ def _numpy_getitem(basic):
             if index.dtype == _d.bool:
                 return _tf("boolean_mask")(self, index)
             return _tf("gather")(self, index, axis=0)
+        advanced = [i for i, k in enumerate(key) if _is_advanced(k)] if isinstance(
+            key, tuple) else []
+        if len(advanced) == 1 and self.shape.rank is not None:
+            return _one_advanced(basic, self, key, advanced[0])
+        if advanced:
+            positions = _advanced_positions(self, key)
+            if positions is not None:
+                return _tf("gather")(_tf("reshape")(self, [-1]), positions)
         return basic(self, key)
     return getitem
 _enabled = []
