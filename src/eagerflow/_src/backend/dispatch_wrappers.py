@@ -498,6 +498,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1ad3a0ef39(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(api, *signatures):
+        try:
+            return _export_fn(api, *signatures)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'api': api, 'signatures': signatures})
+    return _export_wrapper
+
+
 def _w1b0c4013d6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(operator, rhs, preconditioner=None, x=None, tol=None, max_iter=None, name=None):
         try:
@@ -1395,6 +1404,15 @@ def _w46e9d73bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(branch_index, branch_fns, default, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'branch_index': branch_index, 'branch_fns': branch_fns, 'default': default, 'name': name})
+    return _export_wrapper
+
+
+def _w47296d97bf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x_type, y_type):
+        try:
+            return _export_fn(x_type, y_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x_type': x_type, 'y_type': y_type})
     return _export_wrapper
 
 
@@ -3567,6 +3585,15 @@ def _w9a527c85ef(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9a6477f628(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x_type):
+        try:
+            return _export_fn(x_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x_type': x_type})
+    return _export_wrapper
+
+
 def _w9a82a470cc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, rate=None, noise_shape=None, seed=None, training=None, name=None):
         try:
@@ -4590,6 +4617,15 @@ def _wc8fe7f253d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(window_length, beta, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'window_length': window_length, 'beta': beta, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _wc91fdc10ea(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(dispatch_target):
+        try:
+            return _export_fn(dispatch_target)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dispatch_target': dispatch_target})
     return _export_wrapper
 
 
@@ -6191,6 +6227,9 @@ WRAPPERS = {
     'ensure_shape': _wfdbd31c7bb,
     'executing_eagerly': _w1f06b08988,
     'expand_dims': _w921240406b,
+    'experimental.dispatch_for_api': _w1ad3a0ef39,
+    'experimental.dispatch_for_binary_elementwise_apis': _w47296d97bf,
+    'experimental.dispatch_for_unary_elementwise_apis': _w9a6477f628,
     'experimental.numpy.abs': _w567f0c724a,
     'experimental.numpy.absolute': _w567f0c724a,
     'experimental.numpy.add': _w59400909e0,
@@ -6395,6 +6434,7 @@ WRAPPERS = {
     'experimental.numpy.where': _w1cc1d9afb8,
     'experimental.numpy.zeros': _wd27e866c76,
     'experimental.numpy.zeros_like': _wdb416399e0,
+    'experimental.unregister_dispatch_for': _wc91fdc10ea,
     'eye': _wb1fc98ed6a,
     'feature_column.bucketized_column': _w69a37dd1a6,
     'feature_column.categorical_column_with_hash_bucket': _w0fa6a3cc80,

@@ -31,7 +31,7 @@ from eagerflow._src.ops import ctc_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import (  # noqa: F401
     candidate_sampling_ops, edit_distance_ops, linear_operator, re2_syntax, unicode_scripts)
 from eagerflow._src.ops import tensor_util  # noqa: F401
-from eagerflow._src.ops import extension_type, numpy_ops  # noqa: F401
+from eagerflow._src.ops import api_dispatch, extension_type, numpy_ops  # noqa: F401
 from eagerflow._src.ops import late
 
 # Importing a submodule makes it an attribute of this package: `late` gets each of them.
