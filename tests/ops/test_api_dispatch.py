@@ -71,3 +71,12 @@ def test_elementwise_dispatchers():
     assert tf.math.maximum(tf.constant([1]), tf.constant([2])).numpy().tolist() == [2]
     with pytest.raises((TypeError, ValueError)):  # (no handler for this type)
         tf.math.abs(Other([1.0]))
+    abs_api = tf.math.abs
+    tf.experimental.unregister_dispatch_for(unary)
+    tf.experimental.unregister_dispatch_for(binary)
+    assert tf.math.abs is not abs_api  # (the API itself again, in every namespace)
+    assert tf.math.abs is tf.abs and tf.math.maximum is tf.maximum
+    with pytest.raises((TypeError, ValueError)):
+        tf.math.abs(m)
+    with pytest.raises(ValueError, match="was not registered"):
+        tf.experimental.unregister_dispatch_for(unary)

@@ -126,15 +126,25 @@ class _Dispatching:
 
     def install(self):
         """Binds the wrapper wherever a public namespace holds the API."""
-        root = __name__.partition("._src")[0]
-        for name, module in list(sys.modules.items()):
-            if module is None or not (name == root or name.startswith(root + ".")) \
-                    or "._src" in name:
-                continue
-            namespace = getattr(module, "__dict__", {})
-            for key, value in list(namespace.items()):
-                if value is self.api:
-                    namespace[key] = self.wrapper
+        _rebind(self.api, self.wrapper)
+
+    def uninstall(self):
+        """Binds the API back (no handler is left for it)."""
+        _rebind(self.wrapper, self.api)
+        del _WRAPPERS[id(self.api)], _WRAPPERS[id(self.wrapper)]
+
+
+def _rebind(old, new):
+    """Binds `new` wherever a public namespace holds `old`."""
+    root = __name__.partition("._src")[0]
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == root or name.startswith(root + ".")) \
+                or "._src" in name:
+            continue
+        namespace = getattr(module, "__dict__", {})
+        for key, value in list(namespace.items()):
+            if value is old:
+                namespace[key] = new
 
 
 def _dispatching(api):
@@ -219,6 +229,7 @@ def dispatch_for_unary_elementwise_apis(x_type):
         def dispatch_target(*args, **kwargs):
             api, (x,) = _bound_api(target, args, kwargs, 1)
             return handler(api, x)
+        dispatch_target._tf_handler = handler
         return dispatch_target
     return _elementwise(_UNARY, (x_type,), "unary", make)
 
@@ -232,15 +243,27 @@ def dispatch_for_binary_elementwise_apis(x_type, y_type):
         def dispatch_target(*args, **kwargs):
             api, (x, y) = _bound_api(target, args, kwargs, 2)
             return handler(api, x, y)
+        dispatch_target._tf_handler = handler
         return dispatch_target
     return _elementwise(_BINARY, (x_type, y_type), "binary", make)
 
 
 @export("experimental.unregister_dispatch_for")
 def unregister_dispatch_for(dispatch_target):
-    """Removes `dispatch_target` (a function `dispatch_for_api` decorated) from its API."""
-    target = getattr(dispatch_target, "_tf_dispatch_api", None)
-    if target is None:
+    """Removes `dispatch_target` (a function a ``dispatch_for_*`` decorator registered) from
+    the APIs it handles; an API left without handlers is bound back as it was."""
+    found = False
+    for target in {id(t): t for t in _WRAPPERS.values()}.values():
+        kept = [(c, h) for c, h in target.targets
+                if h is not dispatch_target and getattr(h, "_tf_handler", None)
+                is not dispatch_target]
+        found = found or len(kept) != len(target.targets)
+        target.targets = kept
+        if not kept:
+            target.uninstall()
+    for types, handler in list(_ELEMENTWISE.items()):
+        if handler is dispatch_target:
+            del _ELEMENTWISE[types]
+    if not found:
         raise ValueError(f"Function {dispatch_target} was not registered using a "
                          f"`@dispatch_for_*` decorator.")
-    target.targets = [(c, h) for c, h in target.targets if h is not dispatch_target]
