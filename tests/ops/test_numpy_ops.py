@@ -214,3 +214,17 @@ def test_numpy_behavior_advanced_index_tuples_and_wrapping_ints():
         "[[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]",
         "[44, 88] [45] 44",
     ]
+
+
+def test_average_weights_run_along_the_axis():
+    import eagerflow.experimental.numpy as tnp
+    a = tnp.asarray([[1, 2], [3, 4]], dtype=tnp.int32)
+    assert tnp.average(a, axis=0, weights=[1, 3]).numpy().tolist() == [2.5, 3.5]
+    assert tnp.average(a, axis=1, weights=[1, 3]).numpy().tolist() == [1.75, 3.75]
+    avg, total = tnp.average(a, axis=-2, weights=[1, 3], returned=True)
+    assert avg.numpy().tolist() == [2.5, 3.5] and total.numpy().tolist() == [4.0, 4.0]
+
+
+def test_sort_with_no_axis_sorts_the_flattened_array():
+    import eagerflow.experimental.numpy as tnp
+    assert tnp.sort(tnp.asarray([[4, 1], [3, 2]]), axis=None).numpy().tolist() == [1, 2, 3, 4]

@@ -542,7 +542,10 @@ def einsum(subscripts, *operands):
 
 @export(_NP + "sort")
 def sort(a, axis=-1):
-    return _tf("sort")(asarray(a), axis=axis)
+    a = asarray(a)
+    if axis is None:  # (NumPy's: the flattened array)
+        a, axis = _tf("reshape")(a, [-1]), -1
+    return _tf("sort")(a, axis=axis)
 
 
 @export(_NP + "argsort")
@@ -664,6 +667,10 @@ def average(a, axis=None, weights=None, returned=False):
     else:
         dtype = _to_float(_result_type(a, weights))
         a, w = _tensor(a, dtype), _tensor(weights, dtype)
+        if axis is not None and w.shape.rank == 1 and a.shape.rank not in (None, 1):
+            # 1-D weights run along `axis` (NumPy's rule), not the last axis
+            at = axis % a.shape.rank
+            w = _tf("reshape")(w, [-1] + [1] * (a.shape.rank - at - 1))
         total = _tf("math.reduce_sum")(w * _tf("ones_like")(a), axis=axis)
         avg = _tf("math.reduce_sum")(a * w, axis=axis) / total
     return (avg, total) if returned else avg
