@@ -228,3 +228,22 @@ def test_average_weights_run_along_the_axis():
 def test_sort_with_no_axis_sorts_the_flattened_array():
     import eagerflow.experimental.numpy as tnp
     assert tnp.sort(tnp.asarray([[4, 1], [3, 2]]), axis=None).numpy().tolist() == [1, 2, 3, 4]
+
+
+def test_arange_of_python_floats_counts_in_float32_as_tf():
+    import eagerflow.experimental.numpy as tnp
+    # TF's tf.range of the Python floats (float32), cast to float64: its values and length
+    assert tnp.arange(1, 2.2, 0.4).numpy().tolist() == [1.0, 1.399999976158142,
+                                                         1.7999999523162842]
+    assert tnp.arange(0, 1, 0.3).dtype == tnp.float64
+    assert tnp.arange(5, 0, -2).numpy().tolist() == [5, 3, 1]
+    assert tnp.arange(5, 1).shape == (0,)
+    with pytest.raises(ValueError, match="step must be non-zero"):
+        tnp.arange(0, 1, 0)
+
+
+def test_trace_keeps_the_dtype_only_on_the_last_two_axes():
+    import eagerflow.experimental.numpy as tnp
+    a = tnp.asarray([[1, 2], [3, 4]], dtype=tnp.int32)
+    assert tnp.trace(a).dtype == tnp.int32 and int(tnp.trace(a)) == 5
+    assert tnp.trace(a, offset=1).dtype == tnp.int64 and int(tnp.trace(a, offset=1)) == 2

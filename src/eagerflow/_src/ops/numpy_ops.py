@@ -245,13 +245,18 @@ def full_like(a, fill_value, dtype=None):
 @export(_NP + "arange")
 def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in ``[start, stop)``, NumPy's dtype (int64 or float64)."""
+    if not step:
+        raise ValueError("step must be non-zero.")
     if stop is None:
         start, stop = 0, start
     dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
     if dtype is None and _prefer_float32[0]:
         dt = _PREFERRED.get(dt, dt)
-    values = np.arange(start, stop, step, dtype=dt)
-    return convert_to_tensor(values)
+    if (stop - start) * step <= 0:
+        return convert_to_tensor(np.zeros([0], dt))
+    # As TF: `tf.range` of the arguments as they are (Python floats count in float32, which
+    # decides the values and how many), then cast to the dtype.
+    return _tf("cast")(_tf("range")(start, stop, step), _d.as_dtype(dt))
 
 
 @export(_NP + "linspace")
@@ -602,8 +607,13 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     t = asarray(a)
     if dtype is not None:
         t = _tensor(t, _as_np_type(dtype))
-    return _tf("math.reduce_sum")(_tf("linalg.diag_part")(
-        _tf("transpose")(t, [i for i in range(t.shape.rank) if i not in (axis1, axis2)]
+    rank = t.shape.rank
+    if offset == 0 and rank is not None and axis1 in (-2, rank - 2) and axis2 in (-1,
+                                                                             rank - 1):
+        return _tf("linalg.trace")(t)  # (TF's: the dtype kept)
+    # else the diagonal's NumPy sum, as TF (small ints widen)
+    return sum(_tf("linalg.diag_part")(
+        _tf("transpose")(t, [i for i in range(rank) if i not in (axis1 % rank, axis2 % rank)]
                          + [axis1, axis2]), k=offset), axis=-1)
 
 
