@@ -16,3 +16,10 @@ def test_traced_python_operand_error_names_the_op(fn, op):
     assert str(e.value) == (f"Expected int32 passed to parameter 'y' of op '{op}', got 1.5 of "
                             f"type 'float' instead. Error: Expected int32, but got 1.5 of type "
                             f"'float'.")
+
+
+def test_traced_reflected_operator_error_is_the_bare_check():
+    with pytest.raises(TypeError, match="^Cannot convert 1.5 to EagerTensor of dtype int32$"):
+        1.5 - tf.constant(4)
+    with pytest.raises(TypeError, match=r"^Expected int32, but got 1.5 of type 'float'\.$"):
+        tf.function(lambda x: 1.5 - x, autograph=False)(tf.constant(4))

@@ -132,7 +132,7 @@ def unary_function(op, convert, composite=None, listed=True):
 _PYTHON_OPERANDS = (bool, int, float, complex, str, bytes)
 
 
-def _graph_operand_error(op, x, y, error):
+def graph_operand_error(op, x, y, error):
     """`error`, raised converting a Python operand of `op` to its tensor operand's dtype,
     as TF words it while a graph is built (its op wrapper checks the operand: "Expected
     int32 passed to parameter 'y' of op 'Sub', ..."); eagerly it stays as it is."""
@@ -165,7 +165,7 @@ def binary_function(op, convert, listed=False):
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "y": y, "name": name})
             except TypeError as e:
-                raise _graph_operand_error(op, x, y, e) from None
+                raise graph_operand_error(op, x, y, e) from None
             if listed and (type(x) in _LISTS or type(y) in _LISTS):
                 try:
                     return fn(a, b, name)
