@@ -191,3 +191,70 @@ def test_random_and_poisson():
     p = tnp.random.poisson(3.0, (400,))
     assert p.dtype == tf.int64 and p.shape == (400,)
     assert 2.5 < float(tf.reduce_mean(tf.cast(p, tf.float64))) < 3.5
+
+
+_ADVANCED_INDEXING = textwrap.dedent("""
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    x = tnp.arange(24).reshape(2, 3, 4)
+    print(x[:, (True, False, True)].numpy().tolist())
+    print(x[1, (0, 0, 1), tnp.asarray([0, 1, 1])].numpy().tolist())
+    print(x[[0, 1], :, [1, 2]].shape, x[..., [3]].shape, x[1, tnp.newaxis, 1:3, ...].shape)
+    print(x[1, :, [0, 1]].shape, x[:, 1, [0, 1]].shape, x[1, [0, 1]].shape)
+    cols = tf.function(lambda a: a[:, [0, 2]], input_signature=[tf.TensorSpec([None, 3])])
+    print(cols(tf.reshape(tf.range(6.), [2, 3])).numpy().tolist())
+    v = tf.Variable(tf.ones([2, 3]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.convert_to_tensor(v)[:, [0, 0, 2]])
+    print(tape.gradient(y, v).numpy().tolist())
+    print((tf.constant([1, 2], tf.int8) * 300).numpy().tolist(),
+          (300 + tf.constant([1], tf.uint8)).numpy().tolist(), int(tnp.asarray(300, tnp.int8)))
+""")
+
+
+def test_numpy_behavior_advanced_index_tuples_and_wrapping_ints():
+    # TF's NumPy indexing: arrays of ints or bools mixed with ints, slices and newaxis; a
+    # Python int past an operand's range wraps around
+    assert _printed_by(_ADVANCED_INDEXING) == [
+        "[[[0, 1, 2, 3], [8, 9, 10, 11]], [[12, 13, 14, 15], [20, 21, 22, 23]]]",
+        "[12, 13, 17]",
+        "(2, 3) (2, 3, 1) (1, 2, 4)",
+        "(2, 3) (2, 2) (2, 4)",
+        "[[0.0, 2.0], [3.0, 5.0]]",
+        "[[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]",
+        "[44, 88] [45] 44",
+    ]
+
+
+def test_average_weights_run_along_the_axis():
+    import eagerflow.experimental.numpy as tnp
+    a = tnp.asarray([[1, 2], [3, 4]], dtype=tnp.int32)
+    assert tnp.average(a, axis=0, weights=[1, 3]).numpy().tolist() == [2.5, 3.5]
+    assert tnp.average(a, axis=1, weights=[1, 3]).numpy().tolist() == [1.75, 3.75]
+    avg, total = tnp.average(a, axis=-2, weights=[1, 3], returned=True)
+    assert avg.numpy().tolist() == [2.5, 3.5] and total.numpy().tolist() == [4.0, 4.0]
+
+
+def test_sort_with_no_axis_sorts_the_flattened_array():
+    import eagerflow.experimental.numpy as tnp
+    assert tnp.sort(tnp.asarray([[4, 1], [3, 2]]), axis=None).numpy().tolist() == [1, 2, 3, 4]
+
+
+def test_arange_of_python_floats_counts_in_float32_as_tf():
+    import eagerflow.experimental.numpy as tnp
+    # TF's tf.range of the Python floats (float32), cast to float64: its values and length
+    assert tnp.arange(1, 2.2, 0.4).numpy().tolist() == [1.0, 1.399999976158142,
+                                                         1.7999999523162842]
+    assert tnp.arange(0, 1, 0.3).dtype == tnp.float64
+    assert tnp.arange(5, 0, -2).numpy().tolist() == [5, 3, 1]
+    assert tnp.arange(5, 1).shape == (0,)
+    with pytest.raises(ValueError, match="step must be non-zero"):
+        tnp.arange(0, 1, 0)
+
+
+def test_trace_keeps_the_dtype_only_on_the_last_two_axes():
+    import eagerflow.experimental.numpy as tnp
+    a = tnp.asarray([[1, 2], [3, 4]], dtype=tnp.int32)
+    assert tnp.trace(a).dtype == tnp.int32 and int(tnp.trace(a)) == 5
+    assert tnp.trace(a, offset=1).dtype == tnp.int64 and int(tnp.trace(a, offset=1)) == 2

@@ -251,10 +251,23 @@ def _public_functions(names):
     return [found[n] for n in names if n in found]
 
 
+# (kind, operand types) -> the elementwise handler registered for them: one each, as TF
+_elementwise_handlers = {}
+_KIND_LABELS = {"dispatch_for_unary_elementwise_apis": "unary elementwise",
+                "dispatch_for_binary_elementwise_apis": "binary elementwise",
+                "dispatch_for_binary_elementwise_assert_apis": "binary elementwise assert"}
+
+
 def _elementwise(names, types, kind):
     """The decorator registering a handler ``handler(api_func, *operands)`` for every API of
     `names` whose first len(types) parameters hold values of `types`."""
     def decorator(handler):
+        existing = _elementwise_handlers.get((kind, types))
+        if existing is not None:
+            shown = types[0] if len(types) == 1 else types
+            raise ValueError(f"A {_KIND_LABELS[kind]} dispatch handler ({existing!r}) has "
+                             f"already been registered for {shown}.")
+        _elementwise_handlers[kind, types] = handler
         for api in _public_functions(names):
             key = _api_key(api)
             params = [p.name for p in _parameters(key)]
@@ -334,6 +347,9 @@ def unregister_dispatch_for(dispatch_target):
         _targets[key].remove(target)
         if not _targets[key]:
             del _targets[key]
+    for registered, handler in list(_elementwise_handlers.items()):
+        if handler is dispatch_target:
+            del _elementwise_handlers[registered]
     _update_dispatch_types()
 
 

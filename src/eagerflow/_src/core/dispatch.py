@@ -129,6 +129,26 @@ def unary_function(op, convert, composite=None, listed=True):
     return fn
 
 
+_PYTHON_OPERANDS = (bool, int, float, complex, str, bytes)
+
+
+def graph_operand_error(op, x, y, error):
+    """`error`, raised converting a Python operand of `op` to its tensor operand's dtype,
+    as TF words it while a graph is built (its op wrapper checks the operand: "Expected
+    int32 passed to parameter 'y' of op 'Sub', ..."); eagerly it stays as it is."""
+    if not str(error).startswith("Cannot convert") or context.executing_eagerly():
+        return error
+    tensor, value = (x, y) if type(y) in _PYTHON_OPERANDS else (y, x)
+    dtype = getattr(getattr(tensor, "dtype", None), "name", None)
+    if type(value) not in _PYTHON_OPERANDS or dtype is None:
+        return error
+    got = f"got {value!r} of type '{type(value).__name__}'"
+    if value is x:  # (TF converts a left Python operand on its own: the bare check)
+        return TypeError(f"Expected {dtype}, but {got}.")
+    return TypeError(f"Expected {dtype} passed to parameter 'y' of op '{op.name}', {got} "
+                     f"instead. Error: Expected {dtype}, but {got}.")
+
+
 def binary_function(op, convert, listed=False):
     """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
     tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
@@ -144,6 +164,8 @@ def binary_function(op, convert, listed=False):
                     return dispatch(op, (a, b), _NO_ATTRS, name)
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "y": y, "name": name})
+            except TypeError as e:
+                raise graph_operand_error(op, x, y, e) from None
             if listed and (type(x) in _LISTS or type(y) in _LISTS):
                 try:
                     return fn(a, b, name)

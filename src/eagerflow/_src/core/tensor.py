@@ -105,6 +105,9 @@ def _numpy_text(value, is_repr):
     return text
 
 
+_EAGER_TYPE_NAME = "tensorflow.python.framework.ops.EagerTensor"
+
+
 class EagerTensor(Tensor):
     """A tensor with a concrete value: an array of the backend, on one device."""
 
@@ -115,6 +118,13 @@ class EagerTensor(Tensor):
         t = _new(EagerTensor)
         t._data = data
         return t
+
+    # TF's eager tensor is a C type: Python's errors name it by its full name
+    def __setitem__(self, key, value):
+        raise TypeError(f"'{_EAGER_TYPE_NAME}' object does not support item assignment")
+
+    def __delitem__(self, key):
+        raise TypeError(f"'{_EAGER_TYPE_NAME}' object doesn't support item deletion")
 
     # -- metadata ---------------------------------------------------------
     @property

@@ -239,7 +239,27 @@ def _batched_leaf(s, batch_size):
 
 def batched_spec(spec, batch_size):
     """`spec` with a leading dimension of `batch_size` (None for unknown)."""
-    return map_structure(lambda s: _batched_leaf(s, batch_size), spec)
+    return _shape_fields(map_structure(lambda s: _batched_leaf(s, batch_size), spec),
+                         lambda shape: TensorShape([batch_size]).concatenate(shape))
+
+
+def _shape_fields(spec, fn):
+    """`spec` with `fn` applied to the `TensorShape` fields of the extension types' specs in
+    it (as TF batches them: a batch's shape field gains the batch dimension)."""
+    if isinstance(spec, ExtensionTypeSpec):
+        fields = {k: fn(v) if isinstance(v, TensorShape) and v.rank is not None else
+                  _shape_fields(v, fn) for k, v in spec._fields.items()}
+        if all(fields[k] is v for k, v in spec._fields.items()):
+            return spec
+        rebuilt = _new(type(spec))
+        rebuilt._fields = fields
+        return rebuilt
+    if isinstance(spec, collections.abc.Mapping):
+        return type(spec)((k, _shape_fields(v, fn)) for k, v in spec.items())
+    if isinstance(spec, tuple):
+        children = [_shape_fields(v, fn) for v in spec]
+        return type(spec)(*children) if hasattr(type(spec), "_fields") else tuple(children)
+    return spec
 
 
 def _unbatched_leaf(s):
@@ -251,7 +271,7 @@ def _unbatched_leaf(s):
 
 
 def unbatched_spec(spec):
-    return map_structure(_unbatched_leaf, spec)
+    return _shape_fields(map_structure(_unbatched_leaf, spec), lambda shape: shape[1:])
 
 
 # -- sparse leaves ---------------------------------------------------------------------------

@@ -1092,6 +1092,18 @@ def _estimated_distribution(target, classes, batch_size=32, smoothing=10):
     return classes.batch(batch_size).scan(start, update).unbatch()
 
 
+def _warn_on_large_rejection(accept, initial):
+    """`accept`, printing to stderr (the first 10 times, as TF) when the sampler rejects
+    half the data or more: the proportion rejected, `initial` and `accept`."""
+    from eagerflow._src.graph import control_flow  # noqa: PLC0415
+    from eagerflow._src.ops import logging_ops, reduction_ops  # noqa: PLC0415
+    rejected = reduction_ops.reduce_sum((1 - accept) * initial)
+    return control_flow.cond(rejected < 0.5, lambda: accept, lambda: logging_ops.Print(
+        accept, [rejected, initial, accept],
+        message="Proportion of examples rejected by sampler is high: ", summarize=100,
+        first_n=10))
+
+
 @_method
 def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                        name=None):
@@ -1123,7 +1135,7 @@ def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=No
         c = class_func(*data) if isinstance(data, tuple) else class_func(data)
         return c, array_ops.gather(accept, c), data
 
-    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(lambda a, _: a)
+    accept_ds = Dataset.zip((accept_ds, initial_ds)).map(_warn_on_large_rejection)
     kept = Dataset.zip((accept_ds, self)).map(class_and_acceptance).filter(
         lambda _, p, __: random_ops.uniform([], seed=seed, dtype=p.dtype) < p).map(
         lambda c, _, data: (c, data)).prefetch(3)

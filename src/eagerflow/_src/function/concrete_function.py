@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import binding
 from eagerflow._src.function.call_gradient import CallGradient
+from eagerflow._src.function import trace_key
 from eagerflow._src.function.trace_key import VariableSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
@@ -51,7 +52,8 @@ class ConcreteFunction:
         self.graph = graph
         self.inputs = list(inputs)
         self.structured_outputs = structured_outputs
-        self.structured_input_signature = input_signature
+        # (the Python objects among the arguments held weakly, as the trace key holds them)
+        self._input_signature = trace_key.weakened(input_signature)
         leaves = self._leaves = nest.flatten(structured_outputs, expand_composites=True)
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
         self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
@@ -73,6 +75,11 @@ class ConcreteFunction:
         self._function_def = None
 
     name = property(lambda self: self._name)
+
+    @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` of the traced call: specs for tensors, Python values as given."""
+        return trace_key.strengthened(self._input_signature)
 
     @property
     def captured_inputs(self):

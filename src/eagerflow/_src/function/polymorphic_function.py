@@ -458,7 +458,7 @@ class Function:
         return self._name
 
     def __repr__(self):
-        return f"<eagerflow.function {self._name} at 0x{id(self):X}>"
+        return f"<eagerflow.function {self._name} at 0x{id(self):x}>"
 
 
 def _call_stats_key(python_function):

@@ -3,7 +3,7 @@
 TF's rules: tensors count by dtype and shape, Python values by value (``1``,
 ``1.0`` and ``True`` are equal, so they share a trace), variables by dtype,
 shape, trainability and which arguments are the same variable, other objects
-by identity, and containers by their structure.  `call_key` walks the
+by a weak reference (equal while both live), and containers by their structure.  `call_key` walks the
 arguments once, giving the key and what feeds the graph: the tensors, and
 each variable once.
 
@@ -12,9 +12,11 @@ each variable once.
 (('T', dtype('float32'), (2,)), ('P', 3))
 """
 import collections.abc
+import weakref
 
 import numpy as np
 
+from eagerflow._src.core import nest
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.module import _SharedDictWrapper, _SharedListWrapper
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -92,7 +94,60 @@ def _leaf_key(value, tensors):
         raise TypeError(f"Could not generate a generic TraceType for {value!r}.Please verify "
                         f"that it is immutable/hashable. Otherwise, consider implementing the "
                         f"Tracing Protocol for it.") from None
-    return ("O", cls, value)
+    try:
+        return ("O", cls, _Referent(value))
+    except TypeError:  # (no weak reference to it: by value)
+        return ("O", cls, value)
+
+
+def weakened(structure):
+    """`structure` (a trace's arguments) with each Python object its trace key refers to
+    weakly replaced by that weak reference: what a traced function keeps of a call."""
+    def weak(value):
+        try:
+            key = _leaf_key(value, [])
+        except TypeError:
+            return value
+        return key[2] if type(key) is tuple and key[:1] == ("O",) and type(
+            key[2]) is _Referent else value
+    return nest.map_structure(weak, structure)
+
+
+def strengthened(structure):
+    """`structure` with `weakened`'s references replaced by their objects (None when gone)."""
+    return nest.map_structure(lambda v: v._ref() if type(v) is _Referent else v, structure)
+
+
+class _Referent:
+    """A trace key's weak reference to a Python object argument, as TF keys one: equal to
+    another while both objects live and are equal (the same or ``==``), and never once
+    its object is gone (an equal object passed later traces again). The trace does not
+    keep the object alive."""
+
+    __slots__ = ("_ref", "_hash")
+
+    def __init__(self, value):
+        self._ref = weakref.ref(value)
+        self._hash = hash(value)
+
+    def __eq__(self, other):
+        if type(other) is not _Referent:
+            return False
+        mine, theirs = self._ref(), other._ref()
+        if mine is None or theirs is None:
+            return False
+        if mine is theirs:
+            return True
+        try:
+            return bool(mine == theirs)
+        except Exception:  # (an object whose == gives no truth value)
+            return False
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return repr(self._ref())
 
 
 def composite_parts(value):

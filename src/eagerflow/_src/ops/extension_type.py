@@ -13,6 +13,7 @@ its spec) and is differentiable through its tensors.
 MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.int32, name=None), mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))
 """
 import collections.abc
+import inspect
 import typing
 
 from eagerflow._src.backend.api_export import export
@@ -171,18 +172,11 @@ class ExtensionTypeSpec(TypeSpec):
 
     value_type = None  # set on each subclass's own Spec
 
-    def __init__(self, **fields):
-        self._fields = {}
-        for name in self.value_type._tf_extension_type_fields_order:
-            if name in fields:
-                self._fields[name] = fields.pop(name)
-            else:
-                default = self.value_type._tf_extension_type_defaults.get(name, _NO_DEFAULT)
-                if default is _NO_DEFAULT:
-                    raise ValueError(f"Missing required fields: {{{name!r}}}")
-                self._fields[name] = _spec_of(default)
-        if fields:
-            raise ValueError(f"Got unexpected fields: {set(fields)}")
+    def __init__(self, *args, **kwargs):
+        """The spec of each field, positionally or by name, as TF: every field, defaults
+        or not."""
+        self._fields = _bound(self.value_type._tf_extension_type_fields_order, {}, args,
+                              kwargs)
 
     def __getattr__(self, name):
         fields = self.__dict__.get("_fields", {})
@@ -275,6 +269,17 @@ class ExtensionTypeSpec(TypeSpec):
         return f"{type(self).__name__}({fields})"
 
 
+def _bound(fields, defaults, args, kwargs):
+    """``{field: value}`` of a constructor's arguments, bound as Python binds a signature
+    with the `fields` in order (TypeErrors with its texts)."""
+    signature = inspect.Signature([
+        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          default=defaults.get(k, inspect.Parameter.empty)) for k in fields])
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
 class _ExtensionTypeMeta(type):
     def __new__(mcs, name, bases, namespace):
         cls = super().__new__(mcs, name, bases, namespace)
@@ -337,22 +342,9 @@ class ExtensionType(metaclass=_ExtensionTypeMeta):
     Spec = ExtensionTypeSpec
 
     def __init__(self, *args, **kwargs):
-        fields = type(self)._tf_extension_type_fields_order
-        if len(args) > len(fields):
-            raise TypeError("too many positional arguments")
-        values = dict(zip(fields, args))
-        for k, v in kwargs.items():
-            if k not in fields:
-                raise TypeError(f"got an unexpected keyword argument {k!r}")
-            if k in values:
-                raise TypeError(f"multiple values for argument {k!r}")
-            values[k] = v
-        for k in fields:
-            if k not in values:
-                default = type(self)._tf_extension_type_defaults.get(k, _NO_DEFAULT)
-                if default is _NO_DEFAULT:
-                    raise TypeError(f"missing a required argument: {k!r}")
-                values[k] = default
+        cls = type(self)
+        values = _bound(cls._tf_extension_type_fields_order, cls._tf_extension_type_defaults,
+                        args, kwargs)
         for k, v in values.items():
             object.__setattr__(self, k, v)
         self._tf_extension_type_finish()
@@ -391,8 +383,8 @@ class ExtensionType(metaclass=_ExtensionTypeMeta):
         if type(other) is not type(self):
             return False
         mine, theirs = self._type_spec, other._type_spec
-        if mine._static_key() != theirs._static_key():  # (TF answers a Python bool here)
-            return False
+        if mine != theirs:  # (TF answers a Python bool here: their fields' shapes, dtypes
+            return False    # or non-tensor values differ)
         result = convert_to_tensor(True)
         for a, b in zip(mine._to_components(self), theirs._to_components(other)):
             if a.shape.rank is not None and b.shape.rank is not None and (

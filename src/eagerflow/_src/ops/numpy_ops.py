@@ -68,7 +68,10 @@ def _tensor(x, dtype=None):
         if dtype is not None and t.dtype.as_numpy_dtype != np.dtype(dtype):
             t = _tf("cast")(t, _d.as_dtype(np.dtype(dtype)))
         return t
-    arr = np.asarray(x, dtype=dtype)
+    try:
+        arr = np.asarray(x, dtype=dtype)
+    except OverflowError:  # a Python int past the dtype's range wraps around, as in TF
+        arr = np.asarray(x).astype(dtype)
     if arr.dtype.kind == "U":
         arr = arr.astype(object)
     elif dtype is None and _prefer_float32[0] and not isinstance(x, np.ndarray):
@@ -242,13 +245,18 @@ def full_like(a, fill_value, dtype=None):
 @export(_NP + "arange")
 def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in ``[start, stop)``, NumPy's dtype (int64 or float64)."""
+    if not step:
+        raise ValueError("step must be non-zero.")
     if stop is None:
         start, stop = 0, start
     dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
     if dtype is None and _prefer_float32[0]:
         dt = _PREFERRED.get(dt, dt)
-    values = np.arange(start, stop, step, dtype=dt)
-    return convert_to_tensor(values)
+    if (stop - start) * step <= 0:
+        return convert_to_tensor(np.zeros([0], dt))
+    # As TF: `tf.range` of the arguments as they are (Python floats count in float32, which
+    # decides the values and how many), then cast to the dtype.
+    return _tf("cast")(_tf("range")(start, stop, step), _d.as_dtype(dt))
 
 
 @export(_NP + "linspace")
@@ -539,7 +547,10 @@ def einsum(subscripts, *operands):
 
 @export(_NP + "sort")
 def sort(a, axis=-1):
-    return _tf("sort")(asarray(a), axis=axis)
+    a = asarray(a)
+    if axis is None:  # (NumPy's: the flattened array)
+        a, axis = _tf("reshape")(a, [-1]), -1
+    return _tf("sort")(a, axis=axis)
 
 
 @export(_NP + "argsort")
@@ -596,8 +607,13 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     t = asarray(a)
     if dtype is not None:
         t = _tensor(t, _as_np_type(dtype))
-    return _tf("math.reduce_sum")(_tf("linalg.diag_part")(
-        _tf("transpose")(t, [i for i in range(t.shape.rank) if i not in (axis1, axis2)]
+    rank = t.shape.rank
+    if offset == 0 and rank is not None and axis1 in (-2, rank - 2) and axis2 in (-1,
+                                                                             rank - 1):
+        return _tf("linalg.trace")(t)  # (TF's: the dtype kept)
+    # else the diagonal's NumPy sum, as TF (small ints widen)
+    return sum(_tf("linalg.diag_part")(
+        _tf("transpose")(t, [i for i in range(rank) if i not in (axis1 % rank, axis2 % rank)]
                          + [axis1, axis2]), k=offset), axis=-1)
 
 
@@ -661,6 +677,10 @@ def average(a, axis=None, weights=None, returned=False):
     else:
         dtype = _to_float(_result_type(a, weights))
         a, w = _tensor(a, dtype), _tensor(weights, dtype)
+        if axis is not None and w.shape.rank == 1 and a.shape.rank not in (None, 1):
+            # 1-D weights run along `axis` (NumPy's rule), not the last axis
+            at = axis % a.shape.rank
+            w = _tf("reshape")(w, [-1] + [1] * (a.shape.rank - at - 1))
         total = _tf("math.reduce_sum")(w * _tf("ones_like")(a), axis=axis)
         avg = _tf("math.reduce_sum")(a * w, axis=axis) / total
     return (avg, total) if returned else avg
@@ -1118,9 +1138,64 @@ _OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"
               "gt", "ge")
 
 
+def _is_advanced(item):
+    """Whether `item` of an index tuple is one of NumPy's advanced indices (an array of
+    integers or bools: a list, tuple, array or tensor)."""
+    return isinstance(item, (list, tuple, np.ndarray)) or (
+        isinstance(item, Tensor) and item.shape.rank not in (None, 0))
+
+
+def _advanced_positions(tensor, key):
+    """The flat positions of `tensor` (of known shape) that the index tuple `key` selects,
+    as NumPy's indexing arranges them; None when a value of `key` is known only at run
+    time."""
+    if not tensor.shape.is_fully_defined():
+        return None
+    items = []
+    for item in key:
+        if isinstance(item, Tensor):
+            item = _tf("get_static_value")(item)
+            if item is None:
+                return None
+        elif isinstance(item, (list, tuple)):
+            try:
+                item = np.asarray(item)
+            except (TypeError, ValueError):  # (a symbolic tensor among the indices)
+                return None
+        items.append(item)
+    shape = tensor.shape.as_list()
+    return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[tuple(items)]
+
+
+def _one_advanced(basic, tensor, key, at):
+    """`tensor[key]` where item `at` of `key` alone is an advanced index: the other items
+    index as usual, then its rows are gathered (or masked) along the axis it lands on."""
+    consumed = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    axis = 0
+    for item in key[:at]:
+        if item is Ellipsis:
+            axis += tensor.shape.rank - consumed
+        elif item is None or isinstance(item, slice):
+            axis += 1
+    # (integers index with it: apart from it, NumPy puts its axes first)
+    joined = [i for i, k in enumerate(key) if i == at or isinstance(k, (int, np.integer)) or (
+        isinstance(k, Tensor) and k.shape.rank == 0)]
+    rest = basic(tensor, key[:at] + (slice(None),) + key[at + 1:])
+    index = asarray(key[at])
+    if index.dtype == _d.bool:
+        out, added = _tf("boolean_mask")(rest, index, axis=axis), 1
+    else:
+        out, added = _tf("gather")(rest, index, axis=axis), index.shape.rank
+    if joined[-1] - joined[0] + 1 == len(joined) or axis == 0:
+        return out
+    moved = list(range(axis, axis + added))
+    return _tf("transpose")(out, moved + [a for a in range(out.shape.rank) if a not in moved])
+
+
 def _numpy_getitem(basic):
     """`Tensor.__getitem__` that also takes NumPy's advanced indices: a list, array or
-    tensor of indices (rows gathered) or of bools (a mask)."""
+    tensor of indices (rows gathered) or of bools (a mask), or a tuple mixing them with
+    integers and slices (when the values and the tensor's shape are known)."""
     def getitem(self, key):
         if isinstance(key, (list, np.ndarray)) or (
                 isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
@@ -1128,6 +1203,14 @@ def _numpy_getitem(basic):
             if index.dtype == _d.bool:
                 return _tf("boolean_mask")(self, index)
             return _tf("gather")(self, index, axis=0)
+        advanced = [i for i, k in enumerate(key) if _is_advanced(k)] if isinstance(
+            key, tuple) else []
+        if len(advanced) == 1 and self.shape.rank is not None:
+            return _one_advanced(basic, self, key, advanced[0])
+        if advanced:
+            positions = _advanced_positions(self, key)
+            if positions is not None:
+                return _tf("gather")(_tf("reshape")(self, [-1]), positions)
         return basic(self, key)
     return getitem
 _enabled = []

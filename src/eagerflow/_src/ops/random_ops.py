@@ -506,11 +506,20 @@ def _stateless_batched(draw, run_time_attr):
     return rule
 
 
+def _seed_words(seed):
+    """The two integers of a stateless seed array: its kernel's check of a seed whose shape
+    only run time knew (in a graph)."""
+    if np.shape(seed) != (2,):
+        raise errors.InvalidArgumentError(
+            None, None, f"seed must have shape [2], not {shape_text(np.shape(seed))}")
+    return int(seed[0]), int(seed[1])
+
+
 def _stateless(draw, run_time_attr):
     def kernel(xp, *arrays, **attrs):
         *arrays, seed = arrays  # the seed tensor is the last input
         arrays, attrs = _with_attr(arrays, attrs, run_time_attr)
-        key, counter = philox.stateless_key_counter(int(seed[0]), int(seed[1]))
+        key, counter = philox.stateless_key_counter(*_seed_words(seed))
         return draw(xp, key, counter, *arrays, **attrs)
     kernel.__name__ = draw.__name__
     return kernel
@@ -1151,15 +1160,21 @@ def _seed_input(seed, op_name, alg="auto_select", seed_op=None):
     `op_name`."""
     _stateless_alg(alg, op_name)
     op_name = seed_op or op_name
-    seed = as_tensor(seed)
+    given, seed = seed, as_tensor(seed)
     if seed.dtype not in _INTS:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"Value for attr 'Tseed' of {kernel_type_name(seed.dtype)} is not "
                               f"in the list of allowed values: int32, int64")
-    if seed.shape != TensorShape([2]):
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"seed must have shape [2], not "
-                              f"{shape_text(seed.shape.as_list())}")
+    if context.executing_eagerly():
+        if seed.shape != TensorShape([2]):  # (the kernel's check: TF's eager form names it)
+            raise errors.listed(_kernel_error(errors.InvalidArgumentError, op_name,
+                                              f"seed must have shape [2], not "
+                                              f"{shape_text(seed.shape.as_list())}"), given)
+    else:  # TF's shape function rejects what is known; the kernel checks the rest
+        shape_rules.check_rank(op_name, [seed], 0, rank=1)
+        if seed.shape.rank == 1 and seed.shape[0] not in (None, 2):
+            raise shape_rules.shape_error(op_name, f"Dimension must be 2 but is "
+                                                   f"{seed.shape[0]}", [seed.shape])
     return seed
 
 
@@ -1738,7 +1753,7 @@ def _philox_alg(alg, op_name):
 
 
 def _key_counter(xp, seed):
-    key, counter = philox.stateless_key_counter(int(seed[0]), int(seed[1]))
+    key, counter = philox.stateless_key_counter(*_seed_words(seed))
     return (np.array([key], np.uint64), np.array([counter & _U64, counter >> 64], np.uint64))
 
 

@@ -56,10 +56,12 @@ def _linear(indices, shape):
 
 
 def _unravel(linear, shape):
-    """Index rows ``[N, rank]`` of row-major positions `linear` in `shape`."""
+    """Index rows ``[N, rank]`` of row-major positions `linear` in `shape`. The first
+    dimension is not wrapped: an index past the end stays there, as TF keeps it."""
     strides = _strides(shape)
+    unbounded = array_ops.concat([[np.iinfo(np.int64).max], _i64(shape)[1:]], 0)
     return math_ops.floormod(math_ops.floordiv(array_ops.expand_dims(linear, 1), strides),
-                             shape)
+                             unbounded)
 
 
 def _rank(sp):

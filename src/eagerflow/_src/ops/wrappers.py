@@ -7,7 +7,7 @@
 """
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
-from eagerflow._src.core.dispatch import binary_function, unary_function
+from eagerflow._src.core.dispatch import binary_function, graph_operand_error, unary_function
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import late
 
@@ -108,5 +108,9 @@ def reflected(fn):
     `other` must convert to self's dtype (TypeError otherwise), as in TF.
     """
     def method(self, other):
-        return fn(operand(other, self), self)
+        try:
+            converted = operand(other, self)
+        except TypeError as e:
+            raise graph_operand_error(None, other, self, e) from None
+        return fn(converted, self)
     return method

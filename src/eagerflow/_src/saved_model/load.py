@@ -320,7 +320,7 @@ class RestoredFunction:
         return self
 
     def __repr__(self):
-        return f"<RestoredFunction {self._name} at 0x{id(self):X}>"
+        return f"<RestoredFunction {self._name} at 0x{id(self):x}>"
 
 
 def _parameters(fullargspec):

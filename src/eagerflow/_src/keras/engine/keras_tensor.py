@@ -176,32 +176,39 @@ def _printed(spec, name):
 class SparseKerasTensor(SparseTensor):
     """A sparse symbolic input, printed as Keras prints it (by its spec)."""
 
+    @property
+    def type_spec(self):
+        return SparseTensorSpec(self.shape, self.dtype)
+
     def __repr__(self):
-        spec = SparseTensorSpec(self.shape, self.dtype)
-        return f"<KerasTensor: type_spec={spec!r} (created by layer '{self.name}')>"
+        return f"<KerasTensor: type_spec={self.type_spec!r} (created by layer '{self.name}')>"
 
     def __str__(self):
-        return _printed(SparseTensorSpec(self.shape, self.dtype), self.name)
+        return _printed(self.type_spec, self.name)
 
 
 class RaggedKerasTensor(RaggedTensor):
     """A ragged symbolic input, printed as Keras prints it (by its spec)."""
 
-    def _spec(self):
+    @property
+    def type_spec(self):
         return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits.dtype)
 
     def __repr__(self):
-        return f"<KerasTensor: type_spec={self._spec()!r} (created by layer '{self.name}')>"
+        return f"<KerasTensor: type_spec={self.type_spec!r} (created by layer '{self.name}')>"
 
     def __str__(self):
-        return _printed(self._spec(), self.name)
+        return _printed(self.type_spec, self.name)
 
 
 def ragged_placeholder(dtype, shape, name):
     """A ragged symbolic input of `shape`: a RaggedTensor of placeholders (its flat values
-    and row splits), ragged in every axis but the first."""
+    and row splits), ragged up to its last axis of unknown size (as tf_keras), at least
+    the second."""
     graph = keras_graph()
-    spec = RaggedTensorSpec(shape, dtype, ragged_rank=shape.rank - 1)
+    dims = shape.as_list()
+    ragged_rank = max([i for i in range(1, len(dims)) if dims[i] is None], default=1)
+    spec = RaggedTensorSpec(shape, dtype, ragged_rank=ragged_rank)
     value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
     value.name = name

@@ -666,8 +666,9 @@ class Model(Layer):
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
         inputs = getattr(self, "inputs", None)
         if inputs:
-            specs = [TensorSpec(t.shape, t.dtype, name)
-                     for t, name in zip(inputs, self.input_names)]
+            # (a sparse or ragged input: its own spec, unnamed, as tf_keras gives it)
+            specs = [TensorSpec(t.shape, t.dtype, name) if isinstance(t, Tensor) else
+                     t._type_spec for t, name in zip(inputs, self.input_names)]
             specs = specs[0] if len(specs) == 1 else specs
         else:
             specs = self.__dict__.get("_saved_model_inputs_spec")
