@@ -740,9 +740,7 @@ class EarlyStopping(Callback):
         self.min_delta = self._monitor.delta
         self.wait = 0
         self.stopped_epoch = 0
-        self.best = self._monitor.worst
-        self.best_weights = None
-        self.best_epoch = 0
+        self.best_weights = None  # `best` and `best_epoch` only exist once training begins
 
     def on_train_begin(self, logs=None):
         self.wait = 0
