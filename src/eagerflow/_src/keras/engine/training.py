@@ -256,11 +256,9 @@ class Model(Layer):
                                 f'"target_tensors", or "sample_weight_mode".')
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
         strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
-        self.optimizer = optimizers.get(optimizer)
-        if self.dtype_policy.compute_dtype == "float16" and \
-                not isinstance(self.optimizer, LossScaleOptimizer):
-            # float16 gradients underflow without loss scaling (`minimize` then scales).
-            self.optimizer = LossScaleOptimizer(self.optimizer)
+        # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
+        self.optimizer = [self._get_optimizer(o) for o in optimizer] \
+            if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
@@ -277,6 +275,14 @@ class Model(Layer):
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+
+    def _get_optimizer(self, identifier):
+        optimizer = optimizers.get(identifier)
+        if self.dtype_policy.compute_dtype == "float16" and \
+                not isinstance(optimizer, LossScaleOptimizer):
+            # float16 gradients underflow without loss scaling (`minimize` then scales).
+            optimizer = LossScaleOptimizer(optimizer)
+        return optimizer
 
     @property
     def steps_per_execution(self):
@@ -391,12 +397,12 @@ class Model(Layer):
     def _step_without_input(self):
         """What TF's traced training step still does when its input has run out: the
         optimizer's updates that wait on no gradient (its count of iterations among them)."""
-        optimizer = self.optimizer
-        step = getattr(optimizer, "_step_without_gradients", None)
-        if step is not None:
-            step(self.trainable_variables)
-        elif getattr(optimizer, "iterations", None) is not None:
-            optimizer.iterations.assign_add(1)
+        for optimizer in self.optimizer if isinstance(self.optimizer, list) else [self.optimizer]:
+            step = getattr(optimizer, "_step_without_gradients", None)
+            if step is not None:
+                step(self.trainable_variables)
+            elif getattr(optimizer, "iterations", None) is not None:
+                optimizer.iterations.assign_add(1)
 
     def _counter(self, which):
         """The model's count of ``"train"``, ``"test"`` or ``"predict"`` steps run since

@@ -36,9 +36,10 @@ def _layer_classes():
 
 
 def _models():
-    engine = late.engine  # models are built of layers: a tier above
+    engine, premade = late.engine, late.premade_models  # models are built of layers: a tier above
     return {"Model": engine.training.Model, "Functional": engine.functional.Functional,
-            "Sequential": engine.sequential.Sequential}
+            "Sequential": engine.sequential.Sequential,
+            "LinearModel": premade.LinearModel, "WideDeepModel": premade.WideDeepModel}
 
 
 @export("keras.layers.serialize")

@@ -132,7 +132,7 @@ def serialize_keras_object(instance, module=None):
     cls = type(instance)
     if _is_own(cls):
         registered = None if cls in _PUBLIC_REGISTERED else _GLOBAL_CUSTOM_NAMES.get(cls)
-        module = module or _public_module(cls)
+        module = "keras" if _top_level(cls) else module or _public_module(cls)
         if "_serialized_module" in vars(cls):  # an unexported class, named as tf_keras does
             module = cls._serialized_module
             registered = cls._serialized_registered_name
@@ -182,8 +182,17 @@ def _is_own(cls):
     return cls.__module__.split(".")[:3] == ["eagerflow", "_src", "keras"]
 
 
+def _top_level(cls):
+    """Whether `cls` is named at the top of ``keras`` (``keras.Model``, ``keras.Sequential``):
+    its configs name the module ``keras``, as tf_keras names a class by its public path."""
+    names = vars(cls).get("_keras_api_names") or ("",)
+    return names[0].count(".") == 1
+
+
 def _public_module(cls):
     """``keras.<family>`` for eagerflow's own classes, the defining module otherwise."""
+    if _top_level(cls):
+        return "keras"
     parts = cls.__module__.split(".")
     if parts[:3] == ["eagerflow", "_src", "keras"] and len(parts) > 3:
         if parts[3:] == ["optimizers", "legacy"]:
