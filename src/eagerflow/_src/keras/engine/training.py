@@ -664,6 +664,11 @@ class Model(Layer):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
         late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
 
+    def export(self, filepath):
+        """Writes an inference-only SavedModel of the model's call (its endpoint ``serve``),
+        loadable by `tf.saved_model.load` without the model's code."""
+        late.saving.export_lib.export_model(self, filepath)
+
     def save_spec(self, dynamic_batch=True):
         """The `tf.TensorSpec`s of the model's inputs, ``([inputs], {})``, as its first call
         (or its `Input`s) gave them, named by input (``input_1``, ... when the inputs are not
