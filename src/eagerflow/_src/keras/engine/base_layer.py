@@ -531,6 +531,12 @@ class Layer(Module):
         return layer_utils.count_params(self.weights)
 
     # -- losses and metrics ---------------------------------------------------------
+    def add_update(self, updates):
+        """Runs the callables among `updates` (TF 2's updates are ops that already ran)."""
+        for update in updates if isinstance(updates, (list, tuple)) else [updates]:
+            if callable(update):
+                update()
+
     def add_loss(self, losses, **kwargs):
         """Adds loss tensors, or zero-argument callables returning one, to `losses`."""
         for loss in nest.flatten(losses):

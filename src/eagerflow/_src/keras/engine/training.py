@@ -21,6 +21,7 @@ import numpy as np
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import config as _config, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
@@ -145,6 +146,45 @@ class Model(Layer):
             raise ValueError(f"Weights for model '{self.name}' have not yet been created. "
                              f"Weights are created when the model is first called on inputs "
                              f"or `build()` is called with an `input_shape`.")
+
+    def get_weight_paths(self):
+        """``{path: variable}``: each variable by the first path that reaches it, breadth
+        first, from attribute names (a functional model's layers by their names), joined
+        with dots (``'dense.kernel'``, ``'blocks.0.bias'``)."""
+        found, seen, level = {}, {id(self)}, [((), self)]
+        while level:
+            deeper = []
+            for path, obj in level:
+                children = [(layer.name, layer) for layer in obj.layers] \
+                    if isinstance(obj, late.engine.functional.Functional) else \
+                    trackable.children(obj)
+                for name, child in children:
+                    if id(child) in seen:
+                        continue
+                    seen.add(id(child))
+                    if isinstance(child, Variable):
+                        found[".".join((*path, name))] = child
+                    else:
+                        deeper.append(((*path, name), child))
+            level = deeper
+        return found
+
+    @property
+    def state_updates(self):
+        """Deprecated, as in TF 2: updates run when made; always empty."""
+        warnings.warn("`Model.state_updates` will be removed in a future version. This "
+                      "property should not be used in TensorFlow 2.0, as `updates` are "
+                      "applied automatically.", stacklevel=2)
+        return []
+
+    @property
+    def distribute_reduction_method(self):
+        """How `fit` reduces a step's results across replicas (``'auto'`` unless set)."""
+        return self.__dict__.get("_distribute_reduction_method") or "auto"
+
+    @distribute_reduction_method.setter
+    def distribute_reduction_method(self, value):
+        object.__setattr__(self, "_distribute_reduction_method", value)
 
     def get_layer(self, name=None, index=None):
         """The layer called `name`, or at position `index` of `layers`."""
