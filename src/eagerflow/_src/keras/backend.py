@@ -63,6 +63,32 @@ def floatx():
     return _FLOATX
 
 
+_random_generator = {"enabled": False}
+
+
+@export("keras.backend.experimental.enable_tf_random_generator")
+def enable_tf_random_generator():
+    """Marks Keras's random layers as drawing from `tf.random.Generator`s (a setting read
+    back by `is_tf_random_generator_enabled`; off by default, as in tf_keras)."""
+    _random_generator["enabled"] = True
+
+
+@export("keras.backend.experimental.disable_tf_random_generator")
+def disable_tf_random_generator():
+    """Undoes `enable_tf_random_generator`."""
+    _random_generator["enabled"] = False
+
+
+@export("keras.backend.experimental.is_tf_random_generator_enabled")
+def is_tf_random_generator_enabled():
+    """Whether `enable_tf_random_generator` is in effect.
+
+    >>> tf.keras.backend.experimental.is_tf_random_generator_enabled()
+    False
+    """
+    return _random_generator["enabled"]
+
+
 @export("keras.backend.set_floatx")
 def set_floatx(value):
     """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or
