@@ -142,3 +142,40 @@ def _saved(model, tmp_path):
 def test_layers_deserialize_knows_the_premade_models():
     layer = keras.layers.deserialize({"class_name": "LinearModel", "config": {"units": 3}})
     assert type(layer) is LinearModel and layer.units == 3
+
+
+def _sam_inner():
+    return keras.Sequential([
+        keras.layers.Dense(3, kernel_initializer=keras.initializers.Constant(0.3),
+                           activation="tanh", input_shape=(2,)),
+        keras.layers.Dense(1, kernel_initializer="ones")])
+
+
+SAM_X = np.arange(12, dtype="float32").reshape(6, 2) / 6
+SAM_Y = np.array([[0.0], [1.0], [0.0], [1.0], [1.0], [0.0]], "float32")
+
+
+def test_sharpness_aware_minimization_matches_tf_keras():
+    SAM = keras.models.experimental.SharpnessAwareMinimization
+    model = SAM(_sam_inner(), rho=0.1)
+    assert (model.rho, model.num_batch_splits) == (0.1, None)
+    model.compile(keras.optimizers.SGD(0.1), "mse", metrics=["mae"])
+    history = model.fit(SAM_X, SAM_Y, epochs=3, batch_size=6, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [1.710531, 0.539266, 0.54033],
+                               atol=2e-6)
+    np.testing.assert_allclose(history.history["mae"], [0.969076, 0.594771, 0.515686],
+                               atol=2e-6)
+    np.testing.assert_allclose(model.get_weights()[0][:, 0], [0.142751, 0.130769], atol=2e-6)
+    np.testing.assert_allclose(model.get_weights()[3], [-0.197411], atol=2e-6)
+
+    split = SAM(_sam_inner(), num_batch_splits=2)
+    split.compile(keras.optimizers.SGD(0.1), "mse")
+    history = split.fit(SAM_X, SAM_Y, epochs=2, batch_size=6, verbose=0, shuffle=False,
+                        sample_weight=np.arange(6, dtype="float32"))
+    np.testing.assert_allclose(history.history["loss"], [6.589492, 9.287438], atol=1e-5)
+    np.testing.assert_allclose(split.get_weights()[3], [0.425674], atol=2e-6)
+
+    config = model.get_config()
+    assert sorted(config) == ["model", "rho"]
+    clone = SAM.from_config(config)
+    assert type(clone.model) is keras.Sequential and clone.rho == 0.1

@@ -1,4 +1,5 @@
-"""Keras's premade models: `LinearModel` and `WideDeepModel` (``tf.keras.experimental``).
+"""Keras's premade models: `LinearModel` and `WideDeepModel` (``tf.keras.experimental``),
+and the `SharpnessAwareMinimization` training wrapper (``tf.keras.models.experimental``).
 
 A `LinearModel` is one `Dense` kernel per input (no bias of its own) summed, plus one bias,
 then the activation. A `WideDeepModel` adds a linear model's output to a deep model's;
@@ -20,7 +21,7 @@ from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.layers.core import Dense
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
-from eagerflow._src.ops import nn_ops
+from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops
 
 
 @export("keras.experimental.LinearModel")
@@ -189,3 +190,75 @@ class WideDeepModel(Model):
                                              custom_objects=custom_objects)
         return cls(linear_model=linear_model, dnn_model=dnn_model, activation=activation,
                    **config)
+
+
+@export("keras.models.experimental.SharpnessAwareMinimization")
+class SharpnessAwareMinimization(Model):
+    """Trains `model` by sharpness-aware minimization (Foret et al., 2020): each step takes
+    the gradient at the weights moved ``rho`` along the normalized gradient, then applies it
+    at the original weights. With `num_batch_splits`, each part of the batch is perturbed on
+    its own and the gradients summed.
+
+    >>> import numpy as np
+    >>> inner = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    >>> model = tf.keras.models.experimental.SharpnessAwareMinimization(inner, rho=0.1)
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> history = model.fit(np.ones((4, 2)), np.ones((4, 1)), verbose=0)
+    """
+
+    _serialized_module = "keras.models.experimental"
+    _serialized_registered_name = None
+
+    def __init__(self, model, rho=0.05, num_batch_splits=None, name=None):
+        super().__init__(name=name)
+        self.model = model
+        self.rho = rho
+        self.num_batch_splits = num_batch_splits
+
+    def train_step(self, data):
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        if self.num_batch_splits is not None:
+            parts = [array_ops.split(x, self.num_batch_splits),
+                     array_ops.split(y, self.num_batch_splits),
+                     [None] * self.num_batch_splits if sample_weight is None
+                     else array_ops.split(sample_weight, self.num_batch_splits)]
+        else:
+            parts = [[x], [y], [sample_weight]]
+        variables = self.model.trainable_variables
+        summed, predictions = None, []
+        for x_part, y_part, weight_part in zip(*parts):
+            with GradientTape() as tape:
+                pred = self(x_part)
+                loss = self.compiled_loss(y_part, pred, weight_part)
+            predictions.append(pred)
+            gradients = tape.gradient(loss, variables)
+            norm = linalg_ops.norm(array_ops.stack(
+                [linalg_ops.norm(g) for g in gradients if g is not None]))
+            scale = math_ops.truediv(self.rho, math_ops.add(norm, 1e-12))
+            moves = [math_ops.multiply(g, scale) for g in gradients]
+            for variable, move in zip(variables, moves):
+                variable.assign_add(move)
+            with GradientTape() as tape:
+                pred = self(x_part, training=True)
+                loss = self.compiled_loss(y_part, pred, weight_part)
+            gradients = tape.gradient(loss, variables)
+            summed = gradients if summed is None else \
+                [math_ops.add(a, b) for a, b in zip(summed, gradients)]
+            for variable, move in zip(variables, moves):
+                variable.assign_sub(move)
+        self.optimizer.apply_gradients(zip(summed, variables))
+        self.compiled_metrics.update_state(y, array_ops.concat(predictions, axis=0),
+                                           sample_weight)
+        return {metric.name: metric.result() for metric in self.metrics}
+
+    def call(self, inputs, **kwargs):
+        return self.model(inputs, **kwargs)
+
+    def get_config(self):
+        return {"model": serialization.serialize_keras_object(self.model), "rho": self.rho}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["model"] = layers.deserialize(config.pop("model"), custom_objects)
+        return cls(**config)
