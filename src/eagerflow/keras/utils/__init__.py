@@ -22,4 +22,4 @@ from eagerflow._src.keras.utils.serialization import (  # noqa: F401
 from eagerflow._src.keras.utils.serialization import CustomObjectScope as custom_object_scope  # noqa: F401
 from eagerflow._src.keras.utils.tf_utils import set_random_seed  # noqa: F401
 from eagerflow._src.keras.utils.vis_utils import model_to_dot, plot_model  # noqa: F401
-from eagerflow.keras.utils import legacy  # noqa: F401
+from eagerflow.keras.utils import experimental, legacy  # noqa: F401
