@@ -137,3 +137,24 @@ def test_a_subclassed_model_exports_once_called(tmp_path):
     with contextlib.redirect_stdout(io.StringIO()):
         model.export(path)
     np.testing.assert_array_equal(tf.saved_model.load(path).serve(X), [[3.0], [12.0]])
+
+
+def test_an_endpoint_with_defaulted_parameters_records_them_as_tf_does(tmp_path):
+    # TF binds a loaded call to the whole signature, defaults included: the saved concrete
+    # function lists them (else TF finds no function to call for `serve(x)`).
+    from tests.internals import fingerprinting
+    model = _model()
+    archive = keras.export.ExportArchive()
+    archive.track(model)
+    archive.add_endpoint("serve", model.call, [tf.TensorSpec((None, 3), tf.float32)])
+    path = os.path.join(tmp_path, "call")
+    _write(archive, path)
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        graph = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0] \
+            .object_graph_def
+    signatures = [c.canonicalized_input_signature for name, c in
+                  graph.concrete_functions.items() if "signature_wrapper" not in name]
+    args = signatures[0].tuple_value.values[0].tuple_value.values
+    assert [a.WhichOneof("kind") for a in args] == ["tensor_spec_value", "none_value",
+                                                    "none_value"]  # inputs, training, mask
+    np.testing.assert_array_equal(tf.saved_model.load(path).serve(X), [[6.0], [24.0]])
