@@ -21,5 +21,6 @@ from eagerflow._src.keras.utils.serialization import (  # noqa: F401
     get_registered_object, register_keras_serializable, serialize_keras_object)
 from eagerflow._src.keras.utils.serialization import CustomObjectScope as custom_object_scope  # noqa: F401
 from eagerflow._src.keras.utils.tf_utils import set_random_seed  # noqa: F401
+from eagerflow._src.keras.utils.timed_threads import TimedThread  # noqa: F401
 from eagerflow._src.keras.utils.vis_utils import model_to_dot, plot_model  # noqa: F401
 from eagerflow.keras.utils import experimental, legacy  # noqa: F401
