@@ -103,3 +103,35 @@ def test_distribute_reduction_method_and_state_updates():
         warnings.simplefilter("always")
         assert model.state_updates == []
     assert "`Model.state_updates` will be removed" in str(caught[0].message)
+
+
+def test_layers_made_while_a_function_traces_count_their_names_apart():
+    # (tf_keras names them in the traced function's graph: from scratch in each trace)
+    assert keras.layers.Dense(1).name == "dense"
+
+    @tf.function
+    def make(x):
+        assert keras.layers.Dense(1).name == "dense"
+        return x
+
+    make(tf.ones(1))
+    assert keras.layers.Dense(1).name == "dense_1"
+
+    class Lazy(keras.layers.Layer):
+        def build(self, shape):
+            self.inner = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.inner(x)
+
+    traced = Lazy()
+    tf.function(lambda x: traced(x))(tf.ones((1, 2)))
+    assert traced.inner.name == "dense"
+    eager = Lazy()
+    eager(tf.ones((1, 2)))
+    assert eager.inner.name == "dense_2"
+    linear = keras.experimental.LinearModel()
+    linear.compile("sgd", "mse")
+    linear.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)  # built in fit's traced step
+    assert [layer.name for layer in linear.layers] == ["dense"]
+    assert keras.layers.Dense(1).name == "dense_3"

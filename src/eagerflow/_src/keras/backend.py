@@ -139,12 +139,33 @@ def normalize_data_format(value):
 
 
 def _uids():
-    graph = _context.get().graph
+    ctx = _context.get()
+    graph = ctx.graph
     if getattr(graph, "building_function", True) is False:  # a TF 1 graph counts its own
         return graph.__dict__.setdefault("_keras_uids", collections.defaultdict(int))
+    separate = getattr(_state, "separate", None)
+    if separate is not None:
+        return separate
+    if ctx.new_variables is not None:
+        # A function being traced (its init scopes too) counts its own names from scratch,
+        # as TF counts them per function graph: a layer made while `fit` traces its step is
+        # ``dense`` whatever layers exist outside.
+        return _trace_uids(ctx.new_variables)
     if not hasattr(_state, "uids"):
         _state.uids = collections.defaultdict(int)
     return _state.uids
+
+
+def _trace_uids(trace):
+    """The name counters of the trace whose new variables go to `trace` (the few latest
+    traces' are kept, by the identity of that list)."""
+    traces = _state.__dict__.setdefault("traces", collections.OrderedDict())
+    found = traces.get(id(trace))
+    if found is None or found[0] is not trace:
+        found = traces[id(trace)] = (trace, collections.defaultdict(int))
+        while len(traces) > 16:
+            traces.popitem(last=False)
+    return found[1]
 
 
 @export("keras.backend.get_uid")
@@ -175,12 +196,12 @@ def reset_uids():
 def separate_uids():
     """Names generated inside count from scratch, and leave the outer counters alone (Keras
     counts the names made while a layer is connected into a functional model apart)."""
-    outer = _uids()
-    _state.uids = collections.defaultdict(int)
+    outer = getattr(_state, "separate", None)
+    _state.separate = collections.defaultdict(int)
     try:
         yield
     finally:
-        _state.uids = outer
+        _state.separate = outer
 
 
 @export("keras.backend.clear_session")
