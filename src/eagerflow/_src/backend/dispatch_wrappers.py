@@ -813,6 +813,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2d89bd25c9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_dir, min_interval_secs=None, timeout=None, timeout_fn=None):
+        try:
+            return _export_fn(checkpoint_dir, min_interval_secs, timeout, timeout_fn)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'min_interval_secs': min_interval_secs, 'timeout': timeout, 'timeout_fn': timeout_fn})
+    return _export_wrapper
+
+
 def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, compression=None, name=None):
         try:
@@ -6893,6 +6902,7 @@ WRAPPERS = {
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
     'timestamp': _w7879a9bec3,
+    'train.checkpoints_iterator': _w2d89bd25c9,
     'train.get_checkpoint_state': _w9c1e120f35,
     'train.latest_checkpoint': _w9c1e120f35,
     'train.list_variables': _w3e08fcc32f,
