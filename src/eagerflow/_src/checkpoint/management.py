@@ -176,51 +176,40 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return None
 
 
-def _wait_for_new_checkpoint(checkpoint_dir, last_checkpoint=None, seconds_to_sleep=1,
-                             timeout=None):
-    """The latest checkpoint of `checkpoint_dir` once it differs from `last_checkpoint`
-    (polling every `seconds_to_sleep`), or None after `timeout` seconds."""
-    _logger.info("Waiting for new checkpoint at %s", checkpoint_dir)
-    stop_time = time.time() + timeout if timeout is not None else None
+def _wait_for_new_checkpoint(checkpoint_dir, last, seconds_to_sleep, timeout):
+    """The latest checkpoint of `checkpoint_dir` once it is not `last`, or None when
+    `timeout` seconds pass first (polling every `seconds_to_sleep`)."""
+    stop = None if timeout is None else time.time() + timeout
     while True:
         path = latest_checkpoint(checkpoint_dir)
-        if path is None or path == last_checkpoint:
-            if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
-                return None
-            time.sleep(seconds_to_sleep)
-        else:
-            _logger.info("Found new checkpoint at %s", path)
+        if path is not None and path != last:
             return path
+        if stop is not None and time.time() + seconds_to_sleep > stop:
+            return None
+        time.sleep(seconds_to_sleep)
 
 
 @export("train.checkpoints_iterator", "compat.v1.train.checkpoints_iterator")
 def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
-    """Yields each new latest checkpoint of `checkpoint_dir` as it appears (at least
-    `min_interval_secs` apart); after `timeout` seconds without one, stops, unless
-    `timeout_fn()` returns False (then it waits on).
+    """Yields each new latest checkpoint of `checkpoint_dir` (the current one first, if
+    any), at most one per `min_interval_secs`; after `timeout` seconds without a new one,
+    stops unless `timeout_fn` returns False (then waits again). With no `timeout` it
+    waits for ever, as an evaluation job following a training job does.
 
-    >>> import tempfile
-    >>> list(tf.train.checkpoints_iterator(tempfile.mkdtemp(), timeout=0.1))
+    >>> list(tf.train.checkpoints_iterator("/no/such/dir", timeout=0))
     []
     """
-    checkpoint_path = None
+    path = None
     while True:
-        new_path = _wait_for_new_checkpoint(checkpoint_dir, checkpoint_path,
-                                            seconds_to_sleep=1,
-                                            timeout=timeout)
-        if new_path is None:
-            if not timeout_fn:
-                _logger.info("Timed-out waiting for a checkpoint.")
+        found = _wait_for_new_checkpoint(checkpoint_dir, path, 1, timeout)
+        if found is None:
+            if timeout_fn is None or timeout_fn():
                 return
-            if timeout_fn():
-                return  # (the function says no more checkpoints are coming)
             continue
         start = time.time()
-        checkpoint_path = new_path
-        yield checkpoint_path
-        wait = start + min_interval_secs - time.time()
-        if wait > 0:
-            time.sleep(wait)
+        path = found
+        yield path
+        time.sleep(max(0.0, min_interval_secs - (time.time() - start)))
 
 
 @export("compat.v1.train.checkpoint_exists")
