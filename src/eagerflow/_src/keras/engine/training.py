@@ -150,7 +150,13 @@ class Model(Layer):
     def get_weight_paths(self):
         """``{path: variable}``: each variable by the first path that reaches it, breadth
         first, from attribute names (a functional model's layers by their names), joined
-        with dots (``'dense.kernel'``, ``'blocks.0.bias'``)."""
+        with dots (``'dense.kernel'``, ``'blocks.0.bias'``).
+
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,),
+        ...                                                    name="out")])
+        >>> list(model.get_weight_paths())
+        ['out.kernel', 'out.bias']
+        """
         found, seen, level = {}, {id(self)}, [((), self)]
         while level:
             deeper = []

@@ -304,7 +304,14 @@ def legacy_serialize_keras_object(instance):
 def legacy_deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                                     printable_module_name="object"):
     """The object a legacy config (``{'class_name', 'config'}``) or name describes, its class
-    found in `custom_objects`, the registered objects, then `module_objects`."""
+    found in `custom_objects`, the registered objects, then `module_objects`.
+
+    >>> layer = tf.keras.utils.legacy.deserialize_keras_object(
+    ...     {"class_name": "Dense", "config": {"units": 3}},
+    ...     module_objects={"Dense": tf.keras.layers.Dense})
+    >>> layer.units
+    3
+    """
     if identifier is None:
         return None
     if isinstance(identifier, dict):
