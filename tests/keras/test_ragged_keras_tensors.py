@@ -112,3 +112,11 @@ def test_ragged_tensors_inside_a_layer_call_are_plain_ragged_tensors():
     model = keras.Model(inp, RowSums()(inp))
     assert _layers(model) == ["RowSums:row_sums"]
     np.testing.assert_array_equal(model(_rt()), [3.0, 3.0, 15.0])
+
+
+def test_a_ragged_shape_cannot_be_a_keras_tensor():
+    inp = keras.Input(shape=(None,), ragged=True)
+    with pytest.raises(ValueError, match="KerasTensor only supports TypeSpecs that have a shape "
+                                         "field; got DynamicRaggedShape.Spec, which does not "
+                                         "have a shape."):
+        tf.shape(inp)

@@ -378,6 +378,10 @@ def call_symbolically(layer, inputs, args, kwargs):
     taken.update(id(c) for x in nest.flatten((inputs, args, kwargs)) for c in _components(x))
 
     def own(t):
+        if not isinstance(t, (Tensor, RaggedTensor, SparseTensor)) and \
+                hasattr(t, "_type_spec"):  # (``tf.shape`` of a ragged tensor, say)
+            raise ValueError(f"KerasTensor only supports TypeSpecs that have a shape field; "
+                             f"got {type(t).__name__}.Spec, which does not have a shape.")
         # (an output given twice, an RNN's last output and state say, is two tensors, as
         # each carries its own place among the outputs)
         if id(t) in taken or hasattr(t, "_keras_history") or not is_keras_tensor(t):
