@@ -689,3 +689,11 @@ def test_a_callback_whose_init_skips_callbacks_init_still_runs():
     model.fit(x, y, epochs=2, verbose=0, callbacks=[NoSuper("a")], validation_data=(x, y))
     model.evaluate(x, y, verbose=0, callbacks=[NoSuper("b")])
     assert seen == [("a", 0, float), ("a", 0, 2), ("a", 0, float), ("a", 1, 2)]
+
+
+def test_early_stopping_has_no_best_until_training_begins():
+    stop = callbacks.EarlyStopping(monitor="val_accuracy")
+    assert not hasattr(stop, "best") and not hasattr(stop, "best_epoch")
+    assert (stop.wait, stop.stopped_epoch, stop.best_weights) == (0, 0, None)
+    stop.on_train_begin()
+    assert (stop.best, stop.best_epoch) == (-np.inf, 0)

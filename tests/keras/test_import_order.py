@@ -15,7 +15,7 @@ TIERS = [
      "engine.input_layer", "engine.data_adapter"],
     ["layers", "metrics"],
     ["engine.training", "engine.functional", "engine.sequential", "engine.compile_utils",
-     "models"],
+     "models", "premade_models"],
     ["saving", "datasets", "preprocessing"],
     ["applications"],
     [""],  # the package itself, which imports everything to fill `late`

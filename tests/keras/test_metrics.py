@@ -789,5 +789,6 @@ def test_public_names():
         "mean_absolute_error", "mean_absolute_percentage_error", "mean_squared_error",
         "mean_squared_logarithmic_error", "mse", "msle", "poisson", "serialize",
         "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
-        "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy"}
+        "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy",
+        "experimental"}
     assert {n for n in dir(public) if not n.startswith("_")} == expected

@@ -5,6 +5,6 @@ from eagerflow._src.keras.engine.input_layer import Input  # noqa: F401
 from eagerflow._src.keras.engine.sequential import Sequential  # noqa: F401
 from eagerflow._src.keras.engine.training import Model  # noqa: F401
 from eagerflow.keras import (  # noqa: F401
-    activations, applications, backend, callbacks, constraints, datasets, experimental,
-    initializers, layers, losses, metrics, mixed_precision, models, optimizers, preprocessing,
-    regularizers, saving, utils)
+    activations, applications, backend, callbacks, constraints, datasets, estimator, experimental,
+    export, initializers, layers, losses, metrics, mixed_precision, models, optimizers,
+    preprocessing, regularizers, saving, utils)

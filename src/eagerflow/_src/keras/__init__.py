@@ -13,7 +13,7 @@ imports from its own tier and those below, never from one above):
    `engine.input_layer`, `engine.data_adapter`
 7. `layers`, and `metrics` (a metric is a layer)
 8. models: `engine.training`, `engine.functional`, `engine.sequential`,
-   `engine.compile_utils`, `models`
+   `engine.compile_utils`, `models`, `premade_models` (`LinearModel`, `WideDeepModel`)
 9. `saving`, `datasets`, `preprocessing` (legacy NumPy image augmentation)
 10. `applications` (models built from layers, loading weights files)
 
@@ -23,17 +23,17 @@ module has loaded. `tests/keras/test_import_order.py` checks the order.
 """
 from eagerflow._src.keras import (  # every tier, lowest first
     backend, utils, initializers, regularizers, constraints, activations, losses, optimizers,
-    callbacks, mixed_precision, engine, layers, metrics, models, saving, datasets,
-    applications)
+    callbacks, mixed_precision, engine, layers, metrics, models, premade_models, saving,
+    datasets, applications)
 from eagerflow._src.keras.engine import functional, sequential, training  # noqa: F401
 from eagerflow._src.keras.layers import tf_op_layers  # noqa: F401
-from eagerflow._src.keras.saving import saving_lib, weights  # noqa: F401
+from eagerflow._src.keras.saving import export_lib, saving_lib, weights  # noqa: F401
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import late
 
 for _module in (backend, utils, initializers, regularizers, constraints, activations, losses,
-                optimizers, callbacks, mixed_precision, engine, layers, metrics, models, saving,
-                datasets):
+                optimizers, callbacks, mixed_precision, engine, layers, metrics, models,
+                premade_models, saving, datasets):
     setattr(late, _module.__name__.rpartition(".")[2], _module)
 del _module
 

@@ -63,6 +63,32 @@ def floatx():
     return _FLOATX
 
 
+_random_generator = {"enabled": False}
+
+
+@export("keras.backend.experimental.enable_tf_random_generator")
+def enable_tf_random_generator():
+    """Marks Keras's random layers as drawing from `tf.random.Generator`s (a setting read
+    back by `is_tf_random_generator_enabled`; off by default, as in tf_keras)."""
+    _random_generator["enabled"] = True
+
+
+@export("keras.backend.experimental.disable_tf_random_generator")
+def disable_tf_random_generator():
+    """Undoes `enable_tf_random_generator`."""
+    _random_generator["enabled"] = False
+
+
+@export("keras.backend.experimental.is_tf_random_generator_enabled")
+def is_tf_random_generator_enabled():
+    """Whether `enable_tf_random_generator` is in effect.
+
+    >>> tf.keras.backend.experimental.is_tf_random_generator_enabled()
+    False
+    """
+    return _random_generator["enabled"]
+
+
 @export("keras.backend.set_floatx")
 def set_floatx(value):
     """Sets the default float type: ``'float16'``, ``'bfloat16'``, ``'float32'`` or
@@ -113,12 +139,33 @@ def normalize_data_format(value):
 
 
 def _uids():
-    graph = _context.get().graph
+    ctx = _context.get()
+    graph = ctx.graph
     if getattr(graph, "building_function", True) is False:  # a TF 1 graph counts its own
         return graph.__dict__.setdefault("_keras_uids", collections.defaultdict(int))
+    separate = getattr(_state, "separate", None)
+    if separate is not None:
+        return separate
+    if ctx.new_variables is not None:
+        # A function being traced (its init scopes too) counts its own names from scratch,
+        # as TF counts them per function graph: a layer made while `fit` traces its step is
+        # ``dense`` whatever layers exist outside.
+        return _trace_uids(ctx.new_variables)
     if not hasattr(_state, "uids"):
         _state.uids = collections.defaultdict(int)
     return _state.uids
+
+
+def _trace_uids(trace):
+    """The name counters of the trace whose new variables go to `trace` (the few latest
+    traces' are kept, by the identity of that list)."""
+    traces = _state.__dict__.setdefault("traces", collections.OrderedDict())
+    found = traces.get(id(trace))
+    if found is None or found[0] is not trace:
+        found = traces[id(trace)] = (trace, collections.defaultdict(int))
+        while len(traces) > 16:
+            traces.popitem(last=False)
+    return found[1]
 
 
 @export("keras.backend.get_uid")
@@ -149,12 +196,12 @@ def reset_uids():
 def separate_uids():
     """Names generated inside count from scratch, and leave the outer counters alone (Keras
     counts the names made while a layer is connected into a functional model apart)."""
-    outer = _uids()
-    _state.uids = collections.defaultdict(int)
+    outer = getattr(_state, "separate", None)
+    _state.separate = collections.defaultdict(int)
     try:
         yield
     finally:
-        _state.uids = outer
+        _state.separate = outer
 
 
 @export("keras.backend.clear_session")

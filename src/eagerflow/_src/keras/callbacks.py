@@ -25,12 +25,15 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.checkpoint.checkpoint import Checkpoint, CheckpointOptions
-from eagerflow._src.checkpoint.management import CheckpointManager, latest_checkpoint
-from eagerflow._src.core import errors, nest
+from eagerflow._src.checkpoint.checkpoint import Checkpoint, CheckpointOptions, list_variables
+from eagerflow._src.checkpoint.management import CheckpointManager, checkpoints_iterator, \
+    latest_checkpoint
+from eagerflow._src.core import errors
+from eagerflow._src.core import nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
+from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.keras.utils.progbar import Progbar
 
@@ -740,9 +743,7 @@ class EarlyStopping(Callback):
         self.min_delta = self._monitor.delta
         self.wait = 0
         self.stopped_epoch = 0
-        self.best = self._monitor.worst
-        self.best_weights = None
-        self.best_epoch = 0
+        self.best_weights = None  # `best` and `best_epoch` only exist once training begins
 
     def on_train_begin(self, logs=None):
         self.wait = 0
@@ -1471,3 +1472,114 @@ class TensorBoard(Callback):
         for writer in self._writers.values():
             writer.close()
         self._writers = {}
+
+
+# -- SidecarEvaluator ----------------------------------------------------------------------
+_ITERATIONS_UNINITIALIZED = -1
+_CHECKPOINT_TIMEOUT_SEC = 30
+
+
+@export("keras.utils.SidecarEvaluator")
+class SidecarEvaluator:
+    """Evaluates `model` on `data` (for `steps`) each time a training job writes a new
+    checkpoint into `checkpoint_dir`, until the checkpoint numbered `max_evaluations` (or
+    until none comes for 30 seconds); `callbacks` go to each `evaluate`.
+
+    Checkpoints are those of ``tf.train.Checkpoint(model=..., optimizer=...)`` (a
+    `CheckpointManager`) or `ModelCheckpoint` weights files.
+    """
+
+    def __init__(self, model, data, checkpoint_dir, steps=None, max_evaluations=None,
+                 callbacks=None):
+        self.model = model
+        self.data = data
+        self.checkpoint_dir = checkpoint_dir
+        self._iterations = Variable(_ITERATIONS_UNINITIALIZED, name="iterations",
+                                    dtype="int64")
+        self.max_evaluations = max_evaluations
+        self.steps = steps
+        self.callbacks = callbacks or []
+
+    def _timeout_fn(self):
+        _logger.info(f"No checkpoints appear to be found after {_CHECKPOINT_TIMEOUT_SEC} "
+                     f"seconds. Please check if you are properly using a "
+                     f"`tf.train.Checkpoint/CheckpointManager` or "
+                     f"`tf.keras.callbacks.ModelCheckpoint(save_weights_only=True)` to save "
+                     f"checkpoints by the training. See `tf.keras.SidecarEvaluator` doc for "
+                     f"recommended flows of saving checkpoints.")
+        return False
+
+    def start(self):
+        """Evaluates each new checkpoint as it appears (blocking)."""
+        new_optimizer = isinstance(self.model.optimizer, Optimizer)
+        if self.model.optimizer and new_optimizer:
+            checkpoint = Checkpoint(model=self.model, optimizer=self.model.optimizer)
+        else:
+            checkpoint = Checkpoint(model=self.model,
+                                    optimizer=Checkpoint(iter=self._iterations))
+        for latest in checkpoints_iterator(self.checkpoint_dir,
+                                           timeout=_CHECKPOINT_TIMEOUT_SEC,
+                                           timeout_fn=self._timeout_fn):
+            try:
+                checkpoint.restore(latest).expect_partial()
+                if "model" not in {name.split("/")[0] for name, _ in list_variables(latest)}:
+                    self.model.load_weights(latest)  # (a ModelCheckpoint weights file)
+                if self.model.optimizer and not new_optimizer:
+                    self.model.optimizer.iterations.assign(self._iterations)
+            except errors.OpError as e:
+                if isinstance(e, errors.UnavailableError):
+                    raise
+                _logger.info(f"SidecarEvaluator encountered an error when loading the "
+                             f"checkpoint at {latest}. Retrying. Error: "
+                             f"{e.__class__.__name__}: {e}")
+                continue
+            if int(self._iterations.numpy()) == _ITERATIONS_UNINITIALIZED and \
+                    not new_optimizer:
+                raise RuntimeError(f"Variable `iterations` cannot be loaded from the checkpoint "
+                                   f"file at {self.checkpoint_dir}. Please ensure `iterations` "
+                                   f"is included in the checkpoint saved during training.")
+            _logger.info(f"Evaluation starts: Model weights loaded from latest checkpoint file "
+                         f"{latest}")
+            self.model.evaluate(self.data, steps=self.steps, callbacks=self.callbacks,
+                                verbose=2)
+            results = {}
+            for metric in self.model.metrics:
+                result = metric.result()
+                results.update(result if isinstance(result, dict) else {metric.name: result})
+            _logger.info("End of evaluation. Metrics: " + " ".join(
+                f"{name}={np.asarray(value)}" for name, value in results.items()))
+            if self.max_evaluations and \
+                    self.max_evaluations <= int(latest.split("-")[-1]):
+                _logger.info("Last checkpoint evaluated. SidecarEvaluator stops.")
+                return
+
+
+@export("keras.experimental.SidecarEvaluator")
+class SidecarEvaluatorExperimental(SidecarEvaluator):
+    """Deprecated name of `tf.keras.utils.SidecarEvaluator`."""
+
+    def __init__(self, *args, **kwargs):
+        _logger.warning("`tf.keras.experimental.SidecarEvaluator` endpoint is deprecated and "
+                        "will be removed in a future release. Please use "
+                        "`tf.keras.utils.SidecarEvaluator`.")
+        super().__init__(*args, **kwargs)
+
+
+@export("keras.callbacks.SidecarEvaluatorModelExport")
+class SidecarEvaluatorModelExport(ModelCheckpoint):
+    """A `SidecarEvaluator` callback saving the model (to `export_filepath`, which may hold
+    ``{epoch}``: the number of the checkpoint evaluated, from those matching
+    `checkpoint_filepath`) when an evaluation beats the best so far."""
+
+    def __init__(self, export_filepath, checkpoint_filepath, **kwargs):
+        super().__init__(filepath=export_filepath, save_best_only=True, **kwargs)
+        self._checkpoint_filepath = checkpoint_filepath
+
+    def on_test_begin(self, logs=None):
+        found = _latest_file_matching(self._checkpoint_filepath)
+        self.export_index = 0 if found is None else \
+            int(re.match(r".*ckpt-(?P<ckpt>\d+)", found)["ckpt"]) - 1
+
+    def on_test_end(self, logs=None):
+        self.epochs_since_last_save += 1
+        self._save_model(epoch=self.export_index, batch=None, logs=logs)

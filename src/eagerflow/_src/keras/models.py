@@ -59,3 +59,19 @@ def _clone(model, input_tensors, clone_function):
                for spec in config["layers"]
                if spec["class_name"] != "InputLayer" and spec.get("name") in originals}
     return Functional.from_config(config, _created_layers=created)
+
+
+@export("keras.estimator.model_to_estimator")
+def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=None,
+                       model_dir=None, config=None, checkpoint_format="checkpoint",
+                       metric_names_map=None, export_outputs=None):
+    """An `Estimator` of a Keras model: as in TF 2.21 without ``tensorflow_estimator``,
+    NotImplementedError (Estimators are gone from TF).
+
+    >>> tf.keras.estimator.model_to_estimator(tf.keras.Sequential())
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: tf.keras.estimator.model_to_estimator function not available in your installation.
+    """
+    raise NotImplementedError("tf.keras.estimator.model_to_estimator function not available "
+                              "in your installation.")

@@ -741,7 +741,10 @@ def _softmax(log):
 def _dispatch(function, arguments):
     """The dispatcher of calls with ragged arguments (see `api_export.dispatch_call`)."""
     leaves = nest.flatten(list(arguments.values()))
-    if not any(isinstance(v, (RaggedTensor, DynamicRaggedShape)) for v in leaves):
+    if not any(isinstance(v, (RaggedTensor, DynamicRaggedShape)) for v in leaves) or \
+            any(getattr(v, "_keras_symbolic", False) for v in leaves):
+        # (a Keras functional model's ragged tensor stands for its whole value: Keras makes
+        # the call a layer)
         return NotImplemented
     ragged_ops.check_splits_dtypes(leaves)
     fn = api_export.undispatched(function)

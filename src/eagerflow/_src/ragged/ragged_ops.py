@@ -32,7 +32,7 @@ from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, par
     reduction_ops, slicing
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
-from eagerflow._src.ragged import ragged_kernels
+from eagerflow._src.ragged import ragged_kernels, user_functions
 from eagerflow._src.ragged.ragged_tensor import _RAGGED_RANGE, RaggedTensor, _eager, _NotATensor
 
 _I64 = _d.int64
@@ -338,7 +338,12 @@ def map_flat_values(op, *args, **kwargs):
     >>> print(tf.ragged.map_flat_values(tf.ones_like, tf.ragged.constant([[1, 2], [3]])))
     <tf.RaggedTensor [[1, 1], [1]]>
     """
-    ragged = [v for v in nest.flatten([args, kwargs]) if isinstance(v, RaggedTensor)]
+    leaves = nest.flatten([args, kwargs])
+    if any(getattr(v, "_keras_symbolic", False) for v in leaves):
+        # A Keras functional model's ragged tensor is no ragged tensor here, as in TF: `op` is
+        # called on it as the user's own call (a TF function of it makes a layer).
+        return user_functions.call(op, *args, **kwargs)
+    ragged = [v for v in leaves if isinstance(v, RaggedTensor)]
     if not ragged:
         return op(*args, **kwargs)
     first = ragged[0]

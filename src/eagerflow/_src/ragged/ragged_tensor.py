@@ -690,6 +690,32 @@ class _RaggedGradient:
 
 RaggedTensor.__composite_gradient__ = _RaggedGradient()
 
+# Hooks ``hook(cls, name, args, kwargs)`` on the factory class methods below, returning the
+# call's result, or NotImplemented for calls they leave alone: Keras makes a layer of a
+# factory given a functional model's symbolic tensors, as tf_keras does.
+FACTORY_HOOKS = []
+FACTORIES = ("from_value_rowids", "from_row_splits", "from_row_lengths", "from_row_starts",
+             "from_row_limits", "from_uniform_row_length", "from_nested_value_rowids",
+             "from_nested_row_splits", "from_nested_row_lengths", "from_tensor", "from_sparse")
+
+
+def _hooked(name):
+    method = getattr(RaggedTensor, name).__func__
+
+    def factory(cls, *args, **kwargs):
+        for hook in FACTORY_HOOKS:
+            result = hook(cls, name, args, kwargs)
+            if result is not NotImplemented:
+                return result
+        return method(cls, *args, **kwargs)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = method.__doc__
+    return classmethod(factory)
+
+
+for _name in FACTORIES:
+    setattr(RaggedTensor, _name, _hooked(_name))
+
 
 class _NotATensor(SymbolicCall):
     """A ragged tensor given where a tensor is needed: the public function called is

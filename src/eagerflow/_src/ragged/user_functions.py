@@ -3,5 +3,5 @@ function passed as it is (``tf.map_fn(tf.reduce_sum, rt)``) dispatches on ragged
 the user's own call would (see `api_export.add_dispatcher`'s `outside`)."""
 
 
-def call(fn, *args):
-    return fn(*args)
+def call(fn, *args, **kwargs):
+    return fn(*args, **kwargs)

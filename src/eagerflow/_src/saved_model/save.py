@@ -443,7 +443,12 @@ def _signature_value(value):
 def _input_signature(concrete):
     args, kwargs = concrete.structured_input_signature
     named_args = []
-    params = [name for name, kind, _ in concrete._parameters() if kind != "KEYWORD_ONLY"]
+    parameters = concrete._parameters()
+    params = [name for name, kind, _ in parameters if kind != "KEYWORD_ONLY"]
+    if all(kind == "POSITIONAL_OR_KEYWORD" for _, kind, _ in parameters[:len(params)]):
+        # (as TF records them: the positional parameters left at their defaults too, so that
+        # a loader binding a call to the whole signature finds this function)
+        args = tuple(args) + tuple(value for _, _, value in parameters[len(args):len(params)])
     for i, a in enumerate(args):
         if isinstance(a, TensorSpec) and a.name is None and i < len(params):
             a = TensorSpec(a.shape, a.dtype, params[i])

@@ -26,3 +26,4 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, cos, equal, exp, greater, greater_equal, less, less_equal, log, maximum, minimum,
     not_equal, pow, round, sigmoid, sign, sin, softplus, square, tanh)
 from eagerflow._src.ops.nn_ops import softsign  # noqa: F401
+from eagerflow.keras.backend import experimental  # noqa: F401

@@ -3,5 +3,5 @@
 from eagerflow._src.keras.callbacks import (  # noqa: F401
     BackupAndRestore, BaseLogger, CSVLogger, Callback, CallbackList, EarlyStopping, History,
     LambdaCallback, LearningRateScheduler, ModelCheckpoint, ProgbarLogger, ReduceLROnPlateau,
-    RemoteMonitor, TensorBoard, TerminateOnNaN)
+    RemoteMonitor, SidecarEvaluatorModelExport, TensorBoard, TerminateOnNaN)
 from eagerflow.keras.callbacks import experimental  # noqa: F401

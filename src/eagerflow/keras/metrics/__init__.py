@@ -39,3 +39,4 @@ from eagerflow._src.keras.metrics.probabilistic_metrics import (  # noqa: F401
 from eagerflow._src.keras.metrics.regression_metrics import (  # noqa: F401
     CosineSimilarity, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanRelativeError, MeanSquaredError, MeanSquaredLogarithmicError, R2Score, RootMeanSquaredError)
+from eagerflow.keras.metrics import experimental  # noqa: F401

@@ -6,3 +6,4 @@ from eagerflow._src.keras.engine.training import Model  # noqa: F401
 from eagerflow._src.keras.models import clone_model, model_from_config  # noqa: F401
 from eagerflow._src.keras.saving.saving_lib import (  # noqa: F401
     load_model, model_from_json, model_from_yaml, save_model)
+from eagerflow.keras.models import experimental  # noqa: F401

@@ -531,6 +531,30 @@ class Layer(Module):
         return layer_utils.count_params(self.weights)
 
     # -- losses and metrics ---------------------------------------------------------
+    def save_own_variables(self, store):
+        """Writes this layer's own variables into `store` (``store["0"]``, ``store["1"]``,
+        ...: trainable ones first), as a `.keras` archive saves them; override to save other
+        state."""
+        for i, v in enumerate(self._trainable_weights + self._non_trainable_weights):
+            store[f"{i}"] = v.numpy()
+
+    def load_own_variables(self, store):
+        """Assigns this layer's own variables from `store`, as `save_own_variables` wrote
+        them."""
+        variables = self._trainable_weights + self._non_trainable_weights
+        if len(store.keys()) != len(variables):
+            raise ValueError(f"Layer '{self.name}' expected {len(variables)} variables, but "
+                             f"received {len(store.keys())} variables during loading. "
+                             f"Expected: {[v.name for v in variables]}")
+        for i, v in enumerate(variables):
+            v.assign(np.asarray(store[f"{i}"]))
+
+    def add_update(self, updates):
+        """Runs the callables among `updates` (TF 2's updates are ops that already ran)."""
+        for update in updates if isinstance(updates, (list, tuple)) else [updates]:
+            if callable(update):
+                update()
+
     def add_loss(self, losses, **kwargs):
         """Adds loss tensors, or zero-argument callables returning one, to `losses`."""
         for loss in nest.flatten(losses):

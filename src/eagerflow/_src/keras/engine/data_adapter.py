@@ -24,6 +24,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data.dataset_ops import INFINITE, Dataset
 from eagerflow._src.keras import backend
+from eagerflow._src.keras.utils.dataset_creator import DatasetCreator
 from eagerflow._src.keras.utils.data_utils import (
     Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
@@ -322,6 +323,8 @@ class DataHandler:
             _check_positive("epochs", epochs)
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch
+        if isinstance(x, DatasetCreator):
+            x = _created_dataset(x, steps_per_epoch)
         if any(isinstance(v, SparseTensor) for v in nest.flatten((x, y, sample_weight))):
             # SparseTensors (and the arrays beside them) batch as a dataset of their rows
             x = _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch)
@@ -411,6 +414,17 @@ class DataHandler:
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""
         return self._adapter.epoch(self.steps_per_epoch)
+
+
+def _created_dataset(creator, steps):
+    """The dataset of a `DatasetCreator`, made for this process's input pipeline."""
+    if steps is None or steps == -1:
+        raise ValueError("When using a `tf.keras.utils.experimental.DatasetCreator`, "
+                         "`steps_per_epoch`, `validation_steps`, `steps`, or "
+                         "`pss_evaluation_shards` argument must be provided in `Model.fit`, "
+                         "`Model.evaluate`, or `Model.predict`.")
+    from eagerflow._src.distribute import strategy  # noqa: PLC0415 (a peer of keras)
+    return creator(strategy.InputContext())
 
 
 def _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch):

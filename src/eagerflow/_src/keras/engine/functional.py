@@ -519,7 +519,8 @@ def _symbolic_copy(tensor, name):
     if isinstance(tensor, SparseTensor):
         return keras_tensor.sparse_placeholder(tensor.dtype, tensor.shape, name)
     if isinstance(tensor, RaggedTensor):
-        return keras_tensor.ragged_placeholder(tensor.dtype, tensor.shape, name)
+        return keras_tensor.ragged_placeholder(tensor.dtype, tensor.shape, name,
+                                               tensor.ragged_rank)
     return keras_tensor.keras_graph().placeholder(tensor.dtype, tensor.shape, name)
 
 

@@ -151,7 +151,7 @@ def is_keras_tensor(value):
     if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
         value = value.values
     elif isinstance(value, RaggedTensor):
-        value = value.flat_values
+        value = RaggedTensor.flat_values.fget(value)  # (not a Keras tensor's layer of it)
     return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
 
 
@@ -168,46 +168,119 @@ def sparse_placeholder(dtype, shape, name):
     return value
 
 
-def _printed(spec, name):
-    return (f"KerasTensor(type_spec={spec!r}, name={name!r}, "
-            f"description=\"created by layer '{name}'\")")
+def _printed(spec, tensor):
+    """A sparse or ragged Keras tensor's ``str``: an input's names it, a layer's output not."""
+    creator = _composite_creator(tensor)
+    name = f"name={tensor.name!r}, " if "name" in vars(tensor) else ""
+    return f"KerasTensor(type_spec={spec!r}, {name}description=\"created by layer '{creator}'\")"
+
+
+def _composite_creator(tensor):
+    """The layer that made a sparse or ragged Keras tensor (an input's is its own name)."""
+    history = getattr(tensor, "_keras_history", None)
+    return tensor.name if history is None else history[0].name
 
 
 class SparseKerasTensor(SparseTensor):
-    """A sparse symbolic input, printed as Keras prints it (by its spec)."""
+    """A sparse symbolic input or output, printed as Keras prints it (by its spec)."""
 
     @property
     def type_spec(self):
         return SparseTensorSpec(self.shape, self.dtype)
 
     def __repr__(self):
-        return f"<KerasTensor: type_spec={self.type_spec!r} (created by layer '{self.name}')>"
+        spec = SparseTensorSpec(self.shape, self.dtype)
+        return f"<KerasTensor: type_spec={spec!r} (created by layer '{_composite_creator(self)}')>"
 
     def __str__(self):
-        return _printed(self.type_spec, self.name)
+        return _printed(SparseTensorSpec(self.shape, self.dtype), self)
 
 
 class RaggedKerasTensor(RaggedTensor):
-    """A ragged symbolic input, printed as Keras prints it (by its spec)."""
+    """A ragged symbolic input or output of a functional model, printed as Keras prints it
+    (by its spec).
+
+    Outside a layer's call it stands for the whole ragged value, as tf_keras's does: its
+    operators and TF functions given it make `TFOpLambda` layers, and its row-partition
+    properties and methods (``x.flat_values``, ``x.row_lengths()``, ``x.to_tensor()``)
+    make `InstanceProperty` and `InstanceMethod` layers. Inside a layer's call it is the
+    ragged tensor of its components."""
+
+    def _spec(self):
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype)
+
+    type_spec = property(_spec)
+
+    # (static: read from the components, never through layers)
+    dtype = property(lambda self: RaggedTensor.flat_values.fget(self).dtype)
+    row_splits_dtype = property(lambda self: self._row_splits.dtype)
 
     @property
-    def type_spec(self):
-        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits.dtype)
+    def _keras_symbolic(self):
+        """Whether the tensor stands for its whole value here (outside a layer's call): TF
+        functions given it are then not run on its components (see `ragged_dispatch`)."""
+        return not building_symbolically()
 
     def __repr__(self):
-        return f"<KerasTensor: type_spec={self.type_spec!r} (created by layer '{self.name}')>"
+        return (f"<KerasTensor: type_spec={self._spec()!r} (created by layer "
+                f"'{_composite_creator(self)}')>")
 
     def __str__(self):
-        return _printed(self.type_spec, self.name)
+        return _printed(self._spec(), self)
 
 
-def ragged_placeholder(dtype, shape, name):
+def _delegated_property(name):
+    own = getattr(RaggedTensor, name)
+
+    def get(self):
+        if building_symbolically():
+            return own.fget(self)
+        return late.layers.tf_op_layers.InstanceProperty(name)(self)
+    return property(get, doc=own.__doc__)
+
+
+def _delegated_method(name):
+    own = getattr(RaggedTensor, name)
+
+    def method(self, *args, **kwargs):
+        if building_symbolically():
+            return own(self, *args, **kwargs)
+        return late.layers.tf_op_layers.InstanceMethod(name)(self, args, kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = own.__doc__
+    return method
+
+
+def _ragged_operator(name):
+    own = getattr(RaggedTensor, name, None)
+
+    def operator(self, *other):
+        if building_symbolically() and own is not None:
+            return own(self, *other)
+        return late.layers.tf_op_layers.apply_operator(name, self, other, ragged=True)
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+# (tf_keras's: `uniform_row_length` is left out, being None or a tensor)
+for _name in ("values", "flat_values", "row_splits", "nested_row_splits"):
+    setattr(RaggedKerasTensor, _name, _delegated_property(_name))
+for _name in ("value_rowids", "nested_value_rowids", "nrows", "row_starts", "row_limits",
+              "row_lengths", "nested_row_lengths", "bounding_shape", "with_values",
+              "with_flat_values", "with_row_splits_dtype", "merge_dims", "to_tensor",
+              "to_sparse"):
+    setattr(RaggedKerasTensor, _name, _delegated_method(_name))
+for _name in Tensor.OVERLOADABLE_OPERATORS - {"__matmul__", "__rmatmul__"}:
+    setattr(RaggedKerasTensor, _name, _ragged_operator(_name))
+
+
+def ragged_placeholder(dtype, shape, name, ragged_rank=None):
     """A ragged symbolic input of `shape`: a RaggedTensor of placeholders (its flat values
-    and row splits), ragged up to its last axis of unknown size (as tf_keras), at least
-    the second."""
+    and row splits), by default ragged up to its last unknown axis after the first (as
+    tf_keras's inputs are: ``(None, None, 2)`` has ragged rank 1)."""
     graph = keras_graph()
-    dims = shape.as_list()
-    ragged_rank = max([i for i in range(1, len(dims)) if dims[i] is None], default=1)
+    if ragged_rank is None:
+        ragged_rank = max([i for i in range(1, shape.rank) if shape[i] is None], default=0)
     spec = RaggedTensorSpec(shape, dtype, ragged_rank=ragged_rank)
     value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
@@ -251,6 +324,10 @@ class Node:
             out._keras_history = (self.layer, self.index, i)
             if isinstance(out, (RaggedTensor, SparseTensor)):  # (a KerasTensor finds its
                 out.node = self                                 # node by its history)
+                if type(out) is RaggedTensor:
+                    out.__class__ = RaggedKerasTensor
+                elif type(out) is SparseTensor:
+                    out.__class__ = SparseKerasTensor
 
     def set_outputs(self, outputs):
         """Makes `outputs` the node's outputs in place of the current ones."""
@@ -302,9 +379,15 @@ def call_symbolically(layer, inputs, args, kwargs):
         outputs = layer._call(inputs, args, dict(kwargs))
     if outputs is None or type(outputs) is context.Operation:
         return None  # a call of nothing but side effects (``tf.debugging.assert_equal``)
+    # (and the components of sparse and ragged arguments: ``x.flat_values`` is a new tensor)
     taken = {id(x) for x in nest.flatten((inputs, args, kwargs))}
+    taken.update(id(c) for x in nest.flatten((inputs, args, kwargs)) for c in _components(x))
 
     def own(t):
+        if not isinstance(t, (Tensor, RaggedTensor, SparseTensor)) and \
+                hasattr(t, "_type_spec"):  # (``tf.shape`` of a ragged tensor, say)
+            raise ValueError(f"KerasTensor only supports TypeSpecs that have a shape field; "
+                             f"got {type(t).__name__}.Spec, which does not have a shape.")
         # (an output given twice, an RNN's last output and state say, is two tensors, as
         # each carries its own place among the outputs)
         if id(t) in taken or hasattr(t, "_keras_history") or not is_keras_tensor(t):
@@ -315,6 +398,15 @@ def call_symbolically(layer, inputs, args, kwargs):
     outputs = nest.map_structure(own, outputs)
     Node(layer, (inputs, *args), dict(kwargs), outputs)
     return outputs
+
+
+def _components(value):
+    """The component tensors of a ragged value (read directly, not through layers)."""
+    out = []
+    while isinstance(value, RaggedTensor):
+        out.append(value._row_splits)
+        value = value._values
+    return out + [value] if out else []
 
 
 def _fresh(tensor):

@@ -21,6 +21,7 @@ import numpy as np
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import config as _config, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
@@ -146,6 +147,51 @@ class Model(Layer):
                              f"Weights are created when the model is first called on inputs "
                              f"or `build()` is called with an `input_shape`.")
 
+    def get_weight_paths(self):
+        """``{path: variable}``: each variable by the first path that reaches it, breadth
+        first, from attribute names (a functional model's layers by their names), joined
+        with dots (``'dense.kernel'``, ``'blocks.0.bias'``).
+
+        >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,),
+        ...                                                    name="out")])
+        >>> list(model.get_weight_paths())
+        ['out.kernel', 'out.bias']
+        """
+        found, seen, level = {}, {id(self)}, [((), self)]
+        while level:
+            deeper = []
+            for path, obj in level:
+                children = [(layer.name, layer) for layer in obj.layers] \
+                    if isinstance(obj, late.engine.functional.Functional) else \
+                    trackable.children(obj)
+                for name, child in children:
+                    if id(child) in seen:
+                        continue
+                    seen.add(id(child))
+                    if isinstance(child, Variable):
+                        found[".".join((*path, name))] = child
+                    else:
+                        deeper.append(((*path, name), child))
+            level = deeper
+        return found
+
+    @property
+    def state_updates(self):
+        """Deprecated, as in TF 2: updates run when made; always empty."""
+        warnings.warn("`Model.state_updates` will be removed in a future version. This "
+                      "property should not be used in TensorFlow 2.0, as `updates` are "
+                      "applied automatically.", stacklevel=2)
+        return []
+
+    @property
+    def distribute_reduction_method(self):
+        """How `fit` reduces a step's results across replicas (``'auto'`` unless set)."""
+        return self.__dict__.get("_distribute_reduction_method") or "auto"
+
+    @distribute_reduction_method.setter
+    def distribute_reduction_method(self, value):
+        object.__setattr__(self, "_distribute_reduction_method", value)
+
     def get_layer(self, name=None, index=None):
         """The layer called `name`, or at position `index` of `layers`."""
         if index is not None and name is not None:
@@ -256,11 +302,9 @@ class Model(Layer):
                                 f'"target_tensors", or "sample_weight_mode".')
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
         strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
-        self.optimizer = optimizers.get(optimizer)
-        if self.dtype_policy.compute_dtype == "float16" and \
-                not isinstance(self.optimizer, LossScaleOptimizer):
-            # float16 gradients underflow without loss scaling (`minimize` then scales).
-            self.optimizer = LossScaleOptimizer(self.optimizer)
+        # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
+        self.optimizer = [self._get_optimizer(o) for o in optimizer] \
+            if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
@@ -277,6 +321,14 @@ class Model(Layer):
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+
+    def _get_optimizer(self, identifier):
+        optimizer = optimizers.get(identifier)
+        if self.dtype_policy.compute_dtype == "float16" and \
+                not isinstance(optimizer, LossScaleOptimizer):
+            # float16 gradients underflow without loss scaling (`minimize` then scales).
+            optimizer = LossScaleOptimizer(optimizer)
+        return optimizer
 
     @property
     def steps_per_execution(self):
@@ -391,12 +443,12 @@ class Model(Layer):
     def _step_without_input(self):
         """What TF's traced training step still does when its input has run out: the
         optimizer's updates that wait on no gradient (its count of iterations among them)."""
-        optimizer = self.optimizer
-        step = getattr(optimizer, "_step_without_gradients", None)
-        if step is not None:
-            step(self.trainable_variables)
-        elif getattr(optimizer, "iterations", None) is not None:
-            optimizer.iterations.assign_add(1)
+        for optimizer in self.optimizer if isinstance(self.optimizer, list) else [self.optimizer]:
+            step = getattr(optimizer, "_step_without_gradients", None)
+            if step is not None:
+                step(self.trainable_variables)
+            elif getattr(optimizer, "iterations", None) is not None:
+                optimizer.iterations.assign_add(1)
 
     def _counter(self, which):
         """The model's count of ``"train"``, ``"test"`` or ``"predict"`` steps run since
@@ -657,6 +709,11 @@ class Model(Layer):
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         """Saves architecture, compile arguments and weights to a `.keras` archive."""
         late.saving.saving_lib.save_model(self, filepath, overwrite, save_format, **kwargs)
+
+    def export(self, filepath):
+        """Writes an inference-only SavedModel of the model's call (its endpoint ``serve``),
+        loadable by `tf.saved_model.load` without the model's code."""
+        late.saving.export_lib.export_model(self, filepath)
 
     def save_spec(self, dynamic_batch=True):
         """The `tf.TensorSpec`s of the model's inputs, ``([inputs], {})``, as its first call

@@ -17,7 +17,7 @@ _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
              "preprocessing_lookup", "text_vectorization", "preprocessing_category",
              "image_augmentation", "conv_recurrent", "preprocessing_image", "feature_space",
-             "dense_features")
+             "dense_features", "kernelized")
 
 
 def _layer_classes():
@@ -36,9 +36,10 @@ def _layer_classes():
 
 
 def _models():
-    engine = late.engine  # models are built of layers: a tier above
+    engine, premade = late.engine, late.premade_models  # models are built of layers: a tier above
     return {"Model": engine.training.Model, "Functional": engine.functional.Functional,
-            "Sequential": engine.sequential.Sequential}
+            "Sequential": engine.sequential.Sequential,
+            "LinearModel": premade.LinearModel, "WideDeepModel": premade.WideDeepModel}
 
 
 @export("keras.layers.serialize")

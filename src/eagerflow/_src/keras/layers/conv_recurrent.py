@@ -204,6 +204,17 @@ class _ConvLSTM(RNN):
         return cls(**config)
 
 
+# (the cell's arguments, read through the layer, as Keras's ConvLSTM layers expose them)
+for _key in ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate",
+             "activation", "recurrent_activation", "use_bias", "kernel_initializer",
+             "recurrent_initializer", "bias_initializer", "unit_forget_bias",
+             "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
+             "kernel_constraint", "recurrent_constraint", "bias_constraint", "dropout",
+             "recurrent_dropout"):
+    setattr(_ConvLSTM, _key, property(lambda self, key=_key: getattr(self.cell, key)))
+del _key
+
+
 @export("keras.layers.ConvLSTM1D")
 class ConvLSTM1D(_ConvLSTM):
     """A convolutional LSTM over sequences of 1-D feature maps ``(batch, time, rows, ch)``."""

@@ -258,17 +258,34 @@ class Conv(Layer):
     def call(self, inputs):
         if self.padding == "causal":
             inputs = array_ops.pad(inputs, self._causal_padding(inputs.shape.rank))
-        kernels = self._kernels()
-        if self.rank == 1:
+        if type(self)._convolve is Conv._convolve:  # a plain convolution: an override of
+            outputs = self.convolution_op(inputs, self.kernel)  # convolution_op runs it
+        else:
+            outputs = self._convolve_rank(inputs, self._kernels())
+        if self.use_bias:
+            outputs = self._add_bias_to(outputs)
+        if self.activation is not None:
+            outputs = self.activation(outputs)
+        return outputs
+
+    def convolution_op(self, inputs, kernel):
+        """`inputs` convolved with `kernel` as this layer convolves (its strides, padding,
+        dilations and data format), without bias or activation; a subclass may override it
+        to transform the kernel first.
+
+        >>> conv = tf.keras.layers.Conv1D(1, 2, kernel_initializer="ones")
+        >>> conv.convolution_op(tf.ones([1, 3, 1]), tf.ones([2, 1, 1])).numpy().ravel()
+        array([2., 2.], dtype=float32)
+        """
+        return self._convolve_rank(inputs, (kernel,))
+
+    def _convolve_rank(self, inputs, kernels):
+        if self.rank == 1:  # (a 2-D convolution over a unit axis)
             inputs = array_ops.expand_dims(inputs, self._unit_axis)
             kernels = [array_ops.expand_dims(k, 0) for k in kernels]
         outputs = self._convolve(inputs, *kernels)
         if self.rank == 1:
             outputs = array_ops.squeeze(outputs, [self._unit_axis])
-        if self.use_bias:
-            outputs = self._add_bias_to(outputs)
-        if self.activation is not None:
-            outputs = self.activation(outputs)
         return outputs
 
     def _causal_padding(self, input_rank):

@@ -14,6 +14,7 @@ array([-1.,  1.], dtype=float32)
 import math
 import warnings
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
@@ -334,6 +335,42 @@ class BatchNormalization(_AffineNormalization):
             for v in (mean, variance, self.gamma, self.beta))
         outputs = nn_ops.batch_normalization(x, mean, variance, offset, scale, self.epsilon)
         return cast_ops.cast(outputs, input_dtype)
+
+
+@export("keras.layers.experimental.SyncBatchNormalization")
+class SyncBatchNormalization(BatchNormalization):
+    """Deprecated: `BatchNormalization` with ``synchronized=True`` (statistics over every
+    replica's batch; one replica here).
+
+    >>> layer = tf.keras.layers.experimental.SyncBatchNormalization()
+    >>> layer.synchronized
+    True
+    """
+
+    _serialized_module = "keras.layers.experimental"
+    _serialized_registered_name = None
+    _warned = False
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones",
+                 moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        if not SyncBatchNormalization._warned:  # (once, as TF logs it)
+            SyncBatchNormalization._warned = True
+            _log.logger.warning(
+                "`tf.keras.layers.experimental.SyncBatchNormalization` endpoint is deprecated "
+                "and will be removed in a future release. Please use "
+                "`tf.keras.layers.BatchNormalization` with parameter `synchronized` set to "
+                "True.")
+        super().__init__(axis=axis, momentum=momentum, epsilon=epsilon, center=center,
+                         scale=scale, beta_initializer=beta_initializer,
+                         gamma_initializer=gamma_initializer,
+                         moving_mean_initializer=moving_mean_initializer,
+                         moving_variance_initializer=moving_variance_initializer,
+                         beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,
+                         beta_constraint=beta_constraint, gamma_constraint=gamma_constraint,
+                         synchronized=True, **kwargs)
 
 
 @export("keras.layers.LayerNormalization")

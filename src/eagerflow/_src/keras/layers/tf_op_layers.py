@@ -40,6 +40,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.ops import math_ops
+from eagerflow._src.ragged.ragged_tensor import FACTORY_HOOKS, RaggedTensor
 
 
 def _add(x, y, name=None):
@@ -59,9 +60,14 @@ def _getitem(tensor, slice_spec):
     return tensor[_slices(slice_spec)]
 
 
+def _ragged_getitem(rt_input, key):
+    return rt_input[_slices(key)]
+
+
 # TF's functions behind operators that have no public path in eagerflow.
 _OPERATOR_FUNCTIONS = {"__operators__.add": _add, "__operators__.eq": _eq,
-                       "__operators__.ne": _ne, "__operators__.getitem": _getitem}
+                       "__operators__.ne": _ne, "__operators__.getitem": _getitem,
+                       "__operators__.ragged_getitem": _ragged_getitem}
 
 # KerasTensor's operators (``__add__`` and ``__radd__`` under "add"): TF's name for each, and
 # the keyword its second operand takes (None: unary). `&`, `|`, `^` and `~` are logical on bools
@@ -80,6 +86,10 @@ _OPERATORS = {
     "neg": ("math.negative", None), "abs": ("math.abs", None),
     "invert": (("math.logical_not", "bitwise.invert"), None),
 }
+# A ragged tensor's own operators where they differ (a Keras tensor's are a tensor's, as in
+# tf_keras).
+_RAGGED_OPERATORS = {"add": ("math.add", "y"), "mul": ("math.multiply", "y"),
+                     "getitem": ("__operators__.ragged_getitem", "key")}
 
 
 class TFOpLambda(Layer):
@@ -229,14 +239,94 @@ api_export.add_dispatcher(_dispatch, outside=(__name__.rpartition(".layers.")[0]
                           inside=(keras_tensor.__name__,))
 
 
-def apply_operator(name, x, other):
-    """``x.<name>(*other)`` for a `KerasTensor` operator outside a layer's call: the outputs of
-    the layer of its TF function."""
+def apply_operator(name, x, other, ragged=False):
+    """``x.<name>(*other)`` for a `KerasTensor` operator outside a layer's call (of a
+    `RaggedKerasTensor` with `ragged`): the outputs of the layer of its TF function."""
     reflected = name.startswith("__r") and name[3:-2] in _OPERATORS
     base = name[3:-2] if reflected else name[2:-2]
-    function, args, kwargs = _operator_call(_index(), base, reflected, x, other)
-    layer = (SlicingOpLambda if function is _getitem else TFOpLambda)(function)
+    table = {**_OPERATORS, **_RAGGED_OPERATORS} if ragged else _OPERATORS
+    function, args, kwargs = _operator_call(_index(), table, base, reflected, x, other)
+    layer = (SlicingOpLambda if function in (_getitem, _ragged_getitem) else TFOpLambda)(
+        function)
     return layer(*args, **kwargs)
+
+
+class InstanceProperty(Layer):
+    """``x.<attr_name>`` of a ragged Keras tensor, as a layer (``x.flat_values`` makes
+    ``input.flat_values``)."""
+
+    _preserve_input_structure = True
+
+    def __init__(self, attr_name, **kwargs):
+        self.attr_name = attr_name
+        if kwargs.get("name") is None:
+            kwargs["name"] = backend.unique_object_name(f"input.{attr_name}")
+        kwargs["autocast"] = False
+        super().__init__(**kwargs)
+        self.built = True
+
+    def call(self, obj):
+        return getattr(obj, self.attr_name)
+
+    def get_config(self):
+        return {**super().get_config(), "attr_name": self.attr_name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class InstanceMethod(InstanceProperty):
+    """``x.<attr_name>(*args, **kwargs)`` of a ragged Keras tensor, as a layer called on
+    ``(x, args, kwargs)``."""
+
+    def call(self, obj, args, kwargs):
+        return getattr(obj, self.attr_name)(*args, **kwargs)
+
+
+class ClassMethod(Layer):
+    """A factory class method of `tf.RaggedTensor` called on Keras tensors, as a layer
+    (``tf.RaggedTensor.from_row_lengths``) called on ``(args, kwargs)``."""
+
+    _preserve_input_structure = True
+
+    def __init__(self, cls_ref, method_name, **kwargs):
+        self.cls_ref, self.method_name = cls_ref, method_name
+        self.cls_symbol = api_export.canonical_name(cls_ref)
+        if kwargs.get("name") is None:
+            kwargs["name"] = backend.unique_object_name(f"tf.{self.cls_symbol}.{method_name}")
+        kwargs["autocast"] = False
+        super().__init__(**kwargs)
+        self.built = True
+
+    def call(self, args, kwargs):
+        return getattr(self.cls_ref, self.method_name)(*args, **kwargs)
+
+    def get_config(self):
+        return {**super().get_config(), "cls_symbol": self.cls_symbol,
+                "method_name": self.method_name}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        symbol = config.pop("cls_symbol")
+        if symbol != "RaggedTensor":
+            raise ValueError(f"TensorFlow symbol `{symbol}` could not be found.")
+        return cls(RaggedTensor, **config)
+
+
+def _factory_hook(cls, name, args, kwargs):
+    """A `tf.RaggedTensor` factory given Keras tensors outside a layer's call: the outputs of
+    its `ClassMethod` layer."""
+    if backend.scratch_graph is None or keras_tensor.building_symbolically() or not any(
+            keras_tensor.is_keras_tensor(x) for x in nest.flatten((args, kwargs))):
+        return NotImplemented
+    return ClassMethod(cls, name)(args, kwargs)
+
+
+FACTORY_HOOKS.append(_factory_hook)
+CLASSES.update(InstanceProperty=InstanceProperty, InstanceMethod=InstanceMethod,
+               ClassMethod=ClassMethod)
 
 
 def _signature(function):
@@ -246,10 +336,10 @@ def _signature(function):
         return inspect.Signature()
 
 
-def _operator_call(index, base, reflected, x, other):
-    """TF's function, arguments and keywords for operator `base` of `x` with operands `other`
-    (empty for a unary one)."""
-    symbol, keyword = _OPERATORS[base]
+def _operator_call(index, table, base, reflected, x, other):
+    """TF's function, arguments and keywords for operator `base` (of `table`) of `x` with
+    operands `other` (empty for a unary one)."""
+    symbol, keyword = table[base]
     if isinstance(symbol, tuple):
         symbol = symbol[0] if x.dtype.is_bool else symbol[1]
     function = index.functions[symbol]

@@ -37,6 +37,7 @@ from eagerflow._src.keras.metrics.hinge_metrics import (  # noqa: F401
     CategoricalHinge, Hinge, SquaredHinge)
 from eagerflow._src.keras.metrics.iou_metrics import (  # noqa: F401
     BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
+from eagerflow._src.keras.metrics.py_metric import PyMetric  # noqa: F401
 from eagerflow._src.keras.metrics.probabilistic_metrics import (  # noqa: F401
     BinaryCrossentropy, CategoricalCrossentropy, KLDivergence, Poisson,
     SparseCategoricalCrossentropy)
@@ -50,7 +51,8 @@ from eagerflow._src.keras.utils import serialization
 acc = ACC = accuracy
 cosine_proximity = cosine_similarity
 
-_NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object"}
+_NOT_METRICS = {"Reduction", "serialize", "deserialize", "get", "get_metric_object",
+                "PyMetric"}
 
 
 @export("keras.metrics.serialize")

@@ -127,10 +127,20 @@ def variable_paths(model):
 
 def save_weights_to_group(f, model):
     """Writes `model`'s state to the open HDF5 file `f`."""
-    for path, (_, variables, _) in variable_paths(model).items():
+    for path, (obj, variables, _) in variable_paths(model).items():
         group = f.require_group(path if path == "vars" else f"{path}/vars")
+        if _saves_itself(obj):  # (a layer that writes its own state)
+            obj.save_own_variables(group)
+            continue
         for i, variable in enumerate(variables):
             group.create_dataset(str(i), data=np.asarray(variable.numpy()))
+
+
+def _saves_itself(obj):
+    """Whether `obj` is a layer whose class overrides how its state is saved and loaded."""
+    return isinstance(obj, base_layer.Layer) and (
+        type(obj).save_own_variables is not base_layer.Layer.save_own_variables or
+        type(obj).load_own_variables is not base_layer.Layer.load_own_variables)
 
 
 def _saved(f, path):
@@ -150,6 +160,10 @@ def load_weights_from_group(f, model, skip_mismatch=False):
     found = variable_paths(model)
     pairs = []
     for path, (obj, variables, optional) in found.items():
+        if _saves_itself(obj):
+            key = path if path == "vars" else f"{path}/vars"
+            pairs.append((obj, f[key] if key in f else {}))
+            continue
         values = _saved(f, path)
         if optional and not values:
             continue
@@ -167,7 +181,10 @@ def load_weights_from_group(f, model, skip_mismatch=False):
         else:
             raise ValueError(problem)
     for variable, value in pairs:
-        variable.assign(value)
+        if isinstance(variable, base_layer.Layer):  # (a layer loading its own state)
+            variable.load_own_variables(value)
+        else:
+            variable.assign(value)
     h5_format.finalize_layers(model)
 
 

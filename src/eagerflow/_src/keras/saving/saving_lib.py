@@ -205,7 +205,11 @@ def _compile_config(model):
     if not getattr(model, "_is_compiled", False):  # (a layer saved alone: never compiled)
         return None
     try:
-        return {"optimizer": optimizers.serialize(_compiled_optimizer(model.optimizer)),
+        optimizer = model.optimizer
+        optimizer = [optimizers.serialize(_compiled_optimizer(o)) for o in optimizer] \
+            if isinstance(optimizer, (list, tuple)) else \
+            optimizers.serialize(_compiled_optimizer(optimizer))
+        return {"optimizer": optimizer,
                 "loss": _serialize(model.compiled_loss._user_losses),
                 "metrics": _serialize(model.compiled_metrics._user_metrics),
                 "loss_weights": _serialize(model.compiled_loss._user_weights),
@@ -572,14 +576,19 @@ def _compile_arguments(config):
     """`model.compile`'s keyword arguments from a saved compile config."""
     arguments = dict(config)
     optimizer = config["optimizer"]
-    if isinstance(optimizer, str):  # as tf_keras's archives hold the optimizers given by name
-        optimizer = optimizers.get(optimizer)
-    arguments["optimizer"] = (optimizer if isinstance(optimizer, Optimizer)
-                              else optimizers.deserialize(optimizer))
+    # (a list: one optimizer per part of a model, as `WideDeepModel` is compiled)
+    arguments["optimizer"] = [_optimizer(o) for o in optimizer] \
+        if isinstance(optimizer, list) else _optimizer(optimizer)
     arguments["loss"] = _deserialize(config["loss"], losses_mod)
     arguments["metrics"] = _deserialize(config["metrics"], metrics_mod)
     arguments["weighted_metrics"] = _deserialize(config["weighted_metrics"], metrics_mod)
     return arguments
+
+
+def _optimizer(config):
+    if isinstance(config, str):  # as tf_keras's archives hold the optimizers given by name
+        config = optimizers.get(config)
+    return config if isinstance(config, Optimizer) else optimizers.deserialize(config)
 
 
 def compile_arguments_from_training_config(config):

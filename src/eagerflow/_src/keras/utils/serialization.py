@@ -132,7 +132,7 @@ def serialize_keras_object(instance, module=None):
     cls = type(instance)
     if _is_own(cls):
         registered = None if cls in _PUBLIC_REGISTERED else _GLOBAL_CUSTOM_NAMES.get(cls)
-        module = module or _public_module(cls)
+        module = "keras" if _top_level(cls) else module or _public_module(cls)
         if "_serialized_module" in vars(cls):  # an unexported class, named as tf_keras does
             module = cls._serialized_module
             registered = cls._serialized_registered_name
@@ -182,8 +182,17 @@ def _is_own(cls):
     return cls.__module__.split(".")[:3] == ["eagerflow", "_src", "keras"]
 
 
+def _top_level(cls):
+    """Whether `cls` is named at the top of ``keras`` (``keras.Model``, ``keras.Sequential``):
+    its configs name the module ``keras``, as tf_keras names a class by its public path."""
+    names = vars(cls).get("_keras_api_names") or ("",)
+    return names[0].count(".") == 1
+
+
 def _public_module(cls):
     """``keras.<family>`` for eagerflow's own classes, the defining module otherwise."""
+    if _top_level(cls):
+        return "keras"
     parts = cls.__module__.split(".")
     if parts[:3] == ["eagerflow", "_src", "keras"] and len(parts) > 3:
         if parts[3:] == ["optimizers", "legacy"]:
@@ -257,6 +266,104 @@ def _public_function(name):
 
 
 _FAMILIES = []  # every `Identifiers`, in the order they were made
+
+
+# -- the legacy format (tf_keras before 2.13) -----------------------------------------------
+@export("keras.utils.legacy.serialize_keras_object")
+def legacy_serialize_keras_object(instance):
+    """``{'class_name', 'config'}`` of an object (its config's values serialized alike where
+    they can be), a function's registered name, None for None: tf_keras's format before
+    2.13.
+
+    >>> tf.keras.utils.legacy.serialize_keras_object(tf.keras.layers.Dense(2))["class_name"]
+    'Dense'
+    """
+    if instance is None:
+        return None
+    if hasattr(instance, "get_config") and not isinstance(instance, type):
+        config = {}
+        for key, item in instance.get_config().items():
+            if isinstance(item, str):
+                config[key] = item
+                continue
+            try:
+                serialized = legacy_serialize_keras_object(item)
+                if isinstance(serialized, dict) and not isinstance(item, dict):
+                    serialized["__passive_serialization__"] = True
+                config[key] = serialized
+            except ValueError:
+                config[key] = item
+        return {"class_name": get_registered_name(type(instance)), "config": config}
+    if hasattr(instance, "__name__"):
+        return get_registered_name(instance)
+    raise ValueError(f"Cannot serialize {instance} because it doesn't implement "
+                     f"`get_config()`.")
+
+
+@export("keras.utils.legacy.deserialize_keras_object")
+def legacy_deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
+                                    printable_module_name="object"):
+    """The object a legacy config (``{'class_name', 'config'}``) or name describes, its class
+    found in `custom_objects`, the registered objects, then `module_objects`.
+
+    >>> layer = tf.keras.utils.legacy.deserialize_keras_object(
+    ...     {"class_name": "Dense", "config": {"units": 3}},
+    ...     module_objects={"Dense": tf.keras.layers.Dense})
+    >>> layer.units
+    3
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        cls, config = _legacy_class_and_config(identifier, module_objects, custom_objects,
+                                               printable_module_name)
+        if hasattr(cls, "from_config"):
+            if "custom_objects" in inspect.signature(cls.from_config).parameters:
+                scoped = {k: v for table in _scopes() for k, v in table.items()}
+                return cls.from_config(config, custom_objects={
+                    **_GLOBAL_CUSTOM_OBJECTS, **scoped, **(custom_objects or {})})
+            with CustomObjectScope(custom_objects or {}):
+                return cls.from_config(config)
+        with CustomObjectScope(custom_objects or {}):
+            return cls(**config)
+    if isinstance(identifier, str):
+        found = get_registered_object(identifier, custom_objects, module_objects)
+        if found is None:
+            raise ValueError(_legacy_unknown(printable_module_name, identifier))
+        return found() if inspect.isclass(found) else found
+    if inspect.isfunction(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier}")
+
+
+def _legacy_class_and_config(config, module_objects, custom_objects, printable_module_name):
+    if not isinstance(config, dict) or "class_name" not in config or "config" not in config:
+        raise ValueError(f"Improper config format for {config}. Expecting python dict contains "
+                         f"`class_name` and `config` as keys")
+    cls = get_registered_object(config["class_name"], custom_objects, module_objects)
+    if cls is None:
+        raise ValueError(_legacy_unknown(printable_module_name, config["class_name"]))
+    cls_config = config["config"]
+    if isinstance(cls_config, list):  # (a Sequential's layers, in the oldest files)
+        return cls, cls_config
+    cls_config = dict(cls_config)
+    for key, item in list(cls_config.items()):
+        if key == "name":
+            continue
+        if isinstance(item, dict) and "__passive_serialization__" in item:
+            cls_config[key] = legacy_deserialize_keras_object(item, module_objects,
+                                                              custom_objects, "config_item")
+        elif isinstance(item, str) and inspect.isfunction(
+                get_registered_object(item, custom_objects)):
+            cls_config[key] = get_registered_object(item, custom_objects)
+    return cls, cls_config
+
+
+def _legacy_unknown(kind, name):
+    return (f"Unknown {kind}: '{name}'. Please ensure you are using a "
+            f"`keras.utils.custom_object_scope` and that this object is included in the scope. "
+            f"See https://www.tensorflow.org/guide/keras/save_and_serialize"
+            f"#registering_the_custom_object for details.")
 
 
 @contextlib.contextmanager
