@@ -158,3 +158,21 @@ def test_h5_and_savedmodel_record_registered_objects_and_built_metrics_as_tf_ker
         loaded = keras.models.load_model(tmp_path / path)
         assert type(loaded.layers[2]) is Scale and loaded.layers[2].factor == 1.5
         assert sorted(loaded.fit(x, y, verbose=0).history) == ["loss", "mae"]
+
+
+def _doubled_relu(x):
+    return tf.nn.relu(x) * 2
+
+
+def test_layer_deserialize_resolves_nested_function_from_custom_objects():
+    # A Dense's activation written as a function config is found in the custom objects
+    # passed to deserialize, though Dense.from_config itself takes none (as tf_keras).
+    config = keras.layers.serialize(keras.layers.Dense(3, activation=_doubled_relu))
+    assert config["config"]["activation"]["class_name"] == "function"
+    layer = keras.layers.deserialize(config, custom_objects={"_doubled_relu": _doubled_relu})
+    assert layer.activation is _doubled_relu
+    layer = keras.utils.deserialize_keras_object(
+        config, custom_objects={"Dense": keras.layers.Dense, "_doubled_relu": _doubled_relu})
+    assert layer.activation is _doubled_relu
+    with pytest.raises(TypeError, match="Error when deserializing class 'Dense'"):
+        keras.layers.deserialize(config)

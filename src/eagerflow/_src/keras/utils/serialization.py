@@ -237,8 +237,10 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             params = inspect.signature(cls.from_config).parameters
             if "custom_objects" in params:
                 return cls.from_config(config, custom_objects=custom_objects)
-            return cls.from_config(config)
-        return cls(**config)
+            with CustomObjectScope(custom_objects or {}):  # (for the configs inside it)
+                return cls.from_config(config)
+        with CustomObjectScope(custom_objects or {}):
+            return cls(**config)
     if isinstance(identifier, str):
         obj = get_registered_object(identifier, custom_objects, module_objects)
         if obj is None:
