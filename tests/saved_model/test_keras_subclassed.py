@@ -324,3 +324,29 @@ def test_a_legacy_optimizers_slots_are_saved_by_variable(tmp_path):
     loaded = tf.keras.models.load_model(path)
     assert int(loaded.optimizer.iterations) == 0
     np.testing.assert_allclose(loaded.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
+
+
+def test_a_revived_model_holds_the_layers_its_lists_held(tmp_path, caplog):
+    # The save-and-load guide's model: its Dense layers in a list attribute come back as
+    # layers of the revived model, with their weights (tf_keras lists them as well).
+    class Stack(tf.keras.Model):
+        def __init__(self, hidden_units):
+            super().__init__()
+            self.hidden_units = hidden_units
+            self.dense_layers = [tf.keras.layers.Dense(u) for u in hidden_units]
+
+        def call(self, inputs):
+            for layer in self.dense_layers:
+                inputs = layer(inputs)
+            return inputs
+
+    model = Stack([4, 3])
+    expected = model(X).numpy()
+    model.save(str(tmp_path / "stack"))
+    revived = tf.keras.models.load_model(str(tmp_path / "stack"))
+    assert "No training configuration found in save file" in caplog.text  # (not compiled)
+    assert type(revived).__name__ == "Stack" and type(revived) is not Stack
+    assert [type(layer).__name__ for layer in revived.layers] == ["Dense", "Dense"]
+    assert [w.shape.as_list() for w in revived.weights] == [[4, 4], [4], [4, 3], [3]]
+    np.testing.assert_allclose(revived(X).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(revived.get_weights()[2], model.get_weights()[2])

@@ -171,6 +171,10 @@ _SAVED_ATTRIBUTES = frozenset((
     "activity_regularizer_fn"))
 
 
+_CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": tuple,
+               "trackable_dict_wrapper": dict}
+
+
 class _RevivedCall:
     """`call` of a revived layer: its saved ``call_and_return_conditional_losses``, its
     losses added to the layer's."""
@@ -235,10 +239,31 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
         if shape is not None:
             obj._build_input_shape = shape
         for ref in nodes[i].children:
-            if ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id in metadata and \
-                    metadata[ref.node_id][0] != "_tf_keras_input_layer":
-                setattr(obj, ref.local_name, make(ref.node_id))
+            if ref.local_name in _SAVED_ATTRIBUTES:
+                continue
+            child = made(ref.node_id)
+            if child is not None:
+                setattr(obj, ref.local_name, child)
+                held.add(ref.node_id)
         return obj
+
+    def made(i):
+        """The layer node `i` saves, or the list, tuple or dict of layers; None for others."""
+        if i in metadata:
+            return make(i) if metadata[i][0] != "_tf_keras_input_layer" else None
+        kind = _CONTAINERS.get(nodes[i].user_object.identifier) \
+            if nodes[i].WhichOneof("kind") == "user_object" else None
+        if kind is None:
+            return None
+        items = {ref.local_name: made(ref.node_id) for ref in nodes[i].children}
+        items = {k: v for k, v in items.items() if v is not None}
+        if kind is dict:
+            return items or None
+        if sorted(items) != sorted(str(k) for k in range(len(items))):
+            return None  # (other items between the layers: left to the SavedModel's objects)
+        return kind(items[str(k)] for k in range(len(items))) or None
+
+    held = set()  # node ids of the containers of layers set on the revived objects
 
     if not any(r.local_name == "keras_api" for r in nodes[0].children):
         return None
@@ -268,8 +293,8 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
                                    None)
                 obj.__dict__["_revived_function"] = function
             elif ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id not in variables and \
-                    ref.node_id not in metadata and (kind == "variable" or isinstance(
-                        loaded[ref.node_id], (list, dict))):
+                    ref.node_id not in metadata and ref.node_id not in held and \
+                    (kind == "variable" or isinstance(loaded[ref.node_id], (list, dict))):
                 setattr(obj, ref.local_name, loaded[ref.node_id])
     root.signatures = getattr(loaded[0], "signatures", None) or {}  # (as tf_keras's)
     return root

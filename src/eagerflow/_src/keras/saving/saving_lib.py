@@ -395,6 +395,8 @@ def _load_saved_model(path, custom_objects, compile):
             arguments = _saved_model_compile_arguments(config)
             if compile and arguments is not None:
                 model.compile(**arguments)
+            elif compile:
+                _logger.warning(_NOT_COMPILED)
             _set_versions(model, proto)
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
@@ -417,8 +419,7 @@ def _load_saved_model(path, custom_objects, compile):
                             "initialized optimizer.")
     else:
         if compile:
-            _logger.warning("No training configuration found in save file, so the model was "
-                            "*not* compiled. Compile it manually.")
+            _logger.warning(_NOT_COMPILED)
         found = next((r.node_id for r in nodes[0].children if r.local_name == "optimizer"),
                      None)
         if found is not None and nodes[found].user_object.identifier == \
@@ -438,6 +439,10 @@ def _load_saved_model(path, custom_objects, compile):
     model.signatures = _LoadedSignatures(path, nodes, restoration)
     _set_versions(model, proto)
     return model
+
+
+_NOT_COMPILED = ("No training configuration found in save file, so the model was *not* "
+                 "compiled. Compile it manually.")
 
 
 def _set_versions(model, proto):
