@@ -176,3 +176,43 @@ def test_layer_deserialize_resolves_nested_function_from_custom_objects():
     assert layer.activation is _doubled_relu
     with pytest.raises(TypeError, match="Error when deserializing class 'Dense'"):
         keras.layers.deserialize(config)
+
+
+_OFFSET = 10.0
+
+
+def _lambda_model():
+    inputs = keras.Input((3,))
+    x = keras.layers.Lambda(lambda t: t * 2.0 + 1.0, name="affine")(inputs)
+    x = keras.layers.Lambda(lambda t, k: t * k, arguments={"k": 0.5})(x)
+    scale = 3.0
+    x = keras.layers.Lambda(lambda t: t * scale + _OFFSET)(x)  # a closure and a global
+    return keras.Model(inputs, keras.layers.Dense(2, kernel_initializer="ones")(x))
+
+
+def test_lambda_layers_save_their_bytecode_and_load_where_tf_keras_loads_them(tmp_path):
+    model = _lambda_model()
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    expected = model.predict(data, verbose=0)
+    config = model.get_config()["layers"][1]["config"]
+    assert config["function_type"] == "lambda" and config["module"] == __name__
+    assert config["output_shape_type"] == "raw" and config["arguments"] == {}
+    code, defaults, closure = model.get_config()["layers"][3]["config"]["function"]
+    assert isinstance(code, str) and defaults is None and closure == (3.0,)
+    # h5 files and SavedModels load them; a .keras archive only outside safe mode
+    for name in ("m.h5", "saved"):
+        model.save(tmp_path / name)
+        loaded = keras.models.load_model(tmp_path / name)
+        np.testing.assert_allclose(loaded.predict(data, verbose=0), expected)
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.models.load_model(tmp_path / "m.keras")
+    loaded = keras.models.load_model(tmp_path / "m.keras", safe_mode=False)
+    np.testing.assert_allclose(loaded.predict(data, verbose=0), expected)
+    # from configs: refused in safe mode (the default), except by Lambda.from_config itself
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.Model.from_config(model.get_config())
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.models.model_from_json(model.to_json())
+    layer = keras.layers.Lambda.from_config(model.layers[3].get_config())
+    np.testing.assert_allclose(layer(np.ones((1, 3), "float32")), [[13.0, 13.0, 13.0]])

@@ -273,15 +273,17 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     `compile` is False.
 
     `custom_objects` maps the names of custom layers, losses and metrics to
-    their classes or functions. Archives never hold Python bytecode, so
-    `safe_mode` has nothing to refuse; it and TF's SavedModel-only arguments
-    are accepted and ignored.
+    their classes or functions. In `safe_mode`, a `.keras` archive's Lambda
+    layers holding Python bytecode are refused (`.h5` files and SavedModels
+    load them, as in tf_keras). TF's SavedModel-only arguments are accepted
+    and ignored.
     """
     filepath = weights.check_path(filepath, "load a model from")
     if not os.path.exists(filepath):
         raise OSError(f"No file or directory found at {filepath}")
     if os.path.isdir(filepath):
-        return _load_saved_model(filepath, custom_objects, compile)
+        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+            return _load_saved_model(filepath, custom_objects, compile)
     if h5_format.is_hdf5(filepath):
         return _load_model_from_hdf5(filepath, custom_objects, compile)
     if not zipfile.is_zipfile(filepath):  # (TF reads it as HDF5 then: h5py's OSError)
@@ -299,7 +301,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if not keras_layout:
         tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}), \
-            serialization.archive_loading():
+            serialization.archive_loading(), serialization.safe_mode_scope(safe_mode):
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
@@ -759,7 +761,8 @@ def _load_model_from_hdf5(filepath, custom_objects, compile):
     """`load_model` of an `.h5` file (written here or by tf_keras)."""
     with h5_format.open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
         model_config, training_config = h5_format.model_configs(f, filepath)
-        model = model_from_json(model_config, custom_objects)
+        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+            model = model_from_json(model_config, custom_objects)
         h5_format.load_weights_from_hdf5_group(f["model_weights"], model)
         if not compile:
             return model
