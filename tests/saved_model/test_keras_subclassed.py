@@ -350,3 +350,38 @@ def test_a_revived_model_holds_the_layers_its_lists_held(tmp_path, caplog):
     assert [w.shape.as_list() for w in revived.weights] == [[4, 4], [4], [4, 3], [3]]
     np.testing.assert_allclose(revived(X).numpy(), expected, rtol=1e-6)
     np.testing.assert_allclose(revived.get_weights()[2], model.get_weights()[2])
+
+
+def test_a_layer_called_with_two_tensors_saves_in_a_module(tmp_path):
+    # The Transformer tutorial's export: a module holding a model whose decoder layers take
+    # `(x, context)`; the layers' call functions are traced with both.
+    class Cross(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(4)
+
+        def call(self, x, context):
+            return self.dense(x) + tf.reduce_mean(context, axis=1, keepdims=True)
+
+    class Pair(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.cross = Cross()
+
+        def call(self, inputs):
+            context, x = inputs
+            return self.cross(x, context)
+
+    class Export(tf.Module):
+        def __init__(self, model):
+            self.model = model
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None, 4], tf.float32)])
+        def __call__(self, x):
+            return self.model((x, x))
+
+    model = Pair()
+    expected = model((X[None], X[None])).numpy()
+    tf.saved_model.save(Export(model), str(tmp_path / "export"))
+    loaded = tf.saved_model.load(str(tmp_path / "export"))
+    np.testing.assert_allclose(loaded(X[None]).numpy(), expected, rtol=1e-6)

@@ -54,15 +54,20 @@ def _input_specs(layer):
         found = layer.save_spec()
         return None if found is None else found[0][0]
     specs = layer.__dict__.get("_saved_model_inputs_spec")
-    if specs is None:
-        return None
+    return None if specs is None else nest.map_structure(_relaxed, specs)
 
-    def relaxed(spec):
-        if isinstance(spec, TensorSpec) and spec.shape.rank:
-            return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
-        return spec
 
-    return nest.map_structure(relaxed, specs)
+def _relaxed(spec):
+    if isinstance(spec, TensorSpec) and spec.shape.rank:
+        return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
+    return spec
+
+
+def _other_arguments(layer):
+    """``(args, kwargs)``: the specs (batch size None) of the tensor arguments beside the
+    inputs of `layer`'s first call (a decoder layer's `context`), and its other values."""
+    args, kwargs = layer.__dict__.get("_saved_model_arg_spec", ((), {}))
+    return nest.map_structure(_relaxed, (tuple(args), dict(kwargs)))
 
 
 def children(layer):
@@ -84,6 +89,9 @@ def children(layer):
     inputs = _input_specs(layer)
     if inputs is None:
         return lists
+    other_args, other_kwargs = (), {}
+    if not hasattr(type(layer), "save_spec"):  # (a model's calls take its inputs alone)
+        other_args, other_kwargs = _other_arguments(layer)
     signature = inspect.signature(layer.call)
     # (as tf_keras records it: `training` defaults to False, so a call without it runs the
     # inference trace)
@@ -113,10 +121,12 @@ def children(layer):
         traced = function(python_function)
         try:
             if "training" in signature.parameters:
-                traced.get_concrete_function(inputs, training=True)
-                traced.get_concrete_function(inputs, training=False)
+                traced.get_concrete_function(inputs, *other_args, training=True,
+                                             **other_kwargs)
+                traced.get_concrete_function(inputs, *other_args, training=False,
+                                             **other_kwargs)
             else:
-                traced.get_concrete_function(inputs)
+                traced.get_concrete_function(inputs, *other_args, **other_kwargs)
         except (TypeError, ValueError):
             # a built-in layer whose call takes more than the inputs recorded (the value
             # of an attention layer): rebuilt from its config, it is saved without them
