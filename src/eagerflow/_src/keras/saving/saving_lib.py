@@ -725,6 +725,7 @@ def _object_metadata(obj):
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
+    h5_format.check_savable(model)
     training_config = None
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         training_config = _training_config(model)
