@@ -385,3 +385,27 @@ def test_a_layer_called_with_two_tensors_saves_in_a_module(tmp_path):
     tf.saved_model.save(Export(model), str(tmp_path / "export"))
     loaded = tf.saved_model.load(str(tmp_path / "export"))
     np.testing.assert_allclose(loaded(X[None]).numpy(), expected, rtol=1e-6)
+
+
+def test_load_model_without_compiling_needs_no_custom_loss(tmp_path):
+    def custom_loss(y_true, y_pred):
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    class Unknown(tf.keras.Model):  # (revived: its class is not given to load_model)
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    inputs = tf.keras.Input((4,))
+    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
+    for model, name in ((Unknown(), "revived"), (functional, "rebuilt")):
+        model(X)
+        model.compile("adam", loss=custom_loss)
+        model.save(str(tmp_path / name))
+        loaded = tf.keras.models.load_model(str(tmp_path / name), compile=False)
+        np.testing.assert_allclose(loaded(X).numpy(), model(X).numpy(), rtol=1e-6)
+        with pytest.raises(ValueError, match="Unknown loss function: 'custom_loss'"):
+            tf.keras.models.load_model(str(tmp_path / name))

@@ -394,7 +394,7 @@ def _load_saved_model(path, custom_objects, compile):
             model = _revive(path, nodes, config)
             if model is None:
                 raise
-            arguments = _saved_model_compile_arguments(config)
+            arguments = _saved_model_compile_arguments(config) if compile else None
             if compile and arguments is not None:
                 model.compile(**arguments)
             elif compile:
@@ -405,7 +405,7 @@ def _load_saved_model(path, custom_objects, compile):
             config.get("build_input_shape")
         if not model.built and shape:
             model.build(_tuples(shape))
-        arguments = _saved_model_compile_arguments(config)
+        arguments = _saved_model_compile_arguments(config) if compile else None
     # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
     # variables, which compiling replaces with a new optimizer (so it starts anew)
     extra = [("optimizer", Module())]
