@@ -66,3 +66,19 @@ def test_a_list_of_layers_lists_their_trainable_weights_then_their_others():
         "bn_z/moving_variance:0", "bn_f/gamma:0", "bn_f/beta:0", "d_frozen/kernel:0",
         "d_frozen/bias:0", "bn_f/moving_mean:0", "bn_f/moving_variance:0"]
     assert [w.shape for w in model.get_weights()] == [tuple(w.shape) for w in model.weights]
+
+
+def test_a_subclassed_models_config_of_unserializable_arguments_is_empty_with_a_warning(caplog):
+    class Holder(tf.keras.Model):
+        def __init__(self, units, other):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(units)
+
+        def call(self, x):
+            return self.dense(x)
+
+    assert Holder(3, [1, 2]).get_config() == {"units": 3, "other": [1, 2]}
+    assert "non-serializable" not in caplog.text
+    assert Holder(3, object()).get_config() == {}
+    assert "Model's `__init__()` arguments contain non-serializable objects. Please " \
+           "implement a `get_config()` method in the subclassed Model" in caplog.text

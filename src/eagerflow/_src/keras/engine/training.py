@@ -753,6 +753,9 @@ class Model(Layer):
         try:
             return super().get_config()
         except NotImplementedError:
+            _logger.warning("Model's `__init__()` arguments contain non-serializable objects. "
+                            "Please implement a `get_config()` method in the subclassed Model "
+                            "for proper saving and loading. Defaulting to empty config.")
             return {}
 
     get_config._is_default = True
