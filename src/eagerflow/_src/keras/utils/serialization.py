@@ -266,26 +266,21 @@ _FAMILIES = []  # every `Identifiers`, in the order they were made
 
 
 @contextlib.contextmanager
-def _flag_on(name):
-    """Sets this thread's flag `name` within, restoring it after (nested uses stack)."""
-    previous = getattr(_scope, name, False)
-    setattr(_scope, name, True)
+def _flag_on(name, value=True):
+    """Sets this thread's flag `name` to `value` within, restoring it after (nested uses
+    stack; None where it was never set)."""
+    previous = getattr(_scope, name, None)
+    setattr(_scope, name, value)
     try:
         yield
     finally:
         setattr(_scope, name, previous)
 
 
-@contextlib.contextmanager
 def safe_mode_scope(safe_mode):
     """Within, `in_safe_mode()` is `safe_mode`: whether loading refuses Python bytecode
     (a Lambda layer's function), as tf_keras's `.keras` loader does unless told otherwise."""
-    previous = getattr(_scope, "safe_mode", None)
-    _scope.safe_mode = safe_mode
-    try:
-        yield
-    finally:
-        _scope.safe_mode = previous
+    return _flag_on("safe_mode", safe_mode)
 
 
 def in_safe_mode():
@@ -317,7 +312,7 @@ def archive_loading():
 
 
 def in_archive_loading():
-    return getattr(_scope, "archive", False)
+    return bool(getattr(_scope, "archive", False))
 
 
 def in_memory_configs():
@@ -327,7 +322,7 @@ def in_memory_configs():
 
 
 def keeping_objects():
-    return getattr(_scope, "in_memory", False)
+    return bool(getattr(_scope, "in_memory", False))
 
 
 def _unknown_in_archive(name):
