@@ -399,7 +399,7 @@ def test_load_model_without_compiling_needs_no_custom_loss(tmp_path):
         def call(self, x):
             return self.dense(x)
 
-    inputs = tf.keras.Input((4,))
+    inputs = tf.keras.Input((4,), name="features")  # (named: the uid counter stays as it is)
     functional = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
     for model, name in ((Unknown(), "revived"), (functional, "rebuilt")):
         model(X)
