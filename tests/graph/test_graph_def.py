@@ -861,3 +861,48 @@ def test_top_k_of_a_k_known_at_run_time_is_written_with_k_as_its_input():
     x = tf.constant([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]])
     for got, want in zip(from_bytes(x), top(x)):
         _same(got, want)
+
+
+def test_slices_with_run_time_bounds_and_lenient_equal_round_trip():
+    # `t[:n]` with n from tf.shape (the Transformer tutorial's positional encoding) takes its
+    # bounds as inputs; `==` on shapes not fully known is TF's lenient Equal.
+    def fn(x):
+        n = tf.shape(x)[1]
+        table = tf.reshape(tf.range(40, dtype=tf.float32), [1, 8, 5])
+        return table[:, :n, :], x[:, 1:n - 1], tf.cast(x == tf.constant([[1.0]]), tf.int32)
+
+    concrete, run = _round_trip(fn, tf.TensorSpec([None, None]))
+    nodes = {n.name: n for n in concrete.graph.as_graph_def().node}
+    equal = next(n for n in nodes.values() if n.op == "Equal")
+    assert equal.attr["incompatible_shape_error"].b is False
+    x = tf.constant(np.arange(12, dtype="float32").reshape(3, 4))
+    for got, want in zip(run(x), concrete(x)):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert run(x)[0].shape == (1, 4, 5) and run(x)[2].numpy()[0].tolist() == [0, 1, 0, 0]
+
+
+def test_a_strided_slice_with_only_its_end_as_input_imports():
+    # TF writes constant begin and strides with an end computed at run time.
+    gd = tf.compat.v1.GraphDef()
+    x = gd.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = tf.float32.as_datatype_enum
+    x.attr["shape"].shape.dim.add(size=-1)
+    end = gd.node.add(name="end", op="Placeholder")
+    end.attr["dtype"].type = tf.int32.as_datatype_enum
+    end.attr["shape"].shape.dim.add(size=1)
+    for name, values in (("begin", [1]), ("strides", [1])):
+        const = gd.node.add(name=name, op="Const")
+        const.attr["dtype"].type = tf.int32.as_datatype_enum
+        const.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(np.array(values, np.int32)))
+    node = gd.node.add(name="slice", op="StridedSlice", input=["x", "begin", "end", "strides"])
+    node.attr["T"].type = tf.float32.as_datatype_enum
+    node.attr["Index"].type = tf.int32.as_datatype_enum
+    for mask in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                 "shrink_axis_mask"):
+        node.attr[mask].i = 0
+    wrapped = tf.compat.v1.wrap_function(
+        lambda: tf.compat.v1.import_graph_def(gd, name=""), [])
+    assert wrapped.graph.get_tensor_by_name("slice:0").shape.as_list() == [None]
+    fn = wrapped.prune(["x:0", "end:0"], "slice:0")
+    got = fn(tf.constant([0.0, 1.0, 2.0, 3.0, 4.0]), tf.constant([3]))
+    assert got.numpy().tolist() == [1.0, 2.0]

@@ -324,3 +324,88 @@ def test_a_legacy_optimizers_slots_are_saved_by_variable(tmp_path):
     loaded = tf.keras.models.load_model(path)
     assert int(loaded.optimizer.iterations) == 0
     np.testing.assert_allclose(loaded.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
+
+
+def test_a_revived_model_holds_the_layers_its_lists_held(tmp_path, caplog):
+    # The save-and-load guide's model: its Dense layers in a list attribute come back as
+    # layers of the revived model, with their weights (tf_keras lists them as well).
+    class Stack(tf.keras.Model):
+        def __init__(self, hidden_units):
+            super().__init__()
+            self.hidden_units = hidden_units
+            self.dense_layers = [tf.keras.layers.Dense(u) for u in hidden_units]
+
+        def call(self, inputs):
+            for layer in self.dense_layers:
+                inputs = layer(inputs)
+            return inputs
+
+    model = Stack([4, 3])
+    expected = model(X).numpy()
+    model.save(str(tmp_path / "stack"))
+    revived = tf.keras.models.load_model(str(tmp_path / "stack"))
+    assert "No training configuration found in save file" in caplog.text  # (not compiled)
+    assert type(revived).__name__ == "Stack" and type(revived) is not Stack
+    assert [type(layer).__name__ for layer in revived.layers] == ["Dense", "Dense"]
+    assert [w.shape.as_list() for w in revived.weights] == [[4, 4], [4], [4, 3], [3]]
+    np.testing.assert_allclose(revived(X).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(revived.get_weights()[2], model.get_weights()[2])
+
+
+def test_a_layer_called_with_two_tensors_saves_in_a_module(tmp_path):
+    # The Transformer tutorial's export: a module holding a model whose decoder layers take
+    # `(x, context)`; the layers' call functions are traced with both.
+    class Cross(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(4)
+
+        def call(self, x, context):
+            return self.dense(x) + tf.reduce_mean(context, axis=1, keepdims=True)
+
+    class Pair(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.cross = Cross()
+
+        def call(self, inputs):
+            context, x = inputs
+            return self.cross(x, context)
+
+    class Export(tf.Module):
+        def __init__(self, model):
+            self.model = model
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None, 4], tf.float32)])
+        def __call__(self, x):
+            return self.model((x, x))
+
+    model = Pair()
+    expected = model((X[None], X[None])).numpy()
+    tf.saved_model.save(Export(model), str(tmp_path / "export"))
+    loaded = tf.saved_model.load(str(tmp_path / "export"))
+    np.testing.assert_allclose(loaded(X[None]).numpy(), expected, rtol=1e-6)
+
+
+def test_load_model_without_compiling_needs_no_custom_loss(tmp_path):
+    def custom_loss(y_true, y_pred):
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    class Unknown(tf.keras.Model):  # (revived: its class is not given to load_model)
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    inputs = tf.keras.Input((4,), name="features")  # (named: the uid counter stays as it is)
+    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
+    for model, name in ((Unknown(), "revived"), (functional, "rebuilt")):
+        model(X)
+        model.compile("adam", loss=custom_loss)
+        model.save(str(tmp_path / name))
+        loaded = tf.keras.models.load_model(str(tmp_path / name), compile=False)
+        np.testing.assert_allclose(loaded(X).numpy(), model(X).numpy(), rtol=1e-6)
+        with pytest.raises(ValueError, match="Unknown loss function: 'custom_loss'"):
+            tf.keras.models.load_model(str(tmp_path / name))

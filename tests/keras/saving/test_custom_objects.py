@@ -158,3 +158,61 @@ def test_h5_and_savedmodel_record_registered_objects_and_built_metrics_as_tf_ker
         loaded = keras.models.load_model(tmp_path / path)
         assert type(loaded.layers[2]) is Scale and loaded.layers[2].factor == 1.5
         assert sorted(loaded.fit(x, y, verbose=0).history) == ["loss", "mae"]
+
+
+def _doubled_relu(x):
+    return tf.nn.relu(x) * 2
+
+
+def test_layer_deserialize_resolves_nested_function_from_custom_objects():
+    # A Dense's activation written as a function config is found in the custom objects
+    # passed to deserialize, though Dense.from_config itself takes none (as tf_keras).
+    config = keras.layers.serialize(keras.layers.Dense(3, activation=_doubled_relu))
+    assert config["config"]["activation"]["class_name"] == "function"
+    layer = keras.layers.deserialize(config, custom_objects={"_doubled_relu": _doubled_relu})
+    assert layer.activation is _doubled_relu
+    layer = keras.utils.deserialize_keras_object(
+        config, custom_objects={"Dense": keras.layers.Dense, "_doubled_relu": _doubled_relu})
+    assert layer.activation is _doubled_relu
+    with pytest.raises(TypeError, match="Error when deserializing class 'Dense'"):
+        keras.layers.deserialize(config)
+
+
+_OFFSET = 10.0
+
+
+def _lambda_model():
+    inputs = keras.Input((3,))
+    x = keras.layers.Lambda(lambda t: t * 2.0 + 1.0, name="affine")(inputs)
+    x = keras.layers.Lambda(lambda t, k: t * k, arguments={"k": 0.5})(x)
+    scale = 3.0
+    x = keras.layers.Lambda(lambda t: t * scale + _OFFSET)(x)  # a closure and a global
+    return keras.Model(inputs, keras.layers.Dense(2, kernel_initializer="ones")(x))
+
+
+def test_lambda_layers_save_their_bytecode_and_load_where_tf_keras_loads_them(tmp_path):
+    model = _lambda_model()
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    expected = model.predict(data, verbose=0)
+    config = model.get_config()["layers"][1]["config"]
+    assert config["function_type"] == "lambda" and config["module"] == __name__
+    assert config["output_shape_type"] == "raw" and config["arguments"] == {}
+    code, defaults, closure = model.get_config()["layers"][3]["config"]["function"]
+    assert isinstance(code, str) and defaults is None and closure == (3.0,)
+    # h5 files and SavedModels load them; a .keras archive only outside safe mode
+    for name in ("m.h5", "saved"):
+        model.save(tmp_path / name)
+        loaded = keras.models.load_model(tmp_path / name)
+        np.testing.assert_allclose(loaded.predict(data, verbose=0), expected)
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.models.load_model(tmp_path / "m.keras")
+    loaded = keras.models.load_model(tmp_path / "m.keras", safe_mode=False)
+    np.testing.assert_allclose(loaded.predict(data, verbose=0), expected)
+    # from configs: refused in safe mode (the default), except by Lambda.from_config itself
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.Model.from_config(model.get_config())
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        keras.models.model_from_json(model.to_json())
+    layer = keras.layers.Lambda.from_config(model.layers[3].get_config())
+    np.testing.assert_allclose(layer(np.ones((1, 3), "float32")), [[13.0, 13.0, 13.0]])

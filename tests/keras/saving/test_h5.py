@@ -406,3 +406,23 @@ def test_custom_activation_function_round_trips_by_name(tmp_path):
         loaded = tf.keras.models.load_model(path, custom_objects={"doubled": doubled},
                                             compile=False)
     assert loaded.layers[0].activation is doubled
+
+
+def test_a_subclassed_model_is_refused_before_its_compile_arguments_are_serialized(tmp_path):
+    class Schedule(keras.optimizers.schedules.LearningRateSchedule):  # no get_config
+        def __call__(self, step):
+            return 0.1
+
+    class Sub(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = Sub()
+    model(np.ones((1, 2), "float32"))
+    model.compile(keras.optimizers.Adam(Schedule()), "mse")
+    with pytest.raises(NotImplementedError, match="requires the model to be a Functional"):
+        model.save(tmp_path / "m.h5")

@@ -291,7 +291,7 @@ class _Writer:
             node = _const_node(op.name, op.value, op.attrs.get("dtype"))
         elif op.type == "NoOp":  # (a TF 1 graph's `group`: only control inputs)
             node = pb.NodeDef(name=op.name, op="NoOp")
-        elif op.op_def is None or not op.op_def.registered:
+        elif op.op_def is None or not op.op_def.registered and op.op_def not in tf_nodes:
             # (an op built around Python closures, not in the registry: nothing names it)
             raise errors.UnimplementedError(None, op.name, f"The node {op.name} ({op.type}) "
                                                            f"has no GraphDef form.")

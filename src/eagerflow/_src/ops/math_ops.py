@@ -196,6 +196,9 @@ def _lenient(name, fn_name, incompatible):
 
 EQUAL_LENIENT = _lenient("Equal", "equal", False)
 NOT_EQUAL_LENIENT = _lenient("NotEqual", "not_equal", True)
+# (TF's own node: Equal or NotEqual that does not raise for shapes that do not broadcast)
+tf_nodes[EQUAL_LENIENT] = tf_nodes[NOT_EQUAL_LENIENT] = NodeForm(
+    fixed={"incompatible_shape_error": False})
 _LESS = register("Less", "less", rules.binary_to(_d.bool), tied=(0, 1),
                  dtypes=REAL_NUMBER_TYPES, not_differentiable="comparison", elementwise=True)
 _LESS_EQUAL = register("LessEqual", "less_equal", rules.binary_to(_d.bool), tied=(0, 1),

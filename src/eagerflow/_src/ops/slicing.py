@@ -110,14 +110,16 @@ def _index_error(shape, index):
 
 
 def _bounds_of(bounds, begin, end, strides):
-    """begin/end/strides: the attrs, or the three run-time vectors when the op has them."""
-    if bounds:
+    """begin/end/strides: the attrs, or the three run-time vectors when the op has them (a
+    node read from TF's form has as inputs only those it lacks as attrs, in that order)."""
+    if len(bounds) == 3:
         return tuple(tuple(b.tolist()) for b in bounds)
-    return begin, end, strides
+    found = iter(bounds)
+    return tuple(tuple(next(found).tolist()) if v is None else v for v in (begin, end, strides))
 
 
-def _strided_slice_kernel(xp, x, *bounds, begin, end, strides, begin_mask=0, end_mask=0,
-                          ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+def _strided_slice_kernel(xp, x, *bounds, begin=None, end=None, strides=None, begin_mask=0,
+                          end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
     # bounds: begin/end/strides known only at run time (the attrs then hold None for those)
     begin, end, strides = _bounds_of(bounds, begin, end, strides)
     index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
@@ -128,12 +130,19 @@ def _strided_slice_kernel(xp, x, *bounds, begin, end, strides, begin_mask=0, end
         raise _index_error(x.shape, index) from None
 
 
-def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=0,
-                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+def _strided_slice_rule(x, *bounds, begin=None, end=None, strides=None, begin_mask=0,
+                        end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
     if bounds:  # the attrs hold None for the entries known only at run time
         # As in TF, a vector with one such entry is unknown as a whole (masks still apply).
-        begin, end, strides = ((_UNKNOWN,) * len(t) if None in t else t
-                               for t in (begin, end, strides))
+        vectors, found = [], iter(bounds if len(bounds) < 3 else ())
+        for vector in (begin, end, strides):
+            if vector is None:  # (read from TF's form: the vectors it lacks are its inputs)
+                length = _length(next(found))
+                if length is None:
+                    return unknown_shape(), x.dtype
+                vector = (None,) * length
+            vectors.append(vector)
+        begin, end, strides = ((_UNKNOWN,) * len(t) if None in t else t for t in vectors)
     index = _index_tuple(begin, end, strides, begin_mask, end_mask, ellipsis_mask,
                          new_axis_mask, shrink_axis_mask)
     if x.shape.rank is None:
@@ -156,10 +165,24 @@ def _strided_slice_rule(x, *bounds, begin, end, strides, begin_mask=0, end_mask=
     return TensorShape(out), x.dtype
 
 
+def _length(vector):
+    """The length of a bound vector given as an input; None when unknown."""
+    return vector.shape[0] if vector.shape.rank == 1 else None
+
+
+def _tf_bounds(attrs, inputs):
+    """TF's form takes the bounds as inputs: the run-time vectors when the op has them (the
+    attrs then only keep what tracing knew), else constants of the attrs."""
+    if len(inputs) == 1:
+        return attrs
+    return {k: v for k, v in attrs.items() if k not in ("begin", "end", "strides")}
+
+
 _STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_rule, tied=(),
                           moves_elements=True)
-tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index")
-                                                for b in ("begin", "end", "strides"))))
+tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index", runtime=True)
+                                                for b in ("begin", "end", "strides"))),
+                                    rewrite=_tf_bounds)
 
 
 def _index_vector(value):

@@ -205,7 +205,8 @@ class Layer(Module):
     _UNTRACKED_ATTRIBUTES = frozenset((
         "_inbound_nodes", "_outbound_nodes", "_trainable_weights", "_non_trainable_weights",
         "_metrics", "_callable_losses", "_eager_losses", "_initial_weights",
-        "_build_input_shape", "_input_spec", "_auto_config", "_saved_model_inputs_spec"))
+        "_build_input_shape", "_input_spec", "_auto_config", "_saved_model_inputs_spec",
+        "_saved_model_arg_spec"))
 
     def __setattr__(self, name, value):
         if self._tracks_attribute(name):
@@ -644,8 +645,14 @@ class Layer(Module):
         inputs = _to_tensors(inputs, flat)
         flat = nest.flatten(inputs)
         if "_saved_model_inputs_spec" not in self.__dict__:
-            # (the first call's inputs: what a SavedModel traces the layer's call with)
+            # (the first call's inputs, and its other tensor arguments: what a SavedModel
+            # traces the layer's call with)
             self.__dict__["_saved_model_inputs_spec"] = nest.map_structure(_spec_of, inputs)
+            self.__dict__["_saved_model_arg_spec"] = (
+                nest.map_structure(_spec_of, args),
+                {k: nest.map_structure(_spec_of, v) for k, v in kwargs.items()
+                 if k != "training" and nest.flatten(v) and
+                 all(isinstance(x, Tensor) for x in nest.flatten(v))})
         input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         ctx = call_context()
         outer_training = ctx.training

@@ -59,6 +59,9 @@ class Sequential(Functional):
     def _weight_holders(self):
         return self.layers  # unlike other models', no metric attributes (as in Keras)
 
+    def _weight_groups(self):
+        return [layer.weights for layer in self.layers]
+
     @property
     def _has_explicit_input_shape(self):
         return self._input_layer is not None and self._inferred_input_shape is None

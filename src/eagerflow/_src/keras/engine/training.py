@@ -24,6 +24,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import config as _config, nest
 from eagerflow._src.core.dtypes import as_dtype
+from eagerflow._src.core.module import leaves
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -119,8 +120,22 @@ class Model(Layer):
     @property
     def weights(self):
         self._update_weights()
-        return _unique([w for layer in self._weight_holders() for w in layer.weights]
+        return _unique([w for group in self._weight_groups() for w in group]
                        + self._trainable_weights + self._non_trainable_weights)
+
+    def _weight_groups(self):
+        """The weights of each holder: a layer's (or metric's), or, for the layers a list,
+        tuple or dict attribute holds, the trainable weights of them all, then their others
+        (Keras tracks such a container as one object with weights)."""
+        for key, value in vars(self).items():
+            if key in self._UNTRACKED_ATTRIBUTES:
+                continue
+            found = [leaf for leaf in leaves(value) if isinstance(leaf, Layer) and leaf is not self]
+            if not isinstance(value, (list, tuple, dict)) or key == "_self_tracked_layers":
+                yield from (layer.weights for layer in found)
+            elif found:
+                yield [w for layer in found for w in layer.trainable_weights] + \
+                    [w for layer in found for w in layer.non_trainable_weights]
 
     variables = weights
     trainable_variables = trainable_weights
@@ -796,6 +811,9 @@ class Model(Layer):
         try:
             return super().get_config()
         except NotImplementedError:
+            _logger.warning("Model's `__init__()` arguments contain non-serializable objects. "
+                            "Please implement a `get_config()` method in the subclassed Model "
+                            "for proper saving and loading. Defaulting to empty config.")
             return {}
 
     get_config._is_default = True

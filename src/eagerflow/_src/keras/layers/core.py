@@ -6,6 +6,11 @@ array([[0., 0.]], dtype=float32)
 """
 import inspect
 import math
+import sys
+import types
+import warnings
+
+import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
@@ -225,39 +230,79 @@ class Lambda(Layer):
         return TensorShape([TensorShape(input_shape)[0], *self._output_shape])
 
     def get_config(self):
+        # As Keras: a Python function (a lambda or a named one) as its bytecode, another
+        # callable by its name, a shape as itself; within a clone, the objects themselves.
         config = super().get_config()
-        name = getattr(self.function, "__name__", None)
-        if serialization.keeping_objects():  # a clone: the function itself
-            config.update({"function": self.function, "function_type": "lambda",
-                           "module": getattr(self.function, "__module__", None),
-                           "output_shape": self._output_shape, "output_shape_type": "raw",
-                           "output_shape_module": None, "arguments": self.arguments})
-            return config
-        if name == "<lambda>" or name is None:
-            raise NotImplementedError(
-                f"The config of Lambda layer {self.name!r} would hold Python bytecode, which "
-                f"eagerflow does not serialize. Use a named function registered with "
-                f"`keras.utils.register_keras_serializable`, or a custom layer.")
-        config.update({"function": serialization.get_registered_name(self.function),
-                       "function_type": "function", "module": self.function.__module__,
-                       "output_shape": self._output_shape, "output_shape_type": "raw",
-                       "output_shape_module": None, "arguments": self.arguments})
+        config.update(zip(("function", "function_type", "module"),
+                          self._function_config(self.function)))
+        config.update(zip(("output_shape", "output_shape_type", "output_shape_module"),
+                          self._function_config(self._output_shape)))
+        if self.mask is not None:
+            config.update(zip(("mask", "mask_type", "mask_module"),
+                              self._function_config(self.mask)))
+        config["arguments"] = self.arguments
         return config
+
+    @staticmethod
+    def _function_config(value):
+        if callable(value) and serialization.keeping_objects():
+            return value, "raw", None
+        if isinstance(value, types.FunctionType):
+            return serialization.dump_function(value), "lambda", value.__module__
+        if callable(value):
+            return value.__name__, "function", value.__module__
+        return value, "raw", None
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
-        name = config.pop("function")
-        # Only registered or given functions: a config must not import modules it names.
-        function = name if callable(name) else \
-            serialization.get_registered_object(name, custom_objects)
-        if function is None:
-            raise ValueError(f"Unknown function {name!r} in a Lambda layer's config: register "
-                             f"it with `keras.utils.register_keras_serializable` or pass it "
-                             f"in `custom_objects`.")
-        for key in ("function_type", "module", "output_shape_type", "output_shape_module"):
+        function = cls._function_from_config(config, custom_objects, "function", "module",
+                                             "function_type")
+        output_shape = cls._function_from_config(config, custom_objects, "output_shape",
+                                                 "output_shape_module", "output_shape_type")
+        mask = cls._function_from_config(config, custom_objects, "mask", "mask_module",
+                                         "mask_type") if "mask" in config else None
+        for key in ("function", "output_shape", "mask"):
             config.pop(key, None)
-        return cls(function, **config)
+        arguments = config.pop("arguments", None) or {}
+        arguments = {k: np.array(v["value"]) if isinstance(v, dict) and v.get("type") ==
+                     "ndarray" else v for k, v in arguments.items()}
+        return cls(function, output_shape=output_shape, mask=mask, arguments=arguments,
+                   **config)
+
+    @staticmethod
+    def _function_from_config(config, custom_objects, key, module_key, type_key):
+        value, module = config[key], config.pop(module_key, None)
+        kind = config.pop(type_key, "raw")
+        if kind == "raw":
+            return value
+        if kind == "function":
+            found = value if callable(value) else \
+                serialization.get_registered_object(value, custom_objects)
+            if found is None:
+                raise ValueError(f"Unknown function in Lambda layer: {value!r}. Please ensure "
+                                 f"you are using a `keras.utils.custom_object_scope` and that "
+                                 f"this object is included in the scope.")
+            return found
+        if kind != "lambda":
+            raise TypeError(f"Unknown function type received: {kind}. Expected types are "
+                            f"['function', 'lambda', 'raw']")
+        if serialization.in_safe_mode():
+            raise ValueError(
+                "Requested the deserialization of a Lambda layer with a Python `lambda` inside "
+                "it. This carries a potential risk of arbitrary code execution and thus it is "
+                "disallowed by default. If you trust the source of the saved model, you can "
+                "pass `safe_mode=False` to the loading function in order to allow Lambda layer "
+                "loading.")
+        # (as Keras's, the globals of its Lambda's module first: `tf` and `np`)
+        globs = {"np": np, "tf": sys.modules.get("eagerflow")}
+        if module in sys.modules:
+            globs.update(vars(sys.modules[module]))
+        elif module is not None:
+            warnings.warn(f"{module} is not loaded, but a Lambda layer uses it. It may cause "
+                          f"errors.", UserWarning, stacklevel=2)
+        globs.update(custom_objects or {})
+        return serialization.load_function(value, globs)
 
 
 @export("keras.layers.Embedding")

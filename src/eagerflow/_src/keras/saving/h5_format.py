@@ -333,9 +333,9 @@ def load_weights_from_hdf5(model, filepath, by_name=False, skip_mismatch=False):
             load_weights_from_hdf5_group(f, model)
 
 
-def save_model_to_hdf5(model, filepath, model_config, training_config=None):
-    """Writes `model`'s weights with `model_config` (JSON) and, when given, `training_config`
-    (JSON) and the optimizer's variables to the HDF5 file `filepath`."""
+def check_savable(model):
+    """A NotImplementedError, as tf_keras's first check, for a model no HDF5 file holds (a
+    subclassed model)."""
     if not isinstance(model, Functional):
         raise NotImplementedError(
             "Saving the model to HDF5 format requires the model to be a Functional model or a "
@@ -343,6 +343,12 @@ def save_model_to_hdf5(model, filepath, model_config, training_config=None):
             "are defined via the body of a Python method, which isn't safely serializable. "
             "Consider saving to the Tensorflow SavedModel format (by setting save_format=\"tf\") "
             "or using `save_weights`.")
+
+
+def save_model_to_hdf5(model, filepath, model_config, training_config=None):
+    """Writes `model`'s weights with `model_config` (JSON) and, when given, `training_config`
+    (JSON) and the optimizer's variables to the HDF5 file `filepath`."""
+    check_savable(model)
 
     def write(f):
         f.attrs["keras_version"] = KERAS_VERSION

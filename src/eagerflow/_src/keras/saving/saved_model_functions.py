@@ -54,15 +54,20 @@ def _input_specs(layer):
         found = layer.save_spec()
         return None if found is None else found[0][0]
     specs = layer.__dict__.get("_saved_model_inputs_spec")
-    if specs is None:
-        return None
+    return None if specs is None else nest.map_structure(_relaxed, specs)
 
-    def relaxed(spec):
-        if isinstance(spec, TensorSpec) and spec.shape.rank:
-            return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
-        return spec
 
-    return nest.map_structure(relaxed, specs)
+def _relaxed(spec):
+    if isinstance(spec, TensorSpec) and spec.shape.rank:
+        return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
+    return spec
+
+
+def _other_arguments(layer):
+    """``(args, kwargs)``: the specs (batch size None) of the tensor arguments beside the
+    inputs of `layer`'s first call (a decoder layer's `context`), and its other values."""
+    args, kwargs = layer.__dict__.get("_saved_model_arg_spec", ((), {}))
+    return nest.map_structure(_relaxed, (tuple(args), dict(kwargs)))
 
 
 def children(layer):
@@ -84,6 +89,9 @@ def children(layer):
     inputs = _input_specs(layer)
     if inputs is None:
         return lists
+    other_args, other_kwargs = (), {}
+    if not hasattr(type(layer), "save_spec"):  # (a model's calls take its inputs alone)
+        other_args, other_kwargs = _other_arguments(layer)
     signature = inspect.signature(layer.call)
     # (as tf_keras records it: `training` defaults to False, so a call without it runs the
     # inference trace)
@@ -113,10 +121,12 @@ def children(layer):
         traced = function(python_function)
         try:
             if "training" in signature.parameters:
-                traced.get_concrete_function(inputs, training=True)
-                traced.get_concrete_function(inputs, training=False)
+                traced.get_concrete_function(inputs, *other_args, training=True,
+                                             **other_kwargs)
+                traced.get_concrete_function(inputs, *other_args, training=False,
+                                             **other_kwargs)
             else:
-                traced.get_concrete_function(inputs)
+                traced.get_concrete_function(inputs, *other_args, **other_kwargs)
         except (TypeError, ValueError):
             # a built-in layer whose call takes more than the inputs recorded (the value
             # of an attention layer): rebuilt from its config, it is saved without them
@@ -169,6 +179,10 @@ _SAVED_ATTRIBUTES = frozenset((
     "signatures", "optimizer", "_default_save_signature", "__call__",
     "call_and_return_conditional_losses", "call_and_return_all_conditional_losses",
     "activity_regularizer_fn"))
+
+
+_CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": tuple,
+               "trackable_dict_wrapper": dict}
 
 
 class _RevivedCall:
@@ -235,10 +249,31 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
         if shape is not None:
             obj._build_input_shape = shape
         for ref in nodes[i].children:
-            if ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id in metadata and \
-                    metadata[ref.node_id][0] != "_tf_keras_input_layer":
-                setattr(obj, ref.local_name, make(ref.node_id))
+            if ref.local_name in _SAVED_ATTRIBUTES:
+                continue
+            child = made(ref.node_id)
+            if child is not None:
+                setattr(obj, ref.local_name, child)
+                held.add(ref.node_id)
         return obj
+
+    def made(i):
+        """The layer node `i` saves, or the list, tuple or dict of layers; None for others."""
+        if i in metadata:
+            return make(i) if metadata[i][0] != "_tf_keras_input_layer" else None
+        kind = _CONTAINERS.get(nodes[i].user_object.identifier) \
+            if nodes[i].WhichOneof("kind") == "user_object" else None
+        if kind is None:
+            return None
+        items = {ref.local_name: made(ref.node_id) for ref in nodes[i].children}
+        items = {k: v for k, v in items.items() if v is not None}
+        if kind is dict:
+            return items or None
+        if sorted(items) != sorted(str(k) for k in range(len(items))):
+            return None  # (other items between the layers: left to the SavedModel's objects)
+        return kind(items[str(k)] for k in range(len(items))) or None
+
+    held = set()  # node ids of the containers of layers set on the revived objects
 
     if not any(r.local_name == "keras_api" for r in nodes[0].children):
         return None
@@ -268,8 +303,8 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
                                    None)
                 obj.__dict__["_revived_function"] = function
             elif ref.local_name not in _SAVED_ATTRIBUTES and ref.node_id not in variables and \
-                    ref.node_id not in metadata and (kind == "variable" or isinstance(
-                        loaded[ref.node_id], (list, dict))):
+                    ref.node_id not in metadata and ref.node_id not in held and \
+                    (kind == "variable" or isinstance(loaded[ref.node_id], (list, dict))):
                 setattr(obj, ref.local_name, loaded[ref.node_id])
     root.signatures = getattr(loaded[0], "signatures", None) or {}  # (as tf_keras's)
     return root

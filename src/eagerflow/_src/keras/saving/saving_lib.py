@@ -277,15 +277,17 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     `compile` is False.
 
     `custom_objects` maps the names of custom layers, losses and metrics to
-    their classes or functions. Archives never hold Python bytecode, so
-    `safe_mode` has nothing to refuse; it and TF's SavedModel-only arguments
-    are accepted and ignored.
+    their classes or functions. In `safe_mode`, a `.keras` archive's Lambda
+    layers holding Python bytecode are refused (`.h5` files and SavedModels
+    load them, as in tf_keras). TF's SavedModel-only arguments are accepted
+    and ignored.
     """
     filepath = weights.check_path(filepath, "load a model from")
     if not os.path.exists(filepath):
         raise OSError(f"No file or directory found at {filepath}")
     if os.path.isdir(filepath):
-        return _load_saved_model(filepath, custom_objects, compile)
+        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+            return _load_saved_model(filepath, custom_objects, compile)
     if h5_format.is_hdf5(filepath):
         return _load_model_from_hdf5(filepath, custom_objects, compile)
     if not zipfile.is_zipfile(filepath):  # (TF reads it as HDF5 then: h5py's OSError)
@@ -303,7 +305,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if not keras_layout:
         tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}), \
-            serialization.archive_loading():
+            serialization.archive_loading(), serialization.safe_mode_scope(safe_mode):
         model = layers_mod.deserialize(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
@@ -396,16 +398,18 @@ def _load_saved_model(path, custom_objects, compile):
             model = _revive(path, nodes, config)
             if model is None:
                 raise
-            arguments = _saved_model_compile_arguments(config)
+            arguments = _saved_model_compile_arguments(config) if compile else None
             if compile and arguments is not None:
                 model.compile(**arguments)
+            elif compile:
+                _logger.warning(_NOT_COMPILED)
             _set_versions(model, proto)
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
         if not model.built and shape:
             model.build(_tuples(shape))
-        arguments = _saved_model_compile_arguments(config)
+        arguments = _saved_model_compile_arguments(config) if compile else None
     # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
     # variables, which compiling replaces with a new optimizer (so it starts anew)
     extra = [("optimizer", Module())]
@@ -421,8 +425,7 @@ def _load_saved_model(path, custom_objects, compile):
                             "initialized optimizer.")
     else:
         if compile:
-            _logger.warning("No training configuration found in save file, so the model was "
-                            "*not* compiled. Compile it manually.")
+            _logger.warning(_NOT_COMPILED)
         found = next((r.node_id for r in nodes[0].children if r.local_name == "optimizer"),
                      None)
         if found is not None and nodes[found].user_object.identifier == \
@@ -442,6 +445,10 @@ def _load_saved_model(path, custom_objects, compile):
     model.signatures = _LoadedSignatures(path, nodes, restoration)
     _set_versions(model, proto)
     return model
+
+
+_NOT_COMPILED = ("No training configuration found in save file, so the model was *not* "
+                 "compiled. Compile it manually.")
 
 
 def _set_versions(model, proto):
@@ -727,6 +734,7 @@ def _object_metadata(obj):
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
+    h5_format.check_savable(model)
     training_config = None
     if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         training_config = _training_config(model)
@@ -763,7 +771,8 @@ def _load_model_from_hdf5(filepath, custom_objects, compile):
     """`load_model` of an `.h5` file (written here or by tf_keras)."""
     with h5_format.open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
         model_config, training_config = h5_format.model_configs(f, filepath)
-        model = model_from_json(model_config, custom_objects)
+        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+            model = model_from_json(model_config, custom_objects)
         h5_format.load_weights_from_hdf5_group(f["model_weights"], model)
         if not compile:
             return model

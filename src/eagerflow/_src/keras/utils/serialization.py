@@ -11,9 +11,12 @@ mean the same thing everywhere, and an unknown name lists the known ones.
 >>> tf.keras.utils.get_registered_name(double)
 'my>double'
 """
+import base64
 import contextlib
 import inspect
+import marshal
 import threading
+import types
 import warnings
 
 import numpy as np
@@ -214,8 +217,9 @@ def _by_public_module(module, class_name):
 
 @export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
-                             printable_module_name="object"):
-    """The object a config dict or name describes; classes are instantiated from their config."""
+                             printable_module_name="object", safe_mode=True):
+    """The object a config dict or name describes; classes are instantiated from their config
+    (refusing Python bytecode in `safe_mode`, unless a `safe_mode_scope` says otherwise)."""
     if identifier is None:
         return None
     if inspect.isfunction(identifier):  # as tf_keras: a function stands for itself
@@ -242,12 +246,14 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                 raise TypeError(_unknown_in_archive(identifier["class_name"]))
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
-        if hasattr(cls, "from_config"):
-            params = inspect.signature(cls.from_config).parameters
-            if "custom_objects" in params:
+        safe = in_safe_mode()
+        with safe_mode_scope(safe_mode if safe is None else safe), \
+                CustomObjectScope(custom_objects or {}):  # (for the configs inside it)
+            if not hasattr(cls, "from_config"):
+                return cls(**config)
+            if "custom_objects" in inspect.signature(cls.from_config).parameters:
                 return cls.from_config(config, custom_objects=custom_objects)
             return cls.from_config(config)
-        return cls(**config)
     if isinstance(identifier, str):
         obj = get_registered_object(identifier, custom_objects, module_objects)
         if obj is None:
@@ -367,14 +373,44 @@ def _legacy_unknown(kind, name):
 
 
 @contextlib.contextmanager
-def _flag_on(name):
-    """Sets this thread's flag `name` within, restoring it after (nested uses stack)."""
-    previous = getattr(_scope, name, False)
-    setattr(_scope, name, True)
+def _flag_on(name, value=True):
+    """Sets this thread's flag `name` to `value` within, restoring it after (nested uses
+    stack; None where it was never set)."""
+    previous = getattr(_scope, name, None)
+    setattr(_scope, name, value)
     try:
         yield
     finally:
         setattr(_scope, name, previous)
+
+
+def safe_mode_scope(safe_mode):
+    """Within, `in_safe_mode()` is `safe_mode`: whether loading refuses Python bytecode
+    (a Lambda layer's function), as tf_keras's `.keras` loader does unless told otherwise."""
+    return _flag_on("safe_mode", safe_mode)
+
+
+def in_safe_mode():
+    """True or False within a `safe_mode_scope`, None outside any."""
+    return getattr(_scope, "safe_mode", None)
+
+
+def dump_function(function):
+    """``(code, defaults, closure)`` of a Python function, as Keras writes a Lambda layer's:
+    its marshalled bytecode in base64, its default arguments and its closure's values."""
+    code = base64.encodebytes(marshal.dumps(function.__code__)).decode("ascii")
+    closure = None if not function.__closure__ else tuple(
+        cell.cell_contents for cell in function.__closure__)
+    return code, function.__defaults__, closure
+
+
+def load_function(dumped, globs):
+    """The function `dump_function` wrote (`dumped`), its globals `globs`."""
+    code, defaults, closure = dumped
+    code = marshal.loads(base64.decodebytes(code.encode("ascii")))
+    return types.FunctionType(
+        code, globs, code.co_name, tuple(defaults) if defaults is not None else None,
+        None if closure is None else tuple(types.CellType(v) for v in closure))
 
 
 def archive_loading():
@@ -383,7 +419,7 @@ def archive_loading():
 
 
 def in_archive_loading():
-    return getattr(_scope, "archive", False)
+    return bool(getattr(_scope, "archive", False))
 
 
 def in_memory_configs():
@@ -393,7 +429,7 @@ def in_memory_configs():
 
 
 def keeping_objects():
-    return getattr(_scope, "in_memory", False)
+    return bool(getattr(_scope, "in_memory", False))
 
 
 def _unknown_in_archive(name):
