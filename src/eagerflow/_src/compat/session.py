@@ -18,6 +18,7 @@ from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.v1 import _prune
+from eagerflow._src.compat.v1 import needed_ops as _needed_ops
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
@@ -211,11 +212,36 @@ class Session:
             function = _prune(self._graph, feeds, tensors, tensors + ops, "session_run")
         except errors.InvalidArgumentError as e:
             # (a placeholder nothing feeds: TF's run error, naming the node)
-            node = f"\n\t [[{{{{node {e.op}}}}}]]" if e.op else ""
-            op = self._graph.get_operation_by_name(e.op) if isinstance(e.op, str) else e.op
-            raise type(e)(None, op, f"Graph execution error:\n\n{e.message}{node}") \
+            error = self._uninitialized_first(feeds, tensors + ops) or e
+            node = f"\n\t [[{{{{node {error.op}}}}}]]" if error.op else ""
+            op = self._graph.get_operation_by_name(error.op) if isinstance(error.op, str) \
+                else error.op
+            raise type(error)(None, op, f"Graph execution error:\n\n{error.message}{node}") \
                 from None
         return function._run, slots
+
+    def _uninitialized_first(self, feeds, fetches):
+        """The error of a read of an uninitialized variable, when TF reports it before the
+        missing feeds of the same run, else None.
+
+        TF's executor runs the placeholders and the variable reads of a step side by side
+        and reports whichever fails first: in its runs, the reads fail first when they
+        outnumber the placeholders left unfed (a training step's reads and updates), the
+        missing feed otherwise. A read made to wait for another operation is not counted.
+        """
+        unfed, reads = 0, []
+        control = getattr(self._graph, "control_inputs", {})  # (reads that wait come later)
+        for op in _needed_ops(self._graph, feeds, fetches):
+            if op.type == "Placeholder" and all(t is not f for t in op.outputs for f in feeds):
+                unfed += 1
+            elif op.type != "AssignVariableOp" and not control.get(op.name):
+                reads += [(op, v) for v in op.inputs if isinstance(v, variable_scope.GraphVariable)
+                          and self._store.get(v._handle) is None]
+        if len(reads) <= unfed:
+            return None
+        op, variable = reads[0]
+        return errors.FailedPreconditionError(None, op.name, variable_scope.uninitialized_message(
+            variable))
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """The values of `fetches` (NumPy arrays, None for operations) in their structure,
