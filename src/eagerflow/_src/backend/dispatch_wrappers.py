@@ -1929,6 +1929,15 @@ def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5ae11e4e29(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name_, func_, create_scope_now_=None, unique_name_=None, custom_getter_=None, **kwargs):
+        try:
+            return _export_fn(name_, func_, create_scope_now_, unique_name_, custom_getter_, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name_': name_, 'func_': func_, 'create_scope_now_': create_scope_now_, 'unique_name_': unique_name_, 'custom_getter_': custom_getter_, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _w5c3e9e093b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, units, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
         try:
@@ -5958,6 +5967,7 @@ WRAPPERS = {
     'compat.v1.losses.sigmoid_cross_entropy': _wa8eb0a121d,
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
+    'compat.v1.make_template': _w5ae11e4e29,
     'compat.v1.metrics.accuracy': _wcd4860616d,
     'compat.v1.metrics.auc': _wd01fd14753,
     'compat.v1.metrics.mean': _w3830634e9a,

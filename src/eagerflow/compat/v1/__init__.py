@@ -18,6 +18,7 @@ from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F40
 from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
     Session, SparseTensorValue, get_default_session)
+from eagerflow._src.compat.template import make_template  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
