@@ -39,6 +39,15 @@ def _w02711e1339(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w032b918d59(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, element_shape=None, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, summary_name=None, name=None, cancel_op=None):
+        try:
+            return _export_fn(input_tensor, element_shape, num_epochs, shuffle, seed, capacity, shared_name, summary_name, name, cancel_op)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'element_shape': element_shape, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'summary_name': summary_name, 'name': name, 'cancel_op': cancel_op})
+    return _export_wrapper
+
+
 def _w03d0d12409(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, transpose_a=None, adjoint_a=None, a_is_sparse=None, b_is_sparse=None, name=None):
         try:
@@ -579,6 +588,15 @@ def _w1dea594d29(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1f06166171(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ref, limit, name=None):
+        try:
+            return _export_fn(ref, limit, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ref': ref, 'limit': limit, 'name': name})
+    return _export_wrapper
+
+
 def _w1f06b08988(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper():
         try:
@@ -729,6 +747,15 @@ def _w271d4e7c59(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, q, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'q': q, 'name': name})
+    return _export_wrapper
+
+
+def _w278c42e0de(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(global_step_tensor):
+        try:
+            return _export_fn(global_step_tensor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'global_step_tensor': global_step_tensor})
     return _export_wrapper
 
 
@@ -891,6 +918,15 @@ def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image_size, bounding_boxes, seed, seed2, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'seed2': seed2, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
+def _w31bed5004b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity, min_after_dequeue, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, min_after_dequeue, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -1578,6 +1614,15 @@ def _w4d6ee7437d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4e5a5103af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, capacity, min_after_dequeue, num_threads=None, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, capacity, min_after_dequeue, num_threads, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'num_threads': num_threads, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w4e9588f336(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(batch_size, row_shape):
         try:
@@ -1998,6 +2043,24 @@ def _w5f6abed526(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num': num, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w5f727f261a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor_list, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensor_list, num_epochs, shuffle, seed, capacity, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor_list': tensor_list, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
+def _w5f7bc785a3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, num_threads=None, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, num_threads, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'num_threads': num_threads, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -3189,6 +3252,15 @@ def _w8c88abadd3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8cbfc61cab(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor, num_epochs=None, name=None):
+        try:
+            return _export_fn(tensor, num_epochs, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'num_epochs': num_epochs, 'name': name})
+    return _export_wrapper
+
+
 def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None, step=None, dtype=None, name=None):
         try:
@@ -3249,6 +3321,15 @@ def _w8f037da8db(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(predictions, targets, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'predictions': predictions, 'targets': targets, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _w8f139df915(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(limit, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None):
+        try:
+            return _export_fn(limit, num_epochs, shuffle, seed, capacity, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'limit': limit, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -4323,6 +4404,15 @@ def _wbf92121bbc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbfc205bd3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(qr, collection=None):
+        try:
+            return _export_fn(qr, collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'qr': qr, 'collection': collection})
+    return _export_wrapper
+
+
 def _wbfd1d30666(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(type1, type2):
         try:
@@ -4554,6 +4644,15 @@ def _wc7d10e9c87(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key_func, reducer)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key_func': key_func, 'reducer': reducer})
+    return _export_wrapper
+
+
+def _wc7d4cf0ef6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(supervisor, train_step_fn, args=None, kwargs=None, master=None):
+        try:
+            return _export_fn(supervisor, train_step_fn, args, kwargs, master)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'supervisor': supervisor, 'train_step_fn': train_step_fn, 'args': args, 'kwargs': kwargs, 'master': master})
     return _export_wrapper
 
 
@@ -4851,6 +4950,15 @@ def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, aminusb, validate_indices)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'aminusb': aminusb, 'validate_indices': validate_indices})
+    return _export_wrapper
+
+
+def _wd34e32a292(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None, cancel_op=None):
+        try:
+            return _export_fn(string_tensor, num_epochs, shuffle, seed, capacity, shared_name, name, cancel_op)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name, 'cancel_op': cancel_op})
     return _export_wrapper
 
 
@@ -5817,6 +5925,15 @@ def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfe2b429419(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _wfeb8fc32a7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, indices, axis=None):
         try:
@@ -5878,6 +5995,7 @@ WRAPPERS = {
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.control_flow_v2_enabled': _w1f06b08988,
     'compat.v1.count_nonzero': _w8fe0da33d4,
+    'compat.v1.count_up_to': _w1f06166171,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
@@ -6052,6 +6170,11 @@ WRAPPERS = {
     'compat.v1.to_int32': _w87709dcace,
     'compat.v1.to_int64': _w87709dcace,
     'compat.v1.train.MonitoredTrainingSession': _wa00bd43455,
+    'compat.v1.train.add_queue_runner': _wbfc205bd3d,
+    'compat.v1.train.assert_global_step': _w278c42e0de,
+    'compat.v1.train.basic_train_loop': _wc7d4cf0ef6,
+    'compat.v1.train.batch': _w5f7bc785a3,
+    'compat.v1.train.batch_join': _wfe2b429419,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.cosine_decay': _w8b0445a9af,
     'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
@@ -6065,14 +6188,21 @@ WRAPPERS = {
     'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.init_from_checkpoint': _w156ccccc85,
+    'compat.v1.train.input_producer': _w032b918d59,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
+    'compat.v1.train.limit_epochs': _w8cbfc61cab,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
     'compat.v1.train.natural_exp_decay': _w05da2f3873,
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.range_input_producer': _w8f139df915,
     'compat.v1.train.remove_checkpoint': _w25d5e611f8,
+    'compat.v1.train.shuffle_batch': _w4e5a5103af,
+    'compat.v1.train.shuffle_batch_join': _w31bed5004b,
+    'compat.v1.train.slice_input_producer': _w5f727f261a,
     'compat.v1.train.start_queue_runners': _weff2ea556f,
+    'compat.v1.train.string_input_producer': _wd34e32a292,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,

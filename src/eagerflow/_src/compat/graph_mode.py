@@ -102,6 +102,14 @@ class Graph(_graph.Graph):
         from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (it imports this)
         return variable_scope.SessionTable(key_dtype, value_dtype)
 
+    @staticmethod
+    def session_runs():
+        """The running session's state in this thread (``store``: the values it holds per
+        variable, table or queue; ``deadline``: when its waits give up), as `Session` sets
+        it; its attributes are missing outside runs."""
+        from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (it imports this)
+        return variable_scope.running
+
     def finalize(self):
         """Makes this graph read-only: adding an op raises RuntimeError."""
         self._finalized = True

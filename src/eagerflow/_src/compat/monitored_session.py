@@ -6,8 +6,9 @@
 A monitored session finalizes its graph, initializes the variables (or restores the
 latest checkpoint of its `checkpoint_dir`), and calls its hooks around every `run`:
 ``begin``, ``after_create_session``, ``before_run`` (whose `SessionRunArgs` are fetched
-in the same run), ``after_run`` and ``end``.  An `OutOfRangeError` ends its ``with``
-block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
+in the same run), ``after_run`` and ``end``.  It starts the graph's queue runners (with a
+`Coordinator` it gives the hooks), and stops them when it closes.  An `OutOfRangeError`
+(the end of the input) ends its ``with`` block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
 summaries to event files in its summary directory and saves checkpoints, as TF does.
 """
 import collections
@@ -20,7 +21,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
 from eagerflow._src.compat import meta_graph as _meta_graph, summary as _summary
-from eagerflow._src.compat import variable_scope
+from eagerflow._src.compat import coordinator, queue_runner, variable_scope
 from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import errors
@@ -434,11 +435,13 @@ class _MonitoredSession:
     """A session over the default graph that calls its hooks around every run."""
 
     def __init__(self, scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                 config):
+                 config, stop_grace_period_secs=120):
         self._hooks = list(hooks or [])
+        self._grace = stop_grace_period_secs
         self._scaffold = scaffold or Scaffold()
         for hook in self._hooks:
             hook.begin()
+        self._graph_was_finalized = graph_mode.get_default_graph().finalized
         self._scaffold.finalize()
         self._sess = _session.Session(graph=graph_mode.get_default_graph(), config=config)
         path = checkpoint_filename_with_path or (
@@ -452,8 +455,11 @@ class _MonitoredSession:
                 s.init_fn(s, self._sess)
         self._sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
         self._stop = self._closed = False
+        # the graph's queue runners fill its input queues until the session closes
+        self._coord = coordinator.Coordinator()
+        self._threads = queue_runner.start_queue_runners(self._sess, self._coord)
         for hook in self._hooks:
-            hook.after_create_session(self._sess, None)
+            hook.after_create_session(self._sess, self._coord)
 
     graph = property(lambda self: self._sess.graph)
 
@@ -468,14 +474,21 @@ class _MonitoredSession:
             args = hook.before_run(context)
             if args is None:
                 continue
-            extra[i] = args.fetches
+            if args.fetches is not None:  # (a hook that only feeds: `FeedFnHook`)
+                extra[i] = args.fetches
             for key, value in (args.feed_dict or {}).items():
                 if key in feeds:
                     raise RuntimeError("Same tensor is fed by a SessionRunHook and user. "
                                        f"Conflict(s): {[key]}")
                 feeds[key] = value
-        results = self._sess.run({"caller": fetches, "hooks": extra}, feed_dict=feeds or None,
-                                 options=options, run_metadata=run_metadata)
+        try:
+            results = self._sess.run({"caller": fetches, "hooks": extra},
+                                     feed_dict=feeds or None, options=options,
+                                     run_metadata=run_metadata)
+        except Exception:
+            # (the error a queue runner stopped on, which is why this run failed, first)
+            self._coord.raise_requested_exception()
+            raise
         for i, hook in enumerate(self._hooks):
             hook.after_run(context, SessionRunValues(results["hooks"].get(i), options,
                                                      run_metadata))
@@ -483,7 +496,7 @@ class _MonitoredSession:
         return results["caller"]
 
     def should_stop(self):
-        return self._closed or self._stop
+        return self._closed or self._stop or self._coord.should_stop()
 
     def close(self):
         self._close(None)
@@ -497,7 +510,17 @@ class _MonitoredSession:
                     hook.end(self._sess)
         finally:
             self._closed = True
-            self._sess.close()
+            self._coord.request_stop()
+            try:
+                self._coord.join(self._threads, stop_grace_period_secs=self._grace,
+                                 ignore_live_threads=True)
+            except Exception:
+                if exception_type is None:
+                    raise  # (a queue runner's error; else the block's own is raised)
+            finally:
+                self._sess.close()
+                if not self._graph_was_finalized:  # (as it was: more may be built, and run)
+                    self._sess.graph._unsafe_unfinalize()
 
     def __enter__(self):
         return self
@@ -518,7 +541,8 @@ class MonitoredSession(_MonitoredSession):
     def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
         creator = session_creator or ChiefSessionCreator()
         super().__init__(creator._scaffold, hooks, creator._checkpoint_dir,
-                         creator._checkpoint_filename_with_path, creator._config)
+                         creator._checkpoint_filename_with_path, creator._config,
+                         stop_grace_period_secs)
 
 
 @export("compat.v1.train.SingularMonitoredSession")
@@ -528,7 +552,7 @@ class SingularMonitoredSession(_MonitoredSession):
     def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
                  stop_grace_period_secs=120, checkpoint_filename_with_path=None):
         super().__init__(scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                         config)
+                         config, stop_grace_period_secs)
 
     def raw_session(self):
         return self._sess

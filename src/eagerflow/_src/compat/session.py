@@ -11,6 +11,7 @@ and compiled once by the executor of `function`, then cached.
 """
 import collections
 import threading
+import time
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
+from eagerflow._src.ops import data_flow_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _default = threading.local()
@@ -168,7 +170,11 @@ class Session:
         self.close()
 
     def close(self):
-        """Releases the variable values; later runs raise RuntimeError."""
+        """Releases the variable values; later runs raise RuntimeError, and ops of this
+        session's runs waiting on a queue raise CancelledError."""
+        for value in list(self._store.values()):
+            if isinstance(value, data_flow_ops.QueueState):
+                value.cancel()
         self._closed = True
         self._store = {}
         self._cache = {}
@@ -245,8 +251,23 @@ class Session:
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """The values of `fetches` (NumPy arrays, None for operations) in their structure,
-        with `feed_dict` ({tensor or name: value}) replacing the tensors it names."""
-        del options, run_metadata
+        with `feed_dict` ({tensor or name: value}) replacing the tensors it names.
+
+        With `options` giving ``timeout_in_ms``, an op still waiting (on a queue) then
+        raises DeadlineExceededError."""
+        del run_metadata
+        timeout = getattr(options, "timeout_in_ms", None) if options is not None else None
+        if not isinstance(timeout, int) or timeout <= 0:
+            return self._run_once(fetches, feed_dict)
+        running = variable_scope.running
+        outer, running.deadline = getattr(running, "deadline", None), \
+            time.monotonic() + timeout / 1000
+        try:
+            return self._run_once(fetches, feed_dict)
+        finally:
+            running.deadline = outer
+
+    def _run_once(self, fetches, feed_dict):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         # A training loop runs the same fetches with the same feeds each step: a list,

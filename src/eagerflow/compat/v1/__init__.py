@@ -15,6 +15,9 @@ from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
+from eagerflow._src.compat.readers import (  # noqa: F401
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
+    WholeFileReader)
 from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
     Session, SparseTensorValue, get_default_session)
@@ -62,6 +65,8 @@ from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_sub as tensor_scatter_sub  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_update as tensor_scatter_update  # noqa: F401
 from eagerflow._src.ops.array_ops import where as where_v2  # noqa: F401
+from eagerflow._src.ops.data_flow_ops import (  # noqa: F401
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue, count_up_to)
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     assert_proper_iterable, assert_same_float_dtype, check_numerics, is_numeric_tensor)
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_hash_bucket_fast  # noqa: F401
@@ -130,7 +135,7 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, flags, gfile, graph_util, image, initializers, io, keras, layers, logging,
-    losses, math, metrics, nn, python_io, random, saved_model, sets, sparse, summary, train)
+    losses, math, metrics, nn, python_io, queue, random, saved_model, sets, sparse, summary, train)
 
 
 def __getattr__(name):

@@ -3,6 +3,8 @@
 from eagerflow._src.io.graph_io import write_graph  # noqa: F401
 from eagerflow._src.io.tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)
+from eagerflow._src.ops.data_flow_ops import (  # noqa: F401
+    PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from eagerflow._src.ops.io_ops import (  # noqa: F401
     decode_base64, decode_compressed, decode_csv, decode_raw, deserialize_many_sparse,
     encode_base64, matching_files, parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
