@@ -244,7 +244,7 @@ def test_queue_runner_errors_reach_the_coordinator():
                 sess.run(q.enqueue(1.0))
             with pytest.raises(tf.errors.OutOfRangeError):
                 sess.run(take)
-        with pytest.raises(ValueError, match="Enqueue ops are required."):
+        with pytest.raises(ValueError, match="Must provide queue and enqueue_ops."):
             tf1.train.QueueRunner(q, [])
         with pytest.raises(TypeError, match="sess must be a `tf.Session` object"):
             tf1.train.start_queue_runners(sess=object())
@@ -270,3 +270,40 @@ def test_limit_epochs_and_input_producer_checks():
             assert [sess.run(limited).tolist() for _ in range(2)] == [[1, 2], [1, 2]]
             with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 2"):
                 sess.run(limited)
+
+
+def test_maybe_batch_match_filenames_once_and_a_clean_stop_of_blocked_runners(tmp_path):
+    for n in ("a.txt", "b.txt", "c.csv"):
+        (tmp_path / n).write_text("x")
+    with tf.Graph().as_default():
+        found = tf1.train.match_filenames_once(str(tmp_path / "*.txt"))
+        assert found.name == "matching_filenames:0"
+        assert [v.name for v in tf1.local_variables()] == ["matching_filenames:0"]
+        n = tf1.train.range_input_producer(6, num_epochs=1, shuffle=False).dequeue()
+        evens = tf1.train.maybe_batch([n], tf.equal(n % 2, 0), 2,
+                                      allow_smaller_final_batch=True)
+        assert (evens.name, evens.shape.as_list()) == ("batch:0", [None])
+        # (an endless producer: its runner waits on a full queue when the stop comes)
+        kept = tf1.train.maybe_batch([tf.constant([1, 2, 3, 4])],
+                                     tf.constant([True, False, True, True]), 2,
+                                     enqueue_many=True)
+        assert kept.shape.as_list() == [2]
+        for keep, many, message in (
+                (tf.constant([True]), False, "`keep_input` cannot be a vector when "
+                                             "`enqueue_many=False`."),
+                (tf.constant([[True]]), True, "`keep_input` must be 0 or 1 dimensions."),
+                (tf1.placeholder(tf.bool), False, "`keep_input` dimensions must be known at "
+                                                  "graph construction.")):
+            with pytest.raises(ValueError, match=message):
+                tf1.train.maybe_batch([n], keep, 2, enqueue_many=many)
+        with tf1.Session() as sess:
+            sess.run(tf1.local_variables_initializer())
+            assert sorted(os.path.basename(p.decode()) for p in sess.run(found)) == [
+                "a.txt", "b.txt"]
+            coord = tf1.train.Coordinator()
+            threads = tf1.train.start_queue_runners(sess, coord)
+            assert sess.run(evens).tolist() == [0, 2]
+            assert sess.run(kept).tolist() == [1, 3]
+            assert sess.run(evens).tolist() == [4]
+            coord.request_stop()
+            coord.join(threads)  # (the runner's cancelled enqueue is not an error)

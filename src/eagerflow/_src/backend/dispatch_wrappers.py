@@ -192,6 +192,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a33a7637d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'keep_input': keep_input, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w0a6afe53c7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, desired_channels=None, desired_samples=None, name=None):
         try:
@@ -3153,6 +3162,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w881c65980e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads=None, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'keep_input': keep_input, 'num_threads': num_threads, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w884d021684(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold=None, score_threshold=None, pad_per_class=None, clip_boxes=None, name=None):
         try:
@@ -3546,6 +3564,15 @@ def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(int_type)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'int_type': int_type})
+    return _export_wrapper
+
+
+def _w95307ee708(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, keep_input, batch_size, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, keep_input, batch_size, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'keep_input': keep_input, 'batch_size': batch_size, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -5916,6 +5943,15 @@ def _wfcb906b7bc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfd619210d5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, keep_input, batch_size, num_threads=None, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, keep_input, batch_size, num_threads, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'keep_input': keep_input, 'batch_size': batch_size, 'num_threads': num_threads, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, shape, name=None):
         try:
@@ -6192,6 +6228,11 @@ WRAPPERS = {
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
     'compat.v1.train.limit_epochs': _w8cbfc61cab,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
+    'compat.v1.train.match_filenames_once': _wd47856d729,
+    'compat.v1.train.maybe_batch': _wfd619210d5,
+    'compat.v1.train.maybe_batch_join': _w95307ee708,
+    'compat.v1.train.maybe_shuffle_batch': _w881c65980e,
+    'compat.v1.train.maybe_shuffle_batch_join': _w0a33a7637d,
     'compat.v1.train.natural_exp_decay': _w05da2f3873,
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,

@@ -52,7 +52,9 @@ class Coordinator:
                     raise ex[1].with_traceback(ex[2])
                 if ex is not None:
                     raise ex
-            if ex is not None and self._exc_info_to_raise is None:
+            # (once stopped, the errors of threads ending on the stop are not kept)
+            if ex is not None and self._exc_info_to_raise is None and \
+                    not self._stop_event.is_set():
                 if isinstance(ex, tuple):
                     self._exc_info_to_raise = ex
                 else:

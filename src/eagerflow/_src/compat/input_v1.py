@@ -35,8 +35,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import (array_ops, cast_ops, data_flow_ops, debugging_ops, math_ops,
-                                random_ops)
+from eagerflow._src.ops import (array_ops, cast_ops, data_flow_ops, debugging_ops, io_ops,
+                                math_ops, random_ops)
 
 _NO_EAGER = ("Input pipelines based on Queues are not supported when eager execution is "
              "enabled. Please use tf.data to ingest data into your model instead.")
@@ -185,16 +185,43 @@ def _dtypes(tensor_lists):
     return types
 
 
+def _keep(keep_input, enqueue_many):
+    keep_input = convert_to_tensor(keep_input, _d.bool)
+    rank = keep_input.shape.rank
+    if rank is None:
+        raise ValueError("`keep_input` dimensions must be known at graph construction.")
+    if not enqueue_many and rank == 1:
+        raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+    if rank > 1:
+        raise ValueError("`keep_input` must be 0 or 1 dimensions.")
+    return keep_input
+
+
+def _enqueue(queue, tensors, enqueue_many, keep_input):
+    """The op adding `tensors` (one example, or many along dimension 0) to `queue`; with
+    `keep_input` (a boolean, or one per example), only the examples it keeps."""
+    if keep_input is None:
+        return (queue.enqueue_many if enqueue_many else queue.enqueue)(tensors)
+    if not enqueue_many:
+        tensors = [array_ops.expand_dims(t, 0) for t in tensors]
+    if keep_input.shape.rank == 0:
+        keep_input = array_ops.fill(array_ops.shape(tensors[0])[:1], keep_input)
+    return queue.enqueue_many([array_ops.boolean_mask(t, keep_input) for t in tensors])
+
+
 def _batch(tensors, tensor_lists, batch_size, threads, make_queue, enqueue_many, shapes,
-           allow_smaller_final_batch, summary, name, default):
+           allow_smaller_final_batch, summary, name, default, keep_input=None):
     """The batches of a queue (`make_queue(dtypes, shapes)`) that one enqueue op per
     thread (per list of `tensor_lists`) fills, shaped as `tensors`; `summary`: the name
-    and value (of the queue) of the scalar summary of how full it is."""
+    and value (of the queue) of the scalar summary of how full it is; `keep_input`: which
+    examples to enqueue (None: all)."""
     _check_graph()
     with graph_mode.name_scope(name, default) as scope:
+        if keep_input is not None:
+            keep_input = _keep(keep_input, enqueue_many)
         queue = make_queue(_dtypes(tensor_lists), _shapes(tensor_lists, shapes, enqueue_many))
-        add = queue.enqueue_many if enqueue_many else queue.enqueue
-        enqueues = [add(t) for t in tensor_lists] * threads
+        enqueues = [_enqueue(queue, t, enqueue_many, keep_input)
+                    for t in tensor_lists] * threads
         queue_runner.add_queue_runner(queue_runner.QueueRunner(queue, enqueues))
         _summary.scalar(summary[0], summary[1](queue))
         take = queue.dequeue_up_to if allow_smaller_final_batch else queue.dequeue_many
@@ -273,3 +300,64 @@ def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, se
     return _batch(tensors_list[0], lists, batch_size, 1,
                   _shuffling(capacity, min_after_dequeue, seed, shared_name), enqueue_many,
                   shapes, allow_smaller_final_batch, _over(min_after_dequeue, capacity), name, "shuffle_batch_join")
+
+
+@export("compat.v1.train.maybe_batch")
+def maybe_batch(tensors, keep_input, batch_size, num_threads=1, capacity=32, enqueue_many=False,
+                shapes=None, dynamic_pad=False, allow_smaller_final_batch=False,
+                shared_name=None, name=None):
+    """`batch` of the examples `keep_input` keeps (a boolean, or with `enqueue_many` one
+    per example)."""
+    flat = _flat(tensors)
+    return _batch(tensors, [flat], batch_size, num_threads,
+                  _fifo(capacity, dynamic_pad, shared_name), enqueue_many,
+                  shapes, allow_smaller_final_batch,
+                  (f"fraction_of_{capacity}_full", _fraction_full(capacity)), name, "batch",
+                  keep_input)
+
+
+@export("compat.v1.train.maybe_batch_join")
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False,
+                     shapes=None, dynamic_pad=False, allow_smaller_final_batch=False,
+                     shared_name=None, name=None):
+    """`batch_join` of the examples `keep_input` keeps."""
+    lists = [_flat(t) for t in tensors_list]
+    return _batch(tensors_list[0], lists, batch_size, 1,
+                  _fifo(capacity, dynamic_pad, shared_name), enqueue_many,
+                  shapes, allow_smaller_final_batch,
+                  (f"fraction_of_{capacity}_full", _fraction_full(capacity)), name,
+                  "batch_join", keep_input)
+
+
+@export("compat.v1.train.maybe_shuffle_batch")
+def maybe_shuffle_batch(tensors, batch_size, capacity, min_after_dequeue, keep_input,
+                        num_threads=1, seed=None, enqueue_many=False, shapes=None,
+                        allow_smaller_final_batch=False, shared_name=None, name=None):
+    """`shuffle_batch` of the examples `keep_input` keeps."""
+    flat = _flat(tensors)
+    return _batch(tensors, [flat], batch_size, num_threads,
+                  _shuffling(capacity, min_after_dequeue, seed, shared_name), enqueue_many,
+                  shapes, allow_smaller_final_batch, _over(min_after_dequeue, capacity), name,
+                  "shuffle_batch", keep_input)
+
+
+@export("compat.v1.train.maybe_shuffle_batch_join")
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input,
+                             seed=None, enqueue_many=False, shapes=None,
+                             allow_smaller_final_batch=False, shared_name=None, name=None):
+    """`shuffle_batch_join` of the examples `keep_input` keeps."""
+    lists = [_flat(t) for t in tensors_list]
+    return _batch(tensors_list[0], lists, batch_size, 1,
+                  _shuffling(capacity, min_after_dequeue, seed, shared_name), enqueue_many,
+                  shapes, allow_smaller_final_batch, _over(min_after_dequeue, capacity), name,
+                  "shuffle_batch_join", keep_input)
+
+
+@export("compat.v1.train.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+    """A local variable holding the file names matching `pattern` (a glob), found when
+    `local_variables_initializer` runs."""
+    with graph_mode.name_scope(name, "matching_filenames") as scope:
+        return variable_scope.GraphVariable(
+            io_ops.matching_files(pattern), name=scope, trainable=False, validate_shape=False,
+            collections=[GraphKeys.LOCAL_VARIABLES])

@@ -43,10 +43,8 @@ class QueueRunner:
             if queue is not None:
                 raise ValueError("queue_runner_def and queue are mutually exclusive.")
             raise NotImplementedError("A QueueRunner from a QueueRunnerDef is not supported.")
-        if queue is None:
-            raise ValueError("Queue is a required argument.")
-        if not enqueue_ops:
-            raise ValueError("Enqueue ops are required.")
+        if queue is None or not enqueue_ops:
+            raise ValueError("Must provide queue and enqueue_ops.")
         self._queue = queue
         self._enqueue_ops = list(enqueue_ops)
         self._close_op = close_op if close_op is not None else queue.close()

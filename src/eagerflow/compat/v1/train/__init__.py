@@ -12,8 +12,9 @@ from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
     get_or_create_global_step, global_step)
 from eagerflow._src.compat.input_v1 import (  # noqa: F401
-    batch, batch_join, input_producer, limit_epochs, range_input_producer, shuffle_batch,
-    shuffle_batch_join, slice_input_producer, string_input_producer)
+    batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch,
+    maybe_batch_join, maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer,
+    shuffle_batch, shuffle_batch_join, slice_input_producer, string_input_producer)
 from eagerflow._src.compat.learning_rate_decay import (  # noqa: F401
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay,
     natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant, polynomial_decay)
@@ -35,6 +36,7 @@ from eagerflow._src.compat.session_hooks import (  # noqa: F401
     CheckpointSaverListener, FeedFnHook, FinalOpsHook, GlobalStepWaiterHook,
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, assert_global_step,
     basic_train_loop)
+from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Supervisor  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
