@@ -99,3 +99,39 @@ def test_basic_train_loop_runs_until_the_supervisor_stops():
         sv.steps += by * scale
     tf1.train.basic_train_loop(sv, step, args=[1], kwargs={"scale": 1})
     assert sv.steps == 3
+
+
+def test_checkpoints_iterator(tmp_path):
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).save(str(tmp_path / "c"))
+    assert tf1.train.checkpoints_iterator is tf.train.checkpoints_iterator
+    assert list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0.2)) == [path]
+    calls = []
+
+    def timeout_fn():
+        calls.append(1)
+        return len(calls) > 1
+    assert list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0.2,
+                                              timeout_fn=timeout_fn)) == [path]
+    assert len(calls) == 2
+    assert list(tf.train.checkpoints_iterator(str(tmp_path / "none"), timeout=0.2)) == []
+
+
+def test_session_creators():
+    with tf.Graph().as_default() as g:
+        w = tf1.Variable(3.0, name="w")
+
+        class Mine(tf1.train.SessionCreator):
+            def create_session(self):
+                sess = tf1.Session()
+                sess.run(w.initializer)
+                return sess
+        with tf1.train.MonitoredSession(session_creator=Mine()) as sess:
+            assert float(sess.run(w)) == 3.0
+            assert not g.finalized  # (only a scaffold finalizes the graph)
+        with pytest.raises(TypeError, match="Can't instantiate abstract class"):
+            tf1.train.SessionCreator()
+        with tf1.train.MonitoredSession(
+                session_creator=tf1.train.ChiefSessionCreator()) as sess:
+            assert float(sess.run(w)) == 3.0 and g.finalized
+        with pytest.raises(tf.errors.DeadlineExceededError):  # (nothing initializes it)
+            tf1.train.WorkerSessionCreator(max_wait_secs=0.05).create_session()

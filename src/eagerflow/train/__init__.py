@@ -5,6 +5,7 @@ from eagerflow._src.checkpoint.checkpoint import (  # noqa: F401
 from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, get_checkpoint_state, latest_checkpoint)
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
+from eagerflow._src.compat.session_hooks import checkpoints_iterator  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)

@@ -255,6 +255,15 @@ def _w0bab230921(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0c08d31910(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, indices, name=None):
+        try:
+            return _export_fn(params, indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'name': name})
+    return _export_wrapper
+
+
 def _w0c4802dbe3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, boxes, box_indices, crop_size, method=None, extrapolation_value=None, name=None):
         try:
@@ -417,6 +426,15 @@ def _w14df51009f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w14f3a6a612(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=None):
+        try:
+            return _export_fn(data, indices, segment_ids, name, num_segments, sparse_gradient)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'name': name, 'num_segments': num_segments, 'sparse_gradient': sparse_gradient})
+    return _export_wrapper
+
+
 def _w1534e0c76e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor):
         try:
@@ -513,6 +531,15 @@ def _w1a759b2e21(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, tf_type, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'tf_type': tf_type, 'message': message, 'name': name})
+    return _export_wrapper
+
+
+def _w1afee70417(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, transpose_a=None, transpose_b=None, a_is_sparse=None, b_is_sparse=None, name=None):
+        try:
+            return _export_fn(a, b, transpose_a, transpose_b, a_is_sparse, b_is_sparse, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'transpose_a': transpose_a, 'transpose_b': transpose_b, 'a_is_sparse': a_is_sparse, 'b_is_sparse': b_is_sparse, 'name': name})
     return _export_wrapper
 
 
@@ -759,6 +786,15 @@ def _w271d4e7c59(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2728476e57(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(t=None, msg=None, name=None, x=None, message=None):
+        try:
+            return _export_fn(t, msg, name, x, message)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'msg': msg, 'name': name, 'x': x, 'message': message})
+    return _export_wrapper
+
+
 def _w278c42e0de(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(global_step_tensor):
         try:
@@ -849,6 +885,15 @@ def _w2c98c6dee3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2d89bd25c9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(checkpoint_dir, min_interval_secs=None, timeout=None, timeout_fn=None):
+        try:
+            return _export_fn(checkpoint_dir, min_interval_secs, timeout, timeout_fn)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'checkpoint_dir': checkpoint_dir, 'min_interval_secs': min_interval_secs, 'timeout': timeout, 'timeout_fn': timeout_fn})
+    return _export_wrapper
+
+
 def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(image, compression=None, name=None):
         try:
@@ -882,6 +927,15 @@ def _w30369f2555(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(ary, indices_or_sections)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections})
+    return _export_wrapper
+
+
+def _w3061df28aa(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(t, clip_norm, name=None):
+        try:
+            return _export_fn(t, clip_norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'clip_norm': clip_norm, 'name': name})
     return _export_wrapper
 
 
@@ -1137,6 +1191,15 @@ def _w3a118f5d68(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w3a391204c1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_ids, sp_values, vocab_size, name=None, already_sorted=None):
+        try:
+            return _export_fn(sp_ids, sp_values, vocab_size, name, already_sorted)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_ids': sp_ids, 'sp_values': sp_values, 'vocab_size': vocab_size, 'name': name, 'already_sorted': already_sorted})
+    return _export_wrapper
+
+
 def _w3a76dbb1a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, mean, variance, offset, scale, variance_epsilon, name=None):
         try:
@@ -1368,6 +1431,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, bias, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'bias': bias, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w43742c01b7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
+        try:
+            return _export_fn(keyword_required, sp_input, num_split, axis, name, split_dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'keyword_required': keyword_required, 'sp_input': sp_input, 'num_split': num_split, 'axis': axis, 'name': name, 'split_dim': split_dim})
     return _export_wrapper
 
 
@@ -1656,6 +1728,15 @@ def _w4f4a422c9d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(subscripts, *operands)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'subscripts': subscripts, 'operands': operands})
+    return _export_wrapper
+
+
+def _w500a75c300(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+        try:
+            return _export_fn(sp_input, axis, keepdims, reduction_axes, keep_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'axis': axis, 'keepdims': keepdims, 'reduction_axes': reduction_axes, 'keep_dims': keep_dims})
     return _export_wrapper
 
 
@@ -2955,6 +3036,15 @@ def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w81baef83d1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, dtype=None, name=None):
+        try:
+            return _export_fn(value, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w81ce09fb8b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, output_type=None, name=None):
         try:
@@ -3087,6 +3177,15 @@ def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(boxes, scores, max_output_size, iou_threshold, score_threshold, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'boxes': boxes, 'scores': scores, 'max_output_size': max_output_size, 'iou_threshold': iou_threshold, 'score_threshold': score_threshold, 'name': name})
+    return _export_wrapper
+
+
+def _w861b8ed17e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(axis, sp_inputs, name=None, expand_nonconcat_dim=None, concat_dim=None, expand_nonconcat_dims=None):
+        try:
+            return _export_fn(axis, sp_inputs, name, expand_nonconcat_dim, concat_dim, expand_nonconcat_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'axis': axis, 'sp_inputs': sp_inputs, 'name': name, 'expand_nonconcat_dim': expand_nonconcat_dim, 'concat_dim': concat_dim, 'expand_nonconcat_dims': expand_nonconcat_dims})
     return _export_wrapper
 
 
@@ -3675,6 +3774,15 @@ def _w99826618a5(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w9a2460bbd9(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, name=None):
+        try:
+            return _export_fn(values, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'name': name})
+    return _export_wrapper
+
+
 def _w9a527c85ef(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(v, k=None):
         try:
@@ -3771,6 +3879,15 @@ def _w9dd789a8ed(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logdir, max_queue, flush_millis, filename_suffix, name, experimental_trackable, experimental_mesh)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logdir': logdir, 'max_queue': max_queue, 'flush_millis': flush_millis, 'filename_suffix': filename_suffix, 'name': name, 'experimental_trackable': experimental_trackable, 'experimental_mesh': experimental_mesh})
+    return _export_wrapper
+
+
+def _w9e50ee5fa8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(_):
+        try:
+            return _export_fn(_)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'_': _})
     return _export_wrapper
 
 
@@ -4188,6 +4305,15 @@ def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb45e861716(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, threshold=None, thresh=None):
+        try:
+            return _export_fn(a, b, threshold, thresh)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'threshold': threshold, 'thresh': thresh})
+    return _export_wrapper
+
+
 def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs=None, outputs=None, method_name=None, defaults=None):
         try:
@@ -4467,6 +4593,15 @@ def _wc092744f48(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc0e46dd33f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, weights=None, minlength=None, maxlength=None, dtype=None):
+        try:
+            return _export_fn(arr, weights, minlength, maxlength, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'weights': weights, 'minlength': minlength, 'maxlength': maxlength, 'dtype': dtype})
+    return _export_wrapper
+
+
 def _wc13a3cf2c0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, data, summarize=None, name=None):
         try:
@@ -4662,6 +4797,15 @@ def _wc7a89f3bbf(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(audio, sample_rate, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'audio': audio, 'sample_rate': sample_rate, 'name': name})
+    return _export_wrapper
+
+
+def _wc7ba9a4cf1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_seed):
+        try:
+            return _export_fn(op_seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_seed': op_seed})
     return _export_wrapper
 
 
@@ -4905,6 +5049,15 @@ def _wd13018718b(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(values, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _wd173073cfe(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sparse_indices, output_shape, sparse_values, default_value=None, validate_indices=None, name=None):
+        try:
+            return _export_fn(sparse_indices, output_shape, sparse_values, default_value, validate_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sparse_indices': sparse_indices, 'output_shape': output_shape, 'sparse_values': sparse_values, 'default_value': default_value, 'validate_indices': validate_indices, 'name': name})
     return _export_wrapper
 
 
@@ -5439,6 +5592,15 @@ def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we6ab76d431(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lam, shape, dtype=None, seed=None, name=None):
+        try:
+            return _export_fn(lam, shape, dtype, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lam': lam, 'shape': shape, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _we70b49893a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(datasets, choice_dataset, stop_on_empty_dataset=None):
         try:
@@ -5700,6 +5862,15 @@ def _wf00484a00b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf04973228f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, y, index_dtype=None, name=None):
+        try:
+            return _export_fn(x, y, index_dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'y': y, 'index_dtype': index_dtype, 'name': name})
+    return _export_wrapper
+
+
 def _wf06baf0e3d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None, as_text=None, graph=None, export_scope=None, clear_devices=None, clear_extraneous_savers=None, strip_default_attrs=None, save_debug_info=None, **kwargs):
         try:
@@ -5889,6 +6060,15 @@ def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9d93b095b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, ksizes=None, strides=None, rates=None, padding=None, name=None, sizes=None):
+        try:
+            return _export_fn(images, ksizes, strides, rates, padding, name, sizes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'ksizes': ksizes, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name, 'sizes': sizes})
+    return _export_wrapper
+
+
 def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args):
         try:
@@ -6012,6 +6192,7 @@ WRAPPERS = {
     'compat.forward_compatible': _we1dc7d98f8,
     'compat.path_to_str': _wd05a0e7c9d,
     'compat.v1.Print': _w8030e1fac4,
+    'compat.v1.add_check_numerics_ops': _w1f06b08988,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
     'compat.v1.app.run': _w21969e4c94,
@@ -6026,10 +6207,17 @@ WRAPPERS = {
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
+    'compat.v1.batch_gather': _w0c08d31910,
+    'compat.v1.bincount': _wc0e46dd33f,
+    'compat.v1.clip_by_average_norm': _w3061df28aa,
+    'compat.v1.colocate_with': _w66df9bf2ef,
     'compat.v1.cond': _wd68732eb33,
     'compat.v1.confusion_matrix': _wf00484a00b,
+    'compat.v1.container': _w66df9bf2ef,
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.control_flow_v2_enabled': _w1f06b08988,
+    'compat.v1.convert_to_tensor_or_indexed_slices': _w81baef83d1,
+    'compat.v1.convert_to_tensor_or_sparse_tensor': _w81baef83d1,
     'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.count_up_to': _w1f06166171,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
@@ -6048,17 +6236,21 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.extract_image_patches': _wf9d93b095b,
     'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
+    'compat.v1.floor_div': _wcdda191bb7,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
     'compat.v1.get_default_session': _w1f06b08988,
     'compat.v1.get_local_variable': _w8c5bc18df7,
+    'compat.v1.get_seed': _wc7ba9a4cf1,
     'compat.v1.get_variable': _w8c5bc18df7,
     'compat.v1.get_variable_scope': _w1f06b08988,
     'compat.v1.global_variables': _w9f761ecc3f,
     'compat.v1.global_variables_initializer': _w1f06b08988,
     'compat.v1.gradients': _w52a0661c6f,
+    'compat.v1.guarantee_const': _w53ca8dbd1a,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.extract_glimpse': _w3028db41a7,
     'compat.v1.image.resize_area': _w5010e57f6d,
@@ -6122,6 +6314,7 @@ WRAPPERS = {
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
     'compat.v1.make_template': _w5ae11e4e29,
+    'compat.v1.matrix_square_root': _w53ca8dbd1a,
     'compat.v1.metrics.accuracy': _wcd4860616d,
     'compat.v1.metrics.auc': _wd01fd14753,
     'compat.v1.metrics.mean': _w3830634e9a,
@@ -6161,9 +6354,13 @@ WRAPPERS = {
     'compat.v1.nn.sufficient_statistics': _web117beb82,
     'compat.v1.nn.weighted_moments': _w7da158cae1,
     'compat.v1.nn.xw_plus_b': _w814a06412a,
+    'compat.v1.no_regularizer': _w9e50ee5fa8,
+    'compat.v1.op_scope': _w66df9bf2ef,
+    'compat.v1.parallel_stack': _w9a2460bbd9,
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.random_poisson': _we6ab76d431,
     'compat.v1.reduce_all': _w9106cf5a72,
     'compat.v1.reduce_any': _w9106cf5a72,
     'compat.v1.reduce_join': _w3a7a1da845,
@@ -6184,7 +6381,23 @@ WRAPPERS = {
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
+    'compat.v1.setdiff1d': _wf04973228f,
+    'compat.v1.sparse.add': _wb45e861716,
+    'compat.v1.sparse.concat': _w861b8ed17e,
+    'compat.v1.sparse.matmul': _w841798fdce,
+    'compat.v1.sparse.merge': _w3a391204c1,
+    'compat.v1.sparse.reduce_max': _w500a75c300,
+    'compat.v1.sparse.reduce_max_sparse': _w500a75c300,
+    'compat.v1.sparse.reduce_sum': _w500a75c300,
+    'compat.v1.sparse.reduce_sum_sparse': _w500a75c300,
+    'compat.v1.sparse.segment_mean': _w14f3a6a612,
+    'compat.v1.sparse.segment_sqrt_n': _w14f3a6a612,
+    'compat.v1.sparse.segment_sum': _w14f3a6a612,
+    'compat.v1.sparse.split': _w43742c01b7,
+    'compat.v1.sparse_matmul': _w1afee70417,
     'compat.v1.sparse_placeholder': _wca0fe528f3,
+    'compat.v1.sparse_reset_shape': _w3f4307b5d8,
+    'compat.v1.sparse_to_dense': _wd173073cfe,
     'compat.v1.squeeze': _we8ebda20f1,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,
@@ -6247,9 +6460,12 @@ WRAPPERS = {
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,
+    'compat.v1.variable_op_scope': _w66df9bf2ef,
     'compat.v1.variables_initializer': _w092cf99027,
+    'compat.v1.verify_tensor_all_finite': _w2728476e57,
     'compat.v1.while_loop': _wf1bf010587,
     'compat.v1.wrap_function': _w87d672ea30,
+    'compat.v1.zeta': _w271d4e7c59,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
     'constant': _wc54311f247,
@@ -7074,6 +7290,7 @@ WRAPPERS = {
     'tensordot': _w6c9cd4f94a,
     'tile': _w2805215aa2,
     'timestamp': _w7879a9bec3,
+    'train.checkpoints_iterator': _w2d89bd25c9,
     'train.get_checkpoint_state': _w9c1e120f35,
     'train.latest_checkpoint': _w9c1e120f35,
     'train.list_variables': _w3e08fcc32f,

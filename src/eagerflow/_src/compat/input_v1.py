@@ -353,7 +353,7 @@ def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_deque
                   "shuffle_batch_join", keep_input)
 
 
-@export("compat.v1.train.match_filenames_once")
+@export("compat.v1.train.match_filenames_once", "compat.v1.io.match_filenames_once")
 def match_filenames_once(pattern, name=None):
     """A local variable holding the file names matching `pattern` (a glob), found when
     `local_variables_initializer` runs."""

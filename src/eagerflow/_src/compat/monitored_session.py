@@ -11,6 +11,7 @@ in the same run), ``after_run`` and ``end``.  It starts the graph's queue runner
 (the end of the input) ends its ``with`` block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
 summaries to event files in its summary directory and saves checkpoints, as TF does.
 """
+import abc
 import collections
 import os
 import time
@@ -399,8 +400,11 @@ class Scaffold:
         self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
         self._local_init_op, self._local_init_feed_dict = local_init_op, local_init_feed_dict
         self._saver, self._summary_op = saver, summary_op
+        self._ready_op, self._ready_for_local_init_op = ready_op, ready_for_local_init_op
 
     init_op = property(lambda self: self._init_op)
+    ready_op = property(lambda self: self._ready_op)
+    ready_for_local_init_op = property(lambda self: self._ready_for_local_init_op)
     init_feed_dict = property(lambda self: self._init_feed_dict)
     init_fn = property(lambda self: self._init_fn)
     local_init_op = property(lambda self: self._local_init_op)
@@ -434,26 +438,13 @@ class Scaffold:
 class _MonitoredSession:
     """A session over the default graph that calls its hooks around every run."""
 
-    def __init__(self, scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                 config, stop_grace_period_secs=120):
+    def __init__(self, session_creator, hooks, stop_grace_period_secs=120):
         self._hooks = list(hooks or [])
         self._grace = stop_grace_period_secs
-        self._scaffold = scaffold or Scaffold()
         for hook in self._hooks:
             hook.begin()
         self._graph_was_finalized = graph_mode.get_default_graph().finalized
-        self._scaffold.finalize()
-        self._sess = _session.Session(graph=graph_mode.get_default_graph(), config=config)
-        path = checkpoint_filename_with_path or (
-            management.latest_checkpoint(checkpoint_dir) if checkpoint_dir else None)
-        s = self._scaffold
-        if path is not None and s.saver is not None:
-            s.saver.restore(self._sess, path)
-        else:
-            self._sess.run(s.init_op, feed_dict=s.init_feed_dict)
-            if s.init_fn is not None:
-                s.init_fn(s, self._sess)
-        self._sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        self._sess = session_creator.create_session()
         self._stop = self._closed = False
         # the graph's queue runners fill its input queues until the session closes
         self._coord = coordinator.Coordinator()
@@ -539,9 +530,7 @@ class MonitoredSession(_MonitoredSession):
     `hooks` around every run. `session_creator`: a `ChiefSessionCreator`."""
 
     def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
-        creator = session_creator or ChiefSessionCreator()
-        super().__init__(creator._scaffold, hooks, creator._checkpoint_dir,
-                         creator._checkpoint_filename_with_path, creator._config,
+        super().__init__(session_creator or ChiefSessionCreator(), hooks,
                          stop_grace_period_secs)
 
 
@@ -551,22 +540,74 @@ class SingularMonitoredSession(_MonitoredSession):
 
     def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
                  stop_grace_period_secs=120, checkpoint_filename_with_path=None):
-        super().__init__(scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                         config, stop_grace_period_secs)
+        super().__init__(ChiefSessionCreator(scaffold, master, config, checkpoint_dir,
+                                             checkpoint_filename_with_path),
+                         hooks, stop_grace_period_secs)
 
     def raw_session(self):
         return self._sess
 
 
+@export("compat.v1.train.SessionCreator")
+class SessionCreator(abc.ABC):
+    """What makes a `MonitoredSession`'s session: `create_session()` (abstract)."""
+
+    @abc.abstractmethod
+    def create_session(self):
+        raise NotImplementedError(f"create_session is not implemented for {self}.")
+
+
 @export("compat.v1.train.ChiefSessionCreator")
-class ChiefSessionCreator:
-    """How a `MonitoredSession` starts: its scaffold and the checkpoint it restores."""
+class ChiefSessionCreator(SessionCreator):
+    """How a `MonitoredSession` starts: its scaffold (finalized) and the checkpoint it
+    restores, else the scaffold's initialization."""
 
     def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
                  checkpoint_filename_with_path=None):
-        self._scaffold, self._config = scaffold, config
+        self._scaffold, self._config = scaffold or Scaffold(), config
         self._checkpoint_dir = checkpoint_dir
         self._checkpoint_filename_with_path = checkpoint_filename_with_path
+
+    def create_session(self):
+        s = self._scaffold.finalize()
+        sess = _session.Session(graph=graph_mode.get_default_graph(), config=self._config)
+        path = self._checkpoint_filename_with_path or (
+            management.latest_checkpoint(self._checkpoint_dir) if self._checkpoint_dir
+            else None)
+        if path is not None and s.saver is not None:
+            s.saver.restore(sess, path)
+        else:
+            sess.run(s.init_op, feed_dict=s.init_feed_dict)
+            if s.init_fn is not None:
+                s.init_fn(s, sess)
+        sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        return sess
+
+
+@export("compat.v1.train.WorkerSessionCreator")
+class WorkerSessionCreator(SessionCreator):
+    """How a worker's `MonitoredSession` starts: it waits (up to `max_wait_secs`) until
+    the model is ready (initialized by the chief), then runs the local init op."""
+
+    def __init__(self, scaffold=None, master="", config=None, max_wait_secs=30 * 60):
+        self._scaffold, self._master = scaffold or Scaffold(), master
+        self._config, self._max_wait_secs = config, max_wait_secs
+
+    def create_session(self):
+        from eagerflow._src.compat import supervisor  # noqa: PLC0415 (it imports this)
+        s = self._scaffold
+        ready, ready_for_local = s.ready_op, s.ready_for_local_init_op
+        if ready is None:  # (what the variables' initialization makes ready)
+            ready = variable_scope.report_uninitialized_variables()
+        if ready_for_local is None:
+            ready_for_local = variable_scope.report_uninitialized_variables(
+                variable_scope.global_variables())
+        s.finalize()
+        manager = supervisor.SessionManager(
+            local_init_op=s.local_init_op, ready_op=ready,
+            ready_for_local_init_op=ready_for_local, graph=graph_mode.get_default_graph())
+        return manager.wait_for_session(self._master, config=self._config,
+                                        max_wait_secs=self._max_wait_secs)
 
 
 _USE_DEFAULT = object()

@@ -1,7 +1,7 @@
 """More of TF 1's session-run hooks and training-loop helpers (``tf.compat.v1.train``):
 `NanTensorHook`, `FeedFnHook`, `FinalOpsHook`, `GlobalStepWaiterHook`,
-`CheckpointSaverListener`, `SecondOrStepTimer`, `assert_global_step` and
-`basic_train_loop`.
+`CheckpointSaverListener`, `SecondOrStepTimer`, `assert_global_step`, `basic_train_loop`
+and `checkpoints_iterator`.
 
 >>> timer = tf.compat.v1.train.SecondOrStepTimer(every_steps=2)
 >>> timer.should_trigger_for_step(0), timer.update_last_triggered_step(0)
@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import logging_v1
 from eagerflow._src.compat.monitored_session import (SessionRunArgs, SessionRunHook, _Timer,
                                                      _global_step_or_fail)
@@ -166,3 +167,47 @@ def basic_train_loop(supervisor, train_step_fn, args=None, kwargs=None, master="
         while not supervisor.should_stop():
             train_step_fn(sess, *(args or []), **(kwargs or {}))
 
+
+
+def _wait_for_new_checkpoint(checkpoint_dir, last_checkpoint, seconds_to_sleep=1,
+                             timeout=None):
+    """The latest checkpoint of `checkpoint_dir` once it is not `last_checkpoint`
+    (looked for every `seconds_to_sleep` seconds), or None after `timeout` seconds."""
+    stop_time = None if timeout is None else time.time() + timeout
+    while True:
+        path = management.latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last_checkpoint:
+            return path
+        if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+@export("train.checkpoints_iterator", "compat.v1.train.checkpoints_iterator")
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yields each new latest checkpoint of `checkpoint_dir` (at most one every
+    `min_interval_secs` seconds); after `timeout` seconds without one, ends unless
+    `timeout_fn` returns False (then it waits again).
+
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> path = tf.train.Checkpoint(v=tf.Variable(1.0)).save(d + "/c")
+    >>> [p == path for p in tf.train.checkpoints_iterator(d, timeout=0.1)]
+    [True]
+    """
+    path = None
+    while True:
+        new_path = _wait_for_new_checkpoint(checkpoint_dir, path, timeout=timeout)
+        if new_path is None:
+            if not timeout_fn:
+                logging_v1.info("Timed-out waiting for a checkpoint.")
+                return
+            if timeout_fn():
+                return
+            continue
+        start = time.time()
+        path = new_path
+        yield path
+        left = start + min_interval_secs - time.time()
+        if left > 0:
+            time.sleep(left)

@@ -23,6 +23,15 @@ from eagerflow._src.compat.session import (  # noqa: F401
     Session, SparseTensorValue, get_default_session)
 from eagerflow._src.compat.template import make_template  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
+from eagerflow._src.compat.v1_aliases import (  # noqa: F401
+    add_check_numerics_ops, batch_gather, bincount, clip_by_average_norm, colocate_with, container,
+    convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, extract_image_patches,
+    floor_div, get_seed, guarantee_const, matrix_square_root, no_regularizer, op_scope,
+    parallel_stack, random_poisson, setdiff1d, sparse_add, sparse_concat, sparse_matmul,
+    sparse_merge, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
+    sparse_reduce_sum_sparse, sparse_reset_shape, sparse_segment_mean, sparse_segment_sqrt_n,
+    sparse_segment_sum, sparse_split, sparse_to_dense, variable_op_scope, verify_tensor_all_finite,
+    zeta)
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
     assert_integer, assert_less, assert_less_equal, assert_near, assert_negative,

@@ -23,8 +23,9 @@ from eagerflow._src.compat.messages import SaverDef  # noqa: F401
 from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
 from eagerflow._src.compat.monitored_session import (  # noqa: F401
     CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
-    MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
-    SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook, SummarySaverHook)
+    MonitoredTrainingSession, Scaffold, SessionCreator, SessionRunArgs, SessionRunContext,
+    SessionRunHook, SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook,
+    SummarySaverHook, WorkerSessionCreator)
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
@@ -35,7 +36,7 @@ from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F40
 from eagerflow._src.compat.session_hooks import (  # noqa: F401
     CheckpointSaverListener, FeedFnHook, FinalOpsHook, GlobalStepWaiterHook,
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, assert_global_step,
-    basic_train_loop)
+    basic_train_loop, checkpoints_iterator)
 from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Supervisor  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
