@@ -230,3 +230,56 @@ def test_count_up_to():
     with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 2"):
         tf1.count_up_to(v, 2)
     assert int(v.read_value()) == 2
+
+
+def test_queue_shapes_arguments_and_checks():
+    assert tf.queue.FIFOQueue(3, tf.int32, shapes=[]).shapes == [tf.TensorShape([])]
+    assert tf.queue.FIFOQueue(3, tf.int32, shapes=[2]).shapes == [tf.TensorShape([2])]
+    assert tf.queue.FIFOQueue(3, [tf.int32, tf.int32], shapes=[[2], []]).shapes == [
+        tf.TensorShape([2]), tf.TensorShape([])]
+    g = tf.Graph()
+    with g.as_default():
+        q = tf1.FIFOQueue(5, [tf.int32, tf.float32], shapes=[[], [2]])
+        with pytest.raises(ValueError, match=r"Shapes \(\) and \(2,\) are incompatible"):
+            q.enqueue_many(([1, 2], [1.0, 2.0]))
+        with pytest.raises(ValueError, match="Input 'n' must be >= 0, but is -1"):
+            q.dequeue_many(-1)
+        with pytest.raises(ValueError, match=r"Queue shapes must have the same length as "
+                                             r"dtypes, received len\(shapes\)=2, "
+                                             r"len\(dtypes\)=1"):
+            tf1.FIFOQueue(2, tf.int32, shapes=[[2], [3]])
+        assert tf1.FIFOQueue(2, tf.int32).name == "fifo_queue_2"  # (the failed one's taken)
+        with pytest.raises(ValueError, match=r"All shapes must be fully defined: "
+                                             r"\[TensorShape\(\[None\]\)\]"):
+            tf1.FIFOQueue(2, tf.int32, shapes=[[None]])
+        x = tf1.placeholder(tf.int32, [None])
+        q2 = tf1.FIFOQueue(5, tf.int32, shapes=[[]])
+        put, many = q2.enqueue_many([x]), q2.dequeue_many(x[0])
+        assert many.shape.as_list() == [None]
+        up_to = q.dequeue_up_to(5)
+        assert [t.shape.as_list() for t in up_to] == [[None], [None, 2]]
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.DeadlineExceededError):
+            sess.run(put, {x: [1, 2, 3, 4, 5, 6]}, options=tf1.RunOptions(timeout_in_ms=100))
+        assert sess.run(q2.size()) == 5  # (the elements that fitted stay)
+        assert sess.run(many, {x: [2]}).tolist() == [1, 2]
+        sess.run(q.enqueue_many(([1, 2], [[1.0, 2.0], [3.0, 4.0]])))
+        sess.run(q.close(cancel_pending_enqueues=True))
+        assert [a.tolist() for a in sess.run(up_to)] == [[1, 2], [[1.0, 2.0], [3.0, 4.0]]]
+
+
+def test_eager_queue_in_functions():
+    q = tf.queue.FIFOQueue(10, tf.float32, shapes=[[]])
+
+    @tf.function
+    def put(v):
+        q.enqueue(v)
+        return q.size()
+
+    @tf.function
+    def take():
+        return q.dequeue()
+    assert int(put(1.0)) == 1 and int(put(2.0)) == 2
+    assert q.dequeue_many(2).numpy().tolist() == [1.0, 2.0]
+    q.enqueue_many([[5.0, 6.0]])
+    assert float(take()) == 5.0 and float(take()) == 6.0

@@ -367,32 +367,35 @@ class QueueBase:
                  seed=None):
         self._dtypes = [_d.as_dtype(d) for d in _as_list(dtypes)]
         if shapes is not None:
-            shapes = [TensorShape(s) for s in _as_list(shapes)]
+            shapes = _as_list(shapes)
+            if all(d is None or isinstance(d, int) for d in shapes):
+                shapes = [shapes]  # (one shape: ``shapes=[2]``, or ``[]`` for scalars)
+            shapes = [TensorShape(s) for s in shapes]
             if not self._unknown_dims and not all(s.is_fully_defined() for s in shapes):
                 raise ValueError(f"All shapes must be fully defined: {shapes}")
-            if len(shapes) != len(self._dtypes):
-                raise ValueError("Queue shapes must have the same length as dtypes")
-            self._shapes = shapes
-        else:
-            self._shapes = [TensorShape(None) for _ in self._dtypes]
-        if names is not None:
-            names = _as_list(names)
-            if len(names) != len(self._dtypes):
-                raise ValueError("Queue names must have the same length as dtypes")
-        self._names = names
         graph = _v1_graph()
-        known = [None if s.rank is None else tuple(s.as_list()) for s in self._shapes]
-        value = QueueValue(self._kind, int(capacity), self._dtypes, known, name,
+        value = QueueValue(self._kind, int(capacity), self._dtypes, None, name,
                            int(min_after_dequeue), seed,
                            None if graph is None else graph.session_runs)
         handle = EagerTensor._wrap(value)
         if graph is not None or not context.executing_eagerly():
             graph = context.get().graph
-            value.name = graph.unique_name(name)
+            value.name = graph.unique_name(name)  # (taken before the checks, as TF's)
             self._queue_ref = graph.constant(value, name=value.name)
             graph._captures[id(handle)] = (handle, self._queue_ref)
         else:
             self._queue_ref = handle
+        if shapes is not None and len(shapes) != len(self._dtypes):
+            raise ValueError(f"Queue shapes must have the same length as dtypes, received "
+                             f"len(shapes)={len(shapes)}, len(dtypes)={len(self._dtypes)}")
+        if names is not None:
+            names = _as_list(names)
+            if len(names) != len(self._dtypes):
+                raise ValueError(f"Queue names must have the same length as dtypes, received "
+                                 f"len(names)={len(names)}, len(dtypes)={len(self._dtypes)}")
+        self._shapes = shapes or [TensorShape(None) for _ in self._dtypes]
+        self._names = names
+        value.shapes = [None if s.rank is None else tuple(s.as_list()) for s in self._shapes]
         self._handle = handle
         self._name = value.name
 
@@ -471,8 +474,10 @@ class QueueBase:
         """Takes `n` elements, stacked along a new dimension 0; OutOfRangeError once the
         queue is closed with fewer left."""
         n = convert_to_tensor(n, _d.int32)
-        out = self._run(_DEQUEUE_MANY, (n,), self._types(), name, "DequeueMany")
         known = get_static_value(n)
+        if known is not None and known < 0:
+            raise ValueError(f"Input 'n' must be >= 0, but is {int(known)}")
+        out = self._run(_DEQUEUE_MANY, (n,), self._types(), name, "DequeueMany")
         return self._result(out, None if known is None else int(known))
 
     def dequeue_up_to(self, n, name=None):
