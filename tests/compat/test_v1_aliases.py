@@ -123,3 +123,34 @@ def test_tf1_scopes_and_check_numerics_ops():
     with pytest.raises(RuntimeError, match=r"add_check_numerics_ops\(\) is not compatible "
                                            r"with eager execution."):
         tf1.add_check_numerics_ops()
+
+
+def test_string_split():
+    cases = [((["hello world", "a  b c", ""],), (
+                [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], [b"hello", b"world", b"a", b"b", b"c"],
+                [3, 3])),
+             ((["a,b;;c", "d"], ",;"), ([[0, 0], [0, 1], [0, 2], [1, 0]],
+                                         [b"a", b"b", b"c", b"d"], [2, 3])),
+             ((["a,b;;c", "d"], ",;", False), ([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]],
+                                                [b"a", b"b", b"", b"c", b"d"], [2, 4])),
+             ((["ab", "c"], ""), ([[0, 0], [0, 1], [1, 0]], [b"a", b"b", b"c"], [2, 2]))]
+    for args, want in cases:
+        assert _sparse(tf1.string_split(*args)) == want, args
+    assert tf1.string_split(["a b", "c"], result_type="RaggedTensor").to_list() == [
+        [b"a", b"b"], [b"c"]]
+    assert _sparse(tf1.string_split(["a b", "c"], delimiter="b")) == (
+        [[0, 0], [1, 0]], [b"a ", b"c"], [2, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input must be a vector, got "
+                                                             "shape: "):
+        tf1.string_split("a b")
+    with pytest.raises(ValueError, match="result_type must be 'RaggedTensor' or "
+                                         "'SparseTensor'."):
+        tf1.string_split(["a"], result_type="x")
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.string, [None])
+        st = tf1.string_split(x)
+        with tf1.Session() as sess:
+            value = sess.run(st, {x: ["a b", "c d e"]})
+    assert value.indices.tolist() == [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]]
+    assert value.values.tolist() == [b"a", b"b", b"c", b"d", b"e"]
+    assert value.dense_shape.tolist() == [2, 3]

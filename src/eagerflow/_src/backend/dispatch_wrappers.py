@@ -903,6 +903,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2eb00b060f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(source, sep=None, skip_empty=None, delimiter=None, result_type=None, name=None):
+        try:
+            return _export_fn(source, sep, skip_empty, delimiter, result_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'source': source, 'sep': sep, 'skip_empty': skip_empty, 'delimiter': delimiter, 'result_type': result_type, 'name': name})
+    return _export_wrapper
+
+
 def _w2fb9ec4065(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(categorical_column, weight_feature_key, dtype=None):
         try:
@@ -6399,6 +6408,7 @@ WRAPPERS = {
     'compat.v1.sparse_reset_shape': _w3f4307b5d8,
     'compat.v1.sparse_to_dense': _wd173073cfe,
     'compat.v1.squeeze': _we8ebda20f1,
+    'compat.v1.string_split': _w2eb00b060f,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,

@@ -8,16 +8,20 @@ argument names), and small TF 1 functions and scopes (`sparse_to_dense`, `setdif
 array([1., 2.], dtype=float32)
 """
 import contextlib
+import re
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, image_ops, indexed_slices,
-                                linalg_ops, math_ops, random_ops, reduction_ops, sparse_ops)
+                                linalg_ops, math_ops, random_ops, reduction_ops, sparse_ops,
+                                string_ops)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged import ragged_ops, ragged_string_ops
 
 
 def _either(new, old, new_name, old_name):
@@ -383,3 +387,47 @@ def add_check_numerics_ops():
                     output, f"{op.name}:{output.value_index}"))
     return graph_mode.group(*checks)
 
+
+
+@export("compat.v1.string_split")
+def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type="SparseTensor",
+                 name=None):
+    """The tokens of each string of vector `source`, split at every character of `sep`
+    (TF 1's `delimiter`; a space by default; "" splits into bytes), empty ones dropped
+    with `skip_empty`: a `SparseTensor` (row, token) or with `result_type` "RaggedTensor"
+    a ragged tensor.
+
+    >>> tf.compat.v1.string_split(["a b", "c"], result_type="RaggedTensor").to_list()
+    [[b'a', b'b'], [b'c']]
+    """
+    sep = _either(sep, delimiter, "sep", "delimiter")
+    sep = " " if sep is None else sep
+    source = convert_to_tensor(source, _d.string)
+    if source.shape.rank is not None and source.shape.rank != 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"input must be a vector, got shape: "
+                        f"{errors.shape_text(source.shape.as_list())}")
+    sep = convert_to_tensor(sep, _d.string)
+    chars = get_static_value(sep)
+    if chars is None:
+        raise NotImplementedError("string_split takes a separator known when the graph is "
+                                  "built")
+    chars = getattr(chars, "item", lambda: chars)()  # (a 0-d array in a graph)
+    chars = chars if isinstance(chars, bytes) else str(chars).encode()
+    if not chars:
+        tokens = ragged_string_ops.bytes_split(source)
+    else:
+        first = chars[:1].decode("latin-1")
+        if len(chars) > 1:  # (every separator character becomes the first one)
+            source = string_ops.regex_replace(
+                source, "[" + "".join(re.escape(c) for c in chars.decode("latin-1")) + "]",
+                first)
+        tokens = ragged_string_ops.split(source, sep=first)
+    if skip_empty:
+        tokens = ragged_ops.boolean_mask(
+            tokens, tokens.with_flat_values(math_ops.not_equal(tokens.flat_values, "")))
+    if result_type == "RaggedTensor":
+        return tokens
+    if result_type != "SparseTensor":
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    return tokens.to_sparse()
