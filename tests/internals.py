@@ -16,6 +16,7 @@ from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.pyct import analysis, parser, templates
 from eagerflow._src.backend import api_export, canonical_device, host_memory, onednn, onednn_api
 from eagerflow._src.backend.special import _FALLBACKS, gammainc_grad_a
+from eagerflow._src.compat import readers as compat_readers
 from eagerflow._src.core import config, context, dtypes, registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.function.call_gradient import CallGradient

@@ -174,7 +174,7 @@ DYNAMIC = {"raw_ops": ("eagerflow._src.compat.raw_ops", "raw_op", "op_names")}
 FALLBACK = {"compat.v1": "eagerflow", "compat.v1.nn": "eagerflow.nn",
             "compat.v1.math": "eagerflow.math", "compat.v1.io": "eagerflow.io",
             "compat.v1.image": "eagerflow.image", "compat.v1.sets": "eagerflow.sets",
-            "compat.v1.random": "eagerflow.random",
+            "compat.v1.random": "eagerflow.random", "compat.v1.sparse": "eagerflow.sparse",
             "compat.v1.data.experimental": "eagerflow.data.experimental",
             "compat.v1.keras": "eagerflow.keras",
             "compat.v1.keras.backend": "eagerflow.keras.backend"}

@@ -54,6 +54,13 @@ UNLIKE_TF = {
                      "LookupTableInsertV2", "LookupTableRemoveV2", "LookupTableExportV2",
                      "LookupTableImportV2"], "the table is a Python object, not a resource"),
     "SparseCrossV2": "its inputs are one list and its separator an attr",
+    **dict.fromkeys(["QueueEnqueueV2", "QueueEnqueueManyV2", "QueueDequeueV2",
+                     "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2",
+                     "QueueIsClosedV2"], "the queue is a Python object, not a resource"),
+    **dict.fromkeys(["ReaderReadV2", "ReaderReadUpToV2", "ReaderResetV2",
+                     "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2"],
+                    "the reader and its queue are Python objects, not resources"),
+    "ResourceCountUpTo": "it takes the variable where TF's takes its resource handle",
 }
 
 

@@ -57,7 +57,9 @@ def test_the_graph_is_finalized_and_feeds_of_hooks_join_the_run():
             assert hook.seen == 11.0
             with pytest.raises(RuntimeError, match="Graph is finalized"):
                 tf.constant(1.0)
-        assert g.finalized
+            assert g.finalized
+        assert not g.finalized  # (closing gives the graph back as it was, as TF's does)
+        tf.constant(1.0)
 
 
 def test_monitored_training_session_writes_step_rate_and_merged_summaries(tmp_path):

@@ -18,6 +18,11 @@ _NOT_WRITTEN = {
     # lookup tables (Python objects held by reference)
     "InitializeTableV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableInsertV2",
     "InitializeTableFromTextFileV2", "LookupTableRemoveV2", "LookupTableExportV2", "LookupTableImportV2",
+    # queues and TF 1 readers (Python objects held by reference)
+    "QueueEnqueueV2", "QueueEnqueueManyV2", "QueueDequeueV2", "QueueDequeueManyV2",
+    "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2", "ReaderReadV2",
+    "ReaderReadUpToV2", "ReaderResetV2", "ReaderNumRecordsProducedV2",
+    "ReaderNumWorkUnitsCompletedV2",
     # a loop over a batch only run time knows, which TF writes as a While of its own ops
     "PaddedNonMaxSuppression",
 }

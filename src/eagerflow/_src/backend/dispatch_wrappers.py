@@ -39,6 +39,15 @@ def _w02711e1339(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w032b918d59(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, element_shape=None, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, summary_name=None, name=None, cancel_op=None):
+        try:
+            return _export_fn(input_tensor, element_shape, num_epochs, shuffle, seed, capacity, shared_name, summary_name, name, cancel_op)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'element_shape': element_shape, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'summary_name': summary_name, 'name': name, 'cancel_op': cancel_op})
+    return _export_wrapper
+
+
 def _w03d0d12409(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, b, transpose_a=None, adjoint_a=None, a_is_sparse=None, b_is_sparse=None, name=None):
         try:
@@ -210,6 +219,15 @@ def _w0a23fc9459(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w0a33a7637d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'keep_input': keep_input, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w0a6afe53c7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, desired_channels=None, desired_samples=None, name=None):
         try:
@@ -261,6 +279,15 @@ def _w0bab230921(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(x, N, increasing)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'N': N, 'increasing': increasing})
+    return _export_wrapper
+
+
+def _w0c08d31910(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(params, indices, name=None):
+        try:
+            return _export_fn(params, indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'name': name})
     return _export_wrapper
 
 
@@ -435,6 +462,15 @@ def _w14df51009f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w14f3a6a612(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(data, indices, segment_ids, name=None, num_segments=None, sparse_gradient=None):
+        try:
+            return _export_fn(data, indices, segment_ids, name, num_segments, sparse_gradient)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'data': data, 'indices': indices, 'segment_ids': segment_ids, 'name': name, 'num_segments': num_segments, 'sparse_gradient': sparse_gradient})
+    return _export_wrapper
+
+
 def _w1534e0c76e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(tensor):
         try:
@@ -543,6 +579,15 @@ def _w1ad3a0ef39(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1afee70417(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, transpose_a=None, transpose_b=None, a_is_sparse=None, b_is_sparse=None, name=None):
+        try:
+            return _export_fn(a, b, transpose_a, transpose_b, a_is_sparse, b_is_sparse, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'transpose_a': transpose_a, 'transpose_b': transpose_b, 'a_is_sparse': a_is_sparse, 'b_is_sparse': b_is_sparse, 'name': name})
+    return _export_wrapper
+
+
 def _w1b0c4013d6(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(operator, rhs, preconditioner=None, x=None, tol=None, max_iter=None, name=None):
         try:
@@ -621,6 +666,15 @@ def _w1dea594d29(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(op_type)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'op_type': op_type})
+    return _export_wrapper
+
+
+def _w1f06166171(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ref, limit, name=None):
+        try:
+            return _export_fn(ref, limit, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ref': ref, 'limit': limit, 'name': name})
     return _export_wrapper
 
 
@@ -786,6 +840,24 @@ def _w271d4e7c59(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2728476e57(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(t=None, msg=None, name=None, x=None, message=None):
+        try:
+            return _export_fn(t, msg, name, x, message)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'msg': msg, 'name': name, 'x': x, 'message': message})
+    return _export_wrapper
+
+
+def _w278c42e0de(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(global_step_tensor):
+        try:
+            return _export_fn(global_step_tensor)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'global_step_tensor': global_step_tensor})
+    return _export_wrapper
+
+
 def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, multiples, name=None):
         try:
@@ -885,6 +957,15 @@ def _w2e43a1ca1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2eb00b060f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(source, sep=None, skip_empty=None, delimiter=None, result_type=None, name=None):
+        try:
+            return _export_fn(source, sep, skip_empty, delimiter, result_type, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'source': source, 'sep': sep, 'skip_empty': skip_empty, 'delimiter': delimiter, 'result_type': result_type, 'name': name})
+    return _export_wrapper
+
+
 def _w2f96ad217f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, decreasing=None, axis=None):
         try:
@@ -918,6 +999,15 @@ def _w30369f2555(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(ary, indices_or_sections)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'ary': ary, 'indices_or_sections': indices_or_sections})
+    return _export_wrapper
+
+
+def _w3061df28aa(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(t, clip_norm, name=None):
+        try:
+            return _export_fn(t, clip_norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'clip_norm': clip_norm, 'name': name})
     return _export_wrapper
 
 
@@ -972,6 +1062,15 @@ def _w3166322bfd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(image_size, bounding_boxes, seed, seed2, min_object_covered, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'image_size': image_size, 'bounding_boxes': bounding_boxes, 'seed': seed, 'seed2': seed2, 'min_object_covered': min_object_covered, 'aspect_ratio_range': aspect_ratio_range, 'area_range': area_range, 'max_attempts': max_attempts, 'use_image_if_no_bounding_boxes': use_image_if_no_bounding_boxes, 'name': name})
+    return _export_wrapper
+
+
+def _w31bed5004b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity, min_after_dequeue, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, min_after_dequeue, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -1179,6 +1278,15 @@ def _w3a118f5d68(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(*size)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'size': size})
+    return _export_wrapper
+
+
+def _w3a391204c1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_ids, sp_values, vocab_size, name=None, already_sorted=None):
+        try:
+            return _export_fn(sp_ids, sp_values, vocab_size, name, already_sorted)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_ids': sp_ids, 'sp_values': sp_values, 'vocab_size': vocab_size, 'name': name, 'already_sorted': already_sorted})
     return _export_wrapper
 
 
@@ -1431,6 +1539,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, bias, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'bias': bias, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w43742c01b7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
+        try:
+            return _export_fn(keyword_required, sp_input, num_split, axis, name, split_dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'keyword_required': keyword_required, 'sp_input': sp_input, 'num_split': num_split, 'axis': axis, 'name': name, 'split_dim': split_dim})
     return _export_wrapper
 
 
@@ -1713,6 +1830,15 @@ def _w4dd6b669e1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4e5a5103af(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, capacity, min_after_dequeue, num_threads=None, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, capacity, min_after_dequeue, num_threads, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'num_threads': num_threads, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w4e9588f336(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(batch_size, row_shape):
         try:
@@ -1746,6 +1872,15 @@ def _w4fc989d961(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, filter_sizes, out_backprop, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filter_sizes': filter_sizes, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+    return _export_wrapper
+
+
+def _w500a75c300(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+        try:
+            return _export_fn(sp_input, axis, keepdims, reduction_axes, keep_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'axis': axis, 'keepdims': keepdims, 'reduction_axes': reduction_axes, 'keep_dims': keep_dims})
     return _export_wrapper
 
 
@@ -2073,6 +2208,15 @@ def _w5add5eaaf4(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w5ae11e4e29(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name_, func_, create_scope_now_=None, unique_name_=None, custom_getter_=None, **kwargs):
+        try:
+            return _export_fn(name_, func_, create_scope_now_, unique_name_, custom_getter_, **kwargs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name_': name_, 'func_': func_, 'create_scope_now_': create_scope_now_, 'unique_name_': unique_name_, 'custom_getter_': custom_getter_, 'kwargs': kwargs})
+    return _export_wrapper
+
+
 def _w5c3e9e093b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs, units, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
         try:
@@ -2133,6 +2277,24 @@ def _w5f6abed526(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, num, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'num': num, 'axis': axis, 'name': name})
+    return _export_wrapper
+
+
+def _w5f727f261a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor_list, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensor_list, num_epochs, shuffle, seed, capacity, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor_list': tensor_list, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
+def _w5f7bc785a3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, num_threads=None, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, num_threads, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'num_threads': num_threads, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -3072,6 +3234,15 @@ def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w81baef83d1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, dtype=None, name=None):
+        try:
+            return _export_fn(value, dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w81ce09fb8b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(contents, output_type=None, name=None):
         try:
@@ -3207,6 +3378,15 @@ def _w861a89ddfe(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w861b8ed17e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(axis, sp_inputs, name=None, expand_nonconcat_dim=None, concat_dim=None, expand_nonconcat_dims=None):
+        try:
+            return _export_fn(axis, sp_inputs, name, expand_nonconcat_dim, concat_dim, expand_nonconcat_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'axis': axis, 'sp_inputs': sp_inputs, 'name': name, 'expand_nonconcat_dim': expand_nonconcat_dim, 'concat_dim': concat_dim, 'expand_nonconcat_dims': expand_nonconcat_dims})
+    return _export_wrapper
+
+
 def _w86b95d3771(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*inputs, output_stream=None, summarize=None, sep=None, end=None, name=None):
         try:
@@ -3276,6 +3456,15 @@ def _w87d672ea30(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(fn, signature, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'signature': signature, 'name': name})
+    return _export_wrapper
+
+
+def _w881c65980e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads=None, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, batch_size, capacity, min_after_dequeue, keep_input, num_threads, seed, enqueue_many, shapes, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'batch_size': batch_size, 'capacity': capacity, 'min_after_dequeue': min_after_dequeue, 'keep_input': keep_input, 'num_threads': num_threads, 'seed': seed, 'enqueue_many': enqueue_many, 'shapes': shapes, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -3378,6 +3567,15 @@ def _w8c88abadd3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8cbfc61cab(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensor, num_epochs=None, name=None):
+        try:
+            return _export_fn(tensor, num_epochs, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'num_epochs': num_epochs, 'name': name})
+    return _export_wrapper
+
+
 def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start=None, step=None, dtype=None, name=None):
         try:
@@ -3438,6 +3636,15 @@ def _w8f037da8db(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(predictions, targets, k, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'predictions': predictions, 'targets': targets, 'k': k, 'name': name})
+    return _export_wrapper
+
+
+def _w8f139df915(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(limit, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None):
+        try:
+            return _export_fn(limit, num_epochs, shuffle, seed, capacity, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'limit': limit, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -3666,6 +3873,15 @@ def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w95307ee708(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, keep_input, batch_size, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, keep_input, batch_size, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'keep_input': keep_input, 'batch_size': batch_size, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _w9568ba2346(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(img1, img2, max_val, power_factors=None, filter_size=None, filter_sigma=None, k1=None, k2=None):
         try:
@@ -3879,6 +4095,15 @@ def _w9dd789a8ed(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(logdir, max_queue, flush_millis, filename_suffix, name, experimental_trackable, experimental_mesh)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'logdir': logdir, 'max_queue': max_queue, 'flush_millis': flush_millis, 'filename_suffix': filename_suffix, 'name': name, 'experimental_trackable': experimental_trackable, 'experimental_mesh': experimental_mesh})
+    return _export_wrapper
+
+
+def _w9e50ee5fa8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(_):
+        try:
+            return _export_fn(_)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'_': _})
     return _export_wrapper
 
 
@@ -4332,6 +4557,15 @@ def _wb43f06345b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb45e861716(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, threshold=None, thresh=None):
+        try:
+            return _export_fn(a, b, threshold, thresh)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'threshold': threshold, 'thresh': thresh})
+    return _export_wrapper
+
+
 def _wb49f38a6b0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(inputs=None, outputs=None, method_name=None, defaults=None):
         try:
@@ -4575,6 +4809,15 @@ def _wbf92121bbc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbfc205bd3d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(qr, collection=None):
+        try:
+            return _export_fn(qr, collection)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'qr': qr, 'collection': collection})
+    return _export_wrapper
+
+
 def _wbfd1d30666(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(type1, type2):
         try:
@@ -4599,6 +4842,15 @@ def _wc092744f48(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(file_pattern, batch_size, features, reader, label_key, reader_args, num_epochs, shuffle, shuffle_buffer_size, shuffle_seed, prefetch_buffer_size, reader_num_threads, parser_num_threads, sloppy_ordering, drop_final_batch)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'file_pattern': file_pattern, 'batch_size': batch_size, 'features': features, 'reader': reader, 'label_key': label_key, 'reader_args': reader_args, 'num_epochs': num_epochs, 'shuffle': shuffle, 'shuffle_buffer_size': shuffle_buffer_size, 'shuffle_seed': shuffle_seed, 'prefetch_buffer_size': prefetch_buffer_size, 'reader_num_threads': reader_num_threads, 'parser_num_threads': parser_num_threads, 'sloppy_ordering': sloppy_ordering, 'drop_final_batch': drop_final_batch})
+    return _export_wrapper
+
+
+def _wc0e46dd33f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(arr, weights=None, minlength=None, maxlength=None, dtype=None):
+        try:
+            return _export_fn(arr, weights, minlength, maxlength, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'arr': arr, 'weights': weights, 'minlength': minlength, 'maxlength': maxlength, 'dtype': dtype})
     return _export_wrapper
 
 
@@ -4800,12 +5052,30 @@ def _wc7a89f3bbf(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wc7ba9a4cf1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(op_seed):
+        try:
+            return _export_fn(op_seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'op_seed': op_seed})
+    return _export_wrapper
+
+
 def _wc7d10e9c87(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(key_func, reducer):
         try:
             return _export_fn(key_func, reducer)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key_func': key_func, 'reducer': reducer})
+    return _export_wrapper
+
+
+def _wc7d4cf0ef6(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(supervisor, train_step_fn, args=None, kwargs=None, master=None):
+        try:
+            return _export_fn(supervisor, train_step_fn, args, kwargs, master)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'supervisor': supervisor, 'train_step_fn': train_step_fn, 'args': args, 'kwargs': kwargs, 'master': master})
     return _export_wrapper
 
 
@@ -5052,6 +5322,15 @@ def _wd13018718b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd173073cfe(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sparse_indices, output_shape, sparse_values, default_value=None, validate_indices=None, name=None):
+        try:
+            return _export_fn(sparse_indices, output_shape, sparse_values, default_value, validate_indices, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sparse_indices': sparse_indices, 'output_shape': output_shape, 'sparse_values': sparse_values, 'default_value': default_value, 'validate_indices': validate_indices, 'name': name})
+    return _export_wrapper
+
+
 def _wd1a2b862d5(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(targets, log_input, compute_full_loss=None, name=None):
         try:
@@ -5121,6 +5400,15 @@ def _wd2fcb2f7a6(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a, b, aminusb, validate_indices)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'aminusb': aminusb, 'validate_indices': validate_indices})
+    return _export_wrapper
+
+
+def _wd34e32a292(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None, cancel_op=None):
+        try:
+            return _export_fn(string_tensor, num_epochs, shuffle, seed, capacity, shared_name, name, cancel_op)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'name': name, 'cancel_op': cancel_op})
     return _export_wrapper
 
 
@@ -5583,6 +5871,15 @@ def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we6ab76d431(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(lam, shape, dtype=None, seed=None, name=None):
+        try:
+            return _export_fn(lam, shape, dtype, seed, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'lam': lam, 'shape': shape, 'dtype': dtype, 'seed': seed, 'name': name})
+    return _export_wrapper
+
+
 def _we70b49893a(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(datasets, choice_dataset, stop_on_empty_dataset=None):
         try:
@@ -5880,6 +6177,15 @@ def _wf00484a00b(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf04973228f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(x, y, index_dtype=None, name=None):
+        try:
+            return _export_fn(x, y, index_dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'y': y, 'index_dtype': index_dtype, 'name': name})
+    return _export_wrapper
+
+
 def _wf06baf0e3d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None, as_text=None, graph=None, export_scope=None, clear_devices=None, clear_extraneous_savers=None, strip_default_attrs=None, save_debug_info=None, **kwargs):
         try:
@@ -6087,6 +6393,15 @@ def _wf98a46262d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf9d93b095b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(images, ksizes=None, strides=None, rates=None, padding=None, name=None, sizes=None):
+        try:
+            return _export_fn(images, ksizes, strides, rates, padding, name, sizes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'images': images, 'ksizes': ksizes, 'strides': strides, 'rates': rates, 'padding': padding, 'name': name, 'sizes': sizes})
+    return _export_wrapper
+
+
 def _wf9f25f57ef(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(*args):
         try:
@@ -6150,12 +6465,30 @@ def _wfcb906b7bc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfd619210d5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors, keep_input, batch_size, num_threads=None, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors, keep_input, batch_size, num_threads, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'keep_input': keep_input, 'batch_size': batch_size, 'num_threads': num_threads, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
+    return _export_wrapper
+
+
 def _wfdbd31c7bb(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(x, shape, name=None):
         try:
             return _export_fn(x, shape, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'shape': shape, 'name': name})
+    return _export_wrapper
+
+
+def _wfe2b429419(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(tensors_list, batch_size, capacity=None, enqueue_many=None, shapes=None, dynamic_pad=None, allow_smaller_final_batch=None, shared_name=None, name=None):
+        try:
+            return _export_fn(tensors_list, batch_size, capacity, enqueue_many, shapes, dynamic_pad, allow_smaller_final_batch, shared_name, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors_list': tensors_list, 'batch_size': batch_size, 'capacity': capacity, 'enqueue_many': enqueue_many, 'shapes': shapes, 'dynamic_pad': dynamic_pad, 'allow_smaller_final_batch': allow_smaller_final_batch, 'shared_name': shared_name, 'name': name})
     return _export_wrapper
 
 
@@ -6202,6 +6535,7 @@ WRAPPERS = {
     'compat.forward_compatible': _we1dc7d98f8,
     'compat.path_to_str': _wd05a0e7c9d,
     'compat.v1.Print': _w8030e1fac4,
+    'compat.v1.add_check_numerics_ops': _w1f06b08988,
     'compat.v1.add_to_collection': _w2bdeebb519,
     'compat.v1.add_to_collections': _wad28fcf0f4,
     'compat.v1.app.run': _w21969e4c94,
@@ -6216,11 +6550,19 @@ WRAPPERS = {
     'compat.v1.assign': _wacf25d1268,
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
+    'compat.v1.batch_gather': _w0c08d31910,
+    'compat.v1.bincount': _wc0e46dd33f,
+    'compat.v1.clip_by_average_norm': _w3061df28aa,
+    'compat.v1.colocate_with': _w66df9bf2ef,
     'compat.v1.cond': _wd68732eb33,
     'compat.v1.confusion_matrix': _wf00484a00b,
+    'compat.v1.container': _w66df9bf2ef,
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.control_flow_v2_enabled': _w1f06b08988,
+    'compat.v1.convert_to_tensor_or_indexed_slices': _w81baef83d1,
+    'compat.v1.convert_to_tensor_or_sparse_tensor': _w81baef83d1,
     'compat.v1.count_nonzero': _w8fe0da33d4,
+    'compat.v1.count_up_to': _w1f06166171,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
@@ -6237,22 +6579,26 @@ WRAPPERS = {
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
+    'compat.v1.extract_image_patches': _wf9d93b095b,
     'compat.v1.feature_column.categorical_column_with_vocabulary_file': _wcab98728c7,
     'compat.v1.feature_column.input_layer': _w719dd070ac,
     'compat.v1.feature_column.linear_model': _wf9fb58636e,
     'compat.v1.feature_column.make_parse_example_spec': _w28de9f6915,
     'compat.v1.feature_column.shared_embedding_columns': _w7b9d8fd579,
     'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
+    'compat.v1.floor_div': _wcdda191bb7,
     'compat.v1.get_collection': _wbd9a6d1bac,
     'compat.v1.get_collection_ref': _w55774d705b,
     'compat.v1.get_default_graph': _w1f06b08988,
     'compat.v1.get_default_session': _w1f06b08988,
     'compat.v1.get_local_variable': _w8c5bc18df7,
+    'compat.v1.get_seed': _wc7ba9a4cf1,
     'compat.v1.get_variable': _w8c5bc18df7,
     'compat.v1.get_variable_scope': _w1f06b08988,
     'compat.v1.global_variables': _w9f761ecc3f,
     'compat.v1.global_variables_initializer': _w1f06b08988,
     'compat.v1.gradients': _w52a0661c6f,
+    'compat.v1.guarantee_const': _w53ca8dbd1a,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.extract_glimpse': _w3028db41a7,
     'compat.v1.image.resize_area': _w5010e57f6d,
@@ -6315,6 +6661,8 @@ WRAPPERS = {
     'compat.v1.losses.sigmoid_cross_entropy': _wa8eb0a121d,
     'compat.v1.losses.softmax_cross_entropy': _w5145e9c8f4,
     'compat.v1.losses.sparse_softmax_cross_entropy': _w7b494c8293,
+    'compat.v1.make_template': _w5ae11e4e29,
+    'compat.v1.matrix_square_root': _w53ca8dbd1a,
     'compat.v1.metrics.accuracy': _wcd4860616d,
     'compat.v1.metrics.auc': _wd01fd14753,
     'compat.v1.metrics.mean': _w3830634e9a,
@@ -6358,9 +6706,13 @@ WRAPPERS = {
     'compat.v1.nn.sufficient_statistics': _web117beb82,
     'compat.v1.nn.weighted_moments': _w7da158cae1,
     'compat.v1.nn.xw_plus_b': _w814a06412a,
+    'compat.v1.no_regularizer': _w9e50ee5fa8,
+    'compat.v1.op_scope': _w66df9bf2ef,
+    'compat.v1.parallel_stack': _w9a2460bbd9,
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.random_poisson': _we6ab76d431,
     'compat.v1.reduce_all': _w9106cf5a72,
     'compat.v1.reduce_any': _w9106cf5a72,
     'compat.v1.reduce_join': _w3a7a1da845,
@@ -6381,8 +6733,25 @@ WRAPPERS = {
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
+    'compat.v1.setdiff1d': _wf04973228f,
+    'compat.v1.sparse.add': _wb45e861716,
+    'compat.v1.sparse.concat': _w861b8ed17e,
+    'compat.v1.sparse.matmul': _w841798fdce,
+    'compat.v1.sparse.merge': _w3a391204c1,
+    'compat.v1.sparse.reduce_max': _w500a75c300,
+    'compat.v1.sparse.reduce_max_sparse': _w500a75c300,
+    'compat.v1.sparse.reduce_sum': _w500a75c300,
+    'compat.v1.sparse.reduce_sum_sparse': _w500a75c300,
+    'compat.v1.sparse.segment_mean': _w14f3a6a612,
+    'compat.v1.sparse.segment_sqrt_n': _w14f3a6a612,
+    'compat.v1.sparse.segment_sum': _w14f3a6a612,
+    'compat.v1.sparse.split': _w43742c01b7,
+    'compat.v1.sparse_matmul': _w1afee70417,
     'compat.v1.sparse_placeholder': _wca0fe528f3,
+    'compat.v1.sparse_reset_shape': _w3f4307b5d8,
+    'compat.v1.sparse_to_dense': _wd173073cfe,
     'compat.v1.squeeze': _we8ebda20f1,
+    'compat.v1.string_split': _w2eb00b060f,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
@@ -6403,6 +6772,11 @@ WRAPPERS = {
     'compat.v1.to_int32': _w87709dcace,
     'compat.v1.to_int64': _w87709dcace,
     'compat.v1.train.MonitoredTrainingSession': _wa00bd43455,
+    'compat.v1.train.add_queue_runner': _wbfc205bd3d,
+    'compat.v1.train.assert_global_step': _w278c42e0de,
+    'compat.v1.train.basic_train_loop': _wc7d4cf0ef6,
+    'compat.v1.train.batch': _w5f7bc785a3,
+    'compat.v1.train.batch_join': _wfe2b429419,
     'compat.v1.train.checkpoint_exists': _wb103b2b416,
     'compat.v1.train.cosine_decay': _w8b0445a9af,
     'compat.v1.train.cosine_decay_restarts': _wc79ba15733,
@@ -6416,20 +6790,35 @@ WRAPPERS = {
     'compat.v1.train.global_step': _w74d660bc3e,
     'compat.v1.train.import_meta_graph': _wa006b22736,
     'compat.v1.train.init_from_checkpoint': _w156ccccc85,
+    'compat.v1.train.input_producer': _w032b918d59,
     'compat.v1.train.inverse_time_decay': _w05da2f3873,
+    'compat.v1.train.limit_epochs': _w8cbfc61cab,
     'compat.v1.train.linear_cosine_decay': _w45bcaa060e,
+    'compat.v1.train.match_filenames_once': _wd47856d729,
+    'compat.v1.train.maybe_batch': _wfd619210d5,
+    'compat.v1.train.maybe_batch_join': _w95307ee708,
+    'compat.v1.train.maybe_shuffle_batch': _w881c65980e,
+    'compat.v1.train.maybe_shuffle_batch_join': _w0a33a7637d,
     'compat.v1.train.natural_exp_decay': _w05da2f3873,
     'compat.v1.train.noisy_linear_cosine_decay': _w60b2da3943,
     'compat.v1.train.piecewise_constant': _w93681b0b32,
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
+    'compat.v1.train.range_input_producer': _w8f139df915,
     'compat.v1.train.remove_checkpoint': _w25d5e611f8,
+    'compat.v1.train.shuffle_batch': _w4e5a5103af,
+    'compat.v1.train.shuffle_batch_join': _w31bed5004b,
+    'compat.v1.train.slice_input_producer': _w5f727f261a,
     'compat.v1.train.start_queue_runners': _weff2ea556f,
+    'compat.v1.train.string_input_producer': _wd34e32a292,
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,
+    'compat.v1.variable_op_scope': _w66df9bf2ef,
     'compat.v1.variables_initializer': _w092cf99027,
+    'compat.v1.verify_tensor_all_finite': _w2728476e57,
     'compat.v1.while_loop': _wf1bf010587,
     'compat.v1.wrap_function': _w87d672ea30,
+    'compat.v1.zeta': _w271d4e7c59,
     'concat': _w95c3ab13bb,
     'cond': _w766df0e2ee,
     'constant': _wc54311f247,

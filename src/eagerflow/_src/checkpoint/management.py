@@ -203,7 +203,10 @@ def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, time
     while True:
         found = _wait_for_new_checkpoint(checkpoint_dir, path, 1, timeout)
         if found is None:
-            if timeout_fn is None or timeout_fn():
+            if timeout_fn is None:
+                _logger.info("Timed-out waiting for a checkpoint.")
+                return
+            if timeout_fn():
                 return
             continue
         start = time.time()

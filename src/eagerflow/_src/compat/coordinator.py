@@ -1,9 +1,6 @@
 """TF 1's thread coordination (``tf.compat.v1.train.Coordinator``) and
-`start_queue_runners`, the scaffolding of TF 1 input loops: threads stop together when one
+the scaffolding of TF 1 input loops (see `queue_runner`): threads stop together when one
 asks them to, and an exception one of them met is raised again by `join`.
-
-eagerflow has no input queues (``tf.data`` replaces them), so `start_queue_runners` starts
-the threads of no queue runner and returns an empty list.
 
 >>> coord = tf.compat.v1.train.Coordinator()
 >>> coord.should_stop()
@@ -55,7 +52,9 @@ class Coordinator:
                     raise ex[1].with_traceback(ex[2])
                 if ex is not None:
                     raise ex
-            if ex is not None and self._exc_info_to_raise is None:
+            # (once stopped, the errors of threads ending on the stop are not kept)
+            if ex is not None and self._exc_info_to_raise is None and \
+                    not self._stop_event.is_set():
                 if isinstance(ex, tuple):
                     self._exc_info_to_raise = ex
                 else:
@@ -125,21 +124,3 @@ class Coordinator:
             if self._exc_info_to_raise:
                 _, value, tb = self._exc_info_to_raise
                 raise value.with_traceback(tb)
-
-
-@export("compat.v1.train.start_queue_runners")
-def start_queue_runners(sess=None, coord=None, daemon=True, start=True,
-                        collection="queue_runners"):
-    """Starts the threads of the graph's queue runners: eagerflow has none (``tf.data``
-    replaces input queues), so this checks its arguments as TF does and returns []."""
-    del coord, daemon, start, collection
-    from eagerflow._src.compat import graph_mode, session  # noqa: PLC0415
-    if graph_mode.executing_eagerly_outside_functions():
-        raise RuntimeError("Queues are not compatible with eager execution.")
-    if sess is None:
-        sess = session.get_default_session()
-        if not sess:
-            raise ValueError("Cannot start queue runners: No default session is registered. "
-                             "Use `with sess.as_default()` or pass an explicit session to "
-                             "tf.start_queue_runners(sess=sess)")
-    return []

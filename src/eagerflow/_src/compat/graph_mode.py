@@ -102,6 +102,14 @@ class Graph(_graph.Graph):
         from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (it imports this)
         return variable_scope.SessionTable(key_dtype, value_dtype)
 
+    @staticmethod
+    def session_runs():
+        """The running session's state in this thread (``store``: the values it holds per
+        variable, table or queue; ``deadline``: when its waits give up), as `Session` sets
+        it; its attributes are missing outside runs."""
+        from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (it imports this)
+        return variable_scope.running
+
     def finalize(self):
         """Makes this graph read-only: adding an op raises RuntimeError."""
         self._finalized = True
@@ -453,8 +461,7 @@ def sparse_placeholder(dtype, shape=None, name=None):
 @export("compat.v1.placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's name)
     """`input`, unless a run feeds another value (of `shape`, which may be less specific)."""
-    graph = v1_graph()
-    if graph is None:
+    if context.executing_eagerly():
         return convert_to_tensor(input)
     from eagerflow._src.core.dispatch import dispatch  # noqa: PLC0415
     from eagerflow._src.core import registry  # noqa: PLC0415
@@ -466,6 +473,7 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TF's name)
                          f"Dimensions must be compatible: {value.shape} vs {shape}")
     out = dispatch(registry.get("Identity"), (value,), name=name or "PlaceholderWithDefault")
     out._shape = shape
+    out._fed_default = True  # (no static value: a run may feed another one)
     return out
 
 

@@ -6,10 +6,12 @@
 A monitored session finalizes its graph, initializes the variables (or restores the
 latest checkpoint of its `checkpoint_dir`), and calls its hooks around every `run`:
 ``begin``, ``after_create_session``, ``before_run`` (whose `SessionRunArgs` are fetched
-in the same run), ``after_run`` and ``end``.  An `OutOfRangeError` ends its ``with``
-block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
+in the same run), ``after_run`` and ``end``.  It starts the graph's queue runners (with a
+`Coordinator` it gives the hooks), and stops them when it closes.  An `OutOfRangeError`
+(the end of the input) ends its ``with`` block quietly.  `MonitoredTrainingSession` counts steps per second, writes the merged
 summaries to event files in its summary directory and saves checkpoints, as TF does.
 """
+import abc
 import collections
 import os
 import time
@@ -20,7 +22,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
 from eagerflow._src.compat import meta_graph as _meta_graph, summary as _summary
-from eagerflow._src.compat import variable_scope
+from eagerflow._src.compat import coordinator, queue_runner, variable_scope
 from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import errors
@@ -398,8 +400,11 @@ class Scaffold:
         self._init_op, self._init_feed_dict, self._init_fn = init_op, init_feed_dict, init_fn
         self._local_init_op, self._local_init_feed_dict = local_init_op, local_init_feed_dict
         self._saver, self._summary_op = saver, summary_op
+        self._ready_op, self._ready_for_local_init_op = ready_op, ready_for_local_init_op
 
     init_op = property(lambda self: self._init_op)
+    ready_op = property(lambda self: self._ready_op)
+    ready_for_local_init_op = property(lambda self: self._ready_for_local_init_op)
     init_feed_dict = property(lambda self: self._init_feed_dict)
     init_fn = property(lambda self: self._init_fn)
     local_init_op = property(lambda self: self._local_init_op)
@@ -433,27 +438,19 @@ class Scaffold:
 class _MonitoredSession:
     """A session over the default graph that calls its hooks around every run."""
 
-    def __init__(self, scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                 config):
+    def __init__(self, session_creator, hooks, stop_grace_period_secs=120):
         self._hooks = list(hooks or [])
-        self._scaffold = scaffold or Scaffold()
+        self._grace = stop_grace_period_secs
         for hook in self._hooks:
             hook.begin()
-        self._scaffold.finalize()
-        self._sess = _session.Session(graph=graph_mode.get_default_graph(), config=config)
-        path = checkpoint_filename_with_path or (
-            management.latest_checkpoint(checkpoint_dir) if checkpoint_dir else None)
-        s = self._scaffold
-        if path is not None and s.saver is not None:
-            s.saver.restore(self._sess, path)
-        else:
-            self._sess.run(s.init_op, feed_dict=s.init_feed_dict)
-            if s.init_fn is not None:
-                s.init_fn(s, self._sess)
-        self._sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        self._graph_was_finalized = graph_mode.get_default_graph().finalized
+        self._sess = session_creator.create_session()
         self._stop = self._closed = False
+        # the graph's queue runners fill its input queues until the session closes
+        self._coord = coordinator.Coordinator()
+        self._threads = queue_runner.start_queue_runners(self._sess, self._coord)
         for hook in self._hooks:
-            hook.after_create_session(self._sess, None)
+            hook.after_create_session(self._sess, self._coord)
 
     graph = property(lambda self: self._sess.graph)
 
@@ -468,14 +465,21 @@ class _MonitoredSession:
             args = hook.before_run(context)
             if args is None:
                 continue
-            extra[i] = args.fetches
+            if args.fetches is not None:  # (a hook that only feeds: `FeedFnHook`)
+                extra[i] = args.fetches
             for key, value in (args.feed_dict or {}).items():
                 if key in feeds:
                     raise RuntimeError("Same tensor is fed by a SessionRunHook and user. "
                                        f"Conflict(s): {[key]}")
                 feeds[key] = value
-        results = self._sess.run({"caller": fetches, "hooks": extra}, feed_dict=feeds or None,
-                                 options=options, run_metadata=run_metadata)
+        try:
+            results = self._sess.run({"caller": fetches, "hooks": extra},
+                                     feed_dict=feeds or None, options=options,
+                                     run_metadata=run_metadata)
+        except Exception:
+            # (the error a queue runner stopped on, which is why this run failed, first)
+            self._coord.raise_requested_exception()
+            raise
         for i, hook in enumerate(self._hooks):
             hook.after_run(context, SessionRunValues(results["hooks"].get(i), options,
                                                      run_metadata))
@@ -483,7 +487,7 @@ class _MonitoredSession:
         return results["caller"]
 
     def should_stop(self):
-        return self._closed or self._stop
+        return self._closed or self._stop or self._coord.should_stop()
 
     def close(self):
         self._close(None)
@@ -497,7 +501,17 @@ class _MonitoredSession:
                     hook.end(self._sess)
         finally:
             self._closed = True
-            self._sess.close()
+            self._coord.request_stop()
+            try:
+                self._coord.join(self._threads, stop_grace_period_secs=self._grace,
+                                 ignore_live_threads=True)
+            except Exception:
+                if exception_type is None:
+                    raise  # (a queue runner's error; else the block's own is raised)
+            finally:
+                self._sess.close()
+                if not self._graph_was_finalized:  # (as it was: more may be built, and run)
+                    self._sess.graph._unsafe_unfinalize()
 
     def __enter__(self):
         return self
@@ -516,9 +530,8 @@ class MonitoredSession(_MonitoredSession):
     `hooks` around every run. `session_creator`: a `ChiefSessionCreator`."""
 
     def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
-        creator = session_creator or ChiefSessionCreator()
-        super().__init__(creator._scaffold, hooks, creator._checkpoint_dir,
-                         creator._checkpoint_filename_with_path, creator._config)
+        super().__init__(session_creator or ChiefSessionCreator(), hooks,
+                         stop_grace_period_secs)
 
 
 @export("compat.v1.train.SingularMonitoredSession")
@@ -527,22 +540,74 @@ class SingularMonitoredSession(_MonitoredSession):
 
     def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
                  stop_grace_period_secs=120, checkpoint_filename_with_path=None):
-        super().__init__(scaffold, hooks, checkpoint_dir, checkpoint_filename_with_path,
-                         config)
+        super().__init__(ChiefSessionCreator(scaffold, master, config, checkpoint_dir,
+                                             checkpoint_filename_with_path),
+                         hooks, stop_grace_period_secs)
 
     def raw_session(self):
         return self._sess
 
 
+@export("compat.v1.train.SessionCreator")
+class SessionCreator(abc.ABC):
+    """What makes a `MonitoredSession`'s session: `create_session()` (abstract)."""
+
+    @abc.abstractmethod
+    def create_session(self):
+        raise NotImplementedError(f"create_session is not implemented for {self}.")
+
+
 @export("compat.v1.train.ChiefSessionCreator")
-class ChiefSessionCreator:
-    """How a `MonitoredSession` starts: its scaffold and the checkpoint it restores."""
+class ChiefSessionCreator(SessionCreator):
+    """How a `MonitoredSession` starts: its scaffold (finalized) and the checkpoint it
+    restores, else the scaffold's initialization."""
 
     def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
                  checkpoint_filename_with_path=None):
-        self._scaffold, self._config = scaffold, config
+        self._scaffold, self._config = scaffold or Scaffold(), config
         self._checkpoint_dir = checkpoint_dir
         self._checkpoint_filename_with_path = checkpoint_filename_with_path
+
+    def create_session(self):
+        s = self._scaffold.finalize()
+        sess = _session.Session(graph=graph_mode.get_default_graph(), config=self._config)
+        path = self._checkpoint_filename_with_path or (
+            management.latest_checkpoint(self._checkpoint_dir) if self._checkpoint_dir
+            else None)
+        if path is not None and s.saver is not None:
+            s.saver.restore(sess, path)
+        else:
+            sess.run(s.init_op, feed_dict=s.init_feed_dict)
+            if s.init_fn is not None:
+                s.init_fn(s, sess)
+        sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        return sess
+
+
+@export("compat.v1.train.WorkerSessionCreator")
+class WorkerSessionCreator(SessionCreator):
+    """How a worker's `MonitoredSession` starts: it waits (up to `max_wait_secs`) until
+    the model is ready (initialized by the chief), then runs the local init op."""
+
+    def __init__(self, scaffold=None, master="", config=None, max_wait_secs=30 * 60):
+        self._scaffold, self._master = scaffold or Scaffold(), master
+        self._config, self._max_wait_secs = config, max_wait_secs
+
+    def create_session(self):
+        from eagerflow._src.compat import supervisor  # noqa: PLC0415 (it imports this)
+        s = self._scaffold
+        ready, ready_for_local = s.ready_op, s.ready_for_local_init_op
+        if ready is None:  # (what the variables' initialization makes ready)
+            ready = variable_scope.report_uninitialized_variables()
+        if ready_for_local is None:
+            ready_for_local = variable_scope.report_uninitialized_variables(
+                variable_scope.global_variables())
+        s.finalize()
+        manager = supervisor.SessionManager(
+            local_init_op=s.local_init_op, ready_op=ready,
+            ready_for_local_init_op=ready_for_local, graph=graph_mode.get_default_graph())
+        return manager.wait_for_session(self._master, config=self._config,
+                                        max_wait_secs=self._max_wait_secs)
 
 
 _USE_DEFAULT = object()

@@ -11,6 +11,7 @@ and compiled once by the executor of `function`, then cached.
 """
 import collections
 import threading
+import time
 
 import numpy as np
 
@@ -18,11 +19,13 @@ from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.v1 import _prune
+from eagerflow._src.compat.v1 import needed_ops as _needed_ops
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
+from eagerflow._src.ops import data_flow_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _default = threading.local()
@@ -167,7 +170,11 @@ class Session:
         self.close()
 
     def close(self):
-        """Releases the variable values; later runs raise RuntimeError."""
+        """Releases the variable values; later runs raise RuntimeError, and ops of this
+        session's runs waiting on a queue raise CancelledError."""
+        for value in list(self._store.values()):
+            if isinstance(value, data_flow_ops.QueueState):
+                value.cancel()
         self._closed = True
         self._store = {}
         self._cache = {}
@@ -211,16 +218,56 @@ class Session:
             function = _prune(self._graph, feeds, tensors, tensors + ops, "session_run")
         except errors.InvalidArgumentError as e:
             # (a placeholder nothing feeds: TF's run error, naming the node)
-            node = f"\n\t [[{{{{node {e.op}}}}}]]" if e.op else ""
-            op = self._graph.get_operation_by_name(e.op) if isinstance(e.op, str) else e.op
-            raise type(e)(None, op, f"Graph execution error:\n\n{e.message}{node}") \
+            error = self._uninitialized_first(feeds, tensors + ops) or e
+            node = f"\n\t [[{{{{node {error.op}}}}}]]" if error.op else ""
+            op = self._graph.get_operation_by_name(error.op) if isinstance(error.op, str) \
+                else error.op
+            raise type(error)(None, op, f"Graph execution error:\n\n{error.message}{node}") \
                 from None
         return function._run, slots
 
+    def _uninitialized_first(self, feeds, fetches):
+        """The error of a read of an uninitialized variable, when TF reports it before the
+        missing feeds of the same run, else None.
+
+        TF's executor runs the placeholders and the variable reads of a step side by side
+        and reports whichever fails first: in its runs, the reads fail first when they
+        outnumber the placeholders left unfed (a training step's reads and updates), the
+        missing feed otherwise. A read made to wait for another operation is not counted.
+        """
+        unfed, reads = 0, []
+        control = getattr(self._graph, "control_inputs", {})  # (reads that wait come later)
+        for op in _needed_ops(self._graph, feeds, fetches):
+            if op.type == "Placeholder" and all(t is not f for t in op.outputs for f in feeds):
+                unfed += 1
+            elif op.type != "AssignVariableOp" and not control.get(op.name):
+                reads += [(op, v) for v in op.inputs if isinstance(v, variable_scope.GraphVariable)
+                          and self._store.get(v._handle) is None]
+        if len(reads) <= unfed:
+            return None
+        op, variable = reads[0]
+        return errors.FailedPreconditionError(None, op.name, variable_scope.uninitialized_message(
+            variable))
+
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """The values of `fetches` (NumPy arrays, None for operations) in their structure,
-        with `feed_dict` ({tensor or name: value}) replacing the tensors it names."""
-        del options, run_metadata
+        with `feed_dict` ({tensor or name: value}) replacing the tensors it names.
+
+        With `options` giving ``timeout_in_ms``, an op still waiting (on a queue) then
+        raises DeadlineExceededError."""
+        del run_metadata
+        timeout = getattr(options, "timeout_in_ms", None) if options is not None else None
+        if not isinstance(timeout, int) or timeout <= 0:
+            return self._run_once(fetches, feed_dict)
+        running = variable_scope.running
+        outer, running.deadline = getattr(running, "deadline", None), \
+            time.monotonic() + timeout / 1000
+        try:
+            return self._run_once(fetches, feed_dict)
+        finally:
+            running.deadline = outer
+
+    def _run_once(self, fetches, feed_dict):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         # A training loop runs the same fetches with the same feeds each step: a list,

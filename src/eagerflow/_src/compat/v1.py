@@ -113,9 +113,9 @@ def _element(graph, obj):
     raise TypeError(f"Can only prune with tensors, operations or their names, got {obj!r}.")
 
 
-def _prune(graph, feeds, structured, fetches, name):
-    """A `ConcreteFunction` of a new graph holding the operations of `graph` between
-    `feeds` and `fetches` (control inputs recorded by `import_graph_def` included)."""
+def needed_ops(graph, feeds, fetches):
+    """The operations of `graph` that computing `fetches` (tensors and operations) from
+    `feeds` runs, control inputs included, in the graph's order."""
     control = getattr(graph, "control_inputs", {})
     by_name = {op.name: op for op in graph.get_operations()}
     fed = {id(t) for t in feeds}
@@ -131,6 +131,14 @@ def _prune(graph, feeds, structured, fetches, name):
         for dep in _control_deps(op.name, control):
             if dep in by_name:
                 stack.append(by_name[dep])
+    return [op for op in graph.get_operations() if id(op) in needed]
+
+
+def _prune(graph, feeds, structured, fetches, name):
+    """A `ConcreteFunction` of a new graph holding the operations of `graph` between
+    `feeds` and `fetches` (control inputs recorded by `import_graph_def` included)."""
+    control = getattr(graph, "control_inputs", {})
+    needed = {id(op) for op in needed_ops(graph, feeds, fetches)}
     pruned = Graph(name)
     pruned.functions.update(graph.functions)  # (the bodies its calls and loops name)
     mapping = {}

@@ -41,6 +41,15 @@ from eagerflow._src.ops import lookup_ops as _lookup_ops
 running = threading.local()
 
 
+def uninitialized_message(variable):
+    """TF's message for a read of `variable` in a session that has not initialized it."""
+    name = variable.name[:-2]
+    return (f"Could not find variable {name}. This could mean that the variable has been "
+            f"deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
+            f"container=localhost, status error message=Container localhost does not exist. "
+            f"(Could not find resource: localhost/{name})")
+
+
 class _SessionHandle(ResourceHandle):
     """A graph variable's handle: its value is that of the running session."""
 
@@ -54,12 +63,8 @@ class _SessionHandle(ResourceHandle):
         store = getattr(running, "store", None)
         found = None if store is None else store.get(self)
         if found is None:
-            name = self.variable.name[:-2]
-            raise errors.FailedPreconditionError(
-                None, None, f"Could not find variable {name}. This could mean that the variable "
-                f"has been deleted. In TF1, it can also mean the variable is uninitialized. "
-                f"Debug info: container=localhost, status error message=Container localhost "
-                f"does not exist. (Could not find resource: localhost/{name})")
+            raise errors.FailedPreconditionError(None, None, uninitialized_message(
+                self.variable))
         return found
 
     @value.setter
@@ -344,6 +349,21 @@ class VariableScope:
         return get_variable(name, *args, **kwargs)
 
 
+class eager_variable_store:  # noqa: N801 (a context manager, named as one)
+    """Executing eagerly, `get_variable` keeps the variables it makes in `store` (a dict
+    from full name to variable) and reuses them from there, as it does in a graph."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __enter__(self):
+        self._outer = getattr(_scope, "eager_store", None)
+        _scope.eager_store = self._store
+
+    def __exit__(self, *exc):
+        _scope.eager_store = self._outer
+
+
 def _current():
     found = getattr(_scope, "stack", None)
     if not found:
@@ -400,10 +420,11 @@ class variable_scope:  # noqa: N801 (TF's public name)
         self._names = None
         if self._aux:
             graph = v1_graph()
+            # (a default name is made unique as a name scope on its own: the variable scope
+            # ``a_1`` may open the name scope ``a_2``)
+            last = self._default if self._name is None else _last(name)
             if graph is not None:
-                self._names = context.name_scope_push(graph.unique_name(name.rpartition("/")[2]
-                                                                        if False else
-                                                                        _last(name)) + "/")
+                self._names = context.name_scope_push(graph.unique_name(last) + "/")
             else:
                 self._names = context.name_scope_push(_last(name))
             self._names.__enter__()
@@ -435,7 +456,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     scope = _current()
     full = f"{scope.name}/{name}" if scope.name else name
     graph = graph_mode.get_default_graph()
-    store = graph.variable_store
+    eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
+    store = graph.variable_store if eager_store is None else eager_store
     found = store.get(full)
     if found is not None:
         if scope.reuse is False or scope.reuse is None:
@@ -483,7 +505,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                                 name=name, dtype=dtype, constraint=constraint,
                                 shape=None if shape_arg is None else TensorShape(shape_arg),
                                 use_resource=_use_resource(use_resource, scope))
-    if v1_graph() is not None:
+    if v1_graph() is not None or eager_store is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
     if regularizer is not None and v1_graph() is not None:

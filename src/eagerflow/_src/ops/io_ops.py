@@ -164,8 +164,7 @@ def matching_files(pattern, name=None):
     return dispatch(_MATCHING_FILES, (convert_to_tensor(pattern, _d.string),), {}, name)
 
 
-@export("io.match_filenames_once", "compat.v1.io.match_filenames_once",
-        "compat.v1.train.match_filenames_once")
+@export("io.match_filenames_once")
 def match_filenames_once(pattern, name=None):
     """A non-trainable string variable holding the files matching `pattern` when it was
     made (`matching_files` once).

@@ -15,10 +15,23 @@ from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
+from eagerflow._src.compat.readers import (  # noqa: F401
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
+    WholeFileReader)
 from eagerflow._src.compat.session import (  # noqa: F401
     ConfigProto, GPUOptions, GraphOptions, InteractiveSession, OptimizerOptions, RunOptions,
     Session, SparseTensorValue, get_default_session)
+from eagerflow._src.compat.template import make_template  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function  # noqa: F401
+from eagerflow._src.compat.v1_aliases import (  # noqa: F401
+    add_check_numerics_ops, batch_gather, bincount, clip_by_average_norm, colocate_with, container,
+    convert_to_tensor_or_indexed_slices, convert_to_tensor_or_sparse_tensor, extract_image_patches,
+    floor_div, get_seed, guarantee_const, matrix_square_root, no_regularizer, op_scope,
+    parallel_stack, random_poisson, setdiff1d, sparse_add, sparse_concat, sparse_matmul,
+    sparse_merge, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
+    sparse_reduce_sum_sparse, sparse_reset_shape, sparse_segment_mean, sparse_segment_sqrt_n,
+    sparse_segment_sum, sparse_split, sparse_to_dense, string_split, variable_op_scope,
+    verify_tensor_all_finite, zeta)
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
     assert_integer, assert_less, assert_less_equal, assert_near, assert_negative,
@@ -61,6 +74,8 @@ from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_sub as tensor_scatter_sub  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_update as tensor_scatter_update  # noqa: F401
 from eagerflow._src.ops.array_ops import where as where_v2  # noqa: F401
+from eagerflow._src.ops.data_flow_ops import (  # noqa: F401
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue, count_up_to)
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     assert_proper_iterable, assert_same_float_dtype, check_numerics, is_numeric_tensor)
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_hash_bucket_fast  # noqa: F401
@@ -129,7 +144,7 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, feature_column, flags, gfile, graph_util, image, initializers, io, keras,
-    layers, logging, losses, math, metrics, nn, python_io, random, saved_model, sets, sparse,
+    layers, logging, losses, math, metrics, nn, python_io, queue, random, saved_model, sets, sparse,
     summary, train)
 
 

@@ -7,10 +7,14 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, checkpoint_exists, checkpoints_iterator, generate_checkpoint_state_proto,
     get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint, remove_checkpoint)
 from eagerflow._src.checkpoint.management import update_checkpoint_state_v1 as update_checkpoint_state  # noqa: F401
-from eagerflow._src.compat.coordinator import Coordinator, start_queue_runners  # noqa: F401
+from eagerflow._src.compat.coordinator import Coordinator  # noqa: F401
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
     get_or_create_global_step, global_step)
+from eagerflow._src.compat.input_v1 import (  # noqa: F401
+    batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch,
+    maybe_batch_join, maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer,
+    shuffle_batch, shuffle_batch_join, slice_input_producer, string_input_producer)
 from eagerflow._src.compat.learning_rate_decay import (  # noqa: F401
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay, linear_cosine_decay,
     natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant, polynomial_decay)
@@ -19,16 +23,24 @@ from eagerflow._src.compat.messages import SaverDef  # noqa: F401
 from eagerflow._src.compat.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
 from eagerflow._src.compat.monitored_session import (  # noqa: F401
     CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook, MonitoredSession,
-    MonitoredTrainingSession, Scaffold, SessionRunArgs, SessionRunContext, SessionRunHook,
-    SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook, SummarySaverHook)
+    MonitoredTrainingSession, Scaffold, SessionCreator, SessionRunArgs, SessionRunContext,
+    SessionRunHook, SessionRunValues, SingularMonitoredSession, StepCounterHook, StopAtStepHook,
+    SummarySaverHook, WorkerSessionCreator)
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
     RMSPropOptimizer)
+from eagerflow._src.compat.queue_runner import (  # noqa: F401
+    QueueRunner, add_queue_runner, start_queue_runners)
 from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F401
+from eagerflow._src.compat.session_hooks import (  # noqa: F401
+    CheckpointSaverListener, FeedFnHook, FinalOpsHook, GlobalStepWaiterHook,
+    NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, assert_global_step,
+    basic_train_loop)
+from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Supervisor  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
 from eagerflow._src.io.graph_io import write_graph  # noqa: F401
-from eagerflow._src.ops.io_ops import match_filenames_once  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401
+from eagerflow.compat.v1.train import queue_runner  # noqa: F401
