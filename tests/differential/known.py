@@ -83,7 +83,36 @@ _RAGGED = ("ragged results: compared with TF's in tests/ragged (the ragged guide
 _SPECTRAL = ("compositions of the FFT and framing ops: compared with TF's recorded values in "
              "tests/ops/test_spectral_ops.py")
 _COMPOSITE = "built from other ops: compared with TF's recorded values in tests/ops/test_composite_ops.py"
+_NN_LINALG = "compared with TF's values in tests/ops/test_nn_linalg_composites.py"
+_SAMPLER = "random draws: their expected counts in tests/ops/test_candidate_sampling.py"
+_MORPHOLOGY = "compared with TF's values and gradients in tests/ops/test_morphology.py"
+_FRACTIONAL = "random windows: checked in tests/ops/test_fractional_pool.py"
 NOT_SWEPT = {
+    "approx_top_k": _NN_LINALG,
+    "guarantee_const": _NN_LINALG,
+    "linalg.eigh_tridiagonal": _NN_LINALG,
+    "nn.atrous_conv2d_transpose": _NN_LINALG,
+    "nn.batch_norm_with_global_normalization": _NN_LINALG,
+    "nn.collapse_repeated": _NN_LINALG,
+    "nn.ctc_unique_labels": _NN_LINALG,
+    "nn.compute_accidental_hits": _NN_LINALG,
+    "nn.conv_transpose": _NN_LINALG,
+    "nn.depthwise_conv2d_backprop_filter": _NN_LINALG,
+    "nn.depthwise_conv2d_backprop_input": _NN_LINALG,
+    "nn.isotonic_regression": _NN_LINALG,
+    "nn.with_space_to_batch": _NN_LINALG,
+    "parallel_stack": _NN_LINALG,
+    "random_index_shuffle": _NN_LINALG,
+    "extract_volume_patches": "TF's values and gradients in tests/ops/test_volume_patches.py",
+    "matrix_square_root": "linalg.sqrtm under TF's raw-op name (swept)",
+    "nn.all_candidate_sampler": _SAMPLER,
+    "random.all_candidate_sampler": _SAMPLER,
+    "nn.fixed_unigram_candidate_sampler": _SAMPLER,
+    "random.fixed_unigram_candidate_sampler": _SAMPLER,
+    "nn.dilation2d": _MORPHOLOGY,
+    "nn.erosion2d": _MORPHOLOGY,
+    "nn.fractional_avg_pool": _FRACTIONAL,
+    "nn.fractional_max_pool": _FRACTIONAL,
     "math.approx_max_k": "exact top-k as TF's CPU kernel: compared with TF's values in "
                          "tests/ops/test_reduction_ops.py",
     "math.approx_min_k": "TF's CPU has no kernel (XLA's only): compared with XLA's values in "

@@ -16,7 +16,8 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
-from eagerflow._src.core.registry import FLOAT, batching_rules, register, register_gradient
+from eagerflow._src.core.registry import FLOAT, PER_ELEMENT, batching_rules, register, \
+    register_gradient
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
@@ -57,8 +58,7 @@ _ISOTONIC = register("IsotonicRegression", _isotonic, _isotonic_rule, multi=True
                      dtypes=FLOAT, grad_takes_none=True)
 tf_nodes[_ISOTONIC] = NodeForm(outputs=("output", "segments"))
 tf_args[_ISOTONIC] = ("input",)
-# (a batch axis leading the input only adds rows)
-batching_rules[_ISOTONIC] = lambda op, args: list(_isotonic(np, args[0][0]))
+batching_rules[_ISOTONIC] = PER_ELEMENT
 
 
 @register_gradient("IsotonicRegression")

@@ -162,9 +162,10 @@ def erosion2d(value, filters, strides, padding, data_format, dilations, name=Non
     """Grayscale erosion of NHWC `value` by `filters`: the minimum of ``value - filters``
     (the filter reflected) over each window.
 
-    >>> tf.nn.erosion2d(tf.ones([1, 3, 3, 1]), tf.ones([2, 2, 1]), [1, 1, 1, 1], "VALID",
-    ...                 "NHWC", [1, 1, 1, 1])[0, :, :, 0].numpy().tolist()
-    [[0.0, 0.0], [0.0, 0.0]]
+    >>> x = tf.constant([[[[1.0], [5.0], [2.0]]]])
+    >>> tf.nn.erosion2d(x, tf.zeros([1, 2, 1]), [1, 1, 1, 1], "VALID", "NHWC",
+    ...                 [1, 1, 1, 1])[0, 0, :, 0].numpy().tolist()
+    [1.0, 2.0]
     """
     reflected = array_ops.reverse(as_tensor(filters), [0, 1])
     return math_ops.negative(dispatch(
