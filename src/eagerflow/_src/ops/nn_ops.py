@@ -73,8 +73,9 @@ def widened(kernel):
 
 def static_ints(value):
     """A Python int or (nested) list of ints from an int, sequence, shape or eager tensor."""
-    if isinstance(value, Tensor):
-        value = value.numpy().tolist()
+    if isinstance(value, Tensor):  # eager, or symbolic with a value known when traced
+        known = get_static_value(value)
+        value = value.numpy().tolist() if known is None else known.tolist()
     if isinstance(value, TensorShape):
         value = value.as_list()
     if isinstance(value, (list, tuple)):
