@@ -2904,8 +2904,10 @@ register_gradient("SplitV")(_split_back)
 
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
-    axis = op.attrs["axis"] % dy.shape.rank
-    sizes = [t.shape[axis] for t in op.inputs]
+    axis, rank = op.attrs["axis"], dy.shape.rank
+    if rank is not None:
+        axis %= rank
+    sizes = [None if rank is None else t.shape[axis] for t in op.inputs]
     if None not in sizes:
         return split(dy, sizes, axis)
     # Sizes known only at run time: each input's rows of dy, gathered.
@@ -2929,16 +2931,25 @@ def _tile_grad(op, dy):
     else:  # interleaved at run time
         multiples = _param_tensor(multiples)
         split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
-    summed = late.reduction_ops.reduce_sum(reshape(dy, split_dims),
-                                           list(builtins.range(0, 2 * x.shape.rank, 2)))
-    return reshape(summed, dims)
+    rank = x.shape.rank
+    axes = (list(builtins.range(0, 2 * rank, 2)) if rank is not None
+            else range(0, 2 * size(shape(x)), 2))  # every other axis, counted at run time
+    return reshape(late.reduction_ops.reduce_sum(reshape(dy, split_dims), axes), dims)
 
 
 @register_gradient("Slice")
 def _slice_grad(op, dy):
-    dims = op.inputs[0].shape.as_list()
-    begin = op.attrs["begin"]
-    return pad(dy, [[b, n - b - s] for b, s, n in zip(begin, dy.shape.as_list(), dims)])
+    x = op.inputs[0]
+    if len(op.inputs) == 1 and x.shape.is_fully_defined():
+        dims, begin = x.shape.as_list(), op.attrs["begin"]
+        return pad(dy, [[b, n - b - s] for b, s, n in zip(begin, dy.shape.as_list(), dims)])
+    # Bounds or sizes known at run time only: dy scattered to the flat positions the same
+    # slice takes of x's positions.
+    dims = shape(x)
+    where_ = op.inputs[1:] if len(op.inputs) > 1 else (op.attrs["begin"], op.attrs["size"])
+    taken = slice(reshape(range(size(x)), dims), *where_)
+    flat = scatter_nd(reshape(taken, [-1, 1]), reshape(dy, [-1]), expand_dims(size(x), 0))
+    return (reshape(flat, dims), *[None] * (len(op.inputs) - 1))
 
 
 @register_gradient("PadV2")
@@ -3031,7 +3042,14 @@ def _with_batch_coords(indices, batch_dims):
     """
     if not batch_dims:
         return indices
-    dims = indices.shape.as_list()
+    dims = indices.shape.as_list() if indices.shape.rank is not None else None
+    if dims is None or None in dims[:-1]:  # shaped at run time: each batch axis's positions
+        lead = shape(indices, indices.dtype)[:-1]
+        rank = size(lead)
+        coords = [broadcast_to(reshape(range(lead[j]), concat(
+            [ones([j], _d.int32), [-1], ones(expand_dims(rank - j - 1, 0), _d.int32)], 0)), lead)
+            for j in builtins.range(batch_dims)]
+        return concat([stack(coords, -1), indices], -1)
     batch = dims[:batch_dims]
     coords = np.moveaxis(np.indices(batch), 0, -1)
     coords = coords.reshape(batch + [1] * (len(dims) - batch_dims - 1) + [batch_dims])
@@ -3055,8 +3073,10 @@ def _gather_grad(op, dy):
     p = known_shape(params)  # a Tensor where a static dim is unknown
     rank = params.shape.rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
-    if rank is None and op.attrs["axis"] != 0 and batch_dims == 0:
-        return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"]), None
+    if (rank is None or indices.shape.rank is None) and (op.attrs["axis"] != 0
+                                                         or batch_dims != 0):
+        return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"],
+                                         op.attrs["batch_dims"]), None
     axis = op.attrs["axis"] % rank if rank is not None else op.attrs["axis"]
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
@@ -3072,20 +3092,32 @@ def _gather_grad(op, dy):
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
-def _gather_grad_unknown_rank(params, indices, dy, axis):
-    """The gather's gradient where params' rank is known only at run time: dy as
-    (outer, index, inner) blocks, the index positions summed into params' rows (the moves
-    are transposes of rank 3, which need no rank)."""
+def _gather_grad_unknown_rank(params, indices, dy, axis, batch_dims):
+    """The gather's gradient where a rank is known only at run time: dy as (batch, outer,
+    index, inner) blocks, the index positions of each batch summed into its params' rows
+    (the moves are transposes of rank 4, which need no rank)."""
+    prod = late.reduction_ops.reduce_prod
     dims = shape(params)
     rank = size(dims)
+    if batch_dims < 0:
+        batch_dims = math_ops.add(batch_dims, size(shape(indices)))
     axis = math_ops.floormod(axis, rank)
     position = range(rank)
-    outer = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.less(position, axis)))
-    inner = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.greater(position, axis)))
-    flat = reshape(indices, [-1])
-    blocks = transpose(reshape(dy, stack([outer, size(flat), inner])), [1, 0, 2])
-    rows = late.reduction_ops.unsorted_segment_sum(blocks, flat, gather(dims, axis))
-    return reshape(transpose(rows, [1, 0, 2]), dims)
+    batch = prod(boolean_mask(dims, math_ops.less(position, batch_dims)))
+    outer = prod(boolean_mask(dims, math_ops.logical_and(
+        math_ops.greater_equal(position, batch_dims), math_ops.less(position, axis))))
+    inner = prod(boolean_mask(dims, math_ops.greater(position, axis)))
+    rows = gather(dims, axis)
+    flat = reshape(indices, stack([batch, -1]))  # (batch, index)
+    count = shape(flat)[1]
+    blocks = transpose(reshape(dy, stack([batch, outer, count, inner])), [0, 2, 1, 3])
+    starts = cast_ops.cast(math_ops.multiply(range(batch), rows), indices.dtype)
+    ids = math_ops.add(flat, expand_dims(starts, 1))
+    summed = late.reduction_ops.unsorted_segment_sum(
+        reshape(blocks, stack([-1, outer, inner])), reshape(ids, [-1]),
+        math_ops.multiply(batch, rows))
+    return reshape(transpose(reshape(summed, stack([batch, rows, outer, inner])), [0, 2, 1, 3]),
+                   dims)
 
 
 @register_gradient("GatherNd")
@@ -3150,7 +3182,9 @@ def _einsum_label_sizes(subscripts, inputs):
     shape of an operand that has it."""
     sizes = {}
     for sub, x in zip(subscripts, inputs):
-        dims = x.shape.as_list()
+        # (an operand without an ellipsis has a dim per label, whether traced or not)
+        dims = [None] * len(sub) if x.shape.rank is None and "..." not in sub else \
+            x.shape.as_list()
         labels = sub.replace("...", "")
         before = sub.index("...") if "..." in sub else len(labels)
         axes = list(builtins.range(before)) + list(builtins.range(

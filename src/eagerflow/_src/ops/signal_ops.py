@@ -23,7 +23,7 @@ from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, math_ops
+from eagerflow._src.ops import array_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
 from eagerflow._src.ops.cast_ops import cast
@@ -379,7 +379,7 @@ def _complex_grad(kind, rank):
         if isinstance(dims, list):
             size = math.prod(dims[-rank:])
         else:  # sizes known only at run time
-            size = cast(math_ops.reduce_prod(dims[-rank:]), dy.dtype)
+            size = cast(late.reduction_ops.reduce_prod(dims[-rank:]), dy.dtype)
         return inverse(dy) * size if kind == "FFT" else inverse(dy) / size
     return grad
 
