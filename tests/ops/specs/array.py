@@ -211,6 +211,18 @@ SPECS = [
            lambda x: np.pad(x, ((2, 1), (3, 3)), "reflect")),
     OpSpec("MirrorPad", lambda x: tf.pad(x, [[3, 1], [0, 4]], "symmetric"), [_grid(3, 4)],
            lambda x: np.pad(x, ((3, 1), (0, 4)), "symmetric"), name="MirrorPad-symmetric"),
+    # paddings as a run-time input (a function's paddings computed from a shape)
+    OpSpec("Pad", _shape_input(a._ZERO_PAD), [rand(2, 3), np.array([[1, 0], [2, 3]], I32)],
+           lambda x, p: np.pad(x, p), name="Pad-run-time"),
+    OpSpec("PadV2", _shape_input(a._PAD),
+           [rand(3, 2), np.float32(9), np.array([[0, 2], [1, 1]], I64)],
+           lambda x, c, p: np.pad(x, p, constant_values=c), name="PadV2-run-time"),
+    OpSpec("MirrorPad", lambda x, p: dispatch(a._MIRROR_PAD, (x, p), {"mode": "REFLECT"}),
+           [_grid(3, 4), np.array([[2, 1], [3, 3]], I32)],
+           lambda x, p: np.pad(x, p, "reflect"), name="MirrorPad-run-time"),
+    OpSpec("MirrorPad", lambda x, p: dispatch(a._MIRROR_PAD, (x, p), {"mode": "SYMMETRIC"}),
+           [rand(3, 4), np.array([[3, 1], [0, 4]], I32)],
+           lambda x, p: np.pad(x, p, "symmetric"), name="MirrorPad-symmetric-run-time"),
 
     # -- gathering and scattering
     *_per_dtype("GatherV2", tf.gather,

@@ -1637,16 +1637,28 @@ def meshgrid(*args, **kwargs):
 
 # -- padding ---------------------------------------------------------------------------------
 
-def _check_paddings(x, paddings):
+def _check_paddings(x, paddings, mirror=False):
+    """TF's checks of a pad's `paddings` (worded as MirrorPad's kernel words them)."""
     if len(paddings) != x.ndim:
         raise _bad(f"The first dimension of paddings must be the rank of inputs"
-                   f"{shape_text([len(paddings), 2])} {shape_text(x.shape)}")
+                   f"{shape_text([len(paddings), 2])}{',' if mirror else ''} "
+                   f"{shape_text(x.shape)}")
     for before, after in paddings:
         if before < 0 or after < 0:
-            raise _bad(f"Paddings must be non-negative: {before} {after}")
+            raise _bad(f"{'p' if mirror else 'P'}addings must be non-negative: {before} {after}")
+
+
+def _paddings(paddings):
+    """A pad's `paddings`: its attr (pairs), or an integer matrix given at run time."""
+    if type(paddings) is tuple:
+        return paddings
+    if paddings.ndim != 2 or paddings.shape[1] != 2:
+        raise _bad(f"paddings must be a matrix with 2 columns: {shape_text(paddings.shape)}")
+    return tuple(tuple(pair) for pair in paddings.tolist())
 
 
 def _pad_kernel(xp, x, constant_values, paddings):
+    paddings = _paddings(paddings)
     _check_paddings(x, paddings)
     shape = tuple(b + n + a for (b, a), n in zip(paddings, x.shape))
     out = xp.full(shape, constant_values.reshape(()), dtype=x.dtype)
@@ -1655,7 +1667,8 @@ def _pad_kernel(xp, x, constant_values, paddings):
 
 
 def _mirror_pad_kernel(xp, x, paddings, mode):
-    _check_paddings(x, paddings)
+    paddings = _paddings(paddings)
+    _check_paddings(x, paddings, mirror=True)
     offset = 0 if mode == "SYMMETRIC" else 1
     for (before, after), n in zip(paddings, x.shape):
         if max(before, after) > n - offset:
@@ -1666,7 +1679,22 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
     return xp.pad(x, paddings, mode=mode.lower())
 
 
-def _pad_rule(x, *_, paddings, **__):
+def _run_time_pad_rule(x, paddings):
+    """A pad's shape when its paddings are a tensor: the dims whose paddings are known."""
+    rows = paddings.shape[0] if paddings.shape.rank == 2 else None
+    rank = x.shape.rank if rows is None else rows
+    _rank_mismatch("Pad", x.shape.rank, rank, [x.shape, paddings.shape])
+    known = shape_rules.known_elements(paddings) if rank is not None else None
+    if known is None or len(known) != 2 * rank:
+        return unknown_shape(rank), x.dtype
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * rank
+    return TensorShape([None if None in (n, b, a) else b + n + a
+                        for n, b, a in zip(dims, known[::2], known[1::2])]), x.dtype
+
+
+def _pad_rule(x, *inputs, paddings=None, **__):
+    if paddings is None:  # given at run time, the op's last input
+        return _run_time_pad_rule(x, inputs[-1])
     if any(b < 0 or a < 0 for b, a in paddings):
         raise shape_rules.shape_error("Pad", "Paddings must be non-negative",
                                       [x.shape, TensorShape([len(paddings), 2])])
@@ -1680,10 +1708,11 @@ def _pad_rule(x, *_, paddings, **__):
 
 _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
-tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1),
-                          outputs=("output",))
+tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings", runtime=True),
+                                  1), outputs=("output",))
 tf_args[_PAD] = ("input", "paddings", "constant_values")
-tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
+tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings",
+                                                      runtime=True)))
 
 
 def _zero_pad_kernel(xp, x, paddings):
@@ -1692,7 +1721,8 @@ def _zero_pad_kernel(xp, x, paddings):
 
 # TF's Pad pads with zeros (TF writes it for tf.pad's default value): read in TF's graphs.
 _ZERO_PAD = register("Pad", _zero_pad_kernel, _pad_rule, tied=())
-tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")),
+tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings",
+                                                    runtime=True)),
                                outputs=("output",))
 batching_rules[_ZERO_PAD] = PER_ELEMENT
 
@@ -1732,6 +1762,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
                          f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
+    run_time = run_time_tensor(paddings)
+    if run_time is not None:  # (a graph's: paddings computed from a shape)
+        check_index_dtype("Pad", "Tpaddings", run_time, (_d.int32, _d.int64))
+        return _pad_run_time(as_tensor(tensor), run_time, mode, constant_values, name)
     shape, flat = _int_array(paddings, "Pad", "Tpaddings")
     if len(shape) != 2 or shape[1] != 2:
         raise _op_error("Pad", f"paddings must be a matrix with 2 columns: {shape_text(shape)}")
@@ -1749,6 +1783,19 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             tensor, value = _matching([tensor, constant_values])
         return dispatch(_PAD, (tensor, value), {"paddings": pairs}, name)
     return dispatch(_MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode}, name)
+
+
+def _pad_run_time(tensor, paddings, mode, constant_values, name):
+    """`pad` with paddings only run time knows: the pad ops take them as their last input."""
+    if mode != "CONSTANT":
+        return dispatch(_MIRROR_PAD, (tensor, paddings), {"mode": mode}, name)
+    if _zero_scalar(constant_values) and tensor.dtype != _d.string:
+        return dispatch(_ZERO_PAD, (tensor, paddings), {}, name)
+    if _zero_scalar(constant_values):
+        tensor, value = tensor, _scalar(_zero_of(tensor.dtype), tensor.dtype)
+    else:
+        tensor, value = _matching([tensor, constant_values])
+    return dispatch(_PAD, (tensor, value, paddings), {}, name)
 
 
 # -- gathering -------------------------------------------------------------------------------
@@ -2952,13 +2999,20 @@ def _slice_grad(op, dy):
     return (reshape(flat, dims), *[None] * (len(op.inputs) - 1))
 
 
+def _run_time_unpad(op, dy):
+    """`dy` without the borders of paddings given at run time (the op's last input)."""
+    x, paddings = op.inputs[0], op.inputs[-1]
+    return slice(dy, reshape(paddings[:, :1], [-1]), shape(x, paddings.dtype))
+
+
 @register_gradient("PadV2")
 def _pad_grad(op, dy):
     x = op.inputs[0]
-    dx = _unpad(dy, op.attrs["paddings"])
+    run_time = len(op.inputs) == 3
+    dx = _run_time_unpad(op, dy) if run_time else _unpad(dy, op.attrs["paddings"])
     # The padding value fills every position that is not a copy of `x`.
     reduce_sum = late.reduction_ops.reduce_sum
-    return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
+    return (dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))) + (None,) * run_time
 
 
 def _unpad(dy, paddings):
@@ -2969,6 +3023,8 @@ def _unpad(dy, paddings):
 
 @register_gradient("Pad")
 def _zero_pad_grad(op, dy):
+    if len(op.inputs) == 2:
+        return _run_time_unpad(op, dy), None
     return _unpad(dy, op.attrs["paddings"])
 
 
@@ -3016,6 +3072,12 @@ def _ints_or_stacked(values):
 
 @register_gradient("MirrorPad")
 def _mirror_pad_grad(op, dy):
+    if len(op.inputs) == 2:  # paddings known at run time: dy summed by the element it copies
+        x = op.inputs[0]
+        copied = dispatch(_MIRROR_PAD, (reshape(range(size(x)), shape(x)), op.inputs[1]),
+                          {"mode": op.attrs["mode"]})
+        return reshape(late.reduction_ops.unsorted_segment_sum(
+            reshape(dy, [-1]), reshape(copied, [-1]), size(x)), shape(x)), None
     # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
     offset = 1 if op.attrs["mode"] == "REFLECT" else 0
     x = op.inputs[0]
