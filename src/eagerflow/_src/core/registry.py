@@ -89,7 +89,9 @@ class OpDef:
             _numpy_dtype(d) for d in dtypes if not d.is_quantized)
         self.allowed_dtypes = None if dtypes is None else tuple(dtypes)
         self.kernel_dtypes = None
-        self.allowed = self.declared
+        # (an op without a type constraint has kernels for every dtype but the narrow ones,
+        # unless `takes_narrow` says it moves them too)
+        self.allowed = _WIDE_DTYPES if self.declared is None else self.declared
         self.stateful = stateful
         self.grad = None
         self.not_differentiable = not_differentiable
@@ -121,14 +123,25 @@ class OpDef:
         """
         direct = {}
         if not self.multi:
-            for dtype in _TENSOR_DTYPES if self.allowed is None else self.allowed:
+            for dtype in self.allowed:
                 fn = self._direct_of(dtype) if self._direct_of is not None else None
                 direct[dtype] = self.host_kernel if fn is None else fn
         self.direct = direct
 
 
-# The NumPy dtypes of tensors' arrays: what an op without a type constraint takes directly.
+# The NumPy dtypes of tensors' arrays: what an op without a type constraint takes directly
+# (not the narrow types: TF has kernels of few ops for them, see `takes_narrow`).
 _TENSOR_DTYPES = frozenset(d for d in _d._BY_NUMPY if isinstance(d, _numpy.dtype))
+_NARROW_DTYPES = frozenset(_numpy.dtype(d.as_numpy_dtype) for d in _d.NARROW)
+_WIDE_DTYPES = _TENSOR_DTYPES - _NARROW_DTYPES
+
+
+def takes_narrow(dtypes, *ops):
+    """Declares that `ops` (without a type constraint) have kernels for the narrow `dtypes`
+    (float8, int4, ...), as TF's ops that only move elements have for some of them."""
+    for op in ops:
+        op.allowed = op.allowed | {_numpy_dtype(d) for d in dtypes}
+        op.bind_direct()
 
 
 def _numpy_dtype(d):
@@ -188,6 +201,9 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
         op.allowed = frozenset(_numpy_dtype(d) for d in kernels)
         op.kernel, op.host_kernel = _with_kernel_check(op, op.kernel, op.host_kernel)
         op.bind_direct()  # (the dtypes without a kernel are not among its direct ones)
+    elif dtypes is None and not tied and not shape_only:
+        # no input is checked by dispatch: the kernel turns narrow types away itself
+        op.kernel, op.host_kernel = _with_narrow_check(op, op.kernel, op.host_kernel)
     ufunc = isinstance(op.host_kernel, _numpy.ufunc)
     op.elementwise = elementwise or ufunc
     op.reduction = reduction
@@ -212,6 +228,25 @@ def _with_kernel_check(op, kernel, host_kernel):
         if dtype not in op.allowed:
             raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)},
                                   op.kernel_dtypes, graph=True)
+
+    def checked(xp, *arrays, **attrs):
+        check(arrays)
+        return kernel(xp, *arrays, **attrs)
+
+    def host_checked(*arrays, **attrs):
+        check(arrays)
+        return host_kernel(*arrays, **attrs)
+    return checked, host_checked
+
+
+def _with_narrow_check(op, kernel, host_kernel):
+    """`op`'s kernels raising TF's NotFoundError for an input of a narrow type (float8, int4,
+    ...) unless `takes_narrow` declared it (TF has kernels of few ops for them)."""
+    def check(arrays):
+        for a in arrays:
+            dtype = getattr(a, "dtype", None)
+            if dtype in _NARROW_DTYPES and dtype not in op.allowed:
+                raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)}, ())
 
     def checked(xp, *arrays, **attrs):
         check(arrays)
@@ -396,6 +431,16 @@ def check_dtypes(op, dtypes, building=False):
     if not tied or len(dtypes) <= tied[0]:
         return
     first = dtypes[tied[0]]
+    if op.declared is None:  # any dtype, but a narrow one only where TF has a kernel for it
+        if first in _NARROW_DTYPES and first not in op.allowed and not building:
+            raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, ())
+        for i in tied[1:]:
+            if i < len(dtypes) and dtypes[i] != first:
+                expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
+                if building:
+                    raise _graph_mismatch(op, tied, dtypes, i, expected, got)
+                raise _wrong_input_type(op, i, expected, got)
+        return
     # a declared dtype without a kernel: TF's NotFoundError eagerly; a graph takes it
     no_kernel = op.allowed is not None and first in op.declared and first not in op.allowed
     if op.allowed is not None and first not in op.allowed and not no_kernel:

@@ -25,15 +25,15 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand,
-    to_array)
+    check_narrow_conversion, convert_input, convert_to_tensor, from_array, get_static_value,
+    is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
-    kernel_type_name, register, register_gradient, same_shape)
+    kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.registry import (
     PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -1227,6 +1227,7 @@ def _eager_filled(shape, dtype, value):
     for d in dims:
         if type(d) is not int or not 0 <= d < 2**31:
             return None
+    check_narrow_conversion(False, dtype)  # (TF casts the int 0 or 1 to `dtype`)
     np_dtype = dtype._np if dtype._kind in "fiucb" or dtype is _d.bfloat16 else None
     if np_dtype is None or len(dims) > 254:
         return None
@@ -2335,6 +2336,9 @@ def _slice_rule(x, *bounds, begin=None, size=None):
 
 
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
+# TF's kernels for the narrow types: reshaping ones for all, moves of elements for float8
+takes_narrow(_d.NARROW, _RESHAPE, _SQUEEZE, _EXPAND_DIMS, _SPLIT, _SPLIT_V)
+takes_narrow(_d.FLOAT8, _TRANSPOSE, _CONCAT, _PACK, _BROADCAST_TO, _GATHER, _GATHER_ND, _SLICE)
 tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index", runtime=True),
                                     AttrInput("size", type_attr="Index", runtime=True)))
 

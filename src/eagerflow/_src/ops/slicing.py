@@ -24,7 +24,7 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
-from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
+from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, takes_narrow
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -160,6 +160,7 @@ _STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_
                           moves_elements=True)
 tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index")
                                                 for b in ("begin", "end", "strides"))))
+takes_narrow(_d.FLOAT8, _STRIDED_SLICE)  # (TF has a kernel for float8, not for int4)
 
 
 def _index_vector(value):
