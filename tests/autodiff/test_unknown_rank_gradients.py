@@ -61,6 +61,10 @@ CASES = {
                              [X, tf.constant([[0, 1], [2, 3], [1, 1]])]),
     "einsum": (lambda a, b: tf.einsum("bij,jk->bik", a, b), [X, _rand(5, 2, seed=1)]),
     "fft": (lambda x: tf.math.real(tf.signal.fft(tf.complex(x, x))), [X]),
+    "rfft": (lambda x: tf.abs(tf.signal.rfft(x)), [X]),
+    "rfft_cropped": (lambda x: tf.abs(tf.signal.rfft(x, [4])), [X]),
+    "rfft_padded": (lambda x: tf.abs(tf.signal.rfft(x, [8])), [X]),
+    "rfft2d": (lambda x: tf.abs(tf.signal.rfft2d(x)), [X]),
 }
 
 

@@ -141,6 +141,9 @@ def takes_narrow(dtypes, *ops):
     (float8, int4, ...), as TF's ops that only move elements have for some of them."""
     for op in ops:
         op.allowed = op.allowed | {_numpy_dtype(d) for d in dtypes}
+        unchecked = _UNCHECKED.get(op.name)
+        if unchecked is not None and _NARROW_DTYPES <= op.allowed:  # nothing left to check
+            op.kernel, op.host_kernel = unchecked
         op.bind_direct()
 
 
@@ -239,9 +242,14 @@ def _with_kernel_check(op, kernel, host_kernel):
     return checked, host_checked
 
 
+_UNCHECKED = {}  # op name -> its kernels without `_with_narrow_check`
+
+
 def _with_narrow_check(op, kernel, host_kernel):
     """`op`'s kernels raising TF's NotFoundError for an input of a narrow type (float8, int4,
     ...) unless `takes_narrow` declared it (TF has kernels of few ops for them)."""
+    _UNCHECKED[op.name] = kernel, host_kernel
+
     def check(arrays):
         for a in arrays:
             dtype = getattr(a, "dtype", None)
