@@ -1471,9 +1471,10 @@ _BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHW
             5: (max_pool3d, avg_pool3d, "NDHWC")}
 
 
-def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
+def _pool_by_rank(average, input, ksize, strides, padding, data_format, name, rank=None):
+    """Pooling of `input` by its rank (`rank` where it is unknown when traced)."""
     x = as_tensor(input)
-    rank = x.shape.rank
+    rank = rank if x.shape.rank is None else x.shape.rank
     if rank not in _BY_RANK:
         raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} "
                          f"of rank {rank}.")
@@ -1546,7 +1547,7 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if not np.any(dilations > 1):
         return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
-                             [int(s) for s in strides], padding, data_format, name)
+                             [int(s) for s in strides], padding, data_format, name, n + 2)
     # Dilated (VALID, stride 1): each output takes the inputs window_shape apart by the
     # dilations, read as shifted slices of the input, reduced together.
     first = 2 if data_format is not None and data_format.startswith("NC") else 1

@@ -519,9 +519,9 @@ def _block_dims(x, block_size, data_format, op_name):
     if block_size < 2:
         raise _invalid(f"Value for attr 'block_size' of {block_size} must be at least min "
                        f"value 2")
-    if x.shape.rank != 4:
+    if x.shape.rank is not None and x.shape.rank != 4:
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    dims = x.shape.as_list()
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * 4
     if None in dims:  # known only at run time: the dims as scalar tensors
         sizes = array_ops.unstack(array_ops.shape(x), num=4)
         dims = [d if d is not None else t for d, t in zip(dims, sizes)]
