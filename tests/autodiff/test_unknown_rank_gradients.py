@@ -65,6 +65,7 @@ CASES = {
     "rfft_cropped": (lambda x: tf.abs(tf.signal.rfft(x, [4])), [X]),
     "rfft_padded": (lambda x: tf.abs(tf.signal.rfft(x, [8])), [X]),
     "rfft2d": (lambda x: tf.abs(tf.signal.rfft2d(x)), [X]),
+    "strided_slice_index_tensor": (lambda x, b: x[b:, b], [X, tf.constant(1)]),
     "space_to_depth": (lambda x: tf.nn.space_to_depth(x, 2), [_rand(2, 4, 6, 3)]),
     "depth_to_space": (lambda x: tf.nn.depth_to_space(x, 2), [_rand(2, 2, 3, 8)]),
     "pool": (lambda x: tf.nn.pool(x, [2, 2], "AVG", padding="SAME"), [_rand(2, 5, 5, 3)]),

@@ -240,8 +240,9 @@ def _index(item):
         dtype = _d.as_dtype(dtype)
     except TypeError:
         raise TypeError(_BAD_KEY.format(item)) from None
-    rank = len(item.shape)
-    if dtype not in _INDEX_DTYPES or rank == 1:
+    shape = item.shape
+    rank = len(shape) if type(shape) is tuple or shape.rank is not None else 0  # (None: run
+    if dtype not in _INDEX_DTYPES or rank == 1:  # time tells, as the op's input)
         raise TypeError(_BAD_KEY.format(item))
     if rank > 1:
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
