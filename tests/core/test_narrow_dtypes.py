@@ -51,7 +51,8 @@ def test_constants_round_and_print_as_tf():
         "array([[1.5, 2],\n       [3, 4]], dtype='float8_e5m2')>")
     assert repr(tf.constant([9, -9], E.int4)) == (
         "<tf.Tensor: shape=(2,), dtype=int4, numpy=array([-7, 7], dtype=int4)>")
-    assert repr(tf.constant(np.int32(20), E.uint4)) == "<tf.Tensor: shape=(), dtype=uint4, numpy=4>"
+    assert repr(tf.constant(np.int32(20), E.uint4)) == (
+        "<tf.Tensor: shape=(), dtype=uint4, numpy=4>")
     assert repr(tf.Variable(tf.constant([1.5], E.float8_e4m3fn))) == (
         "<tf.Variable 'Variable:0' shape=(1,) dtype=float8_e4m3fn, "
         "numpy=array([1.5], dtype='float8_e4m3fn')>")

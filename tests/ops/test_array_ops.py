@@ -1276,3 +1276,23 @@ def test_mirror_pad_errors_in_tf_words():
     with pytest.raises(errors.InvalidArgumentError, match=re.escape(
             "The first dimension of paddings must be the rank of inputs[1,2], [3,4]")):
         tf.pad(tf.ones([3, 4]), [[1, 2]], "REFLECT")
+
+
+def test_transpose_with_a_permutation_known_at_run_time():
+    """A permutation computed in a function (from a rank only run time knows) is the op's
+    input; the values and gradients are the eager ones."""
+    def moved(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            perm = tf.concat([[0], tf.range(2, tf.rank(x)), [1]], 0)  # channels last
+            y = tf.transpose(x, perm)
+            loss = tf.reduce_sum(y * tf.cast(tf.range(tf.size(y)), y.dtype)[0] + y * y)
+        return y, tape.gradient(loss, x)
+
+    fn = tf.function(moved, input_signature=[tf.TensorSpec(None, tf.float64)])
+    for shape in [(2, 3, 4), (2, 3, 4, 5)]:
+        x = tf.constant(np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+        for got, want in zip(fn(x), moved(x)):
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert fn.get_concrete_function().outputs[0].shape.rank is None

@@ -871,9 +871,11 @@ def test_filter_gradient_sizes_given_at_run_time():
     want = tf.raw_ops.Conv2DBackpropFilter(input=x, filter_sizes=[3, 2, 3, 4], out_backprop=dy,
                                            strides=[1, 2, 2, 1], padding="SAME")
     np.testing.assert_allclose(fn(x, dy, tf.constant([3, 2, 3, 4])).numpy(), want.numpy())
-    with pytest.raises(errors.InvalidArgumentError, match=r"filter must be 4-dimensional: \[3,2,3\]"):
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter must be 4-dimensional: \[3,2,3\]"):
         fn(x, dy, tf.constant([3, 2, 3]))
-    with pytest.raises(errors.InvalidArgumentError, match=r"filter_tensor must be a vector, got \[1,4\]"):
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter_tensor must be a vector, got \[1,4\]"):
         fn(x, dy, tf.constant([[3, 2, 3, 4]]))
 
 

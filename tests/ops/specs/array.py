@@ -85,6 +85,8 @@ SPECS = [
     *_per_dtype("Transpose", tf.transpose, lambda d: [_grid(2, 3, 4, dtype=d)], np.transpose),
     OpSpec("Transpose", lambda x: tf.transpose(x, [1, 0, 2]), [rand(2, 3, 4)],
            lambda x: x.transpose(1, 0, 2), name="Transpose-perm"),
+    OpSpec("Transpose", _shape_input(a._TRANSPOSE), [rand(2, 3, 4), np.array([2, 0, 1], I32)],
+           lambda x, p: x.transpose(p), name="Transpose-run-time"),
     OpSpec("Transpose", lambda x: tf.transpose(x, [-1, 0]), [rand(2, 3)], lambda x: x.T,
            name="Transpose-negative-perm"),
     OpSpec("ConjugateTranspose", lambda x: tf.transpose(x, conjugate=True),

@@ -381,6 +381,10 @@ def _check_perm(ndim, perm):
 
 def _transpose_kernel(conjugate):
     def kernel(xp, x, perm):
+        if perm is not None and type(perm) is not tuple:  # given at run time
+            if perm.ndim != 1:
+                raise _bad(f"perm must be rank 1, got shape {shape_text(perm.shape)}")
+            perm = tuple(perm.tolist())
         try:
             out = x.transpose(perm)  # (the methods: xp's functions add a wrapper's cost)
         except ValueError:
@@ -392,6 +396,15 @@ def _transpose_kernel(conjugate):
 
 def _transpose_rule(x, perm):
     rank = x.shape.rank
+    if perm is not None and type(perm) is not tuple:  # a tensor: the rank its length gives
+        known = shape_rules.known_elements(perm)
+        if known is None or None in known:
+            length = None if known is None else len(known)
+            if rank is not None and length is not None and length != rank:
+                raise shape_rules.shape_error("Transpose", f"Dimension must be {rank} but is "
+                                                           f"{length}", [x.shape, perm.shape])
+            return unknown_shape(rank if length is None else length), x.dtype
+        perm = tuple(known)
     if perm is None:
         return (unknown_shape() if rank is None else TensorShape(x.shape.as_list()[::-1])), \
             x.dtype
@@ -424,13 +437,13 @@ def _transpose_batched(op, args):
 
 
 batching_rules[_TRANSPOSE] = _transpose_batched
-tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
-                                outputs=("y",))
+tf_nodes[_TRANSPOSE] = NodeForm(
+    inputs=(0, AttrInput("perm", type_attr="Tperm", runtime=True)), outputs=("y",))
 tf_args[_TRANSPOSE] = ("x", "perm")
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
-tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
-                                          outputs=("y",))
+tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(
+    inputs=(0, AttrInput("perm", type_attr="Tperm", runtime=True)), outputs=("y",))
 tf_args[_CONJUGATE_TRANSPOSE] = ("x", "perm")
 
 
@@ -444,12 +457,16 @@ def transpose(a, perm=None, conjugate=False, name=errors.ScopeName("transpose"))
     TensorShape([3, 1])
     """
     given, a = (a, perm), as_tensor(a)
+    op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
+    run_time = None if perm is None else run_time_tensor(perm)
+    if run_time is not None:  # (a graph's: a permutation computed from a rank)
+        check_index_dtype("Transpose", "Tperm", run_time, (_d.int32, _d.int64))
+        return dispatch(op, (a, run_time), {}, name)
     if perm is None:
         rank = a.shape.rank
         perm = None if rank is None else tuple(builtins.range(rank - 1, -1, -1))
     else:
         perm = _ints(perm, "Transpose", "Tperm")
-    op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
     try:
         return dispatch(op, (a,), {"perm": perm}, name)
     except errors.OpError as e:
@@ -2920,6 +2937,9 @@ register_gradient("Squeeze")(_reshape_back)
 
 def _transpose_back(conjugate):
     def grad(op, dy):
+        if len(op.inputs) == 2:  # a permutation given at run time: its inverse
+            return (transpose(dy, math_ops.invert_permutation(op.inputs[1]), conjugate=conjugate),
+                    None)
         perm = op.attrs["perm"]
         rank = len(perm) if perm is not None else 0
         inverse = None if perm is None else [int(i) for i in np.argsort([p % rank for p in perm])]

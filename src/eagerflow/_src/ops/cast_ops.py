@@ -12,7 +12,8 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
-from eagerflow._src.core.registry import attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow
+from eagerflow._src.core.registry import (
+    attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -28,8 +29,9 @@ def _cast_kernel(xp, x, DstT):
     if x.dtype in _NARROW_NUMPY or target in _NARROW_NUMPY:
         src = _d.from_numpy(x.dtype)
         if not _d.narrow_cast_supported(src, DstT):
-            raise errors.UnimplementedError(None, None, f"Cast {kernel_type_name(src)} to "
-                                                        f"{kernel_type_name(DstT)} is not supported")
+            raise errors.UnimplementedError(
+                None, None,
+                f"Cast {kernel_type_name(src)} to {kernel_type_name(DstT)} is not supported")
         if x.dtype in _NARROW_NUMPY and x.dtype != target:  # through a wide type
             x = x.astype(np.float32 if src.is_floating else np.int64)
     if x.dtype.kind == "c" and target.kind != "c":

@@ -1001,7 +1001,8 @@ _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
                               *_backprop_filter("Conv3DBackpropFilterOp"), tied=(0, 1),
                               dtypes=FLOAT)
 tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
-    inputs=(0, AttrInput("filter_sizes", type_attr=None, runtime=True), 1), implied={"explicit_paddings": ()},
+    inputs=(0, AttrInput("filter_sizes", type_attr=None, runtime=True), 1),
+    implied={"explicit_paddings": ()},
     outputs=("output",))
 tf_args[_BACKPROP_FILTER3D] = ("input", "filter_sizes", "out_backprop")
 tf_defaults[_BACKPROP_FILTER3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)}

@@ -24,7 +24,8 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
-from eagerflow._src.core.registry import kernel_type_name, register, register_gradient, takes_narrow
+from eagerflow._src.core.registry import (
+    kernel_type_name, register, register_gradient, takes_narrow)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
