@@ -202,7 +202,7 @@ def _kname(dtype):
 def check_narrow_conversion(floating, dtype):
     """TF's TypeError for Python numbers (`floating`, else integers) converted to a narrow
     `dtype` that its Cast kernels do not reach from double (or int64)."""
-    if dtype in _d.NARROW:
+    if dtype in _d.NARROW_SET:
         source = _d.float64 if floating else _d.int64
         if not _d.narrow_cast_supported(source, dtype):
             raise TypeError(f"Error while casting from dtype {_kname(source)} to {dtype.name}. "
@@ -223,7 +223,7 @@ def _scalar_to_array(value, dtype):
             return np.array(value, np.int32)
     elif cls is float or cls is int:
         kind = dtype._kind
-        if dtype in _d.NARROW:
+        if dtype in _d.NARROW_SET:
             return None  # (the general path checks the conversion)
         if kind in ("f", "c") or (cls is int and kind in ("i", "u")
                                   and _INT32_MIN <= value <= _INT32_MAX):

@@ -59,7 +59,7 @@ class DType:
     is_bool = property(lambda self: self._kind == "b")
     is_quantized = property(lambda self: self._kind == "q")
     is_numeric = property(lambda self: self._kind in ("f", "i", "u", "c", "q")
-                          and self not in NARROW)
+                          and self not in NARROW_SET)
     is_numpy_compatible = property(lambda self: self._kind != "r")
 
     @property
@@ -73,7 +73,7 @@ class DType:
         if self._kind == "f":
             return getattr(_finfo(self), which)
         if self._kind in ("i", "u"):
-            if self in NARROW:
+            if self in NARROW_SET:
                 import ml_dtypes
                 return int(getattr(ml_dtypes.iinfo(self._np), which))
             return int(getattr(np.iinfo(self._np), which))
@@ -125,7 +125,7 @@ class DType:
 
 
 def _finfo(dtype):
-    if dtype.real_dtype is bfloat16 or dtype in NARROW:
+    if dtype in NARROW_SET or dtype.real_dtype is bfloat16:
         import ml_dtypes
         return ml_dtypes.finfo(dtype.real_dtype.as_numpy_dtype)
     return np.finfo(dtype.real_dtype.as_numpy_dtype)
@@ -196,6 +196,7 @@ uint2 = DType("uint2", 32, _ml_dtype("uint2"), "u")
 float4_e2m1fn = DType("float4_e2m1fn", 33, _ml_dtype("float4_e2m1fn"), "f")
 NARROW = (float8_e5m2, float8_e4m3fn, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz,
           int4, uint4, int2, uint2, float4_e2m1fn)
+NARROW_SET = frozenset(NARROW)  # (membership by hash: a tuple's compares with each)
 FLOAT8 = (float8_e4m3fn, float8_e5m2)  # (those with casts to and from the other floats)
 INT4 = (int4, uint4)  # (those with casts to and from the other integers)
 for _d in NARROW:
@@ -214,7 +215,7 @@ def narrow_cast_supported(src, dst):
     if dst in FLOAT8:
         return src in FLOAT8 or src in (float16, bfloat16, float32, float64)
     if src in FLOAT8:
-        return dst not in NARROW
+        return dst not in NARROW_SET
     wide_ints = (int8, int16, int32, int64, uint8, uint16, uint32, uint64) + INT4
     return src in wide_ints and dst in wide_ints
 
