@@ -221,6 +221,18 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     return op
 
 
+def _checking(check, kernel, host_kernel):
+    """`kernel` and `host_kernel` calling ``check(arrays)`` on their input arrays first."""
+    def checked(xp, *arrays, **attrs):
+        check(arrays)
+        return kernel(xp, *arrays, **attrs)
+
+    def host_checked(*arrays, **attrs):
+        check(arrays)
+        return host_kernel(*arrays, **attrs)
+    return checked, host_checked
+
+
 def _with_kernel_check(op, kernel, host_kernel):
     """`op`'s kernels failing for the dtypes without one. Eagerly, dispatch's dtype check
     raises first (NotFoundError); a graph is built (as in TF) and fails when it runs."""
@@ -231,15 +243,7 @@ def _with_kernel_check(op, kernel, host_kernel):
         if dtype not in op.allowed:
             raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)},
                                   op.kernel_dtypes, graph=True)
-
-    def checked(xp, *arrays, **attrs):
-        check(arrays)
-        return kernel(xp, *arrays, **attrs)
-
-    def host_checked(*arrays, **attrs):
-        check(arrays)
-        return host_kernel(*arrays, **attrs)
-    return checked, host_checked
+    return _checking(check, kernel, host_kernel)
 
 
 _UNCHECKED = {}  # op name -> its kernels without `_with_narrow_check`
@@ -255,15 +259,7 @@ def _with_narrow_check(op, kernel, host_kernel):
             dtype = getattr(a, "dtype", None)
             if dtype in _NARROW_DTYPES and dtype not in op.allowed:
                 raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)}, ())
-
-    def checked(xp, *arrays, **attrs):
-        check(arrays)
-        return kernel(xp, *arrays, **attrs)
-
-    def host_checked(*arrays, **attrs):
-        check(arrays)
-        return host_kernel(*arrays, **attrs)
-    return checked, host_checked
+    return _checking(check, kernel, host_kernel)
 
 
 def _rebind_all():
