@@ -800,9 +800,10 @@ def test_tensordot_axes_outside_the_ranks(shape):
     assert float(run(lambda t: tf.tensordot(t, t, axes=[[-1], [0]]), vector)) == 14.0
 
 
-def test_tensordot_of_unknown_rank_says_so():
-    with pytest.raises(ValueError, match="tensordot needs the ranks of `a` and `b` to be known"):
-        _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(np.zeros(3, np.float32))
+def test_tensordot_of_unknown_rank_over_listed_axes():
+    out = _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(
+        np.array([1.0, 2.0, 3.0], np.float32))
+    assert float(out) == 14.0
 
 
 def test_reverse_of_a_scalar_is_the_scalar():
@@ -1296,3 +1297,26 @@ def test_transpose_with_a_permutation_known_at_run_time():
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.numpy(), want.numpy())
     assert fn.get_concrete_function().outputs[0].shape.rank is None
+
+
+@pytest.mark.parametrize("axes, a_shape, b_shape", [
+    ([[2], [0]], (3, 4, 5), (5, 2)), ([[0, 2], [1, 0]], (3, 4, 5), (5, 3, 2)),
+    ([[-1, 0], [0, -1]], (3, 4, 5), (5, 2, 3)), ([[1], [1]], (3, 4), (2, 4, 5))])
+@pytest.mark.parametrize("known", ["a", "b", "neither"])
+def test_tensordot_with_axes_of_tensors_whose_rank_is_unknown(axes, a_shape, b_shape, known):
+    """As TF: the contracted axes are moved by permutations made at run time."""
+    rng = np.random.default_rng(0)
+    a, b = (tf.constant(rng.standard_normal(s)) for s in (a_shape, b_shape))
+
+    def dot(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = tf.tensordot(a, b, axes)
+            loss = tf.reduce_sum(y * y)
+        return [y, *tape.gradient(loss, [a, b])]
+
+    specs = [tf.TensorSpec(t.shape if known == k else None, tf.float64)
+             for t, k in ((a, "a"), (b, "b"))]
+    for got, want in zip(tf.function(dot, input_signature=specs)(a, b), dot(a, b)):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)

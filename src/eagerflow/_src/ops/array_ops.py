@@ -2722,6 +2722,18 @@ def _tensordot_at_run_time(a, b, n, name):
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
+def _moved_at_run_time(x, axes, first):
+    """`x` with its `axes` (in order) moved to the start (`first`) or the end, the others
+    keeping their order, by a permutation made at run time."""
+    n = rank(x)
+    axes = math_ops.floormod(from_array(np.asarray(axes, np.int32).reshape(-1)), n)
+    positions = range(n)
+    listed = late.reduction_ops.reduce_any(
+        math_ops.equal(expand_dims(positions, 1), expand_dims(axes, 0)), 1)
+    others = boolean_mask(positions, math_ops.logical_not(listed))
+    return transpose(x, concat([axes, others] if first else [others, axes], 0))
+
+
 def _unknown_tensordot_rank(rank_a, rank_b):
     return ValueError(f"tensordot needs the ranks of `a` and `b` to be known when traced; got "
                       f"{rank_a} and {rank_b}")
@@ -2738,6 +2750,15 @@ def tensordot(a, b, axes, name=None):
     ra, rb = a.shape.rank, b.shape.rank
     if (ra is None or rb is None) and isinstance(axes, (int, np.integer)) and axes >= 0:
         return _tensordot_at_run_time(a, b, int(axes), name)
+    if (ra is None or rb is None) and not isinstance(axes, (int, np.integer)) and (
+            len(axes) == 2 and not is_tensor_like(axes)):
+        # the contracted axes moved (to a's end, b's start) by permutations made at run time
+        pair = [_ints(ax, "Tensordot") for ax in axes]
+        if len(pair[0]) != len(pair[1]):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, "
+                             f"{len(pair[0])} != {len(pair[1])}.")
+        return _tensordot_at_run_time(_moved_at_run_time(a, pair[0], False),
+                                      _moved_at_run_time(b, pair[1], True), len(pair[0]), name)
     axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
     letters = iter(_LETTERS)
     sub_a = [next(letters) for _ in builtins.range(ra)]
