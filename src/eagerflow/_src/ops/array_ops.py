@@ -3518,10 +3518,11 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     x, block, pads = _block_and_pads(input, block_shape, paddings, "SpaceToBatchND",
                                      "paddings")
     m = len(block)
-    rest = x.shape.rank - 1 - m
-    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest)
+    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
+    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest if rest is not None else concat(
+        [[[0, 0]] + pads, zeros(stack([rank(x) - 1 - m, 2]), _d.int32)], 0))
     dims = shape(padded)
-    static = padded.shape.as_list()
+    static = [None] * (1 + m) if rest is None else padded.shape.as_list()
     for i, b in enumerate(block):
         if static[1 + i] is not None and static[1 + i] % b:
             raise errors.op_error(errors.InvalidArgumentError, "SpaceToBatchND",
@@ -3532,9 +3533,8 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
         split += [dims[1 + i] // b, b]
     blocks = reshape(padded, concat([split, dims[1 + m:]], 0))
     steps = builtins.range(m)
-    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps] + \
-        list(builtins.range(1 + 2 * m, 1 + 2 * m + rest))
-    moved = transpose(blocks, perm)
+    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
+    moved = transpose(blocks, _with_rest(perm, 1 + 2 * m, rest, blocks))
     out = [dims[0] * int(np.prod(block))] + [dims[1 + i] // b for i, b in enumerate(block)]
     return reshape(moved, concat([out, dims[1 + m:]], 0), name=name)
 
@@ -3552,7 +3552,7 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     """
     x, block, crops = _block_and_pads(input, block_shape, crops, "BatchToSpaceND", "crops")
     m = len(block)
-    rest = x.shape.rank - 1 - m
+    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
     size = int(np.prod(block))
     batch = x.shape[0]
     if batch is not None and batch % size:
@@ -3570,18 +3570,25 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     perm = [m]
     for i in builtins.range(m):
         perm += [m + 1 + i, i]
-    perm += list(builtins.range(2 * m + 1, 2 * m + 1 + rest))
-    moved = transpose(blocks, perm)
+    moved = transpose(blocks, _with_rest(perm, 2 * m + 1, rest, blocks))
     joined = reshape(moved, concat([[dims[0] // size]] +
                                    [[dims[1 + i] * b] for i, b in enumerate(block)] +
                                    [dims[1 + m:]], 0))
-    begin = [0] + [c[0] for c in crops] + [0] * rest
-    ends = [None] + [-c[1] if c[1] else None for c in crops] + [None] * rest
+    begin = [0] + [c[0] for c in crops]
+    ends = [None] + [-c[1] if c[1] else None for c in crops]
     return _cropped(joined, begin, ends, name)
 
 
+def _with_rest(perm, start, rest, x):
+    """`perm` followed by the axes from `start` on, in order: `rest` of them (None: as many
+    as `x` has there, counted at run time)."""
+    if rest is not None:
+        return perm + list(builtins.range(start, start + rest))
+    return concat([perm, range(start, rank(x))], 0)
+
+
 def _cropped(x, begin, ends, name):
-    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends))
+    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends)) + (Ellipsis,)
     out = x[index]
     return out if name is None else reshape(out, shape(out), name=name)
 
