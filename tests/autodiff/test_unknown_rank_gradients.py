@@ -74,6 +74,10 @@ CASES = {
                               [X, _rand(5, 2, seed=1)]),
     "transpose_run_time_perm": (
         lambda x: tf.transpose(x, tf.concat([[0], tf.range(2, tf.rank(x)), [1]], 0)), [X]),
+    "gather_run_time_axis": (lambda x, i, a: tf.gather(x, i, axis=a),
+                             [X, _i(3, 0, 3), tf.constant(2)]),
+    "gather_run_time_axis_batched": (lambda x, i, a: tf.gather(x, i, axis=a, batch_dims=1),
+                                     [X, tf.constant([[0, 3], [2, 2], [1, 0]]), tf.constant(-2)]),
     "space_to_depth": (lambda x: tf.nn.space_to_depth(x, 2), [_rand(2, 4, 6, 3)]),
     "depth_to_space": (lambda x: tf.nn.depth_to_space(x, 2), [_rand(2, 2, 3, 8)]),
     "pool": (lambda x: tf.nn.pool(x, [2, 2], "AVG", padding="SAME"), [_rand(2, 5, 5, 3)]),

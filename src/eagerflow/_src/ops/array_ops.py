@@ -1834,6 +1834,8 @@ def _check_range(xp, indices, limit):
 
 
 def _gather_kernel(xp, params, indices, axis, batch_dims):
+    if type(axis) is not int:  # given at run time
+        axis = int(axis)
     if params.ndim == 0:
         raise _bad("params must be at least 1 dimensional")
     if not -indices.ndim <= batch_dims <= indices.ndim:
@@ -1878,6 +1880,12 @@ def _batched_take(xp, params, indices, axis, batch_dims):
 
 
 def _gather_rule(params, indices, axis, batch_dims):
+    if type(axis) is not int:  # a tensor: the rank alone is known (axis >= batch_dims)
+        if _unknown_rank(params, indices):
+            return unknown_shape(), params.dtype
+        count = indices.shape.rank
+        return unknown_shape(params.shape.rank - 1 + count - _axis_in(batch_dims, count)), \
+            params.dtype
     shapes = [params.shape, indices.shape, TensorShape([])]
     if params.shape.rank == 0:
         raise shape_rules.shape_error("GatherV2", "Shape must be at least rank 1 but is rank 0",
@@ -1894,8 +1902,9 @@ def _gather_rule(params, indices, axis, batch_dims):
 
 
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
-tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
-                             types={"Tparams": 0, "Tindices": 1})
+tf_nodes[_GATHER] = NodeForm(
+    inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int, runtime=True)),
+    types={"Tparams": 0, "Tindices": 1})
 tf_args[_GATHER] = ("params", "indices", "axis")
 tf_defaults[_GATHER] = {"batch_dims": 0}
 
@@ -1914,6 +1923,10 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     batch_dims = _int(batch_dims)
+    run_time = None if axis is None else run_time_tensor(axis)
+    if run_time is not None:  # (a graph's: an axis computed from a rank)
+        check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
+        return dispatch(_GATHER, (params, indices, run_time), {"batch_dims": batch_dims}, name)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
     try:
         return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
@@ -3176,7 +3189,11 @@ def _moved(x, source, count, destination):
 def _gather_grad(op, dy):
     # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
     # scatter_nd can address it, and moved back afterwards.
-    params, indices = op.inputs
+    params, indices = op.inputs[:2]
+    if len(op.inputs) == 3:  # an axis given at run time
+        axis = reshape(cast_ops.cast(op.inputs[2], _d.int32), [])
+        return (_gather_grad_unknown_rank(params, indices, dy, axis, op.attrs["batch_dims"]),
+                None, None)
     p = known_shape(params)  # a Tensor where a static dim is unknown
     rank = params.shape.rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
