@@ -100,3 +100,19 @@ def test_gradient_in_a_function_equals_the_eager_one(name, rank_known):
         got, want = tf.convert_to_tensor(got), tf.convert_to_tensor(want)
         assert got.shape == want.shape
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("equation, shapes", [
+    ("...ij,...jk->...ik", [(2, 3, 4), (4, 2)]),
+    ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+    ("...ij,jk->ik", [(2, 3, 4), (4, 2)]),
+    ("...i,...i->...", [(3, 1, 4), (2, 4)]),
+    ("...j,...j", [(2, 3), (3,)]),
+])
+def test_einsum_gradient_with_an_ellipsis_of_unknown_rank(equation, shapes):
+    args = [tf.constant(_rand(*s, seed=i)) for i, s in enumerate(shapes)]
+    grads = _grads(lambda a, b: tf.einsum(equation, a, b), [0, 1])
+    specs = [tf.TensorSpec(None, tf.float64)] * 2
+    for got, want in zip(tf.function(grads, input_signature=specs)(*args), grads(*args)):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-12)

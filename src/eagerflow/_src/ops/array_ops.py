@@ -3294,9 +3294,12 @@ register_gradient("TensorScatterMin")(_tensor_scatter_extreme_grad)
 
 
 def _ellipsis_dims(subscript, x):
-    """The dims of `x` that the ``...`` of its `subscript` covers."""
+    """The dims of `x` that the ``...`` of its `subscript` covers (None: `x`'s rank is
+    unknown while tracing, and so is their number)."""
     if "..." not in subscript:
         return []
+    if x.shape.rank is None:
+        return None
     start = subscript.index("...")
     return x.shape.as_list()[start:start + x.shape.rank - len(subscript) + 3]
 
@@ -3306,13 +3309,16 @@ def _einsum_label_sizes(subscripts, inputs):
     shape of an operand that has it."""
     sizes = {}
     for sub, x in zip(subscripts, inputs):
-        # (an operand without an ellipsis has a dim per label, whether traced or not)
-        dims = [None] * len(sub) if x.shape.rank is None and "..." not in sub else \
-            x.shape.as_list()
         labels = sub.replace("...", "")
         before = sub.index("...") if "..." in sub else len(labels)
-        axes = list(builtins.range(before)) + list(builtins.range(
-            len(dims) - (len(labels) - before), len(dims)))
+        if x.shape.rank is None:  # the labels after an ellipsis counted from the end
+            dims = [None] * len(labels)
+            axes = list(builtins.range(before)) + list(builtins.range(
+                before - len(labels), 0))
+        else:
+            dims = x.shape.as_list()
+            axes = list(builtins.range(before)) + list(builtins.range(
+                len(dims) - (len(labels) - before), len(dims)))
         for label, axis in zip(labels, axes):
             if sizes.get(label) is None:
                 sizes[label] = dims[axis]
@@ -3325,13 +3331,14 @@ def _einsum_label_sizes(subscripts, inputs):
 def _einsum_ellipsis(subscripts, inputs, parts):
     """The broadcast shape of the operands' ellipsis dims: a list of ints, or a shape tensor
     where a dim is unknown while tracing."""
-    if all(None not in p for p in parts):
+    if all(p is not None and None not in p for p in parts):
         return list(np.broadcast_shapes(*map(tuple, parts)))
     found = None
     for sub, x, part in zip(subscripts, inputs, parts):
         if "..." in sub:
             start = sub.index("...")
-            dims = shape(x)[start:start + len(part)]
+            dims = (shape(x)[start:start + len(part)] if part is not None else
+                    shape(x)[start:size(shape(x)) - (len(sub) - 3 - start)])
             found = dims if found is None else broadcast_dynamic_shape(found, dims)
     return found
 
@@ -3370,7 +3377,7 @@ def _einsum_grad(op, dy):
     sizes = _einsum_label_sizes(subscripts, op.inputs)
     parts = [_ellipsis_dims(s, t) for s, t in zip(subscripts, op.inputs)]
     ellipsis = _einsum_ellipsis(subscripts, op.inputs, parts)
-    ellipsis_rank = max(len(p) for p in parts)
+    ellipsis_rank = None if None in parts else max(len(p) for p in parts)
     inputs = [math_ops.conj(t) if dy.dtype.is_complex else t for t in op.inputs]
     grads = []
     for i, (subscript, x) in enumerate(zip(subscripts, op.inputs)):
@@ -3378,6 +3385,13 @@ def _einsum_grad(op, dy):
         unused = (c for c in _LETTERS if c not in equation)
         grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
         # The ellipsis came back broadcast: sum it down to this operand's own dims.
+        if "..." in subscript and ellipsis_rank is None:  # ranks known at run time only
+            if subscript.index("...") != 0:
+                raise NotImplementedError(
+                    "The gradient of an einsum whose operand has an ellipsis after other "
+                    "labels needs the operands' ranks known when traced")
+            grads.append(late.reduction_ops.unbroadcast(grad, x))  # (leading dims summed)
+            continue
         if "..." in subscript:
             start, lead = subscript.index("..."), ellipsis_rank - len(parts[i])
             if isinstance(ellipsis, Tensor) or not x.shape.is_fully_defined():
