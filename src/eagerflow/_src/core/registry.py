@@ -438,16 +438,11 @@ def check_dtypes(op, dtypes, building=False):
     if op.declared is None:  # any dtype, but a narrow one only where TF has a kernel for it
         if first in _NARROW_DTYPES and first not in op.allowed and not building:
             raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, ())
-        for i in tied[1:]:
-            if i < len(dtypes) and dtypes[i] != first:
-                expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
-                if building:
-                    raise _graph_mismatch(op, tied, dtypes, i, expected, got)
-                raise _wrong_input_type(op, i, expected, got)
+        _check_tied_match(op, tied, dtypes, building)
         return
     # a declared dtype without a kernel: TF's NotFoundError eagerly; a graph takes it
-    no_kernel = op.allowed is not None and first in op.declared and first not in op.allowed
-    if op.allowed is not None and first not in op.allowed and not no_kernel:
+    no_kernel = first in op.declared and first not in op.allowed
+    if first not in op.allowed and not no_kernel:
         dtype = _d.from_numpy(first)
         if len(op.declared) == 1 and not building:
             # one allowed dtype: in TF the inputs have that fixed type (``input: bool``)
@@ -458,14 +453,20 @@ def check_dtypes(op, dtypes, building=False):
                             f"{dtype.name} not in list of allowed values: "
                             f"{', '.join(d.name for d in op.allowed_dtypes)}")
         raise attr_dtype_error(op.name, op.type_attr, dtype, op.allowed_dtypes)
+    _check_tied_match(op, tied, dtypes, building)
+    if no_kernel and not building:
+        raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, op.kernel_dtypes)
+
+
+def _check_tied_match(op, tied, dtypes, building):
+    """TF's error for a tied input whose dtype is not the first tied input's."""
+    first = dtypes[tied[0]]
     for i in tied[1:]:
         if i < len(dtypes) and dtypes[i] != first:
             expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
             if building:
                 raise _graph_mismatch(op, tied, dtypes, i, expected, got)
             raise _wrong_input_type(op, i, expected, got)
-    if no_kernel and not building:
-        raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, op.kernel_dtypes)
 
 
 def _enum_name(dtype):
