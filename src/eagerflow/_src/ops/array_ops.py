@@ -381,7 +381,7 @@ def _check_perm(ndim, perm):
 
 def _transpose_kernel(conjugate):
     def kernel(xp, x, perm):
-        if perm is not None and type(perm) is not tuple:  # given at run time
+        if hasattr(perm, "ndim"):  # an array: given at run time
             if perm.ndim != 1:
                 raise _bad(f"perm must be rank 1, got shape {shape_text(perm.shape)}")
             perm = tuple(perm.tolist())
@@ -396,7 +396,7 @@ def _transpose_kernel(conjugate):
 
 def _transpose_rule(x, perm):
     rank = x.shape.rank
-    if perm is not None and type(perm) is not tuple:  # a tensor: the rank its length gives
+    if perm is not None and not isinstance(perm, (tuple, list)):  # a tensor
         known = shape_rules.known_elements(perm)
         if known is None or None in known:
             length = None if known is None else len(known)
@@ -1668,7 +1668,7 @@ def _check_paddings(x, paddings, mirror=False):
 
 def _paddings(paddings):
     """A pad's `paddings`: its attr (pairs), or an integer matrix given at run time."""
-    if type(paddings) is tuple:
+    if not hasattr(paddings, "ndim"):  # (an attr)
         return paddings
     if paddings.ndim != 2 or paddings.shape[1] != 2:
         raise _bad(f"paddings must be a matrix with 2 columns: {shape_text(paddings.shape)}")
@@ -1710,7 +1710,7 @@ def _run_time_pad_rule(x, paddings):
                         for n, b, a in zip(dims, known[::2], known[1::2])]), x.dtype
 
 
-def _pad_rule(x, *inputs, paddings=None, **__):
+def _pad_rule(x, *inputs, paddings=None, **__):  # (paddings None: the last input)
     if paddings is None:  # given at run time, the op's last input
         return _run_time_pad_rule(x, inputs[-1])
     if any(b < 0 or a < 0 for b, a in paddings):
@@ -1834,7 +1834,7 @@ def _check_range(xp, indices, limit):
 
 
 def _gather_kernel(xp, params, indices, axis, batch_dims):
-    if type(axis) is not int:  # given at run time
+    if hasattr(axis, "ndim"):  # an array: given at run time
         axis = int(axis)
     if params.ndim == 0:
         raise _bad("params must be at least 1 dimensional")
@@ -1880,7 +1880,8 @@ def _batched_take(xp, params, indices, axis, batch_dims):
 
 
 def _gather_rule(params, indices, axis, batch_dims):
-    if type(axis) is not int:  # a tensor: the rank alone is known (axis >= batch_dims)
+    if not isinstance(axis, (int, np.integer)):  # a tensor: its rank alone is known
+        # (as axis >= batch_dims)
         if _unknown_rank(params, indices):
             return unknown_shape(), params.dtype
         count = indices.shape.rank

@@ -595,7 +595,7 @@ def _full_sizes(sizes, nd, dy_dims, w_dims, data_format):
 def _filter_sizes(sizes, rank):
     """A filter gradient's `filter_sizes` (an attr, or an array given at run time) as a
     tuple of `rank` ints."""
-    if type(sizes) is not tuple:
+    if hasattr(sizes, "ndim"):  # an array: given at run time
         if sizes.ndim != 1:
             raise _invalid(f"filter_tensor must be a vector, got {shape_text(list(sizes.shape))}")
         sizes = tuple(sizes.tolist())
@@ -689,7 +689,7 @@ def _backprop_filter(name):
                             data_format=data_format, dilations=dilations)
 
     def rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format, dilations):
-        if type(filter_sizes) is not tuple:  # a tensor: what is known of it before run time
+        if not isinstance(filter_sizes, (tuple, list)):  # a tensor: what is known of it
             filter_sizes = shape_rules.known_elements(filter_sizes)
             if filter_sizes is None:  # even its length unknown: the op's rank it must have
                 filter_sizes = [None] * len(strides)
