@@ -100,3 +100,62 @@ def test_custom_gradient_tangents_come_from_its_forward_ops_when_they_connect():
         g = tape.gradient(loss, x)
     np.testing.assert_allclose(acc.jvp(g).numpy(),
                                [351.03299, -42.442299], rtol=1e-5)
+
+
+def test_custom_gradient_whose_forward_ops_give_no_tangent_transposes_its_grad_fn():
+    # TF 2.21: ops whose gradients are None (round) leave the function's output without a
+    # tangent, so the grad_fn (here grad_pass_through's identity) gives it; a tangent the
+    # ops do give wins (square's 2x, not the identity's)
+    x, t = tf.constant([1.0, 2.0, 3.0]), tf.constant([0.5, -1.0, 2.0])
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        rounded = tf.grad_pass_through(tf.round)(x * 1.3)
+        squared = tf.grad_pass_through(tf.square)(x)
+    np.testing.assert_allclose(acc.jvp(rounded).numpy(), [0.65, -1.3, 2.6], rtol=1e-6)
+    assert acc.jvp(squared).numpy().tolist() == [1.0, -4.0, 12.0]
+    # inside a function the whole call is one op: its JVP transposes the custom gradients
+    through = tf.function(lambda x: tf.grad_pass_through(tf.square)(x))
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y = through(x)
+    assert acc.jvp(y).numpy().tolist() == [0.5, -1.0, 2.0]
+
+
+def test_hessian_vector_products_forward_over_backward():
+    x, v = tf.constant([1.0, 2.0, 3.0]), tf.constant([0.5, -1.0, 2.0])
+
+    def hvp(f):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(f(x))
+            g = tape.gradient(y, x)
+        return g, acc.jvp(g)
+
+    # (values of TF 2.21)
+    g, h = hvp(lambda x: tf.sin(x) * x ** 2)
+    np.testing.assert_allclose(h.numpy(), [1.50134, 5.14777, -25.7355], rtol=1e-5)
+    g, h = hvp(lambda x: tf.stop_gradient(x) * x * x)
+    assert h.numpy().tolist() == [1.0, -4.0, 12.0]
+    g, h = hvp(lambda x: tf.grad_pass_through(tf.square)(x) * x)
+    assert g.numpy().tolist() == [2.0, 6.0, 12.0] and h.numpy().tolist() == [1.5, -5.0, 14.0]
+
+    @tf.custom_gradient
+    def cosine_grad(x):
+        return x * x, lambda dy: dy * tf.cos(x)
+
+    g, h = hvp(cosine_grad)
+    np.testing.assert_allclose(h.numpy(), [-0.42074, 0.9093, -0.28224], rtol=1e-4)
+
+
+def test_jvp_of_a_sparse_gradient_is_sparse():
+    # a gather's gradient is IndexedSlices: its tangent has the same indices (TF 2.21 fails
+    # here with an AttributeError; the values are those of the dense Hessian)
+    x, v = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.ones([3, 2])
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.gather(x, [0, 2, 2]) ** 3)
+        g = tape.gradient(y, x)
+    tangent = acc.jvp(g)
+    assert isinstance(tangent, tf.IndexedSlices)
+    np.testing.assert_allclose(tf.convert_to_tensor(tangent).numpy(),
+                               [[6.0, 12.0], [0.0, 0.0], [60.0, 72.0]])

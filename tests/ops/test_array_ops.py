@@ -800,9 +800,10 @@ def test_tensordot_axes_outside_the_ranks(shape):
     assert float(run(lambda t: tf.tensordot(t, t, axes=[[-1], [0]]), vector)) == 14.0
 
 
-def test_tensordot_of_unknown_rank_says_so():
-    with pytest.raises(ValueError, match="tensordot needs the ranks of `a` and `b` to be known"):
-        _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(np.zeros(3, np.float32))
+def test_tensordot_of_unknown_rank_over_listed_axes():
+    out = _traced(lambda t: tf.tensordot(t, t, axes=[[0], [0]]), None)(
+        np.array([1.0, 2.0, 3.0], np.float32))
+    assert float(out) == 14.0
 
 
 def test_reverse_of_a_scalar_is_the_scalar():
@@ -1220,3 +1221,102 @@ def test_einsum_of_three_dim_bfloat16_operands():
     assert out.dtype == tf.bfloat16
     np.testing.assert_array_equal(out.numpy().astype(np.float32),
                                   tf.einsum("abc,cde->abde", a, b).numpy())
+
+
+@pytest.mark.parametrize("mode, value", [("CONSTANT", 0), ("CONSTANT", 2.5), ("REFLECT", 0),
+                                         ("SYMMETRIC", 0)])
+def test_pad_with_paddings_known_at_run_time(mode, value):
+    """Paddings computed in a function (from a shape, or a function argument): the pad ops
+    take them as an input; values, gradients and errors as eagerly (as TF's)."""
+    def padded(x, paddings):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.pad(x, paddings, mode, constant_values=value)
+            weights = tf.cast(tf.reshape(tf.range(tf.size(y)), tf.shape(y)), y.dtype)
+            loss = tf.reduce_sum(y * weights)
+        return y, tape.gradient(loss, x)
+
+    fn = tf.function(padded, input_signature=[tf.TensorSpec(None, tf.float64),
+                                              tf.TensorSpec(None, tf.int32)])
+    x = tf.constant(np.arange(12.0).reshape(3, 4))
+    for paddings in ([[1, 0], [2, 1]], [[0, 2], [1, 3]]):
+        for got, want in zip(fn(x, tf.constant(paddings)), padded(x, paddings)):
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+    mirror = mode != "CONSTANT"
+    if not mirror:  # (TF's values)
+        np.testing.assert_array_equal(fn(x, tf.constant([[1, 0], [2, 1]]))[1].numpy(),
+                                      [[9, 10, 11, 12], [16, 17, 18, 19], [23, 24, 25, 26]])
+    with pytest.raises(errors.InvalidArgumentError, match=re.escape(
+            f"{'p' if mirror else 'P'}addings must be non-negative: -1 0")):
+        fn(x, tf.constant([[-1, 0], [0, 0]]))
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=re.escape("paddings must be a matrix with 2 columns: [2,3]")):
+        fn(x, tf.constant([[1, 1, 1], [1, 1, 1]]))
+    if mirror:
+        with pytest.raises(errors.InvalidArgumentError, match="paddings must be less than|"
+                                                              "paddings must be no greater"):
+            fn(x, tf.constant([[4, 0], [0, 0]]))
+
+
+def test_pad_shape_with_paddings_partly_known_when_traced():
+    fn = tf.function(lambda x, n: tf.pad(x, [[0, n], [n, 1]]),
+                     input_signature=[tf.TensorSpec([3, 4], tf.float32),
+                                      tf.TensorSpec(None, tf.int32)])
+    assert fn.get_concrete_function().outputs[0].shape.as_list() == [None, None]
+    assert fn(tf.ones([3, 4]), tf.constant(2)).shape == (5, 7)
+    strings = tf.function(lambda x, n: tf.pad(x, [[0, n], [0, 0]]))
+    np.testing.assert_array_equal(strings(tf.constant([["a", "b"]]), tf.constant(1)).numpy(),
+                                  [[b"a", b"b"], [b"", b""]])
+
+
+def test_mirror_pad_errors_in_tf_words():
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=re.escape("paddings must be non-negative: -1 0 [Op:MirrorPad]")):
+        tf.pad(tf.ones([3, 4]), [[-1, 0], [0, 0]], "REFLECT")
+    with pytest.raises(errors.InvalidArgumentError, match=re.escape(
+            "The first dimension of paddings must be the rank of inputs[1,2], [3,4]")):
+        tf.pad(tf.ones([3, 4]), [[1, 2]], "REFLECT")
+
+
+def test_transpose_with_a_permutation_known_at_run_time():
+    """A permutation computed in a function (from a rank only run time knows) is the op's
+    input; the values and gradients are the eager ones."""
+    def moved(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            perm = tf.concat([[0], tf.range(2, tf.rank(x)), [1]], 0)  # channels last
+            y = tf.transpose(x, perm)
+            loss = tf.reduce_sum(y * tf.cast(tf.range(tf.size(y)), y.dtype)[0] + y * y)
+        return y, tape.gradient(loss, x)
+
+    fn = tf.function(moved, input_signature=[tf.TensorSpec(None, tf.float64)])
+    for shape in [(2, 3, 4), (2, 3, 4, 5)]:
+        x = tf.constant(np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+        for got, want in zip(fn(x), moved(x)):
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert fn.get_concrete_function().outputs[0].shape.rank is None
+
+
+@pytest.mark.parametrize("axes, a_shape, b_shape", [
+    ([[2], [0]], (3, 4, 5), (5, 2)), ([[0, 2], [1, 0]], (3, 4, 5), (5, 3, 2)),
+    ([[-1, 0], [0, -1]], (3, 4, 5), (5, 2, 3)), ([[1], [1]], (3, 4), (2, 4, 5))])
+@pytest.mark.parametrize("known", ["a", "b", "neither"])
+def test_tensordot_with_axes_of_tensors_whose_rank_is_unknown(axes, a_shape, b_shape, known):
+    """As TF: the contracted axes are moved by permutations made at run time."""
+    rng = np.random.default_rng(0)
+    a, b = (tf.constant(rng.standard_normal(s)) for s in (a_shape, b_shape))
+
+    def dot(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = tf.tensordot(a, b, axes)
+            loss = tf.reduce_sum(y * y)
+        return [y, *tape.gradient(loss, [a, b])]
+
+    specs = [tf.TensorSpec(t.shape if known == k else None, tf.float64)
+             for t, k in ((a, "a"), (b, "b"))]
+    for got, want in zip(tf.function(dot, input_signature=specs)(a, b), dot(a, b)):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)

@@ -818,3 +818,69 @@ def test_avg_pool_gradient_with_spatial_dims_unknown_when_traced(pool, x):
     for got, want in zip(unknown(tf.constant(x)), grads(tf.constant(x))):
         assert got.shape == want.shape
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+_UNKNOWN_FILTER_CASES = [
+    (lambda x, w: tf.nn.conv1d(x, w, 2, "SAME"), (2, 9, 3), (3, 3, 4)),
+    (lambda x, w: tf.nn.conv2d(x, w, 2, "VALID"), (2, 7, 8, 3), (3, 2, 3, 4)),
+    (lambda x, w: tf.nn.conv2d(x, w, 1, [[0, 0], [1, 2], [0, 1], [0, 0]], dilations=2),
+     (2, 7, 8, 3), (3, 2, 3, 4)),
+    (lambda x, w: tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "SAME"), (1, 5, 6, 7, 2), (2, 3, 2, 2, 3)),
+    (lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"), (2, 7, 8, 3), (3, 3, 3, 2)),
+    (lambda x, w: tf.nn.conv2d_transpose(x, w, [2, 8, 10, 2], 2, "SAME"), (2, 4, 5, 4),
+     (3, 3, 2, 4)),
+    (lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 4, 6, 4, 2], 2, "SAME"), (1, 2, 3, 2, 4),
+     (2, 2, 2, 2, 4)),
+]
+
+
+@pytest.mark.parametrize("conv, x_shape, w_shape", _UNKNOWN_FILTER_CASES)
+@pytest.mark.parametrize("rank_known", [True, False])
+def test_gradients_with_filter_shape_known_at_run_time(conv, x_shape, w_shape, rank_known):
+    """A filter whose shape only run time knows (even its rank) takes ``shape(w)`` as its
+    gradient's `filter_sizes`; first and second derivatives equal the eager ones."""
+    def grads(x, w):
+        with tf.GradientTape() as outer:
+            outer.watch(w)
+            with tf.GradientTape() as tape:
+                tape.watch([x, w])
+                loss = tf.reduce_sum(tf.sin(conv(x, w)))
+            dx, dw = tape.gradient(loss, [x, w])
+            curvature = tf.reduce_sum(dw * dw)
+        return dx, dw, outer.gradient(curvature, w)
+
+    def spec(shape):
+        return tf.TensorSpec([None] * len(shape) if rank_known else None, tf.float64)
+
+    traced = tf.function(grads, input_signature=[spec(x_shape), spec(w_shape)])
+    x, w = tf.constant(_rand(*x_shape, seed=2)), tf.constant(_rand(*w_shape, seed=3))
+    for got, want in zip(traced(x, w), grads(x, w)):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_filter_gradient_sizes_given_at_run_time():
+    """Conv2DBackpropFilter's `filter_sizes` as a tensor only run time knows: the values of
+    a constant one, and TF's errors for a wrong one."""
+    x, dy = tf.constant(_rand(2, 7, 8, 3)), tf.constant(_rand(2, 4, 4, 4, seed=1))
+    fn = tf.function(
+        lambda x, dy, sizes: tf.raw_ops.Conv2DBackpropFilter(
+            input=x, filter_sizes=sizes, out_backprop=dy, strides=[1, 2, 2, 1], padding="SAME"),
+        input_signature=[tf.TensorSpec(None, tf.float64)] * 2 + [tf.TensorSpec(None, tf.int32)])
+    assert fn.get_concrete_function().outputs[0].shape.as_list() == [None] * 4
+    want = tf.raw_ops.Conv2DBackpropFilter(input=x, filter_sizes=[3, 2, 3, 4], out_backprop=dy,
+                                           strides=[1, 2, 2, 1], padding="SAME")
+    np.testing.assert_allclose(fn(x, dy, tf.constant([3, 2, 3, 4])).numpy(), want.numpy())
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter must be 4-dimensional: \[3,2,3\]"):
+        fn(x, dy, tf.constant([3, 2, 3]))
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter_tensor must be a vector, got \[1,4\]"):
+        fn(x, dy, tf.constant([[3, 2, 3, 4]]))
+
+
+def test_conv1d_transpose_with_a_list_output_shape_in_a_function():
+    x, w = tf.constant(_rand(2, 9, 4)), tf.constant(_rand(3, 2, 4, seed=1))
+    fn = tf.function(lambda x, w: tf.nn.conv1d_transpose(x, w, [2, 18, 2], 2, "SAME"))
+    np.testing.assert_allclose(fn(x, w).numpy(),
+                               tf.nn.conv1d_transpose(x, w, [2, 18, 2], 2, "SAME").numpy())

@@ -7,3 +7,4 @@ from eagerflow._src.core.dtypes import float64 as double  # noqa: F401
 from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
 from eagerflow._src.ops.cast_ops import cast, saturate_cast  # noqa: F401
 from eagerflow._src.ops.math_ops import complex  # noqa: F401
+from eagerflow.dtypes import experimental  # noqa: F401

@@ -6,6 +6,9 @@ from eagerflow._src.core.api_dispatch import (  # noqa: F401
     unregister_dispatch_for)
 from eagerflow._src.core.context import (  # noqa: F401
     async_clear_error, async_scope, function_executor_type)
+from eagerflow._src.core.dtypes import (  # noqa: F401
+    float4_e2m1fn, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz,
+    int2, int4, uint2, uint4)
 from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.ops.extension_type import (  # noqa: F401
     BatchableExtensionType, ExtensionType, ExtensionTypeSpec)

@@ -201,6 +201,15 @@ def test_unknown_batch_fuses_through_the_run_time_reduction(path):
         _assert_close(before, after, _feeds((batch, 6, 7, 3), (3, 3, 3, 4)))
 
 
+def test_filter_shape_known_at_run_time_is_not_fused():
+    """A filter gradient given its filter's shape as an input (``shape(w)``) stays unfused."""
+    before = traced(_grads(), tf.TensorSpec([2, 6, 7, 3], tf.float32),
+                    tf.TensorSpec(None, tf.float32), tf.TensorSpec([4], tf.float32))
+    after = fuse_conv_bias_gradients(before)
+    assert _FUSED not in types(after) and _REPLACED <= set(types(after))
+    _assert_close(before, after, _feeds((2, 6, 7, 3), (3, 3, 3, 4)))
+
+
 def test_a_reduction_over_channels_is_not_seen_through():
     def fn(x, dy, like):
         axes = tf.raw_ops.BroadcastGradientArgs(s0=tf.shape(like), s1=tf.shape(dy))[0]

@@ -491,6 +491,29 @@ _BACKPROPS = [
 ]
 
 
+def _run_time_filter_spec(x_shape, w_shape, strides, padding):
+    """A Conv2DBackpropFilter/Conv3DBackpropFilterV2 spec with the filter's shape as the
+    op's third input, as in a function where only run time knows it (channels-last)."""
+    nd = len(w_shape) - 2
+    op = {2: "Conv2DBackpropFilter", 3: "Conv3DBackpropFilterV2"}[nd]
+    pads = (same_pads(x_shape[1:-1], w_shape[:nd], strides, (1,) * nd) if padding == "SAME"
+            else [(0, 0)] * nd)
+    outs = _outs([n + b + a for n, (b, a) in zip(x_shape[1:-1], pads)], w_shape[:nd], strides,
+                 (1,) * nd)
+    attrs = c._conv_attrs(nd, list(strides), padding, {2: "NHWC", 3: "NDHWC"}[nd], None,
+                          ("NHWC", "NDHWC"))
+    return OpSpec(op, lambda x, dy, sizes: dispatch(registry.get(op), (x, dy, sizes), attrs),
+                  [rand(*x_shape, dtype=F64), rand(x_shape[0], *outs, w_shape[-1], dtype=F64,
+                                                   seed=1), np.array(w_shape, np.int32)],
+                  lambda x, dy, _: ref_conv_filter_grad(x, dy, w_shape, strides, (1,) * nd,
+                                                        pads),
+                  name=f"{op}-{x_shape}-{w_shape}-{strides}-{padding}-run-time")
+
+
+_BACKPROPS += [_run_time_filter_spec((2, 5, 6, 3), (3, 2, 3, 2), (2, 1), "SAME"),
+               _run_time_filter_spec((1, 4, 5, 3, 2), (2, 3, 2, 2, 3), (1, 2, 1), "VALID")]
+
+
 # ----------------------------------------------------------------------------- pooling
 
 def _pool_spec(kind, x_shape, ksize, strides, padding, dtype=F64, **kw):

@@ -12,32 +12,44 @@ and it is recorded like any other computation (by enclosing tapes too).
 >>> acc.jvp(y)
 <tf.Tensor: shape=(), dtype=float32, numpy=12.0>
 """
+from eagerflow._src.autodiff.backprop import backprop
 from eagerflow._src.autodiff.tape import (
     GradientTape, UnconnectedGradients, _Recorder, is_differentiable)
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import nest
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops import reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 _IDENTITY_N = get_op("IdentityN")
 
 
 class _TangentRecorder(_Recorder):
-    """An accumulator's recorder. As in TF, a custom gradient's outputs that the ops its
-    function ran already connect to the primals take their tangents from those ops (its
-    IdentityN is a plain identity here); otherwise (a forward through stop_gradient or an
-    op without a gradient) the JVP transposes its grad_fn."""
+    """An accumulator's recorder. As in TF, a custom gradient's outputs that already have a
+    tangent from the ops its function ran take it (its IdentityN is a plain identity here);
+    otherwise (a forward through stop_gradient, or through ops whose gradients are None,
+    like round's) the JVP transposes its grad_fn."""
     __slots__ = ()
 
     def record(self, op, inputs, attrs, outputs):
         # (the IdentityN's first input is the function's first output)
-        if op is _IDENTITY_N and "_gradient_op_type" in attrs and id(inputs[0]) in self.watched:
+        if (op is _IDENTITY_N and "_gradient_op_type" in attrs and id(inputs[0]) in self.watched
+                and self._has_tangent(inputs[0])):
             attrs = {k: v for k, v in attrs.items() if k != "_gradient_op_type"}
         super().record(op, inputs, attrs, outputs)
+
+    def _has_tangent(self, t):
+        """Whether a backward pass from `t` reaches a primal (else t's JVP is None)."""
+        primals = [self.watched[i] for i in self.roots if is_differentiable(self.watched[i])]
+        if not primals:
+            return False
+        with context.unrecorded():
+            grads = backprop(self.entries, [t], None, primals, self.watched)
+        return any(g is not None for g in grads)
 
 
 @export("autodiff.ForwardAccumulator")
@@ -74,6 +86,10 @@ class ForwardAccumulator:
                     if primal is y:
                         return tangent
                 y = y.value()
+            elif isinstance(y, IndexedSlices):  # (a gather's gradient) its values' tangents
+                values = one(y.values)
+                return None if values is None else IndexedSlices(values, y.indices,
+                                                                 y.dense_shape)
             result = None
             if is_differentiable(y):
                 u = array_ops.zeros_like(y)

@@ -220,6 +220,11 @@ def only_recorder(recorder):
     return _swap(recorders=(recorder,))
 
 
+def unrecorded():
+    """Pauses every recorder in the block (for ops that only inspect what was recorded)."""
+    return _swap(recorders=())
+
+
 def building(graph):
     """Routes ops to `graph` instead of running them (used while tracing).
 

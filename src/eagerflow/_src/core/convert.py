@@ -140,6 +140,7 @@ def _python_to_array(value, dtype):
             (kind == "b" and target != "b" and dtype not in _BOOL_TARGETS):
         raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
                         f"{_kname(dtype)}")
+    check_narrow_conversion(kind == "f", dtype)
     if kind in "iu" and target in "iu":
         return arr.astype(np.int64).astype(dtype.as_numpy_dtype)  # wraps like TF
     return arr.astype(dtype.as_numpy_dtype)
@@ -198,6 +199,18 @@ def _kname(dtype):
     return kernel_type_name(dtype)
 
 
+def check_narrow_conversion(floating, dtype):
+    """TF's TypeError for Python numbers (`floating`, else integers) converted to a narrow
+    `dtype` that its Cast kernels do not reach from double (or int64)."""
+    if dtype in _d.NARROW_SET:
+        source = _d.float64 if floating else _d.int64
+        if not _d.narrow_cast_supported(source, dtype):
+            raise TypeError(f"Error while casting from dtype {_kname(source)} to {dtype.name}. "
+                            f"{{{{function_node __wrapped__Cast_device_/job:localhost/replica:0/"
+                            f"task:0/device:CPU:0}}}} Cast {_kname(source)} to {dtype.name} is "
+                            f"not supported")
+
+
 def _scalar_to_array(value, dtype):
     """Fast path for a Python int/float/bool; None when the general path must decide."""
     cls = type(value)
@@ -210,6 +223,8 @@ def _scalar_to_array(value, dtype):
             return np.array(value, np.int32)
     elif cls is float or cls is int:
         kind = dtype._kind
+        if dtype in _d.NARROW_SET:
+            return None  # (the general path checks the conversion)
         if kind in ("f", "c") or (cls is int and kind in ("i", "u")
                                   and _INT32_MIN <= value <= _INT32_MAX):
             return np.array(value).astype(dtype._np)  # ints wrap into narrow types, like TF

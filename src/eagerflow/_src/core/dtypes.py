@@ -18,6 +18,12 @@ def _bfloat16_type():
     return ml_dtypes.bfloat16
 
 
+def _ml_dtype(name):
+    """The NumPy scalar type of ml_dtypes' `name` (float8_e4m3fn, int4, ...)."""
+    import ml_dtypes
+    return getattr(ml_dtypes, name)
+
+
 @export("dtypes.DType", "DType")
 class DType:
     """A tensor element type, e.g. `float32`; compares equal to its NumPy dtype and name."""
@@ -52,7 +58,8 @@ class DType:
     is_complex = property(lambda self: self._kind == "c")
     is_bool = property(lambda self: self._kind == "b")
     is_quantized = property(lambda self: self._kind == "q")
-    is_numeric = property(lambda self: self._kind in ("f", "i", "u", "c", "q"))
+    is_numeric = property(lambda self: self._kind in ("f", "i", "u", "c", "q")
+                          and self not in NARROW_SET)
     is_numpy_compatible = property(lambda self: self._kind != "r")
 
     @property
@@ -66,6 +73,9 @@ class DType:
         if self._kind == "f":
             return getattr(_finfo(self), which)
         if self._kind in ("i", "u"):
+            if self in NARROW_SET:
+                import ml_dtypes
+                return int(getattr(ml_dtypes.iinfo(self._np), which))
             return int(getattr(np.iinfo(self._np), which))
         kind = "quantized type" if self._kind == "q" else "type"
         raise TypeError(f"Cannot find {which}imum value of {self} with {kind} {self}.")
@@ -115,9 +125,9 @@ class DType:
 
 
 def _finfo(dtype):
-    if dtype.real_dtype is bfloat16:
+    if dtype in NARROW_SET or dtype.real_dtype is bfloat16:
         import ml_dtypes
-        return ml_dtypes.finfo(bfloat16.as_numpy_dtype)
+        return ml_dtypes.finfo(dtype.real_dtype.as_numpy_dtype)
     return np.finfo(dtype.real_dtype.as_numpy_dtype)
 
 
@@ -171,6 +181,45 @@ export("qint32").export_constant(__name__, "qint32")
 export("qint16").export_constant(__name__, "qint16")
 export("quint16").export_constant(__name__, "quint16")
 
+# Narrow types of ml_dtypes (TF's experimental ones): casts and moves of elements only, no
+# arithmetic. float8_e4m3fn and float8_e5m2 cast to and from the other floats; int4 and
+# uint4 to and from the other integers; the rest only to themselves.
+float8_e5m2 = DType("float8_e5m2", 24, _ml_dtype("float8_e5m2"), "f")
+float8_e4m3fn = DType("float8_e4m3fn", 25, _ml_dtype("float8_e4m3fn"), "f")
+float8_e4m3fnuz = DType("float8_e4m3fnuz", 26, _ml_dtype("float8_e4m3fnuz"), "f")
+float8_e4m3b11fnuz = DType("float8_e4m3b11fnuz", 27, _ml_dtype("float8_e4m3b11fnuz"), "f")
+float8_e5m2fnuz = DType("float8_e5m2fnuz", 28, _ml_dtype("float8_e5m2fnuz"), "f")
+int4 = DType("int4", 29, _ml_dtype("int4"), "i")
+uint4 = DType("uint4", 30, _ml_dtype("uint4"), "u")
+int2 = DType("int2", 31, _ml_dtype("int2"), "i")
+uint2 = DType("uint2", 32, _ml_dtype("uint2"), "u")
+float4_e2m1fn = DType("float4_e2m1fn", 33, _ml_dtype("float4_e2m1fn"), "f")
+NARROW = (float8_e5m2, float8_e4m3fn, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz,
+          int4, uint4, int2, uint2, float4_e2m1fn)
+NARROW_SET = frozenset(NARROW)  # (membership by hash: a tuple's compares with each)
+FLOAT8 = (float8_e4m3fn, float8_e5m2)  # (those with casts to and from the other floats)
+INT4 = (int4, uint4)  # (those with casts to and from the other integers)
+for _d in NARROW:
+    export("dtypes.experimental." + _d.name, "experimental." + _d.name).export_constant(
+        __name__, _d.name)
+del _d
+
+
+
+def narrow_cast_supported(src, dst):
+    """Whether TF's Cast has a kernel from `src` to `dst` where one is a narrow type: float8
+    e4m3fn and e5m2 from the other floats and to any real or complex type, int4 and uint4
+    to and from the integers, the rest only to themselves."""
+    if src is dst:
+        return True
+    if dst in FLOAT8:
+        return src in FLOAT8 or src in (float16, bfloat16, float32, float64)
+    if src in FLOAT8:
+        return dst not in NARROW_SET
+    wide_ints = (int8, int16, int32, int64, uint8, uint16, uint32, uint64) + INT4
+    return src in wide_ints and dst in wide_ints
+
+
 # The top of the intensity range of image data, per type name (`DType.limits`).
 _INTENSITY_TOP = {"bool": True, "float32": 1, "float64": 1}
 _INTENSITY_TOP.update((d.name, int(np.iinfo(d.as_numpy_dtype).max)) for d in (
@@ -180,11 +229,11 @@ ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, ui
        uint32, uint64, bool, complex64, complex128, string, resource, variant, qint8, quint8,
        qint16, quint16, qint32)
 
-_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL + NARROW}
 _BY_NAME.update(half=float16, double=float64, float=float32)
-_BY_ENUM = {d.as_datatype_enum: d for d in ALL}
+_BY_ENUM = {d.as_datatype_enum: d for d in ALL + NARROW}
 # NumPy dtype -> DType; `object` arrays hold strings (bytes).
-_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL if d._kind not in ("s", "r")}
+_BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL + NARROW if d._kind not in ("s", "r")}
 _BY_NUMPY[np.dtype(object)] = string
 _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string

@@ -89,7 +89,9 @@ class OpDef:
             _numpy_dtype(d) for d in dtypes if not d.is_quantized)
         self.allowed_dtypes = None if dtypes is None else tuple(dtypes)
         self.kernel_dtypes = None
-        self.allowed = self.declared
+        # (an op without a type constraint has kernels for every dtype but the narrow ones,
+        # unless `takes_narrow` says it moves them too)
+        self.allowed = _WIDE_DTYPES if self.declared is None else self.declared
         self.stateful = stateful
         self.grad = None
         self.not_differentiable = not_differentiable
@@ -121,14 +123,28 @@ class OpDef:
         """
         direct = {}
         if not self.multi:
-            for dtype in _TENSOR_DTYPES if self.allowed is None else self.allowed:
+            for dtype in self.allowed:
                 fn = self._direct_of(dtype) if self._direct_of is not None else None
                 direct[dtype] = self.host_kernel if fn is None else fn
         self.direct = direct
 
 
-# The NumPy dtypes of tensors' arrays: what an op without a type constraint takes directly.
+# The NumPy dtypes of tensors' arrays: what an op without a type constraint takes directly
+# (not the narrow types: TF has kernels of few ops for them, see `takes_narrow`).
 _TENSOR_DTYPES = frozenset(d for d in _d._BY_NUMPY if isinstance(d, _numpy.dtype))
+_NARROW_DTYPES = frozenset(_numpy.dtype(d.as_numpy_dtype) for d in _d.NARROW)
+_WIDE_DTYPES = _TENSOR_DTYPES - _NARROW_DTYPES
+
+
+def takes_narrow(dtypes, *ops):
+    """Declares that `ops` (without a type constraint) have kernels for the narrow `dtypes`
+    (float8, int4, ...), as TF's ops that only move elements have for some of them."""
+    for op in ops:
+        op.allowed = op.allowed | {_numpy_dtype(d) for d in dtypes}
+        unchecked = _UNCHECKED.get(op.name)
+        if unchecked is not None and _NARROW_DTYPES <= op.allowed:  # nothing left to check
+            op.kernel, op.host_kernel = unchecked
+        op.bind_direct()
 
 
 def _numpy_dtype(d):
@@ -188,6 +204,9 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
         op.allowed = frozenset(_numpy_dtype(d) for d in kernels)
         op.kernel, op.host_kernel = _with_kernel_check(op, op.kernel, op.host_kernel)
         op.bind_direct()  # (the dtypes without a kernel are not among its direct ones)
+    elif dtypes is None and not tied and not shape_only:
+        # no input is checked by dispatch: the kernel turns narrow types away itself
+        op.kernel, op.host_kernel = _with_narrow_check(op, op.kernel, op.host_kernel)
     ufunc = isinstance(op.host_kernel, _numpy.ufunc)
     op.elementwise = elementwise or ufunc
     op.reduction = reduction
@@ -202,6 +221,18 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     return op
 
 
+def _checking(check, kernel, host_kernel):
+    """`kernel` and `host_kernel` calling ``check(arrays)`` on their input arrays first."""
+    def checked(xp, *arrays, **attrs):
+        check(arrays)
+        return kernel(xp, *arrays, **attrs)
+
+    def host_checked(*arrays, **attrs):
+        check(arrays)
+        return host_kernel(*arrays, **attrs)
+    return checked, host_checked
+
+
 def _with_kernel_check(op, kernel, host_kernel):
     """`op`'s kernels failing for the dtypes without one. Eagerly, dispatch's dtype check
     raises first (NotFoundError); a graph is built (as in TF) and fails when it runs."""
@@ -212,15 +243,23 @@ def _with_kernel_check(op, kernel, host_kernel):
         if dtype not in op.allowed:
             raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)},
                                   op.kernel_dtypes, graph=True)
+    return _checking(check, kernel, host_kernel)
 
-    def checked(xp, *arrays, **attrs):
-        check(arrays)
-        return kernel(xp, *arrays, **attrs)
 
-    def host_checked(*arrays, **attrs):
-        check(arrays)
-        return host_kernel(*arrays, **attrs)
-    return checked, host_checked
+_UNCHECKED = {}  # op name -> its kernels without `_with_narrow_check`
+
+
+def _with_narrow_check(op, kernel, host_kernel):
+    """`op`'s kernels raising TF's NotFoundError for an input of a narrow type (float8, int4,
+    ...) unless `takes_narrow` declared it (TF has kernels of few ops for them)."""
+    _UNCHECKED[op.name] = kernel, host_kernel
+
+    def check(arrays):
+        for a in arrays:
+            dtype = getattr(a, "dtype", None)
+            if dtype in _NARROW_DTYPES and dtype not in op.allowed:
+                raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(dtype)}, ())
+    return _checking(check, kernel, host_kernel)
 
 
 def _rebind_all():
@@ -396,9 +435,14 @@ def check_dtypes(op, dtypes, building=False):
     if not tied or len(dtypes) <= tied[0]:
         return
     first = dtypes[tied[0]]
+    if op.declared is None:  # any dtype, but a narrow one only where TF has a kernel for it
+        if first in _NARROW_DTYPES and first not in op.allowed and not building:
+            raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, ())
+        _check_tied_match(op, tied, dtypes, building)
+        return
     # a declared dtype without a kernel: TF's NotFoundError eagerly; a graph takes it
-    no_kernel = op.allowed is not None and first in op.declared and first not in op.allowed
-    if op.allowed is not None and first not in op.allowed and not no_kernel:
+    no_kernel = first in op.declared and first not in op.allowed
+    if first not in op.allowed and not no_kernel:
         dtype = _d.from_numpy(first)
         if len(op.declared) == 1 and not building:
             # one allowed dtype: in TF the inputs have that fixed type (``input: bool``)
@@ -409,14 +453,20 @@ def check_dtypes(op, dtypes, building=False):
                             f"{dtype.name} not in list of allowed values: "
                             f"{', '.join(d.name for d in op.allowed_dtypes)}")
         raise attr_dtype_error(op.name, op.type_attr, dtype, op.allowed_dtypes)
+    _check_tied_match(op, tied, dtypes, building)
+    if no_kernel and not building:
+        raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, op.kernel_dtypes)
+
+
+def _check_tied_match(op, tied, dtypes, building):
+    """TF's error for a tied input whose dtype is not the first tied input's."""
+    first = dtypes[tied[0]]
     for i in tied[1:]:
         if i < len(dtypes) and dtypes[i] != first:
             expected, got = _d.from_numpy(first), _d.from_numpy(dtypes[i])
             if building:
                 raise _graph_mismatch(op, tied, dtypes, i, expected, got)
             raise _wrong_input_type(op, i, expected, got)
-    if no_kernel and not building:
-        raise no_kernel_error(op.name, {op.type_attr: _d.from_numpy(first)}, op.kernel_dtypes)
 
 
 def _enum_name(dtype):

@@ -29,6 +29,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import RUNS_ONCE, register, register_gradient, runs_rules
+from eagerflow._src.core.registry import takes_narrow
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
 
@@ -167,6 +168,7 @@ tf_args[_ASSIGN_ADD] = ("resource", "value")
 _ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_SUB] = ("resource", "value")
+takes_narrow(_d.NARROW, _READ, _ASSIGN)  # (TF keeps float8 and int4 variables, no updates)
 
 
 def _is_initialized(xp, handle):

@@ -25,15 +25,15 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    convert_input, convert_to_tensor, from_array, get_static_value, is_tensor_like, operand,
-    to_array)
+    check_narrow_conversion, convert_input, convert_to_tensor, from_array, get_static_value,
+    is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
-    kernel_type_name, register, register_gradient, same_shape)
+    kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.registry import (
     PER_ELEMENT, aligned, batching_rules, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -381,6 +381,10 @@ def _check_perm(ndim, perm):
 
 def _transpose_kernel(conjugate):
     def kernel(xp, x, perm):
+        if hasattr(perm, "ndim"):  # an array: given at run time
+            if perm.ndim != 1:
+                raise _bad(f"perm must be rank 1, got shape {shape_text(perm.shape)}")
+            perm = tuple(perm.tolist())
         try:
             out = x.transpose(perm)  # (the methods: xp's functions add a wrapper's cost)
         except ValueError:
@@ -392,6 +396,15 @@ def _transpose_kernel(conjugate):
 
 def _transpose_rule(x, perm):
     rank = x.shape.rank
+    if perm is not None and not isinstance(perm, (tuple, list)):  # a tensor
+        known = shape_rules.known_elements(perm)
+        if known is None or None in known:
+            length = None if known is None else len(known)
+            if rank is not None and length is not None and length != rank:
+                raise shape_rules.shape_error("Transpose", f"Dimension must be {rank} but is "
+                                                           f"{length}", [x.shape, perm.shape])
+            return unknown_shape(rank if length is None else length), x.dtype
+        perm = tuple(known)
     if perm is None:
         return (unknown_shape() if rank is None else TensorShape(x.shape.as_list()[::-1])), \
             x.dtype
@@ -424,13 +437,13 @@ def _transpose_batched(op, args):
 
 
 batching_rules[_TRANSPOSE] = _transpose_batched
-tf_nodes[_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
-                                outputs=("y",))
+tf_nodes[_TRANSPOSE] = NodeForm(
+    inputs=(0, AttrInput("perm", type_attr="Tperm", runtime=True)), outputs=("y",))
 tf_args[_TRANSPOSE] = ("x", "perm")
 _CONJUGATE_TRANSPOSE = register("ConjugateTranspose", _transpose_kernel(True), _transpose_rule,
                                 tied=())
-tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(inputs=(0, AttrInput("perm", type_attr="Tperm")),
-                                          outputs=("y",))
+tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(
+    inputs=(0, AttrInput("perm", type_attr="Tperm", runtime=True)), outputs=("y",))
 tf_args[_CONJUGATE_TRANSPOSE] = ("x", "perm")
 
 
@@ -444,12 +457,16 @@ def transpose(a, perm=None, conjugate=False, name=errors.ScopeName("transpose"))
     TensorShape([3, 1])
     """
     given, a = (a, perm), as_tensor(a)
+    op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
+    run_time = None if perm is None else run_time_tensor(perm)
+    if run_time is not None:  # (a graph's: a permutation computed from a rank)
+        check_index_dtype("Transpose", "Tperm", run_time, (_d.int32, _d.int64))
+        return dispatch(op, (a, run_time), {}, name)
     if perm is None:
         rank = a.shape.rank
         perm = None if rank is None else tuple(builtins.range(rank - 1, -1, -1))
     else:
         perm = _ints(perm, "Transpose", "Tperm")
-    op = _CONJUGATE_TRANSPOSE if conjugate and a.dtype.is_complex else _TRANSPOSE
     try:
         return dispatch(op, (a,), {"perm": perm}, name)
     except errors.OpError as e:
@@ -1253,6 +1270,7 @@ def _eager_filled(shape, dtype, value):
     for d in dims:
         if type(d) is not int or not 0 <= d < 2**31:
             return None
+    check_narrow_conversion(False, dtype)  # (TF casts the int 0 or 1 to `dtype`)
     np_dtype = dtype._np if dtype._kind in "fiucb" or dtype is _d.bfloat16 else None
     if np_dtype is None or len(dims) > 254:
         return None
@@ -1663,16 +1681,28 @@ def meshgrid(*args, **kwargs):
 
 # -- padding ---------------------------------------------------------------------------------
 
-def _check_paddings(x, paddings):
+def _check_paddings(x, paddings, mirror=False):
+    """TF's checks of a pad's `paddings` (worded as MirrorPad's kernel words them)."""
     if len(paddings) != x.ndim:
         raise _bad(f"The first dimension of paddings must be the rank of inputs"
-                   f"{shape_text([len(paddings), 2])} {shape_text(x.shape)}")
+                   f"{shape_text([len(paddings), 2])}{',' if mirror else ''} "
+                   f"{shape_text(x.shape)}")
     for before, after in paddings:
         if before < 0 or after < 0:
-            raise _bad(f"Paddings must be non-negative: {before} {after}")
+            raise _bad(f"{'p' if mirror else 'P'}addings must be non-negative: {before} {after}")
+
+
+def _paddings(paddings):
+    """A pad's `paddings`: its attr (pairs), or an integer matrix given at run time."""
+    if not hasattr(paddings, "ndim"):  # (an attr)
+        return paddings
+    if paddings.ndim != 2 or paddings.shape[1] != 2:
+        raise _bad(f"paddings must be a matrix with 2 columns: {shape_text(paddings.shape)}")
+    return tuple(tuple(pair) for pair in paddings.tolist())
 
 
 def _pad_kernel(xp, x, constant_values, paddings):
+    paddings = _paddings(paddings)
     _check_paddings(x, paddings)
     shape = tuple(b + n + a for (b, a), n in zip(paddings, x.shape))
     out = xp.full(shape, constant_values.reshape(()), dtype=x.dtype)
@@ -1681,7 +1711,8 @@ def _pad_kernel(xp, x, constant_values, paddings):
 
 
 def _mirror_pad_kernel(xp, x, paddings, mode):
-    _check_paddings(x, paddings)
+    paddings = _paddings(paddings)
+    _check_paddings(x, paddings, mirror=True)
     offset = 0 if mode == "SYMMETRIC" else 1
     for (before, after), n in zip(paddings, x.shape):
         if max(before, after) > n - offset:
@@ -1692,7 +1723,22 @@ def _mirror_pad_kernel(xp, x, paddings, mode):
     return xp.pad(x, paddings, mode=mode.lower())
 
 
-def _pad_rule(x, *_, paddings, **__):
+def _run_time_pad_rule(x, paddings):
+    """A pad's shape when its paddings are a tensor: the dims whose paddings are known."""
+    rows = paddings.shape[0] if paddings.shape.rank == 2 else None
+    rank = x.shape.rank if rows is None else rows
+    _rank_mismatch("Pad", x.shape.rank, rank, [x.shape, paddings.shape])
+    known = shape_rules.known_elements(paddings) if rank is not None else None
+    if known is None or len(known) != 2 * rank:
+        return unknown_shape(rank), x.dtype
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * rank
+    return TensorShape([None if None in (n, b, a) else b + n + a
+                        for n, b, a in zip(dims, known[::2], known[1::2])]), x.dtype
+
+
+def _pad_rule(x, *inputs, paddings=None, **__):  # (paddings None: the last input)
+    if paddings is None:  # given at run time, the op's last input
+        return _run_time_pad_rule(x, inputs[-1])
     if any(b < 0 or a < 0 for b, a in paddings):
         raise shape_rules.shape_error("Pad", "Paddings must be non-negative",
                                       [x.shape, TensorShape([len(paddings), 2])])
@@ -1706,10 +1752,11 @@ def _pad_rule(x, *_, paddings, **__):
 
 _PAD = register("PadV2", _pad_kernel, _pad_rule, tied=(0, 1))
 _MIRROR_PAD = register("MirrorPad", _mirror_pad_kernel, _pad_rule, tied=())
-tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings"), 1),
-                          outputs=("output",))
+tf_nodes[_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings", runtime=True),
+                                  1), outputs=("output",))
 tf_args[_PAD] = ("input", "paddings", "constant_values")
-tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")))
+tf_nodes[_MIRROR_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings",
+                                                      runtime=True)))
 
 
 def _zero_pad_kernel(xp, x, paddings):
@@ -1718,7 +1765,8 @@ def _zero_pad_kernel(xp, x, paddings):
 
 # TF's Pad pads with zeros (TF writes it for tf.pad's default value): read in TF's graphs.
 _ZERO_PAD = register("Pad", _zero_pad_kernel, _pad_rule, tied=())
-tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings")),
+tf_nodes[_ZERO_PAD] = NodeForm(inputs=(0, AttrInput("paddings", type_attr="Tpaddings",
+                                                    runtime=True)),
                                outputs=("output",))
 batching_rules[_ZERO_PAD] = PER_ELEMENT
 
@@ -1758,6 +1806,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", '
                          f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
+    run_time = run_time_tensor(paddings)
+    if run_time is not None:  # (a graph's: paddings computed from a shape)
+        check_index_dtype("Pad", "Tpaddings", run_time, (_d.int32, _d.int64))
+        return _pad_run_time(as_tensor(tensor), run_time, mode, constant_values, name)
     shape, flat = _int_array(paddings, "Pad", "Tpaddings")
     if len(shape) != 2 or shape[1] != 2:
         raise _op_error("Pad", f"paddings must be a matrix with 2 columns: {shape_text(shape)}")
@@ -1775,6 +1827,19 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             tensor, value = _matching([tensor, constant_values])
         return dispatch(_PAD, (tensor, value), {"paddings": pairs}, name)
     return dispatch(_MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode}, name)
+
+
+def _pad_run_time(tensor, paddings, mode, constant_values, name):
+    """`pad` with paddings only run time knows: the pad ops take them as their last input."""
+    if mode != "CONSTANT":
+        return dispatch(_MIRROR_PAD, (tensor, paddings), {"mode": mode}, name)
+    if _zero_scalar(constant_values) and tensor.dtype != _d.string:
+        return dispatch(_ZERO_PAD, (tensor, paddings), {}, name)
+    if _zero_scalar(constant_values):
+        tensor, value = tensor, _scalar(_zero_of(tensor.dtype), tensor.dtype)
+    else:
+        tensor, value = _matching([tensor, constant_values])
+    return dispatch(_PAD, (tensor, value, paddings), {}, name)
 
 
 # -- gathering -------------------------------------------------------------------------------
@@ -1795,6 +1860,8 @@ def _check_range(xp, indices, limit):
 
 
 def _gather_kernel(xp, params, indices, axis, batch_dims):
+    if hasattr(axis, "ndim"):  # an array: given at run time
+        axis = int(axis)
     if params.ndim == 0:
         raise _bad("params must be at least 1 dimensional")
     if not -indices.ndim <= batch_dims <= indices.ndim:
@@ -1839,6 +1906,13 @@ def _batched_take(xp, params, indices, axis, batch_dims):
 
 
 def _gather_rule(params, indices, axis, batch_dims):
+    if not isinstance(axis, (int, np.integer)):  # a tensor: its rank alone is known
+        # (as axis >= batch_dims)
+        if _unknown_rank(params, indices):
+            return unknown_shape(), params.dtype
+        count = indices.shape.rank
+        return unknown_shape(params.shape.rank - 1 + count - _axis_in(batch_dims, count)), \
+            params.dtype
     shapes = [params.shape, indices.shape, TensorShape([])]
     if params.shape.rank == 0:
         raise shape_rules.shape_error("GatherV2", "Shape must be at least rank 1 but is rank 0",
@@ -1855,8 +1929,9 @@ def _gather_rule(params, indices, axis, batch_dims):
 
 
 _GATHER = register("GatherV2", _gather_kernel, _gather_rule, tied=(), moves_elements=True)
-tf_nodes[_GATHER] = NodeForm(inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int)),
-                             types={"Tparams": 0, "Tindices": 1})
+tf_nodes[_GATHER] = NodeForm(
+    inputs=(0, 1, AttrInput("axis", type_attr="Taxis", kind=int, runtime=True)),
+    types={"Tparams": 0, "Tindices": 1})
 tf_args[_GATHER] = ("params", "indices", "axis")
 tf_defaults[_GATHER] = {"batch_dims": 0}
 
@@ -1875,6 +1950,10 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     batch_dims = _int(batch_dims)
+    run_time = None if axis is None else run_time_tensor(axis)
+    if run_time is not None:  # (a graph's: an axis computed from a rank)
+        check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
+        return dispatch(_GATHER, (params, indices, run_time), {"batch_dims": batch_dims}, name)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
     try:
         return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
@@ -2314,6 +2393,9 @@ def _slice_rule(x, *bounds, begin=None, size=None):
 
 
 _SLICE = register("Slice", _slice_kernel, _slice_rule, tied=(), moves_elements=True)
+# TF's kernels for the narrow types: reshaping ones for all, moves of elements for float8
+takes_narrow(_d.NARROW, _RESHAPE, _SQUEEZE, _EXPAND_DIMS, _SPLIT, _SPLIT_V)
+takes_narrow(_d.FLOAT8, _TRANSPOSE, _CONCAT, _PACK, _BROADCAST_TO, _GATHER, _GATHER_ND, _SLICE)
 tf_nodes[_SLICE] = NodeForm(inputs=(0, AttrInput("begin", type_attr="Index", runtime=True),
                                     AttrInput("size", type_attr="Index", runtime=True)))
 
@@ -2680,6 +2762,18 @@ def _tensordot_at_run_time(a, b, n, name):
     return reshape(product, concat([free_a, free_b], 0), name=name)
 
 
+def _moved_at_run_time(x, axes, first):
+    """`x` with its `axes` (in order) moved to the start (`first`) or the end, the others
+    keeping their order, by a permutation made at run time."""
+    n = rank(x)
+    axes = math_ops.floormod(from_array(np.asarray(axes, np.int32).reshape(-1)), n)
+    positions = range(n)
+    listed = late.reduction_ops.reduce_any(
+        math_ops.equal(expand_dims(positions, 1), expand_dims(axes, 0)), 1)
+    others = boolean_mask(positions, math_ops.logical_not(listed))
+    return transpose(x, concat([axes, others] if first else [others, axes], 0))
+
+
 def _unknown_tensordot_rank(rank_a, rank_b):
     return ValueError(f"tensordot needs the ranks of `a` and `b` to be known when traced; got "
                       f"{rank_a} and {rank_b}")
@@ -2696,6 +2790,15 @@ def tensordot(a, b, axes, name=None):
     ra, rb = a.shape.rank, b.shape.rank
     if (ra is None or rb is None) and isinstance(axes, (int, np.integer)) and axes >= 0:
         return _tensordot_at_run_time(a, b, int(axes), name)
+    if (ra is None or rb is None) and not isinstance(axes, (int, np.integer)) and (
+            len(axes) == 2 and not is_tensor_like(axes)):
+        # the contracted axes moved (to a's end, b's start) by permutations made at run time
+        pair = [_ints(ax, "Tensordot") for ax in axes]
+        if len(pair[0]) != len(pair[1]):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, "
+                             f"{len(pair[0])} != {len(pair[1])}.")
+        return _tensordot_at_run_time(_moved_at_run_time(a, pair[0], False),
+                                      _moved_at_run_time(b, pair[1], True), len(pair[0]), name)
     axes_a, axes_b = _tensordot_axes(axes, ra, rb, a)
     letters = iter(_LETTERS)
     sub_a = [next(letters) for _ in builtins.range(ra)]
@@ -2895,6 +2998,9 @@ register_gradient("Squeeze")(_reshape_back)
 
 def _transpose_back(conjugate):
     def grad(op, dy):
+        if len(op.inputs) == 2:  # a permutation given at run time: its inverse
+            return (transpose(dy, math_ops.invert_permutation(op.inputs[1]), conjugate=conjugate),
+                    None)
         perm = op.attrs["perm"]
         rank = len(perm) if perm is not None else 0
         inverse = None if perm is None else [int(i) for i in np.argsort([p % rank for p in perm])]
@@ -2930,8 +3036,10 @@ register_gradient("SplitV")(_split_back)
 
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
-    axis = op.attrs["axis"] % dy.shape.rank
-    sizes = [t.shape[axis] for t in op.inputs]
+    axis, rank = op.attrs["axis"], dy.shape.rank
+    if rank is not None:
+        axis %= rank
+    sizes = [None if rank is None else t.shape[axis] for t in op.inputs]
     if None not in sizes:
         return split(dy, sizes, axis)
     # Sizes known only at run time: each input's rows of dy, gathered.
@@ -2955,25 +3063,41 @@ def _tile_grad(op, dy):
     else:  # interleaved at run time
         multiples = _param_tensor(multiples)
         split_dims = reshape(stack([multiples, shape(x, multiples.dtype)], 1), [-1])
-    summed = late.reduction_ops.reduce_sum(reshape(dy, split_dims),
-                                           list(builtins.range(0, 2 * x.shape.rank, 2)))
-    return reshape(summed, dims)
+    rank = x.shape.rank
+    axes = (list(builtins.range(0, 2 * rank, 2)) if rank is not None
+            else range(0, 2 * size(shape(x)), 2))  # every other axis, counted at run time
+    return reshape(late.reduction_ops.reduce_sum(reshape(dy, split_dims), axes), dims)
 
 
 @register_gradient("Slice")
 def _slice_grad(op, dy):
-    dims = op.inputs[0].shape.as_list()
-    begin = op.attrs["begin"]
-    return pad(dy, [[b, n - b - s] for b, s, n in zip(begin, dy.shape.as_list(), dims)])
+    x = op.inputs[0]
+    if len(op.inputs) == 1 and x.shape.is_fully_defined():
+        dims, begin = x.shape.as_list(), op.attrs["begin"]
+        return pad(dy, [[b, n - b - s] for b, s, n in zip(begin, dy.shape.as_list(), dims)])
+    # Bounds or sizes known at run time only: dy scattered to the flat positions the same
+    # slice takes of x's positions.
+    dims = shape(x)
+    where_ = op.inputs[1:] if len(op.inputs) > 1 else (op.attrs["begin"], op.attrs["size"])
+    taken = slice(reshape(range(size(x)), dims), *where_)
+    flat = scatter_nd(reshape(taken, [-1, 1]), reshape(dy, [-1]), expand_dims(size(x), 0))
+    return (reshape(flat, dims), *[None] * (len(op.inputs) - 1))
+
+
+def _run_time_unpad(op, dy):
+    """`dy` without the borders of paddings given at run time (the op's last input)."""
+    x, paddings = op.inputs[0], op.inputs[-1]
+    return slice(dy, reshape(paddings[:, :1], [-1]), shape(x, paddings.dtype))
 
 
 @register_gradient("PadV2")
 def _pad_grad(op, dy):
     x = op.inputs[0]
-    dx = _unpad(dy, op.attrs["paddings"])
+    run_time = len(op.inputs) == 3
+    dx = _run_time_unpad(op, dy) if run_time else _unpad(dy, op.attrs["paddings"])
     # The padding value fills every position that is not a copy of `x`.
     reduce_sum = late.reduction_ops.reduce_sum
-    return dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))
+    return (dx, math_ops.subtract(reduce_sum(dy), reduce_sum(dx))) + (None,) * run_time
 
 
 def _unpad(dy, paddings):
@@ -2984,6 +3108,8 @@ def _unpad(dy, paddings):
 
 @register_gradient("Pad")
 def _zero_pad_grad(op, dy):
+    if len(op.inputs) == 2:
+        return _run_time_unpad(op, dy), None
     return _unpad(dy, op.attrs["paddings"])
 
 
@@ -3031,6 +3157,12 @@ def _ints_or_stacked(values):
 
 @register_gradient("MirrorPad")
 def _mirror_pad_grad(op, dy):
+    if len(op.inputs) == 2:  # paddings known at run time: dy summed by the element it copies
+        x = op.inputs[0]
+        copied = dispatch(_MIRROR_PAD, (reshape(range(size(x)), shape(x)), op.inputs[1]),
+                          {"mode": op.attrs["mode"]})
+        return reshape(late.reduction_ops.unsorted_segment_sum(
+            reshape(dy, [-1]), reshape(copied, [-1]), size(x)), shape(x)), None
     # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
     offset = 1 if op.attrs["mode"] == "REFLECT" else 0
     x = op.inputs[0]
@@ -3057,7 +3189,14 @@ def _with_batch_coords(indices, batch_dims):
     """
     if not batch_dims:
         return indices
-    dims = indices.shape.as_list()
+    dims = indices.shape.as_list() if indices.shape.rank is not None else None
+    if dims is None or None in dims[:-1]:  # shaped at run time: each batch axis's positions
+        lead = shape(indices, indices.dtype)[:-1]
+        rank = size(lead)
+        coords = [broadcast_to(reshape(range(lead[j]), concat(
+            [ones([j], _d.int32), [-1], ones(expand_dims(rank - j - 1, 0), _d.int32)], 0)), lead)
+            for j in builtins.range(batch_dims)]
+        return concat([stack(coords, -1), indices], -1)
     batch = dims[:batch_dims]
     coords = np.moveaxis(np.indices(batch), 0, -1)
     coords = coords.reshape(batch + [1] * (len(dims) - batch_dims - 1) + [batch_dims])
@@ -3077,12 +3216,18 @@ def _moved(x, source, count, destination):
 def _gather_grad(op, dy):
     # Scatter `dy` back: the gathered axis is moved to follow the batch dims, where
     # scatter_nd can address it, and moved back afterwards.
-    params, indices = op.inputs
+    params, indices = op.inputs[:2]
+    if len(op.inputs) == 3:  # an axis given at run time
+        axis = reshape(cast_ops.cast(op.inputs[2], _d.int32), [])
+        return (_gather_grad_unknown_rank(params, indices, dy, axis, op.attrs["batch_dims"]),
+                None, None)
     p = known_shape(params)  # a Tensor where a static dim is unknown
     rank = params.shape.rank
     batch_dims = _axis_in(op.attrs["batch_dims"], indices.shape.rank)
-    if rank is None and op.attrs["axis"] != 0 and batch_dims == 0:
-        return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"]), None
+    if (rank is None or indices.shape.rank is None) and (op.attrs["axis"] != 0
+                                                         or batch_dims != 0):
+        return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"],
+                                         op.attrs["batch_dims"]), None
     axis = op.attrs["axis"] % rank if rank is not None else op.attrs["axis"]
     if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
@@ -3098,20 +3243,32 @@ def _gather_grad(op, dy):
     return _moved(scatter_nd(coords, updates, moved_shape), batch_dims, 1, axis), None
 
 
-def _gather_grad_unknown_rank(params, indices, dy, axis):
-    """The gather's gradient where params' rank is known only at run time: dy as
-    (outer, index, inner) blocks, the index positions summed into params' rows (the moves
-    are transposes of rank 3, which need no rank)."""
+def _gather_grad_unknown_rank(params, indices, dy, axis, batch_dims):
+    """The gather's gradient where a rank is known only at run time: dy as (batch, outer,
+    index, inner) blocks, the index positions of each batch summed into its params' rows
+    (the moves are transposes of rank 4, which need no rank)."""
+    prod = late.reduction_ops.reduce_prod
     dims = shape(params)
     rank = size(dims)
+    if batch_dims < 0:
+        batch_dims = math_ops.add(batch_dims, size(shape(indices)))
     axis = math_ops.floormod(axis, rank)
     position = range(rank)
-    outer = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.less(position, axis)))
-    inner = late.reduction_ops.reduce_prod(boolean_mask(dims, math_ops.greater(position, axis)))
-    flat = reshape(indices, [-1])
-    blocks = transpose(reshape(dy, stack([outer, size(flat), inner])), [1, 0, 2])
-    rows = late.reduction_ops.unsorted_segment_sum(blocks, flat, gather(dims, axis))
-    return reshape(transpose(rows, [1, 0, 2]), dims)
+    batch = prod(boolean_mask(dims, math_ops.less(position, batch_dims)))
+    outer = prod(boolean_mask(dims, math_ops.logical_and(
+        math_ops.greater_equal(position, batch_dims), math_ops.less(position, axis))))
+    inner = prod(boolean_mask(dims, math_ops.greater(position, axis)))
+    rows = gather(dims, axis)
+    flat = reshape(indices, stack([batch, -1]))  # (batch, index)
+    count = shape(flat)[1]
+    blocks = transpose(reshape(dy, stack([batch, outer, count, inner])), [0, 2, 1, 3])
+    starts = cast_ops.cast(math_ops.multiply(range(batch), rows), indices.dtype)
+    ids = math_ops.add(flat, expand_dims(starts, 1))
+    summed = late.reduction_ops.unsorted_segment_sum(
+        reshape(blocks, stack([-1, outer, inner])), reshape(ids, [-1]),
+        math_ops.multiply(batch, rows))
+    return reshape(transpose(reshape(summed, stack([batch, rows, outer, inner])), [0, 2, 1, 3]),
+                   dims)
 
 
 @register_gradient("GatherNd")
@@ -3164,9 +3321,12 @@ register_gradient("TensorScatterMin")(_tensor_scatter_extreme_grad)
 
 
 def _ellipsis_dims(subscript, x):
-    """The dims of `x` that the ``...`` of its `subscript` covers."""
+    """The dims of `x` that the ``...`` of its `subscript` covers (None: `x`'s rank is
+    unknown while tracing, and so is their number)."""
     if "..." not in subscript:
         return []
+    if x.shape.rank is None:
+        return None
     start = subscript.index("...")
     return x.shape.as_list()[start:start + x.shape.rank - len(subscript) + 3]
 
@@ -3176,11 +3336,16 @@ def _einsum_label_sizes(subscripts, inputs):
     shape of an operand that has it."""
     sizes = {}
     for sub, x in zip(subscripts, inputs):
-        dims = x.shape.as_list()
         labels = sub.replace("...", "")
         before = sub.index("...") if "..." in sub else len(labels)
-        axes = list(builtins.range(before)) + list(builtins.range(
-            len(dims) - (len(labels) - before), len(dims)))
+        if x.shape.rank is None:  # the labels after an ellipsis counted from the end
+            dims = [None] * len(labels)
+            axes = list(builtins.range(before)) + list(builtins.range(
+                before - len(labels), 0))
+        else:
+            dims = x.shape.as_list()
+            axes = list(builtins.range(before)) + list(builtins.range(
+                len(dims) - (len(labels) - before), len(dims)))
         for label, axis in zip(labels, axes):
             if sizes.get(label) is None:
                 sizes[label] = dims[axis]
@@ -3193,13 +3358,14 @@ def _einsum_label_sizes(subscripts, inputs):
 def _einsum_ellipsis(subscripts, inputs, parts):
     """The broadcast shape of the operands' ellipsis dims: a list of ints, or a shape tensor
     where a dim is unknown while tracing."""
-    if all(None not in p for p in parts):
+    if all(p is not None and None not in p for p in parts):
         return list(np.broadcast_shapes(*map(tuple, parts)))
     found = None
     for sub, x, part in zip(subscripts, inputs, parts):
         if "..." in sub:
             start = sub.index("...")
-            dims = shape(x)[start:start + len(part)]
+            dims = (shape(x)[start:start + len(part)] if part is not None else
+                    shape(x)[start:size(shape(x)) - (len(sub) - 3 - start)])
             found = dims if found is None else broadcast_dynamic_shape(found, dims)
     return found
 
@@ -3238,7 +3404,7 @@ def _einsum_grad(op, dy):
     sizes = _einsum_label_sizes(subscripts, op.inputs)
     parts = [_ellipsis_dims(s, t) for s, t in zip(subscripts, op.inputs)]
     ellipsis = _einsum_ellipsis(subscripts, op.inputs, parts)
-    ellipsis_rank = max(len(p) for p in parts)
+    ellipsis_rank = None if None in parts else max(len(p) for p in parts)
     inputs = [math_ops.conj(t) if dy.dtype.is_complex else t for t in op.inputs]
     grads = []
     for i, (subscript, x) in enumerate(zip(subscripts, op.inputs)):
@@ -3246,6 +3412,13 @@ def _einsum_grad(op, dy):
         unused = (c for c in _LETTERS if c not in equation)
         grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
         # The ellipsis came back broadcast: sum it down to this operand's own dims.
+        if "..." in subscript and ellipsis_rank is None:  # ranks known at run time only
+            if subscript.index("...") != 0:
+                raise NotImplementedError(
+                    "The gradient of an einsum whose operand has an ellipsis after other "
+                    "labels needs the operands' ranks known when traced")
+            grads.append(late.reduction_ops.unbroadcast(grad, x))  # (leading dims summed)
+            continue
         if "..." in subscript:
             start, lead = subscript.index("..."), ellipsis_rank - len(parts[i])
             if isinstance(ellipsis, Tensor) or not x.shape.is_fully_defined():
@@ -3403,10 +3576,11 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     x, block, pads = _block_and_pads(input, block_shape, paddings, "SpaceToBatchND",
                                      "paddings")
     m = len(block)
-    rest = x.shape.rank - 1 - m
-    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest)
+    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
+    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest if rest is not None else concat(
+        [[[0, 0]] + pads, zeros(stack([rank(x) - 1 - m, 2]), _d.int32)], 0))
     dims = shape(padded)
-    static = padded.shape.as_list()
+    static = [None] * (1 + m) if rest is None else padded.shape.as_list()
     for i, b in enumerate(block):
         if static[1 + i] is not None and static[1 + i] % b:
             raise errors.op_error(errors.InvalidArgumentError, "SpaceToBatchND",
@@ -3417,9 +3591,8 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
         split += [dims[1 + i] // b, b]
     blocks = reshape(padded, concat([split, dims[1 + m:]], 0))
     steps = builtins.range(m)
-    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps] + \
-        list(builtins.range(1 + 2 * m, 1 + 2 * m + rest))
-    moved = transpose(blocks, perm)
+    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
+    moved = transpose(blocks, _with_rest(perm, 1 + 2 * m, rest, blocks))
     out = [dims[0] * int(np.prod(block))] + [dims[1 + i] // b for i, b in enumerate(block)]
     return reshape(moved, concat([out, dims[1 + m:]], 0), name=name)
 
@@ -3437,7 +3610,7 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     """
     x, block, crops = _block_and_pads(input, block_shape, crops, "BatchToSpaceND", "crops")
     m = len(block)
-    rest = x.shape.rank - 1 - m
+    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
     size = int(np.prod(block))
     batch = x.shape[0]
     if batch is not None and batch % size:
@@ -3455,18 +3628,25 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     perm = [m]
     for i in builtins.range(m):
         perm += [m + 1 + i, i]
-    perm += list(builtins.range(2 * m + 1, 2 * m + 1 + rest))
-    moved = transpose(blocks, perm)
+    moved = transpose(blocks, _with_rest(perm, 2 * m + 1, rest, blocks))
     joined = reshape(moved, concat([[dims[0] // size]] +
                                    [[dims[1 + i] * b] for i, b in enumerate(block)] +
                                    [dims[1 + m:]], 0))
-    begin = [0] + [c[0] for c in crops] + [0] * rest
-    ends = [None] + [-c[1] if c[1] else None for c in crops] + [None] * rest
+    begin = [0] + [c[0] for c in crops]
+    ends = [None] + [-c[1] if c[1] else None for c in crops]
     return _cropped(joined, begin, ends, name)
 
 
+def _with_rest(perm, start, rest, x):
+    """`perm` followed by the axes from `start` on, in order: `rest` of them (None: as many
+    as `x` has there, counted at run time)."""
+    if rest is not None:
+        return perm + list(builtins.range(start, start + rest))
+    return concat([perm, range(start, rank(x))], 0)
+
+
 def _cropped(x, begin, ends, name):
-    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends))
+    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends)) + (Ellipsis,)
     out = x[index]
     return out if name is None else reshape(out, shape(out), name=name)
 

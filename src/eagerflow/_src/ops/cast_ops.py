@@ -12,7 +12,8 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
-from eagerflow._src.core.registry import attr_dtype_error, kernel_type_name, register, register_gradient, same_shape
+from eagerflow._src.core.registry import (
+    attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -20,8 +21,19 @@ from eagerflow._src.ops import late, shape_rules
 from eagerflow._src.ops.wrappers import as_tensor, sparse_values
 
 
+_NARROW_NUMPY = frozenset(np.dtype(d.as_numpy_dtype) for d in _d.NARROW)
+
+
 def _cast_kernel(xp, x, DstT):
     target = np.dtype(DstT.as_numpy_dtype)
+    if x.dtype in _NARROW_NUMPY or target in _NARROW_NUMPY:
+        src = _d.from_numpy(x.dtype)
+        if not _d.narrow_cast_supported(src, DstT):
+            raise errors.UnimplementedError(
+                None, None,
+                f"Cast {kernel_type_name(src)} to {kernel_type_name(DstT)} is not supported")
+        if x.dtype in _NARROW_NUMPY and x.dtype != target:  # through a wide type
+            x = x.astype(np.float32 if src.is_floating else np.int64)
     if x.dtype.kind == "c" and target.kind != "c":
         x = x.real  # TF drops the imaginary part
     if x.dtype.kind in "fV" and target.kind in "iu":  # bfloat16's kind is "V"
@@ -92,6 +104,8 @@ tf_args[_STOP_GRADIENT] = ("input",)
 _PREVENT_GRADIENT = register("PreventGradient", lambda xp, x, message="": x, same_shape, tied=())
 tf_args[_PREVENT_GRADIENT] = ("input",)
 tf_defaults[_PREVENT_GRADIENT] = {"message": ""}
+# TF's kernels for the narrow types (float8, int4, ...): casts (see _narrow_cast) and these
+takes_narrow(_d.NARROW, _CAST, _IDENTITY, _IDENTITY_N, _STOP_GRADIENT)
 
 
 @export("cast", "dtypes.cast", "keras.backend.cast")
@@ -243,6 +257,7 @@ def _ensure_shape_rule(x, shape):
 
 
 _ENSURE_SHAPE = register("EnsureShape", _ensure_shape, _ensure_shape_rule, tied=())
+takes_narrow(_d.NARROW, _ENSURE_SHAPE)
 
 
 @export("ensure_shape")

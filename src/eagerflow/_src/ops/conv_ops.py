@@ -593,6 +593,18 @@ def _full_sizes(sizes, nd, dy_dims, w_dims, data_format):
     return list(sizes)
 
 
+def _filter_sizes(sizes, rank):
+    """A filter gradient's `filter_sizes` (an attr, or an array given at run time) as a
+    tuple of `rank` ints."""
+    if hasattr(sizes, "ndim"):  # an array: given at run time
+        if sizes.ndim != 1:
+            raise _invalid(f"filter_tensor must be a vector, got {shape_text(list(sizes.shape))}")
+        sizes = tuple(sizes.tolist())
+    if len(sizes) != rank:
+        raise _invalid(f"filter must be {rank}-dimensional: {shape_text(list(sizes))}")
+    return sizes
+
+
 def _backprop_input(name):
     """Kernel and shape rule of a convolution's input gradient (`name` leads its errors).
 
@@ -645,7 +657,11 @@ def _backprop_input(name):
 
 
 def _backprop_filter(name):
-    """Kernel and shape rule of a convolution's filter gradient (`name` leads its errors)."""
+    """Kernel and shape rule of a convolution's filter gradient (`name` leads its errors).
+
+    The filter's shape is the attr `filter_sizes` when known before run time, else a third
+    input, an integer vector.
+    """
     @widened
     def numpy_kernel(xp, x, dy, filter_sizes, pads, strides, data_format, dilations):
         nd = len(strides) - 2
@@ -656,6 +672,7 @@ def _backprop_filter(name):
 
     def kernel(xp, x, dy, filter_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
+        filter_sizes = _filter_sizes(filter_sizes, len(strides))
         if len(strides) == 5:
             _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], filter_sizes[-2],
                            x.dtype, _SIZES_DEPTH_3D)
@@ -673,6 +690,10 @@ def _backprop_filter(name):
                             data_format=data_format, dilations=dilations)
 
     def rule(x, dy, filter_sizes, strides, padding, explicit_paddings, data_format, dilations):
+        if not isinstance(filter_sizes, (tuple, list)):  # a tensor: what is known of it
+            filter_sizes = shape_rules.known_elements(filter_sizes)
+            if filter_sizes is None:  # even its length unknown: the op's rank it must have
+                filter_sizes = [None] * len(strides)
         _backprop_geometry(name, _dims(x.shape), list(filter_sizes), _dims(dy.shape), strides,
                            padding, explicit_paddings, data_format, dilations, traced=True)
         return TensorShape(filter_sizes), x.dtype
@@ -963,12 +984,13 @@ tf_defaults[_BACKPROP_INPUT] = {"explicit_paddings": (), "data_format": "NHWC",
 _BACKPROP_FILTER = register("Conv2DBackpropFilter", *_backprop_filter("Conv2DBackpropFilter"),
                             tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_BACKPROP_FILTER] = NodeForm(
-    inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), ignored={"use_cudnn_on_gpu"},
+    inputs=(0, AttrInput("filter_sizes", type_attr=None, runtime=True), 1),
+    ignored={"use_cudnn_on_gpu"},
     outputs=("output",))
 tf_args[_BACKPROP_FILTER] = ("input", "filter_sizes", "out_backprop")
 tf_defaults[_BACKPROP_FILTER] = {"explicit_paddings": (), "data_format": "NHWC",
                                  "dilations": (1, 1, 1, 1)}
-# the 3-D gradients take their sizes as attrs too, like the 2-D ones above
+# the 3-D gradients take their sizes as attrs (or inputs) too, like the 2-D ones above
 _BACKPROP_INPUT3D = register("Conv3DBackpropInputV2", *_backprop_input("Conv3DBackpropInputOp"),
                              tied=(0, 1), dtypes=FLOAT)
 tf_nodes[_BACKPROP_INPUT3D] = NodeForm(
@@ -980,7 +1002,8 @@ _BACKPROP_FILTER3D = register("Conv3DBackpropFilterV2",
                               *_backprop_filter("Conv3DBackpropFilterOp"), tied=(0, 1),
                               dtypes=FLOAT)
 tf_nodes[_BACKPROP_FILTER3D] = NodeForm(
-    inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), implied={"explicit_paddings": ()},
+    inputs=(0, AttrInput("filter_sizes", type_attr=None, runtime=True), 1),
+    implied={"explicit_paddings": ()},
     outputs=("output",))
 tf_args[_BACKPROP_FILTER3D] = ("input", "filter_sizes", "out_backprop")
 tf_defaults[_BACKPROP_FILTER3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1, 1, 1)}
@@ -1593,9 +1616,10 @@ _BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHW
             5: (max_pool3d, avg_pool3d, "NDHWC")}
 
 
-def _pool_by_rank(average, input, ksize, strides, padding, data_format, name):
+def _pool_by_rank(average, input, ksize, strides, padding, data_format, name, rank=None):
+    """Pooling of `input` by its rank (`rank` where it is unknown when traced)."""
     x = as_tensor(input)
-    rank = x.shape.rank
+    rank = rank if x.shape.rank is None else x.shape.rank
     if rank not in _BY_RANK:
         raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} "
                          f"of rank {rank}.")
@@ -1668,7 +1692,7 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if not np.any(dilations > 1):
         return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
-                             [int(s) for s in strides], padding, data_format, name)
+                             [int(s) for s in strides], padding, data_format, name, n + 2)
     # Dilated (VALID, stride 1): each output takes the inputs window_shape apart by the
     # dilations, read as shifted slices of the input, reduced together.
     first = 2 if data_format is not None and data_format.startswith("NC") else 1
@@ -1823,30 +1847,37 @@ def _input_grad_of(op, w, dy, input_sizes):
 
 
 def _filter_grad_of(op, x, dy, filter_sizes):
-    return dispatch(_family(op)[2], (x, dy), _window_of(op, filter_sizes=tuple(filter_sizes)))
+    attrs = _window_of(op)
+    if isinstance(filter_sizes, list):
+        return dispatch(_family(op)[2], (x, dy), {**attrs, "filter_sizes": tuple(filter_sizes)})
+    return dispatch(_family(op)[2], (x, dy, filter_sizes), attrs)
 
 
-def _sizes_of(x):
-    """The shape of `x` as an input gradient's `input_sizes`: a list when only its batch
-    may be unknown before run time (the gradient's own), else the tensor ``shape(x)``."""
+def _sizes_of(x, batch=True):
+    """The shape of `x` as a gradient's `input_sizes` (or `filter_sizes`): a list when
+    known before run time, else the tensor ``shape(x)``. `batch`: an input gradient also
+    takes a list whose batch alone is unknown (the batch of its out_backprop)."""
     dims = _dims(x.shape)
-    return dims if dims is not None and None not in dims[1:] else array_ops.shape(x)
+    return (dims if dims is not None and None not in dims[1 if batch else 0:]
+            else array_ops.shape(x))
 
 
 def _conv_grad(op, dy):
     x, w = op.inputs
-    return _input_grad_of(op, w, dy, _sizes_of(x)), _filter_grad_of(op, x, dy, w.shape.as_list())
+    return (_input_grad_of(op, w, dy, _sizes_of(x)),
+            _filter_grad_of(op, x, dy, _sizes_of(w, batch=False)))
 
 
 def _backprop_input_grad(op, ddx):
     w, dy = op.inputs[:2]
-    grads = _filter_grad_of(op, ddx, dy, w.shape.as_list()), _conv_of(op, ddx, w)
+    grads = _filter_grad_of(op, ddx, dy, _sizes_of(w, batch=False)), _conv_of(op, ddx, w)
     return grads + (None,) * (len(op.inputs) - 2)  # sizes given as an input: integers
 
 
 def _backprop_filter_grad(op, ddw):
-    x, dy = op.inputs
-    return _input_grad_of(op, ddw, dy, _sizes_of(x)), _conv_of(op, x, ddw)
+    x, dy = op.inputs[:2]
+    grads = _input_grad_of(op, ddw, dy, _sizes_of(x)), _conv_of(op, x, ddw)
+    return grads + (None,) * (len(op.inputs) - 2)  # sizes given as an input: integers
 
 
 register_gradient("Conv2D")(_conv_grad)
@@ -1862,11 +1893,14 @@ def _depthwise_grad(op, dy):
     # a depthwise convolution is a grouped one with one input channel per group, whose
     # filter (*k, c, multiplier) is laid out as (*k, 1, c * multiplier)
     x, w = op.inputs
-    *ksize, channels, multiplier = w.shape.as_list()
-    grouped = [*ksize, 1, channels * multiplier]
+    shape = _sizes_of(w, batch=False)
+    if isinstance(shape, list):
+        grouped = [*shape[:2], 1, shape[2] * shape[3]]
+    else:  # known at run time only
+        grouped = array_ops.concat([shape[:2], [1], shape[2:3] * shape[3:]], 0)
     dx = _input_grad_of(op, array_ops.reshape(w, grouped), dy, _sizes_of(x))
     dw = _filter_grad_of(op, x, dy, grouped)
-    return dx, array_ops.reshape(dw, w.shape.as_list())
+    return dx, array_ops.reshape(dw, shape)
 
 
 _POOL_ATTRS = ("ksize", "strides", "padding", "data_format", "explicit_paddings")

@@ -27,7 +27,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.registry import register, register_gradient, takes_narrow
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -321,6 +321,7 @@ _SET_ITEM = register("TensorListSetItem", _set_item_kernel, _list_rule, tied=())
 _GET_ITEM = register("TensorListGetItem", _get_item_kernel, _item_rule, tied=())
 _STACK = register("TensorListStack", _stack_kernel, _stack_rule, tied=())
 _FROM_TENSOR = register("TensorListFromTensor", _from_tensor_kernel, _list_rule, tied=())
+takes_narrow(_d.FLOAT8, _SET_ITEM, _GET_ITEM, _STACK, _FROM_TENSOR)  # (TensorArrays of float8)
 _GATHER = register("TensorListGather", _gather_kernel, _gather_rule, tied=())
 _SCATTER = register("TensorListScatterIntoExistingList", _scatter_kernel, _list_rule, tied=())
 _CONCAT = register("TensorListConcatV2", _concat_kernel, _concat_rule, multi=True, tied=())

@@ -22,7 +22,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import register, register_gradient
+from eagerflow._src.core.registry import register, register_gradient, takes_narrow
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late
@@ -75,7 +75,12 @@ def _element_formatter(dtype):
         return str
     if dtype.kind == "O":
         return _string_text
+    if dtype in _NARROW:
+        return str  # (ml_dtypes' scalars print as TF's: 6 significant digits, %g style)
     return None  # complex and other types have no text form
+
+
+_NARROW = frozenset(np.dtype(d.as_numpy_dtype) for d in _d.NARROW)
 
 
 def _dim_separator(depth, rank):
@@ -128,6 +133,7 @@ _STRING_FORMAT = register(
     "StringFormat", _string_format, lambda *_, **__: (TensorShape([]), _d.string), tied=(),
     not_differentiable=_NO_GRAD)
 tf_nodes[_STRING_FORMAT] = NodeForm(types={"T": "*"})
+takes_narrow(_d.NARROW, _STRING_FORMAT)  # (tf.print of float8 and int4 tensors)
 tf_args[_STRING_FORMAT] = ("*inputs",)
 tf_defaults[_STRING_FORMAT] = {"template": "%s", "placeholder": "%s", "summarize": 3}
 

@@ -73,8 +73,9 @@ def widened(kernel):
 
 def static_ints(value):
     """A Python int or (nested) list of ints from an int, sequence, shape or eager tensor."""
-    if isinstance(value, Tensor):
-        value = value.numpy().tolist()
+    if isinstance(value, Tensor):  # eager, or symbolic with a value known when traced
+        known = get_static_value(value)
+        value = value.numpy().tolist() if known is None else known.tolist()
     if isinstance(value, TensorShape):
         value = value.as_list()
     if isinstance(value, (list, tuple)):
@@ -518,9 +519,9 @@ def _block_dims(x, block_size, data_format, op_name):
     if block_size < 2:
         raise _invalid(f"Value for attr 'block_size' of {block_size} must be at least min "
                        f"value 2")
-    if x.shape.rank != 4:
+    if x.shape.rank is not None and x.shape.rank != 4:
         raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    dims = x.shape.as_list()
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * 4
     if None in dims:  # known only at run time: the dims as scalar tensors
         sizes = array_ops.unstack(array_ops.shape(x), num=4)
         dims = [d if d is not None else t for d, t in zip(dims, sizes)]

@@ -1299,13 +1299,23 @@ unsorted_segment_min = _unsorted_segment(_UNSORTED_SEGMENT_MIN, """The minimum p
 export("math.unsorted_segment_min")(unsorted_segment_min)
 
 
+def trailing_ones(t, like, ids):
+    """`t` with as many size-1 axes appended as `like` has more axes than `ids` (counted at
+    run time when a rank is unknown when traced), to broadcast against `like`'s rows."""
+    if like.shape.rank is not None and ids.shape.rank is not None:
+        for _ in range(like.shape.rank - ids.shape.rank):
+            t = array_ops.expand_dims(t, -1)
+        return t
+    extra = math_ops.subtract(array_ops.rank(like), array_ops.rank(ids))
+    return array_ops.reshape(t, array_ops.concat(
+        [array_ops.shape(t), array_ops.ones(array_ops.expand_dims(extra, 0), _d.int32)], 0))
+
+
 def _segment_counts(data, segment_ids, num_segments):
     """Rows per segment, shaped to broadcast against the segment sums (at least 1)."""
     ids = as_tensor(segment_ids)
     ones = array_ops.ones_like(ids, dtype=data.dtype)
-    counts = unsorted_segment_sum(ones, ids, num_segments)
-    extra = data.shape.rank - ids.shape.rank
-    counts = array_ops.reshape(counts, [-1] + [1] * extra)
+    counts = trailing_ones(unsorted_segment_sum(ones, ids, num_segments), data, ids)
     return math_ops.maximum(counts, as_tensor(np.ones((), data.dtype.as_numpy_dtype)))
 
 
@@ -1831,12 +1841,14 @@ def _reduced_axes(x, axis):
 
 
 @register_gradient("Prod")
+@_reduction_grad
 def _prod_grad(op, dy):
     """The product of all other elements: exclusive products from both ends, so zeros work."""
     a = _array_ops()
     x = op.inputs[0]
-    if x.shape.rank is None:  # no transposes without a rank: the zeros are counted instead
-        axis = op.attrs["axis"]
+    if x.shape.rank is None or len(op.inputs) > 1:
+        # no transposes without a rank or the axes: the zeros are counted instead
+        axis = _op_axis(op)
         zero = math_ops.equal(x, a.zeros_like(x))
         zeros = reduce_sum(cast(zero, _d.int32), axis, keepdims=True)
         product = reduce_prod(a.where(zero, a.ones_like(x), x), axis, keepdims=True)
@@ -1950,9 +1962,7 @@ def _segment_gather(values, ids):
     a = _array_ops()
     zero = as_tensor(np.zeros((), ids.dtype.as_numpy_dtype))
     gathered = a.gather(values, math_ops.maximum(ids, zero))
-    keep = math_ops.greater_equal(ids, zero)
-    for _ in range(gathered.shape.rank - ids.shape.rank):
-        keep = a.expand_dims(keep, -1)
+    keep = trailing_ones(math_ops.greater_equal(ids, zero), gathered, ids)
     return a.where(keep, gathered, a.zeros_like(gathered))
 
 

@@ -23,7 +23,7 @@ from eagerflow._src.core.registry import COMPLEX, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
-from eagerflow._src.ops import array_ops, math_ops
+from eagerflow._src.ops import array_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _int, _ints
 from eagerflow._src.ops.cast_ops import cast
@@ -379,13 +379,36 @@ def _complex_grad(kind, rank):
         if isinstance(dims, list):
             size = math.prod(dims[-rank:])
         else:  # sizes known only at run time
-            size = cast(math_ops.reduce_prod(dims[-rank:]), dy.dtype)
+            size = cast(late.reduction_ops.reduce_prod(dims[-rank:]), dy.dtype)
         return inverse(dy) * size if kind == "FFT" else inverse(dy) / size
     return grad
 
 
+def _fit_run_time(x, dims, rank):
+    """`_fit` to innermost sizes `dims` (an int vector of `rank` values) known at run time."""
+    x = x[(Ellipsis,) + tuple(slice(0, dims[i]) for i in range(rank))]
+    more = math_ops.maximum(math_ops.subtract(dims, array_ops.shape(x)[-rank:]), 0)
+    outer = array_ops.zeros(array_ops.stack([array_ops.rank(x) - rank, 2]), _d.int32)
+    return array_ops.pad(x, array_ops.concat(
+        [outer, array_ops.stack([array_ops.zeros_like(more), more], 1)], 0))
+
+
+def _rfft_grad_run_time(op, dy, rank):
+    """The RFFT gradient where the input's innermost sizes are known at run time only."""
+    sizes = array_ops.shape(op.inputs[0])[-rank:]
+    n = op.attrs.get("fft_length")
+    n = sizes if n is None else convert_to_tensor(list(n), _d.int32)
+    full = _fit_run_time(dy, n, rank)
+    count = cast(late.reduction_ops.reduce_prod(n), op.inputs[0].dtype)
+    dx = math_ops.real(_FFT_FNS["IFFT", rank](full)) * count
+    return _fit_run_time(dx, sizes, rank)
+
+
 def _rfft_grad(rank):
     def grad(op, dy):
+        x = op.inputs[0]
+        if x.shape.rank is None or None in x.shape[-rank:].as_list():
+            return _rfft_grad_run_time(op, dy, rank)
         n = _static_length(op, "RFFT", rank)
         # The spectrum's dropped negative frequencies get zero gradient; the full inverse
         # DFT of the zero-extended gradient is the transform's adjoint.

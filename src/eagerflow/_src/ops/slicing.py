@@ -24,7 +24,8 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value, is_
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
-from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
+from eagerflow._src.core.registry import (
+    kernel_type_name, register, register_gradient, takes_narrow)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -183,6 +184,7 @@ _STRIDED_SLICE = register("StridedSlice", _strided_slice_kernel, _strided_slice_
 tf_nodes[_STRIDED_SLICE] = NodeForm(inputs=(0, *(AttrInput(b, type_attr="Index", runtime=True)
                                                 for b in ("begin", "end", "strides"))),
                                     rewrite=_tf_bounds)
+takes_narrow(_d.FLOAT8, _STRIDED_SLICE)  # (TF has a kernel for float8, not for int4)
 
 
 def _index_vector(value):
@@ -262,8 +264,9 @@ def _index(item):
         dtype = _d.as_dtype(dtype)
     except TypeError:
         raise TypeError(_BAD_KEY.format(item)) from None
-    rank = len(item.shape)
-    if dtype not in _INDEX_DTYPES or rank == 1:
+    shape = item.shape
+    rank = len(shape) if type(shape) is tuple or shape.rank is not None else 0  # (None: run
+    if dtype not in _INDEX_DTYPES or rank == 1:  # time tells, as the op's input)
         raise TypeError(_BAD_KEY.format(item))
     if rank > 1:
         raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",

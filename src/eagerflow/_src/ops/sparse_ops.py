@@ -441,11 +441,8 @@ def _segment_counts(rows, segment_ids, num_segments):
         counts = reduction_ops.segment_sum(ones, segment_ids)
     else:
         counts = reduction_ops.unsorted_segment_sum(ones, segment_ids, num_segments)
-    return array_ops.reshape(math_ops.maximum(counts, 1),
-                             array_ops.concat([array_ops.shape(counts),
-                                               array_ops.ones([rows.shape.rank - 1],
-                                                              _d.int32)], 0)
-                             if rows.shape.rank > 1 else [-1])
+    return reduction_ops.trailing_ones(math_ops.maximum(counts, 1), rows,
+                                       array_ops.ones([1], _d.int32))
 
 
 def _summed(rows, segment_ids, num_segments):

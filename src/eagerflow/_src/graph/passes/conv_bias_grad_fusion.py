@@ -75,6 +75,7 @@ def _pair(bias_grad, users, position, paired):
     for read in (dy, *_unbroadcast(dy, users)):
         for reader in users.get(id(read), ()):
             if (reader is None or reader.op_def is not _BACKPROP_FILTER
+                    or len(reader.inputs) != 2  # (filter sizes known at run time only)
                     or id(reader) in paired or reader.inputs[1] is not read
                     or reader.attrs.get("data_format", "NHWC") != "NHWC"):
                 continue
