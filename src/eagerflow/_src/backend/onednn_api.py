@@ -200,8 +200,12 @@ def _candidates():
 def load():
     """The loaded library with every function declared; raises OSError when absent."""
     # GNU OpenMP reads its wait policy once, when it loads: passive waiting
-    # keeps its idle threads from spinning against NumPy's BLAS threads.
+    # keeps its idle threads from spinning against NumPy's BLAS threads. A short spin
+    # first (3000 turns, tens of microseconds) keeps them awake across the back-to-back
+    # primitives of a step, which otherwise each pay a futex wake-up (measured: a CNN
+    # training step 10% faster on two cores), and still yields a busy machine at once.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    os.environ.setdefault("GOMP_SPINCOUNT", "3000")
     errors = []
     for path in _candidates():
         try:
