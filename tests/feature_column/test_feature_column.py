@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.feature_column.cases import vocabulary_file_columns
 
 fc = tf.feature_column
 with open(os.path.join(os.path.dirname(__file__), "data", "feature_column_tf.json")) as _f:
@@ -284,17 +285,7 @@ def test_vocabulary_file_columns(vocab_files):
     vpath, ipath = vocab_files
     vf = fc.categorical_column_with_vocabulary_file("thal", vpath)
     assert repr(vf).replace(os.path.dirname(vpath), "DIR") == TF["vf_repr"]
-    for name, col in [
-            ("vf", fc.indicator_column(vf)),
-            ("vf_size2", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, 2))),
-            ("vf_oov", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, num_oov_buckets=4))),
-            ("vf_def", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, default_value=0))),
-            ("vf_int", fc.indicator_column(fc.categorical_column_with_vocabulary_file(
-                "vi", ipath, dtype=tf.int64, num_oov_buckets=1))),
-            ("vf_emb", fc.embedding_column(vf, 2, initializer=TABLE))]:
+    for name, col in vocabulary_file_columns(tf, fc, vpath, ipath, TABLE):
         check(name, dense([col], vocab_features()))
 
 

@@ -5,10 +5,15 @@
 import json
 import os
 import re
+import sys
 import tempfile
 
 import numpy as np
 import tensorflow as tf
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+from tests.feature_column.cases import vocabulary_file_columns  # noqa: E402
 
 fc = tf.feature_column
 OUT = {}
@@ -215,17 +220,7 @@ with tempfile.TemporaryDirectory() as tmp:
     vpath, ipath = write_vocabularies(tmp)
     vf = fc.categorical_column_with_vocabulary_file("thal", vpath)
     OUT["vf_repr"] = repr(vf).replace(tmp, "DIR")
-    for name, col in [
-            ("vf", fc.indicator_column(vf)),
-            ("vf_size2", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, 2))),
-            ("vf_oov", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, num_oov_buckets=4))),
-            ("vf_def", fc.indicator_column(
-                fc.categorical_column_with_vocabulary_file("thal", vpath, default_value=0))),
-            ("vf_int", fc.indicator_column(fc.categorical_column_with_vocabulary_file(
-                "vi", ipath, dtype=tf.int64, num_oov_buckets=1))),
-            ("vf_emb", fc.embedding_column(vf, 2, initializer=table_init))]:
+    for name, col in vocabulary_file_columns(tf, fc, vpath, ipath, table_init):
         rec(name, layer_out([col], VF)[1])
     err("vf_missing", lambda: fc.categorical_column_with_vocabulary_file("x", None))
     err("vf_size", lambda: fc.categorical_column_with_vocabulary_file("x", vpath, 0))
