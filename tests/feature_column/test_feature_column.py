@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.feature_column.cases import vocabulary_file_columns
+from tests.feature_column.cases import integer_and_sparse_columns, vocabulary_file_columns
 
 fc = tf.feature_column
 with open(os.path.join(os.path.dirname(__file__), "data", "feature_column_tf.json")) as _f:
@@ -216,18 +216,7 @@ VOCAB_INT = fc.categorical_column_with_vocabulary_list("vi", [10, 20, 30], num_o
 SPARSE_VOCAB = fc.categorical_column_with_vocabulary_list("s", ["a", "b"])
 
 
-@pytest.mark.parametrize("name,column", [
-    ("int_num", fc.numeric_column("ai", dtype=tf.int64)),
-    ("vocab_int", fc.indicator_column(VOCAB_INT)),
-    ("vocab_int32", fc.indicator_column(fc.categorical_column_with_vocabulary_list(
-        "vi", [10, 20, 30], dtype=tf.int32))),
-    ("id_default", fc.indicator_column(fc.categorical_column_with_identity(
-        "id", 3, default_value=0))),
-    ("hash_int", fc.indicator_column(fc.categorical_column_with_hash_bucket(
-        "hi", 10, dtype=tf.int32))),
-    ("sparse_vocab", fc.indicator_column(SPARSE_VOCAB)),
-    ("sparse_cross", fc.indicator_column(fc.crossed_column(["s", VOCAB_INT], 20))),
-    ("sparse_emb", fc.embedding_column(SPARSE_VOCAB, 2, initializer=tf.ones_initializer()))])
+@pytest.mark.parametrize("name,column", integer_and_sparse_columns(tf, fc))
 def test_integer_and_sparse_inputs(name, column):
     check("ints_" + name, dense([column], int_features()))
 

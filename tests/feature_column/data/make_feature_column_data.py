@@ -13,7 +13,8 @@ import tensorflow as tf
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from tests.feature_column.cases import vocabulary_file_columns  # noqa: E402
+from tests.feature_column.cases import (  # noqa: E402
+    integer_and_sparse_columns, vocabulary_file_columns)
 
 fc = tf.feature_column
 OUT = {}
@@ -159,18 +160,7 @@ INTS = {"ai": tf.constant([[3], [4]], tf.int64), "vi": tf.constant([[20], [99]],
         "s": tf.sparse.SparseTensor([[0, 0], [1, 1]], tf.constant(["b", "a"]), [2, 2])}
 vocab_int = fc.categorical_column_with_vocabulary_list("vi", [10, 20, 30], num_oov_buckets=2)
 sv = fc.categorical_column_with_vocabulary_list("s", ["a", "b"])
-for name, col in [
-        ("int_num", fc.numeric_column("ai", dtype=tf.int64)),
-        ("vocab_int", fc.indicator_column(vocab_int)),
-        ("vocab_int32", fc.indicator_column(fc.categorical_column_with_vocabulary_list(
-            "vi", [10, 20, 30], dtype=tf.int32))),
-        ("id_default", fc.indicator_column(fc.categorical_column_with_identity(
-            "id", 3, default_value=0))),
-        ("hash_int", fc.indicator_column(fc.categorical_column_with_hash_bucket(
-            "hi", 10, dtype=tf.int32))),
-        ("sparse_vocab", fc.indicator_column(sv)),
-        ("sparse_cross", fc.indicator_column(fc.crossed_column(["s", vocab_int], 20))),
-        ("sparse_emb", fc.embedding_column(sv, 2, initializer=tf.ones_initializer()))]:
+for name, col in integer_and_sparse_columns(tf, fc):
     rec("ints_" + name, layer_out([col], INTS)[1])
 rec("bucket_nan", layer_out([fc.bucketized_column(fc.numeric_column("x"), [0.0])],
                             {"x": tf.constant([np.nan, np.inf, -np.inf])})[1])
