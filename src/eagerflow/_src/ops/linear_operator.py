@@ -282,6 +282,12 @@ class LinearOperator(Module):
     def _adjoint(self):
         return LinearOperatorAdjoint(self)
 
+    def _hints(self):
+        """The non-singular, self-adjoint and positive-definite hints, as keywords (an
+        operator derived from this one, of the same structure, keeps them)."""
+        return dict(is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                    is_positive_definite=self.is_positive_definite)
+
     def inverse(self, name="inverse"):
         if self.is_square is False:
             raise ValueError("Cannot take the Inverse: This operator represents a non square "
@@ -402,15 +408,11 @@ class LinearOperatorDiag(LinearOperator):
 
     def _inverse(self):
         return LinearOperatorDiag(1.0 / convert_to_tensor(self._diag),
-                                  is_non_singular=self.is_non_singular,
-                                  is_self_adjoint=self.is_self_adjoint,
-                                  is_positive_definite=self.is_positive_definite, is_square=True)
+                                  **self._hints(), is_square=True)
 
     def _adjoint(self):
         return LinearOperatorDiag(math_ops.conj(self._diag),
-                                  is_non_singular=self.is_non_singular,
-                                  is_self_adjoint=self.is_self_adjoint,
-                                  is_positive_definite=self.is_positive_definite, is_square=True)
+                                  **self._hints(), is_square=True)
 
     def _cholesky(self):
         return LinearOperatorDiag(math_ops.sqrt(self._diag), is_non_singular=True,
@@ -419,19 +421,21 @@ class LinearOperatorDiag(LinearOperator):
 
     def _compose(self, other):
         if isinstance(other, LinearOperatorDiag):
-            return LinearOperatorDiag(self._diag * other._diag,
-                                      is_non_singular=_both(self.is_non_singular,
-                                                            other.is_non_singular),
-                                      is_self_adjoint=_both(self.is_self_adjoint,
-                                                            other.is_self_adjoint),
-                                      is_positive_definite=_both(self.is_positive_definite,
-                                                                 other.is_positive_definite),
+            return LinearOperatorDiag(self._diag * other._diag, **hints_of([self, other]),
                                       is_square=True)
         return super()._compose(other)
 
 
-def _both(a, b):
-    return True if a and b else None
+def all_true(flags):
+    """True when every hint is True, else None (unknown)."""
+    return True if all(flags) else None
+
+
+def hints_of(operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None):
+    """The hints given, each else True where every one of `operators` has it."""
+    given = dict(is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                 is_positive_definite=is_positive_definite)
+    return {k: v or all_true([getattr(op, k) for op in operators]) for k, v in given.items()}
 
 
 @export("linalg.LinearOperatorLowerTriangular")

@@ -19,18 +19,13 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.linear_operator import (
-    LinearOperator, LinearOperatorFullMatrix, _check_dims, _keep_variable, batch_of,
-    product_of, sum_of)
+    LinearOperator, LinearOperatorFullMatrix, _check_dims, _keep_variable, all_true, batch_of,
+    hints_of, product_of, sum_of)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 
 def _adjoint_arg(x, adjoint_arg):
     return linalg_ops.adjoint(x) if adjoint_arg else x
-
-
-def _all(flags):
-    """True when every hint is True, else None (unknown)."""
-    return True if all(flags) else None
 
 
 # -- scaled identity and zeros -------------------------------------------------------------
@@ -98,10 +93,6 @@ class LinearOperatorScaledIdentity(LinearOperator):
         x = convert_to_tensor(x, self.dtype)
         return math_ops.add(x, self._to_dense())
 
-    def _hints(self):
-        return dict(is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
-                    is_positive_definite=self.is_positive_definite)
-
     def _inverse(self):
         return LinearOperatorScaledIdentity(self._num_rows,
                                             1.0 / convert_to_tensor(self._multiplier),
@@ -120,7 +111,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
         if isinstance(other, LinearOperatorScaledIdentity):
             return LinearOperatorScaledIdentity(
                 self._num_rows, convert_to_tensor(self._multiplier) * other._multiplier,
-                is_non_singular=_all([self.is_non_singular, other.is_non_singular]))
+                is_non_singular=all_true([self.is_non_singular, other.is_non_singular]))
         return super()._compose(other)
 
 
@@ -196,7 +187,7 @@ class LinearOperatorPermutation(LinearOperator):
         self._perm = convert_to_tensor(perm)
         if not self._perm.dtype.is_integer:
             raise TypeError(f"Argument `perm` must be integer dtype. Received: "
-                            f"{np.asarray(perm, np.float32) if not hasattr(perm, 'numpy') else perm.numpy()}.")
+                            f"{self._perm.numpy()}.")
         if is_non_singular is False:
             raise ValueError("A Permutation operator is always non-singular.")
         if is_square is False:
@@ -520,10 +511,7 @@ class _Circulant(LinearOperator):
         return cast(out, self.dtype)
 
     def _like(self, spectrum):
-        return type(self)(spectrum, input_output_dtype=self.dtype,
-                          is_non_singular=self.is_non_singular,
-                          is_self_adjoint=self.is_self_adjoint,
-                          is_positive_definite=self.is_positive_definite)
+        return type(self)(spectrum, input_output_dtype=self.dtype, **self._hints())
 
     def _inverse(self):
         return self._like(1.0 / self._spectrum)
@@ -698,12 +686,9 @@ class LinearOperatorKronecker(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         self._operators = _same_dtype(operators, "Kronecker")
-        hints = lambda attr: _all([getattr(op, attr) for op in self._operators])  # noqa: E731
         super().__init__(self._operators[0].dtype,
-                         is_non_singular=is_non_singular or hints("is_non_singular"),
-                         is_self_adjoint=is_self_adjoint or hints("is_self_adjoint"),
-                         is_positive_definite=is_positive_definite
-                         or hints("is_positive_definite"),
+                         **hints_of(self._operators, is_non_singular, is_self_adjoint,
+                                    is_positive_definite),
                          is_square=is_square,
                          name=name or "_x_".join(op.name for op in self._operators),
                          parameters=dict(operators=self._operators))
@@ -756,16 +741,12 @@ class LinearOperatorKronecker(LinearOperator):
 
     def _inverse(self):
         return LinearOperatorKronecker([op.inverse() for op in self._operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite,
+                                       **self._hints(),
                                        is_square=True)
 
     def _adjoint(self):
         return LinearOperatorKronecker([op.adjoint() for op in self._operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite,
+                                       **self._hints(),
                                        is_square=True)
 
 
@@ -776,12 +757,9 @@ class LinearOperatorBlockDiag(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None):
         self._operators = _same_dtype(operators, "BlockDiag")
-        hints = lambda attr: _all([getattr(op, attr) for op in self._operators])  # noqa: E731
         super().__init__(self._operators[0].dtype,
-                         is_non_singular=is_non_singular or hints("is_non_singular"),
-                         is_self_adjoint=is_self_adjoint or hints("is_self_adjoint"),
-                         is_positive_definite=is_positive_definite
-                         or hints("is_positive_definite"),
+                         **hints_of(self._operators, is_non_singular, is_self_adjoint,
+                                    is_positive_definite),
                          is_square=True if all(op.is_square for op in self._operators)
                          else None,
                          name=name or "_ds_".join(op.name for op in self._operators),
@@ -833,15 +811,11 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _inverse(self):
         return LinearOperatorBlockDiag([op.inverse() for op in self._operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite)
+                                       **self._hints())
 
     def _adjoint(self):
         return LinearOperatorBlockDiag([op.adjoint() for op in self._operators],
-                                       is_non_singular=self.is_non_singular,
-                                       is_self_adjoint=self.is_self_adjoint,
-                                       is_positive_definite=self.is_positive_definite)
+                                       **self._hints())
 
 
 @export("linalg.LinearOperatorBlockLowerTriangular")
@@ -869,7 +843,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         diagonal = [row[-1] for row in rows]
         super().__init__(rows[0][0].dtype,
                          is_non_singular=is_non_singular
-                         or _all([op.is_non_singular for op in diagonal]),
+                         or all_true([op.is_non_singular for op in diagonal]),
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=True, name=name,
                          parameters=dict(operators=rows))
