@@ -71,7 +71,7 @@ from eagerflow._src.ops.fused_ops import _BROADCAST_RELU_GRAD, _CONV2D_BACKPROP_
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList
 from eagerflow._src.ops.logging_ops import tensor_text
-from eagerflow._src.ops.reduction_ops import unbroadcast
+from eagerflow._src.ops.reduction_ops import _MEAN, unbroadcast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 from eagerflow._src.io.crc32c import crc32c, crc32c_many, masked_crc32c
 from eagerflow._src.io import crc32c as crc32c_module

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from tests.internals import onednn, plan_buffer_reuse
+from tests.internals import _MEAN, onednn, plan_buffer_reuse
 from tests.graph.passes.helpers import assert_same_results, evaluate, traced
 
 _MATRIX = tf.TensorSpec([2, 3], tf.float32)
@@ -148,3 +148,33 @@ def test_residual_sums_write_over_the_normalization_result(native):
         onednn.set_enabled(None)
     for got, want in zip(compiled, evaluate(before, *feeds)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_pooled_relu_gradient_writes_over_the_pooled_features():
+    """A global average pooling keeps no view of its input: once pooled, the ReLU's result is
+    dead after its gradient reads it, which writes over it."""
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            h = tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID"))
+            loss = tf.reduce_sum(tf.reduce_mean(h, axis=[1, 2]))
+        return tape.gradient(loss, w)
+
+    specs = tf.TensorSpec([2, 5, 5, 3]), tf.TensorSpec([3, 3, 3, 4])
+    before = traced(f, *specs)
+    after = plan_buffer_reuse(before)
+    assert ("ReluGrad", "Relu") in _reused(after)
+    rng = np.random.default_rng(2)
+    assert_same_results(before, after, rng.normal(size=(2, 5, 5, 3)).astype(np.float32),
+                        rng.normal(size=(3, 3, 3, 4)).astype(np.float32))
+
+
+@pytest.mark.parametrize("shape,axis,dtype", [
+    ((3, 4), None, np.float32), ((3, 1, 4), (1,), np.float32), ((3, 4), (), np.float32),
+    ((3, 1), (1,), np.int32), ((2, 1), (1,), np.float16), ((2, 64, 64, 32), (1, 2), np.float32)])
+def test_mean_never_returns_a_view_of_its_input(shape, axis, dtype):
+    """(Mean is declared to keep no view: buffer reuse may overwrite its input once read.)"""
+    x = np.arange(np.prod(shape)).reshape(shape).astype(dtype)
+    for keepdims in (False, True):
+        got = _MEAN.host_kernel(x, axis=axis, keepdims=keepdims)
+        assert not np.shares_memory(got, x)

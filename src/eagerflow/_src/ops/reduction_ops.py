@@ -344,8 +344,10 @@ def _sum_kernel(xp, x, axis=None, keepdims=False):
 
 _SUM = register("Sum", _sum_kernel, _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_SUM] = ("input", "axis")
+# (every path of `_mean` divides or pools into a new array, unlike Sum's: a global average
+# pooling's input may be overwritten once read, by its gradient's ReLU mask say)
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER_TYPES,
-                 reduction=True)
+                 reduction=True, keeps_no_view=True)
 tf_args[_MEAN] = ("input", "axis")
 _PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_PROD] = ("input", "axis")
