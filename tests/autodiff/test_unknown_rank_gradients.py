@@ -108,6 +108,13 @@ def test_gradient_in_a_function_equals_the_eager_one(name, rank_known):
     ("...ij,jk->ik", [(2, 3, 4), (4, 2)]),
     ("...i,...i->...", [(3, 1, 4), (2, 4)]),
     ("...j,...j", [(2, 3), (3,)]),
+    # an ellipsis after other labels, broadcast, empty, or repeated labels before it
+    ("i...j,j->i...", [(2, 3, 4), (4,)]),
+    ("i...j,j->i...", [(2, 4), (4,)]),
+    ("ab...c,c->ab...", [(2, 3, 5, 6, 4), (4,)]),
+    ("i...j,...j->i...", [(2, 3, 4), (1, 4)]),
+    ("i...j,kj->i...k", [(2, 1, 3, 4), (5, 4)]),
+    ("ii...,i->i...", [(3, 3, 2), (3,)]),
 ])
 def test_einsum_gradient_with_an_ellipsis_of_unknown_rank(equation, shapes):
     args = [tf.constant(_rand(*s, seed=i)) for i, s in enumerate(shapes)]

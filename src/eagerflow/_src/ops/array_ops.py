@@ -3397,6 +3397,20 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
     return einsum(equation, *[t for _, t in operands])
 
 
+def _einsum_ellipsis_back(grad, x, start, labels, unused):
+    """`grad` of operand `x` (its subscript: `start` labels, an ellipsis, then the rest of
+    `labels`), made with the ellipsis leading, as broadcast against the other operands,
+    where ranks are known at run time only: summed down to `x`'s own ellipsis dims, which
+    then move back after its first labels."""
+    dims = shape(x)
+    rank, after = size(dims), len(labels) - start
+    own = concat([dims[start:rank - after], dims[:start], dims[rank - after:]], 0)
+    axes, _ = broadcast_gradient_args(own, shape(grad))
+    grad = reshape(late.reduction_ops.reduce_sum(grad, axes, keepdims=True), own)
+    fresh = "".join(next(unused) for _ in labels)
+    return einsum(f"...{fresh}->{fresh[:start]}...{fresh[start:]}", grad)
+
+
 @register_gradient("Einsum")
 def _einsum_grad(op, dy):
     equation = op.attrs["equation"]
@@ -3413,10 +3427,13 @@ def _einsum_grad(op, dy):
         grad = _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused)
         # The ellipsis came back broadcast: sum it down to this operand's own dims.
         if "..." in subscript and ellipsis_rank is None:  # ranks known at run time only
-            if subscript.index("...") != 0:
-                raise NotImplementedError(
-                    "The gradient of an einsum whose operand has an ellipsis after other "
-                    "labels needs the operands' ranks known when traced")
+            start = subscript.index("...")
+            if start:  # made with the ellipsis leading, summed down, then moved back
+                labels = subscript.replace("...", "")
+                grads.append(_einsum_ellipsis_back(_einsum_vjp(
+                    dy, output, others, "..." + labels, sizes, ellipsis, unused), x, start,
+                    labels, unused))
+                continue
             grads.append(late.reduction_ops.unbroadcast(grad, x))  # (leading dims summed)
             continue
         if "..." in subscript:
