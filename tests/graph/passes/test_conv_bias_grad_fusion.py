@@ -162,6 +162,23 @@ def test_fused_kernel_matches_the_ops_it_replaces(path, x_shape, w_shape):
                                rtol=1e-5, atol=1e-3)
 
 
+def test_fused_bias_gradient_keeps_infinities_and_nan(path):
+    """Large (its channel sums on oneDNN's matmul with a row of ones): an infinite output
+    gradient makes its channel's bias gradient infinite, a NaN or both signs NaN, as
+    BiasAddGrad's sum does."""
+    x = tf.ones([32, 26, 26, 16])
+    dy = np.ones((32, 24, 24, 4), np.float32)
+    dy[3, 4, 5, 1] = np.inf
+    dy[0, 0, 0, 2] = np.nan
+    dy[1, 2, 3, 3], dy[2, 3, 4, 3] = np.inf, -np.inf
+    attrs = {"filter_sizes": (3, 3, 16, 4), "strides": [1, 1, 1, 1], "padding": "VALID",
+             "explicit_paddings": [], "data_format": "NHWC", "dilations": [1, 1, 1, 1]}
+    _, db = dispatch(_CONV2D_BACKPROP_FILTER_WITH_BIAS, (x, tf.constant(dy)), attrs)
+    got = db.numpy()
+    assert got[0] == 32 * 24 * 24 and got[1] == np.inf
+    assert np.isnan(got[2]) and np.isnan(got[3])
+
+
 def test_second_derivatives_in_a_function_match_unfused(path, optimizer_options):
     """Gradients of the fused gradients (nested tapes, a tape around the call)."""
     x, w, b = map(tf.constant, _feeds((2, 6, 6, 2), (3, 3, 2, 3)))
