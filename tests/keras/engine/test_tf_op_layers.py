@@ -606,3 +606,30 @@ def test_configs_are_interchangeable_with_tf_keras():
     model = keras.Model.from_config(_TF_KERAS_CONFIG)
     data = np.array([[[0.1, 0.2, 0.9, 0.4], [0.7, 0.6, 0.3, 0.8]]], "float32")
     np.testing.assert_allclose(model(data).numpy(), [[0.6, 0.4]], rtol=1e-6)
+
+
+def test_configs_name_module_registered_name_and_build_shapes_as_tf_keras():
+    """As tf_keras 2.21 writes them (recorded): the layers' module and registered name, and
+    the shapes of their first argument's tensors (none for a string, [] for a number)."""
+    keras.backend.clear_session()
+    x, s = keras.Input([3, 4]), keras.Input([], name="s")
+    a = tf.einsum("bij,bkj->bik", x, x)
+    b = tf.reduce_sum(a) * s
+    c = tf.concat([x[:, 0], 2 - x[:, 1]], axis=-1)
+    model = keras.Model([x, s], [a, b, c, tf.math.add(s, 1.0)])
+    config = json.loads(json.dumps(model.get_config()))
+    want = {"tf.einsum": None, "tf.math.reduce_sum": {"input_shape": [None, 3, 3]},
+            "tf.math.multiply": {"input_shape": []},
+            "tf.__operators__.getitem": {"input_shape": [None, 3, 4]},
+            "tf.math.subtract": {"input_shape": []},
+            "tf.concat": {"input_shape": [[None, 4], [None, 4]]},
+            "tf.math.add": {"input_shape": [None]}}
+    layers = {layer["name"]: layer for layer in config["layers"]}
+    for name, build in want.items():
+        layer = layers[name]
+        assert layer.get("build_config") == build, name
+        assert layer["module"] == "tf_keras.src.layers.core.tf_op_layer"
+        assert layer["registered_name"] == layer["class_name"]
+    assert layers["tf.__operators__.getitem"]["class_name"] == "SlicingOpLambda"
+    clone = keras.Model.from_config(config)
+    assert json.loads(json.dumps(clone.get_config())) == config

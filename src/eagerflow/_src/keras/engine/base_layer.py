@@ -895,8 +895,8 @@ class Layer(Module):
         if self._build_input_shape is None:
             return None
         return {"input_shape": nest.map_structure(
-            lambda s: tuple(s.as_list()) if isinstance(s, TensorShape) and s.rank else s,
-            self._build_input_shape)}
+            lambda s: (None if s.rank is None else tuple(s.as_list()))
+            if isinstance(s, TensorShape) else s, self._build_input_shape)}
 
     def build_from_config(self, config):
         """Builds the layer for the shape a `get_build_config` holds."""

@@ -30,12 +30,14 @@ the TF 1 function TF dispatches through (``tf.transpose`` makes
 ('TFOpLambda', 'math.truediv', 0)
 """
 import inspect
+import numbers
 import sys
 import types
 
 from eagerflow._src.backend import api_export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import operand
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -100,6 +102,10 @@ class TFOpLambda(Layer):
     """
 
     _preserve_input_structure = True  # its config keeps the first argument's structure
+    # (unexported: configs name it as tf_keras does; built on its first call, which records
+    # its first argument's shapes in its build config)
+    _serialized_module = "tf_keras.src.layers.core.tf_op_layer"
+    _serialized_registered_name = "TFOpLambda"
 
     def __init__(self, function, **kwargs):
         self.function = function
@@ -108,12 +114,18 @@ class TFOpLambda(Layer):
             base = f"tf.{self.symbol}"
             kwargs["name"] = backend.unique_object_name(base)
         super().__init__(**kwargs)
-        self.built = True
         self._function_signature = _signature(function)
         self._varargs = next((p.name for p in self._function_signature.parameters.values()
                               if p.kind is p.VAR_POSITIONAL), None)
 
     def _call(self, inputs, args, kwargs):
+        if not self.built:  # its first call: the shapes of its first argument's tensors
+            # (and numbers', a config's constants: ``2 - x``), as tf_keras records them
+            leaves = nest.flatten(inputs)
+            if all(hasattr(x, "shape") or isinstance(x, numbers.Number) for x in leaves):
+                self._build_input_shape = nest.map_structure(
+                    lambda x: x.shape if hasattr(x, "shape") else TensorShape([]), inputs)
+            self.built = True
         with context.name_scope_push(self.name):
             if self._varargs in kwargs:  # from a config, which names them
                 args = (*args, *kwargs.pop(self._varargs))
@@ -143,6 +155,9 @@ class TFOpLambda(Layer):
 class SlicingOpLambda(TFOpLambda):
     """``tensor[slice_spec]`` on Keras tensors; its node holds the slices as dicts
     (``{'start', 'stop', 'step'}``), so that tensors bounding them are among its inputs."""
+
+    _serialized_module = TFOpLambda._serialized_module
+    _serialized_registered_name = "SlicingOpLambda"
 
 
 CLASSES = {"TFOpLambda": TFOpLambda, "SlicingOpLambda": SlicingOpLambda}
