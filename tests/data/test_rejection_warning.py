@@ -1,5 +1,7 @@
 """rejection_resample prints TF's warning to stderr (its first 10 times) while the sampler
 rejects half the data or more."""
+import time
+
 import numpy as np
 
 import eagerflow as tf
@@ -26,3 +28,28 @@ def test_low_rejection_prints_nothing(capfd):
         class_func=lambda f, c: c, target_dist=[0.01, 0.99], initial_dist=[0.05, 0.95], seed=1)
     list(resampled.take(5))
     assert _WARNING not in capfd.readouterr().err
+
+
+def test_data_already_at_the_target_is_never_filtered_nor_warned_of(capfd):
+    """Estimated at the target (an acceptance of 0/0): every element comes from the data as
+    it is, the filtering branch is never read (TF's prefetch starts on its first request),
+    so nothing is printed; TF 2.21's elements (recorded)."""
+    data = tf.data.Dataset.range(8).map(lambda x: (x, x % 2))
+    resampled = data.rejection_resample(lambda x, y: tf.cast(y, tf.int32), [0.5, 0.5], seed=3)
+    got = [tuple(int(v) for v in tf.nest.flatten(e)) for e in resampled.take(4)]
+    assert got == [(0, 0, 0), (1, 1, 1), (0, 2, 0), (1, 3, 1)]
+    assert _WARNING not in capfd.readouterr().err
+
+
+def test_prefetch_runs_nothing_until_its_first_element_is_asked_for():
+    calls = []
+
+    def count(x):
+        calls.append(int(x))
+        return x
+    ds = tf.data.Dataset.range(5).map(
+        lambda x: tf.py_function(count, [x], tf.int64)).prefetch(2)
+    iterator = iter(ds)
+    time.sleep(0.2)
+    assert calls == []
+    assert int(next(iterator)) == 0 and calls[0] == 0

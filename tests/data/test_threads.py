@@ -103,9 +103,12 @@ def test_parallel_map_gives_the_sequential_values():
     np.testing.assert_array_equal(parallel, sequential)
 
 
-def test_an_iterator_never_read_stops_its_thread():
+def test_an_iterator_never_read_starts_no_thread_and_one_dropped_stops_its_own():
+    before = set(_prefetch_threads())
     it = iter(tf.data.Dataset.range(10**9).prefetch(2))
-    assert _prefetch_threads()
+    assert not set(_prefetch_threads()) - before  # (TF's prefetch starts on its first request)
+    assert int(next(it)) == 0
+    assert set(_prefetch_threads()) - before
     del it
     assert _wait_for_no_prefetch_threads() == []
 

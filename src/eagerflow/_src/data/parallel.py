@@ -64,27 +64,30 @@ class _Event(threading.Event):
     """A stop event that a weak set can hold."""
 
 
-def prefetched(source, buffer_size):
-    """The elements of iterator `source`, produced ahead by a thread into a bounded buffer."""
+def prefetched(source, buffer_size, lazy=True):
+    """The elements of iterator `source`, produced ahead by a thread into a bounded buffer:
+    from the first request on where `lazy` (as TF's prefetch: an iterator never read runs
+    nothing), else at once (a parallel interleave's inputs, read ahead together)."""
     from eagerflow._src.data.structured_function import in_draw_scope  # noqa: PLC0415
     source = in_draw_scope(source)  # (the thread runs it where the consumer's scope is)
     buffer = queue.Queue(maxsize=buffer_size)
     stop = _Event()
-    _running.add(stop)
     thread = threading.Thread(target=_produce, args=(source, buffer, stop), daemon=True,
                               name="eagerflow-prefetch")
-    thread.start()
-    return _Prefetched(buffer, stop)
+    prefetching = _Prefetched(buffer, stop, thread)
+    if not lazy:
+        prefetching.start()
+    return prefetching
 
 
 class _Prefetched:
     """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
     or is dropped (even before its first element: a generator's ``finally`` would not run)."""
 
-    __slots__ = ("_buffer", "_stop", "_items", "__weakref__")
+    __slots__ = ("_buffer", "_stop", "_items", "_thread", "__weakref__")
 
-    def __init__(self, buffer, stop):
-        self._buffer, self._stop = buffer, stop
+    def __init__(self, buffer, stop, thread):
+        self._buffer, self._stop, self._thread = buffer, stop, thread
         self._items = collections.deque()
 
     def __iter__(self):
@@ -95,6 +98,8 @@ class _Prefetched:
         if not items:
             if self._stop.is_set():
                 raise StopIteration
+            if self._thread is not None:
+                self.start()
             items.extend(self._buffer.get())
         item = items.popleft()
         if item is _END:
@@ -104,6 +109,13 @@ class _Prefetched:
             self._stop.set()
             raise item.error
         return item
+
+    def start(self):
+        """Starts the producing thread (once)."""
+        if self._thread is not None:
+            _running.add(self._stop)
+            self._thread.start()
+            self._thread = None
 
     def close(self):
         self._stop.set()

@@ -862,7 +862,7 @@ class _InterleaveDataset(_UnaryDataset):
         # sequential interleave's, as TF's deterministic parallel interleave keeps it.  A
         # buffer's thread stops when its slot lets go of it (or this iterator is dropped).
         block = max(1, self._block)
-        return self._sequential(lambda it: prefetched(it, block))
+        return self._sequential(lambda it: prefetched(it, block, lazy=False))
 
 
 @_method
