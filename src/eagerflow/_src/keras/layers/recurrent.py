@@ -782,6 +782,16 @@ def _output_size(cell):
     return cell.state_size[0] if _is_multiple_state(cell.state_size) else cell.state_size
 
 
+def _replays(cell):
+    """Whether `rnn` replays the first step of `cell` as Keras does: not for eagerflow's own
+    cells (and stacks of them), whose steps draw no random numbers but their dropout masks,
+    drawn once whichever step comes first."""
+    if isinstance(cell, StackedRNNCells):
+        return any(_replays(c) for c in cell.cells)
+    return not (isinstance(cell, DropoutRNNCellMixin) and
+                type(cell).__module__.startswith("eagerflow._src.keras."))
+
+
 def _accepts(cell, name):
     params = inspect.signature(cell.call).parameters
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
@@ -1083,8 +1093,7 @@ class RNN(Layer):
             step, sequence, initial_state, go_backwards=self.go_backwards, mask=mask,
             unroll=self.unroll, time_major=True,
             zero_output_for_mask=self.zero_output_for_mask,
-            return_all_outputs=self.return_sequences,
-            replay_first_step=not isinstance(self.cell, _Cell))  # (whose steps draw nothing)
+            return_all_outputs=self.return_sequences, replay_first_step=_replays(self.cell))
         if self.return_sequences and not self.time_major:
             outputs = nest.map_structure(_swap_batch_time, outputs)
         return last_output, outputs, states
