@@ -84,28 +84,38 @@ class _CellWrapper(AbstractRNNCell):
         with context.name_scope(type(self).__name__ + "ZeroState"):
             return self.cell.zero_state(batch_size, dtype)
 
+    # The functions a wrapper holds, {config key: (attribute, constructor argument)}: in its
+    # config as TF writes them, under the key (bytecode or a name) and its `_type` and
+    # `_module` (where one is given).
+    _functions = {}
+
+    def _wrapper_config(self):
+        """The config entries of the wrapper's own arguments but its functions."""
+        return {}
+
     def get_config(self):
         config = super().get_config()
         config["cell"] = {"class_name": type(self.cell).__name__,
                           "config": self.cell.get_config()}
+        config.update(self._wrapper_config())
+        for key, (attribute, _) in self._functions.items():
+            function = getattr(self, attribute)
+            if function is not None and function is not _default_state_filter:
+                value, kind, module = serialization.function_config(function)
+                config.update({key: value, f"{key}_type": kind, f"{key}_module": module})
         return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
+        for key, (_, argument) in cls._functions.items():
+            if key in config:
+                config[argument] = _function_from_config(config, key, custom_objects)
         return cls(_deserialize(config.pop("cell"), custom_objects), **config)
 
 
-def _function_config(config, key, function):
-    """`config` with `function` (a state filter, a residual function) under `key`, and its
-    type and module under ``key_type`` and ``key_module``, as TF writes them."""
-    value, kind, module = serialization.function_config(function)
-    config.update({key: value, f"{key}_type": kind, f"{key}_module": module})
-    return config
-
-
 def _function_from_config(config, key, custom_objects):
-    """The function `_function_config` wrote under `key`, its entries taken off `config`."""
+    """The function `get_config` wrote under `key`, its entries taken off `config`."""
     module = config.pop(f"{key}_module", None)
     kind = config.pop(f"{key}_type")
     value = config.pop(key)
@@ -117,14 +127,8 @@ def _function_from_config(config, key, custom_objects):
     if kind != "lambda":
         raise TypeError(f"Unknown function type received: {kind}. Expected types are "
                         f"['function', 'lambda']")
-    if serialization.in_safe_mode():
-        raise ValueError(
-            "Requested the deserialization of a layer with a Python `lambda` inside it. This "
-            "carries a potential risk of arbitrary code execution and thus it is disallowed by "
-            "default. If you trust the source of the saved model, you can pass "
-            "`safe_mode=False` to the loading function in order to allow `lambda` loading.")
-    return serialization.load_function(
-        value, serialization.function_globals(module, custom_objects, "a layer"))
+    return serialization.function_from_bytecode(value, module, custom_objects, "a layer",
+                                                "`lambda`")
 
 
 def _default_state_filter(substate):
@@ -165,6 +169,7 @@ class DropoutWrapper(_CellWrapper):
 
     _serialized_module = _TF_MODULE
     _serialized_registered_name = "DropoutWrapper"
+    _functions = {"dropout_fn": ("_dropout_state_filter", "dropout_state_filter_visitor")}
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
                  variational_recurrent=False, input_size=None, dtype=None, seed=None,
@@ -245,24 +250,12 @@ class DropoutWrapper(_CellWrapper):
                                    self._output_keep_prob)
         return output, new_state
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"input_keep_prob": self._input_keep_prob,
-                       "output_keep_prob": self._output_keep_prob,
-                       "state_keep_prob": self._state_keep_prob,
-                       "variational_recurrent": self._variational_recurrent,
-                       "input_size": self._input_size, "seed": self._seed})
-        if self._dropout_state_filter is not _default_state_filter:
-            _function_config(config, "dropout_fn", self._dropout_state_filter)
-        return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        if "dropout_fn" in config:
-            config = dict(config)
-            config["dropout_state_filter_visitor"] = _function_from_config(
-                config, "dropout_fn", custom_objects)
-        return super().from_config(config, custom_objects=custom_objects)
+    def _wrapper_config(self):
+        return {"input_keep_prob": self._input_keep_prob,
+                "output_keep_prob": self._output_keep_prob,
+                "state_keep_prob": self._state_keep_prob,
+                "variational_recurrent": self._variational_recurrent,
+                "input_size": self._input_size, "seed": self._seed}
 
 
 @export("nn.RNNCellResidualWrapper")
@@ -279,6 +272,7 @@ class ResidualWrapper(_CellWrapper):
 
     _serialized_module = _TF_MODULE
     _serialized_registered_name = "ResidualWrapper"
+    _functions = {"residual_fn": ("_residual_fn", "residual_fn")}
 
     def __init__(self, cell, residual_fn=None, **kwargs):
         super().__init__(cell, **kwargs)
@@ -288,18 +282,6 @@ class ResidualWrapper(_CellWrapper):
         outputs, new_state = cell_call_fn(inputs, state, **kwargs)
         return (self._residual_fn or _sum)(inputs, outputs), new_state
 
-    def get_config(self):
-        config = super().get_config()
-        if self._residual_fn is not None:
-            _function_config(config, "residual_fn", self._residual_fn)
-        return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        if "residual_fn" in config:
-            config = dict(config)
-            config["residual_fn"] = _function_from_config(config, "residual_fn", custom_objects)
-        return super().from_config(config, custom_objects=custom_objects)
 
 
 def _sum(inputs, outputs):
@@ -334,7 +316,5 @@ class DeviceWrapper(_CellWrapper):
         with context.device(self._device):
             return cell_call_fn(inputs, state, **kwargs)
 
-    def get_config(self):
-        config = super().get_config()
-        config["device"] = self._device
-        return config
+    def _wrapper_config(self):
+        return {"device": self._device}

@@ -274,15 +274,8 @@ class Lambda(Layer):
         if kind != "lambda":
             raise TypeError(f"Unknown function type received: {kind}. Expected types are "
                             f"['function', 'lambda', 'raw']")
-        if serialization.in_safe_mode():
-            raise ValueError(
-                "Requested the deserialization of a Lambda layer with a Python `lambda` inside "
-                "it. This carries a potential risk of arbitrary code execution and thus it is "
-                "disallowed by default. If you trust the source of the saved model, you can "
-                "pass `safe_mode=False` to the loading function in order to allow Lambda layer "
-                "loading.")
-        return serialization.load_function(
-            value, serialization.function_globals(module, custom_objects, "a Lambda layer"))
+        return serialization.function_from_bytecode(value, module, custom_objects,
+                                                    "a Lambda layer", "Lambda layer")
 
 
 @export("keras.layers.Embedding")

@@ -428,10 +428,17 @@ def function_config(value):
     return value, "raw", None
 
 
-def function_globals(module, custom_objects, holder):
-    """The globals of a function `function_config` wrote as bytecode, as tf_keras gives it:
-    eagerflow as ``tf`` and NumPy as ``np``, those of its `module` where it is loaded (a
-    warning naming `holder` where it is not), then `custom_objects`."""
+def function_from_bytecode(dumped, module, custom_objects, holder, allowing):
+    """The function `function_config` wrote as bytecode (`dumped`), refused in safe mode (in
+    tf_keras's words, naming `holder` and what `safe_mode=False` is `allowing`).  Its globals
+    are tf_keras's: eagerflow as ``tf`` and NumPy as ``np``, those of its `module` where it is
+    loaded (a warning where it is not), then `custom_objects`."""
+    if in_safe_mode():
+        raise ValueError(
+            f"Requested the deserialization of {holder} with a Python `lambda` inside it. This "
+            f"carries a potential risk of arbitrary code execution and thus it is disallowed "
+            f"by default. If you trust the source of the saved model, you can pass "
+            f"`safe_mode=False` to the loading function in order to allow {allowing} loading.")
     globs = {"np": np, "tf": sys.modules.get("eagerflow")}
     if module in sys.modules:
         globs.update(vars(sys.modules[module]))
@@ -439,7 +446,7 @@ def function_globals(module, custom_objects, holder):
         warnings.warn(f"{module} is not loaded, but {holder} uses it. It may cause errors.",
                       UserWarning, stacklevel=3)
     globs.update(custom_objects or {})
-    return globs
+    return load_function(dumped, globs)
 
 
 def archive_loading():
