@@ -92,10 +92,15 @@ def test_subclasses_do_not_inherit_public_names():
     assert api_names(MyLayer) == () and canonical_name(MyLayer) is None
 
 
+def _python(code):
+    """`code` run by a new Python process that imports eagerflow from this tree."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+
+
 def test_import_keeps_keras_lazy():
     code = "import sys, eagerflow; print('eagerflow.keras' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    out = _python(code)
     assert out.stdout.strip() == "False"
     assert tf.keras.__version__ == "2.21.0"
 
@@ -107,8 +112,7 @@ def test_tf_nn_offers_keras_classes_without_loading_keras():
             "'eagerflow._src.keras'))); print(keras()); "
             "print('RNNCellDropoutWrapper' in names); "
             "print(eagerflow.nn.RNNCellDropoutWrapper.__name__, bool(keras()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    out = _python(code)
     assert out.stdout.split("\n")[:3] == ["[]", "True", "DropoutWrapper True"], out.stderr
 
 
@@ -133,8 +137,7 @@ def test_import_loads_no_module_it_can_do_without():
     # Each costs milliseconds of ``import eagerflow``; the code using them loads them.
     code = ("import sys, numpy; before = set(sys.modules); import eagerflow; "
             "print(sorted(set(sys.modules) - before))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    out = _python(code)
     loaded = set(eval(out.stdout))  # noqa: S307 (a list of names printed above)
     assert "eagerflow" in loaded
     heavy = {"logging", "ctypes.util", "subprocess", "secrets", "hashlib", "sysconfig",

@@ -14,15 +14,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..
 import tensorflow as tf  # noqa: E402
 
 from tests.keras.layers.cell_wrapper_cases import X, cases, jsonable, weights  # noqa: E402
+from tests.keras.layers.tf_outcomes import outcomes  # noqa: E402
 
 HERE = os.path.dirname(__file__)
-results = {}
-for name, fn in cases(tf).items():
-    tf.keras.backend.clear_session()
-    try:
-        results[name] = jsonable(fn())
-    except Exception as e:  # noqa: BLE001 - an error is an outcome too
-        results[name] = {"error": type(e).__name__, "message": str(e)}
+results = outcomes(tf, cases(tf), jsonable)
 
 tf.keras.backend.clear_session()
 cell = tf.nn.RNNCellResidualWrapper(tf.nn.RNNCellDeviceWrapper(tf.nn.RNNCellDropoutWrapper(
