@@ -92,20 +92,53 @@ def test_subclasses_do_not_inherit_public_names():
     assert api_names(MyLayer) == () and canonical_name(MyLayer) is None
 
 
+def _python(code):
+    """`code` run by a new Python process that imports eagerflow from this tree."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+
+
 def test_import_keeps_keras_lazy():
     code = "import sys, eagerflow; print('eagerflow.keras' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    out = _python(code)
     assert out.stdout.strip() == "False"
     assert tf.keras.__version__ == "2.21.0"
+
+
+def test_tf_nn_offers_keras_classes_without_loading_keras():
+    # tf.nn's RNN cell wrappers are Keras classes: listed by dir(tf.nn), loaded on first use
+    code = ("import sys, eagerflow; eagerflow.nn.relu; names = dir(eagerflow.nn); "
+            "keras = lambda: sorted(m for m in sys.modules if m.startswith(('eagerflow.keras', "
+            "'eagerflow._src.keras'))); print(keras()); "
+            "print('RNNCellDropoutWrapper' in names); "
+            "print(eagerflow.nn.RNNCellDropoutWrapper.__name__, bool(keras()))")
+    out = _python(code)
+    assert out.stdout.split("\n")[:3] == ["[]", "True", "DropoutWrapper True"], out.stderr
+
+
+def test_a_deferred_declaration_is_imported_on_first_use():
+    gen = _generator()
+    gen.declarations()
+    module = internals.reshaping.__name__  # (a module of Keras's layers)
+    assert gen.deferred("nn", module) and gen.deferred("", module)
+    assert not gen.deferred("keras.layers", module) and not gen.deferred("nn", MATH)
+    # with the lazy sub-namespaces of the package itself: one __getattr__ serves both
+    text = gen.render("", {"Reshape": (module, "Reshape"), "plus": (MATH, "add")},
+                      ["keras", "nn"])
+    assert text.count("def __getattr__(name):") == 1 and "def __dir__():" in text
+    assert f'"Reshape": ("{module}", "Reshape")' in text and "import add as plus" in text
+    namespace = {}
+    exec(compile(text, "<generated>", "exec"), namespace)  # noqa: S102 (our own output)
+    assert namespace["__getattr__"]("Reshape") is tf.keras.layers.Reshape
+    assert namespace["Reshape"] is tf.keras.layers.Reshape  # (kept once loaded)
+    assert "Reshape" in namespace["__dir__"]()
 
 
 def test_import_loads_no_module_it_can_do_without():
     # Each costs milliseconds of ``import eagerflow``; the code using them loads them.
     code = ("import sys, numpy; before = set(sys.modules); import eagerflow; "
             "print(sorted(set(sys.modules) - before))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.path.join(_ROOT, "src")})
+    out = _python(code)
     loaded = set(eval(out.stdout))  # noqa: S307 (a list of names printed above)
     assert "eagerflow" in loaded
     heavy = {"logging", "ctypes.util", "subprocess", "secrets", "hashlib", "sysconfig",

@@ -8,7 +8,8 @@ Run from the project root after adding, renaming or removing a declaration:
 
 Each namespace (``math``, ``nn``, ``keras.layers``, ...) becomes a package of
 plain re-exports: one ``from eagerflow._src.<module> import <names>`` per
-defining module, then its sub-namespaces. ``tf.keras`` loads on first use.
+defining module, then its sub-namespaces. ``tf.keras`` loads on first use, and so
+do Keras's classes that another namespace offers (``tf.nn.RNNCellDropoutWrapper``).
 The dispatch wrappers of the public functions are written as source too.
 """
 import hashlib
@@ -166,6 +167,11 @@ LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "raw_ops"
 ALIASES = {"": {"initializers": "keras.initializers", "losses": "keras.losses",
                 "metrics": "keras.metrics", "optimizers": "keras.optimizers"}}
 
+# Packages of eagerflow._src whose objects a namespace outside their own public tree offers
+# on first attribute access, not at import: {package: its public tree}.  ``tf.nn`` loads at
+# ``import eagerflow``, and its RNN cell wrappers are Keras classes (Keras loads on first use).
+DEFERRED = {"eagerflow._src.keras": "keras"}
+
 # Namespaces whose names a module of eagerflow._src makes on first use: its
 # ``attribute(name)`` gives one, ``names()`` lists them (``tf.raw_ops``: every registered op).
 DYNAMIC = {"raw_ops": ("eagerflow._src.compat.raw_ops", "raw_op", "op_names")}
@@ -245,12 +251,21 @@ def _wrapped(head, names, tail="  # noqa: F401"):
     return lines
 
 
+def deferred(ns, module):
+    """Whether namespace `ns` offers the objects of `module` on first use (see `DEFERRED`)."""
+    return any(module.startswith(package + ".") and (ns + ".").split(".")[0] != tree
+               for package, tree in DEFERRED.items())
+
+
 def render(ns, entries, children):
     """The text of namespace `ns`'s ``__init__.py``."""
     doc = DOCS.get(ns) or f"``tf.{ns}``."
     out = [f'"""{doc}"""', HEADER.rstrip("\n")]
+    later = {name: entry for name, entry in entries.items() if deferred(ns, entry[0])}
     by_module = {}
     for name, (module, attr) in sorted(entries.items()):
+        if name in later:
+            continue
         by_module.setdefault(module, []).append((name, attr))
     for module in sorted(by_module):
         plain = [name for name, attr in by_module[module] if name == attr]
@@ -301,7 +316,34 @@ def render(ns, entries, children):
                 f"        return getattr({fallback}, name)",
                 f"    raise AttributeError(f\"module 'eagerflow.{ns}' has no attribute "
                 f"{{name!r}}\")"]
+    if later:
+        out = _with_deferred(ns, later, out)
     return "\n".join(out) + "\n"
+
+
+def _with_deferred(ns, later, out):
+    """`out` (a namespace's lines) offering `later`, {name: (module, attribute)}, on first
+    use: a table of them, a clause of the module's ``__getattr__`` that imports one and keeps
+    it, and a ``__dir__`` that lists them."""
+    package = "eagerflow" + (f".{ns}" if ns else "")
+    if "def __dir__():" in out:
+        raise ValueError(f"{package} lists its names itself: it cannot defer {sorted(later)}")
+    table = ["", "", "_DEFERRED = {"] + [
+        f'    "{name}": ("{module}", "{attr}"),' for name, (module, attr) in sorted(later.items())
+    ] + ["}"]
+    clause = ["    # Objects of a part loaded on first use (see tools/gen_api.py's DEFERRED).",
+              "    if name in _DEFERRED:",
+              "        import importlib  # noqa: PLC0415",
+              "        module, attribute = _DEFERRED[name]",
+              "        value = globals()[name] = getattr(importlib.import_module(module), attribute)",
+              "        return value"]
+    listing = ["", "", "def __dir__():", "    return sorted({*globals(), *_DEFERRED})"]
+    if "def __getattr__(name):" not in out:
+        return out + table + ["", "", "def __getattr__(name):"] + clause + [
+            f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"
+        ] + listing
+    at = out.index("def __getattr__(name):")
+    return out[:at - 2] + table + out[at - 2:at + 1] + clause + out[at + 1:] + listing
 
 
 WRAPPERS = os.path.join("src", "eagerflow", "_src", "backend", "dispatch_wrappers.py")

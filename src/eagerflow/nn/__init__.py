@@ -32,3 +32,24 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
 from eagerflow._src.ops.sparse_ops import (  # noqa: F401
     embedding_lookup_sparse, safe_embedding_lookup_sparse)
 from eagerflow.nn import experimental  # noqa: F401
+
+
+_DEFERRED = {
+    "RNNCellDeviceWrapper": ("eagerflow._src.keras.layers.cell_wrappers", "DeviceWrapper"),
+    "RNNCellDropoutWrapper": ("eagerflow._src.keras.layers.cell_wrappers", "DropoutWrapper"),
+    "RNNCellResidualWrapper": ("eagerflow._src.keras.layers.cell_wrappers", "ResidualWrapper"),
+}
+
+
+def __getattr__(name):
+    # Objects of a part loaded on first use (see tools/gen_api.py's DEFERRED).
+    if name in _DEFERRED:
+        import importlib  # noqa: PLC0415
+        module, attribute = _DEFERRED[name]
+        value = globals()[name] = getattr(importlib.import_module(module), attribute)
+        return value
+    raise AttributeError(f"module 'eagerflow.nn' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_DEFERRED})

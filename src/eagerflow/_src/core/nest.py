@@ -258,3 +258,72 @@ class _Dot:
 
 def _dotted(structure):
     return str(pack_sequence_as(structure, [_Dot()] * len(flatten(structure))))
+
+
+def flatten_up_to(shallow_structure, input_tree):
+    """`input_tree` flattened as far as `shallow_structure` nests: one item per leaf of
+    `shallow_structure`, a whole sub-structure where it has a leaf.
+
+    >>> flatten_up_to([0, 0], [[1, 2], 3])
+    [[1, 2], 3]
+    """
+    if not is_nested(shallow_structure):
+        return [input_tree]
+    if not is_nested(input_tree):
+        raise TypeError(f"If shallow structure is a sequence, input must also be a sequence. "
+                        f"Input has type: {type(input_tree)}.")
+    if len(input_tree) != len(shallow_structure):
+        raise ValueError(f"The two structures don't have the same sequence length. Input "
+                         f"structure has length {len(input_tree)}, while shallow structure "
+                         f"has length {len(shallow_structure)}.")
+    if isinstance(shallow_structure, collections.abc.Mapping) and \
+            _sorted_keys(shallow_structure) != _sorted_keys(input_tree):
+        raise ValueError(f"The two structures don't have the same keys. Input structure has "
+                         f"keys {list(input_tree)}, while shallow structure has keys "
+                         f"{list(shallow_structure)}.")
+    return [leaf for shallow, branch in zip(_children(shallow_structure), _children(input_tree))
+            for leaf in flatten_up_to(shallow, branch)]
+
+
+def map_structure_up_to(shallow_structure, func, *inputs):
+    """`func` applied to the items of `inputs` at the leaves of `shallow_structure` (each
+    input flattened `flatten_up_to` it), packed as `shallow_structure`.
+
+    >>> map_structure_up_to([0, 0], lambda a, b: (a, b), [[1, 2], 3], ["x", "y"])
+    [([1, 2], 'x'), (3, 'y')]
+    """
+    flats = [flatten_up_to(shallow_structure, x) for x in inputs]
+    return pack_sequence_as(shallow_structure, [func(*items) for items in zip(*flats)])
+
+
+def get_traverse_shallow_structure(traverse_fn, structure):
+    """The shallow structure of `structure` that `traverse_fn` asks to visit, with booleans at
+    its leaves: ``traverse_fn(node)`` says True (visit its children), False (stop there), or
+    gives a structure of booleans, one per child.
+
+    >>> get_traverse_shallow_structure(lambda s: [True, False] if isinstance(s, list) else
+    ...                                True, [(1, 2), 3])
+    [(True, True), False]
+    """
+    to_traverse = traverse_fn(structure)
+    if not is_nested(structure):
+        if not isinstance(to_traverse, bool):
+            raise TypeError(f"traverse_fn returned structure: {to_traverse} for "
+                            f"non-structure: {structure}")
+        return to_traverse
+    if isinstance(to_traverse, bool):
+        if not to_traverse:
+            return False
+        return _rebuild(structure, [get_traverse_shallow_structure(traverse_fn, branch)
+                                    for branch in _children(structure)])
+    if not is_nested(to_traverse):
+        raise TypeError(f"traverse_fn returned a non-bool scalar: {to_traverse} for input: "
+                        f"{structure}")
+    flatten_up_to(to_traverse, structure)  # (raises where they do not match)
+    level = []
+    for visit, branch in zip(_children(to_traverse), _children(structure)):
+        if not isinstance(visit, bool):
+            raise TypeError(f"traverse_fn didn't return a depth=1 structure of bools.  saw: "
+                            f"{to_traverse}  for structure: {structure}")
+        level.append(get_traverse_shallow_structure(traverse_fn, branch) if visit else False)
+    return _rebuild(structure, level)

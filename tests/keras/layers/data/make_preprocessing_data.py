@@ -13,14 +13,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..
 import tensorflow as tf  # noqa: E402
 
 from tests.keras.layers.preprocessing_cases import cases, jsonable  # noqa: E402
+from tests.keras.layers.tf_outcomes import outcomes  # noqa: E402
 
-results = {}
-for name, fn in cases(tf).items():
-    tf.keras.backend.clear_session()
-    try:
-        results[name] = jsonable(fn())
-    except Exception as e:  # noqa: BLE001 - an error is an outcome too
-        results[name] = {"error": type(e).__name__, "message": str(e)}
+results = outcomes(tf, cases(tf), jsonable)
 with open(os.path.join(os.path.dirname(__file__), "preprocessing_tf.json"), "w") as f:
     json.dump(results, f, indent=1, sort_keys=True, ensure_ascii=False, default=str)
 

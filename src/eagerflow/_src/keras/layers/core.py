@@ -6,9 +6,6 @@ array([[0., 0.]], dtype=float32)
 """
 import inspect
 import math
-import sys
-import types
-import warnings
 
 import numpy as np
 
@@ -234,24 +231,14 @@ class Lambda(Layer):
         # callable by its name, a shape as itself; within a clone, the objects themselves.
         config = super().get_config()
         config.update(zip(("function", "function_type", "module"),
-                          self._function_config(self.function)))
+                          serialization.function_config(self.function)))
         config.update(zip(("output_shape", "output_shape_type", "output_shape_module"),
-                          self._function_config(self._output_shape)))
+                          serialization.function_config(self._output_shape)))
         if self.mask is not None:
             config.update(zip(("mask", "mask_type", "mask_module"),
-                              self._function_config(self.mask)))
+                              serialization.function_config(self.mask)))
         config["arguments"] = self.arguments
         return config
-
-    @staticmethod
-    def _function_config(value):
-        if callable(value) and serialization.keeping_objects():
-            return value, "raw", None
-        if isinstance(value, types.FunctionType):
-            return serialization.dump_function(value), "lambda", value.__module__
-        if callable(value):
-            return value.__name__, "function", value.__module__
-        return value, "raw", None
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -287,22 +274,8 @@ class Lambda(Layer):
         if kind != "lambda":
             raise TypeError(f"Unknown function type received: {kind}. Expected types are "
                             f"['function', 'lambda', 'raw']")
-        if serialization.in_safe_mode():
-            raise ValueError(
-                "Requested the deserialization of a Lambda layer with a Python `lambda` inside "
-                "it. This carries a potential risk of arbitrary code execution and thus it is "
-                "disallowed by default. If you trust the source of the saved model, you can "
-                "pass `safe_mode=False` to the loading function in order to allow Lambda layer "
-                "loading.")
-        # (as Keras's, the globals of its Lambda's module first: `tf` and `np`)
-        globs = {"np": np, "tf": sys.modules.get("eagerflow")}
-        if module in sys.modules:
-            globs.update(vars(sys.modules[module]))
-        elif module is not None:
-            warnings.warn(f"{module} is not loaded, but a Lambda layer uses it. It may cause "
-                          f"errors.", UserWarning, stacklevel=2)
-        globs.update(custom_objects or {})
-        return serialization.load_function(value, globs)
+        return serialization.function_from_bytecode(value, module, custom_objects,
+                                                    "a Lambda layer", "Lambda layer")
 
 
 @export("keras.layers.Embedding")

@@ -59,7 +59,7 @@ _MAX_UNROLLED_STEPS = 128
 
 def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None,
         unroll=False, input_length=None, time_major=False, zero_output_for_mask=False,
-        return_all_outputs=True):
+        return_all_outputs=True, *, replay_first_step=True):
     """Iterates ``step_function(inputs_t, states) -> (output_t, new_states)`` over time.
 
     `inputs` (a tensor or nested structure) is ``(batch, time, ...)``, or
@@ -69,6 +69,11 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     `zero_output_for_mask`).  `constants` are appended to the states of every
     step.  Returns ``(last_output, outputs, new_states)``; `outputs` holds
     every step's output, or only the last one without `return_all_outputs`.
+
+    As Keras's, a loop not unrolled runs eagerly its first step once more
+    before the loop, and drops what it gives (Keras learns the outputs'
+    structure so): a step drawing random numbers draws them once more.
+    `replay_first_step=False` spares that step where it draws none.
 
     >>> step = lambda x, states: (states[0] + x, [states[0] + x])
     >>> last, outputs, states = rnn(step, tf.ones((1, 3, 2)), [tf.zeros((1, 2))])
@@ -93,6 +98,10 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
         raise ValueError("Unrolling requires a fixed number of timesteps.")
     loop = _Loop(step_function, inputs, initial_states, tuple(constants or ()), mask,
                  zero_output_for_mask)
+    if replay_first_step and not unroll and steps and context.executing_eagerly():
+        first = nest.pack_sequence_as(inputs, [x[-1 if go_backwards else 0]
+                                               for x in flat_inputs])
+        step_function(first, tuple(initial_states) + loop.constants)
     if _unrolls(steps, unroll):
         last_output, outputs, states = loop.unrolled(flat_inputs, steps, go_backwards,
                                                      return_all_outputs)
@@ -773,6 +782,16 @@ def _output_size(cell):
     return cell.state_size[0] if _is_multiple_state(cell.state_size) else cell.state_size
 
 
+def _replays(cell):
+    """Whether `rnn` replays the first step of `cell` as Keras does: not for eagerflow's own
+    cells (and stacks of them), whose steps draw no random numbers but their dropout masks,
+    drawn once whichever step comes first."""
+    if isinstance(cell, StackedRNNCells):
+        return any(_replays(c) for c in cell.cells)
+    return not (isinstance(cell, DropoutRNNCellMixin) and
+                type(cell).__module__.startswith("eagerflow._src.keras."))
+
+
 def _accepts(cell, name):
     params = inspect.signature(cell.call).parameters
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
@@ -1074,7 +1093,7 @@ class RNN(Layer):
             step, sequence, initial_state, go_backwards=self.go_backwards, mask=mask,
             unroll=self.unroll, time_major=True,
             zero_output_for_mask=self.zero_output_for_mask,
-            return_all_outputs=self.return_sequences)
+            return_all_outputs=self.return_sequences, replay_first_step=_replays(self.cell))
         if self.return_sequences and not self.time_major:
             outputs = nest.map_structure(_swap_batch_time, outputs)
         return last_output, outputs, states

@@ -15,6 +15,7 @@ import base64
 import contextlib
 import inspect
 import marshal
+import sys
 import threading
 import types
 import warnings
@@ -411,6 +412,41 @@ def load_function(dumped, globs):
     return types.FunctionType(
         code, globs, code.co_name, tuple(defaults) if defaults is not None else None,
         None if closure is None else tuple(types.CellType(v) for v in closure))
+
+
+def function_config(value):
+    """``(value, type, module)``: how tf_keras writes a function a layer keeps in its config
+    (a Lambda's function, a cell wrapper's `residual_fn`): a Python function (a lambda or a
+    named one) as its bytecode, another callable by its name, any other value as itself;
+    within `in_memory_configs` (a clone), a callable as itself."""
+    if callable(value) and keeping_objects():
+        return value, "raw", None
+    if isinstance(value, types.FunctionType):
+        return dump_function(value), "lambda", value.__module__
+    if callable(value):
+        return value.__name__, "function", value.__module__
+    return value, "raw", None
+
+
+def function_from_bytecode(dumped, module, custom_objects, holder, allowing):
+    """The function `function_config` wrote as bytecode (`dumped`), refused in safe mode (in
+    tf_keras's words, naming `holder` and what `safe_mode=False` is `allowing`).  Its globals
+    are tf_keras's: eagerflow as ``tf`` and NumPy as ``np``, those of its `module` where it is
+    loaded (a warning where it is not), then `custom_objects`."""
+    if in_safe_mode():
+        raise ValueError(
+            f"Requested the deserialization of {holder} with a Python `lambda` inside it. This "
+            f"carries a potential risk of arbitrary code execution and thus it is disallowed "
+            f"by default. If you trust the source of the saved model, you can pass "
+            f"`safe_mode=False` to the loading function in order to allow {allowing} loading.")
+    globs = {"np": np, "tf": sys.modules.get("eagerflow")}
+    if module in sys.modules:
+        globs.update(vars(sys.modules[module]))
+    elif module is not None:
+        warnings.warn(f"{module} is not loaded, but {holder} uses it. It may cause errors.",
+                      UserWarning, stacklevel=3)
+    globs.update(custom_objects or {})
+    return load_function(dumped, globs)
 
 
 def archive_loading():
