@@ -321,6 +321,7 @@ def _summed_rows(rows):
 
 
 _ONES = np.ones(0, _F32)
+_ONES_KEPT = 1 << 22  # (16 MB at most kept between calls)
 
 
 def _ones(n):
@@ -330,7 +331,8 @@ def _ones(n):
     if len(ones) < n:
         ones = np.ones(n, _F32)
         ones.flags.writeable = False
-        _ONES = ones
+        if n <= _ONES_KEPT:
+            _ONES = ones
     return ones[:n]
 
 
