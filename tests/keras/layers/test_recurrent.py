@@ -640,3 +640,14 @@ def test_errors():
         LSTM(2)(np.ones((2, 3), np.float32))
     with pytest.raises(ValueError, match="batch_size and dtype cannot be None"):
         LSTMCell(2).get_initial_state()
+
+
+@pytest.mark.parametrize("cell", [GRUCell, LSTMCell, SimpleRNNCell])
+def test_a_cell_of_another_dtype_than_its_inputs_raises_as_tf(cell):
+    """A float64 cell in a float32 RNN: TF's steps multiply float32 inputs by float64
+    weights and raise (the weights are not cast, nor do the fused kernels run)."""
+    layer = RNN(cell(3, dtype="float64"))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        layer(np.ones((2, 4, 5), np.float32))
+    whole = GRU(3, dtype="float64")  # (the layer's own dtype casts its inputs)
+    assert whole(np.ones((2, 4, 5), np.float32)).dtype == tf.float64

@@ -33,6 +33,7 @@ from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -462,7 +463,9 @@ class _Cell(DropoutRNNCellMixin, Layer):
         ``(output, new_states)``.  Both use the same dropout masks.
         """
         state = nest.flatten(states)[0]
-        dtype = state.dtype
+        # the weights in the cell's compute dtype (cast under mixed precision), as Keras
+        # reads them: steps of inputs of another dtype raise TF's error
+        dtype = as_dtype(self.compute_dtype)
         kernel = _read(self.kernel, dtype)
         recurrent_kernel = self._recurrent_kernels(_read(self.recurrent_kernel, dtype))
         input_bias, recurrent_bias = self._biases(
@@ -1195,6 +1198,8 @@ def _fused_mode(layer, inputs, mask, constants, steps):
     if mode != "rnn" and cell.implementation == 1 and 0 < cell.dropout < 1:
         return None  # each gate's inputs have their own dropout mask
     if inputs.shape.rank != 3 or inputs.dtype.name not in ("float32", "float64"):
+        return None
+    if cell.kernel.dtype != inputs.dtype:  # (the steps raise TF's error: not cast here)
         return None
     return mode
 
