@@ -1,7 +1,6 @@
 """Element-wise kernels on oneDNN: one pass over large arrays, on the thread budget.
 
-`relu_grad` masks a gradient, `broadcast_relu_grad` a broadcast one; `broadcast` writes a
-broadcast array.
+`relu_grad` masks a gradient; `broadcast` writes a broadcast array.
 
 NumPy runs an element-wise expression one ufunc (one pass over memory) at a
 time on one thread; oneDNN's binary primitive with post-ops chains the steps
@@ -21,7 +20,6 @@ TensorFlow's ReluGrad, a NaN gradient giving NaN wherever it is.
 True
 """
 import ctypes
-import math
 
 import numpy as np
 
@@ -67,75 +65,6 @@ def relu_grad(gradients, features, out=None):
 
 _ZERO = np.zeros(1, _F32)
 _ZERO.flags.writeable = False
-
-
-def broadcast_relu_grad(gradients, features, out):
-    """``broadcast_to(gradients, features.shape) * (features > 0)`` into `out` (an array of
-    the features' shape, which may be `features`), or None: `gradients` broadcast along one
-    block of consecutive axes (a global pooling's gradient, ``(n, 1, 1, c)`` against
-    ``(n, h, w, c)``).
-
-    Two passes on the thread budget: the mask written as numbers (as `relu_grad` compares),
-    then multiplied in place by the gradients, which oneDNN's binary primitive broadcasts
-    as it reads them. NumPy takes three passes (the mask, its numbers, the product), and
-    oneDNN has no fast kernel doing it in one: its post-ops broadcast only along the
-    channels or everything.
-    """
-    if not onednn.flat_float32((features, out), MIN_SIZE) or gradients.dtype != _F32:
-        return None
-    block = _broadcast_block(gradients.shape, features.shape)
-    if block is None:
-        return None
-    gradients = np.ascontiguousarray(gradients)
-
-    def build():
-        flat = onednn.describe((features.size,), _F32, (4,))
-        scalar = onednn.describe((1,), _F32, (4,))
-        attr = onednn.attributes(((api.BINARY_GT, scalar),))  # max(features, 0) > 0
-        pd = onednn._Handle("dnnl_primitive_desc_destroy")
-        onednn.lib().dnnl_binary_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.BINARY_MAX, flat.handle,
-            scalar.handle, flat.handle, attr.value)
-        mask = onednn.Primitive(pd, {api.ARG_SRC_0: flat, api.ARG_SRC_1: scalar,
-                                     api.ARG_DST: flat, api.post_op_arg(0): scalar},
-                                keep=(attr,))
-        outer, middle, inner = block
-        whole = onednn.describe(block, _F32, (4 * middle * inner, 4 * inner, 4))
-        rows = onednn.describe((outer, 1, inner), _F32, (4 * inner, 4 * inner, 4))
-        plain = onednn.attributes()
-        pd = onednn._Handle("dnnl_primitive_desc_destroy")
-        onednn.lib().dnnl_binary_primitive_desc_create(
-            ctypes.byref(pd.value), onednn._engine, api.BINARY_MUL, whole.handle, rows.handle,
-            whole.handle, plain.value)
-        product = onednn.Primitive(pd, {api.ARG_SRC_0: whole, api.ARG_SRC_1: rows,
-                                        api.ARG_DST: whole}, keep=(plain,))
-        if product.implementation().startswith("ref"):  # a loop per element
-            raise api.Unsupported("reference implementation only", api.UNIMPLEMENTED)
-        return mask, product
-
-    primitives = onednn.cached(("broadcast_relu_grad", block), build, shares=True)
-    if primitives is None:
-        return None
-    mask, product = primitives
-    mask({api.ARG_SRC_0: features, api.ARG_SRC_1: _ZERO, api.post_op_arg(0): _ZERO},
-         {api.ARG_DST: out})
-    product({api.ARG_SRC_0: out, api.ARG_SRC_1: gradients}, {api.ARG_DST: out})
-    return out
-
-
-def _broadcast_block(small, shape):
-    """``(outer, middle, inner)`` sizes of `shape` around the one block of consecutive axes
-    along which `small` (a shape broadcasting to it) has ones and `shape` does not; None
-    where there are none or several."""
-    small = (1,) * (len(shape) - len(small)) + tuple(small)
-    broadcast = [a != b for a, b in zip(small, shape)]
-    if True not in broadcast:
-        return None
-    start = broadcast.index(True)
-    stop = len(broadcast) - broadcast[::-1].index(True)
-    if not all(broadcast[start:stop]):
-        return None
-    return (math.prod(shape[:start]), math.prod(shape[start:stop]), math.prod(shape[stop:]))
 
 
 def broadcast(source, out):

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from eagerflow._src.backend import onednn_conv, onednn_eltwise
+from eagerflow._src.backend import onednn_conv
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_args, tf_nodes
@@ -169,15 +169,12 @@ def _broadcast_relu_grad(xp, gradients, features, out=None):
     if not fits:  # the errors of the ops it stands for
         return nn_ops._RELU_GRAD.kernel(xp, _BROADCAST_TO.kernel(xp, gradients, shape),
                                         features)
-    # `out`, an array of the result's shape, may be `features`: each mask element is made
-    # before it is written.
+    # The mask as booleans, then copied as numbers: a comparison writing floats casts in
+    # buffered loops, several times slower. `out`, an array of the result's shape, may be
+    # `features`: the mask is made before it is written.
+    mask = xp.greater(features, 0)
     if out is None:
         out = xp.empty(shape, gradients.dtype)
-    if xp is np and onednn_eltwise.broadcast_relu_grad(gradients, features, out) is not None:
-        return out
-    # The mask as booleans, then copied as numbers: a comparison writing floats casts in
-    # buffered loops, several times slower.
-    mask = xp.greater(features, 0)
     xp.copyto(out, mask)
     return xp.multiply(out, _rows(xp, gradients, shape), out=out)
 
