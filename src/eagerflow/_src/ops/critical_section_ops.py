@@ -9,7 +9,7 @@ program order). A function that runs into an error gives the lock back too.
 
 >>> cs = tf.CriticalSection()
 >>> v = tf.Variable(0)
->>> cs.execute(lambda: v.assign_add(1)).numpy()
+>>> print(cs.execute(lambda: v.assign_add(1)).numpy())
 1
 """
 import threading
@@ -159,7 +159,7 @@ class CriticalSection:
     reaches is an error unless neither asked for exclusive access.
 
     >>> cs = tf.CriticalSection()
-    >>> cs.execute(lambda: tf.constant(2) * 3).numpy()
+    >>> print(cs.execute(lambda: tf.constant(2) * 3).numpy())
     6
     """
 
