@@ -5358,6 +5358,15 @@ def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd2244668cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(variant, structure):
+        try:
+            return _export_fn(variant, structure)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'variant': variant, 'structure': structure})
+    return _export_wrapper
+
+
 def _wd27e866c76(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, dtype=None):
         try:
@@ -6867,6 +6876,7 @@ WRAPPERS = {
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,
     'data.experimental.from_list': _w6f060b5d3d,
+    'data.experimental.from_variant': _wd2244668cc,
     'data.experimental.get_next_as_optional': _w88e04f84dd,
     'data.experimental.get_single_element': _wd1d3537e37,
     'data.experimental.get_structure': _w49a0b14cca,
@@ -6890,6 +6900,7 @@ WRAPPERS = {
     'data.experimental.snapshot': _w73158f4cb9,
     'data.experimental.table_from_dataset': _w61143ae0fa,
     'data.experimental.take_while': _w4ea93e0ccc,
+    'data.experimental.to_variant': _wd1d3537e37,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,
     'debugging.Assert': _wc13a3cf2c0,
