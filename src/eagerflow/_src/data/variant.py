@@ -6,7 +6,7 @@ value holds the `Dataset` itself).
 >>> v = tf.data.experimental.to_variant(ds)
 >>> v.dtype, v.shape
 (tf.variant, TensorShape([]))
->>> list(tf.data.experimental.from_variant(v, ds.element_spec).as_numpy_iterator())
+>>> [int(x) for x in tf.data.experimental.from_variant(v, ds.element_spec)]
 [0, 1, 2]
 """
 from eagerflow._src.backend.api_export import export
