@@ -28,6 +28,7 @@ from eagerflow._src.core.dtypes import (  # noqa: F401
     uint8, variant)
 from eagerflow._src.core.dtypes import float64 as double  # noqa: F401
 from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
+from eagerflow._src.core.load_library import load_library, load_op_library  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401

@@ -1542,6 +1542,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w42ec21748d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(library_filename):
+        try:
+            return _export_fn(library_filename)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'library_filename': library_filename})
+    return _export_wrapper
+
+
 def _w43742c01b7(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
         try:
@@ -3105,6 +3114,15 @@ def _w7ca7d682ce(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, name, separator)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name, 'separator': separator})
+    return _export_wrapper
+
+
+def _w7ceea0032c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(library_location):
+        try:
+            return _export_fn(library_location)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'library_location': library_location})
     return _export_wrapper
 
 
@@ -7359,6 +7377,8 @@ WRAPPERS = {
     'linalg.tridiagonal_matmul': _w43d646494f,
     'linalg.tridiagonal_solve': _w7b9e984d6f,
     'linspace': _wcfe63895e9,
+    'load_library': _w7ceea0032c,
+    'load_op_library': _w42ec21748d,
     'make_ndarray': _w1534e0c76e,
     'make_tensor_proto': _wcf24ea17c2,
     'map_fn': _wc447286103,
