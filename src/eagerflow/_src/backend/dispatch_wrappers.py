@@ -552,6 +552,15 @@ def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w19e97d9e36(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sizes, values, field_names, message_type, descriptor_source=None, name=None):
+        try:
+            return _export_fn(sizes, values, field_names, message_type, descriptor_source, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sizes': sizes, 'values': values, 'field_names': field_names, 'message_type': message_type, 'descriptor_source': descriptor_source, 'name': name})
+    return _export_wrapper
+
+
 def _w1a284a71a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph_data):
         try:
@@ -6267,6 +6276,15 @@ def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf2a3a7ac80(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes, message_type, field_names, output_types, descriptor_source=None, message_format=None, sanitize=None, name=None):
+        try:
+            return _export_fn(bytes, message_type, field_names, output_types, descriptor_source, message_format, sanitize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes': bytes, 'message_type': message_type, 'field_names': field_names, 'output_types': output_types, 'descriptor_source': descriptor_source, 'message_format': message_format, 'sanitize': sanitize, 'name': name})
+    return _export_wrapper
+
+
 def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, a, axis=None):
         try:
@@ -7297,12 +7315,14 @@ WRAPPERS = {
     'io.decode_jpeg': _w185c1bf12b,
     'io.decode_json_example': _w0cc1380526,
     'io.decode_png': _wa872605483,
+    'io.decode_proto': _wf2a3a7ac80,
     'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,
     'io.deserialize_many_sparse': _w85fa3da533,
     'io.encode_base64': _w510d2c7004,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
+    'io.encode_proto': _w19e97d9e36,
     'io.extract_jpeg_shape': _w81ce09fb8b,
     'io.gfile.copy': _wf6e7ac236f,
     'io.gfile.exists': _wd05a0e7c9d,
