@@ -46,8 +46,8 @@ class _VariantDataset(Dataset):
         have = [getattr(s, "dtype", None) for s in structure.flatten(self._input.element_spec)]
         if len(want) != len(have):
             raise errors.eager_error(errors.InvalidArgumentError, "MakeIterator",
-                                     f"Number of components does not match: expected {len(want)} types "
-                                     f"but got {len(have)}.")
+                                     f"Number of components does not match: expected "
+                                     f"{len(want)} types but got {len(have)}.")
         for i, (w, h) in enumerate(zip(want, have)):
             if w != h:
                 raise errors.eager_error(errors.InvalidArgumentError, "MakeIterator",
