@@ -29,15 +29,19 @@ def test_execute_eagerly_returns_tensors():
     assert cs._handle.shape == ()
 
 
-def test_execute_in_function_runs_at_every_call():
-    cs = tf.CriticalSection()
-    v = tf.Variable(0)
-
+def _two_increments(first, second, v):
+    """A function adding 1 to `v` in section `first`, then again in `second`."""
     @tf.function
     def g():
-        a = cs.execute(lambda: v.assign_add(1))
-        b = cs.execute(lambda: v.assign_add(1))
+        a = first.execute(lambda: v.assign_add(1))
+        b = second.execute(lambda: v.assign_add(1))
         return a, b
+    return g
+
+
+def test_execute_in_function_runs_at_every_call():
+    cs = tf.CriticalSection()
+    g = _two_increments(cs, cs, tf.Variable(0))
     assert [t.numpy() for t in g()] == [1, 2]
     assert [t.numpy() for t in g()] == [3, 4]
 
@@ -71,12 +75,7 @@ def test_error_in_function_releases_the_lock():
 def test_exclusive_resource_access_across_sections():
     cs, cs2 = tf.CriticalSection(), tf.CriticalSection()
     v = tf.Variable(0)
-
-    @tf.function
-    def k():
-        a = cs.execute(lambda: v.assign_add(1))
-        b = cs2.execute(lambda: v.assign_add(1))
-        return a, b
+    k = _two_increments(cs, cs2, v)
     with pytest.raises(ValueError, match=r"This execution would access resources: .*Did you "
                                          r"mean to call execute with keyword argument "
                                          r"exclusive_resource_access=False\?"):
