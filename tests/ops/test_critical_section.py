@@ -129,3 +129,31 @@ def test_name():
         assert inner.name == "inner"
         return inner.execute(lambda: tf.constant(1))
     assert f().numpy() == 1
+
+
+def test_failed_run_in_function_gives_the_lock_back_while_its_error_is_kept():
+    cs = tf.CriticalSection()
+
+    @tf.function
+    def f(x):
+        def body():
+            with tf.control_dependencies([tf.debugging.assert_equal(x, 0)]):
+                return x + 1
+        return cs.execute(body)
+    kept = []
+    try:
+        f(tf.constant(1))
+    except tf.errors.InvalidArgumentError as e:
+        kept.append(e)  # (its traceback holds the failed run's frame, and so its lock)
+    assert f(tf.constant(0)).numpy() == 1
+
+    def fail_on_a_thread():
+        try:
+            f(tf.constant(1))
+        except tf.errors.InvalidArgumentError as e:
+            kept.append(e)
+    thread = threading.Thread(target=fail_on_a_thread)
+    thread.start()
+    thread.join()
+    assert len(kept) == 2
+    assert f(tf.constant(0)).numpy() == 1

@@ -12,6 +12,7 @@ program order). A function that runs into an error gives the lock back too.
 >>> print(cs.execute(lambda: v.assign_add(1)).numpy())
 1
 """
+import sys
 import threading
 import weakref
 
@@ -31,10 +32,16 @@ _DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
 class _Mutex:
-    """The value of a critical section's ``resource`` tensor: a lock that knows its holder
-    (a thread taking the lock it holds would wait forever: an error instead)."""
+    """The value of a critical section's mutex tensor: a lock that knows who holds it.
 
-    __slots__ = ("lock", "owner", "section", "__weakref__")
+    A graph run that fails between ``MutexLock`` and ``ConsumeMutexLock`` leaves its lock
+    taken while its error is kept (the run's frame holds the lock's value): a lock whose
+    run is no longer on its thread's stack is stale, and the next taker takes it over, as
+    TF frees the lock with the failed run's tensors. A thread taking a lock that a live run
+    of its own holds would wait forever: an error instead.
+    """
+
+    __slots__ = ("lock", "state", "owner", "frame", "generation", "section", "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.variant  # (as the tables' and queues' values: the Python object it holds)
@@ -42,50 +49,90 @@ class _Mutex:
 
     def __init__(self, section):
         self.lock = threading.Lock()
-        self.owner = None
+        self.state = threading.RLock()  # guards owner, frame and generation
+        self.owner = None  # the thread holding the lock
+        self.frame = None  # the frame of the graph run holding it (None: an eager execute)
+        self.generation = 0  # counts the times the lock was taken
         self.section = weakref.ref(section)
 
-    def acquire(self):
+    def acquire(self, frame):
+        """Takes the lock for the graph run in `frame` (None: eagerly); returns the
+        generation `release` takes."""
         me = threading.get_ident()
-        if self.owner == me:
-            section = self.section()
-            raise ValueError(_nested_message(section))
-        self.lock.acquire()
-        self.owner = me
+        while True:
+            with self.state:
+                mine = self.owner == me
+            if mine and not self._stale():
+                raise ValueError(_nested_message(self.section()))
+            if self.lock.acquire(timeout=_STALE_CHECK_SECONDS):
+                break
+            if self._stale():
+                self.release(self.generation)
+        with self.state:
+            self.owner, self.frame = me, frame
+            self.generation += 1
+            return self.generation
 
-    def release(self):
-        self.owner = None
-        self.lock.release()
+    def release(self, generation):
+        """Gives the lock back, if it is still taken as `generation`."""
+        with self.state:
+            if self.generation != generation or self.owner is None:
+                return
+            frame, self.owner, self.frame = self.frame, None, None
+            self.lock.release()
+        del frame  # (outside the state lock: the frame's values may give their locks back)
+
+    def _stale(self):
+        with self.state:
+            owner, frame = self.owner, self.frame
+        if owner is None or frame is None:
+            return False
+        f = sys._current_frames().get(owner)
+        while f is not None:
+            if f is frame:
+                return False
+            f = f.f_back
+        return True
 
     def __repr__(self):
         return f'<ResourceHandle(name="", device="{_DEVICE}", container="localhost", ' \
                f'type="tensorflow::(anonymous namespace)::Mutex")>'
 
 
+_STALE_CHECK_SECONDS = 0.05  # how often a waiting taker looks for a failed run's lock
+
+
 class _Lock:
     """The value of ``MutexLock``'s ``variant`` result: the taken lock, given back by
-    ``ConsumeMutexLock`` (or when the value goes, a run that failed in between)."""
+    ``ConsumeMutexLock`` (or when the value goes)."""
 
-    __slots__ = ("mutex",)
+    __slots__ = ("mutex", "generation")
     shape = ()
     ndim = 0
     dtype = _d.variant
 
-    def __init__(self, mutex):
-        self.mutex = mutex
+    def __init__(self, mutex, generation):
+        self.mutex, self.generation = mutex, generation
 
     def release(self):
         mutex, self.mutex = self.mutex, None
         if mutex is not None:
-            mutex.release()
+            mutex.release(self.generation)
 
     def __del__(self):
         self.release()
 
 
+def _graph_run_frame():
+    """The frame of the compiled graph program running this kernel; None eagerly."""
+    f = sys._getframe(2)
+    while f is not None and not f.f_code.co_filename.startswith("<eagerflow graph"):
+        f = f.f_back
+    return f
+
+
 def _mutex_lock(xp, mutex):
-    mutex.acquire()
-    return _Lock(mutex)
+    return _Lock(mutex, mutex.acquire(_graph_run_frame()))
 
 
 def _consume_mutex_lock(xp, mutex_lock):
