@@ -28,6 +28,7 @@ from eagerflow._src.core.dtypes import (  # noqa: F401
     uint8, variant)
 from eagerflow._src.core.dtypes import float64 as double  # noqa: F401
 from eagerflow._src.core.dtypes import float16 as half  # noqa: F401
+from eagerflow._src.core.load_library import load_library, load_op_library  # noqa: F401
 from eagerflow._src.core.module import Module  # noqa: F401
 from eagerflow._src.core.tensor import Tensor, newaxis  # noqa: F401
 from eagerflow._src.core.tensor_shape import TensorShape  # noqa: F401
@@ -56,6 +57,7 @@ from eagerflow._src.ops.array_ops import space_to_batch_nd as space_to_batch  # 
 from eagerflow._src.ops.cast_ops import (  # noqa: F401
     bitcast, cast, ensure_shape, identity, identity_n, saturate_cast, stop_gradient)
 from eagerflow._src.ops.composite_ops import reverse_sequence, unravel_index  # noqa: F401
+from eagerflow._src.ops.critical_section_ops import CriticalSection  # noqa: F401
 from eagerflow._src.ops.debugging_ops import (  # noqa: F401
     Assert, assert_equal, assert_greater, assert_less, assert_rank)
 from eagerflow._src.ops.edit_distance_ops import edit_distance  # noqa: F401

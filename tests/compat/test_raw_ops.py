@@ -61,6 +61,8 @@ UNLIKE_TF = {
                      "ReaderNumRecordsProducedV2", "ReaderNumWorkUnitsCompletedV2"],
                     "the reader and its queue are Python objects, not resources"),
     "ResourceCountUpTo": "it takes the variable where TF's takes its resource handle",
+    **dict.fromkeys(["MutexLock", "ConsumeMutexLock"],
+                    "a critical section's mutex is a Python object, not a resource"),
 }
 
 

@@ -23,6 +23,8 @@ _NOT_WRITTEN = {
     "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2", "ReaderReadV2",
     "ReaderReadUpToV2", "ReaderResetV2", "ReaderNumRecordsProducedV2",
     "ReaderNumWorkUnitsCompletedV2",
+    # a critical section's mutex (a Python object held by reference)
+    "MutexLock", "ConsumeMutexLock",
     # a loop over a batch only run time knows, which TF writes as a While of its own ops
     "PaddedNonMaxSuppression",
 }

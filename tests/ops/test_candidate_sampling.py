@@ -199,3 +199,81 @@ def test_all_candidate_sampler():
     assert s.true_expected_count.numpy().tolist() == [[1, 1], [1, 1]]
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"out of range \[0, 3\), received 3"):
         tf.random.all_candidate_sampler(tf.constant([[1, 2], [3, 0]], tf.int64), 2, 3, True)
+
+
+def test_unique_draw_without_repeats_counts_p_times_num_sampled():
+    # TF 2.21: three distinct classes of 1000 drawn in three tries count p * 3 (0.003), not
+    # 1 - (1 - p) ** 3
+    s = tf.random.uniform_candidate_sampler([[1]], 1, 3, True, 1000, seed=1)
+    np.testing.assert_allclose(s.true_expected_count, [[0.003]], rtol=1e-7)
+    np.testing.assert_allclose(s.sampled_expected_count, [0.003] * 3, rtol=1e-7)
+
+
+LEARNED_TRUE = tf.constant([[1, 2], [3, 1]], tf.int64)
+# TF 2.21's true_expected_count of three runs of one kernel (4 draws from 6 classes, with
+# replacement): counts start at 1 and grow by the true classes after each run
+LEARNED_COUNTS = [[[4 / 6, 4 / 6], [4 / 6, 4 / 6]], [[1.2, 0.8], [0.8, 1.2]],
+                  [[1.4285715, 0.85714287], [0.85714287, 1.4285715]]]
+
+
+def test_learned_unigram_result_and_learning_eagerly():
+    runs = [tf.nn.learned_unigram_candidate_sampler(LEARNED_TRUE, 2, 4, False, 6)
+            for _ in range(3)]
+    s = runs[0]
+    assert type(s).__name__ == "LearnedUnigramCandidateSampler"
+    assert s._fields == ("sampled_candidates", "true_expected_count", "sampled_expected_count")
+    assert [x.dtype for x in s] == [tf.int64, tf.float32, tf.float32]
+    assert [tuple(x.shape) for x in s] == [(4,), (2, 2), (4,)]
+    for run, want in zip(runs, LEARNED_COUNTS):
+        np.testing.assert_allclose(run.true_expected_count, want, rtol=1e-6)
+    assert tf.random.learned_unigram_candidate_sampler is tf.nn.learned_unigram_candidate_sampler
+
+
+def test_learned_unigram_sampled_counts_follow_the_counts():
+    first = tf.nn.learned_unigram_candidate_sampler(LEARNED_TRUE, 2, 5, False, 6, seed=11)
+    second = tf.nn.learned_unigram_candidate_sampler(LEARNED_TRUE, 2, 5, False, 6, seed=11)
+    np.testing.assert_allclose(first.sampled_expected_count, [5 / 6] * 5, rtol=1e-6)
+    weights = np.array([1, 3, 2, 2, 1, 1]) / 10
+    np.testing.assert_allclose(second.sampled_expected_count,
+                               5 * weights[second.sampled_candidates.numpy()], rtol=1e-6)
+
+
+def test_learned_unigram_seeded_determinism_and_set_seed_restarts():
+    def draws():
+        tf.random.set_seed(4)
+        return [tf.nn.learned_unigram_candidate_sampler(LEARNED_TRUE, 2, 3, True, 6, seed=2)
+                for _ in range(3)]
+    a, b = draws(), draws()
+    for x, y in zip(a, b):
+        for u, v in zip(x, y):
+            np.testing.assert_array_equal(u, v)
+    np.testing.assert_allclose(a[0].true_expected_count, [[0.5, 0.5], [0.5, 0.5]])
+    # a global seed and no op seed: a new kernel (fresh counts) every call, as in TF
+    for _ in range(2):
+        s = tf.nn.learned_unigram_candidate_sampler(LEARNED_TRUE, 2, 4, False, 6)
+        np.testing.assert_allclose(s.true_expected_count, LEARNED_COUNTS[0], rtol=1e-6)
+    tf.random.set_seed(None)
+
+
+def test_learned_unigram_in_function_learns_per_op():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.int64)])
+    def f(x):
+        s = tf.nn.learned_unigram_candidate_sampler(x, 2, 4, False, 6)
+        assert [tuple(t.shape) for t in s] == [(4,), (None, 2), (4,)]
+        return s
+    for want in LEARNED_COUNTS:
+        np.testing.assert_allclose(f(tf.Variable(LEARNED_TRUE)).true_expected_count, want,
+                                   rtol=1e-6)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((tf.constant([1, 2], tf.int64), 1, 2, False, 5), "true_classes must be a matrix"),
+    ((LEARNED_TRUE, 1, 2, False, 5), "true_classes must have num_true columns, expected: 2 "
+                                     "was: 1"),
+    ((LEARNED_TRUE, 2, 7, True, 6), "Sampler's range is too small."),
+    ((tf.constant([[9]], tf.int64), 1, 2, False, 5),
+     r"`true_candidate` out of range \[0, 5\), received 9"),
+])
+def test_learned_unigram_errors(args, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        tf.nn.learned_unigram_candidate_sampler(*args)

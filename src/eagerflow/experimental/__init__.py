@@ -13,4 +13,5 @@ from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.ops.extension_type import (  # noqa: F401
     BatchableExtensionType, ExtensionType, ExtensionTypeSpec)
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape  # noqa: F401
+from eagerflow._src.ragged.ragged_tensor import RowPartition  # noqa: F401
 from eagerflow.experimental import dlpack, extension_type, numpy  # noqa: F401

@@ -12,5 +12,6 @@ from eagerflow._src.ops.io_ops import (  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
     parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example)
+from eagerflow._src.ops.proto_ops import decode_proto, encode_proto  # noqa: F401
 from eagerflow._src.ragged.ragged_ops import RaggedFeature  # noqa: F401
 from eagerflow.io import gfile  # noqa: F401

@@ -282,7 +282,7 @@ SPECS = (_uniform_specs() + _normal_specs() + _other_specs() + _stateless_specs(
 def _check_sampler(range_max, probability):
     """A check of a unique sampler's (candidates, true counts, sampled counts) for true
     classes [[1], [2]]: distinct candidates in range, counts of a draw until 4 distinct ones
-    (each count 1 - (1 - p) ** tries, one `tries` for all)."""
+    (each count 1 - (1 - p) ** tries, one `tries` for all; 4 p when the first 4 were)."""
     def check(outs, args):
         sampled, true_count, sampled_count = outs
         assert sampled.dtype == np.int64 and sampled.shape == (4,)
@@ -290,6 +290,10 @@ def _check_sampler(range_max, probability):
         assert sampled.min() >= 0 and sampled.max() < range_max
         p = probability(np.arange(range_max, dtype=np.float64))
         p /= p.sum()
+        if np.isclose(true_count[0, 0], 4 * p[1], rtol=1e-6):
+            np.testing.assert_allclose(true_count, 4 * p[[[1], [2]]], rtol=1e-6)
+            np.testing.assert_allclose(sampled_count, 4 * p[sampled], rtol=1e-6)
+            return
         tries = np.log1p(-true_count[0, 0]) / np.log1p(-p[1])
         np.testing.assert_allclose(true_count, 1 - (1 - p[[[1], [2]]]) ** tries, rtol=1e-4)
         np.testing.assert_allclose(sampled_count, 1 - (1 - p[sampled]) ** tries, rtol=1e-4)
@@ -310,6 +314,11 @@ SPECS += [
                t, 1, 4, True, 10, unigrams=np.arange(1.0, 11.0) ** 2, distortion=0.5,
                seed=3)),
            [np.array([[1], [2]], np.int64)], check=_check_sampler(10, lambda k: k + 1),
+           grad=_RANDOM),
+    OpSpec("LearnedUnigramCandidateSampler",
+           lambda t: tuple(tf.random.learned_unigram_candidate_sampler(t, 1, 4, True, 10,
+                                                                       seed=3)),
+           [np.array([[1], [2]], np.int64)], check=_check_sampler(10, np.ones_like),
            grad=_RANDOM),
     OpSpec("AllCandidateSampler",
            lambda t: tuple(tf.random.all_candidate_sampler(t, 1, 4, True)),

@@ -552,6 +552,15 @@ def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w19e97d9e36(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sizes, values, field_names, message_type, descriptor_source=None, name=None):
+        try:
+            return _export_fn(sizes, values, field_names, message_type, descriptor_source, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sizes': sizes, 'values': values, 'field_names': field_names, 'message_type': message_type, 'descriptor_source': descriptor_source, 'name': name})
+    return _export_wrapper
+
+
 def _w1a284a71a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph_data):
         try:
@@ -1539,6 +1548,15 @@ def _w42dc4fe738(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(value, bias, data_format, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'value': value, 'bias': bias, 'data_format': data_format, 'name': name})
+    return _export_wrapper
+
+
+def _w42ec21748d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(library_filename):
+        try:
+            return _export_fn(library_filename)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'library_filename': library_filename})
     return _export_wrapper
 
 
@@ -3105,6 +3123,15 @@ def _w7ca7d682ce(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, name, separator)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'name': name, 'separator': separator})
+    return _export_wrapper
+
+
+def _w7ceea0032c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(library_location):
+        try:
+            return _export_fn(library_location)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'library_location': library_location})
     return _export_wrapper
 
 
@@ -5358,6 +5385,15 @@ def _wd1d9e08894(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd2244668cc(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(variant, structure):
+        try:
+            return _export_fn(variant, structure)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'variant': variant, 'structure': structure})
+    return _export_wrapper
+
+
 def _wd27e866c76(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(shape, dtype=None):
         try:
@@ -6240,6 +6276,15 @@ def _wf2a386ce65(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf2a3a7ac80(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(bytes, message_type, field_names, output_types, descriptor_source=None, message_format=None, sanitize=None, name=None):
+        try:
+            return _export_fn(bytes, message_type, field_names, output_types, descriptor_source, message_format, sanitize, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'bytes': bytes, 'message_type': message_type, 'field_names': field_names, 'output_types': output_types, 'descriptor_source': descriptor_source, 'message_format': message_format, 'sanitize': sanitize, 'name': name})
+    return _export_wrapper
+
+
 def _wf33b924d47(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(condition, a, axis=None):
         try:
@@ -6867,6 +6912,7 @@ WRAPPERS = {
     'data.experimental.enable_debug_mode': _w1f06b08988,
     'data.experimental.enumerate_dataset': _wa804b82b60,
     'data.experimental.from_list': _w6f060b5d3d,
+    'data.experimental.from_variant': _wd2244668cc,
     'data.experimental.get_next_as_optional': _w88e04f84dd,
     'data.experimental.get_single_element': _wd1d3537e37,
     'data.experimental.get_structure': _w49a0b14cca,
@@ -6890,6 +6936,7 @@ WRAPPERS = {
     'data.experimental.snapshot': _w73158f4cb9,
     'data.experimental.table_from_dataset': _w61143ae0fa,
     'data.experimental.take_while': _w4ea93e0ccc,
+    'data.experimental.to_variant': _wd1d3537e37,
     'data.experimental.unbatch': _w1f06b08988,
     'data.experimental.unique': _w1f06b08988,
     'debugging.Assert': _wc13a3cf2c0,
@@ -7268,12 +7315,14 @@ WRAPPERS = {
     'io.decode_jpeg': _w185c1bf12b,
     'io.decode_json_example': _w0cc1380526,
     'io.decode_png': _wa872605483,
+    'io.decode_proto': _wf2a3a7ac80,
     'io.decode_raw': _w9319d74c12,
     'io.decode_webp': _wa872605483,
     'io.deserialize_many_sparse': _w85fa3da533,
     'io.encode_base64': _w510d2c7004,
     'io.encode_jpeg': _w686e68eb9b,
     'io.encode_png': _w2e43a1ca1f,
+    'io.encode_proto': _w19e97d9e36,
     'io.extract_jpeg_shape': _w81ce09fb8b,
     'io.gfile.copy': _wf6e7ac236f,
     'io.gfile.exists': _wd05a0e7c9d,
@@ -7348,6 +7397,8 @@ WRAPPERS = {
     'linalg.tridiagonal_matmul': _w43d646494f,
     'linalg.tridiagonal_solve': _w7b9e984d6f,
     'linspace': _wcfe63895e9,
+    'load_library': _w7ceea0032c,
+    'load_op_library': _w42ec21748d,
     'make_ndarray': _w1534e0c76e,
     'make_tensor_proto': _wcf24ea17c2,
     'map_fn': _wc447286103,
@@ -7522,6 +7573,7 @@ WRAPPERS = {
     'random.fold_in': _w6a24fd51c1,
     'random.gamma': _wa66c568ac0,
     'random.get_global_generator': _w1f06b08988,
+    'random.learned_unigram_candidate_sampler': _wb643cceff3,
     'random.log_uniform_candidate_sampler': _wb643cceff3,
     'random.normal': _wd9e712e58b,
     'random.poisson': _w9e87a1ba37,

@@ -1,6 +1,6 @@
 """Candidate samplers (``tf.random.log_uniform_candidate_sampler``,
-``uniform_candidate_sampler``): the negative classes of sampled losses, with the expected
-number of times each true and sampled class is drawn.
+``uniform_candidate_sampler``, ``learned_unigram_candidate_sampler``): the negative classes of
+sampled losses, with the expected number of times each true and sampled class is drawn.
 
 The draws follow TF's distributions, not its random streams: a seed gives reproducible
 candidates, though not the ones TF picks.
@@ -10,10 +10,12 @@ candidates, though not the ones TF picks.
 True
 """
 import collections
+import threading
 
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -35,6 +37,7 @@ _LOG_UNIFORM = _result_type("LogUniformCandidateSampler")
 _UNIFORM = _result_type("UniformCandidateSampler")
 _FIXED_UNIGRAM = _result_type("FixedUnigramCandidateSampler")
 _ALL = _result_type("AllCandidateSampler")
+_LEARNED_UNIGRAM = _result_type("LearnedUnigramCandidateSampler")
 
 
 def _check_candidates(true, op_name, limit):
@@ -45,10 +48,20 @@ def _check_candidates(true, op_name, limit):
                               f"{int(outside[0])}")
 
 
-def _sampler(weights_of, op_name, checks_range=False):
+def _expected_count(p, num_sampled, tries):
+    """TF's expected number of times a class of probability `p` is among `num_sampled`
+    candidates drawn in `tries` draws: ``p * num_sampled`` when no draw was repeated (always
+    so without `unique`), else the chance it was drawn, ``1 - (1 - p) ** tries``."""
+    if tries == num_sampled:
+        return p * num_sampled
+    return -np.expm1(tries * np.log1p(-p))
+
+
+def _sampler(weights_of, op_name, checks_range=False, learns=False):
     """The kernel of a sampler drawing from ``weights_of(range_max, **attrs)`` (unnormalized
     class weights; `attrs` the op's own, beyond the samplers' common ones); with
-    `checks_range`, true classes outside the range are errors."""
+    `checks_range`, true classes outside the range are errors; with `learns`, the run's true
+    classes are then counted into its `counts` attr (a `_Counts`)."""
     def kernel(xp, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
                stream, **attrs):
         true = np.asarray(true_classes, np.int64)
@@ -76,18 +89,14 @@ def _sampler(weights_of, op_name, checks_range=False):
                 tries += 1
                 if k not in picked:
                     picked.append(k)
-
-            def expected(q):
-                return -np.expm1(tries * np.log1p(-q))
         else:
-            picked = rng.choice(range_max, size=num_sampled, p=p).tolist()
-
-            def expected(q):
-                return num_sampled * q
+            picked, tries = rng.choice(range_max, size=num_sampled, p=p).tolist(), num_sampled
         sampled = np.asarray(picked, np.int64).reshape(-1)
         true_p = p[np.clip(true, 0, range_max - 1)]
-        return (sampled, expected(true_p).astype(np.float32),
-                expected(p[sampled]).astype(np.float32))
+        if learns:
+            attrs["counts"].add(true, range_max)
+        return (sampled, _expected_count(true_p, num_sampled, tries).astype(np.float32),
+                _expected_count(p[sampled], num_sampled, tries).astype(np.float32))
     return kernel
 
 
@@ -135,20 +144,68 @@ def _fixed_unigram(range_max, op_name, vocab_file, distortion, num_reserved_ids,
     return weights
 
 
+class _Counts:
+    """The class counts of one ``LearnedUnigramCandidateSampler`` kernel, as TF's learned
+    sampler keeps them: each class starts at 1 and gains 1 for every true class a run sees
+    (after its draw). `set_seed` starts them again, as it restarts TF's kernels."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._epoch, self._counts = None, None
+
+    def _current(self, range_max):
+        if self._epoch != random_ops._STATE.epoch or self._counts is None:
+            self._epoch, self._counts = random_ops._STATE.epoch, np.ones(range_max)
+        return self._counts
+
+    def weights(self, range_max):
+        with self._lock:
+            return self._current(range_max).copy()
+
+    def add(self, true, range_max):
+        with self._lock:
+            np.add.at(self._current(range_max), true.reshape(-1), 1.0)
+
+
+def _learned_unigram(range_max, op_name, counts):
+    return counts.weights(range_max)
+
+
+# TF's eager kernels (one per op and attrs, seeds included), each with its own counts; the
+# oldest are forgotten past _MAX_EAGER_KERNELS (a global seed makes one per call).
+_eager_counts = collections.OrderedDict()
+_MAX_EAGER_KERNELS = 256
+
+
+def _eager_kernel_counts(attrs, seeds):
+    seed_pair = (0, 0) if seeds["stream"] == 0 else (seeds["seed"], seeds["seed2"])
+    key = (seed_pair, tuple(sorted(attrs.items())))
+    with random_ops._STATE.lock:
+        counts = _eager_counts.get(key)
+        if counts is None:
+            counts = _eager_counts[key] = _Counts()
+            while len(_eager_counts) > _MAX_EAGER_KERNELS:
+                _eager_counts.popitem(last=False)
+        return counts
+
+
 _SAMPLERS = {}
 _FIXED_UNIGRAM_DEFAULTS = {"vocab_file": "", "distortion": 1.0, "num_reserved_ids": 0,
                            "num_shards": 1, "shard": 0, "unigrams": ()}
-for _name, _weights, _defaults in (
-        ("LogUniformCandidateSampler", _log_uniform, {}),
-        ("UniformCandidateSampler", _uniform, {}),
-        ("FixedUnigramCandidateSampler", _fixed_unigram, _FIXED_UNIGRAM_DEFAULTS)):
-    _op = register(_name, _sampler(_weights, _name, checks_range=bool(_defaults)),
+for _name, _weights, _defaults, _local in (
+        ("LogUniformCandidateSampler", _log_uniform, {}, {}),
+        ("UniformCandidateSampler", _uniform, {}, {}),
+        ("FixedUnigramCandidateSampler", _fixed_unigram, _FIXED_UNIGRAM_DEFAULTS, {}),
+        ("LearnedUnigramCandidateSampler", _learned_unigram, {}, {"counts": _Counts})):
+    _op = register(_name, _sampler(_weights, _name,
+                                   checks_range=_weights in (_fixed_unigram, _learned_unigram),
+                                   learns=bool(_local)),
                    _sampler_rule(_name), multi=True,
                    dtypes=(_d.int64,), stateful=True, not_differentiable="sampling")
     tf_args[_op] = ("true_classes",)
     tf_nodes[_op] = NodeForm(types={}, outputs=("sampled_candidates", "true_expected_count",
                                                 "sampled_expected_count"),
-                             local={"stream": random_ops._OpState},
+                             local={"stream": random_ops._OpState, **_local},
                              defaults={"seed": 0, "seed2": 0, **_defaults})
     tf_defaults[_op] = {"seed": 0, "seed2": 0, **_defaults}
     random_ops._SAMPLES[_name] = lambda shapes, attrs: 1  # (one stream per call)
@@ -179,6 +236,9 @@ def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, result
     attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled),
              "unique": bool(unique), "range_max": int(range_max), **extra}
     seeds = random_ops._seed_attrs(seed)
+    if op_name == "LearnedUnigramCandidateSampler":  # (its kernel's counts)
+        attrs["counts"] = (_Counts() if context.get().graph is not None
+                           else _eager_kernel_counts(attrs, seeds))
     if seeds["stream"] is None:  # eager and seeded: the next part of the pair's stream
         seeds = random_ops._eager_stream(op, inputs, attrs, seeds)
     outputs = dispatch(op, inputs, {**attrs, **seeds}, name)
@@ -202,6 +262,26 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
     `unique`."""
     return _sample(true_classes, num_true, num_sampled, unique, range_max, seed, _UNIFORM,
                    "UniformCandidateSampler", name)
+
+
+@export("random.learned_unigram_candidate_sampler", "nn.learned_unigram_candidate_sampler")
+def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                      seed=None, name=None):
+    """Samples `num_sampled` classes in ``[0, range_max)`` in proportion to how often the op
+    saw each as a true class (every class counted once to begin with), without repeats when
+    `unique`. The counts grow with each run, after its draw: in eager mode they are the
+    kernel's of the same arguments and seed, in a `function` the op's own.
+
+    >>> t = tf.constant([[1]], tf.int64)
+    >>> s = tf.random.learned_unigram_candidate_sampler(t, 1, 1, False, 2, seed=7)
+    >>> s.true_expected_count.numpy()
+    array([[0.5]], dtype=float32)
+    >>> s = tf.random.learned_unigram_candidate_sampler(t, 1, 1, False, 2, seed=7)
+    >>> s.true_expected_count.numpy()  # (class 1 seen once: weights 1 and 2)
+    array([[0.6666667]], dtype=float32)
+    """
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed,
+                   _LEARNED_UNIGRAM, "LearnedUnigramCandidateSampler", name)
 
 
 @export("nn.compute_accidental_hits")

@@ -85,6 +85,51 @@ def _check_splits(splits, nvals):
             "Arguments to _from_row_partition do not form a valid RaggedTensor"))
 
 
+def _splits_of_lengths(lengths, validate):
+    """The row splits of rows of `lengths` (TF's check of `validate`: none negative)."""
+    if _eager(lengths):
+        if validate and (lengths._data < 0).any():
+            debugging_ops.assert_non_negative(lengths, message=(
+                "Arguments to from_row_lengths do not form a valid RowPartition"))
+        data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
+        np.cumsum(lengths._data, out=data[1:])
+        return EagerTensor._wrap(data)
+    zero = array_ops.zeros([1], lengths.dtype)
+    return array_ops.concat([zero, reduction_ops.cumsum(lengths)], 0)
+
+
+def _splits_of_rowids(rowids, nrows, dtype, validate):
+    """``(row splits, nrows)`` of values in rows `rowids` (sorted), `nrows` rows (default:
+    the last id + 1)."""
+    if nrows is None:
+        if _eager(rowids):
+            nrows = EagerTensor._wrap(np.asarray(
+                rowids._data[-1] + 1 if rowids._data.size else 0, dtype.as_numpy_dtype))
+        else:
+            nrows = math_ops.add(reduction_ops.reduce_max(
+                array_ops.concat([_constant([-1], dtype), rowids], 0)),
+                _constant(1, dtype))
+    else:
+        nrows = _as_index(nrows, dtype, "nrows")
+    if _eager(rowids, nrows):
+        ids = rowids._data
+        if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
+            debugging_ops.assert_non_negative(
+                math_ops.subtract(rowids[1:], rowids[:-1]),
+                message="Arguments to from_value_rowids do not form a valid RowPartition")
+        if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
+                         or (ids >= nrows._data).any()):
+            raise _invalid("Arguments to from_value_rowids do not form a valid "
+                           "RaggedTensor:monotonic")
+        counts = np.bincount(ids, minlength=int(nrows._data)).astype(ids.dtype)
+        data = np.zeros(counts.size + 1, ids.dtype)
+        np.cumsum(counts, out=data[1:])
+        return EagerTensor._wrap(data), nrows
+    counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids, nrows)
+    return array_ops.concat([array_ops.zeros([1], dtype), reduction_ops.cumsum(counts)],
+                            0), nrows
+
+
 def _nvals(values):
     """The number of rows of `values` (a tensor or ragged tensor): an int when known."""
     if isinstance(values, RaggedTensor):
@@ -148,17 +193,8 @@ class RaggedTensor:
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
         """Consecutive rows of `row_lengths` values each."""
         lengths = _as_index(row_lengths, cls._index_dtype(values, row_lengths), "row_lengths")
-        if _eager(lengths):
-            if validate and (lengths._data < 0).any():
-                debugging_ops.assert_non_negative(lengths, message=(
-                    "Arguments to from_row_lengths do not form a valid RowPartition"))
-            data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
-            np.cumsum(lengths._data, out=data[1:])
-            splits = EagerTensor._wrap(data)
-        else:
-            zero = array_ops.zeros([1], lengths.dtype)
-            splits = array_ops.concat([zero, reduction_ops.cumsum(lengths)], 0)
-        return cls._from_splits(values, splits, validate, cached_row_lengths=lengths)
+        return cls._from_splits(values, _splits_of_lengths(lengths, validate), validate,
+                                cached_row_lengths=lengths)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
@@ -166,35 +202,7 @@ class RaggedTensor:
         last id + 1)."""
         dtype = cls._index_dtype(values, value_rowids, nrows)
         rowids = _as_index(value_rowids, dtype, "value_rowids")
-        if nrows is None:
-            if _eager(rowids):
-                nrows = EagerTensor._wrap(np.asarray(
-                    rowids._data[-1] + 1 if rowids._data.size else 0, dtype.as_numpy_dtype))
-            else:
-                nrows = math_ops.add(reduction_ops.reduce_max(
-                    array_ops.concat([_constant([-1], dtype), rowids], 0)),
-                    _constant(1, dtype))
-        else:
-            nrows = _as_index(nrows, dtype, "nrows")
-        if _eager(rowids, nrows):
-            ids = rowids._data
-            if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
-                debugging_ops.assert_non_negative(
-                    math_ops.subtract(rowids[1:], rowids[:-1]),
-                    message="Arguments to from_value_rowids do not form a valid RowPartition")
-            if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
-                             or (ids >= nrows._data).any()):
-                raise _invalid("Arguments to from_value_rowids do not form a valid "
-                               "RaggedTensor:monotonic")
-            counts = np.bincount(ids, minlength=int(nrows._data)).astype(ids.dtype)
-            data = np.zeros(counts.size + 1, ids.dtype)
-            np.cumsum(counts, out=data[1:])
-            splits = EagerTensor._wrap(data)
-        else:
-            counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids,
-                                                        nrows)
-            splits = array_ops.concat([array_ops.zeros([1], dtype),
-                                       reduction_ops.cumsum(counts)], 0)
+        splits, nrows = _splits_of_rowids(rowids, nrows, dtype, validate)
         return cls._from_splits(values, splits, validate, cached_value_rowids=rowids,
                                 cached_nrows=nrows)
 
@@ -1143,3 +1151,248 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
 
 def is_ragged(value):
     return isinstance(value, RaggedTensor)
+
+
+# -- RowPartition ------------------------------------------------------------------------------
+
+def _partition_index(value, what, dtype, dtype_hint):
+    """`value` as a 1-D index tensor: of `dtype` if given, else of its own index dtype (a
+    tensor's), `dtype_hint` or int64."""
+    if dtype is None:
+        own = getattr(value, "dtype", None)
+        if isinstance(value, Tensor) or isinstance(value, np.ndarray) and own.kind in "iu":
+            dtype = _d.as_dtype(own)
+        else:
+            dtype = dtype_hint or _d.int64
+    elif isinstance(value, Tensor) and value.dtype != _d.as_dtype(dtype):
+        raise ValueError(f"dtype mismatch: {what} has dtype {value.dtype!r}, expected "
+                         f"{_d.as_dtype(dtype)!r}")
+    if not isinstance(value, Tensor) and np.asarray(value).dtype.kind not in "iub":
+        if np.asarray(value).size:
+            raise ValueError(f"{what} must have dtype int32 or int64")
+    dtype = _d.as_dtype(dtype)
+    if dtype not in _SPLITS_DTYPES:
+        raise ValueError(f"{what} must have dtype int32 or int64")
+    return _as_index(value, dtype, what)
+
+
+@export("experimental.RowPartition")
+class RowPartition:
+    """How a ragged dimension cuts a flat list of ``nvals`` values into ``nrows`` rows
+    (``tf.experimental.RowPartition``): its row splits, and the other encodings (row
+    lengths, value row ids, ...) computed once when asked for, or given. A `RaggedTensor`'s
+    outer partition is its ``_row_partition``.
+
+    >>> p = tf.experimental.RowPartition.from_row_lengths([2, 0, 3])
+    >>> p.row_splits().numpy().tolist(), p.value_rowids().numpy().tolist()
+    ([0, 2, 2, 5], [0, 0, 2, 2, 2])
+    """
+
+    def __init__(self, row_splits, row_lengths=None, value_rowids=None, nrows=None,
+                 uniform_row_length=None, nvals=None, internal=False):
+        if internal is not _INTERNAL:
+            raise ValueError("RowPartition constructor is private; please use one of the "
+                             "factory methods instead (e.g., "
+                             "RowPartition.from_row_lengths())")
+        # (the encodings a RaggedTensor holds, and computes as they are asked for)
+        self._rows = RaggedTensor(None, row_splits, cached_row_lengths=row_lengths,
+                                  cached_value_rowids=value_rowids, cached_nrows=nrows,
+                                  internal=True, uniform_row_length=uniform_row_length)
+        self._nvals = nvals
+        # the encodings given (TF's `_has_precomputed_*`; the others are computed when asked)
+        self._given = {name for name, t in (("row_lengths", row_lengths),
+                                            ("value_rowids", value_rowids), ("nrows", nrows),
+                                            ("nvals", nvals)) if t is not None}
+
+    @classmethod
+    def _of(cls, rt):
+        """The outer partition of the ragged tensor `rt` (sharing its tensors)."""
+        return cls(rt._row_splits, rt._row_lengths, rt._value_rowids, rt._nrows,
+                   rt._uniform_row_length, internal=_INTERNAL)
+
+    # -- factories ----------------------------------------------------------------------------
+    @classmethod
+    def from_row_splits(cls, row_splits, validate=True, dtype=None, dtype_hint=None):
+        """Rows ``[row_splits[i], row_splits[i + 1])``."""
+        splits = _partition_index(row_splits, "row_splits", dtype, dtype_hint)
+        if splits.shape.rank not in (None, 1):
+            raise ValueError(f"Shape {splits.shape} must have rank 1")
+        if validate and _eager(splits):
+            _check_splits(splits, None)
+        return cls(splits, internal=_INTERNAL)
+
+    @classmethod
+    def from_row_lengths(cls, row_lengths, validate=True, dtype=None, dtype_hint=None):
+        """Consecutive rows of `row_lengths` values each."""
+        lengths = _partition_index(row_lengths, "row_lengths", dtype, dtype_hint)
+        return cls(_splits_of_lengths(lengths, validate), row_lengths=lengths,
+                   internal=_INTERNAL)
+
+    @classmethod
+    def from_value_rowids(cls, value_rowids, nrows=None, validate=True, dtype=None,
+                          dtype_hint=None):
+        """Value ``i`` in row ``value_rowids[i]`` (sorted); `nrows` rows (default: the last
+        id + 1)."""
+        rowids = _partition_index(value_rowids, "value_rowids", dtype, dtype_hint)
+        splits, nrows = _splits_of_rowids(rowids, nrows, rowids.dtype, validate)
+        return cls(splits, value_rowids=rowids, nrows=nrows, internal=_INTERNAL)
+
+    @classmethod
+    def from_row_starts(cls, row_starts, nvals, validate=True, dtype=None, dtype_hint=None):
+        """Row ``i`` from ``row_starts[i]`` to the next row's start (the last to `nvals`)."""
+        starts = _partition_index(row_starts, "row_starts", dtype, dtype_hint)
+        nvals = _as_index(nvals, starts.dtype, "nvals")
+        return cls.from_row_splits(array_ops.concat([starts, array_ops.reshape(nvals, [1])],
+                                                    0), validate)
+
+    @classmethod
+    def from_row_limits(cls, row_limits, validate=True, dtype=None, dtype_hint=None):
+        """Row ``i`` from the previous row's limit (0 for the first) to ``row_limits[i]``."""
+        limits = _partition_index(row_limits, "row_limits", dtype, dtype_hint)
+        return cls.from_row_splits(array_ops.concat(
+            [array_ops.zeros([1], limits.dtype), limits], 0), validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, uniform_row_length, nvals=None, nrows=None,
+                                validate=True, dtype=None, dtype_hint=None):
+        """Rows of `uniform_row_length` values each: `nrows` of them, or as many as `nvals`
+        values fill."""
+        if nvals is None and nrows is None:
+            raise ValueError("Either nvals or nrows must be specified")
+        length = _partition_index(uniform_row_length, "uniform_row_length", dtype, dtype_hint)
+        if nrows is None:
+            nvals = _as_index(nvals, length.dtype, "nvals")
+            nrows = math_ops.floordiv(nvals, math_ops.maximum(length,
+                                                              _constant(1, length.dtype)))
+        else:
+            nrows = _as_index(nrows, length.dtype, "nrows")
+            if nvals is None:
+                nvals = math_ops.multiply(nrows, length)
+            else:
+                nvals = _as_index(nvals, length.dtype, "nvals")
+        splits = math_ops.multiply(array_ops.range(math_ops.add(nrows, _constant(
+            1, length.dtype)), dtype=length.dtype), length)
+        return cls(splits, nrows=nrows, uniform_row_length=length, nvals=nvals,
+                   internal=_INTERNAL)
+
+    # -- encodings ----------------------------------------------------------------------------
+    def row_splits(self):
+        return self._rows._row_splits
+
+    def row_lengths(self):
+        return self._rows.row_lengths()
+
+    def value_rowids(self):
+        return self._rows.value_rowids()
+
+    def nrows(self):
+        return self._rows.nrows()
+
+    def nvals(self):
+        return self.row_splits()[-1] if self._nvals is None else self._nvals
+
+    def row_starts(self):
+        return self._rows.row_starts()
+
+    def row_limits(self):
+        return self._rows.row_limits()
+
+    def uniform_row_length(self):
+        """The length of every row when they have one by construction, else None."""
+        return self._rows._uniform_row_length
+
+    def is_uniform(self):
+        return self._rows._uniform_row_length is not None
+
+    def offsets_in_rows(self):
+        """The position of each value within its row."""
+        rowids = self.value_rowids()
+        positions = array_ops.range(self.nvals(), dtype=rowids.dtype)
+        return math_ops.subtract(positions, array_ops.gather(self.row_starts(), rowids))
+
+    @property
+    def dtype(self):
+        return self.row_splits().dtype
+
+    @property
+    def static_nrows(self):
+        n = self.row_splits().shape[0]
+        if n is not None:
+            return n - 1
+        return _static_int(self._rows._nrows)
+
+    @property
+    def static_nvals(self):
+        found = _static_int(self._nvals)
+        if found is None and "value_rowids" in self._given:
+            found = self._rows._value_rowids.shape[0]
+        return found
+
+    @property
+    def static_uniform_row_length(self):
+        return _static_int(self._rows._uniform_row_length)
+
+    def with_dtype(self, dtype):
+        """This partition with index dtype `dtype` (int32 or int64), every encoding cast."""
+        dtype = _splits_dtype(dtype)
+        if dtype == self.dtype:
+            return self
+        rows = self._rows
+
+        def cast(t):
+            return None if t is None else cast_ops.cast(t, dtype)
+        return RowPartition(cast(rows._row_splits), cast(rows._row_lengths),
+                            cast(rows._value_rowids), cast(rows._nrows),
+                            cast(rows._uniform_row_length), cast(self._nvals),
+                            internal=_INTERNAL)
+
+    def _has_precomputed_row_splits(self):
+        return True
+
+    def _has_precomputed_row_lengths(self):
+        return "row_lengths" in self._given
+
+    def _has_precomputed_value_rowids(self):
+        return "value_rowids" in self._given
+
+    def _has_precomputed_nrows(self):
+        return "nrows" in self._given
+
+    def _has_precomputed_nvals(self):
+        return "nvals" in self._given
+
+    def __repr__(self):
+        if self.is_uniform():
+            return (f"tf.RowPartition(nrows={_shown(self.nrows())}, uniform_row_length="
+                    f"{_shown(self.uniform_row_length())})")
+        return f"tf.RowPartition(row_splits={_shown(self.row_splits())})"
+
+
+_INTERNAL = object()  # (RowPartition's constructor is private)
+
+
+def _static_int(t):
+    value = None if t is None else get_static_value(t)
+    return None if value is None else int(value)
+
+
+def _shown(t):
+    return np.asarray(t._data) if _eager(t) else t
+
+
+def _row_partition(self):
+    """The partition of this tensor's outer ragged dimension."""
+    return RowPartition._of(self)
+
+
+def _from_row_partition(cls, values, row_partition, validate=True):
+    """The ragged tensor whose rows `row_partition` cuts `values` into."""
+    rows = row_partition._rows
+    return cls._from_splits(values, rows._row_splits, validate,
+                            cached_row_lengths=rows._row_lengths,
+                            cached_value_rowids=rows._value_rowids, cached_nrows=rows._nrows,
+                            uniform_row_length=rows._uniform_row_length)
+
+
+RaggedTensor._row_partition = property(_row_partition)
+RaggedTensor._from_row_partition = classmethod(_from_row_partition)

@@ -20,3 +20,4 @@ from eagerflow._src.data.options import (  # noqa: F401
 from eagerflow._src.data.readers import (  # noqa: F401
     CsvDataset, TFRecordWriter, make_batched_features_dataset, make_csv_dataset)
 from eagerflow._src.data.sql import SqlDataset  # noqa: F401
+from eagerflow._src.data.variant import from_variant, to_variant  # noqa: F401
