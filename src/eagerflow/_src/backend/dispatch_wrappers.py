@@ -39,6 +39,15 @@ def _w02711e1339(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w02ce2a071f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, specificity, weights=None, num_thresholds=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, specificity, weights, num_thresholds, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'specificity': specificity, 'weights': weights, 'num_thresholds': num_thresholds, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _w032b918d59(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_tensor, element_shape=None, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, summary_name=None, name=None, cancel_op=None):
         try:
@@ -846,6 +855,15 @@ def _w2728476e57(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(t, msg, name, x, message)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'t': t, 'msg': msg, 'name': name, 'x': x, 'message': message})
+    return _export_wrapper
+
+
+def _w273f4ae651(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions_idx, k=None, class_id=None, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions_idx, k, class_id, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions_idx': predictions_idx, 'k': k, 'class_id': class_id, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
     return _export_wrapper
 
 
@@ -3234,6 +3252,15 @@ def _w814a06412a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w81af2c1187(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, sensitivity, weights=None, num_thresholds=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, sensitivity, weights, num_thresholds, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'sensitivity': sensitivity, 'weights': weights, 'num_thresholds': num_thresholds, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _w81baef83d1(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, dtype=None, name=None):
         try:
@@ -4287,6 +4314,15 @@ def _wa6f21c767c(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wa7d45cc2b5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(values, threshold, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(values, threshold, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'values': values, 'threshold': threshold, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _wa7fbcc0036(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(start, stop, num=None, endpoint=None, base=None, dtype=None, axis=None):
         try:
@@ -4707,6 +4743,15 @@ def _wbb6929ca1a(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(sp_input, start, size, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'start': start, 'size': size, 'name': name})
+    return _export_wrapper
+
+
+def _wbba60914e7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, dim, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, dim, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'dim': dim, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
     return _export_wrapper
 
 
@@ -5520,6 +5565,15 @@ def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd8f96e200b(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, normalizer, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, normalizer, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'normalizer': normalizer, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _wd912862b5c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(hypothesis, truth, normalize=None, name=None):
         try:
@@ -6024,6 +6078,15 @@ def _web117beb82(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _web141fc0ec(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, k, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, k, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'k': k, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
+    return _export_wrapper
+
+
 def _web62c3c4e8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, data, sample_rate, step=None, max_outputs=None, encoding=None, description=None):
         try:
@@ -6219,6 +6282,15 @@ def _wf1bf010587(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(cond, body, loop_vars, shape_invariants, parallel_iterations, back_prop, swap_memory, name, maximum_iterations, return_same_structure)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'cond': cond, 'body': body, 'loop_vars': loop_vars, 'shape_invariants': shape_invariants, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'name': name, 'maximum_iterations': maximum_iterations, 'return_same_structure': return_same_structure})
+    return _export_wrapper
+
+
+def _wf22fb49608(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(labels, predictions, k, class_id=None, weights=None, metrics_collections=None, updates_collections=None, name=None):
+        try:
+            return _export_fn(labels, predictions, k, class_id, weights, metrics_collections, updates_collections, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'k': k, 'class_id': class_id, 'weights': weights, 'metrics_collections': metrics_collections, 'updates_collections': updates_collections, 'name': name})
     return _export_wrapper
 
 
@@ -6665,12 +6737,25 @@ WRAPPERS = {
     'compat.v1.matrix_square_root': _w53ca8dbd1a,
     'compat.v1.metrics.accuracy': _wcd4860616d,
     'compat.v1.metrics.auc': _wd01fd14753,
+    'compat.v1.metrics.average_precision_at_k': _web141fc0ec,
     'compat.v1.metrics.mean': _w3830634e9a,
     'compat.v1.metrics.mean_absolute_error': _wcd4860616d,
+    'compat.v1.metrics.mean_cosine_distance': _wbba60914e7,
     'compat.v1.metrics.mean_iou': _w754db638f9,
     'compat.v1.metrics.mean_per_class_accuracy': _w754db638f9,
+    'compat.v1.metrics.mean_relative_error': _wd8f96e200b,
     'compat.v1.metrics.mean_squared_error': _wcd4860616d,
+    'compat.v1.metrics.mean_tensor': _w3830634e9a,
+    'compat.v1.metrics.percentage_below': _wa7d45cc2b5,
+    'compat.v1.metrics.precision_at_k': _wf22fb49608,
+    'compat.v1.metrics.precision_at_top_k': _w273f4ae651,
+    'compat.v1.metrics.recall_at_k': _wf22fb49608,
+    'compat.v1.metrics.recall_at_top_k': _w273f4ae651,
     'compat.v1.metrics.root_mean_squared_error': _wcd4860616d,
+    'compat.v1.metrics.sensitivity_at_specificity': _w02ce2a071f,
+    'compat.v1.metrics.sparse_average_precision_at_k': _web141fc0ec,
+    'compat.v1.metrics.sparse_precision_at_k': _wf22fb49608,
+    'compat.v1.metrics.specificity_at_sensitivity': _w81af2c1187,
     'compat.v1.model_variables': _w9f761ecc3f,
     'compat.v1.moving_average_variables': _w9f761ecc3f,
     'compat.v1.multinomial': _w568bf650a7,
