@@ -3198,6 +3198,15 @@ def _w7f134d505a(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7f8190a5ac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(shape, slicing, initializer, dtype=None, trainable=None, collections=None, name=None, reuse=None):
+        try:
+            return _export_fn(shape, slicing, initializer, dtype, trainable, collections, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'shape': shape, 'slicing': slicing, 'initializer': initializer, 'dtype': dtype, 'trainable': trainable, 'collections': collections, 'name': name, 'reuse': reuse})
+    return _export_wrapper
+
+
 def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(target_device, source_device=None):
         try:
@@ -3600,6 +3609,15 @@ def _w8cbfc61cab(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensor, num_epochs, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'num_epochs': num_epochs, 'name': name})
+    return _export_wrapper
+
+
+def _w8cf80b7d3e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(num_shards, axis=None):
+        try:
+            return _export_fn(num_shards, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'num_shards': num_shards, 'axis': axis})
     return _export_wrapper
 
 
@@ -5538,6 +5556,15 @@ def _wd6c7f2a3f7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wd7a7fc1dcf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(max_partitions=None, axis=None, min_slice_size=None, bytes_per_string_element=None):
+        try:
+            return _export_fn(max_partitions, axis, min_slice_size, bytes_per_string_element)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'max_partitions': max_partitions, 'axis': axis, 'min_slice_size': min_slice_size, 'bytes_per_string_element': bytes_per_string_element})
+    return _export_wrapper
+
+
 def _wd81fd267d8(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels=None, logits=None, dim=None, name=None, axis=None):
         try:
@@ -6177,6 +6204,15 @@ def _wed1706d840(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wed92796ab1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(max_shard_bytes, axis=None, bytes_per_string_element=None, max_shards=None):
+        try:
+            return _export_fn(max_shard_bytes, axis, bytes_per_string_element, max_shards)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'max_shard_bytes': max_shard_bytes, 'axis': axis, 'bytes_per_string_element': bytes_per_string_element, 'max_shards': max_shards})
+    return _export_wrapper
+
+
 def _wedbc5a7928(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(low, high=None, size=None, dtype=None):
         try:
@@ -6635,6 +6671,7 @@ WRAPPERS = {
     'compat.v1.convert_to_tensor_or_sparse_tensor': _w81baef83d1,
     'compat.v1.count_nonzero': _w8fe0da33d4,
     'compat.v1.count_up_to': _w1f06166171,
+    'compat.v1.create_partitioned_variables': _w7f8190a5ac,
     'compat.v1.data.get_output_classes': _w49a0b14cca,
     'compat.v1.data.get_output_shapes': _w49a0b14cca,
     'compat.v1.data.get_output_types': _w49a0b14cca,
@@ -6657,6 +6694,7 @@ WRAPPERS = {
     'compat.v1.feature_column.linear_model': _wf9fb58636e,
     'compat.v1.feature_column.make_parse_example_spec': _w28de9f6915,
     'compat.v1.feature_column.shared_embedding_columns': _w7b9d8fd579,
+    'compat.v1.fixed_size_partitioner': _w8cf80b7d3e,
     'compat.v1.flags.DEFINE_enum': _wb68b32f1b3,
     'compat.v1.floor_div': _wcdda191bb7,
     'compat.v1.get_collection': _wbd9a6d1bac,
@@ -6756,6 +6794,7 @@ WRAPPERS = {
     'compat.v1.metrics.sparse_average_precision_at_k': _web141fc0ec,
     'compat.v1.metrics.sparse_precision_at_k': _wf22fb49608,
     'compat.v1.metrics.specificity_at_sensitivity': _w81af2c1187,
+    'compat.v1.min_max_variable_partitioner': _wd7a7fc1dcf,
     'compat.v1.model_variables': _w9f761ecc3f,
     'compat.v1.moving_average_variables': _w9f761ecc3f,
     'compat.v1.multinomial': _w568bf650a7,
@@ -6898,6 +6937,7 @@ WRAPPERS = {
     'compat.v1.train.summary_iterator': _wd05a0e7c9d,
     'compat.v1.train.update_checkpoint_state': _wece5ef7341,
     'compat.v1.trainable_variables': _w9f761ecc3f,
+    'compat.v1.variable_axis_size_partitioner': _wed92796ab1,
     'compat.v1.variable_op_scope': _w66df9bf2ef,
     'compat.v1.variables_initializer': _w092cf99027,
     'compat.v1.verify_tensor_all_finite': _w2728476e57,

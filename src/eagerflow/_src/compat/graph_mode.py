@@ -78,6 +78,7 @@ class Graph(_graph.Graph):
         self._finalized = False
         self._scopes = {}             # variable_scope name -> times entered (uniquified)
         self.variable_store = {}      # get_variable: full name -> variable
+        self.partitioned_store = {}   # get_variable: full name -> PartitionedVariable
         self.version = 0
 
     building_function = False

@@ -107,7 +107,9 @@ class VarianceScaling(_V1):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         shape, dtype = _shape(shape), self._dtype(dtype)
-        fan_in, fan_out = _fans(shape)
+        # (a shard of a partitioned variable is scaled as the whole variable)
+        fan_in, fan_out = _fans(shape if partition_info is None
+                                else _shape(partition_info.full_shape))
         fans = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         scale = self.scale / max(1.0, fans[self.mode])
         if self.distribution in ("normal", "truncated_normal"):

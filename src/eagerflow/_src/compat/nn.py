@@ -11,6 +11,7 @@ The other names of ``tf.compat.v1.nn`` are those of ``tf.nn``.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import cast_ops, conv_ops, linalg_ops, nn_ops
 
@@ -219,6 +220,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     """Rows `ids` of `params` (one tensor or variable; a list of shards is joined
     by the ``"mod"`` or ``"div"`` `partition_strategy`)."""
     del validate_indices
+    if isinstance(params, PartitionedVariable):
+        params = list(params)
     if isinstance(params, (list, tuple)) and len(params) > 1:
         from eagerflow._src.ops import array_ops  # noqa: PLC0415
         if partition_strategy not in ("mod", "div"):

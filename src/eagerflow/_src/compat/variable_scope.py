@@ -19,11 +19,13 @@ in TF).
 array([1., 1.], dtype=float32)
 """
 import threading
+from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
+from eagerflow._src.compat import partitioned_variables as _partitioned
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -333,9 +335,11 @@ class VariableScope:
     """The variable scope in force (``tf.compat.v1.VariableScope``): its name, reuse and
     default initializer, regularizer and dtype."""
 
-    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32):
+    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32,
+                 partitioner=None):
         self.reuse, self.name, self.initializer = reuse, name, initializer
         self.regularizer, self.dtype = regularizer, dtype
+        self.partitioner = partitioner
         self.use_resource = None
         self.original_name_scope = name + "/" if name else ""
 
@@ -344,6 +348,9 @@ class VariableScope:
 
     def set_initializer(self, initializer):
         self.initializer = initializer
+
+    def set_partitioner(self, partitioner):
+        self.partitioner = partitioner
 
     def get_variable(self, name, *args, **kwargs):
         return get_variable(name, *args, **kwargs)
@@ -390,6 +397,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
         self._name, self._default = name_or_scope, default_name
         self._initializer, self._regularizer = initializer, regularizer
         self._reuse, self._dtype, self._use_resource = reuse, dtype, use_resource
+        self._partitioner = partitioner
         self._aux = auxiliary_name_scope
 
     def __enter__(self):
@@ -413,7 +421,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
         scope = VariableScope(reuse, name,
                               self._initializer or base.initializer,
                               self._regularizer or base.regularizer,
-                              self._dtype or base.dtype)
+                              self._dtype or base.dtype,
+                              self._partitioner or base.partitioner)
         scope.use_resource = (self._use_resource if self._use_resource is not None
                               else base.use_resource)
         _scope.stack.append(scope)
@@ -451,11 +460,52 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     Glorot uniform for floats and zeros otherwise) unless the scope reuses it.
 
     A new name in a reusing scope, or an existing one in a scope that does not reuse,
-    raises TF's ValueError.
+    raises TF's ValueError. With a `partitioner` (or the scope's), a `PartitionedVariable`
+    of shards ``name/part_<i>``.
     """
     scope = _current()
-    full = f"{scope.name}/{name}" if scope.name else name
     graph = graph_mode.get_default_graph()
+    partitioner = partitioner if partitioner is not None else scope.partitioner
+    scalar = isinstance(shape, _Sequence) and not shape
+    partitioned = getattr(graph, "partitioned_store", {})
+    if (partitioner is not None and not scalar or scope.reuse is True
+            and partitioned.get(_full_name(scope, name)) is not None):
+        full = _full_name(scope, name)
+        if full in getattr(graph, "variable_store", ()):
+            raise ValueError(f"A partitioner was provided, but an unpartitioned version of the "
+                             f"variable was found: {full}.  Perhaps a variable of the same "
+                             f"name was already created without partitioning?")
+
+        def shard(part, part_shape, part_dtype, part_initializer):
+            return _single_variable(scope, graph, part, part_shape, part_dtype,
+                                    part_initializer, regularizer, trainable, collections,
+                                    validate_shape, use_resource, constraint)
+        dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
+        initializer = initializer if initializer is not None else scope.initializer
+        return _partitioned.get_partitioned_variable(
+            shard, full, name, shape, dtype,
+            _default_initializer(dtype) if initializer is None else initializer, partitioner,
+            scope.reuse, partitioned)
+    full = _full_name(scope, name)
+    if f"{full}/part_0" in getattr(graph, "variable_store", ()):
+        raise ValueError(f"No partitioner was provided, but a partitioned version of the "
+                         f"variable was found: {full}/part_0. Perhaps a variable of the same "
+                         f"name was already created with partitioning?")
+    return _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
+                            trainable, collections, validate_shape, use_resource, constraint)
+
+
+def _default_initializer(dtype):
+    return _v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros()
+
+
+def _full_name(scope, name):
+    return "/".join(part for part in (scope.name, name) if part)
+
+
+def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer, trainable,
+                     collections, validate_shape, use_resource, constraint):
+    full = _full_name(scope, name)
     eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
     store = graph.variable_store if eager_store is None else eager_store
     found = store.get(full)
@@ -480,7 +530,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
-        initializer = (_v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
+        initializer = _default_initializer(dtype)
     if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
             initializer, type):
         if shape is None or not TensorShape(shape).is_fully_defined():

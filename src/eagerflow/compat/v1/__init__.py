@@ -15,6 +15,9 @@ from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
+from eagerflow._src.compat.partitioned_variables import (  # noqa: F401
+    create_partitioned_variables, fixed_size_partitioner, min_max_variable_partitioner,
+    variable_axis_size_partitioner)
 from eagerflow._src.compat.readers import (  # noqa: F401
     FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
     WholeFileReader)
