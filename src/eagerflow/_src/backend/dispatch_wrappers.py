@@ -5259,6 +5259,15 @@ def _wcbe8f214bc(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wccd5f83919(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ps_tasks=None, ps_device=None, worker_device=None, merge_devices=None, cluster=None, ps_ops=None, ps_strategy=None):
+        try:
+            return _export_fn(ps_tasks, ps_device, worker_device, merge_devices, cluster, ps_ops, ps_strategy)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ps_tasks': ps_tasks, 'ps_device': ps_device, 'worker_device': worker_device, 'merge_devices': merge_devices, 'cluster': cluster, 'ps_ops': ps_ops, 'ps_strategy': ps_strategy})
+    return _export_wrapper
+
+
 def _wccd635f1ca(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(dims, value, name=None, layout=None):
         try:
@@ -5589,6 +5598,15 @@ def _wd8e4a20b77(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(labels, predictions, weights, delta, scope, loss_collection, reduction)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'predictions': predictions, 'weights': weights, 'delta': delta, 'scope': scope, 'loss_collection': loss_collection, 'reduction': reduction})
+    return _export_wrapper
+
+
+def _wd8ef3183be(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(device_name_or_function):
+        try:
+            return _export_fn(device_name_or_function)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'device_name_or_function': device_name_or_function})
     return _export_wrapper
 
 
@@ -6678,6 +6696,7 @@ WRAPPERS = {
     'compat.v1.data.make_initializable_iterator': _wc95b6ae3e3,
     'compat.v1.data.make_one_shot_iterator': _wd1d3537e37,
     'compat.v1.decode_raw': _wb872ec6f63,
+    'compat.v1.device': _wd8ef3183be,
     'compat.v1.disable_eager_execution': _w1f06b08988,
     'compat.v1.disable_v2_behavior': _w1f06b08988,
     'compat.v1.disable_v2_tensorshape': _w1f06b08988,
@@ -6929,6 +6948,7 @@ WRAPPERS = {
     'compat.v1.train.polynomial_decay': _wbe3abd3b5b,
     'compat.v1.train.range_input_producer': _w8f139df915,
     'compat.v1.train.remove_checkpoint': _w25d5e611f8,
+    'compat.v1.train.replica_device_setter': _wccd5f83919,
     'compat.v1.train.shuffle_batch': _w4e5a5103af,
     'compat.v1.train.shuffle_batch_join': _w31bed5004b,
     'compat.v1.train.slice_input_producer': _w5f727f261a,

@@ -157,6 +157,8 @@ class GraphVariable(Variable):
             self._aggregation = aggregation
             self._device = context.get().device_name
             self._graph = graph
+            # (a device function places the variable by its handle op)
+            self._device = graph.place(self.op) or self._device
             # TF 1's ref variables: asked for, or the default once resource variables are
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (

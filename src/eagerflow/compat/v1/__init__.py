@@ -6,7 +6,7 @@ from eagerflow._src.autodiff.gradient_registry import no_gradient as NotDifferen
 from eagerflow._src.autodiff.script_ops import numpy_function, py_func, py_function  # noqa: F401
 from eagerflow._src.compat.gradient_descent import gradients  # noqa: F401
 from eagerflow._src.compat.graph_mode import (  # noqa: F401
-    Graph, GraphKeys, add_to_collection, add_to_collections, control_dependencies,
+    Graph, GraphKeys, add_to_collection, add_to_collections, control_dependencies, device,
     disable_eager_execution, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
     executing_eagerly, executing_eagerly_outside_functions, get_collection, get_collection_ref,
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,

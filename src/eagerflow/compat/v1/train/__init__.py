@@ -8,6 +8,7 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint, remove_checkpoint)
 from eagerflow._src.checkpoint.management import update_checkpoint_state_v1 as update_checkpoint_state  # noqa: F401
 from eagerflow._src.compat.coordinator import Coordinator  # noqa: F401
+from eagerflow._src.compat.device_setter import replica_device_setter  # noqa: F401
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
     get_or_create_global_step, global_step)
@@ -41,6 +42,7 @@ from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Super
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
+from eagerflow._src.distribute.cluster import ClusterSpec  # noqa: F401
 from eagerflow._src.io.graph_io import write_graph  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401
 from eagerflow.compat.v1.train import queue_runner  # noqa: F401
