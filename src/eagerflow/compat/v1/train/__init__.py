@@ -39,6 +39,7 @@ from eagerflow._src.compat.session_hooks import (  # noqa: F401
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, assert_global_step,
     basic_train_loop)
 from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Supervisor  # noqa: F401
+from eagerflow._src.compat.sync_replicas import SyncReplicasOptimizer  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
