@@ -741,6 +741,15 @@ def _w21969e4c94(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w21ce61b4f1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(node, pin_variables_on_cpu=None):
+        try:
+            return _export_fn(node, pin_variables_on_cpu)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'node': node, 'pin_variables_on_cpu': pin_variables_on_cpu})
+    return _export_wrapper
+
+
 def _w22d600e117(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
         try:
@@ -3207,6 +3216,15 @@ def _w7f8190a5ac(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w7ff3b932f0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph, input_name):
+        try:
+            return _export_fn(graph, input_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'input_name': input_name})
+    return _export_wrapper
+
+
 def _w800636215e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(target_device, source_device=None):
         try:
@@ -3519,6 +3537,15 @@ def _w885eb90517(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(inputs, sequence_length, merge_repeated, blank_index)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'merge_repeated': merge_repeated, 'blank_index': blank_index})
+    return _export_wrapper
+
+
+def _w8897649825(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(sess, input_graph_def, output_node_names, variable_names_whitelist=None, variable_names_blacklist=None):
+        try:
+            return _export_fn(sess, input_graph_def, output_node_names, variable_names_whitelist, variable_names_blacklist)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sess': sess, 'input_graph_def': input_graph_def, 'output_node_names': output_node_names, 'variable_names_whitelist': variable_names_whitelist, 'variable_names_blacklist': variable_names_blacklist})
     return _export_wrapper
 
 
@@ -4239,6 +4266,15 @@ def _wa1552b94be(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(a1, a2)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'a1': a1, 'a2': a2})
+    return _export_wrapper
+
+
+def _wa21dd56065(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_graph, protected_nodes=None):
+        try:
+            return _export_fn(input_graph, protected_nodes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_graph': input_graph, 'protected_nodes': protected_nodes})
     return _export_wrapper
 
 
@@ -5247,6 +5283,15 @@ def _wcab98728c7(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(key, vocabulary_file, vocabulary_size, num_oov_buckets, default_value, dtype)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'key': key, 'vocabulary_file': vocabulary_file, 'vocabulary_size': vocabulary_size, 'num_oov_buckets': num_oov_buckets, 'default_value': default_value, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _wcbbf6549a3(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(graph_def, dest_nodes):
+        try:
+            return _export_fn(graph_def, dest_nodes)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph_def': graph_def, 'dest_nodes': dest_nodes})
     return _export_wrapper
 
 
@@ -6727,6 +6772,11 @@ WRAPPERS = {
     'compat.v1.global_variables': _w9f761ecc3f,
     'compat.v1.global_variables_initializer': _w1f06b08988,
     'compat.v1.gradients': _w52a0661c6f,
+    'compat.v1.graph_util.convert_variables_to_constants': _w8897649825,
+    'compat.v1.graph_util.extract_sub_graph': _wcbbf6549a3,
+    'compat.v1.graph_util.must_run_on_cpu': _w21ce61b4f1,
+    'compat.v1.graph_util.remove_training_nodes': _wa21dd56065,
+    'compat.v1.graph_util.tensor_shape_from_node_def_name': _w7ff3b932f0,
     'compat.v1.guarantee_const': _w53ca8dbd1a,
     'compat.v1.image.draw_bounding_boxes': _w47df33c1b4,
     'compat.v1.image.extract_glimpse': _w3028db41a7,
