@@ -7,6 +7,10 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     softmax_cross_entropy_with_logits_v2, space_to_depth, sufficient_statistics, weighted_moments,
     xw_plus_b)
 from eagerflow._src.compat.rnn_cell import dynamic_rnn, static_rnn  # noqa: F401
+from eagerflow._src.ops.candidate_sampling_ops import (  # noqa: F401
+    log_uniform_candidate_sampler, uniform_candidate_sampler)
+from eagerflow._src.ops.ctc_ops import ctc_beam_search_decoder as ctc_beam_search_decoder_v2  # noqa: F401
+from eagerflow._src.ops.ctc_ops import ctc_loss as ctc_loss_v2  # noqa: F401
 from eagerflow._src.ops.fractional_pool_ops import fractional_avg_pool_v1 as fractional_avg_pool  # noqa: F401
 from eagerflow._src.ops.fractional_pool_ops import fractional_max_pool_v1 as fractional_max_pool  # noqa: F401
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm  # noqa: F401
