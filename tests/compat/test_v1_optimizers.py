@@ -133,3 +133,20 @@ def test_gradient_descent_steps_a_float64_variable_by_float32s_rate():
             sess.run(tf1.global_variables_initializer())
             sess.run(step)
             assert sess.run(v).tolist() == [0.8999999985098839]
+
+
+def test_proximal_optimizers_refuse_a_float64_variable_as_tf_does():
+    # TF 2.21: their dense kernels take the float32 rate uncast
+    with tf1.Graph().as_default():
+        w = tf1.Variable([1.0, 2.0], dtype=tf.float64)
+        for opt, message in ((tf1.train.ProximalAdagradOptimizer(0.1),
+                              "Input 'grad' of 'ResourceApplyProximalAdagrad' Op has type "
+                              "float64 that does not match type float32 of argument 'lr'."),
+                             (tf1.train.ProximalGradientDescentOptimizer(0.1),
+                              "Input 'delta' of 'ResourceApplyProximalGradientDescent' Op has "
+                              "type float64 that does not match type float32 of argument "
+                              "'alpha'.")):
+            with pytest.raises(TypeError, match=message):
+                opt.minimize(tf.reduce_sum(w * w))
+    with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
+        tf1.train.ProximalAdagradOptimizer(0.1, 0.0)

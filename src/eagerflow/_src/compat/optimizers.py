@@ -298,3 +298,103 @@ def _initial(value, dtype):
         return Optimizer._as(value, dtype)
     return np.asarray(value, np.float32)
 
+
+
+def _uncast(optimizer, var, op, grad_name, rate_name):
+    """TF's dense proximal kernels take the rates as they are: a variable of another dtype
+    than theirs fails (the sparse kernels cast them)."""
+    rate = optimizer._tensors["learning_rate"]
+    if rate.dtype != var.dtype.base_dtype:
+        raise TypeError(f"Input '{grad_name}' of '{op}' Op has type {var.dtype.name} that does "
+                        f"not match type {rate.dtype.name} of argument '{rate_name}'.")
+
+
+def _proximal(prox, lr, l1, l2):
+    """The proximal step of TF's proximal kernels: `prox` (the plain step's value) shrunk
+    by ``lr * l1`` towards 0 (when l1 > 0) and divided by ``1 + lr * l2``."""
+    if l1 is None:
+        return prox / (1.0 + lr * l2)
+    shrunk = math_ops.maximum(math_ops.abs(prox) - lr * l1, 0.0)
+    return math_ops.sign(prox) * shrunk / (1.0 + lr * l2)
+
+
+@export("compat.v1.train.ProximalGradientDescentOptimizer")
+class ProximalGradientDescentOptimizer(_Coefficients):
+    """Gradient descent with proximal L1 and L2 regularization:
+    ``prox = variable - learning_rate * gradient``, then
+    ``variable = sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)``
+    (without the shrinking when l1 is 0)."""
+
+    _hyper = (("learning_rate", "learning_rate"),
+              ("l1_regularization_strength", "l1_regularization_strength"),
+              ("l2_regularization_strength", "l2_regularization_strength"))
+
+    def __init__(self, learning_rate, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking=False,
+                 name="ProximalGradientDescent"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+
+    def _step(self, value, grad, dtype):
+        lr = self._c("learning_rate", dtype)
+        l1 = self._c("l1_regularization_strength", dtype)
+        l1 = l1 if self._l1_regularization_strength != 0 else None
+        return _proximal(value - grad * lr, lr, l1, self._c("l2_regularization_strength", dtype))
+
+    def _apply_dense(self, grad, var):
+        _uncast(self, var, "ResourceApplyProximalGradientDescent", "delta", "alpha")
+        return [self._update(_variables._ASSIGN,
+                             (var, self._step(var.read_value(), grad, var.dtype)))]
+
+    def _apply_sparse(self, grad, var):
+        rows = self._step(self._rows(var, grad.indices), grad.values, var.dtype)
+        return [self._set_rows(var, grad.indices, rows)]
+
+
+@export("compat.v1.train.ProximalAdagradOptimizer")
+class ProximalAdagradOptimizer(_Coefficients):
+    """Adagrad with proximal L1 and L2 regularization: ``accumulator += gradient^2``,
+    ``lr = learning_rate / sqrt(accumulator)``, then the proximal step of
+    `ProximalGradientDescentOptimizer` with that rate."""
+
+    _hyper = (("learning_rate", "learning_rate"),
+              ("l1_regularization_strength", "l1_regularization_strength"),
+              ("l2_regularization_strength", "l2_regularization_strength"))
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="ProximalAdagrad"):
+        if initial_accumulator_value <= 0.0:
+            raise ValueError(f"initial_accumulator_value must be positive: "
+                             f"{initial_accumulator_value}")
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._initial_accumulator_value = initial_accumulator_value
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "accumulator", self._initial_accumulator_value)
+
+    def _step(self, value, accum, grad, dtype):
+        lr = math_ops.rsqrt(accum) * self._c("learning_rate", dtype)
+        l1 = self._c("l1_regularization_strength", dtype)
+        l1 = l1 if self._l1_regularization_strength != 0 else None
+        return _proximal(value - grad * lr, lr, l1, self._c("l2_regularization_strength", dtype))
+
+    def _apply_dense(self, grad, var):
+        _uncast(self, var, "ResourceApplyProximalAdagrad", "grad", "lr")
+        slot = self.get_slot(var, "accumulator")
+        accum = slot.read_value() + math_ops.square(grad)
+        return [self._update(_variables._ASSIGN, (slot, accum)),
+                self._update(_variables._ASSIGN,
+                             (var, self._step(var.read_value(), accum, grad, var.dtype)))]
+
+    def _apply_sparse(self, grad, var):
+        slot, g, i = self.get_slot(var, "accumulator"), grad.values, grad.indices
+        accum = self._rows(slot, i) + math_ops.square(g)
+        return [self._set_rows(slot, i, accum),
+                self._set_rows(var, i, self._step(self._rows(var, i), accum, g, var.dtype))]
