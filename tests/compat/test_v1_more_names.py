@@ -1,6 +1,7 @@
 """TF 1 names of ``tf.compat.v1`` that are TF 2 objects under another name (as TF 2.21
 exports them), next to the namespaces' other names."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
@@ -34,3 +35,34 @@ def test_fast_gfile_reads_what_it_wrote(tmp_path):
     with tf1.gfile.FastGFile(path, "wb") as f:
         f.write(b"abc")
     assert tf1.gfile.FastGFile(path, "rb").read() == b"abc"
+
+
+def test_uniform_unit_scaling_draws_tfs_values():
+    # TF 2.21, same seeds
+    init = tf1.uniform_unit_scaling_initializer(factor=1.5, seed=7)
+    assert tf1.initializers.uniform_unit_scaling is tf1.uniform_unit_scaling_initializer
+    np.testing.assert_array_equal(init([4, 3]).numpy(), np.array(
+        [[-0.041722655296325684, 0.016116023063659668, -0.6361551284790039],
+         [-0.9749481678009033, 1.1249932050704956, 0.427667498588562],
+         [-0.7034955024719238, 0.8943284749984741, 0.6991513967514038],
+         [0.13282155990600586, 1.1339539289474487, -1.0152547359466553]], np.float32))
+    assert init.get_config() == {"factor": 1.5, "seed": 7, "dtype": "float32"}
+    np.testing.assert_array_equal(tf1.uniform_unit_scaling_initializer(seed=2)([5]).numpy(),
+                                  np.array([0.6191962957382202, 0.7418404817581177,
+                                            -0.10455727577209473, -0.06245875358581543,
+                                            -0.07488775253295898], np.float32))
+    wide = tf1.uniform_unit_scaling_initializer(seed=2, dtype=tf.float64)([2, 2, 3]).numpy()
+    assert wide.dtype == np.float64 and wide[0, 0].tolist() == [
+        -0.12128930542799343, 0.4477977436718341, 0.5664744232414378]
+    with pytest.raises(ValueError, match="Argument `dtype` is expected to be floating point. "
+                                         "Received: <dtype: 'int32'>."):
+        tf1.uniform_unit_scaling_initializer(dtype=tf.int32)
+
+
+def test_stateless_multinomial_is_stateless_categorical_with_tf1s_arguments():
+    logits = tf.math.log([[0.2, 0.8], [0.5, 0.5]])
+    got = tf1.random.stateless_multinomial(logits, 5, seed=[1, 2])
+    assert got.dtype == tf.int64 and got.numpy().tolist() == [[1, 1, 0, 1, 1], [1, 1, 0, 1, 1]]
+    small = tf1.random.stateless_multinomial(tf.math.log([[0.2, 0.8]]), 3, seed=[3, 4],
+                                             output_dtype=tf.int32)
+    assert small.dtype == tf.int32 and small.numpy().tolist() == [[1, 1, 0]]

@@ -3891,6 +3891,15 @@ def _w9266fd235f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w929b1757d7(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(logits, num_samples, seed, output_dtype=None, name=None):
+        try:
+            return _export_fn(logits, num_samples, seed, output_dtype, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'logits': logits, 'num_samples': num_samples, 'seed': seed, 'output_dtype': output_dtype, 'name': name})
+    return _export_wrapper
+
+
 def _w9319d74c12(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_bytes, out_type, little_endian=None, fixed_length=None, name=None):
         try:
@@ -6915,6 +6924,7 @@ WRAPPERS = {
     'compat.v1.placeholder': _wca0fe528f3,
     'compat.v1.placeholder_with_default': _wdd81df4022,
     'compat.v1.py_func': _wbe933e5bf8,
+    'compat.v1.random.stateless_multinomial': _w929b1757d7,
     'compat.v1.random_poisson': _we6ab76d431,
     'compat.v1.reduce_all': _w9106cf5a72,
     'compat.v1.reduce_any': _w9106cf5a72,

@@ -343,6 +343,14 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
                                   name=name)
 
 
+@export("compat.v1.random.stateless_multinomial")
+def stateless_multinomial(logits, num_samples, seed, output_dtype=_d.int64, name=None):
+    """TF 1's `random.stateless_categorical`: class indices determined by `seed`."""
+    from eagerflow._src.ops import random_ops  # noqa: PLC0415
+    return random_ops.stateless_categorical(logits, num_samples, seed, dtype=output_dtype,
+                                            name=name)
+
+
 @export("compat.v1.string_to_number")
 def string_to_number(string_tensor, out_type=_d.float32, name=None):
     """TF 1's `strings.to_number`."""

@@ -12,6 +12,7 @@ from eagerflow._src.compat.graph_mode import (  # noqa: F401
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
     reset_default_graph, sparse_placeholder)
 from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
+from eagerflow._src.compat.init_ops_v1 import UniformUnitScaling as uniform_unit_scaling_initializer  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
