@@ -25,6 +25,8 @@ def test_v1_spellings_are_the_tf2_objects():
 def test_the_namespaces_keep_their_other_names():
     assert tf1.debugging.assert_equal is not None and tf1.dtypes.float32 is tf.float32
     assert tf1.linalg.matmul is tf.linalg.matmul
+    assert tf1.errors.NotFoundError is tf.errors.NotFoundError
+    assert tf1.test.TestCase is tf.test.TestCase
     assert tf1.linalg.transpose([[1, 2, 3]]).numpy().tolist() == [[1], [2], [3]]
     x = tf.constant([1.0, np.nan, np.inf])
     assert tf1.debugging.is_nan(x).numpy().tolist() == [False, True, False]
@@ -66,3 +68,20 @@ def test_stateless_multinomial_is_stateless_categorical_with_tf1s_arguments():
     small = tf1.random.stateless_multinomial(tf.math.log([[0.2, 0.8]]), 3, seed=[3, 4],
                                              output_dtype=tf.int32)
     assert small.dtype == tf.int32 and small.numpy().tolist() == [[1, 1, 0]]
+
+
+def test_error_codes_and_classes():
+    assert tf1.errors.error_code_from_exception_type(tf.errors.NotFoundError) == 5
+    assert tf1.errors.exception_type_from_error_code(3) is tf.errors.InvalidArgumentError
+    with pytest.raises(KeyError):
+        tf1.errors.exception_type_from_error_code(99)
+    # (TF warns and returns, not raises, an UnknownError for another class)
+    with pytest.warns(UserWarning, match="Unknown class exception"):
+        got = tf1.errors.error_code_from_exception_type(ValueError)
+    assert isinstance(got, tf.errors.UnknownError) and str(got) == "Unknown class exception"
+
+
+def test_get_temp_dir_is_one_existing_directory():
+    import os
+    path = tf1.test.get_temp_dir()
+    assert os.path.isdir(path) and tf1.test.get_temp_dir() == path

@@ -741,6 +741,15 @@ def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2187567915(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(cls):
+        try:
+            return _export_fn(cls)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cls': cls})
+    return _export_wrapper
+
+
 def _w21969e4c94(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(main=None, argv=None):
         try:
@@ -3918,6 +3927,15 @@ def _w93681b0b32(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w93749fad79(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(error_code):
+        try:
+            return _export_fn(error_code)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'error_code': error_code})
+    return _export_wrapper
+
+
 def _w937c72d16e(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
         try:
@@ -6767,6 +6785,8 @@ WRAPPERS = {
     'compat.v1.enable_eager_execution': _w55f7ac3bc3,
     'compat.v1.enable_v2_behavior': _w1f06b08988,
     'compat.v1.enable_v2_tensorshape': _w1f06b08988,
+    'compat.v1.errors.error_code_from_exception_type': _w2187567915,
+    'compat.v1.errors.exception_type_from_error_code': _w93749fad79,
     'compat.v1.executing_eagerly': _w1f06b08988,
     'compat.v1.executing_eagerly_outside_functions': _w1f06b08988,
     'compat.v1.expand_dims': _w6dbe8b02ee,
@@ -6977,6 +6997,7 @@ WRAPPERS = {
     'compat.v1.summary.tensor_summary': _w6092be8521,
     'compat.v1.summary.text': _wba83456cdf,
     'compat.v1.tables_initializer': _w7879a9bec3,
+    'compat.v1.test.get_temp_dir': _w1f06b08988,
     'compat.v1.to_bfloat16': _w87709dcace,
     'compat.v1.to_complex128': _w87709dcace,
     'compat.v1.to_complex64': _w87709dcace,
