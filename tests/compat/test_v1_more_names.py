@@ -86,3 +86,36 @@ def test_get_temp_dir_is_one_existing_directory():
     import os
     path = tf1.test.get_temp_dir()
     assert os.path.isdir(path) and tf1.test.get_temp_dir() == path
+
+
+def test_conv_backprop_and_depthwise_native_give_tfs_values():
+    # TF 2.21's values for these inputs
+    rs = np.random.RandomState(0)
+    x = rs.rand(1, 5, 5, 2).astype(np.float32)
+    f = rs.rand(3, 3, 2, 4).astype(np.float32)
+    dy = rs.rand(1, 3, 3, 4).astype(np.float32)
+    dx = tf1.nn.conv2d_backprop_input([1, 5, 5, 2], f, dy, [1, 1, 1, 1], "VALID").numpy()
+    np.testing.assert_allclose(dx[0, 0], [[1.30842, 0.734], [1.56286, 1.5807],
+                                          [2.18532, 2.66946], [1.07355, 1.58184],
+                                          [0.6912, 1.11715]], atol=1e-5)
+    same = tf1.nn.conv2d_backprop_input([1, 5, 5, 2], None, dy, [1, 1, 1, 1], "VALID",
+                                        filters=f)
+    np.testing.assert_allclose(same.numpy().sum(), 164.5062, rtol=1e-6)
+    df = tf1.nn.conv2d_backprop_filter(x, [3, 3, 2, 4], dy, [1, 1, 1, 1], "VALID")
+    np.testing.assert_allclose(df.numpy().sum(), 180.9436, rtol=1e-6)
+    x3, dy3 = rs.rand(1, 4, 4, 4, 1).astype(np.float32), rs.rand(1, 2, 2, 2, 2).astype(np.float32)
+    df3 = tf1.nn.conv3d_backprop_filter(x3, [3, 3, 3, 1, 2], dy3, [1] * 5, "VALID")
+    np.testing.assert_allclose(df3.numpy().sum(), 86.9092, rtol=1e-6)
+    assert tf1.nn.conv3d_backprop_filter_v2 is tf1.nn.conv3d_backprop_filter
+    fd = rs.rand(3, 3, 2, 2).astype(np.float32)
+    out = tf1.nn.depthwise_conv2d_native(x, fd, [1, 1, 1, 1], "SAME")
+    np.testing.assert_allclose(out.numpy().sum(), 181.1647, rtol=1e-6)
+    assert tf1.nn.depthwise_conv2d_native(x, fd, [1, 2, 2, 1], "SAME").shape == (1, 3, 3, 4)
+
+
+def test_more_v1_spellings():
+    assert tf1.string_to_hash_bucket(["a", "hello"], 10).numpy().tolist() == [8, 8]
+    assert tf1.string_to_hash_bucket(input=["x"], num_buckets=7).numpy().tolist() == [5]
+    assert (tf1.GRAPH_DEF_VERSION, tf1.GRAPH_DEF_VERSION_MIN_CONSUMER,
+            tf1.GRAPH_DEF_VERSION_MIN_PRODUCER) == (2474, 0, 0)
+    assert tf1.data.INFINITE_CARDINALITY == -1

@@ -3972,6 +3972,15 @@ def _w93e33a1bd1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w941495e896(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(string_tensor=None, num_buckets=None, name=None, input=None):
+        try:
+            return _export_fn(string_tensor, num_buckets, name, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_buckets': num_buckets, 'name': name, 'input': input})
+    return _export_wrapper
+
+
 def _w94421a8a26(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(int_type):
         try:
@@ -5067,6 +5076,15 @@ def _wc447286103(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(fn, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name, fn_output_signature)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'fn': fn, 'elems': elems, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'back_prop': back_prop, 'swap_memory': swap_memory, 'infer_shape': infer_shape, 'name': name, 'fn_output_signature': fn_output_signature})
+    return _export_wrapper
+
+
+def _wc4707451ff(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, filter_sizes, out_backprop, strides, padding, use_cudnn_on_gpu=None, data_format=None, dilations=None, name=None):
+        try:
+            return _export_fn(input, filter_sizes, out_backprop, strides, padding, use_cudnn_on_gpu, data_format, dilations, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'filter_sizes': filter_sizes, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name})
     return _export_wrapper
 
 
@@ -6708,6 +6726,15 @@ def _wfeb8fc32a7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wfee96f0f14(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_sizes, filter=None, out_backprop=None, strides=None, padding=None, use_cudnn_on_gpu=None, data_format=None, dilations=None, name=None, filters=None):
+        try:
+            return _export_fn(input_sizes, filter, out_backprop, strides, padding, use_cudnn_on_gpu, data_format, dilations, name, filters)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+    return _export_wrapper
+
+
 def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(segment_ids, num_segments=None, out_type=None, name=None):
         try:
@@ -6910,11 +6937,15 @@ WRAPPERS = {
     'compat.v1.nn.avg_pool_v2': _w67a5e4ea19,
     'compat.v1.nn.conv1d': _w403c8f935c,
     'compat.v1.nn.conv2d': _w6b941e9270,
+    'compat.v1.nn.conv2d_backprop_filter': _wc4707451ff,
+    'compat.v1.nn.conv2d_backprop_input': _wfee96f0f14,
     'compat.v1.nn.conv2d_transpose': _w4b74e6260a,
     'compat.v1.nn.conv3d': _w8e495ca389,
+    'compat.v1.nn.conv3d_backprop_filter': _w4fc989d961,
     'compat.v1.nn.convolution': _wd1d9e08894,
     'compat.v1.nn.depth_to_space': _we16d87c384,
     'compat.v1.nn.depthwise_conv2d': _w937c72d16e,
+    'compat.v1.nn.depthwise_conv2d_native': _w84a03b6daa,
     'compat.v1.nn.dilation2d': _wec574f1e67,
     'compat.v1.nn.dropout': _we8028b12ff,
     'compat.v1.nn.dynamic_rnn': _w4a408a4d56,
@@ -6985,6 +7016,7 @@ WRAPPERS = {
     'compat.v1.sparse_to_dense': _wd173073cfe,
     'compat.v1.squeeze': _we8ebda20f1,
     'compat.v1.string_split': _w2eb00b060f,
+    'compat.v1.string_to_hash_bucket': _w941495e896,
     'compat.v1.string_to_number': _w4cafe53d08,
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,

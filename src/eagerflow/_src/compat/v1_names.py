@@ -17,6 +17,11 @@ from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 ALIASES = (
     ('COMPILER_VERSION', 'eagerflow._src.core.versions', 'COMPILER_VERSION'),
     ('GIT_VERSION', 'eagerflow._src.core.versions', 'GIT_VERSION'),
+    ('GRAPH_DEF_VERSION', 'eagerflow._src.core.versions', 'GRAPH_DEF_VERSION'),
+    ('GRAPH_DEF_VERSION_MIN_CONSUMER', 'eagerflow._src.core.versions',
+     'GRAPH_DEF_VERSION_MIN_CONSUMER'),
+    ('GRAPH_DEF_VERSION_MIN_PRODUCER', 'eagerflow._src.core.versions',
+     'GRAPH_DEF_VERSION_MIN_PRODUCER'),
     ('OpError', 'eagerflow._src.core.errors', 'OpError'),
     ('VERSION', 'eagerflow._src.core.versions', 'VERSION'),
     ('accumulate_n', 'eagerflow._src.ops.reduction_ops', 'accumulate_n'),
@@ -31,6 +36,7 @@ ALIASES = (
     ('cumprod', 'eagerflow._src.ops.reduction_ops', 'cumprod'),
     ('data.AUTOTUNE', 'eagerflow._src.data.dataset_ops', 'AUTOTUNE'),
     ('data.DatasetSpec', 'eagerflow._src.data.dataset_spec', 'DatasetSpec'),
+    ('data.INFINITE_CARDINALITY', 'eagerflow._src.data.dataset_ops', 'INFINITE'),
     ('data.NumpyIterator', 'eagerflow._src.data.iterator_ops', 'NumpyIterator'),
     ('data.Options', 'eagerflow._src.data.options', 'Options'),
     ('data.ThreadingOptions', 'eagerflow._src.data.options', 'ThreadingOptions'),
@@ -349,6 +355,15 @@ def stateless_multinomial(logits, num_samples, seed, output_dtype=_d.int64, name
     from eagerflow._src.ops import random_ops  # noqa: PLC0415
     return random_ops.stateless_categorical(logits, num_samples, seed, dtype=output_dtype,
                                             name=name)
+
+
+@export("compat.v1.string_to_hash_bucket")
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
+    """TF 1's `strings.to_hash_bucket` (the strings also named `input`)."""
+    from eagerflow._src.ops import fingerprint_ops  # noqa: PLC0415
+    if input is not None:
+        string_tensor = input
+    return fingerprint_ops.to_hash_bucket(string_tensor, num_buckets, name=name)
 
 
 @export("compat.v1.string_to_number")

@@ -45,9 +45,9 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     disable_control_flow_v2, disable_resource_variables, disable_tensor_equality, div,
     enable_control_flow_v2, enable_resource_variables, enable_tensor_equality, expand_dims,
     multinomial, reduce_all, reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean,
-    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_number,
-    substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float, to_int32, to_int64,
-    while_loop)
+    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_hash_bucket,
+    string_to_number, substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float,
+    to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
     constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,
@@ -70,7 +70,9 @@ from eagerflow._src.core.tensor_shape import (  # noqa: F401
     Dimension, disable_v2_tensorshape, enable_v2_tensorshape)
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
-from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
+from eagerflow._src.core.versions import (  # noqa: F401
+    COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
+    GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
 from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
