@@ -570,6 +570,15 @@ def _w19e3388fd8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1a019a5463(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(examples, classes, scores):
+        try:
+            return _export_fn(examples, classes, scores)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'examples': examples, 'classes': classes, 'scores': scores})
+    return _export_wrapper
+
+
 def _w1a284a71a0(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph_data):
         try:
@@ -1008,6 +1017,15 @@ def _w2eb00b060f(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(source, sep, skip_empty, delimiter, result_type, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'source': source, 'sep': sep, 'skip_empty': skip_empty, 'delimiter': delimiter, 'result_type': result_type, 'name': name})
+    return _export_wrapper
+
+
+def _w2f92de020c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(restore_op_name):
+        try:
+            return _export_fn(restore_op_name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'restore_op_name': restore_op_name})
     return _export_wrapper
 
 
@@ -2046,6 +2064,15 @@ def _w5476c99a2d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w54a2d20ec5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(examples, predictions):
+        try:
+            return _export_fn(examples, predictions)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'examples': examples, 'predictions': predictions})
+    return _export_wrapper
+
+
 def _w54b7e458c2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(sp_input, axis=None, keepdims=None, output_is_sparse=None, name=None):
         try:
@@ -3078,6 +3105,15 @@ def _w7972ed3d15(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(tensors, dtype)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensors': tensors, 'dtype': dtype})
+    return _export_wrapper
+
+
+def _w79b13267d1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(signature_def):
+        try:
+            return _export_fn(signature_def)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'signature_def': signature_def})
     return _export_wrapper
 
 
@@ -6991,11 +7027,16 @@ WRAPPERS = {
     'compat.v1.resource_variables_enabled': _w1f06b08988,
     'compat.v1.saved_model.build_signature_def': _wb49f38a6b0,
     'compat.v1.saved_model.build_tensor_info': _w1534e0c76e,
+    'compat.v1.saved_model.classification_signature_def': _w1a019a5463,
     'compat.v1.saved_model.contains_saved_model': _wa67de9c9fd,
     'compat.v1.saved_model.get_tensor_from_tensor_info': _w7b12dbca99,
+    'compat.v1.saved_model.is_valid_signature': _w79b13267d1,
     'compat.v1.saved_model.load': _w788162e896,
+    'compat.v1.saved_model.main_op.main_op': _w1f06b08988,
+    'compat.v1.saved_model.main_op_with_restore': _w2f92de020c,
     'compat.v1.saved_model.maybe_saved_model_directory': _wa67de9c9fd,
     'compat.v1.saved_model.predict_signature_def': _wd9f4462c7a,
+    'compat.v1.saved_model.regression_signature_def': _w54a2d20ec5,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
     'compat.v1.setdiff1d': _wf04973228f,
     'compat.v1.sparse.add': _wb45e861716,

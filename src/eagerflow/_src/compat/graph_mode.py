@@ -587,6 +587,10 @@ def group(*inputs, name=None):
     if graph is None:
         return context.no_outputs()
     deps = [i for i in nest.flatten(list(inputs)) if i is not None]
+    for i in deps:
+        if isinstance(i, (str, bytes)):
+            raise TypeError(f"'inputs' should be zero or more (nested) Tensors. Received "
+                            f"'{i}' with type '{type(i)}'.")
     with graph.control_dependencies(deps):
         return no_op(name or "group_deps")
 
