@@ -119,3 +119,19 @@ def test_more_v1_spellings():
     assert (tf1.GRAPH_DEF_VERSION, tf1.GRAPH_DEF_VERSION_MIN_CONSUMER,
             tf1.GRAPH_DEF_VERSION_MIN_PRODUCER) == (2474, 0, 0)
     assert tf1.data.INFINITE_CARDINALITY == -1
+
+
+def test_batch_scatter_update_sets_rows_per_batch_position():
+    # TF 2.21's results
+    v = tf.Variable(np.arange(12, dtype=np.float32).reshape(2, 3, 2))
+    got = tf1.batch_scatter_update(v, [[0, 2], [1, 1]], np.array(
+        [[[10, 11], [12, 13]], [[20, 21], [22, 23]]], np.float32))
+    want = [[[10.0, 11.0], [2.0, 3.0], [12.0, 13.0]], [[6.0, 7.0], [22.0, 23.0], [10.0, 11.0]]]
+    assert got.numpy().tolist() == want and v.numpy().tolist() == want
+    with tf1.Graph().as_default():
+        gv = tf1.Variable([[1.0, 2.0], [3.0, 4.0]])
+        op = tf1.batch_scatter_update(gv, tf.constant([[1], [0]]), tf.constant([[9.0], [8.0]]))
+        with tf1.Session() as sess:
+            sess.run(gv.initializer)
+            assert sess.run(op).tolist() == [[1.0, 9.0], [8.0, 4.0]]
+            assert sess.run(gv).tolist() == [[1.0, 9.0], [8.0, 4.0]]

@@ -732,6 +732,15 @@ def _w1fd3c6db1f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w205faca98c(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(ref, indices, updates, use_locking=None, name=None):
+        try:
+            return _export_fn(ref, indices, updates, use_locking, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ref': ref, 'indices': indices, 'updates': updates, 'use_locking': use_locking, 'name': name})
+    return _export_wrapper
+
+
 def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, k=None, sorted=None, index_type=None, name=None):
         try:
@@ -6821,6 +6830,7 @@ WRAPPERS = {
     'compat.v1.assign_add': _w7c66306d00,
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.batch_gather': _w0c08d31910,
+    'compat.v1.batch_scatter_update': _w205faca98c,
     'compat.v1.bincount': _wc0e46dd33f,
     'compat.v1.clip_by_average_norm': _w3061df28aa,
     'compat.v1.colocate_with': _w66df9bf2ef,

@@ -50,15 +50,15 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
-    constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,
-    global_variables_initializer, glorot_normal_initializer, glorot_uniform_initializer,
-    is_variable_initialized, local_variables, local_variables_initializer, model_variables,
-    moving_average_variables, ones_initializer, orthogonal_initializer, random_normal_initializer,
-    random_uniform_initializer, report_uninitialized_variables, scatter_add, scatter_div,
-    scatter_max, scatter_min, scatter_mul, scatter_nd_add, scatter_nd_sub, scatter_nd_update,
-    scatter_sub, scatter_update, tables_initializer, trainable_variables,
-    truncated_normal_initializer, variable_scope, variables_initializer,
-    variance_scaling_initializer, zeros_initializer)
+    batch_scatter_update, constant_initializer, get_local_variable, get_variable,
+    get_variable_scope, global_variables, global_variables_initializer, glorot_normal_initializer,
+    glorot_uniform_initializer, is_variable_initialized, local_variables,
+    local_variables_initializer, model_variables, moving_average_variables, ones_initializer,
+    orthogonal_initializer, random_normal_initializer, random_uniform_initializer,
+    report_uninitialized_variables, scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul,
+    scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub, scatter_update,
+    tables_initializer, trainable_variables, truncated_normal_initializer, variable_scope,
+    variables_initializer, variance_scaling_initializer, zeros_initializer)
 from eagerflow._src.compat.variable_scope import GraphVariable as Variable  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables as all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import tables_initializer as initialize_all_tables  # noqa: F401
