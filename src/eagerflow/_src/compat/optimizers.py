@@ -19,6 +19,11 @@ from eagerflow._src.core import variables as _variables
 from eagerflow._src.ops import array_ops, math_ops, training_ops
 
 
+def _check_accumulator(value):
+    if value <= 0.0:
+        raise ValueError(f"initial_accumulator_value must be positive: {value}")
+
+
 class _Coefficients(Optimizer):
     """An optimizer whose hyperparameters (numbers, tensors or callables) become tensors
     in `_prepare` and are cast to each variable's dtype."""
@@ -176,9 +181,7 @@ class AdagradOptimizer(_Coefficients):
 
     def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False,
                  name="Adagrad"):
-        if initial_accumulator_value <= 0.0:
-            raise ValueError(f"initial_accumulator_value must be positive: "
-                             f"{initial_accumulator_value}")
+        _check_accumulator(initial_accumulator_value)
         super().__init__(use_locking, name)
         self._learning_rate = learning_rate
         self._initial_accumulator_value = initial_accumulator_value
@@ -309,39 +312,46 @@ def _uncast(optimizer, var, op, grad_name, rate_name):
                         f"not match type {rate.dtype.name} of argument '{rate_name}'.")
 
 
-def _proximal(prox, lr, l1, l2):
-    """The proximal step of TF's proximal kernels: `prox` (the plain step's value) shrunk
-    by ``lr * l1`` towards 0 (when l1 > 0) and divided by ``1 + lr * l2``."""
-    if l1 is None:
-        return prox / (1.0 + lr * l2)
-    shrunk = math_ops.maximum(math_ops.abs(prox) - lr * l1, 0.0)
-    return math_ops.sign(prox) * shrunk / (1.0 + lr * l2)
-
-
-@export("compat.v1.train.ProximalGradientDescentOptimizer")
-class ProximalGradientDescentOptimizer(_Coefficients):
-    """Gradient descent with proximal L1 and L2 regularization:
-    ``prox = variable - learning_rate * gradient``, then
-    ``variable = sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)``
-    (without the shrinking when l1 is 0)."""
+class _Proximal(_Coefficients):
+    """An optimizer whose step is followed by TF's proximal L1 shrinking and L2 scaling."""
 
     _hyper = (("learning_rate", "learning_rate"),
               ("l1_regularization_strength", "l1_regularization_strength"),
               ("l2_regularization_strength", "l2_regularization_strength"))
 
+    def __init__(self, learning_rate, l1, l2, use_locking, name):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._l1_regularization_strength = l1
+        self._l2_regularization_strength = l2
+
+    def _proximal(self, value, grad, lr, dtype):
+        """``value - lr * grad`` shrunk by ``lr * l1`` towards 0 (when l1 is not 0) and
+        divided by ``1 + lr * l2``."""
+        prox = value - grad * lr
+        l2 = self._c("l2_regularization_strength", dtype)
+        if self._l1_regularization_strength == 0:
+            return prox / (1.0 + lr * l2)
+        l1 = self._c("l1_regularization_strength", dtype)
+        shrunk = math_ops.maximum(math_ops.abs(prox) - lr * l1, 0.0)
+        return math_ops.sign(prox) * shrunk / (1.0 + lr * l2)
+
+
+@export("compat.v1.train.ProximalGradientDescentOptimizer")
+class ProximalGradientDescentOptimizer(_Proximal):
+    """Gradient descent with proximal L1 and L2 regularization:
+    ``prox = variable - learning_rate * gradient``, then
+    ``variable = sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)``
+    (without the shrinking when l1 is 0)."""
+
     def __init__(self, learning_rate, l1_regularization_strength=0.0,
                  l2_regularization_strength=0.0, use_locking=False,
                  name="ProximalGradientDescent"):
-        super().__init__(use_locking, name)
-        self._learning_rate = learning_rate
-        self._l1_regularization_strength = l1_regularization_strength
-        self._l2_regularization_strength = l2_regularization_strength
+        super().__init__(learning_rate, l1_regularization_strength,
+                         l2_regularization_strength, use_locking, name)
 
     def _step(self, value, grad, dtype):
-        lr = self._c("learning_rate", dtype)
-        l1 = self._c("l1_regularization_strength", dtype)
-        l1 = l1 if self._l1_regularization_strength != 0 else None
-        return _proximal(value - grad * lr, lr, l1, self._c("l2_regularization_strength", dtype))
+        return self._proximal(value, grad, self._c("learning_rate", dtype), dtype)
 
     def _apply_dense(self, grad, var):
         _uncast(self, var, "ResourceApplyProximalGradientDescent", "delta", "alpha")
@@ -354,36 +364,24 @@ class ProximalGradientDescentOptimizer(_Coefficients):
 
 
 @export("compat.v1.train.ProximalAdagradOptimizer")
-class ProximalAdagradOptimizer(_Coefficients):
+class ProximalAdagradOptimizer(_Proximal):
     """Adagrad with proximal L1 and L2 regularization: ``accumulator += gradient^2``,
     ``lr = learning_rate / sqrt(accumulator)``, then the proximal step of
     `ProximalGradientDescentOptimizer` with that rate."""
 
-    _hyper = (("learning_rate", "learning_rate"),
-              ("l1_regularization_strength", "l1_regularization_strength"),
-              ("l2_regularization_strength", "l2_regularization_strength"))
-
     def __init__(self, learning_rate, initial_accumulator_value=0.1,
                  l1_regularization_strength=0.0, l2_regularization_strength=0.0,
                  use_locking=False, name="ProximalAdagrad"):
-        if initial_accumulator_value <= 0.0:
-            raise ValueError(f"initial_accumulator_value must be positive: "
-                             f"{initial_accumulator_value}")
-        super().__init__(use_locking, name)
-        self._learning_rate = learning_rate
+        _check_accumulator(initial_accumulator_value)
+        super().__init__(learning_rate, l1_regularization_strength,
+                         l2_regularization_strength, use_locking, name)
         self._initial_accumulator_value = initial_accumulator_value
-        self._l1_regularization_strength = l1_regularization_strength
-        self._l2_regularization_strength = l2_regularization_strength
 
-    def _create_slots(self, var_list):
-        for v in var_list:
-            self._slot(v, "accumulator", self._initial_accumulator_value)
+    _create_slots = AdagradOptimizer._create_slots
 
     def _step(self, value, accum, grad, dtype):
         lr = math_ops.rsqrt(accum) * self._c("learning_rate", dtype)
-        l1 = self._c("l1_regularization_strength", dtype)
-        l1 = l1 if self._l1_regularization_strength != 0 else None
-        return _proximal(value - grad * lr, lr, l1, self._c("l2_regularization_strength", dtype))
+        return self._proximal(value, grad, lr, dtype)
 
     def _apply_dense(self, grad, var):
         _uncast(self, var, "ResourceApplyProximalAdagrad", "grad", "lr")
