@@ -118,3 +118,35 @@ def test_eager_slots_are_numbered_as_in_a_graph():
     momentum = tf1.train.MomentumOptimizer(0.1, 0.9)
     momentum.apply_gradients([(tf.constant([0.5, 0.5]), w)])
     assert momentum.get_slot(w, "momentum").name == "w/Momentum:0"
+
+
+def test_gradient_descent_steps_a_float64_variable_by_float32s_rate():
+    # TF 2.21: the rate 0.1 is a float32 tensor cast to float64 (0.10000000149...), in a
+    # graph and eagerly, as Momentum's already was
+    w = tf.Variable([1.0], dtype=tf.float64)
+    tf1.train.GradientDescentOptimizer(0.1).minimize(lambda: tf.reduce_sum(w), var_list=[w])
+    assert w.numpy().tolist() == [0.8999999985098839]
+    with tf1.Graph().as_default():
+        v = tf1.Variable([1.0], dtype=tf.float64)
+        step = tf1.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(v))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(step)
+            assert sess.run(v).tolist() == [0.8999999985098839]
+
+
+def test_proximal_optimizers_refuse_a_float64_variable_as_tf_does():
+    # TF 2.21: their dense kernels take the float32 rate uncast
+    with tf1.Graph().as_default():
+        w = tf1.Variable([1.0, 2.0], dtype=tf.float64)
+        for opt, message in ((tf1.train.ProximalAdagradOptimizer(0.1),
+                              "Input 'grad' of 'ResourceApplyProximalAdagrad' Op has type "
+                              "float64 that does not match type float32 of argument 'lr'."),
+                             (tf1.train.ProximalGradientDescentOptimizer(0.1),
+                              "Input 'delta' of 'ResourceApplyProximalGradientDescent' Op has "
+                              "type float64 that does not match type float32 of argument "
+                              "'alpha'.")):
+            with pytest.raises(TypeError, match=message):
+                opt.minimize(tf.reduce_sum(w * w))
+    with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
+        tf1.train.ProximalAdagradOptimizer(0.1, 0.0)

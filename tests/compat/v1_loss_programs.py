@@ -5,6 +5,8 @@ import numpy as np
 LABELS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 PRED = [[0.8, 0.3], [0.4, 0.6], [0.9, 0.2]]
 LOGITS = [[2.0, -1.0], [0.5, 1.5], [-0.3, 0.7]]
+LABELS_3D = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7.0).tolist()
+PRED_3D = np.cos(np.arange(24, dtype=np.float32)).reshape(2, 3, 4).tolist()
 WEIGHTS = [[1.0], [0.0], [2.0]]  # broadcast along the last axis; one row weighs nothing
 
 
@@ -38,6 +40,13 @@ def _cases(tf):
         "sum_over_batch_size": lambda: L.mean_squared_error(
             lab, pred, weights=w, reduction=R.SUM_OVER_BATCH_SIZE),
         "all_zero_weights": lambda: L.absolute_difference(lab, pred, weights=0.0),
+        "mean_pairwise": lambda: L.mean_pairwise_squared_error(lab, pred),
+        "mean_pairwise_weighted": lambda: L.mean_pairwise_squared_error(lab, pred, weights=w),
+        "mean_pairwise_scalar_weight": lambda: L.mean_pairwise_squared_error(
+            tf.constant(LABELS_3D), tf.constant(PRED_3D), weights=2.5),
+        "mean_pairwise_3d": lambda: L.mean_pairwise_squared_error(
+            tf.constant(LABELS_3D), tf.constant(PRED_3D),
+            weights=tf.constant([[[1.0]], [[3.0]]])),
         "compute_weighted_loss": lambda: L.compute_weighted_loss(
             tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[0.0], [2.0]])),
     }

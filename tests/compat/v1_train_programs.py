@@ -21,6 +21,12 @@ OPTIMIZERS = {
     "ftrl": lambda tf: tf.train.FtrlOptimizer(0.1, l1_regularization_strength=0.01,
                                               l2_regularization_strength=0.01),
     "gd_callable_lr": lambda tf: tf.train.GradientDescentOptimizer(lambda: 0.1),
+    "proximal_gd": lambda tf: tf.train.ProximalGradientDescentOptimizer(0.05),
+    "proximal_gd_l1_l2": lambda tf: tf.train.ProximalGradientDescentOptimizer(
+        0.05, l1_regularization_strength=0.1, l2_regularization_strength=0.2),
+    "proximal_adagrad": lambda tf: tf.train.ProximalAdagradOptimizer(0.1),
+    "proximal_adagrad_l1_l2": lambda tf: tf.train.ProximalAdagradOptimizer(
+        0.1, 0.2, l1_regularization_strength=0.05, l2_regularization_strength=0.1),
 }
 
 

@@ -323,11 +323,9 @@ class GradientDescentOptimizer(Optimizer):
         self._lr = self._tensor(self._learning_rate, "learning_rate")
 
     def _apply_dense(self, grad, var):
-        lr = self._learning_rate() if callable(self._learning_rate) else self._learning_rate
-        # (a tensor rate is cast to the variable's dtype; a number converts to it exactly)
-        rate = (self._lr if self._lr.dtype == var.dtype else
-                self._as(self._lr, var.dtype) if hasattr(lr, "dtype") else
-                convert_to_tensor(lr, var.dtype))
+        # (the rate tensor, float32 for a number, cast to the variable's dtype: a float64
+        # variable steps by float32's 0.1, as TF's)
+        rate = self._as(self._lr, var.dtype)
         # (the update op itself, whatever the variable's class returns)
         return [self._update(_variables._ASSIGN_SUB, (var, grad * rate))]
 

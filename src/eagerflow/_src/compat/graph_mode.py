@@ -18,6 +18,7 @@ import contextlib
 import threading
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
@@ -78,6 +79,8 @@ class Graph(_graph.Graph):
         self._finalized = False
         self._scopes = {}             # variable_scope name -> times entered (uniquified)
         self.variable_store = {}      # get_variable: full name -> variable
+        self.partitioned_store = {}   # get_variable: full name -> PartitionedVariable
+        self._device_functions = []   # (function, the device string around its block)
         self.version = 0
 
     building_function = False
@@ -121,6 +124,7 @@ class Graph(_graph.Graph):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         op = super()._add(op_def, type_name, name, inputs, attrs, specs, value)
+        self.place(op)
         deps = [d for block in self._control_stack for d in block]
         if deps:
             self.control_inputs[op.name] = [d.name for d in deps]
@@ -219,8 +223,38 @@ class Graph(_graph.Graph):
         return context.get().scope.rstrip("/")
 
     def device(self, device_name_or_function):
-        """Places the ops built in the block on a device (see ``tf.device``)."""
+        """Places the ops built in the block on a device (see ``tf.device``), or on the
+        device a function of each new operation returns (as `train.replica_device_setter`'s
+        does): the function sees the operation with the device of the blocks inside its
+        own, and what it returns takes the fields it leaves unset from the blocks around."""
+        if callable(device_name_or_function):
+            return self._device_function(device_name_or_function)
         return context.device(device_name_or_function)
+
+    @contextlib.contextmanager
+    def _device_function(self, function):
+        self._device_functions.append((function, context.get().device_spec))
+        try:
+            yield
+        finally:
+            self._device_functions.pop()
+
+    def place(self, op):
+        """Sets `op.device` as the device functions in force choose (the innermost first);
+        returns it, or None without device functions."""
+        if not self._device_functions:
+            return None
+        inner = context.get().device_spec
+        innermost, outermost = self._device_functions[-1][1], self._device_functions[0][1]
+        op.device = _device_string(inner if inner != innermost else "")
+        for function, _ in reversed(self._device_functions):
+            op.device = _device_string(function(op))
+        if outermost:
+            outer, chosen = DeviceSpec.from_string(outermost), DeviceSpec.from_string(op.device)
+            op.device = DeviceSpec(*[getattr(chosen, f) if getattr(chosen, f) is not None
+                                     else getattr(outer, f) for f in DeviceSpec.__slots__]
+                                   ).to_string()
+        return op.device
 
     def control_dependencies(self, control_inputs):
         """Ops made in the block run after `control_inputs` (operations or tensors);
@@ -260,6 +294,28 @@ class Graph(_graph.Graph):
 
 _global = {"graph": None, "eager": True, "tf2": True}
 _building = threading.local()  # .graphs: the graphs of the `as_default` blocks entered
+
+
+def _device_string(device):
+    """A device string or DeviceSpec (or None) as TF writes it in an operation."""
+    if not device:
+        return ""
+    return (device if isinstance(device, DeviceSpec)
+            else DeviceSpec.from_string(device)).to_string()
+
+
+@export("compat.v1.device")
+def device(device_name_or_function):
+    """Places the ops built in the block on a device: a device string (as ``tf.device``),
+    or in a graph a function choosing each new operation's device (see
+    `Graph.device`)."""
+    if callable(device_name_or_function):
+        graph = v1_graph()
+        if graph is None:
+            raise RuntimeError("tf.device does not support functions when eager execution "
+                               "is enabled.")
+        return graph.device(device_name_or_function)
+    return context.device(device_name_or_function)
 
 
 def outer_v1_graph():
@@ -531,6 +587,10 @@ def group(*inputs, name=None):
     if graph is None:
         return context.no_outputs()
     deps = [i for i in nest.flatten(list(inputs)) if i is not None]
+    for i in deps:
+        if isinstance(i, (str, bytes)):
+            raise TypeError(f"'inputs' should be zero or more (nested) Tensors. Received "
+                            f"'{i}' with type '{type(i)}'.")
     with graph.control_dependencies(deps):
         return no_op(name or "group_deps")
 

@@ -12,6 +12,7 @@ and they take a `dtype`.
 
 import math
 
+from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import initializers as _init
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, random_ops
@@ -67,6 +68,38 @@ class RandomUniform(_V1):
         return {"minval": self.minval, "maxval": self.maxval, **super().get_config()}
 
 
+@export("compat.v1.uniform_unit_scaling_initializer",
+        "compat.v1.initializers.uniform_unit_scaling")
+class UniformUnitScaling(_V1):
+    """Uniform values in ``[-m, m)``, ``m = factor * sqrt(3 / input_size)``, the input size
+    the product of the dimensions but the last (of the whole variable for a shard): the
+    scale that keeps a linear layer's output variance (deprecated in TF 1 for
+    `variance_scaling_initializer`).
+
+    >>> init = tf.compat.v1.uniform_unit_scaling_initializer(seed=1)
+    >>> bool(tf.reduce_max(tf.abs(init([12, 4]))) <= 0.5)
+    True
+    """
+
+    def __init__(self, factor=1.0, seed=None, dtype=_d.float32):
+        dtype = _d.as_dtype(dtype)
+        if not dtype.is_floating:
+            raise ValueError(f"Argument `dtype` is expected to be floating point. Received: "
+                             f"{dtype}.")
+        super().__init__(seed, dtype)
+        self.factor = factor
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        shape = _shape(shape)
+        scale_shape = shape if partition_info is None else _shape(partition_info.full_shape)
+        input_size = max(math.prod(float(d) for d in scale_shape[:-1]), 1.0)
+        limit = math.sqrt(3 / input_size) * self.factor
+        return random_ops.uniform(shape, -limit, limit, self._dtype(dtype), seed=self.seed)
+
+    def get_config(self):
+        return {"factor": self.factor, **super().get_config()}
+
+
 class RandomNormal(_V1):
     """Normal values of mean `mean` and standard deviation `stddev`."""
 
@@ -107,7 +140,9 @@ class VarianceScaling(_V1):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         shape, dtype = _shape(shape), self._dtype(dtype)
-        fan_in, fan_out = _fans(shape)
+        # (a shard of a partitioned variable is scaled as the whole variable)
+        fan_in, fan_out = _fans(shape if partition_info is None
+                                else _shape(partition_info.full_shape))
         fans = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         scale = self.scale / max(1.0, fans[self.mode])
         if self.distribution in ("normal", "truncated_normal"):

@@ -256,6 +256,53 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
         labels, predictions, weights, scope, loss_collection, reduction)
 
 
+@export("compat.v1.losses.mean_pairwise_squared_error")
+def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None,
+                                loss_collection=GraphKeys.LOSSES):
+    """The weighted sum over the batch of the mean, over each example's pairs of elements,
+    of ``((p_i - p_j) - (l_i - l_j)) ** 2`` (computed as TF does, from sums of the
+    differences).
+
+    >>> loss = tf.compat.v1.losses.mean_pairwise_squared_error([[0., 1., 3.]], [[1., 1., 1.]])
+    >>> round(float(loss), 4)
+    4.6667
+    """
+    if labels is None:
+        raise ValueError("Argument `labels` must not be None.")
+    if predictions is None:
+        raise ValueError("Argument `predictions` must not be None.")
+    with graph_mode.name_scope(scope, "mean_pairwise_squared_error"):
+        weights = cast_ops.cast(convert_to_tensor(weights), _d.float32)
+        labels = cast_ops.cast(convert_to_tensor(labels), _d.float32)
+        predictions = cast_ops.cast(convert_to_tensor(predictions), _d.float32)
+        predictions.shape.assert_is_compatible_with(labels.shape)
+        _check_broadcastable(weights, labels)
+        diffs = math_ops.subtract(predictions, labels)
+
+        def per_example(x):
+            return reduction_ops.reduce_sum(x, axis=array_ops.range(1, array_ops.rank(x)),
+                                            keepdims=True)
+        if (graph_mode.v1_graph() is None and weights.shape.rank == 0
+                and bool(math_ops.not_equal(weights, 0.0))):
+            # (TF eagerly counts every element for a nonzero scalar weight, not each
+            # example's)
+            present = cast_ops.cast(array_ops.size(diffs), _d.float32)
+        else:
+            present = per_example(array_ops.where(
+                math_ops.equal(weights, 0.0), array_ops.zeros_like(weights),
+                array_ops.ones_like(weights)) * array_ops.ones_like(diffs))
+        term1 = 2.0 * math_ops.divide_no_nan(per_example(math_ops.square(diffs)),
+                                             math_ops.maximum(present - 1, 0.0), name="value")
+        term2 = 2.0 * math_ops.divide_no_nan(
+            math_ops.square(per_example(diffs)),
+            math_ops.maximum(math_ops.multiply(present, present - 1), 0.0), name="value")
+        loss = reduction_ops.reduce_sum(math_ops.multiply(term1 - term2, weights))
+        mean_loss = array_ops.where(reduction_ops.reduce_sum(present) > 0, loss,
+                                    array_ops.zeros_like(loss), name="value")
+        add_loss(mean_loss, loss_collection)
+        return mean_loss
+
+
 @export("compat.v1.losses.get_losses")
 def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):
     """The losses of `loss_collection` (whose names match `scope`)."""

@@ -14,12 +14,15 @@ local variables (``accuracy/total``, ``accuracy/count``, in the ``local_variable
 ...     round(float(sess.run(acc)), 4)
 0.6667
 """
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import variable_scope as vs
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.ops import confusion_matrix as _confusion_matrix
 
@@ -215,6 +218,71 @@ export("compat.v1.metrics.precision").export_constant(__name__, "precision")
 export("compat.v1.metrics.recall").export_constant(__name__, "recall")
 
 
+_CONFUSION_KEYS = ("tp", "fn", "tn", "fp")
+_CONFUSION_NAMES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives",
+                    "fp": "false_positives"}
+
+
+def _check_unit_interval(predictions):
+    """Predictions known now must lie in [0, 1], as TF's build-time assertion requires."""
+    known = get_static_value(predictions)
+    if known is not None and (np.any(known < 0) or np.any(known > 1)):
+        raise errors.InvalidArgumentError(None, None, "predictions must be in [0, 1]")
+
+
+def _at_thresholds(labels, predictions, thresholds, weights, includes=_CONFUSION_KEYS):
+    """The counts of `includes` ('tp', 'fn', 'tn', 'fp') at each threshold: `predictions`
+    above a threshold are positive. Returns ({key: variable}, {key: update}); the variables
+    (float32 ``[len(thresholds)]``) are made in the order tp, fn, tn, fp (TF's
+    `_confusion_matrix_at_thresholds`)."""
+    for key in includes:
+        if key not in _CONFUSION_KEYS:
+            raise ValueError(f"Invalid key: {key}")
+    predictions = convert_to_tensor(predictions)
+    _check_unit_interval(predictions)
+    predictions, labels, weights = _squeezed(
+        cast_ops.cast(predictions, _d.float32),
+        cast_ops.cast(convert_to_tensor(labels), _d.bool), weights)
+    n = len(thresholds)
+    # (thresholds x examples) comparisons
+    flat_p = array_ops.reshape(predictions, [1, -1])
+    positive = array_ops.reshape(labels, [1, -1])
+    above = math_ops.greater(flat_p, array_ops.reshape(
+        convert_to_tensor(list(thresholds), _d.float32), [n, 1]))
+    conditions = {"tp": lambda: math_ops.logical_and(positive, above),
+                  "fn": lambda: math_ops.logical_and(positive, math_ops.logical_not(above)),
+                  "tn": lambda: math_ops.logical_and(math_ops.logical_not(positive),
+                                                     math_ops.logical_not(above)),
+                  "fp": lambda: math_ops.logical_and(math_ops.logical_not(positive), above)}
+    w = None if weights is None else array_ops.reshape(
+        cast_ops.cast(weights, _d.float32) * array_ops.ones_like(predictions), [1, -1])
+    values, updates = {}, {}
+    for key in _CONFUSION_KEYS:
+        if key in includes:
+            c = cast_ops.cast(conditions[key](), _d.float32)
+            variable = _metric_variable([n], _d.float32, _CONFUSION_NAMES[key])
+            values[key] = variable
+            updates[key] = vs.assign_add(
+                variable, reduction_ops.reduce_sum(c if w is None else c * w, 1))
+    return values, updates
+
+
+def _both(metrics_collections, updates_collections, compute, values, updates):
+    """`compute` of the variables and of their updates, each added to its collections."""
+    value = compute(*[cast_ops.identity(v) for v in values], "value")
+    update_op = compute(*updates, "update_op")
+    _collect(metrics_collections, value)
+    _collect(updates_collections, update_op)
+    return value, update_op
+
+
+def _thresholds_of(num_thresholds, last=1.0 + 1e-7):
+    """`num_thresholds` thresholds spread over [0, 1], the first just below 0 and the last
+    `last`."""
+    return ([0.0 - 1e-7] + [(i + 1) * 1.0 / (num_thresholds - 1)
+                            for i in range(num_thresholds - 2)] + [last])
+
+
 @export("compat.v1.metrics.auc")
 def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
         updates_collections=None, curve="ROC", name=None, summation_method="trapezoidal",
@@ -226,38 +294,11 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
         raise ValueError(f'Curve must be either ROC or PR. Curve {curve} is unknown.')
     with vs.variable_scope(name, "auc"):
         if thresholds is not None:
-            points = sorted(thresholds)
-            kept = [0.0 - 1e-7, *points, 1.0 + 1e-7]
+            kept = [0.0 - 1e-7, *sorted(thresholds), 1.0 + 1e-7]
         else:
-            kept = [0.0 - 1e-7] + [(i + 1) / (num_thresholds - 1)
-                                   for i in range(num_thresholds - 2)] + [1.0 + 1e-7]
+            kept = _thresholds_of(num_thresholds)
         n = len(kept)
-        predictions, labels, weights = _squeezed(
-            cast_ops.cast(convert_to_tensor(predictions), _d.float32),
-            cast_ops.cast(convert_to_tensor(labels), _d.bool), weights)
-        # (thresholds x examples) comparisons, as TF's `_confusion_matrix_at_thresholds`
-        flat_p = array_ops.reshape(predictions, [1, -1])
-        flat_l = array_ops.reshape(labels, [1, -1])
-        above = math_ops.greater(flat_p, array_ops.reshape(
-            convert_to_tensor(kept, _d.float32), [n, 1]))
-        below = math_ops.logical_not(above)
-        positive = flat_l
-        negative = math_ops.logical_not(positive)
-        w = None if weights is None else array_ops.reshape(
-            cast_ops.cast(weights, _d.float32) * array_ops.ones_like(predictions), [1, -1])
-
-        def counts(condition):
-            c = cast_ops.cast(condition, _d.float32)
-            return reduction_ops.reduce_sum(c if w is None else c * w, 1)
-        names = (("true_positives", math_ops.logical_and(positive, above)),
-                 ("false_negatives", math_ops.logical_and(positive, below)),
-                 ("true_negatives", math_ops.logical_and(negative, below)),
-                 ("false_positives", math_ops.logical_and(negative, above)))
-        values, updates = [], []
-        for var_name, condition in names:
-            variable = _metric_variable([n], _d.float32, var_name)
-            values.append(variable)
-            updates.append(vs.assign_add(variable, counts(condition)))
+        values, updates = _at_thresholds(labels, predictions, kept, weights)
 
         def area(tp, fn, tn, fp, name):
             epsilon = 1.0e-6
@@ -268,11 +309,179 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
                 x, y = rec, math_ops.divide(tp + epsilon, tp + fp + epsilon)
             return reduction_ops.reduce_sum(
                 math_ops.multiply(x[:n - 1] - x[1:], (y[:n - 1] + y[1:]) / 2.0), name=name)
-        value = area(*[cast_ops.identity(v) for v in values], "value")
-        update_op = area(*updates, "update_op")
+        return _both(metrics_collections, updates_collections, area,
+                     [values[k] for k in _CONFUSION_KEYS], [updates[k] for k in _CONFUSION_KEYS])
+
+
+def _count_at_thresholds(key):
+    default = _CONFUSION_NAMES[key]
+
+    def counter(labels, predictions, thresholds, weights=None, metrics_collections=None,
+                updates_collections=None, name=None):
+        _graph_only(f"{default}_at_thresholds")
+        with vs.variable_scope(name, default):
+            values, updates = _at_thresholds(labels, predictions, thresholds, weights, (key,))
+            value = cast_ops.identity(values[key])
+            _collect(metrics_collections, value)
+            _collect(updates_collections, updates[key])
+            return value, updates[key]
+    counter.__name__ = f"{default}_at_thresholds"
+    counter.__doc__ = (f"The (weighted) number of {default.replace('_', ' ')} at each of "
+                       f"`thresholds` so far (a prediction above a threshold is positive).")
+    export(f"compat.v1.metrics.{default}_at_thresholds").export_constant(
+        __name__, counter.__name__)
+    return counter
+
+
+true_positives_at_thresholds = _count_at_thresholds("tp")
+false_negatives_at_thresholds = _count_at_thresholds("fn")
+true_negatives_at_thresholds = _count_at_thresholds("tn")
+false_positives_at_thresholds = _count_at_thresholds("fp")
+
+
+def _ratio_at_thresholds(default, other):
+    def metric(labels, predictions, thresholds, weights=None, metrics_collections=None,
+               updates_collections=None, name=None):
+        _graph_only(default)
+        with vs.variable_scope(name, default):
+            values, updates = _at_thresholds(labels, predictions, thresholds, weights,
+                                             ("tp", other))
+
+            def ratio(tp, o, which):
+                return math_ops.divide(tp, 1e-7 + tp + o, name=f"{default[:-14]}_{which}")
+            return _both(metrics_collections, updates_collections, ratio,
+                         [values["tp"], values[other]], [updates["tp"], updates[other]])
+    metric.__name__ = default
+    export(f"compat.v1.metrics.{default}").export_constant(__name__, default)
+    return metric
+
+
+precision_at_thresholds = _ratio_at_thresholds("precision_at_thresholds", "fp")
+precision_at_thresholds.__doc__ = (
+    "true positives / (true positives + false positives) at each of `thresholds`, so far.")
+recall_at_thresholds = _ratio_at_thresholds("recall_at_thresholds", "fn")
+recall_at_thresholds.__doc__ = (
+    "true positives / (true positives + false negatives) at each of `thresholds`, so far.")
+
+
+def _rate(a, b):
+    return math_ops.divide(a, a + b + 1e-7)
+
+
+@export("compat.v1.metrics.sensitivity_at_specificity")
+def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The sensitivity (recall) so far at the threshold whose specificity is nearest
+    `specificity`, among `num_thresholds` thresholds of `predictions` (in [0, 1])."""
+    _graph_only("sensitivity_at_specificity")
+    if specificity < 0 or specificity > 1:
+        raise ValueError("`specificity` must be in the range [0, 1]. Currently, "
+                         f"`specificity` got {specificity}.")
+    with vs.variable_scope(name, "sensitivity_at_specificity"):
+        values, updates = _at_thresholds(labels, predictions, _thresholds_of(num_thresholds),
+                                         weights)
+
+        def at(tp, fn, tn, fp, name):
+            # (the first threshold of the nearest specificity)
+            i = cast_ops.cast(reduction_ops.argmin(
+                math_ops.abs(_rate(tn, fp) - specificity), 0), _d.int32)
+            return math_ops.divide(tp[i], tp[i] + fn[i] + 1e-7, name)
+        return _both(metrics_collections, updates_collections, at,
+                     [values[k] for k in _CONFUSION_KEYS], [updates[k] for k in _CONFUSION_KEYS])
+
+
+@export("compat.v1.metrics.specificity_at_sensitivity")
+def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The specificity so far at the threshold whose sensitivity (recall) is nearest
+    `sensitivity` (the last such threshold), among `num_thresholds` thresholds of
+    `predictions` (in [0, 1])."""
+    _graph_only("specificity_at_sensitivity")
+    if sensitivity < 0 or sensitivity > 1:
+        raise ValueError("`sensitivity` must be in the range [0, 1]. Currently, "
+                         f"`sensitivity` is {sensitivity}.")
+    with vs.variable_scope(name, "specificity_at_sensitivity"):
+        values, updates = _at_thresholds(labels, predictions,
+                                         _thresholds_of(num_thresholds, 1.0 - 1e-7), weights)
+
+        def at(tp, fn, tn, fp, name):
+            distance = math_ops.abs(_rate(tp, fn) - sensitivity)
+            nearest = cast_ops.cast(math_ops.equal(
+                distance, reduction_ops.reduce_min(distance)), _d.int64)
+            # (the last threshold of the nearest sensitivity: the first of the running
+            # count's maximum)
+            i = cast_ops.cast(reduction_ops.argmax(reduction_ops.cumsum(nearest), 0), _d.int32)
+            return math_ops.divide(tn[i], tn[i] + fp[i] + 1e-7, name)
+        return _both(metrics_collections, updates_collections, at,
+                     [values[k] for k in _CONFUSION_KEYS], [updates[k] for k in _CONFUSION_KEYS])
+
+
+@export("compat.v1.metrics.mean_tensor")
+def mean_tensor(values, weights=None, metrics_collections=None, updates_collections=None,
+                name=None):
+    """The element-wise (weighted) mean of all `values` so far, of `values`' shape."""
+    _graph_only("mean_tensor")
+    with vs.variable_scope(name, "mean"):
+        values = cast_ops.cast(convert_to_tensor(values), _d.float32)
+        total = _metric_variable(values.shape, _d.float32, "total_tensor")
+        count = _metric_variable(values.shape, _d.float32, "count_tensor")
+        num_values = array_ops.ones_like(values)
+        if weights is not None:
+            values, _, weights = _squeezed(values, None, weights)
+            weights = cast_ops.cast(weights, _d.float32) * array_ops.ones_like(values)
+            values = math_ops.multiply(values, weights)
+            num_values = math_ops.multiply(num_values, weights)
+        update_total = vs.assign_add(total, values)
+        with graph_mode.control_dependencies([values]):
+            update_count = vs.assign_add(count, num_values)
+        value = _div_no_nan(total, count, "value")
+        update_op = _div_no_nan(update_total, update_count, "update_op")
         _collect(metrics_collections, value)
         _collect(updates_collections, update_op)
         return value, update_op
+
+
+@export("compat.v1.metrics.percentage_below")
+def percentage_below(values, threshold, weights=None, metrics_collections=None,
+                     updates_collections=None, name=None):
+    """The (weighted) fraction of `values` below `threshold` so far."""
+    _graph_only("percentage_below")
+    below = cast_ops.cast(math_ops.less(values, threshold), _d.float32)
+    return mean(below, weights, metrics_collections, updates_collections,
+                name or "percentage_below_threshold")
+
+
+@export("compat.v1.metrics.mean_relative_error")
+def mean_relative_error(labels, predictions, normalizer, weights=None,
+                        metrics_collections=None, updates_collections=None, name=None):
+    """The mean of ``|labels - predictions| / normalizer`` so far (0 where `normalizer`
+    is 0)."""
+    _graph_only("mean_relative_error")
+    predictions, labels, weights = _squeezed(predictions, labels, weights)
+    predictions, normalizer, _ = _squeezed(predictions, normalizer)
+    predictions.shape.assert_is_compatible_with(normalizer.shape)
+    errors_ = array_ops.where(math_ops.equal(normalizer, 0.0), array_ops.zeros_like(labels),
+                              math_ops.divide(math_ops.abs(labels - predictions), normalizer))
+    return mean(errors_, weights, metrics_collections, updates_collections,
+                name or "mean_relative_error")
+
+
+@export("compat.v1.metrics.mean_cosine_distance")
+def mean_cosine_distance(labels, predictions, dim, weights=None, metrics_collections=None,
+                         updates_collections=None, name=None):
+    """1 minus the mean so far of the dot products of `labels` and `predictions` along
+    `dim` (the cosine distance of unit vectors)."""
+    _graph_only("mean_cosine_distance")
+    predictions, labels, weights = _squeezed(predictions, labels, weights)
+    radial = reduction_ops.reduce_sum(math_ops.multiply(predictions, labels), axis=[dim],
+                                      keepdims=True)
+    distance, update_op = mean(radial, weights, None, None, name or "mean_cosine_distance")
+    value, update_op = math_ops.subtract(1.0, distance), math_ops.subtract(1.0, update_op)
+    _collect(metrics_collections, value)
+    _collect(updates_collections, update_op)
+    return value, update_op
 
 
 def _confusion(labels, predictions, num_classes, weights, dtype):

@@ -11,6 +11,8 @@ The other names of ``tf.compat.v1.nn`` are those of ``tf.nn``.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.raw_ops import raw_op
+from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import cast_ops, conv_ops, linalg_ops, nn_ops
 
@@ -219,6 +221,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     """Rows `ids` of `params` (one tensor or variable; a list of shards is joined
     by the ``"mod"`` or ``"div"`` `partition_strategy`)."""
     del validate_indices
+    if isinstance(params, PartitionedVariable):
+        params = list(params)
     if isinstance(params, (list, tuple)) and len(params) > 1:
         from eagerflow._src.ops import array_ops  # noqa: PLC0415
         if partition_strategy not in ("mod", "div"):
@@ -234,3 +238,48 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     elif isinstance(params, (list, tuple)):
         params = params[0]
     return nn_ops.embedding_lookup(params, ids, max_norm=max_norm, name=name)
+
+
+@export("compat.v1.nn.conv2d_backprop_input")
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=(1, 1, 1, 1), name=None, filters=None):
+    """The gradient of `conv2d` with respect to its input (of shape `input_sizes`): TF's
+    ``Conv2DBackpropInput`` (`filters` is `filter`'s other name)."""
+    filter = filters if filters is not None else filter  # noqa: A001
+    return raw_op("Conv2DBackpropInput")(
+        input_sizes=input_sizes, filter=filter, out_backprop=out_backprop, strides=strides,
+        padding=padding, use_cudnn_on_gpu=use_cudnn_on_gpu, data_format=data_format,
+        dilations=list(dilations), name=name)
+
+
+@export("compat.v1.nn.conv2d_backprop_filter")
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1),
+                           name=None):
+    """The gradient of `conv2d` with respect to its filter (of shape `filter_sizes`): TF's
+    ``Conv2DBackpropFilter``."""
+    return raw_op("Conv2DBackpropFilter")(
+        input=input, filter_sizes=filter_sizes, out_backprop=out_backprop, strides=strides,
+        padding=padding, use_cudnn_on_gpu=use_cudnn_on_gpu, data_format=data_format,
+        dilations=list(dilations), name=name)
+
+
+@export("compat.v1.nn.conv3d_backprop_filter", "compat.v1.nn.conv3d_backprop_filter_v2")
+def conv3d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           data_format="NDHWC", dilations=(1, 1, 1, 1, 1), name=None):
+    """The gradient of `conv3d` with respect to its filter (of shape `filter_sizes`): TF's
+    ``Conv3DBackpropFilterV2``."""
+    return raw_op("Conv3DBackpropFilterV2")(
+        input=input, filter_sizes=filter_sizes, out_backprop=out_backprop, strides=strides,
+        padding=padding, data_format=data_format, dilations=list(dilations), name=name)
+
+
+@export("compat.v1.nn.depthwise_conv2d_native")
+def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
+                            dilations=(1, 1, 1, 1), name=None):
+    """TF's ``DepthwiseConv2dNative``: each input channel convolved with its own
+    ``channel_multiplier`` filters (`strides` of 4 elements)."""
+    return raw_op("DepthwiseConv2dNative")(
+        input=input, filter=filter, strides=strides, padding=padding,
+        data_format=data_format, dilations=list(dilations), name=name)

@@ -19,6 +19,11 @@ from eagerflow._src.core import variables as _variables
 from eagerflow._src.ops import array_ops, math_ops, training_ops
 
 
+def _check_accumulator(value):
+    if value <= 0.0:
+        raise ValueError(f"initial_accumulator_value must be positive: {value}")
+
+
 class _Coefficients(Optimizer):
     """An optimizer whose hyperparameters (numbers, tensors or callables) become tensors
     in `_prepare` and are cast to each variable's dtype."""
@@ -176,9 +181,7 @@ class AdagradOptimizer(_Coefficients):
 
     def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False,
                  name="Adagrad"):
-        if initial_accumulator_value <= 0.0:
-            raise ValueError(f"initial_accumulator_value must be positive: "
-                             f"{initial_accumulator_value}")
+        _check_accumulator(initial_accumulator_value)
         super().__init__(use_locking, name)
         self._learning_rate = learning_rate
         self._initial_accumulator_value = initial_accumulator_value
@@ -298,3 +301,98 @@ def _initial(value, dtype):
         return Optimizer._as(value, dtype)
     return np.asarray(value, np.float32)
 
+
+
+def _uncast(optimizer, var, op, grad_name, rate_name):
+    """TF's dense proximal kernels take the rates as they are: a variable of another dtype
+    than theirs fails (the sparse kernels cast them)."""
+    rate = optimizer._tensors["learning_rate"]
+    if rate.dtype != var.dtype.base_dtype:
+        raise TypeError(f"Input '{grad_name}' of '{op}' Op has type {var.dtype.name} that does "
+                        f"not match type {rate.dtype.name} of argument '{rate_name}'.")
+
+
+class _Proximal(_Coefficients):
+    """An optimizer whose step is followed by TF's proximal L1 shrinking and L2 scaling."""
+
+    _hyper = (("learning_rate", "learning_rate"),
+              ("l1_regularization_strength", "l1_regularization_strength"),
+              ("l2_regularization_strength", "l2_regularization_strength"))
+
+    def __init__(self, learning_rate, l1, l2, use_locking, name):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._l1_regularization_strength = l1
+        self._l2_regularization_strength = l2
+
+    def _proximal(self, value, grad, lr, dtype):
+        """``value - lr * grad`` shrunk by ``lr * l1`` towards 0 (when l1 is not 0) and
+        divided by ``1 + lr * l2``."""
+        prox = value - grad * lr
+        l2 = self._c("l2_regularization_strength", dtype)
+        if self._l1_regularization_strength == 0:
+            return prox / (1.0 + lr * l2)
+        l1 = self._c("l1_regularization_strength", dtype)
+        shrunk = math_ops.maximum(math_ops.abs(prox) - lr * l1, 0.0)
+        return math_ops.sign(prox) * shrunk / (1.0 + lr * l2)
+
+
+@export("compat.v1.train.ProximalGradientDescentOptimizer")
+class ProximalGradientDescentOptimizer(_Proximal):
+    """Gradient descent with proximal L1 and L2 regularization:
+    ``prox = variable - learning_rate * gradient``, then
+    ``variable = sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)``
+    (without the shrinking when l1 is 0)."""
+
+    def __init__(self, learning_rate, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking=False,
+                 name="ProximalGradientDescent"):
+        super().__init__(learning_rate, l1_regularization_strength,
+                         l2_regularization_strength, use_locking, name)
+
+    def _step(self, value, grad, dtype):
+        return self._proximal(value, grad, self._c("learning_rate", dtype), dtype)
+
+    def _apply_dense(self, grad, var):
+        _uncast(self, var, "ResourceApplyProximalGradientDescent", "delta", "alpha")
+        return [self._update(_variables._ASSIGN,
+                             (var, self._step(var.read_value(), grad, var.dtype)))]
+
+    def _apply_sparse(self, grad, var):
+        rows = self._step(self._rows(var, grad.indices), grad.values, var.dtype)
+        return [self._set_rows(var, grad.indices, rows)]
+
+
+@export("compat.v1.train.ProximalAdagradOptimizer")
+class ProximalAdagradOptimizer(_Proximal):
+    """Adagrad with proximal L1 and L2 regularization: ``accumulator += gradient^2``,
+    ``lr = learning_rate / sqrt(accumulator)``, then the proximal step of
+    `ProximalGradientDescentOptimizer` with that rate."""
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="ProximalAdagrad"):
+        _check_accumulator(initial_accumulator_value)
+        super().__init__(learning_rate, l1_regularization_strength,
+                         l2_regularization_strength, use_locking, name)
+        self._initial_accumulator_value = initial_accumulator_value
+
+    _create_slots = AdagradOptimizer._create_slots
+
+    def _step(self, value, accum, grad, dtype):
+        lr = math_ops.rsqrt(accum) * self._c("learning_rate", dtype)
+        return self._proximal(value, grad, lr, dtype)
+
+    def _apply_dense(self, grad, var):
+        _uncast(self, var, "ResourceApplyProximalAdagrad", "grad", "lr")
+        slot = self.get_slot(var, "accumulator")
+        accum = slot.read_value() + math_ops.square(grad)
+        return [self._update(_variables._ASSIGN, (slot, accum)),
+                self._update(_variables._ASSIGN,
+                             (var, self._step(var.read_value(), accum, grad, var.dtype)))]
+
+    def _apply_sparse(self, grad, var):
+        slot, g, i = self.get_slot(var, "accumulator"), grad.values, grad.indices
+        accum = self._rows(slot, i) + math_ops.square(g)
+        return [self._set_rows(slot, i, accum),
+                self._set_rows(var, i, self._step(self._rows(var, i), accum, g, var.dtype))]

@@ -21,9 +21,11 @@ array([3., 6.], dtype=float32)
 import os
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.compat import graph_mode, meta_graph
+from eagerflow._src.compat import graph_mode, meta_graph, variable_scope
 from eagerflow._src.compat.graph_mode import GraphKeys
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _NS = "compat.v1.saved_model."
@@ -114,6 +116,100 @@ def predict_signature_def(inputs, outputs):
     return build_signature_def({k: build_tensor_info(t) for k, t in inputs.items()},
                                {k: build_tensor_info(t) for k, t in outputs.items()},
                                PREDICT_METHOD_NAME)
+
+
+_DT_STRING, _DT_FLOAT = _d.string.as_datatype_enum, _d.float32.as_datatype_enum
+
+
+def _checked_info(tensor, want, message):
+    info = build_tensor_info(tensor)
+    if info.dtype != want:
+        raise ValueError(message.format(info.dtype))
+    return info
+
+
+@export(_NS + "classification_signature_def",
+        _NS + "signature_def_utils.classification_signature_def")
+def classification_signature_def(examples, classes, scores):
+    """The classify ``SignatureDef`` of the serialized `examples` (a string tensor) and
+    the `classes` (strings) and/or `scores` (floats) predicted for them."""
+    if examples is None:
+        raise ValueError("Classification `examples` cannot be None.")
+    if not isinstance(examples, Tensor):
+        raise ValueError(f"Classification `examples` must be a string Tensor. Found "
+                         f"`examples` of type {type(examples)}.")
+    if classes is None and scores is None:
+        raise ValueError("Classification `classes` and `scores` cannot both be None.")
+    inputs = {CLASSIFY_INPUTS: _checked_info(
+        examples, _DT_STRING,
+        "Classification input tensors must be of type string. Found tensors of type {}")}
+    outputs = {}
+    if classes is not None:
+        outputs[CLASSIFY_OUTPUT_CLASSES] = _checked_info(
+            classes, _DT_STRING, "Classification classes must be of type string Tensor. Found "
+                                 "tensors of type {}.`")
+    if scores is not None:
+        outputs[CLASSIFY_OUTPUT_SCORES] = _checked_info(
+            scores, _DT_FLOAT, "Classification scores must be a float Tensor.")
+    return build_signature_def(inputs, outputs, CLASSIFY_METHOD_NAME)
+
+
+@export(_NS + "regression_signature_def", _NS + "signature_def_utils.regression_signature_def")
+def regression_signature_def(examples, predictions):
+    """The regress ``SignatureDef`` of the serialized `examples` (a string tensor) and the
+    float `predictions` for them."""
+    if examples is None:
+        raise ValueError("Regression `examples` cannot be None.")
+    if not isinstance(examples, Tensor):
+        raise ValueError(f"Expected regression `examples` to be of type Tensor. Found "
+                         f"`examples` of type {type(examples)}.")
+    if predictions is None:
+        raise ValueError("Regression `predictions` cannot be None.")
+    inputs = {REGRESS_INPUTS: _checked_info(
+        examples, _DT_STRING,
+        "Regression input tensors must be of type string. Found tensors with type {}.")}
+    outputs = {REGRESS_OUTPUTS: _checked_info(
+        predictions, _DT_FLOAT,
+        "Regression output tensors must be of type float. Found tensors with type {}.")}
+    return build_signature_def(inputs, outputs, REGRESS_METHOD_NAME)
+
+
+@export(_NS + "is_valid_signature", _NS + "signature_def_utils.is_valid_signature")
+def is_valid_signature(signature_def):
+    """Whether `signature_def` is a valid predict (some inputs and outputs), regress
+    (string ``inputs``, float ``outputs``) or classify (string ``inputs``; string
+    ``classes`` and/or float ``scores``) signature."""
+    if signature_def is None:
+        return False
+    s = signature_def
+    inputs, outputs = set(s.inputs.keys()), set(s.outputs.keys())
+    if s.method_name == PREDICT_METHOD_NAME:
+        return bool(inputs) and bool(outputs)
+    if s.method_name == REGRESS_METHOD_NAME:
+        return (inputs == {REGRESS_INPUTS} and s.inputs[REGRESS_INPUTS].dtype == _DT_STRING
+                and outputs == {REGRESS_OUTPUTS}
+                and s.outputs[REGRESS_OUTPUTS].dtype == _DT_FLOAT)
+    if s.method_name == CLASSIFY_METHOD_NAME:
+        allowed = {CLASSIFY_OUTPUT_CLASSES: _DT_STRING, CLASSIFY_OUTPUT_SCORES: _DT_FLOAT}
+        return (inputs == {CLASSIFY_INPUTS} and s.inputs[CLASSIFY_INPUTS].dtype == _DT_STRING
+                and all(allowed.get(k) == s.outputs[k].dtype for k in outputs))
+    return False
+
+
+@export(_NS + "main_op.main_op")
+def main_op():
+    """One op initializing the global and local variables and the tables (TF 1's default
+    main op of a SavedModel)."""
+    return graph_mode.group(variable_scope.global_variables_initializer(),
+                            variable_scope.local_variables_initializer(),
+                            variable_scope.tables_initializer())
+
+
+@export(_NS + "main_op_with_restore", _NS + "main_op.main_op_with_restore")
+def main_op_with_restore(restore_op_name):
+    """`main_op` followed by the restore op `restore_op_name`."""
+    with graph_mode.control_dependencies([main_op()]):
+        return graph_mode.group(restore_op_name)
 
 
 @export(_NS + "maybe_saved_model_directory", _NS + "loader.maybe_saved_model_directory")

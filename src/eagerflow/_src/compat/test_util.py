@@ -3,8 +3,13 @@
 >>> tf.test.is_built_with_cuda(), tf.test.gpu_device_name()
 (False, '')
 """
+import atexit
 import contextlib
+import os
 import re
+import shutil
+import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -65,6 +70,21 @@ def gpu_device_name():
 def main(argv=None):
     """Runs the tests of ``__main__`` (``unittest.main``)."""
     return unittest.main(argv=argv)
+
+
+_temp_dir = []
+
+
+@export("compat.v1.test.get_temp_dir")
+def get_temp_dir():
+    """A directory for the program's temporary files: made once (under the system's
+    temporary directory, named after the program) and removed when the program ends."""
+    if not _temp_dir:
+        base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+        path = tempfile.mkdtemp(prefix=base)
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
+        _temp_dir.append(path)
+    return _temp_dir[0]
 
 
 def _numpy(value):

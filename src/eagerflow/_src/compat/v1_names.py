@@ -17,6 +17,11 @@ from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 ALIASES = (
     ('COMPILER_VERSION', 'eagerflow._src.core.versions', 'COMPILER_VERSION'),
     ('GIT_VERSION', 'eagerflow._src.core.versions', 'GIT_VERSION'),
+    ('GRAPH_DEF_VERSION', 'eagerflow._src.core.versions', 'GRAPH_DEF_VERSION'),
+    ('GRAPH_DEF_VERSION_MIN_CONSUMER', 'eagerflow._src.core.versions',
+     'GRAPH_DEF_VERSION_MIN_CONSUMER'),
+    ('GRAPH_DEF_VERSION_MIN_PRODUCER', 'eagerflow._src.core.versions',
+     'GRAPH_DEF_VERSION_MIN_PRODUCER'),
     ('OpError', 'eagerflow._src.core.errors', 'OpError'),
     ('VERSION', 'eagerflow._src.core.versions', 'VERSION'),
     ('accumulate_n', 'eagerflow._src.ops.reduction_ops', 'accumulate_n'),
@@ -31,14 +36,22 @@ ALIASES = (
     ('cumprod', 'eagerflow._src.ops.reduction_ops', 'cumprod'),
     ('data.AUTOTUNE', 'eagerflow._src.data.dataset_ops', 'AUTOTUNE'),
     ('data.DatasetSpec', 'eagerflow._src.data.dataset_spec', 'DatasetSpec'),
+    ('data.INFINITE_CARDINALITY', 'eagerflow._src.data.dataset_ops', 'INFINITE'),
     ('data.NumpyIterator', 'eagerflow._src.data.iterator_ops', 'NumpyIterator'),
     ('data.Options', 'eagerflow._src.data.options', 'Options'),
     ('data.ThreadingOptions', 'eagerflow._src.data.options', 'ThreadingOptions'),
     ('data.UNKNOWN_CARDINALITY', 'eagerflow._src.data.dataset_ops', 'UNKNOWN'),
+    ('debugging.is_finite', 'eagerflow._src.ops.math_ops', 'is_finite'),
+    ('debugging.is_inf', 'eagerflow._src.ops.math_ops', 'is_inf'),
+    ('debugging.is_nan', 'eagerflow._src.ops.math_ops', 'is_nan'),
+    ('debugging.is_non_decreasing', 'eagerflow._src.ops.math_ops', 'is_non_decreasing'),
+    ('debugging.is_strictly_increasing', 'eagerflow._src.ops.math_ops',
+     'is_strictly_increasing'),
     ('diag', 'eagerflow._src.ops.linalg_ops', 'tensor_diag'),
     ('diag_part', 'eagerflow._src.ops.linalg_ops', 'tensor_diag_part'),
     ('digamma', 'eagerflow._src.ops.math_ops', 'digamma'),
     ('div_no_nan', 'eagerflow._src.ops.math_ops', 'divide_no_nan'),
+    ('dtypes.as_string', 'eagerflow._src.ops.string_ops', 'as_string'),
     ('erf', 'eagerflow._src.ops.math_ops', 'erf'),
     ('erfc', 'eagerflow._src.ops.math_ops', 'erfc'),
     ('expm1', 'eagerflow._src.ops.math_ops', 'expm1'),
@@ -47,6 +60,7 @@ ALIASES = (
     ('fft3d', 'eagerflow._src.ops.signal_ops', 'fft3d'),
     ('floordiv', 'eagerflow._src.ops.math_ops', 'floordiv'),
     ('floormod', 'eagerflow._src.ops.math_ops', 'floormod'),
+    ('gfile.FastGFile', 'eagerflow._src.io.gfile', 'GFile'),
     ('global_norm', 'eagerflow._src.ops.reduction_ops', 'global_norm'),
     ('ifft', 'eagerflow._src.ops.signal_ops', 'ifft'),
     ('ifft2d', 'eagerflow._src.ops.signal_ops', 'ifft2d'),
@@ -64,6 +78,7 @@ ALIASES = (
     ('lbeta', 'eagerflow._src.ops.math_ops', 'lbeta'),
     ('lgamma', 'eagerflow._src.ops.math_ops', 'lgamma'),
     ('lin_space', 'eagerflow._src.ops.array_ops', 'linspace'),
+    ('linalg.transpose', 'eagerflow._src.ops.linalg_ops', 'matrix_transpose'),
     ('log', 'eagerflow._src.ops.math_ops', 'log'),
     ('log1p', 'eagerflow._src.ops.math_ops', 'log1p'),
     ('log_sigmoid', 'eagerflow._src.ops.math_ops', 'log_sigmoid'),
@@ -79,8 +94,15 @@ ALIASES = (
     ('matrix_transpose', 'eagerflow._src.ops.linalg_ops', 'matrix_transpose'),
     ('matrix_triangular_solve', 'eagerflow._src.ops.linalg_ops', 'triangular_solve'),
     ('mod', 'eagerflow._src.ops.math_ops', 'floormod'),
+    ('nn.ctc_beam_search_decoder_v2', 'eagerflow._src.ops.ctc_ops', 'ctc_beam_search_decoder'),
+    ('nn.ctc_loss_v2', 'eagerflow._src.ops.ctc_ops', 'ctc_loss'),
+    ('nn.log_uniform_candidate_sampler', 'eagerflow._src.ops.candidate_sampling_ops',
+     'log_uniform_candidate_sampler'),
+    ('nn.uniform_candidate_sampler', 'eagerflow._src.ops.candidate_sampling_ops',
+     'uniform_candidate_sampler'),
     ('polygamma', 'eagerflow._src.ops.math_ops', 'polygamma'),
     ('qr', 'eagerflow._src.ops.linalg_ops', 'qr'),
+    ('random.set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
     ('random_crop', 'eagerflow._src.ops.image_ops', 'random_crop'),
     ('random_gamma', 'eagerflow._src.ops.random_ops', 'gamma'),
     ('random_normal', 'eagerflow._src.ops.random_ops', 'normal'),
@@ -100,7 +122,6 @@ ALIASES = (
     ('self_adjoint_eig', 'eagerflow._src.ops.linalg_ops', 'eigh'),
     ('self_adjoint_eigvals', 'eagerflow._src.ops.linalg_ops', 'eigvalsh'),
     ('set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
-    ('random.set_random_seed', 'eagerflow._src.ops.random_ops', 'set_seed'),
     ('sets.set_difference', 'eagerflow._src.ops.set_ops', 'set_difference'),
     ('sets.set_intersection', 'eagerflow._src.ops.set_ops', 'set_intersection'),
     ('sets.set_size', 'eagerflow._src.ops.set_ops', 'set_size'),
@@ -326,6 +347,23 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
     from eagerflow._src.ops import random_ops  # noqa: PLC0415
     return random_ops.categorical(logits, num_samples, dtype=output_dtype, seed=seed,
                                   name=name)
+
+
+@export("compat.v1.random.stateless_multinomial")
+def stateless_multinomial(logits, num_samples, seed, output_dtype=_d.int64, name=None):
+    """TF 1's `random.stateless_categorical`: class indices determined by `seed`."""
+    from eagerflow._src.ops import random_ops  # noqa: PLC0415
+    return random_ops.stateless_categorical(logits, num_samples, seed, dtype=output_dtype,
+                                            name=name)
+
+
+@export("compat.v1.string_to_hash_bucket")
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
+    """TF 1's `strings.to_hash_bucket` (the strings also named `input`)."""
+    from eagerflow._src.ops import fingerprint_ops  # noqa: PLC0415
+    if input is not None:
+        string_tensor = input
+    return fingerprint_ops.to_hash_bucket(string_tensor, num_buckets, name=name)
 
 
 @export("compat.v1.string_to_number")

@@ -19,11 +19,13 @@ in TF).
 array([1., 1.], dtype=float32)
 """
 import threading
+from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
+from eagerflow._src.compat import partitioned_variables as _partitioned
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -155,6 +157,8 @@ class GraphVariable(Variable):
             self._aggregation = aggregation
             self._device = context.get().device_name
             self._graph = graph
+            # (a device function places the variable by its handle op)
+            self._device = graph.place(self.op) or self._device
             # TF 1's ref variables: asked for, or the default once resource variables are
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (
@@ -333,9 +337,11 @@ class VariableScope:
     """The variable scope in force (``tf.compat.v1.VariableScope``): its name, reuse and
     default initializer, regularizer and dtype."""
 
-    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32):
+    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=_d.float32,
+                 partitioner=None):
         self.reuse, self.name, self.initializer = reuse, name, initializer
         self.regularizer, self.dtype = regularizer, dtype
+        self.partitioner = partitioner
         self.use_resource = None
         self.original_name_scope = name + "/" if name else ""
 
@@ -344,6 +350,9 @@ class VariableScope:
 
     def set_initializer(self, initializer):
         self.initializer = initializer
+
+    def set_partitioner(self, partitioner):
+        self.partitioner = partitioner
 
     def get_variable(self, name, *args, **kwargs):
         return get_variable(name, *args, **kwargs)
@@ -390,6 +399,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
         self._name, self._default = name_or_scope, default_name
         self._initializer, self._regularizer = initializer, regularizer
         self._reuse, self._dtype, self._use_resource = reuse, dtype, use_resource
+        self._partitioner = partitioner
         self._aux = auxiliary_name_scope
 
     def __enter__(self):
@@ -413,7 +423,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
         scope = VariableScope(reuse, name,
                               self._initializer or base.initializer,
                               self._regularizer or base.regularizer,
-                              self._dtype or base.dtype)
+                              self._dtype or base.dtype,
+                              self._partitioner or base.partitioner)
         scope.use_resource = (self._use_resource if self._use_resource is not None
                               else base.use_resource)
         _scope.stack.append(scope)
@@ -451,11 +462,52 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     Glorot uniform for floats and zeros otherwise) unless the scope reuses it.
 
     A new name in a reusing scope, or an existing one in a scope that does not reuse,
-    raises TF's ValueError.
+    raises TF's ValueError. With a `partitioner` (or the scope's), a `PartitionedVariable`
+    of shards ``name/part_<i>``.
     """
     scope = _current()
-    full = f"{scope.name}/{name}" if scope.name else name
     graph = graph_mode.get_default_graph()
+    partitioner = partitioner if partitioner is not None else scope.partitioner
+    scalar = isinstance(shape, _Sequence) and not shape
+    partitioned = getattr(graph, "partitioned_store", {})
+    if (partitioner is not None and not scalar or scope.reuse is True
+            and partitioned.get(_full_name(scope, name)) is not None):
+        full = _full_name(scope, name)
+        if full in getattr(graph, "variable_store", ()):
+            raise ValueError(f"A partitioner was provided, but an unpartitioned version of the "
+                             f"variable was found: {full}.  Perhaps a variable of the same "
+                             f"name was already created without partitioning?")
+
+        def shard(part, part_shape, part_dtype, part_initializer):
+            return _single_variable(scope, graph, part, part_shape, part_dtype,
+                                    part_initializer, regularizer, trainable, collections,
+                                    validate_shape, use_resource, constraint)
+        dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
+        initializer = initializer if initializer is not None else scope.initializer
+        return _partitioned.get_partitioned_variable(
+            shard, full, name, shape, dtype,
+            _default_initializer(dtype) if initializer is None else initializer, partitioner,
+            scope.reuse, partitioned)
+    full = _full_name(scope, name)
+    if f"{full}/part_0" in getattr(graph, "variable_store", ()):
+        raise ValueError(f"No partitioner was provided, but a partitioned version of the "
+                         f"variable was found: {full}/part_0. Perhaps a variable of the same "
+                         f"name was already created with partitioning?")
+    return _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
+                            trainable, collections, validate_shape, use_resource, constraint)
+
+
+def _default_initializer(dtype):
+    return _v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros()
+
+
+def _full_name(scope, name):
+    return "/".join(part for part in (scope.name, name) if part)
+
+
+def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer, trainable,
+                     collections, validate_shape, use_resource, constraint):
+    full = _full_name(scope, name)
     eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
     store = graph.variable_store if eager_store is None else eager_store
     found = store.get(full)
@@ -480,7 +532,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
-        initializer = (_v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros())
+        initializer = _default_initializer(dtype)
     if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
             initializer, type):
         if shape is None or not TensorShape(shape).is_fully_defined():
@@ -656,6 +708,36 @@ for _name in ("update", "add", "sub", "mul", "div", "max", "min"):
 for _name in ("update", "add", "sub"):
     globals()[f"scatter_nd_{_name}"] = _scatter_nd(f"scatter_nd_{_name}")
     export(f"compat.v1.scatter_nd_{_name}").export_constant(__name__, f"scatter_nd_{_name}")
+
+
+@export("compat.v1.batch_scatter_update")
+def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
+    """For each batch position ``b`` of the leading dimensions of `indices`, sets
+    ``ref[b, indices[b, k]] = updates[b, k]`` (TF 1's ``scatter_nd_update`` with the batch
+    positions prepended to the indices); the updated variable.
+
+    >>> v = tf.Variable([[1, 2, 3], [4, 5, 6]])
+    >>> tf.compat.v1.batch_scatter_update(v, [[2], [0]], [[30], [40]]).numpy().tolist()
+    [[1, 2, 30], [40, 5, 6]]
+    """
+    from eagerflow._src.ops import array_ops  # noqa: PLC0415
+    with graph_mode.name_scope(name):
+        indices = convert_to_tensor(indices, name="indices")
+        rank = indices.shape.rank
+        if rank is None:
+            raise ValueError("batch_gather does not allow indices with unknown shape.")
+        nd = array_ops.expand_dims(indices, -1)
+        shape = array_ops.shape(indices)
+        parts = []
+        for axis in range(rank - 1):  # (each leading position, broadcast over the rest)
+            along = [1] * (rank + 1)
+            along[axis] = -1
+            positions = _cast_ops.cast(array_ops.reshape(array_ops.range(shape[axis]), along),
+                                       nd.dtype)
+            parts.append(positions * array_ops.ones_like(nd))
+        parts.append(nd)
+        return scatter_nd_update(ref, array_ops.concat(parts, -1), updates,
+                                 use_locking=use_locking)
 
 
 @export("compat.v1.get_local_variable")

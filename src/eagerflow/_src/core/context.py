@@ -139,6 +139,8 @@ def device(device_name):
     >>> with tf.device("/cpu:0"):
     ...     pass
     """
+    if callable(device_name):  # (`compat.v1.device` takes device functions in graphs)
+        raise RuntimeError("tf.device does not support functions.")
     if device_name is not None and not isinstance(device_name, str):
         device_name = device_name.to_string()  # a DeviceSpec
     if not device_name:

@@ -3,8 +3,8 @@
 >>> issubclass(tf.errors.InvalidArgumentError, tf.errors.OpError)
 True
 """
-
 import re
+import warnings
 
 from eagerflow._src.backend.api_export import export
 
@@ -147,12 +147,20 @@ class InaccessibleTensorError(ValueError):
     """A tensor used outside the graph that made it (a loop body's, a branch's)."""
 
 
+@export("compat.v1.errors.exception_type_from_error_code")
 def exception_type_from_error_code(error_code):
+    """The `OpError` subclass of a TF error code (KeyError for another)."""
     return _BY_CODE[error_code]
 
 
+@export("compat.v1.errors.error_code_from_exception_type")
 def error_code_from_exception_type(cls):
-    return cls._code
+    """The TF error code of an `OpError` subclass; for another class, as TF, a warning and
+    an ``UnknownError("Unknown class exception")`` (returned, not raised)."""
+    if _BY_CODE.get(getattr(cls, "_code", None)) is cls:
+        return cls._code
+    warnings.warn("Unknown class exception")
+    return UnknownError(None, None, "Unknown class exception", None)
 
 
 def op_error(cls, op_name, message):

@@ -14,7 +14,7 @@ import os
 from eagerflow._src.backend.api_export import export
 
 
-@export("train.ClusterSpec")
+@export("train.ClusterSpec", "compat.v1.train.ClusterSpec")
 class ClusterSpec:
     """The jobs of a cluster, each a list (or {index: address} dict) of task addresses."""
 

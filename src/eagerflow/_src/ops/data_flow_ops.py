@@ -208,8 +208,8 @@ def _enqueue(xp, handle, *components, many=False, timeout_ms=-1):
                                                     "Enqueue operation was cancelled")
                     raise errors.CancelledError(None, None, f"{queue.kind} '{state.label}' is "
                                                             f"closed.")
-                if len(state.items) < queue.capacity:
-                    break
+                if queue.capacity < 0 or len(state.items) < queue.capacity:
+                    break  # (a negative capacity: no limit, as TF's)
                 _wait(queue, state, deadline)
             queue.put(state, element)
             state.cond.notify_all()

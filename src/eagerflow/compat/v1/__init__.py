@@ -6,15 +6,19 @@ from eagerflow._src.autodiff.gradient_registry import no_gradient as NotDifferen
 from eagerflow._src.autodiff.script_ops import numpy_function, py_func, py_function  # noqa: F401
 from eagerflow._src.compat.gradient_descent import gradients  # noqa: F401
 from eagerflow._src.compat.graph_mode import (  # noqa: F401
-    Graph, GraphKeys, add_to_collection, add_to_collections, control_dependencies,
+    Graph, GraphKeys, add_to_collection, add_to_collections, control_dependencies, device,
     disable_eager_execution, disable_v2_behavior, enable_eager_execution, enable_v2_behavior,
     executing_eagerly, executing_eagerly_outside_functions, get_collection, get_collection_ref,
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
     reset_default_graph, sparse_placeholder)
 from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
+from eagerflow._src.compat.init_ops_v1 import UniformUnitScaling as uniform_unit_scaling_initializer  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
 from eagerflow._src.compat.nn import depth_to_space, space_to_depth  # noqa: F401
+from eagerflow._src.compat.partitioned_variables import (  # noqa: F401
+    create_partitioned_variables, fixed_size_partitioner, min_max_variable_partitioner,
+    variable_axis_size_partitioner)
 from eagerflow._src.compat.readers import (  # noqa: F401
     FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
     WholeFileReader)
@@ -41,20 +45,20 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     disable_control_flow_v2, disable_resource_variables, disable_tensor_equality, div,
     enable_control_flow_v2, enable_resource_variables, enable_tensor_equality, expand_dims,
     multinomial, reduce_all, reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean,
-    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_number,
-    substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float, to_int32, to_int64,
-    while_loop)
+    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_hash_bucket,
+    string_to_number, substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float,
+    to_int32, to_int64, while_loop)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
-    constant_initializer, get_local_variable, get_variable, get_variable_scope, global_variables,
-    global_variables_initializer, glorot_normal_initializer, glorot_uniform_initializer,
-    is_variable_initialized, local_variables, local_variables_initializer, model_variables,
-    moving_average_variables, ones_initializer, orthogonal_initializer, random_normal_initializer,
-    random_uniform_initializer, report_uninitialized_variables, scatter_add, scatter_div,
-    scatter_max, scatter_min, scatter_mul, scatter_nd_add, scatter_nd_sub, scatter_nd_update,
-    scatter_sub, scatter_update, tables_initializer, trainable_variables,
-    truncated_normal_initializer, variable_scope, variables_initializer,
-    variance_scaling_initializer, zeros_initializer)
+    batch_scatter_update, constant_initializer, get_local_variable, get_variable,
+    get_variable_scope, global_variables, global_variables_initializer, glorot_normal_initializer,
+    glorot_uniform_initializer, is_variable_initialized, local_variables,
+    local_variables_initializer, model_variables, moving_average_variables, ones_initializer,
+    orthogonal_initializer, random_normal_initializer, random_uniform_initializer,
+    report_uninitialized_variables, scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul,
+    scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_sub, scatter_update,
+    tables_initializer, trainable_variables, truncated_normal_initializer, variable_scope,
+    variables_initializer, variance_scaling_initializer, zeros_initializer)
 from eagerflow._src.compat.variable_scope import GraphVariable as Variable  # noqa: F401
 from eagerflow._src.compat.variable_scope import global_variables as all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import tables_initializer as initialize_all_tables  # noqa: F401
@@ -66,7 +70,9 @@ from eagerflow._src.core.tensor_shape import (  # noqa: F401
     Dimension, disable_v2_tensorshape, enable_v2_tensorshape)
 from eagerflow._src.core.variables import variable_creator_scope  # noqa: F401
 from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggregation  # noqa: F401
-from eagerflow._src.core.versions import COMPILER_VERSION, GIT_VERSION, VERSION  # noqa: F401
+from eagerflow._src.core.versions import (  # noqa: F401
+    COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
+    GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
 from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
@@ -143,9 +149,9 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
-    app, compat, data, feature_column, flags, gfile, graph_util, image, initializers, io, keras,
-    layers, logging, losses, math, metrics, nn, python_io, queue, random, saved_model, sets, sparse,
-    summary, train)
+    app, compat, data, debugging, dtypes, errors, feature_column, flags, gfile, graph_util, image,
+    initializers, io, keras, layers, linalg, logging, losses, math, metrics, nn, python_io, queue,
+    random, saved_model, sets, sparse, summary, test, train)
 
 
 def __getattr__(name):

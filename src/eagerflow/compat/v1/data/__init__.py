@@ -9,6 +9,7 @@ from eagerflow._src.compat.dataset_v1 import TextLineDatasetV1 as TextLineDatase
 from eagerflow._src.compat.iterators import (  # noqa: F401
     Iterator, make_initializable_iterator, make_one_shot_iterator)
 from eagerflow._src.data.dataset_ops import AUTOTUNE  # noqa: F401
+from eagerflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: F401
 from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: F401

@@ -4,6 +4,7 @@ from eagerflow._src.io.gfile import GFile  # noqa: F401
 from eagerflow._src.io.gfile import copy as Copy  # noqa: F401
 from eagerflow._src.io.gfile import rmtree as DeleteRecursively  # noqa: F401
 from eagerflow._src.io.gfile import exists as Exists  # noqa: F401
+from eagerflow._src.io.gfile import GFile as FastGFile  # noqa: F401
 from eagerflow._src.io.gfile import glob as Glob  # noqa: F401
 from eagerflow._src.io.gfile import isdir as IsDirectory  # noqa: F401
 from eagerflow._src.io.gfile import listdir as ListDirectory  # noqa: F401

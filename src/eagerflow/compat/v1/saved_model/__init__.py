@@ -7,9 +7,11 @@ from eagerflow._src.compat.saved_model_v1 import (  # noqa: F401
     PREDICT_METHOD_NAME, PREDICT_OUTPUTS, REGRESS_INPUTS, REGRESS_METHOD_NAME, REGRESS_OUTPUTS,
     SAVED_MODEL_FILENAME_PB, SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_SCHEMA_VERSION, SERVING, TPU,
     TRAINING, VARIABLES_DIRECTORY, VARIABLES_FILENAME, build_signature_def, build_tensor_info,
-    contains_saved_model, get_tensor_from_tensor_info, load, maybe_saved_model_directory,
-    predict_signature_def, simple_save)
+    classification_signature_def, contains_saved_model, get_tensor_from_tensor_info,
+    is_valid_signature, load, main_op_with_restore, maybe_saved_model_directory,
+    predict_signature_def, regression_signature_def, simple_save)
 from eagerflow._src.saved_model.api import SaveOptions, save  # noqa: F401
 from eagerflow._src.saved_model.api import load as load_v2  # noqa: F401
 from eagerflow.compat.v1.saved_model import (  # noqa: F401
-    builder, constants, loader, signature_constants, signature_def_utils, tag_constants, utils)
+    builder, constants, loader, main_op, signature_constants, signature_def_utils, tag_constants,
+    utils)

@@ -8,6 +8,7 @@ from eagerflow._src.checkpoint.management import (  # noqa: F401
     get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint, remove_checkpoint)
 from eagerflow._src.checkpoint.management import update_checkpoint_state_v1 as update_checkpoint_state  # noqa: F401
 from eagerflow._src.compat.coordinator import Coordinator  # noqa: F401
+from eagerflow._src.compat.device_setter import replica_device_setter  # noqa: F401
 from eagerflow._src.compat.gradient_descent import (  # noqa: F401
     GradientDescentOptimizer, Optimizer, create_global_step, get_global_step,
     get_or_create_global_step, global_step)
@@ -29,7 +30,7 @@ from eagerflow._src.compat.monitored_session import (  # noqa: F401
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
     AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
-    RMSPropOptimizer)
+    ProximalAdagradOptimizer, ProximalGradientDescentOptimizer, RMSPropOptimizer)
 from eagerflow._src.compat.queue_runner import (  # noqa: F401
     QueueRunner, add_queue_runner, start_queue_runners)
 from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F401
@@ -38,9 +39,11 @@ from eagerflow._src.compat.session_hooks import (  # noqa: F401
     NanLossDuringTrainingError, NanTensorHook, SecondOrStepTimer, assert_global_step,
     basic_train_loop)
 from eagerflow._src.compat.supervisor import LooperThread, SessionManager, Supervisor  # noqa: F401
+from eagerflow._src.compat.sync_replicas import SyncReplicasOptimizer  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
+from eagerflow._src.distribute.cluster import ClusterSpec  # noqa: F401
 from eagerflow._src.io.graph_io import write_graph  # noqa: F401
 from eagerflow._src.summary.writer import summary_iterator  # noqa: F401
 from eagerflow.compat.v1.train import queue_runner  # noqa: F401
