@@ -282,7 +282,8 @@ SPECS = (_uniform_specs() + _normal_specs() + _other_specs() + _stateless_specs(
 def _check_sampler(range_max, probability):
     """A check of a unique sampler's (candidates, true counts, sampled counts) for true
     classes [[1], [2]]: distinct candidates in range, counts of a draw until 4 distinct ones
-    (each count 1 - (1 - p) ** tries, one `tries` for all)."""
+    (each count 4 p when the first 4 tries were distinct, else 1 - (1 - p) ** tries, one
+    `tries` for all)."""
     def check(outs, args):
         sampled, true_count, sampled_count = outs
         assert sampled.dtype == np.int64 and sampled.shape == (4,)
@@ -290,6 +291,9 @@ def _check_sampler(range_max, probability):
         assert sampled.min() >= 0 and sampled.max() < range_max
         p = probability(np.arange(range_max, dtype=np.float64))
         p /= p.sum()
+        if np.allclose(true_count, 4 * p[[[1], [2]]], rtol=1e-6):
+            np.testing.assert_allclose(sampled_count, 4 * p[sampled], rtol=1e-6)
+            return
         tries = np.log1p(-true_count[0, 0]) / np.log1p(-p[1])
         np.testing.assert_allclose(true_count, 1 - (1 - p[[[1], [2]]]) ** tries, rtol=1e-4)
         np.testing.assert_allclose(sampled_count, 1 - (1 - p[sampled]) ** tries, rtol=1e-4)
