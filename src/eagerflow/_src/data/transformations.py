@@ -720,9 +720,16 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
             bucket = _int(bucket_id)
             if bucket is not None:  # (while tracing for the spec, the bucket is unknown)
                 if bucket >= len(boundaries):
-                    raise op_error(errors.InvalidArgumentError, "IteratorGetNext",
-                                   "When pad_to_bucket_boundary=True, elements must have "
-                                   "length < max(bucket_boundaries).")
+                    # (TF's assertion fails in the function batching the window, whose
+                    # errors reach the iterator as InternalErrors)
+                    raise op_error(
+                        errors.InternalError, "IteratorGetNext",
+                        "Got error code INVALID_ARGUMENT and message: {\nassertion failed: "
+                        "[When pad_to_bucket_boundary=True, elements must have length < "
+                        "max(bucket_boundaries).] [Condition x < y did not hold "
+                        f"element-wise:] [x (args_0:0) = ] [{bucket}] [y (Const_1:0) = ] "
+                        f"[{len(boundaries)}]\n}} \nfrom running user-defined function "
+                        "Dataset_group_by_window_batching_fn: ")
                 filler = boundaries[bucket] - 1
         shapes = structure.map_structure(
             lambda s: TensorShape([filler if d is None else d for d in TensorShape(s).as_list()]),
