@@ -29,3 +29,24 @@ def test_bucket_past_the_last_boundary_is_an_internal_error():
     with pytest.raises(tf.errors.InternalError,
                        match="elements must have length < max\\(bucket_boundaries\\)"):
         list(buckets)
+
+
+def test_an_unread_iterator_draws_its_shuffle_order_and_fills_no_cache():
+    # Keras's fit makes an iterator it never reads before each epoch makes its own: as in
+    # TF, that one draws the first order of a shuffle before a cache (when it is made) and
+    # the epoch the second, which the cache keeps
+    tf.random.set_seed(42)
+    try:
+        ds = tf.data.Dataset.range(20).shuffle(10, seed=1).batch(4).cache().prefetch(
+            tf.data.AUTOTUNE)
+        unread = iter(ds)
+        epoch = [b.numpy().tolist() for b in iter(ds)]
+        del unread
+        assert epoch[0] == [8, 5, 10, 9]
+        assert [b.numpy().tolist() for b in ds] == epoch
+        # a prefetching iterator read once leaves the cache unfilled: each draws an order
+        tf.random.set_seed(42)
+        cached = tf.data.Dataset.range(20).shuffle(10, seed=1).cache()
+        assert [int(next(iter(cached.prefetch(2)))) for _ in range(3)] == [1, 8, 6]
+    finally:
+        tf.random.set_seed(None)

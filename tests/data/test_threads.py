@@ -103,9 +103,34 @@ def test_parallel_map_gives_the_sequential_values():
     np.testing.assert_array_equal(parallel, sequential)
 
 
-def test_an_iterator_never_read_stops_its_thread():
-    it = iter(tf.data.Dataset.range(10**9).prefetch(2))
-    assert _prefetch_threads()
+def test_an_iterator_never_read_reads_nothing():
+    # as TF's prefetch, whose thread starts with the first element asked for
+    made = []
+    ds = tf.data.Dataset.range(10**9).map(
+        lambda x: tf.py_function(lambda v: made.append(int(v)) or v, [x], tf.int64))
+    it = iter(ds.prefetch(2))
+    time.sleep(0.2)  # (time a started thread would have had to read; not asserted on)
+    assert made == [] and not _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_prefetch_reads_its_buffer_size_ahead():
+    # TF's prefetch(n) makes at most n elements the consumer has not taken yet
+    made, ahead = [], threading.Event()
+
+    def gen():
+        for i in range(100):
+            made.append(i)
+            if len(made) == 4:  # two taken, two ahead
+                ahead.set()
+            yield i
+    it = iter(tf.data.Dataset.from_generator(
+        gen, output_signature=tf.TensorSpec([], tf.int32)).prefetch(2))
+    assert [int(next(it)), int(next(it))] == [0, 1]
+    assert ahead.wait(timeout=120)  # (a bound for a hang, not a timing)
+    time.sleep(0.2)  # (time to read further, which it must not)
+    assert len(made) == 4
     del it
     assert _wait_for_no_prefetch_threads() == []
 

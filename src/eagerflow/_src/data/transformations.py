@@ -899,11 +899,13 @@ class _CacheDataset(_UnaryDataset):
     def _iterator(self):
         if self._cache is not None:
             return iter(self._cache)
-        return self._filling()
+        # (the input's iterator made now, as TF makes it: a shuffle before the cache draws
+        # this iteration's order as the iterator is made, not when it is first read)
+        return self._filling(self._input._iterator())
 
-    def _filling(self):
+    def _filling(self, source):
         elements = []
-        for element in self._input._iterator():
+        for element in source:
             elements.append(element)
             yield element
         if self._cache is None:
