@@ -352,3 +352,31 @@ def test_sampled_losses_take_an_op_seed_as_tf():
         np.testing.assert_array_equal(tf.random.uniform([1]), np.float32([0.19457185]))
     finally:
         tf.random.set_seed(None)
+
+
+def test_learned_unigram_sampler_learns_the_true_classes_of_its_calls():
+    # TF 2.21's draws: the counts of a kernel (an eager op and its attrs, a function's
+    # node) start at one per class and take each call's true classes after it draws
+    tf.random.set_seed(7)
+    try:
+        true = tf.constant([[1, 2], [3, 9]], tf.int64)
+        draws = [tf.random.learned_unigram_candidate_sampler(true, 2, 4, True, 10, seed=3)
+                 for _ in range(3)]
+        assert type(draws[0]).__name__ == "LearnedUnigramCandidateSampler"
+        assert [d.sampled_candidates.numpy().tolist() for d in draws] == [
+            [3, 8, 0, 2], [9, 3, 4, 2], [5, 7, 4, 1]]
+        assert draws[1].sampled_expected_count.numpy().tolist() == [
+            0.5714285969734192, 0.5714285969734192, 0.2857142984867096, 0.5714285969734192]
+        assert draws[2].true_expected_count.numpy().tolist() == [[0.5981224179267883] * 2] * 2
+        tf.random.set_seed(7)  # (kernels start again)
+        again = tf.random.learned_unigram_candidate_sampler(true, 2, 4, True, 10, seed=3)
+        assert again.sampled_candidates.numpy().tolist() == [3, 8, 0, 2]
+        traced = tf.function(
+            lambda t: tf.nn.learned_unigram_candidate_sampler(t, 1, 3, False, 8, seed=5))
+        runs = [traced(tf.constant([[2], [2], [6]], tf.int64)) for _ in range(3)]
+        assert [r.sampled_candidates.numpy().tolist() for r in runs] == [
+            [1, 7, 2], [6, 6, 2], [7, 6, 2]]
+        assert runs[2].true_expected_count.numpy().ravel().tolist() == [
+            1.0714285373687744, 1.0714285373687744, 0.6428571343421936]
+    finally:
+        tf.random.set_seed(None)

@@ -300,6 +300,16 @@ def _check_sampler(range_max, probability):
     return check
 
 
+def _check_learned_sampler(outs, args):
+    """A check of the learned sampler's draw for true classes [[1], [2]]: distinct
+    candidates in range, their counts those of one count of tries, whatever the classes
+    its earlier calls learned."""
+    sampled, true_count, sampled_count = outs
+    assert sampled.dtype == np.int64 and sampled.shape == (4,)
+    assert len(set(sampled.tolist())) == 4 and 0 <= sampled.min() and sampled.max() < 10
+    assert true_count.shape == (2, 1) and np.all((true_count > 0) & (sampled_count > 0))
+
+
 SPECS += [
     OpSpec("LogUniformCandidateSampler",
            lambda t: tuple(tf.random.log_uniform_candidate_sampler(t, 1, 4, True, 10, seed=3)),
@@ -315,6 +325,10 @@ SPECS += [
                seed=3)),
            [np.array([[1], [2]], np.int64)], check=_check_sampler(10, lambda k: k + 1),
            grad=_RANDOM),
+    OpSpec("LearnedUnigramCandidateSampler",
+           lambda t: tuple(tf.random.learned_unigram_candidate_sampler(t, 1, 4, True, 10,
+                                                                       seed=3)),
+           [np.array([[1], [2]], np.int64)], check=_check_learned_sampler, grad=_RANDOM),
     OpSpec("AllCandidateSampler",
            lambda t: tuple(tf.random.all_candidate_sampler(t, 1, 4, True)),
            [np.array([[1], [2]], np.int64)],

@@ -7522,6 +7522,7 @@ WRAPPERS = {
     'random.fold_in': _w6a24fd51c1,
     'random.gamma': _wa66c568ac0,
     'random.get_global_generator': _w1f06b08988,
+    'random.learned_unigram_candidate_sampler': _wb643cceff3,
     'random.log_uniform_candidate_sampler': _wb643cceff3,
     'random.normal': _wd9e712e58b,
     'random.poisson': _w9e87a1ba37,

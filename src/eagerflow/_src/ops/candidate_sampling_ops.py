@@ -38,6 +38,7 @@ def _result_type(name):
 _LOG_UNIFORM = _result_type("LogUniformCandidateSampler")
 _UNIFORM = _result_type("UniformCandidateSampler")
 _FIXED_UNIGRAM = _result_type("FixedUnigramCandidateSampler")
+_LEARNED_UNIGRAM = _result_type("LearnedUnigramCandidateSampler")
 _ALL = _result_type("AllCandidateSampler")
 
 
@@ -155,6 +156,48 @@ def _check_call(op_name, true, num_true, num_sampled, unique, range_max):
     _check_candidates(true, op_name, range_max)
 
 
+class _LearnedUnigram:
+    """Classes in proportion to how often each was a true class so far, plus one: the
+    counts of its kernel (one per op and attrs eagerly, as TF caches kernels, one per
+    node of a graph; `set_seed` starts them again), which each call adds its true
+    classes to after it draws. A draw is a uniform integer below the total count (TF's
+    unbiased one: 32 bits, those below ``2**32 % total`` rejected), the class whose
+    cumulative count first exceeds it."""
+
+    _kernels = {}  # kernel -> (set_seed epoch, its counts)
+
+    def __init__(self, range_max, op_name, kernel):
+        if range_max >= 2**31 - 1:
+            raise errors.op_error(errors.InvalidArgumentError, op_name,
+                                  f"range_max must be below {2**31 - 1}, got {range_max}")
+        epoch = random_ops._STATE.epoch
+        found = self._kernels.get(kernel)
+        if found is None or found[0] != epoch:
+            found = self._kernels[kernel] = (epoch, np.ones(range_max, np.int64))
+        self.counts = found[1]
+        self.cumulative = np.cumsum(self.counts)
+        self.total = int(self.cumulative[-1])
+
+    def sample(self, words):
+        n = self.total
+        if n & (n - 1) == 0:
+            position = next(words) & (n - 1)
+        else:
+            reject = (2**32 - 1) % n + 1
+            word = next(words)
+            while word < reject:
+                word = next(words)
+            position = word % n
+        return int(np.searchsorted(self.cumulative, position, side="right"))
+
+    def probability(self, k):
+        return _F32(_F32(self.counts[k]) / _F32(self.total))
+
+    def update(self, true):
+        for k in true.reshape(-1)[:max(2**31 - 1 - self.total, 0)].tolist():
+            self.counts[k] += 1
+
+
 def _expected_counts(p, num_sampled, tries):
     """How often classes of probabilities `p` (float32) are expected among `num_sampled`
     candidates drawn in `tries` tries (float32 arithmetic): ``p * num_sampled`` when no try
@@ -171,9 +214,15 @@ def _sampler(kind, op_name):
     its Philox stream, retrying repeats when `unique`."""
     def kernel(xp, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
                stream, **attrs):
-        sampler = kind(range_max, op_name, **attrs)
         true = np.asarray(true_classes, np.int64)
-        _check_call(op_name, true, num_true, num_sampled, unique, range_max)
+        if kind is _LearnedUnigram:  # (its kernel's counts: an eager call's are its attrs')
+            _check_call(op_name, true, num_true, num_sampled, unique, range_max)
+            sampler = kind(range_max, op_name, (
+                op_name, seed, seed2, num_true, num_sampled, unique, range_max,
+                None if type(stream) is int else id(stream)))
+        else:  # (TF makes the sampler with the kernel, before any call)
+            sampler = kind(range_max, op_name, **attrs)
+            _check_call(op_name, true, num_true, num_sampled, unique, range_max)
         if unique and isinstance(sampler, _FixedUnigram) and \
                 num_sampled > np.count_nonzero(sampler.weights):
             # (TF's kernel would never finish)
@@ -196,6 +245,8 @@ def _sampler(kind, op_name):
         classes = true.reshape(-1).tolist() + picked
         counts = _expected_counts([sampler.probability(k) for k in classes], num_sampled,
                                   tries)
+        if kind is _LearnedUnigram:
+            sampler.update(true)
         return (np.asarray(picked, np.int64).reshape(-1),
                 counts[:true.size].reshape(true.shape), counts[true.size:])
     return kernel
@@ -220,7 +271,8 @@ _FIXED_UNIGRAM_DEFAULTS = {"vocab_file": "", "distortion": 1.0, "num_reserved_id
 for _name, _kind, _defaults in (
         ("LogUniformCandidateSampler", _LogUniform, {}),
         ("UniformCandidateSampler", _Uniform, {}),
-        ("FixedUnigramCandidateSampler", _FixedUnigram, _FIXED_UNIGRAM_DEFAULTS)):
+        ("FixedUnigramCandidateSampler", _FixedUnigram, _FIXED_UNIGRAM_DEFAULTS),
+        ("LearnedUnigramCandidateSampler", _LearnedUnigram, {})):
     _op = register(_name, _sampler(_kind, _name),
                    _sampler_rule(_name), multi=True, dtypes=(_d.int64,), stateful=True,
                    not_differentiable="sampling", input_names=("true_classes",))
@@ -262,6 +314,8 @@ def _sample(true_classes, num_true, num_sampled, unique, range_max, seed, result
     if seeds["stream"] is None:  # eager and seeded: the next part of the pair's stream
         if inputs[0].dtype == _d.int64:  # (a call that fails takes none of it)
             try:
+                if op_name == "FixedUnigramCandidateSampler":  # (its kernel's making first)
+                    _FixedUnigram(int(range_max), op_name, **extra)
                 _check_call(op_name, inputs[0].numpy(), int(num_true), int(num_sampled),
                             bool(unique), int(range_max))
             except errors.InvalidArgumentError as e:
@@ -359,6 +413,21 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
                    distortion=float(distortion), num_reserved_ids=int(num_reserved_ids),
                    num_shards=int(num_shards), shard=int(shard),
                    unigrams=tuple(float(u) for u in unigrams))
+
+
+@export("random.learned_unigram_candidate_sampler", "nn.learned_unigram_candidate_sampler")
+def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                      seed=None, name=None):
+    """Samples `num_sampled` classes in ``[0, range_max)`` in proportion to how often each
+    was among the true classes of this sampler's calls so far (plus one, so that each
+    class may be drawn), without repeats when `unique`.
+
+    >>> s = tf.random.learned_unigram_candidate_sampler([[1]], 1, 2, False, 4, seed=1)
+    >>> s.true_expected_count.numpy().tolist()
+    [[0.5]]
+    """
+    return _sample(true_classes, num_true, num_sampled, unique, range_max, seed,
+                   _LEARNED_UNIGRAM, "LearnedUnigramCandidateSampler", name)
 
 
 @export("random.all_candidate_sampler", "nn.all_candidate_sampler")
