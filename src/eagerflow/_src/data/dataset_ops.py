@@ -1392,7 +1392,7 @@ class _PrefetchDataset(_UnaryDataset):
         size = self._buffer_size
         if size == 0:
             return self._input._iterator()
-        return prefetched(self._input._iterator(), 8 if size == AUTOTUNE else size)
+        return prefetched(self._input._iterator(), None if size == AUTOTUNE else size)
 
 
 # The rest of the transformations install their methods on `Dataset`.

@@ -75,10 +75,14 @@ class _Event(threading.Event):
     """A stop event that a weak set can hold."""
 
 
+_AUTOTUNED_MAX = 256  # the most elements an autotuned prefetch makes ahead
+
+
 def prefetched(source, buffer_size):
     """The elements of iterator `source`, produced ahead by a thread, at most `buffer_size`
-    of them ahead of the consumer.  As TF's, the thread starts with the first element
-    asked for: an iterator never read reads nothing."""
+    of them ahead of the consumer (None: autotuned, as TF's ``AUTOTUNE``: from one, doubled
+    whenever the consumer finds none ready).  As TF's, the thread starts with the first
+    element asked for: an iterator never read reads nothing."""
     from eagerflow._src.data.structured_function import in_draw_scope  # noqa: PLC0415
     # (the thread runs it where the consumer's scope is)
     return _Prefetched(in_draw_scope(source), buffer_size)
@@ -86,34 +90,51 @@ def prefetched(source, buffer_size):
 
 class _Prefetched:
     """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
-    or is dropped (even before its first element: a generator's ``finally`` would not run)."""
+    or is dropped (even before its first element: a generator's ``finally`` would not run).
 
-    __slots__ = ("_source", "_size", "_buffer", "_slots", "_stop", "_items", "__weakref__")
+    Autotuned, it gives the producer room back half its limit at a time, so that a
+    producer which is ahead resumes for several elements, not for each one taken."""
+
+    __slots__ = ("_source", "_limit", "_autotuned", "_buffer", "_slots", "_stop", "_items",
+                 "_taken", "__weakref__")
 
     def __init__(self, source, buffer_size):
-        self._source, self._size = source, buffer_size
+        self._source = source
+        self._autotuned = buffer_size is None
+        self._limit = 1 if self._autotuned else buffer_size
         self._buffer = self._slots = None  # (until the thread starts)
         self._stop = _Event()
         self._items = collections.deque()
+        self._taken = 0  # elements handed out whose room is not given back yet
 
     def __iter__(self):
         return self
 
     def _start(self):
-        self._buffer, self._slots = queue.SimpleQueue(), threading.Semaphore(self._size)
+        self._buffer, self._slots = queue.SimpleQueue(), threading.Semaphore(self._limit)
         _running.add(self._stop)
         source, self._source = self._source, None  # (the thread's own from now on)
         threading.Thread(target=_produce, args=(source, self._buffer, self._stop, self._slots),
                          daemon=True, name="eagerflow-prefetch").start()
+
+    def _next_chunk(self):
+        if self._buffer is None:
+            self._start()
+            return self._buffer.get()
+        try:
+            return self._buffer.get_nowait()
+        except queue.Empty:
+            if self._autotuned and self._limit < _AUTOTUNED_MAX:  # starved: more room
+                self._slots.release(self._limit)
+                self._limit *= 2
+            return self._buffer.get()
 
     def __next__(self):
         items = self._items
         if not items:
             if self._stop.is_set():
                 raise StopIteration
-            if self._buffer is None:
-                self._start()
-            items.extend(self._buffer.get())
+            items.extend(self._next_chunk())
         item = items.popleft()
         if item is _END:
             self._stop.set()
@@ -121,7 +142,10 @@ class _Prefetched:
         if type(item) is _Failure:
             self._stop.set()
             raise item.error
-        self._slots.release()  # (room for the next one)
+        self._taken += 1
+        if self._taken >= (max(1, self._limit // 2) if self._autotuned else 1):
+            self._slots.release(self._taken)
+            self._taken = 0
         return item
 
     def close(self):
