@@ -109,6 +109,8 @@ NOT_SWEPT = {
     "random.all_candidate_sampler": _SAMPLER,
     "nn.fixed_unigram_candidate_sampler": _SAMPLER,
     "random.fixed_unigram_candidate_sampler": _SAMPLER,
+    "nn.learned_unigram_candidate_sampler": _SAMPLER,
+    "random.learned_unigram_candidate_sampler": _SAMPLER,
     "nn.dilation2d": _MORPHOLOGY,
     "nn.erosion2d": _MORPHOLOGY,
     "nn.fractional_avg_pool": _FRACTIONAL,
