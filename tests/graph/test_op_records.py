@@ -106,7 +106,9 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "DenseCountSparseOutput": ("values",),
                         "SparseCountSparseOutput": ("values",),
                         "SparseBincount": ("values", "size"),
-                        "TridiagonalSolve": ("diagonals", "rhs")}
+                        "TridiagonalSolve": ("diagonals", "rhs"),
+                        **{f"{kind}CandidateSampler": ("true_classes",) for kind in (
+                            "All", "LogUniform", "Uniform", "FixedUnigram", "LearnedUnigram")}}
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.
