@@ -48,17 +48,24 @@ def test_error_reaches_the_consumer_and_stops_the_thread():
     assert _wait_for_no_prefetch_threads() == []
 
 
-def test_prefetch_overlaps_the_producer():
-    # the producer runs while the consumer waits: without another read, the buffer fills
-    produced, filled = [], threading.Event()
+def _noting_dataset(count, signal_at):
+    """A dataset of ``range(count)`` from a generator noting each value it makes, and an
+    event set once it has made `signal_at` of them."""
+    made, reached = [], threading.Event()
 
     def gen():
-        for i in range(10):
-            produced.append(i)
-            if len(produced) == 4:  # one taken, three buffered
-                filled.set()
+        for i in range(count):
+            made.append(i)
+            if len(made) == signal_at:
+                reached.set()
             yield i
-    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))
+    return (tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32)),
+            made, reached)
+
+
+def test_prefetch_overlaps_the_producer():
+    # the producer runs while the consumer waits: without another read, the buffer fills
+    ds, _, filled = _noting_dataset(10, 4)  # (one taken, three buffered)
     it = iter(ds.prefetch(3))
     next(it)
     assert filled.wait(timeout=120)  # (a bound for a hang, not a timing)
@@ -103,12 +110,26 @@ def test_parallel_map_gives_the_sequential_values():
     np.testing.assert_array_equal(parallel, sequential)
 
 
-def test_an_iterator_never_read_starts_no_thread_and_one_dropped_stops_its_own():
-    before = set(_prefetch_threads())
-    it = iter(tf.data.Dataset.range(10**9).prefetch(2))
-    assert not set(_prefetch_threads()) - before  # (TF's prefetch starts on its first request)
-    assert int(next(it)) == 0
-    assert set(_prefetch_threads()) - before
+def test_an_iterator_never_read_reads_nothing():
+    # as TF's prefetch, whose thread starts with the first element asked for
+    made = []
+    ds = tf.data.Dataset.range(10**9).map(
+        lambda x: tf.py_function(lambda v: made.append(int(v)) or v, [x], tf.int64))
+    it = iter(ds.prefetch(2))
+    time.sleep(0.2)  # (time a started thread would have had to read; not asserted on)
+    assert made == [] and not _prefetch_threads()
+    del it
+    assert _wait_for_no_prefetch_threads() == []
+
+
+def test_prefetch_reads_its_buffer_size_ahead():
+    # TF's prefetch(n) makes at most n elements the consumer has not taken yet
+    ds, made, ahead = _noting_dataset(100, 4)  # (two taken, two ahead)
+    it = iter(ds.prefetch(2))
+    assert [int(next(it)), int(next(it))] == [0, 1]
+    assert ahead.wait(timeout=120)  # (a bound for a hang, not a timing)
+    time.sleep(0.2)  # (time to read further, which it must not)
+    assert len(made) == 4
     del it
     assert _wait_for_no_prefetch_threads() == []
 

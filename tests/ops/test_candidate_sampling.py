@@ -277,3 +277,184 @@ def test_learned_unigram_in_function_learns_per_op():
 def test_learned_unigram_errors(args, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         tf.nn.learned_unigram_candidate_sampler(*args)
+
+
+# TF 2.21's draws after tf.random.set_seed(7), op seed 3, for true classes [[1, 2], [3, 9]]
+# and range 10: (candidates, true expected counts, sampled expected counts) of two calls.
+_TF_DRAWS = {
+    ("log", True, 7): [
+        ([0, 2, 9, 1, 5, 3, 6], [[0.7727922201156616, 0.6402763724327087],
+                                 [0.542242169380188, 0.2770906984806061]],
+         [0.9347410798072815, 0.6402763724327087, 0.2770906984806061, 0.7727922201156616,
+          0.4123135805130005, 0.542242169380188, 0.3676929175853729]),
+        ([1, 0, 2, 9, 7, 6, 4], [[0.8112112879753113, 0.6834334135055542],
+                                 [0.5848402380943298, 0.3058244585990906]],
+         [0.8112112879753113, 0.9536051154136658, 0.6834334135055542, 0.3058244585990906,
+          0.36447280645370483, 0.4029041528701782, 0.5092006921768188])],
+    ("log", False, 7): [
+        ([0, 2, 9, 0, 1, 5, 3], [[1.1836446523666382, 0.8398091793060303],
+                                 [0.6514065861701965, 0.27823203802108765]],
+         [2.023453712463379, 0.8398091793060303, 0.27823203802108765, 2.023453712463379,
+          1.1836446523666382, 0.4500008225440979, 0.6514065861701965])],
+    ("uniform", True, 3): [
+        ([1, 8, 2], [[0.30000001192092896] * 2] * 2, [0.30000001192092896] * 3),
+        ([2, 4, 6], [[0.30000001192092896] * 2] * 2, [0.30000001192092896] * 3)],
+    ("uniform", True, 7): [
+        ([1, 8, 2, 0, 6, 9, 3], [[0.7712320685386658] * 2] * 2, [0.7712320685386658] * 7)],
+    ("fixed", True, 3): [
+        ([8, 7, 6], [[0.13771124184131622, 0.2009708732366562],
+                     [0.2606842517852783, 0.5518748760223389]],
+         [0.5106939673423767, 0.4667379558086395, 0.4198848605155945]),
+        ([3, 6, 4], [[0.1090909093618393, 0.16363635659217834],
+                     [0.2181818187236786, 0.5454545617103577]],
+         [0.2181818187236786, 0.38181817531585693, 0.27272728085517883])],
+    ("fixed", False, 7): [
+        ([8, 8, 7, 6, 9, 1, 9], [[0.2545454502105713, 0.38181817531585693],
+                                 [0.5090909004211426, 1.2727272510528564]],
+         [1.1454545259475708, 1.1454545259475708, 1.0181818008422852, 0.8909090757369995,
+          1.2727272510528564, 0.2545454502105713, 1.2727272510528564])],
+    ("distorted", True, 7): [
+        ([8, 7, 6, 4, 1, 9, 0], [[0.6721096634864807, 0.7827796936035156],
+                                 [0.8523058891296387, 0.9817081093788147]],
+         [0.974460780620575, 0.9642093181610107, 0.9495978355407715, 0.8978828191757202,
+          0.6721096634864807, 0.9817081093788147, 0.4808226525783539])],
+}
+_SAMPLER_CALLS = {
+    "log": (tf.random.log_uniform_candidate_sampler, {}),
+    "uniform": (tf.random.uniform_candidate_sampler, {}),
+    "fixed": (tf.random.fixed_unigram_candidate_sampler, {"unigrams": list(range(1, 11))}),
+    "distorted": (tf.random.fixed_unigram_candidate_sampler,
+                  {"unigrams": [1., 2, 3, 4, 5, 0, 7, 8, 9, 10], "distortion": 0.75}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TF_DRAWS))
+def test_seeded_samplers_draw_tfs_candidates_and_counts(case):
+    # the candidates TF's kernels draw from their Philox streams, call after call, and the
+    # expected counts as TF computes them in float32: p * num_sampled when no draw was
+    # rejected as a repeat (not 1 - (1 - p) ** num_sampled)
+    kind, unique, num_sampled = case
+    fn, extra = _SAMPLER_CALLS[kind]
+    tf.random.set_seed(7)
+    try:
+        for candidates, true_counts, sampled_counts in _TF_DRAWS[case]:
+            s = fn(true_classes=tf.constant([[1, 2], [3, 9]], tf.int64), num_true=2,
+                   num_sampled=num_sampled, unique=unique, range_max=10, seed=3, **extra)
+            assert s.sampled_candidates.numpy().tolist() == candidates
+            assert s.true_expected_count.numpy().tolist() == true_counts
+            assert s.sampled_expected_count.numpy().tolist() == sampled_counts
+    finally:
+        tf.random.set_seed(None)
+
+
+def test_huge_range_draws_without_a_table():
+    s = tf.random.log_uniform_candidate_sampler([[0]], 1, 5, True, 2**40, seed=1)
+    assert s.sampled_candidates.numpy().tolist() == [96646399659, 73424, 173115944,
+                                                     307541015, 64]
+    np.testing.assert_array_equal(s.true_expected_count, [[0.125]])
+    u = tf.random.uniform_candidate_sampler([[0]], 1, 2, False, 2**40, seed=1)
+    np.testing.assert_array_equal(u.sampled_expected_count, [np.float32(2.0**-40 * 2)] * 2)
+
+
+def test_true_classes_out_of_range_in_every_sampler():
+    for fn in (tf.random.log_uniform_candidate_sampler, tf.random.uniform_candidate_sampler):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"`true_candidate` out of range \[0, 10\), received 10"):
+            fn(tf.constant([[10]], tf.int64), 1, 2, True, 10, seed=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="received -1"):
+        tf.random.uniform_candidate_sampler([[-1]], 1, 2, False, 10)
+
+
+def test_failed_call_leaves_the_stream():
+    tf.random.set_seed(None)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.random.log_uniform_candidate_sampler([[10]], 1, 2, True, 10, seed=1)
+    s = tf.random.log_uniform_candidate_sampler([[1]], 1, 2, True, 10, seed=1)
+    assert s.sampled_candidates.numpy().tolist() == [7, 1]  # TF's first draw of the stream
+
+
+def test_int32_true_classes_are_tfs_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="was expected to be a int64 tensor but is a int32 tensor"):
+        tf.random.log_uniform_candidate_sampler(tf.constant([[1]]), 1, 2, True, 10)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="was expected to be a int64 tensor but is a int32 tensor"):
+        tf.nn.compute_accidental_hits(tf.constant([[1]]), tf.constant([1], tf.int64), 1)
+
+    @tf.function
+    def traced():
+        return tf.random.log_uniform_candidate_sampler(tf.constant([[1]]), 1, 2, True, 10)
+    with pytest.raises(TypeError, match="parameter 'true_classes' has DataType int32"):
+        traced()
+
+
+def test_accidental_hits_find_the_last_position_of_a_repeated_candidate():
+    hits = tf.nn.compute_accidental_hits(tf.constant([[1, 1], [2, 5]], tf.int64),
+                                         tf.constant([1, 2, 3, 1, 2], tf.int64), num_true=2)
+    assert type(hits).__name__ == "ComputeAccidentalHits"
+    assert hits.indices.numpy().tolist() == [0, 0, 1]
+    assert hits.ids.numpy().tolist() == [3, 3, 4]
+    assert hits.weights.dtype == tf.float32 and hits.weights.shape == (3,)
+    traced = tf.function(lambda t, s: tf.nn.compute_accidental_hits(t, s, num_true=1),
+                         input_signature=[tf.TensorSpec([None, 1], tf.int64),
+                                          tf.TensorSpec([None], tf.int64)])
+    hits = traced(tf.constant([[1], [2]], tf.int64), tf.constant([2, 1, 2], tf.int64))
+    assert hits.indices.numpy().tolist() == [0, 1] and hits.ids.numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="true_candidates must be a batch_size \\* num_true matrix"):
+        tf.nn.compute_accidental_hits(tf.constant([[1]], tf.int64),
+                                      tf.constant([1], tf.int64), num_true=2)
+
+
+def test_removing_accidental_hits_masks_a_repeated_candidate_once():
+    weights, biases, inputs, _ = _setup()
+    sampled = (tf.constant([4, 2, 4], tf.int64), tf.constant([[0.3], [0.2], [0.1]]),
+               tf.constant([0.5, 0.3, 0.5]))
+    np.testing.assert_allclose(
+        tf.nn.sampled_softmax_loss(weights, biases, LABELS, inputs, 3, 10,
+                                   sampled_values=sampled),
+        [0.13522126, 0.35539976, 0.08399798], rtol=1e-6)
+    np.testing.assert_allclose(
+        tf.nn.nce_loss(weights, biases, LABELS, inputs, 3, 10, sampled_values=sampled,
+                       remove_accidental_hits=True), [5.1665874, 4.3728776, 0.60245794],
+        rtol=1e-6)
+
+
+def test_sampled_losses_take_an_op_seed_as_tf():
+    # (TF's compute_accidental_hits takes an op seed it does not use)
+    weights = tf.reshape(tf.range(40.0), [10, 4]) / 40.0
+    tf.random.set_seed(3)
+    try:
+        tf.nn.sampled_softmax_loss(weights, tf.zeros([10]), tf.constant([[1], [2]], tf.int64),
+                                   tf.ones([2, 4]), 3, 10, seed=5)
+        np.testing.assert_array_equal(tf.random.uniform([1]), np.float32([0.19457185]))
+    finally:
+        tf.random.set_seed(None)
+
+
+def test_learned_unigram_sampler_learns_the_true_classes_of_its_calls():
+    # TF 2.21's draws: the counts of a kernel (an eager op and its attrs, a function's
+    # node) start at one per class and take each call's true classes after it draws
+    tf.random.set_seed(7)
+    try:
+        true = tf.constant([[1, 2], [3, 9]], tf.int64)
+        draws = [tf.random.learned_unigram_candidate_sampler(true, 2, 4, True, 10, seed=3)
+                 for _ in range(3)]
+        assert type(draws[0]).__name__ == "LearnedUnigramCandidateSampler"
+        assert [d.sampled_candidates.numpy().tolist() for d in draws] == [
+            [3, 8, 0, 2], [9, 3, 4, 2], [5, 7, 4, 1]]
+        assert draws[1].sampled_expected_count.numpy().tolist() == [
+            0.5714285969734192, 0.5714285969734192, 0.2857142984867096, 0.5714285969734192]
+        assert draws[2].true_expected_count.numpy().tolist() == [[0.5981224179267883] * 2] * 2
+        tf.random.set_seed(7)  # (kernels start again)
+        again = tf.random.learned_unigram_candidate_sampler(true, 2, 4, True, 10, seed=3)
+        assert again.sampled_candidates.numpy().tolist() == [3, 8, 0, 2]
+        traced = tf.function(
+            lambda t: tf.nn.learned_unigram_candidate_sampler(t, 1, 3, False, 8, seed=5))
+        runs = [traced(tf.constant([[2], [2], [6]], tf.int64)) for _ in range(3)]
+        assert [r.sampled_candidates.numpy().tolist() for r in runs] == [
+            [1, 7, 2], [6, 6, 2], [7, 6, 2]]
+        assert runs[2].true_expected_count.numpy().ravel().tolist() == [
+            1.0714285373687744, 1.0714285373687744, 0.6428571343421936]
+    finally:
+        tf.random.set_seed(None)

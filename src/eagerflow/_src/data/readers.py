@@ -148,7 +148,7 @@ class _ReaderDataset(Dataset):
                     if name is None:
                         end_of_names = True
                     else:  # read ahead on a thread while the other slots are read
-                        slots[index] = prefetched(self._read(name), 64, lazy=False)
+                        slots[index] = prefetched(self._read(name), 64)
                         opened.append(slots[index])
                         open_count += 1
                 else:

@@ -720,9 +720,16 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
             bucket = _int(bucket_id)
             if bucket is not None:  # (while tracing for the spec, the bucket is unknown)
                 if bucket >= len(boundaries):
-                    raise op_error(errors.InvalidArgumentError, "IteratorGetNext",
-                                   "When pad_to_bucket_boundary=True, elements must have "
-                                   "length < max(bucket_boundaries).")
+                    # (TF's assertion fails in the function batching the window, whose
+                    # errors reach the iterator as InternalErrors)
+                    raise op_error(
+                        errors.InternalError, "IteratorGetNext",
+                        "Got error code INVALID_ARGUMENT and message: {\nassertion failed: "
+                        "[When pad_to_bucket_boundary=True, elements must have length < "
+                        "max(bucket_boundaries).] [Condition x < y did not hold "
+                        f"element-wise:] [x (args_0:0) = ] [{bucket}] [y (Const_1:0) = ] "
+                        f"[{len(boundaries)}]\n}} \nfrom running user-defined function "
+                        "Dataset_group_by_window_batching_fn: ")
                 filler = boundaries[bucket] - 1
         shapes = structure.map_structure(
             lambda s: TensorShape([filler if d is None else d for d in TensorShape(s).as_list()]),
@@ -862,7 +869,7 @@ class _InterleaveDataset(_UnaryDataset):
         # sequential interleave's, as TF's deterministic parallel interleave keeps it.  A
         # buffer's thread stops when its slot lets go of it (or this iterator is dropped).
         block = max(1, self._block)
-        return self._sequential(lambda it: prefetched(it, block, lazy=False))
+        return self._sequential(lambda it: prefetched(it, block))
 
 
 @_method
@@ -892,11 +899,13 @@ class _CacheDataset(_UnaryDataset):
     def _iterator(self):
         if self._cache is not None:
             return iter(self._cache)
-        return self._filling()
+        # (the input's iterator made now, as TF makes it: a shuffle before the cache draws
+        # this iteration's order as the iterator is made, not when it is first read)
+        return self._filling(self._input._iterator())
 
-    def _filling(self):
+    def _filling(self, source):
         elements = []
-        for element in self._input._iterator():
+        for element in source:
             elements.append(element)
             yield element
         if self._cache is None:

@@ -74,6 +74,8 @@ _log1pf = _libm("log1pf", np.log1p)
 _expm1f = _libm("expm1f", np.expm1)
 _sinf = _libm("sinf", np.sin)
 _cosf = _libm("cosf", np.cos)
+# (for kernels whose TF counterpart calls the C library one value at a time)
+c_log1pf, c_expm1f = _log1pf, _expm1f
 
 
 # --------------------------------------------------------------------------------- helpers

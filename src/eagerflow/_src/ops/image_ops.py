@@ -570,10 +570,6 @@ def _below(words, n):
             return w % n
 
 
-def _unit_float(words):
-    return (np.uint32((next(words) & 0x7FFFFF) | 0x3F800000).view(_F32) - _F32(1))
-
-
 def _random_crop_box(width, height, min_area, max_area, aspect, words):
     """(x0, y0, x1, y1) of a crop of `aspect` covering between `min_area` and `max_area` of
     the image, or None when rounding leaves no such crop."""
@@ -692,7 +688,7 @@ def _draw_distorted_box(xp, key, counter, image_size, bounding_boxes, min_object
     words = philox.word_stream(key, counter)
     crop = None
     for _ in range(max_attempts):
-        aspect = _unit_float(words) * (ratio_high - ratio_low) + ratio_low
+        aspect = philox.next_float(words) * (ratio_high - ratio_low) + ratio_low
         found = _random_crop_box(width, height, low, high, aspect, words)
         if found is not None and _covers(found, boxes, min_covered):
             crop = found

@@ -161,6 +161,24 @@ def word_stream(key, counter):
         counter = (counter + 1) & (2**128 - 1)
 
 
+def next_float(words):
+    """A float32 in [0, 1) from the next word of `words` (a `word_stream`): its low 23
+    bits under the exponent of 1.0, minus 1."""
+    return np.uint32((next(words) & 0x7FFFFF) | 0x3F800000).view(np.float32) - np.float32(1)
+
+
+def next_double(words):
+    """A float in [0, 1) from the next two words: 20 bits of the first, all of the second."""
+    hi, lo = next(words), next(words)
+    return float(np.uint64(((hi & 0xFFFFF) << 32) | lo | 0x3FF0000000000000).view(
+        np.float64)) - 1.0
+
+
+def next_uint64(words):
+    """A 64-bit integer from the next two words (the first the low half)."""
+    return next(words) | next(words) << 32
+
+
 def words(xp, key, counter, count):
     """The first `count` 32-bit words of the stream (whole blocks, in order)."""
     return blocks(xp, key, counter, -(-count // 4)).reshape(-1)[:count]

@@ -265,12 +265,14 @@ def _match_dtype_and_rank(y_true, y_pred, sample_weight):
 
 
 def _with_mask(sample_weight, y_pred):
-    """`sample_weight` times the mask Keras attached to `y_pred`, if any."""
+    """`sample_weight` times the mask Keras attached to `y_pred`, if any (weights of one
+    axis fewer than the mask, one per sequence, get an axis to broadcast over it)."""
     mask = getattr(y_pred, "_keras_mask", None)
     if mask is None:
         return sample_weight
     mask = cast_ops.cast(mask, y_pred.dtype)
     if sample_weight is None:
         return mask
-    sample_weight = cast_ops.cast(convert_to_tensor(sample_weight), y_pred.dtype)
+    sample_weight = losses_mod._match_rank(
+        cast_ops.cast(convert_to_tensor(sample_weight), y_pred.dtype), mask.shape.rank)
     return mask * sample_weight
