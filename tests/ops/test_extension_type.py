@@ -284,3 +284,59 @@ def test_as_dict_gives_the_fields_in_order():
     fields = tf.experimental.extension_type.as_dict(Masked(tf.constant([1, 2])))
     assert list(fields) == ["values", "count"] and fields["count"] == 3
     assert fields["values"].numpy().tolist() == [1, 2]
+
+
+def test_mapping_field_holds_an_immutable_dict_printed_as_tf():
+    from typing import Mapping
+
+    class Node(tf.experimental.ExtensionType):
+        y: Mapping[str, tf.Tensor]
+    n = Node(y={"b": [1.0], "a": [2]})
+    assert not isinstance(n.y, dict) and list(n.y) == ["b", "a"]
+    assert repr(n.y).startswith("ImmutableDict({'b': <tf.Tensor")
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        n.y["c"] = 1
+    # (its spec holds a plain dict, and values rebuilt from components hold the mapping)
+    assert isinstance(n._type_spec.y, dict)
+    out = tf.function(lambda n: n)(n)
+    assert repr(out).startswith("Node(y=ImmutableDict({'b'")
+
+
+def test_spec_with_its_own_constructor():
+    class S(tf.experimental.ExtensionType):
+        shape: tf.TensorShape
+        values: tf.Tensor
+
+        class Spec:
+            def __init__(self, shape, dtype=tf.float32):
+                self.values = tf.TensorSpec(shape, dtype)
+                self.shape = shape
+
+    spec = S.Spec([None], tf.string)
+    assert repr(spec) == ("S.Spec(shape=TensorShape([None]), values=TensorSpec(shape=(None,), "
+                          "dtype=tf.string, name=None))")
+    with pytest.raises(AttributeError, match="outside the custom constructor of "
+                                             "ExtensionTypeSpec"):
+        spec.values = 3
+
+    @tf.function(input_signature=[S.Spec([None], tf.string)])
+    def f(s):
+        return s.values
+    assert f(S(tf.TensorShape([2]), ["a", "b"])).numpy().tolist() == [b"a", b"b"]
+
+    class S2(tf.experimental.ExtensionType):
+        values: tf.Tensor
+
+        class Spec:
+            def __init__(self, shape):
+                pass
+    with pytest.raises(ValueError, match="Missing required fields"):
+        S2.Spec([None])
+
+
+def test_spec_shape_field_is_a_tensor_shape():
+    class N(tf.experimental.ExtensionType):
+        shape: tf.TensorShape
+        work: tf.Tensor
+    spec = N.Spec(shape=None, work=tf.TensorSpec(None, tf.float32))
+    assert repr(spec).startswith("N.Spec(shape=TensorShape(None), work=")
