@@ -19,6 +19,7 @@ between replicas are `PerReplica`; variables made under the scope are
 >>> strategy.reduce("SUM", tf.constant([1.0, 2.0, 3.0]), axis=0)
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
+import collections
 import contextlib
 import contextvars
 import copy
@@ -372,6 +373,17 @@ class StrategyExtended:
 
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
+
+    def reduce_to(self, reduce_op, value, destinations, options=None):
+        """`value` reduced across replicas (cross-replica context): one tensor, every
+        destination here sharing the host's memory."""
+        reduced = self._strategy.reduce(reduce_op, value, axis=None)
+        return reduced.read_value() if isinstance(reduced, Variable) else reduced
+
+    def batch_reduce_to(self, reduce_op, value_destination_pairs, options=None):
+        """`reduce_to` of each ``(value, destinations)`` pair, as a list."""
+        return [self.reduce_to(reduce_op, value, destinations, options)
+                for value, destinations in value_destination_pairs]
 
     def value_container(self, value):
         return value
@@ -963,27 +975,33 @@ class CommunicationOptions:
 
 
 @export("distribute.RunOptions")
-class RunOptions:
-    """Options for `Strategy.run`."""
+class RunOptions(collections.namedtuple("RunOptions", [
+        "experimental_enable_dynamic_batch_size", "experimental_bucketizing_dynamic_shape",
+        "experimental_xla_options"])):
+    """Options for `Strategy.run` (a named tuple, as TF's)."""
 
-    def __init__(self, experimental_enable_dynamic_batch_size=True,
-                 experimental_bucketizing_dynamic_shape=False,
-                 experimental_xla_options=None):
-        self.experimental_enable_dynamic_batch_size = experimental_enable_dynamic_batch_size
-        self.experimental_bucketizing_dynamic_shape = experimental_bucketizing_dynamic_shape
-        self.experimental_xla_options = experimental_xla_options
+    def __new__(cls, experimental_enable_dynamic_batch_size=True,
+                experimental_bucketizing_dynamic_shape=False, experimental_xla_options=None):
+        return super().__new__(cls, experimental_enable_dynamic_batch_size,
+                               experimental_bucketizing_dynamic_shape,
+                               experimental_xla_options)
 
 
 @export("distribute.InputOptions")
-class InputOptions:
-    """Options for distributing datasets."""
+class InputOptions(collections.namedtuple("InputOptions", [
+        "experimental_fetch_to_device", "experimental_replication_mode",
+        "experimental_place_dataset_on_device", "experimental_per_replica_buffer_size"])):
+    """Options for distributing datasets (a named tuple, as TF's): unset, the dataset is
+    fetched to the device and each worker has one input pipeline."""
 
-    def __init__(self, experimental_fetch_to_device=None, experimental_replication_mode=None,
-                 experimental_place_dataset_on_device=False, experimental_per_replica_buffer_size=1):
-        self.experimental_fetch_to_device = experimental_fetch_to_device
-        self.experimental_replication_mode = experimental_replication_mode
-        self.experimental_place_dataset_on_device = experimental_place_dataset_on_device
-        self.experimental_per_replica_buffer_size = experimental_per_replica_buffer_size
+    def __new__(cls, experimental_fetch_to_device=None, experimental_replication_mode=None,
+                experimental_place_dataset_on_device=False,
+                experimental_per_replica_buffer_size=1):
+        return super().__new__(
+            cls, True if experimental_fetch_to_device is None else experimental_fetch_to_device,
+            InputReplicationMode.PER_WORKER if experimental_replication_mode is None
+            else experimental_replication_mode,
+            experimental_place_dataset_on_device, experimental_per_replica_buffer_size)
 
 
 @export("distribute.DistributedValues")
