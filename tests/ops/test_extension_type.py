@@ -340,3 +340,25 @@ def test_spec_shape_field_is_a_tensor_shape():
         work: tf.Tensor
     spec = N.Spec(shape=None, work=tf.TensorSpec(None, tf.float32))
     assert repr(spec).startswith("N.Spec(shape=TensorShape(None), work=")
+
+
+def test_watching_an_extension_type_watches_its_tensors():
+    m = MaskedTensor([1.0, 2.0], [True, False])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(m)
+        y = tf.reduce_sum(m.values ** 2)
+    assert t.gradient(y, m.values).numpy().tolist() == [2.0, 4.0]
+    # (as a source or a target it has no gradient protocol: TF's ValueError)
+    for target, source in [(y, m), (m, m.values), (y, [m.values, {"a": m}])]:
+        with pytest.raises(ValueError, match="Type MaskedTensor is not supported as a "
+                                             "gradient source or gradient target."):
+            t.gradient(target, source)
+
+
+def test_watching_a_sparse_tensor_and_its_gradient():
+    sp = tf.sparse.from_dense([[0.0, 1.0], [2.0, 0.0]])
+    with tf.GradientTape() as t:
+        t.watch(sp)
+        y = tf.sparse.reduce_sum(sp * 3.0)
+    with pytest.raises(ValueError, match="Type SparseTensor is not supported"):
+        t.gradient(y, sp)
