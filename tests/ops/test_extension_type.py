@@ -362,3 +362,40 @@ def test_watching_a_sparse_tensor_and_its_gradient():
         y = tf.sparse.reduce_sum(sp * 3.0)
     with pytest.raises(ValueError, match="Type SparseTensor is not supported"):
         t.gradient(y, sp)
+
+
+class _Batchable(tf.experimental.BatchableExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+
+
+def test_nest_expands_an_extension_types_spec_into_its_component_specs():
+    spec = _Batchable.Spec(values=tf.TensorSpec([2], tf.float32),
+                           mask=tf.TensorSpec([2], tf.bool))
+    assert tf.nest.flatten([spec, tf.TensorSpec([1])], expand_composites=True) == [
+        tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.bool), tf.TensorSpec([1])]
+    value = tf.nest.pack_sequence_as(spec, [tf.ones([3, 2]), tf.ones([3, 2], tf.bool)],
+                                     expand_composites=True)
+    assert type(value) is _Batchable and value.values.shape == (3, 2)
+    assert tf.nest.flatten(tf.RaggedTensorSpec([None, None], tf.float32),
+                           expand_composites=True) == [
+        tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)]
+
+
+def test_map_fn_with_an_extension_type_output_signature():
+    mm = _Batchable(tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                    tf.constant([[True, False], [True, True]]))
+    spec = _Batchable.Spec(values=tf.TensorSpec([2], tf.float32),
+                           mask=tf.TensorSpec([2], tf.bool))
+    out = tf.map_fn(lambda x: _Batchable(x.values + 1, x.mask), mm, fn_output_signature=spec)
+    assert type(out) is _Batchable
+    assert out.values.numpy().tolist() == [[2.0, 3.0], [4.0, 5.0]]
+    assert out.mask.numpy().tolist() == [[True, False], [True, True]]
+
+
+def test_dtype_field_that_does_not_convert():
+    class Shaped(tf.experimental.ExtensionType):
+        d: tf.DType
+    assert Shaped("float32").d is tf.float32
+    with pytest.raises(TypeError, match="^d: expected 'tf.DType', got 'str'$"):
+        Shaped("foo")

@@ -101,13 +101,14 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     if signature is None:
         structure = elems
         specs = [TensorSpec(None, dtype) for dtype in rows.dtypes]
+        expand = rows.expand
     else:
         structure = signature
-        specs = [_spec(s) for s in nest.flatten(signature)]
+        # (an ExtensionType's spec stands for its tensors: their rows are stacked)
+        expand = any(hasattr(s, "_from_component_specs") for s in nest.flatten(signature))
+        specs = [_spec(s) for s in nest.flatten(signature, expand)]
     results = [TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
                            element_shape=s.shape) for s in specs]
-
-    expand = signature is None and rows.expand
 
     def compute(i, results):
         result = fn(rows[i])

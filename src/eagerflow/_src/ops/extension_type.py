@@ -103,7 +103,11 @@ def _check_field(cls_name, name, annotation, value):
     if annotation is TensorShape:
         return TensorShape(value)
     if annotation is _d.DType:
-        return _d.as_dtype(value)
+        try:
+            return _d.as_dtype(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected 'tf.DType', got {type(value).__name__!r}") \
+                from None
     if isinstance(annotation, type):
         ok = isinstance(value, annotation)
         if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
