@@ -25,6 +25,14 @@ from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
 
 _NO_DEFAULT = object()
+# the Specs of extension types that name themselves (``__name__ = "pkg.Name"``), by
+# ``"pkg.Name.Spec"``: what a SavedModel records them by and finds them again with
+_REGISTERED_SPECS = {}
+
+
+def registered_spec(name):
+    """The Spec class registered as `name` (``"pkg.Name.Spec"``), or None."""
+    return _REGISTERED_SPECS.get(name)
 
 
 class ImmutableDict(collections.abc.Mapping):
@@ -199,6 +207,7 @@ class ExtensionTypeSpec(TypeSpec):
     """The type of an `ExtensionType` value: each field's spec (tensor fields) or value."""
 
     value_type = None  # set on each subclass's own Spec
+    _tf_registered_name = None  # "pkg.Name.Spec" when the type names itself
 
     def __init__(self, *args, **kwargs):
         """The spec of each field, positionally or by name, as TF: every field, defaults
@@ -379,6 +388,10 @@ class _ExtensionTypeMeta(type):
         if user_spec is not None and "__init__" in user_spec.__dict__:
             spec_namespace["__init__"] = _custom_spec_init(user_spec.__dict__["__init__"])
         cls.Spec = type(f"{name}.Spec", spec_bases, spec_namespace)
+        registered = namespace.get("__name__")
+        if isinstance(registered, str):  # (TF registers such a type's Spec by this name)
+            cls.Spec._tf_registered_name = f"{registered}.Spec"
+            _REGISTERED_SPECS[cls.Spec._tf_registered_name] = cls.Spec
         if "__init__" in namespace:  # a custom constructor: its fields are checked afterwards
             user_init = namespace["__init__"]
 
