@@ -97,6 +97,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """
     signature = dtype if fn_output_signature is None else fn_output_signature
     _check_callable(fn)
+    if ragged_results is not None and type(signature).__name__ == "RaggedTensorSpec":
+        return ragged_results(fn, elems, signature, _Rows)
     rows = _Rows(elems)
     if signature is None:
         structure = elems
@@ -122,6 +124,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
 
 compiled_backward.map_rows = map_fn
+# ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
+# results are ragged (a `RaggedTensorSpec` signature), set by the ragged package
+ragged_results = None
 
 
 @export("scan")
