@@ -1161,10 +1161,8 @@ def _seed_input(seed, op_name, alg="auto_select", seed_op=None):
     _stateless_alg(alg, op_name)
     op_name = seed_op or op_name
     given, seed = seed, as_tensor(seed)
-    if seed.dtype not in _INTS:
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"Value for attr 'Tseed' of {kernel_type_name(seed.dtype)} is not "
-                              f"in the list of allowed values: int32, int64")
+    if seed.dtype not in _INTS:  # (in a graph, TF's TypeError naming the input)
+        raise attr_dtype_error(op_name, "Tseed", seed.dtype, (_d.int32, _d.int64), "seed")
     if context.executing_eagerly():
         if seed.shape != TensorShape([2]):  # (the kernel's check: TF's eager form names it)
             raise errors.listed(_kernel_error(errors.InvalidArgumentError, op_name,
