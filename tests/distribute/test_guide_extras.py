@@ -30,3 +30,17 @@ def test_input_and_run_options_are_named_tuples_with_defaults():
         "experimental_bucketizing_dynamic_shape=False, experimental_xla_options=None)")
     with pytest.raises(AttributeError):
         o.experimental_fetch_to_device = True
+
+
+def test_on_read_variables_of_a_mirrored_strategy_are_sync_on_read():
+    strategy = tf.distribute.MirroredStrategy(devices=["/cpu:0"])
+    with strategy.scope():
+        v = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+        metric = tf.keras.metrics.Mean()
+    assert type(v).__name__ == "SyncOnReadVariable"
+    assert repr(v) == ("SyncOnReadVariable:{\n  0: <tf.Variable 'Variable:0' shape=() "
+                       "dtype=float32, numpy=1.0>\n}")
+    assert type(metric.total).__name__ == "SyncOnReadVariable" and not v.trainable
+    strategy.run(lambda: v.assign_add(1.0))
+    assert float(v) == 2.0 and len(v.values) == 1

@@ -705,8 +705,27 @@ class MirroredVariable(ResourceVariable):
     __str__ = __repr__
 
 
-def _mirror(variable, strategy):
-    """Turns the new plain `variable` into a `MirroredVariable` of `strategy`'s devices."""
+class SyncOnReadVariable(ResourceVariable):
+    """A variable of a `MirroredStrategy` made with ``synchronization=ON_READ`` (a metric's
+    total, say), one copy per replica, printed as TF prints it. The copies share one value
+    here: the replicas' updates accumulate in it, which is what reading a SUM variable in
+    cross-replica context gives."""
+
+    @property
+    def values(self):
+        return self._mirrored_values
+
+    @property
+    def distribute_strategy(self):
+        return self._distribute_strategy
+
+    __repr__ = MirroredVariable.__repr__
+    __str__ = __repr__
+
+
+def _mirror(variable, strategy, cls=MirroredVariable):
+    """Turns the new plain `variable` into a `MirroredVariable` (or `cls`) of `strategy`'s
+    devices."""
     if variable.dtype.is_integer and getattr(variable.aggregation, "name", "") == "MEAN":
         raise ValueError("creating distributed tf.Variable with aggregation=MEAN and a "
                          "non-floating dtype is not supported, please use a different "
@@ -720,7 +739,7 @@ def _mirror(variable, strategy):
             component._name = f"{base}/replica_{i}:0"
             component._device = device
         components.append(component)
-    variable.__class__ = MirroredVariable
+    variable.__class__ = cls
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._mirrored_values = tuple(components)
@@ -763,9 +782,9 @@ class _Scope:
             except AttributeError:
                 pass
             if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and \
-                    type(v) is ResourceVariable and \
-                    kwargs.get("synchronization") != VariableSynchronization.ON_READ:
-                v = _mirror(v, strategy)
+                    type(v) is ResourceVariable:
+                v = _mirror(v, strategy, SyncOnReadVariable if v.synchronization ==
+                            VariableSynchronization.ON_READ else MirroredVariable)
             if group is not None:
                 group.created.append(v)
             return v
