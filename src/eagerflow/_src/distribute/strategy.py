@@ -654,13 +654,9 @@ class PerReplica:
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
-class MirroredVariable(ResourceVariable):
-    """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
-
-    The copies share one value here: updates from a replica go through the variable's
-    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
-    update is the one applied, as when every replica updates alike.
-    """
+class _DistributedVariable(ResourceVariable):
+    """A variable of a `MirroredStrategy`: one copy per replica (`values`), printed as TF
+    prints them."""
 
     @property
     def values(self):
@@ -669,6 +665,23 @@ class MirroredVariable(ResourceVariable):
     @property
     def distribute_strategy(self):
         return self._distribute_strategy
+
+    def __repr__(self):
+        if not context.executing_eagerly():
+            return super().__repr__()
+        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._mirrored_values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+    __str__ = __repr__
+
+
+class MirroredVariable(_DistributedVariable):
+    """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
+
+    The copies share one value here: updates from a replica go through the variable's
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
+    update is the one applied, as when every replica updates alike.
+    """
 
     def _write(self, op, value, read_value, name):
         current = _state.stack[-1] if _state.stack else None
@@ -696,31 +709,11 @@ class MirroredVariable(ResourceVariable):
             return ResourceVariable._write(self, op, v, read_value, name)
         return replica.merge_call(merge, args=(value,))
 
-    def __repr__(self):
-        if not context.executing_eagerly():
-            return super().__repr__()
-        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._mirrored_values))
-        return f"{type(self).__name__}:{{\n{parts}\n}}"
 
-    __str__ = __repr__
-
-
-class SyncOnReadVariable(ResourceVariable):
+class SyncOnReadVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy` made with ``synchronization=ON_READ`` (a metric's
-    total, say), one copy per replica, printed as TF prints it. The copies share one value
-    here: the replicas' updates accumulate in it, which is what reading a SUM variable in
-    cross-replica context gives."""
-
-    @property
-    def values(self):
-        return self._mirrored_values
-
-    @property
-    def distribute_strategy(self):
-        return self._distribute_strategy
-
-    __repr__ = MirroredVariable.__repr__
-    __str__ = __repr__
+    total, say). The copies share one value here: the replicas' updates accumulate in it,
+    which is what reading a SUM variable in cross-replica context gives."""
 
 
 def _mirror(variable, strategy, cls=MirroredVariable):
