@@ -399,3 +399,44 @@ def test_dtype_field_that_does_not_convert():
     assert Shaped("float32").d is tf.float32
     with pytest.raises(TypeError, match="^d: expected 'tf.DType', got 'str'$"):
         Shaped("foo")
+
+
+def test_batch_encoder_batches_tensor_and_shape_fields():
+    class P(tf.experimental.BatchableExtensionType):
+        x: tf.Tensor
+        s: tf.TensorShape
+    encoder = tf.experimental.ExtensionTypeBatchEncoder()
+    spec = P.Spec(x=tf.TensorSpec([2]), s=tf.TensorShape([2]))
+    batched = encoder.batch(spec, 3)
+    assert repr(batched) == ("P.Spec(x=TensorSpec(shape=(3, 2), dtype=tf.float32, name=None), "
+                             "s=TensorShape([3, 2]))")
+    assert encoder.unbatch(batched) == spec
+    value = P(tf.ones([2]), tf.TensorShape([2]))
+    assert encoder.encoding_specs(spec) == (tf.TensorSpec([2]),)
+    assert encoder.decode(spec, encoder.encode(spec, value)).x.numpy().tolist() == [1.0, 1.0]
+
+
+def test_api_dispatch_in_a_function_with_a_repr_that_needs_values():
+    class Shown(tf.experimental.ExtensionType):
+        values: tf.Tensor
+
+        def __repr__(self):  # (fails on a function's symbolic tensors)
+            return f"Shown({self.values.numpy().tolist()})"
+
+    @tf.experimental.dispatch_for_api(tf.stack)
+    def shown_stack(values: typing.List[Shown], axis=0):
+        return Shown(tf.stack([v.values for v in values], axis))
+    try:
+        out = tf.function(lambda a, b: tf.stack([a, b]))(Shown([1, 2]), Shown([3, 4]))
+        assert out.values.numpy().tolist() == [[1, 2], [3, 4]]
+    finally:
+        tf.experimental.unregister_dispatch_for(shown_stack)
+
+
+def test_function_returning_an_extension_type_of_one_tensor_returns_the_value():
+    class One(tf.experimental.ExtensionType):
+        values: tf.Tensor
+        label: str = "a"
+
+    out = tf.function(lambda a: One(a.values * 2, "b"))(One([1, 2]))
+    assert type(out) is One and out.label == "b" and out.values.numpy().tolist() == [2, 4]

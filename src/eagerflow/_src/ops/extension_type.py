@@ -525,3 +525,49 @@ def type_spec_from_value(value):
                         f"{type(value)}.") from None
     return TensorSpec(tensor.shape, tensor.dtype)
 
+
+
+def _reshaped_spec(spec, reshape):
+    """`spec` with `reshape` applied to the shapes of its tensors' specs and to its known
+    `TensorShape` fields, nested extension types' too."""
+    if isinstance(spec, TensorSpec):
+        return TensorSpec(reshape(spec.shape), spec.dtype, spec.name)
+    if isinstance(spec, TensorShape):
+        return spec if spec.rank is None else reshape(spec)
+    if isinstance(spec, ExtensionTypeSpec):
+        new = type(spec).__new__(type(spec))
+        new._fields = {k: _reshaped_spec(v, reshape) for k, v in spec._fields.items()}
+        return new
+    if isinstance(spec, tuple):
+        return tuple(_reshaped_spec(v, reshape) for v in spec)
+    if isinstance(spec, dict):
+        return {k: _reshaped_spec(v, reshape) for k, v in spec.items()}
+    return spec
+
+
+@export("experimental.ExtensionTypeBatchEncoder")
+class ExtensionTypeBatchEncoder:
+    """How values of a `BatchableExtensionType` batch: by default each tensor field gains a
+    leading batch dimension (and so does each known `TensorShape` field), and a value is
+    encoded as its component tensors.
+
+    >>> class P(tf.experimental.BatchableExtensionType):
+    ...     x: tf.Tensor
+    >>> tf.experimental.ExtensionTypeBatchEncoder().batch(P.Spec(x=tf.TensorSpec([2])), 3)
+    P.Spec(x=TensorSpec(shape=(3, 2), dtype=tf.float32, name=None))
+    """
+
+    def batch(self, spec, batch_size):
+        return _reshaped_spec(spec, lambda shape: TensorShape([batch_size]).concatenate(shape))
+
+    def unbatch(self, spec):
+        return _reshaped_spec(spec, lambda shape: shape[1:])
+
+    def encode(self, spec, value, minimum_rank=0):
+        return tuple(spec._to_components(value))
+
+    def decode(self, spec, encoded_value):
+        return spec._from_components(list(encoded_value))
+
+    def encoding_specs(self, spec):
+        return tuple(spec._component_specs)
