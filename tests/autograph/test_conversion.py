@@ -428,3 +428,15 @@ def test_a_loop_over_a_scalar_tensor_is_tfs_len_error():
         with pytest.raises(ValueError, match=text.replace("(", r"\(").replace(")", r"\)")):
             f(tf.constant(1.0))
     assert float(total(tf.constant([1.0, 2.0]))) == 3.0
+
+
+def test_frozen_standard_library_functions_are_not_converted(caplog):
+    # ``os.path.join``'s code is ``<frozen posixpath>``: library code, called as it is
+    import os
+
+    @tf.function
+    def f():
+        return os.path.join("a", "b")
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert f().numpy() == b"a/b"
+    assert not [r for r in caplog.records if "could not transform" in r.getMessage()]

@@ -197,3 +197,20 @@ def test_an_unhashable_argument_is_tfs_type_error():
     f = tf.function(lambda x: 1)
     with pytest.raises(TypeError, match="Could not generate a generic TraceType for"):
         f(Unhashable())
+
+
+def test_explanation_shows_an_extension_types_fields_and_component_specs():
+    class Pair(tf.experimental.ExtensionType):
+        values: tf.Tensor
+        label: str
+
+    @tf.function
+    def f(p):
+        return p.values * 2
+
+    f(Pair([1.0, 2.0], "x"))
+    f(Pair([1.0, 2.0], "y"))
+    lines = f.experimental_explain_retracing().splitlines()
+    assert lines[2] == ("  2. p changed from Pair(label='x', TensorSpec(shape=(2,), "
+                        "dtype=tf.float32, name=None)) to Pair(label='y', TensorSpec(shape=(2,), "
+                        "dtype=tf.float32, name=None))")

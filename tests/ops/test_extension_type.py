@@ -284,3 +284,159 @@ def test_as_dict_gives_the_fields_in_order():
     fields = tf.experimental.extension_type.as_dict(Masked(tf.constant([1, 2])))
     assert list(fields) == ["values", "count"] and fields["count"] == 3
     assert fields["values"].numpy().tolist() == [1, 2]
+
+
+def test_mapping_field_holds_an_immutable_dict_printed_as_tf():
+    from typing import Mapping
+
+    class Node(tf.experimental.ExtensionType):
+        y: Mapping[str, tf.Tensor]
+    n = Node(y={"b": [1.0], "a": [2]})
+    assert not isinstance(n.y, dict) and list(n.y) == ["b", "a"]
+    assert repr(n.y).startswith("ImmutableDict({'b': <tf.Tensor")
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        n.y["c"] = 1
+    # (its spec holds a plain dict, and values rebuilt from components hold the mapping)
+    assert isinstance(n._type_spec.y, dict)
+    out = tf.function(lambda n: n)(n)
+    assert repr(out).startswith("Node(y=ImmutableDict({'b'")
+
+
+def test_spec_with_its_own_constructor():
+    class S(tf.experimental.ExtensionType):
+        shape: tf.TensorShape
+        values: tf.Tensor
+
+        class Spec:
+            def __init__(self, shape, dtype=tf.float32):
+                self.values = tf.TensorSpec(shape, dtype)
+                self.shape = shape
+
+    spec = S.Spec([None], tf.string)
+    assert repr(spec) == ("S.Spec(shape=TensorShape([None]), values=TensorSpec(shape=(None,), "
+                          "dtype=tf.string, name=None))")
+    with pytest.raises(AttributeError, match="outside the custom constructor of "
+                                             "ExtensionTypeSpec"):
+        spec.values = 3
+
+    @tf.function(input_signature=[S.Spec([None], tf.string)])
+    def f(s):
+        return s.values
+    assert f(S(tf.TensorShape([2]), ["a", "b"])).numpy().tolist() == [b"a", b"b"]
+
+    class S2(tf.experimental.ExtensionType):
+        values: tf.Tensor
+
+        class Spec:
+            def __init__(self, shape):
+                pass
+    with pytest.raises(ValueError, match="Missing required fields"):
+        S2.Spec([None])
+
+
+def test_spec_shape_field_is_a_tensor_shape():
+    class N(tf.experimental.ExtensionType):
+        shape: tf.TensorShape
+        work: tf.Tensor
+    spec = N.Spec(shape=None, work=tf.TensorSpec(None, tf.float32))
+    assert repr(spec).startswith("N.Spec(shape=TensorShape(None), work=")
+
+
+def test_watching_an_extension_type_watches_its_tensors():
+    m = MaskedTensor([1.0, 2.0], [True, False])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(m)
+        y = tf.reduce_sum(m.values ** 2)
+    assert t.gradient(y, m.values).numpy().tolist() == [2.0, 4.0]
+    # (as a source or a target it has no gradient protocol: TF's ValueError)
+    for target, source in [(y, m), (m, m.values), (y, [m.values, {"a": m}])]:
+        with pytest.raises(ValueError, match="Type MaskedTensor is not supported as a "
+                                             "gradient source or gradient target."):
+            t.gradient(target, source)
+
+
+def test_watching_a_sparse_tensor_and_its_gradient():
+    sp = tf.sparse.from_dense([[0.0, 1.0], [2.0, 0.0]])
+    with tf.GradientTape() as t:
+        t.watch(sp)
+        y = tf.sparse.reduce_sum(sp * 3.0)
+    with pytest.raises(ValueError, match="Type SparseTensor is not supported"):
+        t.gradient(y, sp)
+
+
+class _Batchable(tf.experimental.BatchableExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+
+
+def test_nest_expands_an_extension_types_spec_into_its_component_specs():
+    spec = _Batchable.Spec(values=tf.TensorSpec([2], tf.float32),
+                           mask=tf.TensorSpec([2], tf.bool))
+    assert tf.nest.flatten([spec, tf.TensorSpec([1])], expand_composites=True) == [
+        tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.bool), tf.TensorSpec([1])]
+    value = tf.nest.pack_sequence_as(spec, [tf.ones([3, 2]), tf.ones([3, 2], tf.bool)],
+                                     expand_composites=True)
+    assert type(value) is _Batchable and value.values.shape == (3, 2)
+    assert tf.nest.flatten(tf.RaggedTensorSpec([None, None], tf.float32),
+                           expand_composites=True) == [
+        tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)]
+
+
+def test_map_fn_with_an_extension_type_output_signature():
+    mm = _Batchable(tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                    tf.constant([[True, False], [True, True]]))
+    spec = _Batchable.Spec(values=tf.TensorSpec([2], tf.float32),
+                           mask=tf.TensorSpec([2], tf.bool))
+    out = tf.map_fn(lambda x: _Batchable(x.values + 1, x.mask), mm, fn_output_signature=spec)
+    assert type(out) is _Batchable
+    assert out.values.numpy().tolist() == [[2.0, 3.0], [4.0, 5.0]]
+    assert out.mask.numpy().tolist() == [[True, False], [True, True]]
+
+
+def test_dtype_field_that_does_not_convert():
+    class Shaped(tf.experimental.ExtensionType):
+        d: tf.DType
+    assert Shaped("float32").d is tf.float32
+    with pytest.raises(TypeError, match="^d: expected 'tf.DType', got 'str'$"):
+        Shaped("foo")
+
+
+def test_batch_encoder_batches_tensor_and_shape_fields():
+    class P(tf.experimental.BatchableExtensionType):
+        x: tf.Tensor
+        s: tf.TensorShape
+    encoder = tf.experimental.ExtensionTypeBatchEncoder()
+    spec = P.Spec(x=tf.TensorSpec([2]), s=tf.TensorShape([2]))
+    batched = encoder.batch(spec, 3)
+    assert repr(batched) == ("P.Spec(x=TensorSpec(shape=(3, 2), dtype=tf.float32, name=None), "
+                             "s=TensorShape([3, 2]))")
+    assert encoder.unbatch(batched) == spec
+    value = P(tf.ones([2]), tf.TensorShape([2]))
+    assert encoder.encoding_specs(spec) == (tf.TensorSpec([2]),)
+    assert encoder.decode(spec, encoder.encode(spec, value)).x.numpy().tolist() == [1.0, 1.0]
+
+
+def test_api_dispatch_in_a_function_with_a_repr_that_needs_values():
+    class Shown(tf.experimental.ExtensionType):
+        values: tf.Tensor
+
+        def __repr__(self):  # (fails on a function's symbolic tensors)
+            return f"Shown({self.values.numpy().tolist()})"
+
+    @tf.experimental.dispatch_for_api(tf.stack)
+    def shown_stack(values: typing.List[Shown], axis=0):
+        return Shown(tf.stack([v.values for v in values], axis))
+    try:
+        out = tf.function(lambda a, b: tf.stack([a, b]))(Shown([1, 2]), Shown([3, 4]))
+        assert out.values.numpy().tolist() == [[1, 2], [3, 4]]
+    finally:
+        tf.experimental.unregister_dispatch_for(shown_stack)
+
+
+def test_function_returning_an_extension_type_of_one_tensor_returns_the_value():
+    class One(tf.experimental.ExtensionType):
+        values: tf.Tensor
+        label: str = "a"
+
+    out = tf.function(lambda a: One(a.values * 2, "b"))(One([1, 2]))
+    assert type(out) is One and out.label == "b" and out.values.numpy().tolist() == [2, 4]

@@ -318,8 +318,8 @@ def test_poisson_and_binomial_samples_have_no_gradient():
                                          maxval=None), InvalidArgumentError,
      r"not \[1,2\] \[Op:StatelessRandomGetKeyCounter\]"),
     (lambda: tf.random.stateless_truncated_normal([2], [1.0, 2.0]), InvalidArgumentError,
-     r"'Tseed' of float is not in the list of allowed values: int32, int64"
-     r".*\[Op:StatelessRandomGetKeyCounter\]"),
+     r"'Tseed' of float is not in the list of allowed values: int32, int64\n\t; NodeDef: "
+     r"\{\{node StatelessRandomGetKeyCounter\}\}"),
     (lambda: tf.random.stateless_poisson([3], [1, 2], lam=[1.0, 2.0]), InvalidArgumentError,
      r"Shape passed in must end with broadcasted shape. \[Op:StatelessRandomPoisson\]"),
     (lambda: tf.random.stateless_poisson([2], [1, 2], lam=tf.constant(1, tf.int8)),
@@ -413,3 +413,12 @@ def test_stateless_poisson_and_binomial_errors_with_python_lists_end_without_the
         tf.random.stateless_poisson(tf.constant([4]), tf.constant([1, 2]), tf.constant([1., 2.]))
     with pytest.raises(InvalidArgumentError, match=r"\[Op:StatelessRandomBinomial\]$"):
         tf.random.stateless_binomial([4], seed=[1, 2], counts=[10.0, 20.0], probs=0.5)
+
+
+def test_float_seed_in_a_function_is_tfs_type_error():
+    @tf.function
+    def f():
+        return tf.random.stateless_normal([2], seed=[1.0, 2.0])
+    with pytest.raises(TypeError, match="Value passed to parameter 'seed' has DataType "
+                                        "float32 not in list of allowed values: int32, int64"):
+        f()

@@ -11,7 +11,7 @@ from eagerflow._src.core.dtypes import (  # noqa: F401
     int2, int4, uint2, uint4)
 from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.ops.extension_type import (  # noqa: F401
-    BatchableExtensionType, ExtensionType, ExtensionTypeSpec)
+    BatchableExtensionType, ExtensionType, ExtensionTypeBatchEncoder, ExtensionTypeSpec)
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape  # noqa: F401
 from eagerflow._src.ragged.ragged_tensor import RowPartition  # noqa: F401
 from eagerflow.experimental import dlpack, extension_type, numpy  # noqa: F401

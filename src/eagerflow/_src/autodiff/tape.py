@@ -21,7 +21,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
@@ -168,7 +168,7 @@ class GradientTape:
         self._watch(tensor, "tensor")
 
     def _watch(self, tensor, what):
-        for t in map(_gradient_components, nest.flatten(tensor)):
+        for t in _watchable(tensor):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
             if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
@@ -445,9 +445,34 @@ class _Paused:
 
 def _gradient_components(value):
     """The tensor through which gradients reach composite `value` (a ragged tensor's flat
-    values: its ``__composite_gradient__``, TF's protocol), else `value` itself."""
+    values: its ``__composite_gradient__``, TF's protocol), else `value` itself; ValueError
+    for a composite without the protocol (an `ExtensionType`), as in TF."""
     protocol = getattr(type(value), "__composite_gradient__", None)
-    return value if protocol is None else protocol.get_gradient_components(value)
+    if protocol is not None:
+        return protocol.get_gradient_components(value)
+    if _components(value) is not None:
+        raise ValueError(f"Type {type(value).__name__} is not supported as a gradient source "
+                         f"or gradient target.")
+    return value
+
+
+def _components(value):
+    """The component tensors of composite `value` (its spec's), or None for others."""
+    if isinstance(value, (Tensor, Variable)):
+        return None
+    spec = getattr(value, "_type_spec", None)
+    return spec._to_components(value) if hasattr(spec, "_to_components") else None
+
+
+def _watchable(value):
+    """What watching `value` watches: its tensors and variables, composites' components
+    (a ragged tensor's row splits and an `ExtensionType`'s fields too), as in TF."""
+    for t in nest.flatten(value):
+        components = _components(t)
+        if components is None:
+            yield t
+        else:
+            yield from _watchable(components)
 
 
 def _with_gradient_components(source, grad):

@@ -221,6 +221,8 @@ def _is_user_function(fn):
 
 
 def _in_library(filename):
+    if filename.startswith("<frozen "):  # a standard module frozen into the interpreter
+        return True                      # (``os.path.join`` is ``<frozen posixpath>``)
     return os.path.normcase(os.path.realpath(filename)).startswith(_library_folders())
 
 

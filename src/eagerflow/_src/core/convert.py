@@ -352,7 +352,11 @@ def to_array(value, dtype=None):
 def _unsupported(value, elements=None):
     """TF's ValueError for `value`, of a type no tensor is made of; `TypeDispatch` when it
     (or one of its `elements`) is of a type with dispatch targets (see `api_export`)."""
-    text = (f"Attempt to convert a value ({value!r}) with an unsupported type "
+    try:
+        shown = repr(value)
+    except Exception:  # noqa: BLE001 (a user's repr that fails while a function traces
+        shown = object.__repr__(value)  # must not stop the call from dispatching)
+    text = (f"Attempt to convert a value ({shown}) with an unsupported type "
             f"({type(value)}) to a Tensor.")
     types = api_export.dispatch_types
     if types and any(isinstance(v, types) for v in (value, *(

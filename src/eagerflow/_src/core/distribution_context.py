@@ -34,3 +34,16 @@ def synced_replica():
         return None
     replica = state.stack[-1][1]
     return replica if getattr(replica, "_thread", None) is not None else None
+
+
+def current_strategy():
+    """The strategy whose scope or `run` is current, or None outside any."""
+    return state.stack[-1][0] if state.stack else None
+
+
+def replica_id_in(strategy):
+    """The id (a Python int) of the replica of `strategy`'s `run` this code runs as; None
+    outside its `run` (cross-replica context, or another strategy's)."""
+    if not state.stack or state.stack[-1][0] is not strategy or state.stack[-1][1] is None:
+        return None
+    return int(getattr(state.stack[-1][1], "_replica_id", 0))

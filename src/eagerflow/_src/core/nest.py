@@ -52,9 +52,15 @@ def _flat_sequence(structure):
 
 def _components(value):
     """The component tensors of a composite value (a `SparseTensor`: indices, values, dense
-    shape), as its ``_type_spec`` gives them; None for any other value."""
+    shape), as its ``_type_spec`` gives them, or the component specs of a composite's spec
+    (TF expands those too); None for any other value."""
     to_components = getattr(getattr(value, "_type_spec", None), "_to_components", None)
-    return None if to_components is None else list(to_components(value))
+    if to_components is not None:
+        return list(to_components(value))
+    if isinstance(value, type) or not hasattr(value, "_from_components"):
+        return None
+    specs = getattr(value, "_component_specs", None)
+    return None if specs is None else list(specs)
 
 
 def _flatten_expanded(structure):
@@ -146,7 +152,8 @@ def _pack_expanded(structure, flat):
     def build(node):
         parts = _components(node)
         if parts is not None:
-            return node._type_spec._from_components([build(p) for p in parts])
+            spec = getattr(node, "_type_spec", node)  # (a value's spec, or a spec itself)
+            return spec._from_components([build(p) for p in parts])
         if not is_nested(node):
             return next(it)
         return _rebuild(node, [build(c) for c in _children(node)])

@@ -85,6 +85,28 @@ export("compat.v1.VariableAggregation").export_constant(__name__, "VariableAggre
 VariableAggregation = VariableAggregationV2  # (the one eagerflow's own code means)
 
 
+def _sync_and_aggregation(synchronization, aggregation, name):
+    """The members `synchronization` and `aggregation` name (None: AUTO and NONE; an enum's
+    value: its member), as TF takes them; ValueError for anything else."""
+    if not aggregation:
+        aggregation = VariableAggregationV1.NONE
+    elif not isinstance(aggregation, (VariableAggregationV1, VariableAggregationV2)):
+        try:
+            aggregation = VariableAggregationV2(aggregation)
+        except ValueError:
+            raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: "
+                             f"{name}") from None
+    if synchronization is None:
+        synchronization = VariableSynchronization.AUTO
+    else:
+        try:
+            synchronization = VariableSynchronization(synchronization)
+        except ValueError:
+            raise ValueError(f"Invalid variable synchronization mode: {synchronization} for "
+                             f"variable: {name}") from None
+    return synchronization, aggregation
+
+
 class ResourceHandle:
     """The storage of one variable: its current array (replaced on every write)."""
 
@@ -244,6 +266,8 @@ class Variable(metaclass=_VariableMeta):
         if constraint is not None and not callable(constraint):
             raise ValueError(f"Argument `constraint` must be None or a callable. a callable. "
                              f"Got a {type(constraint)}:  {constraint}")
+        synchronization, aggregation = _sync_and_aggregation(synchronization, aggregation,
+                                                             name)
         with context.init_scope():  # created eagerly, even while a function is traced
             if callable(initial_value):
                 initial_value = initial_value()
@@ -316,7 +340,8 @@ class Variable(metaclass=_VariableMeta):
         return self._shape
 
     def is_initialized(self, name=None):
-        return True
+        """Whether the variable holds a value: a bool scalar tensor (``VarIsInitializedOp``)."""
+        return dispatch(VAR_IS_INITIALIZED, (self,), name=name)
 
     # -- reads ------------------------------------------------------------------
     def value(self):

@@ -240,6 +240,10 @@ class Dataset:
         [{'a': np.int32(1)}, {'a': np.int32(2)}]
         """
         from eagerflow._src.data.iterator_ops import NumpyIterator  # noqa: PLC0415
+        extension = structure.extension_type_in(self.element_spec)
+        if extension is not None:
+            raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "
+                            f"datasets that produce values of type {extension}")
         for spec in structure.flatten(self.element_spec):
             if not isinstance(spec, (TensorSpec,) + structure.COMPOSITE_SPECS):
                 raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for "

@@ -16,6 +16,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from eagerflow._src.data.structured_function import branch_iterator
+from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -142,7 +143,11 @@ def _flatten_up_to(spec, value):
     (a list is a value, as in tf.data's nests)."""
     if not structure.is_nested(spec):
         return [value]
-    if isinstance(spec, dict):
+    if isinstance(spec, ExtensionTypeSpec):  # a value of its type: its component tensors
+        if not isinstance(value, spec.value_type):
+            raise TypeError("structure")
+        pairs = list(zip(spec._component_specs, spec._to_components(value)))
+    elif isinstance(spec, dict):
         if not isinstance(value, dict) or set(value) != set(spec):
             raise TypeError("structure")
         pairs = [(spec[k], value[k]) for k in sorted(spec)]

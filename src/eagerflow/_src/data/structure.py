@@ -53,6 +53,15 @@ def _children(value):
     return list(value)
 
 
+def extension_type_in(spec):
+    """The first extension type whose values `spec` (an element spec) holds, or None."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return spec.value_type
+    if not is_nested(spec):
+        return None
+    return next((t for t in map(extension_type_in, _children(spec)) if t is not None), None)
+
+
 def flatten(structure):
     """The leaves of `structure`, depth first (dicts in sorted key order)."""
     if not is_nested(structure):

@@ -19,6 +19,7 @@ between replicas are `PerReplica`; variables made under the scope are
 >>> strategy.reduce("SUM", tf.constant([1.0, 2.0, 3.0]), axis=0)
 <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 """
+import collections
 import contextlib
 import contextvars
 import copy
@@ -373,6 +374,17 @@ class StrategyExtended:
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
 
+    def reduce_to(self, reduce_op, value, destinations, options=None):
+        """`value` reduced across replicas (cross-replica context): one tensor, every
+        destination here sharing the host's memory."""
+        reduced = self._strategy.reduce(reduce_op, value, axis=None)
+        return reduced.read_value() if isinstance(reduced, Variable) else reduced
+
+    def batch_reduce_to(self, reduce_op, value_destination_pairs, options=None):
+        """`reduce_to` of each ``(value, destinations)`` pair, as a list."""
+        return [self.reduce_to(reduce_op, value, destinations, options)
+                for value, destinations in value_destination_pairs]
+
     def value_container(self, value):
         return value
 
@@ -642,13 +654,9 @@ class PerReplica:
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
-class MirroredVariable(ResourceVariable):
-    """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
-
-    The copies share one value here: updates from a replica go through the variable's
-    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
-    update is the one applied, as when every replica updates alike.
-    """
+class _DistributedVariable(ResourceVariable):
+    """A variable of a `MirroredStrategy`: one copy per replica (`values`), printed as TF
+    prints them."""
 
     @property
     def values(self):
@@ -657,6 +665,23 @@ class MirroredVariable(ResourceVariable):
     @property
     def distribute_strategy(self):
         return self._distribute_strategy
+
+    def __repr__(self):
+        if not context.executing_eagerly():
+            return super().__repr__()
+        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._mirrored_values))
+        return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+    __str__ = __repr__
+
+
+class MirroredVariable(_DistributedVariable):
+    """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
+
+    The copies share one value here: updates from a replica go through the variable's
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
+    update is the one applied, as when every replica updates alike.
+    """
 
     def _write(self, op, value, read_value, name):
         current = _state.stack[-1] if _state.stack else None
@@ -684,17 +709,16 @@ class MirroredVariable(ResourceVariable):
             return ResourceVariable._write(self, op, v, read_value, name)
         return replica.merge_call(merge, args=(value,))
 
-    def __repr__(self):
-        if not context.executing_eagerly():
-            return super().__repr__()
-        parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._mirrored_values))
-        return f"{type(self).__name__}:{{\n{parts}\n}}"
 
-    __str__ = __repr__
+class SyncOnReadVariable(_DistributedVariable):
+    """A variable of a `MirroredStrategy` made with ``synchronization=ON_READ`` (a metric's
+    total, say). The copies share one value here: the replicas' updates accumulate in it,
+    which is what reading a SUM variable in cross-replica context gives."""
 
 
-def _mirror(variable, strategy):
-    """Turns the new plain `variable` into a `MirroredVariable` of `strategy`'s devices."""
+def _mirror(variable, strategy, cls=MirroredVariable):
+    """Turns the new plain `variable` into a `MirroredVariable` (or `cls`) of `strategy`'s
+    devices."""
     if variable.dtype.is_integer and getattr(variable.aggregation, "name", "") == "MEAN":
         raise ValueError("creating distributed tf.Variable with aggregation=MEAN and a "
                          "non-floating dtype is not supported, please use a different "
@@ -708,7 +732,7 @@ def _mirror(variable, strategy):
             component._name = f"{base}/replica_{i}:0"
             component._device = device
         components.append(component)
-    variable.__class__ = MirroredVariable
+    variable.__class__ = cls
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._mirrored_values = tuple(components)
@@ -751,9 +775,9 @@ class _Scope:
             except AttributeError:
                 pass
             if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and \
-                    type(v) is ResourceVariable and \
-                    kwargs.get("synchronization") != VariableSynchronization.ON_READ:
-                v = _mirror(v, strategy)
+                    type(v) is ResourceVariable:
+                v = _mirror(v, strategy, SyncOnReadVariable if v.synchronization ==
+                            VariableSynchronization.ON_READ else MirroredVariable)
             if group is not None:
                 group.created.append(v)
             return v
@@ -963,27 +987,33 @@ class CommunicationOptions:
 
 
 @export("distribute.RunOptions")
-class RunOptions:
-    """Options for `Strategy.run`."""
+class RunOptions(collections.namedtuple("RunOptions", [
+        "experimental_enable_dynamic_batch_size", "experimental_bucketizing_dynamic_shape",
+        "experimental_xla_options"])):
+    """Options for `Strategy.run` (a named tuple, as TF's)."""
 
-    def __init__(self, experimental_enable_dynamic_batch_size=True,
-                 experimental_bucketizing_dynamic_shape=False,
-                 experimental_xla_options=None):
-        self.experimental_enable_dynamic_batch_size = experimental_enable_dynamic_batch_size
-        self.experimental_bucketizing_dynamic_shape = experimental_bucketizing_dynamic_shape
-        self.experimental_xla_options = experimental_xla_options
+    def __new__(cls, experimental_enable_dynamic_batch_size=True,
+                experimental_bucketizing_dynamic_shape=False, experimental_xla_options=None):
+        return super().__new__(cls, experimental_enable_dynamic_batch_size,
+                               experimental_bucketizing_dynamic_shape,
+                               experimental_xla_options)
 
 
 @export("distribute.InputOptions")
-class InputOptions:
-    """Options for distributing datasets."""
+class InputOptions(collections.namedtuple("InputOptions", [
+        "experimental_fetch_to_device", "experimental_replication_mode",
+        "experimental_place_dataset_on_device", "experimental_per_replica_buffer_size"])):
+    """Options for distributing datasets (a named tuple, as TF's): unset, the dataset is
+    fetched to the device and each worker has one input pipeline."""
 
-    def __init__(self, experimental_fetch_to_device=None, experimental_replication_mode=None,
-                 experimental_place_dataset_on_device=False, experimental_per_replica_buffer_size=1):
-        self.experimental_fetch_to_device = experimental_fetch_to_device
-        self.experimental_replication_mode = experimental_replication_mode
-        self.experimental_place_dataset_on_device = experimental_place_dataset_on_device
-        self.experimental_per_replica_buffer_size = experimental_per_replica_buffer_size
+    def __new__(cls, experimental_fetch_to_device=None, experimental_replication_mode=None,
+                experimental_place_dataset_on_device=False,
+                experimental_per_replica_buffer_size=1):
+        return super().__new__(
+            cls, True if experimental_fetch_to_device is None else experimental_fetch_to_device,
+            InputReplicationMode.PER_WORKER if experimental_replication_mode is None
+            else experimental_replication_mode,
+            experimental_place_dataset_on_device, experimental_per_replica_buffer_size)
 
 
 @export("distribute.DistributedValues")

@@ -56,7 +56,8 @@ class ConcreteFunction:
         self._input_signature = trace_key.weakened(input_signature)
         leaves = self._leaves = nest.flatten(structured_outputs, expand_composites=True)
         self.outputs = [leaf for leaf in leaves if _is_symbolic(leaf)]
-        self._single = len(leaves) == 1 and not nest.is_nested(structured_outputs)
+        # (a composite of one tensor, an ExtensionType say, is packed back: not single)
+        self._single = len(leaves) == 1 and leaves[0] is structured_outputs
         graph.outputs = self.outputs
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))

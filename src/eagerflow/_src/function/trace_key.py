@@ -244,7 +244,12 @@ def describe(key):
         return repr(key[1])
     if key[0] == "O":
         return f"{key[1].__name__} object"
-    return f"{getattr(key[0], '__name__', key[0])} of {len(key) - 1}"
+    name = getattr(key[0], "__name__", key[0])
+    if len(key) >= 3 and type(key[1]) is tuple and key[1][:1] == ("shape",):
+        # a composite: its non-tensor fields' values, then its components' specs
+        fields = [f"{k}={v}" for k, v in key[2]]
+        return f"{name}({', '.join(fields + [describe(part) for part in key[3:]])})"
+    return f"{name} of {len(key) - 1}"
 
 
 def differences(old, new, names):

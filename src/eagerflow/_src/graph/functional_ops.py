@@ -97,17 +97,20 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """
     signature = dtype if fn_output_signature is None else fn_output_signature
     _check_callable(fn)
+    if ragged_results is not None and type(signature).__name__ == "RaggedTensorSpec":
+        return ragged_results(fn, elems, signature, _Rows)
     rows = _Rows(elems)
     if signature is None:
         structure = elems
         specs = [TensorSpec(None, dtype) for dtype in rows.dtypes]
+        expand = rows.expand
     else:
         structure = signature
-        specs = [_spec(s) for s in nest.flatten(signature)]
+        # (an ExtensionType's spec stands for its tensors: their rows are stacked)
+        expand = any(hasattr(s, "_from_component_specs") for s in nest.flatten(signature))
+        specs = [_spec(s) for s in nest.flatten(signature, expand)]
     results = [TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
                            element_shape=s.shape) for s in specs]
-
-    expand = signature is None and rows.expand
 
     def compute(i, results):
         result = fn(rows[i])
@@ -121,6 +124,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
 
 compiled_backward.map_rows = map_fn
+# ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
+# results are ragged (a `RaggedTensorSpec` signature), set by the ragged package
+ragged_results = None
 
 
 @export("scan")

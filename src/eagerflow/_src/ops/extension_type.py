@@ -25,6 +25,38 @@ from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
 
 _NO_DEFAULT = object()
+# the Specs of extension types that name themselves (``__name__ = "pkg.Name"``), by
+# ``"pkg.Name.Spec"``: what a SavedModel records them by and finds them again with
+_REGISTERED_SPECS = {}
+
+
+def registered_spec(name):
+    """The Spec class registered as `name` (``"pkg.Name.Spec"``), or None."""
+    return _REGISTERED_SPECS.get(name)
+
+
+class ImmutableDict(collections.abc.Mapping):
+    """The read-only mapping a ``Mapping`` field holds (TF's type of it, printed as such)."""
+
+    def __init__(self, *args, **kwargs):
+        self._dict = dict(*args, **kwargs)
+
+    def __getitem__(self, key):
+        return self._dict[key]
+
+    def __iter__(self):
+        return iter(self._dict)
+
+    def __len__(self):
+        return len(self._dict)
+
+    def __contains__(self, key):
+        return key in self._dict
+
+    def __repr__(self):
+        return f"ImmutableDict({self._dict!r})"
+
+    __hash__ = None
 _BUILDING = "_tf_extension_type_building"
 
 
@@ -71,15 +103,19 @@ def _check_field(cls_name, name, annotation, value):
         if not isinstance(value, collections.abc.Mapping):
             raise TypeError(f"{name}: expected a Mapping, got {type(value).__name__!r}")
         args = typing.get_args(annotation) or (typing.Any, typing.Any)
-        return dict((_check_field(cls_name, name, args[0], k),
-                     _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
-                    for k, v in value.items())
+        return ImmutableDict((_check_field(cls_name, name, args[0], k),
+                              _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
+                             for k, v in value.items())
     if annotation is typing.Any:
         return value
     if annotation is TensorShape:
         return TensorShape(value)
     if annotation is _d.DType:
-        return _d.as_dtype(value)
+        try:
+            return _d.as_dtype(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected 'tf.DType', got {type(value).__name__!r}") \
+                from None
     if isinstance(annotation, type):
         ok = isinstance(value, annotation)
         if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
@@ -107,7 +143,7 @@ def _spec_of(value):
         return spec
     if isinstance(value, tuple):
         return tuple(_spec_of(v) for v in value)
-    if isinstance(value, dict):
+    if isinstance(value, (dict, ImmutableDict)):
         return {k: _spec_of(v) for k, v in value.items()}
     return value
 
@@ -133,7 +169,7 @@ def _flat_values(value):
         return [t for part in spec._to_components(value) for t in _flat_values(part)]
     if isinstance(value, tuple):
         return [t for part in value for t in _flat_values(part)]
-    if isinstance(value, dict):
+    if isinstance(value, (dict, ImmutableDict)):
         return [t for k in sorted(value) for t in _flat_values(value[k])]
     return []
 
@@ -148,7 +184,7 @@ def _rebuild(spec, it):
         return tuple(_rebuild(part, it) for part in spec)
     if isinstance(spec, dict):
         out = {k: _rebuild(spec[k], it) for k in sorted(spec)}
-        return {k: out[k] for k in spec}
+        return ImmutableDict((k, out[k]) for k in spec)
     return spec
 
 
@@ -171,12 +207,22 @@ class ExtensionTypeSpec(TypeSpec):
     """The type of an `ExtensionType` value: each field's spec (tensor fields) or value."""
 
     value_type = None  # set on each subclass's own Spec
+    _tf_registered_name = None  # "pkg.Name.Spec" when the type names itself
 
     def __init__(self, *args, **kwargs):
         """The spec of each field, positionally or by name, as TF: every field, defaults
         or not."""
-        self._fields = _bound(self.value_type._tf_extension_type_fields_order, {}, args,
-                              kwargs)
+        self._fields = _spec_fields(self.value_type, _bound(
+            self.value_type._tf_extension_type_fields_order, {}, args, kwargs))
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        elif self.__dict__.get(_BUILDING):
+            self._fields[name] = value
+        else:
+            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                                 f"constructor of ExtensionTypeSpec.")
 
     def __getattr__(self, name):
         fields = self.__dict__.get("_fields", {})
@@ -280,6 +326,36 @@ def _bound(fields, defaults, args, kwargs):
     return dict(bound.arguments)
 
 
+def _spec_fields(value_type, fields):
+    """A spec's `fields` in declaration order, its shape and dtype fields converted."""
+    out = {}
+    for k, annotation in value_type._tf_extension_type_fields.items():
+        v = fields[k]
+        if annotation is TensorShape or annotation is _d.DType:
+            v = _check_field(value_type.__name__, k, annotation, v)
+        out[k] = v
+    return out
+
+
+def _custom_spec_init(user_init):
+    """A Spec's own constructor, run with its fields assignable; its fields are then put
+    in declaration order (ValueError naming those it left unset)."""
+    def __init__(self, *args, **kwargs):
+        object.__setattr__(self, "_fields", {})
+        object.__setattr__(self, _BUILDING, True)
+        try:
+            user_init(self, *args, **kwargs)
+        finally:
+            object.__delattr__(self, _BUILDING)
+        order = self.value_type._tf_extension_type_fields_order
+        missing = {k for k in order if k not in self._fields}
+        if missing:
+            raise ValueError(f"Missing required fields: {missing}")
+        object.__setattr__(self, "_fields", _spec_fields(self.value_type, self._fields))
+    __init__.__wrapped__ = user_init
+    return __init__
+
+
 class _ExtensionTypeMeta(type):
     def __new__(mcs, name, bases, namespace):
         cls = super().__new__(mcs, name, bases, namespace)
@@ -307,9 +383,15 @@ class _ExtensionTypeMeta(type):
         user_spec = namespace.get("Spec")
         base_spec = next(b.Spec for b in cls.__mro__[1:] if "Spec" in b.__dict__)
         spec_bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
-        cls.Spec = type(f"{name}.Spec", spec_bases, {"value_type": cls,
-                                             "__qualname__": f"{cls.__qualname__}.Spec",
-                                             "__module__": cls.__module__})
+        spec_namespace = {"value_type": cls, "__qualname__": f"{cls.__qualname__}.Spec",
+                          "__module__": cls.__module__}
+        if user_spec is not None and "__init__" in user_spec.__dict__:
+            spec_namespace["__init__"] = _custom_spec_init(user_spec.__dict__["__init__"])
+        cls.Spec = type(f"{name}.Spec", spec_bases, spec_namespace)
+        registered = namespace.get("__name__")
+        if isinstance(registered, str):  # (TF registers such a type's Spec by this name)
+            cls.Spec._tf_registered_name = f"{registered}.Spec"
+            _REGISTERED_SPECS[cls.Spec._tf_registered_name] = cls.Spec
         if "__init__" in namespace:  # a custom constructor: its fields are checked afterwards
             user_init = namespace["__init__"]
 
@@ -443,3 +525,49 @@ def type_spec_from_value(value):
                         f"{type(value)}.") from None
     return TensorSpec(tensor.shape, tensor.dtype)
 
+
+
+def _reshaped_spec(spec, reshape):
+    """`spec` with `reshape` applied to the shapes of its tensors' specs and to its known
+    `TensorShape` fields, nested extension types' too."""
+    if isinstance(spec, TensorSpec):
+        return TensorSpec(reshape(spec.shape), spec.dtype, spec.name)
+    if isinstance(spec, TensorShape):
+        return spec if spec.rank is None else reshape(spec)
+    if isinstance(spec, ExtensionTypeSpec):
+        new = type(spec).__new__(type(spec))
+        new._fields = {k: _reshaped_spec(v, reshape) for k, v in spec._fields.items()}
+        return new
+    if isinstance(spec, tuple):
+        return tuple(_reshaped_spec(v, reshape) for v in spec)
+    if isinstance(spec, dict):
+        return {k: _reshaped_spec(v, reshape) for k, v in spec.items()}
+    return spec
+
+
+@export("experimental.ExtensionTypeBatchEncoder")
+class ExtensionTypeBatchEncoder:
+    """How values of a `BatchableExtensionType` batch: by default each tensor field gains a
+    leading batch dimension (and so does each known `TensorShape` field), and a value is
+    encoded as its component tensors.
+
+    >>> class P(tf.experimental.BatchableExtensionType):
+    ...     x: tf.Tensor
+    >>> tf.experimental.ExtensionTypeBatchEncoder().batch(P.Spec(x=tf.TensorSpec([2])), 3)
+    P.Spec(x=TensorSpec(shape=(3, 2), dtype=tf.float32, name=None))
+    """
+
+    def batch(self, spec, batch_size):
+        return _reshaped_spec(spec, lambda shape: TensorShape([batch_size]).concatenate(shape))
+
+    def unbatch(self, spec):
+        return _reshaped_spec(spec, lambda shape: shape[1:])
+
+    def encode(self, spec, value, minimum_rank=0):
+        return tuple(spec._to_components(value))
+
+    def decode(self, spec, encoded_value):
+        return spec._from_components(list(encoded_value))
+
+    def encoding_specs(self, spec):
+        return tuple(spec._component_specs)

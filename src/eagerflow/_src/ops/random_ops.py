@@ -35,7 +35,7 @@ import numpy as np
 from eagerflow._src.backend import special
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import config
-from eagerflow._src.core import context
+from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -1161,10 +1161,8 @@ def _seed_input(seed, op_name, alg="auto_select", seed_op=None):
     _stateless_alg(alg, op_name)
     op_name = seed_op or op_name
     given, seed = seed, as_tensor(seed)
-    if seed.dtype not in _INTS:
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"Value for attr 'Tseed' of {kernel_type_name(seed.dtype)} is not "
-                              f"in the list of allowed values: int32, int64")
+    if seed.dtype not in _INTS:  # (in a graph, TF's TypeError naming the input)
+        raise attr_dtype_error(op_name, "Tseed", seed.dtype, (_d.int32, _d.int64), "seed")
     if context.executing_eagerly():
         if seed.shape != TensorShape([2]):  # (the kernel's check: TF's eager form names it)
             raise errors.listed(_kernel_error(errors.InvalidArgumentError, op_name,
@@ -1441,10 +1439,21 @@ def _state_from_seed(seed, size=3):
     stream rather than moving its counter."""
     if isinstance(seed, int):
         return [(seed >> (64 * i)) & _U64 for i in range(size)]
-    values = np.asarray(seed.numpy() if isinstance(seed, Tensor) else seed)
-    values = values.view(np.int64) if values.dtype == np.uint64 else values.astype(np.int64)
-    values = [int(v) & _U64 for v in values.reshape(-1)[:size].tolist()]
+    values = _words(seed)[:size]
     return [0] * (size - len(values)) + values
+
+
+def _words(value):
+    """The 64-bit words (two's complement, as Python ints) of `value` flattened: exact for
+    Python integers past int64's range, which NumPy would make floats."""
+    if isinstance(value, (list, tuple)):
+        return [w for v in value for w in _words(v)]
+    if isinstance(value, (int, np.integer)):
+        return [int(value) & _U64]
+    values = np.asarray(value.numpy() if isinstance(value, (Tensor, Variable)) else value)
+    if values.dtype.kind not in "iu":
+        values = values.astype(np.int64)
+    return [int(v) & _U64 for v in values.reshape(-1).tolist()]
 
 
 @export("random.Generator", "random.experimental.Generator")
@@ -1465,6 +1474,8 @@ class Generator:
         if state is None:
             raise ValueError("Generator needs `copy_from` or `state` (or use `from_seed`).")
         self._alg = Algorithm.PHILOX if alg is None else _algorithm(alg)
+        # (made under a strategy's scope, its replicas draw apart: see `_replica_key`)
+        self._distribution_strategy = distribution_context.current_strategy()
         self._lock = threading.Lock()
         size = _state_size(self._alg)
         # TF's state variable: ops read and assign it; each call's draw advances it in place
@@ -1496,12 +1507,11 @@ class Generator:
     def reset(self, state):
         """Replaces the state: Philox's ``[counter low, counter high, key]``, ThreeFry's
         ``[counter, key]`` (64 bits each)."""
-        values = np.asarray(state.numpy() if isinstance(state, (Tensor, Variable))
-                            else state).reshape(-1)
         size = self._state_var.shape[0]
-        if values.shape != (size,):
-            raise ValueError(f"Shapes {values.shape} and [{size}] are incompatible")
-        words = [int(v) & _U64 for v in values.tolist()]
+        shape = tuple(state.shape) if isinstance(state, (Tensor, Variable)) else np.shape(state)
+        if shape != (size,):
+            raise ValueError(f"Shapes {shape} and [{size}] are incompatible")
+        words = _words(state)
         with self._lock:
             self._write(words[0] | words[1] << 64 if size == 3 else words[0], words[-1])
 
@@ -1561,7 +1571,19 @@ class Generator:
         journal = getattr(_journal, "takes", None)
         if journal is not None:
             journal.append((self, key, counter, samples))
+        replica = self._replica_id()
+        if replica is not None:
+            key = int(philox.full_int(np, key, replica, (1,), np.uint64)[0])
         return key, counter >> 64, counter & _U64
+
+    def _replica_id(self):
+        """The replica this draw runs as, when the generator was made under the scope of
+        the strategy whose `run` this is; else None. As TF's, each replica then draws at
+        its own key: the generator's key hashed with the replica id (one 64-bit word of
+        Philox at that key, counter ``[replica_id, 0]``)."""
+        if self._distribution_strategy is None:
+            return None
+        return distribution_context.replica_id_in(self._distribution_strategy)
 
     def give_back(self, key, counter, samples):
         """Returns the blocks a call took from `counter` (see `Draws`), unless the state
@@ -1587,8 +1609,13 @@ class Generator:
             delta = as_tensor(int(np.prod(shape, dtype=np.int64)), _d.uint64)
         alg = as_tensor(self._alg.value, _d.int32)
         state = dispatch(_RNG_READ_AND_SKIP, (self._state_var, alg, delta))
-        return _KeyCounter(cast_ops.bitcast(state[2:3], _d.uint64),
-                           cast_ops.bitcast(state[:2], _d.uint64), alg)
+        key = cast_ops.bitcast(state[2:3], _d.uint64)
+        replica = self._replica_id()
+        if replica is not None:  # (see `_replica_id`)
+            key = dispatch(_FULL_INT_V2, (as_tensor([1], _d.int32), key,
+                                          as_tensor([replica, 0], _d.uint64), alg),
+                           {"dtype": _d.uint64})
+        return _KeyCounter(key, cast_ops.bitcast(state[:2], _d.uint64), alg)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Normal values; see `normal`."""

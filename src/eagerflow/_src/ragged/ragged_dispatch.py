@@ -16,6 +16,7 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.graph import functional_ops
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
@@ -596,8 +597,32 @@ def _map_fn(fn, arguments):
     if not isinstance(elems, RaggedTensor):
         raise TypeError("map_fn of a structure holding ragged tensors supports a single "
                         "RaggedTensor as `elems`")
+    return _map_rows(fn, func, elems, signature, None)
+
+
+def _map_dense_rows(func, elems, signature, rows_class):
+    """`map_fn` over the rows of (dense) `elems` with ragged results (`signature` a
+    `RaggedTensorSpec`): the results stacked as ragged rows, as TF's."""
+    return _map_rows(None, func, elems, signature, rows_class(elems))
+
+
+def _map_rows(fn, func, elems, signature, dense_rows):
+    """`map_fn` of `func` over the rows of ragged `elems`, or over `dense_rows` (a
+    `functional_ops._Rows` of dense elems, whose results are ragged)."""
     dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
     if context.executing_eagerly():
+        if dense_rows is not None:
+            n = dense_rows.count if isinstance(dense_rows.count, int) else \
+                int(dense_rows.count)
+            results = [func(dense_rows[i]) for i in range(n)]
+            splits_dtype = signature.row_splits_dtype
+            results = [r.with_row_splits_dtype(splits_dtype) if isinstance(r, RaggedTensor)
+                       else convert_to_tensor(r) for r in results]
+            if not results:
+                return RaggedTensor.from_row_lengths(
+                    array_ops.zeros([0], signature.dtype), _constant([], splits_dtype),
+                    validate=False)
+            return ragged_ops.stack(results).with_row_splits_dtype(splits_dtype)
         n = int(elems.nrows())
         results = [user_functions.call(func, ragged_ops.getitem(elems, i)) for i in range(n)]
         if dense:
@@ -606,11 +631,14 @@ def _map_fn(fn, arguments):
             return RaggedTensor.from_row_lengths(array_ops.zeros([0], elems.dtype), [],
                                                  validate=False)
         return ragged_ops.stack(results)
-    n = elems.nrows(out_type=_d.int32)
-    rows = TensorArray(_d.variant, size=n, element_shape=[]).unstack(
-        ragged_kernels.to_variant(elems, batched=True))
-    row_rank, splits_dtype = elems.ragged_rank - 1, elems.row_splits_dtype
-    inner = elems.flat_values.shape[1:]
+    if dense_rows is None:
+        n = elems.nrows(out_type=_d.int32)
+        rows = TensorArray(_d.variant, size=n, element_shape=[]).unstack(
+            ragged_kernels.to_variant(elems, batched=True))
+        row_rank, splits_dtype = elems.ragged_rank - 1, elems.row_splits_dtype
+        inner = elems.flat_values.shape[1:]
+    else:
+        n, splits_dtype = dense_rows.count, signature.row_splits_dtype
     if dense:
         out = TensorArray(_d.as_dtype(getattr(signature, "dtype", signature)), size=n)
     else:
@@ -620,9 +648,12 @@ def _map_fn(fn, arguments):
     traced = {}
 
     def body(i, out):
-        row = ragged_kernels.from_variant(rows.read(i), row_rank, row_rank, elems.dtype,
-                                          elems.row_splits_dtype, inner)
-        result = user_functions.call(func, row)
+        if dense_rows is not None:
+            result = func(dense_rows[i])
+        else:
+            row = ragged_kernels.from_variant(rows.read(i), row_rank, row_rank, elems.dtype,
+                                              elems.row_splits_dtype, inner)
+            result = user_functions.call(func, row)
         if dense:
             return i + 1, out.write(i, result)
         if isinstance(result, RaggedTensor):
@@ -815,3 +846,4 @@ def _register():
 
 
 _register()
+functional_ops.ragged_results = _map_dense_rows

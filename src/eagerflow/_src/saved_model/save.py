@@ -386,8 +386,11 @@ def _input_keys(concrete):
 
 
 def _composite_spec(value):
-    """The spec of a composite tensor a SavedModel can record (ragged, sparse), else None."""
+    """The spec of a composite tensor a SavedModel can record (ragged, sparse, an extension
+    type with a registered name), else None."""
     spec = getattr(value, "_type_spec", None)
+    if getattr(spec, "_tf_registered_name", None) is not None:
+        return spec
     return spec if type(spec) in structure.composite_specs() else None
 
 

@@ -22,6 +22,7 @@ from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_from_proto, shape_proto
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.ops import extension_type
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 
@@ -65,6 +66,8 @@ def encode(value):
         spec.type_spec_class_name = class_name
         spec.type_state.CopyFrom(encode(state(value)))
         spec.num_flat_components = len(value._component_specs)
+    elif isinstance(value, extension_type.ExtensionTypeSpec):
+        _encode_extension_type_spec(value, out.type_spec_value)
     elif isinstance(value, TensorShape):
         out.tensor_shape_value.CopyFrom(shape_proto(value))
     elif isinstance(value, _d.DType):
@@ -86,6 +89,35 @@ def encode(value):
         raise TypeError(f"A SavedModel cannot record the value {value!r} of type "
                         f"{type(value).__name__} in a function's signature.")
     return out
+
+
+_EXTENSION_TYPE_SPEC = 13  # (TypeSpecClass EXTENSION_TYPE_SPEC)
+
+
+def _encode_extension_type_spec(value, spec):
+    """An `ExtensionType`'s spec as TF records it: its registered name and its fields as
+    ``(name, value)`` pairs; only a type that names itself (``__name__``) can be found again."""
+    name = type(value)._tf_registered_name
+    if name is None:
+        raise TypeError(f"A SavedModel cannot record the value {value!r} of type "
+                        f"{type(value).__name__}: its extension type has no registered name "
+                        f"(give it a `__name__`, such as 'my_package.{value.value_type.__name__}')"
+                        f".")
+    spec.type_spec_class = _EXTENSION_TYPE_SPEC
+    spec.type_spec_class_name = name
+    spec.type_state.CopyFrom(encode(tuple(value._fields.items())))
+    spec.num_flat_components = len(value._component_specs)
+
+
+def _decode_extension_type_spec(spec):
+    cls = extension_type.registered_spec(spec.type_spec_class_name)
+    if cls is None:
+        raise ValueError(f"The type '{spec.type_spec_class_name}' has not been registered. It "
+                         f"must be registered before you load this object (typically by "
+                         f"importing its module).")
+    value = cls.__new__(cls)
+    object.__setattr__(value, "_fields", dict(decode(spec.type_state)))
+    return value
 
 
 def decode(proto):
@@ -116,6 +148,8 @@ def decode(proto):
         return cls(*[decode(p.value) for p in named.values])
     if kind == "type_spec_value":
         spec = proto.type_spec_value
+        if spec.type_spec_class == _EXTENSION_TYPE_SPEC:
+            return _decode_extension_type_spec(spec)
         for cls, (spec_kind, _, _, from_state) in _TYPE_SPECS.items():
             if spec.type_spec_class == spec_kind:
                 return from_state(decode(spec.type_state))

@@ -27,6 +27,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops
+from eagerflow._src.ops.extension_type import ExtensionType
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 from eagerflow._src.keras import backend, late
@@ -178,7 +179,9 @@ class Functional(Model):
             named = [(name, nested[name]) for name in sorted(nested)]
         else:
             named = [(x.node.layer.name, x) for x in self.inputs]
-        return [InputSpec(shape=_without_batch(x.shape), allow_last_axis_squeeze=True,
+        # (an extension type's input has no spec: its value is taken as it is)
+        return [None if isinstance(x, ExtensionType) else
+                InputSpec(shape=_without_batch(x.shape), allow_last_axis_squeeze=True,
                           name=name) for name, x in named]
 
     @input_spec.setter
@@ -483,6 +486,8 @@ def _without_batch(shape):
 def _conform(tensor, ref):
     """`tensor` with the dtype of the input `ref` it feeds, and its rank when they differ
     by a last axis of 1."""
+    if isinstance(ref, ExtensionType):
+        return tensor
     if isinstance(ref, SparseTensor):
         if not isinstance(tensor, SparseTensor):
             raise TypeError(f"The sparse input {ref.name!r} takes a SparseTensor, not "
@@ -658,7 +663,8 @@ def _schedule(inputs, outputs):
         stack = [(root, root_depth)]
         while stack:
             step, d = stack.pop()
-            if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor)):
+            if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor,
+                                 ExtensionType)):
                 met.setdefault(id(step.node.layer), (step.node.layer, len(met)))  # an input
                 depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
                 continue

@@ -9,6 +9,7 @@ from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
+from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 
@@ -34,7 +35,12 @@ class InputLayer(Layer):
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         placeholder = input_tensor is None  # (False for a given tensor, as in tf_keras)
-        if input_tensor is not None:
+        if isinstance(type_spec, ExtensionTypeSpec):  # an extension type's input
+            input_tensor = keras_tensor.extension_placeholder(type_spec, name)
+            spec_dtype = getattr(type_spec, "dtype", None)
+            dtype = dtype or (spec_dtype.name if isinstance(spec_dtype, _dtypes.DType)
+                              else None)
+        elif input_tensor is not None:
             dtype = dtype or input_tensor.dtype.name
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
         super().__init__(dtype=dtype, name=name)
@@ -102,6 +108,9 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # no
     if shape is None and batch_shape is None and tensor is None and type_spec is None:
         raise ValueError("Please provide to Input a `shape` or a `tensor` or a `type_spec` "
                          "argument. Note that `shape` does not include the batch dimension.")
+    if isinstance(type_spec, ExtensionTypeSpec):
+        layer = InputLayer(dtype=dtype, name=name, type_spec=type_spec, optional=optional)
+        return layer._inbound_nodes[0].outputs
     if type_spec is not None:
         shape, dtype = type_spec.shape, type_spec.dtype
         batch_shape, shape = shape.as_list(), None

@@ -21,6 +21,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import cast_ops
+from eagerflow._src.ops.extension_type import ExtensionType
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from eagerflow._src.core import dtypes as _d
@@ -148,6 +149,9 @@ def public_is_keras_tensor(x):
 
 
 def is_keras_tensor(value):
+    if isinstance(value, ExtensionType):  # symbolic when its tensors are
+        parts = value._type_spec._to_components(value)
+        return bool(parts) and all(is_keras_tensor(p) for p in parts)
     if isinstance(value, SparseTensor):  # a sparse input: its components are symbolic
         value = value.values
     elif isinstance(value, RaggedTensor):
@@ -274,6 +278,40 @@ for _name in Tensor.OVERLOADABLE_OPERATORS - {"__matmul__", "__rmatmul__"}:
     setattr(RaggedKerasTensor, _name, _ragged_operator(_name))
 
 
+def extension_placeholder(spec, name):
+    """A symbolic input of the `ExtensionType` `spec` describes: its value of placeholders.
+    As in tf_keras, the type must have a ``shape`` (a field or a property)."""
+    if not hasattr(spec, "shape"):
+        raise ValueError(f"KerasTensor only supports TypeSpecs that have a shape field; got "
+                         f"{type(spec).__name__}, which does not have a shape.")
+    graph = keras_graph()
+    value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
+                                   for i, s in enumerate(spec._component_specs)])
+    object.__setattr__(value, "__class__", _extension_keras_type(type(value)))
+    return value
+
+
+_EXTENSION_KERAS_TYPES = {}  # an ExtensionType class -> its symbolic values' class
+
+
+def _extension_keras_type(value_type):
+    """The class of `value_type`'s symbolic values in a functional model: the type itself,
+    printed as a Keras tensor of its spec (as tf_keras prints it)."""
+    found = _EXTENSION_KERAS_TYPES.get(value_type)
+    if found is None:
+        def __repr__(self):
+            return (f"<KerasTensor: type_spec={self._type_spec!r} (created by layer "
+                    f"'{_composite_creator(self)}')>")
+
+        def __str__(self):
+            return _printed(self._type_spec, self)
+        found = _EXTENSION_KERAS_TYPES[value_type] = type(value_type)(
+            value_type.__name__, (value_type,),
+            {"_tf_extension_type_base": True, "__repr__": __repr__, "__str__": __str__,
+             "__qualname__": value_type.__qualname__, "__module__": value_type.__module__})
+    return found
+
+
 def ragged_placeholder(dtype, shape, name, ragged_rank=None):
     """A ragged symbolic input of `shape`: a RaggedTensor of placeholders (its flat values
     and row splits), by default ragged up to its last unknown axis after the first (as
@@ -321,6 +359,12 @@ class Node:
 
     def _own(self, outputs):
         for i, out in enumerate(nest.flatten(outputs)):
+            if isinstance(out, ExtensionType):  # (immutable: its Keras marks set around that)
+                object.__setattr__(out, "_keras_history", (self.layer, self.index, i))
+                object.__setattr__(out, "node", self)
+                object.__setattr__(out, "__class__",
+                                   _extension_keras_type(out._type_spec.value_type))
+                continue
             out._keras_history = (self.layer, self.index, i)
             if isinstance(out, (RaggedTensor, SparseTensor)):  # (a KerasTensor finds its
                 out.node = self                                 # node by its history)
@@ -334,7 +378,7 @@ class Node:
         kept = {id(t) for t in nest.flatten(outputs)}
         for out in nest.flatten(self.outputs):
             if id(out) not in kept:
-                del out._keras_history
+                object.__delattr__(out, "_keras_history")
         self.outputs = self.output_tensors = outputs
         self._own(outputs)
 
@@ -346,7 +390,7 @@ class Node:
             if producer is not None:
                 producer[0]._outbound_nodes.remove(self)
         for out in nest.flatten(self.outputs):
-            del out._keras_history
+            object.__delattr__(out, "_keras_history")
 
     call_args = property(lambda self: self.args)
     call_kwargs = property(lambda self: self.kwargs)
@@ -384,6 +428,12 @@ def call_symbolically(layer, inputs, args, kwargs):
     taken.update(id(c) for x in nest.flatten((inputs, args, kwargs)) for c in _components(x))
 
     def own(t):
+        if isinstance(t, ExtensionType) and hasattr(t, "shape"):  # (its own, as tf_keras's)
+            if id(t) in taken or hasattr(t, "_keras_history"):
+                t = t._type_spec._from_components([_fresh(p) for p in
+                                                   t._type_spec._to_components(t)])
+            taken.add(id(t))
+            return t
         if not isinstance(t, (Tensor, RaggedTensor, SparseTensor)) and \
                 hasattr(t, "_type_spec"):  # (``tf.shape`` of a ragged tensor, say)
             raise ValueError(f"KerasTensor only supports TypeSpecs that have a shape field; "

@@ -65,12 +65,6 @@ class Policy:
     def __repr__(self):
         return f'<Policy "{self._name}">'
 
-    def __eq__(self, other):
-        return isinstance(other, Policy) and other._name == self._name
-
-    def __hash__(self):
-        return hash(self._name)
-
     def get_config(self):
         return {"name": self._name}
 
