@@ -227,33 +227,6 @@ class Graph(_graph.Graph):
         None clears the dependencies of enclosing blocks."""
         return _control_dependencies(self, control_inputs)
 
-    # -- collections -----------------------------------------------------------
-    def add_to_collection(self, name, value):
-        self._collections.setdefault(name, []).append(value)
-
-    def add_to_collections(self, names, value):
-        for name in ([names] if isinstance(names, str) else set(names)):
-            self.add_to_collection(name, value)
-
-    def get_collection_ref(self, key):
-        return self._collections.setdefault(key, [])
-
-    def get_collection(self, key, scope=None):
-        """A copy of collection `key`, only the items whose name starts with `scope`
-        when given."""
-        items = list(self._collections.get(key, ()))
-        if scope is None:
-            return items
-        import re  # noqa: PLC0415
-        pattern = re.compile(scope)
-        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
-
-    def get_all_collection_keys(self):
-        return [k for k, v in self._collections.items() if v]
-
-    def clear_collection(self, name):
-        self._collections.pop(name, None)
-
     def is_fetchable(self, tensor_or_op):
         return True
 
@@ -271,7 +244,7 @@ def outer_v1_graph():
     stack = getattr(_building, "graphs", None)
     if stack:
         return stack[-1]
-    return get_default_graph() if not _global["eager"] else None
+    return default_v1_graph() if not _global["eager"] else None
 
 
 @contextlib.contextmanager
@@ -324,13 +297,38 @@ random_ops._STATE.seed_graph = _seed_graph
 
 @export("compat.v1.get_default_graph")
 def get_default_graph():
-    """The graph ops build into: the innermost `Graph.as_default`, else the global one."""
+    """The graph ops build into: the innermost `Graph.as_default`, the graph of the
+    `function` being traced, else (eagerly) the global one.
+
+    >>> @tf.function
+    ... def f(x):
+    ...     return tf.compat.v1.get_default_graph() is x.graph
+    >>> bool(f(tf.constant(1.0)))
+    True
+    >>> tf.compat.v1.get_default_graph().building_function
+    False
+    """
+    graph = context.get().graph
+    return graph if graph is not None else default_v1_graph()
+
+
+def default_v1_graph():
+    """The TF 1 graph ops build into: the innermost `Graph.as_default`, else the global one
+    (also while a `function` traces, whose graph `get_default_graph` gives)."""
     g = v1_graph()
     if g is not None:
         return g
     if _global["graph"] is None:
         _global["graph"] = Graph()
     return _global["graph"]
+
+
+def _global_collections():
+    graph = _global["graph"]
+    return None if graph is None else graph._collections
+
+
+_graph.global_collections = _global_collections
 
 
 @export("compat.v1.reset_default_graph")
@@ -356,7 +354,7 @@ def _enter(graph):
 def disable_eager_execution():
     """Turns on TF 1's graph mode: ops add nodes to the default graph, run by a `Session`."""
     _global["eager"] = False
-    _enter(get_default_graph())
+    _enter(default_v1_graph())
 
 
 @export("compat.v1.enable_eager_execution")

@@ -208,7 +208,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     """
     reader = checkpoint.load_checkpoint(ckpt_dir_or_file)
     shapes = reader.get_variable_to_shape_map()
-    store = graph_mode.get_default_graph().variable_store
+    store = graph_mode.default_v1_graph().variable_store
     items = assignment_map.items() if hasattr(assignment_map, "items") else assignment_map
     for ckpt_name, target in sorted(items, key=lambda item: item[0]):
         var = target if isinstance(target, Variable) else store.get(target)

@@ -402,7 +402,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
             if self._name is not None:
                 name = (outer.name + "/" if outer.name else "") + self._name
             else:
-                graph = graph_mode.get_default_graph()
+                graph = graph_mode.default_v1_graph()
                 raw = (outer.name + "/" if outer.name else "") + self._default
                 count = graph._scopes.get(raw, 0)
                 graph._scopes[raw] = count + 1
@@ -455,7 +455,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     """
     scope = _current()
     full = f"{scope.name}/{name}" if scope.name else name
-    graph = graph_mode.get_default_graph()
+    graph = graph_mode.default_v1_graph()
     eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
     store = graph.variable_store if eager_store is None else eager_store
     found = store.get(full)

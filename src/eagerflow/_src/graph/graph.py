@@ -159,6 +159,8 @@ class Graph:
 
     tensor_type = SymbolicTensor  # the class of the outputs of its operations
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
+    building_function = True  # (a TF 1 graph is not a function's)
+    finalized = False
 
     def __init__(self, name="graph"):
         self.name = name
@@ -178,6 +180,7 @@ class Graph:
         outer = context.get().graph
         self.variable_arguments = getattr(outer, "variable_arguments", None) or {}
         self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
+        self._collections = _inherited_collections(outer)
 
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
@@ -370,6 +373,51 @@ class Graph:
             self.__dict__.setdefault("gradient_op_types", {})[op] = overrides[op_def.name]
         return op.outputs if op_def.multi else op.outputs[0]
 
+    # -- the TF 1 API of a graph being built (``tf.compat.v1.get_default_graph()``) ----------
+    def name_scope(self, name):
+        """A name scope of the ops built in the block (see ``tf.name_scope``)."""
+        return context.name_scope(name)
+
+    def get_name_scope(self):
+        """The name scope now open while this graph is built, without its trailing ``/``."""
+        ctx = context.get()
+        return ctx.scope.rstrip("/") if ctx.graph is self else ""
+
+    def device(self, device_name_or_function):
+        """Places the ops built in the block on a device (see ``tf.device``)."""
+        return context.device(device_name_or_function)
+
+    def control_dependencies(self, control_inputs):
+        """Adds nothing: a function's stateful ops run in program order, as with
+        ``tf.control_dependencies`` in a function."""
+        del control_inputs
+        return contextlib.nullcontext()
+
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        for name in ([names] if isinstance(names, str) else set(names)):
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, key):
+        return self._collections.setdefault(key, [])
+
+    def get_collection(self, key, scope=None):
+        """A copy of collection `key`, only the items whose name starts with `scope`
+        when given."""
+        items = list(self._collections.get(key, ()))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
+
+    def get_all_collection_keys(self):
+        return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
+
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):
         """Within it, ops of a type of `op_type_map` (op type -> name) are differentiated
@@ -382,6 +430,37 @@ class Graph:
             yield
         finally:
             self._gradient_overrides = saved
+
+
+def gradient_override(op):
+    """The name of the gradient a `Graph.gradient_override_map` gave `op`, or None."""
+    overrides = op.graph.__dict__.get("gradient_op_types")
+    return None if not overrides else overrides.get(op)
+
+
+def keep_gradient_override(op, copy):
+    """Gives `copy` (of `op`, in its own graph) the gradient a map gave `op`, if any."""
+    override = gradient_override(op)
+    if override is not None:
+        copy.graph.__dict__.setdefault("gradient_op_types", {})[copy] = override
+
+
+# The collections a graph built inside another shares with it (as TF's FuncGraph does: the
+# variables and the variable stores); it starts with a copy of the others.
+_SHARED_COLLECTIONS = ("variables", "local_variables", "trainable_variables")
+# The collections of the global TF 1 graph, or None (set by the TF 1 graph mode when loaded):
+# those a function traced eagerly starts from.
+global_collections = None
+
+
+def _inherited_collections(outer):
+    source = getattr(outer, "_collections", None) if outer is not None else (
+        global_collections() if global_collections is not None else None)
+    if source is None:
+        return {}
+    for key in _SHARED_COLLECTIONS:
+        source.setdefault(key, [])
+    return {k: v if k in _SHARED_COLLECTIONS else list(v) for k, v in source.items()}
 
 
 class _ForwardingHandle(ResourceHandle):

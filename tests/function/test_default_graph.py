@@ -1,0 +1,273 @@
+"""`tf.compat.v1.get_default_graph()` while a `function` traces: the graph being built (TF's
+FuncGraph), whose `gradient_override_map`, collections and scopes act on the trace."""
+import pytest
+
+import eagerflow as tf
+
+
+@tf.RegisterGradient("DefaultGraphTestTimesTen")
+def _times_ten(op, grad):
+    return 10.0 * grad
+
+
+def test_the_default_graph_of_a_trace_is_the_graph_being_built():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        seen.update(graph=graph, same=x.graph is graph, building=graph.building_function,
+                    ops=[(op.name, op.type) for op in graph.get_operations()])
+        y = tf.add(x, 1.0, name="plus")
+        seen["after"] = [op.name for op in graph.get_operations()]
+        seen["nodes"] = [(n.name, n.op) for n in graph.as_graph_def().node]
+        return y
+
+    global_graph = tf.compat.v1.get_default_graph()
+    assert not global_graph.building_function
+    assert float(f(tf.constant(1.0))) == 2.0
+    assert seen["same"] and seen["building"] and seen["graph"] is not global_graph
+    assert seen["ops"] == [("x", "Placeholder")]
+    assert seen["after"] == ["x", "plus/y", "plus"]
+    assert seen["nodes"] == [("x", "Placeholder"), ("plus/y", "Const"), ("plus", "AddV2")]
+    assert global_graph.get_operations() == []
+    assert tf.compat.v1.get_default_graph() is global_graph  # (TF's global graph, eagerly)
+
+
+def test_gradient_override_map_in_a_function_under_a_tape():
+    @tf.function
+    def f(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            y = tf.identity(x)
+        return y + tf.identity(x)  # (the second identity keeps its own gradient)
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 11.0
+
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def g():
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            return tf.identity(v * 1.0)
+
+    with tf.GradientTape() as tape:
+        y = g()
+    assert float(tape.gradient(y, v)) == 10.0
+
+
+def test_gradient_override_map_with_tf_gradients_in_a_function():
+    @tf.function
+    def f(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            y = tf.identity(x)
+        z = tf.identity(x)
+        return tf.gradients(y, x)[0], tf.gradients(z, x)[0]
+
+    assert [float(g) for g in f(tf.constant(2.0))] == [10.0, 1.0]
+
+
+def test_a_tape_inside_the_function_keeps_the_ops_own_gradient():
+    # As in TF: a tape looks gradients up by op type, whatever the map says
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            with tf.compat.v1.get_default_graph().gradient_override_map(
+                    {"Identity": "DefaultGraphTestTimesTen"}):
+                y = tf.identity(x)
+        return tape.gradient(y, x)
+
+    assert float(f(tf.constant(2.0))) == 1.0
+
+
+def test_nested_functions_each_build_their_own_graph():
+    graphs = {}
+
+    @tf.function
+    def inner(x):
+        graphs["inner"] = tf.compat.v1.get_default_graph()
+        with graphs["inner"].gradient_override_map({"Identity": "DefaultGraphTestTimesTen"}):
+            return tf.identity(x)
+
+    @tf.function
+    def outer(x):
+        graphs["outer"] = tf.compat.v1.get_default_graph()
+        return inner(x) * 2.0
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = outer(x)
+    assert float(tape.gradient(y, x)) == 20.0
+    assert graphs["inner"] is not graphs["outer"]
+    assert tf.compat.v1.get_default_graph() not in graphs.values()
+
+
+def test_a_v1_graph_entered_in_a_function_is_left_for_the_functions_graph():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        with tf.Graph().as_default() as g:
+            seen["inner"] = tf.compat.v1.get_default_graph() is g
+        seen["after"] = tf.compat.v1.get_default_graph() is x.graph
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == {"inner": True, "after": True}
+
+
+def test_collections_of_a_trace_are_its_own():
+    seen = {}
+    tf.compat.v1.add_to_collection("default_graph_test_seen", "outer")
+
+    @tf.function
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        seen["start"] = tf.compat.v1.get_collection("default_graph_test_seen")
+        tf.compat.v1.add_to_collection("default_graph_test_seen", "inner")
+        graph.add_to_collection("default_graph_test_own", 1)
+        seen["end"] = (graph.get_collection("default_graph_test_seen"),
+                       tf.compat.v1.get_collection("default_graph_test_own"))
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == {"start": ["outer"], "end": (["outer", "inner"], [1])}
+    # (the global graph's collections are untouched)
+    assert tf.compat.v1.get_collection("default_graph_test_seen") == ["outer"]
+    assert tf.compat.v1.get_collection("default_graph_test_own") == []
+
+
+def test_scopes_of_the_functions_graph():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        with graph.name_scope("block") as scope:
+            seen["scope"] = (scope, graph.get_name_scope())
+            seen["name"] = tf.identity(x, name="y").name
+        with graph.control_dependencies([x]):
+            seen["dep"] = tf.identity(x, name="after").name
+        with graph.device("/cpu:0"):
+            seen["device"] = tf.identity(x).device
+        with tf.init_scope():
+            seen["lifted"] = tf.executing_eagerly()
+        seen["eager"] = (tf.executing_eagerly(), tf.inside_function())
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == {"scope": ("block/", "block"), "name": "block/y:0", "dep": "after:0",
+                    "device": "/device:CPU:0", "lifted": True, "eager": (False, True)}
+
+
+def test_gradient_override_map_in_a_v1_graph_still_applies():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.constant(2.0)
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            y = tf.identity(x)
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(tf.gradients(y, x)) == [10.0]
+        assert not tf.compat.v1.get_default_graph().building_function
+
+
+def test_gradient_override_map_rejects_a_map_of_other_types():
+    @tf.function
+    def f(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map({"Identity": 3}):
+            return x
+
+    with pytest.raises(TypeError, match="op_type_map must be a dictionary mapping strings to "
+                                        "strings"):
+        f(tf.constant(1.0))
+
+
+def test_an_override_may_name_an_op_types_own_gradient():
+    # The straight-through estimator: Round and Sign differentiated as Identity
+    @tf.function
+    def f(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Round": "Identity", "Sign": "Identity", "StopGradient": "Identity"}):
+            return tf.round(x) + tf.sign(x) + tf.stop_gradient(x)
+
+    x = tf.constant([0.3, -1.7, 2.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert tape.gradient(y, x).numpy().tolist() == [3.0, 3.0, 3.0]
+
+    @tf.function
+    def g(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map({"Floor": "Square"}):
+            return tf.floor(x)
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = g(x)
+    assert tape.gradient(y, x).numpy().tolist() == pytest.approx([0.6, -3.4, 5.0])
+
+    graph = tf.Graph()
+    with graph.as_default():
+        a = tf.constant([0.3, -1.7])
+        with graph.gradient_override_map({"Round": "Identity"}):
+            b = tf.round(a)
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(tf.gradients(b, a))[0].tolist() == [1.0, 1.0]
+
+
+def test_an_override_naming_a_gradient_of_none_stops_there():
+    tf.no_gradient("DefaultGraphTestNone")
+
+    @tf.function
+    def f(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Square": "DefaultGraphTestNone"}):
+            a = tf.square(x)
+        with tf.compat.v1.get_default_graph().gradient_override_map({"Exp": "StopGradient"}):
+            b = tf.exp(x)
+        return a + b + x
+
+    x = tf.constant([0.5, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert tape.gradient(y, x).numpy().tolist() == [1.0, 1.0]
+
+
+def test_an_override_in_a_called_function_holds_for_its_callers_gradients():
+    @tf.function
+    def inner(x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            return tf.identity(x) * 1.0
+
+    @tf.function
+    def by_gradients(x):
+        return tf.gradients(inner(x), x)[0]
+
+    @tf.function
+    def by_tape(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = inner(x)
+        return tape.gradient(y, x)
+
+    x = tf.constant(2.0)
+    assert float(by_gradients(x)) == 10.0
+    assert float(by_tape(x)) == 10.0
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = inner(x) * x
+        g = tape.gradient(y, x)
+    assert (float(g), float(outer.gradient(g, x))) == (22.0, 20.0)
