@@ -271,3 +271,43 @@ def test_an_override_in_a_called_function_holds_for_its_callers_gradients():
             y = inner(x) * x
         g = tape.gradient(y, x)
     assert (float(g), float(outer.gradient(g, x))) == (22.0, 20.0)
+
+
+def test_control_dependencies_in_a_function_are_the_ops_control_inputs():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        y = tf.add(x, 1.0, name="a")
+        with tf.control_dependencies([y]):
+            z = tf.identity(x, name="b")
+        with graph.control_dependencies([y, x]):  # (x, an input of c, is no control input)
+            with graph.control_dependencies([z.op]):
+                w = tf.identity(x, name="c")
+            with graph.control_dependencies(None):
+                n = tf.identity(x, name="d")
+        with tf.compat.v1.control_dependencies([outside, v]):  # (other graphs': left out)
+            e = tf.identity(x, name="e")
+        seen.update({t.op.name: [o.name for o in t.op.control_inputs] for t in (z, w, n, e)})
+        seen["nodes"] = [(node.name, list(node.input)) for node in graph.as_graph_def().node
+                         if node.name in "bcd"]
+        return w
+
+    v, outside = tf.Variable(1.0), tf.constant(1.0)
+    assert float(f(tf.constant(1.0))) == 1.0
+    assert seen == {"b": ["a"], "c": ["a", "b"], "d": [], "e": [],
+                    "nodes": [("b", ["x", "^a"]), ("c", ["x", "^a", "^b"]), ("d", ["x"])]}
+
+
+def test_control_inputs_of_a_v1_graphs_ops():
+    graph = tf.Graph()
+    with graph.as_default():
+        a = tf.constant(1.0, name="a")
+        b = tf.constant(2.0, name="b")
+        with graph.control_dependencies([a, b]):
+            c = tf.identity(a, name="c")  # (a, its input, is no control input)
+        assert [op.name for op in c.op.control_inputs] == ["b"]
+        assert a.op.control_inputs == []
+        assert [list(n.input) for n in graph.as_graph_def().node if n.name == "c"] == [
+            ["a", "^b"]]

@@ -72,8 +72,6 @@ class Graph(_graph.Graph):
     def __init__(self):
         super().__init__("graph")
         self.variable_arguments = {}  # (not those of a function traced while it is default)
-        self.control_inputs = {}      # op name -> names of the ops it runs after
-        self._control_stack = []      # the `control_dependencies` blocks entered
         self._collections = {}
         self._finalized = False
         self._scopes = {}             # variable_scope name -> times entered (uniquified)
@@ -121,9 +119,6 @@ class Graph(_graph.Graph):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         op = super()._add(op_def, type_name, name, inputs, attrs, specs, value)
-        deps = [d for block in self._control_stack for d in block]
-        if deps:
-            self.control_inputs[op.name] = [d.name for d in deps]
         self.version += 1
         return op
 
@@ -222,11 +217,6 @@ class Graph(_graph.Graph):
         """Places the ops built in the block on a device (see ``tf.device``)."""
         return context.device(device_name_or_function)
 
-    def control_dependencies(self, control_inputs):
-        """Ops made in the block run after `control_inputs` (operations or tensors);
-        None clears the dependencies of enclosing blocks."""
-        return _control_dependencies(self, control_inputs)
-
     def is_fetchable(self, tensor_or_op):
         return True
 
@@ -245,32 +235,6 @@ def outer_v1_graph():
     if stack:
         return stack[-1]
     return default_v1_graph() if not _global["eager"] else None
-
-
-@contextlib.contextmanager
-def _control_dependencies(graph, control_inputs):
-    if control_inputs is None:
-        saved, graph._control_stack = graph._control_stack, []
-        try:
-            yield
-        finally:
-            graph._control_stack = saved
-        return
-    ops = []
-    for c in control_inputs:
-        if type(c) is context.Operation:  # a check done as the graph was built
-            continue
-        c = getattr(c, "op", c) if not isinstance(c, _graph.Operation) else c
-        if hasattr(c, "_initializer_op") and not isinstance(c, _graph.Operation):
-            c = c._initializer_op
-        if not isinstance(c, _graph.Operation):
-            raise TypeError(f"Control input must be Operation or Tensor: {c!r}")
-        ops.append(c)
-    graph._control_stack.append(ops)
-    try:
-        yield
-    finally:
-        graph._control_stack.pop()
 
 
 def v1_graph():
@@ -504,9 +468,9 @@ class name_scope:  # noqa: N801 (TF's public name)
 def control_dependencies(control_inputs):
     """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`).
 
-    Eagerly, and in the body of a `function`, `cond` or `while_loop` (whose stateful ops
-    run in program order), the block adds nothing, as TF's."""
-    graph = v1_graph()
+    Eagerly the block adds nothing, as TF's; in the graph of a `function`, `cond` or
+    `while_loop` (whose stateful ops run in program order anyway) the ops record it."""
+    graph = context.get().graph
     if graph is None:
         return contextlib.nullcontext()
     return graph.control_dependencies(control_inputs)

@@ -242,7 +242,7 @@ def _initialize_from(var, value):
         var.assign(value)
         return
     graph = var._graph
-    with context.name_scope_push(""), graph_mode._control_dependencies(graph, None):
+    with context.name_scope_push(""), graph.control_dependencies(None):
         initial = constant(value, dtype=var.dtype, name="checkpoint_initializer")
         var._initializer_op = var.assign(initial, read_value=False)
     var._initial_value = initial

@@ -129,7 +129,7 @@ class GraphVariable(Variable):
         full = graph.unique_name(name or "Variable")
         with context.name_scope_push(full + "/"):
             with context.name_scope_push("Initializer"), \
-                    graph_mode._control_dependencies(graph, None):
+                    graph.control_dependencies(None):
                 if callable(initial_value):
                     initial_value = initial_value()
                 want = None if dtype is None else _d.as_dtype(dtype)
@@ -159,7 +159,7 @@ class GraphVariable(Variable):
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (
                 use_resource is None and not _v1_names._switches["resource_variables"])
-            with graph_mode._control_dependencies(graph, None):
+            with graph.control_dependencies(None):
                 dispatch(_variables._ASSIGN, (self, value), name="Assign")
                 self._initializer_op = graph.get_operations()[-1]
                 with context.name_scope_push("Read"):

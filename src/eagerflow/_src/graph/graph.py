@@ -57,6 +57,15 @@ class Operation(context.Operation):
     def get_attr(self, name):
         return self.attrs[name]
 
+    @property
+    def control_inputs(self):
+        """The operations this one runs after besides its inputs' (`control_dependencies`)."""
+        names = (getattr(self.graph, "control_inputs", None) or {}).get(self.name)
+        if not names:
+            return []
+        ops = {op.name: op for op in self.graph._operations}
+        return [ops[n] for n in names if n in ops]
+
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
@@ -181,6 +190,8 @@ class Graph:
         self.variable_arguments = getattr(outer, "variable_arguments", None) or {}
         self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
         self._collections = _inherited_collections(outer)
+        self.control_inputs = {}    # op name -> names of the ops it runs after
+        self._control_stack = []    # the `control_dependencies` blocks entered
 
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
@@ -272,7 +283,21 @@ class Graph:
         op.outputs = tuple(self.tensor_type(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)
+        if self._control_stack:
+            self._add_control_inputs(op)
         return op
+
+    def _add_control_inputs(self, op):
+        """Makes `op` run after the ops of the `control_dependencies` blocks entered, but
+        those it takes an input of."""
+        data = {id(getattr(t, "op", None)) for t in op.inputs}
+        names = []
+        for block in self._control_stack:
+            for dep in block:
+                if id(dep) not in data and dep.name not in names:
+                    names.append(dep.name)
+        if names:
+            self.control_inputs[op.name] = names
 
     def placeholder(self, dtype, shape, name="Placeholder"):
         """A graph input of `dtype` and `shape` (an argument of the traced function)."""
@@ -387,11 +412,35 @@ class Graph:
         """Places the ops built in the block on a device (see ``tf.device``)."""
         return context.device(device_name_or_function)
 
+    @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
-        """Adds nothing: a function's stateful ops run in program order, as with
-        ``tf.control_dependencies`` in a function."""
-        del control_inputs
-        return contextlib.nullcontext()
+        """Ops made in the block run after `control_inputs` (operations or tensors; in a
+        function's graph, those of other graphs are left out); None clears the dependencies
+        of enclosing blocks. (A function runs its stateful ops in program order anyway.)"""
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = saved
+            return
+        ops = []
+        for c in control_inputs:
+            if type(c) is context.Operation:  # a check done as the graph was built
+                continue
+            c = getattr(c, "op", c) if not isinstance(c, Operation) else c
+            if hasattr(c, "_initializer_op") and not isinstance(c, Operation):
+                c = c._initializer_op
+            if self.building_function and getattr(c, "graph", None) is not self:
+                continue  # (TF's function captures it instead)
+            if not isinstance(c, Operation):
+                raise TypeError(f"Control input must be Operation or Tensor: {c!r}")
+            ops.append(c)
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
 
     def add_to_collection(self, name, value):
         self._collections.setdefault(name, []).append(value)
