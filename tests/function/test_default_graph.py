@@ -311,3 +311,78 @@ def test_control_inputs_of_a_v1_graphs_ops():
         assert a.op.control_inputs == []
         assert [list(n.input) for n in graph.as_graph_def().node if n.name == "c"] == [
             ["a", "^b"]]
+
+
+def test_init_scope_lifts_out_of_functions_only():
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.name_scope("outer"):
+            with tf.init_scope():  # (a TF 1 graph is no function: it stays, in its scope)
+                assert not tf.executing_eagerly()
+                assert tf.compat.v1.get_default_graph() is graph
+                c = tf.constant(1.0, name="c")
+        assert c.graph is graph and c.name == "outer/c:0"
+        seen = {}
+
+        @tf.function
+        def f(x):
+            with tf.compat.v1.init_scope():  # (into the TF 1 graph the function is called in)
+                seen["lifted"] = (tf.executing_eagerly(), tf.compat.v1.get_default_graph())
+            return x
+
+        f(tf.constant(1.0))
+        assert seen["lifted"] == (False, graph)
+    with tf.init_scope():
+        assert tf.executing_eagerly()
+
+
+def test_names_looked_up_in_a_functions_graph():
+    seen = {}
+
+    @tf.function(autograph=False)
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        version = graph.version
+        tf.identity(x, name="y")
+        seen["found"] = (graph.get_tensor_by_name("y:0").name, graph.get_operation_by_name("y").type,
+                         graph.as_graph_element("x:0") is x, graph.version > version,
+                         graph.is_fetchable(x))
+        for name in ("nope:0", "x:1", "nope", "x", 3):
+            for lookup in (graph.get_tensor_by_name, graph.get_operation_by_name):
+                try:
+                    lookup(name)
+                except Exception as e:  # noqa: BLE001 (the class and text are what is checked)
+                    seen[name, lookup.__name__] = (type(e).__name__, str(e))
+        return x
+
+    f(tf.constant(1.0))
+    exist = "refers to a Tensor which does not exist. The operation,"
+    form = "Tensor names must be of the form \"<op_name>:<output_index>\"."
+    assert seen == {
+        "found": ("y:0", "Identity", True, True, True),
+        ("nope:0", "get_tensor_by_name"): ("KeyError", f"\"The name 'nope:0' {exist} 'nope', "
+                                                       f"does not exist in the graph.\""),
+        ("nope:0", "get_operation_by_name"): (
+            "ValueError", "Name 'nope:0' appears to refer to a Tensor, not a Operation."),
+        ("x:1", "get_tensor_by_name"): ("KeyError", f"\"The name 'x:1' {exist} 'x', exists "
+                                                    f"but only has 1 outputs.\""),
+        ("x:1", "get_operation_by_name"): (
+            "ValueError", "Name 'x:1' appears to refer to a Tensor, not a Operation."),
+        ("nope", "get_tensor_by_name"): (
+            "ValueError", f"The name 'nope' looks like an (invalid) Operation name, not a "
+                          f"Tensor. {form}"),
+        ("nope", "get_operation_by_name"): (
+            "KeyError", "\"The name 'nope' refers to an Operation not in the graph.\""),
+        ("x", "get_tensor_by_name"): (
+            "ValueError", f"The name 'x' refers to an Operation, not a Tensor. {form}"),
+        (3, "get_tensor_by_name"): ("TypeError", "Tensor names are strings (or similar), not "
+                                                 "int."),
+        (3, "get_operation_by_name"): (
+            "TypeError", "Operation names are strings (or similar), not int."),
+    }
+
+
+def test_the_global_graph_has_no_name_scope_of_eager_code():
+    with tf.name_scope("eager"):
+        assert tf.compat.v1.get_default_graph().get_name_scope() == ""
+        assert tf.get_current_name_scope() == "eager"

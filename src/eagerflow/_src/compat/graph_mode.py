@@ -76,7 +76,6 @@ class Graph(_graph.Graph):
         self._finalized = False
         self._scopes = {}             # variable_scope name -> times entered (uniquified)
         self.variable_store = {}      # get_variable: full name -> variable
-        self.version = 0
 
     building_function = False
     unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
@@ -118,9 +117,7 @@ class Graph(_graph.Graph):
     def _add(self, op_def, type_name, name, inputs, attrs, specs, value=None):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        op = super()._add(op_def, type_name, name, inputs, attrs, specs, value)
-        self.version += 1
-        return op
+        return super()._add(op_def, type_name, name, inputs, attrs, specs, value)
 
     def create_op(self, op_def, inputs, attrs, name=None):
         """As `_graph.Graph.create_op`, in the graph of the inputs, as TF 1 builds an op:
@@ -145,80 +142,24 @@ class Graph(_graph.Graph):
         from eagerflow._src.compat import meta_graph  # noqa: PLC0415 (protobuf when asked)
         return meta_graph.graph_def_of(self, add_shapes)
 
-    def get_operation_by_name(self, name):
-        if not isinstance(name, str):
-            raise TypeError(f"Operation names are strings (or similar), not "
-                            f"{type(name).__name__}.")
-        if ":" in name:
-            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
-        try:
-            return super().get_operation_by_name(name)
-        except KeyError:
-            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
-                for variable in self.get_collection(key):  # (a variable's VarHandleOp)
-                    if variable.name == name + ":0" and getattr(variable, "op", None):
-                        return variable.op
-            raise KeyError(f"The name {name!r} refers to an Operation not in the "
-                           f"graph.") from None
-
-    def get_tensor_by_name(self, name):
-        if ":" not in name:
-            try:
-                super().get_operation_by_name(name)
-            except KeyError:
-                raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
-                                 f"not a Tensor. Tensor names must be of the form "
-                                 f"\"<op_name>:<output_index>\".") from None
-            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
-                             f"names must be of the form \"<op_name>:<output_index>\".")
-        op_name, _, index = name.partition(":")
-        try:
-            op = super().get_operation_by_name(op_name)
-        except KeyError:
-            # A variable's name (``scope/w:0``): the variable, which runs and computes as the
-            # tensor of its value that TF 1's graph holds under that name.
-            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
-                for variable in self.get_collection(key):
-                    if variable.name == name:
-                        return variable
-            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
-                           f"operation, {op_name!r}, does not exist in the graph.") from None
-        if int(index) >= len(op.outputs):
-            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
-                           f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
-                           f"outputs.")
-        return op.outputs[int(index)]
-
-    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
-        """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
-        is one of this graph's; TF's errors for names it lacks."""
-        if isinstance(obj, str):
-            if ":" in obj and allow_tensor:
-                return self.get_tensor_by_name(obj)
-            if ":" not in obj and allow_operation:
-                try:
-                    return self.get_operation_by_name(obj)
-                except KeyError:
-                    raise KeyError(f"The name {obj!r} refers to an Operation not in the "
-                                   f"graph.") from None
-            if not allow_operation:
-                return self.get_tensor_by_name(obj)
-        return super().as_graph_element(obj)
+    def _variable_named(self, name):
+        """A variable of this graph's collections named `name` (``scope/w:0``): its op is the
+        ``VarHandleOp`` of that name, and it runs and computes as the tensor of its value
+        that TF 1's graph holds under that name."""
+        for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+            for variable in self.get_collection(key):
+                if variable.name == name:
+                    return variable
+        return None
 
     def name_scope(self, name):
         """A name scope of this graph (see `name_scope`)."""
         return name_scope(name)
 
-    def get_name_scope(self):
-        """The current name scope, without its trailing ``/``."""
-        return context.get().scope.rstrip("/")
-
     def device(self, device_name_or_function):
         """Places the ops built in the block on a device (see ``tf.device``)."""
         return context.device(device_name_or_function)
 
-    def is_fetchable(self, tensor_or_op):
-        return True
 
 
 _global = {"graph": None, "eager": True, "tf2": True}
@@ -235,6 +176,9 @@ def outer_v1_graph():
     if stack:
         return stack[-1]
     return default_v1_graph() if not _global["eager"] else None
+
+
+context.outer_graph = outer_v1_graph
 
 
 def v1_graph():

@@ -235,17 +235,41 @@ def building(graph):
     return _swap(graph=graph, recorders=kept, scope="")
 
 
-@export("init_scope")
 def init_scope():
     """Leaves graph building for the block: ops run eagerly and no tape records them.
 
-    This is where a traced function creates its variables (``tf.init_scope``).
-
-    >>> with tf.init_scope():
-    ...     tf.executing_eagerly()
-    True
+    This is where the library creates the variables of a traced function (also in a TF 1
+    graph, which takes them on its own: see `lifting_scope` for ``tf.init_scope``).
     """
     return _swap(graph=None, recorders=())
+
+
+# () -> the TF 1 graph `lifting_scope` lifts into, or None for eager execution (set by the
+# TF 1 graph mode when it loads: the innermost TF 1 graph entered, if any)
+outer_graph = None
+
+
+@export("init_scope", "compat.v1.init_scope")
+@contextlib.contextmanager
+def lifting_scope():
+    """Leaves the graphs of the functions being traced for the block, as ``tf.init_scope``:
+    ops run where the outermost function is called (eagerly, or into a TF 1 graph), in the
+    same name scope, with no tape recording them and no control dependencies.
+
+    >>> @tf.function
+    ... def f():
+    ...     with tf.init_scope():
+    ...         print(tf.executing_eagerly())
+    >>> f()
+    True
+    """
+    graph = outer_graph() if outer_graph is not None else None
+    with _swap(graph=graph, recorders=()):
+        if graph is None:
+            yield
+        else:
+            with graph.control_dependencies(None):
+                yield
 
 
 def collecting_variables(into):

@@ -191,6 +191,7 @@ class Graph:
         self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
         self._collections = _inherited_collections(outer)
         self.control_inputs = {}    # op name -> names of the ops it runs after
+        self.version = 0            # (one more with each op added)
         self._control_stack = []    # the `control_dependencies` blocks entered
 
     # -- inspection --------------------------------------------------------------
@@ -198,27 +199,65 @@ class Graph:
         """The operations, in the order they were created."""
         return list(self._operations)
 
-    def get_operation_by_name(self, name):
+    def _find(self, name):
         for op in self._operations:
             if op.name == name:
                 return op
-        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return None
+
+    def _variable_named(self, name):
+        """A variable the graph holds by name outside its operations (a TF 1 graph's), or
+        None."""
+        return None
+
+    def get_operation_by_name(self, name):
+        """The operation named `name`; TF's errors for a name it lacks or a tensor's."""
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not "
+                            f"{type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
+        op = self._find(name)
+        if op is None:
+            variable = self._variable_named(name + ":0")
+            op = getattr(variable, "op", None)
+            if op is None:
+                raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+        return op
 
     def get_tensor_by_name(self, name):
+        """The tensor named `name` (``"op:index"``); TF's errors for a name it lacks or an
+        operation's."""
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        if ":" not in name:
+            if self._find(name) is None:
+                raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
+                                 f"not a Tensor. Tensor names must be of the form "
+                                 f"\"<op_name>:<output_index>\".")
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
+                             f"names must be of the form \"<op_name>:<output_index>\".")
         op_name, _, index = name.partition(":")
-        return self.get_operation_by_name(op_name).outputs[int(index or 0)]
+        op = self._find(op_name)
+        if op is None:
+            variable = self._variable_named(name)
+            if variable is not None:
+                return variable
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, does not exist in the graph.")
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
+                           f"outputs.")
+        return op.outputs[int(index)]
 
-    def as_graph_element(self, obj):
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
         """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
-        is one of this graph's."""
+        is one of this graph's; TF's errors for names it lacks."""
         if isinstance(obj, str):
-            try:
-                return self.get_tensor_by_name(obj) if ":" in obj else \
-                    self.get_operation_by_name(obj)
-            except (KeyError, IndexError, ValueError):
-                raise KeyError(f"The name {obj!r} refers to a Tensor which does not exist. The "
-                               f"operation, {obj.split(':')[0]!r}, does not exist in the "
-                               f"graph.") from None
+            if ":" in obj and allow_tensor or not allow_operation:
+                return self.get_tensor_by_name(obj)
+            return self.get_operation_by_name(obj)
         if getattr(obj, "graph", None) is not self:
             raise ValueError(f"{obj!r} is not an element of this graph.")
         return obj
@@ -283,6 +322,7 @@ class Graph:
         op.outputs = tuple(self.tensor_type(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)
+        self.version += 1
         if self._control_stack:
             self._add_control_inputs(op)
         return op
@@ -441,6 +481,9 @@ class Graph:
             yield
         finally:
             self._control_stack.pop()
+
+    def is_fetchable(self, tensor_or_op):
+        return True
 
     def add_to_collection(self, name, value):
         self._collections.setdefault(name, []).append(value)
