@@ -386,3 +386,39 @@ def test_the_global_graph_has_no_name_scope_of_eager_code():
     with tf.name_scope("eager"):
         assert tf.compat.v1.get_default_graph().get_name_scope() == ""
         assert tf.get_current_name_scope() == "eager"
+
+
+class _Overridden(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def f(self, x):
+        with tf.compat.v1.get_default_graph().gradient_override_map(
+                {"Identity": "DefaultGraphTestTimesTen"}):
+            return tf.identity(x) * 1.0
+
+
+def test_an_override_is_the_nodes_gradient_op_type_in_graph_defs(tmp_path):
+    module = _Overridden()
+    graph = module.f.get_concrete_function().graph
+    identity = graph.get_operation_by_name("Identity")
+    assert identity.get_attr("_gradient_op_type") == b"DefaultGraphTestTimesTen"
+    assert identity.get_attr("T") == tf.float32
+    with pytest.raises(ValueError, match="Operation 'Identity' has no attr named 'nope'."):
+        identity.get_attr("nope")
+    graph_def = graph.as_graph_def()
+    assert [(n.name, n.attr["_gradient_op_type"].s) for n in graph_def.node
+            if "_gradient_op_type" in n.attr] == [("Identity", b"DefaultGraphTestTimesTen")]
+
+    imported = tf.Graph()
+    with imported.as_default():
+        tf.graph_util.import_graph_def(graph_def, name="")
+        x, y = imported.get_tensor_by_name("x:0"), imported.get_tensor_by_name("mul:0")
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(tf.gradients(y, x), {x: 2.0}) == [10.0]
+
+    tf.saved_model.save(module, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = loaded.f(x)
+    assert float(tape.gradient(y, x)) == 10.0

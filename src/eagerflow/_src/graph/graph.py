@@ -26,6 +26,7 @@ from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
+from eagerflow._src.core.node_forms import tf_node
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -55,7 +56,20 @@ class Operation(context.Operation):
         self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
 
     def get_attr(self, name):
-        return self.attrs[name]
+        """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the
+        gradient a `gradient_override_map` gave it (``_gradient_op_type``)."""
+        if name in self.attrs:
+            return self.attrs[name]
+        if name == "_gradient_op_type" and gradient_override(self) is not None:
+            return gradient_override(self).encode()
+        if self.op_def is not None:
+            try:
+                found = tf_node(self.op_def, self.name, self.inputs, self.attrs, self.outputs)[1]
+            except (ValueError, TypeError):
+                found = {}
+            if found.get(name) is not None:
+                return found[name]
+        raise ValueError(f"Operation {self.name!r} has no attr named {name!r}.")
 
     @property
     def control_inputs(self):
@@ -435,7 +449,7 @@ class Graph:
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
         overrides = self.__dict__.get("_gradient_overrides")
         if overrides and op_def.name in overrides:  # see `gradient_override_map`
-            self.__dict__.setdefault("gradient_op_types", {})[op] = overrides[op_def.name]
+            overridden_gradient(op, overrides[op_def.name])
         return op.outputs if op_def.multi else op.outputs[0]
 
     # -- the TF 1 API of a graph being built (``tf.compat.v1.get_default_graph()``) ----------
@@ -530,11 +544,17 @@ def gradient_override(op):
     return None if not overrides else overrides.get(op)
 
 
+def overridden_gradient(op, name):
+    """Differentiates `op` by the gradient registered under `name` (as within
+    `Graph.gradient_override_map`)."""
+    op.graph.__dict__.setdefault("gradient_op_types", {})[op] = name
+
+
 def keep_gradient_override(op, copy):
     """Gives `copy` (of `op`, in its own graph) the gradient a map gave `op`, if any."""
     override = gradient_override(op)
     if override is not None:
-        copy.graph.__dict__.setdefault("gradient_op_types", {})[copy] = override
+        overridden_gradient(copy, override)
 
 
 # The collections a graph built inside another shares with it (as TF's FuncGraph does: the
