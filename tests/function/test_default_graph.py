@@ -422,3 +422,35 @@ def test_an_override_is_the_nodes_gradient_op_type_in_graph_defs(tmp_path):
         tape.watch(x)
         y = loaded.f(x)
     assert float(tape.gradient(y, x)) == 10.0
+
+
+def test_name_scopes_of_one_name_in_a_function_are_made_unique():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        graph = tf.compat.v1.get_default_graph()
+        scopes = []
+        for opener in (tf.name_scope, graph.name_scope, tf.compat.v1.name_scope):
+            for _ in range(2):
+                with opener("s") as scope:
+                    scopes.append(scope)
+        with tf.name_scope("a"):
+            first = tf.identity(x, name="i")
+        with tf.name_scope("a"):
+            second = tf.identity(x, name="i")
+        with tf.name_scope("a/") as absolute:  # (an absolute scope is taken as it is)
+            scopes.append(absolute)
+        for _ in range(2):
+            with tf.compat.v1.variable_scope("vs"):
+                scopes.append(graph.get_name_scope())
+        seen.update(scopes=scopes, names=(first.name, second.name))
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == {"scopes": ["s/", "s_1/", "s_2/", "s_3/", "s_4/", "s_5/", "a/", "vs",
+                               "vs_1"],
+                    "names": ("a/i:0", "a_1/i:0")}
+    assert not tf.inside_function()
+    with tf.Graph().as_default():
+        assert not tf.inside_function()

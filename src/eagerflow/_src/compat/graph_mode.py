@@ -78,7 +78,6 @@ class Graph(_graph.Graph):
         self.variable_store = {}      # get_variable: full name -> variable
 
     building_function = False
-    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = property(lambda self: self._finalized)
 
     @contextlib.contextmanager
@@ -394,9 +393,9 @@ class name_scope:  # noqa: N801 (TF's public name)
         self._swap = None
 
     def __enter__(self):
-        graph = v1_graph()
+        graph = context.get().graph
         name = self._name
-        if name and not name.endswith("/") and graph is not None:
+        if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
             name = graph.unique_name(name) + "/"
             self._swap = context.name_scope_push(name)
         else:

@@ -419,7 +419,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
         _scope.stack.append(scope)
         self._names = None
         if self._aux:
-            graph = v1_graph()
+            graph = context.get().graph
+            graph = graph if getattr(graph, "unique_scopes", False) else None
             # (a default name is made unique as a name scope on its own: the variable scope
             # ``a_1`` may open the name scope ``a_2``)
             last = self._default if self._name is None else _last(name)

@@ -100,8 +100,7 @@ def inside_function():
     False
     """
     graph = get().graph
-    return graph is not None and not getattr(graph, "unique_scopes", False) and not getattr(
-        graph, "lifts_eager_ops", False)
+    return graph is not None and graph.building_function and not graph.lifts_eager_ops
 
 
 @export("get_current_name_scope")

@@ -183,6 +183,7 @@ class Graph:
     tensor_type = SymbolicTensor  # the class of the outputs of its operations
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
     building_function = True  # (a TF 1 graph is not a function's)
+    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = False
 
     def __init__(self, name="graph"):

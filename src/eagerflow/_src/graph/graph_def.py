@@ -714,7 +714,7 @@ class _Importer:
             made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
             return
         if node.op == "NoOp":
-            if getattr(graph, "unique_scopes", False):  # a TF 1 graph's: run by name (`init`)
+            if not graph.building_function:  # a TF 1 graph's: run by name (`init`)
                 name = graph._add(None, "NoOp", graph._unique(name), (), {}, []).name
             self.control[name] = control
             return
