@@ -454,3 +454,34 @@ def test_name_scopes_of_one_name_in_a_function_are_made_unique():
     assert not tf.inside_function()
     with tf.Graph().as_default():
         assert not tf.inside_function()
+
+
+def test_name_scopes_of_a_graph_not_being_built_are_its_own():
+    graph = tf.compat.v1.get_default_graph()
+    with graph.name_scope("default_graph_test") as outer:
+        with graph.name_scope("inner") as inner:
+            assert (outer, inner) == ("default_graph_test/", "default_graph_test/inner/")
+            assert graph.get_name_scope() == "default_graph_test/inner"
+            assert tf.get_current_name_scope() == ""
+    with graph.name_scope("default_graph_test") as again:
+        assert again == "default_graph_test_1/"
+    other = tf.Graph()
+    with other.name_scope("x"):
+        with other.as_default():
+            assert other.get_name_scope() == "x"
+            assert tf.constant(1.0, name="c").name == "x/c:0"
+
+
+def test_init_scope_in_a_function_keeps_the_functions_default_graph():
+    seen = {}
+
+    @tf.function
+    def f(x):
+        with tf.init_scope():
+            seen["lifted"] = (tf.executing_eagerly(), tf.inside_function(),
+                              tf.compat.v1.get_default_graph() is x.graph)
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == {"lifted": (True, True, True)}
+    assert not tf.inside_function()

@@ -85,7 +85,9 @@ class Graph(_graph.Graph):
         """Makes this the default graph in the block: ops add nodes to it (and the
         variables made there, even under `init_scope`, are its own)."""
         stack = _building.__dict__.setdefault("graphs", [])
-        with context.building(self):
+        own = self.__dict__.get("_name_stack")  # (a `name_scope` of it entered before)
+        with context.building(self), (context.name_scope_push(own) if own else
+                                      contextlib.nullcontext()):
             stack.append(self)
             try:
                 yield self
@@ -151,9 +153,8 @@ class Graph(_graph.Graph):
                     return variable
         return None
 
-    def name_scope(self, name):
-        """A name scope of this graph (see `name_scope`)."""
-        return name_scope(name)
+    def _building_name_scope(self, name):
+        return name_scope(name)  # (TF 1's: None for the top)
 
     def device(self, device_name_or_function):
         """Places the ops built in the block on a device (see ``tf.device``)."""
@@ -215,8 +216,11 @@ def get_default_graph():
     >>> tf.compat.v1.get_default_graph().building_function
     False
     """
-    graph = context.get().graph
-    return graph if graph is not None else default_v1_graph()
+    ctx = context.get()
+    if ctx.graph is not None:
+        return ctx.graph
+    # (under `tf.init_scope` in a function traced eagerly: the function's, as in TF)
+    return ctx.lifted_from if ctx.lifted_from is not None else default_v1_graph()
 
 
 def default_v1_graph():

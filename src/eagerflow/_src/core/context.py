@@ -19,7 +19,7 @@ class Context:
     """The execution state of one thread."""
 
     __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast",
-                 "new_variables")
+                 "new_variables", "lifted_from")
 
     def __init__(self):
         self.graph = None        # the graph being built, or None when executing eagerly
@@ -30,6 +30,9 @@ class Context:
         self.scope = ""          # current name scope: "" or ending with "/"
         self.fast = True         # eager, NumPy, no recorders: dispatch's fast path
         self.new_variables = None  # while tracing: the list every variable created joins
+        # under ``tf.init_scope`` out of a function's graph into eager execution: that graph,
+        # still TF's default graph there (``tf.compat.v1.get_default_graph``)
+        self.lifted_from = None
 
     def refresh(self):
         self.fast = (self.graph is None and not self.recorders
@@ -99,7 +102,8 @@ def inside_function():
     >>> tf.inside_function()
     False
     """
-    graph = get().graph
+    ctx = get()
+    graph = ctx.graph if ctx.graph is not None else ctx.lifted_from
     return graph is not None and graph.building_function and not graph.lifts_eager_ops
 
 
@@ -263,7 +267,11 @@ def lifting_scope():
     True
     """
     graph = outer_graph() if outer_graph is not None else None
-    with _swap(graph=graph, recorders=()):
+    ctx = get()
+    lifted = ctx.lifted_from
+    if graph is None and ctx.graph is not None and ctx.graph.building_function:
+        lifted = ctx.graph  # (TF's default graph there is still the function's)
+    with _swap(graph=graph, recorders=(), lifted_from=lifted):
         if graph is None:
             yield
         else:

@@ -455,13 +455,36 @@ class Graph:
 
     # -- the TF 1 API of a graph being built (``tf.compat.v1.get_default_graph()``) ----------
     def name_scope(self, name):
-        """A name scope of the ops built in the block (see ``tf.name_scope``)."""
+        """A name scope of the ops built in the block (see ``tf.name_scope``), made unique in
+        this graph; while another context builds (eager code), one of the graph's own."""
+        if context.get().graph is self:
+            return self._building_name_scope(name)
+        return self._own_name_scope(name)
+
+    def _building_name_scope(self, name):
         return context.name_scope(name)
 
+    @contextlib.contextmanager
+    def _own_name_scope(self, name):
+        saved = self.__dict__.get("_name_stack", "")
+        if not name:
+            scope = ""
+        elif name.endswith("/"):
+            scope = name
+        else:
+            scope = self._unique(saved + name) + "/"
+        self._name_stack = scope
+        try:
+            yield scope
+        finally:
+            self._name_stack = saved
+
     def get_name_scope(self):
-        """The name scope now open while this graph is built, without its trailing ``/``."""
+        """The name scope now open in this graph, without its trailing ``/``."""
         ctx = context.get()
-        return ctx.scope.rstrip("/") if ctx.graph is self else ""
+        if ctx.graph is self:
+            return ctx.scope.rstrip("/")
+        return self.__dict__.get("_name_stack", "").rstrip("/")
 
     def device(self, device_name_or_function):
         """Places the ops built in the block on a device (see ``tf.device``)."""
