@@ -485,3 +485,20 @@ def test_init_scope_in_a_function_keeps_the_functions_default_graph():
     f(tf.constant(1.0))
     assert seen == {"lifted": (True, True, True)}
     assert not tf.inside_function()
+
+
+def test_a_functions_graph_has_the_global_seed_of_its_trace():
+    seeds = []
+
+    @tf.function
+    def f(x):
+        seeds.append(tf.compat.v1.get_default_graph().seed)
+        return tf.cond(x > 0, lambda: seeds.append(tf.compat.v1.get_default_graph().seed) or x,
+                       lambda: x)
+
+    tf.random.set_seed(None)
+    f(tf.constant(1.0))
+    tf.random.set_seed(7)
+    f(tf.constant(2))
+    tf.random.set_seed(None)
+    assert seeds == [None, None, 7, 7]

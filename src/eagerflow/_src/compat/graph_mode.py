@@ -78,6 +78,8 @@ class Graph(_graph.Graph):
         self.variable_store = {}      # get_variable: full name -> variable
 
     building_function = False
+    # (its ops' seeds follow `set_random_seed`, which sets the one global seed)
+    seed = property(lambda self: random_ops.global_seed())
     finalized = property(lambda self: self._finalized)
 
     @contextlib.contextmanager

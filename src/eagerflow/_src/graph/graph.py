@@ -32,6 +32,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
 from eagerflow._src.graph import node_def
+from eagerflow._src.ops import random_ops
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
@@ -183,6 +184,7 @@ class Graph:
     tensor_type = SymbolicTensor  # the class of the outputs of its operations
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
     building_function = True  # (a TF 1 graph is not a function's)
+    seed = property(lambda self: self._seed, doc="The graph-level random seed (or None).")
     unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = False
 
@@ -207,6 +209,8 @@ class Graph:
         self._collections = _inherited_collections(outer)
         self.control_inputs = {}    # op name -> names of the ops it runs after
         self.version = 0            # (one more with each op added)
+        # the graph-level random seed: the enclosing graph's, else the global one
+        self._seed = outer.seed if outer is not None else random_ops.global_seed()
         self._control_stack = []    # the `control_dependencies` blocks entered
 
     # -- inspection --------------------------------------------------------------
