@@ -17,8 +17,8 @@ from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
 from eagerflow._src.compat.toplevel import control_dependencies, get_logger  # noqa: F401
 from eagerflow._src.compat.v1 import import_graph_def  # noqa: F401
 from eagerflow._src.core.context import (  # noqa: F401
-    Operation, device, executing_eagerly, get_current_name_scope, init_scope, inside_function,
-    name_scope)
+    Operation, device, executing_eagerly, get_current_name_scope, inside_function, name_scope)
+from eagerflow._src.core.context import lifting_scope as init_scope  # noqa: F401
 from eagerflow._src.core.convert import (  # noqa: F401
     constant, convert_to_tensor, get_static_value, is_symbolic_tensor, is_tensor,
     register_tensor_conversion_function)

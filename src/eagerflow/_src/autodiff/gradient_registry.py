@@ -10,7 +10,7 @@ type of an op that has no gradient, it becomes that op's gradient.
 >>> tf.no_gradient("NoGradForDocs")
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import registry
+from eagerflow._src.core import errors, registry
 
 _NO_GRADIENT = "registered with tf.no_gradient"
 # name -> gradient function, or None for a name registered by `no_gradient`
@@ -37,8 +37,16 @@ def _no_gradient(op, *output_grads):
 
 
 def registered_gradient(name):
-    """The gradient function registered under `name` (None if none, or `no_gradient`)."""
-    return _registered.get(name)
+    """The gradient function registered under `name`: by `RegisterGradient`, or an op
+    type's own (a `gradient_override_map` may name ``"Identity"``); one giving no gradients
+    for a name registered by `no_gradient` or an op without gradient; None if none."""
+    if name in _registered:
+        return _registered[name] or _no_gradient
+    try:
+        op = registry.get(name)
+    except errors.NotFoundError:
+        return None
+    return _no_gradient if op.not_differentiable else op.grad
 
 
 @export("RegisterGradient", "compat.v1.RegisterGradient")

@@ -76,7 +76,7 @@ class _Recorder:
             if not (op is _READ and self.watch_accessed_variables and inputs[0].trainable):
                 return
             self.watch(inputs[0])  # trainable variables are watched when read
-        if op.not_differentiable:
+        if op.not_differentiable and not (attrs and "_gradient_op_type" in attrs):
             return  # its outputs stay unconnected: their gradients are None
         self.entries.append((op, inputs, attrs, outputs))
         for o in (outputs if op.multi else (outputs,)):

@@ -7622,7 +7622,7 @@ WRAPPERS = {
     'image.yiq_to_rgb': _wf9751bfa18,
     'image.yuv_to_rgb': _wf9751bfa18,
     'import_graph_def': _wc5e6aa4701,
-    'init_scope': _w1f06b08988,
+    'init_scope': _w66df9bf2ef,
     'inside_function': _w1f06b08988,
     'io.decode_and_crop_jpeg': _w10c1a20747,
     'io.decode_base64': _w53ca8dbd1a,

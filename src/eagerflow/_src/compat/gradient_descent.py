@@ -45,11 +45,11 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
 @export("compat.v1.train.get_or_create_global_step")
 def get_or_create_global_step(graph=None):
     """The graph's ``global_step`` variable (an int64 scalar, not trainable), made once."""
-    graph = graph or graph_mode.get_default_graph()
+    graph = graph or graph_mode.default_v1_graph()
     found = get_global_step(graph)
     if found is not None:
         return found
-    if context.get().graph is None and graph is graph_mode.get_default_graph():
+    if context.get().graph is None and graph is graph_mode.default_v1_graph():
         # Eagerly (as in TF 1's eager guide) an eager variable, kept in the collection.
         step = variable_scope.GraphVariable(convert_to_tensor(0, _d.int64), trainable=False,
                                             name="global_step")
@@ -65,7 +65,7 @@ def get_or_create_global_step(graph=None):
 
 @export("compat.v1.train.get_global_step")
 def get_global_step(graph=None):
-    graph = graph or graph_mode.get_default_graph()
+    graph = graph or graph_mode.default_v1_graph()
     found = graph.get_collection(GraphKeys.GLOBAL_STEP)
     return found[0] if found else None
 
@@ -73,7 +73,7 @@ def get_global_step(graph=None):
 @export("compat.v1.train.create_global_step")
 def create_global_step(graph=None):
     """Makes the graph's ``global_step`` variable; ValueError when it has one."""
-    graph = graph or graph_mode.get_default_graph()
+    graph = graph or graph_mode.default_v1_graph()
     if get_global_step(graph) is not None:
         raise ValueError("'global_step' already exists.")
     return get_or_create_global_step(graph)

@@ -73,18 +73,16 @@ class Graph(_graph.Graph):
     def __init__(self):
         super().__init__("graph")
         self.variable_arguments = {}  # (not those of a function traced while it is default)
-        self.control_inputs = {}      # op name -> names of the ops it runs after
-        self._control_stack = []      # the `control_dependencies` blocks entered
         self._collections = {}
         self._finalized = False
         self._scopes = {}             # variable_scope name -> times entered (uniquified)
         self.variable_store = {}      # get_variable: full name -> variable
         self.partitioned_store = {}   # get_variable: full name -> PartitionedVariable
         self._device_functions = []   # (function, the device string around its block)
-        self.version = 0
 
     building_function = False
-    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
+    # (its ops' seeds follow `set_random_seed`, which sets the one global seed)
+    seed = property(lambda self: random_ops.global_seed())
     finalized = property(lambda self: self._finalized)
 
     @contextlib.contextmanager
@@ -92,7 +90,9 @@ class Graph(_graph.Graph):
         """Makes this the default graph in the block: ops add nodes to it (and the
         variables made there, even under `init_scope`, are its own)."""
         stack = _building.__dict__.setdefault("graphs", [])
-        with context.building(self):
+        own = self.__dict__.get("_name_stack")  # (a `name_scope` of it entered before)
+        with context.building(self), (context.name_scope_push(own) if own else
+                                      contextlib.nullcontext()):
             stack.append(self)
             try:
                 yield self
@@ -125,10 +125,6 @@ class Graph(_graph.Graph):
             raise RuntimeError("Graph is finalized and cannot be modified.")
         op = super()._add(op_def, type_name, name, inputs, attrs, specs, value)
         self.place(op)
-        deps = [d for block in self._control_stack for d in block]
-        if deps:
-            self.control_inputs[op.name] = [d.name for d in deps]
-        self.version += 1
         return op
 
     def create_op(self, op_def, inputs, attrs, name=None):
@@ -154,73 +150,18 @@ class Graph(_graph.Graph):
         from eagerflow._src.compat import meta_graph  # noqa: PLC0415 (protobuf when asked)
         return meta_graph.graph_def_of(self, add_shapes)
 
-    def get_operation_by_name(self, name):
-        if not isinstance(name, str):
-            raise TypeError(f"Operation names are strings (or similar), not "
-                            f"{type(name).__name__}.")
-        if ":" in name:
-            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
-        try:
-            return super().get_operation_by_name(name)
-        except KeyError:
-            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
-                for variable in self.get_collection(key):  # (a variable's VarHandleOp)
-                    if variable.name == name + ":0" and getattr(variable, "op", None):
-                        return variable.op
-            raise KeyError(f"The name {name!r} refers to an Operation not in the "
-                           f"graph.") from None
+    def _variable_named(self, name):
+        """A variable of this graph's collections named `name` (``scope/w:0``): its op is the
+        ``VarHandleOp`` of that name, and it runs and computes as the tensor of its value
+        that TF 1's graph holds under that name."""
+        for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+            for variable in self.get_collection(key):
+                if variable.name == name:
+                    return variable
+        return None
 
-    def get_tensor_by_name(self, name):
-        if ":" not in name:
-            try:
-                super().get_operation_by_name(name)
-            except KeyError:
-                raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
-                                 f"not a Tensor. Tensor names must be of the form "
-                                 f"\"<op_name>:<output_index>\".") from None
-            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
-                             f"names must be of the form \"<op_name>:<output_index>\".")
-        op_name, _, index = name.partition(":")
-        try:
-            op = super().get_operation_by_name(op_name)
-        except KeyError:
-            # A variable's name (``scope/w:0``): the variable, which runs and computes as the
-            # tensor of its value that TF 1's graph holds under that name.
-            for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
-                for variable in self.get_collection(key):
-                    if variable.name == name:
-                        return variable
-            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
-                           f"operation, {op_name!r}, does not exist in the graph.") from None
-        if int(index) >= len(op.outputs):
-            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
-                           f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
-                           f"outputs.")
-        return op.outputs[int(index)]
-
-    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
-        """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
-        is one of this graph's; TF's errors for names it lacks."""
-        if isinstance(obj, str):
-            if ":" in obj and allow_tensor:
-                return self.get_tensor_by_name(obj)
-            if ":" not in obj and allow_operation:
-                try:
-                    return self.get_operation_by_name(obj)
-                except KeyError:
-                    raise KeyError(f"The name {obj!r} refers to an Operation not in the "
-                                   f"graph.") from None
-            if not allow_operation:
-                return self.get_tensor_by_name(obj)
-        return super().as_graph_element(obj)
-
-    def name_scope(self, name):
-        """A name scope of this graph (see `name_scope`)."""
-        return name_scope(name)
-
-    def get_name_scope(self):
-        """The current name scope, without its trailing ``/``."""
-        return context.get().scope.rstrip("/")
+    def _building_name_scope(self, name):
+        return name_scope(name)  # (TF 1's: None for the top)
 
     def device(self, device_name_or_function):
         """Places the ops built in the block on a device (see ``tf.device``), or on the
@@ -255,41 +196,6 @@ class Graph(_graph.Graph):
                                      else getattr(outer, f) for f in DeviceSpec.__slots__]
                                    ).to_string()
         return op.device
-
-    def control_dependencies(self, control_inputs):
-        """Ops made in the block run after `control_inputs` (operations or tensors);
-        None clears the dependencies of enclosing blocks."""
-        return _control_dependencies(self, control_inputs)
-
-    # -- collections -----------------------------------------------------------
-    def add_to_collection(self, name, value):
-        self._collections.setdefault(name, []).append(value)
-
-    def add_to_collections(self, names, value):
-        for name in ([names] if isinstance(names, str) else set(names)):
-            self.add_to_collection(name, value)
-
-    def get_collection_ref(self, key):
-        return self._collections.setdefault(key, [])
-
-    def get_collection(self, key, scope=None):
-        """A copy of collection `key`, only the items whose name starts with `scope`
-        when given."""
-        items = list(self._collections.get(key, ()))
-        if scope is None:
-            return items
-        import re  # noqa: PLC0415
-        pattern = re.compile(scope)
-        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
-
-    def get_all_collection_keys(self):
-        return [k for k, v in self._collections.items() if v]
-
-    def clear_collection(self, name):
-        self._collections.pop(name, None)
-
-    def is_fetchable(self, tensor_or_op):
-        return True
 
 
 _global = {"graph": None, "eager": True, "tf2": True}
@@ -327,33 +233,10 @@ def outer_v1_graph():
     stack = getattr(_building, "graphs", None)
     if stack:
         return stack[-1]
-    return get_default_graph() if not _global["eager"] else None
+    return default_v1_graph() if not _global["eager"] else None
 
 
-@contextlib.contextmanager
-def _control_dependencies(graph, control_inputs):
-    if control_inputs is None:
-        saved, graph._control_stack = graph._control_stack, []
-        try:
-            yield
-        finally:
-            graph._control_stack = saved
-        return
-    ops = []
-    for c in control_inputs:
-        if type(c) is context.Operation:  # a check done as the graph was built
-            continue
-        c = getattr(c, "op", c) if not isinstance(c, _graph.Operation) else c
-        if hasattr(c, "_initializer_op") and not isinstance(c, _graph.Operation):
-            c = c._initializer_op
-        if not isinstance(c, _graph.Operation):
-            raise TypeError(f"Control input must be Operation or Tensor: {c!r}")
-        ops.append(c)
-    graph._control_stack.append(ops)
-    try:
-        yield
-    finally:
-        graph._control_stack.pop()
+context.outer_graph = outer_v1_graph
 
 
 def v1_graph():
@@ -380,13 +263,41 @@ random_ops._STATE.seed_graph = _seed_graph
 
 @export("compat.v1.get_default_graph")
 def get_default_graph():
-    """The graph ops build into: the innermost `Graph.as_default`, else the global one."""
+    """The graph ops build into: the innermost `Graph.as_default`, the graph of the
+    `function` being traced, else (eagerly) the global one.
+
+    >>> @tf.function
+    ... def f(x):
+    ...     return tf.compat.v1.get_default_graph() is x.graph
+    >>> bool(f(tf.constant(1.0)))
+    True
+    >>> tf.compat.v1.get_default_graph().building_function
+    False
+    """
+    ctx = context.get()
+    if ctx.graph is not None:
+        return ctx.graph
+    # (under `tf.init_scope` in a function traced eagerly: the function's, as in TF)
+    return ctx.lifted_from if ctx.lifted_from is not None else default_v1_graph()
+
+
+def default_v1_graph():
+    """The TF 1 graph ops build into: the innermost `Graph.as_default`, else the global one
+    (also while a `function` traces, whose graph `get_default_graph` gives)."""
     g = v1_graph()
     if g is not None:
         return g
     if _global["graph"] is None:
         _global["graph"] = Graph()
     return _global["graph"]
+
+
+def _global_collections():
+    graph = _global["graph"]
+    return None if graph is None else graph._collections
+
+
+_graph.global_collections = _global_collections
 
 
 @export("compat.v1.reset_default_graph")
@@ -412,7 +323,7 @@ def _enter(graph):
 def disable_eager_execution():
     """Turns on TF 1's graph mode: ops add nodes to the default graph, run by a `Session`."""
     _global["eager"] = False
-    _enter(get_default_graph())
+    _enter(default_v1_graph())
 
 
 @export("compat.v1.enable_eager_execution")
@@ -544,9 +455,9 @@ class name_scope:  # noqa: N801 (TF's public name)
         self._swap = None
 
     def __enter__(self):
-        graph = v1_graph()
+        graph = context.get().graph
         name = self._name
-        if name and not name.endswith("/") and graph is not None:
+        if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
             name = graph.unique_name(name) + "/"
             self._swap = context.name_scope_push(name)
         else:
@@ -562,9 +473,9 @@ class name_scope:  # noqa: N801 (TF's public name)
 def control_dependencies(control_inputs):
     """Ops built in the block run after `control_inputs` (see `Graph.control_dependencies`).
 
-    Eagerly, and in the body of a `function`, `cond` or `while_loop` (whose stateful ops
-    run in program order), the block adds nothing, as TF's."""
-    graph = v1_graph()
+    Eagerly the block adds nothing, as TF's; in the graph of a `function`, `cond` or
+    `while_loop` (whose stateful ops run in program order anyway) the ops record it."""
+    graph = context.get().graph
     if graph is None:
         return contextlib.nullcontext()
     return graph.control_dependencies(control_inputs)

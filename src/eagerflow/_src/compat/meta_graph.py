@@ -106,7 +106,7 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
     pb, variable_def = _protos()
     meta = _read(meta_graph_or_file)
-    graph = graph_mode.get_default_graph()
+    graph = graph_mode.default_v1_graph()
     prefix = f"{import_scope}/" if import_scope else ""
     definitions = {}
     for key in _VARIABLE_COLLECTIONS:
@@ -206,7 +206,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     del save_debug_info, kwargs
     from eagerflow._src.core import versions  # noqa: PLC0415
     pb, variable_def = _protos()
-    graph = graph or graph_mode.get_default_graph()
+    graph = graph or graph_mode.default_v1_graph()
     meta = pb.MetaGraphDef()
     if meta_info_def is not None:
         meta.meta_info_def.CopyFrom(meta_info_def)

@@ -177,7 +177,7 @@ class CheckpointSaverHook(SessionRunHook):
 
     def after_create_session(self, session, coord):
         os.makedirs(self._dir, exist_ok=True)  # (TF writes the graph there first)
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         graph_def = _meta_graph.graph_def_of(graph, add_shapes=True)
         if self._save_graph_def:
             from google.protobuf import text_format  # noqa: PLC0415
@@ -224,7 +224,7 @@ class CheckpointSaverHook(SessionRunHook):
             return self._saver
         if self._scaffold is not None:
             return self._scaffold.saver
-        savers = graph_mode.get_default_graph().get_collection(GraphKeys.SAVERS)
+        savers = graph_mode.default_v1_graph().get_collection(GraphKeys.SAVERS)
         if len(savers) != 1:
             raise RuntimeError(f"More than one item in collection {GraphKeys.SAVERS}. Please "
                                f"indicate which one to use by passing it to the constructor."
@@ -263,7 +263,7 @@ class LoggingTensorHook(SessionRunHook):
         if self._timer is not None:
             self._timer.reset()
         self._iter_count = 0
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         self._current = {tag: graph.as_graph_element(t) if isinstance(t, str) else t
                          for tag, t in self._tensors.items()}
 
@@ -414,7 +414,7 @@ class Scaffold:
 
     def finalize(self):
         """Makes the missing ops and the saver, then finalizes the default graph."""
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         if self._init_op is None:
             self._init_op = variable_scope.global_variables_initializer()
         if self._local_init_op is None:
@@ -443,7 +443,7 @@ class _MonitoredSession:
         self._grace = stop_grace_period_secs
         for hook in self._hooks:
             hook.begin()
-        self._graph_was_finalized = graph_mode.get_default_graph().finalized
+        self._graph_was_finalized = graph_mode.default_v1_graph().finalized
         self._sess = session_creator.create_session()
         self._stop = self._closed = False
         # the graph's queue runners fill its input queues until the session closes
@@ -570,7 +570,7 @@ class ChiefSessionCreator(SessionCreator):
 
     def create_session(self):
         s = self._scaffold.finalize()
-        sess = _session.Session(graph=graph_mode.get_default_graph(), config=self._config)
+        sess = _session.Session(graph=graph_mode.default_v1_graph(), config=self._config)
         path = self._checkpoint_filename_with_path or (
             management.latest_checkpoint(self._checkpoint_dir) if self._checkpoint_dir
             else None)
@@ -605,7 +605,7 @@ class WorkerSessionCreator(SessionCreator):
         s.finalize()
         manager = supervisor.SessionManager(
             local_init_op=s.local_init_op, ready_op=ready,
-            ready_for_local_init_op=ready_for_local, graph=graph_mode.get_default_graph())
+            ready_for_local_init_op=ready_for_local, graph=graph_mode.default_v1_graph())
         return manager.wait_for_session(self._master, config=self._config,
                                         max_wait_secs=self._max_wait_secs)
 

@@ -83,7 +83,7 @@ def build_tensor_info(tensor):
 @export(_NS + "get_tensor_from_tensor_info", _NS + "utils.get_tensor_from_tensor_info")
 def get_tensor_from_tensor_info(tensor_info, graph=None, import_scope=None):
     """The tensor of `graph` (the default graph) that `tensor_info` names."""
-    graph = graph or graph_mode.get_default_graph()
+    graph = graph or graph_mode.default_v1_graph()
     if tensor_info.WhichOneof("encoding") != "name":
         raise ValueError(f"Invalid TensorInfo.encoding: {tensor_info.WhichOneof('encoding')}")
     prefix = f"{import_scope}/" if import_scope else ""
@@ -377,7 +377,7 @@ class Builder:
             raise AssertionError("Graph state including variables and assets has not been "
                                  "saved yet. Please invoke `add_meta_graph_and_variables()` "
                                  "first.")
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         self._meta_graph(graph, self._saver_of(graph, saver), tags, signature_def_map,
                          main_op if main_op is not None else legacy_init_op,
                          clear_devices)

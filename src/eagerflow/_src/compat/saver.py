@@ -208,7 +208,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     """
     reader = checkpoint.load_checkpoint(ckpt_dir_or_file)
     shapes = reader.get_variable_to_shape_map()
-    store = graph_mode.get_default_graph().variable_store
+    store = graph_mode.default_v1_graph().variable_store
     items = assignment_map.items() if hasattr(assignment_map, "items") else assignment_map
     for ckpt_name, target in sorted(items, key=lambda item: item[0]):
         var = target if isinstance(target, Variable) else store.get(target)
@@ -242,7 +242,7 @@ def _initialize_from(var, value):
         var.assign(value)
         return
     graph = var._graph
-    with context.name_scope_push(""), graph_mode._control_dependencies(graph, None):
+    with context.name_scope_push(""), graph.control_dependencies(None):
         initial = constant(value, dtype=var.dtype, name="checkpoint_initializer")
         var._initializer_op = var.assign(initial, read_value=False)
     var._initial_value = initial

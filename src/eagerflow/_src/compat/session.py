@@ -138,7 +138,7 @@ class Session:
 
     def __init__(self, target="", graph=None, config=None):
         del target, config
-        self._graph = graph if graph is not None else graph_mode.get_default_graph()
+        self._graph = graph if graph is not None else graph_mode.default_v1_graph()
         self._store = {}     # variable handle -> its array in this session
         self._cache = {}     # (fetch ids, feed ids) -> (compiled run, feeds, plan)
         self._fast = {}      # ids of plain fetches and feed keys -> what `run` needs of them

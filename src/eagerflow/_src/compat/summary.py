@@ -540,7 +540,7 @@ class FileWriterCache:
         writer = FileWriterCache._cache.get(logdir)
         if writer is None:
             writer = FileWriterCache._cache[logdir] = FileWriter(
-                logdir, graph=graph_mode.get_default_graph())
+                logdir, graph=graph_mode.default_v1_graph())
         return writer
 
     @staticmethod

@@ -108,7 +108,7 @@ class SessionManager:
     def __init__(self, local_init_op=None, ready_op=None, ready_for_local_init_op=None,
                  graph=None, recovery_wait_secs=30, local_init_run_options=None,
                  local_init_feed_dict=None):
-        self._graph = graph if graph is not None else graph_mode.get_default_graph()
+        self._graph = graph if graph is not None else graph_mode.default_v1_graph()
         self._local_init_op, self._ready_op = local_init_op, ready_op
         self._ready_for_local_init_op = ready_for_local_init_op
         self._recovery_wait_secs = recovery_wait_secs
@@ -234,7 +234,7 @@ class Supervisor:
                  save_model_secs=600, recovery_wait_secs=30, stop_grace_secs=120,
                  checkpoint_basename="model.ckpt", session_manager=None,
                  summary_writer=_USE_DEFAULT, init_fn=None, local_init_run_options=None):
-        self._graph = graph if graph is not None else graph_mode.get_default_graph()
+        self._graph = graph if graph is not None else graph_mode.default_v1_graph()
         with self._graph.as_default():
             self._is_chief = is_chief
             self._coord = _coordinator.Coordinator()

@@ -77,7 +77,7 @@ class Template:
             return self._call_func(args, kwargs)
 
     def _call_func(self, args, kwargs):
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         count = len(graph.get_collection(GraphKeys.GLOBAL_VARIABLES))
         trainable = len(graph.get_collection(GraphKeys.TRAINABLE_VARIABLES))
         result = self._func(*args, **kwargs)

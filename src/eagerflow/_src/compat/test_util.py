@@ -140,7 +140,7 @@ class TestCase(unittest.TestCase):
 
     def _session(self):
         from eagerflow._src.compat import graph_mode, session  # noqa: PLC0415
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         if self._cached is None or self._cached.graph is not graph:
             if self._cached is not None:
                 self._cached.close()
@@ -160,7 +160,7 @@ class TestCase(unittest.TestCase):
             if graph is not None:
                 stack.enter_context(graph.as_default())
             elif graph_mode.v1_graph() is None:
-                stack.enter_context(graph_mode.get_default_graph().as_default())
+                stack.enter_context(graph_mode.default_v1_graph().as_default())
             sess = self._session()
             with sess.as_default():
                 yield sess

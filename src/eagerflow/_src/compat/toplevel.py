@@ -9,19 +9,19 @@
 import contextlib
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 
 
 @export("control_dependencies")
 def control_dependencies(control_inputs):
     """A block whose ops run after `control_inputs` (operations or tensors).
 
-    Eagerly every op has already run, so the block does nothing; a `function`
-    runs its stateful ops in program order (automatic control dependencies),
-    so there too the block adds nothing. In a TF 1 graph it adds control
-    edges (``Graph.control_dependencies``).
+    Eagerly every op has already run, so the block does nothing. In a graph it adds
+    control edges (``Graph.control_dependencies``), which a `function`'s ops record
+    though it runs its stateful ops in program order anyway (automatic control
+    dependencies).
     """
-    from eagerflow._src.compat import graph_mode  # noqa: PLC0415 (graph mode loads on use)
-    graph = graph_mode.v1_graph()
+    graph = context.get().graph
     if graph is not None:
         return graph.control_dependencies(control_inputs)
     return contextlib.nullcontext()

@@ -373,7 +373,7 @@ def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
 def add_check_numerics_ops():
     """One operation checking every floating-point tensor of the default graph for NaN and
     infinity (InvalidArgumentError naming the first found)."""
-    graph = graph_mode.get_default_graph()
+    graph = graph_mode.default_v1_graph()
     if graph_mode.v1_graph() is None:
         raise RuntimeError("add_check_numerics_ops() is not compatible with eager "
                            "execution. To check for Inf's and NaN's under eager execution, "

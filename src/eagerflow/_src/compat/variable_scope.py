@@ -131,7 +131,7 @@ class GraphVariable(Variable):
         full = graph.unique_name(name or "Variable")
         with context.name_scope_push(full + "/"):
             with context.name_scope_push("Initializer"), \
-                    graph_mode._control_dependencies(graph, None):
+                    graph.control_dependencies(None):
                 if callable(initial_value):
                     initial_value = initial_value()
                 want = None if dtype is None else _d.as_dtype(dtype)
@@ -163,7 +163,7 @@ class GraphVariable(Variable):
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (
                 use_resource is None and not _v1_names._switches["resource_variables"])
-            with graph_mode._control_dependencies(graph, None):
+            with graph.control_dependencies(None):
                 dispatch(_variables._ASSIGN, (self, value), name="Assign")
                 self._initializer_op = graph.get_operations()[-1]
                 with context.name_scope_push("Read"):
@@ -412,7 +412,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
             if self._name is not None:
                 name = (outer.name + "/" if outer.name else "") + self._name
             else:
-                graph = graph_mode.get_default_graph()
+                graph = graph_mode.default_v1_graph()
                 raw = (outer.name + "/" if outer.name else "") + self._default
                 count = graph._scopes.get(raw, 0)
                 graph._scopes[raw] = count + 1
@@ -430,7 +430,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
         _scope.stack.append(scope)
         self._names = None
         if self._aux:
-            graph = v1_graph()
+            graph = context.get().graph
+            graph = graph if getattr(graph, "unique_scopes", False) else None
             # (a default name is made unique as a name scope on its own: the variable scope
             # ``a_1`` may open the name scope ``a_2``)
             last = self._default if self._name is None else _last(name)
@@ -466,7 +467,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     of shards ``name/part_<i>``.
     """
     scope = _current()
-    graph = graph_mode.get_default_graph()
+    graph = graph_mode.default_v1_graph()
     partitioner = partitioner if partitioner is not None else scope.partitioner
     scalar = isinstance(shape, _Sequence) and not shape
     partitioned = getattr(graph, "partitioned_store", {})

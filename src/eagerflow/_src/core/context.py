@@ -19,7 +19,7 @@ class Context:
     """The execution state of one thread."""
 
     __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast",
-                 "new_variables")
+                 "new_variables", "lifted_from")
 
     def __init__(self):
         self.graph = None        # the graph being built, or None when executing eagerly
@@ -30,6 +30,9 @@ class Context:
         self.scope = ""          # current name scope: "" or ending with "/"
         self.fast = True         # eager, NumPy, no recorders: dispatch's fast path
         self.new_variables = None  # while tracing: the list every variable created joins
+        # under ``tf.init_scope`` out of a function's graph into eager execution: that graph,
+        # still TF's default graph there (``tf.compat.v1.get_default_graph``)
+        self.lifted_from = None
 
     def refresh(self):
         self.fast = (self.graph is None and not self.recorders
@@ -99,9 +102,9 @@ def inside_function():
     >>> tf.inside_function()
     False
     """
-    graph = get().graph
-    return graph is not None and not getattr(graph, "unique_scopes", False) and not getattr(
-        graph, "lifts_eager_ops", False)
+    ctx = get()
+    graph = ctx.graph if ctx.graph is not None else ctx.lifted_from
+    return graph is not None and graph.building_function and not graph.lifts_eager_ops
 
 
 @export("get_current_name_scope")
@@ -237,17 +240,45 @@ def building(graph):
     return _swap(graph=graph, recorders=kept, scope="")
 
 
-@export("init_scope")
 def init_scope():
     """Leaves graph building for the block: ops run eagerly and no tape records them.
 
-    This is where a traced function creates its variables (``tf.init_scope``).
-
-    >>> with tf.init_scope():
-    ...     tf.executing_eagerly()
-    True
+    This is where the library creates the variables of a traced function (also in a TF 1
+    graph, which takes them on its own: see `lifting_scope` for ``tf.init_scope``).
     """
     return _swap(graph=None, recorders=())
+
+
+# () -> the TF 1 graph `lifting_scope` lifts into, or None for eager execution (set by the
+# TF 1 graph mode when it loads: the innermost TF 1 graph entered, if any)
+outer_graph = None
+
+
+@export("init_scope", "compat.v1.init_scope")
+@contextlib.contextmanager
+def lifting_scope():
+    """Leaves the graphs of the functions being traced for the block, as ``tf.init_scope``:
+    ops run where the outermost function is called (eagerly, or into a TF 1 graph), in the
+    same name scope, with no tape recording them and no control dependencies.
+
+    >>> @tf.function
+    ... def f():
+    ...     with tf.init_scope():
+    ...         print(tf.executing_eagerly())
+    >>> f()
+    True
+    """
+    graph = outer_graph() if outer_graph is not None else None
+    ctx = get()
+    lifted = ctx.lifted_from
+    if graph is None and ctx.graph is not None and ctx.graph.building_function:
+        lifted = ctx.graph  # (TF's default graph there is still the function's)
+    with _swap(graph=graph, recorders=(), lifted_from=lifted):
+        if graph is None:
+            yield
+        else:
+            with graph.control_dependencies(None):
+                yield
 
 
 def collecting_variables(into):

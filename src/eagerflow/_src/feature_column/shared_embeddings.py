@@ -72,7 +72,7 @@ class _SharedEmbeddingColumn(fc._dense_tuple("_SharedEmbeddingColumn", [
     def _table(self, trainable, collections):
         """The shared table: the one of the collection, else made (under the current
         variable scope) and added to it."""
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         shape = (self.categorical_column.num_buckets, self.dimension)
         tables = graph.get_collection(self.shared_embedding_collection_name)
         if len(tables) > 1:
@@ -132,7 +132,7 @@ class SharedEmbeddingColumnCreator:
 
     @property
     def embedding_weights(self):
-        graph = graph_mode.get_default_graph()
+        graph = graph_mode.default_v1_graph()
         if id(graph) not in self._tables:
             self._tables[id(graph)] = (graph, get_variable(
                 self.name, (self.num_buckets, self.dimension), self.initializer,

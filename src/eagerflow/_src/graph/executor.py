@@ -29,7 +29,7 @@ from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.dispatch import dispatch, kernel_error
 from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.core.variables import _READ, Variable
-from eagerflow._src.graph.graph import SymbolicTensor
+from eagerflow._src.graph.graph import SymbolicTensor, gradient_override
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.inline_calls import inlined_operations
 from eagerflow._src.graph.passes.pipeline import optimize
@@ -296,11 +296,30 @@ def run_op(op, args):
     """The values of `op`'s outputs (a list) run on `args` as `replay` runs an op: through
     `dispatch`, or `_read_through_handle` when a variable's handle is fed at run time."""
     building = context.get().graph
-    if _fed_handle(building, args):
+    override = gradient_override(op)
+    if override is not None:
+        result = _run_overridden(building, op, args, override)
+    elif _fed_handle(building, args):
         result = _read_through_handle(building, op, args)
     else:
         result = dispatch(op.op_def, args, op.attrs)
     return list(result) if op.op_def.multi else [result]
+
+
+def _run_overridden(building, op, args, override):
+    """`op` run on `args` keeping the gradient a `gradient_override_map` gave it: in the
+    graph being built (which keeps it too), and on the tapes, which differentiate it by
+    that gradient."""
+    with context.unrecorded():
+        if building is None:
+            result = dispatch(op.op_def, args, op.attrs)
+        else:
+            with building.gradient_override_map({op.op_def.name: override}):
+                result = dispatch(op.op_def, args, op.attrs)
+    attrs = {**op.attrs, "_gradient_op_type": override}
+    for recorder in context.get().recorders:
+        recorder.record(op.op_def, args, attrs, result)
+    return result
 
 
 def _fed_handle(building, args):

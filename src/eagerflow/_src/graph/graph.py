@@ -26,11 +26,13 @@ from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
+from eagerflow._src.core.node_forms import tf_node
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
 from eagerflow._src.graph import node_def
+from eagerflow._src.ops import random_ops
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _FORBIDDEN_NAME = re.compile(r"[^A-Za-z0-9_.\-/>]")
@@ -55,7 +57,29 @@ class Operation(context.Operation):
         self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
 
     def get_attr(self, name):
-        return self.attrs[name]
+        """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the
+        gradient a `gradient_override_map` gave it (``_gradient_op_type``)."""
+        if name in self.attrs:
+            return self.attrs[name]
+        if name == "_gradient_op_type" and gradient_override(self) is not None:
+            return gradient_override(self).encode()
+        if self.op_def is not None:
+            try:
+                found = tf_node(self.op_def, self.name, self.inputs, self.attrs, self.outputs)[1]
+            except (ValueError, TypeError):
+                found = {}
+            if found.get(name) is not None:
+                return found[name]
+        raise ValueError(f"Operation {self.name!r} has no attr named {name!r}.")
+
+    @property
+    def control_inputs(self):
+        """The operations this one runs after besides its inputs' (`control_dependencies`)."""
+        names = (getattr(self.graph, "control_inputs", None) or {}).get(self.name)
+        if not names:
+            return []
+        ops = {op.name: op for op in self.graph._operations}
+        return [ops[n] for n in names if n in ops]
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
@@ -159,6 +183,10 @@ class Graph:
 
     tensor_type = SymbolicTensor  # the class of the outputs of its operations
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
+    building_function = True  # (a TF 1 graph is not a function's)
+    seed = property(lambda self: self._seed, doc="The graph-level random seed (or None).")
+    unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
+    finalized = False
 
     def __init__(self, name="graph"):
         self.name = name
@@ -178,33 +206,77 @@ class Graph:
         outer = context.get().graph
         self.variable_arguments = getattr(outer, "variable_arguments", None) or {}
         self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
+        self._collections = _inherited_collections(outer)
+        self.control_inputs = {}    # op name -> names of the ops it runs after
+        self.version = 0            # (one more with each op added)
+        # the graph-level random seed: the enclosing graph's, else the global one
+        self._seed = outer.seed if outer is not None else random_ops.global_seed()
+        self._control_stack = []    # the `control_dependencies` blocks entered
 
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
         """The operations, in the order they were created."""
         return list(self._operations)
 
-    def get_operation_by_name(self, name):
+    def _find(self, name):
         for op in self._operations:
             if op.name == name:
                 return op
-        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return None
+
+    def _variable_named(self, name):
+        """A variable the graph holds by name outside its operations (a TF 1 graph's), or
+        None."""
+        return None
+
+    def get_operation_by_name(self, name):
+        """The operation named `name`; TF's errors for a name it lacks or a tensor's."""
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not "
+                            f"{type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
+        op = self._find(name)
+        if op is None:
+            variable = self._variable_named(name + ":0")
+            op = getattr(variable, "op", None)
+            if op is None:
+                raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+        return op
 
     def get_tensor_by_name(self, name):
+        """The tensor named `name` (``"op:index"``); TF's errors for a name it lacks or an
+        operation's."""
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        if ":" not in name:
+            if self._find(name) is None:
+                raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, "
+                                 f"not a Tensor. Tensor names must be of the form "
+                                 f"\"<op_name>:<output_index>\".")
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
+                             f"names must be of the form \"<op_name>:<output_index>\".")
         op_name, _, index = name.partition(":")
-        return self.get_operation_by_name(op_name).outputs[int(index or 0)]
+        op = self._find(op_name)
+        if op is None:
+            variable = self._variable_named(name)
+            if variable is not None:
+                return variable
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, does not exist in the graph.")
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {op_name!r}, exists but only has {len(op.outputs)} "
+                           f"outputs.")
+        return op.outputs[int(index)]
 
-    def as_graph_element(self, obj):
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
         """The tensor (``"x:0"``) or operation (``"x"``) named `obj`, or `obj` itself when it
-        is one of this graph's."""
+        is one of this graph's; TF's errors for names it lacks."""
         if isinstance(obj, str):
-            try:
-                return self.get_tensor_by_name(obj) if ":" in obj else \
-                    self.get_operation_by_name(obj)
-            except (KeyError, IndexError, ValueError):
-                raise KeyError(f"The name {obj!r} refers to a Tensor which does not exist. The "
-                               f"operation, {obj.split(':')[0]!r}, does not exist in the "
-                               f"graph.") from None
+            if ":" in obj and allow_tensor or not allow_operation:
+                return self.get_tensor_by_name(obj)
+            return self.get_operation_by_name(obj)
         if getattr(obj, "graph", None) is not self:
             raise ValueError(f"{obj!r} is not an element of this graph.")
         return obj
@@ -269,7 +341,22 @@ class Graph:
         op.outputs = tuple(self.tensor_type(op, i, shape, dtype)
                            for i, (shape, dtype) in enumerate(specs))
         self._operations.append(op)
+        self.version += 1
+        if self._control_stack:
+            self._add_control_inputs(op)
         return op
+
+    def _add_control_inputs(self, op):
+        """Makes `op` run after the ops of the `control_dependencies` blocks entered, but
+        those it takes an input of."""
+        data = {id(getattr(t, "op", None)) for t in op.inputs}
+        names = []
+        for block in self._control_stack:
+            for dep in block:
+                if id(dep) not in data and dep.name not in names:
+                    names.append(dep.name)
+        if names:
+            self.control_inputs[op.name] = names
 
     def placeholder(self, dtype, shape, name="Placeholder"):
         """A graph input of `dtype` and `shape` (an argument of the traced function)."""
@@ -367,8 +454,103 @@ class Graph:
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
         overrides = self.__dict__.get("_gradient_overrides")
         if overrides and op_def.name in overrides:  # see `gradient_override_map`
-            self.__dict__.setdefault("gradient_op_types", {})[op] = overrides[op_def.name]
+            overridden_gradient(op, overrides[op_def.name])
         return op.outputs if op_def.multi else op.outputs[0]
+
+    # -- the TF 1 API of a graph being built (``tf.compat.v1.get_default_graph()``) ----------
+    def name_scope(self, name):
+        """A name scope of the ops built in the block (see ``tf.name_scope``), made unique in
+        this graph; while another context builds (eager code), one of the graph's own."""
+        if context.get().graph is self:
+            return self._building_name_scope(name)
+        return self._own_name_scope(name)
+
+    def _building_name_scope(self, name):
+        return context.name_scope(name)
+
+    @contextlib.contextmanager
+    def _own_name_scope(self, name):
+        saved = self.__dict__.get("_name_stack", "")
+        if not name:
+            scope = ""
+        elif name.endswith("/"):
+            scope = name
+        else:
+            scope = self._unique(saved + name) + "/"
+        self._name_stack = scope
+        try:
+            yield scope
+        finally:
+            self._name_stack = saved
+
+    def get_name_scope(self):
+        """The name scope now open in this graph, without its trailing ``/``."""
+        ctx = context.get()
+        if ctx.graph is self:
+            return ctx.scope.rstrip("/")
+        return self.__dict__.get("_name_stack", "").rstrip("/")
+
+    def device(self, device_name_or_function):
+        """Places the ops built in the block on a device (see ``tf.device``)."""
+        return context.device(device_name_or_function)
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops made in the block run after `control_inputs` (operations or tensors; in a
+        function's graph, those of other graphs are left out); None clears the dependencies
+        of enclosing blocks. (A function runs its stateful ops in program order anyway.)"""
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = saved
+            return
+        ops = []
+        for c in control_inputs:
+            if type(c) is context.Operation:  # a check done as the graph was built
+                continue
+            c = getattr(c, "op", c) if not isinstance(c, Operation) else c
+            if hasattr(c, "_initializer_op") and not isinstance(c, Operation):
+                c = c._initializer_op
+            if self.building_function and getattr(c, "graph", None) is not self:
+                continue  # (TF's function captures it instead)
+            if not isinstance(c, Operation):
+                raise TypeError(f"Control input must be Operation or Tensor: {c!r}")
+            ops.append(c)
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    def is_fetchable(self, tensor_or_op):
+        return True
+
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        for name in ([names] if isinstance(names, str) else set(names)):
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, key):
+        return self._collections.setdefault(key, [])
+
+    def get_collection(self, key, scope=None):
+        """A copy of collection `key`, only the items whose name starts with `scope`
+        when given."""
+        items = list(self._collections.get(key, ()))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
+
+    def get_all_collection_keys(self):
+        return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):
@@ -382,6 +564,43 @@ class Graph:
             yield
         finally:
             self._gradient_overrides = saved
+
+
+def gradient_override(op):
+    """The name of the gradient a `Graph.gradient_override_map` gave `op`, or None."""
+    overrides = op.graph.__dict__.get("gradient_op_types")
+    return None if not overrides else overrides.get(op)
+
+
+def overridden_gradient(op, name):
+    """Differentiates `op` by the gradient registered under `name` (as within
+    `Graph.gradient_override_map`)."""
+    op.graph.__dict__.setdefault("gradient_op_types", {})[op] = name
+
+
+def keep_gradient_override(op, copy):
+    """Gives `copy` (of `op`, in its own graph) the gradient a map gave `op`, if any."""
+    override = gradient_override(op)
+    if override is not None:
+        overridden_gradient(copy, override)
+
+
+# The collections a graph built inside another shares with it (as TF's FuncGraph does: the
+# variables and the variable stores); it starts with a copy of the others.
+_SHARED_COLLECTIONS = ("variables", "local_variables", "trainable_variables")
+# The collections of the global TF 1 graph, or None (set by the TF 1 graph mode when loaded):
+# those a function traced eagerly starts from.
+global_collections = None
+
+
+def _inherited_collections(outer):
+    source = getattr(outer, "_collections", None) if outer is not None else (
+        global_collections() if global_collections is not None else None)
+    if source is None:
+        return {}
+    for key in _SHARED_COLLECTIONS:
+        source.setdefault(key, [])
+    return {k: v if k in _SHARED_COLLECTIONS else list(v) for k, v in source.items()}
 
 
 class _ForwardingHandle(ResourceHandle):

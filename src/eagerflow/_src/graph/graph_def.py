@@ -31,7 +31,8 @@ from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tenso
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.executor import needed_operations
 from eagerflow._src.graph.function_library import FunctionBody, add_function, lookup
-from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.graph.graph import (
+    Graph, SymbolicTensor, gradient_override, overridden_gradient)
 
 # TF's GraphDef version this writer follows (TF 2.21's producer); readers accept any.
 PRODUCER = 2474
@@ -347,6 +348,9 @@ class _Writer:
         # the control dependencies of a TF 1 graph's node (`control_dependencies`)
         node.input.extend("^" + dep for dep in _control_deps(op.graph, op.name)
                           if "^" + dep not in node.input)
+        override = gradient_override(op)
+        if override is not None:  # (from `gradient_override_map`)
+            node.attr["_gradient_op_type"].s = override.encode()
         self.nodes.append(node)
         return node
 
@@ -710,7 +714,7 @@ class _Importer:
             made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
             return
         if node.op == "NoOp":
-            if getattr(graph, "unique_scopes", False):  # a TF 1 graph's: run by name (`init`)
+            if not graph.building_function:  # a TF 1 graph's: run by name (`init`)
                 name = graph._add(None, "NoOp", graph._unique(name), (), {}, []).name
             self.control[name] = control
             return
@@ -746,6 +750,11 @@ class _Importer:
             op = graph.get_operations()[-1]
         if control:
             self.control[name] = control
+        override = attrs.get("_gradient_op_type")
+        if override is not None and "_gradient_op_type" not in op.attrs:
+            # (a `gradient_override_map`'s, on an op that does not keep it as an attr)
+            overridden_gradient(op, override if isinstance(override, str) else
+                                   override.decode())
         for i, t in enumerate(op.outputs):  # (a fed tensor stays what `input_map` gave)
             made.setdefault(f"{node.name}:{i}", t)
 

@@ -115,6 +115,11 @@ class _SeedState:
 _STATE = _SeedState()
 
 
+def global_seed():
+    """The seed `set_seed` set (None if none)."""
+    return _STATE.global_seed
+
+
 @export("random.set_seed")
 def set_seed(seed):
     """Sets the global random seed and restarts every op's random sequence.

@@ -65,6 +65,7 @@ from eagerflow._src.compat.variable_scope import tables_initializer as initializ
 from eagerflow._src.compat.variable_scope import global_variables_initializer as initialize_all_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import local_variables_initializer as initialize_local_variables  # noqa: F401
 from eagerflow._src.compat.variable_scope import variables_initializer as initialize_variables  # noqa: F401
+from eagerflow._src.core.context import lifting_scope as init_scope  # noqa: F401
 from eagerflow._src.core.errors import OpError  # noqa: F401
 from eagerflow._src.core.tensor_shape import (  # noqa: F401
     Dimension, disable_v2_tensorshape, enable_v2_tensorshape)

@@ -199,8 +199,9 @@ def _statement(node, out):
         return loads([node.value]) if node.value is not None else set()
     if isinstance(node, ast.Try):
         final = _block(node.finalbody, out)
-        handlers = set().union(*(_block(h.body, final) | loads([h.type] if h.type else [])
-                                 for h in node.handlers))
+        # (`except ... as name` binds name before the handler's body: it is not live before)
+        handlers = set().union(*((_block(h.body, final) - {h.name})
+                                 | loads([h.type] if h.type else []) for h in node.handlers))
         return _block(node.body, _block(node.orelse, final) | handlers) | handlers
     if isinstance(node, (ast.With, ast.AsyncWith)):
         # `with ... as name` binds name before the body: it is not live before the with

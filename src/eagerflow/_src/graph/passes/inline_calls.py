@@ -26,7 +26,7 @@ output is the call's own tensor, so the ops reading it stay as they are.
 """
 from eagerflow._src.core import registry
 from eagerflow._src.core.registry import RuleTable
-from eagerflow._src.graph.graph import Operation, SymbolicTensor
+from eagerflow._src.graph.graph import Operation, SymbolicTensor, keep_gradient_override
 
 # `OpDef` -> ``rule(op)``: the body a call op runs (see the module docstring), or None to
 # leave the op as it is.
@@ -94,6 +94,7 @@ def _expanded(op):
                          inner.attrs, inner.location, inner.value)
         copy.outputs = tuple(SymbolicTensor(copy, i, t.shape, t.dtype)
                              for i, t in enumerate(inner.outputs))
+        keep_gradient_override(inner, copy)
         for t, new in zip(inner.outputs, copy.outputs):
             env[id(t)] = new
         copies.append(copy)

@@ -100,6 +100,7 @@ for _name in Tensor.OVERLOADABLE_OPERATORS:
 class _KerasGraph(Graph):
     tensor_type = KerasTensor
     lifts_eager_ops = True
+    unique_scopes = False
 
     def create_op(self, op_def, inputs, attrs, name=None):
         if context.get().graph is self:  # a layer's call, traced into this graph
