@@ -1118,11 +1118,12 @@ def resize_images(x, height_factor, width_factor, data_format, interpolation="ne
         size = array_ops.stack([dims[1] * height_factor, dims[2] * width_factor])
     else:
         size = (height * height_factor, width * width_factor)
-    if interpolation not in ("nearest", "bilinear", "bicubic", "area", "gaussian", "lanczos3",
-                             "lanczos5", "mitchellcubic"):
-        raise ValueError(f"`interpolation` argument should be one of ['area', 'bicubic', "
-                         f"'bilinear', 'gaussian', 'lanczos3', 'lanczos5', 'mitchellcubic', "
-                         f"'nearest']. Received: \"{interpolation}\".")
+    methods = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
+               "mitchellcubic", "nearest")
+    if interpolation not in methods:
+        names = ", ".join(f'"{method}"' for method in methods)
+        raise ValueError(f"`interpolation` argument should be one of: {names}. "
+                         f'Received: "{interpolation}".')
     out = image_ops.resize(x, size, method=interpolation)
     return _back(out, data_format, 4)
 
