@@ -1015,9 +1015,19 @@ def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
 
 
 @export("keras.backend.conv2d_transpose")
+def check_square_dilation(dilation_rate):
+    """Raises tf_keras's ValueError unless a 2-D transposed convolution's two dilation
+    rates are equal (tf_keras dilates it through `atrous_conv2d_transpose`, one rate)."""
+    rows, cols = _tuple(dilation_rate, 2)
+    if rows != cols:
+        raise ValueError(f"Expected the 2 dimensions of the `dilation_rate` argument to be "
+                         f"equal to each other. Received: dilation_rate={dilation_rate}")
+
+
 def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
                      data_format=None, dilation_rate=(1, 1)):
     data_format = _check_format(data_format)
+    check_square_dilation(dilation_rate)
     x = _channels_last(as_tensor(x), data_format, 4)
     output_shape = list(output_shape)
     if data_format == "channels_first":
