@@ -273,6 +273,7 @@ class BatchNormalization(_AffineNormalization):
         return training
 
     def call(self, inputs, training=None, mask=None):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         training = self._get_training_value(training)
         if isinstance(training, Tensor):  # decided when the (traced) program runs
             # as in Keras 2, virtual batches are split only by a `training` known when traced
@@ -282,7 +283,7 @@ class BatchNormalization(_AffineNormalization):
                                      lambda: self._normalize(inputs, mask, False, split))
         return self._normalize(inputs, mask, training, training)
 
-    def _normalize(self, inputs, mask, training, split):
+    def _normalize(self, inputs, mask, training, split=None):
         if mask is not None and self.fused:
             warnings.warn("Masking is not supported with `fused=True`. You should either turn "
                           "off fusing (`fused=False`) or you should not pass a `mask` argument "
@@ -338,11 +339,13 @@ class BatchNormalization(_AffineNormalization):
         delta = math_ops.multiply(
             math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
             cast_ops.cast(decay, variable.dtype))
-        return variable.assign_sub(delta)
+        variable.assign_sub(delta)
 
-    def _normalize_composite(self, inputs, mask, training, split):
+    def _normalize_composite(self, inputs, mask, training, split=None):
         """Normalization from moments as Keras 2's unfused layer computes them: over several
-        axes, masked, by virtual batches (when `split`), adjusted, or renormalized."""
+        axes, masked, by virtual batches (when `split`, by default `training`), adjusted, or
+        renormalized."""
+        split = training if split is None else split
         input_dtype = inputs.dtype
         x = cast_ops.cast(inputs, _dtypes.float32) if input_dtype in _HALF else inputs
         virtual = self.virtual_batch_size is not None
@@ -390,9 +393,12 @@ class BatchNormalization(_AffineNormalization):
                 scale, offset = _compose(r, d, scale, offset)
             self._assign_moving_average(self.moving_mean, new_mean)
             if self.renorm:  # epsilon counted in the moving deviation, as while training
-                stddev = self._assign_moving_average(
-                    self.moving_stddev, math_ops.sqrt(new_variance + self.epsilon))
-                self.moving_variance.assign(nn_ops.relu(stddev * stddev - self.epsilon))
+                moving = _read(self.moving_stddev)
+                stddev = moving - (moving - math_ops.sqrt(new_variance + self.epsilon)) * \
+                    cast_ops.cast(1.0 - self.momentum, moving.dtype)
+                self._assign_new_value(self.moving_stddev, stddev)
+                self._assign_new_value(self.moving_variance,
+                                       nn_ops.relu(stddev * stddev - self.epsilon))
             else:
                 self._assign_moving_average(self.moving_variance, new_variance)
         else:
@@ -512,6 +518,7 @@ class LayerNormalization(_AffineNormalization):
         self.built = True
 
     def call(self, inputs):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         rank = inputs.shape.rank
         broadcast_shape = [1] * rank
         for a in self.axis:
