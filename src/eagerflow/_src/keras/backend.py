@@ -1014,7 +1014,6 @@ def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
                  _tuple(dilation_rate, 3))
 
 
-@export("keras.backend.conv2d_transpose")
 def check_square_dilation(dilation_rate):
     """Raises tf_keras's ValueError unless a 2-D transposed convolution's two dilation
     rates are equal (tf_keras dilates it through `atrous_conv2d_transpose`, one rate)."""
@@ -1024,6 +1023,7 @@ def check_square_dilation(dilation_rate):
                          f"equal to each other. Received: dilation_rate={dilation_rate}")
 
 
+@export("keras.backend.conv2d_transpose")
 def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
                      data_format=None, dilation_rate=(1, 1)):
     data_format = _check_format(data_format)
