@@ -439,3 +439,12 @@ def test_float64_losses_keep_their_dtype():
     mixed.compile("sgd", "mse")
     history = mixed.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0, epochs=2)
     np.testing.assert_allclose(history.history["loss"], [4.1, 2.20971], rtol=1e-5)
+
+
+def test_a_functional_model_takes_a_variable_as_it_is():
+    # tf_keras casts (and squeezes) the tensors fed to its inputs, not variables
+    inputs = tf.keras.Input((2,))
+    model = tf.keras.Model(inputs, tf.keras.layers.ReLU()(inputs))
+    assert model(tf.Variable(np.array([[-1.0, 2.0]]))).dtype == tf.float64
+    assert model(tf.constant(np.array([[-1.0, 2.0]]))).dtype == tf.float32
+    assert model(np.array([[-1.0, 2.0]])).dtype == tf.float32
