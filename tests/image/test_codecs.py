@@ -154,6 +154,12 @@ _ERRORS = [
      "channels must be 0 or 3 for GIF, got 4"),
     (lambda: tf.io.decode_bmp(read("rgb.bmp"), channels=1),
      "`channels` must be 0, 3 or 4 for BMP, but got 1"),
+    # a format's channel counts are checked before the op's format
+    (lambda: tf.io.decode_png(read("rgb.bmp"), channels=1),
+     "`channels` must be 0, 3 or 4 for BMP, but got 1"),
+    (lambda: tf.io.decode_bmp(read("still.gif"), channels=1),
+     "channels must be 0 or 3 for GIF, got 1"),
+    (lambda: tf.io.decode_bmp(read("rgb.jpg"), channels=4), "JPEG does not support 4 channels"),
     (lambda: tf.io.encode_png(tf.ones([2, 2], tf.uint8)),
      r"images must be at least rank 3\[2,2\]"),
     (lambda: tf.io.encode_png(tf.ones([2, 2, 5], tf.uint8)),
@@ -179,6 +185,20 @@ _ERRORS = [
 def test_errors_are_tfs(fn, message):
     with pytest.raises(errors.InvalidArgumentError, match=message):
         fn()
+
+
+@needs_pillow
+def test_cmyk_jpeg_decodes_to_rgb_not_to_grayscale():
+    import io  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415
+    buffer = io.BytesIO()
+    Image.new("CMYK", (3, 2), (10, 20, 30, 40)).save(buffer, "JPEG")
+    data = buffer.getvalue()
+    assert tf.io.decode_jpeg(data).shape == (2, 3, 3)
+    for decode in (tf.io.decode_jpeg, tf.io.decode_image):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=r"jpeg::Uncompress failed\. Invalid JPEG data or crop window\."):
+            decode(data, channels=1)
 
 
 def test_is_jpeg():

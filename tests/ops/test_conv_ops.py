@@ -884,3 +884,36 @@ def test_conv1d_transpose_with_a_list_output_shape_in_a_function():
     fn = tf.function(lambda x, w: tf.nn.conv1d_transpose(x, w, [2, 18, 2], 2, "SAME"))
     np.testing.assert_allclose(fn(x, w).numpy(),
                                tf.nn.conv1d_transpose(x, w, [2, 18, 2], 2, "SAME").numpy())
+
+
+def _f64(shape):
+    return tf.ones(shape, tf.float64)
+
+
+def _var(shape):
+    return tf.Variable(tf.ones(shape))
+
+
+# TF's wrappers convert a variable argument in its own dtype before the op, which then
+# reports the mismatch; the transposed convolutions convert it to the other input's dtype
+@pytest.mark.parametrize("call", [
+    lambda: tf.nn.conv2d(_f64([1, 3, 3, 1]), _var([1, 1, 1, 1]), 1, "SAME"),
+    lambda: tf.nn.conv2d(_var([1, 3, 3, 1]), _f64([1, 1, 1, 1]), 1, "SAME"),
+    lambda: tf.nn.conv1d(_f64([1, 3, 1]), _var([1, 1, 1]), 1, "SAME"),
+    lambda: tf.nn.conv3d(_f64([1, 3, 3, 3, 1]), _var([1, 1, 1, 1, 1]), [1] * 5, "SAME"),
+    lambda: tf.nn.depthwise_conv2d(_var([1, 3, 3, 1]), _f64([1, 1, 1, 1]), [1] * 4, "SAME"),
+    lambda: tf.nn.bias_add(_var([1, 2]), _f64([2])),
+    lambda: tf.nn.bias_add(_f64([1, 2]), _var([2])),
+], ids=["conv2d", "conv2d-variable-input", "conv1d", "conv3d", "depthwise", "bias_add",
+        "bias_add-variable-bias"])
+def test_a_variable_of_another_dtype_is_the_ops_error(call):
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"as input #1\(zero-based\) was expected to be a (double|float) "
+                             r"tensor but is a (float|double) tensor"):
+        call()
+
+
+def test_a_variable_filter_of_another_dtype_fails_converting_in_transposed_convolutions():
+    with pytest.raises(ValueError, match="Incompatible type conversion requested to type "
+                                         "float64 for `tf.Variable of type float32"):
+        tf.nn.conv2d_transpose(_var([1, 3, 3, 1]), _f64([1, 1, 1, 1]), [1, 3, 3, 1], 1)

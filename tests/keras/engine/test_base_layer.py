@@ -387,3 +387,64 @@ def test_count_params_of_an_unbuilt_layer_is_tfs_value_error(make):
                                          "the layer isn't built"):
         layer.count_params()
     assert not layer.built
+
+
+def test_variables_are_not_autocast_to_the_compute_dtype():
+    # tf_keras autocasts tensors only: a float64 variable passes a float32 layer as float64,
+    # except where the layer casts its inputs itself (Dense, Layer/BatchNormalization)
+    variable = tf.Variable(np.array([[-1.0, 2.0]]))
+    tensor = tf.constant(np.array([[-1.0, 2.0]]))
+    for layer in (tf.keras.layers.ReLU(), tf.keras.layers.Activation("sigmoid"),
+                  tf.keras.layers.Dropout(0.5), tf.keras.layers.Flatten(),
+                  tf.keras.layers.Softmax(), tf.keras.layers.LeakyReLU()):
+        assert layer(variable).dtype == tf.float64, layer.name
+        assert layer(tensor).dtype == tf.float32, layer.name
+    for layer in (tf.keras.layers.Dense(1), tf.keras.layers.LayerNormalization(),
+                  tf.keras.layers.BatchNormalization()):
+        assert layer(variable).dtype == tf.float32, layer.name
+    np.testing.assert_allclose(tf.keras.layers.LayerNormalization()(variable).numpy(),
+                               [[-0.9998, 0.9998]], atol=1e-4)
+    half = tf.Variable(np.array([[-1.0, 2.0]], np.float16))
+    assert tf.keras.layers.ReLU()(half).dtype == tf.float16
+
+
+def test_float64_losses_keep_their_dtype():
+    # tf_keras 2.21: a float64 layer's activity loss is float64, and fit sums the losses in
+    # the widest float dtype among them
+    layer = tf.keras.layers.Dense(2, dtype="float64", activity_regularizer="l2",
+                                  kernel_initializer="ones")
+    layer(np.ones((2, 3)))
+    assert [loss.dtype for loss in layer.losses] == [tf.float64]
+    np.testing.assert_allclose(layer.losses[0].numpy(), 0.18, rtol=1e-6)
+
+    class Losses(tf.keras.layers.Layer):
+        def call(self, x):
+            self.add_loss(tf.reduce_sum(tf.cast(x, tf.float64)))
+            self.add_loss(2)
+            return x
+    losses = Losses()
+    losses(np.ones((1, 2), np.float32))
+    assert [loss.dtype for loss in losses.losses] == [tf.float64, tf.float32]
+    model = tf.keras.Sequential([tf.keras.layers.Dense(
+        1, dtype="float64", activity_regularizer="l2", kernel_regularizer="l1",
+        input_shape=(3,), kernel_initializer="ones")])
+    model.compile("sgd", "mse")
+    history = model.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0, epochs=2)
+    np.testing.assert_allclose(history.history["loss"], [4.12, 3.48495], rtol=1e-5)
+    mixed = tf.keras.Sequential([
+        tf.keras.layers.Dense(1, activity_regularizer="l2", input_shape=(3,),
+                              kernel_initializer="ones"),
+        tf.keras.layers.Dense(1, dtype="float64", kernel_regularizer="l2",
+                              kernel_initializer="ones")])
+    mixed.compile("sgd", "mse")
+    history = mixed.fit(np.ones((2, 3)), np.ones((2, 1)), verbose=0, epochs=2)
+    np.testing.assert_allclose(history.history["loss"], [4.1, 2.20971], rtol=1e-5)
+
+
+def test_a_functional_model_takes_a_variable_as_it_is():
+    # tf_keras casts (and squeezes) the tensors fed to its inputs, not variables
+    inputs = tf.keras.Input((2,))
+    model = tf.keras.Model(inputs, tf.keras.layers.ReLU()(inputs))
+    assert model(tf.Variable(np.array([[-1.0, 2.0]]))).dtype == tf.float64
+    assert model(tf.constant(np.array([[-1.0, 2.0]]))).dtype == tf.float32
+    assert model(np.array([[-1.0, 2.0]])).dtype == tf.float32

@@ -2,6 +2,7 @@
 strides, dilations, groups and layouts; shapes, configs, weights, gradients, tracing and
 errors as tf_keras 2.21 has them."""
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -201,6 +202,21 @@ def test_conv_transpose_output_shapes():
              ({"dilation_rate": 2}, (2, 9, 8, 2))]
     for kwargs, expected in cases:
         assert conv.Conv2DTranspose(2, 3, **kwargs)(x).shape == expected, kwargs
+
+
+def test_conv2d_transpose_refuses_unequal_dilation_rates():
+    # tf_keras dilates a 2-D transposed convolution with one rate: (2, 1) raises when called
+    message = ("Expected the 2 dimensions of the `dilation_rate` argument to be equal to each "
+               "other. Received: dilation_rate={}")
+    layer = conv.Conv2DTranspose(2, 3, dilation_rate=(2, 1))
+    with pytest.raises(ValueError, match=re.escape(message.format((2, 1)))):
+        layer(np.zeros((1, 5, 4, 3), np.float32))
+    with pytest.raises(ValueError, match=re.escape(message.format((1, 2)))):
+        conv.Conv2DTranspose(2, 3, dilation_rate=(1, 2))(tf.keras.Input((None, None, 3)))
+    with pytest.raises(ValueError, match=re.escape(message.format([2, 1]))):
+        tf.keras.backend.conv2d_transpose(np.ones((1, 3, 3, 1), np.float32),
+                                          np.ones((3, 3, 1, 1), np.float32), (1, 5, 5, 1),
+                                          dilation_rate=[2, 1])
 
 
 def test_conv3d_transpose_output_shapes():

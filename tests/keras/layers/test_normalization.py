@@ -331,8 +331,6 @@ def test_batch_norm_constructor_errors():
         BatchNormalization(axis=2, fused=True)
     with pytest.raises(ValueError, match="not supported when `synchronized=True`"):
         BatchNormalization(fused=True, synchronized=True)
-    with pytest.raises(NotImplementedError, match="renorm"):
-        BatchNormalization(renorm=True)
     with pytest.raises(ValueError, match="undefined `axis` dimension"):
         BatchNormalization().build((2, None))
 
@@ -499,3 +497,120 @@ def test_fused_kernel_statistics_are_accurate_on_large_offset_data():
     wide = x.reshape(-1, 4).astype(np.float64)
     close(mean, wide.mean(0), rtol=1e-7, atol=0)
     close(variance, wide.var(0, ddof=1), rtol=1e-4, atol=0)
+
+
+# -- renormalization, virtual batches, adjustment (tf_keras 2.21 values) ----------------------
+
+XR = np.array([[1., -2., 0.5], [3., 0., -1.], [-1., 4., 2.], [0.5, 1., 1.5]], np.float32)
+
+
+def statistics(layer):
+    return {w.name.split("/")[-1][:-2]: w.numpy() for w in layer.non_trainable_weights}
+
+
+def test_batch_renormalization():
+    layer = BatchNormalization(renorm=True, renorm_momentum=0.5, momentum=0.8)
+    close(layer(XR, training=True), XR)  # r = batch stddev, d = batch mean at first
+    close(layer(XR * 2, training=True), [
+        [1.285458, -2.764356, 0.582457], [4.576231, -0.236945, -2.213338],
+        [-2.005315, 4.817877, 3.378252], [0.462765, 1.026761, 2.44632]])
+    expected = {"moving_mean": [0.49, 0.42, 0.42],
+                "moving_variance": [2.076281, 3.43074, 1.641688],
+                "moving_stddev": [1.441278, 1.852496, 1.281674],
+                "renorm_mean": [1.09375, 0.9375, 0.9375],
+                "renorm_stddev": [2.038538, 2.956445, 1.682273]}
+    got = statistics(layer)
+    assert list(got) == list(expected)
+    for name, values in expected.items():
+        close(got[name], values)
+    close(layer(XR, training=False), [
+        [0.353853, -1.306346, 0.062418], [1.74151, -0.226721, -1.107926],
+        [-1.033805, 1.932528, 1.232763], [0.006938, 0.313091, 0.842648]])
+
+
+def test_batch_renormalization_clipping_and_gradients():
+    layer = BatchNormalization(renorm=True, renorm_momentum=0.5,
+                               renorm_clipping={"rmax": 1.2, "rmin": 0.9, "dmax": 0.1})
+    close(layer(XR, training=True), [
+        [0.204819, -1.424042, -0.15], [1.881921, -0.315648, -1.65],
+        [-1.472283, 1.901141, 1.35], [-0.214457, 0.238549, 0.85]])
+    layer = BatchNormalization(renorm=True)
+    x = tf.Variable(XR)
+    with tf.GradientTape() as tape:
+        y = layer(x, training=True)
+        loss = tf.reduce_sum(y * np.arange(12, dtype=np.float32).reshape(4, 3))
+    grads = tape.gradient(loss, [x, layer.gamma, layer.beta])
+    close(grads[0], [[-4.37411, -1.64061, -4.07176], [0.64018, -0.72017, 1.49772],
+                     [-0.38839, -1.87928, -0.64123], [4.12232, 4.24006, 3.21526]], atol=1e-4)
+    close(grads[1], [7.5, 36.0, 28.5], atol=1e-4)
+    close(grads[2], [18.0, 22.0, 26.0])
+
+
+def test_virtual_batches():
+    # statistics per virtual batch of 2 (rows 0 and 2, rows 1 and 3), moving ones averaged
+    layer = BatchNormalization(virtual_batch_size=2, momentum=0.5)
+    close(layer(XR, training=True), [
+        [0.9995, -0.999944, -0.999112], [0.99968, -0.998006, -0.99968],
+        [-0.9995, 0.999944, 0.999112], [-0.99968, 0.998006, 0.99968]])
+    assert [w.shape for w in layer.weights] == [(1, 1, 3)] * 4
+    close(statistics(layer)["moving_mean"], [[[0.4375, 0.375, 0.375]]])
+    close(statistics(layer)["moving_variance"], [[[1.140625, 2.8125, 1.03125]]])
+    assert layer(XR, training=False).shape == (4, 3)
+    # a `training` tensor in a traced function: Keras 2 normalizes over the whole batch
+    layer = BatchNormalization(virtual_batch_size=2, momentum=0.5)
+    traced = tf.function(lambda x, training: layer(x, training=training))
+    close(traced(XR, tf.constant(True)), [
+        [0.087349, -1.270035, -0.218135], [1.484934, -0.346373, -1.526944],
+        [-1.310236, 1.500951, 1.090674], [-0.262047, 0.115458, 0.654404]])
+    close(statistics(layer)["moving_variance"], [[[1.523438, 2.84375, 1.15625]]])
+
+
+def test_adjustment_scales_and_shifts_while_training():
+    layer = BatchNormalization(momentum=0.5, adjustment=lambda shape: (
+        tf.fill([shape[-1]], 2.0), tf.fill([shape[-1]], 0.5)))
+    close(layer(XR, training=True), [
+        [0.674698, -2.04007, 0.06373], [3.469869, -0.192746, -2.553887],
+        [-2.120472, 3.501902, 2.681348], [-0.024094, 0.730916, 1.808809]])
+    close(layer(XR, training=False), [
+        [0.455583, -1.408126, 0.116197], [2.075435, -0.222336, -1.278171],
+        [-1.164268, 2.149245, 1.510566], [0.05062, 0.37056, 1.045777]])
+
+
+def test_renorm_virtual_batch_and_adjustment_configs_and_errors():
+    config = BatchNormalization(renorm=True, renorm_clipping={"rmax": 3}).get_config()
+    assert [(k, config[k]) for k in list(config)[-3:]] == [
+        ("renorm", True), ("renorm_clipping", {"rmax": 3}), ("renorm_momentum", 0.99)]
+    assert BatchNormalization(virtual_batch_size=2).get_config()["virtual_batch_size"] == 2
+    assert "renorm" not in BatchNormalization().get_config()
+    layer = BatchNormalization(renorm=True)
+    assert layer.fused is False
+    assert BatchNormalization.from_config(layer.get_config()).renorm is True
+    errors = [
+        (dict(renorm=True, fused=True),
+         "Passing both `fused=True` and `renorm=True` is not supported"),
+        (dict(virtual_batch_size=2, fused=True),
+         "Passing `fused=True` is not supported when `virtual_batch_size` is specified."),
+        (dict(adjustment=lambda s: (1.0, 0.0), fused=True),
+         "Passing `fused=True` is not supported when `adjustment` is specified."),
+        (dict(renorm=True, renorm_clipping={"rmax": 1.0, "foo": 2}),
+         "Received invalid keys for `renorm_clipping` argument: {'rmax': 1.0, 'foo': 2}. "
+         "Supported values: ['rmax', 'rmin', 'dmax']."),
+    ]
+    for kwargs, message in errors:
+        with pytest.raises(ValueError) as info:
+            BatchNormalization(**kwargs)
+        assert str(info.value) == message
+    build_errors = [
+        (dict(virtual_batch_size=0), "`virtual_batch_size` must be a positive integer that "
+         "divides the true batch size of the input tensor. Received: virtual_batch_size=0"),
+        (dict(virtual_batch_size=2, adjustment=lambda s: (1.0, 0.0)),
+         "When using `virtual_batch_size`, adjustment cannot be specified"),
+    ]
+    for kwargs, message in build_errors:
+        with pytest.raises(ValueError) as info:
+            BatchNormalization(**kwargs).build((4, 3))
+        assert str(info.value) == message
+    with pytest.raises(ValueError, match="axis cannot include 0"):
+        BatchNormalization(virtual_batch_size=2, axis=0).build((4, 3))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        BatchNormalization(virtual_batch_size=3)(XR, training=True)

@@ -222,10 +222,67 @@ def test_bilinear_literal_and_unknown_dimensions():
     np.testing.assert_array_equal(traced(x).numpy()[0, :, :, 0], expected)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float16", "float64"])
+def test_bilinear_upsampling_returns_float32_like_image_resize(dtype):
+    # tf_keras resizes with tf.image.resize, whose interpolating methods return float32:
+    # integer images are not truncated, float16 and float64 ones not kept in their dtype
+    expected = [[1.0, 1.25, 1.75, 2.0], [1.5, 1.8125, 2.4375, 2.75],
+                [2.5, 2.9375, 3.8125, 4.25], [3.0, 3.5, 4.5, 5.0]]
+    x = np.array([[1, 2], [3, 5]], dtype).reshape(1, 2, 2, 1)
+    y = tf.keras.layers.UpSampling2D(2, interpolation="bilinear")(x)
+    assert y.dtype == tf.float32
+    np.testing.assert_array_equal(y.numpy()[0, :, :, 0], expected)
+    if dtype.startswith("int") or dtype.startswith("uint"):  # (floats are autocast)
+        assert tf.keras.layers.UpSampling2D(2)(x).dtype == tf.as_dtype(dtype)  # nearest keeps it
+
+
+# tf_keras 2.21 outputs of UpSampling2D((1, 2), interpolation=method) on [[1, 2], [3, 5]]
+RESIZED = {
+    "bicubic": [[0.9117648, 1.2071428, 1.7928572, 2.0882354],
+                [2.8235297, 3.4142857, 4.5857143, 5.1764708]],
+    "area": [[1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 5.0, 5.0]],
+    "gaussian": [[1.2914848, 1.5394056, 2.0566084, 2.3045295],
+                 [2.8507926, 3.2674179, 4.1365662, 4.5531921]],
+    "lanczos3": [[0.8245221, 1.2328706, 1.7671292, 2.1754775],
+                 [2.6490445, 3.4657412, 4.5342588, 5.3509555]],
+    "lanczos5": [[0.7792881, 1.2438316, 1.7561681, 2.2207117],
+                 [2.5585761, 3.4876633, 4.5123367, 5.4414239]],
+    "mitchellcubic": [[1.0849377, 1.3788121, 1.9153064, 2.2091808],
+                      [2.8223848, 3.3611543, 4.344727, 4.8834963]],
+}
+
+
+@pytest.mark.parametrize("method", sorted(RESIZED))
+def test_upsampling2d_takes_every_image_resize_method(method):
+    layer = tf.keras.layers.UpSampling2D((1, 2), interpolation=method.upper())
+    assert layer.interpolation == method and layer.get_config()["interpolation"] == method
+    x = np.array([[1, 2], [3, 5]], np.int32).reshape(1, 2, 2, 1)
+    y = layer(x)
+    assert y.dtype == tf.float32
+    np.testing.assert_allclose(y.numpy()[0, :, :, 0], RESIZED[method], rtol=1e-5)
+    traced = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec([None] * 4)])
+    np.testing.assert_allclose(traced(x.astype(np.float32)).numpy()[0, :, :, 0],
+                               RESIZED[method], rtol=1e-5)
+    first = tf.keras.layers.UpSampling2D((1, 2), "channels_first", interpolation=method)
+    np.testing.assert_allclose(first(x.reshape(1, 1, 2, 2)).numpy()[0, 0], RESIZED[method],
+                               rtol=1e-5)
+
+
 def test_upsampling_errors():
-    with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
-                                                  "foo"):
-        tf.keras.layers.UpSampling2D(interpolation="foo")
+    message = ("Value not recognized for `interpolation`: foo. Supported values are: "
+               "dict_keys(['bilinear', 'nearest', 'bicubic', 'area', 'lanczos3', 'lanczos5', "
+               "'gaussian', 'mitchellcubic'])")
+    with pytest.raises(NotImplementedError) as info:
+        tf.keras.layers.UpSampling2D(interpolation="Foo")
+    assert str(info.value) == message
+    with pytest.raises(NotImplementedError) as info:
+        tf.keras.layers.Resizing(2, 2, interpolation="FOO")
+    assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        backend.resize_images(np.ones((1, 2, 2, 1), np.float32), 2, 2, "channels_last", "BICUBIC")
+    assert str(info.value) == (
+        '`interpolation` argument should be one of: "area", "bicubic", "bilinear", "gaussian", '
+        '"lanczos3", "lanczos5", "mitchellcubic", "nearest". Received: "BICUBIC".')
     with pytest.raises(ValueError, match=r"The `size` argument must be a tuple of 2 integers\. "
                                          r"Received: \(2, 2, 2\)"):
         tf.keras.layers.UpSampling2D((2, 2, 2))

@@ -227,11 +227,13 @@ def _assign_new_value(self, variable, value):
     return None
 
 
-def _assign_moving_average(self, variable, value):
+def _assign_moving_average(self, variable, value, momentum=None):
     if getattr(self, "_new_moving", None) is None:
-        return normalization.BatchNormalization._assign_moving_average(self, variable, value)
+        return normalization.BatchNormalization._assign_moving_average(self, variable, value,
+                                                                       momentum)
     current = variable.read_value()
-    decay = _cast_ops.cast(1.0 - self.momentum, variable.dtype)
+    decay = _cast_ops.cast(1.0 - (self.momentum if momentum is None else momentum),
+                           variable.dtype)
     self._new_moving[id(variable)] = _math_ops.subtract(current, _math_ops.multiply(
         _math_ops.subtract(current, _cast_ops.cast(value, variable.dtype)), decay))
     return None

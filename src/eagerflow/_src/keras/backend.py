@@ -1014,10 +1014,20 @@ def conv3d(x, kernel, strides=(1, 1, 1), padding="valid", data_format=None,
                  _tuple(dilation_rate, 3))
 
 
+def check_square_dilation(dilation_rate):
+    """Raises tf_keras's ValueError unless a 2-D transposed convolution's two dilation
+    rates are equal (tf_keras dilates it through `atrous_conv2d_transpose`, one rate)."""
+    rows, cols = _tuple(dilation_rate, 2)
+    if rows != cols:
+        raise ValueError(f"Expected the 2 dimensions of the `dilation_rate` argument to be "
+                         f"equal to each other. Received: dilation_rate={dilation_rate}")
+
+
 @export("keras.backend.conv2d_transpose")
 def conv2d_transpose(x, kernel, output_shape, strides=(1, 1), padding="valid",
                      data_format=None, dilation_rate=(1, 1)):
     data_format = _check_format(data_format)
+    check_square_dilation(dilation_rate)
     x = _channels_last(as_tensor(x), data_format, 4)
     output_shape = list(output_shape)
     if data_format == "channels_first":
@@ -1118,11 +1128,12 @@ def resize_images(x, height_factor, width_factor, data_format, interpolation="ne
         size = array_ops.stack([dims[1] * height_factor, dims[2] * width_factor])
     else:
         size = (height * height_factor, width * width_factor)
-    if interpolation not in ("nearest", "bilinear", "bicubic", "area", "gaussian", "lanczos3",
-                             "lanczos5", "mitchellcubic"):
-        raise ValueError(f"`interpolation` argument should be one of ['area', 'bicubic', "
-                         f"'bilinear', 'gaussian', 'lanczos3', 'lanczos5', 'mitchellcubic', "
-                         f"'nearest']. Received: \"{interpolation}\".")
+    methods = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",
+               "mitchellcubic", "nearest")
+    if interpolation not in methods:
+        names = ", ".join(f'"{method}"' for method in methods)
+        raise ValueError(f"`interpolation` argument should be one of: {names}. "
+                         f'Received: "{interpolation}".')
     out = image_ops.resize(x, size, method=interpolation)
     return _back(out, data_format, 4)
 

@@ -38,7 +38,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops, shape_rules
-from eagerflow._src.ops.nn_ops import matching, shape_text, static_ints, widened
+from eagerflow._src.ops.nn_ops import matching, matching_own, shape_text, static_ints, widened
 from eagerflow._src.ops.wrappers import as_tensor
 
 _CONV_TYPES = FLOAT + (_d.int32,)
@@ -1128,7 +1128,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     >>> tf.nn.conv2d(x, tf.constant(np.ones((3, 3, 1, 2), np.float32)), 2, "SAME").shape
     TensorShape([1, 2, 2, 2])
     """
-    x, w = matching(input, filters)
+    x, w = matching_own(input, filters)
     attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
     return dispatch(_CONV2D, (x, w), attrs, name=name)
 
@@ -1142,7 +1142,7 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
     ...              "VALID").shape
     TensorShape([1, 2, 2, 2, 1])
     """
-    x, w = matching(input, filters)
+    x, w = matching_own(input, filters)
     attrs = _conv_attrs(3, strides, padding, data_format, dilations, ("NDHWC", "NCDHW"))
     return dispatch(_CONV3D, (x, w), attrs, name=name)
 
@@ -1160,7 +1160,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    x, w = matching(input, filters)
+    x, w = matching_own(input, filters)
     first = data_format == "NCW"
     axis = -2 if first else -3
     attrs = _conv_attrs(2, _lift(stride, first, "stride"), padding,
@@ -1192,7 +1192,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     ...                  "VALID").shape
     TensorShape([1, 2, 2, 6])
     """
-    x, w = matching(input, filter)
+    x, w = matching_own(input, filter)
     attrs = _conv_attrs(2, strides, padding, data_format or "NHWC", dilations,
                         ("NHWC", "NCHW"))
     return dispatch(_DEPTHWISE, (x, w), attrs, name=name)

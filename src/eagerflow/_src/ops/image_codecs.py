@@ -100,6 +100,8 @@ def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=No
     try:
         im = Image.open(io.BytesIO(data))
         if fmt == "JPEG":
+            if gray and im.mode == "CMYK":  # libjpeg has no CMYK -> grayscale conversion
+                raise ValueError("Unsupported color conversion request")
             return _jpeg(im, gray, ratio, fast, fancy, columns)[None]
         if fmt == "GIF":
             frames = []
@@ -494,6 +496,13 @@ def _decode(op_name):
         if fmt is None:
             raise _invalid("Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, "
                            "WebP required.")
+        # the format's own channel counts are checked before the op's format (as in TF)
+        if fmt == "JPEG" and channels == 4:
+            raise _invalid("JPEG does not support 4 channels")
+        if fmt == "GIF" and channels not in (0, 3):
+            raise _invalid(f"channels must be 0 or 3 for GIF, got {channels}")
+        if fmt == "BMP" and channels not in (0, 3, 4):
+            raise _invalid(f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
         if op_name == "DecodeBmp" and fmt != "BMP":
             raise _invalid(f"Trying to decode {fmt} format using DecodeBmp op. Use "
                            f"`{_USE[fmt]}` or `decode_image` instead.")
@@ -502,12 +511,6 @@ def _decode(op_name):
                            f"`decode_image` instead. Op used: {op_name}")
         if fmt == "WebP":
             return xp.asarray(_webp(op_name, data, channels, dtype, expand_animations))
-        if fmt == "JPEG" and channels == 4:
-            raise _invalid("JPEG does not support 4 channels")
-        if fmt == "GIF" and channels not in (0, 3):
-            raise _invalid(f"channels must be 0 or 3 for GIF, got {channels}")
-        if fmt == "BMP" and channels not in (0, 3, 4):
-            raise _invalid(f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
         frames = (_bmp(data) if fmt == "BMP" else
                   (_png8(data) if data[24:25] == b"\x08" else _png16(data)) if fmt == "PNG"
                   else None)

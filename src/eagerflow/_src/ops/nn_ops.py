@@ -26,7 +26,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
     attr_dtype_error, check_dtypes, register, register_gradient,
     same_shape)
-from eagerflow._src.core.convert import get_static_value
+from eagerflow._src.core.convert import get_static_value, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -96,6 +96,13 @@ def matching(*values):
         dtype = dtype or t.dtype
         out.append(t)
     return out
+
+
+def matching_own(*values):
+    """`matching`, with variables (and other tensor-likes) taken in their own dtype first,
+    as TF's wrappers that convert each argument before the op (conv2d, bias_add): a dtype
+    mismatch is then the op's InvalidArgumentError, not a conversion's ValueError."""
+    return matching(*(as_tensor(v) if is_tensor_like(v) else v for v in values))
 
 
 # ----------------------------------------------------------------------------- activations
@@ -626,7 +633,7 @@ def bias_add(value, bias, data_format=None, name=None):
     else:
         raise ValueError("`data_format` must be of the form `N...C` or `NC...`. Received: "
                          f"data_format={data_format}")
-    value, bias = matching(value, bias)
+    value, bias = matching_own(value, bias)
     return dispatch(_BIAS_ADD, (value, bias), {"data_format": data_format}, name=name)
 
 

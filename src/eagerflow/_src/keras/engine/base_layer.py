@@ -563,8 +563,10 @@ class Layer(Module):
                 continue
             if callable(loss):
                 self._callable_losses.append(loss)
-            else:
-                self._eager_losses.append(convert_to_tensor(loss, dtype=backend.floatx()))
+            else:  # a tensor keeps its dtype (a float64 layer's losses are float64)
+                self._eager_losses.append(
+                    loss if isinstance(loss, Tensor) else
+                    convert_to_tensor(loss, dtype=backend.floatx()))
                 _holding_losses.add(self)
 
     def _clear_losses(self):
@@ -734,12 +736,16 @@ class Layer(Module):
 
     def _cast_inputs(self, inputs, flat):
         """Floating tensors in `inputs` cast to the compute dtype, when that is floating (a
-        layer computing in integers or strings takes its inputs as they are, as in TF)."""
+        layer computing in integers or strings takes its inputs as they are, as in TF).
+
+        Variables are not tensors to tf_keras's autocasting: a layer takes them in their
+        own dtype (a float64 variable through a float32 ReLU gives float64)."""
         target = self._dtype_policy.compute_dtype
 
         def floating(x):  # (a Python string or list of them, kept as it is, has no dtype)
             dtype = getattr(x, "dtype", None)
-            return isinstance(dtype, _dtypes.DType) and dtype.is_floating and dtype.name != target
+            return isinstance(dtype, _dtypes.DType) and dtype.is_floating and \
+                dtype.name != target and not isinstance(x, Variable)
 
         if target is None or not _dtypes.as_dtype(target).is_floating or not any(
                 floating(x) for x in flat):

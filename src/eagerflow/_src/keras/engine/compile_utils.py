@@ -14,6 +14,7 @@ predictions tell which accuracy ``'accuracy'`` means.
 import contextlib
 
 from eagerflow._src.core import context, nest
+from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 from eagerflow._src.keras import backend
@@ -130,11 +131,10 @@ class LossesContainer:
                 self._per_output_metrics[i].update_state(value, sample_weight=batch)
             total.append(value if w is None else value * w)
         if regularization_losses:
-            total.append(reduction_ops.add_n([cast_ops.cast(l, "float32")
-                                              for l in regularization_losses]))
+            total.append(reduction_ops.add_n(_common_dtype(regularization_losses)))
         if not total:
             return None
-        loss = total[0] if len(total) == 1 else reduction_ops.add_n(total)
+        loss = total[0] if len(total) == 1 else reduction_ops.add_n(_common_dtype(total))
         self._loss_metric.update_state(loss, sample_weight=batch)
         return loss
 
@@ -241,6 +241,22 @@ def _loss_object(loss):
         return fn
     name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
     return losses_mod.LossFunctionWrapper(fn, name=name)
+
+
+def _common_dtype(losses):
+    """`losses` cast to the widest floating dtype among them (float32 for float16 with
+    bfloat16), as tf_keras sums them; left alone if one is complex or none floating."""
+    widest = None
+    for loss in losses:
+        dtype = loss.dtype
+        if dtype.is_complex:
+            return losses
+        if dtype.is_floating:
+            if widest is None or dtype.size > widest.size:
+                widest = dtype
+            elif {dtype.name, widest.name} == {"bfloat16", "float16"}:
+                widest = _dtypes.float32
+    return losses if widest is None else [cast_ops.cast(loss, widest) for loss in losses]
 
 
 def _match_dtype_and_rank(y_true, y_pred, sample_weight):

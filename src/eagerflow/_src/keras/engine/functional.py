@@ -26,6 +26,7 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.extension_type import ExtensionType
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -500,6 +501,8 @@ def _conform(tensor, ref):
             tensor = RaggedTensor.from_tensor(tensor, ragged_rank=ref.ragged_rank)
         if tensor.dtype != ref.dtype:
             tensor = tensor.with_flat_values(cast_ops.cast(tensor.flat_values, ref.dtype))
+        return tensor
+    if isinstance(tensor, Variable):  # tf_keras conforms tensors: a variable passes as it is
         return tensor
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)

@@ -472,6 +472,10 @@ class Conv2DTranspose(_ConvTranspose, Conv2D):
     TensorShape([1, 9, 9, 2])
     """
 
+    def _convolve(self, inputs, kernel):
+        backend.check_square_dilation(self.dilation_rate)
+        return super()._convolve(inputs, kernel)
+
 
 @export("keras.layers.Conv3DTranspose", "keras.layers.Convolution3DTranspose")
 class Conv3DTranspose(_ConvTranspose, Conv3D):

@@ -18,7 +18,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import VariableAggregation, VariableSynchronization
 from eagerflow._src.graph import control_flow
@@ -126,7 +126,9 @@ class BatchNormalization(_AffineNormalization):
     mean and variance, which also update ``moving = momentum * moving + (1 - momentum) *
     batch``; inference (the default, and always when ``trainable=False``) uses the moving
     statistics. As in Keras 2, 4-D/5-D inputs normalized over their channel axis
-    (``fused``) move the variance with its Bessel-corrected batch value.
+    (``fused``) move the variance with its Bessel-corrected batch value. ``renorm`` (batch
+    renormalization), ``virtual_batch_size`` (statistics per virtual batch) and
+    ``adjustment`` (a training-time scale and offset) take Keras 2's unfused path.
 
     >>> layer = tf.keras.layers.BatchNormalization(momentum=0.5)
     >>> _ = layer(tf.constant([[0.0], [2.0]]), training=True)
@@ -148,10 +150,6 @@ class BatchNormalization(_AffineNormalization):
                          beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
                          name=name, trainable=trainable, **kwargs)
         self.axis = _axis_argument(axis, as_list=False)  # Keras 2 keeps a tuple a tuple
-        for option, value in (("renorm", renorm), ("virtual_batch_size", virtual_batch_size),
-                              ("adjustment", adjustment)):
-            if value not in (False, None):
-                raise NotImplementedError(f"BatchNormalization does not support `{option}`.")
         if synchronized and fused:
             raise ValueError("`fused=True` is not supported when `synchronized=True`.")
         self.synchronized = synchronized
@@ -168,15 +166,29 @@ class BatchNormalization(_AffineNormalization):
         elif fused is None and not self._fused_can_be_used():
             fused = False
         self.fused = fused
+        if renorm:
+            renorm_clipping = renorm_clipping or {}
+            keys = ["rmax", "rmin", "dmax"]
+            if set(renorm_clipping) - set(keys):
+                raise ValueError(f"Received invalid keys for `renorm_clipping` argument: "
+                                 f"{renorm_clipping}. Supported values: {keys}.")
+            self.renorm_clipping = renorm_clipping
+            self.renorm_momentum = renorm_momentum
 
     # `fused` only decides Keras 2's semantics (which variance the moving one follows);
     # every single-axis normalization runs the fused kernel.
     def _raise_if_fused_cannot_be_used(self):
+        if self.renorm:
+            raise ValueError("Passing both `fused=True` and `renorm=True` is not supported")
         axis = [self.axis] if isinstance(self.axis, int) else self.axis
         if len(axis) > 1 or axis[0] not in (-4, -3, -1, 1, 3, 4):
             raise ValueError(f"Passing `fused=True` is only supported when axis is 1 or 3 for "
                              f"input rank = 4 or 1 or 4 for input rank = 5. Got axis "
                              f"{tuple(axis)}")
+        for option in ("virtual_batch_size", "adjustment"):
+            if getattr(self, option) is not None:
+                raise ValueError(f"Passing `fused=True` is not supported when `{option}` is "
+                                 f"specified.")
         if self.compute_dtype not in ("float16", "bfloat16", "float32", None):
             raise ValueError(f"Passing `fused=True` is only supported when the compute dtype "
                              f"is float16, bfloat16, or float32. Got dtype: "
@@ -198,6 +210,17 @@ class BatchNormalization(_AffineNormalization):
         self.axis = validate_axis(self.axis, input_shape)
         input_shape = TensorShape(input_shape)
         rank = input_shape.rank
+        if self.virtual_batch_size is not None:
+            if self.virtual_batch_size <= 0:
+                raise ValueError(f"`virtual_batch_size` must be a positive integer that divides "
+                                 f"the true batch size of the input tensor. Received: "
+                                 f"virtual_batch_size={self.virtual_batch_size}")
+            if 0 in self.axis:
+                raise ValueError(f"When using `virtual_batch_size`, the batch dimension must be "
+                                 f"0 and thus axis cannot include 0. Received axis={self.axis}")
+            if self.adjustment is not None:
+                raise ValueError("When using `virtual_batch_size`, adjustment cannot be "
+                                 "specified")
         if self.fused is None:
             self.fused = rank in (4, 5)
         elif self.fused and rank not in (4, 5):
@@ -216,13 +239,24 @@ class BatchNormalization(_AffineNormalization):
             raise ValueError(f"Input has undefined `axis` dimension. Received input with shape "
                              f"{tuple(input_shape.as_list())} and axis={tuple(self.axis)}")
         self.input_spec = InputSpec(ndim=rank, axes=dims)
-        if len(dims) == 1:
+        if len(dims) == 1 and self.virtual_batch_size is None:
             self._param_shape = (dims[self.axis[0]],)
         else:
             self._param_shape = tuple(dims.get(i, 1) for i in range(rank))
+            if self.virtual_batch_size is not None:
+                # the statistics of each virtual batch: inputs gain an axis 1 (see _normalize)
+                self._param_shape = self._param_shape[:1] + (1,) + self._param_shape[1:]
+                self.axis = [a + 1 for a in self.axis]
         self._add_gamma_beta(self._param_shape, self._param_dtype)
-        for name, initializer in (("moving_mean", self.moving_mean_initializer),
-                                  ("moving_variance", self.moving_variance_initializer)):
+        statistics = [("moving_mean", self.moving_mean_initializer),
+                      ("moving_variance", self.moving_variance_initializer)]
+        if self.renorm:  # renormalization follows standard deviations, not variances
+            def stddev_initializer(*args, **kwargs):
+                return math_ops.sqrt(self.moving_variance_initializer(*args, **kwargs))
+            statistics += [("moving_stddev", stddev_initializer),
+                           ("renorm_mean", self.moving_mean_initializer),
+                           ("renorm_stddev", stddev_initializer)]
+        for name, initializer in statistics:
             setattr(self, name, self.add_weight(
                 name, shape=self._param_shape, dtype=self._param_dtype, initializer=initializer,
                 synchronization=VariableSynchronization.ON_READ, trainable=False,
@@ -239,22 +273,28 @@ class BatchNormalization(_AffineNormalization):
         return training
 
     def call(self, inputs, training=None, mask=None):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         training = self._get_training_value(training)
         if isinstance(training, Tensor):  # decided when the (traced) program runs
-            return control_flow.cond(training, lambda: self._normalize(inputs, mask, True),
-                                     lambda: self._normalize(inputs, mask, False))
-        return self._normalize(inputs, mask, training)
+            # as in Keras 2, virtual batches are split only by a `training` known when traced
+            split = bool(training) if isinstance(training, EagerTensor) else False
+            return control_flow.cond(training,
+                                     lambda: self._normalize(inputs, mask, True, split),
+                                     lambda: self._normalize(inputs, mask, False, split))
+        return self._normalize(inputs, mask, training, training)
 
-    def _normalize(self, inputs, mask, training):
+    def _normalize(self, inputs, mask, training, split=None):
         if mask is not None and self.fused:
             warnings.warn("Masking is not supported with `fused=True`. You should either turn "
                           "off fusing (`fused=False`) or you should not pass a `mask` argument "
                           "when calling the layer. For the moment `mask` will be ignored for "
                           "the normalization.")
             mask = None
-        layout = self._kernel_layout(inputs.shape) if mask is None else None
+        composite = mask is not None or self.renorm or self.virtual_batch_size is not None \
+            or self.adjustment is not None
+        layout = None if composite else self._kernel_layout(inputs.shape)
         if layout is None:
-            return self._normalize_composite(inputs, mask, training)
+            return self._normalize_composite(inputs, mask, training, split)
         data_format, kernel_shape = layout
         x = inputs if kernel_shape is None else array_ops.reshape(inputs, kernel_shape)
         dtype = self._param_dtype
@@ -294,19 +334,31 @@ class BatchNormalization(_AffineNormalization):
     def _assign_new_value(self, variable, value):
         variable.assign(value)
 
-    def _assign_moving_average(self, variable, value):
-        decay = 1.0 - self.momentum
+    def _assign_moving_average(self, variable, value, momentum=None):
+        decay = 1.0 - (self.momentum if momentum is None else momentum)
         delta = math_ops.multiply(
             math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
             cast_ops.cast(decay, variable.dtype))
         variable.assign_sub(delta)
 
-    def _normalize_composite(self, inputs, mask, training):
-        """Multi-axis or masked normalization, from moments as Keras 2 computes them."""
+    def _normalize_composite(self, inputs, mask, training, split=None):
+        """Normalization from moments as Keras 2's unfused layer computes them: over several
+        axes, masked, by virtual batches (when `split`, by default `training`), adjusted, or
+        renormalized."""
+        split = training if split is None else split
         input_dtype = inputs.dtype
         x = cast_ops.cast(inputs, _dtypes.float32) if input_dtype in _HALF else inputs
+        virtual = self.virtual_batch_size is not None
+        if virtual:  # (batch, ...) -> (virtual batch size, number of virtual batches, ...)
+            original_shape = array_ops.concat(
+                [[-1], array_ops.shape(x)[1:]], axis=0)
+            x = array_ops.reshape(x, array_ops.concat(
+                [[self.virtual_batch_size, -1] if split else [-1, 1],
+                 array_ops.shape(x)[1:]], axis=0))
         rank = x.shape.rank
         reduction_axes = [i for i in range(rank) if i not in self.axis]
+        if virtual:
+            del reduction_axes[1]  # each virtual batch has its own statistics
         broadcast_shape = [1] * rank
         broadcast_shape[self.axis[0]] = x.shape[self.axis[0]]
 
@@ -315,8 +367,13 @@ class BatchNormalization(_AffineNormalization):
                     reduction_axes != list(range(rank - 1)):
                 return array_ops.reshape(v, broadcast_shape)
             return v
+        scale, offset = (None if v is None else broadcast(_read(v))
+                         for v in (self.gamma, self.beta))
         if training:
-            keepdims = len(self.axis) > 1
+            if self.adjustment is not None:
+                adjust_scale, adjust_offset = self.adjustment(array_ops.shape(x))
+                scale, offset = _compose(adjust_scale, adjust_offset, scale, offset)
+            keepdims = virtual or len(self.axis) > 1
             statistics_input = cast_ops.cast(x, self._param_dtype)
             if mask is None:
                 mean, variance = nn_ops.moments(statistics_input, reduction_axes,
@@ -326,15 +383,77 @@ class BatchNormalization(_AffineNormalization):
                 mean, variance = nn_ops.weighted_moments(
                     statistics_input, reduction_axes, cast_ops.cast(weights, self._param_dtype),
                     keepdims=keepdims)
-            self._assign_moving_average(self.moving_mean, mean)
-            self._assign_moving_average(self.moving_variance, variance)
+            new_mean, new_variance = mean, variance
+            if virtual:  # the moving statistics follow the virtual batches' mean ones
+                new_mean = reduction_ops.reduce_mean(mean, axis=1, keepdims=True)
+                new_variance = reduction_ops.reduce_mean(variance, axis=1, keepdims=True)
+            if self.renorm:
+                r, d = self._renormalize(new_mean, new_variance)
+                r, d = (broadcast(cast_ops.stop_gradient(v)) for v in (r, d))
+                scale, offset = _compose(r, d, scale, offset)
+            self._assign_moving_average(self.moving_mean, new_mean)
+            if self.renorm:  # epsilon counted in the moving deviation, as while training
+                moving = _read(self.moving_stddev)
+                stddev = moving - (moving - math_ops.sqrt(new_variance + self.epsilon)) * \
+                    cast_ops.cast(1.0 - self.momentum, moving.dtype)
+                self._assign_new_value(self.moving_stddev, stddev)
+                self._assign_new_value(self.moving_variance,
+                                       nn_ops.relu(stddev * stddev - self.epsilon))
+            else:
+                self._assign_moving_average(self.moving_variance, new_variance)
         else:
             mean, variance = self.moving_mean, self.moving_variance
         mean, variance, scale, offset = (
-            None if v is None else broadcast(cast_ops.cast(_read(v), x.dtype))
-            for v in (mean, variance, self.gamma, self.beta))
-        outputs = nn_ops.batch_normalization(x, mean, variance, offset, scale, self.epsilon)
+            None if v is None else cast_ops.cast(_read(v) if hasattr(v, "assign") else v,
+                                                 x.dtype)
+            for v in (mean, variance, scale, offset))
+        outputs = nn_ops.batch_normalization(x, broadcast(mean), broadcast(variance), offset,
+                                             scale, self.epsilon)
+        if virtual:
+            outputs = array_ops.reshape(outputs, original_shape)
         return cast_ops.cast(outputs, input_dtype)
+
+    def _renormalize(self, mean, variance):
+        """Batch renormalization's corrections (r, d) of the batch `mean` and `variance`
+        from the renorm moving averages, which then follow the batch."""
+        stddev = math_ops.sqrt(variance + self.epsilon)
+        renorm_stddev = math_ops.maximum(_read(self.renorm_stddev), math.sqrt(self.epsilon))
+        r = stddev / renorm_stddev
+        d = (mean - _read(self.renorm_mean)) / renorm_stddev
+        rmin, rmax, dmax = (self.renorm_clipping.get(key) for key in ("rmin", "rmax", "dmax"))
+        if rmin is not None:
+            r = math_ops.maximum(r, rmin)
+        if rmax is not None:
+            r = math_ops.minimum(r, rmax)
+        if dmax is not None:
+            d = math_ops.minimum(math_ops.maximum(d, -dmax), dmax)
+        self._assign_moving_average(self.renorm_mean, mean, self.renorm_momentum)
+        self._assign_moving_average(self.renorm_stddev, stddev, self.renorm_momentum)
+        return r, d
+
+    def get_config(self):
+        config = super().get_config()
+        if self.renorm:
+            config.update(renorm=True, renorm_clipping=self.renorm_clipping,
+                          renorm_momentum=self.renorm_momentum)
+        if self.virtual_batch_size is not None:
+            config["virtual_batch_size"] = self.virtual_batch_size
+        if self.adjustment is not None:
+            _log.logger.warning(
+                "The `adjustment` function of this `BatchNormalization` layer cannot be "
+                "serialized and has been omitted from the layer config. It will not be "
+                "included when re-creating the layer from the saved config.")
+        return config
+
+
+def _compose(scale, offset, then_scale, then_offset):
+    """The affine map x * scale + offset followed by x * then_scale + then_offset, as one
+    (scale, offset); None stands for no scaling or no offset."""
+    if then_scale is not None:
+        scale, offset = scale * then_scale, offset * then_scale
+    if then_offset is not None:
+        offset = offset + then_offset
+    return scale, offset
 
 
 @export("keras.layers.experimental.SyncBatchNormalization")
@@ -399,6 +518,7 @@ class LayerNormalization(_AffineNormalization):
         self.built = True
 
     def call(self, inputs):
+        inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         rank = inputs.shape.rank
         broadcast_shape = [1] * rank
         for a in self.axis:

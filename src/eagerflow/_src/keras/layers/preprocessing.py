@@ -20,7 +20,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine import data_adapter
 from eagerflow._src.data.dataset_ops import Dataset
-from eagerflow._src.keras.utils.dataset_utils import KNOWN_INTERPOLATIONS
+from eagerflow._src.keras.utils.dataset_utils import interpolation_method
 
 
 
@@ -340,12 +340,7 @@ class Resizing(Layer):
         self.height, self.width = height, width
         self.interpolation = interpolation
         self.crop_to_aspect_ratio = crop_to_aspect_ratio
-        method = interpolation.lower()
-        if method not in KNOWN_INTERPOLATIONS:
-            raise NotImplementedError(f"Value not recognized for `interpolation`: "
-                                      f"{interpolation}. Supported values are: "
-                                      f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
-        self._method = method
+        self._method = interpolation_method(interpolation)
         super().__init__(**kwargs)
 
     def call(self, inputs):

@@ -14,6 +14,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers.convolutional import normalize_tuple
+from eagerflow._src.keras.utils.dataset_utils import interpolation_method
 from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
 _ORDINALS = ("1st", "2nd", "3rd")
@@ -311,29 +312,21 @@ class Cropping3D(_Cropping):
 
 
 class _UpSampling(_SpatialLayer):
-    """Repeats each spatial entry `size` times (nearest), or interpolates linearly."""
+    """Repeats each spatial entry `size` times."""
 
-    def __init__(self, rank, size, data_format=None, interpolation="nearest", **kwargs):
+    def __init__(self, rank, size, data_format=None, **kwargs):
         super().__init__(rank, data_format, **kwargs)
         self._sizes = normalize_tuple(size, rank, "size")
         self.size = self._sizes[0] if rank == 1 else self._sizes
-        interpolation = interpolation.lower()
-        if interpolation not in ("nearest", "bilinear"):
-            raise NotImplementedError(f"Value not recognized for `interpolation`: "
-                                      f"{interpolation}. Supported values are: "
-                                      f"['nearest', 'bilinear']")
-        self.interpolation = interpolation
 
     def _output_length(self, axis, length):
         return length * self._sizes[axis]
 
     def call(self, inputs):
         first = self._first_spatial_axis
-        resize = _linear if self.interpolation == "bilinear" else _repeat
         outputs = inputs
-        # the last axis first: the order in which bilinear resizing interpolates
         for axis in reversed(range(self.rank)):
-            outputs = resize(outputs, first + axis, self._sizes[axis])
+            outputs = _repeat(outputs, first + axis, self._sizes[axis])
         return outputs
 
     def get_config(self):
@@ -347,24 +340,6 @@ def _repeat(x, axis, n):
     multiples[axis + 1] = n
     tiled = array_ops.tile(array_ops.expand_dims(x, axis + 1), multiples)
     return array_ops.reshape(tiled, dims[:axis] + [dims[axis] * n] + dims[axis + 1:])
-
-
-def _linear(x, axis, n):
-    """`x` stretched `n` times along `axis` by linear interpolation between pixel centers
-    (TensorFlow's half-pixel-center bilinear resize, one axis at a time)."""
-    length = _dims(x)[axis]
-    # float32 arithmetic as in TensorFlow's kernel, so sample positions match exactly
-    scale = cast_ops.cast(length, "float32") / cast_ops.cast(length * n, "float32")
-    source = (cast_ops.cast(array_ops.range(length * n), "float32") + 0.5) * scale - 0.5
-    floor = math_ops.floor(source)
-    lower = cast_ops.cast(math_ops.maximum(floor, 0.0), "int32")
-    upper = cast_ops.cast(math_ops.minimum(math_ops.ceil(source),
-                                           cast_ops.cast(length - 1, "float32")), "int32")
-    weight = array_ops.reshape(cast_ops.cast(source - floor, x.dtype),
-                               [-1] + [1] * (x.shape.rank - axis - 1))
-    before = array_ops.gather(x, lower, axis=axis)
-    after = array_ops.gather(x, upper, axis=axis)
-    return before + (after - before) * weight
 
 
 @export("keras.layers.UpSampling1D")
@@ -381,7 +356,10 @@ class UpSampling1D(_UpSampling):
 
 @export("keras.layers.UpSampling2D")
 class UpSampling2D(_UpSampling):
-    """Enlarges images by `size`: repeating pixels (``'nearest'``) or ``'bilinear'``.
+    """Enlarges images by `size`, resized with tf.image.resize's `interpolation` method.
+
+    Pixels are repeated (``'nearest'``, the input's dtype kept); every other method
+    interpolates and returns float32, as tf.image.resize does.
 
     >>> tf.keras.layers.UpSampling2D((2, 3), interpolation="bilinear")(
     ...     np.ones((1, 2, 2, 1), np.float32)).shape
@@ -389,7 +367,14 @@ class UpSampling2D(_UpSampling):
     """
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
-        super().__init__(2, size, data_format, interpolation, **kwargs)
+        super().__init__(2, size, data_format, **kwargs)
+        self.interpolation = interpolation_method(interpolation)
+
+    def call(self, inputs):
+        if self.interpolation == "nearest":
+            return super().call(inputs)
+        return backend.resize_images(inputs, self._sizes[0], self._sizes[1], self.data_format,
+                                     interpolation=self.interpolation)
 
     def get_config(self):
         config = super().get_config()

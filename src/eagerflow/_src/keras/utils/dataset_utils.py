@@ -27,6 +27,17 @@ KNOWN_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "l
                         "gaussian", "mitchellcubic")
 
 
+def interpolation_method(interpolation):
+    """`interpolation` in lower case, once checked to be one of Keras 2's names for
+    tf.image.resize's methods."""
+    method = interpolation.lower()
+    if method not in KNOWN_INTERPOLATIONS:
+        raise NotImplementedError(f"Value not recognized for `interpolation`: {method}. "
+                                  f"Supported values are: "
+                                  f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
+    return method
+
+
 def _check_positive_below(name, value, length):
     if value <= 0:
         raise ValueError(f"`{name}` must be higher than 0. Received: {name}={value}")
@@ -358,10 +369,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if channels is None:
         raise ValueError(f'`color_mode` must be one of {{"rgb", "rgba", "grayscale"}}. '
                          f"Received: color_mode={color_mode}")
-    if interpolation.lower() not in KNOWN_INTERPOLATIONS:  # (before the files are listed)
-        raise NotImplementedError(f"Value not recognized for `interpolation`: {interpolation}. "
-                                  f"Supported values are: "
-                                  f"{dict.fromkeys(KNOWN_INTERPOLATIONS).keys()}")
+    interpolation_method(interpolation)  # checked before the files are listed
 
     def load(path):
         image = image_codecs.decode_image(io_ops.read_file(path), channels=channels,
