@@ -77,6 +77,7 @@ from eagerflow._src.io.crc32c import crc32c, crc32c_many, masked_crc32c
 from eagerflow._src.io import crc32c as crc32c_module
 from eagerflow._src.checkpoint import bundle as checkpoint_bundle
 from eagerflow._src.saved_model import fingerprinting
+from eagerflow._src.saved_model import structure as saved_model_structure
 from eagerflow._src.io.tf_record import RecordReader, read_records
 from eagerflow._src.ops.slicing import getitem
 from eagerflow._src.backend import threads

@@ -5,7 +5,7 @@ import typing
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.saved_model import structure
+from tests.internals import saved_model_structure as structure
 
 
 class _Inner(tf.experimental.ExtensionType):
