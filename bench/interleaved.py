@@ -4,9 +4,9 @@
 
 e.g. ``ef=/root/efvenv/bin/python:.:eagerflow tf=/root/tfvenv/bin/python:.:tensorflow``.
 Each worker (one interpreter, with ``TREE/src`` first on its path) builds the case
-once and warms it up; then they run one epoch each in turn (the order reversed every
-other turn), so that a machine whose load changes from second to second (shared cores)
-hits every worker alike. Prints each worker's median samples per second (wall and per
+once and warms it up; then they run one epoch each in turn (the order rotated each
+turn), so that a machine whose load changes from second to second (shared cores) hits
+every worker alike. Prints each worker's median samples per second (wall and per
 CPU second) and its ratio to the last worker, epoch by epoch: median and range.
 ``--load`` keeps every core busy with other processes meanwhile (see harness.Load).
 ``--idle`` holds eagerflow's thread budget whatever the load (as
@@ -73,7 +73,11 @@ def main():
             load.__enter__()
         try:
             for epoch in range(args.epochs):
-                for name, proc in workers if epoch % 2 == 0 else workers[::-1]:
+                # (rotated, not reversed: no worker runs twice in a row, each in every place
+                # in turn; reversing ran the first and last twice in a row at alternate turns,
+                # and the middle ones never, which favoured the ends by some 7%)
+                turn = epoch % len(workers)
+                for name, proc in workers[turn:] + workers[:turn]:
                     proc.stdin.write("go\n")
                     proc.stdin.flush()
                     results[name].append(json.loads(proc.stdout.readline()))
