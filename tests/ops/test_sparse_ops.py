@@ -51,6 +51,20 @@ def test_errors_name_the_op():
         tf.sparse.add(tf.ones([2]), tf.ones([2]))
 
 
+def test_sparse_dense_matmul_takes_the_dense_operand_as_given():
+    # TF's kernel casts neither operand: float64 arrays, Variables and int lists raise
+    x = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+    for b in (np.ones((2, 2)), tf.Variable(np.ones((2, 2))), [[1, 2], [3, 4]]):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"input #3\(zero-based\) was expected to be a float tensor"):
+            tf.sparse.sparse_dense_matmul(x, b)
+    with pytest.raises(TypeError, match="Input 'b' of 'SparseTensorDenseMatMul' Op has type "
+                                        "float64 that does not match type float32"):
+        tf.function(lambda b: tf.sparse.sparse_dense_matmul(x, b))(tf.ones([2, 2], tf.float64))
+    assert tf.sparse.sparse_dense_matmul(x, [[1.0, 2.0], [3.0, 4.0]]).numpy().tolist() == [
+        [6.0, 8.0], [3.0, 6.0]]
+
+
 def test_reshape_errors_are_tfs():
     x = tf.sparse.SparseTensor([[0, 1], [1, 0], [2, 3]], [1.0, 2.0, 3.0], [3, 4])
     with pytest.raises(tf.errors.InvalidArgumentError,

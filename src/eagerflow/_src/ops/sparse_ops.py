@@ -399,7 +399,16 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         out = sparse_dense_matmul(b, sp_a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
         return array_ops.transpose(out, conjugate=out.dtype.is_complex)
     sp = _sparse(sp_a, "sp_a")
-    b = convert_to_tensor(b, sp.dtype)
+    b = convert_to_tensor(b)  # as given, like TF's kernel input: no cast to the values' type
+    if b.dtype != sp.dtype:
+        if not context.executing_eagerly():
+            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} "
+                            f"that does not match type {sp.dtype.name} of argument 'a_values'.")
+        raise errors.InvalidArgumentError(
+            None, "SparseTensorDenseMatMul",
+            f"cannot compute SparseTensorDenseMatMul as input #3(zero-based) was expected to be "
+            f"a {registry.kernel_type_name(sp.dtype)} tensor but is a "
+            f"{registry.kernel_type_name(b.dtype)} tensor [Op:SparseTensorDenseMatMul]")
     if sp.shape.rank is not None and sp.shape.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
     if adjoint_b:
