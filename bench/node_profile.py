@@ -12,12 +12,15 @@ step, the part spent in oneDNN's ``dnnl_primitive_execute`` and ``dnnl_stream_wa
 the arguments it had, in loops: the serial Python and NumPy cost of every op, free of
 the native kernels' noise (its results are meaningless; only the times are kept).
 
-eagerflow's thread budget is held fixed (as ``bench/interleaved.py --idle``). Do not run
+eagerflow's thread budget is held fixed (as ``bench/interleaved.py --idle``), except with
+``--load``: other processes keep every core busy meanwhile (``harness.Load``) and the
+budget follows the load as it does in use. Do not run
 this under real-time priority on a machine others keep busy: oneDNN's OpenMP threads
 spin at that priority and starve every other process.
 """
 import argparse
 import collections
+import contextlib
 import os
 import re
 import sys
@@ -127,14 +130,17 @@ def main():
     p.add_argument("--reps", type=int, default=10, help="epochs timed (loops with --serial)")
     p.add_argument("--serial", action="store_true")
     p.add_argument("--nodes", action="store_true")
+    p.add_argument("--load", action="store_true", help="keep every core busy meanwhile")
     args = p.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:0] = [os.path.join(os.path.abspath(args.tree), "src"), here]
     import eagerflow as tf
     from eagerflow._src.backend import onednn
     from eagerflow._src.graph import executor
+    import harness
     import keras_train
-    tf.config.experimental.enable_op_determinism()
+    if not args.load:
+        tf.config.experimental.enable_op_determinism()
     programs = _caught_programs(executor)
     epoch, samples = keras_train.CASES[args.case](tf, tf.constant)
     epoch()
@@ -143,10 +149,11 @@ def main():
         sys.exit("oneDNN is not available")
     program = programs[-1]  # the step's (the one compiled last)
     steps = samples // 32
-    if args.serial:
-        stats = serial(epoch, program, onednn.lib(), args.reps, args.nodes)
-    else:
-        stats = profile(epoch, steps, program, onednn.lib(), args.reps, args.nodes)
+    with harness.Load() if args.load else contextlib.nullcontext():
+        if args.serial:
+            stats = serial(epoch, program, onednn.lib(), args.reps, args.nodes)
+        else:
+            stats = profile(epoch, steps, program, onednn.lib(), args.reps, args.nodes)
     total = [sum(row[i] for row in stats.values()) for i in (1, 2)]
     print(f"{args.case} ({args.tree}): {total[0] * 1e6:.0f} us per step in kernels, "
           f"{total[1] * 1e6:.0f} native, {(total[0] - total[1]) * 1e6:.0f} else")
