@@ -232,6 +232,17 @@ def test_count_up_to():
     assert int(v.read_value()) == 2
 
 
+def test_negative_dequeue_counts_raise_the_kernels_error_eagerly():
+    # before the check of unspecified shapes, as TF's kernels order them
+    q = tf.queue.FIFOQueue(3, tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"DequeueManyOp requested -1 < 0 elements"):
+        q.dequeue_many(-1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"DequeueUpToOp requested -2 < 0 elements"):
+        q.dequeue_up_to(-2)
+
+
 def test_queue_shapes_arguments_and_checks():
     assert tf.queue.FIFOQueue(3, tf.int32, shapes=[]).shapes == [tf.TensorShape([])]
     assert tf.queue.FIFOQueue(3, tf.int32, shapes=[2]).shapes == [tf.TensorShape([2])]

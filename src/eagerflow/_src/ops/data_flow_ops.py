@@ -240,16 +240,16 @@ def _pad(queue, elements):
 
 def _dequeue(queue, n, up_to):
     """`n` elements (None: one, unbatched), or with `up_to` fewer once the queue closes."""
+    wanted = 1 if n is None else int(n)
+    if wanted < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Dequeue{'UpTo' if up_to else 'Many'}Op requested {wanted} < 0 elements")
     if n is not None and queue.kind != "PaddingFIFOQueue" and any(
             s is None or None in s for s in queue.shapes):
         kind = "FIFOQueue" if queue.kind == "FIFOQueue" else queue.kind
         raise errors.InvalidArgumentError(
             None, None, f"{kind}'s DequeueMany and DequeueUpTo require the components to have "
                         f"specified shapes.")
-    wanted = 1 if n is None else int(n)
-    if wanted < 0:
-        raise errors.InvalidArgumentError(None, None,
-                                          f"Dequeue requested negative count: {wanted}")
     state, deadline = queue.state(), queue.deadline()
     taken = []
     with state.cond:
@@ -475,7 +475,8 @@ class QueueBase:
         queue is closed with fewer left."""
         n = convert_to_tensor(n, _d.int32)
         known = get_static_value(n)
-        if known is not None and known < 0:
+        if known is not None and known < 0 and not context.executing_eagerly():
+            # (TF's shape check as the op is added; eagerly its kernel raises)
             raise ValueError(f"Input 'n' must be >= 0, but is {int(known)}")
         out = self._run(_DEQUEUE_MANY, (n,), self._types(), name, "DequeueMany")
         return self._result(out, None if known is None else int(known))
