@@ -279,3 +279,31 @@ def test_data_of_unknown_size_costs_an_optimizer_iteration_in_the_first_epoch():
         model = make()
         model.fit(data, epochs=2, verbose=0)
         assert int(model.optimizer.iterations) == iterations
+
+
+def test_generators_and_sequences_build_an_unbuilt_model_on_their_first_batch():
+    # their batches' specs know only ranks, so a Dense layer could not be built from them
+    def gen():
+        for i in range(4):
+            yield np.full((2, 3), i, "float32"), np.full((2, 1), i, "float32")
+
+    def model():
+        m = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones"),
+                                 tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        m.compile("sgd", "mse")
+        return m
+
+    class Batches(tf.keras.utils.Sequence):
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            return np.full((2, 3), i, "float32"), np.full((2, 1), i, "float32")
+
+    m = model()
+    history = m.fit(gen(), epochs=1, verbose=0).history  # the first batch is still trained on
+    assert [w.shape.as_list() for w in m.weights] == [[3, 2], [2], [2, 1], [1]]
+    np.testing.assert_allclose(history["loss"], [13.825632], rtol=1e-6)  # TF 2.21's
+    assert model().predict(gen(), verbose=0).ravel().tolist() == [0, 0, 6, 6, 12, 12, 18, 18]
+    assert model().evaluate(gen(), verbose=0) == 87.5
+    assert model().fit(Batches(), verbose=0).history["loss"][0] > 0

@@ -173,11 +173,32 @@ class _Iterable:
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
         self._shuffle = shuffle
+        self._first = None
         if isinstance(data, Sequence) and len(data):
-            data[0]  # as Keras, which reads the first batch to learn the batches' types
+            self._first = data[0]  # as Keras, which reads it to learn the batches' types
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
+
+    def build(self, model):
+        """As Keras: a model not yet built is built on the first batch, called on its
+        inputs, since the batches' specs know only their ranks (see `batch_spec`)."""
+        first = self._first
+        if first is None and not isinstance(self.data, Sequence):
+            iterator = iter(self.data)
+            try:
+                first = next(iterator)
+            except StopIteration:
+                return
+            if not self.reiterable:  # (the first epoch starts with the batch taken)
+                self._iterator = itertools.chain([first], iterator)
+        if first is None:
+            return
+        x, _, _ = unpack_x_y_sample_weight(_tensors(first))
+        try:
+            model(x, training=False)
+        except NotImplementedError:  # a model of parts with no forward pass of its own
+            pass
 
     def epoch(self, limit=None):
         limit = self.steps if limit is None else limit
@@ -204,10 +225,7 @@ class _Iterable:
                     self._ran_out(count)
                 return
             count += 1
-            batch = nest.map_structure(
-                lambda a: a if isinstance(a, Tensor) or a is None else
-                convert_to_tensor(_as_array(a)), tuple(batch) if isinstance(batch, list)
-                else batch)
+            batch = _tensors(batch)
             yield _weighted(batch, self._class_weight) if self._class_weight else batch
 
     def on_epoch_end(self):
@@ -223,6 +241,13 @@ class _Iterable:
             return
         _warn_ran_out(self._epochs * self.steps)
         self.insufficient = True
+
+
+def _tensors(batch):
+    """A batch a generator or `Sequence` gave, its arrays made tensors (a list a tuple)."""
+    return nest.map_structure(
+        lambda a: a if isinstance(a, Tensor) or a is None else convert_to_tensor(_as_array(a)),
+        tuple(batch) if isinstance(batch, list) else batch)
 
 
 def _warn_ran_out(batches):
@@ -307,8 +332,9 @@ class DataHandler:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
                  initial_epoch=0, epochs=1, shuffle=False, class_weight=None,
-                 max_queue_size=10, workers=1, single_batch=False):
-        """`single_batch`: all the data in one batch, even none (``*_on_batch``)."""
+                 max_queue_size=10, workers=1, single_batch=False, model=None):
+        """`single_batch`: all the data in one batch, even none (``*_on_batch``); `model`:
+        the model the batches are for, built on a generator's first batch if not yet."""
         if not single_batch:
             if batch_size is not None:
                 _check_positive("batch_size", batch_size)
@@ -367,6 +393,8 @@ class DataHandler:
             else:
                 self._adapter = _Iterable(x, steps_per_epoch, class_weight,
                                           shuffle and shuffle != "batch", epochs - initial_epoch)
+        if model is not None and not model.built and isinstance(self._adapter, _Iterable):
+            self._adapter.build(model)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:

@@ -495,7 +495,7 @@ class Model(Layer):
                 (x, y, sample_weight), validation_split)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
-            class_weight, max_queue_size, workers)
+            class_weight, max_queue_size, workers, model=self)
         per_execution = self._steps_per_execution_for(handler)
         val_x = val_y = val_sw = None
         if validation_data is not None:
@@ -579,7 +579,8 @@ class Model(Layer):
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
-                                           max_queue_size=max_queue_size, workers=workers)
+                                           max_queue_size=max_queue_size, workers=workers,
+                                           model=self)
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
@@ -613,7 +614,8 @@ class Model(Layer):
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
-                                           max_queue_size=max_queue_size, workers=workers)
+                                           max_queue_size=max_queue_size, workers=workers,
+                                           model=self)
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
