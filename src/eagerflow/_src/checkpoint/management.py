@@ -19,7 +19,6 @@ import collections
 import glob
 import os
 import time
-import uuid
 
 from google.protobuf import text_format
 
@@ -27,6 +26,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle
 from eagerflow._src.core import context
+from eagerflow._src.ops import file_system
 from eagerflow._src.core.protos import checkpoint as pb
 
 _logger = _log.logger
@@ -34,17 +34,6 @@ _logger = _log.logger
 
 def _state_file(directory, latest_filename=None):
     return os.path.join(directory, latest_filename or "checkpoint")
-
-
-def _atomic_write(path, text):
-    tmp = f"{path}.tmp{uuid.uuid4().hex}"
-    try:
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
@@ -136,7 +125,7 @@ def _write_state(save_dir, state, model_checkpoint_path, latest_filename):
         raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
                            f"checkpoint state.  Please use a different save path.")
     os.makedirs(save_dir, exist_ok=True)
-    _atomic_write(path, text_format.MessageToString(state))
+    file_system.write_atomically(path, text_format.MessageToString(state))
 
 
 @export("train.get_checkpoint_state", "compat.v1.train.get_checkpoint_state")

@@ -1,4 +1,5 @@
-"""`tf.io.gfile`: file system access with TensorFlow's errors, on local paths.
+"""`tf.io.gfile`: file system access with TensorFlow's errors, on local paths (plain or
+``file://`` URIs) and ``ram://``, the in-memory file system (see `ops.file_system`).
 
 Errors are TF's classes and messages (``NotFoundError: <path>; No such file or
 directory``) rather than Python's `OSError`s.
@@ -15,6 +16,7 @@ import shutil
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
+from eagerflow._src.ops.file_system import resolve
 from eagerflow._src.ops.io_ops import match_files, os_error
 
 
@@ -26,13 +28,15 @@ def _path(path):
 @export("io.gfile.exists", "compat.v1.gfile.Exists")
 def exists(path):
     """Whether `path` exists (a file or a directory)."""
-    return os.path.exists(_path(path))
+    fs, path = resolve(path)
+    return fs.exists(path)
 
 
 @export("io.gfile.isdir", "compat.v1.gfile.IsDirectory")
 def isdir(path):
     """Whether `path` is a directory."""
-    return os.path.isdir(_path(path))
+    fs, path = resolve(path)
+    return fs.isdir(path)
 
 
 @export("io.gfile.glob", "compat.v1.gfile.Glob")
@@ -47,20 +51,20 @@ def glob(pattern):
 def listdir(path):
     """The names of the entries of directory `path` (not `.` and `..`), in the directory's
     order (unsorted, as in TF)."""
-    path = _path(path)
-    if not os.path.isdir(path):
-        raise errors.NotFoundError(None, None, f"Could not find directory {path}")
-    return os.listdir(path)
+    fs, name = resolve(path)
+    if not fs.isdir(name):
+        raise errors.NotFoundError(None, None, f"Could not find directory {_path(path)}")
+    return fs.listdir(name)
 
 
 @export("io.gfile.mkdir", "compat.v1.gfile.MkDir")
 def mkdir(path):
     """Makes directory `path`; its parent must exist (an existing directory is fine)."""
-    path = _path(path)
+    fs, path = resolve(path)
     try:
-        os.mkdir(path)
+        fs.mkdir(path)
     except FileExistsError:
-        if not os.path.isdir(path):
+        if not fs.isdir(path):
             raise errors.FailedPreconditionError(None, None,
                                                  f"{path}; Not a directory") from None
     except OSError as e:
@@ -70,9 +74,9 @@ def mkdir(path):
 @export("io.gfile.makedirs", "compat.v1.gfile.MakeDirs")
 def makedirs(path):
     """Makes directory `path` and any parents it lacks."""
-    path = _path(path)
+    fs, path = resolve(path)
     try:
-        os.makedirs(path, exist_ok=True)
+        fs.makedirs(path)
     except OSError as e:
         raise os_error(e, path) from None
 
@@ -80,11 +84,11 @@ def makedirs(path):
 @export("io.gfile.remove", "compat.v1.gfile.Remove")
 def remove(path):
     """Deletes file `path` (a directory is FailedPreconditionError)."""
-    path = _path(path)
+    fs, path = resolve(path)
     try:
-        if os.path.isdir(path):
+        if fs.isdir(path):
             raise IsADirectoryError(21, "Is a directory")
-        os.remove(path)
+        fs.remove(path)
     except OSError as e:
         raise os_error(e, path) from None
 
@@ -92,32 +96,38 @@ def remove(path):
 @export("io.gfile.rmtree", "compat.v1.gfile.DeleteRecursively")
 def rmtree(path):
     """Deletes directory `path` and everything under it."""
-    path = _path(path)
-    if not os.path.exists(path):
+    fs, path = resolve(path)
+    if not fs.exists(path):
         raise errors.NotFoundError(None, None, f"{path} not found")
     try:
-        shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        fs.rmtree(path)
     except OSError as e:
         raise os_error(e, path) from None
 
 
-def _check_target(dst, overwrite):
-    if not overwrite and os.path.exists(dst):
+def _check_target(fs, dst, overwrite):
+    if not overwrite and fs.exists(dst):
         raise errors.AlreadyExistsError(None, None, "file already exists")
 
 
 @export("io.gfile.copy", "compat.v1.gfile.Copy")
 def copy(src, dst, overwrite=False):
     """Copies file `src` to `dst` (AlreadyExistsError if it exists, unless `overwrite`)."""
-    src, dst = _path(src), _path(dst)
-    _check_target(dst, overwrite)
+    (src_fs, src), (dst_fs, dst) = resolve(src), resolve(dst)
+    _check_target(dst_fs, dst, overwrite)
     try:
-        shutil.copyfile(src, dst)
+        if src_fs is dst_fs:
+            src_fs.copyfile(src, dst)
+        else:  # (between file systems: through memory)
+            with src_fs.open(src, "rb") as f:
+                data = f.read()
+            with dst_fs.open(dst, "wb") as f:
+                f.write(data)
     except shutil.SameFileError:
         # TF opens the target for writing (truncating it) before it reads the source
-        open(dst, "wb").close()
+        dst_fs.open(dst, "wb").close()
     except FileNotFoundError as e:
-        raise os_error(e, src if not os.path.exists(src) else dst) from None
+        raise os_error(e, src if not src_fs.exists(src) else dst) from None
     except OSError as e:
         raise os_error(e, src) from None
 
@@ -126,10 +136,14 @@ def copy(src, dst, overwrite=False):
 def rename(src, dst, overwrite=False):
     """Renames (moves) `src` to `dst` (AlreadyExistsError if it exists, unless
     `overwrite`)."""
-    src, dst = _path(src), _path(dst)
-    _check_target(dst, overwrite)
+    (src_fs, src), (dst_fs, dst) = resolve(src), resolve(dst)
+    _check_target(dst_fs, dst, overwrite)
     try:
-        os.replace(src, dst)
+        if src_fs is dst_fs:
+            src_fs.replace(src, dst)
+        else:
+            copy(src, dst, overwrite=True)
+            src_fs.remove(src)
     except OSError as e:
         raise os_error(e, src) from None
 
@@ -146,13 +160,11 @@ class FileStatistics:
 @export("io.gfile.stat", "compat.v1.gfile.Stat")
 def stat(path):
     """The `FileStatistics` of `path`."""
-    path = _path(path)
+    fs, path = resolve(path)
     try:
-        s = os.stat(path)
+        return FileStatistics(*fs.stat(path))
     except OSError as e:
         raise os_error(e, path) from None
-    import stat as _stat  # noqa: PLC0415
-    return FileStatistics(s.st_size, s.st_mtime_ns, _stat.S_ISDIR(s.st_mode))
 
 
 @export("io.gfile.walk", "compat.v1.gfile.Walk")
@@ -160,13 +172,14 @@ def walk(top, topdown=True, onerror=None):
     """Yields ``(directory, subdirectories, files)`` for `top` and each directory under
     it; nothing for a `top` that does not exist."""
     top = _path(top)
+    fs, name = resolve(top)
     try:
-        names = os.listdir(top)
+        names = fs.listdir(name)
     except OSError as e:
         if onerror is not None:
             onerror(os_error(e, top))
         return
-    dirs = [n for n in names if os.path.isdir(os.path.join(top, n))]
+    dirs = [n for n in names if fs.isdir(os.path.join(name, n))]
     files = [n for n in names if n not in dirs]
     if topdown:
         yield top, dirs, files
@@ -174,6 +187,17 @@ def walk(top, topdown=True, onerror=None):
         yield from walk(os.path.join(top, d), topdown, onerror)
     if not topdown:
         yield top, dirs, files
+
+
+@export("io.gfile.get_registered_schemes")
+def get_registered_schemes():
+    """The URI schemes file names may start with (``ram://``, ``file://``; ``""`` for plain
+    paths).
+
+    >>> tf.io.gfile.get_registered_schemes()
+    ['ram', 'file', '']
+    """
+    return ["ram", "file", ""]
 
 
 @export("io.gfile.join")
@@ -200,6 +224,7 @@ class GFile:
             raise errors.InvalidArgumentError(
                 None, None, "mode is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+'")
         self._name = _path(name)
+        self._fs, self._local_name = resolve(self._name)
         self._mode = mode
         self._binary = "b" in mode
         self._file = None
@@ -211,7 +236,7 @@ class GFile:
         if self._file is None:
             base = self._mode.replace("b", "")
             try:
-                self._file = open(self._name, base + "b")
+                self._file = self._fs.open(self._local_name, base + "b")
             except OSError as e:
                 raise os_error(e, self._name) from None
         return self._file

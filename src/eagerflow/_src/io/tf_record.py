@@ -24,6 +24,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.io.crc32c import crc32c_many, mask, masked_crc32c
+from eagerflow._src.ops import file_system
 
 _HEADER = 12  # length (8) and its checksum (4)
 _FOOTER = 4
@@ -105,7 +106,7 @@ def _text(value):
 
 def _open(path, mode):
     try:
-        return open(os.fspath(path), mode)
+        return file_system.open_file(path, mode)
     except FileNotFoundError:
         raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
     except IsADirectoryError:
@@ -278,7 +279,7 @@ class RecordReader:
             _skip(self._file, offset)
         else:
             self._file = raw
-            self._size = os.fstat(raw.fileno()).st_size
+            self._size = raw.seek(0, io.SEEK_END)  # (files of any file system)
             raw.seek(offset)
         self.offset = self._pos = offset
         self._ready = collections.deque()

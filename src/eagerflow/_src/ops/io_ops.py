@@ -10,7 +10,6 @@ constants. ``SerializeTensor``/``ParseTensor`` use TF's ``TensorProto`` bytes.
 [[1, 2], [b'a', b'b']]
 """
 import base64
-import glob as _glob
 import os
 import re
 import zlib
@@ -30,6 +29,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
     register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops import file_system
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
@@ -56,8 +56,12 @@ def os_error(error, path):
 
 def match_files(pattern):
     """The paths matching glob `pattern` (``*``, ``?``, ``[...]``; no ``**``), hidden ones
-    too, in directory order (as TF's file system lists them)."""
-    return _glob.glob(pattern, include_hidden=True)
+    too, in directory order (as TF's file system lists them); ``file://`` patterns match
+    as local paths and keep their scheme."""
+    fs, local = file_system.resolve(pattern)
+    found = fs.glob(local)
+    prefix = pattern[:len(pattern) - len(local)] if fs is file_system.LOCAL else ""
+    return [prefix + f for f in found] if prefix else found
 
 
 # -- ReadFile, WriteFile, MatchingFiles ---------------------------------------------------------
@@ -72,7 +76,7 @@ def _read_file(xp, filename):
     _scalar(filename, "Input filename")
     path = _path(filename[()])
     try:
-        with open(path, "rb") as f:
+        with file_system.open_file(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise os_error(e, path) from None
@@ -85,16 +89,17 @@ def _write_file(xp, filename, contents):
     _scalar(filename, "Input filename")
     _scalar(contents, "Contents")
     path = _path(filename[()])
-    folder = os.path.dirname(path)
+    fs, local = file_system.resolve(path)
+    folder = os.path.dirname(local)
     blocking = folder
-    while blocking and not os.path.exists(blocking):
+    while blocking and not fs.exists(blocking):
         blocking = os.path.dirname(blocking)
-    if blocking and not os.path.isdir(blocking):  # (a file where a folder would be made)
+    if blocking and not fs.isdir(blocking):  # (a file where a folder would be made)
         raise errors.FailedPreconditionError(None, None, f"{blocking} is not a directory")
     try:
         if folder:
-            os.makedirs(folder, exist_ok=True)
-        with open(path, "wb") as f:
+            fs.makedirs(folder)
+        with fs.open(local, "wb") as f:
             f.write(contents[()])
     except OSError as e:
         # (a folder that could not be made is the one TF's message names)

@@ -18,7 +18,6 @@ import collections.abc
 import inspect
 import os
 import shutil
-import tempfile
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops import file_system
 from eagerflow._src.ops import lookup_ops
 from eagerflow._src.saved_model import fingerprinting, structure
 from eagerflow._src.saved_model import load as _load
@@ -1287,13 +1287,6 @@ def _constant_node(op):
     return node
 
 
-def _write_atomic(path, data):
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{os.path.basename(path)}.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
-
-
 def _object_metadata(saved_model, graph, describe):
     """The ``SavedMetadata`` of tf_keras's ``keras_metadata.pb``: for each object that
     `describe` gives ``(identifier, metadata JSON)`` (a Keras layer or model), its node, path
@@ -1368,8 +1361,8 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)
-    _write_atomic(os.path.join(export_dir, "saved_model.pb"), data)
+    file_system.write_atomically(os.path.join(export_dir, "saved_model.pb"), data)
     if keras_metadata is not None:
-        _write_atomic(os.path.join(export_dir, "keras_metadata.pb"),
+        file_system.write_atomically(os.path.join(export_dir, "keras_metadata.pb"),
                       keras_metadata.SerializeToString())
     fingerprinting.write_fingerprint(export_dir, saved_model)

@@ -16,12 +16,12 @@ or corrupt file is a `DataLossError` naming the problem, never garbage.
 """
 import json
 import os
-import tempfile
 
 import ml_dtypes
 import numpy as np
 
 from eagerflow._src.core import errors
+from eagerflow._src.ops import file_system
 
 # safetensors' dtype names. The writer lays tensors out by decreasing item
 # size, as the reference implementation does, so each stays aligned.
@@ -121,7 +121,7 @@ def _check_entry(name, entry, corrupt):
 
 def save_file(tensors, path, metadata=None):
     """Writes `tensors` (and string `metadata`) to the safetensors file `path`, atomically."""
-    atomic_write(path, serialize(tensors, metadata))
+    file_system.write_atomically(path, serialize(tensors, metadata))
 
 
 def load_file(path):
@@ -130,18 +130,3 @@ def load_file(path):
         return deserialize(f.read(), path)
 
 
-def atomic_write(path, data):
-    """Writes the bytes `data` to `path` through a temporary file in the same directory,
-    renamed over `path` once complete: readers see the old file or the new one, never half."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                                suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise

@@ -34,6 +34,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import file_system
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras import losses as losses_mod
@@ -136,7 +137,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
             archive.writestr(weights.ARCHIVE_WEIGHTS,
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
-    safetensors_format.atomic_write(filepath, buffer.getvalue())
+    file_system.write_atomically(filepath, buffer.getvalue())
 
 
 def _warn_metrics_unbuilt(model):
@@ -283,17 +284,22 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     and ignored.
     """
     filepath = weights.check_path(filepath, "load a model from")
-    if not os.path.exists(filepath):
+    fs, local = file_system.resolve(filepath)
+    if not fs.exists(local):
         raise OSError(f"No file or directory found at {filepath}")
-    if os.path.isdir(filepath):
+    source = filepath
+    if fs is not file_system.LOCAL:  # (a `.keras` archive in ram://, read into memory)
+        with fs.open(local, "rb") as f:
+            source = io.BytesIO(f.read())
+    elif os.path.isdir(filepath):
         with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
             return _load_saved_model(filepath, custom_objects, compile)
-    if h5_format.is_hdf5(filepath):
+    elif h5_format.is_hdf5(filepath):
         return _load_model_from_hdf5(filepath, custom_objects, compile)
-    if not zipfile.is_zipfile(filepath):  # (TF reads it as HDF5 then: h5py's OSError)
+    if not zipfile.is_zipfile(source):  # (TF reads it as HDF5 then: h5py's OSError)
         raise OSError("Unable to synchronously open file (file signature not found)")
     try:
-        with zipfile.ZipFile(filepath) as archive:
+        with zipfile.ZipFile(source) as archive:
             config = json.loads(archive.read(_CONFIG))
             keras_layout = keras_archive.ARCHIVE_WEIGHTS in archive.namelist()
             data = archive.read(keras_archive.ARCHIVE_WEIGHTS if keras_layout
@@ -320,7 +326,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         keras_archive.load_weights_bytes(model, data)
     else:
         weights.restore(model, tensors, metadata)
-    with zipfile.ZipFile(filepath) as archive:
+    with zipfile.ZipFile(source) as archive:
         _load_assets(model, archive)
     return model
 

@@ -1,0 +1,111 @@
+"""File names with a scheme, as TF's file systems take them: ``file://`` URIs are local files,
+``ram://`` lives in memory, other schemes are TF's UnimplementedError (outcomes checked
+against TF 2.21)."""
+import copy
+import os
+import pickle
+import uuid
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+gfile = tf.io.gfile
+
+
+@pytest.fixture
+def ram():
+    """A fresh ``ram://`` folder name (the file system lives as long as the process)."""
+    root = f"ram://{uuid.uuid4().hex}"
+    yield root
+    if gfile.exists(root):
+        gfile.rmtree(root)
+
+
+def test_file_uris_are_local_paths(tmp_path):
+    uri = f"file://{tmp_path}"
+    assert gfile.exists(uri) and gfile.isdir(uri)
+    with gfile.GFile(f"{uri}/u.txt", "w") as f:
+        f.write("abc")
+    assert (tmp_path / "u.txt").read_text() == "abc"
+    assert gfile.glob(f"{uri}/u.tx*") == [f"{uri}/u.txt"]  # matches keep their scheme
+    assert tf.io.read_file(f"{uri}/u.txt").numpy() == b"abc"
+    assert tf.io.matching_files(f"{uri}/*.txt").numpy().tolist() == [f"{uri}/u.txt".encode()]
+
+
+def test_ram_files_and_folders(ram):
+    with gfile.GFile(f"{ram}/x/y.txt", "w") as f:
+        f.write("mem")
+    # the folder above a file exists without being made
+    assert gfile.exists(f"{ram}/x") and gfile.isdir(f"{ram}/x")
+    assert not gfile.isdir(f"{ram}/x/y.txt")
+    assert gfile.listdir(f"{ram}/x") == ["y.txt"]
+    assert gfile.stat(f"{ram}/x/y.txt").length == 3 and gfile.stat(f"{ram}/x").is_directory
+    with gfile.GFile(f"{ram}/x/y.txt", "a") as f:
+        f.write("+")
+    assert gfile.GFile(f"{ram}/x/y.txt").read() == "mem+"
+    gfile.makedirs(f"{ram}/e/f/g")
+    assert gfile.isdir(f"{ram}/e/f") and gfile.listdir(f"{ram}/e") == ["f"]
+    gfile.copy(f"{ram}/x/y.txt", f"{ram}/x/z.txt")
+    with pytest.raises(tf.errors.AlreadyExistsError):
+        gfile.copy(f"{ram}/x/y.txt", f"{ram}/x/z.txt")
+    gfile.rename(f"{ram}/x/z.txt", f"{ram}/x/w.txt")
+    assert sorted(gfile.glob(f"{ram}/x/*.txt")) == [f"{ram}/x/w.txt", f"{ram}/x/y.txt"]
+    assert list(gfile.walk(f"{ram}/x")) == [(f"{ram}/x", [], ["w.txt", "y.txt"])]
+    gfile.remove(f"{ram}/x/w.txt")
+    assert not gfile.exists(f"{ram}/x/w.txt")
+    for missing in (lambda: gfile.remove(f"{ram}/x/w.txt"),
+                    lambda: gfile.GFile(f"{ram}/q").read(), lambda: gfile.stat(f"{ram}/q")):
+        with pytest.raises(tf.errors.NotFoundError):
+            missing()
+    with pytest.raises(tf.errors.NotFoundError, match="Could not find directory"):
+        gfile.listdir(f"{ram}/nope")
+    gfile.rmtree(f"{ram}/x")
+    assert not gfile.exists(f"{ram}/x/y.txt")
+
+
+def test_ram_files_cross_to_local_ones(ram, tmp_path):
+    gfile.GFile(f"{ram}/a.bin", "wb").write(b"\x00\x01")
+    gfile.copy(f"{ram}/a.bin", str(tmp_path / "a.bin"))
+    assert (tmp_path / "a.bin").read_bytes() == b"\x00\x01"
+    gfile.rename(str(tmp_path / "a.bin"), f"{ram}/b.bin")
+    assert gfile.GFile(f"{ram}/b.bin", "rb").read() == b"\x00\x01"
+    assert not (tmp_path / "a.bin").exists()
+
+
+def test_ops_and_datasets_read_and_write_ram_files(ram):
+    tf.io.write_file(f"{ram}/wf/a.txt", "hi")  # (making its folder, as on disk)
+    assert tf.io.read_file(f"{ram}/wf/a.txt").numpy() == b"hi"
+    assert tf.io.matching_files(f"{ram}/wf/*").numpy().tolist() == [f"{ram}/wf/a.txt".encode()]
+    with tf.io.TFRecordWriter(f"{ram}/t.rec") as writer:
+        writer.write(b"rec")
+        writer.write(b"ord")
+    assert [r.numpy() for r in tf.data.TFRecordDataset(f"{ram}/t.rec")] == [b"rec", b"ord"]
+    gfile.GFile(f"{ram}/l.txt", "w").write("a\nb\n")
+    assert [r.numpy() for r in tf.data.TextLineDataset(f"{ram}/l.txt")] == [b"a", b"b"]
+    gfile.GFile(f"{ram}/f.bin", "wb").write(b"abcdef")
+    assert [r.numpy() for r in tf.data.FixedLengthRecordDataset(f"{ram}/f.bin", 2)] == [
+        b"ab", b"cd", b"ef"]
+
+
+def test_unknown_schemes_are_unimplemented():
+    for call in (lambda: gfile.exists("s3://b/x"), lambda: gfile.GFile("foo://b/x").read(),
+                 lambda: tf.io.read_file("foo://b/x")):
+        with pytest.raises(tf.errors.UnimplementedError,
+                           match=r"File system scheme '(s3|foo)' not implemented "
+                                 r"\(file: '(s3|foo)://b/x'\)"):
+            call()
+
+
+def test_a_keras_model_saves_to_ram():
+    path = f"ram://{uuid.uuid4().hex}/model.keras"
+    model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                 tf.keras.layers.Dense(2, kernel_initializer="ones")])
+    model.save(path)
+    assert tf.keras.models.load_model(path)(np.ones((1, 3))).numpy().tolist() == [[3.0, 3.0]]
+    assert not os.path.exists(path)
+
+
+def test_registered_schemes():
+    assert gfile.get_registered_schemes() == ["ram", "file", ""]
