@@ -27,7 +27,8 @@ from eagerflow._src.keras import (  # every tier, lowest first
     datasets, applications)
 from eagerflow._src.keras.engine import functional, sequential, training  # noqa: F401
 from eagerflow._src.keras.layers import tf_op_layers  # noqa: F401
-from eagerflow._src.keras.saving import export_lib, saving_lib, weights  # noqa: F401
+from eagerflow._src.keras.saving import (  # noqa: F401
+    export_lib, pickle_utils, saving_lib, weights)
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import late
 

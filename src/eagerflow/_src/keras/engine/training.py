@@ -66,6 +66,28 @@ class Model(Layer):
             return Functional.__new__(Functional)
         return super().__new__(cls, *args, **kwargs)
 
+    def __reduce__(self):
+        """As tf_keras: a built model pickles as the bytes of its `.keras` archive
+        (`saving.pickle_utils`); one not yet built as a plain Python object."""
+        if self.built:
+            utils = late.saving.pickle_utils
+            return (utils.deserialize_model_from_bytecode,
+                    (utils.serialize_model_as_bytecode(self),))
+        return super().__reduce__()
+
+    def __deepcopy__(self, memo):
+        """As tf_keras: a built model is copied through its `.keras` archive; one not yet
+        built attribute by attribute."""
+        if self.built:
+            utils = late.saving.pickle_utils
+            new = utils.deserialize_model_from_bytecode(utils.serialize_model_as_bytecode(self))
+            memo[id(self)] = new
+            return new
+        cls = type(self)
+        new = memo[id(self)] = cls.__new__(cls)
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
+
     def __init__(self, *args, **kwargs):
         if _functional_arguments(args, kwargs):
             Functional = late.engine.functional.Functional  # a Model subclass, defined later
