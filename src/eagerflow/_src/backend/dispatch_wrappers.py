@@ -2937,6 +2937,15 @@ def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w72d70f4b8e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+        try:
+            return _export_fn(input_tensor, fft_length, axes, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'fft_length': fft_length, 'axes': axes, 'norm': norm, 'name': name})
+    return _export_wrapper
+
+
 def _w72da5cb867(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(value, filters, strides, padding, data_format, dilations, name=None):
         try:
@@ -7940,6 +7949,7 @@ WRAPPERS = {
     'signal.fft': _w53ca8dbd1a,
     'signal.fft2d': _w53ca8dbd1a,
     'signal.fft3d': _w53ca8dbd1a,
+    'signal.fftnd': _w72d70f4b8e,
     'signal.fftshift': _wf4d2479169,
     'signal.frame': _w012ac18349,
     'signal.hamming_window': _w14b43d070e,
@@ -7948,6 +7958,7 @@ WRAPPERS = {
     'signal.ifft': _w53ca8dbd1a,
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
+    'signal.ifftnd': _w72d70f4b8e,
     'signal.ifftshift': _wf4d2479169,
     'signal.inverse_mdct': _w843c078f16,
     'signal.inverse_stft': _w47974384a9,
@@ -7955,6 +7966,7 @@ WRAPPERS = {
     'signal.irfft': _w98f1c9f165,
     'signal.irfft2d': _w98f1c9f165,
     'signal.irfft3d': _w98f1c9f165,
+    'signal.irfftnd': _w72d70f4b8e,
     'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
     'signal.kaiser_window': _wc8fe7f253d,
     'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
@@ -7964,6 +7976,7 @@ WRAPPERS = {
     'signal.rfft': _w98f1c9f165,
     'signal.rfft2d': _w98f1c9f165,
     'signal.rfft3d': _w98f1c9f165,
+    'signal.rfftnd': _w72d70f4b8e,
     'signal.stft': _we9255c8765,
     'signal.vorbis_window': _we5c151a04d,
     'size': _wf14c14549f,
