@@ -6834,6 +6834,15 @@ def _wfee96f0f14(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wff02ad45db(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(scores, bbox_deltas, image_info, anchors, nms_threshold=None, pre_nms_topn=None, min_size=None, post_nms_topn=None, name=None):
+        try:
+            return _export_fn(scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn, min_size, post_nms_topn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'scores': scores, 'bbox_deltas': bbox_deltas, 'image_info': image_info, 'anchors': anchors, 'nms_threshold': nms_threshold, 'pre_nms_topn': pre_nms_topn, 'min_size': min_size, 'post_nms_topn': post_nms_topn, 'name': name})
+    return _export_wrapper
+
+
 def _wff3491982f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(segment_ids, num_segments=None, out_type=None, name=None):
         try:
@@ -7587,6 +7596,7 @@ WRAPPERS = {
     'image.extract_patches': _w89841f045f,
     'image.flip_left_right': _wdabfd2a938,
     'image.flip_up_down': _wdabfd2a938,
+    'image.generate_bounding_box_proposals': _wff02ad45db,
     'image.grayscale_to_rgb': _w37b2f7f3e1,
     'image.hsv_to_rgb': _w37b2f7f3e1,
     'image.image_gradients': _wdabfd2a938,
