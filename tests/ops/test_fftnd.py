@@ -138,3 +138,25 @@ def test_gradients_of_a_variable():
     bumped = _X.copy()
     bumped[i] += eps
     assert abs(grad[i] - (energy(bumped) - energy(_X)) / eps) < 1e-3
+
+
+def test_top_level_ops_take_every_argument():
+    # TF 2.21 exports the raw ops as tf.fftnd, tf.ifftnd, tf.rfftnd, tf.irfftnd
+    assert str(inspect.signature(tf.fftnd)) == "(input, fft_length, axes, name=None)"
+    assert str(inspect.signature(tf.irfftnd)) == (
+        "(input, fft_length, axes, Treal=tf.float32, name=None)")
+    np.testing.assert_allclose(tf.fftnd(tf.constant(_C), [3, 2], [-2, -1]),
+                               np.fft.fftn(_C, s=[3, 2], axes=[-2, -1]), atol=1e-10)
+    np.testing.assert_allclose(tf.ifftnd(tf.constant(_C), [4], [0]), np.fft.ifftn(_C, s=[4], axes=[0]),
+                               atol=1e-10)
+    got = tf.rfftnd(tf.constant(_X), [3, 6], [1, 2], Tcomplex=tf.complex128)
+    np.testing.assert_allclose(got, np.fft.rfftn(_X, s=[3, 6], axes=[1, 2]), atol=1e-10)
+    got = tf.irfftnd(tf.constant(_C), [3, 6], [1, 2], Treal=tf.float64)
+    np.testing.assert_allclose(got, np.fft.irfftn(_C, s=[3, 6], axes=[1, 2]), atol=1e-10)
+    with pytest.raises(errors.InvalidArgumentError, match="Wrong types for forward real FFT"):
+        tf.rfftnd(tf.constant(_X), [3], [2])  # float64 input, complex64 output asked
+
+
+def test_quantized_dtypes_under_tf_dtypes():
+    assert tf.dtypes.qint8 is tf.qint8 and tf.dtypes.quint16 is tf.quint16
+    assert {tf.qint8, tf.quint8, tf.qint16, tf.quint16, tf.qint32} <= tf.dtypes.QUANTIZED_DTYPES

@@ -3756,6 +3756,15 @@ def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8dc27358c5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, Tcomplex=None, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, Tcomplex, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'Tcomplex': Tcomplex, 'name': name})
+    return _export_wrapper
+
+
 def _w8e495ca389(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filter=None, strides=None, padding=None, data_format=None, dilations=None, name=None, filters=None):
         try:
@@ -4356,6 +4365,15 @@ def _w9f8cdfc081(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(index, seed, max_index, rounds, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'index': index, 'seed': seed, 'max_index': max_index, 'rounds': rounds, 'name': name})
+    return _export_wrapper
+
+
+def _w9fdc2cd791(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, Treal=None, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, Treal, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'Treal': Treal, 'name': name})
     return _export_wrapper
 
 
@@ -6150,6 +6168,15 @@ def _we5c151a04d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we5e0757070(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'name': name})
+    return _export_wrapper
+
+
 def _we66caff8f3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, input_encoding, errors=None, replacement_char=None, replace_control_characters=None, name=None):
         try:
@@ -7561,6 +7588,7 @@ WRAPPERS = {
     'feature_column.sequence_numeric_column': _w6b0007ad1c,
     'feature_column.shared_embeddings': _w7b9d8fd579,
     'feature_column.weighted_categorical_column': _w2fb9ec4065,
+    'fftnd': _we5e0757070,
     'fill': _wccd635f1ca,
     'fingerprint': _w3bc3c74e11,
     'foldl': _w6720a2c2a5,
@@ -7580,6 +7608,7 @@ WRAPPERS = {
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
+    'ifftnd': _we5e0757070,
     'image.adjust_brightness': _w68c43f9921,
     'image.adjust_contrast': _w5e96d26c3d,
     'image.adjust_gamma': _wb43f06345b,
@@ -7689,6 +7718,7 @@ WRAPPERS = {
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
     'io.write_graph': _w3727aac4e5,
+    'irfftnd': _w9fdc2cd791,
     'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
@@ -7940,6 +7970,7 @@ WRAPPERS = {
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
     'reverse_sequence': _w3d08d47c2b,
+    'rfftnd': _w8dc27358c5,
     'roll': _waf2d2e6cdf,
     'saved_model.contains_saved_model': _wa67de9c9fd,
     'saved_model.experimental.read_fingerprint': _wa67de9c9fd,

@@ -659,6 +659,66 @@ def irfftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
     return _nd_fft("IRFFT", input_tensor, fft_length, axes, norm, name)
 
 
+
+def _raw_nd(kind, input, fft_length, axes, name, wanted=None):
+    """TF's top-level ``tf.fftnd`` ... (the ops as they are: `fft_length` and `axes` given,
+    the input converted to the op's dtype); `wanted`: the output dtype the caller asks."""
+    x = convert_to_tensor(input, dtype_hint=_d.float32 if kind == "RFFT" else _d.complex64)
+    out = _KINDS[kind][3](x.dtype) if x.dtype in _KINDS[kind][1] else None
+    if wanted is not None and out is not None and _d.as_dtype(wanted) != out:
+        direction = "forward" if kind == "RFFT" else "backward"
+        raise errors.op_error(
+            errors.InvalidArgumentError, f"{kind}ND",
+            f"Wrong types for {direction} real FFT: in={x.dtype.as_datatype_enum} "
+            f"out={_d.as_dtype(wanted).as_datatype_enum}")
+    axes = _static_ints(axes, "axes")
+    if isinstance(axes, Tensor):
+        raise ValueError("The axes of an ND FFT must be known before run time")
+    fft_length = _static_ints(fft_length, "fft_length")
+    if isinstance(fft_length, Tensor):
+        return _nd_fft_of_run_time_length(kind, x, fft_length, axes, name)
+    return dispatch(_ND_OPS[kind], (x,), {"fft_length": fft_length, "axes": axes}, name)
+
+
+@export("fftnd")
+def fftnd_op(input, fft_length, axes, name=None):
+    """The FFTND op itself (see `tf.signal.fftnd`): every argument given.
+
+    >>> tf.fftnd(tf.constant([1j, 0j]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([0.+1.j, 0.+1.j])>
+    """
+    return _raw_nd("FFT", input, fft_length, axes, name)
+
+
+@export("ifftnd")
+def ifftnd_op(input, fft_length, axes, name=None):
+    """The IFFTND op itself (see `tf.signal.ifftnd`).
+
+    >>> tf.ifftnd(tf.constant([2j, 2j]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([0.+2.j, 0.+0.j])>
+    """
+    return _raw_nd("IFFT", input, fft_length, axes, name)
+
+
+@export("rfftnd")
+def rfftnd_op(input, fft_length, axes, Tcomplex=_d.complex64, name=None):
+    """The RFFTND op itself (see `tf.signal.rfftnd`); `Tcomplex` must match the input.
+
+    >>> tf.rfftnd(tf.constant([1., 1.]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([2.+0.j, 0.+0.j], dtype=complex64)>
+    """
+    return _raw_nd("RFFT", input, fft_length, axes, name, Tcomplex)
+
+
+@export("irfftnd")
+def irfftnd_op(input, fft_length, axes, Treal=_d.float32, name=None):
+    """The IRFFTND op itself (see `tf.signal.irfftnd`); `Treal` must match the input.
+
+    >>> tf.irfftnd(tf.constant([2 + 0j, 0j], tf.complex64), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
+    """
+    return _raw_nd("IRFFT", input, fft_length, axes, name, Treal)
+
 def _nd_length(op, kind):
     """The static `fft_length` and axes (in range) of the `kind` ND FFT node `op`."""
     x = op.inputs[0]
