@@ -98,8 +98,8 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
-    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, queue, ragged, random,
-    sets, signal, sparse, strings, sysconfig, types, version)
+    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, quantization, queue,
+    ragged, random, sets, signal, sparse, strings, sysconfig, types, version)
 
 
 _ALIASES = {

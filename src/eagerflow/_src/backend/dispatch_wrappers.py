@@ -2856,6 +2856,15 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f6bc54903(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, min, max, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
+    return _export_wrapper
+
+
 def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, out_type, name=None):
         try:
@@ -3123,6 +3132,15 @@ def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(images, size, align_corners, name, half_pixel_centers)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name, 'half_pixel_centers': half_pixel_centers})
+    return _export_wrapper
+
+
+def _w78c060f331(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(gradients, inputs, min, max, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(gradients, inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'gradients': gradients, 'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
     return _export_wrapper
 
 
@@ -6006,6 +6024,15 @@ def _wddaa34b483(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wde25e66e11(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(gradients, inputs, min=None, max=None, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(gradients, inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'gradients': gradients, 'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
+    return _export_wrapper
+
+
 def _wde5a6aea9b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(scope=None, name=None):
         try:
@@ -6102,6 +6129,15 @@ def _we20863a8b1(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(condlist, choicelist, default)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'condlist': condlist, 'choicelist': choicelist, 'default': default})
+    return _export_wrapper
+
+
+def _we36a427587(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, min=None, max=None, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
     return _export_wrapper
 
 
@@ -7922,6 +7958,12 @@ WRAPPERS = {
     'profiler.experimental.start': _wa873f2f344,
     'profiler.experimental.stop': _wf69b61df6b,
     'py_function': _w16d82e8cd5,
+    'quantization.fake_quant_with_min_max_args': _we36a427587,
+    'quantization.fake_quant_with_min_max_args_gradient': _wde25e66e11,
+    'quantization.fake_quant_with_min_max_vars': _w6f6bc54903,
+    'quantization.fake_quant_with_min_max_vars_gradient': _w78c060f331,
+    'quantization.fake_quant_with_min_max_vars_per_channel': _w6f6bc54903,
+    'quantization.fake_quant_with_min_max_vars_per_channel_gradient': _w78c060f331,
     'ragged.boolean_mask': _w4220bc0554,
     'ragged.constant': _w9ceb2abe7b,
     'ragged.cross': _we577585e3d,
