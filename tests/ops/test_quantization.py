@@ -107,3 +107,72 @@ def test_in_a_function_and_as_raw_op():
     assert f.get_concrete_function().structured_outputs.shape.rank is None
     _equal(f(tf.constant([[0.3, 2.]])), [[0.29803923, 1.0039216]])
     _equal(tf.raw_ops.FakeQuantWithMinMaxArgs(inputs=[0.3, 7.0]), [0.28235295, 5.9764705])
+
+
+_V = [-1.0, -0.37, 0.0, 0.3, 0.55, 1.25, 2.0, 3.5]
+
+
+def test_quantize_and_dequantize_values_are_tfs():
+    x = tf.constant(_V)
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0),
+           [-0.992126, -0.35826772, 0., 0.3031496, 0.5511811, 1.2401575, 2.011811, 3.5])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, num_bits=3, range_given=True),
+           [-1.3333334, -0.6666667, 0., 0., 0.6666667, 1.3333334, 2., 2.])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, signed_input=False, num_bits=4,
+                                        range_given=True),
+           [0., 0., 0., 0.26666668, 0.53333336, 1.2, 2., 2.])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, signed_input=False, num_bits=4),
+           [-0.93333334, -0.46666667, 0., 0.23333333, 0.46666667, 1.1666666, 2.1, 3.5])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, num_bits=2, round_mode="HALF_UP",
+                                        narrow_range=True), [0, 0, 0, 0, 0, 0, 3.5, 3.5])
+    _equal(Q.quantize_and_dequantize(x, -1.0, 2.0, num_bits=3),
+           [-1.1666666, 0., 0., 0., 0., 1.1666666, 2.3333333, 3.5])
+    got = Q.quantize_and_dequantize_v2(tf.constant([0.1, 0.7, -0.3], tf.float64), 0., 0.,
+                                       num_bits=5)
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got, [0.09333333, 0.7, -0.28], rtol=1e-7)
+    _equal(Q.quantize_and_dequantize_v2(tf.zeros([3]), 0., 0.), [0, 0, 0])
+    _equal(Q.quantize_and_dequantize_v2([0.2, 0.9], 0., 0., num_bits=3), [0.29999998, 0.9])
+    m = tf.reshape(tf.constant(np.linspace(-2, 3, 12), tf.float32), [3, 4])
+    _equal(Q.quantize_and_dequantize_v2(m, [0.] * 3, [0.] * 3, num_bits=3, axis=0),
+           [[-2., -1.5, -1., -0.5], [0., 0.39393938, 0.78787875, 1.1818181], [2, 2, 3, 3]])
+    # without range_given the range inputs go unread, whatever their shape
+    _equal(Q.quantize_and_dequantize_v2(m, [0.] * 3, [0.] * 3)[0],
+           [-2.007874, -1.535433, -1.0866141, -0.63779527])
+
+
+def test_quantize_and_dequantize_gradients_are_tfs():
+    v = tf.Variable(_V)
+    with tf.GradientTape(persistent=True) as tape:
+        y1 = Q.quantize_and_dequantize(v, -0.5, 1.0) * tf.range(8.)
+        y2 = Q.quantize_and_dequantize_v2(v, -0.5, 1.0) * tf.range(8.)
+    _equal(tape.gradient(y1, v), [0, 1, 2, 3, 4, 5, 6, 7])
+    _equal(tape.gradient(y2, v), [0, 1, 2, 3, 4, 0, 0, 0])
+    m = tf.Variable(tf.reshape(tf.constant(np.linspace(-2, 3, 12), tf.float32), [3, 4]))
+    low, high = tf.Variable([-1., -0.5, 0., -2.]), tf.Variable([1., 2., 3., 0.5])
+    with tf.GradientTape() as tape:
+        y = Q.quantize_and_dequantize_v2(m, low, high, axis=1)
+    dm, dlow, dhigh = tape.gradient(y, [m, low, high])
+    _equal(dm, [[0, 0, 0, 1], [1, 1, 1, 0], [0, 0, 1, 0]])
+    _equal(dlow, [0, 0, 0, 0])
+    _equal(dhigh, [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"input_min": 2.0, "input_max": 1.0, "range_given": True},
+     "Invalid range: input_min 2 > input_max 1"),
+    ({"num_bits": 0}, "num_bits is out of range: 0 with signed_input_ 1"),
+    ({"axis": 3}, "Shape must be at least rank 4 but is rank 1"),
+    ({"input_min": [-1.0] * 8, "input_max": [2.0] * 8, "range_given": True, "axis": 0},
+     "input_min must be a scalar."),  # (TF 2.21 refuses any range given with an axis)
+])
+def test_quantize_and_dequantize_errors_are_tfs(kwargs, message):
+    args = {"input_min": -1.0, "input_max": 1.0, **kwargs}
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        Q.quantize_and_dequantize_v2(tf.constant(_V), **args)
+    assert op_text(info.value) == f"{message} [Op:QuantizeAndDequantizeV4]"
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'round_mode' of "
+                       "\"UP\" is not in the list of allowed values"):
+        Q.quantize_and_dequantize_v2(tf.constant(_V), -1.0, 1.0, round_mode="UP")
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        Q.quantize_and_dequantize_v2(tf.constant([1, 2]), 0, 3)

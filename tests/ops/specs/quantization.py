@@ -66,3 +66,55 @@ SPECS = [
            lambda g, x, lo, hi: _grads(g, x, lo, hi, axes=0), rtol=1e-5, atol=1e-6,
            grad="not differentiable in TF"),
 ]
+
+
+def _qdq(x, low, high, signed=True, bits=8, given=False, half_up=False, narrow=False):
+    """quantize_and_dequantize of one range, in float64."""
+    qmin = (-(2 ** (bits - 1)) + narrow) if signed else 0
+    qmax = 2 ** (bits - 1) - 1 if signed else 2 ** bits - 1
+    if not given:
+        low, high = x.min(), x.max()
+    from_min = qmin / low if qmin * low > 0 else np.inf
+    from_max = qmax / high if qmax * high > 0 else np.inf
+    if from_min < from_max:
+        scale, inverse = from_min, low / qmin
+        high = qmax * inverse
+    else:
+        scale, inverse = from_max, high / qmax
+        low = qmin * inverse
+    if given:
+        x = np.clip(x, low, high)
+    rounded = np.floor(x * scale + 0.5) if half_up else np.rint(x * scale)
+    return (rounded * inverse).astype(x.dtype)
+
+
+_Y = rand(2, 5, low=-1.5, high=2.5, seed=4)
+SPECS += [
+    OpSpec("QuantizeAndDequantizeV4",
+           lambda x: Q.quantize_and_dequantize_v2(x, -1.0, 2.0, num_bits=4, range_given=True),
+           [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=4, given=True).astype(
+               np.float32),
+           rtol=1e-5, atol=1e-6, grad=_STE),
+    OpSpec("QuantizeAndDequantizeV4",
+           lambda x: Q.quantize_and_dequantize_v2(x, 0.0, 0.0, signed_input=False, num_bits=5,
+                                                  round_mode="HALF_UP"),
+           [_Y.astype(np.float64)],
+           lambda x: _qdq(x, 0, 0, signed=False, bits=5, half_up=True),
+           name="QuantizeAndDequantizeV4-unsigned-float64", grad=_STE),
+    OpSpec("QuantizeAndDequantizeV4",
+           lambda x: Q.quantize_and_dequantize_v2(x, [0.0, 0.0], [0.0, 0.0], num_bits=3,
+                                                  axis=0, narrow_range=True),
+           [_Y], lambda x: np.stack([_qdq(r.astype(np.float64), 0, 0, bits=3, narrow=True)
+                                     for r in x]).astype(np.float32),
+           rtol=1e-5, atol=1e-6, name="QuantizeAndDequantizeV4-axis", grad=_STE),
+    OpSpec("QuantizeAndDequantizeV2",
+           lambda x: Q.quantize_and_dequantize(x, -1.0, 2.0, num_bits=3),
+           [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=3).astype(np.float32),
+           rtol=1e-5, atol=1e-6, grad=_STE),
+    OpSpec("QuantizeAndDequantizeV4Grad",
+           lambda g, x: tf.raw_ops.QuantizeAndDequantizeV4Grad(
+               gradients=g, input=x, input_min=-1.0, input_max=1.0)[0],
+           [rand(2, 5, seed=5), _Y],
+           lambda g, x: np.where((x >= -1) & (x <= 1), g, 0).astype(np.float32),
+           grad="not differentiable here (TF's gradient of it does not apply)"),
+]

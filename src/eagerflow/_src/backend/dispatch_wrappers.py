@@ -5493,6 +5493,15 @@ def _wccd635f1ca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcceced4130(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_min, input_max, signed_input=None, num_bits=None, range_given=None, round_mode=None, name=None, narrow_range=None, axis=None):
+        try:
+            return _export_fn(input, input_min, input_max, signed_input, num_bits, range_given, round_mode, name, narrow_range, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_min': input_min, 'input_max': input_max, 'signed_input': signed_input, 'num_bits': num_bits, 'range_given': range_given, 'round_mode': round_mode, 'name': name, 'narrow_range': narrow_range, 'axis': axis})
+    return _export_wrapper
+
+
 def _wcd4860616d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
         try:
@@ -7964,6 +7973,8 @@ WRAPPERS = {
     'quantization.fake_quant_with_min_max_vars_gradient': _w78c060f331,
     'quantization.fake_quant_with_min_max_vars_per_channel': _w6f6bc54903,
     'quantization.fake_quant_with_min_max_vars_per_channel_gradient': _w78c060f331,
+    'quantization.quantize_and_dequantize': _wcceced4130,
+    'quantization.quantize_and_dequantize_v2': _wcceced4130,
     'ragged.boolean_mask': _w4220bc0554,
     'ragged.constant': _w9ceb2abe7b,
     'ragged.cross': _we577585e3d,

@@ -302,3 +302,190 @@ def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, ma
     """
     return tuple(dispatch(_VARS_GRAD[True], _floats(gradients, inputs, min, max),
                           _attrs(num_bits, narrow_range), name=name))
+
+
+# -- quantize and dequantize -------------------------------------------------------------------
+# ``QuantizeAndDequantizeV2`` and ``V4`` (the same forward computation; V2's gradient passes
+# everything through, V4's only what lies in [input_min, input_max]): the range (given, or
+# the input's own minimum and maximum) is scaled onto the signed or unsigned integers of
+# `num_bits` bits keeping 0 exact, from the side that limits the scale; values are scaled,
+# rounded (half to even, or half up) and scaled back, clamped first when the range is given.
+# With `axis` (not -1) each slice along it has its own range. Arithmetic is the input's type.
+
+_QDQ_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64)
+
+
+def _qdq_slices(x, axis):
+    """`x` as [outer, channels, inner] for `axis` (-1: one channel)."""
+    if axis == -1:
+        return x.reshape(1, 1, -1)
+    return x.reshape(int(np.prod(x.shape[:axis])), x.shape[axis], -1)
+
+
+def _qdq_scale(low, high, signed, num_bits, narrow_range, dtype):
+    """(clamp low, clamp high, scale, inverse scale) of one range, as TF computes them."""
+    if signed:
+        qmin = -(1 << (num_bits - 1)) + (1 if narrow_range else 0)
+        qmax = (1 << (num_bits - 1)) - 1
+    else:
+        qmin, qmax = 0, (1 << num_bits) - 1
+    big = np.finfo(dtype).max
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        from_min = dtype(qmin / low) if qmin * low > 0 else big
+        from_max = dtype(qmax / high) if qmax * high > 0 else big
+        if from_min < from_max:
+            inverse = dtype(low / dtype(qmin))
+            return low, dtype(dtype(qmax) * inverse), from_min, inverse
+        inverse = dtype(high / dtype(qmax))
+        return dtype(dtype(qmin) * inverse), high, from_max, inverse
+
+
+def _qdq_check(x, low, high, signed_input, num_bits, range_given, round_mode, axis):
+    if round_mode not in ("HALF_TO_EVEN", "HALF_UP"):
+        raise _invalid(f"Value for attr 'round_mode' of \"{round_mode}\" is not in the list of "
+                       f"allowed values: \"HALF_TO_EVEN\", \"HALF_UP\"")
+    if axis < -1:
+        raise _invalid(f"Axis must be at least -1. Found {axis}")
+    if axis >= x.ndim:
+        raise _invalid(f"Shape must be at least rank {axis + 1} but is rank {x.ndim}")
+    if not 0 < num_bits < (62 if signed_input else 63):
+        raise _invalid(f"num_bits is out of range: {num_bits} with signed_input_ "
+                       f"{int(bool(signed_input))}")
+    if not range_given:  # (the range inputs go unread)
+        return
+    # TF 2.21 wants a vector range with an axis, then a scalar one: a given range works
+    # without an axis only
+    for name, value in (("input_min", low), ("input_max", high)):
+        if axis != -1 and value.ndim != 1:
+            raise _invalid(f"Shape must be rank 1 for {name}_tensor when the axis is "
+                           f"specified")
+    for name, value in (("input_min", low), ("input_max", high)):
+        if value.ndim != 0:
+            raise _invalid(f"{name} must be a scalar.")
+
+
+def _qdq_kernel(xp, input, input_min, input_max, signed_input=True, num_bits=8,
+                range_given=False, round_mode="HALF_TO_EVEN", narrow_range=False, axis=-1):
+    _qdq_check(input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
+               axis)
+    dtype = input.dtype.type
+    slices = _qdq_slices(input, axis)
+    if range_given:
+        lows, highs = input_min.reshape(-1), input_max.reshape(-1)
+        for low, high in zip(lows, highs):
+            if not low <= high:
+                raise _invalid(f"Invalid range: input_min {float(low):g} > input_max "
+                               f"{float(high):g}")
+    elif slices.size:
+        lows, highs = slices.min(axis=(0, 2)), slices.max(axis=(0, 2))
+    else:
+        return input.copy()
+    out = np.empty_like(slices)
+    rounding = np.rint if round_mode == "HALF_TO_EVEN" else (
+        lambda v: np.floor(v + dtype(0.5)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i, (low, high) in enumerate(zip(lows, highs)):
+            low, high, scale, inverse = _qdq_scale(dtype(low), dtype(high), signed_input,
+                                                   num_bits, narrow_range, dtype)
+            chip = slices[:, i]
+            if range_given:
+                chip = np.maximum(np.minimum(chip, high), low)
+            out[:, i] = rounding(chip * scale) * inverse
+    return out.reshape(input.shape)
+
+
+def _qdq_grad_kernel(xp, gradients, input, input_min, input_max, axis=-1):
+    if gradients.shape != input.shape:
+        raise _invalid("gradient and input must be the same size")
+    slices, dy = _qdq_slices(input, axis), _qdq_slices(gradients, axis)
+    lows, highs = input_min.reshape(-1), input_max.reshape(-1)
+    if lows.size != slices.shape[1] or highs.size != slices.shape[1]:
+        raise _invalid(f"input_min and input_max must have {slices.shape[1]} values")
+    inside = (slices >= lows[None, :, None]) & (slices <= highs[None, :, None])
+    zero = input.dtype.type(0)
+    return (np.where(inside, dy, zero).reshape(input.shape), np.zeros_like(input_min),
+            np.zeros_like(input_max))
+
+
+def _qdq_rule(input, input_min, input_max, axis=-1, **_):
+    return input.shape, input.dtype
+
+
+def _qdq_grad_rule(gradients, input, input_min, input_max, axis=-1):
+    return [(input.shape, input.dtype), (input_min.shape, input.dtype),
+            (input_max.shape, input.dtype)]
+
+
+_QDQ = {version: register(f"QuantizeAndDequantize{version}", _qdq_kernel, _qdq_rule,
+                          tied=(0, 1, 2), dtypes=_QDQ_TYPES, fresh=True)
+        for version in ("V2", "V4")}
+_QDQ_GRAD = register("QuantizeAndDequantizeV4Grad", _qdq_grad_kernel, _qdq_grad_rule,
+                     multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES,
+                     not_differentiable="TF's gradient of it does not apply")
+for _op in (*_QDQ.values(), _QDQ_GRAD):
+    tf_nodes[_op] = NodeForm(outputs=("output",) if _op is not _QDQ_GRAD else (
+        "input_backprop", "input_min_backprop", "input_max_backprop"))
+    tf_args[_op] = ("input", "input_min", "input_max") if _op is not _QDQ_GRAD else (
+        "gradients", "input", "input_min", "input_max")
+batching_rules.assign(PER_ELEMENT, *_QDQ.values(), _QDQ_GRAD)
+
+
+@register_gradient("QuantizeAndDequantizeV2")
+def _qdq_v2_grad(op, dy):
+    return dy, None, None
+
+
+@register_gradient("QuantizeAndDequantizeV4")
+def _qdq_v4_grad(op, dy):
+    return tuple(dispatch(_QDQ_GRAD, (dy, *op.inputs), {"axis": op.attrs.get("axis", -1)}))
+
+
+def _qdq(version, input, input_min, input_max, signed_input, num_bits, range_given,
+         round_mode, name, narrow_range, axis):
+    x = convert_to_tensor(input)
+    if axis is None:
+        axis = -1
+    elif axis < 0:
+        if x.shape.rank is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= x.shape.rank
+    low, high = (convert_to_tensor(v, x.dtype) for v in (input_min, input_max))
+    if round_mode not in ("HALF_TO_EVEN", "HALF_UP"):  # (TF checks the attr as it builds)
+        op_name = _QDQ[version].name
+        raise errors.before_kernel(errors.InvalidArgumentError(
+            None, op_name, f"Value for attr 'round_mode' of \"{round_mode}\" is not in the "
+            f"list of allowed values: \"HALF_TO_EVEN\", \"HALF_UP\"\n\t; NodeDef: {{{{node "
+            f"{op_name}}}}}; Op<name={op_name}> [Op:{op_name}]"))
+    attrs = {"signed_input": bool(signed_input), "num_bits": int(num_bits),
+             "range_given": bool(range_given), "round_mode": round_mode,
+             "narrow_range": bool(narrow_range), "axis": int(axis)}
+    return dispatch(_QDQ[version], (x, low, high), attrs, name=name)
+
+
+@export("quantization.quantize_and_dequantize_v2")
+def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True, num_bits=8,
+                               range_given=False, round_mode="HALF_TO_EVEN", name=None,
+                               narrow_range=False, axis=None):
+    """`input` quantized to `num_bits`-bit integers and back (the range `input_min`,
+    `input_max` when `range_given`, else the input's); its gradient is zero outside
+    [input_min, input_max].
+
+    >>> tf.quantization.quantize_and_dequantize_v2([-1.0, 0.3, 2.0], -1.0, 2.0, num_bits=3)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-1.3333334,  0.       ,  2.       ], dtype=float32)>
+    """
+    return _qdq("V4", input, input_min, input_max, signed_input, num_bits, range_given,
+                round_mode, name, narrow_range, axis)
+
+
+@export("quantization.quantize_and_dequantize")
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_bits=8,
+                            range_given=False, round_mode="HALF_TO_EVEN", name=None,
+                            narrow_range=False, axis=None):
+    """`quantize_and_dequantize_v2` whose gradient passes through everywhere (deprecated in
+    TF for that reason).
+
+    >>> tf.quantization.quantize_and_dequantize([-1.0, 0.3, 2.0], -1.0, 2.0, num_bits=3)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-1.3333334,  0.       ,  2.       ], dtype=float32)>
+    """
+    return _qdq("V2", input, input_min, input_max, signed_input, num_bits, range_given,
+                round_mode, name, narrow_range, axis)
