@@ -7738,6 +7738,7 @@ WRAPPERS = {
     'io.extract_jpeg_shape': _w81ce09fb8b,
     'io.gfile.copy': _wf6e7ac236f,
     'io.gfile.exists': _wd05a0e7c9d,
+    'io.gfile.get_registered_schemes': _w1f06b08988,
     'io.gfile.glob': _w90120d2c39,
     'io.gfile.isdir': _wd05a0e7c9d,
     'io.gfile.join': _wabaab13a76,

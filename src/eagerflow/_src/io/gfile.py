@@ -15,12 +15,27 @@ import shutil
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
-from eagerflow._src.ops.io_ops import match_files, os_error
+from eagerflow._src.ops.io_ops import local_path, match_files, os_error
+
+
+def _named(path):
+    path = os.fspath(path)
+    return path.decode("utf-8", "surrogateescape") if isinstance(path, bytes) else path
 
 
 def _path(path):
-    path = os.fspath(path)
-    return path.decode("utf-8", "surrogateescape") if isinstance(path, bytes) else path
+    """`path` on the local file system (a ``file://`` URL without its scheme)."""
+    return local_path(_named(path))
+
+
+@export("io.gfile.get_registered_schemes")
+def get_registered_schemes():
+    """The URL schemes of the file systems paths may name (``""``: a plain path).
+
+    >>> tf.io.gfile.get_registered_schemes()
+    ['file', '']
+    """
+    return ["file", ""]
 
 
 @export("io.gfile.exists", "compat.v1.gfile.Exists")
@@ -40,7 +55,7 @@ def glob(pattern):
     """The paths matching `pattern` (a string or a list of them), hidden files too, in the
     order the directories list them (unsorted, as in TF)."""
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else pattern
-    return [p for one in patterns for p in match_files(_path(one))]
+    return [p for one in patterns for p in match_files(_named(one))]
 
 
 @export("io.gfile.listdir", "compat.v1.gfile.ListDirectory")
@@ -159,14 +174,15 @@ def stat(path):
 def walk(top, topdown=True, onerror=None):
     """Yields ``(directory, subdirectories, files)`` for `top` and each directory under
     it; nothing for a `top` that does not exist."""
-    top = _path(top)
+    top = _named(top)  # (a file:// URL stays one in what is yielded, as in TF)
+    local = local_path(top)
     try:
-        names = os.listdir(top)
+        names = os.listdir(local)
     except OSError as e:
         if onerror is not None:
             onerror(os_error(e, top))
         return
-    dirs = [n for n in names if os.path.isdir(os.path.join(top, n))]
+    dirs = [n for n in names if os.path.isdir(os.path.join(local, n))]
     files = [n for n in names if n not in dirs]
     if topdown:
         yield top, dirs, files
@@ -179,7 +195,7 @@ def walk(top, topdown=True, onerror=None):
 @export("io.gfile.join")
 def join(path, *paths):
     """`path` and `paths` joined with ``/``."""
-    return os.path.join(_path(path), *map(_path, paths))
+    return os.path.join(_named(path), *map(_named, paths))
 
 
 _MODES = ("r", "w", "a", "r+", "w+", "a+")
@@ -199,7 +215,7 @@ class GFile:
         if mode.replace("b", "") not in ("r", "w", "a", "r+", "w+", "a+"):
             raise errors.InvalidArgumentError(
                 None, None, "mode is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+'")
-        self._name = _path(name)
+        self._name = _named(name)
         self._mode = mode
         self._binary = "b" in mode
         self._file = None
@@ -211,7 +227,7 @@ class GFile:
         if self._file is None:
             base = self._mode.replace("b", "")
             try:
-                self._file = open(self._name, base + "b")
+                self._file = open(_path(self._name), base + "b")
             except OSError as e:
                 raise os_error(e, self._name) from None
         return self._file

@@ -43,6 +43,22 @@ def _path(value):
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def local_path(path):
+    """`path` as the operating system names it: a ``file://`` URL without its scheme; any
+    other scheme (``gs://``, ``ram://``) is TF's UnimplementedError for a file system it
+    lacks."""
+    found = _SCHEME.match(path)
+    if found is None:
+        return path
+    if found.group(1) == "file":
+        return path[len("file://"):]
+    raise errors.UnimplementedError(None, None, f"File system scheme '{found.group(1)}' not "
+                                                f"implemented (file: '{path}')")
+
+
 def os_error(error, path):
     """TF's error for an `OSError` on `path`: ``<path>; No such file or directory`` ..."""
     reason = error.strerror or str(error)
@@ -57,7 +73,9 @@ def os_error(error, path):
 def match_files(pattern):
     """The paths matching glob `pattern` (``*``, ``?``, ``[...]``; no ``**``), hidden ones
     too, in directory order (as TF's file system lists them)."""
-    return _glob.glob(pattern, include_hidden=True)
+    local = local_path(pattern)
+    scheme = pattern[:len(pattern) - len(local)]  # (kept on the paths found, as TF keeps it)
+    return [scheme + p for p in _glob.glob(local, include_hidden=True)]
 
 
 # -- ReadFile, WriteFile, MatchingFiles ---------------------------------------------------------
@@ -72,7 +90,7 @@ def _read_file(xp, filename):
     _scalar(filename, "Input filename")
     path = _path(filename[()])
     try:
-        with open(path, "rb") as f:
+        with open(local_path(path), "rb") as f:
             data = f.read()
     except OSError as e:
         raise os_error(e, path) from None
@@ -84,7 +102,7 @@ def _read_file(xp, filename):
 def _write_file(xp, filename, contents):
     _scalar(filename, "Input filename")
     _scalar(contents, "Contents")
-    path = _path(filename[()])
+    path = local_path(_path(filename[()]))
     folder = os.path.dirname(path)
     blocking = folder
     while blocking and not os.path.exists(blocking):
