@@ -177,15 +177,15 @@ def _vars_grad_rule(op_name, per_channel):
 
 _NOT_DIFFERENTIABLE = "TF declares it not differentiable"
 _F32_ONLY = dict(dtypes=(_d.float32,), type_attr=None)
-_ARGS = register("FakeQuantWithMinMaxArgs", _args_kernel, _args_rule, fresh=True, **_F32_ONLY)
+_ARGS = register("FakeQuantWithMinMaxArgs", _args_kernel, _args_rule, **_F32_ONLY)
 _ARGS_GRAD = register("FakeQuantWithMinMaxArgsGradient", _args_grad_kernel, _args_grad_rule,
-                      tied=(0, 1), fresh=True, not_differentiable=_NOT_DIFFERENTIABLE,
+                      tied=(0, 1), not_differentiable=_NOT_DIFFERENTIABLE,
                       **_F32_ONLY)
 _VARS, _VARS_GRAD = {}, {}
 for _channel, _suffix in ((False, ""), (True, "PerChannel")):
     _name = f"FakeQuantWithMinMaxVars{_suffix}"
     _VARS[_channel] = register(_name, _vars_kernel(_channel), _vars_rule(_name, _channel),
-                               tied=(0, 1, 2), fresh=True, **_F32_ONLY)
+                               tied=(0, 1, 2), **_F32_ONLY)
     _VARS_GRAD[_channel] = register(
         f"{_name}Gradient", _vars_grad_kernel(_channel),
         _vars_grad_rule(f"{_name}Gradient", _channel), multi=True, tied=(0, 1, 2, 3),
@@ -417,7 +417,7 @@ def _qdq_grad_rule(gradients, input, input_min, input_max, axis=-1):
 
 
 _QDQ = {version: register(f"QuantizeAndDequantize{version}", _qdq_kernel, _qdq_rule,
-                          tied=(0, 1, 2), dtypes=_QDQ_TYPES, fresh=True)
+                          tied=(0, 1, 2), dtypes=_QDQ_TYPES)
         for version in ("V2", "V4")}
 _QDQ_GRAD = register("QuantizeAndDequantizeV4Grad", _qdq_grad_kernel, _qdq_grad_rule,
                      multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES,
