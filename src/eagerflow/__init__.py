@@ -85,6 +85,10 @@ from eagerflow._src.ops.reduction_ops import (  # noqa: F401
     add_n, approx_top_k, argmax, argmin, argsort, clip_by_global_norm, clip_by_norm, clip_by_value,
     cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
     reduce_prod, reduce_sum, sort, unique, unique_with_counts)
+from eagerflow._src.ops.signal_ops import fftnd_op as fftnd  # noqa: F401
+from eagerflow._src.ops.signal_ops import ifftnd_op as ifftnd  # noqa: F401
+from eagerflow._src.ops.signal_ops import irfftnd_op as irfftnd  # noqa: F401
+from eagerflow._src.ops.signal_ops import rfftnd_op as rfftnd  # noqa: F401
 from eagerflow._src.ops.slicing import strided_slice  # noqa: F401
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: F401
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
@@ -94,8 +98,8 @@ import eagerflow._src.ops.overloads  # noqa: F401
 import eagerflow._src.graph.tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
-    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, queue, ragged, random,
-    sets, signal, sparse, strings, sysconfig, types, version)
+    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, quantization, queue,
+    ragged, random, sets, signal, sparse, strings, sysconfig, types, version)
 
 
 _ALIASES = {

@@ -87,7 +87,12 @@ _NN_LINALG = "compared with TF's values in tests/ops/test_nn_linalg_composites.p
 _SAMPLER = "random draws: their expected counts in tests/ops/test_candidate_sampling.py"
 _MORPHOLOGY = "compared with TF's values and gradients in tests/ops/test_morphology.py"
 _FRACTIONAL = "random windows: checked in tests/ops/test_fractional_pool.py"
+_GPU_ONLY_FFT = ("TF 2.21 has GPU kernels only (NotFoundError on a CPU): NumPy's values in "
+                 "tests/ops/test_fftnd.py")
 NOT_SWEPT = {
+    "fftnd": _GPU_ONLY_FFT, "ifftnd": _GPU_ONLY_FFT, "rfftnd": _GPU_ONLY_FFT,
+    "irfftnd": _GPU_ONLY_FFT, "signal.fftnd": _GPU_ONLY_FFT, "signal.ifftnd": _GPU_ONLY_FFT,
+    "signal.rfftnd": _GPU_ONLY_FFT, "signal.irfftnd": _GPU_ONLY_FFT,
     "approx_top_k": _NN_LINALG,
     "guarantee_const": _NN_LINALG,
     "linalg.eigh_tridiagonal": _NN_LINALG,

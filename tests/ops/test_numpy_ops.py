@@ -258,3 +258,59 @@ def test_trace_keeps_the_dtype_only_on_the_last_two_axes():
     a = tnp.asarray([[1, 2], [3, 4]], dtype=tnp.int32)
     assert tnp.trace(a).dtype == tnp.int32 and int(tnp.trace(a)) == 5
     assert tnp.trace(a, offset=1).dtype == tnp.int64 and int(tnp.trace(a, offset=1)) == 2
+
+
+def test_matmul_takes_vectors_as_numpy_does():
+    # TF 2.21's values: a 1-D operand is a row or column vector, dropped from the result
+    a, v = tnp.reshape(tnp.arange(6.), [2, 3]), tnp.arange(3.)
+    assert tnp.matmul(a, v).numpy().tolist() == [5.0, 14.0]
+    assert tnp.matmul(tnp.arange(2.), a).numpy().tolist() == [3.0, 4.0, 5.0]
+    out = tnp.matmul(v, v)
+    assert out.shape == () and float(out) == 5.0
+    assert tnp.matmul(tnp.ones([4, 3, 2]), tnp.ones([2])).shape == (4, 3)
+    assert tnp.matmul(tnp.ones([3]), tnp.ones([4, 3, 2])).shape == (4, 2)
+    assert tnp.matmul(tnp.ones([2, 1, 2, 3]), tnp.ones([5, 3, 4])).shape == (2, 5, 2, 4)
+    with pytest.raises(ValueError, match="Matrix size-incompatible: In\\[0\\]: \\[2,3\\], "
+                                         "In\\[1\\]: \\[2,3\\]"):
+        tnp.matmul(a, a)
+
+
+def test_lists_of_python_numbers_promote_weakly():
+    # as Python scalars do: the tensor's dtype wins unless the list's kind is higher
+    assert tnp.add(tf.ones([1]), [1.5]).dtype == tf.float32
+    assert tnp.add(tf.ones([1], tf.int32), [1]).dtype == tf.int32
+    assert tnp.add(tf.ones([1], tf.int32), [1.5]).dtype == tf.float64
+    assert tnp.add([1.5], [2]).dtype == tf.float64
+    assert tnp.matmul(tf.ones([1, 1]), [[2.]]).dtype == tf.float32
+    assert tnp.where([True], tf.ones([1]), [2.]).dtype == tf.float32
+    assert tnp.add(tf.ones([1]), [1j]).dtype == tf.complex64
+    assert tnp.add(tf.ones([1]), [np.float64(1)]).dtype == tf.float64  # (NumPy's: strong)
+
+
+_NUMPY_OPERATORS = textwrap.dedent("""
+    import numpy as np
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    a = tnp.reshape(tnp.arange(6.), [2, 3])
+    print((a @ tnp.arange(3.)).numpy().tolist(), (tnp.arange(2.) @ a).numpy().tolist())
+    print((tf.Variable(tf.ones([2, 2])) @ tf.ones([2])).numpy().tolist())
+    print(([[1., 2.]] @ tf.ones([2, 1])).dtype, (np.ones([1, 2]) @ tf.ones([2, 1])).dtype)
+    print((tf.ones([1]) + [1.5]).dtype, ([1.5] + tf.ones([1])).dtype)
+    print((tf.ones([1], tf.int32) + [1]).dtype, (tf.ones([1], tf.int32) + [1.5]).dtype)
+    print((tf.ones([2]) + [1, 2.5]).dtype, (tf.ones([1], tf.float16) + (1.5,)).dtype)
+    print((tf.constant([True]) + [1]).dtype, (tf.ones([1]) + []).dtype)
+""")
+
+
+def test_numpy_behavior_operators():
+    # TF 2.21's results for the same lines
+    assert _printed_by(_NUMPY_OPERATORS) == [
+        "[5.0, 14.0] [3.0, 4.0, 5.0]",
+        "[2.0, 2.0]",
+        "<dtype: 'float32'> <dtype: 'float64'>",
+        "<dtype: 'float32'> <dtype: 'float32'>",
+        "<dtype: 'int32'> <dtype: 'float64'>",
+        "<dtype: 'float32'> <dtype: 'float16'>",
+        "<dtype: 'int64'> <dtype: 'float32'>",
+    ]

@@ -11,8 +11,9 @@ from eagerflow._src.ops.image_color_ops import (  # noqa: F401
     stateless_random_brightness, stateless_random_contrast, stateless_random_hue,
     stateless_random_saturation, yiq_to_rgb, yuv_to_rgb)
 from eagerflow._src.ops.image_metrics_ops import (  # noqa: F401
-    combined_non_max_suppression, image_gradients, non_max_suppression, non_max_suppression_padded,
-    non_max_suppression_with_scores, psnr, sobel_edges, ssim, ssim_multiscale, total_variation)
+    combined_non_max_suppression, generate_bounding_box_proposals, image_gradients,
+    non_max_suppression, non_max_suppression_padded, non_max_suppression_with_scores, psnr,
+    sobel_edges, ssim, ssim_multiscale, total_variation)
 from eagerflow._src.ops.image_metrics_ops import non_max_suppression_with_overlaps as non_max_suppression_overlaps  # noqa: F401
 from eagerflow._src.ops.image_ops import (  # noqa: F401
     ResizeMethod, central_crop, convert_image_dtype, crop_and_resize, crop_to_bounding_box,

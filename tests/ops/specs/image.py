@@ -149,3 +149,74 @@ SPECS = [
            [_BOXES[None, :, None], np.stack([_SCORES, _SCORES[::-1]], -1)[None]],
            _combined, grad="no gradient in TensorFlow"),
 ]
+
+
+def _decoded(anchor, delta, height, width):
+    """A proposal box (y1, x1, y2, x2) as TF's GPU kernel decodes it, in float32 scalars."""
+    f32, cap = np.float32, np.float32(np.log(1000 / 16))
+    out = {}
+    for lo, hi, shift, grow, limit in ((0, 2, 0, 2, height), (1, 3, 1, 3, width)):
+        size = f32(anchor[hi] - anchor[lo])
+        centre = f32(f32(anchor[lo] + f32(0.5) * size) + size * delta[shift])
+        new_size = f32(size * np.exp(min(delta[grow], cap)))
+        out[lo] = max(min(f32(centre - f32(0.5) * new_size), limit), 0)
+        out[hi] = max(min(f32(centre + f32(0.5) * new_size), limit), 0)
+    return [out[i] for i in range(4)]
+
+
+def _proposals(scores, deltas, info, anchors, threshold, pre, min_size, post):
+    """generate_bounding_box_proposals with plain loops, step by step as TF's GPU kernel."""
+    f32 = np.float32
+    rois, probs = np.zeros((len(scores), post, 4), f32), np.zeros((len(scores), post), f32)
+    anchors = anchors.reshape(-1, 4)
+    for n in range(len(scores)):
+        flat, moves = scores[n].reshape(-1), deltas[n].reshape(-1, 4)
+        order = sorted(range(flat.size), key=lambda k: (-flat[k], k))[:pre]
+        found = []
+        for k in order:
+            box = _decoded(anchors[k], moves[k], info[n, 0], info[n, 1])
+            if min(f32(box[2] - box[0]), f32(box[3] - box[1])) >= f32(min_size) * info[n, 2]:
+                found.append((box, flat[k]))
+        kept = []
+        for box, score in found:
+            area = f32((box[2] - box[0]) * (box[3] - box[1]))
+            for other, _ in kept:
+                other_area = f32((other[2] - other[0]) * (other[3] - other[1]))
+                inter = f32(max(f32(min(box[2], other[2]) - max(box[0], other[0])), 0) *
+                            max(f32(min(box[3], other[3]) - max(box[1], other[1])), 0))
+                if area and other_area and inter > f32(area + other_area - inter) * f32(threshold):
+                    break
+            else:
+                kept.append((box, score))
+                if len(kept) == post:
+                    break
+        for i, (box, score) in enumerate(kept):
+            rois[n, i], probs[n, i] = box, score
+    return rois, probs
+
+
+def _proposal_inputs(seed, images=2, height=3, width=4, count=2):
+    rng = np.random.default_rng(seed)
+    scores = np.round(rng.random((images, height, width, count)) * 8) / 8  # with ties
+    deltas = rng.normal(0, 0.4, (images, height, width, 4 * count))
+    info = np.stack([rng.uniform(20, 40, images), rng.uniform(20, 40, images),
+                     [1.0, 0.5][:images], np.zeros(images), np.zeros(images)], 1)
+    centres = np.stack(np.meshgrid(np.arange(height) * 8 + 4, np.arange(width) * 8 + 4,
+                                   indexing="ij"), -1)[:, :, None]
+    half = rng.uniform(2, 10, (height, width, count, 1))
+    anchors = np.concatenate([centres - half, centres + half], -1)[..., [0, 1, 2, 3]]
+    return [a.astype(np.float32) for a in (scores, deltas, info, anchors.reshape(
+        height, width, 4 * count))]
+
+
+SPECS += [
+    OpSpec("GenerateBoundingBoxProposals",
+           lambda s, d, i, a, t=t, pre=pre, size=size, post=post: tuple(
+               tf.image.generate_bounding_box_proposals(s, d, i, a, t, pre, size, post)),
+           _proposal_inputs(seed),
+           lambda s, d, i, a, t=t, pre=pre, size=size, post=post: _proposals(
+               s, d, i, a, t, pre, size, post),
+           rtol=0, atol=0, grad="no gradient in TensorFlow",
+           name=f"GenerateBoundingBoxProposals-{seed}")
+    for seed, t, pre, size, post in ((0, 0.7, 6000, 2, 10), (1, 0.3, 9, 4, 5),
+                                     (2, 0.0, 30, 0, 3), (3, 1.0, 1, 16, 4))]

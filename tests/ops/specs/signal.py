@@ -69,3 +69,60 @@ SPECS = [
     *_real_specs(2, [None, [2, 6], [4, 3]]),
     *_real_specs(3, [None, [3, 2, 5]]),
 ]
+
+
+# The ND transforms over axes (0, 2) of a (3, 2, 4) input: lengths None (the input's),
+# cropped, padded, and axes given in reverse order.
+_ND_SHAPE = (3, 2, 4)
+_ND_CASES = [(None, (0, 2)), ((2, 6), (0, 2)), ((5, 3), (-1, 0)), ((4,), (1,))]
+
+
+def _nd_tag(n, axes):
+    return ("default" if n is None else "x".join(map(str, n))) + "-axes" + "".join(
+        map(str, axes))
+
+
+def _nd_complex_specs(kind):
+    fn = getattr(tf.signal, f"{kind.lower()}nd")
+    ref = getattr(np.fft, "fftn" if kind == "FFT" else "ifftn")
+    specs = []
+    for n, axes in _ND_CASES:
+        specs.append(OpSpec(
+            f"{kind}ND", lambda re, im, n=n, axes=axes: _parts(fn(tf.complex(re, im), n, axes)),
+            _pair(_ND_SHAPE),
+            lambda re, im, n=n, axes=axes: _np_parts(
+                ref(re + 1j * im, s=n, axes=axes).astype(np.complex64)),
+            rtol=1e-4, atol=1e-5, name=f"{kind}ND-{_nd_tag(n, axes)}"))
+    specs.append(OpSpec(
+        f"{kind}ND", fn, [rand(*_ND_SHAPE, dtype=np.complex128)], lambda z: ref(z),
+        name=f"{kind}ND-complex128", grad="checked by the real/imaginary-parts specs"))
+    return specs
+
+
+def _nd_real_specs():
+    specs = []
+    for n, axes in _ND_CASES + [((3, 7), (0, 2))]:
+        tag = _nd_tag(n, axes)
+        specs.append(OpSpec(
+            "RFFTND", lambda x, n=n, axes=axes: _parts(tf.signal.rfftnd(x, n, axes)),
+            [rand(*_ND_SHAPE)],
+            lambda x, n=n, axes=axes: _np_parts(
+                np.fft.rfftn(x, s=n, axes=axes).astype(np.complex64)),
+            rtol=1e-4, atol=1e-5, name=f"RFFTND-{tag}"))
+        specs.append(OpSpec(
+            "IRFFTND",
+            lambda re, im, n=n, axes=axes: tf.signal.irfftnd(tf.complex(re, im), n, axes),
+            _pair(_ND_SHAPE),
+            lambda re, im, n=n, axes=axes: np.fft.irfftn(
+                re + 1j * im, s=n, axes=axes).astype(np.float32),
+            rtol=1e-4, atol=1e-5, name=f"IRFFTND-{tag}"))
+    specs.append(OpSpec(
+        "RFFTND", tf.signal.rfftnd, [rand(*_ND_SHAPE, dtype=np.float64)], np.fft.rfftn,
+        name="RFFTND-float64", grad="checked by the float32 specs, in float64"))
+    specs.append(OpSpec(
+        "IRFFTND", tf.signal.irfftnd, [rand(*_ND_SHAPE, dtype=np.complex128)], np.fft.irfftn,
+        name="IRFFTND-complex128", grad="checked by the float32 specs, in float64"))
+    return specs
+
+
+SPECS += [*_nd_complex_specs("FFT"), *_nd_complex_specs("IFFT"), *_nd_real_specs()]

@@ -2856,6 +2856,15 @@ def _w6f1d2bbe15(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w6f6bc54903(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, min, max, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
+    return _export_wrapper
+
+
 def _w6f861c8030(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, out_type, name=None):
         try:
@@ -2934,6 +2943,15 @@ def _w72b1e27cdd(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(num_mel_bins, num_spectrogram_bins, sample_rate, lower_edge_hertz, upper_edge_hertz, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'num_mel_bins': num_mel_bins, 'num_spectrogram_bins': num_spectrogram_bins, 'sample_rate': sample_rate, 'lower_edge_hertz': lower_edge_hertz, 'upper_edge_hertz': upper_edge_hertz, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _w72d70f4b8e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+        try:
+            return _export_fn(input_tensor, fft_length, axes, norm, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'fft_length': fft_length, 'axes': axes, 'norm': norm, 'name': name})
     return _export_wrapper
 
 
@@ -3114,6 +3132,15 @@ def _w7882553355(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(images, size, align_corners, name, half_pixel_centers)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'images': images, 'size': size, 'align_corners': align_corners, 'name': name, 'half_pixel_centers': half_pixel_centers})
+    return _export_wrapper
+
+
+def _w78c060f331(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(gradients, inputs, min, max, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(gradients, inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'gradients': gradients, 'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
     return _export_wrapper
 
 
@@ -3747,6 +3774,15 @@ def _w8d7050a8e0(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w8dc27358c5(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, Tcomplex=None, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, Tcomplex, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'Tcomplex': Tcomplex, 'name': name})
+    return _export_wrapper
+
+
 def _w8e495ca389(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filter=None, strides=None, padding=None, data_format=None, dilations=None, name=None, filters=None):
         try:
@@ -4347,6 +4383,15 @@ def _w9f8cdfc081(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(index, seed, max_index, rounds, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'index': index, 'seed': seed, 'max_index': max_index, 'rounds': rounds, 'name': name})
+    return _export_wrapper
+
+
+def _w9fdc2cd791(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, Treal=None, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, Treal, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'Treal': Treal, 'name': name})
     return _export_wrapper
 
 
@@ -5448,6 +5493,15 @@ def _wccd635f1ca(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcceced4130(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, input_min, input_max, signed_input=None, num_bits=None, range_given=None, round_mode=None, name=None, narrow_range=None, axis=None):
+        try:
+            return _export_fn(input, input_min, input_max, signed_input, num_bits, range_given, round_mode, name, narrow_range, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'input_min': input_min, 'input_max': input_max, 'signed_input': signed_input, 'num_bits': num_bits, 'range_given': range_given, 'round_mode': round_mode, 'name': name, 'narrow_range': narrow_range, 'axis': axis})
+    return _export_wrapper
+
+
 def _wcd4860616d(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
         try:
@@ -5979,6 +6033,15 @@ def _wddaa34b483(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wde25e66e11(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(gradients, inputs, min=None, max=None, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(gradients, inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'gradients': gradients, 'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
+    return _export_wrapper
+
+
 def _wde5a6aea9b(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(scope=None, name=None):
         try:
@@ -6078,6 +6141,15 @@ def _we20863a8b1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we36a427587(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(inputs, min=None, max=None, num_bits=None, narrow_range=None, name=None):
+        try:
+            return _export_fn(inputs, min, max, num_bits, narrow_range, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'min': min, 'max': max, 'num_bits': num_bits, 'narrow_range': narrow_range, 'name': name})
+    return _export_wrapper
+
+
 def _we3a333c0cc(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(prefer_float32=None, dtype_conversion_mode=None):
         try:
@@ -6138,6 +6210,15 @@ def _we5c151a04d(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(window_length, dtype, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'window_length': window_length, 'dtype': dtype, 'name': name})
+    return _export_wrapper
+
+
+def _we5e0757070(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, fft_length, axes, name=None):
+        try:
+            return _export_fn(input, fft_length, axes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'fft_length': fft_length, 'axes': axes, 'name': name})
     return _export_wrapper
 
 
@@ -6822,6 +6903,15 @@ def _wfee96f0f14(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input_sizes, filter, out_backprop, strides, padding, use_cudnn_on_gpu, data_format, dilations, name, filters)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+    return _export_wrapper
+
+
+def _wff02ad45db(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(scores, bbox_deltas, image_info, anchors, nms_threshold=None, pre_nms_topn=None, min_size=None, post_nms_topn=None, name=None):
+        try:
+            return _export_fn(scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn, min_size, post_nms_topn, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'scores': scores, 'bbox_deltas': bbox_deltas, 'image_info': image_info, 'anchors': anchors, 'nms_threshold': nms_threshold, 'pre_nms_topn': pre_nms_topn, 'min_size': min_size, 'post_nms_topn': post_nms_topn, 'name': name})
     return _export_wrapper
 
 
@@ -7543,6 +7633,7 @@ WRAPPERS = {
     'feature_column.sequence_numeric_column': _w6b0007ad1c,
     'feature_column.shared_embeddings': _w7b9d8fd579,
     'feature_column.weighted_categorical_column': _w2fb9ec4065,
+    'fftnd': _we5e0757070,
     'fill': _wccd635f1ca,
     'fingerprint': _w3bc3c74e11,
     'foldl': _w6720a2c2a5,
@@ -7562,6 +7653,7 @@ WRAPPERS = {
     'histogram_fixed_width_bins': _we79dec227e,
     'identity': _w53ca8dbd1a,
     'identity_n': _w53ca8dbd1a,
+    'ifftnd': _we5e0757070,
     'image.adjust_brightness': _w68c43f9921,
     'image.adjust_contrast': _w5e96d26c3d,
     'image.adjust_gamma': _wb43f06345b,
@@ -7578,6 +7670,7 @@ WRAPPERS = {
     'image.extract_patches': _w89841f045f,
     'image.flip_left_right': _wdabfd2a938,
     'image.flip_up_down': _wdabfd2a938,
+    'image.generate_bounding_box_proposals': _wff02ad45db,
     'image.grayscale_to_rgb': _w37b2f7f3e1,
     'image.hsv_to_rgb': _w37b2f7f3e1,
     'image.image_gradients': _wdabfd2a938,
@@ -7671,6 +7764,7 @@ WRAPPERS = {
     'io.serialize_tensor': _w87c44467c5,
     'io.write_file': _wd6b165baee,
     'io.write_graph': _w3727aac4e5,
+    'irfftnd': _w9fdc2cd791,
     'is_symbolic_tensor': _w1534e0c76e,
     'is_tensor': _w567f0c724a,
     'linalg.adjoint': _w4c994d7363,
@@ -7874,6 +7968,14 @@ WRAPPERS = {
     'profiler.experimental.start': _wa873f2f344,
     'profiler.experimental.stop': _wf69b61df6b,
     'py_function': _w16d82e8cd5,
+    'quantization.fake_quant_with_min_max_args': _we36a427587,
+    'quantization.fake_quant_with_min_max_args_gradient': _wde25e66e11,
+    'quantization.fake_quant_with_min_max_vars': _w6f6bc54903,
+    'quantization.fake_quant_with_min_max_vars_gradient': _w78c060f331,
+    'quantization.fake_quant_with_min_max_vars_per_channel': _w6f6bc54903,
+    'quantization.fake_quant_with_min_max_vars_per_channel_gradient': _w78c060f331,
+    'quantization.quantize_and_dequantize': _wcceced4130,
+    'quantization.quantize_and_dequantize_v2': _wcceced4130,
     'ragged.boolean_mask': _w4220bc0554,
     'ragged.constant': _w9ceb2abe7b,
     'ragged.cross': _we577585e3d,
@@ -7922,6 +8024,7 @@ WRAPPERS = {
     'reshape': _wdbcb385eeb,
     'reverse': _w6968753e26,
     'reverse_sequence': _w3d08d47c2b,
+    'rfftnd': _w8dc27358c5,
     'roll': _waf2d2e6cdf,
     'saved_model.contains_saved_model': _wa67de9c9fd,
     'saved_model.experimental.read_fingerprint': _wa67de9c9fd,
@@ -7941,6 +8044,7 @@ WRAPPERS = {
     'signal.fft': _w53ca8dbd1a,
     'signal.fft2d': _w53ca8dbd1a,
     'signal.fft3d': _w53ca8dbd1a,
+    'signal.fftnd': _w72d70f4b8e,
     'signal.fftshift': _wf4d2479169,
     'signal.frame': _w012ac18349,
     'signal.hamming_window': _w14b43d070e,
@@ -7949,6 +8053,7 @@ WRAPPERS = {
     'signal.ifft': _w53ca8dbd1a,
     'signal.ifft2d': _w53ca8dbd1a,
     'signal.ifft3d': _w53ca8dbd1a,
+    'signal.ifftnd': _w72d70f4b8e,
     'signal.ifftshift': _wf4d2479169,
     'signal.inverse_mdct': _w843c078f16,
     'signal.inverse_stft': _w47974384a9,
@@ -7956,6 +8061,7 @@ WRAPPERS = {
     'signal.irfft': _w98f1c9f165,
     'signal.irfft2d': _w98f1c9f165,
     'signal.irfft3d': _w98f1c9f165,
+    'signal.irfftnd': _w72d70f4b8e,
     'signal.kaiser_bessel_derived_window': _wc8fe7f253d,
     'signal.kaiser_window': _wc8fe7f253d,
     'signal.linear_to_mel_weight_matrix': _w72b1e27cdd,
@@ -7965,6 +8071,7 @@ WRAPPERS = {
     'signal.rfft': _w98f1c9f165,
     'signal.rfft2d': _w98f1c9f165,
     'signal.rfft3d': _w98f1c9f165,
+    'signal.rfftnd': _w72d70f4b8e,
     'signal.stft': _we9255c8765,
     'signal.vorbis_window': _we5c151a04d,
     'size': _wf14c14549f,

@@ -540,6 +540,145 @@ def _check_compatible(a, b):
                 raise ValueError(f"Two images are not compatible: {shape1} and {shape2}")
 
 
+# -- region proposals --------------------------------------------------------------------------
+# TF 2.21 has a GPU kernel only; this follows it: the `pre_nms_topn` best scores of each image
+# (a stable sort: ties keep the lower index first), their anchors moved by the deltas (the
+# log-sizes capped at log(1000 / 16)), clipped to the image, those with a side under
+# ``min_size * scale`` dropped, then greedy suppression (IoU tested as ``inter > union * t``;
+# a box of zero area suppresses nothing) up to `post_nms_topn`, zero-padded.
+
+GenerateBoundingBoxProposals = collections.namedtuple(
+    "GenerateBoundingBoxProposals", ["rois", "roi_probabilities"])
+_DELTA_CLIP = np.float32(np.log(1000.0 / 16.0))
+
+
+def _decode(anchors, deltas, height, width):
+    """Boxes (y1, x1, y2, x2) of `anchors` moved by `deltas` (dy, dx, dh, dw), clipped."""
+    half = np.float32(0.5)
+    out = []
+    for lo, hi, shift, grow, limit in ((0, 2, 0, 2, height), (1, 3, 1, 3, width)):
+        size = anchors[:, hi] - anchors[:, lo]
+        centre = anchors[:, lo] + half * size + size * deltas[:, shift]
+        new_size = size * np.exp(np.minimum(deltas[:, grow], _DELTA_CLIP))
+        out.append([np.fmax(np.fmin(centre - half * new_size, limit), np.float32(0)),
+                    np.fmax(np.fmin(centre + half * new_size, limit), np.float32(0))])
+    (y1, y2), (x1, x2) = out
+    return np.stack([y1, x1, y2, x2], axis=1)
+
+
+def _greedy_nms(boxes, threshold, limit):
+    """Indices of the boxes (in order of decreasing score) greedy suppression keeps."""
+    y1, x1, y2, x2 = boxes.T
+    area = (x2 - x1) * (y2 - y1)
+    alive = np.ones(len(boxes), bool)
+    kept = []
+    for i in range(len(boxes)):
+        if not alive[i]:
+            continue
+        kept.append(i)
+        if len(kept) >= limit:
+            break
+        rest = i + 1 + np.flatnonzero(alive[i + 1:])
+        inter = (np.fmax(np.fmin(y2[i], y2[rest]) - np.fmax(y1[i], y1[rest]), np.float32(0)) *
+                 np.fmax(np.fmin(x2[i], x2[rest]) - np.fmax(x1[i], x1[rest]), np.float32(0)))
+        over = inter > (area[i] + area[rest] - inter) * threshold
+        alive[rest[over & (area[i] != 0) & (area[rest] != 0)]] = False
+    return np.asarray(kept, np.int64)
+
+
+def _proposals_kernel(xp, scores, bbox_deltas, image_info, anchors, nms_threshold,
+                      pre_nms_topn, min_size, post_nms_topn=300):
+    if post_nms_topn <= 0:
+        raise _invalid("post_nms_topn can't be 0 or less")
+    for name, value, rank in (("scores", scores, 4), ("bbox_deltas", bbox_deltas, 4),
+                              ("image_info", image_info, 2), ("anchors", anchors, 3)):
+        if value.ndim != rank:
+            raise _invalid(f"{name} must be rank {rank}, got shape "
+                           f"{errors.shape_text(value.shape)}")
+    images, height, width, count = scores.shape
+    if count and anchors.shape[2] // count != 4:
+        raise errors.OutOfRangeError(None, None, "Box dimensions need to be 4")
+    for i, value in ((4, nms_threshold), (5, pre_nms_topn), (6, min_size)):
+        if value.ndim:
+            raise _invalid(f"Expected a scalar in input {i}but got shape "
+                           f"{errors.shape_text(value.shape)}")
+    threshold = np.float32(nms_threshold)
+    if not 0 <= threshold <= 1:
+        raise _invalid(f"nms_threshold should be between 0 and 1. Got {float(threshold):g}")
+    if int(pre_nms_topn) <= 0:
+        raise _invalid(f"pre_nms_topn should be greater than 0{int(pre_nms_topn)}")
+    boxes_per_image = height * width * count
+    if (bbox_deltas.shape != (images, height, width, 4 * count)
+            or anchors.size != 4 * boxes_per_image or image_info.shape != (images, 5)):
+        raise _invalid(
+            f"Expected bbox_deltas [{images},{height},{width},{4 * count}], anchors "
+            f"[{height},{width},{4 * count}] and image_info [{images},5], got "
+            f"{errors.shape_text(bbox_deltas.shape)}, {errors.shape_text(anchors.shape)} and "
+            f"{errors.shape_text(image_info.shape)}")
+    rois = np.zeros((images, post_nms_topn, 4), np.float32)
+    probabilities = np.zeros((images, post_nms_topn), np.float32)
+    anchors = anchors.reshape(-1, 4).astype(np.float32)
+    for n in range(images):
+        flat = scores[n].reshape(-1)
+        best = np.argsort(-flat, kind="stable")[:int(pre_nms_topn)]
+        boxes = _decode(anchors[best], bbox_deltas[n].reshape(-1, 4)[best],
+                        image_info[n, 0], image_info[n, 1])
+        sides = np.fmin(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        large = sides >= np.float32(min_size) * image_info[n, 2]
+        boxes, best_scores = boxes[large], flat[best][large]
+        kept = _greedy_nms(boxes, threshold, post_nms_topn)
+        rois[n, :kept.size] = boxes[kept]
+        probabilities[n, :kept.size] = best_scores[kept]
+    return rois, probabilities
+
+
+def _proposals_rule(scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn,
+                    min_size, post_nms_topn=300):
+    inputs = [scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn, min_size]
+    for i, rank in enumerate((4, 4, 2, 3, 0, 0, 0)):
+        rules.check_rank("GenerateBoundingBoxProposals", inputs, i, rank=rank)
+    images = scores.shape[0] if scores.shape.rank is not None else None
+    return [(TensorShape([images, post_nms_topn, 4]), _d.float32),
+            (TensorShape([images, post_nms_topn]), _d.float32)]
+
+
+_PROPOSALS = register("GenerateBoundingBoxProposals", _proposals_kernel, _proposals_rule,
+                      multi=True, tied=(0, 1, 2, 3, 4, 6), dtypes=(_d.float32,))
+register_gradient(_PROPOSALS.name)(no_registered_gradient)
+tf_nodes[_PROPOSALS] = NodeForm(types={}, outputs=("rois", "roi_probabilities"))
+tf_args[_PROPOSALS] = ("scores", "bbox_deltas", "image_info", "anchors", "nms_threshold",
+                       "pre_nms_topn", "min_size")
+batching_rules[_PROPOSALS] = PER_ELEMENT
+
+
+@export("image.generate_bounding_box_proposals")
+def generate_bounding_box_proposals(scores, bbox_deltas, image_info, anchors, nms_threshold=0.7,
+                                    pre_nms_topn=6000, min_size=16, post_nms_topn=300,
+                                    name=None):
+    """Region proposals (Faster R-CNN): per image the `pre_nms_topn` best-scoring anchors
+    (``anchors``: ``[height, width, 4 * num_anchors]``, boxes ``[y1, x1, y2, x2]``) moved by
+    `bbox_deltas` (``[dy, dx, dh, dw]``), clipped to the image (`image_info` rows: height,
+    width, scale, ...), those with a side under ``min_size * scale`` dropped, then
+    non-maximum suppression: (rois ``[images, post_nms_topn, 4]``, their scores), zero-padded.
+
+    >>> out = tf.image.generate_bounding_box_proposals(
+    ...     tf.constant([[[[0.9, 0.8]]]]), tf.zeros([1, 1, 1, 8]), [[10., 10., 1., 0., 0.]],
+    ...     [[[0., 0., 4., 4., 0., 1., 4., 5.]]], 0.5, min_size=1, post_nms_topn=2)
+    >>> out.rois.numpy(), out.roi_probabilities.numpy()
+    (array([[[0., 0., 4., 4.],
+            [0., 0., 0., 0.]]], dtype=float32), array([[0.9, 0. ]], dtype=float32))
+    """
+    tensors = [convert_to_tensor(v, _d.float32) for v in (scores, bbox_deltas, image_info,
+                                                          anchors, nms_threshold)]
+    topn = convert_to_tensor(pre_nms_topn, _d.int32)
+    size = convert_to_tensor(min_size, _d.float32)
+    if not isinstance(post_nms_topn, (int, float, np.number)):  # (TF truncates a float)
+        raise TypeError(f"Expected int for argument 'post_nms_topn' not {post_nms_topn!r}.")
+    outputs = dispatch(_PROPOSALS, (*tensors, topn, size),
+                       {"post_nms_topn": int(post_nms_topn)}, name=name)
+    return GenerateBoundingBoxProposals(*outputs)
+
+
 @export("image.psnr")
 def psnr(a, b, max_val, name=None):
     """Peak signal-to-noise ratio of images `a` and `b` (over the last three axes), in dB:

@@ -17,6 +17,7 @@ import numpy as np
 from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 
@@ -39,11 +40,34 @@ _PREFERRED = {np.dtype(np.float64): np.dtype(np.float32),
               np.dtype(np.complex128): np.dtype(np.complex64)}
 
 
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _weak_sample(x):
+    """A Python scalar of the highest kind (bool < int < float < complex) in the nested
+    list or tuple `x` of Python scalars (False for an empty one), which TF promotes as it
+    promotes a Python scalar; None when `x` holds anything else (a NumPy scalar)."""
+    rank, stack = 0, [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif type(item) in _PY_SCALARS:
+            rank = builtins.max(rank, _PY_SCALARS.index(type(item)))
+        else:
+            return None
+    return (False, 0, 0.0, 0j)[rank]
+
+
 def _np_dtype(x):
     """What NumPy's promotion sees of `x`: a tensor's dtype, or the Python scalar itself
-    (weak: it takes the dtype of the array it meets)."""
+    (weak: it takes the dtype of the array it meets); a list of Python scalars is weak as
+    its highest kind of scalar is."""
     if isinstance(x, Tensor) or hasattr(x, "dtype") and isinstance(x.dtype, _d.DType):
         return x.dtype.as_numpy_dtype
+    if isinstance(x, (list, tuple)):
+        sample = _weak_sample(x)
+        x = x if sample is None else sample
     if _prefer_float32[0] and isinstance(x, (float, complex)):
         return np.float32(x) if isinstance(x, float) else np.complex64(x)
     if isinstance(x, (bool, int, float, complex)):
@@ -520,8 +544,24 @@ def nonzero(a):
 # -- linear algebra -----------------------------------------------------------------------
 @export(_NP + "matmul")
 def matmul(x1, x2):
+    """NumPy's matmul: a 1-D operand is a row (first) or column (second) vector, dropped
+    from the result; batch dims broadcast. The op's errors are ValueErrors, as in TF."""
     dtype = _result_type(x1, x2)
-    return _tf("linalg.matmul")(_tensor(x1, dtype), _tensor(x2, dtype))
+    a, b = _tensor(x1, dtype), _tensor(x2, dtype)
+    row, column = a.shape.rank == 1, b.shape.rank == 1
+    if row:
+        a = _tf("expand_dims")(a, 0)
+    if column:
+        b = _tf("expand_dims")(b, -1)
+    try:
+        out = _tf("linalg.matmul")(a, b)
+    except errors.InvalidArgumentError as e:
+        raise ValueError(str(e)) from None
+    if column:
+        out = _tf("squeeze")(out, [-1])
+    if row:
+        out = _tf("squeeze")(out, [-2] if out.shape.rank is None or out.shape.rank > 1 else [0])
+    return out
 
 
 @export(_NP + "dot")
@@ -1251,6 +1291,9 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
                 fn = cls.__dict__.get(dunder)
                 if fn is not None:
                     setattr(cls, dunder, _promoting(fn, reflected))
+        # `@` is NumPy's matmul (vectors as rows and columns)
+        cls.__matmul__ = lambda self, other: matmul(self, other)
+        cls.__rmatmul__ = lambda self, other: matmul(other, self)
     Tensor.__getitem__ = _numpy_getitem(Tensor.__getitem__)
 
 

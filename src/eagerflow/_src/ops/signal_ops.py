@@ -442,6 +442,350 @@ for _rank in (1, 2, 3):
     register_gradient(_OPS["IRFFT", _rank].name)(_irfft_grad(_rank))
 
 
+# -- transforms over any axes (FFTND) --------------------------------------------------------
+# TF's ND ops take `fft_length` and `axes` as inputs (here attrs, TF's inputs in its graphs);
+# the input is cropped or zero-padded to `fft_length` along `axes`, and the real forms
+# halve the last of `axes`.  TF has GPU kernels only, restricted to the 1-3 innermost axes in
+# order; these run anywhere, on any distinct axes.
+
+def _nd_axes(rank, axes, dims):
+    """`axes` as indices in [0, rank) of an input of shape `dims`, checked."""
+    if len(axes) > rank:
+        raise _invalid(f"Input must have rank of at least {len(axes)} but got: "
+                       f"{shape_text(dims)}")
+    if not axes:
+        raise _invalid("The last axis to perform transform on must be -1.")
+    for i, a in enumerate(axes):
+        if not -rank <= a < rank:
+            raise _invalid(f"axes[{i}] = {a} is out of range for an input of rank {rank}")
+    out = tuple(a % rank for a in axes)
+    if len(set(out)) != len(out):
+        raise _invalid(f"axes must be distinct, got {list(axes)}")
+    return out
+
+
+def _nd_lengths(fft_length, count):
+    """`fft_length` checked against the number of axes."""
+    if len(fft_length) != count:
+        raise _invalid(f"fft_length must have shape [{count}], but got: {len(fft_length)}.")
+    for i, n in enumerate(fft_length):
+        if n < 0:
+            raise _invalid(f"fft_length[{i}] must >= 0, but got: {n}")
+    return tuple(fft_length)
+
+
+def _nd_output_dims(kind, dims, axes, fft_length):
+    """The output dims of input `dims` (None: unknown) transformed over `axes` (in range)."""
+    along = [dims[a] for a in axes]
+    n = list(fft_length) if fft_length is not None else _inferred_length(kind, along)
+    if kind == "RFFT":
+        n[-1] = _half_length(n[-1])
+    out = list(dims)
+    for a, d in zip(axes, n):
+        out[a] = d
+    return out
+
+
+def _nd_kernel(kind):
+    fn_name, _, _, out_dtype = _KINDS[kind]
+
+    @quiet
+    def kernel(xp, x, fft_length=None, axes=None):
+        axes = _nd_axes(x.ndim, axes, x.shape)
+        if fft_length is not None:
+            fft_length = _nd_lengths(fft_length, len(axes))
+        dtype = out_dtype(_d.from_numpy(x.dtype)).as_numpy_dtype
+        n = fft_length or tuple(_inferred_length(kind, [x.shape[a] for a in axes]))
+        out_shape = tuple(_nd_output_dims(kind, x.shape, axes, n))
+        if 0 in x.shape or 0 in out_shape:  # the FFT libraries refuse empty transforms
+            return xp.zeros(out_shape, dtype)
+        return getattr(xp.fft, fn_name)(x, s=n, axes=axes).astype(dtype, copy=False)
+    return kernel
+
+
+def _nd_rule(kind):
+    out_dtype = _KINDS[kind][3]
+
+    def rule(x, fft_length=None, axes=None):
+        dtype = out_dtype(x.dtype)
+        if x.shape.rank is None:
+            return TensorShape(None), dtype
+        dims = x.shape.as_list()
+        axes = _nd_axes(len(dims), axes, dims)
+        if fft_length is not None:
+            fft_length = _nd_lengths(fft_length, len(axes))
+        return TensorShape(_nd_output_dims(kind, dims, axes, fft_length)), dtype
+    return rule
+
+
+_ND_OPS = {kind: register(f"{kind}ND", _nd_kernel(kind), _nd_rule(kind),
+                          dtypes=_KINDS[kind][1], type_attr=_KINDS[kind][2])
+           for kind in _KINDS}
+for _kind, _op in _ND_OPS.items():
+    _types = {"Treal": 0, "Tcomplex": "out0"} if _kind == "RFFT" else \
+        {"Tcomplex": 0, "Treal": "out0"} if _kind == "IRFFT" else {"Tcomplex": 0}
+    tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("fft_length", type_attr=None),
+                                     AttrInput("axes", type_attr=None)),
+                             types=_types, outputs=("output",))
+
+
+def _static_ints(value, what):
+    """An int32 vector parameter as a tuple of ints, or the tensor when known at run time
+    only."""
+    static = get_static_value(value) if isinstance(value, Tensor) else None
+    if static is None and isinstance(value, Tensor):
+        return value
+    shape, values = array_ops._int_array(value if static is None else static, what)
+    if len(shape) != 1:
+        raise ValueError(f"Shape {TensorShape(shape)} must have rank 1")
+    return values
+
+
+def _nd_fft(kind, input, fft_length, axes, norm, name):
+    """The public ND transforms: `input` converted as TF converts it, `fft_length` by default
+    the input's sizes along `axes` (by default all), and `norm`'s scaling of the input."""
+    if kind == "RFFT":
+        x = convert_to_tensor(input, dtype_hint=_d.float32)
+        if x.dtype not in _REAL:
+            raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!s}")
+    else:
+        x = convert_to_tensor(input, dtype_hint=_d.complex64)
+        if kind == "IRFFT" and x.dtype not in COMPLEX:
+            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!s}")
+    rank = x.shape.rank
+    if axes is None:
+        if rank is None:
+            raise ValueError("fftnd of an input of unknown rank needs `axes`")
+        axes = tuple(range(rank))
+    else:
+        axes = _static_ints(axes, "axes")
+        if isinstance(axes, Tensor):
+            raise ValueError("The axes of an ND FFT must be known before run time")
+        if rank is not None and rank < len(axes):
+            raise ValueError(f"Shape {x.shape} must have rank at least {len(axes)}")
+    if fft_length is not None:
+        fft_length = _static_ints(fft_length, "fft_length")
+    n = fft_length
+    if n is None and rank is not None and all(-rank <= a < rank for a in axes):
+        # (the op reports axes out of range)
+        dims = [x.shape[a] for a in axes]
+        n = None if None in dims else tuple(_inferred_length(kind, dims))
+    if norm in ("forward", "ortho"):
+        count = (float(math.prod(n)) if isinstance(n, tuple) else
+                 cast(late.reduction_ops.reduce_prod(
+                     array_ops.gather(array_ops.shape(x), list(axes)) if n is None else n),
+                      _d.float64))
+        scale = count if norm == "forward" else (math.sqrt(count) if isinstance(count, float)
+                                                 else math_ops.sqrt(count))
+        scale = cast(scale, x.dtype)
+        x = x / scale if kind in ("FFT", "RFFT") else x * scale
+    if isinstance(fft_length, Tensor):
+        return _nd_fft_of_run_time_length(kind, x, fft_length, axes, name)
+    return dispatch(_ND_OPS[kind], (x,), {"fft_length": n, "axes": tuple(axes)}, name)
+
+
+def _nd_fft_of_run_time_length(kind, x, fft_length, axes, name):
+    """The ND transform for an `fft_length` known only at run time: the input fitted to it
+    along `axes`, then the transform of the length the kernel infers (for the inverse real
+    transform's last axis, as `_real_fft_of_run_time_length` takes it)."""
+    if x.shape.rank is None:
+        raise ValueError("An ND FFT of an input of unknown rank needs `fft_length` known "
+                         "before run time")
+    rank = x.shape.rank
+    axes = [a % rank for a in axes]
+    n = array_ops.reshape(cast(fft_length, _d.int32), [len(axes)])
+    last = axes[-1] - rank
+    for i, a in enumerate(axes[:-1]):
+        x = _fitted(x, a - rank, n[i])
+    op, attrs = _ND_OPS[kind], {"fft_length": None, "axes": tuple(axes)}
+    if kind != "IRFFT":
+        return dispatch(op, (_fitted(x, last, n[-1]),), attrs, name)
+    size = n[-1]
+    bins = _fitted(_fitted(x, last, size // 2 + 1), last, size + 1)
+    paired = math_ops.not_equal(array_ops.range(size + 1) * 2, size)
+    weight = array_ops.reshape(array_ops.where(paired, 1.0, 0.5), [-1] + [1] * (-1 - last))
+    doubled = dispatch(op, (bins * cast(weight, x.dtype),), attrs, name)
+    every_other = (slice(None),) * axes[-1] + (slice(None, None, 2),)
+    return doubled[every_other] * cast(2.0, doubled.dtype)
+
+
+@export("signal.fftnd")
+def fftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The N-D discrete Fourier transform of a complex tensor over `axes` (default: all),
+    the input cropped or zero-padded to `fft_length` along them; `norm` ``"ortho"`` or
+    ``"forward"`` scales by ``1/sqrt(n)`` or ``1/n``.
+
+    >>> tf.signal.fftnd(tf.constant([[1j, 0j], [0j, 0j]]))
+    <tf.Tensor: shape=(2, 2), dtype=complex128, numpy=
+    array([[0.+1.j, 0.+1.j],
+           [0.+1.j, 0.+1.j]])>
+    """
+    return _nd_fft("FFT", input_tensor, fft_length, axes, norm, name)
+
+
+@export("signal.ifftnd")
+def ifftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The inverse N-D DFT over `axes` (default: all), scaled by ``1/n`` (see `fftnd`).
+
+    >>> tf.signal.ifftnd(tf.constant([[4 + 0j, 0j], [0j, 0j]]))
+    <tf.Tensor: shape=(2, 2), dtype=complex128, numpy=
+    array([[1.+0.j, 1.+0.j],
+           [1.+0.j, 1.+0.j]])>
+    """
+    return _nd_fft("IFFT", input_tensor, fft_length, axes, norm, name)
+
+
+@export("signal.rfftnd")
+def rfftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The N-D DFT of a real tensor over `axes` (default: all), the last of them halved to
+    its ``n // 2 + 1`` non-negative frequencies.
+
+    >>> tf.signal.rfftnd(tf.ones([2, 4]), axes=[-1])
+    <tf.Tensor: shape=(2, 3), dtype=complex64, numpy=
+    array([[4.+0.j, 0.+0.j, 0.+0.j],
+           [4.+0.j, 0.+0.j, 0.+0.j]], dtype=complex64)>
+    """
+    return _nd_fft("RFFT", input_tensor, fft_length, axes, norm, name)
+
+
+@export("signal.irfftnd")
+def irfftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The real N-D signal whose spectrum over `axes` (default: all) is `input_tensor`, the
+    last of them holding the non-negative frequencies (length by default ``2 * (m - 1)``).
+
+    >>> tf.signal.irfftnd(tf.constant([[4 + 0j, 0j, 0j]], tf.complex64), axes=[-1])
+    <tf.Tensor: shape=(1, 4), dtype=float32, numpy=array([[1., 1., 1., 1.]], dtype=float32)>
+    """
+    return _nd_fft("IRFFT", input_tensor, fft_length, axes, norm, name)
+
+
+
+def _raw_nd(kind, input, fft_length, axes, name, wanted=None):
+    """TF's top-level ``tf.fftnd`` ... (the ops as they are: `fft_length` and `axes` given,
+    the input converted to the op's dtype); `wanted`: the output dtype the caller asks."""
+    x = convert_to_tensor(input, dtype_hint=_d.float32 if kind == "RFFT" else _d.complex64)
+    out = _KINDS[kind][3](x.dtype) if x.dtype in _KINDS[kind][1] else None
+    if wanted is not None and out is not None and _d.as_dtype(wanted) != out:
+        direction = "forward" if kind == "RFFT" else "backward"
+        raise errors.op_error(
+            errors.InvalidArgumentError, f"{kind}ND",
+            f"Wrong types for {direction} real FFT: in={x.dtype.as_datatype_enum} "
+            f"out={_d.as_dtype(wanted).as_datatype_enum}")
+    axes = _static_ints(axes, "axes")
+    if isinstance(axes, Tensor):
+        raise ValueError("The axes of an ND FFT must be known before run time")
+    fft_length = _static_ints(fft_length, "fft_length")
+    if isinstance(fft_length, Tensor):
+        return _nd_fft_of_run_time_length(kind, x, fft_length, axes, name)
+    return dispatch(_ND_OPS[kind], (x,), {"fft_length": fft_length, "axes": axes}, name)
+
+
+@export("fftnd")
+def fftnd_op(input, fft_length, axes, name=None):
+    """The FFTND op itself (see `tf.signal.fftnd`): every argument given.
+
+    >>> tf.fftnd(tf.constant([1j, 0j]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([0.+1.j, 0.+1.j])>
+    """
+    return _raw_nd("FFT", input, fft_length, axes, name)
+
+
+@export("ifftnd")
+def ifftnd_op(input, fft_length, axes, name=None):
+    """The IFFTND op itself (see `tf.signal.ifftnd`).
+
+    >>> tf.ifftnd(tf.constant([2j, 2j]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex128, numpy=array([0.+2.j, 0.+0.j])>
+    """
+    return _raw_nd("IFFT", input, fft_length, axes, name)
+
+
+@export("rfftnd")
+def rfftnd_op(input, fft_length, axes, Tcomplex=_d.complex64, name=None):
+    """The RFFTND op itself (see `tf.signal.rfftnd`); `Tcomplex` must match the input.
+
+    >>> tf.rfftnd(tf.constant([1., 1.]), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=complex64, numpy=array([2.+0.j, 0.+0.j], dtype=complex64)>
+    """
+    return _raw_nd("RFFT", input, fft_length, axes, name, Tcomplex)
+
+
+@export("irfftnd")
+def irfftnd_op(input, fft_length, axes, Treal=_d.float32, name=None):
+    """The IRFFTND op itself (see `tf.signal.irfftnd`); `Treal` must match the input.
+
+    >>> tf.irfftnd(tf.constant([2 + 0j, 0j], tf.complex64), [2], [0])
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 1.], dtype=float32)>
+    """
+    return _raw_nd("IRFFT", input, fft_length, axes, name, Treal)
+
+def _nd_length(op, kind):
+    """The static `fft_length` and axes (in range) of the `kind` ND FFT node `op`."""
+    x = op.inputs[0]
+    n = op.attrs.get("fft_length")
+    if x.shape.rank is not None:
+        axes = list(_nd_axes(x.shape.rank, op.attrs["axes"], x.shape.as_list()))
+        if n is None:
+            n = _inferred_length(kind, [x.shape[a] for a in axes])
+    if x.shape.rank is None or None in n:
+        raise ValueError(f"The gradient of {op.name} needs the input's sizes along its axes "
+                         f"known before run time, got shape {x.shape}")
+    return list(n), axes
+
+
+def _fit_along(x, dims, axes):
+    """`x` cropped or zero-padded to `dims` along `axes`: the adjoint of the fitting the
+    transforms apply to their input."""
+    rank = x.shape.rank
+    index, padding = [slice(None)] * rank, [[0, 0] for _ in range(rank)]
+    for a, d in zip(axes, dims):
+        index[a] = slice(0, d)
+        padding[a][1] = max(d - x.shape[a], 0)
+    x = x[tuple(index)]
+    return array_ops.pad(x, padding) if any(p for _, p in padding) else x
+
+
+def _nd_complex_grad(kind):
+    def grad(op, dy):
+        n, axes = _nd_length(op, kind)
+        count = float(math.prod(n))
+        if kind == "FFT":
+            dx = _ND_FNS["IFFT"](dy, n, axes) * cast(count, dy.dtype)
+        else:
+            dx = _ND_FNS["FFT"](dy, n, axes) / cast(count, dy.dtype)
+        return _fit_along(dx, [op.inputs[0].shape[a] for a in axes], axes)
+    return grad
+
+
+def _nd_rfft_grad(op, dy):
+    n, axes = _nd_length(op, "RFFT")
+    # zero gradient for the dropped negative frequencies; the adjoint of the full DFT
+    full = _fit_along(dy, n, axes)
+    dx = math_ops.real(ifftnd(full, n, axes)) * cast(float(math.prod(n)), op.inputs[0].dtype)
+    return _fit_along(dx, [op.inputs[0].shape[a] for a in axes], axes)
+
+
+def _nd_irfft_grad(op, dy):
+    n, axes = _nd_length(op, "IRFFT")
+    half = _half_length(n[-1])
+    # Inner frequencies of the last axis stand for themselves and their mirror images.
+    weight = np.full(half, 2.0)
+    weight[0] = 1.0
+    if n[-1] % 2 == 0:
+        weight[-1] = 1.0
+    weight = weight.reshape((half,) + (1,) * (dy.shape.rank - 1 - axes[-1]))
+    dtype = op.inputs[0].dtype
+    spectrum = rfftnd(dy, n, axes) * convert_to_tensor(weight / math.prod(n), dtype)
+    return _fit_along(spectrum, [op.inputs[0].shape[a] for a in axes], axes)
+
+
+_ND_FNS = {"FFT": fftnd, "IFFT": ifftnd}
+register_gradient(_ND_OPS["FFT"].name)(_nd_complex_grad("FFT"))
+register_gradient(_ND_OPS["IFFT"].name)(_nd_complex_grad("IFFT"))
+register_gradient(_ND_OPS["RFFT"].name)(_nd_rfft_grad)
+register_gradient(_ND_OPS["IRFFT"].name)(_nd_irfft_grad)
+
+
 # -- windows and framing -------------------------------------------------------------------
 
 def _raised_cosine(window_length, periodic, dtype, a, b):
@@ -548,4 +892,4 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, *_OPS.values())
+batching_rules.assign(PER_ELEMENT, *_OPS.values(), *_ND_OPS.values())

@@ -1,0 +1,178 @@
+"""tf.quantization.fake_quant_*: values, gradients and errors as TF 2.21 gives them (the
+values below were printed by TF for the same calls)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import errors
+from tests.op_errors import op_text
+
+Q = tf.quantization
+_X = [-7.0, -6.0, -1.3, -0.1, 0.0, 0.05, 0.26, 1.5, 5.9, 6.0, 6.2, 100., np.nan, np.inf, -np.inf]
+
+
+def _equal(got, want):  # (TF's values as printed, to 8 digits)
+    np.testing.assert_allclose(np.asarray(got), np.float32(want), rtol=1e-6, atol=0)
+
+
+def test_args_values_are_tfs():
+    x = tf.constant(_X)
+    _equal(Q.fake_quant_with_min_max_args(x), [
+        -6.0235295, -5.9764705, -1.3176471, -0.09411765, 0., 0.04705882, 0.28235295,
+        1.5058824, 5.882353, 5.9764705, 5.9764705, 5.9764705, np.nan, 5.9764705, -6.0235295])
+    _equal(Q.fake_quant_with_min_max_args(x, -1.0, 1.5)[:8],
+           [-1., -1., -1., -0.09803922, 0., 0.04901961, 0.2647059, 1.5])
+    _equal(Q.fake_quant_with_min_max_args(x, 0.1, 5.0, num_bits=4, narrow_range=True)[5:9],
+           [0., 0.35, 1.4, 4.9])
+    _equal(Q.fake_quant_with_min_max_args(x, -5.0, -0.5, num_bits=3)[:3],
+           [-4.5, -4.5, -1.2857143])
+    _equal(Q.fake_quant_with_min_max_args([1, 2]), [0.9882353, 2.0235295])
+    _equal(Q.fake_quant_with_min_max_args([1.2, 2.7]), [1.2235295, 2.682353])
+
+
+def test_vars_values_are_tfs():
+    x = tf.constant(_X)
+    _equal(Q.fake_quant_with_min_max_vars(x, tf.constant(-0.3), tf.constant(2.2), num_bits=5,
+                                          narrow_range=True)[:9],
+           [-0.33333334, -0.33333334, -0.33333334, -0.08333334, 0., 0.08333334, 0.25, 1.5,
+            2.1666667])
+    _equal(Q.fake_quant_with_min_max_vars([0.3, 2.0], -1.0, 1.5), [0.30392158, 1.5])
+    _equal(Q.fake_quant_with_min_max_vars(x, 2.0, 1.0)[:3], [1., 1., 1.])  # no check: TF's
+    _equal(Q.fake_quant_with_min_max_vars([-1.0, 0.3, 2.0], 0.0, 0.0), [0., 0., 0.])
+    xc = tf.reshape(tf.constant(np.linspace(-3, 3, 24), tf.float32), [2, 3, 4])
+    got = Q.fake_quant_with_min_max_vars_per_channel(xc, [-1., -2., 0.5, -0.1],
+                                                     [1., 0.5, 2., 0.1])
+    _equal(got[0, 2], [-0.909804, -0.6568628, 0., -0.10039216])
+    _equal(got[1, 0], [0.13333334, 0.39215687, 0.65294117, 0.09960784])
+    _equal(Q.fake_quant_with_min_max_vars_per_channel([[0.3, 0.3]], [0.0, -1.0], [0.0, 1.0]),
+           [[0., 0.29803923]])
+
+
+def test_gradients_are_tfs():
+    x = tf.constant(_X)
+    _equal(Q.fake_quant_with_min_max_args_gradient(tf.ones_like(x), x, -1.0, 1.5),
+           [0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
+    dx, dmin, dmax = Q.fake_quant_with_min_max_vars_gradient(tf.range(15, dtype=tf.float32),
+                                                             x, -1.0, 1.5)
+    _equal(dx, [0, 0, 0, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0])
+    assert (float(dmin), float(dmax)) == (17.0, 51.0)
+    xc = tf.reshape(tf.constant(np.linspace(-3, 3, 24), tf.float32), [2, 3, 4])
+    dx, dmin, dmax = Q.fake_quant_with_min_max_vars_per_channel_gradient(
+        tf.ones_like(xc), xc, [-1., -2., 0.5, -0.1], [1., 0.5, 2., 0.1], num_bits=4)
+    _equal(dx[:, :, 1], [[0, 1, 1], [1, 0, 0]])
+    _equal(dmin, [2, 1, 3, 3])
+    _equal(dmax, [2, 2, 2, 3])
+    v, low, high = tf.Variable(x[:12]), tf.Variable(-1.0), tf.Variable(1.5)
+    with tf.GradientTape() as tape:
+        y = Q.fake_quant_with_min_max_vars(v, low, high) * tf.range(12, dtype=tf.float32)
+    dv, dlow, dhigh = tape.gradient(y, [v, low, high])
+    _equal(dv, [0, 0, 0, 3, 4, 5, 6, 7, 0, 0, 0, 0])
+    assert (float(dlow), float(dhigh)) == (3.0, 38.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        g = Q.fake_quant_with_min_max_args_gradient(x, x)
+    assert tape.gradient(g, x) is None  # TF declares the gradient ops not differentiable
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: Q.fake_quant_with_min_max_args([1.], 1.0, 1.0),
+     "min has to be smaller than max, was: 1 >= 1 [Op:FakeQuantWithMinMaxArgs]"),
+    (lambda: Q.fake_quant_with_min_max_args([1.], 2.25, 1e-7),
+     "min has to be smaller than max, was: 2.25 >= 1e-07 [Op:FakeQuantWithMinMaxArgs]"),
+    (lambda: Q.fake_quant_with_min_max_args([1.], num_bits=17),
+     "num_bits must be between 2 and 16, inclusive [Op:FakeQuantWithMinMaxArgs]"),
+    (lambda: Q.fake_quant_with_min_max_vars([1.], [-1.0], [1.0]),
+     "`min` must be rank 0 but is rank 1 [Op:FakeQuantWithMinMaxVars]"),
+    (lambda: Q.fake_quant_with_min_max_vars_per_channel([[1.]], 0., 1.),
+     "`min` must be rank 1 but is rank 0 [Op:FakeQuantWithMinMaxVarsPerChannel]"),
+    (lambda: Q.fake_quant_with_min_max_vars_per_channel([1., 2.], [0., 0.], [1.]),
+     "max has incorrect size, expected 2 was 1 [Op:FakeQuantWithMinMaxVarsPerChannel]"),
+    (lambda: Q.fake_quant_with_min_max_vars_gradient([1.], [1., 2.], 0., 1.),
+     "gradient and input must be the same size [Op:FakeQuantWithMinMaxVarsGradient]"),
+])
+def test_errors_are_tfs(call, message):
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        call()
+    assert op_text(info.value) == message
+
+
+def test_float64_inputs_are_refused_as_tf():
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype float32"):
+        Q.fake_quant_with_min_max_args(tf.constant([1.0], tf.float64))
+
+
+def test_in_a_function_and_as_raw_op():
+    f = tf.function(lambda a: Q.fake_quant_with_min_max_vars(a, -1., 1.),
+                    input_signature=[tf.TensorSpec(None)])
+    assert f.get_concrete_function().structured_outputs.shape.rank is None
+    _equal(f(tf.constant([[0.3, 2.]])), [[0.29803923, 1.0039216]])
+    _equal(tf.raw_ops.FakeQuantWithMinMaxArgs(inputs=[0.3, 7.0]), [0.28235295, 5.9764705])
+
+
+_V = [-1.0, -0.37, 0.0, 0.3, 0.55, 1.25, 2.0, 3.5]
+
+
+def test_quantize_and_dequantize_values_are_tfs():
+    x = tf.constant(_V)
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0),
+           [-0.992126, -0.35826772, 0., 0.3031496, 0.5511811, 1.2401575, 2.011811, 3.5])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, num_bits=3, range_given=True),
+           [-1.3333334, -0.6666667, 0., 0., 0.6666667, 1.3333334, 2., 2.])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, signed_input=False, num_bits=4,
+                                        range_given=True),
+           [0., 0., 0., 0.26666668, 0.53333336, 1.2, 2., 2.])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, signed_input=False, num_bits=4),
+           [-0.93333334, -0.46666667, 0., 0.23333333, 0.46666667, 1.1666666, 2.1, 3.5])
+    _equal(Q.quantize_and_dequantize_v2(x, -1.0, 2.0, num_bits=2, round_mode="HALF_UP",
+                                        narrow_range=True), [0, 0, 0, 0, 0, 0, 3.5, 3.5])
+    _equal(Q.quantize_and_dequantize(x, -1.0, 2.0, num_bits=3),
+           [-1.1666666, 0., 0., 0., 0., 1.1666666, 2.3333333, 3.5])
+    got = Q.quantize_and_dequantize_v2(tf.constant([0.1, 0.7, -0.3], tf.float64), 0., 0.,
+                                       num_bits=5)
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got, [0.09333333, 0.7, -0.28], rtol=1e-7)
+    _equal(Q.quantize_and_dequantize_v2(tf.zeros([3]), 0., 0.), [0, 0, 0])
+    _equal(Q.quantize_and_dequantize_v2([0.2, 0.9], 0., 0., num_bits=3), [0.29999998, 0.9])
+    m = tf.reshape(tf.constant(np.linspace(-2, 3, 12), tf.float32), [3, 4])
+    _equal(Q.quantize_and_dequantize_v2(m, [0.] * 3, [0.] * 3, num_bits=3, axis=0),
+           [[-2., -1.5, -1., -0.5], [0., 0.39393938, 0.78787875, 1.1818181], [2, 2, 3, 3]])
+    # without range_given the range inputs go unread, whatever their shape
+    _equal(Q.quantize_and_dequantize_v2(m, [0.] * 3, [0.] * 3)[0],
+           [-2.007874, -1.535433, -1.0866141, -0.63779527])
+
+
+def test_quantize_and_dequantize_gradients_are_tfs():
+    v = tf.Variable(_V)
+    with tf.GradientTape(persistent=True) as tape:
+        y1 = Q.quantize_and_dequantize(v, -0.5, 1.0) * tf.range(8.)
+        y2 = Q.quantize_and_dequantize_v2(v, -0.5, 1.0) * tf.range(8.)
+    _equal(tape.gradient(y1, v), [0, 1, 2, 3, 4, 5, 6, 7])
+    _equal(tape.gradient(y2, v), [0, 1, 2, 3, 4, 0, 0, 0])
+    m = tf.Variable(tf.reshape(tf.constant(np.linspace(-2, 3, 12), tf.float32), [3, 4]))
+    low, high = tf.Variable([-1., -0.5, 0., -2.]), tf.Variable([1., 2., 3., 0.5])
+    with tf.GradientTape() as tape:
+        y = Q.quantize_and_dequantize_v2(m, low, high, axis=1)
+    dm, dlow, dhigh = tape.gradient(y, [m, low, high])
+    _equal(dm, [[0, 0, 0, 1], [1, 1, 1, 0], [0, 0, 1, 0]])
+    _equal(dlow, [0, 0, 0, 0])
+    _equal(dhigh, [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"input_min": 2.0, "input_max": 1.0, "range_given": True},
+     "Invalid range: input_min 2 > input_max 1"),
+    ({"num_bits": 0}, "num_bits is out of range: 0 with signed_input_ 1"),
+    ({"axis": 3}, "Shape must be at least rank 4 but is rank 1"),
+    ({"input_min": [-1.0] * 8, "input_max": [2.0] * 8, "range_given": True, "axis": 0},
+     "input_min must be a scalar."),  # (TF 2.21 refuses any range given with an axis)
+])
+def test_quantize_and_dequantize_errors_are_tfs(kwargs, message):
+    args = {"input_min": -1.0, "input_max": 1.0, **kwargs}
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        Q.quantize_and_dequantize_v2(tf.constant(_V), **args)
+    assert op_text(info.value) == f"{message} [Op:QuantizeAndDequantizeV4]"
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'round_mode' of "
+                       "\"UP\" is not in the list of allowed values"):
+        Q.quantize_and_dequantize_v2(tf.constant(_V), -1.0, 1.0, round_mode="UP")
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        Q.quantize_and_dequantize_v2(tf.constant([1, 2]), 0, 3)
