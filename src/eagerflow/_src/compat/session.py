@@ -501,7 +501,7 @@ def _node_def(self):
 
 def _str(self):
     """A TF 1 graph's operation prints as its ``NodeDef`` (``print(train_op)``)."""
-    if isinstance(self.graph, graph_mode.Graph):
+    if graph_mode.is_v1(self.graph):
         try:
             return str(self.node_def)
         except ValueError:  # (no node of its own in the GraphDef)
