@@ -418,10 +418,12 @@ class Graph:
         if found is not None:
             return found[1]
         if isinstance(value, EagerTensor):
-            # By value: a Const holding the array, which the passes may fold (a variant's
-            # value, such as a dataset or an iterator, is held as it is: by reference).
+            # By value: a Const holding the array, which the passes may fold (a variant's or
+            # a resource's value, such as a dataset or a table, is held as it is: by
+            # reference).
             data = value._data
-            inner = self.constant(data if value.dtype is _d.variant else np.asarray(data))
+            inner = self.constant(data if not value.dtype.is_numpy_compatible
+                                  else np.asarray(data))
         else:  # a tensor of an enclosing graph, fed to this one when it runs inside it
             inner = self.placeholder(value.dtype, value.shape, "Placeholder")
             self.inputs.pop()  # not an argument (`remove` would compare tensors with ==)
