@@ -44,6 +44,20 @@ SparseTensorValue(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])
 export("compat.v1.SparseTensorValue")(SparseTensorValue)
 
 
+class _DeviceAttributes:
+    """A device as `Session.list_devices` gives it."""
+
+    def __init__(self, name, device_type, memory_limit_bytes, incarnation):
+        self.name, self.device_type = name, device_type
+        self.memory_limit_bytes, self.incarnation = memory_limit_bytes, incarnation
+
+    def __repr__(self):
+        return (f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes}, "
+                f"{self.incarnation})")
+
+
+_INCARNATION = int(np.random.default_rng().integers(1 << 62))  # (TF's: random, per process)
+
 # (TF's value of a fetched IndexedSlices; not a public name)
 IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
                                             ["values", "indices", "dense_shape"])
@@ -190,7 +204,8 @@ class Session:
         self._fast = {}
 
     def list_devices(self):
-        return []
+        """The devices the session runs on: the CPU."""
+        return [_DeviceAttributes(errors.EAGER_DEVICE, "CPU", 268435456, _INCARNATION)]
 
     # -- running ------------------------------------------------------------------
     def _element(self, fetch):
