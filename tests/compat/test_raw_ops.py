@@ -63,6 +63,10 @@ UNLIKE_TF = {
     "ResourceCountUpTo": "it takes the variable where TF's takes its resource handle",
     **dict.fromkeys(["MutexLock", "ConsumeMutexLock"],
                     "a critical section's mutex is a Python object, not a resource"),
+    **dict.fromkeys(["ResourceAccumulatorApplyGradient", "ResourceAccumulatorTakeGradient",
+                     "ResourceAccumulatorSetGlobalStep", "ResourceAccumulatorNumAccumulated",
+                     "SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient"],
+                    "the accumulator is a Python object, not a resource"),
 }
 
 

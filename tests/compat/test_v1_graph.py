@@ -472,3 +472,36 @@ def test_unique_name_may_leave_the_name_free():
     assert [g.unique_name("foo"), g.unique_name("bar")] == ["foo_2", "bar"]
     with g.as_default(), g.name_scope("s"):
         assert g.unique_name("x", False) == "s/x" and tf.constant(1, name="x").name == "s/x:0"
+
+
+def test_tensors_and_variables_compare_by_identity_in_a_v1_graph():
+    # TF 2.21: while a TF 1 graph is built (also in a function traced in it), `==` and `!=`
+    # are identity, so `in` finds a variable among others; eagerly and in functions traced
+    # eagerly they stay elementwise
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.compat.v1.get_variable("v", initializer=tf.constant([1.0, 2.0]))
+        w = tf.compat.v1.get_variable("w", [2], trainable=False)
+        x = tf.constant([1.0, 2.0])
+        assert w not in tf.compat.v1.trainable_variables()
+        assert v in tf.compat.v1.trainable_variables()
+        assert (x == x) is True and (x != x) is False and (x == v) is False
+        assert [x, v].index(v) == 1
+
+        @tf.function
+        def f(a):
+            return a == a
+
+        assert f(x).shape == ()  # (True, returned as a tensor: not elementwise)
+    eager = tf.constant([1.0, 2.0])
+    assert (eager == eager).numpy().tolist() == [True, True]
+    assert tf.function(lambda a: a == a)(eager).numpy().tolist() == [True, True]
+
+
+def test_a_session_lists_the_cpu():
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        devices = sess.list_devices()
+    assert [(d.name, d.device_type, d.memory_limit_bytes) for d in devices] == \
+        [("/job:localhost/replica:0/task:0/device:CPU:0", "CPU", 268435456)]
+    assert repr(devices[0]).startswith("_DeviceAttributes(/job:localhost/replica:0/task:0/"
+                                       "device:CPU:0, CPU, 268435456, ")

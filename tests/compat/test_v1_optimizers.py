@@ -150,3 +150,107 @@ def test_proximal_optimizers_refuse_a_float64_variable_as_tf_does():
                 opt.minimize(tf.reduce_sum(w * w))
     with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
         tf1.train.ProximalAdagradOptimizer(0.1, 0.0)
+
+
+# TF 2.21's AdagradDAOptimizer(0.3, step, 0.2, l1, l2) after each of three eager steps of a
+# dense variable (`w`) and an embedding through `embedding_lookup` (sparse gradients, an id
+# repeated): (w, embedding) per step, by (dtype, l1, l2).
+ADAGRAD_DA_STEPS = {('float32', 0.0, 0.0): [([-0.2967212200164795, -0.2997919023036957, -0.25766927003860474],
+                              [[-0.0, -0.24913643300533295],
+                               [0.6666666865348816, 1.0],
+                               [-0.29895085096359253, -0.2993272840976715],
+                               [2.0, 2.3333332538604736]]),
+                             ([-0.3216284215450287, -0.30645063519477844, -0.3179333508014679],
+                              [[-0.0, -0.05346747860312462],
+                               [0.6666666865348816, 1.0],
+                               [-0.22634141147136688, -0.24171899259090424],
+                               [2.0, 2.3333332538604736]]),
+                             ([-0.3503914773464203, -0.31340116262435913, -0.3973495066165924],
+                              [[-0.0, -0.01939028687775135],
+                               [0.6666666865348816, 1.0],
+                               [-0.17445246875286102, -0.1969994306564331],
+                               [2.0, 2.3333332538604736]])],
+     ('float32', 0.05, 0.2): [([-0.2861160933971405, -0.29705849289894104, -0.22502915561199188],
+                               [[-0.0, -0.21442487835884094],
+                                [0.6666666865348816, 1.0],
+                                [-0.29286494851112366, -0.29443830251693726],
+                                [2.0, 2.3333332538604736]]),
+                              ([-0.298341304063797, -0.3008280396461487, -0.23906144499778748],
+                               [[-0.0, -0.04013536497950554],
+                                [0.6666666865348816, 1.0],
+                                [-0.21764874458312988, -0.23414263129234314],
+                                [2.0, 2.3333332538604736]]),
+                              ([-0.3118562698364258, -0.30472126603126526, -0.2558369040489197],
+                               [[-0.0, -0.002069957321509719],
+                                [0.6666666865348816, 1.0],
+                                [-0.16453681886196136, -0.18789361417293549],
+                                [2.0, 2.3333332538604736]])],
+     ('float64', 0.05, 0.2): [([-0.2861160898065545, -0.2970585002241928, -0.22502915083451494],
+                               [[-0.0, -0.21442489791166827],
+                                [0.6666666666666666, 1.0],
+                                [-0.2928649806226199, -0.2944383241315194],
+                                [2.0, 2.3333333333333335]]),
+                              ([-0.29834127728497484, -0.3008280325557229, -0.23906144617303904],
+                               [[-0.0, -0.04013534384649226],
+                                [0.6666666666666666, 1.0],
+                                [-0.2176487347266943, -0.2341426193894802],
+                                [2.0, 2.3333333333333335]]),
+                              ([-0.3118562568266828, -0.30472125309363757, -0.25583689640530904],
+                               [[-0.0, -0.002069953728692154],
+                                [0.6666666666666666, 1.0],
+                                [-0.16453678489792928, -0.187893604348584],
+                                [2.0, 2.3333333333333335]])]}
+
+
+@pytest.mark.parametrize("key", sorted(ADAGRAD_DA_STEPS))
+def test_adagrad_da_steps_as_tf_dense_and_sparse(key):
+    dtype, l1, l2 = key
+    step = tf.Variable(0, dtype=tf.int64)
+    w = tf.Variable(np.array([1.0, -2.0, 0.5], dtype))
+    emb = tf.Variable(np.arange(8, dtype=dtype).reshape(4, 2) / 3)
+    opt = tf1.train.AdagradDAOptimizer(0.3, step, initial_gradient_squared_accumulator_value=0.2,
+                                       l1_regularization_strength=l1,
+                                       l2_regularization_strength=l2)
+
+    def loss():
+        rows = tf.nn.embedding_lookup(emb, tf.constant([0, 2, 2]))
+        return tf.reduce_sum(w * w * w) + tf.reduce_sum(rows * rows)
+
+    rtol = 1e-6 if dtype == "float32" else 1e-14
+    for i, (want_w, want_emb) in enumerate(ADAGRAD_DA_STEPS[key]):
+        opt.minimize(loss, global_step=step)
+        assert int(step) == i + 1
+        np.testing.assert_allclose(w.numpy(), want_w, rtol=rtol)
+        np.testing.assert_allclose(emb.numpy(), want_emb, rtol=rtol)
+    assert opt.get_slot_names() == ["gradient_accumulator", "gradient_squared_accumulator"]
+    assert w.dtype == tf.as_dtype(dtype)
+
+
+def test_adagrad_da_errors_as_tf():
+    with pytest.raises(ValueError, match="initial_gradient_squared_accumulator_value must be "
+                                         "positive: 0.0"):
+        tf1.train.AdagradDAOptimizer(0.1, tf.Variable(0, dtype=tf.int64),
+                                     initial_gradient_squared_accumulator_value=0.0)
+    step = tf.Variable(2)  # (int32: TF's kernel takes an int64 step)
+    opt = tf1.train.AdagradDAOptimizer(0.1, step)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute ResourceApplyAdagradDA as input #7\(zero-based\) "
+                             r"was expected to be a int64 tensor but is a int32 tensor"):
+        opt.apply_gradients([(tf.constant([0.5, -3.0]), tf.Variable([1.0, 2.0]))])
+
+
+def test_adagrad_da_in_a_function_reads_the_step_each_call():
+    # TF 2.21: two calls with the step incremented: [-0.12651745975017548, 0.14056004583835602]
+    step = tf.Variable(0, dtype=tf.int64)
+    w = tf.Variable([1.0, 2.0])
+    opt = tf1.train.AdagradDAOptimizer(0.1, step, l1_regularization_strength=0.01)
+
+    @tf.function
+    def train():
+        opt.apply_gradients([(tf.constant([0.5, -3.0]), w)], global_step=step)
+
+    train()
+    train()
+    np.testing.assert_allclose(w.numpy(), [-0.12651745975017548, 0.14056004583835602],
+                               rtol=1e-6)
+    assert int(step) == 2

@@ -294,3 +294,27 @@ def test_eager_queue_in_functions():
     assert q.dequeue_many(2).numpy().tolist() == [1.0, 2.0]
     q.enqueue_many([[5.0, 6.0]])
     assert float(take()) == 5.0 and float(take()) == 6.0
+
+
+def test_queue_and_reader_handles_are_resources():
+    # TF 2.21: a queue's and a reader's handles are scalar resource tensors
+    q = tf.queue.FIFOQueue(3, tf.float32)
+    assert q.queue_ref.dtype == tf.resource and q.queue_ref.shape == ()
+    assert repr(q.queue_ref).startswith("<tf.Tensor: shape=(), dtype=resource, value=<Resource"
+                                        "Handle(name=")
+    seen = []
+
+    @tf.function
+    def f():
+        seen.append(q.queue_ref.dtype)
+        q.enqueue(1.0)
+        return q.size()
+
+    assert int(f()) == 1 and seen == [tf.resource]
+    g = tf.Graph()
+    with g.as_default():
+        named = tf.queue.FIFOQueue(3, tf.float32, name="qq")
+        reader = tf.compat.v1.TextLineReader(name="rr")
+    # (TF's also names the CPU the queue is placed on)
+    assert str(named.queue_ref).startswith('Tensor("qq:0", shape=(), dtype=resource')
+    assert str(reader.reader_ref) == 'Tensor("rr:0", shape=(), dtype=resource)'

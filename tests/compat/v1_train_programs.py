@@ -27,6 +27,11 @@ OPTIMIZERS = {
     "proximal_adagrad": lambda tf: tf.train.ProximalAdagradOptimizer(0.1),
     "proximal_adagrad_l1_l2": lambda tf: tf.train.ProximalAdagradOptimizer(
         0.1, 0.2, l1_regularization_strength=0.05, l2_regularization_strength=0.1),
+    "adagrad_da": lambda tf: tf.train.AdagradDAOptimizer(
+        0.1, tf.train.get_or_create_global_step()),
+    "adagrad_da_l1_l2": lambda tf: tf.train.AdagradDAOptimizer(
+        0.1, tf.train.get_or_create_global_step(), 0.2, l1_regularization_strength=0.05,
+        l2_regularization_strength=0.1),
 }
 
 

@@ -502,3 +502,49 @@ def test_a_functions_graph_has_the_global_seed_of_its_trace():
     f(tf.constant(2))
     tf.random.set_seed(None)
     assert seeds == [None, None, 7, 7]
+
+
+def test_a_functions_graph_is_a_tf_graph_nested_in_the_graph_it_was_traced_in():
+    # TF 2.21: FuncGraph subclasses tf.Graph; its outer_graph is the graph being built when
+    # it was made (the global graph eagerly, the caller's while tracing, a v1 graph's inside
+    # it), and a plain tf.Graph has no outer_graph
+    seen = {}
+
+    @tf.function
+    def inner(x):
+        seen["inner"] = tf.compat.v1.get_default_graph()
+        return x + 1.0
+
+    @tf.function
+    def outer(x):
+        seen["outer"] = graph = tf.compat.v1.get_default_graph()
+        seen["tensor"] = x.graph
+
+        def body(i):
+            seen["body"] = tf.compat.v1.get_default_graph()
+            return i + 1
+
+        tf.while_loop(lambda i: i < 3, body, [0])
+        return inner(x)
+
+    global_graph = tf.compat.v1.get_default_graph()
+    concrete = outer.get_concrete_function(tf.constant(1.0))
+    graph = seen["outer"]
+    assert concrete.graph is graph and seen["tensor"] is graph
+    assert all(isinstance(g, tf.Graph) and g.building_function
+               for g in (graph, seen["inner"], seen["body"]))
+    assert issubclass(type(graph), tf.Graph)
+    assert graph.outer_graph is global_graph
+    assert seen["inner"].outer_graph is graph and seen["body"].outer_graph is graph
+    assert not hasattr(global_graph, "outer_graph")
+    assert isinstance(global_graph, tf.Graph) and not global_graph.building_function
+
+    with tf.Graph().as_default() as v1:
+        @tf.function
+        def h(x):
+            seen["h"] = tf.compat.v1.get_default_graph()
+            return x * 2.0
+
+        h(tf.constant(1.0))
+    assert seen["h"].outer_graph is v1
+    assert not isinstance(object(), tf.Graph) and not issubclass(int, tf.Graph)

@@ -25,6 +25,10 @@ _NOT_WRITTEN = {
     "ReaderNumWorkUnitsCompletedV2",
     # a critical section's mutex (a Python object held by reference)
     "MutexLock", "ConsumeMutexLock",
+    # gradient accumulators (Python objects held by reference)
+    "ResourceAccumulatorApplyGradient", "ResourceAccumulatorTakeGradient",
+    "ResourceAccumulatorSetGlobalStep", "ResourceAccumulatorNumAccumulated",
+    "SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient",
     # a loop over a batch only run time knows, which TF writes as a While of its own ops
     "PaddedNonMaxSuppression",
 }

@@ -157,3 +157,24 @@ def test_failed_run_in_function_gives_the_lock_back_while_its_error_is_kept():
     thread.join()
     assert len(kept) == 2
     assert f(tf.constant(0)).numpy() == 1
+
+
+def test_the_mutex_handle_is_a_resource():
+    # TF 2.21: a critical section's handle is a resource tensor, eagerly and in a function
+    cs = tf.CriticalSection()
+    assert cs._handle.dtype == tf.resource
+    assert repr(cs._handle) == (
+        '<tf.Tensor: shape=(), dtype=resource, value=<ResourceHandle(name="", '
+        'device="/job:localhost/replica:0/task:0/device:CPU:0", container="localhost", '
+        'type="tensorflow::(anonymous namespace)::Mutex", dtype and shapes : "[  ]")>>')
+    seen = []
+
+    @tf.function
+    def f():
+        seen.append(cs._handle.dtype)
+        return cs.execute(lambda: tf.constant(1))
+
+    assert int(f()) == 1 and seen == [tf.resource]
+    nodes = f.get_concrete_function().graph.as_graph_def().node
+    assert [n.attr["dtype"].type for n in nodes if n.op == "Placeholder"] == \
+        [tf.resource.as_datatype_enum]

@@ -285,3 +285,48 @@ def test_a_missing_vocabulary_file_is_tfs_not_found_error(tmp_path):
     with pytest.raises(tf.errors.NotFoundError, match=f"{missing}; No such file or directory "
                        r"\[Op:InitializeTableFromTextFileV2\]"):
         tf.lookup.StaticHashTable(init, -1)
+
+
+def test_table_handles_are_resources(tmp_path):
+    # TF 2.21: every table's handle is a scalar resource tensor (eagerly, in a function,
+    # in a GraphDef and after a SavedModel round trip), printed as TF's ResourceHandle,
+    # which converts to no NumPy value
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b"], tf.constant([1, 2], tf.int64))
+    tables = [tf.lookup.StaticHashTable(init, -1),
+              tf.lookup.StaticVocabularyTable(init, 1),
+              tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1),
+              tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1,
+                                                    empty_key=0, deleted_key=-1)]
+    for table in tables:
+        handle = table.resource_handle
+        assert handle.dtype == tf.resource and handle.shape == ()
+        assert repr(handle).startswith("<tf.Tensor: shape=(), dtype=resource, value="
+                                       "<ResourceHandle(name=")
+        assert 'type="tensorflow::lookup::LookupInterface", dtype and shapes : "[  ]")>>' \
+            in repr(handle)
+        assert str(handle).startswith("tf.Tensor(<ResourceHandle(")
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Cannot convert a Tensor of dtype resource to a NumPy array"):
+            handle.numpy()
+    static = tables[0]
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def find(x):
+        seen.append(static.resource_handle.dtype)
+        return static.lookup(x)
+
+    assert find(tf.constant(["a", "z"])).numpy().tolist() == [1, -1]
+    assert seen == [tf.resource]
+    nodes = find.get_concrete_function().graph.as_graph_def().node
+    held = [n for n in nodes if n.op == "Placeholder" and n.name != "x"]
+    assert [n.attr["dtype"].type for n in held] == [tf.resource.as_datatype_enum]
+
+    module = tf.Module()
+    module.table, module.find = static, find
+    tf.saved_model.save(module, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    assert loaded.table.resource_handle.dtype == tf.resource
+    assert loaded.find(tf.constant(["b", "q"])).numpy().tolist() == [2, -1]
+    served = loaded.signatures["serving_default"](x=tf.constant(["a"]))
+    assert [v.numpy().tolist() for v in served.values()] == [[1]]

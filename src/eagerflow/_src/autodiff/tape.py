@@ -25,9 +25,10 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import _READ, Variable
 from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
-# Lists (variant) carry the gradients of their elements.
+# Lists (variant) carry the gradients of their elements; a resource (a table's handle) counts
+# too, as in TF (and, as a variant, is then an input of the calls and branches using it).
 _DIFFERENTIABLE = frozenset(d for d in dtypes.ALL if d.is_floating or d.is_complex) | {
-    dtypes.variant}
+    dtypes.variant, dtypes.resource}
 _warnings_given = {}  # kind -> how many times it was logged
 
 
@@ -491,7 +492,8 @@ def _checked_target(t):
 
 
 def is_differentiable(t):
-    """Whether gradients flow through tensor or variable `t`: floating, complex or variant."""
+    """Whether gradients flow through tensor or variable `t`: floating, complex, variant or
+    resource."""
     return t.dtype in _DIFFERENTIABLE
 
 

@@ -54,8 +54,29 @@ class GraphKeys:
     VARIABLES = GLOBAL_VARIABLES
 
 
+class _GraphType(type):
+    """The type of `Graph`: the graph of a function, branch or loop body being built is a
+    ``tf.Graph`` too, as TF's ``FuncGraph`` subclasses it (within eagerflow a TF 1 graph is
+    told apart by `is_v1`)."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Graph:
+            return isinstance(instance, _graph.Graph)
+        return type.__instancecheck__(cls, instance)
+
+    def __subclasscheck__(cls, subclass):
+        if cls is Graph:
+            return issubclass(subclass, _graph.Graph)
+        return type.__subclasscheck__(cls, subclass)
+
+
+def is_v1(graph):
+    """Whether `graph` is a TF 1 graph (a `Graph`, not a function's)."""
+    return graph is not None and graph.building_function is False
+
+
 @export("Graph", "compat.v1.Graph")
-class Graph(_graph.Graph):
+class Graph(_graph.Graph, metaclass=_GraphType):
     """A TF 1 graph (``tf.compat.v1.Graph``): ops called while it is the default
     (`as_default`) add nodes to it, which a `Session` runs.
 
@@ -84,6 +105,11 @@ class Graph(_graph.Graph):
     # (its ops' seeds follow `set_random_seed`, which sets the one global seed)
     seed = property(lambda self: random_ops.global_seed())
     finalized = property(lambda self: self._finalized)
+
+    @property
+    def outer_graph(self):
+        # (TF 1's graphs have none: a function's graph has one)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute 'outer_graph'")
 
     @contextlib.contextmanager
     def as_default(self):
@@ -132,7 +158,7 @@ class Graph(_graph.Graph):
         inputs of two TF 1 graphs raise TF's ValueError."""
         first = None
         for t in inputs:
-            if isinstance(t, _graph.SymbolicTensor) and isinstance(t.graph, Graph):
+            if isinstance(t, _graph.SymbolicTensor) and is_v1(t.graph):
                 if first is None:
                     first = t
                 elif t.graph is not first.graph:
@@ -242,7 +268,7 @@ context.outer_graph = outer_v1_graph
 def v1_graph():
     """The v1 graph ops build into now, or None (eager, or inside a `function`)."""
     g = context.get().graph
-    return g if isinstance(g, Graph) else None
+    return g if is_v1(g) else None
 
 
 def _seed_graph(graph):
@@ -253,9 +279,9 @@ def _seed_graph(graph):
     if v1_names._switches["control_flow_v2"]:
         return graph
     outer = graph
-    while getattr(outer, "outer_graph", None) is not None:
+    while outer.control_flow_body:
         outer = outer.outer_graph
-    return outer if isinstance(outer, Graph) else graph
+    return outer if is_v1(outer) else graph
 
 
 random_ops._STATE.seed_graph = _seed_graph
@@ -287,9 +313,16 @@ def default_v1_graph():
     g = v1_graph()
     if g is not None:
         return g
+    return _global_graph()
+
+
+def _global_graph():
     if _global["graph"] is None:
         _global["graph"] = Graph()
     return _global["graph"]
+
+
+_graph.global_graph = _global_graph
 
 
 def _global_collections():
@@ -332,7 +365,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     del config, device_policy, execution_mode
     _global["eager"] = True
     ctx = context.get()
-    if isinstance(ctx.graph, Graph):
+    if is_v1(ctx.graph):
         ctx.graph, ctx.scope = None, ""
         ctx.refresh()
 
@@ -546,7 +579,7 @@ _tensor_hash = _graph.SymbolicTensor.__hash__
 
 def _hash(self):
     # As in TF, a tensor of a v1 graph is hashable (feed_dict keys), by identity.
-    if isinstance(self._op.graph, Graph):
+    if self._op.graph.building_function is False:
         return id(self)
     return _tensor_hash(self)
 

@@ -1,6 +1,6 @@
 """TF 1's optimizers beside gradient descent (``tf.compat.v1.train.MomentumOptimizer``,
 ``AdamOptimizer``, ``RMSPropOptimizer``, ``AdagradOptimizer``, ``AdadeltaOptimizer``,
-``FtrlOptimizer``), on the `Optimizer` base of `gradient_descent` and the training kernels
+``FtrlOptimizer``, ``AdagradDAOptimizer`` and the proximal ones), on the `Optimizer` base of `gradient_descent` and the training kernels
 the Keras optimizers use.
 
 >>> w = tf.Variable(1.0)
@@ -15,8 +15,11 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.gradient_descent import Optimizer, _nothing
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import errors
 from eagerflow._src.core import variables as _variables
-from eagerflow._src.ops import array_ops, math_ops, training_ops
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, training_ops
 
 
 def _check_accumulator(value):
@@ -396,3 +399,99 @@ class ProximalAdagradOptimizer(_Proximal):
         accum = self._rows(slot, i) + math_ops.square(g)
         return [self._set_rows(slot, i, accum),
                 self._set_rows(var, i, self._step(self._rows(var, i), accum, g, var.dtype))]
+
+
+@export("compat.v1.train.AdagradDAOptimizer")
+class AdagradDAOptimizer(_Coefficients):
+    """Adagrad dual averaging: ``gradient_accumulator += gradient``,
+    ``gradient_squared_accumulator += gradient^2``, then with ``t`` the global step plus 1
+    (read as the step is prepared; `apply_gradients` increments it only when given it)
+    ``variable = -sign(g) * learning_rate * max(|g| - t * l1, 0) /
+    (l2 * t * learning_rate + sqrt(gg))`` for the accumulators ``g`` and ``gg``.
+
+    >>> step = tf.Variable(0, dtype=tf.int64)
+    >>> w = tf.Variable([1.0, -2.0])
+    >>> opt = tf.compat.v1.train.AdagradDAOptimizer(0.1, step)
+    >>> opt.apply_gradients([(tf.constant([0.5, -1.0]), w)], global_step=step)
+    >>> print(w.numpy(), int(step))
+    [-0.08451542  0.09534626] 1
+    """
+
+    _hyper = (("learning_rate", "learning_rate"),
+              ("l1_regularization_strength", "l1_regularization_strength"),
+              ("l2_regularization_strength", "l2_regularization_strength"))
+
+    def __init__(self, learning_rate, global_step, initial_gradient_squared_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="AdagradDA"):
+        if initial_gradient_squared_accumulator_value <= 0.0:
+            raise ValueError(f"initial_gradient_squared_accumulator_value must be positive: "
+                             f"{initial_gradient_squared_accumulator_value}")
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._initial_gradient_squared_accumulator_value = \
+            initial_gradient_squared_accumulator_value
+        self._l1_regularization_strength = l1_regularization_strength
+        self._l2_regularization_strength = l2_regularization_strength
+        self._global_step = global_step
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._slot(v, "gradient_accumulator")
+            self._slot(v, "gradient_squared_accumulator",
+                       self._initial_gradient_squared_accumulator_value)
+
+    def _prepare(self):
+        super()._prepare()
+        step = self._global_step
+        step = step.read_value() if hasattr(step, "read_value") else convert_to_tensor(step)
+        self._step = step + convert_to_tensor(1, step.dtype)
+
+    def _weights(self, g, gg, dtype, op_name, position):
+        """The variable's new value (its rows, for `sparse` updates) from the accumulators
+        `g` and `gg`; TF's kernel takes an int64 global step (input `position` of
+        `op_name`)."""
+        if self._step.dtype != _d.int64:
+            raise errors.op_error(
+                errors.InvalidArgumentError, op_name,
+                f"cannot compute {op_name} as input #{position}(zero-based) was expected to be "
+                f"a int64 tensor but is a {self._step.dtype.name} tensor")
+        lr = self._c("learning_rate", dtype)
+        l2 = self._c("l2_regularization_strength", dtype)
+        t = cast_ops.cast(self._step, dtype)
+        l1 = self._l1_regularization_strength
+        shrinks = callable(l1) or hasattr(l1, "dtype") or l1 > 0
+        l1 = self._c("l1_regularization_strength", dtype)
+        zero = array_ops.zeros_like(g)
+        if position == 8:
+            # (TF's sparse kernel averages over the steps: the same rule, rounded otherwise)
+            denominator = l2 + math_ops.sqrt(gg) / (t * lr)
+            if not shrinks:
+                return -(g / t) / denominator
+            shrunk = math_ops.maximum(math_ops.abs(g) / t - l1, zero)
+            return -(math_ops.sign(g) * shrunk) / denominator
+        denominator = l2 * t * lr + math_ops.sqrt(gg)
+        if not shrinks:
+            return -(lr * g) / denominator
+        shrunk = math_ops.maximum(math_ops.abs(g) - t * l1, zero)
+        return -(math_ops.sign(g) * (lr * shrunk)) / denominator
+
+    def _apply_dense(self, grad, var):
+        slot, squared = (self.get_slot(var, "gradient_accumulator"),
+                         self.get_slot(var, "gradient_squared_accumulator"))
+        g = slot.read_value() + grad
+        gg = squared.read_value() + math_ops.square(grad)
+        return [self._update(_variables._ASSIGN, (slot, g)),
+                self._update(_variables._ASSIGN, (squared, gg)),
+                self._update(_variables._ASSIGN, (var, self._weights(
+                    g, gg, var.dtype, "ResourceApplyAdagradDA", 7)))]
+
+    def _apply_sparse(self, grad, var):
+        slot, squared = (self.get_slot(var, "gradient_accumulator"),
+                         self.get_slot(var, "gradient_squared_accumulator"))
+        i, values = grad.indices, grad.values
+        g = self._rows(slot, i) + values
+        gg = self._rows(squared, i) + math_ops.square(values)
+        return [self._set_rows(slot, i, g), self._set_rows(squared, i, gg),
+                self._set_rows(var, i, self._weights(
+                    g, gg, var.dtype, "ResourceSparseApplyAdagradDA", 8))]

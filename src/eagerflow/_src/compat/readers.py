@@ -61,8 +61,7 @@ class ReaderValue:
     __slots__ = ("records", "runs", "_own", "__weakref__")
     shape = ()
     ndim = 0
-    dtype = _d.variant
-    graph_def_dtype = _d.resource  # TF's readers are resources
+    dtype = _d.resource
 
     def __init__(self, records, runs):
         self.records, self.runs = records, runs  # records(file name) -> (key, value) pairs

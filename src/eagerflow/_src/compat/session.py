@@ -25,7 +25,8 @@ from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
-from eagerflow._src.ops import data_flow_ops
+from eagerflow._src.ops import accumulator_ops, data_flow_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _default = threading.local()
@@ -43,10 +44,32 @@ SparseTensorValue(indices=[[0, 1]], values=[1.0], dense_shape=[2, 3])
 export("compat.v1.SparseTensorValue")(SparseTensorValue)
 
 
+class _DeviceAttributes:
+    """A device as `Session.list_devices` gives it."""
+
+    def __init__(self, name, device_type, memory_limit_bytes, incarnation):
+        self.name, self.device_type = name, device_type
+        self.memory_limit_bytes, self.incarnation = memory_limit_bytes, incarnation
+
+    def __repr__(self):
+        return (f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes}, "
+                f"{self.incarnation})")
+
+
+_INCARNATION = int(np.random.default_rng().integers(1 << 62))  # (TF's: random, per process)
+
+# (TF's value of a fetched IndexedSlices; not a public name)
+IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
+                                            ["values", "indices", "dense_shape"])
+
+
 def _sparse_fetch(fetch):
-    """A fetched `SparseTensor` as its three tensors (fetched as a `SparseTensorValue`)."""
+    """A fetched `SparseTensor` (`IndexedSlices`) as its three tensors, fetched as a
+    `SparseTensorValue` (an ``IndexedSlicesValue``)."""
     if isinstance(fetch, SparseTensor):
         return SparseTensorValue(fetch.indices, fetch.values, fetch.dense_shape)
+    if isinstance(fetch, IndexedSlices):
+        return IndexedSlicesValue(fetch.values, fetch.indices, fetch.dense_shape)
     return fetch
 
 
@@ -173,7 +196,7 @@ class Session:
         """Releases the variable values; later runs raise RuntimeError, and ops of this
         session's runs waiting on a queue raise CancelledError."""
         for value in list(self._store.values()):
-            if isinstance(value, data_flow_ops.QueueState):
+            if isinstance(value, (data_flow_ops.QueueState, accumulator_ops.State)):
                 value.cancel()
         self._closed = True
         self._store = {}
@@ -181,7 +204,8 @@ class Session:
         self._fast = {}
 
     def list_devices(self):
-        return []
+        """The devices the session runs on: the CPU."""
+        return [_DeviceAttributes(errors.EAGER_DEVICE, "CPU", 268435456, _INCARNATION)]
 
     # -- running ------------------------------------------------------------------
     def _element(self, fetch):
@@ -314,7 +338,7 @@ class Session:
             feeds = [f for k, v in feeds for f in (
                 zip((k.indices, k.values, k.dense_shape), v) if isinstance(k, SparseTensor)
                 else ((k, v),))]
-        if any(isinstance(f, SparseTensor) for f in nest.flatten(fetches)):
+        if any(isinstance(f, (SparseTensor, IndexedSlices)) for f in nest.flatten(fetches)):
             fetches = nest.map_structure(_sparse_fetch, fetches)
             kind = type(fetches)
         for key, value in feeds:
@@ -501,7 +525,7 @@ def _node_def(self):
 
 def _str(self):
     """A TF 1 graph's operation prints as its ``NodeDef`` (``print(train_op)``)."""
-    if isinstance(self.graph, graph_mode.Graph):
+    if graph_mode.is_v1(self.graph):
         try:
             return str(self.node_def)
         except ValueError:  # (no node of its own in the GraphDef)

@@ -240,8 +240,10 @@ _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL + NARROW if d._kind not 
 _BY_NUMPY[np.dtype(object)] = string
 _BY_NUMPY[np.dtype("S")] = string
 _BY_NUMPY[np.dtype("U")] = string
-# The value of a variant tensor (a list, ops/list_ops.py) is no array: it reports this DType.
+# The value of a variant tensor (a list, ops/list_ops.py) or a resource tensor (a lookup
+# table) is no array: it reports this DType.
 _BY_NUMPY[variant] = variant
+_BY_NUMPY[resource] = resource
 # An array of variant elements (encoded ragged tensors, ragged/ragged_kernels.py): one object
 # field, so that it is told from an array of strings.
 VARIANT_ARRAY = np.dtype([("variant", object)])

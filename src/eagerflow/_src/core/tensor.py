@@ -12,6 +12,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import errors as _errors
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _BY_NUMPY = _dtypes._BY_NUMPY  # read on every `.dtype`: the common dtypes, without a call
@@ -165,6 +166,9 @@ class EagerTensor(Tensor):
         """The value as a NumPy array (a copy), or a NumPy scalar for 0-d tensors."""
         data = backend.to_host(self._data)
         if data.ndim == 0:
+            if self._data.dtype is _dtypes.resource:  # (a table's or a mutex's handle)
+                raise _errors.InvalidArgumentError(
+                    None, None, "Cannot convert a Tensor of dtype resource to a NumPy array.")
             return data[()]
         return data.copy()
 
@@ -219,8 +223,11 @@ class EagerTensor(Tensor):
 
     def __repr__(self):
         value = backend.to_host(self._data)
-        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
-                f"numpy={_numpy_text(np.asarray(value), True)}>")
+        dtype = self.dtype
+        # (a resource or variant holds no array: TF shows its value, not a NumPy one)
+        label = "numpy" if dtype.is_numpy_compatible else "value"
+        return (f"<tf.Tensor: shape={self.shape}, dtype={dtype.name}, "
+                f"{label}={_numpy_text(np.asarray(value), True)}>")
 
     # -- graph-only attributes ---------------------------------------------
     def _graph_only(name):

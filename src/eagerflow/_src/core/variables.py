@@ -116,6 +116,13 @@ class ResourceHandle:
         self.value = value
 
 
+def handle_text(name, kind, container="localhost"):
+    """How TF prints the handle of a resource of C++ type `kind` (a table's
+    ``tensorflow::lookup::LookupInterface``)."""
+    return (f'<ResourceHandle(name="{name}", device="{errors.EAGER_DEVICE}", '
+            f'container="{container}", type="{kind}", dtype and shapes : "[  ]")>')
+
+
 def _read(xp, handle):
     if handle.value is None:
         raise errors.FailedPreconditionError(

@@ -1349,9 +1349,10 @@ class _SubgraphGraph(Graph):
     replay the body with the op's input in place of the constant.
     """
 
+    control_flow_body = True  # (its `outer_graph`: the graph the construct is built in)
+
     def __init__(self, name):
         super().__init__(name)
-        self.outer_graph = context.get().graph  # the graph the construct is built in
         # the tapes around the construct (tracing hides them)
         self._recorders = context.get().recorders
         self.fed_constants = []  # (constant, placeholder) of the eager tensors above

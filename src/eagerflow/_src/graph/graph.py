@@ -19,6 +19,7 @@ import os
 import re
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -184,6 +185,7 @@ class Graph:
     tensor_type = SymbolicTensor  # the class of the outputs of its operations
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
     building_function = True  # (a TF 1 graph is not a function's)
+    control_flow_body = False  # (a branch's or a loop's: see `control_flow`)
     seed = property(lambda self: self._seed, doc="The graph-level random seed (or None).")
     unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = False
@@ -204,6 +206,8 @@ class Graph:
         # it), and their stand-ins -> the stand-in.  The graphs of control flow built inside
         # share the mapping (a branch reads the stand-in).
         outer = context.get().graph
+        # (weakly: a function's graph must not keep the graph of its caller's trace alive)
+        self._outer = None if outer is None else weakref.ref(outer)
         self.variable_arguments = getattr(outer, "variable_arguments", None) or {}
         self.variable_inputs = []   # this graph's own stand-ins, in the order they were made
         self._collections = _inherited_collections(outer)
@@ -212,6 +216,14 @@ class Graph:
         # the graph-level random seed: the enclosing graph's, else the global one
         self._seed = outer.seed if outer is not None else random_ops.global_seed()
         self._control_stack = []    # the `control_dependencies` blocks entered
+
+    @property
+    def outer_graph(self):
+        """The graph this one was built in (``FuncGraph.outer_graph``): the graph of the
+        function, branch or TF 1 graph being built then, else (eagerly) the global graph;
+        the global graph too once the one it was built in is gone."""
+        found = self._outer() if self._outer is not None else None
+        return found if found is not None else global_graph()
 
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
@@ -406,10 +418,12 @@ class Graph:
         if found is not None:
             return found[1]
         if isinstance(value, EagerTensor):
-            # By value: a Const holding the array, which the passes may fold (a variant's
-            # value, such as a dataset or an iterator, is held as it is: by reference).
+            # By value: a Const holding the array, which the passes may fold (a variant's or
+            # a resource's value, such as a dataset or a table, is held as it is: by
+            # reference).
             data = value._data
-            inner = self.constant(data if value.dtype is _d.variant else np.asarray(data))
+            inner = self.constant(data if not value.dtype.is_numpy_compatible
+                                  else np.asarray(data))
         else:  # a tensor of an enclosing graph, fed to this one when it runs inside it
             inner = self.placeholder(value.dtype, value.shape, "Placeholder")
             self.inputs.pop()  # not an argument (`remove` would compare tensors with ==)
@@ -588,6 +602,9 @@ def keep_gradient_override(op, copy):
 # The collections a graph built inside another shares with it (as TF's FuncGraph does: the
 # variables and the variable stores); it starts with a copy of the others.
 _SHARED_COLLECTIONS = ("variables", "local_variables", "trainable_variables")
+# () -> the global TF 1 graph (set by the TF 1 graph mode when loaded): the outer graph of
+# a graph built eagerly
+global_graph = lambda: None  # noqa: E731
 # The collections of the global TF 1 graph, or None (set by the TF 1 graph mode when loaded):
 # those a function traced eagerly starts from.
 global_collections = None

@@ -282,11 +282,11 @@ class _Writer:
             node = pb.NodeDef(name=op.name, op="Placeholder", attr={
                 "dtype": attr_value(op.attrs["dtype"]),
                 "shape": attr_value(TensorShape(op.attrs["shape"]))})
-        elif op.type == "Const" and op.attrs.get("dtype") == _d.variant:
-            # a captured Python-side value (a dataset, an iterator): as in TF, an input of
-            # the graph, fed where it runs, since no TensorProto holds it
+        elif op.type == "Const" and op.attrs.get("dtype") in (_d.variant, _d.resource):
+            # a captured Python-side value (a dataset, an iterator, a table): as in TF, an
+            # input of the graph, fed where it runs, since no TensorProto holds it
             node = pb.NodeDef(name=op.name, op="Placeholder", attr={
-                "dtype": attr_value(getattr(op.value, "graph_def_dtype", _d.variant)),
+                "dtype": attr_value(getattr(op.value, "graph_def_dtype", op.attrs["dtype"])),
                 "shape": attr_value(TensorShape([]))})
         elif op.type == "Const":
             node = _const_node(op.name, op.value, op.attrs.get("dtype"))

@@ -1,7 +1,6 @@
 """``tf.CriticalSection``: runs functions one at a time, eagerly and inside `function`.
 
-A critical section holds a mutex (a scalar whose value is a `_Mutex`, a ``resource`` in
-TF's graphs).
+A critical section holds a mutex (a ``resource`` scalar whose value is a `_Mutex`).
 `CriticalSection.execute` takes its lock (``MutexLock``, whose ``variant`` result holds
 it), runs the function, and gives the lock back (``ConsumeMutexLock``): eagerly at once,
 in a traced function at every call, the function's ops between the two (stateful ops keep
@@ -17,7 +16,7 @@ import threading
 import weakref
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
 from eagerflow._src.core.dispatch import dispatch
@@ -25,10 +24,9 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import Variable, handle_text
 from eagerflow._src.ops.cast_ops import identity
 
-_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
 class _Mutex:
@@ -44,8 +42,7 @@ class _Mutex:
     __slots__ = ("lock", "state", "owner", "frame", "generation", "section", "__weakref__")
     shape = ()
     ndim = 0
-    dtype = _d.variant  # (as the tables' and queues' values: the Python object it holds)
-    graph_def_dtype = _d.resource  # TF's mutexes are resources
+    dtype = _d.resource  # (as the tables' values: the Python object it holds)
 
     def __init__(self, section):
         self.lock = threading.Lock()
@@ -95,8 +92,7 @@ class _Mutex:
         return True
 
     def __repr__(self):
-        return f'<ResourceHandle(name="", device="{_DEVICE}", container="localhost", ' \
-               f'type="tensorflow::(anonymous namespace)::Mutex")>'
+        return handle_text("", "tensorflow::(anonymous namespace)::Mutex")
 
 
 _STALE_CHECK_SECONDS = 0.05  # how often a waiting taker looks for a failed run's lock
@@ -222,7 +218,7 @@ class CriticalSection:
         self._handle = handle
         graph = context.get().graph
         self._name = None if graph is None else graph.unique_name(name or "CriticalSection")
-        self._signature = (self._shared_name, id(self), _DEVICE)
+        self._signature = (self._shared_name, id(self), errors.EAGER_DEVICE)
 
     @property
     def name(self):

@@ -1,7 +1,7 @@
 """Queues (``tf.queue``): bounded buffers of tuples of tensors shared by the ops that
 enqueue and dequeue them, which wait while the queue is full or empty.
 
-A queue is a scalar ``variant`` tensor whose value is a `QueueValue`; its ops are
+A queue is a scalar ``resource`` tensor whose value is a `QueueValue`; its ops are
 stateful and take that tensor. Executing eagerly the queue holds its elements
 itself; in a TF 1 graph each session running the graph holds its own (empty and
 open until the session's runs fill it), so threads running enqueue ops
@@ -34,6 +34,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import handle_text
 from eagerflow._src.ops import random_ops
 
 _NO_GRAD = "queue op"
@@ -67,7 +68,7 @@ class QueueValue:
     """The value of a queue's tensor: its kind, capacity, component dtypes and shapes, and
     where its elements are (its own, or those of the session running its graph).
 
-    It passes for a scalar ``variant`` array wherever tensors look at their value's
+    It passes for a scalar ``resource`` array wherever tensors look at their value's
     metadata, as a lookup table's value does.
     """
 
@@ -75,8 +76,7 @@ class QueueValue:
                  "runs", "_own", "__weakref__")
     shape = ()
     ndim = 0
-    dtype = _d.variant
-    graph_def_dtype = _d.resource  # TF's queues are resources
+    dtype = _d.resource
 
     def __init__(self, kind, capacity, dtypes, shapes, name, min_after_dequeue=0, seed=None,
                  runs=None):
@@ -86,7 +86,7 @@ class QueueValue:
         self._own = None
 
     def __repr__(self):
-        return f"<QueueValue {self.kind} {self.name!r}>"
+        return handle_text(self.name, "tensorflow::QueueInterface")
 
     def state(self):
         """The elements this run sees: the session's (made at its first use), or its own."""

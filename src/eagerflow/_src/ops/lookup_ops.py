@@ -1,6 +1,6 @@
 """Lookup tables (``tf.lookup``): maps from keys to values held by a stateful resource.
 
-A table is a scalar tensor of dtype ``variant`` whose value is a `TableValue` (a
+A table is a scalar tensor of dtype ``resource`` whose value is a `TableValue` (a
 Python dict from key to value). The table ops take that tensor: eagerly they
 run at once; in a `function` the tensor is captured by reference, as a variable
 is, so a table filled after tracing is seen by the next call. Their kernels are
@@ -30,6 +30,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import handle_text
 from eagerflow._src.ops import (array_ops, cast_ops, fingerprint_ops, io_ops, math_ops,
                                 string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -41,16 +42,15 @@ _NO_GRAD = "lookup table op"
 class TableValue:
     """The value of a table's resource tensor: its entries, in insertion order.
 
-    It passes for a scalar ``variant`` array (`shape`, `ndim`, `dtype`) wherever
+    It passes for a scalar ``resource`` array (`shape`, `ndim`, `dtype`) wherever
     tensors look at their value's metadata.
     """
 
     __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
-                 "static", "reserved", "__weakref__")
+                 "static", "reserved", "number", "__weakref__")
     shape = ()
     ndim = 0
-    dtype = _d.variant
-    graph_def_dtype = _d.resource  # TF's tables are resources
+    dtype = _d.resource
     captured_as_argument = True  # (a SavedModel's function takes its tables as arguments)
 
     def __init__(self, key_dtype, value_dtype):
@@ -60,9 +60,12 @@ class TableValue:
         self.token_index = None
         self.static = False  # (a static table must be initialized before a lookup)
         self.reserved = ()  # a dense table's empty and deleted keys, which no key may be
+        self.number = self.next_number()  # (its resource's name, as TF numbers them)
+
+    next_number = itertools.count().__next__
 
     def __repr__(self):
-        return f"<TableValue {len(self.entries)} entries>"
+        return handle_text(self.number, "tensorflow::lookup::LookupInterface")
 
 
 def _python_keys(keys):

@@ -75,8 +75,16 @@ def _invert(x):
     return math_ops.logical_not(x) if x.dtype == _d.bool else bitwise_ops.invert(x)
 
 
+def _legacy_graph():
+    """Whether a TF 1 graph is being built (also around a function traced in it), where TF
+    compares tensors and variables by identity (``var in list`` finds the variable)."""
+    outer = context.outer_graph
+    return outer is not None and outer() is not None
+
+
 def _equality(op, lenient, incompatible):
-    """`==` / `!=`: elementwise; None compares unequal, as do unbroadcastable shapes.
+    """`==` / `!=`: elementwise; None compares unequal, as do unbroadcastable shapes. While a
+    TF 1 graph is built, identity, as TF's.
 
     Unlike arithmetic, a non-tensor operand must convert to the tensor's dtype
     (TypeError otherwise), as in TF. In a graph, shapes not fully known take the
@@ -85,6 +93,8 @@ def _equality(op, lenient, incompatible):
     def fn(self, other):
         if other is None:
             return incompatible
+        if context.get().graph is not None and _legacy_graph():
+            return self is not other if incompatible else self is other
         x = as_tensor(self)
         y = other if is_tensor_like(other) else convert_to_tensor(other, x.dtype)
         x, y = binary_operands(x, y)

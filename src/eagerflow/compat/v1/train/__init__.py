@@ -29,8 +29,8 @@ from eagerflow._src.compat.monitored_session import (  # noqa: F401
     SummarySaverHook, WorkerSessionCreator)
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.compat.optimizers import (  # noqa: F401
-    AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer, MomentumOptimizer,
-    ProximalAdagradOptimizer, ProximalGradientDescentOptimizer, RMSPropOptimizer)
+    AdadeltaOptimizer, AdagradDAOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
+    MomentumOptimizer, ProximalAdagradOptimizer, ProximalGradientDescentOptimizer, RMSPropOptimizer)
 from eagerflow._src.compat.queue_runner import (  # noqa: F401
     QueueRunner, add_queue_runner, start_queue_runners)
 from eagerflow._src.compat.saver import Saver, init_from_checkpoint  # noqa: F401
