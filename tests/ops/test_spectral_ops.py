@@ -96,6 +96,38 @@ def test_mel_mfcc_and_windows():
     close(tf.signal.vorbis_window(5), [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
 
 
+def test_window_lengths_of_zero_negative_and_run_time_values_are_tfs():
+    assert tf.signal.vorbis_window(0).shape == [0]  # (was a ZeroDivisionError)
+    assert tf.signal.kaiser_bessel_derived_window(0).shape == [0]
+    # a Kaiser window of fewer than one point fails in its range of positions, as in TF
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Requires start <= limit when delta > 0: 0\.5/-0\.4"):
+        tf.signal.kaiser_window(0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"1\.5/-1\.4"):
+        tf.signal.kaiser_window(-2)
+    for window in (tf.signal.vorbis_window, tf.signal.kaiser_window,
+                   tf.signal.kaiser_bessel_derived_window):
+        with pytest.raises(ValueError, match="^dtype must be a floating point type. Found "
+                                             "<dtype: 'int32'>$"):
+            window(4, dtype=tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def windows(n):
+        found = (tf.signal.vorbis_window(n), tf.signal.kaiser_window(n),
+                 tf.signal.kaiser_bessel_derived_window(n))
+        assert all(w.shape.as_list() == [None] for w in found)
+        return found
+
+    vorbis, kaiser, kbd = windows(5)
+    close(vorbis, [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
+    close(kaiser, [5.277345e-05, 0.2156727, 1.0, 0.2156727, 5.277345e-05])
+    close(kbd, [0.00726415, 0.9999736, 0.9999736, 0.00726415])
+    # a one-point window known only at run time is [nan] in TF (0 / 0)
+    assert np.isnan(windows(1)[1].numpy()).all()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+        windows(0)
+
+
 def test_dct_and_mfcc_argument_errors_are_tfs():
     with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
         tf.signal.dct(tf.ones([3]), n=0)

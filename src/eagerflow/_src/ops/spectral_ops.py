@@ -293,39 +293,52 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
 
 
-def _window_length(window_length):
-    """A window's length as a Python int; like TF, anything but an int32 (or a value that
-    converts to one) is refused as the conversion refuses it."""
-    if type(window_length) is not int:
-        window_length = convert_to_tensor(window_length, _d.int32)
-        if window_length.shape.rank != 0:
-            raise ValueError(f"Shape {window_length.shape} must have rank 0")
-    return _static_int(window_length, "window_length")
+def _window_length(window_length, dtype):
+    """A window's `dtype` (a floating one, else ValueError) and its length as an int32 scalar
+    tensor (anything that does not convert to one refused as the conversion refuses it)."""
+    dtype = _d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"dtype must be a floating point type. Found {dtype}")
+    length = convert_to_tensor(window_length, _d.int32)
+    if length.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {length.shape} must have rank 0")
+    return dtype, length
 
 
 @export("signal.kaiser_window")
 def kaiser_window(window_length, beta=12.0, dtype=_d.float32, name=None):
-    """The Kaiser window of `window_length` points with shape parameter `beta`."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    if length == 1:
+    """The Kaiser window of `window_length` points with shape parameter `beta`.
+
+    >>> tf.signal.kaiser_window(3, beta=0.0)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 1., 1.], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    known = get_static_value(length)
+    if known is not None and int(known) == 1:
         return array_ops.ones([1], dtype)
-    half = (length - 1) / 2
-    position = cast(array_ops.range(length), dtype) - convert_to_tensor(half, dtype)
+    # the positions -h, -h + 1, ... up to h, for h = (length - 1) / 2, made in float32 (so
+    # a length below one fails in the range as in TF); a length known only at run time of
+    # one gives [nan] (0 / 0), as TF's does
+    half = (cast(length, _d.float32) - 1.0) / 2.0
+    position = cast(array_ops.range(-half, half + 0.1, dtype=_d.float32), dtype)
     beta = cast(beta, dtype)
-    ratio = position / convert_to_tensor(half, dtype)
-    arg = beta * math_ops.sqrt(math_ops.maximum(1.0 - math_ops.square(ratio), 0.0))
+    half = cast(half, dtype)
+    one = convert_to_tensor(1.0, dtype)
+    arg = beta * math_ops.sqrt(math_ops.maximum(one - math_ops.square(position / half),
+                                                convert_to_tensor(0.0, dtype)))
     # I0(arg) / I0(beta) with the scaled Bessel function: exp(arg - beta) i0e(arg) / i0e(beta)
-    return math_ops.exp(arg - beta) * math_ops.bessel_i0e(arg) / math_ops.bessel_i0e(beta)
+    return math_ops.exp(arg - beta) * (math_ops.bessel_i0e(arg) / math_ops.bessel_i0e(beta))
 
 
 @export("signal.kaiser_bessel_derived_window")
 def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, name=None):
-    """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    half = length // 2
-    kaiser = kaiser_window(half + 1, beta, dtype)
+    """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`.
+
+    >>> tf.signal.kaiser_bessel_derived_window(2)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.70710677, 0.70710677], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    kaiser = kaiser_window(length // 2 + 1, beta, dtype)
     cumulative = reduction_ops.cumsum(kaiser, axis=0)
     half_window = math_ops.sqrt(cumulative[:-1] / cumulative[-1])
     return array_ops.concat([half_window, array_ops.reverse(half_window, [0])], 0)
@@ -333,11 +346,15 @@ def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, nam
 
 @export("signal.vorbis_window")
 def vorbis_window(window_length, dtype=_d.float32, name=None):
-    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    arg = (cast(array_ops.range(length), dtype) + 0.5) * convert_to_tensor(np.pi / length, dtype)
-    return math_ops.sin(convert_to_tensor(np.pi / 2, dtype) * math_ops.square(math_ops.sin(arg)))
+    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``.
+
+    >>> tf.signal.vorbis_window(2)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.70710677, 0.70710677], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    arg = cast(array_ops.range(length), dtype)
+    inner = math_ops.sin(np.pi / cast(length, dtype) * (arg + 0.5))
+    return math_ops.sin(np.pi / 2.0 * math_ops.pow(inner, 2.0))
 
 
 @export("signal.mdct")
