@@ -234,6 +234,25 @@ def test_shuffle_repeat_draws_next_epoch_seeds_with_the_last_element():
     assert [values(ds), values(ds)] == [values(alone), values(alone)]
 
 
+def test_shuffle_makes_its_inputs_iterator_at_the_first_element():
+    # orders recorded from TensorFlow 2.21: an outer shuffle's iterator dropped unused took
+    # its own seeds but made no iterator of the inner shuffle (nor of a cache under it)
+    def inner():
+        return tf.data.Dataset.range(8).shuffle(64, seed=0)
+
+    ds = inner().shuffle(10, seed=1)
+    iter(ds)
+    assert [values(ds), values(ds)] == [[6, 0, 5, 7, 4, 3, 2, 1], [4, 1, 6, 3, 5, 7, 2, 0]]
+    cached = inner().cache().shuffle(10, seed=1)
+    iter(cached)
+    assert [values(cached), values(cached)] == [[6, 0, 5, 7, 4, 3, 2, 1],
+                                                [2, 5, 0, 1, 7, 4, 6, 3]]
+    # Keras's adapt makes an iterator it drops, as fit does: later orders are TF's
+    cached = inner().cache().shuffle(10, seed=1)
+    tf.keras.layers.Normalization(axis=None).adapt(cached.map(lambda x: tf.cast(x, tf.float32)))
+    assert values(cached) == [2, 5, 0, 1, 7, 4, 6, 3]
+
+
 def test_get_single_element_and_reduce():
     assert int(tf.data.Dataset.range(1).get_single_element()) == 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):
