@@ -253,6 +253,33 @@ def test_shuffle_makes_its_inputs_iterator_at_the_first_element():
     assert values(cached) == [2, 5, 0, 1, 7, 4, 6, 3]
 
 
+@pytest.mark.parametrize("make,expected", [
+    (lambda d: d.skip(2), [2, 5, 1, 4]),
+    (lambda d: d.batch(2).unbatch(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.padded_batch(4), [[3, 0, 2, 5], [1, 4]]),
+    (lambda d: d.batch(4).rebatch(2), [[3, 0], [2, 5], [1, 4]]),
+    (lambda d: d.window(3).flat_map(lambda w: w), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.scan(tf.constant(0, tf.int64), lambda s, x: (s + x, x)), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.unique(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.ignore_errors(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.take_while(lambda x: x < 9), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.group_by_window(lambda x: x % 2, lambda k, w: w, window_size=10),
+     [0, 2, 4, 3, 5, 1]),
+    (lambda d: d.repeat().take(6), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.map(lambda x: x).repeat(2).take(6), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.concatenate(tf.data.Dataset.range(6).shuffle(64, seed=0)),
+     [3, 0, 2, 5, 1, 4, 0, 1, 2, 5, 3, 4]),  # (the second input's is made when reached)
+    (lambda d: tf.data.Dataset.choose_from_datasets([d], tf.data.Dataset.range(1).repeat(6)),
+     [3, 0, 2, 5, 1, 4]),
+])
+def test_iterators_make_their_inputs_iterators_as_they_are_made(make, expected):
+    # orders recorded from TensorFlow 2.21: an iterator dropped unused has drawn the seeds
+    # of the shuffle under it, so the next one reshuffles
+    ds = make(tf.data.Dataset.range(6).shuffle(64, seed=0))
+    iter(ds)
+    assert values(ds) == expected
+
+
 def test_get_single_element_and_reduce():
     assert int(tf.data.Dataset.range(1).get_single_element()) == 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):
