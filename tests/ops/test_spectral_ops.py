@@ -128,6 +128,23 @@ def test_window_lengths_of_zero_negative_and_run_time_values_are_tfs():
         windows(0)
 
 
+@pytest.mark.parametrize("dtype,error,message", [
+    (tf.float16, TypeError, r"^The `real` and `imag` components have incorrect types: float16 "
+                            r"float16\. They must be consistent, and one of \[tf\.float32, "
+                            r"tf\.float64\]$"),
+    (tf.int32, TypeError, "^Cannot convert 0.0 to EagerTensor of dtype int32$"),
+    (tf.complex64, AssertionError, "^$"),
+])
+def test_dct_of_other_dtypes_fails_as_in_tf(dtype, error, message):
+    for transform in (tf.signal.dct, tf.signal.idct, tf.signal.mfccs_from_log_mel_spectrograms):
+        with pytest.raises(error, match=message):
+            transform(tf.ones([2, 4], dtype))
+    f = tf.function(lambda x: tf.signal.dct(x))
+    if dtype == tf.int32:
+        with pytest.raises(TypeError, match="Expected int32, but got 0.0 of type 'float'."):
+            f(tf.ones([2, 4], dtype))
+
+
 def test_dct_and_mfcc_argument_errors_are_tfs():
     with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
         tf.signal.dct(tf.ones([3]), n=0)

@@ -16,6 +16,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 
@@ -153,6 +154,23 @@ def _check_dct(input, type, n, axis, norm):
         raise ValueError("Type-I DCT requires the dimension to be greater than one.")
 
 
+def _check_dct_dtype(input):
+    """TF's errors for a DCT of another dtype than float32 and float64: those its
+    computation meets (making the complex phase factors, or a 0.0 of the input's dtype)."""
+    dtype = input.dtype
+    if dtype in (_d.float32, _d.float64):
+        return
+    if dtype.is_complex:
+        raise AssertionError()
+    if dtype.is_floating:
+        raise TypeError(f"The `real` and `imag` components have incorrect types: {dtype.name} "
+                        f"{dtype.name}. They must be consistent, and one of [tf.float32, "
+                        f"tf.float64]")
+    if isinstance(input, EagerTensor):
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name}")
+    raise TypeError(f"Expected {dtype.name}, but got 0.0 of type 'float'.")
+
+
 def _phase(count, sign, dtype):
     """``2 exp(sign * i pi k / (2 count))`` for k < count, in `dtype`'s complex type."""
     if isinstance(count, int):
@@ -184,9 +202,8 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     """The discrete cosine transform (types I-IV) of the last axis of `input`;
     ``norm='ortho'`` scales types II-IV to be orthonormal."""
     input = convert_to_tensor(input)
-    if input.dtype not in (_d.float32, _d.float64):
-        raise TypeError(f"DCT requires tf.float32 or tf.float64 inputs, got: {input.dtype}")
     _check_dct(input, type, n, axis, norm)
+    _check_dct_dtype(input)
     if n is not None:
         input = _resized(input, n)
     size = input.shape[-1]
