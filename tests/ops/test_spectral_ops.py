@@ -145,6 +145,33 @@ def test_dct_of_other_dtypes_fails_as_in_tf(dtype, error, message):
             f(tf.ones([2, 4], dtype))
 
 
+def test_stft_its_inverse_and_overlap_add_with_lengths_known_only_at_run_time():
+    signal = tf.constant(np.sin(np.arange(64) * 0.3), tf.float32)
+    ints = tf.TensorSpec([], tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), ints, ints])
+    def round_trip(x, length, step):
+        spectrum = tf.signal.stft(x, length, step)
+        assert spectrum.shape.as_list() == [None, None]
+        window = tf.signal.inverse_stft_window_fn(step)
+        return spectrum, tf.signal.inverse_stft(spectrum, length, step, window_fn=window)
+
+    spectrum, back = round_trip(signal, tf.constant(16), tf.constant(8))
+    close(spectrum, tf.signal.stft(signal, 16, 8).numpy())
+    close(back, tf.signal.inverse_stft(tf.signal.stft(signal, 16, 8), 16, 8,
+                                       window_fn=tf.signal.inverse_stft_window_fn(8)).numpy())
+    # (an FFT longer or shorter than the frames: the frames cut or padded at run time)
+    inverse = tf.function(lambda s, n, m: tf.signal.inverse_stft(s, n, 8, fft_length=m))
+    for length, fft in ((16, 32), (20, 16)):
+        close(inverse(tf.signal.stft(signal, length, 8, fft), tf.constant(length),
+                      tf.constant(fft)),
+              tf.signal.inverse_stft(tf.signal.stft(signal, length, 8, fft), length, 8,
+                                     fft).numpy())
+    add = tf.function(lambda x, step: tf.signal.overlap_and_add(x, step),
+                      input_signature=[tf.TensorSpec([None, None]), ints])
+    close(add(tf.ones([3, 4]), tf.constant(2)), [1, 1, 2, 2, 2, 2, 1, 1])
+
+
 def test_dct_and_mfcc_argument_errors_are_tfs():
     with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
         tf.signal.dct(tf.ones([3]), n=0)

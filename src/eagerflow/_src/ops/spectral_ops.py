@@ -16,15 +16,16 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 
-def _static_int(value, name):
-    found = get_static_value(convert_to_tensor(value))
-    if found is None:
-        raise ValueError(f"`{name}` must be known when the graph is built, got {value!r}.")
-    return int(found)
+def _int_or_tensor(value):
+    """`value` as a Python int, or as an int32 tensor where a traced function knows it only
+    at run time."""
+    tensor = convert_to_tensor(value)
+    found = get_static_value(tensor)
+    return cast(tensor, _d.int32) if found is None else int(found)
 
 
 @export("signal.overlap_and_add")
@@ -37,8 +38,8 @@ def overlap_and_add(signal, frame_step, name=None):
     rank = signal.shape.rank
     if rank is not None and rank < 2:
         raise ValueError(f"Shape {signal.shape} must have rank at least 2")
-    step = _static_int(frame_step, "frame_step")
-    if step < 1:  # (TF fails as it pads by a negative amount)
+    step = _int_or_tensor(frame_step)
+    if isinstance(step, int) and step < 1:  # (TF fails as it pads by a negative amount)
         raise errors.InvalidArgumentError(
             None, None, f"overlap_and_add needs a positive frame_step, got {step}")
     shape = array_ops.shape(signal)
@@ -56,6 +57,11 @@ def overlap_and_add(signal, frame_step, name=None):
 
 
 def _fft_length(frame_length):
+    """The smallest power of 2 enclosing `frame_length` (an int, or a tensor: computed as
+    TF does, through a float32 logarithm)."""
+    if isinstance(frame_length, Tensor):
+        exponent = math_ops.ceil(math_ops.log(cast(frame_length, _d.float32)) / math.log(2.0))
+        return cast(math_ops.pow(2.0, exponent), _d.int32)
     return 2 ** int(math.ceil(math.log2(frame_length))) if frame_length > 0 else 0
 
 
@@ -69,13 +75,14 @@ def stft(signals, frame_length, frame_step, fft_length=None,
     signals = convert_to_tensor(signals)
     if signals.shape.rank is not None and signals.shape.rank < 1:
         raise ValueError(f"Shape {signals.shape} must have rank at least 1")
-    frame_length = _static_int(frame_length, "frame_length")
+    frame_length = _int_or_tensor(frame_length)
     if fft_length is None:
         fft_length = _fft_length(frame_length)
-    framed = signal_ops.frame(signals, frame_length, frame_step, pad_end=pad_end)
+    framed = signal_ops.frame(signals, frame_length, _int_or_tensor(frame_step),
+                              pad_end=pad_end)
     if window_fn is not None:
         framed = framed * window_fn(frame_length, dtype=framed.dtype)
-    return signal_ops.rfft(framed, [_static_int(fft_length, "fft_length")])
+    return signal_ops.rfft(framed, [_int_or_tensor(fft_length)])
 
 
 @export("signal.inverse_stft_window_fn")
@@ -85,7 +92,7 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=signal_ops.hann_window,
     def inverse_window(frame_length, dtype):
         forward = forward_window_fn(frame_length, dtype=dtype)
         squared = math_ops.square(forward)
-        step = _static_int(frame_step, "frame_step")
+        step = _int_or_tensor(frame_step)
         blocks = -(-frame_length // step)
         padded = array_ops.pad(squared, [[0, blocks * step - frame_length]])
         denominator = reduction_ops.reduce_sum(array_ops.reshape(padded, [blocks, step]), 0,
@@ -103,12 +110,14 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
     stfts = convert_to_tensor(stfts)
     if stfts.shape.rank is not None and stfts.shape.rank < 2:
         raise ValueError(f"Shape {stfts.shape} must have rank at least 2")
-    frame_length = _static_int(frame_length, "frame_length")
+    frame_length = _int_or_tensor(frame_length)
     if fft_length is None:
         fft_length = _fft_length(frame_length)
-    fft_length = _static_int(fft_length, "fft_length")
+    fft_length = _int_or_tensor(fft_length)
     real_frames = signal_ops.irfft(stfts, [fft_length])
-    if fft_length > frame_length:
+    if isinstance(frame_length, Tensor) or isinstance(fft_length, Tensor):
+        real_frames = _resized(real_frames, frame_length)  # (cut or padded at run time)
+    elif fft_length > frame_length:
         real_frames = real_frames[..., :frame_length]
     elif fft_length < frame_length:
         rank = real_frames.shape.rank
@@ -116,13 +125,14 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
                                     [[0, frame_length - fft_length]])
     if window_fn is not None:
         real_frames = real_frames * window_fn(frame_length, dtype=stfts.dtype.real_dtype)
-    return overlap_and_add(real_frames, frame_step)
+    return overlap_and_add(real_frames, _int_or_tensor(frame_step))
 
 
 def _resized(x, n):
     """`x`'s last axis cut or zero-padded to `n` samples."""
     dim = x.shape[-1]
-    if dim is None:  # known at run time only: append what is missing, then cut
+    if dim is None or isinstance(n, Tensor):  # known at run time only: append what is
+        # missing, then cut
         shape = array_ops.shape(x)
         missing = math_ops.maximum(n - shape[-1], 0)
         zeros = array_ops.zeros(array_ops.concat([shape[:-1], [missing]], 0), x.dtype)
