@@ -113,13 +113,27 @@ def test_do_not_convert_runs_the_function_as_it_is():
 
 def test_source_unavailable_warns_once_and_runs_as_it_is(caplog):
     namespace = {}
-    exec("def made(x):\n    return x * 2\n", namespace)  # noqa: S102 (no source file)
+    code = compile("def made(x):\n    return x * 2\n", "/nonexistent/made.py", "exec")
+    exec(code, namespace)  # noqa: S102 (a file that does not exist: no source)
     f = tf.function(namespace["made"])
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
         assert f(tf.constant(2)).numpy() == 4
         assert f(tf.constant(3.0)).numpy() == 6.0
     warnings = [r for r in caplog.records if "could not transform" in r.getMessage()]
     assert len(warnings) == 1 and "run it as-is" in warnings[0].getMessage()
+
+
+def test_code_from_exec_of_a_string_runs_as_it_is_without_a_warning(caplog):
+    namespace = {}
+    exec("def double(x):\n    return x * 2\n"  # noqa: S102
+         "def positive(x):\n    if x > 0:\n        return x\n    return -x\n", namespace)
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert tf.function(namespace["double"])(tf.constant(2.0)).numpy() == 4.0
+        ds = tf.data.Dataset.range(3).map(namespace["double"])
+        assert list(ds.as_numpy_iterator()) == [0, 2, 4]
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+            tf.function(namespace["positive"])(tf.constant(2.0))  # unconverted: a tensor `if`
+    assert not [r for r in caplog.records if "could not transform" in r.getMessage()]
 
 
 def _generator_user(x):

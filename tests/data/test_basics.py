@@ -234,6 +234,52 @@ def test_shuffle_repeat_draws_next_epoch_seeds_with_the_last_element():
     assert [values(ds), values(ds)] == [values(alone), values(alone)]
 
 
+def test_shuffle_makes_its_inputs_iterator_at_the_first_element():
+    # orders recorded from TensorFlow 2.21: an outer shuffle's iterator dropped unused took
+    # its own seeds but made no iterator of the inner shuffle (nor of a cache under it)
+    def inner():
+        return tf.data.Dataset.range(8).shuffle(64, seed=0)
+
+    ds = inner().shuffle(10, seed=1)
+    iter(ds)
+    assert [values(ds), values(ds)] == [[6, 0, 5, 7, 4, 3, 2, 1], [4, 1, 6, 3, 5, 7, 2, 0]]
+    cached = inner().cache().shuffle(10, seed=1)
+    iter(cached)
+    assert [values(cached), values(cached)] == [[6, 0, 5, 7, 4, 3, 2, 1],
+                                                [2, 5, 0, 1, 7, 4, 6, 3]]
+    # Keras's adapt makes an iterator it drops, as fit does: later orders are TF's
+    cached = inner().cache().shuffle(10, seed=1)
+    tf.keras.layers.Normalization(axis=None).adapt(cached.map(lambda x: tf.cast(x, tf.float32)))
+    assert values(cached) == [2, 5, 0, 1, 7, 4, 6, 3]
+
+
+@pytest.mark.parametrize("make,expected", [
+    (lambda d: d.skip(2), [2, 5, 1, 4]),
+    (lambda d: d.batch(2).unbatch(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.padded_batch(4), [[3, 0, 2, 5], [1, 4]]),
+    (lambda d: d.batch(4).rebatch(2), [[3, 0], [2, 5], [1, 4]]),
+    (lambda d: d.window(3).flat_map(lambda w: w), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.scan(tf.constant(0, tf.int64), lambda s, x: (s + x, x)), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.unique(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.ignore_errors(), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.take_while(lambda x: x < 9), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.group_by_window(lambda x: x % 2, lambda k, w: w, window_size=10),
+     [0, 2, 4, 3, 5, 1]),
+    (lambda d: d.repeat().take(6), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.map(lambda x: x).repeat(2).take(6), [3, 0, 2, 5, 1, 4]),
+    (lambda d: d.concatenate(tf.data.Dataset.range(6).shuffle(64, seed=0)),
+     [3, 0, 2, 5, 1, 4, 0, 1, 2, 5, 3, 4]),  # (the second input's is made when reached)
+    (lambda d: tf.data.Dataset.choose_from_datasets([d], tf.data.Dataset.range(1).repeat(6)),
+     [3, 0, 2, 5, 1, 4]),
+])
+def test_iterators_make_their_inputs_iterators_as_they_are_made(make, expected):
+    # orders recorded from TensorFlow 2.21: an iterator dropped unused has drawn the seeds
+    # of the shuffle under it, so the next one reshuffles
+    ds = make(tf.data.Dataset.range(6).shuffle(64, seed=0))
+    iter(ds)
+    assert values(ds) == expected
+
+
 def test_get_single_element_and_reduce():
     assert int(tf.data.Dataset.range(1).get_single_element()) == 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):

@@ -917,3 +917,19 @@ def test_a_variable_filter_of_another_dtype_fails_converting_in_transposed_convo
     with pytest.raises(ValueError, match="Incompatible type conversion requested to type "
                                          "float64 for `tf.Variable of type float32"):
         tf.nn.conv2d_transpose(_var([1, 3, 3, 1]), _f64([1, 1, 1, 1]), [1, 3, 3, 1], 1)
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_depthwise_filter_longer_than_the_input_gives_an_empty_output(dtype):
+    # TF's float64 kernel (its float32 oneDNN one returns uninitialized memory of the
+    # input's size)
+    y = tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 1], dtype), tf.ones([3, 1, 1, 1], dtype),
+                               [1, 1, 1, 1], "VALID")
+    assert y.shape == [1, 0, 2, 1] and y.dtype == dtype
+    y = tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 2], dtype), tf.ones([3, 3, 2, 2], dtype),
+                               [1, 1, 1, 1], "VALID")
+    assert y.shape == [1, 0, 0, 4]
+    assert tf.nn.conv2d(tf.ones([1, 1, 2, 2], dtype), tf.ones([1, 3, 2, 2], dtype), 1,
+                        "VALID").shape == [1, 1, 0, 2]
+    assert tf.keras.layers.DepthwiseConv2D(3, dtype=dtype)(
+        tf.ones([1, 2, 2, 2], dtype)).shape == [1, 0, 0, 2]

@@ -205,6 +205,34 @@ def test_frame_with_a_zero_step_raises_invalid_argument():
                     input_signature=[tf.TensorSpec([None])])(signal)
 
 
+def test_frame_errors_of_a_zero_step_and_a_negative_length_are_tfs():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^\{\{function_node __wrapped__FloorDiv_device_.*\}\} Integer "
+                             r"division by zero \[Op:FloorDiv\] name: $"):
+        tf.signal.frame(tf.range(10), 3, 0)
+    # (a negative length made no frames of no samples: TF fails in its range of offsets)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Requires start <= limit when delta > 0: 0/-3"):
+        tf.signal.frame(tf.range(10), -3, 2)
+
+
+def test_frame_with_a_length_and_step_known_only_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                  tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.int32)])
+    def framed(signal, length, step):
+        frames = tf.signal.frame(signal, length, step)
+        padded = tf.signal.frame(signal, length, step, pad_end=True, pad_value=-1.0)
+        assert frames.shape.as_list() == [None, None] == padded.shape.as_list()
+        return frames, padded
+
+    signal = tf.range(10.0)
+    for length, step in ((4, 2), (3, 3), (5, 1)):
+        frames, padded = framed(signal, tf.constant(length), tf.constant(step))
+        np.testing.assert_array_equal(frames, tf.signal.frame(signal, length, step))
+        np.testing.assert_array_equal(
+            padded, tf.signal.frame(signal, length, step, pad_end=True, pad_value=-1.0))
+
+
 def test_roll_with_a_run_time_shift():
     @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([], tf.int32)])
     def rolled(x, shift):

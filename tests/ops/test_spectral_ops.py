@@ -96,6 +96,82 @@ def test_mel_mfcc_and_windows():
     close(tf.signal.vorbis_window(5), [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
 
 
+def test_window_lengths_of_zero_negative_and_run_time_values_are_tfs():
+    assert tf.signal.vorbis_window(0).shape == [0]  # (was a ZeroDivisionError)
+    assert tf.signal.kaiser_bessel_derived_window(0).shape == [0]
+    # a Kaiser window of fewer than one point fails in its range of positions, as in TF
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Requires start <= limit when delta > 0: 0\.5/-0\.4"):
+        tf.signal.kaiser_window(0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"1\.5/-1\.4"):
+        tf.signal.kaiser_window(-2)
+    for window in (tf.signal.vorbis_window, tf.signal.kaiser_window,
+                   tf.signal.kaiser_bessel_derived_window):
+        with pytest.raises(ValueError, match="^dtype must be a floating point type. Found "
+                                             "<dtype: 'int32'>$"):
+            window(4, dtype=tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def windows(n):
+        found = (tf.signal.vorbis_window(n), tf.signal.kaiser_window(n),
+                 tf.signal.kaiser_bessel_derived_window(n))
+        assert all(w.shape.as_list() == [None] for w in found)
+        return found
+
+    vorbis, kaiser, kbd = windows(5)
+    close(vorbis, [0.1494359, 0.8563191, 1.0, 0.8563191, 0.1494357])
+    close(kaiser, [5.277345e-05, 0.2156727, 1.0, 0.2156727, 5.277345e-05])
+    close(kbd, [0.00726415, 0.9999736, 0.9999736, 0.00726415])
+    # a one-point window known only at run time is [nan] in TF (0 / 0)
+    assert np.isnan(windows(1)[1].numpy()).all()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+        windows(0)
+
+
+@pytest.mark.parametrize("dtype,error,message", [
+    (tf.float16, TypeError, r"^The `real` and `imag` components have incorrect types: float16 "
+                            r"float16\. They must be consistent, and one of \[tf\.float32, "
+                            r"tf\.float64\]$"),
+    (tf.int32, TypeError, "^Cannot convert 0.0 to EagerTensor of dtype int32$"),
+    (tf.complex64, AssertionError, "^$"),
+])
+def test_dct_of_other_dtypes_fails_as_in_tf(dtype, error, message):
+    for transform in (tf.signal.dct, tf.signal.idct, tf.signal.mfccs_from_log_mel_spectrograms):
+        with pytest.raises(error, match=message):
+            transform(tf.ones([2, 4], dtype))
+    f = tf.function(lambda x: tf.signal.dct(x))
+    if dtype == tf.int32:
+        with pytest.raises(TypeError, match="Expected int32, but got 0.0 of type 'float'."):
+            f(tf.ones([2, 4], dtype))
+
+
+def test_stft_its_inverse_and_overlap_add_with_lengths_known_only_at_run_time():
+    signal = tf.constant(np.sin(np.arange(64) * 0.3), tf.float32)
+    ints = tf.TensorSpec([], tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), ints, ints])
+    def round_trip(x, length, step):
+        spectrum = tf.signal.stft(x, length, step)
+        assert spectrum.shape.as_list() == [None, None]
+        window = tf.signal.inverse_stft_window_fn(step)
+        return spectrum, tf.signal.inverse_stft(spectrum, length, step, window_fn=window)
+
+    spectrum, back = round_trip(signal, tf.constant(16), tf.constant(8))
+    close(spectrum, tf.signal.stft(signal, 16, 8).numpy())
+    close(back, tf.signal.inverse_stft(tf.signal.stft(signal, 16, 8), 16, 8,
+                                       window_fn=tf.signal.inverse_stft_window_fn(8)).numpy())
+    # (an FFT longer or shorter than the frames: the frames cut or padded at run time)
+    inverse = tf.function(lambda s, n, m: tf.signal.inverse_stft(s, n, 8, fft_length=m))
+    for length, fft in ((16, 32), (20, 16)):
+        close(inverse(tf.signal.stft(signal, length, 8, fft), tf.constant(length),
+                      tf.constant(fft)),
+              tf.signal.inverse_stft(tf.signal.stft(signal, length, 8, fft), length, 8,
+                                     fft).numpy())
+    add = tf.function(lambda x, step: tf.signal.overlap_and_add(x, step),
+                      input_signature=[tf.TensorSpec([None, None]), ints])
+    close(add(tf.ones([3, 4]), tf.constant(2)), [1, 1, 2, 2, 2, 2, 1, 1])
+
+
 def test_dct_and_mfcc_argument_errors_are_tfs():
     with pytest.raises(ValueError, match="^n should be a positive integer or None$"):
         tf.signal.dct(tf.ones([3]), n=0)

@@ -651,3 +651,18 @@ def test_a_cell_of_another_dtype_than_its_inputs_raises_as_tf(cell):
         layer(np.ones((2, 4, 5), np.float32))
     whole = GRU(3, dtype="float64")  # (the layer's own dtype casts its inputs)
     assert whole(np.ones((2, 4, 5), np.float32)).dtype == tf.float64
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.keras.layers.LSTM(4), lambda: tf.keras.layers.GRU(4),
+    lambda: tf.keras.layers.SimpleRNN(4),
+    lambda: tf.keras.layers.RNN(tf.keras.layers.LSTMCell(3))])
+def test_zero_time_steps_fail_in_the_first_steps_slice_as_in_tf(make):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"slice index 0 of dimension 0 out of bounds\. \[Op:StridedSlice\]"):
+        make()(tf.zeros([2, 0, 3]))
+
+
+def test_unrolling_zero_time_steps_is_refused_as_in_tf():
+    with pytest.raises(ValueError, match="Unrolling requires a fixed number of timesteps."):
+        tf.keras.layers.LSTM(4, unroll=True)(tf.zeros([2, 0, 3]))

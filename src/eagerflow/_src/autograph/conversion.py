@@ -217,6 +217,8 @@ def _is_user_function(fn):
     module = (getattr(fn, "__module__", None) or "").split(".")[0]
     if module in _LIBRARY_PACKAGES or module == "eagerflow":
         return False
+    if fn.__code__.co_filename == "<string>":  # exec'd code runs as it is, silently, as in TF
+        return False
     return not _in_library(fn.__code__.co_filename)
 
 

@@ -875,11 +875,26 @@ class _ConcatenateDataset(Dataset):
         return a + b
 
     def _iterator(self):
-        yield from branch_iterator(self._input, 0)
+        # the first input's iterator is made with this one, the second's when it is reached
+        return self._chained(branch_iterator(self._input, 0))
+
+    def _chained(self, first):
+        yield from first
         yield from branch_iterator(self._other, 1)
 
 
 # -- element-wise transformations --------------------------------------------------------------
+
+def input_made_first(elements):
+    """The `_iterator` of a dataset whose generator method `elements(self, source)` takes
+    its input's iterator: that iterator made as this one is, as TF's iterators make their
+    inputs' (so one dropped unused, as Keras's fit and adapt drop their first, still has
+    advanced the reshuffling seeds under it)."""
+    def _iterator(self):
+        return elements(self, self._input._iterator())
+    _iterator.__doc__ = elements.__doc__
+    return _iterator
+
 
 class _UnaryDataset(Dataset):
     def __init__(self, input_dataset):
@@ -1206,9 +1221,10 @@ class _AsSpec(_UnaryDataset):
                       for s in structure.flatten(spec)]
         self._splits = splits_dtype.as_numpy_dtype
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         rows, wrap = self._rows, structure.wrap
-        for element in self._input._iterator():
+        for element in source:
             yield tuple(wrap(a) if r else a for a, r in zip(element, rows))
 
     def _batches(self, batch_size, drop_remainder):
@@ -1293,14 +1309,15 @@ class _RepeatDataset(_UnaryDataset):
         if getattr(self._input, "_reshuffle", False) and self._count != 0:
             # TF's shuffle-and-repeat draws the first epoch's seeds as the iterator is made
             return self._reshuffled(self._input._iterator())
-        return self._epochs()
+        # the first epoch's iterator is made with this one, as in TF
+        return self._epochs(self._input._iterator() if self._count != 0 else None)
 
-    def _epochs(self):
+    def _epochs(self, first):
         count = self._count
         epoch = 0
         while count < 0 or epoch < count:
             produced = False
-            for element in self._input._iterator():
+            for element in first if epoch == 0 else self._input._iterator():
                 produced = True
                 yield element
             if not produced:  # an empty input repeats to an empty dataset, as in TF
@@ -1370,8 +1387,8 @@ class _SkipDataset(_UnaryDataset):
             return 0
         return max(0, n - self._count)
 
-    def _iterator(self):
-        it = self._input._iterator()
+    @input_made_first
+    def _iterator(self, it):
         if self._count < 0:
             for _ in it:
                 pass

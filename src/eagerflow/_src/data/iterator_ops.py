@@ -169,9 +169,17 @@ class OwnedIterator(Iterator):
     def _restore_from_tensors(self, tensors):
         iterator_state.restore(self, tensors)
 
-    def _close(self):
-        close = getattr(self._source, "close", None)
-        if close is not None:
+    def _close(self, wait=False):
+        """Closes the source; with `wait`, once a prefetch's thread at its top has stopped
+        (so that it draws no more seeds)."""
+        source = self._source
+        close = getattr(source, "close", None)
+        if close is None:
+            return
+        top = getattr(source, "_it", source)  # (under a random-op scope's wrapper)
+        if wait and hasattr(top, "_thread"):
+            close(wait=True)
+        else:
             close()
 
 

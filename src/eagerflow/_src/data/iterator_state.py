@@ -134,6 +134,12 @@ def restore(iterator, tensors):
         raise op_error(errors.InvalidArgumentError, "DeserializeIterator",
                        f"The checkpoint's iterator has {len(saved)} shuffle(s) but this "
                        f"iterator's dataset has {len(shuffles)}.")
+    dataset = iterator._dataset
+    card = dataset._cardinality()
+    if 0 <= card < position:
+        raise _short(position, card)
+    # the old source is stopped first: its prefetch thread may be drawing the seeds put back
+    iterator._close(wait=True)
     for node, (seed, seed2, drawn) in zip(shuffles, saved.tolist()):
         with node._lock:
             node._seed, node._seed2 = seed, seed2
@@ -143,14 +149,9 @@ def restore(iterator, tensors):
                 for _ in range(drawn % _WORDS):
                     stream()
                 node._seeds = stream
-    state = seed_state(iterator._dataset)
-    dataset = iterator._dataset
-    card = dataset._cardinality()
-    if 0 <= card < position:
-        raise _short(position, card)
+    state = seed_state(dataset)
     from eagerflow._src.data.iterator_ops import scoped_source  # noqa: PLC0415
     source = scoped_source(dataset, lambda: skipped(dataset, position))
-    iterator._close()
     iterator._source, iterator._n, iterator._seed_state = source, position, state
 
 

@@ -96,7 +96,7 @@ class _Prefetched:
     producer which is ahead resumes for several elements, not for each one taken."""
 
     __slots__ = ("_source", "_limit", "_autotuned", "_buffer", "_slots", "_stop", "_items",
-                 "_taken", "__weakref__")
+                 "_taken", "_thread", "__weakref__")
 
     def __init__(self, source, buffer_size):
         self._source = source
@@ -106,6 +106,7 @@ class _Prefetched:
         self._stop = _Event()
         self._items = collections.deque()
         self._taken = 0  # elements handed out whose room is not given back yet
+        self._thread = None
 
     def __iter__(self):
         return self
@@ -114,8 +115,10 @@ class _Prefetched:
         self._buffer, self._slots = queue.SimpleQueue(), threading.Semaphore(self._limit)
         _running.add(self._stop)
         source, self._source = self._source, None  # (the thread's own from now on)
-        threading.Thread(target=_produce, args=(source, self._buffer, self._stop, self._slots),
-                         daemon=True, name="eagerflow-prefetch").start()
+        self._thread = threading.Thread(
+            target=_produce, args=(source, self._buffer, self._stop, self._slots), daemon=True,
+            name="eagerflow-prefetch")
+        self._thread.start()
 
     def _next_chunk(self):
         if self._buffer is None:
@@ -148,10 +151,16 @@ class _Prefetched:
             self._taken = 0
         return item
 
-    def close(self):
+    def close(self, wait=False):
+        """Stops the thread; with `wait`, once it has stopped (it ends the element it is
+        making, and makes no more than its room allows)."""
         self._stop.set()
+        thread = self._thread
+        if wait and thread is not None and thread is not threading.current_thread():
+            thread.join()
 
-    __del__ = close
+    def __del__(self):
+        self._stop.set()
 
 
 _pool = None

@@ -84,7 +84,10 @@ class _ShuffleDataset(_UnaryDataset):
 
     def _iterator(self):
         seed, seed2 = self._iterator_seeds()
-        return _shuffle(self._input._iterator(), self._buffer_size, _Stream(seed, seed2))
+        # the seeds are the iterator's from its start; its input's iterator is made only when
+        # the first element is asked for, as in TF (an iterator dropped unused leaves the
+        # input's own reshuffling seeds where they were)
+        return _shuffle(_on_first_element(self._input), self._buffer_size, _Stream(seed, seed2))
 
     def _batches(self, batch_size, drop_remainder):
         # Over arrays, the buffer shuffles indices (the same draws, so the same order) and
@@ -118,6 +121,10 @@ class _ShuffleDataset(_UnaryDataset):
             ring[at] = ring[start % size]
             start += 1
         return out
+
+
+def _on_first_element(dataset):
+    yield from dataset._iterator()
 
 
 def _shuffle(source, buffer_size, random):

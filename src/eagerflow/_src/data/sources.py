@@ -311,9 +311,14 @@ class _DirectedInterleaveDataset(Dataset):
         return UNKNOWN
 
     def _iterator(self):
-        inputs = [branch_iterator(d, i) for i, d in enumerate(self._datasets)]
+        # the inputs' iterators are made with this one, as in TF
+        selector = branch_iterator(self._selector, "selector")
+        return self._chosen(selector, [branch_iterator(d, i) for i, d in
+                                       enumerate(self._datasets)])
+
+    def _chosen(self, selector, inputs):
         active = len(inputs)
-        for choice in branch_iterator(self._selector, "selector"):
+        for choice in selector:
             i = int(choice[0])
             if not 0 <= i < len(inputs):
                 raise op_error(errors.InvalidArgumentError, "IteratorGetNext",

@@ -310,10 +310,10 @@ class Scoped:
         finally:
             exit_draw_scope(token)
 
-    def close(self):
+    def close(self, wait=False):
         close = getattr(self._it, "close", None)
         if close is not None:
-            close()
+            close(wait=True) if wait and hasattr(self._it, "_thread") else close()
 
 
 def branch_iterator(dataset, key):

@@ -17,7 +17,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import (
     AUTOTUNE, INFINITE, UNKNOWN, Dataset, _batch_size, _batched_cardinality, _get_next_error, _int, _known,
-    captures, dataset_error,
+    captures, dataset_error, input_made_first,
     _num_threads, _UnaryDataset, stack_components, warn_unused_deterministic)
 from eagerflow._src.data.dataset_spec import DatasetSpec, DatasetFunction
 from eagerflow._src.data.structured_function import StructuredFunction, branch_iterator
@@ -102,9 +102,10 @@ class _ScanDataset(_UnaryDataset):
         self._n_state = len(structure.flatten(self._state_spec))
         self._spec = self._fn.output_spec[1]
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         state, fn, n = self._initial, self._fn, self._n_state
-        for element in self._input._iterator():
+        for element in source:
             out = fn(state + element)
             state = out[:n]
             yield out[n:]
@@ -215,8 +216,9 @@ class _PaddedBatchDataset(_UnaryDataset):
     def _cardinality(self):
         return _batched_cardinality(self._input, self._batch_size, self._drop)
 
-    def _iterator(self):
-        source, size = self._input._iterator(), self._batch_size
+    @input_made_first
+    def _iterator(self, source):
+        size = self._batch_size
         while True:
             chunk = list(_take(source, size))
             if not chunk or (self._drop and len(chunk) < size):
@@ -336,10 +338,11 @@ class _UnbatchDataset(_UnaryDataset):
         return UNKNOWN
 
     def _iterator(self):
-        if self._sparse:
-            yield from self._sparse_rows()
-            return
-        for batch in self._input._iterator():
+        source = self._input._iterator()  # made with this iterator, as in TF
+        return self._sparse_rows(source) if self._sparse else self._rows(source)
+
+    def _rows(self, source):
+        for batch in source:
             n = batch[0].shape[0]
             for c, a in enumerate(batch[1:], 1):
                 if a.shape[0] != n:
@@ -349,9 +352,9 @@ class _UnbatchDataset(_UnaryDataset):
             for i in builtins.range(n):
                 yield tuple(a[i] if a.ndim > 1 else a[i:i + 1].reshape(()) for a in batch)
 
-    def _sparse_rows(self):
+    def _sparse_rows(self, source):
         """`_iterator` for elements holding sparse tensors (their rows taken apart)."""
-        for batch in self._input._iterator():
+        for batch in source:
             getters, sizes = [], []
             for a in batch:
                 if a is None:
@@ -404,8 +407,9 @@ class _SparseBatchDataset(_UnaryDataset):
     def _cardinality(self):
         return _batched_cardinality(self._input, self._batch_size, False)
 
-    def _iterator(self):
-        source, size, row = self._input._iterator(), self._batch_size, self._row
+    @input_made_first
+    def _iterator(self, source):
+        size, row = self._batch_size, self._row
         while True:
             chunk = [e[0] for e in itertools.islice(source, size)]
             if not chunk:
@@ -476,8 +480,10 @@ class _RebatchDataset(_UnaryDataset):
     def _iterator(self):
         specs = structure.flatten(self._spec)
         if any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in specs):
-            yield from self._row_batches()
-            return
+            return self._row_batches(_UnbatchDataset(self._input)._iterator())
+        return self._dense_batches(self._input._iterator())  # made now, as in TF
+
+    def _dense_batches(self, source):
         sizes, k = self._sizes, 0
         pieces, have = collections.deque(), 0  # input rows not handed out yet
 
@@ -497,7 +503,7 @@ class _RebatchDataset(_UnaryDataset):
                     n = 0
             return parts[0] if len(parts) == 1 else tuple(np.concatenate(c)
                                                           for c in zip(*parts))
-        for batch in self._input._iterator():
+        for batch in source:
             pieces.append(batch)
             have += batch[0].shape[0]
             while have >= sizes[k % len(sizes)]:
@@ -509,10 +515,10 @@ class _RebatchDataset(_UnaryDataset):
             yield take(have)
 
 
-    def _row_batches(self):
-        """`_iterator` for elements holding sparse or ragged tensors: rows taken apart, then
-        batched."""
-        rows, sizes, k = _UnbatchDataset(self._input)._iterator(), self._sizes, 0
+    def _row_batches(self, rows):
+        """`_iterator` for elements holding sparse or ragged tensors: `rows` (the input's
+        taken apart) batched."""
+        sizes, k = self._sizes, 0
         splits = next((s.row_splits_dtype.as_numpy_dtype for s in structure.flatten(self._spec)
                        if isinstance(s, RaggedTensorSpec)), np.int64)
         while True:
@@ -575,11 +581,11 @@ class _WindowDataset(_UnaryDataset):
             return 0 if n < span else (n - span) // self._shift + 1
         return -(-n // self._shift)
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         size, shift, stride = self._size, self._shift, self._stride
         span = stride * (size - 1) + 1
         buffer = collections.deque()
-        source = self._input._iterator()
         done = False
         specs = self._component_specs
         while True:
@@ -639,9 +645,10 @@ class _GroupByWindowDataset(_UnaryDataset):
         n = self._input._cardinality()
         return INFINITE if n == INFINITE else UNKNOWN
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         groups, sizes = {}, {}
-        for element in self._input._iterator():
+        for element in source:
             key = int(self._key_fn(element)[0])
             if key not in groups:
                 groups[key] = []
@@ -753,9 +760,10 @@ class _FlatMapDataset(_UnaryDataset):
     def _cardinality(self):
         return UNKNOWN
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         fn = self._fn
-        for element in self._input._iterator():
+        for element in source:
             yield from branch_iterator(fn(element), "inner")
 
 
@@ -983,9 +991,10 @@ class _TakeWhileDataset(_UnaryDataset):
     def _cardinality(self):
         return UNKNOWN
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         fn = self._fn
-        for element in self._input._iterator():
+        for element in source:
             if not fn(element)[0]:
                 return
             yield element
@@ -1024,9 +1033,10 @@ class _UniqueDataset(_UnaryDataset):
     def _cardinality(self):
         return UNKNOWN  # TF's, even of an infinite input
 
-    def _iterator(self):
+    @input_made_first
+    def _iterator(self, source):
         seen = set()
-        for element in self._input._iterator():
+        for element in source:
             a = element[0]
             key = (a.shape, tuple(a.reshape(-1).tolist()) if a.dtype == object else a.tobytes())
             if key not in seen:
@@ -1052,8 +1062,8 @@ class _IgnoreErrorsDataset(_UnaryDataset):
     def _cardinality(self):
         return UNKNOWN  # TF's, even of an infinite input
 
-    def _iterator(self):
-        source = self._input._iterator()
+    @input_made_first
+    def _iterator(self, source):
         while True:
             try:
                 element = next(source)

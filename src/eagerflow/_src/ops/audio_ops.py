@@ -16,8 +16,8 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, fixed_input_error, register
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 
 _HEADER = struct.Struct("<4sI4s4sIHHIIHH4sI")
@@ -32,13 +32,23 @@ def _encode_wav(xp, audio, sample_rate):
             None, None, f"Input sample_rate should be a scalar tensor, got "
                         f"{errors.shape_text(sample_rate.shape)} instead.")
     frames, channels = audio.shape
-    rate = int(sample_rate)
+    rate = int(sample_rate) % 2 ** 64  # TF widens the int32 rate to an unsigned size
+    if audio.size == 0 and frames > 0:  # frames of no channel: TF finds no samples to read
+        raise errors.InvalidArgumentError(None, None, "audio is null")
+    if not 0 < rate < 2 ** 32:
+        raise errors.InvalidArgumentError(
+            None, None, f"sample_rate must be in (0, 2^32), got: {rate}")
+    if not 0 < channels < 2 ** 16:
+        raise errors.InvalidArgumentError(
+            None, None, f"num_channels must be in (0, 2^16), got: {channels}")
     # samples scaled by 2**15, rounded half away from zero and clipped, as TF does
     scaled = np.asarray(audio, np.float32).astype(np.float64) * 32768.0
     pcm = np.clip(np.trunc(scaled + np.copysign(0.5, scaled)), -32768, 32767).astype("<i2")
     data = pcm.tobytes()
-    header = _HEADER.pack(b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, channels, rate,
-                          rate * channels * 2, channels * 2, 16, b"data", len(data))
+    # the header's fields wrap around as TF's fixed-width ones do
+    header = _HEADER.pack(b"RIFF", (36 + len(data)) % 2 ** 32, b"WAVE", b"fmt ", 16, 1,
+                          channels, rate, rate * channels * 2 % 2 ** 32,
+                          channels * 2 % 2 ** 16, 16, b"data", len(data) % 2 ** 32)
     return np.array(header + data, dtype=object)
 
 
@@ -55,9 +65,27 @@ batching_rules.assign(PER_ELEMENT, _ENCODE_WAV)
 def encode_wav(audio, sample_rate, name=None):
     """A scalar string: `audio` (float32 ``[frames, channels]`` in [-1, 1]) as a 16-bit
     PCM WAV file of `sample_rate` frames per second."""
-    if not isinstance(audio, Tensor):  # (a tensor keeps its dtype: EncodeWav checks it)
-        audio = convert_to_tensor(audio, _d.float32)
-    return dispatch(_ENCODE_WAV, (audio, convert_to_tensor(sample_rate, _d.int32)), {}, name)
+    inputs = (_fixed_input(_ENCODE_WAV, 0, "audio", audio, _d.float32, name),
+              _fixed_input(_ENCODE_WAV, 1, "sample_rate", sample_rate, _d.int32, name))
+    try:
+        return dispatch(_ENCODE_WAV, inputs, {}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, audio, sample_rate) from None
+
+
+def _fixed_input(op, i, input_name, value, dtype, name):
+    """Input `i` of `op`, of fixed type `dtype`: other values converted to it; a tensor of
+    another dtype refused with TF's error (a TypeError as a graph is built)."""
+    if not isinstance(value, Tensor):
+        return convert_to_tensor(value, dtype)
+    if value.dtype != dtype:
+        building = not isinstance(value, EagerTensor)
+        error = fixed_input_error(op, i, input_name, dtype, value.dtype, building)
+        if not building:  # eagerly, TF's text ends with the op's name
+            error = errors.before_kernel(type(error)(None, error.op,
+                                                     f"{error.message} name: {name or ''}"))
+        raise error
+    return value
 
 
 # -- DecodeWav ---------------------------------------------------------------------------------
@@ -168,5 +196,8 @@ def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):
     ([0.5, -0.25], 8000)
     """
     attrs = {"desired_channels": int(desired_channels), "desired_samples": int(desired_samples)}
-    return DecodeWav(*dispatch(_DECODE_WAV, (convert_to_tensor(contents, _d.string),), attrs,
-                               name))
+    inputs = (_fixed_input(_DECODE_WAV, 0, "contents", contents, _d.string, name),)
+    try:
+        return DecodeWav(*dispatch(_DECODE_WAV, inputs, attrs, name))
+    except errors.OpError as e:
+        raise errors.listed(e, contents) from None

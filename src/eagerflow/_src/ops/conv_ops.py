@@ -296,7 +296,8 @@ def _depthwise(xp, x, w, strides, dilations, pads):
         for tap, f in zip(taps, filters[..., m]):
             acc += tap * f
         y[..., m] = acc
-    return y.reshape(*y.shape[:-2], -1)  # output channel c * multiplier + m
+    # output channel c * multiplier + m (sized, not -1: an empty output has no size to infer)
+    return y.reshape(*y.shape[:-2], y.shape[-2] * y.shape[-1])
 
 
 def _conv_filter_grad(xp, x, dy, filter_shape, strides, dilations, pads):
@@ -469,9 +470,10 @@ def _conv_kernel(depthwise):
             _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], w.shape[-2],
                            w.dtype, "Number of channels in filter ({1}) must match last "
                                     "dimension of input ({0})")
-        _, pads = _checked_geometry(x.shape, w.shape, strides, padding, explicit_paddings,
-                                    data_format, dilations, depthwise)
-        if onednn_conv.usable(xp, x, w):
+        dims, pads = _checked_geometry(x.shape, w.shape, strides, padding, explicit_paddings,
+                                       data_format, dilations, depthwise)
+        # (an empty output, a filter longer than the input, is NumPy's to make)
+        if onednn_conv.usable(xp, x, w) and (dims is None or all(dims)):
             nd = len(strides) - 2
             if depthwise:  # the grouped filter (*k, 1, channels * multiplier), same memory
                 w = w.reshape(*w.shape[:nd], 1, -1)

@@ -236,8 +236,11 @@ def serialize_tensor(tensor, name=None):
 @export("io.parse_tensor", "compat.v1.io.parse_tensor", "compat.v1.parse_tensor")
 def parse_tensor(serialized, out_type, name=None):
     """The tensor a serialized ``TensorProto`` holds; its dtype must be `out_type`."""
-    return dispatch(_PARSE_TENSOR, (convert_to_tensor(serialized, _d.string),),
-                    {"out_type": _d.as_dtype(out_type)}, name)
+    try:
+        return dispatch(_PARSE_TENSOR, (convert_to_tensor(serialized, _d.string),),
+                        {"out_type": _d.as_dtype(out_type)}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, serialized) from None
 
 
 # -- SerializeSparse, SerializeManySparse, DeserializeManySparse ---------------------------------
@@ -451,10 +454,13 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         raise attr_dtype_error("DecodeRaw", "out_type", out_type, _RAW_TYPES, "out_type")
     data = convert_to_tensor(input_bytes, _d.string)
     attrs = {"out_type": out_type, "little_endian": bool(little_endian)}
-    if fixed_length is None:
-        return dispatch(_DECODE_RAW, (data,), attrs, name)
-    return dispatch(_DECODE_PADDED_RAW, (data, convert_to_tensor(fixed_length, _d.int32)),
-                    attrs, name)
+    try:
+        if fixed_length is None:
+            return dispatch(_DECODE_RAW, (data,), attrs, name)
+        return dispatch(_DECODE_PADDED_RAW, (data, convert_to_tensor(fixed_length, _d.int32)),
+                        attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, input_bytes) from None
 
 
 # -- EncodeBase64, DecodeBase64, DecodeCompressed -----------------------------------------------

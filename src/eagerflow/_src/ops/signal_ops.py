@@ -13,6 +13,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.arrays import quiet
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -852,14 +853,16 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
            [3, 4, 5]], dtype=int32)>
     """
     signal = as_tensor(signal)
-    length, step = _int(frame_length, "Frame", "frame_length"), _int(frame_step, "Frame",
-                                                                    "frame_step")
+    length, step = _frame_param(frame_length, "frame_length"), _frame_param(frame_step,
+                                                                            "frame_step")
     rank = signal.shape.rank
     if rank is not None and rank < 1:
         raise ValueError(f"Shape {signal.shape} must have rank at least 1")
     axis = axis + rank if axis < 0 else axis
-    if step == 0:  # TF's frame count divides by the step
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero")
+    if isinstance(step, int) and step == 0:  # TF's frame count divides by the step
+        text = "Integer division by zero"
+        raise errors.InvalidArgumentError(None, None, errors.eager_message(
+            text, "FloorDiv", name="") if context.executing_eagerly() else text)
     samples = signal.shape[axis]
     if samples is None:  # known only at run time: the same arithmetic on tensors
         samples = array_ops.shape(signal)[axis]
@@ -884,11 +887,23 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         starts = np.arange(count, dtype=np.int32)[:, None] * step
     else:
         starts = array_ops.expand_dims(array_ops.range(count), 1) * step
-    indices = starts + np.arange(length, dtype=np.int32)[None, :]
+    # (a negative length fails in the range, as in TF)
+    offsets = array_ops.range(length) if isinstance(length, Tensor) or length < 0 else \
+        np.arange(length, dtype=np.int32)
+    indices = starts + array_ops.expand_dims(offsets, 0) if isinstance(offsets, Tensor) else \
+        starts + offsets[None, :]
     if axis == 0:  # gathered from a leading unit axis: a dense gradient, as TF's frame has
         framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)
         return array_ops.squeeze(framed, [0])
     return array_ops.gather(signal, indices, axis=axis)
+
+
+def _frame_param(value, attr):
+    """`frame`'s `attr` as a Python int, or an int32 tensor where a traced function knows
+    it only at run time."""
+    if isinstance(value, Tensor) and value.dtype.is_integer and get_static_value(value) is None:
+        return cast(value, _d.int32)
+    return _int(value, "Frame", attr)
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

@@ -16,14 +16,16 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 
-def _static_int(value, name):
-    found = get_static_value(convert_to_tensor(value))
-    if found is None:
-        raise ValueError(f"`{name}` must be known when the graph is built, got {value!r}.")
-    return int(found)
+def _int_or_tensor(value):
+    """`value` as a Python int, or as an int32 tensor where a traced function knows it only
+    at run time."""
+    tensor = convert_to_tensor(value)
+    found = get_static_value(tensor)
+    return cast(tensor, _d.int32) if found is None else int(found)
 
 
 @export("signal.overlap_and_add")
@@ -36,8 +38,8 @@ def overlap_and_add(signal, frame_step, name=None):
     rank = signal.shape.rank
     if rank is not None and rank < 2:
         raise ValueError(f"Shape {signal.shape} must have rank at least 2")
-    step = _static_int(frame_step, "frame_step")
-    if step < 1:  # (TF fails as it pads by a negative amount)
+    step = _int_or_tensor(frame_step)
+    if isinstance(step, int) and step < 1:  # (TF fails as it pads by a negative amount)
         raise errors.InvalidArgumentError(
             None, None, f"overlap_and_add needs a positive frame_step, got {step}")
     shape = array_ops.shape(signal)
@@ -55,6 +57,11 @@ def overlap_and_add(signal, frame_step, name=None):
 
 
 def _fft_length(frame_length):
+    """The smallest power of 2 enclosing `frame_length` (an int, or a tensor: computed as
+    TF does, through a float32 logarithm)."""
+    if isinstance(frame_length, Tensor):
+        exponent = math_ops.ceil(math_ops.log(cast(frame_length, _d.float32)) / math.log(2.0))
+        return cast(math_ops.pow(2.0, exponent), _d.int32)
     return 2 ** int(math.ceil(math.log2(frame_length))) if frame_length > 0 else 0
 
 
@@ -68,13 +75,14 @@ def stft(signals, frame_length, frame_step, fft_length=None,
     signals = convert_to_tensor(signals)
     if signals.shape.rank is not None and signals.shape.rank < 1:
         raise ValueError(f"Shape {signals.shape} must have rank at least 1")
-    frame_length = _static_int(frame_length, "frame_length")
+    frame_length = _int_or_tensor(frame_length)
     if fft_length is None:
         fft_length = _fft_length(frame_length)
-    framed = signal_ops.frame(signals, frame_length, frame_step, pad_end=pad_end)
+    framed = signal_ops.frame(signals, frame_length, _int_or_tensor(frame_step),
+                              pad_end=pad_end)
     if window_fn is not None:
         framed = framed * window_fn(frame_length, dtype=framed.dtype)
-    return signal_ops.rfft(framed, [_static_int(fft_length, "fft_length")])
+    return signal_ops.rfft(framed, [_int_or_tensor(fft_length)])
 
 
 @export("signal.inverse_stft_window_fn")
@@ -84,7 +92,7 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=signal_ops.hann_window,
     def inverse_window(frame_length, dtype):
         forward = forward_window_fn(frame_length, dtype=dtype)
         squared = math_ops.square(forward)
-        step = _static_int(frame_step, "frame_step")
+        step = _int_or_tensor(frame_step)
         blocks = -(-frame_length // step)
         padded = array_ops.pad(squared, [[0, blocks * step - frame_length]])
         denominator = reduction_ops.reduce_sum(array_ops.reshape(padded, [blocks, step]), 0,
@@ -102,12 +110,14 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
     stfts = convert_to_tensor(stfts)
     if stfts.shape.rank is not None and stfts.shape.rank < 2:
         raise ValueError(f"Shape {stfts.shape} must have rank at least 2")
-    frame_length = _static_int(frame_length, "frame_length")
+    frame_length = _int_or_tensor(frame_length)
     if fft_length is None:
         fft_length = _fft_length(frame_length)
-    fft_length = _static_int(fft_length, "fft_length")
+    fft_length = _int_or_tensor(fft_length)
     real_frames = signal_ops.irfft(stfts, [fft_length])
-    if fft_length > frame_length:
+    if isinstance(frame_length, Tensor) or isinstance(fft_length, Tensor):
+        real_frames = _resized(real_frames, frame_length)  # (cut or padded at run time)
+    elif fft_length > frame_length:
         real_frames = real_frames[..., :frame_length]
     elif fft_length < frame_length:
         rank = real_frames.shape.rank
@@ -115,13 +125,14 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None,
                                     [[0, frame_length - fft_length]])
     if window_fn is not None:
         real_frames = real_frames * window_fn(frame_length, dtype=stfts.dtype.real_dtype)
-    return overlap_and_add(real_frames, frame_step)
+    return overlap_and_add(real_frames, _int_or_tensor(frame_step))
 
 
 def _resized(x, n):
     """`x`'s last axis cut or zero-padded to `n` samples."""
     dim = x.shape[-1]
-    if dim is None:  # known at run time only: append what is missing, then cut
+    if dim is None or isinstance(n, Tensor):  # known at run time only: append what is
+        # missing, then cut
         shape = array_ops.shape(x)
         missing = math_ops.maximum(n - shape[-1], 0)
         zeros = array_ops.zeros(array_ops.concat([shape[:-1], [missing]], 0), x.dtype)
@@ -151,6 +162,23 @@ def _check_dct(input, type, n, axis, norm):
         raise ValueError("Normalization is not supported for the Type-I DCT.")
     if type == 1 and input.shape[-1] is not None and input.shape[-1] < 2:
         raise ValueError("Type-I DCT requires the dimension to be greater than one.")
+
+
+def _check_dct_dtype(input):
+    """TF's errors for a DCT of another dtype than float32 and float64: those its
+    computation meets (making the complex phase factors, or a 0.0 of the input's dtype)."""
+    dtype = input.dtype
+    if dtype in (_d.float32, _d.float64):
+        return
+    if dtype.is_complex:
+        raise AssertionError()
+    if dtype.is_floating:
+        raise TypeError(f"The `real` and `imag` components have incorrect types: {dtype.name} "
+                        f"{dtype.name}. They must be consistent, and one of [tf.float32, "
+                        f"tf.float64]")
+    if isinstance(input, EagerTensor):
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name}")
+    raise TypeError(f"Expected {dtype.name}, but got 0.0 of type 'float'.")
 
 
 def _phase(count, sign, dtype):
@@ -184,9 +212,8 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     """The discrete cosine transform (types I-IV) of the last axis of `input`;
     ``norm='ortho'`` scales types II-IV to be orthonormal."""
     input = convert_to_tensor(input)
-    if input.dtype not in (_d.float32, _d.float64):
-        raise TypeError(f"DCT requires tf.float32 or tf.float64 inputs, got: {input.dtype}")
     _check_dct(input, type, n, axis, norm)
+    _check_dct_dtype(input)
     if n is not None:
         input = _resized(input, n)
     size = input.shape[-1]
@@ -293,39 +320,52 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     return dct(log_mel_spectrograms, type=2) * math_ops.rsqrt(cast(bins, dtype) * 2.0)
 
 
-def _window_length(window_length):
-    """A window's length as a Python int; like TF, anything but an int32 (or a value that
-    converts to one) is refused as the conversion refuses it."""
-    if type(window_length) is not int:
-        window_length = convert_to_tensor(window_length, _d.int32)
-        if window_length.shape.rank != 0:
-            raise ValueError(f"Shape {window_length.shape} must have rank 0")
-    return _static_int(window_length, "window_length")
+def _window_length(window_length, dtype):
+    """A window's `dtype` (a floating one, else ValueError) and its length as an int32 scalar
+    tensor (anything that does not convert to one refused as the conversion refuses it)."""
+    dtype = _d.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"dtype must be a floating point type. Found {dtype}")
+    length = convert_to_tensor(window_length, _d.int32)
+    if length.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {length.shape} must have rank 0")
+    return dtype, length
 
 
 @export("signal.kaiser_window")
 def kaiser_window(window_length, beta=12.0, dtype=_d.float32, name=None):
-    """The Kaiser window of `window_length` points with shape parameter `beta`."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    if length == 1:
+    """The Kaiser window of `window_length` points with shape parameter `beta`.
+
+    >>> tf.signal.kaiser_window(3, beta=0.0)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 1., 1.], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    known = get_static_value(length)
+    if known is not None and int(known) == 1:
         return array_ops.ones([1], dtype)
-    half = (length - 1) / 2
-    position = cast(array_ops.range(length), dtype) - convert_to_tensor(half, dtype)
+    # the positions -h, -h + 1, ... up to h, for h = (length - 1) / 2, made in float32 (so
+    # a length below one fails in the range as in TF); a length known only at run time of
+    # one gives [nan] (0 / 0), as TF's does
+    half = (cast(length, _d.float32) - 1.0) / 2.0
+    position = cast(array_ops.range(-half, half + 0.1, dtype=_d.float32), dtype)
     beta = cast(beta, dtype)
-    ratio = position / convert_to_tensor(half, dtype)
-    arg = beta * math_ops.sqrt(math_ops.maximum(1.0 - math_ops.square(ratio), 0.0))
+    half = cast(half, dtype)
+    one = convert_to_tensor(1.0, dtype)
+    arg = beta * math_ops.sqrt(math_ops.maximum(one - math_ops.square(position / half),
+                                                convert_to_tensor(0.0, dtype)))
     # I0(arg) / I0(beta) with the scaled Bessel function: exp(arg - beta) i0e(arg) / i0e(beta)
-    return math_ops.exp(arg - beta) * math_ops.bessel_i0e(arg) / math_ops.bessel_i0e(beta)
+    return math_ops.exp(arg - beta) * (math_ops.bessel_i0e(arg) / math_ops.bessel_i0e(beta))
 
 
 @export("signal.kaiser_bessel_derived_window")
 def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, name=None):
-    """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    half = length // 2
-    kaiser = kaiser_window(half + 1, beta, dtype)
+    """The Kaiser-Bessel derived window (for MDCTs) of an even `window_length`.
+
+    >>> tf.signal.kaiser_bessel_derived_window(2)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.70710677, 0.70710677], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    kaiser = kaiser_window(length // 2 + 1, beta, dtype)
     cumulative = reduction_ops.cumsum(kaiser, axis=0)
     half_window = math_ops.sqrt(cumulative[:-1] / cumulative[-1])
     return array_ops.concat([half_window, array_ops.reverse(half_window, [0])], 0)
@@ -333,11 +373,15 @@ def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=_d.float32, nam
 
 @export("signal.vorbis_window")
 def vorbis_window(window_length, dtype=_d.float32, name=None):
-    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``."""
-    dtype = _d.as_dtype(dtype)
-    length = _window_length(window_length)
-    arg = (cast(array_ops.range(length), dtype) + 0.5) * convert_to_tensor(np.pi / length, dtype)
-    return math_ops.sin(convert_to_tensor(np.pi / 2, dtype) * math_ops.square(math_ops.sin(arg)))
+    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (n + 1/2) / N))``.
+
+    >>> tf.signal.vorbis_window(2)
+    <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.70710677, 0.70710677], dtype=float32)>
+    """
+    dtype, length = _window_length(window_length, dtype)
+    arg = cast(array_ops.range(length), dtype)
+    inner = math_ops.sin(np.pi / cast(length, dtype) * (arg + 0.5))
+    return math_ops.sin(np.pi / 2.0 * math_ops.pow(inner, 2.0))
 
 
 @export("signal.mdct")

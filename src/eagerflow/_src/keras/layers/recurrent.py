@@ -95,8 +95,11 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
             mask = array_ops.expand_dims(mask, -1)
         if not time_major:
             mask = _swap_batch_time(mask)
-    if unroll and steps is None:
+    if unroll and not steps:
         raise ValueError("Unrolling requires a fixed number of timesteps.")
+    if steps == 0:  # TF takes the first step's input first: a slice out of bounds
+        for x in flat_inputs:
+            x[0]  # noqa: B018 (raises)
     loop = _Loop(step_function, inputs, initial_states, tuple(constants or ()), mask,
                  zero_output_for_mask)
     if replay_first_step and not unroll and steps and context.executing_eagerly():
