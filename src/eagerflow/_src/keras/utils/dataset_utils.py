@@ -244,7 +244,10 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
         if label_mode:
             dataset = Dataset.zip((dataset, _labels(part_labels, label_mode,
                                                     len(class_names))))
-        dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
+        if what == "audio":  # Keras prefetches audio files before batching, the others after
+            dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
+        else:
+            dataset = batch(dataset, batch_size, shuffle and train, seed).prefetch(_AUTOTUNE)
         dataset.class_names = class_names
         if what == "image":
             dataset.file_paths = part_paths
@@ -258,7 +261,7 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
 
 
 def _labels(labels, label_mode, num_classes):
-    dataset = Dataset.from_tensor_slices(np.asarray(labels))
+    dataset = Dataset.from_tensor_slices(labels)  # a list of Python ints gives int32
     if label_mode == "binary":
         return dataset.map(lambda x: array_ops.expand_dims(cast_ops.cast(x, "float32"), -1),
                            num_parallel_calls=_AUTOTUNE)
