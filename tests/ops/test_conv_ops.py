@@ -377,8 +377,8 @@ def test_max_pool_ignores_nan_and_starts_from_lowest():
 
 
 def test_max_pool_padding_never_wins():
-    x = -np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1)
-    got = tf.nn.max_pool2d(x, 2, 2, "SAME")
+    x = tf.constant(-np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1))
+    got = tf.nn.max_pool2d(x, 2, 2, "SAME")  # (a NumPy array would be cast to float32)
     assert got.dtype == tf.int8
     np.testing.assert_array_equal(got.numpy()[0, :, :, 0],
                                   [[-1, -3, -5], [-11, -13, -15], [-21, -23, -25]])

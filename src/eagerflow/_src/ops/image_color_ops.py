@@ -25,7 +25,7 @@ from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, r
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.image_ops import convert_image_dtype
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 _HALF_FLOAT = (_d.float16, _d.float32)
 _HSV_TYPES = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
@@ -321,7 +321,7 @@ def rgb_to_hsv(images, name=None):
     >>> tf.image.rgb_to_hsv(tf.constant([[0.0, 0.0, 1.0]]))
     <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[0.6666667, 1.       , 1.       ]], dtype=float32)>
     """
-    return dispatch(_RGB_TO_HSV, (as_tensor(images),), name=name)
+    return dispatch(_RGB_TO_HSV, (defaulted(images, _d.float32, _HSV_TYPES),), name=name)
 
 
 @export("image.hsv_to_rgb")
@@ -331,7 +331,7 @@ def hsv_to_rgb(images, name=None):
     >>> tf.image.hsv_to_rgb(tf.constant([[0.0, 1.0, 1.0]]))
     <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[1., 0., 0.]], dtype=float32)>
     """
-    return dispatch(_HSV_TO_RGB, (as_tensor(images),), name=name)
+    return dispatch(_HSV_TO_RGB, (defaulted(images, _d.float32, _HSV_TYPES),), name=name)
 
 
 # The standard YIQ and YUV (BT.601) matrices, rows indexed by the input channel.

@@ -36,7 +36,7 @@ from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, mat
 from eagerflow._src.ops import linalg_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _ints_or_tensor
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 # TF's dtypes of the resize ops' images (the output is float32, or T for nearest neighbour).
 _RESIZE_TYPES = (_d.int8, _d.uint8, _d.int16, _d.uint16, _d.int32, _d.int64, _d.bfloat16,
@@ -2271,7 +2271,7 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
            [1., 0., 1.],
            [1., 1., 1.]], dtype=float32)
     """
-    images = as_tensor(images)
+    images = defaulted(images, _d.float32, (_d.float32, _d.float16))
     boxes = convert_to_tensor(boxes, _d.float32)
     colors = convert_to_tensor(colors if colors is not None else np.zeros((0, 4), np.float32),
                                _d.float32)
