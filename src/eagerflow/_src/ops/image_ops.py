@@ -1197,27 +1197,39 @@ def _box_sources(boxes, crop, size):
 
 
 def _check_boxes(image, boxes, box_index, crop_size):
+    """TF's checks of CropAndResize's inputs, in its order (`crop_size` an array)."""
     if image.ndim != 4:
         raise _invalid(f"input image must be 4-D{shape_text(image.shape)}")
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise _invalid(f"boxes must have 4 columns{shape_text(boxes.shape)}")
-    if box_index.shape != boxes.shape[:1]:
-        raise _invalid("box_index has incompatible shape")
-    if len(crop_size) != 2:
-        raise _invalid(f"crop_size must be a 1-D tensor of length 2{shape_text([len(crop_size)])}")
+    if image.shape[1] <= 0 or image.shape[2] <= 0:
+        raise _invalid("image dimensions must be positive")
+    if boxes.ndim != 2:
+        raise _invalid(f"boxes must be 2-D, got: {shape_text(boxes.shape)}")
+    if box_index.ndim != 1:
+        raise _invalid(f"box_indices must be rank 1 but is shape {shape_text(box_index.shape)}")
+    if boxes.size or box_index.size:  # (no boxes at all: their columns are not checked)
+        if boxes.shape[1] != 4:
+            raise _invalid("boxes must have 4 columns")
+        if box_index.shape[0] != boxes.shape[0]:
+            raise _invalid("box_index has incompatible shape")
+    if crop_size.ndim != 1:
+        raise _invalid(f"crop_size must be 1-D{shape_text(crop_size.shape)}")
+    if crop_size.shape[0] != 2:
+        raise _invalid(f"crop_size must have two elements{shape_text(crop_size.shape)}")
     if crop_size[0] <= 0 or crop_size[1] <= 0:
         raise _invalid("crop dimensions must be positive")
-    bad = (box_index < 0) | (box_index >= image.shape[0])
-    if bad.any():
-        raise _invalid(f"box_index has values outside [0, {image.shape[0]})")
+    if ((box_index < 0) | (box_index >= image.shape[0])).any():
+        raise errors.OutOfRangeError(None, None, "box_index has values outside [0, batch_size)")
+    if not np.isfinite(boxes).all():
+        raise _invalid("Boxes contains at least one element that is not finite")
 
 
 def _crop_and_resize(xp, image, boxes, box_index, *runtime, crop_size=None, method="bilinear",
                      extrapolation_value=0.0):
-    crop_size = _size_value(runtime, crop_size)
-    _check_boxes(image, boxes, box_index, crop_size)
+    _check_boxes(image, boxes, box_index, np.asarray(runtime[0] if runtime else crop_size))
     _, h, w, _ = image.shape
-    ch, cw = crop_size
+    ch, cw = _size_value(runtime, crop_size)
+    if not boxes.size:
+        return xp.zeros((0, ch, cw, image.shape[3]), np.float32)
     ys, y_in = _box_sources(boxes[:, [0, 2]], ch, h)
     xs, x_in = _box_sources(boxes[:, [1, 3]], cw, w)
     x = image.astype(np.float32, copy=False)
@@ -1245,6 +1257,8 @@ def _crop_and_resize(xp, image, boxes, box_index, *runtime, crop_size=None, meth
 def _crop_and_resize_rule(image, boxes, box_index, *runtime, crop_size=None, **_):
     size = runtime[0] if runtime else crop_size
     dims = list(size) if isinstance(size, tuple) else (rules.known_elements(size) or [None] * 2)
+    if len(dims) != 2:  # (the kernel raises TF's error)
+        dims = [None] * 2
     channels = image.shape[3] if image.shape.rank is not None else None
     n = boxes.shape[0] if boxes.shape.rank is not None else None
     return TensorShape([n, *dims, channels]), _d.float32
@@ -1383,15 +1397,24 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     if method not in ("bilinear", "nearest"):
         raise errors.InvalidArgumentError(
             None, "CropAndResize", f"method must be 'bilinear' or 'nearest', got {method}")
+    given = (boxes, box_indices, crop_size)
     image = as_tensor(image)
     boxes = convert_to_tensor(boxes, _d.float32)
     box_indices = convert_to_tensor(box_indices, _d.int32)
     attrs = {"method": method, "extrapolation_value": float(extrapolation_value)}
-    size = _size_arg(crop_size, "CropAndResize")
-    if isinstance(size, tuple):
-        return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices),
-                        {**attrs, "crop_size": size}, name)
-    return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices, size), attrs, name)
+    try:  # (a size of another shape: the kernel raises TF's error)
+        if isinstance(crop_size, Tensor) and not crop_size.shape.is_compatible_with([2]):
+            raise ValueError(crop_size)
+        size = _size_arg(crop_size, "CropAndResize")
+    except ValueError:
+        size = convert_to_tensor(crop_size, _d.int32)
+    try:
+        if isinstance(size, tuple):
+            return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices),
+                            {**attrs, "crop_size": size}, name)
+        return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices, size), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 # --- resizing -------------------------------------------------------------------------------
