@@ -344,15 +344,17 @@ _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.5149651
 _YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
 
 
-def _tensordot_last(images, matrix):
+def _tensordot_last(images, matrix, any_rank=False):
+    """`images`' last axis times `matrix`; of unknown rank only with `any_rank` (as TF's
+    grayscale conversion; its other conversions subtract 1 from the unknown rank)."""
     images = as_tensor(images)
     if not images.dtype.is_floating:  # TF converts the matrix to the images' dtype
         raise TypeError(f"Cannot convert {matrix} to EagerTensor of dtype {images.dtype.name}")
     kernel = convert_to_tensor(np.asarray(matrix, images.dtype.as_numpy_dtype), images.dtype)
     rank = images.shape.rank
-    if rank is None:
-        raise ValueError("images of unknown rank: the colour conversion needs its last axis")
-    return array_ops.tensordot(images, kernel, axes=[[rank - 1], [0]])
+    if rank is None and not any_rank:
+        raise TypeError("unsupported operand type(s) for -: 'NoneType' and 'int'")
+    return array_ops.tensordot(images, kernel, axes=[[-1 if rank is None else rank - 1], [0]])
 
 
 @export("image.rgb_to_yiq")
@@ -404,7 +406,7 @@ def rgb_to_grayscale(images, name=None):
     """
     images = as_tensor(images)
     flat = convert_image_dtype(images, _d.float32)
-    gray = _tensordot_last(flat, [[0.2989], [0.587], [0.114]])
+    gray = _tensordot_last(flat, [[0.2989], [0.587], [0.114]], any_rank=True)
     return convert_image_dtype(gray, images.dtype)
 
 

@@ -2076,7 +2076,10 @@ def _crop_offsets(value, size, draw):
     if get_static_value(offset) is not None and static_size is not None:
         return array_ops.slice(value, offset, size)
     rank = value.shape.rank
-    out = value[tuple(slice(offset[i], offset[i] + size[i]) for i in range(rank))]
+    if rank is None:  # (the rank is the size's)
+        out = array_ops.slice(value, offset, size)
+    else:
+        out = value[tuple(slice(offset[i], offset[i] + size[i]) for i in range(rank))]
     if static_size is not None:
         _set_shape(out, [int(v) for v in static_size])
     return out
