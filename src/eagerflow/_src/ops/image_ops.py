@@ -1509,7 +1509,9 @@ def _scale_and_translate(images, size, method, antialias):
     """ScaleAndTranslate for `resize`: the scale of `size` to the images' size."""
     dims = _dims(images)
     if isinstance(size, tuple) and not _dynamic(*dims[1:3]):
-        scale = as_tensor(np.array([size[0] / dims[1], size[1] / dims[2]], np.float32))
+        with np.errstate(divide="ignore"):  # (an empty image: inf, which the kernel rejects)
+            scale = as_tensor(np.divide(np.array(size, np.float32),
+                                        np.array(dims[1:3], np.float32)))
     else:
         scale = math_ops.divide(_float(size if not isinstance(size, tuple) else list(size)),
                                 _float(array_ops.shape(images)[1:3]))

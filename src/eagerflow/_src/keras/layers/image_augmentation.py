@@ -268,6 +268,11 @@ class _RandomResize(_RandomLayer):
             raise ValueError(f"`factor` argument must have values larger than -1. Received: "
                              f"factor={factor}")
 
+    def call(self, inputs, training=True):
+        if training is not None and not hasattr(training, "dtype") and not training:
+            return cast_ops.identity(inputs)  # (Keras returns them as given: uint8 stays)
+        return super().call(inputs, training)
+
     def _augment(self, images):
         dims = array_ops.shape(images)
         axis = self._axis
