@@ -253,10 +253,10 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
             dataset.file_paths = part_paths
         return dataset
 
-    if subset == "both":
-        return [make(*_split(paths, labels, validation_split, "training"), True, "training "),
-                make(*_split(paths, labels, validation_split, "validation"), False,
-                     "validation ")]
+    if subset == "both":  # (both parts are counted before either is checked)
+        training = _split(paths, labels, validation_split, "training")
+        validation = _split(paths, labels, validation_split, "validation")
+        return [make(*training, True, "training "), make(*validation, False, "validation ")]
     return make(*_split(paths, labels, validation_split, subset), True)
 
 
