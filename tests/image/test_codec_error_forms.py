@@ -26,3 +26,16 @@ def test_extract_jpeg_shape_of_a_vector_uses_its_words():
                        match=r"}} contents must be scalar, got shape \[1\] "
                              r"\[Op:ExtractJpegShape\]$"):
         tf.io.extract_jpeg_shape([b"x"])
+
+
+def test_mirror_pad_errors_of_listed_paddings_end_without_the_name():
+    # sobel_edges pads with a Python list: TF's slower path, no name at the end
+    for run in (lambda: tf.pad(tf.zeros((0,)), [[1, 1]], mode="REFLECT"),
+                lambda: tf.pad(tf.zeros((0,)), [[1, 1]], mode="SYMMETRIC"),
+                lambda: tf.image.sobel_edges(tf.zeros((1, 0, 3, 1)))):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            run()
+        assert str(info.value).endswith("[Op:MirrorPad]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.pad(tf.zeros((0,)), tf.constant([[1, 1]]), mode="REFLECT")
+    assert str(info.value).endswith("[Op:MirrorPad] name: ")
