@@ -673,7 +673,8 @@ _X4, _W4 = np.ones((1, 5, 5, 2), F32), np.ones((3, 3, 2, 4), F32)
      "Expected string for argument 'padding'"),
     (lambda: tf.nn.avg_pool2d(_X4.astype(np.int32), 2, 2, "SAME"), errors.InvalidArgumentError,
      "Value for attr 'T' of int32 is not in the list of allowed values"),
-    (lambda: tf.nn.max_pool2d(_X4.astype(bool), 2, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(tf.constant(_X4.astype(bool)), 2, 2, "SAME"),
+         errors.InvalidArgumentError,
      "Value for attr 'T' of bool is not in the list of allowed values"),
 ])
 def test_errors(call, error, message):
