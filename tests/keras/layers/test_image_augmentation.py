@@ -158,3 +158,19 @@ def test_random_resize_in_inference_returns_the_inputs_as_given(layer):
 def test_antialiased_resize_of_an_empty_image_is_the_kernels_error():
     with pytest.raises(tf.errors.InvalidArgumentError, match="input image must be of non-zero"):
         tf.image.resize(np.zeros((2, 0, 8, 3), np.float32), (3, 4), antialias=True)
+
+
+def test_transform_layers_take_tfs_gradient():
+    # TF's gradient of ImageProjectiveTransformV3 resamples the output gradient through the
+    # inverse transforms (not the exact adjoint of the bilinear reads): TF's values
+    x = tf.Variable(np.random.RandomState(0).rand(1, 6, 7, 3).astype(np.float32))
+    want = {"RandomRotation": 763.546, "RandomZoom": 744.668}
+    for name, layer in (("RandomRotation", keras.layers.RandomRotation(0.2, seed=1)),
+                        ("RandomZoom", keras.layers.RandomZoom(0.2, seed=1))):
+        with tf.GradientTape() as tape:
+            y = layer(x, training=True)
+            weights = tf.cast(tf.reshape(tf.range(tf.size(y)) % 7, tf.shape(y)), y.dtype)
+            loss = tf.reduce_sum(y * weights)
+        g = tape.gradient(loss, x)
+        weights = tf.cast(tf.reshape(tf.range(tf.size(g)) % 5, tf.shape(g)), g.dtype)
+        np.testing.assert_allclose(float(tf.reduce_sum(g * weights)), want[name], rtol=1e-5)

@@ -2424,6 +2424,18 @@ tf_defaults[_PROJECTIVE_TRANSFORM_V2] = {"fill_mode": "CONSTANT"}
 batching_rules[_PROJECTIVE_TRANSFORM_V2] = PER_ELEMENT
 
 
+def projective_transform(images, transforms, fill_mode, fill_value, interpolation):
+    """`images` (a batch) resampled through the projective `transforms` (batch or 1, 8) to
+    their own size by ``ImageProjectiveTransformV3``, as Keras's image layers resample
+    them: output pixel (x, y) reads the input at ((a0 x + a1 y + a2) / k,
+    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1 (TF's gradient too)."""
+    images = as_tensor(images)
+    inputs = (images, convert_to_tensor(transforms, _d.float32), array_ops.shape(images)[1:3],
+              convert_to_tensor(fill_value, _d.float32))
+    return dispatch(_PROJECTIVE_TRANSFORM, inputs, {"interpolation": interpolation.upper(),
+                                                     "fill_mode": fill_mode.upper()})
+
+
 @register_gradient("ImageProjectiveTransformV2")
 @register_gradient("ImageProjectiveTransformV3")
 def _projective_transform_grad(op, grad):
