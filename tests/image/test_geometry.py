@@ -294,7 +294,7 @@ _ERRORS = [
                                           [[1., 0., 0.]]),
      errors.InvalidArgumentError, "Value for attr 'T' of uint8 is not in the list"),
     (lambda: tf.image.crop_and_resize(tf.ones([1, 4, 4, 1]), [[0., 0., 1., 1.]], [1], [2, 2]),
-     errors.InvalidArgumentError, r"box_index has values outside \[0, 1\)"),
+     errors.OutOfRangeError, r"box_index has values outside \[0, batch_size\)"),
 ]
 
 

@@ -68,3 +68,22 @@ def test_random_flips_of_any_rank_in_a_map():
     want = [tf.image.stateless_random_flip_up_down(x, seed=[5, 5]).numpy()
             for x in (_X3, _X3 + 1)]
     np.testing.assert_array_equal(np.stack(got), np.stack(want))
+
+
+def test_grayscale_and_crops_of_unknown_rank():
+    image = np.random.RandomState(0).rand(4, 5, 3).astype(np.float32)
+    gray = tf.function(tf.image.rgb_to_grayscale, input_signature=_ANY)
+    assert gray.get_concrete_function().outputs[0].shape.rank is None
+    np.testing.assert_array_equal(gray(image).numpy(), tf.image.rgb_to_grayscale(image).numpy())
+    crop = tf.function(lambda x: tf.image.stateless_random_crop(x, [2, 3, 3], seed=(1, 2)),
+                       input_signature=_ANY)
+    assert crop.get_concrete_function().outputs[0].shape == (2, 3, 3)
+    np.testing.assert_array_equal(
+        crop(image).numpy(), tf.image.stateless_random_crop(image, [2, 3, 3], (1, 2)).numpy())
+    random_crop = tf.function(lambda x: tf.image.random_crop(x, [2, 3, 3]), input_signature=_ANY)
+    assert random_crop(image).shape == (2, 3, 3)
+
+
+def test_yuv_of_unknown_rank_is_tfs_type_error():
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        tf.function(tf.image.rgb_to_yuv, input_signature=_ANY).get_concrete_function()

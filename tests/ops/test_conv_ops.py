@@ -377,8 +377,8 @@ def test_max_pool_ignores_nan_and_starts_from_lowest():
 
 
 def test_max_pool_padding_never_wins():
-    x = -np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1)
-    got = tf.nn.max_pool2d(x, 2, 2, "SAME")
+    x = tf.constant(-np.arange(1, 26, dtype=np.int8).reshape(1, 5, 5, 1))
+    got = tf.nn.max_pool2d(x, 2, 2, "SAME")  # (a NumPy array would be cast to float32)
     assert got.dtype == tf.int8
     np.testing.assert_array_equal(got.numpy()[0, :, :, 0],
                                   [[-1, -3, -5], [-11, -13, -15], [-21, -23, -25]])
@@ -673,7 +673,8 @@ _X4, _W4 = np.ones((1, 5, 5, 2), F32), np.ones((3, 3, 2, 4), F32)
      "Expected string for argument 'padding'"),
     (lambda: tf.nn.avg_pool2d(_X4.astype(np.int32), 2, 2, "SAME"), errors.InvalidArgumentError,
      "Value for attr 'T' of int32 is not in the list of allowed values"),
-    (lambda: tf.nn.max_pool2d(_X4.astype(bool), 2, 2, "SAME"), errors.InvalidArgumentError,
+    (lambda: tf.nn.max_pool2d(tf.constant(_X4.astype(bool)), 2, 2, "SAME"),
+         errors.InvalidArgumentError,
      "Value for attr 'T' of bool is not in the list of allowed values"),
 ])
 def test_errors(call, error, message):

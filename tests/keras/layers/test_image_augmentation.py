@@ -44,7 +44,9 @@ def test_identity_unless_training(layer):
     images = np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3)
     np.testing.assert_array_equal(layer(images, training=False), images)
     assert layer(images).shape.rank == 4 and layer(images[0]).shape.rank == 3
-    assert layer(images.astype("uint8"), training=False).dtype == tf.float32
+    resizes = isinstance(layer, (keras.layers.RandomHeight, keras.layers.RandomWidth))
+    assert layer(images.astype("uint8"), training=False).dtype == (  # (as Keras: these two
+        tf.uint8 if resizes else tf.float32)                         # return the inputs)
     config = layer.get_config()
     assert config["seed"] is None and config["rng_type"] == "stateful"
     assert type(keras.layers.deserialize(keras.layers.serialize(layer))) is type(layer)
@@ -142,3 +144,33 @@ def test_config_keys_in_keras_order():
         base + ["height_factor", "width_factor"] + transform
     assert list(keras.layers.RandomHeight(0.3).get_config()) == \
         base + ["factor", "interpolation", "seed"]
+
+
+@pytest.mark.parametrize("layer", [tf.keras.layers.RandomHeight, tf.keras.layers.RandomWidth])
+def test_random_resize_in_inference_returns_the_inputs_as_given(layer):
+    images = np.arange(2 * 4 * 5 * 3, dtype=np.uint8).reshape(2, 4, 5, 3)
+    out = layer(0.3, seed=1)(images, training=False)
+    assert out.dtype == tf.uint8  # (Keras casts only what it resizes)
+    np.testing.assert_array_equal(out.numpy(), images)
+    assert layer(0.3, seed=1)(images, training=True).dtype == tf.float32
+
+
+def test_antialiased_resize_of_an_empty_image_is_the_kernels_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input image must be of non-zero"):
+        tf.image.resize(np.zeros((2, 0, 8, 3), np.float32), (3, 4), antialias=True)
+
+
+def test_transform_layers_take_tfs_gradient():
+    # TF's gradient of ImageProjectiveTransformV3 resamples the output gradient through the
+    # inverse transforms (not the exact adjoint of the bilinear reads): TF's values
+    x = tf.Variable(np.random.RandomState(0).rand(1, 6, 7, 3).astype(np.float32))
+    want = {"RandomRotation": 763.546, "RandomZoom": 744.668}
+    for name, layer in (("RandomRotation", keras.layers.RandomRotation(0.2, seed=1)),
+                        ("RandomZoom", keras.layers.RandomZoom(0.2, seed=1))):
+        with tf.GradientTape() as tape:
+            y = layer(x, training=True)
+            weights = tf.cast(tf.reshape(tf.range(tf.size(y)) % 7, tf.shape(y)), y.dtype)
+            loss = tf.reduce_sum(y * weights)
+        g = tape.gradient(loss, x)
+        weights = tf.cast(tf.reshape(tf.range(tf.size(g)) % 5, tf.shape(g)), g.dtype)
+        np.testing.assert_allclose(float(tf.reduce_sum(g * weights)), want[name], rtol=1e-5)

@@ -259,3 +259,28 @@ def test_image_dataset_unknown_interpolation_raises_before_listing(image_dir, ca
                                                   "bogus. Supported values are: dict_keys"):
         tf.keras.utils.image_dataset_from_directory(image_dir, interpolation="bogus")
     assert "Found" not in capsys.readouterr().out
+
+
+def test_image_dataset_explicit_labels_are_int32_and_prefetched_last(image_dir):
+    # Keras slices a list of Python ints (int32) and prefetches after batching.
+    ds = keras.utils.image_dataset_from_directory(image_dir, labels=list(range(10)),
+                                                  image_size=(4, 4), batch_size=3,
+                                                  shuffle=False)
+    assert ds.element_spec[1] == tf.TensorSpec((None,), tf.int32)
+    assert next(iter(ds))[1].numpy().tolist() == [0, 1, 2]
+    assert type(ds).__name__ == "_PrefetchDataset"
+    train, val = keras.utils.image_dataset_from_directory(
+        image_dir, image_size=(4, 4), validation_split=0.2, subset="both", seed=1)
+    assert type(train).__name__ == type(val).__name__ == "_PrefetchDataset"
+    assert train.class_names == ["cats", "dogs"]
+
+
+def test_image_dataset_both_subsets_counted_before_an_empty_one_raises(tmp_path, capsys):
+    (tmp_path / "only").mkdir()
+    (tmp_path / "only" / "readme.txt").write_text("x")
+    with pytest.raises(ValueError, match="No training images found"):
+        keras.utils.image_dataset_from_directory(tmp_path, validation_split=0.5, subset="both",
+                                                 seed=1)
+    assert capsys.readouterr().out.splitlines() == [
+        "Found 0 files belonging to 1 classes.", "Using 0 files for training.",
+        "Using 0 files for validation."]

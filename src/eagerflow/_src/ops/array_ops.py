@@ -1825,8 +1825,13 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             value = _scalar(_zero_of(tensor.dtype), tensor.dtype)
         else:
             tensor, value = _matching([tensor, constant_values])
-        return dispatch(_PAD, (tensor, value), {"paddings": pairs}, name)
-    return dispatch(_MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode}, name)
+        op, inputs, attrs = _PAD, (tensor, value), {"paddings": pairs}
+    else:
+        op, inputs, attrs = _MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode}
+    try:
+        return dispatch(op, inputs, attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _pad_run_time(tensor, paddings, mode, constant_values, name):

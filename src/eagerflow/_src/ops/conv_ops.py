@@ -39,7 +39,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops, shape_rules
 from eagerflow._src.ops.nn_ops import matching, matching_own, shape_text, static_ints, widened
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 _CONV_TYPES = FLOAT + (_d.int32,)
 _MAX_POOL_TYPES = FLOAT + (_d.int8, _d.int16, _d.int32, _d.int64, _d.uint8, _d.uint16)
@@ -1544,6 +1544,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     >>> tf.nn.max_pool2d(x, 2, 2, "VALID").numpy().ravel()
     array([ 5.,  7., 13., 15.], dtype=float32)
     """
+    input = defaulted(input, _d.float32)  # noqa: A001 (NumPy arrays of any dtype: float32)
     return _pool(_MAX_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
                  name)
 
@@ -1627,6 +1628,8 @@ def _pool_by_rank(average, input, ksize, strides, padding, data_format, name, ra
                          f"of rank {rank}.")
     max_fn, avg_fn, default = _BY_RANK[rank]
     fn = avg_fn if average else max_fn
+    if fn is max_pool2d:  # (it casts NumPy arrays, so it is given `input`)
+        x = input
     return fn(x, ksize, strides, padding, data_format or default, name)
 
 

@@ -599,6 +599,8 @@ tf_args[_DECODE_AND_CROP_JPEG] = ("contents", "crop_window")
 
 
 def _extract_jpeg_shape(xp, contents, output_type=_d.int32):
+    if contents.ndim != 0:  # (TF's words for this op)
+        raise _invalid(f"contents must be scalar, got shape {shape_text(contents.shape)}")
     data = _contents(contents)
     if _format(data) != "JPEG":
         raise _invalid(f"Invalid JPEG data, size {len(data)}")
@@ -806,6 +808,15 @@ def _string(contents):
     return convert_input(contents, _d.string)
 
 
+def _decode(op, contents, attrs, name):
+    """`op` run on the string `contents`; eager errors end as TF's do when Python bytes, a
+    str or a list took TF's slower path (without the name)."""
+    try:
+        return dispatch(op, (_string(contents),), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, contents) from None
+
+
 def _int_attr(value, name):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"Expected int for argument '{name}' not {value!r}.")
@@ -828,8 +839,8 @@ def decode_png(contents, channels=0, dtype=_d.uint8, name=None):
     TensorShape([2, 3, 3])
     """
     dtype = _decode_dtype("DecodePng", dtype, (_d.uint8, _d.uint16))
-    return dispatch(_DECODE_PNG, (_string(contents),),
-                    {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
+    return _decode(_DECODE_PNG, contents,
+                   {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
 
 
 @export("io.decode_jpeg", "image.decode_jpeg")
@@ -901,8 +912,7 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
 def decode_bmp(contents, channels=0, name=None):
     """Decodes a BMP string into a uint8 (height, width, channels) tensor; `channels` is 0
     (the file's), 3 or 4."""
-    return dispatch(_DECODE_BMP, (_string(contents),),
-                    {"channels": _int_attr(channels, "channels")}, name)
+    return _decode(_DECODE_BMP, contents, {"channels": _int_attr(channels, "channels")}, name)
 
 
 @export("io.decode_gif", "image.decode_gif")
@@ -912,7 +922,7 @@ def decode_gif(contents, name=None):
     >>> tf.io.decode_gif(tf.io.encode_png(tf.zeros([2, 3, 1], tf.uint8))).shape
     TensorShape([1, 2, 3, 3])
     """
-    return dispatch(_DECODE_GIF, (_string(contents),), {}, name)
+    return _decode(_DECODE_GIF, contents, {}, name)
 
 
 @export("io.decode_webp", "image.decode_webp")
@@ -920,8 +930,8 @@ def decode_webp(contents, channels=0, dtype=_d.uint8, name=None):
     """Decodes a WebP string (every frame) into a uint8 (frames, height, width, channels)
     tensor; `channels` is 0 (the file's), or 3 or 4 when the file has that many."""
     dtype = _decode_dtype("DecodeWebP", dtype, (_d.uint8,))
-    return dispatch(_DECODE_WEBP, (_string(contents),),
-                    {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
+    return _decode(_DECODE_WEBP, contents,
+                   {"channels": _int_attr(channels, "channels"), "dtype": dtype}, name)
 
 
 @export("io.decode_image", "image.decode_image")
@@ -935,9 +945,9 @@ def decode_image(contents, channels=None, dtype=_d.uint8, name=None, expand_anim
     channels = 0 if channels is None else _int_attr(channels, "channels")
     dtype = _d.as_dtype(dtype)
     decode_as = dtype if dtype in (_d.float32, _d.uint8, _d.uint16) else _d.uint16
-    image = dispatch(_DECODE_IMAGE, (_string(contents),),
-                     {"channels": channels, "dtype": decode_as,
-                      "expand_animations": bool(expand_animations)}, name)
+    image = _decode(_DECODE_IMAGE, contents,
+                    {"channels": channels, "dtype": decode_as,
+                     "expand_animations": bool(expand_animations)}, name)
     if decode_as != dtype:
         image = image_ops.convert_image_dtype(image, dtype)
     return image
@@ -951,8 +961,7 @@ def extract_jpeg_shape(contents, output_type=_d.int32, name=None):
     array([4, 6, 3], dtype=int32)
     """
     output_type = _decode_dtype("ExtractJpegShape", output_type, (_d.int32, _d.int64))
-    return dispatch(_EXTRACT_JPEG_SHAPE, (_string(contents),), {"output_type": output_type},
-                    name)
+    return _decode(_EXTRACT_JPEG_SHAPE, contents, {"output_type": output_type}, name)
 
 
 @export("io.is_jpeg", "image.is_jpeg")

@@ -25,7 +25,7 @@ from eagerflow._src.ops import array_ops, debugging_ops, math_ops, random_ops, r
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.image_ops import convert_image_dtype
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 _HALF_FLOAT = (_d.float16, _d.float32)
 _HSV_TYPES = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
@@ -321,7 +321,7 @@ def rgb_to_hsv(images, name=None):
     >>> tf.image.rgb_to_hsv(tf.constant([[0.0, 0.0, 1.0]]))
     <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[0.6666667, 1.       , 1.       ]], dtype=float32)>
     """
-    return dispatch(_RGB_TO_HSV, (as_tensor(images),), name=name)
+    return dispatch(_RGB_TO_HSV, (defaulted(images, _d.float32, _HSV_TYPES),), name=name)
 
 
 @export("image.hsv_to_rgb")
@@ -331,7 +331,7 @@ def hsv_to_rgb(images, name=None):
     >>> tf.image.hsv_to_rgb(tf.constant([[0.0, 1.0, 1.0]]))
     <tf.Tensor: shape=(1, 3), dtype=float32, numpy=array([[1., 0., 0.]], dtype=float32)>
     """
-    return dispatch(_HSV_TO_RGB, (as_tensor(images),), name=name)
+    return dispatch(_HSV_TO_RGB, (defaulted(images, _d.float32, _HSV_TYPES),), name=name)
 
 
 # The standard YIQ and YUV (BT.601) matrices, rows indexed by the input channel.
@@ -344,15 +344,17 @@ _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.5149651
 _YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
 
 
-def _tensordot_last(images, matrix):
+def _tensordot_last(images, matrix, any_rank=False):
+    """`images`' last axis times `matrix`; of unknown rank only with `any_rank` (as TF's
+    grayscale conversion; its other conversions subtract 1 from the unknown rank)."""
     images = as_tensor(images)
     if not images.dtype.is_floating:  # TF converts the matrix to the images' dtype
         raise TypeError(f"Cannot convert {matrix} to EagerTensor of dtype {images.dtype.name}")
     kernel = convert_to_tensor(np.asarray(matrix, images.dtype.as_numpy_dtype), images.dtype)
     rank = images.shape.rank
-    if rank is None:
-        raise ValueError("images of unknown rank: the colour conversion needs its last axis")
-    return array_ops.tensordot(images, kernel, axes=[[rank - 1], [0]])
+    if rank is None and not any_rank:
+        raise TypeError("unsupported operand type(s) for -: 'NoneType' and 'int'")
+    return array_ops.tensordot(images, kernel, axes=[[-1 if rank is None else rank - 1], [0]])
 
 
 @export("image.rgb_to_yiq")
@@ -404,7 +406,7 @@ def rgb_to_grayscale(images, name=None):
     """
     images = as_tensor(images)
     flat = convert_image_dtype(images, _d.float32)
-    gray = _tensordot_last(flat, [[0.2989], [0.587], [0.114]])
+    gray = _tensordot_last(flat, [[0.2989], [0.587], [0.114]], any_rank=True)
     return convert_image_dtype(gray, images.dtype)
 
 

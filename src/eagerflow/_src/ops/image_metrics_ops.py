@@ -33,7 +33,7 @@ from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.image_color_ops import no_registered_gradient
 from eagerflow._src.ops.image_ops import convert_image_dtype
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 _HALF_FLOAT = (_d.float16, _d.float32)
 CombinedNonMaxSuppression = collections.namedtuple(
@@ -317,7 +317,10 @@ batching_rules.assign(PER_ELEMENT, _NMS_V3, _NMS_V4, _NMS_V5, _NMS_OVERLAPS, _CO
 
 
 def _floats(value, dtype=_d.float32):
-    """A tensor as it is; Python values as `dtype` where they fit (as TF's op inputs)."""
+    """A tensor as it is, a NumPy array cast to `dtype`, Python values as `dtype` where they
+    fit (as TF's op inputs)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return defaulted(value, dtype, _HALF_FLOAT)
     if hasattr(value, "dtype"):
         return as_tensor(value)
     return convert_to_tensor(value, dtype_hint=dtype)
@@ -330,8 +333,7 @@ def _nms_inputs(boxes, scores, max_output_size, thresholds, dtype=None):
     if size.dtype != _d.int32:
         raise TypeError(f"Input 'max_output_size' has type {size.dtype.name} that does not "
                         f"match expected type of int32.")
-    thresholds = [as_tensor(t) if hasattr(t, "dtype") else
-                  convert_to_tensor(t, dtype or _d.float32) for t in thresholds]
+    thresholds = [_floats(t, dtype or _d.float32) for t in thresholds]
     return boxes, scores, size, thresholds
 
 

@@ -36,7 +36,7 @@ from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, mat
 from eagerflow._src.ops import linalg_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.array_ops import _ints_or_tensor
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 # TF's dtypes of the resize ops' images (the output is float32, or T for nearest neighbour).
 _RESIZE_TYPES = (_d.int8, _d.uint8, _d.int16, _d.uint16, _d.int32, _d.int64, _d.bfloat16,
@@ -1197,27 +1197,39 @@ def _box_sources(boxes, crop, size):
 
 
 def _check_boxes(image, boxes, box_index, crop_size):
+    """TF's checks of CropAndResize's inputs, in its order (`crop_size` an array)."""
     if image.ndim != 4:
         raise _invalid(f"input image must be 4-D{shape_text(image.shape)}")
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise _invalid(f"boxes must have 4 columns{shape_text(boxes.shape)}")
-    if box_index.shape != boxes.shape[:1]:
-        raise _invalid("box_index has incompatible shape")
-    if len(crop_size) != 2:
-        raise _invalid(f"crop_size must be a 1-D tensor of length 2{shape_text([len(crop_size)])}")
+    if image.shape[1] <= 0 or image.shape[2] <= 0:
+        raise _invalid("image dimensions must be positive")
+    if boxes.ndim != 2:
+        raise _invalid(f"boxes must be 2-D, got: {shape_text(boxes.shape)}")
+    if box_index.ndim != 1:
+        raise _invalid(f"box_indices must be rank 1 but is shape {shape_text(box_index.shape)}")
+    if boxes.size or box_index.size:  # (no boxes at all: their columns are not checked)
+        if boxes.shape[1] != 4:
+            raise _invalid("boxes must have 4 columns")
+        if box_index.shape[0] != boxes.shape[0]:
+            raise _invalid("box_index has incompatible shape")
+    if crop_size.ndim != 1:
+        raise _invalid(f"crop_size must be 1-D{shape_text(crop_size.shape)}")
+    if crop_size.shape[0] != 2:
+        raise _invalid(f"crop_size must have two elements{shape_text(crop_size.shape)}")
     if crop_size[0] <= 0 or crop_size[1] <= 0:
         raise _invalid("crop dimensions must be positive")
-    bad = (box_index < 0) | (box_index >= image.shape[0])
-    if bad.any():
-        raise _invalid(f"box_index has values outside [0, {image.shape[0]})")
+    if ((box_index < 0) | (box_index >= image.shape[0])).any():
+        raise errors.OutOfRangeError(None, None, "box_index has values outside [0, batch_size)")
+    if not np.isfinite(boxes).all():
+        raise _invalid("Boxes contains at least one element that is not finite")
 
 
 def _crop_and_resize(xp, image, boxes, box_index, *runtime, crop_size=None, method="bilinear",
                      extrapolation_value=0.0):
-    crop_size = _size_value(runtime, crop_size)
-    _check_boxes(image, boxes, box_index, crop_size)
+    _check_boxes(image, boxes, box_index, np.asarray(runtime[0] if runtime else crop_size))
     _, h, w, _ = image.shape
-    ch, cw = crop_size
+    ch, cw = _size_value(runtime, crop_size)
+    if not boxes.size:
+        return xp.zeros((0, ch, cw, image.shape[3]), np.float32)
     ys, y_in = _box_sources(boxes[:, [0, 2]], ch, h)
     xs, x_in = _box_sources(boxes[:, [1, 3]], cw, w)
     x = image.astype(np.float32, copy=False)
@@ -1245,6 +1257,8 @@ def _crop_and_resize(xp, image, boxes, box_index, *runtime, crop_size=None, meth
 def _crop_and_resize_rule(image, boxes, box_index, *runtime, crop_size=None, **_):
     size = runtime[0] if runtime else crop_size
     dims = list(size) if isinstance(size, tuple) else (rules.known_elements(size) or [None] * 2)
+    if len(dims) != 2:  # (the kernel raises TF's error)
+        dims = [None] * 2
     channels = image.shape[3] if image.shape.rank is not None else None
     n = boxes.shape[0] if boxes.shape.rank is not None else None
     return TensorShape([n, *dims, channels]), _d.float32
@@ -1383,15 +1397,24 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     if method not in ("bilinear", "nearest"):
         raise errors.InvalidArgumentError(
             None, "CropAndResize", f"method must be 'bilinear' or 'nearest', got {method}")
+    given = (boxes, box_indices, crop_size)
     image = as_tensor(image)
     boxes = convert_to_tensor(boxes, _d.float32)
     box_indices = convert_to_tensor(box_indices, _d.int32)
     attrs = {"method": method, "extrapolation_value": float(extrapolation_value)}
-    size = _size_arg(crop_size, "CropAndResize")
-    if isinstance(size, tuple):
-        return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices),
-                        {**attrs, "crop_size": size}, name)
-    return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices, size), attrs, name)
+    try:  # (a size of another shape: the kernel raises TF's error)
+        if isinstance(crop_size, Tensor) and not crop_size.shape.is_compatible_with([2]):
+            raise ValueError(crop_size)
+        size = _size_arg(crop_size, "CropAndResize")
+    except ValueError:
+        size = convert_to_tensor(crop_size, _d.int32)
+    try:
+        if isinstance(size, tuple):
+            return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices),
+                            {**attrs, "crop_size": size}, name)
+        return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices, size), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 # --- resizing -------------------------------------------------------------------------------
@@ -1486,7 +1509,9 @@ def _scale_and_translate(images, size, method, antialias):
     """ScaleAndTranslate for `resize`: the scale of `size` to the images' size."""
     dims = _dims(images)
     if isinstance(size, tuple) and not _dynamic(*dims[1:3]):
-        scale = as_tensor(np.array([size[0] / dims[1], size[1] / dims[2]], np.float32))
+        with np.errstate(divide="ignore"):  # (an empty image: inf, which the kernel rejects)
+            scale = as_tensor(np.divide(np.array(size, np.float32),
+                                        np.array(dims[1:3], np.float32)))
     else:
         scale = math_ops.divide(_float(size if not isinstance(size, tuple) else list(size)),
                                 _float(array_ops.shape(images)[1:3]))
@@ -2053,7 +2078,10 @@ def _crop_offsets(value, size, draw):
     if get_static_value(offset) is not None and static_size is not None:
         return array_ops.slice(value, offset, size)
     rank = value.shape.rank
-    out = value[tuple(slice(offset[i], offset[i] + size[i]) for i in range(rank))]
+    if rank is None:  # (the rank is the size's)
+        out = array_ops.slice(value, offset, size)
+    else:
+        out = value[tuple(slice(offset[i], offset[i] + size[i]) for i in range(rank))]
     if static_size is not None:
         _set_shape(out, [int(v) for v in static_size])
     return out
@@ -2271,7 +2299,7 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
            [1., 0., 1.],
            [1., 1., 1.]], dtype=float32)
     """
-    images = as_tensor(images)
+    images = defaulted(images, _d.float32, (_d.float32, _d.float16))
     boxes = convert_to_tensor(boxes, _d.float32)
     colors = convert_to_tensor(colors if colors is not None else np.zeros((0, 4), np.float32),
                                _d.float32)
@@ -2394,6 +2422,18 @@ tf_nodes[_PROJECTIVE_TRANSFORM_V2] = NodeForm(types={"dtype": 0},
                                               outputs=("transformed_images",))
 tf_defaults[_PROJECTIVE_TRANSFORM_V2] = {"fill_mode": "CONSTANT"}
 batching_rules[_PROJECTIVE_TRANSFORM_V2] = PER_ELEMENT
+
+
+def projective_transform(images, transforms, fill_mode, fill_value, interpolation):
+    """`images` (a batch) resampled through the projective `transforms` (batch or 1, 8) to
+    their own size by ``ImageProjectiveTransformV3``, as Keras's image layers resample
+    them: output pixel (x, y) reads the input at ((a0 x + a1 y + a2) / k,
+    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1 (TF's gradient too)."""
+    images = as_tensor(images)
+    inputs = (images, convert_to_tensor(transforms, _d.float32), array_ops.shape(images)[1:3],
+              convert_to_tensor(fill_value, _d.float32))
+    return dispatch(_PROJECTIVE_TRANSFORM, inputs, {"interpolation": interpolation.upper(),
+                                                     "fill_mode": fill_mode.upper()})
 
 
 @register_gradient("ImageProjectiveTransformV2")

@@ -24,7 +24,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, REAL_NUMBER_TYPES, batchin
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops.conv_ops import _window
-from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ops.wrappers import as_tensor, defaulted
 
 
 def _invalid(message):
@@ -153,7 +153,8 @@ def dilation2d(input, filters, strides, padding, data_format, dilations, name=No
     ...                  "NHWC", [1, 1, 1, 1]).shape
     TensorShape([1, 2, 2, 1])
     """
-    return dispatch(_DILATION, (as_tensor(input), as_tensor(filters)),
+    input = as_tensor(input)  # noqa: A001
+    return dispatch(_DILATION, (input, defaulted(filters, input.dtype, (input.dtype,))),
                     _attrs(strides, dilations, padding, data_format), name)
 
 

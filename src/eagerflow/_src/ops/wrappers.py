@@ -5,6 +5,8 @@
 >>> add([1, 2], 3)
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 5], dtype=int32)>
 """
+import numpy as np
+
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
 from eagerflow._src.core.dispatch import binary_function, graph_operand_error, unary_function
@@ -17,6 +19,28 @@ def as_tensor(value, dtype=None):
     if type(value) is EagerTensor and dtype is None:
         return value
     return convert_to_tensor(value, dtype)
+
+
+def defaulted(value, default, allowed=None):
+    """`value` as the input of an op whose type attr defaults to `default`, as TF's ops
+    convert it: a tensor or variable keeps its dtype, a NumPy array run eagerly is cast to
+    `default`, and another value (a NumPy array traced) converts by itself, taking `default`
+    when its own dtype is not one of `allowed` (None: any).
+
+    >>> defaulted(np.zeros(2), tf.float32).dtype
+    tf.float32
+    >>> defaulted([1, 2], tf.float32, allowed=(tf.float32, tf.int32)).dtype
+    tf.int32
+    """
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biuf" and \
+            context.executing_eagerly():
+        return convert_to_tensor(np.asarray(value).astype(default.as_numpy_dtype))
+    if hasattr(value, "dtype") and not isinstance(value, (np.ndarray, np.generic)):
+        return as_tensor(value)
+    tensor = convert_to_tensor(value)
+    if allowed is not None and tensor.dtype not in allowed:
+        return convert_to_tensor(value, default)
+    return tensor
 
 
 def binary_operands(x, y):

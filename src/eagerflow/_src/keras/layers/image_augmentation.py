@@ -13,7 +13,7 @@ import math
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 
@@ -83,67 +83,6 @@ class _RandomLayer(Layer):
         return {}
 
 
-def _transform(images, transforms, fill_mode, fill_value, interpolation):
-    """`images` resampled through the projective `transforms` (batch, 8), as
-    ``tf.raw_ops.ImageProjectiveTransformV3``: output pixel (x, y) reads the input at
-    ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1."""
-    dims = array_ops.shape(images)
-    batch, height, width = dims[0], dims[1], dims[2]
-    floats = _dtypes.float32
-    ys, xs = array_ops.meshgrid(cast_ops.cast(array_ops.range(height), floats),
-                                cast_ops.cast(array_ops.range(width), floats), indexing="ij")
-    t = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
-    k = t[6] * xs + t[7] * ys + 1.0
-    x_in = (t[0] * xs + t[1] * ys + t[2]) / k
-    y_in = (t[3] * xs + t[4] * ys + t[5]) / k
-    w, h = cast_ops.cast(width, floats), cast_ops.cast(height, floats)
-    x_in, y_in = _fill_coords(x_in, w, fill_mode), _fill_coords(y_in, h, fill_mode)
-    images = cast_ops.cast(images, floats)
-    batch_index = array_ops.broadcast_to(
-        array_ops.reshape(array_ops.range(batch), [-1, 1, 1]), array_ops.shape(x_in))
-
-    def read(y, x):
-        """Pixels at integer (y, x), fill_value outside the image."""
-        inside = math_ops.logical_and(
-            math_ops.logical_and(math_ops.greater_equal(x, 0.0), math_ops.less(x, w)),
-            math_ops.logical_and(math_ops.greater_equal(y, 0.0), math_ops.less(y, h)))
-        yi = cast_ops.cast(reduction_ops.clip_by_value(y, 0.0, h - 1.0), "int32")
-        xi = cast_ops.cast(reduction_ops.clip_by_value(x, 0.0, w - 1.0), "int32")
-        values = array_ops.gather_nd(images, array_ops.stack([batch_index, yi, xi], -1))
-        return array_ops.where(array_ops.expand_dims(inside, -1), values,
-                               array_ops.fill(array_ops.shape(values), fill_value))
-
-    if interpolation == "nearest":
-        return read(_round_half_away(y_in), _round_half_away(x_in))
-    x0, y0 = math_ops.floor(x_in), math_ops.floor(y_in)
-    wx, wy = array_ops.expand_dims(x_in - x0, -1), array_ops.expand_dims(y_in - y0, -1)
-    top = read(y0, x0) * (1.0 - wx) + read(y0, x0 + 1.0) * wx
-    bottom = read(y0 + 1.0, x0) * (1.0 - wx) + read(y0 + 1.0, x0 + 1.0) * wx
-    return top * (1.0 - wy) + bottom * wy
-
-
-def _round_half_away(x):
-    return math_ops.sign(x) * math_ops.floor(math_ops.abs(x) + 0.5)
-
-
-def _fill_coords(coord, size, fill_mode):
-    """`coord` mapped into the image by `fill_mode` (constant keeps it; reads fill outside)."""
-    if fill_mode == "constant":
-        return coord
-    if fill_mode == "reflect":  # ... c b a | a b c | c b a ...
-        period = math_ops.floormod(coord, 2.0 * size)
-        coord = array_ops.where(math_ops.greater_equal(period, size),
-                                2.0 * size - period - 1.0, period)
-    elif fill_mode == "wrap":  # shifts by whole sizes, counted in (size - 1)s as TF's kernel
-        span = math_ops.maximum(size - 1.0, 1.0)
-        coord = array_ops.where(
-            math_ops.less(coord, 0.0),
-            coord + size * (math_ops.floor(-coord / span) + 1.0),
-            array_ops.where(math_ops.greater(coord, size - 1.0),
-                            coord - size * math_ops.floor(coord / span), coord))
-    return reduction_ops.clip_by_value(coord, 0.0, size - 1.0)
-
-
 class _TransformLayer(_RandomLayer):
     def __init__(self, fill_mode="reflect", interpolation="bilinear", seed=None,
                  fill_value=0.0, **kwargs):
@@ -157,8 +96,8 @@ class _TransformLayer(_RandomLayer):
         height = cast_ops.cast(dims[1], _dtypes.float32)
         width = cast_ops.cast(dims[2], _dtypes.float32)
         transforms = self._transforms(dims[0], height, width)
-        out = _transform(images, transforms, self.fill_mode, self.fill_value,
-                         self.interpolation)
+        out = image_ops.projective_transform(images, transforms, self.fill_mode,
+                                             self.fill_value, self.interpolation)
         return cast_ops.cast(out, self.compute_dtype)
 
     def _own_config(self):
@@ -267,6 +206,11 @@ class _RandomResize(_RandomLayer):
         if self.lower < -1.0 or self.upper < -1.0:
             raise ValueError(f"`factor` argument must have values larger than -1. Received: "
                              f"factor={factor}")
+
+    def call(self, inputs, training=True):
+        if training is not None and not hasattr(training, "dtype") and not training:
+            return cast_ops.identity(inputs)  # (Keras returns them as given: uint8 stays)
+        return super().call(inputs, training)
 
     def _augment(self, images):
         dims = array_ops.shape(images)

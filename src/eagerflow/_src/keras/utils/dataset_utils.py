@@ -244,21 +244,24 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
         if label_mode:
             dataset = Dataset.zip((dataset, _labels(part_labels, label_mode,
                                                     len(class_names))))
-        dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
+        if what == "audio":  # Keras prefetches audio files before batching, the others after
+            dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
+        else:
+            dataset = batch(dataset, batch_size, shuffle and train, seed).prefetch(_AUTOTUNE)
         dataset.class_names = class_names
         if what == "image":
             dataset.file_paths = part_paths
         return dataset
 
-    if subset == "both":
-        return [make(*_split(paths, labels, validation_split, "training"), True, "training "),
-                make(*_split(paths, labels, validation_split, "validation"), False,
-                     "validation ")]
+    if subset == "both":  # (both parts are counted before either is checked)
+        training = _split(paths, labels, validation_split, "training")
+        validation = _split(paths, labels, validation_split, "validation")
+        return [make(*training, True, "training "), make(*validation, False, "validation ")]
     return make(*_split(paths, labels, validation_split, subset), True)
 
 
 def _labels(labels, label_mode, num_classes):
-    dataset = Dataset.from_tensor_slices(np.asarray(labels))
+    dataset = Dataset.from_tensor_slices(labels)  # a list of Python ints gives int32
     if label_mode == "binary":
         return dataset.map(lambda x: array_ops.expand_dims(cast_ops.cast(x, "float32"), -1),
                            num_parallel_calls=_AUTOTUNE)
