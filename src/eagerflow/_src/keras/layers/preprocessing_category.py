@@ -241,7 +241,8 @@ class HashedCrossing(Layer):
 # -- Discretization: approximate quantiles, merged batch by batch as tf_keras does -------------
 
 def _summarize(values, epsilon):
-    values = np.sort(np.asarray(values, np.float32).reshape(-1))
+    # TF's sort, which leaves a NaN where its sorting network puts it (not last as NumPy's)
+    values = reduction_ops.sort(np.asarray(values, np.float32).reshape(-1)).numpy()
     increment = int(np.float32(values.size) / np.float32(1.0 / epsilon))
     step = max(increment, 1)
     boundaries = values[increment::step]
@@ -262,7 +263,7 @@ def _compress(summary, epsilon):
 
 def _merge(prev, new, epsilon):
     merged = np.concatenate((prev, new), axis=1)
-    merged = merged[:, np.argsort(merged[0], kind="stable")]
+    merged = merged[:, reduction_ops.argsort(merged[0]).numpy()]
     return _compress(merged, epsilon)
 
 
