@@ -1,6 +1,7 @@
 """Structured-data preprocessing layers on the paths a table of mixed columns takes (ragged
 categories, NaN in adapted numbers ...): the expected values are TF 2.21's (tf_keras)."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -25,3 +26,47 @@ def test_category_encoding_of_ragged_rows():
     assert counts.numpy().tolist() == [[0.5, 3.0, 0, 0], [0, 0, 0, 3.0]]
     assert tf.math.bincount(rows, axis=-1, dtype="float32").numpy().tolist() == \
         [[1, 2, 0, 0], [0, 0, 0, 1]]
+
+
+def test_string_lookup_tf_idf_from_a_file_is_a_value_error(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("a\nb\n")
+    with pytest.raises(ValueError, match="output_mode `'tf_idf'` does not support loading a "
+                                         "vocabulary from file."):
+        layers.StringLookup(vocabulary=str(path), output_mode="tf_idf", idf_weights=[1.0, 2.0])
+
+
+def test_saved_model_with_vocabulary_files_loads_once_the_files_are_gone(tmp_path, caplog):
+    files = {}
+    for name, text in (("v", "a\nb\nc\n"), ("w", "the\ncat\n"), ("i", "10\n20\n")):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text(text)
+    words = tf.keras.Input(shape=(1,), dtype="string")
+    sentences = tf.keras.Input(shape=(), dtype="string")
+    ids = tf.keras.Input(shape=(1,), dtype="int64")
+    outputs = [layers.StringLookup(vocabulary=str(files["v"]), output_mode="one_hot")(words),
+               layers.StringLookup(vocabulary=str(files["v"]), name="plain")(words),
+               layers.StringLookup(vocabulary=str(files["v"]), name="plain2")(words),
+               layers.TextVectorization(vocabulary=str(files["w"]),
+                                        output_sequence_length=3)(sentences),
+               layers.IntegerLookup(vocabulary=str(files["i"]))(ids),
+               layers.StringLookup(vocabulary=["a", "b"])(words)]
+    model = tf.keras.Model([words, sentences, ids], outputs)
+    x = [tf.constant([["b"], ["q"]]), tf.constant(["the cat sat", "cat"]),
+         tf.constant([[20], [5]], tf.int64)]
+    expected = [y.numpy() for y in model(x)]
+    model.save(str(tmp_path / "saved"), save_format="tf")
+    for path in files.values():
+        path.unlink()
+    with caplog.at_level("WARNING"):
+        loaded = tf.keras.models.load_model(str(tmp_path / "saved"))
+    assert "retracing" not in caplog.text
+    for got, want in zip(loaded(x), expected):
+        np.testing.assert_array_equal(got.numpy(), want)
+    lookup = loaded.layers[3]
+    assert lookup.get_config()["vocabulary"] is None  # (as tf_keras's loaded layer)
+    assert lookup.get_vocabulary() == ["[UNK]", "a", "b", "c"]
+    assert lookup.vocabulary_size() == 4
+    with pytest.raises(ValueError, match="Cannot adapt StringLookup layer after setting a "
+                                         "static vocabulary"):
+        lookup.adapt(["z"])

@@ -592,8 +592,8 @@ class IndexLookup(_EagerPreprocessingLayer):
 
     def load_assets(self, dir_path):
         """Sets the vocabulary that `save_assets` wrote to `dir_path`."""
-        if self.input_vocabulary:
-            return
+        if self.input_vocabulary or self._has_input_vocabulary:
+            return  # (in the config, or in a SavedModel's table when it was a file)
         with open(os.path.join(dir_path, "vocabulary.txt")) as f:
             lines = f.read().split("\n")
         values = lines if self.vocabulary_dtype == "string" else [int(v) for v in lines]
@@ -720,14 +720,6 @@ class StringLookup(IndexLookup):
         del config["vocabulary_dtype"]
         config["encoding"] = self.encoding
         return config
-
-    def set_vocabulary(self, vocabulary, idf_weights=None):
-        if isinstance(vocabulary, str) and self.output_mode == TF_IDF:
-            raise RuntimeError("Setting vocabulary directly from a file is not supported in "
-                               "TF-IDF mode, since this layer cannot read files containing "
-                               "TF-IDF weight data. Please pass the vocabulary and the "
-                               "idf_weights as lists or arrays.")
-        super().set_vocabulary(vocabulary, idf_weights)
 
     def _tensor_vocab_to_numpy(self, vocabulary):
         values = np.asarray(vocabulary).reshape(-1).tolist()
