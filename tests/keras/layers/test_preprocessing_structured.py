@@ -70,3 +70,12 @@ def test_saved_model_with_vocabulary_files_loads_once_the_files_are_gone(tmp_pat
     with pytest.raises(ValueError, match="Cannot adapt StringLookup layer after setting a "
                                          "static vocabulary"):
         lookup.adapt(["z"])
+
+
+def test_feature_space_default_feature_names_count_from_one():
+    space = tf.keras.utils.FeatureSpace
+    tf.keras.backend.clear_session()
+    assert space.integer_categorical().preprocessor.name == "integer_categorical_1_preprocessor"
+    assert space.integer_categorical().preprocessor.name == "integer_categorical_2_preprocessor"
+    assert space.float_normalized().preprocessor.name == "float_normalized_1_preprocessor"
+    assert space.integer_categorical(name="zz").preprocessor.name == "zz_preprocessor"
