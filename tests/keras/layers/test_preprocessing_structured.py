@@ -79,3 +79,32 @@ def test_feature_space_default_feature_names_count_from_one():
     assert space.integer_categorical().preprocessor.name == "integer_categorical_2_preprocessor"
     assert space.float_normalized().preprocessor.name == "float_normalized_1_preprocessor"
     assert space.integer_categorical(name="zz").preprocessor.name == "zz_preprocessor"
+
+
+def test_normalization_adapts_arrays_in_batches_of_32_as_tf():
+    # TF merges the moments batch by batch: the float32 results are those of 32-row batches
+    rng = np.random.RandomState(0)
+    y = (rng.randn(1000, 3) * [1.0, 100.0, 1e4] + [0.0, 5.0, 1e5]).astype(np.float32)
+    for data in (y, tf.constant(y)):
+        layer = layers.Normalization()
+        layer.adapt(data)
+        assert layer.mean.numpy().tolist() == [[-0.00472467765212059, 1.5055848360061646,
+                                                99568.0078125]]
+        assert layer.variance.numpy().tolist() == [[0.8977954387664795, 9858.69921875,
+                                                    93999024.0]]
+
+
+def test_lookup_layers_adapt_on_a_sparse_tensor():
+    data = tf.sparse.from_dense(tf.constant([["a", ""], ["c", "c"], ["b", "c"]]))
+    for batch_size in (None, 1, 2):
+        layer = layers.StringLookup()
+        layer.adapt(data, batch_size=batch_size)
+        assert layer.get_vocabulary() == ["[UNK]", "c", "b", "a"]
+    layer = layers.IntegerLookup()
+    layer.adapt(tf.sparse.from_dense(tf.constant([[1, 0], [2, 2], [3, 1]], tf.int64)))
+    assert layer.get_vocabulary() == [-1, 2, 1, 3]
+
+
+def test_tf_idf_weights_of_another_length_name_the_lengths_as_tf():
+    with pytest.raises(ValueError, match=r"len\(idf_weights\) is 2, len\(vocabulary\) is 1"):
+        layers.StringLookup(vocabulary=["a", "b"], output_mode="tf_idf", idf_weights=[1.0])

@@ -274,6 +274,8 @@ class Discretization(_EagerPreprocessingLayer):
     boundaries[i]``), given or learned by `adapt` as `num_bins` approximate quantiles
     (within `epsilon`)."""
 
+    _adapt_batch_size = 32  # (the approximate quantiles depend on the batches)
+
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
                  sparse=False, **kwargs):
         if "bins" in kwargs:
@@ -312,14 +314,6 @@ class Discretization(_EagerPreprocessingLayer):
         self.summary = self.add_weight(name="summary", shape=(2, None), dtype=_dtypes.float32,
                                        initializer=lambda shape, dtype: [[], []],
                                        trainable=False)
-
-    def adapt(self, data, batch_size=None, steps=None):
-        """Learns `num_bins` quantiles of `data`. Arrays are summarized in batches of 32 by
-        default, as TF's (the approximate quantiles depend on the batches)."""
-        if batch_size is None and isinstance(data, (np.ndarray, list, tuple)) or \
-                batch_size is None and hasattr(data, "dtype") and hasattr(data, "shape"):
-            batch_size = 32
-        super().adapt(data, batch_size=batch_size, steps=steps)
 
     def update_state(self, data):
         if self.input_bin_boundaries is not None:

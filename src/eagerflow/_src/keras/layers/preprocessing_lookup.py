@@ -448,9 +448,10 @@ class IndexLookup(_EagerPreprocessingLayer):
         self._record_vocabulary_size()
         if self.output_mode == TF_IDF and idf_weights is not False:
             if len(vocabulary) != len(idf_weights):
+                # (sic: TF's message gives the two lengths the other way round)
                 raise ValueError(f"`idf_weights` must be the same length as vocabulary. "
-                                 f"len(idf_weights) is {len(idf_weights)}, len(vocabulary) is "
-                                 f"{len(vocabulary)}")
+                                 f"len(idf_weights) is {len(vocabulary)}, len(vocabulary) is "
+                                 f"{len(idf_weights)}")
             idf_weights = np.asarray(idf_weights)
             if idf_weights.ndim != 1:
                 raise ValueError(f"TF-IDF data must be a 1-index array, but received "
