@@ -108,3 +108,40 @@ def test_lookup_layers_adapt_on_a_sparse_tensor():
 def test_tf_idf_weights_of_another_length_name_the_lengths_as_tf():
     with pytest.raises(ValueError, match=r"len\(idf_weights\) is 2, len\(vocabulary\) is 1"):
         layers.StringLookup(vocabulary=["a", "b"], output_mode="tf_idf", idf_weights=[1.0])
+
+
+def _dict_model():
+    inputs = {"city": tf.keras.Input(shape=(), dtype="string", name="city"),
+              "x": tf.keras.Input(shape=(), dtype="float32", name="x")}
+    city = layers.StringLookup(vocabulary=["paris", "rome"], output_mode="one_hot")(
+        inputs["city"])
+    out = layers.Dense(1)(layers.concatenate([city, layers.Reshape((1,))(inputs["x"])]))
+    return tf.keras.Model(inputs, out)
+
+
+def test_save_spec_of_a_model_on_a_dict_of_inputs_is_a_dict():
+    model = _dict_model()
+    (specs,), kwargs = model.save_spec()
+    assert kwargs == {} and isinstance(specs, dict)
+    assert specs == {"city": tf.TensorSpec([None], tf.string, "city"),
+                     "x": tf.TensorSpec([None], tf.float32, "x")}
+    inputs = (tf.keras.Input(shape=(2,), name="zz"), [tf.keras.Input(shape=(1,), name="w")])
+    nested = tf.keras.Model(inputs, layers.Dense(1)(inputs[0]))
+    assert nested.save_spec()[0][0] == (tf.TensorSpec([None, 2], tf.float32, "zz"),
+                                        [tf.TensorSpec([None, 1], tf.float32, "w")])
+
+
+def test_a_saved_model_on_a_dict_of_raw_features_is_called_with_the_dict(tmp_path):
+    model = _dict_model()
+    raw = {"city": tf.constant(["paris", "oslo"]), "x": tf.constant([1.0, 2.0])}
+    expected = model(raw).numpy()
+    tf.saved_model.save(model, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    np.testing.assert_allclose(loaded(raw).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(loaded(raw, training=False).numpy(), expected, rtol=1e-6)
+    served = loaded.signatures["serving_default"](**raw)
+    np.testing.assert_allclose(list(served.values())[0].numpy(), expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="^Unable to create a TF-Keras model from SavedModel "
+                                         "at .*This SavedModel was exported with "
+                                         "`tf.saved_model.save`"):
+        tf.keras.models.load_model(str(tmp_path))

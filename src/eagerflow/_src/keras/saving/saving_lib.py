@@ -386,9 +386,11 @@ def _load_saved_model(path, custom_objects, compile):
             found = pb.KerasSavedMetadata.FromString(f.read())
         metadata = next((n.metadata for n in found.nodes if n.node_path == "root"), "")
     if not metadata:
-        raise ValueError(f"Unable to create a Keras model from the SavedModel at {path}: it "
-                         f"records no Keras config (it was not written by `model.save`). Load "
-                         f"it with `tf.saved_model.load`.")
+        raise ValueError(f"Unable to create a TF-Keras model from SavedModel at {path}. This "
+                         f"SavedModel was exported with `tf.saved_model.save`, and lacks the "
+                         f"TF-Keras metadata file. Please save your TF-Keras model by calling "
+                         f"`model.save` or `tf.keras.models.save_model`. Note that you can "
+                         f"still load this SavedModel with `tf.saved_model.load`.")
     config = _vocabulary_files_from_tables(_tuples(json.loads(metadata)))
     with serialization.CustomObjectScope(custom_objects or {}):
         try:
