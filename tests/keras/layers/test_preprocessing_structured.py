@@ -145,3 +145,36 @@ def test_a_saved_model_on_a_dict_of_raw_features_is_called_with_the_dict(tmp_pat
                                          "at .*This SavedModel was exported with "
                                          "`tf.saved_model.save`"):
         tf.keras.models.load_model(str(tmp_path))
+
+
+@pytest.mark.parametrize("mode", ["tf_idf", "multi_hot", "count"])
+def test_keras_archive_of_an_adapted_encoding_lookup_reloads(tmp_path, mode):
+    words = tf.keras.Input(shape=(1,), dtype="string")
+    lookup = layers.StringLookup(output_mode=mode)
+    lookup.adapt(tf.ragged.constant([["a", "b"], ["b", "c"]]))
+    model = tf.keras.Model(words, lookup(words))
+    x = tf.constant([["a"], ["c"]])
+    expected = model(x).numpy()
+    model.save(str(tmp_path / "m.keras"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "m.keras"))
+    np.testing.assert_allclose(loaded(x).numpy(), expected)
+    assert loaded.layers[1].get_vocabulary() == ["[UNK]", "b", "c", "a"]
+
+
+def test_adapting_on_ragged_rows_builds_for_their_rank():
+    lookup = layers.StringLookup()
+    lookup.adapt(tf.ragged.constant([["a", "b"], ["b", "c", "c"]]))
+    assert lookup.get_config()["batch_input_shape"] == (None, None)
+    assert lookup.get_vocabulary() == ["[UNK]", "c", "b", "a"]
+    lookup = layers.StringLookup()
+    lookup.adapt(tf.ragged.constant([["a", "b"], ["b", "c", "c"]]), batch_size=1)
+    assert lookup.get_vocabulary() == ["[UNK]", "c", "b", "a"]
+
+
+def test_numbers_given_to_a_string_lookup_fail_in_the_cast_as_tf():
+    for call in (lambda: layers.StringLookup(vocabulary=["a"])(np.array([1, 2])),
+                 lambda: layers.StringLookup(vocabulary=["a"])([1, 2]),
+                 lambda: layers.StringLookup().adapt(np.array([1, 2])),
+                 lambda: layers.TextVectorization(vocabulary=["a"])(np.array([1]))):
+        with pytest.raises(tf.errors.UnimplementedError, match="to string is not supported"):
+            call()

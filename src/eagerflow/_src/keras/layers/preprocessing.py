@@ -82,7 +82,8 @@ class PreprocessingLayer(Layer):
             if not self.built:
                 # TF builds from the traced shape of a batch: its first dim unknown unless a
                 # dataset's spec says it
-                shape = TensorShape(np.shape(batch))
+                shape = batch.shape if isinstance(getattr(batch, "shape", None), TensorShape) \
+                    else TensorShape(np.shape(batch))  # (a ragged batch's rank too)
                 spec_shape = getattr(getattr(data, "element_spec", None), "shape", None)
                 if isinstance(spec_shape, TensorShape) and spec_shape.rank == shape.rank:
                     shape = spec_shape
@@ -113,6 +114,11 @@ def _batches(data, batch_size, steps=None):
         return [sparse_ops.slice(data, [i] + [0] * (data.dense_shape.shape[0] - 1),
                                         [batch_size] + data.dense_shape.numpy().tolist()[1:])
                 for i in range(0, max(rows, 1), batch_size)]
+    if hasattr(data, "flat_values") and hasattr(data, "row_splits"):  # a RaggedTensor: by rows
+        if batch_size is None:
+            return [data]
+        rows = int(data.nrows())
+        return [data[i:i + batch_size] for i in range(0, max(rows, 1), batch_size)]
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
         array = np.asarray(data)
         if array.ndim and not len(array):

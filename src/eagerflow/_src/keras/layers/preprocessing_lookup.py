@@ -69,8 +69,10 @@ def ensure_tensor(inputs, dtype=None):
         return inputs
     if isinstance(inputs, Variable):
         inputs = inputs.value()
-    if not isinstance(inputs, Tensor):
-        inputs = convert_to_tensor(inputs, dtype if dtype == _dtypes.string else None)
+    if not isinstance(inputs, Tensor):  # (converted as they are, then cast: numbers are
+        # TF's UnimplementedError 'Cast int64 to string is not supported')
+        empty = isinstance(inputs, (list, tuple)) and not inputs
+        inputs = convert_to_tensor(inputs, dtype if empty else None)
     if dtype is not None and inputs.dtype != dtype:
         inputs = cast_ops.cast(inputs, dtype)
     return inputs
@@ -486,7 +488,11 @@ class IndexLookup(_EagerPreprocessingLayer):
         if self._has_input_vocabulary or int(self.token_counts.size()) == 0:
             if self.output_mode == TF_IDF:
                 self.idf_weights_const = self.idf_weights.value()
-            self._record_vocabulary_size()
+            if self._has_input_vocabulary or self._frozen_vocab_size is None or \
+                    int(self.lookup_table.size()):
+                self._record_vocabulary_size()
+            # (else a saved layer's weights are loading before its vocabulary: its size is
+            # that of the config, checked when the vocabulary comes)
             return
         dtype = _dtypes.as_dtype(self.vocabulary_dtype)
         for special in (self.mask_token, self.oov_token):
