@@ -178,3 +178,26 @@ def test_numbers_given_to_a_string_lookup_fail_in_the_cast_as_tf():
                  lambda: layers.TextVectorization(vocabulary=["a"])(np.array([1]))):
         with pytest.raises(tf.errors.UnimplementedError, match="to string is not supported"):
             call()
+
+
+def test_sparse_encodings_concatenate_in_a_functional_model():
+    ids = tf.keras.Input(shape=(1,), dtype="int64")
+    hashed = layers.Hashing(num_bins=4, output_mode="one_hot", sparse=True)(ids)
+    encoded = layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot", sparse=True)(ids)
+    joined = layers.concatenate([hashed, encoded])
+    assert isinstance(joined, tf.SparseTensor) or "Sparse" in type(joined).__name__
+    assert joined.shape.as_list() == [None, 8]
+    model = tf.keras.Model(ids, layers.Dense(1)(joined))
+    assert model(tf.constant([[1], [2]], tf.int64)).shape == (2, 1)
+    mixed = layers.concatenate([tf.sparse.from_dense([[1.0, 0.0]]), tf.constant([[2.0]])])
+    assert mixed.numpy().tolist() == [[1.0, 0.0, 2.0]]
+
+
+def test_traced_sparse_concat_knows_its_static_shape():
+    spec = tf.SparseTensorSpec
+    for specs, axis, expected in (([spec([None, 4]), spec([None, 3])], 1, [None, 7]),
+                                  ([spec([2, 4]), spec([3, 4])], 0, [5, 4]),
+                                  ([spec([None, None]), spec([None, 3])], -1, [None, None])):
+        f = tf.function(lambda a, b, axis=axis: tf.sparse.concat(axis, [a, b]),
+                        input_signature=specs)
+        assert f.get_concrete_function().structured_outputs.shape.as_list() == expected
