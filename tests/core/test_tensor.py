@@ -341,5 +341,46 @@ def test_lists_led_by_numpy_float_scalars_keep_their_dtype():
 
 def test_bools_after_a_float_or_into_a_float_dtype_convert():
     assert tf.constant([1.0, True]).numpy().tolist() == [1.0, 1.0]
-    assert tf.constant([np.bool_(True), 2], tf.float32).numpy().tolist() == [1.0, 2.0]
+    assert tf.constant([True, 1.5], tf.float32).numpy().tolist() == [1.0, 1.5]
     assert tf.constant([np.int32(1), 2.5]).dtype == tf.float32
+
+
+@pytest.mark.parametrize("value, dtype, expected", [
+    # a Python bool is an int among numbers (TF 2.21), a NumPy bool only ever a bool
+    ([1, True], None, (tf.int32, [1, 1])),
+    ([np.int64(1), True], None, (tf.int32, [1, 1])),
+    ([1, 2.5, True], None, (tf.float32, [1.0, 2.5, 1.0])),
+    ([[1, 2], [True, False]], tf.int64, (tf.int64, [[1, 2], [1, 0]])),
+    ([True, 1], tf.int32, (tf.int32, [1, 1])),
+    ([True, np.bool_(False)], None, (tf.bool, [True, False])),
+    ([np.bool_(True), 2], tf.float32, ValueError),
+    ([1, np.bool_(True)], None, ValueError),
+    ([1.5, np.bool_(True)], tf.float32, ValueError),
+    ([True, 1.5], tf.int32, ValueError),
+    ([True, 1], tf.bool, ValueError),
+    ([True, np.bool_(False)], tf.int32, TypeError),
+    ([1, True], tf.bool, TypeError),
+])
+def test_sequences_mixing_bools_with_numbers_as_tf(value, dtype, expected):
+    if isinstance(expected, type):
+        with pytest.raises(expected, match="mixed types" if expected is ValueError
+                           else "Cannot convert"):
+            tf.constant(value, dtype)
+    else:
+        t = tf.constant(value, dtype)
+        assert (t.dtype, t.numpy().tolist()) == expected
+
+
+@pytest.mark.parametrize("value, message", [
+    (["a", None], "Can't convert Python sequence with mixed types to Tensor."),
+    ([1, None], "Can't convert Python sequence with mixed types to Tensor."),
+    ([1.5, None], "Can't convert Python sequence with mixed types to Tensor."),
+    ([None, 1], "Attempt to convert a value (None) with an unsupported type "
+                "(<class 'NoneType'>) to a Tensor."),
+    ([[None]], "Attempt to convert a value (None) with an unsupported type "
+               "(<class 'NoneType'>) to a Tensor."),
+])
+def test_missing_values_in_sequences_are_tfs_errors(value, message):
+    with pytest.raises(ValueError) as info:
+        tf.constant(value)
+    assert str(info.value) == message

@@ -330,3 +330,52 @@ def test_table_handles_are_resources(tmp_path):
     assert loaded.find(tf.constant(["b", "q"])).numpy().tolist() == [2, -1]
     served = loaded.signatures["serving_default"](x=tf.constant(["a"]))
     assert [v.numpy().tolist() for v in served.values()] == [[1]]
+
+
+def _whole_lines(path, key_dtype=tf.string, offset=0):
+    return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, key_dtype, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+        tf.lookup.TextFileIndex.LINE_NUMBER, value_index_offset=offset), -1)
+
+
+@pytest.mark.parametrize("text, position", [("a\n\nb\n", 3), ("\n", 1), ("a\nb\n\n", 5),
+                                            ("aa\r\n\r\nb", 6), ("abc\nde\n\nf", 8)])
+def test_an_empty_line_of_a_vocabulary_file_is_refused_as_in_tf(tmp_path, text, position):
+    path = tmp_path / "vocab.txt"
+    path.write_bytes(text.encode())
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=f"Invalid content in {path}: empty line found at position "
+                             f"{position}\\."):
+        _whole_lines(str(path))
+
+
+def test_text_file_fields_errors_name_the_line_and_dtype_as_tf(tmp_path):
+    ints = tmp_path / "ints.txt"
+    ints.write_text("1\n2\nx\n")
+    # (the line as counted in the file, whatever the offset added to the values)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Field x in line 2 is not a valid int64\."):
+        _whole_lines(str(ints), tf.int64, offset=5)
+    for name, text, dtype, message in (
+            ("f.txt", "a\t1.5\nb\tq\n", tf.float32, "Field q in line 1 is not a valid float."),
+            ("i.txt", "a\t1\nb\t99999999999\n", tf.int32,
+             "Field 99999999999 in line 1 is not a valid int32."),
+            ("u.txt", "a\t1_0\n", tf.int64, "Field 1_0 in line 0 is not a valid int64.")):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+                str(tmp_path / name), tf.string, 0, dtype, 1), -1)
+
+
+def test_duplicate_key_message_prints_entries_as_tf(tmp_path):
+    path = tmp_path / "dup.txt"
+    path.write_text("a\nb\na\n")
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="Key a has 0 and trying to add value 2"):
+        _whole_lines(str(path))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="Key 3 has x and trying to add value y"):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([3, 3], ["x", "y"]), "")
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="Key 3 has 1 and trying to add value 2"):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([3, 3], [1., 2.]), -1.)

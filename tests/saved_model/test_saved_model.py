@@ -624,7 +624,8 @@ def test_tf_keras_lstm_loads_and_computes_tfs_outputs():
 
 def test_keras_load_model_of_a_plain_savedmodel_raises(tmp_path):
     tf.saved_model.save(Affine(), str(tmp_path))
-    with pytest.raises(ValueError, match="records no Keras config"):
+    with pytest.raises(ValueError, match="exported with `tf.saved_model.save`, and lacks the "
+                                         "TF-Keras metadata file"):
         tf.keras.models.load_model(str(tmp_path))
     with pytest.raises(OSError, match="SavedModel file does not exist at"):
         tf.keras.models.load_model(str(tmp_path / "variables"))

@@ -100,12 +100,19 @@ def _python_to_array(value, dtype):
             return _python_to_array(_dimension_values(value), dtype)
         if any(isinstance(v, (list, tuple)) for v in arr.reshape(-1)):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
-        if all(isinstance(v, (str, bytes)) for v in arr.reshape(-1)):
+        flat = arr.reshape(-1)
+        if all(isinstance(v, (str, bytes)) for v in flat):
             kind = "S"
-        elif any(isinstance(v, int) for v in arr.reshape(-1)):
+        elif not _convertible(_first_leaf(value)):  # (TF infers the type from the first)
+            raise _unsupported(_first_leaf(value), flat)
+        elif not all(_convertible(v) for v in flat):  # (None among numbers or strings)
+            error = _unsupported(value, flat)
+            raise error if isinstance(error, api_export.TypeDispatch) else ValueError(
+                "Can't convert Python sequence with mixed types to Tensor.")
+        elif any(isinstance(v, int) for v in flat):
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         else:
-            raise _unsupported(value, arr.reshape(-1))
+            raise _unsupported(value, flat)
     if kind in "SU":
         if not all(isinstance(v, (str, bytes)) for v in _flatten([value])):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
@@ -113,9 +120,8 @@ def _python_to_array(value, dtype):
             raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
                             f"{_kname(dtype)}")
         return _to_bytes_array(value)
-    if kind in "iuf" and isinstance(value, (list, tuple)) and _mixes_bools(arr, value) and (
-            dtype is None or not dtype.is_floating):  # (a float dtype takes bools too)
-        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if kind in "iufb" and isinstance(value, (list, tuple)):
+        _check_bools(value, kind, dtype)
     if dtype is None:
         if kind == "f":
             first = _first_leaf(value)
@@ -173,13 +179,30 @@ def _wide_ints(arr, value, dtype):
     return np.array(value, np.uint64) if dtype is _d.uint64 else arr
 
 
-def _mixes_bools(arr, value):
-    """Whether TF refuses the sequence for mixing bools with numbers: its first element
-    sets the type, and a bool takes no numbers, an integer no bools (a float takes both)."""
+def _check_bools(value, kind, dtype):
+    """TF's errors for a sequence mixing bools with numbers: its first element sets the
+    type; a Python bool is an int among numbers (a number to a requested numeric dtype),
+    a NumPy bool only ever a bool."""
     flat = list(_flatten(value))
-    if _is_bool(flat[0]):
-        return not all(_is_bool(v) for v in flat)
-    return isinstance(flat[0], (int, np.integer)) and any(_is_bool(v) for v in flat)
+    if kind == "b":  # all bools: Python's alone convert to numbers
+        if dtype is not None and dtype is not _d.bool and any(_numpy_bool(v) for v in flat):
+            raise TypeError(f"Cannot convert {_describe(value)} to EagerTensor of dtype "
+                            f"{_kname(dtype)}")
+        return
+    if any(_numpy_bool(v) for v in flat) or (
+            _is_bool(flat[0]) and (dtype is None or dtype is _d.bool or (
+                kind == "f" and not dtype.is_floating))):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+
+
+def _numpy_bool(v):
+    return type(v) is np.bool_ or isinstance(v, np.ndarray) and not v.ndim and \
+        v.dtype == np.bool_
+
+
+def _convertible(v):
+    """Whether TF makes a tensor element of the Python or NumPy scalar `v`."""
+    return isinstance(v, (numbers.Number, str, bytes, np.generic))
 
 
 def _is_bool(v):

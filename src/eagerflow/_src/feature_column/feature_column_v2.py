@@ -437,7 +437,7 @@ class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
         return self.vocabulary_size + self.num_oov_buckets
 
     def _vocabulary(self):
-        lines = [line.decode() for line in lookup_ops._read_lines(self.vocabulary_file)]
+        lines = [line.decode() for line in lookup_ops._read_lines(self.vocabulary_file)[0]]
         lines = lines[:self.vocabulary_size]
         return lines if self.dtype == _d.string else [int(line) for line in lines]
 

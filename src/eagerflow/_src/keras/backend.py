@@ -28,7 +28,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                                 random_ops, reduction_ops)
-from eagerflow._src.ops import conv_ops, ctc_ops, image_ops, sparse_tensor
+from eagerflow._src.ops import conv_ops, ctc_ops, image_ops, sparse_ops, sparse_tensor
 from eagerflow._src.ops import fused_batch_norm_ops
 from eagerflow._src.graph import functional_ops
 from eagerflow._src.keras import late
@@ -509,6 +509,10 @@ def concatenate(tensors, axis=-1):
     if axis < 0:
         rank = ndim(tensors[0])
         axis = axis % rank if rank else 0
+    if tensors and builtins.all(is_sparse(x) for x in tensors):  # (sparse stays sparse)
+        return sparse_ops.concat(axis, list(tensors))
+    if builtins.any(is_sparse(x) for x in tensors):  # (mixed with dense: all dense)
+        tensors = [to_dense(x) for x in tensors]
     return array_ops.concat(list(tensors), axis)
 
 

@@ -415,8 +415,9 @@ def _init_more(xp, table, keys, values):
     for k, v in zip(_python_keys(keys), values.reshape(-1).tolist()):
         if table.entries.setdefault(k, v) != v:
             raise errors.FailedPreconditionError(
-                None, None, f"HashTable has different value for same key. Key {k!r} has "
-                            f"{table.entries[k]!r} and trying to add value {v!r}")
+                None, None, f"HashTable has different value for same key. Key "
+                            f"{_entry_text(k)} has {_entry_text(table.entries[k])} and trying "
+                            f"to add value {_entry_text(v)}")
     table.initialized = True
     return ()
 
@@ -444,6 +445,8 @@ class TextFileIndex:
 
 
 def _read_lines(filename):
+    """The lines of a text file (without their '\n' or '\r\n') and the offset each ends
+    at, past its line break."""
     try:
         with open(filename, "rb") as f:
             data = f.read()
@@ -452,12 +455,22 @@ def _read_lines(filename):
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    ends = np.minimum(np.cumsum([len(line) + 1 for line in lines]), len(data)).tolist()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines], ends
 
 
-def _column(line, number, index, delimiter, dtype, filename):
+def _entry_text(value):
+    """A key or value in a table's messages, as TF's C++ streams print it."""
+    if isinstance(value, bytes):
+        return value.decode(errors="replace")
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _column(line, number, index, delimiter, dtype, filename, offset=0):
     if index == TextFileIndex.LINE_NUMBER:
-        return number
+        return number + offset
     text = line if index == TextFileIndex.WHOLE_LINE else None
     if text is None:
         parts = line.split(delimiter) if delimiter else line.split()
@@ -471,12 +484,17 @@ def _column(line, number, index, delimiter, dtype, filename):
     if dtype == _d.string:
         return text
     try:
-        return float(text) if dtype.is_floating else int(text)
+        if b"_" in text:  # (Python's digit separators: not a number to TF)
+            raise ValueError
+        value = float(text) if dtype.is_floating else int(text)
+        if dtype.is_integer and not dtype.min <= value <= dtype.max:
+            raise ValueError
+        return value
     except ValueError:
         raise errors.InvalidArgumentError(
             None, "InitializeTableFromTextFileV2",
             f"Field {text.decode(errors='replace')} in line {number} is not a valid "
-            f"{dtype.name}.") from None
+            f"{'float' if dtype == _d.float32 else dtype.name}.") from None
 
 
 @export("lookup.TextFileInitializer")
@@ -520,7 +538,7 @@ class TextFileInitializer(TableInitializerBase):
         super().__init__(key_dtype, value_dtype)
 
     def _pairs(self):
-        lines = _read_lines(self._filename)
+        lines, ends = _read_lines(self._filename)
         if self._vocab_size is not None:
             if len(lines) < self._vocab_size:
                 raise errors.InvalidArgumentError(
@@ -530,11 +548,16 @@ class TextFileInitializer(TableInitializerBase):
             lines = lines[:self._vocab_size]
         keys, values = [], []
         for number, line in enumerate(lines):
+            if not line:
+                raise errors.InvalidArgumentError(
+                    None, "InitializeTableFromTextFileV2",
+                    f"Invalid content in {self._filename}: empty line found at position "
+                    f"{ends[number]}.")
             # (the offset shifts line numbers, as keys or as values)
-            keys.append(_column(line, number + self._offset, self._key_index, self._delimiter,
-                                self._key_dtype, self._filename))
-            values.append(_column(line, number + self._offset, self._value_index,
-                                  self._delimiter, self._value_dtype, self._filename))
+            keys.append(_column(line, number, self._key_index, self._delimiter,
+                                self._key_dtype, self._filename, self._offset))
+            values.append(_column(line, number, self._value_index, self._delimiter,
+                                  self._value_dtype, self._filename, self._offset))
         return keys, values
 
     def initialize(self, table):

@@ -273,9 +273,25 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
     largest = reduction_ops.reduce_max(stacked, axis=0)
     shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
                             offset, largest)
-    out = SparseTensor(array_ops.concat(pieces, 0),
-                       array_ops.concat([s.values for s in inputs], 0), shape)
-    return reorder(out)
+    out = reorder(SparseTensor(array_ops.concat(pieces, 0),
+                               array_ops.concat([s.values for s in inputs], 0), shape))
+    if not out.shape.is_fully_defined():  # (traced: the static shape the inputs' give, as TF)
+        out = _with_shape(out, out.shape.merge_with(_concat_static_shape(
+            [s.shape for s in inputs], axis, expand_nonconcat_dims)))
+    return out
+
+
+def _concat_static_shape(shapes, axis, expand):
+    """What is known of `concat`'s dense shape from its inputs' static shapes."""
+    dims = []
+    for i, column in enumerate(zip(*[s.as_list() for s in shapes])):
+        known = [d for d in column if d is not None]
+        if i == axis or expand:
+            dims.append((sum(known) if i == axis else max(known))
+                        if len(known) == len(column) else None)
+        else:
+            dims.append(known[0] if known else None)
+    return TensorShape(dims)
 
 
 @export("sparse.slice")

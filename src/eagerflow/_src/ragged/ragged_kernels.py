@@ -482,7 +482,7 @@ def bincount_rows(values, weights=None, minlength=None, maxlength=None, dtype=_d
         size = math_ops.maximum(convert_to_tensor(minlength, index), size)
     if maxlength is not None:
         size = math_ops.minimum(convert_to_tensor(maxlength, index), size)
-    weights = row_weights(values, weights, dtype)
+    weights = row_weights(values, weights, _d.as_dtype(dtype))
     return dispatch(_RAGGED_BINCOUNT, (values.row_splits, flat, size, weights),
                     {"binary_output": bool(binary_output)}, name)
 

@@ -277,6 +277,8 @@ class RestoredFunction:
             if self._params is not None:
                 call.__signature__ = inspect.Signature(self._params)
             self._function = Function(call, name, tuple(input_signature), autograph=False)
+            # (its retracing counted alone, not with every restored function's `call`)
+            self._function._call_stats_key = self
 
     def _canonical(self, args, kwargs):
         if self._params is None:

@@ -765,7 +765,12 @@ class Model(Layer):
             # (a sparse or ragged input: its own spec, unnamed, as tf_keras gives it)
             specs = [TensorSpec(t.shape, t.dtype, name) if isinstance(t, Tensor) else
                      t._type_spec for t, name in zip(inputs, self.input_names)]
-            specs = specs[0] if len(specs) == 1 else specs
+            nested = getattr(self, "_nested_inputs", None)
+            if isinstance(nested, dict) or isinstance(nested, (list, tuple)) and (
+                    isinstance(nested, tuple) or any(not isinstance(x, Tensor) for x in nested)):
+                specs = nest.pack_sequence_as(nested, specs)  # (as the Inputs were given)
+            else:
+                specs = specs[0] if len(specs) == 1 else specs
         else:
             specs = self.__dict__.get("_saved_model_inputs_spec")
             if specs is None:

@@ -91,7 +91,7 @@ class Feature:
 def _made(kind, name, input_dtype, output_mode, layer_class, **kwargs):
     """A `Feature` of `input_dtype` preprocessed by a new `layer_class(**kwargs)`, named
     after the feature (or a new name of its `kind`)."""
-    name = name or backend.unique_object_name(kind)
+    name = name or backend.unique_object_name(kind, zero_based=False)
     return Feature(input_dtype, layer_class(name=f"{name}_preprocessor", **kwargs),
                    output_mode)
 

@@ -12,6 +12,7 @@ array([[0., 0., 1.]], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 
@@ -289,7 +290,7 @@ class Concatenate(_Merge):
         self.built = True
 
     def _merge_function(self, inputs):
-        return array_ops.concat(inputs, axis=self.axis)
+        return backend.concatenate(inputs, axis=self.axis)  # (SparseTensors too)
 
     def compute_output_shape(self, input_shape):
         shapes = _shape_list(input_shape)

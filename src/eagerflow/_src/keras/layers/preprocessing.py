@@ -15,7 +15,9 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
-from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, nn_ops, reduction_ops, \
+    sparse_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine import data_adapter
@@ -34,6 +36,11 @@ class PreprocessingLayer(Layer):
     >>> layer.is_adapted, (layer.adapt(np.ones((4, 2))), layer.is_adapted)[1]
     (False, True)
     """
+
+    # Arrays (and tensors) are adapted in batches of this many rows when `adapt` is given no
+    # `batch_size`, as TF's are: a layer whose state depends on the batches (running moments,
+    # merged quantile summaries) sets TF's 32; None keeps an array whole (same state).
+    _adapt_batch_size = None
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -66,13 +73,17 @@ class PreprocessingLayer(Layer):
                 "state like: `layer.update_state(x)`.")
         if self.built:
             self.reset_state()
+        if batch_size is None and (isinstance(data, (np.ndarray, list, tuple)) or
+                                   hasattr(data, "dtype") and hasattr(data, "shape")):
+            batch_size = self._adapt_batch_size
         for step, batch in enumerate(_batches(data, batch_size, steps)):
             if steps is not None and step >= steps:
                 break
             if not self.built:
                 # TF builds from the traced shape of a batch: its first dim unknown unless a
                 # dataset's spec says it
-                shape = TensorShape(np.shape(batch))
+                shape = batch.shape if isinstance(getattr(batch, "shape", None), TensorShape) \
+                    else TensorShape(np.shape(batch))  # (a ragged batch's rank too)
                 spec_shape = getattr(getattr(data, "element_spec", None), "shape", None)
                 if isinstance(spec_shape, TensorShape) and spec_shape.rank == shape.rank:
                     shape = spec_shape
@@ -96,6 +107,18 @@ def _batches(data, batch_size, steps=None):
         adapter = data_adapter._DatasetAdapter(data, steps, 1)
         adapter.start()
         return adapter.epoch()
+    if isinstance(data, SparseTensor):  # (rows of `batch_size`: slices of the sparse matrix)
+        rows = int(data.dense_shape[0]) if data.dense_shape.shape[0] else 1
+        if batch_size is None or not data.dense_shape.shape[0]:
+            return [data]
+        return [sparse_ops.slice(data, [i] + [0] * (data.dense_shape.shape[0] - 1),
+                                        [batch_size] + data.dense_shape.numpy().tolist()[1:])
+                for i in range(0, max(rows, 1), batch_size)]
+    if hasattr(data, "flat_values") and hasattr(data, "row_splits"):  # a RaggedTensor: by rows
+        if batch_size is None:
+            return [data]
+        rows = int(data.nrows())
+        return [data[i:i + batch_size] for i in range(0, max(rows, 1), batch_size)]
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
         array = np.asarray(data)
         if array.ndim and not len(array):
@@ -116,6 +139,8 @@ class Normalization(PreprocessingLayer):
     >>> tf.keras.layers.Normalization(mean=2.0, variance=4.0)(tf.constant([[4.0]])).numpy()
     array([[1.]], dtype=float32)
     """
+
+    _adapt_batch_size = 32  # (the moments are merged batch by batch)
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)

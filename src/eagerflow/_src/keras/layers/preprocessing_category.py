@@ -241,7 +241,8 @@ class HashedCrossing(Layer):
 # -- Discretization: approximate quantiles, merged batch by batch as tf_keras does -------------
 
 def _summarize(values, epsilon):
-    values = np.sort(np.asarray(values, np.float32).reshape(-1))
+    # TF's sort, which leaves a NaN where its sorting network puts it (not last as NumPy's)
+    values = reduction_ops.sort(np.asarray(values, np.float32).reshape(-1)).numpy()
     increment = int(np.float32(values.size) / np.float32(1.0 / epsilon))
     step = max(increment, 1)
     boundaries = values[increment::step]
@@ -262,7 +263,7 @@ def _compress(summary, epsilon):
 
 def _merge(prev, new, epsilon):
     merged = np.concatenate((prev, new), axis=1)
-    merged = merged[:, np.argsort(merged[0], kind="stable")]
+    merged = merged[:, reduction_ops.argsort(merged[0]).numpy()]
     return _compress(merged, epsilon)
 
 
@@ -272,6 +273,8 @@ class Discretization(_EagerPreprocessingLayer):
     """Buckets numbers by `bin_boundaries` (bucket i holds ``boundaries[i-1] <= x <
     boundaries[i]``), given or learned by `adapt` as `num_bins` approximate quantiles
     (within `epsilon`)."""
+
+    _adapt_batch_size = 32  # (the approximate quantiles depend on the batches)
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
                  sparse=False, **kwargs):
@@ -311,14 +314,6 @@ class Discretization(_EagerPreprocessingLayer):
         self.summary = self.add_weight(name="summary", shape=(2, None), dtype=_dtypes.float32,
                                        initializer=lambda shape, dtype: [[], []],
                                        trainable=False)
-
-    def adapt(self, data, batch_size=None, steps=None):
-        """Learns `num_bins` quantiles of `data`. Arrays are summarized in batches of 32 by
-        default, as TF's (the approximate quantiles depend on the batches)."""
-        if batch_size is None and isinstance(data, (np.ndarray, list, tuple)) or \
-                batch_size is None and hasattr(data, "dtype") and hasattr(data, "shape"):
-            batch_size = 32
-        super().adapt(data, batch_size=batch_size, steps=steps)
 
     def update_state(self, data):
         if self.input_bin_boundaries is not None:

@@ -69,8 +69,10 @@ def ensure_tensor(inputs, dtype=None):
         return inputs
     if isinstance(inputs, Variable):
         inputs = inputs.value()
-    if not isinstance(inputs, Tensor):
-        inputs = convert_to_tensor(inputs, dtype if dtype == _dtypes.string else None)
+    if not isinstance(inputs, Tensor):  # (converted as they are, then cast: numbers are
+        # TF's UnimplementedError 'Cast int64 to string is not supported')
+        empty = isinstance(inputs, (list, tuple)) and not inputs
+        inputs = convert_to_tensor(inputs, dtype if empty else None)
     if dtype is not None and inputs.dtype != dtype:
         inputs = cast_ops.cast(inputs, dtype)
     return inputs
@@ -448,9 +450,10 @@ class IndexLookup(_EagerPreprocessingLayer):
         self._record_vocabulary_size()
         if self.output_mode == TF_IDF and idf_weights is not False:
             if len(vocabulary) != len(idf_weights):
+                # (sic: TF's message gives the two lengths the other way round)
                 raise ValueError(f"`idf_weights` must be the same length as vocabulary. "
-                                 f"len(idf_weights) is {len(idf_weights)}, len(vocabulary) is "
-                                 f"{len(vocabulary)}")
+                                 f"len(idf_weights) is {len(vocabulary)}, len(vocabulary) is "
+                                 f"{len(idf_weights)}")
             idf_weights = np.asarray(idf_weights)
             if idf_weights.ndim != 1:
                 raise ValueError(f"TF-IDF data must be a 1-index array, but received "
@@ -485,7 +488,11 @@ class IndexLookup(_EagerPreprocessingLayer):
         if self._has_input_vocabulary or int(self.token_counts.size()) == 0:
             if self.output_mode == TF_IDF:
                 self.idf_weights_const = self.idf_weights.value()
-            self._record_vocabulary_size()
+            if self._has_input_vocabulary or self._frozen_vocab_size is None or \
+                    int(self.lookup_table.size()):
+                self._record_vocabulary_size()
+            # (else a saved layer's weights are loading before its vocabulary: its size is
+            # that of the config, checked when the vocabulary comes)
             return
         dtype = _dtypes.as_dtype(self.vocabulary_dtype)
         for special in (self.mask_token, self.oov_token):
@@ -592,8 +599,8 @@ class IndexLookup(_EagerPreprocessingLayer):
 
     def load_assets(self, dir_path):
         """Sets the vocabulary that `save_assets` wrote to `dir_path`."""
-        if self.input_vocabulary:
-            return
+        if self.input_vocabulary or self._has_input_vocabulary:
+            return  # (in the config, or in a SavedModel's table when it was a file)
         with open(os.path.join(dir_path, "vocabulary.txt")) as f:
             lines = f.read().split("\n")
         values = lines if self.vocabulary_dtype == "string" else [int(v) for v in lines]
@@ -720,14 +727,6 @@ class StringLookup(IndexLookup):
         del config["vocabulary_dtype"]
         config["encoding"] = self.encoding
         return config
-
-    def set_vocabulary(self, vocabulary, idf_weights=None):
-        if isinstance(vocabulary, str) and self.output_mode == TF_IDF:
-            raise RuntimeError("Setting vocabulary directly from a file is not supported in "
-                               "TF-IDF mode, since this layer cannot read files containing "
-                               "TF-IDF weight data. Please pass the vocabulary and the "
-                               "idf_weights as lists or arrays.")
-        super().set_vocabulary(vocabulary, idf_weights)
 
     def _tensor_vocab_to_numpy(self, vocabulary):
         values = np.asarray(vocabulary).reshape(-1).tolist()

@@ -392,10 +392,12 @@ def _load_saved_model(path, custom_objects, compile):
             found = pb.KerasSavedMetadata.FromString(f.read())
         metadata = next((n.metadata for n in found.nodes if n.node_path == "root"), "")
     if not metadata:
-        raise ValueError(f"Unable to create a Keras model from the SavedModel at {path}: it "
-                         f"records no Keras config (it was not written by `model.save`). Load "
-                         f"it with `tf.saved_model.load`.")
-    config = _tuples(json.loads(metadata))
+        raise ValueError(f"Unable to create a TF-Keras model from SavedModel at {path}. This "
+                         f"SavedModel was exported with `tf.saved_model.save`, and lacks the "
+                         f"TF-Keras metadata file. Please save your TF-Keras model by calling "
+                         f"`model.save` or `tf.keras.models.save_model`. Note that you can "
+                         f"still load this SavedModel with `tf.saved_model.load`.")
+    config = _vocabulary_files_from_tables(_tuples(json.loads(metadata)))
     with serialization.CustomObjectScope(custom_objects or {}):
         try:
             model = layers_mod.deserialize({"class_name": config["class_name"],
@@ -535,6 +537,25 @@ def _shape_from_json(value):
     if isinstance(value, (list, tuple)):
         return type(value)(_shape_from_json(v) for v in value)
     return value
+
+
+_VOCABULARY_LAYERS = ("StringLookup", "IntegerLookup", "TextVectorization")
+
+
+def _vocabulary_files_from_tables(config):
+    """`config` with its lookup layers' vocabulary files dropped (as tf_keras's SavedModel
+    records them): their tables come from the SavedModel, whose assets hold the files, so a
+    model loads after the original files are gone."""
+    if isinstance(config, list):
+        return [_vocabulary_files_from_tables(c) for c in config]
+    if not isinstance(config, dict):
+        return config
+    inner = config.get("config")
+    if config.get("class_name") in _VOCABULARY_LAYERS and isinstance(inner, dict) and \
+            isinstance(inner.get("vocabulary"), str):
+        return {**config, "config": {**inner, "vocabulary": None,
+                                     "has_input_vocabulary": True}}
+    return {k: _vocabulary_files_from_tables(v) for k, v in config.items()}
 
 
 def _restore_tables(model, path, nodes):
