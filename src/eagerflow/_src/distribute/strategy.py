@@ -97,7 +97,7 @@ class InputContext:
     def get_per_replica_batch_size(self, global_batch_size):
         if global_batch_size % self._num_replicas_in_sync != 0:
             raise ValueError(f"The `global_batch_size` {global_batch_size} is not divisible by "
-                             f"`num_replicas_in_sync` {self._num_replicas_in_sync}")
+                             f"`num_replicas_in_sync` {self._num_replicas_in_sync} ")
         return global_batch_size // self._num_replicas_in_sync
 
     def __str__(self):
@@ -391,77 +391,148 @@ class StrategyExtended:
 
 def _split_batch(element, n):
     """`element` (a batch) as `n` per-replica batches: TF's split, ceil(size / n) rows to
-    each replica in turn until the rows run out."""
+    each replica in turn until the rows run out (a batch size only the graph knows is split
+    by graph ops)."""
     def parts(t):
         t = convert_to_tensor(t)
         if t.shape.rank == 0:
             return [t] * n
-        size = int(t.shape[0]) if t.shape[0] is not None else int(array_ops.shape(t)[0])
-        per = -(-size // n)
-        sizes = [max(0, min(per, size - i * per)) for i in range(n)]
-        return array_ops.split(t, sizes, axis=0)
+        if t.shape[0] is not None:
+            size = int(t.shape[0])
+            per = -(-size // n)
+            return array_ops.split(t, [max(0, min(per, size - i * per)) for i in range(n)],
+                                   axis=0)
+        size = array_ops.shape(t)[0]
+        per = math_ops.floordiv(size + (n - 1), n)
+        ends = [math_ops.minimum(per * i, size) for i in range(n + 1)]
+        return [t[ends[i]:ends[i + 1]] for i in range(n)]
     return nest.pack_sequence_as(element, [PerReplica(parts(t))
                                            for t in nest.flatten(element)])
 
 
-@export("distribute.DistributedIterator")
-class DistributedIterator:
-    def __init__(self, iterator, num_replicas=1, whole_elements=False):
-        self._iterator = iterator
-        self._n = num_replicas
-        self._whole = whole_elements  # each replica takes a whole element in turn
+def _replica_element_spec(spec, n, whole):
+    """The spec of what each of the `n` replicas gets of an element of `spec`."""
+    def one(leaf):
+        if not whole and getattr(leaf, "shape", None) is not None and leaf.shape.rank:
+            first = leaf.shape[0]
+            rows = first // n if first is not None and first % n == 0 else None
+            leaf = type(leaf)([rows] + leaf.shape.as_list()[1:], leaf.dtype, leaf.name)
+        return PerReplicaSpec(*[leaf] * n)
+    return nest.map_structure(one, spec)
 
+
+class _DistributedOptional:
+    """The next per-replica element, if there is one (`get_next_as_optional`)."""
+
+    def __init__(self, optionals, n, whole):
+        self._optionals, self._n, self._whole = optionals, n, whole
+
+    def has_value(self, name=None):
+        return functools.reduce(math_ops.logical_and, [o.has_value() for o in self._optionals])
+
+    def get_value(self, name=None):
+        if self._whole:
+            return _regroup([o.get_value() for o in self._optionals], always_wrap=True)
+        return _split_batch(self._optionals[0].get_value(), self._n)
+
+
+class _DistributedInput:
+    """What a distributed dataset and its iterators share: the source (a dataset or an
+    iterator) and how its elements go to the replicas, in eager code, in loops a function
+    traces and as a function's argument."""
+
+    _whole_elements = False  # each replica takes a whole element in turn
+
+    def __init__(self, source, num_replicas=1, whole_elements=None):
+        self._source = source
+        self._n = num_replicas
+        if whole_elements is not None:
+            self._whole_elements = whole_elements
+
+    @property
+    def element_spec(self):
+        spec = self._source.element_spec
+        return spec if self._n == 1 else _replica_element_spec(spec, self._n,
+                                                               self._whole_elements)
+
+    def _as_graph_iterator(self):
+        iterator = self._source._as_graph_iterator()
+        if self._n == 1:
+            return iterator
+        return DistributedIterator(iterator, self._n, self._whole_elements)
+
+    def _as_function_argument(self):
+        # a tf.function traces once per spec of the source, as for the dataset itself
+        spec, tensor = self._source._as_function_argument()
+        if self._n == 1:
+            return spec, tensor
+        return _DistributedInputSpec(spec, type(self), self._n, self._whole_elements), tensor
+
+
+class _DistributedInputSpec:
+    """The type of a distributed dataset or iterator as a `function` argument."""
+
+    def __init__(self, source_spec, kind, n, whole):
+        self._source_spec, self._kind, self._n, self._whole = source_spec, kind, n, whole
+
+    def _key(self):
+        return (self._source_spec, self._kind, self._n, self._whole)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"{self._kind.__name__}Spec({self._source_spec!r})"
+
+    def _as_function_argument(self):
+        return self, self
+
+    def _stand_in(self, placeholder):
+        return self._kind(self._source_spec._stand_in(placeholder), self._n, self._whole)
+
+    def _argument_tensor(self, value):
+        if not isinstance(value, self._kind) or (value._n, value._whole_elements) != (
+                self._n, self._whole):
+            return None
+        return self._source_spec._argument_tensor(value._source)
+
+
+@export("distribute.DistributedIterator")
+class DistributedIterator(_DistributedInput):
     def __iter__(self):
         return self
 
     def __next__(self):
         if self._n == 1:
-            return next(self._iterator)
-        if self._whole:
-            return _regroup([next(self._iterator) for _ in range(self._n)], always_wrap=True)
-        return _split_batch(next(self._iterator), self._n)
+            return next(self._source)
+        if self._whole_elements:
+            return _regroup([next(self._source) for _ in range(self._n)], always_wrap=True)
+        return _split_batch(next(self._source), self._n)
 
-    def get_next(self):
+    def get_next(self, name=None):
         return self.__next__()
 
-    def _as_graph_iterator(self):
-        return self._iterator._as_graph_iterator()
-
     def get_next_as_optional(self):
-        return self._iterator.get_next_as_optional()
-
-    @property
-    def element_spec(self):
-        return self._iterator.element_spec
+        if self._n == 1:
+            return self._source.get_next_as_optional()
+        return _DistributedOptional(
+            [self._source.get_next_as_optional()
+             for _ in range(self._n if self._whole_elements else 1)],
+            self._n, self._whole_elements)
 
 
 @export("distribute.DistributedDataset")
-class DistributedDataset:
+class DistributedDataset(_DistributedInput):
     """A dataset whose elements are the per-replica batches."""
 
-    _whole_elements = False
-
-    def __init__(self, dataset, num_replicas=1):
-        self._dataset = dataset
-        self._n = num_replicas
-
     def __iter__(self):
-        return DistributedIterator(iter(self._dataset), self._n, self._whole_elements)
-
-    def _as_graph_iterator(self):
-        # AutoGraph's graph loop over a dataset inside a tf.function.
-        return self._dataset._as_graph_iterator()
-
-    def _as_function_argument(self):
-        # a tf.function traces once per element spec, as for the dataset itself
-        return self._dataset._as_function_argument()
-
-    @property
-    def element_spec(self):
-        return self._dataset.element_spec
+        return DistributedIterator(iter(self._source), self._n, self._whole_elements)
 
     def reduce(self, initial_state, reduce_func):
-        return self._dataset.reduce(initial_state, reduce_func)
+        return self._source.reduce(initial_state, reduce_func)
 
 
 class DistributedDatasetsFromFunction(DistributedDataset):
@@ -528,11 +599,11 @@ class Strategy:
             if reduce_op is ReduceOp.SUM:
                 return total
             # the sum over the count, as TF divides: an integer mean is a float64
-            count = functools.reduce(math_ops.add, [reduction_ops.reduce_prod(
-                array_ops.gather(array_ops.shape(x), axis)) for x in values])
-            if total.dtype.is_floating or total.dtype.is_complex:
-                count = cast_ops.cast(count, total.dtype)
-            return math_ops.truediv(total, count)
+            count = functools.reduce(math_ops.add, [
+                array_ops.shape(x)[axis] if isinstance(axis, int) else
+                reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axis))
+                for x in values])
+            return math_ops.truediv(total, cast_ops.cast(count, total.dtype))
         return nest.map_structure(one, value)
 
     def experimental_distribute_dataset(self, dataset, options=None):

@@ -1,0 +1,98 @@
+"""Distributed datasets over three logical CPUs: in eager code, in loops a function traces,
+as function arguments, and the specs of their elements."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture
+def three_cpus():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    saved = tf.config.get_logical_device_configuration(cpu)
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
+    try:
+        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
+    finally:
+        tf.config.set_logical_device_configuration(cpu, saved)
+
+
+def _sum_step(s, x):
+    return s.reduce("SUM", s.run(tf.reduce_sum, args=(x,)), axis=None)
+
+
+def test_loop_in_function_splits_each_batch(three_cpus):
+    s = three_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(4))
+
+    @tf.function
+    def captured():
+        total = tf.constant(0, tf.int64)
+        for x in dd:
+            total += _sum_step(s, x)
+        return total
+
+    @tf.function
+    def argument(dd):
+        total = tf.constant(0, tf.int64)
+        for x in dd:
+            total += _sum_step(s, x)
+        return total
+
+    # each element once: every replica sums its own part of the batch
+    assert captured().numpy() == 45
+    assert argument(dd).numpy() == 45
+    from_fn = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(12).batch(2))
+    assert argument(from_fn).numpy() == 66
+
+
+def test_iterator_in_function_and_optional(three_cpus):
+    s = three_cpus
+    it = iter(s.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(6)))
+    step = tf.function(lambda it: s.run(lambda v: v * 2, args=(next(it),)))
+    r = step(it)
+    assert [v.numpy().tolist() for v in r.values] == [[0, 2], [4, 6], [8, 10]]
+    opt = it.get_next_as_optional()
+    assert opt.has_value().numpy()
+    assert [v.numpy().tolist() for v in opt.get_value().values] == [[6], [7], []]
+    assert not it.get_next_as_optional().has_value().numpy()
+
+
+def test_element_spec_is_per_replica(three_cpus):
+    s = three_cpus
+    spec = s.experimental_distribute_dataset(
+        tf.data.Dataset.range(12).batch(6, drop_remainder=True)).element_spec
+    assert repr(spec) == "PerReplicaSpec(" + ", ".join(
+        ["TensorSpec(shape=(2,), dtype=tf.int64, name=None)"] * 3) + ")"
+    spec = s.experimental_distribute_dataset(tf.data.Dataset.range(12).batch(5)).element_spec
+    assert [v.shape.as_list() for v in spec._component_specs] == [[None]] * 3
+    spec = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(8).batch(4, drop_remainder=True)).element_spec
+    assert [v.shape.as_list() for v in spec._component_specs] == [[4]] * 3
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert repr(one.experimental_distribute_dataset(
+        tf.data.Dataset.range(8).batch(4)).element_spec) == \
+        "TensorSpec(shape=(None,), dtype=tf.int64, name=None)"
+
+
+def test_reduce_mean_along_axis(three_cpus):
+    s = three_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(6).batch(6))
+    r = s.run(lambda x: x * tf.cast(
+        tf.distribute.get_replica_context().replica_id_in_sync_group + 1, x.dtype),
+        args=(next(iter(dd)),))
+    mean = s.reduce("MEAN", r, axis=0)  # an integer mean is a float64, as TF's
+    assert mean.dtype == tf.float64
+    np.testing.assert_allclose(mean.numpy(), 38 / 6)
+    f = s.run(lambda: tf.constant([[1.0, 2.0]]) * tf.cast(
+        tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32))
+    np.testing.assert_allclose(s.reduce("MEAN", f, axis=-1).numpy(), [1.5])
+    np.testing.assert_allclose(s.reduce("MEAN", f, axis=1).numpy(), [1.5])
+
+
+def test_per_replica_batch_size_message():
+    with pytest.raises(ValueError) as e:
+        tf.distribute.InputContext(1, 0, 3).get_per_replica_batch_size(7)
+    assert str(e.value) == ("The `global_batch_size` 7 is not divisible by "
+                            "`num_replicas_in_sync` 3 ")
