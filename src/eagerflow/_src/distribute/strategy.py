@@ -656,7 +656,7 @@ def _replica_values(value):
     a value that is the same in every replica."""
     if isinstance(value, PerReplica):
         return value.values
-    if isinstance(value, MirroredVariable):
+    if isinstance(value, _DistributedVariable):
         return value.values
     return None
 
@@ -711,8 +711,10 @@ class PerReplica:
     @property
     def _type_spec(self):
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
-        if not all(hasattr(v, "dtype") and hasattr(v, "shape") and not isinstance(v, Variable)
-                   for v in self._values):
+        # (variables only as what a traced `run` returns, which the function reads)
+        if not all(hasattr(v, "dtype") and hasattr(v, "shape") and (
+                not isinstance(v, Variable) or not context.executing_eagerly())
+                for v in self._values):
             return None
         return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values])
 
@@ -783,8 +785,58 @@ class MirroredVariable(_DistributedVariable):
 
 class SyncOnReadVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy` made with ``synchronization=ON_READ`` (a metric's
-    total, say). The copies share one value here: the replicas' updates accumulate in it,
-    which is what reading a SUM variable in cross-replica context gives."""
+    total, a batch normalization's moving mean): each replica reads and updates its own copy;
+    read in cross-replica context, the copies are combined by the variable's aggregation.
+
+    In cross-replica context `assign` sets every copy (a SUM variable's share, value / n, to
+    each) and `assign_add`/`assign_sub` update every copy, except that of a SUM variable,
+    where only the first copy takes the change: TF refuses that, but Keras updates its
+    metrics outside `run` here, and this keeps their sums right.
+    """
+
+    _saved_as_read = True  # a checkpoint holds its copies combined
+
+    def _own_copy(self):
+        """The copy of the replica running now; None in cross-replica context."""
+        current = _state.stack[-1] if _state.stack else None
+        if current is None or current[0] is not self._distribute_strategy or \
+                current[1] is None:
+            return None
+        return self._mirrored_values[current[1]._replica_id]
+
+    def value(self):
+        own = self._own_copy()
+        if own is not None:
+            return own.value()
+        kind = getattr(self._aggregation, "name", "NONE")
+        if kind == "ONLY_FIRST_REPLICA":
+            return self._mirrored_values[0].value()
+        values = [v.value() for v in self._mirrored_values]
+        return _combine(ReduceOp.from_variable_aggregation(self._aggregation), values)
+
+    def read_value(self):
+        return self.value()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        if dtype is not None and dtype != self._dtype:
+            return super().__tf_tensor__(dtype, name)  # (its error)
+        return self.value()
+
+    def _write(self, op, value, read_value, name):
+        own = self._own_copy()
+        if own is not None:
+            return own._write(op, value, read_value, name)
+        value = convert_to_tensor(value, dtype=self._dtype)
+        copies = self._mirrored_values
+        if getattr(self._aggregation, "name", "NONE") == "SUM":
+            if op.name == "AssignVariableOp":  # each copy's share
+                divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
+                value = divide(value, constant(len(copies), dtype=self._dtype))
+            else:
+                copies = copies[:1]
+        for v in copies:
+            done = ResourceVariable._write(v, op, value, False, name)
+        return self.value() if read_value else done
 
 
 def _mirror(variable, strategy, cls=MirroredVariable):
@@ -803,6 +855,11 @@ def _mirror(variable, strategy, cls=MirroredVariable):
             component._name = f"{base}/replica_{i}:0"
             component._device = device
         components.append(component)
+    if cls is SyncOnReadVariable and variable._handle.value is not None:
+        for i in range(1, len(components)):  # each replica's own copy
+            own = copy.deepcopy(components[i])
+            own._name, own._device = components[i]._name, components[i]._device
+            components[i] = own
     variable.__class__ = cls
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
