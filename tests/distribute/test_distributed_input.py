@@ -96,3 +96,35 @@ def test_per_replica_batch_size_message():
         tf.distribute.InputContext(1, 0, 3).get_per_replica_batch_size(7)
     assert str(e.value) == ("The `global_batch_size` 7 is not divisible by "
                             "`num_replicas_in_sync` 3 ")
+
+
+def test_reduce_and_local_results_of_values_every_replica_shares(three_cpus):
+    s = three_cpus
+    # an integer mean across replicas is a float64, as TF divides
+    r = s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "MEAN", tf.constant(3) + tf.distribute.get_replica_context().replica_id_in_sync_group))
+    assert [(v.dtype, float(v)) for v in r.values] == [(tf.float64, 4.0)] * 3
+    ints = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant([ctx.replica_id_in_sync_group] * 2))
+    mean = s.reduce("MEAN", ints, axis=None)
+    assert mean.dtype == tf.float64 and mean.numpy().tolist() == [1.0, 1.0]
+    # a value every replica shares: each replica reduces it along the axis
+    assert s.reduce("SUM", [1.0, 2.0], axis=0).numpy() == 9.0
+    assert s.reduce("MEAN", tf.constant([1, 2]), axis=0).numpy() == 1.5
+    assert s.reduce("MEAN", 3.0, axis=None) == 3.0  # given back as it is
+    local = s.experimental_local_results({"a": tf.constant(1), "b": [tf.constant(2)]})
+    assert len(local) == 3 and [int(d["b"][0]) for d in local] == [2, 2, 2]
+    assert s.experimental_local_results(3) == (3,)
+
+
+def test_one_replica_strategies():
+    default = tf.distribute.get_strategy()
+    assert default.reduce("SUM", 3.0, axis=None) == 3.0
+    assert default.experimental_distribute_values_from_function(
+        lambda ctx: ctx.replica_id_in_sync_group) == 0
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert one.reduce("SUM", [1.0, 2.0], axis=0).numpy() == 3.0
+    mirrored = tf.distribute.MirroredStrategy(["/cpu:0"])
+    assert str(mirrored.experimental_distribute_values_from_function(
+        lambda ctx: ctx.replica_id_in_sync_group)) == "PerReplica:{\n  0: 0\n}"
+    assert mirrored.reduce("SUM", 3.0, axis=None).dtype == tf.float32

@@ -184,9 +184,8 @@ def _combine(reduce_op, values):
     total = functools.reduce(math_ops.add, values)
     if reduce_op is ReduceOp.SUM:
         return total
-    if total.dtype.is_integer:
-        return math_ops.floordiv(total, len(values))
-    return math_ops.truediv(total, len(values))
+    # (an integer mean is a float64, as TF divides)
+    return math_ops.truediv(total, constant(len(values), dtype=total.dtype))
 
 
 class _Aborted(BaseException):
@@ -586,12 +585,16 @@ class Strategy:
         def one(v):
             values = _replica_values(v)
             if values is None:  # the same value in every replica
-                if reduce_op is ReduceOp.SUM and self.num_replicas_in_sync != 1:
-                    raise ValueError(f"A non-DistributedValues value {v!s} cannot be reduced "
-                                     f"with the given reduce op {reduce_op}.")
                 if axis is None:
-                    return v if isinstance(v, Variable) else convert_to_tensor(v)
-                values = (v,)
+                    if reduce_op is ReduceOp.SUM and self.num_replicas_in_sync != 1:
+                        raise ValueError(f"A non-DistributedValues value {v!s} cannot be "
+                                         f"reduced with the given reduce op {reduce_op}.")
+                    # (a mirrored strategy's SUM of one replica is a tensor, as in TF)
+                    mirrored = isinstance(self, MirroredStrategy) and not isinstance(
+                        v, Variable) and reduce_op is ReduceOp.SUM
+                    return convert_to_tensor(v) if mirrored else v
+                # (each replica reduces it along `axis`, then the replicas' results combine)
+                values = (convert_to_tensor(v),) * self.num_replicas_in_sync
             if axis is None:
                 return _combine(reduce_op, values)
             total = _combine(ReduceOp.SUM, [reduction_ops.reduce_sum(x, axis=axis)
@@ -604,6 +607,8 @@ class Strategy:
                 reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axis))
                 for x in values])
             return math_ops.truediv(total, cast_ops.cast(count, total.dtype))
+        if isinstance(value, (list, tuple)) and not _has_replica_values(value):
+            return one(value)  # a tensor-like list
         return nest.map_structure(one, value)
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -624,18 +629,19 @@ class Strategy:
 
     def experimental_local_results(self, value):
         """The per-replica parts of `value` on this worker, as a tuple."""
-        def one(v):
-            values = _replica_values(v)
-            return (v,) if values is None else tuple(values)
         if not nest.is_nested(value):
-            return one(value)
-        flat = [one(v) for v in nest.flatten(value)]
+            values = _replica_values(value)
+            return (value,) if values is None else tuple(values)
+        n = self.num_replicas_in_sync  # (a nest's other values, once for each replica)
+        flat = [_replica_values(v) or (v,) * n for v in nest.flatten(value)]
         return tuple(nest.pack_sequence_as(value, [f[i] for f in flat])
                      for i in range(len(flat[0]) if flat else 1))
 
     def experimental_distribute_values_from_function(self, value_fn):
         """``value_fn(ValueContext)`` for each replica, as one `PerReplica` value."""
         n = self.num_replicas_in_sync
+        if n == 1 and not isinstance(self, MirroredStrategy):
+            return value_fn(ValueContext(0, 1))
         return _regroup([value_fn(ValueContext(i, n)) for i in range(n)], always_wrap=True)
 
     def gather(self, value, axis):
@@ -649,6 +655,10 @@ class Strategy:
 
     def __deepcopy__(self, memo):
         return self
+
+
+def _has_replica_values(structure):
+    return any(_replica_values(v) is not None for v in nest.flatten(structure))
 
 
 def _replica_values(value):
