@@ -233,14 +233,14 @@ class MetricsContainer:
 
 
 def _loss_object(loss):
-    """A loss instance: strings and functions are wrapped as Keras wraps them."""
-    if isinstance(loss, losses_mod.Loss):
-        return loss
-    fn = losses_mod.get(loss)
-    if isinstance(fn, losses_mod.Loss):
-        return fn
-    name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
-    return losses_mod.LossFunctionWrapper(fn, name=name)
+    """A loss instance: strings and functions are wrapped as Keras wraps them. A compiled
+    loss may average over the batch under a distribution strategy."""
+    fn = loss if isinstance(loss, losses_mod.Loss) else losses_mod.get(loss)
+    if not isinstance(fn, losses_mod.Loss):
+        name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
+        fn = losses_mod.LossFunctionWrapper(fn, name=name)
+    fn._allow_sum_over_batch_size = True
+    return fn
 
 
 def _common_dtype(losses):
