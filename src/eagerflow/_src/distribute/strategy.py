@@ -237,6 +237,7 @@ class _ReplicaThread(threading.Thread):
 
     def merge(self, merge_fn, args, kwargs):
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self.merge_context = context.fork()  # (the graph, or branch, being built now)
         self.has_paused.set()
         self.should_run.wait()
         self.should_run.clear()
@@ -282,8 +283,15 @@ def _call_for_each_replica(strategy, fn, args, kwargs):
                                    "replica_context().merge_call() calls.")
             merge_args = _regroup([t.merge_args for t in threads])
             merge_kwargs = _regroup([t.merge_kwargs for t in threads])
-            with _enter(strategy, None):
-                result = threads[0].merge_fn(strategy, *merge_args, **merge_kwargs)
+            # the merge's ops join the graph the first replica builds (a branch, a loop
+            # body), so they run only where its merge_call does
+            caller = context.get()
+            context.adopt(threads[0].merge_context)
+            try:
+                with _enter(strategy, None):
+                    result = threads[0].merge_fn(strategy, *merge_args, **merge_kwargs)
+            finally:
+                context.adopt(caller)
             for i, t in enumerate(threads):
                 t.merge_result = _select_replica(i, result)
     finally:

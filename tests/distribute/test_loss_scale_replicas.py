@@ -1,0 +1,67 @@
+"""A LossScaleOptimizer over replicas: a non-finite gradient in one replica makes every
+replica skip the step, eagerly and in a function (where the step is a `cond`)."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture
+def two_cpus():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    saved = tf.config.get_logical_device_configuration(cpu)
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    try:
+        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    finally:
+        tf.config.set_logical_device_configuration(cpu, saved)
+
+
+def _rid():
+    return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+
+
+def _grad(bad, bad_replica, value):
+    g = tf.constant([1.0, 1.0]) * (_rid() + 1.0)
+    return tf.where(tf.logical_and(bad, tf.equal(_rid(), bad_replica)),
+                    tf.constant([value, 1.0]), g)
+
+
+def _state(opt, v):
+    return (v.numpy().tolist(), float(opt.loss_scale), int(opt.dynamic_counter),
+            int(opt.iterations))
+
+
+def test_one_replica_overflowing_skips_every_replica(two_cpus):
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+        opt = tf.keras.mixed_precision.LossScaleOptimizer(
+            tf.keras.optimizers.SGD(1.0), dynamic_growth_steps=2, initial_scale=8.0)
+
+    def step(bad):
+        s.run(lambda: opt.apply_gradients([(_grad(tf.constant(bad), 1.0, np.inf), v)]))
+        return _state(opt, v)
+
+    assert step(False) == ([-2.0, -1.0], 8.0, 1, 1)  # the gradients summed: 1 + 2
+    assert step(True) == ([-2.0, -1.0], 4.0, 0, 2)
+    assert step(False) == ([-5.0, -4.0], 4.0, 1, 3)
+    assert step(False) == ([-8.0, -7.0], 8.0, 0, 4)
+
+    traced = tf.function(lambda bad: s.run(
+        lambda: opt.apply_gradients([(_grad(bad, 0.0, np.nan), v)])))
+    traced(tf.constant(True))
+    assert _state(opt, v) == ([-8.0, -7.0], 4.0, 0, 5)
+    traced(tf.constant(False))
+    assert _state(opt, v) == ([-11.0, -10.0], 4.0, 1, 6)
+
+
+def test_fixed_scale_over_replicas(two_cpus):
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([0.0, 0.0])
+        opt = tf.keras.mixed_precision.LossScaleOptimizer(
+            tf.keras.optimizers.SGD(1.0), dynamic=False, initial_scale=4.0)
+    tf.function(lambda: s.run(lambda: opt.apply_gradients(
+        [(tf.constant([1.0, 2.0]) * (_rid() + 1.0), v)])))()
+    assert v.numpy().tolist() == [-3.0, -6.0] and int(opt.iterations) == 1
