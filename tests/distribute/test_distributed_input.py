@@ -128,3 +128,34 @@ def test_one_replica_strategies():
     assert str(mirrored.experimental_distribute_values_from_function(
         lambda ctx: ctx.replica_id_in_sync_group)) == "PerReplica:{\n  0: 0\n}"
     assert mirrored.reduce("SUM", 3.0, axis=None).dtype == tf.float32
+
+
+def test_datasets_from_function_pad_the_last_step_with_empty_batches(three_cpus):
+    s = three_cpus
+    dd = s.distribute_datasets_from_function(lambda ctx: tf.data.Dataset.range(7).batch(2))
+    steps = [[v.numpy().tolist() for v in s.experimental_local_results(b)] for b in dd]
+    assert steps == [[[0, 1], [2, 3], [4, 5]], [[6], [], []]]
+
+    @tf.function
+    def loop(dd):
+        total, n = tf.constant(0, tf.int64), tf.constant(0)
+        for x in dd:
+            total += _sum_step(s, x)
+            n += 1
+        return total, n
+
+    total, n = loop(dd)
+    assert (int(total), int(n)) == (21, 2)
+
+
+def test_values_are_distributed_values_and_reduce_keeps_shapes(three_cpus):
+    s = three_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(5).batch(5))
+    r = s.run(lambda x: x * 2, args=(next(iter(dd)),))
+    assert isinstance(r, tf.distribute.DistributedValues)
+    with s.scope():
+        v = tf.Variable(1.0)
+    assert isinstance(v, tf.distribute.DistributedValues)
+    # the replicas' parts differ in shape ([2], [2], [1]): no broadcasting
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        s.reduce("SUM", r, axis=None)

@@ -38,6 +38,7 @@ from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
+from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
@@ -181,7 +182,7 @@ def _each_replica(per_replica, combine):
 def _combine(reduce_op, values):
     """The SUM or MEAN of `values`, one per replica."""
     values = [convert_to_tensor(v) for v in values]
-    total = functools.reduce(math_ops.add, values)
+    total = values[0] if len(values) == 1 else reduction_ops.add_n(values)
     if reduce_op is ReduceOp.SUM:
         return total
     # (an integer mean is a float64, as TF divides)
@@ -435,12 +436,32 @@ class _DistributedOptional:
         self._optionals, self._n, self._whole = optionals, n, whole
 
     def has_value(self, name=None):
-        return functools.reduce(math_ops.logical_and, [o.has_value() for o in self._optionals])
+        if self._whole and not _can_be_empty(self._optionals[0].element_spec):
+            return functools.reduce(math_ops.logical_and,
+                                    [o.has_value() for o in self._optionals])
+        return self._optionals[0].has_value()
 
     def get_value(self, name=None):
-        if self._whole:
-            return _regroup([o.get_value() for o in self._optionals], always_wrap=True)
-        return _split_batch(self._optionals[0].get_value(), self._n)
+        if not self._whole:
+            return _split_batch(self._optionals[0].get_value(), self._n)
+        first = self._optionals[0].get_value()
+        if not _can_be_empty(self._optionals[0].element_spec):
+            return _regroup([first] + [o.get_value() for o in self._optionals[1:]],
+                            always_wrap=True)
+        # (the replicas past the last element get an empty batch)
+        return _regroup([first] + [
+            cond(o.has_value(), o.get_value, lambda: _empty_batch(first))
+            for o in self._optionals[1:]], always_wrap=True)
+
+
+def _can_be_empty(spec):
+    """Whether an element of `spec` has an empty batch: every tensor has a batch axis."""
+    return all(getattr(leaf, "shape", None) is not None and leaf.shape.rank
+               for leaf in nest.flatten(spec))
+
+
+def _empty_batch(element):
+    return nest.map_structure(lambda t: convert_to_tensor(t)[:0], element)
 
 
 class _DistributedInput:
@@ -516,7 +537,16 @@ class DistributedIterator(_DistributedInput):
         if self._n == 1:
             return next(self._source)
         if self._whole_elements:
-            return _regroup([next(self._source) for _ in range(self._n)], always_wrap=True)
+            elements = [next(self._source)]
+            for _ in range(self._n - 1):
+                try:
+                    elements.append(next(self._source))
+                except StopIteration:
+                    # the replicas past the last element get an empty batch
+                    if not _can_be_empty(self._source.element_spec):
+                        raise
+                    elements.append(_empty_batch(elements[0]))
+            return _regroup(elements, always_wrap=True)
         return _split_batch(next(self._source), self._n)
 
     def get_next(self, name=None):
@@ -679,6 +709,18 @@ def _replica_values(value):
     return None
 
 
+@export("distribute.DistributedValues")
+class DistributedValues:
+    """Values with one component per replica; a single replica's value is the value itself."""
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
+
+
 class PerReplicaSpec:
     """The type of a `PerReplica` value: its values' specs (a `tf.function` traces once per
     spec)."""
@@ -709,7 +751,7 @@ class PerReplicaSpec:
         return f"PerReplicaSpec({', '.join(map(repr, self._value_specs))})"
 
 
-class PerReplica:
+class PerReplica(DistributedValues):
     """Values, one per replica, that `run` hands each replica its own of.
 
     >>> s = tf.distribute.MirroredStrategy()
@@ -745,7 +787,7 @@ class PerReplica:
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
-class _DistributedVariable(ResourceVariable):
+class _DistributedVariable(ResourceVariable, DistributedValues):
     """A variable of a `MirroredStrategy`: one copy per replica (`values`), printed as TF
     prints them."""
 
@@ -1160,18 +1202,6 @@ class InputOptions(collections.namedtuple("InputOptions", [
             InputReplicationMode.PER_WORKER if experimental_replication_mode is None
             else experimental_replication_mode,
             experimental_place_dataset_on_device, experimental_per_replica_buffer_size)
-
-
-@export("distribute.DistributedValues")
-class DistributedValues:
-    """Values with one component per replica; a single replica's value is the value itself."""
-
-    def __init__(self, values):
-        self._values = tuple(values)
-
-    @property
-    def values(self):
-        return self._values
 
 
 @export("distribute.InputReplicationMode")
