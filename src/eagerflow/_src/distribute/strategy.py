@@ -402,6 +402,8 @@ def _split_batch(element, n):
     each replica in turn until the rows run out (a batch size only the graph knows is split
     by graph ops)."""
     def parts(t):
+        if t is None:  # (an absent part of a Keras batch: its sample weights)
+            return [None] * n
         t = convert_to_tensor(t)
         if t.shape.rank == 0:
             return [t] * n
@@ -416,6 +418,20 @@ def _split_batch(element, n):
         return [t[ends[i]:ends[i + 1]] for i in range(n)]
     return nest.pack_sequence_as(element, [PerReplica(parts(t))
                                            for t in nest.flatten(element)])
+
+
+def replicated_step(strategy, step, concat=False):
+    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy of
+    several replicas: each replica steps on its part of the batch (its batch normalization
+    sees that part's statistics and its own moving ones, its gradients are summed over the
+    replicas). Returns the first replica's logs, or with `concat` the replicas' outputs
+    concatenated (predictions)."""
+    n = strategy.num_replicas_in_sync
+
+    def run_on_replicas(batch):
+        out = strategy.run(step, args=(_split_batch(batch, n),))
+        return strategy.gather(out, axis=0) if concat else _select_replica(0, out)
+    return run_on_replicas
 
 
 def _replica_element_spec(spec, n, whole):
