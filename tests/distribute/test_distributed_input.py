@@ -6,17 +6,6 @@ import pytest
 import eagerflow as tf
 
 
-@pytest.fixture
-def three_cpus():
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = tf.config.get_logical_device_configuration(cpu)
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
-    try:
-        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
-    finally:
-        tf.config.set_logical_device_configuration(cpu, saved)
-
-
 def _sum_step(s, x):
     return s.reduce("SUM", s.run(tf.reduce_sum, args=(x,)), axis=None)
 

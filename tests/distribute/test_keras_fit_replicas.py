@@ -2,20 +2,8 @@
 replica runs the step on its half of the batch (batch normalization sees that half's
 statistics and keeps its own moving ones); expected values are TF's."""
 import numpy as np
-import pytest
 
 import eagerflow as tf
-
-
-@pytest.fixture
-def two_cpus():
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = tf.config.get_logical_device_configuration(cpu)
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    try:
-        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    finally:
-        tf.config.set_logical_device_configuration(cpu, saved)
 
 
 def test_batch_normalization_model_per_replica(two_cpus):

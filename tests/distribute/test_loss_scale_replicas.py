@@ -1,20 +1,8 @@
 """A LossScaleOptimizer over replicas: a non-finite gradient in one replica makes every
 replica skip the step, eagerly and in a function (where the step is a `cond`)."""
 import numpy as np
-import pytest
 
 import eagerflow as tf
-
-
-@pytest.fixture
-def two_cpus():
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = tf.config.get_logical_device_configuration(cpu)
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    try:
-        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    finally:
-        tf.config.set_logical_device_configuration(cpu, saved)
 
 
 def _rid():

@@ -8,17 +8,6 @@ import pytest
 import eagerflow as tf
 
 
-@pytest.fixture
-def two_cpus():
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = tf.config.get_logical_device_configuration(cpu)
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    try:
-        yield tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    finally:
-        tf.config.set_logical_device_configuration(cpu, saved)
-
-
 def _rid():
     return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
 
