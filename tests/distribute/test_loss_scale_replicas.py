@@ -53,3 +53,26 @@ def test_fixed_scale_over_replicas(two_cpus):
     tf.function(lambda: s.run(lambda: opt.apply_gradients(
         [(tf.constant([1.0, 2.0]) * (_rid() + 1.0), v)])))()
     assert v.numpy().tolist() == [-3.0, -6.0] and int(opt.iterations) == 1
+
+
+def test_mixed_precision_weights_are_mirrored(two_cpus):
+    s = two_cpus
+    tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        with s.scope():
+            dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
+            dense.build((None, 1))
+        k = dense.kernel
+        assert type(k).__name__ == "AutoCastDistributedVariable"
+        assert isinstance(k, tf.distribute.DistributedValues) and isinstance(k, tf.Variable)
+        assert repr(k).startswith("<AutoCastDistributedVariable dtype=float32 "
+                                  "dtype_to_cast_to=float32 inner_variable=MirroredVariable:{\n"
+                                  "  0: <tf.Variable 'kernel:0' shape=(1, 2)")
+        assert str(k).startswith("AutoCastDistributedVariable:{\n  0: <tf.Variable")
+        assert [v.name for v in s.experimental_local_results(k)] == ["kernel:0",
+                                                                    "kernel/replica_1:0"]
+        r = s.run(lambda: dense(tf.ones([1, 1])))
+        assert [v.dtype for v in r.values] == [tf.float16] * 2
+        assert dense(tf.ones([1, 1])).numpy().tolist() == [[1.0, 1.0]]
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")

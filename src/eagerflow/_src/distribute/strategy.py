@@ -978,10 +978,14 @@ class _Scope:
                 v._distribute_strategy = strategy
             except AttributeError:
                 pass
-            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and \
-                    type(v) is ResourceVariable:
-                v = _mirror(v, strategy, SyncOnReadVariable if v.synchronization ==
-                            VariableSynchronization.ON_READ else MirroredVariable)
+            # (a variable class may name its mirrored form: Keras's AutoCastVariable)
+            mirrored = getattr(type(v), "_mirrored_class", None) if \
+                v.synchronization != VariableSynchronization.ON_READ else None
+            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and (
+                    type(v) is ResourceVariable or mirrored is not None):
+                v = _mirror(v, strategy, mirrored or (
+                    SyncOnReadVariable if v.synchronization ==
+                    VariableSynchronization.ON_READ else MirroredVariable))
             if group is not None:
                 group.created.append(v)
             return v
