@@ -959,6 +959,8 @@ class _Scope:
 
     def __enter__(self):
         current = _current_strategy()
+        if current is self._strategy:
+            _require_cross_replica()  # (not in one of its replicas)
         if has_strategy() and current is not self._strategy:
             raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: "
                                f"{current} is not {self._strategy}")
