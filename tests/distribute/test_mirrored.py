@@ -5,17 +5,6 @@ import pytest
 import eagerflow as tf
 
 
-@pytest.fixture
-def two_cpus():
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    saved = tf.config.get_logical_device_configuration(cpu)
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    try:
-        yield tf.distribute.MirroredStrategy()
-    finally:
-        tf.config.set_logical_device_configuration(cpu, saved)
-
-
 def _replica_id():
     return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
 
@@ -180,3 +169,12 @@ def test_central_storage_devices():
     assert c.extended.worker_devices == ["/job:localhost/replica:0/task:0/device:CPU:0"]
     assert c.extended.parameter_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",)
     assert c.num_replicas_in_sync == 1 and c.run(lambda: tf.constant(1.0)).numpy() == 1.0
+
+
+def test_scope_only_in_cross_replica_context(two_cpus):
+    s = two_cpus
+    with pytest.raises(RuntimeError, match="Method requires being in cross-replica context"):
+        s.run(lambda: s.scope().__enter__())
+    with s.scope():
+        with s.scope():  # nested, outside `run`
+            assert tf.distribute.in_cross_replica_context()

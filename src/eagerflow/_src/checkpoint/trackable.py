@@ -119,7 +119,7 @@ def variable_value(variable):
     """A variable's current value as a host NumPy array (not recorded on tapes or graphs)."""
     with context.init_scope():
         value = variable.handle.value
-        if value is None:
+        if value is None or getattr(variable, "_saved_as_read", False):  # (a sync-on-read one)
             value = variable.value()._data
     return np.asarray(backend.to_host(value))
 

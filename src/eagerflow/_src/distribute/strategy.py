@@ -38,6 +38,7 @@ from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
+from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
 
@@ -97,7 +98,7 @@ class InputContext:
     def get_per_replica_batch_size(self, global_batch_size):
         if global_batch_size % self._num_replicas_in_sync != 0:
             raise ValueError(f"The `global_batch_size` {global_batch_size} is not divisible by "
-                             f"`num_replicas_in_sync` {self._num_replicas_in_sync}")
+                             f"`num_replicas_in_sync` {self._num_replicas_in_sync} ")
         return global_batch_size // self._num_replicas_in_sync
 
     def __str__(self):
@@ -181,12 +182,11 @@ def _each_replica(per_replica, combine):
 def _combine(reduce_op, values):
     """The SUM or MEAN of `values`, one per replica."""
     values = [convert_to_tensor(v) for v in values]
-    total = functools.reduce(math_ops.add, values)
+    total = values[0] if len(values) == 1 else reduction_ops.add_n(values)
     if reduce_op is ReduceOp.SUM:
         return total
-    if total.dtype.is_integer:
-        return math_ops.floordiv(total, len(values))
-    return math_ops.truediv(total, len(values))
+    # (an integer mean is a float64, as TF divides)
+    return math_ops.truediv(total, constant(len(values), dtype=total.dtype))
 
 
 class _Aborted(BaseException):
@@ -238,6 +238,7 @@ class _ReplicaThread(threading.Thread):
 
     def merge(self, merge_fn, args, kwargs):
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self.merge_context = context.fork()  # (the graph, or branch, being built now)
         self.has_paused.set()
         self.should_run.wait()
         self.should_run.clear()
@@ -283,8 +284,15 @@ def _call_for_each_replica(strategy, fn, args, kwargs):
                                    "replica_context().merge_call() calls.")
             merge_args = _regroup([t.merge_args for t in threads])
             merge_kwargs = _regroup([t.merge_kwargs for t in threads])
-            with _enter(strategy, None):
-                result = threads[0].merge_fn(strategy, *merge_args, **merge_kwargs)
+            # the merge's ops join the graph the first replica builds (a branch, a loop
+            # body), so they run only where its merge_call does
+            caller = context.get()
+            context.adopt(threads[0].merge_context)
+            try:
+                with _enter(strategy, None):
+                    result = threads[0].merge_fn(strategy, *merge_args, **merge_kwargs)
+            finally:
+                context.adopt(caller)
             for i, t in enumerate(threads):
                 t.merge_result = _select_replica(i, result)
     finally:
@@ -391,77 +399,193 @@ class StrategyExtended:
 
 def _split_batch(element, n):
     """`element` (a batch) as `n` per-replica batches: TF's split, ceil(size / n) rows to
-    each replica in turn until the rows run out."""
+    each replica in turn until the rows run out (a batch size only the graph knows is split
+    by graph ops)."""
     def parts(t):
+        if t is None:  # (an absent part of a Keras batch: its sample weights)
+            return [None] * n
         t = convert_to_tensor(t)
         if t.shape.rank == 0:
             return [t] * n
-        size = int(t.shape[0]) if t.shape[0] is not None else int(array_ops.shape(t)[0])
-        per = -(-size // n)
-        sizes = [max(0, min(per, size - i * per)) for i in range(n)]
-        return array_ops.split(t, sizes, axis=0)
+        if t.shape[0] is not None:
+            size = int(t.shape[0])
+            per = -(-size // n)
+            return array_ops.split(t, [max(0, min(per, size - i * per)) for i in range(n)],
+                                   axis=0)
+        size = array_ops.shape(t)[0]
+        per = math_ops.floordiv(size + (n - 1), n)
+        ends = [math_ops.minimum(per * i, size) for i in range(n + 1)]
+        return [t[ends[i]:ends[i + 1]] for i in range(n)]
     return nest.pack_sequence_as(element, [PerReplica(parts(t))
                                            for t in nest.flatten(element)])
 
 
-@export("distribute.DistributedIterator")
-class DistributedIterator:
-    def __init__(self, iterator, num_replicas=1, whole_elements=False):
-        self._iterator = iterator
-        self._n = num_replicas
-        self._whole = whole_elements  # each replica takes a whole element in turn
+def replicated_step(strategy, step, concat=False):
+    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy of
+    several replicas: each replica steps on its part of the batch (its batch normalization
+    sees that part's statistics and its own moving ones, its gradients are summed over the
+    replicas). Returns the first replica's logs, or with `concat` the replicas' outputs
+    concatenated (predictions)."""
+    n = strategy.num_replicas_in_sync
 
+    def run_on_replicas(batch):
+        out = strategy.run(step, args=(_split_batch(batch, n),))
+        return strategy.gather(out, axis=0) if concat else _select_replica(0, out)
+    return run_on_replicas
+
+
+def _replica_element_spec(spec, n, whole):
+    """The spec of what each of the `n` replicas gets of an element of `spec`."""
+    def one(leaf):
+        if not whole and getattr(leaf, "shape", None) is not None and leaf.shape.rank:
+            first = leaf.shape[0]
+            rows = first // n if first is not None and first % n == 0 else None
+            leaf = type(leaf)([rows] + leaf.shape.as_list()[1:], leaf.dtype, leaf.name)
+        return PerReplicaSpec(*[leaf] * n)
+    return nest.map_structure(one, spec)
+
+
+class _DistributedOptional:
+    """The next per-replica element, if there is one (`get_next_as_optional`)."""
+
+    def __init__(self, optionals, n, whole):
+        self._optionals, self._n, self._whole = optionals, n, whole
+
+    def has_value(self, name=None):
+        if self._whole and not _can_be_empty(self._optionals[0].element_spec):
+            return functools.reduce(math_ops.logical_and,
+                                    [o.has_value() for o in self._optionals])
+        return self._optionals[0].has_value()
+
+    def get_value(self, name=None):
+        if not self._whole:
+            return _split_batch(self._optionals[0].get_value(), self._n)
+        first = self._optionals[0].get_value()
+        if not _can_be_empty(self._optionals[0].element_spec):
+            return _regroup([first] + [o.get_value() for o in self._optionals[1:]],
+                            always_wrap=True)
+        # (the replicas past the last element get an empty batch)
+        return _regroup([first] + [
+            cond(o.has_value(), o.get_value, lambda: _empty_batch(first))
+            for o in self._optionals[1:]], always_wrap=True)
+
+
+def _can_be_empty(spec):
+    """Whether an element of `spec` has an empty batch: every tensor has a batch axis."""
+    return all(getattr(leaf, "shape", None) is not None and leaf.shape.rank
+               for leaf in nest.flatten(spec))
+
+
+def _empty_batch(element):
+    return nest.map_structure(lambda t: convert_to_tensor(t)[:0], element)
+
+
+class _DistributedInput:
+    """What a distributed dataset and its iterators share: the source (a dataset or an
+    iterator) and how its elements go to the replicas, in eager code, in loops a function
+    traces and as a function's argument."""
+
+    _whole_elements = False  # each replica takes a whole element in turn
+
+    def __init__(self, source, num_replicas=1, whole_elements=None):
+        self._source = source
+        self._n = num_replicas
+        if whole_elements is not None:
+            self._whole_elements = whole_elements
+
+    @property
+    def element_spec(self):
+        spec = self._source.element_spec
+        return spec if self._n == 1 else _replica_element_spec(spec, self._n,
+                                                               self._whole_elements)
+
+    def _as_graph_iterator(self):
+        iterator = self._source._as_graph_iterator()
+        if self._n == 1:
+            return iterator
+        return DistributedIterator(iterator, self._n, self._whole_elements)
+
+    def _as_function_argument(self):
+        # a tf.function traces once per spec of the source, as for the dataset itself
+        spec, tensor = self._source._as_function_argument()
+        if self._n == 1:
+            return spec, tensor
+        return _DistributedInputSpec(spec, type(self), self._n, self._whole_elements), tensor
+
+
+class _DistributedInputSpec:
+    """The type of a distributed dataset or iterator as a `function` argument."""
+
+    def __init__(self, source_spec, kind, n, whole):
+        self._source_spec, self._kind, self._n, self._whole = source_spec, kind, n, whole
+
+    def _key(self):
+        return (self._source_spec, self._kind, self._n, self._whole)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"{self._kind.__name__}Spec({self._source_spec!r})"
+
+    def _as_function_argument(self):
+        return self, self
+
+    def _stand_in(self, placeholder):
+        return self._kind(self._source_spec._stand_in(placeholder), self._n, self._whole)
+
+    def _argument_tensor(self, value):
+        if not isinstance(value, self._kind) or (value._n, value._whole_elements) != (
+                self._n, self._whole):
+            return None
+        return self._source_spec._argument_tensor(value._source)
+
+
+@export("distribute.DistributedIterator")
+class DistributedIterator(_DistributedInput):
     def __iter__(self):
         return self
 
     def __next__(self):
         if self._n == 1:
-            return next(self._iterator)
-        if self._whole:
-            return _regroup([next(self._iterator) for _ in range(self._n)], always_wrap=True)
-        return _split_batch(next(self._iterator), self._n)
+            return next(self._source)
+        if self._whole_elements:
+            elements = [next(self._source)]
+            for _ in range(self._n - 1):
+                try:
+                    elements.append(next(self._source))
+                except StopIteration:
+                    # the replicas past the last element get an empty batch
+                    if not _can_be_empty(self._source.element_spec):
+                        raise
+                    elements.append(_empty_batch(elements[0]))
+            return _regroup(elements, always_wrap=True)
+        return _split_batch(next(self._source), self._n)
 
-    def get_next(self):
+    def get_next(self, name=None):
         return self.__next__()
 
-    def _as_graph_iterator(self):
-        return self._iterator._as_graph_iterator()
-
     def get_next_as_optional(self):
-        return self._iterator.get_next_as_optional()
-
-    @property
-    def element_spec(self):
-        return self._iterator.element_spec
+        if self._n == 1:
+            return self._source.get_next_as_optional()
+        return _DistributedOptional(
+            [self._source.get_next_as_optional()
+             for _ in range(self._n if self._whole_elements else 1)],
+            self._n, self._whole_elements)
 
 
 @export("distribute.DistributedDataset")
-class DistributedDataset:
+class DistributedDataset(_DistributedInput):
     """A dataset whose elements are the per-replica batches."""
 
-    _whole_elements = False
-
-    def __init__(self, dataset, num_replicas=1):
-        self._dataset = dataset
-        self._n = num_replicas
-
     def __iter__(self):
-        return DistributedIterator(iter(self._dataset), self._n, self._whole_elements)
-
-    def _as_graph_iterator(self):
-        # AutoGraph's graph loop over a dataset inside a tf.function.
-        return self._dataset._as_graph_iterator()
-
-    def _as_function_argument(self):
-        # a tf.function traces once per element spec, as for the dataset itself
-        return self._dataset._as_function_argument()
-
-    @property
-    def element_spec(self):
-        return self._dataset.element_spec
+        return DistributedIterator(iter(self._source), self._n, self._whole_elements)
 
     def reduce(self, initial_state, reduce_func):
-        return self._dataset.reduce(initial_state, reduce_func)
+        return self._source.reduce(initial_state, reduce_func)
 
 
 class DistributedDatasetsFromFunction(DistributedDataset):
@@ -515,12 +639,16 @@ class Strategy:
         def one(v):
             values = _replica_values(v)
             if values is None:  # the same value in every replica
-                if reduce_op is ReduceOp.SUM and self.num_replicas_in_sync != 1:
-                    raise ValueError(f"A non-DistributedValues value {v!s} cannot be reduced "
-                                     f"with the given reduce op {reduce_op}.")
                 if axis is None:
-                    return v if isinstance(v, Variable) else convert_to_tensor(v)
-                values = (v,)
+                    if reduce_op is ReduceOp.SUM and self.num_replicas_in_sync != 1:
+                        raise ValueError(f"A non-DistributedValues value {v!s} cannot be "
+                                         f"reduced with the given reduce op {reduce_op}.")
+                    # (a mirrored strategy's SUM of one replica is a tensor, as in TF)
+                    mirrored = isinstance(self, MirroredStrategy) and not isinstance(
+                        v, Variable) and reduce_op is ReduceOp.SUM
+                    return convert_to_tensor(v) if mirrored else v
+                # (each replica reduces it along `axis`, then the replicas' results combine)
+                values = (convert_to_tensor(v),) * self.num_replicas_in_sync
             if axis is None:
                 return _combine(reduce_op, values)
             total = _combine(ReduceOp.SUM, [reduction_ops.reduce_sum(x, axis=axis)
@@ -528,11 +656,13 @@ class Strategy:
             if reduce_op is ReduceOp.SUM:
                 return total
             # the sum over the count, as TF divides: an integer mean is a float64
-            count = functools.reduce(math_ops.add, [reduction_ops.reduce_prod(
-                array_ops.gather(array_ops.shape(x), axis)) for x in values])
-            if total.dtype.is_floating or total.dtype.is_complex:
-                count = cast_ops.cast(count, total.dtype)
-            return math_ops.truediv(total, count)
+            count = functools.reduce(math_ops.add, [
+                array_ops.shape(x)[axis] if isinstance(axis, int) else
+                reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axis))
+                for x in values])
+            return math_ops.truediv(total, cast_ops.cast(count, total.dtype))
+        if isinstance(value, (list, tuple)) and not _has_replica_values(value):
+            return one(value)  # a tensor-like list
         return nest.map_structure(one, value)
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -553,18 +683,19 @@ class Strategy:
 
     def experimental_local_results(self, value):
         """The per-replica parts of `value` on this worker, as a tuple."""
-        def one(v):
-            values = _replica_values(v)
-            return (v,) if values is None else tuple(values)
         if not nest.is_nested(value):
-            return one(value)
-        flat = [one(v) for v in nest.flatten(value)]
+            values = _replica_values(value)
+            return (value,) if values is None else tuple(values)
+        n = self.num_replicas_in_sync  # (a nest's other values, once for each replica)
+        flat = [_replica_values(v) or (v,) * n for v in nest.flatten(value)]
         return tuple(nest.pack_sequence_as(value, [f[i] for f in flat])
                      for i in range(len(flat[0]) if flat else 1))
 
     def experimental_distribute_values_from_function(self, value_fn):
         """``value_fn(ValueContext)`` for each replica, as one `PerReplica` value."""
         n = self.num_replicas_in_sync
+        if n == 1 and not isinstance(self, MirroredStrategy):
+            return value_fn(ValueContext(0, 1))
         return _regroup([value_fn(ValueContext(i, n)) for i in range(n)], always_wrap=True)
 
     def gather(self, value, axis):
@@ -580,14 +711,30 @@ class Strategy:
         return self
 
 
+def _has_replica_values(structure):
+    return any(_replica_values(v) is not None for v in nest.flatten(structure))
+
+
 def _replica_values(value):
     """The values of the replicas in `value` (a `PerReplica` or mirrored variable); None for
     a value that is the same in every replica."""
     if isinstance(value, PerReplica):
         return value.values
-    if isinstance(value, MirroredVariable):
+    if isinstance(value, _DistributedVariable):
         return value.values
     return None
+
+
+@export("distribute.DistributedValues")
+class DistributedValues:
+    """Values with one component per replica; a single replica's value is the value itself."""
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
 
 
 class PerReplicaSpec:
@@ -620,7 +767,7 @@ class PerReplicaSpec:
         return f"PerReplicaSpec({', '.join(map(repr, self._value_specs))})"
 
 
-class PerReplica:
+class PerReplica(DistributedValues):
     """Values, one per replica, that `run` hands each replica its own of.
 
     >>> s = tf.distribute.MirroredStrategy()
@@ -640,8 +787,10 @@ class PerReplica:
     @property
     def _type_spec(self):
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
-        if not all(hasattr(v, "dtype") and hasattr(v, "shape") and not isinstance(v, Variable)
-                   for v in self._values):
+        # (variables only as what a traced `run` returns, which the function reads)
+        if not all(hasattr(v, "dtype") and hasattr(v, "shape") and (
+                not isinstance(v, Variable) or not context.executing_eagerly())
+                for v in self._values):
             return None
         return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values])
 
@@ -654,7 +803,7 @@ class PerReplica:
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
-class _DistributedVariable(ResourceVariable):
+class _DistributedVariable(ResourceVariable, DistributedValues):
     """A variable of a `MirroredStrategy`: one copy per replica (`values`), printed as TF
     prints them."""
 
@@ -712,8 +861,58 @@ class MirroredVariable(_DistributedVariable):
 
 class SyncOnReadVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy` made with ``synchronization=ON_READ`` (a metric's
-    total, say). The copies share one value here: the replicas' updates accumulate in it,
-    which is what reading a SUM variable in cross-replica context gives."""
+    total, a batch normalization's moving mean): each replica reads and updates its own copy;
+    read in cross-replica context, the copies are combined by the variable's aggregation.
+
+    In cross-replica context `assign` sets every copy (a SUM variable's share, value / n, to
+    each) and `assign_add`/`assign_sub` update every copy, except that of a SUM variable,
+    where only the first copy takes the change: TF refuses that, but Keras updates its
+    metrics outside `run` here, and this keeps their sums right.
+    """
+
+    _saved_as_read = True  # a checkpoint holds its copies combined
+
+    def _own_copy(self):
+        """The copy of the replica running now; None in cross-replica context."""
+        current = _state.stack[-1] if _state.stack else None
+        if current is None or current[0] is not self._distribute_strategy or \
+                current[1] is None:
+            return None
+        return self._mirrored_values[current[1]._replica_id]
+
+    def value(self):
+        own = self._own_copy()
+        if own is not None:
+            return own.value()
+        kind = getattr(self._aggregation, "name", "NONE")
+        if kind == "ONLY_FIRST_REPLICA":
+            return self._mirrored_values[0].value()
+        values = [v.value() for v in self._mirrored_values]
+        return _combine(ReduceOp.from_variable_aggregation(self._aggregation), values)
+
+    def read_value(self):
+        return self.value()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        if dtype is not None and dtype != self._dtype:
+            return super().__tf_tensor__(dtype, name)  # (its error)
+        return self.value()
+
+    def _write(self, op, value, read_value, name):
+        own = self._own_copy()
+        if own is not None:
+            return own._write(op, value, read_value, name)
+        value = convert_to_tensor(value, dtype=self._dtype)
+        copies = self._mirrored_values
+        if getattr(self._aggregation, "name", "NONE") == "SUM":
+            if op.name == "AssignVariableOp":  # each copy's share
+                divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
+                value = divide(value, constant(len(copies), dtype=self._dtype))
+            else:
+                copies = copies[:1]
+        for v in copies:
+            done = ResourceVariable._write(v, op, value, False, name)
+        return self.value() if read_value else done
 
 
 def _mirror(variable, strategy, cls=MirroredVariable):
@@ -732,6 +931,11 @@ def _mirror(variable, strategy, cls=MirroredVariable):
             component._name = f"{base}/replica_{i}:0"
             component._device = device
         components.append(component)
+    if cls is SyncOnReadVariable and variable._handle.value is not None:
+        for i in range(1, len(components)):  # each replica's own copy
+            own = copy.deepcopy(components[i])
+            own._name, own._device = components[i]._name, components[i]._device
+            components[i] = own
     variable.__class__ = cls
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
@@ -755,6 +959,8 @@ class _Scope:
 
     def __enter__(self):
         current = _current_strategy()
+        if current is self._strategy:
+            _require_cross_replica()  # (not in one of its replicas)
         if has_strategy() and current is not self._strategy:
             raise RuntimeError(f"Mixing different tf.distribute.Strategy objects: "
                                f"{current} is not {self._strategy}")
@@ -774,10 +980,14 @@ class _Scope:
                 v._distribute_strategy = strategy
             except AttributeError:
                 pass
-            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and \
-                    type(v) is ResourceVariable:
-                v = _mirror(v, strategy, SyncOnReadVariable if v.synchronization ==
-                            VariableSynchronization.ON_READ else MirroredVariable)
+            # (a variable class may name its mirrored form: Keras's AutoCastVariable)
+            mirrored = getattr(type(v), "_mirrored_class", None) if \
+                v.synchronization != VariableSynchronization.ON_READ else None
+            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and (
+                    type(v) is ResourceVariable or mirrored is not None):
+                v = _mirror(v, strategy, mirrored or (
+                    SyncOnReadVariable if v.synchronization ==
+                    VariableSynchronization.ON_READ else MirroredVariable))
             if group is not None:
                 group.created.append(v)
             return v
@@ -1014,18 +1224,6 @@ class InputOptions(collections.namedtuple("InputOptions", [
             InputReplicationMode.PER_WORKER if experimental_replication_mode is None
             else experimental_replication_mode,
             experimental_place_dataset_on_device, experimental_per_replica_buffer_size)
-
-
-@export("distribute.DistributedValues")
-class DistributedValues:
-    """Values with one component per replica; a single replica's value is the value itself."""
-
-    def __init__(self, values):
-        self._values = tuple(values)
-
-    @property
-    def values(self):
-        return self._values
 
 
 @export("distribute.InputReplicationMode")

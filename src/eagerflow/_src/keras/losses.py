@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor
 from eagerflow._src.core.tensor import Tensor
@@ -192,7 +192,18 @@ class Loss:
             sample_weight = _masked_weights(losses, sample_weight, mask, reduction)
         return compute_weighted_loss(losses, sample_weight, reduction)
 
+    _allow_sum_over_batch_size = False  # (set for the losses `compile` is given)
+
     def _get_reduction(self):
+        if not self._allow_sum_over_batch_size and distribution_context.current_strategy() \
+                is not None and self.reduction in (Reduction.AUTO,
+                                                   Reduction.SUM_OVER_BATCH_SIZE):
+            raise ValueError(
+                "Please use `tf.keras.losses.Reduction.SUM` or `tf.keras.losses.Reduction."
+                "NONE` for loss reduction when losses are used with `tf.distribute.Strategy`, "
+                "except for specifying losses in `Model.compile()` for use by the built-in "
+                "training looop `Model.fit()`.\nA custom training loop sums the per-example "
+                "losses itself (`tf.nn.compute_average_loss`).")
         if self.reduction == Reduction.AUTO:
             return Reduction.SUM_OVER_BATCH_SIZE
         return self.reduction

@@ -13,7 +13,7 @@ predictions tell which accuracy ``'accuracy'`` means.
 """
 import contextlib
 
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
@@ -118,7 +118,7 @@ class LossesContainer:
         outputs = nest.flatten(y_pred)
         targets = self._outputs.conform(y_true)
         weights = self._outputs.conform(sample_weight)
-        total, batch = [], None
+        total, shown, batch = [], [], None
         for i, (loss, w, yt, yp, sw) in enumerate(zip(self._losses, self._weights, targets,
                                                       outputs, weights)):
             if loss is None or yt is None:
@@ -127,16 +127,22 @@ class LossesContainer:
             value = loss(yt, yp, sample_weight=sw)  # the loss applies the mask
             if batch is None:
                 batch = cast_ops.cast(array_ops.shape(yt)[0], "float32")
+            # Over several replicas (`fit` under a strategy) the gradients are summed: a
+            # loss averaged over a replica's batch is divided by their number, and the
+            # metrics see a summed loss times it (the mean over all replicas' examples).
+            value, seen = _for_replicas(value, loss.reduction == losses_mod.Reduction.SUM)
             if self._per_output_metrics:
-                self._per_output_metrics[i].update_state(value, sample_weight=batch)
+                self._per_output_metrics[i].update_state(seen, sample_weight=batch)
             total.append(value if w is None else value * w)
+            shown.append(seen if w is None else seen * w)
         if regularization_losses:
-            total.append(reduction_ops.add_n(_common_dtype(regularization_losses)))
+            regularization = reduction_ops.add_n(_common_dtype(regularization_losses))
+            total.append(_for_replicas(regularization, False)[0])
+            shown.append(regularization)
         if not total:
             return None
-        loss = total[0] if len(total) == 1 else reduction_ops.add_n(_common_dtype(total))
-        self._loss_metric.update_state(loss, sample_weight=batch)
-        return loss
+        self._loss_metric.update_state(_added(shown), sample_weight=batch)
+        return _added(total)
 
     def reset_state(self):
         for m in self.metrics:
@@ -232,15 +238,29 @@ class MetricsContainer:
             m.reset_state()
 
 
+def _added(losses):
+    return losses[0] if len(losses) == 1 else reduction_ops.add_n(_common_dtype(losses))
+
+
+def _for_replicas(value, summed):
+    """(`value` to minimize, `value` for the loss metrics) in one of several replicas."""
+    n = distribution_context.num_replicas_in_sync()
+    if n == 1 or distribution_context.synced_replica() is None:
+        return value, value
+    if summed:
+        return value, value * cast_ops.cast(n, value.dtype)
+    return value / cast_ops.cast(n, value.dtype), value
+
+
 def _loss_object(loss):
-    """A loss instance: strings and functions are wrapped as Keras wraps them."""
-    if isinstance(loss, losses_mod.Loss):
-        return loss
-    fn = losses_mod.get(loss)
-    if isinstance(fn, losses_mod.Loss):
-        return fn
-    name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
-    return losses_mod.LossFunctionWrapper(fn, name=name)
+    """A loss instance: strings and functions are wrapped as Keras wraps them. A compiled
+    loss may average over the batch under a distribution strategy."""
+    fn = loss if isinstance(loss, losses_mod.Loss) else losses_mod.get(loss)
+    if not isinstance(fn, losses_mod.Loss):
+        name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
+        fn = losses_mod.LossFunctionWrapper(fn, name=name)
+    fn._allow_sum_over_batch_size = True
+    return fn
 
 
 def _common_dtype(losses):

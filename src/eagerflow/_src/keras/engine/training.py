@@ -464,18 +464,27 @@ class Model(Layer):
     def make_train_function(self, force=False):
         """`train_step` as the function `fit` calls per batch (traced unless `run_eagerly`)."""
         if self.train_function is None or force:
-            self.train_function = self._compiled(self.train_step)
+            self.train_function = self._compiled(self._on_replicas(self.train_step))
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = self._compiled(self.test_step)
+            self.test_function = self._compiled(self._on_replicas(self.test_step))
         return self.test_function
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
-            self.predict_function = self._compiled(self.predict_step)
+            self.predict_function = self._compiled(
+                self._on_replicas(self.predict_step, concat=True))
         return self.predict_function
+
+    def _on_replicas(self, step, concat=False):
+        """`step` run by each replica of the model's strategy on its part of the batch,
+        when it has several."""
+        from eagerflow._src.distribute import strategy  # noqa: PLC0415
+        if self.distribute_strategy.num_replicas_in_sync == 1:
+            return step
+        return strategy.replicated_step(self.distribute_strategy, step, concat)
 
     def _step_without_input(self):
         """What TF's traced training step still does when its input has run out: the

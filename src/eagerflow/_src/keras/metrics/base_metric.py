@@ -20,7 +20,7 @@ import numpy as np
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -59,6 +59,9 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        method = cls.__dict__.get("result")
+        if callable(method) and not getattr(method, "_across_replicas", False):
+            cls.result = _result_across_replicas(method)
         # Keras converts a user's `update_state` and `result` with AutoGraph when they run in
         # a graph, even when library code (a model's train step) calls them.
         if cls.__module__.split(".")[0] != "eagerflow":
@@ -161,6 +164,21 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
             name=name, shape=shape, dtype=self.dtype if dtype is None else dtype,
             trainable=False, initializer=initializer, synchronization=synchronization,
             aggregation=aggregation)
+
+
+def _result_across_replicas(method):
+    """`result` computed once for all replicas when they run in sync (Keras under a
+    strategy of several): from every replica's state, not the calling replica's own."""
+
+    @functools.wraps(method)
+    def result(self):
+        replica = distribution_context.synced_replica()
+        if replica is None:
+            return method(self)
+        return replica.merge_call(lambda strategy: method(self))
+
+    result._across_replicas = True
+    return result
 
 
 def _converted_in_graphs(method, to_result):

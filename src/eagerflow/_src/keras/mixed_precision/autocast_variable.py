@@ -17,6 +17,7 @@ import threading
 
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.distribute.strategy import MirroredVariable
 from eagerflow._src.ops import cast_ops
 
 _state = threading.local()
@@ -65,3 +66,22 @@ class AutoCastVariable(Variable):
                             f" dtype={self._dtype.name} dtype_to_cast_to={self.dtype.name}", 1)
 
     __str__ = __repr__
+
+
+class AutoCastDistributedVariable(AutoCastVariable, MirroredVariable):
+    """An `AutoCastVariable` made under a `MirroredStrategy`: a mirrored variable (one copy
+    per replica) whose reads follow `autocast_to`."""
+
+    def __repr__(self):
+        inner = MirroredVariable.__repr__(self).replace(type(self).__name__,
+                                                        "MirroredVariable", 1)
+        return (f"<AutoCastDistributedVariable dtype={self._dtype.name} "
+                f"dtype_to_cast_to={self.dtype.name} inner_variable={inner}>")
+
+    def __str__(self):
+        return MirroredVariable.__repr__(self)
+
+
+# (made through the variable creators, so that a strategy's scope mirrors it)
+AutoCastVariable._creators_make = True
+AutoCastVariable._mirrored_class = AutoCastDistributedVariable

@@ -17,13 +17,14 @@ doubled. `Model.compile` wraps the optimizer in one under ``mixed_float16``.
 from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.optimizers.optimizer import Optimizer, _filter_empty_gradients
+from eagerflow._src.keras.optimizers.optimizer import (Optimizer, _filter_empty_gradients,
+                                                     sum_over_replicas)
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.indexed_slices import IndexedSlices
@@ -213,13 +214,20 @@ class LossScaleOptimizer(Optimizer):
         self._warn_if_not_scaled()
         grads_and_vars = _filter_empty_gradients(grads_and_vars)
         if not self.dynamic:
-            self._optimizer.apply_gradients(grads_and_vars, name=name)
+            self._optimizer.apply_gradients(grads_and_vars, name=name,
+                                            skip_gradients_aggregation=skip_gradients_aggregation)
             return None
+        replica = distribution_context.synced_replica()
+        if replica is not None and not skip_gradients_aggregation:
+            # summed first: the replicas see the same gradients and skip or step together
+            grads_and_vars = sum_over_replicas(replica, grads_and_vars)
+            skip_gradients_aggregation = True
         finite = self._update_scale([g for g, _ in grads_and_vars])
 
         # Each branch returns a tensor, as a traced `cond` needs one.
         def apply():
-            self._optimizer.apply_gradients(grads_and_vars, name=name)
+            self._optimizer.apply_gradients(grads_and_vars, name=name,
+                                            skip_gradients_aggregation=skip_gradients_aggregation)
             return self._optimizer.iterations.read_value()
 
         def skip():

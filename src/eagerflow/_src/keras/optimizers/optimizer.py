@@ -394,13 +394,8 @@ class Optimizer:
         replica = distribution_context.synced_replica()
         if replica is not None:
             # one of several replicas: their gradients summed, the step taken once
-            if not skip_gradients_aggregation and grads_and_vars:
-                grads = [g for g, _ in grads_and_vars]
-                present = [i for i, g in enumerate(grads) if g is not None]
-                summed = replica.all_reduce("SUM", [grads[i] for i in present])
-                for i, g in zip(present, summed):
-                    grads[i] = g
-                grads_and_vars = list(zip(grads, [v for _, v in grads_and_vars]))
+            if not skip_gradients_aggregation:
+                grads_and_vars = sum_over_replicas(replica, grads_and_vars)
             return replica.merge_call(
                 lambda strategy: self._apply_gradients_once(grads_and_vars, name))
         return self._apply_gradients_once(grads_and_vars, name)
@@ -652,6 +647,19 @@ def _warn_skipped_loading(optimizer, count, saved):
     if count == 0:
         message += "This is likely because the optimizer has not been called/built yet."
     _log.absl_logger.warning(message)
+
+
+def sum_over_replicas(replica, grads_and_vars):
+    """`grads_and_vars` with each gradient summed over the replicas of `replica` (the
+    context of one of several synchronized replicas)."""
+    if not grads_and_vars:
+        return grads_and_vars
+    grads = [g for g, _ in grads_and_vars]
+    present = [i for i, g in enumerate(grads) if g is not None]
+    summed = replica.all_reduce("SUM", [grads[i] for i in present])
+    for i, g in zip(present, summed):
+        grads[i] = g
+    return list(zip(grads, [v for _, v in grads_and_vars]))
 
 
 def _filter_empty_gradients(grads_and_vars):

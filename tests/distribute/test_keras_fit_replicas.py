@@ -1,0 +1,60 @@
+"""Keras `fit`, `evaluate` and `predict` under a MirroredStrategy of two replicas: each
+replica runs the step on its half of the batch (batch normalization sees that half's
+statistics and keeps its own moving ones); expected values are TF's."""
+import numpy as np
+
+import eagerflow as tf
+
+
+def test_batch_normalization_model_per_replica(two_cpus):
+    s = two_cpus
+    x = np.linspace(-1, 1, 16 * 2, dtype=np.float32).reshape(16, 2) ** 3
+    y = np.ones((16, 1), np.float32)
+    with s.scope():
+        model = tf.keras.Sequential([
+            tf.keras.layers.Dense(2, kernel_initializer="ones"),
+            tf.keras.layers.BatchNormalization(),
+            tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(tf.keras.optimizers.SGD(0.1), "mse", metrics=["mae"])
+    history = model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [2.7819013595581055], rtol=1e-5)
+    np.testing.assert_allclose(history.history["mae"], [1.2487772703170776], rtol=1e-5)
+    bn = model.layers[1]
+    np.testing.assert_allclose(bn.moving_variance.numpy(), [0.9829643] * 2, rtol=1e-5)
+    assert [type(v).__name__ for v in model.metrics[1].variables] == ["SyncOnReadVariable"] * 2
+    # inference in each replica reads its own moving statistics, as in TF
+    np.testing.assert_allclose(model.evaluate(x, y, batch_size=8, verbose=0),
+                               [0.3922804594039917, 0.5201590061187744], rtol=1e-5)
+    np.testing.assert_allclose(model.predict(x[:3], verbose=0).ravel(),
+                               [-0.47503322, -0.09448189, 0.17378697], rtol=1e-5)
+    assert model.predict(x[:1], verbose=0).shape == (1, 1)
+
+
+def test_summed_loss_and_regularization_per_replica(two_cpus):
+    x = np.linspace(0, 1, 8 * 2, dtype=np.float32).reshape(8, 2)
+    y = np.ones((8, 1), np.float32)
+
+    def train(strategy):
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(
+                1, kernel_initializer="ones",
+                kernel_regularizer=tf.keras.regularizers.l2(0.1))])
+            model.compile(tf.keras.optimizers.SGD(0.05),
+                          tf.keras.losses.MeanSquaredError(reduction="sum"), metrics=["mse"])
+        history = model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return model, history.history
+
+    # the step over two replicas is the one-replica step (no batch statistics) ...
+    for strategy in (two_cpus, tf.distribute.OneDeviceStrategy("/cpu:0")):
+        model, history = train(strategy)
+        np.testing.assert_allclose(history["loss"], [2.356334924697876, 1.8264458179473877],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(history["mse"], [0.5379703640937805, 0.42627382278442383],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(),
+                                   [0.64749783, 0.6491102], rtol=1e-5)
+    # ... but a summed loss over uneven parts (batches of 3: 2 + 1) counts each part's sum
+    # times the replicas, as TF's loss metric does
+    model, _ = train(two_cpus)
+    np.testing.assert_allclose(model.evaluate(x, y, batch_size=3, verbose=0),
+                               [1.0236725807189941, 0.2621121406555176], rtol=1e-5)
