@@ -35,7 +35,7 @@ from eagerflow._src.ops import (  # noqa: F401  (register their ops)
 from eagerflow._src.ops import (  # noqa: F401
     candidate_sampling_ops, critical_section_ops, edit_distance_ops, linear_operator, linear_operator_structured,
     re2_syntax, unicode_scripts)
-from eagerflow._src.ops import dlpack, proto_ops, tensor_util  # noqa: F401
+from eagerflow._src.ops import dlpack, file_system, proto_ops, tensor_util  # noqa: F401
 from eagerflow._src.ops import quantization_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import extension_type, numpy_ops  # noqa: F401
 from eagerflow._src.ops import late
