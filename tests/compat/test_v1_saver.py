@@ -159,3 +159,17 @@ def test_checkpoint_state_functions_are_tfs(tmp_path):
     path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(os.path.join(d, "ck"))
     tf1.train.remove_checkpoint(path)
     assert sorted(os.listdir(d)) == ["checkpoint", "other_state"]
+
+
+def test_checkpoint_state_holds_the_paths_as_given_unless_relative_paths_are_asked(tmp_path):
+    w = tf.Variable([1.0], name="w")
+    absolute = str(tmp_path / "a" / "model")
+    tf1.train.Saver([w]).save(None, absolute, global_step=1)
+    with open(tmp_path / "a" / "checkpoint") as f:
+        assert f.read() == (f'model_checkpoint_path: "{absolute}-1"\n'
+                            f'all_model_checkpoint_paths: "{absolute}-1"\n')
+    tf1.train.Saver([w], save_relative_paths=True).save(None, str(tmp_path / "b" / "model"))
+    with open(tmp_path / "b" / "checkpoint") as f:
+        assert f.read() == 'model_checkpoint_path: "model"\nall_model_checkpoint_paths: "model"\n'
+    with pytest.raises(ValueError, match=r"^Parent directory of .*/c/d/model doesn't exist"):
+        tf1.train.Saver([w]).save(None, str(tmp_path / "c" / "d" / "model"), global_step=2)
