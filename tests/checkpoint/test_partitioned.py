@@ -111,3 +111,16 @@ def test_restoring_a_partitioned_variable_of_another_full_shape_fails_as_in_tf()
             with pytest.raises(tf.errors.InvalidArgumentError,
                                match="Restoring from checkpoint failed"):
                 tf.compat.v1.train.Saver().restore(sess, TF_PREFIX)
+
+
+def test_init_from_checkpoint_fills_partitioned_variables_by_name_and_by_scope():
+    tf1 = tf.compat.v1
+    want = PARTITIONED_VALUES["w"]
+    for assignment, scope in (({"w": "w"}, ""), ({"/": "new/"}, "new")):
+        with tf.Graph().as_default():
+            with tf1.variable_scope(scope):
+                w = tf1.get_variable("w", [5, 3], partitioner=tf1.fixed_size_partitioner(3))
+            tf1.train.init_from_checkpoint(TF_PREFIX, assignment)
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(w)), want)

@@ -265,12 +265,19 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     ...         print(sess.run(w))
     [1. 2.]
     """
+    from eagerflow._src.compat.partitioned_variables import (  # noqa: PLC0415
+        PartitionedVariable)
     reader = checkpoint.load_checkpoint(ckpt_dir_or_file)
     shapes = reader.get_variable_to_shape_map()
-    store = graph_mode.default_v1_graph().variable_store
+    graph = graph_mode.default_v1_graph()
+    # (a partitioned variable under its full name, in place of its shards)
+    store = {name: v for name, v in graph.variable_store.items()
+             if getattr(v, "_save_slice_info", None) is None}
+    store.update(graph.partitioned_store)
     items = assignment_map.items() if hasattr(assignment_map, "items") else assignment_map
     for ckpt_name, target in sorted(items, key=lambda item: item[0]):
-        var = target if isinstance(target, Variable) else store.get(target)
+        var = target if isinstance(target, (Variable, PartitionedVariable)) else store.get(
+            target)
         if var is not None:
             if ckpt_name not in shapes:
                 raise ValueError(f"Tensor {ckpt_name} is not found in {ckpt_dir_or_file} "
@@ -296,7 +303,14 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
 
 
 def _initialize_from(var, value):
-    """Gives `var` an initializer assigning `value` (eagerly: assigns it now)."""
+    """Gives `var` an initializer assigning `value` (eagerly: assigns it now); each shard of a
+    partitioned variable its slice."""
+    if not isinstance(var, Variable):
+        for part in var:
+            info = part._save_slice_info
+            _initialize_from(part, value[tuple(slice(o, o + n) for o, n in
+                                               zip(info.var_offset, info.var_shape))])
+        return
     if getattr(var, "_graph", None) is None or graph_mode.v1_graph() is None:
         var.assign(value)
         return
