@@ -1022,3 +1022,10 @@ def test_tf_signature_reading_assets_serves_the_copies_loaded_and_in_a_v1_sessio
         outputs = meta.signature_def["read"].outputs
         assert {k: sess.run(v.name).decode() for k, v in outputs.items()} == \
             expected["v1_session_read"]
+
+
+def test_save_options_namespace_whitelist_is_tfs():
+    assert tf.saved_model.SaveOptions().namespace_whitelist is None
+    assert tf.saved_model.SaveOptions(namespace_whitelist=["a"]).namespace_whitelist == ["a"]
+    with pytest.raises(TypeError, match="^`namespace_whitelist` must be a list of strings"):
+        tf.saved_model.SaveOptions(namespace_whitelist="a")
