@@ -173,3 +173,22 @@ def test_checkpoint_state_holds_the_paths_as_given_unless_relative_paths_are_ask
         assert f.read() == 'model_checkpoint_path: "model"\nall_model_checkpoint_paths: "model"\n'
     with pytest.raises(ValueError, match=r"^Parent directory of .*/c/d/model doesn't exist"):
         tf1.train.Saver([w]).save(None, str(tmp_path / "c" / "d" / "model"), global_step=2)
+
+
+def test_saver_var_list_checks_and_last_checkpoints_as_tfs(tmp_path):
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", [4, 2], partitioner=tf1.fixed_size_partitioner(2))
+        v = tf1.get_variable("v", [3])
+        with pytest.raises(ValueError, match="^At least two variables have the same name: w$"):
+            tf1.train.Saver([w, w])
+        saver = tf1.train.Saver([v], max_to_keep=2)
+        with pytest.raises(ValueError, match="^Parent directory of .* doesn't exist"):
+            tf1.train.Saver([v], sharded=True).save(None, str(tmp_path / "new" / "m"))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            paths = [saver.save(sess, str(tmp_path / "m"), global_step=i) for i in range(2)]
+        again = tf1.train.Saver([v], max_to_keep=5)
+        again.recover_last_checkpoints(paths + [str(tmp_path / "gone")])
+        assert again.last_checkpoints == paths
+        again.set_last_checkpoints(paths[:1])
+        assert again.last_checkpoints == paths[:1]

@@ -68,6 +68,24 @@ class Saver:
     def last_checkpoints(self):
         return list(self._last)
 
+    def set_last_checkpoints(self, last_checkpoints):
+        """Sets the checkpoints `max_to_keep` counts (and deletes), oldest first."""
+        if not isinstance(last_checkpoints, list):
+            raise AssertionError(f"last_checkpoints must be a list: {last_checkpoints}")
+        self._last = list(last_checkpoints)
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
+        """`set_last_checkpoints` of ``[(path, timestamp)]``."""
+        if not isinstance(last_checkpoints_with_time, list):
+            raise AssertionError(f"last_checkpoints_with_time must be a list: "
+                                 f"{last_checkpoints_with_time}")
+        self._last = [path for path, _ in last_checkpoints_with_time]
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Takes up the checkpoints of `checkpoint_paths` that still exist (a restarted
+        program's, from `get_checkpoint_state`), so that `max_to_keep` deletes them in turn."""
+        self._last = [p for p in checkpoint_paths if bundle.exists(p)]
+
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
@@ -79,8 +97,9 @@ class Saver:
             save_path = (f"{save_path}-{global_step:08d}" if self._pad
                          else f"{save_path}-{global_step}")
         directory = os.path.dirname(save_path)
-        if directory and not os.path.isdir(directory):
-            # TF's bundle writer makes the checkpoint's own directory, not its parents.
+        if directory and not os.path.isdir(directory) and not self._sharded:
+            # TF's bundle writer makes the checkpoint's own directory, not its parents (its
+            # sharded save, none).
             parent = os.path.dirname(os.path.normpath(directory))
             if not parent or os.path.isdir(parent):
                 os.mkdir(directory)
@@ -214,19 +233,17 @@ def _saveables(var_list):
         return out
     out = {}
     for v in nest.flatten(var_list):
-        parts = list(v) if isinstance(v, PartitionedVariable) else [v]
-        if getattr(parts[0], "_save_slice_info", None) is None:
-            key = _op_name(v)
+        if isinstance(v, PartitionedVariable) or getattr(v, "_save_slice_info", None) is None:
+            key = v.name if isinstance(v, PartitionedVariable) else _op_name(v)
             if key in out:
                 raise ValueError(f"At least two variables have the same name: {key}")
-            out[key] = v
+            out[key] = list(v) if isinstance(v, PartitionedVariable) else v
             continue
-        for part in parts:
-            full = part._save_slice_info.full_name
-            shards = out.setdefault(full, [])
-            if not isinstance(shards, list):
-                raise ValueError(f"At least two variables have the same name: {full}")
-            shards.append(part)
+        shards = out.setdefault(v._save_slice_info.full_name, [])
+        if not isinstance(shards, list):
+            raise ValueError(f"Mixing slices and non-slices with the same name: "
+                             f"{v._save_slice_info.full_name}")
+        shards.append(v)
     for key, v in out.items():
         if isinstance(v, list):
             v.sort(key=lambda part: part._save_slice_info.var_offset)
