@@ -192,3 +192,26 @@ def test_saver_var_list_checks_and_last_checkpoints_as_tfs(tmp_path):
         assert again.last_checkpoints == paths
         again.set_last_checkpoints(paths[:1])
         assert again.last_checkpoints == paths[:1]
+
+
+def test_import_meta_graph_restores_by_the_keys_of_the_saver_it_holds(tmp_path):
+    # TF 2.21: the imported SaverDef's restore reads the keys the saver saved (a dict's),
+    # and only its variables; the others stay uninitialized
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", initializer=tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                             partitioner=tf1.fixed_size_partitioner(2))
+        v = tf1.get_variable("v", initializer=tf.constant([5, 6]))
+        tf1.get_variable("other", [1])
+        saver = tf1.train.Saver({"pw": w, "vv": v})
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            path = saver.save(sess, str(tmp_path / "m"))
+    with tf.Graph().as_default():
+        restorer = tf1.train.import_meta_graph(path + ".meta")
+        with tf1.Session() as sess:
+            restorer.restore(sess, path)
+            got = {x.name: sess.run(x).tolist() for x in tf1.global_variables()
+                   if x.name != "other:0"}
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(tf1.global_variables()[-1])
+    assert got == {"w/part_0:0": [[1.0, 2.0]], "w/part_1:0": [[3.0, 4.0]], "v:0": [5, 6]}

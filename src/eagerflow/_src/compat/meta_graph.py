@@ -195,6 +195,10 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
              if any(v is w for w in variables.values())]
     if not saved:
         return None, variables  # (as TF: no variables to save)
+    by_key = _saver_keys(meta.graph_def, saver_scope, variables) if saver_scope else None
+    if by_key:  # (the variables the graph's own saver restores, under its keys)
+        with graph.as_default():
+            return _saver.Saver(by_key), variables
     by_key = {}  # (a partitioned variable's shards together, under its name)
     for v in saved:
         info = getattr(v, "_save_slice_info", None)
@@ -204,6 +208,44 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
             by_key.setdefault(info.full_name, []).append(v)
     with graph.as_default():
         return _saver.Saver(by_key), variables
+
+
+def _saver_keys(graph_def, scope, variables):
+    """``{checkpoint key: variable, or the shards of a partitioned one}`` that the saver
+    under `scope` restores (its ``RestoreV2``'s tensor names and slice specs, and the
+    variables its assignments of each output set), or None where it is not TF's layout."""
+    nodes = {n.name: n for n in graph_def.node}
+    restore = nodes.get(scope + "RestoreV2")
+    if restore is None or len(restore.input) < 3:
+        return None
+
+    def strings(name):
+        node = nodes.get(_op_name(name))
+        if node is None or node.op != "Const":
+            return None
+        return [v.decode() for v in node.attr["value"].tensor.string_val]
+
+    names, specs = strings(restore.input[1]), strings(restore.input[2])
+    if not names or specs is None:
+        return None
+    outputs = {}  # an Identity of one of the restore's outputs -> that output's index
+    for node in graph_def.node:
+        if node.name.startswith(scope) and node.op == "Identity" and node.input and \
+                _op_name(node.input[0]) == restore.name:
+            outputs[node.name] = int(node.input[0].partition(":")[2] or 0)
+    keys = {}
+    for node in graph_def.node:
+        if not node.name.startswith(scope) or node.op not in ("AssignVariableOp", "Assign") \
+                or len(node.input) < 2:
+            continue
+        var, index = variables.get(_op_name(node.input[0])), outputs.get(_op_name(node.input[1]))
+        if var is None or index is None:
+            return None
+        if index < len(specs) and specs[index]:
+            keys.setdefault(names[index], []).append(var)
+        else:
+            keys[names[index]] = var
+    return keys
 
 
 @export("compat.v1.train.export_meta_graph")
