@@ -448,3 +448,19 @@ def test_multi_output_metrics_keep_their_output_names_through_legacy_formats(
     names = ["loss", "cls_loss", "reg_loss", "cls_accuracy", "reg_mae", "reg_auc"]
     assert loaded.metrics_names == names
     assert list(loaded.evaluate(x, y, verbose=0, return_dict=True)) == names
+
+
+def test_load_weights_of_a_checkpoint_of_other_objects_raises_as_tf(tmp_path):
+    # TF 2.21: load_weights of a tf.train.Checkpoint(model=...) (the model one level down)
+    # matches nothing, and its assert_nontrivial_match raises; it silently loaded nothing
+    model = _model()
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "c"))
+    other = _model()
+    before = _values(other)
+    with pytest.raises(AssertionError, match="^Nothing except the root object matched a "
+                                             "checkpointed value"):
+        other.load_weights(path)
+    for a, b in zip(_values(other), before):
+        np.testing.assert_array_equal(a, b)
+    model.save_weights(str(tmp_path / "w"))
+    other.load_weights(str(tmp_path / "w")).assert_nontrivial_match()
