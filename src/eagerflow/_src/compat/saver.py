@@ -1,5 +1,6 @@
 """TF 1's ``tf.compat.v1.train.Saver``: name-based checkpoints (each variable under its
-graph name, ``w`` or ``w/Adam``) in TF's tensor-bundle format, which TF's own `Saver`
+graph name, ``w`` or ``w/Adam``; a partitioned variable as one tensor under its full name,
+stored in slices: its shards) in TF's tensor-bundle format, which TF's own `Saver`
 and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph's meta graph
 (``model-3.meta``, see `meta_graph`) unless ``write_meta_graph=False``.
 
