@@ -84,3 +84,79 @@ def as_saved(value):
     if value.dtype == object or value.dtype.kind == "S":
         return np.array([bytes(v).hex() for v in value.reshape(-1)]).reshape(value.shape)
     return value
+
+
+# -- TF 1 partitioned variables -------------------------------------------------------------
+
+PARTITIONED_VALUES = {
+    "w": np.arange(15, dtype=np.float32).reshape(5, 3),
+    "s/emb": np.arange(7, dtype=np.int64) * 10,
+    "c": np.arange(12, dtype=np.float32).reshape(2, 6) / 4,
+    "big": np.linspace(-1, 1, 300),  # (offsets above 63 take more than a byte in a key)
+    "u": np.array([1.5, -2.5], np.float32),
+}
+
+# shards and axis of each variable, by restore layout ("saved": as the checkpoints are written)
+PARTITIONED_LAYOUTS = {
+    "saved": {"w": (2, 0), "s/emb": (3, 0), "c": (3, 1), "big": (2, 0), "u": None},
+    "other": {"w": (3, 0), "s/emb": (2, 0), "c": (2, 1), "big": (4, 0), "u": (2, 0)},
+    "whole": {name: None for name in PARTITIONED_VALUES},
+}
+
+
+def partitioned_variables(tf, layout, zero=False):
+    """The variables of `PARTITIONED_VALUES` in TF 1's default graph, each split as
+    `PARTITIONED_LAYOUTS[layout]` says (``get_variable`` with a fixed-size partitioner),
+    starting from the values or (`zero`) from zeros; ``{name: variable}``."""
+    tf1 = tf.compat.v1
+    out = {}
+    for name, value in PARTITIONED_VALUES.items():
+        split = PARTITIONED_LAYOUTS[layout][name]
+        start = np.zeros_like(value) if zero else value
+        scope, _, short = name.rpartition("/")
+        with tf1.variable_scope(scope or tf1.get_variable_scope()):
+            out[name] = tf1.get_variable(
+                short, initializer=tf.constant(start),
+                partitioner=split and tf1.fixed_size_partitioner(split[0], axis=split[1]))
+    return out
+
+
+def partitioned_restored(tf, prefix):
+    """``{layout: {name: value}}`` of TF's `Saver` restoring `prefix` into each layout, and
+    ``{name: value}`` through the checkpoint's meta graph."""
+    tf1 = tf.compat.v1
+    out = {}
+    for layout in PARTITIONED_LAYOUTS:
+        with tf.Graph().as_default():
+            variables = partitioned_variables(tf, layout, zero=True)
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                tf1.train.Saver().restore(sess, prefix)
+                out[layout] = {name: as_json(sess.run(tf.convert_to_tensor(v)))
+                               for name, v in variables.items()}
+    with tf.Graph().as_default():
+        saver = tf1.train.import_meta_graph(prefix + ".meta")
+        with tf1.Session() as sess:
+            saver.restore(sess, prefix)
+            values = {v.name: sess.run(v) for v in tf1.global_variables()}
+    out["meta_graph"] = {name: as_json(value) for name, value in sorted(values.items())}
+    return out
+
+
+def partitioned_listed(tf, prefix):
+    """What TF's reader lists of `prefix`, and each tensor's value (or the error raised)."""
+    reader = tf.train.load_checkpoint(prefix)
+    values = {}
+    for key, _ in tf.train.list_variables(prefix):
+        try:
+            values[key] = as_json(reader.get_tensor(key))
+        except Exception as e:  # noqa: BLE001 (the error TF raises is what is recorded)
+            values[key] = f"{type(e).__name__}: {e}"
+    return {"list_variables": tf.train.list_variables(prefix),
+            "dtypes": {k: v.name for k, v in reader.get_variable_to_dtype_map().items()},
+            "debug_string": reader.debug_string().decode("latin-1"), "values": values}
+
+
+def as_json(value):
+    """A checkpoint value as the partitioned data's JSON holds it."""
+    return np.asarray(value).tolist()

@@ -505,3 +505,25 @@ def test_a_session_lists_the_cpu():
         [("/job:localhost/replica:0/task:0/device:CPU:0", "CPU", 268435456)]
     assert repr(devices[0]).startswith("_DeviceAttributes(/job:localhost/replica:0/task:0/"
                                        "device:CPU:0, CPU, 268435456, ")
+
+
+def test_get_variable_takes_the_dtype_of_a_value_initializer():
+    with tf1.Graph().as_default():
+        got = [tf1.get_variable(f"v{i}", initializer=init).dtype for i, init in enumerate(
+            [tf.constant(np.arange(3)), np.arange(3), [1, 2], [1.0, 2.0]])]
+        assert got == [tf.int64, tf.int64, tf.int32, tf.float32]
+        w = tf1.get_variable("w", initializer=np.arange(6),
+                             partitioner=tf1.fixed_size_partitioner(2))
+        assert w.dtype == tf.int64 and [v.dtype for v in w] == [tf.int64, tf.int64]
+        with pytest.raises(ValueError, match=r"^Initializer type '<dtype: 'int32'>' and "
+                                             r"explicit dtype '<dtype: 'float64'>' don't match"):
+            tf1.get_variable("x", initializer=[1, 2], dtype=tf.float64)
+
+
+def test_reentering_the_root_variable_scope_opens_no_name_scope():
+    with tf1.Graph().as_default():
+        with tf1.variable_scope(tf1.get_variable_scope()) as root:
+            assert tf.constant(1).name == "Const:0" and root.original_name_scope == ""
+        with tf1.variable_scope("b"):
+            with tf1.variable_scope(tf1.get_variable_scope()) as b:
+                assert tf.constant(1).name == "b/b/Const:0" and b.original_name_scope == "b/"

@@ -159,3 +159,59 @@ def test_checkpoint_state_functions_are_tfs(tmp_path):
     path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(os.path.join(d, "ck"))
     tf1.train.remove_checkpoint(path)
     assert sorted(os.listdir(d)) == ["checkpoint", "other_state"]
+
+
+def test_checkpoint_state_holds_the_paths_as_given_unless_relative_paths_are_asked(tmp_path):
+    w = tf.Variable([1.0], name="w")
+    absolute = str(tmp_path / "a" / "model")
+    tf1.train.Saver([w]).save(None, absolute, global_step=1)
+    with open(tmp_path / "a" / "checkpoint") as f:
+        assert f.read() == (f'model_checkpoint_path: "{absolute}-1"\n'
+                            f'all_model_checkpoint_paths: "{absolute}-1"\n')
+    tf1.train.Saver([w], save_relative_paths=True).save(None, str(tmp_path / "b" / "model"))
+    with open(tmp_path / "b" / "checkpoint") as f:
+        assert f.read() == 'model_checkpoint_path: "model"\nall_model_checkpoint_paths: "model"\n'
+    with pytest.raises(ValueError, match=r"^Parent directory of .*/c/d/model doesn't exist"):
+        tf1.train.Saver([w]).save(None, str(tmp_path / "c" / "d" / "model"), global_step=2)
+
+
+def test_saver_var_list_checks_and_last_checkpoints_as_tfs(tmp_path):
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", [4, 2], partitioner=tf1.fixed_size_partitioner(2))
+        v = tf1.get_variable("v", [3])
+        with pytest.raises(ValueError, match="^At least two variables have the same name: w$"):
+            tf1.train.Saver([w, w])
+        saver = tf1.train.Saver([v], max_to_keep=2)
+        with pytest.raises(ValueError, match="^Parent directory of .* doesn't exist"):
+            tf1.train.Saver([v], sharded=True).save(None, str(tmp_path / "new" / "m"))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            paths = [saver.save(sess, str(tmp_path / "m"), global_step=i) for i in range(2)]
+        again = tf1.train.Saver([v], max_to_keep=5)
+        again.recover_last_checkpoints(paths + [str(tmp_path / "gone")])
+        assert again.last_checkpoints == paths
+        again.set_last_checkpoints(paths[:1])
+        assert again.last_checkpoints == paths[:1]
+
+
+def test_import_meta_graph_restores_by_the_keys_of_the_saver_it_holds(tmp_path):
+    # TF 2.21: the imported SaverDef's restore reads the keys the saver saved (a dict's),
+    # and only its variables; the others stay uninitialized
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", initializer=tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                             partitioner=tf1.fixed_size_partitioner(2))
+        v = tf1.get_variable("v", initializer=tf.constant([5, 6]))
+        tf1.get_variable("other", [1])
+        saver = tf1.train.Saver({"pw": w, "vv": v})
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            path = saver.save(sess, str(tmp_path / "m"))
+    with tf.Graph().as_default():
+        restorer = tf1.train.import_meta_graph(path + ".meta")
+        with tf1.Session() as sess:
+            restorer.restore(sess, path)
+            got = {x.name: sess.run(x).tolist() for x in tf1.global_variables()
+                   if x.name != "other:0"}
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(tf1.global_variables()[-1])
+    assert got == {"w/part_0:0": [[1.0, 2.0]], "w/part_1:0": [[3.0, 4.0]], "v:0": [5, 6]}

@@ -1,6 +1,9 @@
 """What a loaded SavedModel's functions report about themselves (values TF 2.21 printed for
 the same programs)."""
+import os
+
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -215,3 +218,28 @@ def test_keras_model_loaded_from_a_savedmodel_has_its_signatures(tmp_path):
         w.assign(w * 2.0)
     np.testing.assert_allclose(infer(dense_input=tf.constant(x))["dense_1"], model(x),
                                rtol=1e-6)
+
+
+def test_get_concrete_function_of_a_loaded_function_errs_as_tf(tmp_path):
+    # TF 2.21: a function saved with an input signature binds the specs to it (TypeError);
+    # one traced for some arguments raises the ValueError its calls raise
+    loaded = tf.saved_model.load(os.path.join(os.path.dirname(__file__), "data", "tf_module"))
+    assert loaded.__call__.get_concrete_function(tf.TensorSpec([None, 2])) is \
+        loaded.__call__.concrete_functions[0]
+    with pytest.raises(TypeError, match=r"^Binding inputs to tf.function failed due to `Can "
+                                        r"not cast TensorSpec\(shape=\(None, 3\)"):
+        loaded.__call__.get_concrete_function(tf.TensorSpec([None, 3]))
+
+    class Traced(tf.Module):
+        @tf.function
+        def f(self, x, scale=2.0):
+            return x * scale
+
+    m = Traced()
+    m.f(tf.constant(1.0))
+    tf.saved_model.save(m, str(tmp_path))
+    f = tf.saved_model.load(str(tmp_path)).f
+    assert f.get_concrete_function(tf.TensorSpec([], tf.float32)) is f.concrete_functions[0]
+    with pytest.raises(ValueError, match="^Could not find matching concrete function to call "
+                                         "loaded from the SavedModel"):
+        f.get_concrete_function(tf.TensorSpec([5]))

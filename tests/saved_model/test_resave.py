@@ -246,3 +246,69 @@ def test_resaved_mutable_table_keeps_the_entries_it_has_now(tmp_path):
     tf.saved_model.save(loaded, str(tmp_path / "m2"))
     again = tf.saved_model.load(str(tmp_path / "m2"))
     assert again.f(tf.constant(["a", "c", "z"])).numpy().tolist() == [1, 3, -1]
+
+
+def test_a_function_reading_an_asset_path_reads_the_copy_once_loaded(tmp_path):
+    # TF 2.21 saves the captured path as an argument bound to the asset (loaded, the path of
+    # the copy under assets/); it was saved as a constant: the original file's path
+    vocab = tmp_path / "words.txt"
+    vocab.write_text("a\nb\n")
+
+    class Reader(tf.Module):
+        def __init__(self):
+            self.asset = tf.saved_model.Asset(str(vocab))
+
+        @tf.function(input_signature=[])
+        def path(self):
+            return self.asset.asset_path
+
+        @tf.function(input_signature=[])
+        def read(self):
+            return tf.io.read_file(self.asset.asset_path)
+
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(Reader(), path)
+    os.remove(vocab)
+    copy = os.path.join(path, "assets", "words.txt")
+    for loaded in (tf.saved_model.load(path), _resaved(path, tmp_path / "again")):
+        assert loaded.path().numpy().decode().endswith(os.path.join("assets", "words.txt"))
+        assert loaded.read().numpy() == b"a\nb\n"
+    assert tf.saved_model.load(path).path().numpy().decode() == copy
+
+
+def _resaved(path, again):
+    tf.saved_model.save(tf.saved_model.load(path), str(again))
+    return tf.saved_model.load(str(again))
+
+
+def test_a_signature_reading_assets_serves_in_a_v1_session_too(tmp_path):
+    # TF 2.21 writes (and so eagerflow now) each asset a signature reads as a string
+    # variable the init op assigns from the asset's placeholder, fed by TF 1's loader; TF
+    # loads this SavedModel with the same results, and eagerflow TF's
+    files = {}
+    for name in ("a.txt", "b.txt"):
+        files[name] = tmp_path / name
+        files[name].write_text(name.upper())
+
+    class Reader(tf.Module):
+        def __init__(self):
+            self.a = tf.saved_model.Asset(str(files["a.txt"]))
+            self.b = tf.saved_model.Asset(str(files["b.txt"]))
+
+        @tf.function(input_signature=[])
+        def read(self):
+            return {"a": tf.io.read_file(self.a.asset_path),
+                    "b": tf.io.read_file(self.b.asset_path)}
+
+    m = Reader()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"read": m.read})
+    for f in files.values():
+        os.remove(f)
+    want = {"a": b"A.TXT", "b": b"B.TXT"}
+    served = tf.saved_model.load(path).signatures["read"]()
+    assert {k: v.numpy() for k, v in served.items()} == want
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], path)
+        outputs = meta.signature_def["read"].outputs
+        assert {k: sess.run(v.name) for k, v in outputs.items()} == want

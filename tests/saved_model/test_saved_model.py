@@ -175,7 +175,9 @@ def test_no_serving_default_when_the_root_has_two_signature_functions(tmp_path):
 def test_a_function_without_input_signature_is_not_a_signature(tmp_path):
     m = tf.Module()
     m.f = tf.function(lambda x: x + 1)
-    with pytest.raises(ValueError, match="input_signature"):
+    with pytest.raises(ValueError, match=r"^Expected a TensorFlow function for which to "
+                                         r"generate a signature, but got .*Only `tf.functions` "
+                                         r"with an input signature"):
         tf.saved_model.save(m, str(tmp_path), signatures=m.f)
 
 
@@ -1006,3 +1008,25 @@ def test_custom_gradients_of_called_functions_and_branches_are_saved(tmp_path):
             y = fn(x)
         np.testing.assert_allclose(tape.gradient(y, x).numpy(), 0.5 * np.exp([1.0, 2.0]),
                                    rtol=1e-6)
+
+
+def test_tf_signature_reading_assets_serves_the_copies_loaded_and_in_a_v1_session():
+    """TF's SavedModel (make_tf_savedmodels.py assets): its signature reads the assets
+    through string variables the init op assigns from the assets' placeholders, which TF 1's
+    loader feeds with the files under assets/ (eagerflow's loader fed nothing)."""
+    expected = _json("tf_outputs.json")["tf_assets"]
+    path = os.path.join(DATA, "tf_assets")
+    served = tf.saved_model.load(path).signatures["read"]()
+    assert {k: v.numpy().decode() for k, v in served.items()} == expected["read"]
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], path)
+        outputs = meta.signature_def["read"].outputs
+        assert {k: sess.run(v.name).decode() for k, v in outputs.items()} == \
+            expected["v1_session_read"]
+
+
+def test_save_options_namespace_whitelist_is_tfs():
+    assert tf.saved_model.SaveOptions().namespace_whitelist is None
+    assert tf.saved_model.SaveOptions(namespace_whitelist=["a"]).namespace_whitelist == ["a"]
+    with pytest.raises(TypeError, match="^`namespace_whitelist` must be a list of strings"):
+        tf.saved_model.SaveOptions(namespace_whitelist="a")

@@ -92,6 +92,7 @@ def main():
     dense(outputs)
     subclassed(outputs)
     custom_gradients(outputs)
+    assets(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -292,6 +293,41 @@ def custom_gradients(outputs):
     m = custom_gradient_module(tf)()
     tf.saved_model.save(m, path, signatures={"f": m.f})
     outputs["tf_custom_gradients"] = custom_gradient_results(tf, tf.saved_model.load(path))
+
+
+def assets(outputs):
+    """A Module of two assets whose signature ``read`` reads both files (TF writes each as a
+    string variable its init op assigns from the asset's placeholder)."""
+    import tempfile  # noqa: PLC0415
+    path = os.path.join(HERE, "tf_assets")
+    shutil.rmtree(path, ignore_errors=True)
+    source = tempfile.mkdtemp()
+    for name in ("a.txt", "b.txt"):
+        with open(os.path.join(source, name), "w") as f:
+            f.write(name.upper())
+
+    class Reader(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = tf.saved_model.Asset(os.path.join(source, "a.txt"))
+            self.b = tf.saved_model.Asset(os.path.join(source, "b.txt"))
+
+        @tf.function(input_signature=[])
+        def read(self):
+            return {"a": tf.io.read_file(self.a.asset_path),
+                    "b": tf.io.read_file(self.b.asset_path)}
+
+    m = Reader()
+    tf.saved_model.save(m, path, signatures={"read": m.read})
+    shutil.rmtree(source)
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], path)
+        session = {k: sess.run(v.name).decode() for k, v in
+                   meta.signature_def["read"].outputs.items()}
+    outputs["tf_assets"] = {
+        "read": {k: v.numpy().decode() for k, v in
+                 tf.saved_model.load(path).signatures["read"]().items()},
+        "v1_session_read": session}
 
 
 def only(names):

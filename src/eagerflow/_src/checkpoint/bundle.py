@@ -25,6 +25,7 @@ array([1., 2.], dtype=float32)
 import contextlib
 import functools
 import os
+import re
 import struct
 import sys
 import threading
@@ -203,6 +204,64 @@ def _read_table(data, path):
     return table
 
 
+# -- slices ---------------------------------------------------------------------------
+# A variable saved in slices (a partitioned variable's shards) has one entry under its name
+# holding its dtype, full shape and the list of its slices, and each slice an entry of its
+# own under a key made from the name and the slice's extents in TF's order-preserving
+# encoding ("ordered code"), which starts with a zero byte so that it is no variable's name.
+
+def _num_increasing(n):
+    """A non-negative integer: its length in bytes, then its big-endian bytes."""
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
+    return bytes([len(body)]) + body
+
+
+def _signed_num_increasing(n):
+    """A signed integer in 1 to 10 big-endian bytes whose leading bits (as many ones as
+    there are bytes, then a zero, inverted for negative numbers) give the length, so that
+    the bytes sort as the numbers do."""
+    x = ~n if n < 0 else n
+    length = x.bit_length() // 7 + 1
+    body = bytearray((n % (1 << (8 * length))).to_bytes(length, "big"))
+    if length <= 8:
+        body[0] ^= (0xFF << (8 - length)) & 0xFF
+    else:
+        body[0] ^= 0xFF
+        body[1] ^= 0x80 if length == 9 else 0xC0
+    return bytes(body)
+
+
+def _ordered_string(s):
+    """`s` with its zero and 0xff bytes escaped, then a terminator."""
+    return re.sub(rb"[\x00\xff]", lambda m: m.group() + (b"\xff" if m.group() == b"\x00"
+                                                         else b"\x00"), s) + b"\x00\x01"
+
+
+def slice_key(name, extents):
+    """The key of the slice `extents` (``[(start, length)]``, length -1: the whole axis)
+    of the tensor `name`."""
+    out = [_num_increasing(0), _ordered_string(name.encode("utf-8")),
+           _num_increasing(len(extents))]
+    for start, length in extents:
+        out += [_signed_num_increasing(start), _signed_num_increasing(length)]
+    return b"".join(out)
+
+
+def _extents(proto, shape):
+    """``[(start, length)]`` of a ``TensorSliceProto`` (length -1 where it takes the whole
+    axis) and the same with those lengths filled in from `shape`."""
+    stored = [(e.start, e.length if e.HasField("length") else -1) for e in proto.extent]
+    stored += [(0, -1)] * (len(shape) - len(stored))
+    return stored, [(s, n if n >= 0 else d - s) for (s, n), d in zip(stored, shape)]
+
+
+class Sliced:
+    """A tensor of `full_shape` saved as slices: `parts` ``[(offset, array)]``."""
+
+    def __init__(self, full_shape, parts):
+        self.full_shape, self.parts = [int(d) for d in full_shape], list(parts)
+
+
 # -- tensors --------------------------------------------------------------------------
 
 def _string_payload(values):
@@ -341,9 +400,13 @@ def write_bundle(prefix, tensors, dtypes=None):
     """Writes `tensors` (``{key: NumPy array}``; strings as object or bytes arrays) as the
     checkpoint `prefix`. `dtypes` (``{key: DType}``) names the dtypes NumPy cannot tell.
 
+    A `Sliced` value is saved as TF saves a partitioned variable: an entry under `key`
+    listing the slices, each slice a tensor of its own under its `slice_key`.
+
     The files are written under temporary names, then renamed (the index last).
     """
     dtypes = dtypes or {}
+    tensors, sliced = _expand_slices(tensors, dtypes)
     directory = os.path.dirname(prefix)
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -379,9 +442,10 @@ def write_bundle(prefix, tensors, dtypes=None):
                 entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset,
                                             size=size, crc32c=mask(crcs[i]))
                 entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in shape)
-                entries.append((key.encode("utf-8"), entry.SerializeToString()))
+                entries.append((_as_bytes(key), entry.SerializeToString()))
                 offset += size
             writer.finish()
+        entries.extend(sliced)
         header = pb.BundleHeaderProto(num_shards=1)
         header.version.producer = 1
         entries.append((b"", header.SerializeToString()))
@@ -397,6 +461,28 @@ def write_bundle(prefix, tensors, dtypes=None):
         for path in (tmp_data, tmp_index):
             if os.path.exists(path):
                 os.remove(path)
+
+
+def _expand_slices(tensors, dtypes):
+    """`tensors` with each `Sliced` value replaced by its slices (under their keys; their
+    dtypes added to `dtypes`), and the index entries of the sliced tensors themselves."""
+    out, entries = {}, []
+    for key, value in tensors.items():
+        if not isinstance(value, Sliced):
+            out[key] = value
+            continue
+        first = np.asarray(value.parts[0][1])
+        dtype = dtypes.get(key) or _d.from_numpy(first.dtype)
+        entry = pb.BundleEntryProto(dtype=dtype.as_datatype_enum)
+        entry.shape.dim.extend(fpb.TensorShapeProto.Dim(size=d) for d in value.full_shape)
+        for offset, part in value.parts:
+            extents = list(zip(offset, np.shape(part)))
+            entry.slices.add().extent.extend(
+                pb.TensorSliceProto.Extent(start=o, length=n) for o, n in extents)
+            part_key = slice_key(key, extents)
+            out[part_key], dtypes[part_key] = part, dtype
+        entries.append((key.encode("utf-8"), entry.SerializeToString()))
+    return out, entries
 
 
 def exists(prefix):
@@ -422,11 +508,14 @@ class BundleReader:
         header = pb.BundleHeaderProto()
         try:
             header.ParseFromString(table.pop(b"", b""))
-            self._entries = {}
+            self._entries, self._slice_entries = {}, {}
             for key, value in table.items():
                 entry = pb.BundleEntryProto()
                 entry.ParseFromString(value)
-                self._entries[key.decode("utf-8")] = entry
+                if key.startswith(b"\x00"):  # (a slice of a tensor saved in slices)
+                    self._slice_entries[key] = entry
+                else:
+                    self._entries[key.decode("utf-8")] = entry
         except Exception as e:  # noqa: BLE001 (protobuf's DecodeError and Unicode errors)
             raise errors.DataLossError(None, None, f"Unable to read file ({path}): a corrupt "
                                                    f"entry ({e})") from None
@@ -516,12 +605,39 @@ class BundleReader:
         CRC-32C is checked."""
         entry = self.entry(key)
         if entry.slices:
-            raise errors.UnimplementedError(None, None, f"Tensor {key} is saved in slices "
-                                                        f"(partitioned), which is not supported")
+            return self._assemble(key, entry)
+        return self._tensor(key, entry)
+
+    def _assemble(self, key, entry):
+        """The whole of a tensor saved in slices."""
+        shape = [d.size for d in entry.shape.dim]
+        dtype = _d.as_dtype(entry.dtype)
+        out = np.empty(shape, object if dtype == _d.string else dtype.as_numpy_dtype)
+        for proto in entry.slices:
+            stored, extents = _extents(proto, shape)
+            part_key = slice_key(key, stored)
+            part = self._slice_entries.get(part_key)
+            if part is None:
+                raise errors.NotFoundError(None, None, f"Key {key} (slice {stored}) not found "
+                                                       f"in checkpoint")
+            out[tuple(slice(s, s + n) for s, n in extents)] = self._tensor(key, part)
+        return out
+
+    def raw_keys(self):
+        """Every key of the index in its order, slices' keys (bytes) included, those of the
+        tensors saved in slices left out (as TF's debug string lists them)."""
+        keys = [k.encode("utf-8") for k, e in self._entries.items() if not e.slices]
+        return sorted(keys + list(self._slice_entries))
+
+    def raw_entry(self, key):
+        return self._slice_entries[key] if key.startswith(b"\x00") else self.entry(
+            key.decode("utf-8"))
+
+    def _tensor(self, key, entry):
         dtype = _d.as_dtype(entry.dtype)
         shape = tuple(d.size for d in entry.shape.dim)
         if dtype == _d.string:
-            array, crc = self._strings(key, self._read(key, entry), shape)
+            array, crc = self._strings(key, entry, self._read(key, entry), shape)
         else:
             np_dtype = np.dtype(dtype.as_numpy_dtype)
             if entry.size != np_dtype.itemsize * int(np.prod(shape)):
@@ -542,8 +658,7 @@ class BundleReader:
         return (f"TensorBundle at {self._prefix} shard {entry.shard_id} ({entry.size} bytes), "
                 f"tensor {key} in {path}: ")
 
-    def _strings(self, key, buf, shape):
-        entry = self._entries[key]
+    def _strings(self, key, entry, buf, shape):
         count = int(np.prod(shape))
         lengths, pos = [], 0
         try:

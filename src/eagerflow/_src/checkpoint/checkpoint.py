@@ -346,9 +346,12 @@ class CheckpointReader:
     def debug_string(self):
         """``name (DT_FLOAT) [1,5]`` a line, as TF's reader prints its keys."""
         from eagerflow._src.core.protos import framework  # noqa: PLC0415
-        return "".join(f"{k} ({framework.DataType.Name(self._reader.dtype(k).as_datatype_enum)})"
-                       f" [{','.join(str(d) for d in self._reader.shape(k))}]\n"
-                       for k in self._reader.keys()).encode()
+        lines = []
+        for key in self._reader.raw_keys():  # (a partitioned variable's slices by their keys)
+            entry = self._reader.raw_entry(key)
+            lines.append(key + f" ({framework.DataType.Name(entry.dtype)}) "
+                               f"[{','.join(str(d.size) for d in entry.shape.dim)}]\n".encode())
+        return b"".join(lines)
 
 
 def _key(name):

@@ -31,6 +31,7 @@ import os
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.graph_mode import GraphKeys
+from eagerflow._src.compat.partitioned_variables import SaveSliceInfo
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -164,6 +165,10 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
         if definition.initial_value_name:
             var._initial_value = graph.get_tensor_by_name(
                 prefix + definition.initial_value_name)
+        if definition.save_slice_info_def.full_name:  # (a shard of a partitioned variable)
+            info = definition.save_slice_info_def
+            var._save_slice_info = SaveSliceInfo(info.full_name, info.full_shape,
+                                                 info.var_offset, info.var_shape)
     for key, collection in meta.collection_def.items():
         kind = collection.WhichOneof("kind")
         if kind == "bytes_list" and key in _VARIABLE_COLLECTIONS:
@@ -190,8 +195,57 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
              if any(v is w for w in variables.values())]
     if not saved:
         return None, variables  # (as TF: no variables to save)
+    by_key = _saver_keys(meta.graph_def, saver_scope, variables) if saver_scope else None
+    if by_key:  # (the variables the graph's own saver restores, under its keys)
+        with graph.as_default():
+            return _saver.Saver(by_key), variables
+    by_key = {}  # (a partitioned variable's shards together, under its name)
+    for v in saved:
+        info = getattr(v, "_save_slice_info", None)
+        if info is None:
+            by_key[v.name[len(prefix):].split(":")[0]] = v
+        else:
+            by_key.setdefault(info.full_name, []).append(v)
     with graph.as_default():
-        return _saver.Saver({v.name[len(prefix):].split(":")[0]: v for v in saved}), variables
+        return _saver.Saver(by_key), variables
+
+
+def _saver_keys(graph_def, scope, variables):
+    """``{checkpoint key: variable, or the shards of a partitioned one}`` that the saver
+    under `scope` restores (its ``RestoreV2``'s tensor names and slice specs, and the
+    variables its assignments of each output set), or None where it is not TF's layout."""
+    nodes = {n.name: n for n in graph_def.node}
+    restore = nodes.get(scope + "RestoreV2")
+    if restore is None or len(restore.input) < 3:
+        return None
+
+    def strings(name):
+        node = nodes.get(_op_name(name))
+        if node is None or node.op != "Const":
+            return None
+        return [v.decode() for v in node.attr["value"].tensor.string_val]
+
+    names, specs = strings(restore.input[1]), strings(restore.input[2])
+    if not names or specs is None:
+        return None
+    outputs = {}  # an Identity of one of the restore's outputs -> that output's index
+    for node in graph_def.node:
+        if node.name.startswith(scope) and node.op == "Identity" and node.input and \
+                _op_name(node.input[0]) == restore.name:
+            outputs[node.name] = int(node.input[0].partition(":")[2] or 0)
+    keys = {}
+    for node in graph_def.node:
+        if not node.name.startswith(scope) or node.op not in ("AssignVariableOp", "Assign") \
+                or len(node.input) < 2:
+            continue
+        var, index = variables.get(_op_name(node.input[0])), outputs.get(_op_name(node.input[1]))
+        if var is None or index is None:
+            return None
+        if index < len(specs) and specs[index]:
+            keys.setdefault(names[index], []).append(var)
+        else:
+            keys[names[index]] = var
+    return keys
 
 
 @export("compat.v1.train.export_meta_graph")
@@ -255,7 +309,16 @@ def _variable_def(var, variable_def):
         variable_name=var.name, initializer_name=var.initializer.name,
         snapshot_name=var._snapshot.name if getattr(var, "_snapshot", None) is not None
         else "", initial_value_name=getattr(var._initial_value, "name", "") or "",
-        is_resource=True, trainable=var.trainable)
+        is_resource=True, trainable=var.trainable, save_slice_info_def=_slice_info_def(var))
+
+
+def _slice_info_def(var):
+    """A partitioned variable's shard's place in the full variable (``SaveSliceInfoDef``)."""
+    info = getattr(var, "_save_slice_info", None)
+    if info is None:
+        return None
+    return {"full_name": info.full_name, "full_shape": info.full_shape,
+            "var_offset": info.var_offset, "var_shape": info.var_shape}
 
 
 def with_tf_saver(graph_def, scope, variables):
@@ -269,7 +332,14 @@ def with_tf_saver(graph_def, scope, variables):
     out.CopyFrom(graph_def)
     del out.node[:]
     out.node.extend(n for n in graph_def.node if not n.name.startswith(scope))
-    keys = sorted(variables)
+    # (a partitioned variable, a list of shards: a shard each under its full name)
+    saved = [(key, part, getattr(part, "_save_slice_info", None))
+             for key in sorted(variables)
+             for part in (variables[key] if isinstance(variables[key], list)
+                          else [variables[key]])]
+    keys = [key for key, _, _ in saved]
+    specs = [info.spec if info is not None and isinstance(variables[key], list) else ""
+             for key, _, info in saved]
     string = _d.string.as_datatype_enum
 
     def add(name, op, inputs=(), **attrs):
@@ -290,18 +360,18 @@ def with_tf_saver(graph_def, scope, variables):
     const = add("Const", "PlaceholderWithDefault", [filename], dtype=fw.AttrValue(type=string),
                 shape=scalar)
     dtypes = fw.AttrValue(list=fw.AttrValue.ListValue(
-        type=[variables[k].dtype.as_datatype_enum for k in keys]))
-    reads = [variables[k]._snapshot.name.split(":")[0] for k in keys]
+        type=[var.dtype.base_dtype.as_datatype_enum for _, var, _ in saved]))
+    reads = [var._snapshot.name.split(":")[0] for _, var, _ in saved]
     save = add("SaveV2", "SaveV2", [const, strings("SaveV2/tensor_names", keys, [len(keys)]),
-                                    strings("SaveV2/shape_and_slices", [""] * len(keys),
-                                            [len(keys)]), *reads], dtypes=dtypes)
+                                    strings("SaveV2/shape_and_slices", specs, [len(keys)]),
+                                    *reads], dtypes=dtypes)
     add("control_dependency", "Identity", [const, "^" + save], T=fw.AttrValue(type=string))
     restore = add("RestoreV2", "RestoreV2", [
         const, strings("RestoreV2/tensor_names", keys, [len(keys)]),
-        strings("RestoreV2/shape_and_slices", [""] * len(keys), [len(keys)])], dtypes=dtypes)
+        strings("RestoreV2/shape_and_slices", specs, [len(keys)])], dtypes=dtypes)
     assigns = []
-    for i, key in enumerate(keys):
-        var, suffix = variables[key], f"_{i}" if i else ""
+    for i, (_, var, _) in enumerate(saved):
+        suffix = f"_{i}" if i else ""
         dtype = fw.AttrValue(type=var.dtype.as_datatype_enum)
         value = add(f"Identity{suffix}", "Identity", [f"{restore}:{i}" if i else restore],
                     T=dtype)

@@ -254,15 +254,19 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     if saver is not None:
         saver.restore(sess, prefix)
     prefix = f"{import_scope}/" if import_scope else ""
+    # (the init op is fed each asset's path: its file under the SavedModel's assets/)
+    feeds = {graph.get_tensor_by_name(prefix + asset.tensor_info.name):
+             os.path.join(export_dir, ASSETS_DIRECTORY, asset.filename)
+             for asset in meta.asset_file_def}
     init = meta.signature_def.get(_INIT_OP_SIGNATURE_KEY)
     if init is not None and _INIT_OP_SIGNATURE_KEY in init.outputs:
         sess.run(graph.get_operation_by_name(
-            prefix + init.outputs[_INIT_OP_SIGNATURE_KEY].name.split(":")[0]))
+            prefix + init.outputs[_INIT_OP_SIGNATURE_KEY].name.split(":")[0]), feeds)
     else:
         for key in (MAIN_OP_KEY, LEGACY_INIT_OP_KEY):
             ops = meta.collection_def[key].node_list.value if key in meta.collection_def else []
             if ops:
-                sess.run(graph.get_operation_by_name(prefix + ops[0].split(":")[0]))
+                sess.run(graph.get_operation_by_name(prefix + ops[0].split(":")[0]), feeds)
                 break
     return meta
 

@@ -1,5 +1,6 @@
 """TF 1's ``tf.compat.v1.train.Saver``: name-based checkpoints (each variable under its
-graph name, ``w`` or ``w/Adam``) in TF's tensor-bundle format, which TF's own `Saver`
+graph name, ``w`` or ``w/Adam``; a partitioned variable as one tensor under its full name,
+stored in slices: its shards) in TF's tensor-bundle format, which TF's own `Saver`
 and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph's meta graph
 (``model-3.meta``, see `meta_graph`) unless ``write_meta_graph=False``.
 
@@ -42,21 +43,14 @@ class Saver:
                 raise RuntimeError("When eager execution is enabled, `var_list` must specify "
                                    "a list or dict of variables to save")
             var_list = variable_scope.global_variables()
-        if isinstance(var_list, dict):
-            self._vars = dict(var_list)
-        else:
-            self._vars = {}
-            for v in nest.flatten(var_list):
-                key = _op_name(v)
-                if key in self._vars:
-                    raise ValueError(f"At least two variables have the same name: {key}")
-                self._vars[key] = v
+        self._vars = _saveables(var_list)
         if not self._vars and not allow_empty:
             raise ValueError("No variables to save")
         self._max_to_keep = max_to_keep
         self._keep_hours = keep_checkpoint_every_n_hours
         self._sharded = sharded
         self._pad = pad_step_number
+        self._relative = save_relative_paths
         self._last = []
         self._restore = None
         self._scope = "save/"
@@ -65,9 +59,9 @@ class Saver:
             # and an assignment per variable.
             with graph_mode.name_scope(name, "save") as self._scope:
                 self._feeds, ops = {}, []
-                for key, v in self._vars.items():
+                for v in self._targets():
                     value = graph_mode.placeholder(v.dtype, v.shape)
-                    self._feeds[key] = value
+                    self._feeds[id(v)] = value
                     ops.append(v.assign(value, read_value=False))
                 self._restore = graph_mode.group(*ops, name="restore_all")
 
@@ -75,27 +69,55 @@ class Saver:
     def last_checkpoints(self):
         return list(self._last)
 
+    def set_last_checkpoints(self, last_checkpoints):
+        """Sets the checkpoints `max_to_keep` counts (and deletes), oldest first."""
+        if not isinstance(last_checkpoints, list):
+            raise AssertionError(f"last_checkpoints must be a list: {last_checkpoints}")
+        self._last = list(last_checkpoints)
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
+        """`set_last_checkpoints` of ``[(path, timestamp)]``."""
+        if not isinstance(last_checkpoints_with_time, list):
+            raise AssertionError(f"last_checkpoints_with_time must be a list: "
+                                 f"{last_checkpoints_with_time}")
+        self._last = [path for path, _ in last_checkpoints_with_time]
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Takes up the checkpoints of `checkpoint_paths` that still exist (a restarted
+        program's, from `get_checkpoint_state`), so that `max_to_keep` deletes them in turn."""
+        self._last = [p for p in checkpoint_paths if bundle.exists(p)]
+
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
         """Writes the checkpoint ``save_path[-global_step]``; returns its path."""
+        given = save_path
         if global_step is not None:
             if not isinstance(global_step, int):
                 global_step = int(self._values(sess, [global_step])[0])
             save_path = (f"{save_path}-{global_step:08d}" if self._pad
                          else f"{save_path}-{global_step}")
         directory = os.path.dirname(save_path)
-        if directory and not os.path.isdir(directory):
-            # TF's bundle writer makes the checkpoint's own directory, not its parents.
+        if directory and not os.path.isdir(directory) and not self._sharded:
+            # TF's bundle writer makes the checkpoint's own directory, not its parents (its
+            # sharded save, none).
             parent = os.path.dirname(os.path.normpath(directory))
             if not parent or os.path.isdir(parent):
                 os.mkdir(directory)
         if directory and not os.path.isdir(directory):
-            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
-        keys = list(self._vars)
-        values = self._values(sess, [self._vars[k] for k in keys])
-        bundle.write_bundle(save_path, dict(zip(keys, values)),
-                            {k: self._vars[k].dtype for k in keys})
+            raise ValueError(f"Parent directory of {given} doesn't exist, can't save.")
+        targets = self._targets()
+        values = dict(zip(map(id, targets), self._values(sess, targets)))
+        tensors, dtypes = {}, {}
+        for key, v in self._vars.items():
+            if isinstance(v, list):  # (a partitioned variable: its shards as slices)
+                info = v[0]._save_slice_info
+                tensors[key] = bundle.Sliced(info.full_shape, [
+                    (part._save_slice_info.var_offset, values[id(part)]) for part in v])
+                dtypes[key] = v[0].dtype.base_dtype
+            else:
+                tensors[key], dtypes[key] = values[id(v)], v.dtype.base_dtype
+        bundle.write_bundle(save_path, tensors, dtypes)
         if save_path in self._last:
             self._last.remove(save_path)
         self._last.append(save_path)
@@ -105,8 +127,10 @@ class Saver:
                 if os.path.exists(f):
                     os.remove(f)
         if write_state:
-            management.update_checkpoint_state(directory, save_path, self._last,
-                                               latest_filename=latest_filename)
+            # (the paths as given, unless relative paths are asked for: TF's state file)
+            update = (management.update_checkpoint_state if self._relative
+                      else management.update_checkpoint_state_v1)
+            update(directory, save_path, self._last, latest_filename=latest_filename)
         if write_meta_graph and self._graph is not None:
             self.export_meta_graph(f"{save_path}.{meta_graph_suffix}")
         return save_path
@@ -130,7 +154,7 @@ class Saver:
         from eagerflow._src.compat import meta_graph  # noqa: PLC0415
         graph_def = None
         if self._restore is not None and all(
-                getattr(v, "_snapshot", None) is not None for v in self._vars.values()):
+                getattr(v, "_snapshot", None) is not None for v in self._targets()):
             graph_def = meta_graph.with_tf_saver(meta_graph.graph_def_of(self._graph),
                                                  self._scope, self._vars)
         return meta_graph.export_meta_graph(
@@ -154,24 +178,77 @@ class Saver:
                 values[key] = reader.get_tensor(key)
         finally:
             reader.close()
+        parts = {}  # id(variable) -> its value
         for key in sorted(self._vars):
-            shape = getattr(self._vars[key], "shape", None)
+            v = self._vars[key]
+            if isinstance(v, list):
+                full = v[0]._save_slice_info.full_shape
+                if list(values[key].shape) != list(full):
+                    raise errors.InvalidArgumentError(None, None, _failed(
+                        "a mismatch between the current graph and the graph from",
+                        f"tensor_name = {key}; shape in shape_and_slice spec "
+                        f"{_dims_text(full)} does not match the shape stored in checkpoint: "
+                        f"{_dims_text(values[key].shape)}", f"{self._scope}RestoreV2"))
+                for part in v:
+                    info = part._save_slice_info
+                    parts[id(part)] = values[key][tuple(
+                        slice(o, o + n) for o, n in zip(info.var_offset, info.var_shape))]
+                continue
+            shape = getattr(v, "shape", None)
             if shape is not None and not shape.is_compatible_with(values[key].shape):
                 raise errors.InvalidArgumentError(None, None, _failed(
                     "a mismatch between the current graph and the graph from",
                     f"Assign requires shapes of both tensors to match. lhs shape= "
                     f"{_dims_text(shape)} rhs shape= {_dims_text(values[key].shape)}",
                     f"{self._scope}Assign"))
+            parts[id(v)] = values[key]
         if self._restore is None:
-            for key, v in self._vars.items():
-                v.assign(values[key])
+            for v in self._targets():
+                v.assign(parts[id(v)])
             return
-        sess.run(self._restore, {self._feeds[k]: values[k] for k in self._vars})
+        sess.run(self._restore, {self._feeds[id(v)]: parts[id(v)] for v in self._targets()})
+
+    def _targets(self):
+        """The variables saved, the shards of partitioned ones one by one."""
+        return [part for v in self._vars.values()
+                for part in (v if isinstance(v, list) else [v])]
 
     def _values(self, sess, tensors):
         if self._graph is None or context.get().graph is None and sess is None:
             return [t.numpy() for t in tensors]
         return sess.run(list(tensors))
+
+
+def _saveables(var_list):
+    """``{checkpoint key: variable}`` of a Saver's `var_list` (a list, or a dict from keys);
+    a partitioned variable (or shards of one, given one by one) is the list of its shards
+    under the full variable's name, as TF saves it: one tensor in slices."""
+    from eagerflow._src.compat.partitioned_variables import (  # noqa: PLC0415
+        PartitionedVariable)
+    if isinstance(var_list, dict):
+        out = {}
+        for key, v in var_list.items():
+            if isinstance(v, (PartitionedVariable, list, tuple)):
+                v = sorted(v, key=lambda part: part._save_slice_info.var_offset)
+            out[key] = v
+        return out
+    out = {}
+    for v in nest.flatten(var_list):
+        if isinstance(v, PartitionedVariable) or getattr(v, "_save_slice_info", None) is None:
+            key = v.name if isinstance(v, PartitionedVariable) else _op_name(v)
+            if key in out:
+                raise ValueError(f"At least two variables have the same name: {key}")
+            out[key] = list(v) if isinstance(v, PartitionedVariable) else v
+            continue
+        shards = out.setdefault(v._save_slice_info.full_name, [])
+        if not isinstance(shards, list):
+            raise ValueError(f"Mixing slices and non-slices with the same name: "
+                             f"{v._save_slice_info.full_name}")
+        shards.append(v)
+    for key, v in out.items():
+        if isinstance(v, list):
+            v.sort(key=lambda part: part._save_slice_info.var_offset)
+    return out
 
 
 def _failed(cause, error, node):
@@ -206,12 +283,19 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     ...         print(sess.run(w))
     [1. 2.]
     """
+    from eagerflow._src.compat.partitioned_variables import (  # noqa: PLC0415
+        PartitionedVariable)
     reader = checkpoint.load_checkpoint(ckpt_dir_or_file)
     shapes = reader.get_variable_to_shape_map()
-    store = graph_mode.default_v1_graph().variable_store
+    graph = graph_mode.default_v1_graph()
+    # (a partitioned variable under its full name, in place of its shards)
+    store = {name: v for name, v in graph.variable_store.items()
+             if getattr(v, "_save_slice_info", None) is None}
+    store.update(graph.partitioned_store)
     items = assignment_map.items() if hasattr(assignment_map, "items") else assignment_map
     for ckpt_name, target in sorted(items, key=lambda item: item[0]):
-        var = target if isinstance(target, Variable) else store.get(target)
+        var = target if isinstance(target, (Variable, PartitionedVariable)) else store.get(
+            target)
         if var is not None:
             if ckpt_name not in shapes:
                 raise ValueError(f"Tensor {ckpt_name} is not found in {ckpt_dir_or_file} "
@@ -237,7 +321,14 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
 
 
 def _initialize_from(var, value):
-    """Gives `var` an initializer assigning `value` (eagerly: assigns it now)."""
+    """Gives `var` an initializer assigning `value` (eagerly: assigns it now); each shard of a
+    partitioned variable its slice."""
+    if not isinstance(var, Variable):
+        for part in var:
+            info = part._save_slice_info
+            _initialize_from(part, value[tuple(slice(o, o + n) for o, n in
+                                               zip(info.var_offset, info.var_shape))])
+        return
     if getattr(var, "_graph", None) is None or graph_mode.v1_graph() is None:
         var.assign(value)
         return

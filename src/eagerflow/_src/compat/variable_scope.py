@@ -430,7 +430,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
                               else base.use_resource)
         _scope.stack.append(scope)
         self._names = None
-        if self._aux:
+        if self._aux and name:  # (the root scope, reentered, opens no name scope)
             graph = context.get().graph
             graph = graph if getattr(graph, "unique_scopes", False) else None
             # (a default name is made unique as a name scope on its own: the variable scope
@@ -441,7 +441,8 @@ class variable_scope:  # noqa: N801 (TF's public name)
             else:
                 self._names = context.name_scope_push(_last(name))
             self._names.__enter__()
-        scope.original_name_scope = context.get().scope
+        scope.original_name_scope = (base.original_name_scope if base is self._name
+                                     else context.get().scope)
         return scope
 
     def __exit__(self, *exc):
@@ -469,6 +470,11 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     """
     scope = _current()
     graph = graph_mode.default_v1_graph()
+    if dtype is not None and initializer is not None and _is_value(initializer):
+        given = convert_to_tensor(initializer).dtype.base_dtype
+        if given != _d.as_dtype(dtype).base_dtype:
+            raise ValueError(f"Initializer type '{given}' and explicit dtype "
+                             f"'{_d.as_dtype(dtype)}' don't match.")
     partitioner = partitioner if partitioner is not None else scope.partitioner
     scalar = isinstance(shape, _Sequence) and not shape
     partitioned = getattr(graph, "partitioned_store", {})
@@ -484,8 +490,11 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
             return _single_variable(scope, graph, part, part_shape, part_dtype,
                                     part_initializer, regularizer, trainable, collections,
                                     validate_shape, use_resource, constraint)
-        dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
         initializer = initializer if initializer is not None else scope.initializer
+        if dtype is None and initializer is not None and _is_value(initializer):
+            initializer = convert_to_tensor(initializer)  # (whose dtype the variable takes)
+        dtype = _d.as_dtype(dtype) if dtype is not None else (
+            initializer.dtype.base_dtype if isinstance(initializer, Tensor) else scope.dtype)
         return _partitioned.get_partitioned_variable(
             shard, full, name, shape, dtype,
             _default_initializer(dtype) if initializer is None else initializer, partitioner,
@@ -497,6 +506,12 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                          f"name was already created with partitioning?")
     return _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                             trainable, collections, validate_shape, use_resource, constraint)
+
+
+def _is_value(initializer):
+    """Whether `initializer` is the initial value itself (a tensor, array or list), not a
+    function making it."""
+    return not callable(initializer) or hasattr(initializer, "shape")
 
 
 def _default_initializer(dtype):
@@ -528,15 +543,17 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
-    dtype = _d.as_dtype(dtype) if dtype is not None else scope.dtype
     initializer = initializer if initializer is not None else scope.initializer
+    if dtype is not None:
+        dtype = _d.as_dtype(dtype)
+    elif initializer is None or not _is_value(initializer):
+        dtype = scope.dtype  # (a value as the initializer gives the variable its dtype)
     if initializer is None:
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
         initializer = _default_initializer(dtype)
-    if callable(initializer) and not hasattr(initializer, "shape") and not isinstance(
-            initializer, type):
+    if not _is_value(initializer) and not isinstance(initializer, type):
         if shape is None or not TensorShape(shape).is_fully_defined():
             raise ValueError("The initializer passed is not valid. It should be a callable "
                              "with no arguments and the shape should not be provided or an "

@@ -70,7 +70,12 @@ class SaveOptions:
                  experimental_variable_policy=None, experimental_custom_gradients=True,
                  experimental_image_format=False, experimental_skip_saver=False,
                  experimental_sharding_callback=None, extra_tags=None):
-        self.namespace_whitelist = list(namespace_whitelist or [])
+        if isinstance(namespace_whitelist, str) or namespace_whitelist is not None and not all(
+                isinstance(n, str) for n in namespace_whitelist):
+            raise TypeError(f"`namespace_whitelist` must be a list of strings. Got: "
+                            f"{namespace_whitelist} with type {type(namespace_whitelist)}.")
+        self.namespace_whitelist = (None if namespace_whitelist is None
+                                    else list(namespace_whitelist))
         self.save_debug_info = save_debug_info
         self.function_aliases = function_aliases if function_aliases else {}
         self.experimental_debug_stripper = experimental_debug_stripper

@@ -298,25 +298,31 @@ class RestoredFunction:
         for concrete in self.concrete_functions:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
                 return concrete(*c_args, **c_kwargs)
+        raise self._no_match(args, kwargs)
+
+    def _no_match(self, args, kwargs):
+        """TF's ValueError for arguments no saved concrete function matches."""
         shown = "\n".join(f"  Option {i + 1}:\n    Positional arguments: "
                           f"{c.structured_input_signature[0]}\n    Keyword arguments: "
                           f"{c.structured_input_signature[1]}"
                           for i, c in enumerate(self.concrete_functions))
-        raise ValueError(f"Could not find matching concrete function to call loaded from the "
-                         f"SavedModel. Got:\n  Positional arguments ({len(args)} total):\n"
-                         f"    * {args}\n  Keyword arguments: {kwargs}\n\n Expected these "
-                         f"arguments to match one of the following {len(self.concrete_functions)}"
-                         f" option(s):\n\n{shown}")
+        return ValueError(f"Could not find matching concrete function to call loaded from the "
+                          f"SavedModel. Got:\n  Positional arguments ({len(args)} total):\n"
+                          f"    * {args}\n  Keyword arguments: {kwargs}\n\n Expected these "
+                          f"arguments to match one of the following "
+                          f"{len(self.concrete_functions)} option(s):\n\n{shown}")
 
     def get_concrete_function(self, *args, **kwargs):
         """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
-        if not args and not kwargs and self._function is not None:
+        if self._function is not None:
+            if args or kwargs:  # (bound to the input signature: TF's TypeError otherwise)
+                self._function.get_concrete_function(*args, **kwargs)
             return self.concrete_functions[0]  # (the one an input signature fixed)
         c_args, c_kwargs = self._canonical(args, kwargs)
         for concrete in self.concrete_functions:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
                 return concrete
-        raise ValueError(f"No concrete function of {self._name} matches {args}, {kwargs}.")
+        raise self._no_match(args, kwargs)
 
     def __get__(self, instance, owner=None):
         return self

@@ -290,22 +290,18 @@ class _ObjectGraph:
 
 # -- signatures ------------------------------------------------------------------------------
 
-def _signature_concrete(value, what):
+def _signature_concrete(value):
     if isinstance(value, ConcreteFunction):
         # a loaded signature (outputs read as specs) is saved as the function it wraps
         return getattr(value, "_wrapped", value)
-    if isinstance(value, Function):
-        if value._input_signature is None:
-            raise ValueError(f"Function {value._name!r} has no input_signature: pass "
-                             f"`{what}` a concrete function, e.g. "
-                             f"`f.get_concrete_function(tf.TensorSpec(...))`.")
+    if isinstance(value, Function) and value._input_signature is not None:
         return value.get_concrete_function()
     if isinstance(value, _load.RestoredFunction) and value._input_signature is not None and \
             len(value.concrete_functions) == 1:
         return value.concrete_functions[0]
-    raise ValueError(f"Expected a TensorFlow function for which to generate a signature "
-                     f"(a tf.function with an input_signature or a concrete function), got "
-                     f"{value!r}.")
+    raise ValueError(f"Expected a TensorFlow function for which to generate a signature, but "
+                     f"got {value}. Only `tf.functions` with an input signature or concrete "
+                     f"functions can be used as a signature.")
 
 
 def _find_default_signature(root):
@@ -356,7 +352,7 @@ def _canonical_signatures(root, signatures, default=None):
     for key, value in signatures.items():
         if not isinstance(key, str):
             raise ValueError(f"Expected signature keys to be strings, got {key!r}.")
-        concrete = _signature_concrete(value, "signatures")
+        concrete = _signature_concrete(value)
         out[key] = _SignatureFunction(concrete, _input_keys(concrete),
                                       _output_keys(concrete, key))
     return out
@@ -519,6 +515,7 @@ class _Writer:
         bound = []
         for value in args[len(cf.inputs):]:
             bound.append(self._captured(value, cf))
+        self._bind_asset_paths(cf, fdef, bound)
         for i, t in enumerate(cf.inputs):
             fdef.arg_attr[i].attr["_user_specified_name"].s = t.op.name.encode()
             fdef.arg_attr[i].attr["_output_shapes"].list.shape.add().CopyFrom(
@@ -532,6 +529,38 @@ class _Writer:
         saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf.name!r}"))
         self.bound[id(cf)] = bound
         return name
+
+    def _bind_asset_paths(self, cf, fdef, bound):
+        """Makes each asset path `cf` captured (as a constant: the path at save time) an
+        argument bound to its asset, as TF saves it, so that the loaded function reads the
+        copy under ``assets/``."""
+        graph = getattr(cf, "graph", cf)
+        consts = {inner.op.name: self.graph.asset_paths[id(outer)]
+                  for outer, inner in getattr(graph, "captures", ())
+                  if id(outer) in self.graph.asset_paths and
+                  getattr(getattr(inner, "op", None), "type", None) == "Const"}
+        consts = {name: node for name, node in consts.items()
+                  if any(n.name == name for n in fdef.node_def)}
+        if not consts:
+            return
+        taken = {a.name for a in fdef.signature.input_arg}
+        renamed = {}
+        for name, node in consts.items():
+            arg = next(a for a in (f"asset_path_{i}" if i else "asset_path"
+                                   for i in range(len(taken) + 1)) if a not in taken)
+            taken.add(arg)
+            fdef.signature.input_arg.add(name=arg, type=_d.string.as_datatype_enum)
+            renamed[f"{name}:output:0"] = arg
+            bound.append(node)
+        kept = [n for n in fdef.node_def if n.name not in consts]
+        del fdef.node_def[:]
+        for node in kept:
+            inputs = [renamed.get(i, i) for i in node.input if i[1:] not in consts]
+            del node.input[:]
+            node.input.extend(inputs)
+        fdef.node_def.extend(kept)
+        for key, value in list(fdef.ret.items()):
+            fdef.ret[key] = renamed.get(value, value)
 
     def _captured(self, value, cf):
         """The node id of a value a function captures: a saved variable or table, or a
@@ -638,7 +667,8 @@ class _Writer:
             out.inputs[sig.keys[i]].CopyFrom(pb.TensorInfo(
                 name=f"{node.name}:0", dtype=t.dtype.as_datatype_enum,
                 tensor_shape=shape_proto(t.shape)))
-        captured = [handles[n] for n in self.bound[id(cf)]]
+        captured = [self._asset_variable(n, handles) if n in self.asset_ids else handles[n]
+                    for n in self.bound[id(cf)]]
         call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
                                        op="StatefulPartitionedCall")
         call.input.extend(inputs + captured)
@@ -665,6 +695,27 @@ class _Writer:
                 composite.type_spec.CopyFrom(structure.encode(spec).type_spec_value)
                 composite.components.extend(infos)
         return out
+
+    def _asset_variable(self, node_id, handles):
+        """What a signature reads an asset's path from, as TF writes it: a string variable
+        the init op assigns the path fed to the asset's placeholder (made once)."""
+        read = self.asset_reads.get(node_id)
+        if read is None:
+            name = self._node_name("Variable")
+            var = self.graph_def.node.add(name=name, op="VarHandleOp")
+            var.attr["dtype"].type = _d.string.as_datatype_enum
+            var.attr["shape"].shape.SetInParent()
+            var.attr["shared_name"].s = name.encode()
+            var.attr["container"].s = b""
+            assign = self.graph_def.node.add(name=f"{name}/Assign", op="AssignVariableOp",
+                                             input=[name, handles[node_id]])
+            assign.attr["dtype"].type = _d.string.as_datatype_enum
+            self.asset_inits.append(f"^{assign.name}")
+            read = self.graph_def.node.add(name=self._node_name("ReadVariableOp"),
+                                           op="ReadVariableOp", input=[name]).name
+            self.graph_def.node[-1].attr["dtype"].type = _d.string.as_datatype_enum
+            self.asset_reads[node_id] = read
+        return read
 
     def _table_node(self, table, graph_def):
         """The op making `table` (TF's ``HashTableV2``, ``MutableHashTableV2`` or
@@ -1059,6 +1110,11 @@ class _Writer:
         for i, obj in enumerate(objects):  # the tables, as TF's ops making them
             if isinstance(obj, _TABLES):
                 handles[i] = self._table_node(obj, self.graph_def).name
+        for k, asset in enumerate(self.assets):  # (their placeholders, added below)
+            handles[self.graph.ids[id(asset)]] = (f"asset_path_initializer_{k}" if k
+                                                  else "asset_path_initializer")
+        self.asset_ids = {self.graph.ids[id(asset)] for asset in self.assets}
+        self.asset_reads, self.asset_inits = {}, []
         self.handles = dict(handles)
         signature_defs = {}
         for i, obj in enumerate(objects):
@@ -1077,9 +1133,10 @@ class _Writer:
                     if n not in handles and n >= len(objects):
                         handles[n] = self.extra[n - len(objects)].constant.operation
                 signature_defs[key] = self.signature_def(obj, key, name, handles)
-        init = []
-        if self.assets:  # (fed each asset's path by TF 1's loader)
-            node = self.graph_def.node.add(name="asset_path_initializer", op="Placeholder")
+        init = list(self.asset_inits)
+        for asset in self.assets:  # (fed each asset's path by TF 1's loader)
+            node = self.graph_def.node.add(name=handles[self.graph.ids[id(asset)]],
+                                           op="Placeholder")
             node.attr["dtype"].type = _d.string.as_datatype_enum
             node.attr["shape"].shape.SetInParent()
         for function, bound in self.table_inits:  # (TF 1's loader and TF Serving run these)
@@ -1087,7 +1144,6 @@ class _Writer:
                                            op="StatefulPartitionedCall")
             call.input.extend(handles[n] if n in handles else
                               self.extra[n - len(objects)].constant.operation
-                              if n >= len(objects) else "asset_path_initializer"
                               for n in bound)
             fdef = self.library.functions[function]
             call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
@@ -1115,7 +1171,7 @@ class _Writer:
         meta.saver_def.CopyFrom(pb.SaverDef(version=2))
         for asset in self.assets:
             meta.asset_file_def.add(filename=os.path.basename(_asset_path(asset))).tensor_info.name = \
-                "asset_path_initializer:0"
+                f"{self.handles[self.graph.ids[id(asset)]]}:0"
         return pb.SavedModel(saved_model_schema_version=1, meta_graphs=[meta])
 
     def add_saver(self, meta, checkpoint, object_graph):

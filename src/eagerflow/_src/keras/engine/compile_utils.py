@@ -156,6 +156,8 @@ class MetricsContainer:
         self._user_metrics, self._user_weighted = metrics, weighted_metrics
         self._output_names = output_names
         self._outputs = None
+        # (set by the legacy loaders: the metrics are named as saved, their outputs' already)
+        self.from_serialized = False
 
     def build(self, y_true, y_pred):
         self._outputs = outputs = _Outputs(y_pred, self._output_names)
@@ -179,7 +181,7 @@ class MetricsContainer:
         """Prefixes the output's name in multi-output models, and ``weighted_`` to a weighted
         metric whose name is taken; two metrics may not share a name."""
         taken = set()
-        multi = self._outputs.count > 1
+        multi = self._outputs.count > 1 and not self.from_serialized
         for name, plain, weighted in zip(self._outputs.names, self._metrics, self._weighted):
             for m in plain:
                 if m is None:

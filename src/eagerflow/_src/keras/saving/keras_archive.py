@@ -205,9 +205,9 @@ def _problem(obj, variables, values):
                 f"{[v.name for v in variables]}")
     for variable, value in zip(variables, values):
         if not variable.shape.is_compatible_with(value.shape):
-            return (f"Layer '{obj.name}': received incompatible tensor with shape "
-                    f"{value.shape} when attempting to restore variable with shape "
-                    f"{tuple(variable.shape.as_list())} and name {variable.name}.")
+            return (f"Cannot assign value to variable ' {variable.name}': Shape mismatch.The "
+                    f"variable shape {tuple(variable.shape.as_list())}, and the assigned value "
+                    f"shape {tuple(value.shape)} are incompatible.")  # (tf_keras's: assign's)
     return None
 
 

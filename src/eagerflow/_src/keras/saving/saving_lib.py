@@ -85,7 +85,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
                       "format is considered legacy. We recommend using instead the native "
                       "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=2)
-        _warn_metrics_unbuilt(model)
+        _build_compiled(model)
         if weights.may_write(filepath, overwrite):
             _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
@@ -94,7 +94,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                          f"'h5'. Received: save_format={save_format}")
     if save_format in ("tf", "tensorflow") or (save_format is None and
                                                 not filepath.endswith(".keras")):
-        _warn_metrics_unbuilt(model)
+        _build_compiled(model)
     if not weights.may_write(filepath, overwrite):
         return
     config = layers_mod.serialize(model)
@@ -138,15 +138,6 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
                              safetensors_format.serialize(tensors, metadata))
         _save_assets(model, archive)
     file_system.write_atomically(filepath, buffer.getvalue())
-
-
-def _warn_metrics_unbuilt(model):
-    """tf_keras's warning, on saving an uncompiled model that has outputs as `.h5` or a
-    SavedModel, that its compiled metrics could not be built (it tries to build them first)."""
-    if getattr(model, "outputs", None) is not None and not getattr(model, "_is_compiled", True):
-        _logger.warning("Compiled the loaded model, but the compiled metrics have yet to be "
-                        "built. `model.compile_metrics` will be empty until you train or "
-                        "evaluate the model.")
 
 
 def _check_inputs_known(model):
@@ -427,6 +418,8 @@ def _load_saved_model(path, custom_objects, compile):
     if compile and arguments is not None:
         with serialization.CustomObjectScope(custom_objects or {}):
             model.compile(**arguments)
+            model.compiled_metrics.from_serialized = True  # (named as saved)
+            _build_compiled(model)
         if isinstance(model.optimizer, OptimizerV2) and model.optimizer.get_slot_names():
             _logger.warning("Your optimizer uses slots. Slots cannot be restored from "
                             "saved_model, as a result, your model is starting with  a new "
@@ -675,8 +668,22 @@ def _plain_metrics(value):
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
         config = value["config"]
         custom = serialization.get_registered_object(config.get("fn", ""))
+        if custom is None and not _metric_name_known(config.get("name")):
+            # (a multi-output model's metric, named after its output: `cls_accuracy`)
+            return metrics_mod.deserialize(value)
         return custom or config.get("name")
     return _custom(value)
+
+
+def _metric_name_known(name):
+    """Whether `compile` resolves the metric `name` (``accuracy`` by the outputs' shape)."""
+    if name in ("accuracy", "acc", "crossentropy", "ce"):
+        return True
+    try:
+        metrics_mod.get(name)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def _training_config(model):
@@ -809,5 +816,30 @@ def _load_model_from_hdf5(filepath, custom_objects, compile):
             return model
         with serialization.CustomObjectScope(custom_objects or {}):
             model.compile(**compile_arguments_from_training_config(json.loads(training_config)))
+            model.compiled_metrics.from_serialized = True  # (named as saved)
+            _build_compiled(model)
         h5_format.load_optimizer_weights(f, model)
     return model
+
+
+def _build_compiled(model):
+    """tf_keras's legacy savers and loaders (`.h5`, SavedModel) build a functional model's
+    compiled loss and metrics on its outputs: saved, the metrics' names hold their outputs'
+    (``cls_accuracy``); loaded, `metrics_names` lists them at once. Where they cannot be
+    built (an uncompiled model), tf_keras's warning; a metric whose name only a step
+    resolves is left to the first step."""
+    if getattr(model, "outputs", None) is None:
+        return
+    if not getattr(model, "_is_compiled", True) or model.compiled_loss is None:
+        _logger.warning("Compiled the loaded model, but the compiled metrics have yet to be "
+                        "built. `model.compile_metrics` will be empty until you train or "
+                        "evaluate the model.")
+        return
+    outputs = model.outputs
+    try:
+        if model.compiled_loss._outputs is None:
+            model.compiled_loss.build(outputs)
+        if model.compiled_metrics._outputs is None:
+            model.compiled_metrics.build(outputs, outputs)
+    except (ValueError, TypeError):
+        model.compiled_loss._outputs = model.compiled_metrics._outputs = None

@@ -179,10 +179,11 @@ class CheckpointLoadStatus:
     has was restored (or loading raised, or waits for the model's variables); saved values
     not used (yet) are `unused`."""
 
-    def __init__(self, unused, object_graph=None, unbound=()):
+    def __init__(self, unused, object_graph=None, unbound=(), matched=None):
         self._unused = unused  # a set that a deferred restoration empties as it goes
         self._object_graph = object_graph  # (a TF checkpoint's serialized object graph)
         self._unbound = list(unbound)  # the model's variables a partial restore left alone
+        self._matched = matched  # (how many values a partial restore assigned)
 
     @property
     def unused(self):
@@ -215,6 +216,13 @@ class CheckpointLoadStatus:
         return self
 
     def assert_nontrivial_match(self):
+        """Raises TF's AssertionError where a TF checkpoint matched none of the model's
+        variables (it holds another program's objects)."""
+        if self._matched == 0 and self._unbound:
+            raise AssertionError(f"Nothing except the root object matched a checkpointed "
+                                 f"value. Typically this means that the checkpoint does not "
+                                 f"match the Python program. The following objects have no "
+                                 f"matching checkpointed value: {self._unbound}")
         return self
 
     def expect_partial(self):
@@ -264,7 +272,8 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
     partial = _is_tf_format(filepath) and bundle.exists(filepath)
-    return restore(model, tensors, metadata, by_name, skip_mismatch, partial)
+    status = restore(model, tensors, metadata, by_name, skip_mismatch, partial)
+    return status.assert_nontrivial_match() if partial else status  # (as TF's load_weights)
 
 
 def read_weights(filepath):
@@ -300,7 +309,8 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
     unbound = [v for k, v in checkpoint_keys(model).items()
                if partial and not k.startswith(_OPTIMIZER) and k not in tensors]
     return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched},
-                                metadata.get(trackable.OBJECT_GRAPH_KEY), unbound)
+                                metadata.get(trackable.OBJECT_GRAPH_KEY), unbound,
+                                len(matched) if partial else None)
 
 
 def _restore_on_creation(model, tensors):
