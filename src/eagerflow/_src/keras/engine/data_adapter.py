@@ -183,7 +183,7 @@ class _Iterable:
     def build(self, model):
         """As Keras: a model not yet built is built on the first batch, called on its
         inputs, since the batches' specs know only their ranks (see `batch_spec`)."""
-        first = self._first
+        first, self._first = self._first, None  # (not kept alive through training)
         if first is None and not isinstance(self.data, Sequence):
             iterator = iter(self.data)
             try:
