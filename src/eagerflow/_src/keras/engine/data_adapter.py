@@ -166,31 +166,33 @@ def _describe_sizes(data):
 class _Iterable:
     """Batches a generator, `Sequence` or other iterable yields."""
 
-    def __init__(self, data, steps, class_weight=None, shuffle=False, epochs=1):
+    def __init__(self, data, steps, class_weight=None, shuffle=False, epochs=1, model=None):
         self.data = data
         self._epochs = epochs
         self.insufficient = False
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
         self._shuffle = shuffle
-        self._first = None
+        first = None
         if isinstance(data, Sequence) and len(data):
-            self._first = data[0]  # as Keras, which reads it to learn the batches' types
+            first = data[0]  # as Keras, which reads it to learn the batches' types
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
+        if model is not None and not model.built:
+            self._build(model, first)
 
-    def build(self, model):
-        """As Keras: a model not yet built is built on the first batch, called on its
-        inputs, since the batches' specs know only their ranks (see `batch_spec`)."""
-        first, self._first = self._first, None  # (not kept alive through training)
+    def _build(self, model, first):
+        """As Keras: a model not yet built is built on the first batch (`first`, or the
+        iterable's first, which its first epoch still gets), called on its inputs, since
+        the batches' specs know only their ranks (see `DataHandler.batch_spec`)."""
         if first is None and not isinstance(self.data, Sequence):
             iterator = iter(self.data)
             try:
                 first = next(iterator)
             except StopIteration:
                 return
-            if not self.reiterable:  # (the first epoch starts with the batch taken)
+            if not self.reiterable:
                 self._iterator = itertools.chain([first], iterator)
         if first is None:
             return
@@ -392,9 +394,8 @@ class DataHandler:
                                                 class_weight)
             else:
                 self._adapter = _Iterable(x, steps_per_epoch, class_weight,
-                                          shuffle and shuffle != "batch", epochs - initial_epoch)
-        if model is not None and not model.built and isinstance(self._adapter, _Iterable):
-            self._adapter.build(model)
+                                          shuffle and shuffle != "batch", epochs - initial_epoch,
+                                          model)
         steps = self._adapter.steps
         self.inferred_steps = steps_per_epoch if steps_per_epoch is not None else steps
         if self.inferred_steps == 0:
