@@ -109,3 +109,27 @@ def test_a_keras_model_saves_to_ram():
 
 def test_registered_schemes():
     assert gfile.get_registered_schemes() == ["ram", "file", ""]
+
+
+def test_checkpoints_write_read_and_rotate_in_ram():
+    # (outcomes as TF 2.21's, which keeps ram:// checkpoints and their state file in memory)
+    root = f"ram://{uuid.uuid4().hex}"
+    v = tf.Variable([1.0, 2.0])
+    big = tf.Variable(np.arange(300000, dtype=np.float32))  # (read in pieces from disk)
+    ckpt = tf.train.Checkpoint(v=v, big=big)
+    path = ckpt.write(f"{root}/c")
+    assert path == f"{root}/c"
+    assert gfile.listdir(root) == ["c.data-00000-of-00001", "c.index"]
+    v.assign([5.0, 6.0])
+    big.assign(tf.zeros([300000]))
+    ckpt.read(path).assert_consumed()
+    assert v.numpy().tolist() == [1.0, 2.0] and big.numpy()[-1] == 299999
+    assert tf.train.load_variable(path, "v/.ATTRIBUTES/VARIABLE_VALUE").tolist() == [1.0, 2.0]
+    manager = tf.train.CheckpointManager(ckpt, f"{root}/m", max_to_keep=2)
+    saved = [manager.save() for _ in range(3)]
+    assert saved == [f"{root}/m/ckpt-{i}" for i in (1, 2, 3)]
+    assert sorted(gfile.listdir(f"{root}/m")) == [
+        "checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index",
+        "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
+    assert tf.train.latest_checkpoint(f"{root}/m") == f"{root}/m/ckpt-3"
+    assert not os.path.exists("ram:")  # (no local folder named after the scheme)

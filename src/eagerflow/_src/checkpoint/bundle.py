@@ -28,6 +28,7 @@ import os
 import re
 import struct
 import sys
+import tempfile
 import threading
 import uuid
 
@@ -39,6 +40,7 @@ from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.protos import framework as fpb
 from eagerflow._src.io import crc32c as _crc32c
 from eagerflow._src.io.crc32c import crc32c, mask
+from eagerflow._src.ops import file_system
 
 _MAGIC = 0xdb4775248b80fb57
 _FOOTER = 48
@@ -403,8 +405,20 @@ def write_bundle(prefix, tensors, dtypes=None):
     A `Sliced` value is saved as TF saves a partitioned variable: an entry under `key`
     listing the slices, each slice a tensor of its own under its `slice_key`.
 
-    The files are written under temporary names, then renamed (the index last).
+    The files are written under temporary names, then renamed (the index last). A
+    checkpoint on another file system than the local one (``ram://``) is written to a local
+    folder first, then copied there (the index last).
     """
+    fs, local = file_system.resolve(prefix)
+    if fs is not file_system.LOCAL:
+        with tempfile.TemporaryDirectory() as folder:
+            written = os.path.join(folder, "checkpoint")
+            write_bundle(written, tensors, dtypes)
+            for path in (data_path, index_path):
+                with open(path(written), "rb") as f:
+                    file_system.write_atomically(path(prefix), f.read())
+        return
+    prefix = local
     dtypes = dtypes or {}
     tensors, sliced = _expand_slices(tensors, dtypes)
     directory = os.path.dirname(prefix)
@@ -486,7 +500,13 @@ def _expand_slices(tensors, dtypes):
 
 
 def exists(prefix):
-    return os.path.exists(index_path(prefix))
+    fs, local = file_system.resolve(index_path(os.fspath(prefix)))
+    return fs.exists(local)
+
+
+def _is_file(path):
+    fs, local = file_system.resolve(path)
+    return fs.exists(local) and not fs.isdir(local)
 
 
 class BundleReader:
@@ -499,11 +519,12 @@ class BundleReader:
         prefix = os.fspath(prefix)
         self._prefix = prefix
         path = index_path(prefix)
-        if not os.path.isfile(path):
+        self._on_disk = file_system.resolve(prefix)[0] is file_system.LOCAL
+        if not _is_file(path):
             raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
                                                    f"Failed to find any matching files for "
                                                    f"{prefix}")
-        with open(path, "rb") as f:
+        with file_system.open_file(path, "rb") as f:
             table = _read_table(f.read(), path)
         header = pb.BundleHeaderProto()
         try:
@@ -524,7 +545,7 @@ class BundleReader:
                                                         f"({prefix}) is not supported")
         self._num_shards = max(header.num_shards, 1)
         for shard in range(self._num_shards):
-            if not os.path.isfile(data_path(prefix, shard, self._num_shards)):
+            if not _is_file(data_path(prefix, shard, self._num_shards)):
                 raise errors.DataLossError(
                     None, None, f"Unable to open table file {data_path(prefix, shard, self._num_shards)}: "
                     f"NOT_FOUND: the data file of checkpoint {prefix} is missing")
@@ -554,7 +575,8 @@ class BundleReader:
         path = data_path(self._prefix, entry.shard_id, self._num_shards)
         f = self._files.get(path)
         if f is None:
-            f = self._files[path] = open(path, "rb")  # noqa: SIM115 (kept for later reads)
+            # (kept for later reads)
+            f = self._files[path] = file_system.open_file(path, "rb")  # noqa: SIM115
         f.seek(entry.offset)
         return path, f
 
@@ -579,7 +601,7 @@ class BundleReader:
         path, f = self._file(entry)
         buf = np.empty(entry.size, np.uint8)
         bounds = _crc32c.split(entry.size)
-        if len(bounds) == 1 or not hasattr(os, "preadv"):
+        if len(bounds) == 1 or not hasattr(os, "preadv") or not self._on_disk:
             got = f.readinto(memoryview(buf))
             if got != entry.size:
                 raise self._truncated(key, path, entry, got)

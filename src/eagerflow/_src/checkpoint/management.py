@@ -70,10 +70,10 @@ def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
     all_model_checkpoint_paths: "m-2"
     <BLANKLINE>
     """
-    relative_dir = not os.path.isabs(save_dir)
+    relative_dir = not file_system.is_absolute(save_dir)
     return _state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
                         all_model_checkpoint_timestamps, last_preserved_timestamp,
-                        lambda p: relative_dir and not os.path.isabs(p))
+                        lambda p: relative_dir and not file_system.is_absolute(p))
 
 
 @export("compat.v1.train.update_checkpoint_state")
@@ -94,11 +94,16 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph
     """Deletes the files of the checkpoint `checkpoint_prefix` that exist (its index, data
     shards and meta graph)."""
     del checkpoint_format_version
-    prefix = glob.escape(os.fspath(checkpoint_prefix))
-    for pattern in (".index", ".data-?????-of-?????", f".{meta_graph_suffix}"):
-        for name in glob.glob(prefix + pattern):
+    _remove_files(checkpoint_prefix, (".index", ".data-?????-of-?????", f".{meta_graph_suffix}"))
+
+
+def _remove_files(prefix, suffixes):
+    """Deletes the files named `prefix` followed by one of the glob patterns `suffixes`."""
+    fs, prefix = file_system.resolve(prefix)
+    for suffix in suffixes:
+        for name in fs.glob(glob.escape(prefix) + suffix):
             try:
-                os.remove(name)
+                fs.remove(name)
             except FileNotFoundError:  # (deleted meanwhile by another process)
                 _logger.warning("Hit NotFoundError when deleting '%s', possibly because "
                                 "another process/thread is also deleting/moving the same "
@@ -124,7 +129,8 @@ def _write_state(save_dir, state, model_checkpoint_path, latest_filename):
                                                              state.model_checkpoint_path)):
         raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
                            f"checkpoint state.  Please use a different save path.")
-    os.makedirs(save_dir, exist_ok=True)
+    fs, local = file_system.resolve(save_dir)
+    fs.makedirs(local)
     file_system.write_atomically(path, text_format.MessageToString(state))
 
 
@@ -134,22 +140,23 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     when there is no such file or it cannot be parsed."""
     checkpoint_dir = os.fspath(checkpoint_dir)
     path = _state_file(checkpoint_dir, latest_filename)
-    if not os.path.isfile(path):
+    fs, local = file_system.resolve(path)
+    if not fs.exists(local) or fs.isdir(local):
         return None
     state = pb.CheckpointState()
     try:
-        with open(path) as f:
-            text_format.Merge(f.read(), state)
+        with fs.open(local, "rb") as f:
+            text_format.Merge(f.read().decode("utf-8"), state)
     except (text_format.ParseError, OSError, UnicodeDecodeError) as e:
         _logger.warning("%s: %s", type(e).__name__, e)
         _logger.warning("%s: Checkpoint ignored", path)
         return None
     if not state.model_checkpoint_path:
         raise ValueError("Invalid checkpoint state loaded from " + checkpoint_dir)
-    if not os.path.isabs(state.model_checkpoint_path):
+    if not file_system.is_absolute(state.model_checkpoint_path):
         state.model_checkpoint_path = os.path.join(checkpoint_dir, state.model_checkpoint_path)
     for i, p in enumerate(state.all_model_checkpoint_paths):
-        if not os.path.isabs(p):
+        if not file_system.is_absolute(p):
             state.all_model_checkpoint_paths[i] = os.path.join(checkpoint_dir, p)
     return state
 
@@ -213,8 +220,10 @@ def checkpoint_exists(checkpoint_prefix):
 @export("compat.v1.train.get_checkpoint_mtimes")
 def get_checkpoint_mtimes(checkpoint_prefixes):
     """The modification times of the ``.index`` files of existing checkpoints."""
-    return [os.path.getmtime(bundle.index_path(p)) for p in checkpoint_prefixes
-            if bundle.exists(p)]
+    def mtime(prefix):
+        fs, index = file_system.resolve(bundle.index_path(prefix))
+        return fs.stat(index)[1] / 1e9
+    return [mtime(p) for p in checkpoint_prefixes if bundle.exists(p)]
 
 
 def _evaluate(value):
@@ -295,10 +304,7 @@ class CheckpointManager:
                     self._last_preserved_timestamp:
                 self._last_preserved_timestamp = stamp
                 continue
-            for name in [bundle.index_path(path), *glob.glob(glob.escape(path) +
-                                                             ".data-?????-of-?????")]:
-                if os.path.exists(name):
-                    os.remove(name)
+            _remove_files(path, (".index", ".data-?????-of-?????"))
 
     def _record_state(self):
         paths, stamps = zip(*self._maybe_delete.items())

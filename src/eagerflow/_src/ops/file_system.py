@@ -241,6 +241,15 @@ def resolve(path):
         None, None, f"File system scheme '{name}' not implemented (file: '{path}')")
 
 
+def is_absolute(path):
+    """Whether `path` names a file independently of the working directory: an absolute local
+    path or a name with a scheme (``ram://a``)."""
+    path = os.fspath(path)
+    if isinstance(path, bytes):
+        path = path.decode("utf-8", "surrogateescape")
+    return os.path.isabs(path) or _SCHEME.match(path) is not None
+
+
 def open_file(path, mode="rb"):
     """`path` opened in `mode` on its file system (an `OSError` where it cannot be)."""
     fs, name = resolve(path)
