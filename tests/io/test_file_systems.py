@@ -87,6 +87,9 @@ def test_ops_and_datasets_read_and_write_ram_files(ram):
     gfile.GFile(f"{ram}/f.bin", "wb").write(b"abcdef")
     assert [r.numpy() for r in tf.data.FixedLengthRecordDataset(f"{ram}/f.bin", 2)] == [
         b"ab", b"cd", b"ef"]
+    gfile.GFile(f"{ram}/odd.bin", "wb").write(b"abcdefg")  # (as a local file of 7 bytes)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Excluding the header"):
+        list(tf.data.FixedLengthRecordDataset(f"{ram}/odd.bin", 2))
 
 
 def test_unknown_schemes_are_unimplemented():

@@ -187,15 +187,6 @@ class TFRecordDataset(_ReaderDataset):
         return tf_record.read_records(name, self._compression, self._buffer_size)
 
 
-def _on_disk(stream):
-    """Whether `stream` reads a file of the operating system's (whose size `fstat` tells)."""
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, io.UnsupportedOperation):
-        return False
-    return True
-
-
 def _open_stream(name, compression_type, buffer_size):
     """File `name` opened for reading bytes, decompressed for "ZLIB" or "GZIP"."""
     kind = tf_record.TFRecordOptions.get_compression_type_string(compression_type or "")
@@ -281,11 +272,11 @@ class FixedLengthRecordDataset(_ReaderDataset):
     def _read(self, name):
         record, header, footer = self._record, self._header, self._footer
         stream = _open_stream(name, self._compression, self._buffer_size)
-        compressed = not _on_disk(stream) or bool(
+        compressed = bool(
             tf_record.TFRecordOptions.get_compression_type_string(self._compression or ""))
         try:
-            if not compressed:
-                body = os.fstat(stream.fileno()).st_size - header - footer
+            if not compressed:  # (a file of any file system: its size from a seek to its end)
+                body = stream.seek(0, io.SEEK_END) - header - footer
                 if body < 0 or body % record:
                     raise self._length_error(errors.InvalidArgumentError, name, body)
                 stream.seek(header)
