@@ -16,7 +16,7 @@ import shutil
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
-from eagerflow._src.ops.file_system import resolve
+from eagerflow._src.ops.file_system import copy_between, resolve
 from eagerflow._src.ops.io_ops import match_files, os_error
 
 
@@ -116,13 +116,7 @@ def copy(src, dst, overwrite=False):
     (src_fs, src), (dst_fs, dst) = resolve(src), resolve(dst)
     _check_target(dst_fs, dst, overwrite)
     try:
-        if src_fs is dst_fs:
-            src_fs.copyfile(src, dst)
-        else:  # (between file systems: through memory)
-            with src_fs.open(src, "rb") as f:
-                data = f.read()
-            with dst_fs.open(dst, "wb") as f:
-                f.write(data)
+        copy_between(src_fs, src, dst_fs, dst)
     except shutil.SameFileError:
         # TF opens the target for writing (truncating it) before it reads the source
         dst_fs.open(dst, "wb").close()

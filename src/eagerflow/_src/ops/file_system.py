@@ -39,7 +39,6 @@ class _Local:
     mkdir = staticmethod(os.mkdir)
     remove = staticmethod(os.remove)
     replace = staticmethod(os.replace)
-    copyfile = staticmethod(shutil.copyfile)
 
     @staticmethod
     def makedirs(path):
@@ -198,12 +197,6 @@ class _Ram:
                 raise _missing(src)
             self.files[dst] = self.files.pop(src)
 
-    def copyfile(self, src, dst):
-        with self.open(src, "rb") as f:
-            data = f.read()
-        with self.open(dst, "wb") as f:
-            f.write(data)
-
     def glob(self, pattern):
         """Files and directories whose names match `pattern` name by name (``*`` stays
         within one name), sorted."""
@@ -239,6 +232,18 @@ def resolve(path):
         return RAM, path
     raise errors.UnimplementedError(
         None, None, f"File system scheme '{name}' not implemented (file: '{path}')")
+
+
+def copy_between(src_fs, src, dst_fs, dst):
+    """Copies file `src` of `src_fs` to `dst` of `dst_fs`: on the local file system by
+    `shutil`, else through memory."""
+    if src_fs is LOCAL and dst_fs is LOCAL:
+        shutil.copyfile(src, dst)
+        return
+    with src_fs.open(src, "rb") as f:
+        data = f.read()
+    with dst_fs.open(dst, "wb") as f:
+        f.write(data)
 
 
 def is_absolute(path):
