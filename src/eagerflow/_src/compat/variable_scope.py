@@ -739,24 +739,8 @@ def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
     >>> tf.compat.v1.batch_scatter_update(v, [[2], [0]], [[30], [40]]).numpy().tolist()
     [[1, 2, 30], [40, 5, 6]]
     """
-    from eagerflow._src.ops import array_ops  # noqa: PLC0415
-    with graph_mode.name_scope(name):
-        indices = convert_to_tensor(indices, name="indices")
-        rank = indices.shape.rank
-        if rank is None:
-            raise ValueError("batch_gather does not allow indices with unknown shape.")
-        nd = array_ops.expand_dims(indices, -1)
-        shape = array_ops.shape(indices)
-        parts = []
-        for axis in range(rank - 1):  # (each leading position, broadcast over the rest)
-            along = [1] * (rank + 1)
-            along[axis] = -1
-            positions = _cast_ops.cast(array_ops.reshape(array_ops.range(shape[axis]), along),
-                                       nd.dtype)
-            parts.append(positions * array_ops.ones_like(nd))
-        parts.append(nd)
-        return scatter_nd_update(ref, array_ops.concat(parts, -1), updates,
-                                 use_locking=use_locking)
+    from eagerflow._src.ops.indexed_slices import IndexedSlices  # noqa: PLC0415
+    return ref.batch_scatter_update(IndexedSlices(updates, indices), name=name)
 
 
 @export("compat.v1.get_local_variable")

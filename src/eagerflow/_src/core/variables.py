@@ -298,8 +298,9 @@ class Variable(metaclass=_VariableMeta):
         # in place; a variable of changing shape is made with ``shape=TensorShape(None)``)
         self._shape = value.shape if shape is None else TensorShape(shape)
         if not self._shape.is_compatible_with(value.shape):
-            raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with "
-                             f"the explicitly supplied `shape` argument ({self._shape}).")
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                             f"({value.shape}) is not compatible with the explicitly supplied "
+                             f"`shape` argument ({shape}).")
         self._handle = ResourceHandle(None if from_inputs else _row_major(value._data))
         _BY_HANDLE[id(self._handle)] = self
         self._unique_id = next(_creation_order)
@@ -424,6 +425,26 @@ class Variable(metaclass=_VariableMeta):
         """Subtracts `delta` from the value; returns the variable unless `read_value=False`."""
         return self._write(_ASSIGN_SUB, delta, read_value, name)
 
+    # -- in-place operators ---------------------------------------------------------
+    # Refused, as in TF: without them `v += 1` would rebind the name `v` to a new tensor
+    # and leave the variable as it was. (`//=`, `%=` and the bitwise ones rebind, as in TF.)
+    def __iadd__(self, other):
+        raise _in_place_error("variable += value", "variable.assign_add(value)",
+                              "variable + value")
+
+    def __isub__(self, other):
+        raise _in_place_error("variable -= value", "variable.assign_sub(value)",
+                              "variable - value")
+
+    def __imul__(self, other):
+        raise _in_place_error("var *= value", "var.assign(var * value)", "var * value")
+
+    def __itruediv__(self, other):
+        raise _in_place_error("var /= value", "var.assign(var / value)", "var / value")
+
+    def __ipow__(self, other):
+        raise _in_place_error("var **= value", "var.assign(var ** value)", "var ** value")
+
     # -- identity -----------------------------------------------------------------
     def ref(self):
         return Reference(self)
@@ -453,6 +474,11 @@ class Variable(metaclass=_VariableMeta):
                 f"numpy={_numpy_text(value, True)}>")
 
     __str__ = __repr__
+
+
+def _in_place_error(statement, write, expression):
+    return RuntimeError(f"`{statement}` with `tf.Variable`s is not supported. Use `{write}` to "
+                        f"change the variable, or `out = {expression}` for a new tensor.")
 
 
 class ResourceVariable(Variable):

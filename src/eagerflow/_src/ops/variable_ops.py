@@ -116,11 +116,38 @@ Variable.scatter_nd_min = _scatter_nd(array_ops.tensor_scatter_nd_min, "Resource
 Variable.gather_nd = _gather_nd
 
 
-def _sparse_delta_rows(sparse_delta):
+def _check_sparse_delta(sparse_delta):
     if not isinstance(sparse_delta, IndexedSlices):
         raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: "
                         f"{sparse_delta}")
+
+
+def _sparse_delta_rows(sparse_delta):
+    _check_sparse_delta(sparse_delta)
     return array_ops.expand_dims(sparse_delta.indices, -1), sparse_delta.values
+
+
+def _batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+    """For each position ``b`` of the leading dimensions of `sparse_delta`'s indices, sets
+    ``var[b, indices[b, k]] = values[b, k]`` (``scatter_nd_update`` with the batch positions
+    prepended to the indices; ``scatter_update`` for 1-D indices); returns the variable."""
+    _check_sparse_delta(sparse_delta)
+    indices = convert_to_tensor(sparse_delta.indices, name="indices")
+    rank = indices.shape.rank
+    if rank is None:
+        raise ValueError("batch_gather does not allow indices with unknown shape.")
+    nd = array_ops.expand_dims(indices, -1)
+    shape = array_ops.shape(indices)
+    parts = []
+    for axis in range(rank - 1):  # (each leading position, broadcast over the rest)
+        along = [1] * (rank + 1)
+        along[axis] = -1
+        positions = late.cast_ops.cast(array_ops.reshape(array_ops.range(shape[axis]), along),
+                                       nd.dtype)
+        parts.append(positions * array_ops.ones_like(nd))
+    parts.append(nd)
+    return self.scatter_nd_update(array_ops.concat(parts, -1),
+                                  convert_to_tensor(sparse_delta.values, self.dtype), name=name)
 
 
 def _check_rows(var, indices, op_name):
@@ -178,6 +205,7 @@ Variable.scatter_min = _scatter_rows(array_ops.tensor_scatter_nd_min, "ResourceS
 Variable.scatter_mul = _scale_rows(divide=False)
 Variable.scatter_div = _scale_rows(divide=True)
 Variable.sparse_read = _sparse_read
+Variable.batch_scatter_update = _batch_scatter_update
 
 
 # -- ResourceGather: TF's read of a variable's rows (`sparse_read`, Keras's Embedding) -----
