@@ -1,4 +1,5 @@
 """Random ops: TensorFlow's seeding rules (one test each), Generator, stateless ops, errors."""
+import re
 import numpy as np
 import pytest
 
@@ -599,3 +600,12 @@ def test_categorical_logits_of_another_rank_fail_while_tracing():
             tf.function(lambda x: tf.random.categorical(x, 2))(tf.ones(shape))
     with pytest.raises(tf.errors.InvalidArgumentError):  # eagerly: the kernel's error
         tf.random.categorical(tf.ones([3]), 2)
+
+
+@pytest.mark.parametrize("key, counter, message", [
+    (1, [0, 0, 0], "Shapes (3,) and [2] are incompatible"),
+    ([1], [0, 0], "Shapes (1,) and [] are incompatible"),
+    (1, [[0, 0]], "Shapes (1, 2) and [2] are incompatible")])
+def test_generator_from_key_counter_checks_shapes_as_tf(key, counter, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tf.random.Generator.from_key_counter(key=key, counter=counter, alg="philox")

@@ -1507,7 +1507,12 @@ class Generator:
 
     @classmethod
     def from_key_counter(cls, key, counter, alg):
-        return cls(state=[*np.asarray(counter).reshape(-1).tolist(), int(key)], alg=alg)
+        counter = np.asarray(counter)
+        if np.shape(key) != () or counter.shape != (_state_size(alg) - 1,):
+            bad, size = (np.shape(key), []) if np.shape(key) != () else (
+                counter.shape, [_state_size(alg) - 1])
+            raise ValueError(f"Shapes {bad} and {size} are incompatible")
+        return cls(state=[*counter.tolist(), int(key)], alg=alg)
 
     def reset(self, state):
         """Replaces the state: Philox's ``[counter low, counter high, key]``, ThreeFry's
