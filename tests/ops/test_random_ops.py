@@ -1,5 +1,6 @@
 """Random ops: TensorFlow's seeding rules (one test each), Generator, stateless ops, errors."""
 import re
+
 import numpy as np
 import pytest
 
