@@ -35,6 +35,15 @@ def test_several_inputs_and_anomalies(checking):
     assert text.endswith("Tensor had +Inf and NaN values [Op:CheckNumericsV2]")
 
 
+@pytest.mark.parametrize("run", [lambda: tf.math.log(tf.constant(-1.0)),
+                                 lambda: tf.sqrt(-1.0),
+                                 lambda: tf.constant(1.0, tf.bfloat16) / 0.0])
+def test_scalar_outputs_are_checked(checking, run):
+    # (an eager scalar's value is a NumPy scalar, not an array)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shape: \\(\\)"):
+        run()
+
+
 def test_finite_programs_run_and_disable_stops_the_checks():
     tf.debugging.enable_check_numerics()
     try:

@@ -625,8 +625,8 @@ class _NumericsChecker:
                         op, slot, len(outs), out, None, inputs, graph)},
                         f"{out.op.name.rsplit('/', 1)[-1]}/CheckNumericsV2")
                 continue
-            data = getattr(out, "_data", None)
-            if not isinstance(data, np.ndarray) or data.dtype.kind not in "fc" and \
+            data = getattr(out, "_data", None)  # (a NumPy scalar for a scalar)
+            if not isinstance(data, (np.ndarray, np.generic)) or data.dtype.kind not in "fc" and \
                     not _d.as_dtype(out.dtype).is_floating:
                 continue
             array = np.asarray(data, np.complex128 if data.dtype.kind == "c" else np.float64)
