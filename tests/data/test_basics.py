@@ -607,3 +607,12 @@ def test_padded_shapes_of_another_structure_raise_tf_classes():
         ds.padded_batch(2, padded_shapes=({"tok": [10]}, []))
     with pytest.raises(TypeError, match="Invalid `padding_values`"):
         ds.padded_batch(2, padding_values=(tf.constant(1, tf.int64), tf.constant(0, tf.int64)))
+
+
+def test_map_function_taking_other_arguments_is_framed_in_user_code():
+    # (the call itself fails: no user frame to show, the message framed as TF frames it)
+    with pytest.raises(TypeError) as info:
+        tf.data.Dataset.range(3).map(lambda a, b: a)
+    text = str(info.value)
+    assert text.startswith("in user code:\n\n\n    TypeError: ") and \
+        "missing 1 required positional argument: 'b'" in text
