@@ -70,6 +70,9 @@ def test_small_tf1_functions():
     out, idx = tf1.setdiff1d(tf.constant([5.0, 1.0, 5.0, 2.0]), [1.0], index_dtype=tf.int64)
     assert (out.numpy().tolist(), idx.numpy().tolist(), idx.dtype) == ([5.0, 5.0, 2.0],
                                                                         [0, 2, 3], tf.int64)
+    named = tf1.setdiff1d([1, 2], [2])  # TF's named pair
+    assert type(named).__name__ == "ListDiff" and named.out.numpy().tolist() == [1] and \
+        named.idx.numpy().tolist() == [0]
     assert tf1.floor_div(tf.constant([7, -7]), 2).numpy().tolist() == [3, -4]
     tf.random.set_seed(None)
     assert tf1.get_seed(None) == (None, None)

@@ -7,6 +7,7 @@ argument names), and small TF 1 functions and scopes (`sparse_to_dense`, `setdif
 >>> tf.compat.v1.sparse_reduce_sum(st, reduction_axes=1).numpy()
 array([1., 2.], dtype=float32)
 """
+import collections
 import contextlib
 import re
 
@@ -185,9 +186,12 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
 
 # -- other TF 1 names --------------------------------------------------------------------------
 
+ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
+
+
 @export("compat.v1.setdiff1d")
 def setdiff1d(x, y, index_dtype=_d.int32, name=None):
-    """``(out, idx)``: the values of vector `x` not in `y`, in their order, and their
+    """``ListDiff(out, idx)``: the values of vector `x` not in `y`, in their order, and their
     positions in `x`.
 
     >>> out, idx = tf.compat.v1.setdiff1d([1, 2, 3, 4, 5, 6], [1, 3, 5])
@@ -201,7 +205,7 @@ def setdiff1d(x, y, index_dtype=_d.int32, name=None):
         math_ops.equal(array_ops.expand_dims(x, 1), array_ops.expand_dims(y, 0)), axis=1))
     idx = cast_ops.cast(array_ops.reshape(array_ops.where(keep), [-1]),
                         _d.as_dtype(index_dtype))
-    return array_ops.boolean_mask(x, keep, name=name), idx
+    return ListDiff(array_ops.boolean_mask(x, keep, name=name), idx)
 
 
 @export("compat.v1.floor_div")
