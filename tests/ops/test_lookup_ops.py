@@ -379,3 +379,57 @@ def test_duplicate_key_message_prints_entries_as_tf(tmp_path):
     with pytest.raises(tf.errors.FailedPreconditionError,
                        match="Key 3 has 1 and trying to add value 2"):
         tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([3, 3], [1., 2.]), -1.)
+
+
+def test_mutable_hash_table_of_vectors():
+    # A vector default value makes a table of vectors (TF's "of tensors" table).
+    table = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, [0.0, -1.0])
+    table.insert(["a", "b"], [[1.0, 2.0], [3.0, 4.0]])
+    assert table.lookup(["a", "z"]).numpy().tolist() == [[1.0, 2.0], [0.0, -1.0]]
+    assert table.lookup([["a"], ["z"]]).shape == (2, 1, 2)
+    assert table.lookup("b").numpy().tolist() == [3.0, 4.0]
+    assert table.lookup(["a", "z"], dynamic_default_values=[[9.0, 9.0], [8.0, 8.0]]) \
+        .numpy().tolist() == [[1.0, 2.0], [8.0, 8.0]]
+    keys, values = table.export()
+    assert sorted(zip(keys.numpy().tolist(), values.numpy().tolist())) == \
+        [(b"a", [1.0, 2.0]), (b"b", [3.0, 4.0])]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Expected shape \[1,2\] for value, got \[1,3\]"):
+        table.insert(["c"], [[1.0, 2.0, 3.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Default value must be a vector, got shape \[2,2\]"):
+        tf.lookup.experimental.MutableHashTable(tf.int64, tf.int32, [[0, 0], [0, 0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def find(keys):
+        return table.lookup(keys)
+
+    assert find.get_concrete_function().structured_outputs.shape.as_list() == [None, 2]
+    assert find(tf.constant(["b", "q"])).numpy().tolist() == [[3.0, 4.0], [0.0, -1.0]]
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_tables_of_vectors_checkpoint_round_trip(tmp_path, dense):
+    def make():
+        if dense:
+            return tf.lookup.experimental.DenseHashTable(
+                tf.int64, tf.float32, [0.0, 0.0], empty_key=-1, deleted_key=-2,
+                initial_num_buckets=8)
+        return tf.lookup.experimental.MutableHashTable(tf.int64, tf.float32, [0.0, 0.0])
+    table = make()
+    table.insert(tf.constant([5, 7], tf.int64), [[1.0, 2.0], [3.0, 4.0]])
+    path = tf.train.Checkpoint(t=table).write(str(tmp_path / "ckpt"))
+    shapes = dict(tf.train.list_variables(path))
+    assert shapes["t/.ATTRIBUTES/table-values"] == ([8, 2] if dense else [2, 2])
+    restored = make()
+    tf.train.Checkpoint(t=restored).read(path)
+    assert restored.lookup(tf.constant([7, 5, 1], tf.int64)).numpy().tolist() == \
+        [[3.0, 4.0], [1.0, 2.0], [0.0, 0.0]]
+
+
+def test_mutable_table_insert_of_another_dtype_errors_as_tf():
+    table = tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, -1)
+    with pytest.raises(TypeError, match=r"^Cannot convert \[1.5\] to EagerTensor"):
+        table.insert(tf.constant([1], tf.int64), [1.5])
+    with pytest.raises(ValueError, match="^values: Tensor conversion requested dtype int64"):
+        table.insert(tf.constant([1], tf.int64), tf.constant([1.5]))

@@ -142,6 +142,31 @@ def dense_table_module(tf):
     return m
 
 
+VECTOR_KEYS, VECTOR_IDS = ["a", "b", "zz"], [5, 7, 9, 8]
+
+
+def vector_table_module(tf):
+    """A `tf.Module` with tables of vectors, which its signed function `lookup` uses: a
+    MutableHashTable (string -> float32 pairs) and a DenseHashTable (int64 -> int32
+    triples, 4 buckets at first: it grows)."""
+    m = tf.Module()
+    m.strings = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, [0.0, -1.0])
+    m.strings.insert(tf.constant(["a", "b"]), tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    m.numbers = tf.lookup.experimental.DenseHashTable(tf.int64, tf.int32, [0, 0, 0],
+                                                      empty_key=-1, deleted_key=-2,
+                                                      initial_num_buckets=4)
+    m.numbers.insert(tf.constant([5, 7, 9], tf.int64),
+                     tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9]]))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="keys"),
+                                  tf.TensorSpec([None], tf.int64, name="ids")])
+    def lookup(keys, ids):
+        return {"strings": m.strings.lookup(keys), "numbers": m.numbers.lookup(ids)}
+
+    m.lookup = lookup
+    return m
+
+
 CUSTOM_GRADIENT_X = [1.0, -2.0, 0.5]
 
 

@@ -11,7 +11,8 @@ import pytest
 
 import eagerflow as tf
 from tests.saved_model.programs import (
-    DENSE_KEYS, affine_class, custom_gradient_module, custom_gradient_results)
+    DENSE_KEYS, VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module,
+    custom_gradient_results)
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -520,14 +521,6 @@ def test_tf_served_the_keras_model_saved_here():
     np.testing.assert_allclose(loaded(x).numpy(), expected["keras_call"], rtol=1e-6)
 
 
-def _make_ours():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("make_ours", os.path.join(DATA, "make_ours.py"))
-    make_ours = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_ours)
-    return make_ours
-
-
 def _keras_metadata(path):
     from tests.internals import fingerprinting
     with open(os.path.join(path, "keras_metadata.pb"), "rb") as f:
@@ -879,13 +872,17 @@ def test_tf_loaded_our_dense_hash_table_and_gave_its_lookups(tmp_path):
             m.lookup(tf.constant([""]))
 
 
-def test_tf_dense_hash_table_loads_and_gives_tfs_lookups():
-    """TF's SavedModel of programs.dense_table_module (make_tf_savedmodels.py dense)."""
+def test_tf_dense_hash_table_loads_and_gives_tfs_lookups(tmp_path):
+    """TF's SavedModel of programs.dense_table_module (make_tf_savedmodels.py dense); saved
+    again by eagerflow, its table keeps its entries."""
     expected = _json("tf_outputs.json")["tf_dense"]
     m = tf.saved_model.load(os.path.join(DATA, "tf_dense"))
     keys = tf.constant(DENSE_KEYS)
     for got in (m.lookup(keys), m.signatures["serving_default"](keys=keys)):
         assert {k: v.numpy().tolist() for k, v in got.items()} == expected
+    tf.saved_model.save(m, str(tmp_path / "again"))
+    again = tf.saved_model.load(str(tmp_path / "again"))
+    assert {k: v.numpy().tolist() for k, v in again.lookup(keys).items()} == expected
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Using the deleted_key as a table key is not allowed"):
         m.lookup(tf.constant(["$"]))
@@ -1030,3 +1027,42 @@ def test_save_options_namespace_whitelist_is_tfs():
     assert tf.saved_model.SaveOptions(namespace_whitelist=["a"]).namespace_whitelist == ["a"]
     with pytest.raises(TypeError, match="^`namespace_whitelist` must be a list of strings"):
         tf.saved_model.SaveOptions(namespace_whitelist="a")
+
+
+def test_tf_loaded_our_tables_of_vectors_and_gave_their_lookups(tmp_path):
+    """TF loaded data/ours_vector_tables (make_ours.py vector_tables: tables whose values are
+    vectors) and recorded its lookups (load_ours_in_tf.py vector_tables); what eagerflow
+    writes today is that SavedModel, and it loads here with the same lookups and shapes."""
+    expected = _json("tf_loaded_ours.json")["vector_tables"]
+    assert expected["v1_session_serving_default"] == expected["serving_default"] == \
+        expected["lookup"]
+    make_ours = _make_ours()
+    make_ours.HERE = str(tmp_path)
+    make_ours.vector_tables()
+    with open(os.path.join(DATA, "ours_vector_tables", "saved_model.pb"), "rb") as f:
+        checked_in = f.read()
+    with open(str(tmp_path / "ours_vector_tables" / "saved_model.pb"), "rb") as f:
+        assert f.read() == checked_in  # (what TF loaded)
+    keys, ids = tf.constant(VECTOR_KEYS), tf.constant(VECTOR_IDS, tf.int64)
+    for path in (os.path.join(DATA, "ours_vector_tables"), str(tmp_path / "ours_vector_tables")):
+        m = tf.saved_model.load(path)
+        got = m.lookup(keys, ids)
+        assert {k: v.numpy().tolist() for k, v in got.items()} == expected["lookup"]
+        outputs = m.lookup.get_concrete_function(
+            tf.TensorSpec([None], tf.string), tf.TensorSpec([None], tf.int64)).structured_outputs
+        assert outputs["numbers"].shape.as_list() == [None, 3]
+        assert outputs["strings"].shape.as_list() == [None, 2]
+
+
+def test_tf_tables_of_vectors_load_and_give_tfs_lookups(tmp_path):
+    """TF's SavedModel of programs.vector_table_module (make_tf_savedmodels.py
+    vector_tables): TF's MutableHashTableOfTensorsV2 and a dense table of vectors; saved
+    again by eagerflow, it loads with the same lookups."""
+    expected = _json("tf_outputs.json")["tf_vector_tables"]
+    keys, ids = tf.constant(VECTOR_KEYS), tf.constant(VECTOR_IDS, tf.int64)
+    m = tf.saved_model.load(os.path.join(DATA, "tf_vector_tables"))
+    for got in (m.lookup(keys, ids), m.signatures["serving_default"](keys=keys, ids=ids)):
+        assert {k: v.numpy().tolist() for k, v in got.items()} == expected
+    tf.saved_model.save(m, str(tmp_path / "again"))
+    again = tf.saved_model.load(str(tmp_path / "again"))
+    assert {k: v.numpy().tolist() for k, v in again.lookup(keys, ids).items()} == expected

@@ -23,7 +23,7 @@ from tests.saved_model.programs import (  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", ".."))
 
-from tests.saved_model.programs import DENSE_KEYS  # noqa: E402
+from tests.saved_model.programs import DENSE_KEYS, VECTOR_IDS, VECTOR_KEYS  # noqa: E402
 
 
 def main():
@@ -125,6 +125,26 @@ def tables():
                            {sig.inputs["keys"].name: keys})
         out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
     _record("tables", out)
+
+
+def vector_tables():
+    """TF's lookups through our tables of vectors (``... load_ours_in_tf.py vector_tables``
+    alone): written into tf_loaded_ours.json under ``vector_tables``."""
+    path = os.path.join(HERE, "ours_vector_tables")
+    m = tf.saved_model.load(path)
+    keys, ids = tf.constant(VECTOR_KEYS), tf.constant(VECTOR_IDS, tf.int64)
+    out = {"lookup": {k: v.numpy().tolist() for k, v in m.lookup(keys, ids).items()},
+           "serving_default": {k: v.numpy().tolist() for k, v in
+                               m.signatures["serving_default"](keys=keys, ids=ids).items()}}
+    # TF 1's loader: the SaverDef's restore fills the tables
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.load(sess, ["serve"], path)
+        sig = meta.signature_def["serving_default"]
+        fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
+                           {sig.inputs["keys"].name: VECTOR_KEYS,
+                            sig.inputs["ids"].name: VECTOR_IDS})
+        out["v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
+    _record("vector_tables", out)
 
 
 def dense():
@@ -291,6 +311,8 @@ if __name__ == "__main__":
         tables()
     elif sys.argv[1:] == ["dense"]:
         dense()
+    elif sys.argv[1:] == ["vector_tables"]:
+        vector_tables()
     elif sys.argv[1:] == ["keras"]:
         keras_load_model()
     elif sys.argv[1:] == ["ragged"]:
@@ -301,6 +323,7 @@ if __name__ == "__main__":
         main()
         tables()
         dense()
+        vector_tables()
         keras_load_model()
         ragged()
         custom_gradients()

@@ -15,7 +15,8 @@ import eagerflow as tf
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
 from tests.saved_model.programs import (  # noqa: E402
-    custom_gradient_module, dense_table_module, ragged_class, subclassed_model)
+    custom_gradient_module, dense_table_module, ragged_class, subclassed_model,
+    vector_table_module)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -183,6 +184,14 @@ def dense():
     tf.saved_model.save(dense_table_module(tf), path)
 
 
+def vector_tables():
+    """A Module whose function uses tables of vectors (``... make_ours.py vector_tables``
+    writes it alone): programs.vector_table_module."""
+    path = os.path.join(HERE, "ours_vector_tables")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(vector_table_module(tf), path)
+
+
 def custom_gradients(out=HERE):
     """Functions using tf.custom_gradient, their gradients saved
     (programs.custom_gradient_module; ``... make_ours.py custom_gradients`` writes it alone)."""
@@ -209,6 +218,8 @@ if __name__ == "__main__":
         tables()
     elif sys.argv[1:] == ["dense"]:
         dense()
+    elif sys.argv[1:] == ["vector_tables"]:
+        vector_tables()
     elif sys.argv[1:] == ["keras"]:
         keras()
     elif sys.argv[1:] == ["ragged"]:
@@ -222,5 +233,6 @@ if __name__ == "__main__":
         # of loops are numbered per process)
         subprocess.run([sys.executable, os.path.abspath(__file__), "ragged"], check=True)
         dense()
+        vector_tables()
         subclassed()
         custom_gradients()

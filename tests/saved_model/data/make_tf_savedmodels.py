@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from tests.saved_model.programs import (  # noqa: E402
     DENSE_KEYS, RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
-    affine_class, custom_gradient_module, custom_gradient_results, dense_table_module,
-    ragged_class, subclassed_model)
+    VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module, custom_gradient_results,
+    dense_table_module, ragged_class, subclassed_model, vector_table_module)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -90,6 +90,7 @@ def main():
     tables(outputs)
     ragged(outputs)
     dense(outputs)
+    vector_tables(outputs)
     subclassed(outputs)
     custom_gradients(outputs)
     assets(outputs)
@@ -250,6 +251,16 @@ def dense(outputs):
     tf.saved_model.save(m, path)
     outputs["tf_dense"] = {k: v.numpy().tolist()
                            for k, v in m.lookup(tf.constant(DENSE_KEYS)).items()}
+
+
+def vector_tables(outputs):
+    """A Module whose function uses tables of vectors (programs.vector_table_module)."""
+    path = os.path.join(HERE, "tf_vector_tables")
+    shutil.rmtree(path, ignore_errors=True)
+    m = vector_table_module(tf)
+    tf.saved_model.save(m, path)
+    outputs["tf_vector_tables"] = {k: v.numpy().tolist() for k, v in m.lookup(
+        tf.constant(VECTOR_KEYS), tf.constant(VECTOR_IDS, tf.int64)).items()}
 
 
 def subclassed(outputs):

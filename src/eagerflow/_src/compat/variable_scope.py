@@ -84,6 +84,7 @@ class SessionTable(_lookup_ops.TableValue):
         self.key_dtype, self.value_dtype = key_dtype, value_dtype
         self.static = False
         self.reserved = ()
+        self.value_shape = ()
         self.number = self.next_number()
 
     def _state(self):

@@ -764,9 +764,10 @@ def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     form = tf_nodes.get(op_def, None)
     if "dtype" not in attrs and op_def in tf_args and tf_args.get(op_def) is None \
             and our_inputs:
-        # a lookup table's op (its table a Python object): its rule gives its outputs
-        specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
-                               for t in our_inputs], **our_attrs)
+        # a lookup table's op (its table a Python object): its rule gives its outputs (a
+        # captured table is given as it is: its value shape sizes them)
+        specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource and
+                               _unknown(t) else t for t in our_inputs], **our_attrs)
         return specs if op_def.multi else [specs]
     if op_def.multi and getattr(form, "functions", None):
         try:  # a loop or branch (in a body taking the handle): its attrs give its outputs
@@ -796,6 +797,11 @@ def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
 
 class _Static:
     shape, dtype = TensorShape(None), _d.resource
+
+
+def _unknown(t):
+    """Whether resource tensor `t` is fed at run time (not a captured object's handle)."""
+    return getattr(t, "static_value", lambda: None)() is None
 
 
 def _topological(nodes):

@@ -18,6 +18,7 @@ their contents under TF's keys (``<path>/.ATTRIBUTES/table-keys``, ``-values``).
 """
 import contextlib
 import itertools
+import math
 
 import numpy as np
 
@@ -46,8 +47,8 @@ class TableValue:
     tensors look at their value's metadata.
     """
 
-    __slots__ = ("entries", "key_dtype", "value_dtype", "initialized", "token_index",
-                 "static", "reserved", "number", "__weakref__")
+    __slots__ = ("entries", "key_dtype", "value_dtype", "value_shape", "initialized",
+                 "token_index", "static", "reserved", "number", "__weakref__")
     shape = ()
     ndim = 0
     dtype = _d.resource
@@ -60,12 +61,20 @@ class TableValue:
         self.token_index = None
         self.static = False  # (a static table must be initialized before a lookup)
         self.reserved = ()  # a dense table's empty and deleted keys, which no key may be
+        # () for scalar values; a mutable table of vectors (TF's "of tensors") holds each
+        # value as a tuple of this length-1 shape's elements
+        self.value_shape = ()
         self.number = self.next_number()  # (its resource's name, as TF numbers them)
 
     next_number = itertools.count().__next__
 
     def __repr__(self):
         return handle_text(self.number, "tensorflow::lookup::LookupInterface")
+
+
+def _dims(shape):
+    """A shape as TF's kernels write it in messages: ``[2,3]``."""
+    return "[" + ",".join(map(str, shape)) + "]"
 
 
 def _python_keys(keys):
@@ -86,10 +95,12 @@ def _find(xp, table, keys, default_value):
     _check_reserved(table, keys)
     entries = table.entries
     dtype = table.value_dtype.as_numpy_dtype
+    if table.value_shape:
+        return _find_vectors(table, keys, default_value, dtype)
     if default_value.ndim and default_value.shape != keys.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"Expected shape {list(keys.shape)} or [] for default value, got "
-                        f"{list(default_value.shape)}")
+            None, None, f"Expected shape [] or {_dims(keys.shape)} for default value, got "
+                        f"{_dims(default_value.shape)}")
     if default_value.ndim:
         flat_default = default_value.reshape(-1).tolist()
         found = [entries.get(k, d) for k, d in zip(_python_keys(keys), flat_default)]
@@ -104,6 +115,22 @@ def _find(xp, table, keys, default_value):
     else:
         out = np.fromiter(found, dtype, count=flat.size)
     return out.reshape(keys.shape)
+
+
+def _find_vectors(table, keys, default_value, dtype):
+    """`_find` of a table of vectors: the default a vector, or one per key."""
+    shape = keys.shape + table.value_shape
+    if default_value.shape not in (table.value_shape, shape):
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected shape {_dims(table.value_shape)} or {_dims(shape)} for "
+                        f"default value, got {_dims(default_value.shape)}")
+    out = np.array(np.broadcast_to(default_value, shape), dtype).reshape(keys.size, -1)
+    get = table.entries.get
+    for i, key in enumerate(_python_keys(keys)):
+        value = get(key)
+        if value is not None:
+            out[i] = value
+    return out.reshape(shape)
 
 
 # -- looking up tokens of a bytes buffer ---------------------------------------------------------
@@ -221,12 +248,19 @@ def _size(xp, table):
 
 def _insert(xp, table, keys, values):
     _check_reserved(table, keys)
-    if keys.shape != values.shape:
+    if keys.shape + table.value_shape != values.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"Expected shape {list(keys.shape)} for value, got "
-                        f"{list(values.shape)}")
-    table.entries.update(zip(_python_keys(keys), values.reshape(-1).tolist()))
+            None, None, f"Expected shape {_dims(keys.shape + table.value_shape)} for value, "
+                        f"got {_dims(values.shape)}")
+    table.entries.update(zip(_python_keys(keys), _python_values(table, values)))
     return ()
+
+
+def _python_values(table, values):
+    """The dict values of array `values`: Python scalars, or tuples for a table of vectors."""
+    if not table.value_shape:
+        return values.reshape(-1).tolist()
+    return map(tuple, values.reshape(-1, table.value_shape[0]).tolist())
 
 
 def _remove(xp, table, keys):
@@ -237,20 +271,35 @@ def _remove(xp, table, keys):
     return ()
 
 
-def _export(xp, table):
+def _export(table):
     keys, values = table.entries.keys(), table.entries.values()
     out = []
     for items, dtype in ((keys, table.key_dtype), (values, table.value_dtype)):
         array = np.empty(len(items), object) if dtype == _d.string else None
-        if array is None:
+        if array is None and items is values and table.value_shape:
+            array = np.array(list(items), dtype.as_numpy_dtype).reshape(
+                (len(items),) + table.value_shape)
+        elif array is None:
             array = np.fromiter(items, dtype.as_numpy_dtype, count=len(items))
+        elif items is values and table.value_shape:
+            array = np.empty((len(items),) + table.value_shape, object)
+            array[...] = [list(v) for v in items] or array
         else:
             array[:] = list(items)
         out.append(array)
     return tuple(out)
 
 
-def _dense_layout(xp, table, buckets, empty_key):
+DEFAULT_NUM_BUCKETS = 131072  # (a dense table's at first, as TF's)
+
+
+def export_entries(table, buckets=0, empty_key=None):
+    """``(keys, values)`` arrays of `table` (a `TableValue`) as TF's export gives them: in
+    order, or with `buckets`, a dense table's bucket arrays (`empty_key` in the free ones)."""
+    return _dense_layout(table, buckets, empty_key) if buckets else _export(table)
+
+
+def _dense_layout(table, buckets, empty_key):
     """The entries as TF's dense table holds them: ``[buckets, 1]`` arrays (doubled while
     more than 0.8 of them would be full), each key at its hash's bucket or the first free
     one of TF's triangular probe sequence, so TF finds them in a checkpoint of ours."""
@@ -258,7 +307,7 @@ def _dense_layout(xp, table, buckets, empty_key):
         buckets *= 2
     mask = buckets - 1
     keys = [empty_key] * buckets
-    values = [0] * buckets
+    values = [(0,) * table.value_shape[0] if table.value_shape else 0] * buckets
     for key, value in table.entries.items():
         spot = (fingerprint_ops.hash64(key) if isinstance(key, bytes) else key) & mask
         probe = 0
@@ -273,23 +322,42 @@ def _dense_layout(xp, table, buckets, empty_key):
             array[:] = items
         else:
             array = np.asarray(items, dtype.as_numpy_dtype)
-        out.append(array.reshape(buckets, 1))
+        out.append(array.reshape(buckets, -1))
     return tuple(out)
 
 
 def _import(xp, table, keys, values):
-    if table.reserved and keys.ndim == 2:  # (a dense table's buckets: the free ones dropped)
-        keys, values = keys[:, 0], values.reshape(len(keys), -1)[:, 0]
-        keep = (keys != table.reserved[0]) & (keys != table.reserved[1])
-        keys, values = keys[keep], values[keep]
-    table.entries = dict(zip(_python_keys(keys), values.reshape(-1).tolist()))
-    if table.static:  # (a saved static table's initializer imports its entries)
-        table.initialized = True
+    import_entries(table, keys, values)
     return ()
 
 
+def import_entries(table, keys, values):
+    """Replaces the entries of `table` (a `TableValue`) by those of arrays `keys` and `values`
+    (a dense table's bucket arrays, its free buckets holding the empty key, dropped)."""
+    if values.size != keys.size * math.prod(table.value_shape):
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected shape {_dims(keys.shape + table.value_shape)} for value, "
+                        f"got {_dims(values.shape)}")
+    keys = keys.reshape(-1)
+    values = values.reshape((len(keys),) + table.value_shape)
+    for key in table.reserved:
+        keep = keys != key
+        keys, values = keys[keep], values[keep]
+    table.entries = dict(zip(_python_keys(keys), _python_values(table, values)))
+    if table.static:  # (a saved static table's initializer imports its entries)
+        table.initialized = True
+
+
+def _value_shape(table):
+    """The value shape of the table whose resource tensor is `table`, where known while
+    building (a captured table's value is): () for scalars, ``(n,)`` for vectors."""
+    value = table.static_value() if hasattr(table, "static_value") else \
+        getattr(table, "_data", None)
+    return getattr(value, "value_shape", ())
+
+
 def _find_rule(table, keys, default_value):
-    return keys.shape, default_value.dtype
+    return keys.shape.concatenate(_value_shape(table)), default_value.dtype
 
 
 def _no_outputs(*_, **__):
@@ -298,7 +366,9 @@ def _no_outputs(*_, **__):
 
 def _export_rule(table, key_dtype, value_dtype, buckets=0, **_):
     shape = TensorShape([None, 1] if buckets else [None])
-    return [(shape, key_dtype), (shape, value_dtype)]
+    value_shape = _value_shape(table)
+    values = TensorShape([None, *value_shape]) if value_shape else shape
+    return [(shape, key_dtype), (values, value_dtype)]
 
 
 _FIND = register("LookupTableFindV2", _find, _find_rule, tied=(), stateful=True,
@@ -311,8 +381,7 @@ _REMOVE = register("LookupTableRemoveV2", _remove, _no_outputs, multi=True, tied
                    stateful=True, not_differentiable=_NO_GRAD)
 _EXPORT = register("LookupTableExportV2",
                    lambda xp, table, buckets=0, empty_key=None, **_:
-                   _dense_layout(xp, table, buckets, empty_key) if buckets
-                   else _export(xp, table),
+                   export_entries(table, buckets, empty_key),
                    _export_rule, multi=True, tied=(), stateful=True,
                    not_differentiable=_NO_GRAD, replayable=True)
 _IMPORT = register("LookupTableImportV2", _import, _no_outputs, multi=True, tied=(),
@@ -405,8 +474,8 @@ class KeyValueTensorInitializer(TableInitializerBase):
 def _init_more(xp, table, keys, values):
     if keys.shape != values.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"Expected shape {list(keys.shape)} for value, got "
-                        f"{list(values.shape)}")
+            None, None, f"Expected shape {_dims(keys.shape)} for value, got "
+                        f"{_dims(values.shape)}")
     if table.initialized:  # (again: fine with the same entries, as TF's kernels)
         if table.entries == dict(zip(_python_keys(keys), values.reshape(-1).tolist())):
             return ()
@@ -793,6 +862,13 @@ class _MutableTable(_Table):
         super().__init__(key_dtype, value_dtype, name)
         with _outside_functions():
             self._default_value = convert_to_tensor(default_value, self._value_dtype)
+        shape = tuple(self._default_value.shape)
+        if len(shape) > 1:
+            text = f"Default value must be a vector, got shape {_dims(shape)}"
+            raise errors.InvalidArgumentError(None, None, errors.eager_message(
+                text, "MutableHashTableOfTensorsV2", name=name) if context.executing_eagerly()
+                else text)
+        self._value.value_shape = shape  # (a table of vectors: TF's table "of tensors")
         self._checkpoint = checkpoint
 
     default_value = property(lambda self: self._default_value)
@@ -811,7 +887,7 @@ class _MutableTable(_Table):
         keys = _converted_keys(keys, self._key_dtype)
         try:
             values = convert_to_tensor(values, self._value_dtype)
-        except (TypeError, ValueError) as e:
+        except ValueError as e:  # (a tensor of another dtype; a list's TypeError stays)
             raise ValueError(f"values: {e}") from None
         dispatch(_INSERT, (self._resource_handle, keys, values), name=name)
         return _v1_op()
@@ -864,7 +940,7 @@ class DenseHashTable(_MutableTable):
             raise errors.InvalidArgumentError(
                 None, "MutableDenseHashTableV2", "Empty and deleted keys must differ")
         self._value.reserved = (self._empty_key, self._deleted_key)
-        self._num_buckets = int(initial_num_buckets or 131072)
+        self._num_buckets = int(initial_num_buckets or DEFAULT_NUM_BUCKETS)
 
     def remove(self, keys, name=None):
         if isinstance(keys, Tensor) and keys.dtype != self._key_dtype:

@@ -169,13 +169,15 @@ class _RestoredMutableTable(_RestoredResource):
     value_dtype = property(lambda self: self._resource_handle._data.value_dtype)
 
     def _serialize_to_tensors(self):
-        table = self._resource_handle._data
-        keys = np.array(list(table.entries), object if table.key_dtype == _d.string else
-                        table.key_dtype.as_numpy_dtype)
-        values = np.array(list(table.entries.values()),
-                          object if table.value_dtype == _d.string else
-                          table.value_dtype.as_numpy_dtype)
         from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        from eagerflow._src.ops import lookup_ops  # noqa: PLC0415
+        table = self._resource_handle._data
+        buckets, empty = 0, None
+        if self._creator.op == "MutableDenseHashTableV2":  # (its buckets, as TF's)
+            buckets = self._creator.attr["initial_num_buckets"].i or \
+                lookup_ops.DEFAULT_NUM_BUCKETS
+            empty = table.reserved[0]
+        keys, values = lookup_ops.export_entries(table, buckets, empty)
         return {"table": {"-keys": convert_to_tensor(keys, table.key_dtype),
                           "-values": convert_to_tensor(values, table.value_dtype)}}
 
@@ -206,8 +208,9 @@ _RestoredAsset = Asset  # (what loading makes of a SavedModel's asset)
 
 
 # the ops that make a table's resource, in a saved ``_create_resource`` function
-_TABLE_OPS = ("HashTableV2", "MutableHashTableV2", "MutableDenseHashTableV2", "HashTable",
-              "MutableHashTable")
+_TABLE_OPS = ("HashTableV2", "MutableHashTableV2", "MutableHashTableOfTensorsV2",
+              "MutableDenseHashTableV2", "HashTable", "MutableHashTable",
+              "MutableHashTableOfTensors")
 
 
 class _SignatureMap(collections.abc.Mapping):
@@ -535,6 +538,8 @@ class _Loader:
                                       _d.as_dtype(found.attr["value_dtype"].type))
         # (a static table is looked up only once its saved initializer has run, as in TF)
         value.static = found.op in ("HashTableV2", "HashTable")
+        if "value_shape" in found.attr:  # (a table of vectors; a dense table's may be [])
+            value.value_shape = tuple(d.size for d in found.attr["value_shape"].shape.dim)
         if found.op == "MutableDenseHashTableV2":  # (its empty and deleted keys: constants)
             consts = {n.name: n for n in made_by.node_def if n.op == "Const"}
             value.reserved = tuple(
@@ -543,7 +548,8 @@ class _Loader:
         from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
         creator = fw_pb.NodeDef()
         creator.CopyFrom(found)
-        kind = _RestoredMutableTable if found.op in ("MutableHashTableV2", "MutableHashTable") \
+        kind = _RestoredMutableTable if found.op.startswith(("MutableHashTable",
+                                                             "MutableDenseHashTable")) \
             else _RestoredResource
         return kind(EagerTensor._wrap(value), creator)
 
@@ -771,16 +777,10 @@ class _RestoredGradient:
 
 
 def _import_table(resource, keys, values):
-    """Fills a restored table with checkpointed entries (a dense table's empty buckets
-    hold its empty key: dropped by the table's own restore)."""
-    table = resource.resource_handle._data
-    keys, values = np.asarray(keys), np.asarray(values)
-    values = values.reshape(len(keys.reshape(-1)), -1)[:, 0] if values.size else values
-    keys = keys.reshape(-1)
-    for key in table.reserved:  # (a dense table's free buckets)
-        keep = keys != key
-        keys, values = keys[keep], values[keep]
-    table.entries = dict(zip(keys.tolist(), values.tolist()))
+    """Fills a restored table with checkpointed entries."""
+    from eagerflow._src.ops import lookup_ops  # noqa: PLC0415
+    lookup_ops.import_entries(resource.resource_handle._data, np.asarray(keys),
+                              np.asarray(values))
 
 
 def _component_specs(spec):

@@ -718,8 +718,9 @@ class _Writer:
         return read
 
     def _table_node(self, table, graph_def):
-        """The op making `table` (TF's ``HashTableV2``, ``MutableHashTableV2`` or
-        ``MutableDenseHashTableV2``), added to `graph_def` (a GraphDef or FunctionDef)."""
+        """The op making `table` (TF's ``HashTableV2``, ``MutableHashTableV2``,
+        ``MutableHashTableOfTensorsV2`` or ``MutableDenseHashTableV2``), added to `graph_def`
+        (a GraphDef or FunctionDef)."""
         creator = getattr(table, "_creator", None)  # (a loaded table's: written as it was)
         data = table.resource_handle._data
         key_dtype = getattr(table, "key_dtype", data.key_dtype)
@@ -730,6 +731,8 @@ class _Writer:
         dense = isinstance(table, lookup_ops.DenseHashTable)
         if dense:
             op, name = "MutableDenseHashTableV2", "MutableDenseHashTable"
+        elif data.value_shape:  # (a table of vectors)
+            op = "MutableHashTableOfTensorsV2"
         if creator is not None:
             op, dense = creator.op, creator.op == "MutableDenseHashTableV2"
             name = "hash_table" if op.startswith("HashTable") else op[:-2]
@@ -755,10 +758,14 @@ class _Writer:
         if creator is not None:
             for key, value in creator.attr.items():
                 node.attr[key].CopyFrom(value)
-        elif dense:
-            node.attr["initial_num_buckets"].i = table._num_buckets
-            node.attr["max_load_factor"].f = 0.8
-            node.attr["value_shape"].shape.SetInParent()
+        else:
+            if dense:
+                node.attr["initial_num_buckets"].i = table._num_buckets
+                node.attr["max_load_factor"].f = 0.8
+            if dense or data.value_shape:
+                node.attr["value_shape"].shape.SetInParent()
+                for size in data.value_shape:
+                    node.attr["value_shape"].shape.dim.add(size=size)
         node.attr["key_dtype"].type = key_dtype.as_datatype_enum
         node.attr["value_dtype"].type = value_dtype.as_datatype_enum
         # (unique in the SavedModel, and the same each save)
