@@ -15,6 +15,7 @@ array([[0, 1, 2],
 import builtins
 import math
 import operator
+import re
 
 import numpy as np
 
@@ -2681,29 +2682,36 @@ def _einsum_rule(*inputs, equation):
     return TensorShape(out), dtype
 
 
-_EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
+_EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES,
+                   input_names=("inputs",))
 tf_nodes[_EINSUM] = NodeForm(number="N")
 tf_args[_EINSUM] = ("*inputs",)
 
 
 def _explicit_equation(equation, count):
-    """`equation` without spaces and with its output spelled out, validated."""
-    equation = equation.replace(" ", "")
-    inputs = equation.split("->")[0].split(",")
-    if len(inputs) != count:
+    """`equation` without spaces and with its output spelled out, validated as tf.einsum does."""
+    resolved, labels = equation.replace(" ", ""), "a-zA-Z"
+    if "..." in equation:  # an ellipsis is checked as one label, '0'
+        if "0" in resolved:
+            raise ValueError(f'Invalid character "0" in equation: {equation}.')
+        resolved, labels = resolved.replace("...", "0"), "a-zA-Z0"
+    if re.fullmatch(f"[{labels},]*(->[{labels}]*)?", resolved) is None:
+        raise ValueError(f"Subscripts have incorrect format: {resolved}")
+    inputs, _, output = resolved.partition("->")
+    if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
-                         f'{len(inputs)}')
-    if "->" not in equation:
-        labels = "".join(inputs).replace(".", "")
-        once = sorted(c for c in set(labels) if labels.count(c) == 1)
-        prefix = "..." if "..." in equation else ""
-        return f"{equation}->{prefix}{''.join(once)}"
-    output = equation.split("->")[1]
-    for label in output.replace(".", ""):
-        if label not in equation.split("->")[0]:
+                         f'{len(inputs.split(","))}')
+    if "->" not in resolved:
+        labels = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    if len(set(output)) != len(output):
+        raise ValueError(f"Output subscripts contain a label appearing more than once: "
+                         f"{equation}")
+    for label in output.replace("0", ""):
+        if label not in inputs:
             raise ValueError(f"Output subscripts contain the label {label} not present in the "
                              f"input subscripts.")
-    return equation
+    return f"{inputs}->{output}".replace("0", "...")
 
 
 @export("einsum", "linalg.einsum")
