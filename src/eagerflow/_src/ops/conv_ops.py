@@ -652,10 +652,31 @@ def _backprop_input(name):
             if input_sizes is None:  # even its length unknown: the op's rank it must have
                 input_sizes = [None] * (nd + 2)
         sizes = _full_sizes(input_sizes, nd, _dims(dy.shape), _dims(w.shape), data_format)
+        if nd == 2:  # Conv2DBackpropInput's batch is out_backprop's, checked as TF merges
+            sizes[0] = _merged_2d_backprop_batch(input_sizes, sizes[0], w, dy, data_format)
         _backprop_geometry(name, sizes, _dims(w.shape), _dims(dy.shape), strides, padding,
                            explicit_paddings, data_format, dilations, traced=True)
         return TensorShape(sizes), w.dtype
     return kernel, rule
+
+
+def _merged_2d_backprop_batch(input_sizes, batch, w, dy, data_format):
+    """The batch of Conv2DBackpropInput's result when traced: out_backprop's, after TF's
+    shape function merges out_backprop's depth with the filter's and (given 4 sizes) its
+    batch with `batch`, the one `input_sizes` gives."""
+    dy_dims = [None] * 4 if dy.shape.rank is None else _dims(dy.shape)
+    depth = _split(dy_dims, 2, data_format)[2]
+    w_depth = None if w.shape.rank is None else w.shape[3]
+    shapes = [TensorShape([len(input_sizes)]), w.shape, dy.shape]
+    if None not in (depth, w_depth) and depth != w_depth:
+        raise shape_rules.shape_error(
+            "Conv2DBackpropInput", f"Dimensions must be equal, but are {depth} and {w_depth}",
+            shapes)
+    if len(input_sizes) == 4 and None not in (batch, dy_dims[0]) and batch != dy_dims[0]:
+        raise shape_rules.shape_error(
+            "Conv2DBackpropInput", f"Dimensions must be equal, but are {batch} and "
+            f"{dy_dims[0]}", shapes, partial=(0, list(input_sizes)))
+    return dy_dims[0]
 
 
 def _backprop_filter(name):
