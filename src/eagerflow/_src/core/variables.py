@@ -455,12 +455,33 @@ class Variable(metaclass=_VariableMeta):
     __str__ = __repr__
 
 
-class ResourceVariable(Variable):
+def _no_in_place(statement, fix, out):
+    def method(self, other):
+        raise RuntimeError(f"`{statement}` with `tf.Variable`s is not supported. Use `{fix}` to "
+                           f"modify the variable, or `{out}` if you need to get a new output "
+                           f"Tensor.")
+    return method
+
+
+class _ResourceOperators:
+    """TF's resource variables refuse augmented assignments (``v += 1``), which would
+    rebind the name to a tensor and leave the variable as it was."""
+    __iadd__ = _no_in_place("variable += value", "variable.assign_add(value)",
+                            "out = variable + value")
+    # (TF's text for -= names `*`)
+    __isub__ = _no_in_place("variable -= value", "variable.assign_sub(value)",
+                            "out = variable * value")
+    __imul__ = _no_in_place("var *= value", "var.assign(var * value)", "out = var * value")
+    __itruediv__ = _no_in_place("var /= value", "var.assign(var / value)", "out = var / value")
+    __ipow__ = _no_in_place("var **= value", "var.assign(var ** value)", "out = var ** value")
+
+
+class ResourceVariable(_ResourceOperators, Variable):
     """The class of the variables ``tf.Variable(...)`` makes, as in TF
     (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""
 
 
-class _UnreadVariable(Variable):
+class _UnreadVariable(_ResourceOperators, Variable):
     """What an assignment returns: the same variable, printed as TF prints it.
 
     Its reads are reads of the variable itself, so that tapes see them as
