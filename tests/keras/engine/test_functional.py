@@ -1,6 +1,7 @@
 """The functional API, Sequential, summaries and configs."""
 import contextlib
 import io
+import re
 import sys
 
 import numpy as np
@@ -437,3 +438,17 @@ def test_a_variable_input_is_cast_to_the_inputs_dtype_but_keeps_its_shape():
     with tf.GradientTape() as tape:
         y = keras.Model(inp, keras.layers.ReLU()(inp))(same)
     assert tape.gradient(y, same).numpy().tolist() == [[1.0, 1.0]]
+
+
+def test_a_model_subclass_without_call_raises_not_implemented_error():
+    # (the base layer's call returned the inputs)
+    class Bare(keras.Model):
+        pass
+    model = Bare()
+    message = "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with"
+    with pytest.raises(NotImplementedError, match=re.escape(message)):
+        model(tf.ones([1, 2]))
+    with pytest.raises(NotImplementedError, match=re.escape(message)):
+        model.call(tf.ones([1, 2]))
+    with pytest.raises(NotImplementedError):
+        model.predict(tf.ones([1, 2]), verbose=0)
