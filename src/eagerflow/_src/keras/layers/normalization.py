@@ -320,6 +320,10 @@ class BatchNormalization(_AffineNormalization):
         if len(self.axis) != 1:
             return None
         axis, rank = self.axis[0], shape.rank
+        if rank is None:  # traced with a rank unknown: the rank the layer was built for
+            rank = getattr(self.input_spec, "ndim", None)
+            return None if (rank, axis) not in _DATA_FORMATS else (_DATA_FORMATS[rank, axis],
+                                                                   None)
         data_format = _DATA_FORMATS.get((rank, axis))
         if data_format is not None:
             return data_format, None
