@@ -967,3 +967,16 @@ def test_depthwise_filter_longer_than_the_input_gives_an_empty_output(dtype):
                         "VALID").shape == [1, 1, 0, 2]
     assert tf.keras.layers.DepthwiseConv2D(3, dtype=dtype)(
         tf.ones([1, 2, 2, 2], dtype)).shape == [1, 0, 0, 2]
+
+
+def test_sizes_given_as_numpy_arrays():
+    # (a NumPy int64 array of sizes raised TypeError: only 0-dimensional arrays convert)
+    x, w = tf.ones([2, 4, 4, 3]), tf.ones([3, 3, 5, 3])
+    expected = tf.nn.conv2d_transpose(x, w, [2, 8, 8, 5], 2).numpy()
+    np.testing.assert_array_equal(
+        tf.nn.conv2d_transpose(x, w, np.array([2, 8, 8, 5]), 2).numpy(), expected)
+    traced = tf.function(lambda a: tf.nn.conv2d_transpose(a, w, np.array([2, 8, 8, 5]), 2))
+    np.testing.assert_array_equal(traced(x).numpy(), expected)
+    grad = tf.compat.v1.nn.conv2d_backprop_filter(x, np.array([3, 3, 3, 5]), tf.ones([2, 4, 4, 5]),
+                                                  [1, 1, 1, 1], "SAME")
+    assert grad.shape == (3, 3, 3, 5)
