@@ -523,7 +523,7 @@ class LayerNormalization(_AffineNormalization):
 
     def call(self, inputs):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
-        rank = inputs.shape.rank
+        rank = len(inputs.shape)  # (TF's ValueError for a rank unknown when traced)
         broadcast_shape = [1] * rank
         for a in self.axis:
             broadcast_shape[a] = inputs.shape[a]
