@@ -1349,3 +1349,24 @@ def test_tensordot_with_axes_of_tensors_whose_rank_is_unknown(axes, a_shape, b_s
     for got, want in zip(tf.function(dot, input_signature=specs)(a, b), dot(a, b)):
         assert got.shape == want.shape
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, prefix", [
+    (lambda s: tf.zeros(s), ""), (lambda s: tf.ones(s), ""),
+    (lambda s: tf.random.normal(s), ""), (lambda s: tf.random.uniform(s), ""),
+    (lambda s: tf.random.stateless_normal(s, [1, 2]), ""),
+    (lambda s: tf.fill(s, 1.0), "Tried to convert 'dims' to a tensor and failed. Error: "),
+    (lambda s: tf.reshape(tf.ones([2]), s),
+     "Tried to convert 'shape' to a tensor and failed. Error: "),
+    (lambda s: tf.broadcast_to(1.0, s), "Tried to convert 'shape' to a tensor and failed. "
+                                        "Error: ")])
+def test_a_partially_known_shape_given_as_a_shape_raises_tfs_error(call, prefix):
+    # as the variational autoencoder's tf.random.normal(shape=mean.shape) with a batch unknown
+    # when traced (the error was about converting None)
+    message = re.escape(prefix + "Cannot convert a partially known TensorShape (None, 2) to a "
+                                 "Tensor.")
+    with pytest.raises(ValueError, match=message):
+        call(tf.TensorShape([None, 2]))
+    traced = tf.function(lambda m: call(m.shape), input_signature=[tf.TensorSpec([None, 2])])
+    with pytest.raises(ValueError, match=message):
+        traced.get_concrete_function()

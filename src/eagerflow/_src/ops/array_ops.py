@@ -62,7 +62,7 @@ def _op_error(op_name, message):
 
 def _static(value):
     """`value` (Python data, NumPy array, eager tensor, variable, TensorShape) as a NumPy array."""
-    if isinstance(value, TensorShape):
+    if isinstance(value, TensorShape) and value.is_fully_defined():  # (else TF's error)
         value = value.as_list()
     if is_tensor_like(value):
         return _known(as_tensor(value))
@@ -114,9 +114,17 @@ def _ints_or_tensor(value, op_name, attr):
     return tensor
 
 
+def _partial_shape_input(value, arg):
+    """TF's error for an op's input `arg` given a TensorShape not fully known."""
+    if isinstance(value, TensorShape) and not value.is_fully_defined():
+        raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: Cannot "
+                         f"convert a partially known TensorShape {value} to a Tensor.")
+
+
 def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
     """Runs `op` on `tensor` with its 1-D integer parameter `value` (a shape, multiples):
     as attr `attr` when known before run time, else as the op's last input."""
+    _partial_shape_input(value, attr)
     given = value
     value = _ints_or_tensor(value, op.name, type_attr)
     try:
@@ -1226,6 +1234,7 @@ def fill(dims, value, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     _no_layout(layout)
+    _partial_shape_input(dims, "dims")
     try:
         return _fill(dims, value, name)
     except errors.OpError as e:
