@@ -148,3 +148,16 @@ def test_layers_appended_to_a_list_after_assigning_it_are_the_models():
     model = Model()
     assert model(tf.ones([1, 2])).numpy().tolist() == [[4.0, 4.0]]
     assert len(model.trainable_variables) == 4 and len(model.layers) == 2
+
+
+def test_default_names_in_snake_case_as_tf_modules_and_keras_layers_take_them():
+    # tf.Module and Keras split class names differently; both kept digits with the next
+    # word's capital ('VAE2' was 'va_e2')
+    expected = {"VAE2": ("vae2", "vae2"), "Conv2DTranspose": ("conv2_d_transpose",
+                                                              "conv2d_transpose"),
+                "ResNet50V2": ("res_net50_v2", "res_net50v2"),
+                "CNNBlock3D": ("cnn_block3_d", "cnn_block3d"),
+                "HTTPServer": ("http_server", "http_server"), "Gen2Net": ("gen2_net", "gen2_net")}
+    for name, (module, layer) in expected.items():
+        assert type(name, (tf.Module,), {})().name == module
+        assert type(name, (tf.keras.layers.Layer,), {})().name.startswith(layer)

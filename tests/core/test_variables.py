@@ -1,4 +1,5 @@
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -171,3 +172,44 @@ def test_validate_shape_false_keeps_the_initial_shape_eagerly():
     w = tf.Variable([1, 2], shape=tf.TensorShape(None))  # the way to change shape
     w.assign([1, 2, 3])
     assert w.shape.rank is None and w.numpy().tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("v += 1.0", "`variable += value` with `tf.Variable`s is not supported. Use "
+                 "`variable.assign_add(value)` to modify the variable, or `out = variable + "
+                 "value` if you need to get a new output Tensor."),
+    ("v -= 1.0", "`variable -= value` with `tf.Variable`s is not supported. Use "
+                 "`variable.assign_sub(value)`"),
+    ("v *= 2.0", "`var *= value` with `tf.Variable`s is not supported. Use `var.assign(var * "
+                 "value)`"),
+    ("v /= 2.0", "`var /= value` with `tf.Variable`s is not supported."),
+    ("v **= 2.0", "`var **= value` with `tf.Variable`s is not supported.")])
+def test_augmented_assignment_to_a_variable_raises_tfs_runtime_error(statement, message):
+    # it rebound the name to a tensor and left the variable as it was
+    v = tf.Variable([4.0])
+    scope = {"v": v}
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        exec(statement, scope)
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        exec(statement, {"v": v.assign([3.0])})
+    assert v.numpy().tolist() == [3.0]
+
+    def traced(w):
+        exec(statement, {"v": w})
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        tf.function(traced)(v)
+
+
+def test_augmented_assignment_still_rebinds_other_operands():
+    v = tf.Variable([[4]])
+    w = v
+    w //= 2  # TF's variables define no in-place floor division: a new tensor
+    assert not isinstance(w, tf.Variable) and w.numpy().tolist() == [[2]]
+    x = v.read_value()
+    x += 1
+    assert x.numpy().tolist() == [[5]] and v.numpy().tolist() == [[4]]
+    with tf.distribute.MirroredStrategy(["/cpu:0"]).scope():
+        m = tf.Variable(1.0)
+    m += 1.0  # a distributed variable takes it as m = m + 1, as TF's
+    assert float(m) == 2.0 and not isinstance(m, tf.Variable)
+

@@ -52,3 +52,12 @@ def test_matmul_concat_and_stack_errors():
             "[4,3] and [2,3].\n    \tFrom merging shape 1 with other shapes. for '{{node stack}} "
             "= Pack[N=3, T=DT_FLOAT, axis=0](a, b, a)' with input shapes: [2,3], [4,3], [2,3]."
             in str(info.value))
+
+
+def test_string_and_list_attrs_are_written_as_tf_writes_them():
+    # strings quoted, lists in brackets (they were bare, and tuples in parentheses)
+    assert ("'{{node Conv2D}} = Conv2D[T=DT_FLOAT, data_format=\"NHWC\", dilations=[1, 1, 1, 1], "
+            "explicit_paddings=[], padding=\"VALID\", strides=[1, 1, 1, 1]" in _error(
+                lambda x, w: tf.nn.conv2d(x, w, 1, "VALID"), [1, 4, 4, 1], [5, 5, 1, 2]))
+    assert "= Einsum[N=1, T=DT_FLOAT, equation=\"ii->\"](a)'" in _error(
+        lambda a: tf.einsum("ii->", a), [2, 3])

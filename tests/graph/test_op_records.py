@@ -99,7 +99,8 @@ def test_ops_without_a_batching_rule_declare_it():
 
 def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     declared = {name: op.input_names for name, op in OPS.items() if op.input_names}
-    assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "InTopKV2": ("targets", "k"),
+    assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "Einsum": ("inputs",),
+                        "InTopKV2": ("targets", "k"),
                         "RaggedTensorToTensor": ("values", "default_value"),
                         "RaggedRange": ("starts", "limits", "deltas"),
                         "RaggedBincount": ("values", "size"),

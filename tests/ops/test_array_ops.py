@@ -974,6 +974,35 @@ def test_einsum_of_mismatched_shapes_fails_when_traced(equation, shape, message)
         fn(tf.zeros([d or 2 for d in shape]))
 
 
+@pytest.mark.parametrize("equation, count, message", [
+    ("ij->ii", 1, "Output subscripts contain a label appearing more than once: ij->ii"),
+    ("ij,jk->ikk", 2, "Output subscripts contain a label appearing more than once: ij,jk->ikk"),
+    ("...ij->...i...", 1, "Output subscripts contain a label appearing more than once: "
+                          "...ij->...i..."),
+    ("i0,jk->ik", 2, "Subscripts have incorrect format: i0,jk->ik"),
+    ("...0,jk->ik", 2, 'Invalid character "0" in equation: ...0,jk->ik.'),
+    ("..ij->ij", 1, "Subscripts have incorrect format: ..ij->ij"),
+    ("ij,jk->i.k", 2, "Subscripts have incorrect format: ij,jk->i.k"),
+    ("ij, jk->ik->", 2, "Subscripts have incorrect format: ij,jk->ik->"),
+    ("ij;jk->ik", 2, "Subscripts have incorrect format: ij;jk->ik"),
+    ("i j,jk->ik", 1, 'Got 1 inputs for equation "i j,jk->ik", expecting 2')])
+def test_einsum_checks_its_equation_before_the_op(equation, count, message):
+    # tf.einsum's own ValueErrors, eagerly and as a function is traced (the kernel's
+    # InvalidArgumentError came instead, or another label's message)
+    args = [tf.ones([2, 2, 2]) if "..." in equation else tf.ones([2, 2])] * count
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tf.einsum(equation, *args)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tf.function(lambda *a: tf.einsum(equation, *a))(*args)
+
+
+def test_einsum_names_its_list_input_inputs_when_traced_with_mixed_dtypes():
+    with pytest.raises(TypeError, match="Tensors in list passed to 'inputs' of 'Einsum' Op have "
+                                        r"types \[float32, int32\] that don't all match."):
+        tf.function(lambda a, b: tf.einsum("ij,jk->ik", a, b))(tf.ones([2, 3]),
+                                                               tf.ones([3, 2], tf.int32))
+
+
 def test_repeat_of_a_scalar_of_unknown_rank():
     np.testing.assert_array_equal(_traced(lambda t: tf.repeat(t, 2, axis=0), None)(np.float32(3)),
                                   [3, 3])
@@ -1320,3 +1349,24 @@ def test_tensordot_with_axes_of_tensors_whose_rank_is_unknown(axes, a_shape, b_s
     for got, want in zip(tf.function(dot, input_signature=specs)(a, b), dot(a, b)):
         assert got.shape == want.shape
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, prefix", [
+    (lambda s: tf.zeros(s), ""), (lambda s: tf.ones(s), ""),
+    (lambda s: tf.random.normal(s), ""), (lambda s: tf.random.uniform(s), ""),
+    (lambda s: tf.random.stateless_normal(s, [1, 2]), ""),
+    (lambda s: tf.fill(s, 1.0), "Tried to convert 'dims' to a tensor and failed. Error: "),
+    (lambda s: tf.reshape(tf.ones([2]), s),
+     "Tried to convert 'shape' to a tensor and failed. Error: "),
+    (lambda s: tf.broadcast_to(1.0, s), "Tried to convert 'shape' to a tensor and failed. "
+                                        "Error: ")])
+def test_a_partially_known_shape_given_as_a_shape_raises_tfs_error(call, prefix):
+    # as the variational autoencoder's tf.random.normal(shape=mean.shape) with a batch unknown
+    # when traced (the error was about converting None)
+    message = re.escape(prefix + "Cannot convert a partially known TensorShape (None, 2) to a "
+                                 "Tensor.")
+    with pytest.raises(ValueError, match=message):
+        call(tf.TensorShape([None, 2]))
+    traced = tf.function(lambda m: call(m.shape), input_signature=[tf.TensorSpec([None, 2])])
+    with pytest.raises(ValueError, match=message):
+        traced.get_concrete_function()

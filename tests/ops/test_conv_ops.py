@@ -702,7 +702,13 @@ def test_conv_rule_with_unknown_dims():
     assert shape.as_list() == [None, 4, None, 8] and dtype == tf.float32
     shape, _ = rule(_Static([2, 7, 7, 3]), _Static(None), **_attrs(padding="VALID"))
     assert shape.as_list() == [2, None, None, None]
-    assert rule(_Static(None), _Static([3, 3, 3, 8]), **_attrs())[0].rank is None
+    # an input of unknown rank has the op's, as TF's shape function gives it
+    assert rule(_Static(None), _Static([3, 3, 3, 8]), **_attrs())[0].as_list() == \
+        [None, None, None, 8]
+    assert rule(_Static(None), _Static([3, 3, 3, 8]), **_attrs(data_format="NCHW"))[0] \
+        .as_list() == [None, 8, None, None]
+    assert c._MAX_POOL.shape(_Static(None), ksize=(1, 2, 2, 1), strides=(1, 2, 2, 1),
+                             padding="SAME", data_format="NHWC")[0].as_list() == [None] * 4
     shape, _ = rule(_Static([2, 3, 9, None]), _Static([3, 3, 3, 8]),
                     **_attrs(data_format="NCHW", strides=(1, 1, 1, 2)))
     assert shape.as_list() == [2, 8, 9, None]
@@ -713,7 +719,7 @@ def test_conv_rule_with_unknown_dims():
 def test_backprop_and_pool_rules():
     shape, _ = c._BACKPROP_INPUT.shape(_Static([3, 3, 2, 4]), _Static([None, None, None, 4]),
                                        input_sizes=(1, 6, 6, 2), **_attrs(strides=(1, 2, 2, 1)))
-    assert shape.as_list() == [1, 6, 6, 2]
+    assert shape.as_list() == [None, 6, 6, 2]  # TF's: the batch is out_backprop's
     # as TF's shape function, a graph's shape inference leaves out_backprop to the kernel
     shape, _ = c._BACKPROP_INPUT.shape(_Static([3, 3, 2, 4]), _Static([1, 3, 4, 4]),
                                        input_sizes=(1, 6, 6, 2), **_attrs(strides=(1, 2, 2, 1)))
@@ -887,6 +893,33 @@ def test_conv1d_transpose_with_a_list_output_shape_in_a_function():
                                tf.nn.conv1d_transpose(x, w, [2, 18, 2], 2, "SAME").numpy())
 
 
+@pytest.mark.parametrize("signature", [[None, 4, 4, 3], [None, None, None, 3], None])
+def test_conv2d_transpose_traced_takes_its_batch_from_its_input(signature):
+    # as TF's shape function: a Python output_shape's batch is checked, not taken (it was)
+    w = tf.zeros([3, 3, 5, 3])
+    fn = tf.function(lambda z: tf.nn.conv2d_transpose(z, w, [2, 8, 8, 5], 2, "SAME"),
+                     input_signature=[tf.TensorSpec(signature)])
+    assert fn.get_concrete_function().structured_outputs.shape.as_list() == [None, 8, 8, 5]
+    assert fn(tf.ones([2, 4, 4, 3])).shape == (2, 8, 8, 5)
+    one_d = tf.function(lambda z: tf.nn.conv1d_transpose(z, w[0], [2, 8, 5], 2, "SAME"),
+                        input_signature=[tf.TensorSpec([None, 4, 3])])
+    assert one_d.get_concrete_function().structured_outputs.shape.as_list() == [None, 8, 5]
+
+
+def test_conv2d_transpose_traced_checks_batch_and_depth_as_tf_merges_them():
+    w = tf.zeros([3, 3, 5, 3])
+    with pytest.raises(ValueError, match=re.escape(
+            "Dimensions must be equal, but are 3 and 2 for '{{node Conv2DBackpropInput}} = "
+            "Conv2DBackpropInput[") + r".*" + re.escape(
+            "with input shapes: [4], [3,3,5,3], [2,4,4,3] and with input tensors computed as "
+            "partial shapes: input[0] = [3,8,8,5].")):
+        tf.function(lambda z: tf.nn.conv2d_transpose(z, w, [3, 8, 8, 5], 2))(tf.ones([2, 4, 4, 3]))
+    with pytest.raises(ValueError, match=re.escape(
+            "Dimensions must be equal, but are 4 and 3 for '{{node Conv2DBackpropInput}}") +
+            r".*" + re.escape("with input shapes: [4], [3,3,5,3], [2,4,4,4].")):
+        tf.function(lambda z: tf.nn.conv2d_transpose(z, w, [2, 8, 8, 5], 2))(tf.ones([2, 4, 4, 4]))
+
+
 def _f64(shape):
     return tf.ones(shape, tf.float64)
 
@@ -934,3 +967,16 @@ def test_depthwise_filter_longer_than_the_input_gives_an_empty_output(dtype):
                         "VALID").shape == [1, 1, 0, 2]
     assert tf.keras.layers.DepthwiseConv2D(3, dtype=dtype)(
         tf.ones([1, 2, 2, 2], dtype)).shape == [1, 0, 0, 2]
+
+
+def test_sizes_given_as_numpy_arrays():
+    # (a NumPy int64 array of sizes raised TypeError: only 0-dimensional arrays convert)
+    x, w = tf.ones([2, 4, 4, 3]), tf.ones([3, 3, 5, 3])
+    expected = tf.nn.conv2d_transpose(x, w, [2, 8, 8, 5], 2).numpy()
+    np.testing.assert_array_equal(
+        tf.nn.conv2d_transpose(x, w, np.array([2, 8, 8, 5]), 2).numpy(), expected)
+    traced = tf.function(lambda a: tf.nn.conv2d_transpose(a, w, np.array([2, 8, 8, 5]), 2))
+    np.testing.assert_array_equal(traced(x).numpy(), expected)
+    grad = tf.compat.v1.nn.conv2d_backprop_filter(x, np.array([3, 3, 3, 5]), tf.ones([2, 4, 4, 5]),
+                                                  [1, 1, 1, 1], "SAME")
+    assert grad.shape == (3, 3, 3, 5)

@@ -1,6 +1,7 @@
 """The functional API, Sequential, summaries and configs."""
 import contextlib
 import io
+import re
 import sys
 
 import numpy as np
@@ -421,3 +422,33 @@ def test_a_model_deeper_than_the_recursion_limit_is_built_and_runs():
     model = keras.Model(inputs, x)
     assert len(model.layers) == sys.getrecursionlimit() + 101
     np.testing.assert_array_equal(model(np.ones((1, 2), "float32")).numpy(), [[1.0, 1.0]])
+
+
+def test_a_variable_input_is_cast_to_the_inputs_dtype_but_keeps_its_shape():
+    # tf_keras casts a variable (a composite tensor) to its Input's dtype, and only casts it
+    v = tf.Variable([[1.0, 2.0]], dtype=tf.float64)
+    inp = keras.Input((2,))
+    assert keras.Model(inp, keras.layers.ReLU()(inp))(v).dtype == tf.float32
+    ints = keras.Input((2,), dtype="int32")
+    assert keras.Model(ints, keras.layers.Lambda(lambda x: x)(ints))(v).dtype == tf.int32
+    column = keras.Input((2, 1))
+    model = keras.Model(column, keras.layers.Lambda(lambda x: x)(column))
+    assert model(v).shape == (1, 2) and model(tf.constant([[1.0, 2.0]])).shape == (1, 2, 1)
+    same = tf.Variable([[1.0, 2.0]])
+    with tf.GradientTape() as tape:
+        y = keras.Model(inp, keras.layers.ReLU()(inp))(same)
+    assert tape.gradient(y, same).numpy().tolist() == [[1.0, 1.0]]
+
+
+def test_a_model_subclass_without_call_raises_not_implemented_error():
+    # (the base layer's call returned the inputs)
+    class Bare(keras.Model):
+        pass
+    model = Bare()
+    message = "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with"
+    with pytest.raises(NotImplementedError, match=re.escape(message)):
+        model(tf.ones([1, 2]))
+    with pytest.raises(NotImplementedError, match=re.escape(message)):
+        model.call(tf.ones([1, 2]))
+    with pytest.raises(NotImplementedError):
+        model.predict(tf.ones([1, 2]), verbose=0)

@@ -732,3 +732,38 @@ def test_a_filter_larger_than_the_input_fails_in_a_traced_function():
         f(tf.ones((1, 2, 2, 1)))
     assert f.get_concrete_function(tf.TensorSpec([1, 3, 3, 1])).structured_outputs.shape == \
         (1, 1, 1, 2)
+
+
+@pytest.mark.parametrize("layer, shape, expected", [
+    (lambda: tf.keras.layers.Conv2D(2, 3), [1, 4, 4, 3], [None, None, None, 2]),
+    (lambda: tf.keras.layers.Conv1D(2, 3), [1, 4, 3], [None, None, 2]),
+    (lambda: tf.keras.layers.DepthwiseConv2D(3), [1, 4, 4, 3], [None, None, None, 3]),
+    (lambda: tf.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same"), [1, 4, 4, 3],
+     [None, None, None, 2]),
+    (lambda: tf.keras.layers.Conv1DTranspose(2, 3), [1, 4, 3], [None, None, 2]),
+    (lambda: tf.keras.layers.Conv3DTranspose(2, 3), [1, 4, 4, 4, 3], [None] * 4 + [2]),
+    (lambda: tf.keras.layers.MaxPooling2D(2), [1, 4, 4, 3], [None] * 4),
+    (lambda: tf.keras.layers.MaxPooling1D(2), [1, 4, 3], [None] * 3),
+    (lambda: tf.keras.layers.AveragePooling3D(2), [1, 4, 4, 4, 3], [None] * 5),
+    (lambda: tf.keras.layers.BatchNormalization(), [1, 4, 4, 3], [None, None, None, 3]),
+    (lambda: tf.keras.layers.Dense(2), [1, 3], None)])
+def test_layers_traced_for_inputs_of_unknown_rank_give_tfs_shapes(layer, shape, expected):
+    # (they raised, or lost the rank the ops know)
+    layer = layer()
+    layer(tf.zeros(shape))
+    fn = tf.function(lambda z: layer(z, training=True), input_signature=[tf.TensorSpec(None)])
+    static = fn.get_concrete_function().structured_outputs.shape
+    assert static.rank is None if expected is None else static.as_list() == expected
+    np.testing.assert_allclose(fn(tf.ones(shape)).numpy(), layer(tf.ones(shape),
+                                                                 training=True).numpy(),
+                               rtol=1e-6, atol=1e-6)
+
+
+def test_average_pooling2d_traced_for_an_input_of_unknown_rank_raises_as_tf_keras():
+    # tf_keras pools with tf.nn.avg_pool there, which takes the input's rank
+    layer = tf.keras.layers.AveragePooling2D()
+    with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank."):
+        tf.function(layer, input_signature=[tf.TensorSpec(None)]).get_concrete_function()
+    with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank."):
+        tf.function(lambda z: tf.nn.max_pool(z, 2, 2, "SAME"),
+                    input_signature=[tf.TensorSpec(None)]).get_concrete_function()

@@ -316,9 +316,18 @@ def test_traced_dot_and_concatenate():
                                    merging.Maximum(), merging.Concatenate(),
                                    merging.Dot(axes=1, normalize=True), merging.Subtract()])
 def test_gradients_flow(layer):
-    a, b = tf.Variable(rand(2, 3)), tf.Variable(rand(2, 3))
-    with tf.GradientTape() as tape:
+    a, b = tf.constant(rand(2, 3)), tf.constant(rand(2, 3))
+    with tf.GradientTape() as tape:  # (Add and Average refuse a variable first, as tf_keras)
+        tape.watch([a, b])
         loss = tf.reduce_sum(layer([a, b]) ** 2)
     grads = tape.gradient(loss, [a, b])
     assert all(g is not None and np.all(np.isfinite(g.numpy())) for g in grads)
     assert any(np.any(g.numpy() != 0) for g in grads)
+
+
+def test_add_and_average_layers_with_a_variable_first_refuse_it_as_tf_keras():
+    v = tf.Variable([[1.0, 2.0]])
+    for layer in (tf.keras.layers.Add(), tf.keras.layers.Average()):
+        with pytest.raises(RuntimeError, match=r"`variable \+= value` with `tf.Variable`s"):
+            layer([v, v])
+    assert tf.keras.layers.Add()([tf.constant([[1.0, 2.0]]), v]).numpy().tolist() == [[2.0, 4.0]]

@@ -614,3 +614,11 @@ def test_renorm_virtual_batch_and_adjustment_configs_and_errors():
         BatchNormalization(virtual_batch_size=2, axis=0).build((4, 3))
     with pytest.raises(tf.errors.InvalidArgumentError):
         BatchNormalization(virtual_batch_size=3)(XR, training=True)
+
+
+def test_layer_normalization_traced_for_an_input_of_unknown_rank_raises_tfs_value_error():
+    # (it failed with a TypeError of its own)
+    layer = tf.keras.layers.LayerNormalization()
+    layer(tf.zeros([1, 4, 3]))
+    with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank."):
+        tf.function(layer, input_signature=[tf.TensorSpec(None)]).get_concrete_function()

@@ -199,6 +199,18 @@ def test_resizing(height, width, method):
         [None, height, width, 3]
 
 
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+def test_resizing_traced_for_any_size_is_tf_image_resize(method):
+    # (resampling composed of ops rounded otherwise once traced: the graph divides the input
+    # size by the output size as a multiplication by its reciprocal, as TF's does)
+    images = np.random.RandomState(0).randn(2, 5, 6, 3).astype(np.float32)
+    layer = Resizing(5, 7, interpolation=method)
+    traced = tf.function(layer, input_signature=[tf.TensorSpec([None, None, None, 3])])
+    expected = tf.image.resize(images, [5, 7], method=method).numpy()
+    np.testing.assert_array_equal(traced(images).numpy(), expected)
+    np.testing.assert_array_equal(layer(images).numpy(), expected)
+
+
 def test_resizing_crop_to_aspect_ratio():
     y = Resizing(4, 4, crop_to_aspect_ratio=True)(IMAGES)
     close(y, np_resize(IMAGES[:, 1:6], 4, 4), rtol=1e-4, atol=1e-3)  # the central 5x5

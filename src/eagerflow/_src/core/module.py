@@ -41,8 +41,17 @@ def tracked(owner):
 
 
 def _snake_case(name):
-    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    """A class name in snake case as Keras (and TF 1's layers) name layers: ``VAE2`` is
+    ``vae2``, ``Conv2DTranspose`` ``conv2d_transpose``."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def _module_snake_case(name):
+    """A class name in snake case as tf.Module names modules: a capital after a lowercase
+    letter or a digit, or before a lowercase letter, starts a word (``Conv2DTranspose`` is
+    ``conv2_d_transpose``)."""
+    return re.sub(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))", r"_\1", name).lower()
 
 
 @export("Module")
@@ -59,7 +68,7 @@ class Module:
 
     def __init__(self, name=None):
         if name is None:
-            name = _snake_case(type(self).__name__)
+            name = _module_snake_case(type(self).__name__)
         elif not _IDENTIFIER.match(name):
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
                              f"Python identifiers (e.g. a valid class name).")

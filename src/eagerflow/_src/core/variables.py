@@ -425,26 +425,6 @@ class Variable(metaclass=_VariableMeta):
         """Subtracts `delta` from the value; returns the variable unless `read_value=False`."""
         return self._write(_ASSIGN_SUB, delta, read_value, name)
 
-    # -- in-place operators ---------------------------------------------------------
-    # Refused, as in TF: without them `v += 1` would rebind the name `v` to a new tensor
-    # and leave the variable as it was. (`//=`, `%=` and the bitwise ones rebind, as in TF.)
-    def __iadd__(self, other):
-        raise _in_place_error("variable += value", "variable.assign_add(value)",
-                              "variable + value")
-
-    def __isub__(self, other):
-        raise _in_place_error("variable -= value", "variable.assign_sub(value)",
-                              "variable - value")
-
-    def __imul__(self, other):
-        raise _in_place_error("var *= value", "var.assign(var * value)", "var * value")
-
-    def __itruediv__(self, other):
-        raise _in_place_error("var /= value", "var.assign(var / value)", "var / value")
-
-    def __ipow__(self, other):
-        raise _in_place_error("var **= value", "var.assign(var ** value)", "var ** value")
-
     # -- identity -----------------------------------------------------------------
     def ref(self):
         return Reference(self)
@@ -476,17 +456,33 @@ class Variable(metaclass=_VariableMeta):
     __str__ = __repr__
 
 
-def _in_place_error(statement, write, expression):
-    return RuntimeError(f"`{statement}` with `tf.Variable`s is not supported. Use `{write}` to "
-                        f"change the variable, or `out = {expression}` for a new tensor.")
+def _no_in_place(statement, fix, out):
+    def method(self, other):
+        raise RuntimeError(f"`{statement}` with `tf.Variable`s is not supported. Use `{fix}` to "
+                           f"modify the variable, or `{out}` if you need to get a new output "
+                           f"Tensor.")
+    return method
 
 
-class ResourceVariable(Variable):
+class _ResourceOperators:
+    """TF's resource variables refuse augmented assignments (``v += 1``), which would
+    rebind the name to a tensor and leave the variable as it was."""
+    __iadd__ = _no_in_place("variable += value", "variable.assign_add(value)",
+                            "out = variable + value")
+    # (TF's text for -= names `*`)
+    __isub__ = _no_in_place("variable -= value", "variable.assign_sub(value)",
+                            "out = variable * value")
+    __imul__ = _no_in_place("var *= value", "var.assign(var * value)", "out = var * value")
+    __itruediv__ = _no_in_place("var /= value", "var.assign(var / value)", "out = var / value")
+    __ipow__ = _no_in_place("var **= value", "var.assign(var ** value)", "out = var ** value")
+
+
+class ResourceVariable(_ResourceOperators, Variable):
     """The class of the variables ``tf.Variable(...)`` makes, as in TF
     (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""
 
 
-class _UnreadVariable(Variable):
+class _UnreadVariable(_ResourceOperators, Variable):
     """What an assignment returns: the same variable, printed as TF prints it.
 
     Its reads are reads of the variable itself, so that tapes see them as

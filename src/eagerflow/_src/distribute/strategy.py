@@ -823,6 +823,22 @@ class _DistributedVariable(ResourceVariable, DistributedValues):
 
     __str__ = __repr__
 
+    # unlike a resource variable, TF's distributed ones take `v += 1` as `v = v + 1`
+    def __iadd__(self, other):
+        return self + other
+
+    def __isub__(self, other):
+        return self - other
+
+    def __imul__(self, other):
+        return self * other
+
+    def __itruediv__(self, other):
+        return self / other
+
+    def __ipow__(self, other):
+        return self ** other
+
 
 class MirroredVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy`, one copy per replica, kept equal.

@@ -22,6 +22,12 @@ def _value_text(value):
         return "true" if value else "false"
     if isinstance(value, _d.DType):
         return _dtype_text(value)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "backslashreplace")
+    if isinstance(value, str):  # TF quotes strings and writes lists in brackets
+        return f'"{value}"'
+    if isinstance(value, (list, tuple)):
+        return f"[{', '.join(map(_value_text, value))}]"
     return str(value)
 
 

@@ -15,6 +15,7 @@ array([[0, 1, 2],
 import builtins
 import math
 import operator
+import re
 
 import numpy as np
 
@@ -61,7 +62,7 @@ def _op_error(op_name, message):
 
 def _static(value):
     """`value` (Python data, NumPy array, eager tensor, variable, TensorShape) as a NumPy array."""
-    if isinstance(value, TensorShape):
+    if isinstance(value, TensorShape) and value.is_fully_defined():  # (else TF's error)
         value = value.as_list()
     if is_tensor_like(value):
         return _known(as_tensor(value))
@@ -113,9 +114,17 @@ def _ints_or_tensor(value, op_name, attr):
     return tensor
 
 
+def _partial_shape_input(value, arg):
+    """TF's error for an op's input `arg` given a TensorShape not fully known."""
+    if isinstance(value, TensorShape) and not value.is_fully_defined():
+        raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: Cannot "
+                         f"convert a partially known TensorShape {value} to a Tensor.")
+
+
 def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
     """Runs `op` on `tensor` with its 1-D integer parameter `value` (a shape, multiples):
     as attr `attr` when known before run time, else as the op's last input."""
+    _partial_shape_input(value, attr)
     given = value
     value = _ints_or_tensor(value, op.name, type_attr)
     try:
@@ -1225,6 +1234,7 @@ def fill(dims, value, name=None, layout=None):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
     _no_layout(layout)
+    _partial_shape_input(dims, "dims")
     try:
         return _fill(dims, value, name)
     except errors.OpError as e:
@@ -2681,29 +2691,36 @@ def _einsum_rule(*inputs, equation):
     return TensorShape(out), dtype
 
 
-_EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES)
+_EINSUM = register("Einsum", _einsum_kernel, _einsum_rule, tied="all", dtypes=_EINSUM_TYPES,
+                   input_names=("inputs",))
 tf_nodes[_EINSUM] = NodeForm(number="N")
 tf_args[_EINSUM] = ("*inputs",)
 
 
 def _explicit_equation(equation, count):
-    """`equation` without spaces and with its output spelled out, validated."""
-    equation = equation.replace(" ", "")
-    inputs = equation.split("->")[0].split(",")
-    if len(inputs) != count:
+    """`equation` without spaces and with its output spelled out, validated as tf.einsum does."""
+    resolved, labels = equation.replace(" ", ""), "a-zA-Z"
+    if "..." in equation:  # an ellipsis is checked as one label, '0'
+        if "0" in resolved:
+            raise ValueError(f'Invalid character "0" in equation: {equation}.')
+        resolved, labels = resolved.replace("...", "0"), "a-zA-Z0"
+    if re.fullmatch(f"[{labels},]*(->[{labels}]*)?", resolved) is None:
+        raise ValueError(f"Subscripts have incorrect format: {resolved}")
+    inputs, _, output = resolved.partition("->")
+    if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
-                         f'{len(inputs)}')
-    if "->" not in equation:
-        labels = "".join(inputs).replace(".", "")
-        once = sorted(c for c in set(labels) if labels.count(c) == 1)
-        prefix = "..." if "..." in equation else ""
-        return f"{equation}->{prefix}{''.join(once)}"
-    output = equation.split("->")[1]
-    for label in output.replace(".", ""):
-        if label not in equation.split("->")[0]:
+                         f'{len(inputs.split(","))}')
+    if "->" not in resolved:
+        labels = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    if len(set(output)) != len(output):
+        raise ValueError(f"Output subscripts contain a label appearing more than once: "
+                         f"{equation}")
+    for label in output.replace("0", ""):
+        if label not in inputs:
             raise ValueError(f"Output subscripts contain the label {label} not present in the "
                              f"input subscripts.")
-    return equation
+    return f"{inputs}->{output}".replace("0", "...")
 
 
 @export("einsum", "linalg.einsum")

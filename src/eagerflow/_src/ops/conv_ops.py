@@ -166,8 +166,8 @@ def _conv_geometry(x_dims, w_dims, strides, padding, explicit_paddings, data_for
         raise _invalid(f"convolution filter must be {nd + 2}-dimensional: {shape_text(w_dims)}")
     ksize = [None] * nd if w_dims is None else w_dims[:nd]
     w_in, w_out = (None, None) if w_dims is None else w_dims[nd:]
-    if x_dims is None:
-        return None, [None] * nd
+    if x_dims is None:  # a rank unknown when traced: the op's own, as TF's shape functions
+        x_dims = [None] * (nd + 2)
     lead, sizes, depth = _split(x_dims, nd, data_format)
     if depthwise:
         if None not in (depth, w_in) and depth != w_in:
@@ -652,10 +652,31 @@ def _backprop_input(name):
             if input_sizes is None:  # even its length unknown: the op's rank it must have
                 input_sizes = [None] * (nd + 2)
         sizes = _full_sizes(input_sizes, nd, _dims(dy.shape), _dims(w.shape), data_format)
+        if nd == 2:  # Conv2DBackpropInput's batch is out_backprop's, checked as TF merges
+            sizes[0] = _merged_2d_backprop_batch(input_sizes, sizes[0], w, dy, data_format)
         _backprop_geometry(name, sizes, _dims(w.shape), _dims(dy.shape), strides, padding,
                            explicit_paddings, data_format, dilations, traced=True)
         return TensorShape(sizes), w.dtype
     return kernel, rule
+
+
+def _merged_2d_backprop_batch(input_sizes, batch, w, dy, data_format):
+    """The batch of Conv2DBackpropInput's result when traced: out_backprop's, after TF's
+    shape function merges out_backprop's depth with the filter's and (given 4 sizes) its
+    batch with `batch`, the one `input_sizes` gives."""
+    dy_dims = [None] * 4 if dy.shape.rank is None else _dims(dy.shape)
+    depth = _split(dy_dims, 2, data_format)[2]
+    w_depth = None if w.shape.rank is None else w.shape[3]
+    shapes = [TensorShape([len(input_sizes)]), w.shape, dy.shape]
+    if None not in (depth, w_depth) and depth != w_depth:
+        raise shape_rules.shape_error(
+            "Conv2DBackpropInput", f"Dimensions must be equal, but are {depth} and {w_depth}",
+            shapes)
+    if len(input_sizes) == 4 and None not in (batch, dy_dims[0]) and batch != dy_dims[0]:
+        raise shape_rules.shape_error(
+            "Conv2DBackpropInput", f"Dimensions must be equal, but are {batch} and "
+            f"{dy_dims[0]}", shapes, partial=(0, list(input_sizes)))
+    return dy_dims[0]
 
 
 def _backprop_filter(name):
@@ -718,8 +739,8 @@ def _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format
         raise _invalid(f"Stride must be > 0, but got {min(strides)}")
     pairs = (_explicit_pairs(explicit_paddings, nd + 2, data_format)
              if padding == "EXPLICIT" else None)
-    if dims is None:
-        return None, [None] * nd
+    if dims is None:  # a rank unknown when traced: the op's own, as TF's shape functions
+        dims = [None] * (nd + 2)
     if len(dims) != nd + 2:
         raise _invalid(f"input must be {nd + 2}-dimensional: {shape_text(dims)}")
     lead, sizes, depth = _split(dims, nd, data_format)
@@ -1615,13 +1636,15 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, name)
 
 
-_BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHWC"),
-            5: (max_pool3d, avg_pool3d, "NDHWC")}
+_BY_RANK = BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHWC"),
+                      5: (max_pool3d, avg_pool3d, "NDHWC")}
 
 
 def _pool_by_rank(average, input, ksize, strides, padding, data_format, name, rank=None):
     """Pooling of `input` by its rank (`rank` where it is unknown when traced)."""
     x = as_tensor(input)
+    if x.shape.rank is None and rank is None:
+        raise ValueError("Cannot take the length of shape with unknown rank.")
     rank = rank if x.shape.rank is None else x.shape.rank
     if rank not in _BY_RANK:
         raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} "

@@ -194,8 +194,15 @@ def _channels(x, data_format):
 
 
 def _fused_batch_norm_rule(x, scale, offset, mean, variance, data_format="NHWC", **_):
-    vector = (TensorShape([_channels(x, data_format)]), scale.dtype)
-    return [(x.shape, x.dtype), vector, vector, vector, vector,
+    shape, channels = x.shape, _channels(x, data_format)
+    if shape.rank is None:  # traced with a rank unknown: the op's, its channels the scale's
+        channels = next((t.shape[0] for t in (scale, offset) if t.shape.rank == 1
+                         and t.shape[0] is not None), None)
+        dims = [None] * len(data_format)
+        dims[1 if _channels_first(data_format) else -1] = channels
+        shape = TensorShape(dims)
+    vector = (TensorShape([channels]), scale.dtype)
+    return [(shape, x.dtype), vector, vector, vector, vector,
             (TensorShape([0]), scale.dtype)]
 
 

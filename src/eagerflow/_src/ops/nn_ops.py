@@ -78,6 +78,8 @@ def static_ints(value):
         value = value.numpy().tolist() if known is None else known.tolist()
     if isinstance(value, TensorShape):
         value = value.as_list()
+    if isinstance(value, np.ndarray):  # (NumPy's int64 arrays too, which TF converts)
+        value = value.tolist()
     if isinstance(value, (list, tuple)):
         return [static_ints(v) for v in value]
     return int(value)

@@ -898,7 +898,7 @@ def _shape_attr(shape, op_name):
     if run_time is not None:
         check_index_dtype(op_name, "T", run_time, _INTS)
         return run_time
-    if isinstance(shape, TensorShape):
+    if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
         shape = shape.as_list()
     dims = np.asarray(get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
     if dims.ndim != 1:

@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
@@ -502,7 +503,10 @@ def _conform(tensor, ref):
         if tensor.dtype != ref.dtype:
             tensor = tensor.with_flat_values(cast_ops.cast(tensor.flat_values, ref.dtype))
         return tensor
-    if isinstance(tensor, Variable):  # tf_keras conforms tensors: a variable passes as it is
+    if isinstance(tensor, Variable):
+        # tf_keras conforms tensors; a variable (a composite tensor there) is only cast
+        if tensor.dtype != ref.dtype and ref.dtype != _d.variant:
+            return cast_ops.cast(tensor, ref.dtype)
         return tensor
     if not isinstance(tensor, Tensor):
         tensor = convert_to_tensor(tensor)

@@ -88,6 +88,13 @@ class Model(Layer):
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return new
 
+    def call(self, inputs, training=None, mask=None):
+        """A subclass's computation; the base has none (as tf_keras's)."""
+        raise NotImplementedError(
+            "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with the "
+            "Functional API, please provide `inputs` and `outputs` arguments. Otherwise, "
+            "subclass `Model` with an overridden `call()` method.")
+
     def __init__(self, *args, **kwargs):
         if _functional_arguments(args, kwargs):
             Functional = late.engine.functional.Functional  # a Model subclass, defined later

@@ -436,7 +436,9 @@ class _ConvTranspose:
             self.strides[axis], self._op_dilations[axis])
 
     def _convolve(self, inputs, kernel):
-        dims = inputs.shape.as_list()
+        # (traced with a rank unknown: the op's rank, every size known at run time only)
+        dims = [None] * (5 if self.rank == 3 else 4) if inputs.shape.rank is None else \
+            inputs.shape.as_list()
         if None in dims:  # sizes known at run time only: the output's come from them then
             shape = array_ops.shape(inputs)
             dims = [shape[i] if d is None else d for i, d in enumerate(dims)]

@@ -75,7 +75,7 @@ class Dense(Layer):
             if inputs.dtype != self.kernel.dtype:
                 inputs = inputs.with_values(cast_ops.cast(inputs.values, self.kernel.dtype))
             outputs = sparse_ops.sparse_dense_matmul(inputs, self.kernel)
-        elif inputs.shape.rank == 2:
+        elif inputs.shape.rank in (2, None):  # (a rank unknown when traced: as Keras's)
             outputs = linalg_ops.matmul(inputs, self.kernel)
         else:
             outputs = array_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])

@@ -174,7 +174,7 @@ class Add(_Merge):
     def _merge_function(self, inputs):
         output = inputs[0]
         for x in inputs[1:]:
-            output = output + x
+            output += x  # (as tf_keras: a variable first refuses it)
         return output
 
 
@@ -225,7 +225,7 @@ class Average(_Merge):
     def _merge_function(self, inputs):
         output = inputs[0]
         for x in inputs[1:]:
-            output = output + x
+            output += x
         return output / len(inputs)
 
 

@@ -320,6 +320,10 @@ class BatchNormalization(_AffineNormalization):
         if len(self.axis) != 1:
             return None
         axis, rank = self.axis[0], shape.rank
+        if rank is None:  # traced with a rank unknown: the rank the layer was built for
+            rank = getattr(self.input_spec, "ndim", None)
+            return None if (rank, axis) not in _DATA_FORMATS else (_DATA_FORMATS[rank, axis],
+                                                                   None)
         data_format = _DATA_FORMATS.get((rank, axis))
         if data_format is not None:
             return data_format, None
@@ -519,7 +523,7 @@ class LayerNormalization(_AffineNormalization):
 
     def call(self, inputs):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
-        rank = inputs.shape.rank
+        rank = len(inputs.shape)  # (TF's ValueError for a rank unknown when traced)
         broadcast_shape = [1] * rank
         for a in self.axis:
             broadcast_shape[a] = inputs.shape[a]

@@ -288,32 +288,10 @@ class Rescaling(Layer):
         return {**super().get_config(), "scale": self.scale, "offset": self.offset}
 
 
-def _resize_axis(images, axis, size, interpolation):
-    """`images` resampled to `size` along `axis`, with half-pixel centers (as tf.image)."""
-    in_size = array_ops.shape(images)[axis]
-    scale = math_ops.realdiv(cast_ops.cast(in_size, _dtypes.float32), float(size))
-    centers = math_ops.multiply(math_ops.add(array_ops.range(size, dtype=_dtypes.float32), 0.5),
-                                scale)
-    last = math_ops.subtract(in_size, 1)
-    if interpolation == "nearest":
-        nearest = math_ops.minimum(cast_ops.cast(math_ops.floor(centers), _dtypes.int32), last)
-        return array_ops.gather(images, nearest, axis=axis)
-    source = math_ops.subtract(centers, 0.5)
-    lower = math_ops.floor(source)
-    weight = array_ops.reshape(math_ops.subtract(source, lower), [size] + [1] * (-axis - 1))
-    low = array_ops.gather(images, math_ops.maximum(cast_ops.cast(lower, _dtypes.int32), 0),
-                           axis=axis)
-    high = array_ops.gather(images, math_ops.minimum(
-        cast_ops.cast(math_ops.ceil(source), _dtypes.int32), last), axis=axis)
-    return math_ops.add(low, math_ops.multiply(math_ops.subtract(high, low), weight))
-
-
 def _resize(images, height, width, interpolation):
-    if interpolation not in ("bilinear", "nearest"):
-        return image_ops.resize(images, [height, width], method=interpolation)
-    # widths first, then heights: the order of tf.image's bilinear interpolation
-    return _resize_axis(_resize_axis(images, -2, width, interpolation), -3, height,
-                        interpolation)
+    # tf.image.resize's kernels, as Keras calls them (ops composed here rounded otherwise
+    # once traced: a graph divides by a constant as a multiplication by its reciprocal)
+    return image_ops.resize(images, [height, width], method=interpolation)
 
 
 def _crop(images, top, left, height, width):
