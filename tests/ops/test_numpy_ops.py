@@ -314,3 +314,35 @@ def test_numpy_behavior_operators():
         "<dtype: 'float32'> <dtype: 'float16'>",
         "<dtype: 'int64'> <dtype: 'float32'>",
     ]
+
+
+def test_take_clips_or_wraps_out_of_range_indices():
+    # TF's default mode is "clip": -1 and 5 land on the first and last element.
+    assert tnp.take([10, 20, 30], [-1, 5, 1]).numpy().tolist() == [10, 30, 20]
+    assert tnp.take([10, 20, 30], [-1, 5, 1], mode="wrap").numpy().tolist() == [30, 30, 20]
+    got = tnp.take([[10, 20, 30], [1, 2, 3]], [-1, 3], axis=1)
+    assert got.numpy().tolist() == [[10, 30], [1, 3]]
+    for kwargs, first_line in (({"mode": "raise"}, "The 'raise' mode to take is not "
+                                "supported."), ({"mode": "foo"}, "Invalid mode 'foo' for take"),
+                               ({"out": 1}, "out argument is not supported in take.")):
+        with pytest.raises(ValueError, match=first_line.replace(".", r"\.")):
+            tnp.take([10, 20, 30], [0], **kwargs)
+
+    f = tf.function(lambda x, i: tnp.take(x, i),
+                    input_signature=[tf.TensorSpec([None], tf.int32),
+                                     tf.TensorSpec([None], tf.int64)])
+    assert f(tf.constant([1, 2, 3]), tf.constant([-4, 7], tf.int64)).numpy().tolist() == [1, 3]
+
+
+def test_take_along_axis_broadcasts_and_counts_negative_indices_from_the_end():
+    a = tnp.asarray([[10, 20], [30, 40]])
+    got = tnp.take_along_axis(a, tnp.asarray([[1, 0]]), axis=0)
+    assert got.shape == (1, 2) and got.numpy().tolist() == [[30, 20]]
+    assert tnp.take_along_axis(a, tnp.asarray([[-1], [0]]), axis=1).numpy().tolist() == [
+        [20], [30]]
+    assert tnp.take_along_axis(a, tnp.asarray([[1], [0]]), axis=-1).numpy().tolist() == [
+        [20], [30]]
+    # the indices' size-1 axis broadcasts against the array's
+    got = tnp.take_along_axis(tnp.reshape(tnp.arange(6), (2, 3)), tnp.asarray([[2, 0]]),
+                              axis=1)
+    assert got.numpy().tolist() == [[2, 0], [5, 3]]

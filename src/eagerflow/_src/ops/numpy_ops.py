@@ -428,11 +428,29 @@ def split(ary, indices_or_sections, axis=0):
 
 
 @export(_NP + "take")
-def take(a, indices, axis=None):
-    t = asarray(a)
+def take(a, indices, axis=None, out=None, mode="clip"):
+    """Elements of `a` at `indices` along `axis` (of the flattened `a` if None); an
+    index out of range is clipped to the axis (``mode="clip"``) or wraps around it
+    (``mode="wrap"``).
+
+    >>> tf.experimental.numpy.take([10, 20, 30], [-1, 5, 1]).numpy()
+    array([10, 30, 20])
+    """
+    if out is not None:
+        raise ValueError("out argument is not supported in take.")
+    if mode not in ("clip", "wrap", "raise"):
+        raise ValueError(f"Invalid mode '{mode}' for take")
+    if mode == "raise":
+        raise ValueError("The 'raise' mode to take is not supported.")
+    t, i = asarray(a), asarray(indices)
     if axis is None:
         t, axis = ravel(t), 0
-    return _tf("gather")(t, asarray(indices), axis=axis)
+    size = _tf("shape")(t, out_type=i.dtype)[axis]
+    if mode == "clip":
+        i = _tf("maximum")(_tf("minimum")(i, size - 1), 0)
+    else:
+        i = _tf("math.floormod")(i, size)
+    return _tf("gather")(t, i, axis=axis)
 
 
 @export(_NP + "diag")
@@ -829,8 +847,25 @@ def compress(condition, a, axis=None):
 
 @export(_NP + "take_along_axis")
 def take_along_axis(arr, indices, axis):
+    """The elements of `arr` at `indices` along `axis`, the other axes of the two
+    broadcast together; a negative index counts from the axis' end.
+
+    >>> tnp = tf.experimental.numpy
+    >>> tnp.take_along_axis(tnp.asarray([[10, 20], [30, 40]]),
+    ...                     tnp.asarray([[1, 0]]), axis=0).numpy()
+    array([[30, 20]])
+    """
     t, i = asarray(arr), asarray(indices)
-    return _tf("gather")(t, i, axis=axis, batch_dims=axis % t.shape.rank)
+    if axis is None:
+        t, axis = ravel(t), 0
+    rank = t.shape.rank
+    axis = axis % rank
+    i = _tf("where")(i < 0, i + _tf("shape")(t, out_type=i.dtype)[axis], i)
+    t, i = moveaxis(t, axis, -1), moveaxis(i, axis, -1)
+    outer = _tf("broadcast_dynamic_shape")(_tf("shape")(t)[:-1], _tf("shape")(i)[:-1])
+    t = _tf("broadcast_to")(t, _tf("concat")([outer, _tf("shape")(t)[-1:]], 0))
+    i = _tf("broadcast_to")(i, _tf("concat")([outer, _tf("shape")(i)[-1:]], 0))
+    return moveaxis(_tf("gather")(t, i, batch_dims=rank - 1), -1, axis)
 
 
 for _name, _op in (("arcsinh", "math.asinh"), ("arccosh", "math.acosh"),
