@@ -1320,3 +1320,19 @@ def test_tensordot_with_axes_of_tensors_whose_rank_is_unknown(axes, a_shape, b_s
     for got, want in zip(tf.function(dot, input_signature=specs)(a, b), dot(a, b)):
         assert got.shape == want.shape
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+def test_tensor_scatter_min_max_never_take_a_nan_update():
+    # an update replaces an element only when strictly smaller (larger), as in TF: a NaN
+    # update is ignored, even among duplicates, and a NaN element stays NaN
+    nan = float("nan")
+    t = tf.constant([5., 2.])
+    for fn, want in ((tf.tensor_scatter_nd_min, [1., 2.]), (tf.tensor_scatter_nd_max, [5., 2.])):
+        assert fn(t, [[0]], [nan]).numpy().tolist() == [5., 2.]
+        assert fn(t, [[0], [0]], [nan, 1.]).numpy().tolist() == want
+        assert fn(t, [[0], [0]], [1., nan]).numpy().tolist() == want
+        got = fn(tf.constant([nan, 2.], tf.float64), [[0]], [1.]).numpy()
+        assert np.isnan(got[0]) and got[1] == 2.
+    v = tf.Variable([1., 2.])
+    v.scatter_nd_max([[0]], [nan])
+    assert v.numpy().tolist() == [1., 2.]

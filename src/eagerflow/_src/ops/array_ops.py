@@ -2085,6 +2085,12 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
 def _scatter_into(xp, out, index, values, how):
     if how == "update":
         out[index] = values  # with duplicates, the last update wins
+    elif how in ("minimum", "maximum") and values.dtype.kind not in "biu":
+        # an update replaces an element only when strictly smaller (larger): a NaN
+        # update never does, a NaN element stays
+        fill = xp.inf if how == "minimum" else -xp.inf
+        getattr(xp, how).at(out, index, xp.where(xp.isnan(values), fill, values)
+                            .astype(values.dtype))
     else:
         getattr(xp, how).at(out, index, values)
     return out
