@@ -168,6 +168,11 @@ ERRORS = [
      "params.shape[0]: 3 should be equal to indices.shape[0]: 2"),
     (lambda: tf.gather(P, [0], axis=1, batch_dims=2), InvalidArgument,
      "Expected batch_dims in the range [-1, 1], but got 2"),
+    # the axis (batch_dims when not given) is checked against params' rank first
+    (lambda: tf.gather(P, [[1]], batch_dims=3), InvalidArgument,
+     "Shape must be at least rank 4 but is rank 2"),
+    (lambda: tf.gather(P, [[1]], batch_dims=-3), InvalidArgument,
+     "Shape must be at least rank 3 but is rank 2"),
     (lambda: tf.gather_nd(P, [[0, 1], [3, 3]]), InvalidArgument,
      "indices[1] = [3, 3] does not index into param shape [3,4], node name: GatherNd"),
     (lambda: tf.gather_nd(P, [[[0, 1]], [[2, 4]]]), InvalidArgument,

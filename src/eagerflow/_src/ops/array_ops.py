@@ -1869,14 +1869,14 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         axis = int(axis)
     if params.ndim == 0:
         raise _bad("params must be at least 1 dimensional")
+    if not -params.ndim <= axis < params.ndim:
+        raise _bad(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                   f"rank {params.ndim}")
     if not -indices.ndim <= batch_dims <= indices.ndim:
         raise _bad(f"Expected batch_dims in the range [{-indices.ndim}, {indices.ndim}], but "
                    f"got {batch_dims}")
     if batch_dims < 0:
         batch_dims += indices.ndim
-    if not -params.ndim <= axis < params.ndim:
-        raise _bad(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
-                   f"rank {params.ndim}")
     axis %= params.ndim
     if batch_dims >= params.ndim:
         raise _bad(f"batch_dims ({batch_dims}) must be less than rank(params) "
