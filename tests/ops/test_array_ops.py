@@ -1341,3 +1341,29 @@ def test_tensor_scatter_min_max_never_take_a_nan_update():
     v = tf.Variable([1., 2.])
     v.scatter_nd_max([[0]], [nan])
     assert v.numpy().tolist() == [1., 2.]
+
+
+@pytest.mark.parametrize("fn, op_name", [
+    (lambda: tf.scatter_nd([[5]], [10], [4]), "ScatterNd"),
+    (lambda: tf.where([True, False, True], tf.constant([1, 2]), tf.constant([3, 4])),
+     "SelectV2"),
+    (lambda: tf.strided_slice(tf.range(8), [0], [3], [0]), "StridedSlice"),
+    (lambda: tf.strided_slice(tf.range(8), [0, 0], [1], [1]), "StridedSlice"),
+])
+def test_eager_errors_from_python_lists_end_without_a_name(fn, op_name):
+    # TF runs these on its slower path when given a Python list: the message has the
+    # kernel's function prefix and ends at the op's tag
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        fn()
+    text = str(info.value)
+    assert text.startswith(f"{{{{function_node __wrapped__{op_name}_device_")
+    assert text.endswith(f"[Op:{op_name}]")
+
+
+def test_eager_errors_from_tensors_end_with_an_empty_name():
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.scatter_nd(tf.constant([[5]]), tf.constant([10]), tf.constant([4]))
+    assert str(info.value).endswith("[Op:ScatterNd] name: ")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.strided_slice(tf.range(8), tf.constant([0, 0]), tf.constant([1]), tf.constant([1]))
+    assert str(info.value).endswith("[Op:StridedSlice] name: ")

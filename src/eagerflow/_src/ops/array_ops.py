@@ -2148,13 +2148,17 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     >>> tf.scatter_nd([[0], [2], [0]], [1, 2, 3], [4])
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([4, 0, 2, 0], dtype=int32)>
     """
+    given = (indices, updates, shape)
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
     attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
-    if type(shape) is tuple:
-        return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
-    return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
+    try:
+        if type(shape) is tuple:
+            return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
+        return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _tensor_scatter_kernel(how, op_name):
@@ -2323,6 +2327,7 @@ def where(condition, x=None, y=None, name=None):
         return dispatch(_WHERE, (as_tensor(condition),), name=name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
+    given = (condition, x, y)
     if context.executing_eagerly() and not (is_tensor_like(x) and is_tensor_like(y)):
         # TF's eager fast path takes tensors only; its fallback converts the condition to
         # bool (ValueError for a tensor of another dtype)
@@ -2333,7 +2338,10 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype != _d.bool:
         raise fixed_input_error(_SELECT, 0, "condition", _d.bool, condition.dtype,
                                 building=not isinstance(condition, EagerTensor))
-    return dispatch(_SELECT, (condition, x, y), name=name)
+    try:
+        return dispatch(_SELECT, (condition, x, y), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 @export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
