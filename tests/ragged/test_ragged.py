@@ -1254,3 +1254,52 @@ def test_stack_dynamic_partitions_row_splits_follow_the_partitions_dtype():
         assert r.to_list() == [[1, 3], [2], [4]]
     assert tf.ragged.stack_dynamic_partitions(data, [1, 1, 0, 0], 2).row_splits.dtype == \
         tf.int32
+
+
+def test_row_partition_values_known_while_building_raise_value_errors():
+    # TF checks the values it knows while building (always, eagerly) before its assertions
+    cases = [
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 0, 2], nrows=2),
+         "Expected nrows >= value_rowids[-1] + 1; got nrows=2, value_rowids[-1]=2"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], tf.constant([0, 0, 2]),
+                                                   nrows=tf.constant(2)),
+         "Expected nrows >= value_rowids[-1] + 1; got nrows=2, value_rowids[-1]=2"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 0, 2], nrows=-1),
+         "Expected nrows >= 0; got -1"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 1]),
+         "Shapes (3,) and (2,) are incompatible"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [[0, 0, 2]]),
+         "Shape (1, 3) must have rank 1"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5], 2),
+         "uniform_row_length=2 times nrows=2 must equal nvals=5"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], 2, nrows=2),
+         "uniform_row_length=2 times nrows=2 must equal nvals=6"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2], -1),
+         "uniform_row_length must be >= 0."),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2], [1]),
+         "Shape (1,) must have rank 0"),
+        (lambda: tf.RaggedTensor.from_row_splits([3, 1, 4], [0., 3.]),
+         "row_splits must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_row_splits([3, 1, 4], tf.constant([0, 3], tf.int16)),
+         "row_splits must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_row_lengths([3, 1, 4], [3.]),
+         "row_lengths must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([3, 1, 4], 1.),
+         "UniformRowLength must have dtype int32 or int64"),
+        (lambda: tf.ragged.constant([[1]], row_splits_dtype=tf.float32),
+         "row_splits must have dtype int32 or int64"),
+    ]
+    for make, message in cases:
+        with pytest.raises(ValueError) as info:
+            make()
+        assert str(info.value) == message
+    # a negative first id is TF's assertion on it alone; a NumPy array of floats is cast
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.RaggedTensor.from_value_rowids([3, 1, 4], [-1, 0, 2], nrows=3)
+    assert str(info.value) == (
+        "Arguments to from_value_rowids do not form a valid RowPartition.  \nCondition x >= 0 "
+        "did not hold element-wise:\nx (shape=(1,) dtype=int64) = \n['-1']")
+    rt = tf.RaggedTensor.from_row_splits([3, 1, 4], np.array([0., 3.], np.float32))
+    assert rt.to_list() == [[3, 1, 4]]
+    rt = tf.RaggedTensor.from_uniform_row_length(tf.zeros([0], tf.int32), 0, nrows=3)
+    assert rt.shape.as_list() == [3, 0]

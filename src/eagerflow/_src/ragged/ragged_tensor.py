@@ -37,7 +37,7 @@ _SPLITS_DTYPES = (_d.int32, _d.int64)
 def _splits_dtype(dtype):
     dtype = _d.as_dtype(dtype)
     if dtype not in _SPLITS_DTYPES:
-        raise ValueError(f"row_splits_dtype must be int32 or int64, got {dtype!r}")
+        raise ValueError("row_splits must have dtype int32 or int64")
     return dtype
 
 
@@ -49,10 +49,13 @@ def _as_index(value, dtype, what):
     if isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None:
         t = convert_to_tensor(value)
         if t.dtype not in _SPLITS_DTYPES:
-            raise ValueError(f"{what} must have dtype int32 or int64, got {t.dtype!r}")
+            raise ValueError(f"{what} must have dtype int32 or int64")
         if t.dtype != dtype:
             t = cast_ops.cast(t, dtype)
         return t
+    if not isinstance(value, np.ndarray) and np.asarray(value).dtype.kind in "fc" and \
+            np.asarray(value).size:
+        raise ValueError(f"{what} must have dtype int32 or int64")  # (a NumPy array is cast)
     return convert_to_tensor(np.asarray(value, dtype.as_numpy_dtype) if not isinstance(
         value, (list, tuple)) or value else np.zeros([0], dtype.as_numpy_dtype), dtype)
 
@@ -101,6 +104,7 @@ def _splits_of_lengths(lengths, validate):
 def _splits_of_rowids(rowids, nrows, dtype, validate):
     """``(row splits, nrows)`` of values in rows `rowids` (sorted), `nrows` rows (default:
     the last id + 1)."""
+    rowids.shape.assert_has_rank(1)
     if nrows is None:
         if _eager(rowids):
             nrows = EagerTensor._wrap(np.asarray(
@@ -111,16 +115,24 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
                 _constant(1, dtype))
     else:
         nrows = _as_index(nrows, dtype, "nrows")
+        # (TF's checks of values known while building, before its assertions)
+        ids, n = get_static_value(rowids), get_static_value(nrows)
+        if n is not None and n.ndim == 0:
+            if n < 0:
+                raise ValueError(f"Expected nrows >= 0; got {int(n)}")
+            if ids is not None and ids.size and not n >= ids[-1] + 1:
+                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(n)}, "
+                                 f"value_rowids[-1]={int(ids[-1])}")
+        nrows.shape.assert_has_rank(0)
     if _eager(rowids, nrows):
         ids = rowids._data
-        if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
-            debugging_ops.assert_non_negative(
-                math_ops.subtract(rowids[1:], rowids[:-1]),
-                message="Arguments to from_value_rowids do not form a valid RowPartition")
-        if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
-                         or (ids >= nrows._data).any()):
-            raise _invalid("Arguments to from_value_rowids do not form a valid "
-                           "RaggedTensor:monotonic")
+        # (TF's assertions, with their messages: the first id not negative, ids sorted)
+        message = "Arguments to from_value_rowids do not form a valid RowPartition"
+        if validate and ids.size and ids[0] < 0:
+            debugging_ops.assert_non_negative(rowids[:1], message=message)
+        if validate and (np.diff(ids) < 0).any():
+            debugging_ops.assert_non_negative(math_ops.subtract(rowids[1:], rowids[:-1]),
+                                              message=message)
         counts = np.bincount(ids, minlength=int(nrows._data)).astype(ids.dtype)
         data = np.zeros(counts.size + 1, ids.dtype)
         np.cumsum(counts, out=data[1:])
@@ -128,6 +140,26 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
     counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids, nrows)
     return array_ops.concat([array_ops.zeros([1], dtype), reduction_ops.cumsum(counts)],
                             0), nrows
+
+
+def _uniform_nrows(length, nrows, nvals, validate):
+    """The number of rows of `uniform_row_length` `length` (`nrows`, or as many as `nvals`
+    values fill), with TF's checks of the values known while building."""
+    length.shape.assert_has_rank(0)
+    known = get_static_value(length)
+    if nrows is None and known is None:
+        nrows = math_ops.floordiv(nvals, math_ops.maximum(length, _constant(1, length.dtype)))
+    elif nrows is None:  # (as TF: 0 rows of length 0)
+        nrows = (_constant(0, length.dtype) if known == 0 else math_ops.floordiv(nvals, length))
+    known = [get_static_value(t) for t in (length, nrows, nvals)]
+    if validate and not any(k is None for k in known):
+        k_length, k_nrows, k_nvals = (int(k) for k in known)
+        if k_nrows * k_length != k_nvals:
+            raise ValueError(f"uniform_row_length={k_length} times nrows={k_nrows} must equal "
+                             f"nvals={k_nvals}")
+        if k_length < 0:
+            raise ValueError("uniform_row_length must be >= 0.")
+    return nrows
 
 
 def _nvals(values):
@@ -203,6 +235,9 @@ class RaggedTensor:
         dtype = cls._index_dtype(values, value_rowids, nrows)
         rowids = _as_index(value_rowids, dtype, "value_rowids")
         splits, nrows = _splits_of_rowids(rowids, nrows, dtype, validate)
+        if not isinstance(values, RaggedTensor):
+            values = convert_to_tensor(values)
+        values.shape[:1].assert_is_compatible_with(rowids.shape)
         return cls._from_splits(values, splits, validate, cached_value_rowids=rowids,
                                 cached_nrows=nrows)
 
@@ -227,12 +262,11 @@ class RaggedTensor:
                                 name=None):
         """Rows of `uniform_row_length` values each."""
         dtype = cls._index_dtype(values, uniform_row_length)
-        n = _nrows_of(values, dtype)
-        length = convert_to_tensor(uniform_row_length, dtype)
-        if nrows is None:
-            nrows = math_ops.floordiv(n, math_ops.maximum(length, _constant(1, dtype)))
+        length = _as_index(uniform_row_length, dtype, "UniformRowLength")
+        nrows = _uniform_nrows(length, None if nrows is None else convert_to_tensor(
+            nrows, dtype), _nrows_of(values, dtype), validate)
         splits = math_ops.multiply(array_ops.range(math_ops.add(
-            convert_to_tensor(nrows, dtype), _constant(1, dtype)), dtype=dtype), length)
+            nrows, _constant(1, dtype)), dtype=dtype), length)
         return cls._from_splits(values, splits, validate, uniform_row_length=length)
 
     @classmethod
@@ -1260,16 +1294,11 @@ class RowPartition:
         if nvals is None and nrows is None:
             raise ValueError("Either nvals or nrows must be specified")
         length = _partition_index(uniform_row_length, "uniform_row_length", dtype, dtype_hint)
-        if nrows is None:
-            nvals = _as_index(nvals, length.dtype, "nvals")
-            nrows = math_ops.floordiv(nvals, math_ops.maximum(length,
-                                                              _constant(1, length.dtype)))
-        else:
-            nrows = _as_index(nrows, length.dtype, "nrows")
-            if nvals is None:
-                nvals = math_ops.multiply(nrows, length)
-            else:
-                nvals = _as_index(nvals, length.dtype, "nvals")
+        nvals = None if nvals is None else _as_index(nvals, length.dtype, "nvals")
+        nrows = _uniform_nrows(length, None if nrows is None else _as_index(
+            nrows, length.dtype, "nrows"), nvals, validate)
+        if nvals is None:
+            nvals = math_ops.multiply(nrows, length)
         splits = math_ops.multiply(array_ops.range(math_ops.add(nrows, _constant(
             1, length.dtype)), dtype=length.dtype), length)
         return cls(splits, nrows=nrows, uniform_row_length=length, nvals=nvals,
