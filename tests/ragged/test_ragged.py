@@ -1303,3 +1303,12 @@ def test_row_partition_values_known_while_building_raise_value_errors():
     assert rt.to_list() == [[3, 1, 4]]
     rt = tf.RaggedTensor.from_uniform_row_length(tf.zeros([0], tf.int32), 0, nrows=3)
     assert rt.shape.as_list() == [3, 0]
+
+
+def test_gather_with_batch_dims_and_no_axis_gathers_along_batch_dims():
+    # tf.gather's axis defaults to batch_dims, for ragged params too
+    digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
+    got = tf.gather(digits, tf.ragged.constant([[0], [], [1, 2], [0], []]), batch_dims=1)
+    assert got.to_list() == [[3], [], [9, 2], [6], []]
+    got = tf.gather(digits[:1], [[0, 3]], batch_dims=1)
+    assert got.numpy().tolist() == [[3, 1]]
