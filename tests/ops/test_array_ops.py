@@ -1367,3 +1367,19 @@ def test_eager_errors_from_tensors_end_with_an_empty_name():
     with pytest.raises(errors.InvalidArgumentError) as info:
         tf.strided_slice(tf.range(8), tf.constant([0, 0]), tf.constant([1]), tf.constant([1]))
     assert str(info.value).endswith("[Op:StridedSlice] name: ")
+
+
+def test_split_and_reverse_eager_errors_name_tfs_function():
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.split(tf.range(10), [3, 3])
+    assert str(info.value).startswith(
+        "{{function_node __wrapped__SplitV_num_split_2_device_/job:localhost/replica:0/task:0/"
+        "device:CPU:0}} Determined shape must either match input shape along split_dim")
+    assert str(info.value).endswith("Got: 6 [Op:SplitV] name: split")
+    # an axis list: TF's slower path, whose errors end at the op's tag
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.reverse(tf.Variable(tf.ones([2, 3])), [0, 0])
+    assert str(info.value).endswith("axis 0 specified more than once. [Op:ReverseV2]")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.reverse(tf.ones([2, 3]), tf.constant([0, 0]))
+    assert str(info.value).endswith("axis 0 specified more than once. [Op:ReverseV2] name: ")

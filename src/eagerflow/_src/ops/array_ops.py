@@ -727,10 +727,14 @@ def reverse(tensor, axis, name=None):
     >>> tf.reverse([[1, 2, 3]], [1])
     <tf.Tensor: shape=(1, 3), dtype=int32, numpy=array([[3, 2, 1]], dtype=int32)>
     """
+    given = (tensor, axis)
     dims, axis = _int_array(axis, "ReverseV2")
     if len(dims) != 1:
         raise _op_error("ReverseV2", f"'dims' must be 1-dimension, not {len(dims)}")
-    return dispatch(_REVERSE, (as_tensor(tensor),), {"axis": axis}, name)
+    try:
+        return dispatch(_REVERSE, (as_tensor(tensor),), {"axis": axis}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _roll_kernel(xp, x, shift, axis):
@@ -1158,7 +1162,12 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
                              f"argument to split. Argument provided: "
                              f"{str(num_or_size_splits)}")
         sizes = _ints(num_or_size_splits, "SplitV", "Tlen")
-        outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
+        try:
+            outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
+        except errors.OpError as e:  # (TF's one-op function is named by its outputs' count)
+            raise type(e)(e.node_def, e.op, e.message.replace(
+                "__wrapped__SplitV_device_", f"__wrapped__SplitV_num_split_{len(sizes)}_device_",
+                1)) from None
     return list(outs)
 
 
