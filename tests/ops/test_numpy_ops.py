@@ -447,3 +447,28 @@ def test_angle_of_real_numbers_is_float32():
     assert _v(tnp.angle(tf.constant([1, -2], tf.int8))) == ("float32", [0.0, np.float32(np.pi)])
     assert tnp.angle(tnp.asarray([1.0])).dtype == tf.float32
     assert tnp.angle(tnp.asarray([1j])).dtype == tf.float64
+
+
+_NUMPY_INDEX_DETAILS = textwrap.dedent("""
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    x = tnp.reshape(tnp.arange(24), (2, 3, 4))
+    print(x[[-1]].shape, x[[-1]][0, 0].numpy().tolist(), x[:, [-1, 0], 0].numpy().tolist())
+    for key in (1.0, [], (0, [0.5])):
+        try:
+            x[key]
+        except IndexError as e:
+            print(str(e).split(", got ")[1])
+    print(x.reshape((4, 6), order="F")[0].numpy().tolist())
+    print(x.astype(float).dtype, round(tnp.asarray([1.26]), 1).numpy().tolist())
+""")
+
+
+def test_numpy_indexing_counts_negative_rows_from_the_end_and_refuses_floats():
+    assert _printed_by(_NUMPY_INDEX_DETAILS) == [
+        "(1, 3, 4) [12, 13, 14, 15] [[8, 0], [20, 12]]",
+        "1.0", "[]", "[0.5]",
+        "[0, 8, 5, 2, 10, 7]",
+        "<dtype: 'float32'> [1.3]",
+    ]

@@ -1324,11 +1324,12 @@ def randint(low, high=None, size=None, dtype=np.int64):
 # -- NumPy behaviour of tensors -----------------------------------------------------------
 _METHODS = {
     "reshape": lambda self, *shape, order="C": reshape(
-        self, shape[0] if len(shape) == 1 else shape),
+        self, shape[0] if len(shape) == 1 else shape, order=order),
     "ravel": ravel, "flatten": ravel, "clip": clip, "mean": mean, "max": amax, "min": amin,
     "__pos__": lambda self: self, "transpose":
         lambda self, *axes: transpose(self, (axes[0] if len(axes) == 1 else axes) or None),
-    "astype": lambda self, dtype: _tensor(self, _as_np_type(dtype)),
+    "astype": lambda self, dtype: _tf("cast")(self, _d.as_dtype(dtype)),  # (TF's dtypes)
+    "__round__": lambda self, ndigits=None: around(self, ndigits or 0),
     "tolist": lambda self: self.numpy().tolist(),
     "T": property(lambda self: transpose(self)),
     "ndim": property(lambda self: self.shape.rank),
@@ -1386,11 +1387,34 @@ def _one_advanced(basic, tensor, key, at):
     if index.dtype == _d.bool:
         out, added = _tf("boolean_mask")(rest, index, axis=axis), 1
     else:
-        out, added = _tf("gather")(rest, index, axis=axis), index.shape.rank
+        out, added = _gather_from_end(rest, index, axis), index.shape.rank
     if joined[-1] - joined[0] + 1 == len(joined) or axis == 0:
         return out
     moved = list(range(axis, axis + added))
     return _tf("transpose")(out, moved + [a for a in range(out.shape.rank) if a not in moved])
+
+
+def _gather_from_end(tensor, index, axis):
+    """`tensor`'s rows `index` along `axis`, a negative index counting from the end."""
+    size = _tf("shape")(tensor, out_type=index.dtype)[axis]
+    return _tf("gather")(tensor, _tf("where")(index < 0, index + size, index), axis=axis)
+
+
+_INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                "integer or boolean arrays are valid indices")
+
+
+def _check_index(item):
+    """NumPy's IndexError for an index item of floats (a list of none is one)."""
+    if isinstance(item, (float, np.floating)):
+        raise IndexError(f"{_INDEX_ERROR}, got {item!r}")
+    if isinstance(item, (list, np.ndarray, Tensor)):
+        try:
+            dtype = asarray(item).dtype
+        except (TypeError, ValueError):
+            return
+        if not (dtype.is_integer or dtype == _d.bool):
+            raise IndexError(f"{_INDEX_ERROR}, got {item!r}")
 
 
 def _numpy_getitem(basic):
@@ -1398,12 +1422,14 @@ def _numpy_getitem(basic):
     tensor of indices (rows gathered) or of bools (a mask), or a tuple mixing them with
     integers and slices (when the values and the tensor's shape are known)."""
     def getitem(self, key):
+        for item in key if isinstance(key, tuple) else (key,):
+            _check_index(item)
         if isinstance(key, (list, np.ndarray)) or (
                 isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
             index = asarray(key)
             if index.dtype == _d.bool:
                 return _tf("boolean_mask")(self, index)
-            return _tf("gather")(self, index, axis=0)
+            return _gather_from_end(self, index, 0)
         advanced = [i for i, k in enumerate(key) if _is_advanced(k)] if isinstance(
             key, tuple) else []
         if len(advanced) == 1 and self.shape.rank is not None:
