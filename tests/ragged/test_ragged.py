@@ -1312,3 +1312,58 @@ def test_gather_with_batch_dims_and_no_axis_gathers_along_batch_dims():
     assert got.to_list() == [[3], [], [9, 2], [6], []]
     got = tf.gather(digits[:1], [[0, 3]], batch_dims=1)
     assert got.numpy().tolist() == [[3, 1]]
+
+
+def test_to_tensor_shape_checks_are_tfs():
+    rt = tf.ragged.constant([[1., 2.], [], [3.]])
+    with pytest.raises(ValueError, match="^Dimension -1 must be >= 0$"):
+        rt.to_tensor(shape=[-1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt.to_tensor(shape=[2])
+    assert str(info.value).startswith(
+        "{{function_node __wrapped__RaggedTensorToTensor_num_row_partition_tensors_1_device_")
+    assert "} rt_input.shape and shape=[2] are incompatible: rt_input.rank = 2 but " \
+           "shape.rank = 1 [Op:RaggedTensorToTensor]" in str(info.value)
+    assert rt.to_tensor(shape=[None, 1]).numpy().tolist() == [[1.], [0.], [3.]]
+
+
+def test_ragged_row_mask_newaxis_and_map_flat_values_checks():
+    rt = tf.ragged.constant([[1., 2.], [], [3.]])
+    with pytest.raises(ValueError, match=r"^Shapes \(3,\) and \(1,\) are incompatible$"):
+        tf.ragged.boolean_mask(rt, [True])
+    assert rt[tf.newaxis].shape.as_list() == [1, 3, None]
+    assert rt[tf.newaxis].uniform_row_length.numpy() == 3
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="partitions have incompatible row_splits"):
+        tf.ragged.map_flat_values(tf.add, rt, tf.ragged.constant([[1.], [2.], [3.]]))
+    with pytest.raises(ValueError) as info:
+        tf.ragged.map_flat_values(lambda x: x[:1], rt)
+    assert str(info.value) == (
+        "tf.ragged.map_flat_values requires that the output of `op` have the same "
+        "outer-dimension size as flat_values of any ragged inputs. (output shape: (1,); "
+        "expected outer dimension size: 3)")
+
+
+def test_from_tensor_takes_its_ragged_rank_from_nested_lengths():
+    t = [[[1, 0], [2, 3]]]
+    for lengths in (([2], [1, 2]), [[2], [1, 2]]):
+        rt = tf.RaggedTensor.from_tensor(t, lengths=lengths)
+        assert rt.ragged_rank == 2 and rt.to_list() == [[[1], [2, 3]]]
+    cases = [
+        (lambda: tf.RaggedTensor.from_tensor([1, 2]), ValueError,
+         "The rank of a RaggedTensor must be greater than 1, i.e., a list of scalars won't "
+         "have ragged dimensions. Received argument `tensor` with rank 1."),
+        (lambda: tf.RaggedTensor.from_tensor([[1, 2]], ragged_rank=2), ValueError,
+         "Shape (1, 2) must have rank at least 3"),
+        (lambda: tf.RaggedTensor.from_tensor(t, ragged_rank=0), ValueError,
+         "Argument `ragged_rank` must be greater than 0. Received 0."),
+        (lambda: tf.RaggedTensor.from_tensor(t, ragged_rank=1.0), TypeError,
+         "Argument `ragged_rank` must be an int. Received 1.0."),
+        (lambda: tf.RaggedTensor.from_tensor([t], lengths=([1], [2], [1, 2]), ragged_rank=2),
+         ValueError, "If Argument `lengths` is a tuple of row_lengths, argument `ragged_rank` "
+                     "must be len(lengths): 3. Received ragged_rank: 2."),
+    ]
+    for make, cls, message in cases:
+        with pytest.raises(cls) as info:
+            make()
+        assert str(info.value) == message

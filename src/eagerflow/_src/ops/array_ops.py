@@ -1165,9 +1165,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         try:
             outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
         except errors.OpError as e:  # (TF's one-op function is named by its outputs' count)
-            raise type(e)(e.node_def, e.op, e.message.replace(
-                "__wrapped__SplitV_device_", f"__wrapped__SplitV_num_split_{len(sizes)}_device_",
-                1)) from None
+            raise errors.counted(e, "SplitV", "num_split", len(sizes)) from None
     return list(outs)
 
 

@@ -315,19 +315,25 @@ class RaggedTensor:
         if lengths is not None and padding is not None:
             raise ValueError("Specify argument `lengths` or `padding`, but not both.")
         dtype = _splits_dtype(row_splits_dtype)
+        if not isinstance(ragged_rank, int):
+            raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
+        if ragged_rank <= 0:
+            raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received "
+                             f"{ragged_rank}.")
         tensor = convert_to_tensor(tensor)
         rank = tensor.shape.rank
-        if not isinstance(ragged_rank, int) or ragged_rank <= 0:
-            raise ValueError(f"Argument `ragged_rank` must be an int > 0. Received "
-                             f"ragged_rank={ragged_rank}")
-        if rank is not None and ragged_rank >= rank:
-            raise ValueError(f"Argument `ragged_rank` must be less than rank of tensor "
-                             f"({rank}). Received ragged_rank={ragged_rank}.")
-        if isinstance(lengths, tuple):  # one vector of lengths per ragged dimension
-            if len(lengths) != ragged_rank:
+        if rank is not None and rank < 2:
+            raise ValueError(f"The rank of a RaggedTensor must be greater than 1, i.e., a list "
+                             f"of scalars won't have ragged dimensions. Received argument "
+                             f"`tensor` with rank {rank}.")
+        tensor.shape.with_rank_at_least(ragged_rank + 1)
+        if isinstance(lengths, (list, tuple)) and lengths and not isinstance(
+                lengths[0], (int, float)):  # (as TF: one vector of lengths per dimension)
+            if ragged_rank not in (1, len(lengths)):  # (1: the default, as TF takes it)
                 raise ValueError(f"If Argument `lengths` is a tuple of row_lengths, argument "
                                  f"`ragged_rank` must be len(lengths): {len(lengths)}. "
                                  f"Received ragged_rank: {ragged_rank}.")
+            tensor.shape.with_rank_at_least(len(lengths) + 1)
             values = tensor
             nested = []
             for level, level_lengths in enumerate(lengths):
@@ -942,8 +948,9 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
     # (a scalar -1, TF's form of "no shape asked for": every dimension bounding)
     shape = [-1] * (ragged + values.ndim) if shape.ndim == 0 else [int(d) for d in shape]
     if len(shape) != ragged + values.ndim:
-        raise _invalid(f"shape has {len(shape)} dimensions but the ragged tensor has "
-                       f"{ragged + values.ndim}")
+        raise _invalid(f"rt_input.shape and shape=[{','.join(map(str, shape))}] are "
+                       f"incompatible: rt_input.rank = {ragged + values.ndim} but shape.rank = "
+                       f"{len(shape)}")
     inner = list(values.shape[1:])
     for want, have in zip(shape[ragged + 1:], inner):
         if want >= 0 and want != have:
@@ -1175,12 +1182,16 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
         if isinstance(shape, TensorShape):
             shape = [-1 if d is None else d for d in shape.as_list()]
         elif isinstance(shape, (list, tuple)):
+            TensorShape(shape)  # (TF's ValueError for a negative dimension)
             shape = [-1 if d is None else d for d in shape]
         shape_t = convert_to_tensor(shape, index_dtype) if not isinstance(shape, Tensor) \
             else cast_ops.cast(shape, index_dtype)
     attrs = {"row_partition_types": ("ROW_SPLITS",) * len(splits)}
-    out = dispatch(_RAGGED_TO_TENSOR, (shape_t, flat, default_value, *splits), attrs, name)
-    return out
+    try:
+        return dispatch(_RAGGED_TO_TENSOR, (shape_t, flat, default_value, *splits), attrs, name)
+    except errors.OpError as e:
+        raise errors.counted(e, "RaggedTensorToTensor", "num_row_partition_tensors",
+                             len(splits)) from None
 
 
 def is_ragged(value):
