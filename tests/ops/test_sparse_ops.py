@@ -284,3 +284,21 @@ def test_compat_sparse_to_dense_is_tfs_op():
                                    r"< \[4\] \[Op:SparseToDense\]$")):
         with pytest.raises(tf.errors.InvalidArgumentError, match=message):
             s2d(indices, [4], 1)
+
+
+def test_sparse_maximum_minimum_merge_entries_out_of_order_as_given():
+    S = tf.sparse.SparseTensor
+    a = S([[0, 2], [0, 0], [1, 1]], [-1., 2., 3.], [2, 3])
+    b = S([[0, 1], [0, 2], [1, 0]], [-5., 4., -2.], [2, 3])
+    rows = [[0, 1], [0, 2], [0, 0], [1, 0], [1, 1]]  # (an entry of one alone meets 0)
+    assert _entries(tf.sparse.maximum(a, b)) == (rows, [0., 4., 2., 0., 3.])
+    assert _entries(tf.sparse.minimum(a, b)) == (rows, [-5., -1., 0., -2., 0.])
+    got = tf.sparse.minimum(S([[0, 1], [0, 0]], [-1, 2], [1, 2]), S([[0, 0]], [1], [1, 2]))
+    assert _entries(got) == ([[0, 0], [0, 1], [0, 0]], [0, -1, 0])
+
+
+def test_sparse_shape_of_an_unknown_dimension_and_retain_check():
+    assert tf.sparse.SparseTensor([[0]], [1], [-1]).shape.as_list() == [None]
+    st = tf.sparse.SparseTensor([[0, 2], [0, 0], [1, 1]], [1., 2., 3.], [2, 3])
+    with pytest.raises(ValueError, match="^Dimensions 3 and 1 are not compatible$"):
+        tf.sparse.retain(st, [True])

@@ -250,25 +250,28 @@ def _in_order(indices, shape):
     return bool((linear[1:] > linear[:-1]).all())
 
 
-def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold):
-    """TF's SparseAdd of two lists of entries in the order given: a merge of the two, entries
-    at equal indices summed (kept if the magnitude of the sum reaches `threshold`)."""
+def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
+    """TF's merge of two lists of entries in the order given (as if each were in order):
+    entries at equal indices summed (SparseAdd: kept if the magnitude of the sum reaches
+    `threshold`), or combined by `fn` with an entry of one list alone meeting 0
+    (SparseSparseMaximum/Minimum)."""
+    alone = (lambda v: v) if fn is None else (lambda v: fn(v, np.zeros_like(v)))
     rows, values, i, j = [], [], 0, 0
     while i < len(a_indices) and j < len(b_indices):
         x, y = a_indices[i].tolist(), b_indices[j].tolist()
         if x < y:
-            rows.append(a_indices[i]), values.append(a_values[i])
+            rows.append(a_indices[i]), values.append(alone(a_values[i]))
             i += 1
         elif x > y:
-            rows.append(b_indices[j]), values.append(b_values[j])
+            rows.append(b_indices[j]), values.append(alone(b_values[j]))
             j += 1
         else:
-            total = a_values[i] + b_values[j]
-            if np.abs(total) >= threshold:
+            total = a_values[i] + b_values[j] if fn is None else fn(a_values[i], b_values[j])
+            if fn is not None or np.abs(total) >= threshold:
                 rows.append(a_indices[i]), values.append(total)
             i, j = i + 1, j + 1
     rows += list(a_indices[i:]) + list(b_indices[j:])
-    values += list(a_values[i:]) + list(b_values[j:])
+    values += [alone(v) for v in list(a_values[i:]) + list(b_values[j:])]
     rank = a_indices.shape[1]
     return (np.asarray(rows, np.int64).reshape(-1, rank),
             np.asarray(values, a_values.dtype).reshape(-1))
@@ -368,7 +371,7 @@ def retain(sp_input, to_retain):
     if to_retain.shape.rank is not None and to_retain.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {to_retain.shape.rank}")
     if n is not None and to_retain.shape[0] is not None and n != to_retain.shape[0]:
-        raise ValueError(f"Dimensions {to_retain.shape[0]} and {n} are not compatible")
+        raise ValueError(f"Dimensions {n} and {to_retain.shape[0]} are not compatible")
     return _with_shape(SparseTensor(array_ops.boolean_mask(sp.indices, to_retain),
                                     array_ops.boolean_mask(sp.values, to_retain),
                                     sp.dense_shape), sp.shape)
@@ -972,9 +975,13 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
     return SparseTensor(*outputs)
 
 
-def _binary_sparse(a, b, fn, op_name):
+def _binary_sparse(a, b, fn, op_name, np_fn):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
     _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
+    if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
+                                                for t in (a, b)):
+        return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
+            a.indices, a.values, b.indices, b.values)], fn=np_fn), a.dense_shape)
     indices, _ = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
                                    array_ops.concat([array_ops.zeros_like(a.values),
                                                      array_ops.zeros_like(b.values)], 0),
@@ -987,13 +994,13 @@ def _binary_sparse(a, b, fn, op_name):
 def maximum(sp_a, sp_b, name=None):
     """The elementwise maximum of two SparseTensors, at the union of their entries (an
     absent entry counts as 0)."""
-    return _binary_sparse(sp_a, sp_b, math_ops.maximum, "SparseSparseMaximum")
+    return _binary_sparse(sp_a, sp_b, math_ops.maximum, "SparseSparseMaximum", np.maximum)
 
 
 @export("sparse.minimum")
 def minimum(sp_a, sp_b, name=None):
     """The elementwise minimum of two SparseTensors, at the union of their entries."""
-    return _binary_sparse(sp_a, sp_b, math_ops.minimum, "SparseSparseMinimum")
+    return _binary_sparse(sp_a, sp_b, math_ops.minimum, "SparseSparseMinimum", np.minimum)
 
 
 @export("sparse.softmax")

@@ -58,7 +58,7 @@ class SparseTensor:
             return self._shape_hint  # `sparse_placeholder`'s, whose shape has a default)
         value = get_static_value(self._dense_shape)
         if value is not None:
-            return TensorShape([int(d) for d in value])
+            return TensorShape([int(d) if d >= 0 else None for d in value])  # (-1: unknown)
         return TensorShape(shape_rules.known_elements(self._dense_shape))  # (what is known)
 
     def get_shape(self):
