@@ -302,3 +302,16 @@ def test_sparse_shape_of_an_unknown_dimension_and_retain_check():
     st = tf.sparse.SparseTensor([[0, 2], [0, 0], [1, 1]], [1., 2., 3.], [2, 3])
     with pytest.raises(ValueError, match="^Dimensions 3 and 1 are not compatible$"):
         tf.sparse.retain(st, [True])
+
+
+def test_sparse_dense_matmul_names_an_index_out_of_bounds_as_tfs_kernel():
+    S = tf.sparse.SparseTensor
+    for st, adjoint, message in (
+            (S([[0, 0], [0, -1]], [1., 1.], [1, 2]), False,
+             "k (-1) from index[1,1] out of bounds (>=2)"),
+            (S([[3, 1]], [1.], [1, 2]), False, "m (3) from index[0,0] out of bounds (>=1)"),
+            (S([[5, 0]], [1.], [2, 1]), True, "k (5) from index[0,0] out of bounds (>=2)")):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1]), adjoint_a=adjoint)
+        assert str(info.value).endswith(
+            f"}} {message} [Op:SparseTensorDenseMatMul] name: ")

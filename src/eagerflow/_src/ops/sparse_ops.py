@@ -502,6 +502,8 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
             f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
             f"[Op:SparseTensorDenseMatMul]")
+    if context.executing_eagerly():
+        _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
     # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
     # indices is a dense scatter, as TF's gradient of `b` is (rows picked by [col] alone
     # would give IndexedSlices)
@@ -512,6 +514,21 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     if a_dims[0] is not None:
         out.set_shape([a_dims[0], b.shape[1]])
     return out
+
+
+def _check_matmul_indices(indices, adjoint_a, inner, outer):
+    """TF's kernel error for the first entry of the sparse operand outside its shape: its
+    column (row, if adjoint) `k` against the inner dimension, then its other index `m`."""
+    k_at, m_at = (0, 1) if adjoint_a else (1, 0)
+    bad = ((indices[:, k_at] < 0) | (indices[:, k_at] >= inner) | (indices[:, m_at] < 0)
+           | (indices[:, m_at] >= outer)) if indices.size else np.zeros(0, bool)
+    if bad.any():
+        i = int(np.argmax(bad))
+        for name, at, bound in (("k", k_at, inner), ("m", m_at, outer)):
+            if not 0 <= indices[i, at] < bound:
+                raise errors.eager_error(
+                    errors.InvalidArgumentError, "SparseTensorDenseMatMul",
+                    f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})")
 
 
 def _segment_counts(rows, segment_ids, num_segments):
