@@ -1383,3 +1383,36 @@ def test_split_and_reverse_eager_errors_name_tfs_function():
     with pytest.raises(errors.InvalidArgumentError) as info:
         tf.reverse(tf.ones([2, 3]), tf.constant([0, 0]))
     assert str(info.value).endswith("axis 0 specified more than once. [Op:ReverseV2] name: ")
+
+
+def test_scatter_nd_of_strings_joins_them_and_empty_outputs_are_checked():
+    got = tf.scatter_nd([[0], [0], [1]], ["a", "b", "c"], [3])
+    assert got.numpy().tolist() == [b"ab", b"c", b""]
+    cases = [
+        (lambda: tf.scatter_nd(tf.zeros([2, 0], tf.int32), tf.ones([2, 3]), [3]),
+         "} Indices and updates specified for empty output shape [Op:ScatterNd]"),
+        (lambda: tf.scatter_nd([[0]], [1.], [0]),
+         "} Indices and updates specified for empty output.  indices shape: [1,1] "
+         "[Op:ScatterNd]"),
+        (lambda: tf.scatter_nd(tf.zeros([0, 0], tf.int32), tf.ones([0, 3]), [3]),
+         "} Only indices.shape[-1] values between 1 and 5 are currently supported.  "
+         "Requested rank: 0 [Op:ScatterNd]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.constant([1, 2]), tf.zeros([1, 0], tf.int32),
+                                             [[9, 9]]),
+         "} Indices and updates specified for empty output shape [Op:TensorScatterUpdate]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.zeros([0]), [[0]], [1.]),
+         "} Indices and updates specified for empty output shape [Op:TensorScatterUpdate]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.constant(5), tf.zeros([0], tf.int32), 1),
+         "} Updates shape must have rank at least one. Found:[] [Op:TensorScatterUpdate] "
+         "name: "),
+        (lambda: tf.scatter_nd(tf.constant([[1]], tf.int64), [1.], tf.constant([3])),
+         "cannot compute ScatterNd as input #2(zero-based) was expected to be a int64 tensor "
+         "but is a int32 tensor [Op:ScatterNd]"),
+    ]
+    for fn, ending in cases:
+        with pytest.raises(errors.InvalidArgumentError) as info:
+            fn()
+        assert str(info.value).endswith(ending), str(info.value)
+    assert tf.scatter_nd(tf.zeros([0, 1], tf.int32), tf.zeros([0]), [0]).shape == (0,)
+    with pytest.raises(ValueError, match="^tf.gather_nd does not allow negative batch_dims.$"):
+        tf.gather_nd([[1, 2], [3, 4]], [[1], [0]], batch_dims=-1)

@@ -2055,6 +2055,8 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
     given = (params, indices)
+    if isinstance(batch_dims, int) and batch_dims < 0:
+        raise ValueError("tf.gather_nd does not allow negative batch_dims.")
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     try:
@@ -2072,6 +2074,21 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
     k = indices.shape[-1] if indices.ndim else 0
     lead = indices.shape[:-1]
     n = len(lead)
+    count, size = math.prod(lead), math.prod(shape)
+    if op_name == "ScatterNd":  # (TF's checks of an empty output or index depth 0)
+        if not size and (indices.size or updates.size):
+            raise _bad(f"Indices and updates specified for empty output.  indices shape: "
+                       f"{shape_text(indices.shape)}")
+        if not k and indices.ndim:
+            raise _bad("Indices and updates specified for empty output shape" if count else
+                       "Only indices.shape[-1] values between 1 and 5 are currently supported."
+                       "  Requested rank: 0")
+    else:
+        if not updates.ndim:
+            raise _bad(f"Updates shape must have rank at least one. Found:"
+                       f"{shape_text(updates.shape)}")
+        if (not size or not k) and count:
+            raise _bad("Indices and updates specified for empty output shape")
     if updates.shape[:n] != lead or updates.shape[n:] != tuple(shape[k:]):
         if op_name == "ScatterNd":
             raise _bad(f"Dimensions [0,{n}) of indices[shape={shape_text(indices.shape)}] must "
@@ -2111,7 +2128,9 @@ def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
             raise _bad(f"Dimension {bad} must be >= 0")
     index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
                                   bad_indices_policy)
-    out = xp.zeros(shape, updates.dtype)
+    # (strings: empty where nothing is scattered, joined where several are)
+    out = xp.full(shape, b"", object) if updates.dtype == object else xp.zeros(shape,
+                                                                                updates.dtype)
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
@@ -2158,6 +2177,11 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     given = (indices, updates, shape)
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    if isinstance(shape, Tensor) and shape.dtype != indices.dtype:  # (one type attr, as TF)
+        raise errors.listed(errors.InvalidArgumentError(
+            None, "ScatterNd", f"cannot compute ScatterNd as input #2(zero-based) was expected "
+            f"to be a {kernel_type_name(indices.dtype)} tensor but is a "
+            f"{kernel_type_name(shape.dtype)} tensor [Op:ScatterNd] name: "), *given)
     shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
     attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
     try:
