@@ -472,3 +472,15 @@ def test_numpy_indexing_counts_negative_rows_from_the_end_and_refuses_floats():
         "[0, 8, 5, 2, 10, 7]",
         "<dtype: 'float32'> [1.3]",
     ]
+
+
+def test_size_and_bands_of_unknown_shapes():
+    sig = [tf.TensorSpec([None, None], tf.float32)]
+    got = tf.function(lambda a: tnp.size(a), input_signature=sig)(tf.ones([3, 4]))
+    assert got.dtype == tf.int32 and got.numpy() == 12  # (tf.size, as TF)
+    assert tnp.size(tf.ones([2, 3])) == 6 and tnp.size(2.5) == 1
+    with pytest.raises(NotImplementedError, match="axis argument is not supported"):
+        tnp.size(tf.ones([2, 3]), axis=0)
+    with pytest.raises(ValueError, match="Currently, the last two dimensions of the input array "
+                                         "need to be known."):
+        tf.function(lambda a: tnp.tril(a), input_signature=sig)(tf.ones([2, 2]))

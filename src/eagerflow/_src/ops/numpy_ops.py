@@ -801,6 +801,9 @@ def _band(name, lower):
     def fn(m, k=0):
         t = asarray(m)
         rows, cols = t.shape[-2], t.shape[-1]
+        if rows is None or cols is None:
+            raise ValueError("Currently, the last two dimensions of the input array need to "
+                             "be known.")
         i = np.arange(rows)[:, None]
         j = np.arange(cols)[None, :]
         keep = (j - i <= k) if lower else (j - i >= k)
@@ -1247,8 +1250,17 @@ def flatten(a, order="C"):
 # -- inspection ---------------------------------------------------------------------------
 @export(_NP + "size")
 def size(x, axis=None):
+    """The number of elements of `x`: a NumPy int when its shape is known, else an int32
+    tensor (as TF's ``tf.size``)."""
+    if axis is not None:
+        raise NotImplementedError("axis argument is not supported in the current `np.size` "
+                                  "implementation")
+    if isinstance(x, (int, float, np.int32, np.int64, np.float32, np.float64)):
+        return 1
     t = asarray(x)
-    return np.int64(t.shape.num_elements() if axis is None else t.shape[axis])
+    if t.shape.is_fully_defined():
+        return np.int64(t.shape.num_elements())
+    return _tf("size")(t)
 
 
 @export(_NP + "ndim")
