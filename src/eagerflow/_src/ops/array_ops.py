@@ -2177,11 +2177,6 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     given = (indices, updates, shape)
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    if isinstance(shape, Tensor) and shape.dtype != indices.dtype:  # (one type attr, as TF)
-        raise errors.listed(errors.InvalidArgumentError(
-            None, "ScatterNd", f"cannot compute ScatterNd as input #2(zero-based) was expected "
-            f"to be a {kernel_type_name(indices.dtype)} tensor but is a "
-            f"{kernel_type_name(shape.dtype)} tensor [Op:ScatterNd] name: "), *given)
     shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
     attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
     try:
