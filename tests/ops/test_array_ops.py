@@ -168,6 +168,11 @@ ERRORS = [
      "params.shape[0]: 3 should be equal to indices.shape[0]: 2"),
     (lambda: tf.gather(P, [0], axis=1, batch_dims=2), InvalidArgument,
      "Expected batch_dims in the range [-1, 1], but got 2"),
+    # the axis (batch_dims when not given) is checked against params' rank first
+    (lambda: tf.gather(P, [[1]], batch_dims=3), InvalidArgument,
+     "Shape must be at least rank 4 but is rank 2"),
+    (lambda: tf.gather(P, [[1]], batch_dims=-3), InvalidArgument,
+     "Shape must be at least rank 3 but is rank 2"),
     (lambda: tf.gather_nd(P, [[0, 1], [3, 3]]), InvalidArgument,
      "indices[1] = [3, 3] does not index into param shape [3,4], node name: GatherNd"),
     (lambda: tf.gather_nd(P, [[[0, 1]], [[2, 4]]]), InvalidArgument,
@@ -1370,3 +1375,91 @@ def test_a_partially_known_shape_given_as_a_shape_raises_tfs_error(call, prefix)
     traced = tf.function(lambda m: call(m.shape), input_signature=[tf.TensorSpec([None, 2])])
     with pytest.raises(ValueError, match=message):
         traced.get_concrete_function()
+
+
+def test_tensor_scatter_min_max_never_take_a_nan_update():
+    # an update replaces an element only when strictly smaller (larger), as in TF: a NaN
+    # update is ignored, even among duplicates, and a NaN element stays NaN
+    nan = float("nan")
+    t = tf.constant([5., 2.])
+    for fn, want in ((tf.tensor_scatter_nd_min, [1., 2.]), (tf.tensor_scatter_nd_max, [5., 2.])):
+        assert fn(t, [[0]], [nan]).numpy().tolist() == [5., 2.]
+        assert fn(t, [[0], [0]], [nan, 1.]).numpy().tolist() == want
+        assert fn(t, [[0], [0]], [1., nan]).numpy().tolist() == want
+        got = fn(tf.constant([nan, 2.], tf.float64), [[0]], [1.]).numpy()
+        assert np.isnan(got[0]) and got[1] == 2.
+    v = tf.Variable([1., 2.])
+    v.scatter_nd_max([[0]], [nan])
+    assert v.numpy().tolist() == [1., 2.]
+
+
+@pytest.mark.parametrize("fn, op_name", [
+    (lambda: tf.scatter_nd([[5]], [10], [4]), "ScatterNd"),
+    (lambda: tf.where([True, False, True], tf.constant([1, 2]), tf.constant([3, 4])),
+     "SelectV2"),
+    (lambda: tf.strided_slice(tf.range(8), [0], [3], [0]), "StridedSlice"),
+    (lambda: tf.strided_slice(tf.range(8), [0, 0], [1], [1]), "StridedSlice"),
+])
+def test_eager_errors_from_python_lists_end_without_a_name(fn, op_name):
+    # TF runs these on its slower path when given a Python list: the message has the
+    # kernel's function prefix and ends at the op's tag
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        fn()
+    text = str(info.value)
+    assert text.startswith(f"{{{{function_node __wrapped__{op_name}_device_")
+    assert text.endswith(f"[Op:{op_name}]")
+
+
+def test_eager_errors_from_tensors_end_with_an_empty_name():
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.scatter_nd(tf.constant([[5]]), tf.constant([10]), tf.constant([4]))
+    assert str(info.value).endswith("[Op:ScatterNd] name: ")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.strided_slice(tf.range(8), tf.constant([0, 0]), tf.constant([1]), tf.constant([1]))
+    assert str(info.value).endswith("[Op:StridedSlice] name: ")
+
+
+def test_split_and_reverse_eager_errors_name_tfs_function():
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.split(tf.range(10), [3, 3])
+    assert str(info.value).startswith(
+        "{{function_node __wrapped__SplitV_num_split_2_device_/job:localhost/replica:0/task:0/"
+        "device:CPU:0}} Determined shape must either match input shape along split_dim")
+    assert str(info.value).endswith("Got: 6 [Op:SplitV] name: split")
+    # an axis list: TF's slower path, whose errors end at the op's tag
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.reverse(tf.Variable(tf.ones([2, 3])), [0, 0])
+    assert str(info.value).endswith("axis 0 specified more than once. [Op:ReverseV2]")
+    with pytest.raises(errors.InvalidArgumentError) as info:
+        tf.reverse(tf.ones([2, 3]), tf.constant([0, 0]))
+    assert str(info.value).endswith("axis 0 specified more than once. [Op:ReverseV2] name: ")
+
+
+def test_scatter_nd_of_strings_joins_them_and_empty_outputs_are_checked():
+    got = tf.scatter_nd([[0], [0], [1]], ["a", "b", "c"], [3])
+    assert got.numpy().tolist() == [b"ab", b"c", b""]
+    cases = [
+        (lambda: tf.scatter_nd(tf.zeros([2, 0], tf.int32), tf.ones([2, 3]), [3]),
+         "} Indices and updates specified for empty output shape [Op:ScatterNd]"),
+        (lambda: tf.scatter_nd([[0]], [1.], [0]),
+         "} Indices and updates specified for empty output.  indices shape: [1,1] "
+         "[Op:ScatterNd]"),
+        (lambda: tf.scatter_nd(tf.zeros([0, 0], tf.int32), tf.ones([0, 3]), [3]),
+         "} Only indices.shape[-1] values between 1 and 5 are currently supported.  "
+         "Requested rank: 0 [Op:ScatterNd]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.constant([1, 2]), tf.zeros([1, 0], tf.int32),
+                                             [[9, 9]]),
+         "} Indices and updates specified for empty output shape [Op:TensorScatterUpdate]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.zeros([0]), [[0]], [1.]),
+         "} Indices and updates specified for empty output shape [Op:TensorScatterUpdate]"),
+        (lambda: tf.tensor_scatter_nd_update(tf.constant(5), tf.zeros([0], tf.int32), 1),
+         "} Updates shape must have rank at least one. Found:[] [Op:TensorScatterUpdate] "
+         "name: "),
+    ]
+    for fn, ending in cases:
+        with pytest.raises(errors.InvalidArgumentError) as info:
+            fn()
+        assert str(info.value).endswith(ending), str(info.value)
+    assert tf.scatter_nd(tf.zeros([0, 1], tf.int32), tf.zeros([0]), [0]).shape == (0,)
+    with pytest.raises(ValueError, match="^tf.gather_nd does not allow negative batch_dims.$"):
+        tf.gather_nd([[1, 2], [3, 4]], [[1], [0]], batch_dims=-1)

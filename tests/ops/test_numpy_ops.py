@@ -314,3 +314,173 @@ def test_numpy_behavior_operators():
         "<dtype: 'float32'> <dtype: 'float16'>",
         "<dtype: 'int64'> <dtype: 'float32'>",
     ]
+
+
+def test_take_clips_or_wraps_out_of_range_indices():
+    # TF's default mode is "clip": -1 and 5 land on the first and last element.
+    assert tnp.take([10, 20, 30], [-1, 5, 1]).numpy().tolist() == [10, 30, 20]
+    assert tnp.take([10, 20, 30], [-1, 5, 1], mode="wrap").numpy().tolist() == [30, 30, 20]
+    got = tnp.take([[10, 20, 30], [1, 2, 3]], [-1, 3], axis=1)
+    assert got.numpy().tolist() == [[10, 30], [1, 3]]
+    for kwargs, first_line in (({"mode": "raise"}, "The 'raise' mode to take is not "
+                                "supported."), ({"mode": "foo"}, "Invalid mode 'foo' for take"),
+                               ({"out": 1}, "out argument is not supported in take.")):
+        with pytest.raises(ValueError, match=first_line.replace(".", r"\.")):
+            tnp.take([10, 20, 30], [0], **kwargs)
+
+    f = tf.function(lambda x, i: tnp.take(x, i),
+                    input_signature=[tf.TensorSpec([None], tf.int32),
+                                     tf.TensorSpec([None], tf.int64)])
+    assert f(tf.constant([1, 2, 3]), tf.constant([-4, 7], tf.int64)).numpy().tolist() == [1, 3]
+
+
+def test_take_along_axis_broadcasts_and_counts_negative_indices_from_the_end():
+    a = tnp.asarray([[10, 20], [30, 40]])
+    got = tnp.take_along_axis(a, tnp.asarray([[1, 0]]), axis=0)
+    assert got.shape == (1, 2) and got.numpy().tolist() == [[30, 20]]
+    assert tnp.take_along_axis(a, tnp.asarray([[-1], [0]]), axis=1).numpy().tolist() == [
+        [20], [30]]
+    assert tnp.take_along_axis(a, tnp.asarray([[1], [0]]), axis=-1).numpy().tolist() == [
+        [20], [30]]
+    # the indices' size-1 axis broadcasts against the array's
+    got = tnp.take_along_axis(tnp.reshape(tnp.arange(6), (2, 3)), tnp.asarray([[2, 0]]),
+                              axis=1)
+    assert got.numpy().tolist() == [[2, 0], [5, 3]]
+
+
+def _v(t):
+    return t.dtype.name, t.numpy().tolist()
+
+
+def test_true_divide_of_small_integers_is_float32_as_tfs_truediv():
+    i8 = tf.constant([1, -2, 3], tf.int8)
+    u8 = tf.constant([1, 2, 250], tf.uint8)
+    assert _v(tnp.true_divide(i8, i8)) == ("float32", [1., 1., 1.])
+    assert tnp.divide(i8, u8).dtype == tf.float32  # (int16 operands)
+    assert tnp.divide(i8, 2).dtype == tf.float32
+    assert tnp.divide(tf.constant([1]), tf.constant([2])).dtype == tf.float64
+    assert tnp.divide([1, 2], [2, 2]).dtype == tf.float64
+    assert _v(tnp.true_divide(tf.constant([True]), tf.constant([True]))) == ("float64", [1.])
+
+
+def test_bool_operands_take_tfs_logical_forms():
+    b = tf.constant([True, False])
+    assert _v(tnp.add(b, b)) == ("bool", [True, False])
+    assert _v(tnp.multiply(b, tf.constant([True, True]))) == ("bool", [True, False])
+    assert _v(tnp.maximum(b, b)) == ("bool", [True, False])
+    assert _v(tnp.minimum(b, tf.constant([False, False]))) == ("bool", [False, False])
+    assert _v(tnp.less(b, tf.constant([True, True]))) == ("bool", [False, True])
+    assert _v(tnp.bitwise_and(b, b)) == ("bool", [True, False])
+    assert _v(tnp.bitwise_not(b)) == ("bool", [False, True])
+    assert _v(tnp.amax(b)) == ("bool", True) and _v(tnp.amin(b)) == ("bool", False)
+    assert _v(tnp.signbit(b)) == ("bool", [False, False])
+    assert _v(tnp.diff(b)) == ("bool", [True])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        tnp.floor_divide(b, b)
+    with pytest.raises(ValueError, match="Setting out is not supported."):
+        tnp.amax(b, out=1)
+
+
+def test_logical_functions_and_tests_take_any_dtype():
+    i8 = tf.constant([1, 0, 3], tf.int8)
+    assert _v(tnp.all(i8)) == ("bool", False) and _v(tnp.any(i8)) == ("bool", True)
+    assert _v(tnp.logical_and(i8, 2.5)) == ("bool", [True, False, True])
+    assert _v(tnp.logical_not(i8)) == ("bool", [False, True, False])
+    assert _v(tnp.isnan(i8)) == ("bool", [False, False, False])
+    assert _v(tnp.isfinite(tf.constant([True]))) == ("bool", [True])
+    assert tnp.isinf(i8) is False and tnp.isposinf(i8) is False
+    assert _v(tnp.isinf(tf.constant([1., np.inf]))) == ("bool", [False, True])
+
+
+def test_cumulative_sums_widen_integers_as_numpy_with_int():
+    assert _v(tnp.cumsum(tf.constant([1, 2, 250], tf.uint8))) == ("int64", [1, 3, 253])
+    assert _v(tnp.cumprod(tf.constant([2, 3], tf.int8))) == ("int64", [2, 6])
+    assert tnp.cumsum(tf.constant([1], tf.uint64)).dtype == tf.float64
+    assert tnp.cumsum(tf.constant([1], tf.uint8), dtype=tnp.uint8).dtype == tf.uint8
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tnp.cumsum(tf.constant([True]))
+
+
+def test_reshape_in_fortran_order():
+    got = tnp.reshape(tnp.arange(6), (2, 3), order="F")
+    assert got.numpy().tolist() == [[0, 2, 4], [1, 3, 5]]
+    with pytest.raises(ValueError, match="Unsupported order argument K"):
+        tnp.reshape(tnp.arange(6), (2, 3), order="K")
+
+
+def test_around_works_as_tf_through_a_float32_factor():
+    # TF's factor 10**decimals goes through float32: 0.01 is not exact
+    np.testing.assert_allclose(tnp.around([1234.5], -2).numpy(), [1200.0000268220901])
+    assert _v(tnp.around(tf.constant([1234, 1251]), -2)) == ("int32", [1200, 1300])
+    assert _v(tnp.around([1.25, 2.5])) == ("float64", [1.0, 2.0])
+
+
+def test_numpy_argument_checks():
+    assert _v(tnp.clip([1, 5], None, 3)) == ("int64", [1, 3])
+    assert _v(tnp.clip([1, 5], 2, None)) == ("int64", [2, 5])
+    with pytest.raises(ValueError, match="Not more than one of `a_min` and `a_max` may be "):
+        tnp.clip([1], None, None)
+    with pytest.raises(ValueError, match="Both x and y must be ndarrays, or both must be None."):
+        tnp.where([True], [1])
+    assert _v(tnp.argsort([3, 1, 2], kind="stable")) == ("int64", [1, 2, 0])
+    with pytest.raises(ValueError, match='Only kind="quicksort" is supported. Received: '
+                                         'kind=stable'):
+        tnp.sort([3, 1], kind="stable")
+    with pytest.raises(ValueError, match="The `order` argument is not supported"):
+        tnp.argsort([3, 1], order="x")
+    for fn in (tnp.gcd, tnp.lcm):
+        with pytest.raises(ValueError, match="Arguments to gcd must be integers."):
+            fn(tf.constant([1], tf.uint8), 2.5)
+    assert tnp.result_type("float32", "int64") == tf.float64
+
+
+def test_linspace_dtype_follows_the_bounds_and_the_step_is_a_tensor():
+    got = tnp.linspace(0, 10, 4, dtype=np.int32)  # (as TF with NumPy 2: the bounds' float)
+    assert got.dtype == tf.float64
+    np.testing.assert_allclose(got.numpy(), [0., 10 / 3, 20 / 3, 10.])
+    values, step = tnp.linspace(0, 1, 5, retstep=True)
+    assert isinstance(step, tf.Tensor) and _v(step) == ("float64", 0.25)
+    assert tnp.linspace(tf.constant(0.), tf.constant(1.), 3).dtype == tf.float32
+
+
+def test_angle_of_real_numbers_is_float32():
+    assert _v(tnp.angle(tf.constant([1, -2], tf.int8))) == ("float32", [0.0, np.float32(np.pi)])
+    assert tnp.angle(tnp.asarray([1.0])).dtype == tf.float32
+    assert tnp.angle(tnp.asarray([1j])).dtype == tf.float64
+
+
+_NUMPY_INDEX_DETAILS = textwrap.dedent("""
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    x = tnp.reshape(tnp.arange(24), (2, 3, 4))
+    print(x[[-1]].shape, x[[-1]][0, 0].numpy().tolist(), x[:, [-1, 0], 0].numpy().tolist())
+    for key in (1.0, [], (0, [0.5])):
+        try:
+            x[key]
+        except IndexError as e:
+            print(str(e).split(", got ")[1])
+    print(x.reshape((4, 6), order="F")[0].numpy().tolist())
+    print(x.astype(float).dtype, round(tnp.asarray([1.26]), 1).numpy().tolist())
+""")
+
+
+def test_numpy_indexing_counts_negative_rows_from_the_end_and_refuses_floats():
+    assert _printed_by(_NUMPY_INDEX_DETAILS) == [
+        "(1, 3, 4) [12, 13, 14, 15] [[8, 0], [20, 12]]",
+        "1.0", "[]", "[0.5]",
+        "[0, 8, 5, 2, 10, 7]",
+        "<dtype: 'float32'> [1.3]",
+    ]
+
+
+def test_size_and_bands_of_unknown_shapes():
+    sig = [tf.TensorSpec([None, None], tf.float32)]
+    got = tf.function(lambda a: tnp.size(a), input_signature=sig)(tf.ones([3, 4]))
+    assert got.dtype == tf.int32 and got.numpy() == 12  # (tf.size, as TF)
+    assert tnp.size(tf.ones([2, 3])) == 6 and tnp.size(2.5) == 1
+    with pytest.raises(NotImplementedError, match="axis argument is not supported"):
+        tnp.size(tf.ones([2, 3]), axis=0)
+    with pytest.raises(ValueError, match="Currently, the last two dimensions of the input array "
+                                         "need to be known."):
+        tf.function(lambda a: tnp.tril(a), input_signature=sig)(tf.ones([2, 2]))

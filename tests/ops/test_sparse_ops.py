@@ -219,3 +219,99 @@ def test_reshape_of_an_empty_tensor_as_tf():
                              r"input size for an empty tensor unless all specified input sizes "
                              r"are non-zero \[Op:SparseReshape\]"):
         tf.sparse.reshape(empty, [0, -1])
+
+
+def _entries(st):
+    return st.indices.numpy().tolist(), st.values.numpy().tolist()
+
+
+def test_sparse_add_merges_entries_out_of_order_as_given():
+    # TF merges the two lists of entries as if each were in order: repeated or unordered
+    # entries are not summed among themselves nor sorted
+    def sp(indices, values):
+        return tf.sparse.SparseTensor(indices, values, [1, 3])
+    assert _entries(tf.sparse.add(sp([[0, 0], [0, 0]], [1, 2]), sp([[0, 0]], [5]))) == (
+        [[0, 0], [0, 0]], [6, 2])
+    assert _entries(tf.sparse.add(sp([[0, 2], [0, 0]], [1, 2]), sp([[0, 1], [0, 0]], [5, 7]))) \
+        == ([[0, 1], [0, 0], [0, 2], [0, 0]], [5, 7, 1, 2])
+    got = tf.sparse.add(sp([[0, 2], [0, 0]], [1., 2.]), sp([[0, 1], [0, 2]], [5., -1.]),
+                        threshold=0.5)
+    assert _entries(got) == ([[0, 1], [0, 0]], [5., 2.])
+    assert got.shape == (1, 3)
+    # entries in order: sums below the threshold dropped, single entries kept
+    got = tf.sparse.add(sp([[0, 0], [0, 2]], [1., 2.]), sp([[0, 1], [0, 2]], [5., -2.]),
+                        threshold=0.5)
+    assert _entries(got) == ([[0, 0], [0, 1]], [1., 5.])
+
+
+def test_sparse_values_of_another_dtype_are_tfs_op_errors():
+    a = tf.sparse.SparseTensor([[0, 0]], [1], [2, 2])
+    b = tf.sparse.SparseTensor([[0, 0]], [1.], [2, 2])
+    for fn, op_name, i in ((lambda: tf.sparse.add(a, b), "SparseAdd", 4),
+                           (lambda: tf.sparse.add(a, tf.ones([2, 2])), "SparseTensorDenseAdd", 3),
+                           (lambda: tf.sparse.maximum(a, b), "SparseSparseMaximum", 4)):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            fn()
+        assert str(info.value) == (
+            f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a int32 "
+            f"tensor but is a float tensor [Op:{op_name}] name: ")
+    @tf.function
+    def traced():
+        return tf.sparse.add(a, b)
+    with pytest.raises(TypeError, match="Input 'b_values' of 'SparseAdd' Op has type float32 "
+                                        "that does not match type int32 of argument 'a_values'"):
+        traced()
+    with pytest.raises(TypeError) as info:
+        tf.sparse.to_dense(tf.constant([1]))
+    assert str(info.value) == "Input must be a SparseTensor."
+
+
+def test_to_dense_out_of_bounds_without_validation_names_the_shape():
+    st = tf.sparse.SparseTensor([[0, -1]], [1], [1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"\} Indices are not valid \(out of bounds\).  Shape: \[1,3\] "):
+        tf.sparse.to_dense(st, validate_indices=False)
+
+
+def test_compat_sparse_to_dense_is_tfs_op():
+    s2d = tf.compat.v1.sparse_to_dense
+    assert s2d([[0, 1], [1, 2]], [2, 3], 7, default_value=-1).numpy().tolist() == [
+        [-1, 7, -1], [-1, -1, 7]]
+    assert s2d([2, 0], [4], [1, 2], validate_indices=False).numpy().tolist() == [2, 0, 1, 0]
+    for indices, message in (([2, 0], r"indices\[1\] = \[0\] is out of order"),
+                             ([2, 2], r"indices\[1\] = \[2\] is repeated"),
+                             ([5], r"indices\[0\] = \[5\] is out of bounds: need 0 <= index "
+                                   r"< \[4\] \[Op:SparseToDense\]$")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            s2d(indices, [4], 1)
+
+
+def test_sparse_maximum_minimum_merge_entries_out_of_order_as_given():
+    S = tf.sparse.SparseTensor
+    a = S([[0, 2], [0, 0], [1, 1]], [-1., 2., 3.], [2, 3])
+    b = S([[0, 1], [0, 2], [1, 0]], [-5., 4., -2.], [2, 3])
+    rows = [[0, 1], [0, 2], [0, 0], [1, 0], [1, 1]]  # (an entry of one alone meets 0)
+    assert _entries(tf.sparse.maximum(a, b)) == (rows, [0., 4., 2., 0., 3.])
+    assert _entries(tf.sparse.minimum(a, b)) == (rows, [-5., -1., 0., -2., 0.])
+    got = tf.sparse.minimum(S([[0, 1], [0, 0]], [-1, 2], [1, 2]), S([[0, 0]], [1], [1, 2]))
+    assert _entries(got) == ([[0, 0], [0, 1], [0, 0]], [0, -1, 0])
+
+
+def test_sparse_shape_of_an_unknown_dimension_and_retain_check():
+    assert tf.sparse.SparseTensor([[0]], [1], [-1]).shape.as_list() == [None]
+    st = tf.sparse.SparseTensor([[0, 2], [0, 0], [1, 1]], [1., 2., 3.], [2, 3])
+    with pytest.raises(ValueError, match="^Dimensions 3 and 1 are not compatible$"):
+        tf.sparse.retain(st, [True])
+
+
+def test_sparse_dense_matmul_names_an_index_out_of_bounds_as_tfs_kernel():
+    S = tf.sparse.SparseTensor
+    for st, adjoint, message in (
+            (S([[0, 0], [0, -1]], [1., 1.], [1, 2]), False,
+             "k (-1) from index[1,1] out of bounds (>=2)"),
+            (S([[3, 1]], [1.], [1, 2]), False, "m (3) from index[0,0] out of bounds (>=1)"),
+            (S([[5, 0]], [1.], [2, 1]), True, "k (5) from index[0,0] out of bounds (>=2)")):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1]), adjoint_a=adjoint)
+        assert str(info.value).endswith(
+            f"}} {message} [Op:SparseTensorDenseMatMul] name: ")

@@ -1254,3 +1254,116 @@ def test_stack_dynamic_partitions_row_splits_follow_the_partitions_dtype():
         assert r.to_list() == [[1, 3], [2], [4]]
     assert tf.ragged.stack_dynamic_partitions(data, [1, 1, 0, 0], 2).row_splits.dtype == \
         tf.int32
+
+
+def test_row_partition_values_known_while_building_raise_value_errors():
+    # TF checks the values it knows while building (always, eagerly) before its assertions
+    cases = [
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 0, 2], nrows=2),
+         "Expected nrows >= value_rowids[-1] + 1; got nrows=2, value_rowids[-1]=2"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], tf.constant([0, 0, 2]),
+                                                   nrows=tf.constant(2)),
+         "Expected nrows >= value_rowids[-1] + 1; got nrows=2, value_rowids[-1]=2"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 0, 2], nrows=-1),
+         "Expected nrows >= 0; got -1"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [0, 1]),
+         "Shapes (3,) and (2,) are incompatible"),
+        (lambda: tf.RaggedTensor.from_value_rowids([3, 1, 4], [[0, 0, 2]]),
+         "Shape (1, 3) must have rank 1"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5], 2),
+         "uniform_row_length=2 times nrows=2 must equal nvals=5"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], 2, nrows=2),
+         "uniform_row_length=2 times nrows=2 must equal nvals=6"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2], -1),
+         "uniform_row_length must be >= 0."),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([1, 2], [1]),
+         "Shape (1,) must have rank 0"),
+        (lambda: tf.RaggedTensor.from_row_splits([3, 1, 4], [0., 3.]),
+         "row_splits must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_row_splits([3, 1, 4], tf.constant([0, 3], tf.int16)),
+         "row_splits must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_row_lengths([3, 1, 4], [3.]),
+         "row_lengths must have dtype int32 or int64"),
+        (lambda: tf.RaggedTensor.from_uniform_row_length([3, 1, 4], 1.),
+         "UniformRowLength must have dtype int32 or int64"),
+        (lambda: tf.ragged.constant([[1]], row_splits_dtype=tf.float32),
+         "row_splits must have dtype int32 or int64"),
+    ]
+    for make, message in cases:
+        with pytest.raises(ValueError) as info:
+            make()
+        assert str(info.value) == message
+    # a negative first id is TF's assertion on it alone; a NumPy array of floats is cast
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.RaggedTensor.from_value_rowids([3, 1, 4], [-1, 0, 2], nrows=3)
+    assert str(info.value) == (
+        "Arguments to from_value_rowids do not form a valid RowPartition.  \nCondition x >= 0 "
+        "did not hold element-wise:\nx (shape=(1,) dtype=int64) = \n['-1']")
+    rt = tf.RaggedTensor.from_row_splits([3, 1, 4], np.array([0., 3.], np.float32))
+    assert rt.to_list() == [[3, 1, 4]]
+    rt = tf.RaggedTensor.from_uniform_row_length(tf.zeros([0], tf.int32), 0, nrows=3)
+    assert rt.shape.as_list() == [3, 0]
+
+
+def test_gather_with_batch_dims_and_no_axis_gathers_along_batch_dims():
+    # tf.gather's axis defaults to batch_dims, for ragged params too
+    digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
+    got = tf.gather(digits, tf.ragged.constant([[0], [], [1, 2], [0], []]), batch_dims=1)
+    assert got.to_list() == [[3], [], [9, 2], [6], []]
+    got = tf.gather(digits[:1], [[0, 3]], batch_dims=1)
+    assert got.numpy().tolist() == [[3, 1]]
+
+
+def test_to_tensor_shape_checks_are_tfs():
+    rt = tf.ragged.constant([[1., 2.], [], [3.]])
+    with pytest.raises(ValueError, match="^Dimension -1 must be >= 0$"):
+        rt.to_tensor(shape=[-1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        rt.to_tensor(shape=[2])
+    assert str(info.value).startswith(
+        "{{function_node __wrapped__RaggedTensorToTensor_num_row_partition_tensors_1_device_")
+    assert "} rt_input.shape and shape=[2] are incompatible: rt_input.rank = 2 but " \
+           "shape.rank = 1 [Op:RaggedTensorToTensor]" in str(info.value)
+    assert rt.to_tensor(shape=[None, 1]).numpy().tolist() == [[1.], [0.], [3.]]
+
+
+def test_ragged_row_mask_newaxis_and_map_flat_values_checks():
+    rt = tf.ragged.constant([[1., 2.], [], [3.]])
+    with pytest.raises(ValueError, match=r"^Shapes \(3,\) and \(1,\) are incompatible$"):
+        tf.ragged.boolean_mask(rt, [True])
+    assert rt[tf.newaxis].shape.as_list() == [1, 3, None]
+    assert rt[tf.newaxis].uniform_row_length.numpy() == 3
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="partitions have incompatible row_splits"):
+        tf.ragged.map_flat_values(tf.add, rt, tf.ragged.constant([[1.], [2.], [3.]]))
+    with pytest.raises(ValueError) as info:
+        tf.ragged.map_flat_values(lambda x: x[:1], rt)
+    assert str(info.value) == (
+        "tf.ragged.map_flat_values requires that the output of `op` have the same "
+        "outer-dimension size as flat_values of any ragged inputs. (output shape: (1,); "
+        "expected outer dimension size: 3)")
+
+
+def test_from_tensor_takes_its_ragged_rank_from_nested_lengths():
+    t = [[[1, 0], [2, 3]]]
+    for lengths in (([2], [1, 2]), [[2], [1, 2]]):
+        rt = tf.RaggedTensor.from_tensor(t, lengths=lengths)
+        assert rt.ragged_rank == 2 and rt.to_list() == [[[1], [2, 3]]]
+    cases = [
+        (lambda: tf.RaggedTensor.from_tensor([1, 2]), ValueError,
+         "The rank of a RaggedTensor must be greater than 1, i.e., a list of scalars won't "
+         "have ragged dimensions. Received argument `tensor` with rank 1."),
+        (lambda: tf.RaggedTensor.from_tensor([[1, 2]], ragged_rank=2), ValueError,
+         "Shape (1, 2) must have rank at least 3"),
+        (lambda: tf.RaggedTensor.from_tensor(t, ragged_rank=0), ValueError,
+         "Argument `ragged_rank` must be greater than 0. Received 0."),
+        (lambda: tf.RaggedTensor.from_tensor(t, ragged_rank=1.0), TypeError,
+         "Argument `ragged_rank` must be an int. Received 1.0."),
+        (lambda: tf.RaggedTensor.from_tensor([t], lengths=([1], [2], [1, 2]), ragged_rank=2),
+         ValueError, "If Argument `lengths` is a tuple of row_lengths, argument `ragged_rank` "
+                     "must be len(lengths): 3. Received ragged_rank: 2."),
+    ]
+    for make, cls, message in cases:
+        with pytest.raises(cls) as info:
+            make()
+        assert str(info.value) == message

@@ -759,6 +759,15 @@ def _w20e7200b29(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2134cedfdf(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, indices, axis=None, out=None, mode=None):
+        try:
+            return _export_fn(a, indices, axis, out, mode)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'indices': indices, 'axis': axis, 'out': out, 'mode': mode})
+    return _export_wrapper
+
+
 def _w217994f729(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(serialized, context_features=None, sequence_features=None, example_name=None, name=None):
         try:
@@ -4935,6 +4944,15 @@ def _wb96ceb3fe7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wb9f1d4fd5d(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, kind=None, order=None):
+        try:
+            return _export_fn(a, axis, kind, order)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'kind': kind, 'order': order})
+    return _export_wrapper
+
+
 def _wba83456cdf(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(name, tensor, collections=None):
         try:
@@ -5499,6 +5517,15 @@ def _wcceced4130(_export_fn, _export_dispatch, _export_symbolic):
             return _export_fn(input, input_min, input_max, signed_input, num_bits, range_given, round_mode, name, narrow_range, axis)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'input_min': input_min, 'input_max': input_max, 'signed_input': signed_input, 'num_bits': num_bits, 'range_given': range_given, 'round_mode': round_mode, 'name': name, 'narrow_range': narrow_range, 'axis': axis})
+    return _export_wrapper
+
+
+def _wcd2be554f0(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, axis=None, out=None, keepdims=None):
+        try:
+            return _export_fn(a, axis, out, keepdims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'axis': axis, 'out': out, 'keepdims': keepdims})
     return _export_wrapper
 
 
@@ -6888,15 +6915,6 @@ def _wfe2b429419(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
-def _wfeb8fc32a7(_export_fn, _export_dispatch, _export_symbolic):
-    def _export_wrapper(a, indices, axis=None):
-        try:
-            return _export_fn(a, indices, axis)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'a': a, 'indices': indices, 'axis': axis})
-    return _export_wrapper
-
-
 def _wfee96f0f14(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input_sizes, filter=None, out_backprop=None, strides=None, padding=None, use_cudnn_on_gpu=None, data_format=None, dilations=None, name=None, filters=None):
         try:
@@ -7412,8 +7430,8 @@ WRAPPERS = {
     'experimental.numpy.add': _w59400909e0,
     'experimental.numpy.all': _w5a64332cf8,
     'experimental.numpy.allclose': _wb8410bbf08,
-    'experimental.numpy.amax': _w5a64332cf8,
-    'experimental.numpy.amin': _w5a64332cf8,
+    'experimental.numpy.amax': _wcd2be554f0,
+    'experimental.numpy.amin': _wcd2be554f0,
     'experimental.numpy.angle': _w93982b1beb,
     'experimental.numpy.any': _w5a64332cf8,
     'experimental.numpy.append': _w1f974ffda9,
@@ -7427,7 +7445,7 @@ WRAPPERS = {
     'experimental.numpy.arctanh': _w567f0c724a,
     'experimental.numpy.argmax': _wc4134c5f1d,
     'experimental.numpy.argmin': _wc4134c5f1d,
-    'experimental.numpy.argsort': _wc4134c5f1d,
+    'experimental.numpy.argsort': _wb9f1d4fd5d,
     'experimental.numpy.around': _w763df43ea0,
     'experimental.numpy.array': _w0a9f3e152a,
     'experimental.numpy.array_equal': _wa1552b94be,
@@ -7583,7 +7601,7 @@ WRAPPERS = {
     'experimental.numpy.sinc': _w567f0c724a,
     'experimental.numpy.sinh': _w567f0c724a,
     'experimental.numpy.size': _w9f0ceb70e4,
-    'experimental.numpy.sort': _wc4134c5f1d,
+    'experimental.numpy.sort': _wb9f1d4fd5d,
     'experimental.numpy.split': _wa879b83042,
     'experimental.numpy.sqrt': _w567f0c724a,
     'experimental.numpy.square': _w567f0c724a,
@@ -7593,7 +7611,7 @@ WRAPPERS = {
     'experimental.numpy.subtract': _w59400909e0,
     'experimental.numpy.sum': _w8c88abadd3,
     'experimental.numpy.swapaxes': _w75c594534c,
-    'experimental.numpy.take': _wfeb8fc32a7,
+    'experimental.numpy.take': _w2134cedfdf,
     'experimental.numpy.take_along_axis': _w90ffbb1fc2,
     'experimental.numpy.tan': _w567f0c724a,
     'experimental.numpy.tanh': _w567f0c724a,

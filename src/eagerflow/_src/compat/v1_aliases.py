@@ -21,6 +21,7 @@ from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, image_ops, i
                                 linalg_ops, math_ops, random_ops, reduction_ops, sparse_ops,
                                 string_ops)
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.ops import sparse_tensor
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged import ragged_ops, ragged_string_ops
 
@@ -173,15 +174,13 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
     `sparse_indices` (a scalar, a vector of positions in a vector, or a matrix of
     coordinates), `default_value` elsewhere."""
     indices = convert_to_tensor(sparse_indices)
-    values = convert_to_tensor(sparse_values)
     shape = convert_to_tensor(output_shape)
-    if indices.shape.rank is not None and indices.shape.rank < 2:
-        indices = array_ops.reshape(indices, [-1, 1])
-    count = array_ops.shape(indices)[:1]
-    values = array_ops.broadcast_to(values, count) if values.shape.rank == 0 else values
-    dense = array_ops.fill(shape, cast_ops.cast(default_value, values.dtype))
-    return array_ops.tensor_scatter_nd_update(dense, cast_ops.cast(indices, shape.dtype),
-                                              values, name=name)
+    try:  # (TF's op: indices checked in order and in bounds, unless not `validate_indices`)
+        return sparse_tensor.sparse_to_dense(cast_ops.cast(indices, shape.dtype), shape,
+                                             sparse_values, default_value, validate_indices,
+                                             name)
+    except errors.OpError as e:
+        raise errors.listed(e, sparse_indices, output_shape, sparse_values) from None
 
 
 # -- other TF 1 names --------------------------------------------------------------------------

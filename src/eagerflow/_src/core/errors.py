@@ -277,6 +277,14 @@ def listed(error, *values):
 _SLOW_PATH_VALUES = (list, tuple, str, bytes)
 
 
+def counted(error, op_name, attr, n):
+    """`error`, eager op `op_name`'s, with TF's one-op function named by the count `n` of
+    its list attr `attr` (``SplitV_num_split_2``), where the op's form does not give it."""
+    text = error.message.replace(f"__wrapped__{op_name}_device_",
+                                 f"__wrapped__{op_name}_{attr}_{n}_device_", 1)
+    return type(error)(error.node_def, error.op, text)
+
+
 def renamed(error, op_name):
     """`error`, an eager op's in TF's form, as TF's op `op_name` raises it: the op TF runs
     where eagerflow computes the same with another (a variable's scatter)."""

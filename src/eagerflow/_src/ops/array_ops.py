@@ -736,10 +736,14 @@ def reverse(tensor, axis, name=None):
     >>> tf.reverse([[1, 2, 3]], [1])
     <tf.Tensor: shape=(1, 3), dtype=int32, numpy=array([[3, 2, 1]], dtype=int32)>
     """
+    given = (tensor, axis)
     dims, axis = _int_array(axis, "ReverseV2")
     if len(dims) != 1:
         raise _op_error("ReverseV2", f"'dims' must be 1-dimension, not {len(dims)}")
-    return dispatch(_REVERSE, (as_tensor(tensor),), {"axis": axis}, name)
+    try:
+        return dispatch(_REVERSE, (as_tensor(tensor),), {"axis": axis}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _roll_kernel(xp, x, shift, axis):
@@ -1167,7 +1171,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
                              f"argument to split. Argument provided: "
                              f"{str(num_or_size_splits)}")
         sizes = _ints(num_or_size_splits, "SplitV", "Tlen")
-        outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
+        try:
+            outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
+        except errors.OpError as e:  # (TF's one-op function is named by its outputs' count)
+            raise errors.counted(e, "SplitV", "num_split", len(sizes)) from None
     return list(outs)
 
 
@@ -1879,14 +1886,14 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         axis = int(axis)
     if params.ndim == 0:
         raise _bad("params must be at least 1 dimensional")
+    if not -params.ndim <= axis < params.ndim:
+        raise _bad(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                   f"rank {params.ndim}")
     if not -indices.ndim <= batch_dims <= indices.ndim:
         raise _bad(f"Expected batch_dims in the range [{-indices.ndim}, {indices.ndim}], but "
                    f"got {batch_dims}")
     if batch_dims < 0:
         batch_dims += indices.ndim
-    if not -params.ndim <= axis < params.ndim:
-        raise _bad(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
-                   f"rank {params.ndim}")
     axis %= params.ndim
     if batch_dims >= params.ndim:
         raise _bad(f"batch_dims ({batch_dims}) must be less than rank(params) "
@@ -2058,6 +2065,8 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 3], dtype=int32)>
     """
     given = (params, indices)
+    if isinstance(batch_dims, int) and batch_dims < 0:
+        raise ValueError("tf.gather_nd does not allow negative batch_dims.")
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     try:
@@ -2075,6 +2084,21 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
     k = indices.shape[-1] if indices.ndim else 0
     lead = indices.shape[:-1]
     n = len(lead)
+    count, size = math.prod(lead), math.prod(shape)
+    if op_name == "ScatterNd":  # (TF's checks of an empty output or index depth 0)
+        if not size and (indices.size or updates.size):
+            raise _bad(f"Indices and updates specified for empty output.  indices shape: "
+                       f"{shape_text(indices.shape)}")
+        if not k and indices.ndim:
+            raise _bad("Indices and updates specified for empty output shape" if count else
+                       "Only indices.shape[-1] values between 1 and 5 are currently supported."
+                       "  Requested rank: 0")
+    else:
+        if not updates.ndim:
+            raise _bad(f"Updates shape must have rank at least one. Found:"
+                       f"{shape_text(updates.shape)}")
+        if (not size or not k) and count:
+            raise _bad("Indices and updates specified for empty output shape")
     if updates.shape[:n] != lead or updates.shape[n:] != tuple(shape[k:]):
         if op_name == "ScatterNd":
             raise _bad(f"Dimensions [0,{n}) of indices[shape={shape_text(indices.shape)}] must "
@@ -2095,6 +2119,12 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
 def _scatter_into(xp, out, index, values, how):
     if how == "update":
         out[index] = values  # with duplicates, the last update wins
+    elif how in ("minimum", "maximum") and values.dtype.kind not in "biu":
+        # an update replaces an element only when strictly smaller (larger): a NaN
+        # update never does, a NaN element stays
+        fill = xp.inf if how == "minimum" else -xp.inf
+        getattr(xp, how).at(out, index, xp.where(xp.isnan(values), fill, values)
+                            .astype(values.dtype))
     else:
         getattr(xp, how).at(out, index, values)
     return out
@@ -2108,7 +2138,9 @@ def _scatter_nd_kernel(xp, indices, updates, shape, bad_indices_policy):
             raise _bad(f"Dimension {bad} must be >= 0")
     index, values = _scatter_rows(xp, indices, updates, shape, "ScatterNd",
                                   bad_indices_policy)
-    out = xp.zeros(shape, updates.dtype)
+    # (strings: empty where nothing is scattered, joined where several are)
+    out = xp.full(shape, b"", object) if updates.dtype == object else xp.zeros(shape,
+                                                                                updates.dtype)
     return _scatter_into(xp, out, index, values, "logical_or" if updates.dtype == bool else "add")
 
 
@@ -2152,13 +2184,17 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     >>> tf.scatter_nd([[0], [2], [0]], [1, 2, 3], [4])
     <tf.Tensor: shape=(4,), dtype=int32, numpy=array([4, 0, 2, 0], dtype=int32)>
     """
+    given = (indices, updates, shape)
     indices, updates = as_tensor(indices), as_tensor(updates)
     check_index_dtype("ScatterNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
     shape = _ints_or_tensor(shape, "ScatterNd", "Tindices")
     attrs = {"bad_indices_policy": _policy(bad_indices_policy)}
-    if type(shape) is tuple:
-        return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
-    return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
+    try:
+        if type(shape) is tuple:
+            return dispatch(_SCATTER_ND, (indices, updates), {"shape": shape, **attrs}, name)
+        return dispatch(_SCATTER_ND, (indices, updates, shape), attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 def _tensor_scatter_kernel(how, op_name):
@@ -2327,6 +2363,7 @@ def where(condition, x=None, y=None, name=None):
         return dispatch(_WHERE, (as_tensor(condition),), name=name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
+    given = (condition, x, y)
     if context.executing_eagerly() and not (is_tensor_like(x) and is_tensor_like(y)):
         # TF's eager fast path takes tensors only; its fallback converts the condition to
         # bool (ValueError for a tensor of another dtype)
@@ -2337,7 +2374,10 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype != _d.bool:
         raise fixed_input_error(_SELECT, 0, "condition", _d.bool, condition.dtype,
                                 building=not isinstance(condition, EagerTensor))
-    return dispatch(_SELECT, (condition, x, y), name=name)
+    try:
+        return dispatch(_SELECT, (condition, x, y), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 @export("boolean_mask", dispatch_name="compat.v1.boolean_mask")

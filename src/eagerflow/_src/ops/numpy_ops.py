@@ -18,7 +18,7 @@ from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
 
 _NP = "experimental.numpy."
@@ -125,7 +125,7 @@ def array(val, dtype=None, copy=True, ndmin=0):
 @export(_NP + "result_type")
 def result_type(*arrays_and_dtypes):
     """NumPy's result dtype of the arguments, as a `tf.DType`."""
-    args = [_as_np_type(a) if isinstance(a, (_d.DType, type, np.dtype)) else _np_dtype(a)
+    args = [_as_np_type(a) if isinstance(a, (_d.DType, type, np.dtype, str)) else _np_dtype(a)
             for a in arrays_and_dtypes]
     return _d.as_dtype(np.result_type(*args))
 
@@ -143,11 +143,15 @@ def _unary(name, op, float_only=False):
     return export(_NP + name)(fn)
 
 
-def _binary(name, op, dtype_rule=None):
+def _binary(name, op, dtype_rule=None, bool_op=None):
+    """NumPy's binary `name`: `op` of the operands promoted together (then to
+    `dtype_rule` of that dtype); `bool_op` for two bool operands, where TF has one."""
     def fn(x1, x2):
         dtype = _result_type(x1, x2)
         if dtype_rule is not None:
             dtype = dtype_rule(dtype)
+        if bool_op is not None and dtype == np.bool_:
+            return bool_op(_tensor(x1, dtype), _tensor(x2, dtype))
         return op(_tensor(x1, dtype), _tensor(x2, dtype))
     fn.__name__ = name
     fn.__doc__ = f"NumPy's ``{name}`` of two arrays (broadcast; NumPy's dtype promotion)."
@@ -158,20 +162,62 @@ def _to_float(dtype):
     return np.dtype(np.float64) if dtype.kind in "biu" else dtype
 
 
+def _int8_op(op):
+    """`op` of bools as int8s (TF's floor_divide and mod of bools)."""
+    return lambda a, b: _tf(op)(_tf("cast")(a, _d.int8), _tf("cast")(b, _d.int8))
+
+
+def _divide_type(dtype):
+    """TF's true division dtype: bools divide as NumPy's floats; TF's `truediv` takes
+    8 and 16-bit integers to float32, wider ones to float64."""
+    if dtype.kind == "b":
+        return _to_float(dtype)
+    if dtype.kind in "iu":
+        return np.dtype(np.float32 if dtype.itemsize <= 2 else np.float64)
+    return dtype
+
+
+# (of two bools: add and maximum are `or`, multiply and minimum `and`, as in TF)
+_BOOL_OPS = {"add": "math.logical_or", "maximum": "math.logical_or",
+             "multiply": "math.logical_and", "minimum": "math.logical_and"}
 for _name, _op in (("add", "math.add"), ("subtract", "math.subtract"),
                    ("multiply", "math.multiply"), ("maximum", "math.maximum"),
                    ("minimum", "math.minimum"), ("floor_divide", "math.floordiv"),
                    ("mod", "math.floormod"), ("remainder", "math.floormod"),
                    ("power", "math.pow")):
-    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+    _bool = (_int8_op(_op) if _name in ("floor_divide", "mod", "remainder") else
+             (lambda a, b, _op=_BOOL_OPS[_name]: _tf(_op)(a, b)) if _name in _BOOL_OPS
+             else None)
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b), bool_op=_bool)
 for _name in ("true_divide", "divide"):
-    globals()[_name] = _binary(_name, lambda a, b: _tf("math.truediv")(a, b), _to_float)
+    globals()[_name] = _binary(_name, lambda a, b: _tf("math.truediv")(a, b), _divide_type)
 globals()["arctan2"] = _binary("arctan2", lambda a, b: _tf("math.atan2")(a, b), _to_float)
 for _name, _op in (("equal", "math.equal"), ("not_equal", "math.not_equal"),
                    ("less", "math.less"), ("less_equal", "math.less_equal"),
-                   ("greater", "math.greater"), ("greater_equal", "math.greater_equal"),
-                   ("logical_and", "math.logical_and"), ("logical_or", "math.logical_or")):
-    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
+                   ("greater", "math.greater"), ("greater_equal", "math.greater_equal")):
+    # (TF orders bools as int32s)
+    _bool = (None if _name in ("equal", "not_equal") else
+             lambda a, b, _op=_op: _tf(_op)(_tf("cast")(a, _d.int32), _tf("cast")(b, _d.int32)))
+    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b), bool_op=_bool)
+
+
+def _logical(name, op):
+    """NumPy's logical `name`: of its operands as bools."""
+    def fn(x1, x2):
+        return _tf(op)(_tensor(x1, np.bool_), _tensor(x2, np.bool_))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}`` (of the operands' truth values)."
+    return export(_NP + name)(fn)
+
+
+for _name in ("logical_and", "logical_or", "logical_xor"):
+    globals()[_name] = _logical(_name, "math." + _name)
+
+
+@export(_NP + "logical_not")
+def logical_not(x):
+    """NumPy's ``logical_not`` (of the operand's truth value)."""
+    return _tf("math.logical_not")(_tensor(x, np.bool_))
 for _name, _op in (("exp", "math.exp"), ("log", "math.log"), ("sqrt", "math.sqrt"),
                    ("sin", "math.sin"), ("cos", "math.cos"), ("tan", "math.tan"),
                    ("tanh", "math.tanh"), ("sinh", "math.sinh"), ("cosh", "math.cosh"),
@@ -185,10 +231,25 @@ for _name, _op in (("exp", "math.exp"), ("log", "math.log"), ("sqrt", "math.sqrt
         _fn = (lambda t, _op=_op: _tf(_op)(t))
     globals()[_name] = _unary(_name, _fn, float_only=True)
 for _name, _op in (("abs", "math.abs"), ("absolute", "math.abs"), ("negative", "math.negative"),
-                   ("square", "math.square"), ("sign", "math.sign"),
-                   ("logical_not", "math.logical_not"), ("isnan", "math.is_nan"),
-                   ("isinf", "math.is_inf"), ("isfinite", "math.is_finite")):
+                   ("square", "math.square"), ("sign", "math.sign")):
     globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t))
+for _name, _op in (("isnan", "math.is_nan"), ("isfinite", "math.is_finite")):
+    globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
+
+
+def _inf_test(name, test):
+    """NumPy's `name` of a tensor: `test` of its floats; False (Python's) for a tensor of
+    another dtype, as TF answers."""
+    def fn(x):
+        if not x.dtype.is_floating:  # (`x` must have a dtype, as in TF)
+            return False
+        return test(asarray(x))
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}``."
+    return export(_NP + name)(fn)
+
+
+isinf = _inf_test("isinf", lambda t: _tf("math.is_inf")(t))
 for _name, _op in (("floor", "math.floor"), ("ceil", "math.ceil")):
     globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
 
@@ -197,14 +258,23 @@ for _name, _op in (("floor", "math.floor"), ("ceil", "math.ceil")):
 def around(a, decimals=0):
     """Rounds half to even to `decimals` places (integers are returned as they are)."""
     t = asarray(a)
-    if t.dtype.is_integer or t.dtype == _d.bool:
-        return t
-    scale = 10.0 ** decimals
-    return _tf("math.round")(t * scale) / scale if decimals else _tf("math.round")(t)
+    dtype = t.dtype
+    if not (dtype.is_floating or dtype.is_complex):  # (worked on in NumPy's float)
+        t = _tensor(t, _to_float(np.dtype(np.int64)))
+    # TF's factor: the Python float converted as a float32 first
+    factor = _tf("cast")(_tf("cast")(float(10.0 ** decimals), _d.float32), t.dtype)
+    return _tf("cast")(_tf("math.round")(t * factor) / factor, dtype)
 
 
 @export(_NP + "clip")
 def clip(a, a_min, a_max):
+    """`a` within ``[a_min, a_max]`` (one bound may be None)."""
+    if a_min is None and a_max is None:
+        raise ValueError("Not more than one of `a_min` and `a_max` may be `None`.")
+    if a_min is None:
+        return minimum(a, a_max)
+    if a_max is None:
+        return maximum(a, a_min)
     dtype = _result_type(a, a_min, a_max)
     return _tf("clip_by_value")(_tensor(a, dtype), _tensor(a_min, dtype), _tensor(a_max, dtype))
 
@@ -214,6 +284,8 @@ def where(condition, x=None, y=None):
     """Elements of `x` where `condition`, else of `y`; with only `condition`, its indices."""
     if x is None and y is None:
         return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("Both x and y must be ndarrays, or both must be None.")
     dtype = _result_type(x, y)
     return _tf("where")(_tensor(condition, np.bool_), _tensor(x, dtype), _tensor(y, dtype))
 
@@ -285,14 +357,21 @@ def arange(start, stop=None, step=1, dtype=None):
 
 @export(_NP + "linspace")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
-    if dtype is float and _prefer_float32[0]:
-        dtype = np.float32
+    """`num` values evenly spaced from `start` to `stop`. As TF with NumPy 2, a `dtype`
+    given is that of the bounds as floats (``start * 1.0``): float64 (float32 preferred)."""
+    if dtype:
+        dtype = np.result_type(_np_dtype(start), _np_dtype(stop), 1.0)
+        if _prefer_float32[0]:
+            dtype = _PREFERRED.get(dtype, dtype)
     with np.errstate(all="ignore"):  # infinite or huge bounds: inf and NaN silently, as TF
-        values = np.linspace(start, stop, num, endpoint=endpoint, retstep=retstep,
+        values = np.linspace(get_static_value(start) if isinstance(start, Tensor) else start,
+                             get_static_value(stop) if isinstance(stop, Tensor) else stop,
+                             num, endpoint=endpoint, retstep=True,
                              dtype=_as_np_type(dtype), axis=axis)
-    if retstep:
-        return convert_to_tensor(values[0]), values[1]
-    return convert_to_tensor(values)
+    if retstep:  # (the step a tensor too; NaN, a float32, for fewer than two values)
+        step = values[1] if num > (1 if endpoint else 0) else np.float32(np.nan)
+        return convert_to_tensor(values[0]), convert_to_tensor(step)
+    return convert_to_tensor(values[0])
 
 
 @export(_NP + "eye")
@@ -308,6 +387,13 @@ def identity(n, dtype=float):
 # -- shapes -------------------------------------------------------------------------------
 @export(_NP + "reshape")
 def reshape(a, newshape, order="C"):
+    """`a` in `newshape`, its elements read and placed in C order (last axis fastest) or
+    Fortran order (``order="F"``: first axis fastest)."""
+    if order not in ("C", "F"):
+        raise ValueError(f"Unsupported order argument {order}")
+    if order == "F":
+        return _tf("transpose")(_tf("reshape")(_tf("transpose")(asarray(a)),
+                                               _shape(newshape)[::-1]))
     return _tf("reshape")(asarray(a), _shape(newshape))
 
 
@@ -428,11 +514,29 @@ def split(ary, indices_or_sections, axis=0):
 
 
 @export(_NP + "take")
-def take(a, indices, axis=None):
-    t = asarray(a)
+def take(a, indices, axis=None, out=None, mode="clip"):
+    """Elements of `a` at `indices` along `axis` (of the flattened `a` if None); an
+    index out of range is clipped to the axis (``mode="clip"``) or wraps around it
+    (``mode="wrap"``).
+
+    >>> tf.experimental.numpy.take([10, 20, 30], [-1, 5, 1]).numpy()
+    array([10, 30, 20])
+    """
+    if out is not None:
+        raise ValueError("out argument is not supported in take.")
+    if mode not in ("clip", "wrap", "raise"):
+        raise ValueError(f"Invalid mode '{mode}' for take")
+    if mode == "raise":
+        raise ValueError("The 'raise' mode to take is not supported.")
+    t, i = asarray(a), asarray(indices)
     if axis is None:
         t, axis = ravel(t), 0
-    return _tf("gather")(t, asarray(indices), axis=axis)
+    size = _tf("shape")(t, out_type=i.dtype)[axis]
+    if mode == "clip":
+        i = _tf("maximum")(_tf("minimum")(i, size - 1), 0)
+    else:
+        i = _tf("math.floormod")(i, size)
+    return _tf("gather")(t, i, axis=axis)
 
 
 @export(_NP + "diag")
@@ -471,20 +575,34 @@ prod = _reduction("prod", "math.reduce_prod", _sum_type)
 mean = _reduction("mean", "math.reduce_mean", _to_float)
 
 
-def _extremum(name, op):
-    def fn(a, axis=None, keepdims=False):
-        return _tf(op)(asarray(a), axis=axis, keepdims=keepdims)
+def _extremum(name, op, bool_op):
+    def fn(a, axis=None, out=None, keepdims=None):
+        if out is not None:
+            raise ValueError("Setting out is not supported.")
+        t = asarray(a)
+        return _tf(bool_op if t.dtype == _d.bool else op)(t, axis=axis,
+                                                         keepdims=bool(keepdims))
     fn.__name__ = name
     fn.__doc__ = f"NumPy's ``{name}``."
     return export(_NP + name)(fn)
 
 
-amax = max = _extremum("amax", "math.reduce_max")  # noqa: A001
+amax = max = _extremum("amax", "math.reduce_max", "math.reduce_any")  # noqa: A001
 export(_NP + "max")(amax)
-amin = min = _extremum("amin", "math.reduce_min")  # noqa: A001
+amin = min = _extremum("amin", "math.reduce_min", "math.reduce_all")  # noqa: A001
 export(_NP + "min")(amin)
-all = _extremum("all", "math.reduce_all")  # noqa: A001
-any = _extremum("any", "math.reduce_any")  # noqa: A001
+
+
+@export(_NP + "all")
+def all(a, axis=None, keepdims=None):  # noqa: A001 (NumPy's name)
+    """Whether every element of `a` (along `axis`) is true (non-zero)."""
+    return _tf("math.reduce_all")(_tensor(a, np.bool_), axis=axis, keepdims=bool(keepdims))
+
+
+@export(_NP + "any")
+def any(a, axis=None, keepdims=None):  # noqa: A001 (NumPy's name)
+    """Whether some element of `a` (along `axis`) is true (non-zero)."""
+    return _tf("math.reduce_any")(_tensor(a, np.bool_), axis=axis, keepdims=bool(keepdims))
 
 
 @export(_NP + "var")
@@ -514,19 +632,20 @@ def argmin(a, axis=None):
     return _tf("math.argmin")(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
 
 
-@export(_NP + "cumsum")
-def cumsum(a, axis=None, dtype=None):
-    t = asarray(a)
-    t = _tensor(t, _as_np_type(dtype) or _sum_type(np.dtype(t.dtype.as_numpy_dtype)))
-    return _tf("math.cumsum")(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
+def _cumulative(name, op):
+    def fn(a, axis=None, dtype=None):
+        t = asarray(a, dtype)
+        own = np.dtype(t.dtype.as_numpy_dtype)
+        if dtype is None and own.kind in "iu":  # (TF: integers widen as NumPy's with int)
+            t = _tensor(t, np.promote_types(own, int))
+        return _tf(op)(ravel(t) if axis is None else t, axis=0 if axis is None else axis)
+    fn.__name__ = name
+    fn.__doc__ = f"NumPy's ``{name}`` (`axis` None: of the flattened array)."
+    return export(_NP + name)(fn)
 
 
-@export(_NP + "cumprod")
-def cumprod(a, axis=None, dtype=None):
-    t = asarray(a)
-    t = _tensor(t, _as_np_type(dtype) or _sum_type(np.dtype(t.dtype.as_numpy_dtype)))
-    return _tf("math.cumprod")(ravel(t) if axis is None else t,
-                               axis=0 if axis is None else axis)
+cumsum = _cumulative("cumsum", "math.cumsum")
+cumprod = _cumulative("cumprod", "math.cumprod")
 
 
 @export(_NP + "count_nonzero")
@@ -585,8 +704,17 @@ def einsum(subscripts, *operands):
     return _tf("einsum")(subscripts, *[_tensor(o, dtype) for o in operands])
 
 
+def _check_sort_order(order):
+    if order is not None:
+        raise ValueError("The `order` argument is not supported. Pass order=None")
+
+
 @export(_NP + "sort")
-def sort(a, axis=-1):
+def sort(a, axis=-1, kind="quicksort", order=None):
+    if kind != "quicksort":
+        raise ValueError(f'Invalid value for argument `kind`. Only kind="quicksort" is '
+                         f'supported. Received: kind={kind}')
+    _check_sort_order(order)
     a = asarray(a)
     if axis is None:  # (NumPy's: the flattened array)
         a, axis = _tf("reshape")(a, [-1]), -1
@@ -594,7 +722,11 @@ def sort(a, axis=-1):
 
 
 @export(_NP + "argsort")
-def argsort(a, axis=-1):
+def argsort(a, axis=-1, kind="quicksort", order=None):
+    if kind not in ("quicksort", "stable"):
+        raise ValueError(f'Invalid value for argument `kind`. Only kind="quicksort" and '
+                         f'kind="stable" are supported. Received: kind={kind}')
+    _check_sort_order(order)
     return _tf("cast")(_tf("argsort")(asarray(a), axis=axis, stable=True), _d.int64)
 
 
@@ -669,6 +801,9 @@ def _band(name, lower):
     def fn(m, k=0):
         t = asarray(m)
         rows, cols = t.shape[-2], t.shape[-1]
+        if rows is None or cols is None:
+            raise ValueError("Currently, the last two dimensions of the input array need to "
+                             "be known.")
         i = np.arange(rows)[:, None]
         j = np.arange(cols)[None, :]
         keep = (j - i <= k) if lower else (j - i >= k)
@@ -705,7 +840,9 @@ def diff(a, n=1, axis=-1):
         hi = [slice(None)] * rank
         lo = [slice(None)] * rank
         hi[axis], lo[axis] = slice(1, None), slice(None, -1)
-        t = t[tuple(hi)] - t[tuple(lo)]
+        # (of bools: whether neighbours differ, as in TF)
+        t = (_tf("math.not_equal") if t.dtype == _d.bool else _tf("math.subtract"))(
+            t[tuple(hi)], t[tuple(lo)])
     return t
 
 
@@ -751,8 +888,9 @@ def conj(x):
 @export(_NP + "angle")
 def angle(z, deg=False):
     t = asarray(z)
+    # (TF's: of real numbers, a float32 whatever their dtype)
     out = _tf("math.angle")(t) if t.dtype.is_complex else _tf("where")(
-        _tensor(t, np.float64) < 0, _tensor(math.pi), _tensor(0.0))
+        _tensor(t, _to_float(np.dtype(t.dtype.as_numpy_dtype))) < 0, math.pi, 0.0)
     return out * (180.0 / math.pi) if deg else out
 
 
@@ -764,7 +902,8 @@ globals()["cbrt"] = _unary("cbrt", lambda t: _tf("math.sign")(t) * _tf("math.pow
     _tf("math.abs")(t), _tensor(1.0 / 3.0, t.dtype.as_numpy_dtype)), float_only=True)
 globals()["fix"] = _unary("fix", lambda t: _tf("math.sign")(t) * _tf("math.floor")(
     _tf("math.abs")(t)), float_only=True)
-globals()["signbit"] = _unary("signbit", lambda t: _tf("math.less")(t, _tf("cast")(0, t.dtype)))
+globals()["signbit"] = _unary("signbit", lambda t: _tf("fill")(_tf("shape")(t), False) if
+                              t.dtype == _d.bool else _tf("math.less")(t, _tf("cast")(0, t.dtype)))
 globals()["hypot"] = _binary("hypot", lambda a, b: _tf("math.sqrt")(a * a + b * b), _to_float)
 globals()["heaviside"] = _binary("heaviside", lambda a, b: _tf("where")(
     a < 0, _tf("zeros_like")(a), _tf("where")(a > 0, _tf("ones_like")(a), b)), _to_float)
@@ -772,7 +911,7 @@ globals()["heaviside"] = _binary("heaviside", lambda a, b: _tf("where")(
 
 @export(_NP + "ptp")
 def ptp(a, axis=None, keepdims=None):
-    return amax(a, axis, bool(keepdims)) - amin(a, axis, bool(keepdims))
+    return amax(a, axis, keepdims=keepdims) - amin(a, axis, keepdims=keepdims)
 
 
 @export(_NP + "logspace")
@@ -829,27 +968,44 @@ def compress(condition, a, axis=None):
 
 @export(_NP + "take_along_axis")
 def take_along_axis(arr, indices, axis):
+    """The elements of `arr` at `indices` along `axis`, the other axes of the two
+    broadcast together; a negative index counts from the axis' end.
+
+    >>> tnp = tf.experimental.numpy
+    >>> tnp.take_along_axis(tnp.asarray([[10, 20], [30, 40]]),
+    ...                     tnp.asarray([[1, 0]]), axis=0).numpy()
+    array([[30, 20]])
+    """
     t, i = asarray(arr), asarray(indices)
-    return _tf("gather")(t, i, axis=axis, batch_dims=axis % t.shape.rank)
+    if axis is None:
+        t, axis = ravel(t), 0
+    rank = t.shape.rank
+    axis = axis % rank
+    i = _tf("where")(i < 0, i + _tf("shape")(t, out_type=i.dtype)[axis], i)
+    t, i = moveaxis(t, axis, -1), moveaxis(i, axis, -1)
+    outer = _tf("broadcast_dynamic_shape")(_tf("shape")(t)[:-1], _tf("shape")(i)[:-1])
+    t = _tf("broadcast_to")(t, _tf("concat")([outer, _tf("shape")(t)[-1:]], 0))
+    i = _tf("broadcast_to")(i, _tf("concat")([outer, _tf("shape")(i)[-1:]], 0))
+    return moveaxis(_tf("gather")(t, i, batch_dims=rank - 1), -1, axis)
 
 
 for _name, _op in (("arcsinh", "math.asinh"), ("arccosh", "math.acosh"),
                    ("arctanh", "math.atanh")):
     globals()[_name] = _unary(_name, lambda t, _op=_op: _tf(_op)(t), float_only=True)
-globals()["fabs"] = _unary("fabs", lambda t: _tf("math.abs")(t), float_only=True)
+globals()["fabs"] = _unary("fabs", lambda t: _tf("math.abs")(t))  # (TF's: abs)
 globals()["positive"] = _unary("positive", lambda t: t)
 globals()["sinc"] = _unary("sinc", lambda t: _tf("where")(
     t == 0, _tf("ones_like")(t), _tf("math.sin")(t * math.pi) / (
         _tf("where")(t == 0, _tf("ones_like")(t), t) * math.pi)), float_only=True)
-globals()["isposinf"] = _unary("isposinf", lambda t: _tf("math.logical_and")(
-    _tf("math.is_inf")(t), t > 0), float_only=True)
-globals()["isneginf"] = _unary("isneginf", lambda t: _tf("math.logical_and")(
-    _tf("math.is_inf")(t), t < 0), float_only=True)
+isposinf = _inf_test("isposinf", lambda t: _tf("math.logical_and")(_tf("math.is_inf")(t), t > 0))
+isneginf = _inf_test("isneginf", lambda t: _tf("math.logical_and")(_tf("math.is_inf")(t), t < 0))
 for _name, _op in (("bitwise_and", "bitwise.bitwise_and"), ("bitwise_or", "bitwise.bitwise_or"),
-                   ("bitwise_xor", "bitwise.bitwise_xor"),
-                   ("logical_xor", "math.logical_xor")):
-    globals()[_name] = _binary(_name, lambda a, b, _op=_op: _tf(_op)(a, b))
-globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf("bitwise.invert")(t))
+                   ("bitwise_xor", "bitwise.bitwise_xor")):
+    globals()[_name] = _binary(  # (of bools: as int8s, as TF)
+        _name, lambda a, b, _op=_op: _tf(_op)(a, b),
+        bool_op=lambda a, b, _op=_op: _tf("cast")(_int8_op(_op)(a, b), _d.bool))
+globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf(
+    "math.logical_not" if t.dtype == _d.bool else "bitwise.invert")(t))
 # (TF keeps the operands' promoted dtype here: integers stay integers)
 globals()["float_power"] = _binary("float_power", lambda a, b: _tf("math.pow")(a, b))
 globals()["logaddexp"] = _binary("logaddexp", lambda a, b: _tf("math.maximum")(a, b) + _tf(
@@ -871,10 +1027,18 @@ def _gcd(a, b):
     return a
 
 
-globals()["gcd"] = _binary("gcd", _gcd)
-globals()["lcm"] = _binary("lcm", lambda a, b: _tf("where")(
+def _integers_only(fn):
+    def checked(a, b):
+        if not (a.dtype.is_integer and b.dtype.is_integer):
+            raise ValueError("Arguments to gcd must be integers.")
+        return fn(a, b)
+    return checked
+
+
+globals()["gcd"] = _binary("gcd", _integers_only(_gcd))
+globals()["lcm"] = _binary("lcm", _integers_only(lambda a, b: _tf("where")(
     (a == 0) | (b == 0), _tf("zeros_like")(a),
-    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b))))
+    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b)))))
 
 
 @export(_NP + "divmod")
@@ -1086,8 +1250,17 @@ def flatten(a, order="C"):
 # -- inspection ---------------------------------------------------------------------------
 @export(_NP + "size")
 def size(x, axis=None):
+    """The number of elements of `x`: a NumPy int when its shape is known, else an int32
+    tensor (as TF's ``tf.size``)."""
+    if axis is not None:
+        raise NotImplementedError("axis argument is not supported in the current `np.size` "
+                                  "implementation")
+    if isinstance(x, (int, float, np.int32, np.int64, np.float32, np.float64)):
+        return 1
     t = asarray(x)
-    return np.int64(t.shape.num_elements() if axis is None else t.shape[axis])
+    if t.shape.is_fully_defined():
+        return np.int64(t.shape.num_elements())
+    return _tf("size")(t)
 
 
 @export(_NP + "ndim")
@@ -1163,11 +1336,12 @@ def randint(low, high=None, size=None, dtype=np.int64):
 # -- NumPy behaviour of tensors -----------------------------------------------------------
 _METHODS = {
     "reshape": lambda self, *shape, order="C": reshape(
-        self, shape[0] if len(shape) == 1 else shape),
+        self, shape[0] if len(shape) == 1 else shape, order=order),
     "ravel": ravel, "flatten": ravel, "clip": clip, "mean": mean, "max": amax, "min": amin,
     "__pos__": lambda self: self, "transpose":
         lambda self, *axes: transpose(self, (axes[0] if len(axes) == 1 else axes) or None),
-    "astype": lambda self, dtype: _tensor(self, _as_np_type(dtype)),
+    "astype": lambda self, dtype: _tf("cast")(self, _d.as_dtype(dtype)),  # (TF's dtypes)
+    "__round__": lambda self, ndigits=None: around(self, ndigits or 0),
     "tolist": lambda self: self.numpy().tolist(),
     "T": property(lambda self: transpose(self)),
     "ndim": property(lambda self: self.shape.rank),
@@ -1225,11 +1399,34 @@ def _one_advanced(basic, tensor, key, at):
     if index.dtype == _d.bool:
         out, added = _tf("boolean_mask")(rest, index, axis=axis), 1
     else:
-        out, added = _tf("gather")(rest, index, axis=axis), index.shape.rank
+        out, added = _gather_from_end(rest, index, axis), index.shape.rank
     if joined[-1] - joined[0] + 1 == len(joined) or axis == 0:
         return out
     moved = list(range(axis, axis + added))
     return _tf("transpose")(out, moved + [a for a in range(out.shape.rank) if a not in moved])
+
+
+def _gather_from_end(tensor, index, axis):
+    """`tensor`'s rows `index` along `axis`, a negative index counting from the end."""
+    size = _tf("shape")(tensor, out_type=index.dtype)[axis]
+    return _tf("gather")(tensor, _tf("where")(index < 0, index + size, index), axis=axis)
+
+
+_INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                "integer or boolean arrays are valid indices")
+
+
+def _check_index(item):
+    """NumPy's IndexError for an index item of floats (a list of none is one)."""
+    if isinstance(item, (float, np.floating)):
+        raise IndexError(f"{_INDEX_ERROR}, got {item!r}")
+    if isinstance(item, (list, np.ndarray, Tensor)):
+        try:
+            dtype = asarray(item).dtype
+        except (TypeError, ValueError):
+            return
+        if not (dtype.is_integer or dtype == _d.bool):
+            raise IndexError(f"{_INDEX_ERROR}, got {item!r}")
 
 
 def _numpy_getitem(basic):
@@ -1237,12 +1434,14 @@ def _numpy_getitem(basic):
     tensor of indices (rows gathered) or of bools (a mask), or a tuple mixing them with
     integers and slices (when the values and the tensor's shape are known)."""
     def getitem(self, key):
+        for item in key if isinstance(key, tuple) else (key,):
+            _check_index(item)
         if isinstance(key, (list, np.ndarray)) or (
                 isinstance(key, Tensor) and key.shape.rank not in (None, 0)):
             index = asarray(key)
             if index.dtype == _d.bool:
                 return _tf("boolean_mask")(self, index)
-            return _tf("gather")(self, index, axis=0)
+            return _gather_from_end(self, index, 0)
         advanced = [i for i, k in enumerate(key) if _is_advanced(k)] if isinstance(
             key, tuple) else []
         if len(advanced) == 1 and self.shape.rank is not None:

@@ -204,10 +204,9 @@ def _static_bounds(begin, end, strides):
         return None
     if any(a.ndim != 1 for a in arrays) or len({a.shape for a in arrays}) != 1:
         shapes = [shape_text(a.shape) for a in arrays]
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
-                              f"Expected begin, end, and strides to be 1D equal size tensors, "
-                              f"but got shapes {shapes[0]}, {shapes[1]}, and {shapes[2]} "
-                              f"instead.")
+        raise errors.InvalidArgumentError(None, "StridedSlice", errors.eager_message(
+            f"Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
+            f"{shapes[0]}, {shapes[1]}, and {shapes[2]} instead.", "StridedSlice", name=""))
     for a in arrays:
         if a.dtype.kind not in "iu":
             raise errors.op_error(errors.InvalidArgumentError, "StridedSlice",
@@ -235,11 +234,13 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     masks = {"begin_mask": int(begin_mask), "end_mask": int(end_mask),
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
              "shrink_axis_mask": int(shrink_axis_mask)}
-    bounds = _static_bounds(begin, end, strides)
-    if bounds is not None:
-        begin, end, strides = bounds
-        return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
-                        dict(masks, begin=begin, end=end, strides=strides), name)
+    try:
+        bounds = _static_bounds(begin, end, strides)
+        if bounds is not None:
+            return dispatch(_STRIDED_SLICE, (as_tensor(input_),),
+                            dict(masks, begin=bounds[0], end=bounds[1], strides=bounds[2]), name)
+    except errors.OpError as e:
+        raise errors.listed(e, input_, begin, end, strides) from None
     # Bounds known only when the graph runs: entry by entry, as `tensor[key]` passes them.
     vectors = [as_tensor(begin), as_tensor(end)]
     vectors.append(late.array_ops.ones_like(vectors[0]) if strides is None else as_tensor(strides))

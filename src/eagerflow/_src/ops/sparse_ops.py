@@ -36,7 +36,7 @@ _I64 = _d.int64
 
 def _sparse(value, name="sp_input"):
     if not isinstance(value, SparseTensor):
-        raise TypeError(f"Input must be a SparseTensor. Received: {value!r}")
+        raise TypeError("Input must be a SparseTensor.")
     return value
 
 
@@ -203,12 +203,19 @@ def add(a, b, threshold=0, name=None):
                         "tf.add?")
     if not isinstance(a, SparseTensor) or not isinstance(b, SparseTensor):
         sp, dense = (a, b) if isinstance(a, SparseTensor) else (b, a)
+        if isinstance(dense, Tensor):
+            _check_values_type("SparseTensorDenseAdd", 3, "b", sp.dtype, dense.dtype)
         dense = convert_to_tensor(dense, sp.dtype)
         return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
-    if a.dtype != b.dtype:
-        raise TypeError(f"Input values must be of the same dtype, got {a.dtype} and {b.dtype}")
+    _check_values_type("SparseAdd", 4, "b_values", a.dtype, b.dtype)
     _check_same_shape(a, b)
     shape = a.dense_shape
+    parts = (a.indices, a.values, b.indices, b.values, threshold)
+    if context.executing_eagerly() and not all(_in_order(t.indices, shape) for t in (a, b)):
+        # TF merges the two lists of entries as they come, as if each were in order
+        return _with_shape(SparseTensor(*_merge_as_given(*[
+            t.numpy() if isinstance(t, Tensor) else np.asarray(t) for t in parts]), shape),
+            a.shape)
     indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
                                                array_ops.concat([a.values, b.values], 0), shape,
                                                counted=True)
@@ -221,6 +228,53 @@ def add(a, b, threshold=0, name=None):
         indices = array_ops.boolean_mask(indices, keep)
         values = array_ops.boolean_mask(values, keep)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+def _check_values_type(op_name, i, input_name, expected, got):
+    """TF's error for input `i` (`input_name`) of op `op_name` of dtype `got` where the
+    first operand's values are of dtype `expected`."""
+    if got == expected:
+        return
+    if not context.executing_eagerly():
+        raise TypeError(f"Input '{input_name}' of '{op_name}' Op has type {got.name} that does "
+                        f"not match type {expected.name} of argument 'a_values'.")
+    raise errors.InvalidArgumentError(
+        None, op_name, f"cannot compute {op_name} as input #{i}(zero-based) was expected to "
+        f"be a {registry.kernel_type_name(expected)} tensor but is a "
+        f"{registry.kernel_type_name(got)} tensor [Op:{op_name}] name: ")
+
+
+def _in_order(indices, shape):
+    """Whether the entries at `indices` (an eager tensor) are sorted and not repeated."""
+    linear = _linear(indices, shape).numpy()
+    return bool((linear[1:] > linear[:-1]).all())
+
+
+def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
+    """TF's merge of two lists of entries in the order given (as if each were in order):
+    entries at equal indices summed (SparseAdd: kept if the magnitude of the sum reaches
+    `threshold`), or combined by `fn` with an entry of one list alone meeting 0
+    (SparseSparseMaximum/Minimum)."""
+    alone = (lambda v: v) if fn is None else (lambda v: fn(v, np.zeros_like(v)))
+    rows, values, i, j = [], [], 0, 0
+    while i < len(a_indices) and j < len(b_indices):
+        x, y = a_indices[i].tolist(), b_indices[j].tolist()
+        if x < y:
+            rows.append(a_indices[i]), values.append(alone(a_values[i]))
+            i += 1
+        elif x > y:
+            rows.append(b_indices[j]), values.append(alone(b_values[j]))
+            j += 1
+        else:
+            total = a_values[i] + b_values[j] if fn is None else fn(a_values[i], b_values[j])
+            if fn is not None or np.abs(total) >= threshold:
+                rows.append(a_indices[i]), values.append(total)
+            i, j = i + 1, j + 1
+    rows += list(a_indices[i:]) + list(b_indices[j:])
+    values += [alone(v) for v in list(a_values[i:]) + list(b_values[j:])]
+    rank = a_indices.shape[1]
+    return (np.asarray(rows, np.int64).reshape(-1, rank),
+            np.asarray(values, a_values.dtype).reshape(-1))
 
 
 def _check_same_shape(a, b):
@@ -317,7 +371,7 @@ def retain(sp_input, to_retain):
     if to_retain.shape.rank is not None and to_retain.shape.rank != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {to_retain.shape.rank}")
     if n is not None and to_retain.shape[0] is not None and n != to_retain.shape[0]:
-        raise ValueError(f"Dimensions {to_retain.shape[0]} and {n} are not compatible")
+        raise ValueError(f"Dimensions {n} and {to_retain.shape[0]} are not compatible")
     return _with_shape(SparseTensor(array_ops.boolean_mask(sp.indices, to_retain),
                                     array_ops.boolean_mask(sp.values, to_retain),
                                     sp.dense_shape), sp.shape)
@@ -448,6 +502,8 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
             f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
             f"[Op:SparseTensorDenseMatMul]")
+    if context.executing_eagerly():
+        _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
     # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
     # indices is a dense scatter, as TF's gradient of `b` is (rows picked by [col] alone
     # would give IndexedSlices)
@@ -458,6 +514,21 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     if a_dims[0] is not None:
         out.set_shape([a_dims[0], b.shape[1]])
     return out
+
+
+def _check_matmul_indices(indices, adjoint_a, inner, outer):
+    """TF's kernel error for the first entry of the sparse operand outside its shape: its
+    column (row, if adjoint) `k` against the inner dimension, then its other index `m`."""
+    k_at, m_at = (0, 1) if adjoint_a else (1, 0)
+    bad = ((indices[:, k_at] < 0) | (indices[:, k_at] >= inner) | (indices[:, m_at] < 0)
+           | (indices[:, m_at] >= outer)) if indices.size else np.zeros(0, bool)
+    if bad.any():
+        i = int(np.argmax(bad))
+        for name, at, bound in (("k", k_at, inner), ("m", m_at, outer)):
+            if not 0 <= indices[i, at] < bound:
+                raise errors.eager_error(
+                    errors.InvalidArgumentError, "SparseTensorDenseMatMul",
+                    f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})")
 
 
 def _segment_counts(rows, segment_ids, num_segments):
@@ -921,8 +992,13 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
     return SparseTensor(*outputs)
 
 
-def _binary_sparse(a, b, fn):
+def _binary_sparse(a, b, fn, op_name, np_fn):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
+    _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
+    if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
+                                                for t in (a, b)):
+        return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
+            a.indices, a.values, b.indices, b.values)], fn=np_fn), a.dense_shape)
     indices, _ = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
                                    array_ops.concat([array_ops.zeros_like(a.values),
                                                      array_ops.zeros_like(b.values)], 0),
@@ -935,13 +1011,13 @@ def _binary_sparse(a, b, fn):
 def maximum(sp_a, sp_b, name=None):
     """The elementwise maximum of two SparseTensors, at the union of their entries (an
     absent entry counts as 0)."""
-    return _binary_sparse(sp_a, sp_b, math_ops.maximum)
+    return _binary_sparse(sp_a, sp_b, math_ops.maximum, "SparseSparseMaximum", np.maximum)
 
 
 @export("sparse.minimum")
 def minimum(sp_a, sp_b, name=None):
     """The elementwise minimum of two SparseTensors, at the union of their entries."""
-    return _binary_sparse(sp_a, sp_b, math_ops.minimum)
+    return _binary_sparse(sp_a, sp_b, math_ops.minimum, "SparseSparseMinimum", np.minimum)
 
 
 @export("sparse.softmax")

@@ -58,7 +58,7 @@ class SparseTensor:
             return self._shape_hint  # `sparse_placeholder`'s, whose shape has a default)
         value = get_static_value(self._dense_shape)
         if value is not None:
-            return TensorShape([int(d) for d in value])
+            return TensorShape([int(d) if d >= 0 else None for d in value])  # (-1: unknown)
         return TensorShape(shape_rules.known_elements(self._dense_shape))  # (what is known)
 
     def get_shape(self):
@@ -191,6 +191,9 @@ def _sparse_to_dense(xp, indices, output_shape, values, default_value, validate_
                 "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
             raise errors.InvalidArgumentError(None, None,
                                               f"indices[{i}] = {_index_text(indices[i])} {what}")
+    if bad.size and not validate_indices:
+        raise errors.InvalidArgumentError(
+            None, None, f"Indices are not valid (out of bounds).  Shape: {_index_text(shape)}")
     if bad.size:
         i = bad[0]
         raise errors.InvalidArgumentError(
@@ -227,6 +230,16 @@ def _sparse_to_dense_grad(op, grad):
     return None, None, values_grad, default_grad
 
 
+def sparse_to_dense(indices, output_shape, values, default_value, validate_indices=True,
+                    name=None):
+    """Op SparseToDense: `values` (one per row of `indices`, or one for all) at `indices`
+    in a tensor of `output_shape`, `default_value` elsewhere (TF 1's ``sparse_to_dense``)."""
+    values = convert_to_tensor(values)
+    return dispatch(_SPARSE_TO_DENSE, (indices, output_shape, values,
+                                       convert_to_tensor(default_value, values.dtype)),
+                    {"validate_indices": bool(validate_indices)}, name)
+
+
 @export("sparse.to_dense")
 def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor `sp_input` stands for, `default_value` (0, "") where it has no value.
@@ -238,14 +251,12 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     <tf.Tensor: shape=(3,), dtype=string, numpy=array([b'a', b'', b'b'], dtype=object)>
     """
     if not isinstance(sp_input, SparseTensor):
-        raise TypeError(f"Input must be a SparseTensor. Received: {sp_input!r}")
+        raise TypeError("Input must be a SparseTensor.")
     dtype = sp_input.dtype
     if default_value is None:
         default_value = b"" if dtype == _d.string else np.zeros((), dtype.as_numpy_dtype)
-    default_value = convert_to_tensor(default_value, dtype)
-    out = dispatch(_SPARSE_TO_DENSE, (sp_input.indices, sp_input.dense_shape, sp_input.values,
-                                      default_value),
-                   {"validate_indices": bool(validate_indices)}, name)
+    out = sparse_to_dense(sp_input.indices, sp_input.dense_shape, sp_input.values,
+                          default_value, validate_indices, name)
     if not out.shape.is_fully_defined() and sp_input.shape.rank is not None:
         out.set_shape(sp_input.shape)  # (a function's argument: the shape its spec gives)
     return out

@@ -97,8 +97,10 @@ def _stack(fn, arguments):
 
 
 def _gather(fn, arguments):
+    batch_dims = arguments.get("batch_dims") or 0
+    axis = arguments.get("axis")
     return ragged_ops.gather(arguments["params"], arguments["indices"],
-                             arguments.get("axis") or 0, arguments.get("batch_dims") or 0)
+                             batch_dims if axis is None else axis, batch_dims)
 
 
 def _gather_nd(fn, arguments):

@@ -351,16 +351,17 @@ def map_flat_values(op, *args, **kwargs):
         if first.ragged_rank != r.ragged_rank:
             raise ValueError("Inputs must have identical ragged splits")
         if not _same_splits(first, r):
-            raise errors.InvalidArgumentError(None, None, "Inputs must have identical ragged "
-                                                          "splits")
+            raise errors.InvalidArgumentError(
+                None, None, "RowPartition._merge_precomputed_encodings: partitions have "
+                            "incompatible row_splits")
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]
     if n is not None and getattr(result, "shape", None) is not None and \
             result.shape.rank and result.shape[0] is not None and result.shape[0] != n:
         raise ValueError(f"tf.ragged.map_flat_values requires that the output of `op` have "
-                         f"the outermost dimension size ({result.shape[0]}) equal to the "
-                         f"outermost dimension size of the inputs ({n})")
+                         f"the same outer-dimension size as flat_values of any ragged inputs. "
+                         f"(output shape: {result.shape}; expected outer dimension size: {n})")
     return first.with_flat_values(result)
 
 
@@ -393,6 +394,7 @@ def boolean_mask(data, mask, name=None):
     if isinstance(data, RaggedTensor):
         if mask.shape.rank != 1:
             raise ValueError("The mask of a ragged tensor must be a ragged tensor or a vector")
+        data.shape[:1].assert_is_compatible_with(mask.shape)  # (TF's ValueError)
         return gather(data, array_ops.reshape(array_ops.where(mask), [-1]))
     data = convert_to_tensor(data)
     k = mask.shape.rank
@@ -651,9 +653,8 @@ def getitem(rt, key):
     if not key:
         return rt
     first, rest = key[0], key[1:]
-    if first is None:  # tf.newaxis: one row holding every row
-        outer = RaggedTensor.from_row_splits(rt, array_ops.stack(
-            [array_ops.zeros([], rt.row_splits_dtype), rt.nrows()]), validate=False)
+    if first is None:  # tf.newaxis: one row holding every row (a uniform dimension)
+        outer = RaggedTensor.from_uniform_row_length(rt, rt.nrows(), nrows=1, validate=False)
         return getitem(outer, (slice(None),) + rest) if rest else outer
     splits = rt.row_splits
     if isinstance(first, slice):

@@ -37,7 +37,7 @@ _SPLITS_DTYPES = (_d.int32, _d.int64)
 def _splits_dtype(dtype):
     dtype = _d.as_dtype(dtype)
     if dtype not in _SPLITS_DTYPES:
-        raise ValueError(f"row_splits_dtype must be int32 or int64, got {dtype!r}")
+        raise ValueError("row_splits must have dtype int32 or int64")
     return dtype
 
 
@@ -49,10 +49,13 @@ def _as_index(value, dtype, what):
     if isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None:
         t = convert_to_tensor(value)
         if t.dtype not in _SPLITS_DTYPES:
-            raise ValueError(f"{what} must have dtype int32 or int64, got {t.dtype!r}")
+            raise ValueError(f"{what} must have dtype int32 or int64")
         if t.dtype != dtype:
             t = cast_ops.cast(t, dtype)
         return t
+    if not isinstance(value, np.ndarray) and np.asarray(value).dtype.kind in "fc" and \
+            np.asarray(value).size:
+        raise ValueError(f"{what} must have dtype int32 or int64")  # (a NumPy array is cast)
     return convert_to_tensor(np.asarray(value, dtype.as_numpy_dtype) if not isinstance(
         value, (list, tuple)) or value else np.zeros([0], dtype.as_numpy_dtype), dtype)
 
@@ -101,6 +104,7 @@ def _splits_of_lengths(lengths, validate):
 def _splits_of_rowids(rowids, nrows, dtype, validate):
     """``(row splits, nrows)`` of values in rows `rowids` (sorted), `nrows` rows (default:
     the last id + 1)."""
+    rowids.shape.assert_has_rank(1)
     if nrows is None:
         if _eager(rowids):
             nrows = EagerTensor._wrap(np.asarray(
@@ -111,16 +115,24 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
                 _constant(1, dtype))
     else:
         nrows = _as_index(nrows, dtype, "nrows")
+        # (TF's checks of values known while building, before its assertions)
+        ids, n = get_static_value(rowids), get_static_value(nrows)
+        if n is not None and n.ndim == 0:
+            if n < 0:
+                raise ValueError(f"Expected nrows >= 0; got {int(n)}")
+            if ids is not None and ids.size and not n >= ids[-1] + 1:
+                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(n)}, "
+                                 f"value_rowids[-1]={int(ids[-1])}")
+        nrows.shape.assert_has_rank(0)
     if _eager(rowids, nrows):
         ids = rowids._data
-        if validate and (np.diff(ids) < 0).any():  # (TF's assertion, with its message)
-            debugging_ops.assert_non_negative(
-                math_ops.subtract(rowids[1:], rowids[:-1]),
-                message="Arguments to from_value_rowids do not form a valid RowPartition")
-        if validate and ((np.diff(ids) < 0).any() or (ids < 0).any()
-                         or (ids >= nrows._data).any()):
-            raise _invalid("Arguments to from_value_rowids do not form a valid "
-                           "RaggedTensor:monotonic")
+        # (TF's assertions, with their messages: the first id not negative, ids sorted)
+        message = "Arguments to from_value_rowids do not form a valid RowPartition"
+        if validate and ids.size and ids[0] < 0:
+            debugging_ops.assert_non_negative(rowids[:1], message=message)
+        if validate and (np.diff(ids) < 0).any():
+            debugging_ops.assert_non_negative(math_ops.subtract(rowids[1:], rowids[:-1]),
+                                              message=message)
         counts = np.bincount(ids, minlength=int(nrows._data)).astype(ids.dtype)
         data = np.zeros(counts.size + 1, ids.dtype)
         np.cumsum(counts, out=data[1:])
@@ -128,6 +140,26 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
     counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids, nrows)
     return array_ops.concat([array_ops.zeros([1], dtype), reduction_ops.cumsum(counts)],
                             0), nrows
+
+
+def _uniform_nrows(length, nrows, nvals, validate):
+    """The number of rows of `uniform_row_length` `length` (`nrows`, or as many as `nvals`
+    values fill), with TF's checks of the values known while building."""
+    length.shape.assert_has_rank(0)
+    known = get_static_value(length)
+    if nrows is None and known is None:
+        nrows = math_ops.floordiv(nvals, math_ops.maximum(length, _constant(1, length.dtype)))
+    elif nrows is None:  # (as TF: 0 rows of length 0)
+        nrows = (_constant(0, length.dtype) if known == 0 else math_ops.floordiv(nvals, length))
+    known = [get_static_value(t) for t in (length, nrows, nvals)]
+    if validate and not any(k is None for k in known):
+        k_length, k_nrows, k_nvals = (int(k) for k in known)
+        if k_nrows * k_length != k_nvals:
+            raise ValueError(f"uniform_row_length={k_length} times nrows={k_nrows} must equal "
+                             f"nvals={k_nvals}")
+        if k_length < 0:
+            raise ValueError("uniform_row_length must be >= 0.")
+    return nrows
 
 
 def _nvals(values):
@@ -203,6 +235,9 @@ class RaggedTensor:
         dtype = cls._index_dtype(values, value_rowids, nrows)
         rowids = _as_index(value_rowids, dtype, "value_rowids")
         splits, nrows = _splits_of_rowids(rowids, nrows, dtype, validate)
+        if not isinstance(values, RaggedTensor):
+            values = convert_to_tensor(values)
+        values.shape[:1].assert_is_compatible_with(rowids.shape)
         return cls._from_splits(values, splits, validate, cached_value_rowids=rowids,
                                 cached_nrows=nrows)
 
@@ -227,12 +262,11 @@ class RaggedTensor:
                                 name=None):
         """Rows of `uniform_row_length` values each."""
         dtype = cls._index_dtype(values, uniform_row_length)
-        n = _nrows_of(values, dtype)
-        length = convert_to_tensor(uniform_row_length, dtype)
-        if nrows is None:
-            nrows = math_ops.floordiv(n, math_ops.maximum(length, _constant(1, dtype)))
+        length = _as_index(uniform_row_length, dtype, "UniformRowLength")
+        nrows = _uniform_nrows(length, None if nrows is None else convert_to_tensor(
+            nrows, dtype), _nrows_of(values, dtype), validate)
         splits = math_ops.multiply(array_ops.range(math_ops.add(
-            convert_to_tensor(nrows, dtype), _constant(1, dtype)), dtype=dtype), length)
+            nrows, _constant(1, dtype)), dtype=dtype), length)
         return cls._from_splits(values, splits, validate, uniform_row_length=length)
 
     @classmethod
@@ -281,19 +315,25 @@ class RaggedTensor:
         if lengths is not None and padding is not None:
             raise ValueError("Specify argument `lengths` or `padding`, but not both.")
         dtype = _splits_dtype(row_splits_dtype)
+        if not isinstance(ragged_rank, int):
+            raise TypeError(f"Argument `ragged_rank` must be an int. Received {ragged_rank}.")
+        if ragged_rank <= 0:
+            raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received "
+                             f"{ragged_rank}.")
         tensor = convert_to_tensor(tensor)
         rank = tensor.shape.rank
-        if not isinstance(ragged_rank, int) or ragged_rank <= 0:
-            raise ValueError(f"Argument `ragged_rank` must be an int > 0. Received "
-                             f"ragged_rank={ragged_rank}")
-        if rank is not None and ragged_rank >= rank:
-            raise ValueError(f"Argument `ragged_rank` must be less than rank of tensor "
-                             f"({rank}). Received ragged_rank={ragged_rank}.")
-        if isinstance(lengths, tuple):  # one vector of lengths per ragged dimension
-            if len(lengths) != ragged_rank:
+        if rank is not None and rank < 2:
+            raise ValueError(f"The rank of a RaggedTensor must be greater than 1, i.e., a list "
+                             f"of scalars won't have ragged dimensions. Received argument "
+                             f"`tensor` with rank {rank}.")
+        tensor.shape.with_rank_at_least(ragged_rank + 1)
+        if isinstance(lengths, (list, tuple)) and lengths and not isinstance(
+                lengths[0], (int, float)):  # (as TF: one vector of lengths per dimension)
+            if ragged_rank not in (1, len(lengths)):  # (1: the default, as TF takes it)
                 raise ValueError(f"If Argument `lengths` is a tuple of row_lengths, argument "
                                  f"`ragged_rank` must be len(lengths): {len(lengths)}. "
                                  f"Received ragged_rank: {ragged_rank}.")
+            tensor.shape.with_rank_at_least(len(lengths) + 1)
             values = tensor
             nested = []
             for level, level_lengths in enumerate(lengths):
@@ -908,8 +948,9 @@ def _ragged_to_tensor(xp, shape, values, default_value, *splits, row_partition_t
     # (a scalar -1, TF's form of "no shape asked for": every dimension bounding)
     shape = [-1] * (ragged + values.ndim) if shape.ndim == 0 else [int(d) for d in shape]
     if len(shape) != ragged + values.ndim:
-        raise _invalid(f"shape has {len(shape)} dimensions but the ragged tensor has "
-                       f"{ragged + values.ndim}")
+        raise _invalid(f"rt_input.shape and shape=[{','.join(map(str, shape))}] are "
+                       f"incompatible: rt_input.rank = {ragged + values.ndim} but shape.rank = "
+                       f"{len(shape)}")
     inner = list(values.shape[1:])
     for want, have in zip(shape[ragged + 1:], inner):
         if want >= 0 and want != have:
@@ -1141,12 +1182,16 @@ def to_tensor(rt, default_value=None, name=None, shape=None):
         if isinstance(shape, TensorShape):
             shape = [-1 if d is None else d for d in shape.as_list()]
         elif isinstance(shape, (list, tuple)):
+            TensorShape(shape)  # (TF's ValueError for a negative dimension)
             shape = [-1 if d is None else d for d in shape]
         shape_t = convert_to_tensor(shape, index_dtype) if not isinstance(shape, Tensor) \
             else cast_ops.cast(shape, index_dtype)
     attrs = {"row_partition_types": ("ROW_SPLITS",) * len(splits)}
-    out = dispatch(_RAGGED_TO_TENSOR, (shape_t, flat, default_value, *splits), attrs, name)
-    return out
+    try:
+        return dispatch(_RAGGED_TO_TENSOR, (shape_t, flat, default_value, *splits), attrs, name)
+    except errors.OpError as e:
+        raise errors.counted(e, "RaggedTensorToTensor", "num_row_partition_tensors",
+                             len(splits)) from None
 
 
 def is_ragged(value):
@@ -1260,16 +1305,11 @@ class RowPartition:
         if nvals is None and nrows is None:
             raise ValueError("Either nvals or nrows must be specified")
         length = _partition_index(uniform_row_length, "uniform_row_length", dtype, dtype_hint)
-        if nrows is None:
-            nvals = _as_index(nvals, length.dtype, "nvals")
-            nrows = math_ops.floordiv(nvals, math_ops.maximum(length,
-                                                              _constant(1, length.dtype)))
-        else:
-            nrows = _as_index(nrows, length.dtype, "nrows")
-            if nvals is None:
-                nvals = math_ops.multiply(nrows, length)
-            else:
-                nvals = _as_index(nvals, length.dtype, "nvals")
+        nvals = None if nvals is None else _as_index(nvals, length.dtype, "nvals")
+        nrows = _uniform_nrows(length, None if nrows is None else _as_index(
+            nrows, length.dtype, "nrows"), nvals, validate)
+        if nvals is None:
+            nvals = math_ops.multiply(nrows, length)
         splits = math_ops.multiply(array_ops.range(math_ops.add(nrows, _constant(
             1, length.dtype)), dtype=length.dtype), length)
         return cls(splits, nrows=nrows, uniform_row_length=length, nvals=nvals,
