@@ -59,3 +59,13 @@ def test_batch_jacobian_needs_batched_target_and_source():
         tape.batch_jacobian(y[0], x)
     with pytest.raises(ValueError, match=r"^Shape \(2,\) must have rank at least 2$"):
         tape.batch_jacobian(y, v)
+
+
+def test_gradient_of_exact_lstsq_raises():
+    a = tf.constant([[1.0, 2.0], [0.5, -1.0], [2.0, 0.1]], tf.float64)
+    b = tf.constant([[1.0], [2.0], [3.0]], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(tf.linalg.lstsq(a, b, fast=False))
+    with pytest.raises(ValueError, match=r"^Gradient not defined for fast=False$"):
+        tape.gradient(y, a)

@@ -988,7 +988,8 @@ def _substitute(xp, t, rhs, batch, lower):
     return x
 
 
-# As in TF, only the normal-equations path of lstsq (fast=True) has a gradient.
+# As in TF, only the normal-equations path of lstsq (fast=True) has a gradient:
+# differentiating the exact one raises TF's ValueError.
 _NO_EXACT_LSTSQ_GRAD = "Gradient not defined for fast=False"
 
 
@@ -1026,8 +1027,13 @@ _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0,
                   dtypes=_LAPACK)
 tf_args[_SOLVE] = ("matrix", "rhs")
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
-                     dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
+                     dtypes=_LAPACK)
 tf_args[_SOLVE_LS] = None  # (exact, without TF's l2_regularizer input: no raw op)
+
+
+@register_gradient("MatrixSolveLs")
+def _solve_ls_grad(op, grad):
+    raise ValueError(_NO_EXACT_LSTSQ_GRAD)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 tf_args[_TRIANGULAR_SOLVE] = ("matrix", "rhs")
