@@ -467,3 +467,31 @@ def test_output_gradients_of_another_dtype_or_none_fail_as_in_tf():
             _weighted_gradient(lambda x: x * 2.0, w)
     with pytest.raises(ValueError, match="Attempt to convert a value \\(None\\)"):
         _weighted_gradient(lambda x: x * 2.0, [None])
+
+
+def test_watch_while_no_tape_records_watches_nothing():
+    x = tf.constant([1.0, 2.0])
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(watch_accessed_variables=False) as t:
+        with t.stop_recording():
+            t.watch([x, v])  # no tape records here: ignored, as in TF
+        y = x * v
+    assert t.gradient(y, [x, v]) == [None, None]
+    # another tape recording: the watch holds
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as t:
+            with t.stop_recording():
+                t.watch(x)
+            y = x * x
+        np.testing.assert_allclose(t.gradient(y, x), [2.0, 4.0])
+    # between two blocks of a persistent tape: ignored too
+    t = tf.GradientTape(persistent=True)
+    with t:
+        pass
+    t.watch(x)
+    with t:
+        y = x * x
+    assert t.gradient(y, x) is None
+    # what is not a tensor raises all the same, printed as str() prints it
+    with pytest.raises(ValueError, match=r"^Passed in object abc of type 'str', not tf\.Tensor"):
+        t.watch("abc")

@@ -165,22 +165,29 @@ class GradientTape:
 
     # -- watching -----------------------------------------------------------------
     def watch(self, tensor):
-        """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
+        """Ensures `tensor` (or a nested structure of tensors/variables) is traced.
+
+        As in TF, a tape watches nothing while no tape records (in its own
+        `stop_recording` block, or between two of its `with` blocks).
+        """
         self._watch(tensor, "tensor")
 
     def _watch(self, tensor, what):
+        idle = (what == "tensor" and self._started
+                and not any(type(r) is _Recorder for r in context.get().recorders))
         for t in _watchable(tensor):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
             if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
-                raise ValueError(f"Passed in object {t if lifted else repr(t)} of type "
+                raise ValueError(f"Passed in object {t} of type "
                                  f"{type(t).__name__!r}, not tf.Tensor or tf.Variable or "
                                  f"ExtensionType.")
             # (a ForwardAccumulator's primals: TF's own message, for any non-float dtype)
             if not (t.dtype.is_floating if what == "primal" else is_differentiable(t)):
                 _warn_first(f"watched {what}", f"The dtype of the watched {what} must be "
                             f"floating (e.g. tf.float32), got {t.dtype!r}")
-            self._recorder.watch(t)
+            if not idle:
+                self._recorder.watch(t)
 
     def _record_operations(self, operations, held=()):
         """Records graph `operations` (in creation order) as `dispatch` recorded them while
