@@ -495,3 +495,22 @@ def test_watch_while_no_tape_records_watches_nothing():
     # what is not a tensor raises all the same, printed as str() prints it
     with pytest.raises(ValueError, match=r"^Passed in object abc of type 'str', not tf\.Tensor"):
         t.watch("abc")
+
+
+def test_ops_reading_only_integer_watched_tensors_are_not_recorded():
+    x = tf.constant([3.0, 1.0, 3.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        i = tf.math.top_k(x, 2).indices  # an integer output of a recorded op
+        doubled = i * 2
+        counts = tf.math.bincount(tf.unique(x).idx)
+        mixed = tf.cast(tf.argsort(x), tf.float32) * tf.sort(x)
+    # as in TF: no gradient reaches x through integers (None, not zeros or an error)
+    assert t.gradient(doubled, x) is None
+    assert t.gradient(counts, x) is None
+    np.testing.assert_allclose(t.gradient(mixed, x), [0.0, 1.0, 2.0])
+    n = tf.constant([1, 2])
+    with tf.GradientTape() as t:
+        t.watch(n)
+        y = n * 2
+    assert t.gradient(y, n) is None

@@ -69,9 +69,11 @@ class _Recorder:
             self.variables[id(value)] = value
 
     def record(self, op, inputs, attrs, outputs):
+        # as TF's: an op is recorded when it reads a watched tensor that gradients flow
+        # through (an integer one, like a top_k's indices, does not count)
         watched = self.watched
         for t in inputs:
-            if id(t) in watched:
+            if id(t) in watched and t.dtype in _DIFFERENTIABLE:
                 break
         else:
             if not (op is _READ and self.watch_accessed_variables and inputs[0].trainable):
@@ -99,7 +101,8 @@ def watch_accessed(variables):
 
 def records(inputs):
     """Whether an active tape would record an op reading `inputs` (it watches one)."""
-    return any(isinstance(r, _Recorder) and any(id(t) in r.watched for t in inputs)
+    return any(isinstance(r, _Recorder) and any(id(t) in r.watched and t.dtype in _DIFFERENTIABLE
+                                                for t in inputs)
                for r in context.get().recorders)
 
 
