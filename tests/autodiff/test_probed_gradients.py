@@ -430,3 +430,17 @@ def test_mirror_pad_gradient_with_unknown_dims_equals_the_eager_one(mode):
     traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * 4)])
     np.testing.assert_allclose(traced(tf.constant(x)).numpy(), grads(tf.constant(x)).numpy(),
                                rtol=1e-6)
+
+
+def test_spectral_norm_of_a_zero_matrix_has_a_zero_gradient():
+    # TF's norm(ord=2) takes |singular values|: abs's gradient at 0 is 0
+    for x in (tf.zeros([2, 2], tf.float64), tf.zeros([3, 2, 2], tf.float64)):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(tf.norm(x, ord=2, axis=[-2, -1]))
+        np.testing.assert_array_equal(t.gradient(y, x), np.zeros(x.shape))
+    x = tf.eye(2, dtype=tf.float64)  # away from zero, unchanged: ties share the gradient
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.norm(x, ord=2, axis=[0, 1])
+    np.testing.assert_allclose(t.gradient(y, x), [[0.5, 0.0], [0.0, 0.5]])

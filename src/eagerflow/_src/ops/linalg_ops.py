@@ -1691,6 +1691,12 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):
     return math_ops.truediv(x, magnitude, name=name), magnitude
 
 
+def _singular_magnitudes(x):
+    """|singular values| of `x`, as TF's norm takes them: the same values, but a zero one
+    has gradient 0 (abs's at 0), so the norm of a zero matrix has a zero gradient."""
+    return math_ops.abs(svd(x, compute_uv=False))
+
+
 def _spectral_norm(x, axis, keepdims):
     """The largest singular value of the matrices spanning the two `axis` dims."""
     rank = x.shape.rank
@@ -1698,14 +1704,14 @@ def _spectral_norm(x, axis, keepdims):
         if sorted(axis) != [-2, -1]:
             raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
                              f"{list(axis)}")
-        largest = late.reduction_ops.reduce_max(svd(x, compute_uv=False), -1)
+        largest = late.reduction_ops.reduce_max(_singular_magnitudes(x), -1)
         if keepdims:
             return late.array_ops.expand_dims(late.array_ops.expand_dims(largest, -1), -1)
         return largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
     largest = late.reduction_ops.reduce_max(
-        svd(late.array_ops.transpose(x, perm), compute_uv=False), -1)
+        _singular_magnitudes(late.array_ops.transpose(x, perm)), -1)
     for a in pair if keepdims else ():
         largest = late.array_ops.expand_dims(largest, a)
     return largest
