@@ -463,3 +463,16 @@ def test_spectral_norm_of_a_zero_matrix_has_a_zero_gradient():
         t.watch(x)
         y = tf.norm(x, ord=2, axis=[0, 1])
     np.testing.assert_allclose(t.gradient(y, x), [[0.5, 0.0], [0.0, 0.5]])
+
+
+def test_gradient_of_reordered_sparse_values_is_a_dense_tensor():
+    v = tf.constant([1.0, -2.0, 3.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(v)
+        s = tf.sparse.SparseTensor([[2, 1], [0, 0], [1, 2]], v, [3, 3])
+        reordered = tf.sparse.reorder(s).values * [1.0, 2.0, 3.0]
+        transposed = tf.sparse.transpose(tf.sparse.reorder(s)).values * [1.0, 2.0, 3.0]
+    for y, want in ((reordered, [3.0, 1.0, 2.0]), (transposed, [2.0, 1.0, 3.0])):
+        g = t.gradient(y, v)
+        assert not isinstance(g, tf.IndexedSlices)  # as TF's SparseReorder gradient
+        np.testing.assert_allclose(g, want)

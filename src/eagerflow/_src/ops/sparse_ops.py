@@ -71,8 +71,10 @@ def _rank(sp):
 
 def _sorted_by(sp, keys):
     order = reduction_ops.argsort(keys, stable=True)
-    return SparseTensor(array_ops.gather(sp.indices, order), array_ops.gather(sp.values, order),
-                        sp.dense_shape)
+    # the values' gradient is a dense tensor, as TF's SparseReorder gives (a reshape takes
+    # the gather's sparse one dense)
+    values = array_ops.gather(array_ops.reshape(sp.values, [-1]), order)
+    return SparseTensor(array_ops.gather(sp.indices, order), values, sp.dense_shape)
 
 
 def _with_shape(out, shape):
