@@ -2,6 +2,7 @@
 import logging
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -159,3 +160,35 @@ def test_jvp_of_a_sparse_gradient_is_sparse():
     assert isinstance(tangent, tf.IndexedSlices)
     np.testing.assert_allclose(tf.convert_to_tensor(tangent).numpy(),
                                [[6.0, 12.0], [0.0, 0.0], [60.0, 72.0]])
+
+
+def test_tapes_and_accumulators_around_the_block_record_a_jvp_asked_for_after_it():
+    # TF computes tangents as the block runs: what records around the block sees them
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0])) as acc:
+            y = tf.reduce_sum(x ** 3)
+    jvp = acc.jvp(y)  # after both blocks
+    np.testing.assert_allclose(jvp, 3.0)
+    np.testing.assert_allclose(tape.gradient(jvp, x), [6.0, 0.0])
+    s = tf.constant(1.0)
+    with tf.autodiff.ForwardAccumulator(s, tf.constant(1.0)) as outer:
+        with tf.autodiff.ForwardAccumulator(s, tf.constant(1.0)) as inner:
+            y = s ** 4
+    d = inner.jvp(y)
+    np.testing.assert_allclose(outer.jvp(d), 12.0)
+    # a tape entered only afterwards does not see it
+    with tf.autodiff.ForwardAccumulator(s, tf.constant(1.0)) as acc:
+        y = s ** 4
+    with tf.GradientTape() as tape:
+        tape.watch(s)
+        d = acc.jvp(y)
+    assert tape.gradient(d, s) is None
+
+
+def test_a_primal_given_twice_raises():
+    x = tf.constant([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^Tensor \{\} was specified as a primal multiple "
+                                         r"times\. This may indicate an error\."):
+        tf.autodiff.ForwardAccumulator([x, x], [tf.ones([2]), tf.ones([2])])

@@ -430,3 +430,49 @@ def test_mirror_pad_gradient_with_unknown_dims_equals_the_eager_one(mode):
     traced = tf.function(grads, input_signature=[tf.TensorSpec([None] * 4)])
     np.testing.assert_allclose(traced(tf.constant(x)).numpy(), grads(tf.constant(x)).numpy(),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("loss, indices", [
+    (lambda e: tf.reduce_sum(tf.gather(e, [1]) ** 2) + tf.reduce_sum(tf.gather(e, [3])), [3, 1]),
+    (lambda e: tf.reduce_sum(tf.gather(e, [0]) * tf.reduce_sum(tf.gather(e, [1])
+                                                               + tf.gather(e, [2])))
+     + tf.reduce_sum(tf.gather(e, [4])), [4, 0, 1, 2]),
+    (lambda e: tf.reduce_sum(tf.concat([tf.gather(e, [1]), tf.gather(e, [2]) * 3.0,
+                                        tf.gather(e, [0])], 0)), [1, 0, 2]),
+])
+def test_sparse_gradients_list_slices_in_the_order_tf_plays_the_tape(loss, indices):
+    # TF plays an op once every reader of its outputs has had its turn, first come first
+    # served; a sum of sparse gradients lists their slices in the order they arrive
+    v = tf.Variable(tf.reshape(tf.range(10.0), [5, 2]))
+    with tf.GradientTape() as t:
+        y = loss(v)
+    g = t.gradient(y, v)
+    assert isinstance(g, tf.IndexedSlices)
+    np.testing.assert_array_equal(g.indices, indices)
+
+
+def test_spectral_norm_of_a_zero_matrix_has_a_zero_gradient():
+    # TF's norm(ord=2) takes |singular values|: abs's gradient at 0 is 0
+    for x in (tf.zeros([2, 2], tf.float64), tf.zeros([3, 2, 2], tf.float64)):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(tf.norm(x, ord=2, axis=[-2, -1]))
+        np.testing.assert_array_equal(t.gradient(y, x), np.zeros(x.shape))
+    x = tf.eye(2, dtype=tf.float64)  # away from zero, unchanged: ties share the gradient
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.norm(x, ord=2, axis=[0, 1])
+    np.testing.assert_allclose(t.gradient(y, x), [[0.5, 0.0], [0.0, 0.5]])
+
+
+def test_gradient_of_reordered_sparse_values_is_a_dense_tensor():
+    v = tf.constant([1.0, -2.0, 3.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(v)
+        s = tf.sparse.SparseTensor([[2, 1], [0, 0], [1, 2]], v, [3, 3])
+        reordered = tf.sparse.reorder(s).values * [1.0, 2.0, 3.0]
+        transposed = tf.sparse.transpose(tf.sparse.reorder(s)).values * [1.0, 2.0, 3.0]
+    for y, want in ((reordered, [3.0, 1.0, 2.0]), (transposed, [2.0, 1.0, 3.0])):
+        g = t.gradient(y, v)
+        assert not isinstance(g, tf.IndexedSlices)  # as TF's SparseReorder gradient
+        np.testing.assert_allclose(g, want)

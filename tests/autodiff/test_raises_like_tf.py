@@ -59,3 +59,55 @@ def test_batch_jacobian_needs_batched_target_and_source():
         tape.batch_jacobian(y[0], x)
     with pytest.raises(ValueError, match=r"^Shape \(2,\) must have rank at least 2$"):
         tape.batch_jacobian(y, v)
+
+
+def test_gradient_of_exact_lstsq_raises():
+    a = tf.constant([[1.0, 2.0], [0.5, -1.0], [2.0, 0.1]], tf.float64)
+    b = tf.constant([[1.0], [2.0], [3.0]], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(tf.linalg.lstsq(a, b, fast=False))
+    with pytest.raises(ValueError, match=r"^Gradient not defined for fast=False$"):
+        tape.gradient(y, a)
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("Unique", lambda x: tf.unique(x).y),
+    ("UniqueWithCounts", lambda x: tf.unique_with_counts(x).y),
+    ("DenseBincount", lambda x: tf.math.bincount([0, 1, 1], weights=x)),
+    ("RaggedBincount", lambda x: tf.math.bincount(
+        tf.ragged.constant([[0, 1], [1]]), weights=tf.RaggedTensor.from_row_splits(x, [0, 2, 3]),
+        axis=-1)),
+    ("DenseCountSparseOutput", lambda x: tf.sparse.to_dense(tf.sparse.bincount([0, 1, 1],
+                                                                               weights=x))),
+    ("RandomPoissonV2", lambda x: tf.random.poisson([2], x, seed=1)),
+])
+def test_gradient_through_ops_tf_has_no_gradient_for_raises_its_lookup_error(name, fn):
+    x = tf.constant([3.0, 1.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    with pytest.raises(LookupError, match=rf"^gradient registry has no entry for: {name}$"):
+        tape.gradient(y, x)
+
+
+def test_second_derivatives_through_gradient_ops_without_gradients_raise():
+    x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    f = tf.constant([[[1.0], [0.5]], [[0.2], [0.0]]])
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.nn.dilation2d(x, f, [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1])
+        g = t1.gradient(y, x)
+    with pytest.raises(LookupError, match=r"^gradient registry has no entry for: "
+                                          r"Dilation2DBackpropInput$"):
+        t2.gradient(g, x)
+    # an average pool's gradient does not depend on its input: None, with no error
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.nn.fractional_avg_pool(x, [1.0, 1.5, 1.5, 1.0], pseudo_random=True, seed=3)[0]
+        g = t1.gradient(y, x)
+    assert t2.gradient(g, x) is None

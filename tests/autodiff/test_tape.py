@@ -467,3 +467,50 @@ def test_output_gradients_of_another_dtype_or_none_fail_as_in_tf():
             _weighted_gradient(lambda x: x * 2.0, w)
     with pytest.raises(ValueError, match="Attempt to convert a value \\(None\\)"):
         _weighted_gradient(lambda x: x * 2.0, [None])
+
+
+def test_watch_while_no_tape_records_watches_nothing():
+    x = tf.constant([1.0, 2.0])
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(watch_accessed_variables=False) as t:
+        with t.stop_recording():
+            t.watch([x, v])  # no tape records here: ignored, as in TF
+        y = x * v
+    assert t.gradient(y, [x, v]) == [None, None]
+    # another tape recording: the watch holds
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as t:
+            with t.stop_recording():
+                t.watch(x)
+            y = x * x
+        np.testing.assert_allclose(t.gradient(y, x), [2.0, 4.0])
+    # between two blocks of a persistent tape: ignored too
+    t = tf.GradientTape(persistent=True)
+    with t:
+        pass
+    t.watch(x)
+    with t:
+        y = x * x
+    assert t.gradient(y, x) is None
+    # what is not a tensor raises all the same, printed as str() prints it
+    with pytest.raises(ValueError, match=r"^Passed in object abc of type 'str', not tf\.Tensor"):
+        t.watch("abc")
+
+
+def test_ops_reading_only_integer_watched_tensors_are_not_recorded():
+    x = tf.constant([3.0, 1.0, 3.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        i = tf.math.top_k(x, 2).indices  # an integer output of a recorded op
+        doubled = i * 2
+        counts = tf.math.bincount(tf.unique(x).idx)
+        mixed = tf.cast(tf.argsort(x), tf.float32) * tf.sort(x)
+    # as in TF: no gradient reaches x through integers (None, not zeros or an error)
+    assert t.gradient(doubled, x) is None
+    assert t.gradient(counts, x) is None
+    np.testing.assert_allclose(t.gradient(mixed, x), [0.0, 1.0, 2.0])
+    n = tf.constant([1, 2])
+    with tf.GradientTape() as t:
+        t.watch(n)
+        y = n * 2
+    assert t.gradient(y, n) is None

@@ -6,6 +6,7 @@ tape still recording sees them (higher-order derivatives).  Reducing a
 broadcast gradient back to its input's shape happens here, once, for every op
 with several inputs (a one-input op's gradient has its input's shape).
 """
+import collections
 import itertools
 import os
 import weakref
@@ -129,6 +130,73 @@ def connected(entries, sources):
     return live
 
 
+def play_order(entries, targets):
+    """The positions in `entries` of the ops a backward pass from `targets` meets, in the
+    order TF's tape plays them: an op once every op reading its outputs has had its turn,
+    first come first served.  (The order in which the gradients of a tensor arrive there,
+    and so the order of a sum of sparse ones' slices.)"""
+    produced = {}  # id(tensor) -> index of the entry making it
+    for k, (op, _, _, outputs) in enumerate(entries):
+        if op.multi:
+            for o in outputs:
+                produced[id(o)] = k
+        else:
+            produced[id(outputs)] = k
+    uses, reached, stack = {}, {}, [id(t) for t in targets]
+    while stack:  # the entries the targets depend on, and how often each tensor is read
+        k = produced.get(stack.pop())
+        if k is None or k in reached:
+            continue
+        reached[k] = None
+        for t in entries[k][1]:
+            i = id(t)
+            if i in uses:
+                uses[i] += 1
+            else:
+                uses[i] = 1
+                if i in produced:
+                    stack.append(i)
+    waiting = {}  # entry -> how many of its outputs are still to be read
+    for i in uses:
+        k = produced.get(i)
+        if k is not None:
+            waiting[k] = waiting.get(k, 0) + 1
+    ready = collections.deque(sorted(k for k in reached if k not in waiting))
+    order = []
+    while ready:
+        k = ready.pop()
+        order.append(k)
+        for t in entries[k][1]:
+            i = id(t)
+            uses[i] -= 1
+            if uses[i] == 0 and i in produced:
+                p = produced[i]
+                waiting[p] -= 1
+                if waiting[p] == 0:
+                    ready.appendleft(p)
+    return order
+
+
+class _Arrivals:
+    """The sparse gradients of one tensor, from the ops (positions in the tape) that sent
+    them; summed when read, their slices listed in the order TF's tape delivers them."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, k, g):
+        self.pieces = [(k, g)]
+
+    def total(self, rank):
+        pieces = self.pieces
+        if len(pieces) == 1:
+            return pieces[0][1]
+        order = rank()
+        pieces = [g for _, g in sorted(pieces, key=lambda p: order[p[0]])]
+        return IndexedSlices(array_ops.concat([g.values for g in pieces], 0),
+                             array_ops.concat([g.indices for g in pieces], 0),
+                             pieces[0].dense_shape)
+
+
 def backprop(entries, targets, target_grads, sources, live):
     """Gradients of sum(targets) with respect to `sources` (None where unconnected).
 
@@ -139,28 +207,47 @@ def backprop(entries, targets, target_grads, sources, live):
     of them: see `connected`).
     """
     grads = {}
+    ranks = []
+
+    def rank():  # entry position -> its turn in TF's play (targets' gradients come first)
+        if not ranks:
+            ranks.append({k: i for i, k in enumerate(play_order(entries, targets))})
+            ranks[0][-1] = -1
+        return ranks[0]
+
+    def add(key, g, k):  # the gradient g, sent by entry k, to the tensor of id `key`
+        if key not in grads:
+            grads[key] = _Arrivals(k, g) if type(g) is IndexedSlices else g
+            return
+        prev = grads[key]
+        if type(prev) is _Arrivals:
+            if type(g) is IndexedSlices:  # (summed when read)
+                prev.pieces.append((k, g))
+                return
+            prev = prev.total(rank)
+        grads[key] = add_sparse_or_dense(prev, g)
     for t, g in zip(targets, target_grads or [None] * len(targets)):
-        key = id(t)
-        if key in live:
-            if g is None:
-                g = seed(t)
-            grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
+        if id(t) in live:
+            add(id(t), seed(t) if g is None else g, -1)
     keep = {id(s) for s in sources}
     take, pop = grads.get, grads.pop
-    for entry in reversed(entries):
-        op, inputs, attrs, outputs = entry
+    for k in range(len(entries) - 1, -1, -1):
+        op, inputs, attrs, outputs = entries[k]
         if op.multi:
             out_grads = [take(id(o)) if id(o) in keep else pop(id(o), None) for o in outputs]
             if all(g is None for g in out_grads):
                 continue
             out_grads = [(None if op.grad_takes_none else array_ops.zeros_like(o))
-                         if g is None else convert_to_tensor(g)
+                         if g is None else convert_to_tensor(
+                             g.total(rank) if type(g) is _Arrivals else g)
                          for o, g in zip(outputs, out_grads)]
         else:  # the common case, kept lean: one output
             key = id(outputs)
             g = take(key) if key in keep else pop(key, None)
             if g is None:
                 continue
+            if type(g) is _Arrivals:
+                g = g.total(rank)
             if type(g) is IndexedSlices and not op.grad_passes_sparse:
                 g = convert_to_tensor(g)
             out_grads = (g,)
@@ -193,5 +280,9 @@ def backprop(entries, targets, target_grads, sources, live):
                                 and g._data.shape == t._data.shape):
                 if type(g) is not IndexedSlices:
                     g = unbroadcast(g, t, inputs if op.elementwise else ())
-            grads[key] = add_sparse_or_dense(grads[key], g) if key in grads else g
-    return [grads.get(id(s)) for s in sources]
+            if key in grads or type(g) is IndexedSlices:
+                add(key, g, k)
+            else:
+                grads[key] = g
+    found = [grads.get(id(s)) for s in sources]
+    return [g.total(rank) if type(g) is _Arrivals else g for g in found]

@@ -62,14 +62,22 @@ class ForwardAccumulator:
         if len(flat_tangents) != len(self._primals):
             raise ValueError(f"primals and tangents must have the same structure, got "
                              f"{len(self._primals)} primals and {len(flat_tangents)} tangents.")
+        if len({id(p) for p in self._primals}) != len(self._primals):  # (TF's text, its {} too)
+            raise ValueError("Tensor {} was specified as a primal multiple times. This may "
+                             "indicate an error. If it was intended, please sum the "
+                             "corresponding tangents.")
         self._tangents = []
         for primal, tangent in zip(self._primals, flat_tangents):
             self._tangents.append(convert_to_tensor(tangent, dtype=primal.dtype))
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
         self._tape._recorder = _TangentRecorder(False, True)
         self._tape._watch(self._primals, "primal")
+        self._around = []  # the tapes and accumulators recording around the block
 
     def __enter__(self):
+        for r in context.get().recorders:
+            if isinstance(r, _Recorder) and r not in self._around:
+                self._around.append(r)
         self._tape.__enter__()
         return self
 
@@ -78,7 +86,17 @@ class ForwardAccumulator:
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The derivative of each tensor of `primals` along the tangents (None, or zeros
-        with ``unconnected_gradients='zero'``, where it does not depend on them)."""
+        with ``unconnected_gradients='zero'``, where it does not depend on them).
+
+        TF computes tangents as the block runs, so the tapes and accumulators around
+        the block record their computation (and no others): here they record the
+        computation of the JVP, wherever it is asked for.
+        """
+        others = [r for r in context.get().recorders if not isinstance(r, _Recorder)]
+        with context.recorded_by(others + self._around):
+            return self._jvp(primals, unconnected_gradients)
+
+    def _jvp(self, primals, unconnected_gradients):
         def one(y):
             if isinstance(y, Variable):
                 # a watched variable's own tangent; any other variable's reads are unconnected

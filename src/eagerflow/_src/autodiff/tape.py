@@ -69,9 +69,11 @@ class _Recorder:
             self.variables[id(value)] = value
 
     def record(self, op, inputs, attrs, outputs):
+        # as TF's: an op is recorded when it reads a watched tensor that gradients flow
+        # through (an integer one, like a top_k's indices, does not count)
         watched = self.watched
         for t in inputs:
-            if id(t) in watched:
+            if id(t) in watched and t.dtype in _DIFFERENTIABLE:
                 break
         else:
             if not (op is _READ and self.watch_accessed_variables and inputs[0].trainable):
@@ -99,7 +101,8 @@ def watch_accessed(variables):
 
 def records(inputs):
     """Whether an active tape would record an op reading `inputs` (it watches one)."""
-    return any(isinstance(r, _Recorder) and any(id(t) in r.watched for t in inputs)
+    return any(isinstance(r, _Recorder) and any(id(t) in r.watched and t.dtype in _DIFFERENTIABLE
+                                                for t in inputs)
                for r in context.get().recorders)
 
 
@@ -165,22 +168,29 @@ class GradientTape:
 
     # -- watching -----------------------------------------------------------------
     def watch(self, tensor):
-        """Ensures `tensor` (or a nested structure of tensors/variables) is traced."""
+        """Ensures `tensor` (or a nested structure of tensors/variables) is traced.
+
+        As in TF, a tape watches nothing while no tape records (in its own
+        `stop_recording` block, or between two of its `with` blocks).
+        """
         self._watch(tensor, "tensor")
 
     def _watch(self, tensor, what):
+        idle = (what == "tensor" and self._started
+                and not any(type(r) is _Recorder for r in context.get().recorders))
         for t in _watchable(tensor):
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
             if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
-                raise ValueError(f"Passed in object {t if lifted else repr(t)} of type "
+                raise ValueError(f"Passed in object {t} of type "
                                  f"{type(t).__name__!r}, not tf.Tensor or tf.Variable or "
                                  f"ExtensionType.")
             # (a ForwardAccumulator's primals: TF's own message, for any non-float dtype)
             if not (t.dtype.is_floating if what == "primal" else is_differentiable(t)):
                 _warn_first(f"watched {what}", f"The dtype of the watched {what} must be "
                             f"floating (e.g. tf.float32), got {t.dtype!r}")
-            self._recorder.watch(t)
+            if not idle:
+                self._recorder.watch(t)
 
     def _record_operations(self, operations, held=()):
         """Records graph `operations` (in creation order) as `dispatch` recorded them while

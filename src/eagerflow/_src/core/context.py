@@ -225,6 +225,11 @@ def only_recorder(recorder):
     return _swap(recorders=(recorder,))
 
 
+def recorded_by(recorders):
+    """Makes exactly `recorders` see the ops of the block (the others are paused)."""
+    return _swap(recorders=tuple(recorders))
+
+
 def unrecorded():
     """Pauses every recorder in the block (for ops that only inspect what was recorded)."""
     return _swap(recorders=())

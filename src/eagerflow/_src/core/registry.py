@@ -282,6 +282,18 @@ def all_ops():
     return dict(_OPS)
 
 
+def no_gradient_entry(*names):
+    """Gives ops `names`, which TF registers no gradient for (nor marks not differentiable),
+    TF's behaviour: a gradient reaching one raises its LookupError.  (An op TF marks not
+    differentiable is registered with `not_differentiable` instead: its gradient is None.)"""
+    for name in names:
+        register_gradient(name)(_no_entry)
+
+
+def _no_entry(op, *output_grads):
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
 def register_gradient(name, *, passes_sparse=False):
     """Decorator filling the gradient slot of op `name`: ``grad(op, *output_grads)``.
 

@@ -21,8 +21,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
-    register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
+    register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, random_ops
 from eagerflow._src.ops.wrappers import as_tensor
@@ -146,10 +146,10 @@ for _kind, _name in (("max", "FractionalMaxPool"), ("avg", "FractionalAvgPool"))
     random_ops._SAMPLES[_name] = lambda shapes, attrs: 1  # (one stream per call)
     _POOLS[_kind] = _op
 _MAX_GRAD = register("FractionalMaxPoolGrad", _max_grad_kernel, _max_grad_rule,
-                     tied=(0, 1, 2), dtypes=_TYPES,
-                     not_differentiable="a routing of gradients (piecewise constant)")
+                     tied=(0, 1, 2), dtypes=_TYPES)
 _AVG_GRAD = register("FractionalAvgPoolGrad", _avg_grad_kernel, _avg_grad_rule, tied=(1,),
-                     dtypes=_TYPES, not_differentiable="made only by a gradient")
+                     dtypes=_TYPES)
+no_gradient_entry("FractionalMaxPoolGrad", "FractionalAvgPoolGrad")  # (second derivatives)
 tf_args[_MAX_GRAD] = ("orig_input", "orig_output", "out_backprop", "row_pooling_sequence",
                       "col_pooling_sequence")
 tf_args[_AVG_GRAD] = ("orig_input_tensor_shape", "out_backprop", "row_pooling_sequence",

@@ -27,8 +27,8 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
-    register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
+    register, register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, conv_ops, debugging_ops, math_ops, \
@@ -1315,8 +1315,7 @@ def _crop_and_resize_grad_image_rule(grads, boxes, box_index, *runtime, image_si
 
 _CROP_AND_RESIZE_GRAD_IMAGE = register(
     "CropAndResizeGradImage", _crop_and_resize_grad_image, _crop_and_resize_grad_image_rule,
-    tied=(0,), dtypes=(_d.float32,),
-    not_differentiable="the gradient of CropAndResize's gradient is not defined in TF")
+    tied=(0,), dtypes=(_d.float32,))
 tf_nodes[_CROP_AND_RESIZE_GRAD_IMAGE] = NodeForm(
     inputs=(0, 1, 2, AttrInput("image_size", type_attr=None, runtime=True)), types={},
     outputs=("output",))
@@ -1359,10 +1358,10 @@ _CROP_AND_RESIZE_GRAD_BOXES = register(
     lambda grads, image, boxes, box_index, **_: (TensorShape([boxes.shape[0] if boxes.shape.rank
                                                               else None, 4]), _d.float32),
     tied=(1,), dtypes=(_d.uint8, _d.uint16, _d.int8, _d.int16, _d.int32, _d.int64, _d.float16,
-                       _d.float32, _d.float64),
-    not_differentiable="the gradient of CropAndResize's gradient is not defined in TF")
+                       _d.float32, _d.float64))
 tf_nodes[_CROP_AND_RESIZE_GRAD_BOXES] = NodeForm(types={"T": 1}, outputs=("output",))
 tf_args[_CROP_AND_RESIZE_GRAD_BOXES] = ("grads", "image", "boxes", "box_ind")
+no_gradient_entry("CropAndResizeGradImage", "CropAndResizeGradBoxes")  # (second derivatives)
 
 
 @register_gradient("CropAndResize")

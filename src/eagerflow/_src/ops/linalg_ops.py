@@ -988,7 +988,8 @@ def _substitute(xp, t, rhs, batch, lower):
     return x
 
 
-# As in TF, only the normal-equations path of lstsq (fast=True) has a gradient.
+# As in TF, only the normal-equations path of lstsq (fast=True) has a gradient:
+# differentiating the exact one raises TF's ValueError.
 _NO_EXACT_LSTSQ_GRAD = "Gradient not defined for fast=False"
 
 
@@ -1026,8 +1027,13 @@ _SOLVE = register("MatrixSolve", _single_or_wider(_solve), _solve_rule, tied=(0,
                   dtypes=_LAPACK)
 tf_args[_SOLVE] = ("matrix", "rhs")
 _SOLVE_LS = register("MatrixSolveLs", _single_or_wider(_solve_ls), _solve_ls_rule, tied=(0, 1),
-                     dtypes=_LAPACK, not_differentiable=_NO_EXACT_LSTSQ_GRAD)
+                     dtypes=_LAPACK)
 tf_args[_SOLVE_LS] = None  # (exact, without TF's l2_regularizer input: no raw op)
+
+
+@register_gradient("MatrixSolveLs")
+def _solve_ls_grad(op, grad):
+    raise ValueError(_NO_EXACT_LSTSQ_GRAD)
 _TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _single_or_wider(_triangular_solve),
                              _triangular_rule, tied=(0, 1), dtypes=(_d.bfloat16,) + _LAPACK)
 tf_args[_TRIANGULAR_SOLVE] = ("matrix", "rhs")
@@ -1685,6 +1691,12 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):
     return math_ops.truediv(x, magnitude, name=name), magnitude
 
 
+def _singular_magnitudes(x):
+    """|singular values| of `x`, as TF's norm takes them: the same values, but a zero one
+    has gradient 0 (abs's at 0), so the norm of a zero matrix has a zero gradient."""
+    return math_ops.abs(svd(x, compute_uv=False))
+
+
 def _spectral_norm(x, axis, keepdims):
     """The largest singular value of the matrices spanning the two `axis` dims."""
     rank = x.shape.rank
@@ -1692,14 +1704,14 @@ def _spectral_norm(x, axis, keepdims):
         if sorted(axis) != [-2, -1]:
             raise ValueError(f"norm(ord=2) needs `tensor` to have a known rank for axis "
                              f"{list(axis)}")
-        largest = late.reduction_ops.reduce_max(svd(x, compute_uv=False), -1)
+        largest = late.reduction_ops.reduce_max(_singular_magnitudes(x), -1)
         if keepdims:
             return late.array_ops.expand_dims(late.array_ops.expand_dims(largest, -1), -1)
         return largest
     pair = normalize_axis(axis, rank, "Max")  # sorted; the pair's order leaves s unchanged
     perm = [i for i in range(rank) if i not in pair] + list(pair)
     largest = late.reduction_ops.reduce_max(
-        svd(late.array_ops.transpose(x, perm), compute_uv=False), -1)
+        _singular_magnitudes(late.array_ops.transpose(x, perm)), -1)
     for a in pair if keepdims else ():
         largest = late.array_ops.expand_dims(largest, a)
     return largest

@@ -20,7 +20,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, REAL_NUMBER_TYPES, batching_rules, \
-    register, register_gradient
+    no_gradient_entry, register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, math_ops
 from eagerflow._src.ops.conv_ops import _window
@@ -114,11 +114,10 @@ def _like_second(x, w, dy, **attrs):
 _DILATION = register("Dilation2D", _dilation, _dilation_rule, tied=(0, 1),
                      dtypes=REAL_NUMBER_TYPES)
 _BACKPROP_INPUT = register("Dilation2DBackpropInput", _backprop_input, _like_first,
-                           tied=(0, 1, 2), dtypes=REAL_NUMBER_TYPES,
-                           not_differentiable="a routing of gradients (piecewise constant)")
+                           tied=(0, 1, 2), dtypes=REAL_NUMBER_TYPES)
 _BACKPROP_FILTER = register("Dilation2DBackpropFilter", _backprop_filter, _like_second,
-                            tied=(0, 1, 2), dtypes=REAL_NUMBER_TYPES,
-                            not_differentiable="a routing of gradients (piecewise constant)")
+                            tied=(0, 1, 2), dtypes=REAL_NUMBER_TYPES)
+no_gradient_entry("Dilation2DBackpropInput", "Dilation2DBackpropFilter")  # (second derivatives)
 for _op, _names, _out in ((_DILATION, ("input", "filter"), "output"),
                           (_BACKPROP_INPUT, ("input", "filter", "out_backprop"), "in_backprop"),
                           (_BACKPROP_FILTER, ("input", "filter", "out_backprop"),

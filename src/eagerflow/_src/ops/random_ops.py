@@ -50,7 +50,8 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, runs_rules
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
+    runs_rules
 from eagerflow._src.ops import array_ops, late, math_ops, philox, shape_rules
 from eagerflow._src.ops.array_ops import check_index_dtype, run_time_tensor
 from eagerflow._src.ops.reduction_ops import clip_by_value, reduce_prod, unbroadcast
@@ -646,9 +647,10 @@ _SHUFFLE = (_register(_draw_shuffle, lambda value, *_, **__: (value.shape, value
                       not_differentiable=None)[1])
 tf_args[_SHUFFLE[1]] = None  # (takes a seed where TF's takes key, counter, alg: no raw op)
 _POISSON = _register(_draw_poisson, _extended, _per_param_value, "RandomPoissonV2",
-                     dtypes=_HALF_FLOAT_DOUBLE + _INTS)
+                     dtypes=_HALF_FLOAT_DOUBLE + _INTS, not_differentiable=None)
 tf_args[_POISSON[0]] = ("shape", "rate")
 tf_defaults[_POISSON[0]] = {"dtype": _d.int64}
+no_gradient_entry("RandomPoissonV2")  # (its rate's)
 _GAMMA = _register(_draw_gamma, _extended, _per_param_value, "RandomGamma",
                    dtypes=_HALF_FLOAT_DOUBLE, not_differentiable=None)
 tf_args[_GAMMA[0]] = ("shape", "alpha")

@@ -32,7 +32,7 @@ from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
 from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, bitwise_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -758,16 +758,16 @@ def _unique_rule(with_counts):
     return rule
 
 
-_UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, tied=(),
-                   not_differentiable="index output")
+_UNIQUE = register("Unique", _unique(False), _unique_rule(False), multi=True, tied=())
 _UNIQUE_WITH_COUNTS = register("UniqueWithCounts", _unique(True), _unique_rule(True), multi=True,
-                               tied=(), not_differentiable="index output")
+                               tied=())
 tf_nodes[_UNIQUE] = NodeForm(outputs=("y", "idx"))
 tf_args[_UNIQUE] = ("x",)
 tf_defaults[_UNIQUE] = {"out_idx": _d.int32}
 tf_nodes[_UNIQUE_WITH_COUNTS] = NodeForm(outputs=("y", "idx", "count"))
 tf_args[_UNIQUE_WITH_COUNTS] = ("x",)
 tf_defaults[_UNIQUE_WITH_COUNTS] = {"out_idx": _d.int32}
+no_gradient_entry("Unique", "UniqueWithCounts")
 
 
 def _run_unique(op, result_type, x, out_idx, name):
@@ -831,12 +831,12 @@ def _unique_v2_rule(x, axis, out_idx):
     return [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
 
 
-_UNIQUE_V2 = register("UniqueV2", _unique_v2, _unique_v2_rule, multi=True, tied=(),
-                      not_differentiable="index output")
+_UNIQUE_V2 = register("UniqueV2", _unique_v2, _unique_v2_rule, multi=True, tied=())
 tf_nodes[_UNIQUE_V2] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")),
                                 outputs=("y", "idx"))
 tf_args[_UNIQUE_V2] = ("x", "axis")
 tf_defaults[_UNIQUE_V2] = {"out_idx": _d.int32}
+no_gradient_entry("UniqueV2")
 
 
 # --- ApproxTopK: exact on CPU ------------------------------------------------------------------
@@ -968,11 +968,11 @@ def _bincount_rule(arr, size, weights, binary_output):
 
 
 _DENSE_BINCOUNT = register("DenseBincount", _bincount, _bincount_rule, tied=(2,),
-                           dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
-                           not_differentiable="counts")
+                           dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
 tf_nodes[_DENSE_BINCOUNT] = NodeForm(types={"Tidx": 0, "T": 2})
 tf_args[_DENSE_BINCOUNT] = ("input", "size", "weights")
 tf_defaults[_DENSE_BINCOUNT] = {"binary_output": False}
+no_gradient_entry("DenseBincount")  # (its weights')
 
 
 @export("math.bincount")

@@ -22,7 +22,7 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core import registry
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, register
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import (
@@ -71,8 +71,10 @@ def _rank(sp):
 
 def _sorted_by(sp, keys):
     order = reduction_ops.argsort(keys, stable=True)
-    return SparseTensor(array_ops.gather(sp.indices, order), array_ops.gather(sp.values, order),
-                        sp.dense_shape)
+    # the values' gradient is a dense tensor, as TF's SparseReorder gives (a reshape takes
+    # the gather's sparse one dense)
+    values = array_ops.gather(array_ops.reshape(sp.values, [-1]), order)
+    return SparseTensor(array_ops.gather(sp.indices, order), values, sp.dense_shape)
 
 
 def _with_shape(out, shape):
@@ -790,19 +792,20 @@ def _sparse_count_rule(indices, values, dense_shape, weights, binary_output, min
 
 _DENSE_COUNT = register("DenseCountSparseOutput", _dense_count, _dense_count_rule,
                         multi=True, dtypes=_COUNT_VALUES, type_attr="T",
-                        not_differentiable="counts", input_names=("values",))
+                        input_names=("values",))
 tf_nodes[_DENSE_COUNT] = NodeForm(types={"T": 0, "output_type": 1}, outputs=(
     "output_indices", "output_values", "output_dense_shape"))
 tf_args[_DENSE_COUNT] = ("values", "weights")
 tf_defaults[_DENSE_COUNT] = {"minlength": -1, "maxlength": -1}
 _SPARSE_COUNT = register("SparseCountSparseOutput", _sparse_count, _sparse_count_rule,
                          multi=True, tied=(1,), dtypes=_COUNT_VALUES, type_attr="T",
-                         not_differentiable="counts", input_names=("values",))
+                         input_names=("values",))
 tf_nodes[_SPARSE_COUNT] = NodeForm(types={"T": 1, "output_type": 3}, outputs=(
     "output_indices", "output_values", "output_dense_shape"))
 tf_args[_SPARSE_COUNT] = ("indices", "values", "dense_shape", "weights")
 tf_defaults[_SPARSE_COUNT] = {"minlength": -1, "maxlength": -1}
 batching_rules.assign(PER_ELEMENT, _DENSE_COUNT, _SPARSE_COUNT)
+no_gradient_entry("DenseCountSparseOutput", "SparseCountSparseOutput")  # (their weights')
 
 
 def _count_weights(weights, values):
@@ -884,11 +887,12 @@ def _sparse_bincount_rule(indices, values, dense_shape, size, weights, binary_ou
 
 _SPARSE_BINCOUNT = register("SparseBincount", _sparse_bincount, _sparse_bincount_rule,
                             tied=(1, 3), dtypes=_COUNT_VALUES, type_attr="Tidx",
-                            not_differentiable="counts", input_names=("values", "size"))
+                            input_names=("values", "size"))
 tf_nodes[_SPARSE_BINCOUNT] = NodeForm(types={"Tidx": 1, "T": 4})
 tf_args[_SPARSE_BINCOUNT] = ("indices", "values", "dense_shape", "size", "weights")
 tf_defaults[_SPARSE_BINCOUNT] = {"binary_output": False}
 batching_rules.assign(PER_ELEMENT, _SPARSE_BINCOUNT)
+no_gradient_entry("SparseBincount")
 
 
 def bincount_of_sparse(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32,

@@ -20,8 +20,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
-    register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
+    register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -90,9 +90,10 @@ def _ragged_bincount_rule(splits, values, size, weights, binary_output=False):
 
 _RAGGED_BINCOUNT = register("RaggedBincount", _ragged_bincount, _ragged_bincount_rule,
                             tied=(1, 2), dtypes=_INDEX, type_attr="Tidx",
-                            not_differentiable="counts", input_names=("values", "size"))
+                            input_names=("values", "size"))
 tf_nodes[_RAGGED_BINCOUNT] = NodeForm(types={"Tidx": 1, "T": 3})
 tf_args[_RAGGED_BINCOUNT] = ("splits", "values", "size", "weights")
+no_gradient_entry("RaggedBincount")  # (its weights')
 tf_defaults[_RAGGED_BINCOUNT] = {"binary_output": False}
 
 
@@ -126,10 +127,11 @@ def _ragged_count_rule(splits, values, weights, binary_output, minlength=-1, max
 
 
 _RAGGED_COUNT = register("RaggedCountSparseOutput", _ragged_count, _ragged_count_rule,
-                         multi=True, tied=(), not_differentiable="counts")
+                         multi=True, tied=())
 tf_nodes[_RAGGED_COUNT] = NodeForm(types={"T": 1, "output_type": 2}, outputs=(
     "output_indices", "output_values", "output_dense_shape"))
 tf_args[_RAGGED_COUNT] = ("splits", "values", "weights")
+no_gradient_entry("RaggedCountSparseOutput")
 tf_defaults[_RAGGED_COUNT] = {"minlength": -1, "maxlength": -1}
 
 
