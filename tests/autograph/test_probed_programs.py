@@ -138,3 +138,46 @@ def test_a_conditional_expression_names_its_condition_in_branch_errors():
         mixed(tf.constant(1))
     with pytest.raises(ValueError, match="'x > 0' is None at the end of the else branch."):
         none(tf.constant(1))
+
+
+def test_a_lambda_made_in_a_python_loop_keeps_its_iterations_value():
+    # TF's converted loop bodies are functions: a variable the body binds itself, read
+    # neither later nor in the next iteration, is the body's own, so each lambda sees its
+    # iteration's value (tf.switch_case branches built in a loop rely on it). Variables
+    # bound in a nested if, read after the loop, or read by a nested def stay shared.
+    @tf.function
+    def f(x):
+        fs, gs, hs, branches = [], [], [], []
+        for k in range(3):
+            fs.append(lambda: x * k)
+        i = 0
+        while i < 3:
+            y = i * 10
+            gs.append(lambda: x + y)
+            i += 1
+        for j in range(3):
+            if j > 0:
+                z = j * 2
+            else:
+                z = -1
+            m = j + 1
+            hs.append(lambda: x * z)
+            branches.append(lambda: x * m)
+        return ([g() for g in fs], [g() for g in gs], [h() for h in hs],
+                tf.switch_case(tf.constant(1), branches))
+
+    @tf.function
+    def g(x):
+        def show():
+            return x * y
+        fs = []
+        for k in range(3):
+            y = k
+            fs.append(lambda: x * k)
+        return show(), [h() for h in fs], k
+
+    fs, gs, hs, switched = f(tf.constant(1))
+    assert [int(v) for v in fs] == [0, 1, 2] and [int(v) for v in gs] == [1, 11, 21]
+    assert [int(v) for v in hs] == [4, 4, 4] and int(switched) == 2
+    shown, fs, k = g(tf.constant(1))
+    assert int(shown) == 2 and [int(v) for v in fs] == [2, 2, 2] and int(k) == 2
