@@ -271,6 +271,13 @@ def convert(f, optional=ALL_FEATURES):
     return f
 
 
+def convert_as_enabled(f):
+    """`f` converted unless the code running now has AutoGraph off (a function traced with
+    ``autograph=False``, or a ``do_not_convert`` one): how a Keras layer's ``call`` runs
+    while a graph is built, as tf_keras's ``tf_convert(call, control_status_ctx())``."""
+    return convert(f) if autograph_slot.enabled() else f
+
+
 def converted_call(f, args, kwargs=None, optional=ALL_FEATURES):
     """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
     target = convert(f, optional)
@@ -396,7 +403,8 @@ def do_not_convert(func=None):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        return func(*args, **kwargs)
+        with autograph_slot.status(False):  # nor does what it calls convert on its own
+            return func(*args, **kwargs)
     wrapper.__ag_do_not_convert__ = True
     return wrapper
 

@@ -408,7 +408,8 @@ class Function:
         self._reasons.append(reason)
         self._last_key = key
         try:
-            with context.building(graph), context.collecting_variables(created):
+            with context.building(graph), context.collecting_variables(created), \
+                    autograph_slot.status(self._autograph):
                 if self._autograph and autograph_slot.call is not None:
                     result = autograph_slot.call(self._python_function, p_args, p_kwargs,
                                                  self._autograph_options)
