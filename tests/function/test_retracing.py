@@ -214,3 +214,21 @@ def test_explanation_shows_an_extension_types_fields_and_component_specs():
     assert lines[2] == ("  2. p changed from Pair(label='x', TensorSpec(shape=(2,), "
                         "dtype=tf.float32, name=None)) to Pair(label='y', TensorSpec(shape=(2,), "
                         "dtype=tf.float32, name=None))")
+
+
+def test_explanation_points_into_containers_and_tells_objects_apart():
+    class Config:
+        pass
+
+    @tf.function
+    def f(x, c=None, **options):
+        return tf.constant(0)
+
+    f([1, 2], {"a": 1}); f([1, 3], {"a": 1}); f([1, 3], {"a": 2}); f([1, 3], {"a": 2}, k=1)
+    f([1, 3], {"a": 2}, k=2); f(Config()); f(Config())
+    lines = f.experimental_explain_retracing().splitlines()
+    assert lines[2:5] == ["  2. x[1] changed from int 2 to int 3",
+                          "  3. c['a'] changed from int 1 to int 2",
+                          "  4. arguments changed from 2 given to 3 given"]
+    assert lines[5] == "  5. k changed from int 1 to int 2"
+    assert lines[7] == "  7. x changed from Config object to another Config object"
