@@ -239,13 +239,18 @@ def _convert_function(fn, optional):
     try:
         converted = _compile(fn, optional)
     except ConversionError as e:
-        if fn.__code__ not in _warned:
-            _warned.add(fn.__code__)
-            _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
-                            "%s\nTo silence this warning, decorate the function with "
-                            "@tf.autograph.experimental.do_not_convert", fn, e)
+        _warn_unconverted(fn, e)
         return fn
     return _instantiate(fn, converted, optional)
+
+
+def _warn_unconverted(fn, cause):
+    """TF's warning (once per function) that `fn` runs as it is, for `cause`."""
+    if fn.__code__ not in _warned:
+        _warned.add(fn.__code__)
+        _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
+                        "%s\nTo silence this warning, decorate the function with "
+                        "@tf.autograph.experimental.do_not_convert", fn, cause)
 
 
 def convert(f, optional=ALL_FEATURES):
@@ -372,6 +377,11 @@ def call_traced(fn, args, kwargs, options=None):
     """`fn` converted (with the features of `options`, default all) and called while a graph
     is traced; errors framed in the user's code."""
     optional = ALL_FEATURES if options is None else features(options)
+    target = getattr(fn, "__func__", fn)
+    if isinstance(target, types.FunctionType) and \
+            target.__code__.co_flags & inspect.CO_GENERATOR and _is_user_function(target):
+        # the function itself a generator: TF tries to convert it, and warns
+        _warn_unconverted(target, "generators are not supported")
     try:
         result = convert(fn, optional)(*args, **kwargs)
     except Exception as e:
