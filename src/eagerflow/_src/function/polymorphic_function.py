@@ -568,7 +568,7 @@ def _key_leaves(key):
         return []
     if key[:1] in (("T",), ("V",), ("D",)):
         return [key]
-    if key[:1] in (("P",), ("O",)):
+    if key[:1] in (("P",), ("O",), ("X",)):
         return []
     return [leaf for part in key for leaf in _key_leaves(part)]
 
@@ -583,6 +583,8 @@ def _placeholders(value, leaves, graph, name):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
         graph.variable_argument(value, spec.shape)
         return value
+    if hasattr(type(value), "__tf_tracing_type__") and not isinstance(value, Tensor):
+        return value.__tf_tracing_type__(None).placeholder_value(None)  # the tracing protocol
     as_argument = getattr(value, "_as_function_argument", None)
     if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
         spec = next(leaves)[1] if leaves is not None else as_argument()[0]

@@ -48,6 +48,8 @@ def _leaf_key(value, tensors):
         return ("T", data.dtype, data.shape)
     if cls is int or cls is float or cls is bool or cls is str or value is None:
         return ("P", value)  # by value alone: 1, 1.0 and True share a trace, as in TF
+    if hasattr(cls, "__tf_tracing_type__") and not isinstance(value, (Tensor, Variable)):
+        return ("X", value.__tf_tracing_type__(None))  # the tracing protocol: its TraceType
     if isinstance(value, Tensor):  # a symbolic tensor: a function called while tracing
         tensors.append(value)
         return ("T", np.dtype(value.dtype.as_numpy_dtype), tuple(value.shape.as_list())
@@ -240,7 +242,7 @@ def describe(key):
         return repr(spec_of(key))
     if key[0] == "P":
         return f"{type(key[1]).__name__} {key[1]!r}"
-    if key[0] == "D":
+    if key[0] in ("D", "X"):
         return repr(key[1])
     if key[0] == "O":
         return f"{key[1].__name__} object"
