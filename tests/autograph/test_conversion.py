@@ -454,3 +454,27 @@ def test_frozen_standard_library_functions_are_not_converted(caplog):
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
         assert f().numpy() == b"a/b"
     assert not [r for r in caplog.records if "could not transform" in r.getMessage()]
+
+
+def test_a_generator_function_traced_itself_warns_one_called_from_converted_code_does_not(
+        caplog):
+    def halves(x):
+        for i in range(2):
+            yield x * i
+
+    @tf.function
+    def uses(x):
+        return sum(halves(x))
+
+    @tf.function
+    def generates(x):
+        yield x
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert int(uses(tf.constant(2))) == 2
+        assert not [r for r in caplog.records if "could not transform" in r.getMessage()]
+        with pytest.raises(TypeError):
+            generates(tf.constant(1))
+    warnings = [r.getMessage() for r in caplog.records if "could not transform" in r.getMessage()]
+    assert len(warnings) == 1 and "generates" in warnings[0]
+    assert "Cause: generators are not supported" in warnings[0]

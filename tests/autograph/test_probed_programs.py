@@ -57,3 +57,127 @@ def _add_one(x):
 
 def test_a_functools_wraps_wrapper_is_converted_itself_not_the_function_it_wraps():
     assert int(_add_one(tf.constant(1))) == 20 and int(_add_one(tf.constant(-1))) == -10
+
+
+def test_a_return_under_a_tensor_if_with_unknown_dimensions():
+    # The fall-through branch needs a stand-in of the returned value's type: a value with
+    # unknown dimensions (or rank) stands in with zero-size ones.
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            return x * 2
+        return x
+
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def g(x):
+        if tf.reduce_sum(x) > 0:
+            return {"a": x * 2, "b": (x[..., :1], 3)}
+        return {"a": -x, "b": (x[..., 1:2], 4)}
+
+    assert f(tf.constant([[1., 2.]])).numpy().tolist() == [[2., 4.]]
+    assert f(tf.constant([[-1., 2.], [-3., 0.]])).numpy().tolist() == [[-1., 2.], [-3., 0.]]
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, 2]
+    r = g(tf.constant([[-1., -2.]]))
+    assert r["a"].numpy().tolist() == [[1., 2.]] and r["b"][0].numpy().tolist() == [[-2.]]
+    assert int(r["b"][1]) == 4
+    assert g.get_concrete_function().structured_outputs["a"].shape.rank is None
+
+
+def test_a_loop_defines_a_variable_with_unknown_dimensions():
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def f(x):
+        for i in tf.range(3):
+            y = x * tf.cast(i, tf.float32)
+            x = y + 1
+        return y, x
+
+    y, x = f(tf.constant([1., 2.]))
+    assert y.numpy().tolist() == [4., 4.] and x.numpy().tolist() == [5., 5.]
+    assert [t.shape.as_list() for t in f.get_concrete_function().structured_outputs] == \
+        [[None], [None]]
+
+
+def test_bare_super_in_a_converted_method_inside_tensor_control_flow():
+    class A:
+        def m(self, x):
+            return x + 1
+
+    class B(A):
+        def m(self, x):
+            if x > 0:
+                return super().m(x) * 10
+            return super().m(x)
+
+    b = B()
+    f = tf.function(lambda x: b.m(x))
+    assert int(f(tf.constant(1))) == 20 and int(f(tf.constant(-1))) == 0
+
+
+def test_sorted_of_a_graph_tensor():
+    @tf.function
+    def f(x):
+        return sorted(x), sorted(x, reverse=True), sorted(x, key=lambda v: -v)
+
+    assert [t.numpy().tolist() for t in f(tf.constant([3, 1, 2]))] == \
+        [[1, 2, 3], [3, 2, 1], [3, 2, 1]]
+
+
+def test_a_conditional_expression_names_its_condition_in_branch_errors():
+    import pytest
+
+    @tf.function
+    def mixed(x):
+        return 1.0 if x > 0 else x
+
+    @tf.function
+    def none(x):
+        return 1.0 if x > 0 else None
+
+    with pytest.raises(TypeError, match="'x > 0' has dtype float32 in the main branch, but "
+                                        "dtype int32 in the else branch"):
+        mixed(tf.constant(1))
+    with pytest.raises(ValueError, match="'x > 0' is None at the end of the else branch."):
+        none(tf.constant(1))
+
+
+def test_a_lambda_made_in_a_python_loop_keeps_its_iterations_value():
+    # TF's converted loop bodies are functions: a variable the body binds itself, read
+    # neither later nor in the next iteration, is the body's own, so each lambda sees its
+    # iteration's value (tf.switch_case branches built in a loop rely on it). Variables
+    # bound in a nested if, read after the loop, or read by a nested def stay shared.
+    @tf.function
+    def f(x):
+        fs, gs, hs, branches = [], [], [], []
+        for k in range(3):
+            fs.append(lambda: x * k)
+        i = 0
+        while i < 3:
+            y = i * 10
+            gs.append(lambda: x + y)
+            i += 1
+        for j in range(3):
+            if j > 0:
+                z = j * 2
+            else:
+                z = -1
+            m = j + 1
+            hs.append(lambda: x * z)
+            branches.append(lambda: x * m)
+        return ([g() for g in fs], [g() for g in gs], [h() for h in hs],
+                tf.switch_case(tf.constant(1), branches))
+
+    @tf.function
+    def g(x):
+        def show():
+            return x * y
+        fs = []
+        for k in range(3):
+            y = k
+            fs.append(lambda: x * k)
+        return show(), [h() for h in fs], k
+
+    fs, gs, hs, switched = f(tf.constant(1))
+    assert [int(v) for v in fs] == [0, 1, 2] and [int(v) for v in gs] == [1, 11, 21]
+    assert [int(v) for v in hs] == [4, 4, 4] and int(switched) == 2
+    shown, fs, k = g(tf.constant(1))
+    assert int(shown) == 2 and [int(v) for v in fs] == [2, 2, 2] and int(k) == 2

@@ -214,3 +214,71 @@ def test_explanation_shows_an_extension_types_fields_and_component_specs():
     assert lines[2] == ("  2. p changed from Pair(label='x', TensorSpec(shape=(2,), "
                         "dtype=tf.float32, name=None)) to Pair(label='y', TensorSpec(shape=(2,), "
                         "dtype=tf.float32, name=None))")
+
+
+def test_explanation_points_into_containers_and_tells_objects_apart():
+    class Config:
+        pass
+
+    @tf.function
+    def f(x, c=None, **options):
+        return tf.constant(0)
+
+    f([1, 2], {"a": 1}); f([1, 3], {"a": 1}); f([1, 3], {"a": 2}); f([1, 3], {"a": 2}, k=1)
+    f([1, 3], {"a": 2}, k=2); f(Config()); f(Config())
+    lines = f.experimental_explain_retracing().splitlines()
+    assert lines[2:5] == ["  2. x[1] changed from int 2 to int 3",
+                          "  3. c['a'] changed from int 1 to int 2",
+                          "  4. arguments changed from 2 given to 3 given"]
+    assert lines[5] == "  5. k changed from int 1 to int 2"
+    assert lines[7] == "  7. x changed from Config object to another Config object"
+
+
+class _FruitType(tf.types.experimental.TraceType):
+    """The tracing protocol example of TF's "Better performance with tf.function" guide."""
+
+    def __init__(self, fruit):
+        self.fruit_type, self.fruit_value = type(fruit), fruit
+
+    def is_subtype_of(self, other):
+        return type(other) is _FruitType and self.fruit_type is other.fruit_type
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == other for other in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        return self.fruit_value
+
+    def __eq__(self, other):
+        return type(other) is _FruitType and self.fruit_type == other.fruit_type
+
+    def __hash__(self):
+        return hash(self.fruit_type)
+
+
+class _Fruit:
+    def __tf_tracing_type__(self, context):
+        return _FruitType(self)
+
+
+def test_tracing_protocol_keys_traces_by_the_arguments_trace_type():
+    class Apple(_Fruit):
+        flavor = tf.constant([1, 2])
+
+    class Mango(_Fruit):
+        flavor = tf.constant([3, 4])
+
+    traced = []
+
+    @tf.function
+    def mix(a, b):
+        traced.append(type(a).__name__)
+        return a.flavor + b.flavor
+
+    assert mix(Apple(), Mango()).numpy().tolist() == [4, 6]
+    Apple.flavor = tf.constant([1, 1])  # the same trace type: the trace (and its constant) stay
+    assert mix(Apple(), Mango()).numpy().tolist() == [4, 6]
+    assert mix(Mango(), Mango()).numpy().tolist() == [6, 8]
+    assert traced == ["Apple", "Mango"] and mix.experimental_get_tracing_count() == 2
+    assert isinstance(Apple(), tf.types.experimental.SupportsTracingProtocol)
+    assert not isinstance(object(), tf.types.experimental.SupportsTracingProtocol)

@@ -319,3 +319,23 @@ def test_run_time_errors_list_every_user_frame_that_made_the_op():
     assert f'", line {_call_gather.__code__.co_firstlineno + 1}, in _call_gather\n\n' in frames
     assert frames.endswith(f'", line {_gather_at.__code__.co_firstlineno + 1}, in _gather_at\n\n')
     assert frames.index("in test_run_time_errors") < frames.index("in _call_gather")
+
+
+def test_a_branch_tensor_used_after_the_cond_is_tfs_inaccessible_tensor_error():
+    import pytest
+
+    @tf.function
+    def f(x):
+        box = []
+
+        def true_fn():
+            v = x * 2
+            box.append(v)
+            return v
+        r = tf.cond(x > 0, true_fn, lambda: x)
+        return box[0] + r
+
+    # (TF's class is not public: its name shows in the error)
+    with pytest.raises(ValueError, match="is out of scope and cannot be used here") as e:
+        f(tf.constant(1))
+    assert type(e.value).__name__ == "InaccessibleTensorError"

@@ -239,13 +239,18 @@ def _convert_function(fn, optional):
     try:
         converted = _compile(fn, optional)
     except ConversionError as e:
-        if fn.__code__ not in _warned:
-            _warned.add(fn.__code__)
-            _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
-                            "%s\nTo silence this warning, decorate the function with "
-                            "@tf.autograph.experimental.do_not_convert", fn, e)
+        _warn_unconverted(fn, e)
         return fn
     return _instantiate(fn, converted, optional)
+
+
+def _warn_unconverted(fn, cause):
+    """TF's warning (once per function) that `fn` runs as it is, for `cause`."""
+    if fn.__code__ not in _warned:
+        _warned.add(fn.__code__)
+        _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: "
+                        "%s\nTo silence this warning, decorate the function with "
+                        "@tf.autograph.experimental.do_not_convert", fn, cause)
 
 
 def convert(f, optional=ALL_FEATURES):
@@ -269,6 +274,13 @@ def convert(f, optional=ALL_FEATURES):
     if isinstance(call, types.FunctionType) and _is_user_function(call):
         return types.MethodType(_convert_function(call, optional), f)
     return f
+
+
+def convert_as_enabled(f):
+    """`f` converted unless the code running now has AutoGraph off (a function traced with
+    ``autograph=False``, or a ``do_not_convert`` one): how a Keras layer's ``call`` runs
+    while a graph is built, as tf_keras's ``tf_convert(call, control_status_ctx())``."""
+    return convert(f) if autograph_slot.enabled() else f
 
 
 def converted_call(f, args, kwargs=None, optional=ALL_FEATURES):
@@ -364,6 +376,11 @@ def call_traced(fn, args, kwargs, options=None):
     """`fn` converted (with the features of `options`, default all) and called while a graph
     is traced; errors framed in the user's code."""
     optional = ALL_FEATURES if options is None else features(options)
+    target = getattr(fn, "__func__", fn)
+    if isinstance(target, types.FunctionType) and \
+            target.__code__.co_flags & inspect.CO_GENERATOR and _is_user_function(target):
+        # the function itself a generator: TF tries to convert it, and warns
+        _warn_unconverted(target, "generators are not supported")
     try:
         result = convert(fn, optional)(*args, **kwargs)
     except Exception as e:
@@ -395,7 +412,8 @@ def do_not_convert(func=None):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        return func(*args, **kwargs)
+        with autograph_slot.status(False):  # nor does what it calls convert on its own
+            return func(*args, **kwargs)
     wrapper.__ag_do_not_convert__ = True
     return wrapper
 

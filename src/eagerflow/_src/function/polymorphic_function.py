@@ -408,7 +408,8 @@ class Function:
         self._reasons.append(reason)
         self._last_key = key
         try:
-            with context.building(graph), context.collecting_variables(created):
+            with context.building(graph), context.collecting_variables(created), \
+                    autograph_slot.status(self._autograph):
                 if self._autograph and autograph_slot.call is not None:
                     result = autograph_slot.call(self._python_function, p_args, p_kwargs,
                                                  self._autograph_options)
@@ -567,7 +568,7 @@ def _key_leaves(key):
         return []
     if key[:1] in (("T",), ("V",), ("D",)):
         return [key]
-    if key[:1] in (("P",), ("O",)):
+    if key[:1] in (("P",), ("O",), ("X",)):
         return []
     return [leaf for part in key for leaf in _key_leaves(part)]
 
@@ -582,6 +583,8 @@ def _placeholders(value, leaves, graph, name):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
         graph.variable_argument(value, spec.shape)
         return value
+    if hasattr(type(value), "__tf_tracing_type__") and not isinstance(value, Tensor):
+        return value.__tf_tracing_type__(None).placeholder_value(None)  # the tracing protocol
     as_argument = getattr(value, "_as_function_argument", None)
     if as_argument is not None:  # a dataset: a stand-in reaching the one each call passes
         spec = next(leaves)[1] if leaves is not None else as_argument()[0]

@@ -48,6 +48,8 @@ def _leaf_key(value, tensors):
         return ("T", data.dtype, data.shape)
     if cls is int or cls is float or cls is bool or cls is str or value is None:
         return ("P", value)  # by value alone: 1, 1.0 and True share a trace, as in TF
+    if hasattr(cls, "__tf_tracing_type__") and not isinstance(value, (Tensor, Variable)):
+        return ("X", value.__tf_tracing_type__(None))  # the tracing protocol: its TraceType
     if isinstance(value, Tensor):  # a symbolic tensor: a function called while tracing
         tensors.append(value)
         return ("T", np.dtype(value.dtype.as_numpy_dtype), tuple(value.shape.as_list())
@@ -240,7 +242,7 @@ def describe(key):
         return repr(spec_of(key))
     if key[0] == "P":
         return f"{type(key[1]).__name__} {key[1]!r}"
-    if key[0] == "D":
+    if key[0] in ("D", "X"):
         return repr(key[1])
     if key[0] == "O":
         return f"{key[1].__name__} object"
@@ -253,9 +255,44 @@ def describe(key):
 
 
 def differences(old, new, names):
-    """Where `new` differs from `old`, as ``(argument name, old text, new text)`` triples."""
-    found = [(names[i] if i < len(names) else f"argument {i}", describe(a), describe(b))
-             for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    """Where `new` differs from `old`, as ``(argument name, old text, new text)`` triples;
+    within a list, tuple or dict of the same length (or keys), the elements that differ.
+
+    >>> differences(call_key(([1, 2],), {})[0], call_key(([1, 3],), {})[0], ["x"])
+    [('x[1]', 'int 2', 'int 3')]
+    """
+    found = [d for i, (a, b) in enumerate(zip(old, new))
+             for d in _changes(names[i] if i < len(names) else f"argument {i}", a, b)]
     if len(old) != len(new):
         found.append(("arguments", f"{len(old)} given", f"{len(new)} given"))
     return found
+
+
+def _container(key):
+    """The kind of a list, tuple or dict's key (its type; "kwargs" for keyword arguments),
+    else None."""
+    if type(key) is not tuple or not key:
+        return None
+    head = key[0]
+    if head == "kwargs":
+        return head
+    if isinstance(head, type) and issubclass(head, (list, tuple, collections.abc.Mapping)) \
+            and not (len(key) > 1 and type(key[1]) is tuple and key[1][:1] == ("shape",)):
+        return head
+    return None
+
+
+def _changes(path, a, b):
+    if a == b:
+        return []
+    kind = _container(a)
+    if kind is not None and kind is _container(b) and len(a) == len(b):
+        if kind == "kwargs" or issubclass(kind, collections.abc.Mapping):
+            if [k for k, _ in a[1:]] == [k for k, _ in b[1:]]:
+                return [d for (k, x), (_, y) in zip(a[1:], b[1:])
+                        for d in _changes(k if kind == "kwargs" else f"{path}[{k!r}]", x, y)]
+        else:
+            return [d for i, (x, y) in enumerate(zip(a[1:], b[1:]))
+                    for d in _changes(f"{path}[{i}]", x, y)]
+    old, new = describe(a), describe(b)
+    return [(path, old, f"another {new}" if new == old else new)]  # (another object)

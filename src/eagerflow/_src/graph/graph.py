@@ -425,10 +425,27 @@ class Graph:
             inner = self.constant(data if not value.dtype.is_numpy_compatible
                                   else np.asarray(data))
         else:  # a tensor of an enclosing graph, fed to this one when it runs inside it
+            self._check_accessible(value)
             inner = self.placeholder(value.dtype, value.shape, "Placeholder")
             self.inputs.pop()  # not an argument (`remove` would compare tensors with ==)
         self._captures[id(value)] = (value, inner)
         return inner
+
+    def _check_accessible(self, t):
+        """TF's InaccessibleTensorError for a tensor of a graph built inside this one (a
+        branch's or loop body's, kept in a Python variable): it has no value here."""
+        inner = getattr(t, "graph", None)
+        while inner is not None:
+            if inner is self:
+                raise errors.InaccessibleTensorError(
+                    f"{t!r} is out of scope and cannot be used here. Use return values, "
+                    f"explicit Python locals or TensorFlow collections to access it.\nPlease "
+                    f"see https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction"
+                    f"_must_be_return_values for more information.\n\nThe tensor {t!r} cannot "
+                    f"be accessed from FuncGraph(name={self.name}, id={id(self)}), because it "
+                    f"was defined in FuncGraph(name={t.graph.name}, id={id(t.graph)}), which "
+                    f"is out of scope.")
+            inner = inner._outer() if inner._outer is not None else None
 
     def create_op(self, op_def, inputs, attrs, name=None):
         """Adds `op_def` applied to `inputs`; returns its symbolic output(s), as `dispatch` does.

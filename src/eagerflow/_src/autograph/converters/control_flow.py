@@ -76,7 +76,39 @@ def annotate(function):
             node.ag_modified = analysis.stores(parts)
             node.ag_composites = _composites(parts, node.ag_modified)
             modified |= node.ag_modified
+            if not isinstance(node, ast.If):
+                node.ag_direct = _direct_stores(parts)
     return modified
+
+
+def _direct_stores(statements):
+    """The names `statements` bind themselves: not in the if/while/for statements nested in
+    them, which become functions of their own."""
+    names = set()
+    for node in statements:
+        if isinstance(node, (ast.If, ast.While, ast.For)):
+            continue
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            names |= {h.name for h in node.handlers if h.name}
+            names |= _direct_stores(node.body + node.orelse + node.finalbody +
+                                    [s for h in node.handlers for s in h.body])
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            names |= analysis.stores([i.optional_vars for i in node.items
+                                      if i.optional_vars is not None])
+            names |= _direct_stores(node.body)
+        elif isinstance(node, ast.Match):
+            for case in node.cases:
+                names |= analysis.stores([case.pattern]) | _direct_stores(case.body)
+        else:
+            names |= analysis.stores([node])
+    return names
+
+
+def _closure_reads(function):
+    """The names the functions defined in `function` read (lambdas aside): TF counts them
+    live wherever such a function may be called."""
+    return analysis.loads([n for n in ast.walk(function) if n is not function and
+                           isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))])
 
 
 def _composite_text(target, rebound):
@@ -122,11 +154,12 @@ def _composites(statements, rebound):
 
 
 class _ControlFlow(analysis.OwnScopeTransformer):
-    def __init__(self, namer, global_names):
+    def __init__(self, namer, global_names, closure_reads):
         self.names = {base: namer.fixed_name(base) for base in (
             "if_body", "else_body", "get_state", "set_state", "vars_", "loop_test",
             "loop_body", "extra_test", "itr")}
         self.global_names = global_names
+        self.closure_reads = closure_reads
 
     def _declarations(self, names, prefix):
         """`names` split into the `nonlocal` and `global` declarations of a generated function."""
@@ -159,9 +192,16 @@ class _ControlFlow(analysis.OwnScopeTransformer):
 
     def _fill(self, template, node, state, **replacements):
         get_and_set, names, count = self._state(state, getattr(node, "ag_composites", ()))
+        modified = node.ag_modified
+        if not isinstance(node, ast.If):
+            # As in TF, a variable that a loop body binds itself and that is live neither at
+            # the loop's head nor after it is the body function's own: a lambda made in an
+            # iteration keeps that iteration's value.
+            modified = modified - (node.ag_direct - node.ag_live_in - node.ag_live_out
+                                   - self.closure_reads - self.global_names)
         statements = templates.replace(
             template, get_state_and_set_state=get_and_set, names=names,
-            count=ast.Constant(count), **self._declarations(node.ag_modified, "modified"),
+            count=ast.Constant(count), **self._declarations(modified, "modified"),
             **replacements, **self.names)
         return templates.locate(statements, node)
 
@@ -209,6 +249,6 @@ def _options(loop):
 
 def transform(function, namer):
     """Converts `function`'s own control flow (annotated by `annotate`)."""
-    converter = _ControlFlow(namer, analysis.global_names(function))
+    converter = _ControlFlow(namer, analysis.global_names(function), _closure_reads(function))
     function.body = templates.visit_block(converter, function.body)
     return function

@@ -107,7 +107,7 @@ def _traced_if(cond, first, second, initial, set_state, get_state, names, swap=T
             else:
                 values = _reconcile(seen, values, label, names)
             tensors = [v if is_undefined(v) else
-                       _as_tensors(v, n, f"at the end of the {label} branch")
+                       as_tensors(v, n, f"at the end of the {label} branch")
                        for v, n in zip(values, names)]
             if not seen:
                 seen.update(values=tensors, label=label)
@@ -132,13 +132,13 @@ def _reconcile(first, second, label, names):
                 raise ValueError(f"the {missing} branch must also have a return statement.")
             raise ValueError(f"'{name}' must also be initialized in the {missing} branch")
         if not is_undefined(a):
-            _check_same(name, a, first["label"],
-                        _as_tensors(b, name, f"at the end of the {label} branch"), label)
+            check_same(name, a, first["label"],
+                        as_tensors(b, name, f"at the end of the {label} branch"), label)
         values.append(b)
     return values
 
 
-def _check_same(name, a, first, b, second):
+def check_same(name, a, first, b, second):
     try:
         nest.assert_same_structure(a, b, check_types=False)
     except (TypeError, ValueError) as e:
@@ -150,7 +150,7 @@ def _check_same(name, a, first, b, second):
                             f"dtype {y.dtype.name} in the {second} branch")
 
 
-def _as_tensors(value, name, where):
+def as_tensors(value, name, where):
     """`value` with every leaf a tensor (or a TensorArray), or a TypeError naming `name`."""
     def convert(leaf):
         if isinstance(leaf, TensorArray) or _is_composite(leaf):  # it travels as it is
@@ -223,7 +223,9 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
             "A loop over a tensor (or with a tensor condition) cannot have an else clause: "
             "for/else and while/else run only in Python. Move the else body after the loop, "
             "guarded by a flag the loop's break sets.")
-    initial = _defined_before(list(get_state()), body, set_state, get_state, names)
+    initial, shaped = _defined_before(list(get_state()), body, set_state, get_state, names)
+    if shaped:  # the stand-ins of variables the loop defines loop with the body's shapes
+        opts = {**opts, "shape_invariants": [*opts.get("shape_invariants", ()), *shaped]}
     if any(is_undefined(v) for v in initial):
         # a return value the loop never sets (its returns are under false Python
         # conditions) stays unset and out of the loop variables
@@ -232,7 +234,7 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
     # Eagerly, as in TF, the first iteration sees the values as they are (Python numbers
     # stay numbers); what they become is checked against their tensor form.
     start = tuple(initial) if context.executing_eagerly() else None
-    initial = [_as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
+    initial = [as_tensors(v, n, "before the loop") for v, n in zip(initial, names)]
     invariants = _shape_invariants(initial, opts)
 
     def cond(*values):
@@ -246,7 +248,7 @@ def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
         after = list(get_state())
         for name, old, new, shape in zip(names, initial, after, invariants):
             _check_iteration(name, old, new, shape)
-        return tuple(_as_tensors(v, n, "after one iteration") for v, n in zip(after, names))
+        return tuple(as_tensors(v, n, "after one iteration") for v, n in zip(after, names))
 
     kwargs = {k: opts[k] for k in ("maximum_iterations", "parallel_iterations") if k in opts}
     results = control_flow.while_loop(cond, step, start or tuple(initial),
@@ -272,8 +274,9 @@ def _without_unset(get_state, set_state, names, values):
 
 
 def _defined_before(values, body, set_state, get_state, names):
-    """`values` ready to enter a graph loop: a zero placeholder for each variable the loop
-    defines but that has no value yet, and a TensorArray for each Python list it grows.
+    """`values` ready to enter a graph loop: zeros standing in for each variable the loop
+    defines but that has no value yet, and a TensorArray for each Python list it grows;
+    and ``(stand-in, shape)`` for each stand-in, its shape after one iteration.
 
     What the loop makes of them is learned by tracing the body once, in a graph
     that is then dropped.
@@ -281,13 +284,13 @@ def _defined_before(values, body, set_state, get_state, names):
     missing = [i for i, v in enumerate(values) if is_undefined(v) or v is None]
     lists = [i for i, v in enumerate(values) if type(v) is list]
     if not missing and not lists:
-        return values
+        return values, []
     with context.building(Graph("loop_body_probe")):
         probe = list(values)  # placeholders (and copies of the lists, which the body grows)
         for i, v in enumerate(values):
             if i not in missing:
                 probe[i] = nest.map_structure(
-                    _probe_placeholder, _as_tensors(v, names[i], "before the loop"))
+                    _probe_placeholder, as_tensors(v, names[i], "before the loop"))
         set_state(probe)
         try:
             body()
@@ -306,18 +309,22 @@ def _defined_before(values, body, set_state, get_state, names):
         after = list(get_state())
     set_state(values)
     values = list(values)
+    shaped = []
     for i in missing:
         if type(values[i]) is UndefinedReturnValue and is_undefined(after[i]):
             continue  # the loop does not return: the value stays unset
         if is_undefined(after[i]) or after[i] is None:
             raise ValueError(f"'{names[i]}' must be defined before the loop")
-        values[i] = nest.map_structure(
-            _zeros_of, _as_tensors(after[i], names[i], "after one iteration"))
+        made = as_tensors(after[i], names[i], "after one iteration")
+        values[i] = nest.map_structure(_zeros_of, made)
+        shaped += [(z, _shape_of(t)) for z, t in zip(nest.flatten(values[i]),
+                                                    nest.flatten(made))
+                   if not isinstance(t, TensorArray) and not _is_composite(t)]
     for i in lists:
         grown = after[i]
         if isinstance(grown, list) and len(grown) > len(values[i]):
             values[i] = data_structures.as_tensor_array(values[i], grown[-1])
-    return values
+    return values, shaped
 
 
 def _probe_placeholder(t):
@@ -326,11 +333,12 @@ def _probe_placeholder(t):
 
 
 def _zeros_of(t):
-    """Zeros like `t`, made from its static type alone (`t` may belong to another graph)."""
-    if not t.shape.is_fully_defined():
-        raise ValueError(f"a value that control flow defines on one path only needs a static "
-                         f"shape to stand in on the others; {t} has shape {t.shape}")
-    return array_ops.zeros(t.shape.as_list(), t.dtype)
+    """Zeros standing in for `t` where control flow has not given it a value yet, made from
+    its static type alone (`t` may belong to another graph): its dtype and shape, with 0 for
+    each unknown dimension (a scalar for an unknown rank). The value is never read; its
+    shape merges into `t`'s (a branch's output, or a loop variable `t`'s shape keeps)."""
+    dims = t.shape.as_list() if t.shape.rank is not None else []
+    return array_ops.zeros([0 if d is None else d for d in dims], t.dtype)
 
 
 def _shape_invariants(initial, opts):
@@ -357,7 +365,7 @@ def _check_iteration(name, before, after, invariant):
     if is_undefined(after):
         raise ValueError(f"'{name}' is undefined after one iteration of the loop; it must stay "
                          f"a tensor")
-    after = _as_tensors(after, name, "after one iteration")
+    after = as_tensors(after, name, "after one iteration")
     try:
         nest.assert_same_structure(before, after, check_types=False)
     except (TypeError, ValueError) as e:

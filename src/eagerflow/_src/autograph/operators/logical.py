@@ -9,7 +9,8 @@ the laziness is kept by a ``cond``.
 >>> if_exp(True, lambda: "yes", lambda: "no")
 'yes'
 """
-from eagerflow._src.autograph.operators.control_flow import is_graph_tensor
+from eagerflow._src.autograph.operators.control_flow import (as_tensors, check_same,
+                                                             is_graph_tensor)
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import math_ops
@@ -40,8 +41,24 @@ def not_(a):
     return not a
 
 
-def if_exp(cond, if_true, if_false):
-    """``if_true() if cond else if_false()``; a graph tensor `cond` becomes a ``cond``."""
-    if is_graph_tensor(cond):
-        return control_flow.cond(cond, if_true, if_false, name="if_exp")
-    return if_true() if cond else if_false()
+def if_exp(cond, if_true, if_false, expr_repr="if_exp"):
+    """``if_true() if cond else if_false()``; a graph tensor `cond` becomes a ``cond``, whose
+    branches must give values of one structure and dtype (errors name the condition's
+    source, `expr_repr`, as TF's)."""
+    if not is_graph_tensor(cond):
+        return if_true() if cond else if_false()
+    first = []
+
+    def branch(fn, label):
+        def traced():
+            value = fn()
+            if value is None:
+                raise ValueError(f"'{expr_repr}' is None at the end of the {label} branch.")
+            tensors = as_tensors(value, expr_repr, f"at the end of the {label} branch")
+            if first:
+                check_same(expr_repr, first[0], "main", tensors, label)
+            first.append(tensors)
+            return value
+        return traced
+    return control_flow.cond(cond, branch(if_true, "main"), branch(if_false, "else"),
+                             name="if_exp")

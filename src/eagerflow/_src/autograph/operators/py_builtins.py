@@ -1,7 +1,8 @@
 """Python builtins as converted code calls them: on graph tensors, the matching ops.
 
 ``len`` gives the static length or a length tensor; ``range`` with a tensor
-bound is ``tf.range``; ``int``/``float`` cast; ``abs``/``any``/``all`` reduce.
+bound is ``tf.range``; ``int``/``float`` cast; ``abs``/``any``/``all`` reduce;
+``sorted`` sorts.
 ``print`` stays Python's, as in TensorFlow 2: it runs while tracing (use
 ``tf.print`` to print when the graph runs).
 
@@ -18,6 +19,7 @@ from eagerflow._src.autograph.operators.control_flow import (is_graph_tensor,
                                                              scalar_len_error)
 from eagerflow._src.core import context, dtypes, errors
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.graph import functional_ops
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 
@@ -80,6 +82,21 @@ abs_ = _op_or(builtins.abs, math_ops.abs)
 any_ = _op_or(builtins.any, reduction_ops.reduce_any)
 all_ = _op_or(builtins.all, reduction_ops.reduce_all)
 
+def sorted_(iterable, key=None, reverse=False):
+    """``sorted(iterable)``; a graph tensor (1-D) is sorted by ``tf.sort``, or, with `key`,
+    gathered in the order ``tf.argsort`` gives `key` mapped over its elements, as in TF."""
+    if not is_graph_tensor(iterable):
+        return builtins.sorted(iterable, key=key, reverse=reverse)
+    values = convert_to_tensor(iterable)
+    direction = "DESCENDING" if reverse else "ASCENDING"
+    order_of = values if key is None else functional_ops.vectorized_map(key, values)
+    if order_of.shape.rank is not None and order_of.shape.rank != 1:
+        raise ValueError("sort only supports only 1D tensors")
+    if key is None:
+        return reduction_ops.sort(values, direction=direction)
+    return array_ops.gather(values, reduction_ops.argsort(order_of, direction=direction))
+
+
 # -- enumerate, zip over datasets -----------------------------------------------------------------
 
 def _is_dataset(x):
@@ -104,5 +121,6 @@ def zip_(*iterables, **kwargs):
 
 OVERRIDES = {builtins.len: len_, builtins.range: range_,
              builtins.int: int_, builtins.float: float_, builtins.abs: abs_,
-             builtins.any: any_, builtins.all: all_, builtins.enumerate: enumerate_,
+             builtins.any: any_, builtins.all: all_, builtins.sorted: sorted_,
+             builtins.enumerate: enumerate_,
              builtins.zip: zip_}

@@ -24,6 +24,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
@@ -724,8 +725,12 @@ class Layer(Module):
     def _call_reporting_arguments(self, inputs, args, kwargs):
         """`call`; an error raised in it is raised again with the call's arguments described,
         as Keras reports it (by the innermost layer whose `call` failed)."""
+        # While a graph is built, `call` runs converted by AutoGraph (Python control flow on
+        # tensors becomes graph control flow), unless the enclosing function turned it off.
+        call = self.call if context.executing_eagerly() else \
+            conversion.convert_as_enabled(self.call)
         try:
-            return self.call(inputs, *args, **kwargs)
+            return call(inputs, *args, **kwargs)
         except Exception as error:
             if getattr(error, "_keras_call_info_injected", False):
                 raise
