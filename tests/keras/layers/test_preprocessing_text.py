@@ -265,3 +265,20 @@ def test_saved_models_keep_an_adapted_discretization(tmp_path, suffix):
     model.save(path)
     x = np.array([[5.0], [30.0], [60.0], [99.0]], np.float32)
     assert tf.keras.models.load_model(path)(x).numpy().ravel().tolist() == [0, 1, 2, 3]
+
+
+def test_string_argument_errors_are_tfs():
+    with pytest.raises(ValueError, match=r"^Unkown value for `output_mode` argument of layer "
+                       r"TextVectorization\. Allowed values are: `None`, or one of the "
+                       r"following values: \('int', 'count', 'multi_hot', 'tf_idf'\)\. "
+                       r"Received: one_hot$"):
+        tf.keras.layers.TextVectorization(output_mode="one_hot")
+    with pytest.raises(ValueError, match=r"^Unkown value for `standardize` argument of layer "
+                       r"TextVectorization\. If restoring a model and `standardize` is a custom "
+                       r"callable, please ensure .* for details\. Allowed values are: `None`, a "
+                       r"`Callable`, or one of the following values: .*\. Received: upper$"):
+        tf.keras.layers.TextVectorization(standardize="upper")
+    with pytest.raises(ValueError, match=r"^Unkown value for `output_mode` argument of layer "
+                       r"StringLookup\. Allowed values are: or one of the following values: "
+                       r"\('int', 'one_hot', 'multi_hot', 'count', 'tf_idf'\)\. Received: x$"):
+        tf.keras.layers.StringLookup(output_mode="x")
