@@ -282,3 +282,45 @@ def test_string_argument_errors_are_tfs():
                        r"StringLookup\. Allowed values are: or one of the following values: "
                        r"\('int', 'one_hot', 'multi_hot', 'count', 'tf_idf'\)\. Received: x$"):
         tf.keras.layers.StringLookup(output_mode="x")
+
+
+@tf.keras.utils.register_keras_serializable(package="tests")
+def _lowered_on_dashes(text):
+    return tf.strings.split(tf.strings.lower(text), sep="-")
+
+
+@pytest.mark.parametrize("suffix", [".keras", ""])
+def test_models_save_text_vectorization_with_registered_functions(tmp_path, suffix):
+    vectorize = tf.keras.layers.TextVectorization(vocabulary=["a", "b"], standardize=None,
+                                                  split=_lowered_on_dashes)
+    config = tf.keras.layers.serialize(vectorize)["config"]
+    assert config["split"] == {"module": "builtins", "class_name": "function",
+                               "config": "tests>_lowered_on_dashes",
+                               "registered_name": "function"}
+    inputs = tf.keras.Input((), dtype="string")
+    model = tf.keras.Model(inputs, vectorize(inputs))
+    path = str(tmp_path / ("model" + suffix))
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert loaded(tf.constant(["A-b-c"])).numpy().tolist() == [[2, 3, 1]]
+    assert loaded.layers[1].get_config()["split"] is _lowered_on_dashes
+
+
+def test_functions_in_configs_serialize_as_in_tf_keras():
+    def unregistered(text):
+        return text
+    vectorize = tf.keras.layers.TextVectorization(standardize=unregistered)
+    config = tf.keras.layers.serialize(vectorize)
+    with pytest.raises(TypeError, match=r"^Could not locate function 'unregistered'\. Make sure "
+                       r"custom classes are decorated with "
+                       r"`@keras\.saving\.register_keras_serializable\(\)`\. Full object config: "):
+        tf.keras.layers.deserialize(config)
+    with pytest.warns(UserWarning, match="includes a `lambda`"):
+        config = tf.keras.layers.serialize(
+            tf.keras.layers.TextVectorization(standardize=lambda text: tf.strings.upper(text)))
+    assert config["config"]["standardize"]["class_name"] == "__lambda__"
+    with pytest.raises(ValueError, match=r"^Requested the deserialization of a `lambda` object"):
+        tf.keras.layers.deserialize(config)
+    layer = tf.keras.saving.deserialize_keras_object(config, safe_mode=False)
+    layer.set_vocabulary(["A"])
+    assert layer(tf.constant(["a"])).numpy().tolist() == [[2]]
