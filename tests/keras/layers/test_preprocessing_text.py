@@ -324,3 +324,32 @@ def test_functions_in_configs_serialize_as_in_tf_keras():
     layer = tf.keras.saving.deserialize_keras_object(config, safe_mode=False)
     layer.set_vocabulary(["A"])
     assert layer(tf.constant(["a"])).numpy().tolist() == [[2]]
+
+
+@pytest.mark.parametrize("split, rows", [
+    ("whitespace", [[b"the", b"cat", b"sat"], [b"a"], []]),
+    ("character", [[b"t", b"h", b"e", b" ", b"c", b"a", b"t", b" ", b"s", b"a", b"t"], [b"a"], []]),
+])
+def test_text_vectorization_without_output_mode_gives_ragged_tokens(split, rows):
+    layer = tf.keras.layers.TextVectorization(output_mode=None, split=split)
+    tokens = layer(tf.constant(["The cat sat", "a", ""]))
+    assert isinstance(tokens, tf.RaggedTensor)  # (not padded with b"")
+    assert tokens.to_list() == rows
+    assert isinstance(layer(tf.constant([["The cat sat"], ["a"], [""]])), tf.RaggedTensor)
+    assert layer(tf.constant("The cat sat")).numpy().tolist() == rows[0]
+    symbolic = layer(tf.keras.Input((1,), dtype="string"))
+    assert isinstance(symbolic.type_spec, tf.RaggedTensorSpec)
+
+
+@pytest.mark.parametrize("mode, values", [("multi_hot", [1.0, 1.0]), ("count", [2.0, 1.0]),
+                                          ("tf_idf", [1.0, 2.0])])
+def test_text_vectorization_encodes_one_string_sparsely(mode, values):
+    layer = tf.keras.layers.TextVectorization(
+        output_mode=mode, sparse=True, vocabulary=["a", "b"],
+        idf_weights=[0.5, 2.0] if mode == "tf_idf" else None)
+    for call in (layer, tf.function(layer)):
+        encoded = call(tf.constant("a b a"))
+        assert isinstance(encoded, tf.SparseTensor)
+        assert encoded.indices.numpy().tolist() == [[1], [2]]
+        assert encoded.values.numpy().tolist() == values
+        assert encoded.dense_shape.numpy().tolist() == [3]

@@ -138,6 +138,13 @@ def _ragged_class():
     return ragged
 
 
+def _first_row(outputs):
+    """Row 0 of a batch of one (a scalar input's output), a SparseTensor's too."""
+    if isinstance(outputs, SparseTensor):
+        return SparseTensor(outputs.indices[:, 1:], outputs.values, outputs.dense_shape[1:])
+    return outputs[0]
+
+
 def _ragged_rows(ids):
     """The token ids as a RaggedTensor of rows (``ragged=True``)."""
     return _ragged_class().from_sparse(ids)
@@ -307,13 +314,13 @@ class TextVectorization(_EagerPreprocessingLayer):
             inputs = self._standardized(inputs)
         out = self._call_batch(inputs)
         if out is not None:
-            return out[0] if scalar else out
+            return _first_row(out) if scalar else out
         if not callable(self._standardize):
             inputs = self._standardized(inputs)
         tokens = self._tokenize(inputs)
-        if self._output_mode is None:
+        if self._output_mode is None:  # (the tokens of each string, as a RaggedTensor)
             if isinstance(tokens, SparseTensor):
-                tokens = to_dense(tokens, default_value=b"")
+                tokens = _ragged_rows(tokens)
             return tokens[0] if scalar else tokens
         if isinstance(tokens, SparseTensor) and self._output_mode == INT:
             ids = self._lookup_layer(tokens)
@@ -387,7 +394,7 @@ class TextVectorization(_EagerPreprocessingLayer):
                                      np.zeros((), ids.dtype.as_numpy_dtype))
             ids = array_ops.concat([ids, padding], 1)
             ids.set_shape(ids.shape.as_list()[:-1] + [length])
-        return ids[0] if scalar else ids
+        return _first_row(ids) if scalar else ids
 
     # -- saving ---------------------------------------------------------------------------------
     def save_own_variables(self, store):
