@@ -353,3 +353,20 @@ def test_text_vectorization_encodes_one_string_sparsely(mode, values):
         assert encoded.indices.numpy().tolist() == [[1], [2]]
         assert encoded.values.numpy().tolist() == values
         assert encoded.dense_shape.numpy().tolist() == [3]
+
+
+def test_text_vectorization_takes_strings_of_rank_three_as_tf():
+    strings = tf.constant([[["a b"]], [["c"]]])
+    vocabulary = ["a", "b", "c", "a b"]
+    layer = tf.keras.layers.TextVectorization(vocabulary=vocabulary, ngrams=2)
+    assert layer(strings).numpy().tolist() == [[[2, 3, 5]], [[4, 0, 0]]]
+    padded = tf.keras.layers.TextVectorization(vocabulary=vocabulary, output_sequence_length=3)
+    traced = tf.function(padded, input_signature=[tf.TensorSpec([None, 1, 1], tf.string)])
+    assert traced(strings).numpy().tolist() == [[[2, 3, 0]], [[4, 0, 0]]]
+    ragged = tf.keras.layers.TextVectorization(vocabulary=vocabulary, ragged=True)(strings)
+    assert ragged.to_list() == [[[2, 3]], [[4]]] and ragged.shape.as_list() == [2, 1, None]
+    with pytest.raises(ValueError, match="maximum supported output rank is 2"):
+        tf.keras.layers.TextVectorization(vocabulary=vocabulary, output_mode="multi_hot")(strings)
+    adapted = tf.keras.layers.TextVectorization()
+    adapted.adapt(tf.data.Dataset.from_tensor_slices([[["b a"]], [["b"]]]).batch(2))
+    assert adapted.get_vocabulary() == ["", "[UNK]", "b", "a"]

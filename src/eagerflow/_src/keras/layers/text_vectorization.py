@@ -295,6 +295,8 @@ class TextVectorization(_EagerPreprocessingLayer):
                                      f"be 1. Received: inputs.shape={inputs.shape} with "
                                      f"rank={inputs.shape.rank}")
                 inputs = array_ops.squeeze(inputs, axis=-1)
+                if inputs.shape.rank > 1 and self._split in (WHITESPACE, CHARACTER):
+                    inputs = array_ops.reshape(inputs, [-1])  # (adapting on them: tokens)
             if self._split == WHITESPACE:
                 inputs = _split_whitespace(inputs)
             elif self._split == CHARACTER:
@@ -307,6 +309,8 @@ class TextVectorization(_EagerPreprocessingLayer):
 
     def call(self, inputs):
         inputs = ensure_tensor(inputs, _dtypes.string)
+        if self._split is not None and (inputs.shape.rank or 0) > 2 and inputs.shape[-1] == 1:
+            return self._call_nested(inputs)
         scalar = inputs.shape.rank == 0
         if scalar:
             inputs = array_ops.reshape(inputs, [1])
@@ -329,6 +333,25 @@ class TextVectorization(_EagerPreprocessingLayer):
                 return rows[0] if scalar else rows
             return self._finish(to_dense(ids), scalar)
         return self._finish(self._lookup_layer(tokens), scalar)
+
+    def _call_nested(self, inputs):
+        """Strings of rank 3 or more (the last axis 1) as TF takes them: the outputs of their
+        vector, nested back in their outer axes (ids only, as TF's lookup)."""
+        if self._output_mode not in (INT, None):
+            raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank "
+                             f"is 2. Received output_mode {self._output_mode} and input shape "
+                             f"{tuple(inputs.shape[:-1]) + (None,)}, which would result in "
+                             f"output rank {inputs.shape.rank}.")
+        outer = array_ops.shape(inputs, out_type=_dtypes.int64)[:-1]
+        rows = self.call(array_ops.reshape(inputs, [-1]))
+        if isinstance(rows, _ragged_class()):
+            for axis in range(inputs.shape.rank - 2, 0, -1):
+                rows = _ragged_class().from_uniform_row_length(rows, outer[axis])
+            return rows
+        nested = array_ops.reshape(rows, array_ops.concat(
+            [outer, array_ops.shape(rows, out_type=_dtypes.int64)[1:]], 0))
+        nested.set_shape(inputs.shape[:-1].concatenate(rows.shape[1:]))
+        return nested
 
     def _call_batch(self, inputs):
         """The output for a batch of strings split at whitespace, computed eagerly over the
