@@ -447,3 +447,16 @@ def test_ngrams_check_their_padding_as_tf():
     with pytest.raises(ValueError, match="^pad_values must be provided if padding_width is "
                                          "set.$"):
         tf.strings.ngrams(words, 2, padding_width=1)
+
+
+def test_control_characters_are_those_below_u0020():
+    # (DEL and the C1 controls stay, as in TF)
+    strings = tf.constant(["a\x01\x1f\x7f\x85\x9f\xa0".encode(), b"\x00x"])
+    assert tf.strings.unicode_decode(strings, "UTF-8", replace_control_characters=True,
+                                     replacement_char=42).to_list() == [
+        [97, 42, 42, 127, 133, 159, 160], [42, 120]]
+    assert tf.strings.unicode_transcode(strings, "UTF-8", "UTF-8", replacement_char=42,
+                                        replace_control_characters=True).numpy().tolist() == [
+        "a**\x7f\x85\x9f\xa0".encode(), b"*x"]
+    with pytest.raises(ValueError, match="^input_tensor's rank must be at least 1.$"):
+        tf.strings.unicode_encode(tf.constant(97), "UTF-8")

@@ -133,7 +133,7 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
                 continue
             if len(text) == 1:
                 cp = ord(text)
-                if replace_control_characters and (cp < 32 or 127 <= cp < 160):
+                if replace_control_characters and cp < 0x20:
                     if errors_mode == "ignore":  # (TF drops them then, as invalid bytes)
                         pos += size
                         ok = True
@@ -410,7 +410,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     if rank is None:
         raise ValueError("Rank of input_tensor must be statically known.")
     if rank == 0:
-        raise ValueError("Rank of input must be at least 1")
+        raise ValueError("input_tensor's rank must be at least 1.")
     if rank == 1:
         n = array_ops.size(input, out_type=_I64)
         splits = array_ops.stack([array_ops.zeros([], _I64), n])
