@@ -370,3 +370,13 @@ def test_text_vectorization_takes_strings_of_rank_three_as_tf():
     adapted = tf.keras.layers.TextVectorization()
     adapted.adapt(tf.data.Dataset.from_tensor_slices([[["b a"]], [["b"]]]).batch(2))
     assert adapted.get_vocabulary() == ["", "[UNK]", "b", "a"]
+
+
+@pytest.mark.parametrize("vocabulary, kind", [([1, 2], "int"), (np.array([1, 2]), "int"),
+                                              ([1.5], "float")])
+def test_string_vocabularies_refuse_numbers(vocabulary, kind):
+    # (a number became a token of NUL bytes)
+    for layer in (tf.keras.layers.StringLookup, tf.keras.layers.TextVectorization):
+        with pytest.raises(ValueError, match=rf"^Failed to convert a NumPy array to a Tensor "
+                                             rf"\(Unsupported object type {kind}\).$"):
+            layer(vocabulary=vocabulary)

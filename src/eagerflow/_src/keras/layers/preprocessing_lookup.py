@@ -57,6 +57,16 @@ def validate_string_arg(value, allowable, layer_name, arg_name, allow_none=False
                      f"{allowable}. Received: {value}")
 
 
+def _token_bytes(token):
+    """A string vocabulary's token as bytes; a number is refused as TF refuses it."""
+    if isinstance(token, str):
+        return token.encode("utf-8")
+    if isinstance(token, bytes):
+        return token
+    raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                     f"{type(token).__name__}).")
+
+
 def _is_ragged(value):
     return hasattr(value, "flat_values") and hasattr(value, "with_flat_values")
 
@@ -618,8 +628,7 @@ class IndexLookup(_EagerPreprocessingLayer):
         indices = np.arange(start, start + len(tokens), dtype=indices_dtype.as_numpy_dtype)
         tokens = np.asarray(tokens)
         if self.vocabulary_dtype == "string":
-            tokens = np.array([t.encode("utf-8") if isinstance(t, str) else bytes(t)
-                               for t in tokens.tolist()] or [], object)
+            tokens = np.array([_token_bytes(t) for t in tokens.tolist()] or [], object)
         keys, values = (indices, tokens) if self.invert else (tokens, indices)
         with context.init_scope():
             init = lookup_ops.KeyValueTensorInitializer(
