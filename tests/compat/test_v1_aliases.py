@@ -157,3 +157,14 @@ def test_string_split():
     assert value.indices.tolist() == [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]]
     assert value.values.tolist() == [b"a", b"b", b"c", b"d", b"e"]
     assert value.dense_shape.tolist() == [2, 3]
+
+
+def test_v1_strings_split_gives_a_sparse_tensor_by_default():
+    tokens = tf.compat.v1.strings.split(tf.constant(["a b", "c"]))
+    assert isinstance(tokens, tf.SparseTensor)
+    assert tokens.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+    assert tokens.values.numpy().tolist() == [b"a", b"b", b"c"]
+    assert tokens.dense_shape.numpy().tolist() == [2, 2]
+    ragged = tf.compat.v1.strings.split(source=["a,b"], sep=",", result_type="RaggedTensor")
+    assert ragged.to_list() == [[b"a", b"b"]]
+    assert tf.compat.v1.strings.lower("AB").numpy() == b"ab"  # (TF 2's other names)

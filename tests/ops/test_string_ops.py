@@ -407,3 +407,56 @@ def test_regex_full_match_errors_keep_the_name_for_a_pattern_attr():
     with pytest.raises(InvalidArgumentError) as info:
         tf.strings.regex_full_match(tf.constant(["a"]), "[a")
     assert str(info.value).endswith("[Op:StaticRegexFullMatch] name: ")
+
+
+@pytest.mark.parametrize("pos, size, expected", [
+    (0, -1, ["", ""]), (2, -7, ["", ""]), (1, 2, ["bc", "本語"]), (-2, 1, ["b", "本"])])
+def test_substr_in_characters_takes_nothing_for_a_negative_length(pos, size, expected):
+    strings = tf.constant(["abc", "日本語"])
+    out = tf.strings.substr(strings, pos, size, unit="UTF8_CHAR")
+    assert [v.decode() for v in out.numpy().tolist()] == expected
+    assert tf.strings.substr(strings, 1, -1).numpy().tolist()[0] == b"bc"  # (bytes: the rest)
+
+
+def test_substr_in_characters_refuses_negative_position_and_length():
+    with pytest.raises(InvalidArgumentError, match="pos -1 out of range for string at index 0"):
+        tf.strings.substr(tf.constant(["abc"]), -1, -1, unit="UTF8_CHAR")
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[2\]"):
+        tf.strings.substr(tf.constant(["a", "b", "c"]), [0, 1], [1, 1])
+
+
+def test_utf8_case_changes_read_strings_as_icu():
+    # up to a NUL; invalid bytes become U+FFFD, by maximal subparts
+    strings = tf.constant([b"a\x00b", b"a\xed\xa0\x80b", b"\xc0\xafz", b"\xe2\x82x",
+                           "straße".encode()])
+    assert tf.strings.upper(strings, encoding="utf-8").numpy().tolist() == [
+        b"A", "A\ufffd\ufffd\ufffdB".encode(), "\ufffd\ufffdZ".encode(),
+        "\ufffdX".encode(), b"STRASSE"]
+    assert tf.strings.lower(tf.constant([b"A\xffB"]), encoding="utf-8").numpy().tolist() == [
+        "a\ufffdb".encode()]
+    assert tf.strings.lower(tf.constant([b"A\xffB"])).numpy().tolist() == [b"a\xffb"]
+
+
+def test_ngrams_check_their_padding_as_tf():
+    words = tf.constant(["a", "b"])
+    assert tf.strings.ngrams(words, 2, pad_values=["<", ">", "x"]).numpy().tolist() == [
+        b"< a", b"a b", b"b >"]
+    with pytest.raises(TypeError, match="^pad_values must be a string, tuple of strings, or "
+                                        "None.$"):
+        tf.strings.ngrams(words, 2, pad_values=5)
+    with pytest.raises(ValueError, match="^pad_values must be provided if padding_width is "
+                                         "set.$"):
+        tf.strings.ngrams(words, 2, padding_width=1)
+
+
+def test_control_characters_are_those_below_u0020():
+    # (DEL and the C1 controls stay, as in TF)
+    strings = tf.constant(["a\x01\x1f\x7f\x85\x9f\xa0".encode(), b"\x00x"])
+    assert tf.strings.unicode_decode(strings, "UTF-8", replace_control_characters=True,
+                                     replacement_char=42).to_list() == [
+        [97, 42, 42, 127, 133, 159, 160], [42, 120]]
+    assert tf.strings.unicode_transcode(strings, "UTF-8", "UTF-8", replacement_char=42,
+                                        replace_control_characters=True).numpy().tolist() == [
+        "a**\x7f\x85\x9f\xa0".encode(), b"*x"]
+    with pytest.raises(ValueError, match="^input_tensor's rank must be at least 1.$"):
+        tf.strings.unicode_encode(tf.constant(97), "UTF-8")

@@ -265,3 +265,118 @@ def test_saved_models_keep_an_adapted_discretization(tmp_path, suffix):
     model.save(path)
     x = np.array([[5.0], [30.0], [60.0], [99.0]], np.float32)
     assert tf.keras.models.load_model(path)(x).numpy().ravel().tolist() == [0, 1, 2, 3]
+
+
+def test_string_argument_errors_are_tfs():
+    with pytest.raises(ValueError, match=r"^Unkown value for `output_mode` argument of layer "
+                       r"TextVectorization\. Allowed values are: `None`, or one of the "
+                       r"following values: \('int', 'count', 'multi_hot', 'tf_idf'\)\. "
+                       r"Received: one_hot$"):
+        tf.keras.layers.TextVectorization(output_mode="one_hot")
+    with pytest.raises(ValueError, match=r"^Unkown value for `standardize` argument of layer "
+                       r"TextVectorization\. If restoring a model and `standardize` is a custom "
+                       r"callable, please ensure .* for details\. Allowed values are: `None`, a "
+                       r"`Callable`, or one of the following values: .*\. Received: upper$"):
+        tf.keras.layers.TextVectorization(standardize="upper")
+    with pytest.raises(ValueError, match=r"^Unkown value for `output_mode` argument of layer "
+                       r"StringLookup\. Allowed values are: or one of the following values: "
+                       r"\('int', 'one_hot', 'multi_hot', 'count', 'tf_idf'\)\. Received: x$"):
+        tf.keras.layers.StringLookup(output_mode="x")
+
+
+@tf.keras.utils.register_keras_serializable(package="tests")
+def _lowered_on_dashes(text):
+    return tf.strings.split(tf.strings.lower(text), sep="-")
+
+
+@pytest.mark.parametrize("suffix", [".keras", ""])
+def test_models_save_text_vectorization_with_registered_functions(tmp_path, suffix):
+    vectorize = tf.keras.layers.TextVectorization(vocabulary=["a", "b"], standardize=None,
+                                                  split=_lowered_on_dashes)
+    config = tf.keras.layers.serialize(vectorize)["config"]
+    assert config["split"] == {"module": "builtins", "class_name": "function",
+                               "config": "tests>_lowered_on_dashes",
+                               "registered_name": "function"}
+    inputs = tf.keras.Input((), dtype="string")
+    model = tf.keras.Model(inputs, vectorize(inputs))
+    path = str(tmp_path / ("model" + suffix))
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert loaded(tf.constant(["A-b-c"])).numpy().tolist() == [[2, 3, 1]]
+    assert loaded.layers[1].get_config()["split"] is _lowered_on_dashes
+
+
+def test_functions_in_configs_serialize_as_in_tf_keras():
+    def unregistered(text):
+        return text
+    vectorize = tf.keras.layers.TextVectorization(standardize=unregistered)
+    config = tf.keras.layers.serialize(vectorize)
+    with pytest.raises(TypeError, match=r"^Could not locate function 'unregistered'\. Make sure "
+                       r"custom classes are decorated with "
+                       r"`@keras\.saving\.register_keras_serializable\(\)`\. Full object config: "):
+        tf.keras.layers.deserialize(config)
+    with pytest.warns(UserWarning, match="includes a `lambda`"):
+        config = tf.keras.layers.serialize(
+            tf.keras.layers.TextVectorization(standardize=lambda text: tf.strings.upper(text)))
+    assert config["config"]["standardize"]["class_name"] == "__lambda__"
+    with pytest.raises(ValueError, match=r"^Requested the deserialization of a `lambda` object"):
+        tf.keras.layers.deserialize(config)
+    layer = tf.keras.saving.deserialize_keras_object(config, safe_mode=False)
+    layer.set_vocabulary(["A"])
+    assert layer(tf.constant(["a"])).numpy().tolist() == [[2]]
+
+
+@pytest.mark.parametrize("split, rows", [
+    ("whitespace", [[b"the", b"cat", b"sat"], [b"a"], []]),
+    ("character", [[b"t", b"h", b"e", b" ", b"c", b"a", b"t", b" ", b"s", b"a", b"t"], [b"a"], []]),
+])
+def test_text_vectorization_without_output_mode_gives_ragged_tokens(split, rows):
+    layer = tf.keras.layers.TextVectorization(output_mode=None, split=split)
+    tokens = layer(tf.constant(["The cat sat", "a", ""]))
+    assert isinstance(tokens, tf.RaggedTensor)  # (not padded with b"")
+    assert tokens.to_list() == rows
+    assert isinstance(layer(tf.constant([["The cat sat"], ["a"], [""]])), tf.RaggedTensor)
+    assert layer(tf.constant("The cat sat")).numpy().tolist() == rows[0]
+    symbolic = layer(tf.keras.Input((1,), dtype="string"))
+    assert isinstance(symbolic.type_spec, tf.RaggedTensorSpec)
+
+
+@pytest.mark.parametrize("mode, values", [("multi_hot", [1.0, 1.0]), ("count", [2.0, 1.0]),
+                                          ("tf_idf", [1.0, 2.0])])
+def test_text_vectorization_encodes_one_string_sparsely(mode, values):
+    layer = tf.keras.layers.TextVectorization(
+        output_mode=mode, sparse=True, vocabulary=["a", "b"],
+        idf_weights=[0.5, 2.0] if mode == "tf_idf" else None)
+    for call in (layer, tf.function(layer)):
+        encoded = call(tf.constant("a b a"))
+        assert isinstance(encoded, tf.SparseTensor)
+        assert encoded.indices.numpy().tolist() == [[1], [2]]
+        assert encoded.values.numpy().tolist() == values
+        assert encoded.dense_shape.numpy().tolist() == [3]
+
+
+def test_text_vectorization_takes_strings_of_rank_three_as_tf():
+    strings = tf.constant([[["a b"]], [["c"]]])
+    vocabulary = ["a", "b", "c", "a b"]
+    layer = tf.keras.layers.TextVectorization(vocabulary=vocabulary, ngrams=2)
+    assert layer(strings).numpy().tolist() == [[[2, 3, 5]], [[4, 0, 0]]]
+    padded = tf.keras.layers.TextVectorization(vocabulary=vocabulary, output_sequence_length=3)
+    traced = tf.function(padded, input_signature=[tf.TensorSpec([None, 1, 1], tf.string)])
+    assert traced(strings).numpy().tolist() == [[[2, 3, 0]], [[4, 0, 0]]]
+    ragged = tf.keras.layers.TextVectorization(vocabulary=vocabulary, ragged=True)(strings)
+    assert ragged.to_list() == [[[2, 3]], [[4]]] and ragged.shape.as_list() == [2, 1, None]
+    with pytest.raises(ValueError, match="maximum supported output rank is 2"):
+        tf.keras.layers.TextVectorization(vocabulary=vocabulary, output_mode="multi_hot")(strings)
+    adapted = tf.keras.layers.TextVectorization()
+    adapted.adapt(tf.data.Dataset.from_tensor_slices([[["b a"]], [["b"]]]).batch(2))
+    assert adapted.get_vocabulary() == ["", "[UNK]", "b", "a"]
+
+
+@pytest.mark.parametrize("vocabulary, kind", [([1, 2], "int"), (np.array([1, 2]), "int"),
+                                              ([1.5], "float")])
+def test_string_vocabularies_refuse_numbers(vocabulary, kind):
+    # (a number became a token of NUL bytes)
+    for layer in (tf.keras.layers.StringLookup, tf.keras.layers.TextVectorization):
+        with pytest.raises(ValueError, match=rf"^Failed to convert a NumPy array to a Tensor "
+                                             rf"\(Unsupported object type {kind}\).$"):
+            layer(vocabulary=vocabulary)

@@ -1,5 +1,6 @@
 """Keras layers called on SparseTensors (values from TF 2.21)."""
 import numpy as np
+import pytest
 import eagerflow as tf
 
 
@@ -78,3 +79,39 @@ def test_a_layers_sparse_output_feeds_the_next_layer_of_a_functional_model():
     model.compile("sgd", "mse")
     history = model.fit(x, np.zeros((2, 2)), epochs=2, verbose=0)
     assert history.history["loss"][1] < history.history["loss"][0]
+
+
+def _embedding(sparse=False):
+    rows = tf.keras.initializers.Constant(np.arange(18).reshape(6, 3) / 10.0)
+    return tf.keras.layers.Embedding(6, 3, embeddings_initializer=rows, sparse=sparse)
+
+
+def test_embedding_looks_up_sparse_ids_as_tf_keras():
+    ids = tf.sparse.from_dense(tf.constant([[1, 0], [0, 2]]))
+    layer = _embedding()
+    with tf.GradientTape() as tape:
+        dense = layer(ids)  # (missing entries take row 0)
+        loss = tf.reduce_sum(dense)
+    np.testing.assert_allclose(dense.numpy(), [[[0.3, 0.4, 0.5], [0, 0.1, 0.2]],
+                                               [[0, 0.1, 0.2], [0.6, 0.7, 0.8]]], rtol=1e-6)
+    assert tf.convert_to_tensor(tape.gradient(loss, layer.embeddings)).numpy()[:3, 0].tolist() \
+        == [2.0, 1.0, 1.0]
+    rows = _embedding(sparse=True)(ids)
+    assert isinstance(rows, tf.SparseTensor)
+    assert rows.indices.numpy().tolist() == [[0, 0, 0], [0, 0, 1], [0, 0, 2],
+                                             [1, 1, 0], [1, 1, 1], [1, 1, 2]]
+    np.testing.assert_allclose(rows.values.numpy(), [0.3, 0.4, 0.5, 0.6, 0.7, 0.8], rtol=1e-6)
+    assert rows.dense_shape.numpy().tolist() == [2, 2, 3]
+    from_dense_ids = _embedding(sparse=True)(tf.constant([[1, 0]]))
+    assert from_dense_ids.indices.numpy().tolist() == [[0, 0, 0], [0, 0, 1], [0, 0, 2],
+                                                       [0, 1, 1], [0, 1, 2]]
+    with pytest.raises(ValueError, match="^`mask_zero` cannot be enabled when "
+                                         "`tf.keras.layers.Embedding` is used with "
+                                         "`tf.SparseTensor` input.$"):
+        tf.keras.layers.Embedding(6, 3, mask_zero=True, sparse=True)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "uint32", "uint64", "float64"])
+def test_embedding_casts_ids_of_other_dtypes_to_int32(dtype):
+    looked_up = _embedding()(tf.constant([[1, 0]], dtype))
+    np.testing.assert_allclose(looked_up.numpy(), [[[0.3, 0.4, 0.5], [0, 0.1, 0.2]]], rtol=1e-6)

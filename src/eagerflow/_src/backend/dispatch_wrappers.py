@@ -1866,6 +1866,15 @@ def _w4bab484406(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w4bffabfb6f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input=None, sep=None, maxsplit=None, result_type=None, source=None, name=None):
+        try:
+            return _export_fn(input, sep, maxsplit, result_type, source, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'sep': sep, 'maxsplit': maxsplit, 'result_type': result_type, 'source': source, 'name': name})
+    return _export_wrapper
+
+
 def _w4c2779131c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(expected_cardinality):
         try:
@@ -7222,6 +7231,7 @@ WRAPPERS = {
     'compat.v1.string_split': _w2eb00b060f,
     'compat.v1.string_to_hash_bucket': _w941495e896,
     'compat.v1.string_to_number': _w4cafe53d08,
+    'compat.v1.strings.split': _w4bffabfb6f,
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.histogram': _wd2aa6f8c14,

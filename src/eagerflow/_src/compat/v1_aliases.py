@@ -434,3 +434,21 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
     if result_type != "SparseTensor":
         raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
     return tokens.to_sparse()
+
+
+@export("compat.v1.strings.split")
+def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=None,
+                  name=None):
+    """`tf.strings.split`'s tokens (TF 1's `source` is `input`), as a `SparseTensor` of
+    (string's index..., token) unless `result_type` is "RaggedTensor".
+
+    >>> tf.compat.v1.strings.split(["a b", "c"]).values.numpy()
+    array([b'a', b'b', b'c'], dtype=object)
+    """
+    input = _either(input, source, "input", "source")
+    tokens = ragged_string_ops.split(input, sep=sep, maxsplit=maxsplit, name=name)
+    if result_type == "RaggedTensor":
+        return tokens
+    if result_type != "SparseTensor":
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    return tokens.to_sparse()

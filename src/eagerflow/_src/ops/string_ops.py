@@ -222,9 +222,10 @@ def _change_case(method):
     def kernel(xp, x, encoding):
         if encoding == "":
             fn = getattr(bytes, method)
-        elif encoding == "utf-8":
+        elif encoding == "utf-8":  # (as ICU: up to a NUL, bad bytes as U+FFFD)
             def fn(s):
-                return _encode(getattr(_decode(s), method)())
+                text = s.split(b"\0", 1)[0].decode("utf-8", "replace")
+                return _encode(getattr(text, method)())
         else:
             raise _invalid(f"only utf-8 or '' (no encoding) is supported, received {encoding}")
         return _map(fn, x)
@@ -403,7 +404,11 @@ def _substr(xp, x, pos, size, unit):
     if pos.shape != size.shape:
         raise _invalid(f"pos and len should have the same shape, got: {shape_text(pos.shape)} "
                        f"vs. {shape_text(size.shape)}")
-    x, pos, size = np.broadcast_arrays(x, pos, size)
+    try:
+        x, pos, size = np.broadcast_arrays(x, pos, size)
+    except ValueError:
+        raise _invalid(f"Incompatible shapes: {shape_text(x.shape)} vs. "
+                       f"{shape_text(pos.shape)}") from None
     if unit == "BYTE":
         lengths = _lengths(x.reshape(-1), unit).reshape(x.shape)
     else:
@@ -413,7 +418,10 @@ def _substr(xp, x, pos, size, unit):
         bounds = bounds.reshape(x.shape)
         lengths = np.fromiter(map(len, bounds.reshape(-1)), np.int64,
                               count=x.size).reshape(x.shape) - 1
-    bad = np.flatnonzero((pos > lengths) | (pos < -lengths))
+    bad = (pos > lengths) | (pos < -lengths)
+    if unit != "BYTE":  # (TF steps back from the end only for a length of 0 or more)
+        bad |= (pos < 0) & (size < 0)
+    bad = np.flatnonzero(bad)
     if bad.size:
         i = int(bad[0])
         # (TF writes the bytes as they are between b'...', not escaped)
@@ -421,7 +429,9 @@ def _substr(xp, x, pos, size, unit):
         raise _invalid(f"pos {int(pos.reshape(-1)[i])} out of range for string{shown} at "
                        f"index {i}")
     start = np.where(pos < 0, pos + lengths, pos)
-    end = np.where(size < 0, lengths, np.minimum(start + size, lengths))
+    # (a negative length: the rest of the string in bytes, no characters in UTF8_CHAR)
+    end = np.where(size < 0, lengths if unit == "BYTE" else start,
+                   np.minimum(start + size, lengths))
     if unit == "BYTE":
         return _map(lambda s, a, b: s[a:b], x, start, end)
     return _map(lambda s, c, a, b: s[c[a]:c[b]], x, bounds, start, end)

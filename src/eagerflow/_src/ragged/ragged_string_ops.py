@@ -133,7 +133,7 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
                 continue
             if len(text) == 1:
                 cp = ord(text)
-                if replace_control_characters and (cp < 32 or 127 <= cp < 160):
+                if replace_control_characters and cp < 0x20:
                     if errors_mode == "ignore":  # (TF drops them then, as invalid bytes)
                         pos += size
                         ok = True
@@ -410,7 +410,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     if rank is None:
         raise ValueError("Rank of input_tensor must be statically known.")
     if rank == 0:
-        raise ValueError("Rank of input must be at least 1")
+        raise ValueError("input_tensor's rank must be at least 1.")
     if rank == 1:
         n = array_ops.size(input, out_type=_I64)
         splits = array_ops.stack([array_ops.zeros([], _I64), n])
@@ -494,13 +494,18 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if any(w < 1 for w in widths):
         raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     if pad_values is None:
+        if padding_width is not None:
+            raise ValueError("pad_values must be provided if padding_width is set.")
         left = right = b""
         pad = 0
     else:
-        if isinstance(pad_values, (tuple, list)):
-            left, right = pad_values
+        text = (str, bytes)
+        if isinstance(pad_values, (tuple, list)):  # (as TF: the first two, by index)
+            left, right = pad_values[0], pad_values[1]
         else:
             left = right = pad_values
+        if not (isinstance(left, text) and isinstance(right, text)):
+            raise TypeError("pad_values must be a string, tuple of strings, or None.")
         pad = -1 if padding_width is None else int(padding_width)
         if padding_width is not None and padding_width < 1:
             raise ValueError("padding_width must be greater than 0.")

@@ -700,7 +700,8 @@ class Layer(Module):
             for output in nest.flatten(outputs):
                 self.add_loss(self._activity_regularizer(output) /
                               cast_ops.cast(_batch_size(output), output.dtype))
-        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+        if (self.supports_masking or type(self).compute_mask is not Layer.compute_mask) and \
+                not getattr(self, "_compute_output_and_mask_jointly", False):
             self._set_output_masks(inputs, outputs, mask)
         return outputs
 

@@ -74,6 +74,7 @@ class Functional(Model):
                                  f"metadata). Found: {x}")
         self._steps, self._depths, self._self_tracked_layers = _schedule(self.inputs,
                                                                          self.outputs)
+        self.supports_masking = True
         # (the config refers to layers by name)
         names = [layer.name for layer in self._self_tracked_layers]
         for name in names:
@@ -190,10 +191,18 @@ class Functional(Model):
     def input_spec(self, value):
         self._input_spec = value
 
+    # (its outputs' masks are those its layers give them: `compute_mask` is not called after
+    # each call, as it would run the model again)
+    _compute_output_and_mask_jointly = True
+
     def call(self, inputs, training=None, mask=None):
         values = {}
-        for ref, x in zip(self.inputs, self._flatten_inputs(inputs)):
+        flat = self._flatten_inputs(inputs)
+        masks = [None] * len(flat) if mask is None else self._flatten_inputs(mask)
+        for ref, x, x_mask in zip(self.inputs, flat, masks):
             values[id(ref)] = _conform(x, ref)
+            if x_mask is not None:  # (the mask it is given, through a cast too)
+                values[id(ref)]._keras_mask = x_mask
         for step in self._steps:
             lone = step.lone_input
             if lone is not None and id(lone) in values:
@@ -235,6 +244,16 @@ class Functional(Model):
 
     def compute_output_shape(self, input_shape):
         return nest.map_structure(lambda x: x.shape, self._nested_outputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """The masks of the outputs for `inputs` masked by `mask`, as the layers give them
+        (this runs the model). Without `mask`, the inputs' own masks are not used either."""
+        if mask is None:
+            inputs = nest.map_structure(
+                lambda x: cast_ops.identity(x) if getattr(x, "_keras_mask", None) is not None
+                else x, inputs)
+        return nest.map_structure(lambda x: getattr(x, "_keras_mask", None),
+                                  self.call(inputs, mask=mask))
 
     def get_config(self):
         """Layers with their calls (``inbound_nodes``), inputs and outputs, in Keras's format.

@@ -10,10 +10,10 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import nest
+from eagerflow._src.core import dtypes as _dtypes, nest
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, sparse_ops
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense
 from eagerflow._src.keras import activations, backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
@@ -297,6 +297,9 @@ class Embedding(Layer):
         weight_arguments.resolve(self, embeddings_initializer=embeddings_initializer,
                                  embeddings_regularizer=embeddings_regularizer,
                                  embeddings_constraint=embeddings_constraint)
+        if sparse and mask_zero:
+            raise ValueError("`mask_zero` cannot be enabled when `tf.keras.layers.Embedding` is "
+                             "used with `tf.SparseTensor` input.")
         self.mask_zero, self.input_length, self.sparse = mask_zero, input_length, sparse
         self.supports_masking = mask_zero
 
@@ -308,9 +311,31 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
-        if not inputs.dtype.is_integer:
-            inputs = cast_ops.cast(inputs, "int32")
-        return array_ops.gather(self.embeddings, inputs)
+        """Rows of `embeddings` for dense or ragged ids (of any dtype, cast to int32 unless
+        int32 or int64). For a SparseTensor of ids, as tf_keras: with `sparse`, a SparseTensor
+        holding the rows of its entries; without, a dense result whose missing entries take
+        row 0. With `sparse`, dense ids give the dense result as a SparseTensor (its zeros
+        left out)."""
+        if inputs.dtype not in (_dtypes.int32, _dtypes.int64):
+            inputs = cast_ops.cast(inputs, _dtypes.int32)
+        if isinstance(inputs, SparseTensor):
+            if self.sparse:
+                return self._sparse_rows(inputs)
+            return sparse_ops.safe_embedding_lookup_sparse(
+                self.embeddings, sparse_ops.expand_dims(inputs, -1), default_id=0)
+        outputs = array_ops.gather(self.embeddings, inputs)
+        return from_dense(outputs) if self.sparse else outputs
+
+    def _sparse_rows(self, ids):
+        """The SparseTensor of `ids`' rows: each entry's row along a new last axis."""
+        width = self.output_dim
+        values = array_ops.reshape(array_ops.gather(self.embeddings, ids.values), [-1])
+        columns = array_ops.tile(array_ops.range(width, dtype=_dtypes.int64),
+                                 array_ops.shape(ids.values, out_type=_dtypes.int64)[:1])
+        indices = array_ops.concat([array_ops.repeat(ids.indices, width, axis=0),
+                                    columns[:, None]], 1)
+        shape = array_ops.concat([ids.dense_shape, [width]], 0)
+        return SparseTensor(indices, values, shape)
 
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:

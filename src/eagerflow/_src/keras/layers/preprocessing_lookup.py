@@ -46,10 +46,25 @@ def validate_string_arg(value, allowable, layer_name, arg_name, allow_none=False
     if allow_none and value is None or allow_callables and callable(value) or \
             isinstance(value, str) and value in allowable:
         return
-    allowed = f"Allowed values are: {allowable}" + \
-        (", or `None`" if allow_none else "") + (", or a `Callable`" if allow_callables else "")
-    raise ValueError(f"The `{arg_name}` argument of layer {layer_name} received an invalid "
-                     f"value `{value}`. {allowed}.")
+    # TF's wording, its misspelling included.
+    allowed = ("`None`, " if allow_none else "") + ("a `Callable`, " if allow_callables else "")
+    note = (f"If restoring a model and `{arg_name}` is a custom callable, please ensure the "
+            "callable is registered as a custom object. See https://www.tensorflow.org/guide/"
+            "keras/save_and_serialize#registering_the_custom_object for details. "
+            if allow_callables else "")
+    raise ValueError(f"Unkown value for `{arg_name}` argument of layer {layer_name}. {note}"
+                     f"Allowed values are: {allowed}or one of the following values: "
+                     f"{allowable}. Received: {value}")
+
+
+def _token_bytes(token):
+    """A string vocabulary's token as bytes; a number is refused as TF refuses it."""
+    if isinstance(token, str):
+        return token.encode("utf-8")
+    if isinstance(token, bytes):
+        return token
+    raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                     f"{type(token).__name__}).")
 
 
 def _is_ragged(value):
@@ -613,8 +628,7 @@ class IndexLookup(_EagerPreprocessingLayer):
         indices = np.arange(start, start + len(tokens), dtype=indices_dtype.as_numpy_dtype)
         tokens = np.asarray(tokens)
         if self.vocabulary_dtype == "string":
-            tokens = np.array([t.encode("utf-8") if isinstance(t, str) else bytes(t)
-                               for t in tokens.tolist()] or [], object)
+            tokens = np.array([_token_bytes(t) for t in tokens.tolist()] or [], object)
         keys, values = (indices, tokens) if self.invert else (tokens, indices)
         with context.init_scope():
             init = lookup_ops.KeyValueTensorInitializer(

@@ -138,6 +138,13 @@ def _ragged_class():
     return ragged
 
 
+def _first_row(outputs):
+    """Row 0 of a batch of one (a scalar input's output), a SparseTensor's too."""
+    if isinstance(outputs, SparseTensor):
+        return SparseTensor(outputs.indices[:, 1:], outputs.values, outputs.dense_shape[1:])
+    return outputs[0]
+
+
 def _ragged_rows(ids):
     """The token ids as a RaggedTensor of rows (``ragged=True``)."""
     return _ragged_class().from_sparse(ids)
@@ -288,6 +295,8 @@ class TextVectorization(_EagerPreprocessingLayer):
                                      f"be 1. Received: inputs.shape={inputs.shape} with "
                                      f"rank={inputs.shape.rank}")
                 inputs = array_ops.squeeze(inputs, axis=-1)
+                if inputs.shape.rank > 1 and self._split in (WHITESPACE, CHARACTER):
+                    inputs = array_ops.reshape(inputs, [-1])  # (adapting on them: tokens)
             if self._split == WHITESPACE:
                 inputs = _split_whitespace(inputs)
             elif self._split == CHARACTER:
@@ -300,6 +309,8 @@ class TextVectorization(_EagerPreprocessingLayer):
 
     def call(self, inputs):
         inputs = ensure_tensor(inputs, _dtypes.string)
+        if self._split is not None and (inputs.shape.rank or 0) > 2 and inputs.shape[-1] == 1:
+            return self._call_nested(inputs)
         scalar = inputs.shape.rank == 0
         if scalar:
             inputs = array_ops.reshape(inputs, [1])
@@ -307,13 +318,13 @@ class TextVectorization(_EagerPreprocessingLayer):
             inputs = self._standardized(inputs)
         out = self._call_batch(inputs)
         if out is not None:
-            return out[0] if scalar else out
+            return _first_row(out) if scalar else out
         if not callable(self._standardize):
             inputs = self._standardized(inputs)
         tokens = self._tokenize(inputs)
-        if self._output_mode is None:
+        if self._output_mode is None:  # (the tokens of each string, as a RaggedTensor)
             if isinstance(tokens, SparseTensor):
-                tokens = to_dense(tokens, default_value=b"")
+                tokens = _ragged_rows(tokens)
             return tokens[0] if scalar else tokens
         if isinstance(tokens, SparseTensor) and self._output_mode == INT:
             ids = self._lookup_layer(tokens)
@@ -322,6 +333,25 @@ class TextVectorization(_EagerPreprocessingLayer):
                 return rows[0] if scalar else rows
             return self._finish(to_dense(ids), scalar)
         return self._finish(self._lookup_layer(tokens), scalar)
+
+    def _call_nested(self, inputs):
+        """Strings of rank 3 or more (the last axis 1) as TF takes them: the outputs of their
+        vector, nested back in their outer axes (ids only, as TF's lookup)."""
+        if self._output_mode not in (INT, None):
+            raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank "
+                             f"is 2. Received output_mode {self._output_mode} and input shape "
+                             f"{tuple(inputs.shape[:-1]) + (None,)}, which would result in "
+                             f"output rank {inputs.shape.rank}.")
+        outer = array_ops.shape(inputs, out_type=_dtypes.int64)[:-1]
+        rows = self.call(array_ops.reshape(inputs, [-1]))
+        if isinstance(rows, _ragged_class()):
+            for axis in range(inputs.shape.rank - 2, 0, -1):
+                rows = _ragged_class().from_uniform_row_length(rows, outer[axis])
+            return rows
+        nested = array_ops.reshape(rows, array_ops.concat(
+            [outer, array_ops.shape(rows, out_type=_dtypes.int64)[1:]], 0))
+        nested.set_shape(inputs.shape[:-1].concatenate(rows.shape[1:]))
+        return nested
 
     def _call_batch(self, inputs):
         """The output for a batch of strings split at whitespace, computed eagerly over the
@@ -387,7 +417,7 @@ class TextVectorization(_EagerPreprocessingLayer):
                                      np.zeros((), ids.dtype.as_numpy_dtype))
             ids = array_ops.concat([ids, padding], 1)
             ids.set_shape(ids.shape.as_list()[:-1] + [length])
-        return ids[0] if scalar else ids
+        return _first_row(ids) if scalar else ids
 
     # -- saving ---------------------------------------------------------------------------------
     def save_own_variables(self, store):

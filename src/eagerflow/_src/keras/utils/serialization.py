@@ -126,6 +126,12 @@ def serialize_keras_object(instance, module=None):
                              np.generic, DType)):
         return _serialize_value(instance)
     if not hasattr(instance, "get_config"):
+        if isinstance(instance, types.FunctionType) and instance.__name__ == "<lambda>":
+            warnings.warn("The object being serialized includes a `lambda`. This is unsafe. In "
+                          "order to reload the object, you will have to pass `safe_mode=False` "
+                          "to the loading function. Please avoid using `lambda` in the future, "
+                          "and use named Python functions instead.", stacklevel=2)
+            return {"class_name": "__lambda__", "config": {"value": dump_function(instance)}}
         name = get_registered_name(instance)
         if name is None:
             raise ValueError(f"Cannot serialize {instance!r}: it has no get_config() method "
@@ -177,8 +183,9 @@ def _serialize_value(value):
         return value.item()
     if isinstance(value, DType):
         return value.name
-    if hasattr(value, "get_config") and not inspect.isclass(value):
-        return serialize_keras_object(value)
+    if hasattr(value, "get_config") and not inspect.isclass(value) or \
+            isinstance(value, types.FunctionType) and not keeping_objects():
+        return serialize_keras_object(value)  # (a function: by its registered name)
     return value
 
 
@@ -225,12 +232,25 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
         return None
     if inspect.isfunction(identifier):  # as tf_keras: a function stands for itself
         return identifier
+    if isinstance(identifier, dict) and identifier.get("class_name") == "__lambda__":
+        if (safe_mode if in_safe_mode() is None else in_safe_mode()):
+            raise ValueError("Requested the deserialization of a `lambda` object. This carries "
+                             "a potential risk of arbitrary code execution and thus it is "
+                             "disallowed by default. If you trust the source of the saved "
+                             "model, you can pass `safe_mode=False` to the loading function in "
+                             "order to allow `lambda` loading.")
+        return load_function(identifier["config"]["value"], {"tf": sys.modules["eagerflow"],
+                                                             "np": np})
     if isinstance(identifier, dict) and identifier.get("class_name") == "function":
-        identifier = identifier.get("config")  # how Keras writes a function: by its name
+        config, identifier = identifier, identifier.get("config")  # (a function: its name)
         if get_registered_object(identifier, custom_objects, module_objects) is None:
             function = _public_function(identifier)
-            if function is not None:
-                return function
+            if function is None:
+                raise TypeError(f"Could not locate function {identifier!r}. Make sure custom "
+                                f"classes are decorated with "
+                                f"`@keras.saving.register_keras_serializable()`. Full object "
+                                f"config: {config}")
+            return function
     if isinstance(identifier, dict):
         if "class_name" not in identifier or "config" not in identifier:
             raise ValueError(f"Improper config format for {identifier}. Expecting python "
