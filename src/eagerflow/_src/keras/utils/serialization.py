@@ -155,7 +155,8 @@ def serialize_keras_object(instance, module=None):
 def _serialize_value(value):
     """A config value in the types JSON holds, as Keras converts it: containers item by item
     (tuples stay tuples), shapes as lists, NumPy values and tensors as Python values or
-    ``__numpy__``/``__tensor__`` dicts, dtypes by name, objects with a config serialized."""
+    ``__numpy__``/``__tensor__`` dicts, dtypes by name, objects with a config and named
+    functions serialized."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, (list, tuple)):
@@ -178,6 +179,9 @@ def _serialize_value(value):
     if isinstance(value, DType):
         return value.name
     if hasattr(value, "get_config") and not inspect.isclass(value):
+        return serialize_keras_object(value)
+    if isinstance(value, types.FunctionType) and value.__name__ != "<lambda>" and \
+            not keeping_objects():  # (a named function by its name, as tf_keras writes it)
         return serialize_keras_object(value)
     return value
 
