@@ -516,3 +516,30 @@ def test_yaml_serialization_is_removed_as_in_tf():
         model.to_yaml()
     with pytest.raises(RuntimeError, match=r"^Method `model_from_yaml\(\)` has been removed"):
         tf.keras.models.model_from_yaml("a")
+
+
+def test_a_model_without_call_refuses_to_run():
+    # As tf_keras: Model's own call raises (a Layer's returns its inputs), so a subclass
+    # that forgets `call` fails in __call__, predict and evaluate instead of passing x through
+    class NoCall(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+    message = r"Unimplemented `tf.keras.Model.call\(\)`"
+    x = np.ones((2, 3), "float32")
+    model = NoCall()
+    with pytest.raises(NotImplementedError, match="Exception encountered when calling layer "
+                                                  "'no_call'") as caught:
+        model(x)
+    assert "Unimplemented `tf.keras.Model.call()`" in str(caught.value)
+    assert "  • mask=None" in str(caught.value)
+    with pytest.raises(NotImplementedError, match=message):
+        model.predict(x, verbose=0)
+    model.compile("sgd", "mse")
+    for run in (lambda: model.evaluate(x, np.ones((2, 1)), verbose=0),
+                lambda: model.fit(x, np.ones((2, 1)), verbose=0)):
+        with pytest.raises(NotImplementedError, match=message):
+            run()
+    with pytest.raises(NotImplementedError, match=message):
+        keras.Model()(x)

@@ -272,6 +272,13 @@ class Model(Layer):
 
     build._is_default = True  # a model builds by being called, unless build is overridden
 
+    def call(self, inputs, training=None, mask=None):
+        """The forward pass: a subclass defines it (a functional model has its graph's)."""
+        raise NotImplementedError(
+            "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with the "
+            "Functional API, please provide `inputs` and `outputs` arguments. Otherwise, "
+            "subclass `Model` with an overridden `call()` method.")
+
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
         """Prints Keras's table of layers, output shapes and parameter counts."""
