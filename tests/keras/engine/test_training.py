@@ -543,3 +543,72 @@ def test_a_model_without_call_refuses_to_run():
             run()
     with pytest.raises(NotImplementedError, match=message):
         keras.Model()(x)
+
+
+def _two_output_model():
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, [
+        keras.layers.Dense(1, name="a", kernel_initializer="ones")(inputs),
+        keras.layers.Dense(2, name="b", kernel_initializer="ones")(inputs)])
+
+
+def _two_output_data():
+    x = np.linspace(0, 1, 30, dtype="float32").reshape(10, 3)
+    return x, [np.linspace(0, 1, 10).reshape(10, 1), np.linspace(0, 2, 20).reshape(10, 2)]
+
+
+def test_a_list_of_sample_weights_may_leave_outputs_unweighted():
+    # As tf_keras: an output's None among the sample weights is weights of ones (all
+    # None: no weights); the arrays' batches failed on the None
+    model = _two_output_model()
+    model.compile("sgd", "mse", metrics=["mae"], weighted_metrics=["mse"])
+    x, y = _two_output_data()
+    w = np.linspace(0, 1, 10)
+    for partial, full in (([w, None], [w, np.ones(10)]), ((None, w), (np.ones(10), w)),
+                          ([None, None], None)):
+        logs = model.evaluate(x, y, sample_weight=partial, verbose=0, return_dict=True)
+        assert logs == model.evaluate(x, y, sample_weight=full, verbose=0, return_dict=True)
+    logs = model.test_on_batch(x, y, sample_weight=[w, None], return_dict=True)
+    assert logs["b_mse"] == pytest.approx(
+        model.evaluate(x, y, verbose=0, return_dict=True)["b_mse"])
+    history = model.fit(x, y, sample_weight=[w, None], validation_split=0.2, verbose=0)
+    assert sorted(history.history) == sorted(
+        ["loss", "a_loss", "b_loss", "a_mae", "a_mse", "b_mae", "b_mse"] +
+        ["val_" + k for k in ("loss", "a_loss", "b_loss", "a_mae", "a_mse", "b_mae", "b_mse")])
+
+
+def test_lists_shorter_than_the_outputs_leave_the_last_outputs_out():
+    # As tf_keras, which zips them with the outputs: sample weights or loss weights for the
+    # first output only leave the second out of the loss (and, for sample weights, out of
+    # its metrics); its metrics stay at zero
+    model = _two_output_model()
+    x, y = _two_output_data()
+    w = np.linspace(0, 1, 10)
+    model.compile("sgd", "mse", metrics=["mae"], weighted_metrics=["mse"])
+    full = model.evaluate(x, y, sample_weight=[w, w], verbose=0, return_dict=True)
+    logs = model.evaluate(x, y, sample_weight=[w], verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(full["a_loss"]) and logs["a_mse"] == full["a_mse"]
+    assert logs["b_loss"] == logs["b_mae"] == logs["b_mse"] == 0.0
+    model.compile("sgd", "mse", metrics=["mae"], loss_weights=[2.0])
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(2 * logs["a_loss"]) and logs["b_loss"] == 0.0
+    assert logs["b_mae"] == pytest.approx(full["b_mae"])
+    model.compile("sgd", "mse", loss_weights=[2.0, 1.0, 5.0])  # (the extra one is unused)
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(2 * logs["a_loss"] + logs["b_loss"])
+
+
+def test_a_list_of_metrics_lists_needs_one_per_output():
+    model = _two_output_model()
+    x, y = _two_output_data()
+    for metrics in ([["mae"]], [["mae"], ["mse"], ["mae"]]):
+        for argument in ("metrics", "weighted_metrics"):
+            model.compile("sgd", "mse", **{argument: metrics})
+            with pytest.raises(ValueError, match=f"^The two structures don't have the same "
+                                                 f"sequence length. Input structure has "
+                                                 f"length {len(metrics)}, while shallow "
+                                                 f"structure has length 2.$"):
+                model.evaluate(x, y, verbose=0)
+    model.compile("sgd", "mse", metrics=[["mae"], None])
+    assert list(model.evaluate(x, y, verbose=0, return_dict=True)) == [
+        "loss", "a_loss", "b_loss", "a_mae"]
