@@ -612,3 +612,41 @@ def test_a_list_of_metrics_lists_needs_one_per_output():
     model.compile("sgd", "mse", metrics=[["mae"], None])
     assert list(model.evaluate(x, y, verbose=0, return_dict=True)) == [
         "loss", "a_loss", "b_loss", "a_mae"]
+
+
+def test_predict_joins_batches_as_keras_does():
+    # As tf_keras: scalars per batch are stacked (one batch: a Python number), ragged and
+    # sparse outputs stay so, and outputs whose inner sizes vary from batch to batch make a
+    # RaggedTensor; NumPy's concatenate failed on all of these, or made ragged rows dense
+    x = np.linspace(0, 1, 21, dtype="float32").reshape(7, 3)
+
+    class Model(keras.Model):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def call(self, inputs):
+            return self.fn(inputs)
+
+    def predict(fn, batch_size=4):
+        return Model(fn).predict(x, batch_size=batch_size, verbose=0)
+
+    summed = predict(tf.reduce_sum)
+    assert isinstance(summed, np.ndarray) and summed.dtype == np.float32
+    np.testing.assert_allclose(summed, [x[:4].sum(), x[4:].sum()], rtol=1e-6)
+    assert predict(tf.reduce_sum, batch_size=8) == pytest.approx(x.sum())
+    assert Model(tf.reduce_sum).predict_on_batch(x) == pytest.approx(x.sum())
+    ragged = predict(lambda t: tf.RaggedTensor.from_tensor(t))
+    assert isinstance(ragged, tf.RaggedTensor) and ragged.to_list() == x.tolist()
+    sparse = predict(tf.sparse.from_dense)
+    assert isinstance(sparse, tf.SparseTensor)
+    np.testing.assert_array_equal(tf.sparse.to_dense(sparse).numpy(), x)
+    varying = predict(lambda t: tf.tile(t[:, :1], [1, tf.shape(t)[0]]))
+    assert isinstance(varying, tf.RaggedTensor) and varying.dtype == tf.float32
+    assert varying.shape.as_list() == [7, None]
+    assert varying.to_list() == [[row[0]] * (4 if i < 4 else 3) for i, row in
+                                 enumerate(x.tolist())]
+    inner = predict(lambda t: tf.tile(t[:, :1, None], [1, tf.shape(t)[0], 2]))
+    assert inner.shape.as_list() == [7, None, 2] and inner.ragged_rank == 1
+    dense = predict(lambda t: t * 2)
+    assert isinstance(dense, np.ndarray) and dense.shape == (7, 3)
