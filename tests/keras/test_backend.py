@@ -1,4 +1,7 @@
 """keras.backend: global settings, name counters, learning phase and helpers; dtype policies."""
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -41,13 +44,23 @@ def test_learning_phase_and_train_phase_selection():
     assert K.in_train_phase(1.0, 2.0) == 2.0
     assert K.in_train_phase(lambda: "train", lambda: "test", training=True) == "train"
     assert K.in_test_phase("test", "train", training=False) == "test"
-    K.set_learning_phase(1)
+    deprecated = ("`tf.keras.backend.set_learning_phase` is deprecated and will be removed "
+                  "after 2020-10-11.")
+    with pytest.warns(UserWarning, match=re.escape(deprecated)):
+        K.set_learning_phase(1)
     try:
         assert K.in_train_phase("train", "test") == "train"
     finally:
         K.clear_session()
-    with pytest.raises(ValueError, match="Expected learning phase to be 0 or 1"):
+    with pytest.raises(ValueError, match="Expected learning phase to be 0 or 1"), \
+            pytest.warns(UserWarning, match=re.escape(deprecated)):
         K.set_learning_phase(2)
+    with warnings.catch_warnings(record=True) as caught:  # (the scope warns once, for itself)
+        warnings.simplefilter("always")
+        with K.learning_phase_scope(1):
+            assert K.learning_phase() == 1
+    assert [str(w.message).split(" is ")[0] for w in caught] == [
+        "`tf.keras.backend.learning_phase_scope`"]
 
     @tf.function
     def choose(flag):

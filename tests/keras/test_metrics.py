@@ -628,7 +628,7 @@ def test_configs_round_trip():
     wrapper = M.MeanMetricWrapper(M.binary_accuracy, name="ba", threshold=0.2)
     config = wrapper.get_config()
     assert config == {"name": "ba", "dtype": "float32", "threshold": 0.2,
-                      "fn": "binary_accuracy"}
+                      "fn": M.binary_accuracy}
     restored = M.MeanMetricWrapper.from_config(config)
     assert restored([[1.0]], [[0.3]]).numpy() == 1.0
 
@@ -737,6 +737,20 @@ def test_get_serialize_deserialize():
     assert M.deserialize({"module": "builtins", "class_name": "function",
                           "config": "binary_accuracy", "registered_name": "function"}) is \
         M.binary_accuracy
+
+
+def test_mean_metric_wrapper_config_holds_its_function():
+    # As tf_keras: get_config gives the function itself, and serialize writes it as a
+    # function's config (a named function inside any config is written so)
+    wrapper = M.MeanMetricWrapper(M.mean_absolute_error, name="w")
+    assert wrapper.get_config()["fn"] is M.mean_absolute_error
+    config = M.serialize(wrapper)
+    assert config["config"] == {"name": "w", "dtype": "float32", "fn": {
+        "module": "builtins", "class_name": "function", "config": "mean_absolute_error",
+        "registered_name": "function"}}
+    restored = M.deserialize(config)
+    assert type(restored) is M.MeanMetricWrapper and restored._fn is M.mean_absolute_error
+    assert restored([[1.0]], [[3.0]]).numpy() == 2.0
 
 
 @pytest.mark.parametrize("identifier,true_shape,pred_shape,expected", [

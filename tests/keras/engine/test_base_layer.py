@@ -449,3 +449,39 @@ def test_a_functional_model_casts_a_variable_to_its_inputs_dtype():
     assert model(tf.Variable(np.array([[-1.0, 2.0]]))).dtype == tf.float32
     assert model(tf.constant(np.array([[-1.0, 2.0]]))).dtype == tf.float32
     assert model(np.array([[-1.0, 2.0]])).dtype == tf.float32
+
+
+def test_loss_and_metric_values_are_taken_only_in_a_call():
+    # As tf_keras: outside a call, a loss must be symbolic or a callable and a metric
+    # symbolic; a value was silently kept (and counted in every later loss)
+    layer = keras.layers.Dense(1)
+    for loss in (tf.constant(1.0), 1.0, [lambda: tf.constant(2.0), tf.constant(1.0)]):
+        with pytest.raises(ValueError, match=r"^Expected a symbolic Tensors or a callable for "
+                                             r"the loss value. Please wrap your loss "
+                                             r"computation in a zero argument `lambda`.$"):
+            layer.add_loss(loss)
+    assert [float(x) for x in layer.losses] == [2.0]  # (the callable, kept as Keras keeps it)
+    layer.add_loss(None)
+    with pytest.raises(ValueError, match=r"^Expected a symbolic Tensor for the metric value, "
+                                         r"received: tf.Tensor\(1.0, shape=\(\), "
+                                         r"dtype=float32\)$"):
+        layer.add_metric(tf.constant(1.0), name="m")
+    assert layer.metrics == []
+    with pytest.raises(TypeError, match="Unknown keyword arguments"):
+        layer.add_metric(tf.constant(1.0), name="m", other=1)
+
+    class Counted(keras.layers.Layer):
+        def call(self, inputs):
+            self.add_loss(tf.reduce_sum(inputs))
+            self.add_metric(tf.reduce_sum(inputs), name="total", aggregation="sum")
+            return inputs
+
+    inputs = keras.Input((2,))
+    model = keras.Model(inputs, keras.layers.Dense(1, activity_regularizer="l2")(
+        Counted()(inputs)))
+    model.add_loss(tf.reduce_mean(inputs))  # (symbolic: a loss of each call)
+    with pytest.raises(ValueError, match="Expected a symbolic Tensors"):
+        model.add_loss(tf.constant(1.0))
+    model(np.ones((2, 2), "float32"))
+    assert len(model.losses) == 3
+    assert model.metrics[0].name == "total" and float(model.metrics[0].result()) == 4.0

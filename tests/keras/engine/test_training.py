@@ -516,3 +516,137 @@ def test_yaml_serialization_is_removed_as_in_tf():
         model.to_yaml()
     with pytest.raises(RuntimeError, match=r"^Method `model_from_yaml\(\)` has been removed"):
         tf.keras.models.model_from_yaml("a")
+
+
+def test_a_model_without_call_refuses_to_run():
+    # As tf_keras: Model's own call raises (a Layer's returns its inputs), so a subclass
+    # that forgets `call` fails in __call__, predict and evaluate instead of passing x through
+    class NoCall(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+    message = r"Unimplemented `tf.keras.Model.call\(\)`"
+    x = np.ones((2, 3), "float32")
+    model = NoCall()
+    with pytest.raises(NotImplementedError, match="Exception encountered when calling layer "
+                                                  "'no_call'") as caught:
+        model(x)
+    assert "Unimplemented `tf.keras.Model.call()`" in str(caught.value)
+    assert "  • mask=None" in str(caught.value)
+    with pytest.raises(NotImplementedError, match=message):
+        model.predict(x, verbose=0)
+    model.compile("sgd", "mse")
+    for run in (lambda: model.evaluate(x, np.ones((2, 1)), verbose=0),
+                lambda: model.fit(x, np.ones((2, 1)), verbose=0)):
+        with pytest.raises(NotImplementedError, match=message):
+            run()
+    with pytest.raises(NotImplementedError, match=message):
+        keras.Model()(x)
+
+
+def _two_output_model():
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, [
+        keras.layers.Dense(1, name="a", kernel_initializer="ones")(inputs),
+        keras.layers.Dense(2, name="b", kernel_initializer="ones")(inputs)])
+
+
+def _two_output_data():
+    x = np.linspace(0, 1, 30, dtype="float32").reshape(10, 3)
+    return x, [np.linspace(0, 1, 10).reshape(10, 1), np.linspace(0, 2, 20).reshape(10, 2)]
+
+
+def test_a_list_of_sample_weights_may_leave_outputs_unweighted():
+    # As tf_keras: an output's None among the sample weights is weights of ones (all
+    # None: no weights); the arrays' batches failed on the None
+    model = _two_output_model()
+    model.compile("sgd", "mse", metrics=["mae"], weighted_metrics=["mse"])
+    x, y = _two_output_data()
+    w = np.linspace(0, 1, 10)
+    for partial, full in (([w, None], [w, np.ones(10)]), ((None, w), (np.ones(10), w)),
+                          ([None, None], None)):
+        logs = model.evaluate(x, y, sample_weight=partial, verbose=0, return_dict=True)
+        assert logs == model.evaluate(x, y, sample_weight=full, verbose=0, return_dict=True)
+    logs = model.test_on_batch(x, y, sample_weight=[w, None], return_dict=True)
+    assert logs["b_mse"] == pytest.approx(
+        model.evaluate(x, y, verbose=0, return_dict=True)["b_mse"])
+    history = model.fit(x, y, sample_weight=[w, None], validation_split=0.2, verbose=0)
+    assert sorted(history.history) == sorted(
+        ["loss", "a_loss", "b_loss", "a_mae", "a_mse", "b_mae", "b_mse"] +
+        ["val_" + k for k in ("loss", "a_loss", "b_loss", "a_mae", "a_mse", "b_mae", "b_mse")])
+
+
+def test_lists_shorter_than_the_outputs_leave_the_last_outputs_out():
+    # As tf_keras, which zips them with the outputs: sample weights or loss weights for the
+    # first output only leave the second out of the loss (and, for sample weights, out of
+    # its metrics); its metrics stay at zero
+    model = _two_output_model()
+    x, y = _two_output_data()
+    w = np.linspace(0, 1, 10)
+    model.compile("sgd", "mse", metrics=["mae"], weighted_metrics=["mse"])
+    full = model.evaluate(x, y, sample_weight=[w, w], verbose=0, return_dict=True)
+    logs = model.evaluate(x, y, sample_weight=[w], verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(full["a_loss"]) and logs["a_mse"] == full["a_mse"]
+    assert logs["b_loss"] == logs["b_mae"] == logs["b_mse"] == 0.0
+    model.compile("sgd", "mse", metrics=["mae"], loss_weights=[2.0])
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(2 * logs["a_loss"]) and logs["b_loss"] == 0.0
+    assert logs["b_mae"] == pytest.approx(full["b_mae"])
+    model.compile("sgd", "mse", loss_weights=[2.0, 1.0, 5.0])  # (the extra one is unused)
+    logs = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(2 * logs["a_loss"] + logs["b_loss"])
+
+
+def test_a_list_of_metrics_lists_needs_one_per_output():
+    model = _two_output_model()
+    x, y = _two_output_data()
+    for metrics in ([["mae"]], [["mae"], ["mse"], ["mae"]]):
+        for argument in ("metrics", "weighted_metrics"):
+            model.compile("sgd", "mse", **{argument: metrics})
+            with pytest.raises(ValueError, match=f"^The two structures don't have the same "
+                                                 f"sequence length. Input structure has "
+                                                 f"length {len(metrics)}, while shallow "
+                                                 f"structure has length 2.$"):
+                model.evaluate(x, y, verbose=0)
+    model.compile("sgd", "mse", metrics=[["mae"], None])
+    assert list(model.evaluate(x, y, verbose=0, return_dict=True)) == [
+        "loss", "a_loss", "b_loss", "a_mae"]
+
+
+def test_predict_joins_batches_as_keras_does():
+    # As tf_keras: scalars per batch are stacked (one batch: a Python number), ragged and
+    # sparse outputs stay so, and outputs whose inner sizes vary from batch to batch make a
+    # RaggedTensor; NumPy's concatenate failed on all of these, or made ragged rows dense
+    x = np.linspace(0, 1, 21, dtype="float32").reshape(7, 3)
+
+    class Model(keras.Model):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def call(self, inputs):
+            return self.fn(inputs)
+
+    def predict(fn, batch_size=4):
+        return Model(fn).predict(x, batch_size=batch_size, verbose=0)
+
+    summed = predict(tf.reduce_sum)
+    assert isinstance(summed, np.ndarray) and summed.dtype == np.float32
+    np.testing.assert_allclose(summed, [x[:4].sum(), x[4:].sum()], rtol=1e-6)
+    assert predict(tf.reduce_sum, batch_size=8) == pytest.approx(x.sum())
+    assert Model(tf.reduce_sum).predict_on_batch(x) == pytest.approx(x.sum())
+    ragged = predict(lambda t: tf.RaggedTensor.from_tensor(t))
+    assert isinstance(ragged, tf.RaggedTensor) and ragged.to_list() == x.tolist()
+    sparse = predict(tf.sparse.from_dense)
+    assert isinstance(sparse, tf.SparseTensor)
+    np.testing.assert_array_equal(tf.sparse.to_dense(sparse).numpy(), x)
+    varying = predict(lambda t: tf.tile(t[:, :1], [1, tf.shape(t)[0]]))
+    assert isinstance(varying, tf.RaggedTensor) and varying.dtype == tf.float32
+    assert varying.shape.as_list() == [7, None]
+    assert varying.to_list() == [[row[0]] * (4 if i < 4 else 3) for i, row in
+                                 enumerate(x.tolist())]
+    inner = predict(lambda t: tf.tile(t[:, :1, None], [1, tf.shape(t)[0], 2]))
+    assert inner.shape.as_list() == [7, None, 2] and inner.ragged_rank == 1
+    dense = predict(lambda t: t * 2)
+    assert isinstance(dense, np.ndarray) and dense.shape == (7, 3)

@@ -332,13 +332,16 @@ def _walk(traceback):
 
 
 def _framed(error):
-    """`error` with TF's "in user code" framing: the user's frames (none where the call
-    itself failed, as for a wrong number of arguments), then the message."""
+    """`error` with TF's "in user code" framing: the user's frames, then the message; None
+    where no user frame is in its way, unless the call itself failed (a function taking
+    other arguments), which TF frames with no frames."""
     lines = []
     for filename, line, name, converted in _user_frames(error.__traceback__):
         text = linecache.getline(filename, line).strip()
         lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
                      f"\n        {text}\n")
+    if not lines and error.__traceback__.tb_next is not None:
+        return None
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     kind = type(error)

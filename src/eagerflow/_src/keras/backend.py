@@ -225,8 +225,20 @@ def global_learning_phase():
     return getattr(_state, "learning_phase", None)
 
 
+_PHASE_DEPRECATION = ("is deprecated and will be removed after 2020-10-11. To update it, "
+                      "simply pass a True/False value to the `training` argument of the "
+                      "`__call__` method of your layer or model.")
+
+
 @export("keras.backend.set_learning_phase")
 def set_learning_phase(value):
+    """Deprecated, as in tf_keras (which warns): sets the phase that layers called without
+    `training` use (0: inference, 1: training)."""
+    warnings.warn(f"`tf.keras.backend.set_learning_phase` {_PHASE_DEPRECATION}", stacklevel=2)
+    _set_learning_phase(value)
+
+
+def _set_learning_phase(value):
     if value not in (0, 1):
         raise ValueError("Expected learning phase to be 0 or 1.")
     _state.learning_phase = value
@@ -1256,18 +1268,15 @@ name_scope = _context.name_scope
 @contextlib.contextmanager
 def learning_phase_scope(value):
     """Within, `learning_phase()` is `value` (0 or 1)."""
-    warnings.warn("`tf.keras.backend.learning_phase_scope` is deprecated and will be removed "
-                  "after 2020-10-11. To update it, simply pass a True/False value to the "
-                  "`training` argument of the `__call__` method of your layer or model.",
-                  stacklevel=3)
+    warnings.warn(f"`tf.keras.backend.learning_phase_scope` {_PHASE_DEPRECATION}", stacklevel=3)
     if value not in (0, 1):
         raise ValueError("Expected learning phase to be 0 or 1.")
     previous = learning_phase()
-    set_learning_phase(value)
+    _set_learning_phase(value)
     try:
         yield
     finally:
-        set_learning_phase(previous)
+        _set_learning_phase(previous)
 
 
 @export("keras.backend.rnn")

@@ -558,17 +558,29 @@ class Layer(Module):
                 update()
 
     def add_loss(self, losses, **kwargs):
-        """Adds loss tensors, or zero-argument callables returning one, to `losses`."""
-        for loss in nest.flatten(losses):
-            if loss is None:
-                continue
-            if callable(loss):
-                self._callable_losses.append(loss)
-            else:  # a tensor keeps its dtype (a float64 layer's losses are float64)
-                self._eager_losses.append(
-                    loss if isinstance(loss, Tensor) else
-                    convert_to_tensor(loss, dtype=backend.floatx()))
-                _holding_losses.add(self)
+        """Adds loss tensors, or zero-argument callables returning one, to `losses`.
+
+        As in Keras, a loss with a value (not a symbolic tensor) is taken only while a layer
+        is called: outside a call it must be a zero-argument callable.
+
+        >>> layer = tf.keras.layers.Dense(1)
+        >>> layer.add_loss(lambda: tf.constant(0.5))
+        >>> [float(loss) for loss in layer.losses]
+        [0.5]
+        """
+        losses = [loss for loss in nest.flatten(losses) if loss is not None]
+        self._callable_losses.extend(loss for loss in losses if callable(loss))
+        # (a tensor keeps its dtype: a float64 layer's losses are float64)
+        values = [loss if isinstance(loss, Tensor) else
+                  convert_to_tensor(loss, dtype=backend.floatx())
+                  for loss in losses if not callable(loss)]
+        if values and call_context().depth == 0 and context.executing_eagerly() and \
+                not all(keras_tensor.is_keras_tensor(v) for v in values):
+            raise ValueError("Expected a symbolic Tensors or a callable for the loss value. "
+                             "Please wrap your loss computation in a zero argument `lambda`.")
+        if values:
+            self._eager_losses.extend(values)
+            _holding_losses.add(self)
 
     def _clear_losses(self):
         if not _holding_losses:  # the common case: nothing to clear, no walk over sub-layers
@@ -579,15 +591,20 @@ class Layer(Module):
                 _holding_losses.discard(layer)
 
     def add_metric(self, value, name=None, aggregation=None, **kwargs):
-        """Tracks the mean of `value` over calls as metric `name` (shown by `fit`)."""
-        if aggregation not in (None, "mean"):
-            raise ValueError(f'We currently only support aggregation="mean". '
-                             f"Received: aggregation={aggregation}")
+        """Tracks the mean of `value` over calls as metric `name` (shown by `fit`); as in
+        Keras, a value (not a symbolic tensor) only while a layer is called, and
+        `aggregation` is kept for compatibility only."""
+        if kwargs:
+            raise TypeError(f"Unknown keyword arguments: {kwargs.keys()}. "
+                            f"Expected `aggregation`.")
         # a metric's own result (``metric(y_true, y_pred)``): that metric, already updated
         source = getattr(value, "_metric_obj", None)
         if name is None and source is None:
             raise ValueError("Please provide a name for your metric like "
                              "`self.add_metric(tf.reduce_sum(inputs), name='mean_activation')`")
+        if call_context().depth == 0 and not keras_tensor.is_keras_tensor(value):
+            raise ValueError("Expected a symbolic Tensor for the metric value, received: " +
+                             str(value))
         name = source.name if source is not None else name
         metric = next((m for m in self._metrics if m.name == name), None)
         if metric is None and source is not None:
@@ -693,13 +710,13 @@ class Layer(Module):
                         outputs = self._call_reporting_arguments(inputs, args, kwargs)
                 else:
                     outputs = self._call_reporting_arguments(inputs, args, kwargs)
+            if self._activity_regularizer is not None:  # (a loss of the call, as in Keras)
+                for output in nest.flatten(outputs):
+                    self.add_loss(self._activity_regularizer(output) /
+                                  cast_ops.cast(_batch_size(output), output.dtype))
         finally:
             ctx.depth -= 1
             ctx.training = outer_training
-        if self._activity_regularizer is not None:
-            for output in nest.flatten(outputs):
-                self.add_loss(self._activity_regularizer(output) /
-                              cast_ops.cast(_batch_size(output), output.dtype))
         if (self.supports_masking or type(self).compute_mask is not Layer.compute_mask) and \
                 not getattr(self, "_compute_output_and_mask_jointly", False):
             self._set_output_masks(inputs, outputs, mask)

@@ -54,12 +54,25 @@ class _Outputs:
         # Entries pair with outputs in order; those without a partner are left out.
         return (list(struct) + [None] * self.count)[:self.count]
 
+    def paired(self, *structs):
+        """How many outputs, first to last, the arguments pair with: as Keras zips them with
+        the outputs, a list (of targets, sample weights, loss weights) shorter than the
+        outputs leaves the last ones out."""
+        return min([self.count] + [len(nest.flatten(s)) for s in structs
+                                   if isinstance(s, (list, tuple))])
+
     def broadcast(self, objects, nested_ok):
         """One copy of `objects` per output when it is a single loss or metric (or, with
-        `nested_ok`, a flat list of metrics); otherwise `objects` as given per output."""
+        `nested_ok`, a flat list of metrics); otherwise `objects` as given per output (as
+        Keras, a list of metrics lists one entry per output)."""
         single = not nest.is_nested(objects) or nested_ok and \
             isinstance(objects, (list, tuple)) and not any(nest.is_nested(o) for o in objects)
         if not single:
+            if nested_ok and self.count > 1 and isinstance(objects, (list, tuple)) and \
+                    len(objects) != self.count:
+                raise ValueError(f"The two structures don't have the same sequence length. "
+                                 f"Input structure has length {len(objects)}, while shallow "
+                                 f"structure has length {self.count}.")
             return self.conform(objects)
         if self.count == 1:
             return [objects]
@@ -118,9 +131,10 @@ class LossesContainer:
         outputs = nest.flatten(y_pred)
         targets = self._outputs.conform(y_true)
         weights = self._outputs.conform(sample_weight)
+        paired = self._outputs.paired(y_true, sample_weight, self._user_weights)
         total, shown, batch = [], [], None
         for i, (loss, w, yt, yp, sw) in enumerate(zip(self._losses, self._weights, targets,
-                                                      outputs, weights)):
+                                                      outputs[:paired], weights)):
             if loss is None or yt is None:
                 continue
             yt, sw = _match_dtype_and_rank(yt, yp, sw)
@@ -218,7 +232,7 @@ class MetricsContainer:
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self._outputs is None:
             self.build(y_true, y_pred)
-        outputs = nest.flatten(y_pred)
+        outputs = nest.flatten(y_pred)[:self._outputs.paired(y_true, sample_weight)]
         targets = self._outputs.conform(y_true)
         weights = self._outputs.conform(sample_weight)
         for yt, yp, sw, plain, weighted in zip(targets, outputs, weights, self._metrics,

@@ -141,6 +141,19 @@ class _Arrays:
                     lambda a: _batch_of(a[start:start + self.batch_size]), data)
 
 
+def _filled_sample_weights(y, sample_weight):
+    """As Keras: in a list of sample weights (one per output), an output's None is weights
+    of ones for its targets, unless all are None (then there are none)."""
+    if not isinstance(sample_weight, (list, tuple)) or \
+            not any(w is None for w in sample_weight):
+        return sample_weight
+    if all(w is None for w in sample_weight):
+        return None
+    targets = list(y) if isinstance(y, (list, tuple)) else [y] * len(sample_weight)
+    return type(sample_weight)(np.ones(np.shape(t)[:1], backend.floatx()) if w is None else w
+                               for w, t in zip(sample_weight, targets))
+
+
 def _batch_of(rows):
     """A batch of rows as the step takes it: a tensor (a ragged one as it is)."""
     return rows if isinstance(rows, RaggedTensor) else convert_to_tensor(rows)
@@ -370,6 +383,7 @@ class DataHandler:
         if _is_array_data(x):
             if y is not None or sample_weight is not None or class_weight:
                 y_flat = nest.flatten(y) if y is not None else []
+                sample_weight = _filled_sample_weights(y, sample_weight)
                 if class_weight:
                     sample_weight = _class_weights(y, class_weight, sample_weight)
                 data = pack_x_y_sample_weight(x, y if y_flat else None, sample_weight)

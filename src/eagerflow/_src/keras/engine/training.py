@@ -38,7 +38,11 @@ from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
+from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.array_ops import concat
+from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged import ragged_ops
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 _logger = _log.logger
@@ -278,6 +282,13 @@ class Model(Layer):
         self.built = True
 
     build._is_default = True  # a model builds by being called, unless build is overridden
+
+    def call(self, inputs, training=None, mask=None):
+        """The forward pass: a subclass defines it (a functional model has its graph's)."""
+        raise NotImplementedError(
+            "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with the "
+            "Functional API, please provide `inputs` and `outputs` arguments. Otherwise, "
+            "subclass `Model` with an overridden `call()` method.")
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
@@ -674,7 +685,7 @@ class Model(Layer):
                     _trace_for_every_batch(predict, handler, batch)
                 outs.append(predict(batch))
                 counter.assign_add(1, read_value=False)
-                outputs.append(nest.map_structure(lambda t: t.numpy(), outs[-1]))
+                outputs.append(outs[-1])
             # (one execution's outputs together, as Keras gives them)
             out = outs[0] if len(outs) == 1 else nest.map_structure(
                 lambda *parts: concat(list(parts), 0), *outs)
@@ -686,7 +697,7 @@ class Model(Layer):
                              "`tf.config.run_functions_eagerly(True)` for more information "
                              "of where went wrong, or file a issue/bug to `tf.keras`.")
         callbacks.on_predict_end()
-        return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
+        return nest.map_structure(_joined_batches, *outputs)
 
     def fit_generator(self, generator, steps_per_epoch=None, epochs=1, verbose=1,
                       callbacks=None, validation_data=None, validation_steps=None,
@@ -744,7 +755,7 @@ class Model(Layer):
     def predict_on_batch(self, x):
         handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]
-        return nest.map_structure(lambda t: t.numpy(), out)
+        return nest.map_structure(_numpy_or_python, out)
 
     def _batch_result(self, logs, return_dict):
         logs = _to_python(logs)
@@ -885,6 +896,42 @@ def _executions(batches, per_execution, first=0):
         yield first, first + len(group) - 1, group
 
 
+def _joined_batches(*parts):
+    """One output's batches from `predict`, joined as Keras joins them: ragged and sparse
+    tensors as such, scalars stacked, arrays whose inner dimensions differ from batch to
+    batch as a `RaggedTensor` (ragged in the dimensions that differ and those before them);
+    then as NumPy values (a scalar as a Python number)."""
+    if len(parts) == 1:
+        return _numpy_or_python(parts[0])
+    if isinstance(parts[0], SparseTensor):
+        return sparse_ops.concat(0, list(parts))
+    if isinstance(parts[0], RaggedTensor):
+        return concat(list(parts), 0)
+    arrays = [part.numpy() for part in parts]
+    if arrays[0].ndim == 0:
+        return np.stack(arrays)
+    inner = [a.shape[1:] for a in arrays]
+    if all(shape == inner[0] for shape in inner) or \
+            any(len(shape) != len(inner[0]) for shape in inner):
+        return np.concatenate(arrays)
+    constant = [len(set(sizes)) == 1 for sizes in zip(*inner)]
+    same_inside = constant[::-1].index(False)  # (the inner dimensions all batches share)
+    return ragged_ops.constant(
+        arrays, dtype=arrays[0].dtype,
+        inner_shape=inner[0][len(inner[0]) - same_inside:] if same_inside else None,
+    ).merge_dims(0, 1)
+
+
+def _numpy_or_python(value):
+    """A tensor (or variable) as a NumPy array, a scalar as a Python number; ragged and
+    sparse tensors as they are."""
+    if isinstance(value, (Tensor, Variable)):
+        value = value.numpy()
+    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+        return value.item()
+    return value
+
+
 def _trace_for_every_batch(step, handler, batch):
     """Traces a compiled `step` for any batch of `handler`, as TF traces for a dataset's
     element spec: the model then sees an unknown batch size, and no batch retraces."""
@@ -916,13 +963,7 @@ def _should_validate(epoch, freq):
 
 def _to_python(logs):
     """Logs with tensors as Python floats (or NumPy arrays for non-scalars)."""
-    def convert(value):
-        if isinstance(value, Tensor) or hasattr(value, "numpy"):
-            value = value.numpy()
-        if isinstance(value, np.ndarray) and value.ndim == 0 or isinstance(value, np.generic):
-            return value.item()
-        return value
-    return {k: convert(v) for k, v in copy.copy(logs).items()}
+    return {k: _numpy_or_python(v) for k, v in copy.copy(logs).items()}
 
 
 

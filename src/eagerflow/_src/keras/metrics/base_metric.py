@@ -373,8 +373,9 @@ class MeanMetricWrapper(Mean):
         config = {k: v.numpy() if isinstance(v, (Tensor, Variable)) else v
                   for k, v in self._fn_kwargs.items()}
         if type(self) is MeanMetricWrapper:
-            # the function's registered name, which `from_config` resolves with `get`
-            config["fn"] = serialization.get_registered_name(self._fn)
+            # the function itself, as in Keras (`serialize` writes it as a function's config,
+            # which `from_config` resolves with `get`)
+            config["fn"] = self._fn
         return {**super().get_config(), **config}
 
     @classmethod

@@ -161,7 +161,8 @@ def serialize_keras_object(instance, module=None):
 def _serialize_value(value):
     """A config value in the types JSON holds, as Keras converts it: containers item by item
     (tuples stay tuples), shapes as lists, NumPy values and tensors as Python values or
-    ``__numpy__``/``__tensor__`` dicts, dtypes by name, objects with a config serialized."""
+    ``__numpy__``/``__tensor__`` dicts, dtypes by name, objects with a config and named
+    functions serialized."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, (list, tuple)):
