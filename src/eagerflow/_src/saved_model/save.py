@@ -17,7 +17,6 @@ import collections
 import collections.abc
 import inspect
 import os
-import shutil
 
 import numpy as np
 
@@ -1405,15 +1404,15 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
         proto.nodes.add().has_checkpoint_values.value = False
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
-    os.makedirs(export_dir, exist_ok=True)
+    # (on any file system: ``ram://`` too)
     variables = os.path.join(export_dir, "variables")
-    os.makedirs(variables, exist_ok=True)
-    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    file_system.makedirs(variables)
+    file_system.makedirs(os.path.join(export_dir, "assets"))
     for asset in writer.assets:  # (a table's vocabulary file)
         path = _asset_path(asset)
         target = os.path.join(export_dir, "assets", os.path.basename(path))
         if os.path.abspath(path) != os.path.abspath(target):
-            shutil.copyfile(path, target)
+            file_system.copy_between(*file_system.resolve(path), *file_system.resolve(target))
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)
