@@ -178,3 +178,23 @@ def test_scope_only_in_cross_replica_context(two_cpus):
     with s.scope():
         with s.scope():  # nested, outside `run`
             assert tf.distribute.in_cross_replica_context()
+
+
+def test_gather_takes_only_a_distributed_value_itself(two_cpus):
+    # As TF 2.21's MirroredStrategy: a nest of per-replica values is not gathered leaf by
+    # leaf, it comes back as the first replica's nest (a plain value as it is)
+    s = two_cpus
+    out = s.run(lambda: {"a": tf.fill([2, 1], _replica_id()),
+                         "b": (tf.fill([1, 3], _replica_id() + 10), tf.fill([2], _replica_id()))})
+    assert s.gather(out["a"], axis=1).numpy().tolist() == [[0.0, 1.0], [0.0, 1.0]]
+    got = s.gather(out, axis=0)
+    assert tf.nest.map_structure(lambda t: t.numpy().tolist(), got) == {
+        "a": [[0.0], [0.0]], "b": ([[10.0, 10.0, 10.0]], [0.0, 0.0])}
+    assert s.gather([1.0, 2.0], axis=0) == [1.0, 2.0]
+    local = s.experimental_local_results(out)
+    assert type(local) is tuple and len(local) == 2
+    assert local[1]["b"][0].numpy().tolist() == [[11.0, 11.0, 11.0]]
+    with pytest.raises(RuntimeError, match=r"^tf.distribute.Strategy.gather method requires "
+                                           r"cross-replica context, use "
+                                           r"get_replica_context\(\).all_gather\(\) instead$"):
+        s.run(lambda: s.gather(tf.constant(1.0), 0))

@@ -136,3 +136,80 @@ def test_checkpoints_write_read_and_rotate_in_ram():
         "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
     assert tf.train.latest_checkpoint(f"{root}/m") == f"{root}/m/ckpt-3"
     assert not os.path.exists("ram:")  # (no local folder named after the scheme)
+
+
+class _Scaled(tf.Module):
+    def __init__(self, vocabulary):
+        super().__init__()
+        self.v = tf.Variable([2.0, 3.0])
+        self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            vocabulary, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+            tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def scale(self, x):
+        return x * self.v[0]
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def lookup(self, words):
+        return self.table.lookup(words)
+
+
+def test_saved_models_save_and_load_in_ram(ram, tmp_path, monkeypatch):
+    # (outcomes as TF 2.21's: the SavedModel, its variables, assets and fingerprint in memory)
+    monkeypatch.chdir(tmp_path)
+    vocabulary = tmp_path / "vocab.txt"
+    vocabulary.write_text("a\nb\nc\n")
+    tf.saved_model.save(_Scaled(str(vocabulary)), f"{ram}/sm")
+    assert gfile.listdir(f"{ram}/sm") == ["assets", "fingerprint.pb", "saved_model.pb",
+                                          "variables"]
+    assert gfile.listdir(f"{ram}/sm/variables") == ["variables.data-00000-of-00001",
+                                                    "variables.index"]
+    assert gfile.listdir(f"{ram}/sm/assets") == ["vocab.txt"]
+    assert tf.saved_model.contains_saved_model(f"{ram}/sm")
+    assert tf.saved_model.experimental.read_fingerprint(f"{ram}/sm").checkpoint_hash != 0
+    vocabulary.unlink()  # (the loaded table reads the SavedModel's copy)
+    loaded = tf.saved_model.load(f"{ram}/sm")
+    assert loaded.scale(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert loaded.lookup(tf.constant(["b", "z"])).numpy().tolist() == [1, -1]
+    assert os.listdir(tmp_path) == []  # (no local folder named after the scheme)
+
+
+def test_summaries_write_event_files_in_ram(ram, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    writer = tf.summary.create_file_writer(f"{ram}/logs", filename_suffix=".v2")
+    with writer.as_default(step=3):
+        tf.summary.scalar("loss", 0.5)
+    writer.close()
+    files = gfile.glob(f"{ram}/logs/events.out.tfevents.*.v2")
+    assert len(files) == 1
+    events = list(tf.compat.v1.train.summary_iterator(files[0]))
+    assert [e.file_version for e in events] == ["brain.Event:2", ""]
+    assert [(e.step, [v.tag for v in e.summary.value]) for e in events] == [(0, []),
+                                                                            (3, ["loss"])]
+    assert os.listdir(tmp_path) == []
+
+
+def test_keras_saved_models_h5_files_and_weights_in_ram(ram, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    words = tf.keras.Input((), dtype=tf.string)
+    lookup = tf.keras.layers.StringLookup()
+    lookup.adapt(["x", "y", "y"])  # (a vocabulary saved as an asset file)
+    model = tf.keras.Model(words, lookup(words))
+    model.save(f"{ram}/km")
+    assert gfile.listdir(f"{ram}/km") == ["assets", "fingerprint.pb", "keras_metadata.pb",
+                                          "saved_model.pb", "variables"]
+    loaded = tf.keras.models.load_model(f"{ram}/km")
+    assert loaded(tf.constant(["y", "x", "q"])).numpy().tolist() == [1, 2, 0]
+    dense = tf.keras.Sequential([tf.keras.Input((3,)),
+                                 tf.keras.layers.Dense(2, kernel_initializer="ones")])
+    with pytest.warns(UserWarning, match="HDF5 file"):
+        dense.save(f"{ram}/d.h5")
+    assert tf.keras.models.load_model(f"{ram}/d.h5")(np.ones((1, 3))).numpy().tolist() == \
+        [[3.0, 3.0]]
+    for path in (f"{ram}/w.h5", f"{ram}/w.weights.h5", f"{ram}/w/ckpt"):
+        dense.save_weights(path)
+        dense.layers[0].kernel.assign(tf.zeros([3, 2]))
+        dense.load_weights(path)
+        assert dense.layers[0].kernel.numpy().sum() == 6.0
+    assert os.listdir(tmp_path) == []

@@ -218,3 +218,68 @@ def test_binary_crossentropy_of_a_softmax_output_takes_its_logits_in_a_compiled_
     result = model.evaluate(x, y, verbose=0, return_dict=True)
     np.testing.assert_allclose(result["binary_crossentropy"], 3.050053596496582, rtol=1e-6)
     np.testing.assert_allclose(result["loss"], 2.6387507915496826, rtol=1e-6)
+
+
+class _Validations(keras.callbacks.Callback):
+    """Notes the metrics each validation ended with and each epoch's log keys."""
+
+    def __init__(self):
+        super().__init__()
+        self.tests, self.epochs = [], []
+
+    def on_test_end(self, logs=None):
+        self.tests.append(sorted(logs or {}))
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epochs.append(sorted(logs))
+
+
+@pytest.mark.parametrize("validation", [
+    lambda x, y: (x, y),  # arrays: 2 batches of 2
+    lambda x, y: tf.data.Dataset.from_tensor_slices((x, y)).batch(2),
+])
+def test_validation_data_that_ran_out_is_not_read_again_in_that_fit(validation, caplog):
+    # As tf_keras (checked against TF 2.21): fit keeps one handler of the validation data;
+    # once it ran out before `validation_steps`, with the warning, the later epochs'
+    # validations run no step and add no `val_` metric
+    x, y = np.ones((4, 3), np.float32), np.ones((4, 1), np.float32)
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    seen = _Validations()
+    with caplog.at_level("WARNING"):
+        history = model.fit(x, y, batch_size=2, epochs=3, validation_data=validation(x, y),
+                            validation_steps=3, verbose=0, callbacks=[seen])
+    assert seen.tests == [["loss"], [], []]
+    assert seen.epochs == [["loss", "val_loss"], ["loss"], ["loss"]]
+    assert {k: len(v) for k, v in history.history.items()} == {"loss": 3, "val_loss": 1}
+    warnings = [r.getMessage() for r in caplog.records if "ran out of data" in r.getMessage()]
+    assert len(warnings) == 1 and "(in this case, 3 batches)" in warnings[0]
+    # a later fit reads the data afresh, and evaluate on its own too
+    seen = _Validations()
+    model.fit(x, y, batch_size=2, epochs=1, validation_data=validation(x, y),
+              validation_steps=2, verbose=0, callbacks=[seen])
+    assert seen.tests == [["loss"]]
+
+
+def test_validation_generator_learns_its_steps_then_runs_out(caplog):
+    # As tf_keras: a generator without `validation_steps` gives its count of batches in the
+    # first validation; the next finds it spent (warning, no `val_loss`), the third reads
+    # nothing
+    def batches():
+        for _ in range(3):
+            yield np.ones((2, 3), np.float32), np.ones((2, 1), np.float32)
+
+    def endless():
+        while True:
+            yield np.ones((2, 3), np.float32), np.ones((2, 1), np.float32)
+
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    seen = _Validations()
+    with caplog.at_level("WARNING"):
+        model.fit(endless(), steps_per_epoch=2, epochs=3, validation_data=batches(),
+                  verbose=0, callbacks=[seen])
+    assert seen.tests == [["loss"], [], []]
+    assert seen.epochs == [["loss", "val_loss"], ["loss"], ["loss"]]
+    warnings = [r.getMessage() for r in caplog.records if "ran out of data" in r.getMessage()]
+    assert len(warnings) == 1 and "(in this case, 3 batches)" in warnings[0]

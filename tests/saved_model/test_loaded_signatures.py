@@ -243,3 +243,57 @@ def test_get_concrete_function_of_a_loaded_function_errs_as_tf(tmp_path):
     with pytest.raises(ValueError, match="^Could not find matching concrete function to call "
                                          "loaded from the SavedModel"):
         f.get_concrete_function(tf.TensorSpec([5]))
+
+
+class _Signatures(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(2.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x"),
+                                  tf.TensorSpec([], tf.int32, name="k")])
+    def f(self, x, k):
+        return {"z": x * self.v, "a": x + 1, "m": tf.cast(k, tf.float32)}
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(self, x):
+        return x * 2.0
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def r(self, x):
+        return x + tf.random.uniform([1])
+
+
+def test_signature_tensor_names_are_tfs(tmp_path):
+    # As TF 2.21 writes them (saved_model_cli shows these names): each signature calls its
+    # function by a PartitionedCall, or a StatefulPartitionedCall when the function has
+    # state (variables, random ops), made in the order of the signatures' keys; its
+    # outputs come out in the order of theirs
+    m = _Signatures()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"serving_default": m.f, "zz": m.f, "g": m.g,
+                                             "aa": m.g, "rr": m.r})
+    from tests.internals import fingerprinting
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        meta = fingerprinting.pb.SavedModel.FromString(f.read()).meta_graphs[0]
+    names = {key: ({k: t.name for k, t in sd.inputs.items()},
+                   {k: t.name for k, t in sd.outputs.items()})
+             for key, sd in meta.signature_def.items() if key != "__saved_model_init_op"}
+    assert names == {
+        "aa": ({"x": "aa_x:0"}, {"output_0": "PartitionedCall:0"}),
+        "g": ({"x": "g_x:0"}, {"output_0": "PartitionedCall_1:0"}),
+        "rr": ({"x": "rr_x:0"}, {"output_0": "StatefulPartitionedCall:0"}),
+        "serving_default": ({"k": "serving_default_k:0", "x": "serving_default_x:0"},
+                            {"a": "StatefulPartitionedCall_1:0",
+                             "m": "StatefulPartitionedCall_1:1",
+                             "z": "StatefulPartitionedCall_1:2"}),
+        "zz": ({"k": "zz_k:0", "x": "zz_x:0"},
+               {"a": "StatefulPartitionedCall_2:0", "m": "StatefulPartitionedCall_2:1",
+                "z": "StatefulPartitionedCall_2:2"})}
+    # the loaded signature's graph: its outputs TF's Identity nodes
+    loaded = tf.saved_model.load(path)
+    signature = loaded.signatures["serving_default"]
+    assert [t.name for t in signature.outputs] == ["Identity:0", "Identity_1:0", "Identity_2:0"]
+    assert [t.name for t in loaded.signatures["g"].outputs] == ["Identity:0"]
+    out = signature(x=tf.constant([1.0, 2.0]), k=tf.constant(3))
+    assert {k: v.numpy().tolist() for k, v in out.items()} == {
+        "a": [2.0, 3.0], "m": 3.0, "z": [2.0, 4.0]}

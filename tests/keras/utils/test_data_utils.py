@@ -310,6 +310,23 @@ def test_get_file_falls_back_to_the_temporary_directory(server, tmp_path, monkey
     assert path == str(tmp_path / "tmp" / ".keras" / "datasets" / "blob.bin")
 
 
+def test_get_file_falls_back_from_a_cache_dir_that_does_not_exist(server, tmp_path,
+                                                                   monkeypatch, capsys):
+    # As tf_keras (checked against TF 2.21): a `cache_dir` that does not exist is not made,
+    # the file goes to the temporary directory's .keras, an archive extracted there too
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    missing = tmp_path / "missing"
+    path = get_file("pkg.tar.gz", origin=server.url + "pkg.tar.gz", cache_dir=str(missing),
+                    extract=True)
+    fallback = tmp_path / "tmp" / ".keras" / "datasets"
+    assert path == str(fallback / "pkg.tar.gz")
+    assert sorted(os.listdir(fallback)) == ["pkg", "pkg.tar.gz"]
+    assert (fallback / "pkg" / "a.txt").read_text() == "hi"
+    assert not missing.exists()
+    # (once there, it is not fetched again)
+    assert get_file("pkg.tar.gz", origin="file:///nowhere", cache_dir=str(missing)) == path
+
+
 def test_get_file_argument_errors():
     with pytest.raises(ValueError, match='Please specify the "origin" argument'):
         get_file("x")

@@ -500,13 +500,7 @@ def _expand_slices(tensors, dtypes):
 
 
 def exists(prefix):
-    fs, local = file_system.resolve(index_path(os.fspath(prefix)))
-    return fs.exists(local)
-
-
-def _is_file(path):
-    fs, local = file_system.resolve(path)
-    return fs.exists(local) and not fs.isdir(local)
+    return file_system.exists(index_path(os.fspath(prefix)))
 
 
 class BundleReader:
@@ -520,7 +514,7 @@ class BundleReader:
         self._prefix = prefix
         path = index_path(prefix)
         self._on_disk = file_system.resolve(prefix)[0] is file_system.LOCAL
-        if not _is_file(path):
+        if not file_system.isfile(path):
             raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
                                                    f"Failed to find any matching files for "
                                                    f"{prefix}")
@@ -545,7 +539,7 @@ class BundleReader:
                                                         f"({prefix}) is not supported")
         self._num_shards = max(header.num_shards, 1)
         for shard in range(self._num_shards):
-            if not _is_file(data_path(prefix, shard, self._num_shards)):
+            if not file_system.isfile(data_path(prefix, shard, self._num_shards)):
                 raise errors.DataLossError(
                     None, None, f"Unable to open table file {data_path(prefix, shard, self._num_shards)}: "
                     f"NOT_FOUND: the data file of checkpoint {prefix} is missing")

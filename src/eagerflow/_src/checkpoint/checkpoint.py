@@ -21,10 +21,12 @@ assigned when they are created.
 True
 """
 import os
+import time
 import weakref
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle
 from eagerflow._src.checkpoint import trackable
@@ -66,7 +68,7 @@ class _Status:
     """Base of the statuses `restore` returns."""
 
     def expect_partial(self):
-        """Silences warnings about values not restored (none are logged here)."""
+        """Silences the warnings about values not restored."""
         return self
 
     def run_restore_ops(self, session=None):
@@ -76,12 +78,55 @@ class _Status:
         """Nothing to run: values are assigned eagerly when restoring."""
 
 
+class _UnrestoredWarning:
+    """As TF's: when a restore is collected (its status dropped, and every object still
+    waiting for values of it), the values of the checkpoint it never restored are logged,
+    unless `expect_partial` was called. Held by the restoration alone."""
+
+    def __init__(self, restoration):
+        self.proto = restoration.proto
+        self.matched = restoration.matched  # (the restoration's own, filled as it goes)
+        self.unused = restoration.unused_attributes
+        self.expect_partial = False
+        self.warn = _log.logger.warning  # (bound now: at interpreter exit it cannot import)
+
+    def __del__(self):
+        if self.expect_partial:
+            return
+        missing = [i for i, node in enumerate(self.proto.nodes)
+                   if node.attributes and i not in self.matched]
+        if not missing and not self.unused:
+            return
+        warn = self.warn
+        names = trackable.node_names(self.proto)
+        warn("Detecting that an object or model or tf.train.Checkpoint is being deleted with "
+             "unrestored values. See the following logs for the specific values in question. "
+             "To silence these warnings, use `status.expect_partial()`. See "
+             "https://www.tensorflow.org/api_docs/python/tf/train/Checkpoint#restorefor "
+             "details about the status object returned by the restore function.")
+        for i in missing:
+            warn(f"Value in checkpoint could not be found in the restored object: {names[i]}")
+        for i, attributes in self.unused.items():
+            warn(f"An attribute in the restored object could not be found in the checkpoint. "
+                 f"Object: {names[i]}, attribute: {attributes}")
+
+
 class CheckpointLoadStatus(_Status):
     """What `Checkpoint.restore` returns: checks of how well the checkpoint matched."""
 
-    def __init__(self, restoration, root):
+    def __init__(self, restoration, root, warn=False):
+        """`warn`: log the values never restored when the restoration is collected."""
         self._restoration = restoration
         self._root = root  # (object, extra children) of the graph, as saved
+        if warn:
+            restoration.when_collected = _UnrestoredWarning(restoration)
+
+    def expect_partial(self):
+        """Silences the warnings about values not restored."""
+        warning = getattr(self._restoration, "when_collected", None)
+        if warning is not None:
+            warning.expect_partial = True
+        return self
 
     def _names(self):
         return trackable.node_names(self._restoration.proto)
@@ -151,11 +196,24 @@ class InitializationOnlyStatus(_Status):
 def save_objects(root, extra_children, file_prefix):
     """Writes the object graph of `root` (plus `extra_children` of the root) to
     `file_prefix`."""
+    started = time.perf_counter()
     graph = trackable.Graph(root, extra_children)
     proto, tensors, dtypes = graph.serialize()
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
+    note_save(started)
     bundle.write_bundle(file_prefix, tensors, dtypes)
+
+
+def note_save(started):
+    """Logs, as TF's object-based saver does on Python's root logger, how long the values
+    took to gather (`started`: when, by `time.perf_counter`). An INFO record, unseen by
+    default, but as in TF it gives the root logger its default handler when it has none:
+    TF's warnings print twice from then on (TF's logger has its own handler already)."""
+    import logging  # noqa: PLC0415 (imported when first needed, as `backend.log` does)
+    _log.get_logger()
+    logging.info("Sharding callback duration: %s microseconds",
+                 int((time.perf_counter() - started) * 1e6))
 
 
 def restore_objects(root, extra_children, save_path):
@@ -293,7 +351,7 @@ class Checkpoint:
             return InitializationOnlyStatus()
         root = self._graph_root()
         restoration = restore_objects(*root, save_path)
-        return CheckpointLoadStatus(restoration, root)
+        return CheckpointLoadStatus(restoration, root, warn=True)
 
     def restore(self, save_path, options=None):
         """Restores the values saved at `save_path` (a prefix such as ``ckpt-3``, or None).

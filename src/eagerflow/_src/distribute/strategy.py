@@ -334,10 +334,10 @@ def _select_replica(i, structure):
     return structure
 
 
-def _require_cross_replica():
+def _require_cross_replica(message="Method requires being in cross-replica context, use "
+                                   "get_replica_context().merge_call()"):
     if _state.stack and _state.stack[-1][1] is not None:
-        raise RuntimeError("Method requires being in cross-replica context, use "
-                           "get_replica_context().merge_call()")
+        raise RuntimeError(message)
 
 
 @contextlib.contextmanager
@@ -699,13 +699,19 @@ class Strategy:
         return _regroup([value_fn(ValueContext(i, n)) for i in range(n)], always_wrap=True)
 
     def gather(self, value, axis):
-        """The per-replica values of `value` concatenated along `axis`."""
-        def one(v):
-            values = _replica_values(v) or (v,)
-            if len(values) == 1:
-                return convert_to_tensor(values[0])
-            return array_ops.concat([convert_to_tensor(x) for x in values], axis)
-        return nest.map_structure(one, value)
+        """The per-replica values of `value` concatenated along `axis`.
+
+        As TF's, only a distributed value itself is gathered: of a nest of them (a dict of
+        `PerReplica` values) comes the first replica's nest, and any other value as it is.
+        """
+        _require_cross_replica("tf.distribute.Strategy.gather method requires cross-replica "
+                               "context, use get_replica_context().all_gather() instead")
+        values = _replica_values(value)
+        if values is None:
+            return self.experimental_local_results(value)[0]
+        if len(values) == 1:
+            return convert_to_tensor(values[0])
+        return array_ops.concat([convert_to_tensor(x) for x in values], axis)
 
     def __deepcopy__(self, memo):
         return self

@@ -255,6 +255,41 @@ def is_absolute(path):
     return os.path.isabs(path) or _SCHEME.match(path) is not None
 
 
+def dirname(path):
+    """The directory of `path`, as `os.path.dirname`, a scheme's root kept whole
+    (``ram://a`` is in ``ram://``, not in a local ``ram:``)."""
+    path = os.fspath(path)
+    scheme = _SCHEME.match(path)
+    parent = os.path.dirname(path)
+    if scheme is not None and len(parent) < scheme.end():
+        return scheme.group(0)
+    return parent
+
+
+def exists(path):
+    """Whether `path` is a file or directory on its file system."""
+    fs, name = resolve(path)
+    return fs.exists(name)
+
+
+def isdir(path):
+    """Whether `path` is a directory on its file system."""
+    fs, name = resolve(path)
+    return fs.isdir(name)
+
+
+def isfile(path):
+    """Whether `path` is a file (not a directory) on its file system."""
+    fs, name = resolve(path)
+    return fs.exists(name) and not fs.isdir(name)
+
+
+def makedirs(path):
+    """Makes directory `path` and those above it on its file system (none if they exist)."""
+    fs, name = resolve(path)
+    fs.makedirs(name)
+
+
 def open_file(path, mode="rb"):
     """`path` opened in `mode` on its file system (an `OSError` where it cannot be)."""
     fs, name = resolve(path)

@@ -32,8 +32,8 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import handle_text
-from eagerflow._src.ops import (array_ops, cast_ops, fingerprint_ops, io_ops, math_ops,
-                                string_ops)
+from eagerflow._src.ops import (array_ops, cast_ops, file_system, fingerprint_ops, io_ops,
+                                math_ops, string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
 
@@ -517,7 +517,7 @@ def _read_lines(filename):
     """The lines of a text file (without their '\n' or '\r\n') and the offset each ends
     at, past its line break."""
     try:
-        with open(filename, "rb") as f:
+        with file_system.open_file(filename, "rb") as f:  # (``ram://`` too)
             data = f.read()
     except OSError as e:  # (TF's NotFoundError for a missing file)
         raise io_ops.os_error(e, filename) from None

@@ -22,6 +22,7 @@ TensorFlow's SavedModel format.
 import os
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.ops import file_system
 from eagerflow._src.saved_model import load as _load
 from eagerflow._src.saved_model import save as _save
 
@@ -145,5 +146,5 @@ def load(export_dir, tags=None, options=None):
 def contains_saved_model(export_dir):
     """Whether `export_dir` holds a ``saved_model.pb`` or ``saved_model.pbtxt``."""
     export_dir = os.fspath(export_dir)
-    return any(os.path.isfile(os.path.join(export_dir, f))
+    return any(file_system.isfile(os.path.join(export_dir, f))
                for f in (SAVED_MODEL_FILENAME_PB, SAVED_MODEL_FILENAME_PBTXT))

@@ -23,6 +23,7 @@ import secrets
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.protos import saved_model as pb
+from eagerflow._src.ops import file_system
 
 _MASK = (1 << 64) - 1
 _K0 = 0xC3A5C85C97CB3127
@@ -320,7 +321,7 @@ def fingerprint_def(export_dir, saved_model):
     meta = saved_model.meta_graphs[0]
     index = os.path.join(export_dir, "variables", "variables.index")
     try:
-        with open(index, "rb") as f:
+        with file_system.open_file(index, "rb") as f:
             checkpoint_hash = fingerprint64(f.read())
     except OSError:
         checkpoint_hash = 0
@@ -336,7 +337,7 @@ def fingerprint_def(export_dir, saved_model):
 
 def write_fingerprint(export_dir, saved_model):
     """Writes ``fingerprint.pb`` of the SavedModel in `export_dir`."""
-    with open(os.path.join(export_dir, "fingerprint.pb"), "wb") as f:
+    with file_system.open_file(os.path.join(export_dir, "fingerprint.pb"), "wb") as f:
         f.write(fingerprint_def(export_dir, saved_model).SerializeToString())
 
 
@@ -406,11 +407,11 @@ def read_fingerprint(export_dir):
     """
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, "fingerprint.pb")
-    if not os.path.isfile(path):
+    if not file_system.isfile(path):
         raise FileNotFoundError(f"SavedModel Fingerprint Error: Could not find fingerprint in "
                                 f"directory: {export_dir}\nNOT_FOUND: {path} not found")
     try:
-        with open(path, "rb") as f:
+        with file_system.open_file(path, "rb") as f:
             proto = pb.FingerprintDef.FromString(f.read())
     except Exception as e:  # noqa: BLE001 (protobuf's DecodeError)
         raise FileNotFoundError(f"SavedModel Fingerprint Error: Could not read fingerprint "

@@ -30,7 +30,7 @@ from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, file_system
 from eagerflow._src.saved_model import structure
 
 SAVED_MODEL_FILENAME_PB = "saved_model.pb"
@@ -46,18 +46,18 @@ def read_saved_model(export_dir):
     pbtxt = os.path.join(export_dir, SAVED_MODEL_FILENAME_PBTXT)
     path = os.path.join(export_dir, SAVED_MODEL_FILENAME_PB)
     proto = pb.SavedModel()
-    if os.path.isfile(path):
-        with open(path, "rb") as f:
+    if file_system.isfile(path):  # (on any file system: ``ram://`` too)
+        with file_system.open_file(path, "rb") as f:
             data = f.read()
         try:
             proto.ParseFromString(data)
         except message.DecodeError:
             raise OSError(f"Cannot parse file b'{path}': Error parsing message with type "
                           f"'tensorflow.SavedModel': Wire format was corrupt.") from None
-    elif os.path.isfile(pbtxt):
-        with open(pbtxt, encoding="utf-8") as f:
+    elif file_system.isfile(pbtxt):
+        with file_system.open_file(pbtxt, "rb") as f:
             try:
-                text_format.Parse(f.read(), proto)
+                text_format.Parse(f.read().decode("utf-8"), proto)
             except text_format.ParseError as e:
                 raise OSError(f"Cannot parse file {pbtxt}: {e}.") from None
     else:

@@ -17,12 +17,13 @@ import collections
 import collections.abc
 import inspect
 import os
-import shutil
+import time
 
 import numpy as np
 
 from eagerflow._src.autodiff import backprop
 from eagerflow._src.checkpoint import bundle, trackable
+from eagerflow._src.checkpoint import checkpoint as checkpoint_lib
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, nest, versions
 from eagerflow._src.core.convert import convert_to_tensor
@@ -289,6 +290,11 @@ class _ObjectGraph:
 
 
 # -- signatures ------------------------------------------------------------------------------
+
+def _call_op(stateful):
+    """The op calling a function, as TF picks it: by whether the function has state."""
+    return "StatefulPartitionedCall" if stateful else "PartitionedCall"
+
 
 def _signature_concrete(value):
     if isinstance(value, ConcreteFunction):
@@ -603,9 +609,17 @@ class _Writer:
 
     def signature_function(self, sig, key):
         """Writes the FunctionDef of signature `key` (a call of its concrete function taking
-        and returning tensors by name, in sorted order); returns its name."""
+        and returning tensors by name, in sorted order); returns its name.
+
+        As TF writes it: ``__inference_signature_wrapper_<function>_<n>``, its captured
+        inputs ``unknown``, ``unknown_0``, ..., a ``PartitionedCall`` of a function without
+        state (``StatefulPartitionedCall`` otherwise, run through a ``NoOp`` before the
+        outputs), and each output an ``Identity`` (``identity``, ``identity_1``, ...)."""
         inner = self.concrete(sig.concrete)
-        name = self.unique("__inference_signature_wrapper")
+        inner_name = inner[len("__inference_"):] if inner.startswith("__inference_") else inner
+        inner_name = inner_name.rpartition("_")[0] if inner_name.rpartition("_")[2].isdigit() \
+            else inner_name
+        name = self.unique(f"__inference_signature_wrapper_{inner_name}")
         cf = sig.concrete
         fdef = fw_pb.FunctionDef(signature=fw_pb.OpDef(name=name))
         order = sorted(range(len(sig.keys)), key=lambda i: sig.keys[i])
@@ -618,27 +632,35 @@ class _Writer:
                 sig.keys[i].encode()
         inner_def = self.library.functions[inner]
         captured = list(inner_def.signature.input_arg)[len(cf.inputs):]
-        for j, arg in enumerate(captured):
-            fdef.signature.input_arg.add(name=f"unknown_{j}", type=arg.type)
-        call = fdef.node_def.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall")
-        call.input.extend([arg_names[i] for i in range(len(cf.inputs))] +
-                          [f"unknown_{j}" for j in range(len(captured))])
+        unknown = [f"unknown_{j - 1}" if j else "unknown" for j in range(len(captured))]
+        for arg, capture in zip(unknown, captured):
+            fdef.signature.input_arg.add(name=arg, type=capture.type)
+        stateful = inner_def.signature.is_stateful
+        call = fdef.node_def.add(name=_call_op(stateful), op=_call_op(stateful))
+        call.input.extend([arg_names[i] for i in range(len(cf.inputs))] + unknown)
         call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
                                                       inner_def.signature.input_arg)))
         call.attr["Tout"].CopyFrom(gd.attr_value(tuple(t.dtype for t in cf.outputs)))
         call.attr["f"].func.name = inner
         for attr in ("config", "config_proto", "executor_type"):
             call.attr[attr].s = b""
-        used = set()
+        if stateful:  # (the outputs wait for the call, TF's control output)
+            fdef.signature.is_stateful = True
+            fdef.signature.control_output.append(call.name)
+            fdef.control_ret[call.name] = call.name
+            fdef.node_def.add(name="NoOp", op="NoOp", input=[f"^{call.name}"])
         for out_key, _, positions in sig.out_keys:
-            for c, k in enumerate(positions):
-                out = gd._arg_name(out_key if not c else f"{out_key}_{c}")
-                while out in used:
-                    out += "_"
-                used.add(out)
+            for k in positions:
+                j = len(fdef.signature.output_arg)
+                node = fdef.node_def.add(name=f"Identity_{j}" if j else "Identity",
+                                         op="Identity",
+                                         input=[f"{call.name}:output:{k}"] +
+                                         (["^NoOp"] if stateful else []))
+                node.attr["T"].type = cf.outputs[k].dtype.as_datatype_enum
+                out = node.name.lower()
                 fdef.signature.output_arg.add(name=out,
                                               type=cf.outputs[k].dtype.as_datatype_enum)
-                fdef.ret[out] = f"StatefulPartitionedCall:output:{k}"
+                fdef.ret[out] = f"{node.name}:output:0"
         self.library.functions[name] = fdef
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(self.bound[id(cf)])
@@ -669,10 +691,10 @@ class _Writer:
                 tensor_shape=shape_proto(t.shape)))
         captured = [self._asset_variable(n, handles) if n in self.asset_ids else handles[n]
                     for n in self.bound[id(cf)]]
-        call = self.graph_def.node.add(name=self._node_name("StatefulPartitionedCall"),
-                                       op="StatefulPartitionedCall")
-        call.input.extend(inputs + captured)
         fdef = self.library.functions[function_name]
+        op = _call_op(fdef.signature.is_stateful)  # (as TF: by whether the function has state)
+        call = self.graph_def.node.add(name=self._node_name(op), op=op)
+        call.input.extend(inputs + captured)
         call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
                                                       fdef.signature.input_arg)))
         call.attr["Tout"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
@@ -1405,6 +1427,7 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     keras_metadata = None
     if object_metadata is not None:
         keras_metadata = _object_metadata(saved_model, writer.graph, object_metadata)
+    started = time.perf_counter()
     checkpoint = writer.graph.checkpoint()
     proto, tensors, dtypes = checkpoint.serialize()
     # (constants a function captures are nodes of the SavedObjectGraph, not the checkpoint's)
@@ -1412,15 +1435,16 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
         proto.nodes.add().has_checkpoint_values.value = False
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
-    os.makedirs(export_dir, exist_ok=True)
+    checkpoint_lib.note_save(started)
+    # (on any file system: ``ram://`` too)
     variables = os.path.join(export_dir, "variables")
-    os.makedirs(variables, exist_ok=True)
-    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    file_system.makedirs(variables)
+    file_system.makedirs(os.path.join(export_dir, "assets"))
     for asset in writer.assets:  # (a table's vocabulary file)
         path = _asset_path(asset)
         target = os.path.join(export_dir, "assets", os.path.basename(path))
         if os.path.abspath(path) != os.path.abspath(target):
-            shutil.copyfile(path, target)
+            file_system.copy_between(*file_system.resolve(path), *file_system.resolve(target))
     bundle.write_bundle(os.path.join(variables, "variables"), tensors, dtypes)
     writer.add_saver(saved_model.meta_graphs[0], checkpoint, proto.SerializeToString())
     data = saved_model.SerializeToString(deterministic=True)  # (maps in key order)

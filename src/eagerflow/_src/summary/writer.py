@@ -34,6 +34,7 @@ from eagerflow._src.core.registry import register
 from eagerflow._src.io import gfile
 from eagerflow._src.io.crc32c import _python_crc, _zeros_tables, mask
 from eagerflow._src.io.tf_record import _length_crc, frame
+from eagerflow._src.ops import file_system
 
 _IDS = itertools.count()
 # id -> file writer, as the summary op's `writer` attr names it (weakly: a writer no one
@@ -146,7 +147,7 @@ class _EventFile:
                 f"{os.getpid()}.{uid}{filename_suffix}")
         self.path = os.path.join(logdir, name)
         try:
-            self._file = open(self.path, "ab")
+            self._file = file_system.open_file(self.path, "ab")  # (``ram://`` too)
         except OSError as e:
             raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
         self._queue = []

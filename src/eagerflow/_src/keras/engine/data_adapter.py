@@ -117,6 +117,9 @@ class _Arrays:
 
     _batches = None
 
+    def restart(self):
+        self._batches = None
+
     def _passes(self):
         """The batches of pass after pass over the data."""
         if not self.steps:
@@ -436,14 +439,22 @@ class DataHandler:
         return nest.map_structure(spec, batch)
 
     def start(self):
-        """What Keras does before the first epoch (see `_DatasetAdapter.start`)."""
+        """What Keras does before the first epoch (see `_DatasetAdapter.start`): arrays
+        start over (fit's validation data is read from its start at each validation)."""
         if isinstance(self._adapter, _DatasetAdapter):
             self._adapter.start()
+        elif isinstance(self._adapter, _Arrays):
+            self._adapter.restart()
+
+    @property
+    def insufficient(self):
+        """Whether the data ran out before `steps_per_epoch * epochs` batches."""
+        return getattr(self._adapter, "insufficient", False)
 
     def enumerate_epochs(self):
         self.start()
         for epoch in range(self.initial_epoch, self.epochs):
-            if getattr(self._adapter, "insufficient", False):
+            if self.insufficient:
                 return  # the data ran out before `steps_per_epoch * epochs` batches, as TF
             yield epoch
             self.end_epoch()

@@ -563,7 +563,7 @@ class Model(Layer):
         initial_step = self.__dict__.pop("_initial_step_from_backup", 0)
         if resumed is not None:
             handler.initial_epoch = max(handler.initial_epoch, resumed)
-        logs, epoch_logs = None, {}
+        logs, epoch_logs, val_handler = None, {}, None
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
@@ -600,10 +600,16 @@ class Model(Layer):
             initial_step = 0
             epoch_logs = _to_python(logs)
             if val_x is not None and _should_validate(epoch, validation_freq):
+                if val_handler is None:
+                    # As Keras: one for the whole fit, made at the first validation; once
+                    # its data ran out, the later epochs validate on nothing.
+                    val_handler = self._evaluation_handler(
+                        val_x, val_y, val_sw, validation_batch_size or batch_size,
+                        validation_steps, max_queue_size, workers)
                 val_logs = self.evaluate(
                     val_x, val_y, sample_weight=val_sw,
                     batch_size=validation_batch_size or batch_size, steps=validation_steps,
-                    callbacks=callbacks, verbose=0, return_dict=True, _in_fit=True)
+                    callbacks=callbacks, verbose=0, return_dict=True, _in_fit=val_handler)
                 epoch_logs.update({"val_" + k: v for k, v in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
@@ -624,12 +630,12 @@ class Model(Layer):
                 "not provided.  Did you mean to pass metrics to `weighted_metrics` in "
                 "`compile()`?  If this is intentional you can pass `weighted_metrics=[]` to "
                 "`compile()` in order to silence this warning.")
-        in_fit = kwargs.pop("_in_fit", False)
+        handler = in_fit = kwargs.pop("_in_fit", None)  # (fit's validation data)
         if kwargs:
             raise TypeError(f"Invalid keyword arguments: {list(kwargs)}")
-        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
-                                           max_queue_size=max_queue_size, workers=workers,
-                                           model=self)
+        if handler is None:
+            handler = self._evaluation_handler(x, y, sample_weight, batch_size, steps,
+                                               max_queue_size, workers)
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
@@ -644,7 +650,9 @@ class Model(Layer):
         callbacks.on_test_begin()
         logs = {}
         handler.start()
-        for step, end_step, batches in _executions(handler.batches(), per_execution):
+        # (none once the data ran out in an earlier validation of the same fit)
+        source = () if handler.insufficient else handler.batches()
+        for step, end_step, batches in _executions(source, per_execution):
             callbacks.on_test_batch_begin(step)
             for batch in batches:
                 if step == 0 and batch is batches[0]:
@@ -655,9 +663,15 @@ class Model(Layer):
         handler.end_epoch()
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
-        if return_dict or in_fit:
+        if return_dict or in_fit is not None:
             return logs
         return _in_order(logs, self.metrics_names)
+
+    def _evaluation_handler(self, x, y, sample_weight, batch_size, steps, max_queue_size,
+                            workers):
+        return data_adapter.DataHandler(x, y, sample_weight, batch_size, steps,
+                                        max_queue_size=max_queue_size, workers=workers,
+                                        model=self)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
@@ -677,7 +691,9 @@ class Model(Layer):
         callbacks.on_predict_begin()
         outputs = []
         handler.start()
-        for step, end_step, batches in _executions(handler.batches(), per_execution):
+        # (none once the data ran out in an earlier validation of the same fit)
+        source = () if handler.insufficient else handler.batches()
+        for step, end_step, batches in _executions(source, per_execution):
             callbacks.on_predict_batch_begin(step)
             outs = []
             for batch in batches:

@@ -31,8 +31,9 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import TrackableWeightHandler
 from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
-from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, logging_ops,
-                                lookup_ops, math_ops, reduction_ops, sparse_ops)
+from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, file_system,
+                                fingerprint_ops, logging_ops, lookup_ops, math_ops,
+                                reduction_ops, sparse_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
 
 INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
@@ -609,15 +610,15 @@ class IndexLookup(_EagerPreprocessingLayer):
         if self.input_vocabulary:
             return
         vocabulary = self.get_vocabulary(include_special_tokens=True)
-        with open(os.path.join(dir_path, "vocabulary.txt"), "w") as f:
-            f.write("\n".join(str(w) for w in vocabulary))
+        with file_system.open_file(os.path.join(dir_path, "vocabulary.txt"), "wb") as f:
+            f.write("\n".join(str(w) for w in vocabulary).encode("utf-8"))
 
     def load_assets(self, dir_path):
         """Sets the vocabulary that `save_assets` wrote to `dir_path`."""
         if self.input_vocabulary or self._has_input_vocabulary:
             return  # (in the config, or in a SavedModel's table when it was a file)
-        with open(os.path.join(dir_path, "vocabulary.txt")) as f:
-            lines = f.read().split("\n")
+        with file_system.open_file(os.path.join(dir_path, "vocabulary.txt"), "rb") as f:
+            lines = f.read().decode("utf-8").split("\n")
         values = lines if self.vocabulary_dtype == "string" else [int(v) for v in lines]
         self.set_vocabulary(values, idf_weights=False if self.output_mode == TF_IDF else None)
 

@@ -22,6 +22,7 @@ an ImportError saying so.
 >>> [w.shape for w in restored.weights]
 [TensorShape([3, 2]), TensorShape([2])]
 """
+import io
 import os
 import tempfile
 
@@ -29,6 +30,7 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops import file_system
 from eagerflow._src.keras.engine.functional import Functional
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizerV3
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
@@ -55,7 +57,7 @@ def h5py_module(what):
 def is_hdf5(filepath):
     """Whether `filepath` is an HDF5 file (by its first bytes)."""
     try:
-        with open(filepath, "rb") as f:
+        with file_system.open_file(filepath, "rb") as f:
             return f.read(8) == HDF5_SIGNATURE
     except OSError:
         return False
@@ -63,8 +65,16 @@ def is_hdf5(filepath):
 
 def atomic_h5(filepath, write, what):
     """Calls `write(h5py_file)` on a temporary file next to `filepath`, then renames it over
-    `filepath`: a failed save leaves the previous file as it was."""
+    `filepath`: a failed save leaves the previous file as it was (on another file system
+    than the local one, ``ram://``, the file is made in memory and written whole)."""
     h5py = h5py_module(what)
+    if file_system.resolve(filepath)[0] is not file_system.LOCAL:
+        buffer = io.BytesIO()
+        with h5py.File(buffer, "w") as f:
+            write(f)
+        file_system.makedirs(file_system.dirname(filepath))
+        file_system.write_atomically(filepath, buffer.getvalue())
+        return
     directory = os.path.dirname(os.path.abspath(filepath))
     os.makedirs(directory, exist_ok=True)  # as tf_keras, which creates missing directories
     fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(filepath)}.",
@@ -81,7 +91,11 @@ def atomic_h5(filepath, write, what):
 
 def open_h5(filepath, what):
     """The HDF5 file `filepath` opened for reading (h5py's OSError if it is not one)."""
-    return h5py_module(what).File(filepath, "r")
+    h5py = h5py_module(what)
+    if file_system.resolve(filepath)[0] is not file_system.LOCAL:
+        with file_system.open_file(filepath, "rb") as f:
+            return h5py.File(io.BytesIO(f.read()), "r")
+    return h5py.File(filepath, "r")
 
 
 def _save_attribute(group, name, values):

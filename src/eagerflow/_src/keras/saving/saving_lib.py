@@ -121,7 +121,7 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
             if table is not None and not getattr(table._data, "initialized", True):
                 continue  # (never adapted: restored so, as TF restores its table)
             folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
-            os.makedirs(folder, exist_ok=True)
+            file_system.makedirs(folder)
             obj.save_assets(folder)
         return
     tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
@@ -279,14 +279,14 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     if not fs.exists(local):
         raise OSError(f"No file or directory found at {filepath}")
     source = filepath
+    if fs.isdir(local):
+        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+            return _load_saved_model(filepath, custom_objects, compile)
+    if h5_format.is_hdf5(filepath):
+        return _load_model_from_hdf5(filepath, custom_objects, compile)
     if fs is not file_system.LOCAL:  # (a `.keras` archive in ram://, read into memory)
         with fs.open(local, "rb") as f:
             source = io.BytesIO(f.read())
-    elif os.path.isdir(filepath):
-        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
-            return _load_saved_model(filepath, custom_objects, compile)
-    elif h5_format.is_hdf5(filepath):
-        return _load_model_from_hdf5(filepath, custom_objects, compile)
     if not zipfile.is_zipfile(source):  # (TF reads it as HDF5 then: h5py's OSError)
         raise OSError("Unable to synchronously open file (file signature not found)")
     try:
@@ -378,8 +378,8 @@ def _load_saved_model(path, custom_objects, compile):
     nodes = proto.meta_graphs[0].object_graph_def.nodes if proto.meta_graphs else ()
     metadata = nodes[0].user_object.metadata if nodes else ""
     keras_metadata = os.path.join(path, "keras_metadata.pb")
-    if not metadata and os.path.isfile(keras_metadata):  # tf_keras's
-        with open(keras_metadata, "rb") as f:
+    if not metadata and file_system.isfile(keras_metadata):  # tf_keras's
+        with file_system.open_file(keras_metadata, "rb") as f:
             found = pb.KerasSavedMetadata.FromString(f.read())
         metadata = next((n.metadata for n in found.nodes if n.node_path == "root"), "")
     if not metadata:
@@ -438,7 +438,7 @@ def _load_saved_model(path, custom_objects, compile):
             model.optimizer = legacy.RestoredOptimizer.from_checkpoint(restoration, found)
     for asset_path, obj in _asset_holders(model).items():
         folder = os.path.join(path, _ASSETS, "keras", *asset_path.split("/"))
-        if os.path.isdir(folder):
+        if file_system.isdir(folder):
             obj.load_assets(folder)
     _restore_tables(model, path, nodes)
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Discretization)
@@ -501,8 +501,8 @@ def _revive(path, nodes, root_config):
     from eagerflow._src.core.protos import saved_model as pb  # noqa: PLC0415
     metadata = {}
     keras_metadata = os.path.join(path, "keras_metadata.pb")
-    if os.path.isfile(keras_metadata):
-        with open(keras_metadata, "rb") as f:
+    if file_system.isfile(keras_metadata):
+        with file_system.open_file(keras_metadata, "rb") as f:
             for node in pb.KerasSavedMetadata.FromString(f.read()).nodes:
                 metadata[node.node_id] = (node.identifier, _tuples(json.loads(node.metadata)))
     metadata[0] = (nodes[0].user_object.identifier, root_config)

@@ -41,6 +41,7 @@ from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
+from eagerflow._src.ops import file_system
 
 _logger = _log.logger
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
@@ -129,7 +130,7 @@ def hdf5_kind(filepath, save_format=None):
 
 def may_write(filepath, overwrite):
     """Whether to write `filepath`: yes unless it exists and the user declines overwriting it."""
-    if overwrite or not os.path.exists(filepath):
+    if overwrite or not file_system.exists(filepath):
         return True
     answer = input(f"[WARNING] {filepath} already exists - overwrite? [y/n]").strip().lower()
     while answer not in ("y", "n"):
@@ -161,10 +162,11 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
     tf_format = _is_tf_format(filepath)
     if may_write(bundle.index_path(filepath) if tf_format else filepath, overwrite):
         # As TF's checkpoint writer: missing directories of the prefix are created.
-        os.makedirs(os.path.dirname(filepath) or ".", exist_ok=True)
+        file_system.makedirs(file_system.dirname(filepath) or ".")
         if tf_format:
             checkpoint.save_objects(model, [], filepath)
-            management.update_checkpoint_state(os.path.dirname(filepath), filepath, [filepath])
+            management.update_checkpoint_state(file_system.dirname(filepath), filepath,
+                                               [filepath])
         else:
             tensors, metadata = weights_file(model)
             safetensors_format.save_file(tensors, filepath, metadata)
@@ -286,7 +288,7 @@ def read_weights(filepath):
             return tensors, {}
         return tensors, {trackable.OBJECT_GRAPH_KEY: graph.item() if isinstance(
             graph, np.ndarray) else graph}
-    if not os.path.exists(filepath):
+    if not file_system.exists(filepath):
         raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: "
                                                f"Failed to find any matching files for "
                                                f"{filepath}")

@@ -26,16 +26,18 @@ _CHUNK_SIZE = 8192
 
 
 def _cache_root(cache_dir):
-    """The directory holding Keras's cache: `cache_dir`, ``$KERAS_HOME`` or ``~/.keras``.
+    """The directory holding Keras's cache: `cache_dir`, ``$KERAS_HOME`` or ``~/.keras``
+    (the default one made if missing, as Keras makes it on import).
 
-    When it cannot be created or written to, ``.keras`` in the temporary
+    When it is not a directory that can be written to (a `cache_dir` that does
+    not exist too: tf_keras does not make it), ``.keras`` in the temporary
     directory is used instead, as Keras falls back to ``/tmp/.keras``.
     """
     if cache_dir is None:
         cache_dir = os.environ.get("KERAS_HOME") or os.path.join("~", ".keras")
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.expanduser(cache_dir), exist_ok=True)
     root = os.path.expanduser(cache_dir)
-    with contextlib.suppress(OSError):
-        os.makedirs(root, exist_ok=True)
     if os.access(root, os.W_OK):
         return root
     return os.path.join(tempfile.gettempdir(), ".keras")
