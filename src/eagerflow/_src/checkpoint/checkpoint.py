@@ -21,7 +21,6 @@ assigned when they are created.
 True
 """
 import os
-import time
 import weakref
 
 import numpy as np
@@ -196,24 +195,11 @@ class InitializationOnlyStatus(_Status):
 def save_objects(root, extra_children, file_prefix):
     """Writes the object graph of `root` (plus `extra_children` of the root) to
     `file_prefix`."""
-    started = time.perf_counter()
     graph = trackable.Graph(root, extra_children)
     proto, tensors, dtypes = graph.serialize()
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
-    note_save(started)
     bundle.write_bundle(file_prefix, tensors, dtypes)
-
-
-def note_save(started):
-    """Logs, as TF's object-based saver does on Python's root logger, how long the values
-    took to gather (`started`: when, by `time.perf_counter`). An INFO record, unseen by
-    default, but as in TF it gives the root logger its default handler when it has none:
-    TF's warnings print twice from then on (TF's logger has its own handler already)."""
-    import logging  # noqa: PLC0415 (imported when first needed, as `backend.log` does)
-    _log.get_logger()
-    logging.info("Sharding callback duration: %s microseconds",
-                 int((time.perf_counter() - started) * 1e6))
 
 
 def restore_objects(root, extra_children, save_path):

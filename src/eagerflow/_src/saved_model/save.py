@@ -17,13 +17,11 @@ import collections
 import collections.abc
 import inspect
 import os
-import time
 
 import numpy as np
 
 from eagerflow._src.autodiff import backprop
 from eagerflow._src.checkpoint import bundle, trackable
-from eagerflow._src.checkpoint import checkpoint as checkpoint_lib
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, nest, versions
 from eagerflow._src.core.convert import convert_to_tensor
@@ -1427,7 +1425,6 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
     keras_metadata = None
     if object_metadata is not None:
         keras_metadata = _object_metadata(saved_model, writer.graph, object_metadata)
-    started = time.perf_counter()
     checkpoint = writer.graph.checkpoint()
     proto, tensors, dtypes = checkpoint.serialize()
     # (constants a function captures are nodes of the SavedObjectGraph, not the checkpoint's)
@@ -1435,7 +1432,6 @@ def save(obj, export_dir, signatures=None, options=None, root_metadata=None,
         proto.nodes.add().has_checkpoint_values.value = False
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
-    checkpoint_lib.note_save(started)
     # (on any file system: ``ram://`` too)
     variables = os.path.join(export_dir, "variables")
     file_system.makedirs(variables)
