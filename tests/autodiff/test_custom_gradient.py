@@ -227,3 +227,44 @@ def test_grad_fn_using_forward_values_is_differentiable_again():
     s = 1 / (1 + np.exp(-x.numpy()))
     np.testing.assert_allclose(second(x).numpy(), s * (1 - s), rtol=1e-5)
     np.testing.assert_allclose(tf.function(second)(x).numpy(), s * (1 - s), rtol=1e-5)
+
+
+def test_custom_gradient_method_binds_its_instance():
+    class Scale(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.k = self.add_weight("k", shape=(), initializer="ones")
+
+        @tf.custom_gradient
+        def op(self, x):  # self is bound first: x is the one input, as in TF
+            def grad(dy, variables):
+                return dy * 3.0, [dy * 11.0 for _ in variables]
+            return x * self.k, grad
+
+        def call(self, x):
+            return self.op(x)
+
+    layer = Scale()
+    x = tf.constant(2.0)
+    layer(x)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = layer(x)
+        return t.gradient(y, [x] + layer.trainable_variables)
+    for g in (step(x), step.python_function(x)):
+        np.testing.assert_allclose(g, [3.0, 11.0])
+    assert Scale.op.__name__ == "op"
+
+
+def test_grad_pass_through_of_a_function_reading_a_variable():
+    v = tf.Variable(2.0)
+    x = tf.constant([0.4, 1.6])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.grad_pass_through(lambda a: tf.round(a) * v)(x)
+    np.testing.assert_allclose(y, [0.0, 4.0])
+    gx, gv = t.gradient(y, [x, v])  # the variable gets no gradient, as in TF
+    np.testing.assert_allclose(gx, [1.0, 1.0])
+    assert gv is None

@@ -476,3 +476,12 @@ def test_gradient_of_reordered_sparse_values_is_a_dense_tensor():
         g = t.gradient(y, v)
         assert not isinstance(g, tf.IndexedSlices)  # as TF's SparseReorder gradient
         np.testing.assert_allclose(g, want)
+
+
+def test_sparse_concat_passes_no_gradient_to_the_values():
+    v = tf.constant([1.0, -2.0, 3.0])
+    with tf.GradientTape() as t:
+        t.watch(v)
+        s = tf.sparse.SparseTensor([[0, 0], [1, 2], [2, 1]], v, [3, 3])
+        y = tf.reduce_sum(tf.sparse.concat(0, [s, s]).values)
+    assert t.gradient(y, v) is None  # TF declares SparseConcat not differentiable

@@ -81,6 +81,7 @@ def test_gradient_of_exact_lstsq_raises():
     ("DenseCountSparseOutput", lambda x: tf.sparse.to_dense(tf.sparse.bincount([0, 1, 1],
                                                                                weights=x))),
     ("RandomPoissonV2", lambda x: tf.random.poisson([2], x, seed=1)),
+    ("HistogramFixedWidth", lambda x: tf.histogram_fixed_width(x, [0.0, 5.0], 3)),
 ])
 def test_gradient_through_ops_tf_has_no_gradient_for_raises_its_lookup_error(name, fn):
     x = tf.constant([3.0, 1.0, 3.0])

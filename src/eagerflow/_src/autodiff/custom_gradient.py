@@ -40,34 +40,53 @@ def custom_gradient(f=None):
     """
     if f is None:
         return custom_gradient
+    return _Decorated(f)
 
-    @functools.wraps(f)
-    def decorated(*args, **kwargs):
-        spy = _VariableSpy(watch_accessed_variables=True)
-        # f's ops stay on enclosing tapes (the IdentityN below cuts them off the outputs'
-        # gradient), so that what grad_fn computes from f's values is differentiable again
-        with context.recording(spy):
-            result, grad_fn = f(*args, **kwargs)
-        flat_args = nest.flatten(args)
-        passed = flat_args + nest.flatten(kwargs)
-        variables = [v for v in spy.variables.values() if not any(v is a for a in passed)]
-        if variables and not _takes_variables(grad_fn):
-            raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
-                            f"'variables', since function uses variables: {variables}")
-        watch_accessed(variables)  # outer tapes watch what f read, as usual
-        # (a variable argument is read here, where tapes see the read)
-        inputs = [convert_to_tensor(a) for a in flat_args]
-        flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
-        grad = _gradient(f.__name__, grad_fn, len(inputs), variables, flat_out)
-        # The outputs, inputs and variables pass through one IdentityN op naming the gradient
-        # (inputs and variables ride along only so tapes connect them to the outputs).
-        graph = context.get().graph
-        outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
-                        {"_gradient_op_type": name_gradient("CustomGradient", grad)})
-        if graph is not None or outs:  # held as long as a tape or graph may need it
-            hold(outs[0] if graph is None else graph, grad)
-        return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
-    return decorated
+
+class _Decorated:
+    """A custom-gradient function; as a method, bound to its instance first (which is
+    then no input), as TF's decorator binds it."""
+
+    def __init__(self, f):
+        self._f = f
+        functools.update_wrapper(self, f)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return _Decorated(self._f.__get__(instance, owner))
+
+    def __call__(self, *args, **kwargs):
+        return _call(self._f, args, kwargs)
+
+
+def _call(f, args, kwargs):
+    """Runs `f` (recorded as usual), its outputs passing through the IdentityN naming its
+    gradient."""
+    spy = _VariableSpy(watch_accessed_variables=True)
+    # f's ops stay on enclosing tapes (the IdentityN below cuts them off the outputs'
+    # gradient), so that what grad_fn computes from f's values is differentiable again
+    with context.recording(spy):
+        result, grad_fn = f(*args, **kwargs)
+    flat_args = nest.flatten(args)
+    passed = flat_args + nest.flatten(kwargs)
+    variables = [v for v in spy.variables.values() if not any(v is a for a in passed)]
+    if variables and not _takes_variables(grad_fn):
+        raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
+                        f"'variables', since function uses variables: {variables}")
+    watch_accessed(variables)  # outer tapes watch what f read, as usual
+    # (a variable argument is read here, where tapes see the read)
+    inputs = [convert_to_tensor(a) for a in flat_args]
+    flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
+    grad = _gradient(f.__name__, grad_fn, len(inputs), variables, flat_out)
+    # The outputs, inputs and variables pass through one IdentityN op naming the gradient
+    # (inputs and variables ride along only so tapes connect them to the outputs).
+    graph = context.get().graph
+    outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
+                    {"_gradient_op_type": name_gradient("CustomGradient", grad)})
+    if graph is not None or outs:  # held as long as a tape or graph may need it
+        hold(outs[0] if graph is None else graph, grad)
+    return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
 
 
 class _VariableSpy(_Recorder):
@@ -121,11 +140,13 @@ def grad_pass_through(f):
     >>> round_st = tf.grad_pass_through(round)   # d round_st(x) / dx == 1
     """
     @functools.wraps(f)
-    def wrapped(x):
+    def wrapped(*args, **kwargs):
         @custom_gradient
-        def through(x):
-            return f(x), lambda dy: dy
-        return through(x)
+        def through(*args, **kwargs):
+            def grad(*dys, variables=None):  # (the variables f reads get none, as in TF)
+                return (dys, [None] * len(variables)) if variables else dys
+            return f(*args, **kwargs), grad
+        return through(*args, **kwargs)
     return wrapped
 
 

@@ -22,7 +22,7 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import kernel_type_name, register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
 from eagerflow._src.ops import array_ops, cast_ops, late, math_ops, shape_rules
 from eagerflow._src.ops.reduction_ops import check_attr_dtype, clip_by_value
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
@@ -248,8 +248,8 @@ _HISTOGRAM = register(
     "HistogramFixedWidth", _histogram_kernel,
     lambda values, value_range, nbins, dtype: (TensorShape([_positive_bins(nbins, values,
                                                                            value_range)]), dtype),
-    tied=(0, 1), dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
-    not_differentiable="counts")
+    tied=(0, 1), dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
+no_gradient_entry("HistogramFixedWidth")  # (a gradient reaches it only as the target)
 tf_nodes[_HISTOGRAM] = NodeForm(inputs=(0, 1, AttrInput("nbins", type_attr=None, kind=int)),
                                outputs=("out",))
 tf_args[_HISTOGRAM] = ("values", "value_range", "nbins")

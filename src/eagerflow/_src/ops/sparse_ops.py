@@ -329,8 +329,9 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
     largest = reduction_ops.reduce_max(stacked, axis=0)
     shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
                             offset, largest)
-    out = reorder(SparseTensor(array_ops.concat(pieces, 0),
-                               array_ops.concat([s.values for s in inputs], 0), shape))
+    # TF declares SparseConcat not differentiable: no gradient reaches the inputs' values
+    values = cast_ops.stop_gradient(array_ops.concat([s.values for s in inputs], 0))
+    out = reorder(SparseTensor(array_ops.concat(pieces, 0), values, shape))
     if not out.shape.is_fully_defined():  # (traced: the static shape the inputs' give, as TF)
         out = _with_shape(out, out.shape.merge_with(_concat_static_shape(
             [s.shape for s in inputs], axis, expand_nonconcat_dims)))
