@@ -1254,3 +1254,20 @@ def test_stack_dynamic_partitions_row_splits_follow_the_partitions_dtype():
         assert r.to_list() == [[1, 3], [2], [4]]
     assert tf.ragged.stack_dynamic_partitions(data, [1, 1, 0, 0], 2).row_splits.dtype == \
         tf.int32
+
+
+def test_flat_values_of_other_partitions_are_refused_as_in_tf():
+    a, b = tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[1], [2]])
+    c = tf.ragged.constant([[1], [2, 3]])
+    for combine in (lambda x, y: tf.ragged.map_flat_values(tf.add, x, y),
+                    lambda x, y: tf.strings.join([tf.strings.as_string(x),
+                                                  tf.strings.as_string(y)])):
+        with pytest.raises(ValueError, match=r"^Input RaggedTensors' flat_values must all have "
+                                             r"the same outer-dimension size\.  Got sizes: "
+                                             r"\{2, 3\}$"):
+            combine(a, b)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="^RowPartition._merge_"
+                           "precomputed_encodings: partitions have incompatible row_splits"):
+            combine(a, c)
+    assert tf.strings.join([tf.ragged.constant([["a"], ["b", "c"]]), "!"]).to_list() == [
+        [b"a!"], [b"b!", b"c!"]]
