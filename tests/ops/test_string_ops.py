@@ -460,3 +460,13 @@ def test_control_characters_are_those_below_u0020():
         "a**\x7f\x85\x9f\xa0".encode(), b"*x"]
     with pytest.raises(ValueError, match="^input_tensor's rank must be at least 1.$"):
         tf.strings.unicode_encode(tf.constant(97), "UTF-8")
+
+
+@pytest.mark.parametrize("codes", [tf.ragged.constant([[97]], dtype=tf.int64),
+                                   tf.constant([[97]], tf.int64), tf.constant([97], tf.int64)])
+def test_unicode_encode_takes_int32_code_points_only(codes):
+    with pytest.raises(InvalidArgumentError, match=r"^cannot compute UnicodeEncode as input "
+                       r"#0\(zero-based\) was expected to be a int32 tensor but is a int64 "
+                       r"tensor \[Op:UnicodeEncode\] name: $"):
+        tf.strings.unicode_encode(codes, "UTF-8")
+    assert tf.strings.unicode_encode([104, 233], "UTF-8").numpy() == "hé".encode()

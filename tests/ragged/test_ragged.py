@@ -1367,3 +1367,20 @@ def test_from_tensor_takes_its_ragged_rank_from_nested_lengths():
         with pytest.raises(cls) as info:
             make()
         assert str(info.value) == message
+
+
+def test_flat_values_of_other_partitions_are_refused_as_in_tf():
+    a, b = tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[1], [2]])
+    c = tf.ragged.constant([[1], [2, 3]])
+    for combine in (lambda x, y: tf.ragged.map_flat_values(tf.add, x, y),
+                    lambda x, y: tf.strings.join([tf.strings.as_string(x),
+                                                  tf.strings.as_string(y)])):
+        with pytest.raises(ValueError, match=r"^Input RaggedTensors' flat_values must all have "
+                                             r"the same outer-dimension size\.  Got sizes: "
+                                             r"\{2, 3\}$"):
+            combine(a, b)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="^RowPartition._merge_"
+                           "precomputed_encodings: partitions have incompatible row_splits"):
+            combine(a, c)
+    assert tf.strings.join([tf.ragged.constant([["a"], ["b", "c"]]), "!"]).to_list() == [
+        [b"a!"], [b"b!", b"c!"]]

@@ -322,11 +322,29 @@ def elementwise(fn, arguments, names):
     for n in names:
         v = args.get(n)
         if isinstance(v, (list, tuple)) and _first_ragged(v) is not None:
+            # (a list of ragged tensors is combined as map_flat_values combines them)
+            _check_one_partition([x for x in v if isinstance(x, RaggedTensor)])
             args[n] = type(v)(_aligned(v, ragged))
         elif n in args:
             args[n] = _aligned([v], ragged)[0]
     result = fn(**args)
     return ragged.with_flat_values(result)
+
+
+def _check_one_partition(ragged):
+    """TF's errors for ragged tensors whose flat values `map_flat_values` would combine but
+    whose row partitions differ: flat values of other sizes, then other row splits."""
+    sizes = {r.flat_values.shape[0] for r in ragged}
+    if len(sizes) > 1 and None not in sizes:
+        raise ValueError(f"Input RaggedTensors' flat_values must all have the same "
+                         f"outer-dimension size.  Got sizes: {sizes}")
+    for r in ragged[1:]:
+        if ragged[0].ragged_rank != r.ragged_rank:
+            raise ValueError("Inputs must have identical ragged splits")
+        if not _same_splits(ragged[0], r):
+            raise errors.InvalidArgumentError(
+                None, None, "RowPartition._merge_precomputed_encodings: partitions have "
+                            "incompatible row_splits")
 
 
 # -- tf.ragged functions -------------------------------------------------------------------------
@@ -347,13 +365,7 @@ def map_flat_values(op, *args, **kwargs):
     if not ragged:
         return op(*args, **kwargs)
     first = ragged[0]
-    for r in ragged[1:]:
-        if first.ragged_rank != r.ragged_rank:
-            raise ValueError("Inputs must have identical ragged splits")
-        if not _same_splits(first, r):
-            raise errors.InvalidArgumentError(
-                None, None, "RowPartition._merge_precomputed_encodings: partitions have "
-                            "incompatible row_splits")
+    _check_one_partition(ragged)
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]

@@ -16,7 +16,7 @@ from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import array_ops, cast_ops, string_ops
@@ -397,6 +397,12 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     _check_allowed("output_encoding", output_encoding, _OUTPUT_ENCODINGS, "UnicodeEncode")
     attrs = {"output_encoding": output_encoding, "errors": errors,
              "replacement_char": int(replacement_char)}
+    dtype = getattr(input, "dtype", _d.int32)
+    if dtype != _d.int32:  # (code points are int32 only, ragged or not)
+        raise errors_module.InvalidArgumentError(
+            None, None, f"cannot compute UnicodeEncode as input #0(zero-based) was expected to "
+                        f"be a int32 tensor but is a {kernel_type_name(dtype)} tensor "
+                        f"[Op:UnicodeEncode] name: ")
     if isinstance(input, RaggedTensor):
         if isinstance(input.values, RaggedTensor):
             return input.with_values(unicode_encode(input.values, output_encoding, errors,
