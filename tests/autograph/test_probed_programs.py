@@ -181,3 +181,36 @@ def test_a_lambda_made_in_a_python_loop_keeps_its_iterations_value():
     assert [int(v) for v in hs] == [4, 4, 4] and int(switched) == 2
     shown, fs, k = g(tf.constant(1))
     assert int(shown) == 2 and [int(v) for v in fs] == [2, 2, 2] and int(k) == 2
+
+
+def test_code_after_an_if_that_returns_is_its_else_one_graph_if():
+    import pytest
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            return x * 2
+        return x - 1
+
+    @tf.function
+    def mixed(x):
+        if x > 0:
+            return 1
+        return 2.5
+
+    @tf.function
+    def none(x):
+        if x > 0:
+            return x
+        return None
+
+    assert int(f(tf.constant(3))) == 6 and int(f(tf.constant(-3))) == -4
+    ops = [op.type for op in f.get_concrete_function(tf.TensorSpec([], tf.int32))
+           .graph.get_operations()]
+    assert sum("If" in t for t in ops) == 1
+    # TF's messages: the if's own body is the main branch, what follows it the else
+    with pytest.raises(TypeError, match="'retval_' has dtype int32 in the main branch, but "
+                                        "dtype float32 in the else branch"):
+        mixed(tf.constant(1))
+    with pytest.raises(ValueError, match="'retval_' is None at the end of the else branch."):
+        none(tf.constant(1))

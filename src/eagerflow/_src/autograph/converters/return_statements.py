@@ -5,7 +5,8 @@ guarded by ``do_return``, loops stop on it, and the function ends with
 ``return ag__.retval(retval_)``.
 
 >>> from eagerflow._src.autograph.pyct.naming import Namer
->>> fn = ast.parse("def f(x):\\n    if x:\\n        return 1\\n    return 2").body[0]
+>>> fn = ast.parse("def f(x):\\n    if x:\\n        return 1\\n    y = 2\\n    while y:\\n"
+...                "        return y\\n    return 3").body[0]
 >>> print(ast.unparse(transform(fn, Namer(fn))))
 def f(x):
     do_return = False
@@ -13,10 +14,17 @@ def f(x):
     if x:
         do_return = True
         retval_ = 1
-    if ag__.not_(do_return):
-        do_return = True
-        retval_ = 2
+    else:
+        y = 2
+        while ag__.and_(lambda: ag__.not_(do_return), lambda: y):
+            do_return = True
+            retval_ = y
+        if ag__.not_(do_return):
+            do_return = True
+            retval_ = 3
     return ag__.retval(retval_)
+
+(What follows an ``if`` whose body always returns moves into its ``else``, as in TF.)
 """
 import ast
 
@@ -37,6 +45,24 @@ def always_returns(block):
     return False
 
 
+def _else_after_returns(block):
+    """`block` with what follows an ``if`` whose body always returns moved into its else (as
+    TF does): one graph ``if`` chooses between the two ways out, not two."""
+    for i, statement in enumerate(block):
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list) and inner and not isinstance(statement, analysis.SCOPES):
+                setattr(statement, field, _else_after_returns(inner))
+        for part in [*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())]:
+            part.body = _else_after_returns(part.body)
+        if isinstance(statement, ast.If) and block[i + 1:] and always_returns(statement.body) \
+                and not always_returns(statement.orelse):
+            # (the else as it was is done: TF moves nothing further into its own ifs)
+            statement.orelse = statement.orelse + _else_after_returns(block[i + 1:])
+            return block[:i + 1]
+    return block
+
+
 def transform(function, namer):
     """Lowers `function`'s returns when one sits inside control flow."""
     nested = [s for s in analysis.own_statements(function)
@@ -49,6 +75,7 @@ def transform(function, namer):
         return templates.replace("value = result", value=value,
                                  result=node.value or ast.Constant(None))
 
+    function.body = _else_after_returns(function.body)
     jump = jumps.Jump(ast.Return, flag, loops=True, on_jump=assign_value)
     guarded = always_returns(function.body)
     start = templates.locate(templates.replace(
