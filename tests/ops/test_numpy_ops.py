@@ -484,3 +484,19 @@ def test_size_and_bands_of_unknown_shapes():
     with pytest.raises(ValueError, match="Currently, the last two dimensions of the input array "
                                          "need to be known."):
         tf.function(lambda a: tnp.tril(a), input_signature=sig)(tf.ones([2, 2]))
+
+
+def test_numpy_behavior_modes_not_implemented_warn_and_unknown_ones_raise():
+    # (in a fresh interpreter: numpy behaviour is process-wide)
+    assert _printed_by(textwrap.dedent("""
+        import warnings
+        import eagerflow.experimental.numpy as tnp
+        try:
+            tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="bogus")
+        except ValueError as e:
+            print(str(e).split(".")[0])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
+        print(len(caught), "is not implemented" in str(caught[0].message))
+    """)) == ["The provided promotion mode bogus does not exist", "1 True"]

@@ -11,6 +11,7 @@ return `tf.Tensor`s, so they run eagerly, in a `tf.function` and under a `Gradie
 import builtins
 import functools
 import math
+import warnings
 
 import numpy as np
 
@@ -1476,7 +1477,19 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     """Gives tensors NumPy's methods and properties (``.reshape``, ``.T``, ``.astype``,
     ``.ravel``, ``.transpose``, ``.clip``, ``.mean``, ``.tolist``, ``.size``, ...) and NumPy's
     dtype promotion in their operators (``int32 + float32`` is float64); `prefer_float32`
-    makes Python floats float32 (complex numbers complex64)."""
+    makes Python floats float32 (complex numbers complex64).
+
+    `dtype_conversion_mode` "legacy" (and "off") promote as above; TF's newer modes "safe"
+    and "all" (weak Python-number types, ``int32 + float32`` float32) are not implemented:
+    they promote as "legacy", with a warning."""
+    if dtype_conversion_mode not in ("off", "legacy", "safe", "all"):
+        raise ValueError(f"The provided promotion mode {dtype_conversion_mode} does not exist. "
+                         f"Make sure the provided dtype conversion mode is one of the "
+                         f"followings: 'off', 'legacy', 'safe' or 'all'.")
+    if dtype_conversion_mode in ("safe", "all"):
+        warnings.warn(f"dtype_conversion_mode={dtype_conversion_mode!r} is not implemented: "
+                      f"tensors promote dtypes as in the 'legacy' mode (int32 + float32 is "
+                      f"float64), where TF's mode would give other dtypes.", stacklevel=2)
     _prefer_float32[0] = bool(prefer_float32)
     for name, method in _METHODS.items():
         setattr(Tensor, name, method)
