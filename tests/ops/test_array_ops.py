@@ -1370,3 +1370,20 @@ def test_a_partially_known_shape_given_as_a_shape_raises_tfs_error(call, prefix)
     traced = tf.function(lambda m: call(m.shape), input_signature=[tf.TensorSpec([None, 2])])
     with pytest.raises(ValueError, match=message):
         traced.get_concrete_function()
+
+
+def test_roll_checks_as_tfs_kernel():
+    x = tf.reshape(tf.range(24), [2, 3, 4])
+    kernel = "{{function_node __wrapped__Roll_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+    with pytest.raises(InvalidArgument) as info:  # (it reported the axis out of range)
+        tf.roll(tf.constant(3), 1, 0)
+    assert info.value.message == kernel + "input must be 1-D or higher [Op:Roll] name: "
+    with pytest.raises(InvalidArgument) as info:  # (a 2-D shift was flattened)
+        tf.roll(x, [[1]], [[1]])
+    assert info.value.message == (kernel + "shift must be a scalar or a 1-D vector. Found: "
+                                  "[1,1] [Op:Roll]")
+    with pytest.raises(InvalidArgument) as info:  # lists: TF's slower path, without the name
+        tf.roll(x, [1, 2], [1])
+    assert info.value.message == kernel + "shift and axis must have the same size [Op:Roll]"
+    assert tf.roll(x, tf.constant([1, 2]), tf.constant([0, 1])).numpy()[0, 0].tolist() == \
+        [16, 17, 18, 19]
