@@ -1387,3 +1387,16 @@ def test_roll_checks_as_tfs_kernel():
     assert info.value.message == kernel + "shift and axis must have the same size [Op:Roll]"
     assert tf.roll(x, tf.constant([1, 2]), tf.constant([0, 1])).numpy()[0, 0].tolist() == \
         [16, 17, 18, 19]
+
+
+def test_where_errors_end_without_the_name_when_given_a_list():
+    # TF runs SelectV2 on its slower path then
+    with pytest.raises(InvalidArgument) as info:
+        tf.where([True], tf.ones([1], tf.float64), tf.ones([1]))
+    assert info.value.message.endswith("[Op:SelectV2]")
+    with pytest.raises(InvalidArgument) as info:
+        tf.where(tf.constant([True, False]), [1.0, 2.0], tf.ones([3]))
+    assert info.value.message.endswith("must be broadcastable [Op:SelectV2]")
+    with pytest.raises(InvalidArgument) as info:
+        tf.where(tf.constant([True, False]), tf.ones([2]), tf.ones([3]))
+    assert info.value.message.endswith("must be broadcastable [Op:SelectV2] name: ")

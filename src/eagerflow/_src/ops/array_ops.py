@@ -2341,6 +2341,7 @@ def where(condition, x=None, y=None, name=None):
         return dispatch(_WHERE, (as_tensor(condition),), name=name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
+    given = condition, x, y
     if context.executing_eagerly() and not (is_tensor_like(x) and is_tensor_like(y)):
         # TF's eager fast path takes tensors only; its fallback converts the condition to
         # bool (ValueError for a tensor of another dtype)
@@ -2351,7 +2352,10 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype != _d.bool:
         raise fixed_input_error(_SELECT, 0, "condition", _d.bool, condition.dtype,
                                 building=not isinstance(condition, EagerTensor))
-    return dispatch(_SELECT, (condition, x, y), name=name)
+    try:
+        return dispatch(_SELECT, (condition, x, y), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None  # (a list among them: TF's slower path)
 
 
 @export("boolean_mask", dispatch_name="compat.v1.boolean_mask")
