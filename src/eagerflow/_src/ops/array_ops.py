@@ -2642,8 +2642,9 @@ def _einsum_parts(equation):
 def _check_einsum_dims(equation, shapes, traced=None):
     """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast):
     its graph-time ValueErrors when `traced` (the inputs' static shapes) is given."""
-    subscripts, _ = _einsum_parts(equation)
+    subscripts, output = _einsum_parts(equation)
     sizes = {}
+    broadcast = 0  # the rank of the dims the ellipses stand for
 
     def rank_error(n, at_least, wanted, got):
         if traced is None:
@@ -2660,6 +2661,7 @@ def _check_einsum_dims(equation, shapes, traced=None):
             if len(dims) < len(labels):
                 raise rank_error(n, "at least ", len(labels), len(dims))
             before = sub.index("...")
+            broadcast = max(broadcast, len(dims) - len(labels))
             dims = dims[:before] + dims[len(dims) - (len(labels) - before):]
         elif len(dims) != len(labels):
             raise rank_error(n, "", len(labels), len(dims))
@@ -2673,6 +2675,14 @@ def _check_einsum_dims(equation, shapes, traced=None):
                            f"{shape_text(dims)} but got dimension {d}")
             if expected is None:
                 sizes[label] = d
+    if broadcast and "..." not in output:  # (as an implicit output of shared ellipses)
+        if traced is None:
+            raise _bad(f"Output contains {broadcast} broadcasting dimension(s) but no ellipsis "
+                       f"(...) was found in the output subscripts.")
+        raise shape_rules.shape_error(
+            "Einsum", f"Shape must be at most rank 0 but is rank {broadcast}\n\t for einsum "
+                      f"equation '{equation}' without ellipsis (...) in the output subscripts "
+                      f"where input(s) have non-empty broadcasting shape", traced)
     return sizes
 
 
