@@ -1400,21 +1400,3 @@ def test_where_errors_end_without_the_name_when_given_a_list():
     with pytest.raises(InvalidArgument) as info:
         tf.where(tf.constant([True, False]), tf.ones([2]), tf.ones([3]))
     assert info.value.message.endswith("must be broadcastable [Op:SelectV2] name: ")
-
-
-def test_einsum_implicit_output_drops_an_ellipsis_several_inputs_share():
-    # TF's implicit output keeps the labels that appear once: an ellipsis in two inputs is
-    # not among them, and broadcasting dimensions without one in the output are an error
-    x, y = tf.ones([2, 1, 2, 3]), tf.ones([3, 3, 2])
-    with pytest.raises(InvalidArgument, match=re.escape(
-            "Output contains 2 broadcasting dimension(s) but no ellipsis (...) was found in the "
-            "output subscripts. [Op:Einsum]")):
-        tf.einsum("...ij,...jk", x, y)
-    with pytest.raises(ValueError, match=re.escape(
-            "Shape must be at most rank 0 but is rank 2\n    \t for einsum equation "
-            "'...ij,...jk->ik' without ellipsis (...) in the output subscripts where input(s) "
-            "have non-empty broadcasting shape for '{{node Einsum}}")):
-        tf.function(lambda a, b: tf.einsum("...ij,...jk", a, b))(x, y)
-    assert tf.einsum("...ij,...jk", tf.ones([2, 3]), tf.ones([3, 2])).shape == (2, 2)
-    assert tf.einsum("...ij,jk", tf.ones([4, 2, 3]), tf.ones([3, 2])).shape == (4, 2, 2)
-    assert tf.einsum("...ii", tf.ones([2, 3, 3])).shape == (2,)

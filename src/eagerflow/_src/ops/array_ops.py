@@ -2642,9 +2642,8 @@ def _einsum_parts(equation):
 def _check_einsum_dims(equation, shapes, traced=None):
     """TF's errors for ranks or labelled dimensions that do not agree (NumPy would broadcast):
     its graph-time ValueErrors when `traced` (the inputs' static shapes) is given."""
-    subscripts, output = _einsum_parts(equation)
+    subscripts, _ = _einsum_parts(equation)
     sizes = {}
-    broadcast = 0  # the rank of the dims the ellipses stand for
 
     def rank_error(n, at_least, wanted, got):
         if traced is None:
@@ -2661,7 +2660,6 @@ def _check_einsum_dims(equation, shapes, traced=None):
             if len(dims) < len(labels):
                 raise rank_error(n, "at least ", len(labels), len(dims))
             before = sub.index("...")
-            broadcast = max(broadcast, len(dims) - len(labels))
             dims = dims[:before] + dims[len(dims) - (len(labels) - before):]
         elif len(dims) != len(labels):
             raise rank_error(n, "", len(labels), len(dims))
@@ -2675,14 +2673,6 @@ def _check_einsum_dims(equation, shapes, traced=None):
                            f"{shape_text(dims)} but got dimension {d}")
             if expected is None:
                 sizes[label] = d
-    if broadcast and "..." not in output:  # (as an implicit output of shared ellipses)
-        if traced is None:
-            raise _bad(f"Output contains {broadcast} broadcasting dimension(s) but no ellipsis "
-                       f"(...) was found in the output subscripts.")
-        raise shape_rules.shape_error(
-            "Einsum", f"Shape must be at most rank 0 but is rank {broadcast}\n\t for einsum "
-                      f"equation '{equation}' without ellipsis (...) in the output subscripts "
-                      f"where input(s) have non-empty broadcasting shape", traced)
     return sizes
 
 
@@ -2738,9 +2728,10 @@ def _explicit_equation(equation, count):
     if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
                          f'{len(inputs.split(","))}')
-    if "->" not in resolved:
-        labels = inputs.replace(",", "")
-        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    if "->" not in resolved:  # an ellipsis leads the implicit output
+        labels = inputs.replace(",", "").replace("0", "")
+        output = ("0" if "0" in inputs else "") + "".join(
+            sorted(c for c in set(labels) if labels.count(c) == 1))
     if len(set(output)) != len(output):
         raise ValueError(f"Output subscripts contain a label appearing more than once: "
                          f"{equation}")
