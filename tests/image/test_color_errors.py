@@ -199,3 +199,11 @@ def test_hsv_to_rgb_is_not_differentiable():
         tape.watch(x)
         y = tf.reduce_sum(tf.image.hsv_to_rgb(x))
     assert tape.gradient(y, x) is None
+
+
+@pytest.mark.parametrize("convert", [tf.image.rgb_to_hsv, tf.image.hsv_to_rgb])
+def test_conversions_traced_give_three_channels_where_unknown(convert):
+    # TF's shape function sets the channels it checks (they stayed unknown)
+    traced = tf.function(convert, input_signature=[tf.TensorSpec([None, None, None, None])])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == \
+        [None, None, None, 3]

@@ -1463,3 +1463,33 @@ def test_scatter_nd_of_strings_joins_them_and_empty_outputs_are_checked():
     assert tf.scatter_nd(tf.zeros([0, 1], tf.int32), tf.zeros([0]), [0]).shape == (0,)
     with pytest.raises(ValueError, match="^tf.gather_nd does not allow negative batch_dims.$"):
         tf.gather_nd([[1, 2], [3, 4]], [[1], [0]], batch_dims=-1)
+
+
+def test_roll_checks_as_tfs_kernel():
+    x = tf.reshape(tf.range(24), [2, 3, 4])
+    kernel = "{{function_node __wrapped__Roll_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+    with pytest.raises(InvalidArgument) as info:  # (it reported the axis out of range)
+        tf.roll(tf.constant(3), 1, 0)
+    assert info.value.message == kernel + "input must be 1-D or higher [Op:Roll] name: "
+    with pytest.raises(InvalidArgument) as info:  # (a 2-D shift was flattened)
+        tf.roll(x, [[1]], [[1]])
+    assert info.value.message == (kernel + "shift must be a scalar or a 1-D vector. Found: "
+                                  "[1,1] [Op:Roll]")
+    with pytest.raises(InvalidArgument) as info:  # lists: TF's slower path, without the name
+        tf.roll(x, [1, 2], [1])
+    assert info.value.message == kernel + "shift and axis must have the same size [Op:Roll]"
+    assert tf.roll(x, tf.constant([1, 2]), tf.constant([0, 1])).numpy()[0, 0].tolist() == \
+        [16, 17, 18, 19]
+
+
+def test_where_errors_end_without_the_name_when_given_a_list():
+    # TF runs SelectV2 on its slower path then
+    with pytest.raises(InvalidArgument) as info:
+        tf.where([True], tf.ones([1], tf.float64), tf.ones([1]))
+    assert info.value.message.endswith("[Op:SelectV2]")
+    with pytest.raises(InvalidArgument) as info:
+        tf.where(tf.constant([True, False]), [1.0, 2.0], tf.ones([3]))
+    assert info.value.message.endswith("must be broadcastable [Op:SelectV2]")
+    with pytest.raises(InvalidArgument) as info:
+        tf.where(tf.constant([True, False]), tf.ones([2]), tf.ones([3]))
+    assert info.value.message.endswith("must be broadcastable [Op:SelectV2] name: ")

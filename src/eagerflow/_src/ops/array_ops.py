@@ -747,7 +747,12 @@ def reverse(tensor, axis, name=None):
 
 
 def _roll_kernel(xp, x, shift, axis):
+    if x.ndim == 0:
+        raise _bad("input must be 1-D or higher")
     if type(shift) is not tuple:  # known only at run time
+        if shift.ndim > 1:
+            raise _bad(f"shift must be a scalar or a 1-D vector. Found: "
+                       f"{shape_text(shift.shape)}")
         shift = tuple(int(v) for v in xp.reshape(shift, -1))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
@@ -789,12 +794,21 @@ def roll(input, shift, axis, name=None):
     >>> tf.roll([1, 2, 3], 1, 0)
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
+    given = shift, axis
     axis = _ints(axis, "Roll", "Taxis")
-    shift = _ints_or_tensor(reshape(shift, [-1]) if isinstance(shift, Tensor) and
-                            shift.shape.rank == 0 else shift, "Roll", "Tshift")
-    if type(shift) is tuple:
-        return dispatch(_ROLL, (as_tensor(input),), {"shift": shift, "axis": axis}, name)
-    return dispatch(_ROLL, (as_tensor(input), shift), {"axis": axis}, name)
+    if context.executing_eagerly() and (
+            not is_tensor_like(shift) and np.ndim(shift) > 1 or
+            is_tensor_like(shift) and (as_tensor(shift).shape.rank or 0) > 1):
+        shift = as_tensor(convert_to_tensor(shift))  # an input, for the kernel's rank check
+    else:
+        shift = _ints_or_tensor(reshape(shift, [-1]) if isinstance(shift, Tensor) and
+                                shift.shape.rank == 0 else shift, "Roll", "Tshift")
+    try:
+        if type(shift) is tuple:
+            return dispatch(_ROLL, (as_tensor(input),), {"shift": shift, "axis": axis}, name)
+        return dispatch(_ROLL, (as_tensor(input), shift), {"axis": axis}, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *given) from None
 
 
 # -- joining and splitting -----------------------------------------------------------------------
@@ -2750,9 +2764,10 @@ def _explicit_equation(equation, count):
     if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
                          f'{len(inputs.split(","))}')
-    if "->" not in resolved:
-        labels = inputs.replace(",", "")
-        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    if "->" not in resolved:  # an ellipsis leads the implicit output
+        labels = inputs.replace(",", "").replace("0", "")
+        output = ("0" if "0" in inputs else "") + "".join(
+            sorted(c for c in set(labels) if labels.count(c) == 1))
     if len(set(output)) != len(output):
         raise ValueError(f"Output subscripts contain a label appearing more than once: "
                          f"{equation}")

@@ -212,6 +212,8 @@ def _pixels_rule(op_name, at_least, channels=True):
         if channels and shape.rank is not None and shape[-1] is not None and shape[-1] != 3:
             raise rules.shape_error(op_name, f"Dimension must be 3 but is {shape[-1]}",
                                     [images.shape, *(s.shape for s in scalars)])
+        if channels and shape.rank is not None:  # channels not known: the 3 checked for
+            shape = shape[:-1].concatenate([3])
         return shape, images.dtype
     return rule
 
