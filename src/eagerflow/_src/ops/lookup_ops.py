@@ -272,20 +272,13 @@ def _remove(xp, table, keys):
 
 
 def _export(table):
-    keys, values = table.entries.keys(), table.entries.values()
     out = []
-    for items, dtype in ((keys, table.key_dtype), (values, table.value_dtype)):
-        array = np.empty(len(items), object) if dtype == _d.string else None
-        if array is None and items is values and table.value_shape:
-            array = np.array(list(items), dtype.as_numpy_dtype).reshape(
-                (len(items),) + table.value_shape)
-        elif array is None:
-            array = np.fromiter(items, dtype.as_numpy_dtype, count=len(items))
-        elif items is values and table.value_shape:
-            array = np.empty((len(items),) + table.value_shape, object)
-            array[...] = [list(v) for v in items] or array
-        else:
-            array[:] = list(items)
+    for items, dtype, shape in ((table.entries.keys(), table.key_dtype, ()),
+                                (table.entries.values(), table.value_dtype, table.value_shape)):
+        array = np.empty((len(items),) + shape,
+                         object if dtype == _d.string else dtype.as_numpy_dtype)
+        if items:
+            array[...] = list(items)
         out.append(array)
     return tuple(out)
 
