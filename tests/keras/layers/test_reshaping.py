@@ -222,6 +222,27 @@ def test_bilinear_literal_and_unknown_dimensions():
     np.testing.assert_array_equal(traced(x).numpy()[0, :, :, 0], expected)
 
 
+# tf_keras 2.21: both sizes come from one product of tf.shape, so once either input size
+# is unknown, neither output size is known statically (nearest included).
+@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
+@pytest.mark.parametrize("data_format, shape, expected", [
+    ("channels_last", (None, 6, 3), (None, None, None, 3)),
+    ("channels_last", (4, None, 3), (None, None, None, 3)),
+    ("channels_last", (4, 6, 3), (None, 8, 12, 3)),
+    ("channels_first", (4, None, 3), (None, 4, None, None)),
+    ("channels_first", (4, 6, None), (None, 4, None, None)),
+])
+def test_upsampling2d_unknown_size_forgets_both(interpolation, data_format, shape, expected):
+    layer = tf.keras.layers.UpSampling2D(2, data_format, interpolation=interpolation)
+    assert tuple(layer(tf.keras.Input(shape)).shape) == expected
+    x = np.arange(24, dtype=np.int32).reshape(1, 2, 3, 4)
+    traced = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec([1, None, 3, 4], tf.int32)])
+    out = traced(x)
+    np.testing.assert_array_equal(out.numpy(), layer(x).numpy())
+    if interpolation == "nearest":
+        assert out.dtype == tf.int32
+
+
 @pytest.mark.parametrize("dtype", ["int32", "uint8", "float16", "float64"])
 def test_bilinear_upsampling_returns_float32_like_image_resize(dtype):
     # tf_keras resizes with tf.image.resize, whose interpolating methods return float32:

@@ -1140,8 +1140,8 @@ def resize_images(x, height_factor, width_factor, data_format, interpolation="ne
     x = _channels_last(as_tensor(x), data_format, 4)
     height, width = x.shape[1], x.shape[2]
     if height is None or width is None:
-        dims = array_ops.shape(x)
-        size = array_ops.stack([dims[1] * height_factor, dims[2] * width_factor])
+        # Computed as one product, as TF does, so that neither size is known statically.
+        size = array_ops.shape(x)[1:3] * np.array([height_factor, width_factor], np.int32)
     else:
         size = (height * height_factor, width * width_factor)
     methods = ("area", "bicubic", "bilinear", "gaussian", "lanczos3", "lanczos5",

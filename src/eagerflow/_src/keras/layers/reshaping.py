@@ -371,8 +371,11 @@ class UpSampling2D(_UpSampling):
         self.interpolation = interpolation_method(interpolation)
 
     def call(self, inputs):
-        if self.interpolation == "nearest":
+        first = self._first_spatial_axis
+        spatial = inputs.shape[first:first + 2] if inputs.shape.rank is not None else [None]
+        if self.interpolation == "nearest" and None not in spatial:
             return super().call(inputs)
+        # Through tf.image.resize, which knows neither output size when one is unknown.
         return backend.resize_images(inputs, self._sizes[0], self._sizes[1], self.data_format,
                                      interpolation=self.interpolation)
 
