@@ -52,6 +52,26 @@ def test_lookup_layers_in_a_function_with_unknown_batch():
     assert g(tf.constant(["y x z w", "x"])).numpy().tolist() == [[3, 2, 1], [2, 0, 0]]
 
 
+@pytest.mark.parametrize("mode", ["multi_hot", "count", "one_hot"])
+def test_encoding_lookup_made_inside_a_function_knows_its_depth(mode):
+    # tf_keras 2.21 freezes the vocabulary size in an init scope: a Python int, so the
+    # encoded outputs of layers made while tracing have a static last dimension
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
+    def f(x):
+        ints = tf.keras.layers.IntegerLookup(vocabulary=[1, 2, 3], output_mode=mode)(x)
+        strings = tf.keras.layers.StringLookup(vocabulary=["a", "b"], output_mode=mode)(
+            tf.strings.as_string(x))
+        return ints, strings
+
+    ints, strings = f.get_concrete_function().structured_outputs
+    expected = ((None, 4), (None, 3)) if mode == "one_hot" else ((4,), (3,))
+    assert (tuple(ints.shape), tuple(strings.shape)) == expected
+    ints, strings = f(tf.constant([1, 3, 3, 9], tf.int64))
+    if mode == "count":
+        assert ints.numpy().tolist() == [1.0, 1.0, 0.0, 2.0]
+        assert strings.numpy().tolist() == [4.0, 0.0, 0.0]
+
+
 def _random_texts(rng, count):
     words = np.array([f"w{i}" for i in range(3000)] + ["x" * n for n in range(1, 40)] +
                      ["a\x00", "a", "\x00a", "é", "Ünï", "toolongtobeshort" * 2, "sixteen_letters!"])

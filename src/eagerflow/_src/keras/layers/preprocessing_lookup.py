@@ -394,7 +394,8 @@ class IndexLookup(_EagerPreprocessingLayer):
 
     def _record_vocabulary_size(self):
         self._ensure_vocab_size_unchanged()
-        self._frozen_vocab_size = self.vocabulary_size()
+        with context.init_scope():  # a Python int, even for a layer made inside a tf.function
+            self._frozen_vocab_size = self.vocabulary_size()
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
         """Sets the vocabulary (an array or list, or the path of a file of one token a line)
