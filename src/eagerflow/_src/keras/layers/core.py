@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import dtypes as _dtypes, nest
+from eagerflow._src.core import dtypes as _dtypes, nest, variables
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense
@@ -212,7 +212,31 @@ class Lambda(Layer):
             kwargs["mask"] = mask
         if self._fn_expects_training:
             kwargs["training"] = training
-        return self.function(inputs, **kwargs)
+        created = []
+
+        def record(next_creator, **creator_kwargs):
+            created.append(next_creator(**creator_kwargs))
+            return created[-1]
+
+        with variables.variable_creator_scope(record):
+            result = self.function(inputs, **kwargs)
+        self._check_created_variables(created)
+        return result
+
+    def _check_created_variables(self, created):
+        # As Keras: a variable the function makes anew at each call is refused (a
+        # tf.random.Generator's state excepted).
+        tracked = {id(v) for v in self.weights}
+        untracked = [v for v in created if "StateVar" not in v.name and id(v) not in tracked]
+        if untracked:
+            listed = "\n".join(f"  {v}" for v in untracked)
+            raise ValueError(
+                f"\nThe following Variables were created within a Lambda layer ({self.name})\n"
+                f"but are not tracked by said layer:\n{listed}\n"
+                "The layer cannot safely ensure proper Variable reuse across multiple\n"
+                "calls, and consequently this behavior is disallowed for safety. Lambda\n"
+                "layers are not well suited to stateful computation; instead, writing a\n"
+                "subclassed Layer is the recommend way to define layers with\nVariables.")
 
     def compute_mask(self, inputs, mask=None):
         if callable(self.mask):
