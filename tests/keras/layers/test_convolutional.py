@@ -682,6 +682,14 @@ def test_bad_input_rank_names_the_layer():
      "The channel dimension of the inputs to `Conv2DTranspose` should be defined. The "
      "input_shape received is (None, None, 2, 2), where axis -3 (0-based) is the channel "
      "dimension, which found to be `None`."),
+    (lambda: conv.DepthwiseConv2D(3, data_format="channels_first").build((None, None, 2, 2)),
+     "The channel dimension of the inputs to `DepthwiseConv` should be defined. The "
+     "input_shape received is (None, None, 2, 2), where axis -3 (0-based) is the channel "
+     "dimension, which found to be `None`."),
+    (lambda: conv.DepthwiseConv1D(3).build((None, 4, None)),
+     "The channel dimension of the inputs to `DepthwiseConv` should be defined. The "
+     "input_shape received is (None, 4, None), where axis -1 (0-based) is the channel "
+     "dimension, which found to be `None`."),
     (lambda: conv.Conv3DTranspose(2, (3, 3)),
      "The `kernel_size` argument must be a tuple of 3 integers. Received: (3, 3)"),
     (lambda: conv.Conv3DTranspose(2, 3, output_padding=1),

@@ -507,6 +507,7 @@ class DepthwiseConv(Conv):
     depth_multiplier)``), giving ``channels * depth_multiplier`` outputs."""
 
     _exact_rank = True
+    _inputs_text = "inputs to `DepthwiseConv`"
 
     def __init__(self, rank, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  data_format=None, dilation_rate=1, activation=None, use_bias=True,
