@@ -167,3 +167,17 @@ def test_gradients():
                 np.where(X > 0, 1, np.exp(X)), (X > 1).astype(np.float32)]
     for y, want in zip(outputs, expected):
         close(tape.gradient(y, x), want, rtol=1e-5)
+
+
+def test_relu_parameters_convert_to_an_integer_input_as_in_tf_keras():
+    # tf_keras 2.21 keeps the parameters as NumPy floatx scalars, which TF converts to an
+    # integer input's dtype (Python floats it would refuse)
+    x = np.array([[-3, -1, 0, 2, 5]], np.int32)
+    capped = tf.keras.layers.ReLU(max_value=3)(x)
+    assert capped.dtype == tf.int32 and capped.numpy().tolist() == [[0, 0, 0, 2, 3]]
+    above = tf.keras.layers.ReLU(threshold=1)(x)
+    assert above.dtype == tf.int32 and above.numpy().tolist() == [[0, 0, 0, 2, 5]]
+    leaky = tf.keras.layers.ReLU(negative_slope=0.5)(x)
+    assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == [[-1.5, -0.5, 0.0, 2.0, 5.0]]
+    with pytest.raises(tf.errors.InvalidArgumentError):  # int32 times the float32 mask
+        tf.keras.layers.ThresholdedReLU(1.0)(x)

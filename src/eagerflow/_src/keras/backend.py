@@ -637,7 +637,7 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     x = as_tensor(x)
     if alpha != 0.0:
         if max_value is None and threshold == 0:
-            return nn_ops.leaky_relu(x, alpha=alpha)
+            return nn_ops.leaky_relu(x, alpha=float(alpha))  # (a NumPy scalar from a layer)
         below = math_ops.negative(x)
         negative_part = nn_ops.relu(math_ops.add(below, threshold) if threshold != 0 else below)
     clip_max = max_value is not None

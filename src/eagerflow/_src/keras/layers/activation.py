@@ -100,7 +100,7 @@ class ThresholdedReLU(_ScalarParameterActivation):
                              f"Received: {theta}")
 
     def call(self, inputs):
-        above = cast_ops.cast(math_ops.greater(inputs, self._value()), self.compute_dtype)
+        above = cast_ops.cast(math_ops.greater(inputs, self.theta), self.compute_dtype)
         return math_ops.multiply(inputs, above)
 
 
@@ -129,10 +129,10 @@ class ReLU(_Activation):
         self.threshold = backend.cast_to_floatx(threshold)
 
     def call(self, inputs):
-        return activations.relu(
-            inputs, alpha=float(self.negative_slope),
-            max_value=None if self.max_value is None else float(self.max_value),
-            threshold=float(self.threshold))
+        # The NumPy floatx scalars themselves, as Keras passes them: converted to an integer
+        # input's dtype where Python floats would be refused
+        return activations.relu(inputs, alpha=self.negative_slope, max_value=self.max_value,
+                                threshold=self.threshold)
 
     def get_config(self):
         return {**super().get_config(), "max_value": self.max_value,
