@@ -201,3 +201,21 @@ def test_traced_sparse_concat_knows_its_static_shape():
         f = tf.function(lambda a, b, axis=axis: tf.sparse.concat(axis, [a, b]),
                         input_signature=specs)
         assert f.get_concrete_function().structured_outputs.shape.as_list() == expected
+
+
+@pytest.mark.parametrize("values, name", [
+    (np.array([[0, 2]], np.float16), "half"), (np.array([[0, 2]], np.uint8), "uint8"),
+    (np.array([[True, False]]), "bool"), (np.array([["a"]]), "string")])
+def test_discretization_refuses_the_dtypes_bucketize_has_no_kernel_for(values, name):
+    # tf_keras 2.21 bucketizes the inputs as they come, in TF's Bucketize (int32, int64,
+    # float32, float64), rather than casting them to float32
+    layer = tf.keras.layers.Discretization(bin_boundaries=[1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        layer(values)
+    assert (f"Value for attr 'T' of {name} is not in the list of allowed values: int32, "
+            f"int64, float, double") in str(info.value)
+    traced = tf.function(lambda x: layer(x))
+    with pytest.raises(TypeError, match="Value passed to parameter 'input' has DataType"):
+        traced(tf.constant(values))
+    for dtype in (np.int32, np.int64, np.float64):
+        assert layer(np.array([[0, 2]], dtype)).numpy().tolist() == [[0, 1]]

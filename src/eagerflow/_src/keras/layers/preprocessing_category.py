@@ -11,7 +11,7 @@ array([[0., 0., 1.],
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import dtypes as _dtypes, registry
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -267,6 +267,9 @@ def _merge(prev, new, epsilon):
     return _compress(merged, epsilon)
 
 
+_BUCKETIZE_DTYPES = (_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64)
+
+
 @export("keras.layers.Discretization",
         "keras.layers.experimental.preprocessing.Discretization")
 class Discretization(_EagerPreprocessingLayer):
@@ -346,6 +349,9 @@ class Discretization(_EagerPreprocessingLayer):
 
     def _bucketize(self, values):
         boundaries = np.asarray(self.bin_boundaries, np.float32)
+        if values.dtype not in _BUCKETIZE_DTYPES:  # TF's Bucketize has no other kernel
+            raise registry.attr_dtype_error("Bucketize", "T", values.dtype, _BUCKETIZE_DTYPES,
+                                            param="input")
         if values.dtype != _dtypes.float32 and values.dtype != _dtypes.float64:
             values = cast_ops.cast(values, _dtypes.float32)
         # Boundaries not above x, as TF's upper_bound counts them: NaN goes to the last bucket.
