@@ -485,3 +485,24 @@ def test_keras_seed_gives_tf_keras_initial_weights():
     np.testing.assert_array_equal(kernel2, np.float32(
         [[1.1413003206253052, 0.39859500527381897], [-1.171875238418579, -0.5213996767997742],
          [0.29117727279663086, 0.6825621128082275], [-0.22890402376651764, 0.771791398525238]]))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.keras.initializers.Ones(), lambda: tf.keras.initializers.Zeros(),
+    lambda: tf.keras.initializers.RandomNormal(seed=1),
+    lambda: tf.keras.initializers.RandomUniform(seed=1)])
+def test_an_unknown_dimension_reaches_the_op_as_in_tf_keras(make):
+    # tf_keras hands the shape to tf.ones, tf.random... as it is: their ValueError for None
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\) with an "
+                                         r"unsupported type"):
+        make()((None, 3))
+
+
+def test_fans_of_a_matrix_with_an_unknown_dimension_fail_as_in_tf_keras():
+    with pytest.raises(TypeError, match="int\\(\\) argument must be"):
+        tf.keras.initializers.GlorotUniform(seed=1)((None, 3))
+    # a layer normalizing over axes unknown while tracing fails the same way
+    traced = tf.function(lambda t: tf.keras.layers.LayerNormalization([1, 2])(t),
+                         input_signature=[tf.TensorSpec([None, None, None, 3])])
+    with pytest.raises(ValueError, match="Attempt to convert a value \\(None\\)"):
+        traced.get_concrete_function()

@@ -85,7 +85,8 @@ def _prepare(initializer, shape, dtype, kwargs, check_dtype=None, partitionable=
     dtype = _dtypes.as_dtype(backend.floatx() if dtype is None else dtype)
     if check_dtype is not None:
         check_dtype(dtype)
-    return tuple(int(d) for d in kwargs.get(_PARTITION_SHAPE, shape)), dtype
+    # (an unknown dimension left as None, for the op's own error about it)
+    return tuple(d if d is None else int(d) for d in kwargs.get(_PARTITION_SHAPE, shape)), dtype
 
 
 def _numeric_or_bool(dtype):
@@ -248,8 +249,8 @@ def _compute_fans(shape):
     """
     if not shape:
         return 1, 1
-    if len(shape) == 1:
-        return int(shape[0]), int(shape[0])
+    if len(shape) <= 2:
+        return int(shape[0]), int(shape[-1])
     receptive_field = math.prod(shape[:-2])
     return int(shape[-2] * receptive_field), int(shape[-1] * receptive_field)
 
