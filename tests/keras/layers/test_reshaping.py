@@ -380,3 +380,15 @@ def test_one_dimensional_layers_ignore_image_data_format():
         assert tf.keras.layers.ZeroPadding2D().data_format == "channels_first"
     finally:
         backend.set_image_data_format("channels_last")
+
+
+def test_upsampling3d_checks_no_rank_as_in_tf_keras():
+    # tf_keras's UpSampling3D has no input spec: a 4-D input has its three axes after the
+    # batch repeated, symbolically too
+    layer = tf.keras.layers.UpSampling3D((1, 2, 3))
+    assert layer.input_spec is None
+    x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)
+    expected = x.repeat(2, axis=2).repeat(3, axis=3)
+    np.testing.assert_array_equal(layer(x).numpy(), expected)
+    assert tuple(tf.keras.layers.UpSampling3D(2)(tf.keras.Input((2, 2, 2))).shape) == \
+        (None, 4, 4, 4)

@@ -395,3 +395,6 @@ class UpSampling3D(_UpSampling):
 
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(3, size, data_format, **kwargs)
+        # No rank check, as in tf_keras (whose spec is reset as its Layer initializes): the
+        # three axes after the batch (or the channels) are repeated whatever the rank.
+        self.input_spec = None
