@@ -275,3 +275,12 @@ def test_center_crop_upsizes_small_images():
                        input_signature=[tf.TensorSpec([None, None, None, 3], tf.float32)])
     close(crop(IMAGES), IMAGES[:, 2:5, 1:4])
     close(crop(IMAGES[:, :2, :2]), np_resize(IMAGES[:, :2, :2], 3, 3), rtol=1e-4, atol=1e-3)
+
+
+def test_normalization_statistics_of_the_wrong_size_fail_in_tf_reshape():
+    # tf_keras reshapes the given statistics with tf.reshape: its InvalidArgumentError
+    layer = Normalization(axis=(1,), mean=np.ones((3, 1)), variance=np.ones((3, 1)))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 9 values, but the requested "
+                             "shape has 3"):
+        layer(np.ones((6, 3, 4), np.float32))

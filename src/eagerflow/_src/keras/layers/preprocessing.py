@@ -195,7 +195,7 @@ class Normalization(PreprocessingLayer):
         else:
             ones = np.ones(statistics_shape)
             self.mean, self.variance = (
-                cast_ops.cast(np.reshape(np.asarray(v) * ones, self._broadcast_shape),
+                cast_ops.cast(array_ops.reshape(np.asarray(v) * ones, self._broadcast_shape),
                               self.compute_dtype)
                 for v in (self.input_mean, self.input_variance))
         self.built = True
