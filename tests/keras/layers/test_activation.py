@@ -181,3 +181,13 @@ def test_relu_parameters_convert_to_an_integer_input_as_in_tf_keras():
     assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == [[-1.5, -0.5, 0.0, 2.0, 5.0]]
     with pytest.raises(tf.errors.InvalidArgumentError):  # int32 times the float32 mask
         tf.keras.layers.ThresholdedReLU(1.0)(x)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, [0]])
+def test_softmax_layer_refuses_a_vector_as_tf_keras(axis):
+    # tf_keras's layer goes through backend.softmax, which refuses rank 0 and 1
+    with pytest.raises(ValueError, match=r"Cannot apply softmax to a tensor that is 1D. "
+                                         r"Received input: \[1. 1. 1.\]"):
+        Softmax(axis=axis)(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="Received input: 3.0"):
+        Softmax()(tf.constant(3.0))

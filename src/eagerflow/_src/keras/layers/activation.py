@@ -228,8 +228,8 @@ class Softmax(_Activation):
             if len(self.axis) > 1:
                 return math_ops.exp(math_ops.subtract(
                     inputs, reduction_ops.reduce_logsumexp(inputs, self.axis, keepdims=True)))
-            return nn_ops.softmax(inputs, axis=self.axis[0])
-        return nn_ops.softmax(inputs, axis=self.axis)
+            return backend.softmax(inputs, axis=self.axis[0])
+        return backend.softmax(inputs, axis=self.axis)  # (which refuses a scalar or a vector)
 
     def get_config(self):
         config = {**super().get_config(), "axis": self.axis}
