@@ -191,3 +191,13 @@ def test_softmax_layer_refuses_a_vector_as_tf_keras(axis):
         Softmax(axis=axis)(np.ones(3, np.float32))
     with pytest.raises(ValueError, match="Received input: 3.0"):
         Softmax()(tf.constant(3.0))
+
+
+@pytest.mark.parametrize("axis", [-1, [-1]])
+def test_softmax_layer_output_keeps_its_logits_for_crossentropy(axis):
+    # tf_keras 2.21: the loss reads the logits behind the layer's output, so a saturated
+    # softmax gives the exact cross-entropy (200), not the clipped one (about 16.1)
+    logits = tf.constant([[100.0, -100.0, 0.0]])
+    probabilities = Softmax(axis=axis)(logits)
+    loss = tf.keras.losses.CategoricalCrossentropy()([[0.0, 1.0, 0.0]], probabilities)
+    np.testing.assert_allclose(float(loss), 200.0, rtol=1e-6)
