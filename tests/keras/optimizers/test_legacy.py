@@ -345,3 +345,20 @@ def test_legacy_nadam_weights_hold_the_momentum_cache():
         other.apply_gradients([(w * 2.0, w)])
     np.testing.assert_allclose(w.numpy(), v.numpy(), rtol=1e-6)
     assert opt.get_weights()[1] == pytest.approx(other.get_weights()[1])
+
+
+def test_legacy_ftrl_sparse_updates_only_the_gradient_rows():
+    # tf_keras 2.21: legacy Ftrl applies an IndexedSlices gradient with TF's sparse FTRL
+    # kernel: untouched rows keep their values (the l2 shrinkage does not reach them)
+    opt = tf.keras.optimizers.legacy.Ftrl(
+        0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02,
+        l2_shrinkage_regularization_strength=0.03, beta=0.5)
+    v = tf.Variable([[1.0, -2.0], [3.0, 0.5], [-0.7, 0.2]])
+    for i in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.gather(v, [0, 2, 0]) ** 2 * (i + 1.0))
+        opt.apply_gradients(zip(tape.gradient(loss, [v]), [v]))
+    np.testing.assert_allclose(v.numpy(), [[0.5797346830368042, -1.5509320497512817],
+                                           [3.0, 0.5],
+                                           [-0.2200915664434433, -0.0003486033238004893]],
+                               rtol=1e-6, atol=1e-7)

@@ -529,6 +529,10 @@ SPARSE_CENTERED_RMS_PROP = _register_sparse(
 SPARSE_ADADELTA = _register_sparse(
     "ResourceSparseApplyAdadelta", _adadelta, (3, 5, 6), 6,
     ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"))
+SPARSE_FTRL_V2 = _register_sparse(
+    "ResourceSparseApplyFtrlV2", _ftrl_v2, range(3, 9), 3,
+    ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "l2_shrinkage",
+     "lr_power"))
 SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this name
     "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
 SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name

@@ -609,6 +609,12 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
             l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta,
             name=name, **kwargs)
 
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse FTRL: only the gradient's rows (duplicates summed) and their slots
+        dispatch(training_ops.SPARSE_FTRL_V2,
+                 (var, slots["accumulator"], slots["linear"], grad.values, grad.indices,
+                  *coefficients))
+
 
 class RestoredOptimizer(OptimizerV2):
     """A legacy optimizer of a Keras SavedModel loaded without compiling, as tf_keras revives
