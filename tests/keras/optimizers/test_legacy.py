@@ -362,3 +362,20 @@ def test_legacy_ftrl_sparse_updates_only_the_gradient_rows():
                                            [3.0, 0.5],
                                            [-0.2200915664434433, -0.0003486033238004893]],
                                rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_legacy_adagrad_adds_epsilon_to_the_root(sparse):
+    # tf_keras 2.21: legacy Adagrad steps by lr * g / (sqrt(accum) + epsilon) (TF's
+    # AdagradV2 kernels); tf_keras's Adagrad by lr * g / sqrt(accum + epsilon)
+    expected = {tf.keras.optimizers.legacy.Adagrad: [0.811116099357605, 3.2386178970336914],
+                tf.keras.optimizers.Adagrad: [0.7759019136428833, 3.263070583343506]}
+    for cls, want in expected.items():
+        opt = cls(0.1, epsilon=0.5)
+        v = tf.Variable([1.0, 3.0])
+        for i in range(3):
+            g = tf.constant([0.7, -2.3]) * (i + 1)
+            if sparse:
+                g = tf.IndexedSlices(g[:1], tf.constant([0]), tf.constant([2]))
+            opt.apply_gradients([(g, v)])
+        np.testing.assert_allclose(v.numpy(), [want[0], 3.0] if sparse else want, rtol=1e-6)

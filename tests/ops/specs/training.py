@@ -119,6 +119,12 @@ def _adagrad(w, a, g):
 
 
 @_in_dtype
+def _adagrad_v2(w, a, g):
+    a = a + g * g
+    return w - _LR * g / (np.sqrt(a) + _EPS), a
+
+
+@_in_dtype
 def _sparse_adagrad(w, a, values, indices):
     rows, inverse = np.unique(indices, return_inverse=True)
     summed = np.zeros((len(rows),) + values.shape[1:])
@@ -296,6 +302,12 @@ SPECS = [
            [rand(3, 2), rand(3, 2, seed=1, low=-0.1, high=0.1), positive(3, 2, seed=2),
             rand(3, 2, seed=4), rand(3, 2, seed=3)], _rms_prop(True, True),
            grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdagradV2", _update(T.ADAGRAD_V2, 1, [_LR, _EPS], grad_at=4),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _adagrad_v2,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdagradV2",
+           _update(T.SPARSE_ADAGRAD_V2, 1, [_LR, _EPS], grad_at=4),
+           _sparse_inputs(1, (0,)), _on_rows(_adagrad_v2, 1), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasAdagrad", _update(T.KERAS_ADAGRAD, 1, [_LR, _EPS]),
            [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _adagrad,
            grad=_NOT_DIFFERENTIABLE),

@@ -69,6 +69,10 @@ class OptimizerV2(optimizer.Optimizer):
 
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
 
+    def _cast(self, value, dtype):
+        # TF's OptimizerV2 reads a number hyperparameter in the variable's dtype as given
+        return self._constant(value, dtype)
+
     _ITERATIONS_NAME = "{name}/iter"
     _saved_model_identifier = ("optimizer", 2, 1)  # (TF's OptimizerV2's)
     # Legacy slot order: slot by slot over the variables (False: variable by variable).
@@ -469,6 +473,15 @@ class Adagrad(adagrad.Adagrad, OptimizerV2):
         super().__init__(learning_rate=learning_rate,
                          initial_accumulator_value=initial_accumulator_value, epsilon=epsilon,
                          name=name, **kwargs)
+
+    # TF's legacy Adagrad adds epsilon to the root of the accumulator (AdagradV2 kernels),
+    # tf_keras's Adagrad to the accumulator under the root
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.ADAGRAD_V2, (var, slots["accumulator"], *coefficients, grad))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        dispatch(training_ops.SPARSE_ADAGRAD_V2,
+                 (var, slots["accumulator"], *coefficients, grad.values, grad.indices))
 
 
 @export("keras.optimizers.legacy.Adadelta")
