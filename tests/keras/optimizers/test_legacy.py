@@ -379,3 +379,30 @@ def test_legacy_adagrad_adds_epsilon_to_the_root(sparse):
                 g = tf.IndexedSlices(g[:1], tf.constant([0]), tf.constant([2]))
             opt.apply_gradients([(g, v)])
         np.testing.assert_allclose(v.numpy(), [want[0], 3.0] if sparse else want, rtol=1e-6)
+
+
+_LEGACY_FLOAT64 = {
+    # tf_keras 2.21: the legacy optimizers keep their hyperparameters in float32 variables,
+    # so a float64 variable's update reads them (and 1 - beta) rounded to float32
+    "adam": (lambda L: L.Adam(0.1), [0.7076824313449489, 3.2923180990630976]),
+    "adamax": (lambda L: L.Adamax(0.1), [0.754680538940947, 3.2453194770748643]),
+    "sgd": (lambda L: L.SGD(0.1, momentum=0.9), [0.3342999980911614, 5.187300006271898]),
+    "sgd_decay": (lambda L: L.SGD(0.1, momentum=0.9, nesterov=True, decay=0.3),
+                  [0.21804885994104156, 5.569268031622292]),
+    "rmsprop": (lambda L: L.RMSprop(0.1, momentum=0.3),
+                [-0.07004840074156088, 4.0700488957929375]),
+    "adadelta": (lambda L: L.Adadelta(0.1), [0.9994623532385987, 3.000537647520535]),
+    "ftrl": (lambda L: L.Ftrl(0.1, beta=0.3, l2_shrinkage_regularization_strength=0.1,
+                              l1_regularization_strength=0.01),
+             [0.1872585780739227, 2.506970712054271]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LEGACY_FLOAT64))
+def test_legacy_float64_reads_float32_hyperparameters(name):
+    make, want = _LEGACY_FLOAT64[name]
+    opt = make(tf.keras.optimizers.legacy)
+    v = tf.Variable([1.0, 3.0], dtype="float64")
+    for i in range(3):
+        opt.apply_gradients([(tf.constant([0.7, -2.3], "float64") * (i + 1), v)])
+    np.testing.assert_allclose(v.numpy(), want, rtol=1e-14, atol=0)

@@ -31,6 +31,7 @@ import numpy as np
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
@@ -69,9 +70,13 @@ class OptimizerV2(optimizer.Optimizer):
 
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
 
-    def _cast(self, value, dtype):
-        # TF's OptimizerV2 reads a number hyperparameter in the variable's dtype as given
-        return self._constant(value, dtype)
+    # TF's OptimizerV2 keeps its hyperparameters in float32 variables: a float64 update
+    # reads them rounded to float32, ``1 - beta`` included
+    def _number_hyper(self, value, dtype):
+        return self._cast(value, dtype)
+
+    def _rate(self, value):
+        return self._cast(value, _d.float64)
 
     _ITERATIONS_NAME = "{name}/iter"
     _saved_model_identifier = ("optimizer", 2, 1)  # (TF's OptimizerV2's)
@@ -126,7 +131,7 @@ class OptimizerV2(optimizer.Optimizer):
         """This step's rate, decayed by `decay` over the steps taken."""
         lr = super()._lr(dtype)
         if self._initial_decay > 0:
-            decay = self._constant(self._initial_decay, dtype)
+            decay = self._cast(self._initial_decay, dtype)
             lr = lr / (1.0 + decay * cast(self._iterations, dtype))
         return lr
 

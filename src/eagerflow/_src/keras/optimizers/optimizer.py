@@ -234,6 +234,11 @@ class Optimizer:
             value = float(np.float32(value)) if isinstance(value, float) else value
         return self._constant(value, dtype)
 
+    def _number_hyper(self, value, dtype):
+        """A hyperparameter tf_keras's update takes as a Python number (exact in `dtype`);
+        the legacy optimizers read it from a float32 variable (see `_cast`)."""
+        return self._constant(value, dtype)
+
     def _rate(self, value):
         """A decay rate whose complement ``1 - value`` the update takes, in float64: tf_keras
         computes that complement in Python (``1 - 0.999``, exact, not ``1 - float32(0.999)``)."""
