@@ -406,3 +406,24 @@ def test_legacy_float64_reads_float32_hyperparameters(name):
     for i in range(3):
         opt.apply_gradients([(tf.constant([0.7, -2.3], "float64") * (i + 1), v)])
     np.testing.assert_allclose(v.numpy(), want, rtol=1e-14, atol=0)
+
+
+def test_legacy_config_gives_float32_hyperparameters_once_applied():
+    # tf_keras 2.21: Python numbers until the first update makes the float32 hyperparameter
+    # variables, then their values (np.float32); epsilon and the like stay Python numbers
+    opt = tf.keras.optimizers.legacy.Ftrl(0.1)
+    assert opt.get_config()["learning_rate"] == 0.1
+    assert type(opt.get_config()["learning_rate"]) is float
+    opt.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0]))])
+    config = opt.get_config()
+    assert {k: type(v).__name__ for k, v in config.items()} == {
+        "name": "str", "learning_rate": "float32", "decay": "float",
+        "initial_accumulator_value": "float", "learning_rate_power": "float32",
+        "l1_regularization_strength": "float32", "l2_regularization_strength": "float32",
+        "beta": "float32", "l2_shrinkage_regularization_strength": "float"}
+    assert config["learning_rate"] == np.float32(0.1)
+    opt = tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9)
+    opt.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0]))])
+    assert repr(opt.get_config()) == ("{'name': 'SGD', 'learning_rate': np.float32(0.1), "
+                                      "'decay': 0.0, 'momentum': np.float32(0.9), "
+                                      "'nesterov': False}")

@@ -161,6 +161,7 @@ class OptimizerV2(optimizer.Optimizer):
 
     def build(self, var_list):
         """Makes the slots of the variables in `var_list` that have none yet."""
+        self._hypers_created = True  # (TF's float32 hyperparameter variables, for the config)
         new = []
         for var in var_list:
             key = self._var_key(var)
@@ -350,11 +351,20 @@ class OptimizerV2(optimizer.Optimizer):
             # a Python number until it changes, as the legacy optimizers make the variable late
             initial = self._initial_learning_rate
             if isinstance(initial, numbers.Real) and np.float32(initial) == rate:
-                rate = initial
+                rate = self._as_hyper_variable(initial)
             config["learning_rate"] = rate
         config["decay"] = self._initial_decay
-        config.update({key: getattr(self, key) for key in self._config_keys})
+        config.update({key: self._as_hyper_variable(getattr(self, key))
+                       if key in self._legacy_hypers else getattr(self, key)
+                       for key in self._config_keys})
         return config
+
+    def _as_hyper_variable(self, value):
+        """A number hyperparameter as TF's config gives it: once the optimizer has built its
+        float32 hyperparameter variables (its first update), their value (``np.float32``)."""
+        if getattr(self, "_hypers_created", False) and isinstance(value, numbers.Real):
+            return np.float32(value)
+        return value
 
 
 @export("keras.optimizers.legacy.SGD")
