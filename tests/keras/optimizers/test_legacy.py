@@ -427,3 +427,27 @@ def test_legacy_config_gives_float32_hyperparameters_once_applied():
     assert repr(opt.get_config()) == ("{'name': 'SGD', 'learning_rate': np.float32(0.1), "
                                       "'decay': 0.0, 'momentum': np.float32(0.9), "
                                       "'nesterov': False}")
+
+
+def test_legacy_learning_rate_is_its_schedule_and_may_be_replaced():
+    # tf_keras 2.21: a legacy optimizer's learning_rate (and lr) is the schedule it holds; a
+    # number set in its place is kept (no TypeError), a schedule set over a number is taken
+    sched = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    opt = tf.keras.optimizers.legacy.SGD(sched)
+    assert opt.learning_rate is sched and opt.lr is sched
+    a = tf.Variable([1.0])
+    for _ in range(2):
+        opt.apply_gradients([(tf.constant([1.0]), a)])
+    assert opt.learning_rate is sched
+    opt.learning_rate = 0.3
+    assert opt.learning_rate == 0.3
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    np.testing.assert_allclose(a.numpy(), [0.54999995], rtol=1e-6)
+    assert opt.get_config()["learning_rate"] == 0.3
+    opt = tf.keras.optimizers.legacy.SGD(0.1)
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    opt.learning_rate = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    assert type(opt.learning_rate).__name__ == "ExponentialDecay"
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    np.testing.assert_allclose(a.numpy(), [0.39999995], rtol=1e-6)
+    assert opt.get_config()["learning_rate"]["class_name"] == "ExponentialDecay"

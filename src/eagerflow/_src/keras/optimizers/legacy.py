@@ -127,15 +127,35 @@ class OptimizerV2(optimizer.Optimizer):
         self._initial_learning_rate = learning_rate
         return super()._build_learning_rate(learning_rate)
 
-    def _lr(self, dtype):
-        """This step's rate, decayed by `decay` over the steps taken."""
-        lr = super()._lr(dtype)
+    def _decayed(self, lr, dtype):
+        """`lr` decayed by `decay` over the steps taken."""
         if self._initial_decay > 0:
             decay = self._cast(self._initial_decay, dtype)
             lr = lr / (1.0 + decay * cast(self._iterations, dtype))
         return lr
 
     # -- hyperparameters -------------------------------------------------------------
+    @property
+    def learning_rate(self):
+        """The rate as TF's OptimizerV2 holds it: its schedule, or its variable (a number set
+        in place of a schedule stays a number)."""
+        rate = optimizer.Optimizer.learning_rate.fget(self)
+        return self._learning_rate if isinstance(
+            self._learning_rate, schedules.LearningRateSchedule) else rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if (isinstance(self._learning_rate, schedules.LearningRateSchedule)
+                and not isinstance(value, schedules.LearningRateSchedule)):
+            self._learning_rate = value  # (TF's hyperparameter variables are made by then)
+            return
+        optimizer.Optimizer.learning_rate.fset(self, value)
+
+    lr = learning_rate  # the Keras 2 alias
+
+    def _lr(self, dtype):  # this step's rate, the schedule's through its variable
+        return self._decayed(cast(optimizer.Optimizer.learning_rate.fget(self), dtype), dtype)
+
     def _set_hyper(self, name, value):
         if name in ("learning_rate", "lr"):
             if getattr(self, "_learning_rate", None) is None:
@@ -595,7 +615,7 @@ class Nadam(nadam.Nadam, OptimizerV2):
         self._u_product_step.assign(self._iterations)  # the product covers the steps taken
 
     def _lr(self, dtype):
-        return optimizer.Optimizer._lr(self, dtype)
+        return cast(optimizer.Optimizer.learning_rate.fget(self), dtype)
 
     # the momentum cache advances once per step (and dtype)
     update_step = optimizer.Optimizer.update_step
