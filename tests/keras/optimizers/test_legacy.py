@@ -345,3 +345,109 @@ def test_legacy_nadam_weights_hold_the_momentum_cache():
         other.apply_gradients([(w * 2.0, w)])
     np.testing.assert_allclose(w.numpy(), v.numpy(), rtol=1e-6)
     assert opt.get_weights()[1] == pytest.approx(other.get_weights()[1])
+
+
+def test_legacy_ftrl_sparse_updates_only_the_gradient_rows():
+    # tf_keras 2.21: legacy Ftrl applies an IndexedSlices gradient with TF's sparse FTRL
+    # kernel: untouched rows keep their values (the l2 shrinkage does not reach them)
+    opt = tf.keras.optimizers.legacy.Ftrl(
+        0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02,
+        l2_shrinkage_regularization_strength=0.03, beta=0.5)
+    v = tf.Variable([[1.0, -2.0], [3.0, 0.5], [-0.7, 0.2]])
+    for i in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.gather(v, [0, 2, 0]) ** 2 * (i + 1.0))
+        opt.apply_gradients(zip(tape.gradient(loss, [v]), [v]))
+    np.testing.assert_allclose(v.numpy(), [[0.5797346830368042, -1.5509320497512817],
+                                           [3.0, 0.5],
+                                           [-0.2200915664434433, -0.0003486033238004893]],
+                               rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_legacy_adagrad_adds_epsilon_to_the_root(sparse):
+    # tf_keras 2.21: legacy Adagrad steps by lr * g / (sqrt(accum) + epsilon) (TF's
+    # AdagradV2 kernels); tf_keras's Adagrad by lr * g / sqrt(accum + epsilon)
+    expected = {tf.keras.optimizers.legacy.Adagrad: [0.811116099357605, 3.2386178970336914],
+                tf.keras.optimizers.Adagrad: [0.7759019136428833, 3.263070583343506]}
+    for cls, want in expected.items():
+        opt = cls(0.1, epsilon=0.5)
+        v = tf.Variable([1.0, 3.0])
+        for i in range(3):
+            g = tf.constant([0.7, -2.3]) * (i + 1)
+            if sparse:
+                g = tf.IndexedSlices(g[:1], tf.constant([0]), tf.constant([2]))
+            opt.apply_gradients([(g, v)])
+        np.testing.assert_allclose(v.numpy(), [want[0], 3.0] if sparse else want, rtol=1e-6)
+
+
+_LEGACY_FLOAT64 = {
+    # tf_keras 2.21: the legacy optimizers keep their hyperparameters in float32 variables,
+    # so a float64 variable's update reads them (and 1 - beta) rounded to float32
+    "adam": (lambda L: L.Adam(0.1), [0.7076824313449489, 3.2923180990630976]),
+    "adamax": (lambda L: L.Adamax(0.1), [0.754680538940947, 3.2453194770748643]),
+    "sgd": (lambda L: L.SGD(0.1, momentum=0.9), [0.3342999980911614, 5.187300006271898]),
+    "sgd_decay": (lambda L: L.SGD(0.1, momentum=0.9, nesterov=True, decay=0.3),
+                  [0.21804885994104156, 5.569268031622292]),
+    "rmsprop": (lambda L: L.RMSprop(0.1, momentum=0.3),
+                [-0.07004840074156088, 4.0700488957929375]),
+    "adadelta": (lambda L: L.Adadelta(0.1), [0.9994623532385987, 3.000537647520535]),
+    "ftrl": (lambda L: L.Ftrl(0.1, beta=0.3, l2_shrinkage_regularization_strength=0.1,
+                              l1_regularization_strength=0.01),
+             [0.1872585780739227, 2.506970712054271]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LEGACY_FLOAT64))
+def test_legacy_float64_reads_float32_hyperparameters(name):
+    make, want = _LEGACY_FLOAT64[name]
+    opt = make(tf.keras.optimizers.legacy)
+    v = tf.Variable([1.0, 3.0], dtype="float64")
+    for i in range(3):
+        opt.apply_gradients([(tf.constant([0.7, -2.3], "float64") * (i + 1), v)])
+    np.testing.assert_allclose(v.numpy(), want, rtol=1e-14, atol=0)
+
+
+def test_legacy_config_gives_float32_hyperparameters_once_applied():
+    # tf_keras 2.21: Python numbers until the first update makes the float32 hyperparameter
+    # variables, then their values (np.float32); epsilon and the like stay Python numbers
+    opt = tf.keras.optimizers.legacy.Ftrl(0.1)
+    assert opt.get_config()["learning_rate"] == 0.1
+    assert type(opt.get_config()["learning_rate"]) is float
+    opt.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0]))])
+    config = opt.get_config()
+    assert {k: type(v).__name__ for k, v in config.items()} == {
+        "name": "str", "learning_rate": "float32", "decay": "float",
+        "initial_accumulator_value": "float", "learning_rate_power": "float32",
+        "l1_regularization_strength": "float32", "l2_regularization_strength": "float32",
+        "beta": "float32", "l2_shrinkage_regularization_strength": "float"}
+    assert config["learning_rate"] == np.float32(0.1)
+    opt = tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9)
+    opt.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0]))])
+    assert repr(opt.get_config()) == ("{'name': 'SGD', 'learning_rate': np.float32(0.1), "
+                                      "'decay': 0.0, 'momentum': np.float32(0.9), "
+                                      "'nesterov': False}")
+
+
+def test_legacy_learning_rate_is_its_schedule_and_may_be_replaced():
+    # tf_keras 2.21: a legacy optimizer's learning_rate (and lr) is the schedule it holds; a
+    # number set in its place is kept (no TypeError), a schedule set over a number is taken
+    sched = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    opt = tf.keras.optimizers.legacy.SGD(sched)
+    assert opt.learning_rate is sched and opt.lr is sched
+    a = tf.Variable([1.0])
+    for _ in range(2):
+        opt.apply_gradients([(tf.constant([1.0]), a)])
+    assert opt.learning_rate is sched
+    opt.learning_rate = 0.3
+    assert opt.learning_rate == 0.3
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    np.testing.assert_allclose(a.numpy(), [0.54999995], rtol=1e-6)
+    assert opt.get_config()["learning_rate"] == 0.3
+    opt = tf.keras.optimizers.legacy.SGD(0.1)
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    opt.learning_rate = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    assert type(opt.learning_rate).__name__ == "ExponentialDecay"
+    opt.apply_gradients([(tf.constant([1.0]), a)])
+    np.testing.assert_allclose(a.numpy(), [0.39999995], rtol=1e-6)
+    assert opt.get_config()["learning_rate"]["class_name"] == "ExponentialDecay"

@@ -97,9 +97,15 @@ def test_adafactor_factors_the_second_moment_of_matrices():
         ("Adafactor/v/w:0", [2, 3])]
 
 
+def _f32(x):
+    """`x` as ``tf.cast(x, tf.float64)`` gives a Python number: through float32."""
+    return float(np.float32(x))
+
+
 def _reference(name, cfg, w, grads):
-    """`w` after each of `grads` by the update rules tf_keras documents, in float64."""
-    lr = float(np.float32(cfg.get("learning_rate", 0.001)))  # held in a floatx variable
+    """`w` after each of `grads` by the update rules tf_keras documents, in float64. The
+    hyperparameters tf_keras passes through ``tf.cast`` are float32 numbers (`_f32`)."""
+    lr = _f32(cfg.get("learning_rate", 0.001))  # held in a floatx variable
     b1, b2, eps = cfg.get("beta_1", 0.9), cfg.get("beta_2", 0.999), cfg.get("epsilon", 1e-7)
     rho = cfg.get("rho", 0.95 if name == "Adadelta" else 0.9)
     momentum = cfg.get("momentum", 0.0)
@@ -109,15 +115,17 @@ def _reference(name, cfg, w, grads):
     for t, g in enumerate(grads, 1):
         g = np.asarray(g, np.float64)
         if cfg.get("weight_decay"):
-            w = w - w * cfg["weight_decay"] * lr
+            w = w - w * _f32(cfg["weight_decay"]) * lr
         if name == "SGD":
-            s["mom"] = momentum * s["mom"] - lr * g
-            w = w + (momentum * s["mom"] - lr * g if cfg.get("nesterov") else s["mom"])
+            s["mom"] = _f32(momentum) * s["mom"] - lr * g
+            w = w + (_f32(momentum) * s["mom"] - lr * g if cfg.get("nesterov") else s["mom"])
         elif name in ("Adam", "AdamW", "Nadam"):
+            if name == "Nadam":  # every use of its betas is cast
+                b1, b2 = _f32(cfg.get("beta_1", 0.9)), _f32(cfg.get("beta_2", 0.999))
             s["m"] = b1 * s["m"] + (1 - b1) * g
             s["v"] = b2 * s["v"] + (1 - b2) * g * g
             if name == "Nadam":
-                u_t, u_next = (b1 * (1 - 0.5 * 0.96 ** k) for k in (t, t + 1))
+                u_t, u_next = (b1 * (1 - 0.5 * _f32(0.96) ** k) for k in (t, t + 1))
                 s["u_product"] *= u_t
                 m_hat = (u_next * s["m"] / (1 - s["u_product"] * u_next)
                          + (1 - u_t) * g / (1 - s["u_product"]))
@@ -125,12 +133,13 @@ def _reference(name, cfg, w, grads):
                 continue
             s["vhat"] = np.maximum(s["vhat"], s["v"])
             v = s["vhat"] if cfg.get("amsgrad") else s["v"]
-            eps_hat = eps * np.sqrt(1 - b2 ** t) if cfg.get("adaptive_epsilon") else eps
-            w = w - lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t) * s["m"] / (np.sqrt(v) + eps_hat)
+            b1_power, b2_power = _f32(b1) ** t, _f32(b2) ** t
+            eps_hat = eps * np.sqrt(1 - b2_power) if cfg.get("adaptive_epsilon") else eps
+            w = w - lr * np.sqrt(1 - b2_power) / (1 - b1_power) * s["m"] / (np.sqrt(v) + eps_hat)
         elif name == "Adamax":
             s["m"] = b1 * s["m"] + (1 - b1) * g
             s["v"] = np.maximum(b2 * s["v"], np.abs(g))
-            w = w - lr / (1 - b1 ** t) * s["m"] / (s["v"] + eps)
+            w = w - lr / (1 - _f32(b1) ** t) * s["m"] / (s["v"] + eps)
         elif name == "RMSprop":
             s["v"] = rho * s["v"] + (1 - rho) * g * g
             s["mg"] = rho * s["mg"] + (1 - rho) * g
@@ -156,8 +165,9 @@ def _reference(name, cfg, w, grads):
             w = (np.clip(s["m"], -l1, l1) - s["m"]) / (new_acc ** -power / lr + 2 * l2)
             s["acc"] = new_acc
         elif name == "Lion":
+            b1, b2 = _f32(b1), _f32(cfg.get("beta_2", 0.99))
             w = w - lr * np.sign(b1 * s["m"] + (1 - b1) * g)
-            s["m"] = cfg.get("beta_2", 0.99) * s["m"] + (1 - cfg.get("beta_2", 0.99)) * g
+            s["m"] = b2 * s["m"] + (1 - b2) * g
         elif name == "Adafactor":
             w = _adafactor_step(cfg, lr, t, s, w, g)
     return w
@@ -175,7 +185,7 @@ def _adafactor_step(cfg, lr, t, s, w, g):
         v = s["v"] = beta * s["v"] + (1 - beta) * squared
     update = g / np.sqrt(v)
     update = update / max(1.0, np.sqrt(np.mean(update ** 2)) / cfg.get("clip_threshold", 1.0))
-    step_size = min(lr, t ** -0.5) * max(cfg.get("epsilon_2", 1e-3), np.sqrt(np.mean(w ** 2)))
+    step_size = min(lr, t ** -0.5) * max(_f32(cfg.get("epsilon_2", 1e-3)), np.sqrt(np.mean(w ** 2)))
     return w - step_size * update
 
 

@@ -119,6 +119,12 @@ def _adagrad(w, a, g):
 
 
 @_in_dtype
+def _adagrad_v2(w, a, g):
+    a = a + g * g
+    return w - _LR * g / (np.sqrt(a) + _EPS), a
+
+
+@_in_dtype
 def _sparse_adagrad(w, a, values, indices):
     rows, inverse = np.unique(indices, return_inverse=True)
     summed = np.zeros((len(rows),) + values.shape[1:])
@@ -296,6 +302,12 @@ SPECS = [
            [rand(3, 2), rand(3, 2, seed=1, low=-0.1, high=0.1), positive(3, 2, seed=2),
             rand(3, 2, seed=4), rand(3, 2, seed=3)], _rms_prop(True, True),
            grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdagradV2", _update(T.ADAGRAD_V2, 1, [_LR, _EPS], grad_at=4),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _adagrad_v2,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdagradV2",
+           _update(T.SPARSE_ADAGRAD_V2, 1, [_LR, _EPS], grad_at=4),
+           _sparse_inputs(1, (0,)), _on_rows(_adagrad_v2, 1), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasAdagrad", _update(T.KERAS_ADAGRAD, 1, [_LR, _EPS]),
            [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _adagrad,
            grad=_NOT_DIFFERENTIABLE),
@@ -332,6 +344,9 @@ SPECS = [
            _on_rows(_rms_prop(True, True), 3), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyAdadelta", _update(T.SPARSE_ADADELTA, 2, [_LR, _RHO, _EPS]),
            _sparse_inputs(2, (0, 1)), _on_rows(_adadelta, 2), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyFtrlV2",
+           _update(T.SPARSE_FTRL_V2, 2, [_LR, _L1, _L2, _SHRINK, _POWER], grad_at=3),
+           _sparse_inputs(2, (0,)), _on_rows(_ftrl, 2), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyAdaMax",
            _update(T.SPARSE_ADA_MAX, 2, [_B1_POWER, _LR, _B1, _B2, _EPS]),
            _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2), grad=_NOT_DIFFERENTIABLE),

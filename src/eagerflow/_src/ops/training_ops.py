@@ -208,6 +208,21 @@ def _adagrad(xp, var, accum, lr, grad, update_slots=True):
     return ()
 
 
+def _adagrad_v2(xp, var, accum, lr, epsilon, grad, update_slots=True):
+    """TF's Adagrad with epsilon (the legacy Keras Adagrad's): accum += grad**2 (unless not
+    `update_slots`); var -= lr * grad / (sqrt(accum) + epsilon)."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    if update_slots:
+        a += grad * grad
+    t = xp.sqrt(a, out=_scratch(xp, w))
+    t += epsilon
+    step = xp.multiply(grad, lr, out=_scratch(xp, w, 1))
+    step /= t
+    w -= step
+    return ()
+
+
 def _adam_with_amsgrad(xp, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
                        epsilon, grad):
     return _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat)
@@ -474,6 +489,8 @@ MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(
 tf_args[MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
 ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3))
 tf_args[ADAGRAD] = ("var", "accum", "lr", "grad")
+ADAGRAD_V2 = _register("ResourceApplyAdagradV2", _adagrad_v2, (2, 3, 4), _dense_rule(4))
+tf_args[ADAGRAD_V2] = ("var", "accum", "lr", "epsilon", "grad")
 # Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
 # may come in float64 (see `_complement`).
 ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9))
@@ -529,6 +546,13 @@ SPARSE_CENTERED_RMS_PROP = _register_sparse(
 SPARSE_ADADELTA = _register_sparse(
     "ResourceSparseApplyAdadelta", _adadelta, (3, 5, 6), 6,
     ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"))
+SPARSE_ADAGRAD_V2 = _register_sparse(
+    "ResourceSparseApplyAdagradV2", _adagrad_v2, (2, 3, 4), 4,
+    ("var", "accum", "lr", "epsilon", "grad", "indices"))
+SPARSE_FTRL_V2 = _register_sparse(
+    "ResourceSparseApplyFtrlV2", _ftrl_v2, range(3, 9), 3,
+    ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "l2_shrinkage",
+     "lr_power"))
 SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this name
     "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
 SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name

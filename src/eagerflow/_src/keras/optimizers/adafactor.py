@@ -68,7 +68,7 @@ class Adafactor(Optimizer):
     def _apply_dense(self, grad, var, slots, coefficients):
         rate, beta = coefficients
         dtype = var.dtype
-        step_size = math_ops.maximum(self._constant(self.epsilon_2, dtype), _rms(var)) * rate
+        step_size = math_ops.maximum(self._cast(self.epsilon_2, dtype), _rms(var)) * rate
         squared = math_ops.square(grad) + self._constant(self.epsilon_1, dtype)
         if "r" in slots:
             r = beta * slots["r"] + (1.0 - beta) * reduction_ops.reduce_mean(squared, axis=-1)

@@ -48,11 +48,11 @@ class Adam(Optimizer):
 
     def _coefficients(self, dtype):
         step = self._local_step(dtype)
-        beta_2_power = math_ops.pow(self._constant(self.beta_2, dtype), step)
+        beta_2_power = math_ops.pow(self._cast(self.beta_2, dtype), step)
         epsilon = self._constant(self.epsilon, dtype)
         if self.adaptive_epsilon:
             epsilon = epsilon * math_ops.sqrt(1 - beta_2_power)
-        return (math_ops.pow(self._constant(self.beta_1, dtype), step), beta_2_power,
+        return (math_ops.pow(self._cast(self.beta_1, dtype), step), beta_2_power,
                 self._lr(dtype), self._rate(self.beta_1), self._rate(self.beta_2), epsilon)
 
     def _apply_dense(self, grad, var, slots, coefficients):

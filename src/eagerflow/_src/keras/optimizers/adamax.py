@@ -37,9 +37,9 @@ class Adamax(Optimizer):
         return [{"m": 0.0, "u": 0.0}]
 
     def _coefficients(self, dtype):
-        beta_1_power = math_ops.pow(self._constant(self.beta_1, dtype), self._local_step(dtype))
+        beta_1_power = math_ops.pow(self._cast(self.beta_1, dtype), self._local_step(dtype))
         return (beta_1_power, self._lr(dtype), self._rate(self.beta_1),
-                self._constant(self.beta_2, dtype), self._constant(self.epsilon, dtype))
+                self._number_hyper(self.beta_2, dtype), self._constant(self.epsilon, dtype))
 
     def _apply_dense(self, grad, var, slots, coefficients):
         dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))

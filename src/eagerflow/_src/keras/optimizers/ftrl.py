@@ -55,11 +55,11 @@ class Ftrl(Optimizer):
 
     def _coefficients(self, dtype):
         lr = self._lr(dtype)
-        l2 = (self._constant(self.l2_regularization_strength, dtype)
-              + self._constant(self.beta, dtype) / (2.0 * lr))
-        return (lr, self._constant(self.l1_regularization_strength, dtype), l2,
-                self._constant(self.l2_shrinkage_regularization_strength, dtype),
-                self._constant(self.learning_rate_power, dtype))
+        l2 = (self._number_hyper(self.l2_regularization_strength, dtype)
+              + self._number_hyper(self.beta, dtype) / (2.0 * lr))
+        return (lr, self._number_hyper(self.l1_regularization_strength, dtype), l2,
+                self._number_hyper(self.l2_shrinkage_regularization_strength, dtype),
+                self._number_hyper(self.learning_rate_power, dtype))
 
     def _apply_dense(self, grad, var, slots, coefficients):
         dispatch(training_ops.FTRL_V2,

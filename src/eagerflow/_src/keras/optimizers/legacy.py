@@ -31,6 +31,7 @@ import numpy as np
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend, initializers
@@ -68,6 +69,14 @@ class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
+
+    # TF's OptimizerV2 keeps its hyperparameters in float32 variables: a float64 update
+    # reads them rounded to float32, ``1 - beta`` included
+    def _number_hyper(self, value, dtype):
+        return self._cast(value, dtype)
+
+    def _rate(self, value):
+        return self._cast(value, _d.float64)
 
     _ITERATIONS_NAME = "{name}/iter"
     _saved_model_identifier = ("optimizer", 2, 1)  # (TF's OptimizerV2's)
@@ -118,15 +127,35 @@ class OptimizerV2(optimizer.Optimizer):
         self._initial_learning_rate = learning_rate
         return super()._build_learning_rate(learning_rate)
 
-    def _lr(self, dtype):
-        """This step's rate, decayed by `decay` over the steps taken."""
-        lr = super()._lr(dtype)
+    def _decayed(self, lr, dtype):
+        """`lr` decayed by `decay` over the steps taken."""
         if self._initial_decay > 0:
-            decay = self._constant(self._initial_decay, dtype)
+            decay = self._cast(self._initial_decay, dtype)
             lr = lr / (1.0 + decay * cast(self._iterations, dtype))
         return lr
 
     # -- hyperparameters -------------------------------------------------------------
+    @property
+    def learning_rate(self):
+        """The rate as TF's OptimizerV2 holds it: its schedule, or its variable (a number set
+        in place of a schedule stays a number)."""
+        rate = optimizer.Optimizer.learning_rate.fget(self)
+        return self._learning_rate if isinstance(
+            self._learning_rate, schedules.LearningRateSchedule) else rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if (isinstance(self._learning_rate, schedules.LearningRateSchedule)
+                and not isinstance(value, schedules.LearningRateSchedule)):
+            self._learning_rate = value  # (TF's hyperparameter variables are made by then)
+            return
+        optimizer.Optimizer.learning_rate.fset(self, value)
+
+    lr = learning_rate  # the Keras 2 alias
+
+    def _lr(self, dtype):  # this step's rate, the schedule's through its variable
+        return self._decayed(cast(optimizer.Optimizer.learning_rate.fget(self), dtype), dtype)
+
     def _set_hyper(self, name, value):
         if name in ("learning_rate", "lr"):
             if getattr(self, "_learning_rate", None) is None:
@@ -152,6 +181,7 @@ class OptimizerV2(optimizer.Optimizer):
 
     def build(self, var_list):
         """Makes the slots of the variables in `var_list` that have none yet."""
+        self._hypers_created = True  # (TF's float32 hyperparameter variables, for the config)
         new = []
         for var in var_list:
             key = self._var_key(var)
@@ -341,11 +371,20 @@ class OptimizerV2(optimizer.Optimizer):
             # a Python number until it changes, as the legacy optimizers make the variable late
             initial = self._initial_learning_rate
             if isinstance(initial, numbers.Real) and np.float32(initial) == rate:
-                rate = initial
+                rate = self._as_hyper_variable(initial)
             config["learning_rate"] = rate
         config["decay"] = self._initial_decay
-        config.update({key: getattr(self, key) for key in self._config_keys})
+        config.update({key: self._as_hyper_variable(getattr(self, key))
+                       if key in self._legacy_hypers else getattr(self, key)
+                       for key in self._config_keys})
         return config
+
+    def _as_hyper_variable(self, value):
+        """A number hyperparameter as TF's config gives it: once the optimizer has built its
+        float32 hyperparameter variables (its first update), their value (``np.float32``)."""
+        if getattr(self, "_hypers_created", False) and isinstance(value, numbers.Real):
+            return np.float32(value)
+        return value
 
 
 @export("keras.optimizers.legacy.SGD")
@@ -470,6 +509,15 @@ class Adagrad(adagrad.Adagrad, OptimizerV2):
                          initial_accumulator_value=initial_accumulator_value, epsilon=epsilon,
                          name=name, **kwargs)
 
+    # TF's legacy Adagrad adds epsilon to the root of the accumulator (AdagradV2 kernels),
+    # tf_keras's Adagrad to the accumulator under the root
+    def _apply_dense(self, grad, var, slots, coefficients):
+        dispatch(training_ops.ADAGRAD_V2, (var, slots["accumulator"], *coefficients, grad))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        dispatch(training_ops.SPARSE_ADAGRAD_V2,
+                 (var, slots["accumulator"], *coefficients, grad.values, grad.indices))
+
 
 @export("keras.optimizers.legacy.Adadelta")
 class Adadelta(adadelta.Adadelta, OptimizerV2):
@@ -567,7 +615,7 @@ class Nadam(nadam.Nadam, OptimizerV2):
         self._u_product_step.assign(self._iterations)  # the product covers the steps taken
 
     def _lr(self, dtype):
-        return optimizer.Optimizer._lr(self, dtype)
+        return cast(optimizer.Optimizer.learning_rate.fget(self), dtype)
 
     # the momentum cache advances once per step (and dtype)
     update_step = optimizer.Optimizer.update_step
@@ -608,6 +656,12 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
             l2_regularization_strength=l2_regularization_strength,
             l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta,
             name=name, **kwargs)
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # TF's sparse FTRL: only the gradient's rows (duplicates summed) and their slots
+        dispatch(training_ops.SPARSE_FTRL_V2,
+                 (var, slots["accumulator"], slots["linear"], grad.values, grad.indices,
+                  *coefficients))
 
 
 class RestoredOptimizer(OptimizerV2):

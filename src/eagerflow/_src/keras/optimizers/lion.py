@@ -39,8 +39,8 @@ class Lion(Optimizer):
         return [{"m": 0.0}]
 
     def _coefficients(self, dtype):
-        return (self._lr(dtype), self._constant(self.beta_1, dtype),
-                self._constant(self.beta_2, dtype))
+        return (self._lr(dtype), self._cast(self.beta_1, dtype),
+                self._cast(self.beta_2, dtype))
 
     def _apply_dense(self, grad, var, slots, coefficients):
         lr, beta_1, beta_2 = coefficients

@@ -65,8 +65,8 @@ class Nadam(Optimizer):
 
     def _momentum_at(self, step, dtype):
         """u_step, in `dtype`."""
-        decay = self._constant(0.96, dtype)
-        return self._constant(self.beta_1, dtype) * (1.0 - 0.5 * math_ops.pow(decay, step))
+        decay = self._cast(0.96, dtype)
+        return self._cast(self.beta_1, dtype) * (1.0 - 0.5 * math_ops.pow(decay, step))
 
     def _u_product_until(self, step):
         """prod u_1..u_step, with `step` the step being applied (an int64 tensor)."""
@@ -103,8 +103,8 @@ class Nadam(Optimizer):
             u_product = cast(self._counted_u_product(cast(u_t, self._u_product.dtype)), dtype)
         else:
             u_product = cast(self._u_product_until(self._iterations + 1), dtype)
-        beta_2 = self._constant(self.beta_2, dtype)
-        return (self._lr(dtype), self._constant(self.beta_1, dtype), beta_2,
+        beta_2 = self._cast(self.beta_2, dtype)
+        return (self._lr(dtype), self._cast(self.beta_1, dtype), beta_2,
                 math_ops.pow(beta_2, step), u_next / (1.0 - u_product * u_next),
                 (1.0 - u_t) / (1.0 - u_product), self._constant(self.epsilon, dtype))
 

@@ -226,6 +226,19 @@ class Optimizer:
             value = value()
         return cast(value, dtype)
 
+    def _cast(self, value, dtype):
+        """`value` as ``tf.cast(value, dtype)`` gives it in tf_keras: a Python number becomes
+        a float32 (or int32) tensor first, so a float64 variable's update sees
+        ``float64(float32(0.9))``, not 0.9."""
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
+            value = float(np.float32(value)) if isinstance(value, float) else value
+        return self._constant(value, dtype)
+
+    def _number_hyper(self, value, dtype):
+        """A hyperparameter tf_keras's update takes as a Python number (exact in `dtype`);
+        the legacy optimizers read it from a float32 variable (see `_cast`)."""
+        return self._constant(value, dtype)
+
     def _rate(self, value):
         """A decay rate whose complement ``1 - value`` the update takes, in float64: tf_keras
         computes that complement in Python (``1 - 0.999``, exact, not ``1 - float32(0.999)``)."""
@@ -455,7 +468,7 @@ class Optimizer:
             if self._use_weight_decay(variable):
                 dtype = variable.dtype
                 if dtype not in rates:
-                    rates[dtype] = self._constant(self.weight_decay, dtype), self._lr(dtype)
+                    rates[dtype] = self._cast(self.weight_decay, dtype), self._lr(dtype)
                 dispatch(training_ops.KERAS_WEIGHT_DECAY, (variable, *rates[dtype]))
 
     def _internal_apply_gradients(self, grads_and_vars):
@@ -516,7 +529,7 @@ class Optimizer:
                 if kind == "decay":
                     slot.assign_add(-slot * self._constant(1 - rate, slot.dtype))
                 elif kind == "decay_cast":
-                    slot.assign_add(-slot * (1 - self._constant(rate, slot.dtype)))
+                    slot.assign_add(-slot * (1 - self._cast(rate, slot.dtype)))
                 else:
                     slot.assign(slot * self._constant(rate, slot.dtype))
         return sparse

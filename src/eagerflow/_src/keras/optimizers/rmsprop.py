@@ -47,7 +47,7 @@ class RMSprop(Optimizer):
         return groups
 
     def _coefficients(self, dtype):
-        return (self._lr(dtype), self._rate(self.rho), self._constant(self.momentum, dtype),
+        return (self._lr(dtype), self._rate(self.rho), self._number_hyper(self.momentum, dtype),
                 self._constant(self.epsilon, dtype))
 
     def _apply_dense(self, grad, var, slots, coefficients):

@@ -46,7 +46,7 @@ class SGD(Optimizer):
 
     def _coefficients(self, dtype):
         # Without momentum, plain gradient descent: the same variable values as tf_keras.
-        momentum = None if _is_zero(self.momentum) else self._constant(self.momentum, dtype)
+        momentum = None if _is_zero(self.momentum) else self._cast(self.momentum, dtype)
         return self._lr(dtype), momentum
 
     def _apply_dense(self, grad, var, slots, coefficients):
