@@ -429,11 +429,7 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
     if skip_empty:
         tokens = ragged_ops.boolean_mask(
             tokens, tokens.with_flat_values(math_ops.not_equal(tokens.flat_values, "")))
-    if result_type == "RaggedTensor":
-        return tokens
-    if result_type != "SparseTensor":
-        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
-    return tokens.to_sparse()
+    return _tokens_as(tokens, result_type)
 
 
 @export("compat.v1.strings.split")
@@ -447,6 +443,12 @@ def strings_split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",
     """
     input = _either(input, source, "input", "source")
     tokens = ragged_string_ops.split(input, sep=sep, maxsplit=maxsplit, name=name)
+    return _tokens_as(tokens, result_type)
+
+
+def _tokens_as(tokens, result_type):
+    """TF 1's split result: ragged `tokens` as a SparseTensor, or as they are for
+    "RaggedTensor"."""
     if result_type == "RaggedTensor":
         return tokens
     if result_type != "SparseTensor":
