@@ -579,7 +579,7 @@ def test_model_save_writes_the_keras_metadata_tf_keras_read(tmp_path):
            _keras_metadata(str(tmp_path / "ours_keras_cnn"))}
     assert cnn["root"][0] == "_tf_keras_sequential" and cnn["root"][1]["is_graph_network"]
     assert cnn["root"][1]["training_config"]["loss"] == "sparse_categorical_crossentropy"
-    assert cnn["root"][1]["training_config"]["optimizer_config"]["class_name"] == "Adam"
+    assert cnn["root"][1]["training_config"]["optimizer_config"]["class_name"] == "Custom>Adam"
     assert cnn["root.layer_with_weights-0"][0] == "_tf_keras_layer"
     assert cnn["root.layer_with_weights-0"][1]["build_input_shape"] == {
         "class_name": "TensorShape", "items": [None, 8, 8, 1]}  # (a list: a list of shapes)

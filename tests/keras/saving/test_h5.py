@@ -70,8 +70,8 @@ def test_a_compiled_model_round_trips_through_h5(tmp_path):
         model.save(path)
     with h5py.File(path, "r") as f:
         assert {"model_config", "keras_version", "backend", "training_config"} <= set(f.attrs)
-        assert [n.decode() for n in f["model_weights"].attrs["layer_names"]] == ["a", "bn", "b"]
-        assert [n.decode() for n in f["model_weights/a"].attrs["weight_names"]] == [
+        assert list(f["model_weights"].attrs["layer_names"]) == ["a", "bn", "b"]
+        assert list(f["model_weights/a"].attrs["weight_names"]) == [
             "a/kernel:0", "a/bias:0"]
         assert f["model_weights/bn/bn/moving_variance:0"].shape == (3,)
         assert f["optimizer_weights/iteration:0"][()] == int(model.optimizer.iterations)

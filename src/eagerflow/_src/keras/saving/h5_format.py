@@ -101,15 +101,16 @@ def open_h5(filepath, what):
 def _save_attribute(group, name, values):
     """Stores the list `values` (strings as UTF-8 bytes) as the attribute `name`, split into
     numbered chunks when it exceeds HDF5's attribute size limit."""
-    array = np.asarray([v.encode("utf8") if isinstance(v, str) else v for v in values])
+    data = [v.encode("utf8") if isinstance(v, str) else v for v in values]
+    array = np.asarray(data)
     pieces = [array]
     while any(piece.nbytes > _ATTRIBUTE_LIMIT for piece in pieces):
         if len(pieces) >= len(array):
             raise RuntimeError(f"The following attributes cannot be saved to HDF5 file because "
                                f"they are larger than {_ATTRIBUTE_LIMIT} bytes: {values[:1]}")
         pieces = np.array_split(array, len(pieces) + 1)
-    if len(pieces) == 1:
-        group.attrs[name] = array
+    if len(pieces) == 1:  # (a list: h5py stores its strings at their own lengths, as TF's)
+        group.attrs[name] = data
     else:
         for i, piece in enumerate(pieces):
             group.attrs[f"{name}{i}"] = piece
@@ -160,8 +161,8 @@ def save_weights_to_hdf5_group(f, model):
     """Writes `model`'s weights to the HDF5 group `f`, layer by layer."""
     layers = list(getattr(model, "layers", []))
     _save_attribute(f, "layer_names", [layer.name for layer in layers])
-    f.attrs["backend"] = "tensorflow"
-    f.attrs["keras_version"] = KERAS_VERSION
+    f.attrs["backend"] = b"tensorflow"  # (bytes: ASCII strings, as tf_keras writes them)
+    f.attrs["keras_version"] = KERAS_VERSION.encode()
     # in order of name, as in Keras: a group "a/b" (a layer's) made before "a" would make
     # "a" (another layer's) already
     for layer in sorted(layers, key=lambda layer: layer.name):
@@ -233,7 +234,9 @@ def finalize_layers(model):
 
 
 def _check_built(model):
-    if not model.weights and not getattr(model, "built", True):
+    """tf_keras's refusal to load an HDF5 file into a model not built (not a functional one,
+    which always is), before anything reads its weights."""
+    if not getattr(model, "built", True):
         raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model "
                          "which has not created its variables yet. Call the Model first, then "
                          "load the weights.")
@@ -367,10 +370,10 @@ def save_model_to_hdf5(model, filepath, model_config, training_config=None):
     def write(f):
         f.attrs["keras_version"] = KERAS_VERSION
         f.attrs["backend"] = "tensorflow"
-        f.attrs["model_config"] = model_config
+        f.attrs["model_config"] = model_config.encode()
         save_weights_to_hdf5_group(f.create_group("model_weights"), model)
         if training_config is not None:
-            f.attrs["training_config"] = training_config
+            f.attrs["training_config"] = training_config.encode()
             variables = list(model.optimizer.variables)
             if variables:
                 _save_subset(f.create_group("optimizer_weights"), variables)

@@ -22,10 +22,10 @@ h5py is optional (``pip install h5py``).
 """
 import io
 import re
+import warnings
 
 import numpy as np
 
-from eagerflow._src.backend import log as _log
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.engine.training import Model
@@ -33,12 +33,12 @@ from eagerflow._src.keras.losses import Loss
 from eagerflow._src.keras.metrics.base_metric import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.optimizers import optimizer as optimizer_lib
+from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format
 
 _DOCTEST_REQUIRES = ("h5py",)
 ARCHIVE_WEIGHTS = "model.weights.h5"  # the weights inside a `.keras` archive in Keras's layout
-_logger = _log.logger
 # Attributes Keras's walk does not follow: views of other attributes.
 _SKIP = frozenset({"submodules", "weights", "non_trainable_weights", "trainable_weights",
                    "variables", "non_trainable_variables", "trainable_variables",
@@ -56,7 +56,10 @@ def _snake_case(name):
 
 
 def _trackable(value):
-    return isinstance(value, (base_layer.Layer, Optimizer, Loss))
+    """Whether Keras's walk saves `value`'s state: not a legacy optimizer's (tf_keras's
+    archives leave it out)."""
+    return isinstance(value, (base_layer.Layer, Optimizer, Loss)) and \
+        not isinstance(value, OptimizerV2)
 
 
 def _attributes(obj):
@@ -175,9 +178,9 @@ def load_weights_from_group(f, model, skip_mismatch=False):
         elif isinstance(obj, Optimizer):
             optimizer_lib._warn_skipped_loading(obj, len(variables), len(values))
         elif lenient or skip_mismatch:
-            if not lenient:
-                _logger.warning(f"Could not load weights in object {obj}. Skipping object. "
-                                f"Exception encountered: {problem}")
+            if not lenient:  # (a Python warning, as tf_keras's)
+                warnings.warn(f"Could not load weights in object {obj}. Skipping object. "
+                              f"Exception encountered: {problem}", stacklevel=2)
         else:
             raise ValueError(problem)
     for variable, value in pairs:

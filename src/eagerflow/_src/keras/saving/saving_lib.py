@@ -77,7 +77,8 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     `signatures` and `options` as there). `save_traces` is accepted and ignored.
     """
     filepath = weights.check_path(filepath, "save the model to", save_format)
-    if weights.hdf5_kind(filepath, save_format):
+    save_format = _save_format(filepath, save_format)
+    if save_format == "h5":
         try:  # (h5py's first import resets the warnings registry: the warning must follow it)
             h5_format.h5py_module("Saving as HDF5")
         except ImportError:
@@ -85,45 +86,90 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
         warnings.warn("You are saving your model as an HDF5 file via `model.save()`. This file "
                       "format is considered legacy. We recommend using instead the native "
                       "TF-Keras format, e.g. `model.save('my_model.keras')`.", stacklevel=2)
-        _build_compiled(model)
+    if save_format == "keras":
+        if not weights.may_write(filepath, overwrite):
+            return
+        if kwargs:
+            raise ValueError(f"The following argument(s) are not supported with the native "
+                             f"TF-Keras format: {list(kwargs)}")
+        if not filepath.endswith(".keras"):
+            raise ValueError(f"Invalid `filepath` argument: expected a `.keras` extension. "
+                             f"Received: filepath={filepath}")
+        if not model.built:
+            warnings.warn("You are saving a model that has not yet been built. It might not "
+                          "contain any weights yet. Consider building the model first by "
+                          "calling it on some data.", stacklevel=2)
+        _save_archive(model, filepath)
+        return
+    unknown = set(kwargs) - {"include_optimizer", "signatures", "options", "save_traces"}
+    if unknown:  # (as the legacy saver's own signature rejects them)
+        raise TypeError(f"save_model() got an unexpected keyword argument "
+                        f"'{sorted(unknown)[0]}'")
+    _build_compiled(model)
+    if save_format == "h5" or filepath.endswith((".h5", ".hdf5", ".keras")):
         if weights.may_write(filepath, overwrite):
             _save_model_to_hdf5(model, filepath, kwargs.get("include_optimizer", True))
         return
-    if save_format not in (None, "keras", "keras_v3", "tf", "tensorflow"):
-        raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', or "
-                         f"'h5'. Received: save_format={save_format}")
-    if save_format in ("tf", "tensorflow") or (save_format is None and
-                                                not filepath.endswith(".keras")):
-        _build_compiled(model)
-    if not weights.may_write(filepath, overwrite):
-        return
+    if weights.may_write(filepath, overwrite):
+        _save_saved_model(model, filepath, kwargs)
+
+
+def _save_format(filepath, save_format):
+    """``"keras"``, ``"h5"`` or ``"tf"``: `save_format` (by any of its names) or, without
+    one, as `filepath` ends (``.keras``, ``.h5``/``.hdf5``, anything else), as tf_keras."""
+    if save_format:
+        found = {"keras": "keras", "keras_v3": "keras", "h5": "h5", "hdf5": "h5",
+                 "tf": "tf", "tensorflow": "tf"}.get(save_format)
+        if found is None:
+            raise ValueError(f"Unknown `save_format` argument. Expected one of 'keras', 'tf', "
+                             f"or 'h5'. Received: save_format={save_format}")
+        return found
+    if filepath.endswith(".keras"):
+        return "keras"
+    return "h5" if filepath.endswith((".h5", ".hdf5")) else "tf"
+
+
+def _model_config(model, compile_config=None):
+    """The model's config as the `.keras` archive and the SavedModel hold it: its class and
+    config, how to build it and (when compiled) its compile arguments (by default, those
+    of its current optimizer, loss and metrics)."""
     config = layers_mod.serialize(model)
     config["build_config"] = model.get_build_config()
     config.update(_MODEL_MODULES.get(config["class_name"], {}))
-    compile_config = _compile_config(model)
+    if compile_config is None:
+        compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
-    if save_format in ("tf", "tensorflow") or (save_format is None and
-                                                not filepath.endswith(".keras")):
-        from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
-        _check_inputs_known(model)
-        identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
-                      "_tf_keras_network" if isinstance(model, Functional) else
-                      "_tf_keras_model")
-        config.update(_saved_model_metadata(model, config))
-        metadata = json.dumps(config, default=_json_default)
-        saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
-                         root_metadata=metadata, root_identifier=identifier,
-                         object_metadata=lambda obj: (
-                             (identifier, metadata) if obj is model else _object_metadata(obj)))
-        for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
-            table = getattr(getattr(obj, "lookup_table", None), "resource_handle", None)
-            if table is not None and not getattr(table._data, "initialized", True):
-                continue  # (never adapted: restored so, as TF restores its table)
-            folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
-            file_system.makedirs(folder)
-            obj.save_assets(folder)
-        return
+    return config
+
+
+def _save_saved_model(model, filepath, kwargs):
+    """`save_model` to a SavedModel directory, with tf_keras's metadata of each layer."""
+    from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
+    config = _model_config(model)
+    _check_inputs_known(model)
+    identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
+                  "_tf_keras_network" if isinstance(model, Functional) else
+                  "_tf_keras_model")
+    config.update(_saved_model_metadata(model, config))
+    metadata = json.dumps(config, default=_json_default)
+    saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
+                     root_metadata=metadata, root_identifier=identifier,
+                     object_metadata=lambda obj: (
+                         (identifier, metadata) if obj is model else _object_metadata(obj)))
+    for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
+        table = getattr(getattr(obj, "lookup_table", None), "resource_handle", None)
+        if table is not None and not getattr(table._data, "initialized", True):
+            continue  # (never adapted: restored so, as TF restores its table)
+        folder = os.path.join(filepath, _ASSETS, "keras", *path.split("/"))
+        file_system.makedirs(folder)
+        obj.save_assets(folder)
+
+
+def _save_archive(model, filepath):
+    """`save_model` to a `.keras` archive: its compile config holds the arguments `compile`
+    was given (an optimizer given by name is saved by name), as tf_keras's."""
+    config = _model_config(model, _archive_compile_config(model))
     tensors, metadata = weights.weights_file(model) if not keras_archive.available() else ({}, {})
     metadata_json = {"keras_version": _KERAS_VERSION,
                      "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
@@ -215,6 +261,20 @@ def _compile_config(model):
         return None
 
 
+def _archive_compile_config(model):
+    """`get_compile_config` of a compiled model (None for a layer, or a model not compiled),
+    or None with a warning when its arguments cannot be serialized."""
+    get = getattr(model, "get_compile_config", None)
+    if get is None or not getattr(model, "_is_compiled", False):
+        return None
+    try:
+        return get()
+    except (ValueError, TypeError) as e:
+        _logger.warning(f"The model's compile arguments cannot be saved ({e}); the model will "
+                        f"load uncompiled.")
+        return None
+
+
 def _compiled_optimizer(optimizer):
     """The optimizer to record as compiled: the inner one of a loss scale optimizer with
     the settings `compile` gives under a float16 policy (it wraps it again on loading), as
@@ -236,7 +296,7 @@ def _serialize(value):
         return [_serialize(v) for v in value]
     if isinstance(value, dict):
         return {k: _serialize(v) for k, v in value.items()}
-    if not hasattr(value, "get_config"):
+    if not hasattr(value, "get_config") and not inspect.isfunction(value):
         return {"class_name": "function", "config": serialization.get_registered_name(value)}
     return serialization.serialize_keras_object(value)
 
@@ -693,7 +753,12 @@ def _training_config(model):
         return None
     training_config = {key: compile_config[key] for key in
                        ("loss", "metrics", "weighted_metrics", "loss_weights")}
-    training_config["optimizer_config"] = compile_config["optimizer"]
+    optimizer = compile_config["optimizer"]
+    if isinstance(optimizer, dict) and optimizer.get("class_name") == \
+            type(model.optimizer).__name__:  # (by its registered name: 'Custom>Adam')
+        optimizer = dict(optimizer, class_name=serialization.get_registered_name(
+            type(model.optimizer)))
+    training_config["optimizer_config"] = optimizer
     # the metrics as built by training, each output's (as tf_keras records them once built:
     # its loader then gives them their names, 'mae' rather than 'mean_absolute_error')
     container = model.compiled_metrics
@@ -775,8 +840,44 @@ def _save_model_to_hdf5(model, filepath, include_optimizer):
         if training_config is not None:
             training_config = json.dumps(_legacy_serialization(training_config),
                                          default=_json_default)
-    model_config = json.dumps(_legacy_serialization(json.loads(model_to_json(model))))
+    model_config = json.dumps(_legacy_model_config(json.loads(model_to_json(model))))
     h5_format.save_model_to_hdf5(model, filepath, model_config, training_config)
+
+
+def _legacy_model_config(config):
+    """A model's `to_json` config as tf_keras's `.h5` files hold it: its class and config
+    only, and each layer of a model (nested models too) by its legacy serialization (its
+    registered name, without module or build config); what the layers' configs hold (an
+    initializer's module, a wrapped layer) as they give it, but functions by name."""
+    out = {"class_name": config["class_name"], "config": config["config"]}
+    layers = out["config"].get("layers") if isinstance(out["config"], dict) else None
+    if isinstance(layers, list):
+        out["config"] = dict(out["config"], layers=[_legacy_layer(e) for e in layers])
+    return _functions_by_name(out)
+
+
+def _legacy_layer(entry):
+    if not isinstance(entry, dict) or "class_name" not in entry:
+        return entry
+    registered = entry.get("registered_name")
+    out = {k: v for k, v in entry.items()
+           if k not in ("module", "registered_name", "build_config", "compile_config")}
+    if isinstance(registered, str) and registered != out["class_name"]:
+        out["class_name"] = registered
+    return _legacy_model_config(out) | {k: v for k, v in out.items()
+                                        if k not in ("class_name", "config")}
+
+
+def _functions_by_name(value):
+    """`value` with each serialized function replaced by its registered name (tf_keras's
+    loaders of `.h5` files find a function only so)."""
+    if isinstance(value, list):
+        return [_functions_by_name(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if value.get("class_name") == "function" and isinstance(value.get("config"), str):
+        return value["config"]
+    return {k: _functions_by_name(v) for k, v in value.items()}
 
 
 def _legacy_serialization(value):

@@ -145,20 +145,19 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
     """Writes the values of `model`'s variables (and its optimizer's) under `filepath`.
 
     A TF checkpoint with that prefix (and the directory's ``checkpoint`` file,
-    so that `tf.train.latest_checkpoint` finds it), or a safetensors file for a
-    path ending in ``.safetensors``; `load_weights` reads either back.
-    `options` is accepted for compatibility and ignored.
+    so that `tf.train.latest_checkpoint` finds it); an HDF5 file for a path
+    ending in ``.h5``, ``.hdf5`` or ``.keras`` (or `save_format="h5"`), in
+    Keras's layout for ``.weights.h5``, else tf_keras's legacy one; or a
+    safetensors file for a path ending in ``.safetensors``. `load_weights`
+    reads each back. `options` is accepted for compatibility and ignored.
     """
     filepath = check_path(filepath, "save weights to", save_format)
-    kind = hdf5_kind(filepath, save_format)
-    if kind is not None:
+    kind = _weights_format(filepath, save_format)
+    if kind != "tf":
         if may_write(filepath, overwrite):
             (keras_archive.save_weights if kind == "weights.h5"
              else h5_format.save_weights_to_hdf5)(model, filepath)
         return
-    if save_format not in (None, "tf", "tensorflow"):
-        raise ValueError(f'Unknown format. Received: `save_format`={save_format}. Was '
-                         f'expecting one of {{"tf", "h5"}}.')
     tf_format = _is_tf_format(filepath)
     if may_write(bundle.index_path(filepath) if tf_format else filepath, overwrite):
         # As TF's checkpoint writer: missing directories of the prefix are created.
@@ -170,6 +169,28 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
         else:
             tensors, metadata = weights_file(model)
             safetensors_format.save_file(tensors, filepath, metadata)
+
+
+def _weights_format(filepath, save_format):
+    """How `save_weights` writes `filepath`, as tf_keras chooses: ``"weights.h5"`` (Keras's
+    layout) for a path ending in ``.weights.h5`` whatever `save_format` says, else ``"h5"``
+    (the legacy layout) or ``"tf"`` (a checkpoint) by `save_format`, or by the path's
+    suffix (``.h5``, ``.hdf5`` and ``.keras`` are HDF5)."""
+    if filepath.endswith(".weights.h5"):
+        return "weights.h5"
+    is_h5 = filepath.endswith((".h5", ".hdf5", ".keras"))
+    if save_format is None:
+        return "h5" if is_h5 else "tf"
+    kind = {"tf": "tf", "tensorflow": "tf", "h5": "h5", "hdf5": "h5",
+            "keras": "h5"}.get(save_format.lower().strip())
+    if kind is None:
+        raise ValueError(f'Unknown format. Received: `save_format`={save_format}. Was '
+                         f'expecting one of {{"tf", "h5"}}.')
+    if kind == "tf" and is_h5:
+        raise ValueError(f'save_weights got save_format="tf"/"tensorflow", but the filepath '
+                         f'({filepath}) looks like an HDF5 file. Omit the ".h5"/".keras" when '
+                         f'saving in TensorFlow format.')
+    return kind
 
 
 def _is_tf_format(filepath):
@@ -247,21 +268,24 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
     With `by_name`, layers take the weights saved by the layer of the same
     name, and `skip_mismatch` skips (with a warning) those that do not fit.
     """
-    if skip_mismatch and not by_name:
-        raise ValueError("When calling model.load_weights, skip_mismatch can only be set to "
-                         "True when by_name is True.")
     filepath = check_path(filepath, "load weights from")
-    kind = hdf5_kind(filepath) or ("h5" if h5_format.is_hdf5(filepath) else None)
-    if kind == "weights.h5":
+    # (Keras's layouts first: there `by_name` is ignored and `skip_mismatch` skips any layer
+    # whose weights do not fit, as in tf_keras)
+    if filepath.endswith(".weights.h5"):
         return keras_archive.load_weights(model, filepath, skip_mismatch)
-    if kind == "h5":
-        return h5_format.load_weights_from_hdf5(model, filepath, by_name, skip_mismatch)
     if filepath.endswith(".keras") and zipfile.is_zipfile(filepath):
         with zipfile.ZipFile(filepath) as archive:
             if keras_archive.ARCHIVE_WEIGHTS in archive.namelist():
                 data = archive.read(keras_archive.ARCHIVE_WEIGHTS)
                 return keras_archive.load_weights_bytes(model, data, skip_mismatch)
+    if skip_mismatch and not by_name:
+        raise ValueError("When calling model.load_weights, skip_mismatch can only be set to "
+                         "True when by_name is True.")
+    if hdf5_kind(filepath) or h5_format.is_hdf5(filepath):
+        return h5_format.load_weights_from_hdf5(model, filepath, by_name, skip_mismatch)
     if by_name and _is_tf_format(filepath) and bundle.exists(filepath):
+        # (as tf_keras: the checkpoint is read, then loading by name refused)
+        load_weights(model, filepath, options=options)
         raise NotImplementedError("Weights may only be loaded based on topology into Models "
                                   "when loading TensorFlow-formatted weights (got by_name=True "
                                   "to load_weights).")

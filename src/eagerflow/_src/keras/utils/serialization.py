@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from eagerflow._src.backend import api_export
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
@@ -207,8 +208,8 @@ def _public_module(cls):
         return "keras"
     parts = cls.__module__.split(".")
     if parts[:3] == ["eagerflow", "_src", "keras"] and len(parts) > 3:
-        if parts[3:] == ["optimizers", "legacy"]:
-            return "keras.optimizers.legacy"
+        if parts[3:] in (["optimizers", "legacy"], ["optimizers", "schedules"]):
+            return "keras." + ".".join(parts[3:])
         return "keras." + parts[3]
     return cls.__module__
 
@@ -221,6 +222,11 @@ def _by_public_module(module, class_name):
             if inspect.isclass(obj) and obj.__name__ == class_name and _is_own(obj) and \
                     module in (_public_module(obj), vars(obj).get("_serialized_module")):
                 return obj
+    # (a class no family lists: a legacy optimizer, a learning rate schedule)
+    path = f"{module}.{class_name}"
+    for obj, _, attribute, names in api_export.EXPORTS:
+        if attribute is None and inspect.isclass(obj) and path in names:
+            return obj
     return None
 
 
