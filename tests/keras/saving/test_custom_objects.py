@@ -216,3 +216,57 @@ def test_lambda_layers_save_their_bytecode_and_load_where_tf_keras_loads_them(tm
         keras.models.model_from_json(model.to_json())
     layer = keras.layers.Lambda.from_config(model.layers[3].get_config())
     np.testing.assert_allclose(layer(np.ones((1, 3), "float32")), [[13.0, 13.0, 13.0]])
+
+
+
+class _Subclassed(keras.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = keras.layers.Dense(3)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+def _saved_subclassed(path, module):
+    cls = type("_Subclassed", (_Subclassed,), {"__module__": module})
+    model = cls()
+    model.compile("adam", "mse", metrics=["mae"])
+    model.fit(np.ones((4, 2)), np.ones((4, 3)), verbose=0)
+    model.save(path)
+    return cls
+
+
+def test_archive_of_an_unknown_model_class_names_it_and_its_config(tmp_path):
+    cls = _saved_subclassed(tmp_path / "s.keras", "__main__")
+    # (tf_keras 2.21's message, the whole config of the model included)
+    expected = (
+        "Could not locate class '_Subclassed'. Make sure custom classes are decorated with "
+        "`@keras.saving.register_keras_serializable()`. Full object config: {'module': None, "
+        "'class_name': '_Subclassed', 'config': {'name': 'private__subclassed', 'trainable': "
+        "True, 'dtype': 'float32'}, 'registered_name': '_Subclassed', "
+        "'build_config': {'input_shape': [None, 2]}, 'compile_config': {'optimizer': 'adam', "
+        "'loss': 'mse', 'metrics': ['mae'], 'loss_weights': None, 'weighted_metrics': None, "
+        "'run_eagerly': None, 'steps_per_execution': None, 'jit_compile': None}}")
+    with pytest.raises(TypeError) as info:
+        keras.models.load_model(tmp_path / "s.keras")
+    assert str(info.value) == expected
+    loaded = keras.models.load_model(tmp_path / "s.keras", custom_objects={"_Subclassed": cls})
+    assert type(loaded) is cls
+
+
+def test_archive_model_class_is_imported_from_its_module(tmp_path):
+    """As tf_keras: a class defined in an importable module needs no custom objects."""
+    _saved_subclassed(tmp_path / "s.keras", __name__)
+    assert type(keras.models.load_model(tmp_path / "s.keras")) is _Subclassed
+    _saved_subclassed(tmp_path / "t.keras", "no_such_module_here")
+    with pytest.raises(TypeError, match="^Could not deserialize class '_Subclassed' because its "
+                                        "parent module no_such_module_here cannot be imported. "
+                                        "Full object config: {'module': 'no_such_module_here'"):
+        keras.models.load_model(tmp_path / "t.keras")
+
+
+def test_deserialize_keras_object_imports_a_custom_classs_module():
+    config = keras.layers.serialize(Unregistered(name="u"))
+    assert config["module"] == __name__
+    assert type(keras.saving.deserialize_keras_object(config)) is Unregistered

@@ -363,7 +363,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
         tensors, metadata = safetensors_format.deserialize(data, filepath)
     with serialization.CustomObjectScope(custom_objects or {}), \
             serialization.archive_loading(), serialization.safe_mode_scope(safe_mode):
-        model = layers_mod.deserialize(config)
+        model = _deserialize_archived_model(config)
         build_config = config.get("build_config")
         if not model.built and build_config:
             model.build_from_config(build_config)
@@ -383,6 +383,21 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
 
 
 _ASSETS = "assets"
+
+
+def _deserialize_archived_model(config):
+    """The model an archive's config describes; a model class that cannot be found raises
+    tf_keras's TypeError naming the class and the whole config (a layer inside it, its own)."""
+    try:
+        return layers_mod.deserialize(config)
+    except TypeError as e:
+        if str(e) != serialization.unknown_in_archive(config.get("class_name")):
+            raise
+    if serialization.from_module(config) is not None:  # (a class its module defines)
+        return serialization.deserialize_keras_object(config)
+    raise TypeError(f"Could not locate class '{config['class_name']}'. Make sure custom classes "
+                    f"are decorated with `@keras.saving.register_keras_serializable()`. Full "
+                    f"object config: {config}")
 
 
 def _asset_holders(model):

@@ -13,6 +13,7 @@ mean the same thing everywhere, and an unknown name lists the known ones.
 """
 import base64
 import contextlib
+import importlib
 import inspect
 import marshal
 import sys
@@ -268,10 +269,12 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             cls = get_registered_object(identifier["class_name"], custom_objects, module_objects)
         if cls is None and isinstance(identifier.get("module"), str):
             cls = _by_public_module(identifier["module"], identifier["class_name"])
+        if cls is None and module_objects is None:
+            cls = from_module(identifier)
         if cls is None:
             # a custom class's config (no importable module) or a `.keras` archive's
             if in_archive_loading() or identifier.get("module", "_") is None:
-                raise TypeError(_unknown_in_archive(identifier["class_name"]))
+                raise TypeError(unknown_in_archive(identifier["class_name"]))
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         safe = in_safe_mode()
@@ -288,6 +291,26 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+def from_module(config):
+    """The custom class a config names by its module (one outside Keras), imported as
+    tf_keras's deserialization imports it; None if the module does not define it. A module
+    that cannot be imported raises tf_keras's TypeError."""
+    module, name = config.get("module"), config["class_name"]
+    if not isinstance(module, str) or module.split(".")[0] in ("keras", "tf_keras",
+                                                               "builtins", "eagerflow"):
+        return None
+    try:
+        found = vars(importlib.import_module(module))
+    except ModuleNotFoundError:
+        raise TypeError(f"Could not deserialize class '{name}' because its parent module "
+                        f"{module} cannot be imported. Full object config: {config}") from None
+    cls = found.get(name) or found.get(config.get("registered_name"))
+    if cls is None and name.count(".") == 1:  # (a class nested in a class, by `__qualname__`)
+        outer, inner = name.split(".")
+        cls = getattr(found.get(outer), inner, None)
+    return cls if inspect.isclass(cls) else None
 
 
 def _public_function(name):
@@ -495,7 +518,7 @@ def keeping_objects():
     return bool(getattr(_scope, "in_memory", False))
 
 
-def _unknown_in_archive(name):
+def unknown_in_archive(name):
     return (f"Cannot deserialize object of type `{name}`. If `{name}` is a custom class, "
             f"please register it using the `@keras.saving.register_keras_serializable()` "
             f"decorator.")
