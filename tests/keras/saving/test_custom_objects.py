@@ -270,3 +270,20 @@ def test_deserialize_keras_object_imports_a_custom_classs_module():
     config = keras.layers.serialize(Unregistered(name="u"))
     assert config["module"] == __name__
     assert type(keras.saving.deserialize_keras_object(config)) is Unregistered
+
+
+def test_deserialize_keras_object_plain_dicts_and_unknown_classes_as_tf_keras():
+    # a dict that is no config: its values deserialized, as tf_keras's generic deserializer
+    config = {"a": 1, "opt": keras.optimizers.serialize(keras.optimizers.SGD(0.5))}
+    out = keras.saving.deserialize_keras_object(config)
+    assert out["a"] == 1 and float(out["opt"].learning_rate) == 0.5
+    with pytest.raises(TypeError, match=r"^Could not locate class 'Nope'\. Make sure custom "
+                                        r"classes are decorated with .* Full object config: "
+                                        r"\{'class_name': 'Nope', 'config': \{\}\}$"):
+        keras.saving.deserialize_keras_object({"class_name": "Nope", "config": {}})
+    # a family's deserializer: tf_keras's ValueError for a dict without a class name
+    with pytest.raises(ValueError, match=r"^Unknown `config` as a `dict`, config=\{'bad': 1\}$"):
+        keras.layers.deserialize({"bad": 1})
+    with pytest.raises(TypeError, match="^Error when deserializing class 'Dense' using "
+                                        "config={}"):
+        keras.layers.deserialize({"class_name": "Dense"})

@@ -259,10 +259,16 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                                 f"`@keras.saving.register_keras_serializable()`. Full object "
                                 f"config: {config}")
             return function
+    if isinstance(identifier, dict) and module_objects is None and (
+            "class_name" not in identifier or "config" not in identifier):
+        # (as tf_keras: a plain dict, its values deserialized)
+        return {key: _deserialize_value(value, custom_objects, safe_mode)
+                for key, value in identifier.items()}
     if isinstance(identifier, dict):
-        if "class_name" not in identifier or "config" not in identifier:
-            raise ValueError(f"Improper config format for {identifier}. Expecting python "
-                             f"dict contains `class_name` and `config` as keys")
+        if "class_name" not in identifier:
+            raise ValueError(f"Unknown `config` as a `dict`, config={identifier}")
+        if "config" not in identifier:  # (an empty config, as tf_keras reads it)
+            identifier = {**identifier, "config": {}}
         name = identifier.get("registered_name") or identifier["class_name"]
         cls = get_registered_object(name, custom_objects, module_objects)
         if cls is None:
@@ -275,6 +281,11 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             # a custom class's config (no importable module) or a `.keras` archive's
             if in_archive_loading() or identifier.get("module", "_") is None:
                 raise TypeError(unknown_in_archive(identifier["class_name"]))
+            if module_objects is None:  # (tf_keras's generic deserializer)
+                raise TypeError(f"Could not locate class '{identifier['class_name']}'. Make "
+                                f"sure custom classes are decorated with "
+                                f"`@keras.saving.register_keras_serializable()`. Full object "
+                                f"config: {identifier}")
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         safe = in_safe_mode()
@@ -291,6 +302,17 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+def _deserialize_value(value, custom_objects, safe_mode):
+    """A value of a plain dict given to `deserialize_keras_object`: configs deserialized,
+    containers element by element, anything else as it is."""
+    if isinstance(value, dict):
+        return deserialize_keras_object(value, custom_objects=custom_objects,
+                                        safe_mode=safe_mode)
+    if isinstance(value, (list, tuple)):
+        return [_deserialize_value(v, custom_objects, safe_mode) for v in value]
+    return value
 
 
 def from_module(config):
