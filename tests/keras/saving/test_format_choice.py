@@ -170,3 +170,34 @@ def test_deserialize_keras_object_finds_legacy_optimizers_and_schedules(obj):
     again = keras.saving.deserialize_keras_object(config)
     assert type(again) is type(obj) and again.get_config() == obj.get_config()
 
+
+
+def _legacy_adam_model(units=1, legacy=True):
+    model = keras.Sequential([keras.layers.Dense(units, input_shape=(2,),
+                                                 kernel_initializer="ones")])
+    model.compile(keras.optimizers.legacy.Adam(0.01) if legacy else keras.optimizers.Adam(0.01),
+                  "mse")
+    return model
+
+
+def test_checkpoint_restores_a_legacy_optimizers_state(tmp_path):
+    x = np.linspace(-1, 1, 16).reshape(8, 2).astype("float32")
+    y = x[:, :1] * 2 - x[:, 1:]
+    model = _legacy_adam_model()
+    model.fit(x, y, batch_size=2, epochs=1, verbose=0, shuffle=False)
+    model.save_weights(str(tmp_path / "ckpt"))
+    other = _legacy_adam_model()
+    other.load_weights(str(tmp_path / "ckpt"))
+    assert int(other.optimizer.iterations) == 4  # (TF restores it at once)
+    for _ in range(2):  # the slots, restored as they are created, give the same steps
+        assert other.train_on_batch(x, y) == model.train_on_batch(x, y)
+    np.testing.assert_array_equal(other.get_weights()[0], model.get_weights()[0])
+
+
+def test_legacy_optimizer_checkpoint_into_a_new_optimizer_raises(tmp_path):
+    model = _legacy_adam_model()
+    model.train_on_batch(np.ones((2, 2)), np.ones((2, 1)))
+    model.save_weights(str(tmp_path / "ckpt"))
+    with pytest.raises(ValueError, match="^You are trying to restore a checkpoint from a legacy "
+                                         "TF-Keras optimizer into a v2.11\\+ Optimizer"):
+        _legacy_adam_model(legacy=False).load_weights(str(tmp_path / "ckpt"))

@@ -38,6 +38,7 @@ from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.engine import base_layer
+from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
@@ -289,15 +290,24 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
         raise NotImplementedError("Weights may only be loaded based on topology into Models "
                                   "when loading TensorFlow-formatted weights (got by_name=True "
                                   "to load_weights).")
-    if not by_name and _is_tf_format(filepath) and bundle.exists(filepath) and \
-            all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)):
-        # A model not built yet: its weights and its optimizer's slots get their values as
-        # they are created, matched through the checkpoint's object graph as TF does.
+    if not by_name and _is_tf_format(filepath) and bundle.exists(filepath) and (
+            all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)) or
+            isinstance(getattr(model, "optimizer", None), OptimizerV2)):
+        # A model not built yet (or with a legacy optimizer, whose slots and hyperparameters
+        # hang off the object graph): its weights and its optimizer's slots get their values
+        # as they are created, matched through the checkpoint's object graph as TF does.
         return checkpoint.CheckpointLoadStatus(
             checkpoint.restore_objects(model, [], filepath), (model, []))
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
     partial = _is_tf_format(filepath) and bundle.exists(filepath)
+    if partial and isinstance(getattr(model, "optimizer", None), Optimizer) and \
+            any("/.OPTIMIZER_SLOT/" in key for key in tensors):
+        raise ValueError("You are trying to restore a checkpoint from a legacy TF-Keras "
+                         "optimizer into a v2.11+ Optimizer, which can cause errors. Please "
+                         "update the optimizer referenced in your code to be an instance of "
+                         "`tf.keras.optimizers.legacy.Optimizer`, e.g.: "
+                         "`tf.keras.optimizers.legacy.Adam`.")
     status = restore(model, tensors, metadata, by_name, skip_mismatch, partial)
     return status.assert_nontrivial_match() if partial else status  # (as TF's load_weights)
 
