@@ -70,8 +70,9 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     A path ending in ``.h5`` (or `save_format="h5"`) gets tf_keras's legacy
     HDF5 file, through h5py (`include_optimizer=False` leaves out the compile
     arguments and the optimizer's state); a path ending in ``.keras`` (or
-    `save_format="keras"`) the `.keras` archive; any other path (or
-    `save_format="tf"`), as tf_keras does, a SavedModel directory
+    `save_format="keras"`) the `.keras` archive, which takes no other argument;
+    `save_format="tf"` on an ``.h5`` or ``.keras`` path HDF5 again, and on any
+    other path (the default there), as tf_keras does, a SavedModel directory
     (`tf.saved_model.save`'s, with the model's config recorded for
     `load_model`, its ``__call__`` and its ``serving_default`` signature;
     `signatures` and `options` as there). `save_traces` is accepted and ignored.
@@ -129,15 +130,12 @@ def _save_format(filepath, save_format):
     return "h5" if filepath.endswith((".h5", ".hdf5")) else "tf"
 
 
-def _model_config(model, compile_config=None):
+def _model_config(model, compile_config):
     """The model's config as the `.keras` archive and the SavedModel hold it: its class and
-    config, how to build it and (when compiled) its compile arguments (by default, those
-    of its current optimizer, loss and metrics)."""
+    config, how to build it and (when compiled) `compile_config`."""
     config = layers_mod.serialize(model)
     config["build_config"] = model.get_build_config()
     config.update(_MODEL_MODULES.get(config["class_name"], {}))
-    if compile_config is None:
-        compile_config = _compile_config(model)
     if compile_config is not None:
         config["compile_config"] = compile_config
     return config
@@ -146,7 +144,7 @@ def _model_config(model, compile_config=None):
 def _save_saved_model(model, filepath, kwargs):
     """`save_model` to a SavedModel directory, with tf_keras's metadata of each layer."""
     from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
-    config = _model_config(model)
+    config = _model_config(model, _compile_config(model))  # (its current optimizer's config)
     _check_inputs_known(model)
     identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
                   "_tf_keras_network" if isinstance(model, Functional) else
