@@ -180,3 +180,27 @@ def test_dct_and_mfcc_argument_errors_are_tfs():
         tf.signal.dct(tf.ones([1]), type=1)
     with pytest.raises(ValueError, match=r"Got: tf\.Tensor\(\[\], shape=\(3, 0\)"):
         tf.signal.mfccs_from_log_mel_spectrograms(tf.ones([3, 0]))
+
+
+@pytest.mark.parametrize("value", [np.array([1.0, 2.0, 3.0], np.float32), [1.0, 2.0, 3.0],
+                                   np.array([1, 2, 3])])
+def test_irfft_converts_a_non_tensor_to_complex64(value):
+    # as TF: anything but a tensor converts with complex64 preferred; a float tensor fails
+    close(tf.signal.irfft(value), [2.0, -0.5, 0.0, -0.5])
+    assert tf.signal.irfft2d(np.ones([2, 2], np.float32)).dtype == tf.float32
+    with pytest.raises(ValueError, match="IRFFT requires"):
+        tf.signal.irfft(tf.constant([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("kind", [2, 3, 4])
+@pytest.mark.parametrize("inverse", [False, True])
+def test_dct_of_an_empty_axis(kind, inverse):
+    transform = tf.signal.idct if inverse else tf.signal.dct
+    x = tf.zeros([3, 0])
+    out = transform(x, type=kind)
+    assert out.shape == (3, 0) and out.dtype == tf.float32
+    if kind in (2, 3):  # TF's orthonormal II and III fail padding the weights by -1
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Paddings must be"):
+            transform(x, type=kind, norm="ortho")
+    else:
+        assert transform(x, type=kind, norm="ortho").shape == (3, 0)

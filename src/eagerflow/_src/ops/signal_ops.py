@@ -129,8 +129,9 @@ def _complex_fft(kind, rank, input, name):
 def _real_fft(kind, rank, input, fft_length, name):
     op = _OPS[kind, rank]
     wanted = _REAL if kind == "RFFT" else COMPLEX
-    # Python floats convert to float32, the RFFT's usual input.
-    x = convert_to_tensor(input, dtype_hint=_d.float32) if kind == "RFFT" else as_tensor(input)
+    # Python floats convert to float32, the RFFT's usual input; anything but a tensor given
+    # to the inverse (a NumPy array of floats or ints, a list) converts to complex64.
+    x = convert_to_tensor(input, dtype_hint=_d.float32 if kind == "RFFT" else _d.complex64)
     if x.dtype not in wanted:
         names = " or ".join(f"tf.{d.name}" for d in wanted)
         raise ValueError(f"{kind} requires {names} inputs, got: {x!s}")

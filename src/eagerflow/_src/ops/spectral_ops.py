@@ -220,6 +220,11 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     if size is None:  # known at run time only
         size = array_ops.shape(input)[-1]
     dtype = input.dtype
+    if isinstance(size, int) and size == 0:  # nothing to transform (TF's orthonormal II and III fail padding by -1)
+        if norm == "ortho" and type in (2, 3):
+            raise errors.op_error(errors.InvalidArgumentError, "PadV2",
+                                  "Paddings must be non-negative: 0 -1")
+        return input
     if type == 1:
         mirrored = array_ops.concat([input, input[..., -2:0:-1]], -1)
         return math_ops.real(signal_ops.rfft(mirrored))
