@@ -240,6 +240,23 @@ def test_small_math_composites():
     assert tf.truncatemod(tf.constant([-7, 7]), 3).numpy().tolist() == [-1, 1]
 
 
+def test_invert_permutation_errors_are_tfs():
+    # a list runs TF's slower path (no name at the end); a tensor's error ends with it
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.math.invert_permutation([0, 0])
+    assert info.value.message.endswith("0 is duplicated in the input. [Op:InvertPermutation]")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"invert_permutation expects a 1D vector. \[Op:InvertPermutation\]"
+                             " name: $"):
+        tf.math.invert_permutation(tf.constant([[0]]))
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        tf.function(tf.math.invert_permutation).get_concrete_function(
+            tf.TensorSpec([1, 1], tf.int32))
+    unknown = tf.function(tf.math.invert_permutation).get_concrete_function(
+        tf.TensorSpec(None, tf.int32))
+    assert unknown.output_shapes.as_list() == [None]
+
+
 # -- special functions ----------------------------------------------------------------------
 # TF's printed results (its float64 kernels; its float32 ones differ from the correctly
 # rounded values computed here by an ulp now and then).

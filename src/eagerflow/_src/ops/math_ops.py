@@ -753,16 +753,17 @@ tf_args[_op_named("Polygamma")] = ("a", "x")
 
 
 def _zeta(xp, x, q):
-    """The Hurwitz zeta function, with TF's values where the series diverges (inf at x = 1,
-    NaN for x < 1) and at infinite x or q."""
+    """The Hurwitz zeta function, with TF's values where the series diverges (inf at x = 1
+    for any q, NaN for x < 1) and at infinite x or q."""
     s, r = xp.broadcast_arrays(x.astype(xp.float64), q.astype(xp.float64))
     with np.errstate(all="ignore"):
         finite = xp.isfinite(s) & (s > 1)
         out = _hurwitz_zeta(xp, xp.where(finite, s, 2.0), r)
         # x = inf keeps the terms (q + k)^-x of base below 1: 1 at q = 1, 0 above
         out = xp.where(s == xp.inf, xp.where(r == 1, 1.0, xp.where(r > 1, 0.0, xp.inf)), out)
-        out = xp.where(s == 1, xp.inf, xp.where((s < 1) | xp.isnan(s), xp.nan, out))
         out = xp.where(xp.isnan(r), xp.nan, out)
+        # (the pole at x = 1 whatever q, NaN included)
+        out = xp.where(s == 1, xp.inf, xp.where((s < 1) | xp.isnan(s), xp.nan, out))
     return out.astype(x.dtype)
 
 
@@ -1383,6 +1384,8 @@ def polyval(coeffs, x, name=None):
 
 
 def _invert_permutation(xp, x):
+    if x.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "invert_permutation expects a 1D vector.")
     n = x.shape[0]
     bad = (x < 0) | (x >= n)
     if xp.any(bad):
@@ -1398,10 +1401,8 @@ def _invert_permutation(xp, x):
 
 
 def _invert_permutation_rule(x, **_):
-    if x.shape.rank is not None and x.shape.rank != 1:
-        raise errors.InvalidArgumentError(None, "InvertPermutation",
-                                          f"x must be a vector, got shape {x.shape}")
-    return x.shape, x.dtype
+    rules.check_rank("InvertPermutation", [x], 0, rank=1)
+    return x.shape.with_rank(1), x.dtype
 
 
 _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
@@ -1418,9 +1419,10 @@ def invert_permutation(x, name=None):
     >>> tf.math.invert_permutation([3, 4, 0, 2, 1])
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 4, 3, 0, 1], dtype=int32)>
     """
-    x = as_tensor(x)
-    _invert_permutation_rule(x)
-    return dispatch(_INVERT_PERMUTATION, (x,), name=name)
+    try:
+        return dispatch(_INVERT_PERMUTATION, (as_tensor(x),), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, x) from None
 
 
 # -- gradients ---------------------------------------------------------------------------
