@@ -380,6 +380,18 @@ def _gradients(fn, *args):
     return tape.gradient(out, tensors)
 
 
+def test_igamma_partial_in_a_at_its_edges_is_tfs():
+    # TF's IgammaGradA is 0 at a = x = 0 and at a = inf (x >= 0), NaN elsewhere off a > 0
+    a = [0.0, 0.0, 0.0, np.inf, np.inf, np.inf, np.inf, 2.0, -1.0]
+    x = [0.0, 1.0, np.inf, 0.0, 1.0, np.inf, -1.0, 0.0, 1.0]
+    want = [0.0, np.nan, np.nan, 0.0, 0.0, 0.0, np.nan, 0.0, np.nan]
+    for dtype in (tf.float32, tf.float64):
+        got = tf.raw_ops.IgammaGradA(a=tf.constant(a, dtype), x=tf.constant(x, dtype))
+        np.testing.assert_array_equal(got.numpy(), want)
+        da, _ = _gradients(tf.math.igammac, tf.constant(a, dtype), tf.constant(x, dtype))
+        np.testing.assert_array_equal(da.numpy(), want)
+
+
 def test_second_derivative_of_igamma_in_a_is_tfs_lookup_error():
     # TF registers no gradient for IgammaGradA, igamma's partial in a
     a, x = tf.Variable(2.0), tf.constant(1.5)
