@@ -932,3 +932,11 @@ def test_integer_division_of_nothing_by_zero_is_empty_as_tf(fn):
     assert out.shape == (0, 2) and out.dtype == tf.int64
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
         fn(tf.ones([1, 2], tf.int64), tf.constant([0, 1], tf.int64))
+
+
+@pytest.mark.parametrize("fn", [tf.math.xlogy, tf.math.xlog1py, tf.math.xdivy])
+def test_x_of_y_ops_list_their_dtypes_in_tfs_order(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="of int32 is not in the list of allowed values: half, bfloat16, "
+                             "float, double, complex64, complex128"):
+        fn(tf.constant([1]), tf.constant([2]))

@@ -162,14 +162,16 @@ _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x
                          rules.binary, tied=(0, 1),
                          dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
                          kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)
+# (TF's order for the x*f(y) ops, as their errors list them)
+_X_OF_Y_DTYPES = (_F16, _BF16, _F32, _F64, _d.complex64, _d.complex128)
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                  rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
-                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                    rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                  rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
 tf_args[_ATAN2] = ("y", "x")
