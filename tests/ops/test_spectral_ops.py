@@ -204,3 +204,41 @@ def test_dct_of_an_empty_axis(kind, inverse):
             transform(x, type=kind, norm="ortho")
     else:
         assert transform(x, type=kind, norm="ortho").shape == (3, 0)
+
+
+def test_framing_and_stft_of_unknown_rank_in_a_function():
+    x3 = np.arange(60, dtype=np.float32).reshape(2, 10, 3) ** 0.5
+    unknown = [tf.TensorSpec(None, tf.float32)]
+
+    for kwargs in [dict(axis=-1), dict(axis=1), dict(axis=-2, pad_end=True, pad_value=-1.0),
+                   dict(axis=0, pad_end=True)]:
+        framed = tf.function(lambda x: tf.signal.frame(x, 4, 3, **kwargs),
+                             input_signature=unknown)
+        assert framed.get_concrete_function().output_shapes.rank is None
+        np.testing.assert_array_equal(framed(x3), tf.signal.frame(x3, 4, 3, **kwargs))
+    added = tf.function(lambda x: tf.signal.overlap_and_add(x, 2), input_signature=unknown)
+    np.testing.assert_array_equal(added(x3), tf.signal.overlap_and_add(x3, 2))
+    signals = np.sin(np.arange(80) * 0.2).astype(np.float32).reshape(2, 40)
+    round_trip = tf.function(lambda x: tf.signal.inverse_stft(tf.signal.stft(x, 16, 4), 16, 4),
+                             input_signature=unknown)
+    close(round_trip(signals),
+          tf.signal.inverse_stft(tf.signal.stft(signals, 16, 4), 16, 4).numpy())
+
+    @tf.function(input_signature=unknown)
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.signal.frame(x, 4, 3, axis=1, pad_end=True) ** 2)
+        return tape.gradient(y, x)
+    # each sample counted by the frames that hold it: 1 or 2 times, twice the sample each
+    counts = np.array([1, 1, 1, 2, 1, 1, 2, 1, 1, 2], np.float32)[None, :, None]
+    close(gradient(x3), 2 * x3 * counts)
+
+
+def test_mel_matrix_of_a_run_time_bin_count():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def mel(bins):
+        return tf.signal.linear_to_mel_weight_matrix(40, bins, 16000, 80.0, 7600.0)
+    assert mel.get_concrete_function().output_shapes.as_list() == [None, 40]
+    close(mel(tf.constant(257)),
+          tf.signal.linear_to_mel_weight_matrix(40, 257, 16000, 80.0, 7600.0).numpy())

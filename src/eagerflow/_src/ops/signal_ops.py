@@ -857,7 +857,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     length, step = _frame_param(frame_length, "frame_length"), _frame_param(frame_step,
                                                                             "frame_step")
     rank = signal.shape.rank
-    if rank is not None and rank < 1:
+    if rank is None:
+        return _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis)
+    if rank < 1:
         raise ValueError(f"Shape {signal.shape} must have rank at least 1")
     axis = axis + rank if axis < 0 else axis
     if isinstance(step, int) and step == 0:  # TF's frame count divides by the step
@@ -897,6 +899,22 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         framed = array_ops.gather(array_ops.expand_dims(signal, 0), indices, axis=1)
         return array_ops.squeeze(framed, [0])
     return array_ops.gather(signal, indices, axis=axis)
+
+
+def _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis):
+    """`frame` of a signal whose rank only the run time knows: framed as a rank-3
+    ``[outer, samples, inner]`` view along its middle axis, then given back its outer and
+    inner dims."""
+    shape = array_ops.shape(signal)
+    if axis < 0:
+        axis = array_ops.rank(signal) + axis
+    outer, inner = shape[:axis], shape[axis + 1:]
+    flat = array_ops.reshape(signal, array_ops.stack(
+        [late.reduction_ops.reduce_prod(outer), shape[axis],
+         late.reduction_ops.reduce_prod(inner)]))
+    framed = frame(flat, length, step, pad_end=pad_end, pad_value=pad_value, axis=1)
+    return array_ops.reshape(framed, array_ops.concat(
+        [outer, array_ops.shape(framed)[1:3], inner], 0))
 
 
 def _frame_param(value, attr):
