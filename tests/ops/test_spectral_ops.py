@@ -242,3 +242,24 @@ def test_mel_matrix_of_a_run_time_bin_count():
     assert mel.get_concrete_function().output_shapes.as_list() == [None, 40]
     close(mel(tf.constant(257)),
           tf.signal.linear_to_mel_weight_matrix(40, 257, 16000, 80.0, 7600.0).numpy())
+
+
+@pytest.mark.parametrize("fn,rank", [(tf.signal.rfft, 1), (tf.signal.rfft2d, 2)])
+def test_fft_length_is_checked_as_tf_checks_it(fn, rank):
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    with pytest.raises(TypeError, match="'numpy.int32' object is not iterable"):
+        fn(x, fft_length=4)  # a scalar, not a list
+    with pytest.raises(TypeError, match="only integer scalar arrays"):
+        fn(x, fft_length=[[4]])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype int32 for Tensor "
+                                         "with dtype int64"):
+        fn(x, fft_length=tf.constant([4] * rank, tf.int64))
+    name = "RFFT" if rank == 1 else "RFFT2D"
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        fn(x, fft_length=[4, 4, 4])
+    assert info.value.message == (
+        f"{{{{function_node __wrapped__{name}_device_/job:localhost/replica:0/task:0/device:"
+        f"CPU:0}}}} fft_length must have shape [{rank}] [Op:{name}] name: ")
+    with pytest.raises(ValueError, match=f"Dimension must be {rank} but is 3"):
+        tf.function(lambda v: fn(v, [4, 4, 4])).get_concrete_function(tf.TensorSpec([2, 3]))
+    assert fn(x, fft_length=np.array([4] * rank, np.int64)).shape[-1] == 3

@@ -142,20 +142,34 @@ def _real_fft(kind, rank, input, fft_length, name):
         # Known sizes fix the length now; otherwise the kernel infers it at run time.
         fft_length = None if None in dims else _inferred_length(kind, dims)
     else:
-        if not isinstance(fft_length, Tensor):  # TF converts it to an int32 tensor
-            fft_length = convert_to_tensor(fft_length, _d.int32)
+        # TF converts it to an int32 tensor (ValueError for another dtype's), then walks its
+        # known value as a list of ints
+        fft_length = convert_to_tensor(fft_length, _d.int32)
         if get_static_value(fft_length) is None and x.shape.rank is not None:
             return _real_fft_of_run_time_length(kind, rank, x, fft_length, name)
         shape, fft_length = array_ops._int_array(fft_length, op.name, "fft_length")
+        if len(shape) != 1:
+            raise TypeError("'numpy.int32' object is not iterable" if not shape else
+                            "only integer scalar arrays can be converted to a scalar index")
         if shape != (rank,):
-            raise errors.op_error(errors.InvalidArgumentError, op.name,
-                                  f"fft_length must have shape [{rank}]")
+            if not context.executing_eagerly():  # TF's shape function refuses it
+                raise rules.shape_error(op.name, f"Dimension must be {rank} but is {shape[0]}",
+                                        [x.shape, TensorShape(shape)])
+            raise _kernel_error(op.name, f"fft_length must have shape [{rank}]")
         for i, n in enumerate(fft_length):
             if n < 0:
-                raise errors.op_error(errors.InvalidArgumentError, op.name,
-                                      f"fft_length[{i}] must >= 0, but got: {n}")
+                raise _kernel_error(op.name, f"fft_length[{i}] must >= 0, but got: {n}")
     attrs = {"fft_length": None if fft_length is None else tuple(fft_length)}
     return dispatch(op, (x,), attrs, name)
+
+
+def _kernel_error(op_name, message):
+    """TF's InvalidArgumentError of the kernel of `op_name` refusing its arguments (in its
+    eager form when run eagerly)."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(None, op_name,
+                                           errors.eager_message(message, op_name, name=""))
+    return errors.op_error(errors.InvalidArgumentError, op_name, message)
 
 
 def _fitted(x, axis, size):
