@@ -263,3 +263,20 @@ def test_fft_length_is_checked_as_tf_checks_it(fn, rank):
     with pytest.raises(ValueError, match=f"Dimension must be {rank} but is 3"):
         tf.function(lambda v: fn(v, [4, 4, 4])).get_concrete_function(tf.TensorSpec([2, 3]))
     assert fn(x, fft_length=np.array([4] * rank, np.int64)).shape[-1] == 3
+
+
+def test_frame_checks_its_arguments_as_tf():
+    x = tf.range(8)
+    for kwargs in [dict(frame_length=[2]), dict(frame_step=[2]),
+                   dict(pad_end=True, pad_value=[1])]:
+        args = {"frame_length": 3, "frame_step": 2, **kwargs}
+        with pytest.raises(ValueError, match=r"Shape \(1,\) must have rank 0"):
+            tf.signal.frame(x, **args)
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype int32 for Tensor "
+                                         "with dtype int64"):
+        tf.signal.frame(x, 3, 2, pad_end=True, pad_value=tf.constant(1, tf.int64))
+    for axis in (1, -2):  # (not wrapped around the vector's one axis)
+        with pytest.raises(IndexError):
+            tf.signal.frame(x, 3, 2, axis=axis)
+    framed = tf.signal.frame(x, 3, 2, pad_end=True, pad_value=np.int64(-1))
+    np.testing.assert_array_equal(framed[-1], [6, 7, -1])

@@ -870,11 +870,16 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     signal = as_tensor(signal)
     length, step = _frame_param(frame_length, "frame_length"), _frame_param(frame_step,
                                                                             "frame_step")
+    if pad_end:  # (TF converts it to the signal's dtype, a scalar)
+        pad_value = convert_to_tensor(pad_value, signal.dtype)
+        _check_scalar(pad_value)
     rank = signal.shape.rank
     if rank is None:
         return _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis)
     if rank < 1:
         raise ValueError(f"Shape {signal.shape} must have rank at least 1")
+    if not -rank <= axis < rank:  # (TF indexes the list of dims with it)
+        raise IndexError("list index out of range")
     axis = axis + rank if axis < 0 else axis
     if isinstance(step, int) and step == 0:  # TF's frame count divides by the step
         text = "Integer division by zero"
@@ -931,9 +936,16 @@ def _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis):
         [outer, array_ops.shape(framed)[1:3], inner], 0))
 
 
+def _check_scalar(tensor):
+    if tensor.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {tensor.shape} must have rank 0")
+
+
 def _frame_param(value, attr):
     """`frame`'s `attr` as a Python int, or an int32 tensor where a traced function knows
-    it only at run time."""
+    it only at run time; a scalar (ValueError otherwise, as TF's)."""
+    if isinstance(value, (list, tuple, np.ndarray, Tensor)):
+        _check_scalar(convert_to_tensor(value))
     if isinstance(value, Tensor) and value.dtype.is_integer and get_static_value(value) is None:
         return cast(value, _d.int32)
     return _int(value, "Frame", attr)
