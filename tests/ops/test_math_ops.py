@@ -940,3 +940,16 @@ def test_x_of_y_ops_list_their_dtypes_in_tfs_order(fn):
                        match="of int32 is not in the list of allowed values: half, bfloat16, "
                              "float, double, complex64, complex128"):
         fn(tf.constant([1]), tf.constant([2]))
+
+
+def test_python_numbers_take_the_dtype_tfs_ops_infer():
+    # nextafter's op defaults its type to float32; betainc's takes the first value's
+    one_up = tf.math.nextafter(1, 2)
+    assert one_up.dtype == tf.float32 and one_up.numpy() == np.nextafter(np.float32(1), 2)
+    assert tf.math.nextafter([1, 2], [3, 0]).dtype == tf.float32
+    assert tf.math.nextafter(1, tf.constant(2.0, tf.float64)).dtype == tf.float64
+    np.testing.assert_allclose(tf.math.betainc(1.0, 2, 0.5).numpy(), 0.75)
+    assert tf.math.betainc([1.0, 2.0], 2, 0.5).dtype == tf.float32
+    assert tf.math.betainc(1, tf.constant(2.0, tf.float64), 0.5).dtype == tf.float64
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
+        tf.math.betainc(1, 2.0, 0.5)

@@ -801,6 +801,9 @@ def nextafter(x1, x2, name=None):
     >>> tf.math.nextafter(tf.constant([1.0]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.0000001], dtype=float32)>
     """
+    if not is_tensor_like(x1) and not is_tensor_like(x2):
+        # as TF's op converts them: its type attr defaults to float32
+        x1 = convert_to_tensor(x1, dtype_hint=_d.float32)
     return _next_after_op(x1, x2, name)
 
 
@@ -1075,18 +1078,17 @@ tf_nodes[_BETAINC] = NodeForm(outputs=("z",))
 def betainc(a, b, x, name=None):
     """Computes the regularized incomplete beta function I_x(a, b).
 
-    a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype.
+    a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype
+    (or the first number's).
 
     >>> tf.math.betainc(2.0, 3.0, tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6875], dtype=float32)>
     """
-    like = next((v for v in (a, b, x) if is_tensor_like(v)), None)
-    if like is None:
-        a, b, x = (convert_to_tensor(v) for v in (a, b, x))
-    else:
-        like = as_tensor(like)
-        a, b, x = (as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, like.dtype)
-                   for v in (a, b, x))
+    # a tensor's dtype, else the first value's, is the one the others convert to, as TF's
+    # op infers its type
+    like = as_tensor(next((v for v in (a, b, x) if is_tensor_like(v)), a))
+    a, b, x = (as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, like.dtype)
+               for v in (a, b, x))
     return dispatch(_BETAINC, (a, b, x), name=name)
 
 
