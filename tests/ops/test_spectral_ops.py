@@ -280,3 +280,21 @@ def test_frame_checks_its_arguments_as_tf():
             tf.signal.frame(x, 3, 2, axis=axis)
     framed = tf.signal.frame(x, 3, 2, pad_end=True, pad_value=np.int64(-1))
     np.testing.assert_array_equal(framed[-1], [6, 7, -1])
+
+
+@pytest.mark.parametrize("transform", [
+    tf.signal.irfft, lambda v: tf.signal.irfft(v, [7]), tf.signal.irfft2d,
+    lambda v: tf.signal.irfft2d(v, [3, 5]), lambda v: tf.signal.irfft3d(v, [2, 3, 9])])
+def test_inverse_real_fft_gradient_with_sizes_known_at_run_time(transform):
+    rng = np.random.RandomState(3)
+    spectrum = tf.constant((rng.randn(2, 4, 5) + 1j * rng.randn(2, 4, 5)).astype(np.complex64))
+
+    def gradient(fn):
+        with tf.GradientTape() as tape:
+            tape.watch(spectrum)
+            y = fn(spectrum)
+            loss = tf.reduce_sum(y ** 2 * tf.cast(tf.range(tf.shape(y)[-1]) + 1, y.dtype))
+        return tape.gradient(loss, spectrum)
+    traced = tf.function(transform, input_signature=[tf.TensorSpec([None] * 3, tf.complex64)])
+    np.testing.assert_allclose(gradient(traced).numpy(), gradient(transform).numpy(),
+                               rtol=1e-5, atol=1e-5)

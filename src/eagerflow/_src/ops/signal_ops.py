@@ -434,8 +434,27 @@ def _rfft_grad(rank):
     return grad
 
 
+def _irfft_grad_run_time(op, dy, rank):
+    """The IRFFT gradient where the length, inferred from the input's innermost sizes, is
+    known at run time only: the weights of `_irfft_grad` built as tensors."""
+    x = op.inputs[0]
+    sizes = array_ops.shape(x)[-rank:]
+    n = array_ops.concat([sizes[:-1], array_ops.reshape(2 * (sizes[-1] - 1), [1])], 0)
+    spectrum = _FFT_FNS["RFFT", rank](dy, n)
+    k = array_ops.range(sizes[-1])
+    real = x.dtype.real_dtype
+    unpaired = math_ops.logical_or(math_ops.equal(k, 0), math_ops.equal(2 * k, n[-1]))
+    weight = array_ops.where(unpaired, cast(1.0, real), cast(2.0, real)) / cast(
+        late.reduction_ops.reduce_prod(n), real)
+    return spectrum * math_ops.complex(weight, array_ops.zeros_like(weight))
+
+
 def _irfft_grad(rank):
     def grad(op, dy):
+        x = op.inputs[0]
+        known = x.shape.rank is not None and None not in x.shape[-rank:].as_list()
+        if not known and not op.attrs.get("fft_length"):
+            return _irfft_grad_run_time(op, dy, rank)
         n = _static_length(op, "IRFFT", rank)
         half = _half_length(n[-1])
         # Each inner frequency stands for itself and its mirror image, so counts twice;
@@ -447,7 +466,9 @@ def _irfft_grad(rank):
         dtype = op.inputs[0].dtype
         spectrum = _FFT_FNS["RFFT", rank](dy, n)
         dy_in = spectrum * convert_to_tensor(weight / math.prod(n), dtype)
-        return _fit(dy_in, op.inputs[0].shape[-rank:].as_list())
+        if not known:
+            return _fit_run_time(dy_in, array_ops.shape(x)[-rank:], rank)
+        return _fit(dy_in, x.shape[-rank:].as_list())
     return grad
 
 
