@@ -298,3 +298,19 @@ def test_inverse_real_fft_gradient_with_sizes_known_at_run_time(transform):
     traced = tf.function(transform, input_signature=[tf.TensorSpec([None] * 3, tf.complex64)])
     np.testing.assert_allclose(gradient(traced).numpy(), gradient(transform).numpy(),
                                rtol=1e-5, atol=1e-5)
+
+
+def test_real_fft_of_no_signals_narrower_than_fft_length_fails_as_tfs():
+    # TF pads a real FFT's input up to fft_length only when it holds values: a batch of no
+    # frames shorter than fft_length reaches its kernel, which refuses it (so does an STFT of
+    # a clip shorter than a frame)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input dimension 1 must have length of at least 256 but got: 255 "
+                             r"\[Op:RFFT\]"):
+        tf.signal.stft(tf.zeros([100]), 255, 128)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input dimension 2 must have length of at least 3 but got: 2"):
+        tf.signal.irfft2d(tf.zeros([0, 4, 2], tf.complex64), [4, 4])
+    assert tf.signal.rfft(tf.zeros([0, 5]), [4]).shape == [0, 3]
+    assert tf.signal.irfft(tf.zeros([0, 3], tf.complex64), [4]).shape == [0, 4]
+    assert tf.signal.stft(tf.zeros([100]), 255, 128, fft_length=200).shape == [0, 101]

@@ -159,8 +159,26 @@ def _real_fft(kind, rank, input, fft_length, name):
         for i, n in enumerate(fft_length):
             if n < 0:
                 raise _kernel_error(op.name, f"fft_length[{i}] must >= 0, but got: {n}")
+        _check_empty_batch(kind, op.name, x, fft_length)
     attrs = {"fft_length": None if fft_length is None else tuple(fft_length)}
     return dispatch(op, (x,), attrs, name)
+
+
+def _check_empty_batch(kind, op_name, x, fft_length):
+    """TF's error for an input with no signals (an outer dim of 0) whose innermost sizes are
+    under those the transform needs: TF pads such an input to `fft_length` only when it
+    is not empty, and its kernel then refuses it."""
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    rank = len(fft_length)
+    if dims is None or None in dims or len(dims) < rank or math.prod(dims[:-rank]) != 0:
+        return
+    needed = list(fft_length)
+    if kind == "IRFFT":
+        needed[-1] = needed[-1] // 2 + 1
+    for i, (have, need) in enumerate(zip(dims[-rank:], needed)):
+        if have < need:
+            raise _kernel_error(op_name, f"Input dimension {len(dims) - rank + i} must have "
+                                         f"length of at least {need} but got: {have}")
 
 
 def _kernel_error(op_name, message):
