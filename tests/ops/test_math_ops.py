@@ -953,3 +953,22 @@ def test_python_numbers_take_the_dtype_tfs_ops_infer():
     assert tf.math.betainc(1, tf.constant(2.0, tf.float64), 0.5).dtype == tf.float64
     with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
         tf.math.betainc(1, 2.0, 0.5)
+
+
+def test_reductions_scans_and_segment_ops_carry_their_names():
+    for name in ("reduce_sum", "reduce_all", "reduce_euclidean_norm", "cumsum", "cumprod",
+                 "cumulative_logsumexp", "segment_sum", "unsorted_segment_max"):
+        fn = getattr(tf.math, name)
+        assert fn.__name__ == fn.__qualname__ == name
+
+
+def test_scan_of_a_listed_axis_raises_tfs_slow_path_error():
+    x = tf.constant([[1.0, 2.0]])
+    for fn, op in ((tf.math.cumsum, "Cumsum"), (tf.math.cumulative_logsumexp,
+                                                 "CumulativeLogsumexp")):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            fn(x, axis=[1])
+        assert info.value.message.endswith(f"axis must be a scalar, not [1] [Op:{op}]")
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            fn(x, axis=tf.constant([1]))
+        assert info.value.message.endswith(f"[Op:{op}] name: ")

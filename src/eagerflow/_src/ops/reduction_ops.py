@@ -1421,7 +1421,10 @@ def _scanner(op, doc):
             dynamic = as_tensor(axis)  # (the kernel refuses an axis of several values)
         if dynamic is not None:  # the axis becomes the op's input, as in TF
             check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
-            return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+            try:
+                return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+            except errors.OpError as e:
+                raise errors.listed(e, x, axis) from None
         return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
                         name)
     fn.__doc__ = doc
@@ -2033,3 +2036,10 @@ batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, 
                       _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
                       _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
                       _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K)
+
+
+# The functions the factories above made (``_reducer``, ``_scanner``, ...) take their public
+# names, as TF's have (the first name of each: aliases follow it).
+for _name, _fn in list(globals().items()):
+    if callable(_fn) and getattr(_fn, "__name__", None) == "fn" and not _name.startswith("_"):
+        _fn.__name__ = _fn.__qualname__ = _name
