@@ -972,3 +972,17 @@ def test_scan_of_a_listed_axis_raises_tfs_slow_path_error():
         with pytest.raises(tf.errors.InvalidArgumentError) as info:
             fn(x, axis=tf.constant([1]))
         assert info.value.message.endswith(f"[Op:{op}] name: ")
+
+
+def test_div_no_nan_lists_its_dtypes_in_tfs_order():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="of int32 is not in the list of allowed values: half, float, "
+                             "bfloat16, double, complex64, complex128"):
+        tf.math.reciprocal_no_nan(tf.constant([1]))
+
+
+@pytest.mark.parametrize("fn", [tf.math.zeta, tf.math.polygamma])
+def test_special_binary_ops_report_incompatible_shapes_as_tf(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+        fn(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))

@@ -153,7 +153,8 @@ _MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=_EXT
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
                                tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX,
                                elementwise=True)
-_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1),
+                       dtypes=(_F16, _F32, _BF16, _F64, _d.complex64, _d.complex128),  # TF's order
                        elementwise=True)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
                        elementwise=True)
