@@ -986,3 +986,12 @@ def test_special_binary_ops_report_incompatible_shapes_as_tf(fn):
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"Incompatible shapes: \[2\] vs. \[3\]"):
         fn(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))
+
+
+def test_sobol_sample_takes_tensors_as_they_are():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute SobolSample as input #2\(zero-based\) was expected "
+                             "to be a int32 tensor but is a int64 tensor"):
+        tf.math.sobol_sample(2, 2, skip=tf.constant(1, tf.int64))
+    np.testing.assert_array_equal(tf.math.sobol_sample(tf.constant(2), 2, skip=np.int64(1)),
+                                  [[0.75, 0.25], [0.25, 0.75]])

@@ -1140,7 +1140,9 @@ def sobol_sample(dim, num_results, skip=0, dtype=_d.float32, name=None):
     dtype = _d.as_dtype(dtype)
     if dtype not in (_d.float32, _d.float64):
         raise attr_dtype_error("SobolSample", "dtype", dtype, (_d.float32, _d.float64))
-    args = tuple(convert_to_tensor(v, _d.int32) for v in (dim, num_results, skip))
+    # (tensors go to the op as they are, which checks that they are int32 as TF's does)
+    args = tuple(as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, _d.int32)
+                 for v in (dim, num_results, skip))
     return dispatch(_SOBOL, args, {"dtype": dtype}, name)
 
 
