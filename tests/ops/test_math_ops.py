@@ -995,3 +995,9 @@ def test_sobol_sample_takes_tensors_as_they_are():
         tf.math.sobol_sample(2, 2, skip=tf.constant(1, tf.int64))
     np.testing.assert_array_equal(tf.math.sobol_sample(tf.constant(2), 2, skip=np.int64(1)),
                                   [[0.75, 0.25], [0.25, 0.75]])
+
+
+def test_approx_max_k_checks_k_as_tfs_op_declares_it():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'k' of -1 must be at least minimum 0"):
+        tf.math.approx_max_k(tf.constant([[1.0, 2.0]]), -1)

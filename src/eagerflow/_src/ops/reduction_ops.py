@@ -28,6 +28,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -887,6 +888,7 @@ def _approx_k(operand, k, reduction_dimension, recall_target, is_max_k,
              "recall_target": float(recall_target), "is_max_k": is_max_k,
              "reduction_input_size_override": int(reduction_input_size_override),
              "aggregate_to_topk": bool(aggregate_to_topk)}
+    attrs = checked_attrs("ApproxTopK", attrs, name=name)  # (k at least 0, as TF declares)
     return ApproxTopK(*dispatch(_APPROX_TOP_K, (as_tensor(operand),), attrs, name))
 
 
