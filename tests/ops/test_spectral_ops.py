@@ -314,3 +314,14 @@ def test_real_fft_of_no_signals_narrower_than_fft_length_fails_as_tfs():
     assert tf.signal.rfft(tf.zeros([0, 5]), [4]).shape == [0, 3]
     assert tf.signal.irfft(tf.zeros([0, 3], tf.complex64), [4]).shape == [0, 4]
     assert tf.signal.stft(tf.zeros([100]), 255, 128, fft_length=200).shape == [0, 101]
+
+
+def test_fftshift_of_an_axis_out_of_range_raises_tfs_error():
+    x = tf.reshape(tf.range(6), [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="slice index 2 of dimension 0 out of bounds"):
+        tf.signal.fftshift(x, axes=2)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[1\] = -1 is not in \[0, 2\)"):
+        tf.signal.ifftshift(x, axes=(1, -3))
+    np.testing.assert_array_equal(tf.signal.fftshift(x, axes=-1), [[2, 0, 1], [5, 3, 4]])

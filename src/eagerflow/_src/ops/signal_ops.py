@@ -181,12 +181,12 @@ def _check_empty_batch(kind, op_name, x, fft_length):
                                          f"length of at least {need} but got: {have}")
 
 
-def _kernel_error(op_name, message):
+def _kernel_error(op_name, message, name=""):
     """TF's InvalidArgumentError of the kernel of `op_name` refusing its arguments (in its
-    eager form when run eagerly)."""
+    eager form when run eagerly, ending with the op's `name`)."""
     if context.executing_eagerly():
         return errors.InvalidArgumentError(None, op_name,
-                                           errors.eager_message(message, op_name, name=""))
+                                           errors.eager_message(message, op_name, name=name))
     return errors.op_error(errors.InvalidArgumentError, op_name, message)
 
 
@@ -344,11 +344,28 @@ def irfft3d(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 3, input_tensor, fft_length, name)
 
 
+def _check_shift_axes(axes, rank, single, python_int):
+    """TF's errors for `axes` outside the rank: it reads an int axis's size by slicing the
+    shape, and the sizes of other axes (wrapped once into range) by gathering from it."""
+    for i, a in enumerate(axes):
+        wrapped = a + rank if a < 0 else a
+        if 0 <= wrapped < rank:
+            continue
+        if python_int:
+            raise _kernel_error("StridedSlice", f"slice index {wrapped} of dimension 0 out of "
+                                                f"bounds.", name="strided_slice/")
+        where = "" if single else f"[{i}]"
+        raise _kernel_error("GatherV2", f"indices{where} = {wrapped} is not in [0, {rank})")
+
+
 def _shift(x, axes, sign):
     x = as_tensor(x)
     if axes is None:
         axes = list(range(x.shape.rank))
+    single, python_int = np.ndim(axes) == 0, isinstance(axes, (int, np.integer))
     axes = list(_ints(axes, "Roll", "Taxis"))
+    if x.shape.rank is not None:
+        _check_shift_axes(axes, x.shape.rank, single, python_int)
     dims = [x.shape[a] for a in axes]
     if None in dims:  # sizes known only at run time
         half = math_ops.floordiv(array_ops.gather(array_ops.shape(x), axes), 2)
