@@ -2041,7 +2041,10 @@ batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, 
 
 
 # The functions the factories above made (``_reducer``, ``_scanner``, ...) take their public
-# names, as TF's have (the first name of each: aliases follow it).
+# names, as TF's have (the first name of each: aliases follow it), and so do the dispatch
+# wrappers made of them.
 for _name, _fn in list(globals().items()):
     if callable(_fn) and getattr(_fn, "__name__", None) == "fn" and not _name.startswith("_"):
-        _fn.__name__ = _fn.__qualname__ = _name
+        for _named in (_fn, getattr(_fn, "__wrapped__", None)):
+            if _named is not None:
+                _named.__name__ = _named.__qualname__ = _name
