@@ -38,6 +38,10 @@ def test_other_chunks_are_skipped():
     raw = _wav().numpy()
     extended = _with_size(raw[:36] + b"LIST" + struct.pack("<I", 4) + b"abcd" + raw[36:])
     assert tf.audio.decode_wav(extended).audio.shape == [3, 2]
+    # a chunk after the data that claims more bytes than there are is skipped too, as TF does
+    truncated = raw + b"LIST" + struct.pack("<I", 100) + b"ab"
+    np.testing.assert_array_equal(tf.audio.decode_wav(truncated).audio,
+                                  tf.audio.decode_wav(raw).audio)
 
 
 def test_static_shapes_in_function_and_dataset():
@@ -69,6 +73,12 @@ def test_static_shapes_in_function_and_dataset():
      r"bytes_per_sample=4\)"),
     (lambda raw: _with_size(raw[:36]), "No data chunk found in WAV"),
     (lambda raw: raw[:-1], "Data too short when trying to read string"),
+    (lambda raw: raw + b"data" + struct.pack("<I", 4) + bytes(4),
+     "More than one data chunk found in WAV"),
+    (lambda raw: raw + b"LIST" + struct.pack("<I", 2 ** 31 + 5),
+     "WAV data chunk 'LIST' is too large: 2147483653 bytes, but the limit is 2147483647"),
+    (lambda raw: raw[:40] + struct.pack("<I", 13) + raw[44:] + b"\x01",
+     "Data too short when trying to read string"),  # (the partial frame read as a chunk)
 ])
 def test_malformed_files_raise_tfs_errors(edit, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message + r" \[Op:DecodeWav\]"):

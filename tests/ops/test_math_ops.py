@@ -240,6 +240,23 @@ def test_small_math_composites():
     assert tf.truncatemod(tf.constant([-7, 7]), 3).numpy().tolist() == [-1, 1]
 
 
+def test_invert_permutation_errors_are_tfs():
+    # a list runs TF's slower path (no name at the end); a tensor's error ends with it
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.math.invert_permutation([0, 0])
+    assert info.value.message.endswith("0 is duplicated in the input. [Op:InvertPermutation]")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"invert_permutation expects a 1D vector. \[Op:InvertPermutation\]"
+                             " name: $"):
+        tf.math.invert_permutation(tf.constant([[0]]))
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        tf.function(tf.math.invert_permutation).get_concrete_function(
+            tf.TensorSpec([1, 1], tf.int32))
+    unknown = tf.function(tf.math.invert_permutation).get_concrete_function(
+        tf.TensorSpec(None, tf.int32))
+    assert unknown.output_shapes.as_list() == [None]
+
+
 # -- special functions ----------------------------------------------------------------------
 # TF's printed results (its float64 kernels; its float32 ones differ from the correctly
 # rounded values computed here by an ulp now and then).
@@ -361,6 +378,18 @@ def _gradients(fn, *args):
         tape.watch(tensors)
         out = fn(*tensors)
     return tape.gradient(out, tensors)
+
+
+def test_igamma_partial_in_a_at_its_edges_is_tfs():
+    # TF's IgammaGradA is 0 at a = x = 0 and at a = inf (x >= 0), NaN elsewhere off a > 0
+    a = [0.0, 0.0, 0.0, np.inf, np.inf, np.inf, np.inf, 2.0, -1.0]
+    x = [0.0, 1.0, np.inf, 0.0, 1.0, np.inf, -1.0, 0.0, 1.0]
+    want = [0.0, np.nan, np.nan, 0.0, 0.0, 0.0, np.nan, 0.0, np.nan]
+    for dtype in (tf.float32, tf.float64):
+        got = tf.raw_ops.IgammaGradA(a=tf.constant(a, dtype), x=tf.constant(x, dtype))
+        np.testing.assert_array_equal(got.numpy(), want)
+        da, _ = _gradients(tf.math.igammac, tf.constant(a, dtype), tf.constant(x, dtype))
+        np.testing.assert_array_equal(da.numpy(), want)
 
 
 def test_second_derivative_of_igamma_in_a_is_tfs_lookup_error():
@@ -903,3 +932,72 @@ def test_integer_division_of_nothing_by_zero_is_empty_as_tf(fn):
     assert out.shape == (0, 2) and out.dtype == tf.int64
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
         fn(tf.ones([1, 2], tf.int64), tf.constant([0, 1], tf.int64))
+
+
+@pytest.mark.parametrize("fn", [tf.math.xlogy, tf.math.xlog1py, tf.math.xdivy])
+def test_x_of_y_ops_list_their_dtypes_in_tfs_order(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="of int32 is not in the list of allowed values: half, bfloat16, "
+                             "float, double, complex64, complex128"):
+        fn(tf.constant([1]), tf.constant([2]))
+
+
+def test_python_numbers_take_the_dtype_tfs_ops_infer():
+    # nextafter's op defaults its type to float32; betainc's takes the first value's
+    one_up = tf.math.nextafter(1, 2)
+    assert one_up.dtype == tf.float32 and one_up.numpy() == np.nextafter(np.float32(1), 2)
+    assert tf.math.nextafter([1, 2], [3, 0]).dtype == tf.float32
+    assert tf.math.nextafter(1, tf.constant(2.0, tf.float64)).dtype == tf.float64
+    np.testing.assert_allclose(tf.math.betainc(1.0, 2, 0.5).numpy(), 0.75)
+    assert tf.math.betainc([1.0, 2.0], 2, 0.5).dtype == tf.float32
+    assert tf.math.betainc(1, tf.constant(2.0, tf.float64), 0.5).dtype == tf.float64
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
+        tf.math.betainc(1, 2.0, 0.5)
+
+
+def test_reductions_scans_and_segment_ops_carry_their_names():
+    for name in ("reduce_sum", "reduce_all", "reduce_euclidean_norm", "cumsum", "cumprod",
+                 "cumulative_logsumexp", "segment_sum", "unsorted_segment_max"):
+        fn = getattr(tf.math, name)
+        assert fn.__name__ == fn.__qualname__ == name
+
+
+def test_scan_of_a_listed_axis_raises_tfs_slow_path_error():
+    x = tf.constant([[1.0, 2.0]])
+    for fn, op in ((tf.math.cumsum, "Cumsum"), (tf.math.cumulative_logsumexp,
+                                                 "CumulativeLogsumexp")):
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            fn(x, axis=[1])
+        assert info.value.message.endswith(f"axis must be a scalar, not [1] [Op:{op}]")
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            fn(x, axis=tf.constant([1]))
+        assert info.value.message.endswith(f"[Op:{op}] name: ")
+
+
+def test_div_no_nan_lists_its_dtypes_in_tfs_order():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="of int32 is not in the list of allowed values: half, float, "
+                             "bfloat16, double, complex64, complex128"):
+        tf.math.reciprocal_no_nan(tf.constant([1]))
+
+
+@pytest.mark.parametrize("fn", [tf.math.zeta, tf.math.polygamma])
+def test_special_binary_ops_report_incompatible_shapes_as_tf(fn):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+        fn(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))
+
+
+def test_sobol_sample_takes_tensors_as_they_are():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute SobolSample as input #2\(zero-based\) was expected "
+                             "to be a int32 tensor but is a int64 tensor"):
+        tf.math.sobol_sample(2, 2, skip=tf.constant(1, tf.int64))
+    np.testing.assert_array_equal(tf.math.sobol_sample(tf.constant(2), 2, skip=np.int64(1)),
+                                  [[0.75, 0.25], [0.25, 0.75]])
+
+
+def test_approx_max_k_checks_k_as_tfs_op_declares_it():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'k' of -1 must be at least minimum 0"):
+        tf.math.approx_max_k(tf.constant([[1.0, 2.0]]), -1)

@@ -180,3 +180,148 @@ def test_dct_and_mfcc_argument_errors_are_tfs():
         tf.signal.dct(tf.ones([1]), type=1)
     with pytest.raises(ValueError, match=r"Got: tf\.Tensor\(\[\], shape=\(3, 0\)"):
         tf.signal.mfccs_from_log_mel_spectrograms(tf.ones([3, 0]))
+
+
+@pytest.mark.parametrize("value", [np.array([1.0, 2.0, 3.0], np.float32), [1.0, 2.0, 3.0],
+                                   np.array([1, 2, 3])])
+def test_irfft_converts_a_non_tensor_to_complex64(value):
+    # as TF: anything but a tensor converts with complex64 preferred; a float tensor fails
+    close(tf.signal.irfft(value), [2.0, -0.5, 0.0, -0.5])
+    assert tf.signal.irfft2d(np.ones([2, 2], np.float32)).dtype == tf.float32
+    with pytest.raises(ValueError, match="IRFFT requires"):
+        tf.signal.irfft(tf.constant([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("kind", [2, 3, 4])
+@pytest.mark.parametrize("inverse", [False, True])
+def test_dct_of_an_empty_axis(kind, inverse):
+    transform = tf.signal.idct if inverse else tf.signal.dct
+    x = tf.zeros([3, 0])
+    out = transform(x, type=kind)
+    assert out.shape == (3, 0) and out.dtype == tf.float32
+    if kind in (2, 3):  # TF's orthonormal II and III fail padding the weights by -1
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Paddings must be"):
+            transform(x, type=kind, norm="ortho")
+    else:
+        assert transform(x, type=kind, norm="ortho").shape == (3, 0)
+
+
+def test_framing_and_stft_of_unknown_rank_in_a_function():
+    x3 = np.arange(60, dtype=np.float32).reshape(2, 10, 3) ** 0.5
+    unknown = [tf.TensorSpec(None, tf.float32)]
+
+    for kwargs in [dict(axis=-1), dict(axis=1), dict(axis=-2, pad_end=True, pad_value=-1.0),
+                   dict(axis=0, pad_end=True)]:
+        framed = tf.function(lambda x: tf.signal.frame(x, 4, 3, **kwargs),
+                             input_signature=unknown)
+        assert framed.get_concrete_function().output_shapes.rank is None
+        np.testing.assert_array_equal(framed(x3), tf.signal.frame(x3, 4, 3, **kwargs))
+    added = tf.function(lambda x: tf.signal.overlap_and_add(x, 2), input_signature=unknown)
+    np.testing.assert_array_equal(added(x3), tf.signal.overlap_and_add(x3, 2))
+    signals = np.sin(np.arange(80) * 0.2).astype(np.float32).reshape(2, 40)
+    round_trip = tf.function(lambda x: tf.signal.inverse_stft(tf.signal.stft(x, 16, 4), 16, 4),
+                             input_signature=unknown)
+    close(round_trip(signals),
+          tf.signal.inverse_stft(tf.signal.stft(signals, 16, 4), 16, 4).numpy())
+
+    @tf.function(input_signature=unknown)
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.signal.frame(x, 4, 3, axis=1, pad_end=True) ** 2)
+        return tape.gradient(y, x)
+    # each sample counted by the frames that hold it: 1 or 2 times, twice the sample each
+    counts = np.array([1, 1, 1, 2, 1, 1, 2, 1, 1, 2], np.float32)[None, :, None]
+    close(gradient(x3), 2 * x3 * counts)
+
+
+def test_mel_matrix_of_a_run_time_bin_count():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def mel(bins):
+        return tf.signal.linear_to_mel_weight_matrix(40, bins, 16000, 80.0, 7600.0)
+    assert mel.get_concrete_function().output_shapes.as_list() == [None, 40]
+    close(mel(tf.constant(257)),
+          tf.signal.linear_to_mel_weight_matrix(40, 257, 16000, 80.0, 7600.0).numpy())
+
+
+@pytest.mark.parametrize("fn,rank", [(tf.signal.rfft, 1), (tf.signal.rfft2d, 2)])
+def test_fft_length_is_checked_as_tf_checks_it(fn, rank):
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    with pytest.raises(TypeError, match="'numpy.int32' object is not iterable"):
+        fn(x, fft_length=4)  # a scalar, not a list
+    with pytest.raises(TypeError, match="only integer scalar arrays"):
+        fn(x, fft_length=[[4]])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype int32 for Tensor "
+                                         "with dtype int64"):
+        fn(x, fft_length=tf.constant([4] * rank, tf.int64))
+    name = "RFFT" if rank == 1 else "RFFT2D"
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        fn(x, fft_length=[4, 4, 4])
+    assert info.value.message == (
+        f"{{{{function_node __wrapped__{name}_device_/job:localhost/replica:0/task:0/device:"
+        f"CPU:0}}}} fft_length must have shape [{rank}] [Op:{name}] name: ")
+    with pytest.raises(ValueError, match=f"Dimension must be {rank} but is 3"):
+        tf.function(lambda v: fn(v, [4, 4, 4])).get_concrete_function(tf.TensorSpec([2, 3]))
+    assert fn(x, fft_length=np.array([4] * rank, np.int64)).shape[-1] == 3
+
+
+def test_frame_checks_its_arguments_as_tf():
+    x = tf.range(8)
+    for kwargs in [dict(frame_length=[2]), dict(frame_step=[2]),
+                   dict(pad_end=True, pad_value=[1])]:
+        args = {"frame_length": 3, "frame_step": 2, **kwargs}
+        with pytest.raises(ValueError, match=r"Shape \(1,\) must have rank 0"):
+            tf.signal.frame(x, **args)
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype int32 for Tensor "
+                                         "with dtype int64"):
+        tf.signal.frame(x, 3, 2, pad_end=True, pad_value=tf.constant(1, tf.int64))
+    for axis in (1, -2):  # (not wrapped around the vector's one axis)
+        with pytest.raises(IndexError):
+            tf.signal.frame(x, 3, 2, axis=axis)
+    framed = tf.signal.frame(x, 3, 2, pad_end=True, pad_value=np.int64(-1))
+    np.testing.assert_array_equal(framed[-1], [6, 7, -1])
+
+
+@pytest.mark.parametrize("transform", [
+    tf.signal.irfft, lambda v: tf.signal.irfft(v, [7]), tf.signal.irfft2d,
+    lambda v: tf.signal.irfft2d(v, [3, 5]), lambda v: tf.signal.irfft3d(v, [2, 3, 9])])
+def test_inverse_real_fft_gradient_with_sizes_known_at_run_time(transform):
+    rng = np.random.RandomState(3)
+    spectrum = tf.constant((rng.randn(2, 4, 5) + 1j * rng.randn(2, 4, 5)).astype(np.complex64))
+
+    def gradient(fn):
+        with tf.GradientTape() as tape:
+            tape.watch(spectrum)
+            y = fn(spectrum)
+            loss = tf.reduce_sum(y ** 2 * tf.cast(tf.range(tf.shape(y)[-1]) + 1, y.dtype))
+        return tape.gradient(loss, spectrum)
+    traced = tf.function(transform, input_signature=[tf.TensorSpec([None] * 3, tf.complex64)])
+    np.testing.assert_allclose(gradient(traced).numpy(), gradient(transform).numpy(),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_real_fft_of_no_signals_narrower_than_fft_length_fails_as_tfs():
+    # TF pads a real FFT's input up to fft_length only when it holds values: a batch of no
+    # frames shorter than fft_length reaches its kernel, which refuses it (so does an STFT of
+    # a clip shorter than a frame)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input dimension 1 must have length of at least 256 but got: 255 "
+                             r"\[Op:RFFT\]"):
+        tf.signal.stft(tf.zeros([100]), 255, 128)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input dimension 2 must have length of at least 3 but got: 2"):
+        tf.signal.irfft2d(tf.zeros([0, 4, 2], tf.complex64), [4, 4])
+    assert tf.signal.rfft(tf.zeros([0, 5]), [4]).shape == [0, 3]
+    assert tf.signal.irfft(tf.zeros([0, 3], tf.complex64), [4]).shape == [0, 4]
+    assert tf.signal.stft(tf.zeros([100]), 255, 128, fft_length=200).shape == [0, 101]
+
+
+def test_fftshift_of_an_axis_out_of_range_raises_tfs_error():
+    x = tf.reshape(tf.range(6), [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="slice index 2 of dimension 0 out of bounds"):
+        tf.signal.fftshift(x, axes=2)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[1\] = -1 is not in \[0, 2\)"):
+        tf.signal.ifftshift(x, axes=(1, -3))
+    np.testing.assert_array_equal(tf.signal.fftshift(x, axes=-1), [[2, 0, 1], [5, 3, 4]])

@@ -181,6 +181,8 @@ def _igamma(which):
         # P(a, 0) = 0 and P(a, inf) = 1, Q their complements; dP/da is 0 at both
         out[edge & (x == 0)] = (0.0, 1.0, 0.0)[which]
         out[edge & (x == np.inf)] = (1.0, 0.0, 0.0)[which]
+        if which == 2:  # TF's dP/da is 0 too at a = x = 0 and at a = inf (x >= 0)
+            out[((a == 0) & (x == 0)) | ((a == np.inf) & (x >= 0))] = 0.0
         return out
     return _elementwise(fn)
 

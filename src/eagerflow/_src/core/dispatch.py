@@ -292,7 +292,7 @@ def kernel_error(op, arrays, exc):
     if not isinstance(exc, _KERNEL_ERRORS):
         return None
     msg = str(exc)
-    if "could not be broadcast" in msg:
+    if "could not be broadcast" in msg or "cannot be broadcast to a single shape" in msg:
         shapes = " vs. ".join(str(list(getattr(a, "shape", ()))).replace(" ", "")
                               for a in arrays[:2])
         msg = f"Incompatible shapes: {shapes}"

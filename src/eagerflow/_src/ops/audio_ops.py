@@ -92,6 +92,9 @@ def _fixed_input(op, i, input_name, value, dtype, name):
 DecodeWav = collections.namedtuple("DecodeWav", ["audio", "sample_rate"])
 
 
+_MAX_CHUNK = 2 ** 31 - 1  # TF's limit on a chunk's size
+
+
 def _wav_error(message):
     return errors.InvalidArgumentError(None, None, message)
 
@@ -142,12 +145,19 @@ def _parse_wav(data):
                          f"bytes_per_sample={block_align})")
     read(fmt_size - 16)
     samples = None
-    while pos < len(data):  # every chunk is read, those of other kinds (LIST, ...) skipped
+    while pos < len(data):
         chunk, size = read(4), number("I")
-        body = read(size)
-        if chunk == b"data" and samples is None:
-            frames = size // block_align
-            samples = np.frombuffer(body[:frames * block_align], "<i2").reshape(-1, channels)
+        if size > _MAX_CHUNK:
+            raise _wav_error(f"WAV data chunk '{chunk.decode('latin-1')}' is too large: {size} "
+                             f"bytes, but the limit is {_MAX_CHUNK}")
+        if chunk != b"data":  # other kinds (LIST, ...) skipped, even past the end as TF does
+            pos += size
+            continue
+        if samples is not None:
+            raise _wav_error("More than one data chunk found in WAV")
+        # whole frames only: a trailing partial frame's bytes are read as the next chunk
+        body = read(size // block_align * block_align)
+        samples = np.frombuffer(body, "<i2").reshape(-1, channels)
     if samples is None:
         raise _wav_error("No data chunk found in WAV")
     return samples, rate

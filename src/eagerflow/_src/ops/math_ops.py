@@ -153,7 +153,8 @@ _MINIMUM = register("Minimum", "minimum", rules.binary, tied=(0, 1), dtypes=_EXT
 _SQUARED_DIFFERENCE = register("SquaredDifference", _squared_difference, rules.binary,
                                tied=(0, 1), dtypes=FLOAT + (_d.int32, _d.int64) + COMPLEX,
                                elementwise=True)
-_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
+_DIV_NO_NAN = register("DivNoNan", _div_no_nan, rules.binary, tied=(0, 1),
+                       dtypes=(_F16, _F32, _BF16, _F64, _d.complex64, _d.complex128),  # TF's order
                        elementwise=True)
 _MUL_NO_NAN = register("MulNoNan", _mul_no_nan, rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX,
                        elementwise=True)
@@ -162,14 +163,16 @@ _TRUNCATE_MOD = register("TruncateMod", _int_division(lambda xp, x, y: xp.fmod(x
                          rules.binary, tied=(0, 1),
                          dtypes=(_d.int32, _d.int64, _BF16, _F16, _F32, _F64),
                          kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)
+# (TF's order for the x*f(y) ops, as their errors list them)
+_X_OF_Y_DTYPES = (_F16, _BF16, _F32, _F64, _d.complex64, _d.complex128)
 _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                      x * xp.log(y)),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                  rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
-                    rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                    rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
-                  rules.binary, tied=(0, 1), dtypes=FLOAT_COMPLEX, elementwise=True)
+                  rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
 tf_args[_ATAN2] = ("y", "x")
@@ -753,16 +756,17 @@ tf_args[_op_named("Polygamma")] = ("a", "x")
 
 
 def _zeta(xp, x, q):
-    """The Hurwitz zeta function, with TF's values where the series diverges (inf at x = 1,
-    NaN for x < 1) and at infinite x or q."""
+    """The Hurwitz zeta function, with TF's values where the series diverges (inf at x = 1
+    for any q, NaN for x < 1) and at infinite x or q."""
     s, r = xp.broadcast_arrays(x.astype(xp.float64), q.astype(xp.float64))
     with np.errstate(all="ignore"):
         finite = xp.isfinite(s) & (s > 1)
         out = _hurwitz_zeta(xp, xp.where(finite, s, 2.0), r)
         # x = inf keeps the terms (q + k)^-x of base below 1: 1 at q = 1, 0 above
         out = xp.where(s == xp.inf, xp.where(r == 1, 1.0, xp.where(r > 1, 0.0, xp.inf)), out)
-        out = xp.where(s == 1, xp.inf, xp.where((s < 1) | xp.isnan(s), xp.nan, out))
         out = xp.where(xp.isnan(r), xp.nan, out)
+        # (the pole at x = 1 whatever q, NaN included)
+        out = xp.where(s == 1, xp.inf, xp.where((s < 1) | xp.isnan(s), xp.nan, out))
     return out.astype(x.dtype)
 
 
@@ -798,6 +802,9 @@ def nextafter(x1, x2, name=None):
     >>> tf.math.nextafter(tf.constant([1.0]), tf.constant([2.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.0000001], dtype=float32)>
     """
+    if not is_tensor_like(x1) and not is_tensor_like(x2):
+        # as TF's op converts them: its type attr defaults to float32
+        x1 = convert_to_tensor(x1, dtype_hint=_d.float32)
     return _next_after_op(x1, x2, name)
 
 
@@ -1072,18 +1079,17 @@ tf_nodes[_BETAINC] = NodeForm(outputs=("z",))
 def betainc(a, b, x, name=None):
     """Computes the regularized incomplete beta function I_x(a, b).
 
-    a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype.
+    a, b and x have one shape, or are scalars; Python numbers take the first tensor's dtype
+    (or the first number's).
 
     >>> tf.math.betainc(2.0, 3.0, tf.constant([0.5]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.6875], dtype=float32)>
     """
-    like = next((v for v in (a, b, x) if is_tensor_like(v)), None)
-    if like is None:
-        a, b, x = (convert_to_tensor(v) for v in (a, b, x))
-    else:
-        like = as_tensor(like)
-        a, b, x = (as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, like.dtype)
-                   for v in (a, b, x))
+    # a tensor's dtype, else the first value's, is the one the others convert to, as TF's
+    # op infers its type
+    like = as_tensor(next((v for v in (a, b, x) if is_tensor_like(v)), a))
+    a, b, x = (as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, like.dtype)
+               for v in (a, b, x))
     return dispatch(_BETAINC, (a, b, x), name=name)
 
 
@@ -1134,7 +1140,9 @@ def sobol_sample(dim, num_results, skip=0, dtype=_d.float32, name=None):
     dtype = _d.as_dtype(dtype)
     if dtype not in (_d.float32, _d.float64):
         raise attr_dtype_error("SobolSample", "dtype", dtype, (_d.float32, _d.float64))
-    args = tuple(convert_to_tensor(v, _d.int32) for v in (dim, num_results, skip))
+    # (tensors go to the op as they are, which checks that they are int32 as TF's does)
+    args = tuple(as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, _d.int32)
+                 for v in (dim, num_results, skip))
     return dispatch(_SOBOL, args, {"dtype": dtype}, name)
 
 
@@ -1383,6 +1391,8 @@ def polyval(coeffs, x, name=None):
 
 
 def _invert_permutation(xp, x):
+    if x.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "invert_permutation expects a 1D vector.")
     n = x.shape[0]
     bad = (x < 0) | (x >= n)
     if xp.any(bad):
@@ -1398,10 +1408,8 @@ def _invert_permutation(xp, x):
 
 
 def _invert_permutation_rule(x, **_):
-    if x.shape.rank is not None and x.shape.rank != 1:
-        raise errors.InvalidArgumentError(None, "InvertPermutation",
-                                          f"x must be a vector, got shape {x.shape}")
-    return x.shape, x.dtype
+    rules.check_rank("InvertPermutation", [x], 0, rank=1)
+    return x.shape.with_rank(1), x.dtype
 
 
 _INVERT_PERMUTATION = register("InvertPermutation", _invert_permutation,
@@ -1418,9 +1426,10 @@ def invert_permutation(x, name=None):
     >>> tf.math.invert_permutation([3, 4, 0, 2, 1])
     <tf.Tensor: shape=(5,), dtype=int32, numpy=array([2, 4, 3, 0, 1], dtype=int32)>
     """
-    x = as_tensor(x)
-    _invert_permutation_rule(x)
-    return dispatch(_INVERT_PERMUTATION, (x,), name=name)
+    try:
+        return dispatch(_INVERT_PERMUTATION, (as_tensor(x),), name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, x) from None
 
 
 # -- gradients ---------------------------------------------------------------------------

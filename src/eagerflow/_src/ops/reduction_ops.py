@@ -28,6 +28,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
+from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.registry import (
     BOOL_ONLY, NUMBER, attr_dtype_error, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -887,6 +888,7 @@ def _approx_k(operand, k, reduction_dimension, recall_target, is_max_k,
              "recall_target": float(recall_target), "is_max_k": is_max_k,
              "reduction_input_size_override": int(reduction_input_size_override),
              "aggregate_to_topk": bool(aggregate_to_topk)}
+    attrs = checked_attrs("ApproxTopK", attrs, name=name)  # (k at least 0, as TF declares)
     return ApproxTopK(*dispatch(_APPROX_TOP_K, (as_tensor(operand),), attrs, name))
 
 
@@ -1421,7 +1423,10 @@ def _scanner(op, doc):
             dynamic = as_tensor(axis)  # (the kernel refuses an axis of several values)
         if dynamic is not None:  # the axis becomes the op's input, as in TF
             check_attr_dtype(op.name, "Tidx", dynamic.dtype, _INDEX)
-            return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+            try:
+                return dispatch(op, (as_tensor(x), dynamic), attrs, name)
+            except errors.OpError as e:
+                raise errors.listed(e, x, axis) from None
         return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
                         name)
     fn.__doc__ = doc
@@ -2033,3 +2038,13 @@ batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, 
                       _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
                       _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
                       _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K)
+
+
+# The functions the factories above made (``_reducer``, ``_scanner``, ...) take their public
+# names, as TF's have (the first name of each: aliases follow it), and so do the dispatch
+# wrappers made of them.
+for _name, _fn in list(globals().items()):
+    if callable(_fn) and getattr(_fn, "__name__", None) == "fn" and not _name.startswith("_"):
+        for _named in (_fn, getattr(_fn, "__wrapped__", None)):
+            if _named is not None:
+                _named.__name__ = _named.__qualname__ = _name

@@ -129,8 +129,9 @@ def _complex_fft(kind, rank, input, name):
 def _real_fft(kind, rank, input, fft_length, name):
     op = _OPS[kind, rank]
     wanted = _REAL if kind == "RFFT" else COMPLEX
-    # Python floats convert to float32, the RFFT's usual input.
-    x = convert_to_tensor(input, dtype_hint=_d.float32) if kind == "RFFT" else as_tensor(input)
+    # Python floats convert to float32, the RFFT's usual input; anything but a tensor given
+    # to the inverse (a NumPy array of floats or ints, a list) converts to complex64.
+    x = convert_to_tensor(input, dtype_hint=_d.float32 if kind == "RFFT" else _d.complex64)
     if x.dtype not in wanted:
         names = " or ".join(f"tf.{d.name}" for d in wanted)
         raise ValueError(f"{kind} requires {names} inputs, got: {x!s}")
@@ -141,20 +142,52 @@ def _real_fft(kind, rank, input, fft_length, name):
         # Known sizes fix the length now; otherwise the kernel infers it at run time.
         fft_length = None if None in dims else _inferred_length(kind, dims)
     else:
-        if not isinstance(fft_length, Tensor):  # TF converts it to an int32 tensor
-            fft_length = convert_to_tensor(fft_length, _d.int32)
+        # TF converts it to an int32 tensor (ValueError for another dtype's), then walks its
+        # known value as a list of ints
+        fft_length = convert_to_tensor(fft_length, _d.int32)
         if get_static_value(fft_length) is None and x.shape.rank is not None:
             return _real_fft_of_run_time_length(kind, rank, x, fft_length, name)
         shape, fft_length = array_ops._int_array(fft_length, op.name, "fft_length")
+        if len(shape) != 1:
+            raise TypeError("'numpy.int32' object is not iterable" if not shape else
+                            "only integer scalar arrays can be converted to a scalar index")
         if shape != (rank,):
-            raise errors.op_error(errors.InvalidArgumentError, op.name,
-                                  f"fft_length must have shape [{rank}]")
+            if not context.executing_eagerly():  # TF's shape function refuses it
+                raise rules.shape_error(op.name, f"Dimension must be {rank} but is {shape[0]}",
+                                        [x.shape, TensorShape(shape)])
+            raise _kernel_error(op.name, f"fft_length must have shape [{rank}]")
         for i, n in enumerate(fft_length):
             if n < 0:
-                raise errors.op_error(errors.InvalidArgumentError, op.name,
-                                      f"fft_length[{i}] must >= 0, but got: {n}")
+                raise _kernel_error(op.name, f"fft_length[{i}] must >= 0, but got: {n}")
+        _check_empty_batch(kind, op.name, x, fft_length)
     attrs = {"fft_length": None if fft_length is None else tuple(fft_length)}
     return dispatch(op, (x,), attrs, name)
+
+
+def _check_empty_batch(kind, op_name, x, fft_length):
+    """TF's error for an input with no signals (an outer dim of 0) whose innermost sizes are
+    under those the transform needs: TF pads such an input to `fft_length` only when it
+    is not empty, and its kernel then refuses it."""
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    rank = len(fft_length)
+    if dims is None or None in dims or len(dims) < rank or math.prod(dims[:-rank]) != 0:
+        return
+    needed = list(fft_length)
+    if kind == "IRFFT":
+        needed[-1] = needed[-1] // 2 + 1
+    for i, (have, need) in enumerate(zip(dims[-rank:], needed)):
+        if have < need:
+            raise _kernel_error(op_name, f"Input dimension {len(dims) - rank + i} must have "
+                                         f"length of at least {need} but got: {have}")
+
+
+def _kernel_error(op_name, message, name=""):
+    """TF's InvalidArgumentError of the kernel of `op_name` refusing its arguments (in its
+    eager form when run eagerly, ending with the op's `name`)."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(None, op_name,
+                                           errors.eager_message(message, op_name, name=name))
+    return errors.op_error(errors.InvalidArgumentError, op_name, message)
 
 
 def _fitted(x, axis, size):
@@ -311,11 +344,28 @@ def irfft3d(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 3, input_tensor, fft_length, name)
 
 
+def _check_shift_axes(axes, rank, single, python_int):
+    """TF's errors for `axes` outside the rank: it reads an int axis's size by slicing the
+    shape, and the sizes of other axes (wrapped once into range) by gathering from it."""
+    for i, a in enumerate(axes):
+        wrapped = a + rank if a < 0 else a
+        if 0 <= wrapped < rank:
+            continue
+        if python_int:
+            raise _kernel_error("StridedSlice", f"slice index {wrapped} of dimension 0 out of "
+                                                f"bounds.", name="strided_slice/")
+        where = "" if single else f"[{i}]"
+        raise _kernel_error("GatherV2", f"indices{where} = {wrapped} is not in [0, {rank})")
+
+
 def _shift(x, axes, sign):
     x = as_tensor(x)
     if axes is None:
         axes = list(range(x.shape.rank))
+    single, python_int = np.ndim(axes) == 0, isinstance(axes, (int, np.integer))
     axes = list(_ints(axes, "Roll", "Taxis"))
+    if x.shape.rank is not None:
+        _check_shift_axes(axes, x.shape.rank, single, python_int)
     dims = [x.shape[a] for a in axes]
     if None in dims:  # sizes known only at run time
         half = math_ops.floordiv(array_ops.gather(array_ops.shape(x), axes), 2)
@@ -419,8 +469,27 @@ def _rfft_grad(rank):
     return grad
 
 
+def _irfft_grad_run_time(op, dy, rank):
+    """The IRFFT gradient where the length, inferred from the input's innermost sizes, is
+    known at run time only: the weights of `_irfft_grad` built as tensors."""
+    x = op.inputs[0]
+    sizes = array_ops.shape(x)[-rank:]
+    n = array_ops.concat([sizes[:-1], array_ops.reshape(2 * (sizes[-1] - 1), [1])], 0)
+    spectrum = _FFT_FNS["RFFT", rank](dy, n)
+    k = array_ops.range(sizes[-1])
+    real = x.dtype.real_dtype
+    unpaired = math_ops.logical_or(math_ops.equal(k, 0), math_ops.equal(2 * k, n[-1]))
+    weight = array_ops.where(unpaired, cast(1.0, real), cast(2.0, real)) / cast(
+        late.reduction_ops.reduce_prod(n), real)
+    return spectrum * math_ops.complex(weight, array_ops.zeros_like(weight))
+
+
 def _irfft_grad(rank):
     def grad(op, dy):
+        x = op.inputs[0]
+        known = x.shape.rank is not None and None not in x.shape[-rank:].as_list()
+        if not known and not op.attrs.get("fft_length"):
+            return _irfft_grad_run_time(op, dy, rank)
         n = _static_length(op, "IRFFT", rank)
         half = _half_length(n[-1])
         # Each inner frequency stands for itself and its mirror image, so counts twice;
@@ -432,7 +501,9 @@ def _irfft_grad(rank):
         dtype = op.inputs[0].dtype
         spectrum = _FFT_FNS["RFFT", rank](dy, n)
         dy_in = spectrum * convert_to_tensor(weight / math.prod(n), dtype)
-        return _fit(dy_in, op.inputs[0].shape[-rank:].as_list())
+        if not known:
+            return _fit_run_time(dy_in, array_ops.shape(x)[-rank:], rank)
+        return _fit(dy_in, x.shape[-rank:].as_list())
     return grad
 
 
@@ -855,9 +926,16 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     signal = as_tensor(signal)
     length, step = _frame_param(frame_length, "frame_length"), _frame_param(frame_step,
                                                                             "frame_step")
+    if pad_end:  # (TF converts it to the signal's dtype, a scalar)
+        pad_value = convert_to_tensor(pad_value, signal.dtype)
+        _check_scalar(pad_value)
     rank = signal.shape.rank
-    if rank is not None and rank < 1:
+    if rank is None:
+        return _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis)
+    if rank < 1:
         raise ValueError(f"Shape {signal.shape} must have rank at least 1")
+    if not -rank <= axis < rank:  # (TF indexes the list of dims with it)
+        raise IndexError("list index out of range")
     axis = axis + rank if axis < 0 else axis
     if isinstance(step, int) and step == 0:  # TF's frame count divides by the step
         text = "Integer division by zero"
@@ -898,9 +976,32 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     return array_ops.gather(signal, indices, axis=axis)
 
 
+def _frame_of_unknown_rank(signal, length, step, pad_end, pad_value, axis):
+    """`frame` of a signal whose rank only the run time knows: framed as a rank-3
+    ``[outer, samples, inner]`` view along its middle axis, then given back its outer and
+    inner dims."""
+    shape = array_ops.shape(signal)
+    if axis < 0:
+        axis = array_ops.rank(signal) + axis
+    outer, inner = shape[:axis], shape[axis + 1:]
+    flat = array_ops.reshape(signal, array_ops.stack(
+        [late.reduction_ops.reduce_prod(outer), shape[axis],
+         late.reduction_ops.reduce_prod(inner)]))
+    framed = frame(flat, length, step, pad_end=pad_end, pad_value=pad_value, axis=1)
+    return array_ops.reshape(framed, array_ops.concat(
+        [outer, array_ops.shape(framed)[1:3], inner], 0))
+
+
+def _check_scalar(tensor):
+    if tensor.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {tensor.shape} must have rank 0")
+
+
 def _frame_param(value, attr):
     """`frame`'s `attr` as a Python int, or an int32 tensor where a traced function knows
-    it only at run time."""
+    it only at run time; a scalar (ValueError otherwise, as TF's)."""
+    if isinstance(value, (list, tuple, np.ndarray, Tensor)):
+        _check_scalar(convert_to_tensor(value))
     if isinstance(value, Tensor) and value.dtype.is_integer and get_static_value(value) is None:
         return cast(value, _d.int32)
     return _int(value, "Frame", attr)

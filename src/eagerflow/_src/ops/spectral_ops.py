@@ -38,6 +38,11 @@ def overlap_and_add(signal, frame_step, name=None):
     rank = signal.shape.rank
     if rank is not None and rank < 2:
         raise ValueError(f"Shape {signal.shape} must have rank at least 2")
+    if rank is None:  # known at run time only: added as [outer, frames, samples]
+        shape = array_ops.shape(signal)
+        summed = overlap_and_add(array_ops.reshape(
+            signal, array_ops.stack([-1, shape[-2], shape[-1]])), frame_step)
+        return array_ops.reshape(summed, array_ops.concat([shape[:-2], [-1]], 0))
     step = _int_or_tensor(frame_step)
     if isinstance(step, int) and step < 1:  # (TF fails as it pads by a negative amount)
         raise errors.InvalidArgumentError(
@@ -220,6 +225,11 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     if size is None:  # known at run time only
         size = array_ops.shape(input)[-1]
     dtype = input.dtype
+    if isinstance(size, int) and size == 0:  # nothing to transform (TF's orthonormal II and III fail padding by -1)
+        if norm == "ortho" and type in (2, 3):
+            raise errors.op_error(errors.InvalidArgumentError, "PadV2",
+                                  "Paddings must be non-negative: 0 -1")
+        return input
     if type == 1:
         mirrored = array_ops.concat([input, input[..., -2:0:-1]], -1)
         return math_ops.real(signal_ops.rfft(mirrored))
@@ -262,6 +272,15 @@ def _hertz_to_mel(frequencies):
     return _MEL_HIGH_Q * math_ops.log(1.0 + frequencies / _MEL_BREAK_HZ)
 
 
+def _linspace_of_run_time_length(start, stop, num):
+    """`linspace` of scalars for a `num` known only at run time: start + k * step, the last
+    value `stop` itself."""
+    k = cast(array_ops.range(num), start.dtype)
+    step = (stop - start) / cast(math_ops.maximum(num - 1, 1), start.dtype)
+    last = math_ops.logical_and(math_ops.equal(k, cast(num - 1, start.dtype)), num > 1)
+    return array_ops.where(last, stop, start + k * step)
+
+
 @export("signal.linear_to_mel_weight_matrix")
 def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sample_rate=8000,
                                 lower_edge_hertz=125.0, upper_edge_hertz=3800.0,
@@ -293,7 +312,9 @@ def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sampl
     zero = convert_to_tensor(0.0, dtype)
     nyquist = sample_rate / 2.0
     # the DC bin is left out (and padded back as zeros): it holds no band
-    linear = array_ops.linspace(zero, nyquist, num_spectrogram_bins)[1:]
+    bins = _int_or_tensor(num_spectrogram_bins)
+    linear = (_linspace_of_run_time_length(zero, nyquist, bins) if isinstance(bins, Tensor)
+              else array_ops.linspace(zero, nyquist, bins))[1:]
     bins_mel = array_ops.expand_dims(_hertz_to_mel(linear), 1)
     edges = signal_ops.frame(array_ops.linspace(
         _hertz_to_mel(lower_edge_hertz), _hertz_to_mel(upper_edge_hertz), num_mel_bins + 2),
