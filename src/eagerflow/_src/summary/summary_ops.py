@@ -30,13 +30,14 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.functional_ops import map_fn
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
+from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, math_ops, reduction_ops,
+                                string_ops)
 from eagerflow._src.ops.audio_ops import encode_wav
 from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
 from eagerflow._src.summary.writer import (
-    _WRITERS, _FileWriter, _varint, scalar_record, state)
+    _WRITERS, _ResourceSummaryWriter, _varint, scalar_record, state)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
 
@@ -144,6 +145,28 @@ def should_record_summaries():
     return convert_to_tensor(condition, _d.bool)
 
 
+def _string(value):
+    """The bytes of a string argument given as a tensor (TF converts tags and metadata to
+    string tensors: anything else raises its error)."""
+    value = convert_to_tensor(value, _d.string)
+    if type(value) is not EagerTensor:
+        raise TypeError(f"A summary's tag and metadata must be known when it is traced, "
+                        f"got {value}")
+    return value.numpy()
+
+
+def _checked_step(step):
+    """An explicit `step`, checked as TF checks it (castable to int64, one element)."""
+    if type(step) is int and _INT64_MIN <= step <= _INT64_MAX:
+        return step
+    converted = convert_to_tensor(step, _d.int64)
+    if converted.shape.num_elements() != 1:
+        raise ValueError(f"Argument `step` must be a scalar. Received step with shape "
+                         f"{converted.shape}.")
+    # (a one-element step of more dimensions is written as its element)
+    return array_ops.reshape(converted, []) if converted.shape.rank else step
+
+
 def _step_tensor(step):
     """`step` as a Python int when known now, else an int64 tensor."""
     if isinstance(step, (int, np.integer)) and not isinstance(step, bool):
@@ -172,6 +195,8 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     ...     tf.summary.write("raw", tf.constant([1, 2]))
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
+    if step is not None:
+        step = _checked_step(step)
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
         return _bool(False)
@@ -181,6 +206,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         metadata = b""
     elif hasattr(metadata, "SerializeToString"):
         metadata = metadata.SerializeToString()
+    elif not isinstance(metadata, bytes):
+        metadata = _string(metadata)
+    if not isinstance(tag, bytes):
+        tag = tag if isinstance(tag, str) else _string(tag)
 
     def record():
         if step is None:
@@ -274,24 +303,25 @@ def scalar(name, data, step=None, description=None):
     metadata = _metadata("scalars", description) if description else _SCALAR_METADATA
     ctx = context.get()
     writer = state.writer
-    if ctx.fast and state.is_recording is True and type(writer) is _FileWriter:
+    if ctx.fast and state.is_recording is True and type(writer) is _ResourceSummaryWriter:
         # eagerly, a number or a float32 scalar at a known step: the event's bytes at once
         # (what the general path below writes, without its tensors)
         value = _float32_bytes(data)
         at = state.step if step is None else step
-        at = at if type(at) is int else _eager_step(at)
-        if value is not None and at is not None and not writer._file.closed:
+        at = at if type(at) is int and _INT64_MIN <= at <= _INT64_MAX else _eager_step(at)
+        if value is not None and at is not None and not writer._file.closed \
+                and (type(name) is str or not name):
             tag = (ctx.scope + name if ctx.scope else name) if name else "scalar_summary"
             writer._file.add(scalar_record(at, tag.encode(), metadata, value))
             return _TRUE if _TRUE is not None else _bool(True)
     with summary_scope(name, "scalar_summary") as (tag, _):
         data = convert_to_tensor(data)
-        if data.shape.rank is not None and data.shape.rank != 0:
-            raise ValueError(f"Expected scalar shape, saw shape: {data.shape}.")
+        debugging_ops.assert_scalar(data)  # (also of unknown rank in a function, as TF)
         return write(tag, lambda: cast_ops.cast(data, _d.float32), step, metadata)
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def _float32_bytes(data):
@@ -318,7 +348,7 @@ def _eager_step(step):
     if step is None or isinstance(step, bool):
         return None
     if isinstance(step, (int, np.integer)):
-        return int(step)
+        return int(step) if _INT64_MIN <= step <= _INT64_MAX else None
     if isinstance(step, Variable) and step.dtype == _d.int64:
         step = step.value()
     if type(step) is EagerTensor and step.dtype == _d.int64 and step._data.ndim == 0:
@@ -381,7 +411,13 @@ def histogram(name, data, step=None, buckets=None, description=None):
     with summary_scope(name, "histogram_summary") as (tag, _):
         data = cast_ops.stop_gradient(convert_to_tensor(data))
         count = 30 if buckets is None else buckets
-        return write(tag, lambda: _buckets(data, count), step, metadata)
+
+        def tensor():  # (the bucket count is checked only when written, as in TF)
+            debugging_ops.assert_scalar(count)
+            debugging_ops.assert_type(count, _d.int32)
+            return _buckets(data, count)
+
+        return write(tag, tensor, step, metadata)
 
 
 def _check_rank(data, rank):
@@ -405,12 +441,10 @@ def image(name, data, step=None, max_outputs=3, description=None):
     metadata = _metadata("images", description)
     with summary_scope(name, "image_summary") as (tag, _):
         data = convert_to_tensor(data)
-        _check_rank(data, 4)
-        if max_outputs < 0:
-            raise errors.InvalidArgumentError(
-                None, None, f"max_outputs must be non-negative, got {max_outputs}")
 
-        def tensor():
+        def tensor():  # (checked only when written, as in TF)
+            _check_rank(data, 4)
+            debugging_ops.assert_non_negative(max_outputs)
             images = convert_image_dtype(data, _d.uint8, saturate=True)
             limited = images[:max_outputs]
             encoded = map_fn(encode_png, limited, fn_output_signature=_d.string)
@@ -457,11 +491,14 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
     metadata = _metadata("audio", description, content)
     with summary_scope(name, "audio_summary") as (tag, _):
         data = convert_to_tensor(data)
-        _check_rank(data, 3)
 
-        def tensor():
+        def tensor():  # (checked only when written, as in TF)
+            _check_rank(data, 3)
+            debugging_ops.assert_non_negative(max_outputs)
             clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
-            rate = convert_to_tensor(sample_rate, _d.int32)
+            # (a tensor goes to EncodeWav as it is, which says if it is not int32)
+            rate = sample_rate if isinstance(sample_rate, Tensor) else \
+                convert_to_tensor(sample_rate, _d.int32)
             encoded = map_fn(lambda clip: encode_wav(clip, rate), clips,
                              fn_output_signature=_d.string)
             labels = array_ops.fill(array_ops.shape(encoded)[:1], "")
