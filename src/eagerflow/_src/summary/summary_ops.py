@@ -519,8 +519,8 @@ def graph(graph_data):
         return _bool(False)
     if not bool(np.asarray(should_record_summaries())):
         return _bool(False)
-    if hasattr(graph_data, "as_graph_def"):
-        graph_data = graph_data.as_graph_def()
+    if hasattr(graph_data, "as_graph_def"):  # (a graph: with its shapes, as TF writes it)
+        graph_data = graph_data.as_graph_def(add_shapes=True)
     if not hasattr(graph_data, "SerializeToString") or \
             graph_data.DESCRIPTOR.full_name != "tensorflow.GraphDef":
         raise ValueError(f"Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. "
@@ -556,9 +556,12 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
                                 "be enabled.")
         else:
             profiler_module.start(profiler_outdir)
-    state.trace = [] if graph or profiler else None
+    # (as TF, graphs are collected only without the profiler; either way trace_export
+    # writes a summary)
+    state.trace = []
+    state.trace_graph = bool(graph) and not profiler
     state.trace_profiler = bool(profiler)
-    if graph and _collect not in concrete_function.call_listeners:
+    if state.trace_graph and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
 
 
@@ -569,7 +572,7 @@ def trace_off():
     state.trace = None
     if _collect in concrete_function.call_listeners:
         concrete_function.call_listeners.remove(_collect)
-    if getattr(state, "trace_profiler", False):  # (as TF, after trace_export stopped it too)
+    if state.trace_profiler:  # (as TF, after trace_export stopped it too)
         state.trace_profiler = False
         try:
             profiler_module.stop()
@@ -589,6 +592,8 @@ def trace_export(name, step=None, profiler_outdir=None):
     >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
     ...     tf.summary.trace_export("double", step=0)
     """
+    if step is not None:
+        step = _checked_step(step)
     if not context.executing_eagerly():
         _log.logger.warning("Cannot export trace inside a tf.function.")
         return None
@@ -600,13 +605,16 @@ def trace_export(name, step=None, profiler_outdir=None):
         entry = run.function_graphs.add()
         entry.partition_graphs.add().MergeFrom(graph_def)
         entry.pre_optimization_graph.MergeFrom(graph_def)
+    # the graphs alone (TensorBoard's graph of the run), or, with the profiler or without
+    # graphs, the run's metadata
+    plugin = "graph_run_metadata_graph" if state.trace_graph else "graph_run_metadata"
     metadata = protos.SummaryMetadata(plugin_data=protos.SummaryMetadata.PluginData(
-        plugin_name="graph_run_metadata_graph", content=b"1"))
+        plugin_name=plugin, content=b"1"))
     try:
-        with summary_scope(name, "graph_run_metadata_graph_summary") as (tag, _):
+        with summary_scope(name, plugin + "_summary") as (tag, _):
             write(tag, constant(run.SerializeToString()), step, metadata)
     finally:
-        if getattr(state, "trace_profiler", False):
+        if state.trace_profiler:
             if profiler_outdir:
                 _log.logger.warning("Ignoring `profiler_outdir` passed to trace_export(). "
                                     "Please pass it to trace_on() instead.")

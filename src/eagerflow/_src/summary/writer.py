@@ -55,6 +55,7 @@ class _State(threading.local):
         self.step = None
         self.is_recording = True
         self.trace = None  # the graphs collected between trace_on and trace_export
+        self.trace_graph = self.trace_profiler = False  # (what trace_on asked for)
 
 
 state = _State()
