@@ -144,7 +144,9 @@ def event_bytes(step, summary_bytes, wall_time=None):
 class _EventFile:
     """The buffered TFRecord file of a writer's events."""
 
-    def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
+    def __init__(self, logdir, max_queue, flush_millis, filename_suffix, process_unique=True):
+        """(`process_unique`: the file's name ends with the process and writer ids, as
+        TF 2's writers name theirs; TF 1's `FileWriter` names its without.)"""
         from eagerflow._src.summary import protos  # noqa: PLC0415
         self.uid = uid = next(_IDS)
         if logdir:  # ("": the working directory, as TF's)
@@ -152,8 +154,9 @@ class _EventFile:
                 gfile.makedirs(logdir)
             except errors.AlreadyExistsError:  # (a file in the way: TF's writer says so)
                 raise errors.FailedPreconditionError(None, None, "Not a directory") from None
-        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}."
-                f"{os.getpid()}.{uid}{filename_suffix}")
+        unique = f".{os.getpid()}.{uid}" if process_unique else ""
+        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}"
+                f"{unique}{filename_suffix}")
         self.path = os.path.join(logdir, name)
         try:
             self._file = file_system.open_file(self.path, "ab")  # (``ram://`` too)
