@@ -62,3 +62,31 @@ def test_graph_of_a_graph_has_its_shapes(tmp_path):
     assert not any("_output_shapes" in node.attr for node in plain.node)
     (x,) = [node for node in shaped.node if node.op == "Placeholder"]
     assert [d.size for d in x.attr["_output_shapes"].list.shape[0].dim] == [3]
+
+
+def test_traced_graphs_are_function_bodies_as_tf_runs_them(tmp_path):
+    @tf.function
+    def split(x):
+        a, b = tf.split(tf.nn.relu(x * 2.0), 2)
+        return a, b
+
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    tf.summary.trace_on(graph=True)
+    split(tf.constant([1.0, -2.0]))
+    with writer.as_default():
+        tf.summary.trace_export("run", step=0)
+    writer.close()
+    ((_, value),) = summaries(tmp_path)
+    (entry,) = tf.compat.v1.RunMetadata.FromString(value.tensor.string_val[0]).function_graphs
+    graph = entry.pre_optimization_graph
+    nodes = {node.name: node for node in graph.node}
+    # an _Arg per argument, a _Retval per result, inputs as a GraphDef names them
+    assert nodes["x"].op == "_Arg" and nodes["x"].attr["index"].i == 0
+    assert nodes["x"].attr["T"].type == tf.float32.as_datatype_enum
+    assert "Placeholder" not in {node.op for node in graph.node}
+    assert list(nodes["mul"].input) == ["x", "mul/y"]
+    returned = [node for node in graph.node if node.op == "_Retval"]
+    assert [node.name for node in returned] == ["identity_RetVal", "identity_1_RetVal"]
+    assert [node.attr["index"].i for node in returned] == [0, 1]
+    assert [list(node.input) for node in returned] == [["Identity"], ["Identity_1"]]
+    assert list(nodes["Identity_1"].input)[0] == "split:1"

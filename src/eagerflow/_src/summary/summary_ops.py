@@ -580,6 +580,15 @@ def trace_off():
             _log.logger.warning("Error while stopping profiler: %s", e.message)
 
 
+def _run_graph(concrete):
+    """The graph of a traced function's run as TF's run metadata holds it: the body of its
+    FunctionDef (``_Arg`` and ``_Retval`` nodes for its arguments and results)."""
+    from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
+    library = graph_def.Library()
+    fdef = graph_def.function_def(concrete, "__run", library)
+    return graph_def.body_graph_def(fdef, library)
+
+
 @export("summary.trace_export")
 def trace_export(name, step=None, profiler_outdir=None):
     """Writes the graphs collected since `trace_on` as one summary `name` (TensorBoard's
@@ -601,7 +610,7 @@ def trace_export(name, step=None, profiler_outdir=None):
         raise ValueError("Must enable trace before export through tf.summary.trace_on.")
     run = protos.RunMetadata()
     for concrete in state.trace:
-        graph_def = concrete.graph.as_graph_def()
+        graph_def = _run_graph(concrete)
         entry = run.function_graphs.add()
         entry.partition_graphs.add().MergeFrom(graph_def)
         entry.pre_optimization_graph.MergeFrom(graph_def)
