@@ -388,7 +388,16 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
 @export("compat.v1.summary.audio")
 def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
     """A ``Summary`` of up to `max_outputs` clips of `tensor` (float32 ``[batch, frames,
-    channels]`` or ``[batch, frames]`` in [-1, 1]) at `sample_rate` Hz, as WAV files."""
+    channels]`` or ``[batch, frames]`` in [-1, 1]) at `sample_rate` Hz, as WAV files.
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     tone = tf.compat.v1.summary.audio("tone", tf.zeros([1, 80, 1]), 8000)
+    >>> with tf.compat.v1.Session(graph=g) as sess:
+    ...     value = tf.compat.v1.Summary.FromString(sess.run(tone)).value[0]
+    >>> value.tag, value.audio.length_frames, value.audio.content_type
+    ('tone/audio/0', 80, 'audio/wav')
+    """
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
         rate = convert_to_tensor(sample_rate, _d.float32, name="sample_rate")
         value = dispatch(_AUDIO, (constant(tag, name="tag"), convert_to_tensor(tensor), rate),
