@@ -138,3 +138,45 @@ def test_a_closed_writer(tmp_path):
     for reopen in (writer.init, writer.set_as_default, writer.as_default().__enter__):
         with pytest.raises(RuntimeError, match=r"^SummaryWriter .* is already closed$"):
             reopen()
+
+
+def test_write_raw_pb_merges_its_summaries_into_one_event(tmp_path):
+    raw = tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+        tag="raw", simple_value=3.0)]).SerializeToString()
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(step=2):
+        assert bool(tf.summary.experimental.write_raw_pb(raw))
+        assert bool(tf.summary.experimental.write_raw_pb([raw, raw], step=5))
+        with pytest.raises(tf.errors.DataLossError,
+                           match="Bad tf.compat.v1.Summary binary proto tensor string at "
+                                 r"index 1 \[Op:WriteRawProtoSummary\]"):
+            tf.summary.experimental.write_raw_pb([raw, b"\xff\xff"], step=6)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="was expected to be a string tensor but is a int32 tensor"):
+            tf.summary.experimental.write_raw_pb(3, step=6)
+        with pytest.raises(ValueError, match="^Argument `step` must be a scalar"):
+            tf.summary.experimental.write_raw_pb(raw, step=[1, 2])
+    writer.close()
+    steps = [(e.step, [v.tag for v in e.summary.value]) for e in events(tmp_path)
+             if e.summary.value]
+    assert steps == [(2, ["raw"]), (5, ["raw", "raw"])]  # (nothing of the bad ones)
+
+
+def test_write_raw_pb_needs_a_step_even_when_not_recording(tmp_path):
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(), \
+            tf.summary.record_if(False):
+        with pytest.raises(ValueError, match="No step set"):
+            tf.summary.experimental.write_raw_pb(b"")
+
+
+def test_record_if_a_number_and_summary_scope_defaults(tmp_path):
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0):
+        with tf.summary.record_if(0):
+            assert not bool(tf.summary.should_record_summaries())
+        with tf.summary.record_if(1):
+            with pytest.raises(TypeError, match="Cannot convert 1 to EagerTensor of dtype bool"):
+                tf.summary.should_record_summaries()
+    with tf.summary.experimental.summary_scope("$$", "fallback") as (tag, scope):
+        assert (tag, scope) == ("$$", "fallback/")
+    with tf.summary.experimental.summary_scope("", "") as (tag, scope):
+        assert (tag, scope) == ("", "")

@@ -104,9 +104,16 @@ tf_args[_WRITE] = None  # (the writer is an attr, not TF's resource input: no ra
 
 def _write_raw(xp, step, tensor, *, writer):
     target = _WRITERS.get(writer)
-    if target is not None:
-        for serialized in np.asarray(tensor, object).reshape(-1):
-            target._write(int(step), bytes(serialized))
+    if target is not None:  # one event of the summaries merged (their bytes one after another)
+        parts = [bytes(s) for s in np.asarray(tensor, object).reshape(-1)]
+        for i, serialized in enumerate(parts):
+            try:
+                protos.Summary.FromString(serialized)
+            except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
+                raise errors.DataLossError(
+                    None, None, f"Bad tf.compat.v1.Summary binary proto tensor string at "
+                                f"index {i}") from None
+        target._write(int(np.asarray(step).reshape(())), b"".join(parts))
     return ()
 
 
@@ -142,6 +149,8 @@ def should_record_summaries():
         condition = condition()
     if isinstance(condition, (bool, np.bool_)):
         return _bool(bool(condition))
+    if isinstance(condition, (int, np.integer)) and not condition:  # (TF: a falsy constant)
+        return _bool(False)
     return convert_to_tensor(condition, _d.bool)
 
 
@@ -240,20 +249,34 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 
 @export("summary.experimental.write_raw_pb")
 def write_raw_pb(tensor, step=None, name=None):
-    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), as they are,
-    one event each, at `step` (default: `experimental.get_step()`)."""
+    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), merged into
+    one event at `step` (default: `experimental.get_step()`).
+
+    >>> import tempfile
+    >>> raw = tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+    ...     tag="loss", simple_value=0.5)]).SerializeToString()
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+    ...     tf.summary.experimental.write_raw_pb(raw, step=1)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    if step is not None:
+        step = _checked_step(step)
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
         return _bool(False)
     if step is None:
         step = state.step
-
-    def record():
         if step is None:
             raise ValueError(_NO_STEP)
-        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64),
-                              convert_to_tensor(tensor, _d.string)), {"writer": writer._id},
-                 name)
+
+    def record():
+        value = convert_to_tensor(tensor)
+        if value.dtype != _d.string:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute WriteRawProtoSummary as input #2(zero-based) was "
+                            f"expected to be a string tensor but is a {value.dtype.name} tensor")
+        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64), value),
+                 {"writer": writer._id}, name)
         return _bool(True)
 
     recording = should_record_summaries()
@@ -275,7 +298,7 @@ def summary_scope(name, default_name="summary", values=None):
     name = name or default_name
     current = context.get().scope
     tag = current + name if current else name
-    name = _INVALID_SCOPE_CHARACTERS.sub("", name) or "summary"
+    name = _INVALID_SCOPE_CHARACTERS.sub("", name) or default_name  # ("": the top scope)
     with context.name_scope(name) as scope:
         yield tag, scope
 
