@@ -9,7 +9,7 @@ import pytest
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
-from tests.compat.v1_summary_programs import file_writer, summaries
+from tests.compat.v1_summary_programs import audio, file_writer, summaries
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_summary.json")) as _f:
     RECORDED = json.load(_f)
@@ -22,6 +22,20 @@ def test_summary_ops_serialize_as_tfs_with_its_names_tags_and_collection():
 def test_file_writer_events_are_tfs():
     got, want = file_writer(tf1), RECORDED["file_writer"]
     assert got == want
+
+
+def test_audio_summaries_and_the_event_file_name_are_tfs():
+    assert audio(tf1) == RECORDED["audio"]
+
+
+def test_audio_summary_errors_are_tfs():
+    g = tf1.Graph()
+    with g.as_default():
+        flat = tf1.summary.audio("bad", tf.zeros([2]), 8000)
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Tensor must be 3-D or 2-D, got: \[2\]"):
+            sess.run(flat)
 
 
 def test_summary_errors_are_tfs():

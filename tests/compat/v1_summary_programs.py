@@ -87,3 +87,31 @@ def file_writer(tf):
             item["status"] = event.session_log.status
         events.append(item)
     return events
+
+
+CLIPS = [np.sin(np.arange(30, dtype=np.float32) / 3.0).reshape(1, 30, 1) * 0.7,
+         np.linspace(-1, 1, 2 * 20 * 2, dtype=np.float32).reshape(2, 20, 2)]
+
+
+def audio(tf):
+    """Audio summaries (WAV clips, hex) with their op names, tags and fields, and the name
+    of a `FileWriter`'s event file (``events.out.tfevents.<seconds>.<host><suffix>``)."""
+    g = tf.Graph()
+    with g.as_default():
+        ops = [tf.summary.audio("clip", tf.constant(CLIPS[0]), 8000),
+               tf.summary.audio("one", tf.constant(CLIPS[1]), 16000.5, max_outputs=1),
+               tf.summary.audio("mono", tf.constant(CLIPS[1][:, :, 0]), tf.constant(22050.0),
+                                family="fam")]
+    with tf.Session(graph=g) as sess:
+        values = sess.run(ops)
+    clips = [[v.tag, v.audio.sample_rate, v.audio.num_channels, v.audio.length_frames,
+              v.audio.content_type, v.audio.encoded_audio_string.hex()]
+             for serialized in values for v in tf.Summary.FromString(serialized).value]
+    logdir = tempfile.mkdtemp()
+    with g.as_default():
+        tf.summary.FileWriter(logdir, filename_suffix=".mine").close()
+    (name,) = os.listdir(logdir)
+    parts = name.split(".")
+    return {"names": [t.name for t in ops], "types": [t.op.type for t in ops],
+            "collected": len(g.get_collection("summaries")), "clips": clips,
+            "file_name": parts[:3] + [len(parts), parts[-1]]}

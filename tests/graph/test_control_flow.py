@@ -582,3 +582,35 @@ def test_hessian_of_scan_in_a_function_matches_eager():
 
     x = tf.constant([1.0, 2.0, 3.0])
     np.testing.assert_allclose(tf.function(hessian)(x).numpy(), hessian(x).numpy(), rtol=1e-6)
+
+
+def test_branches_and_loop_bodies_are_traced_in_their_ops_name_scope():
+    """As in TF: the scope of a cond or while_loop op (made unique first) is the name scope
+    of its branches' and bodies' ops."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        def branch():
+            seen.append(tf.get_current_name_scope())
+            return tf.identity(x * 2.0, name="dbl")
+
+        with tf.name_scope("outer"):
+            tf.cond(x > 0, branch, lambda: x)
+            y = tf.cond(x > 0, branch, lambda: x)
+
+        def body(i):
+            seen.append(tf.get_current_name_scope())
+            return i + 1
+
+        tf.while_loop(lambda i: i < 2, body, [0], name="loop")
+        return y
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    assert seen == ["outer/cond", "outer/cond_1", "loop"]
+    graph_def = graph.as_graph_def()
+    nodes = {node.name: node for node in graph_def.node}
+    assert {"outer/cond", "outer/cond_1", "loop"} <= set(nodes)
+    library = {fdef.signature.name: fdef for fdef in graph_def.library.function}
+    then = library[nodes["outer/cond_1"].attr["then_branch"].func.name]
+    assert "outer/cond_1/dbl" in [node.name for node in then.node_def]

@@ -103,6 +103,11 @@ def test_sign_check_messages_and_graphs():
                        match=r"^\nCondition x <= 0 did not hold element-wise:"
                              r"x \(shape=\(1,\) dtype=int32\) = \n\['1'\]$"):
         tf.debugging.assert_non_positive(tf.constant([1]))
+    # a scalar shows as its value, not as a list
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^\nCondition x >= 0 did not hold element-wise:\n"
+                             r"x \(shape=\(\) dtype=float32\) = \n-1.5$"):
+        tf.debugging.assert_non_negative(tf.constant(-1.5))
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"assertion failed: \[\] \[Condition x <= 0 did not hold "
                              r"element-wise:x \(x:0\) = \] \[1\]"):

@@ -101,6 +101,13 @@ def test_summary_trace_on_with_profiler(tmp_path, caplog):
     with writer.as_default(), caplog.at_level(logging.WARNING):
         assert tf.summary.trace_export("t", step=0) is None
     assert len(_xplanes(str(tmp_path / "prof"))) == 1
+    writer.close()
+    # (as TF: with the profiler, the run's metadata, without graphs)
+    (path,) = glob.glob(str(tmp_path / "logs" / "events.out.tfevents.*"))
+    (value,) = [v for r in tf.compat.v1.io.tf_record_iterator(path)
+                for v in tf.compat.v1.Event.FromString(r).summary.value]
+    assert value.metadata.plugin_data.plugin_name == "graph_run_metadata"
+    assert not tf.compat.v1.RunMetadata.FromString(value.tensor.string_val[0]).function_graphs
     # (as TF: trace_off, run by trace_export, finds the profiler stopped already)
     assert "Error while stopping profiler: Cannot export profiling results" in caplog.text
 

@@ -169,3 +169,23 @@ SPECS += [
     OpSpec("ImageSummary", _v1_image, [(np.arange(24, dtype=np.uint8) * 9).reshape(2, 2, 2, 3)],
            check=_image_check, grad=_NO_GRAD),
 ]
+
+
+def _v1_audio(clips):
+    return tf.compat.v1.summary.audio("a", clips, 8000, max_outputs=1)
+
+
+def _audio_check(out, args):
+    (value,) = tf.compat.v1.Summary.FromString(out.item()).value
+    assert value.tag == "a/audio" and value.audio.content_type == "audio/wav"
+    assert (value.audio.sample_rate, value.audio.num_channels, value.audio.length_frames) == \
+        (8000.0, 2, 3)
+    wav = tf.audio.decode_wav(value.audio.encoded_audio_string)
+    np.testing.assert_allclose(wav.audio.numpy(), args[0][0], atol=1 / 32768)
+
+
+SPECS += [
+    OpSpec("AudioSummaryV2", _v1_audio,
+           [np.array([[[0.5, -0.25], [0.0, 1.0], [-1.0, 0.125]]], np.float32)],
+           check=_audio_check, grad=_NO_GRAD),
+]

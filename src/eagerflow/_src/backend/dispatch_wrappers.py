@@ -939,6 +939,15 @@ def _w278c42e0de(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w27b0f79813(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, tensor, sample_rate, max_outputs=None, collections=None, family=None):
+        try:
+            return _export_fn(name, tensor, sample_rate, max_outputs, collections, family)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'tensor': tensor, 'sample_rate': sample_rate, 'max_outputs': max_outputs, 'collections': collections, 'family': family})
+    return _export_wrapper
+
+
 def _w2805215aa2(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, multiples, name=None):
         try:
@@ -7234,6 +7243,7 @@ WRAPPERS = {
     'compat.v1.strings.split': _w4bffabfb6f,
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
+    'compat.v1.summary.audio': _w27b0f79813,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,
     'compat.v1.summary.initialize': _w0dda54afa2,

@@ -250,10 +250,42 @@ _IMAGE = register("ImageSummary", _image_summary, lambda *_, **__: (TensorShape(
                   not_differentiable=_NO_GRAD)
 tf_nodes[_IMAGE] = NodeForm(types={"T": 1})
 tf_args[_IMAGE] = ("tag", "tensor")
-for _op in (_SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE):
+# -- AudioSummaryV2 -----------------------------------------------------------------------
+
+def _audio_summary(xp, tag, tensor, sample_rate, max_outputs=3):
+    from eagerflow._src.ops import audio_ops  # noqa: PLC0415
+    clips = np.asarray(tensor, np.float32)
+    rate = np.asarray(sample_rate)
+    if rate.size != 1:
+        raise _invalid(f"sample_rate must be rank 0, got {shape_text(rate.shape)}")
+    if clips.ndim not in (2, 3):
+        raise _invalid(f"Tensor must be 3-D or 2-D, got: {shape_text(clips.shape)}")
+    if clips.ndim == 2:
+        clips = clips[..., None]
+    tag = _text(np.asarray(tag, object)[()])
+    rate = float(np.float32(rate.reshape(())))
+    summary = protos.Summary()
+    for i in range(min(clips.shape[0], max_outputs)):
+        frames, channels = clips.shape[1:]
+        encoded = audio_ops._encode_wav(np, clips[i], np.array(int(rate), np.int32))[()]
+        summary.value.add(tag=f"{tag}/audio" if max_outputs == 1 else f"{tag}/audio/{i}",
+                          audio=protos.Summary.Audio(
+                              sample_rate=rate, num_channels=channels, length_frames=frames,
+                              encoded_audio_string=encoded, content_type="audio/wav"))
+    return _bytes(summary)
+
+
+_AUDIO = register("AudioSummaryV2", _audio_summary,
+                  lambda *_, **__: (TensorShape([]), _d.string),
+                  tied=(1,), dtypes=(_d.float32,), not_differentiable=_NO_GRAD)
+tf_nodes[_AUDIO] = NodeForm(types={})
+tf_args[_AUDIO] = ("tag", "tensor", "sample_rate")
+
+
+for _op in (_SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE, _AUDIO):
     tf_nodes.get(_op).outputs = ("summary",)
 
-batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE)
+batching_rules.assign(PER_ELEMENT, _SCALAR, _HISTOGRAM, _MERGE, _TENSOR, _IMAGE, _AUDIO)
 
 
 # -- the functions ------------------------------------------------------------------------
@@ -353,6 +385,27 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     return value
 
 
+@export("compat.v1.summary.audio")
+def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
+    """A ``Summary`` of up to `max_outputs` clips of `tensor` (float32 ``[batch, frames,
+    channels]`` or ``[batch, frames]`` in [-1, 1]) at `sample_rate` Hz, as WAV files.
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     tone = tf.compat.v1.summary.audio("tone", tf.zeros([1, 80, 1]), 8000)
+    >>> with tf.compat.v1.Session(graph=g) as sess:
+    ...     value = tf.compat.v1.Summary.FromString(sess.run(tone)).value[0]
+    >>> value.tag, value.audio.length_frames, value.audio.content_type
+    ('tone/audio/0', 80, 'audio/wav')
+    """
+    with _SummaryScope(name, family, [tensor]) as (tag, scope):
+        rate = convert_to_tensor(sample_rate, _d.float32, name="sample_rate")
+        value = dispatch(_AUDIO, (constant(tag, name="tag"), convert_to_tensor(tensor), rate),
+                         {"max_outputs": max_outputs}, name=scope or None)
+        _collect(value, collections, [GraphKeys.SUMMARIES])
+    return value
+
+
 @export("compat.v1.summary.text")
 def text(name, tensor, collections=None):
     """A ``Summary`` of the string `tensor` for TensorBoard's text plugin."""
@@ -424,7 +477,8 @@ class FileWriter:
                                "Use `tf.summary.create_file_writer`,or a `with "
                                "v1.Graph().as_default():` context")
         self._logdir = _path(logdir)
-        self._options = (max_queue, flush_secs * 1000, filename_suffix or "")
+        # (named events.out.tfevents.<seconds>.<host><suffix>, as TF 1 names them)
+        self._options = (max_queue, flush_secs * 1000, filename_suffix or "", False)
         self._file = _EventFile(self._logdir, *self._options)
         self._seen_tags = set()
         self._run_tags = set()

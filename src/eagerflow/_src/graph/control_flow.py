@@ -83,6 +83,14 @@ def _branching(op_type, scope, n=2):
                       [f"branches[{i}]" for i in range(n)], "tf.switch_case", "case")
 
 
+def _op_scope(name):
+    """The name scope of a branching or loop op named `name` built in the current graph,
+    taken now (``outer/cond_1/``): its branches and bodies are traced in it and the op is
+    named after it, as in TF (the tags of summaries inside take it too). None eagerly."""
+    graph = context.get().graph
+    return None if graph is None else graph.unique_name(name) + "/"
+
+
 def _scope(body):
     """The scope a branch or loop op was built under, from its body's graph name
     (``cond_true``, ``while_body``: see `_branching` and `_graph_while`)."""
@@ -155,7 +163,8 @@ def _pick(op_type, key_dtype, key_rank, bodies):
 def _branched(key, fns, kind, gradient=False):
     """The outputs of the branch of `fns` that `key` selects, through one op of `kind` (a
     `gradient`'s branches may return sparse and dense gradients in one place)."""
-    branches = [_Subgraph.trace(graph, fn) for graph, fn in zip(kind.graphs, fns)]
+    scope = _op_scope(kind.scope)
+    branches = [_Subgraph.trace(graph, fn, scope=scope) for graph, fn in zip(kind.graphs, fns)]
     _match_sparse_outputs(branches, kind, gradient)
     _check_branches(branches, kind)
     specs = _merged_specs(branches)
@@ -183,7 +192,7 @@ def _branched(key, fns, kind, gradient=False):
     if form is not None:
         op, inputs, attrs = form
         bodies = [lookup(name) for name in _branch_names(attrs)]
-    flat = dispatch(op, inputs, attrs, name=kind.scope)
+    flat = dispatch(op, inputs, attrs, name=scope or kind.scope)
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = flat[:n]
@@ -359,9 +368,10 @@ def _emit_branches(program, op, args, indent):
 @contextlib.contextmanager
 def _scoped(program, op):
     """Within the block, `program` writes the body of control flow `op`: a failure there names
-    its node under the op's name, as TF's do (``cond/GatherV2``)."""
+    its node under the op's name, as TF's do (``cond/GatherV2``; the ops of a body traced in
+    the op's name scope are named so already)."""
     outer = program.scope
-    program.scope = f"{outer}{op.name}/"
+    program.scope = f"{op.name}/"
     try:
         yield
     finally:
@@ -768,7 +778,8 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         result = body(*_packed(structure, with_flows(templates, args)))
         return _next_values(structure, result, flat)
 
-    test = _Subgraph.trace(f"{scope}_cond", traced_cond, specs)
+    op_scope = _op_scope(scope)
+    test = _Subgraph.trace(f"{scope}_cond", traced_cond, specs, scope=op_scope)
     # TF's While op rejects a condition that is not a scalar bool when the function runs,
     # as InvalidArgumentError.
     verdict = test.outputs[0]
@@ -781,7 +792,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         raise errors.InvalidArgumentError(
             None, None, "The second input must be a scalar, but it has shape ["
             + ",".join("?" if d is None else str(d) for d in verdict.shape.as_list()) + "]")
-    step = _Subgraph.trace(f"{scope}_body", traced_body, specs)
+    step = _Subgraph.trace(f"{scope}_body", traced_body, specs, scope=op_scope)
     for t, out, shape in zip(flat, step.outputs, invariants):
         if not fits(out.shape, shape):
             raise ValueError(
@@ -802,9 +813,9 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
              "parallel_iterations": parallel_iterations, "_limited": bool(limit)}
     loop = _Loop(attrs)
     if back_prop and records(inputs):  # a tape records it: its gradient will be taken
-        results = loop.accumulating(inputs, name=scope)
+        results = loop.accumulating(inputs, name=op_scope or scope)
     else:
-        results = dispatch(loop.op, inputs, attrs, name=scope)
+        results = dispatch(loop.op, inputs, attrs, name=op_scope or scope)
     results = results[:len(flat)]
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
@@ -1389,11 +1400,14 @@ class _Subgraph:
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     @classmethod
-    def trace(cls, name, fn, specs=()):
+    def trace(cls, name, fn, specs=(), scope=None):
+        """`fn` applied to placeholders of `specs` in a graph `name`, in name scope `scope`
+        (an absolute one, ``cond/``; its arguments are named outside it)."""
         graph = _SubgraphGraph(name)
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
-            result = fn(*arguments)
+            with context.name_scope_push(scope) if scope else contextlib.nullcontext():
+                result = fn(*arguments)
             if any(type(v) is context.Operation for v in nest.flatten(result)):
                 # an op without outputs (``tf.no_op()``) a branch returns gives None
                 result = nest.map_structure(

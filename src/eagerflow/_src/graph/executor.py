@@ -236,7 +236,7 @@ def _raise_located(at_line, filename, name, exc):
     if op.location is not None:
         where = "".join(f'  File "{file}", line {line}, in {function}\n\n'
                         for file, line, function in op.location[2])
-    node = prefix + op.name
+    node = op.name if op.name.startswith(prefix) else prefix + op.name
     raise cls(None, None,
               f"Graph execution error:\n\nDetected at node {node} defined at (most recent "
               f"call last):\n{where}{message}\n\t [[{{{{node {node}}}}}]] "

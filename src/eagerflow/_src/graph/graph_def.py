@@ -627,6 +627,41 @@ def function_graph(name, library):
     return body
 
 
+def body_graph_def(fdef, library=None):
+    """The body of FunctionDef `fdef` as a `GraphDef`, as TF instantiates it (and its run
+    metadata shows it): an ``_Arg`` node per argument, the body's nodes with graph inputs
+    (``node:i``), a ``<result>_RetVal`` ``_Retval`` node per result; `library` (a `Library`)
+    gives the functions it calls."""
+    nodes = {n.name: n for n in fdef.node_def}
+    out = pb.GraphDef(versions=pb.VersionDef(producer=PRODUCER))
+    for i, arg in enumerate(fdef.signature.input_arg):
+        node = out.node.add(name=arg.name, op="_Arg")
+        if i in fdef.arg_attr:
+            for key, value in fdef.arg_attr[i].attr.items():
+                node.attr[key].CopyFrom(value)
+        node.attr["T"].type = arg.type
+        node.attr["index"].i = i
+    for src in fdef.node_def:
+        node = out.node.add()
+        node.CopyFrom(src)
+        del node.input[:]
+        node.input.extend(_first_as_node(_graph_ref(r, nodes)) for r in src.input)
+    for i, arg in enumerate(fdef.signature.output_arg):
+        node = out.node.add(name=f"{arg.name}_RetVal", op="_Retval",
+                            input=[_first_as_node(_graph_ref(fdef.ret[arg.name], nodes))])
+        node.attr["T"].type = arg.type
+        node.attr["index"].i = i
+    if library is not None:
+        out.library.function.extend(f for name, f in library.functions.items()
+                                    if f is not None and f is not fdef)
+    return out
+
+
+def _first_as_node(ref):
+    """A GraphDef input naming a node's first output by the node alone (``mul``)."""
+    return ref[:-2] if ref.endswith(":0") else ref
+
+
 def _graph_ref(ref, ops):
     """A FunctionDef body reference (``node:arg:i``) as a GraphDef input (``node:j``);
     `ops`: the body's NodeDef (or op type) of each node name."""

@@ -129,7 +129,8 @@ def _sign_check(compare, symbol):
                 [condition + f"x ({_label(x)}) = "] if not sep else
                 [condition, f"x ({_label(x)}) = "]), x], summarize)
         if not _holds(holds):
-            values = [str(v) for v in _first(x, summarize).tolist()]
+            values = (str(np.asarray(x)) if x.shape.rank == 0  # (TF shows a scalar as is)
+                      else [str(v) for v in _first(x, summarize).tolist()])
             raise _invalid(f"{prefix}\n{condition}{sep}x ({_described(x)}) = \n{values}")
     check.__doc__ = f"Asserts that x {symbol} 0 element-wise; InvalidArgumentError if not."
     return check

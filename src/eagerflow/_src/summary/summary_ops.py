@@ -30,13 +30,14 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.functional_ops import map_fn
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, string_ops
+from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, math_ops, reduction_ops,
+                                string_ops)
 from eagerflow._src.ops.audio_ops import encode_wav
 from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
 from eagerflow._src.summary.writer import (
-    _WRITERS, _FileWriter, _varint, scalar_record, state)
+    _WRITERS, _ResourceSummaryWriter, _varint, scalar_record, state)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
 
@@ -103,9 +104,16 @@ tf_args[_WRITE] = None  # (the writer is an attr, not TF's resource input: no ra
 
 def _write_raw(xp, step, tensor, *, writer):
     target = _WRITERS.get(writer)
-    if target is not None:
-        for serialized in np.asarray(tensor, object).reshape(-1):
-            target._write(int(step), bytes(serialized))
+    if target is not None:  # one event of the summaries merged (their bytes one after another)
+        parts = [bytes(s) for s in np.asarray(tensor, object).reshape(-1)]
+        for i, serialized in enumerate(parts):
+            try:
+                protos.Summary.FromString(serialized)
+            except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
+                raise errors.DataLossError(
+                    None, None, f"Bad tf.compat.v1.Summary binary proto tensor string at "
+                                f"index {i}") from None
+        target._write(int(np.asarray(step).reshape(())), b"".join(parts))
     return ()
 
 
@@ -141,7 +149,31 @@ def should_record_summaries():
         condition = condition()
     if isinstance(condition, (bool, np.bool_)):
         return _bool(bool(condition))
+    if isinstance(condition, (int, np.integer)) and not condition:  # (TF: a falsy constant)
+        return _bool(False)
     return convert_to_tensor(condition, _d.bool)
+
+
+def _string(value):
+    """The bytes of a string argument given as a tensor (TF converts tags and metadata to
+    string tensors: anything else raises its error)."""
+    value = convert_to_tensor(value, _d.string)
+    if type(value) is not EagerTensor:
+        raise TypeError(f"A summary's tag and metadata must be known when it is traced, "
+                        f"got {value}")
+    return value.numpy()
+
+
+def _checked_step(step):
+    """An explicit `step`, checked as TF checks it (castable to int64, one element)."""
+    if type(step) is int and _INT64_MIN <= step <= _INT64_MAX:
+        return step
+    converted = convert_to_tensor(step, _d.int64)
+    if converted.shape.num_elements() != 1:
+        raise ValueError(f"Argument `step` must be a scalar. Received step with shape "
+                         f"{converted.shape}.")
+    # (a one-element step of more dimensions is written as its element)
+    return array_ops.reshape(converted, []) if converted.shape.rank else step
 
 
 def _step_tensor(step):
@@ -172,6 +204,8 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     ...     tf.summary.write("raw", tf.constant([1, 2]))
     <tf.Tensor: shape=(), dtype=bool, numpy=True>
     """
+    if step is not None:
+        step = _checked_step(step)
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
         return _bool(False)
@@ -181,6 +215,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         metadata = b""
     elif hasattr(metadata, "SerializeToString"):
         metadata = metadata.SerializeToString()
+    elif not isinstance(metadata, bytes):
+        metadata = _string(metadata)
+    if not isinstance(tag, bytes):
+        tag = tag if isinstance(tag, str) else _string(tag)
 
     def record():
         if step is None:
@@ -211,20 +249,34 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 
 @export("summary.experimental.write_raw_pb")
 def write_raw_pb(tensor, step=None, name=None):
-    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), as they are,
-    one event each, at `step` (default: `experimental.get_step()`)."""
+    """Writes `tensor`, serialized ``Summary`` protos (a string or strings), merged into
+    one event at `step` (default: `experimental.get_step()`).
+
+    >>> import tempfile
+    >>> raw = tf.compat.v1.Summary(value=[tf.compat.v1.Summary.Value(
+    ...     tag="loss", simple_value=0.5)]).SerializeToString()
+    >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
+    ...     tf.summary.experimental.write_raw_pb(raw, step=1)
+    <tf.Tensor: shape=(), dtype=bool, numpy=True>
+    """
+    if step is not None:
+        step = _checked_step(step)
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
         return _bool(False)
     if step is None:
         step = state.step
-
-    def record():
         if step is None:
             raise ValueError(_NO_STEP)
-        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64),
-                              convert_to_tensor(tensor, _d.string)), {"writer": writer._id},
-                 name)
+
+    def record():
+        value = convert_to_tensor(tensor)
+        if value.dtype != _d.string:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute WriteRawProtoSummary as input #2(zero-based) was "
+                            f"expected to be a string tensor but is a {value.dtype.name} tensor")
+        dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64), value),
+                 {"writer": writer._id}, name)
         return _bool(True)
 
     recording = should_record_summaries()
@@ -246,7 +298,7 @@ def summary_scope(name, default_name="summary", values=None):
     name = name or default_name
     current = context.get().scope
     tag = current + name if current else name
-    name = _INVALID_SCOPE_CHARACTERS.sub("", name) or "summary"
+    name = _INVALID_SCOPE_CHARACTERS.sub("", name) or default_name  # ("": the top scope)
     with context.name_scope(name) as scope:
         yield tag, scope
 
@@ -274,24 +326,25 @@ def scalar(name, data, step=None, description=None):
     metadata = _metadata("scalars", description) if description else _SCALAR_METADATA
     ctx = context.get()
     writer = state.writer
-    if ctx.fast and state.is_recording is True and type(writer) is _FileWriter:
+    if ctx.fast and state.is_recording is True and type(writer) is _ResourceSummaryWriter:
         # eagerly, a number or a float32 scalar at a known step: the event's bytes at once
         # (what the general path below writes, without its tensors)
         value = _float32_bytes(data)
         at = state.step if step is None else step
-        at = at if type(at) is int else _eager_step(at)
-        if value is not None and at is not None and not writer._file.closed:
+        at = at if type(at) is int and _INT64_MIN <= at <= _INT64_MAX else _eager_step(at)
+        if value is not None and at is not None and not writer._file.closed \
+                and (type(name) is str or not name):
             tag = (ctx.scope + name if ctx.scope else name) if name else "scalar_summary"
             writer._file.add(scalar_record(at, tag.encode(), metadata, value))
             return _TRUE if _TRUE is not None else _bool(True)
     with summary_scope(name, "scalar_summary") as (tag, _):
         data = convert_to_tensor(data)
-        if data.shape.rank is not None and data.shape.rank != 0:
-            raise ValueError(f"Expected scalar shape, saw shape: {data.shape}.")
+        debugging_ops.assert_scalar(data)  # (also of unknown rank in a function, as TF)
         return write(tag, lambda: cast_ops.cast(data, _d.float32), step, metadata)
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def _float32_bytes(data):
@@ -318,7 +371,7 @@ def _eager_step(step):
     if step is None or isinstance(step, bool):
         return None
     if isinstance(step, (int, np.integer)):
-        return int(step)
+        return int(step) if _INT64_MIN <= step <= _INT64_MAX else None
     if isinstance(step, Variable) and step.dtype == _d.int64:
         step = step.value()
     if type(step) is EagerTensor and step.dtype == _d.int64 and step._data.ndim == 0:
@@ -381,7 +434,13 @@ def histogram(name, data, step=None, buckets=None, description=None):
     with summary_scope(name, "histogram_summary") as (tag, _):
         data = cast_ops.stop_gradient(convert_to_tensor(data))
         count = 30 if buckets is None else buckets
-        return write(tag, lambda: _buckets(data, count), step, metadata)
+
+        def tensor():  # (the bucket count is checked only when written, as in TF)
+            debugging_ops.assert_scalar(count)
+            debugging_ops.assert_type(count, _d.int32)
+            return _buckets(data, count)
+
+        return write(tag, tensor, step, metadata)
 
 
 def _check_rank(data, rank):
@@ -405,12 +464,10 @@ def image(name, data, step=None, max_outputs=3, description=None):
     metadata = _metadata("images", description)
     with summary_scope(name, "image_summary") as (tag, _):
         data = convert_to_tensor(data)
-        _check_rank(data, 4)
-        if max_outputs < 0:
-            raise errors.InvalidArgumentError(
-                None, None, f"max_outputs must be non-negative, got {max_outputs}")
 
-        def tensor():
+        def tensor():  # (checked only when written, as in TF)
+            _check_rank(data, 4)
+            debugging_ops.assert_non_negative(max_outputs)
             images = convert_image_dtype(data, _d.uint8, saturate=True)
             limited = images[:max_outputs]
             encoded = map_fn(encode_png, limited, fn_output_signature=_d.string)
@@ -457,11 +514,14 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
     metadata = _metadata("audio", description, content)
     with summary_scope(name, "audio_summary") as (tag, _):
         data = convert_to_tensor(data)
-        _check_rank(data, 3)
 
-        def tensor():
+        def tensor():  # (checked only when written, as in TF)
+            _check_rank(data, 3)
+            debugging_ops.assert_non_negative(max_outputs)
             clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
-            rate = convert_to_tensor(sample_rate, _d.int32)
+            # (a tensor goes to EncodeWav as it is, which says if it is not int32)
+            rate = sample_rate if isinstance(sample_rate, Tensor) else \
+                convert_to_tensor(sample_rate, _d.int32)
             encoded = map_fn(lambda clip: encode_wav(clip, rate), clips,
                              fn_output_signature=_d.string)
             labels = array_ops.fill(array_ops.shape(encoded)[:1], "")
@@ -482,8 +542,8 @@ def graph(graph_data):
         return _bool(False)
     if not bool(np.asarray(should_record_summaries())):
         return _bool(False)
-    if hasattr(graph_data, "as_graph_def"):
-        graph_data = graph_data.as_graph_def()
+    if hasattr(graph_data, "as_graph_def"):  # (a graph: with its shapes, as TF writes it)
+        graph_data = graph_data.as_graph_def(add_shapes=True)
     if not hasattr(graph_data, "SerializeToString") or \
             graph_data.DESCRIPTOR.full_name != "tensorflow.GraphDef":
         raise ValueError(f"Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. "
@@ -519,9 +579,12 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
                                 "be enabled.")
         else:
             profiler_module.start(profiler_outdir)
-    state.trace = [] if graph or profiler else None
+    # (as TF, graphs are collected only without the profiler; either way trace_export
+    # writes a summary)
+    state.trace = []
+    state.trace_graph = bool(graph) and not profiler
     state.trace_profiler = bool(profiler)
-    if graph and _collect not in concrete_function.call_listeners:
+    if state.trace_graph and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
 
 
@@ -532,12 +595,21 @@ def trace_off():
     state.trace = None
     if _collect in concrete_function.call_listeners:
         concrete_function.call_listeners.remove(_collect)
-    if getattr(state, "trace_profiler", False):  # (as TF, after trace_export stopped it too)
+    if state.trace_profiler:  # (as TF, after trace_export stopped it too)
         state.trace_profiler = False
         try:
             profiler_module.stop()
         except errors.OpError as e:
             _log.logger.warning("Error while stopping profiler: %s", e.message)
+
+
+def _run_graph(concrete):
+    """The graph of a traced function's run as TF's run metadata holds it: the body of its
+    FunctionDef (``_Arg`` and ``_Retval`` nodes for its arguments and results)."""
+    from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
+    library = graph_def.Library()
+    fdef = graph_def.function_def(concrete, "__run", library)
+    return graph_def.body_graph_def(fdef, library)
 
 
 @export("summary.trace_export")
@@ -552,6 +624,8 @@ def trace_export(name, step=None, profiler_outdir=None):
     >>> with tf.summary.create_file_writer(tempfile.mkdtemp()).as_default():
     ...     tf.summary.trace_export("double", step=0)
     """
+    if step is not None:
+        step = _checked_step(step)
     if not context.executing_eagerly():
         _log.logger.warning("Cannot export trace inside a tf.function.")
         return None
@@ -559,17 +633,20 @@ def trace_export(name, step=None, profiler_outdir=None):
         raise ValueError("Must enable trace before export through tf.summary.trace_on.")
     run = protos.RunMetadata()
     for concrete in state.trace:
-        graph_def = concrete.graph.as_graph_def()
+        graph_def = _run_graph(concrete)
         entry = run.function_graphs.add()
         entry.partition_graphs.add().MergeFrom(graph_def)
         entry.pre_optimization_graph.MergeFrom(graph_def)
+    # the graphs alone (TensorBoard's graph of the run), or, with the profiler or without
+    # graphs, the run's metadata
+    plugin = "graph_run_metadata_graph" if state.trace_graph else "graph_run_metadata"
     metadata = protos.SummaryMetadata(plugin_data=protos.SummaryMetadata.PluginData(
-        plugin_name="graph_run_metadata_graph", content=b"1"))
+        plugin_name=plugin, content=b"1"))
     try:
-        with summary_scope(name, "graph_run_metadata_graph_summary") as (tag, _):
+        with summary_scope(name, plugin + "_summary") as (tag, _):
             write(tag, constant(run.SerializeToString()), step, metadata)
     finally:
-        if getattr(state, "trace_profiler", False):
+        if state.trace_profiler:
             if profiler_outdir:
                 _log.logger.warning("Ignoring `profiler_outdir` passed to trace_export(). "
                                     "Please pass it to trace_on() instead.")

@@ -25,8 +25,12 @@ import threading
 import time
 import weakref
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -51,6 +55,7 @@ class _State(threading.local):
         self.step = None
         self.is_recording = True
         self.trace = None  # the graphs collected between trace_on and trace_export
+        self.trace_graph = self.trace_profiler = False  # (what trace_on asked for)
 
 
 state = _State()
@@ -139,12 +144,19 @@ def event_bytes(step, summary_bytes, wall_time=None):
 class _EventFile:
     """The buffered TFRecord file of a writer's events."""
 
-    def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
+    def __init__(self, logdir, max_queue, flush_millis, filename_suffix, process_unique=True):
+        """(`process_unique`: the file's name ends with the process and writer ids, as
+        TF 2's writers name theirs; TF 1's `FileWriter` names its without.)"""
         from eagerflow._src.summary import protos  # noqa: PLC0415
         self.uid = uid = next(_IDS)
-        gfile.makedirs(logdir)
-        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}."
-                f"{os.getpid()}.{uid}{filename_suffix}")
+        if logdir:  # ("": the working directory, as TF's)
+            try:
+                gfile.makedirs(logdir)
+            except errors.AlreadyExistsError:  # (a file in the way: TF's writer says so)
+                raise errors.FailedPreconditionError(None, None, "Not a directory") from None
+        unique = f".{os.getpid()}.{uid}" if process_unique else ""
+        name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}"
+                f"{unique}{filename_suffix}")
         self.path = os.path.join(logdir, name)
         try:
             self._file = file_system.open_file(self.path, "ab")  # (``ram://`` too)
@@ -239,6 +251,7 @@ class SummaryWriter:
 
     def init(self):
         """Opens the writer's resources (they open when it is made; kept for TF's API)."""
+        self._check_open()
 
     def flush(self):
         """Writes the summaries waiting in memory to their destination."""
@@ -261,7 +274,7 @@ tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
 tf_args[_FLUSH] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 
-class _FileWriter(SummaryWriter):
+class _ResourceSummaryWriter(SummaryWriter):
     """A `SummaryWriter` appending events to a file in a log directory."""
 
     def __init__(self, logdir, max_queue, flush_millis, filename_suffix):
@@ -271,16 +284,20 @@ class _FileWriter(SummaryWriter):
         _WRITERS[self._id] = self
         _OPEN.add(self)
 
+    def _closed_error(self):
+        """TF's error of a summary written to a closed writer (whose resource is gone)."""
+        return errors.NotFoundError(
+            None, None, f"Resource localhost/_AnonymousVar{self._id}/"
+                        f"N10tensorflow22SummaryWriterInterfaceE does not exist.")
+
     def _write(self, step, summary_bytes):
         if self._file.closed:
-            raise errors.FailedPreconditionError(
-                None, None, f"The summary writer of {self._logdir} is closed.")
+            raise self._closed_error()
         self._file.add(frame([event_bytes(step, summary_bytes)]))
 
     def _write_scalar(self, step, tag, metadata, value):
         if self._file.closed:
-            raise errors.FailedPreconditionError(
-                None, None, f"The summary writer of {self._logdir} is closed.")
+            raise self._closed_error()
         self._file.add(scalar_record(step, tag, metadata, value))
 
     def _check_open(self):
@@ -290,8 +307,7 @@ class _FileWriter(SummaryWriter):
     def write_event(self, event):
         """Appends `event` (an ``Event`` proto) as it is."""
         if self._file.closed:
-            raise errors.FailedPreconditionError(
-                None, None, f"The summary writer of {self._logdir} is closed.")
+            raise self._closed_error()
         self._file.add(frame([event.SerializeToString()]))
 
     def flush(self):
@@ -310,7 +326,7 @@ class _FileWriter(SummaryWriter):
         return f"<SummaryWriter to {self._logdir!r}>"
 
 
-class _NoopWriter(SummaryWriter):
+class _NoopSummaryWriter(SummaryWriter):
     """A writer that writes nothing: summaries under it return False."""
 
     _writes = False
@@ -333,7 +349,19 @@ def _path(value):
         value = value.numpy()
     if isinstance(value, bytes):
         return value.decode("utf-8", "surrogateescape")
+    if not isinstance(value, (str, os.PathLike)):
+        value = convert_to_tensor(value, _d.string).numpy()  # (TF's TypeError)
+        return value.decode("utf-8", "surrogateescape")
     return os.fspath(value)
+
+
+def _int_argument(value, default):
+    """`max_queue` or `flush_millis` as an int (TF converts them to int32 tensors)."""
+    if value is None:
+        return default
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    return int(convert_to_tensor(value, _d.int32).numpy())
 
 
 @export("summary.create_file_writer")
@@ -343,8 +371,7 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
 
     `max_queue`: summaries kept in memory before a write to the file (default 10);
     `flush_millis`: the longest they wait (default 120000); `filename_suffix`: the end
-    of the file's name (default ".v2"). `logdir` None gives a writer that writes
-    nothing.
+    of the file's name (default ".v2").
 
     >>> import os, tempfile
     >>> logdir = tempfile.mkdtemp()
@@ -354,17 +381,17 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     [True]
     """
     if logdir is None:
-        return _NoopWriter()
-    max_queue = 10 if max_queue is None else int(max_queue)
-    flush_millis = 120000 if flush_millis is None else int(flush_millis)
+        raise ValueError("Argument `logdir` cannot be None")
+    max_queue = _int_argument(max_queue, 10)
+    flush_millis = _int_argument(flush_millis, 120000)
     suffix = ".v2" if filename_suffix is None else _path(filename_suffix)
-    return _FileWriter(_path(logdir), max_queue, flush_millis, suffix)
+    return _ResourceSummaryWriter(_path(logdir), max_queue, flush_millis, suffix)
 
 
 @export("summary.create_noop_writer")
 def create_noop_writer():
     """A `SummaryWriter` that writes nothing (summaries under it return False)."""
-    return _NoopWriter()
+    return _NoopSummaryWriter()
 
 
 @export("summary.flush")
