@@ -165,6 +165,20 @@ def test_static_value_is_partial_for_shapes_known_in_part():
     assert seen["product"].static_value() == 6
 
 
+def test_a_slice_with_bounds_known_at_run_time_has_no_static_value():
+    # (its bounds are unknown: the value is not the whole shape, nor the shape's shape)
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([None, 3, 4])])
+    def f(n, y):
+        known, partial = tf.shape(tf.zeros([2, 3, 4])), tf.shape(y)
+        for piece in (known[:n], known[n:], partial[1:n], known[::n], partial[:, None][n]):
+            assert tf.get_static_value(piece) is None
+            assert piece.static_value(partial=True) is None
+        return tf.ones(known[:n]), tf.ones(partial[1:n])
+    first, second = f(tf.constant(2), tf.zeros([2, 3, 4]))
+    assert first.shape == (2, 3) and second.shape == (3,)
+    assert f.get_concrete_function().outputs[0].shape.rank is None  # (as in TF)
+
+
 def test_dtype_errors_while_building_are_tfs_type_errors():
     cases = [
         (lambda x: x - tf.constant(1.0),

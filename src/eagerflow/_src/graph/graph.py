@@ -709,13 +709,19 @@ def _evaluate(tensor):
         value, complete = found
         return np.asarray(value, tensor.dtype.as_numpy_dtype if complete else object), complete
     moving = op.op_def.moves_elements
+    # Only the elements moved may be unknown: every input of a variadic op (Pack, ConcatV2),
+    # else input 0. The others say where they go (a slice's bounds, a gather's indices, a
+    # shape), and a None there would read as a bound left out (``x[:None]``).
+    moved = len(op.inputs) if op.op_def.variadic else 1
     args, complete = [], True
-    for t in op.inputs:
+    for i, t in enumerate(op.inputs):
         found = _evaluate(t) if isinstance(t, SymbolicTensor) else None
         if found is None:
-            if not (moving and t.shape.is_fully_defined()):
+            if not (moving and i < moved and t.shape.is_fully_defined()):
                 return None
             found = np.full(t.shape.as_list(), None, object), False  # elements to move
+        elif i >= moved and not found[1]:
+            return None
         args.append(found[0])
         complete = complete and found[1]
     if not complete and not moving:
