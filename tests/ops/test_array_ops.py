@@ -345,6 +345,26 @@ def test_one_hot_axis_and_scalar_indices():
     assert tf.one_hot([1], 0).shape == (1, 0)
 
 
+def test_one_hot_depth_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64), tf.TensorSpec([], tf.int32)])
+    def f(indices, depth):
+        return (tf.one_hot(indices, depth, axis=0),
+                tf.one_hot(indices, depth, on_value=5, off_value=-1))
+    cf = f.get_concrete_function()
+    assert [t.shape.as_list() for t in cf.outputs] == [[None, None], [None, None]]
+    assert [op.name for op in cf.graph.get_operations() if op.type == "OneHot"] == [
+        "one_hot", "one_hot_1"]  # (TF's wrapper's scope names the node)
+    by_axis, valued = f(tf.constant([0, 2, 4], tf.int64), tf.constant(3))
+    assert by_axis.numpy().tolist() == [[1, 0, 0], [0, 0, 0], [0, 1, 0]]
+    assert valued.dtype == tf.int32
+    assert valued.numpy().tolist() == [[5, -1, -1], [-1, -1, 5], [-1, -1, -1]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="depth must be non-negative"):
+        f(tf.constant([0], tf.int64), tf.constant(-1))
+    with pytest.raises(TypeError, match="Input 'depth' of 'OneHot' Op has type int64"):
+        tf.function(lambda n: tf.one_hot([0], n)).get_concrete_function(
+            tf.TensorSpec([], tf.int64))
+
+
 def test_zeros_ones_like_dtypes():
     assert tf.zeros([2], tf.string).numpy().tolist() == [b"", b""]
     assert tf.zeros([2], tf.bool).numpy().tolist() == [False, False]

@@ -1597,6 +1597,12 @@ def _linspace_grad(op, dy):
 
 
 def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
+    if type(depth) is not int:  # an input: known at run time only
+        if depth.ndim:
+            raise _bad(f"depth must be a scalar, but got: {shape_text(depth.shape)}")
+        depth = int(depth)
+        if depth < 0:
+            raise _bad(f"depth must be non-negative, got: {depth}")
     hot = indices[..., None] == xp.arange(depth, dtype=indices.dtype)
     out = xp.where(hot, on_value, off_value)
     return out if axis == -1 else xp.moveaxis(out, -1, axis)
@@ -1607,12 +1613,15 @@ def _one_hot_rule(indices, on_value, off_value, depth, axis):
         return unknown_shape(), on_value.dtype
     dims = indices.shape.as_list()
     at = len(dims) if axis == -1 else axis
+    if type(depth) is not int:  # an input
+        depth = None
     return TensorShape(dims[:at] + [depth] + dims[at:]), on_value.dtype
 
 
 _ONE_HOT = register("OneHot", _one_hot_kernel, _one_hot_rule, tied=(1, 2),
                     not_differentiable="integer indices")
-tf_nodes[_ONE_HOT] = NodeForm(inputs=(0, AttrInput("depth", type_attr=None, kind=int), 1, 2),
+tf_nodes[_ONE_HOT] = NodeForm(inputs=(0, AttrInput("depth", type_attr=None, kind=int,
+                                                  runtime=True), 1, 2),
                               types={"T": 1, "TI": 0})
 tf_args[_ONE_HOT] = ("indices", "depth", "on_value", "off_value")
 tf_defaults[_ONE_HOT] = {"axis": -1}
@@ -1643,6 +1652,15 @@ def _one_hot_values(on_value, off_value, dtype):
     return on, off
 
 
+_ONE_HOT_NAME = errors.ScopeName("one_hot")  # (TF's wrapper opens a scope of this name)
+
+
+def _check_one_hot_axis(axis, rank):
+    if axis != -1 and rank is not None and not 0 <= axis <= rank:
+        raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
+                                  f"received: {axis}")
+
+
 @export("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot encoding: `on_value` where the last axis equals `indices`, else `off_value`.
@@ -1659,20 +1677,27 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     indices = as_tensor(indices)
     check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
-    depth = _int(depth, "OneHot", "depth")
     axis = -1 if axis is None else _int(axis)
     rank = indices.shape.rank
+    dynamic = None if type(depth) is int else run_time_tensor(depth)
+    if dynamic is not None:  # the depth becomes the op's input, as in TF
+        if dynamic.dtype != _d.int32:
+            raise TypeError(f"Input 'depth' of 'OneHot' Op has type {dynamic.dtype.name} that "
+                            f"does not match expected type of int32.")
+        _check_one_hot_axis(axis, rank)
+        return dispatch(_ONE_HOT, (indices, on, off, dynamic), {"axis": axis},
+                        _ONE_HOT_NAME if name is None else name)
+    depth = _int(depth, "OneHot", "depth")
     if depth < 0:
         if not context.executing_eagerly():  # TF's shape function, as the op is added
             raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
                              f"but is {depth}")
         raise errors.eager_error(_InvalidArgument, "OneHot",
                                  f"depth must be non-negative, got: {depth}", name=scope)
-    if axis != -1 and rank is not None and not 0 <= axis <= rank:
-        raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
-                                  f"received: {axis}")
+    _check_one_hot_axis(axis, rank)
     try:
-        return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis}, name)
+        return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis},
+                        _ONE_HOT_NAME if name is None else name)
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
         raise errors.scoped(e) from None
 
