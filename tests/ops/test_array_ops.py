@@ -1193,6 +1193,27 @@ def test_linspace_gradients_reach_start_and_stop():
                                rtol=1e-6)
 
 
+def test_linspace_count_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def f(n):
+        with tf.GradientTape() as tape:
+            start, stop = tf.constant([1.0, 2.0]), tf.constant(5.0)
+            tape.watch([start, stop])
+            y = tf.linspace(start, stop, n, axis=-1)
+            total = tf.reduce_sum(y * tf.range(1.0, 1.0 + tf.cast(n, tf.float32)))
+        assert y.shape.as_list() == [2, None]
+        return y, tape.gradient(total, [start, stop])
+    y, (d_start, d_stop) = f(tf.constant(4))
+    np.testing.assert_allclose(y.numpy(), [[1, 7 / 3, 11 / 3, 5], [2, 3, 4, 5]], rtol=1e-6)
+    np.testing.assert_allclose(d_start.numpy(), [10 / 3, 10 / 3], rtol=1e-6)
+    np.testing.assert_allclose(d_stop.numpy(), 2 * (1 / 3 * 2 + 2 / 3 * 3 + 1 * 4), rtol=1e-6)
+    y, (d_start, d_stop) = f(tf.constant(1))  # (one value: start, whose weight is 1)
+    assert y.numpy().tolist() == [[1], [2]] and d_stop.numpy() == 0
+    assert f(tf.constant(0))[0].shape == (2, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num >= 0"):
+        f(tf.constant(-1))
+
+
 def test_linspace_num_must_be_an_integer():
     for num in (2.5, tf.constant(2.5), np.float64(3.0)):
         with pytest.raises(TypeError, match=r"\(name: num\) must be of type integer"):

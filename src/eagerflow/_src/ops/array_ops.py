@@ -1525,6 +1525,12 @@ def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
 
 
 def _linspace_kernel(xp, start, stop, num, axis):
+    if type(num) is not int:  # an input: known at run time only
+        if num.ndim:
+            raise _bad(f"num must be a scalar, but got shape {shape_text(num.shape)}")
+        num = int(num)
+        if num < 0:
+            raise _bad(f"Requires num >= 0, got {num}")
     dtype = start.dtype
     wide = dtype if dtype.itemsize >= 4 else xp.dtype(xp.float32)  # half types: in float32
     start, stop = xp.broadcast_arrays(start.astype(wide), stop.astype(wide))
@@ -1541,12 +1547,14 @@ def _linspace_rule(start, stop, num, axis):
         return unknown_shape(), start.dtype
     dims = shape.as_list()
     at = axis + len(dims) + 1 if axis < 0 else axis
+    if type(num) is not int:  # an input
+        num = None
     return TensorShape(dims[:at] + [num] + dims[at:]), start.dtype
 
 
 _LINSPACE = register("LinSpace", _linspace_kernel, _linspace_rule, tied=(0, 1), dtypes=FLOAT)
-tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int)), implied={"axis": 0},
-                               outputs=("output",))
+tf_nodes[_LINSPACE] = NodeForm(inputs=(0, 1, AttrInput("num", kind=int, runtime=True)),
+                               implied={"axis": 0}, outputs=("output",))
 tf_args[_LINSPACE] = ("start", "stop", "num")
 
 
@@ -1568,6 +1576,10 @@ def linspace(start, stop, num, name=None, axis=0):
     if num_dtype.is_floating:
         raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
                         f"`tensor` = {num} of dtype: {num_dtype}")
+    dynamic = None if type(num) is int else run_time_tensor(num)
+    if dynamic is not None:  # the count becomes the op's input, as in TF
+        check_index_dtype("LinSpace", "Tidx", dynamic)
+        return dispatch(_LINSPACE, (start, stop, dynamic), {"axis": _int(axis)}, name)
     num = _int(num, "LinSpace", "Tidx")
     if num < 0:
         raise _op_error("LinSpace", f"Requires num >= 0, got {num}")
@@ -1581,19 +1593,25 @@ lin_space = linspace
 def _linspace_grad(op, dy):
     # TF's tf.linspace is start + (stop - start) / (num - 1) * k, its last value stop itself:
     # value k weighs stop by k / (num - 1) (the last by 1, a single value by 0)
-    num, axis = op.attrs["num"], op.attrs["axis"]
+    num, axis = op.attrs.get("num"), op.attrs["axis"]
     rank = dy.shape.rank
     if axis < 0:
         axis += rank
-    weights = np.append(np.arange(num - 1) / (num - 1), 1.0) if num > 1 else np.zeros(num)
-    weights = convert_to_tensor(weights.reshape((num,) + (1,) * (rank - axis - 1)).astype(
-        dy.dtype.as_numpy_dtype))
-    start, stop = op.inputs
+    trailing = (1,) * (rank - axis - 1)
+    if num is None:  # known at run time: the weights are linspace(0, 1, num) too
+        weights = reshape(linspace(_scalar(0, dy.dtype), _scalar(1, dy.dtype), op.inputs[2]),
+                          (-1,) + trailing)
+    else:
+        weights = np.append(np.arange(num - 1) / (num - 1), 1.0) if num > 1 else np.zeros(num)
+        weights = convert_to_tensor(weights.reshape((num,) + trailing).astype(
+            dy.dtype.as_numpy_dtype))
+    start, stop = op.inputs[:2]
     reduce_sum = late.reduction_ops.reduce_sum
     d_stop = reduce_sum(math_ops.multiply(dy, weights), axis)
     d_start = reduce_sum(math_ops.multiply(dy, math_ops.subtract(1.0, weights)), axis)
     unbroadcast = late.reduction_ops.unbroadcast
-    return unbroadcast(d_start, start), unbroadcast(d_stop, stop)
+    grads = unbroadcast(d_start, start), unbroadcast(d_stop, stop)
+    return grads + (None,) * (len(op.inputs) - 2)  # (none for a count given as an input)
 
 
 def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
