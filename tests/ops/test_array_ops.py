@@ -1506,6 +1506,37 @@ def test_scatter_nd_of_strings_joins_them_and_empty_outputs_are_checked():
         tf.gather_nd([[1, 2], [3, 4]], [[1], [0]], batch_dims=-1)
 
 
+def test_reverse_and_roll_take_axes_known_at_run_time():
+    x = tf.reshape(tf.range(6.0), [2, 3])
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([None, 3])])
+    def f(axis, y):
+        with tf.GradientTape() as tape:
+            tape.watch(y)
+            reversed_, rolled = tf.reverse(y, [axis]), tf.roll(y, axis, axis=axis)
+            total = tf.reduce_sum(reversed_ * [[1.0, 2.0, 3.0]]) + tf.reduce_sum(rolled * x)
+        assert reversed_.shape.as_list() == rolled.shape.as_list() == [None, 3]
+        return reversed_, rolled, tape.gradient(total, y)
+    reversed_, rolled, grad = f(tf.constant(1), x)
+    assert reversed_.numpy().tolist() == [[2, 1, 0], [5, 4, 3]]
+    assert rolled.numpy().tolist() == [[2, 0, 1], [5, 3, 4]]
+    assert grad.numpy().tolist() == [[4, 4, 1], [7, 7, 4]]  # (x rolled back, plus 3, 2, 1)
+    assert f(tf.constant(0), x)[0].numpy().tolist() == [[3, 4, 5], [0, 1, 2]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of valid range"):
+        f(tf.constant(2), x)
+    graph_def = f.get_concrete_function().graph.as_graph_def()  # (a SavedModel writes it)
+    assert {(n.op, len(n.input)) for n in graph_def.node
+            if n.op in ("Roll", "ReverseV2")} == {("ReverseV2", 2), ("Roll", 3)}
+
+
+def test_roll_by_a_shift_known_at_run_time_writes_tfs_node():
+    f = tf.function(lambda x, n: tf.roll(x, n, 0))
+    graph_def = f.get_concrete_function(tf.TensorSpec([None]), tf.TensorSpec([], tf.int32)) \
+        .graph.as_graph_def()
+    roll, = [n for n in graph_def.node if n.op == "Roll"]
+    assert roll.input[0] == "x" and len(roll.input) == 3  # (it failed: shift known late)
+
+
 def test_roll_checks_as_tfs_kernel():
     x = tf.reshape(tf.range(24), [2, 3, 4])
     kernel = "{{function_node __wrapped__Roll_device_/job:localhost/replica:0/task:0/device:CPU:0}} "

@@ -683,6 +683,10 @@ def tile(input, multiples, name=None):
 
 
 def _reverse_kernel(xp, x, axis):
+    if type(axis) is not tuple:  # an input: known at run time only
+        if axis.ndim != 1:
+            raise _bad(f"'dims' must be 1-dimension, not {axis.ndim}")
+        axis = tuple(axis.tolist())
     if x.ndim == 0:  # TF returns a scalar as it is, whatever `axis` says
         return x
     seen = set()
@@ -711,6 +715,8 @@ def _flipped(x, axes):
 
 
 def _reverse_rule(x, axis):
+    if type(axis) is not tuple:  # an input
+        return x.shape, x.dtype
     rank = x.shape.rank
     seen = set()
     for i, a in enumerate(axis if rank is not None else ()):
@@ -725,7 +731,7 @@ def _reverse_rule(x, axis):
 
 
 _REVERSE = register("ReverseV2", _reverse_kernel, _reverse_rule, tied=())
-tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis")))
+tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis", runtime=True)))
 tf_args[_REVERSE] = ("tensor", "axis")
 
 
@@ -737,6 +743,10 @@ def reverse(tensor, axis, name=None):
     <tf.Tensor: shape=(1, 3), dtype=int32, numpy=array([[3, 2, 1]], dtype=int32)>
     """
     given = (tensor, axis)
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axes become the op's input, as in TF
+        check_index_dtype("ReverseV2", "Tidx", dynamic)
+        return dispatch(_REVERSE, (as_tensor(tensor), dynamic), {}, name)
     dims, axis = _int_array(axis, "ReverseV2")
     if len(dims) != 1:
         raise _op_error("ReverseV2", f"'dims' must be 1-dimension, not {len(dims)}")
@@ -754,6 +764,11 @@ def _roll_kernel(xp, x, shift, axis):
             raise _bad(f"shift must be a scalar or a 1-D vector. Found: "
                        f"{shape_text(shift.shape)}")
         shift = tuple(int(v) for v in xp.reshape(shift, -1))
+    if type(axis) is not tuple:
+        if axis.ndim > 1:
+            raise _bad(f"axis must be a scalar or a 1-D vector. Found: "
+                       f"{shape_text(axis.shape)}")
+        axis = tuple(int(v) for v in xp.reshape(axis, -1))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
     for a in axis:
@@ -783,8 +798,8 @@ def _roll_rule(x, shift, axis, **_):
 
 
 _ROLL = register("Roll", _roll_kernel, _roll_rule, tied=())
-tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift"),
-                                   AttrInput("axis", type_attr="Taxis")))
+tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift", runtime=True),
+                                   AttrInput("axis", type_attr="Taxis", runtime=True)))
 
 
 @export("roll")
@@ -795,6 +810,12 @@ def roll(input, shift, axis, name=None):
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([3, 1, 2], dtype=int32)>
     """
     given = shift, axis
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axes become an input, and so does the shift
+        check_index_dtype("Roll", "Taxis", dynamic)
+        shift = as_tensor(shift) if is_tensor_like(shift) else convert_to_tensor(shift)
+        check_index_dtype("Roll", "Tshift", shift)
+        return dispatch(_ROLL, (as_tensor(input), shift, dynamic), {}, name)
     axis = _ints(axis, "Roll", "Taxis")
     if context.executing_eagerly() and (
             not is_tensor_like(shift) and np.ndim(shift) > 1 or
@@ -3134,9 +3155,17 @@ register_gradient("ConjugateTranspose")(_transpose_back(True))
 
 register_gradient("BroadcastTo")(_shape_input_grad(
     lambda op, dy: late.reduction_ops.unbroadcast(dy, op.inputs[0])))
-register_gradient("ReverseV2")(lambda op, dy: reverse(dy, op.attrs["axis"]))
+@register_gradient("ReverseV2")
+def _reverse_grad(op, dy):
+    if len(op.inputs) == 2:  # run-time axes
+        return reverse(dy, op.inputs[1]), None
+    return reverse(dy, op.attrs["axis"])
+
+
 @register_gradient("Roll")
 def _roll_grad(op, dy):
+    if len(op.inputs) == 3:  # run-time axes (and shift)
+        return roll(dy, math_ops.negative(op.inputs[1]), op.inputs[2]), None, None
     if len(op.inputs) == 2:  # a run-time shift
         return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
     return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
