@@ -115,10 +115,12 @@ def _ints_or_tensor(value, op_name, attr):
 
 
 def _partial_shape_input(value, arg):
-    """TF's error for an op's input `arg` given a TensorShape not fully known."""
+    """TF's error for an op's input `arg` given a TensorShape not fully known (said of the
+    input while a graph is built)."""
     if isinstance(value, TensorShape) and not value.is_fully_defined():
-        raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: Cannot "
-                         f"convert a partially known TensorShape {value} to a Tensor.")
+        error = f"Cannot convert a partially known TensorShape {value} to a Tensor."
+        raise ValueError(error if context.executing_eagerly() else
+                         f"Tried to convert '{arg}' to a tensor and failed. Error: {error}")
 
 
 def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
@@ -2671,8 +2673,24 @@ _EINSUM_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.i
 
 def _einsum_parts(equation):
     """The input subscripts and the output subscript of an explicit equation."""
+    if equation.count("->") != 1:
+        raise _bad(f"Expecting exactly one '->' in einsum equation: {equation}")
     inputs, output = equation.split("->")
     return inputs.split(","), output
+
+
+def _unkept_ellipsis_rank(subscripts, output, ranks):
+    """How many dims the inputs' ellipsis covers when `output` has none (TF's kernel refuses
+    to sum them away); 0 when the output has one, None when a rank is unknown."""
+    if "..." in output:
+        return 0
+    found = 0
+    for sub, rank in zip(subscripts, ranks):
+        if "..." in sub:
+            if rank is None:
+                return None
+            found = max(found, rank - len(sub) + 3)
+    return found
 
 
 def _check_einsum_dims(equation, shapes, traced=None):
@@ -2715,6 +2733,10 @@ def _check_einsum_dims(equation, shapes, traced=None):
 @quiet
 def _einsum_kernel(xp, *arrays, equation):
     _check_einsum_dims(equation, [a.shape for a in arrays])
+    unkept = _unkept_ellipsis_rank(*_einsum_parts(equation), [a.ndim for a in arrays])
+    if unkept:
+        raise _bad(f"Output contains {unkept} broadcasting dimension(s) but no ellipsis (...) "
+                   f"was found in the output subscripts.")
     dtype = arrays[0].dtype
     # half types (float16, and bfloat16, which NumPy's einsum refuses): accumulate in float32
     if dtype.itemsize < 4 and (dtype.kind == "f" or dtype == _BFLOAT16_NP):
@@ -2730,6 +2752,13 @@ def _einsum_rule(*inputs, equation):
         return unknown_shape(), dtype
     sizes = _check_einsum_dims(equation, [None if t.shape.rank is None else t.shape.as_list()
                                           for t in inputs], [t.shape for t in inputs])
+    unkept = _unkept_ellipsis_rank(subscripts, output, [t.shape.rank for t in inputs])
+    if unkept:
+        raise shape_rules.shape_error(
+            "Einsum", f"Shape must be at most rank 0 but is rank {unkept}\n\t for einsum "
+                      f"equation '{equation}' without ellipsis (...) in the output subscripts "
+                      f"where input(s) have non-empty broadcasting shape",
+            [t.shape for t in inputs])
     ellipsis = TensorShape([])
     if "..." in output:
         for sub, t in zip(subscripts, inputs):
@@ -2764,10 +2793,9 @@ def _explicit_equation(equation, count):
     if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
                          f'{len(inputs.split(","))}')
-    if "->" not in resolved:  # an ellipsis leads the implicit output
-        labels = inputs.replace(",", "").replace("0", "")
-        output = ("0" if "0" in inputs else "") + "".join(
-            sorted(c for c in set(labels) if labels.count(c) == 1))
+    if "->" not in resolved:  # the labels that appear once, sorted ('0', an ellipsis, first)
+        labels = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
     if len(set(output)) != len(output):
         raise ValueError(f"Output subscripts contain a label appearing more than once: "
                          f"{equation}")
@@ -3470,8 +3498,17 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
         elif label != "." and label not in present:
             operands.append((label, ones(reshape(sizes[label], [1]) if isinstance(
                 sizes[label], Tensor) else [sizes[label]], dy.dtype)))
-    equation = ",".join(s for s, _ in operands) + "->" + "".join(target).replace(".", "...")
-    return einsum(equation, *[t for _, t in operands])
+    # an ellipsis of the operands that `subscript` lacks is kept, then summed here (TF's
+    # einsum does not sum it away)
+    summed = "." not in target and any("..." in s for s, _ in operands)
+    equation = ",".join(s for s, _ in operands) + "->" + "..." * summed + "".join(
+        target).replace(".", "...")
+    grad = einsum(equation, *[t for _, t in operands])
+    if summed:
+        lead = (builtins.range(grad.shape.rank - len(target)) if grad.shape.rank is not None
+                else range(rank(grad) - len(target)))
+        grad = late.reduction_ops.reduce_sum(grad, lead)
+    return grad
 
 
 def _einsum_ellipsis_back(grad, x, start, labels, unused):
