@@ -1,4 +1,5 @@
 """Reductions, sorting, unique, segments, scans and norms: TF semantics, errors, edge cases."""
+import re
 import warnings
 import numpy as np
 import pytest
@@ -864,3 +865,26 @@ def test_scans_overflow_without_numpy_warnings_as_tf(scan):
         result = scan([3e38, 3e38, 0.0, float("inf")])
     assert np.isinf(result.numpy()[1])
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_nth_element_raw_op_values_gradient_and_errors_as_tf():
+    x = tf.constant([[3.0, 1.0, 2.0, 5.0], [4.0, 4.0, 0.0, -1.0]])
+    assert tf.raw_ops.NthElement(input=x, n=1).numpy().tolist() == [2.0, 0.0]
+    assert tf.raw_ops.NthElement(input=x, n=0, reverse=True).numpy().tolist() == [5.0, 4.0]
+    assert tf.raw_ops.NthElement(input=tf.zeros([0, 3]), n=0).shape == (0,)
+    assert np.isnan(tf.raw_ops.NthElement(input=[1.0, np.nan, 3.0, 2.0], n=3).numpy())
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:  # (ties share the gradient, as TF's)
+        y = tf.raw_ops.NthElement(input=v, n=1, reverse=True)
+    assert tape.gradient(y, v).numpy().tolist() == [[1.0, 0, 0, 0], [0.5, 0.5, 0, 0]]
+    for n, message in ((4, "Input must have last dimension > n = 4"),
+                       (-1, "n must be non-negative but is -1")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+                f"{message} [Op:NthElement]")):
+            tf.raw_ops.NthElement(input=x, n=n)
+    with pytest.raises(ValueError, match=re.escape(
+            "Input must have last dimension > n = 5 but is 4 for '{{node NthElement}}")):
+        tf.function(lambda: tf.raw_ops.NthElement(input=x, n=5))()
+    traced = tf.function(lambda a, n: tf.raw_ops.NthElement(input=a, n=n), input_signature=[
+        tf.TensorSpec([None, 4, None]), tf.TensorSpec([], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 4]

@@ -649,6 +649,62 @@ tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int, 
 tf_defaults[_TOP_K] = {"sorted": True, "index_type": _d.int32}
 
 
+# --- NthElement --------------------------------------------------------------------------------
+
+def _nth_element(xp, x, n, reverse=False):
+    if n.ndim:
+        raise _invalid(f"N must be scalar but has rank {n.ndim}")
+    n = int(n)
+    if n < 0:
+        raise _invalid(f"n must be non-negative but is {n}")
+    if x.ndim < 1:
+        raise _invalid(f"Input must be at least rank 1 but is rank {x.ndim}")
+    if x.shape[-1] <= n:
+        raise _invalid(f"Input must have last dimension > n = {n}")
+    if reverse:
+        n = x.shape[-1] - n - 1
+    return xp.partition(x, n, axis=-1)[..., n]  # (a NaN sorts last, as in TF's)
+
+
+def _nth_element_rule(x, n, reverse=False):
+    shapes = [x.shape, n.shape]
+    rules.check_rank("NthElement", [x, n], 0, at_least=1)
+    value = rules.known_value(n)
+    computed = None if value is None or np.size(value) != 1 else [(1, np.ravel(value)[0])]
+    if n.shape.rank:
+        raise rules.shape_error("NthElement", f"Input must be scalar but has rank "
+                                              f"{n.shape.rank}", shapes, computed=computed)
+    if computed is not None and computed[0][1] < 0:
+        raise rules.shape_error("NthElement", f"Dimension size, given by scalar input 1, must "
+                                              f"be non-negative but is {computed[0][1]}",
+                                shapes, computed=computed)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    last = x.shape[-1]
+    if computed is not None and last is not None and last <= computed[0][1]:
+        raise rules.shape_error("NthElement", f"Input must have last dimension > n = "
+                                              f"{computed[0][1]} but is {last}", shapes,
+                                computed=computed)
+    return x.shape[:-1], x.dtype
+
+
+_NTH_ELEMENT = register("NthElement", _nth_element, _nth_element_rule,
+                        dtypes=REAL_NUMBER_TYPES)
+tf_nodes[_NTH_ELEMENT] = NodeForm(types={"T": 0}, outputs=("values",))
+tf_args[_NTH_ELEMENT] = ("input", "n")
+tf_defaults[_NTH_ELEMENT] = {"reverse": False}
+batching_rules[_NTH_ELEMENT] = PER_ELEMENT
+
+
+@register_gradient("NthElement")
+def _nth_element_grad(op, dy):
+    """Split among the entries equal to the value taken (ties share it)."""
+    x, out = op.inputs[0], op.outputs
+    hits = cast(math_ops.equal(array_ops.expand_dims(out, -1), x), dy.dtype)
+    count = reduce_sum(hits, -1, keepdims=True)
+    return math_ops.multiply(math_ops.divide(hits, count), array_ops.expand_dims(dy, -1)), None
+
+
 @export("math.top_k", "nn.top_k")
 def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """Finds the `k` largest entries of the last dimension, and their indices.

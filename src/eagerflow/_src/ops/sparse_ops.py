@@ -508,7 +508,7 @@ for _how, _types in (("Sum", NUMBER_TYPES), ("Max", REAL_NUMBER_TYPES)):
         _op = _REDUCE_OPS[_how, _sparse_out] = register(
             _name, _sparse_reduce(_how.lower(), _sparse_out),
             _sparse_reduce_sparse_rule if _sparse_out else _sparse_reduce_rule,
-            multi=_sparse_out, tied=(1,), dtypes=_types, input_names=("input_values",))
+            multi=_sparse_out, tied=(1,), dtypes=_types)
         tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=(
             ("output_indices", "output_values", "output_shape") if _sparse_out else None))
         tf_args[_op] = ("input_indices", "input_values", "input_shape", "reduction_axes")
