@@ -888,3 +888,19 @@ def test_nth_element_raw_op_values_gradient_and_errors_as_tf():
     traced = tf.function(lambda a, n: tf.raw_ops.NthElement(input=a, n=n), input_signature=[
         tf.TensorSpec([None, 4, None]), tf.TensorSpec([], tf.int32)])
     assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 4]
+
+
+def test_made_reductions_carry_tfs_names():
+    for fn, name in ((tf.reduce_sum, "reduce_sum"), (tf.math.reduce_euclidean_norm,
+                                                    "reduce_euclidean_norm"),
+                     (tf.math.segment_max, "segment_max"), (tf.math.cumulative_logsumexp,
+                                                            "cumulative_logsumexp"),
+                     (tf.math.unsorted_segment_prod, "unsorted_segment_prod")):
+        assert fn.__name__ == name
+
+
+def test_unsorted_segment_mean_of_listed_ids_fails_as_tf():
+    # TF's mean converts the ids itself: its error is the sum's, with the op's name
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "segment_ids[1] = 5 is out of range [0, 3) [Op:UnsortedSegmentSum] name:")):
+        tf.math.unsorted_segment_mean(tf.ones([3, 2]), [0, 5, 2], 3)

@@ -12,6 +12,7 @@ read as Python ints by the public functions when their value is known before run
 <tf.Tensor: shape=(), dtype=int32, numpy=1>
 """
 import collections
+import re
 import math
 from collections import abc
 
@@ -373,6 +374,14 @@ for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
         renamed={"keepdims": "keep_dims"})
 
 
+def _named(fn, op, doc, prefix=""):
+    """`fn`, a public function made for `op`, with `doc` and TF's name (``reduce_sum`` for
+    Sum, ``unsorted_segment_max`` for UnsortedSegmentMax)."""
+    fn.__doc__ = doc
+    fn.__name__ = fn.__qualname__ = prefix + re.sub(r"(?<!^)(?=[A-Z])", "_", op.name).lower()
+    return fn
+
+
 def _reducer(op, doc, input_dtype=None):
     """``fn(input_tensor, axis=None, keepdims=False, name=None)`` running reduction `op`.
 
@@ -398,8 +407,7 @@ def _reducer(op, doc, input_dtype=None):
             return dispatch(op, (input_tensor,), attrs, name)
         except errors.OpError as e:
             raise errors.listed(e, given, axis) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc, "reduce_")
 
 
 reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of a tensor.
@@ -1194,8 +1202,7 @@ def _sorted_segment(op, doc):
             return dispatch(op, (as_tensor(data), ids), name=name)
         except errors.OpError as e:
             raise errors.listed(e, data, segment_ids) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segment.
@@ -1317,8 +1324,7 @@ def _unsorted_segment(op, doc):
                                   name)
         except errors.OpError as e:
             raise errors.listed(e, data, segment_ids) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices per segment id.
@@ -1384,7 +1390,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     >>> tf.math.unsorted_segment_mean(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """
-    data = as_tensor(data)
+    data, segment_ids = as_tensor(data), as_tensor(segment_ids)  # (as TF: no list errors)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     return math_ops.truediv(total, _segment_counts(data, segment_ids, num_segments), name)
 
@@ -1396,7 +1402,7 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     >>> tf.math.unsorted_segment_sqrt_n(tf.constant([3.0, 1.0]), tf.constant([0, 0]), 1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.828427], dtype=float32)>
     """
-    data = as_tensor(data)
+    data, segment_ids = as_tensor(data), as_tensor(segment_ids)  # (as TF: no list errors)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     counts = _segment_counts(data, segment_ids, num_segments)
     return math_ops.truediv(total, math_ops.sqrt(counts), name)
@@ -1480,8 +1486,7 @@ def _scanner(op, doc):
             return dispatch(op, (as_tensor(x), dynamic), attrs, name)
         return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
                         name)
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
