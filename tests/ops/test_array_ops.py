@@ -483,7 +483,7 @@ def test_gather_variants():
     np.testing.assert_array_equal(tf.gather(P, [0], axis=tf.constant(1)).numpy(), [[0], [4], [8]])
     out = tf.gather(P, [[0, 1], [2, 3], [1, 1]], batch_dims=-1)
     np.testing.assert_array_equal(out.numpy(), [[0, 1], [6, 7], [9, 9]])
-    # TF gathers without batching when axis < batch_dims
+    # TF gathers without batching when the axis is given as 0
     out = tf.gather(P, [[0], [1], [2]], axis=0, batch_dims=1)
     np.testing.assert_array_equal(out.numpy(), P.numpy()[[[0], [1], [2]]])
     assert tf.gather(P, np.array([], np.int64)).shape == (0, 4)
@@ -1521,3 +1521,33 @@ def test_einsum_does_not_sum_an_ellipsis_the_output_lacks():
         out = tf.einsum("...ij,jk->...ik", x, y)
     gx, gy = tape.gradient(out, [x, y])
     assert gx.shape == (2, 3, 4) and gy.numpy().tolist() == [[6.0] * 5] * 4
+
+
+def test_gather_with_batch_dims_beyond_its_axis_fails_as_tf():
+    # only an axis given as 0 gathers rows without the batch_dims (TF's Python wrapper); the
+    # kernel refuses a batch_dims past the axis (-3 is axis 0 too, but reaches the kernel)
+    p = tf.reshape(tf.range(24.0), [2, 3, 4])
+    idx = tf.constant([[0, 1], [1, 1]])
+    assert tf.gather(p, idx, axis=0, batch_dims=1).shape == (2, 2, 3, 4)
+    for axis, batch_dims, message in ((1, 2, "batch_dims (2) must be less than or equal to "
+                                              "axis (1)."),
+                                      (-3, 1, "batch_dims (1) must be less than or equal to "
+                                              "axis (0).")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=re.escape(message + " [Op:GatherV2]")):
+            tf.gather(p, idx, axis=axis, batch_dims=batch_dims)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(message)):
+            tf.function(lambda: tf.gather(p, idx, axis=axis, batch_dims=batch_dims))()
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "batch_dims (1) must be less than or equal to axis (0). [Op:GatherV2]")):
+        tf.raw_ops.GatherV2(params=p, indices=idx, axis=0, batch_dims=1)
+    # a variable's rows at axis 0 alone are ResourceGather's (its slices ResourceGatherNd's)
+    v = tf.Variable(p)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:GatherV2\]"):
+        tf.gather(v, [[0, 3]], axis=-2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:ResourceGather\]"):
+        tf.gather(v, [[0, 3]], axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "does not index into param shape [2,3,4], node name: ResourceGatherNd "
+            "[Op:ResourceGatherNd]")):
+        tf.gather_nd(v, [[5, 0]])

@@ -904,3 +904,27 @@ def test_unsorted_segment_mean_of_listed_ids_fails_as_tf():
     with pytest.raises(InvalidArgumentError, match=re.escape(
             "segment_ids[1] = 5 is out of range [0, 3) [Op:UnsortedSegmentSum] name:")):
         tf.math.unsorted_segment_mean(tf.ones([3, 2]), [0, 5, 2], 3)
+
+
+def test_global_norm_stacks_half_squares_as_tf():
+    # TF stacks each tensor's L2Loss: mixed dtypes fail to stack, integers fail L2Loss
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "cannot compute Pack as input #1(zero-based) was expected to be a double tensor "
+            "but is a float tensor [Op:Pack]")):
+        tf.clip_by_global_norm([tf.constant([3.0, 4.0], tf.float64), tf.constant([1.0])], 1.0)
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, "
+            "float, double")):
+        tf.linalg.global_norm([tf.constant([3, 4])])
+    grads = [tf.constant([3.0, 4.0]), None,
+             tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), tf.constant([3, 2]))]
+    np.testing.assert_allclose(tf.linalg.global_norm(grads).numpy(), np.sqrt(30.0), rtol=1e-6)
+    assert tf.linalg.global_norm([None]).numpy() == 0.0
+
+
+def test_sort_along_a_missing_axis_fails_as_tfs_slice():
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "{{function_node __wrapped__StridedSlice_device_/job:localhost/replica:0/task:0/"
+            "device:CPU:0}} slice index 1 of dimension 0 out of bounds. [Op:StridedSlice] "
+            "name: strided_slice/")):
+        tf.argsort(tf.constant([3.0, 1.0]), axis=1)

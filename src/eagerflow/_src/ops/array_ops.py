@@ -1915,7 +1915,7 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         raise _bad(f"batch_dims ({batch_dims}) must be less than rank(params) "
                    f"({params.ndim}).")
     if axis < batch_dims:
-        batch_dims = 0  # TF then gathers without batching
+        raise _bad(f"batch_dims ({batch_dims}) must be less than or equal to axis ({axis}).")
     for d in builtins.range(batch_dims):
         if params.shape[d] != indices.shape[d]:
             raise _bad(f"params.shape[{d}]: {params.shape[d]} should be equal to "
@@ -1961,8 +1961,8 @@ def _gather_rule(params, indices, axis, batch_dims):
     p, i = params.shape.as_list(), indices.shape.as_list()
     axis = _axis_in(axis, len(p))
     batch_dims = _axis_in(batch_dims, len(i))
-    if axis < batch_dims:
-        batch_dims = 0
+    if axis < batch_dims:  # (the kernel's error, when the graph runs)
+        return unknown_shape(), params.dtype
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
@@ -1993,11 +1993,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
         return dispatch(_GATHER, (params, indices, run_time), {"batch_dims": batch_dims}, name)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
+    if axis == 0:  # TF gathers rows without its batch_dims (a variable's by ResourceGather)
+        batch_dims = 0
     try:
         return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
                         name)
     except errors.OpError as e:
-        if isinstance(given[0], Variable):  # TF gathers a variable's rows with ResourceGather
+        if axis == 0 and isinstance(given[0], Variable):
             e = errors.renamed(e, "ResourceGather")
         raise errors.listed(e, *given) from None
 
@@ -2083,13 +2085,20 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     given = (params, indices)
     if isinstance(batch_dims, int) and batch_dims < 0:
         raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    # (TF reads a variable's slices with ResourceGatherNd, which takes no int16 indices)
+    resource = isinstance(params, Variable) and type(batch_dims) is int and batch_dims == 0
     params, indices = as_tensor(params), as_tensor(indices)
-    check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    check_index_dtype("GatherNd", "Tindices", indices,
+                      (_d.int32, _d.int64) if resource else (_d.int16, _d.int32, _d.int64))
     try:
         return dispatch(_GATHER_ND, (params, indices),
                         {"batch_dims": _int(batch_dims),
                          "bad_indices_policy": _policy(bad_indices_policy)}, name)
     except errors.OpError as e:
+        if resource:
+            e = errors.renamed(e, "ResourceGatherNd")
+            e = type(e)(e.node_def, e.op, e.message.replace(
+                "node name: GatherNd", "node name: ResourceGatherNd"))
         raise errors.listed(e, *given) from None
 
 

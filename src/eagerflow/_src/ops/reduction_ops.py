@@ -754,7 +754,8 @@ def _sort_along(values, axis, direction, want_indices):
         message = f"slice index {axis} of dimension 0 out of bounds."
         if not context.executing_eagerly():  # the slice's shape function, as it is added
             raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
+        raise errors.eager_error(errors.InvalidArgumentError, "StridedSlice", message,
+                                 name="strided_slice/")
     elif axis % rank != rank - 1:
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
@@ -1673,10 +1674,13 @@ def global_norm(t_list, name=None):
     >>> tf.linalg.global_norm([tf.constant([3.0]), tf.constant([4.0])])
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """
-    squares = [reduce_sum(math_ops.square(t)) for t in _tensor_list(t_list) if t is not None]
-    if not squares:
+    # as TF: half the squares of each (L2Loss) stacked, summed and doubled (one dtype)
+    halves = [late.nn_ops.l2_loss(t) for t in _tensor_list(t_list) if t is not None]
+    if not halves:
         return as_tensor(np.float32(0))
-    return math_ops.sqrt(add_n(squares), name=name)
+    half = reduce_sum(array_ops.stack(halves))
+    return math_ops.sqrt(math_ops.multiply(half, as_tensor(
+        np.asarray(2, half.dtype.as_numpy_dtype))), name=name)
 
 
 @export("clip_by_global_norm")
