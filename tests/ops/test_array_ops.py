@@ -1551,3 +1551,11 @@ def test_gather_with_batch_dims_beyond_its_axis_fails_as_tf():
             "does not index into param shape [2,3,4], node name: ResourceGatherNd "
             "[Op:ResourceGatherNd]")):
         tf.gather_nd(v, [[5, 0]])
+
+
+def test_searchsorted_of_a_scalar_fails_reading_its_last_dim_as_tf():
+    for sorted_sequence, values in (([1, 2], 1), (1, [1])):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+                "slice index -1 of dimension 0 out of bounds. [Op:StridedSlice] name: "
+                "strided_slice/")):
+            tf.searchsorted(tf.constant(sorted_sequence), tf.constant(values))

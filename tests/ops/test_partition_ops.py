@@ -238,3 +238,14 @@ def test_parallel_dynamic_stitch_raw_op_and_static_rows_as_tf():
         traced = tf.function(lambda: stitch(indices=[tf.constant([0, 4]), tf.constant([[1]])],
                                             data=[tf.ones([2, 3]), tf.ones([1, 1, 3])]))
         assert traced.get_concrete_function().structured_outputs.shape == (5, 3)
+
+
+def test_histogram_fixed_width_errors_end_as_tfs_scoped_wrapper():
+    # TF's wrapper opens a name scope (the name is empty) and passes lists on as they are
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "but got '[1, 1]' [Op:HistogramFixedWidth] name: ") + "$"):
+        tf.histogram_fixed_width(tf.constant([1.0]), tf.constant([1.0, 1.0]), nbins=2,
+                                 name="h")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=re.escape("[Op:HistogramFixedWidth]") + "$"):
+        tf.histogram_fixed_width([1.0], [1.0, 1.0], nbins=2)

@@ -928,3 +928,14 @@ def test_sort_along_a_missing_axis_fails_as_tfs_slice():
             "device:CPU:0}} slice index 1 of dimension 0 out of bounds. [Op:StridedSlice] "
             "name: strided_slice/")):
         tf.argsort(tf.constant([3.0, 1.0]), axis=1)
+
+
+def test_unique_with_counts_v2_raw_op_as_tf():
+    out = tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[3, 1], [3, 1]]), axis=[-1])
+    assert out.y.numpy().tolist() == [[3, 1], [3, 1]]
+    assert out.idx.numpy().tolist() == [0, 1] and out.count.numpy().tolist() == [1, 1]
+    out = tf.raw_ops.UniqueWithCountsV2(x=tf.constant([3, 1, 3]), axis=[], out_idx=tf.int64)
+    assert out.count.dtype == tf.int64 and out.count.numpy().tolist() == [2, 1]
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "axis has to be between [0, 2) [Op:UniqueWithCountsV2]")):
+        tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[3, 1], [3, 1]]), axis=[2])

@@ -42,12 +42,12 @@ def _top_k(k):
     return ref
 
 
-def _unique(x, with_counts=False):
+def _unique(x, with_counts=False, index=I32):
     _, first = np.unique(x, return_index=True)
     y = x[np.sort(first)]
-    idx = np.array([np.flatnonzero(y == v)[0] for v in x], I32)
+    idx = np.array([np.flatnonzero(y == v)[0] for v in x], index)
     if with_counts:
-        return y, idx, np.bincount(idx).astype(I32)
+        return y, idx, np.bincount(idx).astype(index)
     return y, idx
 
 
@@ -184,6 +184,14 @@ SPECS = [
     OpSpec("UniqueV2", lambda x: tf.raw_ops.UniqueV2(x=x, axis=tf.constant([], tf.int64)),
            [np.array([3, 1, 3, 2], I32)], _unique, name="UniqueV2-no-axis",
            grad="index output"),
+    OpSpec("UniqueWithCountsV2", lambda x: tf.raw_ops.UniqueWithCountsV2(x=x, axis=[0]),
+           [np.array([[1, 0, 1], [2, 0, 0], [1, 0, 1]], I32)],
+           lambda x: (x[[0, 1]], np.array([0, 1, 0], I32), np.array([2, 1], I32)),
+           grad="index output"),
+    OpSpec("UniqueWithCountsV2", lambda x: tf.raw_ops.UniqueWithCountsV2(
+        x=x, axis=tf.constant([], tf.int64), out_idx=tf.int64),
+           [np.array([3, 1, 3, 2], I32)], lambda x: _unique(x, with_counts=True, index=I64),
+           name="UniqueWithCountsV2-no-axis", grad="index output"),
     OpSpec("ApproxTopK", lambda x: tf.math.approx_max_k(x, 3), [rand(4, 6)], _top_k(3),
            grad="values checked by ApproxTopK-values"),
     OpSpec("ApproxTopK", lambda x: tf.math.approx_max_k(x, 2, reduction_dimension=0).values,

@@ -2987,8 +2987,10 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
     op = _LOWER_BOUND if side == "left" else _UPPER_BOUND
     sorted_sequence, values = _matching([sorted_sequence, values])
     attrs = {"out_type": _out_type(out_type, op.name)}
-    if sorted_sequence.shape.rank == 2 and values.shape.rank == 2 or \
-            0 in (sorted_sequence.shape.rank, values.shape.rank):
+    for x in (sorted_sequence, values):
+        if x.shape.rank == 0:  # TF reads each one's last dim first: a scalar fails there
+            shape(x)[-1]
+    if sorted_sequence.shape.rank == 2 and values.shape.rank == 2:
         return dispatch(op, (sorted_sequence, values), attrs, name)
     # TF's op takes matrices (its shape function refuses other ranks): rows of the innermost
     # dimension, the result shaped back as `values`

@@ -302,9 +302,13 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
     """
     dtype = _d.as_dtype(dtype)
     check_attr_dtype("HistogramFixedWidth", "dtype", dtype, (_d.int32, _d.int64))
+    given = (values, value_range)
     values, value_range = binary_operands(values, value_range)
-    return dispatch(_HISTOGRAM, (values, value_range),
-                    {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
+    try:
+        return dispatch(_HISTOGRAM, (values, value_range),
+                        {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope and converts nothing)
+        raise errors.listed(errors.scoped(e), *given) from None
 
 
 @export("histogram_fixed_width_bins")

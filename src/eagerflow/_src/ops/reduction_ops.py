@@ -863,45 +863,58 @@ def unique_with_counts(x, out_idx=_d.int32, name=None):
     return _run_unique(_UNIQUE_WITH_COUNTS, UniqueWithCounts, x, out_idx, name)
 
 
-# --- UniqueV2: unique slices along an axis --------------------------------------------------------
+# --- UniqueV2, UniqueWithCountsV2: unique slices along an axis ----------------------------------
 
-def _unique_v2(xp, x, axis, out_idx):
-    """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
-    first occurrence, and the index of each slice's unique one."""
-    if len(axis) > 1:
-        raise _invalid(f"axis does not support input tensors larger than 1 elements")
-    if not axis:
-        return _unique(False)(xp, x, out_idx)
-    a = axis[0]
-    if not -x.ndim <= a < x.ndim:
-        raise _invalid(f"axis has to be between [0, {x.ndim})")
-    moved = np.moveaxis(np.asarray(x), a, 0)
-    found, idx, first = {}, [], []
-    for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
-        key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
-        if key not in found:
-            found[key] = len(first)
-            first.append(i)
-        idx.append(found[key])
-    y = np.moveaxis(moved[np.asarray(first, np.int64)], 0, a)
-    return y, np.asarray(idx, out_idx.as_numpy_dtype)
-
-
-def _unique_v2_rule(x, axis, out_idx):
-    rank = x.shape.rank
-    if not axis:
-        rules.check_rank("UniqueV2", [x], 0, rank=1)
-        return [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
-    n = None if rank is None or not -rank <= axis[0] < rank else x.shape[axis[0]]
-    return [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
+def _unique_v2(with_counts):
+    def kernel(xp, x, axis, out_idx):
+        """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
+        first occurrence, the index of each slice's unique one (and each one's count)."""
+        if len(axis) > 1:
+            raise _invalid("axis does not support input tensors larger than 1 elements")
+        if not axis:
+            return _unique(with_counts)(xp, x, out_idx)
+        a = axis[0]
+        if not -x.ndim <= a < x.ndim:
+            raise _invalid(f"axis has to be between [0, {x.ndim})")
+        moved = np.moveaxis(np.asarray(x), a, 0)
+        found, idx, first = {}, [], []
+        for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
+            key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
+            if key not in found:
+                found[key] = len(first)
+                first.append(i)
+            idx.append(found[key])
+        y = np.moveaxis(moved[np.asarray(first, np.int64)], 0, a)
+        idx = np.asarray(idx, out_idx.as_numpy_dtype)
+        if not with_counts:
+            return y, idx
+        return y, idx, np.bincount(idx, minlength=len(first)).astype(idx.dtype)
+    return kernel
 
 
-_UNIQUE_V2 = register("UniqueV2", _unique_v2, _unique_v2_rule, multi=True, tied=())
-tf_nodes[_UNIQUE_V2] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")),
-                                outputs=("y", "idx"))
-tf_args[_UNIQUE_V2] = ("x", "axis")
-tf_defaults[_UNIQUE_V2] = {"out_idx": _d.int32}
-no_gradient_entry("UniqueV2")
+def _unique_v2_rule(with_counts):
+    def rule(x, axis, out_idx):
+        rank = x.shape.rank
+        if not axis:
+            rules.check_rank("UniqueV2", [x], 0, rank=1)
+            outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
+        else:
+            n = None if rank is None or not -rank <= axis[0] < rank else x.shape[axis[0]]
+            outputs = [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
+        return outputs + [(TensorShape([None]), out_idx)] * with_counts
+    return rule
+
+
+_UNIQUE_V2 = register("UniqueV2", _unique_v2(False), _unique_v2_rule(False), multi=True,
+                      tied=())
+_UNIQUE_WITH_COUNTS_V2 = register("UniqueWithCountsV2", _unique_v2(True),
+                                  _unique_v2_rule(True), multi=True, tied=())
+for _op, _outputs in ((_UNIQUE_V2, ("y", "idx")),
+                      (_UNIQUE_WITH_COUNTS_V2, ("y", "idx", "count"))):
+    tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")), outputs=_outputs)
+    tf_args[_op] = ("x", "axis")
+    tf_defaults[_op] = {"out_idx": _d.int32}
+no_gradient_entry("UniqueV2", "UniqueWithCountsV2")
 
 
 # --- ApproxTopK: exact on CPU ------------------------------------------------------------------
@@ -2097,4 +2110,5 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
 batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
                       _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
                       _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
-                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K)
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K,
+                      _UNIQUE_WITH_COUNTS_V2)
