@@ -1559,3 +1559,31 @@ def test_searchsorted_of_a_scalar_fails_reading_its_last_dim_as_tf():
                 "slice index -1 of dimension 0 out of bounds. [Op:StridedSlice] name: "
                 "strided_slice/")):
             tf.searchsorted(tf.constant(sorted_sequence), tf.constant(values))
+
+
+@pytest.mark.parametrize("indices, updates, message", [
+    ([[0]], [[1.0, 2.0, 3.0]], "The inner 1 dimensions of output.shape=[3,2] must match the "
+                               "inner 1 dimensions of updates.shape=[1,3]"),
+    ([[0]], [[1.0, 2.0], [3.0, 4.0]], "Outer dimensions of indices and update must match. "
+                                      "Indices shape: [1,1], updates shape:[2,2]"),
+    ([[0, 1]], [[1.0, 2.0]], "Inner dimensions of output shape must match inner dimensions of "
+                             "updates shape. Output: [3,2] updates: [1,2]"),
+    ([[0]], [[[1.0, 2.0]]], "Inner dimensions of output shape must match inner dimensions of "
+                            "updates shape. Output: [3,2] updates: [1,1,2]")])
+def test_tensor_scatter_shape_errors_in_tfs_order(indices, updates, message):
+    for fn, op in ((tf.tensor_scatter_nd_update, "TensorScatterUpdate"),
+                   (tf.tensor_scatter_nd_max, "TensorScatterMax")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=re.escape(f"{message} [Op:{op}]")):
+            fn(tf.zeros([3, 2]), indices, updates)
+
+
+def test_scatter_nd_checks_the_slice_dims_after_the_ranks_as_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "Dimensions [1,2) of input[shape=[3,2]] must match dimensions [1,2) of "
+            "updates[shape=[1,3]]")):
+        tf.scatter_nd([[0]], [[1.0, 2.0, 3.0]], [3, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "Dimensions [0,1) of indices[shape=[1,1]] must match dimensions [0,1) of "
+            "updates[shape=[2,2]]")):
+        tf.scatter_nd([[0]], [[1.0, 2.0], [3.0, 4.0]], [3, 2])

@@ -2104,6 +2104,30 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
 
 # -- scattering ------------------------------------------------------------------------------
 
+def _scatter_shape_error(op_name, at, updates, shape, k):
+    """TF's message for `updates` (a shape) that does not fit indices of shape `at` (depth
+    `k`) into `shape`: its kernels' checks, in their order."""
+    n = len(at) - 1
+    if op_name == "ScatterNd":
+        batch, depth = (n, k) if n else (1, 1)
+        if len(updates) < batch or updates[:batch] != at[:batch] and len(updates) == batch + \
+                len(shape) - depth and len(shape) >= depth:
+            return (f"Dimensions [0,{batch}) of indices[shape={shape_text(at)}] must match "
+                    f"dimensions [0,{batch}) of updates[shape={shape_text(updates)}]")
+        return (f"Dimensions [{depth},{len(shape)}) of input[shape={shape_text(shape)}] must "
+                f"match dimensions [{depth},{len(shape)}) of updates[shape="
+                f"{shape_text(updates)}]")
+    if updates[:n] != at[:n]:
+        return (f"Outer dimensions of indices and update must match. Indices shape: "
+                f"{shape_text(at)}, updates shape:{shape_text(updates)}")
+    if len(updates) - n != len(shape) - k:
+        return (f"Inner dimensions of output shape must match inner dimensions of updates "
+                f"shape. Output: {shape_text(shape)} updates: {shape_text(updates)}")
+    return (f"The inner {len(shape) - k} dimensions of output.shape={shape_text(shape)} must "
+            f"match the inner {len(updates) - n} dimensions of updates.shape="
+            f"{shape_text(updates)}")
+
+
 def _scatter_rows(xp, indices, updates, shape, op_name, policy):
     """`indices` (..., K) and `updates` as (N, K) rows and (N, slice...) values, checked."""
     k = indices.shape[-1] if indices.ndim else 0
@@ -2125,11 +2149,7 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
         if (not size or not k) and count:
             raise _bad("Indices and updates specified for empty output shape")
     if updates.shape[:n] != lead or updates.shape[n:] != tuple(shape[k:]):
-        if op_name == "ScatterNd":
-            raise _bad(f"Dimensions [0,{n}) of indices[shape={shape_text(indices.shape)}] must "
-                       f"match dimensions [0,{n}) of updates[shape={shape_text(updates.shape)}]")
-        raise _bad(f"Outer dimensions of indices and update must match. Indices shape: "
-                   f"{shape_text(indices.shape)}, updates shape:{shape_text(updates.shape)}")
+        raise _bad(_scatter_shape_error(op_name, indices.shape, updates.shape, tuple(shape), k))
     rows = indices.reshape(math.prod(lead), k)
     values = updates.reshape((rows.shape[0],) + tuple(shape[k:]))
     valid = _nd_valid(xp, rows, shape)
