@@ -903,3 +903,23 @@ def test_integer_division_of_nothing_by_zero_is_empty_as_tf(fn):
     assert out.shape == (0, 2) and out.dtype == tf.int64
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
         fn(tf.ones([1, 2], tf.int64), tf.constant([0, 1], tf.int64))
+
+
+def test_division_kernels_and_dtype_lists_as_tf():
+    # bfloat16 truncates x / y like the other floats (a zero divisor gives inf, not NaN)
+    out = tf.truncatediv(tf.constant([7.0, -7.0, 5.0], tf.bfloat16),
+                         tf.constant([2.0, 2.0, 0.0], tf.bfloat16))
+    assert out.numpy().astype(float).tolist() == [3.0, -3.0, float("inf")]
+    # FloorDiv and TruncateDiv take complex numbers, which have no CPU kernel
+    for fn, op in ((tf.math.floordiv, "FloorDiv"), (tf.truncatediv, "TruncateDiv")):
+        with pytest.raises(tf.errors.NotFoundError, match=re.escape(
+                f"Could not find device for node: {{{{node {op}}}}} = {op}[T=DT_COMPLEX128]")):
+            fn(tf.constant([1 + 1j]), tf.constant([2 + 0j]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "of int32 is not in the list of allowed values: half, bfloat16, float, double, "
+            "complex64, complex128")):
+        tf.math.xdivy(tf.constant([1]), tf.constant([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "of int32 is not in the list of allowed values: half, float, bfloat16, double, "
+            "complex64, complex128")):
+        tf.raw_ops.DivNoNan(x=tf.constant([1]), y=tf.constant([2]))
