@@ -1587,3 +1587,16 @@ def test_scatter_nd_checks_the_slice_dims_after_the_ranks_as_tf():
             "Dimensions [0,1) of indices[shape=[1,1]] must match dimensions [0,1) of "
             "updates[shape=[2,2]]")):
         tf.scatter_nd([[0]], [[1.0, 2.0], [3.0, 4.0]], [3, 2])
+
+
+def test_gradient_of_rows_is_sparse_only_for_an_axis_given_as_0_as_tf():
+    x = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        rows = tf.gather(x, [2, 0])
+        rows_negative = tf.gather(x, [2, 0], axis=-2)
+        repeated = tf.repeat(x, [1, 0, 2], axis=0)
+    assert isinstance(tape.gradient(rows, x), tf.IndexedSlices)
+    assert not isinstance(tape.gradient(rows_negative, x), tf.IndexedSlices)
+    grad = tape.gradient(repeated, x)  # (TF's repeat tiles and masks: a dense gradient)
+    assert not isinstance(grad, tf.IndexedSlices)
+    assert grad.numpy().tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]

@@ -3100,7 +3100,16 @@ def repeat(input, repeats, axis=None, name=None):
     if counts.ndim and counts.size not in (1, n):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
-    return gather(input, from_array(indices), axis=axis, name=name)
+    return _repeated(input, from_array(indices), axis, name)
+
+
+def _repeated(input, indices, axis, name):
+    """The slices of `input` at `indices` along `axis`; rows gathered along axis -rank, whose
+    gradient is dense, as TF's repeat's is (an axis given as 0 would give IndexedSlices)."""
+    rank = input.shape.rank
+    if rank is not None and axis % rank == 0:
+        axis = -rank
+    return gather(input, indices, axis=axis, name=name)
 
 
 def _repeat_at_run_time(input, repeats, axis, name):
@@ -3110,8 +3119,8 @@ def _repeat_at_run_time(input, repeats, axis, name):
     counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
     ends = late.reduction_ops.cumsum(counts)
     positions = range(late.reduction_ops.reduce_sum(counts), dtype=_d.int64)
-    return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
-                  axis=axis, name=name)
+    return _repeated(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
+                     axis, name)
 
 
 # -- gradients ---------------------------------------------------------------------------
@@ -3364,8 +3373,9 @@ def _gather_grad(op, dy):
                                                          or batch_dims != 0):
         return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"],
                                          op.attrs["batch_dims"]), None
-    axis = op.attrs["axis"] % rank if rank is not None else op.attrs["axis"]
-    if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
+    given, axis = op.attrs["axis"], op.attrs["axis"] % rank if rank is not None else \
+        op.attrs["axis"]
+    if given == 0 and batch_dims == 0:  # rows of params, the axis given as 0: sparse, as TF's
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
