@@ -3107,8 +3107,9 @@ def _repeated(input, indices, axis, name):
     """The slices of `input` at `indices` along `axis`; rows gathered along axis -rank, whose
     gradient is dense, as TF's repeat's is (an axis given as 0 would give IndexedSlices)."""
     rank = input.shape.rank
-    if rank is not None and axis % rank == 0:
-        axis = -rank
+    if rank is not None and axis % rank == 0 and (input.dtype.is_floating
+                                                   or input.dtype.is_complex):
+        axis = -rank  # (values without gradients keep axis 0: the graph TF's loaders read)
     return gather(input, indices, axis=axis, name=name)
 
 
