@@ -105,9 +105,9 @@ def test_gradient_in_a_function_equals_the_eager_one(name, rank_known):
 @pytest.mark.parametrize("equation, shapes", [
     ("...ij,...jk->...ik", [(2, 3, 4), (4, 2)]),
     ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
-    ("...ij,jk->ik", [(2, 3, 4), (4, 2)]),
+    ("...ij,jk->...ik", [(2, 3, 4), (4, 2)]),
     ("...i,...i->...", [(3, 1, 4), (2, 4)]),
-    ("...j,...j", [(2, 3), (3,)]),
+    ("...j,j", [(2, 3), (3,)]),
     # an ellipsis after other labels, broadcast, empty, or repeated labels before it
     ("i...j,j->i...", [(2, 3, 4), (4,)]),
     ("i...j,j->i...", [(2, 4), (4,)]),

@@ -233,3 +233,27 @@ def test_variable_slice_assign_with_a_tensor_index_in_a_function():
 
     assert f(tf.constant(1)).numpy() == 3.0
     np.testing.assert_array_equal(v.numpy(), [4.0, 9.0, 3.0])
+
+
+def test_gradient_with_respect_to_a_variable_handle():
+    # TF: a variable's handle stands for the variable as a source, and watching the handle
+    # watches the variable without listing it among the watched variables.
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(v * v)
+    grads = tape.gradient(y, {"h": v.handle, "v": v})
+    np.testing.assert_allclose(grads["h"].numpy(), [2.0, 4.0])
+    np.testing.assert_allclose(grads["v"].numpy(), [2.0, 4.0])
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(v.handle)
+        y = tf.reduce_sum(v * 3.0)
+    assert tape.watched_variables() == ()
+    np.testing.assert_allclose(tape.gradient(y, v.handle).numpy(), [3.0, 3.0])
+
+    @tf.function
+    def traced():
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(v * v)
+        return tape.gradient(y, v.handle)
+
+    np.testing.assert_allclose(traced().numpy(), [2.0, 4.0])

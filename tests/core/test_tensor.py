@@ -384,3 +384,38 @@ def test_missing_values_in_sequences_are_tfs_errors(value, message):
     with pytest.raises(ValueError) as info:
         tf.constant(value)
     assert str(info.value) == message
+
+
+def test_constant_of_a_shape_with_unknown_dims_fails_as_tf():
+    # eagerly TF fills the shape as a tensor (an unknown dim fails to convert there); a
+    # traced constant needs every dim as an int
+    with pytest.raises(ValueError, match=re.escape(
+            "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) "
+            "to a Tensor.")):
+        tf.constant(1.0, shape=(None, 3))
+    with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types"):
+        tf.constant(1.0, shape=tf.TensorShape([2, None]))
+    with pytest.raises(TypeError, match=re.escape(
+            "has 2 elements, but got `shape` (None, 3) with None elements).")):
+        tf.constant([1.0, 2.0], shape=(None, 3))
+    with pytest.raises(ValueError, match="as_list\\(\\) is not defined on an unknown"):
+        tf.constant(1.0, shape=tf.TensorShape(None))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=re.escape("value must represent a scalar, got shape [1,1] "
+                                       "[Op:Fill]") + "$"):
+        tf.constant([[1.0]], shape=(2, 3))
+    assert tf.constant([1.0], shape=(2, 3)).shape == (2, 3)
+    with pytest.raises(TypeError, match="int\\(\\) argument must be .* not 'NoneType'"):
+        tf.function(lambda: tf.constant(1.0, shape=(None, 3)))()
+    with pytest.raises(TypeError, match=re.escape("Expected Tensor's shape: (2, 3), but got "
+                                                  "(5,).")):
+        tf.function(lambda: tf.constant([1.0, 2.0, 3.0, 4.0, 5.0], shape=(2, 3)))()
+
+
+def test_a_partially_known_shape_input_fails_as_tf():
+    # TF's eager message is the conversion's own; a traced op's names its input
+    shape = tf.TensorShape([None, 3])
+    with pytest.raises(ValueError, match="^Cannot convert a partially known TensorShape"):
+        tf.fill(shape, 1.0)
+    with pytest.raises(ValueError, match="Tried to convert 'dims' to a tensor and failed"):
+        tf.function(lambda: tf.fill(shape, 1.0))()

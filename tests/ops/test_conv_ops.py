@@ -980,3 +980,51 @@ def test_sizes_given_as_numpy_arrays():
     grad = tf.compat.v1.nn.conv2d_backprop_filter(x, np.array([3, 3, 3, 5]), tf.ones([2, 4, 4, 5]),
                                                   [1, 1, 1, 1], "SAME")
     assert grad.shape == (3, 3, 3, 5)
+
+
+def _traced_shape(fn, spec):
+    return tf.function(fn, input_signature=[tf.TensorSpec(spec)]).get_concrete_function(
+    ).structured_outputs.shape.as_list()
+
+
+def test_dilated_wrappers_lose_spatial_dims_unknown_while_tracing_as_tf():
+    # TF's depthwise/separable/atrous convolutions, nn.convolution and nn.pool run a dilated
+    # op on a space-to-batch view whose padding an unknown spatial dim leaves to run time
+    depthwise = tf.ones([3, 3, 3, 2])
+    cases = {
+        "depthwise": lambda x: tf.nn.depthwise_conv2d(x, depthwise, [1, 1, 1, 1], "VALID",
+                                                     dilations=[2, 3]),
+        "separable": lambda x: tf.nn.separable_conv2d(x, depthwise, tf.ones([1, 1, 6, 4]),
+                                                     [1, 1, 1, 1], "SAME", dilations=[2, 2]),
+        "atrous": lambda x: tf.nn.atrous_conv2d(x, tf.ones([3, 3, 3, 4]), 2, "VALID"),
+        "convolution": lambda x: tf.nn.convolution(x, tf.ones([3, 3, 3, 4]), padding="VALID",
+                                                   dilations=[2, 1]),
+        "pool": lambda x: tf.nn.pool(x, [2, 2], "MAX", padding="VALID", dilations=[2, 2]),
+    }
+    channels = {"depthwise": 6, "separable": 4, "atrous": 4, "convolution": 4, "pool": 3}
+    for name, fn in cases.items():
+        assert _traced_shape(fn, [2, None, 9, 3]) == [2, None, None, channels[name]], name
+        assert _traced_shape(fn, [None, None, 9, 3]) == [None, None, None, channels[name]]
+        known = _traced_shape(fn, [None, 7, 9, 3])  # (all spatial dims known: all computed)
+        assert known[0] is None and None not in known[1:], name
+    # the op itself, its rate-1 form and conv2d keep what they know
+    assert _traced_shape(lambda x: tf.nn.depthwise_conv2d(x, depthwise, [1, 1, 1, 1], "VALID"),
+                         [2, None, 9, 3]) == [2, None, 7, 6]
+    assert _traced_shape(lambda x: tf.raw_ops.DepthwiseConv2dNative(
+        input=x, filter=depthwise, strides=[1, 1, 1, 1], padding="VALID",
+        dilations=[1, 2, 1, 1]), [2, None, 9, 3]) == [2, None, 7, 6]
+    assert _traced_shape(lambda x: tf.nn.conv2d(x, tf.ones([3, 3, 3, 4]), 1, "VALID",
+                                                dilations=2), [2, None, 9, 3]) == [2, None, 5, 4]
+    # channels first: only the batch dim stays
+    assert _traced_shape(lambda x: tf.nn.depthwise_conv2d(
+        x, depthwise, [1, 1, 1, 1], "SAME", data_format="NCHW", dilations=[2, 2]),
+        [2, 3, None, 9]) == [2, None, None, None]
+
+
+def test_depthwise_backprop_input_shape_is_its_input_sizes_as_tf():
+    fn = lambda x: tf.nn.depthwise_conv2d_backprop_input(  # noqa: E731
+        tf.shape(x), tf.ones([3, 3, 3, 2]), tf.ones([2, 7, 9, 6]), [1, 1, 1, 1], "SAME")
+    assert _traced_shape(fn, [None, 7, 9, 3]) == [None, 7, 9, 3]
+    fn = lambda x: tf.nn.depthwise_conv2d_backprop_input(  # noqa: E731
+        [2, 7, 9, 3], tf.ones([3, 3, 3, 2]), x[..., :1] * tf.ones([6]), [1, 1, 1, 1], "SAME")
+    assert _traced_shape(fn, [None, 7, 9, 3]) == [2, 7, 9, 3]

@@ -1001,3 +1001,23 @@ def test_approx_max_k_checks_k_as_tfs_op_declares_it():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Value for attr 'k' of -1 must be at least minimum 0"):
         tf.math.approx_max_k(tf.constant([[1.0, 2.0]]), -1)
+
+
+def test_division_kernels_and_dtype_lists_as_tf():
+    # bfloat16 truncates x / y like the other floats (a zero divisor gives inf, not NaN)
+    out = tf.truncatediv(tf.constant([7.0, -7.0, 5.0], tf.bfloat16),
+                         tf.constant([2.0, 2.0, 0.0], tf.bfloat16))
+    assert out.numpy().astype(float).tolist() == [3.0, -3.0, float("inf")]
+    # FloorDiv and TruncateDiv take complex numbers, which have no CPU kernel
+    for fn, op in ((tf.math.floordiv, "FloorDiv"), (tf.truncatediv, "TruncateDiv")):
+        with pytest.raises(tf.errors.NotFoundError, match=re.escape(
+                f"Could not find device for node: {{{{node {op}}}}} = {op}[T=DT_COMPLEX128]")):
+            fn(tf.constant([1 + 1j]), tf.constant([2 + 0j]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "of int32 is not in the list of allowed values: half, bfloat16, float, double, "
+            "complex64, complex128")):
+        tf.math.xdivy(tf.constant([1]), tf.constant([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "of int32 is not in the list of allowed values: half, float, bfloat16, double, "
+            "complex64, complex128")):
+        tf.raw_ops.DivNoNan(x=tf.constant([1]), y=tf.constant([2]))

@@ -211,3 +211,41 @@ def test_dynamic_stitch_rejects_int64_indices_as_tf():
         return tf.dynamic_stitch([i], [tf.constant([1.0, 2.0])])
     with pytest.raises(TypeError, match="Input 'indices' of 'DynamicStitch' Op has type int64"):
         stitch(indices)
+
+
+def test_parallel_dynamic_stitch_raw_op_and_static_rows_as_tf():
+    out = tf.raw_ops.ParallelDynamicStitch(indices=[tf.constant([0, 2]), tf.constant([1, 3])],
+                                           data=[tf.constant([1.0, 2.0]),
+                                                 tf.constant([3.0, 4.0])])
+    assert out.numpy().tolist() == [1.0, 3.0, 2.0, 4.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "indices[1] is out of range [Op:ParallelDynamicStitch]")):
+        tf.raw_ops.ParallelDynamicStitch(indices=[tf.constant([0, -1])],
+                                         data=[tf.constant([1.0, 2.0])])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^" + re.escape(
+            "cannot compute ParallelDynamicStitch as input #0(zero-based) was expected to be "
+            "a int32 tensor but is a int64 tensor [Op:ParallelDynamicStitch]")):
+        tf.raw_ops.ParallelDynamicStitch(indices=[tf.constant([0, 1], tf.int64)],
+                                         data=[tf.constant([1, 2])])
+    v1, v2 = tf.Variable([1.0, 2.0]), tf.Variable([5.0, 6.0])
+    with tf.GradientTape() as tape:  # (an overwritten value gets its index's gradient too)
+        y = tf.raw_ops.ParallelDynamicStitch(indices=[tf.constant([0, 2]), tf.constant([1, 2])],
+                                             data=[v1, v2])
+        loss = tf.reduce_sum(y * [1.0, 2.0, 3.0])
+    assert [g.numpy().tolist() for g in tape.gradient(loss, [v1, v2])] == [[1, 3], [2, 3]]
+    # TF's shape function counts the rows when every index is a constant
+    for stitch in (tf.raw_ops.ParallelDynamicStitch, tf.raw_ops.DynamicStitch):
+        traced = tf.function(lambda: stitch(indices=[tf.constant([0, 4]), tf.constant([[1]])],
+                                            data=[tf.ones([2, 3]), tf.ones([1, 1, 3])]))
+        assert traced.get_concrete_function().structured_outputs.shape == (5, 3)
+
+
+def test_histogram_fixed_width_errors_end_as_tfs_scoped_wrapper():
+    # TF's wrapper opens a name scope (the name is empty) and passes lists on as they are
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "but got '[1, 1]' [Op:HistogramFixedWidth] name: ") + "$"):
+        tf.histogram_fixed_width(tf.constant([1.0]), tf.constant([1.0, 1.0]), nbins=2,
+                                 name="h")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=re.escape("[Op:HistogramFixedWidth]") + "$"):
+        tf.histogram_fixed_width([1.0], [1.0, 1.0], nbins=2)

@@ -1,4 +1,5 @@
 """Reductions, sorting, unique, segments, scans and norms: TF semantics, errors, edge cases."""
+import re
 import warnings
 import numpy as np
 import pytest
@@ -864,3 +865,77 @@ def test_scans_overflow_without_numpy_warnings_as_tf(scan):
         result = scan([3e38, 3e38, 0.0, float("inf")])
     assert np.isinf(result.numpy()[1])
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_nth_element_raw_op_values_gradient_and_errors_as_tf():
+    x = tf.constant([[3.0, 1.0, 2.0, 5.0], [4.0, 4.0, 0.0, -1.0]])
+    assert tf.raw_ops.NthElement(input=x, n=1).numpy().tolist() == [2.0, 0.0]
+    assert tf.raw_ops.NthElement(input=x, n=0, reverse=True).numpy().tolist() == [5.0, 4.0]
+    assert tf.raw_ops.NthElement(input=tf.zeros([0, 3]), n=0).shape == (0,)
+    assert np.isnan(tf.raw_ops.NthElement(input=[1.0, np.nan, 3.0, 2.0], n=3).numpy())
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:  # (ties share the gradient, as TF's)
+        y = tf.raw_ops.NthElement(input=v, n=1, reverse=True)
+    assert tape.gradient(y, v).numpy().tolist() == [[1.0, 0, 0, 0], [0.5, 0.5, 0, 0]]
+    for n, message in ((4, "Input must have last dimension > n = 4"),
+                       (-1, "n must be non-negative but is -1")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+                f"{message} [Op:NthElement]")):
+            tf.raw_ops.NthElement(input=x, n=n)
+    with pytest.raises(ValueError, match=re.escape(
+            "Input must have last dimension > n = 5 but is 4 for '{{node NthElement}}")):
+        tf.function(lambda: tf.raw_ops.NthElement(input=x, n=5))()
+    traced = tf.function(lambda a, n: tf.raw_ops.NthElement(input=a, n=n), input_signature=[
+        tf.TensorSpec([None, 4, None]), tf.TensorSpec([], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 4]
+
+
+def test_made_reductions_carry_tfs_names():
+    for fn, name in ((tf.reduce_sum, "reduce_sum"), (tf.math.reduce_euclidean_norm,
+                                                    "reduce_euclidean_norm"),
+                     (tf.math.segment_max, "segment_max"), (tf.math.cumulative_logsumexp,
+                                                            "cumulative_logsumexp"),
+                     (tf.math.unsorted_segment_prod, "unsorted_segment_prod")):
+        assert fn.__name__ == name
+
+
+def test_unsorted_segment_mean_of_listed_ids_fails_as_tf():
+    # TF's mean converts the ids itself: its error is the sum's, with the op's name
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "segment_ids[1] = 5 is out of range [0, 3) [Op:UnsortedSegmentSum] name:")):
+        tf.math.unsorted_segment_mean(tf.ones([3, 2]), [0, 5, 2], 3)
+
+
+def test_global_norm_stacks_half_squares_as_tf():
+    # TF stacks each tensor's L2Loss: mixed dtypes fail to stack, integers fail L2Loss
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "cannot compute Pack as input #1(zero-based) was expected to be a double tensor "
+            "but is a float tensor [Op:Pack]")):
+        tf.clip_by_global_norm([tf.constant([3.0, 4.0], tf.float64), tf.constant([1.0])], 1.0)
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, "
+            "float, double")):
+        tf.linalg.global_norm([tf.constant([3, 4])])
+    grads = [tf.constant([3.0, 4.0]), None,
+             tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), tf.constant([3, 2]))]
+    np.testing.assert_allclose(tf.linalg.global_norm(grads).numpy(), np.sqrt(30.0), rtol=1e-6)
+    assert tf.linalg.global_norm([None]).numpy() == 0.0
+
+
+def test_sort_along_a_missing_axis_fails_as_tfs_slice():
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "{{function_node __wrapped__StridedSlice_device_/job:localhost/replica:0/task:0/"
+            "device:CPU:0}} slice index 1 of dimension 0 out of bounds. [Op:StridedSlice] "
+            "name: strided_slice/")):
+        tf.argsort(tf.constant([3.0, 1.0]), axis=1)
+
+
+def test_unique_with_counts_v2_raw_op_as_tf():
+    out = tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[3, 1], [3, 1]]), axis=[-1])
+    assert out.y.numpy().tolist() == [[3, 1], [3, 1]]
+    assert out.idx.numpy().tolist() == [0, 1] and out.count.numpy().tolist() == [1, 1]
+    out = tf.raw_ops.UniqueWithCountsV2(x=tf.constant([3, 1, 3]), axis=[], out_idx=tf.int64)
+    assert out.count.dtype == tf.int64 and out.count.numpy().tolist() == [2, 1]
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "axis has to be between [0, 2) [Op:UniqueWithCountsV2]")):
+        tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[3, 1], [3, 1]]), axis=[2])

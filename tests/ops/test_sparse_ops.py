@@ -315,3 +315,44 @@ def test_sparse_dense_matmul_names_an_index_out_of_bounds_as_tfs_kernel():
             tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1]), adjoint_a=adjoint)
         assert str(info.value).endswith(
             f"}} {message} [Op:SparseTensorDenseMatMul] name: ")
+
+
+def test_only_the_dense_sparse_sum_has_a_gradient():
+    # TF registers a gradient for SparseReduceSum alone: the max, and either reduction with
+    # a sparse output, raise its LookupError when a gradient reaches them
+    values = tf.Variable([1.0, 5.0, 2.0])
+    indices = [[0, 0], [1, 2], [1, 2]]
+    for fn, kw, op in ((tf.sparse.reduce_max, {}, "SparseReduceMax"),
+                       (tf.sparse.reduce_max, {"axis": 1}, "SparseReduceMax"),
+                       (tf.sparse.reduce_max, {"axis": 1, "output_is_sparse": True},
+                        "SparseReduceMaxSparse"),
+                       (tf.sparse.reduce_sum, {"axis": 1, "output_is_sparse": True},
+                        "SparseReduceSumSparse")):
+        with tf.GradientTape() as tape:
+            out = fn(tf.sparse.SparseTensor(indices, values, [2, 3]), **kw)
+            out = out.values if isinstance(out, tf.sparse.SparseTensor) else out
+        with pytest.raises(LookupError, match=f"^gradient registry has no entry for: {op}$"):
+            tape.gradient(out, values)
+    with tf.GradientTape() as tape:
+        out = tf.sparse.reduce_sum(tf.sparse.SparseTensor(indices, values, [2, 3]), axis=0,
+                                   keepdims=True)
+        loss = tf.reduce_sum(out * [[1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(tape.gradient(loss, values).numpy(), [1.0, 3.0, 3.0])
+    assert tf.raw_ops.SparseReduceMax(input_indices=indices, input_values=[1.0, 5.0, 2.0],
+                                      input_shape=[2, 3], reduction_axes=[1]).numpy().tolist() \
+        == [1.0, 5.0]
+
+
+def test_sparse_max_takes_nan_as_tf_and_sparse_outputs_all_axes():
+    # TF's max keeps each value unless it is below the one kept, in index order: a NaN
+    # counts when it comes last in its group (small groups)
+    nan = np.nan
+    st = tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [3, 0], [3, 1],
+                                 [3, 2]], [nan, 3.0, 3.0, nan, nan, 1.0, nan, 3.0], [5, 3])
+    np.testing.assert_array_equal(tf.sparse.reduce_max(st, 1).numpy(),
+                                  [3.0, nan, nan, 3.0, 0.0])
+    st = tf.sparse.SparseTensor([[1, 2], [0, 1], [1, 0], [0, 1]], [1.0, 2.0, 3.0, 4.0], [2, 3])
+    out = tf.sparse.reduce_sum(st, [0, 1], keepdims=True, output_is_sparse=True)
+    assert out.indices.numpy().tolist() == [[0, 0]]
+    assert out.values.numpy().tolist() == [10.0]
+    assert out.dense_shape.numpy().tolist() == [1, 1]

@@ -366,7 +366,7 @@ SPECS = [
     # -- contractions and searches
     OpSpec("Einsum", lambda x, y: tf.einsum("ij,jk->ik", x, y), [rand(2, 3), rand(3, 4, seed=1)],
            lambda x, y: x @ y),
-    OpSpec("Einsum", lambda x, y: tf.einsum("...ij,...jk", x, y),
+    OpSpec("Einsum", lambda x, y: tf.einsum("...ij,...jk->...ik", x, y),
            [rand(2, 1, 2, 3, dtype=F64), rand(3, 3, 2, dtype=F64, seed=1)],
            lambda x, y: x @ y, name="Einsum-ellipsis"),
     OpSpec("Einsum", lambda x: tf.einsum("ii->i", x), [_grid(3, 3, dtype=I32)], np.diagonal,

@@ -42,12 +42,12 @@ def _top_k(k):
     return ref
 
 
-def _unique(x, with_counts=False):
+def _unique(x, with_counts=False, index=I32):
     _, first = np.unique(x, return_index=True)
     y = x[np.sort(first)]
-    idx = np.array([np.flatnonzero(y == v)[0] for v in x], I32)
+    idx = np.array([np.flatnonzero(y == v)[0] for v in x], index)
     if with_counts:
-        return y, idx, np.bincount(idx).astype(I32)
+        return y, idx, np.bincount(idx).astype(index)
     return y, idx
 
 
@@ -144,6 +144,11 @@ SPECS = [
            lambda x: np.argmin(x, -1), grad="index output"),
     OpSpec("ArgMin", tf.argmin, [_TIES], lambda x: np.argmin(x, 0), name="ArgMin-ties",
            grad="index output"),
+    OpSpec("NthElement", lambda x: tf.raw_ops.NthElement(input=x, n=2), [rand(3, 2, 5, dtype=F64)],
+           lambda x: np.sort(x, -1)[..., 2]),
+    OpSpec("NthElement", lambda x: tf.raw_ops.NthElement(input=x, n=0, reverse=True),
+           [_TIES], lambda x: np.max(x, -1), name="NthElement-reverse-ties",
+           grad="integer"),
     OpSpec("TopKV2", lambda x: tf.math.top_k(x, 3), [rand(4, 6)], _top_k(3),
            grad="values checked by TopKV2-values"),
     OpSpec("TopKV2", lambda x: tf.math.top_k(x, 3).values, [rand(4, 6, dtype=F64)],
@@ -179,6 +184,14 @@ SPECS = [
     OpSpec("UniqueV2", lambda x: tf.raw_ops.UniqueV2(x=x, axis=tf.constant([], tf.int64)),
            [np.array([3, 1, 3, 2], I32)], _unique, name="UniqueV2-no-axis",
            grad="index output"),
+    OpSpec("UniqueWithCountsV2", lambda x: tf.raw_ops.UniqueWithCountsV2(x=x, axis=[0]),
+           [np.array([[1, 0, 1], [2, 0, 0], [1, 0, 1]], I32)],
+           lambda x: (x[[0, 1]], np.array([0, 1, 0], I32), np.array([2, 1], I32)),
+           grad="index output"),
+    OpSpec("UniqueWithCountsV2", lambda x: tf.raw_ops.UniqueWithCountsV2(
+        x=x, axis=tf.constant([], tf.int64), out_idx=tf.int64),
+           [np.array([3, 1, 3, 2], I32)], lambda x: _unique(x, with_counts=True, index=I64),
+           name="UniqueWithCountsV2-no-axis", grad="index output"),
     OpSpec("ApproxTopK", lambda x: tf.math.approx_max_k(x, 3), [rand(4, 6)], _top_k(3),
            grad="values checked by ApproxTopK-values"),
     OpSpec("ApproxTopK", lambda x: tf.math.approx_max_k(x, 2, reduction_dimension=0).values,
@@ -277,10 +290,10 @@ SPECS = [
            lambda t: np.clip(t, -0.5, 0.5), name="clip_by_value"),
     OpSpec("Sum", lambda t: tf.clip_by_norm(t, 1.0, axes=[1]), [rand(3, 4)],
            lambda t: _clip_by_norm(t, 1.0), name="clip_by_norm"),
-    OpSpec("AddN", lambda a, b: tf.linalg.global_norm([a, None, b]), [rand(3), rand(2, 2)],
+    OpSpec("L2Loss", lambda a, b: tf.linalg.global_norm([a, None, b]), [rand(3), rand(2, 2)],
            lambda a, b: np.sqrt((a.astype(F64) ** 2).sum() + (b ** 2).sum()).astype(F32),
            name="global_norm"),
-    OpSpec("AddN", lambda a, b: tf.clip_by_global_norm([a, b], 1.0)[0], [rand(3), rand(2, 2)],
+    OpSpec("L2Loss", lambda a, b: tf.clip_by_global_norm([a, b], 1.0)[0], [rand(3), rand(2, 2)],
            lambda a, b: [v / max(np.sqrt((a ** 2).sum() + (b ** 2).sum()), 1) for v in (a, b)],
            name="clip_by_global_norm"),
     OpSpec("Sum", lambda x: tf.linalg.l2_normalize(x, axis=0), [rand(3, 4, dtype=F64)],

@@ -37,7 +37,33 @@ def _sparse_bincount(values):
                             minlength=4)
 
 
+def _reduction(fn, **kw):
+    def run(values):
+        out = fn(tf.SparseTensor([[0, 1], [1, 0], [1, 2], [0, 1]], values, [2, 3]), **kw)
+        return (out.indices, out.values, out.dense_shape) if isinstance(
+            out, tf.SparseTensor) else out
+    return run
+
+
+_REDUCED = np.array([1.5, -2.0, 3.0, 0.25])
+_NO_REDUCE_GRAD = "TF registers no gradient"
 SPECS = [
+    OpSpec("SparseReduceSum", _reduction(tf.sparse.reduce_sum, axis=1), [_REDUCED],
+           lambda v: np.array([v[0] + v[3], v[1] + v[2]])),
+    OpSpec("SparseReduceSum", _reduction(tf.sparse.reduce_sum, axis=0, keepdims=True),
+           [_REDUCED], lambda v: np.array([[v[1], v[0] + v[3], v[2]]]),
+           name="SparseReduceSum-keepdims"),
+    OpSpec("SparseReduceMax", _reduction(tf.sparse.reduce_max, axis=-1), [_REDUCED],
+           lambda v: np.array([max(v[0], v[3]), max(v[1], v[2])]), grad=_NO_REDUCE_GRAD),
+    OpSpec("SparseReduceSumSparse",
+           _reduction(tf.sparse.reduce_sum, axis=0, output_is_sparse=True), [_REDUCED],
+           lambda v: (np.array([[0], [1], [2]]), np.array([v[1], v[0] + v[3], v[2]]),
+                      np.array([3])), grad=_NO_REDUCE_GRAD),
+    OpSpec("SparseReduceMaxSparse",
+           _reduction(tf.sparse.reduce_max, axis=1, keepdims=True, output_is_sparse=True),
+           [_REDUCED], lambda v: (np.array([[0, 0], [1, 0]]),
+                                  np.array([max(v[0], v[3]), max(v[1], v[2])]),
+                                  np.array([2, 1])), grad=_NO_REDUCE_GRAD),
     OpSpec("SparseBincount", _sparse_bincount, [np.array([2, 1, 2], np.int32)],
            lambda v: np.array([[0, 1, 1, 0], [0, 0, 0, 0], [0, 0, 1, 0]], np.int32),
            grad="counts"),

@@ -22,7 +22,7 @@ from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import context, dtypes, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.core.variables import _READ, Variable
+from eagerflow._src.core.variables import _READ, ResourceHandle, Variable, variable_of
 from eagerflow._src.ops import array_ops, cast_ops, math_ops
 
 # Lists (variant) carry the gradients of their elements; a resource (a table's handle) counts
@@ -62,10 +62,10 @@ class _Recorder:
         self.watch_accessed_variables = watch_accessed_variables
         self.persistent = persistent  # its gradients may be differentiated again
 
-    def watch(self, value):
+    def watch(self, value, listed=True):
         self.watched[id(value)] = value
         self.roots.add(id(value))
-        if isinstance(value, Variable):
+        if listed and isinstance(value, Variable):
             self.variables[id(value)] = value
 
     def record(self, op, inputs, attrs, outputs):
@@ -179,6 +179,13 @@ class GradientTape:
         idle = (what == "tensor" and self._started
                 and not any(type(r) is _Recorder for r in context.get().recorders))
         for t in _watchable(tensor):
+            # (a variable's handle watches the variable, which then is not listed among the
+            # watched variables, as in TF)
+            variable = _variable_of_handle(t)
+            if variable is not None:
+                if not idle:
+                    self._recorder.watch(variable, listed=False)
+                continue
             graph = getattr(t, "graph", None)
             lifted = getattr(graph, "lifts_eager_ops", False) and context.get().graph is not graph
             if not is_tensor_like(t) or lifted:  # (a Keras tensor is none of those, in TF)
@@ -461,10 +468,18 @@ def _gradient_components(value):
     protocol = getattr(type(value), "__composite_gradient__", None)
     if protocol is not None:
         return protocol.get_gradient_components(value)
+    variable = _variable_of_handle(value)
+    if variable is not None:  # (a variable's handle: the variable's gradient, as in TF)
+        return variable
     if _components(value) is not None:
         raise ValueError(f"Type {type(value).__name__} is not supported as a gradient source "
                          f"or gradient target.")
     return value
+
+
+def _variable_of_handle(value):
+    """The variable whose handle (``v.handle``) `value` is, else None."""
+    return variable_of(value) if type(value) is ResourceHandle else None
 
 
 def _components(value):

@@ -567,21 +567,40 @@ def constant(value, dtype=None, shape=None, name="Const"):
         dtype = _d.as_dtype(dtype)
     arr = to_array(value, dtype)
     if shape is not None:
-        dims = TensorShape(shape).as_list()
-        n = int(np.prod(dims, dtype=np.int64))
-        if arr.size == 1:
-            arr = np.broadcast_to(arr.reshape(()), dims).copy()
-        elif arr.size == n:
-            arr = arr.reshape(dims)
-        else:
-            raise TypeError(
-                f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
-                f"(converted from {value}) has {arr.size} elements, but got `shape` "
-                f"{tuple(dims)} with {n} elements).")
+        arr = _shaped_constant(arr, value, shape, context.get().graph is not None)
     graph = context.get().graph
     if graph is not None and name:  # a node named as the user asked (``Const`` by default)
         return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
+
+
+def _shaped_constant(arr, value, shape, traced):
+    """`arr` of `constant`'s `shape`: reshaped (as many elements) or filled (one), as TF does
+    eagerly, or (`traced`) as TF's graph constants, whose dims must all be known."""
+    if traced:
+        if isinstance(shape, TensorShape) and shape.rank is None:
+            raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                            "number, not 'TensorShape'")
+        dims = [int(d) for d in shape]
+        if arr.size == int(np.prod(dims, dtype=np.int64)):
+            return arr.reshape(dims)
+        if arr.shape in ((), (1,)):
+            return np.broadcast_to(arr.reshape(()), dims).copy()
+        raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
+    shape = TensorShape(shape)
+    n = shape.num_elements()
+    if arr.size == n:
+        return arr.reshape(shape.as_list())
+    if arr.size == 1:  # TF fills the shape, converted as a tensor (unknown dims fail there)
+        dims = [int(d) for d in convert_to_tensor(shape.as_list(), _d.int32)._data]
+        if arr.ndim > 1:
+            raise errors.eager_error(errors.InvalidArgumentError, "Fill", f"value must "
+                                     f"represent a scalar, got shape {shape_text(arr.shape)}",
+                                     name=None)
+        return np.broadcast_to(arr.reshape(()), dims).copy()
+    raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
+                    f"(converted from {value}) has {arr.size} elements, but got `shape` "
+                    f"{shape} with {n} elements).")
 
 
 def _check_no_nested_tensors(value):

@@ -115,10 +115,12 @@ def _ints_or_tensor(value, op_name, attr):
 
 
 def _partial_shape_input(value, arg):
-    """TF's error for an op's input `arg` given a TensorShape not fully known."""
+    """TF's error for an op's input `arg` given a TensorShape not fully known (said of the
+    input while a graph is built)."""
     if isinstance(value, TensorShape) and not value.is_fully_defined():
-        raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: Cannot "
-                         f"convert a partially known TensorShape {value} to a Tensor.")
+        error = f"Cannot convert a partially known TensorShape {value} to a Tensor."
+        raise ValueError(error if context.executing_eagerly() else
+                         f"Tried to convert '{arg}' to a tensor and failed. Error: {error}")
 
 
 def _dispatch_shaped(op, tensor, value, attr, type_attr, name):
@@ -1977,7 +1979,7 @@ def _gather_kernel(xp, params, indices, axis, batch_dims):
         raise _bad(f"batch_dims ({batch_dims}) must be less than rank(params) "
                    f"({params.ndim}).")
     if axis < batch_dims:
-        batch_dims = 0  # TF then gathers without batching
+        raise _bad(f"batch_dims ({batch_dims}) must be less than or equal to axis ({axis}).")
     for d in builtins.range(batch_dims):
         if params.shape[d] != indices.shape[d]:
             raise _bad(f"params.shape[{d}]: {params.shape[d]} should be equal to "
@@ -2023,8 +2025,8 @@ def _gather_rule(params, indices, axis, batch_dims):
     p, i = params.shape.as_list(), indices.shape.as_list()
     axis = _axis_in(axis, len(p))
     batch_dims = _axis_in(batch_dims, len(i))
-    if axis < batch_dims:
-        batch_dims = 0
+    if axis < batch_dims:  # (the kernel's error, when the graph runs)
+        return unknown_shape(), params.dtype
     return TensorShape(p[:axis] + i[batch_dims:] + p[axis + 1:]), params.dtype
 
 
@@ -2055,11 +2057,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
         return dispatch(_GATHER, (params, indices, run_time), {"batch_dims": batch_dims}, name)
     axis = batch_dims if axis is None else _int(axis, "GatherV2", "Taxis")
+    if axis == 0:  # TF gathers rows without its batch_dims (a variable's by ResourceGather)
+        batch_dims = 0
     try:
         return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
                         name)
     except errors.OpError as e:
-        if isinstance(given[0], Variable):  # TF gathers a variable's rows with ResourceGather
+        if axis == 0 and isinstance(given[0], Variable):
             e = errors.renamed(e, "ResourceGather")
         raise errors.listed(e, *given) from None
 
@@ -2145,17 +2149,48 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     given = (params, indices)
     if isinstance(batch_dims, int) and batch_dims < 0:
         raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    # (TF reads a variable's slices with ResourceGatherNd, which takes no int16 indices)
+    resource = isinstance(params, Variable) and type(batch_dims) is int and batch_dims == 0
     params, indices = as_tensor(params), as_tensor(indices)
-    check_index_dtype("GatherNd", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
+    check_index_dtype("GatherNd", "Tindices", indices,
+                      (_d.int32, _d.int64) if resource else (_d.int16, _d.int32, _d.int64))
     try:
         return dispatch(_GATHER_ND, (params, indices),
                         {"batch_dims": _int(batch_dims),
                          "bad_indices_policy": _policy(bad_indices_policy)}, name)
     except errors.OpError as e:
+        if resource:
+            e = errors.renamed(e, "ResourceGatherNd")
+            e = type(e)(e.node_def, e.op, e.message.replace(
+                "node name: GatherNd", "node name: ResourceGatherNd"))
         raise errors.listed(e, *given) from None
 
 
 # -- scattering ------------------------------------------------------------------------------
+
+def _scatter_shape_error(op_name, at, updates, shape, k):
+    """TF's message for `updates` (a shape) that does not fit indices of shape `at` (depth
+    `k`) into `shape`: its kernels' checks, in their order."""
+    n = len(at) - 1
+    if op_name == "ScatterNd":
+        batch, depth = (n, k) if n else (1, 1)
+        if len(updates) < batch or updates[:batch] != at[:batch] and len(updates) == batch + \
+                len(shape) - depth and len(shape) >= depth:
+            return (f"Dimensions [0,{batch}) of indices[shape={shape_text(at)}] must match "
+                    f"dimensions [0,{batch}) of updates[shape={shape_text(updates)}]")
+        return (f"Dimensions [{depth},{len(shape)}) of input[shape={shape_text(shape)}] must "
+                f"match dimensions [{depth},{len(shape)}) of updates[shape="
+                f"{shape_text(updates)}]")
+    if updates[:n] != at[:n]:
+        return (f"Outer dimensions of indices and update must match. Indices shape: "
+                f"{shape_text(at)}, updates shape:{shape_text(updates)}")
+    if len(updates) - n != len(shape) - k:
+        return (f"Inner dimensions of output shape must match inner dimensions of updates "
+                f"shape. Output: {shape_text(shape)} updates: {shape_text(updates)}")
+    return (f"The inner {len(shape) - k} dimensions of output.shape={shape_text(shape)} must "
+            f"match the inner {len(updates) - n} dimensions of updates.shape="
+            f"{shape_text(updates)}")
+
 
 def _scatter_rows(xp, indices, updates, shape, op_name, policy):
     """`indices` (..., K) and `updates` as (N, K) rows and (N, slice...) values, checked."""
@@ -2178,11 +2213,7 @@ def _scatter_rows(xp, indices, updates, shape, op_name, policy):
         if (not size or not k) and count:
             raise _bad("Indices and updates specified for empty output shape")
     if updates.shape[:n] != lead or updates.shape[n:] != tuple(shape[k:]):
-        if op_name == "ScatterNd":
-            raise _bad(f"Dimensions [0,{n}) of indices[shape={shape_text(indices.shape)}] must "
-                       f"match dimensions [0,{n}) of updates[shape={shape_text(updates.shape)}]")
-        raise _bad(f"Outer dimensions of indices and update must match. Indices shape: "
-                   f"{shape_text(indices.shape)}, updates shape:{shape_text(updates.shape)}")
+        raise _bad(_scatter_shape_error(op_name, indices.shape, updates.shape, tuple(shape), k))
     rows = indices.reshape(math.prod(lead), k)
     values = updates.reshape((rows.shape[0],) + tuple(shape[k:]))
     valid = _nd_valid(xp, rows, shape)
@@ -2735,8 +2766,24 @@ _EINSUM_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.i
 
 def _einsum_parts(equation):
     """The input subscripts and the output subscript of an explicit equation."""
+    if equation.count("->") != 1:
+        raise _bad(f"Expecting exactly one '->' in einsum equation: {equation}")
     inputs, output = equation.split("->")
     return inputs.split(","), output
+
+
+def _unkept_ellipsis_rank(subscripts, output, ranks):
+    """How many dims the inputs' ellipsis covers when `output` has none (TF's kernel refuses
+    to sum them away); 0 when the output has one, None when a rank is unknown."""
+    if "..." in output:
+        return 0
+    found = 0
+    for sub, rank in zip(subscripts, ranks):
+        if "..." in sub:
+            if rank is None:
+                return None
+            found = max(found, rank - len(sub) + 3)
+    return found
 
 
 def _check_einsum_dims(equation, shapes, traced=None):
@@ -2779,6 +2826,10 @@ def _check_einsum_dims(equation, shapes, traced=None):
 @quiet
 def _einsum_kernel(xp, *arrays, equation):
     _check_einsum_dims(equation, [a.shape for a in arrays])
+    unkept = _unkept_ellipsis_rank(*_einsum_parts(equation), [a.ndim for a in arrays])
+    if unkept:
+        raise _bad(f"Output contains {unkept} broadcasting dimension(s) but no ellipsis (...) "
+                   f"was found in the output subscripts.")
     dtype = arrays[0].dtype
     # half types (float16, and bfloat16, which NumPy's einsum refuses): accumulate in float32
     if dtype.itemsize < 4 and (dtype.kind == "f" or dtype == _BFLOAT16_NP):
@@ -2794,6 +2845,13 @@ def _einsum_rule(*inputs, equation):
         return unknown_shape(), dtype
     sizes = _check_einsum_dims(equation, [None if t.shape.rank is None else t.shape.as_list()
                                           for t in inputs], [t.shape for t in inputs])
+    unkept = _unkept_ellipsis_rank(subscripts, output, [t.shape.rank for t in inputs])
+    if unkept:
+        raise shape_rules.shape_error(
+            "Einsum", f"Shape must be at most rank 0 but is rank {unkept}\n\t for einsum "
+                      f"equation '{equation}' without ellipsis (...) in the output subscripts "
+                      f"where input(s) have non-empty broadcasting shape",
+            [t.shape for t in inputs])
     ellipsis = TensorShape([])
     if "..." in output:
         for sub, t in zip(subscripts, inputs):
@@ -2828,10 +2886,9 @@ def _explicit_equation(equation, count):
     if len(inputs.split(",")) != count:
         raise ValueError(f'Got {count} inputs for equation "{equation}", expecting '
                          f'{len(inputs.split(","))}')
-    if "->" not in resolved:  # an ellipsis leads the implicit output
-        labels = inputs.replace(",", "").replace("0", "")
-        output = ("0" if "0" in inputs else "") + "".join(
-            sorted(c for c in set(labels) if labels.count(c) == 1))
+    if "->" not in resolved:  # the labels that appear once, sorted ('0', an ellipsis, first)
+        labels = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
     if len(set(output)) != len(output):
         raise ValueError(f"Output subscripts contain a label appearing more than once: "
                          f"{equation}")
@@ -3014,8 +3071,10 @@ def searchsorted(sorted_sequence, values, side="left", out_type=_d.int32, name=N
     op = _LOWER_BOUND if side == "left" else _UPPER_BOUND
     sorted_sequence, values = _matching([sorted_sequence, values])
     attrs = {"out_type": _out_type(out_type, op.name)}
-    if sorted_sequence.shape.rank == 2 and values.shape.rank == 2 or \
-            0 in (sorted_sequence.shape.rank, values.shape.rank):
+    for x in (sorted_sequence, values):
+        if x.shape.rank == 0:  # TF reads each one's last dim first: a scalar fails there
+            shape(x)[-1]
+    if sorted_sequence.shape.rank == 2 and values.shape.rank == 2:
         return dispatch(op, (sorted_sequence, values), attrs, name)
     # TF's op takes matrices (its shape function refuses other ranks): rows of the innermost
     # dimension, the result shaped back as `values`
@@ -3105,7 +3164,17 @@ def repeat(input, repeats, axis=None, name=None):
     if counts.ndim and counts.size not in (1, n):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     indices = np.repeat(np.arange(n, dtype=np.int64), counts.reshape(-1))
-    return gather(input, from_array(indices), axis=axis, name=name)
+    return _repeated(input, from_array(indices), axis, name)
+
+
+def _repeated(input, indices, axis, name):
+    """The slices of `input` at `indices` along `axis`; rows gathered along axis -rank, whose
+    gradient is dense, as TF's repeat's is (an axis given as 0 would give IndexedSlices)."""
+    rank = input.shape.rank
+    if rank is not None and axis % rank == 0 and (input.dtype.is_floating
+                                                   or input.dtype.is_complex):
+        axis = -rank  # (values without gradients keep axis 0: the graph TF's loaders read)
+    return gather(input, indices, axis=axis, name=name)
 
 
 def _repeat_at_run_time(input, repeats, axis, name):
@@ -3115,8 +3184,8 @@ def _repeat_at_run_time(input, repeats, axis, name):
     counts = math_ops.multiply(counts, ones([n], _d.int64))  # one count: every slice's
     ends = late.reduction_ops.cumsum(counts)
     positions = range(late.reduction_ops.reduce_sum(counts), dtype=_d.int64)
-    return gather(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
-                  axis=axis, name=name)
+    return _repeated(input, searchsorted(ends, positions, side="right", out_type=_d.int64),
+                     axis, name)
 
 
 # -- gradients ---------------------------------------------------------------------------
@@ -3377,8 +3446,9 @@ def _gather_grad(op, dy):
                                                          or batch_dims != 0):
         return _gather_grad_unknown_rank(params, indices, dy, op.attrs["axis"],
                                          op.attrs["batch_dims"]), None
-    axis = op.attrs["axis"] % rank if rank is not None else op.attrs["axis"]
-    if axis == 0 and batch_dims == 0:  # rows of params: a sparse gradient, as in TF
+    given, axis = op.attrs["axis"], op.attrs["axis"] % rank if rank is not None else \
+        op.attrs["axis"]
+    if given == 0 and batch_dims == 0:  # rows of params, the axis given as 0: sparse, as TF's
         rows = [-1] + p[1:] if isinstance(p, list) else concat([[-1], p[1:]], 0)
         return IndexedSlices(reshape(dy, rows), reshape(indices, [-1]), shape(params)), None
     if axis < batch_dims:
@@ -3542,8 +3612,17 @@ def _einsum_vjp(dy, output, others, subscript, sizes, ellipsis, unused):
         elif label != "." and label not in present:
             operands.append((label, ones(reshape(sizes[label], [1]) if isinstance(
                 sizes[label], Tensor) else [sizes[label]], dy.dtype)))
-    equation = ",".join(s for s, _ in operands) + "->" + "".join(target).replace(".", "...")
-    return einsum(equation, *[t for _, t in operands])
+    # an ellipsis of the operands that `subscript` lacks is kept, then summed here (TF's
+    # einsum does not sum it away)
+    summed = "." not in target and any("..." in s for s, _ in operands)
+    equation = ",".join(s for s, _ in operands) + "->" + "..." * summed + "".join(
+        target).replace(".", "...")
+    grad = einsum(equation, *[t for _, t in operands])
+    if summed:
+        lead = (builtins.range(grad.shape.rank - len(target)) if grad.shape.rank is not None
+                else range(rank(grad) - len(target)))
+        grad = late.reduction_ops.reduce_sum(grad, lead)
+    return grad
 
 
 def _einsum_ellipsis_back(grad, x, start, labels, unused):

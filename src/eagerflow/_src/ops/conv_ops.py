@@ -27,7 +27,7 @@ import numpy as np
 from eagerflow._src.backend import onednn_conv, onednn_pooling
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
@@ -1202,6 +1202,23 @@ def _lift(value, channels_first, name):
     return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
 
 
+def _as_space_to_batch(y, x, dilations, channels_first):
+    """`y`, a dilated op's result on `x`, with the static shape TF's wrappers give it: they
+    compute it on `x` cut into a batch of grids (``with_space_to_batch``), whose padding a
+    spatial dim unknown while tracing leaves to run time, and the dims after the batch with
+    it (all of them for channels first)."""
+    if (context.executing_eagerly() or all(d == 1 for d in dilations)
+            or x.shape.rank is None or y.shape.rank is None):
+        return y
+    if None not in (x.shape[2:] if channels_first else x.shape[1:-1]).as_list():
+        return y
+    dims = y.shape.as_list()
+    dims[1:] = [None] * (len(dims) - 1) if channels_first else [None] * (len(dims) - 2) + \
+        dims[-1:]
+    y._shape = TensorShape(dims)  # (less than the op's rule knows)
+    return y
+
+
 @export("nn.depthwise_conv2d", dispatch_name="compat.v1.nn.depthwise_conv2d")
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
                      name=None):
@@ -1218,7 +1235,17 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     x, w = matching_own(input, filter)
     attrs = _conv_attrs(2, strides, padding, data_format or "NHWC", dilations,
                         ("NHWC", "NCHW"))
-    return dispatch(_DEPTHWISE, (x, w), attrs, name=name)
+    first = (data_format or "NHWC") == "NCHW"
+    return _as_space_to_batch(dispatch(_DEPTHWISE, (x, w), attrs, name=name), x,
+                              _spatial_dilations(dilations, 2, first), first)
+
+
+def _spatial_dilations(dilations, n, channels_first):
+    """The `n` spatial entries of a conv's `dilations` argument (None: ones)."""
+    if dilations is None:
+        return [1] * n
+    full = _sequence(dilations, n, channels_first, "dilations")
+    return list(full[2:] if channels_first else full[1:-1])
 
 
 @export("nn.convolution")
@@ -1251,10 +1278,12 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                          f"Received: strides={np.array(stride_list)} and "
                          f"dilation_rate={np.array(dilation_list)}")
     if nd == 1:
-        return conv1d(x, w, strides, padding, "NCW" if first else "NWC", dilations, name)
-    if nd == 2:
-        return conv2d(x, w, strides, padding, "NCHW" if first else "NHWC", dilations, name)
-    return conv3d(x, w, strides, padding, "NCDHW" if first else "NDHWC", dilations, name)
+        y = conv1d(x, w, strides, padding, "NCW" if first else "NWC", dilations, name)
+    elif nd == 2:
+        y = conv2d(x, w, strides, padding, "NCHW" if first else "NHWC", dilations, name)
+    else:
+        y = conv3d(x, w, strides, padding, "NCDHW" if first else "NDHWC", dilations, name)
+    return _as_space_to_batch(y, x, dilation_list, first)
 
 
 @export("nn.separable_conv2d")
@@ -1511,8 +1540,14 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
     grouped = array_ops.reshape(w, array_ops.concat(
         [array_ops.shape(w)[:2], [1, -1]], 0)) if w.shape.rank is None or \
         None in w.shape.as_list() else array_ops.reshape(w, w.shape.as_list()[:2] + [1, -1])
-    return conv2d_backprop_input(input_sizes, grouped, out_backprop, strides, padding,
-                                 data_format=data_format, dilations=dilations, name=name)
+    y = conv2d_backprop_input(input_sizes, grouped, out_backprop, strides, padding,
+                              data_format=data_format, dilations=dilations, name=name)
+    if not context.executing_eagerly():
+        # TF's shape is what is known of `input_sizes` alone (no dim from `out_backprop`)
+        known = shape_rules.known_elements(as_tensor(input_sizes))
+        if known is not None and len(known) == y.shape.rank:
+            y._shape = TensorShape(known)
+    return y
 
 
 @export("nn.depthwise_conv2d_backprop_filter")
@@ -1734,7 +1769,7 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
         parts.append(x[tuple(index)])
     stacked = array_ops.stack(parts)
     reduce = reduction_ops.reduce_mean if pooling_type == "AVG" else reduction_ops.reduce_max
-    return reduce(stacked, axis=0, name=name)
+    return _as_space_to_batch(reduce(stacked, axis=0, name=name), x, dilations, first == 2)
 
 
 @export("nn.atrous_conv2d")

@@ -210,9 +210,17 @@ class LinearOperatorPermutation(LinearOperator):
         return (reduction_ops.argsort(self._perm, axis=-1) if adjoint else self._perm), batch
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
-        order, batch = self._order(adjoint)
+        order, _ = self._order(adjoint)
         x = _adjoint_arg(x, adjoint_arg)
-        return array_ops.gather(x, order, axis=-2, batch_dims=batch)
+        # as TF: both broadcast to one batch, flattened, rows gathered per batch member
+        a = array_ops
+        lead = a.broadcast_dynamic_shape(a.shape(x)[:-1], a.shape(order))
+        full = a.concat([lead, a.shape(x)[-1:]], 0)
+        x, order = a.broadcast_to(x, full), a.broadcast_to(order, lead)
+        rows = a.shape(x)[-2:]
+        y = a.gather(a.reshape(x, a.concat([[-1], rows], 0)), a.reshape(order, [-1, rows[0]]),
+                     axis=1, batch_dims=1)
+        return a.reshape(y, full)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         return self._matmul(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)

@@ -23,7 +23,7 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import attr_dtype_error
 from eagerflow._src.core.registry import get as _op_named
 from eagerflow._src.core.registry import (
-    BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, REAL, SIGNED_INT, SIGNED_NUMBER,
+    BOOL_ONLY, COMPLEX, FLOAT, FLOAT_COMPLEX, NUMBER, SIGNED_INT, SIGNED_NUMBER,
     OpDef, kernel_type_name, register, register_gradient, same_shape)
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -121,18 +121,25 @@ _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
                      kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
                      elementwise=True)
+# FloorDiv and TruncateDiv take complex numbers, which have no CPU kernel (NotFoundError)
+_DIVISION_DTYPES = FLOAT + (_U8, _I8, _U16, _I16, _d.int32, _U32, _U64, _d.int64) + COMPLEX
 _FLOOR_DIV = register("FloorDiv", _int_division(_floor_div),
-                      rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+                      rules.binary, tied=(0, 1), dtypes=_DIVISION_DTYPES,
+                      kernels=(_d.float64, _d.bfloat16, _d.float16, _d.float32, _d.int64,
+                               _d.int32, _I16, _I8, _U64, _U32, _U16, _U8), elementwise=True)
 _FLOOR_MOD = register("FloorMod", _int_division(_floor_mod),
                       rules.binary, tied=(0, 1), dtypes=INT + FLOAT, elementwise=True)
 def _truncate_div(xp, x, y):
-    if x.dtype.kind in "fc":
+    if x.dtype.kind not in "iu":  # (bfloat16's kind is "V")
         return xp.trunc(x / y).astype(x.dtype)
     return (xp.abs(x) // xp.abs(y)) * (xp.sign(x) * xp.sign(y))
 
 
 _TRUNCATE_DIV = register("TruncateDiv", _int_division(_truncate_div, *_TRUNCATE_ZERO),
-                         rules.binary, tied=(0, 1), dtypes=REAL, elementwise=True)
+                         rules.binary, tied=(0, 1), dtypes=_DIVISION_DTYPES,
+                         kernels=(_d.float64, _d.float32, _d.bfloat16, _d.float16, _d.int64,
+                                  _d.int32, _I16, _I8, _U64, _U32, _U16, _U8),
+                         elementwise=True)
 
 
 def _div(xp, x, y):

@@ -97,56 +97,80 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
 
 # -- DynamicStitch ----------------------------------------------------------------------------
 
-def _dynamic_stitch_kernel(xp, *arrays):
-    n = len(arrays) // 2
-    indices, data = arrays[:n], arrays[n:]
-    for i, d in enumerate(data[1:], n + 1):  # the data share one dtype (TF's type attribute)
-        if d.dtype != data[0].dtype:
-            names = [kernel_type_name(_d.from_numpy(t.dtype)) for t in (data[0], d)]
-            raise _bad(f"cannot compute DynamicStitch as input #{i}(zero-based) was expected "
-                       f"to be a {names[0]} tensor but is a {names[1]} tensor")
-    inner = data[0].shape[indices[0].ndim:]
-    for i, (idx, d) in enumerate(zip(indices, data)):
-        if d.shape[:idx.ndim] != idx.shape:
-            raise _bad(f"data[{i}].shape = {shape_text(d.shape)} does not start with "
-                       f"indices[{i}].shape = {shape_text(idx.shape)}")
-        if d.shape[idx.ndim:] != inner:
-            raise _bad(f"Need data[0].shape[{indices[0].ndim}:] = data[{i}].shape[{idx.ndim}:], "
-                       f"got data[0].shape = {shape_text(data[0].shape)}, data[{i}].shape = "
-                       f"{shape_text(d.shape)}, indices[0].shape = {shape_text(indices[0].shape)}, "
-                       f"indices[{i}].shape = {shape_text(idx.shape)}")
-        if (idx < 0).any():
-            raise _bad(f"indices[{int(xp.argmax(idx.reshape(-1) < 0))}] is out of range")
-    rows = 1 + max((int(idx.max()) for idx in indices if idx.size), default=-1)
-    out = xp.zeros((rows,) + inner, data[0].dtype)
-    if out.dtype == object:
-        out[...] = b""
-    for idx, d in zip(indices, data):  # later positions overwrite earlier ones
-        out[idx.reshape(-1)] = d.reshape((idx.size,) + inner)
-    return out
+def _stitch_kernel(op_name):
+    """The kernel of `op_name` (DynamicStitch, or ParallelDynamicStitch: the same values)."""
+    def kernel(xp, *arrays):
+        n = len(arrays) // 2
+        indices, data = arrays[:n], arrays[n:]
+        for i, t in enumerate(indices):  # (a raw op's: tf.dynamic_stitch converts to int32)
+            if t.dtype != np.int32:
+                raise errors.before_kernel(_bad(
+                    f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
+                    f"int32 tensor but is a {kernel_type_name(_d.from_numpy(t.dtype))} tensor "
+                    f"[Op:{op_name}]"))
+        for i, d in enumerate(data[1:], n + 1):  # the data share one dtype (TF's type attr)
+            if d.dtype != data[0].dtype:
+                names = [kernel_type_name(_d.from_numpy(t.dtype)) for t in (data[0], d)]
+                raise errors.before_kernel(_bad(
+                    f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
+                    f"{names[0]} tensor but is a {names[1]} tensor [Op:{op_name}]"))
+        inner = data[0].shape[indices[0].ndim:]
+        for i, (idx, d) in enumerate(zip(indices, data)):
+            if d.shape[:idx.ndim] != idx.shape:
+                raise _bad(f"data[{i}].shape = {shape_text(d.shape)} does not start with "
+                           f"indices[{i}].shape = {shape_text(idx.shape)}")
+            if d.shape[idx.ndim:] != inner:
+                raise _bad(f"Need data[0].shape[{indices[0].ndim}:] = data[{i}].shape"
+                           f"[{idx.ndim}:], got data[0].shape = {shape_text(data[0].shape)}, "
+                           f"data[{i}].shape = {shape_text(d.shape)}, indices[0].shape = "
+                           f"{shape_text(indices[0].shape)}, indices[{i}].shape = "
+                           f"{shape_text(idx.shape)}")
+            if (idx < 0).any():
+                raise _bad(f"indices[{int(xp.argmax(idx.reshape(-1) < 0))}] is out of range")
+        rows = 1 + max((int(idx.max()) for idx in indices if idx.size), default=-1)
+        out = xp.zeros((rows,) + inner, data[0].dtype)
+        if out.dtype == object:
+            out[...] = b""
+        for idx, d in zip(indices, data):  # later positions overwrite earlier ones
+            out[idx.reshape(-1)] = d.reshape((idx.size,) + inner)
+        return out
+    return kernel
 
 
-def _dynamic_stitch_rule(*inputs):
-    n = len(inputs) // 2
-    shapes = [t.shape for t in inputs]
-    for idx, d in zip(inputs[:n], inputs[n:]):
-        if idx.shape.rank is not None and d.shape.rank is not None:
-            _merge_prefix("DynamicStitch", d.shape, idx.shape, shapes)
-    indices, data = inputs[0], inputs[n]
-    if data.shape.rank is None or indices.shape.rank is None:
-        return unknown_shape(), data.dtype
-    return TensorShape([None] + data.shape.as_list()[indices.shape.rank:]), data.dtype
+def _stitch_rule(op_name):
+    def rule(*inputs):
+        n = len(inputs) // 2
+        shapes = [t.shape for t in inputs]
+        for idx, d in zip(inputs[:n], inputs[n:]):
+            if idx.shape.rank is not None and d.shape.rank is not None:
+                _merge_prefix(op_name, d.shape, idx.shape, shapes)
+        indices, data = inputs[0], inputs[n]
+        if data.shape.rank is None or indices.shape.rank is None:
+            return unknown_shape(), data.dtype
+        # as TF's shape function: the rows are known when every index is
+        known = [shape_rules.known_value(t) for t in inputs[:n]]
+        rows = None if any(k is None for k in known) else 1 + max(
+            (int(np.max(k)) for k in known if np.size(k)), default=-1)
+        return TensorShape([rows] + data.shape.as_list()[indices.shape.rank:]), data.dtype
+    return rule
 
 
-_DYNAMIC_STITCH = register("DynamicStitch", _dynamic_stitch_kernel, _dynamic_stitch_rule,
-                           tied=())
-# TF's N counts the pairs (the indices, then as many data), T is the data's dtype
-tf_nodes[_DYNAMIC_STITCH] = NodeForm(
-    types={}, ignored=("N", "T"),
-    rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 2,
-                                   "T": inputs[len(inputs) // 2].dtype})
-tf_args[_DYNAMIC_STITCH] = ("*indices", "*data")
-tf_nodes.get(_DYNAMIC_STITCH).outputs = ("merged",)
+def _register_stitch(op_name):
+    op = register(op_name, _stitch_kernel(op_name), _stitch_rule(op_name), tied=())
+    # TF's N counts the pairs (the indices, then as many data), T is the data's dtype
+    tf_nodes[op] = NodeForm(
+        types={}, ignored=("N", "T"),
+        rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 2,
+                                       "T": inputs[len(inputs) // 2].dtype})
+    tf_args[op] = ("*indices", "*data")
+    tf_nodes.get(op).outputs = ("merged",)
+    return op
+
+
+_DYNAMIC_STITCH = _register_stitch("DynamicStitch")
+# (TF's parallel kernel: which of repeated indices wins is not defined; here the last, as
+# DynamicStitch)
+_PARALLEL_DYNAMIC_STITCH = _register_stitch("ParallelDynamicStitch")
 
 
 def _tensor_list(values, dtype=None):
@@ -198,6 +222,7 @@ def _dynamic_partition_grad(op, *grads):
 
 
 @register_gradient("DynamicStitch")
+@register_gradient("ParallelDynamicStitch")
 def _dynamic_stitch_grad(op, dy):
     # Each value's gradient is read back at its index (even where a later value overwrote
     # it, as in TF).
@@ -277,9 +302,13 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
     """
     dtype = _d.as_dtype(dtype)
     check_attr_dtype("HistogramFixedWidth", "dtype", dtype, (_d.int32, _d.int64))
+    given = (values, value_range)
     values, value_range = binary_operands(values, value_range)
-    return dispatch(_HISTOGRAM, (values, value_range),
-                    {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
+    try:
+        return dispatch(_HISTOGRAM, (values, value_range),
+                        {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope and converts nothing)
+        raise errors.listed(errors.scoped(e), *given) from None
 
 
 @export("histogram_fixed_width_bins")
@@ -313,4 +342,5 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_d.int32, n
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _DYNAMIC_PARTITION, _DYNAMIC_STITCH, _HISTOGRAM)
+batching_rules.assign(PER_ELEMENT, _DYNAMIC_PARTITION, _DYNAMIC_STITCH, _PARALLEL_DYNAMIC_STITCH,
+                      _HISTOGRAM)

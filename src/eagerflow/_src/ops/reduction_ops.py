@@ -12,6 +12,7 @@ read as Python ints by the public functions when their value is known before run
 <tf.Tensor: shape=(), dtype=int32, numpy=1>
 """
 import collections
+import re
 import math
 from collections import abc
 
@@ -374,6 +375,14 @@ for _op in (_SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM):
         renamed={"keepdims": "keep_dims"})
 
 
+def _named(fn, op, doc, prefix=""):
+    """`fn`, a public function made for `op`, with `doc` and TF's name (``reduce_sum`` for
+    Sum, ``unsorted_segment_max`` for UnsortedSegmentMax)."""
+    fn.__doc__ = doc
+    fn.__name__ = fn.__qualname__ = prefix + re.sub(r"(?<!^)(?=[A-Z])", "_", op.name).lower()
+    return fn
+
+
 def _reducer(op, doc, input_dtype=None):
     """``fn(input_tensor, axis=None, keepdims=False, name=None)`` running reduction `op`.
 
@@ -399,8 +408,7 @@ def _reducer(op, doc, input_dtype=None):
             return dispatch(op, (input_tensor,), attrs, name)
         except errors.OpError as e:
             raise errors.listed(e, given, axis) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc, "reduce_")
 
 
 reduce_sum = _reducer(_SUM, """Computes the sum of elements across dimensions of a tensor.
@@ -650,6 +658,62 @@ tf_nodes[_TOP_K] = NodeForm(inputs=(0, AttrInput("k", type_attr="Tk", kind=int, 
 tf_defaults[_TOP_K] = {"sorted": True, "index_type": _d.int32}
 
 
+# --- NthElement --------------------------------------------------------------------------------
+
+def _nth_element(xp, x, n, reverse=False):
+    if n.ndim:
+        raise _invalid(f"N must be scalar but has rank {n.ndim}")
+    n = int(n)
+    if n < 0:
+        raise _invalid(f"n must be non-negative but is {n}")
+    if x.ndim < 1:
+        raise _invalid(f"Input must be at least rank 1 but is rank {x.ndim}")
+    if x.shape[-1] <= n:
+        raise _invalid(f"Input must have last dimension > n = {n}")
+    if reverse:
+        n = x.shape[-1] - n - 1
+    return xp.partition(x, n, axis=-1)[..., n]  # (a NaN sorts last, as in TF's)
+
+
+def _nth_element_rule(x, n, reverse=False):
+    shapes = [x.shape, n.shape]
+    rules.check_rank("NthElement", [x, n], 0, at_least=1)
+    value = rules.known_value(n)
+    computed = None if value is None or np.size(value) != 1 else [(1, np.ravel(value)[0])]
+    if n.shape.rank:
+        raise rules.shape_error("NthElement", f"Input must be scalar but has rank "
+                                              f"{n.shape.rank}", shapes, computed=computed)
+    if computed is not None and computed[0][1] < 0:
+        raise rules.shape_error("NthElement", f"Dimension size, given by scalar input 1, must "
+                                              f"be non-negative but is {computed[0][1]}",
+                                shapes, computed=computed)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    last = x.shape[-1]
+    if computed is not None and last is not None and last <= computed[0][1]:
+        raise rules.shape_error("NthElement", f"Input must have last dimension > n = "
+                                              f"{computed[0][1]} but is {last}", shapes,
+                                computed=computed)
+    return x.shape[:-1], x.dtype
+
+
+_NTH_ELEMENT = register("NthElement", _nth_element, _nth_element_rule,
+                        dtypes=REAL_NUMBER_TYPES)
+tf_nodes[_NTH_ELEMENT] = NodeForm(types={"T": 0}, outputs=("values",))
+tf_args[_NTH_ELEMENT] = ("input", "n")
+tf_defaults[_NTH_ELEMENT] = {"reverse": False}
+batching_rules[_NTH_ELEMENT] = PER_ELEMENT
+
+
+@register_gradient("NthElement")
+def _nth_element_grad(op, dy):
+    """Split among the entries equal to the value taken (ties share it)."""
+    x, out = op.inputs[0], op.outputs
+    hits = cast(math_ops.equal(array_ops.expand_dims(out, -1), x), dy.dtype)
+    count = reduce_sum(hits, -1, keepdims=True)
+    return math_ops.multiply(math_ops.divide(hits, count), array_ops.expand_dims(dy, -1)), None
+
+
 @export("math.top_k", "nn.top_k")
 def top_k(input, k=1, sorted=True, index_type=_d.int32, name=None):
     """Finds the `k` largest entries of the last dimension, and their indices.
@@ -691,7 +755,8 @@ def _sort_along(values, axis, direction, want_indices):
         message = f"slice index {axis} of dimension 0 out of bounds."
         if not context.executing_eagerly():  # the slice's shape function, as it is added
             raise ValueError(f"{message} for 'sort/strided_slice' (op: 'StridedSlice')")
-        raise errors.op_error(errors.InvalidArgumentError, "StridedSlice", message)
+        raise errors.eager_error(errors.InvalidArgumentError, "StridedSlice", message,
+                                 name="strided_slice/")
     elif axis % rank != rank - 1:
         perm = list(range(rank))
         perm[axis], perm[-1] = perm[-1], perm[axis]
@@ -799,45 +864,58 @@ def unique_with_counts(x, out_idx=_d.int32, name=None):
     return _run_unique(_UNIQUE_WITH_COUNTS, UniqueWithCounts, x, out_idx, name)
 
 
-# --- UniqueV2: unique slices along an axis --------------------------------------------------------
+# --- UniqueV2, UniqueWithCountsV2: unique slices along an axis ----------------------------------
 
-def _unique_v2(xp, x, axis, out_idx):
-    """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
-    first occurrence, and the index of each slice's unique one."""
-    if len(axis) > 1:
-        raise _invalid(f"axis does not support input tensors larger than 1 elements")
-    if not axis:
-        return _unique(False)(xp, x, out_idx)
-    a = axis[0]
-    if not -x.ndim <= a < x.ndim:
-        raise _invalid(f"axis has to be between [0, {x.ndim})")
-    moved = np.moveaxis(np.asarray(x), a, 0)
-    found, idx, first = {}, [], []
-    for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
-        key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
-        if key not in found:
-            found[key] = len(first)
-            first.append(i)
-        idx.append(found[key])
-    y = np.moveaxis(moved[np.asarray(first, np.int64)], 0, a)
-    return y, np.asarray(idx, out_idx.as_numpy_dtype)
-
-
-def _unique_v2_rule(x, axis, out_idx):
-    rank = x.shape.rank
-    if not axis:
-        rules.check_rank("UniqueV2", [x], 0, rank=1)
-        return [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
-    n = None if rank is None or not -rank <= axis[0] < rank else x.shape[axis[0]]
-    return [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
+def _unique_v2(with_counts):
+    def kernel(xp, x, axis, out_idx):
+        """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
+        first occurrence, the index of each slice's unique one (and each one's count)."""
+        if len(axis) > 1:
+            raise _invalid("axis does not support input tensors larger than 1 elements")
+        if not axis:
+            return _unique(with_counts)(xp, x, out_idx)
+        a = axis[0]
+        if not -x.ndim <= a < x.ndim:
+            raise _invalid(f"axis has to be between [0, {x.ndim})")
+        moved = np.moveaxis(np.asarray(x), a, 0)
+        found, idx, first = {}, [], []
+        for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
+            key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
+            if key not in found:
+                found[key] = len(first)
+                first.append(i)
+            idx.append(found[key])
+        y = np.moveaxis(moved[np.asarray(first, np.int64)], 0, a)
+        idx = np.asarray(idx, out_idx.as_numpy_dtype)
+        if not with_counts:
+            return y, idx
+        return y, idx, np.bincount(idx, minlength=len(first)).astype(idx.dtype)
+    return kernel
 
 
-_UNIQUE_V2 = register("UniqueV2", _unique_v2, _unique_v2_rule, multi=True, tied=())
-tf_nodes[_UNIQUE_V2] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")),
-                                outputs=("y", "idx"))
-tf_args[_UNIQUE_V2] = ("x", "axis")
-tf_defaults[_UNIQUE_V2] = {"out_idx": _d.int32}
-no_gradient_entry("UniqueV2")
+def _unique_v2_rule(with_counts):
+    def rule(x, axis, out_idx):
+        rank = x.shape.rank
+        if not axis:
+            rules.check_rank("UniqueV2", [x], 0, rank=1)
+            outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
+        else:
+            n = None if rank is None or not -rank <= axis[0] < rank else x.shape[axis[0]]
+            outputs = [(unknown_shape(rank), x.dtype), (TensorShape([n]), out_idx)]
+        return outputs + [(TensorShape([None]), out_idx)] * with_counts
+    return rule
+
+
+_UNIQUE_V2 = register("UniqueV2", _unique_v2(False), _unique_v2_rule(False), multi=True,
+                      tied=())
+_UNIQUE_WITH_COUNTS_V2 = register("UniqueWithCountsV2", _unique_v2(True),
+                                  _unique_v2_rule(True), multi=True, tied=())
+for _op, _outputs in ((_UNIQUE_V2, ("y", "idx")),
+                      (_UNIQUE_WITH_COUNTS_V2, ("y", "idx", "count"))):
+    tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")), outputs=_outputs)
+    tf_args[_op] = ("x", "axis")
+    tf_defaults[_op] = {"out_idx": _d.int32}
+no_gradient_entry("UniqueV2", "UniqueWithCountsV2")
 
 
 # --- ApproxTopK: exact on CPU ------------------------------------------------------------------
@@ -1140,8 +1218,7 @@ def _sorted_segment(op, doc):
             return dispatch(op, (as_tensor(data), ids), name=name)
         except errors.OpError as e:
             raise errors.listed(e, data, segment_ids) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 segment_sum = _sorted_segment(_SEGMENT_SUM, """Sums the rows of `data` per segment.
@@ -1263,8 +1340,7 @@ def _unsorted_segment(op, doc):
                                   name)
         except errors.OpError as e:
             raise errors.listed(e, data, segment_ids) from None
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 unsorted_segment_sum = _unsorted_segment(_UNSORTED_SEGMENT_SUM, """Sums slices per segment id.
@@ -1330,7 +1406,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     >>> tf.math.unsorted_segment_mean(tf.constant([1.0, 2.0, 4.0]), tf.constant([0, 0, 1]), 2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1.5, 4. ], dtype=float32)>
     """
-    data = as_tensor(data)
+    data, segment_ids = as_tensor(data), as_tensor(segment_ids)  # (as TF: no list errors)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     return math_ops.truediv(total, _segment_counts(data, segment_ids, num_segments), name)
 
@@ -1342,7 +1418,7 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     >>> tf.math.unsorted_segment_sqrt_n(tf.constant([3.0, 1.0]), tf.constant([0, 0]), 1)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([2.828427], dtype=float32)>
     """
-    data = as_tensor(data)
+    data, segment_ids = as_tensor(data), as_tensor(segment_ids)  # (as TF: no list errors)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     counts = _segment_counts(data, segment_ids, num_segments)
     return math_ops.truediv(total, math_ops.sqrt(counts), name)
@@ -1429,8 +1505,7 @@ def _scanner(op, doc):
                 raise errors.listed(e, x, axis) from None
         return dispatch(op, (as_tensor(x),), {"axis": _static_int(axis, "axis"), **attrs},
                         name)
-    fn.__doc__ = doc
-    return fn
+    return _named(fn, op, doc)
 
 
 cumsum = _scanner(_CUMSUM, """Computes the cumulative sum of `x` along `axis`.
@@ -1617,10 +1692,13 @@ def global_norm(t_list, name=None):
     >>> tf.linalg.global_norm([tf.constant([3.0]), tf.constant([4.0])])
     <tf.Tensor: shape=(), dtype=float32, numpy=5.0>
     """
-    squares = [reduce_sum(math_ops.square(t)) for t in _tensor_list(t_list) if t is not None]
-    if not squares:
+    # as TF: half the squares of each (L2Loss) stacked, summed and doubled (one dtype)
+    halves = [late.nn_ops.l2_loss(t) for t in _tensor_list(t_list) if t is not None]
+    if not halves:
         return as_tensor(np.float32(0))
-    return math_ops.sqrt(add_n(squares), name=name)
+    half = reduce_sum(array_ops.stack(halves))
+    return math_ops.sqrt(math_ops.multiply(half, as_tensor(
+        np.asarray(2, half.dtype.as_numpy_dtype))), name=name)
 
 
 @export("clip_by_global_norm")
@@ -2037,14 +2115,5 @@ for _kind, _grad in (("Sum", _segment_sum_grad), ("Mean", _segment_mean_grad),
 batching_rules.assign(PER_ELEMENT, _ADD_N, _ARG_MAX, _ARG_MIN, _DENSE_BINCOUNT, _SEGMENT_MAX,
                       _SEGMENT_MEAN, _SEGMENT_MIN, _SEGMENT_PROD, _SEGMENT_SUM, _TOP_K, _UNIQUE,
                       _UNIQUE_WITH_COUNTS, _UNSORTED_SEGMENT_PROD, _UNSORTED_SEGMENT_SUM,
-                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K)
-
-
-# The functions the factories above made (``_reducer``, ``_scanner``, ...) take their public
-# names, as TF's have (the first name of each: aliases follow it), and so do the dispatch
-# wrappers made of them.
-for _name, _fn in list(globals().items()):
-    if callable(_fn) and getattr(_fn, "__name__", None) == "fn" and not _name.startswith("_"):
-        for _named in (_fn, getattr(_fn, "__wrapped__", None)):
-            if _named is not None:
-                _named.__name__ = _named.__qualname__ = _name
+                      _UNSORTED_SEGMENT_MAX, _UNSORTED_SEGMENT_MIN, _UNIQUE_V2, _APPROX_TOP_K,
+                      _UNIQUE_WITH_COUNTS_V2)

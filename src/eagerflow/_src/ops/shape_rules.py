@@ -58,6 +58,15 @@ def known_elements(t):
     return None
 
 
+def known_value(t):
+    """The whole value of tensor `t` known before run time (a NumPy array), else None; None
+    too for a stand-in with only a shape and dtype."""
+    if isinstance(t, EagerTensor):
+        return t._data
+    static_value = getattr(t, "static_value", None)
+    return None if static_value is None else static_value()
+
+
 def shape_error(op_name, sentence, shapes, partial=None, computed=None):
     """TF's ValueError for inputs whose static `shapes` break `op_name`'s rule.
 

@@ -23,10 +23,12 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core import registry
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, register
+from eagerflow._src.core.registry import NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import (
     array_ops, cast_ops, debugging_ops, fingerprint_ops, late, math_ops, reduction_ops)
+from eagerflow._src.ops import shape_rules
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 from eagerflow._src.ops.wrappers import as_tensor
@@ -380,87 +382,185 @@ def retain(sp_input, to_retain):
                                     sp.dense_shape), sp.shape)
 
 
-def _axes(axis, rank):
-    if axis is None:
-        return list(range(rank))
-    axes = [axis] if isinstance(axis, int) else [int(a) for a in np.ravel(
-        get_static_value(as_tensor(axis)))]
-    return sorted({a + rank if a < 0 else a for a in axes})
+# -- SparseReduceSum / SparseReduceMax (and their sparse-output forms) ------------------------
+def _sparse_reduce(how, sparse_output):
+    """The kernel of TF's SparseReduce{Sum,Max}[Sparse]: the entries of each group of the kept
+    dims combined (repeated indices each count), in row-major order of the groups; a group
+    without entries is 0 in the dense output."""
+    def kernel(xp, indices, values, shape, axes, keep_dims=False):
+        indices, values = np.asarray(indices, np.int64), np.asarray(values)
+        shape, axes = np.asarray(shape, np.int64), np.asarray(axes)
+        if axes.ndim > 1:
+            raise _invalid(f"Expected reduction_axes to be a scalar or a vector; got shape: "
+                           f"{_dims(axes.shape)}")
+        if indices.ndim != 2 or values.ndim != 1 or shape.ndim != 1:
+            raise _invalid("Input indices should be a matrix, input values a vector and "
+                           "input shape a vector.")
+        if indices.shape[0] != values.shape[0]:
+            raise _invalid(f"indices and values rows (indexing dimension) must match. "
+                           f"(indices = {indices.shape[0]}, values = {values.shape[0]})")
+        rank = shape.size
+        if indices.shape[1] != rank:
+            raise _invalid("Order length must be SparseTensor rank.")
+        reduced = set()
+        for a in axes.ravel().tolist():
+            if not -rank <= a < rank:
+                raise _invalid(f"Invalid reduction dimension {a}, for input with {rank} "
+                               f"dimensions.")
+            reduced.add(a % rank)
+        kept = [d for d in range(rank) if d not in reduced]
+        # the entries in TF's order: by group, then by the reduced dims (a max depends on it)
+        order = np.lexsort([indices[:, d] for d in (kept + sorted(reduced))[::-1]]) \
+            if rank else np.arange(len(values))
+        indices, values = indices[order], values[order]
+        groups = indices[:, kept]
+        if sparse_output:
+            if kept:
+                groups, at = np.unique(groups, axis=0, return_inverse=True)
+                at = at.reshape(-1)
+            else:
+                groups = np.zeros((min(len(values), 1), 0), np.int64)
+                at = np.zeros(len(values), np.int64)
+            out = _combine(how, values, at, len(groups))
+            if keep_dims:
+                full = np.zeros((len(groups), rank), np.int64)
+                full[:, kept] = groups
+                return full, out, np.where(np.isin(np.arange(rank), kept), shape, 1)
+            return groups, out, shape[kept]
+        kept_shape = shape[kept]
+        size = int(np.prod(kept_shape))
+        at = groups @ np.cumprod(np.r_[kept_shape[1:], 1][::-1])[::-1] if kept else \
+            np.zeros(len(values), np.int64)
+        bad = np.flatnonzero((at < 0) | (at >= size))
+        if bad.size:
+            raise errors.InternalError(
+                None, None, f"Obtained a write index of {at[bad[0]]} which is outside of "
+                f"bounds of [0, {size})")
+        out = _combine(how, values, at, size)
+        out_shape = [1 if d in reduced else shape[d] for d in range(rank)] if keep_dims \
+            else kept_shape
+        return out.reshape([int(d) for d in out_shape])
+    return kernel
 
 
-def _reduce(sp, axis, keepdims, output_is_sparse, dense_reduce, default):
-    rank = sp.shape.rank
-    # scattered, not `to_dense`: TF's reductions take entries in any order, and repeated
-    # indices each count (summed, or compared by max)
-    if default is None:
-        dense = array_ops.tensor_scatter_nd_add(
-            array_ops.zeros(sp.dense_shape, sp.dtype), sp.indices, sp.values)
+def _combine(how, values, at, size):
+    """`values` combined by `how` ("sum" or "max") into `size` slots by slot index `at`;
+    slots that nothing reaches are 0."""
+    if how == "sum":
+        out = np.zeros(size, values.dtype)
+        np.add.at(out, at, values)
+        return out
+    floating = values.dtype.kind == "f" or values.dtype == _BF16
+    out = np.full(size, -np.inf if floating else np.iinfo(values.dtype).min, values.dtype)
+    counts = np.bincount(at, minlength=size)[:size]
+    nan = np.isnan(values) if floating else None
+    if nan is not None and nan.any():
+        # TF's max takes each value in turn unless it is below the one kept, so a NaN is
+        # kept only when it comes last, and the values before it do not count
+        position = np.arange(len(values))
+        last_nan = np.full(size, -1)
+        np.maximum.at(last_nan, at[nan], position[nan])
+        after = position > last_nan[at]
+        np.maximum.at(out, at[after], values[after])
+        out[(last_nan >= 0) & (np.bincount(at[after], minlength=size)[:size] == 0)] = np.nan
     else:
-        dense = array_ops.tensor_scatter_nd_max(
-            array_ops.fill(sp.dense_shape, default), sp.indices, sp.values)
-    if sp.shape.rank is not None:
-        dense.set_shape(sp.shape)
-    axes = _axes(axis, rank)
-    bad = next((a for a in axes if rank is not None and not 0 <= a < rank), None)
-    if bad is not None and context.executing_eagerly():  # (the kernel's, naming the axis given)
-        given = next(a for a in np.ravel(get_static_value(as_tensor(axis))) if
-                     (a + rank if a < 0 else a) == bad)
-        op = f"SparseReduce{'Sum' if default is None else 'Max'}" + (
-            "Sparse" if output_is_sparse else "")
-        raise errors.listed(errors.eager_error(
-            errors.InvalidArgumentError, op, f"Invalid reduction dimension {given}, for input "
-            f"with {rank} dimensions."), axis)
-    result = dense_reduce(dense, axes, bool(keepdims))
+        np.maximum.at(out, at, values)
+    out[counts == 0] = 0
+    return out
+
+
+_BF16 = np.dtype(_d.bfloat16.as_numpy_dtype)
+
+
+def _reduce_axes_known(axes):
+    """The reduction axes known before run time, or None."""
+    known = shape_rules.known_elements(axes)
+    return None if known is None or None in known else known
+
+
+def _sparse_reduce_rule(indices, values, shape, axes, keep_dims=False):
+    dims = shape_rules.known_elements(shape)
+    reduced = _reduce_axes_known(axes)
+    if dims is None or reduced is None:
+        rank = None if dims is None else len(dims)
+        return (unknown_shape() if not keep_dims or rank is None
+                else TensorShape([None] * rank)), values.dtype
+    rank = len(dims)
+    reduced = {a % rank for a in reduced if -rank <= a < rank}
+    out = [1 if d in reduced else n for d, n in enumerate(dims)] if keep_dims else \
+        [n for d, n in enumerate(dims) if d not in reduced]
+    return TensorShape(out), values.dtype
+
+
+def _sparse_reduce_sparse_rule(indices, values, shape, axes, keep_dims=False):
+    rank = shape.shape[0] if shape.shape.rank == 1 else None
+    reduced = _reduce_axes_known(axes)
+    width = rank if keep_dims or rank is None else (
+        None if reduced is None else rank - len({a % rank for a in reduced if -rank <= a < rank}))
+    return [(TensorShape([None, width]), _I64), (TensorShape([None]), values.dtype),
+            (TensorShape([width]), _I64)]
+
+
+_REDUCE_OPS = {}
+for _how, _types in (("Sum", NUMBER_TYPES), ("Max", REAL_NUMBER_TYPES)):
+    for _sparse_out in (False, True):
+        _name = f"SparseReduce{_how}" + ("Sparse" if _sparse_out else "")
+        _op = _REDUCE_OPS[_how, _sparse_out] = register(
+            _name, _sparse_reduce(_how.lower(), _sparse_out),
+            _sparse_reduce_sparse_rule if _sparse_out else _sparse_reduce_rule,
+            multi=_sparse_out, tied=(1,), dtypes=_types)
+        tf_nodes[_op] = NodeForm(types={"T": 1}, outputs=(
+            ("output_indices", "output_values", "output_shape") if _sparse_out else None))
+        tf_args[_op] = ("input_indices", "input_values", "input_shape", "reduction_axes")
+        tf_defaults[_op] = {"keep_dims": False}
+        batching_rules[_op] = PER_ELEMENT
+# TF registers a gradient for SparseReduceSum alone
+no_gradient_entry("SparseReduceMax", "SparseReduceMaxSparse", "SparseReduceSumSparse")
+
+
+@registry.register_gradient("SparseReduceSum")
+def _sparse_reduce_sum_grad(op, grad):
+    # each entry's gradient is its group's, the output's with the reduced dims kept as 1s
+    indices, _, shape, axes = op.inputs
+    rank = array_ops.size(shape)
+    axes = math_ops.floormod(cast_ops.cast(array_ops.reshape(axes, [-1]), _d.int32), rank)
+    kept_shape = array_ops.tensor_scatter_nd_update(
+        shape, array_ops.expand_dims(axes, 1), array_ops.ones_like(axes, dtype=_I64))
+    grad = array_ops.reshape(grad, kept_shape)
+    scale = math_ops.floordiv(shape, kept_shape)
+    return [None, array_ops.gather_nd(grad, math_ops.floordiv(indices, scale)), None, None]
+
+
+def _reduce(sp, axis, keepdims, output_is_sparse, how):
+    if axis is None:
+        rank = sp.shape.rank
+        axis = (np.arange(rank, dtype=np.int32) if rank is not None else
+                array_ops.range(array_ops.size(sp.dense_shape)))
+    op = _REDUCE_OPS[how, bool(output_is_sparse)]
+    try:
+        out = dispatch(op, (sp.indices, sp.values, sp.dense_shape,
+                            cast_ops.cast(as_tensor(axis), _d.int32)),
+                       {"keep_dims": bool(keepdims)})
+    except errors.OpError as e:
+        raise errors.listed(e, axis) from None
     if not output_is_sparse:
-        return result
-    # the groups holding at least one entry, in row-major order
-    kept = [a for a in range(rank) if a not in axes]
-    kept_indices = array_ops.gather(sp.indices, kept, axis=1) if kept else \
-        array_ops.zeros(array_ops.stack([array_ops.shape(sp.indices, out_type=_I64)[0],
-                                         np.int64(0)]), _I64)
-    kept_shape = array_ops.gather(sp.dense_shape, np.asarray(kept, np.int32))
-    linear = _linear(kept_indices, kept_shape)
-    unique, _ = reduction_ops.unique(linear, out_idx=_I64)
-    unique = reduction_ops.sort(unique)
-    indices = _unravel(unique, kept_shape)
-    flat_result = result if not keepdims else array_ops.reshape(result, kept_shape)
-    values = array_ops.gather_nd(flat_result, indices)
-    if keepdims:
-        full = [array_ops.zeros_like(indices[:, :1])] * rank
-        for j, a in enumerate(kept):
-            full[a] = indices[:, j:j + 1]
-        indices = array_ops.concat(full, 1)
-        kept_shape = array_ops.shape(result, out_type=_I64)
-    return SparseTensor(indices, values, kept_shape)
+        return out
+    return SparseTensor(*out)
 
 
 @export("sparse.reduce_sum")
 def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
     """The sum of `sp_input`'s entries over `axis` (all by default): a dense tensor, or with
     `output_is_sparse` a SparseTensor of the groups that hold entries."""
-    sp = _sparse(sp_input)
-    return _reduce(sp, axis, keepdims, output_is_sparse,
-                   lambda x, a, k: reduction_ops.reduce_sum(x, a, k), None)
+    return _reduce(_sparse(sp_input), axis, keepdims, output_is_sparse, "Sum")
 
 
 @export("sparse.reduce_max")
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
     """The largest entry of `sp_input` over `axis` (the implicit zeros do not count; a group
-    without entries gives the dtype's lowest value, or -inf); see `reduce_sum`."""
-    sp = _sparse(sp_input)
-    dtype = sp.dtype
-    lowest = -np.inf if dtype.is_floating else dtype.min
-    present = array_ops.tensor_scatter_nd_update(  # (entries in any order, as _reduce takes them)
-        array_ops.fill(sp.dense_shape, False), sp.indices,
-        array_ops.ones_like(sp.values, dtype=_d.bool))
-
-    def reduce(x, axes, keepdims):
-        # a group without entries gives 0, as TF's kernel
-        held = reduction_ops.reduce_any(present, axes, keepdims)
-        return array_ops.where(held, reduction_ops.reduce_max(x, axes, keepdims),
-                               array_ops.zeros([], dtype))
-    return _reduce(sp, axis, keepdims, output_is_sparse, reduce,
-                   np.asarray(lowest, dtype.as_numpy_dtype))
+    without entries gives 0, and one holding a NaN gives NaN); see `reduce_sum`.
+    Unlike `reduce_sum`, it has no gradient (as in TF)."""
+    return _reduce(_sparse(sp_input), axis, keepdims, output_is_sparse, "Max")
 
 
 @export("sparse.sparse_dense_matmul")
