@@ -1537,6 +1537,31 @@ def test_roll_by_a_shift_known_at_run_time_writes_tfs_node():
     assert roll.input[0] == "x" and len(roll.input) == 3  # (it failed: shift known late)
 
 
+def test_split_by_sizes_known_at_run_time():
+    x = tf.reshape(tf.range(24.0), [2, 3, 4])
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([None, 3, 4])])
+    def f(n, y):
+        with tf.GradientTape() as tape:
+            tape.watch(y)
+            first, rest = tf.split(y, [1, n], axis=1)
+            total = tf.reduce_sum(rest * 2.0) + tf.reduce_sum(tf.split(y, [n, -1, 1], 2)[1])
+        # (TF's shape function knows no size of the split axis then, not even the constant)
+        assert first.shape.as_list() == rest.shape.as_list() == [None, None, 4]
+        return first, rest, tape.gradient(total, y)
+    first, rest, grad = f(tf.constant(2), x)
+    assert first.shape == (2, 1, 4) and rest.numpy()[0, 0].tolist() == [4, 5, 6, 7]
+    assert grad.numpy()[0].tolist() == [[0, 0, 1, 0], [2, 2, 3, 2], [2, 2, 3, 2]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Determined shape must"):
+        f(tf.constant(3), x)
+    sizes = tf.TensorSpec([None], tf.int32)
+    parts = tf.function(lambda s: tf.split(tf.range(6), s, num=3), input_signature=[sizes])
+    assert [p.numpy().tolist() for p in parts(tf.constant([1, 2, 3]))] == [[0], [1, 2], [3, 4, 5]]
+    with pytest.raises(ValueError, match="Cannot infer argument `num`"):
+        tf.function(lambda s: tf.split(tf.range(6), s), input_signature=[sizes]) \
+            .get_concrete_function()
+
+
 def test_roll_checks_as_tfs_kernel():
     x = tf.reshape(tf.range(24), [2, 3, 4])
     kernel = "{{function_node __wrapped__Roll_device_/job:localhost/replica:0/task:0/device:CPU:0}} "

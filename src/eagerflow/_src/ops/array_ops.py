@@ -1106,6 +1106,8 @@ def _split_sizes(size_splits, total):
 
 
 def _split_v_kernel(xp, x, size_splits, axis):
+    if type(size_splits) is not tuple:  # an input: known at run time only
+        size_splits = size_splits.tolist()
     axis = _split_axis(x, axis)
     sizes = _split_sizes(size_splits, x.shape[axis])
     return _slices(x, sizes, axis)
@@ -1144,6 +1146,10 @@ def _split_even_rule(x, num_split, axis):
 
 
 def _split_v_rule(x, size_splits, axis):
+    if type(size_splits) is not tuple:  # an input: TF's shape function knows no size then
+        _check_split_dim("SplitV", x, axis, [x.shape, size_splits.shape, TensorShape([])],
+                         [(2, axis)])
+        return _split_rule(x, axis, [None] * size_splits.shape[0])
     shapes = [x.shape, TensorShape([len(size_splits)]), TensorShape([])]
     computed = [(1, " ".join(map(str, size_splits))), (2, axis)]
     _check_split_dim("SplitV", x, axis, shapes, computed)
@@ -1176,7 +1182,8 @@ _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
 tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
 tf_args[_SPLIT] = ("axis", "value")
-tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen"),
+tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen",
+                                                 runtime=True),
                                       AttrInput("axis", "split_dim", None, kind=int)),
                               output_number="num_split")
 tf_args[_SPLIT_V] = ("value", "size_splits", "axis")
@@ -1207,12 +1214,27 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             raise ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits "
                              f"argument to split. Argument provided: "
                              f"{str(num_or_size_splits)}")
+        dynamic = run_time_tensor(num_or_size_splits)
+        if dynamic is not None:  # the sizes become the op's input, as in TF
+            return _split_at_run_time(value, dynamic, axis, num, name)
         sizes = _ints(num_or_size_splits, "SplitV", "Tlen")
         try:
             outs = dispatch(_SPLIT_V, (value,), {"size_splits": sizes, "axis": axis}, name)
         except errors.OpError as e:  # (TF's one-op function is named by its outputs' count)
             raise errors.counted(e, "SplitV", "num_split", len(sizes)) from None
     return list(outs)
+
+
+def _split_at_run_time(value, sizes, axis, num, name):
+    """SplitV of `value` by `sizes`, a vector known at run time: its length (or `num`)
+    must be known, as it gives the count of outputs."""
+    check_index_dtype("SplitV", "Tlen", sizes)
+    count = sizes.shape[0] if sizes.shape.rank == 1 else None
+    if num is None and count is None:
+        raise ValueError(f"Cannot infer argument `num` from shape {sizes}")
+    if count is None:
+        sizes = reshape(sizes, [num])
+    return list(dispatch(_SPLIT_V, (value, sizes), {"axis": axis}, name))
 
 
 # -- creation --------------------------------------------------------------------------------
@@ -3224,6 +3246,8 @@ register_gradient("ConjugateTranspose")(_transpose_back(True))
 
 register_gradient("BroadcastTo")(_shape_input_grad(
     lambda op, dy: late.reduction_ops.unbroadcast(dy, op.inputs[0])))
+
+
 @register_gradient("ReverseV2")
 def _reverse_grad(op, dy):
     if len(op.inputs) == 2:  # run-time axes
@@ -3238,6 +3262,8 @@ def _roll_grad(op, dy):
     if len(op.inputs) == 2:  # a run-time shift
         return roll(dy, math_ops.negative(op.inputs[1]), op.attrs["axis"]), None
     return roll(dy, [-s for s in op.attrs["shift"]], op.attrs["axis"])
+
+
 register_gradient("Fill")(_shape_input_grad(
     lambda op, dy: reshape(late.reduction_ops.reduce_sum(dy), known_shape(op.inputs[0]))))
 register_gradient("Pack")(lambda op, dy: unstack(dy, len(op.inputs), op.attrs["axis"]))
@@ -3245,7 +3271,8 @@ register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
 
 def _split_back(op, *dys):
-    return concat(list(dys), op.attrs["axis"])
+    # (none for the sizes of a SplitV, given at run time as its second input)
+    return (concat(list(dys), op.attrs["axis"]),) + (None,) * (len(op.inputs) - 1)
 
 
 register_gradient("Split")(_split_back)
