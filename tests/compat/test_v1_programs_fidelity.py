@@ -66,3 +66,87 @@ def test_saver_def_is_an_attribute_of_the_saver(graph):
     saver = tf1.train.Saver()
     assert saver.saver_def.filename_tensor_name == "save/Const:0"
     assert saver.saver_def.restore_op_name == "save/restore_all"
+
+
+def _helper_gather(index):
+    return tf.gather([1, 2, 3], index)
+
+
+def test_session_run_errors_say_where_the_node_was_made_as_tf1s(graph):
+    n = tf1.placeholder(tf.int32, [], name="n")
+    out = _helper_gather(n)
+    line = _helper_gather.__code__.co_firstlineno + 1
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(out, {n: 5})
+    e = info.value
+    assert e.message.startswith(
+        "Graph execution error:\n\nDetected at node 'GatherV2' defined at (most recent call "
+        "last):\n    File ")
+    assert e.message.endswith(
+        f'line {line}, in _helper_gather\nNode: \'GatherV2\'\nindices = 5 is not in [0, 3)'
+        f"\n\t [[{{{{node GatherV2}}}}]]")
+    assert "[Op:" not in e.message and e.op is graph.get_operation_by_name("GatherV2")
+    assert e.node_def.name == "GatherV2"
+    # str() adds where the op was made, as TF's does
+    assert str(e).startswith(e.message + "\n\nOriginal stack trace for 'GatherV2':\n  File ")
+
+
+def test_a_scalar_placeholder_not_fed_names_no_shape(graph):
+    n = tf1.placeholder(tf.int32, [], name="n")
+    m = tf1.placeholder(tf.float32, [None, 3], name="m")
+    with tf1.Session(graph=graph) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(n + 1)
+        assert info.value.message.endswith(
+            "Node: 'n'\nYou must feed a value for placeholder tensor 'n' with dtype int32\n"
+            "\t [[{{node n}}]]")
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"dtype float and shape "
+                                                                 r"\[\?,3\]"):
+            sess.run(m)
+
+
+def test_ref_variables_uninitialized_give_tf1s_message(v1_behavior):
+    v = tf1.Variable(1.0, name="v")
+    with tf1.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError) as info:
+            sess.run(v * 2.0)
+    assert "\nAttempting to use uninitialized value v\n" in info.value.message
+
+
+def test_a_fed_tensor_is_fetched_as_fed_without_its_inputs(graph):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.reduce_sum(x * 2.0)
+    z = y * 2.0
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run(y, {y: 3.0}) == 3.0
+        assert sess.run([z, y], {y: 3.0}) == [6.0, 3.0]
+
+
+def test_feeding_a_ref_variable_feeds_its_reads(v1_behavior):
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    v = tf1.Variable(1.0, name="v")
+    y = tf.reduce_sum(x * v)
+    with tf1.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run([y, y * 2], {v: 3.0, x: [[1.0, 1.0, 1.0]]}) == [9.0, 18.0]
+        assert sess.run(v) == 1.0
+
+
+def test_feeding_a_resource_variable_leaves_its_reads(graph):
+    # (TF feeds only the variable's snapshot; the reads made by ops read the variable)
+    x = tf1.placeholder(tf.float32, [None, 3], name="x")
+    v = tf1.Variable(1.0, name="v")
+    y = tf.reduce_sum(x * v)
+    with tf1.Session(graph=graph) as sess:
+        sess.run(v.initializer)
+        assert sess.run(y, {v: 3.0, x: [[1.0, 1.0, 1.0]]}) == 3.0
+
+
+def test_none_among_the_fetches_is_tfs_type_error(graph):
+    y = tf.constant(1.0)
+    with tf1.Session(graph=graph) as sess:
+        for fetches in (None, [y, None]):
+            with pytest.raises(TypeError, match=r'^Argument `fetch` = None has invalid type '
+                                                r'"NoneType". Cannot be None$'):
+                sess.run(fetches)

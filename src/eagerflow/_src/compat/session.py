@@ -151,6 +151,27 @@ def _dtype_name(dtype):
 
 
 @export("compat.v1.Session")
+def run_error(cls, op, node, message, location=None):
+    """TF 1's error of class `cls` for node `node` (of `op`, the session graph's operation,
+    or None) failing in a run with `message`: where the node was made (`location`, else
+    the op's) and its name, as a Session words it."""
+    location = location or getattr(op, "location", None)
+    text = "Graph execution error:\n\n"
+    if location is not None and node is not None:
+        frames = "".join(f'    File "{file}", line {line}, in {function}\n'
+                         for file, line, function in location[2])
+        text += (f"Detected at node '{node}' defined at (most recent call last):\n{frames}"
+                 f"Node: '{node}'\n")
+    text += message
+    if node is not None:
+        text += f"\n\t [[{{{{node {node}}}}}]]"
+    try:
+        node_def = None if op is None else op.node_def
+    except Exception:  # noqa: BLE001 (an op TF's NodeDef cannot hold)
+        node_def = None
+    return cls(node_def, op, text)
+
+
 class Session:
     """Runs a v1 graph (``tf.compat.v1.Session``), holding its own variable values.
 
@@ -224,6 +245,9 @@ class Session:
                 raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
                                  f"Tensor. (Tensor {fetch} is not an element of this graph.)")
             return fetch
+        if fetch is None:
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
+                            'None')
         kind = type(fetch).__name__
         raise TypeError(f"Argument `fetch` = {fetch} has invalid type \"{kind}\" must be a "
                         f"string or Tensor. (Can not convert a {kind} into a Tensor or "
@@ -243,11 +267,9 @@ class Session:
         except errors.InvalidArgumentError as e:
             # (a placeholder nothing feeds: TF's run error, naming the node)
             error = self._uninitialized_first(feeds, tensors + ops) or e
-            node = f"\n\t [[{{{{node {error.op}}}}}]]" if error.op else ""
             op = self._graph.get_operation_by_name(error.op) if isinstance(error.op, str) \
                 else error.op
-            raise type(error)(None, op, f"Graph execution error:\n\n{error.message}{node}") \
-                from None
+            raise run_error(type(error), op, op.name if op else None, error.message) from None
         return function._run, slots
 
     def _uninitialized_first(self, feeds, fetches):
@@ -323,14 +345,23 @@ class Session:
         outer, running.store = getattr(running, "store", None), self._store
         try:
             outputs = compiled(*values)
+        except errors.OpError as e:
+            located = getattr(e, "located", None)
+            if located is None:
+                raise
+            op, node, message = located
+            if node == op.name:  # (an op of the run's graph: the session graph's of its name)
+                op = self._graph._find(op.name) or op
+            else:  # (inside a branch or loop body)
+                op = None
+            raise run_error(type(e), op, node, message, located[0].location) from None
         finally:
             running.store = outer  # (a run inside another's op gives the outer one back)
         return [None if s is None else _to_numpy(outputs[s]) for s in slots]
 
     def _run(self, fetches, feed_dict, fast_key, kind):
         if fetches is None:
-            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
-                            'None')
+            self._element(None)
         feed_keys, values = [], []
         feeds = list((feed_dict or {}).items())
         if any(isinstance(k, SparseTensor) for k, _ in feeds):  # (its three tensors, each fed)

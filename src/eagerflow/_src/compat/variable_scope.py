@@ -46,6 +46,8 @@ running = threading.local()
 def uninitialized_message(variable):
     """TF's message for a read of `variable` in a session that has not initialized it."""
     name = variable.name[:-2]
+    if getattr(variable, "_ref", False):  # (TF 1's ref variables: `disable_v2_behavior`)
+        return f"Attempting to use uninitialized value {name}"
     return (f"Could not find variable {name}. This could mean that the variable has been "
             f"deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
             f"container=localhost, status error message=Container localhost does not exist. "
