@@ -150,3 +150,31 @@ def test_none_among_the_fetches_is_tfs_type_error(graph):
             with pytest.raises(TypeError, match=r'^Argument `fetch` = None has invalid type '
                                                 r'"NoneType". Cannot be None$'):
                 sess.run(fetches)
+
+
+def test_feedable_iterator_switches_between_datasets_by_string_handle(graph):
+    import numpy as np
+    train = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32)).repeat()
+    val = tf.data.Dataset.from_tensor_slices(np.arange(100, 102, dtype=np.float32))
+    handle = tf1.placeholder(tf.string, shape=[])
+    it = tf1.data.Iterator.from_string_handle(handle, tf1.data.get_output_types(train),
+                                              tf1.data.get_output_shapes(train))
+    assert it.output_types == tf.float32 and it.output_shapes == ()
+    out = it.get_next() * 2
+    train_it = tf1.data.make_one_shot_iterator(train)
+    val_it = tf1.data.make_initializable_iterator(val)
+    # (each iterator makes its string handle's op as it is made)
+    assert [op.name for op in graph.get_operations() if op.type == "IteratorToStringHandle"
+            ] == ["IteratorToStringHandle", "IteratorToStringHandle_1",
+                  "IteratorToStringHandle_2"]
+    assert train_it.string_handle() is train_it.string_handle()
+    assert train_it.string_handle().dtype == tf.string
+    with tf1.Session(graph=graph) as sess:
+        train_h, val_h = sess.run([train_it.string_handle(), val_it.string_handle()])
+        assert isinstance(train_h, bytes)
+        assert [sess.run(out, {handle: train_h}) for _ in range(2)] == [0.0, 2.0]
+        sess.run(val_it.initializer)
+        assert [sess.run(out, {handle: val_h}) for _ in range(2)] == [200.0, 202.0]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(out, {handle: val_h})
+        assert sess.run(out, {handle: train_h}) == 4.0
