@@ -150,7 +150,6 @@ def _dtype_name(dtype):
                                                                             dtype.name)
 
 
-@export("compat.v1.Session")
 def run_error(cls, op, node, message, location=None):
     """TF 1's error of class `cls` for node `node` (of `op`, the session graph's operation,
     or None) failing in a run with `message`: where the node was made (`location`, else
@@ -172,6 +171,7 @@ def run_error(cls, op, node, message, location=None):
     return cls(node_def, op, text)
 
 
+@export("compat.v1.Session")
 class Session:
     """Runs a v1 graph (``tf.compat.v1.Session``), holding its own variable values.
 
