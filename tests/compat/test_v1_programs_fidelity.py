@@ -178,3 +178,26 @@ def test_feedable_iterator_switches_between_datasets_by_string_handle(graph):
         with pytest.raises(tf.errors.OutOfRangeError):
             sess.run(out, {handle: val_h})
         assert sess.run(out, {handle: train_h}) == 4.0
+
+
+def test_partial_run_errors_are_tfs_run_errors(graph):
+    a, b, c = (tf1.placeholder(tf.float32, shape=[]) for _ in range(3))
+    r1 = a + b
+    r2 = r1 * c
+    with tf1.Session(graph=graph) as sess:
+        h = sess.partial_run_setup([r1, r2], [a, b, c])
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.partial_run(h, r2, feed_dict={c: 2.0})
+        assert info.value.message == ("Graph execution error:\n\nFetch Placeholder:0 can't be "
+                                      "computed from the feeds that have been fed so far.")
+        h = sess.partial_run_setup([r1, r2], [a, b, c])
+        assert sess.partial_run(h, r1, feed_dict={a: 1.0, b: 2.0}) == 3.0
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.partial_run(h, r1, feed_dict={a: 2.0})
+        assert info.value.message == ("Graph execution error:\n\nThe feed Placeholder:0 has "
+                                      "already been fed.")
+        assert sess.partial_run(h, r2, feed_dict={c: 3.0}) == 9.0
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.partial_run(h, r2, feed_dict={c: 3.0})
+        assert info.value.message == ("Graph execution error:\n\nMust run 'setup' before "
+                                      "performing partial runs!")

@@ -455,26 +455,26 @@ class Session:
         """One step of the partial run `handle`: `fetches` from `feed_dict` and the values
         earlier steps gave (operations already run are not run again)."""
         if handle not in self._partial:  # (never set up, or every fetch already done)
-            raise errors.InvalidArgumentError(None, None, "Must run 'setup' before performing "
-                                                          "partial runs!")
+            raise _partial_error("Must run 'setup' before performing partial runs!")
         allowed, feedable, known = self._partial[handle]
         feeds = dict(known)
         for key, value in (feed_dict or {}).items():
             t = self._feed_key(key)
             if all(t is not f for f in feedable):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Must run 'setup' before performing partial runs! Feed "
-                                f"{t.name} was not specified in partial_run_setup.")
+                raise _partial_error(f"Must run 'setup' before performing partial runs! Feed "
+                                     f"{t.name} was not specified in partial_run_setup.")
             if any(t is k for k in known):
-                raise errors.InvalidArgumentError(None, None, f"The feed {t.name} has already "
-                                                              f"been fed.")
+                raise _partial_error(f"The feed {t.name} has already been fed.")
             feeds[t] = value
         flat = [self._element(f) for f in nest.flatten(fetches)]
         for f in flat:
             if all(f is not a for a in allowed):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Must run 'setup' before performing partial runs! Fetch "
-                                f"{f.name} was not specified in partial_run_setup.")
+                raise _partial_error(f"Must run 'setup' before performing partial runs! Fetch "
+                                     f"{f.name} was not specified in partial_run_setup.")
+        for op in _needed_ops(self._graph, list(feeds), flat):
+            if op.type == "Placeholder" and any(op.outputs[0] is f for f in feedable):
+                raise _partial_error(f"Fetch {op.outputs[0].name} can't be computed from the "
+                                     f"feeds that have been fed so far.")
         result = self.run(fetches, feeds)
         known.update((t, v) for t, v in zip(flat, nest.flatten(result))
                      if isinstance(t, SymbolicTensor))
@@ -486,6 +486,11 @@ class Session:
     def _feed_key(self, key):
         t = self._graph.as_graph_element(key) if isinstance(key, str) else key
         return getattr(t, "_snapshot", t) if isinstance(t, Variable) else t
+
+
+def _partial_error(message):
+    """A partial run's InvalidArgumentError, worded as TF's run errors."""
+    return errors.InvalidArgumentError(None, None, f"Graph execution error:\n\n{message}")
 
 
 def _dims(t):
