@@ -201,3 +201,20 @@ def test_partial_run_errors_are_tfs_run_errors(graph):
             sess.partial_run(h, r2, feed_dict={c: 3.0})
         assert info.value.message == ("Graph execution error:\n\nMust run 'setup' before "
                                       "performing partial runs!")
+
+
+def test_exponential_moving_average_in_a_graph_follows_a_training_step(graph):
+    w = tf1.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+    step = tf1.assign_add(w, [1.0, 1.0])
+    ema = tf1.train.ExponentialMovingAverage(0.5)
+    with tf1.control_dependencies([step]):
+        train = ema.apply([w])
+    assert train.name == "ExponentialMovingAverage" and train.type == "NoOp"
+    assert ema.average(w).name == "w/ExponentialMovingAverage:0"
+    assert [v.name for v in tf1.moving_average_variables()] == ["w:0"]
+    with tf1.Session(graph=graph) as sess:
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run(ema.average(w)).tolist() == [1.0, 2.0]
+        for _ in range(2):
+            sess.run(train)
+        assert sess.run(ema.average(w)).tolist() == [2.25, 3.25]
