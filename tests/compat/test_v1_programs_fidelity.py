@@ -1,5 +1,6 @@
 """TF 1.x programs under ``compat.v1``: names, structures and errors as TF 2.21's
 ``tf.compat.v1`` gives them (checked against the real TF)."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -218,3 +219,54 @@ def test_exponential_moving_average_in_a_graph_follows_a_training_step(graph):
         for _ in range(2):
             sess.run(train)
         assert sess.run(ema.average(w)).tolist() == [2.25, 3.25]
+
+
+def _linear_training_graph():
+    x = tf1.placeholder(tf.float32, [None, 2], name="input")
+    w = tf1.get_variable("w", initializer=tf.constant([[1.0], [2.0]]))
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0), name="loss")
+    step = tf1.train.get_or_create_global_step()
+    train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step,
+                                                            name="train_op")
+    tf1.add_to_collection("train_op", train)
+    return w, train
+
+
+def test_training_step_waits_on_its_updates_after_a_meta_graph_round_trip(tmp_path):
+    with tf1.Graph().as_default() as g:
+        w, train = _linear_training_graph()
+        assert train.name == "train_op"
+        # (the step op's first name is free again, and took nothing with it)
+        assert tf1.train.get_global_step().assign_add(1, read_value=False).name \
+            == "AssignAddVariableOp"
+        with tf1.Session(graph=g) as sess:
+            sess.run(tf1.global_variables_initializer())
+            path = tf1.train.Saver().save(sess, str(tmp_path / "m"))
+    with tf1.Graph().as_default() as g, tf1.Session(graph=g) as sess:
+        saver = tf1.train.import_meta_graph(path + ".meta")
+        saver.restore(sess, path)
+        train = tf1.get_collection("train_op")[0]
+        for _ in range(2):
+            sess.run(train, {"input:0": [[1.0, 1.0]]})
+        got = sess.run(tf1.global_variables())  # (w, global_step: their values)
+    # two steps of gradient descent on (x w - 1)^2 from w = [1, 2], x = [1, 1]
+    want = np.array([[1.0], [2.0]])
+    for _ in range(2):
+        want = want - 0.1 * 2 * (want.sum() - 1.0)
+    np.testing.assert_allclose(got[0], want, rtol=1e-6)
+    assert got[1] == 2
+
+
+def test_an_imported_constant_keeps_its_control_inputs(tmp_path):
+    with tf1.Graph().as_default():
+        v = tf1.get_variable("v", initializer=tf.constant(0.0))
+        bump = v.assign_add(1.0, read_value=False)
+        with tf1.control_dependencies([bump]):
+            tf.constant(5.0, name="c")
+        tf1.global_variables_initializer()
+        tf1.train.export_meta_graph(str(tmp_path / "m.meta"))
+    with tf1.Graph().as_default() as g, tf1.Session(graph=g) as sess:
+        tf1.train.import_meta_graph(str(tmp_path / "m.meta"))
+        sess.run("init")
+        assert [sess.run("c:0") for _ in range(2)] == [5.0, 5.0]
+        assert sess.run(tf1.global_variables()) == [2.0]
