@@ -270,3 +270,30 @@ def test_an_imported_constant_keeps_its_control_inputs(tmp_path):
         sess.run("init")
         assert [sess.run("c:0") for _ in range(2)] == [5.0, 5.0]
         assert sess.run(tf1.global_variables()) == [2.0]
+
+
+def test_a_tf1_ref_variable_meta_graph_imports_restores_and_trains():
+    # TF 1's program (`make_v1_ref_meta_data.py`): VariableV2, Assign, ApplyAdam and
+    # ApplyMomentum nodes; TF's values after importing it and three more steps
+    import json
+    import os
+    data = os.path.join(os.path.dirname(__file__), "data")
+    with open(os.path.join(data, "v1_ref_meta.json")) as f:
+        want = json.load(f)
+    assert {"VariableV2", "Assign", "ApplyAdam", "ApplyMomentum"} <= set(want["ops"])
+    path = os.path.join(data, "v1_ref_meta", "model")
+    x = [[1.0, 2.0], [0.5, -1.0]]
+    with tf1.Graph().as_default() as g, tf1.Session(graph=g) as sess:
+        tf1.train.import_meta_graph(path + ".meta").restore(sess, path)
+        np.testing.assert_allclose(sess.run("output:0", {"input:0": x}), want["restored"],
+                                   rtol=1e-6)
+        w = tf1.global_variables()[0]
+        assert repr(w) == "<tf.Variable 'layer/w:0' shape=(2, 1) dtype=float32_ref>"
+        assert len(tf1.trainable_variables()) == 2
+        for _ in range(3):
+            for op in tf1.get_collection("train_ops"):
+                sess.run(op, {"input:0": x})
+        got = {v.name: sess.run(v) for v in tf1.global_variables()}
+    assert sorted(got) == sorted(want["values"])
+    for name, value in want["values"].items():
+        np.testing.assert_allclose(got[name], value, rtol=1e-5, err_msg=name)
