@@ -297,3 +297,17 @@ def test_a_tf1_ref_variable_meta_graph_imports_restores_and_trains():
     assert sorted(got) == sorted(want["values"])
     for name, value in want["values"].items():
         np.testing.assert_allclose(got[name], value, rtol=1e-5, err_msg=name)
+
+
+def test_graph_variables_are_on_the_device_asked_for_as_tfs_ops(graph):
+    a = tf1.Variable(1.0, name="a")
+    with tf1.device("/cpu:0"):
+        c = tf1.get_variable("c", [])
+    with tf1.device("/job:worker/task:1"):
+        f = tf1.Variable(1.0, name="f")
+    assert (a.device, c.device, f.device) == ("", "/device:CPU:0", "/job:worker/task:1")
+    assert (a.op.device, c.op.device) == ("", "/device:CPU:0")
+
+
+def test_compat_v1_has_the_version():
+    assert tf1.__version__ == tf.__version__ == tf1.VERSION

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
@@ -159,10 +160,13 @@ class GraphVariable(Variable):
             self._constraint = constraint
             self._synchronization = synchronization
             self._aggregation = aggregation
-            self._device = context.get().device_name
             self._graph = graph
-            # (a device function places the variable by its handle op)
-            self._device = graph.place(self.op) or self._device
+            # (as a graph's ops: the device asked for, "" for none; a device function places
+            # the variable by its handle op)
+            spec = context.get().device_spec
+            self._device = graph.place(self.op) or (
+                DeviceSpec.from_string(spec).to_string() if spec else "")
+            self.op.device = self._device
             # TF 1's ref variables: asked for, or the default once resource variables are
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (
