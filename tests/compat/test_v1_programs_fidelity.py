@@ -311,3 +311,36 @@ def test_graph_variables_are_on_the_device_asked_for_as_tfs_ops(graph):
 
 def test_compat_v1_has_the_version():
     assert tf1.__version__ == tf.__version__ == tf1.VERSION
+
+
+def test_custom_getters_of_scopes_and_calls_nest_as_tfs(graph):
+    calls = []
+
+    def float32_storage(getter, name, shape=None, dtype=None, *args, **kwargs):
+        calls.append(("storage", name, dtype))
+        var = getter(name, shape, tf.float32, *args, **kwargs)
+        return tf.cast(var, dtype) if dtype == tf.float16 else var
+
+    def renaming(getter, name, *args, **kwargs):
+        calls.append(("renaming", name, kwargs["reuse"]))
+        return getter(name + "_r", *args, **kwargs)
+
+    with tf1.variable_scope("outer", custom_getter=float32_storage):
+        with tf1.variable_scope("inner", custom_getter=renaming):
+            w = tf1.get_variable("w", [2], dtype=tf.float16,
+                                 initializer=tf1.ones_initializer())
+    v = tf1.get_variable("v", [], custom_getter=renaming)
+    assert calls == [("renaming", "outer/inner/w", False),
+                     ("storage", "outer/inner/w_r", tf.float16),
+                     ("renaming", "v", False)]
+    assert w.dtype == tf.float16 and w.op.type == "Cast"
+    assert [x.name for x in tf1.global_variables()] == ["outer/inner/w_r:0", "v_r:0"]
+    assert tf1.global_variables()[0].dtype.base_dtype == tf.float32
+
+
+def test_sharing_a_ref_variable_with_another_dtype_names_its_ref_dtype(v1_behavior):
+    tf1.get_variable("a", [2])
+    with tf1.variable_scope(tf1.get_variable_scope(), reuse=True):
+        with pytest.raises(ValueError, match=r"specified dtype int32 and found dtype "
+                                             r"float32_ref\.$"):
+            tf1.get_variable("a", [2], dtype=tf.int32)
