@@ -344,3 +344,21 @@ def test_sharing_a_ref_variable_with_another_dtype_names_its_ref_dtype(v1_behavi
         with pytest.raises(ValueError, match=r"specified dtype int32 and found dtype "
                                              r"float32_ref\.$"):
             tf1.get_variable("a", [2], dtype=tf.int32)
+
+
+def _counter_runs():
+    v = tf1.Variable(0, name="v")
+    inc = tf1.assign_add(v, 1)
+    read = v + 0
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        return [sess.run([inc, v]), sess.run([inc.op, v, v.value(), read])]
+
+
+def test_a_fetched_ref_variable_shows_the_runs_updates(v1_behavior):
+    # (TF 1's `_, step = sess.run([train_op, global_step])` gives the step after it)
+    assert _counter_runs() == [[1, 1], [None, 2, 2, 1]]
+
+
+def test_a_fetched_resource_variable_is_read_before_the_runs_updates(graph):
+    assert _counter_runs() == [[1, 0], [None, 1, 1, 1]]

@@ -158,11 +158,20 @@ def _prune(graph, feeds, structured, fetches, name):
         # has it ready once the variable's handle is): a run fetching a variable and an
         # update of it without a dependency between them gives the value before the update.
         ops = [op for op in graph.get_operations() if id(op) in needed]
+        # A TF 1 ref variable fetched itself (its snapshot, which nothing else of the run
+        # takes) is the variable's buffer, which TF reads once the run is over: it shows
+        # the run's updates.
+        fetched = {id(f) for f in fetches if isinstance(f, SymbolicTensor)}
+        taken = {id(t) for op in ops for t in op.inputs}
+        last = [op for op in ops if op.type == "ReadVariableOp"
+                and getattr(op.inputs[0], "_ref", False) and id(op.outputs[0]) in fetched
+                and id(op.outputs[0]) not in taken]
+        lasts = {id(op) for op in last}
         first = [op for op in ops if op.type == "ReadVariableOp" and not any(
             isinstance(t, SymbolicTensor) for t in op.inputs) and not _control_deps(
-                op.name, control)]
-        firsts = {id(op) for op in first}
-        for op in first + [op for op in ops if id(op) not in firsts]:
+                op.name, control) and id(op) not in lasts]
+        firsts = lasts | {id(op) for op in first}
+        for op in first + [op for op in ops if id(op) not in firsts] + last:
             if all(id(t) in mapping for t in op.outputs) and op.outputs:
                 continue  # a fed placeholder
             if op.type == "Placeholder":
