@@ -713,7 +713,8 @@ class _Importer:
             value = attrs["value"]
             const = graph.constant(value, name=graph._unique(name))
             made.setdefault(f"{node.name}:0", const)
-            if control:  # (a constant made under `control_dependencies` waits as well)
+            if control and not graph.building_function:
+                # (a TF 1 graph's constant made under `control_dependencies` waits as well)
                 self.control[const.op.name] = control
             return
         if node.op == "NoOp":
