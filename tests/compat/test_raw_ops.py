@@ -39,7 +39,8 @@ def test_argument_names_are_tfs(name):
 UNLIKE_TF = {
     **dict.fromkeys(["AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
                      "IteratorGetNextAsOptional", "OptionalGetValue", "OptionalHasValue",
-                     "DatasetCardinality", "DatasetToSingleElement"],
+                     "DatasetCardinality", "DatasetToSingleElement",
+                     "IteratorToStringHandle", "IteratorFromStringHandleV2"],
                     "datasets and iterators are Python objects, not variant tensors"),
     **dict.fromkeys(["WriteSummary", "WriteRawProtoSummary", "FlushSummaryWriter"],
                     "the summary writer is an attr, not a resource input"),

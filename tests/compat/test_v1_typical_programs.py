@@ -497,8 +497,11 @@ def test_missing_feed_error_reads_as_tfs_run_error(graph):
     with tf1.Session(graph=graph) as sess:
         with pytest.raises(tf.errors.InvalidArgumentError) as caught:
             sess.run(x * 2.0)
-    assert str(caught.value) == ("Graph execution error:\n\nYou must feed a value for placeholder "
-                                 "tensor 'x' with dtype float and shape [?,3]\n\t [[{{node x}}]]")
+    message = caught.value.message
+    assert message.startswith("Graph execution error:\n\nDetected at node 'x' defined at (most "
+                              "recent call last):\n    File ")
+    assert message.endswith("\nNode: 'x'\nYou must feed a value for placeholder tensor 'x' with "
+                            "dtype float and shape [?,3]\n\t [[{{node x}}]]")
     assert caught.value.op is x.op
 
 

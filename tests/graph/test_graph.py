@@ -123,7 +123,7 @@ def test_operators_name_their_ops_after_the_operator():
 def test_public_functions_name_their_ops_after_the_op():
     names = _names_and_types(lambda x, y: (tf.multiply(x, y), tf.add(x, y), tf.matmul(x, y)),
                              _SQUARE, _SQUARE)
-    assert names[:3] == [("Mul", "Mul"), ("AddV2", "AddV2"), ("MatMul", "MatMul")]
+    assert names[:3] == [("Mul", "Mul"), ("Add", "AddV2"), ("MatMul", "MatMul")]
 
 
 def test_python_operands_become_consts_named_after_their_op():

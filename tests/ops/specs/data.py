@@ -25,6 +25,13 @@ def _optional_rows(x):
         IG.get_next_as_optional(resource, spec).has_value()
 
 
+def _first_row_by_handle(x):
+    """The first row, through an iterator found by its string handle."""
+    spec = tf.TensorSpec(x.shape[1:], x.dtype)
+    resource = IG.make_iterator(tf.data.Dataset.from_tensor_slices(x), spec)
+    return IG.get_next(IG.from_string_handle(IG.string_handle(resource), spec), spec)
+
+
 def _count_rows(x):
     return IG.counted(tf.data.Dataset.from_tensor_slices(x))
 
@@ -40,6 +47,9 @@ SPECS = [
     OpSpec(name, _optional_rows, [rand(2, 4, dtype=np.int32)],
            lambda x: (np.bool_(True), x[0], np.bool_(False)), grad=_NO_GRAD)
     for name in ("IteratorGetNextAsOptional", "OptionalHasValue", "OptionalGetValue")
+] + [
+    OpSpec(name, _first_row_by_handle, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD)
+    for name in ("IteratorToStringHandle", "IteratorFromStringHandleV2")
 ] + [
     OpSpec("DatasetToSingleElement", _single_row, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD),
     OpSpec("DatasetCardinality", _count_rows, [rand(3, 2)], lambda x: np.int64(len(x)),

@@ -196,8 +196,13 @@ class Optimizer:
         with graph.control_dependencies(updates), context.name_scope_push(""):
             dispatch(_variables._ASSIGN_ADD, (global_step, convert_to_tensor(1, global_step.dtype)))
             step = graph.get_operations()[-1]
-            # (TF's training step op takes the scope's own name, which the scope reserved)
-            step.name = scope[:-1]
+            # (TF's training step op takes the scope's own name, which the scope reserved;
+            # what it waits on moves with it, and its first name is free again)
+            made, step.name = step.name, scope[:-1]
+            control = getattr(graph, "control_inputs", {})
+            if made in control:
+                control[step.name] = control.pop(made)
+            graph._release(made)
             return step
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,

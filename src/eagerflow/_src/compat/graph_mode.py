@@ -278,13 +278,28 @@ def _seed_graph(graph):
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     if v1_names._switches["control_flow_v2"]:
         return graph
-    outer = graph
-    while outer.control_flow_body:
-        outer = outer.outer_graph
+    outer = _outside_control_flow(graph)
     return outer if is_v1(outer) else graph
 
 
+def _outside_control_flow(graph):
+    """The graph that holds `graph`, a branch or loop body (at any depth), else `graph`."""
+    while graph.control_flow_body:
+        graph = graph.outer_graph
+    return graph
+
+
 random_ops._STATE.seed_graph = _seed_graph
+
+
+def v1_control_flow():
+    """Whether control flow built now is TF 1's: its switch is off (`disable_v2_behavior`)
+    and ops build into a v1 graph, or a branch or loop body of one (a `function` always
+    builds TF 2's)."""
+    from eagerflow._src.compat import v1_names  # noqa: PLC0415
+    graph = context.get().graph
+    return (not v1_names._switches["control_flow_v2"] and graph is not None
+            and is_v1(_outside_control_flow(graph)))
 
 
 @export("compat.v1.get_default_graph")

@@ -11,6 +11,7 @@
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
@@ -54,6 +55,7 @@ class Iterator:
             _check_one_shot(dataset)
         self._spec = dataset.element_spec
         self._resource = iterator_graph._wrap(_SessionIteratorValue(dataset, one_shot))
+        self._made_handle()
         self._initializer = None
         if not one_shot:
             self._initializer = self.make_initializer(dataset)
@@ -65,7 +67,20 @@ class Iterator:
         no dataset until `make_initializer(dataset)` gives it one (a reinitializable
         iterator, one initializer per dataset)."""
         del shared_name, output_classes
-        from eagerflow._src.core import dtypes as _d  # noqa: PLC0415
+        self = object.__new__(Iterator)
+        self._spec = Iterator._spec_of(output_types, output_shapes)
+        self._resource = iterator_graph._wrap(_SessionIteratorValue(None, False))
+        self._made_handle()
+        self._initializer = None
+        return self
+
+    def _made_handle(self):
+        # (as TF's constructor, which makes the op `string_handle` gives)
+        self._string_handle = iterator_graph.string_handle(self._resource)
+
+    @staticmethod
+    def _spec_of(output_types, output_shapes):
+        """The element spec of `output_types` and `output_shapes` (nested alike)."""
         from eagerflow._src.core import nest  # noqa: PLC0415
         from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
@@ -74,11 +89,29 @@ class Iterator:
                        _shapes_up_to(output_types, output_shapes))
         specs = [TensorSpec(TensorShape(s), _d.as_dtype(t))
                  for t, s in zip(flat_types, flat_shapes)]
+        return nest.pack_sequence_as(output_types, specs)
+
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None,
+                           output_classes=None):
+        """An iterator of elements of `output_types` and `output_shapes`, standing for the
+        iterator whose `string_handle` the string tensor `string_handle` (a placeholder
+        fed per run) holds: one `get_next` switching between datasets."""
+        del output_classes
+        from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
+        handle = convert_to_tensor(string_handle, _d.string)
         self = object.__new__(Iterator)
-        self._spec = nest.pack_sequence_as(output_types, specs)
-        self._resource = iterator_graph._wrap(_SessionIteratorValue(None, False))
+        self._spec = Iterator._spec_of(output_types, output_shapes)
+        self._resource = iterator_graph.from_string_handle(handle, self._spec)
+        self._made_handle()
         self._initializer = None
         return self
+
+    def string_handle(self, name=None):
+        """A string tensor naming this iterator, to feed `from_string_handle`'s placeholder."""
+        if name is None:
+            return self._string_handle
+        return iterator_graph.string_handle(self._resource, name)
 
     element_spec = property(lambda self: self._spec)
     output_types = property(lambda self: structure_map(self._spec, lambda s: s.dtype))

@@ -100,6 +100,83 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     return import_with_variables(meta_graph_or_file, import_scope)[0]
 
 
+# The nodes holding variables: TF 2's resource handles, TF 1's ref variables
+_REF_HOLDERS = ("VariableV2", "Variable")
+_HOLDERS = ("VarHandleOp",) + _REF_HOLDERS
+# TF 1's ops updating a ref variable (its first input) -> the resource op doing the same
+_REF_UPDATES = {"Assign": "AssignVariableOp", "AssignAdd": "AssignAddVariableOp",
+                "AssignSub": "AssignSubVariableOp"}
+
+
+def _resource_op(op):
+    """The resource-variable op of TF 1's ref op `op` (``ApplyAdam``: ``ResourceApplyAdam``),
+    or None."""
+    from eagerflow._src.core import registry  # noqa: PLC0415
+    name = _REF_UPDATES.get(op) or (f"Resource{op}" if op.startswith(("Apply", "SparseApply"))
+                                    else None)
+    try:
+        return name and registry.get(name).name
+    except Exception:  # noqa: BLE001 (no such op here: the node stays, and fails as TF's)
+        return None
+
+
+def _as_resource_ops(graph_def, refs):
+    """Rewrites the nodes of `graph_def` that use TF 1's ref variables `refs` (node names)
+    as the resource-variable ops eagerflow runs, in place: a variable's ``read`` Identity
+    is a ``ReadVariableOp``, ``Assign``/``ApplyAdam``... the resource op updating it; a
+    value such an update outputs (the ref) is a read after it, and any other use of the
+    ref a fresh read."""
+    def base(ref):
+        return ref.lstrip("^").split(":")[0]
+
+    updated, extra = {}, []
+    for node in graph_def.node:
+        data = [r for r in node.input if not r.startswith("^")]
+        if not data or base(data[0]) not in refs:
+            continue
+        dtype = node.attr["T"].type if "T" in node.attr else node.attr["dtype"].type
+        if node.op == "Identity":
+            node.op = "ReadVariableOp"
+            del node.attr["T"]
+            node.attr["dtype"].type = dtype
+            continue
+        if node.op == "IsVariableInitialized":
+            node.op = "VarIsInitializedOp"
+            del node.attr["dtype"]
+            continue
+        made = _resource_op(node.op)
+        if made is None:
+            continue
+        if node.op in _REF_UPDATES:
+            for key in ("T", "validate_shape", "use_locking"):
+                if key in node.attr:
+                    del node.attr[key]
+            node.attr["dtype"].type = dtype
+        node.op = made
+        updated[node.name] = (base(data[0]), dtype)
+    for node in graph_def.node:
+        for i, ref in enumerate(node.input):
+            name = base(ref)
+            if ref.startswith("^") or node.name in updated and name in refs:
+                continue  # (an update's variables, its slots too, are what it updates)
+            if name in updated:  # the ref an update outputs: the value after it
+                variable, dtype = updated[name]
+                read, waits = f"{name}/_value", [variable, "^" + name]
+            elif name in refs and not (i == 0 and node.op in ("ReadVariableOp",
+                                                              "VarIsInitializedOp")):
+                variable = name  # a ref used as a value: a read
+                read, waits = f"{name}/_value", [name]
+                dtype = next(n.attr["dtype"].type for n in graph_def.node if n.name == name)
+            else:
+                continue
+            node.input[i] = read
+            if read not in extra:
+                extra.append(read)
+                added = graph_def.node.add(name=read, op="ReadVariableOp")
+                added.input.extend(waits)
+                added.attr["dtype"].type = dtype
+
+
 def import_with_variables(meta_graph_or_file, import_scope=None):
     """`import_meta_graph`'s `Saver` (or None), and every variable imported, by node name
     (also those of no collection: a TF 2 SavedModel's)."""
@@ -117,7 +194,7 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
                 found = variable_def.FromString(raw)
                 definitions.setdefault(_op_name(found.variable_name), found)
     for node in meta.graph_def.node:  # (handles no collection names: variables all the same)
-        if node.op == "VarHandleOp" and node.name not in definitions:
+        if node.op in _HOLDERS and node.name not in definitions:
             definitions[node.name] = variable_def(variable_name=f"{node.name}:0")
     saver_scope, saver_nodes = None, set()
     if meta.HasField("saver_def") and meta.saver_def.restore_op_name:
@@ -138,6 +215,10 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
         if node.name in saver_nodes or (saver_scope and node.name.startswith(saver_scope)):
             continue  # (the saver's own ops)
         kept.node.add().CopyFrom(node)
+    refs = {n.name for n in meta.graph_def.node
+            if n.name in definitions and n.op in _REF_HOLDERS}
+    if refs:
+        _as_resource_ops(kept, refs)
     variables, input_map = {}, {}
     for name, definition in definitions.items():
         node = nodes.get(name)
@@ -149,6 +230,7 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
                              for d in node.attr["shape"].shape.dim])
         var = variable_scope.GraphVariable._of_imported_graph(
             graph, f"{prefix}{name}:0", dtype, shape, definition.trainable)
+        var._ref = name in refs  # (TF 1's ref variable: read and updated as one here)
         variables[name] = var
         input_map[f"{name}:0"] = var
     with graph.as_default():

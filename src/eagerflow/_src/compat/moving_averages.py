@@ -60,13 +60,17 @@ class ExponentialMovingAverage:
             if var.dtype.base_dtype not in _FLOAT_TYPES:
                 raise TypeError(f"The variables must be half, float, or double: {var.name}")
             if id(var) not in self._averages:
-                with context.init_scope():
-                    shadow = Variable(var.read_value(), trainable=False,
+                with context.lifting_scope():  # (in a TF 1 graph: into it, as TF's)
+                    # (there, the variable's initial value in a run that has not
+                    # initialized it yet, as TF's shadow starts)
+                    initial = (var.initialized_value() if graph_mode.v1_graph() is not None
+                               and hasattr(var, "initialized_value") else var.read_value())
+                    shadow = Variable(initial, trainable=False,
                                       name=f"{_base_name(var)}/{self._name}")
                 graph_mode.add_to_collection(graph_mode.GraphKeys.MOVING_AVERAGE_VARIABLES,
                                              var)
                 self._averages[id(var)] = (var, shadow)
-        with context.name_scope(self._name):
+        with context.name_scope(self._name) as scope:
             decay = cast_ops.cast(self._decay, dtypes.float32)
             if self._num_updates is not None:
                 num_updates = cast_ops.cast(self._num_updates, dtypes.float32)
@@ -76,7 +80,7 @@ class ExponentialMovingAverage:
                 shadow = self._averages[id(var)][1]
                 rate = cast_ops.cast(1.0 - decay, shadow.dtype)
                 updates.append(shadow.assign_sub((shadow - var) * rate))
-            return graph_mode.group(*updates)
+            return graph_mode.group(*updates, name=scope)  # (named as the scope, as TF's)
 
     def average(self, var):
         """The shadow variable of `var`, or None if `apply` has not seen it."""

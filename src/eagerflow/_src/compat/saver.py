@@ -146,6 +146,8 @@ class Saver:
             max_to_keep=self._max_to_keep or 0, sharded=self._sharded,
             keep_checkpoint_every_n_hours=self._keep_hours, version=pb.SaverDef.V2)
 
+    saver_def = property(as_saver_def, doc="This saver's ``SaverDef`` (`as_saver_def`).")
+
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
                           export_scope=None, clear_devices=False,
                           clear_extraneous_savers=False, strip_default_attrs=False,

@@ -150,6 +150,27 @@ def _dtype_name(dtype):
                                                                             dtype.name)
 
 
+def run_error(cls, op, node, message, location=None):
+    """TF 1's error of class `cls` for node `node` (of `op`, the session graph's operation,
+    or None) failing in a run with `message`: where the node was made (`location`, else
+    the op's) and its name, as a Session words it."""
+    location = location or getattr(op, "location", None)
+    text = "Graph execution error:\n\n"
+    if location is not None and node is not None:
+        frames = "".join(f'    File "{file}", line {line}, in {function}\n'
+                         for file, line, function in location[2])
+        text += (f"Detected at node '{node}' defined at (most recent call last):\n{frames}"
+                 f"Node: '{node}'\n")
+    text += message
+    if node is not None:
+        text += f"\n\t [[{{{{node {node}}}}}]]"
+    try:
+        node_def = None if op is None else op.node_def
+    except Exception:  # noqa: BLE001 (an op TF's NodeDef cannot hold)
+        node_def = None
+    return cls(node_def, op, text)
+
+
 @export("compat.v1.Session")
 class Session:
     """Runs a v1 graph (``tf.compat.v1.Session``), holding its own variable values.
@@ -224,6 +245,9 @@ class Session:
                 raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a "
                                  f"Tensor. (Tensor {fetch} is not an element of this graph.)")
             return fetch
+        if fetch is None:
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
+                            'None')
         kind = type(fetch).__name__
         raise TypeError(f"Argument `fetch` = {fetch} has invalid type \"{kind}\" must be a "
                         f"string or Tensor. (Can not convert a {kind} into a Tensor or "
@@ -243,11 +267,9 @@ class Session:
         except errors.InvalidArgumentError as e:
             # (a placeholder nothing feeds: TF's run error, naming the node)
             error = self._uninitialized_first(feeds, tensors + ops) or e
-            node = f"\n\t [[{{{{node {error.op}}}}}]]" if error.op else ""
             op = self._graph.get_operation_by_name(error.op) if isinstance(error.op, str) \
                 else error.op
-            raise type(error)(None, op, f"Graph execution error:\n\n{error.message}{node}") \
-                from None
+            raise run_error(type(error), op, op.name if op else None, error.message) from None
         return function._run, slots
 
     def _uninitialized_first(self, feeds, fetches):
@@ -323,14 +345,23 @@ class Session:
         outer, running.store = getattr(running, "store", None), self._store
         try:
             outputs = compiled(*values)
+        except errors.OpError as e:
+            located = getattr(e, "located", None)
+            if located is None:
+                raise
+            op, node, message = located
+            if node == op.name:  # (an op of the run's graph: the session graph's of its name)
+                op = self._graph._find(op.name) or op
+            else:  # (inside a branch or loop body)
+                op = None
+            raise run_error(type(e), op, node, message, located[0].location) from None
         finally:
             running.store = outer  # (a run inside another's op gives the outer one back)
         return [None if s is None else _to_numpy(outputs[s]) for s in slots]
 
     def _run(self, fetches, feed_dict, fast_key, kind):
         if fetches is None:
-            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
-                            'None')
+            self._element(None)
         feed_keys, values = [], []
         feeds = list((feed_dict or {}).items())
         if any(isinstance(k, SparseTensor) for k, _ in feeds):  # (its three tensors, each fed)
@@ -424,26 +455,26 @@ class Session:
         """One step of the partial run `handle`: `fetches` from `feed_dict` and the values
         earlier steps gave (operations already run are not run again)."""
         if handle not in self._partial:  # (never set up, or every fetch already done)
-            raise errors.InvalidArgumentError(None, None, "Must run 'setup' before performing "
-                                                          "partial runs!")
+            raise _partial_error("Must run 'setup' before performing partial runs!")
         allowed, feedable, known = self._partial[handle]
         feeds = dict(known)
         for key, value in (feed_dict or {}).items():
             t = self._feed_key(key)
             if all(t is not f for f in feedable):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Must run 'setup' before performing partial runs! Feed "
-                                f"{t.name} was not specified in partial_run_setup.")
+                raise _partial_error(f"Must run 'setup' before performing partial runs! Feed "
+                                     f"{t.name} was not specified in partial_run_setup.")
             if any(t is k for k in known):
-                raise errors.InvalidArgumentError(None, None, f"The feed {t.name} has already "
-                                                              f"been fed.")
+                raise _partial_error(f"The feed {t.name} has already been fed.")
             feeds[t] = value
         flat = [self._element(f) for f in nest.flatten(fetches)]
         for f in flat:
             if all(f is not a for a in allowed):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Must run 'setup' before performing partial runs! Fetch "
-                                f"{f.name} was not specified in partial_run_setup.")
+                raise _partial_error(f"Must run 'setup' before performing partial runs! Fetch "
+                                     f"{f.name} was not specified in partial_run_setup.")
+        for op in _needed_ops(self._graph, list(feeds), flat):
+            if op.type == "Placeholder" and any(op.outputs[0] is f for f in feedable):
+                raise _partial_error(f"Fetch {op.outputs[0].name} can't be computed from the "
+                                     f"feeds that have been fed so far.")
         result = self.run(fetches, feeds)
         known.update((t, v) for t, v in zip(flat, nest.flatten(result))
                      if isinstance(t, SymbolicTensor))
@@ -455,6 +486,11 @@ class Session:
     def _feed_key(self, key):
         t = self._graph.as_graph_element(key) if isinstance(key, str) else key
         return getattr(t, "_snapshot", t) if isinstance(t, Variable) else t
+
+
+def _partial_error(message):
+    """A partial run's InvalidArgumentError, worded as TF's run errors."""
+    return errors.InvalidArgumentError(None, None, f"Graph execution error:\n\n{message}")
 
 
 def _dims(t):

@@ -15,6 +15,7 @@ loads on first use, so ``import eagerflow`` does not import protobuf.
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
 
@@ -44,7 +45,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     # handles fed in, initialized by running the graph's own initializers.
     from eagerflow._src.compat import variable_scope  # noqa: PLC0415
     from eagerflow._src.core import dtypes as _d  # noqa: PLC0415
-    from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
     scope = "import" if name is None else name
     prefix = graph.unique_name(scope) + "/" if scope else ""
     kept = type(graph_def)()
@@ -119,7 +119,9 @@ def needed_ops(graph, feeds, fetches):
     control = getattr(graph, "control_inputs", {})
     by_name = {op.name: op for op in graph.get_operations()}
     fed = {id(t) for t in feeds}
-    needed, stack = set(), [f.op if isinstance(f, SymbolicTensor) else f for f in fetches]
+    # (a fetched tensor that is fed is the value fed: what computes it is not needed)
+    needed, stack = set(), [f.op if isinstance(f, SymbolicTensor) else f for f in fetches
+                            if id(f) not in fed]
     while stack:
         op = stack.pop()
         if id(op) in needed:
@@ -143,29 +145,47 @@ def _prune(graph, feeds, structured, fetches, name):
     pruned.functions.update(graph.functions)  # (the bodies its calls and loops name)
     mapping = {}
     with context.building(pruned):
-        inputs = []
+        inputs, fed_variables = [], {}
         for t in feeds:
             inner = pruned.placeholder(t.dtype, t.shape, t.op.name)
             mapping[id(t)] = inner
             inputs.append(inner)
+            if t.op.type == "ReadVariableOp" and getattr(t.op.inputs[0], "_ref", False):
+                # A TF 1 ref variable fed (its read, which a Session feeds for it): every
+                # read of the variable in the run is the value fed, as in TF.
+                fed_variables[id(t.op.inputs[0])] = inner
         # A read of a variable that waits on nothing runs first, as in TF (whose executor
         # has it ready once the variable's handle is): a run fetching a variable and an
         # update of it without a dependency between them gives the value before the update.
         ops = [op for op in graph.get_operations() if id(op) in needed]
+        # A TF 1 ref variable fetched itself (its snapshot, which nothing else of the run
+        # takes) is the variable's buffer, which TF reads once the run is over: it shows
+        # the run's updates.
+        fetched = {id(f) for f in fetches if isinstance(f, SymbolicTensor)}
+        taken = {id(t) for op in ops for t in op.inputs}
+        last = [op for op in ops if op.type == "ReadVariableOp"
+                and getattr(op.inputs[0], "_ref", False) and id(op.outputs[0]) in fetched
+                and id(op.outputs[0]) not in taken]
+        lasts = {id(op) for op in last}
         first = [op for op in ops if op.type == "ReadVariableOp" and not any(
             isinstance(t, SymbolicTensor) for t in op.inputs) and not _control_deps(
-                op.name, control)]
-        firsts = {id(op) for op in first}
-        for op in first + [op for op in ops if id(op) not in firsts]:
+                op.name, control) and id(op) not in lasts]
+        firsts = lasts | {id(op) for op in first}
+        for op in first + [op for op in ops if id(op) not in firsts] + last:
             if all(id(t) in mapping for t in op.outputs) and op.outputs:
                 continue  # a fed placeholder
             if op.type == "Placeholder":
                 attrs = op.attrs
+                # (TF's kernel gives the shape only when it has dimensions)
+                shape = TensorShape(attrs["shape"])
+                shape = f" and shape {_shape_text(shape)}" if shape.rank else ""
                 raise errors.InvalidArgumentError(
                     None, op.name, f"You must feed a value for placeholder tensor '{op.name}' "
-                                   f"with dtype {_dtype_text(attrs['dtype'])} and shape "
-                                   f"{_shape_text(attrs['shape'])}")
+                                   f"with dtype {_dtype_text(attrs['dtype'])}{shape}")
             if op.type == "NoOp":  # (`group`: what it waits on is already needed)
+                continue
+            if op.type == "ReadVariableOp" and id(op.inputs[0]) in fed_variables:
+                mapping[id(op.outputs[0])] = fed_variables[id(op.inputs[0])]
                 continue
             if op.type == "Const":
                 mapping[id(op.outputs[0])] = pruned.constant(op.value, name=op.name)
@@ -176,7 +196,8 @@ def _prune(graph, feeds, structured, fetches, name):
             made = out if op.op_def.multi else (out,)
             for old, new in zip(op.outputs, made):
                 mapping[id(old)] = new
-            mapping[id(op)] = pruned.get_operations()[-1]
+            made_op = mapping[id(op)] = pruned.get_operations()[-1]
+            made_op.location = op.location  # (where the user made it, for run errors)
     outputs = nest.map_structure(
         lambda f: mapping[id(f)] if isinstance(f, SymbolicTensor) else None, structured)
     # (no structured signature, as TF's: calls bind to the flat one, tensors in feed order)
@@ -190,7 +211,6 @@ def _dtype_text(dtype):
 
 def _shape_text(shape):
     """A shape as TF's runtime messages write it (``[?,3]``, ``<unknown>``)."""
-    from eagerflow._src.core.tensor_shape import TensorShape  # noqa: PLC0415
     shape = TensorShape(shape)
     if shape.rank is None:
         return "<unknown>"

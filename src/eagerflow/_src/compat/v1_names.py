@@ -289,11 +289,44 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
     """TF 1's `while_loop`: as TF 2's, but one loop variable comes back as itself rather
-    than in the list or tuple it was given in, unless `return_same_structure`."""
-    from eagerflow._src.core import nest  # noqa: PLC0415
+    than in the list or tuple it was given in, unless `return_same_structure`.
+
+    As in TF: eagerly, a body given one loop variable may return it bare (and the loop
+    then returns it bare); TF 1's control flow (`disable_v2_behavior`) returns the
+    structure of the body's result (a bare tensor: a list of it)."""
+    from eagerflow._src.compat import graph_mode  # noqa: PLC0415
+    from eagerflow._src.core import context, nest  # noqa: PLC0415
     from eagerflow._src.graph import control_flow  # noqa: PLC0415
-    out = control_flow.while_loop(cond, body, loop_vars, shape_invariants, parallel_iterations,
-                                  back_prop, swap_memory, maximum_iterations, name)
+    if context.executing_eagerly():
+        if len(loop_vars) != 1 or return_same_structure:
+            return control_flow.while_loop(cond, body, loop_vars, shape_invariants,
+                                           parallel_iterations, back_prop, swap_memory,
+                                           maximum_iterations, name)
+        bare = []
+
+        def packed_body(*args):
+            result = body(*args)
+            if isinstance(result, (list, tuple)):
+                return result
+            bare.append(True)
+            return (result,)
+        out = control_flow.while_loop(cond, packed_body, loop_vars, shape_invariants,
+                                      parallel_iterations, back_prop, swap_memory,
+                                      maximum_iterations, name)
+        return out[0] if bare else out
+    results = []
+
+    def recorded_body(*args):
+        result = body(*args)
+        results.append(result if nest.is_nested(result) else [result])
+        return result
+    v1 = graph_mode.v1_control_flow()
+    out = control_flow.while_loop(cond, recorded_body if v1 else body, loop_vars,
+                                  shape_invariants, parallel_iterations, back_prop,
+                                  swap_memory, maximum_iterations, name)
+    if v1:
+        out = nest.pack_sequence_as(results[-1], nest.flatten(out, expand_composites=True),
+                                    expand_composites=True)
     if not return_same_structure:
         flat = nest.flatten(out)
         if len(flat) == 1:

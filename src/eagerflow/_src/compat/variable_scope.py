@@ -18,10 +18,13 @@ in TF).
 ...     sess.run(w)
 array([1., 1.], dtype=float32)
 """
+import functools
+import inspect
 import threading
 from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
@@ -46,6 +49,8 @@ running = threading.local()
 def uninitialized_message(variable):
     """TF's message for a read of `variable` in a session that has not initialized it."""
     name = variable.name[:-2]
+    if getattr(variable, "_ref", False):  # (TF 1's ref variables: `disable_v2_behavior`)
+        return f"Attempting to use uninitialized value {name}"
     return (f"Could not find variable {name}. This could mean that the variable has been "
             f"deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
             f"container=localhost, status error message=Container localhost does not exist. "
@@ -157,10 +162,13 @@ class GraphVariable(Variable):
             self._constraint = constraint
             self._synchronization = synchronization
             self._aggregation = aggregation
-            self._device = context.get().device_name
             self._graph = graph
-            # (a device function places the variable by its handle op)
-            self._device = graph.place(self.op) or self._device
+            # (as a graph's ops: the device asked for, "" for none; a device function places
+            # the variable by its handle op)
+            spec = context.get().device_spec
+            self._device = graph.place(self.op) or (
+                DeviceSpec.from_string(spec).to_string() if spec else "")
+            self.op.device = self._device
             # TF 1's ref variables: asked for, or the default once resource variables are
             # disabled (`disable_v2_behavior`)
             self._ref = use_resource is False or (
@@ -345,7 +353,11 @@ class VariableScope:
         self.regularizer, self.dtype = regularizer, dtype
         self.partitioner = partitioner
         self.use_resource = None
+        self.custom_getter = None
         self.original_name_scope = name + "/" if name else ""
+
+    def set_custom_getter(self, custom_getter):
+        self.custom_getter = custom_getter
 
     def reuse_variables(self):
         self.reuse = True
@@ -402,6 +414,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
         self._initializer, self._regularizer = initializer, regularizer
         self._reuse, self._dtype, self._use_resource = reuse, dtype, use_resource
         self._partitioner = partitioner
+        self._custom_getter = custom_getter
         self._aux = auxiliary_name_scope
 
     def __enter__(self):
@@ -429,6 +442,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
                               self._partitioner or base.partitioner)
         scope.use_resource = (self._use_resource if self._use_resource is not None
                               else base.use_resource)
+        scope.custom_getter = _wrapped_getter(self._custom_getter, base.custom_getter)
         _scope.stack.append(scope)
         self._names = None
         if self._aux and name:  # (the root scope, reentered, opens no name scope)
@@ -470,6 +484,12 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     of shards ``name/part_<i>``.
     """
     scope = _current()
+    getter = _wrapped_getter(custom_getter, scope.custom_getter)
+    if getter is not None:
+        return _through_getter(getter, scope, name, shape, dtype, initializer, regularizer,
+                               trainable, collections, caching_device, partitioner,
+                               validate_shape, use_resource, constraint, synchronization,
+                               aggregation)
     graph = graph_mode.default_v1_graph()
     if dtype is not None and initializer is not None and _is_value(initializer):
         given = convert_to_tensor(initializer).dtype.base_dtype
@@ -509,6 +529,50 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                             trainable, collections, validate_shape, use_resource, constraint)
 
 
+def _wrapped_getter(custom_getter, outer):
+    """`custom_getter` called with `outer` (the enclosing scope's getter) as its getter, as
+    TF nests them; either alone when the other is None."""
+    if custom_getter is None or outer is None:
+        return custom_getter if outer is None else outer
+
+    def wrapped(getter, *args, **kwargs):
+        return custom_getter(functools.partial(outer, getter), *args, **kwargs)
+    return wrapped
+
+
+def _through_getter(getter, scope, name, shape, dtype, initializer, regularizer, trainable,
+                    collections, caching_device, partitioner, validate_shape, use_resource,
+                    constraint, synchronization, aggregation):
+    """`get_variable` through a custom getter: called with the full name and the arguments
+    by keyword, and `getter` (the plain `get_variable` of a full name) to make the variable."""
+    def true_getter(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                    reuse=None, trainable=None, collections=None, caching_device=None,
+                    partitioner=None, validate_shape=True, use_resource=None, constraint=None,
+                    synchronization=_variables.VariableSynchronization.AUTO,
+                    aggregation=_variables.VariableAggregation.NONE, **_):
+        inner = VariableScope(reuse, "", scope.initializer, scope.regularizer, scope.dtype,
+                              scope.partitioner)
+        inner.use_resource = scope.use_resource
+        _scope.stack.append(inner)
+        try:
+            return get_variable(name, shape, dtype, initializer, regularizer, trainable,
+                                collections, caching_device, partitioner, validate_shape,
+                                use_resource, None, constraint, synchronization, aggregation)
+        finally:
+            _scope.stack.pop()
+    kwargs = dict(getter=true_getter, name=_full_name(scope, name), shape=shape, dtype=dtype,
+                  initializer=initializer, regularizer=regularizer, reuse=scope.reuse,
+                  trainable=trainable, collections=collections, caching_device=caching_device,
+                  partitioner=partitioner, validate_shape=validate_shape,
+                  use_resource=use_resource, synchronization=synchronization,
+                  aggregation=aggregation)
+    parameters = inspect.signature(getter).parameters
+    if "constraint" in parameters or any(p.kind is p.VAR_KEYWORD
+                                         for p in parameters.values()):
+        kwargs["constraint"] = constraint
+    return getter(**kwargs)
+
+
 def _is_value(initializer):
     """Whether `initializer` is the initial value itself (a tensor, array or list), not a
     function making it."""
@@ -538,7 +602,8 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                              f"{TensorShape(shape)} and found shape {found.shape}.")
         if dtype is not None and _d.as_dtype(dtype) != found.dtype:
             raise ValueError(f"Trying to share variable {full}, but specified dtype "
-                             f"{_d.as_dtype(dtype).name} and found dtype {found.dtype.name}.")
+                             f"{_d.as_dtype(dtype).name} and found dtype {found.dtype.name}"
+                             f"{'_ref' if getattr(found, '_ref', False) else ''}.")
         return found
     if scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "

@@ -71,7 +71,13 @@ class OpError(Exception):
     experimental_payloads = property(lambda self: {})
 
     def __str__(self):
-        return self._message
+        # (as TF's: an error of a graph's operation ends with where the user made it)
+        location = getattr(self._op, "location", None)
+        if not location:
+            return self._message
+        frames = "".join(f'  File "{file}", line {line}, in {function}\n'
+                         for file, line, function in location[2])
+        return f"{self._message}\n\nOriginal stack trace for {self._op.name!r}:\n{frames}"
 
     def __reduce__(self):
         extra = (self._error_code,) if type(self) is OpError else ()

@@ -28,6 +28,7 @@ merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
 loop.
 """
 import copy
+import weakref
 
 import numpy as np
 
@@ -190,6 +191,25 @@ def _get_value(xp, optional, *, output_types, output_shapes):
     return tuple(structure.component_arrays(optional.flat))
 
 
+# The iterators whose string handles were asked for, by handle (TF 1's feedable iterators)
+_HANDLES = weakref.WeakValueDictionary()
+
+
+def _to_string_handle(xp, iterator):
+    handle = f"eagerflow-iterator-{id(iterator):x}".encode()
+    _HANDLES[handle] = iterator
+    return np.array(handle, object)
+
+
+def _from_string_handle(xp, handle, *, output_types, output_shapes):
+    key = handle.item() if isinstance(handle, np.ndarray) else handle
+    found = _HANDLES.get(key.encode() if isinstance(key, str) else key)
+    if found is None:
+        raise op_error(errors.InvalidArgumentError, "IteratorFromStringHandleV2",
+                       "Could not parse string_handle as a valid ResourceHandle")
+    return found
+
+
 def _no_outputs(*_, **__):
     return []
 
@@ -210,6 +230,16 @@ _GET_NEXT_AS_OPTIONAL = register(
     "IteratorGetNextAsOptional", _get_next_as_optional, lambda iterator, **_: _SCALAR_VARIANT,
     tied=(), stateful=True, not_differentiable="the elements of a dataset")
 tf_args[_GET_NEXT_AS_OPTIONAL] = None
+_TO_STRING_HANDLE = register(
+    "IteratorToStringHandle", _to_string_handle,
+    lambda iterator: (TensorShape([]), _d.string), tied=(), stateful=True,
+    not_differentiable="a string")
+tf_args[_TO_STRING_HANDLE] = None
+_FROM_STRING_HANDLE = register(
+    "IteratorFromStringHandleV2", _from_string_handle,
+    lambda handle, **_: _SCALAR_VARIANT, tied=(), stateful=True,
+    not_differentiable="an iterator")
+tf_args[_FROM_STRING_HANDLE] = None
 _HAS_VALUE = register("OptionalHasValue", _has_value,
                       lambda optional: (TensorShape([]), _d.bool), tied=(),
                       not_differentiable="a boolean")
@@ -338,6 +368,17 @@ def get_next(resource, spec):
     """The next element of the iterator `resource` (`OutOfRangeError` at the end)."""
     flat = dispatch(_GET_NEXT, (resource,), _attrs(spec))
     return _element(spec, flat)
+
+
+def string_handle(resource, name=None):
+    """A string scalar naming the iterator `resource`, for `from_string_handle`."""
+    return dispatch(_TO_STRING_HANDLE, (resource,), name=name)
+
+
+def from_string_handle(handle, spec):
+    """The resource tensor of the iterator whose `string_handle` `handle` (a string
+    scalar tensor) holds when it runs; its elements are of `spec`."""
+    return dispatch(_FROM_STRING_HANDLE, (handle,), _attrs(spec))
 
 
 def get_next_as_optional(resource, spec):

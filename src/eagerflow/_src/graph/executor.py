@@ -237,10 +237,12 @@ def _raise_located(at_line, filename, name, exc):
         where = "".join(f'  File "{file}", line {line}, in {function}\n\n'
                         for file, line, function in op.location[2])
     node = op.name if op.name.startswith(prefix) else prefix + op.name
-    raise cls(None, None,
-              f"Graph execution error:\n\nDetected at node {node} defined at (most recent "
-              f"call last):\n{where}{message}\n\t [[{{{{node {node}}}}}]] "
-              f"[Op:__inference_{name}]") from None
+    error = cls(None, None,
+                f"Graph execution error:\n\nDetected at node {node} defined at (most recent "
+                f"call last):\n{where}{message}\n\t [[{{{{node {node}}}}}]] "
+                f"[Op:__inference_{name}]")
+    error.located = (op, node, message)  # (a Session words it as TF 1 does)
+    raise error from None
 
 
 def replay(graph, inputs, outputs, values, stateful=None):

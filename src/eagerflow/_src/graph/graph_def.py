@@ -746,7 +746,11 @@ class _Importer:
             return
         if node.op == "Const":
             value = attrs["value"]
-            made.setdefault(f"{node.name}:0", graph.constant(value, name=graph._unique(name)))
+            const = graph.constant(value, name=graph._unique(name))
+            made.setdefault(f"{node.name}:0", const)
+            if control and not graph.building_function:
+                # (a TF 1 graph's constant made under `control_dependencies` waits as well)
+                self.control[const.op.name] = control
             return
         if node.op == "NoOp":
             if not graph.building_function:  # a TF 1 graph's: run by name (`init`)

@@ -15,6 +15,7 @@ from eagerflow._src.backend.api_export import (
     SymbolicCall, dispatch_call, dispatches_itself, export)
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
@@ -243,6 +244,8 @@ def add(x, y, name=None):
         if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
             return _add_numbers(x, y, name)
         a, b = hinted_operands(x, y)
+        if name is None and not context.executing_eagerly():
+            name = "Add"  # (TF's wrapper names the AddV2 node after its scope)
         return dispatch(_ADD_STRINGS if a.dtype is _d.string else _ADD, (a, b), name=name)
     except SymbolicCall:
         return dispatch_call(add, {"x": x, "y": y, "name": name})

@@ -74,6 +74,7 @@ from eagerflow._src.core.variables import VariableAggregationV1 as VariableAggre
 from eagerflow._src.core.versions import (  # noqa: F401
     COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
     GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
+from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.ops.accumulator_ops import (  # noqa: F401
     ConditionalAccumulator, SparseConditionalAccumulator)
 from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
