@@ -18,6 +18,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, distribution_context
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable
@@ -267,6 +268,9 @@ class LossScaleOptimizer(Optimizer):
     def build(self, var_list):
         """Builds the inner optimizer for `var_list`."""
         self._optimizer.build(var_list)
+        # A checkpoint read into this optimizer before it was built waits on it (the inner
+        # optimizer's variables are its children) for the slots just made.
+        module_lib.tracked(self)
 
     @property
     def name(self):
