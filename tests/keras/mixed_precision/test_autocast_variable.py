@@ -43,3 +43,26 @@ def test_inside_the_call_a_weight_tells_the_compute_dtype_and_gradients_stay_flo
         return tape.gradient(loss, layer.w)
     grad = grads(tf.ones((1, 2)))
     assert grad.dtype == tf.float32 and grad.numpy().tolist() == [2.0, 2.0]
+
+
+def test_embedding_weights_are_plain_variables_and_its_rows_come_in_the_compute_dtype():
+    # tf_keras's Embedding keeps a plain float32 variable under a mixed policy and casts the
+    # rows it gathers (dense, sparse and sparse=True outputs alike).
+    tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        init = tf.keras.initializers.Constant([[0.0, 1.0], [2.5, 3.0]])
+        layer = tf.keras.layers.Embedding(2, 2, embeddings_initializer=init)
+        rows = layer(tf.constant([[1, 0]]))
+        sparse_layer = tf.keras.layers.Embedding(2, 2, embeddings_initializer=init,
+                                                 sparse=True)
+        ids = tf.SparseTensor([[0, 0]], [1], [1, 2])
+        sparse_rows = sparse_layer(ids)
+        default_rows = layer(ids)
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")
+    assert type(layer.embeddings).__name__ == "ResourceVariable"
+    assert layer.embeddings.dtype == tf.float32
+    assert rows.dtype == tf.float16
+    assert rows.numpy().tolist() == [[[2.5, 3.0], [0.0, 1.0]]]
+    assert sparse_rows.dtype == tf.float16 and default_rows.dtype == tf.float16
+    assert sparse_rows.values.numpy().tolist() == [2.5, 3.0]
