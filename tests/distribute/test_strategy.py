@@ -393,3 +393,29 @@ def test_mirrored_strategy_logs_its_devices_at_info(caplog):
         tf.distribute.OneDeviceStrategy("/cpu:0")
     assert caplog.messages == ["Using MirroredStrategy with devices "
                                "('/job:localhost/replica:0/task:0/device:CPU:0',)"]
+
+
+def test_reduce_without_axis_keeps_a_list_or_tuple_structure():
+    # As TF: each value of the nest is reduced on its own (a MirroredStrategy's SUM makes
+    # each a tensor, a MEAN leaves Python numbers as they are); with an axis, a list of
+    # numbers or tensors is reduced as the one tensor it makes.
+    mirrored, one = tf.distribute.MirroredStrategy(), tf.distribute.OneDeviceStrategy("/cpu:0")
+    total = mirrored.reduce("SUM", [tf.constant(1.0), tf.constant([2.0, 4.0])], axis=None)
+    assert isinstance(total, list) and [t.numpy().tolist() for t in total] == [1.0, [2.0, 4.0]]
+    summed = mirrored.reduce("SUM", [1.0, 2.0], axis=None)
+    assert isinstance(summed, list) and [repr(t) for t in summed] == [
+        "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>",
+        "<tf.Tensor: shape=(), dtype=float32, numpy=2.0>"]
+    assert mirrored.reduce("MEAN", [1.0, 2.0], axis=None) == [1.0, 2.0]
+    pair = one.reduce("SUM", (tf.constant([1.0, 3.0]),), axis=None)
+    assert isinstance(pair, tuple) and pair[0].numpy().tolist() == [1.0, 3.0]
+    assert float(one.reduce("SUM", [1.0, 2.0], axis=0)) == 3.0
+    assert mirrored.reduce("SUM", [[1, 2], [3, 4]], axis=0).numpy().tolist() == [4, 6]
+
+
+def test_extended_read_var_reads_in_cross_replica_context():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(6.0)
+    value = strategy.extended.read_var(v)
+    assert repr(value) == "<tf.Tensor: shape=(), dtype=float32, numpy=6.0>"

@@ -382,6 +382,11 @@ class StrategyExtended:
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
 
+    def read_var(self, v):
+        """The value of variable `v` in cross-replica context (a sync-on-read variable's
+        copies combined by its aggregation), a tensor."""
+        return v.read_value()
+
     def reduce_to(self, reduce_op, value, destinations, options=None):
         """`value` reduced across replicas (cross-replica context): one tensor, every
         destination here sharing the host's memory."""
@@ -661,9 +666,10 @@ class Strategy:
                 reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axis))
                 for x in values])
             return math_ops.truediv(total, cast_ops.cast(count, total.dtype))
-        if isinstance(value, (list, tuple)) and not _has_replica_values(value):
-            return one(value)  # a tensor-like list
-        return nest.map_structure(one, value)
+        if axis is not None and isinstance(value, (list, tuple)) and \
+                not _has_replica_values(value):
+            return one(value)  # a tensor-like list, reduced along `axis` as one tensor
+        return nest.map_structure(one, value)  # (without an axis, a nest keeps its structure)
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, each batch split over the replicas."""
