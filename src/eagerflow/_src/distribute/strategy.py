@@ -1011,7 +1011,7 @@ class _Scope:
             # (a variable class may name its mirrored form: Keras's AutoCastVariable)
             mirrored = getattr(type(v), "_mirrored_class", None) if \
                 v.synchronization != VariableSynchronization.ON_READ else None
-            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and (
+            if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)) and (
                     type(v) is ResourceVariable or mirrored is not None):
                 v = _mirror(v, strategy, mirrored or (
                     SyncOnReadVariable if v.synchronization ==
@@ -1143,8 +1143,9 @@ class _CentralStorageExtended(StrategyExtended):
 
 @export("distribute.MultiWorkerMirroredStrategy",
         "distribute.experimental.MultiWorkerMirroredStrategy")
-class MultiWorkerMirroredStrategy(Strategy):
-    """Mirrored replicas over workers: without a cluster, one worker with one replica."""
+class CollectiveAllReduceStrategy(Strategy):
+    """Mirrored replicas over workers (``tf.distribute.MultiWorkerMirroredStrategy``, named
+    as TF's class is): without a cluster, one worker with one replica."""
 
     def __init__(self, cluster_resolver=None, communication_options=None):
         super().__init__()
@@ -1155,6 +1156,10 @@ class MultiWorkerMirroredStrategy(Strategy):
     @property
     def cluster_resolver(self):
         return self._cluster_resolver
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        _warn_eager_run(self)
+        return super().run(fn, args, kwargs, options)
 
 
 def _current_strategy():
