@@ -497,3 +497,12 @@ def test_checkpoint_read_before_build_restores_inner_slots(tmp_path):
     np.testing.assert_allclose([v.numpy() for v in restored.variables],
                                [3, 0.451, 0.010989001], rtol=1e-6)
     np.testing.assert_allclose(restored_var.numpy(), 1.721314, rtol=1e-6)
+
+
+def test_weights_are_the_legacy_inner_optimizers():
+    opt = LSO(keras.optimizers.legacy.SGD(0.1))
+    opt.apply_gradients([(tf.constant(1.0), tf.Variable(1.0))])
+    assert opt.weights == opt.inner_optimizer.weights and len(opt.weights) == 1
+    with pytest.raises(AttributeError, match="'LossScaleOptimizerV3' object has no attribute "
+                                             "'weights'"):
+        LSO(keras.optimizers.SGD(0.1)).weights

@@ -289,6 +289,13 @@ class LossScaleOptimizer(Optimizer):
         return self._optimizer.variables
 
     @property
+    def weights(self):
+        """The inner optimizer's weights (a legacy optimizer's variables)."""
+        if not hasattr(self._optimizer, "weights"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'weights'")
+        return self._optimizer.weights
+
+    @property
     def learning_rate(self):
         return self._optimizer.learning_rate
 
