@@ -129,7 +129,9 @@ def _sign_check(compare, symbol):
                 [condition + f"x ({_label(x)}) = "] if not sep else
                 [condition, f"x ({_label(x)}) = "]), x], summarize)
         if not _holds(holds):
-            values = [str(v) for v in _first(x, summarize).tolist()]
+            # (a scalar as its value, a tensor as the list of its first values' texts)
+            values = str(np.asarray(x)) if x.shape.rank == 0 else \
+                [str(v) for v in _first(x, summarize).tolist()]
             raise _invalid(f"{prefix}\n{condition}{sep}x ({_described(x)}) = \n{values}")
     check.__doc__ = f"Asserts that x {symbol} 0 element-wise; InvalidArgumentError if not."
     return check
