@@ -419,3 +419,24 @@ def test_extended_read_var_reads_in_cross_replica_context():
         v = tf.Variable(6.0)
     value = strategy.extended.read_var(v)
     assert repr(value) == "<tf.Tensor: shape=(), dtype=float32, numpy=6.0>"
+
+
+@pytest.mark.parametrize("make, context, extended", [
+    (tf.distribute.MirroredStrategy, "_MirroredReplicaContext", "MirroredExtended"),
+    (lambda: tf.distribute.OneDeviceStrategy("/cpu:0"), "_OneDeviceReplicaContext",
+     "OneDeviceExtended"),
+    (tf.distribute.get_strategy, "ReplicaContext", "_DefaultDistributionExtended"),
+    (tf.distribute.experimental.CentralStorageStrategy, "_MirroredReplicaContext",
+     "ParameterServerStrategyExtended"),
+    (tf.distribute.MultiWorkerMirroredStrategy, "_MirroredReplicaContext",
+     "CollectiveAllReduceExtended"),
+])
+def test_replica_contexts_and_extended_apis_are_named_as_tf_names_them(make, context, extended):
+    strategy = make()
+    name = strategy.run(lambda: type(tf.distribute.get_replica_context()).__name__)
+    traced = tf.function(lambda: strategy.run(
+        lambda: tf.constant(type(tf.distribute.get_replica_context()).__name__)))
+    assert name == context and traced().numpy().decode() == context
+    assert isinstance(tf.distribute.get_replica_context(), tf.distribute.ReplicaContext)
+    assert type(strategy.extended).__name__ == extended
+    assert isinstance(strategy.extended, tf.distribute.StrategyExtended)

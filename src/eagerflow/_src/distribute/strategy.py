@@ -173,6 +173,14 @@ class ReplicaContext:
         _state.stack.pop()
 
 
+class _MirroredReplicaContext(ReplicaContext):
+    """The replica context of a mirrored strategy's replicas (named as TF names it)."""
+
+
+class _OneDeviceReplicaContext(ReplicaContext):
+    """The replica context of a `OneDeviceStrategy`'s replica (named as TF names it)."""
+
+
 def _each_replica(per_replica, combine):
     """`combine` of the values of `per_replica`, as each replica's own copy."""
     total = combine(per_replica.values)
@@ -226,7 +234,8 @@ class _ReplicaThread(threading.Thread):
     def _body(self):
         context.adopt(self._context)
         _state.stack[:] = self._stack + [
-            (self.strategy, ReplicaContext(self.strategy, self.replica_id, self))]
+            (self.strategy, self.strategy._replica_context(self.strategy, self.replica_id,
+                                                           self))]
         _variable_creators.stack[:] = self._creators
         try:
             with context.device(self.strategy.extended.worker_devices[self.replica_id]):
@@ -400,6 +409,22 @@ class StrategyExtended:
 
     def value_container(self, value):
         return value
+
+
+class MirroredExtended(StrategyExtended):
+    """A `MirroredStrategy`'s extended API (named as TF names it)."""
+
+
+class OneDeviceExtended(StrategyExtended):
+    """A `OneDeviceStrategy`'s extended API (named as TF names it)."""
+
+
+class CollectiveAllReduceExtended(StrategyExtended):
+    """A `MultiWorkerMirroredStrategy`'s extended API (named as TF names it)."""
+
+
+class _DefaultDistributionExtended(StrategyExtended):
+    """The default strategy's extended API (named as TF names it)."""
 
 
 def _split_batch(element, n):
@@ -603,8 +628,11 @@ class DistributedDatasetsFromFunction(DistributedDataset):
 class Strategy:
     """Runs computations on its replicas, one replica per device of `extended`."""
 
+    _replica_context = ReplicaContext  # (the class of its replicas' contexts)
+
     def __init__(self, extended=None):
-        self._extended = extended or StrategyExtended(self, ("/job:localhost/replica:0/task:0/device:CPU:0",))
+        self._extended = extended or _DefaultDistributionExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",))
 
     @property
     def extended(self):
@@ -632,7 +660,7 @@ class Strategy:
         with self.scope():
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
-                with _enter(self, ReplicaContext(self)):
+                with _enter(self, self._replica_context(self)):
                     return fn(*args, **kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
 
@@ -1083,6 +1111,8 @@ def _requested_device(device):
 class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
 
+    _replica_context = _MirroredReplicaContext
+
     def __init__(self, devices=None, cross_device_ops=None):
         if devices is None:  # every GPU, or else every (logical) CPU
             local = list_logical_devices("GPU") or list_logical_devices("CPU")
@@ -1093,7 +1123,7 @@ class MirroredStrategy(Strategy):
                              "devices.")
         if len(set(devices)) != len(devices):
             raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
-        super().__init__(StrategyExtended(self, devices))
+        super().__init__(MirroredExtended(self, devices))
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
@@ -1118,16 +1148,20 @@ def _warn_eager_run(strategy):
 class OneDeviceStrategy(Strategy):
     """All computation on the one given device."""
 
+    _replica_context = _OneDeviceReplicaContext
+
     def __init__(self, device):
-        super().__init__(StrategyExtended(self, (_requested_device(device),)))
+        super().__init__(OneDeviceExtended(self, (_requested_device(device),)))
 
 
 @export("distribute.experimental.CentralStorageStrategy")
 class CentralStorageStrategy(Strategy):
     """Variables on one device, computation replicated on the others: here one device."""
 
+    _replica_context = _MirroredReplicaContext
+
     def __init__(self, compute_devices=None, parameter_device=None):
-        super().__init__(_CentralStorageExtended(
+        super().__init__(ParameterServerStrategyExtended(
             self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
 
     def run(self, fn, args=(), kwargs=None, options=None):
@@ -1135,7 +1169,9 @@ class CentralStorageStrategy(Strategy):
         return super().run(fn, args, kwargs, options)
 
 
-class _CentralStorageExtended(StrategyExtended):
+class ParameterServerStrategyExtended(StrategyExtended):
+    """A `CentralStorageStrategy`'s extended API (named as TF names it)."""
+
     @property
     def worker_devices(self):
         return list(self._devices)  # a list in TF (its parameter devices are a tuple)
@@ -1147,8 +1183,11 @@ class CollectiveAllReduceStrategy(Strategy):
     """Mirrored replicas over workers (``tf.distribute.MultiWorkerMirroredStrategy``, named
     as TF's class is): without a cluster, one worker with one replica."""
 
+    _replica_context = _MirroredReplicaContext
+
     def __init__(self, cluster_resolver=None, communication_options=None):
-        super().__init__()
+        super().__init__(CollectiveAllReduceExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
         _log.logger.warning("Collective ops is not configured at program startup. Some "
                             "performance features may not be enabled.")
         self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
