@@ -35,7 +35,7 @@ from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.variables import (ResourceVariable, Variable,
                                            VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
-from eagerflow._src.core import context, distribution_context, nest
+from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.graph.control_flow import cond
@@ -596,7 +596,14 @@ class DistributedIterator(_DistributedInput):
         return _split_batch(next(self._source), self._n)
 
     def get_next(self, name=None):
-        return self.__next__()
+        """The next element; past the last, the source iterator's OutOfRangeError (as TF's
+        `get_next`, where a Python loop's `next` stops the iteration)."""
+        if self._n == 1:
+            return self._source.get_next()
+        try:
+            return self.__next__()
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
         if self._n == 1:
@@ -709,9 +716,11 @@ class Strategy:
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """Calls `dataset_fn` with an `InputContext` for the one input pipeline; its
         consecutive elements go to the replicas in turn."""
-        return DistributedDatasetsFromFunction(
-            dataset_fn(InputContext(1, 0, self.num_replicas_in_sync)),
-            self.num_replicas_in_sync)
+        dataset = dataset_fn(InputContext(1, 0, self.num_replicas_in_sync))
+        if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
+            raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
+                                 f"'element_spec'")
+        return DistributedDatasetsFromFunction(dataset, self.num_replicas_in_sync)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
