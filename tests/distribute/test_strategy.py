@@ -440,3 +440,12 @@ def test_replica_contexts_and_extended_apis_are_named_as_tf_names_them(make, con
     assert isinstance(tf.distribute.get_replica_context(), tf.distribute.ReplicaContext)
     assert type(strategy.extended).__name__ == extended
     assert isinstance(strategy.extended, tf.distribute.StrategyExtended)
+
+
+def test_replica_context_devices_as_tf_gives_them():
+    mirrored = tf.distribute.MirroredStrategy()
+    device = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert mirrored.run(lambda: tf.distribute.get_replica_context().devices) == [[device]]
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert one.run(lambda: tf.distribute.get_replica_context().devices) == (device,)
+    assert tf.distribute.get_replica_context().devices == ("",)

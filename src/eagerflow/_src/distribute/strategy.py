@@ -129,6 +129,8 @@ class ReplicaContext:
 
     @property
     def devices(self):
+        if isinstance(self._strategy, _DefaultDistributionStrategy):
+            return ("",)  # (TF's default replica names no device)
         return (self._strategy.extended.worker_devices[self._replica_id],)
 
     def all_reduce(self, reduce_op, value, options=None):
@@ -175,6 +177,11 @@ class ReplicaContext:
 
 class _MirroredReplicaContext(ReplicaContext):
     """The replica context of a mirrored strategy's replicas (named as TF names it)."""
+
+    @property
+    def devices(self):
+        # (as TF's: the replica's devices, a list, in a list)
+        return [[self._strategy.extended.worker_devices[self._replica_id]]]
 
 
 class _OneDeviceReplicaContext(ReplicaContext):
