@@ -40,6 +40,7 @@ from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 @export("distribute.ReduceOp")
@@ -137,8 +138,9 @@ class ReplicaContext:
         """Combines `value` (a nested structure) across replicas; every replica gets the
         result. A value that is the same object in every replica is returned as it is."""
         reduce_op = _reduce_op(reduce_op)
-        if self._thread is None:
-            return nest.map_structure(convert_to_tensor, value)
+        if self._thread is None:  # (IndexedSlices stay sparse, as in TF)
+            return nest.map_structure(
+                lambda v: v if isinstance(v, IndexedSlices) else convert_to_tensor(v), value)
         flat = nest.flatten(value)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
@@ -191,11 +193,21 @@ class _OneDeviceReplicaContext(ReplicaContext):
 def _each_replica(per_replica, combine):
     """`combine` of the values of `per_replica`, as each replica's own copy."""
     total = combine(per_replica.values)
+    if isinstance(total, IndexedSlices):
+        return PerReplica([IndexedSlices(cast_ops.identity(total.values), total.indices,
+                                         total.dense_shape) for _ in per_replica.values])
     return PerReplica([cast_ops.identity(total) for _ in per_replica.values])
 
 
 def _combine(reduce_op, values):
-    """The SUM or MEAN of `values`, one per replica."""
+    """The SUM or MEAN of `values`, one per replica (of IndexedSlices, their rows together,
+    as TF gathers them; a MEAN scales the rows)."""
+    if all(isinstance(v, IndexedSlices) for v in values):
+        rows = array_ops.concat([v.values for v in values], 0)
+        if reduce_op is ReduceOp.MEAN:
+            rows = math_ops.truediv(rows, constant(len(values), dtype=rows.dtype))
+        return IndexedSlices(rows, array_ops.concat([v.indices for v in values], 0),
+                             values[0].dense_shape)
     values = [convert_to_tensor(v) for v in values]
     total = values[0] if len(values) == 1 else reduction_ops.add_n(values)
     if reduce_op is ReduceOp.SUM:
