@@ -449,3 +449,15 @@ def test_replica_context_devices_as_tf_gives_them():
     one = tf.distribute.OneDeviceStrategy("/cpu:0")
     assert one.run(lambda: tf.distribute.get_replica_context().devices) == (device,)
     assert tf.distribute.get_replica_context().devices == ("",)
+
+
+def test_default_strategy_distributes_a_dataset_as_it_is():
+    default = tf.distribute.get_strategy()
+    dataset = tf.data.Dataset.range(3)
+    assert default.experimental_distribute_dataset(dataset) is dataset
+    contexts = []
+    made = default.distribute_datasets_from_function(
+        lambda ctx: contexts.append(ctx) or dataset)
+    assert made is dataset
+    assert (contexts[0].num_input_pipelines, contexts[0].input_pipeline_id,
+            contexts[0].num_replicas_in_sync) == (1, 0, 1)

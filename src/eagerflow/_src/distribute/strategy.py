@@ -1111,6 +1111,16 @@ class _DefaultDistributionStrategy(Strategy):
     def scope(self):
         return contextlib.nullcontext(self)
 
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """The dataset itself: the default strategy's one replica takes its batches."""
+        return dataset
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """The dataset `dataset_fn` makes for the one input pipeline, itself."""
+        return dataset_fn(InputContext(1, 0, 1))
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
 
 class _DefaultReplicaContext(ReplicaContext):
     @property
