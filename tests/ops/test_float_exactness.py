@@ -896,6 +896,16 @@ def test_16_bit_floats(dtype, name):
     assert_same_bits(_one_at_a_time(fn, x[:16], HALF_DTYPES[dtype]), scalar, x[:16])
 
 
+@pytest.mark.parametrize("dtype", sorted(HALF_DTYPES))
+def test_16_bit_sigmoid_takes_tf_steps_by_default(dtype):
+    # TF's kernel rounds exp(x), 1 + exp(x) and their quotient to the 16-bit dtype: without
+    # emulation too, a mixed-precision sigmoid (an LSTM's gates) gives TF's bits.
+    np_dtype = HALF_DTYPES[dtype].as_numpy_dtype
+    x = _floats(HALF_POINTS).astype(np_dtype)
+    vector, _ = (_floats(t, np_dtype) for t in HALF[(dtype, "sigmoid")])
+    assert_same_bits(tf.sigmoid(tf.constant(x)).numpy(), vector, x)
+
+
 @pytest.mark.usefixtures("emulated")
 @pytest.mark.parametrize("name", sorted(FLOAT64))
 def test_float64(name):
