@@ -506,3 +506,13 @@ def test_weights_are_the_legacy_inner_optimizers():
     with pytest.raises(AttributeError, match="'LossScaleOptimizerV3' object has no attribute "
                                              "'weights'"):
         LSO(keras.optimizers.SGD(0.1)).weights
+
+
+def test_legacy_wrapper_serializes_under_tf_keras_module_and_name():
+    opt = LSO(keras.optimizers.legacy.Adam(0.01))
+    config = keras.optimizers.serialize(opt)
+    assert config["module"] == "tf_keras.src.mixed_precision.loss_scale_optimizer"
+    assert config["class_name"] == config["registered_name"] == "LossScaleOptimizer"
+    restored = keras.optimizers.deserialize(config)
+    assert type(restored).__name__ == "LossScaleOptimizer"
+    assert type(restored.inner_optimizer).__name__ == "Adam"

@@ -76,6 +76,10 @@ class LossScaleOptimizer(Optimizer):
     `iterations`, `variables` and the slots are the inner optimizer's.
     """
 
+    # Its configs' module and registered name, tf_keras's
+    _serialized_module = "tf_keras.src.mixed_precision.loss_scale_optimizer"
+    _serialized_registered_name = "LossScaleOptimizer"
+
     def __new__(cls, inner_optimizer=None, *args, **kwargs):
         # As tf_keras: around a (non-legacy) Keras optimizer, a LossScaleOptimizerV3
         from eagerflow._src.keras.optimizers import legacy  # noqa: PLC0415 (it imports us)
