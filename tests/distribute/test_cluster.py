@@ -41,3 +41,15 @@ def test_simple_resolver_and_strategy_flags():
     s = tf.distribute.MultiWorkerMirroredStrategy()
     assert s.num_replicas_in_sync == 1
     assert s.extended.should_checkpoint and s.extended.should_save_summary
+
+
+def test_multi_worker_strategy_is_named_as_tf_names_it(caplog):
+    # TF's class behind tf.distribute.MultiWorkerMirroredStrategy is CollectiveAllReduceStrategy,
+    # and its eager `run` warns as MirroredStrategy's does.
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    assert type(strategy).__name__ == "CollectiveAllReduceStrategy"
+    assert isinstance(strategy, tf.distribute.experimental.MultiWorkerMirroredStrategy)
+    caplog.set_level("WARNING")
+    assert float(strategy.run(lambda: tf.constant(2.0))) == 2.0
+    assert any(r.getMessage().startswith("Using CollectiveAllReduceStrategy eagerly has "
+                                         "significant overhead") for r in caplog.records)

@@ -148,3 +148,18 @@ def test_values_are_distributed_values_and_reduce_keeps_shapes(three_cpus):
     # the replicas' parts differ in shape ([2], [2], [1]): no broadcasting
     with pytest.raises(tf.errors.InvalidArgumentError):
         s.reduce("SUM", r, axis=None)
+
+
+def test_get_next_past_the_end_is_the_out_of_range_error():
+    strategy = tf.distribute.MirroredStrategy()
+    for distributed in (
+            strategy.experimental_distribute_dataset(tf.data.Dataset.range(3).batch(2)),
+            strategy.distribute_datasets_from_function(
+                lambda ctx: tf.data.Dataset.range(3).batch(2))):
+        iterator = iter(distributed)
+        iterator.get_next()
+        iterator.get_next()
+        with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
+            iterator.get_next()
+    with pytest.raises(AttributeError, match="'list' object has no attribute 'element_spec'"):
+        strategy.distribute_datasets_from_function(lambda ctx: [1, 2])

@@ -198,3 +198,24 @@ def test_gather_takes_only_a_distributed_value_itself(two_cpus):
                                            r"cross-replica context, use "
                                            r"get_replica_context\(\).all_gather\(\) instead$"):
         s.run(lambda: s.gather(tf.constant(1.0), 0))
+
+
+def test_all_reduce_keeps_indexed_slices_sparse(two_cpus):
+    # As TF: the replicas' rows together (a MEAN scales them); one replica's as they are.
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        row = tf.cast(ctx.replica_id_in_sync_group, tf.float32) + 1.0
+        grad = tf.IndexedSlices(tf.reshape(row, [1, 1]),
+                                tf.reshape(ctx.replica_id_in_sync_group, [1]),
+                                tf.constant([3, 1]))
+        return ctx.all_reduce("SUM", grad), ctx.all_reduce("MEAN", grad)
+
+    total, mean = two_cpus.experimental_local_results(two_cpus.run(step))[0]
+    assert isinstance(total, tf.IndexedSlices) and isinstance(mean, tf.IndexedSlices)
+    assert total.values.numpy().tolist() == [[1.0], [2.0]]
+    assert total.indices.numpy().tolist() == [0, 1]
+    assert mean.values.numpy().tolist() == [[0.5], [1.0]]
+    single = tf.distribute.OneDeviceStrategy("/cpu:0").run(
+        lambda: tf.distribute.get_replica_context().all_reduce(
+            "SUM", tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]), tf.constant([2, 1]))))
+    assert isinstance(single, tf.IndexedSlices)

@@ -393,3 +393,71 @@ def test_mirrored_strategy_logs_its_devices_at_info(caplog):
         tf.distribute.OneDeviceStrategy("/cpu:0")
     assert caplog.messages == ["Using MirroredStrategy with devices "
                                "('/job:localhost/replica:0/task:0/device:CPU:0',)"]
+
+
+def test_reduce_without_axis_keeps_a_list_or_tuple_structure():
+    # As TF: each value of the nest is reduced on its own (a MirroredStrategy's SUM makes
+    # each a tensor, a MEAN leaves Python numbers as they are); with an axis, a list of
+    # numbers or tensors is reduced as the one tensor it makes.
+    mirrored, one = tf.distribute.MirroredStrategy(), tf.distribute.OneDeviceStrategy("/cpu:0")
+    total = mirrored.reduce("SUM", [tf.constant(1.0), tf.constant([2.0, 4.0])], axis=None)
+    assert isinstance(total, list) and [t.numpy().tolist() for t in total] == [1.0, [2.0, 4.0]]
+    summed = mirrored.reduce("SUM", [1.0, 2.0], axis=None)
+    assert isinstance(summed, list) and [repr(t) for t in summed] == [
+        "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>",
+        "<tf.Tensor: shape=(), dtype=float32, numpy=2.0>"]
+    assert mirrored.reduce("MEAN", [1.0, 2.0], axis=None) == [1.0, 2.0]
+    pair = one.reduce("SUM", (tf.constant([1.0, 3.0]),), axis=None)
+    assert isinstance(pair, tuple) and pair[0].numpy().tolist() == [1.0, 3.0]
+    assert float(one.reduce("SUM", [1.0, 2.0], axis=0)) == 3.0
+    assert mirrored.reduce("SUM", [[1, 2], [3, 4]], axis=0).numpy().tolist() == [4, 6]
+
+
+def test_extended_read_var_reads_in_cross_replica_context():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(6.0)
+    value = strategy.extended.read_var(v)
+    assert repr(value) == "<tf.Tensor: shape=(), dtype=float32, numpy=6.0>"
+
+
+@pytest.mark.parametrize("make, context, extended", [
+    (tf.distribute.MirroredStrategy, "_MirroredReplicaContext", "MirroredExtended"),
+    (lambda: tf.distribute.OneDeviceStrategy("/cpu:0"), "_OneDeviceReplicaContext",
+     "OneDeviceExtended"),
+    (tf.distribute.get_strategy, "ReplicaContext", "_DefaultDistributionExtended"),
+    (tf.distribute.experimental.CentralStorageStrategy, "_MirroredReplicaContext",
+     "ParameterServerStrategyExtended"),
+    (tf.distribute.MultiWorkerMirroredStrategy, "_MirroredReplicaContext",
+     "CollectiveAllReduceExtended"),
+])
+def test_replica_contexts_and_extended_apis_are_named_as_tf_names_them(make, context, extended):
+    strategy = make()
+    name = strategy.run(lambda: type(tf.distribute.get_replica_context()).__name__)
+    traced = tf.function(lambda: strategy.run(
+        lambda: tf.constant(type(tf.distribute.get_replica_context()).__name__)))
+    assert name == context and traced().numpy().decode() == context
+    assert isinstance(tf.distribute.get_replica_context(), tf.distribute.ReplicaContext)
+    assert type(strategy.extended).__name__ == extended
+    assert isinstance(strategy.extended, tf.distribute.StrategyExtended)
+
+
+def test_replica_context_devices_as_tf_gives_them():
+    mirrored = tf.distribute.MirroredStrategy()
+    device = "/job:localhost/replica:0/task:0/device:CPU:0"
+    assert mirrored.run(lambda: tf.distribute.get_replica_context().devices) == [[device]]
+    one = tf.distribute.OneDeviceStrategy("/cpu:0")
+    assert one.run(lambda: tf.distribute.get_replica_context().devices) == (device,)
+    assert tf.distribute.get_replica_context().devices == ("",)
+
+
+def test_default_strategy_distributes_a_dataset_as_it_is():
+    default = tf.distribute.get_strategy()
+    dataset = tf.data.Dataset.range(3)
+    assert default.experimental_distribute_dataset(dataset) is dataset
+    contexts = []
+    made = default.distribute_datasets_from_function(
+        lambda ctx: contexts.append(ctx) or dataset)
+    assert made is dataset
+    assert (contexts[0].num_input_pipelines, contexts[0].input_pipeline_id,
+            contexts[0].num_replicas_in_sync) == (1, 0, 1)

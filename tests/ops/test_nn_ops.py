@@ -779,3 +779,20 @@ def test_general_dropout_takes_a_generator_sampler_as_tf():
     stateless = tf.nn.experimental.general_dropout(
         x, 0.5, lambda shape, dtype: tf.random.stateless_uniform(shape, (1, 2), dtype=dtype))
     np.testing.assert_allclose(stateless.numpy(), [2.2, 0.0, 6.6, 0.0, 0.0], rtol=1e-6)
+
+
+def test_compute_average_loss_checks_the_global_batch_size_as_tf():
+    loss = tf.constant([1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.nn.compute_average_loss(loss, global_batch_size=-1)
+    assert str(info.value) == ("global_batch_size must be non-negative..  \nCondition x >= 0 "
+                               "did not hold element-wise:\nx (shape=() dtype=int32) = \n-1")
+    with pytest.raises(TypeError, match=r'^global_batch_size must be an integer\.\.  Expected "x" '
+                                        r'to be integer type\.  Found: tensor of dtype'):
+        tf.nn.compute_average_loss(loss, global_batch_size=2.5)
+    # a size only run time knows is checked when the function runs
+    average = tf.function(lambda size: tf.nn.compute_average_loss(loss, global_batch_size=size))
+    assert float(average(tf.constant(4))) == 0.75
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"assertion failed: \[global_batch_size must be non-negative"):
+        average(tf.constant(-1))

@@ -3,7 +3,8 @@
 from eagerflow._src.distribute.strategy import (  # noqa: F401
     CrossDeviceOps, DistributedDataset, DistributedIterator, DistributedValues,
     HierarchicalCopyAllReduce, InputContext, InputOptions, InputReplicationMode, MirroredStrategy,
-    MultiWorkerMirroredStrategy, NcclAllReduce, OneDeviceStrategy, ReduceOp, ReductionToOneDevice,
-    ReplicaContext, RunOptions, Strategy, StrategyExtended, experimental_set_strategy,
-    get_replica_context, get_strategy, has_strategy, in_cross_replica_context)
+    NcclAllReduce, OneDeviceStrategy, ReduceOp, ReductionToOneDevice, ReplicaContext, RunOptions,
+    Strategy, StrategyExtended, experimental_set_strategy, get_replica_context, get_strategy,
+    has_strategy, in_cross_replica_context)
+from eagerflow._src.distribute.strategy import CollectiveAllReduceStrategy as MultiWorkerMirroredStrategy  # noqa: F401
 from eagerflow.distribute import cluster_resolver, experimental  # noqa: F401

@@ -479,3 +479,40 @@ def test_the_first_mixed_float16_policy_warns_once_that_there_is_no_gpu():
     err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stderr
     assert "compatibility check" not in err  # (checked once, on the first mixed policy)
+
+
+def test_checkpoint_read_before_build_restores_inner_slots(tmp_path):
+    # tf_keras: the inner optimizer's slots, made when the wrapper first applies gradients
+    # after the restore, take their saved values (Adam's m and v here).
+    var = tf.Variable(2.0)
+    opt = LSO(keras.optimizers.Adam(0.1))
+    for grad in (1.0, 3.0):
+        opt.apply_gradients([(tf.constant(grad), var)])
+    path = tf.train.Checkpoint(opt=opt, w=var).write(str(tmp_path / "ckpt"))
+    restored_var = tf.Variable(0.0)
+    restored = LSO(keras.optimizers.Adam(0.1))
+    status = tf.train.Checkpoint(opt=restored, w=restored_var).read(path)
+    restored.apply_gradients([(tf.constant(1.0), restored_var)])
+    status.assert_consumed()
+    np.testing.assert_allclose([v.numpy() for v in restored.variables],
+                               [3, 0.451, 0.010989001], rtol=1e-6)
+    np.testing.assert_allclose(restored_var.numpy(), 1.721314, rtol=1e-6)
+
+
+def test_weights_are_the_legacy_inner_optimizers():
+    opt = LSO(keras.optimizers.legacy.SGD(0.1))
+    opt.apply_gradients([(tf.constant(1.0), tf.Variable(1.0))])
+    assert opt.weights == opt.inner_optimizer.weights and len(opt.weights) == 1
+    with pytest.raises(AttributeError, match="'LossScaleOptimizerV3' object has no attribute "
+                                             "'weights'"):
+        LSO(keras.optimizers.SGD(0.1)).weights
+
+
+def test_legacy_wrapper_serializes_under_tf_keras_module_and_name():
+    opt = LSO(keras.optimizers.legacy.Adam(0.01))
+    config = keras.optimizers.serialize(opt)
+    assert config["module"] == "tf_keras.src.mixed_precision.loss_scale_optimizer"
+    assert config["class_name"] == config["registered_name"] == "LossScaleOptimizer"
+    restored = keras.optimizers.deserialize(config)
+    assert type(restored).__name__ == "LossScaleOptimizer"
+    assert type(restored.inner_optimizer).__name__ == "Adam"

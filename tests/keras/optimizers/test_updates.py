@@ -421,3 +421,22 @@ def test_nadam_first_traced_step_of_one_variable_divides_by_zero():
     assert float(opt._u_product.numpy()) == 1.0
     step()
     np.testing.assert_allclose(float(opt._u_product.numpy()), 0.48528, rtol=1e-6)
+
+
+def test_sgd_without_momentum_keeps_its_last_step_in_m():
+    # tf_keras updates the slot m = -lr * grad + m * momentum even when momentum is 0: m
+    # holds the last step, and an overflow in it turns the next steps into nan.
+    w = tf.Variable([1.0, 2.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+    opt.apply_gradients([(tf.constant([1.0, 3.0]), w)])
+    np.testing.assert_array_equal(opt.variables[1].numpy(), [-0.5, -1.5])
+    np.testing.assert_array_equal(w.numpy(), [0.5, 0.5])
+    opt.apply_gradients([(tf.constant([np.inf, 1.0]), w)])
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    assert np.isnan(w.numpy()[0]) and w.numpy()[1] == -0.5
+    rows = tf.Variable(np.ones((3, 2), np.float32))
+    sparse = tf.keras.optimizers.SGD(0.5)
+    sparse.apply_gradients([(tf.IndexedSlices(tf.constant([[2.0, 4.0]]), tf.constant([1]),
+                                              tf.constant([3, 2])), rows)])
+    np.testing.assert_array_equal(sparse.variables[1].numpy(), [[0, 0], [-1, -2], [0, 0]])
+    np.testing.assert_array_equal(rows.numpy(), [[1, 1], [0, -1], [1, 1]])

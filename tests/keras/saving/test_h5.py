@@ -310,6 +310,30 @@ def test_mixed_precision_archive_records_the_inner_optimizer(tmp_path):
         keras.mixed_precision.set_global_policy(None)
 
 
+@pytest.mark.parametrize("name", ["m.h5", "sm"])
+def test_mixed_precision_legacy_formats_record_the_loss_scale_optimizer(tmp_path, name):
+    # tf_keras's .h5 training_config and SavedModel metadata hold the model's optimizer
+    # itself: loaded under the float32 policy, the model still has a loss scale optimizer.
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        model = _model(keras.optimizers.SGD(0.01))
+    finally:
+        keras.mixed_precision.set_global_policy(None)
+    model.fit(*_data(), verbose=0)
+    model.save(tmp_path / name)
+    if name.endswith(".h5"):
+        import h5py  # noqa: PLC0415 (an optional dependency)
+        with h5py.File(tmp_path / name) as f:
+            optimizer = json.loads(f.attrs["training_config"])["optimizer_config"]
+        assert optimizer["class_name"] == "LossScaleOptimizerV3"
+        assert optimizer["config"]["inner_optimizer"]["module"] == "keras.optimizers"
+        assert optimizer["config"]["dynamic_growth_steps"] == 2000
+    loaded = keras.models.load_model(tmp_path / name)
+    assert type(loaded.optimizer).__name__ == "LossScaleOptimizerV3"
+    assert type(loaded.optimizer.inner_optimizer).__name__ == "SGD"
+    assert float(loaded.optimizer.loss_scale) == 32768.0
+
+
 @pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5", "w",
                                   "no_h5py.keras"])
 def test_adapted_normalization_uses_its_loaded_statistics(tmp_path, name, monkeypatch):

@@ -87,7 +87,9 @@ class _UnrestoredWarning:
         self.matched = restoration.matched  # (the restoration's own, filled as it goes)
         self.unused = restoration.unused_attributes
         self.expect_partial = False
-        self.warn = _log.logger.warning  # (bound now: at interpreter exit it cannot import)
+        # (bound now: at interpreter exit the modules' names may already be gone)
+        self.warn = _log.logger.warning
+        self.node_names = trackable.node_names
 
     def __del__(self):
         if self.expect_partial:
@@ -97,7 +99,7 @@ class _UnrestoredWarning:
         if not missing and not self.unused:
             return
         warn = self.warn
-        names = trackable.node_names(self.proto)
+        names = self.node_names(self.proto)
         warn("Detecting that an object or model or tf.train.Checkpoint is being deleted with "
              "unrestored values. See the following logs for the specific values in question. "
              "To silence these warnings, use `status.expect_partial()`. See "

@@ -35,11 +35,12 @@ from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.variables import (ResourceVariable, Variable,
                                            VariableSynchronization, variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
-from eagerflow._src.core import context, distribution_context, nest
+from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 @export("distribute.ReduceOp")
@@ -129,14 +130,17 @@ class ReplicaContext:
 
     @property
     def devices(self):
+        if isinstance(self._strategy, _DefaultDistributionStrategy):
+            return ("",)  # (TF's default replica names no device)
         return (self._strategy.extended.worker_devices[self._replica_id],)
 
     def all_reduce(self, reduce_op, value, options=None):
         """Combines `value` (a nested structure) across replicas; every replica gets the
         result. A value that is the same object in every replica is returned as it is."""
         reduce_op = _reduce_op(reduce_op)
-        if self._thread is None:
-            return nest.map_structure(convert_to_tensor, value)
+        if self._thread is None:  # (IndexedSlices stay sparse, as in TF)
+            return nest.map_structure(
+                lambda v: v if isinstance(v, IndexedSlices) else convert_to_tensor(v), value)
         flat = nest.flatten(value)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
@@ -173,14 +177,37 @@ class ReplicaContext:
         _state.stack.pop()
 
 
+class _MirroredReplicaContext(ReplicaContext):
+    """The replica context of a mirrored strategy's replicas (named as TF names it)."""
+
+    @property
+    def devices(self):
+        # (as TF's: the replica's devices, a list, in a list)
+        return [[self._strategy.extended.worker_devices[self._replica_id]]]
+
+
+class _OneDeviceReplicaContext(ReplicaContext):
+    """The replica context of a `OneDeviceStrategy`'s replica (named as TF names it)."""
+
+
 def _each_replica(per_replica, combine):
     """`combine` of the values of `per_replica`, as each replica's own copy."""
     total = combine(per_replica.values)
+    if isinstance(total, IndexedSlices):
+        return PerReplica([IndexedSlices(cast_ops.identity(total.values), total.indices,
+                                         total.dense_shape) for _ in per_replica.values])
     return PerReplica([cast_ops.identity(total) for _ in per_replica.values])
 
 
 def _combine(reduce_op, values):
-    """The SUM or MEAN of `values`, one per replica."""
+    """The SUM or MEAN of `values`, one per replica (of IndexedSlices, their rows together,
+    as TF gathers them; a MEAN scales the rows)."""
+    if all(isinstance(v, IndexedSlices) for v in values):
+        rows = array_ops.concat([v.values for v in values], 0)
+        if reduce_op is ReduceOp.MEAN:
+            rows = math_ops.truediv(rows, constant(len(values), dtype=rows.dtype))
+        return IndexedSlices(rows, array_ops.concat([v.indices for v in values], 0),
+                             values[0].dense_shape)
     values = [convert_to_tensor(v) for v in values]
     total = values[0] if len(values) == 1 else reduction_ops.add_n(values)
     if reduce_op is ReduceOp.SUM:
@@ -226,7 +253,8 @@ class _ReplicaThread(threading.Thread):
     def _body(self):
         context.adopt(self._context)
         _state.stack[:] = self._stack + [
-            (self.strategy, ReplicaContext(self.strategy, self.replica_id, self))]
+            (self.strategy, self.strategy._replica_context(self.strategy, self.replica_id,
+                                                           self))]
         _variable_creators.stack[:] = self._creators
         try:
             with context.device(self.strategy.extended.worker_devices[self.replica_id]):
@@ -382,6 +410,11 @@ class StrategyExtended:
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
 
+    def read_var(self, v):
+        """The value of variable `v` in cross-replica context (a sync-on-read variable's
+        copies combined by its aggregation), a tensor."""
+        return v.read_value()
+
     def reduce_to(self, reduce_op, value, destinations, options=None):
         """`value` reduced across replicas (cross-replica context): one tensor, every
         destination here sharing the host's memory."""
@@ -395,6 +428,22 @@ class StrategyExtended:
 
     def value_container(self, value):
         return value
+
+
+class MirroredExtended(StrategyExtended):
+    """A `MirroredStrategy`'s extended API (named as TF names it)."""
+
+
+class OneDeviceExtended(StrategyExtended):
+    """A `OneDeviceStrategy`'s extended API (named as TF names it)."""
+
+
+class CollectiveAllReduceExtended(StrategyExtended):
+    """A `MultiWorkerMirroredStrategy`'s extended API (named as TF names it)."""
+
+
+class _DefaultDistributionExtended(StrategyExtended):
+    """The default strategy's extended API (named as TF names it)."""
 
 
 def _split_batch(element, n):
@@ -566,7 +615,14 @@ class DistributedIterator(_DistributedInput):
         return _split_batch(next(self._source), self._n)
 
     def get_next(self, name=None):
-        return self.__next__()
+        """The next element; past the last, the source iterator's OutOfRangeError (as TF's
+        `get_next`, where a Python loop's `next` stops the iteration)."""
+        if self._n == 1:
+            return self._source.get_next()
+        try:
+            return self.__next__()
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
         if self._n == 1:
@@ -598,8 +654,11 @@ class DistributedDatasetsFromFunction(DistributedDataset):
 class Strategy:
     """Runs computations on its replicas, one replica per device of `extended`."""
 
+    _replica_context = ReplicaContext  # (the class of its replicas' contexts)
+
     def __init__(self, extended=None):
-        self._extended = extended or StrategyExtended(self, ("/job:localhost/replica:0/task:0/device:CPU:0",))
+        self._extended = extended or _DefaultDistributionExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",))
 
     @property
     def extended(self):
@@ -627,7 +686,7 @@ class Strategy:
         with self.scope():
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
-                with _enter(self, ReplicaContext(self)):
+                with _enter(self, self._replica_context(self)):
                     return fn(*args, **kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
 
@@ -661,9 +720,10 @@ class Strategy:
                 reduction_ops.reduce_prod(array_ops.gather(array_ops.shape(x), axis))
                 for x in values])
             return math_ops.truediv(total, cast_ops.cast(count, total.dtype))
-        if isinstance(value, (list, tuple)) and not _has_replica_values(value):
-            return one(value)  # a tensor-like list
-        return nest.map_structure(one, value)
+        if axis is not None and isinstance(value, (list, tuple)) and \
+                not _has_replica_values(value):
+            return one(value)  # a tensor-like list, reduced along `axis` as one tensor
+        return nest.map_structure(one, value)  # (without an axis, a nest keeps its structure)
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, each batch split over the replicas."""
@@ -675,9 +735,11 @@ class Strategy:
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """Calls `dataset_fn` with an `InputContext` for the one input pipeline; its
         consecutive elements go to the replicas in turn."""
-        return DistributedDatasetsFromFunction(
-            dataset_fn(InputContext(1, 0, self.num_replicas_in_sync)),
-            self.num_replicas_in_sync)
+        dataset = dataset_fn(InputContext(1, 0, self.num_replicas_in_sync))
+        if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
+            raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
+                                 f"'element_spec'")
+        return DistributedDatasetsFromFunction(dataset, self.num_replicas_in_sync)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -1005,7 +1067,7 @@ class _Scope:
             # (a variable class may name its mirrored form: Keras's AutoCastVariable)
             mirrored = getattr(type(v), "_mirrored_class", None) if \
                 v.synchronization != VariableSynchronization.ON_READ else None
-            if isinstance(strategy, (MirroredStrategy, MultiWorkerMirroredStrategy)) and (
+            if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)) and (
                     type(v) is ResourceVariable or mirrored is not None):
                 v = _mirror(v, strategy, mirrored or (
                     SyncOnReadVariable if v.synchronization ==
@@ -1049,6 +1111,16 @@ class _DefaultDistributionStrategy(Strategy):
     def scope(self):
         return contextlib.nullcontext(self)
 
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """The dataset itself: the default strategy's one replica takes its batches."""
+        return dataset
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """The dataset `dataset_fn` makes for the one input pipeline, itself."""
+        return dataset_fn(InputContext(1, 0, 1))
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
 
 class _DefaultReplicaContext(ReplicaContext):
     @property
@@ -1077,6 +1149,8 @@ def _requested_device(device):
 class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices: one on the host CPU."""
 
+    _replica_context = _MirroredReplicaContext
+
     def __init__(self, devices=None, cross_device_ops=None):
         if devices is None:  # every GPU, or else every (logical) CPU
             local = list_logical_devices("GPU") or list_logical_devices("CPU")
@@ -1087,7 +1161,7 @@ class MirroredStrategy(Strategy):
                              "devices.")
         if len(set(devices)) != len(devices):
             raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
-        super().__init__(StrategyExtended(self, devices))
+        super().__init__(MirroredExtended(self, devices))
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
@@ -1112,16 +1186,20 @@ def _warn_eager_run(strategy):
 class OneDeviceStrategy(Strategy):
     """All computation on the one given device."""
 
+    _replica_context = _OneDeviceReplicaContext
+
     def __init__(self, device):
-        super().__init__(StrategyExtended(self, (_requested_device(device),)))
+        super().__init__(OneDeviceExtended(self, (_requested_device(device),)))
 
 
 @export("distribute.experimental.CentralStorageStrategy")
 class CentralStorageStrategy(Strategy):
     """Variables on one device, computation replicated on the others: here one device."""
 
+    _replica_context = _MirroredReplicaContext
+
     def __init__(self, compute_devices=None, parameter_device=None):
-        super().__init__(_CentralStorageExtended(
+        super().__init__(ParameterServerStrategyExtended(
             self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
 
     def run(self, fn, args=(), kwargs=None, options=None):
@@ -1129,7 +1207,9 @@ class CentralStorageStrategy(Strategy):
         return super().run(fn, args, kwargs, options)
 
 
-class _CentralStorageExtended(StrategyExtended):
+class ParameterServerStrategyExtended(StrategyExtended):
+    """A `CentralStorageStrategy`'s extended API (named as TF names it)."""
+
     @property
     def worker_devices(self):
         return list(self._devices)  # a list in TF (its parameter devices are a tuple)
@@ -1137,11 +1217,15 @@ class _CentralStorageExtended(StrategyExtended):
 
 @export("distribute.MultiWorkerMirroredStrategy",
         "distribute.experimental.MultiWorkerMirroredStrategy")
-class MultiWorkerMirroredStrategy(Strategy):
-    """Mirrored replicas over workers: without a cluster, one worker with one replica."""
+class CollectiveAllReduceStrategy(Strategy):
+    """Mirrored replicas over workers (``tf.distribute.MultiWorkerMirroredStrategy``, named
+    as TF's class is): without a cluster, one worker with one replica."""
+
+    _replica_context = _MirroredReplicaContext
 
     def __init__(self, cluster_resolver=None, communication_options=None):
-        super().__init__()
+        super().__init__(CollectiveAllReduceExtended(
+            self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
         _log.logger.warning("Collective ops is not configured at program startup. Some "
                             "performance features may not be enabled.")
         self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
@@ -1149,6 +1233,10 @@ class MultiWorkerMirroredStrategy(Strategy):
     @property
     def cluster_resolver(self):
         return self._cluster_resolver
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        _warn_eager_run(self)
+        return super().run(fn, args, kwargs, options)
 
 
 def _current_strategy():

@@ -3,7 +3,8 @@
 By default every kernel here is NumPy's ufunc for the dtype (SciPy's for erf and erfc), the
 same algorithm whatever the tensor's size: results are within a few ulps of the exact value
 (usually correctly rounded), and may differ from TensorFlow's in the last bits. float16 and
-bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do.
+bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do (sigmoid and elu
+round each of TensorFlow's steps to the 16-bit dtype, as its kernels do).
 
 ``config.experimental.enable_tf_cpu_float_emulation(True)`` switches float32 and float64 (and
 16-bit floats, through float32) to kernels that reproduce TensorFlow's x86-64 CPU results bit
@@ -400,10 +401,16 @@ def sigmoid(xp, x):
     if not emulating(xp, x):
         if x.dtype is _F32 or x.dtype is _F64:
             return _sigmoid_numpy(xp, x)
-        return _in_float32(xp, _sigmoid_numpy, x)
-    if x.dtype == _F32:
+        if x.dtype not in _HALF:
+            return _in_float32(xp, _sigmoid_numpy, x)
+        # 16-bit floats as TF's kernel steps: exp(x), then e / (1 + e), each rounded to the
+        # dtype (not one rounding of the float32 result, which is an ulp off at times)
+        with np.errstate(over="ignore"):
+            e = _in_float32(xp, lambda xp, v: xp.exp(v), x)
+    elif x.dtype == _F32:
         return _lanes(x, _sigmoid_vector, _sigmoid_scalar)
-    e = exp(xp, x)
+    else:
+        e = exp(xp, x)
     one = xp.ones((), x.dtype)
     with np.errstate(invalid="ignore"):
         out = e / (e + one)
@@ -831,7 +838,12 @@ def elu(xp, x):
     array([-0.63212055,  2.        ], dtype=float32)
     """
     if not emulating(xp, x):
-        return _in_float32(xp, _elu_numpy, x)
+        if x.dtype not in _HALF:
+            return _in_float32(xp, _elu_numpy, x)
+        # 16-bit floats as TF's kernel steps: exp(x) rounded to the dtype, then minus 1
+        with np.errstate(over="ignore"):
+            e = _in_float32(xp, lambda xp, v: xp.exp(v), x)
+        return xp.where(x < 0, e - xp.ones((), x.dtype), x)
     e = exp(xp, x)
     e -= xp.ones((), x.dtype)
     return _select(xp, _below_zero(x), e, x)

@@ -906,13 +906,12 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         if replicas != 1:
             global_batch_size = math_ops.multiply(global_batch_size, replicas)
     else:
-        size = as_tensor(global_batch_size)
-        if not size.dtype.is_integer:
-            raise TypeError(f"global_batch_size must be an integer. Found: tensor of dtype "
-                            f"{size.dtype}")
-        known = get_static_value(size)  # None inside a function when only run time knows it
-        if known is not None and known < 0:
-            raise _invalid("global_batch_size must be non-negative.")
+        # TF's checks and messages (inside a function, a size only run time knows is
+        # checked when the function runs)
+        late.debugging_ops.assert_integer(global_batch_size,
+                                          message="global_batch_size must be an integer.")
+        late.debugging_ops.assert_non_negative(
+            global_batch_size, message="global_batch_size must be non-negative.")
     total = reduction_ops.reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
 

@@ -451,8 +451,10 @@ class Layer(Module):
                 raise ValueError(f"An initializer for variable {name} of type {dtype} "
                                  f"is required for layer {self.name}. Received: {initializer}.")
         initializer = initializers_mod.get(initializer)
+        # (as Keras: under a mixed policy only, a float weight of any dtype)
+        policy = self._dtype_policy
         mixed = dtype.is_floating and kwargs.get("experimental_autocast", True) and \
-            self._dtype_policy.compute_dtype not in (None, dtype.name)
+            policy.compute_dtype != policy.variable_dtype
         # (a shape with unknown dims is the variable's: its values may take any size there)
         unknown = {"shape": TensorShape(shape)} if None in shape else {}
         variable = (AutoCastVariable if mixed else Variable)(

@@ -331,7 +331,7 @@ class Embedding(Layer):
         self.embeddings = self.add_weight(
             "embeddings", shape=(self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer, regularizer=self.embeddings_regularizer,
-            constraint=self.embeddings_constraint)
+            constraint=self.embeddings_constraint, experimental_autocast=False)
         self.built = True
 
     def call(self, inputs):
@@ -344,11 +344,20 @@ class Embedding(Layer):
             inputs = cast_ops.cast(inputs, _dtypes.int32)
         if isinstance(inputs, SparseTensor):
             if self.sparse:
-                return self._sparse_rows(inputs)
-            return sparse_ops.safe_embedding_lookup_sparse(
-                self.embeddings, sparse_ops.expand_dims(inputs, -1), default_id=0)
-        outputs = array_ops.gather(self.embeddings, inputs)
-        return from_dense(outputs) if self.sparse else outputs
+                outputs = self._sparse_rows(inputs)
+            else:
+                outputs = sparse_ops.safe_embedding_lookup_sparse(
+                    self.embeddings, sparse_ops.expand_dims(inputs, -1), default_id=0)
+        else:
+            outputs = array_ops.gather(self.embeddings, inputs)
+            if self.sparse:
+                outputs = from_dense(outputs)
+        # The weights are the variable dtype (never read cast, as tf_keras has them): the
+        # rows are cast to the compute dtype instead, the same values
+        policy = self._dtype_policy
+        if policy.compute_dtype != policy.variable_dtype:
+            outputs = cast_ops.cast(outputs, policy.compute_dtype)
+        return outputs
 
     def _sparse_rows(self, ids):
         """The SparseTensor of `ids`' rows: each entry's row along a new last axis."""

@@ -47,18 +47,40 @@ class AutoCastVariable(Variable):
         """The dtype the variable holds."""
         return self._dtype
 
+    def _cast_to(self):
+        """The dtype reads are cast to now, or None when they are not cast."""
+        target = getattr(_state, "dtype", None)
+        return None if target is None or target == self._dtype else target
+
     def value(self):
         read = super().value()
-        target = getattr(_state, "dtype", None)
-        if target is None or target == self._dtype:
-            return read
-        return cast_ops.cast(read, target)
+        target = self._cast_to()
+        return read if target is None else cast_ops.cast(read, target)
+
+    def numpy(self):
+        """The value held, in the variable's own dtype (even inside a layer's call)."""
+        return Variable.value(self).numpy()
 
     def __tf_tensor__(self, dtype=None, name=None):
-        target = getattr(_state, "dtype", None)
-        if target is None or dtype is not None and dtype == self._dtype:
+        target = self._cast_to()
+        if target is None:
+            if dtype is not None and dtype != self._dtype:  # (the variable's own message)
+                raise ValueError(f"Incompatible type conversion requested to type {dtype.name} "
+                                 f"for `tf.Variable of type {self._dtype.name}. (Variable: "
+                                 f"{Variable.__repr__(self)})")
             return super().__tf_tensor__(dtype, name)
+        if dtype is not None and dtype != target:
+            raise ValueError(f"Incompatible type conversion requested to type {dtype.name!r} "
+                             f"for AutoCastVariable which is casted to type {target.name!r}")
         return self.value()
+
+    def _write(self, op, value, read_value, name):
+        # As Keras: a value written inside a layer's call is cast back to the variable's
+        # dtype, and the write gives back the AutoCastVariable itself.
+        if self._cast_to() is not None:
+            value = cast_ops.cast(value, self._dtype)
+        written = super()._write(op, value, False, name)
+        return self if read_value else written
 
     def __repr__(self):
         text = super().__repr__().replace("<tf.Variable", "<AutoCastVariable", 1)
@@ -81,6 +103,21 @@ class AutoCastDistributedVariable(AutoCastVariable, MirroredVariable):
     def __str__(self):
         return MirroredVariable.__repr__(self)
 
+
+def _uncast_update(method):
+    """A scatter update of the value held (never of its cast read), returning the variable."""
+    def update(self, *args, **kwargs):
+        with autocast_to(None):
+            method(self, *args, **kwargs)
+        return self
+    update.__name__, update.__doc__ = method.__name__, method.__doc__
+    return update
+
+
+for _name in ("scatter_update", "scatter_add", "scatter_sub", "scatter_max", "scatter_min",
+              "scatter_mul", "scatter_div", "batch_scatter_update", "scatter_nd_update",
+              "scatter_nd_add", "scatter_nd_sub", "scatter_nd_max", "scatter_nd_min"):
+    setattr(AutoCastVariable, _name, _uncast_update(getattr(Variable, _name)))
 
 # (made through the variable creators, so that a strategy's scope mirrors it)
 AutoCastVariable._creators_make = True

@@ -18,6 +18,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, distribution_context
+from eagerflow._src.core import module as module_lib
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.variables import Variable
@@ -74,6 +75,10 @@ class LossScaleOptimizer(Optimizer):
     scale doubles, default 2000; dynamic only). The learning rate,
     `iterations`, `variables` and the slots are the inner optimizer's.
     """
+
+    # Its configs' module and registered name, tf_keras's
+    _serialized_module = "tf_keras.src.mixed_precision.loss_scale_optimizer"
+    _serialized_registered_name = "LossScaleOptimizer"
 
     def __new__(cls, inner_optimizer=None, *args, **kwargs):
         # As tf_keras: around a (non-legacy) Keras optimizer, a LossScaleOptimizerV3
@@ -267,6 +272,9 @@ class LossScaleOptimizer(Optimizer):
     def build(self, var_list):
         """Builds the inner optimizer for `var_list`."""
         self._optimizer.build(var_list)
+        # A checkpoint read into this optimizer before it was built waits on it (the inner
+        # optimizer's variables are its children) for the slots just made.
+        module_lib.tracked(self)
 
     @property
     def name(self):
@@ -283,6 +291,13 @@ class LossScaleOptimizer(Optimizer):
     @property
     def variables(self):
         return self._optimizer.variables
+
+    @property
+    def weights(self):
+        """The inner optimizer's weights (a legacy optimizer's variables)."""
+        if not hasattr(self._optimizer, "weights"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'weights'")
+        return self._optimizer.weights
 
     @property
     def learning_rate(self):

@@ -40,7 +40,7 @@ class Policy:
     def __init__(self, name):
         if isinstance(name, _dtypes.DType):
             raise TypeError(f"'name' must be a string, not a DType. Instead, pass "
-                            f"DType.name. Got: {name.name}")
+                            f"DType.name. Received: name={name.name}")
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, but got: {name}")
         self._name = name
@@ -101,8 +101,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, dict):
         return Policy.from_config(identifier["config"])
-    if isinstance(identifier, str):
+    if isinstance(identifier, str) and identifier in _MIXED:
         return Policy(identifier)
+    # (any other name is a dtype's: an unknown one is the dtype conversion's TypeError)
     return Policy(_dtypes.as_dtype(identifier).name)
 
 

@@ -393,6 +393,7 @@ class SGD(sgd.SGD, OptimizerV2):
     momentum."""
 
     _legacy_hypers = ("momentum",)
+    _plain_without_momentum = True
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):

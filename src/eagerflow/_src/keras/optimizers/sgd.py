@@ -9,6 +9,7 @@
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, _is_zero
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops import training_ops
 
 
@@ -18,8 +19,9 @@ class SGD(Optimizer):
     ``m = momentum * m - learning_rate * grad`` and ``var += m``
     (Nesterov: ``var += momentum * m - learning_rate * grad``).
 
-    Each variable gets a slot ``m`` as in tf_keras; without momentum it stays zero
-    and a sparse gradient updates only its rows.
+    Each variable gets a slot ``m`` as in tf_keras, updated even without momentum
+    (it then holds the last step, ``-learning_rate * grad``, and an inf or nan in it
+    stays in the variable's next steps, as in tf_keras).
 
     >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
     >>> var = tf.Variable(1.0)
@@ -44,12 +46,16 @@ class SGD(Optimizer):
     def _slot_groups(self):
         return [{"m": 0.0}]
 
+    # (the legacy SGD, as TF's OptimizerV2, steps without a slot when it has no momentum)
+    _plain_without_momentum = False
+
     def _coefficients(self, dtype):
-        # Without momentum, plain gradient descent: the same variable values as tf_keras.
-        momentum = None if _is_zero(self.momentum) else self._cast(self.momentum, dtype)
-        return self._lr(dtype), momentum
+        if self._plain_without_momentum and _is_zero(self.momentum):
+            return self._lr(dtype), None
+        return self._lr(dtype), self._cast(self.momentum, dtype)
 
     def _apply_dense(self, grad, var, slots, coefficients):
+        # tf_keras's step, with or without momentum: m = -lr * grad + m * momentum; var += m
         lr, momentum = coefficients
         if momentum is None:
             dispatch(training_ops.GRADIENT_DESCENT, (var, lr, grad))
@@ -61,5 +67,15 @@ class SGD(Optimizer):
         lr, momentum = coefficients
         if momentum is None:
             dispatch(training_ops.SPARSE_GRADIENT_DESCENT, (var, lr, grad.values, grad.indices))
+            return
+        # tf_keras's sparse step: every row of m decays, the gradient's rows are added to it
+        # (their out-of-range indices are the scatter's error), then var moves by m
+        m = slots["m"]
+        step = IndexedSlices(-grad.values * lr, grad.indices, grad.dense_shape)
+        m.assign(m * momentum)
+        m.scatter_add(step)
+        if self.nesterov:
+            var.scatter_add(step)
+            var.assign_add(m * momentum)
         else:
-            super()._apply_sparse(grad, var, slots, coefficients)
+            var.assign_add(m)

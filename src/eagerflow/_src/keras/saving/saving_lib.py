@@ -760,7 +760,11 @@ def _metric_name_known(name):
 
 
 def _training_config(model):
-    """tf_keras's ``training_config`` of a compiled model (its compile arguments), or None."""
+    """tf_keras's ``training_config`` of a compiled model (its compile arguments), as its
+    legacy serialization writes it (`.h5` files, SavedModel metadata), or None.
+
+    The optimizer is the model's own: a loss scale optimizer stays one (by its registered
+    name, its inner optimizer in the newer serialization, as `get_config` gives it)."""
     compile_config = _compile_config(model)
     if compile_config is None:
         return None
@@ -781,6 +785,11 @@ def _training_config(model):
             if training_config[key] is not None:
                 training_config[key] = [[metrics_mod.serialize(m) for m in group
                                          if m is not None] for group in built]
+    training_config = _legacy_serialization(training_config)
+    if isinstance(model.optimizer, LossScaleOptimizer):
+        training_config["optimizer_config"] = {
+            "class_name": serialization.get_registered_name(type(model.optimizer)),
+            "config": model.optimizer.get_config()}
     return training_config
 
 
@@ -806,7 +815,7 @@ def _saved_model_metadata(layer, config=None):
         if getattr(layer, "optimizer", None) is not None:
             training_config = _training_config(layer)
             if training_config is not None:  # (read by tf_keras's legacy deserialization)
-                out["training_config"] = _legacy_serialization(training_config)
+                out["training_config"] = training_config
     return out
 
 
