@@ -488,6 +488,21 @@ def test_stack_plain_python_data_converts_once():
     assert tf.stack([[1, 2], [3, 4]], axis=1).numpy().tolist() == [[1, 3], [2, 4]]
 
 
+def test_attrs_given_tensors_known_at_run_time_fail_as_tfs():
+    # (TF's ops take these as attrs, never as inputs: its wrappers refuse a graph tensor)
+    def traced(fn):
+        return tf.function(fn, input_signature=[tf.TensorSpec([], tf.int32)]) \
+            .get_concrete_function()
+    x = tf.ones([2, 1, 4])
+    with pytest.raises(TypeError, match="Expected list for 'axis' argument to 'squeeze' Op"):
+        traced(lambda n: tf.squeeze(x, axis=n))
+    with pytest.raises(TypeError, match="Expected int for argument 'num' not <tf.Tensor 'n:0'"):
+        traced(lambda n: tf.unstack(x, num=n))
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over"):
+        traced(lambda n: tf.nn.max_pool1d(x, n, 1, "VALID"))
+    assert len(tf.unstack(x, num=tf.constant(2))) == 2  # (eagerly, a value)
+
+
 def test_unstack_and_split_return_lists():
     parts = tf.unstack(tf.zeros([2, 3]), axis=-1)
     assert isinstance(parts, list) and [p.shape for p in parts] == [(2,)] * 3

@@ -584,6 +584,8 @@ def squeeze(input, axis=None, name=None):
     >>> tf.squeeze(tf.zeros([1, 2, 1])).shape
     TensorShape([2])
     """
+    if run_time_tensor(axis) is not None:  # (an attr of TF's op: never an input)
+        raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
     dims = () if axis is None else _ints(axis, "Squeeze", "squeeze_dims")
     return dispatch(_SQUEEZE, (as_tensor(input),), {"squeeze_dims": dims}, name)
 
@@ -1065,6 +1067,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
         num = value.shape[axis] if ndim is not None else None
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
+    if run_time_tensor(num) is not None:  # (an attr of TF's op: never an input)
+        raise TypeError(f"Expected int for argument 'num' not {num!r}.")
     return list(dispatch(_UNPACK, (value,), {"num": _int(num), "axis": axis}, name))
 
 

@@ -75,7 +75,11 @@ def static_ints(value):
     """A Python int or (nested) list of ints from an int, sequence, shape or eager tensor."""
     if isinstance(value, Tensor):  # eager, or symbolic with a value known when traced
         known = get_static_value(value)
-        value = value.numpy().tolist() if known is None else known.tolist()
+        if known is None:  # a graph tensor's value: TF's wrappers iterate over it, which fails
+            iter(value)
+            value = value.numpy().tolist()
+        else:
+            value = known.tolist()
     if isinstance(value, TensorShape):
         value = value.as_list()
     if isinstance(value, np.ndarray):  # (NumPy's int64 arrays too, which TF converts)
