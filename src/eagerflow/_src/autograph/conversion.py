@@ -331,16 +331,16 @@ def _walk(traceback):
         traceback = traceback.tb_next
 
 
-def _framed(error):
-    """`error` with TF's "in user code" framing: the user's frames, then the message; None
-    where no user frame is in its way, unless the call itself failed (a function taking
-    other arguments), which TF frames with no frames."""
+def _framed(error, traceback):
+    """`error` with TF's "in user code" framing: the user's frames on `traceback`, then the
+    message; None where no user frame is in its way, unless the call itself failed (a
+    function taking other arguments), which TF frames with no frames."""
     lines = []
-    for filename, line, name, converted in _user_frames(error.__traceback__):
+    for filename, line, name, converted in _user_frames(traceback):
         text = linecache.getline(filename, line).strip()
         lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
                      f"\n        {text}\n")
-    if not lines and error.__traceback__.tb_next is not None:
+    if not lines and traceback.tb_next is not None:
         return None
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
@@ -355,7 +355,7 @@ def _framed(error):
             framed = StagingError(message)
     except Exception:  # an exception class that takes other arguments: leave it as it is
         return None
-    framed.ag_framed = True
+    framed.ag_framed = error  # (framed again, with the outer frames, by an enclosing trace)
     return framed
 
 
@@ -387,9 +387,9 @@ def call_traced(fn, args, kwargs, options=None):
     try:
         result = convert(fn, optional)(*args, **kwargs)
     except Exception as e:
-        if getattr(e, "ag_framed", False):
-            raise
-        framed = _framed(e)
+        # An error an inner function's trace framed is framed again from its own error,
+        # with every user frame from here down (the outer function's call lines too).
+        framed = _framed(getattr(e, "ag_framed", e), e.__traceback__)
         if framed is None:
             raise
         raise framed.with_traceback(e.__traceback__) from None

@@ -30,7 +30,11 @@ from eagerflow._src.function import autograph_slot, trace_key
 from eagerflow._src.core import errors
 from eagerflow._src.function.concrete_function import (
     CAPTURED_DEFAULT as _CAPTURED_DEFAULT, ConcreteFunction, FunctionType, Parameter, trace_type)
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.variables import VAR_IS_INITIALIZED
+from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops.math_ops import logical_and
 from eagerflow._src.ops.cast_ops import identity
 
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
@@ -124,7 +128,11 @@ class Function:
             if concrete is None:
                 concrete = self._concrete_for(args, kwargs, key)
         if self._initializer is not None:
-            concrete, self._initializer = self._initializer, None
+            initializer, self._initializer = self._initializer, None
+            if context.get().graph is not None:  # called while another function traces
+                return _first_call_in_graph(initializer, concrete, self._created_variables,
+                                            tensors)
+            concrete = initializer
         return concrete.call_flat(tensors)
 
     def _canonical(self, args, kwargs):
@@ -401,7 +409,6 @@ class Function:
         if not self._made_variables:
             self._created_variables = created
         first, self._initialized = not self._initialized, True
-        eager = context.executing_eagerly()
         # The reason is listed when the trace starts (a recursive function's own calls trace
         # inside it) and dropped if the trace fails: only finished traces count, as in TF.
         at = len(self._reasons)
@@ -443,11 +450,6 @@ class Function:
             if any(v.handle.value is None for v in created):
                 # Initial values computed from the inputs: the first call runs this trace,
                 # which assigns them (later calls, the one that follows, as TF does).
-                if not eager:
-                    raise ValueError(
-                        f"A variable's initial value must not depend on the inputs of the "
-                        f"traced function {self._name!r} when it is called while another "
-                        f"function traces; create the variable outside the function.")
                 self._initializer = concrete
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
@@ -460,6 +462,19 @@ class Function:
 
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):x}>"
+
+
+def _first_call_in_graph(initializer, concrete, created, tensors):
+    """The first call of a function that made variables from its inputs, made while another
+    function traces: in that graph, the trace that assigns their initial values runs while
+    any of them is uninitialized, the later one otherwise (TF's conditional initializer)."""
+    ready = None
+    for variable in created:
+        if variable.handle.value is None:
+            known = dispatch(VAR_IS_INITIALIZED, (variable,))
+            ready = known if ready is None else logical_and(ready, known)
+    return cond(ready, lambda: concrete.call_flat(tensors),
+                lambda: initializer.call_flat(tensors))
 
 
 def _call_stats_key(python_function):
