@@ -1,4 +1,5 @@
 """Calling a ConcreteFunction: the structured signature first, then the flat one, as TF."""
+import collections
 import re
 
 import pytest
@@ -108,6 +109,59 @@ def test_input_signature_errors_of_tuples():
                     input_signature=[(tf.TensorSpec([]), tf.TensorSpec([]))])
     with pytest.raises(TypeError, match=re.escape("`Expected (1.0,) to have length of 2`")):
         f((1.0,))
+
+
+_S = tf.TensorSpec([])
+_SCALAR = "TensorSpec(shape=(), dtype=tf.float32, name=None)"
+_P = collections.namedtuple("P", "a b")
+
+
+def test_a_tuple_of_the_signature_takes_no_list_and_a_list_no_tuple():
+    f = tf.function(lambda t: t[0] + t[1], input_signature=[(_S, _S)])
+    g = tf.function(lambda t: t[0] + t[1], input_signature=[[_S, _S]])
+    assert f(_P(1.0, 2.0)).numpy() == 3.0  # (a namedtuple is a tuple)
+    with pytest.raises(TypeError, match=re.escape(
+            "failed due to `Can not cast [1.0, 2.0] to tuple type.`. Received args: "
+            f"([1.0, 2.0],) and kwargs: {{}} for signature: (t: Tuple[{_SCALAR}, {_SCALAR}]).")):
+        f([1.0, 2.0])
+    with pytest.raises(TypeError, match=re.escape("`Can not cast (1.0, 2.0) to list type.`")):
+        g((1.0, 2.0))
+    with pytest.raises(TypeError, match=re.escape("`object of type 'Tuple' has no len()`")):
+        g([1.0])  # (TF's words)
+    # the concrete function binds as strictly, then tries the flat signature
+    with pytest.raises(TypeError, match=re.escape(
+            "`Can not cast [1.0, 2.0] to tuple type.`") + "(?s:.*)" + re.escape(
+            "Fallback to flat signature also failed due to: <lambda>(t, t_1) missing required "
+            "arguments: t_1.")):
+        f.get_concrete_function()([1.0, 2.0])
+
+
+def test_a_namedtuple_of_the_signature_takes_values_with_its_fields_by_name():
+    R = collections.namedtuple("R", "b a")
+    Q = collections.namedtuple("Q", "a b c")
+    h = tf.function(lambda x: x[0] - x[1], input_signature=[_P(_S, _S)])
+    assert h(_P(3.0, 1.0)).numpy() == 2.0
+    assert h(R(1.0, 3.0)).numpy() == 2.0  # a=3.0, b=1.0
+    text = f"P[['a', {_SCALAR}], ['b', {_SCALAR}]]"
+    with pytest.raises(TypeError, match=re.escape(
+            f"`Cannot cast (1.0, 2.0) to type {_P}.`. Received args: ((1.0, 2.0),) and kwargs: "
+            f"{{}} for signature: (x: {text}).")):
+        h((1.0, 2.0))
+    with pytest.raises(TypeError, match=re.escape(
+            f"`Q(a=1.0, b=2.0, c=3.0) has different attributes with the TraceType {text}`")):
+        h(Q(1.0, 2.0, 3.0))
+    cf = h.get_concrete_function()
+    assert str(cf).splitlines()[1] == f"  x (POSITIONAL_OR_KEYWORD): {text}"
+    assert cf(R(1.0, 3.0)).numpy() == 2.0
+    with pytest.raises(TypeError, match=re.escape(f"`Cannot cast [1.0, 2.0] to type {_P}.`")):
+        cf([1.0, 2.0])
+
+
+def test_namedtuple_arguments_print_as_their_class():
+    f = tf.function(lambda x: x.a + x.b)
+    assert f(_P(1.0, 2.0)).numpy() == 3.0
+    assert "x (POSITIONAL_OR_KEYWORD): P[['a', Literal[1.0]], ['b', Literal[2.0]]]" in \
+        f.pretty_printed_concrete_signatures()
 
 
 def test_input_signature_must_fit_the_parameters():

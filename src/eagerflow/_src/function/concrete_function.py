@@ -400,6 +400,14 @@ class List(_TraceType):
         return f"List[{', '.join(map(repr, self._key))}]"
 
 
+class NamedTuple(_TraceType):
+    """A namedtuple's type: its class's name, then each field's name and type."""
+    components = property(lambda self: tuple(t for _, t in self._key[1]))
+
+    def __repr__(self):
+        return f"{self._key[0]}[{', '.join(f'[{k!r}, {t!r}]' for k, t in self._key[1])}]"
+
+
 class Dict(_TraceType):
     mapping = property(lambda self: dict(self._key))
 
@@ -411,7 +419,7 @@ def _flat(trace):
     """The tensor specs within a trace type, as `nest.flatten` orders them (dicts by key)."""
     if trace is None or isinstance(trace, Literal):
         return []
-    if isinstance(trace, (Tuple, List)):
+    if isinstance(trace, (Tuple, List, NamedTuple)):
         return [spec for t in trace.components for spec in _flat(t)]
     if isinstance(trace, Dict):
         items = trace._key
@@ -441,6 +449,10 @@ def trace_type(value, declared=frozenset()):
         return Dict(tuple((k, trace_type(value[k], declared)) for k in value))
     if isinstance(value, list):
         return List(tuple(trace_type(v, declared) for v in value))
+    fields = getattr(type(value), "_fields", None)
+    if isinstance(value, tuple) and fields is not None:
+        return NamedTuple((type(value).__name__, tuple(
+            (f, trace_type(v, declared)) for f, v in zip(fields, value))))
     if isinstance(value, tuple):
         return Tuple(tuple(trace_type(v, declared) for v in value))
     return Literal(value)

@@ -26,7 +26,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.function import autograph_slot, trace_key
+from eagerflow._src.function import autograph_slot, binding, trace_key
 from eagerflow._src.core import errors
 from eagerflow._src.function.concrete_function import (
     CAPTURED_DEFAULT as _CAPTURED_DEFAULT, ConcreteFunction, FunctionType, Parameter, trace_type)
@@ -330,22 +330,13 @@ class Function:
             fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
 
         def bind(value, spec):
-            if isinstance(spec, (list, tuple)):  # a nested signature: match it part by part
-                if not isinstance(value, (list, tuple)):
-                    fail(f"Can not cast {value!r} to {type(spec).__name__} type.")
-                if len(value) != len(spec):
-                    fail(f"Expected {value!r} to have length of {len(spec)}")
-                for v, s in zip(value, spec):
+            if isinstance(spec, (list, tuple, dict)):  # a nested signature: part by part
+                try:
+                    parts = binding.matched_parts(value, spec, _signature_type_text)
+                except TypeError as e:
+                    fail(str(e))
+                for v, s in parts:
                     bind(v, s)
-                return
-            if isinstance(spec, dict):  # by key, in sorted order as the placeholders are made
-                if not isinstance(value, collections.abc.Mapping):
-                    fail(f"Can not cast {value!r} to a Dict type.")
-                if set(value) != set(spec):
-                    fail(f"{value!r} has different keys with the TraceType "
-                         f"{_signature_type_text(spec)}.")
-                for k in sorted(spec):
-                    bind(value[k], spec[k])
                 return
             if hasattr(spec, "_argument_tensor"):  # a DatasetSpec or IteratorSpec
                 tensor = spec._argument_tensor(value)
@@ -681,7 +672,8 @@ def _spec_or_value(value, graph):
 
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
-        return type(spec)(_as_spec(s) for s in spec)
+        items = [_as_spec(s) for s in spec]
+        return type(spec)(*items) if hasattr(type(spec), "_fields") else type(spec)(items)
     if isinstance(spec, dict):
         return {k: _as_spec(v) for k, v in spec.items()}
     return spec
@@ -693,6 +685,10 @@ def _signature_type_text(spec):
     if isinstance(spec, dict):
         return "Dict[" + ", ".join(f"[{k!r}, {_signature_type_text(v)}]"
                                    for k, v in spec.items()) + "]"
+    fields = getattr(type(spec), "_fields", None)
+    if fields is not None:  # a namedtuple: its class name, its fields by name
+        return f"{type(spec).__name__}[" + ", ".join(
+            f"[{f!r}, {_signature_type_text(s)}]" for f, s in zip(fields, spec)) + "]"
     if isinstance(spec, (list, tuple)):
         kind = "List" if isinstance(spec, list) else "Tuple"
         return f"{kind}[{', '.join(_signature_type_text(s) for s in spec)}]"
