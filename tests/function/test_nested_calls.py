@@ -2,6 +2,8 @@
 
 Values are TF 2.21's for the same programs.
 """
+import re
+
 import numpy as np
 import pytest
 
@@ -271,3 +273,29 @@ def test_a_nested_function_making_variables_on_a_later_trace_fails():
     with pytest.raises(ValueError, match="Creating variables on a non-first call to a "
                                          "function decorated with tf.function."):
         outer(tf.constant([1.0]))
+
+
+def test_a_concrete_function_is_named_as_tf_names_its_body_everywhere():
+    @tf.function
+    def f(x):
+        return tf.gather(x, 3)
+
+    cf = f.get_concrete_function(tf.TensorSpec([2]))
+    other = f.get_concrete_function(tf.TensorSpec([3]))
+    assert isinstance(cf.name, bytes) and re.fullmatch(rb"__inference_f_\d+", cf.name)
+    assert cf.name != other.name
+    assert cf.graph.name == "f"
+    assert cf.function_def.signature.name.encode() == cf.name
+
+    @tf.function
+    def outer(x):
+        return f(x) * 2.0
+
+    call, = _calls(outer.get_concrete_function(tf.TensorSpec([2])).graph)
+    assert call.get_attr("f").encode() == cf.name
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        cf(tf.constant([1, 2]))
+    assert str(info.value).endswith(f"[Op:{cf.name.decode()}]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        cf(tf.constant([1.0, 2.0]))
+    assert str(info.value).endswith(f"[Op:{cf.name.decode()}]")

@@ -53,7 +53,7 @@ class _InputTypeError(Exception):
         self.index, self.expected, self.got = index, expected, got
 
     def at(self, concrete):
-        op = f"__inference_{concrete.name}"
+        op = concrete._inference_name
         return errors.InvalidArgumentError(
             None, op, f"cannot compute {op} as input #{self.index}(zero-based) was expected to "
             f"be a {self.expected} tensor but is a {self.got} tensor [Op:{op}]")
@@ -148,7 +148,7 @@ def matched_parts(value, expected, type_text):
 def _bind_flat(concrete, args, kwargs):
     """The call as the graph's tensor inputs, named by their placeholders, in order."""
     names = [t.op.name for t in concrete.inputs]
-    summary = f"{concrete.name}({', '.join(names)})"
+    summary = f"{concrete._name}({', '.join(names)})"
     if len(args) > len(names):
         raise TypeError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
     missing = [n for n in names[len(args):] if n not in kwargs]  # (TF checks this first)

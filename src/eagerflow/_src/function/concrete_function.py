@@ -9,7 +9,6 @@ TF; the executor inlines the body when it compiles the enclosing graph.
 """
 import collections
 import inspect
-import itertools
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function import trace_key
 from eagerflow._src.function.trace_key import VariableSpec
 from eagerflow._src.graph import executor
+from eagerflow._src.graph.function_library import unique_name
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
 
@@ -33,7 +33,6 @@ _new = object.__new__
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
 call_listeners = []
-_function_numbers = itertools.count(1)  # (TF numbers its functions too)
 
 
 class ConcreteFunction:
@@ -46,7 +45,9 @@ class ConcreteFunction:
 
     def __init__(self, name, graph, inputs, structured_outputs, input_signature,
                  python_parameters=None, declared_names=frozenset()):
-        self._name = name
+        self._name = name  # the Python function's
+        # TF's name of the function: the name of its body in graphs' libraries
+        self._inference_name = unique_name(f"__inference_{name}")
         self._python_parameters = python_parameters  # the traced function's, for printing
         self._declared_names = declared_names  # spec names an input_signature gave
         self.graph = graph
@@ -69,13 +70,21 @@ class ConcreteFunction:
         if self._foreign:
             self._run = self._out_of_scope
         elif all(t.shape.is_fully_defined() for t in self.inputs):
-            self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
+            self._run = executor.compile_graph(graph, self.inputs, self.outputs,
+                                               self._inference_name)
         else:  # a program per input shape the calls repeat
-            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
+            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, self._inference_name)
         self._call_gradient = None  # made when a tape first records a call
         self._function_def = None
 
-    name = property(lambda self: self._name)
+    @property
+    def name(self):
+        """TF's name of the traced function, as bytes: ``b'__inference_<function>_<n>'``.
+
+        >>> tf.function(lambda: 1).get_concrete_function().name.startswith(b"__inference_")
+        True
+        """
+        return self._inference_name.encode()
 
     @property
     def structured_input_signature(self):
@@ -263,8 +272,7 @@ class ConcreteFunction:
         its tensor arguments, then the variables it reads, as resource arguments."""
         if self._function_def is None:
             from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
-            self._function_def = graph_def.function_def(
-                self, f"__inference_{self._name}_{next(_function_numbers)}")
+            self._function_def = graph_def.function_def(self, self._inference_name)
         return self._function_def
 
     def _type_text(self, value):

@@ -255,7 +255,7 @@ class Function:
                                  f"{', '.join(repr(s) for s in _IR_STAGES[:5])}")
             raise errors.UnimplementedError(
                 None, None, f"XLA is not available: the compiler IR ({stage}) of "
-                f"{concrete.name} cannot be generated.")
+                f"{concrete._inference_name} cannot be generated.")
         return compiler_ir_generator
 
     def experimental_get_tracing_count(self):
