@@ -228,6 +228,18 @@ def _in_library(filename):
     return os.path.normcase(os.path.realpath(filename)).startswith(_library_folders())
 
 
+def _in_keras(filename):
+    """Whether `filename` is Keras's: shown among the frames of an error in user code, as TF
+    shows tf_keras's (a package outside TF), though never converted."""
+    return os.path.normcase(os.path.realpath(filename)).startswith(_keras_folder())
+
+
+@functools.cache
+def _keras_folder():
+    return os.path.normcase(os.path.realpath(os.path.join(_PACKAGE_FOLDER, "_src", "keras"))) \
+        + os.sep
+
+
 _warned = weakref.WeakSet()
 
 
@@ -314,15 +326,41 @@ def _user_frames(traceback):
     frames = []
     for frame, line in _walk(traceback):
         filename = frame.f_code.co_filename
-        if _in_library(filename) or not os.path.exists(filename):
+        if _in_library(filename) and not _in_keras(filename) or not os.path.exists(filename):
             continue
         name = _converted_code.get(frame.f_code)
+        if name is not None:  # (TF's source map names the line a converted statement starts)
+            line = _statement_start(filename, line)
         entry = (filename, line, name or frame.f_code.co_name, name is not None)
         if name is not None and frames and frames[-1][::2] == entry[::2] and frames[-1][3]:
             frames[-1] = entry
         else:
             frames.append(entry)
     return frames
+
+
+def _statement_start(filename, line):
+    """The first line of the innermost statement of `filename` spanning `line`."""
+    starts = _statement_starts(filename)
+    return starts.get(line, line)
+
+
+@functools.lru_cache(maxsize=64)
+def _statement_starts(filename):
+    """``{line: first line of the innermost statement over it}`` for the lines of `filename`
+    (empty when it does not parse)."""
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return {}
+    spans = sorted(((n.lineno, n.end_lineno) for n in ast.walk(tree)
+                    if isinstance(n, ast.stmt) and n.end_lineno),
+                   key=lambda span: span[1] - span[0], reverse=True)
+    starts = {}
+    for first, last in spans:  # widest first: inner statements overwrite their lines
+        for line in range(first, last + 1):
+            starts[line] = first
+    return starts
 
 
 def _walk(traceback):
