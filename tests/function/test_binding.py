@@ -2,6 +2,7 @@
 import collections
 import re
 
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -162,6 +163,26 @@ def test_namedtuple_arguments_print_as_their_class():
     assert f(_P(1.0, 2.0)).numpy() == 3.0
     assert "x (POSITIONAL_OR_KEYWORD): P[['a', Literal[1.0]], ['b', Literal[2.0]]]" in \
         f.pretty_printed_concrete_signatures()
+
+
+def test_input_signature_converts_python_values_and_variables_to_its_dtype():
+    # TF 2.21: a value other than a tensor is converted to the spec's dtype, and its
+    # conversion error is the binding's reason
+    f = tf.function(lambda x: x, input_signature=[tf.TensorSpec([None], tf.float32)])
+    g = tf.function(lambda x: x, input_signature=[tf.TensorSpec([2], tf.int64)])
+    assert f([1, 2]).dtype == tf.float32 and f(tf.Variable([1.0, 2.0])).numpy().tolist() == [1, 2]
+    assert g(np.array([1, 2], "int32")).dtype == tf.int64
+    for fn, value, why in (
+            (g, [1.5, 2], "Cannot convert [1.5, 2] to EagerTensor of dtype int64"),
+            (f, ["a"], "Cannot convert ['a'] to EagerTensor of dtype float"),
+            (f, tf.Variable([1, 2]), "Incompatible type conversion requested to type float32 "
+                                     "for `tf.Variable of type int32.")):
+        with pytest.raises(TypeError, match=re.escape(f"failed due to `{why}")):
+            fn(value)
+    with pytest.raises(TypeError, match=re.escape(
+            "`Can not cast TensorSpec(shape=(2,), dtype=tf.int32, name=None) to TensorSpec("
+            "shape=(None,), dtype=tf.float32, name=None)`")):
+        f(tf.constant([1, 2]))  # (a tensor is never converted)
 
 
 def test_input_signature_must_fit_the_parameters():

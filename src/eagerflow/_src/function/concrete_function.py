@@ -62,6 +62,7 @@ class ConcreteFunction:
         graph.outputs = self.outputs
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
+        graph.variables = self.variables  # (TF's FuncGraph.variables: those it reads)
         # Tensors of graphs built outside this one (a function traced inside another) that
         # no input feeds: it can run only replayed there, never on its own.
         fed = {id(t) for t in self.inputs}

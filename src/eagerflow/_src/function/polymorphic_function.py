@@ -350,8 +350,14 @@ class Function:
                     fail(f"{value!r} does not match {spec!r}")
                 tensors.extend(parts)
                 return
-            tensor = value if isinstance(value, (Tensor, TensorSpec)) else convert_to_tensor(
-                value, dtype_hint=spec.dtype)  # (a spec stands for a tensor: get_concrete_function)
+            # (a spec stands for a tensor: get_concrete_function)
+            tensor = value if isinstance(value, (Tensor, TensorSpec)) and not isinstance(
+                value, Variable) else None
+            if tensor is None:  # other values converted to the spec's dtype, as in TF
+                try:
+                    tensor = convert_to_tensor(value, dtype=spec.dtype)
+                except (TypeError, ValueError) as e:
+                    fail(str(e))
             if not spec.is_compatible_with(tensor):
                 fail(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}")
             tensors.append(tensor)
