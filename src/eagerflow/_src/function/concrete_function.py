@@ -9,6 +9,7 @@ TF; the executor inlines the body when it compiles the enclosing graph.
 """
 import collections
 import inspect
+import itertools
 
 import numpy as np
 
@@ -24,7 +25,6 @@ from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.function import trace_key
 from eagerflow._src.function.trace_key import VariableSpec
 from eagerflow._src.graph import executor
-from eagerflow._src.graph.function_library import unique_name
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
 
@@ -33,6 +33,8 @@ _new = object.__new__
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
 call_listeners = []
+# (numbered apart from the library's other functions, whose numbers SavedModels keep)
+_function_numbers = itertools.count(1)
 
 
 class ConcreteFunction:
@@ -47,7 +49,7 @@ class ConcreteFunction:
                  python_parameters=None, declared_names=frozenset()):
         self._name = name  # the Python function's
         # TF's name of the function: the name of its body in graphs' libraries
-        self._inference_name = unique_name(f"__inference_{name}")
+        self._inference_name = f"__inference_{name}_{next(_function_numbers)}"
         self._python_parameters = python_parameters  # the traced function's, for printing
         self._declared_names = declared_names  # spec names an input_signature gave
         self.graph = graph

@@ -29,16 +29,11 @@ _ids = itertools.count(1)
 _BODIES = weakref.WeakValueDictionary()  # name -> FunctionBody, while a library holds it
 
 
-def unique_name(base):
-    """`base` numbered as no other library function is (``cond_true_12``)."""
-    return f"{base}_{next(_ids)}"
-
-
 class FunctionBody:
     """A library function: `graph` run from `inputs` (placeholders) to `outputs`.
 
-    `name` is made unique from the given base (or is `base`, one `unique_name` gave, when
-    `named`); `stateful` says whether any of
+    `name` is made unique from the given base (or is `base`, already unique, when `named`);
+    `stateful` says whether any of
     its ops has side effects (the calling op is then ``If`` rather than
     ``StatelessIf``).  It compiles on its first `run`.
     """
@@ -47,7 +42,7 @@ class FunctionBody:
                  "__weakref__")
 
     def __init__(self, base, graph, inputs, outputs, named=False):
-        self.name = base if named else unique_name(base)
+        self.name = base if named else f"{base}_{next(_ids)}"
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         self.stateful = any(op.stateful for op in graph.get_operations())
         self.derived = {}  # what interpreters work out from the body once (a loop's kept values)
