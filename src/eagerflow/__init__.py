@@ -20,8 +20,7 @@ from eagerflow._src.core.context import (  # noqa: F401
     Operation, device, executing_eagerly, get_current_name_scope, inside_function, name_scope)
 from eagerflow._src.core.context import lifting_scope as init_scope  # noqa: F401
 from eagerflow._src.core.convert import (  # noqa: F401
-    constant, convert_to_tensor, get_static_value, is_symbolic_tensor, is_tensor,
-    register_tensor_conversion_function)
+    constant, convert_to_tensor, is_symbolic_tensor, is_tensor, register_tensor_conversion_function)
 from eagerflow._src.core.dtypes import (  # noqa: F401
     DType, as_dtype, bfloat16, bool, complex128, complex64, float16, float32, float64, int16, int32,
     int64, int8, qint16, qint32, qint8, quint16, quint8, resource, string, uint16, uint32, uint64,
@@ -43,6 +42,7 @@ from eagerflow._src.graph.control_flow import case, cond, switch_case, while_loo
 from eagerflow._src.graph.functional_ops import (  # noqa: F401
     foldl, foldr, map_fn, scan, vectorized_map)
 from eagerflow._src.graph.hessians import hessians  # noqa: F401
+from eagerflow._src.graph.static_value import get_static_value  # noqa: F401
 from eagerflow._src.graph.tensor_array import TensorArray, TensorArraySpec  # noqa: F401
 from eagerflow._src.ops.array_ops import (  # noqa: F401
     boolean_mask, broadcast_dynamic_shape, broadcast_static_shape, broadcast_to, concat, einsum,

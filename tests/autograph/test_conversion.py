@@ -391,6 +391,20 @@ def test_error_frames_are_the_user_functions_as_tf_shows_them():
         f"of argument 'x'.\n")
 
 
+def _spans_lines(x):
+    return tf.reshape(x,
+                      [5])
+
+
+def test_a_frame_of_a_statement_over_several_lines_names_its_first_line():
+    # as TF's source map: the line the converted statement starts on
+    with pytest.raises(ValueError) as info:
+        tf.function(_spans_lines)(tf.constant([1.0, 2.0]))
+    first = _spans_lines.__code__.co_firstlineno + 1
+    assert f'line {first}, in _spans_lines  *\n        return tf.reshape(x,\n' in \
+        str(info.value)
+
+
 def test_a_dataset_loop_state_may_take_an_element_of_unknown_rank():
     @tf.function
     def total(dataset):

@@ -1,6 +1,8 @@
 """Calling a ConcreteFunction: the structured signature first, then the flat one, as TF."""
+import collections
 import re
 
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -108,6 +110,79 @@ def test_input_signature_errors_of_tuples():
                     input_signature=[(tf.TensorSpec([]), tf.TensorSpec([]))])
     with pytest.raises(TypeError, match=re.escape("`Expected (1.0,) to have length of 2`")):
         f((1.0,))
+
+
+_S = tf.TensorSpec([])
+_SCALAR = "TensorSpec(shape=(), dtype=tf.float32, name=None)"
+_P = collections.namedtuple("P", "a b")
+
+
+def test_a_tuple_of_the_signature_takes_no_list_and_a_list_no_tuple():
+    f = tf.function(lambda t: t[0] + t[1], input_signature=[(_S, _S)])
+    g = tf.function(lambda t: t[0] + t[1], input_signature=[[_S, _S]])
+    assert f(_P(1.0, 2.0)).numpy() == 3.0  # (a namedtuple is a tuple)
+    with pytest.raises(TypeError, match=re.escape(
+            "failed due to `Can not cast [1.0, 2.0] to tuple type.`. Received args: "
+            f"([1.0, 2.0],) and kwargs: {{}} for signature: (t: Tuple[{_SCALAR}, {_SCALAR}]).")):
+        f([1.0, 2.0])
+    with pytest.raises(TypeError, match=re.escape("`Can not cast (1.0, 2.0) to list type.`")):
+        g((1.0, 2.0))
+    with pytest.raises(TypeError, match=re.escape("`object of type 'Tuple' has no len()`")):
+        g([1.0])  # (TF's words)
+    # the concrete function binds as strictly, then tries the flat signature
+    with pytest.raises(TypeError, match=re.escape(
+            "`Can not cast [1.0, 2.0] to tuple type.`") + "(?s:.*)" + re.escape(
+            "Fallback to flat signature also failed due to: <lambda>(t, t_1) missing required "
+            "arguments: t_1.")):
+        f.get_concrete_function()([1.0, 2.0])
+
+
+def test_a_namedtuple_of_the_signature_takes_values_with_its_fields_by_name():
+    R = collections.namedtuple("R", "b a")
+    Q = collections.namedtuple("Q", "a b c")
+    h = tf.function(lambda x: x[0] - x[1], input_signature=[_P(_S, _S)])
+    assert h(_P(3.0, 1.0)).numpy() == 2.0
+    assert h(R(1.0, 3.0)).numpy() == 2.0  # a=3.0, b=1.0
+    text = f"P[['a', {_SCALAR}], ['b', {_SCALAR}]]"
+    with pytest.raises(TypeError, match=re.escape(
+            f"`Cannot cast (1.0, 2.0) to type {_P}.`. Received args: ((1.0, 2.0),) and kwargs: "
+            f"{{}} for signature: (x: {text}).")):
+        h((1.0, 2.0))
+    with pytest.raises(TypeError, match=re.escape(
+            f"`Q(a=1.0, b=2.0, c=3.0) has different attributes with the TraceType {text}`")):
+        h(Q(1.0, 2.0, 3.0))
+    cf = h.get_concrete_function()
+    assert str(cf).splitlines()[1] == f"  x (POSITIONAL_OR_KEYWORD): {text}"
+    assert cf(R(1.0, 3.0)).numpy() == 2.0
+    with pytest.raises(TypeError, match=re.escape(f"`Cannot cast [1.0, 2.0] to type {_P}.`")):
+        cf([1.0, 2.0])
+
+
+def test_namedtuple_arguments_print_as_their_class():
+    f = tf.function(lambda x: x.a + x.b)
+    assert f(_P(1.0, 2.0)).numpy() == 3.0
+    assert "x (POSITIONAL_OR_KEYWORD): P[['a', Literal[1.0]], ['b', Literal[2.0]]]" in \
+        f.pretty_printed_concrete_signatures()
+
+
+def test_input_signature_converts_python_values_and_variables_to_its_dtype():
+    # TF 2.21: a value other than a tensor is converted to the spec's dtype, and its
+    # conversion error is the binding's reason
+    f = tf.function(lambda x: x, input_signature=[tf.TensorSpec([None], tf.float32)])
+    g = tf.function(lambda x: x, input_signature=[tf.TensorSpec([2], tf.int64)])
+    assert f([1, 2]).dtype == tf.float32 and f(tf.Variable([1.0, 2.0])).numpy().tolist() == [1, 2]
+    assert g(np.array([1, 2], "int32")).dtype == tf.int64
+    for fn, value, why in (
+            (g, [1.5, 2], "Cannot convert [1.5, 2] to EagerTensor of dtype int64"),
+            (f, ["a"], "Cannot convert ['a'] to EagerTensor of dtype float"),
+            (f, tf.Variable([1, 2]), "Incompatible type conversion requested to type float32 "
+                                     "for `tf.Variable of type int32.")):
+        with pytest.raises(TypeError, match=re.escape(f"failed due to `{why}")):
+            fn(value)
+    with pytest.raises(TypeError, match=re.escape(
+            "`Can not cast TensorSpec(shape=(2,), dtype=tf.int32, name=None) to TensorSpec("
+            "shape=(None,), dtype=tf.float32, name=None)`")):
+        f(tf.constant([1, 2]))  # (a tensor is never converted)
 
 
 def test_input_signature_must_fit_the_parameters():

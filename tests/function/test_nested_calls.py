@@ -2,7 +2,10 @@
 
 Values are TF 2.21's for the same programs.
 """
+import re
+
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -191,3 +194,108 @@ def test_control_flow_in_a_function_called_with_different_variables_uses_each():
 
     y, grads = inside(tf.constant(-1.0))
     assert y.numpy() == 4002.0 and [g.numpy() for g in grads] == [0.0, 6.0, 1200.0]
+
+
+def test_a_nested_function_makes_its_variable_from_the_outer_input_on_the_first_call_only():
+    made = []
+
+    @tf.function
+    def inner(x):
+        if not made:
+            made.append(tf.Variable(x * 2))
+        return made[0] + 1
+
+    @tf.function
+    def outer(x):
+        return inner(x)
+
+    # TF 2.21: the first call assigns 2.0; the second reads it (no new initial value)
+    assert outer(tf.constant(1.0)).numpy() == 3.0
+    assert outer(tf.constant(5.0)).numpy() == 3.0
+    assert made[0].numpy() == 2.0
+    assert (inner.experimental_get_tracing_count(), outer.experimental_get_tracing_count()) \
+        == (2, 1)
+
+
+def test_a_method_making_its_variable_from_an_input_three_functions_deep():
+    class M(tf.Module):
+        v = None
+
+        @tf.function
+        def inner(self, x):
+            if self.v is None:
+                self.v = tf.Variable(x + 1.0)
+            return self.v * 2.0
+
+    m = M()
+    middle = tf.function(lambda x: m.inner(x) + 1.0)
+    outer = tf.function(lambda x: middle(x) * 10.0)
+    assert outer(tf.constant(1.0)).numpy() == 50.0
+    assert outer(tf.constant(7.0)).numpy() == 50.0
+    assert m.inner(tf.constant(9.0)).numpy() == 4.0
+    assert m.v.numpy() == 2.0
+
+
+def test_a_nested_function_making_a_variable_on_every_trace_fails_in_user_code():
+    @tf.function
+    def inner(x):
+        v = tf.Variable(x)
+        return v + 1
+
+    @tf.function
+    def outer(x):
+        return inner(x)
+
+    with pytest.raises(ValueError) as info:
+        outer(tf.constant(1.0))
+    text = str(info.value)
+    # TF's framing names the outer call's line and then the inner creation's
+    assert text.startswith("in user code:")
+    assert text.index("in outer") < text.index("in inner") < text.index(
+        "ValueError: tf.function only supports singleton tf.Variables created on the first "
+        "call.")
+
+
+def test_a_nested_function_making_variables_on_a_later_trace_fails():
+    made = []
+
+    @tf.function
+    def inner(x):
+        if x.shape.rank == 1:
+            made.append(tf.Variable(x))
+        return x + 1
+
+    @tf.function
+    def outer(x):
+        return inner(x)
+
+    assert outer(tf.constant(1.0)).numpy() == 2.0
+    with pytest.raises(ValueError, match="Creating variables on a non-first call to a "
+                                         "function decorated with tf.function."):
+        outer(tf.constant([1.0]))
+
+
+def test_a_concrete_function_is_named_as_tf_names_its_body_everywhere():
+    @tf.function
+    def f(x):
+        return tf.gather(x, 3)
+
+    cf = f.get_concrete_function(tf.TensorSpec([2]))
+    other = f.get_concrete_function(tf.TensorSpec([3]))
+    assert isinstance(cf.name, bytes) and re.fullmatch(rb"__inference_f_\d+", cf.name)
+    assert cf.name != other.name
+    assert cf.graph.name == "f"
+    assert cf.function_def.signature.name.encode() == cf.name
+
+    @tf.function
+    def outer(x):
+        return f(x) * 2.0
+
+    call, = _calls(outer.get_concrete_function(tf.TensorSpec([2])).graph)
+    assert call.get_attr("f").encode() == cf.name
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        cf(tf.constant([1, 2]))
+    assert str(info.value).endswith(f"[Op:{cf.name.decode()}]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        cf(tf.constant([1.0, 2.0]))
+    assert str(info.value).endswith(f"[Op:{cf.name.decode()}]")

@@ -301,3 +301,19 @@ def test_threads_calling_one_trace_with_their_own_variables(monkeypatch):
     assert (a.numpy(), b.numpy()) == (2.0, 102.0)
     assert results[id(a)].numpy() == 2.0 and results[id(b)].numpy() == 102.0
     assert bump_twice.experimental_get_tracing_count() == 1
+
+
+def test_a_traced_graph_lists_the_variables_it_reads_but_not_its_arguments():
+    v, w = tf.Variable(2.0, name="vv"), tf.Variable(3.0, name="ww")
+    made = []
+
+    @tf.function
+    def f(x, arg):
+        if not made:
+            made.append(tf.Variable(1.0, name="made"))
+        return x * v + arg + made[0]
+
+    cf = f.get_concrete_function(tf.TensorSpec([]), w)
+    # TF 2.21: FuncGraph.variables, a tuple, in the order they were read
+    assert [x.name for x in cf.graph.variables] == ["vv:0", "made:0"]
+    assert tf.function(lambda x: x + 1).get_concrete_function(1.0).graph.variables == ()

@@ -350,6 +350,32 @@ def test_while_loop_shape_must_stay_unless_an_invariant_allows_it():
     assert allowed(tf.constant([1.0]))[0].shape == [4]
 
 
+def test_graph_while_loop_structure_errors_are_tfs():
+    # TF 2.21: the invariants must have the loop variables' structure; a body's result is
+    # compared with them (the result named first), with nest's message alone
+    def short_invariants():
+        i, x = tf.constant(0), tf.ones([2])
+        return tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x), [i, x],
+                             shape_invariants=[i.shape])
+
+    with pytest.raises(ValueError) as info:
+        tf.function(short_invariants)()
+    text = str(info.value)
+    assert "    ValueError: The two structures don't have the same nested structure." in text
+    assert "Second structure: type=list str=[TensorShape([])]" in text
+
+    def short_result():
+        return tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1,),
+                             [tf.constant(0), tf.ones([1])])
+
+    with pytest.raises(ValueError) as info:
+        tf.function(short_result)()
+    text = str(info.value)
+    assert "    ValueError: The two structures don't have the same nested structure." in text
+    assert text.index("First structure: type=tuple") < text.index(
+        "Second structure: type=list")
+
+
 def test_while_loop_dtype_must_stay():
     @tf.function
     def f(x):

@@ -485,3 +485,51 @@ def test_loss_and_metric_values_are_taken_only_in_a_call():
     model(np.ones((2, 2), "float32"))
     assert len(model.losses) == 3
     assert model.metrics[0].name == "total" and float(model.metrics[0].result()) == 4.0
+
+
+def test_a_loss_tensor_added_in_a_traced_function_outside_a_call_fails_as_in_tf_keras():
+    # tf_keras: a tensor of a traced function is not symbolic for add_loss; outside a layer's
+    # call it fails (in a custom train_step too), a callable is taken, and in a call it is
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.build((None, 3))
+
+    @tf.function
+    def adds(x):
+        model.add_loss(tf.reduce_sum(x))
+        return model(x)
+
+    with pytest.raises(ValueError, match="Expected a symbolic Tensors or a callable for the "
+                                         "loss value."):
+        adds(tf.ones((2, 3)))
+    assert model.losses == []
+
+    @tf.function
+    def adds_callable():
+        model.add_loss(lambda: tf.reduce_sum(model.layers[0].kernel) * 0.0 + 2.0)
+        return tf.add_n(model.losses)
+
+    assert float(adds_callable()) == 2.0
+
+    class Stepped(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                self.add_loss(tf.reduce_sum(y_pred))
+                loss = self.compiled_loss(y, y_pred, regularization_losses=self.losses)
+            self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+            return {"loss": loss}
+
+    stepped = Stepped()
+    stepped.compile("sgd", "mse")
+    with pytest.raises(ValueError) as info:
+        stepped.fit(np.ones((4, 3), "float32"), np.ones((4, 1), "float32"), verbose=0)
+    assert str(info.value).startswith("in user code:")
+    assert "Expected a symbolic Tensors or a callable" in str(info.value)

@@ -12,6 +12,11 @@ from eagerflow.keras.utils import Progbar
 keras = tf.keras
 
 
+# An error of a compiled step, as tf_keras's: framed in user code (the step's frames), then
+# the error itself
+_IN_STEP = r"^in user code:\n\n(?s:.*)\n    ValueError: "
+
+
 def _linear_data(n=64, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 3)).astype("float32")
@@ -306,8 +311,8 @@ def test_losses_pair_with_outputs_in_order():
     model.compile("sgd", ["mse"])  # a shorter list leaves the other output without a loss
     assert list(model.fit(x, [y_score, y_kind], verbose=0).history) == ["loss", "score_loss"]
     model.compile("sgd", {"score": "mse", "other": "mae"})
-    with pytest.raises(ValueError, match=r"^Found unexpected losses or metrics that do not "
-                                         r"correspond to any Model output: "
+    with pytest.raises(ValueError, match=_IN_STEP + r"Found unexpected losses or metrics "
+                                         r"that do not correspond to any Model output: "
                                          r"dict_keys\(\['other'\]\)\. Valid mode output names: "
                                          r"\['score', 'kind'\]\. Received struct is: "
                                          r"\{'other': 'mae'\}\.$"):
@@ -316,12 +321,14 @@ def test_losses_pair_with_outputs_in_order():
 
 def test_missing_targets_and_missing_losses():
     x, y = _linear_data(8)
-    with pytest.raises(ValueError, match=r"^Target data is missing\. Your model was compiled "
-                                         r"with loss=mse, and therefore expects target data"):
+    with pytest.raises(ValueError, match=_IN_STEP + r"Target data is missing\. Your model "
+                                         r"was compiled with loss=mse, and therefore expects "
+                                         r"target data"):
         _linear_model().fit(x, verbose=0)
     model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
     model.compile("sgd")
-    with pytest.raises(ValueError, match=r"^No loss found\. You may have forgotten"):
+    with pytest.raises(ValueError, match=_IN_STEP + r"No loss found\. You may have "
+                                         r"forgotten"):
         model.fit(x, y, verbose=0)
 
 
@@ -604,7 +611,8 @@ def test_a_list_of_metrics_lists_needs_one_per_output():
     for metrics in ([["mae"]], [["mae"], ["mse"], ["mae"]]):
         for argument in ("metrics", "weighted_metrics"):
             model.compile("sgd", "mse", **{argument: metrics})
-            with pytest.raises(ValueError, match=f"^The two structures don't have the same "
+            with pytest.raises(ValueError, match=_IN_STEP + f"The two structures don't have "
+                                                 f"the same "
                                                  f"sequence length. Input structure has "
                                                  f"length {len(metrics)}, while shallow "
                                                  f"structure has length 2.$"):
@@ -650,3 +658,57 @@ def test_predict_joins_batches_as_keras_does():
     assert inner.shape.as_list() == [7, None, 2] and inner.ragged_rank == 1
     dense = predict(lambda t: t * 2)
     assert isinstance(dense, np.ndarray) and dense.shape == (7, 3)
+
+
+def test_errors_of_a_compiled_step_are_framed_in_user_code_as_tf_keras_frames_them():
+    # TF 2.21 + tf_keras: a trace-time error of fit / evaluate / predict starts with "in
+    # user code:", lists the step's frames, and ends with the error; a run-time error names
+    # the train_function
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    wrong, labels = np.ones((4, 5), "float32"), np.ones((4, 2), "float32")
+    last = (f'ValueError: Input 0 of layer "{model.name}" is incompatible with the layer: '
+            f'expected shape=(None, 3), found shape=(None, 5)')
+    for run, step in ((lambda: model.fit(wrong, labels, verbose=0), "train_function"),
+                      (lambda: model.evaluate(wrong, labels, verbose=0), "test_function"),
+                      (lambda: model.predict(wrong, verbose=0), "predict_function")):
+        with pytest.raises(ValueError) as info:
+            run()
+        text = str(info.value)
+        assert text.startswith("in user code:\n\n")
+        assert re.search(rf", in {step}(  \*)?\n", text), text
+        assert text.rstrip().splitlines()[-1].strip() == last
+
+    class Checked(tf.keras.layers.Layer):
+        def call(self, x):
+            return tf.reshape(x, [-1, 7])
+
+    checked = tf.keras.Sequential([tf.keras.Input((3,)), Checked()])
+    checked.compile("sgd", "mse")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"\[Op:__inference_train_function_\d+\]$"):
+        checked.fit(np.ones((4, 3), "float32"), np.ones((4, 7), "float32"), verbose=0)
+
+
+def test_a_models_own_train_step_runs_as_python_as_in_tf_keras():
+    class Branching(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+            loss = tf.reduce_mean((self(x) - y) ** 2)
+            if loss > 100.0:  # (not converted: a tensor's truth fails in the traced step)
+                loss = loss * 0.0
+            return {"loss": loss}
+
+    model = Branching()
+    model.compile("sgd")
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
+        model.fit(np.ones((4, 3), "float32"), np.ones((4, 1), "float32"), verbose=0)
+    assert str(info.value).startswith("in user code:")
+    assert "if loss > 100.0:" in str(info.value)

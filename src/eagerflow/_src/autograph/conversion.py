@@ -228,6 +228,18 @@ def _in_library(filename):
     return os.path.normcase(os.path.realpath(filename)).startswith(_library_folders())
 
 
+def _in_keras(filename):
+    """Whether `filename` is Keras's: shown among the frames of an error in user code, as TF
+    shows tf_keras's (a package outside TF), though never converted."""
+    return os.path.normcase(os.path.realpath(filename)).startswith(_keras_folder())
+
+
+@functools.cache
+def _keras_folder():
+    return os.path.normcase(os.path.realpath(os.path.join(_PACKAGE_FOLDER, "_src", "keras"))) \
+        + os.sep
+
+
 _warned = weakref.WeakSet()
 
 
@@ -314,9 +326,11 @@ def _user_frames(traceback):
     frames = []
     for frame, line in _walk(traceback):
         filename = frame.f_code.co_filename
-        if _in_library(filename) or not os.path.exists(filename):
+        if _in_library(filename) and not _in_keras(filename) or not os.path.exists(filename):
             continue
         name = _converted_code.get(frame.f_code)
+        if name is not None:  # (TF's source map names the line a converted statement starts)
+            line = _statement_start(filename, line)
         entry = (filename, line, name or frame.f_code.co_name, name is not None)
         if name is not None and frames and frames[-1][::2] == entry[::2] and frames[-1][3]:
             frames[-1] = entry
@@ -325,22 +339,46 @@ def _user_frames(traceback):
     return frames
 
 
+def _statement_start(filename, line):
+    """The first line of the innermost statement of `filename` spanning `line`."""
+    starts = _statement_starts(filename)
+    return starts.get(line, line)
+
+
+@functools.lru_cache(maxsize=64)
+def _statement_starts(filename):
+    """``{line: first line of the innermost statement over it}`` for the lines of `filename`
+    (empty when it does not parse)."""
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return {}
+    spans = sorted(((n.lineno, n.end_lineno) for n in ast.walk(tree)
+                    if isinstance(n, ast.stmt) and n.end_lineno),
+                   key=lambda span: span[1] - span[0], reverse=True)
+    starts = {}
+    for first, last in spans:  # widest first: inner statements overwrite their lines
+        for line in range(first, last + 1):
+            starts[line] = first
+    return starts
+
+
 def _walk(traceback):
     while traceback is not None:
         yield traceback.tb_frame, traceback.tb_lineno
         traceback = traceback.tb_next
 
 
-def _framed(error):
-    """`error` with TF's "in user code" framing: the user's frames, then the message; None
-    where no user frame is in its way, unless the call itself failed (a function taking
-    other arguments), which TF frames with no frames."""
+def _framed(error, traceback):
+    """`error` with TF's "in user code" framing: the user's frames on `traceback`, then the
+    message; None where no user frame is in its way, unless the call itself failed (a
+    function taking other arguments), which TF frames with no frames."""
     lines = []
-    for filename, line, name, converted in _user_frames(error.__traceback__):
+    for filename, line, name, converted in _user_frames(traceback):
         text = linecache.getline(filename, line).strip()
         lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
                      f"\n        {text}\n")
-    if not lines and error.__traceback__.tb_next is not None:
+    if not lines and traceback.tb_next is not None:
         return None
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
@@ -355,7 +393,7 @@ def _framed(error):
             framed = StagingError(message)
     except Exception:  # an exception class that takes other arguments: leave it as it is
         return None
-    framed.ag_framed = True
+    framed.ag_framed = error  # (framed again, with the outer frames, by an enclosing trace)
     return framed
 
 
@@ -387,9 +425,9 @@ def call_traced(fn, args, kwargs, options=None):
     try:
         result = convert(fn, optional)(*args, **kwargs)
     except Exception as e:
-        if getattr(e, "ag_framed", False):
-            raise
-        framed = _framed(e)
+        # An error an inner function's trace framed is framed again from its own error,
+        # with every user frame from here down (the outer function's call lines too).
+        framed = _framed(getattr(e, "ag_framed", e), e.__traceback__)
         if framed is None:
             raise
         raise framed.with_traceback(e.__traceback__) from None

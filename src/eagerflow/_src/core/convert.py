@@ -650,13 +650,10 @@ def is_symbolic_tensor(tensor):
     return isinstance(tensor, Tensor) and not isinstance(tensor, EagerTensor)
 
 
-@export("get_static_value")
 def get_static_value(tensor, partial=False):
-    """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors).
-
-    >>> tf.get_static_value(tf.constant([1, 2]))
-    array([1, 2], dtype=int32)
-    """
+    """The value of `tensor` as a NumPy array when it is known now (always, for eager tensors;
+    for a graph tensor, whenever constants and static shapes determine it: what eagerflow's
+    ops decide by; ``tf.get_static_value`` answers as TF's narrower evaluator does)."""
     if isinstance(tensor, EagerTensor):
         return tensor.numpy()
     if not is_tensor_like(tensor):

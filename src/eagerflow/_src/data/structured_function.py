@@ -276,7 +276,7 @@ class StructuredFunction:
         if program is None:  # (compiled once, fed on every call)
             program = concrete._fed_program = ShapeSpecialized(
                 concrete.graph, [*concrete.inputs, *(inner for _, inner in captured)],
-                concrete.outputs, concrete.name)
+                concrete.outputs, concrete._name)
         bound = copy.copy(self)
         bound._concrete = _Fed(program, [values[id(outer)]._data for outer, _ in captured])
         return bound

@@ -53,7 +53,7 @@ class _InputTypeError(Exception):
         self.index, self.expected, self.got = index, expected, got
 
     def at(self, concrete):
-        op = f"__inference_{concrete.name}"
+        op = concrete._inference_name
         return errors.InvalidArgumentError(
             None, op, f"cannot compute {op} as input #{self.index}(zero-based) was expected to "
             f"be a {self.expected} tensor but is a {self.got} tensor [Op:{op}]")
@@ -109,28 +109,46 @@ def _cast(value, expected, tensors, type_text):
         if not expected.is_compatible_with(value):
             raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
         tensors.extend(expected._to_components(value))
-    elif isinstance(expected, dict):
-        if not isinstance(value, collections.abc.Mapping):
-            raise TypeError(f"Can not cast {value!r} to a Dict type.")
-        if set(value) != set(expected):
-            raise TypeError(f"{value!r} has different keys with the TraceType "
-                            f"{type_text(expected)}.")
-        for k in sorted(expected):
-            _cast(value[k], expected[k], tensors, type_text)
-    elif isinstance(expected, (list, tuple)):
-        kind = "List" if isinstance(expected, list) else "Tuple"
-        if not isinstance(value, (list, tuple)) or len(value) != len(expected):
-            raise TypeError(f"Can not cast {value!r} to {kind}[...] of length {len(expected)}.")
-        for v, e in zip(value, expected):
+    elif isinstance(expected, (dict, list, tuple)):
+        for v, e in matched_parts(value, expected, type_text):
             _cast(v, e, tensors, type_text)
     elif not isinstance(expected, Variable) and value != expected:
         raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
 
 
+def matched_parts(value, expected, type_text):
+    """``(part of value, part of expected)`` for a nested `expected` (a dict, list, tuple or
+    namedtuple of specs or literals), in flattening order, or TF's TypeError when `value` is
+    not of its kind: a list for a list, any tuple for a tuple, a value with the same fields
+    for a namedtuple (taken by name), a mapping with the same keys for a dict."""
+    if isinstance(expected, dict):
+        if not isinstance(value, collections.abc.Mapping):
+            raise TypeError(f"Can not cast {value!r} to a Dict type.")
+        if set(value) != set(expected):
+            raise TypeError(f"{value!r} has different keys with the TraceType "
+                            f"{type_text(expected)}.")
+        return [(value[k], expected[k]) for k in sorted(expected)]
+    fields = getattr(type(expected), "_fields", None)
+    if fields is not None:
+        if not all(hasattr(value, f) for f in fields):
+            raise TypeError(f"Cannot cast {value!r} to type {type(expected)}.")
+        if set(getattr(value, "_fields", fields)) != set(fields):
+            raise TypeError(f"{value!r} has different attributes with the TraceType "
+                            f"{type_text(expected)}")
+        return [(getattr(value, f), e) for f, e in zip(fields, expected)]
+    kind = list if isinstance(expected, list) else tuple
+    if not isinstance(value, kind):
+        raise TypeError(f"Can not cast {value!r} to {kind.__name__} type.")
+    if len(value) != len(expected):  # (TF's words for each kind)
+        raise TypeError(f"Expected {value!r} to have length of {len(expected)}"
+                        if kind is tuple else "object of type 'Tuple' has no len()")
+    return list(zip(value, expected))
+
+
 def _bind_flat(concrete, args, kwargs):
     """The call as the graph's tensor inputs, named by their placeholders, in order."""
     names = [t.op.name for t in concrete.inputs]
-    summary = f"{concrete.name}({', '.join(names)})"
+    summary = f"{concrete._name}({', '.join(names)})"
     if len(args) > len(names):
         raise TypeError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
     missing = [n for n in names[len(args):] if n not in kwargs]  # (TF checks this first)

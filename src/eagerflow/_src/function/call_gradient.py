@@ -106,7 +106,7 @@ class CallGradient:
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
         # The function's body in the library, which the recorded op names.
-        self.body = _body(f"__inference_{concrete.name}", concrete, passed)
+        self.body = _body(concrete._inference_name, concrete, passed, named=True)
         _CALLS[self.body.name] = weakref.ref(self, lambda _, name=self.body.name: _CALLS.pop(
             name, None))
         self._op = _STATEFUL_CALL if self.body.stateful else _CALL
@@ -137,7 +137,7 @@ class CallGradient:
         if mode.forward is None:
             mode.forward = executor.compile_graph(self._graph, self._inputs,
                                                   [*self._outputs, *mode.saved],
-                                                  self._concrete.name)
+                                                  self._concrete._name)
         flat = []
         for array in mode.forward(*[t._data for t in tensors]):
             t = _new(EagerTensor)
@@ -206,7 +206,7 @@ class CallGradient:
     def _forward_body(self, mode):
         """The body returning the outputs, then the values `mode`'s gradient keeps."""
         if mode.body is None:
-            name, body = f"__forward_{self._concrete.name}", self.body
+            name, body = f"__forward_{self._concrete._name}", self.body
             if self._graph is body.graph:
                 mode.body = _CallBody(name, body.graph, body.inputs,
                                       [*body.outputs, *mode.saved], body.rebind)
@@ -330,7 +330,7 @@ class CallGradient:
         gradients of the differentiable outputs and `exposed` tensors.
         """
         targets = [t for t in (*self._outputs, *exposed) if is_differentiable(t)]
-        graph = Graph(f"__backward_{self._concrete.name}")
+        graph = Graph(f"__backward_{self._concrete._name}")
         with context.building(graph):
             dys = [graph.placeholder(t.dtype, t.shape, "grad") for t in targets]
             grads = self._tape.gradient(targets, [self._sources[i] for i in wanted],
@@ -383,8 +383,8 @@ class _CallBody(FunctionBody):
 
     __slots__ = ("rebind",)
 
-    def __init__(self, base, graph, inputs, outputs, rebind):
-        super().__init__(base, graph, inputs, outputs)
+    def __init__(self, base, graph, inputs, outputs, rebind, named=False):
+        super().__init__(base, graph, inputs, outputs, named)
         self.rebind = rebind
 
     def run(self, *arrays):
@@ -404,7 +404,7 @@ class _CallBody(FunctionBody):
                 forwarding.target = target
 
 
-def _body(base, concrete, captures, graph=None, inputs=None, outputs=None):
+def _body(base, concrete, captures, graph=None, inputs=None, outputs=None, named=False):
     """The `_CallBody` of `concrete`, taking the node `captures` ((outer, inner) pairs); or
     of `graph`, a copy of its graph with `inputs` and `outputs` in place of its own."""
     if graph is None:
@@ -423,7 +423,7 @@ def _body(base, concrete, captures, graph=None, inputs=None, outputs=None):
                 inner = _fed_placeholder(graph, inner)
             inputs.append(inner)
     graph.handle_arguments = handles  # the arguments its variables' ops take, written to TF
-    return _CallBody(base, graph, inputs, outputs, rebind)
+    return _CallBody(base, graph, inputs, outputs, rebind, named)
 
 
 def _fed_placeholder(graph, constant):

@@ -33,7 +33,8 @@ _new = object.__new__
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
 call_listeners = []
-_function_numbers = itertools.count(1)  # (TF numbers its functions too)
+# (numbered apart from the library's other functions, whose numbers SavedModels keep)
+_function_numbers = itertools.count(1)
 
 
 class ConcreteFunction:
@@ -46,7 +47,9 @@ class ConcreteFunction:
 
     def __init__(self, name, graph, inputs, structured_outputs, input_signature,
                  python_parameters=None, declared_names=frozenset()):
-        self._name = name
+        self._name = name  # the Python function's
+        # TF's name of the function: the name of its body in graphs' libraries
+        self._inference_name = f"__inference_{name}_{next(_function_numbers)}"
         self._python_parameters = python_parameters  # the traced function's, for printing
         self._declared_names = declared_names  # spec names an input_signature gave
         self.graph = graph
@@ -61,6 +64,7 @@ class ConcreteFunction:
         graph.outputs = self.outputs
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
+        graph.variables = self.variables  # (TF's FuncGraph.variables: those it reads)
         # Tensors of graphs built outside this one (a function traced inside another) that
         # no input feeds: it can run only replayed there, never on its own.
         fed = {id(t) for t in self.inputs}
@@ -69,13 +73,21 @@ class ConcreteFunction:
         if self._foreign:
             self._run = self._out_of_scope
         elif all(t.shape.is_fully_defined() for t in self.inputs):
-            self._run = executor.compile_graph(graph, self.inputs, self.outputs, name)
+            self._run = executor.compile_graph(graph, self.inputs, self.outputs,
+                                               self._inference_name)
         else:  # a program per input shape the calls repeat
-            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, name)
+            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, self._inference_name)
         self._call_gradient = None  # made when a tape first records a call
         self._function_def = None
 
-    name = property(lambda self: self._name)
+    @property
+    def name(self):
+        """TF's name of the traced function, as bytes: ``b'__inference_<function>_<n>'``.
+
+        >>> tf.function(lambda: 1).get_concrete_function().name.startswith(b"__inference_")
+        True
+        """
+        return self._inference_name.encode()
 
     @property
     def structured_input_signature(self):
@@ -263,8 +275,7 @@ class ConcreteFunction:
         its tensor arguments, then the variables it reads, as resource arguments."""
         if self._function_def is None:
             from eagerflow._src.graph import graph_def  # noqa: PLC0415 (protobuf when asked)
-            self._function_def = graph_def.function_def(
-                self, f"__inference_{self._name}_{next(_function_numbers)}")
+            self._function_def = graph_def.function_def(self, self._inference_name)
         return self._function_def
 
     def _type_text(self, value):
@@ -400,6 +411,14 @@ class List(_TraceType):
         return f"List[{', '.join(map(repr, self._key))}]"
 
 
+class NamedTuple(_TraceType):
+    """A namedtuple's type: its class's name, then each field's name and type."""
+    components = property(lambda self: tuple(t for _, t in self._key[1]))
+
+    def __repr__(self):
+        return f"{self._key[0]}[{', '.join(f'[{k!r}, {t!r}]' for k, t in self._key[1])}]"
+
+
 class Dict(_TraceType):
     mapping = property(lambda self: dict(self._key))
 
@@ -411,7 +430,7 @@ def _flat(trace):
     """The tensor specs within a trace type, as `nest.flatten` orders them (dicts by key)."""
     if trace is None or isinstance(trace, Literal):
         return []
-    if isinstance(trace, (Tuple, List)):
+    if isinstance(trace, (Tuple, List, NamedTuple)):
         return [spec for t in trace.components for spec in _flat(t)]
     if isinstance(trace, Dict):
         items = trace._key
@@ -441,6 +460,10 @@ def trace_type(value, declared=frozenset()):
         return Dict(tuple((k, trace_type(value[k], declared)) for k in value))
     if isinstance(value, list):
         return List(tuple(trace_type(v, declared) for v in value))
+    fields = getattr(type(value), "_fields", None)
+    if isinstance(value, tuple) and fields is not None:
+        return NamedTuple((type(value).__name__, tuple(
+            (f, trace_type(v, declared)) for f, v in zip(fields, value))))
     if isinstance(value, tuple):
         return Tuple(tuple(trace_type(v, declared) for v in value))
     return Literal(value)

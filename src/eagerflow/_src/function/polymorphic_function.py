@@ -26,11 +26,15 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.function import autograph_slot, trace_key
+from eagerflow._src.function import autograph_slot, binding, trace_key
 from eagerflow._src.core import errors
 from eagerflow._src.function.concrete_function import (
     CAPTURED_DEFAULT as _CAPTURED_DEFAULT, ConcreteFunction, FunctionType, Parameter, trace_type)
+from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.variables import VAR_IS_INITIALIZED
+from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
+from eagerflow._src.ops.math_ops import logical_and
 from eagerflow._src.ops.cast_ops import identity
 
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
@@ -124,7 +128,11 @@ class Function:
             if concrete is None:
                 concrete = self._concrete_for(args, kwargs, key)
         if self._initializer is not None:
-            concrete, self._initializer = self._initializer, None
+            initializer, self._initializer = self._initializer, None
+            if context.get().graph is not None:  # called while another function traces
+                return _first_call_in_graph(initializer, concrete, self._created_variables,
+                                            tensors)
+            concrete = initializer
         return concrete.call_flat(tensors)
 
     def _canonical(self, args, kwargs):
@@ -247,7 +255,7 @@ class Function:
                                  f"{', '.join(repr(s) for s in _IR_STAGES[:5])}")
             raise errors.UnimplementedError(
                 None, None, f"XLA is not available: the compiler IR ({stage}) of "
-                f"{concrete.name} cannot be generated.")
+                f"{concrete._inference_name} cannot be generated.")
         return compiler_ir_generator
 
     def experimental_get_tracing_count(self):
@@ -322,22 +330,13 @@ class Function:
             fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
 
         def bind(value, spec):
-            if isinstance(spec, (list, tuple)):  # a nested signature: match it part by part
-                if not isinstance(value, (list, tuple)):
-                    fail(f"Can not cast {value!r} to {type(spec).__name__} type.")
-                if len(value) != len(spec):
-                    fail(f"Expected {value!r} to have length of {len(spec)}")
-                for v, s in zip(value, spec):
+            if isinstance(spec, (list, tuple, dict)):  # a nested signature: part by part
+                try:
+                    parts = binding.matched_parts(value, spec, _signature_type_text)
+                except TypeError as e:
+                    fail(str(e))
+                for v, s in parts:
                     bind(v, s)
-                return
-            if isinstance(spec, dict):  # by key, in sorted order as the placeholders are made
-                if not isinstance(value, collections.abc.Mapping):
-                    fail(f"Can not cast {value!r} to a Dict type.")
-                if set(value) != set(spec):
-                    fail(f"{value!r} has different keys with the TraceType "
-                         f"{_signature_type_text(spec)}.")
-                for k in sorted(spec):
-                    bind(value[k], spec[k])
                 return
             if hasattr(spec, "_argument_tensor"):  # a DatasetSpec or IteratorSpec
                 tensor = spec._argument_tensor(value)
@@ -351,8 +350,14 @@ class Function:
                     fail(f"{value!r} does not match {spec!r}")
                 tensors.extend(parts)
                 return
-            tensor = value if isinstance(value, (Tensor, TensorSpec)) else convert_to_tensor(
-                value, dtype_hint=spec.dtype)  # (a spec stands for a tensor: get_concrete_function)
+            # (a spec stands for a tensor: get_concrete_function)
+            tensor = value if isinstance(value, (Tensor, TensorSpec)) and not isinstance(
+                value, Variable) else None
+            if tensor is None:  # other values converted to the spec's dtype, as in TF
+                try:
+                    tensor = convert_to_tensor(value, dtype=spec.dtype)
+                except (TypeError, ValueError) as e:
+                    fail(str(e))
             if not spec.is_compatible_with(tensor):
                 fail(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to {spec!r}")
             tensors.append(tensor)
@@ -401,7 +406,6 @@ class Function:
         if not self._made_variables:
             self._created_variables = created
         first, self._initialized = not self._initialized, True
-        eager = context.executing_eagerly()
         # The reason is listed when the trace starts (a recursive function's own calls trace
         # inside it) and dropped if the trace fails: only finished traces count, as in TF.
         at = len(self._reasons)
@@ -443,11 +447,6 @@ class Function:
             if any(v.handle.value is None for v in created):
                 # Initial values computed from the inputs: the first call runs this trace,
                 # which assigns them (later calls, the one that follows, as TF does).
-                if not eager:
-                    raise ValueError(
-                        f"A variable's initial value must not depend on the inputs of the "
-                        f"traced function {self._name!r} when it is called while another "
-                        f"function traces; create the variable outside the function.")
                 self._initializer = concrete
             return self._trace(args, kwargs, key, "traced again after creating variables")
         self._traces.append((key, concrete))
@@ -460,6 +459,19 @@ class Function:
 
     def __repr__(self):
         return f"<eagerflow.function {self._name} at 0x{id(self):x}>"
+
+
+def _first_call_in_graph(initializer, concrete, created, tensors):
+    """The first call of a function that made variables from its inputs, made while another
+    function traces: in that graph, the trace that assigns their initial values runs while
+    any of them is uninitialized, the later one otherwise (TF's conditional initializer)."""
+    ready = None
+    for variable in created:
+        if variable.handle.value is None:
+            known = dispatch(VAR_IS_INITIALIZED, (variable,))
+            ready = known if ready is None else logical_and(ready, known)
+    return cond(ready, lambda: concrete.call_flat(tensors),
+                lambda: initializer.call_flat(tensors))
 
 
 def _call_stats_key(python_function):
@@ -666,7 +678,8 @@ def _spec_or_value(value, graph):
 
 def _as_spec(spec):
     if isinstance(spec, (list, tuple)):
-        return type(spec)(_as_spec(s) for s in spec)
+        items = [_as_spec(s) for s in spec]
+        return type(spec)(*items) if hasattr(type(spec), "_fields") else type(spec)(items)
     if isinstance(spec, dict):
         return {k: _as_spec(v) for k, v in spec.items()}
     return spec
@@ -678,6 +691,10 @@ def _signature_type_text(spec):
     if isinstance(spec, dict):
         return "Dict[" + ", ".join(f"[{k!r}, {_signature_type_text(v)}]"
                                    for k, v in spec.items()) + "]"
+    fields = getattr(type(spec), "_fields", None)
+    if fields is not None:  # a namedtuple: its class name, its fields by name
+        return f"{type(spec).__name__}[" + ", ".join(
+            f"[{f!r}, {_signature_type_text(s)}]" for f, s in zip(fields, spec)) + "]"
     if isinstance(spec, (list, tuple)):
         kind = "List" if isinstance(spec, list) else "Tuple"
         return f"{kind}[{', '.join(_signature_type_text(s) for s in spec)}]"

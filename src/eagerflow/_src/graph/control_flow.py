@@ -725,11 +725,10 @@ def _same_structure(structure, result):
     """
     if isinstance(structure, (list, tuple)) and not isinstance(result, (list, tuple)):
         result = [result] if isinstance(structure, list) else (result,)
-    try:
-        nest.assert_same_structure(structure, result, check_types=False)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"The loop variables {structure!r} and body's result {result!r} "
-                         f"must have the same nested structure. {e}") from None
+    try:  # (TF's error names the result first)
+        nest.assert_same_structure(result, structure, check_types=False)
+    except TypeError as e:
+        raise ValueError(str(e)) from None
     return result
 
 
@@ -757,6 +756,8 @@ def fits(shape, invariant):
 def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iterations, back_prop,
                  name, parallel_iterations):
     scope = name or "while"
+    if shape_invariants is not None:  # one per loop variable, as TF checks first
+        nest.assert_same_structure(structure, shape_invariants)
     if shape_invariants is None:
         invariants = [t.shape for t in flat]
     else:  # a TensorArray's flow is a scalar whatever its invariant says of the elements

@@ -175,8 +175,10 @@ class Emitter:
         ])
         number = next(_programs)
         filename = f"<eagerflow graph {self.name} #{number}>"
-        self.env["_fail"] = functools.partial(_raise_located, self.at_line, filename,
-                                              f"{self.name}_{number}")
+        # the function TF's errors name: a concrete function's own, else one numbered here
+        shown = self.name if self.name.startswith("__inference_") else \
+            f"__inference_{self.name}_{number}"
+        self.env["_fail"] = functools.partial(_raise_located, self.at_line, filename, shown)
         self.env["__name__"] = __name__  # NumPy warnings from kernels are filtered as ours
         exec(compile(source, filename, "exec"), self.env)  # noqa: S102 (source made above)
         return self.env["run"]
@@ -240,7 +242,7 @@ def _raise_located(at_line, filename, name, exc):
     error = cls(None, None,
                 f"Graph execution error:\n\nDetected at node {node} defined at (most recent "
                 f"call last):\n{where}{message}\n\t [[{{{{node {node}}}}}]] "
-                f"[Op:__inference_{name}]")
+                f"[Op:{name}]")
     error.located = (op, node, message)  # (a Session words it as TF 1 does)
     raise error from None
 

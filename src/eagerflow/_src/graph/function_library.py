@@ -32,7 +32,8 @@ _BODIES = weakref.WeakValueDictionary()  # name -> FunctionBody, while a library
 class FunctionBody:
     """A library function: `graph` run from `inputs` (placeholders) to `outputs`.
 
-    `name` is made unique from the given base; `stateful` says whether any of
+    `name` is made unique from the given base (or is `base`, already unique, when `named`);
+    `stateful` says whether any of
     its ops has side effects (the calling op is then ``If`` rather than
     ``StatelessIf``).  It compiles on its first `run`.
     """
@@ -40,8 +41,8 @@ class FunctionBody:
     __slots__ = ("name", "graph", "inputs", "outputs", "stateful", "derived", "_run",
                  "__weakref__")
 
-    def __init__(self, base, graph, inputs, outputs):
-        self.name = f"{base}_{next(_ids)}"
+    def __init__(self, base, graph, inputs, outputs, named=False):
+        self.name = base if named else f"{base}_{next(_ids)}"
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         self.stateful = any(op.stateful for op in graph.get_operations())
         self.derived = {}  # what interpreters work out from the body once (a loop's kept values)

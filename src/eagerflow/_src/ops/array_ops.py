@@ -1468,6 +1468,8 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
     for d in (rows, cols):
         if d < 0:
             raise _op_error("Fill", f"Dimension {d} must be >= 0")
+    if not context.executing_eagerly():  # (ops, as TF's: its value is not static there)
+        return _eye_at_run_time(rows, num_columns and cols, batch_shape, dtype, name)
     matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
     return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
 

@@ -846,7 +846,7 @@ def load(export_dir, tags=None, options=None):
         aliases = {}
         for alias, names in by_alias.items():
             found = next((obj for obj in loader.nodes if isinstance(obj, RestoredFunction) and
-                          {c.name for c in obj.concrete_functions} ==
+                          {c._name for c in obj.concrete_functions} ==
                           {_function_name(n) for n in names}), None)
             aliases[alias] = found or RestoredFunction(
                 alias, [loader.get_concrete(n) for n in names], None)

@@ -512,7 +512,7 @@ class _Writer:
         name = self.names.get(id(cf))
         if name is not None:
             return name
-        name = self.names[id(cf)] = self.unique(f"__inference_{cf.name}")
+        name = self.names[id(cf)] = self.unique(f"__inference_{cf._name}")
         self.written[name] = cf
         args = gd.function_arguments(cf)
         fdef = gd.function_def(cf, name, self.library)
@@ -527,10 +527,10 @@ class _Writer:
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(bound)
         saved.canonicalized_input_signature.CopyFrom(
-            _encode(_input_signature(cf), f"the inputs of function {cf.name!r}"))
+            _encode(_input_signature(cf), f"the inputs of function {cf._name!r}"))
         outputs = vars(cf)["_saved_output_signature"] if \
             "_saved_output_signature" in vars(cf) else _signature_value(cf.structured_outputs)
-        saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf.name!r}"))
+        saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf._name!r}"))
         self.bound[id(cf)] = bound
         return name
 
@@ -579,7 +579,7 @@ class _Writer:
                     f"TensorFlow objects (e.g. tf.Variable) captured by functions must be "
                     f"'tracked' by assigning them to an attribute of a tracked object or "
                     f"assigned to an attribute of the main object directly. (a lookup table "
-                    f"captured by the function {cf.name!r})")
+                    f"captured by the function {cf._name!r})")
             return found
         if isinstance(value, Variable):
             found = self.graph.ids.get(id(value))
@@ -590,7 +590,7 @@ class _Writer:
                     f"'tracked' by assigning them to an attribute of a tracked object or "
                     f"assigned to an attribute of the main object directly. \n\n Trackable "
                     f"Python objects referring to this tensor (from gc.get_referrers, limited "
-                    f"to two hops):\n{value!r} (captured by the function {cf.name!r})")
+                    f"to two hops):\n{value!r} (captured by the function {cf._name!r})")
             return found
         found = self.graph.asset_paths.get(id(value))  # (a loaded asset's path: its node)
         if found is not None:

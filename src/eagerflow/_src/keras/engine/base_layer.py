@@ -562,8 +562,9 @@ class Layer(Module):
     def add_loss(self, losses, **kwargs):
         """Adds loss tensors, or zero-argument callables returning one, to `losses`.
 
-        As in Keras, a loss with a value (not a symbolic tensor) is taken only while a layer
-        is called: outside a call it must be a zero-argument callable.
+        As in Keras, a loss with a value (not a symbolic tensor: a tensor of a traced
+        function counts as one with a value) is taken only while a layer is called: outside
+        a call it must be a zero-argument callable.
 
         >>> layer = tf.keras.layers.Dense(1)
         >>> layer.add_loss(lambda: tf.constant(0.5))
@@ -576,7 +577,8 @@ class Layer(Module):
         values = [loss if isinstance(loss, Tensor) else
                   convert_to_tensor(loss, dtype=backend.floatx())
                   for loss in losses if not callable(loss)]
-        if values and call_context().depth == 0 and context.executing_eagerly() and \
+        if values and call_context().depth == 0 and (
+                context.executing_eagerly() or context.inside_function()) and \
                 not all(keras_tensor.is_keras_tensor(v) for v in values):
             raise ValueError("Expected a symbolic Tensors or a callable for the loss value. "
                              "Please wrap your loss computation in a zero argument `lambda`.")

@@ -476,24 +476,35 @@ class Model(Layer):
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
-    def _compiled(self, step):
-        return step if self.run_eagerly else function(step, reduce_retracing=True)
+    def _compiled(self, step, name):
+        """`step` as the function named `name` (``train_function``) that the loops call, as
+        TF's: traced unless `run_eagerly` (its traces, errors and frames carry that name)."""
+        if self.run_eagerly:
+            return step
+
+        def compiled(data):  # (the step runs as Python: a model's own is not converted)
+            return step(data)
+        compiled.__name__ = compiled.__qualname__ = name
+        compiled.__code__ = compiled.__code__.replace(co_name=name, co_qualname=name)
+        return function(compiled, reduce_retracing=True)
 
     def make_train_function(self, force=False):
         """`train_step` as the function `fit` calls per batch (traced unless `run_eagerly`)."""
         if self.train_function is None or force:
-            self.train_function = self._compiled(self._on_replicas(self.train_step))
+            self.train_function = self._compiled(self._on_replicas(self.train_step),
+                                                 "train_function")
         return self.train_function
 
     def make_test_function(self, force=False):
         if self.test_function is None or force:
-            self.test_function = self._compiled(self._on_replicas(self.test_step))
+            self.test_function = self._compiled(self._on_replicas(self.test_step),
+                                                "test_function")
         return self.test_function
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
             self.predict_function = self._compiled(
-                self._on_replicas(self.predict_step, concat=True))
+                self._on_replicas(self.predict_step, concat=True), "predict_function")
         return self.predict_function
 
     def _on_replicas(self, step, concat=False):
