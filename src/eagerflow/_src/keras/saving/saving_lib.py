@@ -906,12 +906,14 @@ def _legacy_serialization(value):
     """A config as tf_keras's legacy serialization writes it (its `.h5` files): an object
     by its registered name (``"MyPkg>Scale"`` for a registered custom layer), without the
     ``module`` and ``registered_name`` its newer serialization adds (tf_keras's `.h5`
-    loader finds a registered class only by that name)."""
+    loader finds a registered class only by that name). A LossScaleOptimizer's inner
+    optimizer stays as its `get_config` gives it, with its module, as tf_keras writes it."""
     if isinstance(value, list):
         return [_legacy_serialization(v) for v in value]
     if not isinstance(value, dict):
         return value
-    out = {k: _legacy_serialization(v) for k, v in value.items()}
+    out = {k: v if k == "inner_optimizer" else _legacy_serialization(v)
+           for k, v in value.items()}
     if out.get("class_name") == "function" and isinstance(out.get("config"), str):
         registered = out.get("registered_name")  # (a function: by its name)
         return registered if isinstance(registered, str) and registered != "function" \
