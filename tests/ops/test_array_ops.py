@@ -1697,3 +1697,18 @@ def test_gradient_of_rows_is_sparse_only_for_an_axis_given_as_0_as_tf():
     grad = tape.gradient(repeated, x)  # (TF's repeat tiles and masks: a dense gradient)
     assert not isinstance(grad, tf.IndexedSlices)
     assert grad.numpy().tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+
+
+@pytest.mark.parametrize("sorted_, values", [([True, False], [True]),
+                                             ([1 + 1j], [1 + 1j]), (["a", "b"], ["a"])])
+def test_searchsorted_of_types_without_a_kernel_is_not_found(sorted_, values):
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"^Could not find device for node: \{\{node LowerBound\}\} = "
+                             r"LowerBound\[T=DT_"):
+        tf.searchsorted(sorted_, values)
+    with pytest.raises(tf.errors.NotFoundError, match=r"\{\{node UpperBound\}\}"):
+        tf.raw_ops.UpperBound(sorted_inputs=[sorted_], values=[values])
+    f = tf.function(lambda a, b: tf.searchsorted(a, b))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="No OpKernel was registered to support Op 'LowerBound'"):
+        f(tf.constant(sorted_), tf.constant(values))

@@ -3068,10 +3068,15 @@ def _search_rule(sorted_inputs, values, out_type):
     return values.shape, out_type
 
 
+# TF's `T` takes any type, with CPU kernels for the real ones only (NotFoundError else)
+_SEARCH_KERNELS = (_d.float64, _d.float32, _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                   _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64)
 _LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied=(0, 1),
-                        dtypes=REAL, not_differentiable="integer output")
+                        dtypes=_d.ALL, kernels=_SEARCH_KERNELS,
+                        not_differentiable="integer output")
 _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
-                        dtypes=REAL, not_differentiable="integer output")
+                        dtypes=_d.ALL, kernels=_SEARCH_KERNELS,
+                        not_differentiable="integer output")
 tf_nodes[_LOWER_BOUND] = tf_nodes[_UPPER_BOUND] = NodeForm(outputs=("output",))
 tf_args[_LOWER_BOUND] = ("sorted_inputs", "values")
 tf_defaults[_LOWER_BOUND] = {"out_type": _d.int32}
