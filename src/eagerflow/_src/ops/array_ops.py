@@ -857,7 +857,10 @@ def _concat_error(arrays, axis):
     return _bad("ConcatOp : invalid inputs")
 
 
-def _concat_kernel(xp, *arrays, axis):
+def _concat_kernel(xp, *arrays, axis=None):
+    if axis is None:  # known at run time: the last input
+        *arrays, axis = arrays
+        axis = int(axis)
     try:
         return xp.concatenate(arrays, axis)
     except (ValueError, IndexError):
@@ -868,7 +871,9 @@ def _merge_dims(a, b):
     return a if b is None else b
 
 
-def _concat_rule(*inputs, axis):
+def _concat_rule(*inputs, axis=None):
+    if axis is None:  # known at run time: the last input
+        return _concat_run_time_rule(inputs[:-1], inputs[-1])
     if _unknown_rank(*inputs):
         return unknown_shape(), inputs[0].dtype
     rank = inputs[0].shape.rank
@@ -889,6 +894,26 @@ def _concat_rule(*inputs, axis):
             dims[d] = (None if dims[d] is None or n is None else dims[d] + n) if d == axis \
                 else _merge_dims(dims[d], n)
     return TensorShape(dims), inputs[0].dtype
+
+
+def _concat_run_time_rule(inputs, axis):
+    """TF's shape of a concat along an `axis` known at run time: the inputs' rank, with no
+    dim known."""
+    shapes = [t.shape for t in inputs] + [axis.shape]
+    if axis.shape.rank not in (None, 0):
+        raise shape_rules.shape_error(
+            "ConcatV2", f"Shape must be rank 0 but is rank {axis.shape.rank}", shapes)
+    rank = next((t.shape.rank for t in inputs if t.shape.rank is not None), None)
+    if rank is None:
+        return unknown_shape(), inputs[0].dtype
+    if rank == 0:
+        raise shape_rules.shape_error("ConcatV2", "Can't concatenate scalars (use tf.stack "
+                                                  "instead)", shapes)
+    for t in inputs:
+        if t.shape.rank not in (None, rank):
+            raise shape_rules.shape_error(
+                "ConcatV2", f"Shape must be rank {rank} but is rank {t.shape.rank}", shapes)
+    return TensorShape([None] * rank), inputs[0].dtype
 
 
 def _merge_failure(a, b):
@@ -916,8 +941,9 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
-tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="N")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True,
+                   tail_attr="axis")
+tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int, runtime=True)), number="N")
 
 
 @export("concat")
@@ -937,6 +963,12 @@ def concat(values, axis, name="concat"):
     tensors = _matching(values)
     if len(tensors) == 1:
         return cast_ops.identity(tensors[0], name=name)
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's last input, as in TF
+        if dynamic.dtype not in (_d.int32, _d.int64):
+            raise TypeError(f"Value passed to parameter 'axis' has DataType "
+                            f"{dynamic.dtype.name} not in list of allowed values: int32, int64")
+        return dispatch(_CONCAT, tuple(tensors) + (dynamic,), {}, name)
     return dispatch(_CONCAT, tensors, {"axis": _int(axis, "ConcatV2")}, name)
 
 
@@ -3286,6 +3318,8 @@ register_gradient("SplitV")(_split_back)
 
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
+    if "axis" not in op.attrs:  # known at run time: each input's slice of dy, as TF's
+        return _concat_run_time_grad(op.inputs[:-1], op.inputs[-1], dy) + [None]
     axis, rank = op.attrs["axis"], dy.shape.rank
     if rank is not None:
         axis %= rank
@@ -3298,6 +3332,19 @@ def _concat_grad(op, dy):
         end = start + shape(t)[axis]
         pieces.append(gather(dy, range(start, end), axis=axis))
         start = end
+    return pieces
+
+
+def _concat_run_time_grad(inputs, axis, dy):
+    n = rank(dy) if dy.shape.rank is None else dy.shape.rank
+    along = one_hot(math_ops.floormod(axis, cast_ops.cast(n, axis.dtype)), n, dtype=axis.dtype)
+    pieces, start = [], None
+    for t in inputs:
+        size = shape(t, out_type=axis.dtype)
+        begin = zeros_like(size) if start is None else math_ops.multiply(along, start)
+        pieces.append(slice(dy, begin, size))
+        step = late.reduction_ops.reduce_sum(math_ops.multiply(along, size))
+        start = step if start is None else math_ops.add(start, step)
     return pieces
 
 
