@@ -1032,3 +1032,17 @@ def test_diagonal_offset_known_at_run_time():
     with pytest.raises(TypeError, match="Input 'k' of 'MatrixDiagV3' Op has type int64 that "
                                         "does not match expected type of int32."):
         bad.get_concrete_function()
+
+
+def test_band_part_bounds_of_two_dtypes_fail_as_tf():
+    x = tf.ones([3, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute MatrixBandPart as input #2\(zero-based\) was "
+                             r"expected to be a int64 tensor but is a int32 tensor"):
+        tf.linalg.band_part(x, tf.constant(0, tf.int64), tf.constant(-1))
+    f = tf.function(lambda a, b: tf.linalg.band_part(x, a, b), input_signature=[
+        tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.int32)])
+    with pytest.raises(TypeError, match="Input 'num_upper' of 'MatrixBandPart' Op has type "
+                                        "int32 that does not match type int64 of argument "
+                                        "'num_lower'."):
+        f.get_concrete_function()

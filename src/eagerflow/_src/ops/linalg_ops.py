@@ -26,6 +26,7 @@ from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
+from eagerflow._src.core.registry import fixed_input_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import late, math_ops
@@ -1366,14 +1367,23 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
 tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
 
 
-def _run_time_ints(op_name, attr, *values):
-    """Integer parameters `values` as tensors of one dtype (int32 or int64) when run time
-    alone knows one of them, else None."""
+def _run_time_ints(op_def, attr, names, *values):
+    """Integer parameters `values` (input 1 on, named `names`) as tensors of one dtype
+    (int32 or int64) when run time alone knows one of them, else None; tensors of two
+    dtypes fail as TF's type check."""
+    if all(isinstance(v, Tensor) for v in values) and len({v.dtype for v in values}) > 1:
+        first = values[0].dtype
+        i = next(i for i, v in enumerate(values) if v.dtype != first)
+        if context.executing_eagerly():
+            raise fixed_input_error(op_def, i + 1, names[i], first, values[i].dtype)
+        raise TypeError(f"Input '{names[i]}' of '{op_def.name}' Op has type "
+                        f"{values[i].dtype.name} that does not match type {first.name} of "
+                        f"argument '{names[0]}'.")
     if all(late.array_ops.run_time_tensor(v) is None for v in values):
         return None
     tensors = late.array_ops._matching(values)
     for t in tensors:
-        late.array_ops.check_index_dtype(op_name, attr, t)
+        late.array_ops.check_index_dtype(op_def.name, attr, t)
     return tensors
 
 
@@ -1583,7 +1593,8 @@ def band_part(input, num_lower, num_upper, name=None):
     array([[1, 2],
            [0, 4]], dtype=int32)>
     """
-    bounds = _run_time_ints("MatrixBandPart", "Tindex", num_lower, num_upper)
+    bounds = _run_time_ints(_BAND_PART, "Tindex", ("num_lower", "num_upper"), num_lower,
+                            num_upper)
     if bounds is not None:  # the bounds become the op's inputs, as in TF
         return dispatch(_BAND_PART, (as_tensor(input), *bounds), {}, name)
     attrs = {"num_lower": _static_int(num_lower, "num_lower", "MatrixBandPart", _d.int64),
