@@ -168,3 +168,23 @@ def test_v1_strings_split_gives_a_sparse_tensor_by_default():
     ragged = tf.compat.v1.strings.split(source=["a,b"], sep=",", result_type="RaggedTensor")
     assert ragged.to_list() == [[b"a", b"b"]]
     assert tf.compat.v1.strings.lower("AB").numpy() == b"ab"  # (TF 2's other names)
+
+
+def test_v1_constant_verifies_shape_and_pads_in_graphs():
+    assert tf1.constant([1, 2], tf.float32, [2], "x", True).numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(TypeError, match=r"^Expected Tensor \[1 2\] \(converted from \[1, 2\]\) "
+                                        r"with shape \(1, 2\), but got shape \(2,\)\.$"):
+        tf1.constant([1, 2], shape=[1, 2], verify_shape=True)
+    with pytest.raises(TypeError, match=r"with shape \(3,\), but got shape \(\)"):
+        tf1.constant(1, shape=[3], verify_shape=True)
+    assert tf1.constant(1, shape=[3]).numpy().tolist() == [1, 1, 1]
+    with tf.Graph().as_default():
+        with pytest.raises(TypeError, match=r"^Expected Tensor's shape: \(3,\), but got \(2,\)"):
+            tf1.constant([1, 2], shape=[3], verify_shape=True)
+        padded = [tf1.constant([1, 2], shape=[3]), tf1.constant([1, 2], shape=[2, 2])]
+        with pytest.raises(ValueError, match="Too many elements provided. Takes at most 2, "
+                                             "but got 3."):
+            tf1.constant([1, 2, 3], shape=[2])
+        with tf1.Session() as sess:
+            got = sess.run(padded)
+    assert [g.tolist() for g in got] == [[1, 2, 2], [[1, 2], [2, 2]]]

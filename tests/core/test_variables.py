@@ -213,3 +213,13 @@ def test_augmented_assignment_still_rebinds_other_operands():
     m += 1.0  # a distributed variable takes it as m = m + 1, as TF's
     assert float(m) == 2.0 and not isinstance(m, tf.Variable)
 
+
+
+def test_variable_handle_is_a_scalar_resource():
+    v = tf.Variable([1.0, 2.0])
+    assert v.handle.dtype == tf.resource and v.handle.shape == tf.TensorShape([])
+
+    @tf.function
+    def f():
+        return tf.constant(v.handle.dtype == tf.resource and v.handle.shape.rank == 0)
+    assert bool(f())

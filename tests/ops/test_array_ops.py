@@ -1712,3 +1712,47 @@ def test_gradient_of_rows_is_sparse_only_for_an_axis_given_as_0_as_tf():
     grad = tape.gradient(repeated, x)  # (TF's repeat tiles and masks: a dense gradient)
     assert not isinstance(grad, tf.IndexedSlices)
     assert grad.numpy().tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+
+
+@pytest.mark.parametrize("sorted_, values", [([True, False], [True]),
+                                             ([1 + 1j], [1 + 1j]), (["a", "b"], ["a"])])
+def test_searchsorted_of_types_without_a_kernel_is_not_found(sorted_, values):
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"^Could not find device for node: \{\{node LowerBound\}\} = "
+                             r"LowerBound\[T=DT_"):
+        tf.searchsorted(sorted_, values)
+    with pytest.raises(tf.errors.NotFoundError, match=r"\{\{node UpperBound\}\}"):
+        tf.raw_ops.UpperBound(sorted_inputs=[sorted_], values=[values])
+    f = tf.function(lambda a, b: tf.searchsorted(a, b))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="No OpKernel was registered to support Op 'LowerBound'"):
+        f(tf.constant(sorted_), tf.constant(values))
+
+
+def test_concat_along_an_axis_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([2, 3]), tf.TensorSpec([], tf.int32)])
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.concat([x, 3.0 * x], axis=n)
+            loss = tf.reduce_sum(y * y)
+        assert y.shape.as_list() == [None, None]  # TF knows the rank only
+        return y, tape.gradient(loss, x)
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    y, dx = f(x, tf.constant(-1))
+    assert y.numpy().tolist() == [[0, 1, 2, 0, 3, 6], [3, 4, 5, 9, 12, 15]]
+    np.testing.assert_allclose(dx.numpy(), 20.0 * x.numpy())
+    assert f(x, tf.constant(0))[0].shape == (4, 3)
+    nodes = [n for n in f.get_concrete_function().graph.as_graph_def().node
+             if n.op == "ConcatV2"]
+    assert [list(n.input) for n in nodes] == [["x", "mul", "n"]]
+    assert sorted(nodes[0].attr) == ["N", "T", "Tidx"]
+    g = tf.function(lambda x, n: tf.concat([x, x], n), input_signature=[
+        tf.TensorSpec([2, 3]), tf.TensorSpec([], tf.float32)])
+    with pytest.raises(TypeError, match="Value passed to parameter 'axis' has DataType "
+                                        "float32 not in list of allowed values: int32, int64"):
+        g.get_concrete_function()
+    h = tf.function(lambda x, n: tf.concat([x, x], n), input_signature=[
+        tf.TensorSpec([]), tf.TensorSpec([], tf.int32)])
+    with pytest.raises(ValueError, match=r"Can't concatenate scalars"):
+        h.get_concrete_function()

@@ -964,3 +964,85 @@ def test_determinants_of_singular_matrices_are_signed_zeros_as_in_tf():
             det, sign = la.det(m).numpy(), la.slogdet(m).sign.numpy()
             assert det == 0 and np.signbit(det) == negative
             assert sign == 0 and np.signbit(sign) == negative
+
+
+def _ops_of(fn):
+    return [(n.op, list(n.input)) for n in fn.get_concrete_function().graph.as_graph_def().node
+            if n.op.startswith("Matrix")]
+
+
+def test_band_part_bounds_known_at_run_time():
+    int32 = tf.TensorSpec([], tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([3, 4]), int32, int32])
+    def f(x, lo, hi):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.linalg.band_part(x, lo, hi)
+            loss = tf.reduce_sum(y * y)
+        assert y.shape == (3, 4)
+        return y, tape.gradient(loss, x)
+    x = tf.reshape(tf.range(1.0, 13.0), [3, 4])
+    y, dx = f(x, tf.constant(1), tf.constant(0))
+    want = np.tril(np.triu(x.numpy(), -1))
+    np.testing.assert_array_equal(y.numpy(), want)
+    np.testing.assert_array_equal(dx.numpy(), 2 * want)
+    assert _ops_of(f)[0] == ("MatrixBandPart", ["x", "lo", "hi"])
+    g = tf.function(lambda x, lo: tf.linalg.band_part(x, lo, -1),
+                    input_signature=[tf.TensorSpec([None, 4]), tf.TensorSpec([], tf.int64)])
+    np.testing.assert_array_equal(g(x, tf.constant(0, tf.int64)).numpy(), np.triu(x.numpy()))
+
+
+def test_diagonal_offset_known_at_run_time():
+    k_spec = tf.TensorSpec([], tf.int32)
+
+    @tf.function(input_signature=[tf.TensorSpec([3]), k_spec])
+    def diag(d, k):
+        with tf.GradientTape() as tape:
+            tape.watch(d)
+            y = tf.linalg.diag(d, k=k)
+            loss = tf.reduce_sum(y * y)
+        assert y.shape.rank is None  # TF knows nothing of it
+        return y, tape.gradient(loss, d)
+    d = tf.constant([1.0, 2.0, 3.0])
+    y, dd = diag(d, tf.constant(1))
+    np.testing.assert_array_equal(y.numpy(), np.diag(d.numpy(), 1))
+    np.testing.assert_array_equal(dd.numpy(), [2.0, 4.0, 6.0])
+    plain = tf.function(lambda d, k: tf.linalg.diag(d, k=k),
+                        input_signature=[tf.TensorSpec([3]), k_spec])
+    assert _ops_of(plain)[0][1][:2] == ["d", "k"]
+
+    @tf.function(input_signature=[tf.TensorSpec([3, 4]), k_spec])
+    def part(x, k):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.linalg.diag_part(x, k=k)
+            loss = tf.reduce_sum(y * y)
+        assert y.shape.rank is None
+        return y, tape.gradient(loss, x), tf.linalg.set_diag(x, tf.zeros([3]), k=k)
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    y, dx, cleared = part(x, tf.constant(1))
+    assert y.numpy().tolist() == [1.0, 6.0, 11.0]
+    np.testing.assert_array_equal(dx.numpy(), np.diag([2.0, 12.0, 22.0], 1)[:3])
+    want = x.numpy().copy()
+    want[[0, 1, 2], [1, 2, 3]] = 0
+    np.testing.assert_array_equal(cleared.numpy(), want)
+    bad = tf.function(lambda d, k: tf.linalg.diag(d, k=k),
+                      input_signature=[tf.TensorSpec([3]), tf.TensorSpec([], tf.int64)])
+    with pytest.raises(TypeError, match="Input 'k' of 'MatrixDiagV3' Op has type int64 that "
+                                        "does not match expected type of int32."):
+        bad.get_concrete_function()
+
+
+def test_band_part_bounds_of_two_dtypes_fail_as_tf():
+    x = tf.ones([3, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^cannot compute MatrixBandPart as input #2\(zero-based\) was "
+                             r"expected to be a int64 tensor but is a int32 tensor"):
+        tf.linalg.band_part(x, tf.constant(0, tf.int64), tf.constant(-1))
+    f = tf.function(lambda a, b: tf.linalg.band_part(x, a, b), input_signature=[
+        tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.int32)])
+    with pytest.raises(TypeError, match="Input 'num_upper' of 'MatrixBandPart' Op has type "
+                                        "int32 that does not match type int64 of argument "
+                                        "'num_lower'."):
+        f.get_concrete_function()

@@ -249,3 +249,16 @@ def test_histogram_fixed_width_errors_end_as_tfs_scoped_wrapper():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=re.escape("[Op:HistogramFixedWidth]") + "$"):
         tf.histogram_fixed_width([1.0], [1.0, 1.0], nbins=2)
+
+
+def test_histogram_fixed_width_nbins_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([5]), tf.TensorSpec([], tf.int32)])
+    def f(v, n):
+        out = tf.histogram_fixed_width(v, [0.0, 10.0], nbins=n)
+        assert out.shape.as_list() == [None]
+        return out
+    assert f(tf.constant([1.0, 2.0, 3.0, 9.0, 5.0]), tf.constant(4)).numpy().tolist() == \
+        [2, 1, 1, 1]
+    nodes = [(n.op, list(n.input)) for n in f.get_concrete_function().graph.as_graph_def().node
+             if n.op == "HistogramFixedWidth"]
+    assert nodes[0][1][0] == "v" and nodes[0][1][2] == "n"

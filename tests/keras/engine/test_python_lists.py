@@ -70,3 +70,24 @@ def test_lists_beside_arrays_are_refused_as_tf_keras_refuses_them():
 def test_cardinality_of_lists_is_checked():
     with pytest.raises(ValueError, match="Data cardinality is ambiguous"):
         _model().fit(X.tolist(), Y.tolist()[:5], verbose=0)
+
+
+def test_a_layer_called_on_a_list_converts_each_number_on_its_own():
+    doubled = keras.layers.Lambda(lambda t: t * 2)([1.0, 2.0])  # a list, repeated
+    assert [t.numpy().item() for t in doubled] == [1.0, 2.0, 1.0, 2.0]
+    assert all(isinstance(t, tf.Tensor) and t.shape == () for t in doubled)
+    with pytest.raises(ValueError, match=r'^Layer "dense\w*" expects 1 input\(s\), but it '
+                                         r'received 2 input tensors'):
+        keras.layers.Dense(2)([[1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"Exception encountered when calling layer "
+                                         r"'sequential\w*' \(type Sequential\)"):
+        keras.Sequential([keras.layers.Dense(1)])([[1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"A merge layer should be called on a list of "
+                                         r"inputs. Received: input_shape=\[\[\(\), \(\)\], "):
+        keras.layers.Add()([[1.0, 2.0], [3.0, 4.0]])
+    same = keras.layers.Lambda(lambda t: t)
+    assert same("abc") == "abc" and isinstance(same(np.float32(3)), np.float32)
+    mixed = same({"a": 1, "b": np.ones(2)})
+    assert mixed["a"].dtype == tf.int32 and mixed["b"].dtype == tf.float32
+    assert keras.layers.Add()([np.array([1.0, 2.0]), np.array([3.0, 4.0])]).numpy().tolist() \
+        == [4.0, 6.0]

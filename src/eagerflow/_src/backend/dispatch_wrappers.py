@@ -6132,6 +6132,15 @@ def _wdf82f10515(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _we11888348f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(value, dtype=None, shape=None, name=None, verify_shape=None):
+        try:
+            return _export_fn(value, dtype, shape, name, verify_shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'shape': shape, 'name': name, 'verify_shape': verify_shape})
+    return _export_wrapper
+
+
 def _we1205f5142(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(matrix, rhs, adjoint=None, name=None):
         try:
@@ -7007,6 +7016,7 @@ WRAPPERS = {
     'compat.v1.colocate_with': _w66df9bf2ef,
     'compat.v1.cond': _wd68732eb33,
     'compat.v1.confusion_matrix': _wf00484a00b,
+    'compat.v1.constant': _we11888348f,
     'compat.v1.container': _w66df9bf2ef,
     'compat.v1.control_dependencies': _wb14a22321e,
     'compat.v1.control_flow_v2_enabled': _w1f06b08988,

@@ -7,7 +7,10 @@ their TF 2 names, and the TF 1 casts (``tf.compat.v1.to_float`` & co.).
 >>> tf.compat.v1.to_int32([1.7, -2.5])
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -2], dtype=int32)>
 """
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context, convert
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 
@@ -266,6 +269,34 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=_d.int64):
     """``tf.math.argmin`` with TF 1's argument order (`name` third) and `dimension`."""
     axis = _deprecated_arg(axis, "axis", dimension, "dimension")
     return reduction_ops.argmin(input, axis=axis, output_type=output_type, name=name)
+
+
+@export("compat.v1.constant")
+def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
+    """TF 1's `tf.constant`: with `verify_shape`, `value` must have `shape` exactly; while a
+    graph is built, fewer values than `shape` holds are padded with the last one.
+
+    >>> tf.compat.v1.constant([1, 2], shape=[2], verify_shape=True)
+    <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+    """
+    if shape is None or not (verify_shape or context.get().graph is not None):
+        return convert.constant(value, dtype, shape, name)
+    plain = np.asarray(value) if convert.is_tensor_like(value) else value
+    arr = convert.to_array(plain, None if dtype is None else _d.as_dtype(dtype))
+    dims = tuple(int(d) for d in shape)
+    if verify_shape and arr.shape != dims:
+        if context.get().graph is not None:
+            raise TypeError(f"Expected Tensor's shape: {dims}, but got {arr.shape}.")
+        raise TypeError(f"Expected Tensor {arr} (converted from {plain}) with shape {dims}, "
+                        f"but got shape {arr.shape}.")
+    size = int(np.prod(dims, dtype=np.int64))
+    if 1 < arr.size < size:  # TF 1's graph constant repeats the last value
+        flat = arr.reshape(-1)
+        value = np.concatenate([flat, np.repeat(flat[-1:], size - arr.size)]).reshape(dims)
+    elif arr.size > size and size > 1:
+        raise ValueError(f"Too many elements provided. Takes at most {size}, but got "
+                         f"{arr.size}.")
+    return convert.constant(value, dtype, shape, name)
 
 
 @export("compat.v1.squeeze")

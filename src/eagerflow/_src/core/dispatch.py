@@ -66,7 +66,7 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         else:
             arrays = [t._data for t in inputs]
             if op.tied:
-                _check_tied(op, arrays)
+                _check_tied(op, arrays if op.tail_attr is None else op.listed(arrays, attrs))
             out = kernel(*arrays, **attrs)
     except _FAILURES as e:
         raise _named_error(op, arrays, e, name, attrs) from None

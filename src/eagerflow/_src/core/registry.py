@@ -64,7 +64,8 @@ class OpDef:
                  "declared", "kernel_dtypes", "stateful", "grad", "not_differentiable",
                  "registered", "grad_takes_none", "type_attr", "elementwise",
                  "reduction", "fresh", "keeps_no_view", "moves_elements", "shape_only",
-                 "input_names", "grad_passes_sparse", "replayable", "takes_out", "__weakref__")
+                 "input_names", "grad_passes_sparse", "replayable", "takes_out", "tail_attr",
+                 "__weakref__")
 
     def __init__(self, name, kernel, shape, multi, tied, dtypes, stateful, not_differentiable):
         self.name = name
@@ -83,6 +84,7 @@ class OpDef:
         self.tied = (0,) if self.variadic else tuple(tied)
         self.tied_rest = self.tied[1:]
         self.tied_pair = self.tied == (0, 1)  # dispatch's inline check
+        self.tail_attr = None
         # declared: the dtypes the type attribute allows; allowed: those with a kernel
         # (quantized dtypes are listed in errors, as TF lists them, but have no kernel here)
         self.declared = None if dtypes is None else frozenset(
@@ -110,6 +112,12 @@ class OpDef:
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
+
+    def listed(self, inputs, attrs):
+        """A variadic op's `inputs` that its list holds: all, less the last when it gives
+        the attr `tail_attr` at run time (ConcatV2's axis, not tied to the values)."""
+        return inputs[:-1] if self.tail_attr is not None and self.tail_attr not in attrs \
+            else inputs
 
     def bind_direct(self):
         """Fills `direct`: input dtype -> the host function of the input arrays alone (no
@@ -162,7 +170,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
              stateful=False, not_differentiable=None, grad_takes_none=False, type_attr="T",
              elementwise=False, reduction=False, fresh=False, keeps_no_view=False,
              moves_elements=False, shape_only=False, input_names=None, replayable=False,
-             takes_out=False):
+             takes_out=False, tail_attr=None):
     """Registers op `name` and returns its `OpDef`.
 
     `tied`: indices of the inputs that share the type attribute (checked to
@@ -191,7 +199,9 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     is right (implied for ops that are not `stateful`);
     `takes_out`: the host kernel (one output) takes ``out=``, an array of the result's shape
     and dtype that it writes the result into and returns, as a NumPy ufunc does; it may be
-    one of the inputs (a graph's dead intermediate, see `graph.passes.buffer_reuse`).
+    one of the inputs (a graph's dead intermediate, see `graph.passes.buffer_reuse`);
+    `tail_attr`: an attr of a variadic op that, when a call lacks it, is given at run time
+    as its last input, outside the tie (see `OpDef.listed`).
     """
     if name in _OPS:
         raise KeyError(f"Op {name!r} is already registered.")
@@ -217,6 +227,7 @@ def register(name, kernel, shape, *, multi=False, tied=(0,), dtypes=None, kernel
     op.input_names = None if input_names is None else tuple(input_names)
     op.replayable = replayable or not stateful
     op.takes_out = takes_out
+    op.tail_attr = tail_attr
     _OPS[name] = op
     return op
 

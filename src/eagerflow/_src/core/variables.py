@@ -111,6 +111,9 @@ class ResourceHandle:
     """The storage of one variable: its current array (replaced on every write)."""
 
     __slots__ = ("value", "__weakref__")
+    # (as TF's handle, a scalar resource tensor)
+    dtype = _d.resource
+    shape = TensorShape([])
 
     def __init__(self, value):
         self.value = value

@@ -462,7 +462,8 @@ class Graph:
                 self._release(fresh.name)
                 fresh.name = self._unique(f"{name}/{'xy'[i]}")
         if op_def.tied:
-            check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype) for t in inputs], True)
+            check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype)
+                                  for t in op_def.listed(inputs, attrs)], True)
         try:
             specs = op_def.shape(*inputs, **attrs)
         except ValueError as e:  # TF's text names the node, which only the graph knows
@@ -712,7 +713,7 @@ def _evaluate(tensor):
     # Only the elements moved may be unknown: every input of a variadic op (Pack, ConcatV2),
     # else input 0. The others say where they go (a slice's bounds, a gather's indices, a
     # shape), and a None there would read as a bound left out (``x[:None]``).
-    moved = len(op.inputs) if op.op_def.variadic else 1
+    moved = len(op.op_def.listed(op.inputs, op.attrs)) if op.op_def.variadic else 1
     args, complete = [], True
     for i, t in enumerate(op.inputs):
         found = _evaluate(t) if isinstance(t, SymbolicTensor) else None

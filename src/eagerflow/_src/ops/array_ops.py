@@ -859,7 +859,10 @@ def _concat_error(arrays, axis):
     return _bad("ConcatOp : invalid inputs")
 
 
-def _concat_kernel(xp, *arrays, axis):
+def _concat_kernel(xp, *arrays, axis=None):
+    if axis is None:  # known at run time: the last input
+        *arrays, axis = arrays
+        axis = int(axis)
     try:
         return xp.concatenate(arrays, axis)
     except (ValueError, IndexError):
@@ -870,7 +873,9 @@ def _merge_dims(a, b):
     return a if b is None else b
 
 
-def _concat_rule(*inputs, axis):
+def _concat_rule(*inputs, axis=None):
+    if axis is None:  # known at run time: the last input
+        return _concat_run_time_rule(inputs[:-1], inputs[-1])
     if _unknown_rank(*inputs):
         return unknown_shape(), inputs[0].dtype
     rank = inputs[0].shape.rank
@@ -891,6 +896,26 @@ def _concat_rule(*inputs, axis):
             dims[d] = (None if dims[d] is None or n is None else dims[d] + n) if d == axis \
                 else _merge_dims(dims[d], n)
     return TensorShape(dims), inputs[0].dtype
+
+
+def _concat_run_time_rule(inputs, axis):
+    """TF's shape of a concat along an `axis` known at run time: the inputs' rank, with no
+    dim known."""
+    shapes = [t.shape for t in inputs] + [axis.shape]
+    if axis.shape.rank not in (None, 0):
+        raise shape_rules.shape_error(
+            "ConcatV2", f"Shape must be rank 0 but is rank {axis.shape.rank}", shapes)
+    rank = next((t.shape.rank for t in inputs if t.shape.rank is not None), None)
+    if rank is None:
+        return unknown_shape(), inputs[0].dtype
+    if rank == 0:
+        raise shape_rules.shape_error("ConcatV2", "Can't concatenate scalars (use tf.stack "
+                                                  "instead)", shapes)
+    for t in inputs:
+        if t.shape.rank not in (None, rank):
+            raise shape_rules.shape_error(
+                "ConcatV2", f"Shape must be rank {rank} but is rank {t.shape.rank}", shapes)
+    return TensorShape([None] * rank), inputs[0].dtype
 
 
 def _merge_failure(a, b):
@@ -918,8 +943,9 @@ def _check_concat_dims(inputs, at, shapes, axis):
         merged = dims.merge_with(merged)
 
 
-_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True)
-tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int)), number="N")
+_CONCAT = register("ConcatV2", _concat_kernel, _concat_rule, tied="all", moves_elements=True,
+                   tail_attr="axis")
+tf_nodes[_CONCAT] = NodeForm(inputs=("*", AttrInput("axis", kind=int, runtime=True)), number="N")
 
 
 @export("concat")
@@ -939,6 +965,12 @@ def concat(values, axis, name="concat"):
     tensors = _matching(values)
     if len(tensors) == 1:
         return cast_ops.identity(tensors[0], name=name)
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's last input, as in TF
+        if dynamic.dtype not in (_d.int32, _d.int64):
+            raise TypeError(f"Value passed to parameter 'axis' has DataType "
+                            f"{dynamic.dtype.name} not in list of allowed values: int32, int64")
+        return dispatch(_CONCAT, tuple(tensors) + (dynamic,), {}, name)
     return dispatch(_CONCAT, tensors, {"axis": _int(axis, "ConcatV2")}, name)
 
 
@@ -3074,10 +3106,15 @@ def _search_rule(sorted_inputs, values, out_type):
     return values.shape, out_type
 
 
+# TF's `T` takes any type, with CPU kernels for the real ones only (NotFoundError else)
+_SEARCH_KERNELS = (_d.float64, _d.float32, _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                   _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64)
 _LOWER_BOUND = register("LowerBound", _search_kernel("left"), _search_rule, tied=(0, 1),
-                        dtypes=REAL, not_differentiable="integer output")
+                        dtypes=_d.ALL, kernels=_SEARCH_KERNELS,
+                        not_differentiable="integer output")
 _UPPER_BOUND = register("UpperBound", _search_kernel("right"), _search_rule, tied=(0, 1),
-                        dtypes=REAL, not_differentiable="integer output")
+                        dtypes=_d.ALL, kernels=_SEARCH_KERNELS,
+                        not_differentiable="integer output")
 tf_nodes[_LOWER_BOUND] = tf_nodes[_UPPER_BOUND] = NodeForm(outputs=("output",))
 tf_args[_LOWER_BOUND] = ("sorted_inputs", "values")
 tf_defaults[_LOWER_BOUND] = {"out_type": _d.int32}
@@ -3287,6 +3324,8 @@ register_gradient("SplitV")(_split_back)
 
 @register_gradient("ConcatV2")
 def _concat_grad(op, dy):
+    if "axis" not in op.attrs:  # known at run time: each input's slice of dy, as TF's
+        return _concat_run_time_grad(op.inputs[:-1], op.inputs[-1], dy) + [None]
     axis, rank = op.attrs["axis"], dy.shape.rank
     if rank is not None:
         axis %= rank
@@ -3299,6 +3338,19 @@ def _concat_grad(op, dy):
         end = start + shape(t)[axis]
         pieces.append(gather(dy, range(start, end), axis=axis))
         start = end
+    return pieces
+
+
+def _concat_run_time_grad(inputs, axis, dy):
+    n = rank(dy) if dy.shape.rank is None else dy.shape.rank
+    along = one_hot(math_ops.floormod(axis, cast_ops.cast(n, axis.dtype)), n, dtype=axis.dtype)
+    pieces, start = [], None
+    for t in inputs:
+        size = shape(t, out_type=axis.dtype)
+        begin = zeros_like(size) if start is None else math_ops.multiply(along, start)
+        pieces.append(slice(dy, begin, size))
+        step = late.reduction_ops.reduce_sum(math_ops.multiply(along, size))
+        start = step if start is None else math_ops.add(start, step)
     return pieces
 
 

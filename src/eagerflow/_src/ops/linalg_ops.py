@@ -26,6 +26,7 @@ from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     NUMBER, NUMBER_BOOL, register, register_gradient, same_shape)
 from eagerflow._src.core.registry import PER_ELEMENT, aligned, batching_rules
+from eagerflow._src.core.registry import fixed_input_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import late, math_ops
@@ -1175,7 +1176,22 @@ def _diag_size(length, k, num_rows, num_cols, lo=None):
     return num_rows, num_cols
 
 
+def _run_k(k):
+    """Diagonal offset `k` as an int: given as an input, it is known at run time only."""
+    if type(k) is int:
+        return k
+    if k.ndim > 1 or k.size not in (1, 2):
+        raise _invalid(f"diag_index must be a scalar or vector with 1 or 2 elements, received "
+                       f"shape: {shape_text(k.shape)}")
+    lo, hi = (int(k.reshape(-1)[0]),) * 2 if k.size == 1 else map(int, k)
+    if lo != hi:
+        raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) known "
+                                        "only at run time are not supported.")
+    return lo
+
+
 def _matrix_diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
+    k = _run_k(k)
     if diagonal.ndim < 1:
         raise _invalid(f"diagonal must be at least 1-dim, received shape: "
                        f"{shape_text(diagonal.shape)}")
@@ -1200,11 +1216,17 @@ def _diagonal_of(x, k, after):
 
 
 def _matrix_diag_part(xp, x, k=0):
+    k = _run_k(k)
     _diagonal_of(x, k, ". ")
     return xp.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
 
 
 def _band_part(xp, x, num_lower, num_upper):
+    if type(num_lower) is not int:  # inputs: known at run time only
+        for name, v in (("num_lower", num_lower), ("num_upper", num_upper)):
+            if v.ndim:
+                raise _invalid(f"{name} must be scalar, got shape {shape_text(v.shape)}")
+        num_lower, num_upper = int(num_lower), int(num_upper)
     if x.ndim < 2:
         raise _invalid(f"input must be at least 2-dim, received shape: {shape_text(x.shape)}")
     rows, cols = x.shape[-2:]
@@ -1253,6 +1275,7 @@ def _diag_length(rows, cols, k):
 
 
 def _set_diag(xp, x, diagonal, k=0):
+    k = _run_k(k)
     rows, cols = _diagonal_of(x, k, " ")
     expected = x.shape[:-2] + (_diag_length(rows, cols, k),)
     if diagonal.shape != expected:
@@ -1270,13 +1293,15 @@ def _set_diag(xp, x, diagonal, k=0):
 
 def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
     _check_rank("MatrixDiagV3", d, 1, [d.shape] + [TensorShape([])] * 4)
-    if d.shape.rank is None:
+    if d.shape.rank is None or type(k) is not int:  # (TF's, for a k known at run time)
         return unknown_shape(), d.dtype
     return _with_matrix(d.shape[:-1], *_diag_size(d.shape[-1], k, num_rows, num_cols)), d.dtype
 
 
 def _matrix_diag_part_rule(x, k=0, **_):
     _check_rank("MatrixDiagPartV3", x, 2, [x.shape, TensorShape([]), TensorShape([])])
+    if type(k) is not int:  # known at run time: TF knows nothing of the shape
+        return unknown_shape(), x.dtype
     rows, cols = _matrix(x.shape)
     if k and rows is not None and cols is not None and not -rows < k < cols:
         raise shape_error("MatrixDiagPartV3", "lower_diag_index is out of bound.",
@@ -1284,7 +1309,7 @@ def _matrix_diag_part_rule(x, k=0, **_):
     return _with_vector(_batch(x.shape), _diag_length(*_matrix(x.shape), k)), x.dtype
 
 
-def _set_diag_rule(x, diagonal, **_):
+def _set_diag_rule(x, diagonal, k=0, **_):
     _check_rank("MatrixSetDiagV3", x, 2, [x.shape, diagonal.shape, TensorShape([])])
     return x.shape, x.dtype
 
@@ -1315,7 +1340,7 @@ _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag
                              dtypes=NUMBER_BOOL)
 # TF's diagonal ops take k, the sizes and the padding value as inputs (eagerflow's part has
 # no padding: TF's is then 0); `align` only matters for a band of diagonals.
-_K = AttrInput("k", type_attr=None, kind=None, default=0)
+_K = AttrInput("k", type_attr=None, kind=None, runtime=True)
 tf_nodes[_MATRIX_DIAG] = NodeForm(
     inputs=(0, _K, *(AttrInput(n, type_attr=None, kind=int, default=-1)
                      for n in ("num_rows", "num_cols")),
@@ -1331,7 +1356,8 @@ tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), ignored={"align"}, outputs=("o
 tf_args[_SET_DIAG] = ("input", "diagonal", "k")
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 tf_nodes[_BAND_PART] = NodeForm(
-    inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int) for n in ("num_lower", "num_upper"))),
+    inputs=(0, *(AttrInput(n, type_attr="Tindex", kind=int, runtime=True)
+                 for n in ("num_lower", "num_upper"))),
     outputs=("band",))
 tf_args[_BAND_PART] = ("input", "num_lower", "num_upper")
 _TENSOR_DIAG = register("Diag", _tensor_diag, _tensor_diag_rule, dtypes=NUMBER)
@@ -1339,6 +1365,26 @@ tf_args[_TENSOR_DIAG] = ("diagonal",)
 _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_rule,
                              dtypes=NUMBER)
 tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
+
+
+def _run_time_ints(op_def, attr, names, *values):
+    """Integer parameters `values` (input 1 on, named `names`) as tensors of one dtype
+    (int32 or int64) when run time alone knows one of them, else None; tensors of two
+    dtypes fail as TF's type check."""
+    if all(isinstance(v, Tensor) for v in values) and len({v.dtype for v in values}) > 1:
+        first = values[0].dtype
+        i = next(i for i, v in enumerate(values) if v.dtype != first)
+        if context.executing_eagerly():
+            raise fixed_input_error(op_def, i + 1, names[i], first, values[i].dtype)
+        raise TypeError(f"Input '{names[i]}' of '{op_def.name}' Op has type "
+                        f"{values[i].dtype.name} that does not match type {first.name} of "
+                        f"argument '{names[0]}'.")
+    if all(late.array_ops.run_time_tensor(v) is None for v in values):
+        return None
+    tensors = late.array_ops._matching(values)
+    for t in tensors:
+        late.array_ops.check_index_dtype(op_def.name, attr, t)
+    return tensors
 
 
 def _static_int(value, param, op_name, dtype=_d.int32):
@@ -1359,7 +1405,14 @@ def _static_int(value, param, op_name, dtype=_d.int32):
 
 def _single_k(k, op_name, ranges=False):
     """Diagonal offset `k` as an int; a range of diagonals (k=(lo, hi)) as a (lo, hi) tuple
-    where `ranges` allows it, otherwise not supported."""
+    where `ranges` allows it, otherwise not supported; an int32 tensor when run time alone
+    knows it (the op's input, as in TF)."""
+    dynamic = late.array_ops.run_time_tensor(k)
+    if dynamic is not None:
+        if dynamic.dtype != _d.int32:
+            raise TypeError(f"Input 'k' of '{op_name}' Op has type {dynamic.dtype.name} that "
+                            f"does not match expected type of int32.")
+        return dynamic
     if isinstance(k, (tuple, list)):
         lo, hi = (_static_int(v, "k", op_name) for v in k) if len(k) == 2 else (0, 1)
         if lo > hi:
@@ -1485,11 +1538,10 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
         filled = late.array_ops.fill(late.array_ops.concat([batch, [rows, cols]], 0),
                                      cast(padding_value, diagonal.dtype))
         return _set_diag_range(filled, diagonal, lo, hi, align, "MatrixDiagV3")
-    attrs = {"k": k,
-             "num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
+    attrs = {"num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
              "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
-    return dispatch(_MATRIX_DIAG, (diagonal,), attrs, name)
+    return dispatch(_MATRIX_DIAG, *_with_k((diagonal,), k, attrs), name)
 
 
 @export("linalg.diag_part")
@@ -1503,7 +1555,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     k = _single_k(k, "MatrixDiagPartV3", ranges=True)
     if isinstance(k, tuple):
         return _diag_range(input, *k, padding_value, align)
-    return dispatch(_MATRIX_DIAG_PART, (input,), {"k": k}, name)
+    return dispatch(_MATRIX_DIAG_PART, *_with_k((input,), k), name)
 
 
 @export("linalg.set_diag")
@@ -1519,7 +1571,17 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     k = _single_k(k, "MatrixSetDiagV3", ranges=True)
     if isinstance(k, tuple):
         return _set_diag_range(input, operand(diagonal, input), *k, align)
-    return dispatch(_SET_DIAG, (input, operand(diagonal, input)), {"k": k}, name)
+    return dispatch(_SET_DIAG, *_with_k((input, operand(diagonal, input)), k), name)
+
+
+def _with_k(inputs, k, attrs=None):
+    """A diagonal op's inputs and attrs for offset `k`: its attr, or (a tensor known at run
+    time) its last input."""
+    attrs = dict(attrs or {})
+    if isinstance(k, Tensor):
+        return inputs + (k,), attrs
+    attrs["k"] = k
+    return inputs, attrs
 
 
 @export("linalg.band_part")
@@ -1531,6 +1593,10 @@ def band_part(input, num_lower, num_upper, name=None):
     array([[1, 2],
            [0, 4]], dtype=int32)>
     """
+    bounds = _run_time_ints(_BAND_PART, "Tindex", ("num_lower", "num_upper"), num_lower,
+                            num_upper)
+    if bounds is not None:  # the bounds become the op's inputs, as in TF
+        return dispatch(_BAND_PART, (as_tensor(input), *bounds), {}, name)
     attrs = {"num_lower": _static_int(num_lower, "num_lower", "MatrixBandPart", _d.int64),
              "num_upper": _static_int(num_upper, "num_upper", "MatrixBandPart", _d.int64)}
     return dispatch(_BAND_PART, (as_tensor(input),), attrs, name)
@@ -1832,27 +1898,37 @@ def _triangular_solve_grad(op, dy):
 
 @register_gradient("MatrixBandPart")
 def _band_part_grad(op, dy):
+    if len(op.inputs) == 3:  # bounds known at run time
+        return band_part(dy, op.inputs[1], op.inputs[2]), None, None
     return band_part(dy, op.attrs["num_lower"], op.attrs["num_upper"])
 
 
 @register_gradient("MatrixDiagV3")
 def _matrix_diag_grad(op, dy):
-    return diag_part(dy, k=op.attrs.get("k", 0))
+    return (diag_part(dy, k=_k_of(op)),) + (None,) * (len(op.inputs) - 1)
+
+
+def _k_of(op):
+    """The diagonal offset of a diagonal op: its attr, or its last input (at run time)."""
+    return op.attrs["k"] if "k" in op.attrs else op.inputs[-1]
 
 
 @register_gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, dy):
-    x, k = op.inputs[0], op.attrs.get("k", 0)
+    x, k = op.inputs[0], _k_of(op)
     rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
     if rows is None or cols is None:  # sizes known when the graph runs: as TF, set_diag
-        return set_diag(late.array_ops.zeros_like(x), dy, k=k)
-    return diag(dy, k=k, num_rows=rows, num_cols=cols)
+        dx = set_diag(late.array_ops.zeros_like(x), dy, k=k)
+    else:
+        dx = diag(dy, k=k, num_rows=rows, num_cols=cols)
+    return (dx,) + (None,) * (len(op.inputs) - 1)
 
 
 @register_gradient("MatrixSetDiagV3")
 def _set_diag_grad(op, dy):
-    k = op.attrs.get("k", 0)
-    return set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)
+    k = _k_of(op)
+    return (set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)) + \
+        (None,) * (len(op.inputs) - 2)
 
 
 register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))

@@ -238,6 +238,8 @@ def _bounds_text(value_range):
 
 
 def _histogram_kernel(xp, values, value_range, nbins, dtype):
+    if nbins is not None and type(nbins) is not int:  # an input: known at run time only
+        nbins = None if nbins.ndim else int(nbins)
     if value_range.ndim != 1:
         raise _bad("value_range should be a vector.")
     if value_range.shape[0] != 2:
@@ -262,6 +264,12 @@ def _histogram_kernel(xp, values, value_range, nbins, dtype):
 
 def _positive_bins(nbins, values, value_range):
     """`nbins` for the output's shape; TF's shape function rejects one below 1."""
+    if nbins is not None and type(nbins) is not int:  # an input: known at run time only
+        if nbins.shape.rank not in (None, 0):
+            raise shape_rules.shape_error(
+                "HistogramFixedWidth", f"Shape must be rank 0 but is rank {nbins.shape.rank}",
+                [values.shape, value_range.shape, nbins.shape])
+        return None
     if nbins is not None and nbins <= 0:
         raise shape_rules.shape_error(
             "HistogramFixedWidth", f"Requires nbins > 0: {nbins}",
@@ -275,20 +283,23 @@ _HISTOGRAM = register(
                                                                            value_range)]), dtype),
     tied=(0, 1), dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
 no_gradient_entry("HistogramFixedWidth")  # (a gradient reaches it only as the target)
-tf_nodes[_HISTOGRAM] = NodeForm(inputs=(0, 1, AttrInput("nbins", type_attr=None, kind=int)),
+tf_nodes[_HISTOGRAM] = NodeForm(inputs=(0, 1, AttrInput("nbins", type_attr=None, kind=int,
+                                                        runtime=True)),
                                outputs=("out",))
 tf_args[_HISTOGRAM] = ("values", "value_range", "nbins")
 tf_defaults[_HISTOGRAM] = {"dtype": _d.int32}
 
 
 def _nbins_value(nbins):
-    """`nbins` as a Python int, or None when it is not a scalar (the kernel reports it); it
-    gives the output's shape, so it must be known when a function is traced."""
-    value = get_static_value(as_tensor(nbins)) if is_tensor_like(nbins) else nbins
-    if value is None:
-        raise NotImplementedError(f"histogram_fixed_width needs `nbins` known when the "
-                                  f"function is traced; got {nbins!r}.")
-    value = np.asarray(value)
+    """`nbins` as a Python int, or None when it is not a scalar (the kernel reports it), or
+    an int32 tensor when run time alone knows it (the op's input, as in TF)."""
+    dynamic = array_ops.run_time_tensor(nbins)
+    if dynamic is not None:
+        if dynamic.dtype != _d.int32:
+            raise TypeError(f"Input 'nbins' of 'HistogramFixedWidth' Op has type "
+                            f"{dynamic.dtype.name} that does not match expected type of int32.")
+        return dynamic
+    value = np.asarray(nbins)
     return None if value.ndim else int(value)
 
 
@@ -305,8 +316,11 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_d.int32, name=N
     given = (values, value_range)
     values, value_range = binary_operands(values, value_range)
     try:
-        return dispatch(_HISTOGRAM, (values, value_range),
-                        {"nbins": _nbins_value(nbins), "dtype": dtype}, name)
+        nbins = _nbins_value(nbins)
+        if isinstance(nbins, Tensor):
+            return dispatch(_HISTOGRAM, (values, value_range, nbins), {"dtype": dtype}, name)
+        return dispatch(_HISTOGRAM, (values, value_range), {"nbins": nbins, "dtype": dtype},
+                        name)
     except errors.OpError as e:  # (TF's wrapper opens a name scope and converts nothing)
         raise errors.listed(errors.scoped(e), *given) from None
 

@@ -632,7 +632,8 @@ class Layer(Module):
     def _maybe_build(self, inputs):
         if self.built:
             return
-        shapes = nest.map_structure(lambda x: x.shape, inputs)
+        # (an input without a shape, a string, has None: tf_keras leaves such inputs as they are)
+        shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
         if not getattr(self.build, "_is_default", False):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)
@@ -1017,16 +1018,14 @@ def _batch_input_shape(kwargs):
 
 
 def _to_tensors(inputs, flat):
-    """NumPy arrays and Python numbers in `inputs` as tensors (floats keep their dtype)."""
-    if all(isinstance(x, (Tensor, Variable, SparseTensor)) or x is None or _is_composite(x)
-           for x in flat):
+    """NumPy arrays and Python numbers in `inputs` as tensors, each on its own, as tf_keras
+    converts them (a list of numbers: a list of scalars); anything else (a NumPy scalar, a
+    string) is left as it is."""
+    if not any(isinstance(x, (np.ndarray, int, float)) for x in flat):
         return inputs
-    if not nest.is_nested(inputs) or isinstance(inputs, list) and \
-            all(isinstance(x, (int, float)) for x in flat):
-        return convert_to_tensor(inputs)
     return nest.map_structure(
-        lambda x: convert_to_tensor(x) if isinstance(x, (np.ndarray, np.generic, int, float))
-        else x, inputs)
+        lambda x: convert_to_tensor(x) if isinstance(x, (np.ndarray, int, float)) else x,
+        inputs)
 
 
 def _is_composite(value):

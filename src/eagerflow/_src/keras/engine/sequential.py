@@ -147,8 +147,9 @@ class Sequential(Functional):
     def _infer_graph(self, shape, dtype=None):
         """(Re)builds the graph for inputs of `shape`, relaxed against the shape seen before."""
         if self._has_explicit_input_shape or self._graph_failed or not self.layers \
-                or isinstance(shape, dict):  # (a dict of inputs: its layers run in turn)
-            return
+                or isinstance(shape, dict) or isinstance(shape, (list, tuple)) and any(
+                    isinstance(d, (TensorShape, list, tuple)) for d in shape):
+            return  # (a dict or list of inputs: its layers run in turn)
         shape = tuple(TensorShape(shape).as_list())
         if self._inferred_input_shape is not None:
             shape = _relaxed(self._inferred_input_shape, shape)

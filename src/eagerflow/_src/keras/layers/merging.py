@@ -32,8 +32,9 @@ def _shape_list(input_shape):
     """The input shapes as tuples (None for an unknown rank), or None when `input_shape`
     is a single shape rather than a list of them."""
     if isinstance(input_shape, TensorShape) or not isinstance(input_shape, (list, tuple)) or \
-            not all(isinstance(s, (TensorShape, list, tuple)) for s in input_shape):
-        return None
+            not all(isinstance(s, TensorShape) or isinstance(s, (list, tuple)) and not any(
+                isinstance(d, (TensorShape, list, tuple)) for d in s) for s in input_shape):
+        return None  # (a list of lists of shapes: the inputs were lists of scalars)
     return [_printable(TensorShape(s)) for s in input_shape]
 
 
