@@ -536,3 +536,56 @@ def test_functional_model_of_a_dict_saves_and_reloads(tmp_path):
     again = tf.keras.Model.from_config(config)
     assert again(feats).shape == (2, 1)
 
+
+
+def test_get_config_keeps_tuples_as_tf_does():
+    bucketized = fc.bucketized_column(fc.numeric_column("a", shape=(2,)), [1, 2])
+    vocab = fc.categorical_column_with_vocabulary_list("v", ["x", "y"])
+    crossed = fc.crossed_column([bucketized, "v"], 5)
+    layer = tf.keras.layers.DenseFeatures([fc.indicator_column(crossed),
+                                           fc.indicator_column(vocab)])
+    columns = layer.get_config()["feature_columns"]
+    keys = columns[0]["config"]["categorical_column"]["config"]["keys"]
+    assert isinstance(keys, tuple) and keys[1] == "v"
+    assert keys[0]["config"]["boundaries"] == (1, 2)
+    assert keys[0]["config"]["source_column"]["config"]["shape"] == (2,)
+    assert columns[1]["config"]["categorical_column"]["config"]["vocabulary_list"] == ("x", "y")
+    again = tf.keras.layers.DenseFeatures.from_config(layer.get_config())
+    assert again._feature_columns == layer._feature_columns
+
+
+def _embedding_checkpoint(tmp_path):
+    table = np.arange(8, dtype=np.float32).reshape(4, 2)
+    return tf.train.Checkpoint(v=tf.Variable(table)).save(str(tmp_path / "ck"))
+
+
+def test_embedding_column_starts_from_its_checkpoint(tmp_path):
+    path = _embedding_checkpoint(tmp_path)
+    ids = fc.categorical_column_with_identity("n", 4)
+    column = fc.embedding_column(ids, 2, ckpt_to_load_from=path,
+                                 tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+    feats = {"n": tf.constant([[1], [3]], tf.int64)}
+    expected = [[2.0, 3.0], [6.0, 7.0]]
+    assert tf.keras.layers.DenseFeatures([column])(feats).numpy().tolist() == expected
+    assert tf.compat.v1.feature_column.input_layer(feats, [column]).numpy().tolist() == expected
+    missing = fc.embedding_column(ids, 2, ckpt_to_load_from=path, tensor_name_in_ckpt="w")
+    with pytest.raises(ValueError, match="Tensor w is not found in"):
+        tf.keras.layers.DenseFeatures([missing])(feats)
+    wrong = fc.embedding_column(ids, 3, ckpt_to_load_from=path,
+                                tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+    with pytest.raises(ValueError, match="Shape of variable"):
+        tf.compat.v1.feature_column.input_layer(feats, [wrong])
+
+
+def test_shared_embeddings_start_from_their_checkpoint(tmp_path):
+    path = _embedding_checkpoint(tmp_path)
+    with tf.Graph().as_default():
+        a, b = fc.shared_embeddings(
+            [fc.categorical_column_with_identity("n", 4), fc.categorical_column_with_identity(
+                "m", 4)], 2, ckpt_to_load_from=path,
+            tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+        out = tf.keras.layers.DenseFeatures([a, b])(
+            {"n": tf.constant([[1], [3]], tf.int64), "m": tf.constant([[0], [2]], tf.int64)})
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            assert sess.run(out).tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]
