@@ -589,3 +589,22 @@ def test_shared_embeddings_start_from_their_checkpoint(tmp_path):
         with tf.compat.v1.Session() as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
             assert sess.run(out).tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]
+
+
+def test_crossing_a_weighted_column_is_refused():
+    weighted = fc.weighted_categorical_column(fc.categorical_column_with_identity("i", 10), "w")
+    layer = tf.keras.layers.DenseFeatures([fc.indicator_column(fc.crossed_column([weighted, "s"],
+                                                                                 100))])
+    with pytest.raises(ValueError, match="crossed_column does not support weight_tensor, but "
+                       "the given column populates weight_tensor. Given column: i_weighted_by_w"):
+        layer({"i": tf.constant([[1]], tf.int64), "w": tf.constant([[1.0]]),
+               "s": tf.constant([["a"]])})
+
+
+@pytest.mark.parametrize("layer", [
+    lambda: tf.keras.layers.DenseFeatures([fc.numeric_column("n")]),
+    lambda: tf.keras.experimental.SequenceFeatures([fc.sequence_numeric_column("n")])])
+def test_features_that_are_not_a_dict_as_tf_words_it(layer):
+    with pytest.raises(ValueError) as info:
+        layer()(tf.constant([[1.0]]))
+    assert "We expected a dictionary here. Instead we got: \n" in str(info.value)

@@ -511,7 +511,15 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return spec
 
     def _transform(self, cache):
-        inputs = [cache.raw(k) if isinstance(k, str) else k._ids(cache) for k in self.keys]
+        inputs = []
+        for key in self.keys:
+            if isinstance(key, str):
+                inputs.append(cache.raw(key))
+                continue
+            inputs.append(key._ids(cache))
+            if key._weights(cache) is not None:
+                raise ValueError("crossed_column does not support weight_tensor, but the given "
+                                 f"column populates weight_tensor. Given column: {key.name}")
         return sparse_ops.cross_hashed(inputs, num_buckets=self.hash_bucket_size,
                                        hash_key=self.hash_key)
 

@@ -75,7 +75,7 @@ def _width(column):
 
 def _check_dict(features):
     if not isinstance(features, dict):
-        raise ValueError(f"We expected a dictionary here. Instead we got: {features}")
+        raise ValueError("We expected a dictionary here. Instead we got: ", features)
 
 
 @export("keras.layers.DenseFeatures")
