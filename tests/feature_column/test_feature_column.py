@@ -608,3 +608,17 @@ def test_features_that_are_not_a_dict_as_tf_words_it(layer):
     with pytest.raises(ValueError) as info:
         layer()(tf.constant([[1.0]]))
     assert "We expected a dictionary here. Instead we got: \n" in str(info.value)
+
+
+@pytest.mark.parametrize("columns, message", [
+    (["age"], "Items of feature_columns must be a FeatureColumn. Given (type <class 'str'>): "
+              "age."),
+    ({"a": fc.numeric_column("a")}, "Expected feature_columns to be iterable, found dict."),
+    ([fc.categorical_column_with_identity("t", 3), fc.numeric_column("a"),
+      fc.numeric_column("a", shape=2)], "Duplicate feature column name found for columns: "
+                                        "NumericColumn(key='a', shape=(2,)")])
+def test_feature_layer_checks_its_columns_in_tf_order(columns, message):
+    for layer in (tf.keras.layers.DenseFeatures, tf.keras.experimental.SequenceFeatures):
+        with pytest.raises(ValueError) as info:
+            layer(columns)
+        assert str(info.value).startswith(message)
