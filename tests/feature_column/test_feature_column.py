@@ -622,3 +622,15 @@ def test_feature_layer_checks_its_columns_in_tf_order(columns, message):
         with pytest.raises(ValueError) as info:
             layer(columns)
         assert str(info.value).startswith(message)
+
+
+def test_saved_dense_features_model_takes_numpy_text(tmp_path):
+    column = fc.embedding_column(fc.categorical_column_with_hash_bucket("city", 10), 2,
+                                 initializer=tf.keras.initializers.Constant(0.1))
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([fc.numeric_column("age"),
+                                                                column])])
+    feats = {"age": np.array([[23.0], [41.0]], np.float32), "city": np.array([["a"], ["b"]])}
+    expected = model(feats).numpy()
+    tf.saved_model.save(model, str(tmp_path / "sm"))
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    np.testing.assert_allclose(loaded(feats).numpy(), expected)
