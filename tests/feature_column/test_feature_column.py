@@ -536,3 +536,101 @@ def test_functional_model_of_a_dict_saves_and_reloads(tmp_path):
     again = tf.keras.Model.from_config(config)
     assert again(feats).shape == (2, 1)
 
+
+
+def test_get_config_keeps_tuples_as_tf_does():
+    bucketized = fc.bucketized_column(fc.numeric_column("a", shape=(2,)), [1, 2])
+    vocab = fc.categorical_column_with_vocabulary_list("v", ["x", "y"])
+    crossed = fc.crossed_column([bucketized, "v"], 5)
+    layer = tf.keras.layers.DenseFeatures([fc.indicator_column(crossed),
+                                           fc.indicator_column(vocab)])
+    columns = layer.get_config()["feature_columns"]
+    keys = columns[0]["config"]["categorical_column"]["config"]["keys"]
+    assert isinstance(keys, tuple) and keys[1] == "v"
+    assert keys[0]["config"]["boundaries"] == (1, 2)
+    assert keys[0]["config"]["source_column"]["config"]["shape"] == (2,)
+    assert columns[1]["config"]["categorical_column"]["config"]["vocabulary_list"] == ("x", "y")
+    again = tf.keras.layers.DenseFeatures.from_config(layer.get_config())
+    assert again._feature_columns == layer._feature_columns
+
+
+def _embedding_checkpoint(tmp_path):
+    table = np.arange(8, dtype=np.float32).reshape(4, 2)
+    return tf.train.Checkpoint(v=tf.Variable(table)).save(str(tmp_path / "ck"))
+
+
+def test_embedding_column_starts_from_its_checkpoint(tmp_path):
+    path = _embedding_checkpoint(tmp_path)
+    ids = fc.categorical_column_with_identity("n", 4)
+    column = fc.embedding_column(ids, 2, ckpt_to_load_from=path,
+                                 tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+    feats = {"n": tf.constant([[1], [3]], tf.int64)}
+    expected = [[2.0, 3.0], [6.0, 7.0]]
+    assert tf.keras.layers.DenseFeatures([column])(feats).numpy().tolist() == expected
+    assert tf.compat.v1.feature_column.input_layer(feats, [column]).numpy().tolist() == expected
+    missing = fc.embedding_column(ids, 2, ckpt_to_load_from=path, tensor_name_in_ckpt="w")
+    with pytest.raises(ValueError, match="Tensor w is not found in"):
+        tf.keras.layers.DenseFeatures([missing])(feats)
+    wrong = fc.embedding_column(ids, 3, ckpt_to_load_from=path,
+                                tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+    with pytest.raises(ValueError, match="Shape of variable"):
+        tf.compat.v1.feature_column.input_layer(feats, [wrong])
+
+
+def test_shared_embeddings_start_from_their_checkpoint(tmp_path):
+    path = _embedding_checkpoint(tmp_path)
+    with tf.Graph().as_default():
+        a, b = fc.shared_embeddings(
+            [fc.categorical_column_with_identity("n", 4), fc.categorical_column_with_identity(
+                "m", 4)], 2, ckpt_to_load_from=path,
+            tensor_name_in_ckpt="v/.ATTRIBUTES/VARIABLE_VALUE")
+        out = tf.keras.layers.DenseFeatures([a, b])(
+            {"n": tf.constant([[1], [3]], tf.int64), "m": tf.constant([[0], [2]], tf.int64)})
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            assert sess.run(out).tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]
+
+
+def test_crossing_a_weighted_column_is_refused():
+    weighted = fc.weighted_categorical_column(fc.categorical_column_with_identity("i", 10), "w")
+    layer = tf.keras.layers.DenseFeatures([fc.indicator_column(fc.crossed_column([weighted, "s"],
+                                                                                 100))])
+    with pytest.raises(ValueError, match="crossed_column does not support weight_tensor, but "
+                       "the given column populates weight_tensor. Given column: i_weighted_by_w"):
+        layer({"i": tf.constant([[1]], tf.int64), "w": tf.constant([[1.0]]),
+               "s": tf.constant([["a"]])})
+
+
+@pytest.mark.parametrize("layer", [
+    lambda: tf.keras.layers.DenseFeatures([fc.numeric_column("n")]),
+    lambda: tf.keras.experimental.SequenceFeatures([fc.sequence_numeric_column("n")])])
+def test_features_that_are_not_a_dict_as_tf_words_it(layer):
+    with pytest.raises(ValueError) as info:
+        layer()(tf.constant([[1.0]]))
+    assert "We expected a dictionary here. Instead we got: \n" in str(info.value)
+
+
+@pytest.mark.parametrize("columns, message", [
+    (["age"], "Items of feature_columns must be a FeatureColumn. Given (type <class 'str'>): "
+              "age."),
+    ({"a": fc.numeric_column("a")}, "Expected feature_columns to be iterable, found dict."),
+    ([fc.categorical_column_with_identity("t", 3), fc.numeric_column("a"),
+      fc.numeric_column("a", shape=2)], "Duplicate feature column name found for columns: "
+                                        "NumericColumn(key='a', shape=(2,)")])
+def test_feature_layer_checks_its_columns_in_tf_order(columns, message):
+    for layer in (tf.keras.layers.DenseFeatures, tf.keras.experimental.SequenceFeatures):
+        with pytest.raises(ValueError) as info:
+            layer(columns)
+        assert str(info.value).startswith(message)
+
+
+def test_saved_dense_features_model_takes_numpy_text(tmp_path):
+    column = fc.embedding_column(fc.categorical_column_with_hash_bucket("city", 10), 2,
+                                 initializer=tf.keras.initializers.Constant(0.1))
+    model = tf.keras.Sequential([tf.keras.layers.DenseFeatures([fc.numeric_column("age"),
+                                                                column])])
+    feats = {"age": np.array([[23.0], [41.0]], np.float32), "city": np.array([["a"], ["b"]])}
+    expected = model(feats).numpy()
+    tf.saved_model.save(model, str(tmp_path / "sm"))
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    np.testing.assert_allclose(loaded(feats).numpy(), expected)

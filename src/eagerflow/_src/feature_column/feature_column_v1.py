@@ -89,7 +89,7 @@ def _embedding_table(column, state, trainable, collections):
         table = column._table(trainable and column.trainable, collections)
     else:
         return []
-    state._column_state[column.name] = table
+    state._column_state[column.name] = fc.start_from_checkpoint(column, table)
     return [table]
 
 

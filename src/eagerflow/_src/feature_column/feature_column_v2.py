@@ -23,7 +23,7 @@ from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops,
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
-from eagerflow._src.compat import init_ops_v1
+from eagerflow._src.compat import init_ops_v1, saver
 from eagerflow._src.keras import initializers
 
 class _Cache:
@@ -96,7 +96,7 @@ class FeatureColumn:
 
     def get_config(self):
         """The column's fields as Keras configs hold them: columns nested as
-        ``{"class_name", "config"}``, dtypes by name, tuples as lists."""
+        ``{"class_name", "config"}``, dtypes by name, tuples kept as tuples."""
         return {field: _config_value(getattr(self, field)) for field in self._fields}
 
     @classmethod
@@ -126,7 +126,7 @@ def _config_value(value):
     if isinstance(value, _d.DType):
         return value.name
     if isinstance(value, tuple):
-        return [_config_value(v) for v in value]
+        return tuple(_config_value(v) for v in value)
     if callable(value):
         if hasattr(value, "get_config"):
             return {"class_name": type(value).__name__, "config": value.get_config()}
@@ -147,7 +147,7 @@ def _json_values(value):
 def _from_config_value(value, custom_objects):
     if isinstance(value, dict) and "class_name" in value:
         return deserialize_feature_column(value, custom_objects)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_from_config_value(v, custom_objects) for v in value)
     return value
 
@@ -511,7 +511,15 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
         return spec
 
     def _transform(self, cache):
-        inputs = [cache.raw(k) if isinstance(k, str) else k._ids(cache) for k in self.keys]
+        inputs = []
+        for key in self.keys:
+            if isinstance(key, str):
+                inputs.append(cache.raw(key))
+                continue
+            inputs.append(key._ids(cache))
+            if key._weights(cache) is not None:
+                raise ValueError("crossed_column does not support weight_tensor, but the given "
+                                 f"column populates weight_tensor. Given column: {key.name}")
         return sparse_ops.cross_hashed(inputs, num_buckets=self.hash_bucket_size,
                                        hash_key=self.hash_key)
 
@@ -630,12 +638,23 @@ class EmbeddingColumn(_dense_tuple("EmbeddingColumn", [
     """A categorical column's ids as their combined learned embeddings."""
 
     def create_state(self, layer):
-        """The column's embedding table, a weight of `layer` named as TF names it."""
+        """The column's embedding table, a weight of `layer` named as TF names it, starting
+        from `tensor_name_in_ckpt` of `ckpt_to_load_from` where given."""
         with context.name_scope_push(self.name):
-            return layer.add_weight(
+            table = layer.add_weight(
                 name="embedding_weights",
                 shape=(self.categorical_column.num_buckets, self.dimension),
                 dtype=_d.float32, initializer=self.initializer, trainable=self.trainable)
+        return start_from_checkpoint(self, table)
+
+
+def start_from_checkpoint(embedding, table):
+    """`table`, set to `embedding`'s `tensor_name_in_ckpt` of its `ckpt_to_load_from` (its
+    initializer's value instead, in a TF 1 graph) where that is given."""
+    if embedding.ckpt_to_load_from is not None:
+        saver.init_from_checkpoint(embedding.ckpt_to_load_from,
+                                   {embedding.tensor_name_in_ckpt: table})
+    return table
 
 
 # -- constructors ------------------------------------------------------------------------------

@@ -134,9 +134,9 @@ class SharedEmbeddingColumnCreator:
     def embedding_weights(self):
         graph = graph_mode.default_v1_graph()
         if id(graph) not in self._tables:
-            self._tables[id(graph)] = (graph, get_variable(
+            self._tables[id(graph)] = (graph, fc.start_from_checkpoint(self, get_variable(
                 self.name, (self.num_buckets, self.dimension), self.initializer,
-                self.trainable))
+                self.trainable)))
         return self._tables[id(graph)][1]
 
 

@@ -98,7 +98,9 @@ def _cast(value, expected, tensors, type_text):
             raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
         tensors.append(tensor)
     elif isinstance(expected, TensorSpec):
-        if not isinstance(value, (Tensor, np.ndarray)) or isinstance(value, Variable):
+        if not isinstance(value, (Tensor, np.ndarray)) or isinstance(value, Variable) or (
+                isinstance(value, np.ndarray) and value.dtype.kind in "USO"):
+            # (NumPy text becomes a string tensor's UTF-8 bytes)
             tensor = convert_to_tensor(value, dtype_hint=expected.dtype)
             if not expected.is_compatible_with(tensor):
                 raise TypeError(f"Can not cast {TensorSpec(tensor.shape, tensor.dtype)!r} to "

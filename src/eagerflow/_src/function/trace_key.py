@@ -16,6 +16,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import nest
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.module import _SharedDictWrapper, _SharedListWrapper
@@ -60,6 +61,8 @@ def _leaf_key(value, tensors):
         return ("T", np.dtype(value.dtype.as_numpy_dtype),
                 tuple(shape.as_list()) if shape.rank is not None else None)
     if isinstance(value, (np.ndarray, np.number, np.bool_)):  # passed as tensors, as in TF
+        if value.dtype.kind in "USO":  # (NumPy text: a string tensor of its UTF-8 bytes)
+            return _leaf_key(convert_to_tensor(value), tensors)
         tensors.append(value)
         return ("T", value.dtype, value.shape)
     if isinstance(value, Variable):

@@ -14,9 +14,18 @@ class _FeaturesLayer(Layer):
     def __init__(self, feature_columns, trainable=True, name=None, partitioner=None,
                  **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        feature_columns = fc.check_columns(feature_columns, self._expected, self._expected)
+        if isinstance(feature_columns, dict):
+            raise ValueError("Expected feature_columns to be iterable, found dict.")
+        feature_columns = [feature_columns] if isinstance(feature_columns, fc.FeatureColumn) \
+            else list(feature_columns)
+        for column in feature_columns:
+            if not isinstance(column, fc.FeatureColumn):
+                raise ValueError(f"Items of feature_columns must be a FeatureColumn. Given (type "
+                                 f"{type(column)}): {column}.")
+        if not feature_columns:
+            raise ValueError("feature_columns must not be empty.")
         seen = {}
-        for column in sorted(feature_columns, key=lambda c: c.name):
+        for column in feature_columns:
             if column.name in seen:
                 raise ValueError(f"Duplicate feature column name found for columns: {column} "
                                  f"and {seen[column.name]}. This usually means that these "
@@ -24,7 +33,7 @@ class _FeaturesLayer(Layer):
                                  "discarded or a duplicated but renamed item must be inserted "
                                  "in features dict.")
             seen[column.name] = column
-        self._feature_columns = feature_columns
+        self._feature_columns = fc.check_columns(feature_columns, self._expected, self._expected)
         self._column_state = {}
 
     def build(self, input_shape=None):
@@ -75,7 +84,7 @@ def _width(column):
 
 def _check_dict(features):
     if not isinstance(features, dict):
-        raise ValueError(f"We expected a dictionary here. Instead we got: {features}")
+        raise ValueError("We expected a dictionary here. Instead we got: ", features)
 
 
 @export("keras.layers.DenseFeatures")
