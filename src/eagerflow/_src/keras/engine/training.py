@@ -33,7 +33,7 @@ from eagerflow._src.graph.graph import Graph
 from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.engine import compile_utils, data_adapter
+from eagerflow._src.keras.engine import compile_utils, data_adapter, session_steps
 from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_losses
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
@@ -393,8 +393,13 @@ class Model(Layer):
     def _steps_per_execution_for(self, handler):
         """How many batches each call of a step function runs (the callbacks see one batch
         for each); more than one needs the number of batches known."""
-        per_execution = 1 if self._steps_per_execution is None else \
-            int(self._steps_per_execution.numpy())
+        if self._steps_per_execution is None:
+            per_execution = 1
+        elif session_steps.graph_of(self) is not None:
+            per_execution = int(session_steps.run_built(
+                self, "steps_per_execution", self._steps_per_execution.read_value))
+        else:
+            per_execution = int(self._steps_per_execution.numpy())
         if per_execution > 1 and handler.inferred_steps is None:
             raise ValueError("Could not infer the size of the data. With "
                              "`steps_per_execution > 1`, you must specify the number of "
@@ -437,6 +442,11 @@ class Model(Layer):
         return self.get_metrics_result()
 
     def get_metrics_result(self):
+        if session_steps.running(self):
+            return session_steps.run_built(self, "metrics_result", self._metrics_result)
+        return self._metrics_result()
+
+    def _metrics_result(self):
         results = {}
         for metric in self.metrics:
             result = metric.result()
@@ -481,16 +491,22 @@ class Model(Layer):
 
     def make_train_function(self, force=False):
         """`train_step` as the function `fit` calls per batch (traced unless `run_eagerly`)."""
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "train", self.train_step)
         if self.train_function is None or force:
             self.train_function = self._compiled(self._on_replicas(self.train_step))
         return self.train_function
 
     def make_test_function(self, force=False):
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "test", self.test_step)
         if self.test_function is None or force:
             self.test_function = self._compiled(self._on_replicas(self.test_step))
         return self.test_function
 
     def make_predict_function(self, force=False):
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "predict", self.predict_step)
         if self.predict_function is None or force:
             self.predict_function = self._compiled(
                 self._on_replicas(self.predict_step, concat=True))
@@ -519,6 +535,8 @@ class Model(Layer):
         that loop began (an int64 variable, made at first use, no weight of the model): as
         in Keras, the TensorBoard callback reads it as the step of the summaries written
         inside a step."""
+        if session_steps.graph_of(self) is not None:
+            return session_steps.Counter()
         name = f"_{which}_counter"
         counter = self.__dict__.get(name)
         if counter is None:
@@ -527,10 +545,18 @@ class Model(Layer):
         return counter
 
     def reset_metrics(self):
+        if session_steps.running(self):
+            session_steps.run_built(self, "reset_metrics", self._reset_metric_ops)
+            return
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def _reset_metric_ops(self):
         for metric in self.metrics:
             metric.reset_state()
 
     # -- loops -----------------------------------------------------------------------
+    @session_steps.in_session
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -617,6 +643,7 @@ class Model(Layer):
         callbacks.on_train_end(epoch_logs)
         return self.history
 
+    @session_steps.in_session
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, max_queue_size=10, workers=1,
                  use_multiprocessing=False, return_dict=False, **kwargs):
@@ -673,6 +700,7 @@ class Model(Layer):
                                         max_queue_size=max_queue_size, workers=workers,
                                         model=self)
 
+    @session_steps.in_session
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
@@ -744,6 +772,7 @@ class Model(Layer):
                             workers=workers, use_multiprocessing=use_multiprocessing,
                             verbose=verbose, callbacks=callbacks)
 
+    @session_steps.in_session
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""
@@ -757,6 +786,7 @@ class Model(Layer):
             logs = self.make_train_function()(batch)
         return self._batch_result(logs, return_dict)
 
+    @session_steps.in_session
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
         self._assert_compile_was_called()
@@ -768,6 +798,7 @@ class Model(Layer):
             logs = self.make_test_function()(batch)
         return self._batch_result(logs, return_dict)
 
+    @session_steps.in_session
     def predict_on_batch(self, x):
         handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]

@@ -1,0 +1,67 @@
+"""Keras training loops after ``tf.compat.v1.disable_eager_execution()``: the steps run in
+the Keras session, with TF 2.21's numbers (tf_keras's v1 loop) on constant initializers."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture(autouse=True)
+def _graph_mode():
+    tf.compat.v1.disable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
+    yield
+    tf.compat.v1.enable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(None)
+
+
+def _data():
+    x = np.arange(40, dtype=np.float32).reshape(20, 2) / 40.
+    y = (x.sum(1, keepdims=True) > 0.5).astype(np.float32)
+    return x, y
+
+
+def _model():
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, activation="relu", kernel_initializer="ones",
+                              bias_initializer="zeros", input_shape=(2,)),
+        tf.keras.layers.Dense(1, activation="sigmoid",
+                              kernel_initializer=tf.keras.initializers.Constant(0.1))])
+    model.compile(optimizer="sgd", loss="binary_crossentropy", metrics=["accuracy"])
+    return model
+
+
+def test_fit_evaluate_predict_match_tf():
+    x, y = _data()
+    model = _model()
+    assert not tf.executing_eagerly()
+    history = model.fit(x, y, batch_size=5, epochs=3, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [0.574578, 0.560448, 0.54744],
+                               atol=2e-6)
+    assert history.history["accuracy"] == pytest.approx([0.75, 0.75, 0.75])
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.5379747, 0.75], rtol=1e-6)
+    np.testing.assert_allclose(model.predict(x[:3], verbose=0),
+                               [[0.507787], [0.51817846], [0.5285543]], rtol=1e-6)
+
+
+def test_on_batch_methods_match_tf():
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=3, verbose=0, shuffle=False)
+    loss, _ = model.train_on_batch(x[:5], y[:5])
+    assert loss == pytest.approx(0.7523823, rel=1e-6)
+    np.testing.assert_allclose(model.test_on_batch(x[:5], y[:5]), [0.7489808, 0.0],
+                               rtol=1e-6)
+    np.testing.assert_allclose(model.predict_on_batch(x[:2]),
+                               [[0.5063654], [0.51666546]], rtol=1e-6)
+
+
+def test_validation_data_in_graph_mode():
+    x, y = _data()
+    model = _model()
+    history = model.fit(x, y, batch_size=5, epochs=2, verbose=0, shuffle=False,
+                        validation_data=(x[:10], y[:10]))
+    assert sorted(history.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
+    assert len(history.history["val_loss"]) == 2
