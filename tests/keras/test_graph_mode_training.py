@@ -65,3 +65,45 @@ def test_validation_data_in_graph_mode():
                         validation_data=(x[:10], y[:10]))
     assert sorted(history.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
     assert len(history.history["val_loss"]) == 2
+
+
+def _linear_model():
+    inputs = tf.keras.Input((2,))
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="zeros")(inputs))
+    model.compile(tf.keras.optimizers.legacy.Adam(0.1), "mse", metrics=["mae"])
+    return model
+
+
+def test_early_stopping_and_validation_split_match_tf():
+    x, y = _data()
+    model = _linear_model()
+    history = model.fit(x, y, batch_size=4, epochs=6, verbose=0, shuffle=False,
+                        validation_split=0.25,
+                        callbacks=[tf.keras.callbacks.EarlyStopping(patience=1)])
+    assert history.epoch == [0, 1]
+    np.testing.assert_allclose(history.history["loss"], [0.47344, 0.1012], atol=1e-5)
+    np.testing.assert_allclose(history.history["val_mae"], [0.32156, 0.38687], atol=1e-5)
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.14338729, 0.31345648],
+                               rtol=1e-6)
+
+
+def test_weights_read_and_written_through_the_session(tmp_path):
+    x, y = _data()
+    model = _linear_model()
+    model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    trained = model.get_weights()
+    model.save_weights(str(tmp_path / "w.h5"))
+    model.set_weights([np.ones_like(w) for w in trained])
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0), [[1.025], [1.125]])
+    model.load_weights(str(tmp_path / "w.h5"))
+    np.testing.assert_allclose(model.get_weights()[0], trained[0])
+    checkpoint = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "ck.h5"),
+                                                    save_weights_only=True)
+    model.fit(x, y, epochs=1, verbose=0, callbacks=[checkpoint])
+    assert (tmp_path / "ck.h5").exists()
+    backend = tf.keras.backend
+    assert backend.get_value(model.optimizer.lr) == pytest.approx(0.1)
+    backend.set_value(model.optimizer.lr, 0.5)
+    assert backend.get_value(model.optimizer.lr) == pytest.approx(0.5)
+    session = tf.compat.v1.keras.backend.get_session()
+    assert session.run(model.optimizer.lr) == pytest.approx(0.5)

@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode as _graph_mode, session as _session
 from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
@@ -290,27 +291,60 @@ def count_params(x):
     return int(np.prod(int_shape(x)))
 
 
+# the TF 1 graphs of the Keras loops running now (eagerly, their steps in the Keras session)
+session_loops = []
+
+
+def _graph_session():
+    """The Keras session, while a TF 1 graph is being built (outside any function) or a
+    Keras loop runs its steps in the session (its callbacks reading weights)."""
+    if _graph_mode.v1_graph() is None and not (session_loops and _context.get().graph is None):
+        return None
+    return _session.get_session()
+
+
 @export("keras.backend.get_value")
 def get_value(x):
-    """`x` as a NumPy value."""
-    return x.numpy()
+    """`x` as a NumPy value (in TF 1's graph mode, its value in the Keras session)."""
+    return batch_get_value([x])[0]
 
 
 @export("keras.backend.batch_get_value")
 def batch_get_value(tensors):
-    return [get_value(x) for x in tensors]
+    """The NumPy values of `tensors` (one session run in TF 1's graph mode)."""
+    session = _graph_session()
+    if session is not None and tensors:
+        return session.run(list(tensors))
+    return [x.numpy() for x in tensors]
 
 
 @export("keras.backend.set_value")
 def set_value(x, value):
     """Assigns NumPy `value` to variable `x`."""
-    x.assign(np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype))
+    batch_set_value([(x, value)])
 
 
 @export("keras.backend.batch_set_value")
 def batch_set_value(tuples):
+    """Assigns each pair's NumPy value to its variable (one session run in TF 1's graph
+    mode, through placeholders made once per variable)."""
+    session = _graph_session()
+    feeds, ops = {}, []
     for x, value in tuples:
-        set_value(x, value)
+        value = np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype)
+        if session is None:
+            x.assign(value)
+            continue
+        assign = x.__dict__.get("_keras_assign")
+        if assign is None:
+            with session.graph.as_default():
+                holder = _graph_mode.placeholder(x.dtype, x.shape)
+                assign = (holder, x.assign(holder, read_value=False))
+            x.__dict__["_keras_assign"] = assign
+        feeds[assign[0]] = value
+        ops.append(assign[1])
+    if ops:
+        session.run(ops, feed_dict=feeds)
 
 
 @export("keras.backend.cast_to_floatx")

@@ -14,11 +14,11 @@ import functools
 import numpy as np
 
 from eagerflow._src.compat import graph_mode, session as session_mod
-from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import function
+from eagerflow._src.keras import backend
 
 
 def graph_of(model):
@@ -41,10 +41,12 @@ def in_session(method):
         if graph is None or graph_of(model) is not None or graph.building_function:
             return method(model, *args, **kwargs)
         object.__setattr__(model, "_session_graph", graph)
+        backend.session_loops.append(graph)
         try:
             with _eager():
                 return method(model, *args, **kwargs)
         finally:
+            backend.session_loops.pop()
             object.__setattr__(model, "_session_graph", None)
 
     return run
@@ -123,25 +125,14 @@ def _build(graph, build):
 
 
 def initialize(model, graph):
-    """Runs the initializers of the variables of `graph` (and `model`'s) that the Keras
-    session has no value for yet."""
-    session = _session()
-    candidates = list(graph.get_collection(GraphKeys.GLOBAL_VARIABLES)) + \
-        list(graph.get_collection(GraphKeys.LOCAL_VARIABLES)) + list(model.variables)
+    """Runs the initializers of the variables of `graph` (and `model`'s, its optimizer's)
+    that the Keras session has no value for yet."""
+    variables = list(model.variables)
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and hasattr(optimizer, "variables"):
-        candidates += list(optimizer.variables() if callable(optimizer.variables)
-                           else optimizer.variables)
-    fresh, seen = [], set()
-    for v in candidates:
-        handle = getattr(v, "_handle", None)
-        if handle is None or id(v) in seen or getattr(v, "initializer", None) is None:
-            continue
-        seen.add(id(v))
-        if session._store.get(handle) is None:
-            fresh.append(v.initializer)
-    if fresh:
-        session.run(fresh)
+        variables += list(optimizer.variables() if callable(optimizer.variables)
+                          else optimizer.variables)
+    session_mod.initialize_variables(_session(), variables)
 
 
 def run_built(model, name, build):
