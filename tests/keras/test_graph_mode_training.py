@@ -107,3 +107,29 @@ def test_weights_read_and_written_through_the_session(tmp_path):
     assert backend.get_value(model.optimizer.lr) == pytest.approx(0.5)
     session = tf.compat.v1.keras.backend.get_session()
     assert session.run(model.optimizer.lr) == pytest.approx(0.5)
+
+
+def test_results_are_numpy_scalars_and_evaluate_predict_quiet(capsys):
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False)
+    capsys.readouterr()
+    loss, accuracy = model.evaluate(x, y)
+    assert type(loss) is np.float32 and type(accuracy) is np.float32
+    model.predict(x)
+    assert capsys.readouterr().out == ""
+    assert all(type(v) is np.float32 for v in model.test_on_batch(x, y))
+    assert all(type(v) is np.float32 for v in model.train_on_batch(x, y))
+    assert model.evaluate(x, y, verbose=0, return_dict=True).keys() == {"loss", "accuracy"}
+
+
+def test_learning_phase_is_the_graphs_placeholder():
+    backend = tf.keras.backend
+    phase = backend.learning_phase()
+    assert repr(phase) == '<tf.Tensor \'keras_learning_phase:0\' shape=() dtype=bool>'
+    assert str(phase) == 'Tensor("keras_learning_phase:0", shape=(), dtype=bool)'
+    assert backend.learning_phase() is phase
+    x = tf.compat.v1.placeholder(tf.float32, (None, 2))
+    out = tf.keras.layers.Dropout(0.5)(x, training=phase)
+    session = tf.compat.v1.keras.backend.get_session()
+    np.testing.assert_array_equal(session.run(out, {x: [[1.0, 2.0]]}), [[1.0, 2.0]])

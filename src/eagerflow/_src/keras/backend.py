@@ -216,6 +216,23 @@ def clear_session():
 
 @export("keras.backend.learning_phase")
 def learning_phase():
+    """0 (inference) or 1 (training) when set, else 0; in TF 1's graph mode, unset, the
+    graph's boolean ``keras_learning_phase`` tensor (False unless fed)."""
+    phase = getattr(_state, "learning_phase", None)
+    if phase is None:
+        graph = _graph_mode.v1_graph()
+        if graph is not None:
+            tensor = graph.__dict__.get("_keras_learning_phase")
+            if tensor is None:
+                with graph.as_default(), graph.control_dependencies(None):
+                    tensor = _graph_mode.placeholder_with_default(
+                        False, shape=(), name="keras_learning_phase")
+                graph.__dict__["_keras_learning_phase"] = tensor
+            return tensor
+    return learning_phase_value()
+
+
+def learning_phase_value():
     """0 (inference) or 1 (training) when set, else 0."""
     phase = getattr(_state, "learning_phase", None)
     return 0 if phase is None else phase

@@ -71,6 +71,11 @@ class Counter:
         self.value += delta
 
 
+def numpy_logs(logs):
+    """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
+    return {k: np.asarray(v)[()] for k, v in logs.items()}
+
+
 def _session():
     return session_mod.get_session()
 

@@ -664,7 +664,7 @@ class Model(Layer):
             handler = self._evaluation_handler(x, y, sample_weight, batch_size, steps,
                                                max_queue_size, workers)
         per_execution = self._steps_per_execution_for(handler)
-        verbose = _verbosity(verbose)
+        verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             # (as Keras, with a fresh `History`: `model.history` is then an empty one)
             callbacks = callbacks_mod.CallbackList(
@@ -688,10 +688,13 @@ class Model(Layer):
                 counter.assign_add(1, read_value=False)
             callbacks.on_test_batch_end(end_step, logs)
         handler.end_epoch()
+        values = logs
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit is not None:
             return logs
+        if session_steps.graph_of(self) is not None:  # (NumPy scalars, as TF 1's loop)
+            return _in_order(session_steps.numpy_logs(values), self.metrics_names)
         return _in_order(logs, self.metrics_names)
 
     def _evaluation_handler(self, x, y, sample_weight, batch_size, steps, max_queue_size,
@@ -708,7 +711,7 @@ class Model(Layer):
                                            max_queue_size=max_queue_size, workers=workers,
                                            model=self)
         per_execution = self._steps_per_execution_for(handler)
-        verbose = _verbosity(verbose)
+        verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
@@ -805,6 +808,8 @@ class Model(Layer):
         return nest.map_structure(_numpy_or_python, out)
 
     def _batch_result(self, logs, return_dict):
+        if session_steps.graph_of(self) is not None and not return_dict:
+            return _in_order(session_steps.numpy_logs(logs), self.metrics_names)
         logs = _to_python(logs)
         if return_dict:
             return logs
@@ -986,9 +991,11 @@ def _trace_for_every_batch(step, handler, batch):
         step.get_concrete_function(handler.batch_spec(batch))
 
 
-def _verbosity(verbose):
+def _verbosity(verbose, quiet=False):
+    """`verbose` as a number; "auto" is 1, or 0 where `quiet` (TF 1's evaluate and
+    predict print nothing by default)."""
     if verbose == "auto":
-        return 1
+        return 0 if quiet else 1
     return verbose
 
 
