@@ -133,3 +133,25 @@ def test_learning_phase_is_the_graphs_placeholder():
     out = tf.keras.layers.Dropout(0.5)(x, training=phase)
     session = tf.compat.v1.keras.backend.get_session()
     np.testing.assert_array_equal(session.run(out, {x: [[1.0, 2.0]]}), [[1.0, 2.0]])
+
+
+def test_backend_function_of_model_tensors_runs_in_the_session():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       input_shape=(2,))])
+    f = tf.keras.backend.function([model.input], [model.output])
+    out = f([np.arange(6, dtype=np.float32).reshape(3, 2)])
+    assert isinstance(out, list) and len(out) == 1
+    np.testing.assert_array_equal(out[0], [[1.0], [5.0], [9.0]])
+
+
+def test_fit_prints_tf1_sample_counts(capsys):
+    import re
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=2, verbose=2, shuffle=False, validation_split=0.5)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Train on 10 samples, validate on 10 samples"
+    assert lines[1] == "Epoch 1/2"
+    assert re.fullmatch(r"10/10 - \d+s - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: "
+                        r"\d\.\d{4} - val_accuracy: \d\.\d{4} - \d+m?s/epoch - \d+[mu]?s/sample",
+                        lines[2]), lines[2]

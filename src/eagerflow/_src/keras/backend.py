@@ -1422,6 +1422,11 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
     one_listed = isinstance(outputs, list) and len(outputs) == 1
 
     def call(model_inputs):
+        if _graph_session() is not None:  # (TF 1's graph mode: one session run)
+            outs = model.predict_on_batch(model_inputs)
+            outs = [np.asarray(o)[()] for o in outs] if isinstance(outs, (list, tuple)) \
+                else np.asarray(outs)[()]
+            return [outs] if one_listed else outs
         outs = model(model_inputs)
         if one_listed:
             outs = [outs]

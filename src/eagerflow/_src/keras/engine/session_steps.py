@@ -71,6 +71,32 @@ class Counter:
         self.value += delta
 
 
+def samples(model, x):
+    """The number of samples of `x` (arrays) that `model`'s loop in the session counts,
+    else None (eager loops count steps)."""
+    if graph_of(model) is None:
+        return None
+    shape = getattr(nest.flatten(x)[0], "shape", None) if x is not None else None
+    return int(shape[0]) if shape else None
+
+
+def announce(train_samples, val_x):
+    """TF 1's first line of `fit`: the numbers of training and validation samples."""
+    line = f"Train on {train_samples} samples"
+    if val_x is not None:
+        line += f", validate on {int(np.shape(nest.flatten(val_x)[0])[0])} samples"
+    print(line)
+
+
+def batch_logs(model, logs, batches):
+    """The logs the callbacks get after `batches` ran: in the session's loop, with the
+    batches' number of samples (``size``), as TF 1's loop gives them."""
+    if graph_of(model) is None or not isinstance(logs, dict):
+        return logs
+    size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+    return dict(logs, size=size)
+
+
 def numpy_logs(logs):
     """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
     return {k: np.asarray(v)[()] for k, v in logs.items()}

@@ -576,9 +576,14 @@ class Model(Layer):
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
+            samples = session_steps.samples(self, x)
+            if samples is not None and verbose:  # (TF 1's loop counts samples)
+                session_steps.announce(samples, val_x)
+                callbacks = (nest.flatten(callbacks) if callbacks else []) + [
+                    callbacks_mod.ProgbarLogger(count_mode="samples")]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+                verbose=verbose, epochs=epochs, steps=handler.inferred_steps, samples=samples)
         self.stop_training = False
         train = self.make_train_function()
         counter = self._counter("train")
@@ -603,7 +608,8 @@ class Model(Layer):
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
                     counter.assign_add(1, read_value=False)
-                callbacks.on_train_batch_end(end_step, logs)
+                callbacks.on_train_batch_end(end_step, session_steps.batch_logs(self, logs,
+                                                                                group))
                 if self.stop_training:
                     break
             if getattr(handler._adapter, "ran_past_end", False):
