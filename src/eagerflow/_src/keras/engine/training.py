@@ -583,7 +583,8 @@ class Model(Layer):
                     callbacks_mod.ProgbarLogger(count_mode="samples")]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                verbose=verbose, epochs=epochs, steps=handler.inferred_steps, samples=samples)
+                verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
+                **({} if samples is None else {"samples": samples}))
         self.stop_training = False
         train = self.make_train_function()
         counter = self._counter("train")
@@ -786,26 +787,45 @@ class Model(Layer):
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""
         self._assert_compile_was_called()
-        if reset_metrics:
-            self.reset_metrics()
+        in_session = session_steps.graph_of(self) is not None
+        if reset_metrics or in_session:
+            self._reset_before_batch(reset_metrics)
         handler = data_adapter.DataHandler(x, y, sample_weight, class_weight=class_weight,
                                            single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_train_function()(batch)
+        if reset_metrics and in_session:
+            self.reset_metrics()
         return self._batch_result(logs, return_dict)
 
     @session_steps.in_session
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
         self._assert_compile_was_called()
-        if reset_metrics:
-            self.reset_metrics()
+        in_session = session_steps.graph_of(self) is not None
+        if reset_metrics or in_session:
+            self._reset_before_batch(reset_metrics)
         handler = data_adapter.DataHandler(x, y, sample_weight, single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_test_function()(batch)
+        if reset_metrics and in_session:
+            self.reset_metrics()
         return self._batch_result(logs, return_dict)
+
+    def _reset_before_batch(self, reset_metrics):
+        """What `train_on_batch` and `test_on_batch` reset before their batch: every metric
+        (`reset_metrics`); in TF 1's loop, only the losses (its results are the batch's loss
+        and the metrics as they stood plus the batch; `reset_metrics` resets them after)."""
+        if session_steps.graph_of(self) is None:
+            self.reset_metrics()
+        else:
+            session_steps.run_built(self, "reset_losses", self._reset_loss_metric_ops)
+
+    def _reset_loss_metric_ops(self):
+        for metric in self.compiled_loss.metrics:
+            metric.reset_state()
 
     @session_steps.in_session
     def predict_on_batch(self, x):
