@@ -157,3 +157,19 @@ def test_fit_prints_tf1_sample_counts(capsys):
     assert re.fullmatch(r"10/10 - \d+s - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: "
                         r"\d\.\d{4} - val_accuracy: \d\.\d{4} - \d+m?s/epoch - \d+[mu]?s/sample",
                         lines[2]), lines[2]
+
+
+def test_tf1_metric_names_after_disable_v2_behavior():
+    tf.compat.v1.disable_v2_behavior()
+    try:
+        x, y = _data()
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, activation="sigmoid",
+                                                           input_shape=(2,))])
+        model.compile("sgd", "binary_crossentropy",
+                      metrics=["accuracy", "crossentropy", "mae", "binary_accuracy"])
+        history = model.fit(x, y, epochs=1, verbose=0, validation_split=0.5)
+        assert model.metrics_names == ["loss", "acc", "ce", "mean_absolute_error",
+                                       "binary_accuracy"]
+        assert "val_acc" in history.history
+    finally:
+        tf.compat.v1.enable_v2_behavior()
