@@ -3,8 +3,9 @@
 The loops of `Model` run as they do eagerly, over the same data handling and callbacks;
 only what touches the model's variables goes through the Keras session
 (``compat.v1.keras.backend.get_session``): each step (`train_step`, `test_step`,
-`predict_step`) is built once per input signature into the TF 1 graph, on placeholders,
-and each batch is one `Session.run` of it, fed the batch's arrays. The metrics' resets
+`predict_step`), a traced `function` (which runs its reads and updates in program order),
+is called once per input signature in the TF 1 graph, on placeholders, and each batch is
+one `Session.run` of that call, fed the batch's arrays. The metrics' resets
 and results are built and run the same way. Variables a step makes (optimizer slots,
 metrics) are initialized in the session when the step is built, as Keras's session does.
 """
@@ -76,7 +77,8 @@ def samples(model, x):
     else None (eager loops count steps)."""
     if graph_of(model) is None:
         return None
-    shape = getattr(nest.flatten(x)[0], "shape", None) if x is not None else None
+    leaves = nest.flatten(x) if x is not None else []
+    shape = getattr(leaves[0], "shape", None) if leaves else None
     return int(shape[0]) if shape else None
 
 
