@@ -585,10 +585,32 @@ def set_session(session):
 
 @export("compat.v1.keras.backend.get_session")
 def get_session(op_input_list=()):
-    """The default session, else the one `set_session` gave, else a new one kept for later."""
+    """The default session, else the one `set_session` gave, else a new one kept for later;
+    the variables of its graph it has no value for yet are initialized in it first (as
+    Keras's session does)."""
     session = get_default_session()
-    if session is not None:
-        return session
-    if not _keras_session:
-        _keras_session.append(Session())
-    return _keras_session[0]
+    if session is None:
+        if not _keras_session or _keras_session[0] is None:
+            _keras_session[:] = [Session()]
+        session = _keras_session[0]
+    initialize_variables(session)
+    return session
+
+
+def initialize_variables(session, variables=()):
+    """Runs in `session` the initializers of `variables` and of its graph's global and local
+    variables that it has no value for."""
+    graph = session.graph
+    candidates = list(graph.get_collection(graph_mode.GraphKeys.GLOBAL_VARIABLES)) + \
+        list(graph.get_collection(graph_mode.GraphKeys.LOCAL_VARIABLES)) + list(variables)
+    fresh, seen = [], set()
+    for v in candidates:
+        handle = getattr(v, "_handle", None)
+        if handle is None or id(v) in seen or getattr(v, "initializer", None) is None \
+                or getattr(v, "graph", graph) is not graph:
+            continue
+        seen.add(id(v))
+        if session._store.get(handle) is None:
+            fresh.append(v.initializer)
+    if fresh and not session._closed:
+        session.run(fresh)

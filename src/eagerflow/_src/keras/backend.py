@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode as _graph_mode, session as _session
 from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.context import init_scope
@@ -215,6 +216,23 @@ def clear_session():
 
 @export("keras.backend.learning_phase")
 def learning_phase():
+    """0 (inference) or 1 (training) when set, else 0; in TF 1's graph mode, unset, the
+    graph's boolean ``keras_learning_phase`` tensor (False unless fed)."""
+    phase = getattr(_state, "learning_phase", None)
+    if phase is None:
+        graph = _graph_mode.v1_graph()
+        if graph is not None:
+            tensor = graph.__dict__.get("_keras_learning_phase")
+            if tensor is None:
+                with graph.as_default(), graph.control_dependencies(None):
+                    tensor = _graph_mode.placeholder_with_default(
+                        False, shape=(), name="keras_learning_phase")
+                graph.__dict__["_keras_learning_phase"] = tensor
+            return tensor
+    return learning_phase_value()
+
+
+def learning_phase_value():
     """0 (inference) or 1 (training) when set, else 0."""
     phase = getattr(_state, "learning_phase", None)
     return 0 if phase is None else phase
@@ -290,27 +308,60 @@ def count_params(x):
     return int(np.prod(int_shape(x)))
 
 
+# the TF 1 graphs of the Keras loops running now (eagerly, their steps in the Keras session)
+session_loops = []
+
+
+def _graph_session():
+    """The Keras session, while a TF 1 graph is being built (outside any function) or a
+    Keras loop runs its steps in the session (its callbacks reading weights)."""
+    if _graph_mode.v1_graph() is None and not (session_loops and _context.get().graph is None):
+        return None
+    return _session.get_session()
+
+
 @export("keras.backend.get_value")
 def get_value(x):
-    """`x` as a NumPy value."""
-    return x.numpy()
+    """`x` as a NumPy value (in TF 1's graph mode, its value in the Keras session)."""
+    return batch_get_value([x])[0]
 
 
 @export("keras.backend.batch_get_value")
 def batch_get_value(tensors):
-    return [get_value(x) for x in tensors]
+    """The NumPy values of `tensors` (one session run in TF 1's graph mode)."""
+    session = _graph_session()
+    if session is not None and tensors:
+        return session.run(list(tensors))
+    return [x.numpy() for x in tensors]
 
 
 @export("keras.backend.set_value")
 def set_value(x, value):
     """Assigns NumPy `value` to variable `x`."""
-    x.assign(np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype))
+    batch_set_value([(x, value)])
 
 
 @export("keras.backend.batch_set_value")
 def batch_set_value(tuples):
+    """Assigns each pair's NumPy value to its variable (one session run in TF 1's graph
+    mode, through placeholders made once per variable)."""
+    session = _graph_session()
+    feeds, ops = {}, []
     for x, value in tuples:
-        set_value(x, value)
+        value = np.asarray(value, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype)
+        if session is None:
+            x.assign(value)
+            continue
+        assign = x.__dict__.get("_keras_assign")
+        if assign is None:
+            with session.graph.as_default():
+                holder = _graph_mode.placeholder(x.dtype, x.shape)
+                assign = (holder, x.assign(holder, read_value=False))
+            x.__dict__["_keras_assign"] = assign
+        feeds[assign[0]] = value
+        ops.append(assign[1])
+    if ops:
+        session.run(ops, feed_dict=feeds)
 
 
 @export("keras.backend.cast_to_floatx")
@@ -1371,6 +1422,11 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
     one_listed = isinstance(outputs, list) and len(outputs) == 1
 
     def call(model_inputs):
+        if _graph_session() is not None:  # (TF 1's graph mode: one session run)
+            outs = model.predict_on_batch(model_inputs)
+            outs = [np.asarray(o)[()] for o in outs] if isinstance(outs, (list, tuple)) \
+                else np.asarray(outs)[()]
+            return [outs] if one_listed else outs
         outs = model(model_inputs)
         if one_listed:
             outs = [outs]

@@ -485,11 +485,13 @@ class Layer(Module):
         """The weights' values as NumPy arrays, in the order of `weights` (a weight that is
         not a variable gives its handler's arrays)."""
         values = []
+        variables = [w for w in self.weights if not isinstance(w, TrackableWeightHandler)]
+        read = iter(backend.batch_get_value(variables))
         for w in self.weights:
             if isinstance(w, TrackableWeightHandler):
                 values.extend(np.asarray(t) for t in w.get_tensors())
             else:
-                values.append(w.numpy())
+                values.append(next(read))
         return values
 
     def set_weights(self, weights):
@@ -518,8 +520,7 @@ class Layer(Module):
             pairs.append((param, value))
         for param, values in handled:
             param.set_weights(values)
-        for param, value in pairs:
-            param.assign(np.asarray(value, dtype=param.dtype.as_numpy_dtype))
+        backend.batch_set_value(pairs)
         for layer in self._flatten_layers():
             layer.finalize_state()
 

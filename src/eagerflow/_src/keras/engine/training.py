@@ -33,7 +33,7 @@ from eagerflow._src.graph.graph import Graph
 from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
-from eagerflow._src.keras.engine import compile_utils, data_adapter
+from eagerflow._src.keras.engine import compile_utils, data_adapter, session_steps
 from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_losses
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
 from eagerflow._src.keras.utils import layer_utils
@@ -393,8 +393,13 @@ class Model(Layer):
     def _steps_per_execution_for(self, handler):
         """How many batches each call of a step function runs (the callbacks see one batch
         for each); more than one needs the number of batches known."""
-        per_execution = 1 if self._steps_per_execution is None else \
-            int(self._steps_per_execution.numpy())
+        if self._steps_per_execution is None:
+            per_execution = 1
+        elif session_steps.graph_of(self) is not None:
+            per_execution = int(session_steps.run_built(
+                self, "steps_per_execution", self._steps_per_execution.read_value))
+        else:
+            per_execution = int(self._steps_per_execution.numpy())
         if per_execution > 1 and handler.inferred_steps is None:
             raise ValueError("Could not infer the size of the data. With "
                              "`steps_per_execution > 1`, you must specify the number of "
@@ -437,6 +442,11 @@ class Model(Layer):
         return self.get_metrics_result()
 
     def get_metrics_result(self):
+        if session_steps.running(self):
+            return session_steps.run_built(self, "metrics_result", self._metrics_result)
+        return self._metrics_result()
+
+    def _metrics_result(self):
         results = {}
         for metric in self.metrics:
             result = metric.result()
@@ -490,18 +500,24 @@ class Model(Layer):
 
     def make_train_function(self, force=False):
         """`train_step` as the function `fit` calls per batch (traced unless `run_eagerly`)."""
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "train", self.train_step)
         if self.train_function is None or force:
             self.train_function = self._compiled(self._on_replicas(self.train_step),
                                                  "train_function")
         return self.train_function
 
     def make_test_function(self, force=False):
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "test", self.test_step)
         if self.test_function is None or force:
             self.test_function = self._compiled(self._on_replicas(self.test_step),
                                                 "test_function")
         return self.test_function
 
     def make_predict_function(self, force=False):
+        if session_steps.graph_of(self) is not None:
+            return session_steps.step(self, "predict", self.predict_step)
         if self.predict_function is None or force:
             self.predict_function = self._compiled(
                 self._on_replicas(self.predict_step, concat=True), "predict_function")
@@ -530,6 +546,8 @@ class Model(Layer):
         that loop began (an int64 variable, made at first use, no weight of the model): as
         in Keras, the TensorBoard callback reads it as the step of the summaries written
         inside a step."""
+        if session_steps.graph_of(self) is not None:
+            return session_steps.Counter()
         name = f"_{which}_counter"
         counter = self.__dict__.get(name)
         if counter is None:
@@ -538,10 +556,18 @@ class Model(Layer):
         return counter
 
     def reset_metrics(self):
+        if session_steps.running(self):
+            session_steps.run_built(self, "reset_metrics", self._reset_metric_ops)
+            return
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def _reset_metric_ops(self):
         for metric in self.metrics:
             metric.reset_state()
 
     # -- loops -----------------------------------------------------------------------
+    @session_steps.in_session
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -561,9 +587,15 @@ class Model(Layer):
         if validation_data is not None:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
+            samples = session_steps.samples(self, x)
+            if samples is not None and verbose:  # (TF 1's loop counts samples)
+                session_steps.announce(samples, val_x)
+                callbacks = (nest.flatten(callbacks) if callbacks else []) + [
+                    callbacks_mod.ProgbarLogger(count_mode="samples")]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+                verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
+                **({} if samples is None else {"samples": samples}))
         self.stop_training = False
         train = self.make_train_function()
         counter = self._counter("train")
@@ -588,7 +620,8 @@ class Model(Layer):
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
                     counter.assign_add(1, read_value=False)
-                callbacks.on_train_batch_end(end_step, logs)
+                callbacks.on_train_batch_end(end_step, session_steps.batch_logs(self, logs,
+                                                                                group))
                 if self.stop_training:
                     break
             if getattr(handler._adapter, "ran_past_end", False):
@@ -628,6 +661,7 @@ class Model(Layer):
         callbacks.on_train_end(epoch_logs)
         return self.history
 
+    @session_steps.in_session
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, max_queue_size=10, workers=1,
                  use_multiprocessing=False, return_dict=False, **kwargs):
@@ -648,7 +682,7 @@ class Model(Layer):
             handler = self._evaluation_handler(x, y, sample_weight, batch_size, steps,
                                                max_queue_size, workers)
         per_execution = self._steps_per_execution_for(handler)
-        verbose = _verbosity(verbose)
+        verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             # (as Keras, with a fresh `History`: `model.history` is then an empty one)
             callbacks = callbacks_mod.CallbackList(
@@ -672,10 +706,13 @@ class Model(Layer):
                 counter.assign_add(1, read_value=False)
             callbacks.on_test_batch_end(end_step, logs)
         handler.end_epoch()
+        values = logs
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit is not None:
             return logs
+        if session_steps.graph_of(self) is not None:  # (NumPy scalars, as TF 1's loop)
+            return _in_order(session_steps.numpy_logs(values), self.metrics_names)
         return _in_order(logs, self.metrics_names)
 
     def _evaluation_handler(self, x, y, sample_weight, batch_size, steps, max_queue_size,
@@ -684,6 +721,7 @@ class Model(Layer):
                                         max_queue_size=max_queue_size, workers=workers,
                                         model=self)
 
+    @session_steps.in_session
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
@@ -691,7 +729,7 @@ class Model(Layer):
                                            max_queue_size=max_queue_size, workers=workers,
                                            model=self)
         per_execution = self._steps_per_execution_for(handler)
-        verbose = _verbosity(verbose)
+        verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
@@ -755,36 +793,60 @@ class Model(Layer):
                             workers=workers, use_multiprocessing=use_multiprocessing,
                             verbose=verbose, callbacks=callbacks)
 
+    @session_steps.in_session
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""
         self._assert_compile_was_called()
-        if reset_metrics:
-            self.reset_metrics()
+        in_session = session_steps.graph_of(self) is not None
+        if reset_metrics or in_session:
+            self._reset_before_batch(reset_metrics)
         handler = data_adapter.DataHandler(x, y, sample_weight, class_weight=class_weight,
                                            single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_train_function()(batch)
+        if reset_metrics and in_session:
+            self.reset_metrics()
         return self._batch_result(logs, return_dict)
 
+    @session_steps.in_session
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
         self._assert_compile_was_called()
-        if reset_metrics:
-            self.reset_metrics()
+        in_session = session_steps.graph_of(self) is not None
+        if reset_metrics or in_session:
+            self._reset_before_batch(reset_metrics)
         handler = data_adapter.DataHandler(x, y, sample_weight, single_batch=True)
         logs = {}
         for batch in handler.batches():
             logs = self.make_test_function()(batch)
+        if reset_metrics and in_session:
+            self.reset_metrics()
         return self._batch_result(logs, return_dict)
 
+    def _reset_before_batch(self, reset_metrics):
+        """What `train_on_batch` and `test_on_batch` reset before their batch: every metric
+        (`reset_metrics`); in TF 1's loop, only the losses (its results are the batch's loss
+        and the metrics as they stood plus the batch; `reset_metrics` resets them after)."""
+        if session_steps.graph_of(self) is None:
+            self.reset_metrics()
+        else:
+            session_steps.run_built(self, "reset_losses", self._reset_loss_metric_ops)
+
+    def _reset_loss_metric_ops(self):
+        for metric in self.compiled_loss.metrics:
+            metric.reset_state()
+
+    @session_steps.in_session
     def predict_on_batch(self, x):
         handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]
         return nest.map_structure(_numpy_or_python, out)
 
     def _batch_result(self, logs, return_dict):
+        if session_steps.graph_of(self) is not None and not return_dict:
+            return _in_order(session_steps.numpy_logs(logs), self.metrics_names)
         logs = _to_python(logs)
         if return_dict:
             return logs
@@ -966,9 +1028,11 @@ def _trace_for_every_batch(step, handler, batch):
         step.get_concrete_function(handler.batch_spec(batch))
 
 
-def _verbosity(verbose):
+def _verbosity(verbose, quiet=False):
+    """`verbose` as a number; "auto" is 1, or 0 where `quiet` (TF 1's evaluate and
+    predict print nothing by default)."""
     if verbose == "auto":
-        return 1
+        return 0 if quiet else 1
     return verbose
 
 

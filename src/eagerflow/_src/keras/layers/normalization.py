@@ -265,7 +265,7 @@ class BatchNormalization(_AffineNormalization):
 
     def _get_training_value(self, training=None):
         if training is None:
-            training = backend.learning_phase()
+            training = backend.learning_phase_value()
         if isinstance(training, int):
             training = bool(training)
         if not self.trainable:  # Keras 2: a frozen layer runs in inference mode

@@ -12,6 +12,7 @@ resolving ``'accuracy'`` and ``'crossentropy'`` by the shapes of an output.
 """
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.keras import losses as _losses
 # Loss functions double as metric functions, under the same names and aliases.
 from eagerflow._src.keras.losses import (  # noqa: F401
@@ -120,7 +121,7 @@ def get_metric_object(identifier, y_true, y_pred):
     if isinstance(metric, Metric):
         return metric
     if isinstance(identifier, str):
-        name = identifier
+        name = identifier if _graph_mode.tf2_enabled() else _v1_name(identifier, metric)
     elif isinstance(metric, _losses.Loss):
         name = metric.name
     else:
@@ -128,6 +129,16 @@ def get_metric_object(identifier, y_true, y_pred):
         if name is None:
             raise ValueError(f"Metric should be a callable, received: {metric}")
     return MeanMetricWrapper(metric, name=name)
+
+
+def _v1_name(identifier, metric):
+    """TF 1's name of a metric given by name (after `disable_v2_behavior`): ``acc`` and
+    ``ce`` for the accuracies and crossentropies, else the function's own name."""
+    if identifier.lower() in ("accuracy", "acc"):
+        return "acc"
+    if identifier.lower() in ("crossentropy", "ce"):
+        return "ce"
+    return getattr(metric, "__name__", identifier)
 
 
 _MODULE_OBJECTS = {name: obj for name, obj in globals().items()

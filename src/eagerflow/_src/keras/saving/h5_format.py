@@ -29,6 +29,7 @@ import tempfile
 import numpy as np
 
 from eagerflow._src.backend import log as _log
+from eagerflow._src.keras import backend
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import file_system
 from eagerflow._src.keras.engine.functional import Functional
@@ -153,8 +154,8 @@ def _variables_only(layer, weights):
 def _save_subset(group, weights):
     names = [w.name for w in weights]
     _save_attribute(group, "weight_names", names)
-    for name, weight in zip(names, weights):
-        group.create_dataset(name, data=weight.numpy())
+    for name, value in zip(names, backend.batch_get_value(weights)):
+        group.create_dataset(name, data=value)
 
 
 def save_weights_to_hdf5_group(f, model):
@@ -222,8 +223,7 @@ def _checked_pairs(weights, values, where):
 
 
 def _assign(pairs):
-    for weight, value in pairs:
-        weight.assign(value)
+    backend.batch_set_value(pairs)
 
 
 def finalize_layers(model):

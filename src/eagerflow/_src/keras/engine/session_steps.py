@@ -1,0 +1,188 @@
+"""Keras's training loops in TF 1's graph mode (after ``disable_eager_execution``).
+
+The loops of `Model` run as they do eagerly, over the same data handling and callbacks;
+only what touches the model's variables goes through the Keras session
+(``compat.v1.keras.backend.get_session``): each step (`train_step`, `test_step`,
+`predict_step`), a traced `function` (which runs its reads and updates in program order),
+is called once per input signature in the TF 1 graph, on placeholders, and each batch is
+one `Session.run` of that call, fed the batch's arrays. The metrics' resets
+and results are built and run the same way. Variables a step makes (optimizer slots,
+metrics) are initialized in the session when the step is built, as Keras's session does.
+"""
+import contextlib
+import functools
+
+import numpy as np
+
+from eagerflow._src.compat import graph_mode, session as session_mod
+from eagerflow._src.core import context, nest
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.variables import Variable
+from eagerflow._src.function.polymorphic_function import function
+from eagerflow._src.keras import backend
+
+
+def graph_of(model):
+    """The TF 1 graph `model`'s loop runs its steps in (inside a loop), else None."""
+    return model.__dict__.get("_session_graph")
+
+
+def running(model):
+    """Whether `model`'s loop runs now, outside the graph its steps are built in."""
+    return graph_of(model) is not None and context.get().graph is None
+
+
+def in_session(method):
+    """`method` (a loop of `Model`) run eagerly over its data, its steps run in the Keras
+    session, when called while a TF 1 graph is being built."""
+
+    @functools.wraps(method)
+    def run(model, *args, **kwargs):
+        graph = graph_mode.v1_graph()
+        if graph is None or graph_of(model) is not None or graph.building_function:
+            return method(model, *args, **kwargs)
+        object.__setattr__(model, "_session_graph", graph)
+        backend.session_loops.append(graph)
+        try:
+            with _eager():
+                return method(model, *args, **kwargs)
+        finally:
+            backend.session_loops.pop()
+            object.__setattr__(model, "_session_graph", None)
+
+    return run
+
+
+@contextlib.contextmanager
+def _eager():
+    """Eager execution for the block (the loop's data and its own counters)."""
+    with context._swap(graph=None, scope=""):
+        yield
+
+
+class Counter:
+    """The loop's count of steps, kept in Python (the eager loop's is a variable)."""
+
+    value = 0
+
+    def assign(self, value, read_value=True):
+        self.value = value
+
+    def assign_add(self, delta, read_value=True):
+        self.value += delta
+
+
+def samples(model, x):
+    """The number of samples of `x` (arrays) that `model`'s loop in the session counts,
+    else None (eager loops count steps)."""
+    if graph_of(model) is None:
+        return None
+    leaves = nest.flatten(x) if x is not None else []
+    shape = getattr(leaves[0], "shape", None) if leaves else None
+    return int(shape[0]) if shape else None
+
+
+def announce(train_samples, val_x):
+    """TF 1's first line of `fit`: the numbers of training and validation samples."""
+    line = f"Train on {train_samples} samples"
+    if val_x is not None:
+        line += f", validate on {int(np.shape(nest.flatten(val_x)[0])[0])} samples"
+    print(line)
+
+
+def batch_logs(model, logs, batches):
+    """The logs the callbacks get after `batches` ran: in the session's loop, with the
+    batches' number of samples (``size``), as TF 1's loop gives them."""
+    if graph_of(model) is None or not isinstance(logs, dict):
+        return logs
+    size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+    return dict(logs, size=size)
+
+
+def numpy_logs(logs):
+    """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
+    return {k: np.asarray(v)[()] for k, v in logs.items()}
+
+
+def _session():
+    return session_mod.get_session()
+
+
+class SessionStep:
+    """`step` built into `graph` once per input signature, each call one session run."""
+
+    def __init__(self, model, step, graph):
+        self._model, self._step, self._graph = model, step, graph
+        self._built = {}
+
+    def __call__(self, data):
+        flat = [np.asarray(v.numpy() if isinstance(v, (Tensor, Variable)) else v)
+                for v in nest.flatten(data)]
+        key = (repr(nest.map_structure(lambda _: None, data)),
+               tuple((a.dtype.str, a.shape[1:]) for a in flat))
+        built = self._built.get(key)
+        if built is None:
+            holders = []
+
+            def build():
+                holders.extend(graph_mode.placeholder(a.dtype, (None,) + a.shape[1:])
+                               for a in flat)
+                return self._step(nest.pack_sequence_as(data, holders))
+
+            outputs, ops = _build(self._graph, build)
+            built = self._built[key] = (holders, outputs, ops)
+            initialize(self._model, self._graph)
+        holders, outputs, ops = built
+        return _run(outputs, ops, dict(zip(holders, flat)))
+
+
+def step(model, kind, step_fn):
+    """The model's `kind` step (``"train"``, ``"test"``, ``"predict"``) as a `SessionStep`
+    of its loop's graph."""
+    steps = model.__dict__.setdefault("_session_steps", {})
+    graph = graph_of(model)
+    if (kind, id(graph)) not in steps:
+        # (as a traced function, which runs its updates and reads in program order)
+        steps[kind, id(graph)] = SessionStep(
+            model, function(model._on_replicas(step_fn), autograph=True), graph)
+    return steps[kind, id(graph)]
+
+
+def _build(graph, build):
+    """What `build()` returns, built into `graph`, and the operations it added there
+    (run with it: a step's updates)."""
+    with graph.as_default():
+        first = len(graph.get_operations())
+        outputs = build()
+    return outputs, graph.get_operations()[first:]
+
+
+def initialize(model, graph):
+    """Runs the initializers of the variables of `graph` (and `model`'s, its optimizer's)
+    that the Keras session has no value for yet."""
+    variables = list(model.variables)
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is not None and hasattr(optimizer, "variables"):
+        variables += list(optimizer.variables() if callable(optimizer.variables)
+                          else optimizer.variables)
+    session_mod.initialize_variables(_session(), variables)
+
+
+def run_built(model, name, build):
+    """The value of what `build()` makes in the model's graph, built once under `name` for
+    the metrics the model has then (compiled metrics appear at the first step)."""
+    graph = graph_of(model)
+    cache = model.__dict__.setdefault("_session_built", {})
+    key = (name, id(graph), tuple(id(v) for m in model.metrics for v in m.variables))
+    if key not in cache:
+        cache[key] = _build(graph, build)
+        initialize(model, graph)
+    return _run(*cache[key])
+
+
+def _run(outputs, ops, feed_dict=None):
+    """`outputs`' values, running `ops` in the same session run."""
+    if outputs is None:
+        _session().run(ops, feed_dict=feed_dict)
+        return None
+    return _session().run((outputs, ops), feed_dict=feed_dict)[0]

@@ -1,0 +1,175 @@
+"""Keras training loops after ``tf.compat.v1.disable_eager_execution()``: the steps run in
+the Keras session, with TF 2.21's numbers (tf_keras's v1 loop) on constant initializers."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture(autouse=True)
+def _graph_mode():
+    tf.compat.v1.disable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
+    yield
+    tf.compat.v1.enable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(None)
+
+
+def _data():
+    x = np.arange(40, dtype=np.float32).reshape(20, 2) / 40.
+    y = (x.sum(1, keepdims=True) > 0.5).astype(np.float32)
+    return x, y
+
+
+def _model():
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, activation="relu", kernel_initializer="ones",
+                              bias_initializer="zeros", input_shape=(2,)),
+        tf.keras.layers.Dense(1, activation="sigmoid",
+                              kernel_initializer=tf.keras.initializers.Constant(0.1))])
+    model.compile(optimizer="sgd", loss="binary_crossentropy", metrics=["accuracy"])
+    return model
+
+
+def test_fit_evaluate_predict_match_tf():
+    x, y = _data()
+    model = _model()
+    assert not tf.executing_eagerly()
+    history = model.fit(x, y, batch_size=5, epochs=3, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [0.574578, 0.560448, 0.54744],
+                               atol=2e-6)
+    assert history.history["accuracy"] == pytest.approx([0.75, 0.75, 0.75])
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.5379747, 0.75], rtol=1e-6)
+    np.testing.assert_allclose(model.predict(x[:3], verbose=0),
+                               [[0.507787], [0.51817846], [0.5285543]], rtol=1e-6)
+
+
+def test_on_batch_methods_match_tf():
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=3, verbose=0, shuffle=False)
+    # (TF 1's loop: the batch's loss, the metrics as fit left them plus the batch, then
+    # reset)
+    np.testing.assert_allclose(model.train_on_batch(x[:5], y[:5]), [0.7523823, 0.6],
+                               rtol=1e-6)
+    np.testing.assert_allclose(model.test_on_batch(x[:5], y[:5]), [0.7489808, 0.0],
+                               rtol=1e-6)
+    np.testing.assert_allclose(model.predict_on_batch(x[:2]),
+                               [[0.5063654], [0.51666546]], rtol=1e-6)
+
+
+def test_validation_data_in_graph_mode():
+    x, y = _data()
+    model = _model()
+    history = model.fit(x, y, batch_size=5, epochs=2, verbose=0, shuffle=False,
+                        validation_data=(x[:10], y[:10]))
+    assert sorted(history.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
+    assert len(history.history["val_loss"]) == 2
+
+
+def _linear_model():
+    inputs = tf.keras.Input((2,))
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="zeros")(inputs))
+    model.compile(tf.keras.optimizers.legacy.Adam(0.1), "mse", metrics=["mae"])
+    return model
+
+
+def test_early_stopping_and_validation_split_match_tf():
+    x, y = _data()
+    model = _linear_model()
+    history = model.fit(x, y, batch_size=4, epochs=6, verbose=0, shuffle=False,
+                        validation_split=0.25,
+                        callbacks=[tf.keras.callbacks.EarlyStopping(patience=1)])
+    assert history.epoch == [0, 1]
+    np.testing.assert_allclose(history.history["loss"], [0.47344, 0.1012], atol=1e-5)
+    np.testing.assert_allclose(history.history["val_mae"], [0.32156, 0.38687], atol=1e-5)
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.14338729, 0.31345648],
+                               rtol=1e-6)
+
+
+def test_weights_read_and_written_through_the_session(tmp_path):
+    x, y = _data()
+    model = _linear_model()
+    model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    trained = model.get_weights()
+    model.save_weights(str(tmp_path / "w.h5"))
+    model.set_weights([np.ones_like(w) for w in trained])
+    np.testing.assert_allclose(model.predict(x[:2], verbose=0), [[1.025], [1.125]])
+    model.load_weights(str(tmp_path / "w.h5"))
+    np.testing.assert_allclose(model.get_weights()[0], trained[0])
+    checkpoint = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "ck.h5"),
+                                                    save_weights_only=True)
+    model.fit(x, y, epochs=1, verbose=0, callbacks=[checkpoint])
+    assert (tmp_path / "ck.h5").exists()
+    backend = tf.keras.backend
+    assert backend.get_value(model.optimizer.lr) == pytest.approx(0.1)
+    backend.set_value(model.optimizer.lr, 0.5)
+    assert backend.get_value(model.optimizer.lr) == pytest.approx(0.5)
+    session = tf.compat.v1.keras.backend.get_session()
+    assert session.run(model.optimizer.lr) == pytest.approx(0.5)
+
+
+def test_results_are_numpy_scalars_and_evaluate_predict_quiet(capsys):
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False)
+    capsys.readouterr()
+    loss, accuracy = model.evaluate(x, y)
+    assert type(loss) is np.float32 and type(accuracy) is np.float32
+    model.predict(x)
+    assert capsys.readouterr().out == ""
+    assert all(type(v) is np.float32 for v in model.test_on_batch(x, y))
+    assert all(type(v) is np.float32 for v in model.train_on_batch(x, y))
+    assert model.evaluate(x, y, verbose=0, return_dict=True).keys() == {"loss", "accuracy"}
+
+
+def test_learning_phase_is_the_graphs_placeholder():
+    backend = tf.keras.backend
+    phase = backend.learning_phase()
+    assert repr(phase) == '<tf.Tensor \'keras_learning_phase:0\' shape=() dtype=bool>'
+    assert str(phase) == 'Tensor("keras_learning_phase:0", shape=(), dtype=bool)'
+    assert backend.learning_phase() is phase
+    x = tf.compat.v1.placeholder(tf.float32, (None, 2))
+    out = tf.keras.layers.Dropout(0.5)(x, training=phase)
+    session = tf.compat.v1.keras.backend.get_session()
+    np.testing.assert_array_equal(session.run(out, {x: [[1.0, 2.0]]}), [[1.0, 2.0]])
+
+
+def test_backend_function_of_model_tensors_runs_in_the_session():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       input_shape=(2,))])
+    f = tf.keras.backend.function([model.input], [model.output])
+    out = f([np.arange(6, dtype=np.float32).reshape(3, 2)])
+    assert isinstance(out, list) and len(out) == 1
+    np.testing.assert_array_equal(out[0], [[1.0], [5.0], [9.0]])
+
+
+def test_fit_prints_tf1_sample_counts(capsys):
+    import re
+    x, y = _data()
+    model = _model()
+    model.fit(x, y, batch_size=5, epochs=2, verbose=2, shuffle=False, validation_split=0.5)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Train on 10 samples, validate on 10 samples"
+    assert lines[1] == "Epoch 1/2"
+    assert re.fullmatch(r"10/10 - \d+s - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: "
+                        r"\d\.\d{4} - val_accuracy: \d\.\d{4} - \d+m?s/epoch - \d+[mu]?s/sample",
+                        lines[2]), lines[2]
+
+
+def test_tf1_metric_names_after_disable_v2_behavior():
+    tf.compat.v1.disable_v2_behavior()
+    try:
+        x, y = _data()
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, activation="sigmoid",
+                                                           input_shape=(2,))])
+        model.compile("sgd", "binary_crossentropy",
+                      metrics=["accuracy", "crossentropy", "mae", "binary_accuracy"])
+        history = model.fit(x, y, epochs=1, verbose=0, validation_split=0.5)
+        assert model.metrics_names == ["loss", "acc", "ce", "mean_absolute_error",
+                                       "binary_accuracy"]
+        assert "val_acc" in history.history
+    finally:
+        tf.compat.v1.enable_v2_behavior()
