@@ -1607,13 +1607,21 @@ def range(start, limit=None, delta=1, dtype=None,  # noqa: A001 (TF's name)
         raise errors.scoped(e) from None
 
 
+def _run_time_count(value, not_scalar, negative):
+    """A count given as an op's input (known at run time only), checked as TF's kernel
+    checks it; `not_scalar` and `negative` word its errors (``{}``: the shape, the value)."""
+    if value.ndim:
+        raise _bad(not_scalar.format(shape_text(value.shape)))
+    value = int(value)
+    if value < 0:
+        raise _bad(negative.format(value))
+    return value
+
+
 def _linspace_kernel(xp, start, stop, num, axis):
-    if type(num) is not int:  # an input: known at run time only
-        if num.ndim:
-            raise _bad(f"num must be a scalar, but got shape {shape_text(num.shape)}")
-        num = int(num)
-        if num < 0:
-            raise _bad(f"Requires num >= 0, got {num}")
+    if type(num) is not int:  # an input
+        num = _run_time_count(num, "num must be a scalar, but got shape {}",
+                              "Requires num >= 0, got {}")
     dtype = start.dtype
     wide = dtype if dtype.itemsize >= 4 else xp.dtype(xp.float32)  # half types: in float32
     start, stop = xp.broadcast_arrays(start.astype(wide), stop.astype(wide))
@@ -1698,12 +1706,9 @@ def _linspace_grad(op, dy):
 
 
 def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
-    if type(depth) is not int:  # an input: known at run time only
-        if depth.ndim:
-            raise _bad(f"depth must be a scalar, but got: {shape_text(depth.shape)}")
-        depth = int(depth)
-        if depth < 0:
-            raise _bad(f"depth must be non-negative, got: {depth}")
+    if type(depth) is not int:  # an input
+        depth = _run_time_count(depth, "depth must be a scalar, but got: {}",
+                                "depth must be non-negative, got: {}")
     hot = indices[..., None] == xp.arange(depth, dtype=indices.dtype)
     out = xp.where(hot, on_value, off_value)
     return out if axis == -1 else xp.moveaxis(out, -1, axis)
