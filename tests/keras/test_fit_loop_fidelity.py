@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.keras.models import OneDense
 
 keras = tf.keras
 
@@ -89,14 +90,7 @@ def test_evaluate_lists_the_results_of_a_metric_returning_a_dict():
         "loss": 4.0, "pair_b": 16.0, "pair_a": 8.0}
 
 
-class _Unordered(keras.Model):
-    def __init__(self):
-        super().__init__()
-        self.dense = keras.layers.Dense(1)
-
-    def call(self, x):
-        return self.dense(x)
-
+class _Unordered(OneDense):
     def train_step(self, data):
         return {"b": tf.constant(1.0), "a": tf.constant(2.0), "loss": tf.constant(3.0)}
 

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.keras.models import OneDense
 
 keras = tf.keras
 
@@ -510,14 +511,7 @@ def test_a_loss_tensor_added_in_a_traced_function_outside_a_call_fails_as_in_tf_
 
     assert float(adds_callable()) == 2.0
 
-    class Stepped(keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = keras.layers.Dense(1)
-
-        def call(self, x):
-            return self.dense(x)
-
+    class Stepped(OneDense):
         def train_step(self, data):
             x, y = data
             with tf.GradientTape() as tape:

@@ -3,6 +3,7 @@ import numpy as np
 
 import eagerflow as tf
 from tests.internals import DataHandler, keras_backend as backend
+from tests.keras.models import OneDense
 
 
 def _orders(epochs, **kwargs):
@@ -30,14 +31,7 @@ def test_epochs_are_shuffled_as_tf_keras_shuffles_them():
 def test_fit_shuffles_each_epoch_as_tf_keras():
     seen = []
 
-    class Recording(tf.keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = tf.keras.layers.Dense(1)
-
-        def call(self, x):
-            return self.dense(x)
-
+    class Recording(OneDense):
         def train_step(self, data):
             seen.append(data[0].numpy().ravel().astype(int).tolist())
             return {}

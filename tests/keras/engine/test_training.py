@@ -8,6 +8,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow.keras.utils import Progbar
+from tests.keras.models import OneDense
 
 keras = tf.keras
 
@@ -691,14 +692,7 @@ def test_errors_of_a_compiled_step_are_framed_in_user_code_as_tf_keras_frames_th
 
 
 def test_a_models_own_train_step_runs_as_python_as_in_tf_keras():
-    class Branching(tf.keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = tf.keras.layers.Dense(1)
-
-        def call(self, x):
-            return self.dense(x)
-
+    class Branching(OneDense):
         def train_step(self, data):
             x, y = data
             loss = tf.reduce_mean((self(x) - y) ** 2)
