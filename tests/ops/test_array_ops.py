@@ -343,6 +343,9 @@ def test_one_hot_axis_and_scalar_indices():
     assert tf.one_hot([[0, 1]], 3, axis=1).shape == (1, 3, 2)
     assert tf.one_hot(1, 3).shape == (3,)
     assert tf.one_hot([1], 0).shape == (1, 0)
+    assert tf.one_hot([], 2).shape == (0, 2)  # (a Python list converts as int64 indices)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'TI' of float"):
+        tf.one_hot([1.5], 2)
 
 
 def test_one_hot_depth_known_at_run_time():

@@ -1780,7 +1780,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     """
     # (TF's eager error names the op's scope only when `indices` came as a tensor)
     scope = name if name is not None else "" if is_tensor_like(indices) else None
-    indices = as_tensor(indices)
+    # (Python values convert as the op's inputs do: int64 when they can, so [] too)
+    indices = as_tensor(indices) if is_tensor_like(indices) else convert_to_tensor(
+        indices, dtype_hint=_d.int64)
     check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
     axis = -1 if axis is None else _int(axis)
