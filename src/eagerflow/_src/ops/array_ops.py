@@ -760,19 +760,20 @@ def reverse(tensor, axis, name=None):
         raise errors.listed(e, *given) from None
 
 
+def _roll_ints(xp, value, what):
+    """Roll's `shift` or `axis` as a tuple of ints: an array when known only at run time."""
+    if type(value) is tuple:
+        return value
+    if value.ndim > 1:
+        raise _bad(f"{what} must be a scalar or a 1-D vector. Found: "
+                   f"{shape_text(value.shape)}")
+    return tuple(int(v) for v in xp.reshape(value, -1))
+
+
 def _roll_kernel(xp, x, shift, axis):
     if x.ndim == 0:
         raise _bad("input must be 1-D or higher")
-    if type(shift) is not tuple:  # known only at run time
-        if shift.ndim > 1:
-            raise _bad(f"shift must be a scalar or a 1-D vector. Found: "
-                       f"{shape_text(shift.shape)}")
-        shift = tuple(int(v) for v in xp.reshape(shift, -1))
-    if type(axis) is not tuple:
-        if axis.ndim > 1:
-            raise _bad(f"axis must be a scalar or a 1-D vector. Found: "
-                       f"{shape_text(axis.shape)}")
-        axis = tuple(int(v) for v in xp.reshape(axis, -1))
+    shift, axis = (_roll_ints(xp, v, what) for v, what in ((shift, "shift"), (axis, "axis")))
     if len(shift) != len(axis):
         raise _bad("shift and axis must have the same size")
     for a in axis:
