@@ -58,6 +58,7 @@ def _fake_load(monkeypatch, others):
     monkeypatch.setattr(threads, "_others_running", lambda: round(others))
     monkeypatch.setattr(threads, "_last", None)
     monkeypatch.setattr(threads, "_next", 0.0)
+    monkeypatch.setattr(threads, "contended", False)
     monkeypatch.setattr(threads, "cores", lambda: 2)
 
     def tick():
@@ -121,6 +122,44 @@ def test_a_pause_goes_by_the_processes_running_when_it_ends(restore_budget, monk
     tick()
     assert threads.blas_threads() == expected
     assert threads.contended == (expected == 1)
+
+
+@needs_blas
+def test_work_others_did_while_this_process_waited_is_no_contention(restore_budget,
+                                                                    monkeypatch):
+    # another process keeps both cores busy while this one waits (for it, say, taking
+    # turns), and is asleep whenever this one looks: both cores stay this one's
+    tick = _fake_load(monkeypatch, 1.5)
+    monkeypatch.setattr(threads, "_others_running", lambda: 0)
+    monkeypatch.setattr(threads, "_blas_default", 2)
+    for _ in range(3):
+        tick()
+        assert threads.blas_threads() == 2 and not threads.contended
+
+
+@needs_blas
+def test_others_seen_running_once_are_looked_at_again_soon(restore_budget, monkeypatch):
+    tick = _fake_load(monkeypatch, 0.0)
+    monkeypatch.setattr(threads, "_blas_default", 2)
+    running = {"now": 0}
+    monkeypatch.setattr(threads, "_others_running", lambda: running["now"])
+
+    def look_after(seconds):
+        tick.clock["wall"] += seconds
+        tf.matmul(tf.ones((8, 8)), tf.ones((8, 8)))
+        return threads.contended, threads.blas_threads()
+    tick()
+    # after a pause, another process's threads in their last moments
+    running["now"] = 1
+    assert look_after(10.0) == (True, 1)
+    running["now"] = 0
+    assert look_after(threads.RECHECK) == (False, 2)  # long before the next INTERVAL
+    # others that keep running stay contention
+    running["now"] = 2
+    monkeypatch.setattr(threads, "_busy_seconds", lambda cpus: 1.5 * tick.clock["wall"])
+    assert look_after(threads.INTERVAL) == (True, 1)
+    assert look_after(threads.RECHECK) == (True, 1)
+    assert look_after(threads.INTERVAL) == (True, 1)
 
 
 @needs_blas

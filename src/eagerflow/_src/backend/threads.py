@@ -8,9 +8,9 @@ process keeps the cores busy, a descheduled worker stalls the rest, and a
 step takes ten times longer than on one thread. So the BLAS runs on the whole
 budget only while the machine is otherwise idle: `adapt`, called before
 matrix products, looks every `INTERVAL` seconds at how much CPU time the
-cores spent outside this process (after a pause, at the threads of others
-runnable at that instant) and drops OpenBLAS to one thread while
-others keep more than half a core busy (`set_fixed` holds the budget instead, for
+cores spent outside this process and at the threads of others runnable at
+that instant, and drops OpenBLAS to one thread while others keep more than
+half a core busy and are running still (`set_fixed` holds the budget instead, for
 reproducible results). oneDNN's kernels spin in barriers of
 their own (batch normalization ran a hundred times slower on two threads
 under load), so its OpenMP count follows the same choice, except for kernels
@@ -35,6 +35,7 @@ import numpy as np
 INTERVAL = 0.2     # seconds between two looks at the machine's load
 BUSY_OTHERS = 0.5  # cores' worth of other processes' work that counts as contention
 STALE = 2          # a look this many INTERVALs after the last one goes by the instant
+RECHECK = 0.02     # seconds to the next look where that instant found others running
 
 _lock = threading.Lock()
 _local = threading.local()  # this thread's OpenMP count, as last set
@@ -255,15 +256,22 @@ def _look():
             _set_blas(ceiling)
             return
         last, _last = _last, now
-        if last is None or wall - last[0] > STALE * INTERVAL:
-            # no interval yet, or one spanning a pause of this process (waiting for its
-            # input, say), whose cores other processes may have used meanwhile without
-            # competing with it: how many others are runnable right now
-            contended = _others_running() >= 1
-            _set_blas(1 if contended else ceiling)
-            return
-        others = (now[2] - last[2]) - (now[1] - last[1])
-        contended = others > BUSY_OTHERS * (now[0] - last[0])
+        # Other processes compete while they run when this one does: some are runnable at
+        # this instant (this process is, it is looking), and over the interval they kept
+        # more than `BUSY_OTHERS` cores busy. Either alone misleads: the instant catches
+        # another process's threads in their last moments (spinning before they sleep),
+        # the interval counts work done while this process slept (waiting for its input,
+        # or for another that takes turns with it), which competed with nothing.
+        was, running = contended, _others_running() >= 1
+        if last is None or not INTERVAL / 2 <= wall - last[0] <= STALE * INTERVAL:
+            # no interval yet, one spanning a pause, or one too short for the cores' clock
+            # ticks (a look again soon): the instant alone
+            contended = running
+        else:
+            others = (now[2] - last[2]) - (now[1] - last[1])
+            contended = running and others > BUSY_OTHERS * (now[0] - last[0])
+        if contended and not was:  # soon again: it may have been others' last moments
+            _next = wall + RECHECK
         _set_blas(1 if contended else ceiling)
 
 
