@@ -227,6 +227,19 @@ def test_kernels_that_share_the_cores_keep_the_budget_under_load(monkeypatch):
 
 
 @pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
+def test_short_element_wise_kernels_run_on_one_thread_under_load(monkeypatch):
+    tick = _fake_load(monkeypatch, 1.5)
+    monkeypatch.setattr(threads, "budget", lambda: 2)
+    tick()
+    tick()
+    n = 1 << 18  # (as large as oneDNN takes them)
+    features = np.where(np.arange(n) % 3, 1.0, -1.0).astype(np.float32)
+    grads = tf.raw_ops.ReluGrad(gradients=np.full(n, 2.0, np.float32), features=features)
+    assert threads.contended and threads.openmp_threads() == 1
+    np.testing.assert_array_equal(grads.numpy(), np.where(features > 0, 2.0, 0.0))
+
+
+@pytest.mark.skipif(not onednn.enabled(), reason="oneDNN is not available here")
 def test_a_budget_set_caps_the_kernels_that_share_the_cores_under_load(restore_budget,
                                                                        monkeypatch):
     """More threads than the budget only where no budget was set."""
