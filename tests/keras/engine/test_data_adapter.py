@@ -1,5 +1,9 @@
 """Batching for `fit`: each epoch's shuffled order, as tf_keras draws it."""
+import sys
+import types
+
 import numpy as np
+import pytest
 
 import eagerflow as tf
 from tests.internals import DataHandler, keras_backend as backend
@@ -46,3 +50,54 @@ def test_fit_shuffles_each_epoch_as_tf_keras():
         tf.random.set_seed(None)
         backend._SEED_GENERATOR.generator = None
     assert seen == [[2, 0, 5, 8], [7, 1, 9, 6], [3, 4], [2, 9, 4, 7], [1, 8, 5, 6], [0, 3]]
+
+
+class _Series:
+    """What the data adapter sees of a pandas Series: rows of one column."""
+
+    def __init__(self, values):
+        self._values = np.asarray(values)
+        self.shape = self._values.shape
+
+    def to_numpy(self):
+        return self._values
+
+    def __array__(self, dtype=None, copy=None):
+        return self._values if dtype is None else self._values.astype(dtype)
+
+
+class _SeenShapes(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense, self.seen = tf.keras.layers.Dense(1, kernel_initializer="ones"), []
+
+    def call(self, inputs):
+        self.seen.append(tuple(inputs["a"].shape))
+        return self.dense(tf.stack([tf.cast(inputs[k], tf.float32) for k in "ab"], -1))
+
+
+def test_pandas_series_are_columns_in_fit_evaluate_and_predict(monkeypatch):
+    # As Keras: a Series of n rows is an (n, 1) array, so a model summing a dict of them
+    # on a new last axis predicts (n, 1, 1) (a Series given directly is (n,)).
+    monkeypatch.setitem(sys.modules, "pandas", types.SimpleNamespace(Series=_Series))
+    x = {"a": _Series(np.arange(4.0)), "b": _Series(np.ones(4))}
+    model = _SeenShapes()
+    model.compile("sgd", "mse", run_eagerly=True)
+    model.fit(x, _Series(np.arange(4.0)), batch_size=4, epochs=1, verbose=0,
+              validation_split=0.5)
+    assert model.predict(x, verbose=0).shape == (4, 1, 1)
+    assert model.predict_on_batch(x).shape == (4, 1, 1)
+    assert set(model.seen) == {(2, 1), (4, 1)}
+    np.testing.assert_allclose(model.evaluate(x, _Series(np.zeros(4)), verbose=0),
+                               np.mean(np.square(model.predict(x, verbose=0))), rtol=1e-6)
+
+
+def test_a_real_pandas_frame_and_series():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.0, 1.0, 0.0]})
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       input_shape=(1,))])
+    assert model.predict(frame["a"], verbose=0).tolist() == [[1.0], [2.0], [3.0]]
+    model = _SeenShapes()
+    model.predict(dict(frame), verbose=0)
+    assert {shape[1:] for shape in model.seen} == {(1,)}  # (traced: rows unknown)

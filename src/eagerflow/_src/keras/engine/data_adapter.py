@@ -1,7 +1,8 @@
 """Batches for `fit`, `evaluate` and `predict`, from whatever data the user passes.
 
 Arrays and tensors (and lists/dicts of them) are sliced into batches, shuffled
-each epoch when asked; float64 arrays become float32 as in Keras. Generators,
+each epoch when asked; float64 arrays become float32 as in Keras, and a pandas
+Series a column (an array of shape ``(rows, 1)``). Generators,
 `keras.utils.Sequence` and any other iterable (such as a dataset) yield their
 own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 
@@ -13,6 +14,7 @@ own batches; a `tf.data.Dataset` its elements, as many as its cardinality says.
 import itertools
 import math
 import random
+import sys
 import types
 
 import numpy as np
@@ -54,6 +56,17 @@ def is_list_of_scalars(x):
     while isinstance(x, (list, tuple)) and x:
         x = x[0]
     return isinstance(x, _SCALARS)
+
+
+def from_pandas(data):
+    """`data` with each pandas Series in it made an array of one column, as Keras takes
+    them (a DataFrame is an array as it is)."""
+    pandas = sys.modules.get("pandas")  # (none in `data` unless the program imported it)
+    if pandas is None:
+        return data
+    return nest.map_structure(
+        lambda v: np.expand_dims(v.to_numpy(), -1) if isinstance(v, pandas.Series) else v,
+        data)
 
 
 def _type_name(x):
@@ -367,6 +380,7 @@ class DataHandler:
             _check_positive("epochs", epochs)
         self.initial_epoch, self.epochs = initial_epoch, epochs
         self.steps_per_epoch = steps_per_epoch
+        x, y, sample_weight = from_pandas((x, y, sample_weight))
         if isinstance(x, DatasetCreator):
             x = _created_dataset(x, steps_per_epoch)
         if any(isinstance(v, SparseTensor) for v in nest.flatten((x, y, sample_weight))):
@@ -531,6 +545,7 @@ def _check_positive(name, value):
 
 def train_validation_split(arrays, validation_split):
     """The first ``1 - validation_split`` of each array for training, the rest to validate."""
+    arrays = from_pandas(arrays)
     flat = [a for a in nest.flatten(arrays) if a is not None]
     if not all(_is_array(a) for a in flat):
         raise ValueError(f"`validation_split` is only supported for Tensors or NumPy arrays, "
