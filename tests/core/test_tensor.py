@@ -339,6 +339,24 @@ def test_lists_led_by_numpy_float_scalars_keep_their_dtype():
     assert ds.element_spec == tf.TensorSpec([], tf.float64)
 
 
+def test_lists_led_by_numpy_float_arrays_keep_their_dtype():
+    # the first leaf is the first array's first number (rows of a float64 frame, stacked)
+    rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0])]
+    for convert in (tf.constant, tf.convert_to_tensor, tf.stack):
+        assert convert(rows).dtype == tf.float64
+        assert convert([rows[0], [5.0, 6.0]]).dtype == tf.float64
+        assert convert([[5.0, 6.0], rows[0]]).dtype == tf.float32
+        assert convert([np.array([1.0], np.float32), np.array([1.5])]).dtype == tf.float32
+        assert convert([np.array([1, 2])]).dtype == tf.int32  # (NumPy ints are as Python's)
+        assert convert([np.zeros(0)]).dtype == tf.float32  # (no number to infer from)
+    assert tf.data.Dataset.from_tensors(rows).element_spec.dtype == tf.float64
+
+
+def test_numpy_bytes_in_a_list_become_plain_bytes():
+    t = tf.constant([b"a", np.bytes_(b"b"), np.str_("c")])
+    assert [type(v) for v in t.numpy().tolist()] == [bytes] * 3
+
+
 def test_bools_after_a_float_or_into_a_float_dtype_convert():
     assert tf.constant([1.0, True]).numpy().tolist() == [1.0, 1.0]
     assert tf.constant([True, 1.5], tf.float32).numpy().tolist() == [1.0, 1.5]

@@ -60,6 +60,8 @@ def _to_bytes_array(value):
     for i, v in enumerate(flat):
         if isinstance(v, str):
             flat[i] = v.encode("utf-8")
+        elif type(v) is not bytes and isinstance(v, bytes):  # (NumPy's bytes scalars)
+            flat[i] = bytes(v)
         elif not isinstance(v, bytes):
             raise TypeError(f"Failed to convert elements of {value!r} to Tensor.")
     return arr
@@ -70,8 +72,12 @@ def _describe(value):
 
 
 def _first_leaf(value):
+    """The first element of nested lists `value`, into a NumPy array there (TF infers a
+    sequence's type from its first number: a float64 array's first makes it float64)."""
     while isinstance(value, (list, tuple)) and value:
         value = value[0]
+    if isinstance(value, np.ndarray) and value.size:
+        return value.reshape(-1)[0]
     return value
 
 
