@@ -190,6 +190,33 @@ def test_numpy_scalars_are_passed_as_tensors():
     assert f(np.int64(2)).dtype == tf.int64 and f.experimental_get_tracing_count() == 2
 
 
+def test_objects_with_an_array_are_passed_as_tensors():
+    # as TF passes a pandas Series: by its array's dtype and shape, one trace for each
+    import numpy as np
+
+    class Column:
+        __hash__ = None
+
+        def __init__(self, values):
+            self.values = np.asarray(values)
+
+        def __array__(self, dtype=None, copy=None):
+            return self.values
+    shapes = []
+
+    @tf.function
+    def f(x):
+        shapes.append((x.dtype, tuple(x.shape)))
+        return x * 2
+
+    assert f(Column([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert f(Column([3.0, 4.0])).numpy().tolist() == [6.0, 8.0]
+    assert f({"a": Column([1, 2])}["a"]).dtype == tf.int64
+    assert shapes == [(tf.float64, (2,)), (tf.int64, (2,))]
+    g = tf.function(lambda d: d["a"] + 1)
+    assert g({"a": Column([1.5])}).numpy().tolist() == [2.5]
+
+
 def test_an_unhashable_argument_is_tfs_type_error():
     class Unhashable:
         __hash__ = None

@@ -619,6 +619,8 @@ def _placeholders(value, leaves, graph, name):
     if isinstance(value, dict):  # (made in key order, as flattened; kept in the dict's order)
         made = {k: _placeholders(value[k], leaves, graph, name) for k in sorted(value)}
         return type(value)((k, made[k]) for k in value)
+    if hasattr(type(value), "__array__") and not isinstance(value, type):
+        return _placeholders(np.asarray(value), leaves, graph, name)  # (as its trace key)
     return value
 
 

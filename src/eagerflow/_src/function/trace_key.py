@@ -93,6 +93,8 @@ def _leaf_key(value, tensors):
     if isinstance(value, collections.abc.Mapping):
         return (_UNWRAPPED.get(cls, cls),) + tuple((k, _leaf_key(value[k], tensors))
                                                    for k in sorted(value))
+    if hasattr(cls, "__array__") and not isinstance(value, type):
+        return _leaf_key(np.asarray(value), tensors)  # (a pandas Series, say: as TF, an array)
     try:
         hash(value)
     except TypeError:
