@@ -1,6 +1,7 @@
 """Element-wise kernels on oneDNN: one pass over large arrays, on the thread budget.
 
-`relu_grad` masks a gradient; `broadcast` writes a broadcast array.
+`relu_grad` masks a gradient; `broadcast` writes a broadcast array;
+`broadcast_relu_grad` masks a gradient broadcast to the features' shape.
 
 NumPy runs an element-wise expression one ufunc (one pass over memory) at a
 time on one thread; oneDNN's binary primitive with post-ops chains the steps
@@ -68,6 +69,25 @@ def relu_grad(gradients, features, out=None):
 
 _ZERO = np.zeros(1, _F32)
 _ZERO.flags.writeable = False
+
+
+def broadcast_relu_grad(gradients, features, out=None):
+    """``relu_grad`` of `gradients` broadcast to the shape of `features`, or None: the
+    broadcast written out, then masked in place (two passes on every core; measured in
+    a CNN's training step, 0.24 ms against NumPy's 0.37 for 600k elements: oneDNN's
+    binary primitives take no such broadcast in their post-ops, but its reorder does).
+    Into `out` when given (which may be `features`: the broadcast goes to an array of its
+    own then).
+    """
+    shape = features.shape
+    if out is None:
+        out = np.empty(shape, _F32)
+    if gradients.dtype != _F32 or not onednn.flat_float32((features, out), MIN_SIZE):
+        return None
+    spread = np.empty(shape, _F32) if np.may_share_memory(out, features) else out
+    if not broadcast(np.broadcast_to(gradients, shape), spread):
+        return None
+    return relu_grad(spread, features, out)
 
 
 def broadcast(source, out):

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from eagerflow._src.backend import onednn_conv
+from eagerflow._src.backend import onednn_conv, onednn_eltwise
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_args, tf_nodes
@@ -169,6 +169,10 @@ def _broadcast_relu_grad(xp, gradients, features, out=None):
     if not fits:  # the errors of the ops it stands for
         return nn_ops._RELU_GRAD.kernel(xp, _BROADCAST_TO.kernel(xp, gradients, shape),
                                         features)
+    if xp is np:
+        done = onednn_eltwise.broadcast_relu_grad(gradients, features, out)
+        if done is not None:
+            return done
     # The mask as booleans, then copied as numbers: a comparison writing floats casts in
     # buffered loops, several times slower. `out`, an array of the result's shape, may be
     # `features`: the mask is made before it is written.
@@ -211,11 +215,12 @@ _CONV2D_BACKPROP_FILTER_WITH_BIAS = registry.register(
     _conv2d_backprop_filter_with_bias_rule, multi=True, tied=(0, 1),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE)
-# (elementwise: the executor splits large ones over the intra-op threads)
+# (not `elementwise`: its float32 kernel runs on every core itself, as ReluGrad's; the
+# NumPy passes gained nothing split over the threads)
 _BROADCAST_RELU_GRAD = registry.register(
     "_BroadcastReluGrad", _broadcast_relu_grad, _broadcast_relu_grad_rule, tied=(0, 1),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
-    not_differentiable=_NOT_DIFFERENTIABLE, elementwise=True, fresh=True, takes_out=True)
+    not_differentiable=_NOT_DIFFERENTIABLE, fresh=True, takes_out=True)
 # Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
 registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
 registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
