@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 from tests import internals
@@ -211,3 +212,30 @@ def test_a_declaration_newer_than_the_generated_wrappers_gets_one_compiled():
         finally:
             del api_export.EXPORTS[-1]
             globals()["_scaled"] = raw
+
+
+def test_each_public_namespace_loads_as_the_first_one_used():
+    # A program may reach any namespace first (tf.feature_column before tf.keras, say):
+    # each is loaded, in a process of its own, right after ``import eagerflow``.
+    code = """
+import os
+import eagerflow as tf
+names = sorted(n for n in dir(tf) if not n.startswith("_")) + sorted(
+    set(tf._ALIASES) | {"contrib", "data", "feature_column", "keras", "profiler", "raw_ops",
+                        "saved_model", "summary", "test", "train"})
+for name in names:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            getattr(tf, name)
+        except Exception as e:
+            print(name, type(e).__name__, e)
+            os._exit(1)
+        os._exit(0)
+    os.waitpid(pid, 0)
+print("done")
+"""
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    out = _python(code)
+    assert out.stdout.strip() == "done", out.stdout + out.stderr

@@ -23,8 +23,10 @@ from eagerflow._src.ops import array_ops, cast_ops, fingerprint_ops, lookup_ops,
 from eagerflow._src.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
-from eagerflow._src.compat import init_ops_v1, saver
+# (Keras first: TF 1's initializers build on Keras's, whose backend needs TF 1's variable
+# scopes, which need those initializers; entered from Keras, the chain closes)
 from eagerflow._src.keras import initializers
+from eagerflow._src.compat import init_ops_v1, saver
 
 class _Cache:
     """The features of one call and the transformed values of the columns read so far."""
