@@ -177,6 +177,38 @@ class CheckpointLoadStatus(_Status):
         return self
 
 
+class NameBasedSaverStatus(_Status):
+    """What `restore` returns for a checkpoint written by name (TF 1's `Saver`): variables
+    were matched by their names, so every check is the same one: that each variable
+    found had a value in the checkpoint."""
+
+    def __init__(self, restoration, optional=()):
+        self._restoration = restoration
+        self._optional = optional  # variables whose absence is no error (a save counter)
+
+    def assert_consumed(self):
+        """Raises AssertionError if a variable had no value in the checkpoint."""
+        unused = [(v, names) for v, names in self._restoration.unused()
+                  if all(v is not o for o in self._optional)]
+        if unused:
+            listed = "".join(f"\n    {v}: {names}" for v, names in unused)
+            raise AssertionError(f"Some objects had attributes which were not restored: "
+                                 f"{listed}")
+        return self
+
+    assert_existing_objects_matched = assert_consumed
+    assert_nontrivial_match = assert_consumed
+
+
+def load_status(restoration, root, warn=False, optional=()):
+    """The status of a restore `restore_objects` made into `root` (``(object, extra
+    children)``): `warn` of values never restored when it is collected; `optional`:
+    variables a checkpoint written by name may lack."""
+    if isinstance(restoration, trackable.NameRestoration):
+        return NameBasedSaverStatus(restoration, optional)
+    return CheckpointLoadStatus(restoration, root, warn=warn)
+
+
 class InitializationOnlyStatus(_Status):
     """What `restore(None)` returns: nothing is restored, every assertion fails."""
 
@@ -206,7 +238,8 @@ def save_objects(root, extra_children, file_prefix):
 
 def restore_objects(root, extra_children, save_path):
     """Restores the checkpoint `save_path` into the object graph of `root`; returns the
-    `Restoration` (which keeps waiting for objects created later)."""
+    `Restoration` (which keeps waiting for objects created later), or for a checkpoint
+    written by name the `NameRestoration` matching variables by name."""
     save_path = os.fspath(save_path)
     if os.path.isdir(save_path):
         raise errors.DataLossError(
@@ -214,11 +247,10 @@ def restore_objects(root, extra_children, save_path):
                         f"{save_path}; Is a directory: perhaps your file is in a different "
                         f"file format and you need to use a different restore operator?")
     reader = bundle.BundleReader(save_path)
-    if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):
-        raise errors.NotFoundError(
-            None, None, f"The checkpoint at {save_path} holds no object graph "
-                        f"({trackable.OBJECT_GRAPH_KEY}): it was written by name "
-                        f"(tf.compat.v1.train.Saver), which is not supported.")
+    if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):  # written by name (TF 1's Saver)
+        restoration = trackable.NameRestoration(reader)
+        restoration.visit(root, extra_children)
+        return restoration
     proto = pb.TrackableObjectGraph()
     data = reader.get_tensor(trackable.OBJECT_GRAPH_KEY)
     proto.ParseFromString(data.item() if isinstance(data, np.ndarray) else data)
@@ -338,8 +370,8 @@ class Checkpoint:
         if save_path is None:
             return InitializationOnlyStatus()
         root = self._graph_root()
-        restoration = restore_objects(*root, save_path)
-        return CheckpointLoadStatus(restoration, root, warn=True)
+        return load_status(restore_objects(*root, save_path), root, warn=True,
+                           optional=(self._save_counter,) if self._save_counter is not None else ())
 
     def restore(self, save_path, options=None):
         """Restores the values saved at `save_path` (a prefix such as ``ckpt-3``, or None).

@@ -279,6 +279,13 @@ def _c_name(dtype):
                                                                           dtype.name)
 
 
+def _check_shape(variable, value, name):
+    if not variable.shape.is_compatible_with(value.shape):
+        raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
+                         f"to restore variable with shape {tuple(variable.shape.as_list())} and "
+                         f"name {name}.")
+
+
 def assign_variable(variable, value, key):
     """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
     `variable`, with TF's errors for mismatches."""
@@ -287,10 +294,7 @@ def assign_variable(variable, value, key):
         raise errors.InvalidArgumentError(
             None, None, f"tensor_name = {key}; expected dtype {_c_name(variable.dtype)} does not "
                         f"equal original dtype {_c_name(saved)}")
-    if not variable.shape.is_compatible_with(value.shape):
-        raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
-                         f"to restore variable with shape {tuple(variable.shape.as_list())} and "
-                         f"name {variable.name}.")
+    _check_shape(variable, value, variable.name)
     with context.init_scope():  # also when created while a function is traced
         if value.dtype != object:  # the array is ours: held as it is, not copied again
             value = convert.from_array(value)
@@ -477,3 +481,78 @@ def waiting_nodes(restoration):
     return {node for _, items in list(_WAITING.values()) for _, node, r in items
             if r is restoration and node not in r.matched}
 
+
+
+# -- checkpoints written by name (TF 1's `Saver`) ---------------------------------------
+
+class NameRestoration:
+    """A restore of a checkpoint written by name (no object graph): each variable reachable
+    from the objects restored takes the value saved under its name (``dense/kernel`` for
+    ``dense/kernel:0``), as TF's `Checkpoint.restore` reads such checkpoints. Variables
+    created later below those objects get their values when they are tracked."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self._unused = {}  # id(variable) -> (weakref, [names not in the checkpoint])
+        self._seen = {}  # id(object) -> weakref: objects visited once (and only once)
+
+    def visit(self, root, extra_children=()):
+        """Restores the variables of the graph of `root` not visited yet; waits below the
+        other objects for variables created later."""
+        for obj in Graph(root, extra_children).objects:
+            key = id(obj)
+            ref = self._seen.get(key)
+            if ref is not None and ref() is obj:
+                continue
+            try:
+                self._seen[key] = weakref.ref(obj, lambda _, key=key: self._seen.pop(key, None))
+            except TypeError:  # a plain list or dict: walked again from its owner
+                continue
+            if isinstance(obj, Variable):
+                self._restore(obj)
+            else:
+                _wait_by_name(obj, self)
+
+    def _restore(self, variable):
+        name = _full_name(variable, ())
+        if not self.reader.has_tensor(name):
+            self._unused[id(variable)] = (weakref.ref(variable), [name])
+            return
+        value = self.reader.get_tensor(name)
+        _check_shape(variable, value, name)  # (before the dtype, as TF assigns)
+        saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
+        if saved != variable.dtype:
+            raise errors.InvalidArgumentError(
+                None, "AssignVariableOp", f"Trying to assign variable with wrong dtype. "
+                f"Expected {_c_name(variable.dtype)} got {_c_name(saved)} "
+                f"[Op:AssignVariableOp] name: ")
+        assign_variable(variable, value, name)
+
+    def unused(self):
+        """``[(variable, [names])]`` of the live variables the checkpoint had no value for."""
+        found = ((ref(), names) for ref, names in self._unused.values())
+        return [(v, names) for v, names in found if v is not None]
+
+
+_BY_NAME = {}  # id(anchor) -> (weakref, [NameRestoration]): restores waiting below anchors
+
+
+def _wait_by_name(anchor, restoration):
+    if _on_tracked_by_name not in module_lib.TRACKING_HOOKS:
+        module_lib.TRACKING_HOOKS.append(_on_tracked_by_name)
+    entry = _BY_NAME.get(id(anchor))
+    if entry is None or entry[0]() is not anchor:
+        key = id(anchor)
+        ref = weakref.ref(anchor, lambda _, key=key: _BY_NAME.pop(key, None))
+        entry = _BY_NAME[key] = (ref, [])
+    if restoration not in entry[1]:
+        entry[1].append(restoration)
+
+
+def _on_tracked_by_name(owner):
+    entry = _BY_NAME.get(id(owner))
+    if entry is not None and entry[0]() is owner:
+        for restoration in list(entry[1]):
+            restoration.visit(owner)
+    if not _BY_NAME and _on_tracked_by_name in module_lib.TRACKING_HOOKS:
+        module_lib.TRACKING_HOOKS.remove(_on_tracked_by_name)
