@@ -118,3 +118,11 @@ def test_restores_tfs_saver_checkpoint():
     np.testing.assert_array_equal(w.numpy(), reader.get_tensor("w"))
     np.testing.assert_array_equal(b.numpy(), reader.get_tensor("b"))
     assert int(step.numpy()) == 3
+
+
+def test_reader_gives_scalars_as_numpy_scalars(by_name):
+    reader = tf.train.load_checkpoint(by_name)
+    value = reader.get_tensor("scoped/c")
+    assert type(value) is np.float32 and value == 3.0
+    assert type(reader.get_tensor("other")) is np.int32
+    assert type(tf.train.load_variable(by_name, "a")) is np.float32

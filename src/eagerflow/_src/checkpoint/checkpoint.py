@@ -71,10 +71,27 @@ class _Status:
         return self
 
     def run_restore_ops(self, session=None):
-        """Nothing to run: values are assigned eagerly when restoring."""
+        """Assigns the values restored into TF 1 graph variables in `session` (by default the
+        default session); other variables got theirs when restoring."""
+        pending = getattr(getattr(self, "_restoration", None), "pending", ())
+        if pending:
+            with trackable.session_scope(session):
+                for variable, value, key in pending:
+                    trackable.assign_variable(variable, value, key)
 
     def initialize_or_restore(self, session=None):
-        """Nothing to run: values are assigned eagerly when restoring."""
+        """`run_restore_ops`, then initializes the TF 1 graph variables of the objects
+        restored that the checkpoint had no value for."""
+        self.run_restore_ops(session)
+        root = getattr(self, "_root", None)
+        if root is None:
+            return
+        restored = {id(v) for v, _, _ in getattr(self._restoration, "pending", ())}
+        todo = [v for v in trackable.Graph(*root).objects if isinstance(v, Variable) and
+                trackable.in_session(v) and id(v) not in restored]
+        if todo:
+            with trackable.session_scope(session) as sess:
+                sess.run([v.initializer for v in todo])
 
 
 class _UnrestoredWarning:
@@ -182,8 +199,9 @@ class NameBasedSaverStatus(_Status):
     were matched by their names, so every check is the same one: that each variable
     found had a value in the checkpoint."""
 
-    def __init__(self, restoration, optional=()):
+    def __init__(self, restoration, root, optional=()):
         self._restoration = restoration
+        self._root = root
         self._optional = optional  # variables whose absence is no error (a save counter)
 
     def assert_consumed(self):
@@ -205,7 +223,7 @@ def load_status(restoration, root, warn=False, optional=()):
     children)``): `warn` of values never restored when it is collected; `optional`:
     variables a checkpoint written by name may lack."""
     if isinstance(restoration, trackable.NameRestoration):
-        return NameBasedSaverStatus(restoration, optional)
+        return NameBasedSaverStatus(restoration, root, optional)
     return CheckpointLoadStatus(restoration, root, warn=warn)
 
 
@@ -230,7 +248,8 @@ def save_objects(root, extra_children, file_prefix):
     """Writes the object graph of `root` (plus `extra_children` of the root) to
     `file_prefix`."""
     graph = trackable.Graph(root, extra_children)
-    proto, tensors, dtypes = graph.serialize()
+    with trackable.session_scope():  # (TF 1 graph variables: the default session's values)
+        proto, tensors, dtypes = graph.serialize()
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
     bundle.write_bundle(file_prefix, tensors, dtypes)
@@ -357,9 +376,16 @@ class Checkpoint:
         it in the ``checkpoint`` state file of its directory; returns its path."""
         from eagerflow._src.checkpoint import management  # noqa: PLC0415 (imports this)
         file_prefix = os.fspath(file_prefix)
+        new = self._save_counter is None
         self._maybe_create_save_counter()
+        counter = self._save_counter
         with context.init_scope():
-            number = int(self._save_counter.assign_add(1).numpy())
+            if trackable.in_session(counter):  # made in a TF 1 graph: counted in the session
+                with trackable.session_scope():
+                    number = (0 if new else int(trackable.variable_value(counter))) + 1
+                    counter.assign(number, read_value=False)
+            else:
+                number = int(counter.assign_add(1).numpy())
         path = self.write(f"{file_prefix}-{number}", options)
         management.update_checkpoint_state(os.path.dirname(file_prefix), path, [path])
         return path
@@ -406,10 +432,11 @@ class CheckpointReader:
         self._reader = bundle.BundleReader(os.fspath(filepattern))
 
     def get_tensor(self, tensor_str):
-        """The saved tensor `tensor_str` as a NumPy array (strings as bytes objects)."""
+        """The saved tensor `tensor_str` as a NumPy array; a scalar as a NumPy scalar (a
+        string as a bytes object), as TF's reader gives them."""
         value = self._reader.get_tensor(_key(tensor_str))
-        if value.dtype == object and value.ndim == 0:
-            return value.item()
+        if value.ndim == 0:
+            return value.item() if value.dtype == object else value[()]
         return value
 
     def has_tensor(self, tensor_str):

@@ -31,6 +31,7 @@ items by index, a dict's its trackable values by key, in insertion order.
 ['w', 'layers']
 """
 import collections
+import contextlib
 import weakref
 
 import numpy as np
@@ -279,6 +280,36 @@ def _c_name(dtype):
                                                                           dtype.name)
 
 
+# -- TF 1 graph variables: their values are a session's ------------------------------------
+# Set by the TF 1 session module: `session_values` is ``(session) -> context manager`` in
+# which graph variables have the values of `session` (the default session when None; it
+# gives the session), `SESSION_HANDLES` the type of their handles.
+session_values = None
+SESSION_HANDLES = ()
+
+
+def in_session(variable):
+    """Whether `variable` is a TF 1 graph's (its value kept by a session)."""
+    return bool(SESSION_HANDLES) and isinstance(variable.handle, SESSION_HANDLES)
+
+
+def session_scope(session=None):
+    """A context in which TF 1 graph variables have their values in `session` (by default
+    the default session, if any)."""
+    return contextlib.nullcontext() if session_values is None else session_values(session)
+
+
+def restore_variable(pending, variable, value, key):
+    """Assigns a checkpoint's `value` to `variable` now, or, for a TF 1 graph's variable,
+    checks it now and adds it to `pending` (``[(variable, value, key)]``), assigned in a
+    session when the status runs its restore ops (as TF builds restore ops to run)."""
+    if not in_session(variable):
+        assign_variable(variable, value, key)
+        return
+    _check_value(variable, value, key)
+    pending.append((variable, value, key))
+
+
 def _check_shape(variable, value, name):
     if not variable.shape.is_compatible_with(value.shape):
         raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
@@ -286,15 +317,19 @@ def _check_shape(variable, value, name):
                          f"name {name}.")
 
 
-def assign_variable(variable, value, key):
-    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
-    `variable`, with TF's errors for mismatches."""
+def _check_value(variable, value, key):
     saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
     if saved != variable.dtype:
         raise errors.InvalidArgumentError(
             None, None, f"tensor_name = {key}; expected dtype {_c_name(variable.dtype)} does not "
                         f"equal original dtype {_c_name(saved)}")
     _check_shape(variable, value, variable.name)
+
+
+def assign_variable(variable, value, key):
+    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
+    `variable`, with TF's errors for mismatches."""
+    _check_value(variable, value, key)
     with context.init_scope():  # also when created while a function is traced
         if value.dtype != object:  # the array is ours: held as it is, not copied again
             value = convert.from_array(value)
@@ -320,6 +355,7 @@ class Restoration:
         self.reader = reader
         self.proto = proto
         self.matched = {}  # node id -> id of the object matched
+        self.pending = []  # [(TF 1 graph variable, value, key)] to assign in a session
         self._objects = {}  # node id -> the object (weakly where it can be)
         self.unused_attributes = {}  # node id -> [attribute names]
         self._slots_of = collections.defaultdict(list)  # variable node -> [(optimizer, slot)]
@@ -378,7 +414,7 @@ class Restoration:
         if isinstance(obj, Variable):
             key = attributes.pop(VARIABLE_VALUE, None)
             if key is not None:
-                assign_variable(obj, self.reader.get_tensor(key), key)
+                restore_variable(self.pending, obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
             obj._restore_from_tensors({n: self._attribute_value(k)
                                        for n, k in sorted(attributes.items())})
@@ -495,6 +531,7 @@ class NameRestoration:
         self.reader = reader
         self._unused = {}  # id(variable) -> (weakref, [names not in the checkpoint])
         self._seen = {}  # id(object) -> weakref: objects visited once (and only once)
+        self.pending = []  # [(TF 1 graph variable, value, name)] to assign in a session
 
     def visit(self, root, extra_children=()):
         """Restores the variables of the graph of `root` not visited yet; waits below the
@@ -526,7 +563,7 @@ class NameRestoration:
                 None, "AssignVariableOp", f"Trying to assign variable with wrong dtype. "
                 f"Expected {_c_name(variable.dtype)} got {_c_name(saved)} "
                 f"[Op:AssignVariableOp] name: ")
-        assign_variable(variable, value, name)
+        restore_variable(self.pending, variable, value, name)
 
     def unused(self):
         """``[(variable, [names])]`` of the live variables the checkpoint had no value for."""

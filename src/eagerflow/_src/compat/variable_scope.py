@@ -25,6 +25,7 @@ from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
+from eagerflow._src.checkpoint import trackable as _trackable
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
@@ -77,6 +78,9 @@ class _SessionHandle(ResourceHandle):
     @value.setter
     def value(self, array):
         running.store[self] = array
+
+
+_trackable.SESSION_HANDLES = (_SessionHandle,)  # (checkpoints read them in a session)
 
 
 class SessionTable(_lookup_ops.TableValue):
