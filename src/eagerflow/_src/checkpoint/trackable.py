@@ -310,20 +310,27 @@ def restore_variable(pending, variable, value, key):
     pending.append((variable, value, key))
 
 
-def _check_shape(variable, value, name):
+def check_shape(variable, value, name):
     if not variable.shape.is_compatible_with(value.shape):
         raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
                          f"to restore variable with shape {tuple(variable.shape.as_list())} and "
                          f"name {name}.")
 
 
-def _check_value(variable, value, key):
+def dtype_mismatch(dtype, value, key):
+    """TF's message when a checkpoint's `value` (at `key`) is not of `dtype`, else None."""
     saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
-    if saved != variable.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"tensor_name = {key}; expected dtype {_c_name(variable.dtype)} does not "
-                        f"equal original dtype {_c_name(saved)}")
-    _check_shape(variable, value, variable.name)
+    if saved == dtype:
+        return None
+    return (f"tensor_name = {key}; expected dtype {_c_name(dtype)} does not equal original "
+            f"dtype {_c_name(saved)}")
+
+
+def _check_value(variable, value, key):
+    message = dtype_mismatch(variable.dtype, value, key)
+    if message is not None:
+        raise errors.InvalidArgumentError(None, None, message)
+    check_shape(variable, value, variable.name)
 
 
 def assign_variable(variable, value, key):
@@ -556,7 +563,7 @@ class NameRestoration:
             self._unused[id(variable)] = (weakref.ref(variable), [name])
             return
         value = self.reader.get_tensor(name)
-        _check_shape(variable, value, name)  # (before the dtype, as TF assigns)
+        check_shape(variable, value, name)  # (before the dtype, as TF assigns)
         saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
         if saved != variable.dtype:
             raise errors.InvalidArgumentError(

@@ -16,7 +16,7 @@ and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph
 import os
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.checkpoint import bundle, checkpoint, management
+from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import constant
@@ -178,6 +178,13 @@ class Saver:
                         "a Variable name or other graph key that is missing from",
                         f"Key {key} not found in checkpoint", f"{self._scope}RestoreV2"))
                 values[key] = reader.get_tensor(key)
+                v = self._vars[key]
+                message = trackable.dtype_mismatch((v[0] if isinstance(v, list) else v).dtype,
+                                                   values[key], key)
+                if message is not None:
+                    raise errors.InvalidArgumentError(None, None, _failed(
+                        "a mismatch between the current graph and the graph from", message,
+                        f"{self._scope}RestoreV2"))
         finally:
             reader.close()
         parts = {}  # id(variable) -> its value
@@ -197,7 +204,9 @@ class Saver:
                         slice(o, o + n) for o, n in zip(info.var_offset, info.var_shape))]
                 continue
             shape = getattr(v, "shape", None)
-            if shape is not None and not shape.is_compatible_with(values[key].shape):
+            if self._restore is None:  # (eagerly: the assignment's error, as TF's)
+                trackable.check_shape(v, values[key], key)
+            elif shape is not None and not shape.is_compatible_with(values[key].shape):
                 raise errors.InvalidArgumentError(None, None, _failed(
                     "a mismatch between the current graph and the graph from",
                     f"Assign requires shapes of both tensors to match. lhs shape= "
