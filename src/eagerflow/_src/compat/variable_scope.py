@@ -423,6 +423,10 @@ class variable_scope:  # noqa: N801 (TF's public name)
 
     def __enter__(self):
         outer = _current()
+        # (TF's counts of the scopes entered, by full name: a default name takes the first
+        # suffix not entered; leaving a scope entered by name forgets the counts below it,
+        # so a block entering ``model`` again makes ``model/dense`` again)
+        counts = self._counts = graph_mode.default_v1_graph()._scopes
         if isinstance(self._name, VariableScope):
             name = self._name.name
             base = self._name
@@ -431,11 +435,13 @@ class variable_scope:  # noqa: N801 (TF's public name)
             if self._name is not None:
                 name = (outer.name + "/" if outer.name else "") + self._name
             else:
-                graph = graph_mode.default_v1_graph()
                 raw = (outer.name + "/" if outer.name else "") + self._default
-                count = graph._scopes.get(raw, 0)
-                graph._scopes[raw] = count + 1
-                name = raw if not count else f"{raw}_{count}"
+                name, index = raw, 1
+                while counts.get(name, 0):
+                    name, index = f"{raw}_{index}", index + 1
+        counts[name] = counts.get(name, 0) + 1
+        self._entered = name
+        self._saved = dict(counts) if isinstance(self._name, VariableScope) else None
         reuse = self._reuse
         if reuse is None or reuse is False:
             reuse = outer.reuse or (base.reuse if base is not outer else False)
@@ -468,6 +474,15 @@ class variable_scope:  # noqa: N801 (TF's public name)
         if self._names is not None:
             self._names.__exit__(*exc)
         _scope.stack.pop()
+        counts = self._counts
+        if self._saved is not None:  # (a scope object reentered: the counts as they were)
+            counts.clear()
+            counts.update(self._saved)
+        else:
+            below = self._entered + "/"
+            for key in counts:
+                if key.startswith(below):
+                    counts[key] = 0
 
 
 def _last(name):
