@@ -391,6 +391,28 @@ class eager_variable_store:  # noqa: N801 (a context manager, named as one)
         _scope.eager_store = self._outer
 
 
+class shim_variable_store:  # noqa: N801 (a context manager, named as one)
+    """Executing eagerly, `get_variable` keeps the variables it makes in `store` (a
+    ``track_tf1_style_variables`` method's store: ``store._vars`` by full name, and
+    ``store.add_regularizer(variable, regularizer)``) and always reuses them, as TF's
+    shim store does; templates called inside keep theirs there too."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __enter__(self):
+        self._outer = getattr(_scope, "shim", None), getattr(_scope, "eager_store", None)
+        _scope.shim, _scope.eager_store = self._store, None
+
+    def __exit__(self, *exc):
+        _scope.shim, _scope.eager_store = self._outer
+
+
+def shim_store():
+    """The store of the ``track_tf1_style_variables`` method running, or None."""
+    return getattr(_scope, "shim", None)
+
+
 def _current():
     found = getattr(_scope, "stack", None)
     if not found:
@@ -610,10 +632,14 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                      collections, validate_shape, use_resource, constraint):
     full = _full_name(scope, name)
     eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
+    shim = getattr(_scope, "shim", None)  # (a `track_tf1_style_variables` method's)
     store = graph.variable_store if eager_store is None else eager_store
+    if shim is not None and eager_store is None:
+        store = shim._vars
     found = store.get(full)
+    reuses = store is shim_vars(shim)  # (a shim's store always reuses, and makes)
     if found is not None:
-        if scope.reuse is False or scope.reuse is None:
+        if not reuses and (scope.reuse is False or scope.reuse is None):
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              f"reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         if shape is not None and not TensorShape(shape).is_compatible_with(found.shape):
@@ -624,7 +650,7 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                              f"{_d.as_dtype(dtype).name} and found dtype {found.dtype.name}"
                              f"{'_ref' if getattr(found, '_ref', False) else ''}.")
         return found
-    if scope.reuse is True:
+    if scope.reuse is True and not reuses:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
@@ -638,7 +664,9 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
         initializer = _default_initializer(dtype)
-    if not _is_value(initializer) and not isinstance(initializer, type):
+    if isinstance(initializer, type):  # (an initializer's class: an instance of it, as TF)
+        initializer = initializer()
+    if not _is_value(initializer):
         if shape is None or not TensorShape(shape).is_fully_defined():
             raise ValueError("The initializer passed is not valid. It should be a callable "
                              "with no arguments and the shape should not be provided or an "
@@ -654,22 +682,32 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
         value, shape_arg = initial, shape
     else:
         value, shape_arg = initializer, None
-    with context.name_scope_push(""):
-        with context.name_scope_push(scope.name + "/" if scope.name else ""):
-            var = GraphVariable(value, trainable=True if trainable is None else trainable,
-                                collections=collections, validate_shape=validate_shape,
-                                name=name, dtype=dtype, constraint=constraint,
-                                shape=None if shape_arg is None else TensorShape(shape_arg),
-                                use_resource=_use_resource(use_resource, scope))
-    if v1_graph() is not None or eager_store is not None:
+    # (a shim's variables are made outside any function or Keras graph being built)
+    with context.init_scope() if shim is not None else _unchanged():
+        with context.name_scope_push(""):
+            with context.name_scope_push(scope.name + "/" if scope.name else ""):
+                var = GraphVariable(value, trainable=True if trainable is None else trainable,
+                                    collections=collections, validate_shape=validate_shape,
+                                    name=name, dtype=dtype, constraint=constraint,
+                                    shape=None if shape_arg is None else TensorShape(shape_arg),
+                                    use_resource=_use_resource(use_resource, scope))
+    if v1_graph() is not None or eager_store is not None or shim is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
+    if shim is not None:
+        shim._vars[full] = var  # (a template's too)
+        if regularizer is not None:
+            shim.add_regularizer(var, regularizer)
     if regularizer is not None and v1_graph() is not None:
         with context.name_scope_push(full + "/Regularizer/"):
             loss = regularizer(var)
         if loss is not None:
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
+
+
+def shim_vars(shim):
+    return None if shim is None else shim._vars
 
 
 def _use_resource(use_resource, scope):
