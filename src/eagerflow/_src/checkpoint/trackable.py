@@ -197,7 +197,9 @@ class Graph:
     def key(self, i, attribute):
         if self._slot_keys and i in self._slot_keys:
             return f"{self._slot_keys[i]}/{_ATTRIBUTES}/{attribute}"
-        return "/".join([*map(escape, self.paths[i]), _ATTRIBUTES, attribute])
+        # (the root's own: ``/.ATTRIBUTES/...``, its empty path joined as TF joins it)
+        return "/".join([*(map(escape, self.paths[i]) if self.paths[i] else [""]),
+                         _ATTRIBUTES, attribute])
 
     def serialize(self):
         """``(TrackableObjectGraph, {key: value}, {key: DType})``: what a checkpoint holds."""
