@@ -114,3 +114,18 @@ def test_reentering_a_scope_by_name_restarts_the_default_names_below_it():
                     assert s.name == "a/b/c"
         with v1.variable_scope(None, default_name="a") as s:
             assert s.name == "a_1"
+
+
+def test_variable_scopes_reuse_automatically_executing_eagerly():
+    v1 = tf.compat.v1
+    assert repr(v1.AUTO_REUSE) == "<_ReuseMode.AUTO_REUSE: 1>"
+    assert v1.get_variable_scope().reuse is v1.AUTO_REUSE
+    with v1.variable_scope("b", reuse=True) as scope:
+        assert scope.reuse is v1.AUTO_REUSE
+        assert v1.get_variable("x", [1]).name == "b/x:0"  # (made: no error, as in TF 2)
+    with tf.Graph().as_default():
+        assert v1.get_variable_scope().reuse is False
+        with v1.variable_scope("b", reuse=True) as scope:
+            assert scope.reuse is True
+            with pytest.raises(ValueError, match="Variable b/x does not exist"):
+                v1.get_variable("x", [1])

@@ -18,6 +18,7 @@ in TF).
 ...     sess.run(w)
 array([1., 1.], dtype=float32)
 """
+import enum
 import functools
 import inspect
 import threading
@@ -335,12 +336,11 @@ _variables.graph_variable_class = _graph_variable_class
 
 
 # -- variable_scope ---------------------------------------------------------------
-class _ReuseMode:
-    def __repr__(self):
-        return "_ReuseMode.AUTO_REUSE"
+class _ReuseMode(enum.Enum):
+    AUTO_REUSE = 1
 
 
-AUTO_REUSE = _ReuseMode()
+AUTO_REUSE = _ReuseMode.AUTO_REUSE
 export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
 
 _scope = threading.local()
@@ -359,6 +359,18 @@ class VariableScope:
         self.use_resource = None
         self.custom_getter = None
         self.original_name_scope = name + "/" if name else ""
+
+    @property
+    def reuse(self):
+        """Whether `get_variable` reuses variables here: True, False, None or
+        `AUTO_REUSE`; always `AUTO_REUSE` executing eagerly, as in TF 2."""
+        if context.executing_eagerly():
+            return AUTO_REUSE
+        return self._reuse
+
+    @reuse.setter
+    def reuse(self, value):
+        self._reuse = value
 
     def set_custom_getter(self, custom_getter):
         self.custom_getter = custom_getter
