@@ -482,15 +482,21 @@ def _slot(optimizer, variable, name):
 _WAITING = {}
 
 
-def _wait(anchor, path, node_id, restoration):
-    if _on_tracked not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
-        module_lib.TRACKING_HOOKS.append(_on_tracked)
-    entry = _WAITING.get(id(anchor))
+def _waiting_at(table, hook, anchor):
+    """The list of what waits at `anchor` in `table` (``id -> (weakref, list)``, emptied of
+    the anchor when it is collected), with `hook` called as objects gain children."""
+    if hook not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
+        module_lib.TRACKING_HOOKS.append(hook)
+    entry = table.get(id(anchor))
     if entry is None or entry[0]() is not anchor:
         key = id(anchor)
-        ref = weakref.ref(anchor, lambda _, key=key: _WAITING.pop(key, None))
-        entry = _WAITING[key] = (ref, [])
-    entry[1].append((path, node_id, restoration))
+        ref = weakref.ref(anchor, lambda _, key=key: table.pop(key, None))
+        entry = table[key] = (ref, [])
+    return entry[1]
+
+
+def _wait(anchor, path, node_id, restoration):
+    _waiting_at(_WAITING, _on_tracked, anchor).append((path, node_id, restoration))
 
 
 def _on_tracked(owner):
@@ -584,15 +590,9 @@ _BY_NAME = {}  # id(anchor) -> (weakref, [NameRestoration]): restores waiting be
 
 
 def _wait_by_name(anchor, restoration):
-    if _on_tracked_by_name not in module_lib.TRACKING_HOOKS:
-        module_lib.TRACKING_HOOKS.append(_on_tracked_by_name)
-    entry = _BY_NAME.get(id(anchor))
-    if entry is None or entry[0]() is not anchor:
-        key = id(anchor)
-        ref = weakref.ref(anchor, lambda _, key=key: _BY_NAME.pop(key, None))
-        entry = _BY_NAME[key] = (ref, [])
-    if restoration not in entry[1]:
-        entry[1].append(restoration)
+    waiting = _waiting_at(_BY_NAME, _on_tracked_by_name, anchor)
+    if restoration not in waiting:
+        waiting.append(restoration)
 
 
 def _on_tracked_by_name(owner):
