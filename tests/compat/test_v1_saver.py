@@ -240,3 +240,12 @@ def test_restore_checks_dtypes_and_eager_shapes_as_tf(tmp_path):
                                match="tensor_name = k; expected dtype int32 does not equal "
                                      "original dtype float"):
                 tf1.train.Saver([wrong]).restore(sess, path)
+
+
+def test_an_empty_saver_fails_when_saving_eagerly_and_when_built_in_a_graph(tmp_path):
+    saver = tf1.train.Saver([])  # (eagerly: made, as TF makes it)
+    with pytest.raises(ValueError, match="^No variables to save$"):
+        saver.save(None, str(tmp_path / "empty"))
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="^No variables to save$"):
+            tf1.train.Saver([])

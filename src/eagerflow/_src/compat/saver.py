@@ -44,8 +44,9 @@ class Saver:
                                    "a list or dict of variables to save")
             var_list = variable_scope.global_variables()
         self._vars = _saveables(var_list)
-        if not self._vars and not allow_empty:
-            raise ValueError("No variables to save")
+        self._allow_empty = allow_empty
+        if self._graph is not None:  # (eagerly, as TF: checked when saving)
+            self._check_not_empty()
         self._max_to_keep = max_to_keep
         self._keep_hours = keep_checkpoint_every_n_hours
         self._sharded = sharded
@@ -64,6 +65,10 @@ class Saver:
                     self._feeds[id(v)] = value
                     ops.append(v.assign(value, read_value=False))
                 self._restore = graph_mode.group(*ops, name="restore_all")
+
+    def _check_not_empty(self):
+        if not self._vars and not self._allow_empty:
+            raise ValueError("No variables to save")
 
     @property
     def last_checkpoints(self):
@@ -91,6 +96,7 @@ class Saver:
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
         """Writes the checkpoint ``save_path[-global_step]``; returns its path."""
+        self._check_not_empty()
         given = save_path
         if global_step is not None:
             if not isinstance(global_step, int):
