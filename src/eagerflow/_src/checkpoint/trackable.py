@@ -483,20 +483,29 @@ _WAITING = {}
 
 
 def _waiting_at(table, hook, anchor):
-    """The list of what waits at `anchor` in `table` (``id -> (weakref, list)``, emptied of
-    the anchor when it is collected), with `hook` called as objects gain children."""
+    """The list of what waits at `anchor` in the module's table named `table` (``id ->
+    (weakref, list)``, emptied of the anchor when it is collected), with `hook` called as
+    objects gain children. (The table is found by name when an anchor goes, so that
+    nothing but the module holds it: at exit its restorations are collected, and log.)"""
     if hook not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
         module_lib.TRACKING_HOOKS.append(hook)
-    entry = table.get(id(anchor))
+    found = globals()[table]
+    entry = found.get(id(anchor))
     if entry is None or entry[0]() is not anchor:
         key = id(anchor)
-        ref = weakref.ref(anchor, lambda _, key=key: table.pop(key, None))
-        entry = table[key] = (ref, [])
+        ref = weakref.ref(anchor, lambda _, key=key, table=table: _forget(table, key))
+        entry = found[key] = (ref, [])
     return entry[1]
 
 
+def _forget(table, key):
+    found = globals().get(table)
+    if found is not None:
+        found.pop(key, None)
+
+
 def _wait(anchor, path, node_id, restoration):
-    _waiting_at(_WAITING, _on_tracked, anchor).append((path, node_id, restoration))
+    _waiting_at("_WAITING", _on_tracked, anchor).append((path, node_id, restoration))
 
 
 def _on_tracked(owner):
@@ -590,7 +599,7 @@ _BY_NAME = {}  # id(anchor) -> (weakref, [NameRestoration]): restores waiting be
 
 
 def _wait_by_name(anchor, restoration):
-    waiting = _waiting_at(_BY_NAME, _on_tracked_by_name, anchor)
+    waiting = _waiting_at("_BY_NAME", _on_tracked_by_name, anchor)
     if restoration not in waiting:
         waiting.append(restoration)
 
