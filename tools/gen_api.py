@@ -185,6 +185,7 @@ FALLBACK = {"compat.v1": "eagerflow", "compat.v1.nn": "eagerflow.nn",
             "compat.v1.data.experimental": "eagerflow.data.experimental",
             "compat.v1.keras": "eagerflow.keras",
             "compat.v1.keras.backend": "eagerflow.keras.backend",
+            "compat.v1.keras.utils": "eagerflow.keras.utils",
             "compat.v1.debugging": "eagerflow.debugging", "compat.v1.dtypes": "eagerflow.dtypes",
             "compat.v1.linalg": "eagerflow.linalg", "compat.v1.errors": "eagerflow.errors",
             "compat.v1.test": "eagerflow.test"}

@@ -539,3 +539,14 @@ def test_trackable_and_checkpoint_views(tmp_path):
     assert matched[1] is other and matched[3] is other.a and matched[7] is other.items[0]
     matched, nodes, objects = saved.diff(tf.train.Checkpoint(model=other))
     assert 2 in nodes and objects == []  # (the new checkpoint has no save counter yet)
+
+
+def test_a_root_variables_key_starts_with_a_slash(tmp_path):
+    # (TF joins the root's empty path into its keys: ``/.ATTRIBUTES/VARIABLE_VALUE``)
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    path = tf.train.Checkpoint(v, w=w).save(_prefix(tmp_path, "rooted"))
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "/" + KEY[1:], "_CHECKPOINTABLE_OBJECT_GRAPH", "save_counter" + KEY, "w" + KEY]
+    v.assign(5.0)
+    tf.train.Checkpoint(v, w=w).restore(path).assert_consumed()
+    assert float(v.numpy()) == 1.0

@@ -215,3 +215,37 @@ def test_import_meta_graph_restores_by_the_keys_of_the_saver_it_holds(tmp_path):
             with pytest.raises(tf.errors.FailedPreconditionError):
                 sess.run(tf1.global_variables()[-1])
     assert got == {"w/part_0:0": [[1.0, 2.0]], "w/part_1:0": [[3.0, 4.0]], "v:0": [5, 6]}
+
+
+def test_restore_checks_dtypes_and_eager_shapes_as_tf(tmp_path):
+    k = tf.Variable([[1.0, 2.0]], name="k")
+    i = tf.Variable(5, name="i")
+    path = tf1.train.Saver([k, i]).save(None, str(tmp_path / "nb"))
+    target = tf.Variable(0.0)
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf1.train.Saver({"i": target}).restore(None, path)
+    assert str(info.value).startswith("Restoring from checkpoint failed. This is most likely "
+                                      "due to a mismatch between the current graph and the "
+                                      "graph from the checkpoint.")
+    assert ("tensor_name = i; expected dtype float does not equal original dtype int32"
+            in str(info.value))
+    assert target.numpy() == 0.0
+    with pytest.raises(ValueError, match=r"^Received incompatible tensor with shape \(1, 2\) "
+                       r"when attempting to restore variable with shape \(2,\) and name k\.$"):
+        tf1.train.Saver({"k": tf.Variable([1.0, 2.0])}).restore(None, path)
+    with tf.Graph().as_default():
+        wrong = tf1.get_variable("k", [1, 2], dtype=tf.int32)
+        with tf1.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="tensor_name = k; expected dtype int32 does not equal "
+                                     "original dtype float"):
+                tf1.train.Saver([wrong]).restore(sess, path)
+
+
+def test_an_empty_saver_fails_when_saving_eagerly_and_when_built_in_a_graph(tmp_path):
+    saver = tf1.train.Saver([])  # (eagerly: made, as TF makes it)
+    with pytest.raises(ValueError, match="^No variables to save$"):
+        saver.save(None, str(tmp_path / "empty"))
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="^No variables to save$"):
+            tf1.train.Saver([])

@@ -82,3 +82,50 @@ def test_read_value_in_a_graph_is_named_and_typed_as_tfs(make):
         sess.run(init)
         assert sess.run(["s/Identity:0", "s_1/read:0"]) == [3.0, 4.0]
         assert sess.run("Identity_1:0") == 5.0
+
+
+def test_reentering_a_scope_by_name_restarts_the_default_names_below_it():
+    # (as TF: a tower built twice in ``model``, the second time reusing, names its layers
+    # ``model/dense`` again and shares their variables)
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 3])
+        names = []
+        for i in range(2):
+            with v1.variable_scope("model", reuse=i > 0):
+                y = v1.layers.dense(x, 2)
+                with v1.variable_scope(None, default_name="blk") as s:
+                    names.append(s.name)
+        assert names == ["model/blk", "model/blk"]
+        assert [v.name for v in v1.global_variables()] == ["model/dense/kernel:0",
+                                                           "model/dense/bias:0"]
+        assert y.name == "model_1/dense/BiasAdd:0"
+        with v1.variable_scope("a"):
+            with v1.variable_scope(None, default_name="b") as first:
+                pass
+        with v1.variable_scope("a"):
+            with v1.variable_scope(None, default_name="b") as s:
+                assert s.name == "a/b"
+            with v1.variable_scope(None, default_name="b") as s:
+                assert s.name == "a/b_1"
+        for _ in range(2):  # (a scope object reentered keeps the counts it found)
+            with v1.variable_scope(first):
+                with v1.variable_scope(None, default_name="c") as s:
+                    assert s.name == "a/b/c"
+        with v1.variable_scope(None, default_name="a") as s:
+            assert s.name == "a_1"
+
+
+def test_variable_scopes_reuse_automatically_executing_eagerly():
+    v1 = tf.compat.v1
+    assert repr(v1.AUTO_REUSE) == "<_ReuseMode.AUTO_REUSE: 1>"
+    assert v1.get_variable_scope().reuse is v1.AUTO_REUSE
+    with v1.variable_scope("b", reuse=True) as scope:
+        assert scope.reuse is v1.AUTO_REUSE
+        assert v1.get_variable("x", [1]).name == "b/x:0"  # (made: no error, as in TF 2)
+    with tf.Graph().as_default():
+        assert v1.get_variable_scope().reuse is False
+        with v1.variable_scope("b", reuse=True) as scope:
+            assert scope.reuse is True
+            with pytest.raises(ValueError, match="Variable b/x does not exist"):
+                v1.get_variable("x", [1])

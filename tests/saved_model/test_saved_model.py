@@ -1066,3 +1066,19 @@ def test_tf_tables_of_vectors_load_and_give_tfs_lookups(tmp_path):
     tf.saved_model.save(m, str(tmp_path / "again"))
     again = tf.saved_model.load(str(tmp_path / "again"))
     assert {k: v.numpy().tolist() for k, v in again.lookup(keys, ids).items()} == expected
+
+
+def test_tf1_signature_outputs_come_by_key(tmp_path):
+    # (as TF's: the outputs of a TF 1 signature in the order of their keys)
+    path = str(tmp_path / "simple")
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        with v1.Session() as sess:
+            x = v1.placeholder(tf.float32, shape=[])
+            v1.saved_model.simple_save(sess, path, inputs={"input": x},
+                                       outputs={"output": x + 2, "o2": x * 3})
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    assert list(serve.structured_outputs) == ["o2", "output"]
+    out = serve(tf.constant(1.0))
+    assert list(out) == ["o2", "output"]
+    assert [float(v) for v in out.values()] == [3.0, 3.0]

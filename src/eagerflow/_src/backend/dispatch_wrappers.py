@@ -669,6 +669,15 @@ def _w1cc1d9afb8(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w1cc33da73a(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(method):
+        try:
+            return _export_fn(method)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'method': method})
+    return _export_wrapper
+
+
 def _w1cea8904e9(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(a, axis=None, weights=None, returned=None):
         try:
@@ -6627,6 +6636,15 @@ def _wf06baf0e3d(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf0a57917f8(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(name, create_layer_method):
+        try:
+            return _export_fn(name, create_layer_method)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'name': name, 'create_layer_method': create_layer_method})
+    return _export_wrapper
+
+
 def _wf14c14549f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, out_type=None, name=None):
         try:
@@ -7083,6 +7101,8 @@ WRAPPERS = {
     'compat.v1.is_variable_initialized': _w30994c8fed,
     'compat.v1.keras.backend.get_session': _w65e58e9fd9,
     'compat.v1.keras.backend.set_session': _wf3f9655689,
+    'compat.v1.keras.utils.get_or_create_layer': _wf0a57917f8,
+    'compat.v1.keras.utils.track_tf1_style_variables': _w1cc33da73a,
     'compat.v1.layers.average_pooling1d': _w9795aed129,
     'compat.v1.layers.average_pooling2d': _w9795aed129,
     'compat.v1.layers.average_pooling3d': _w9795aed129,

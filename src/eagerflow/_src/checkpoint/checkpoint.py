@@ -71,10 +71,27 @@ class _Status:
         return self
 
     def run_restore_ops(self, session=None):
-        """Nothing to run: values are assigned eagerly when restoring."""
+        """Assigns the values restored into TF 1 graph variables in `session` (by default the
+        default session); other variables got theirs when restoring."""
+        pending = getattr(getattr(self, "_restoration", None), "pending", ())
+        if pending:
+            with trackable.session_scope(session):
+                for variable, value, key in pending:
+                    trackable.assign_variable(variable, value, key)
 
     def initialize_or_restore(self, session=None):
-        """Nothing to run: values are assigned eagerly when restoring."""
+        """`run_restore_ops`, then initializes the TF 1 graph variables of the objects
+        restored that the checkpoint had no value for."""
+        self.run_restore_ops(session)
+        root = getattr(self, "_root", None)
+        if root is None:
+            return
+        restored = {id(v) for v, _, _ in getattr(self._restoration, "pending", ())}
+        todo = [v for v in trackable.Graph(*root).objects if isinstance(v, Variable) and
+                trackable.in_session(v) and id(v) not in restored]
+        if todo:
+            with trackable.session_scope(session) as sess:
+                sess.run([v.initializer for v in todo])
 
 
 class _UnrestoredWarning:
@@ -177,6 +194,39 @@ class CheckpointLoadStatus(_Status):
         return self
 
 
+class NameBasedSaverStatus(_Status):
+    """What `restore` returns for a checkpoint written by name (TF 1's `Saver`): variables
+    were matched by their names, so every check is the same one: that each variable
+    found had a value in the checkpoint."""
+
+    def __init__(self, restoration, root, optional=()):
+        self._restoration = restoration
+        self._root = root
+        self._optional = optional  # variables whose absence is no error (a save counter)
+
+    def assert_consumed(self):
+        """Raises AssertionError if a variable had no value in the checkpoint."""
+        unused = [(v, names) for v, names in self._restoration.unused()
+                  if all(v is not o for o in self._optional)]
+        if unused:
+            listed = "".join(f"\n    {v}: {names}" for v, names in unused)
+            raise AssertionError(f"Some objects had attributes which were not restored: "
+                                 f"{listed}")
+        return self
+
+    assert_existing_objects_matched = assert_consumed
+    assert_nontrivial_match = assert_consumed
+
+
+def load_status(restoration, root, warn=False, optional=()):
+    """The status of a restore `restore_objects` made into `root` (``(object, extra
+    children)``): `warn` of values never restored when it is collected; `optional`:
+    variables a checkpoint written by name may lack."""
+    if isinstance(restoration, trackable.NameRestoration):
+        return NameBasedSaverStatus(restoration, root, optional)
+    return CheckpointLoadStatus(restoration, root, warn=warn)
+
+
 class InitializationOnlyStatus(_Status):
     """What `restore(None)` returns: nothing is restored, every assertion fails."""
 
@@ -198,7 +248,8 @@ def save_objects(root, extra_children, file_prefix):
     """Writes the object graph of `root` (plus `extra_children` of the root) to
     `file_prefix`."""
     graph = trackable.Graph(root, extra_children)
-    proto, tensors, dtypes = graph.serialize()
+    with trackable.session_scope():  # (TF 1 graph variables: the default session's values)
+        proto, tensors, dtypes = graph.serialize()
     tensors[trackable.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), object)
     dtypes[trackable.OBJECT_GRAPH_KEY] = _d.string
     bundle.write_bundle(file_prefix, tensors, dtypes)
@@ -206,7 +257,8 @@ def save_objects(root, extra_children, file_prefix):
 
 def restore_objects(root, extra_children, save_path):
     """Restores the checkpoint `save_path` into the object graph of `root`; returns the
-    `Restoration` (which keeps waiting for objects created later)."""
+    `Restoration` (which keeps waiting for objects created later), or for a checkpoint
+    written by name the `NameRestoration` matching variables by name."""
     save_path = os.fspath(save_path)
     if os.path.isdir(save_path):
         raise errors.DataLossError(
@@ -214,11 +266,10 @@ def restore_objects(root, extra_children, save_path):
                         f"{save_path}; Is a directory: perhaps your file is in a different "
                         f"file format and you need to use a different restore operator?")
     reader = bundle.BundleReader(save_path)
-    if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):
-        raise errors.NotFoundError(
-            None, None, f"The checkpoint at {save_path} holds no object graph "
-                        f"({trackable.OBJECT_GRAPH_KEY}): it was written by name "
-                        f"(tf.compat.v1.train.Saver), which is not supported.")
+    if not reader.has_tensor(trackable.OBJECT_GRAPH_KEY):  # written by name (TF 1's Saver)
+        restoration = trackable.NameRestoration(reader)
+        restoration.visit(root, extra_children)
+        return restoration
     proto = pb.TrackableObjectGraph()
     data = reader.get_tensor(trackable.OBJECT_GRAPH_KEY)
     proto.ParseFromString(data.item() if isinstance(data, np.ndarray) else data)
@@ -325,9 +376,16 @@ class Checkpoint:
         it in the ``checkpoint`` state file of its directory; returns its path."""
         from eagerflow._src.checkpoint import management  # noqa: PLC0415 (imports this)
         file_prefix = os.fspath(file_prefix)
+        new = self._save_counter is None
         self._maybe_create_save_counter()
+        counter = self._save_counter
         with context.init_scope():
-            number = int(self._save_counter.assign_add(1).numpy())
+            if trackable.in_session(counter):  # made in a TF 1 graph: counted in the session
+                with trackable.session_scope():
+                    number = (0 if new else int(trackable.variable_value(counter))) + 1
+                    counter.assign(number, read_value=False)
+            else:
+                number = int(counter.assign_add(1).numpy())
         path = self.write(f"{file_prefix}-{number}", options)
         management.update_checkpoint_state(os.path.dirname(file_prefix), path, [path])
         return path
@@ -338,8 +396,8 @@ class Checkpoint:
         if save_path is None:
             return InitializationOnlyStatus()
         root = self._graph_root()
-        restoration = restore_objects(*root, save_path)
-        return CheckpointLoadStatus(restoration, root, warn=True)
+        return load_status(restore_objects(*root, save_path), root, warn=True,
+                           optional=(self._save_counter,) if self._save_counter is not None else ())
 
     def restore(self, save_path, options=None):
         """Restores the values saved at `save_path` (a prefix such as ``ckpt-3``, or None).
@@ -374,10 +432,11 @@ class CheckpointReader:
         self._reader = bundle.BundleReader(os.fspath(filepattern))
 
     def get_tensor(self, tensor_str):
-        """The saved tensor `tensor_str` as a NumPy array (strings as bytes objects)."""
+        """The saved tensor `tensor_str` as a NumPy array; a scalar as a NumPy scalar (a
+        string as a bytes object), as TF's reader gives them."""
         value = self._reader.get_tensor(_key(tensor_str))
-        if value.dtype == object and value.ndim == 0:
-            return value.item()
+        if value.ndim == 0:
+            return value.item() if value.dtype == object else value[()]
         return value
 
     def has_tensor(self, tensor_str):

@@ -31,6 +31,7 @@ items by index, a dict's its trackable values by key, in insertion order.
 ['w', 'layers']
 """
 import collections
+import contextlib
 import weakref
 
 import numpy as np
@@ -196,7 +197,9 @@ class Graph:
     def key(self, i, attribute):
         if self._slot_keys and i in self._slot_keys:
             return f"{self._slot_keys[i]}/{_ATTRIBUTES}/{attribute}"
-        return "/".join([*map(escape, self.paths[i]), _ATTRIBUTES, attribute])
+        # (the root's own: ``/.ATTRIBUTES/...``, its empty path joined as TF joins it)
+        return "/".join([*(map(escape, self.paths[i]) if self.paths[i] else [""]),
+                         _ATTRIBUTES, attribute])
 
     def serialize(self):
         """``(TrackableObjectGraph, {key: value}, {key: DType})``: what a checkpoint holds."""
@@ -279,18 +282,63 @@ def _c_name(dtype):
                                                                           dtype.name)
 
 
-def assign_variable(variable, value, key):
-    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
-    `variable`, with TF's errors for mismatches."""
-    saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
-    if saved != variable.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"tensor_name = {key}; expected dtype {_c_name(variable.dtype)} does not "
-                        f"equal original dtype {_c_name(saved)}")
+# -- TF 1 graph variables: their values are a session's ------------------------------------
+# Set by the TF 1 session module: `session_values` is ``(session) -> context manager`` in
+# which graph variables have the values of `session` (the default session when None; it
+# gives the session), `SESSION_HANDLES` the type of their handles.
+session_values = None
+SESSION_HANDLES = ()
+
+
+def in_session(variable):
+    """Whether `variable` is a TF 1 graph's (its value kept by a session)."""
+    return bool(SESSION_HANDLES) and isinstance(variable.handle, SESSION_HANDLES)
+
+
+def session_scope(session=None):
+    """A context in which TF 1 graph variables have their values in `session` (by default
+    the default session, if any)."""
+    return contextlib.nullcontext() if session_values is None else session_values(session)
+
+
+def restore_variable(pending, variable, value, key):
+    """Assigns a checkpoint's `value` to `variable` now, or, for a TF 1 graph's variable,
+    checks it now and adds it to `pending` (``[(variable, value, key)]``), assigned in a
+    session when the status runs its restore ops (as TF builds restore ops to run)."""
+    if not in_session(variable):
+        assign_variable(variable, value, key)
+        return
+    _check_value(variable, value, key)
+    pending.append((variable, value, key))
+
+
+def check_shape(variable, value, name):
     if not variable.shape.is_compatible_with(value.shape):
         raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting "
                          f"to restore variable with shape {tuple(variable.shape.as_list())} and "
-                         f"name {variable.name}.")
+                         f"name {name}.")
+
+
+def dtype_mismatch(dtype, value, key):
+    """TF's message when a checkpoint's `value` (at `key`) is not of `dtype`, else None."""
+    saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
+    if saved == dtype:
+        return None
+    return (f"tensor_name = {key}; expected dtype {_c_name(dtype)} does not equal original "
+            f"dtype {_c_name(saved)}")
+
+
+def _check_value(variable, value, key):
+    message = dtype_mismatch(variable.dtype, value, key)
+    if message is not None:
+        raise errors.InvalidArgumentError(None, None, message)
+    check_shape(variable, value, variable.name)
+
+
+def assign_variable(variable, value, key):
+    """Assigns a checkpoint's `value` (an array just read, which the variable may keep) to
+    `variable`, with TF's errors for mismatches."""
+    _check_value(variable, value, key)
     with context.init_scope():  # also when created while a function is traced
         if value.dtype != object:  # the array is ours: held as it is, not copied again
             value = convert.from_array(value)
@@ -316,6 +364,7 @@ class Restoration:
         self.reader = reader
         self.proto = proto
         self.matched = {}  # node id -> id of the object matched
+        self.pending = []  # [(TF 1 graph variable, value, key)] to assign in a session
         self._objects = {}  # node id -> the object (weakly where it can be)
         self.unused_attributes = {}  # node id -> [attribute names]
         self._slots_of = collections.defaultdict(list)  # variable node -> [(optimizer, slot)]
@@ -374,7 +423,7 @@ class Restoration:
         if isinstance(obj, Variable):
             key = attributes.pop(VARIABLE_VALUE, None)
             if key is not None:
-                assign_variable(obj, self.reader.get_tensor(key), key)
+                restore_variable(self.pending, obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
             obj._restore_from_tensors({n: self._attribute_value(k)
                                        for n, k in sorted(attributes.items())})
@@ -433,15 +482,30 @@ def _slot(optimizer, variable, name):
 _WAITING = {}
 
 
-def _wait(anchor, path, node_id, restoration):
-    if _on_tracked not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
-        module_lib.TRACKING_HOOKS.append(_on_tracked)
-    entry = _WAITING.get(id(anchor))
+def _waiting_at(table, hook, anchor):
+    """The list of what waits at `anchor` in the module's table named `table` (``id ->
+    (weakref, list)``, emptied of the anchor when it is collected), with `hook` called as
+    objects gain children. (The table is found by name when an anchor goes, so that
+    nothing but the module holds it: at exit its restorations are collected, and log.)"""
+    if hook not in module_lib.TRACKING_HOOKS:  # (no cost to modules while none waits)
+        module_lib.TRACKING_HOOKS.append(hook)
+    found = globals()[table]
+    entry = found.get(id(anchor))
     if entry is None or entry[0]() is not anchor:
         key = id(anchor)
-        ref = weakref.ref(anchor, lambda _, key=key: _WAITING.pop(key, None))
-        entry = _WAITING[key] = (ref, [])
-    entry[1].append((path, node_id, restoration))
+        ref = weakref.ref(anchor, lambda _, key=key, table=table: _forget(table, key))
+        entry = found[key] = (ref, [])
+    return entry[1]
+
+
+def _forget(table, key):
+    found = globals().get(table)
+    if found is not None:
+        found.pop(key, None)
+
+
+def _wait(anchor, path, node_id, restoration):
+    _waiting_at("_WAITING", _on_tracked, anchor).append((path, node_id, restoration))
 
 
 def _on_tracked(owner):
@@ -477,3 +541,73 @@ def waiting_nodes(restoration):
     return {node for _, items in list(_WAITING.values()) for _, node, r in items
             if r is restoration and node not in r.matched}
 
+
+
+# -- checkpoints written by name (TF 1's `Saver`) ---------------------------------------
+
+class NameRestoration:
+    """A restore of a checkpoint written by name (no object graph): each variable reachable
+    from the objects restored takes the value saved under its name (``dense/kernel`` for
+    ``dense/kernel:0``), as TF's `Checkpoint.restore` reads such checkpoints. Variables
+    created later below those objects get their values when they are tracked."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self._unused = {}  # id(variable) -> (weakref, [names not in the checkpoint])
+        self._seen = {}  # id(object) -> weakref: objects visited once (and only once)
+        self.pending = []  # [(TF 1 graph variable, value, name)] to assign in a session
+
+    def visit(self, root, extra_children=()):
+        """Restores the variables of the graph of `root` not visited yet; waits below the
+        other objects for variables created later."""
+        for obj in Graph(root, extra_children).objects:
+            key = id(obj)
+            ref = self._seen.get(key)
+            if ref is not None and ref() is obj:
+                continue
+            try:
+                self._seen[key] = weakref.ref(obj, lambda _, key=key: self._seen.pop(key, None))
+            except TypeError:  # a plain list or dict: walked again from its owner
+                continue
+            if isinstance(obj, Variable):
+                self._restore(obj)
+            else:
+                _wait_by_name(obj, self)
+
+    def _restore(self, variable):
+        name = _full_name(variable, ())
+        if not self.reader.has_tensor(name):
+            self._unused[id(variable)] = (weakref.ref(variable), [name])
+            return
+        value = self.reader.get_tensor(name)
+        check_shape(variable, value, name)  # (before the dtype, as TF assigns)
+        saved = _d.from_numpy(value.dtype) if value.dtype != object else _d.string
+        if saved != variable.dtype:
+            raise errors.InvalidArgumentError(
+                None, "AssignVariableOp", f"Trying to assign variable with wrong dtype. "
+                f"Expected {_c_name(variable.dtype)} got {_c_name(saved)} "
+                f"[Op:AssignVariableOp] name: ")
+        restore_variable(self.pending, variable, value, name)
+
+    def unused(self):
+        """``[(variable, [names])]`` of the live variables the checkpoint had no value for."""
+        found = ((ref(), names) for ref, names in self._unused.values())
+        return [(v, names) for v, names in found if v is not None]
+
+
+_BY_NAME = {}  # id(anchor) -> (weakref, [NameRestoration]): restores waiting below anchors
+
+
+def _wait_by_name(anchor, restoration):
+    waiting = _waiting_at("_BY_NAME", _on_tracked_by_name, anchor)
+    if restoration not in waiting:
+        waiting.append(restoration)
+
+
+def _on_tracked_by_name(owner):
+    entry = _BY_NAME.get(id(owner))
+    if entry is not None and entry[0]() is owner:
+        for restoration in list(entry[1]):
+            restoration.visit(owner)
+    if not _BY_NAME and _on_tracked_by_name in module_lib.TRACKING_HOOKS:
+        module_lib.TRACKING_HOOKS.remove(_on_tracked_by_name)

@@ -29,6 +29,7 @@ from eagerflow._src.core.variables import VariableSynchronization
 from eagerflow._src.graph import control_flow
 from eagerflow._src.keras import backend as _backend
 from eagerflow._src.keras import initializers as _initializers
+from eagerflow._src.keras import regularizers as _regularizers
 from eagerflow._src.keras.engine import base_layer, input_spec
 from eagerflow._src.keras.layers import convolutional, core, normalization, pooling
 from eagerflow._src.ops import cast_ops as _cast_ops
@@ -83,15 +84,10 @@ class _Scoped:
         scope_name = kwargs.pop("scope", None)
         graph = v1_graph()
         if graph is None:
-            return super().__call__(inputs, *args, **kwargs)
-        if self._scope is None:
-            if self._reuse:
-                opened = vs.variable_scope(scope_name if scope_name is not None
-                                           else self._base_name)
-            else:
-                opened = vs.variable_scope(scope_name, default_name=self._base_name)
-            with opened as captured:
-                self._scope = captured
+            if vs.shim_store() is None:
+                return super().__call__(inputs, *args, **kwargs)
+            return self._shim_call(scope_name, inputs, args, kwargs)
+        self._enter_scope(scope_name)
         start = len(graph.get_operations())
         with vs.variable_scope(self._scope, reuse=True if self.built else self._reuse,
                                auxiliary_name_scope=False):
@@ -109,6 +105,29 @@ class _Scoped:
                 graph.add_to_collection(GraphKeys.UPDATE_OPS, op)
         return outputs
 
+    def _enter_scope(self, scope_name):
+        """Makes the layer's variable scope on its first call (TF 1's naming)."""
+        if self._scope is None:
+            if self._reuse:
+                opened = vs.variable_scope(scope_name if scope_name is not None
+                                           else self._base_name)
+            else:
+                opened = vs.variable_scope(scope_name, default_name=self._base_name)
+            with opened as captured:
+                self._scope = captured
+
+    def _shim_call(self, scope_name, inputs, args, kwargs):
+        """Eagerly inside a ``track_tf1_style_variables`` method: the variables come from
+        `get_variable` in the layer's scope, kept (and reused) by the method's store."""
+        self._enter_scope(scope_name)
+        with vs.variable_scope(self._scope, reuse=True if self.built else self._reuse,
+                               auxiliary_name_scope=False):
+            self._in_shim = True
+            try:
+                return super().__call__(inputs, *args, **kwargs)
+            finally:
+                self._in_shim = False
+
     def _call_name_scope(self):
         if self._v1_graph is None:
             return super()._call_name_scope()
@@ -119,7 +138,7 @@ class _Scoped:
                    synchronization=VariableSynchronization.AUTO, aggregation=None, **kwargs):
         """A variable of this layer: in a v1 graph, `get_variable`'s ``<scope>/<name>``."""
         graph = self._v1_graph
-        if graph is None:
+        if graph is None and not getattr(self, "_in_shim", False):
             return super().add_weight(name, shape, dtype, initializer, regularizer, trainable,
                                       constraint, use_resource, synchronization, aggregation,
                                       **kwargs)
@@ -135,11 +154,20 @@ class _Scoped:
                 # Keras's initializers are TF 1's once TF 2's behaviour is off: they draw
                 # from the graph's seed sequence
                 initializer = _v1_init.from_keras(initializer)
-        # (Keras builds under `init_scope`, outside the graph: the variable belongs in it)
-        with context.building(graph):
+        if graph is None:  # (in a shim: the variable is its store's; the loss the layer's too)
+            regularizer = _regularizers.get(regularizer)
             variable = vs.get_variable(name, shape, dtype, initializer, regularizer,
                                        trainable=trainable, constraint=constraint,
                                        partitioner=partitioner)
+            if regularizer is not None and not any(
+                    variable is w for w in self._trainable_weights + self._non_trainable_weights):
+                self._callable_losses.append(lambda: regularizer(variable))
+        else:
+            # (Keras builds under `init_scope`, outside the graph: the variable belongs in it)
+            with context.building(graph):
+                variable = vs.get_variable(name, shape, dtype, initializer, regularizer,
+                                           trainable=trainable, constraint=constraint,
+                                           partitioner=partitioner)
         weights = self._trainable_weights if trainable else self._non_trainable_weights
         if all(variable is not w for w in weights):
             weights.append(variable)

@@ -16,7 +16,7 @@ and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph
 import os
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.checkpoint import bundle, checkpoint, management
+from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import constant
@@ -44,8 +44,9 @@ class Saver:
                                    "a list or dict of variables to save")
             var_list = variable_scope.global_variables()
         self._vars = _saveables(var_list)
-        if not self._vars and not allow_empty:
-            raise ValueError("No variables to save")
+        self._allow_empty = allow_empty
+        if self._graph is not None:  # (eagerly, as TF: checked when saving)
+            self._check_not_empty()
         self._max_to_keep = max_to_keep
         self._keep_hours = keep_checkpoint_every_n_hours
         self._sharded = sharded
@@ -64,6 +65,10 @@ class Saver:
                     self._feeds[id(v)] = value
                     ops.append(v.assign(value, read_value=False))
                 self._restore = graph_mode.group(*ops, name="restore_all")
+
+    def _check_not_empty(self):
+        if not self._vars and not self._allow_empty:
+            raise ValueError("No variables to save")
 
     @property
     def last_checkpoints(self):
@@ -91,6 +96,7 @@ class Saver:
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
         """Writes the checkpoint ``save_path[-global_step]``; returns its path."""
+        self._check_not_empty()
         given = save_path
         if global_step is not None:
             if not isinstance(global_step, int):
@@ -178,6 +184,13 @@ class Saver:
                         "a Variable name or other graph key that is missing from",
                         f"Key {key} not found in checkpoint", f"{self._scope}RestoreV2"))
                 values[key] = reader.get_tensor(key)
+                v = self._vars[key]
+                message = trackable.dtype_mismatch((v[0] if isinstance(v, list) else v).dtype,
+                                                   values[key], key)
+                if message is not None:
+                    raise errors.InvalidArgumentError(None, None, _failed(
+                        "a mismatch between the current graph and the graph from", message,
+                        f"{self._scope}RestoreV2"))
         finally:
             reader.close()
         parts = {}  # id(variable) -> its value
@@ -197,7 +210,9 @@ class Saver:
                         slice(o, o + n) for o, n in zip(info.var_offset, info.var_shape))]
                 continue
             shape = getattr(v, "shape", None)
-            if shape is not None and not shape.is_compatible_with(values[key].shape):
+            if self._restore is None:  # (eagerly: the assignment's error, as TF's)
+                trackable.check_shape(v, values[key], key)
+            elif shape is not None and not shape.is_compatible_with(values[key].shape):
                 raise errors.InvalidArgumentError(None, None, _failed(
                     "a mismatch between the current graph and the graph from",
                     f"Assign requires shapes of both tensors to match. lhs shape= "

@@ -10,6 +10,7 @@ and compiled once by the executor of `function`, then cached.
 {'y': array([2., 4.], dtype=float32), 'both': (array([1., 2.], dtype=float32), array([2., 4.], dtype=float32))}
 """
 import collections
+import contextlib
 import threading
 import time
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import trackable as _trackable
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.v1 import _prune
 from eagerflow._src.compat.v1 import needed_ops as _needed_ops
@@ -614,3 +616,23 @@ def initialize_variables(session, variables=()):
             fresh.append(v.initializer)
     if fresh and not session._closed:
         session.run(fresh)
+
+
+@contextlib.contextmanager
+def _values_of(session=None):
+    """The values of graph variables are those of `session` (by default the default session)
+    in the block, which is given it: how checkpoints read and assign them."""
+    if session is None:
+        session = get_default_session()
+        if session is None:  # (none: the variables' values are missing, as TF finds them)
+            yield None
+            return
+    running = variable_scope.running
+    outer, running.store = getattr(running, "store", None), session._store
+    try:
+        yield session
+    finally:
+        running.store = outer
+
+
+_trackable.session_values = _values_of

@@ -169,3 +169,10 @@ class EagerTemplate(Template):
 
     global_variables = variables
     local_variables = property(lambda self: [])
+
+    def _trackable_children(self):
+        """Its variables, for checkpoints: named as in its variable scope (``w`` for
+        ``scale/w:0``), as TF's templates track them."""
+        prefix = self.variable_scope_name or ""
+        return [(name[len(prefix):] if name.startswith(prefix) else name, v)
+                for name, v in self._store.items()]

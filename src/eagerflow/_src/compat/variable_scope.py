@@ -18,6 +18,7 @@ in TF).
 ...     sess.run(w)
 array([1., 1.], dtype=float32)
 """
+import enum
 import functools
 import inspect
 import threading
@@ -25,6 +26,7 @@ from collections.abc import Sequence as _Sequence
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
+from eagerflow._src.checkpoint import trackable as _trackable
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.compat import init_ops_v1 as _v1_init
@@ -77,6 +79,9 @@ class _SessionHandle(ResourceHandle):
     @value.setter
     def value(self, array):
         running.store[self] = array
+
+
+_trackable.SESSION_HANDLES = (_SessionHandle,)  # (checkpoints read them in a session)
 
 
 class SessionTable(_lookup_ops.TableValue):
@@ -331,12 +336,11 @@ _variables.graph_variable_class = _graph_variable_class
 
 
 # -- variable_scope ---------------------------------------------------------------
-class _ReuseMode:
-    def __repr__(self):
-        return "_ReuseMode.AUTO_REUSE"
+class _ReuseMode(enum.Enum):
+    AUTO_REUSE = 1
 
 
-AUTO_REUSE = _ReuseMode()
+AUTO_REUSE = _ReuseMode.AUTO_REUSE
 export("compat.v1.AUTO_REUSE").export_constant(__name__, "AUTO_REUSE")
 
 _scope = threading.local()
@@ -355,6 +359,18 @@ class VariableScope:
         self.use_resource = None
         self.custom_getter = None
         self.original_name_scope = name + "/" if name else ""
+
+    @property
+    def reuse(self):
+        """Whether `get_variable` reuses variables here: True, False, None or
+        `AUTO_REUSE`; always `AUTO_REUSE` executing eagerly, as in TF 2."""
+        if context.executing_eagerly():
+            return AUTO_REUSE
+        return self._reuse
+
+    @reuse.setter
+    def reuse(self, value):
+        self._reuse = value
 
     def set_custom_getter(self, custom_getter):
         self.custom_getter = custom_getter
@@ -385,6 +401,28 @@ class eager_variable_store:  # noqa: N801 (a context manager, named as one)
 
     def __exit__(self, *exc):
         _scope.eager_store = self._outer
+
+
+class shim_variable_store:  # noqa: N801 (a context manager, named as one)
+    """Executing eagerly, `get_variable` keeps the variables it makes in `store` (a
+    ``track_tf1_style_variables`` method's store: ``store._vars`` by full name, and
+    ``store.add_regularizer(variable, regularizer)``) and always reuses them, as TF's
+    shim store does; templates called inside keep theirs there too."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __enter__(self):
+        self._outer = getattr(_scope, "shim", None), getattr(_scope, "eager_store", None)
+        _scope.shim, _scope.eager_store = self._store, None
+
+    def __exit__(self, *exc):
+        _scope.shim, _scope.eager_store = self._outer
+
+
+def shim_store():
+    """The store of the ``track_tf1_style_variables`` method running, or None."""
+    return getattr(_scope, "shim", None)
 
 
 def _current():
@@ -419,6 +457,10 @@ class variable_scope:  # noqa: N801 (TF's public name)
 
     def __enter__(self):
         outer = _current()
+        # (TF's counts of the scopes entered, by full name: a default name takes the first
+        # suffix not entered; leaving a scope entered by name forgets the counts below it,
+        # so a block entering ``model`` again makes ``model/dense`` again)
+        counts = self._counts = graph_mode.default_v1_graph()._scopes
         if isinstance(self._name, VariableScope):
             name = self._name.name
             base = self._name
@@ -427,11 +469,13 @@ class variable_scope:  # noqa: N801 (TF's public name)
             if self._name is not None:
                 name = (outer.name + "/" if outer.name else "") + self._name
             else:
-                graph = graph_mode.default_v1_graph()
                 raw = (outer.name + "/" if outer.name else "") + self._default
-                count = graph._scopes.get(raw, 0)
-                graph._scopes[raw] = count + 1
-                name = raw if not count else f"{raw}_{count}"
+                name, index = raw, 1
+                while counts.get(name, 0):
+                    name, index = f"{raw}_{index}", index + 1
+        counts[name] = counts.get(name, 0) + 1
+        self._entered = name
+        self._saved = dict(counts) if isinstance(self._name, VariableScope) else None
         reuse = self._reuse
         if reuse is None or reuse is False:
             reuse = outer.reuse or (base.reuse if base is not outer else False)
@@ -464,6 +508,15 @@ class variable_scope:  # noqa: N801 (TF's public name)
         if self._names is not None:
             self._names.__exit__(*exc)
         _scope.stack.pop()
+        counts = self._counts
+        if self._saved is not None:  # (a scope object reentered: the counts as they were)
+            counts.clear()
+            counts.update(self._saved)
+        else:
+            below = self._entered + "/"
+            for key in counts:
+                if key.startswith(below):
+                    counts[key] = 0
 
 
 def _last(name):
@@ -591,10 +644,14 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                      collections, validate_shape, use_resource, constraint):
     full = _full_name(scope, name)
     eager_store = getattr(_scope, "eager_store", None)  # (an eager template's variables)
+    shim = getattr(_scope, "shim", None)  # (a `track_tf1_style_variables` method's)
     store = graph.variable_store if eager_store is None else eager_store
+    if shim is not None and eager_store is None:
+        store = shim._vars
     found = store.get(full)
+    reuses = store is shim_vars(shim)  # (a shim's store always reuses, and makes)
     if found is not None:
-        if scope.reuse is False or scope.reuse is None:
+        if not reuses and (scope.reuse is False or scope.reuse is None):
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              f"reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         if shape is not None and not TensorShape(shape).is_compatible_with(found.shape):
@@ -605,7 +662,7 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                              f"{_d.as_dtype(dtype).name} and found dtype {found.dtype.name}"
                              f"{'_ref' if getattr(found, '_ref', False) else ''}.")
         return found
-    if scope.reuse is True:
+    if scope.reuse is True and not reuses:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
@@ -619,7 +676,9 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
         initializer = _default_initializer(dtype)
-    if not _is_value(initializer) and not isinstance(initializer, type):
+    if isinstance(initializer, type):  # (an initializer's class: an instance of it, as TF)
+        initializer = initializer()
+    if not _is_value(initializer):
         if shape is None or not TensorShape(shape).is_fully_defined():
             raise ValueError("The initializer passed is not valid. It should be a callable "
                              "with no arguments and the shape should not be provided or an "
@@ -635,22 +694,32 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
         value, shape_arg = initial, shape
     else:
         value, shape_arg = initializer, None
-    with context.name_scope_push(""):
-        with context.name_scope_push(scope.name + "/" if scope.name else ""):
-            var = GraphVariable(value, trainable=True if trainable is None else trainable,
-                                collections=collections, validate_shape=validate_shape,
-                                name=name, dtype=dtype, constraint=constraint,
-                                shape=None if shape_arg is None else TensorShape(shape_arg),
-                                use_resource=_use_resource(use_resource, scope))
-    if v1_graph() is not None or eager_store is not None:
+    # (a shim's variables are made outside any function or Keras graph being built)
+    with context.init_scope() if shim is not None else _unchanged():
+        with context.name_scope_push(""):
+            with context.name_scope_push(scope.name + "/" if scope.name else ""):
+                var = GraphVariable(value, trainable=True if trainable is None else trainable,
+                                    collections=collections, validate_shape=validate_shape,
+                                    name=name, dtype=dtype, constraint=constraint,
+                                    shape=None if shape_arg is None else TensorShape(shape_arg),
+                                    use_resource=_use_resource(use_resource, scope))
+    if v1_graph() is not None or eager_store is not None or shim is not None:
         store[full] = var
     regularizer = regularizer or scope.regularizer
+    if shim is not None:
+        shim._vars[full] = var  # (a template's too)
+        if regularizer is not None:
+            shim.add_regularizer(var, regularizer)
     if regularizer is not None and v1_graph() is not None:
         with context.name_scope_push(full + "/Regularizer/"):
             loss = regularizer(var)
         if loss is not None:
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
+
+
+def shim_vars(shim):
+    return None if shim is None else shim._vars
 
 
 def _use_resource(use_resource, scope):

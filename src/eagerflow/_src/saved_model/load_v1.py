@@ -150,7 +150,8 @@ def load(export_dir, meta_graph):
     for key, signature in sorted(signatures.items()):
         names = sorted(signature.inputs)
         pruned = wrapped.prune([signature.inputs[n].name for n in names],
-                               {k: o.name for k, o in signature.outputs.items()})
+                               {k: signature.outputs[k].name  # (by key, as TF's)
+                                for k in sorted(signature.outputs)})
         specs = {n: _spec(signature.inputs[n], n) for n in names}
         loaded.signatures._signatures[key] = ConcreteFunction(
             key, pruned.graph, pruned.inputs, pruned.structured_outputs, ((), specs))

@@ -279,6 +279,30 @@ class Layer(Module):
             layer._track_container_variables()
         return layers
 
+    def _weight_holders(self):
+        """`_weighted_layers()`, with the modules that are not layers held by their
+        attributes where the walk meets them: Keras counts their variables among the
+        layer's weights (a `track_tf1_style_variables` layer's variable store)."""
+        seen = set()
+
+        def visit(obj):
+            if id(obj) in seen:
+                return
+            seen.add(id(obj))
+            yield obj
+            if not isinstance(obj, Layer):
+                return
+            obj._track_container_variables()
+            for key, value in vars(obj).items():
+                if key in obj._UNTRACKED_ATTRIBUTES:
+                    continue
+                for leaf in leaves(value):
+                    if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
+                        continue
+                    if isinstance(leaf, Module):
+                        yield from visit(leaf)
+        return list(visit(self))
+
     def _direct_sublayers(self, metrics=False):
         """Layers (and, with `metrics`, metrics) held by attributes (and lists, tuples and
         dicts of them), in assignment order (a dict's by sorted key)."""
@@ -349,18 +373,18 @@ class Layer(Module):
     def trainable_weights(self):
         if not self._trainable:
             return []
-        return _unique(w for layer in self._weighted_layers() if layer._trainable
-                       for w in layer._trainable_weights)
+        return _unique(w for layer in self._weight_holders() if _trainable(layer)
+                       for w in _own(layer, True))
 
     @property
     def non_trainable_weights(self):
-        layers = self._weighted_layers()
+        layers = self._weight_holders()
         if not self._trainable:
-            return _unique([w for layer in layers for w in layer._trainable_weights] +
-                           [w for layer in layers for w in layer._non_trainable_weights])
-        return _unique([w for layer in layers if not layer._trainable
-                        for w in layer._trainable_weights] +
-                       [w for layer in layers for w in layer._non_trainable_weights])
+            return _unique([w for layer in layers for w in _own(layer, True)] +
+                           [w for layer in layers for w in _own(layer, False)])
+        return _unique([w for layer in layers if not _trainable(layer)
+                        for w in _own(layer, True)] +
+                       [w for layer in layers for w in _own(layer, False)])
 
     @property
     def weights(self):
@@ -953,6 +977,17 @@ def _as_shapes(value):
     if isinstance(value, (list, tuple)):
         return type(value)(_as_shapes(v) for v in value)
     return value
+
+
+def _trainable(holder):
+    return holder._trainable if isinstance(holder, Layer) else True
+
+
+def _own(holder, trainable):
+    """The (non-)trainable weights a layer holds itself, or a module's variables."""
+    if isinstance(holder, Layer):
+        return holder._trainable_weights if trainable else holder._non_trainable_weights
+    return holder.trainable_variables if trainable else holder.non_trainable_variables
 
 
 def _unique(items):

@@ -292,12 +292,14 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
                                   "to load_weights).")
     if not by_name and _is_tf_format(filepath) and bundle.exists(filepath) and (
             all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)) or
-            isinstance(getattr(model, "optimizer", None), OptimizerV2)):
+            isinstance(getattr(model, "optimizer", None), OptimizerV2) or
+            not _has_object_graph(filepath)):
         # A model not built yet (or with a legacy optimizer, whose slots and hyperparameters
         # hang off the object graph): its weights and its optimizer's slots get their values
         # as they are created, matched through the checkpoint's object graph as TF does.
-        return checkpoint.CheckpointLoadStatus(
-            checkpoint.restore_objects(model, [], filepath), (model, []))
+        # (one written by name, TF 1's `Saver`, matches the variables by their names)
+        return checkpoint.load_status(checkpoint.restore_objects(model, [], filepath),
+                                      (model, []))
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
     partial = _is_tf_format(filepath) and bundle.exists(filepath)
@@ -310,6 +312,14 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
                          "`tf.keras.optimizers.legacy.Adam`.")
     status = restore(model, tensors, metadata, by_name, skip_mismatch, partial)
     return status.assert_nontrivial_match() if partial else status  # (as TF's load_weights)
+
+
+def _has_object_graph(filepath):
+    reader = bundle.BundleReader(filepath)
+    try:
+        return reader.has_tensor(trackable.OBJECT_GRAPH_KEY)
+    finally:
+        reader.close()
 
 
 def read_weights(filepath):
