@@ -13,8 +13,10 @@ optimizer update and metric updates), so a training step costs one call.
 ['loss']
 """
 import copy
+import functools
 import itertools
 import warnings
+import weakref
 
 import numpy as np
 
@@ -48,6 +50,32 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 _logger = _log.logger
 
 
+def _compiled_trainable_state(method):
+    """As tf_keras: `method` (`fit`, `train_on_batch`) runs with each layer's `trainable`
+    as it was at `compile`; a change since takes effect at the next `compile`."""
+    @functools.wraps(method)
+    def wrapped(self, *args, **kwargs):
+        compiled = self.__dict__.get("_compiled_trainable_state")
+        current = {layer: layer.trainable for layer in self._flatten_layers()}
+        if compiled is None or all(current.get(layer, trainable) == trainable
+                                   for layer, trainable in compiled.items()):
+            return method(self, *args, **kwargs)
+        _set_trainable_state(current, compiled)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _set_trainable_state(current, current)
+    return wrapped
+
+
+def _set_trainable_state(layers, state):
+    """Sets each of `layers` that `state` holds to its `trainable` there (each on its own:
+    a model's setter would set its sub-layers too)."""
+    for layer in layers:
+        if layer in state:
+            layer._trainable = state[layer]
+
+
 @export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
@@ -62,7 +90,7 @@ class Model(Layer):
         # (what `compile` was given — its metrics are not the model's, as in Keras — and the
         # steps counter: no part of tf_keras's checkpoints)
         "_compile_arguments", "_steps_per_execution", "_train_counter", "_test_counter",
-        "_predict_counter"))
+        "_predict_counter", "_compiled_trainable_state"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
@@ -376,6 +404,9 @@ class Model(Layer):
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+        # each layer's `trainable` now, which `fit` and `train_on_batch` train by
+        object.__setattr__(self, "_compiled_trainable_state", weakref.WeakKeyDictionary(
+            {layer: layer.trainable for layer in self._flatten_layers()}))
 
     def _get_optimizer(self, identifier):
         optimizer = optimizers.get(identifier)
@@ -568,6 +599,7 @@ class Model(Layer):
 
     # -- loops -----------------------------------------------------------------------
     @session_steps.in_session
+    @_compiled_trainable_state
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -794,6 +826,7 @@ class Model(Layer):
                             verbose=verbose, callbacks=callbacks)
 
     @session_steps.in_session
+    @_compiled_trainable_state
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""
