@@ -413,8 +413,9 @@ class Layer(Module):
             collected.extend(layer._eager_losses)
             for fn in layer._callable_losses:
                 loss = fn()
-                if loss is not None:
-                    collected.append(loss)
+                if loss is not None:  # (as Keras: a Python number becomes a floatx tensor)
+                    collected.append(loss if isinstance(loss, Tensor) else
+                                     convert_to_tensor(loss, dtype=backend.floatx()))
         return collected
 
     @property
@@ -803,7 +804,7 @@ class Layer(Module):
         if not self.supports_masking:
             if any(m is not None for m in nest.flatten(mask)):
                 raise TypeError(f"Layer {self.name} does not support masking, but was passed "
-                                f"an input_mask: {mask}")
+                                f"an input_mask: {mask!s}")
             return None
         return mask
 
