@@ -308,3 +308,34 @@ def test_a_string_called_on_a_layer_with_an_input_spec_is_a_type_error():
             return tf.strings.length(x)
 
     assert int(Length()("abc")) == 3
+
+
+class _Dtypes(tf.keras.layers.Layer):
+    """Records the dtype it is called with (and casts nothing itself)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(autocast=False, **kwargs)
+        self.seen = []
+
+    def call(self, x):
+        self.seen.append(x.dtype)
+        return x
+
+
+def test_a_sequential_takes_its_inputs_in_their_dtype():
+    # As tf_keras: a Sequential casts nothing; its inferred graph's input has the dtype of
+    # the first call's input (its explicit `Input`, when given, still casts)
+    for value, dtype in ((np.ones((1, 2)), tf.float64), (tf.ones((1, 2), tf.int32), tf.int32)):
+        layer = _Dtypes()
+        model = tf.keras.Sequential([layer])
+        assert model(value).dtype == dtype
+        assert layer.seen[-1] == dtype and model.inputs[0].dtype == dtype
+    layer = _Dtypes()
+    model = tf.keras.Sequential([tf.keras.Input((2,)), layer])
+    assert model(np.ones((1, 2))).dtype == tf.float32
+
+
+def test_a_sequential_of_one_layer_given_alone():
+    model = tf.keras.Sequential(tf.keras.layers.Dense(2))
+    assert len(model.layers) == 1
+    assert model(np.ones((1, 3))).shape == (1, 2)
