@@ -452,10 +452,22 @@ class Model(Layer):
                 for key, value in self._compile_arguments.items()}
 
     def compile_from_config(self, config):
-        """Compiles the model with the arguments of a `get_compile_config` dict."""
+        """Compiles the model with the arguments of a `get_compile_config` dict (and builds
+        its optimizer when the model is built). As tf_keras: a model whose class overrides
+        `compile` (and not this) is left uncompiled, with a warning."""
+        if type(self).compile is not Model.compile:
+            _logger.warning(
+                "`compile()` was not called as part of model loading because the model's "
+                "`compile()` method is custom. All subclassed Models that have `compile()` "
+                "overridden should also override `get_compile_config()` and "
+                "`compile_from_config(config)`. Alternatively, you can call `compile()` "
+                "manually after loading.")
+            return
         arguments = dict(optimizer="rmsprop", loss=None, metrics=None, weighted_metrics=None)
         arguments.update(config)
         self.compile(**late.saving.saving_lib._compile_arguments(arguments))
+        if self.built and isinstance(self.optimizer, optimizers.Optimizer):
+            self.optimizer.build(self.trainable_variables)  # (its saved state is loaded next)
 
     def _assert_compile_was_called(self):
         if not self._is_compiled:
