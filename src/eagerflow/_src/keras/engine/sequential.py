@@ -188,6 +188,10 @@ class Sequential(Functional):
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
         self._infer_graph(input_shape)
+        if not self._graph_ready and not self.built:
+            # (as Keras: with no graph, its layers are called on placeholders of the shape,
+            # which builds them, or tells why they cannot be)
+            Model.build(self, input_shape)
         self.built = True
 
     # As Keras: a first call does not build through `build`; `call` infers the graph from

@@ -14,6 +14,7 @@ optimizer update and metric updates), so a training step costs one call.
 """
 import copy
 import functools
+import inspect
 import itertools
 import warnings
 import weakref
@@ -24,7 +25,7 @@ from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable
-from eagerflow._src.core import config as _config, nest
+from eagerflow._src.core import config as _config, errors, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.tensor import Tensor
@@ -32,6 +33,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
+from eagerflow._src.keras import backend
 from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
@@ -48,6 +50,25 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 _logger = _log.logger
+
+
+def _build_call_arguments(call):
+    """The arguments `Model.build` gives `call` besides its inputs, as Keras: ``training=False``
+    for a `training` without default; any other argument without one cannot be given."""
+    params = [p for p in list(inspect.signature(call).parameters.values())[1:]  # (no self)
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not params:
+        raise ValueError("You can only call `build()` on a model if its `call()` method "
+                         "accepts an `inputs` argument.")
+    required = [p.name for p in params[1:] if p.default is p.empty]
+    if any(name != "training" for name in required):
+        raise ValueError(
+            "Currently, you cannot build your model if it has positional or keyword arguments "
+            "that are not inputs to the model, but are required for its `call()` method. "
+            "Instead, in order to instantiate and build your model, `call()` your model on "
+            "real tensor data with all expected call arguments. The argument for `call()` "
+            "can be a single list/tuple that contains multiple inputs.")
+    return {"training": False} if required else {}
 
 
 def _compiled_trainable_state(method):
@@ -293,8 +314,13 @@ class Model(Layer):
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a "
                              "`Model` subclass.")
+        if not isinstance(input_shape, (tuple, list, TensorShape, dict)):
+            raise ValueError(f"Specified input shape is not one of the valid types. Please "
+                             f"specify a batch input shape of type tuple or list of input "
+                             f"shapes. User provided input type: {type(input_shape)}.")
+        kwargs = _build_call_arguments(type(self).call)
         graph = Graph("build_graph")
-        dtype = as_dtype(self.compute_dtype or "float32")
+        dtype = as_dtype(backend.floatx())  # (as Keras's placeholders, whatever the policy)
         with graph.as_default():
             if isinstance(input_shape, dict):
                 inputs = {k: graph.placeholder(dtype, TensorShape(s), k)
@@ -305,7 +331,14 @@ class Model(Layer):
                           for s in input_shape]
             else:
                 inputs = graph.placeholder(dtype, TensorShape(input_shape))
-            self.call(inputs)
+            try:
+                self.call(inputs, **kwargs)
+            except (errors.InvalidArgumentError, TypeError) as e:
+                raise ValueError(
+                    f"You cannot build your model by calling `build` if your layers do not "
+                    f"support float type inputs. Instead, in order to instantiate and build "
+                    f"your model, call your model on real tensor data (of the correct "
+                    f"dtype).\n\nThe actual error from `call` is: {e}.") from None
         self._build_input_shape = input_shape
         self.built = True
 
