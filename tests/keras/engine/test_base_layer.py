@@ -548,3 +548,12 @@ def test_a_mask_given_to_a_layer_without_masking_is_named_as_a_tensor_prints():
                                         r"shape=\(1, 2\), dtype=bool\)$"):
         NoMasking(name="no_masking").compute_mask(tf.ones((1, 2)),
                                                   tf.constant([[False, True]]))
+
+
+def test_add_variable_warns_that_it_is_deprecated():
+    layer = keras.layers.Layer()
+    with pytest.warns(UserWarning, match=r"^`layer.add_variable` is deprecated and will be "
+                                         r"removed in a future version\. Please use the "
+                                         r"`layer.add_weight\(\)` method instead\.$"):
+        weight = layer.add_variable("w", shape=(2,), initializer="ones")
+    assert weight.name == "w:0" and layer.weights == [weight]

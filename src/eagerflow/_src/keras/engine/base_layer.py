@@ -473,7 +473,13 @@ class Layer(Module):
             hook(variable)
         return variable
 
-    add_variable = add_weight
+    def add_variable(self, *args, **kwargs):
+        """Deprecated: `add_weight`, with tf_keras's warning."""
+        import warnings  # noqa: PLC0415
+        warnings.warn("`layer.add_variable` is deprecated and will be removed in a future "
+                      "version. Please use the `layer.add_weight()` method instead.",
+                      stacklevel=2)
+        return self.add_weight(*args, **kwargs)
 
     def _add_trackable(self, trackable_object, trainable):
         """Lists `trackable_object` (a `TrackableWeightHandler`) among the layer's trainable
