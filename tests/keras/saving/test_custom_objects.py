@@ -317,22 +317,21 @@ class _CustomCompileOnly(_CustomCompile):
     compile_from_config = keras.Model.compile_from_config
 
 
-def test_load_model_compiles_through_the_models_own_compile_from_config(tmp_path, caplog):
-    model = _CustomCompile()
+def _trained_saved_and_loaded(cls, path):
+    model = cls()
     model.compile(optimizer="SGD", loss_fn="mean_squared_error")
     model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
-    model.save(tmp_path / "m.keras")
-    with keras.utils.custom_object_scope({"_CustomCompile": _CustomCompile}):
-        restored = keras.models.load_model(tmp_path / "m.keras")
+    model.save(path)
+    with keras.utils.custom_object_scope({cls.__name__: cls}):
+        return keras.models.load_model(path)
+
+
+def test_load_model_compiles_through_the_models_own_compile_from_config(tmp_path, caplog):
+    restored = _trained_saved_and_loaded(_CustomCompile, tmp_path / "m.keras")
     assert (restored.model_optimizer, restored.loss_fn) == ("SGD", "mean_squared_error")
     assert type(restored.optimizer).__name__ == "SGD"
     # (a custom `compile` without them: as tf_keras, not compiled, with a warning)
-    model = _CustomCompileOnly()
-    model.compile(optimizer="SGD", loss_fn="mean_squared_error")
-    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
-    model.save(tmp_path / "n.keras")
-    with keras.utils.custom_object_scope({"_CustomCompileOnly": _CustomCompileOnly}):
-        restored = keras.models.load_model(tmp_path / "n.keras")
+    restored = _trained_saved_and_loaded(_CustomCompileOnly, tmp_path / "n.keras")
     assert restored.optimizer is None
     assert "`compile()` was not called as part of model loading because the model's " \
            "`compile()` method is custom." in caplog.text
