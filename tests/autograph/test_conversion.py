@@ -492,3 +492,18 @@ def test_a_generator_function_traced_itself_warns_one_called_from_converted_code
     warnings = [r.getMessage() for r in caplog.records if "could not transform" in r.getMessage()]
     assert len(warnings) == 1 and "generates" in warnings[0]
     assert "Cause: generators are not supported" in warnings[0]
+
+
+def test_a_key_error_in_user_code_shows_its_framed_message():
+    # As TF's: a KeyError framed in user code is a KeyError (by name too) whose str is the
+    # framed message itself, not its repr with the lines escaped
+    @tf.function
+    def lookup(x):
+        return {"a": x}["b"]
+
+    with pytest.raises(KeyError) as info:
+        lookup(tf.constant(1.0))
+    assert type(info.value).__name__ == "KeyError"
+    assert str(info.value).startswith("in user code:\n\n")
+    assert str(info.value).endswith("\n    KeyError: 'b'\n")
+    assert info.value.args == ("KeyError: 'b'",)

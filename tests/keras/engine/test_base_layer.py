@@ -527,3 +527,33 @@ def test_a_loss_tensor_added_in_a_traced_function_outside_a_call_fails_as_in_tf_
         stepped.fit(np.ones((4, 3), "float32"), np.ones((4, 1), "float32"), verbose=0)
     assert str(info.value).startswith("in user code:")
     assert "Expected a symbolic Tensors or a callable" in str(info.value)
+
+
+def test_a_callable_loss_returning_a_number_is_a_floatx_tensor():
+    layer = keras.layers.Dense(1)
+    layer.add_loss(lambda: 2.0)
+    layer.add_loss(lambda: 3)
+    losses = layer.losses
+    assert [type(loss).__name__ for loss in losses] == ["EagerTensor", "EagerTensor"]
+    assert [loss.dtype for loss in losses] == [tf.float32, tf.float32]
+    assert [loss.numpy() for loss in losses] == [2.0, 3.0]
+
+
+def test_a_mask_given_to_a_layer_without_masking_is_named_as_a_tensor_prints():
+    class NoMasking(keras.layers.Layer):
+        def call(self, x):
+            return x
+    with pytest.raises(TypeError, match=r"^Layer no_masking does not support masking, but was "
+                                        r"passed an input_mask: tf.Tensor\(\[\[False  True\]\], "
+                                        r"shape=\(1, 2\), dtype=bool\)$"):
+        NoMasking(name="no_masking").compute_mask(tf.ones((1, 2)),
+                                                  tf.constant([[False, True]]))
+
+
+def test_add_variable_warns_that_it_is_deprecated():
+    layer = keras.layers.Layer()
+    with pytest.warns(UserWarning, match=r"^`layer.add_variable` is deprecated and will be "
+                                         r"removed in a future version\. Please use the "
+                                         r"`layer.add_weight\(\)` method instead\.$"):
+        weight = layer.add_variable("w", shape=(2,), initializer="ones")
+    assert weight.name == "w:0" and layer.weights == [weight]

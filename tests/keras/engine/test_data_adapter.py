@@ -101,3 +101,28 @@ def test_a_real_pandas_frame_and_series():
     model = _SeenShapes()
     model.predict(dict(frame), verbose=0)
     assert {shape[1:] for shape in model.seen} == {(1,)}  # (traced: rows unknown)
+
+
+def test_numpy_floating_data_is_taken_in_floatx_and_tensors_in_their_dtype():
+    # As tf_keras: NumPy floating arrays of any width become floatx; tensors and variables
+    # keep their dtype
+    seen = []
+
+    class Dtypes(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__(autocast=False)
+
+        def call(self, x):
+            seen.append(x.dtype)
+            return tf.cast(x, tf.float32)
+
+    cases = [(np.ones((2, 2), np.float16), tf.float32), (np.ones((2, 2)), tf.float32),
+             (tf.ones((2, 2), tf.float64), tf.float64), (tf.ones((2, 2), tf.float16), tf.float16),
+             (tf.Variable(np.ones((2, 2))), tf.float64), (np.ones((2, 2), np.int64), tf.int64)]
+    for data, dtype in cases:
+        model = tf.keras.Sequential([Dtypes()])
+        model.compile("sgd", "mse", run_eagerly=True)
+        seen.clear()
+        model.predict(data, verbose=0)
+        model.evaluate(data, np.ones((2, 2)), verbose=0)
+        assert seen and set(seen) == {dtype}, (data, seen)

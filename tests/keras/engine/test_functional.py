@@ -452,3 +452,12 @@ def test_a_model_subclass_without_call_raises_not_implemented_error():
         model.call(tf.ones([1, 2]))
     with pytest.raises(NotImplementedError):
         model.predict(tf.ones([1, 2]), verbose=0)
+
+
+def test_an_input_given_twice_is_refused_first():
+    a, b = tf.keras.Input((2,), name="a"), tf.keras.Input((2,), name="b")
+    added = tf.keras.layers.Add()([a, b])
+    with pytest.raises(ValueError, match=r"^The list of inputs passed to the model contains the "
+                                         r"same input multiple times\. All inputs should only "
+                                         r"appear once\.Received inputs=\[<KerasTensor: "):
+        tf.keras.Model([a, a], added)

@@ -308,3 +308,88 @@ def test_a_string_called_on_a_layer_with_an_input_spec_is_a_type_error():
             return tf.strings.length(x)
 
     assert int(Length()("abc")) == 3
+
+
+class _Dtypes(tf.keras.layers.Layer):
+    """Records the dtype it is called with (and casts nothing itself)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(autocast=False, **kwargs)
+        self.seen = []
+
+    def call(self, x):
+        self.seen.append(x.dtype)
+        return x
+
+
+def test_a_sequential_takes_its_inputs_in_their_dtype():
+    # As tf_keras: a Sequential casts nothing; its inferred graph's input has the dtype of
+    # the first call's input (its explicit `Input`, when given, still casts)
+    for value, dtype in ((np.ones((1, 2)), tf.float64), (tf.ones((1, 2), tf.int32), tf.int32)):
+        layer = _Dtypes()
+        model = tf.keras.Sequential([layer])
+        assert model(value).dtype == dtype
+        assert layer.seen[-1] == dtype and model.inputs[0].dtype == dtype
+    layer = _Dtypes()
+    model = tf.keras.Sequential([tf.keras.Input((2,)), layer])
+    assert model(np.ones((1, 2))).dtype == tf.float32
+
+
+def test_a_sequential_of_one_layer_given_alone():
+    model = tf.keras.Sequential(tf.keras.layers.Dense(2))
+    assert len(model.layers) == 1
+    assert model(np.ones((1, 3))).shape == (1, 2)
+
+
+def test_build_gives_call_its_training_argument_and_refuses_other_required_ones():
+    seen = []
+
+    class Training(tf.keras.Model):
+        def call(self, x, training):
+            seen.append(training)
+            return x
+
+    class Extra(tf.keras.Model):
+        def call(self, x, y):
+            return x
+
+    class NoInputs(tf.keras.Model):
+        def call(self, *args):
+            return args[0]
+
+    Training().build((None, 3))
+    assert seen == [False]
+    with pytest.raises(ValueError, match=r"^Currently, you cannot build your model if it has "
+                                         r"positional or keyword arguments that are not "
+                                         r"inputs to the model"):
+        Extra().build((None, 3))
+    with pytest.raises(ValueError, match=r"^You can only call `build\(\)` on a model if its "
+                                         r"`call\(\)` method accepts an `inputs` argument\.$"):
+        NoInputs().build((None, 3))
+    with pytest.raises(ValueError, match=r"^Specified input shape is not one of the valid "
+                                         r"types\. .* User provided input type: "
+                                         r"<class 'str'>\.$"):
+        Training().build("x")
+
+
+def test_build_tells_when_the_layers_do_not_take_float_inputs():
+    class Strings(tf.keras.layers.Layer):
+        def call(self, x):
+            return tf.strings.length(x)
+
+    class Lengths(tf.keras.Model):
+        def call(self, x):
+            return tf.strings.length(x)
+
+    for model in (Lengths(), tf.keras.Sequential([Strings()])):
+        with pytest.raises(ValueError, match=r"^You cannot build your model by calling `build` "
+                                             r"if your layers do not support float type "
+                                             r"inputs\. (?s:.*)\n\nThe actual error from `call` "
+                                             r"is: "):
+            model.build((None, 4))
+
+
+def test_a_sequential_built_for_a_list_of_inputs_builds_its_layers():
+    model = tf.keras.Sequential([tf.keras.layers.Concatenate(), tf.keras.layers.Dense(2)])
+    model.build([(None, 3), (None, 3)])
+    assert [tuple(w.shape) for w in model.weights] == [(6, 2), (2,)]

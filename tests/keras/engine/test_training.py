@@ -706,3 +706,41 @@ def test_a_models_own_train_step_runs_as_python_as_in_tf_keras():
         model.fit(np.ones((4, 3), "float32"), np.ones((4, 1), "float32"), verbose=0)
     assert str(info.value).startswith("in user code:")
     assert "if loss > 100.0:" in str(info.value)
+
+
+def _frozen_base_model():
+    base = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, kernel_initializer="ones"),
+                             keras.layers.BatchNormalization()])
+    head = keras.layers.Dense(1, kernel_initializer="ones")
+    return base, keras.Sequential([base, head])
+
+
+_X = np.array([[1.0, 2.0], [3.0, 5.0], [0.0, 1.0]], "float32")
+_Y = np.array([[1.0], [0.0], [2.0]], "float32")
+
+
+def test_fit_trains_the_layers_trainable_at_compile():
+    # As tf_keras: a `trainable` changed after `compile` takes effect at the next `compile`;
+    # `fit` and `train_on_batch` restore the changed values when they return.
+    base, model = _frozen_base_model()
+    base.trainable = False
+    model.compile(keras.optimizers.SGD(0.01), "mse")
+    base.trainable = True
+    model.fit(_X, _Y, verbose=0)
+    model.train_on_batch(_X, _Y)
+    assert base.trainable and base.layers[1].trainable
+    np.testing.assert_array_equal(base.layers[0].kernel.numpy(), np.ones((2, 2)))
+    np.testing.assert_array_equal(base.layers[1].moving_mean.numpy(), [0.0, 0.0])
+    np.testing.assert_allclose(model.layers[1].bias.numpy(), [-0.1247395], atol=1e-6)
+    model.compile(keras.optimizers.SGD(0.01), "mse")
+    model.fit(_X, _Y, verbose=0)
+    np.testing.assert_allclose(base.layers[1].moving_mean.numpy(), [0.04, 0.04], atol=1e-6)
+
+
+def test_fit_after_freezing_without_compile_still_trains():
+    _, model = _frozen_base_model()
+    model.compile(keras.optimizers.SGD(0.01), "mse")
+    model.trainable = False
+    model.fit(_X, _Y, verbose=0)
+    assert not model.trainable and not model.layers[0].layers[0].trainable
+    np.testing.assert_allclose(model.layers[1].bias.numpy(), [0.02], atol=1e-6)

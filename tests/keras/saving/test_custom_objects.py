@@ -287,3 +287,51 @@ def test_deserialize_keras_object_plain_dicts_and_unknown_classes_as_tf_keras():
     with pytest.raises(TypeError, match="^Error when deserializing class 'Dense' using "
                                         "config={}"):
         keras.layers.deserialize({"class_name": "Dense"})
+
+
+class _CustomCompile(keras.Model):
+    """A model whose `compile` takes its own arguments, saved and restored through its own
+    `get_compile_config` and `compile_from_config`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = keras.layers.Dense(2)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def compile(self, optimizer, loss_fn):
+        super().compile(optimizer=optimizer, loss=loss_fn)
+        self.model_optimizer, self.loss_fn = optimizer, loss_fn
+
+    def get_compile_config(self):
+        return {"model_optimizer": self.model_optimizer, "loss_fn": self.loss_fn}
+
+    def compile_from_config(self, config):
+        self.compile(keras.utils.deserialize_keras_object(config["model_optimizer"]),
+                     keras.utils.deserialize_keras_object(config["loss_fn"]))
+
+
+class _CustomCompileOnly(_CustomCompile):
+    get_compile_config = keras.Model.get_compile_config
+    compile_from_config = keras.Model.compile_from_config
+
+
+def _trained_saved_and_loaded(cls, path):
+    model = cls()
+    model.compile(optimizer="SGD", loss_fn="mean_squared_error")
+    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
+    model.save(path)
+    with keras.utils.custom_object_scope({cls.__name__: cls}):
+        return keras.models.load_model(path)
+
+
+def test_load_model_compiles_through_the_models_own_compile_from_config(tmp_path, caplog):
+    restored = _trained_saved_and_loaded(_CustomCompile, tmp_path / "m.keras")
+    assert (restored.model_optimizer, restored.loss_fn) == ("SGD", "mean_squared_error")
+    assert type(restored.optimizer).__name__ == "SGD"
+    # (a custom `compile` without them: as tf_keras, not compiled, with a warning)
+    restored = _trained_saved_and_loaded(_CustomCompileOnly, tmp_path / "n.keras")
+    assert restored.optimizer is None
+    assert "`compile()` was not called as part of model loading because the model's " \
+           "`compile()` method is custom." in caplog.text

@@ -143,3 +143,21 @@ def test_deserialize_keras_object_finds_keras_classes_by_their_module():
         back = tf.keras.utils.deserialize_keras_object(config)
         assert type(back) is type(obj)
         assert back.get_config() == obj.get_config()
+
+
+def test_deserialize_keras_object_gives_plain_values_back():
+    # As tf_keras's `keras.utils.deserialize_keras_object`: a name that is no custom object is
+    # a value (a name `compile` takes, say); a custom object's name gives the object itself
+    deserialize = keras.utils.deserialize_keras_object
+    assert deserialize("SGD") == "SGD"
+    assert deserialize(["mean_squared_error", 3, (1.5, True)]) == \
+        ["mean_squared_error", 3, [1.5, True]]
+    assert deserialize("Dense", custom_objects={"Dense": keras.layers.Dense}) is \
+        keras.layers.Dense
+    assert keras.saving.deserialize_keras_object(7) == 7
+
+
+def test_the_warning_for_a_serialized_lambda_shows_its_source():
+    with pytest.warns(UserWarning, match=r"use named Python functions instead\. This is the "
+                                         r"`lambda` being serialized: .*lambda x: x \+ 1"):
+        keras.utils.serialize_keras_object(lambda x: x + 1)

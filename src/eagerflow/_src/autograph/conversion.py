@@ -387,6 +387,8 @@ def _framed(error, traceback):
         if isinstance(error, errors.OpError):
             framed = kind(error.node_def, error.op, message,
                           *((error.error_code,) if kind is errors.OpError else ()))
+        elif kind is KeyError:  # (whose str would show the message's repr)
+            framed = _MultilineKeyError(message, f"{type(error).__name__}: {error}")
         elif kind in _REFRAMED or kind.__init__ is Exception.__init__:
             framed = kind(message)
         else:  # TF re-raises other errors of staged code as a StagingError
@@ -395,6 +397,21 @@ def _framed(error, traceback):
         return None
     framed.ag_framed = error  # (framed again, with the outer frames, by an enclosing trace)
     return framed
+
+
+class _MultilineKeyError(KeyError):
+    """A `KeyError` framed in user code, shown as its message (as TF's, a `KeyError` by name):
+    a plain one shows the repr of its argument, the message's lines escaped."""
+
+    def __init__(self, message, key):
+        super().__init__(key)
+        self._message = message
+
+    def __str__(self):
+        return self._message
+
+
+_MultilineKeyError.__name__ = KeyError.__name__
 
 
 class AutoGraphError(Exception):

@@ -437,8 +437,9 @@ class Layer(Module):
             collected.extend(layer._eager_losses)
             for fn in layer._callable_losses:
                 loss = fn()
-                if loss is not None:
-                    collected.append(loss)
+                if loss is not None:  # (as Keras: a Python number becomes a floatx tensor)
+                    collected.append(loss if isinstance(loss, Tensor) else
+                                     convert_to_tensor(loss, dtype=backend.floatx()))
         return collected
 
     @property
@@ -496,7 +497,13 @@ class Layer(Module):
             hook(variable)
         return variable
 
-    add_variable = add_weight
+    def add_variable(self, *args, **kwargs):
+        """Deprecated: `add_weight`, with tf_keras's warning."""
+        import warnings  # noqa: PLC0415
+        warnings.warn("`layer.add_variable` is deprecated and will be removed in a future "
+                      "version. Please use the `layer.add_weight()` method instead.",
+                      stacklevel=2)
+        return self.add_weight(*args, **kwargs)
 
     def _add_trackable(self, trackable_object, trainable):
         """Lists `trackable_object` (a `TrackableWeightHandler`) among the layer's trainable
@@ -827,7 +834,7 @@ class Layer(Module):
         if not self.supports_masking:
             if any(m is not None for m in nest.flatten(mask)):
                 raise TypeError(f"Layer {self.name} does not support masking, but was passed "
-                                f"an input_mask: {mask}")
+                                f"an input_mask: {mask!s}")
             return None
         return mask
 

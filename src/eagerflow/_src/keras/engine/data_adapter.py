@@ -22,6 +22,7 @@ import numpy as np
 from eagerflow._src.backend import log as _log
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data.dataset_ops import INFINITE, Dataset
@@ -81,10 +82,13 @@ def _type_name(x):
 
 
 def _as_array(value):
+    """`value` as an array; as Keras, NumPy floating data (of any width) in floatx, and a
+    tensor's or variable's in its own dtype."""
     if isinstance(value, RaggedTensor):  # (sliced as it is: rows of different lengths)
         return value
     array = np.asarray(value)
-    if array.dtype == np.float64:
+    if issubclass(array.dtype.type, np.floating) and \
+            not isinstance(getattr(value, "dtype", None), DType):
         array = array.astype(backend.floatx())
     return array
 

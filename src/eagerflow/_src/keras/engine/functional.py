@@ -61,6 +61,10 @@ class Functional(Model):
             outputs = outputs[0]
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
+        if len({id(x) for x in self.inputs}) != len(self.inputs):
+            raise ValueError(f"The list of inputs passed to the model contains the same input "
+                             f"multiple times. All inputs should only appear once.Received "
+                             f"inputs={self.inputs}")
         for x in self.inputs:
             if not keras_tensor.is_keras_tensor(x) or x.node is None or \
                     not isinstance(x.node.layer, InputLayer):

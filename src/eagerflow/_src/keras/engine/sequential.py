@@ -10,7 +10,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 [(3, 4), (4,), (4, 2), (2,)]
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import nest
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras.engine import input_layer, keras_tensor
@@ -35,7 +35,9 @@ class Sequential(Functional):
     _DEFAULT_NAME = "sequential"
 
     def __init__(self, layers=None, name=None):
-        Model.__init__(self, name=name)
+        # (as Keras: a Sequential does not cast its inputs; its graph's input, or its
+        # layers, do)
+        Model.__init__(self, name=name, autocast=False)
         self._self_tracked_layers = []
         self._input_layer = None
         self._graph_ready = False
@@ -43,6 +45,8 @@ class Sequential(Functional):
         self._graph_failed = False  # a layer refused symbolic inputs: call layers one by one
         self._nodes = []  # the calls of the layers that make the graph, in order
         self.supports_masking = True
+        if layers is not None and not isinstance(layers, (list, tuple)):
+            layers = [layers]  # (one layer, as Keras takes it)
         for layer in layers or ():
             self.add(layer)
 
@@ -184,11 +188,20 @@ class Sequential(Functional):
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
         self._infer_graph(input_shape)
+        if not self._graph_ready and not self.built:
+            # (as Keras: with no graph, its layers are called on placeholders of the shape,
+            # which builds them, or tells why they cannot be)
+            Model.build(self, input_shape)
         self.built = True
+
+    # As Keras: a first call does not build through `build`; `call` infers the graph from
+    # the inputs, their dtype too.
+    build._is_default = True
 
     def call(self, inputs, training=None, mask=None):
         if isinstance(inputs, Tensor):
-            self._infer_graph(inputs.shape, inputs.dtype)
+            with context.init_scope():
+                self._infer_graph(inputs.shape, inputs.dtype)
         if self._graph_ready:
             return super().call(inputs, training=training, mask=mask)
         outputs = inputs

@@ -13,8 +13,11 @@ optimizer update and metric updates), so a training step costs one call.
 ['loss']
 """
 import copy
+import functools
+import inspect
 import itertools
 import warnings
+import weakref
 
 import numpy as np
 
@@ -22,7 +25,7 @@ from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable
-from eagerflow._src.core import config as _config, nest
+from eagerflow._src.core import config as _config, errors, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.tensor import Tensor
@@ -30,6 +33,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
+from eagerflow._src.keras import backend
 from eagerflow._src.keras import callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
@@ -48,6 +52,51 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 _logger = _log.logger
 
 
+def _build_call_arguments(call):
+    """The arguments `Model.build` gives `call` besides its inputs, as Keras: ``training=False``
+    for a `training` without default; any other argument without one cannot be given."""
+    params = [p for p in list(inspect.signature(call).parameters.values())[1:]  # (no self)
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not params:
+        raise ValueError("You can only call `build()` on a model if its `call()` method "
+                         "accepts an `inputs` argument.")
+    required = [p.name for p in params[1:] if p.default is p.empty]
+    if any(name != "training" for name in required):
+        raise ValueError(
+            "Currently, you cannot build your model if it has positional or keyword arguments "
+            "that are not inputs to the model, but are required for its `call()` method. "
+            "Instead, in order to instantiate and build your model, `call()` your model on "
+            "real tensor data with all expected call arguments. The argument for `call()` "
+            "can be a single list/tuple that contains multiple inputs.")
+    return {"training": False} if required else {}
+
+
+def _compiled_trainable_state(method):
+    """As tf_keras: `method` (`fit`, `train_on_batch`) runs with each layer's `trainable`
+    as it was at `compile`; a change since takes effect at the next `compile`."""
+    @functools.wraps(method)
+    def wrapped(self, *args, **kwargs):
+        compiled = self.__dict__.get("_compiled_trainable_state")
+        current = {layer: layer.trainable for layer in self._flatten_layers()}
+        if compiled is None or all(current.get(layer, trainable) == trainable
+                                   for layer, trainable in compiled.items()):
+            return method(self, *args, **kwargs)
+        _set_trainable_state(current, compiled)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _set_trainable_state(current, current)
+    return wrapped
+
+
+def _set_trainable_state(layers, state):
+    """Sets each of `layers` that `state` holds to its `trainable` there (each on its own:
+    a model's setter would set its sub-layers too)."""
+    for layer in layers:
+        if layer in state:
+            layer._trainable = state[layer]
+
+
 @export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
@@ -62,7 +111,7 @@ class Model(Layer):
         # (what `compile` was given — its metrics are not the model's, as in Keras — and the
         # steps counter: no part of tf_keras's checkpoints)
         "_compile_arguments", "_steps_per_execution", "_train_counter", "_test_counter",
-        "_predict_counter"))
+        "_predict_counter", "_compiled_trainable_state"))
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _functional_arguments(args, kwargs):
@@ -265,8 +314,13 @@ class Model(Layer):
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a "
                              "`Model` subclass.")
+        if not isinstance(input_shape, (tuple, list, TensorShape, dict)):
+            raise ValueError(f"Specified input shape is not one of the valid types. Please "
+                             f"specify a batch input shape of type tuple or list of input "
+                             f"shapes. User provided input type: {type(input_shape)}.")
+        kwargs = _build_call_arguments(type(self).call)
         graph = Graph("build_graph")
-        dtype = as_dtype(self.compute_dtype or "float32")
+        dtype = as_dtype(backend.floatx())  # (as Keras's placeholders, whatever the policy)
         with graph.as_default():
             if isinstance(input_shape, dict):
                 inputs = {k: graph.placeholder(dtype, TensorShape(s), k)
@@ -277,7 +331,14 @@ class Model(Layer):
                           for s in input_shape]
             else:
                 inputs = graph.placeholder(dtype, TensorShape(input_shape))
-            self.call(inputs)
+            try:
+                self.call(inputs, **kwargs)
+            except (errors.InvalidArgumentError, TypeError) as e:
+                raise ValueError(
+                    f"You cannot build your model by calling `build` if your layers do not "
+                    f"support float type inputs. Instead, in order to instantiate and build "
+                    f"your model, call your model on real tensor data (of the correct "
+                    f"dtype).\n\nThe actual error from `call` is: {e}.") from None
         self._build_input_shape = input_shape
         self.built = True
 
@@ -376,6 +437,9 @@ class Model(Layer):
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
+        # each layer's `trainable` now, which `fit` and `train_on_batch` train by
+        object.__setattr__(self, "_compiled_trainable_state", weakref.WeakKeyDictionary(
+            {layer: layer.trainable for layer in self._flatten_layers()}))
 
     def _get_optimizer(self, identifier):
         optimizer = optimizers.get(identifier)
@@ -421,10 +485,22 @@ class Model(Layer):
                 for key, value in self._compile_arguments.items()}
 
     def compile_from_config(self, config):
-        """Compiles the model with the arguments of a `get_compile_config` dict."""
+        """Compiles the model with the arguments of a `get_compile_config` dict (and builds
+        its optimizer when the model is built). As tf_keras: a model whose class overrides
+        `compile` (and not this) is left uncompiled, with a warning."""
+        if type(self).compile is not Model.compile:
+            _logger.warning(
+                "`compile()` was not called as part of model loading because the model's "
+                "`compile()` method is custom. All subclassed Models that have `compile()` "
+                "overridden should also override `get_compile_config()` and "
+                "`compile_from_config(config)`. Alternatively, you can call `compile()` "
+                "manually after loading.")
+            return
         arguments = dict(optimizer="rmsprop", loss=None, metrics=None, weighted_metrics=None)
         arguments.update(config)
         self.compile(**late.saving.saving_lib._compile_arguments(arguments))
+        if self.built and isinstance(self.optimizer, optimizers.Optimizer):
+            self.optimizer.build(self.trainable_variables)  # (its saved state is loaded next)
 
     def _assert_compile_was_called(self):
         if not self._is_compiled:
@@ -568,6 +644,7 @@ class Model(Layer):
 
     # -- loops -----------------------------------------------------------------------
     @session_steps.in_session
+    @_compiled_trainable_state
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -794,6 +871,7 @@ class Model(Layer):
                             verbose=verbose, callbacks=callbacks)
 
     @session_steps.in_session
+    @_compiled_trainable_state
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""

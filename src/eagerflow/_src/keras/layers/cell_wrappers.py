@@ -122,7 +122,7 @@ def _function_from_config(config, key, custom_objects):
     if kind == "raw":  # (a clone's config holds the function itself)
         return value
     if kind == "function":
-        return serialization.deserialize_keras_object(
+        return serialization.legacy_deserialize_keras_object(
             value, custom_objects=custom_objects, printable_module_name="function in wrapper")
     if kind != "lambda":
         raise TypeError(f"Unknown function type received: {kind}. Expected types are "

@@ -367,10 +367,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
             model.build_from_config(build_config)
         compile_config = config.get("compile_config")
         if compile and compile_config:
-            model.compile(**_compile_arguments(compile_config))
-            if model.built and isinstance(model.optimizer, Optimizer):
-                # (as tf_keras's compile_from_config: the saved state is then loaded into it)
-                model.optimizer.build(model.trainable_variables)
+            model.compile_from_config(compile_config)  # (a model's own, when it has one)
     if keras_layout:
         keras_archive.load_weights_bytes(model, data)
     else:

@@ -132,7 +132,8 @@ def serialize_keras_object(instance, module=None):
             warnings.warn("The object being serialized includes a `lambda`. This is unsafe. In "
                           "order to reload the object, you will have to pass `safe_mode=False` "
                           "to the loading function. Please avoid using `lambda` in the future, "
-                          "and use named Python functions instead.", stacklevel=2)
+                          "and use named Python functions instead." + _lambda_source(instance),
+                          stacklevel=2)
             return {"class_name": "__lambda__", "config": {"value": dump_function(instance)}}
         name = get_registered_name(instance)
         if name is None:
@@ -298,10 +299,25 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
             return cls.from_config(config)
     if isinstance(identifier, str):
         obj = get_registered_object(identifier, custom_objects, module_objects)
+        if module_objects is None:  # (as tf_keras's: a custom object's name gives the object
+            return identifier if obj is None else obj  # itself, any other name is a value)
         if obj is None:
             raise ValueError(_unknown(printable_module_name, identifier))
         return obj() if inspect.isclass(obj) else obj
+    if module_objects is None and isinstance(identifier, (list, tuple)):
+        return [deserialize_keras_object(x, custom_objects=custom_objects, safe_mode=safe_mode)
+                for x in identifier]
+    if module_objects is None and isinstance(identifier, (int, float, bool)):
+        return identifier
     raise ValueError(f"Could not interpret serialized {printable_module_name}: {identifier!r}")
+
+
+def _lambda_source(function):
+    """What tf_keras's warning about a serialized lambda ends with: its source lines."""
+    try:
+        return f" This is the `lambda` being serialized: {inspect.getsource(function)}"
+    except (OSError, TypeError):  # (no source: a lambda of an interactive session)
+        return ""
 
 
 def _deserialize_value(value, custom_objects, safe_mode):
