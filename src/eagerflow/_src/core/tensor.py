@@ -43,7 +43,8 @@ class Tensor:
 
     @property
     def ndim(self):
-        return self.shape.rank
+        rank = self.shape.rank  # -1 for a rank known only at run time, as in TF
+        return -1 if rank is None else rank
 
     def __getattr__(self, name):
         # Only reached for attributes a tensor lacks: NumPy's methods point to the switch
