@@ -440,3 +440,79 @@ def test_function_returning_an_extension_type_of_one_tensor_returns_the_value():
 
     out = tf.function(lambda a: One(a.values * 2, "b"))(One([1, 2]))
     assert type(out) is One and out.label == "b" and out.values.numpy().tolist() == [2, 4]
+
+
+def _define(annotation, *default):
+    """An ExtensionType class with one field `x` of `annotation` (and its default)."""
+    namespace = {"__annotations__": {"x": annotation}}
+    if default:
+        namespace["x"] = default[0]
+    return type("C", (tf.experimental.ExtensionType,), namespace)
+
+
+@pytest.mark.parametrize("annotation, message", [
+    (tuple, "Unsupported type annotation 'tuple'"),
+    (list, "Unsupported type annotation 'list'"),
+    (object, "Unsupported type annotation 'object'"),
+    (np.ndarray, "Unsupported type annotation 'ndarray'"),
+    (tf.Variable, "Unsupported type annotation 'Variable'"),
+    (tf.TensorSpec, "Unsupported type annotation 'TensorSpec'"),
+    (typing.Any, "Unsupported type annotation 'Any'"),
+    (typing.List[int], r"Unsupported type annotation typing.List\[int\]"),
+    (typing.Dict[str, int], r"Unsupported type annotation typing.Dict\[str, int\]"),
+    (typing.Sequence[int], r"Unsupported type annotation typing.Sequence\[int\]"),
+    (typing.Tuple, "Unsupported type annotation typing.Tuple"),
+    (typing.ClassVar[int], r"Unsupported type annotation typing.ClassVar\[int\]"),
+    (int | str, r"Unsupported type annotation int \| str"),
+    (typing.Tuple[int, typing.List[int]], r"Unsupported type annotation typing.List\[int\]"),
+    (typing.Mapping[tf.Tensor, int], "Mapping had a key 'Tensor' with type 'type'"),
+    (typing.Mapping[N, int], "Mapping had a key 'N' with type 'ExtensionTypeMetaclass'"),
+])
+def test_unsupported_field_annotations_fail_when_the_class_is_defined(annotation, message):
+    with pytest.raises(TypeError, match=r"In field 'x': " + message):
+        _define(annotation)
+
+
+def test_supported_field_annotations_and_forward_references():
+    for annotation in (int, float, str, bytes, bool, None, tf.DType, tf.TensorShape,
+                       tf.RaggedTensor, tf.SparseTensor, N, typing.Optional[int],
+                       typing.Tuple[()], tuple[int, ...], typing.Mapping[str, tf.Tensor],
+                       typing.Union[tf.Tensor, tf.RaggedTensor], "Later"):
+        _define(annotation)
+
+
+@pytest.mark.parametrize("annotation, default, message", [
+    (int, "a", "default value for x: expected 'int', got 'str'"),
+    (float, 1, "default value for x: expected 'float', got 'int'"),
+    (str, None, "default value for x: expected 'str', got 'NoneType'"),
+    (typing.Tuple[int, ...], (1, "a"), r"default value for x\[1\]: expected 'int', got 'str'"),
+    (typing.Mapping[str, int], {1: 2},
+     r"default value for x\[<key>\]: expected 'str', got 'int'"),
+    (typing.Union[int, str], 1.5,
+     r"default value for x: expected typing.Union\[int, str\], got 'float'"),
+])
+def test_default_of_the_wrong_type_fails_when_the_class_is_defined(annotation, default,
+                                                                   message):
+    with pytest.raises(TypeError, match=message):
+        _define(annotation, default)
+
+
+def test_a_tensor_fields_default_is_converted_when_an_instance_is_built():
+    C = _define(tf.Tensor, None)  # (defining it is fine)
+    with pytest.raises(TypeError, match="x: expected a Tensor, got 'NoneType'"):
+        C()
+    assert _define(tf.Tensor, [1, 2])().x.numpy().tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("annotation, value, message", [
+    (typing.Tuple[int, ...], 5, "x: expected tuple, got 'int'"),
+    (typing.Tuple[int, str], [1], r"x: expected tuple with length 2, got 'list'\)"),
+    (typing.Tuple[()], (1,), r"x: expected tuple with length 0, got 'tuple'\)"),
+    (typing.Mapping[str, int], 5, "x: expected mapping, got 'int'"),
+    (typing.Mapping[str, int], {1: 2}, r"x\[<key>\]: expected 'str', got 'int'"),
+    (typing.Optional[int], "a", r"x: expected typing.Optional\[int\], got 'str'"),
+    (tf.TensorShape, "a", "x: expected 'tf.TensorShape', got 'str'"),
+])
+def test_field_type_errors_name_the_field_as_tf(annotation, value, message):
+    with pytest.raises(TypeError, match=message):
+        _define(annotation)(value)
