@@ -516,3 +516,22 @@ def test_a_tensor_fields_default_is_converted_when_an_instance_is_built():
 def test_field_type_errors_name_the_field_as_tf(annotation, value, message):
     with pytest.raises(TypeError, match=message):
         _define(annotation)(value)
+
+
+def test_map_fn_result_that_is_not_the_expected_extension_type():
+    class M(tf.experimental.BatchableExtensionType):
+        values: tf.Tensor
+        mask: tf.Tensor
+
+    m = M([[1., -2., 3.], [4., 5., 6.]], [[True, False, True], [True, True, False]])
+    message = ("Error in map_fn:\n  Expected `fn` to return a:\n    M.Spec(values=TensorSpec("
+               "shape=(3,), dtype=tf.float32, name=None), mask=TensorSpec(shape=(3,), "
+               "dtype=tf.bool, name=None))\n  But it returned a:\n    TensorSpec(shape=(3,), "
+               "dtype=tf.float32, name=None)\n    (value=tf.Tensor([ 2. -4.  6.], shape=(3,), "
+               "dtype=float32))\n  To fix, update the `fn_output_signature` (or `dtype`) "
+               "argument to `map_fn`.")
+    with pytest.raises(ValueError) as e:
+        tf.map_fn(lambda r: r.values * 2, m)
+    assert str(e.value) == message
+    out = tf.map_fn(lambda r: r.values * 2, m, fn_output_signature=tf.float32)
+    assert out.numpy().tolist() == [[2., -4., 6.], [8., 10., 12.]]

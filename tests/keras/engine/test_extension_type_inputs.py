@@ -55,3 +55,35 @@ def test_an_extension_type_without_a_shape_is_no_keras_input():
                                          "shape field; got Masked.Spec, which does not have "
                                          "a shape."):
         tf.keras.Input(type_spec=Masked.Spec(values=tf.TensorSpec([None])))
+
+
+class Masked(tf.experimental.BatchableExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+    shape = property(lambda self: self.values.shape)
+    dtype = property(lambda self: self.values.dtype)
+
+    def with_default(self, default):
+        return tf.where(self.mask, self.values, default)
+
+    class Spec:
+        shape = property(lambda self: self.values.shape)
+        dtype = property(lambda self: self.values.dtype)
+
+        def with_shape(self, shape):
+            return Masked.Spec(tf.TensorSpec(shape, self.values.dtype),
+                               tf.TensorSpec(shape, self.mask.dtype))
+
+
+def test_fit_evaluate_and_predict_take_extension_type_data():
+    # (batched as a dataset of their rows, as SparseTensors are)
+    x = Masked([[1., -2., 3.], [4., 5., 6.]], [[True, False, True], [True, True, False]])
+    inp = tf.keras.Input(type_spec=Masked.Spec(tf.TensorSpec([None, 3], tf.float32),
+                                               tf.TensorSpec([None, 3], tf.bool)))
+    masked = tf.keras.layers.Lambda(lambda m: m.with_default(0.))(inp)
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(2, kernel_initializer="ones")(masked))
+    assert model.predict(x, verbose=0).tolist() == [[4., 4.], [9., 9.]]
+    assert model.predict(x, batch_size=1, verbose=0).tolist() == [[4., 4.], [9., 9.]]
+    model.compile("sgd", "mse")
+    assert model.evaluate(x, tf.ones([2, 2]), verbose=0) == 36.5
+    assert model.fit(x, tf.ones([2, 2]), verbose=0).history["loss"] == [36.5]
