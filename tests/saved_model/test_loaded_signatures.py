@@ -297,3 +297,27 @@ def test_signature_tensor_names_are_tfs(tmp_path):
     out = signature(x=tf.constant([1.0, 2.0]), k=tf.constant(3))
     assert {k: v.numpy().tolist() for k, v in out.items()} == {
         "a": [2.0, 3.0], "m": 3.0, "z": [2.0, 4.0]}
+
+
+class _Composite(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(self, x):
+        return {"a": x, "b": tf.RaggedTensor.from_row_lengths(x, [1, 1]),
+                "c": tf.sparse.from_dense(x[None])}
+
+
+def test_signature_with_ragged_and_sparse_outputs_reports_their_specs(tmp_path):
+    m = _Composite()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"g": m.g})
+    g = tf.saved_model.load(path).signatures["g"]
+    # TF 2.21: {'c': SparseTensorSpec(TensorShape([1, None]), tf.float32),
+    #  'b': RaggedTensorSpec(TensorShape([2, None]), tf.float32, 1, tf.int64),
+    #  'a': TensorSpec(shape=(None,), dtype=tf.float32, name='a')}
+    assert g.structured_outputs == {
+        "a": tf.TensorSpec([None], tf.float32, name="a"),
+        "b": tf.RaggedTensorSpec([2, None], tf.float32, 1, tf.int64),
+        "c": tf.SparseTensorSpec([1, None], tf.float32)}
+    out = g(x=tf.constant([1., 2.]))
+    assert out["b"].to_list() == [[1.], [2.]] and out["a"].numpy().tolist() == [1., 2.]
+    assert tf.sparse.to_dense(out["c"]).numpy().tolist() == [[1., 2.]]
