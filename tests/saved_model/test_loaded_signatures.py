@@ -321,3 +321,42 @@ def test_signature_with_ragged_and_sparse_outputs_reports_their_specs(tmp_path):
     out = g(x=tf.constant([1., 2.]))
     assert out["b"].to_list() == [[1.], [2.]] and out["a"].numpy().tolist() == [1., 2.]
     assert tf.sparse.to_dense(out["c"]).numpy().tolist() == [[1., 2.]]
+
+
+class _Masked(tf.experimental.ExtensionType):
+    __name__ = "tests.loaded_signatures.Masked"
+    values: tf.Tensor
+    mask: tf.Tensor
+
+
+class _MaskedSum(tf.Module):
+    @tf.function(input_signature=[_Masked.Spec(tf.TensorSpec([None], tf.float32),
+                                               tf.TensorSpec([None], tf.bool))])
+    def f(self, m):
+        return tf.reduce_sum(tf.where(m.mask, m.values, 0.))
+
+
+class _SparseSum(tf.Module):
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 3], tf.float32)])
+    def f(self, s):
+        return tf.sparse.reduce_sum(s)
+
+
+def test_extension_type_and_sparse_inputs_get_a_default_serving_signature(tmp_path):
+    # their tensors are the signature's inputs, named m, m_1, ... as TF names them
+    tf.saved_model.save(_MaskedSum(), str(tmp_path / "m"))
+    serving = tf.saved_model.load(str(tmp_path / "m")).signatures["serving_default"]
+    assert serving.structured_input_signature[1] == {
+        "m": tf.TensorSpec([None], tf.float32, name="m"),
+        "m_1": tf.TensorSpec([None], tf.bool, name="m_1")}
+    out = serving(m=tf.constant([1., 2.]), m_1=tf.constant([True, False]))
+    assert out["output_0"].numpy() == 1.0
+    tf.saved_model.save(_SparseSum(), str(tmp_path / "s"))
+    serving = tf.saved_model.load(str(tmp_path / "s")).signatures["serving_default"]
+    assert serving.structured_input_signature[1] == {
+        "s": tf.TensorSpec([None, 2], tf.int64, name="s"),
+        "s_1": tf.TensorSpec([None], tf.float32, name="s_1"),
+        "s_2": tf.TensorSpec([2], tf.int64, name="s_2")}
+    out = serving(s=tf.constant([[0, 0]], tf.int64), s_1=tf.constant([2.]),
+                  s_2=tf.constant([2, 3], tf.int64))
+    assert out["output_0"].numpy() == 2.0
