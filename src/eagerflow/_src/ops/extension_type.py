@@ -235,6 +235,14 @@ class ExtensionTypeSpec(TypeSpec):
                         for name in cls.value_type._tf_extension_type_fields_order}
         return spec
 
+    @classmethod
+    def _from_fields(cls, fields):
+        """The spec whose fields are `fields` (by name, converted to their types), built
+        without the Spec's own constructor: what a serialized spec is read back as."""
+        spec = cls.__new__(cls)
+        spec._fields = _spec_fields(cls.value_type, fields)
+        return spec
+
     @property
     def _component_specs(self):
         return [s for name in self._fields for s in _flat_specs(self._fields[name])]
