@@ -549,3 +549,12 @@ def test_size_and_tolist_of_a_tensor_in_a_function():
     assert _printed_by(_NUMPY_METHODS_IN_FUNCTION) == [
         "None 2", "Symbolic Tensors do not support the tolist API.",
         "np.int64(6) np.int64(0)"]
+
+
+def test_var_and_std_of_complex_values_are_real():
+    # NumPy's: the mean of |x - mean|² (it was the mean of the complex (x - mean)²)
+    c = tnp.asarray([[1 + 1j, 2, 3j], [0, 1, -1]], dtype=tnp.complex64)
+    assert _r(tnp.var(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=2.1388890743255615>"
+    assert _r(tnp.std(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.462494134902954>"
+    assert tnp.var(c, axis=0).numpy().tolist() == [0.5, 0.25, 2.5]
+    assert tnp.var(tnp.asarray([1 + 2j])).dtype == tf.float64

@@ -611,8 +611,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     t = _tensor(asarray(a), _as_np_type(dtype) or _to_float(np.dtype(asarray(a).dtype
                                                                       .as_numpy_dtype)))
     centred = t - _tf("math.reduce_mean")(t, axis=axis, keepdims=True)
-    total = _tf("math.reduce_sum")(_tf("math.square")(centred), axis=axis, keepdims=keepdims)
-    n = _tf("cast")(_tf("size")(t), t.dtype) / _tf("cast")(_tf("size")(total), t.dtype)
+    if t.dtype.is_complex:  # (NumPy's: the mean of |x - mean|², a real number)
+        squares = _tf("math.square")(_tf("math.real")(centred)) + _tf("math.square")(
+            _tf("math.imag")(centred))
+    else:
+        squares = _tf("math.square")(centred)
+    total = _tf("math.reduce_sum")(squares, axis=axis, keepdims=keepdims)
+    n = _tf("cast")(_tf("size")(t), total.dtype) / _tf("cast")(_tf("size")(total), total.dtype)
     return total / (n - ddof)
 
 
