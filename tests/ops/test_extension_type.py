@@ -535,3 +535,17 @@ def test_map_fn_result_that_is_not_the_expected_extension_type():
     assert str(e.value) == message
     out = tf.map_fn(lambda r: r.values * 2, m, fn_output_signature=tf.float32)
     assert out.numpy().tolist() == [[2., -4., 6.], [8., 10., 12.]]
+
+
+def test_datasets_batch_a_ragged_field_of_an_extension_type_as_a_ragged_tensor():
+    # (its row splits were batched as a dense tensor: the batch held an empty ragged tensor)
+    class R(tf.experimental.BatchableExtensionType):
+        values: tf.RaggedTensor
+
+    r = R(tf.ragged.constant([[1], [2, 3]]))
+    ds = tf.data.Dataset.from_tensors(r).batch(2)
+    assert repr(ds.element_spec) == ("R.Spec(values=RaggedTensorSpec(TensorShape([None, 2, "
+                                     "None]), tf.int32, 2, tf.int64))")
+    assert [e.values.to_list() for e in ds] == [[[[1], [2, 3]]]]
+    rows = [e.values.numpy().tolist() for e in tf.data.Dataset.from_tensor_slices(r)]
+    assert rows == [[1], [2, 3]]

@@ -186,6 +186,61 @@ def _rebuild(spec, it):
     return spec
 
 
+def _is_part(x):
+    """Whether `x` (a field's value or spec, or a piece of one) is what a dataset batches
+    as one: a tensor, a ragged or sparse tensor, a nested extension type, or their specs."""
+    return isinstance(x, (Tensor, TypeSpec)) or hasattr(x, "_type_spec") or hasattr(
+        x, "_component_specs")
+
+
+def _field_parts(fields):
+    """The parts (see `_is_part`) of `fields` (name -> value or spec), in field order."""
+    def parts(x):
+        if _is_part(x):
+            return [x]
+        if isinstance(x, tuple):
+            return [p for item in x for p in parts(item)]
+        if isinstance(x, (dict, ImmutableDict)):
+            return [p for k in sorted(x) for p in parts(x[k])]
+        return []
+    return [p for v in fields.values() for p in parts(v)]
+
+
+def batch_parts(value_or_spec):
+    """What datasets batch of an extension type's value or spec: its tensors, ragged and
+    sparse tensors and nested extension types (or their specs), whole, in field order."""
+    fields = value_or_spec._fields if isinstance(value_or_spec, ExtensionTypeSpec) else {
+        k: value_or_spec.__dict__[k]
+        for k in type(value_or_spec)._tf_extension_type_fields_order}
+    return _field_parts(fields)
+
+
+def from_batch_parts(template, parts):
+    """`template`'s extension type (a value or spec) with its parts (see `batch_parts`)
+    replaced by `parts`: a spec when they are specs, else a value."""
+    spec = template if isinstance(template, ExtensionTypeSpec) else template._type_spec
+    it = iter(parts)
+
+    def rebuild(x):
+        if _is_part(x):
+            return next(it)
+        if isinstance(x, tuple):
+            return tuple(rebuild(item) for item in x)
+        if isinstance(x, (dict, ImmutableDict)):
+            out = {k: rebuild(x[k]) for k in sorted(x)}
+            return {k: out[k] for k in x}
+        return x
+    fields = {k: rebuild(v) for k, v in spec._fields.items()}
+    if all(isinstance(p, TypeSpec) or hasattr(p, "_component_specs") for p in parts):
+        new = type(spec).__new__(type(spec))
+        new._fields = fields
+        return new
+    value = object.__new__(spec.value_type)
+    for k, v in fields.items():
+        object.__setattr__(value, k, ImmutableDict(v) if isinstance(v, dict) else v)
+    return value
+
+
 def _compatible(spec, other):
     if isinstance(spec, TensorSpec):
         return isinstance(other, TensorSpec) and spec.is_compatible_with(other)
