@@ -549,3 +549,13 @@ def test_datasets_batch_a_ragged_field_of_an_extension_type_as_a_ragged_tensor()
     assert [e.values.to_list() for e in ds] == [[[[1], [2, 3]]]]
     rows = [e.values.numpy().tolist() for e in tf.data.Dataset.from_tensor_slices(r)]
     assert rows == [[1], [2, 3]]
+
+
+def test_vectorized_map_over_an_extension_type():
+    class P(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        y: tf.Tensor
+
+    p = P([[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]])
+    out = tf.vectorized_map(lambda e: e.x + e.y, p)
+    assert out.numpy().tolist() == [[6., 8.], [10., 12.]]

@@ -270,7 +270,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand)]
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
@@ -282,7 +283,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         rows = iter(rows)
         values = [next(rows) if i in positions else t[0]
                   for i, t in enumerate(flat)]  # the others are broadcast
-        return fn(nest.pack_sequence_as(elems, values))
+        return fn(nest.pack_sequence_as(elems, values, expand))
 
     mapped = [flat[i] for i in positions]
     return map_fn(call, mapped, fn_output_signature=_traced_signature(call, mapped))
