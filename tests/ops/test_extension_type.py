@@ -559,3 +559,22 @@ def test_vectorized_map_over_an_extension_type():
     p = P([[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]])
     out = tf.vectorized_map(lambda e: e.x + e.y, p)
     assert out.numpy().tolist() == [[6., 8.], [10., 12.]]
+
+
+def test_binding_an_extension_type_to_a_signature_names_the_tensor_that_differs():
+    class P(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        y: tf.Tensor
+
+    p = P([1., 2.], [3., 4.])
+    spec = P.Spec(tf.TensorSpec([3]), tf.TensorSpec([3]))
+    why = ("Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(2,), "
+           "dtype=tf.float32, name=None) to TensorSpec(shape=(3,), dtype=tf.float32, "
+           "name=None)`.")
+    with pytest.raises(TypeError) as e:
+        tf.function(lambda a: a.x, input_signature=[spec])(p)
+    assert str(e.value).startswith(why)
+    concrete = tf.function(lambda a: a.x).get_concrete_function(spec)
+    with pytest.raises(TypeError) as e:
+        concrete(p)
+    assert str(e.value).startswith(why)
