@@ -420,14 +420,3 @@ def test_a_partially_known_shape_input_fails_as_tf():
     with pytest.raises(ValueError, match="Tried to convert 'dims' to a tensor and failed"):
         tf.function(lambda: tf.fill(shape, 1.0))()
 
-
-def test_ndim_of_a_tensor_of_unknown_rank_is_minus_one():
-    seen = []
-
-    @tf.function(input_signature=[tf.TensorSpec(None)])
-    def f(a):
-        seen.append((a.ndim, a.shape.rank))
-        return a
-
-    f(tf.ones([2]))
-    assert seen == [(-1, None)] and tf.ones([2, 3]).ndim == 2

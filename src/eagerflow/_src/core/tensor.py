@@ -43,8 +43,7 @@ class Tensor:
 
     @property
     def ndim(self):
-        rank = self.shape.rank  # -1 for a rank known only at run time, as in TF
-        return -1 if rank is None else rank
+        return self.shape.rank
 
     def __getattr__(self, name):
         # Only reached for attributes a tensor lacks: NumPy's methods point to the switch
