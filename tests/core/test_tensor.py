@@ -437,3 +437,4 @@ def test_a_partially_known_shape_input_fails_as_tf():
         tf.fill(shape, 1.0)
     with pytest.raises(ValueError, match="Tried to convert 'dims' to a tensor and failed"):
         tf.function(lambda: tf.fill(shape, 1.0))()
+

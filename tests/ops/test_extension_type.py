@@ -440,3 +440,141 @@ def test_function_returning_an_extension_type_of_one_tensor_returns_the_value():
 
     out = tf.function(lambda a: One(a.values * 2, "b"))(One([1, 2]))
     assert type(out) is One and out.label == "b" and out.values.numpy().tolist() == [2, 4]
+
+
+def _define(annotation, *default):
+    """An ExtensionType class with one field `x` of `annotation` (and its default)."""
+    namespace = {"__annotations__": {"x": annotation}}
+    if default:
+        namespace["x"] = default[0]
+    return type("C", (tf.experimental.ExtensionType,), namespace)
+
+
+@pytest.mark.parametrize("annotation, message", [
+    (tuple, "Unsupported type annotation 'tuple'"),
+    (list, "Unsupported type annotation 'list'"),
+    (object, "Unsupported type annotation 'object'"),
+    (np.ndarray, "Unsupported type annotation 'ndarray'"),
+    (tf.Variable, "Unsupported type annotation 'Variable'"),
+    (tf.TensorSpec, "Unsupported type annotation 'TensorSpec'"),
+    (typing.Any, "Unsupported type annotation 'Any'"),
+    (typing.List[int], r"Unsupported type annotation typing.List\[int\]"),
+    (typing.Dict[str, int], r"Unsupported type annotation typing.Dict\[str, int\]"),
+    (typing.Sequence[int], r"Unsupported type annotation typing.Sequence\[int\]"),
+    (typing.Tuple, "Unsupported type annotation typing.Tuple"),
+    (typing.ClassVar[int], r"Unsupported type annotation typing.ClassVar\[int\]"),
+    (int | str, r"Unsupported type annotation int \| str"),
+    (typing.Tuple[int, typing.List[int]], r"Unsupported type annotation typing.List\[int\]"),
+    (typing.Mapping[tf.Tensor, int], "Mapping had a key 'Tensor' with type 'type'"),
+    (typing.Mapping[N, int], "Mapping had a key 'N' with type 'ExtensionTypeMetaclass'"),
+])
+def test_unsupported_field_annotations_fail_when_the_class_is_defined(annotation, message):
+    with pytest.raises(TypeError, match=r"In field 'x': " + message):
+        _define(annotation)
+
+
+def test_supported_field_annotations_and_forward_references():
+    for annotation in (int, float, str, bytes, bool, None, tf.DType, tf.TensorShape,
+                       tf.RaggedTensor, tf.SparseTensor, N, typing.Optional[int],
+                       typing.Tuple[()], tuple[int, ...], typing.Mapping[str, tf.Tensor],
+                       typing.Union[tf.Tensor, tf.RaggedTensor], "Later"):
+        _define(annotation)
+
+
+@pytest.mark.parametrize("annotation, default, message", [
+    (int, "a", "default value for x: expected 'int', got 'str'"),
+    (float, 1, "default value for x: expected 'float', got 'int'"),
+    (str, None, "default value for x: expected 'str', got 'NoneType'"),
+    (typing.Tuple[int, ...], (1, "a"), r"default value for x\[1\]: expected 'int', got 'str'"),
+    (typing.Mapping[str, int], {1: 2},
+     r"default value for x\[<key>\]: expected 'str', got 'int'"),
+    (typing.Union[int, str], 1.5,
+     r"default value for x: expected typing.Union\[int, str\], got 'float'"),
+])
+def test_default_of_the_wrong_type_fails_when_the_class_is_defined(annotation, default,
+                                                                   message):
+    with pytest.raises(TypeError, match=message):
+        _define(annotation, default)
+
+
+def test_a_tensor_fields_default_is_converted_when_an_instance_is_built():
+    C = _define(tf.Tensor, None)  # (defining it is fine)
+    with pytest.raises(TypeError, match="x: expected a Tensor, got 'NoneType'"):
+        C()
+    assert _define(tf.Tensor, [1, 2])().x.numpy().tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("annotation, value, message", [
+    (typing.Tuple[int, ...], 5, "x: expected tuple, got 'int'"),
+    (typing.Tuple[int, str], [1], r"x: expected tuple with length 2, got 'list'\)"),
+    (typing.Tuple[()], (1,), r"x: expected tuple with length 0, got 'tuple'\)"),
+    (typing.Mapping[str, int], 5, "x: expected mapping, got 'int'"),
+    (typing.Mapping[str, int], {1: 2}, r"x\[<key>\]: expected 'str', got 'int'"),
+    (typing.Optional[int], "a", r"x: expected typing.Optional\[int\], got 'str'"),
+    (tf.TensorShape, "a", "x: expected 'tf.TensorShape', got 'str'"),
+])
+def test_field_type_errors_name_the_field_as_tf(annotation, value, message):
+    with pytest.raises(TypeError, match=message):
+        _define(annotation)(value)
+
+
+def test_map_fn_result_that_is_not_the_expected_extension_type():
+    class M(tf.experimental.BatchableExtensionType):
+        values: tf.Tensor
+        mask: tf.Tensor
+
+    m = M([[1., -2., 3.], [4., 5., 6.]], [[True, False, True], [True, True, False]])
+    message = ("Error in map_fn:\n  Expected `fn` to return a:\n    M.Spec(values=TensorSpec("
+               "shape=(3,), dtype=tf.float32, name=None), mask=TensorSpec(shape=(3,), "
+               "dtype=tf.bool, name=None))\n  But it returned a:\n    TensorSpec(shape=(3,), "
+               "dtype=tf.float32, name=None)\n    (value=tf.Tensor([ 2. -4.  6.], shape=(3,), "
+               "dtype=float32))\n  To fix, update the `fn_output_signature` (or `dtype`) "
+               "argument to `map_fn`.")
+    with pytest.raises(ValueError) as e:
+        tf.map_fn(lambda r: r.values * 2, m)
+    assert str(e.value) == message
+    out = tf.map_fn(lambda r: r.values * 2, m, fn_output_signature=tf.float32)
+    assert out.numpy().tolist() == [[2., -4., 6.], [8., 10., 12.]]
+
+
+def test_datasets_batch_a_ragged_field_of_an_extension_type_as_a_ragged_tensor():
+    # (its row splits were batched as a dense tensor: the batch held an empty ragged tensor)
+    class R(tf.experimental.BatchableExtensionType):
+        values: tf.RaggedTensor
+
+    r = R(tf.ragged.constant([[1], [2, 3]]))
+    ds = tf.data.Dataset.from_tensors(r).batch(2)
+    assert repr(ds.element_spec) == ("R.Spec(values=RaggedTensorSpec(TensorShape([None, 2, "
+                                     "None]), tf.int32, 2, tf.int64))")
+    assert [e.values.to_list() for e in ds] == [[[[1], [2, 3]]]]
+    rows = [e.values.numpy().tolist() for e in tf.data.Dataset.from_tensor_slices(r)]
+    assert rows == [[1], [2, 3]]
+
+
+def test_vectorized_map_over_an_extension_type():
+    class P(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        y: tf.Tensor
+
+    p = P([[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]])
+    out = tf.vectorized_map(lambda e: e.x + e.y, p)
+    assert out.numpy().tolist() == [[6., 8.], [10., 12.]]
+
+
+def test_binding_an_extension_type_to_a_signature_names_the_tensor_that_differs():
+    class P(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        y: tf.Tensor
+
+    p = P([1., 2.], [3., 4.])
+    spec = P.Spec(tf.TensorSpec([3]), tf.TensorSpec([3]))
+    why = ("Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(2,), "
+           "dtype=tf.float32, name=None) to TensorSpec(shape=(3,), dtype=tf.float32, "
+           "name=None)`.")
+    with pytest.raises(TypeError) as e:
+        tf.function(lambda a: a.x, input_signature=[spec])(p)
+    assert str(e.value).startswith(why)
+    concrete = tf.function(lambda a: a.x).get_concrete_function(spec)
+    with pytest.raises(TypeError) as e:
+        concrete(p)
+    assert str(e.value).startswith(why)

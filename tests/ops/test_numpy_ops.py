@@ -500,3 +500,61 @@ def test_numpy_behavior_modes_not_implemented_warn_and_unknown_ones_raise():
             tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
         print(len(caught), "is not implemented" in str(caught[0].message))
     """)) == ["The provided promotion mode bogus does not exist", "1 True"]
+
+
+def test_cross_of_2_and_3_element_vectors_along_any_axes():
+    # NumPy's rules: 2-element vectors get a zero third element; two of them give the
+    # third element alone; operands broadcast; axisa/axisb/axisc/axis place the vectors
+    assert _r(tnp.cross([1, 2], [3, 4])) == "<tf.Tensor: shape=(), dtype=int64, numpy=-2>"
+    assert tnp.cross([1, 2], [3., 4, 5]).numpy().tolist() == [10., -5., -2.]
+    a = np.arange(12.).reshape(2, 3, 2)
+    b = np.arange(6.).reshape(3, 2) + 1
+    assert tnp.cross(a, b).numpy().tolist() == [[-1.] * 3, [5.] * 3]
+    c, d = np.ones((2, 3)), np.arange(6.).reshape(2, 3)
+    assert tnp.cross(c, d, axisc=0).numpy().tolist() == [[1., 1.], [-2., -2.], [1., 1.]]
+    assert tnp.cross(d.T, d, axisa=0, axisb=1).numpy().tolist() == [[0.] * 3] * 2
+    e = np.arange(6.).reshape(3, 2)
+    assert tnp.cross(np.ones((3, 2)), e, axis=0).numpy().tolist() == [[2., 2.], [-4., -4.],
+                                                                       [2., 2.]]
+    assert tnp.cross(np.ones((2, 1, 3)), np.ones((4, 3))).shape == (2, 4, 3)
+    f = tf.function(lambda x: tnp.cross(x, x[::-1]),
+                    input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    assert f(tf.reshape(tf.range(6.), (3, 2))).numpy().tolist() == [-4., 0., 4.]
+    v = tf.Variable([1., 2., 3.])
+    with tf.GradientTape() as t:
+        y = tnp.sum(tnp.cross(v, tf.constant([1., 0.])))
+    assert t.gradient(y, v).numpy().tolist() == [0., -1., 1.]
+
+
+_NUMPY_METHODS_IN_FUNCTION = textwrap.dedent("""
+    import eagerflow as tf
+    import eagerflow.experimental.numpy as tnp
+    tnp.experimental_enable_numpy_behavior()
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(a):
+        print(repr(a.size), a.ndim)
+        try:
+            a.tolist()
+        except ValueError as e:
+            print(e)
+        return a
+    f(tf.ones([2, 3]))
+    print(repr(tf.ones([2, 3]).size), repr(tf.zeros([0, 3]).size))
+""")
+
+
+def test_size_and_tolist_of_a_tensor_in_a_function():
+    # `.size` is None while a dimension is unknown; `.tolist()` of a symbolic tensor is a
+    # ValueError
+    assert _printed_by(_NUMPY_METHODS_IN_FUNCTION) == [
+        "None 2", "Symbolic Tensors do not support the tolist API.",
+        "np.int64(6) np.int64(0)"]
+
+
+def test_var_and_std_of_complex_values_are_real():
+    # NumPy's: the mean of |x - mean|² (it was the mean of the complex (x - mean)²)
+    c = tnp.asarray([[1 + 1j, 2, 3j], [0, 1, -1]], dtype=tnp.complex64)
+    assert _r(tnp.var(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=2.1388890743255615>"
+    assert _r(tnp.std(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.462494134902954>"
+    assert tnp.var(c, axis=0).numpy().tolist() == [0.5, 0.25, 2.5]
+    assert tnp.var(tnp.asarray([1 + 2j])).dtype == tf.float64

@@ -356,3 +356,25 @@ def test_sparse_max_takes_nan_as_tf_and_sparse_outputs_all_axes():
     assert out.indices.numpy().tolist() == [[0, 0]]
     assert out.values.numpy().tolist() == [10.0]
     assert out.dense_shape.numpy().tolist() == [1, 1]
+
+
+def test_concat_of_mismatched_shapes_names_the_dimension_and_position():
+    a = tf.sparse.SparseTensor([[0, 0]], [1], [8, 5])
+    b = tf.sparse.SparseTensor([[0, 0]], [1], [8, 6])
+    c = tf.sparse.SparseTensor([[0, 0, 0]], [1], [8, 6, 1])
+    d = tf.sparse.SparseTensor([[0, 0]], [1], [7, 6])
+    prefix = ("{{function_node __wrapped__SparseConcat_N_3_device_/job:localhost/replica:0/"
+              "task:0/device:CPU:0}} ")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.sparse.concat(0, [a, a, b])
+    assert str(e.value) == (prefix + "Input shapes must match: expected 5 for dimension 1 but "
+                            "got 6 at position 2 [Op:SparseConcat] name: ")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="expected 8 for dimension 0 but got 7 at position 1"):
+        tf.sparse.concat(-1, [a, d])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Ranks of all input tensors must match: expected 2 but got 3 at "
+                             "position 1"):
+        tf.sparse.concat(0, [a, c])
+    assert tf.sparse.concat(0, [a, b], expand_nonconcat_dims=True).dense_shape.numpy() \
+        .tolist() == [16, 6]

@@ -1384,3 +1384,12 @@ def test_flat_values_of_other_partitions_are_refused_as_in_tf():
             combine(a, c)
     assert tf.strings.join([tf.ragged.constant([["a"], ["b", "c"]]), "!"]).to_list() == [
         [b"a!"], [b"b!", b"c!"]]
+
+
+def test_from_sparse_error_is_tfs_assert_showing_the_indices():
+    st = tf.sparse.from_dense([[1, 0, 2], [0, 0, 3]])
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.RaggedTensor.from_sparse(st)
+    assert str(e.value) == ("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                            "Summarized data: b'SparseTensor is not right-ragged'\n"
+                            "b'SparseTensor.indices ='\n0, 0, 0, ...")

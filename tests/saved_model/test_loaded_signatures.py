@@ -297,3 +297,66 @@ def test_signature_tensor_names_are_tfs(tmp_path):
     out = signature(x=tf.constant([1.0, 2.0]), k=tf.constant(3))
     assert {k: v.numpy().tolist() for k, v in out.items()} == {
         "a": [2.0, 3.0], "m": 3.0, "z": [2.0, 4.0]}
+
+
+class _Composite(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(self, x):
+        return {"a": x, "b": tf.RaggedTensor.from_row_lengths(x, [1, 1]),
+                "c": tf.sparse.from_dense(x[None])}
+
+
+def test_signature_with_ragged_and_sparse_outputs_reports_their_specs(tmp_path):
+    m = _Composite()
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(m, path, signatures={"g": m.g})
+    g = tf.saved_model.load(path).signatures["g"]
+    # TF 2.21: {'c': SparseTensorSpec(TensorShape([1, None]), tf.float32),
+    #  'b': RaggedTensorSpec(TensorShape([2, None]), tf.float32, 1, tf.int64),
+    #  'a': TensorSpec(shape=(None,), dtype=tf.float32, name='a')}
+    assert g.structured_outputs == {
+        "a": tf.TensorSpec([None], tf.float32, name="a"),
+        "b": tf.RaggedTensorSpec([2, None], tf.float32, 1, tf.int64),
+        "c": tf.SparseTensorSpec([1, None], tf.float32)}
+    out = g(x=tf.constant([1., 2.]))
+    assert out["b"].to_list() == [[1.], [2.]] and out["a"].numpy().tolist() == [1., 2.]
+    assert tf.sparse.to_dense(out["c"]).numpy().tolist() == [[1., 2.]]
+
+
+class _Masked(tf.experimental.ExtensionType):
+    __name__ = "tests.loaded_signatures.Masked"
+    values: tf.Tensor
+    mask: tf.Tensor
+
+
+class _MaskedSum(tf.Module):
+    @tf.function(input_signature=[_Masked.Spec(tf.TensorSpec([None], tf.float32),
+                                               tf.TensorSpec([None], tf.bool))])
+    def f(self, m):
+        return tf.reduce_sum(tf.where(m.mask, m.values, 0.))
+
+
+class _SparseSum(tf.Module):
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 3], tf.float32)])
+    def f(self, s):
+        return tf.sparse.reduce_sum(s)
+
+
+def test_extension_type_and_sparse_inputs_get_a_default_serving_signature(tmp_path):
+    # their tensors are the signature's inputs, named m, m_1, ... as TF names them
+    tf.saved_model.save(_MaskedSum(), str(tmp_path / "m"))
+    serving = tf.saved_model.load(str(tmp_path / "m")).signatures["serving_default"]
+    assert serving.structured_input_signature[1] == {
+        "m": tf.TensorSpec([None], tf.float32, name="m"),
+        "m_1": tf.TensorSpec([None], tf.bool, name="m_1")}
+    out = serving(m=tf.constant([1., 2.]), m_1=tf.constant([True, False]))
+    assert out["output_0"].numpy() == 1.0
+    tf.saved_model.save(_SparseSum(), str(tmp_path / "s"))
+    serving = tf.saved_model.load(str(tmp_path / "s")).signatures["serving_default"]
+    assert serving.structured_input_signature[1] == {
+        "s": tf.TensorSpec([None, 2], tf.int64, name="s"),
+        "s_1": tf.TensorSpec([None], tf.float32, name="s_1"),
+        "s_2": tf.TensorSpec([2], tf.int64, name="s_2")}
+    out = serving(s=tf.constant([[0, 0]], tf.int64), s_1=tf.constant([2.]),
+                  s_2=tf.constant([2, 3], tf.int64))
+    assert out["output_0"].numpy() == 2.0

@@ -5016,6 +5016,15 @@ def _wbba60914e7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wbc7775e102(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(a, b, axisa=None, axisb=None, axisc=None, axis=None):
+        try:
+            return _export_fn(a, b, axisa, axisb, axisc, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'b': b, 'axisa': axisa, 'axisb': axisb, 'axisc': axisc, 'axis': axis})
+    return _export_wrapper
+
+
 def _wbcff9aa878(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(array, pad_width, mode, **kwargs):
         try:
@@ -7522,7 +7531,7 @@ WRAPPERS = {
     'experimental.numpy.cos': _w567f0c724a,
     'experimental.numpy.cosh': _w567f0c724a,
     'experimental.numpy.count_nonzero': _wc4134c5f1d,
-    'experimental.numpy.cross': _w53cb7fe4ce,
+    'experimental.numpy.cross': _wbc7775e102,
     'experimental.numpy.cumprod': _wb06c7720da,
     'experimental.numpy.cumsum': _wb06c7720da,
     'experimental.numpy.deg2rad': _w567f0c724a,

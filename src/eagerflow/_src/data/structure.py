@@ -22,6 +22,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import NoneTensorSpec, TensorSpec, TypeSpec  # noqa: F401
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.ops import extension_type
 from eagerflow._src.ops.extension_type import ExtensionType, ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -44,10 +45,8 @@ def _keys(mapping):
 
 
 def _children(value):
-    if isinstance(value, ExtensionType):  # its component tensors
-        return list(value._type_spec._to_components(value))
-    if isinstance(value, ExtensionTypeSpec):
-        return list(value._component_specs)
+    if isinstance(value, (ExtensionType, ExtensionTypeSpec)):  # its tensors, ragged and
+        return extension_type.batch_parts(value)                # sparse ones whole
     if isinstance(value, collections.abc.Mapping):
         return [value[k] for k in _keys(value)]
     return list(value)
@@ -73,14 +72,8 @@ def flatten(structure):
 
 
 def _rebuild(template, children):
-    if isinstance(template, ExtensionType):
-        if children and all(isinstance(c, (TensorSpec,) + COMPOSITE_SPECS) for c in children):
-            return template._type_spec._from_component_specs(children)  # (`spec_of`)
-        return template._type_spec._from_components(children)
-    if isinstance(template, ExtensionTypeSpec):  # specs rebuild the spec, values the value
-        if all(isinstance(c, (TensorSpec,) + COMPOSITE_SPECS) for c in children):
-            return template._from_component_specs(children)
-        return template._from_components(children)
+    if isinstance(template, (ExtensionType, ExtensionTypeSpec)):  # specs rebuild the spec,
+        return extension_type.from_batch_parts(template, children)  # values the value
     if isinstance(template, collections.abc.Mapping):
         by_key = dict(zip(_keys(template), children))
         return type(template)((k, by_key[k]) for k in template)

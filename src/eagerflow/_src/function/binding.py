@@ -75,6 +75,20 @@ def _bind_structured(concrete, args, kwargs):
     return tensors
 
 
+def mismatched_component(value, spec, type_text=repr):
+    """TF's complaint about the first tensor of composite `value` that its own kind of
+    `spec` does not take (``Can not cast TensorSpec(...) to TensorSpec(...)``); None when
+    `value` is of another kind or no one tensor differs."""
+    own = getattr(value, "_type_spec", None)
+    if type(own) is not type(spec):
+        return None
+    for want, got in zip(spec._component_specs, own._component_specs):
+        if isinstance(want, TensorSpec) and isinstance(got, TensorSpec) and \
+                not want.is_compatible_with(got):
+            return f"Can not cast {TensorSpec(got.shape, got.dtype)!r} to {type_text(want)}"
+    return None
+
+
 def _cast(value, expected, tensors, type_text):
     """Appends the tensors of `value` to `tensors`, checking it against the traced `expected`.
 
@@ -109,7 +123,8 @@ def _cast(value, expected, tensors, type_text):
         tensors.append(value)  # a tensor's dtype is checked when the graph runs, as in TF
     elif hasattr(expected, "_to_components"):  # a composite's spec: its component tensors
         if not expected.is_compatible_with(value):
-            raise TypeError(f"Can not cast {value!r} to {type_text(expected)}")
+            raise TypeError(mismatched_component(value, expected, type_text) or
+                            f"Can not cast {value!r} to {type_text(expected)}")
         tensors.extend(expected._to_components(value))
     elif isinstance(expected, (dict, list, tuple)):
         for v, e in matched_parts(value, expected, type_text):

@@ -347,7 +347,8 @@ class Function:
             if trace_key.composite_parts(spec) is not None:  # a SparseTensorSpec
                 parts = trace_key.composite_parts(value)
                 if parts is None or not spec.is_compatible_with(value):
-                    fail(f"{value!r} does not match {spec!r}")
+                    fail(binding.mismatched_component(value, spec) or
+                         f"{value!r} does not match {spec!r}")
                 tensors.extend(parts)
                 return
             # (a spec stands for a tensor: get_concrete_function)

@@ -75,6 +75,32 @@ def _row_shape(t):
     return t.shape[1:] if t.shape.rank is not None else None
 
 
+def _is_extension(value):
+    """Whether `value` is an `ExtensionType` value or spec."""
+    return hasattr(value, "_from_component_specs") or hasattr(
+        getattr(value, "_type_spec", None), "_from_component_specs")
+
+
+def _check_extension_results(expected, result):
+    """TF's ValueError unless each result is an extension type where `expected` (the
+    signature, or the row `fn` was given) has one of its class, and a tensor elsewhere."""
+    for want, got in zip(nest.flatten(expected), nest.flatten(result)):
+        if not (_is_extension(want) or _is_extension(got)):
+            continue
+        want_spec = want if hasattr(want, "_from_component_specs") else \
+            want._type_spec if _is_extension(want) else _spec(want)
+        if _is_extension(got):
+            got_spec = got._type_spec
+        else:
+            got = convert_to_tensor(got)
+            got_spec = TensorSpec(got.shape, got.dtype)
+        if type(got_spec) is not type(want_spec):
+            raise ValueError(
+                f"Error in map_fn:\n  Expected `fn` to return a:\n    {want_spec}\n  But it "
+                f"returned a:\n    {got_spec}\n    (value={got!s})\n  To fix, update the "
+                f"`fn_output_signature` (or `dtype`) argument to `map_fn`.")
+
+
 def _spec(signature):
     """A result's `TensorSpec` from a signature entry: a spec or a dtype."""
     if isinstance(signature, TensorSpec):
@@ -113,8 +139,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
                            element_shape=s.shape) for s in specs]
 
     def compute(i, results):
-        result = fn(rows[i])
+        row = rows[i]
+        result = fn(row)
         nest.assert_same_structure(structure, result)
+        if expand or rows.expand:
+            _check_extension_results(row if signature is None else signature, result)
         return i + 1, [ta.write(i, v) for ta, v in zip(results, nest.flatten(result, expand))]
 
     _, results = while_loop(lambda i, _: i < rows.count, compute, (0, results),
@@ -241,7 +270,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand)]
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
@@ -253,7 +283,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         rows = iter(rows)
         values = [next(rows) if i in positions else t[0]
                   for i, t in enumerate(flat)]  # the others are broadcast
-        return fn(nest.pack_sequence_as(elems, values))
+        return fn(nest.pack_sequence_as(elems, values, expand))
 
     mapped = [flat[i] for i in positions]
     return map_fn(call, mapped, fn_output_signature=_traced_signature(call, mapped))

@@ -61,10 +61,12 @@ _BUILDING = "_tf_extension_type_building"
 
 
 def _check_field(cls_name, name, annotation, value):
-    """`value` converted to the field's declared type; TypeError naming the field otherwise."""
+    """`value` converted to the field's declared type; TypeError naming the field otherwise.
+    `cls_name` None: `value` is a class's default, whose tensors are converted (and
+    checked) only when an instance is built, as in TF."""
     origin = typing.get_origin(annotation)
     if annotation is Tensor:
-        if isinstance(value, Tensor) or hasattr(value, "_type_spec"):
+        if isinstance(value, Tensor) or hasattr(value, "_type_spec") or cls_name is None:
             return value
         if value is not None:
             try:
@@ -84,32 +86,32 @@ def _check_field(cls_name, name, annotation, value):
                 return _check_field(cls_name, name, arg, value)
             except (TypeError, ValueError) as e:
                 errors.append(e)
-        raise TypeError(f"{name}: expected {_type_name(annotation)}, got "
-                        f"{type(value).__name__!r}")
-    if origin in (tuple, collections.abc.Sequence):
+        raise TypeError(f"{name}: expected {annotation!r}, got {type(value).__name__!r}")
+    if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise TypeError(f"{name}: expected {_type_name(annotation)}, got "
-                            f"{type(value).__name__!r}")
+            raise TypeError(f"{name}: expected tuple, got {type(value).__name__!r}")
         args = typing.get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v)
                          for i, v in enumerate(value))
-        if args and len(args) != len(value):
-            raise TypeError(f"{name}: expected a tuple of length {len(args)}, got "
-                            f"{len(value)} values")
+        if len(args) != len(value):  # (TF's message, its closing parenthesis too)
+            raise TypeError(f"{name}: expected tuple with length {len(args)}, got "
+                            f"{type(value).__name__!r})")
         return tuple(_check_field(cls_name, f"{name}[{i}]", a, v)
-                     for i, (a, v) in enumerate(zip(args, value))) if args else tuple(value)
-    if origin in (dict, collections.abc.Mapping):
+                     for i, (a, v) in enumerate(zip(args, value)))
+    if origin is collections.abc.Mapping:
         if not isinstance(value, collections.abc.Mapping):
-            raise TypeError(f"{name}: expected a Mapping, got {type(value).__name__!r}")
-        args = typing.get_args(annotation) or (typing.Any, typing.Any)
-        return ImmutableDict((_check_field(cls_name, name, args[0], k),
+            raise TypeError(f"{name}: expected mapping, got {type(value).__name__!r}")
+        args = typing.get_args(annotation)
+        return ImmutableDict((_check_field(cls_name, f"{name}[<key>]", args[0], k),
                               _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
                              for k, v in value.items())
-    if annotation is typing.Any:
-        return value
     if annotation is TensorShape:
-        return TensorShape(value)
+        try:
+            return TensorShape(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected 'tf.TensorShape', got "
+                            f"{type(value).__name__!r}") from None
     if annotation is _d.DType:
         try:
             return _d.as_dtype(value)
@@ -124,10 +126,6 @@ def _check_field(cls_name, name, annotation, value):
             raise TypeError(f"{name}: expected {annotation.__name__!r}, got "
                             f"{type(value).__name__!r}")
     return value
-
-
-def _type_name(annotation):
-    return repr(annotation).replace("typing.", "")
 
 
 def _is_component(value):
@@ -188,6 +186,61 @@ def _rebuild(spec, it):
     return spec
 
 
+def _is_part(x):
+    """Whether `x` (a field's value or spec, or a piece of one) is what a dataset batches
+    as one: a tensor, a ragged or sparse tensor, a nested extension type, or their specs."""
+    return isinstance(x, (Tensor, TypeSpec)) or hasattr(x, "_type_spec") or hasattr(
+        x, "_component_specs")
+
+
+def _field_parts(fields):
+    """The parts (see `_is_part`) of `fields` (name -> value or spec), in field order."""
+    def parts(x):
+        if _is_part(x):
+            return [x]
+        if isinstance(x, tuple):
+            return [p for item in x for p in parts(item)]
+        if isinstance(x, (dict, ImmutableDict)):
+            return [p for k in sorted(x) for p in parts(x[k])]
+        return []
+    return [p for v in fields.values() for p in parts(v)]
+
+
+def batch_parts(value_or_spec):
+    """What datasets batch of an extension type's value or spec: its tensors, ragged and
+    sparse tensors and nested extension types (or their specs), whole, in field order."""
+    fields = value_or_spec._fields if isinstance(value_or_spec, ExtensionTypeSpec) else {
+        k: value_or_spec.__dict__[k]
+        for k in type(value_or_spec)._tf_extension_type_fields_order}
+    return _field_parts(fields)
+
+
+def from_batch_parts(template, parts):
+    """`template`'s extension type (a value or spec) with its parts (see `batch_parts`)
+    replaced by `parts`: a spec when they are specs, else a value."""
+    spec = template if isinstance(template, ExtensionTypeSpec) else template._type_spec
+    it = iter(parts)
+
+    def rebuild(x):
+        if _is_part(x):
+            return next(it)
+        if isinstance(x, tuple):
+            return tuple(rebuild(item) for item in x)
+        if isinstance(x, (dict, ImmutableDict)):
+            out = {k: rebuild(x[k]) for k in sorted(x)}
+            return {k: out[k] for k in x}
+        return x
+    fields = {k: rebuild(v) for k, v in spec._fields.items()}
+    if all(isinstance(p, TypeSpec) or hasattr(p, "_component_specs") for p in parts):
+        new = type(spec).__new__(type(spec))
+        new._fields = fields
+        return new
+    value = object.__new__(spec.value_type)
+    for k, v in fields.items():
+        object.__setattr__(value, k, ImmutableDict(v) if isinstance(v, dict) else v)
+    return value
+
+
 def _compatible(spec, other):
     if isinstance(spec, TensorSpec):
         return isinstance(other, TensorSpec) and spec.is_compatible_with(other)
@@ -235,6 +288,14 @@ class ExtensionTypeSpec(TypeSpec):
         spec = cls.__new__(cls)
         spec._fields = {name: _spec_of(getattr(value, name))
                         for name in cls.value_type._tf_extension_type_fields_order}
+        return spec
+
+    @classmethod
+    def _from_fields(cls, fields):
+        """The spec whose fields are `fields` (by name, converted to their types), built
+        without the Spec's own constructor: what a serialized spec is read back as."""
+        spec = cls.__new__(cls)
+        spec._fields = _spec_fields(cls.value_type, fields)
         return spec
 
     @property
@@ -356,7 +417,47 @@ def _custom_spec_init(user_init):
     return __init__
 
 
-class _ExtensionTypeMeta(type):
+_SCALAR_ANNOTATIONS = (int, float, str, bytes, bool, None, type(None), _d.DType)
+
+
+def _check_annotation(annotation, in_key=False):
+    """TypeError unless `annotation` is a field type TF supports (forward references
+    are taken as they are); `in_key`: it types a mapping's keys, which are no tensors."""
+    if isinstance(annotation, (str, typing.ForwardRef)) or annotation in _SCALAR_ANNOTATIONS:
+        return
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation in (Tensor, TensorShape) or (isinstance(annotation, type) and
+                                               hasattr(annotation, "_type_spec")):
+        if in_key:
+            raise TypeError(f"Mapping had a key '{annotation.__name__}' with type "
+                            f"'{type(annotation).__name__}'")
+    elif origin is typing.Union or origin is tuple and annotation is not typing.Tuple:
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            args = args[:1]
+        for arg in args:
+            _check_annotation(arg, in_key)
+    elif origin is collections.abc.Mapping and args:
+        _check_annotation(args[0], True)
+        _check_annotation(args[1], in_key)
+    elif isinstance(annotation, type):
+        raise TypeError(f"Unsupported type annotation {annotation.__name__!r}")
+    else:
+        raise TypeError(f"Unsupported type annotation {annotation!r}")
+
+
+def _checked_fields(fields, defaults):
+    """TypeError unless each field's annotation is supported and its default (if any) is
+    of its type, as TF checks them when the class is defined."""
+    for k, annotation in fields.items():
+        try:
+            _check_annotation(annotation)
+        except TypeError as e:
+            raise TypeError(f"In field {k!r}: {e}") from e
+        if k in defaults and not isinstance(annotation, (str, typing.ForwardRef)):
+            _check_field(None, f"default value for {k}", annotation, defaults[k])
+
+
+class ExtensionTypeMetaclass(type):
     def __new__(mcs, name, bases, namespace):
         cls = super().__new__(mcs, name, bases, namespace)
         if namespace.get("_tf_extension_type_base"):
@@ -368,8 +469,7 @@ class _ExtensionTypeMeta(type):
             hints = typing.get_type_hints(cls) if annotations else {}
         except Exception:  # (forward references not resolvable here: the annotations as given)
             hints = {}
-        fields = {k: hints.get(k, v) for k, v in annotations.items()
-                  if not k.startswith("_") and typing.get_origin(v) is not typing.ClassVar}
+        fields = {k: hints.get(k, v) for k, v in annotations.items() if not k.startswith("_")}
         cls._tf_extension_type_fields = fields
         cls._tf_extension_type_fields_order = tuple(fields)
         defaults = {}
@@ -380,6 +480,7 @@ class _ExtensionTypeMeta(type):
                 defaults[k] = namespace[k]
                 delattr(cls, k)
         cls._tf_extension_type_defaults = {k: v for k, v in defaults.items() if k in fields}
+        _checked_fields(fields, cls._tf_extension_type_defaults)
         user_spec = namespace.get("Spec")
         base_spec = next(b.Spec for b in cls.__mro__[1:] if "Spec" in b.__dict__)
         spec_bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
@@ -411,7 +512,7 @@ class _ExtensionTypeMeta(type):
 
 
 @export("experimental.ExtensionType")
-class ExtensionType(metaclass=_ExtensionTypeMeta):
+class ExtensionType(metaclass=ExtensionTypeMetaclass):
     """Base of user-defined composite types with typed, immutable fields.
 
     Fields are class annotations: ``tf.Tensor`` (values are converted to tensors), Python

@@ -20,7 +20,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
-from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 
 _NP = "experimental.numpy."
 
@@ -611,8 +611,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     t = _tensor(asarray(a), _as_np_type(dtype) or _to_float(np.dtype(asarray(a).dtype
                                                                       .as_numpy_dtype)))
     centred = t - _tf("math.reduce_mean")(t, axis=axis, keepdims=True)
-    total = _tf("math.reduce_sum")(_tf("math.square")(centred), axis=axis, keepdims=keepdims)
-    n = _tf("cast")(_tf("size")(t), t.dtype) / _tf("cast")(_tf("size")(total), t.dtype)
+    if t.dtype.is_complex:  # (NumPy's: the mean of |x - mean|², a real number)
+        squares = _tf("math.square")(_tf("math.real")(centred)) + _tf("math.square")(
+            _tf("math.imag")(centred))
+    else:
+        squares = _tf("math.square")(centred)
+    total = _tf("math.reduce_sum")(squares, axis=axis, keepdims=keepdims)
+    n = _tf("cast")(_tf("size")(t), total.dtype) / _tf("cast")(_tf("size")(total), total.dtype)
     return total / (n - ddof)
 
 
@@ -769,10 +774,35 @@ def inner(a, b):
     return _tf("tensordot")(a, b, [[-1], [-1]])
 
 
+def _vectors_of_3(t, n):
+    """`t`, whose last dimension holds `n`-element vectors, with a zero third element added
+    to 2-element ones."""
+    if n != 2:
+        return t
+    return _tf("pad")(t, [[0, 0]] * (t.shape.rank - 1) + [[0, 1]])
+
+
 @export(_NP + "cross")
-def cross(a, b):
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's cross product of the vectors along `axisa` of `a` and `axisb` of `b` (2- or
+    3-element ones; 2-element vectors have a zero third element, and the product of two
+    2-element vectors is its third element alone), broadcast against each other and
+    placed along `axisc` of the result.
+
+    >>> tf.experimental.numpy.cross([1, 2], [3, 4])
+    <tf.Tensor: shape=(), dtype=int64, numpy=-2>
+    """
+    if axis is not None:
+        axisa = axisb = axisc = axis
     dtype = _result_type(a, b)
-    return _tf("linalg.cross")(_tensor(a, dtype), _tensor(b, dtype))
+    a, b = moveaxis(_tensor(a, dtype), axisa, -1), moveaxis(_tensor(b, dtype), axisb, -1)
+    na, nb = a.shape[-1], b.shape[-1]
+    a, b = _vectors_of_3(a, na), _vectors_of_3(b, nb)
+    shape = _tf("broadcast_dynamic_shape")(_tf("shape")(a), _tf("shape")(b))
+    out = _tf("linalg.cross")(_tf("broadcast_to")(a, shape), _tf("broadcast_to")(b, shape))
+    if na == 2 and nb == 2:
+        return out[..., 2]
+    return moveaxis(out, -1, axisc)
 
 
 @export(_NP + "trace")
@@ -1335,6 +1365,12 @@ def randint(low, high=None, size=None, dtype=np.int64):
 
 
 # -- NumPy behaviour of tensors -----------------------------------------------------------
+def _tolist(t):
+    if not isinstance(t, EagerTensor):
+        raise ValueError("Symbolic Tensors do not support the tolist API.")
+    return t.numpy().tolist()
+
+
 _METHODS = {
     "reshape": lambda self, *shape, order="C": reshape(
         self, shape[0] if len(shape) == 1 else shape, order=order),
@@ -1343,10 +1379,10 @@ _METHODS = {
         lambda self, *axes: transpose(self, (axes[0] if len(axes) == 1 else axes) or None),
     "astype": lambda self, dtype: _tf("cast")(self, _d.as_dtype(dtype)),  # (TF's dtypes)
     "__round__": lambda self, ndigits=None: around(self, ndigits or 0),
-    "tolist": lambda self: self.numpy().tolist(),
+    "tolist": lambda self: _tolist(self),
     "T": property(lambda self: transpose(self)),
-    "ndim": property(lambda self: self.shape.rank),
-    "size": property(lambda self: np.int64(self.shape.num_elements())),
+    "size": property(lambda self: None if self.shape.num_elements() is None else np.int64(
+        self.shape.num_elements())),
     "data": property(lambda self: self),
 }
 _OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lt", "le",

@@ -310,6 +310,7 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
     rank = inputs[0].shape.rank
     axis = int(axis) + rank if int(axis) < 0 else int(axis)
     shapes = [s.dense_shape for s in inputs]
+    _check_concat_shapes([get_static_value(s) for s in shapes], axis, expand_nonconcat_dims)
     offsets, offset, pieces = [], np.int64(0), []
     for sp, shape in zip(inputs, shapes):
         shift = math_ops.multiply(np.eye(rank, dtype=np.int64)[axis], offset)
@@ -317,17 +318,6 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
         offset = math_ops.add(offset, shape[axis])
         offsets.append(offset)
     stacked = array_ops.stack(shapes)
-    if not expand_nonconcat_dims:
-        static = [get_static_value(s) for s in shapes]
-        if all(s is not None for s in static):
-            for s in static[1:]:
-                other = [d for i, d in enumerate(s) if i != axis]
-                first = [d for i, d in enumerate(static[0]) if i != axis]
-                if other != first:
-                    raise errors.InvalidArgumentError(
-                        None, "SparseConcat", f"Input shapes must match: expected "
-                        f"{rank} {list(map(int, static[0]))} but got {list(map(int, s))} at "
-                        f"position 1 [Op:SparseConcat]")
     largest = reduction_ops.reduce_max(stacked, axis=0)
     shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
                             offset, largest)
@@ -338,6 +328,28 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
         out = _with_shape(out, out.shape.merge_with(_concat_static_shape(
             [s.shape for s in inputs], axis, expand_nonconcat_dims)))
     return out
+
+
+def _check_concat_shapes(shapes, axis, expand):
+    """SparseConcat's InvalidArgumentError unless the dense `shapes` (None: known only at run
+    time) have one rank and, unless `expand`, agree off `axis`; TF's kernel checks them in
+    this order."""
+    if any(s is None for s in shapes):
+        return
+    message = None
+    for position, s in enumerate(shapes[1:], 1):
+        if len(s) != len(shapes[0]):
+            message = (f"Ranks of all input tensors must match: expected {len(shapes[0])} but "
+                       f"got {len(s)} at position {position}")
+        else:
+            dim = next((d for d in range(len(s)) if d != axis and s[d] != shapes[0][d]
+                        and not expand), None)
+            if dim is not None:
+                message = (f"Input shapes must match: expected {shapes[0][dim]} for dimension "
+                           f"{dim} but got {s[dim]} at position {position}")
+        if message:
+            raise errors.eager_error(errors.InvalidArgumentError, "SparseConcat", message,
+                                     counts=[("N", len(shapes))])
 
 
 def _concat_static_shape(shapes, axis, expand):

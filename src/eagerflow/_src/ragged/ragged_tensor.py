@@ -397,11 +397,13 @@ class RaggedTensor:
         place = math_ops.subtract(array_ops.range(array_ops.shape(rows, out_type=dtype)[0],
                                                   dtype=dtype), first)
         if _eager(cols, place):
-            if cols._data.shape != place._data.shape or (cols._data != place._data).any() or \
-                    (np.diff(rows._data) < 0).any():
-                raise _invalid("SparseTensor is not right-ragged")
+            ok = _constant(cols._data.shape == place._data.shape and not (
+                (cols._data != place._data).any() or (np.diff(rows._data) < 0).any()))
         else:
-            debugging_ops.assert_equal(cols, place, message="SparseTensor is not right-ragged")
+            ok = reduction_ops.reduce_all(math_ops.equal(cols, place))
+        # (TF's Assert, its error showing the indices)
+        debugging_ops.Assert(ok, ["SparseTensor is not right-ragged", "SparseTensor.indices =",
+                                  st_input.indices])
         return rt
 
     # -- components -----------------------------------------------------------------------

@@ -233,14 +233,15 @@ class _SignatureMap(collections.abc.Mapping):
 
 
 class _SignatureFunction(ConcreteFunction):
-    """A loaded signature: its ``structured_outputs`` are the `TensorSpec`s the signature
-    declared (named by their keys), as TF's are; calls still return tensors."""
+    """A loaded signature: its ``structured_outputs`` are the specs the signature declared
+    (a tensor's `TensorSpec` named by its key), as TF's are; calls still return tensors (and
+    ragged or sparse ones)."""
 
     def _pack(self, flat):
         values = iter(flat)  # (a backward traced for it has its graph's tensors as outputs)
         leaves = [next(values) if isinstance(s, (TensorSpec, SymbolicTensor)) else s
-                  for s in nest.flatten(self.structured_outputs)]
-        return nest.pack_sequence_as(self.structured_outputs, leaves)
+                  for s in nest.flatten(self.structured_outputs, expand_composites=True)]
+        return nest.pack_sequence_as(self.structured_outputs, leaves, expand_composites=True)
 
 
 def _as_signature(concrete):
@@ -248,14 +249,15 @@ def _as_signature(concrete):
     if type(concrete) is not ConcreteFunction or not isinstance(concrete.structured_outputs,
                                                                  dict):
         return concrete
-    if not all(isinstance(t, (Tensor, TensorSpec))
+    if not all(isinstance(t, (Tensor, TensorSpec)) or hasattr(t, "_type_spec")
                for t in concrete.structured_outputs.values()):
-        return concrete  # (a composite output, ragged or sparse: kept as it was)
+        return concrete
     signature = copy.copy(concrete)
     signature.__class__ = _SignatureFunction
     signature._wrapped = concrete  # (what saving it again writes)
-    signature.structured_outputs = {k: TensorSpec(t.shape, t.dtype, k)
-                                    for k, t in concrete.structured_outputs.items()}
+    signature.structured_outputs = {
+        k: TensorSpec(t.shape, t.dtype, k) if isinstance(t, (Tensor, TensorSpec))
+        else t._type_spec for k, t in concrete.structured_outputs.items()}
     return signature
 
 

@@ -324,9 +324,9 @@ def _find_default_signature(root):
 
 
 def _valid_default(function):
-    if not all(isinstance(s, TensorSpec) or _is_ragged_spec(s)
+    if not all(isinstance(s, TensorSpec) or _is_composite_spec(s)
                for s in nest.flatten(function._input_signature)):
-        return False  # (a signature takes tensors: a ragged input takes its components)
+        return False  # (a signature takes tensors: a composite input takes its components)
     try:
         _output_keys(function.get_concrete_function(), DEFAULT_SERVING_SIGNATURE_DEF_KEY)
     except ValueError:
@@ -334,8 +334,9 @@ def _valid_default(function):
     return True
 
 
-def _is_ragged_spec(spec):
-    return type(spec).__name__ == "RaggedTensorSpec" and hasattr(spec, "_component_specs")
+def _is_composite_spec(spec):
+    """Whether `spec` is a ragged, sparse or extension type's, taken as its components."""
+    return not isinstance(spec, TensorSpec) and hasattr(spec, "_component_specs")
 
 
 def _keras_default_signature(root):
@@ -368,7 +369,7 @@ def _input_keys(concrete):
     inputs = iter(concrete.inputs)
     for name, _, value in concrete._parameters():
         leaves = [v for v in nest.flatten(value)
-                  if isinstance(v, TensorSpec) or _is_ragged_spec(v)]
+                  if isinstance(v, TensorSpec) or _is_composite_spec(v)]
         for i, spec in enumerate(leaves):
             key = getattr(spec, "name", None) or (name if len(leaves) == 1 else f"{name}_{i}")
             if isinstance(spec, TensorSpec):
@@ -376,9 +377,10 @@ def _input_keys(concrete):
                 placeholder = next(inputs, None)
                 keys.append(key if len(leaves) == 1 or placeholder is None
                             else placeholder.op.name)
-            else:  # a ragged tensor's components, as TF names them: x, x_1, x_2, ...
-                keys += [f"{key}_{j}" if j else key for j in range(len(spec._component_specs))]
-                for _ in spec._component_specs:
+            else:  # a composite's tensors, as TF names them: x, x_1, x_2, ...
+                count = len(nest.flatten(spec, expand_composites=True))
+                keys += [f"{key}_{j}" if j else key for j in range(count)]
+                for _ in range(count):
                     next(inputs, None)
     if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
         keys = [t.op.name for t in concrete.inputs]

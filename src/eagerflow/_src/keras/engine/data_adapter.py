@@ -31,6 +31,7 @@ from eagerflow._src.keras.utils.dataset_creator import DatasetCreator
 from eagerflow._src.keras.utils.data_utils import (
     Sequence, pack_x_y_sample_weight, unpack_x_y_sample_weight)
 from eagerflow._src.ops import random_ops
+from eagerflow._src.ops.extension_type import ExtensionType
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -387,8 +388,10 @@ class DataHandler:
         x, y, sample_weight = from_pandas((x, y, sample_weight))
         if isinstance(x, DatasetCreator):
             x = _created_dataset(x, steps_per_epoch)
-        if any(isinstance(v, SparseTensor) for v in nest.flatten((x, y, sample_weight))):
-            # SparseTensors (and the arrays beside them) batch as a dataset of their rows
+        if any(isinstance(v, (SparseTensor, ExtensionType))
+               for v in nest.flatten((x, y, sample_weight))):
+            # SparseTensors and extension types (and the arrays beside them) batch as a
+            # dataset of their rows
             x = _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch)
             y = sample_weight = None
         if is_list_of_scalars(x) and (y is None or is_list_of_scalars(y)):
@@ -503,7 +506,12 @@ def _sparse_dataset(x, y, sample_weight, batch_size, shuffle, single_batch):
     data = pack_x_y_sample_weight(x, y, sample_weight) if y is not None or \
         sample_weight is not None else (x,)
     first = nest.flatten(data)[0]
-    rows = int(first.dense_shape[0]) if isinstance(first, SparseTensor) else len(first)
+    if isinstance(first, SparseTensor):
+        rows = int(first.dense_shape[0])
+    elif isinstance(first, ExtensionType):  # (the rows of its first tensor)
+        rows = int(nest.flatten(first, expand_composites=True)[0].shape[0])
+    else:
+        rows = len(first)
     dataset = Dataset.from_tensor_slices(data)
     if shuffle and not single_batch:
         dataset = dataset.shuffle(max(rows, 1))

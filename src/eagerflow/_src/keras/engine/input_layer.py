@@ -12,6 +12,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.utils import serialization
 
 
 @export("keras.layers.InputLayer")
@@ -35,6 +36,9 @@ class InputLayer(Layer):
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         placeholder = input_tensor is None  # (False for a given tensor, as in tf_keras)
+        if isinstance(type_spec, dict):  # (a config's serialized spec)
+            type_spec = serialization.deserialize_keras_object(type_spec)
+        self._extension_spec = None
         if isinstance(type_spec, ExtensionTypeSpec):  # an extension type's input
             input_tensor = keras_tensor.extension_placeholder(type_spec, name)
             spec_dtype = getattr(type_spec, "dtype", None)
@@ -44,6 +48,8 @@ class InputLayer(Layer):
             dtype = dtype or input_tensor.dtype.name
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
         super().__init__(dtype=dtype, name=name)
+        if isinstance(type_spec, ExtensionTypeSpec):
+            self._extension_spec = type_spec
         self.built = True
         self.sparse, self.ragged = bool(sparse), bool(ragged)
         self.optional = optional  # whether the model may be fed None here (kept for configs)
@@ -87,6 +93,8 @@ class InputLayer(Layer):
     input_shape = output_shape
 
     def get_config(self):
+        if self._extension_spec is not None:  # (as tf_keras: the spec says it all)
+            return {"name": self.name, "type_spec": self._extension_spec}
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
                 "sparse": self.sparse, "ragged": self.ragged, "name": self.name,
                 "optional": self.optional}

@@ -907,8 +907,8 @@ def _legacy_serialization(value):
     optimizer stays as its `get_config` gives it, with its module, as tf_keras writes it."""
     if isinstance(value, list):
         return [_legacy_serialization(v) for v in value]
-    if not isinstance(value, dict):
-        return value
+    if not isinstance(value, dict) or value.get("class_name") == "__typespec__":
+        return value  # (a spec: as the newer serialization writes it)
     out = {k: v if k == "inner_optimizer" else _legacy_serialization(v)
            for k, v in value.items()}
     if out.get("class_name") == "function" and isinstance(out.get("config"), str):

@@ -28,6 +28,8 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 
 _GLOBAL_CUSTOM_OBJECTS = {}
 _GLOBAL_CUSTOM_NAMES = {}
@@ -187,10 +189,50 @@ def _serialize_value(value):
         return value.item()
     if isinstance(value, DType):
         return value.name
+    if isinstance(value, (TensorSpec, ExtensionTypeSpec)):
+        return _serialize_type_spec(value)
     if hasattr(value, "get_config") and not inspect.isclass(value) or \
             isinstance(value, types.FunctionType) and not keeping_objects():
         return serialize_keras_object(value)  # (a function: by its registered name)
     return value
+
+
+def _serialize_type_spec(spec):
+    """A `TensorSpec` or an extension type's spec as tf_keras writes one in a config
+    (``__typespec__``): a TensorSpec by its shape, dtype and name, an extension type's
+    by its fields."""
+    if isinstance(spec, TensorSpec):
+        return {"class_name": "__typespec__", "spec_name": "TensorSpec",
+                "module": "tensorflow.python.framework.tensor",
+                "config": [_serialize_value(spec.shape), spec.dtype.name, spec.name],
+                "registered_name": None}
+    cls = type(spec)
+    return {"class_name": "__typespec__", "spec_name": cls.__name__,
+            "module": cls.value_type.__module__,
+            "config": {k: _serialize_value(v) for k, v in spec._fields.items()},
+            "registered_name": cls.__name__}
+
+
+def _deserialize_type_spec(config, custom_objects):
+    """The spec a ``__typespec__`` config describes: an extension type's Spec is found
+    by its name among the custom objects (its own or its value type's), else in its
+    module."""
+    name, fields = config["spec_name"], config["config"]
+    if name == "TensorSpec":
+        return TensorSpec(*fields)
+    cls = get_registered_object(config.get("registered_name") or name, custom_objects)
+    if cls is None and "." in name:  # ("MaskedTensor.Spec": the type's Spec)
+        cls = getattr(get_registered_object(name.rsplit(".", 1)[0], custom_objects),
+                      "Spec", None)
+    if cls is None:
+        cls = from_module({"module": config.get("module"), "class_name": name})
+    if cls is None:
+        raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are "
+                        f"decorated with `@keras.saving.register_keras_serializable()`. Full "
+                        f"object config: {config}")
+    return cls._from_fields({k: deserialize_keras_object(v, custom_objects=custom_objects)
+                             if isinstance(v, dict) and v.get("class_name") == "__typespec__"
+                             else v for k, v in fields.items()})
 
 
 def _is_own(cls):
@@ -250,6 +292,8 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                              "order to allow `lambda` loading.")
         return load_function(identifier["config"]["value"], {"tf": sys.modules["eagerflow"],
                                                              "np": np})
+    if isinstance(identifier, dict) and identifier.get("class_name") == "__typespec__":
+        return _deserialize_type_spec(identifier, custom_objects)
     if isinstance(identifier, dict) and identifier.get("class_name") == "function":
         config, identifier = identifier, identifier.get("config")  # (a function: its name)
         if get_registered_object(identifier, custom_objects, module_objects) is None:
