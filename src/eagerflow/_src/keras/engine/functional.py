@@ -552,7 +552,7 @@ def _symbolic_copy(tensor, name):
     if isinstance(tensor, RaggedTensor):
         return keras_tensor.ragged_placeholder(tensor.dtype, tensor.shape, name,
                                                tensor.ragged_rank)
-    return keras_tensor.keras_graph().placeholder(tensor.dtype, tensor.shape, name)
+    return keras_tensor.placeholder(tensor.dtype, tensor.shape, name)
 
 
 def _cut_at(inputs, outputs):
@@ -689,8 +689,7 @@ def _schedule(inputs, outputs):
         stack = [(root, root_depth)]
         while stack:
             step, d = stack.pop()
-            if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor,
-                                 ExtensionType)):
+            if not isinstance(step, keras_tensor.Node):  # a tensor
                 met.setdefault(id(step.node.layer), (step.node.layer, len(met)))  # an input
                 depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
                 continue
