@@ -173,3 +173,42 @@ def test_tf1_metric_names_after_disable_v2_behavior():
         assert "val_acc" in history.history
     finally:
         tf.compat.v1.enable_v2_behavior()
+
+
+def test_fit_logs_each_batch_loss_and_epoch_means_in_float64():
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+    history = model.fit(x, y, batch_size=6, epochs=2, verbose=0, shuffle=False,
+                        callbacks=[Record()])
+    # TF 1's loop: the batch's number and size, its own loss, the metrics so far
+    assert list(seen[0]) == ["batch", "size", "loss", "accuracy"]
+    assert [(s["batch"], s["size"]) for s in seen[:4]] == [(0, 6), (1, 6), (2, 6), (3, 2)]
+    np.testing.assert_allclose([s["loss"] for s in seen[:4]],
+                               [0.70932525, 0.57305616, 0.49061272, 0.43126202], rtol=1e-6)
+    np.testing.assert_allclose([s["accuracy"] for s in seen[:4]],
+                               [0.16666667, 0.58333331, 0.72222221, 0.75], rtol=1e-6)
+    assert all(type(s["loss"]) is float for s in seen)
+    # the epoch's loss: the batches' losses averaged over the samples in float64
+    for epoch in range(2):
+        batches = seen[4 * epoch:4 * epoch + 4]
+        assert history.history["loss"][epoch] == sum(s["loss"] * s["size"]
+                                                     for s in batches) / 20
+    np.testing.assert_allclose(history.history["loss"], [0.5750244408845901,
+                                                         0.5585691958665848], rtol=1e-7)
+
+
+def test_evaluate_and_predict_show_no_progress_bar(capsys):
+    x, y = _data()
+    model = _model()
+    model.evaluate(x, y, verbose=1)
+    model.predict(x, verbose=1)
+    model.fit(x, y, batch_size=10, epochs=1, verbose=1, validation_split=0.5)
+    out = capsys.readouterr().out
+    assert out.startswith("Train on 10 samples, validate on 10 samples\n\r10/10 [")
+    assert "/step" not in out and "val_loss" in out

@@ -19,7 +19,7 @@ from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import function
-from eagerflow._src.keras import backend
+from eagerflow._src.keras import backend, callbacks
 
 
 def graph_of(model):
@@ -90,13 +90,55 @@ def announce(train_samples, val_x):
     print(line)
 
 
-def batch_logs(model, logs, batches):
-    """The logs the callbacks get after `batches` ran: in the session's loop, with the
-    batches' number of samples (``size``), as TF 1's loop gives them."""
-    if graph_of(model) is None or not isinstance(logs, dict):
-        return logs
-    size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
-    return dict(logs, size=size)
+class EpochLosses:
+    """`fit`'s logs in the session's loop, as TF 1's loop gives them: a batch's logs hold its
+    number (``batch``) and samples (``size``), its own losses (not their means so far) and the
+    metrics as they stand; the epoch's losses are the means of the batches' losses over the
+    samples, in float64."""
+
+    def __init__(self, model):
+        self._model = model
+        self._totals, self._seen = {}, 0
+
+    def batch_logs(self, logs, batches, batch, train):
+        """The logs of `batches` (the last run of `train`) the callbacks get."""
+        if graph_of(self._model) is None or not isinstance(logs, dict):
+            return logs
+        size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+        losses = getattr(train, "batch_losses", {})
+        self._seen += size
+        for name, value in losses.items():
+            self._totals[name] = self._totals.get(name, 0.0) + float(value) * size
+        out = {"batch": batch, "size": size}
+        out.update((k, _python(losses.get(k, v))) for k, v in logs.items())
+        return out
+
+    def epoch_logs(self, logs):
+        """The epoch's `logs` with its losses' means over the samples."""
+        if not self._seen:
+            return logs
+        means = {k: logs[k] if k not in self._totals else self._totals[k] / self._seen
+                 for k in logs}
+        self._totals, self._seen = {}, 0
+        return means
+
+
+def _python(value):
+    """A NumPy scalar as a Python number (as TF 1's callbacks see it); arrays as they are."""
+    value = np.asarray(value)
+    return value.item() if value.ndim == 0 else value
+
+
+class ProgbarLogger(callbacks.ProgbarLogger):
+    """TF 1's progress bar of `fit`: the batches' losses averaged over the samples seen, the
+    metrics shown as they stand."""
+
+    def _maybe_init_progbar(self):
+        super()._maybe_init_progbar()
+        compiled = getattr(self.model, "compiled_loss", None)
+        losses = {m.name for m in compiled.metrics} if compiled is not None else set()
+        self.stateful_metrics -= losses
+        self.progbar.stateful_metrics = self.progbar.stateful_metrics - losses
 
 
 def numpy_logs(logs):
@@ -111,9 +153,11 @@ def _session():
 class SessionStep:
     """`step` built into `graph` once per input signature, each call one session run."""
 
-    def __init__(self, model, step, graph):
+    def __init__(self, model, step, graph, losses=False):
         self._model, self._step, self._graph = model, step, graph
         self._built = {}
+        self._losses = losses
+        self.batch_losses = {}  # (with `losses`) the last run's own losses, by name
 
     def __call__(self, data):
         flat = [np.asarray(v.numpy() if isinstance(v, (Tensor, Variable)) else v)
@@ -133,7 +177,10 @@ class SessionStep:
             built = self._built[key] = (holders, outputs, ops)
             initialize(self._model, self._graph)
         holders, outputs, ops = built
-        return _run(outputs, ops, dict(zip(holders, flat)))
+        results = _run(outputs, ops, dict(zip(holders, flat)))
+        if self._losses:
+            results, self.batch_losses = results
+        return results
 
 
 def step(model, kind, step_fn):
@@ -142,9 +189,18 @@ def step(model, kind, step_fn):
     steps = model.__dict__.setdefault("_session_steps", {})
     graph = graph_of(model)
     if (kind, id(graph)) not in steps:
+        run = model._on_replicas(step_fn)
+        if kind == "train":  # (TF 1's loop logs each batch's own losses)
+            step_fn = run
+
+            def run(data):
+                compiled = model.compiled_loss
+                compiled.batch_values = {}
+                logs = step_fn(data)
+                return logs, dict(compiled.batch_values)
         # (as a traced function, which runs its updates and reads in program order)
-        steps[kind, id(graph)] = SessionStep(
-            model, function(model._on_replicas(step_fn), autograph=True), graph)
+        steps[kind, id(graph)] = SessionStep(model, function(run, autograph=True), graph,
+                                             losses=kind == "train")
     return steps[kind, id(graph)]
 
 

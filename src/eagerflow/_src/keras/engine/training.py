@@ -591,7 +591,7 @@ class Model(Layer):
             if samples is not None and verbose:  # (TF 1's loop counts samples)
                 session_steps.announce(samples, val_x)
                 callbacks = (nest.flatten(callbacks) if callbacks else []) + [
-                    callbacks_mod.ProgbarLogger(count_mode="samples")]
+                    session_steps.ProgbarLogger(count_mode="samples")]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
@@ -609,6 +609,7 @@ class Model(Layer):
         logs, epoch_logs, val_handler = None, {}, None
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
+            losses = session_steps.EpochLosses(self)
             callbacks.on_epoch_begin(epoch)
             batches = handler.batches()
             if initial_step and handler.inferred_steps is not None:
@@ -620,8 +621,8 @@ class Model(Layer):
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
                     counter.assign_add(1, read_value=False)
-                callbacks.on_train_batch_end(end_step, session_steps.batch_logs(self, logs,
-                                                                                group))
+                callbacks.on_train_batch_end(end_step, losses.batch_logs(logs, group, end_step,
+                                                                          train))
                 if self.stop_training:
                     break
             if getattr(handler._adapter, "ran_past_end", False):
@@ -642,7 +643,7 @@ class Model(Layer):
             if isinstance(logs, dict) and set(logs) == set(results):
                 logs = results
             initial_step = 0
-            epoch_logs = _to_python(logs)
+            epoch_logs = losses.epoch_logs(_to_python(logs))
             if val_x is not None and _should_validate(epoch, validation_freq):
                 if val_handler is None:
                     # As Keras: one for the whole fit, made at the first validation; once
@@ -1029,11 +1030,11 @@ def _trace_for_every_batch(step, handler, batch):
 
 
 def _verbosity(verbose, quiet=False):
-    """`verbose` as a number; "auto" is 1, or 0 where `quiet` (TF 1's evaluate and
-    predict print nothing by default)."""
-    if verbose == "auto":
-        return 0 if quiet else 1
-    return verbose
+    """`verbose` as a number ("auto" is 1); 0 where `quiet` (TF 1's evaluate and predict,
+    which show no progress bar)."""
+    if quiet:
+        return 0
+    return 1 if verbose == "auto" else verbose
 
 
 def _deprecated(method):
