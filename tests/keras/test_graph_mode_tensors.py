@@ -133,3 +133,29 @@ def test_sequential_input_is_a_named_placeholder_and_fits():
     model.fit(X, np.ones((3, 1), np.float32), epochs=2, verbose=0)
     sess = tf.compat.v1.keras.backend.get_session()
     np.testing.assert_allclose(sess.run(model.output, {model.input: X}), model.predict(X))
+
+
+def test_batch_norm_follows_the_learning_phase_and_keeps_updates_apart():
+    K = tf.compat.v1.keras.backend
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    inputs = tf.keras.Input((2,))
+    layer = tf.keras.layers.BatchNormalization()
+    outputs = layer(inputs)
+    model = tf.keras.Model(inputs, outputs)
+    f = K.function([inputs, K.learning_phase()], [outputs])
+    np.testing.assert_allclose(f([x, 0])[0], x / np.sqrt(1.001), rtol=1e-6)
+    normalized = (x - x.mean(0)) / np.sqrt(x.var(0) + 0.001)
+    np.testing.assert_allclose(f([x, 1])[0], normalized, rtol=1e-5)
+    # (running the output updates nothing: the updates are ops of their own)
+    np.testing.assert_array_equal(K.get_value(layer.moving_mean), [0.0, 0.0])
+    assert len(model.updates) == 2 and len(layer.updates) == 2
+    assert all(isinstance(u, tf.Operation) for u in model.updates)
+    step = K.function([inputs, K.learning_phase()], [outputs], updates=model.updates)
+    step([x, 0])
+    np.testing.assert_array_equal(K.get_value(layer.moving_mean), [0.0, 0.0])
+    step([x, 1])
+    np.testing.assert_allclose(K.get_value(layer.moving_mean), [0.03, 0.04], rtol=1e-6)
+    trained = layer(inputs, training=True)
+    assert len(layer.updates) == 4
+    np.testing.assert_allclose(K.get_session().run(trained, {inputs: x}), normalized, rtol=1e-5)
+    np.testing.assert_allclose(K.get_value(layer.moving_mean), [0.03, 0.04], rtol=1e-6)

@@ -232,6 +232,11 @@ def learning_phase():
     return learning_phase_value()
 
 
+def building_v1_graph():
+    """Whether ops build into a TF 1 graph now (TF 1's graph mode, outside any function)."""
+    return _graph_mode.v1_graph() is not None
+
+
 def learning_phase_value():
     """0 (inference) or 1 (training) when set, else 0."""
     phase = getattr(_state, "learning_phase", None)
