@@ -159,3 +159,36 @@ def test_batch_norm_follows_the_learning_phase_and_keeps_updates_apart():
     assert len(layer.updates) == 4
     np.testing.assert_allclose(K.get_session().run(trained, {inputs: x}), normalized, rtol=1e-5)
     np.testing.assert_allclose(K.get_value(layer.moving_mean), [0.03, 0.04], rtol=1e-6)
+
+
+def test_tf_ops_on_keras_tensors_become_op_layers_of_the_model():
+    inputs = tf.keras.Input((2,))
+    hidden = tf.keras.layers.Dense(3, kernel_initializer="ones")(inputs)
+    doubled = hidden * 2.0
+    assert repr(doubled) == "<tf.Tensor 'mul:0' shape=(None, 3) dtype=float32>"
+    assert not tf.keras.backend.is_keras_tensor(doubled)
+    model = tf.keras.Model(inputs, doubled)
+    assert [layer.name for layer in model.layers] == ["input_1", "dense", "tf_op_layer_mul"]
+    assert model.output is doubled
+    np.testing.assert_array_equal(model.predict(X), [[2.0] * 3, [10.0] * 3, [18.0] * 3])
+    softmax = tf.keras.Model(inputs, tf.nn.softmax(hidden))
+    np.testing.assert_allclose(softmax.predict(X), np.full((3, 3), 1 / 3), rtol=1e-6)
+    model.compile("sgd", "mse")
+    history = model.fit(X, np.zeros((3, 3), np.float32), epochs=2, verbose=0)
+    assert history.history["loss"][1] < history.history["loss"][0]
+
+
+def test_legacy_optimizer_updates_run_by_a_backend_function():
+    K = tf.compat.v1.keras.backend
+    inputs = tf.keras.Input((2,))
+    dense = tf.keras.layers.Dense(1, kernel_initializer="zeros")
+    target = K.placeholder((None, 1))
+    loss = K.mean(K.square(dense(inputs) - target))
+    updates = tf.keras.optimizers.legacy.SGD(0.1).get_updates(loss, dense.trainable_weights)
+    assert len(updates) == 1 and isinstance(updates[0], tf.Operation)
+    train = K.function([inputs, target], [loss], updates=updates)
+    ones = np.ones((3, 1), np.float32)
+    assert train([X, ones])[0] == 1.0
+    np.testing.assert_allclose(train([X, ones])[0], 5.906666, rtol=1e-6)
+    grads = K.function([inputs, target], K.gradients(loss, dense.trainable_weights))([X, ones])
+    np.testing.assert_allclose(grads[0], [[-33.582226], [-45.395557]], rtol=1e-6)

@@ -51,6 +51,7 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
+        tf_op_layers.wrap_graph_ops(outputs)  # (TF 1's graph mode: its ops on Keras tensors)
         self._init_graph_network(*_cut_at(inputs, outputs))
 
     def _init_graph_network(self, inputs, outputs):

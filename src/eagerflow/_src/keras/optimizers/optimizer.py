@@ -32,6 +32,7 @@ import numpy as np
 from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, distribution_context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
@@ -414,6 +415,14 @@ class Optimizer:
         return self._apply_gradients_once(grads_and_vars, name)
 
     def _apply_gradients_once(self, grads_and_vars, name):
+        graph = graph_mode.v1_graph()
+        if graph is not None:  # building a TF 1 graph: the step is an op, run by a session
+            first = len(graph.get_operations())
+            self._apply_gradients_step(grads_and_vars, name)
+            return graph_mode.group(*graph.get_operations()[first:])
+        return self._apply_gradients_step(grads_and_vars, name)
+
+    def _apply_gradients_step(self, grads_and_vars, name):
         self._compute_current_learning_rate()
         if not grads_and_vars:
             return self._iterations
