@@ -212,3 +212,24 @@ def test_evaluate_and_predict_show_no_progress_bar(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Train on 10 samples, validate on 10 samples\n\r10/10 [")
     assert "/step" not in out and "val_loss" in out
+
+
+def test_collections_hold_the_model_weights_and_optimizers_are_legacy(tmp_path):
+    x, y = _data()
+    model = _model()
+    model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+    assert isinstance(model.optimizer, tf.keras.optimizers.legacy.Adam)
+    weights = ["dense/kernel:0", "dense/bias:0", "dense_1/kernel:0", "dense_1/bias:0"]
+    # (the metrics' and the compiled model's own variables are Keras's, as in TF 1's Keras)
+    assert [v.name for v in tf.compat.v1.global_variables()] == weights
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0)
+    assert [v.name for v in tf.compat.v1.trainable_variables()] == weights
+    assert [v.name for v in tf.compat.v1.global_variables()][:4] == weights
+    session = tf.compat.v1.keras.backend.get_session()
+    path = tf.compat.v1.train.Saver().save(session, str(tmp_path / "ck"))
+    saved = [name for name, _ in tf.train.list_variables(path)]
+    assert set(w[:-2] for w in weights) <= set(saved)
+    assert not {"total", "count", "Variable"} & set(saved)
+    model.save(str(tmp_path / "m.h5"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "m.h5"))
+    np.testing.assert_allclose(loaded.predict(x[:3]), model.predict(x[:3]), rtol=1e-6)

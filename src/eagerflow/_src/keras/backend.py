@@ -237,6 +237,21 @@ def building_v1_graph():
     return _graph_mode.v1_graph() is not None
 
 
+def out_of_collections(variable):
+    """`variable`, kept out of its TF 1 graph's variable collections (a metric's total, the
+    steps per execution): Keras's own state, which TF 1's Keras keeps out of them, so that a
+    ``Saver()`` saves the model's weights alone."""
+    graph = getattr(variable, "graph", None)
+    if graph is not None and _graph_mode.is_v1(graph):
+        for key in (_graph_mode.GraphKeys.GLOBAL_VARIABLES,
+                    _graph_mode.GraphKeys.TRAINABLE_VARIABLES):
+            kept = graph.get_collection_ref(key)
+            kept[:] = [v for v in kept if v is not variable]
+        # (which the Keras session still initializes)
+        graph.__dict__.setdefault("_keras_variables", []).append(variable)
+    return variable
+
+
 def learning_phase_value():
     """0 (inference) or 1 (training) when set, else 0."""
     phase = getattr(_state, "learning_phase", None)

@@ -406,7 +406,7 @@ class Layer(Module):
                           "automatically.", stacklevel=2)
             return []
         return [update for layer in self._flatten_layers() if layer.trainable or layer.stateful
-                for update in layer.__dict__.get("_v1_updates", ())]
+                for update in layer.__dict__.get("_graph_updates", ())]
 
     @property
     def losses(self):
@@ -562,7 +562,7 @@ class Layer(Module):
         """Runs the callables among `updates` (TF 2's updates are ops that already ran); while
         a TF 1 graph is built, keeps their ops (and those given) for `updates`, which a
         session runs."""
-        kept = self.__dict__.setdefault("_v1_updates", []) if backend.building_v1_graph() \
+        kept = self.__dict__.setdefault("_graph_updates", []) if backend.building_v1_graph() \
             else None
         for update in updates if isinstance(updates, (list, tuple)) else [updates]:
             if callable(update):

@@ -173,6 +173,8 @@ class SessionStep:
                                for a in flat)
                 return self._step(nest.pack_sequence_as(data, holders))
 
+            if self._losses:  # (a train step)
+                _build_optimizer(self._model, self._graph)
             outputs, ops = _build(self._graph, build)
             built = self._built[key] = (holders, outputs, ops)
             initialize(self._model, self._graph)
@@ -213,14 +215,31 @@ def _build(graph, build):
     return outputs, graph.get_operations()[first:]
 
 
+def _build_optimizer(model, graph):
+    """Makes the variables of `model`'s optimizer for its weights in `graph` (as TF 1's
+    optimizer makes its slots there), before a step traced there uses them."""
+    build = getattr(getattr(model, "optimizer", None), "build", None)
+    weights = model.trainable_variables if model.built else []
+    if build is not None and weights:
+        with graph.as_default():
+            build(weights)
+
+
+def optimizer_variables(model):
+    """The variables of `model`'s optimizer, kept out of the TF 1 graph's collections (as
+    TF 1's Keras leaves them out until it trains, under other names)."""
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None or not hasattr(optimizer, "variables"):
+        return []
+    variables = list(optimizer.variables() if callable(optimizer.variables)
+                     else optimizer.variables)
+    return [backend.out_of_collections(v) for v in variables]
+
+
 def initialize(model, graph):
     """Runs the initializers of the variables of `graph` (and `model`'s, its optimizer's)
     that the Keras session has no value for yet."""
-    variables = list(model.variables)
-    optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and hasattr(optimizer, "variables"):
-        variables += list(optimizer.variables() if callable(optimizer.variables)
-                          else optimizer.variables)
+    variables = list(model.variables) + optimizer_variables(model)
     session_mod.initialize_variables(_session(), variables)
 
 

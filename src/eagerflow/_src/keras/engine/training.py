@@ -30,7 +30,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import Function, function
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.keras import callbacks as callbacks_mod
+from eagerflow._src.keras import backend as backend_mod, callbacks as callbacks_mod
 from eagerflow._src.keras import late
 from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter, session_steps
@@ -360,6 +360,7 @@ class Model(Layer):
         # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
         self.optimizer = [self._get_optimizer(o) for o in optimizer] \
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
+        session_steps.optimizer_variables(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
@@ -371,8 +372,8 @@ class Model(Layer):
             weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
             steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
-        object.__setattr__(self, "_steps_per_execution",
-                           Variable(steps_per_execution or 1, dtype="int64"))
+        object.__setattr__(self, "_steps_per_execution", backend_mod.out_of_collections(
+            Variable(steps_per_execution or 1, dtype="int64")))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None

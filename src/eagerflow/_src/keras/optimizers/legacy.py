@@ -226,11 +226,12 @@ class OptimizerV2(optimizer.Optimizer):
         if legacy_name not in self._slot_names:
             self._slot_names.append(legacy_name)
         shape = var.shape if shape is None else shape
-        if isinstance(initializer, numbers.Real):
-            initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
-        else:
-            initial = initializers.get(initializer)(shape, var.dtype)
         with context.init_scope(), context.name_scope(f"{self.name}/"):  # absolute
+            # (the initial value made there too: in a TF 1 graph, a graph variable's)
+            if isinstance(initializer, numbers.Real):
+                initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
+            else:
+                initial = initializers.get(initializer)(shape, var.dtype)
             slot = Variable(initial, name=f"{optimizer._shared_name(var)}/{legacy_name}",
                             dtype=var.dtype, trainable=False)
         self._variables.append(slot)
@@ -293,7 +294,7 @@ class OptimizerV2(optimizer.Optimizer):
 
     def get_weights(self):
         """The values of `weights`, as NumPy arrays."""
-        return [v.numpy() for v in self.weights]
+        return backend.batch_get_value(self.weights)
 
     def set_weights(self, weights):
         """Assigns `weights` (arrays, in the order of `weights`): as many as there are."""
@@ -307,8 +308,7 @@ class OptimizerV2(optimizer.Optimizer):
             if tuple(param.shape) != np.shape(weight):
                 raise ValueError(f"Optimizer weight shape {tuple(param.shape)} not compatible "
                                  f"with provided weight shape {np.shape(weight)}.")
-        for param, weight in zip(params, weights):
-            param.assign(weight)
+        backend.batch_set_value(list(zip(params, weights)))
 
     # -- steps ---------------------------------------------------------------------------
     def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):

@@ -158,11 +158,12 @@ class Optimizer:
         with context.init_scope():
             if isinstance(learning_rate, schedules.LearningRateSchedule):
                 current = convert_to_tensor(learning_rate(self._iterations))
-                self._current_learning_rate = Variable(
-                    current, name="current_learning_rate", dtype=current.dtype, trainable=False)
+                self._current_learning_rate = backend.out_of_collections(Variable(
+                    current, name="current_learning_rate", dtype=current.dtype,
+                    trainable=False))
                 return learning_rate
-            return Variable(learning_rate, name="learning_rate", dtype=backend.floatx(),
-                            trainable=False)
+            return backend.out_of_collections(Variable(
+                learning_rate, name="learning_rate", dtype=backend.floatx(), trainable=False))
 
     @property
     def learning_rate(self):
@@ -354,7 +355,7 @@ class Optimizer:
 
     def get_weights(self):
         """The values of `variables`, as NumPy arrays (the legacy optimizers' method)."""
-        return [v.numpy() for v in self._variables]
+        return backend.batch_get_value(self._variables)
 
     def save_own_variables(self, store):
         for i, variable in enumerate(self._variables):
@@ -633,7 +634,7 @@ class Optimizer:
         if isinstance(hyperparameter, schedules.LearningRateSchedule):
             return schedules.serialize(hyperparameter)
         if isinstance(hyperparameter, Variable):
-            return hyperparameter.numpy()
+            return backend.get_value(hyperparameter)
         if callable(hyperparameter):
             return hyperparameter()
         return hyperparameter
