@@ -233,3 +233,25 @@ def test_collections_hold_the_model_weights_and_optimizers_are_legacy(tmp_path):
     model.save(str(tmp_path / "m.h5"))
     loaded = tf.keras.models.load_model(str(tmp_path / "m.h5"))
     np.testing.assert_allclose(loaded.predict(x[:3]), model.predict(x[:3]), rtol=1e-6)
+
+
+def test_dataset_loops_count_steps_as_tf1(capsys):
+    x, y = _data()
+    model = _model()
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+    capsys.readouterr()
+    history = model.fit(dataset, epochs=1, verbose=2, callbacks=[Record()])
+    assert capsys.readouterr().out.startswith("Train on 3 steps\n3/3 - ")
+    # (TF 1's loop: each batch of a dataset counts one, its size 1; the epoch's loss is the
+    # mean over the steps)
+    assert [(s["batch"], s["size"]) for s in seen] == [(0, 1), (1, 1), (2, 1)]
+    assert history.history["loss"][0] == sum(s["loss"] for s in seen) / 3
+    loss, accuracy = model.evaluate(dataset, verbose=0)
+    assert type(loss) is np.float64 and type(accuracy) is np.float32
+    np.testing.assert_allclose(loss, 0.544071, rtol=1e-5)

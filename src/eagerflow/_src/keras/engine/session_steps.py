@@ -82,30 +82,40 @@ def samples(model, x):
     return int(shape[0]) if shape else None
 
 
-def announce(train_samples, val_x):
-    """TF 1's first line of `fit`: the numbers of training and validation samples."""
-    line = f"Train on {train_samples} samples"
-    if val_x is not None:
-        line += f", validate on {int(np.shape(nest.flatten(val_x)[0])[0])} samples"
-    print(line)
+def progbar_logger(model, x, val_x, steps, validation_steps):
+    """In the session's loop, TF 1's progress bar of `fit` on `x`, after its first line (the
+    numbers of training and validation samples, or of steps for other data); else None."""
+    if graph_of(model) is None:
+        return None
+    count = samples(model, x)
+    unit = "steps" if count is None else "samples"
+    if count is None:
+        count, val = steps, validation_steps
+    else:
+        val = None if val_x is None else int(np.shape(nest.flatten(val_x)[0])[0])
+    print(f"Train on {count} {unit}" + ("" if not val else f", validate on {val} {unit}"))
+    return ProgbarLogger(count_mode=unit)
 
 
 class EpochLosses:
-    """`fit`'s logs in the session's loop, as TF 1's loop gives them: a batch's logs hold its
-    number (``batch``) and samples (``size``), its own losses (not their means so far) and the
-    metrics as they stand; the epoch's losses are the means of the batches' losses over the
-    samples, in float64."""
+    """The losses of a loop over `x` in the session, as TF 1's loop gives them: a batch's
+    logs hold its number (``batch``) and size (its samples, or 1 where the loop counts steps:
+    a dataset), its own losses (not their means so far) and the metrics as they stand; the
+    epoch's losses are the means of the batches' losses over the samples (or steps), in
+    float64."""
 
-    def __init__(self, model):
+    def __init__(self, model, x):
         self._model = model
+        self._by_steps = samples(model, x) is None
         self._totals, self._seen = {}, 0
 
-    def batch_logs(self, logs, batches, batch, train):
-        """The logs of `batches` (the last run of `train`) the callbacks get."""
+    def batch_logs(self, logs, batches, batch, step):
+        """The logs of `batches` (the last run of `step`) the callbacks get."""
         if graph_of(self._model) is None or not isinstance(logs, dict):
             return logs
-        size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
-        losses = getattr(train, "batch_losses", {})
+        size = len(batches) if self._by_steps else \
+            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+        losses = getattr(step, "batch_losses", {})
         self._seen += size
         for name, value in losses.items():
             self._totals[name] = self._totals.get(name, 0.0) + float(value) * size
@@ -121,6 +131,14 @@ class EpochLosses:
                  for k in logs}
         self._totals, self._seen = {}, 0
         return means
+
+    def results(self, logs):
+        """`evaluate`'s results: where the loop counts steps, the losses' means over them as
+        float64 NumPy scalars (the metrics' results as they are)."""
+        if not self._by_steps or not self._seen:
+            return logs
+        return {k: np.float64(self._totals[k] / self._seen) if k in self._totals else v
+                for k, v in logs.items()}
 
 
 def _python(value):
@@ -173,7 +191,7 @@ class SessionStep:
                                for a in flat)
                 return self._step(nest.pack_sequence_as(data, holders))
 
-            if self._losses:  # (a train step)
+            if self._losses:
                 _build_optimizer(self._model, self._graph)
             outputs, ops = _build(self._graph, build)
             built = self._built[key] = (holders, outputs, ops)
@@ -192,7 +210,7 @@ def step(model, kind, step_fn):
     graph = graph_of(model)
     if (kind, id(graph)) not in steps:
         run = model._on_replicas(step_fn)
-        if kind == "train":  # (TF 1's loop logs each batch's own losses)
+        if kind in ("train", "test"):  # (TF 1's loop logs each batch's own losses)
             step_fn = run
 
             def run(data):
@@ -202,7 +220,7 @@ def step(model, kind, step_fn):
                 return logs, dict(compiled.batch_values)
         # (as a traced function, which runs its updates and reads in program order)
         steps[kind, id(graph)] = SessionStep(model, function(run, autograph=True), graph,
-                                             losses=kind == "train")
+                                             losses=kind in ("train", "test"))
     return steps[kind, id(graph)]
 
 

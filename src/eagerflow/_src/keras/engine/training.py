@@ -589,10 +589,10 @@ class Model(Layer):
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
             samples = session_steps.samples(self, x)
-            if samples is not None and verbose:  # (TF 1's loop counts samples)
-                session_steps.announce(samples, val_x)
-                callbacks = (nest.flatten(callbacks) if callbacks else []) + [
-                    session_steps.ProgbarLogger(count_mode="samples")]
+            logger = session_steps.progbar_logger(self, x, val_x, handler.inferred_steps,
+                                                  validation_steps) if verbose else None
+            if logger is not None:  # (TF 1's loop, counting samples or steps)
+                callbacks = (nest.flatten(callbacks) if callbacks else []) + [logger]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
@@ -610,7 +610,7 @@ class Model(Layer):
         logs, epoch_logs, val_handler = None, {}, None
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
-            losses = session_steps.EpochLosses(self)
+            losses = session_steps.EpochLosses(self, x)
             callbacks.on_epoch_begin(epoch)
             batches = handler.batches()
             if initial_step and handler.inferred_steps is not None:
@@ -691,6 +691,7 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
+        losses = session_steps.EpochLosses(self, x)
         self.reset_metrics()
         counter = self._counter("test")
         counter.assign(0)
@@ -706,9 +707,10 @@ class Model(Layer):
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
                 counter.assign_add(1, read_value=False)
+            losses.batch_logs(logs, batches, end_step, test)
             callbacks.on_test_batch_end(end_step, logs)
         handler.end_epoch()
-        values = logs
+        values = losses.results(logs)
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit is not None:
