@@ -192,3 +192,16 @@ def test_legacy_optimizer_updates_run_by_a_backend_function():
     np.testing.assert_allclose(train([X, ones])[0], 5.906666, rtol=1e-6)
     grads = K.function([inputs, target], K.gradients(loss, dense.trainable_weights))([X, ones])
     np.testing.assert_allclose(grads[0], [[-33.582226], [-45.395557]], rtol=1e-6)
+
+
+def test_clear_session_starts_a_new_graph_and_session():
+    model, _ = _functional()
+    graph, session = tf.compat.v1.get_default_graph(), tf.compat.v1.keras.backend.get_session()
+    tf.keras.backend.clear_session()
+    assert tf.compat.v1.get_default_graph() is not graph
+    new_session = tf.compat.v1.keras.backend.get_session()
+    assert new_session is not session and new_session.graph is tf.compat.v1.get_default_graph()
+    inputs = tf.keras.Input((2,))
+    assert repr(inputs) == "<tf.Tensor 'input_1:0' shape=(None, 2) dtype=float32>"
+    other = tf.keras.Model(inputs, tf.keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    np.testing.assert_array_equal(other.predict(X), [[1.0], [5.0], [9.0]])

@@ -207,11 +207,19 @@ def separate_uids():
 
 @export("keras.backend.clear_session")
 def clear_session():
-    """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
+    """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase;
+    in TF 1's graph mode also the graph and the Keras session, as TF 1's Keras: a new default
+    graph, and a new session on it when one is next asked for."""
     global scratch_graph
     reset_uids()
     _state.learning_phase = None
     scratch_graph = None  # input names count from 1 again
+    if _graph_mode.v1_graph() is not None:
+        _graph_mode.reset_default_graph()
+        session = _session._keras_session[0] if _session._keras_session else None
+        if session is not None:
+            session.close()
+        _session.set_session(None)
 
 
 @export("keras.backend.learning_phase")
