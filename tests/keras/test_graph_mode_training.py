@@ -255,3 +255,31 @@ def test_dataset_loops_count_steps_as_tf1(capsys):
     loss, accuracy = model.evaluate(dataset, verbose=0)
     assert type(loss) is np.float64 and type(accuracy) is np.float32
     np.testing.assert_allclose(loss, 0.544071, rtol=1e-5)
+
+
+def test_trainable_weights_are_collected_at_compile_as_in_a_tf1_gan():
+    gen = tf.keras.Sequential([
+        tf.keras.layers.Dense(4, input_shape=(2,), kernel_initializer="ones"),
+        tf.keras.layers.Dense(2, kernel_initializer="ones")])
+    disc = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, input_shape=(2,), kernel_initializer="ones",
+                              activation="relu"),
+        tf.keras.layers.Dense(1, activation="sigmoid",
+                              kernel_initializer=tf.keras.initializers.Constant(0.01))])
+    disc.compile(tf.keras.optimizers.legacy.Adam(0.01), "binary_crossentropy",
+                 metrics=["accuracy"])
+    disc.trainable = False  # (after compile: disc's own steps still train it, as in TF 1)
+    z = tf.keras.Input((2,))
+    combined = tf.keras.Model(z, disc(gen(z)))
+    combined.compile(tf.keras.optimizers.legacy.Adam(0.01), "binary_crossentropy")
+    noise = np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 2)
+    losses = []
+    for _ in range(3):
+        fake = gen.predict(noise)
+        losses.append(disc.train_on_batch(np.ones((4, 2), np.float32), np.ones((4, 1)))[0])
+        losses.append(disc.train_on_batch(fake, np.zeros((4, 1)))[0])
+        losses.append(combined.train_on_batch(noise, np.ones((4, 1))))
+    np.testing.assert_allclose(losses, [0.6635971, 0.8609069, 0.5995288, 0.6449440, 0.8014146,
+                                        0.6363134, 0.6646920, 0.7366455, 0.6869528], rtol=1e-5)
+    np.testing.assert_allclose(disc.get_weights()[1], [0.0151809] * 3, rtol=1e-5)
+    np.testing.assert_allclose(gen.get_weights()[1], [0.02701726] * 4, rtol=1e-5)

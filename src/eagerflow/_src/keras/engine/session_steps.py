@@ -233,11 +233,26 @@ def _build(graph, build):
     return outputs, graph.get_operations()[first:]
 
 
+def collect_trainable(model):
+    """At `compile` in TF 1's graph mode: keeps the variables trainable then, which its train
+    steps update (as TF 1's Keras collects them at compile: a model frozen afterwards, a
+    GAN's discriminator inside the combined model, still trains on its own)."""
+    collected = list(model.trainable_variables) if backend.building_v1_graph() and \
+        model.built else None
+    object.__setattr__(model, "_compiled_trainable", collected)
+
+
+def trained_variables(model):
+    """The variables `model`'s train step updates (see `collect_trainable`)."""
+    collected = model.__dict__.get("_compiled_trainable")
+    return model.trainable_variables if collected is None else collected
+
+
 def _build_optimizer(model, graph):
     """Makes the variables of `model`'s optimizer for its weights in `graph` (as TF 1's
     optimizer makes its slots there), before a step traced there uses them."""
     build = getattr(getattr(model, "optimizer", None), "build", None)
-    weights = model.trainable_variables if model.built else []
+    weights = trained_variables(model) if model.built else []
     if build is not None and weights:
         with graph.as_default():
             build(weights)

@@ -361,6 +361,7 @@ class Model(Layer):
         self.optimizer = [self._get_optimizer(o) for o in optimizer] \
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         session_steps.optimizer_variables(self)
+        session_steps.collect_trainable(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
@@ -464,7 +465,7 @@ class Model(Layer):
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
         self._validate_target_and_loss(y, loss)
-        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+        self.optimizer.minimize(loss, session_steps.trained_variables(self), tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def _validate_target_and_loss(self, y, loss):
