@@ -2,20 +2,10 @@
 outputs are tensors of the TF 1 graph (placeholders and ops), run by the Keras session with
 a feed_dict, differentiated by ``tf.compat.v1.gradients``, as in TF 2.21 with tf_keras."""
 import numpy as np
-import pytest
 
 import eagerflow as tf
 
-
-@pytest.fixture(autouse=True)
-def _graph_mode():
-    tf.compat.v1.disable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
-    yield
-    tf.compat.v1.enable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(None)
+from tests.keras.test_graph_mode_training import _graph_mode  # noqa: F401 (autouse fixture)
 
 
 X = np.arange(6, dtype=np.float32).reshape(3, 2)
