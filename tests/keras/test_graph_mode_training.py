@@ -283,3 +283,25 @@ def test_trainable_weights_are_collected_at_compile_as_in_a_tf1_gan():
                                         0.6363134, 0.6646920, 0.7366455, 0.6869528], rtol=1e-5)
     np.testing.assert_allclose(disc.get_weights()[1], [0.0151809] * 3, rtol=1e-5)
     np.testing.assert_allclose(gen.get_weights()[1], [0.02701726] * 4, rtol=1e-5)
+
+
+def test_add_loss_and_add_metric_of_graph_tensors_and_compiling_again():
+    # (the Keras VAE example of TF 1: the loss made of TF ops on the model's tensors)
+    K = tf.compat.v1.keras.backend
+    x = np.linspace(0, 1, 16, dtype=np.float32).reshape(8, 2)
+    inputs = tf.keras.Input((2,))
+    hidden = tf.keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    outputs = tf.keras.layers.Dense(2, kernel_initializer="ones")(hidden)
+    vae = tf.keras.Model(inputs, outputs)
+    kl = 0.1 * K.sum(K.square(hidden), axis=-1)
+    vae.add_loss(K.mean(K.mean(K.square(inputs - outputs), axis=-1) + kl))
+    vae.compile(optimizer=tf.keras.optimizers.legacy.SGD(0.01))
+    history = vae.fit(x, None, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [3.2069510221481323,
+                                                         2.2267230302095413], rtol=1e-7)
+    vae.add_metric(K.mean(kl), name="kl", aggregation="mean")
+    vae.compile(optimizer=tf.keras.optimizers.legacy.SGD(0.01))  # (steps built anew)
+    history = vae.fit(x, None, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    assert list(history.history) == ["loss", "kl"]
+    np.testing.assert_allclose(history.history["kl"], [0.19279249012470245], rtol=1e-6)
+    np.testing.assert_allclose(history.history["loss"], [1.6210822314023972], rtol=1e-7)

@@ -113,6 +113,7 @@ class Functional(Model):
         self._add_graph_outputs([AddMetric(aggregation, name)(value)])
 
     def _split_symbolic(self, values):
+        tf_op_layers.wrap_graph_ops(values)  # (TF 1's graph mode: its ops on Keras tensors)
         own, other = [], []
         for value in nest.flatten(values):
             symbolic = keras_tensor.is_keras_tensor(value) and \

@@ -233,6 +233,13 @@ def _build(graph, build):
     return outputs, graph.get_operations()[first:]
 
 
+def forget(model):
+    """Drops the steps and runs built for `model` in sessions so far (`compile` again: its
+    loss, metrics and optimizer are new)."""
+    model.__dict__.pop("_session_steps", None)
+    model.__dict__.pop("_session_built", None)
+
+
 def collect_trainable(model):
     """At `compile` in TF 1's graph mode: keeps the variables trainable then, which its train
     steps update (as TF 1's Keras collects them at compile: a model frozen afterwards, a

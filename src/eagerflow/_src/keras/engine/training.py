@@ -362,6 +362,7 @@ class Model(Layer):
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         session_steps.optimizer_variables(self)
         session_steps.collect_trainable(self)
+        session_steps.forget(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
