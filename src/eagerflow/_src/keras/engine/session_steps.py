@@ -171,10 +171,10 @@ def _session():
 class SessionStep:
     """`step` built into `graph` once per input signature, each call one session run."""
 
-    def __init__(self, model, step, graph, losses=False):
-        self._model, self._step, self._graph = model, step, graph
+    def __init__(self, model, step, graph, kind):
+        self._model, self._step, self._graph, self._kind = model, step, graph, kind
         self._built = {}
-        self._losses = losses
+        self._losses = kind in ("train", "test")  # (the step gives its batch's losses too)
         self.batch_losses = {}  # (with `losses`) the last run's own losses, by name
 
     def __call__(self, data):
@@ -191,7 +191,7 @@ class SessionStep:
                                for a in flat)
                 return self._step(nest.pack_sequence_as(data, holders))
 
-            if self._losses:
+            if self._kind == "train":
                 _build_optimizer(self._model, self._graph)
             outputs, ops = _build(self._graph, build)
             built = self._built[key] = (holders, outputs, ops)
@@ -219,8 +219,7 @@ def step(model, kind, step_fn):
                 logs = step_fn(data)
                 return logs, dict(compiled.batch_values)
         # (as a traced function, which runs its updates and reads in program order)
-        steps[kind, id(graph)] = SessionStep(model, function(run, autograph=True), graph,
-                                             losses=kind in ("train", "test"))
+        steps[kind, id(graph)] = SessionStep(model, function(run, autograph=True), graph, kind)
     return steps[kind, id(graph)]
 
 

@@ -226,12 +226,11 @@ class OptimizerV2(optimizer.Optimizer):
         if legacy_name not in self._slot_names:
             self._slot_names.append(legacy_name)
         shape = var.shape if shape is None else shape
+        if isinstance(initializer, numbers.Real):
+            initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
+        else:
+            initial = initializers.get(initializer)(shape, var.dtype)
         with context.init_scope(), context.name_scope(f"{self.name}/"):  # absolute
-            # (the initial value made there too: in a TF 1 graph, a graph variable's)
-            if isinstance(initializer, numbers.Real):
-                initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
-            else:
-                initial = initializers.get(initializer)(shape, var.dtype)
             slot = Variable(initial, name=f"{optimizer._shared_name(var)}/{legacy_name}",
                             dtype=var.dtype, trainable=False)
         self._variables.append(slot)
