@@ -42,7 +42,9 @@ def test_keras_metric_called_in_a_graph_returns_its_updated_result():
     x = tf1.placeholder(tf.float32, [None])
     value, accuracy = mean(x), acc([1.0, 0.0, 1.0], x)
     with tf1.Session() as sess:
-        sess.run(tf1.global_variables_initializer())
+        # (a Keras metric's variables are in no collection, as in TF 1's Keras)
+        assert tf1.global_variables() == []
+        sess.run(tf1.variables_initializer(mean.variables + acc.variables))
         assert sess.run(value, {x: [1.0, 2.0, 3.0]}) == 2.0
         assert sess.run(value, {x: [6.0]}) == 3.0
         assert sess.run(mean.result()) == 3.0

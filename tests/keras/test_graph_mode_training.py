@@ -173,3 +173,135 @@ def test_tf1_metric_names_after_disable_v2_behavior():
         assert "val_acc" in history.history
     finally:
         tf.compat.v1.enable_v2_behavior()
+
+
+def test_fit_logs_each_batch_loss_and_epoch_means_in_float64():
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+    history = model.fit(x, y, batch_size=6, epochs=2, verbose=0, shuffle=False,
+                        callbacks=[Record()])
+    # TF 1's loop: the batch's number and size, its own loss, the metrics so far
+    assert list(seen[0]) == ["batch", "size", "loss", "accuracy"]
+    assert [(s["batch"], s["size"]) for s in seen[:4]] == [(0, 6), (1, 6), (2, 6), (3, 2)]
+    np.testing.assert_allclose([s["loss"] for s in seen[:4]],
+                               [0.70932525, 0.57305616, 0.49061272, 0.43126202], rtol=1e-6)
+    np.testing.assert_allclose([s["accuracy"] for s in seen[:4]],
+                               [0.16666667, 0.58333331, 0.72222221, 0.75], rtol=1e-6)
+    assert all(type(s["loss"]) is float for s in seen)
+    # the epoch's loss: the batches' losses averaged over the samples in float64
+    for epoch in range(2):
+        batches = seen[4 * epoch:4 * epoch + 4]
+        assert history.history["loss"][epoch] == sum(s["loss"] * s["size"]
+                                                     for s in batches) / 20
+    np.testing.assert_allclose(history.history["loss"], [0.5750244408845901,
+                                                         0.5585691958665848], rtol=1e-7)
+
+
+def test_evaluate_and_predict_show_no_progress_bar(capsys):
+    x, y = _data()
+    model = _model()
+    model.evaluate(x, y, verbose=1)
+    model.predict(x, verbose=1)
+    model.fit(x, y, batch_size=10, epochs=1, verbose=1, validation_split=0.5)
+    out = capsys.readouterr().out
+    assert out.startswith("Train on 10 samples, validate on 10 samples\n\r10/10 [")
+    assert "/step" not in out and "val_loss" in out
+
+
+def test_collections_hold_the_model_weights_and_optimizers_are_legacy(tmp_path):
+    x, y = _data()
+    model = _model()
+    model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+    assert isinstance(model.optimizer, tf.keras.optimizers.legacy.Adam)
+    weights = ["dense/kernel:0", "dense/bias:0", "dense_1/kernel:0", "dense_1/bias:0"]
+    # (the metrics' and the compiled model's own variables are Keras's, as in TF 1's Keras)
+    assert [v.name for v in tf.compat.v1.global_variables()] == weights
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0)
+    assert [v.name for v in tf.compat.v1.trainable_variables()] == weights
+    assert [v.name for v in tf.compat.v1.global_variables()][:4] == weights
+    session = tf.compat.v1.keras.backend.get_session()
+    path = tf.compat.v1.train.Saver().save(session, str(tmp_path / "ck"))
+    saved = [name for name, _ in tf.train.list_variables(path)]
+    assert set(w[:-2] for w in weights) <= set(saved)
+    assert not {"total", "count", "Variable"} & set(saved)
+    model.save(str(tmp_path / "m.h5"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "m.h5"))
+    np.testing.assert_allclose(loaded.predict(x[:3]), model.predict(x[:3]), rtol=1e-6)
+
+
+def test_dataset_loops_count_steps_as_tf1(capsys):
+    x, y = _data()
+    model = _model()
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+    capsys.readouterr()
+    history = model.fit(dataset, epochs=1, verbose=2, callbacks=[Record()])
+    assert capsys.readouterr().out.startswith("Train on 3 steps\n3/3 - ")
+    # (TF 1's loop: each batch of a dataset counts one, its size 1; the epoch's loss is the
+    # mean over the steps)
+    assert [(s["batch"], s["size"]) for s in seen] == [(0, 1), (1, 1), (2, 1)]
+    assert history.history["loss"][0] == sum(s["loss"] for s in seen) / 3
+    loss, accuracy = model.evaluate(dataset, verbose=0)
+    assert type(loss) is np.float64 and type(accuracy) is np.float32
+    np.testing.assert_allclose(loss, 0.544071, rtol=1e-5)
+
+
+def test_trainable_weights_are_collected_at_compile_as_in_a_tf1_gan():
+    gen = tf.keras.Sequential([
+        tf.keras.layers.Dense(4, input_shape=(2,), kernel_initializer="ones"),
+        tf.keras.layers.Dense(2, kernel_initializer="ones")])
+    disc = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, input_shape=(2,), kernel_initializer="ones",
+                              activation="relu"),
+        tf.keras.layers.Dense(1, activation="sigmoid",
+                              kernel_initializer=tf.keras.initializers.Constant(0.01))])
+    disc.compile(tf.keras.optimizers.legacy.Adam(0.01), "binary_crossentropy",
+                 metrics=["accuracy"])
+    disc.trainable = False  # (after compile: disc's own steps still train it, as in TF 1)
+    z = tf.keras.Input((2,))
+    combined = tf.keras.Model(z, disc(gen(z)))
+    combined.compile(tf.keras.optimizers.legacy.Adam(0.01), "binary_crossentropy")
+    noise = np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 2)
+    losses = []
+    for _ in range(3):
+        fake = gen.predict(noise)
+        losses.append(disc.train_on_batch(np.ones((4, 2), np.float32), np.ones((4, 1)))[0])
+        losses.append(disc.train_on_batch(fake, np.zeros((4, 1)))[0])
+        losses.append(combined.train_on_batch(noise, np.ones((4, 1))))
+    np.testing.assert_allclose(losses, [0.6635971, 0.8609069, 0.5995288, 0.6449440, 0.8014146,
+                                        0.6363134, 0.6646920, 0.7366455, 0.6869528], rtol=1e-5)
+    np.testing.assert_allclose(disc.get_weights()[1], [0.0151809] * 3, rtol=1e-5)
+    np.testing.assert_allclose(gen.get_weights()[1], [0.02701726] * 4, rtol=1e-5)
+
+
+def test_add_loss_and_add_metric_of_graph_tensors_and_compiling_again():
+    # (the Keras VAE example of TF 1: the loss made of TF ops on the model's tensors)
+    K = tf.compat.v1.keras.backend
+    x = np.linspace(0, 1, 16, dtype=np.float32).reshape(8, 2)
+    inputs = tf.keras.Input((2,))
+    hidden = tf.keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+    outputs = tf.keras.layers.Dense(2, kernel_initializer="ones")(hidden)
+    vae = tf.keras.Model(inputs, outputs)
+    kl = 0.1 * K.sum(K.square(hidden), axis=-1)
+    vae.add_loss(K.mean(K.mean(K.square(inputs - outputs), axis=-1) + kl))
+    vae.compile(optimizer=tf.keras.optimizers.legacy.SGD(0.01))
+    history = vae.fit(x, None, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [3.2069510221481323,
+                                                         2.2267230302095413], rtol=1e-7)
+    vae.add_metric(K.mean(kl), name="kl", aggregation="mean")
+    vae.compile(optimizer=tf.keras.optimizers.legacy.SGD(0.01))  # (steps built anew)
+    history = vae.fit(x, None, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    assert list(history.history) == ["loss", "kl"]
+    np.testing.assert_allclose(history.history["kl"], [0.19279249012470245], rtol=1e-6)
+    np.testing.assert_allclose(history.history["loss"], [1.6210822314023972], rtol=1e-7)

@@ -601,10 +601,11 @@ def get_session(op_input_list=()):
 
 def initialize_variables(session, variables=()):
     """Runs in `session` the initializers of `variables` and of its graph's global and local
-    variables that it has no value for."""
+    variables (and Keras's own, kept out of the collections) that it has no value for."""
     graph = session.graph
     candidates = list(graph.get_collection(graph_mode.GraphKeys.GLOBAL_VARIABLES)) + \
-        list(graph.get_collection(graph_mode.GraphKeys.LOCAL_VARIABLES)) + list(variables)
+        list(graph.get_collection(graph_mode.GraphKeys.LOCAL_VARIABLES)) + \
+        list(graph.__dict__.get("_keras_variables", ())) + list(variables)
     fresh, seen = [], set()
     for v in candidates:
         handle = getattr(v, "_handle", None)

@@ -21,7 +21,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode as _graph_mode, session as _session
 from eagerflow._src.core import context as _context
-from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core import dtypes as _dtypes, nest as _nest
 from eagerflow._src.core.context import init_scope
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.tensor import Tensor
@@ -207,11 +207,19 @@ def separate_uids():
 
 @export("keras.backend.clear_session")
 def clear_session():
-    """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase."""
+    """Forgets layer-name counters (the next Dense is ``dense`` again) and the learning phase;
+    in TF 1's graph mode also the graph and the Keras session, as TF 1's Keras: a new default
+    graph, and a new session on it when one is next asked for."""
     global scratch_graph
     reset_uids()
     _state.learning_phase = None
     scratch_graph = None  # input names count from 1 again
+    if _graph_mode.v1_graph() is not None:
+        _graph_mode.reset_default_graph()
+        session = _session._keras_session[0] if _session._keras_session else None
+        if session is not None:
+            session.close()
+        _session.set_session(None)
 
 
 @export("keras.backend.learning_phase")
@@ -230,6 +238,26 @@ def learning_phase():
                 graph.__dict__["_keras_learning_phase"] = tensor
             return tensor
     return learning_phase_value()
+
+
+def building_v1_graph():
+    """Whether ops build into a TF 1 graph now (TF 1's graph mode, outside any function)."""
+    return _graph_mode.v1_graph() is not None
+
+
+def out_of_collections(variable):
+    """`variable`, kept out of its TF 1 graph's variable collections (a metric's total, the
+    steps per execution): Keras's own state, which TF 1's Keras keeps out of them, so that a
+    ``Saver()`` saves the model's weights alone."""
+    graph = getattr(variable, "graph", None)
+    if graph is not None and _graph_mode.is_v1(graph):
+        for key in (_graph_mode.GraphKeys.GLOBAL_VARIABLES,
+                    _graph_mode.GraphKeys.TRAINABLE_VARIABLES):
+            kept = graph.get_collection_ref(key)
+            kept[:] = [v for v in kept if v is not variable]
+        # (which the Keras session still initializes)
+        graph.__dict__.setdefault("_keras_variables", []).append(variable)
+    return variable
 
 
 def learning_phase_value():
@@ -1384,13 +1412,17 @@ def batch_normalization(x, mean, var, beta, gamma, axis=-1, epsilon=1e-3):
 @export("keras.backend.placeholder")
 def placeholder(shape=None, ndim=None, dtype=None, sparse=False, name=None, ragged=False):
     """A Keras input of `shape` (the batch dimension included), or of `ndim` unknown
-    dimensions: what eager Keras makes of a placeholder."""
+    dimensions: what eager Keras makes of a placeholder; in TF 1's graph mode, a placeholder
+    of the graph (``tf.compat.v1.placeholder``), as TF 1's Keras makes."""
     if sparse and ragged:
         raise ValueError("Cannot set both sparse and ragged to True when creating a "
                          "placeholder.")
     if not shape and ndim:
         shape = (None,) * ndim
-    return late.engine.input_layer.Input(batch_shape=list(shape), dtype=dtype or floatx(),
+    dtype = dtype or floatx()
+    if _graph_mode.v1_graph() is not None and not (sparse or ragged):
+        return _graph_mode.placeholder(dtype, shape, name)
+    return late.engine.input_layer.Input(batch_shape=list(shape), dtype=dtype,
                                          sparse=sparse, ragged=ragged, name=name)
 
 
@@ -1414,15 +1446,19 @@ def gradients(loss, variables):
 @export("keras.backend.function")
 def function(inputs, outputs, updates=None, name=None, **kwargs):
     """A callable mapping values of the Keras `inputs` to the values of `outputs` (NumPy
-    arrays), through a functional model of them."""
+    arrays), through a functional model of them; in TF 1's graph mode, one run of the Keras
+    session feeding `inputs` (any placeholders: ``learning_phase()`` too), fetching `outputs`
+    and running `updates` (ops, or ``(variable, new value)`` pairs)."""
     if kwargs:
         raise ValueError(f"Invalid argument {tuple(kwargs)} passed to K.function with "
                          f"TensorFlow backend")
+    if _graph_mode.v1_graph() is not None:
+        return _session_function(inputs, outputs, updates)
     model = late.engine.training.Model(inputs=inputs, outputs=outputs)
     one_listed = isinstance(outputs, list) and len(outputs) == 1
 
     def call(model_inputs):
-        if _graph_session() is not None:  # (TF 1's graph mode: one session run)
+        if _graph_session() is not None:  # (a Keras loop's callback in TF 1's graph mode)
             outs = model.predict_on_batch(model_inputs)
             outs = [np.asarray(o)[()] for o in outs] if isinstance(outs, (list, tuple)) \
                 else np.asarray(outs)[()]
@@ -1431,6 +1467,29 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
         if one_listed:
             outs = [outs]
         return [o.numpy() for o in outs] if isinstance(outs, (list, tuple)) else outs.numpy()
+    return call
+
+
+def _session_function(inputs, outputs, updates):
+    """`function` in TF 1's graph mode: a run of the Keras session."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError("`inputs` to a Keras backend function should be a list or tuple.")
+    inputs = list(inputs)
+    ops = []
+    for update in updates or ():
+        if isinstance(update, (list, tuple)):
+            variable, value = update
+            update = variable.assign(value, read_value=False)
+        ops.append(update)
+    fetched = _nest.flatten(outputs)
+
+    def call(values):
+        if not isinstance(values, (list, tuple)):
+            raise TypeError("`inputs` should be a list or tuple.")
+        feeds = {x: np.asarray(v, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype)
+                 for x, v in zip(inputs, values)}
+        results = _session.get_session().run((fetched, ops), feed_dict=feeds)[0]
+        return _nest.pack_sequence_as(outputs, results)
     return call
 
 

@@ -420,13 +420,17 @@ class Layer(Module):
 
     @property
     def updates(self):
-        """TF 1's update ops: none in TF 2, where updates apply as they run (deprecated, with
-        tf_keras's warning)."""
-        import warnings  # noqa: PLC0415
-        warnings.warn("`layer.updates` will be removed in a future version. This property "
-                      "should not be used in TensorFlow 2.0, as `updates` are applied "
-                      "automatically.", stacklevel=2)
-        return []
+        """TF 1's update ops (a batch normalization's moving averages), this layer's and its
+        sub-layers' that train or keep state: made while a TF 1 graph is built, none in
+        TF 2, where updates apply as they run (deprecated there, with tf_keras's warning)."""
+        if not backend.building_v1_graph():
+            import warnings  # noqa: PLC0415
+            warnings.warn("`layer.updates` will be removed in a future version. This property "
+                          "should not be used in TensorFlow 2.0, as `updates` are applied "
+                          "automatically.", stacklevel=2)
+            return []
+        return [update for layer in self._flatten_layers() if layer.trainable or layer.stateful
+                for update in layer.__dict__.get("_graph_updates", ())]
 
     @property
     def losses(self):
@@ -586,10 +590,16 @@ class Layer(Module):
             v.assign(np.asarray(store[f"{i}"]))
 
     def add_update(self, updates):
-        """Runs the callables among `updates` (TF 2's updates are ops that already ran)."""
+        """Runs the callables among `updates` (TF 2's updates are ops that already ran); while
+        a TF 1 graph is built, keeps their ops (and those given) for `updates`, which a
+        session runs."""
+        kept = self.__dict__.setdefault("_graph_updates", []) if backend.building_v1_graph() \
+            else None
         for update in updates if isinstance(updates, (list, tuple)) else [updates]:
             if callable(update):
-                update()
+                update = update()
+            if kept is not None and update is not None:
+                kept.append(getattr(update, "op", update))
 
     def add_loss(self, losses, **kwargs):
         """Adds loss tensors, or zero-argument callables returning one, to `losses`.

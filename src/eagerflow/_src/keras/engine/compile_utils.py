@@ -108,6 +108,7 @@ class LossesContainer:
         self._outputs = None
         self._loss_metric = metrics_mod.Mean(name="loss")
         self._per_output_metrics = []
+        self.batch_values = {}  # the last call's losses by their metrics' names
 
     def build(self, y_pred):
         self._outputs = outputs = _Outputs(y_pred, self._output_names)
@@ -126,6 +127,7 @@ class LossesContainer:
         return [self._loss_metric] + [m for m in self._per_output_metrics if m is not None]
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        self.batch_values = {}
         if self._outputs is None:
             self.build(y_pred)
         outputs = nest.flatten(y_pred)
@@ -147,6 +149,7 @@ class LossesContainer:
             value, seen = _for_replicas(value, loss.reduction == losses_mod.Reduction.SUM)
             if self._per_output_metrics:
                 self._per_output_metrics[i].update_state(seen, sample_weight=batch)
+                self.batch_values[self._per_output_metrics[i].name] = seen
             total.append(value if w is None else value * w)
             shown.append(seen if w is None else seen * w)
         if regularization_losses:
@@ -155,7 +158,9 @@ class LossesContainer:
             shown.append(regularization)
         if not total:
             return None
-        self._loss_metric.update_state(_added(shown), sample_weight=batch)
+        self.batch_values[self._loss_metric.name] = _added(shown)
+        self._loss_metric.update_state(self.batch_values[self._loss_metric.name],
+                                       sample_weight=batch)
         return _added(total)
 
     def reset_state(self):

@@ -51,6 +51,7 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
+        tf_op_layers.wrap_graph_ops(outputs)  # (TF 1's graph mode: its ops on Keras tensors)
         self._init_graph_network(*_cut_at(inputs, outputs))
 
     def _init_graph_network(self, inputs, outputs):
@@ -116,6 +117,7 @@ class Functional(Model):
         self._add_graph_outputs([AddMetric(aggregation, name)(value)])
 
     def _split_symbolic(self, values):
+        tf_op_layers.wrap_graph_ops(values)  # (TF 1's graph mode: its ops on Keras tensors)
         own, other = [], []
         for value in nest.flatten(values):
             symbolic = keras_tensor.is_keras_tensor(value) and \
@@ -556,7 +558,7 @@ def _symbolic_copy(tensor, name):
     if isinstance(tensor, RaggedTensor):
         return keras_tensor.ragged_placeholder(tensor.dtype, tensor.shape, name,
                                                tensor.ragged_rank)
-    return keras_tensor.keras_graph().placeholder(tensor.dtype, tensor.shape, name)
+    return keras_tensor.placeholder(tensor.dtype, tensor.shape, name)
 
 
 def _cut_at(inputs, outputs):
@@ -693,8 +695,7 @@ def _schedule(inputs, outputs):
         stack = [(root, root_depth)]
         while stack:
             step, d = stack.pop()
-            if isinstance(step, (keras_tensor.KerasTensor, SparseTensor, RaggedTensor,
-                                 ExtensionType)):
+            if not isinstance(step, keras_tensor.Node):  # a tensor
                 met.setdefault(id(step.node.layer), (step.node.layer, len(met)))  # an input
                 depth[id(step.node)] = max(depth.get(id(step.node), 0), d)
                 continue

@@ -5,14 +5,22 @@
 (TensorShape([None, 28, 28]), 'float32')
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.utils import serialization
+
+
+def _of_v1_graph(tensor):
+    """Whether `tensor` is a tensor of a TF 1 graph: in TF 1's graph mode such a tensor (a
+    ``tf.compat.v1.placeholder``) becomes the model's input itself."""
+    return isinstance(tensor, SymbolicTensor) and graph_mode.is_v1(tensor.graph)
 
 
 @export("keras.layers.InputLayer")
@@ -67,13 +75,11 @@ class InputLayer(Layer):
                 input_tensor = keras_tensor.ragged_placeholder(_dtypes.as_dtype(dtype), shape,
                                                                name)
             else:
-                input_tensor = keras_tensor.keras_graph().placeholder(_dtypes.as_dtype(dtype),
-                                                                      shape, name)
+                input_tensor = keras_tensor.placeholder(_dtypes.as_dtype(dtype), shape, name)
         elif isinstance(input_tensor, EagerTensor):
             # As tf_keras: a concrete tensor stands for inputs of its shape and dtype.
-            input_tensor = keras_tensor.keras_graph().placeholder(input_tensor.dtype,
-                                                                  input_tensor.shape, name)
-        elif not keras_tensor.is_keras_tensor(input_tensor):
+            input_tensor = keras_tensor.placeholder(input_tensor.dtype, input_tensor.shape, name)
+        elif not keras_tensor.is_keras_tensor(input_tensor) and not _of_v1_graph(input_tensor):
             raise ValueError(f"You should not pass an EagerTensor to `Input`. For example, "
                              f"instead of creating an InputLayer, you should instantiate your "
                              f"model and directly call it on your input. "

@@ -8,12 +8,18 @@ which tensors into which. TF functions and operators applied to these tensors
 (`TFOpLambda`, see ``layers/tf_op_layers.py``). `Functional` models later
 replay the layers on real tensors.
 
+In TF 1's graph mode (after ``disable_eager_execution``) the graph is the TF 1 graph being
+built, as in TF 1's Keras: inputs are its placeholders and layers' outputs its tensors
+(carrying the same history), which a `Session` runs and ``tf.compat.v1.gradients``
+differentiates; TF functions applied to them outside a layer's call are plain ops there.
+
 >>> tf.keras.backend.clear_session()  # layer names count from zero again
 >>> x = tf.keras.Input(shape=(3,))
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
 from eagerflow._src.backend.api_export import SymbolicCall, export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor import Tensor
@@ -126,10 +132,22 @@ def _not_dispatchable(tensor):
 
 
 def keras_graph():
-    """The scratch graph of functional-API tensors (`clear_session` starts a new one)."""
+    """The graph of functional-API tensors: the scratch graph (`clear_session` starts a new
+    one), or in TF 1's graph mode the TF 1 graph being built, as TF 1's Keras builds its
+    models into the default graph."""
+    graph = graph_mode.v1_graph()
+    if graph is not None:
+        return graph
     if backend.scratch_graph is None:
         backend.scratch_graph = _KerasGraph("keras_graph")
     return backend.scratch_graph
+
+
+def placeholder(dtype, shape, name):
+    """A symbolic input of `keras_graph()` (a placeholder fed by name in a TF 1 graph)."""
+    if graph_mode.v1_graph() is not None:
+        return graph_mode.placeholder(dtype, shape, name)
+    return keras_graph().placeholder(dtype, shape, name)
 
 
 def building_symbolically():
@@ -157,16 +175,19 @@ def is_keras_tensor(value):
         value = value.values
     elif isinstance(value, RaggedTensor):
         value = RaggedTensor.flat_values.fget(value)  # (not a Keras tensor's layer of it)
-    return isinstance(value, KerasTensor) and value.graph is backend.scratch_graph
+    if isinstance(value, KerasTensor):
+        return value.graph is backend.scratch_graph
+    # (TF 1's graph mode: a tensor of a TF 1 graph that an input or a layer's call made)
+    return isinstance(value, SymbolicTensor) and "_keras_history" in value.__dict__ and \
+        graph_mode.is_v1(value.graph)
 
 
 def sparse_placeholder(dtype, shape, name):
     """A sparse symbolic input of `shape`: a SparseTensor of three placeholders."""
-    graph = keras_graph()
     rank = shape.rank
-    value = SparseTensor(graph.placeholder(_d.int64, TensorShape([None, rank]), f"{name}/indices"),
-                         graph.placeholder(dtype, TensorShape([None]), f"{name}/values"),
-                         graph.placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
+    value = SparseTensor(placeholder(_d.int64, TensorShape([None, rank]), f"{name}/indices"),
+                         placeholder(dtype, TensorShape([None]), f"{name}/values"),
+                         placeholder(_d.int64, TensorShape([rank]), f"{name}/shape"))
     value._shape_hint = shape
     value.name = name
     value.__class__ = SparseKerasTensor
@@ -285,8 +306,7 @@ def extension_placeholder(spec, name):
     if not hasattr(spec, "shape"):
         raise ValueError(f"KerasTensor only supports TypeSpecs that have a shape field; got "
                          f"{type(spec).__name__}, which does not have a shape.")
-    graph = keras_graph()
-    value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
+    value = spec._from_components([placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
     object.__setattr__(value, "__class__", _extension_keras_type(type(value)))
     return value
@@ -317,11 +337,10 @@ def ragged_placeholder(dtype, shape, name, ragged_rank=None):
     """A ragged symbolic input of `shape`: a RaggedTensor of placeholders (its flat values
     and row splits), by default ragged up to its last unknown axis after the first (as
     tf_keras's inputs are: ``(None, None, 2)`` has ragged rank 1)."""
-    graph = keras_graph()
     if ragged_rank is None:
         ragged_rank = max([i for i in range(1, shape.rank) if shape[i] is None], default=0)
     spec = RaggedTensorSpec(shape, dtype, ragged_rank=ragged_rank)
-    value = spec._from_components([graph.placeholder(s.dtype, s.shape, f"{name}/{i}")
+    value = spec._from_components([placeholder(s.dtype, s.shape, f"{name}/{i}")
                                    for i, s in enumerate(spec._component_specs)])
     value.name = name
     value.__class__ = RaggedKerasTensor
@@ -367,8 +386,8 @@ class Node:
                                    _extension_keras_type(out._type_spec.value_type))
                 continue
             out._keras_history = (self.layer, self.index, i)
-            if isinstance(out, (RaggedTensor, SparseTensor)):  # (a KerasTensor finds its
-                out.node = self                                 # node by its history)
+            if not isinstance(out, KerasTensor):  # (a KerasTensor finds its node by its
+                out.node = self                   # history)
                 if type(out) is RaggedTensor:
                     out.__class__ = RaggedKerasTensor
                 elif type(out) is SparseTensor:
@@ -379,7 +398,7 @@ class Node:
         kept = {id(t) for t in nest.flatten(outputs)}
         for out in nest.flatten(self.outputs):
             if id(out) not in kept:
-                object.__delattr__(out, "_keras_history")
+                _disown(out)
         self.outputs = self.output_tensors = outputs
         self._own(outputs)
 
@@ -391,7 +410,7 @@ class Node:
             if producer is not None:
                 producer[0]._outbound_nodes.remove(self)
         for out in nest.flatten(self.outputs):
-            object.__delattr__(out, "_keras_history")
+            _disown(out)
 
     call_args = property(lambda self: self.args)
     call_kwargs = property(lambda self: self.kwargs)
@@ -407,6 +426,13 @@ class Node:
     @property
     def parent_nodes(self):
         return [x.node for x in self.keras_inputs if x.node is not None]
+
+
+def _disown(tensor):
+    """`tensor` made by no layer again."""
+    object.__delattr__(tensor, "_keras_history")
+    if not isinstance(tensor, KerasTensor) and "node" in vars(tensor):
+        object.__delattr__(tensor, "node")
 
 
 def _shapes(tensors):
@@ -441,7 +467,7 @@ def call_symbolically(layer, inputs, args, kwargs):
                              f"got {type(t).__name__}.Spec, which does not have a shape.")
         # (an output given twice, an RNN's last output and state say, is two tensors, as
         # each carries its own place among the outputs)
-        if id(t) in taken or hasattr(t, "_keras_history") or not is_keras_tensor(t):
+        if id(t) in taken or hasattr(t, "_keras_history") or not _of(t, graph):
             t = _fresh(t)
         taken.add(id(t))
         return t
@@ -449,6 +475,13 @@ def call_symbolically(layer, inputs, args, kwargs):
     outputs = nest.map_structure(own, outputs)
     Node(layer, (inputs, *args), dict(kwargs), outputs)
     return outputs
+
+
+def _of(tensor, graph):
+    """Whether `tensor` is a symbolic tensor of `graph` (the graph a layer was called in)."""
+    if isinstance(graph, _KerasGraph):
+        return is_keras_tensor(tensor)
+    return isinstance(tensor, SymbolicTensor) and tensor.graph is graph
 
 
 def _components(value):

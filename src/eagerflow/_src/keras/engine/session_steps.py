@@ -19,7 +19,7 @@ from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import function
-from eagerflow._src.keras import backend
+from eagerflow._src.keras import backend, callbacks
 
 
 def graph_of(model):
@@ -82,21 +82,81 @@ def samples(model, x):
     return int(shape[0]) if shape else None
 
 
-def announce(train_samples, val_x):
-    """TF 1's first line of `fit`: the numbers of training and validation samples."""
-    line = f"Train on {train_samples} samples"
-    if val_x is not None:
-        line += f", validate on {int(np.shape(nest.flatten(val_x)[0])[0])} samples"
-    print(line)
+def progbar_logger(model, x, val_x, steps, validation_steps):
+    """In the session's loop, TF 1's progress bar of `fit` on `x`, after its first line (the
+    numbers of training and validation samples, or of steps for other data); else None."""
+    if graph_of(model) is None:
+        return None
+    count = samples(model, x)
+    unit = "steps" if count is None else "samples"
+    if count is None:
+        count, val = steps, validation_steps
+    else:
+        val = None if val_x is None else int(np.shape(nest.flatten(val_x)[0])[0])
+    print(f"Train on {count} {unit}" + ("" if not val else f", validate on {val} {unit}"))
+    return ProgbarLogger(count_mode=unit)
 
 
-def batch_logs(model, logs, batches):
-    """The logs the callbacks get after `batches` ran: in the session's loop, with the
-    batches' number of samples (``size``), as TF 1's loop gives them."""
-    if graph_of(model) is None or not isinstance(logs, dict):
-        return logs
-    size = sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
-    return dict(logs, size=size)
+class EpochLosses:
+    """The losses of a loop over `x` in the session, as TF 1's loop gives them: a batch's
+    logs hold its number (``batch``) and size (its samples, or 1 where the loop counts steps:
+    a dataset), its own losses (not their means so far) and the metrics as they stand; the
+    epoch's losses are the means of the batches' losses over the samples (or steps), in
+    float64."""
+
+    def __init__(self, model, x):
+        self._model = model
+        self._by_steps = samples(model, x) is None
+        self._totals, self._seen = {}, 0
+
+    def batch_logs(self, logs, batches, batch, step):
+        """The logs of `batches` (the last run of `step`) the callbacks get."""
+        if graph_of(self._model) is None or not isinstance(logs, dict):
+            return logs
+        size = len(batches) if self._by_steps else \
+            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+        losses = getattr(step, "batch_losses", {})
+        self._seen += size
+        for name, value in losses.items():
+            self._totals[name] = self._totals.get(name, 0.0) + float(value) * size
+        out = {"batch": batch, "size": size}
+        out.update((k, _python(losses.get(k, v))) for k, v in logs.items())
+        return out
+
+    def epoch_logs(self, logs):
+        """The epoch's `logs` with its losses' means over the samples."""
+        if not self._seen:
+            return logs
+        means = {k: logs[k] if k not in self._totals else self._totals[k] / self._seen
+                 for k in logs}
+        self._totals, self._seen = {}, 0
+        return means
+
+    def results(self, logs):
+        """`evaluate`'s results: where the loop counts steps, the losses' means over them as
+        float64 NumPy scalars (the metrics' results as they are)."""
+        if not self._by_steps or not self._seen:
+            return logs
+        return {k: np.float64(self._totals[k] / self._seen) if k in self._totals else v
+                for k, v in logs.items()}
+
+
+def _python(value):
+    """A NumPy scalar as a Python number (as TF 1's callbacks see it); arrays as they are."""
+    value = np.asarray(value)
+    return value.item() if value.ndim == 0 else value
+
+
+class ProgbarLogger(callbacks.ProgbarLogger):
+    """TF 1's progress bar of `fit`: the batches' losses averaged over the samples seen, the
+    metrics shown as they stand."""
+
+    def _maybe_init_progbar(self):
+        super()._maybe_init_progbar()
+        compiled = getattr(self.model, "compiled_loss", None)
+        losses = {m.name for m in compiled.metrics} if compiled is not None else set()
+        self.stateful_metrics -= losses
+        self.progbar.stateful_metrics = self.progbar.stateful_metrics - losses
 
 
 def numpy_logs(logs):
@@ -111,9 +171,11 @@ def _session():
 class SessionStep:
     """`step` built into `graph` once per input signature, each call one session run."""
 
-    def __init__(self, model, step, graph):
-        self._model, self._step, self._graph = model, step, graph
+    def __init__(self, model, step, graph, kind):
+        self._model, self._step, self._graph, self._kind = model, step, graph, kind
         self._built = {}
+        self._losses = kind in ("train", "test")  # (the step gives its batch's losses too)
+        self.batch_losses = {}  # (with `losses`) the last run's own losses, by name
 
     def __call__(self, data):
         flat = [np.asarray(v.numpy() if isinstance(v, (Tensor, Variable)) else v)
@@ -129,11 +191,16 @@ class SessionStep:
                                for a in flat)
                 return self._step(nest.pack_sequence_as(data, holders))
 
+            if self._kind == "train":
+                _build_optimizer(self._model, self._graph)
             outputs, ops = _build(self._graph, build)
             built = self._built[key] = (holders, outputs, ops)
             initialize(self._model, self._graph)
         holders, outputs, ops = built
-        return _run(outputs, ops, dict(zip(holders, flat)))
+        results = _run(outputs, ops, dict(zip(holders, flat)))
+        if self._losses:
+            results, self.batch_losses = results
+        return results
 
 
 def step(model, kind, step_fn):
@@ -142,9 +209,17 @@ def step(model, kind, step_fn):
     steps = model.__dict__.setdefault("_session_steps", {})
     graph = graph_of(model)
     if (kind, id(graph)) not in steps:
+        run = model._on_replicas(step_fn)
+        if kind in ("train", "test"):  # (TF 1's loop logs each batch's own losses)
+            step_fn = run
+
+            def run(data):
+                compiled = model.compiled_loss
+                compiled.batch_values = {}
+                logs = step_fn(data)
+                return logs, dict(compiled.batch_values)
         # (as a traced function, which runs its updates and reads in program order)
-        steps[kind, id(graph)] = SessionStep(
-            model, function(model._on_replicas(step_fn), autograph=True), graph)
+        steps[kind, id(graph)] = SessionStep(model, function(run, autograph=True), graph, kind)
     return steps[kind, id(graph)]
 
 
@@ -157,14 +232,53 @@ def _build(graph, build):
     return outputs, graph.get_operations()[first:]
 
 
+def forget(model):
+    """Drops the steps and runs built for `model` in sessions so far (`compile` again: its
+    loss, metrics and optimizer are new)."""
+    model.__dict__.pop("_session_steps", None)
+    model.__dict__.pop("_session_built", None)
+
+
+def collect_trainable(model):
+    """At `compile` in TF 1's graph mode: keeps the variables trainable then, which its train
+    steps update (as TF 1's Keras collects them at compile: a model frozen afterwards, a
+    GAN's discriminator inside the combined model, still trains on its own)."""
+    collected = list(model.trainable_variables) if backend.building_v1_graph() and \
+        model.built else None
+    object.__setattr__(model, "_compiled_trainable", collected)
+
+
+def trained_variables(model):
+    """The variables `model`'s train step updates (see `collect_trainable`)."""
+    collected = model.__dict__.get("_compiled_trainable")
+    return model.trainable_variables if collected is None else collected
+
+
+def _build_optimizer(model, graph):
+    """Makes the variables of `model`'s optimizer for its weights in `graph` (as TF 1's
+    optimizer makes its slots there), before a step traced there uses them."""
+    build = getattr(getattr(model, "optimizer", None), "build", None)
+    weights = trained_variables(model) if model.built else []
+    if build is not None and weights:
+        with graph.as_default():
+            build(weights)
+
+
+def optimizer_variables(model):
+    """The variables of `model`'s optimizer, kept out of the TF 1 graph's collections (as
+    TF 1's Keras leaves them out until it trains, under other names)."""
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None or not hasattr(optimizer, "variables"):
+        return []
+    variables = list(optimizer.variables() if callable(optimizer.variables)
+                     else optimizer.variables)
+    return [backend.out_of_collections(v) for v in variables]
+
+
 def initialize(model, graph):
     """Runs the initializers of the variables of `graph` (and `model`'s, its optimizer's)
     that the Keras session has no value for yet."""
-    variables = list(model.variables)
-    optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and hasattr(optimizer, "variables"):
-        variables += list(optimizer.variables() if callable(optimizer.variables)
-                          else optimizer.variables)
+    variables = list(model.variables) + optimizer_variables(model)
     session_mod.initialize_variables(_session(), variables)
 
 

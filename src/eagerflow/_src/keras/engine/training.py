@@ -421,6 +421,9 @@ class Model(Layer):
         # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
         self.optimizer = [self._get_optimizer(o) for o in optimizer] \
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
+        session_steps.optimizer_variables(self)
+        session_steps.collect_trainable(self)
+        session_steps.forget(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
         self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
@@ -432,8 +435,8 @@ class Model(Layer):
             weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
             steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
-        object.__setattr__(self, "_steps_per_execution",
-                           Variable(steps_per_execution or 1, dtype="int64"))
+        object.__setattr__(self, "_steps_per_execution", backend.out_of_collections(
+            Variable(steps_per_execution or 1, dtype="int64")))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
@@ -539,7 +542,7 @@ class Model(Layer):
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
         self._validate_target_and_loss(y, loss)
-        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+        self.optimizer.minimize(loss, session_steps.trained_variables(self), tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def _validate_target_and_loss(self, y, loss):
@@ -665,10 +668,10 @@ class Model(Layer):
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
             samples = session_steps.samples(self, x)
-            if samples is not None and verbose:  # (TF 1's loop counts samples)
-                session_steps.announce(samples, val_x)
-                callbacks = (nest.flatten(callbacks) if callbacks else []) + [
-                    callbacks_mod.ProgbarLogger(count_mode="samples")]
+            logger = session_steps.progbar_logger(self, x, val_x, handler.inferred_steps,
+                                                  validation_steps) if verbose else None
+            if logger is not None:  # (TF 1's loop, counting samples or steps)
+                callbacks = (nest.flatten(callbacks) if callbacks else []) + [logger]
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
@@ -686,6 +689,7 @@ class Model(Layer):
         logs, epoch_logs, val_handler = None, {}, None
         for epoch in handler.enumerate_epochs():
             self.reset_metrics()
+            losses = session_steps.EpochLosses(self, x)
             callbacks.on_epoch_begin(epoch)
             batches = handler.batches()
             if initial_step and handler.inferred_steps is not None:
@@ -697,8 +701,8 @@ class Model(Layer):
                         _trace_for_every_batch(train, handler, batch)
                     logs = train(batch)
                     counter.assign_add(1, read_value=False)
-                callbacks.on_train_batch_end(end_step, session_steps.batch_logs(self, logs,
-                                                                                group))
+                callbacks.on_train_batch_end(end_step, losses.batch_logs(logs, group, end_step,
+                                                                          train))
                 if self.stop_training:
                     break
             if getattr(handler._adapter, "ran_past_end", False):
@@ -719,7 +723,7 @@ class Model(Layer):
             if isinstance(logs, dict) and set(logs) == set(results):
                 logs = results
             initial_step = 0
-            epoch_logs = _to_python(logs)
+            epoch_logs = losses.epoch_logs(_to_python(logs))
             if val_x is not None and _should_validate(epoch, validation_freq):
                 if val_handler is None:
                     # As Keras: one for the whole fit, made at the first validation; once
@@ -766,6 +770,7 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
+        losses = session_steps.EpochLosses(self, x)
         self.reset_metrics()
         counter = self._counter("test")
         counter.assign(0)
@@ -781,9 +786,10 @@ class Model(Layer):
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
                 counter.assign_add(1, read_value=False)
+            losses.batch_logs(logs, batches, end_step, test)
             callbacks.on_test_batch_end(end_step, logs)
         handler.end_epoch()
-        values = logs
+        values = losses.results(logs)
         logs = _to_python(logs)
         callbacks.on_test_end(logs)
         if return_dict or in_fit is not None:
@@ -1107,11 +1113,11 @@ def _trace_for_every_batch(step, handler, batch):
 
 
 def _verbosity(verbose, quiet=False):
-    """`verbose` as a number; "auto" is 1, or 0 where `quiet` (TF 1's evaluate and
-    predict print nothing by default)."""
-    if verbose == "auto":
-        return 0 if quiet else 1
-    return verbose
+    """`verbose` as a number ("auto" is 1); 0 where `quiet` (TF 1's evaluate and predict,
+    which show no progress bar)."""
+    if quiet:
+        return 0
+    return 1 if verbose == "auto" else verbose
 
 
 def _deprecated(method):

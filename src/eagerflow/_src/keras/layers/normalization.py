@@ -264,8 +264,8 @@ class BatchNormalization(_AffineNormalization):
         self.built = True
 
     def _get_training_value(self, training=None):
-        if training is None:
-            training = backend.learning_phase_value()
+        if training is None:  # (building a TF 1 graph: its learning-phase tensor)
+            training = backend.learning_phase()
         if isinstance(training, int):
             training = bool(training)
         if not self.trainable:  # Keras 2: a frozen layer runs in inference mode
@@ -275,6 +275,8 @@ class BatchNormalization(_AffineNormalization):
     def call(self, inputs, training=None, mask=None):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         training = self._get_training_value(training)
+        if training is not False and backend.building_v1_graph():
+            return self._call_in_v1_graph(inputs, mask, training)
         if isinstance(training, Tensor):  # decided when the (traced) program runs
             # as in Keras 2, virtual batches are split only by a `training` known when traced
             split = bool(training) if isinstance(training, EagerTensor) else False
@@ -335,15 +337,60 @@ class BatchNormalization(_AffineNormalization):
             return None
         return "NCHW", [-1, channels, math.prod(trailing), 1]
 
+    def _call_in_v1_graph(self, inputs, mask, training):
+        """The training call while a TF 1 graph is built (`training` True or a tensor: the
+        learning phase): as TF 1's layer, its output assigns nothing; the moving statistics'
+        updates are ops of `updates`, run by who runs them (``K.function(..., updates=...)``),
+        conditional on a `training` tensor."""
+        def normalize(assigned, training_value, ops=None):
+            self.__dict__.update(_assigned=assigned, _assign_ops=ops)
+            try:
+                return self._normalize(inputs, mask, training_value, False)
+            finally:
+                self.__dict__.update(_assigned=None, _assign_ops=None)
+
+        if not isinstance(training, Tensor):
+            ops = []
+            normalize(None, True, ops)
+            self.add_update(ops)
+            return normalize((), True)
+        outputs = control_flow.cond(training, lambda: normalize((), True),
+                                    lambda: normalize((), False))
+        for name in ("moving_mean", "moving_variance", "moving_stddev", "renorm_mean",
+                     "renorm_stddev"):
+            variable = getattr(self, name, None)
+            if variable is None:
+                continue
+
+            def update(variable=variable):
+                normalize((id(variable),), True)
+                return cast_ops.identity(_read(variable))
+            self.add_update(control_flow.cond(
+                training, update, lambda variable=variable: cast_ops.identity(_read(variable))))
+        return outputs
+
+    def _assigns(self, variable):
+        """Whether the call being built updates `variable` (see `_call_in_v1_graph`)."""
+        assigned = self.__dict__.get("_assigned")
+        return assigned is None or id(variable) in assigned
+
+    def _assigned_by(self, op):
+        ops = self.__dict__.get("_assign_ops")
+        if ops is not None:
+            ops.append(op)
+
     def _assign_new_value(self, variable, value):
-        variable.assign(value)
+        if self._assigns(variable):
+            self._assigned_by(variable.assign(value, read_value=False))
 
     def _assign_moving_average(self, variable, value, momentum=None):
+        if not self._assigns(variable):
+            return
         decay = 1.0 - (self.momentum if momentum is None else momentum)
         delta = math_ops.multiply(
             math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
             cast_ops.cast(decay, variable.dtype))
-        variable.assign_sub(delta)
+        self._assigned_by(variable.assign_sub(delta, read_value=False))
 
     def _normalize_composite(self, inputs, mask, training, split=None):
         """Normalization from moments as Keras 2's unfused layer computes them: over several

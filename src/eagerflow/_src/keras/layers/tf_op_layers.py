@@ -35,9 +35,13 @@ import sys
 import types
 
 from eagerflow._src.backend import api_export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import constant
+from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.convert import operand
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -161,6 +165,52 @@ class SlicingOpLambda(TFOpLambda):
 
 
 CLASSES = {"TFOpLambda": TFOpLambda, "SlicingOpLambda": SlicingOpLambda}
+
+
+class TensorFlowOpLayer(Layer):
+    """An op of a TF 1 graph on Keras tensors outside any layer (``h * 2`` after
+    ``disable_eager_execution``), as TF 1's Keras wraps it when a model is built of its
+    outputs: named ``tf_op_layer_`` and the op's name, its call adds the op again on its
+    inputs' values, the op's other inputs taken as the values they had then (constants)."""
+
+    def __init__(self, op, constants, name=None, **kwargs):
+        super().__init__(name=name or f"tf_op_layer_{op.name}", **kwargs)
+        self.op, self.constants = op, constants  # {input's index: its array}
+        self.built = True
+
+    def _call(self, inputs, args, kwargs):
+        given = iter(nest.flatten(inputs))
+        values = [constant(self.constants[i]) if i in self.constants else next(given)
+                  for i in range(len(self.op.inputs))]
+        with context.name_scope_push(self.name):
+            outputs = dispatch(self.op.op_def, values, self.op.attrs)
+        return list(outputs) if isinstance(outputs, tuple) else outputs
+
+
+def wrap_graph_ops(outputs):
+    """Gives the ops of a TF 1 graph between Keras tensors and `outputs` that no layer made
+    their `TensorFlowOpLayer`s (each output its history), as TF 1's Keras does when a model
+    is built of them."""
+    def visit(tensor):
+        if keras_tensor.is_keras_tensor(tensor) or not isinstance(tensor, SymbolicTensor) or \
+                not graph_mode.is_v1(tensor.graph):
+            return
+        op = tensor.op
+        if op.op_def is None or op.type in ("Placeholder", "Const"):
+            return
+        for x in op.inputs:
+            visit(x)
+        made = [x for x in op.inputs if keras_tensor.is_keras_tensor(x)]
+        if not made:  # (not computed from the model's tensors)
+            return
+        others = [i for i, x in enumerate(op.inputs) if not keras_tensor.is_keras_tensor(x)]
+        values = backend.batch_get_value([op.inputs[i] for i in others]) if others else []
+        layer = TensorFlowOpLayer(op, dict(zip(others, values)))
+        outs = list(op.outputs) if len(op.outputs) > 1 else op.outputs[0]
+        keras_tensor.Node(layer, (made,), {}, outs)
+
+    for tensor in nest.flatten(outputs):
+        visit(tensor)
 
 
 def _slice_dicts(spec):

@@ -25,7 +25,7 @@ from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable, VariableAggregation, VariableSynchronization
-from eagerflow._src.keras import losses
+from eagerflow._src.keras import backend, losses
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
@@ -160,10 +160,10 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
                    synchronization=VariableSynchronization.ON_READ, initializer=None,
                    dtype=None):
         """A non-trainable state variable of the metric's dtype."""
-        return super().add_weight(
+        return backend.out_of_collections(super().add_weight(
             name=name, shape=shape, dtype=self.dtype if dtype is None else dtype,
             trainable=False, initializer=initializer, synchronization=synchronization,
-            aggregation=aggregation)
+            aggregation=aggregation))
 
 
 def _result_across_replicas(method):

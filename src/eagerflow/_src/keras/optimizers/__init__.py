@@ -6,6 +6,7 @@
 'SGD'
 """
 
+from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.keras import late
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras.optimizers.adadelta import Adadelta
@@ -65,6 +66,8 @@ def deserialize(config, custom_objects=None, use_legacy_format=False, **kwargs):
     if config.get("config"):
         # As tf_keras: a config without the key is a legacy optimizer's
         use_legacy = config["config"].get("is_legacy_optimizer", True)
+    if not (_graph_mode.tf2_enabled() and _graph_mode.executing_eagerly_outside_functions()):
+        use_legacy = True  # (TF 1's graph mode, or TF 2's behaviour off: as tf_keras)
     by_name = dict(_BY_NAME)
     if use_legacy:
         from eagerflow._src.keras.optimizers import legacy  # noqa: PLC0415 (it imports this)

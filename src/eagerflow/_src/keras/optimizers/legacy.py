@@ -293,7 +293,7 @@ class OptimizerV2(optimizer.Optimizer):
 
     def get_weights(self):
         """The values of `weights`, as NumPy arrays."""
-        return [v.numpy() for v in self.weights]
+        return backend.batch_get_value(self.weights)
 
     def set_weights(self, weights):
         """Assigns `weights` (arrays, in the order of `weights`): as many as there are."""
@@ -307,8 +307,7 @@ class OptimizerV2(optimizer.Optimizer):
             if tuple(param.shape) != np.shape(weight):
                 raise ValueError(f"Optimizer weight shape {tuple(param.shape)} not compatible "
                                  f"with provided weight shape {np.shape(weight)}.")
-        for param, weight in zip(params, weights):
-            param.assign(weight)
+        backend.batch_set_value(list(zip(params, weights)))
 
     # -- steps ---------------------------------------------------------------------------
     def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):

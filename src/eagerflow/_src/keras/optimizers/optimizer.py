@@ -32,6 +32,7 @@ import numpy as np
 from eagerflow._src.backend import log as _log
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, distribution_context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
@@ -157,11 +158,12 @@ class Optimizer:
         with context.init_scope():
             if isinstance(learning_rate, schedules.LearningRateSchedule):
                 current = convert_to_tensor(learning_rate(self._iterations))
-                self._current_learning_rate = Variable(
-                    current, name="current_learning_rate", dtype=current.dtype, trainable=False)
+                self._current_learning_rate = backend.out_of_collections(Variable(
+                    current, name="current_learning_rate", dtype=current.dtype,
+                    trainable=False))
                 return learning_rate
-            return Variable(learning_rate, name="learning_rate", dtype=backend.floatx(),
-                            trainable=False)
+            return backend.out_of_collections(Variable(
+                learning_rate, name="learning_rate", dtype=backend.floatx(), trainable=False))
 
     @property
     def learning_rate(self):
@@ -353,7 +355,7 @@ class Optimizer:
 
     def get_weights(self):
         """The values of `variables`, as NumPy arrays (the legacy optimizers' method)."""
-        return [v.numpy() for v in self._variables]
+        return backend.batch_get_value(self._variables)
 
     def save_own_variables(self, store):
         for i, variable in enumerate(self._variables):
@@ -414,6 +416,14 @@ class Optimizer:
         return self._apply_gradients_once(grads_and_vars, name)
 
     def _apply_gradients_once(self, grads_and_vars, name):
+        graph = graph_mode.v1_graph()
+        if graph is not None:  # building a TF 1 graph: the step is an op, run by a session
+            first = len(graph.get_operations())
+            self._apply_gradients_step(grads_and_vars, name)
+            return graph_mode.group(*graph.get_operations()[first:])
+        return self._apply_gradients_step(grads_and_vars, name)
+
+    def _apply_gradients_step(self, grads_and_vars, name):
         self._compute_current_learning_rate()
         if not grads_and_vars:
             return self._iterations
@@ -624,7 +634,7 @@ class Optimizer:
         if isinstance(hyperparameter, schedules.LearningRateSchedule):
             return schedules.serialize(hyperparameter)
         if isinstance(hyperparameter, Variable):
-            return hyperparameter.numpy()
+            return backend.get_value(hyperparameter)
         if callable(hyperparameter):
             return hyperparameter()
         return hyperparameter
