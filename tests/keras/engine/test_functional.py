@@ -388,6 +388,45 @@ def test_clone_model_of_a_functional_model_makes_its_layers_with_clone_function(
     assert cloned(tf.ones((1, 3))).shape == (1, 2)
 
 
+class _Unregistered(keras.layers.Layer):
+    """A custom layer of a class never registered."""
+
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def call(self, x):
+        return x * self.factor
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+def test_clone_model_makes_each_layer_from_its_own_class_and_keeps_the_input_names():
+    """As tf_keras: a clone's layers are made from their classes (a custom class needs no
+    registering) and a Sequential model's input layer is cloned by name."""
+    inp = keras.Input((3,), name="x")
+    model = keras.Model(inp, keras.layers.Dense(2)(_Unregistered(3.0)(inp)))
+    cloned = keras.models.clone_model(model)
+    assert [type(layer).__name__ for layer in cloned.layers] == [
+        "InputLayer", "_Unregistered", "Dense"]
+    assert cloned.layers[1] is not model.layers[1] and cloned.layers[1].factor == 3.0
+    assert cloned.inputs[0].name == "x"
+    seq = keras.Sequential([keras.Input((3,), name="zz"), keras.layers.Dense(2)])
+    assert keras.models.clone_model(seq).inputs[0].name == "zz"
+
+
+def test_symbolic_tensors_are_named_within_their_layer_call_only():
+    """tf_keras builds each input and layer call in a scratch graph of its own: a layer
+    called twice names its outputs alike, and so do two inputs named alike."""
+    first, second = keras.Input((4,), name="a"), keras.Input((4,), name="a")
+    assert first.name == second.name == "a"
+    dense = keras.layers.Dense(2, name="dd")
+    assert dense(first).name == dense(second).name == "dd/BiasAdd:0"
+    model = keras.Model(first, dense(first))
+    assert keras.Model.from_config(model.get_config()).outputs[0].name == "dd/BiasAdd:0"
+
+
 def test_layer_names_of_a_functional_model_must_be_unique():
     inp = keras.Input((2,))
     outputs = [keras.layers.Dense(1, name="dup_q")(inp), keras.layers.Dense(1, name="dup_q")(inp)]
