@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.keras.models import Scaled
 
 keras = tf.keras
 
@@ -388,28 +389,14 @@ def test_clone_model_of_a_functional_model_makes_its_layers_with_clone_function(
     assert cloned(tf.ones((1, 3))).shape == (1, 2)
 
 
-class _Unregistered(keras.layers.Layer):
-    """A custom layer of a class never registered."""
-
-    def __init__(self, factor=2.0, **kwargs):
-        super().__init__(**kwargs)
-        self.factor = factor
-
-    def call(self, x):
-        return x * self.factor
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
-
-
 def test_clone_model_makes_each_layer_from_its_own_class_and_keeps_the_input_names():
     """As tf_keras: a clone's layers are made from their classes (a custom class needs no
     registering) and a Sequential model's input layer is cloned by name."""
     inp = keras.Input((3,), name="x")
-    model = keras.Model(inp, keras.layers.Dense(2)(_Unregistered(3.0)(inp)))
+    model = keras.Model(inp, keras.layers.Dense(2)(Scaled(3.0)(inp)))
     cloned = keras.models.clone_model(model)
     assert [type(layer).__name__ for layer in cloned.layers] == [
-        "InputLayer", "_Unregistered", "Dense"]
+        "InputLayer", "Scaled", "Dense"]
     assert cloned.layers[1] is not model.layers[1] and cloned.layers[1].factor == 3.0
     assert cloned.inputs[0].name == "x"
     seq = keras.Sequential([keras.Input((3,), name="zz"), keras.layers.Dense(2)])

@@ -4,19 +4,12 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import keras
+from tests.keras.models import Scaled
 
 
 @keras.utils.register_keras_serializable(package="probe")
-class Scale(keras.layers.Layer):
-    def __init__(self, factor=2.0, **kwargs):
-        super().__init__(**kwargs)
-        self.factor = factor
-
-    def call(self, x):
-        return x * self.factor
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
+class Scale(Scaled):
+    """`Scaled`, registered."""
 
 
 class Unregistered(keras.layers.Layer):
