@@ -320,7 +320,8 @@ def test_categorical_of_integer_logits_has_no_kernel_as_in_tf():
         tf.random.categorical(tf.constant([[1, 2]], tf.complex64), 2)
     with pytest.raises(errors.InvalidArgumentError,
                        match=r"^cannot compute Multinomial as input #1\(zero-based\) was "
-                             r"expected to be a int32 tensor but is a int64 tensor"):
+                             r"expected to be a int32 tensor but is a int64 tensor "
+                             r"\[Op:Multinomial\] name: $"):
         tf.random.categorical([[1.0, 2.0]], tf.constant(2, tf.int64))
     with pytest.raises(TypeError, match="Input 'num_samples' of 'Multinomial' Op has type "
                                         "int64 that does not match expected type of int32"):

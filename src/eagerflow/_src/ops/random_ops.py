@@ -993,9 +993,11 @@ def _normal(ops, shape, mean, stddev, dtype, seed, name):
 def _categorical(logits, num_samples, dtype, seed, name):
     dtype = _accepted(_d.int64 if dtype is None else dtype, _INTS)
     if isinstance(num_samples, Tensor) and num_samples.dtype != _d.int32:
-        # (an int32 input of TF's op)
-        raise fixed_input_error(_MULTINOMIAL[0], 1, "num_samples", _d.int32, num_samples.dtype,
-                                building=not context.executing_eagerly())
+        # (an int32 input of TF's op, which names no op eagerly: `` name: `` ends the text)
+        eager = context.executing_eagerly()
+        error = fixed_input_error(_MULTINOMIAL[0], 1, "num_samples", _d.int32,
+                                  num_samples.dtype, building=not eager)
+        raise type(error)(None, None, f"{error.message} name: ") if eager else error
     attrs = {"num_samples": _int_arg(num_samples), "output_dtype": dtype}
     return _run(_MULTINOMIAL, (as_tensor(logits),), attrs, seed, name)
 
