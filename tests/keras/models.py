@@ -11,3 +11,17 @@ class OneDense(tf.keras.Model):
 
     def call(self, x):
         return self.dense(x)
+
+
+class Scaled(tf.keras.layers.Layer):
+    """A custom layer scaling its inputs by `factor`, of a class not registered."""
+
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def call(self, x):
+        return x * self.factor
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}

@@ -1759,3 +1759,21 @@ def test_concat_along_an_axis_known_at_run_time():
         tf.TensorSpec([]), tf.TensorSpec([], tf.int32)])
     with pytest.raises(ValueError, match=r"Can't concatenate scalars"):
         h.get_concrete_function()
+
+
+@pytest.mark.parametrize("run,ending", [
+    (lambda: tf.concat([[[1]], [1]], 0), "[Op:ConcatV2]"),
+    (lambda: tf.concat([tf.constant([[1]]), tf.constant([1])], 0), "[Op:ConcatV2] name: concat"),
+    (lambda: tf.stack([[1, 2], [1]]), "[Op:Pack]"),
+    (lambda: tf.stack([tf.constant([1, 2]), tf.constant([1])]), "[Op:Pack] name: stack"),
+    (lambda: tf.strings.join([["a", "b"], ["x"]]), "[Op:StringJoin]"),
+    (lambda: tf.strings.join([tf.constant(["a", "b"]), ["x"]]), "[Op:StringJoin]"),
+    (lambda: tf.strings.join([tf.constant(["a", "b"]), tf.constant(["x"])]),
+     "[Op:StringJoin] name: "),
+])
+def test_list_inputs_holding_python_lists_fail_without_the_name(run, ending):
+    """TF's wrappers of concat, stack and strings.join run the op on its slower path when
+    a Python list is among the values: its errors end at the op's tag."""
+    with pytest.raises(InvalidArgument) as info:
+        run()
+    assert info.value.message.endswith(ending)

@@ -303,6 +303,34 @@ def test_categorical_dtype_argument():
         tf.random.categorical([[0.0, 1.0]], 2, dtype=tf.int16)
 
 
+def test_categorical_of_integer_logits_has_no_kernel_as_in_tf():
+    """TF's Multinomial ops allow every real type of logits but have kernels for floating
+    ones only: integer logits fail as the op runs (NotFoundError eagerly, InvalidArgumentError
+    in a graph), complex ones by the op's type constraint; `num_samples` is an int32 input."""
+    for run in (lambda: tf.random.categorical([[1, 2]], 2),
+                lambda: tf.random.stateless_categorical([[1, 2]], 2, seed=[1, 2]),
+                lambda: tf.random.categorical(tf.constant([[1, 2]], tf.uint8), 2)):
+        with pytest.raises(errors.NotFoundError, match=r"^Could not find device for node: "
+                                                       r"\{\{node (Stateless)?Multinomial\}\}"):
+            run()
+    with pytest.raises(errors.InvalidArgumentError, match="No OpKernel was registered to "
+                                                          "support Op 'Multinomial'"):
+        tf.function(lambda x: tf.random.categorical(x, 2))(tf.constant([[1, 2]]))
+    with pytest.raises(errors.InvalidArgumentError, match="^Value for attr 'T' of complex64 "):
+        tf.random.categorical(tf.constant([[1, 2]], tf.complex64), 2)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"^cannot compute Multinomial as input #1\(zero-based\) was "
+                             r"expected to be a int32 tensor but is a int64 tensor "
+                             r"\[Op:Multinomial\] name: $"):
+        tf.random.categorical([[1.0, 2.0]], tf.constant(2, tf.int64))
+    with pytest.raises(TypeError, match="Input 'num_samples' of 'Multinomial' Op has type "
+                                        "int64 that does not match expected type of int32"):
+        tf.function(lambda x: tf.random.categorical(x, tf.constant(2, tf.int64)))(
+            tf.constant([[1.0, 2.0]]))
+    assert tf.random.categorical([[0.0, 1.0]], tf.constant(3), seed=1).shape == (1, 3)
+    assert tf.random.categorical(tf.constant([[0.0, 1.0]], tf.float16), 2).shape == (1, 2)
+
+
 def test_shuffle_permutes_the_first_dimension_only():
     x = np.arange(40).reshape(20, 2)
     out = tf.random.shuffle(x).numpy()

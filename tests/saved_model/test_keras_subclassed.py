@@ -409,3 +409,31 @@ def test_load_model_without_compiling_needs_no_custom_loss(tmp_path):
         np.testing.assert_allclose(loaded(X).numpy(), model(X).numpy(), rtol=1e-6)
         with pytest.raises(ValueError, match="Unknown loss function: 'custom_loss'"):
             tf.keras.models.load_model(str(tmp_path / name))
+
+
+def test_a_model_never_called_saves_an_empty_keras_api_as_tf_keras_does(tmp_path, caplog):
+    """A Keras model that was not built (its tf.function methods called, never the model, as
+    the text generation tutorial's `OneStep` sampler is) is saved by its weights and an empty
+    ``keras_api`` node, with tf_keras's warning: no ``variables`` lists, no call functions."""
+    class Sampler(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+        def step(self, x):
+            return self.dense(x)
+
+    sampler = Sampler()
+    sampler.step(tf.ones([1, 3]))
+    path = str(tmp_path / "m")
+    tf.saved_model.save(sampler, path)
+    assert "because it is not built" in caplog.text
+    loaded = tf.saved_model.load(path)
+    names = sorted(k for k in dir(loaded) if not k.startswith("_"))
+    assert names == ["dense", "keras_api", "signatures", "step", "tensorflow_git_version",
+                     "tensorflow_version"]
+    assert [k for k in dir(loaded.keras_api) if not k.startswith("_")] == []
+    assert {"variables", "keras_api", "call_and_return_all_conditional_losses"} <= set(
+        dir(loaded.dense))  # (the dense layer was called: saved in full)
+    assert loaded.step(tf.ones([2, 3])).shape == (2, 2)

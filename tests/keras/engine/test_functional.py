@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.keras.models import Scaled
 
 keras = tf.keras
 
@@ -386,6 +387,31 @@ def test_clone_model_of_a_functional_model_makes_its_layers_with_clone_function(
         layer.name + ("_c" if layer is shared else "") for layer in model.layers]
     assert cloned.get_layer("shared_c") is not shared
     assert cloned(tf.ones((1, 3))).shape == (1, 2)
+
+
+def test_clone_model_makes_each_layer_from_its_own_class_and_keeps_the_input_names():
+    """As tf_keras: a clone's layers are made from their classes (a custom class needs no
+    registering) and a Sequential model's input layer is cloned by name."""
+    inp = keras.Input((3,), name="x")
+    model = keras.Model(inp, keras.layers.Dense(2)(Scaled(3.0)(inp)))
+    cloned = keras.models.clone_model(model)
+    assert [type(layer).__name__ for layer in cloned.layers] == [
+        "InputLayer", "Scaled", "Dense"]
+    assert cloned.layers[1] is not model.layers[1] and cloned.layers[1].factor == 3.0
+    assert cloned.inputs[0].name == "x"
+    seq = keras.Sequential([keras.Input((3,), name="zz"), keras.layers.Dense(2)])
+    assert keras.models.clone_model(seq).inputs[0].name == "zz"
+
+
+def test_symbolic_tensors_are_named_within_their_layer_call_only():
+    """tf_keras builds each input and layer call in a scratch graph of its own: a layer
+    called twice names its outputs alike, and so do two inputs named alike."""
+    first, second = keras.Input((4,), name="a"), keras.Input((4,), name="a")
+    assert first.name == second.name == "a"
+    dense = keras.layers.Dense(2, name="dd")
+    assert dense(first).name == dense(second).name == "dd/BiasAdd:0"
+    model = keras.Model(first, dense(first))
+    assert keras.Model.from_config(model.get_config()).outputs[0].name == "dd/BiasAdd:0"
 
 
 def test_layer_names_of_a_functional_model_must_be_unique():

@@ -4,19 +4,12 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import keras
+from tests.keras.models import Scaled
 
 
 @keras.utils.register_keras_serializable(package="probe")
-class Scale(keras.layers.Layer):
-    def __init__(self, factor=2.0, **kwargs):
-        super().__init__(**kwargs)
-        self.factor = factor
-
-    def call(self, x):
-        return x * self.factor
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
+class Scale(Scaled):
+    """`Scaled`, registered."""
 
 
 class Unregistered(keras.layers.Layer):
@@ -335,3 +328,49 @@ def test_load_model_compiles_through_the_models_own_compile_from_config(tmp_path
     assert restored.optimizer is None
     assert "`compile()` was not called as part of model loading because the model's " \
            "`compile()` method is custom." in caplog.text
+
+
+class _UnregisteredInit(keras.initializers.Initializer):
+    """An initializer of a class never registered: its config names its module."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return tf.ones(shape, dtype)
+
+
+_UNKNOWN = {"module": "some.module", "class_name": "Foo", "config": {},
+            "registered_name": "Foo"}
+
+
+def test_a_config_of_an_unknown_class_naming_its_module_stands_for_its_name():
+    """As tf_keras: a new-format config (one naming its module) of a class a family does not
+    know deserializes to the class's name, which fails where it is used (a layer's initializer
+    as the layer builds); a legacy config (no module) fails at once, an activation's too."""
+    assert keras.initializers.get(_UNKNOWN) == "Foo"
+    assert keras.constraints.get(_UNKNOWN) == "Foo"
+    assert keras.losses.deserialize(_UNKNOWN) == "Foo"
+    dense = keras.layers.Dense(2, kernel_initializer=_UNKNOWN)
+    assert dense.kernel_initializer == "Foo"
+    with pytest.raises(ValueError, match="^Unknown initializer: 'Foo'"):
+        dense(tf.ones([1, 2]))
+    with pytest.raises(ValueError, match="^Unknown initializer: 'Foo'"):
+        keras.initializers.get({"class_name": "Foo", "config": {}})
+    with pytest.raises(ValueError, match=r"^Unknown activation function "
+                                         r"'\{'module': 'some.module', .*\}' cannot be "
+                                         r"deserialized\.$"):
+        keras.activations.get(_UNKNOWN)
+    model = keras.Sequential.from_config({"name": "s", "layers": [
+        {"class_name": "Dense", "module": "keras.layers", "registered_name": None,
+         "config": {"units": 2, "kernel_initializer": _UNKNOWN}}]})
+    assert model.layers[0].kernel_initializer == "Foo"
+    assert keras.optimizers.get(_UNKNOWN) == "Foo"
+    with pytest.raises(ValueError, match="^Unknown optimizer: 'Foo'"):
+        model.compile(optimizer=_UNKNOWN, loss="mse")
+
+
+def test_bidirectional_rnn_with_an_unregistered_initializer_fails_as_it_builds():
+    """Bidirectional rebuilds its layer from its config: the initializer of a class never
+    registered becomes its name, refused as the layer builds (as tf_keras's, not before)."""
+    layer = keras.layers.Bidirectional(keras.layers.GRU(3, kernel_initializer=_UnregisteredInit()))
+    assert layer.forward_layer.cell.kernel_initializer == "_UnregisteredInit"
+    with pytest.raises(ValueError, match="^Unknown initializer: '_UnregisteredInit'"):
+        layer(tf.ones([2, 4, 3]))

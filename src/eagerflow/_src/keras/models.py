@@ -36,11 +36,13 @@ def clone_model(model, input_tensors=None, clone_function=None):
 
 
 def _clone(model, input_tensors, clone_function):
-    given = clone_function
     clone_function = clone_function or (lambda layer: type(layer).from_config(
         layer.get_config()))
     if isinstance(model, Sequential):
         clone = Sequential(name=model.name)
+        if model._has_explicit_input_shape:  # (as Keras: its input layer cloned, by name)
+            inputs = model._input_layer
+            clone.add(type(inputs).from_config(inputs.get_config()))
         for layer in model.layers:  # (as Keras: a layer added twice is cloned once)
             clone.add(clone_function(layer))
         if not clone.built and model._input_layer is not None:
@@ -50,9 +52,8 @@ def _clone(model, input_tensors, clone_function):
         raise NotImplementedError("clone_model of a functional model with new "
                                   "`input_tensors` is not supported; clone, then call the "
                                   "clone on them.")
-    if given is None:
-        return Functional.from_config(model.get_config())
-    # as Keras: each layer but the inputs made by `clone_function` (a shared layer once)
+    # as Keras: each layer but the inputs made by `clone_function` (a shared layer once), by
+    # default from its own class (so a custom class needs no registering)
     config = model.get_config()
     originals = {layer.name: layer for layer in model.layers}
     created = {spec["name"]: clone_function(originals[spec["name"]])

@@ -971,8 +971,18 @@ def concat(values, axis, name="concat"):
         if dynamic.dtype not in (_d.int32, _d.int64):
             raise TypeError(f"Value passed to parameter 'axis' has DataType "
                             f"{dynamic.dtype.name} not in list of allowed values: int32, int64")
-        return dispatch(_CONCAT, tuple(tensors) + (dynamic,), {}, name)
-    return dispatch(_CONCAT, tensors, {"axis": _int(axis, "ConcatV2")}, name)
+        return _listed_values(_CONCAT, tuple(tensors) + (dynamic,), {}, name, values)
+    return _listed_values(_CONCAT, tensors, {"axis": _int(axis, "ConcatV2")}, name, values)
+
+
+def _listed_values(op, tensors, attrs, name, values):
+    """Runs `op` (its list input made of `values`): TF's errors without the name where a
+    Python list or string is among `values`, as its wrapper runs the op on its slower path
+    then (see `errors.listed`)."""
+    try:
+        return dispatch(op, tensors, attrs, name)
+    except errors.OpError as e:
+        raise errors.listed(e, *values) from None
 
 
 def _stack_kernel(xp, *arrays, axis):
@@ -1030,7 +1040,7 @@ def stack(values, axis=0, name="stack"):
     ndim = tensors[0].shape.rank
     if ndim is not None:
         _check_axis_range(axis, -ndim - 1, ndim + 1)
-    return dispatch(_PACK, tensors, {"axis": axis}, name)
+    return _listed_values(_PACK, tensors, {"axis": axis}, name, values)
 
 
 @export("parallel_stack")

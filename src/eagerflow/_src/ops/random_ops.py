@@ -46,7 +46,8 @@ from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core.registry import (
-    FLOAT, attr_dtype_error, kernel_type_name, register, register_gradient)
+    FLOAT, REAL_NUMBER_TYPES, attr_dtype_error, fixed_input_error, kernel_type_name, register,
+    register_gradient)
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.variables import Variable
@@ -637,8 +638,12 @@ _FULL_INT = _register(_draw_full_int, _shaped, _per_value, "StatefulUniformFullI
 tf_args[_FULL_INT[0]] = None  # (a Generator's stream, not a resource: no raw op)
 tf_args[_FULL_INT[1]] = ("shape", "seed")
 tf_defaults.assign({"dtype": _d.uint64}, *_FULL_INT)
+# (TF's op allows every real type; only floating logits have a kernel: integer ones fail as
+# they run, NotFoundError eagerly)
 _MULTINOMIAL = _register(_draw_multinomial, _multinomial_rule, _per_sample, "Multinomial",
-                         "StatelessMultinomial", run_time_attr="num_samples", dtypes=FLOAT)
+                         "StatelessMultinomial", run_time_attr="num_samples",
+                         dtypes=REAL_NUMBER_TYPES,
+                         kernels=(_d.float64, _d.float32, _d.bfloat16, _d.float16))
 _SHUFFLE = (_register(_draw_shuffle, lambda value, *_, **__: (value.shape, value.dtype),
                       _per_swap, "RandomShuffle", run_time_attr=None)[0],
             # TF registers no gradient for StatelessShuffle (see its LookupError below)
@@ -987,6 +992,12 @@ def _normal(ops, shape, mean, stddev, dtype, seed, name):
 
 def _categorical(logits, num_samples, dtype, seed, name):
     dtype = _accepted(_d.int64 if dtype is None else dtype, _INTS)
+    if isinstance(num_samples, Tensor) and num_samples.dtype != _d.int32:
+        # (an int32 input of TF's op, which names no op eagerly: `` name: `` ends the text)
+        eager = context.executing_eagerly()
+        error = fixed_input_error(_MULTINOMIAL[0], 1, "num_samples", _d.int32,
+                                  num_samples.dtype, building=not eager)
+        raise type(error)(None, None, f"{error.message} name: ") if eager else error
     attrs = {"num_samples": _int_arg(num_samples), "output_dtype": dtype}
     return _run(_MULTINOMIAL, (as_tensor(logits),), attrs, seed, name)
 

@@ -141,10 +141,14 @@ def join(inputs, separator="", name=None):
     separator = _attr_bytes(separator, "separator")
     if isinstance(inputs, Tensor):  # a tensor is the sequence of its rows
         return reduce_join(inputs, 0, separator=separator, name=name)
+    given = inputs
     inputs = [convert_to_tensor(t, _d.string) for t in inputs]  # (TF's ValueError, if not)
     if not inputs:
         return as_tensor(b"")
-    return dispatch(_STRING_JOIN, inputs, {"separator": separator}, name)
+    try:
+        return dispatch(_STRING_JOIN, inputs, {"separator": separator}, name)
+    except errors.OpError as e:  # (its name dropped where a Python list is given, as TF's)
+        raise errors.listed(e, *given) from None
 
 
 def _reduce_join(xp, x, axis, keepdims, separator):

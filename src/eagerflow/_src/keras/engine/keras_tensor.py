@@ -18,6 +18,8 @@ differentiates; TF functions applied to them outside a layer's call are plain op
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
+import contextlib
+
 from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, nest
@@ -107,6 +109,21 @@ class _KerasGraph(Graph):
     tensor_type = KerasTensor
     lifts_eager_ops = True
     unique_scopes = False
+
+    @contextlib.contextmanager
+    def own_names(self):
+        """Names the ops built in the block unique among themselves only, as tf_keras names
+        the tensors of each input and layer call, built in a scratch graph of its own
+        (a layer called twice gives ``dense/BiasAdd:0`` twice)."""
+        taken, self._names = self._names, {}
+        try:
+            yield
+        finally:
+            self._names = taken
+
+    def placeholder(self, dtype, shape, name="Placeholder"):
+        with self.own_names():  # (two inputs named alike are named alike)
+            return super().placeholder(dtype, shape, name)
 
     def create_op(self, op_def, inputs, attrs, name=None):
         if context.get().graph is self:  # a layer's call, traced into this graph
@@ -446,6 +463,11 @@ def call_symbolically(layer, inputs, args, kwargs):
     """Calls `layer` on `KerasTensor` inputs: traces `call` into the scratch graph and
     records the `Node`; returns `KerasTensor` outputs."""
     graph = keras_graph()
+    with graph.own_names():  # (its outputs given their own tensors, named in the call too)
+        return _call_symbolically(graph, layer, inputs, args, kwargs)
+
+
+def _call_symbolically(graph, layer, inputs, args, kwargs):
     with graph.as_default(), backend.separate_uids():
         outputs = layer._call(inputs, args, dict(kwargs))
     if outputs is None or type(outputs) is context.Operation:

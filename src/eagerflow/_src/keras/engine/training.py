@@ -446,6 +446,8 @@ class Model(Layer):
 
     def _get_optimizer(self, identifier):
         optimizer = optimizers.get(identifier)
+        if isinstance(optimizer, str):  # (a config of a class unknown: its name, refused as
+            optimizer = optimizers.get(optimizer)  # tf_keras's compile refuses that name)
         if self.dtype_policy.compute_dtype == "float16" and \
                 not isinstance(optimizer, LossScaleOptimizer):
             # float16 gradients underflow without loss scaling (`minimize` then scales).

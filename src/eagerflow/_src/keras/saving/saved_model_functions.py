@@ -15,6 +15,7 @@ is the same loader's, for eagerflow's `load_model`.
 import inspect
 import weakref
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.core import nest
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -80,6 +81,12 @@ def children(layer):
     from eagerflow._src.keras.engine.input_layer import InputLayer  # noqa: PLC0415
     if isinstance(layer, InputLayer):
         return []
+    if not layer.built and layer.__dict__.get("_saved_model_inputs_spec") is None:
+        # (nothing to trace a call from: saved as tf_keras saves it, by its weights and an
+        # empty ``keras_api`` node)
+        _log.logger.warning(f"Skipping full serialization of TF-Keras layer {layer!r}, "
+                            "because it is not built.")
+        return [("keras_api", _KerasApi())]
     own_losses = [_loss_function(fn) for fn in layer._callable_losses]
     losses = [_loss_function(fn) for sub in layer._flatten_layers()
               for fn in sub._callable_losses]

@@ -331,6 +331,11 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
                                 f"sure custom classes are decorated with "
                                 f"`@keras.saving.register_keras_serializable()`. Full object "
                                 f"config: {identifier}")
+            if isinstance(identifier.get("module"), str):
+                # (as tf_keras: a config in the new format, naming its module, of a class
+                # the family does not know stands for the class's name, which fails where it
+                # is used: a layer's initializer as the layer builds)
+                return identifier["class_name"]
             raise ValueError(_unknown(printable_module_name, identifier["class_name"]))
         config = identifier["config"]
         safe = in_safe_mode()
@@ -682,7 +687,10 @@ class Identifiers:
               and get_registered_object(config.get("config"), custom_objects,
                                         self.objects()) is None):
             raise ValueError(self.unknown.format(config))  # (the message shows the config)
-        return deserialize_keras_object(config, self.objects(), custom_objects, self.kind)
+        found = deserialize_keras_object(config, self.objects(), custom_objects, self.kind)
+        if self.unknown and isinstance(found, str):  # (a config of a class unknown)
+            raise ValueError(self.unknown.format(config))
+        return found
 
     def get(self, identifier):
         """The object a name, config dict, callable (or class, when `instantiate`) means."""
