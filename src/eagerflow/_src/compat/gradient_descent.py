@@ -159,7 +159,10 @@ class Optimizer:
         var_list = nest.flatten(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
-        grads = gradients(loss, var_list, None if grad_loss is None else [grad_loss])
+        grads = gradients(loss, var_list, None if grad_loss is None else [grad_loss],
+                          gate_gradients=gate_gradients == Optimizer.GATE_OP)
+        if gate_gradients == Optimizer.GATE_GRAPH:
+            grads = graph_mode.tuple_(grads)
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
@@ -209,7 +212,7 @@ class Optimizer:
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,
                  grad_loss=None):
         """`compute_gradients` then `apply_gradients`: the training step's operation."""
-        grads = self.compute_gradients(loss, var_list, grad_loss=grad_loss)
+        grads = self.compute_gradients(loss, var_list, gate_gradients, grad_loss=grad_loss)
         if grads and all(g is None for g, _ in grads):
             raise ValueError(f"No gradients provided for any variable, check your graph for ops "
                              f"that do not support gradients, between variables "

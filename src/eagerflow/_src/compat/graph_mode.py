@@ -19,6 +19,7 @@ import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
+from eagerflow._src.autodiff import gradient_names
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
@@ -562,9 +563,7 @@ def tuple_(tensors, control_inputs=None, name=None):
     graph = v1_graph()
     if graph is None:
         return [None if t is None else identity(t) for t in tensors]
-    deps = [t for t in tensors if t is not None] + list(control_inputs or [])
-    with graph.control_dependencies(deps):
-        return [None if t is None else identity(t) for t in tensors]
+    return gradient_names.gated_tuple(tensors, control_inputs, name)
 
 
 @export("compat.v1.add_to_collection")

@@ -48,7 +48,7 @@ class Operation(context.Operation):
     """
 
     __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
-                 "value", "stateful", "device")
+                 "value", "stateful", "device", "name_scope")
 
     def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
         self.graph, self.op_def, self.type, self.name = graph, op_def, type_name, name
@@ -56,6 +56,7 @@ class Operation(context.Operation):
         self.stateful = op_def is not None and op_def.stateful
         self.outputs = ()
         self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
+        self.name_scope = context.get().scope  # the scope it was made in (``a/b/``)
 
     def get_attr(self, name):
         """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the

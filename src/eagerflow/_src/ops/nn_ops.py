@@ -825,7 +825,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
             f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "
             f"allowed values: int32, int64 [Op:SparseSoftmaxCrossEntropyWithLogits]")
     _check_sparse_shapes(labels.shape, logits.shape, logits_in)
-    loss, _ = dispatch(_SPARSE_SOFTMAX_XENT, (logits, labels), name=name)
+    # (in a graph, inside TF's scope: ``SparseSoftmaxCrossEntropyWithLogits/<the op>``)
+    with context.op_scope(name or "SparseSoftmaxCrossEntropyWithLogits"):
+        loss, _ = dispatch(_SPARSE_SOFTMAX_XENT, (logits, labels), name=name)
     return loss
 
 
@@ -862,11 +864,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if not logits.shape.is_compatible_with(labels.shape):
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
-    # maximum/minimum rather than relu/abs: their gradients at 0 keep d/dx = sigmoid(x) - z
-    positive_part = math_ops.maximum(logits, 0)
-    neg_abs = math_ops.minimum(math_ops.negative(logits), logits)
-    return math_ops.add(math_ops.subtract(positive_part, math_ops.multiply(logits, labels)),
-                        math_ops.log1p(math_ops.exp(neg_abs)))
+    with context.op_scope(name or "logistic_loss") as scope:
+        # maximum/minimum rather than relu/abs: their gradients at 0 keep d/dx = sigmoid(x) - z
+        positive_part = math_ops.maximum(logits, 0)
+        neg_abs = math_ops.minimum(math_ops.negative(logits), logits)
+        return math_ops.add(math_ops.subtract(positive_part, math_ops.multiply(logits, labels)),
+                            math_ops.log1p(math_ops.exp(neg_abs)), name=scope or name)
 
 
 @export("nn.l2_loss")
@@ -1008,15 +1011,17 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (2.0, 1.0)
     """
-    x, axes, y = _moments_input(x, axes)
-    mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
-    # the mean's gradient stopped, as in TF: first derivatives through it are zero anyway
-    # (the deviations sum to zero), and second derivatives then equal TF's
-    variance = reduction_ops.reduce_mean(
-        math_ops.squared_difference(y, stop_gradient(mean)), axes, keepdims=True)
-    if not keepdims and (axes is None or axes):
-        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
-    return cast(mean, x.dtype), cast(variance, x.dtype)
+    with context.op_scope(name or "moments"):  # (``moments/Squeeze`` in a graph)
+        x, axes, y = _moments_input(x, axes)
+        mean = reduction_ops.reduce_mean(y, axes, keepdims=True, name="mean")
+        # the mean's gradient stopped, as in TF: first derivatives through it are zero anyway
+        # (the deviations sum to zero), and second derivatives then equal TF's
+        variance = reduction_ops.reduce_mean(
+            math_ops.squared_difference(y, stop_gradient(mean)), axes, keepdims=True,
+            name="variance")
+        if not keepdims and (axes is None or axes):
+            mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
+        return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
 def _moments_input(x, axes):
@@ -1324,8 +1329,9 @@ _activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
 
 def _softmax_backward(softmax, dy, axis):
     """The vector-Jacobian product of softmax along `axis`: (dy - <dy, softmax>) * softmax."""
-    inner = reduction_ops.reduce_sum(math_ops.multiply(dy, softmax), axis, keepdims=True)
-    return math_ops.multiply(math_ops.subtract(dy, inner), softmax)
+    inner = reduction_ops.reduce_sum(math_ops.multiply(dy, softmax, name="mul"), axis,
+                                     keepdims=True)
+    return math_ops.multiply(math_ops.subtract(dy, inner, name="sub"), softmax, name="mul")
 
 
 @register_gradient("Softmax")
@@ -1361,7 +1367,7 @@ def _xent_logits_grad(logits, loss_grad, backprop, backprop_grad, axis):
     gradient None where none reached it (backprop's only in second derivatives)."""
     return _add_present(
         None if loss_grad is None else
-        math_ops.multiply(array_ops.expand_dims(loss_grad, axis), backprop),
+        math_ops.multiply(array_ops.expand_dims(loss_grad, axis), backprop, name="mul"),
         None if backprop_grad is None else
         _softmax_backward(softmax(logits, axis), backprop_grad, axis))
 
@@ -1375,7 +1381,8 @@ def _softmax_xent_grad(op, loss_grad, backprop_grad):
         return d_logits, None
     # As TF's: only the loss reaches the labels; backprop's own share (-1 per element) does not
     d_labels = array_ops.zeros_like(op.inputs[1]) if loss_grad is None else math_ops.multiply(
-        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)))
+        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)),
+        name="mul")
     return d_logits, d_labels
 
 
