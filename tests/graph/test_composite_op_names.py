@@ -47,6 +47,11 @@ def test_nn_composites_are_named_as_tfs():
         assert tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=x).name \
             == "SparseSoftmaxCrossEntropyWithLogits/SparseSoftmaxCrossEntropyWithLogits:0"
         assert tf.reduce_mean(x).name == "Mean:0"  # (moments' means took no top-level name)
+        assert tf.norm(x).name == "norm/Squeeze:0"
+        assert tf.norm(x, axis=1, keepdims=True).name == "norm_1/Sqrt:0"
+        assert tf.reduce_logsumexp(x).name == "ReduceLogSumExp:0"
+        table = tf1.get_variable("table", [10, 4])
+        assert tf.nn.embedding_lookup(table, labels).name == "embedding_lookup/Identity:0"
         with tf1.Session() as sess:
             m, v, n = sess.run([mean, variance, "l2_normalize:0"],
                                {x: [[1.0, 2.0, 2.0], [3.0, 2.0, 0.0]]})
@@ -61,3 +66,58 @@ def test_eager_results_are_unchanged():
     assert tf.random.normal([2], mean=3.0, stddev=0.0).numpy().tolist() == [3.0, 3.0]
     assert tf.clip_by_value(tf.constant([1, 5, 9]), 2, 6, name="c").numpy().tolist() == [2, 5, 6]
     assert int(tf.math.count_nonzero(tf.constant([0, 1, 2]), name="n")) == 2
+
+
+def test_control_flow_outputs_pass_through_named_identities():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [], name="x")
+        c = tf1.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+        assert (c.name, c.op.type) == ("cond/Identity:0", "Identity")
+        pair = tf.cond(x > 0, lambda: (x, x + 1), lambda: (x, x - 1))
+        assert [t.name for t in pair] == ["cond_1/Identity:0", "cond_1/Identity_1:0"]
+        i, s = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), [0, x])
+        assert (i.name, s.name) == ("while/Identity_2:0", "while/Identity_3:0")
+        grad, = tf1.gradients(c, x)
+        assert grad.name == "gradients/cond_grad/Identity:0"
+        assert g.get_operation_by_name("gradients/cond_grad/StatelessIf").type == "StatelessIf"
+        with tf1.Session() as sess:
+            assert sess.run([c, s, grad], {x: 1.5}) == [3.0, 12.0, 2.0]
+
+
+def test_function_valued_attrs_read_as_name_attr_lists():
+    @tf.function
+    def inner(x):
+        return x * 2.0
+
+    @tf.function
+    def outer(x):
+        y = tf.while_loop(lambda v: v < 10.0, lambda v: v + 1.0, [x])[0]  # (no identities)
+        return inner(y) + tf.cond(x > 0, lambda: x, lambda: -x)
+
+    graph = outer.get_concrete_function(tf.TensorSpec([])).graph
+    library = [f.signature.name for f in graph.as_graph_def().library.function]
+    ops = {op.type: op for op in graph.get_operations()}
+    then = ops["StatelessIf"].get_attr("then_branch")
+    assert type(then).__name__ == "NameAttrList" and then.name in library
+    assert ops["PartitionedCall"].get_attr("f").name.startswith("__inference_inner")
+    assert ops["StatelessWhile"].get_attr("body").name in library
+    assert not [op for op in graph.get_operations() if op.name.startswith("while/Identity")]
+    assert ops["StatelessIf"].get_attr("Tout") == [tf.float32] or \
+        list(ops["StatelessIf"].get_attr("Tout")) == [tf.float32]
+
+
+def test_tf1_control_flow_results_are_named_merge_and_exit():
+    tf1.disable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [], name="x")
+            c = tf1.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+            i, s = tf1.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), [0, x])
+            assert (c.name, i.name, s.name) == ("cond/Merge:0", "while/Exit:0",
+                                                "while/Exit_1:0")
+            with tf1.Session() as sess:
+                assert sess.run([c, s], {x: 2.0}) == [4.0, 16.0]
+    finally:
+        tf1.enable_control_flow_v2()

@@ -96,6 +96,13 @@ def _check_dtype(loss):
                          f"tf.float64, tf.float16, tf.bfloat16].")
 
 
+def _update_scope(graph, var):
+    """The name scope of `var`'s update ops in a graph: ``update_<its op's name>``."""
+    if graph is None:
+        return _nothing()
+    return context.name_scope("update_" + var.name.split(":")[0])
+
+
 class _nothing:
     def __enter__(self):
         return None
@@ -185,8 +192,10 @@ class Optimizer:
         with graph_mode.name_scope(name or self._name) as scope:
             self._prepare()
             for g, v in pairs:
-                made = (self._apply_sparse(deduplicated(g), v) if isinstance(g, IndexedSlices)
-                        else self._apply_dense(convert_to_tensor(g), v))
+                with _update_scope(graph, v):  # (TF's ``GradientDescent/update_w/...``)
+                    made = (self._apply_sparse(deduplicated(g), v)
+                            if isinstance(g, IndexedSlices)
+                            else self._apply_dense(convert_to_tensor(g), v))
                 updates.extend(op for op in (made or ()) if op is not None)
             updates.extend(self._finish(updates) or ())
             if graph is None:

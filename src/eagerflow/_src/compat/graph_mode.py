@@ -25,6 +25,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import tensor_shape
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph import control_flow
 from eagerflow._src.graph import graph as _graph
 from eagerflow._src.ops import random_ops
 
@@ -301,6 +302,9 @@ def v1_control_flow():
     graph = context.get().graph
     return (not v1_names._switches["control_flow_v2"] and graph is not None
             and is_v1(_outside_control_flow(graph)))
+
+
+control_flow.tf1_control_flow = v1_control_flow
 
 
 @export("compat.v1.get_default_graph")

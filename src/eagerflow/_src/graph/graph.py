@@ -27,7 +27,7 @@ from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
-from eagerflow._src.core.node_forms import tf_node
+from eagerflow._src.core.node_forms import tf_node, tf_nodes
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -62,7 +62,14 @@ class Operation(context.Operation):
         """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the
         gradient a `gradient_override_map` gave it (``_gradient_op_type``)."""
         if name in self.attrs:
-            return self.attrs[name]
+            value = self.attrs[name]
+            form = tf_nodes.get(self.op_def) if self.op_def is not None else None
+            if form is not None and name in form.functions:  # TF's: a NameAttrList
+                # (protobuf loads only when a program reads one)
+                from eagerflow._src.core.protos import framework as pb  # noqa: PLC0415
+                return (pb.NameAttrList(name=value) if isinstance(value, str)
+                        else [pb.NameAttrList(name=v) for v in value])
+            return value
         if name == "_gradient_op_type" and gradient_override(self) is not None:
             return gradient_override(self).encode()
         if self.op_def is not None:

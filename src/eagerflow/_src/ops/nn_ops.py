@@ -33,7 +33,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.core.registry import NN_FLOAT, NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
-from eagerflow._src.ops.cast_ops import cast, stop_gradient
+from eagerflow._src.ops.cast_ops import cast, identity, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
@@ -1247,10 +1247,12 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
         params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
-    result = array_ops.gather(as_tensor(params), ids)
-    if max_norm is None:
-        return result
-    return _clip_rows(result, max_norm, ids.shape.rank)
+    with context.op_scope(name or "embedding_lookup") as scope:
+        result = array_ops.gather(as_tensor(params), ids, name=scope)
+        if max_norm is not None:
+            result = _clip_rows(result, max_norm, ids.shape.rank)
+        # (in a graph TF's result is ``embedding_lookup/Identity``)
+        return result if scope is None else identity(result)
 
 
 def _clip_rows(embeddings, max_norm, ids_rank):

@@ -481,13 +481,15 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     if x.dtype.is_integer:  # TF's max runs, then its finiteness check rejects integers
         check_attr_dtype("IsFinite", "T", x.dtype,
                          (_d.bfloat16, _d.float16, _d.float32, _d.float64))
-    # Shift by the max so exp never overflows; clamping an infinite max to the finite
-    # range keeps x - shift free of inf - inf.
-    shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
-    total = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, shift)), axis, keepdims))
-    if not keepdims:
-        shift = reduce_sum(shift, axis)  # summing the kept length-1 axes drops them
-    return math_ops.add(total, shift, name=name)
+    with context.op_scope(name or "ReduceLogSumExp") as scope:
+        # Shift by the max so exp never overflows; clamping an infinite max to the finite
+        # range keeps x - shift free of inf - inf.
+        shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
+        total = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, shift)), axis,
+                                        keepdims))
+        if not keepdims:
+            shift = reduce_sum(shift, axis)  # summing the kept length-1 axes drops them
+        return math_ops.add(total, shift, name=scope or name)
 
 
 @export("math.reduce_variance")
