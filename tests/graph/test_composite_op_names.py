@@ -121,3 +121,21 @@ def test_tf1_control_flow_results_are_named_merge_and_exit():
                 assert sess.run([c, s], {x: 2.0}) == [4.0, 16.0]
     finally:
         tf1.enable_control_flow_v2()
+
+
+def test_batch_normalization_is_tfs_expression():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        mean, variance = tf.nn.moments(x, [0])
+        plain = tf.nn.batch_normalization(x, 0.0, 1.0, None, None, 1e-3)
+        full = tf.nn.batch_normalization(x, mean, variance, tf.ones([3]), tf.ones([3]) * 2.0,
+                                         1e-3, name="bn")
+        assert (plain.name, full.name) == ("batchnorm/add:0", "bn/add_1:0")
+        with tf1.Session() as sess:
+            a, b = sess.run([plain, full], {x: [[1.0, 2.0, 3.0], [4.0, 6.0, 5.0]]})
+    np.testing.assert_allclose(a[0], [0.9995004, 1.9990008, 2.9985013], rtol=1e-6)
+    np.testing.assert_allclose(b[:, 0], [-0.9995558, 2.9995556], rtol=1e-6)
+    # numbers add as Python numbers before the tensor ops, as in TF
+    assert tf.nn.batch_normalization(tf.constant([3.0, 1.0]), 1.0, 4.0, None, None,
+                                     1e-3).numpy().tolist() == [0.9998750686645508, 0.0]

@@ -1108,14 +1108,15 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     >>> tf.nn.batch_normalization(tf.constant([3.0]), 1.0, 4.0, None, None, 0.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
-    x = as_tensor(x)
-    inv = math_ops.rsqrt(math_ops.add(variance, variance_epsilon))
-    if scale is not None:
-        inv = math_ops.multiply(inv, scale)
-    shifted_mean = math_ops.multiply(mean, inv)
-    shift = (math_ops.negative(shifted_mean) if offset is None
-             else math_ops.subtract(offset, shifted_mean))
-    return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
+    # Python's operators, as TF's: numbers add as numbers, and in a graph the ops are
+    # TF's, named as its (``batchnorm/add_1``)
+    with context.op_scope(name or "batchnorm"):
+        x = as_tensor(x)
+        inv = math_ops.rsqrt(variance + variance_epsilon)
+        if scale is not None:
+            inv = inv * scale
+        return x * cast(inv, x.dtype) + cast(
+            -mean * inv if offset is None else offset - mean * inv, x.dtype)
 
 
 @export("nn.batch_norm_with_global_normalization")
