@@ -107,3 +107,19 @@ def test_a_tape_in_a_function_names_its_ops_under_gradient_tape():
     cf = f.get_concrete_function(tf.TensorSpec([None, 3]))
     assert "gradient_tape/ReluGrad" in _names(cf.graph)
     np.testing.assert_allclose(f(tf.constant([[1.0, 2.0, 3.0]])), [[2.0, 4.0, 6.0]])
+
+
+def test_a_tapes_ops_are_named_under_the_scope_their_op_was_made_in():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x ** 2 * 3.0)
+        grad = tape.gradient(y, x)
+        assert grad.name == "gradient_tape/pow/mul_1:0"
+        return grad
+
+    cf = f.get_concrete_function(tf.TensorSpec([None, 3]))
+    names = _names(cf.graph)
+    assert "gradient_tape/mul/Mul" in names
+    np.testing.assert_allclose(f(tf.constant([[1.0, 2.0]]))[0], [6.0, 12.0])

@@ -461,6 +461,8 @@ class Graph:
         The op is named `name` (operators pass theirs: ``mul``), else after its
         type; see `constant` for the names of its converted operands.
         """
+        # (TF's wrapper opened a scope of the op's name: the op was made in it)
+        own_scope = isinstance(name, errors.ScopeName) or name is not None and name.endswith("/")
         # (after its type less a leading "_": TF's node names cannot start with one)
         name = self.unique_name(name or op_def.name.lstrip("_"))
         inputs = tuple(self.capture(t) for t in inputs)
@@ -492,6 +494,8 @@ class Graph:
         if not op_def.multi:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
+        if own_scope:
+            op.name_scope = name + "/"
         overrides = self.__dict__.get("_gradient_overrides")
         if overrides and op_def.name in overrides:  # see `gradient_override_map`
             overridden_gradient(op, overrides[op_def.name])
