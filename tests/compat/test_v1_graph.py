@@ -289,7 +289,8 @@ def test_training_graph_as_graph_def():
     assert train.name == "GradientDescent" and init.name == "init"
     nodes = {n.name: n for n in g.as_graph_def().node}
     assert nodes["init"].op == "NoOp" and list(nodes["init"].input) == ["^w/Assign"]
-    assert nodes["GradientDescent"].input == ["^GradientDescent/AssignSubVariableOp"]
+    # (TF's update op is GradientDescent/update_w/ResourceApplyGradientDescent)
+    assert nodes["GradientDescent"].input == ["^GradientDescent/update_w/AssignSubVariableOp"]
 
 
 def test_partial_run_reuses_earlier_steps():

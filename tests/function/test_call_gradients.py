@@ -503,7 +503,7 @@ def test_a_call_inside_a_traced_function_is_a_call_of_a_forward_and_a_backward_f
     graph = step.get_concrete_function(x).graph
     calls = [op for op in graph.get_operations() if op.type.endswith("PartitionedCall")]
     assert [op.type for op in calls] == ["PartitionedCall", "PartitionedCall"]
-    forward, backward = (graph.functions[op.get_attr("f")] for op in calls)
+    forward, backward = (graph.functions[op.get_attr("f").name] for op in calls)
     assert forward.name.startswith("__forward__cubes_")
     assert backward.name.startswith("__inference___backward__cubes_")
     assert calls[1].inputs[0].op is calls[0]  # it takes what the forward kept

@@ -37,7 +37,7 @@ def test_a_nested_call_is_a_call_op_whose_body_is_in_the_library_and_the_graph_d
     assert [op.name for op in calls] == ["StatefulPartitionedCall", "PartitionedCall"]
     assert calls[0].inputs[1] is v
     assert "Mul" not in [op.type for op in graph.get_operations()]
-    names = [op.get_attr("f") for op in calls]
+    names = [op.get_attr("f").name for op in calls]
     assert names[0].startswith("__inference_reads_") and names[1].startswith("__inference_pure_")
     assert all(name in graph.functions for name in names)
 
@@ -69,7 +69,7 @@ def test_each_call_of_one_function_names_one_body_and_traces_once():
     outer(tf.constant([1.0, 2.0]))
     assert len(traces) == 1 and inner.experimental_get_tracing_count() == 1
     calls = _calls(outer.get_concrete_function(x).graph)
-    assert len(calls) == 3 and len({op.get_attr("f") for op in calls}) == 1
+    assert len(calls) == 3 and len({op.get_attr("f").name for op in calls}) == 1
     outer(tf.constant([1.0, 2.0, 3.0]))  # a new shape: both retrace, as in TF
     assert inner.experimental_get_tracing_count() == 2
 
@@ -101,7 +101,7 @@ def test_gradients_through_nested_calls_with_tapes_inside_and_outside():
     np.testing.assert_allclose(gxw.numpy(), [4.0, 8.0])
     np.testing.assert_allclose(w.numpy(), [2.0, 0.0])  # updated once, not by the gradient
     graph = outer.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
-    forward = [op for op in _calls(graph) if op.get_attr("f").startswith("__forward_inner_")]
+    forward = [op for op in _calls(graph) if op.get_attr("f").name.startswith("__forward_inner_")]
     assert len(forward) == 1 and forward[0].type == "StatefulPartitionedCall"
 
     # another variable of the same spec: no new trace, the call updates it
@@ -292,7 +292,7 @@ def test_a_concrete_function_is_named_as_tf_names_its_body_everywhere():
         return f(x) * 2.0
 
     call, = _calls(outer.get_concrete_function(tf.TensorSpec([2])).graph)
-    assert call.get_attr("f").encode() == cf.name
+    assert call.get_attr("f").name.encode() == cf.name
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         cf(tf.constant([1, 2]))
     assert str(info.value).endswith(f"[Op:{cf.name.decode()}]")

@@ -153,7 +153,7 @@ def test_switch_case_op_and_branches_are_named_as_tf_names_them():
     graph = s.get_concrete_function(tf.TensorSpec([2]), tf.TensorSpec([], tf.int32)).graph
     case, = [op for op in graph.get_operations() if op.type == "StatelessCase"]
     assert case.name == "switch_case/indexed_case"
-    assert [re.sub(r"_\d+$", "", f) for f in case.get_attr("branches")] == [
+    assert [re.sub(r"_\d+$", "", f) for f in [b.name for b in case.get_attr("branches")]] == [
         "switch_case_indexed_case_branch0", "switch_case_indexed_case_branch1"]
 
 

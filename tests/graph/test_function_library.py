@@ -37,9 +37,9 @@ def _plain(value):
 def test_cond_names_its_branches_in_the_library():
     g = _graph(lambda x: tf.cond(x > 0, lambda: x * 2.0, lambda: -x), tf.TensorSpec([3]))
     op, = _ops(g, "StatelessIf")
-    then_body = g.functions[op.get_attr("then_branch")]
-    else_body = g.functions[op.get_attr("else_branch")]
-    assert op.get_attr("then_branch") != op.get_attr("else_branch")
+    then_body = g.functions[op.get_attr("then_branch").name]
+    else_body = g.functions[op.get_attr("else_branch").name]
+    assert op.get_attr("then_branch").name != op.get_attr("else_branch").name
     assert op.get_attr("Tcond") == tf.bool
     assert list(op.get_attr("Tin")) == [tf.float32]
     assert list(op.get_attr("Tout")) == [tf.float32]
@@ -61,7 +61,7 @@ def test_while_names_its_condition_and_body():
     assert op.get_attr("parallel_iterations") == 7
     assert list(op.get_attr("T")) == [tf.int32, tf.float32, tf.float32]  # x is captured
     assert [s.as_list() for s in op.get_attr("output_shapes")] == [[], []]
-    test, body = g.functions[op.get_attr("cond")], g.functions[op.get_attr("body")]
+    test, body = g.functions[op.get_attr("cond").name], g.functions[op.get_attr("body").name]
     assert [t.dtype for t in test.inputs] == [tf.int32, tf.float32, tf.float32]
     assert [t.dtype for t in test.outputs] == [tf.bool]
     assert [t.dtype for t in body.outputs] == [tf.int32, tf.float32]
@@ -71,7 +71,7 @@ def test_switch_case_names_every_branch():
     g = _graph(lambda i, x: tf.switch_case(i, [lambda: x, lambda: x * 2.0, lambda: -x]),
                tf.TensorSpec([], tf.int32), tf.TensorSpec([]))
     op, = _ops(g, "StatelessCase")
-    names = op.get_attr("branches")
+    names = [b.name for b in op.get_attr("branches")]
     assert len(set(names)) == 3 and all(name in g.functions for name in names)
 
 
@@ -94,10 +94,10 @@ def test_nested_bodies_are_in_the_outermost_library():
         return tf.while_loop(lambda i, s: i < 4, body, [0, x])[1]
     g = _graph(f, tf.TensorSpec([]))
     loop, = _ops(g, "StatelessWhile")
-    loop_body = g.functions[loop.get_attr("body")]
+    loop_body = g.functions[loop.get_attr("body").name]
     branch, = _ops(loop_body.graph, "StatelessIf")
     for attr in ("then_branch", "else_branch"):
-        name = branch.get_attr(attr)
+        name = branch.get_attr(attr).name
         assert loop_body.graph.functions[name] is g.functions[name]
     assert float(tf.function(f)(tf.constant(5.0))) == float(f(tf.constant(5.0))) == 1.625
 
@@ -215,12 +215,12 @@ def test_a_nested_call_brings_its_functions_along():
 
     g = outer.get_concrete_function(tf.TensorSpec([])).graph
     calls = _ops(g, "PartitionedCall")
-    assert len(calls) == 2 and calls[0].get_attr("f") == calls[1].get_attr("f")
-    ifs = _ops(g.functions[calls[0].get_attr("f")].graph, "StatelessIf")
+    assert len(calls) == 2 and calls[0].get_attr("f").name == calls[1].get_attr("f").name
+    ifs = _ops(g.functions[calls[0].get_attr("f").name].graph, "StatelessIf")
     assert len(ifs) == 1  # in the body the calls name
     for op in ifs:
-        assert op.get_attr("then_branch") in g.functions
-        assert op.get_attr("else_branch") in g.functions
+        assert op.get_attr("then_branch").name in g.functions
+        assert op.get_attr("else_branch").name in g.functions
     assert float(outer(tf.constant(3.0))) == 12.0
 
     x = tf.constant(3.0)

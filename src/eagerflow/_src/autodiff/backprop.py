@@ -197,14 +197,15 @@ class _Arrivals:
                              pieces[0].dense_shape)
 
 
-def backprop(entries, targets, target_grads, sources, live):
+def backprop(entries, targets, target_grads, sources, live, naming=None):
     """Gradients of sum(targets) with respect to `sources` (None where unconnected).
 
     `entries` are ``(op, inputs, attrs, outputs)`` in the order they ran;
     `target_grads` holds the incoming gradient of each target (None: ones for all, or
     for that target);
     `live` holds the ids of the tensors that depend on a source (or a superset
-    of them: see `connected`).
+    of them: see `connected`); `naming`, for a pass built into a graph, names its ops as
+    TF does (see `gradient_names`).
     """
     grads = {}
     ranks = []
@@ -220,6 +221,13 @@ def backprop(entries, targets, target_grads, sources, live):
             grads[key] = _Arrivals(k, g) if type(g) is IndexedSlices else g
             return
         prev = grads[key]
+        if naming is not None and type(g) is not IndexedSlices and type(prev) is not _Arrivals \
+                and type(prev) is not IndexedSlices:  # (summed by one AddN when read)
+            if type(prev) is _Terms:
+                prev.append(g)
+            else:
+                grads[key] = _Terms((prev, g))
+            return
         if type(prev) is _Arrivals:
             if type(g) is IndexedSlices:  # (summed when read)
                 prev.pieces.append((k, g))
@@ -239,7 +247,8 @@ def backprop(entries, targets, target_grads, sources, live):
                 continue
             out_grads = [(None if op.grad_takes_none else array_ops.zeros_like(o))
                          if g is None else convert_to_tensor(
-                             g.total(rank) if type(g) is _Arrivals else g)
+                             g.total(rank) if type(g) is _Arrivals else
+                             naming.total(g) if type(g) is _Terms else g)
                          for o, g in zip(outputs, out_grads)]
         else:  # the common case, kept lean: one output
             key = id(outputs)
@@ -248,6 +257,8 @@ def backprop(entries, targets, target_grads, sources, live):
                 continue
             if type(g) is _Arrivals:
                 g = g.total(rank)
+            elif type(g) is _Terms:
+                g = naming.total(g)
             if type(g) is IndexedSlices and not op.grad_passes_sparse:
                 g = convert_to_tensor(g)
             out_grads = (g,)
@@ -263,26 +274,57 @@ def backprop(entries, targets, target_grads, sources, live):
                 f"This can be useful to silence the error in cases where you know gradients "
                 f"are not needed, e.g. the forward pass of tf.custom_gradient. Please see more "
                 f"details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient.")
-        in_grads = grad_fn(OpView(op, inputs, outputs, attrs, live), *out_grads)
-        if type(in_grads) is not tuple and type(in_grads) is not list:
-            in_grads = (in_grads,)
-        if len(in_grads) != len(inputs):
-            raise errors.InternalError(None, op.name, f"The gradient of {op.name} returned "
-                                       f"{len(in_grads)} values for {len(inputs)} inputs.")
         # only ops with several inputs broadcast them
         several = len(inputs) > 1 and op.name not in _INPUT_SHAPED_GRADIENTS
+        if naming is None:
+            in_grads = _input_grads(grad_fn, OpView(op, inputs, outputs, attrs, live),
+                                    out_grads)
+        else:  # every input's gradient reduced to its shape, in the op's name scope
+            with naming.scope(outputs):
+                in_grads = _input_grads(grad_fn, OpView(op, inputs, outputs, attrs,
+                                                        naming.needed(inputs, live)), out_grads)
+                if several:
+                    in_grads = [g if g is None else _reduced(g, t, op, inputs)
+                                for t, g in zip(inputs, in_grads)]
+                    several = False
+                in_grads = naming.gated(in_grads)
         for t, g in zip(inputs, in_grads):
             key = id(t)
             if g is None or key not in live:
                 continue
-            # an eager gradient already of its input's shape needs no reduction
-            if several and not (type(g) is EagerTensor and type(t) is EagerTensor
-                                and g._data.shape == t._data.shape):
-                if type(g) is not IndexedSlices:
-                    g = unbroadcast(g, t, inputs if op.elementwise else ())
+            if several:
+                g = _reduced(g, t, op, inputs)
             if key in grads or type(g) is IndexedSlices:
                 add(key, g, k)
             else:
                 grads[key] = g
     found = [grads.get(id(s)) for s in sources]
-    return [g.total(rank) if type(g) is _Arrivals else g for g in found]
+    return [g.total(rank) if type(g) is _Arrivals else naming.total(g) if type(g) is _Terms
+            else g for g in found]
+
+
+def _input_grads(grad_fn, view, out_grads):
+    """What `grad_fn` gives for the op `view` shows: one gradient (or None) per input."""
+    in_grads = grad_fn(view, *out_grads)
+    if type(in_grads) is not tuple and type(in_grads) is not list:
+        in_grads = (in_grads,)
+    inputs, name = view.inputs, view.op_def.name
+    if len(in_grads) != len(inputs):
+        raise errors.InternalError(None, name, f"The gradient of {name} returned "
+                                   f"{len(in_grads)} values for {len(inputs)} inputs.")
+    return in_grads
+
+
+def _reduced(g, t, op, inputs):
+    """The gradient `g` of input `t` of an op with several inputs, summed over the dims
+    along which the op broadcast `t` (an eager one already of t's shape needs nothing)."""
+    if type(g) is IndexedSlices or (type(g) is EagerTensor and type(t) is EagerTensor
+                                     and g._data.shape == t._data.shape):
+        return g
+    return unbroadcast(g, t, inputs if op.elementwise else ())
+
+
+class _Terms(list):
+    """The dense gradients of one tensor in a pass that names its ops, summed when read."""
+
+    __slots__ = ()

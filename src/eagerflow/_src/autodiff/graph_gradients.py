@@ -7,9 +7,12 @@ the name scope `name`. Called in a branch or loop body for tensors of an enclosi
 (`xs` outside, `ys` inside or out), the enclosing graphs' operations are replayed first and
 each capture passes its gradient on to the tensor it stands for, as in TF.
 """
+from eagerflow._src.autodiff import gradient_names
 from eagerflow._src.autodiff.tape import GradientTape, UnconnectedGradients
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest, registry
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import array_ops
 
 # ``prepare(graph, xs)``, filled by the graph layer: turns the loops and branches with state
 # that depend on `xs` into the forms their gradients need (see `graph.control_flow`).
@@ -47,7 +50,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     >>> f(tf.constant(3.0))
     [<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
     """
-    del gate_gradients, aggregation_method  # scheduling hints: the result is the same
+    del aggregation_method  # a scheduling hint: the result is the same
     graph = context.get().graph
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
@@ -55,6 +58,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     ys, xs = nest.flatten(ys), nest.flatten(xs)
     # never entered: the tape records only the operations given to it below
     tape = GradientTape(persistent=False, watch_accessed_variables=False)
+    tape._naming = gradient_names.GraphGradients(bool(gate_gradients))
     for x in xs:
         tape._recorder.watch(x)
     # a held tensor's own gradient is still wanted, but none flows through its op
@@ -68,8 +72,25 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         for g in [getattr(t, "graph", None) for t in xs + ys] + [graph]:
             _replay(tape, g, xs, held, replayed)
     with context.name_scope(name):
-        return tape.gradient(ys, xs, output_gradients=grad_ys,
+        return tape.gradient(ys, xs, output_gradients=_grad_ys(ys, grad_ys),
                              unconnected_gradients=unconnected_gradients)
+
+
+def _grad_ys(ys, grad_ys):
+    """The incoming gradient of each of `ys`: ones where none is given, named as TF's
+    (``grad_ys_0``, a ``Fill`` of the shape of ``ys[0]``)."""
+    grad_ys = [None] * len(ys) if grad_ys is None else nest.flatten(grad_ys)
+    if len(grad_ys) != len(ys):
+        return grad_ys  # (the tape's check says what is wrong)
+    out = []
+    for i, (y, g) in enumerate(zip(ys, grad_ys)):
+        if g is None and getattr(y, "dtype", None) is not None and (
+                y.dtype.is_floating or y.dtype.is_complex):
+            shape = array_ops.shape(y)
+            with context.name_scope(f"grad_ys_{i}") as scope:
+                g = array_ops.fill(shape, convert_to_tensor(1, y.dtype), name=scope)
+        out.append(g)
+    return out
 
 
 def _replay(tape, graph, xs, held, replayed):

@@ -15,7 +15,7 @@ import enum
 
 import numpy as np
 
-from eagerflow._src.autodiff import compiled_backward
+from eagerflow._src.autodiff import compiled_backward, gradient_names
 from eagerflow._src.autodiff.backprop import backprop, connected
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
@@ -122,6 +122,7 @@ class GradientTape:
         self._recording = None   # while inside `with`: the context recorded into
         self._used = False
         self._started = False    # (TF's tape exists once first entered)
+        self._naming = None      # how a pass built into a graph names its ops (`tf.gradients`)
 
     # -- context ----------------------------------------------------------------
     def __enter__(self):
@@ -403,7 +404,10 @@ class GradientTape:
             ids = {id(s) for s in live}
             reached = (watched if recorder.roots <= ids and not unwatched
                        else connected(recorder.entries, live))
-            passes = [backprop(recorder.entries, targets, weights, live, reached)
+            naming = self._naming
+            if naming is None and context.get().graph is not None:
+                naming = gradient_names.TapeGradients()
+            passes = [backprop(recorder.entries, targets, weights, live, reached, naming)
                       for weights in weightings]
         if not self._persistent:
             self._used = True

@@ -96,6 +96,13 @@ def _check_dtype(loss):
                          f"tf.float64, tf.float16, tf.bfloat16].")
 
 
+def _update_scope(graph, var):
+    """The name scope of `var`'s update ops in a graph: ``update_<its op's name>``."""
+    if graph is None:
+        return _nothing()
+    return context.name_scope("update_" + var.name.split(":")[0])
+
+
 class _nothing:
     def __enter__(self):
         return None
@@ -159,7 +166,10 @@ class Optimizer:
         var_list = nest.flatten(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
-        grads = gradients(loss, var_list, None if grad_loss is None else [grad_loss])
+        grads = gradients(loss, var_list, None if grad_loss is None else [grad_loss],
+                          gate_gradients=gate_gradients == Optimizer.GATE_OP)
+        if gate_gradients == Optimizer.GATE_GRAPH:
+            grads = graph_mode.tuple_(grads)
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
@@ -182,8 +192,10 @@ class Optimizer:
         with graph_mode.name_scope(name or self._name) as scope:
             self._prepare()
             for g, v in pairs:
-                made = (self._apply_sparse(deduplicated(g), v) if isinstance(g, IndexedSlices)
-                        else self._apply_dense(convert_to_tensor(g), v))
+                with _update_scope(graph, v):  # (TF's ``GradientDescent/update_w/...``)
+                    made = (self._apply_sparse(deduplicated(g), v)
+                            if isinstance(g, IndexedSlices)
+                            else self._apply_dense(convert_to_tensor(g), v))
                 updates.extend(op for op in (made or ()) if op is not None)
             updates.extend(self._finish(updates) or ())
             if graph is None:
@@ -209,7 +221,7 @@ class Optimizer:
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,
                  grad_loss=None):
         """`compute_gradients` then `apply_gradients`: the training step's operation."""
-        grads = self.compute_gradients(loss, var_list, grad_loss=grad_loss)
+        grads = self.compute_gradients(loss, var_list, gate_gradients, grad_loss=grad_loss)
         if grads and all(g is None for g, _ in grads):
             raise ValueError(f"No gradients provided for any variable, check your graph for ops "
                              f"that do not support gradients, between variables "

@@ -19,11 +19,13 @@ import threading
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import DeviceSpec
+from eagerflow._src.autodiff import gradient_names
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import tensor_shape
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.graph import control_flow
 from eagerflow._src.graph import graph as _graph
 from eagerflow._src.ops import random_ops
 
@@ -302,6 +304,9 @@ def v1_control_flow():
             and is_v1(_outside_control_flow(graph)))
 
 
+control_flow.tf1_control_flow = v1_control_flow
+
+
 @export("compat.v1.get_default_graph")
 def get_default_graph():
     """The graph ops build into: the innermost `Graph.as_default`, the graph of the
@@ -562,9 +567,7 @@ def tuple_(tensors, control_inputs=None, name=None):
     graph = v1_graph()
     if graph is None:
         return [None if t is None else identity(t) for t in tensors]
-    deps = [t for t in tensors if t is not None] + list(control_inputs or [])
-    with graph.control_dependencies(deps):
-        return [None if t is None else identity(t) for t in tensors]
+    return gradient_names.gated_tuple(tensors, control_inputs, name)
 
 
 @export("compat.v1.add_to_collection")

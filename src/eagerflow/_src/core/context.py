@@ -326,6 +326,22 @@ class name_scope:  # noqa: N801 (TF's public name)
         return self._swap.__exit__(*exc)
 
 
+_NO_OP_SCOPE = contextlib.nullcontext()
+
+
+def op_scope(name):
+    """The name scope TF's Python wrapper of a composite op opens: in a graph, `name` made
+    unique, whose scope string (``random_normal/``) the wrapper passes as the name of its
+    last op, so that the op is named as the scope (``random_normal``); eagerly nothing
+    (the block gets None).
+
+    >>> # with context.op_scope(name or "random_normal") as scope: ... add(a, b, name=scope)
+    """
+    if get().graph is None:
+        return _NO_OP_SCOPE
+    return name_scope(name)
+
+
 def name_scope_push(name):
     """Enters name scope `name` (relative, or absolute when it ends with '/')."""
     if not name:

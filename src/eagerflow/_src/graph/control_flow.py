@@ -160,9 +160,11 @@ def _pick(op_type, key_dtype, key_rank, bodies):
     return functools.partial(_case_pick, len(bodies))
 
 
-def _branched(key, fns, kind, gradient=False):
+def _branched(key, fns, kind, gradient=False, by_type=False):
     """The outputs of the branch of `fns` that `key` selects, through one op of `kind` (a
-    `gradient`'s branches may return sparse and dense gradients in one place)."""
+    `gradient`'s branches may return sparse and dense gradients in one place). In a graph
+    the op is named as its scope (``cond``), or `by_type` (``StatelessIf``, in the current
+    scope), and each output passes through an ``Identity`` (``cond/Identity``), as TF's."""
     scope = _op_scope(kind.scope)
     branches = [_Subgraph.trace(graph, fn, scope=scope) for graph, fn in zip(kind.graphs, fns)]
     _match_sparse_outputs(branches, kind, gradient)
@@ -192,15 +194,35 @@ def _branched(key, fns, kind, gradient=False):
     if form is not None:
         op, inputs, attrs = form
         bodies = [lookup(name) for name in _branch_names(attrs)]
-    flat = dispatch(op, inputs, attrs, name=scope or kind.scope)
+    flat = dispatch(op, inputs, attrs, name=None if by_type else scope or kind.scope)
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
-    flat = flat[:n]
+    flat = _identities(flat[:n], None if by_type else scope)
     structure = branches[0].structure
     leaves = nest.flatten(structure, expand_composites=True)
     values = iter(with_flows([v for v in leaves if v is not None], flat))
     return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
                                  expand_composites=True)
+
+
+# () -> whether control flow built now is TF 1's (`disable_control_flow_v2`), set by the
+# TF 1 graph mode: its results are then named as TF 1's ``cond/Merge``, ``while/Exit``
+tf1_control_flow = None
+
+
+def _identities(outputs, scope, first=0, tf1_name="Merge"):
+    """In a graph, `outputs` (of a branching or loop op) each through an ``Identity`` in
+    name scope `scope` (else the current one), numbered from `first` (TF's loop numbers
+    its variables after its counter and limit: ``while/Identity_2``); under TF 1's control
+    flow named `tf1_name` (``cond/Merge``, ``while/Exit_1``) from 0."""
+    if context.get().graph is None:
+        return outputs
+    base = "Identity"
+    if tf1_control_flow is not None and tf1_control_flow():
+        base, first = tf1_name, 0
+    with context.name_scope_push(scope) if scope else contextlib.nullcontext():
+        return [cast_ops.identity(t, name=f"{base}_{i}" if i else base)
+                for i, t in enumerate(outputs, first)]
 
 
 def _match_sparse_outputs(branches, kind, gradient):
@@ -435,8 +457,9 @@ def _branch_gradient(view, *dys):
 
     op_type = view.op_def.name.replace("Stateless", "")
     backward = _branching(op_type, f"gradients/{_scope(bodies[0])}", len(bodies))
+    # (in a named backward pass, ``gradients/cond_grad/StatelessIf``, as TF's)
     grads = _branched(key, [differentiate(b, body) for b, body in enumerate(bodies)],
-                      backward, gradient=True)
+                      backward, gradient=True, by_type=bool(context.get().scope))
     return [None, *(g if is_differentiable(t) else None for t, g in zip(inputs, grads))]
 
 
@@ -818,6 +841,8 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     else:
         results = dispatch(loop.op, inputs, attrs, name=op_scope or scope)
     results = results[:len(flat)]
+    if not getattr(graph, "building_function", True):  # (TF's, in a TF 1 graph only)
+        results = _identities(results, op_scope, 2, "Exit")
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
     return nest.pack_sequence_as(structure, with_flows(templates, results),

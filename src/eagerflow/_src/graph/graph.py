@@ -27,7 +27,7 @@ from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.core import context, errors, registry
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import variables as _variables
-from eagerflow._src.core.node_forms import tf_node
+from eagerflow._src.core.node_forms import tf_node, tf_nodes
 from eagerflow._src.core.registry import check_dtypes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -48,7 +48,7 @@ class Operation(context.Operation):
     """
 
     __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
-                 "value", "stateful", "device")
+                 "value", "stateful", "device", "name_scope")
 
     def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
         self.graph, self.op_def, self.type, self.name = graph, op_def, type_name, name
@@ -56,12 +56,20 @@ class Operation(context.Operation):
         self.stateful = op_def is not None and op_def.stateful
         self.outputs = ()
         self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
+        self.name_scope = context.get().scope  # the scope it was made in (``a/b/``)
 
     def get_attr(self, name):
         """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the
         gradient a `gradient_override_map` gave it (``_gradient_op_type``)."""
         if name in self.attrs:
-            return self.attrs[name]
+            value = self.attrs[name]
+            form = tf_nodes.get(self.op_def) if self.op_def is not None else None
+            if form is not None and name in form.functions:  # TF's: a NameAttrList
+                # (protobuf loads only when a program reads one)
+                from eagerflow._src.core.protos import framework as pb  # noqa: PLC0415
+                return (pb.NameAttrList(name=value) if isinstance(value, str)
+                        else [pb.NameAttrList(name=v) for v in value])
+            return value
         if name == "_gradient_op_type" and gradient_override(self) is not None:
             return gradient_override(self).encode()
         if self.op_def is not None:
@@ -453,6 +461,8 @@ class Graph:
         The op is named `name` (operators pass theirs: ``mul``), else after its
         type; see `constant` for the names of its converted operands.
         """
+        # (TF's wrapper opened a scope of the op's name: the op was made in it)
+        own_scope = isinstance(name, errors.ScopeName) or name is not None and name.endswith("/")
         # (after its type less a leading "_": TF's node names cannot start with one)
         name = self.unique_name(name or op_def.name.lstrip("_"))
         inputs = tuple(self.capture(t) for t in inputs)
@@ -484,6 +494,8 @@ class Graph:
         if not op_def.multi:
             specs = [specs]
         op = self._add(op_def, op_def.name, name, inputs, attrs, specs)
+        if own_scope:
+            op.name_scope = name + "/"
         overrides = self.__dict__.get("_gradient_overrides")
         if overrides and op_def.name in overrides:  # see `gradient_override_map`
             overridden_gradient(op, overrides[op_def.name])

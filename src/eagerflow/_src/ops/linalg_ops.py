@@ -1724,11 +1724,16 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     x = as_tensor(tensor)
     keepdims = bool(keepdims)
     if isinstance(ord, str) or (ord == 2 and not is_matrix):
-        # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
-        squares = math_ops.square(x) if not x.dtype.is_complex else \
-            cast(math_ops.square(math_ops.abs(x)), x.dtype)
-        return math_ops.sqrt(late.reduction_ops.reduce_sum(squares, axis, keepdims=keepdims),
-                             name=name)
+        with context.op_scope(name or "norm") as scope:
+            # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
+            squares = math_ops.square(x) if not x.dtype.is_complex else \
+                cast(math_ops.square(math_ops.abs(x)), x.dtype)
+            if scope is not None and not keepdims:  # TF's graph: ``norm/Squeeze``
+                return late.array_ops.squeeze(math_ops.sqrt(late.reduction_ops.reduce_sum(
+                    squares, axis, keepdims=True)), axis)
+            return math_ops.sqrt(late.reduction_ops.reduce_sum(squares, axis,
+                                                               keepdims=keepdims),
+                                 name=name if scope is None else None)
     if is_matrix and ord == 2:
         return _spectral_norm(x, axis, keepdims)
     magnitude = math_ops.abs(x)

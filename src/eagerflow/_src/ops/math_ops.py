@@ -1504,12 +1504,15 @@ register_gradient("FloorMod")(_mod_grad(floordiv))
 def _pow_grad(op, dy):
     x, y = _conj_inputs(op)
     z = conj(op.outputs)
-    dx = multiply(dy, multiply(y, pow(x, subtract(y, 1))))
+    # (dy * y) * x**(y - 1), as TF associates it and names it (``pow_grad/mul_1``)
+    dx = multiply(multiply(dy, y, name="mul"), pow(x, subtract(y, 1, name="sub")), name="mul")
+    if not op.needs(1):  # most often a constant exponent
+        return dx, None
     # d/dy x**y = x**y log(x), taken as 0 where log(x) is undefined
     positive = greater(x, 0) if not x.dtype.is_complex else not_equal(x, 0)
     safe_x = _where(positive, x, _ones_like(x))
     log_x = _where(positive, log(safe_x), _zeros_like(x))
-    return dx, multiply(dy, multiply(z, log_x))
+    return dx, multiply(multiply(dy, z, name="mul"), log_x, name="mul")
 
 
 def _select_grad(mask_fn):

@@ -33,7 +33,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.core.registry import NN_FLOAT, NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
-from eagerflow._src.ops.cast_ops import cast, stop_gradient
+from eagerflow._src.ops.cast_ops import cast, identity, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
@@ -825,7 +825,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
             f"Value for attr 'Tlabels' of {_kernel_name(labels.dtype)} is not in the list of "
             f"allowed values: int32, int64 [Op:SparseSoftmaxCrossEntropyWithLogits]")
     _check_sparse_shapes(labels.shape, logits.shape, logits_in)
-    loss, _ = dispatch(_SPARSE_SOFTMAX_XENT, (logits, labels), name=name)
+    # (in a graph, inside TF's scope: ``SparseSoftmaxCrossEntropyWithLogits/<the op>``)
+    with context.op_scope(name or "SparseSoftmaxCrossEntropyWithLogits"):
+        loss, _ = dispatch(_SPARSE_SOFTMAX_XENT, (logits, labels), name=name)
     return loss
 
 
@@ -862,11 +864,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if not logits.shape.is_compatible_with(labels.shape):
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
-    # maximum/minimum rather than relu/abs: their gradients at 0 keep d/dx = sigmoid(x) - z
-    positive_part = math_ops.maximum(logits, 0)
-    neg_abs = math_ops.minimum(math_ops.negative(logits), logits)
-    return math_ops.add(math_ops.subtract(positive_part, math_ops.multiply(logits, labels)),
-                        math_ops.log1p(math_ops.exp(neg_abs)))
+    with context.op_scope(name or "logistic_loss") as scope:
+        # maximum/minimum rather than relu/abs: their gradients at 0 keep d/dx = sigmoid(x) - z
+        positive_part = math_ops.maximum(logits, 0)
+        neg_abs = math_ops.minimum(math_ops.negative(logits), logits)
+        return math_ops.add(math_ops.subtract(positive_part, math_ops.multiply(logits, labels)),
+                            math_ops.log1p(math_ops.exp(neg_abs)), name=scope or name)
 
 
 @export("nn.l2_loss")
@@ -1008,15 +1011,17 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     >>> float(mean), float(variance)
     (2.0, 1.0)
     """
-    x, axes, y = _moments_input(x, axes)
-    mean = reduction_ops.reduce_mean(y, axes, keepdims=True)
-    # the mean's gradient stopped, as in TF: first derivatives through it are zero anyway
-    # (the deviations sum to zero), and second derivatives then equal TF's
-    variance = reduction_ops.reduce_mean(
-        math_ops.squared_difference(y, stop_gradient(mean)), axes, keepdims=True)
-    if not keepdims and (axes is None or axes):
-        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
-    return cast(mean, x.dtype), cast(variance, x.dtype)
+    with context.op_scope(name or "moments"):  # (``moments/Squeeze`` in a graph)
+        x, axes, y = _moments_input(x, axes)
+        mean = reduction_ops.reduce_mean(y, axes, keepdims=True, name="mean")
+        # the mean's gradient stopped, as in TF: first derivatives through it are zero anyway
+        # (the deviations sum to zero), and second derivatives then equal TF's
+        variance = reduction_ops.reduce_mean(
+            math_ops.squared_difference(y, stop_gradient(mean)), axes, keepdims=True,
+            name="variance")
+        if not keepdims and (axes is None or axes):
+            mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
+        return cast(mean, x.dtype), cast(variance, x.dtype)
 
 
 def _moments_input(x, axes):
@@ -1103,14 +1108,15 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     >>> tf.nn.batch_normalization(tf.constant([3.0]), 1.0, 4.0, None, None, 0.0)
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
     """
-    x = as_tensor(x)
-    inv = math_ops.rsqrt(math_ops.add(variance, variance_epsilon))
-    if scale is not None:
-        inv = math_ops.multiply(inv, scale)
-    shifted_mean = math_ops.multiply(mean, inv)
-    shift = (math_ops.negative(shifted_mean) if offset is None
-             else math_ops.subtract(offset, shifted_mean))
-    return math_ops.add(math_ops.multiply(x, cast(inv, x.dtype)), cast(shift, x.dtype))
+    # Python's operators, as TF's: numbers add as numbers, and in a graph the ops are
+    # TF's, named as its (``batchnorm/add_1``)
+    with context.op_scope(name or "batchnorm"):
+        x = as_tensor(x)
+        inv = math_ops.rsqrt(variance + variance_epsilon)
+        if scale is not None:
+            inv = inv * scale
+        return x * cast(inv, x.dtype) + cast(
+            -mean * inv if offset is None else offset - mean * inv, x.dtype)
 
 
 @export("nn.batch_norm_with_global_normalization")
@@ -1242,10 +1248,12 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
         params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
-    result = array_ops.gather(as_tensor(params), ids)
-    if max_norm is None:
-        return result
-    return _clip_rows(result, max_norm, ids.shape.rank)
+    with context.op_scope(name or "embedding_lookup") as scope:
+        result = array_ops.gather(as_tensor(params), ids, name=scope)
+        if max_norm is not None:
+            result = _clip_rows(result, max_norm, ids.shape.rank)
+        # (in a graph TF's result is ``embedding_lookup/Identity``)
+        return result if scope is None else identity(result)
 
 
 def _clip_rows(embeddings, max_norm, ids_rank):
@@ -1324,8 +1332,9 @@ _activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
 
 def _softmax_backward(softmax, dy, axis):
     """The vector-Jacobian product of softmax along `axis`: (dy - <dy, softmax>) * softmax."""
-    inner = reduction_ops.reduce_sum(math_ops.multiply(dy, softmax), axis, keepdims=True)
-    return math_ops.multiply(math_ops.subtract(dy, inner), softmax)
+    inner = reduction_ops.reduce_sum(math_ops.multiply(dy, softmax, name="mul"), axis,
+                                     keepdims=True)
+    return math_ops.multiply(math_ops.subtract(dy, inner, name="sub"), softmax, name="mul")
 
 
 @register_gradient("Softmax")
@@ -1361,7 +1370,7 @@ def _xent_logits_grad(logits, loss_grad, backprop, backprop_grad, axis):
     gradient None where none reached it (backprop's only in second derivatives)."""
     return _add_present(
         None if loss_grad is None else
-        math_ops.multiply(array_ops.expand_dims(loss_grad, axis), backprop),
+        math_ops.multiply(array_ops.expand_dims(loss_grad, axis), backprop, name="mul"),
         None if backprop_grad is None else
         _softmax_backward(softmax(logits, axis), backprop_grad, axis))
 
@@ -1375,7 +1384,8 @@ def _softmax_xent_grad(op, loss_grad, backprop_grad):
         return d_logits, None
     # As TF's: only the loss reaches the labels; backprop's own share (-1 per element) does not
     d_labels = array_ops.zeros_like(op.inputs[1]) if loss_grad is None else math_ops.multiply(
-        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)))
+        array_ops.expand_dims(loss_grad, axis), math_ops.negative(log_softmax(logits, axis)),
+        name="mul")
     return d_logits, d_labels
 
 

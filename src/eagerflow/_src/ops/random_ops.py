@@ -963,27 +963,51 @@ def _int_arg(value):
 
 # -- shared bodies of the global-seed, Generator and stateless functions ----------------------
 
-def _uniform(shape, minval, maxval, dtype, seed, name, full_int_ok):
+def _uniform(shape, minval, maxval, dtype, seed, name, full_int_ok, scope=None):
     """Uniform values in [minval, maxval); integers need both bounds (or, where
-    `full_int_ok`, neither: the whole range of the type)."""
+    `full_int_ok`, neither: the whole range of the type). In a graph, with a `scope` (TF's
+    default name), the ops are named in it as TF's (``random_uniform/RandomUniform``, or
+    ``random_uniform`` for the shifted values)."""
+    if scope is not None:
+        with context.op_scope(name or scope) as opened:
+            if opened is not None:
+                return _uniform(shape, minval, maxval, dtype, seed, opened, full_int_ok)
     if dtype.is_integer:
         if minval is None and maxval is None and full_int_ok:
             return _run(_FULL_INT, (), {"shape": shape, "dtype": dtype}, seed, name)
         lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
         return _run(_UNIFORM_INT, (lo, hi), {"shape": shape}, seed, name)
-    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, seed, name)
     minval = 0 if minval is None else minval
     maxval = 1 if maxval is None else maxval
+    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, seed, _in_scope(name))
     if _is(minval, 0):
         return rnd if _is(maxval, 1) else math_ops.multiply(rnd, as_tensor(maxval, dtype))
     lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
-    return math_ops.add(math_ops.multiply(rnd, math_ops.subtract(hi, lo)), lo)
+    return math_ops.add(math_ops.multiply(rnd, math_ops.subtract(hi, lo, name=_in_scope(name,
+                        "sub")), name=_in_scope(name, "mul")), lo, name=name)
 
 
-def _normal(ops, shape, mean, stddev, dtype, seed, name):
-    """`ops` (standard normal or truncated) scaled by `stddev` and shifted by `mean`."""
+def _in_scope(name, op=None):
+    """The name of an op inside the scope `name` (``random_normal/``) that TF's wrapper
+    opened: by its type, or `op`; else `name` as given."""
+    if name is not None and name.endswith("/"):
+        return op
+    return name
+
+
+def _normal(ops, shape, mean, stddev, dtype, seed, name, scope=None):
+    """`ops` (standard normal or truncated) scaled by `stddev` and shifted by `mean`. In a
+    graph, with a `scope` (TF's default name), named as TF's: ``random_normal/mul`` and
+    ``random_normal`` (always built there; eagerly a scale of 1 and a shift of 0 are
+    skipped)."""
     mean_t, stddev_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)  # TypeError for ints
     _op_dtype(dtype, FLOAT, ops[0].name)
+    if scope is not None:
+        with context.op_scope(name or scope) as opened:
+            if opened is not None:
+                rnd = _run(ops, (), {"shape": shape, "dtype": dtype}, seed, None)
+                return math_ops.add(math_ops.multiply(rnd, stddev_t, name="mul"), mean_t,
+                                    name=opened)
     rnd = _run(ops, (), {"shape": shape, "dtype": dtype}, seed, name)
     if not _is(stddev, 1):
         rnd = math_ops.multiply(rnd, stddev_t)
@@ -1016,7 +1040,8 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     if dtype.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
     shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform")
-    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed), name, False)
+    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed), name, False,
+                    "random_uniform")
 
 
 @export("random.normal")
@@ -1028,7 +1053,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """
     dtype = _d.as_dtype(dtype)
     return _normal(_NORMAL, _shape_attr(shape, "RandomStandardNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed), name)
+                   _seed_attrs(seed), name, "random_normal")
 
 
 @export("random.truncated_normal")
@@ -1040,7 +1065,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
     """
     dtype = _d.as_dtype(dtype)
     return _normal(_TRUNCATED, _shape_attr(shape, "TruncatedNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed), name)
+                   _seed_attrs(seed), name, "truncated_normal")
 
 
 @export("random.categorical")

@@ -481,13 +481,15 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     if x.dtype.is_integer:  # TF's max runs, then its finiteness check rejects integers
         check_attr_dtype("IsFinite", "T", x.dtype,
                          (_d.bfloat16, _d.float16, _d.float32, _d.float64))
-    # Shift by the max so exp never overflows; clamping an infinite max to the finite
-    # range keeps x - shift free of inf - inf.
-    shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
-    total = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, shift)), axis, keepdims))
-    if not keepdims:
-        shift = reduce_sum(shift, axis)  # summing the kept length-1 axes drops them
-    return math_ops.add(total, shift, name=name)
+    with context.op_scope(name or "ReduceLogSumExp") as scope:
+        # Shift by the max so exp never overflows; clamping an infinite max to the finite
+        # range keeps x - shift free of inf - inf.
+        shift = clip_by_value(reduce_max(x, axis, keepdims=True), x.dtype.min, x.dtype.max)
+        total = math_ops.log(reduce_sum(math_ops.exp(math_ops.subtract(x, shift)), axis,
+                                        keepdims))
+        if not keepdims:
+            shift = reduce_sum(shift, axis)  # summing the kept length-1 axes drops them
+        return math_ops.add(total, shift, name=scope or name)
 
 
 @export("math.reduce_variance")
@@ -1108,10 +1110,12 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=_d.int64, name=None):
     >>> tf.math.count_nonzero(tf.constant([[0, 1], [2, 0]]))
     <tf.Tensor: shape=(), dtype=int64, numpy=2>
     """
-    x = as_tensor(input)
-    zero = b"" if x.dtype == _d.string else np.zeros((), x.dtype.as_numpy_dtype)
-    nonzero = cast(math_ops.not_equal(x, as_tensor(zero)), _d.int64)
-    return cast(reduce_sum(nonzero, axis, bool(keepdims)), dtype, name=name)
+    with context.op_scope(name or "count_nonzero") as scope:  # (``count_nonzero/Sum``)
+        x = as_tensor(input)
+        zero = b"" if x.dtype == _d.string else np.zeros((), x.dtype.as_numpy_dtype)
+        nonzero = cast(math_ops.not_equal(x, as_tensor(zero)), _d.int64)
+        return cast(reduce_sum(nonzero, axis, bool(keepdims)), dtype,
+                    name=name if scope is None else None)
 
 
 # --- segment reductions --------------------------------------------------------------------------
@@ -1627,9 +1631,10 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """
     # an IndexedSlices' values clip one by one (repeated rows apart), as TF's do
     slices, t = t, as_tensor(t.values if isinstance(t, IndexedSlices) else t)
-    clipped = math_ops.minimum(t, _like(clip_value_max, t))
-    _check_kept_shape(t, clipped)
-    clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=name)
+    with context.op_scope(name or "clip_by_value") as scope:
+        clipped = math_ops.minimum(t, _like(clip_value_max, t))
+        _check_kept_shape(t, clipped)
+        clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=scope or name)
     _check_kept_shape(t, clipped)
     return _like_slices(clipped, slices)
 
@@ -1733,12 +1738,13 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     >>> tf.linalg.l2_normalize(tf.constant([3.0, 4.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
-    x = as_tensor(x)
-    axis = dim if axis is None else axis
-    squares = math_ops.square(math_ops.abs(x) if x.dtype.is_complex else x)
-    total = reduce_sum(squares, axis, keepdims=True)
-    inverse_norm = math_ops.rsqrt(math_ops.maximum(total, _like(epsilon, total)))
-    return math_ops.multiply(x, cast(inverse_norm, x.dtype), name=name)
+    with context.op_scope(name or "l2_normalize") as scope:
+        x = as_tensor(x)
+        axis = dim if axis is None else axis
+        squares = math_ops.square(math_ops.abs(x) if x.dtype.is_complex else x)
+        total = reduce_sum(squares, axis, keepdims=True)
+        inverse_norm = math_ops.rsqrt(math_ops.maximum(total, _like(epsilon, total)))
+        return math_ops.multiply(x, cast(inverse_norm, x.dtype), name=scope or name)
 
 
 # -- gradients ---------------------------------------------------------------------------
@@ -1766,6 +1772,7 @@ def unbroadcast(grad, like, inputs=()):
         return grad  # the common case, decided without building shapes
     if target == ():
         return reduce_sum(grad)  # a scalar (a bias, a scale) took it all
+    graph = concrete is None and context.get().graph is not None
     gshape, shape = grad.shape, like.shape
     if shape.rank is None or gshape.rank is None:
         return _unbroadcast_at_run_time(grad, like)
@@ -1783,6 +1790,8 @@ def unbroadcast(grad, like, inputs=()):
                                 if d == 1 and gshape[lead + i] != 1]
     if axes:
         grad = reduce_sum(grad, axes, keepdims=False)
+        if graph:  # a graph's sum is reshaped to the input's shape, as in TF's (``Reshape``)
+            return array_ops.reshape(grad, array_ops.known_shape(like))
     return array_ops.reshape(grad, array_ops.known_shape(like)) if grad.shape != shape else grad
 
 
@@ -1866,8 +1875,12 @@ def _reduction_grad(grad):
 
 def _broadcast_back(op, dy):
     x = op.inputs[0]
-    return array_ops.broadcast_to(_kept(dy, x, _op_axis(op), op.attrs["keepdims"]),
-                                  _shape_of(x))
+    axis, rank = _op_axis(op), x.shape.rank
+    if (context.get().graph is not None and rank and not isinstance(axis, Tensor)
+            and (axis is None or sorted({a % rank for a in axis}) == list(range(rank)))):
+        # a graph's gradient of a full reduction tiles it, as TF's (``Sum_grad/Tile``)
+        return array_ops.tile(array_ops.reshape(dy, [1] * rank), _shape_of(x))
+    return array_ops.broadcast_to(_kept(dy, x, axis, op.attrs["keepdims"]), _shape_of(x))
 
 
 @register_gradient("Sum")
