@@ -1759,3 +1759,35 @@ def test_concat_along_an_axis_known_at_run_time():
         tf.TensorSpec([]), tf.TensorSpec([], tf.int32)])
     with pytest.raises(ValueError, match=r"Can't concatenate scalars"):
         h.get_concrete_function()
+
+
+def test_split_along_an_axis_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int32)])
+    def f(x, axis):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            a, b = tf.split(x, 2, axis=axis)
+            loss = tf.reduce_sum(2.0 * a) + tf.reduce_sum(b)
+        assert a.shape.as_list() == [None, None]  # TF knows the rank only
+        return a, b, tape.gradient(loss, x)
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    a, b, dx = f(x, tf.constant(-1))
+    assert a.numpy().tolist() == [[0, 1], [4, 5], [8, 9]]
+    assert b.shape == (3, 2)
+    assert dx.numpy().tolist() == [[2, 2, 1, 1]] * 3
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Number of ways to split should evenly divide the split dimension"):
+        f(x, tf.constant(0))
+    nodes = [n for n in f.get_concrete_function().graph.as_graph_def().node if n.op == "Split"]
+    assert [list(n.input) for n in nodes] == [["axis", "x"]]
+    g = tf.function(lambda x, axis: tf.split(x, [1, -1], axis), input_signature=[
+        tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int32)])
+    assert [t.shape for t in g(x, tf.constant(0))] == [(1, 4), (2, 4)]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"-input rank\(-2\) <= split_dim < input rank \(2\), but got 5"):
+        g(x, tf.constant(5))
+    h = tf.function(lambda x, axis: tf.split(x, 2, axis), input_signature=[
+        tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int64)])
+    with pytest.raises(TypeError, match="Input 'split_dim' of 'Split' Op has type int64 that "
+                                        "does not match expected type of int32"):
+        h.get_concrete_function()

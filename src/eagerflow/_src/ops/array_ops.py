@@ -1106,13 +1106,17 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 
 def _split_axis(x, axis):
+    if type(axis) is not int:  # an input: known at run time only
+        if axis.ndim:
+            raise _bad(f"split_dim must be a scalar but has rank {axis.ndim}")
+        axis = int(axis)
     if not -x.ndim <= axis < x.ndim:
         raise _bad(f"-input rank(-{x.ndim}) <= split_dim < input rank ({x.ndim}), but got "
                    f"{axis}")
     return axis % x.ndim
 
 
-def _split_kernel(xp, x, num_split, axis):
+def _split_kernel(xp, x, axis, num_split):
     axis = _split_axis(x, axis)
     if x.shape[axis] % num_split:
         raise _bad(f"Number of ways to split should evenly divide the split dimension, but got "
@@ -1145,14 +1149,18 @@ def _split_sizes(size_splits, total):
 def _split_v_kernel(xp, x, size_splits, axis):
     if type(size_splits) is not tuple:  # an input: known at run time only
         size_splits = size_splits.tolist()
+    if type(axis) is not int:  # (as TF's kernel, its first value, of any shape)
+        axis = int(axis.reshape(-1)[0])
     axis = _split_axis(x, axis)
     sizes = _split_sizes(size_splits, x.shape[axis])
     return _slices(x, sizes, axis)
 
 
-def _split_rule(x, axis, sizes):
+def _split_rule(x, axis, sizes, run_time_axis=False):
     if x.shape.rank is None:
         return [(unknown_shape(), x.dtype)] * len(sizes)
+    if run_time_axis:
+        return [(TensorShape([None] * x.shape.rank), x.dtype)] * len(sizes)
     dims = x.shape.as_list()
     axis = _axis_in(axis, len(dims))
     return [(TensorShape(dims[:axis] + [s] + dims[axis + 1:]), x.dtype) for s in sizes]
@@ -1171,7 +1179,9 @@ def _check_split_dim(op_name, x, axis, shapes, computed):
                      f"[-{rank}, {rank})", shapes, computed=computed)
 
 
-def _split_even_rule(x, num_split, axis):
+def _split_even_rule(x, axis, num_split):
+    if type(axis) is not int:  # an input: TF's shape function knows only the rank then
+        return _split_rule(x, 0, [None] * num_split, run_time_axis=True)
     shapes, computed = [TensorShape([]), x.shape], [(0, axis)]
     _check_split_dim("Split", x, axis, shapes, computed)
     rank = x.shape.rank
@@ -1184,9 +1194,15 @@ def _split_even_rule(x, num_split, axis):
 
 def _split_v_rule(x, size_splits, axis):
     if type(size_splits) is not tuple:  # an input: TF's shape function knows no size then
+        count = [None] * size_splits.shape[0]
+        if type(axis) is not int:  # (so is the axis)
+            if x.shape.rank == 0:
+                raise shape_rules.shape_error("SplitV", "Can't split scalars",
+                                              [x.shape, size_splits.shape, axis.shape])
+            return _split_rule(x, 0, count, run_time_axis=True)
         _check_split_dim("SplitV", x, axis, [x.shape, size_splits.shape, TensorShape([])],
                          [(2, axis)])
-        return _split_rule(x, axis, [None] * size_splits.shape[0])
+        return _split_rule(x, axis, count)
     shapes = [x.shape, TensorShape([len(size_splits)]), TensorShape([])]
     computed = [(1, " ".join(map(str, size_splits))), (2, axis)]
     _check_split_dim("SplitV", x, axis, shapes, computed)
@@ -1217,11 +1233,11 @@ def _split_sizes_when_traced(size_splits, n, shapes, computed):
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
-tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
+_SPLIT_DIM = AttrInput("axis", "split_dim", None, kind=int, runtime=True)
+tf_nodes[_SPLIT] = NodeForm(inputs=(_SPLIT_DIM, 0))
 tf_args[_SPLIT] = ("axis", "value")
 tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen",
-                                                 runtime=True),
-                                      AttrInput("axis", "split_dim", None, kind=int)),
+                                                 runtime=True), _SPLIT_DIM),
                               output_number="num_split")
 tf_args[_SPLIT_V] = ("value", "size_splits", "axis")
 
@@ -1236,6 +1252,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     [1, 3, 2]
     """
     value = as_tensor(value)
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        return _split_along_run_time_axis(value, num_or_size_splits, dynamic, num, name)
     axis = _int(axis, "Split", "split_dim")
     if isinstance(num_or_size_splits, (int, np.integer)):
         num_split = int(num_or_size_splits)
@@ -1271,7 +1290,28 @@ def _split_at_run_time(value, sizes, axis, num, name):
         raise ValueError(f"Cannot infer argument `num` from shape {sizes}")
     if count is None:
         sizes = reshape(sizes, [num])
+    if type(axis) is not int:  # (an input too, after the sizes)
+        return list(dispatch(_SPLIT_V, (value, sizes, axis), {}, name))
     return list(dispatch(_SPLIT_V, (value, sizes), {"axis": axis}, name))
+
+
+def _split_along_run_time_axis(value, num_or_size_splits, axis, num, name):
+    """Split or SplitV of `value` along `axis`, a scalar known at run time (TF's int32
+    input); SplitV's sizes are then an input too."""
+    op_name = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+    if axis.dtype != _d.int32:
+        raise TypeError(f"Input 'split_dim' of '{op_name}' Op has type {axis.dtype.name} that "
+                        f"does not match expected type of int32.")
+    if op_name == "Split":
+        if num_or_size_splits < 1:
+            raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num_or_size_splits} less "
+                             f"than minimum 1.")
+        return list(dispatch(_SPLIT, (value, axis), {"num_split": int(num_or_size_splits)},
+                             name))
+    sizes = run_time_tensor(num_or_size_splits)
+    if sizes is None:
+        sizes = convert_to_tensor(_ints(num_or_size_splits, "SplitV", "Tlen"))
+    return _split_at_run_time(value, sizes, axis, num, name)
 
 
 # -- creation --------------------------------------------------------------------------------
@@ -3322,8 +3362,9 @@ register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
 
 def _split_back(op, *dys):
-    # (none for the sizes of a SplitV, given at run time as its second input)
-    return (concat(list(dys), op.attrs["axis"]),) + (None,) * (len(op.inputs) - 1)
+    # (none for the sizes of a SplitV and the axis, given at run time as its last inputs)
+    axis = op.attrs["axis"] if "axis" in op.attrs else op.inputs[-1]
+    return (concat(list(dys), axis),) + (None,) * (len(op.inputs) - 1)
 
 
 register_gradient("Split")(_split_back)
