@@ -3911,7 +3911,7 @@ batching_rules[_REVERSE] = _reverse_batched
 batching_rules[_SELECT] = _select_batched
 
 
-# -- space to batch and back (of constant block shapes, paddings and crops) ------------------
+# -- space to batch and back ----------------------------------------------------------------
 
 def _constant_ints(value, what, op_name):
     known = get_static_value(convert_to_tensor(value)) if not isinstance(value, (list, tuple)) \
@@ -3922,25 +3922,198 @@ def _constant_ints(value, what, op_name):
     return np.asarray(known, np.int64)
 
 
-def _block_and_pads(input, block_shape, pads, op_name, pads_name):
-    x = convert_to_tensor(input)
-    block = _constant_ints(block_shape, "block_shape", op_name).reshape(-1)
-    pads = _constant_ints(pads, pads_name, op_name)
+def _space_params(x, given, block, pads, pads_name):
+    """The block shape and paddings (or crops) of a space-to-batch op as lists of ints,
+    checked as TF's kernel checks them: attrs, or arrays `given` at run time in place of
+    those the op lacks (in that order)."""
+    given = iter(given)
+    block = np.asarray(next(given) if block is None else block, np.int64)
+    pads = np.asarray(next(given) if pads is None else pads, np.int64)
+    if pads.shape == (0,):  # (an attr of no pairs)
+        pads = pads.reshape(0, 2)
+    if block.ndim != 1:
+        raise _bad(f"block_shape rank should be 1 instead of {block.ndim}")
     m = block.size
+    if x.ndim < 1 + m:
+        raise _bad(f"input rank should be >= {1 + m} instead of {x.ndim}")
     if pads.shape != (m, 2):
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"{pads_name} should have shape [{m}, 2] instead of "
-                              f"[{','.join(str(d) for d in pads.shape)}]")
+        raise _bad(f"{pads_name} should have shape [{m}, 2] instead of "
+                   f"{shape_text(pads.shape)}")
+    return block.tolist(), pads.tolist()
+
+
+def _space_to_batch_kernel(xp, x, *given, block_shape=None, paddings=None):
+    block, pads = _space_params(x, given, block_shape, paddings, "paddings")
     for i, b in enumerate(block):
-        if b <= 0:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"All values in block_shape must be positive, got value, "
-                                  f"{b} at index {i}.")
-    if (pads < 0).any():
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"{'Paddings' if pads_name == 'paddings' else 'Crops'} must be "
-                              f"non-negative")
-    return x, [int(b) for b in block], pads.tolist()
+        if b < 1:
+            raise _bad(f"All values in block_shape must be positive, got value, {b} at index "
+                       f"{i}.")
+    if any(p < 0 for pair in pads for p in pair):
+        raise _bad("Paddings must be non-negative")
+    m, rest = len(block), x.shape[1 + len(block):]
+    padded = xp.pad(x, [(0, 0)] + pads + [(0, 0)] * len(rest))
+    split = [x.shape[0]]
+    for i, b in enumerate(block):
+        if padded.shape[1 + i] % b:
+            raise _bad(f"padded_shape[{i}]={padded.shape[1 + i]} is not divisible by "
+                       f"block_shape[{i}]={b}")
+        split += [padded.shape[1 + i] // b, b]
+    steps = builtins.range(m)
+    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
+    moved = padded.reshape(split + list(rest)).transpose(
+        perm + list(builtins.range(1 + 2 * m, 1 + 2 * m + len(rest))))
+    return moved.reshape([x.shape[0] * math.prod(block)] + split[1::2] + list(rest))
+
+
+def _batch_to_space_kernel(xp, x, *given, block_shape=None, crops=None):
+    block, crops = _space_params(x, given, block_shape, crops, "crops")
+    size = math.prod(block)
+    if size < 1:
+        raise _bad(f"Product of block sizes must be positive, got {size}")
+    if any(c < 0 for pair in crops for c in pair):
+        raise _bad("Crops must be non-negative")
+    if x.shape[0] % size:
+        raise _bad(f"Input batch dimension ({x.shape[0]}) is not divisible by product of "
+                   f"block sizes ({size})")
+    m, batch, rest = len(block), x.shape[0] // size, x.shape[1 + len(block):]
+    for i, (b, (start, end)) in enumerate(zip(block, crops)):
+        if x.shape[1 + i] * b - start - end < 0:
+            raise _bad(f"cropped_shape[{i}]={x.shape[1 + i] * b - start - end} must be "
+                       f"non-negative")
+    perm = [m]
+    for i in builtins.range(m):
+        perm += [m + 1 + i, i]
+    moved = x.reshape(block + [batch] + list(x.shape[1:])).transpose(
+        perm + list(builtins.range(2 * m + 1, 2 * m + 1 + len(rest))))
+    joined = moved.reshape([batch] + [x.shape[1 + i] * b for i, b in enumerate(block)]
+                           + list(rest))
+    index = tuple(builtins.slice(start, joined.shape[1 + i] - end)
+                  for i, (start, end) in enumerate(crops))
+    return joined[(builtins.slice(None),) + index].copy()
+
+
+def _space_rule_params(op_name, pads_name, x, given, block, pads):
+    """A space-to-batch op's static block shape and paddings (None where run time alone
+    knows them, as a list or per value), with TF's graph-time errors; also the shapes
+    and computed inputs its errors show."""
+    given = iter(given)
+    block_t = next(given) if block is None else None
+    pads_t = next(given) if pads is None else None
+    block_shape = TensorShape(np.shape(block)) if block_t is None else block_t.shape
+    pads_shape = TensorShape(np.shape(pads)) if pads_t is None else pads_t.shape
+    shapes = [x.shape, block_shape, pads_shape]
+
+    def fail(sentence, with_values=True):
+        computed = []  # (the values TF's shape function read: none when it fails on shapes)
+        if with_values and block_t is None:
+            computed.append((1, " ".join(map(str, block))))
+        if with_values and pads_t is None:
+            computed.append((2, "".join(f"[{a} {b}]" for a, b in pads)))
+        return shape_rules.shape_error(op_name, sentence, shapes, computed=computed or None)
+    if block_shape.rank not in (None, 1):
+        raise fail("block_shape must have rank 1.", False)
+    m = block_shape[0] if block_shape.rank == 1 else None
+    if m is None:
+        raise fail("block_shape must have known size.", False)
+    if pads_shape.rank not in (None, 2):
+        raise fail(f"Shapes must be equal rank, but are {pads_shape.rank} and 2", False)
+    if pads_shape.rank == 2:
+        for i, (d, want) in enumerate(zip(pads_shape.as_list(), (m, 2))):
+            if d is not None and d != want:
+                raise fail(f"Dimension {i} in both shapes must be equal, but are {d} and "
+                           f"{want}. Shapes are {shape_text(pads_shape.as_list())} and "
+                           f"[{m},2].", False)
+    if x.shape.rank is not None and x.shape.rank < 1 + m:
+        raise fail(f"Shape must be at least rank {1 + m} but is rank {x.shape.rank}", False)
+    if block is not None and any(b < 1 for b in block):
+        raise fail("block_shape must be positive")
+    if pads is not None and any(p < 0 for pair in pads for p in pair):
+        raise fail(f"{pads_name} cannot be negative")
+    return m, block, pads, fail
+
+
+def _space_to_batch_rule(x, *given, block_shape=None, paddings=None):
+    m, block, pads, fail = _space_rule_params("SpaceToBatchND", "paddings", x, given,
+                                              block_shape, paddings)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    batch = None if block is None or dims[0] is None else dims[0] * math.prod(block)
+    spatial = [None] * m
+    if block is not None and pads is not None:
+        for i, (b, (start, end)) in enumerate(zip(block, pads)):
+            d = dims[1 + i]
+            if d is not None:
+                if (d + start + end) % b:
+                    raise fail(f"Dimension size must be evenly divisible by {b} but is "
+                               f"{d + start + end}")
+                spatial[i] = (d + start + end) // b
+    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+
+
+def _batch_to_space_rule(x, *given, block_shape=None, crops=None):
+    m, block, crops, fail = _space_rule_params("BatchToSpaceND", "crops", x, given,
+                                               block_shape, crops)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    batch, spatial = None, [None] * m
+    if block is not None:
+        batch = dims[0]
+        for b in block:  # (TF divides by each size in turn)
+            if batch is not None:
+                if batch % b:
+                    raise fail(f"Dimension size must be evenly divisible by {b} but is "
+                               f"{batch}")
+                batch //= b
+        if crops is not None:
+            for i, (b, (start, end)) in enumerate(zip(block, crops)):
+                d = None if dims[1 + i] is None else dims[1 + i] * b
+                for c in (start, end):
+                    if d is not None:
+                        if d - c < 0:
+                            raise fail(f"Negative dimension size caused by subtracting {c} "
+                                       f"from {d}")
+                        d -= c
+                spatial[i] = d
+    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+
+
+_SPACE_TO_BATCH = register("SpaceToBatchND", _space_to_batch_kernel, _space_to_batch_rule,
+                           dtypes=_d.ALL, kernels=REAL)
+_BATCH_TO_SPACE = register("BatchToSpaceND", _batch_to_space_kernel, _batch_to_space_rule,
+                           dtypes=_d.ALL, kernels=REAL)
+_BLOCK_SHAPE = AttrInput("block_shape", type_attr="Tblock_shape", runtime=True)
+tf_nodes[_SPACE_TO_BATCH] = NodeForm(inputs=(0, _BLOCK_SHAPE, AttrInput(
+    "paddings", type_attr="Tpaddings", runtime=True)))
+tf_args[_SPACE_TO_BATCH] = ("input", "block_shape", "paddings")
+tf_nodes[_BATCH_TO_SPACE] = NodeForm(inputs=(0, _BLOCK_SHAPE, AttrInput(
+    "crops", type_attr="Tcrops", runtime=True)))
+tf_args[_BATCH_TO_SPACE] = ("input", "block_shape", "crops")
+batching_rules.assign(PER_ELEMENT, _SPACE_TO_BATCH, _BATCH_TO_SPACE)
+
+
+def _nested_tuple(value):
+    """`value`, nested lists of ints, as nested tuples (an attr's hashable form)."""
+    return tuple(map(_nested_tuple, value)) if type(value) is list else value
+
+
+def _space_op(op, input, block_shape, pads, pads_name, name):
+    """`op` (SpaceToBatchND or BatchToSpaceND) of `input`: the block shape and paddings
+    (crops) are its attrs where known when traced, else its inputs (int32 or int64)."""
+    inputs, attrs = [as_tensor(input)], {}
+    for attr, value, type_attr in (("block_shape", block_shape, "Tblock_shape"),
+                                   (pads_name, pads, "T" + pads_name)):
+        dynamic = run_time_tensor(value)
+        if dynamic is None:
+            attrs[attr] = _nested_tuple(_constant_ints(value, attr, op.name).tolist())
+        else:
+            if dynamic.dtype not in (_d.int32, _d.int64):
+                raise TypeError(f"Value passed to parameter '{attr}' has DataType "
+                                f"{dynamic.dtype.name} not in list of allowed values: int32, "
+                                f"int64")
+            inputs.append(dynamic)
+    return dispatch(op, tuple(inputs), attrs, name)
 
 
 @export("space_to_batch_nd", "space_to_batch", "nn.space_to_batch", "compat.v1.space_to_batch_nd")
@@ -3952,28 +4125,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     >>> tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])[:, 0, 0, 0]
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([0., 1., 2., 3.], dtype=float32)>
     """
-    x, block, pads = _block_and_pads(input, block_shape, paddings, "SpaceToBatchND",
-                                     "paddings")
-    m = len(block)
-    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
-    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest if rest is not None else concat(
-        [[[0, 0]] + pads, zeros(stack([rank(x) - 1 - m, 2]), _d.int32)], 0))
-    dims = shape(padded)
-    static = [None] * (1 + m) if rest is None else padded.shape.as_list()
-    for i, b in enumerate(block):
-        if static[1 + i] is not None and static[1 + i] % b:
-            raise errors.op_error(errors.InvalidArgumentError, "SpaceToBatchND",
-                                  f"padded_shape[{i}]={static[1 + i]} is not divisible by "
-                                  f"block_shape[{i}]={b}")
-    split = [dims[0]]
-    for i, b in enumerate(block):
-        split += [dims[1 + i] // b, b]
-    blocks = reshape(padded, concat([split, dims[1 + m:]], 0))
-    steps = builtins.range(m)
-    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
-    moved = transpose(blocks, _with_rest(perm, 1 + 2 * m, rest, blocks))
-    out = [dims[0] * int(np.prod(block))] + [dims[1 + i] // b for i, b in enumerate(block)]
-    return reshape(moved, concat([out, dims[1 + m:]], 0), name=name)
+    return _space_op(_SPACE_TO_BATCH, input, block_shape, paddings, "paddings", name)
 
 
 @export("batch_to_space", "compat.v1.batch_to_space_nd")
@@ -3987,47 +4139,62 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     array([[0., 1.],
            [2., 3.]], dtype=float32)>
     """
-    x, block, crops = _block_and_pads(input, block_shape, crops, "BatchToSpaceND", "crops")
-    m = len(block)
-    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
-    size = int(np.prod(block))
-    batch = x.shape[0]
-    if batch is not None and batch % size:
-        raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
-                              f"Input batch dimension ({batch}) is not divisible by product "
-                              f"of block sizes ({size})")
-    for i, (b, (start, end)) in enumerate(zip(block, crops)):
-        d = x.shape[1 + i]
-        if d is not None and d * b - start - end < 0:
-            raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
-                                  f"cropped_shape[{i}]={d * b - start - end} must be "
-                                  f"non-negative")
-    dims = shape(x)
-    blocks = reshape(x, concat([block, [dims[0] // size], dims[1:]], 0))
-    perm = [m]
-    for i in builtins.range(m):
-        perm += [m + 1 + i, i]
-    moved = transpose(blocks, _with_rest(perm, 2 * m + 1, rest, blocks))
-    joined = reshape(moved, concat([[dims[0] // size]] +
-                                   [[dims[1 + i] * b] for i, b in enumerate(block)] +
-                                   [dims[1 + m:]], 0))
-    begin = [0] + [c[0] for c in crops]
-    ends = [None] + [-c[1] if c[1] else None for c in crops]
-    return _cropped(joined, begin, ends, name)
+    if isinstance(block_shape, int):  # (TF 1's form: the size of two spatial dims)
+        block_shape = (block_shape, block_shape)
+    return _space_op(_BATCH_TO_SPACE, input, block_shape, crops, "crops", name)
 
 
-def _with_rest(perm, start, rest, x):
-    """`perm` followed by the axes from `start` on, in order: `rest` of them (None: as many
-    as `x` has there, counted at run time)."""
-    if rest is not None:
-        return perm + list(builtins.range(start, start + rest))
-    return concat([perm, range(start, rank(x))], 0)
+def _v1_block(block_size, block_shape):
+    """TF 1's square block of `block_size` (or its other name `block_shape`) for 4-D input."""
+    if block_size is not None and block_shape is not None:
+        raise ValueError("Cannot specify both 'block_shape' and 'block_size'")
+    size = block_size if block_shape is None else block_shape
+    return np.array([size, size], np.int64)
 
 
-def _cropped(x, begin, ends, name):
-    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends)) + (Ellipsis,)
-    out = x[index]
-    return out if name is None else reshape(out, shape(out), name=name)
+def _rank4(result):
+    result.set_shape(result.shape.with_rank(4))
+    return result
+
+
+@export("compat.v1.space_to_batch", "compat.v1.nn.space_to_batch")
+def space_to_batch_v1(input, paddings, block_size=None, name=None, block_shape=None):
+    """TF 1's space_to_batch: `space_to_batch_nd` of a 4-D `input` by square blocks.
+
+    >>> tf.compat.v1.space_to_batch(tf.ones([1, 4, 4, 1]), [[0, 0], [0, 0]], 2).shape
+    TensorShape([4, 2, 2, 1])
+    """
+    block = _v1_block(block_size, block_shape)
+    return _rank4(space_to_batch_nd(input, block, paddings, name))
+
+
+@export("compat.v1.batch_to_space")
+def batch_to_space_v1(input, crops, block_size, name=None, block_shape=None):
+    """TF 1's batch_to_space: `batch_to_space` of a 4-D `input` by square blocks.
+
+    >>> tf.compat.v1.batch_to_space(tf.ones([4, 1, 1, 1]), [[0, 0], [0, 0]], 2).shape
+    TensorShape([1, 2, 2, 1])
+    """
+    block = _v1_block(block_size, block_shape)
+    return _rank4(batch_to_space_nd(input, block, crops, name))
+
+
+def _space_args(op, pads_name):
+    """A space-to-batch op's block shape and paddings (crops): attrs or run-time inputs."""
+    rest = iter(op.inputs[1:])
+    return tuple(op.attrs[k] if k in op.attrs else next(rest)
+                 for k in ("block_shape", pads_name))
+
+
+@register_gradient("SpaceToBatchND")
+def _space_to_batch_grad(op, dy):
+    return (batch_to_space_nd(dy, *_space_args(op, "paddings")),) + \
+        (None,) * (len(op.inputs) - 1)
+
+
+@register_gradient("BatchToSpaceND")
+def _batch_to_space_grad(op, dy):
+    return (space_to_batch_nd(dy, *_space_args(op, "crops")),) + (None,) * (len(op.inputs) - 1)
 
 
 @export("required_space_to_batch_paddings")
