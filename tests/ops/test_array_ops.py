@@ -1791,3 +1791,39 @@ def test_split_along_an_axis_known_at_run_time():
     with pytest.raises(TypeError, match="Input 'split_dim' of 'Split' Op has type int64 that "
                                         "does not match expected type of int32"):
         h.get_concrete_function()
+
+
+def test_parallel_stack_and_guarantee_const_are_tfs_ops_without_gradients():
+    @tf.function(input_signature=[tf.TensorSpec([2])])
+    def f(x):
+        stacked = tf.parallel_stack([x, 2.0 * x])
+        kept = tf.guarantee_const(tf.constant([1, 2]))
+        # TF knows no value of either before run time, even of constants
+        assert tf.get_static_value(tf.parallel_stack([1.0, 2.0])) is None
+        assert tf.get_static_value(kept) is None
+        return stacked, kept
+    stacked, kept = f(tf.constant([1.0, 2.0]))
+    assert stacked.numpy().tolist() == [[1, 2], [2, 4]] and kept.numpy().tolist() == [1, 2]
+    ops = [n.op for n in f.get_concrete_function().graph.as_graph_def().node]
+    assert ops.count("ParallelConcat") == 2 and ops.count("GuaranteeConst") == 1
+    unknown = tf.function(lambda x: tf.parallel_stack([x, x]),
+                          input_signature=[tf.TensorSpec([None])])
+    with pytest.raises(ValueError, match="shape attr must be fully defined"):
+        unknown.get_concrete_function()
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.guarantee_const(x))
+    with pytest.raises(LookupError, match="gradient registry has no entry for: GuaranteeConst"):
+        tape.gradient(y, x)
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.parallel_stack([x, x]))
+        return tape.gradient(y, x)
+    with pytest.raises(Exception, match="LookupError: gradient registry has no entry for: "
+                                        "ParallelConcat") as raised:
+        g(x)
+    assert type(raised.value).__name__ == "StagingError"  # (TF's, for an error while tracing)

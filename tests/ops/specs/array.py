@@ -439,4 +439,9 @@ SPECS = [
                                                    {"block_shape": (3,)}),
            [rand(6, 2, 2), np.array([[2, 1]], I64)],
            lambda x, c: _batch_to_space_ref(x, [3], c), name="BatchToSpaceND-run-time"),
+    OpSpec("ParallelConcat", lambda x, y: dispatch(a._PARALLEL_CONCAT, (x, y), {"shape": (2, 3)}),
+           [rand(1, 3), rand(1, 3, seed=1)], lambda x, y: np.concatenate([x, y]),
+           grad="no gradient in TF (LookupError)"),
+    OpSpec("GuaranteeConst", tf.guarantee_const, [rand(2, 3)], lambda x: x,
+           grad="no gradient in TF (LookupError)"),
 ]

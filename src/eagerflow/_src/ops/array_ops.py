@@ -36,7 +36,7 @@ from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.registry import (
-    PER_ELEMENT, aligned, batching_rules, static_value_rules)
+    PER_ELEMENT, aligned, batching_rules, no_gradient_entry, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.variables import Variable
@@ -1033,10 +1033,36 @@ def stack(values, axis=0, name="stack"):
     return dispatch(_PACK, tensors, {"axis": axis}, name)
 
 
+def _parallel_concat_kernel(xp, *values, shape):
+    for v in values:
+        if v.shape != (1,) + tuple(shape[1:]):
+            raise _bad(f"value and update shape doesn't match: {shape_text(shape)} vs. "
+                       f"{shape_text(v.shape)}")
+    return xp.concatenate(values, 0)
+
+
+def _parallel_concat_rule(*values, shape):
+    if shape is None or None in shape:
+        raise shape_rules.shape_error("ParallelConcat", "shape attr must be fully defined.",
+                                      [v.shape for v in values])
+    return TensorShape(shape), values[0].dtype
+
+
+_PARALLEL_CONCAT = register("ParallelConcat", _parallel_concat_kernel, _parallel_concat_rule,
+                            tied="all")
+tf_nodes[_PARALLEL_CONCAT] = NodeForm(number="N")
+tf_args[_PARALLEL_CONCAT] = ("*values",)
+_GUARANTEE_CONST = register("GuaranteeConst", lambda xp, x: x, same_shape, tied=())
+tf_args[_GUARANTEE_CONST] = ("input",)
+batching_rules.assign(PER_ELEMENT, _PARALLEL_CONCAT, _GUARANTEE_CONST)
+no_gradient_entry("ParallelConcat", "GuaranteeConst")  # (as in TF: LookupError)
+
+
 @export("parallel_stack")
 def parallel_stack(values, name="parallel_stack"):
-    """`stack` along a new first axis, inside a `tf.function` (TF's own copies the inputs
-    into the output as each arrives); not available eagerly, as in TF.
+    """`stack` along a new first axis as TF's ParallelConcat (which copies each input into
+    the output as it arrives), inside a `tf.function` only, of inputs of a known shape;
+    it has no gradient, as in TF.
 
     >>> tf.function(lambda a, b: tf.parallel_stack([a, b]))(tf.constant([1]), tf.constant([2]))
     <tf.Tensor: shape=(2, 1), dtype=int32, numpy=
@@ -1045,18 +1071,22 @@ def parallel_stack(values, name="parallel_stack"):
     """
     if context.executing_eagerly():
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
-    return stack(values, 0, name)
+    first = convert_to_tensor(values[0])
+    out = TensorShape([len(values)]).concatenate(first.shape)
+    shape = None if out.rank is None else tuple(out.as_list())
+    return dispatch(_PARALLEL_CONCAT, tuple(expand_dims(v, 0) for v in values),
+                    {"shape": shape}, name)
 
 
 @export("guarantee_const")
 def guarantee_const(input, name=None):  # noqa: A002 (TF's name)
-    """`input` unchanged: TF's promise to its graph optimizer that the value is constant
-    (deprecated there, and not for public use).
+    """`input` unchanged, as TF's GuaranteeConst: a promise to TF's graph optimizer that the
+    value is constant (deprecated there, and not for public use); it has no gradient.
 
     >>> tf.guarantee_const([1.0, 2.0])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
-    return cast_ops.identity(input, name=name)
+    return dispatch(_GUARANTEE_CONST, (as_tensor(input),), name=name)
 
 
 def _unstack_kernel(xp, x, num, axis):
