@@ -504,6 +504,20 @@ def test_attrs_given_tensors_known_at_run_time_fail_as_tfs():
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over"):
         traced(lambda n: tf.nn.max_pool1d(x, n, 1, "VALID"))
     assert len(tf.unstack(x, num=tf.constant(2))) == 2  # (eagerly, a value)
+    with pytest.raises(TypeError, match="Expected int for argument 'batch_dims' not "):
+        traced(lambda n: tf.gather(P, [[0], [1], [2]], batch_dims=n))
+    with pytest.raises(TypeError, match="Expected int for argument 'block_size' not "):
+        traced(lambda n: tf.nn.depth_to_space(tf.ones([1, 1, 1, 4]), n))
+    with pytest.raises(TypeError, match="Expected int for argument 'batch_dim' not "):
+        traced(lambda n: tf.reverse_sequence(P, [1, 2, 3], seq_axis=1, batch_axis=n))
+    # TF's wrappers test these as Python bools, which a graph refuses
+    for fn in (lambda n: tf.nn.softmax(P, axis=n), lambda n: tf.nn.log_softmax(P, axis=n),
+               lambda n: tf.gather_nd(P, [[0]], batch_dims=n)):
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                           match="Using a symbolic `tf.Tensor` as a Python `bool`"):
+            traced(fn)
+    with pytest.raises(ValueError, match="Argument `axis` must be a constant scalar"):
+        traced(lambda n: tf.sort(P, axis=n))
 
 
 def test_unstack_and_split_return_lists():

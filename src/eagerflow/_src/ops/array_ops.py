@@ -1130,9 +1130,15 @@ def unstack(value, num=None, axis=0, name="unstack"):
         num = value.shape[axis] if ndim is not None else None
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
-    if run_time_tensor(num) is not None:  # (an attr of TF's op: never an input)
-        raise TypeError(f"Expected int for argument 'num' not {num!r}.")
-    return list(dispatch(_UNPACK, (value,), {"num": _int(num), "axis": axis}, name))
+    return list(dispatch(_UNPACK, (value,), {"num": attr_int(num, "num"), "axis": axis}, name))
+
+
+def attr_int(value, arg):
+    """An integer that TF's op takes as an attr (never an input) as a Python int: a tensor
+    only run time knows fails as TF's wrapper refuses it, naming TF's argument `arg`."""
+    if run_time_tensor(value) is not None:
+        raise TypeError(f"Expected int for argument '{arg}' not {value!r}.")
+    return _int(value)
 
 
 def _split_axis(x, axis):
@@ -2189,7 +2195,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     given = (params, indices)
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    batch_dims = _int(batch_dims)
+    batch_dims = attr_int(batch_dims, "batch_dims")
     run_time = None if axis is None else run_time_tensor(axis)
     if run_time is not None:  # (a graph's: an axis computed from a rank)
         check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
@@ -2287,6 +2293,8 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     given = (params, indices)
     if isinstance(batch_dims, int) and batch_dims < 0:
         raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    if run_time_tensor(batch_dims) is not None:  # (TF's wrapper tests it: a graph refuses)
+        bool(math_ops.equal(batch_dims, 0))
     # (TF reads a variable's slices with ResourceGatherNd, which takes no int16 indices)
     resource = isinstance(params, Variable) and type(batch_dims) is int and batch_dims == 0
     params, indices = as_tensor(params), as_tensor(indices)

@@ -745,6 +745,9 @@ def _sort_along(values, axis, direction, want_indices):
                          f"Received: direction={direction}")
     x = as_tensor(values)
     rank = x.shape.rank
+    if isinstance(axis, Tensor) and not isinstance(axis, EagerTensor) and \
+            get_static_value(axis) is None:
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis}.")
     axis = _static_int(axis, "axis")
     perm = None
     if rank is None:  # the last axis needs no rank; another would be moved there
