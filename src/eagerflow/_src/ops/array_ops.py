@@ -4071,11 +4071,27 @@ def _space_rule_params(op_name, pads_name, x, given, block, pads):
 
 
 def _space_to_batch_rule(x, *given, block_shape=None, paddings=None):
-    m, block, pads, fail = _space_rule_params("SpaceToBatchND", "paddings", x, given,
-                                              block_shape, paddings)
+    return _space_shape("SpaceToBatchND", "paddings", x, given, block_shape, paddings,
+                        _to_batch_dims)
+
+
+def _batch_to_space_rule(x, *given, block_shape=None, crops=None):
+    return _space_shape("BatchToSpaceND", "crops", x, given, block_shape, crops,
+                        _to_space_dims)
+
+
+def _space_shape(op_name, pads_name, x, given, block, pads, dims_of):
+    """A space-to-batch op's static shape: its batch and spatial dims by `dims_of`, the
+    rest as they are."""
+    m, block, pads, fail = _space_rule_params(op_name, pads_name, x, given, block, pads)
     if x.shape.rank is None:
         return unknown_shape(), x.dtype
     dims = x.shape.as_list()
+    batch, spatial = dims_of(dims, m, block, pads, fail)
+    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+
+
+def _to_batch_dims(dims, m, block, pads, fail):
     batch = None if block is None or dims[0] is None else dims[0] * math.prod(block)
     spatial = [None] * m
     if block is not None and pads is not None:
@@ -4086,15 +4102,10 @@ def _space_to_batch_rule(x, *given, block_shape=None, paddings=None):
                     raise fail(f"Dimension size must be evenly divisible by {b} but is "
                                f"{d + start + end}")
                 spatial[i] = (d + start + end) // b
-    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+    return batch, spatial
 
 
-def _batch_to_space_rule(x, *given, block_shape=None, crops=None):
-    m, block, crops, fail = _space_rule_params("BatchToSpaceND", "crops", x, given,
-                                               block_shape, crops)
-    if x.shape.rank is None:
-        return unknown_shape(), x.dtype
-    dims = x.shape.as_list()
+def _to_space_dims(dims, m, block, crops, fail):
     batch, spatial = None, [None] * m
     if block is not None:
         batch = dims[0]
@@ -4114,7 +4125,7 @@ def _batch_to_space_rule(x, *given, block_shape=None, crops=None):
                                        f"from {d}")
                         d -= c
                 spatial[i] = d
-    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+    return batch, spatial
 
 
 _SPACE_TO_BATCH = register("SpaceToBatchND", _space_to_batch_kernel, _space_to_batch_rule,
