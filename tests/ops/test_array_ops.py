@@ -1841,3 +1841,12 @@ def test_parallel_stack_and_guarantee_const_are_tfs_ops_without_gradients():
                                         "ParallelConcat") as raised:
         g(x)
     assert type(raised.value).__name__ == "StagingError"  # (TF's, for an error while tracing)
+
+
+def test_raw_split_v_along_an_axis_known_at_run_time_with_constant_sizes():
+    x = tf.reshape(tf.range(8.0), [2, 4])
+    f = tf.function(lambda a: tf.raw_ops.SplitV(value=x, size_splits=[1, 3], axis=a,
+                                                num_split=2),
+                    input_signature=[tf.TensorSpec([], tf.int32)])
+    a, b = f(tf.constant(1))
+    assert a.numpy().tolist() == [[0], [4]] and b.shape == (2, 3)

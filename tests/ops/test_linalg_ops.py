@@ -1080,3 +1080,16 @@ def test_bands_of_diagonals_known_at_run_time():
                          input_signature=[band])
     assert placed(tf.constant([0, 1])).numpy().tolist() == [
         [1, 1, 3, 4], [5, 1, 1, 8], [9, 10, 1, 1]]
+
+
+def test_raw_diagonal_ops_take_a_constant_band():
+    m = tf.reshape(tf.range(8.0), [2, 4])
+    part = tf.raw_ops.MatrixDiagPartV3(input=m, k=[-1, 1], padding_value=-1.0,
+                                       align="LEFT_LEFT")
+    assert part.numpy().tolist() == [[1, 6], [0, 5], [4, -1]]  # (TF's values)
+    made = tf.raw_ops.MatrixDiagV3(diagonal=[[1.0, 2.0], [3.0, 0.0]], k=[0, 1], num_rows=-1,
+                                   num_cols=-1, padding_value=9.0, align="RIGHT_RIGHT")
+    assert made.numpy().tolist() == [[3, 2], [9, 0]]
+    placed = tf.raw_ops.MatrixSetDiagV3(input=m, diagonal=[[1.0, 2.0], [3.0, 4.0]], k=[0, 1],
+                                        align="LEFT_RIGHT")
+    assert placed.numpy().tolist() == [[3, 1, 2, 3], [4, 4, 2, 7]]

@@ -1182,7 +1182,8 @@ def _split_sizes(size_splits, total):
     return [total - given if s == -1 else s for s in size_splits]
 
 
-def _split_v_kernel(xp, x, size_splits, axis):
+def _split_v_kernel(xp, x, *given, size_splits=None, axis=None):
+    size_splits, axis = _given(given, size_splits, axis)
     if type(size_splits) is not tuple:  # an input: known at run time only
         size_splits = size_splits.tolist()
     if type(axis) is not int:  # (as TF's kernel, its first value, of any shape)
@@ -1228,14 +1229,24 @@ def _split_even_rule(x, axis, num_split):
     return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
 
 
-def _split_v_rule(x, size_splits, axis):
-    if type(size_splits) is not tuple:  # an input: TF's shape function knows no size then
-        count = [None] * size_splits.shape[0]
-        if type(axis) is not int:  # (so is the axis)
-            if x.shape.rank == 0:
-                raise shape_rules.shape_error("SplitV", "Can't split scalars",
-                                              [x.shape, size_splits.shape, axis.shape])
-            return _split_rule(x, 0, count, run_time_axis=True)
+def _given(given, *attrs):
+    """An op's `attrs`, each an attr's value or (None: the op lacks the attr) the next of
+    the arrays or tensors `given` at run time in its place, in order."""
+    given = iter(given)
+    return tuple(next(given) if a is None else a for a in attrs)
+
+
+def _split_v_rule(x, *given, size_splits=None, axis=None):
+    size_splits, axis = _given(given, size_splits, axis)
+    static = type(size_splits) is tuple
+    count = [None] * (len(size_splits) if static else size_splits.shape[0])
+    if type(axis) is not int:  # an input: TF's shape function knows the rank only
+        if x.shape.rank == 0:
+            raise shape_rules.shape_error("SplitV", "Can't split scalars", [
+                x.shape, TensorShape([len(count)]) if static else size_splits.shape,
+                axis.shape])
+        return _split_rule(x, 0, count, run_time_axis=True)
+    if not static:  # an input: TF's shape function knows no size then
         _check_split_dim("SplitV", x, axis, [x.shape, size_splits.shape, TensorShape([])],
                          [(2, axis)])
         return _split_rule(x, axis, count)
@@ -3964,9 +3975,7 @@ def _space_params(x, given, block, pads, pads_name):
     """The block shape and paddings (or crops) of a space-to-batch op as lists of ints,
     checked as TF's kernel checks them: attrs, or arrays `given` at run time in place of
     those the op lacks (in that order)."""
-    given = iter(given)
-    block = np.asarray(next(given) if block is None else block, np.int64)
-    pads = np.asarray(next(given) if pads is None else pads, np.int64)
+    block, pads = (np.asarray(v, np.int64) for v in _given(given, block, pads))
     if pads.shape == (0,):  # (an attr of no pairs)
         pads = pads.reshape(0, 2)
     if block.ndim != 1:
@@ -4034,9 +4043,9 @@ def _space_rule_params(op_name, pads_name, x, given, block, pads):
     """A space-to-batch op's static block shape and paddings (None where run time alone
     knows them, as a list or per value), with TF's graph-time errors; also the shapes
     and computed inputs its errors show."""
-    given = iter(given)
-    block_t = next(given) if block is None else None
-    pads_t = next(given) if pads is None else None
+    block_t, pads_t = _given(given, block, pads)
+    block_t = None if block is not None else block_t
+    pads_t = None if pads is not None else pads_t
     block_shape = TensorShape(np.shape(block)) if block_t is None else block_t.shape
     pads_shape = TensorShape(np.shape(pads)) if pads_t is None else pads_t.shape
     shapes = [x.shape, block_shape, pads_shape]
@@ -4230,9 +4239,7 @@ def batch_to_space_v1(input, crops, block_size, name=None, block_shape=None):
 
 def _space_args(op, pads_name):
     """A space-to-batch op's block shape and paddings (crops): attrs or run-time inputs."""
-    rest = iter(op.inputs[1:])
-    return tuple(op.attrs[k] if k in op.attrs else next(rest)
-                 for k in ("block_shape", pads_name))
+    return _given(op.inputs[1:], *(op.attrs.get(k) for k in ("block_shape", pads_name)))
 
 
 @register_gradient("SpaceToBatchND")

@@ -1181,6 +1181,8 @@ def _run_k(k):
     it is known at run time only."""
     if type(k) is int:
         return k
+    if type(k) is tuple:  # (a raw op's constant band: an attr)
+        k = np.asarray(k)
     if k.ndim > 1 or k.size not in (1, 2):
         raise _invalid(f"diag_index must be a scalar or vector with 1 or 2 elements, received "
                        f"shape: {shape_text(k.shape)}")
