@@ -341,3 +341,22 @@ def test_in_a_tf1_graph_and_session():
         with tf1.Session() as session:
             got, ys = session.run([y, unique.y], {x: [1.0, 2.0]})
     assert got.tolist() == [3.0, 6.0] and ys.tolist() == [1, 2]
+
+
+def test_an_output_type_attr_other_than_the_kernels_fails_as_tfs():
+    z = tf.constant([3 + 4j], tf.complex128)
+    assert tf.raw_ops.ComplexAbs(x=z, Tout=tf.float64).numpy().tolist() == [5.0]
+    for call in (lambda: tf.raw_ops.Real(input=z, Tout=tf.float32),
+                 lambda: tf.raw_ops.Angle(input=z, Tout=tf.float32),
+                 lambda: tf.raw_ops.ComplexAbs(x=tf.constant([1j], tf.complex64),
+                                               Tout=tf.float64)):
+        with pytest.raises(tf.errors.NotFoundError, match="Could not find device for node"):
+            call()
+    with pytest.raises(tf.errors.NotFoundError,
+                       match=r"Imag\[T=DT_COMPLEX128, Tout=DT_FLOAT\]"):
+        tf.raw_ops.Imag(input=z, Tout=tf.float32)
+    # an attr the op takes as its own is kept (its argmax in int32, as asked)
+    _, argmax = tf.raw_ops.MaxPoolWithArgmax(
+        input=tf.ones([1, 2, 2, 1]), ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+        padding="VALID", Targmax=tf.int32)
+    assert argmax.dtype == tf.int32

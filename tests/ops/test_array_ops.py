@@ -504,6 +504,20 @@ def test_attrs_given_tensors_known_at_run_time_fail_as_tfs():
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over"):
         traced(lambda n: tf.nn.max_pool1d(x, n, 1, "VALID"))
     assert len(tf.unstack(x, num=tf.constant(2))) == 2  # (eagerly, a value)
+    with pytest.raises(TypeError, match="Expected int for argument 'batch_dims' not "):
+        traced(lambda n: tf.gather(P, [[0], [1], [2]], batch_dims=n))
+    with pytest.raises(TypeError, match="Expected int for argument 'block_size' not "):
+        traced(lambda n: tf.nn.depth_to_space(tf.ones([1, 1, 1, 4]), n))
+    with pytest.raises(TypeError, match="Expected int for argument 'batch_dim' not "):
+        traced(lambda n: tf.reverse_sequence(P, [1, 2, 3], seq_axis=1, batch_axis=n))
+    # TF's wrappers test these as Python bools, which a graph refuses
+    for fn in (lambda n: tf.nn.softmax(P, axis=n), lambda n: tf.nn.log_softmax(P, axis=n),
+               lambda n: tf.gather_nd(P, [[0]], batch_dims=n)):
+        with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                           match="Using a symbolic `tf.Tensor` as a Python `bool`"):
+            traced(fn)
+    with pytest.raises(ValueError, match="Argument `axis` must be a constant scalar"):
+        traced(lambda n: tf.sort(P, axis=n))
 
 
 def test_unstack_and_split_return_lists():
@@ -1777,3 +1791,80 @@ def test_list_inputs_holding_python_lists_fail_without_the_name(run, ending):
     with pytest.raises(InvalidArgument) as info:
         run()
     assert info.value.message.endswith(ending)
+
+
+def test_split_along_an_axis_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int32)])
+    def f(x, axis):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            a, b = tf.split(x, 2, axis=axis)
+            loss = tf.reduce_sum(2.0 * a) + tf.reduce_sum(b)
+        assert a.shape.as_list() == [None, None]  # TF knows the rank only
+        return a, b, tape.gradient(loss, x)
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    a, b, dx = f(x, tf.constant(-1))
+    assert a.numpy().tolist() == [[0, 1], [4, 5], [8, 9]]
+    assert b.shape == (3, 2)
+    assert dx.numpy().tolist() == [[2, 2, 1, 1]] * 3
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Number of ways to split should evenly divide the split dimension"):
+        f(x, tf.constant(0))
+    nodes = [n for n in f.get_concrete_function().graph.as_graph_def().node if n.op == "Split"]
+    assert [list(n.input) for n in nodes] == [["axis", "x"]]
+    g = tf.function(lambda x, axis: tf.split(x, [1, -1], axis), input_signature=[
+        tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int32)])
+    assert [t.shape for t in g(x, tf.constant(0))] == [(1, 4), (2, 4)]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"-input rank\(-2\) <= split_dim < input rank \(2\), but got 5"):
+        g(x, tf.constant(5))
+    h = tf.function(lambda x, axis: tf.split(x, 2, axis), input_signature=[
+        tf.TensorSpec([3, 4]), tf.TensorSpec([], tf.int64)])
+    with pytest.raises(TypeError, match="Input 'split_dim' of 'Split' Op has type int64 that "
+                                        "does not match expected type of int32"):
+        h.get_concrete_function()
+
+
+def test_parallel_stack_and_guarantee_const_are_tfs_ops_without_gradients():
+    @tf.function(input_signature=[tf.TensorSpec([2])])
+    def f(x):
+        stacked = tf.parallel_stack([x, 2.0 * x])
+        kept = tf.guarantee_const(tf.constant([1, 2]))
+        # TF knows no value of either before run time, even of constants
+        assert tf.get_static_value(tf.parallel_stack([1.0, 2.0])) is None
+        assert tf.get_static_value(kept) is None
+        return stacked, kept
+    stacked, kept = f(tf.constant([1.0, 2.0]))
+    assert stacked.numpy().tolist() == [[1, 2], [2, 4]] and kept.numpy().tolist() == [1, 2]
+    ops = [n.op for n in f.get_concrete_function().graph.as_graph_def().node]
+    assert ops.count("ParallelConcat") == 2 and ops.count("GuaranteeConst") == 1
+    unknown = tf.function(lambda x: tf.parallel_stack([x, x]),
+                          input_signature=[tf.TensorSpec([None])])
+    with pytest.raises(ValueError, match="shape attr must be fully defined"):
+        unknown.get_concrete_function()
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.guarantee_const(x))
+    with pytest.raises(LookupError, match="gradient registry has no entry for: GuaranteeConst"):
+        tape.gradient(y, x)
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.parallel_stack([x, x]))
+        return tape.gradient(y, x)
+    with pytest.raises(Exception, match="LookupError: gradient registry has no entry for: "
+                                        "ParallelConcat") as raised:
+        g(x)
+    assert type(raised.value).__name__ == "StagingError"  # (TF's, for an error while tracing)
+
+
+def test_raw_split_v_along_an_axis_known_at_run_time_with_constant_sizes():
+    x = tf.reshape(tf.range(8.0), [2, 4])
+    f = tf.function(lambda a: tf.raw_ops.SplitV(value=x, size_splits=[1, 3], axis=a,
+                                                num_split=2),
+                    input_signature=[tf.TensorSpec([], tf.int32)])
+    a, b = f(tf.constant(1))
+    assert a.numpy().tolist() == [[0], [4]] and b.shape == (2, 3)

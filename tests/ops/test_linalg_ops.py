@@ -1046,3 +1046,50 @@ def test_band_part_bounds_of_two_dtypes_fail_as_tf():
                                         "int32 that does not match type int64 of argument "
                                         "'num_lower'."):
         f.get_concrete_function()
+
+
+def test_bands_of_diagonals_known_at_run_time():
+    m = tf.reshape(tf.range(1.0, 13.0), [3, 4])
+    band = tf.TensorSpec([2], tf.int32)
+
+    @tf.function(input_signature=[band])
+    def part(k):
+        with tf.GradientTape() as tape:
+            tape.watch(m)
+            d = tf.linalg.diag_part(m, k=k, padding_value=9.0, align="LEFT_RIGHT")
+            loss = tf.reduce_sum(d * d)
+        assert d.shape.rank is None  # as TF's shape function, for a k known at run time
+        return d, tape.gradient(loss, m)
+    d, dm = part(tf.constant([-1, 1]))
+    assert d.numpy().tolist() == [[2, 7, 12], [1, 6, 11], [9, 5, 10]]  # (TF's values)
+    assert dm.numpy().tolist() == [[2, 4, 0, 0], [10, 12, 14, 0], [0, 20, 22, 24]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="lower_diag_index must not be larger than upper_diag_index: 1 > 0"):
+        part(tf.constant([1, 0]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="lower_diag_index is out of bound: -5. It must be between -3 and 4"):
+        part(tf.constant([-5, 1]))
+
+    made = tf.function(lambda k: tf.linalg.diag(tf.reshape(tf.range(1.0, 7.0), [2, 3]), k=k),
+                       input_signature=[band])
+    assert made(tf.constant([-1, 0])).numpy().tolist() == [[1, 0, 0], [4, 2, 0], [0, 5, 3]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="The number of diagonals provided "
+                                                             "in the input does not match"):
+        made(tf.constant([-2, 0]))
+    placed = tf.function(lambda k: tf.linalg.set_diag(m, tf.ones([2, 3]), k=k),
+                         input_signature=[band])
+    assert placed(tf.constant([0, 1])).numpy().tolist() == [
+        [1, 1, 3, 4], [5, 1, 1, 8], [9, 10, 1, 1]]
+
+
+def test_raw_diagonal_ops_take_a_constant_band():
+    m = tf.reshape(tf.range(8.0), [2, 4])
+    part = tf.raw_ops.MatrixDiagPartV3(input=m, k=[-1, 1], padding_value=-1.0,
+                                       align="LEFT_LEFT")
+    assert part.numpy().tolist() == [[1, 6], [0, 5], [4, -1]]  # (TF's values)
+    made = tf.raw_ops.MatrixDiagV3(diagonal=[[1.0, 2.0], [3.0, 0.0]], k=[0, 1], num_rows=-1,
+                                   num_cols=-1, padding_value=9.0, align="RIGHT_RIGHT")
+    assert made.numpy().tolist() == [[3, 2], [9, 0]]
+    placed = tf.raw_ops.MatrixSetDiagV3(input=m, diagonal=[[1.0, 2.0], [3.0, 4.0]], k=[0, 1],
+                                        align="LEFT_RIGHT")
+    assert placed.numpy().tolist() == [[3, 1, 2, 3], [4, 4, 2, 7]]

@@ -939,3 +939,14 @@ def test_unique_with_counts_v2_raw_op_as_tf():
     with pytest.raises(InvalidArgumentError, match=re.escape(
             "axis has to be between [0, 2) [Op:UniqueWithCountsV2]")):
         tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[3, 1], [3, 1]]), axis=[2])
+
+
+def test_unique_v2_along_an_axis_known_at_run_time():
+    x = tf.constant([[1, 2], [1, 2], [3, 4]])
+    f = tf.function(lambda n: tf.raw_ops.UniqueWithCountsV2(x=x, axis=tf.reshape(n, [1]),
+                                                            out_idx=tf.int64),
+                    input_signature=[tf.TensorSpec([], tf.int32)])
+    y, idx, count = f(tf.constant(0))
+    assert y.numpy().tolist() == [[1, 2], [3, 4]] and idx.numpy().tolist() == [0, 0, 1]
+    assert count.dtype == tf.int64 and count.numpy().tolist() == [2, 1]
+    assert f(tf.constant(1))[1].numpy().tolist() == [0, 1]

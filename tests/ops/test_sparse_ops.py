@@ -378,3 +378,24 @@ def test_concat_of_mismatched_shapes_names_the_dimension_and_position():
         tf.sparse.concat(0, [a, c])
     assert tf.sparse.concat(0, [a, b], expand_nonconcat_dims=True).dense_shape.numpy() \
         .tolist() == [16, 6]
+
+
+def test_sparse_split_is_one_op_without_a_gradient_as_in_tf():
+    st = tf.sparse.SparseTensor([[0, 0], [1, 2], [1, 3]], [1.0, 2.0, 3.0], [2, 5])
+    pieces = tf.sparse.split(sp_input=st, num_split=3, axis=-1)
+    assert [p.dense_shape.numpy().tolist() for p in pieces] == [[2, 2], [2, 2], [2, 1]]
+    assert pieces[1].indices.numpy().tolist() == [[1, 0], [1, 1]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input num_split should be between 1 and the splitting dimension "
+                             r"size \(5\), got 7"):
+        tf.sparse.split(sp_input=st, num_split=7, axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input axis should be in range \[-2, 2\), got 5"):
+        tf.sparse.split(sp_input=st, num_split=2, axis=5)
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        parts = tf.sparse.split(sp_input=tf.sparse.SparseTensor(st.indices, v * 1.0, [2, 5]),
+                                num_split=2, axis=1)
+        loss = tf.reduce_sum(parts[0].values)
+    with pytest.raises(LookupError, match="gradient registry has no entry for: SparseSplit"):
+        tape.gradient(loss, v)

@@ -70,6 +70,30 @@ def _shape_input(op):
     return lambda *tensors: dispatch(op, tensors)
 
 
+def _space_to_batch_ref(x, block, pads):
+    """SpaceToBatchND by loops: output batch b * prod(block) + (block offsets, row-major) picks
+    the padded input's elements at those offsets of each block."""
+    m = len(block)
+    padded = np.pad(x, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (x.ndim - 1 - m))
+    out = []
+    for offsets in np.ndindex(*block):
+        index = tuple(slice(o, None, b) for o, b in zip(offsets, block))
+        out.append(padded[(slice(None),) + index])
+    return np.concatenate(out)
+
+
+def _batch_to_space_ref(x, block, crops):
+    m, size = len(block), int(np.prod(block))
+    batch = x.shape[0] // size
+    full = np.zeros((batch,) + tuple(d * b for d, b in zip(x.shape[1:1 + m], block))
+                    + x.shape[1 + m:], x.dtype)
+    for k, offsets in enumerate(np.ndindex(*block)):
+        index = tuple(slice(o, None, b) for o, b in zip(offsets, block))
+        full[(slice(None),) + index] = x[k * batch:(k + 1) * batch]
+    return full[(slice(None),) + tuple(slice(c0, full.shape[1 + i] - c1)
+                                      for i, (c0, c1) in enumerate(crops))]
+
+
 SPECS = [
     # -- reshaping and reordering
     *_per_dtype("Reshape", lambda x: tf.reshape(x, [4, -1]), lambda d: [_grid(2, 3, 2, dtype=d)],
@@ -399,4 +423,25 @@ SPECS = [
     OpSpec("Cast", lambda n: tf.sequence_mask(n, 3, dtype="float32"), [np.array([2, 0], I64)],
            lambda n: (np.arange(3) < n[:, None]).astype(F32), name="sequence_mask-float",
            grad="boolean output"),
+
+    # -- space to batch and back (block shape and paddings as attrs, or inputs at run time)
+    *_per_dtype("SpaceToBatchND", lambda x: tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 0]]),
+                lambda d: [_grid(2, 3, 3, 2, dtype=d)],
+                lambda x: _space_to_batch_ref(x, [2, 2], [[0, 1], [1, 0]])),
+    OpSpec("SpaceToBatchND", lambda x, p: dispatch(a._SPACE_TO_BATCH, (x, p),
+                                                   {"block_shape": (2,)}),
+           [rand(1, 4, 3), np.array([[1, 1]], I32)],
+           lambda x, p: _space_to_batch_ref(x, [2], p), name="SpaceToBatchND-run-time"),
+    *_per_dtype("BatchToSpaceND", lambda x: tf.batch_to_space(x, [2, 2], [[0, 1], [1, 0]]),
+                lambda d: [_grid(8, 2, 2, 1, dtype=d)],
+                lambda x: _batch_to_space_ref(x, [2, 2], [[0, 1], [1, 0]])),
+    OpSpec("BatchToSpaceND", lambda x, c: dispatch(a._BATCH_TO_SPACE, (x, c),
+                                                   {"block_shape": (3,)}),
+           [rand(6, 2, 2), np.array([[2, 1]], I64)],
+           lambda x, c: _batch_to_space_ref(x, [3], c), name="BatchToSpaceND-run-time"),
+    OpSpec("ParallelConcat", lambda x, y: dispatch(a._PARALLEL_CONCAT, (x, y), {"shape": (2, 3)}),
+           [rand(1, 3), rand(1, 3, seed=1)], lambda x, y: np.concatenate([x, y]),
+           grad="no gradient in TF (LookupError)"),
+    OpSpec("GuaranteeConst", tf.guarantee_const, [rand(2, 3)], lambda x: x,
+           grad="no gradient in TF (LookupError)"),
 ]

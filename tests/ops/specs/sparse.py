@@ -21,6 +21,12 @@ def _hashed(a, b):
     return out.values
 
 
+def _split(values):
+    st = tf.SparseTensor([[0, 0], [1, 2], [1, 4]], values, [2, 5])
+    return [t for piece in tf.sparse.split(sp_input=st, num_split=2, axis=1)
+            for t in (piece.indices, piece.values, piece.dense_shape)]
+
+
 def _dense_count(values):
     counts = tf.sparse.bincount(tf.reshape(values, [2, 2]), axis=-1, minlength=4)
     return counts.indices, counts.values, counts.dense_shape
@@ -126,4 +132,8 @@ SPECS += [
             np.array([2, 3], np.int64), np.array([[0, 0], [0, 1], [0, 2]], np.int64),
             np.array([1, 3, 3], np.int32), np.array([2, 3], np.int64)],
            lambda *_: np.array([1.0, 1.0], np.float32), grad="edit distance has no gradient"),
+    OpSpec("SparseSplit", _split, [np.array([1.0, 2.0, 3.0], np.float32)],
+           lambda v: [np.array([[0, 0], [1, 2]]), v[:2], np.array([2, 3]),
+                      np.array([[1, 1]]), v[2:], np.array([2, 2])],
+           grad="no gradient in TF (LookupError)"),
 ]

@@ -1065,6 +1065,15 @@ def _w2eb00b060f(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w2eb8b5876e(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, paddings, block_size=None, name=None, block_shape=None):
+        try:
+            return _export_fn(input, paddings, block_size, name, block_shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'paddings': paddings, 'block_size': block_size, 'name': name, 'block_shape': block_shape})
+    return _export_wrapper
+
+
 def _w2f92de020c(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(restore_op_name):
         try:
@@ -5511,6 +5520,15 @@ def _wcab98728c7(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wcb542d346f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(input, crops, block_size, name=None, block_shape=None):
+        try:
+            return _export_fn(input, crops, block_size, name, block_shape)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'crops': crops, 'block_size': block_size, 'name': name, 'block_shape': block_shape})
+    return _export_wrapper
+
+
 def _wcbbf6549a3(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(graph_def, dest_nodes):
         try:
@@ -7038,6 +7056,7 @@ WRAPPERS = {
     'compat.v1.assign_sub': _w7c66306d00,
     'compat.v1.batch_gather': _w0c08d31910,
     'compat.v1.batch_scatter_update': _w205faca98c,
+    'compat.v1.batch_to_space': _wcb542d346f,
     'compat.v1.bincount': _wc0e46dd33f,
     'compat.v1.clip_by_average_norm': _w3061df28aa,
     'compat.v1.colocate_with': _w66df9bf2ef,
@@ -7259,6 +7278,7 @@ WRAPPERS = {
     'compat.v1.saved_model.regression_signature_def': _w54a2d20ec5,
     'compat.v1.saved_model.simple_save': _w30c534abe2,
     'compat.v1.setdiff1d': _wf04973228f,
+    'compat.v1.space_to_batch': _w2eb8b5876e,
     'compat.v1.sparse.add': _wb45e861716,
     'compat.v1.sparse.concat': _w861b8ed17e,
     'compat.v1.sparse.matmul': _w841798fdce,

@@ -154,7 +154,24 @@ def _call(op_def, args, python_name, kwargs):
         raise _listed(e, args, values) from None
     except errors.OpError as e:
         raise _listed(e, args, values) from None
+    _check_output_types(op_def, form, attrs, result, tensors)
     return _outputs(op_def, result, our_attrs)
+
+
+def _check_output_types(op_def, form, attrs, result, tensors):
+    """TF's error for a type attr of an output (``Tout``) given other than the dtype the
+    op's kernel for its inputs gives (ComplexAbs of complex128 as float32): TF has no
+    kernel for it, where eagerflow's op takes the dtype from its inputs."""
+    for attr, where in (getattr(form, "types", None) or {}).items():
+        if not (isinstance(where, str) and where.startswith("out")) or attr not in attrs:
+            continue
+        out = result[int(where[3:])] if op_def.multi else result
+        if out.dtype != attrs[attr]:
+            given = {k: tensors[i][0].dtype for k, i in form.types.items()
+                     if isinstance(i, int) and i < len(tensors)}
+            given[attr] = attrs[attr]
+            raise registry.no_kernel_error(op_def.name, given, (),
+                                           graph=context.get().graph is not None)
 
 
 def _listed(error, args, values):

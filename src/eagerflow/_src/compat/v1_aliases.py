@@ -299,13 +299,7 @@ def matrix_square_root(input, name=None):  # noqa: A002 (TF's name)
 @export("compat.v1.parallel_stack")
 def parallel_stack(values, name="parallel_stack"):
     """`tf.stack` of `values` along a new first axis (which must be known in a graph)."""
-    if context.executing_eagerly():
-        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
-    values = [convert_to_tensor(v) for v in values]
-    for v in values:
-        if not v.shape.is_fully_defined():
-            raise ValueError(f"Shape {v.shape} must be fully defined.")
-    return array_ops.stack(values, name=name)
+    return array_ops.parallel_stack(values, name=name)
 
 
 @export("compat.v1.guarantee_const")

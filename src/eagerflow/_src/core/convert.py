@@ -304,20 +304,24 @@ def _first_tensor(value):
     return next((v for v in _flatten(value) if is_tensor_like(v)), None)
 
 
-def _packed(value, dtype):
+def _packed(value, dtype, cast=False):
     """Nested lists holding tensors of `dtype` as ``Pack`` ops, as TF packs them, so that
     graphs and tapes see the tensors in them; Python values in them take `dtype`.
 
-    An inner list whose tensors have another dtype converts as constants (cast, eagerly).
+    An inner list whose tensors have another dtype converts as constants (cast, eagerly);
+    with `cast`, tensors of another dtype are cast to it by ``Cast`` ops (graph tensors
+    in a list converted to another dtype, as TF's conversion casts them).
     """
     parts = []
     for v in value:
         if is_tensor_like(v):
             part = convert_to_tensor(v)
+            if cast and part.dtype != dtype:
+                part = dispatch(registry.get("Cast"), (part,), {"DstT": dtype})
         else:
             inner = _first_tensor(v) if isinstance(v, (list, tuple)) else None
-            part = (_packed(v, dtype) if inner is not None and _d.as_dtype(inner.dtype) is dtype
-                    else from_array(to_array(v, dtype)))
+            part = (_packed(v, dtype, cast) if inner is not None and (
+                cast or _d.as_dtype(inner.dtype) is dtype) else from_array(to_array(v, dtype)))
         parts.append(part)
     return dispatch(registry.get("Pack"), parts, {"axis": 0})
 
@@ -495,6 +499,9 @@ def _converted(value, dtype):
             return from_array(_python_to_array(value, dtype))
         if dtype is None or _d.as_dtype(first.dtype) is dtype:
             return _packed(value, _d.as_dtype(first.dtype))
+        if any(isinstance(v, Tensor) and not isinstance(v, EagerTensor)
+               for v in _flatten(value)):  # graph tensors: cast to `dtype`, as TF packs them
+            return _packed(value, dtype, cast=True)
     return from_array(to_array(value, dtype))
 
 

@@ -36,7 +36,7 @@ from eagerflow._src.core.registry import (
     ANY, COMPLEX, FLOAT, NUMBER, NUMBER_BOOL, REAL, attr_dtype_error, fixed_input_error,
     kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.registry import (
-    PER_ELEMENT, aligned, batching_rules, static_value_rules)
+    PER_ELEMENT, aligned, batching_rules, no_gradient_entry, static_value_rules)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape, unknown_shape
 from eagerflow._src.core.variables import Variable
@@ -1043,10 +1043,36 @@ def stack(values, axis=0, name="stack"):
     return _listed_values(_PACK, tensors, {"axis": axis}, name, values)
 
 
+def _parallel_concat_kernel(xp, *values, shape):
+    for v in values:
+        if v.shape != (1,) + tuple(shape[1:]):
+            raise _bad(f"value and update shape doesn't match: {shape_text(shape)} vs. "
+                       f"{shape_text(v.shape)}")
+    return xp.concatenate(values, 0)
+
+
+def _parallel_concat_rule(*values, shape):
+    if shape is None or None in shape:
+        raise shape_rules.shape_error("ParallelConcat", "shape attr must be fully defined.",
+                                      [v.shape for v in values])
+    return TensorShape(shape), values[0].dtype
+
+
+_PARALLEL_CONCAT = register("ParallelConcat", _parallel_concat_kernel, _parallel_concat_rule,
+                            tied="all")
+tf_nodes[_PARALLEL_CONCAT] = NodeForm(number="N")
+tf_args[_PARALLEL_CONCAT] = ("*values",)
+_GUARANTEE_CONST = register("GuaranteeConst", lambda xp, x: x, same_shape, tied=())
+tf_args[_GUARANTEE_CONST] = ("input",)
+batching_rules.assign(PER_ELEMENT, _PARALLEL_CONCAT, _GUARANTEE_CONST)
+no_gradient_entry("ParallelConcat", "GuaranteeConst")  # (as in TF: LookupError)
+
+
 @export("parallel_stack")
 def parallel_stack(values, name="parallel_stack"):
-    """`stack` along a new first axis, inside a `tf.function` (TF's own copies the inputs
-    into the output as each arrives); not available eagerly, as in TF.
+    """`stack` along a new first axis as TF's ParallelConcat (which copies each input into
+    the output as it arrives), inside a `tf.function` only, of inputs of a known shape;
+    it has no gradient, as in TF.
 
     >>> tf.function(lambda a, b: tf.parallel_stack([a, b]))(tf.constant([1]), tf.constant([2]))
     <tf.Tensor: shape=(2, 1), dtype=int32, numpy=
@@ -1055,18 +1081,22 @@ def parallel_stack(values, name="parallel_stack"):
     """
     if context.executing_eagerly():
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
-    return stack(values, 0, name)
+    first = convert_to_tensor(values[0])
+    out = TensorShape([len(values)]).concatenate(first.shape)
+    shape = None if out.rank is None else tuple(out.as_list())
+    return dispatch(_PARALLEL_CONCAT, tuple(expand_dims(v, 0) for v in values),
+                    {"shape": shape}, name)
 
 
 @export("guarantee_const")
 def guarantee_const(input, name=None):  # noqa: A002 (TF's name)
-    """`input` unchanged: TF's promise to its graph optimizer that the value is constant
-    (deprecated there, and not for public use).
+    """`input` unchanged, as TF's GuaranteeConst: a promise to TF's graph optimizer that the
+    value is constant (deprecated there, and not for public use); it has no gradient.
 
     >>> tf.guarantee_const([1.0, 2.0])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
-    return cast_ops.identity(input, name=name)
+    return dispatch(_GUARANTEE_CONST, (as_tensor(input),), name=name)
 
 
 def _unstack_kernel(xp, x, num, axis):
@@ -1110,19 +1140,29 @@ def unstack(value, num=None, axis=0, name="unstack"):
         num = value.shape[axis] if ndim is not None else None
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
-    if run_time_tensor(num) is not None:  # (an attr of TF's op: never an input)
-        raise TypeError(f"Expected int for argument 'num' not {num!r}.")
-    return list(dispatch(_UNPACK, (value,), {"num": _int(num), "axis": axis}, name))
+    return list(dispatch(_UNPACK, (value,), {"num": attr_int(num, "num"), "axis": axis}, name))
+
+
+def attr_int(value, arg):
+    """An integer that TF's op takes as an attr (never an input) as a Python int: a tensor
+    only run time knows fails as TF's wrapper refuses it, naming TF's argument `arg`."""
+    if run_time_tensor(value) is not None:
+        raise TypeError(f"Expected int for argument '{arg}' not {value!r}.")
+    return _int(value)
 
 
 def _split_axis(x, axis):
+    if type(axis) is not int:  # an input: known at run time only
+        if axis.ndim:
+            raise _bad(f"split_dim must be a scalar but has rank {axis.ndim}")
+        axis = int(axis)
     if not -x.ndim <= axis < x.ndim:
         raise _bad(f"-input rank(-{x.ndim}) <= split_dim < input rank ({x.ndim}), but got "
                    f"{axis}")
     return axis % x.ndim
 
 
-def _split_kernel(xp, x, num_split, axis):
+def _split_kernel(xp, x, axis, num_split):
     axis = _split_axis(x, axis)
     if x.shape[axis] % num_split:
         raise _bad(f"Number of ways to split should evenly divide the split dimension, but got "
@@ -1152,17 +1192,22 @@ def _split_sizes(size_splits, total):
     return [total - given if s == -1 else s for s in size_splits]
 
 
-def _split_v_kernel(xp, x, size_splits, axis):
+def _split_v_kernel(xp, x, *given, size_splits=None, axis=None):
+    size_splits, axis = _given(given, size_splits, axis)
     if type(size_splits) is not tuple:  # an input: known at run time only
         size_splits = size_splits.tolist()
+    if type(axis) is not int:  # (as TF's kernel, its first value, of any shape)
+        axis = int(axis.reshape(-1)[0])
     axis = _split_axis(x, axis)
     sizes = _split_sizes(size_splits, x.shape[axis])
     return _slices(x, sizes, axis)
 
 
-def _split_rule(x, axis, sizes):
+def _split_rule(x, axis, sizes, run_time_axis=False):
     if x.shape.rank is None:
         return [(unknown_shape(), x.dtype)] * len(sizes)
+    if run_time_axis:
+        return [(TensorShape([None] * x.shape.rank), x.dtype)] * len(sizes)
     dims = x.shape.as_list()
     axis = _axis_in(axis, len(dims))
     return [(TensorShape(dims[:axis] + [s] + dims[axis + 1:]), x.dtype) for s in sizes]
@@ -1181,7 +1226,9 @@ def _check_split_dim(op_name, x, axis, shapes, computed):
                      f"[-{rank}, {rank})", shapes, computed=computed)
 
 
-def _split_even_rule(x, num_split, axis):
+def _split_even_rule(x, axis, num_split):
+    if type(axis) is not int:  # an input: TF's shape function knows only the rank then
+        return _split_rule(x, 0, [None] * num_split, run_time_axis=True)
     shapes, computed = [TensorShape([]), x.shape], [(0, axis)]
     _check_split_dim("Split", x, axis, shapes, computed)
     rank = x.shape.rank
@@ -1192,11 +1239,27 @@ def _split_even_rule(x, num_split, axis):
     return _split_rule(x, axis, [None if n is None else n // num_split] * num_split)
 
 
-def _split_v_rule(x, size_splits, axis):
-    if type(size_splits) is not tuple:  # an input: TF's shape function knows no size then
+def _given(given, *attrs):
+    """An op's `attrs`, each an attr's value or (None: the op lacks the attr) the next of
+    the arrays or tensors `given` at run time in its place, in order."""
+    given = iter(given)
+    return tuple(next(given) if a is None else a for a in attrs)
+
+
+def _split_v_rule(x, *given, size_splits=None, axis=None):
+    size_splits, axis = _given(given, size_splits, axis)
+    static = type(size_splits) is tuple
+    count = [None] * (len(size_splits) if static else size_splits.shape[0])
+    if type(axis) is not int:  # an input: TF's shape function knows the rank only
+        if x.shape.rank == 0:
+            raise shape_rules.shape_error("SplitV", "Can't split scalars", [
+                x.shape, TensorShape([len(count)]) if static else size_splits.shape,
+                axis.shape])
+        return _split_rule(x, 0, count, run_time_axis=True)
+    if not static:  # an input: TF's shape function knows no size then
         _check_split_dim("SplitV", x, axis, [x.shape, size_splits.shape, TensorShape([])],
                          [(2, axis)])
-        return _split_rule(x, axis, [None] * size_splits.shape[0])
+        return _split_rule(x, axis, count)
     shapes = [x.shape, TensorShape([len(size_splits)]), TensorShape([])]
     computed = [(1, " ".join(map(str, size_splits))), (2, axis)]
     _check_split_dim("SplitV", x, axis, shapes, computed)
@@ -1227,11 +1290,11 @@ def _split_sizes_when_traced(size_splits, n, shapes, computed):
 
 _SPLIT = register("Split", _split_kernel, _split_even_rule, multi=True, tied=())
 _SPLIT_V = register("SplitV", _split_v_kernel, _split_v_rule, multi=True, tied=())
-tf_nodes[_SPLIT] = NodeForm(inputs=(AttrInput("axis", "split_dim", None, kind=int), 0))
+_SPLIT_DIM = AttrInput("axis", "split_dim", None, kind=int, runtime=True)
+tf_nodes[_SPLIT] = NodeForm(inputs=(_SPLIT_DIM, 0))
 tf_args[_SPLIT] = ("axis", "value")
 tf_nodes[_SPLIT_V] = NodeForm(inputs=(0, AttrInput("size_splits", type_attr="Tlen",
-                                                 runtime=True),
-                                      AttrInput("axis", "split_dim", None, kind=int)),
+                                                 runtime=True), _SPLIT_DIM),
                               output_number="num_split")
 tf_args[_SPLIT_V] = ("value", "size_splits", "axis")
 
@@ -1246,6 +1309,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     [1, 3, 2]
     """
     value = as_tensor(value)
+    dynamic = run_time_tensor(axis)
+    if dynamic is not None:  # the axis becomes the op's input, as in TF
+        return _split_along_run_time_axis(value, num_or_size_splits, dynamic, num, name)
     axis = _int(axis, "Split", "split_dim")
     if isinstance(num_or_size_splits, (int, np.integer)):
         num_split = int(num_or_size_splits)
@@ -1281,7 +1347,28 @@ def _split_at_run_time(value, sizes, axis, num, name):
         raise ValueError(f"Cannot infer argument `num` from shape {sizes}")
     if count is None:
         sizes = reshape(sizes, [num])
+    if type(axis) is not int:  # (an input too, after the sizes)
+        return list(dispatch(_SPLIT_V, (value, sizes, axis), {}, name))
     return list(dispatch(_SPLIT_V, (value, sizes), {"axis": axis}, name))
+
+
+def _split_along_run_time_axis(value, num_or_size_splits, axis, num, name):
+    """Split or SplitV of `value` along `axis`, a scalar known at run time (TF's int32
+    input); SplitV's sizes are then an input too."""
+    op_name = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+    if axis.dtype != _d.int32:
+        raise TypeError(f"Input 'split_dim' of '{op_name}' Op has type {axis.dtype.name} that "
+                        f"does not match expected type of int32.")
+    if op_name == "Split":
+        if num_or_size_splits < 1:
+            raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num_or_size_splits} less "
+                             f"than minimum 1.")
+        return list(dispatch(_SPLIT, (value, axis), {"num_split": int(num_or_size_splits)},
+                             name))
+    sizes = run_time_tensor(num_or_size_splits)
+    if sizes is None:
+        sizes = convert_to_tensor(_ints(num_or_size_splits, "SplitV", "Tlen"))
+    return _split_at_run_time(value, sizes, axis, num, name)
 
 
 # -- creation --------------------------------------------------------------------------------
@@ -2129,7 +2216,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     given = (params, indices)
     params, indices = as_tensor(params), as_tensor(indices)
     check_index_dtype("GatherV2", "Tindices", indices, (_d.int16, _d.int32, _d.int64))
-    batch_dims = _int(batch_dims)
+    batch_dims = attr_int(batch_dims, "batch_dims")
     run_time = None if axis is None else run_time_tensor(axis)
     if run_time is not None:  # (a graph's: an axis computed from a rank)
         check_index_dtype("GatherV2", "Taxis", run_time, (_d.int32, _d.int64))
@@ -2227,6 +2314,8 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     given = (params, indices)
     if isinstance(batch_dims, int) and batch_dims < 0:
         raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    if run_time_tensor(batch_dims) is not None:  # (TF's wrapper tests it: a graph refuses)
+        bool(math_ops.equal(batch_dims, 0))
     # (TF reads a variable's slices with ResourceGatherNd, which takes no int16 indices)
     resource = isinstance(params, Variable) and type(batch_dims) is int and batch_dims == 0
     params, indices = as_tensor(params), as_tensor(indices)
@@ -3332,8 +3421,9 @@ register_gradient("Unpack")(lambda op, *dys: stack(list(dys), op.attrs["axis"]))
 
 
 def _split_back(op, *dys):
-    # (none for the sizes of a SplitV, given at run time as its second input)
-    return (concat(list(dys), op.attrs["axis"]),) + (None,) * (len(op.inputs) - 1)
+    # (none for the sizes of a SplitV and the axis, given at run time as its last inputs)
+    axis = op.attrs["axis"] if "axis" in op.attrs else op.inputs[-1]
+    return (concat(list(dys), axis),) + (None,) * (len(op.inputs) - 1)
 
 
 register_gradient("Split")(_split_back)
@@ -3880,7 +3970,7 @@ batching_rules[_REVERSE] = _reverse_batched
 batching_rules[_SELECT] = _select_batched
 
 
-# -- space to batch and back (of constant block shapes, paddings and crops) ------------------
+# -- space to batch and back ----------------------------------------------------------------
 
 def _constant_ints(value, what, op_name):
     known = get_static_value(convert_to_tensor(value)) if not isinstance(value, (list, tuple)) \
@@ -3891,25 +3981,207 @@ def _constant_ints(value, what, op_name):
     return np.asarray(known, np.int64)
 
 
-def _block_and_pads(input, block_shape, pads, op_name, pads_name):
-    x = convert_to_tensor(input)
-    block = _constant_ints(block_shape, "block_shape", op_name).reshape(-1)
-    pads = _constant_ints(pads, pads_name, op_name)
+def _space_params(x, given, block, pads, pads_name):
+    """The block shape and paddings (or crops) of a space-to-batch op as lists of ints,
+    checked as TF's kernel checks them: attrs, or arrays `given` at run time in place of
+    those the op lacks (in that order)."""
+    block, pads = (np.asarray(v, np.int64) for v in _given(given, block, pads))
+    if pads.shape == (0,):  # (an attr of no pairs)
+        pads = pads.reshape(0, 2)
+    if block.ndim != 1:
+        raise _bad(f"block_shape rank should be 1 instead of {block.ndim}")
     m = block.size
+    if x.ndim < 1 + m:
+        raise _bad(f"input rank should be >= {1 + m} instead of {x.ndim}")
     if pads.shape != (m, 2):
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"{pads_name} should have shape [{m}, 2] instead of "
-                              f"[{','.join(str(d) for d in pads.shape)}]")
+        raise _bad(f"{pads_name} should have shape [{m}, 2] instead of "
+                   f"{shape_text(pads.shape)}")
+    return block.tolist(), pads.tolist()
+
+
+def _space_to_batch_kernel(xp, x, *given, block_shape=None, paddings=None):
+    block, pads = _space_params(x, given, block_shape, paddings, "paddings")
     for i, b in enumerate(block):
-        if b <= 0:
-            raise errors.op_error(errors.InvalidArgumentError, op_name,
-                                  f"All values in block_shape must be positive, got value, "
-                                  f"{b} at index {i}.")
-    if (pads < 0).any():
-        raise errors.op_error(errors.InvalidArgumentError, op_name,
-                              f"{'Paddings' if pads_name == 'paddings' else 'Crops'} must be "
-                              f"non-negative")
-    return x, [int(b) for b in block], pads.tolist()
+        if b < 1:
+            raise _bad(f"All values in block_shape must be positive, got value, {b} at index "
+                       f"{i}.")
+    if any(p < 0 for pair in pads for p in pair):
+        raise _bad("Paddings must be non-negative")
+    m, rest = len(block), x.shape[1 + len(block):]
+    padded = xp.pad(x, [(0, 0)] + pads + [(0, 0)] * len(rest))
+    split = [x.shape[0]]
+    for i, b in enumerate(block):
+        if padded.shape[1 + i] % b:
+            raise _bad(f"padded_shape[{i}]={padded.shape[1 + i]} is not divisible by "
+                       f"block_shape[{i}]={b}")
+        split += [padded.shape[1 + i] // b, b]
+    steps = builtins.range(m)
+    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
+    moved = padded.reshape(split + list(rest)).transpose(
+        perm + list(builtins.range(1 + 2 * m, 1 + 2 * m + len(rest))))
+    return moved.reshape([x.shape[0] * math.prod(block)] + split[1::2] + list(rest))
+
+
+def _batch_to_space_kernel(xp, x, *given, block_shape=None, crops=None):
+    block, crops = _space_params(x, given, block_shape, crops, "crops")
+    size = math.prod(block)
+    if size < 1:
+        raise _bad(f"Product of block sizes must be positive, got {size}")
+    if any(c < 0 for pair in crops for c in pair):
+        raise _bad("Crops must be non-negative")
+    if x.shape[0] % size:
+        raise _bad(f"Input batch dimension ({x.shape[0]}) is not divisible by product of "
+                   f"block sizes ({size})")
+    m, batch, rest = len(block), x.shape[0] // size, x.shape[1 + len(block):]
+    for i, (b, (start, end)) in enumerate(zip(block, crops)):
+        if x.shape[1 + i] * b - start - end < 0:
+            raise _bad(f"cropped_shape[{i}]={x.shape[1 + i] * b - start - end} must be "
+                       f"non-negative")
+    perm = [m]
+    for i in builtins.range(m):
+        perm += [m + 1 + i, i]
+    moved = x.reshape(block + [batch] + list(x.shape[1:])).transpose(
+        perm + list(builtins.range(2 * m + 1, 2 * m + 1 + len(rest))))
+    joined = moved.reshape([batch] + [x.shape[1 + i] * b for i, b in enumerate(block)]
+                           + list(rest))
+    index = tuple(builtins.slice(start, joined.shape[1 + i] - end)
+                  for i, (start, end) in enumerate(crops))
+    return joined[(builtins.slice(None),) + index].copy()
+
+
+def _space_rule_params(op_name, pads_name, x, given, block, pads):
+    """A space-to-batch op's static block shape and paddings (None where run time alone
+    knows them, as a list or per value), with TF's graph-time errors; also the shapes
+    and computed inputs its errors show."""
+    block_t, pads_t = _given(given, block, pads)
+    block_t = None if block is not None else block_t
+    pads_t = None if pads is not None else pads_t
+    block_shape = TensorShape(np.shape(block)) if block_t is None else block_t.shape
+    pads_shape = TensorShape(np.shape(pads)) if pads_t is None else pads_t.shape
+    shapes = [x.shape, block_shape, pads_shape]
+
+    def fail(sentence, with_values=True):
+        computed = []  # (the values TF's shape function read: none when it fails on shapes)
+        if with_values and block_t is None:
+            computed.append((1, " ".join(map(str, block))))
+        if with_values and pads_t is None:
+            computed.append((2, "".join(f"[{a} {b}]" for a, b in pads)))
+        return shape_rules.shape_error(op_name, sentence, shapes, computed=computed or None)
+    if block_shape.rank not in (None, 1):
+        raise fail("block_shape must have rank 1.", False)
+    m = block_shape[0] if block_shape.rank == 1 else None
+    if m is None:
+        raise fail("block_shape must have known size.", False)
+    if pads_shape.rank not in (None, 2):
+        raise fail(f"Shapes must be equal rank, but are {pads_shape.rank} and 2", False)
+    if pads_shape.rank == 2:
+        for i, (d, want) in enumerate(zip(pads_shape.as_list(), (m, 2))):
+            if d is not None and d != want:
+                raise fail(f"Dimension {i} in both shapes must be equal, but are {d} and "
+                           f"{want}. Shapes are {shape_text(pads_shape.as_list())} and "
+                           f"[{m},2].", False)
+    if x.shape.rank is not None and x.shape.rank < 1 + m:
+        raise fail(f"Shape must be at least rank {1 + m} but is rank {x.shape.rank}", False)
+    if block is not None and any(b < 1 for b in block):
+        raise fail("block_shape must be positive")
+    if pads is not None and any(p < 0 for pair in pads for p in pair):
+        raise fail(f"{pads_name} cannot be negative")
+    return m, block, pads, fail
+
+
+def _space_to_batch_rule(x, *given, block_shape=None, paddings=None):
+    return _space_shape("SpaceToBatchND", "paddings", x, given, block_shape, paddings,
+                        _to_batch_dims)
+
+
+def _batch_to_space_rule(x, *given, block_shape=None, crops=None):
+    return _space_shape("BatchToSpaceND", "crops", x, given, block_shape, crops,
+                        _to_space_dims)
+
+
+def _space_shape(op_name, pads_name, x, given, block, pads, dims_of):
+    """A space-to-batch op's static shape: its batch and spatial dims by `dims_of`, the
+    rest as they are."""
+    m, block, pads, fail = _space_rule_params(op_name, pads_name, x, given, block, pads)
+    if x.shape.rank is None:
+        return unknown_shape(), x.dtype
+    dims = x.shape.as_list()
+    batch, spatial = dims_of(dims, m, block, pads, fail)
+    return TensorShape([batch] + spatial + dims[1 + m:]), x.dtype
+
+
+def _to_batch_dims(dims, m, block, pads, fail):
+    batch = None if block is None or dims[0] is None else dims[0] * math.prod(block)
+    spatial = [None] * m
+    if block is not None and pads is not None:
+        for i, (b, (start, end)) in enumerate(zip(block, pads)):
+            d = dims[1 + i]
+            if d is not None:
+                if (d + start + end) % b:
+                    raise fail(f"Dimension size must be evenly divisible by {b} but is "
+                               f"{d + start + end}")
+                spatial[i] = (d + start + end) // b
+    return batch, spatial
+
+
+def _to_space_dims(dims, m, block, crops, fail):
+    batch, spatial = None, [None] * m
+    if block is not None:
+        batch = dims[0]
+        for b in block:  # (TF divides by each size in turn)
+            if batch is not None:
+                if batch % b:
+                    raise fail(f"Dimension size must be evenly divisible by {b} but is "
+                               f"{batch}")
+                batch //= b
+        if crops is not None:
+            for i, (b, (start, end)) in enumerate(zip(block, crops)):
+                d = None if dims[1 + i] is None else dims[1 + i] * b
+                for c in (start, end):
+                    if d is not None:
+                        if d - c < 0:
+                            raise fail(f"Negative dimension size caused by subtracting {c} "
+                                       f"from {d}")
+                        d -= c
+                spatial[i] = d
+    return batch, spatial
+
+
+_SPACE_TO_BATCH = register("SpaceToBatchND", _space_to_batch_kernel, _space_to_batch_rule,
+                           dtypes=_d.ALL, kernels=REAL)
+_BATCH_TO_SPACE = register("BatchToSpaceND", _batch_to_space_kernel, _batch_to_space_rule,
+                           dtypes=_d.ALL, kernels=REAL)
+_BLOCK_SHAPE = AttrInput("block_shape", type_attr="Tblock_shape", runtime=True)
+tf_nodes[_SPACE_TO_BATCH] = NodeForm(inputs=(0, _BLOCK_SHAPE, AttrInput(
+    "paddings", type_attr="Tpaddings", runtime=True)))
+tf_args[_SPACE_TO_BATCH] = ("input", "block_shape", "paddings")
+tf_nodes[_BATCH_TO_SPACE] = NodeForm(inputs=(0, _BLOCK_SHAPE, AttrInput(
+    "crops", type_attr="Tcrops", runtime=True)))
+tf_args[_BATCH_TO_SPACE] = ("input", "block_shape", "crops")
+batching_rules.assign(PER_ELEMENT, _SPACE_TO_BATCH, _BATCH_TO_SPACE)
+
+
+def _nested_tuple(value):
+    """`value`, nested lists of ints, as nested tuples (an attr's hashable form)."""
+    return tuple(map(_nested_tuple, value)) if type(value) is list else value
+
+
+def _space_op(op, input, block_shape, pads, pads_name, name):
+    """`op` (SpaceToBatchND or BatchToSpaceND) of `input`: the block shape and paddings
+    (crops) are its attrs where known when traced, else its inputs (int32 or int64)."""
+    inputs, attrs = [as_tensor(input)], {}
+    for attr, value, type_attr in (("block_shape", block_shape, "Tblock_shape"),
+                                   (pads_name, pads, "T" + pads_name)):
+        dynamic = run_time_tensor(value)
+        if dynamic is None:
+            attrs[attr] = _nested_tuple(_constant_ints(value, attr, op.name).tolist())
+        else:
+            if dynamic.dtype not in (_d.int32, _d.int64):
+                raise TypeError(f"Value passed to parameter '{attr}' has DataType "
+                                f"{dynamic.dtype.name} not in list of allowed values: int32, "
+                                f"int64")
+            inputs.append(dynamic)
+    return dispatch(op, tuple(inputs), attrs, name)
 
 
 @export("space_to_batch_nd", "space_to_batch", "nn.space_to_batch", "compat.v1.space_to_batch_nd")
@@ -3921,28 +4193,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     >>> tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])[:, 0, 0, 0]
     <tf.Tensor: shape=(4,), dtype=float32, numpy=array([0., 1., 2., 3.], dtype=float32)>
     """
-    x, block, pads = _block_and_pads(input, block_shape, paddings, "SpaceToBatchND",
-                                     "paddings")
-    m = len(block)
-    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
-    padded = pad(x, [[0, 0]] + pads + [[0, 0]] * rest if rest is not None else concat(
-        [[[0, 0]] + pads, zeros(stack([rank(x) - 1 - m, 2]), _d.int32)], 0))
-    dims = shape(padded)
-    static = [None] * (1 + m) if rest is None else padded.shape.as_list()
-    for i, b in enumerate(block):
-        if static[1 + i] is not None and static[1 + i] % b:
-            raise errors.op_error(errors.InvalidArgumentError, "SpaceToBatchND",
-                                  f"padded_shape[{i}]={static[1 + i]} is not divisible by "
-                                  f"block_shape[{i}]={b}")
-    split = [dims[0]]
-    for i, b in enumerate(block):
-        split += [dims[1 + i] // b, b]
-    blocks = reshape(padded, concat([split, dims[1 + m:]], 0))
-    steps = builtins.range(m)
-    perm = [2 + 2 * i for i in steps] + [0] + [1 + 2 * i for i in steps]
-    moved = transpose(blocks, _with_rest(perm, 1 + 2 * m, rest, blocks))
-    out = [dims[0] * int(np.prod(block))] + [dims[1 + i] // b for i, b in enumerate(block)]
-    return reshape(moved, concat([out, dims[1 + m:]], 0), name=name)
+    return _space_op(_SPACE_TO_BATCH, input, block_shape, paddings, "paddings", name)
 
 
 @export("batch_to_space", "compat.v1.batch_to_space_nd")
@@ -3956,47 +4207,60 @@ def batch_to_space_nd(input, block_shape, crops, name=None):
     array([[0., 1.],
            [2., 3.]], dtype=float32)>
     """
-    x, block, crops = _block_and_pads(input, block_shape, crops, "BatchToSpaceND", "crops")
-    m = len(block)
-    rest = None if x.shape.rank is None else x.shape.rank - 1 - m  # (None: run time's)
-    size = int(np.prod(block))
-    batch = x.shape[0]
-    if batch is not None and batch % size:
-        raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
-                              f"Input batch dimension ({batch}) is not divisible by product "
-                              f"of block sizes ({size})")
-    for i, (b, (start, end)) in enumerate(zip(block, crops)):
-        d = x.shape[1 + i]
-        if d is not None and d * b - start - end < 0:
-            raise errors.op_error(errors.InvalidArgumentError, "BatchToSpaceND",
-                                  f"cropped_shape[{i}]={d * b - start - end} must be "
-                                  f"non-negative")
-    dims = shape(x)
-    blocks = reshape(x, concat([block, [dims[0] // size], dims[1:]], 0))
-    perm = [m]
-    for i in builtins.range(m):
-        perm += [m + 1 + i, i]
-    moved = transpose(blocks, _with_rest(perm, 2 * m + 1, rest, blocks))
-    joined = reshape(moved, concat([[dims[0] // size]] +
-                                   [[dims[1 + i] * b] for i, b in enumerate(block)] +
-                                   [dims[1 + m:]], 0))
-    begin = [0] + [c[0] for c in crops]
-    ends = [None] + [-c[1] if c[1] else None for c in crops]
-    return _cropped(joined, begin, ends, name)
+    if isinstance(block_shape, int):  # (TF 1's form: the size of two spatial dims)
+        block_shape = (block_shape, block_shape)
+    return _space_op(_BATCH_TO_SPACE, input, block_shape, crops, "crops", name)
 
 
-def _with_rest(perm, start, rest, x):
-    """`perm` followed by the axes from `start` on, in order: `rest` of them (None: as many
-    as `x` has there, counted at run time)."""
-    if rest is not None:
-        return perm + list(builtins.range(start, start + rest))
-    return concat([perm, range(start, rank(x))], 0)
+def _v1_block(block_size, block_shape):
+    """TF 1's square block of `block_size` (or its other name `block_shape`) for 4-D input."""
+    if block_size is not None and block_shape is not None:
+        raise ValueError("Cannot specify both 'block_shape' and 'block_size'")
+    size = block_size if block_shape is None else block_shape
+    return np.array([size, size], np.int64)
 
 
-def _cropped(x, begin, ends, name):
-    index = tuple(builtins.slice(b, e) for b, e in zip(begin, ends)) + (Ellipsis,)
-    out = x[index]
-    return out if name is None else reshape(out, shape(out), name=name)
+def _rank4(result):
+    result.set_shape(result.shape.with_rank(4))
+    return result
+
+
+@export("compat.v1.space_to_batch", "compat.v1.nn.space_to_batch")
+def space_to_batch_v1(input, paddings, block_size=None, name=None, block_shape=None):
+    """TF 1's space_to_batch: `space_to_batch_nd` of a 4-D `input` by square blocks.
+
+    >>> tf.compat.v1.space_to_batch(tf.ones([1, 4, 4, 1]), [[0, 0], [0, 0]], 2).shape
+    TensorShape([4, 2, 2, 1])
+    """
+    block = _v1_block(block_size, block_shape)
+    return _rank4(space_to_batch_nd(input, block, paddings, name))
+
+
+@export("compat.v1.batch_to_space")
+def batch_to_space_v1(input, crops, block_size, name=None, block_shape=None):
+    """TF 1's batch_to_space: `batch_to_space` of a 4-D `input` by square blocks.
+
+    >>> tf.compat.v1.batch_to_space(tf.ones([4, 1, 1, 1]), [[0, 0], [0, 0]], 2).shape
+    TensorShape([1, 2, 2, 1])
+    """
+    block = _v1_block(block_size, block_shape)
+    return _rank4(batch_to_space_nd(input, block, crops, name))
+
+
+def _space_args(op, pads_name):
+    """A space-to-batch op's block shape and paddings (crops): attrs or run-time inputs."""
+    return _given(op.inputs[1:], *(op.attrs.get(k) for k in ("block_shape", pads_name)))
+
+
+@register_gradient("SpaceToBatchND")
+def _space_to_batch_grad(op, dy):
+    return (batch_to_space_nd(dy, *_space_args(op, "paddings")),) + \
+        (None,) * (len(op.inputs) - 1)
+
+
+@register_gradient("BatchToSpaceND")
+def _batch_to_space_grad(op, dy):
+    return (space_to_batch_nd(dy, *_space_args(op, "crops")),) + (None,) * (len(op.inputs) - 1)
 
 
 @export("required_space_to_batch_paddings")

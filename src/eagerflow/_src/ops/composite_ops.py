@@ -28,8 +28,8 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None,  # noqa
             None, None, f"Value for attr 'Tlen' of {seq_lengths.dtype.name} is not in the list "
                         f"of allowed values: int32, int64")
     rank = input.shape.rank
-    batch_axis = 0 if batch_axis is None else int(batch_axis)
-    seq_axis = int(seq_axis)
+    seq_axis = array_ops.attr_int(seq_axis, "seq_dim")
+    batch_axis = 0 if batch_axis is None else array_ops.attr_int(batch_axis, "batch_dim")
     batch_axis, seq_axis = batch_axis % rank, seq_axis % rank
     if batch_axis == seq_axis:
         raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_axis}")

@@ -1833,7 +1833,7 @@ def _max_pool_argmax_rule(x, ksize, strides, padding, Targmax=_d.int64,
 
 _MAX_POOL_ARGMAX = register("MaxPoolWithArgmax", _max_pool_argmax, _max_pool_argmax_rule,
                             multi=True, dtypes=_MAX_POOL_TYPES, grad_takes_none=True)
-tf_nodes[_MAX_POOL_ARGMAX] = NodeForm(types={"T": 0, "Targmax": "out1"},
+tf_nodes[_MAX_POOL_ARGMAX] = NodeForm(types={"T": 0},  # (Targmax: the op's own attr)
                                       outputs=("output", "argmax"))
 tf_args[_MAX_POOL_ARGMAX] = ("input",)
 tf_defaults[_MAX_POOL_ARGMAX] = {"Targmax": _d.int64, "include_batch_in_index": False}

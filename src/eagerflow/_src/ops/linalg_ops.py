@@ -1177,24 +1177,66 @@ def _diag_size(length, k, num_rows, num_cols, lo=None):
 
 
 def _run_k(k):
-    """Diagonal offset `k` as an int: given as an input, it is known at run time only."""
+    """Diagonal offset `k` as an int, or a (lo, hi) range of diagonals: given as an input,
+    it is known at run time only."""
     if type(k) is int:
         return k
+    if type(k) is tuple:  # (a raw op's constant band: an attr)
+        k = np.asarray(k)
     if k.ndim > 1 or k.size not in (1, 2):
         raise _invalid(f"diag_index must be a scalar or vector with 1 or 2 elements, received "
                        f"shape: {shape_text(k.shape)}")
     lo, hi = (int(k.reshape(-1)[0]),) * 2 if k.size == 1 else map(int, k)
-    if lo != hi:
-        raise errors.UnimplementedError(None, None, "Ranges of diagonals (k=(lo, hi)) known "
-                                        "only at run time are not supported.")
-    return lo
+    if lo > hi:
+        raise _invalid(f"lower_diag_index must not be larger than upper_diag_index: {lo} > "
+                       f"{hi}")
+    return lo if lo == hi else (lo, hi)
 
 
-def _matrix_diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
+def _band_place(d, length, width, align):
+    """Where diagonal `d` of `length` sits in a row of `width` of a band of diagonals:
+    its offset, right-aligned or left as `align` says for a super- (first) or subdiagonal."""
+    side = align.split("_")[0] if d >= 0 else align.split("_")[1]
+    return width - length if side == "RIGHT" else 0
+
+
+def _band_width(rows, cols, lo, hi):
+    """The length of the longest diagonal from `lo` to `hi` of a rows x cols matrix."""
+    return max(_diag_length(rows, cols, d) for d in range(lo, hi + 1))
+
+
+def _check_band_ends(rows, cols, lo, hi):
+    for which, d, after in (("lower", lo, ". "), ("upper", hi, " ")):
+        if d != 0 and not -rows < d < cols:
+            raise _invalid(f"{which}_diag_index is out of bound: {d}{after}It must be between "
+                           f"{-rows} and {cols}")
+
+
+def _write_band(xp, out, band, lo, hi, align):
+    """`out` (matrices) with diagonals `hi` down to `lo` set from the rows of `band`."""
+    rows, cols = out.shape[-2:]
+    for d in range(hi, lo - 1, -1):
+        length = _diag_length(rows, cols, d)
+        start = _band_place(d, length, band.shape[-1], align)
+        i = xp.arange(length)
+        out[..., i + max(-d, 0), i + max(d, 0)] = band[..., hi - d, start:start + length]
+    return out
+
+
+def _matrix_diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0,
+                 align="RIGHT_LEFT"):
     k = _run_k(k)
     if diagonal.ndim < 1:
         raise _invalid(f"diagonal must be at least 1-dim, received shape: "
                        f"{shape_text(diagonal.shape)}")
+    if type(k) is tuple:  # a band of diagonals (known at run time)
+        lo, hi = k
+        if diagonal.ndim < 2 or diagonal.shape[-2] != hi - lo + 1:
+            raise _invalid("The number of diagonals provided in the input does not match the "
+                           "lower_diag_index and upper_diag_index range.")
+        rows, cols = _diag_size(diagonal.shape[-1], hi, num_rows, num_cols, lo=lo)
+        out = xp.full(diagonal.shape[:-2] + (rows, cols), padding_value, diagonal.dtype)
+        return _write_band(xp, out, diagonal, lo, hi, align)
     length = diagonal.shape[-1]
     rows, cols = _diag_size(length, k, num_rows, num_cols)
     out = xp.full(diagonal.shape[:-1] + (rows, cols), padding_value, diagonal.dtype)
@@ -1215,8 +1257,19 @@ def _diagonal_of(x, k, after):
     return rows, cols
 
 
-def _matrix_diag_part(xp, x, k=0):
+def _matrix_diag_part(xp, x, k=0, padding_value=0, align="RIGHT_LEFT"):
     k = _run_k(k)
+    if type(k) is tuple:  # a band of diagonals (known at run time)
+        lo, hi = k
+        rows, cols = _diagonal_of(x, 0, ". ")
+        _check_band_ends(rows, cols, lo, hi)
+        width = _band_width(rows, cols, lo, hi)
+        out = xp.full(x.shape[:-2] + (hi - lo + 1, width), padding_value, x.dtype)
+        for d in range(hi, lo - 1, -1):
+            part = xp.diagonal(x, offset=d, axis1=-2, axis2=-1)
+            start = _band_place(d, part.shape[-1], width, align)
+            out[..., hi - d, start:start + part.shape[-1]] = part
+        return out
     _diagonal_of(x, k, ". ")
     return xp.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
 
@@ -1274,21 +1327,35 @@ def _diag_length(rows, cols, k):
     return max(0, min(rows + min(k, 0), cols - max(k, 0)))
 
 
-def _set_diag(xp, x, diagonal, k=0):
+def _set_diag(xp, x, diagonal, k=0, align="RIGHT_LEFT"):
     k = _run_k(k)
+    if type(k) is tuple:  # a band of diagonals (known at run time)
+        lo, hi = k
+        rows, cols = _diagonal_of(x, 0, " ")
+        _check_band_ends(rows, cols, lo, hi)
+        expected = x.shape[:-2] + (hi - lo + 1, _band_width(rows, cols, lo, hi))
+        if diagonal.ndim < 2 or diagonal.shape[-2] != hi - lo + 1:
+            raise _invalid("The number of diagonals provided in `diag` is not consistent with "
+                           "`lower_diag_index` and `upper_diag_index`")
+        if diagonal.shape != expected:
+            raise _invalid(_set_diag_mismatch(x.shape, diagonal.shape, expected))
+        return _write_band(xp, x.copy(), diagonal, lo, hi, align)
     rows, cols = _diagonal_of(x, k, " ")
     expected = x.shape[:-2] + (_diag_length(rows, cols, k),)
     if diagonal.shape != expected:
-        raise _invalid(
-            f"Either first dimensions of diagonal don't match input.shape[:-2], or "
-            f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
-            f"[lower_diag_index:upper_diag_index].\nInput shape: {shape_text(x.shape)}\n"
-            f"Diagonal shape: {shape_text(diagonal.shape)}\nExpected diagonal shape: "
-            f"{shape_text(expected)}")
+        raise _invalid(_set_diag_mismatch(x.shape, diagonal.shape, expected))
     out = x.copy()
     i = xp.arange(expected[-1])
     out[..., i + max(-k, 0), i + max(k, 0)] = diagonal
     return out
+
+
+def _set_diag_mismatch(shape, diagonal, expected):
+    return (f"Either first dimensions of diagonal don't match input.shape[:-2], or "
+            f"diagonal.shape[:-1] is not equal to the longests diagonal in range "
+            f"[lower_diag_index:upper_diag_index].\nInput shape: {shape_text(shape)}\n"
+            f"Diagonal shape: {shape_text(diagonal)}\nExpected diagonal shape: "
+            f"{shape_text(expected)}")
 
 
 def _matrix_diag_rule(d, k=0, num_rows=-1, num_cols=-1, **_):
@@ -1338,21 +1405,20 @@ def _tensor_diag_part_rule(x, **_):
 _MATRIX_DIAG = register("MatrixDiagV3", _matrix_diag, _matrix_diag_rule, dtypes=NUMBER_BOOL)
 _MATRIX_DIAG_PART = register("MatrixDiagPartV3", _matrix_diag_part, _matrix_diag_part_rule,
                              dtypes=NUMBER_BOOL)
-# TF's diagonal ops take k, the sizes and the padding value as inputs (eagerflow's part has
-# no padding: TF's is then 0); `align` only matters for a band of diagonals.
+# TF's diagonal ops take k, the sizes and the padding value as inputs; `align` only matters
+# for a band of diagonals (eagerflow's ops take one when k is known at run time only).
 _K = AttrInput("k", type_attr=None, kind=None, runtime=True)
 tf_nodes[_MATRIX_DIAG] = NodeForm(
     inputs=(0, _K, *(AttrInput(n, type_attr=None, kind=int, default=-1)
                      for n in ("num_rows", "num_cols")),
-            AttrInput("padding_value", type_attr=None, kind="scalar", like=0, default=0)),
-    ignored={"align"})
+            AttrInput("padding_value", type_attr=None, kind="scalar", like=0, default=0)))
 tf_args[_MATRIX_DIAG] = ("diagonal", "k", "num_rows", "num_cols", "padding_value")
 tf_nodes[_MATRIX_DIAG_PART] = NodeForm(
-    inputs=(0, _K, AttrInput("padding_value", type_attr=None, like=0, fixed=0)),
-    ignored={"align"}, outputs=("diagonal",))
+    inputs=(0, _K, AttrInput("padding_value", type_attr=None, kind="scalar", like=0,
+                             default=0)), outputs=("diagonal",))
 _SET_DIAG = register("MatrixSetDiagV3", _set_diag, _set_diag_rule, tied=(0, 1),
                      dtypes=NUMBER_BOOL)
-tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), ignored={"align"}, outputs=("output",))
+tf_nodes[_SET_DIAG] = NodeForm(inputs=(0, 1, _K), outputs=("output",))
 tf_args[_SET_DIAG] = ("input", "diagonal", "k")
 _BAND_PART = register("MatrixBandPart", _band_part, same_shape, dtypes=NUMBER_BOOL)
 tf_nodes[_BAND_PART] = NodeForm(
@@ -1541,7 +1607,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     attrs = {"num_rows": _static_int(num_rows, "num_rows", "MatrixDiagV3"),
              "num_cols": _static_int(num_cols, "num_cols", "MatrixDiagV3"),
              "padding_value": np.asarray(padding_value).item()}
-    return dispatch(_MATRIX_DIAG, *_with_k((diagonal,), k, attrs), name)
+    return dispatch(_MATRIX_DIAG, *_with_k((diagonal,), k, attrs, align), name)
 
 
 @export("linalg.diag_part")
@@ -1555,7 +1621,9 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     k = _single_k(k, "MatrixDiagPartV3", ranges=True)
     if isinstance(k, tuple):
         return _diag_range(input, *k, padding_value, align)
-    return dispatch(_MATRIX_DIAG_PART, *_with_k((input,), k), name)
+    padding = {"padding_value": np.asarray(padding_value).item()} if isinstance(k, Tensor) \
+        else None
+    return dispatch(_MATRIX_DIAG_PART, *_with_k((input,), k, padding, align), name)
 
 
 @export("linalg.set_diag")
@@ -1571,14 +1639,20 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     k = _single_k(k, "MatrixSetDiagV3", ranges=True)
     if isinstance(k, tuple):
         return _set_diag_range(input, operand(diagonal, input), *k, align)
-    return dispatch(_SET_DIAG, *_with_k((input, operand(diagonal, input)), k), name)
+    return dispatch(_SET_DIAG, *_with_k((input, operand(diagonal, input)), k, None, align),
+                    name)
 
 
-def _with_k(inputs, k, attrs=None):
+def _with_k(inputs, k, attrs=None, align="RIGHT_LEFT"):
     """A diagonal op's inputs and attrs for offset `k`: its attr, or (a tensor known at run
-    time) its last input."""
+    time, maybe a band of diagonals placed as `align` says) its last input."""
     attrs = dict(attrs or {})
     if isinstance(k, Tensor):
+        if align not in _ALIGNS:
+            raise _invalid(f"Value for attr 'align' of \"{align}\" is not in the list of "
+                           f"allowed values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
+                           f"\"RIGHT_RIGHT\"")
+        attrs["align"] = align
         return inputs + (k,), attrs
     attrs["k"] = k
     return inputs, attrs
@@ -1910,7 +1984,7 @@ def _band_part_grad(op, dy):
 
 @register_gradient("MatrixDiagV3")
 def _matrix_diag_grad(op, dy):
-    return (diag_part(dy, k=_k_of(op)),) + (None,) * (len(op.inputs) - 1)
+    return (diag_part(dy, k=_k_of(op), align=_align_of(op)),) + (None,) * (len(op.inputs) - 1)
 
 
 def _k_of(op):
@@ -1918,22 +1992,26 @@ def _k_of(op):
     return op.attrs["k"] if "k" in op.attrs else op.inputs[-1]
 
 
+def _align_of(op):
+    return op.attrs.get("align", "RIGHT_LEFT")
+
+
 @register_gradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, dy):
     x, k = op.inputs[0], _k_of(op)
     rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
     if rows is None or cols is None:  # sizes known when the graph runs: as TF, set_diag
-        dx = set_diag(late.array_ops.zeros_like(x), dy, k=k)
+        dx = set_diag(late.array_ops.zeros_like(x), dy, k=k, align=_align_of(op))
     else:
-        dx = diag(dy, k=k, num_rows=rows, num_cols=cols)
+        dx = diag(dy, k=k, num_rows=rows, num_cols=cols, align=_align_of(op))
     return (dx,) + (None,) * (len(op.inputs) - 1)
 
 
 @register_gradient("MatrixSetDiagV3")
 def _set_diag_grad(op, dy):
-    k = _k_of(op)
-    return (set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k), diag_part(dy, k=k)) + \
-        (None,) * (len(op.inputs) - 2)
+    k, align = _k_of(op), _align_of(op)
+    return (set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k, align=align),
+            diag_part(dy, k=k, align=align)) + (None,) * (len(op.inputs) - 2)
 
 
 register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))

@@ -433,6 +433,8 @@ tf_args[_LOG_SOFTMAX] = ("logits",)
 def _axis(axis, rank):
     """A Python int axis (-1 for None and for the last axis: TF's Softmax node has no axis),
     checked against `rank` when known."""
+    if array_ops.run_time_tensor(axis) is not None:
+        bool(math_ops.equal(axis, -1))  # (TF's wrapper tests it so: a graph refuses that)
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
         # TF's Python wrapper raises this one itself, in graphs too
@@ -529,6 +531,7 @@ def _block_dims(x, block_size, data_format, op_name):
     """(batch, height, width, depth) of NHWC `x`, checked for `block_size`."""
     if data_format != "NHWC":
         raise ValueError(f"{op_name} supports only data_format='NHWC', got {data_format!r}")
+    block_size = array_ops.attr_int(block_size, "block_size")
     if block_size < 2:
         raise _invalid(f"Value for attr 'block_size' of {block_size} must be at least min "
                        f"value 2")

@@ -747,6 +747,9 @@ def _sort_along(values, axis, direction, want_indices):
                          f"Received: direction={direction}")
     x = as_tensor(values)
     rank = x.shape.rank
+    if isinstance(axis, Tensor) and not isinstance(axis, EagerTensor) and \
+            get_static_value(axis) is None:
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis}.")
     axis = _static_int(axis, "axis")
     perm = None
     if rank is None:  # the last axis needs no rank; another would be moved there
@@ -869,9 +872,12 @@ def unique_with_counts(x, out_idx=_d.int32, name=None):
 # --- UniqueV2, UniqueWithCountsV2: unique slices along an axis ----------------------------------
 
 def _unique_v2(with_counts):
-    def kernel(xp, x, axis, out_idx):
-        """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements), in order of
-        first occurrence, the index of each slice's unique one (and each one's count)."""
+    def kernel(xp, x, *given, axis=None, out_idx):
+        """Unique slices of `x` along `axis` (none given: a 1-D `x`'s elements; an array
+        `given` when known at run time only), in order of first occurrence, the index of
+        each slice's unique one (and each one's count)."""
+        if axis is None:
+            axis = tuple(int(a) for a in given[0].reshape(-1))
         if len(axis) > 1:
             raise _invalid("axis does not support input tensors larger than 1 elements")
         if not axis:
@@ -896,9 +902,11 @@ def _unique_v2(with_counts):
 
 
 def _unique_v2_rule(with_counts):
-    def rule(x, axis, out_idx):
+    def rule(x, *given, axis=None, out_idx):
         rank = x.shape.rank
-        if not axis:
+        if axis is None:  # known at run time only
+            outputs = [(unknown_shape(rank), x.dtype), (TensorShape([None]), out_idx)]
+        elif not axis:
             rules.check_rank("UniqueV2", [x], 0, rank=1)
             outputs = [(TensorShape([None]), x.dtype), (x.shape, out_idx)]
         else:
@@ -914,7 +922,8 @@ _UNIQUE_WITH_COUNTS_V2 = register("UniqueWithCountsV2", _unique_v2(True),
                                   _unique_v2_rule(True), multi=True, tied=())
 for _op, _outputs in ((_UNIQUE_V2, ("y", "idx")),
                       (_UNIQUE_WITH_COUNTS_V2, ("y", "idx", "count"))):
-    tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis")), outputs=_outputs)
+    tf_nodes[_op] = NodeForm(inputs=(0, AttrInput("axis", type_attr="Taxis", runtime=True)),
+                             outputs=_outputs)
     tf_args[_op] = ("x", "axis")
     tf_defaults[_op] = {"out_idx": _d.int32}
 no_gradient_entry("UniqueV2", "UniqueWithCountsV2")

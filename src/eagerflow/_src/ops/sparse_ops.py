@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
+from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core import registry
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, register
 from eagerflow._src.core.registry import NUMBER_TYPES, REAL_NUMBER_TYPES
@@ -1190,29 +1190,66 @@ def eye(num_rows, num_columns=None, dtype=_d.float32, name=None):
                         array_ops.stack([rows, columns]))
 
 
+def _sparse_split(xp, indices, values, shape, num_split, axis):
+    rank = shape.size
+    if not -rank <= axis < rank:
+        raise _invalid(f"Input axis should be in range [{-rank}, {rank}), got {axis}")
+    axis %= rank
+    size = int(shape[axis])
+    if not 1 <= num_split <= size:
+        raise _invalid(f"Input num_split should be between 1 and the splitting dimension size "
+                       f"({size}), got {num_split}")
+    base, extra = divmod(size, num_split)
+    starts = [i * base + min(i, extra) for i in range(num_split + 1)]
+    at = indices[:, axis]
+    pieces = [[], [], []]
+    for i in range(num_split):
+        keep = (at >= starts[i]) & (at < starts[i + 1])
+        piece = indices[keep]
+        piece[:, axis] -= starts[i]
+        piece_shape = shape.copy()
+        piece_shape[axis] = starts[i + 1] - starts[i]
+        for out, value in zip(pieces, (piece, values[keep], piece_shape)):
+            out.append(value)
+    return tuple(pieces[0] + pieces[1] + pieces[2])
+
+
+def _sparse_split_rule(indices, values, shape, num_split, axis):
+    rank = shape.shape[0] if shape.shape.rank == 1 else None
+    return ([(TensorShape([None, rank]), _d.int64)] * num_split
+            + [(TensorShape([None]), values.dtype)] * num_split
+            + [(TensorShape([rank]), _d.int64)] * num_split)
+
+
+_SPARSE_SPLIT = register("SparseSplit", _sparse_split, _sparse_split_rule, multi=True,
+                         tied=(1,))
+tf_nodes[_SPARSE_SPLIT] = NodeForm(
+    inputs=(AttrInput("axis", "split_dim", None, kind=int), 0, 1, 2), types={"T": 1})
+tf_args[_SPARSE_SPLIT] = ("split_dim", "indices", "values", "shape")
+batching_rules.assign(PER_ELEMENT, _SPARSE_SPLIT)
+no_gradient_entry("SparseSplit")  # (as in TF: a gradient through it is a LookupError)
+
+
 @export("sparse.split")
 def split(sp_input=None, num_split=None, axis=None, name=None):
     """`sp_input` cut into `num_split` SparseTensors along `axis`; the first ``size %
-    num_split`` pieces are one longer."""
+    num_split`` pieces are one longer.
+
+    >>> st = tf.sparse.SparseTensor([[0, 0], [1, 3]], [1.0, 2.0], [2, 4])
+    >>> [p.dense_shape.numpy().tolist() for p in tf.sparse.split(sp_input=st, num_split=2, axis=1)]
+    [[2, 2], [2, 2]]
+    """
     sp = _sparse(sp_input)
     if num_split is None:
         raise ValueError("Argument `num_split` is required")
     if axis is None:
         raise ValueError("Argument `axis` is required")
-    rank = sp.shape.rank
-    axis = int(axis) + rank if int(axis) < 0 else int(axis)
-    size = sp.dense_shape[axis]
-    base = math_ops.floordiv(size, np.int64(num_split))
-    extra = math_ops.floormod(size, np.int64(num_split))
-    pieces, start = [], np.int64(0)
-    for i in range(num_split):
-        length = math_ops.add(base, cast_ops.cast(math_ops.less(np.int64(i), extra), _I64))
-        axis_one = np.eye(rank, dtype=np.int64)[axis]
-        begin = math_ops.multiply(axis_one, start)
-        extent = array_ops.where(axis_one.astype(bool), length, sp.dense_shape)
-        pieces.append(slice(sp, begin, extent))
-        start = math_ops.add(start, length)
-    return pieces
+    if num_split < 1:
+        raise _invalid(f"Value for attr 'num_split' of {num_split} must be at least minimum 1")
+    outs = dispatch(_SPARSE_SPLIT, (sp.indices, sp.values, sp.dense_shape),
+                    {"num_split": int(num_split), "axis": int(axis)}, name)
+    n = int(num_split)
+    return [SparseTensor(outs[i], outs[n + i], outs[2 * n + i]) for i in range(n)]
 
 
 @export("sparse.reset_shape")

@@ -78,8 +78,10 @@ from eagerflow._src.core.versions import VERSION as __version__  # noqa: F401
 from eagerflow._src.ops.accumulator_ops import (  # noqa: F401
     ConditionalAccumulator, SparseConditionalAccumulator)
 from eagerflow._src.ops.array_ops import batch_to_space_nd, space_to_batch_nd  # noqa: F401
+from eagerflow._src.ops.array_ops import batch_to_space_v1 as batch_to_space  # noqa: F401
 from eagerflow._src.ops.array_ops import linspace as lin_space  # noqa: F401
 from eagerflow._src.ops.array_ops import reverse as reverse_v2  # noqa: F401
+from eagerflow._src.ops.array_ops import space_to_batch_v1 as space_to_batch  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_add as tensor_scatter_add  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_sub as tensor_scatter_sub  # noqa: F401
 from eagerflow._src.ops.array_ops import tensor_scatter_nd_update as tensor_scatter_update  # noqa: F401
