@@ -463,7 +463,10 @@ def call_symbolically(layer, inputs, args, kwargs):
     """Calls `layer` on `KerasTensor` inputs: traces `call` into the scratch graph and
     records the `Node`; returns `KerasTensor` outputs."""
     graph = keras_graph()
-    with graph.own_names():  # (its outputs given their own tensors, named in the call too)
+    # (its outputs given their own tensors, named in the call too; a TF 1 graph's names are
+    # unique across it, as TF 1's Keras builds them there)
+    names = graph.own_names() if isinstance(graph, _KerasGraph) else contextlib.nullcontext()
+    with names:
         return _call_symbolically(graph, layer, inputs, args, kwargs)
 
 

@@ -476,7 +476,9 @@ def _load_saved_model(path, custom_objects, compile):
             return model
         shape = (config.get("build_config") or {}).get("input_shape") or \
             config.get("build_input_shape")
-        if not model.built and shape:
+        # (as tf_keras's loader, not for a dict of inputs: such models' layers, feature
+        # columns' say, may take no float placeholders; they build when called)
+        if not model.built and shape and not isinstance(shape, dict):
             model.build(_tuples(shape))
         arguments = _saved_model_compile_arguments(config) if compile else None
     # As tf_keras: the saved optimizer is revived as a `RestoredOptimizer` holding its
