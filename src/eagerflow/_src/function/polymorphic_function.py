@@ -620,8 +620,9 @@ def _placeholders(value, leaves, graph, name):
     if isinstance(value, dict):  # (made in key order, as flattened; kept in the dict's order)
         made = {k: _placeholders(value[k], leaves, graph, name) for k in sorted(value)}
         return type(value)((k, made[k]) for k in value)
-    if hasattr(type(value), "__array__") and not isinstance(value, type):
-        return _placeholders(np.asarray(value), leaves, graph, name)  # (as its trace key)
+    array = trace_key.as_array(value)
+    if array is not None:  # (as its trace key)
+        return _placeholders(array, leaves, graph, name)
     return value
 
 

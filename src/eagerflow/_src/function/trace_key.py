@@ -93,8 +93,9 @@ def _leaf_key(value, tensors):
     if isinstance(value, collections.abc.Mapping):
         return (_UNWRAPPED.get(cls, cls),) + tuple((k, _leaf_key(value[k], tensors))
                                                    for k in sorted(value))
-    if hasattr(cls, "__array__") and not isinstance(value, type):
-        return _leaf_key(np.asarray(value), tensors)  # (a pandas Series, say: as TF, an array)
+    array = as_array(value)
+    if array is not None:
+        return _leaf_key(array, tensors)
     try:
         hash(value)
     except TypeError:
@@ -105,6 +106,14 @@ def _leaf_key(value, tensors):
         return ("O", cls, _Referent(value))
     except TypeError:  # (no weak reference to it: by value)
         return ("O", cls, value)
+
+
+def as_array(value):
+    """`value` as a NumPy array where it is another object that has one (a pandas Series,
+    say), as TF passes such arguments; None otherwise."""
+    if hasattr(type(value), "__array__") and not isinstance(value, type):
+        return np.asarray(value)
+    return None
 
 
 def weakened(structure):

@@ -18,7 +18,8 @@ gradient it has just read (or while the other computes the filter's).
 the gradient of a mean or sum (a global average pooling's) reaching a ReLU's, without
 the broadcast array: the ReLU's mask is written into the result, then multiplied by the
 small gradient broadcast on the fly, as ReluGrad multiplies (a NaN or infinite gradient
-gives NaN where the feature is not positive, a NaN feature masks).
+gives NaN where the feature is not positive, a NaN feature masks). On oneDNN, large float32
+ones write the broadcast gradient, then mask it in place, on every core.
 
 >>> from eagerflow._src.core.dispatch import dispatch
 >>> dispatch(_FUSED_MATMUL, (tf.constant([[1.0, -2.0]]), tf.constant([[1.0], [1.0]]),
