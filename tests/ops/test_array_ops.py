@@ -512,7 +512,8 @@ def test_attrs_given_tensors_known_at_run_time_fail_as_tfs():
         traced(lambda n: tf.reverse_sequence(P, [1, 2, 3], seq_axis=1, batch_axis=n))
     # TF's wrappers test these as Python bools, which a graph refuses
     for fn in (lambda n: tf.nn.softmax(P, axis=n), lambda n: tf.nn.log_softmax(P, axis=n),
-               lambda n: tf.gather_nd(P, [[0]], batch_dims=n)):
+               lambda n: tf.gather_nd(P, [[0]], batch_dims=n),
+               lambda n: tf.stack([P, P], axis=n), lambda n: tf.unstack(P, axis=n)):
         with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
                            match="Using a symbolic `tf.Tensor` as a Python `bool`"):
             traced(fn)

@@ -1028,7 +1028,7 @@ def stack(values, axis=0, name="stack"):
     array([[1, 3],
            [2, 4]], dtype=int32)>
     """
-    axis = _int(axis)
+    axis = _int(tested_in_python(axis, 0))
     if axis == 0 and not any(is_tensor_like(v) for v in values):
         try:  # plain (nested) Python data: one conversion, as TF does
             return convert_to_tensor(values)
@@ -1131,7 +1131,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 4], dtype=int32)>
     """
     value = as_tensor(value)
-    axis = _int(axis)
+    axis = _int(tested_in_python(axis, 0))
     ndim = value.shape.rank
     if ndim is not None:
         _check_axis_range(axis, -ndim, ndim)
@@ -1141,6 +1141,14 @@ def unstack(value, num=None, axis=0, name="unstack"):
         if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {value.shape}")
     return list(dispatch(_UNPACK, (value,), {"num": attr_int(num, "num"), "axis": axis}, name))
+
+
+def tested_in_python(value, against):
+    """`value`, which TF's wrapper compares in Python (``if axis == 0``): a tensor only run
+    time knows fails there, with TF's OperatorNotAllowedInGraphError."""
+    if run_time_tensor(value) is not None:
+        bool(math_ops.equal(value, against))
+    return value
 
 
 def attr_int(value, arg):
@@ -2314,8 +2322,7 @@ def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     given = (params, indices)
     if isinstance(batch_dims, int) and batch_dims < 0:
         raise ValueError("tf.gather_nd does not allow negative batch_dims.")
-    if run_time_tensor(batch_dims) is not None:  # (TF's wrapper tests it: a graph refuses)
-        bool(math_ops.equal(batch_dims, 0))
+    tested_in_python(batch_dims, 0)
     # (TF reads a variable's slices with ResourceGatherNd, which takes no int16 indices)
     resource = isinstance(params, Variable) and type(batch_dims) is int and batch_dims == 0
     params, indices = as_tensor(params), as_tensor(indices)

@@ -433,8 +433,7 @@ tf_args[_LOG_SOFTMAX] = ("logits",)
 def _axis(axis, rank):
     """A Python int axis (-1 for None and for the last axis: TF's Softmax node has no axis),
     checked against `rank` when known."""
-    if array_ops.run_time_tensor(axis) is not None:
-        bool(math_ops.equal(axis, -1))  # (TF's wrapper tests it so: a graph refuses that)
+    array_ops.tested_in_python(axis, -1)
     axis = -1 if axis is None else int(axis)
     if axis != -1 and rank is not None and not -rank <= axis < rank:
         # TF's Python wrapper raises this one itself, in graphs too
