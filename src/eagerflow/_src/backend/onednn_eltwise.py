@@ -80,10 +80,11 @@ def broadcast_relu_grad(gradients, features, out=None):
     own then).
     """
     shape = features.shape
+    arrays = (features,) if out is None else (features, out)
+    if gradients.dtype != _F32 or not onednn.flat_float32(arrays, MIN_SIZE):
+        return None
     if out is None:
         out = np.empty(shape, _F32)
-    if gradients.dtype != _F32 or not onednn.flat_float32((features, out), MIN_SIZE):
-        return None
     spread = np.empty(shape, _F32) if np.may_share_memory(out, features) else out
     if not broadcast(np.broadcast_to(gradients, shape), spread):
         return None
