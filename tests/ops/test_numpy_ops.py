@@ -153,6 +153,11 @@ def test_numpy_methods_before_numpy_behavior_is_enabled():
                                              r"tf.experimental.numpy."
                                              r"experimental_enable_numpy_behavior\(\)"):
         tf.constant([1, 2]).reshape((2, 1))
+    # round() too: TF's tensors round through `astype` (a TypeError for a Variable)
+    with pytest.raises(AttributeError, match=r"EagerTensor object has no attribute 'astype'"):
+        round(tf.constant(3.7), 2)
+    with pytest.raises(TypeError, match="doesn't define __round__"):
+        round(tf.Variable(3.7))
     with pytest.raises(AttributeError, match="'EagerTensor' object has no attribute 'foo'"):
         tf.constant(1).foo
     assert getattr(tf.constant(1), "_missing", None) is None

@@ -55,6 +55,11 @@ class Tensor:
                 f"tf.experimental.numpy.experimental_enable_numpy_behavior()\n      ")
         return object.__getattribute__(self, name)  # (a property's own AttributeError)
 
+    def __round__(self, ndigits=None):
+        # TF's tensors round through NumPy's `astype`, which NumPy behaviour adds (and with
+        # it a `__round__` of its own): until then `round(t)` fails for the lack of it.
+        return self.astype
+
     def get_shape(self):
         return self.shape
 
