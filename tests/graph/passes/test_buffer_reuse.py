@@ -178,3 +178,42 @@ def test_mean_never_returns_a_view_of_its_input(shape, axis, dtype):
     for keepdims in (False, True):
         got = _MEAN.host_kernel(x, axis=axis, keepdims=keepdims)
         assert not np.shares_memory(got, x)
+
+
+def test_gradients_meeting_at_a_fork_sum_over_a_dead_gradient():
+    """AddN (the gradients of a tensor read twice, as at a residual block's fork) writes over
+    one of its dead inputs; values are unchanged, three inputs keep their order of adding."""
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = tf.matmul(x, w)
+            y = tf.exp(h) * 2.0 + tf.sin(h) * 3.0 + tf.tanh(h)
+        return tape.gradient(y, x)
+
+    before, after = _planned(f, _MATRIX, _W)
+    assert [pair[0] for pair in _reused(after)].count("AddN") == 1
+    rng = np.random.default_rng(3)
+    assert_same_results(before, after, rng.normal(size=(2, 3)).astype(np.float32),
+                        rng.normal(size=(3, 3)).astype(np.float32))
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_add_n_into_any_of_its_inputs_adds_in_input_order(count):
+    from eagerflow._src.ops.reduction_ops import _add_n
+    rng = np.random.default_rng(count)
+    arrays = [rng.normal(size=(5, 7)).astype(np.float32) * 10.0 ** i for i in range(count)]
+    want = arrays[0].copy()
+    for a in arrays[1:]:
+        want += a
+    for at in range(count):
+        inputs = [a.copy() for a in arrays]
+        got = _add_n(np, *inputs, out=inputs[at])
+        assert got is inputs[at]
+        np.testing.assert_array_equal(got, want)
+    fresh = np.empty_like(want)
+    assert _add_n(np, *arrays, out=fresh) is fresh
+    np.testing.assert_array_equal(fresh, want)
+    np.testing.assert_array_equal(_add_n(np, arrays[0], arrays[0], out=arrays[0].copy()),
+                                  arrays[0] * 2)
+    twice = arrays[0].copy()
+    np.testing.assert_array_equal(_add_n(np, twice, twice, twice, out=twice), arrays[0] * 3)

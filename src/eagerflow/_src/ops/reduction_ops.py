@@ -1546,16 +1546,30 @@ export("math.cumulative_logsumexp")(cumulative_logsumexp)
 
 # --- AddN, accumulate_n ------------------------------------------------------------------------
 
-def _add_n(xp, *arrays):
+def _add_n(xp, *arrays, out=None):
+    """The sum, added in input order: into `out` when given, which may be a dead input's
+    array (a graph's gradients meeting at a fork, `buffer_reuse`): in place, no fresh
+    memory to fault in, where the order allows it (the first input, or either of two)."""
     first = arrays[0]
     for i, a in enumerate(arrays[1:], 1):
         if a.shape != first.shape:
             raise _invalid("Inputs to operation AddN of type AddN must have the same size and "
                            f"shape.  Input 0: {shape_text(first.shape)} != input {i}: "
                            f"{shape_text(a.shape)}")
-    total = xp.array(first, copy=True)
-    for a in arrays[1:]:
+    rest = list(arrays[1:])
+    if out is not None and len(rest) == 1 and rest[0] is out:  # (two: addition commutes)
+        total, rest = out, [first]
+    elif out is None or any(a is out for a in rest):  # (adding it would read it overwritten)
+        total = xp.array(first, copy=True)
+    else:
+        total = out
+        if first is not out:
+            xp.copyto(total, first)
+    for a in rest:
         xp.add(total, a, out=total)
+    if out is not None and total is not out:
+        xp.copyto(out, total)
+        total = out
     return total
 
 
@@ -1567,7 +1581,7 @@ def _add_n_rule(*inputs):
 
 
 _ADD_N = register("AddN", _add_n, _add_n_rule, tied="all", dtypes=NUMBER,
-                  input_names=("inputs",))
+                  input_names=("inputs",), fresh=True, takes_out=True)
 tf_nodes[_ADD_N] = NodeForm(number="N", outputs=("sum",))
 tf_args[_ADD_N] = ("*inputs",)
 _ADD_N_ARGUMENT_ERROR = ("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
