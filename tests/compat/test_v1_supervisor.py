@@ -88,6 +88,7 @@ def test_session_manager():
 
 
 def test_looper_thread():
+    assert tf.train.Coordinator is tf1.train.Coordinator  # (TF 2's namespace has it too)
     coord = tf1.train.Coordinator()
     calls = []
     done = threading.Event()

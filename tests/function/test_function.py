@@ -717,6 +717,10 @@ def test_types_experimental_names_the_function_and_tensor_like_types():
     concrete = fn.get_concrete_function(tf.TensorSpec([]))
     assert isinstance(concrete, tf.types.experimental.ConcreteFunction)
     assert isinstance(concrete.function_type, tf.types.experimental.FunctionType)
+    # both are TF's callables; a plain Python function is not
+    assert isinstance(fn, tf.types.experimental.Callable)
+    assert isinstance(concrete, tf.types.experimental.Callable)
+    assert not isinstance(lambda: 1, tf.types.experimental.Callable)
     for value in (tf.constant(1), tf.Variable(1.0), 1.5, [1, 2], np.zeros(2)):
         assert isinstance(value, tf.types.experimental.TensorLike)
     assert not isinstance(object(), tf.types.experimental.TensorLike)

@@ -5,6 +5,7 @@ from eagerflow._src.checkpoint.checkpoint import (  # noqa: F401
 from eagerflow._src.checkpoint.management import (  # noqa: F401
     CheckpointManager, checkpoints_iterator, get_checkpoint_state, latest_checkpoint)
 from eagerflow._src.checkpoint.views import CheckpointView, TrackableView  # noqa: F401
+from eagerflow._src.compat.coordinator import Coordinator  # noqa: F401
 from eagerflow._src.compat.moving_averages import ExponentialMovingAverage  # noqa: F401
 from eagerflow._src.core.protos.example import (  # noqa: F401
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,

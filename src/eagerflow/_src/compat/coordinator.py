@@ -18,7 +18,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 
 
-@export("compat.v1.train.Coordinator")
+@export("train.Coordinator", "compat.v1.train.Coordinator")
 class Coordinator:
     """Lets threads ask each other to stop (`request_stop`, `should_stop`) and waits for
     them (`join`), raising the exception that stopped them, if any."""

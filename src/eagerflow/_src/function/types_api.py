@@ -15,6 +15,25 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.concrete_function import ConcreteFunction, FunctionType
 from eagerflow._src.function.polymorphic_function import Function
 
+
+
+@export("types.experimental.Callable")
+class Callable(abc.ABC):
+    """The base of TF's callables: what `tf.function` makes and its concrete functions.
+
+    >>> isinstance(tf.function(lambda x: x), tf.types.experimental.Callable)
+    True
+    """
+
+    @property
+    @abc.abstractmethod
+    def function_type(self):
+        """The `FunctionType` of the callable's parameters."""
+
+
+Callable.register(Function)
+Callable.register(ConcreteFunction)
+
 GenericFunction = Function
 export("types.experimental.GenericFunction",
        "types.experimental.PolymorphicFunction").export_constant(__name__, "GenericFunction")
