@@ -38,6 +38,7 @@ DOCS = {
     "bitwise": "Bitwise ops on integer tensors (``tf.bitwise``).",
     "compat": "Compatibility namespaces (``tf.compat``).",
     "compat.v1": "TF 1's API kept in TF 2 (``tf.compat.v1``): frozen graphs, graph messages.",
+    "compat.v2": "TF 2's API under its compatibility name (``import tensorflow.compat.v2 as tf``).",
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
     "compat.v1.data.experimental": "TF 1's ``tf.compat.v1.data.experimental``: the names of "
                                    "``tf.data.experimental``.",
@@ -160,7 +161,7 @@ SIDE_EFFECTS = {
 # ``tf.data`` the function machinery).
 LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "raw_ops", "saved_model",
              "summary", "test", "train"],
-        "compat": ["v1"]}
+        "compat": ["v1", "v2"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``
 # is ``tf.keras.metrics``), loaded on first use like those of `LAZY`.
@@ -176,8 +177,9 @@ DEFERRED = {"eagerflow._src.keras": "keras"}
 # ``attribute(name)`` gives one, ``names()`` lists them (``tf.raw_ops``: every registered op).
 DYNAMIC = {"raw_ops": ("eagerflow._src.compat.raw_ops", "raw_op", "op_names")}
 
-# Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``).
-FALLBACK = {"compat.v1": "eagerflow", "compat.v1.nn": "eagerflow.nn",
+# Namespaces that also offer the names of another (``tf.compat.v1.matmul`` is ``tf.matmul``;
+# ``tf.compat.v2`` is TF 2's whole API, for ``import tensorflow.compat.v2 as tf``).
+FALLBACK = {"compat.v1": "eagerflow", "compat.v2": "eagerflow", "compat.v1.nn": "eagerflow.nn",
             "compat.v1.math": "eagerflow.math", "compat.v1.io": "eagerflow.io",
             "compat.v1.image": "eagerflow.image", "compat.v1.sets": "eagerflow.sets",
             "compat.v1.random": "eagerflow.random", "compat.v1.sparse": "eagerflow.sparse",
@@ -315,7 +317,7 @@ def render(ns, entries, children):
     fallback = FALLBACK.get(ns)
     if fallback:
         out += ["", "", "def __getattr__(name):",
-                f"    # TF 1 names kept in TF 2 unchanged: those of ``{fallback}``.",
+                f"    # The names of ``{fallback}`` too.",
                 f"    import {fallback}  # noqa: PLC0415",
                 f"    if not name.startswith(\"_\") and hasattr({fallback}, name):",
                 f"        return getattr({fallback}, name)",

@@ -8,8 +8,8 @@ from eagerflow._src.compat.v1_names import dimension_at_index, dimension_value  
 
 
 def __getattr__(name):
-    # v1 loads on first use, keeping ``import eagerflow.compat`` fast.
-    if name in ("v1",):
+    # v1, v2 loads on first use, keeping ``import eagerflow.compat`` fast.
+    if name in ("v1", "v2",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.compat.{name}")
     raise AttributeError(f"module 'eagerflow.compat' has no attribute {name!r}")

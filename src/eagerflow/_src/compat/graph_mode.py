@@ -390,7 +390,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
         ctx.refresh()
 
 
-@export("compat.v1.enable_v2_behavior")
+@export("compat.v1.enable_v2_behavior", "compat.v2.enable_v2_behavior")
 def enable_v2_behavior():
     """TF 2's behaviour: eager execution."""
     from eagerflow._src.compat import v1_names  # noqa: PLC0415

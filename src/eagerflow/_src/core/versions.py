@@ -10,8 +10,8 @@ from eagerflow._src.backend.api_export import export
 VERSION = "2.21.0"
 GIT_VERSION = "v2.21.0"
 COMPILER_VERSION = ""  # nothing compiled: eagerflow is Python over NumPy
-export("version.VERSION", "__version__", "compat.v1.__version__").export_constant(
-    __name__, "VERSION")
+export("version.VERSION", "__version__", "compat.v1.__version__",
+       "compat.v2.__version__").export_constant(__name__, "VERSION")
 export("version.GIT_VERSION").export_constant(__name__, "GIT_VERSION")
 export("version.COMPILER_VERSION").export_constant(__name__, "COMPILER_VERSION")
 GRAPH_DEF_VERSION = 2474  # the GraphDef producer version TF 2.21 writes

@@ -161,7 +161,7 @@ from eagerflow.compat.v1 import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow``.
+    # The names of ``eagerflow`` too.
     import eagerflow  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow, name):
         return getattr(eagerflow, name)

@@ -5,7 +5,7 @@ from eagerflow._src.ops.math_ops import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.debugging``.
+    # The names of ``eagerflow.debugging`` too.
     import eagerflow.debugging  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.debugging, name):
         return getattr(eagerflow.debugging, name)

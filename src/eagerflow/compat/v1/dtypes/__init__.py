@@ -4,7 +4,7 @@ from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.dtypes``.
+    # The names of ``eagerflow.dtypes`` too.
     import eagerflow.dtypes  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.dtypes, name):
         return getattr(eagerflow.dtypes, name)

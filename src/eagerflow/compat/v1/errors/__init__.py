@@ -5,7 +5,7 @@ from eagerflow._src.core.errors import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.errors``.
+    # The names of ``eagerflow.errors`` too.
     import eagerflow.errors  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.errors, name):
         return getattr(eagerflow.errors, name)

@@ -14,7 +14,7 @@ from eagerflow._src.ops.image_ops import transpose as transpose_image  # noqa: F
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.image``.
+    # The names of ``eagerflow.image`` too.
     import eagerflow.image  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.image, name):
         return getattr(eagerflow.image, name)

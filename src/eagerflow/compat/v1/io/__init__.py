@@ -16,7 +16,7 @@ from eagerflow._src.ops.parsing_ops import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.io``.
+    # The names of ``eagerflow.io`` too.
     import eagerflow.io  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.io, name):
         return getattr(eagerflow.io, name)

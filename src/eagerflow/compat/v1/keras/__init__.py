@@ -4,7 +4,7 @@ from eagerflow.compat.v1.keras import backend, utils  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.keras``.
+    # The names of ``eagerflow.keras`` too.
     import eagerflow.keras  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.keras, name):
         return getattr(eagerflow.keras, name)

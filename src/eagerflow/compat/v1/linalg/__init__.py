@@ -4,7 +4,7 @@ from eagerflow._src.ops.linalg_ops import matrix_transpose as transpose  # noqa:
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.linalg``.
+    # The names of ``eagerflow.linalg`` too.
     import eagerflow.linalg  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.linalg, name):
         return getattr(eagerflow.linalg, name)

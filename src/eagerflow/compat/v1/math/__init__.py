@@ -7,7 +7,7 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.math``.
+    # The names of ``eagerflow.math`` too.
     import eagerflow.math  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.math, name):
         return getattr(eagerflow.math, name)

@@ -23,7 +23,7 @@ from eagerflow.compat.v1.nn import rnn_cell  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.nn``.
+    # The names of ``eagerflow.nn`` too.
     import eagerflow.nn  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.nn, name):
         return getattr(eagerflow.nn, name)

@@ -6,7 +6,7 @@ from eagerflow._src.ops.random_ops import set_seed as set_random_seed  # noqa: F
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.random``.
+    # The names of ``eagerflow.random`` too.
     import eagerflow.random  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.random, name):
         return getattr(eagerflow.random, name)

@@ -5,7 +5,7 @@ from eagerflow._src.ops.set_ops import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.sets``.
+    # The names of ``eagerflow.sets`` too.
     import eagerflow.sets  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.sets, name):
         return getattr(eagerflow.sets, name)

@@ -16,7 +16,7 @@ from eagerflow._src.compat.v1_aliases import sparse_split as split  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.sparse``.
+    # The names of ``eagerflow.sparse`` too.
     import eagerflow.sparse  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.sparse, name):
         return getattr(eagerflow.sparse, name)

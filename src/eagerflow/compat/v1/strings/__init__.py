@@ -4,7 +4,7 @@ from eagerflow._src.compat.v1_aliases import strings_split as split  # noqa: F40
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.strings``.
+    # The names of ``eagerflow.strings`` too.
     import eagerflow.strings  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.strings, name):
         return getattr(eagerflow.strings, name)

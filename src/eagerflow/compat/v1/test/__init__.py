@@ -4,7 +4,7 @@ from eagerflow._src.compat.test_util import get_temp_dir  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.test``.
+    # The names of ``eagerflow.test`` too.
     import eagerflow.test  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.test, name):
         return getattr(eagerflow.test, name)

@@ -3,7 +3,7 @@
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.data.experimental``.
+    # The names of ``eagerflow.data.experimental`` too.
     import eagerflow.data.experimental  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.data.experimental, name):
         return getattr(eagerflow.data.experimental, name)

@@ -4,7 +4,7 @@ from eagerflow._src.compat.session import get_session, set_session  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.keras.backend``.
+    # The names of ``eagerflow.keras.backend`` too.
     import eagerflow.keras.backend  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.keras.backend, name):
         return getattr(eagerflow.keras.backend, name)

@@ -5,7 +5,7 @@ from eagerflow._src.compat.variable_scope_shim import (  # noqa: F401
 
 
 def __getattr__(name):
-    # TF 1 names kept in TF 2 unchanged: those of ``eagerflow.keras.utils``.
+    # The names of ``eagerflow.keras.utils`` too.
     import eagerflow.keras.utils  # noqa: PLC0415
     if not name.startswith("_") and hasattr(eagerflow.keras.utils, name):
         return getattr(eagerflow.keras.utils, name)
