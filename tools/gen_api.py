@@ -37,6 +37,12 @@ DOCS = {
                               "conversion.",
     "bitwise": "Bitwise ops on integer tensors (``tf.bitwise``).",
     "compat": "Compatibility namespaces (``tf.compat``).",
+    "python": "Paths of TF's own package that programs import from (``tensorflow.python``).",
+    "python.client": "``tensorflow.python.client``: the local devices (`device_lib`).",
+    "python.client.device_lib": "The devices this process runs on.",
+    "python.framework": "``tensorflow.python.framework``: freezing a function's variables.",
+    "python.framework.convert_to_constants": "A TF 2 function frozen: its variables' "
+                                             "values as constants in its graph.",
     "compat.v1": "TF 1's API kept in TF 2 (``tf.compat.v1``): frozen graphs, graph messages.",
     "compat.v2": "TF 2's API under its compatibility name (``import tensorflow.compat.v2 as tf``).",
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
@@ -159,8 +165,8 @@ SIDE_EFFECTS = {
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
 # ``tf.feature_column`` Keras's initializers,
 # ``tf.data`` the function machinery).
-LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "raw_ops", "saved_model",
-             "summary", "test", "train"],
+LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "python", "raw_ops",
+             "saved_model", "summary", "test", "train"],
         "compat": ["v1", "v2"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``

@@ -3720,6 +3720,15 @@ def _w88e04f84dd(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _w88e185900f(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(session_config=None):
+        try:
+            return _export_fn(session_config)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'session_config': session_config})
+    return _export_wrapper
+
+
 def _w8977df7107(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(path, options=None):
         try:
@@ -6753,6 +6762,15 @@ def _wf3f9655689(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf44b60d2a1(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(func, lower_control_flow=None, aggressive_inlining=None):
+        try:
+            return _export_fn(func, lower_control_flow, aggressive_inlining)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'func': func, 'lower_control_flow': lower_control_flow, 'aggressive_inlining': aggressive_inlining})
+    return _export_wrapper
+
+
 def _wf473bfb92f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, stride, padding, data_format=None, dilations=None, name=None):
         try:
@@ -8065,6 +8083,9 @@ WRAPPERS = {
     'profiler.experimental.start': _wa873f2f344,
     'profiler.experimental.stop': _wf69b61df6b,
     'py_function': _w16d82e8cd5,
+    'python.client.device_lib.list_local_devices': _w88e185900f,
+    'python.framework.convert_to_constants.convert_variables_to_constants_v2': _wf44b60d2a1,
+    'python.framework.convert_to_constants.convert_variables_to_constants_v2_as_graph': _wf44b60d2a1,
     'quantization.fake_quant_with_min_max_args': _we36a427587,
     'quantization.fake_quant_with_min_max_args_gradient': _wde25e66e11,
     'quantization.fake_quant_with_min_max_vars': _w6f6bc54903,

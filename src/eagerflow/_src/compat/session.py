@@ -59,6 +59,7 @@ class _DeviceAttributes:
 
 
 _INCARNATION = int(np.random.default_rng().integers(1 << 62))  # (TF's: random, per process)
+_CPU_MEMORY_LIMIT = 268435456  # (the figure TF reports for its CPU device)
 
 # (TF's value of a fetched IndexedSlices; not a public name)
 IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
@@ -228,7 +229,7 @@ class Session:
 
     def list_devices(self):
         """The devices the session runs on: the CPU."""
-        return [_DeviceAttributes(errors.EAGER_DEVICE, "CPU", 268435456, _INCARNATION)]
+        return [_DeviceAttributes(errors.EAGER_DEVICE, "CPU", _CPU_MEMORY_LIMIT, _INCARNATION)]
 
     # -- running ------------------------------------------------------------------
     def _element(self, fetch):

@@ -224,6 +224,21 @@ _FILES = {
           // debug_info = 5 (GraphDebugInfo, stack traces) is not read: kept as unknown bytes
         }
     """,
+    "tensorflow/core/framework/device_attributes.proto": """
+        package tensorflow;
+        message InterconnectLink { int32 device_id = 1; string type = 2; int32 strength = 3; }
+        message LocalLinks { repeated InterconnectLink link = 1; }
+        message DeviceLocality { int32 bus_id = 1; int32 numa_node = 2; LocalLinks links = 3; }
+        message DeviceAttributes {
+          string name = 1;
+          string device_type = 2;
+          int64 memory_limit = 4;
+          DeviceLocality locality = 5;
+          fixed64 incarnation = 6;
+          string physical_device_desc = 7;
+          int64 xla_global_id = 8;
+        }
+    """,
 }
 
 _classes = {}
@@ -247,3 +262,5 @@ FunctionDefLibrary = _classes["FunctionDefLibrary"]
 FunctionDef = _classes["FunctionDef"]
 GradientDef = _classes["GradientDef"]
 GraphDef = _classes["GraphDef"]
+DeviceAttributes = _classes["DeviceAttributes"]
+DeviceLocality = _classes["DeviceLocality"]
