@@ -95,3 +95,22 @@ def test_list_local_devices_gives_the_cpu_as_tf_describes_it():
     again = type(devices[0]).FromString(devices[0].SerializeToString())
     assert again.incarnation == devices[0].incarnation
     assert devices[0].incarnation == tf.compat.v1.Session().list_devices()[0].incarnation
+
+
+def test_the_older_paths_of_tf1_switches_files_and_numpy_behaviour(tmp_path):
+    from eagerflow.python.framework import ops
+    from eagerflow.python.ops.numpy_ops import np_config
+    from eagerflow.python.platform import gfile
+    assert ops.disable_eager_execution is tf.compat.v1.disable_eager_execution
+    assert ops.reset_default_graph is tf.compat.v1.reset_default_graph
+    assert ops.convert_to_tensor is tf.compat.v1.convert_to_tensor
+    assert np_config.enable_numpy_behavior is (
+        tf.experimental.numpy.experimental_enable_numpy_behavior)
+    path = str(tmp_path / "graph.pb")
+    with gfile.GFile(path, "wb") as f:
+        f.write(b"abc")
+    assert gfile.Exists(path)
+    with gfile.FastGFile(path, "rb") as f:
+        assert f.read() == b"abc"
+    with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
+        ops.nothing_here

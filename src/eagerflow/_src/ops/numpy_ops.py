@@ -1508,7 +1508,8 @@ def _promoting(fn, reflected):
     return op
 
 
-@export(_NP + "experimental_enable_numpy_behavior")
+@export(_NP + "experimental_enable_numpy_behavior",
+        "python.ops.numpy_ops.np_config.enable_numpy_behavior")
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """Gives tensors NumPy's methods and properties (``.reshape``, ``.T``, ``.astype``,
     ``.ravel``, ``.transpose``, ``.clip``, ``.mean``, ``.tolist``, ``.size``, ...) and NumPy's
