@@ -1,0 +1,279 @@
+"""Kernels of TFLite's builtin operators, on NumPy arrays (convolutions and pooling through
+eagerflow's own ops).
+
+``KERNELS[name](inputs, options, out_types)`` returns the operator's output arrays;
+`inputs` holds None for an omitted optional input (index -1), `options` the
+operator's option table as a dict (empty when it has none) and `out_types` the
+NumPy dtypes of its outputs.
+
+>>> KERNELS["ADD"]([np.float32([1, -2]), np.float32([3, 1])], {"fused_activation_function": 1},
+...                [np.dtype(np.float32)])
+[array([4., 0.], dtype=float32)]
+"""
+import numpy as np
+
+from eagerflow._src.ops import conv_ops
+
+KERNELS = {}
+_PADDING = {0: "SAME", 1: "VALID"}
+
+
+def _kernel(*names):
+    def register(fn):
+        for name in names:
+            KERNELS[name] = fn
+        return fn
+    return register
+
+
+def activate(x, code):
+    """`x` through a fused activation (the schema's ``ActivationFunctionType``)."""
+    if code == 1:
+        return np.maximum(x, 0).astype(x.dtype, copy=False)
+    if code == 2:
+        return np.clip(x, -1, 1).astype(x.dtype, copy=False)
+    if code == 3:
+        return np.clip(x, 0, 6).astype(x.dtype, copy=False)
+    if code == 4:
+        return np.tanh(x)
+    if code:
+        raise RuntimeError(f"Fused activation {code} is not supported.")
+    return x
+
+
+def _act(options):
+    return options.get("fused_activation_function", 0) if options else 0
+
+
+def _elementwise(name, fn):
+    def kernel(inputs, options, out_types):
+        with np.errstate(all="ignore"):
+            out = fn(*inputs)
+        return [activate(np.asarray(out, out_types[0]), _act(options))]
+    KERNELS[name] = kernel
+
+
+def _floor_div(a, b):
+    return np.floor_divide(a, b)
+
+
+def _div(a, b):
+    return np.floor_divide(a, b) if np.issubdtype(a.dtype, np.integer) else a / b
+
+
+for _name, _fn in [("ADD", np.add), ("SUB", np.subtract), ("MUL", np.multiply),
+                   ("DIV", _div), ("MAXIMUM", np.maximum), ("MINIMUM", np.minimum),
+                   ("POW", np.power), ("SQUARED_DIFFERENCE", lambda a, b: np.square(a - b)),
+                   ("EXP", np.exp), ("LOG", np.log), ("SQRT", np.sqrt),
+                   ("RSQRT", lambda x: 1 / np.sqrt(x)), ("NEG", np.negative),
+                   ("ABS", np.abs), ("SQUARE", np.square), ("FLOOR", np.floor),
+                   ("LOGISTIC", lambda x: 1 / (1 + np.exp(-x))), ("TANH", np.tanh),
+                   ("RELU", lambda x: np.maximum(x, 0)), ("RELU6", lambda x: np.clip(x, 0, 6)),
+                   ("RELU_N1_TO_1", lambda x: np.clip(x, -1, 1)),
+                   ("HARD_SWISH", lambda x: x * np.clip(x + 3, 0, 6) / 6)]:
+    _elementwise(_name, _fn)
+
+
+@_kernel("LEAKY_RELU")
+def _leaky_relu(inputs, options, out_types):
+    x = inputs[0]
+    return [np.where(x >= 0, x, x * np.float32(options["alpha"])).astype(out_types[0])]
+
+
+@_kernel("GELU")
+def _gelu(inputs, options, out_types):
+    x = inputs[0].astype(np.float64)
+    if options.get("approximate"):
+        y = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    else:
+        from math import erf  # noqa: PLC0415 (the standard library's, per element)
+        y = 0.5 * x * (1 + np.vectorize(erf)(x / np.sqrt(2)))
+    return [y.astype(out_types[0])]
+
+
+@_kernel("SOFTMAX")
+def _softmax(inputs, options, out_types):
+    x = inputs[0] * np.float32(options.get("beta", 1.0) if options else 1.0)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return [(e / e.sum(axis=-1, keepdims=True)).astype(out_types[0])]
+
+
+@_kernel("LOG_SOFTMAX")
+def _log_softmax(inputs, options, out_types):
+    x = inputs[0] - inputs[0].max(axis=-1, keepdims=True)
+    return [(x - np.log(np.exp(x).sum(axis=-1, keepdims=True))).astype(out_types[0])]
+
+
+@_kernel("FULLY_CONNECTED")
+def _fully_connected(inputs, options, out_types):
+    x, w, b = (inputs + [None])[:3]
+    units, depth = w.shape
+    y = x.reshape(-1, depth) @ w.T.astype(x.dtype, copy=False)
+    if b is not None:
+        y = y + b
+    if options and options.get("keep_num_dims"):
+        y = y.reshape(x.shape[:-1] + (units,))
+    return [activate(y.astype(out_types[0], copy=False), _act(options))]
+
+
+def _strides(options):
+    return [1, options["stride_h"], options["stride_w"], 1]
+
+
+def _dilations(options):
+    return [1, options.get("dilation_h_factor", 1), options.get("dilation_w_factor", 1), 1]
+
+
+@_kernel("CONV_2D")
+def _conv_2d(inputs, options, out_types):
+    x, w, b = (inputs + [None])[:3]
+    filters = np.ascontiguousarray(np.transpose(w, (1, 2, 3, 0)))  # OHWI -> HWIO
+    if filters.shape[2] != x.shape[3]:  # grouped: split channels
+        groups = x.shape[3] // filters.shape[2]
+        per = filters.shape[3] // groups
+        y = np.concatenate([_conv(x[..., g * filters.shape[2]:(g + 1) * filters.shape[2]],
+                                  filters[..., g * per:(g + 1) * per], options)
+                            for g in range(groups)], axis=-1)
+    else:
+        y = _conv(x, filters, options)
+    return [_biased(y, b, options, out_types)]
+
+
+def _conv(x, filters, options):
+    return conv_ops.conv2d(x, filters, _strides(options), _PADDING[options["padding"]],
+                           dilations=_dilations(options)).numpy()
+
+
+def _biased(y, b, options, out_types):
+    if b is not None:
+        y = y + b
+    return activate(y.astype(out_types[0], copy=False), _act(options))
+
+
+@_kernel("DEPTHWISE_CONV_2D")
+def _depthwise_conv_2d(inputs, options, out_types):
+    x, w, b = (inputs + [None])[:3]
+    channels = x.shape[3]
+    filters = np.ascontiguousarray(w.reshape(w.shape[1], w.shape[2], channels, -1))
+    y = conv_ops.depthwise_conv2d(x, filters, _strides(options), _PADDING[options["padding"]],
+                                  dilations=_dilations(options)[1:3]).numpy()
+    return [_biased(y, b, options, out_types)]
+
+
+def _pool(op):
+    def kernel(inputs, options, out_types):
+        ksize = [1, options["filter_height"], options["filter_width"], 1]
+        y = op(inputs[0], ksize, _strides(options), _PADDING[options["padding"]]).numpy()
+        return [activate(y, _act(options))]
+    return kernel
+
+
+KERNELS["MAX_POOL_2D"] = _pool(conv_ops.max_pool2d)
+KERNELS["AVERAGE_POOL_2D"] = _pool(conv_ops.avg_pool2d)
+
+
+@_kernel("RESHAPE")
+def _reshape(inputs, options, out_types):
+    shape = inputs[1] if len(inputs) > 1 and inputs[1] is not None else \
+        (options or {}).get("new_shape")
+    shape = [int(d) for d in np.ravel(shape)] if shape is not None else []
+    return [inputs[0].reshape(shape)]
+
+
+def _reducer(fn):
+    def kernel(inputs, options, out_types):
+        axis = tuple(int(a) for a in np.ravel(inputs[1]))
+        keep = bool(options and options.get("keep_dims"))
+        return [np.asarray(fn(inputs[0], axis=axis, keepdims=keep)).astype(out_types[0])]
+    return kernel
+
+
+KERNELS["MEAN"] = _reducer(np.mean)
+KERNELS["SUM"] = _reducer(np.sum)
+KERNELS["REDUCE_MAX"] = _reducer(np.max)
+
+
+@_kernel("CONCATENATION")
+def _concatenation(inputs, options, out_types):
+    return [activate(np.concatenate(inputs, axis=options["axis"]), _act(options))]
+
+
+@_kernel("PAD")
+def _pad(inputs, options, out_types):
+    return [np.pad(inputs[0], np.asarray(inputs[1]).astype(np.int64))]
+
+
+@_kernel("TRANSPOSE")
+def _transpose(inputs, options, out_types):
+    return [np.ascontiguousarray(np.transpose(inputs[0], [int(p) for p in inputs[1]]))]
+
+
+@_kernel("SQUEEZE")
+def _squeeze(inputs, options, out_types):
+    dims = (options or {}).get("squeeze_dims")
+    dims = tuple(int(d) for d in dims) if dims is not None and len(dims) else None
+    return [np.squeeze(inputs[0], axis=dims)]
+
+
+@_kernel("EXPAND_DIMS")
+def _expand_dims(inputs, options, out_types):
+    return [np.expand_dims(inputs[0], int(np.ravel(inputs[1])[0]))]
+
+
+@_kernel("GATHER")
+def _gather(inputs, options, out_types):
+    return [np.take(inputs[0], inputs[1], axis=options.get("axis", 0))]
+
+
+@_kernel("CAST")
+def _cast(inputs, options, out_types):
+    return [inputs[0].astype(out_types[0])]
+
+
+@_kernel("SHAPE")
+def _shape(inputs, options, out_types):
+    return [np.asarray(inputs[0].shape, out_types[0])]
+
+
+@_kernel("PACK")
+def _pack(inputs, options, out_types):
+    return [np.stack(inputs, axis=options["axis"])]
+
+
+@_kernel("ARG_MAX")
+def _arg_max(inputs, options, out_types):
+    return [np.argmax(inputs[0], axis=int(np.ravel(inputs[1])[0])).astype(out_types[0])]
+
+
+@_kernel("BATCH_MATMUL")
+def _batch_matmul(inputs, options, out_types):
+    a, b = inputs[:2]
+    if options.get("adj_x"):
+        a = np.swapaxes(a, -1, -2)
+    if options.get("adj_y"):
+        b = np.swapaxes(b, -1, -2)
+    return [np.matmul(a, b).astype(out_types[0])]
+
+
+@_kernel("STRIDED_SLICE")
+def _strided_slice(inputs, options, out_types):
+    x, begin, end, strides = inputs[0], *(np.ravel(v) for v in inputs[1:4])
+    index, dim = [], 0
+    for i in range(len(begin)):
+        bit = 1 << i
+        if options.get("new_axis_mask", 0) & bit:
+            index.append(np.newaxis)
+            continue
+        if options.get("shrink_axis_mask", 0) & bit:
+            index.append(int(begin[i]))
+        else:
+            start = None if options.get("begin_mask", 0) & bit else int(begin[i])
+            stop = None if options.get("end_mask", 0) & bit else int(end[i])
+            index.append(slice(start, stop, int(strides[i])))
+        dim += 1
+    return [np.ascontiguousarray(x[tuple(index)])]
+
+
+@_kernel("DEQUANTIZE")
+def _dequantize(inputs, options, out_types):
+    return [inputs[0].astype(out_types[0])]  # (quantized inputs are dequantized on reading)

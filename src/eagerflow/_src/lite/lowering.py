@@ -1,0 +1,478 @@
+"""Graph operations to TFLite builtin operators: one lowering rule per graph op type.
+
+A `SubgraphBuilder` walks a traced function's optimized program (constants
+folded, bias and activation fused) and asks `RULES[op.type]` to emit TFLite
+operators for each operation; variables read by the function become constant
+buffers. Operators nothing returned depends on are pruned at the end.
+
+>>> cf = tf.function(lambda x: tf.nn.relu6(x + 1.0)).get_concrete_function(
+...     tf.TensorSpec([None, 2], tf.float32))
+>>> from eagerflow._src.lite.schema import read_model
+>>> model = read_model(ModelBuilder().model([("x", cf, ["x"], ["y"])], signatures=False))
+>>> [model["operator_codes"][op["opcode_index"]]["builtin_code"]
+...  for op in model["subgraphs"][0]["operators"]]
+[0, 21]
+"""
+import numpy as np
+
+from eagerflow._src.graph.passes.pipeline import optimize
+from eagerflow._src.lite import schema
+
+RULES = {}
+_ACTIVATIONS = {b"Relu": "RELU", b"Relu6": "RELU6", b"Tanh": "TANH"}
+_UNFUSED = {b"Sigmoid": "LOGISTIC", b"Elu": "ELU"}
+
+
+class ConversionError(Exception):
+    """An operation no rule lowers (the converter raises TF's ``ConverterError`` for it)."""
+
+    def __init__(self, op):
+        super().__init__(op.type)
+        self.op = op
+
+
+def rule(*types):
+    def register(fn):
+        for t in types:
+            RULES[t] = fn
+        return fn
+    return register
+
+
+class ModelBuilder:
+    """Buffers and operator codes shared by a model's subgraphs."""
+
+    def __init__(self, quantize=False):
+        self.buffers = [{}]
+        self.codes, self.code_index = [], {}
+        self.quantize = quantize
+
+    def buffer(self, array):
+        self.buffers.append({"data": np.ascontiguousarray(array).tobytes()})
+        return len(self.buffers) - 1
+
+    def opcode(self, name):
+        if name not in self.code_index:
+            number = schema.OPERATORS[name]
+            self.code_index[name] = len(self.codes)
+            self.codes.append({"deprecated_builtin_code":
+                               min(number, schema.PLACEHOLDER_FOR_GREATER_OP_CODES),
+                               "builtin_code": number, "version": 1})
+        return self.code_index[name]
+
+    def model(self, functions, signatures=True):
+        """The ``.tflite`` bytes of `functions`: ``(signature key, concrete function,
+        input names, output names)`` each, one subgraph each."""
+        subgraphs, signature_defs = [], []
+        for n, (key, concrete, in_names, out_names) in enumerate(functions):
+            sub = SubgraphBuilder(self, concrete, key if signatures else None,
+                                  in_names, out_names)
+            subgraphs.append(sub.build())
+            if signatures:
+                signature_defs.append({
+                    "inputs": [{"name": k, "tensor_index": i}
+                               for k, i in zip(in_names, subgraphs[-1]["inputs"])],
+                    "outputs": [{"name": k, "tensor_index": i}
+                                for k, i in zip(out_names, subgraphs[-1]["outputs"])],
+                    "signature_key": key, "subgraph_index": n})
+        model = {"version": schema.SCHEMA_VERSION, "operator_codes": self.codes,
+                 "subgraphs": subgraphs, "description": "MLIR Converted.",
+                 "buffers": self.buffers}
+        if signature_defs:
+            model["signature_defs"] = signature_defs
+        return schema.write_model(model)
+
+
+class SubgraphBuilder:
+    """Lowers one concrete function into a ``SubGraph`` dict."""
+
+    def __init__(self, model, concrete, key, in_names, out_names):
+        self.model = model
+        self.program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
+        self.key, self.in_names, self.out_names = key, in_names, out_names
+        self.tensors, self.operators = [], []
+        self.index = {}     # id(graph tensor) -> TFLite tensor index
+        self.known = {}     # id(graph tensor) -> its constant value
+
+    # -- tensors -------------------------------------------------------------------------------
+
+    def add_tensor(self, name, shape, dtype, buffer=0, signature=None):
+        t = {"name": name, "shape": [int(d) for d in shape],
+             "type": schema.TYPE_NUMBERS[np.dtype(dtype)], "buffer": buffer}
+        if signature is not None and any(d == -1 for d in signature):
+            t["shape_signature"] = [int(d) for d in signature]
+        self.tensors.append(t)
+        return len(self.tensors) - 1
+
+    def const(self, array, name):
+        array = np.asarray(array)
+        return self.add_tensor(name, array.shape, array.dtype, self.model.buffer(array))
+
+    def result(self, t, name=None):
+        """A new TFLite tensor for the graph tensor `t` (an operation's output)."""
+        if t.shape.rank is None:
+            raise ConversionError(t.op)
+        dims = [-1 if d is None else d for d in t.shape.as_list()]
+        i = self.add_tensor(name or t.op.name, [1 if d == -1 else d for d in dims],
+                            t.dtype.as_numpy_dtype, signature=dims)
+        self.index[id(t)] = i
+        return i
+
+    def scratch(self, like, suffix):
+        """A new intermediate tensor shaped like the graph tensor `like`."""
+        i = self.result(like, like.op.name + suffix)
+        del self.index[id(like)]
+        return i
+
+    def value(self, t):
+        """The constant value of graph tensor `t`, or None."""
+        return self.known.get(id(t))
+
+    def input(self, t):
+        """The TFLite tensor index of graph tensor `t` (constants on first use)."""
+        if id(t) not in self.index:
+            if id(t) not in self.known:
+                raise ConversionError(t.op)
+            self.index[id(t)] = self.const(self.known[id(t)], t.op.name)
+        return self.index[id(t)]
+
+    def emit(self, name, inputs, outputs, options=None, **fields):
+        op = {"opcode_index": self.model.opcode(name), "inputs": list(inputs),
+              "outputs": list(outputs)}
+        if options is not None:
+            op["builtin_options_type"] = schema.OPTION_NUMBERS[options]
+            op["builtin_options"] = fields
+        self.operators.append(op)
+        return op
+
+    # -- building ------------------------------------------------------------------------------
+
+    def build(self):
+        program = self.program
+        for n, t in enumerate(program.inputs):
+            name = self.in_names[n]
+            self.result(t, f"{self.key}_{name}:0" if self.key else name)
+        for op in program.operations:
+            if op.type == "Placeholder":
+                continue
+            if op.type == "Const":
+                self.known[id(op.outputs[0])] = np.asarray(op.value)
+                continue
+            if op.type == "ReadVariableOp":
+                self.known[id(op.outputs[0])] = np.asarray(op.inputs[0].numpy())
+                continue
+            lower = RULES.get(op.type)
+            if lower is None:
+                raise ConversionError(op)
+            lower(self, op)
+        outputs = []
+        for n, t in enumerate(program.outputs):
+            if id(t) not in self.index or self.index[id(t)] in outputs or \
+                    self.index[id(t)] in self.program_inputs():
+                # (an output that is a constant, an input or another output: copied)
+                src = self.input(t)
+                shape = np.int32([-1 if d is None else d for d in t.shape.as_list()])
+                self.emit("RESHAPE", [src, self.const(shape, t.op.name + "/shape")],
+                          [self.result(t)])
+            i = self.index[id(t)]
+            self.tensors[i]["name"] = (f"StatefulPartitionedCall:{n}" if self.key
+                                       else self.out_names[n])
+            outputs.append(i)
+        return self._pruned([self.index[id(t)] for t in program.inputs], outputs)
+
+    def program_inputs(self):
+        return [self.index[id(t)] for t in self.program.inputs]
+
+    def _pruned(self, inputs, outputs):
+        """The subgraph with only the operators the outputs need, tensors renumbered."""
+        needed, kept = set(outputs), []
+        for op in reversed(self.operators):
+            if needed.intersection(op["outputs"]):
+                kept.append(op)
+                needed.update(i for i in op["inputs"] if i >= 0)
+        kept.reverse()
+        used = sorted(needed.union(inputs))
+        new = {old: n for n, old in enumerate(used)}
+        for op in kept:
+            op["inputs"] = [new[i] if i >= 0 else -1 for i in op["inputs"]]
+            op["outputs"] = [new[i] for i in op["outputs"]]
+        return {"tensors": [self.tensors[i] for i in used],
+                "inputs": [new[i] for i in inputs], "outputs": [new[i] for i in outputs],
+                "operators": kept, "name": "main"}
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+def _activation(sub, op, fused_ops):
+    """(fused activation code, op name to apply after) of a fused op's trailing activation."""
+    tail = [f for f in fused_ops if f != b"BiasAdd"]
+    if not tail:
+        return 0, None
+    if len(tail) == 1 and tail[0] in _ACTIVATIONS:
+        return schema.ACTIVATIONS[_ACTIVATIONS[tail[0]]], None
+    if len(tail) == 1 and tail[0] in _UNFUSED and _UNFUSED[tail[0]] in schema.OPERATORS:
+        return 0, _UNFUSED[tail[0]]
+    raise ConversionError(op)
+
+
+def _with_activation(sub, op, emit):
+    """Runs ``emit(output index, act code)`` for `op`, then its unfusable activation."""
+    code, after = _activation(sub, op, list(op.attrs.get("fused_ops", ())))
+    out = op.outputs[0]
+    if after is None:
+        emit(sub.result(out), code)
+    else:
+        mid = sub.scratch(out, "_pre")
+        emit(mid, code)
+        sub.emit(after, [mid], [sub.result(out)])
+
+
+def _bias(sub, op, units, dtype):
+    if len(op.inputs) > 2:
+        return sub.input(op.inputs[2])
+    return sub.const(np.zeros([units], dtype), op.name + "_bias")
+
+
+@rule("MatMul", "_FusedMatMul")
+def _matmul(sub, op):
+    a, b = op.inputs[:2]
+    w = sub.value(b)
+    if op.attrs.get("transpose_a") or w is None or a.shape.rank != 2:
+        if op.type != "MatMul":
+            raise ConversionError(op)
+        sub.emit("BATCH_MATMUL", [sub.input(a), sub.input(b)], [sub.result(op.outputs[0])],
+                 "BatchMatMulOptions", adj_x=bool(op.attrs.get("transpose_a")),
+                 adj_y=bool(op.attrs.get("transpose_b")))
+        return
+    weights = w if op.attrs.get("transpose_b") else w.T
+    ins = [sub.input(a), _weights(sub, weights, op.name + "/weights", 0),
+           sub.input(op.inputs[2]) if len(op.inputs) > 2 else -1]
+    _with_activation(sub, op, lambda out, act: sub.emit(
+        "FULLY_CONNECTED", ins, [out], "FullyConnectedOptions", fused_activation_function=act))
+
+
+def _weights(sub, array, name, axis):
+    """A constant weights tensor: int8 with per-channel scales along `axis` when the model
+    is quantized (dynamic range) and the weights are large enough, else float."""
+    array = np.ascontiguousarray(array)
+    if not sub.model.quantize or array.dtype != np.float32 or array.size < 1024:
+        return sub.const(array, name)
+    moved = np.moveaxis(array, axis, 0).reshape(array.shape[axis], -1)
+    scales = np.abs(moved).max(axis=1) / 127.0
+    scales[scales == 0] = 1.0
+    shape = [1] * array.ndim
+    shape[axis] = -1
+    q = np.clip(np.round(array / scales.reshape(shape)), -127, 127).astype(np.int8)
+    i = sub.const(q, name)
+    sub.tensors[i]["quantization"] = {"scale": scales.astype(np.float32),
+                                      "zero_point": np.zeros(len(scales), np.int64),
+                                      "quantized_dimension": axis}
+    return i
+
+
+def _conv_options(op):
+    strides, dilations = op.attrs["strides"], op.attrs.get("dilations") or (1, 1, 1, 1)
+    if op.attrs.get("data_format", "NHWC") != "NHWC" or op.attrs["padding"] == "EXPLICIT":
+        raise ConversionError(op)
+    return dict(padding=schema.PADDING[op.attrs["padding"]], stride_h=int(strides[1]),
+                stride_w=int(strides[2]), dilation_h_factor=int(dilations[1]),
+                dilation_w_factor=int(dilations[2]))
+
+
+@rule("Conv2D", "_FusedConv2D")
+def _conv2d(sub, op):
+    x, f = op.inputs[:2]
+    w = sub.value(f)
+    if w is None or (op.type == "_FusedConv2D" and op.attrs.get("num_args", 1) != 1):
+        raise ConversionError(op)
+    options = _conv_options(op)
+    ins = [sub.input(x), _weights(sub, np.transpose(w, (3, 0, 1, 2)), op.name + "/filter", 0),
+           _bias(sub, op, w.shape[3], w.dtype)]
+    _with_activation(sub, op, lambda out, act: sub.emit(
+        "CONV_2D", ins, [out], "Conv2DOptions", fused_activation_function=act, **options))
+
+
+@rule("DepthwiseConv2dNative")
+def _depthwise(sub, op):
+    x, f = op.inputs
+    w = sub.value(f)
+    if w is None:
+        raise ConversionError(op)
+    h, wd, c, m = w.shape
+    ins = [sub.input(x), _weights(sub, w.reshape(1, h, wd, c * m), op.name + "/filter", 3),
+           sub.const(np.zeros([c * m], w.dtype), op.name + "_bias")]
+    sub.emit("DEPTHWISE_CONV_2D", ins, [sub.result(op.outputs[0])], "DepthwiseConv2DOptions",
+             depth_multiplier=int(m), **_conv_options(op))
+
+
+@rule("MaxPool", "AvgPool")
+def _pool(sub, op):
+    ksize, strides = op.attrs["ksize"], op.attrs["strides"]
+    if op.attrs.get("data_format", "NHWC") != "NHWC":
+        raise ConversionError(op)
+    sub.emit("MAX_POOL_2D" if op.type == "MaxPool" else "AVERAGE_POOL_2D",
+             [sub.input(op.inputs[0])], [sub.result(op.outputs[0])], "Pool2DOptions",
+             padding=schema.PADDING[op.attrs["padding"]], stride_h=int(strides[1]),
+             stride_w=int(strides[2]), filter_height=int(ksize[1]), filter_width=int(ksize[2]))
+
+
+_BINARY = {"AddV2": ("ADD", "AddOptions"), "Add": ("ADD", "AddOptions"),
+           "Sub": ("SUB", "SubOptions"), "Mul": ("MUL", "MulOptions"),
+           "RealDiv": ("DIV", "DivOptions"), "Maximum": ("MAXIMUM", "MaximumMinimumOptions"),
+           "Minimum": ("MINIMUM", "MaximumMinimumOptions"), "Pow": ("POW", None),
+           "SquaredDifference": ("SQUARED_DIFFERENCE", None), "BiasAdd": ("ADD", "AddOptions")}
+
+
+@rule(*_BINARY)
+def _binary(sub, op):
+    name, options = _BINARY[op.type]
+    if op.type == "BiasAdd" and op.attrs.get("data_format", "NHWC") != "NHWC":
+        raise ConversionError(op)
+    sub.emit(name, [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])], options)
+
+
+_UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
+          "Exp": "EXP", "Log": "LOG", "Sqrt": "SQRT", "Rsqrt": "RSQRT", "Neg": "NEG",
+          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Shape": "SHAPE"}
+
+
+@rule(*_UNARY)
+def _unary(sub, op):
+    sub.emit(_UNARY[op.type], [sub.input(op.inputs[0])], [sub.result(op.outputs[0])])
+
+
+@rule("Identity", "StopGradient", "PreventGradient", "Snapshot")
+def _identity(sub, op):
+    t = op.inputs[0]
+    if id(t) in sub.known:
+        sub.known[id(op.outputs[0])] = sub.known[id(t)]
+    else:
+        sub.index[id(op.outputs[0])] = sub.input(t)
+
+
+@rule("Softmax", "LogSoftmax")
+def _softmax(sub, op):
+    if op.attrs.get("axis", -1) not in (-1, op.inputs[0].shape.rank - 1):
+        raise ConversionError(op)
+    if op.type == "Softmax":
+        sub.emit("SOFTMAX", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
+                 "SoftmaxOptions", beta=1.0)
+    else:
+        sub.emit("LOG_SOFTMAX", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
+                 "LogSoftmaxOptions")
+
+
+@rule("LeakyRelu")
+def _leaky_relu(sub, op):
+    sub.emit("LEAKY_RELU", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
+             "LeakyReluOptions", alpha=float(op.attrs.get("alpha", 0.2)))
+
+
+def _operand(sub, op, position, attr, dtype=np.int32):
+    """An operand given as input `position` or, in eagerflow's graphs, as attribute `attr`."""
+    if len(op.inputs) > position:
+        return sub.input(op.inputs[position])
+    return sub.const(np.asarray(op.attrs[attr], dtype), f"{op.name}/{attr}")
+
+
+@rule("Reshape")
+def _reshape(sub, op):
+    out = op.outputs[0]
+    dims = out.shape.as_list() if out.shape.rank is not None else None
+    if dims is not None and sum(d is None for d in dims) <= 1:
+        shape = sub.const(np.int32([-1 if d is None else d for d in dims]), op.name + "/shape")
+    else:
+        shape = _operand(sub, op, 1, "shape")
+    sub.emit("RESHAPE", [sub.input(op.inputs[0]), shape], [sub.result(out)])
+
+
+_REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX"}
+
+
+@rule(*_REDUCERS)
+def _reduce(sub, op):
+    sub.emit(_REDUCERS[op.type], [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(op.outputs[0])], "ReducerOptions",
+             keep_dims=bool(op.attrs.get("keepdims", op.attrs.get("keep_dims", False))))
+
+
+@rule("ConcatV2")
+def _concat(sub, op):
+    values = [t for t in op.inputs if "axis" in op.attrs] or list(op.inputs[:-1])
+    axis = op.attrs["axis"] if "axis" in op.attrs else int(sub.value(op.inputs[-1]))
+    sub.emit("CONCATENATION", [sub.input(t) for t in values], [sub.result(op.outputs[0])],
+             "ConcatenationOptions", axis=int(axis))
+
+
+@rule("Pad")
+def _pad(sub, op):
+    sub.emit("PAD", [sub.input(op.inputs[0]), _operand(sub, op, 1, "paddings")],
+             [sub.result(op.outputs[0])], "PadOptions")
+
+
+@rule("Transpose")
+def _transpose(sub, op):
+    sub.emit("TRANSPOSE", [sub.input(op.inputs[0]), _operand(sub, op, 1, "perm")],
+             [sub.result(op.outputs[0])], "TransposeOptions")
+
+
+@rule("ExpandDims")
+def _expand_dims(sub, op):
+    sub.emit("EXPAND_DIMS", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(op.outputs[0])], "ExpandDimsOptions")
+
+
+@rule("Squeeze")
+def _squeeze(sub, op):
+    sub.emit("SQUEEZE", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
+             "SqueezeOptions", squeeze_dims=[int(d) for d in op.attrs.get("squeeze_dims", ())])
+
+
+@rule("Cast")
+def _cast(sub, op):
+    src, dst = op.inputs[0].dtype.as_numpy_dtype, op.outputs[0].dtype.as_numpy_dtype
+    sub.emit("CAST", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])], "CastOptions",
+             in_data_type=schema.TYPE_NUMBERS[np.dtype(src)],
+             out_data_type=schema.TYPE_NUMBERS[np.dtype(dst)])
+
+
+@rule("Pack")
+def _pack(sub, op):
+    sub.emit("PACK", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "PackOptions", values_count=len(op.inputs), axis=int(op.attrs.get("axis", 0)))
+
+
+@rule("StridedSlice")
+def _strided_slice(sub, op):
+    ins = [sub.input(op.inputs[0])] + [_operand(sub, op, n, attr)
+                                       for n, attr in ((1, "begin"), (2, "end"), (3, "strides"))]
+    if op.attrs.get("ellipsis_mask", 0):
+        raise ConversionError(op)
+    sub.emit("STRIDED_SLICE", ins, [sub.result(op.outputs[0])], "StridedSliceOptions",
+             **{m: int(op.attrs.get(m, 0)) for m in ("begin_mask", "end_mask",
+                                                     "new_axis_mask", "shrink_axis_mask")})
+
+
+@rule("GatherV2")
+def _gather(sub, op):
+    axis = op.attrs.get("axis")
+    if axis is None:
+        axis = int(sub.value(op.inputs[2]))
+    sub.emit("GATHER", [sub.input(op.inputs[0]), sub.input(op.inputs[1])],
+             [sub.result(op.outputs[0])], "GatherOptions", axis=int(axis))
+
+
+@rule("FusedBatchNormV3", "FusedBatchNorm")
+def _batch_norm(sub, op):
+    x, scale, offset, mean, variance = op.inputs[:5]
+    values = [sub.value(t) for t in (scale, offset, mean, variance)]
+    if any(v is None for v in values) or op.attrs.get("is_training", True) or \
+            op.attrs.get("data_format", "NHWC") != "NHWC":
+        raise ConversionError(op)
+    scale, offset, mean, variance = values
+    multiplier = (scale / np.sqrt(variance + np.float32(op.attrs["epsilon"]))).astype(np.float32)
+    mid = sub.scratch(op.outputs[0], "_scaled")
+    sub.emit("MUL", [sub.input(x), sub.const(multiplier, op.name + "/mul")], [mid], "MulOptions")
+    sub.emit("ADD", [mid, sub.const((offset - mean * multiplier).astype(np.float32),
+                                    op.name + "/sub")],
+             [sub.result(op.outputs[0])], "AddOptions")
