@@ -108,7 +108,9 @@ class TFLiteConverter:
         """A converter of concrete functions (one only), their inputs and outputs by name."""
         for f in funcs:
             if not hasattr(f, "graph") or not hasattr(f, "inputs"):
-                raise ValueError("This function takes in a list of ConcreteFunction.")
+                raise ValueError("This function takes in a list of ConcreteFunction. To get the "
+                                 "ConcreteFunction from a Function, call "
+                                 "get_concrete_function.")
         if len(funcs) != 1:
             raise ValueError("This converter can only convert a single ConcreteFunction. "
                              "Converting multiple functions is under development.")

@@ -18,6 +18,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.lite import schema
+from eagerflow._src.lite import kernels
 from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
@@ -89,6 +90,12 @@ class _Subgraph:
             if i not in self.values and self.tensors[i]["type"] in schema.TENSOR_TYPES:
                 self.values[i] = np.zeros(self.shapes[i], self.dtype(i))
 
+    def hybrid(self, op):
+        """Whether `op` multiplies float inputs by int8 constant weights."""
+        w = int(op["inputs"][1])
+        return w in self.constants and self.constants[w].dtype == np.int8 and \
+            self.dtype(int(op["inputs"][0])) == np.float32
+
     def run(self):
         values = self.values
         for name, op in self.operators:
@@ -107,6 +114,14 @@ class _Subgraph:
                     v = dequantized(v, self.tensors[i])
                 ins.append(v)
             outs = [int(i) for i in op["outputs"]]
+            if name == "FULLY_CONNECTED" and self.hybrid(op):
+                w = int(op["inputs"][1])
+                scales, _, _ = _quantization(self.tensors[w])
+                values[outs[0]] = kernels.hybrid_fully_connected(
+                    ins[0], values[w], scales, ins[2] if len(ins) > 2 else None,
+                    op["builtin_options"] or {}, self.dtype(outs[0]))
+                self.shapes[outs[0]] = np.asarray(values[outs[0]].shape, np.int32)
+                continue
             results = kernel(ins, op["builtin_options"] or {}, [self.dtype(i) for i in outs])
             for i, r in zip(outs, results):
                 values[i] = np.asarray(r)

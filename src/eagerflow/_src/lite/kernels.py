@@ -53,8 +53,12 @@ def _elementwise(name, fn):
     KERNELS[name] = kernel
 
 
-def _floor_div(a, b):
-    return np.floor_divide(a, b)
+def _wide(fn):
+    """`fn` computed in float64 for float32 inputs, then rounded once (as close to the
+    correctly rounded result as TFLite's libm kernels)."""
+    def wide(x):
+        return fn(x.astype(np.float64)).astype(x.dtype) if x.dtype == np.float32 else fn(x)
+    return wide
 
 
 def _div(a, b):
@@ -64,13 +68,15 @@ def _div(a, b):
 for _name, _fn in [("ADD", np.add), ("SUB", np.subtract), ("MUL", np.multiply),
                    ("DIV", _div), ("MAXIMUM", np.maximum), ("MINIMUM", np.minimum),
                    ("POW", np.power), ("SQUARED_DIFFERENCE", lambda a, b: np.square(a - b)),
-                   ("EXP", np.exp), ("LOG", np.log), ("SQRT", np.sqrt),
-                   ("RSQRT", lambda x: 1 / np.sqrt(x)), ("NEG", np.negative),
+                   ("EXP", _wide(np.exp)), ("LOG", _wide(np.log)), ("SQRT", np.sqrt),
+                   ("RSQRT", _wide(lambda x: 1 / np.sqrt(x))), ("NEG", np.negative),
                    ("ABS", np.abs), ("SQUARE", np.square), ("FLOOR", np.floor),
-                   ("LOGISTIC", lambda x: 1 / (1 + np.exp(-x))), ("TANH", np.tanh),
+                   ("LOGISTIC", _wide(lambda x: 1 / (1 + np.exp(-x)))),
+                   ("TANH", _wide(np.tanh)),
                    ("RELU", lambda x: np.maximum(x, 0)), ("RELU6", lambda x: np.clip(x, 0, 6)),
                    ("RELU_N1_TO_1", lambda x: np.clip(x, -1, 1)),
-                   ("HARD_SWISH", lambda x: x * np.clip(x + 3, 0, 6) / 6)]:
+                   ("HARD_SWISH", lambda x: x * np.clip(x + 3, 0, 6) / 6),
+                   ("ELU", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))))]:
     _elementwise(_name, _fn)
 
 
@@ -271,9 +277,57 @@ def _strided_slice(inputs, options, out_types):
             stop = None if options.get("end_mask", 0) & bit else int(end[i])
             index.append(slice(start, stop, int(strides[i])))
         dim += 1
-    return [np.ascontiguousarray(x[tuple(index)])]
+    return [np.array(x[tuple(index)])]
 
 
 @_kernel("DEQUANTIZE")
 def _dequantize(inputs, options, out_types):
     return [inputs[0].astype(out_types[0])]  # (quantized inputs are dequantized on reading)
+
+
+def _round(x):
+    """Rounding halves away from zero, as TFLite's kernels round."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def _quantize_rows(x, asymmetric):
+    """Each row of float `x` as int8 with its scale and zero point, as TFLite's hybrid
+    kernels quantize their inputs (per batch row)."""
+    q = np.zeros(x.shape, np.int32)
+    scales = np.ones(len(x), np.float32)
+    offsets = np.zeros(len(x), np.int32)
+    for b, row in enumerate(x):
+        if asymmetric:
+            lo, hi = min(0.0, float(row.min())), max(0.0, float(row.max()))
+            if lo == hi:
+                continue
+            scale = (hi - lo) / 255.0
+            from_min, from_max = -128 - lo / scale, 127 - hi / scale
+            zero = from_min if 128 + abs(lo / scale) < 127 + abs(hi / scale) else from_max
+            zero = -128 if zero <= -128 else 127 if zero >= 127 else int(_round(zero))
+            q[b] = np.clip(_round(zero + row * (1.0 / scale)), -128, 127)
+            scales[b], offsets[b] = scale, zero
+        else:
+            top = float(np.abs(row).max()) if row.size else 0.0
+            if top == 0:
+                continue
+            q[b] = np.clip(_round(row * (127.0 / top)), -127, 127)
+            scales[b] = top / 127.0
+    return q, scales, offsets
+
+
+def hybrid_fully_connected(x, weights, channel_scales, bias, options, out_type):
+    """FULLY_CONNECTED of float `x` by int8 `weights` (per-channel `channel_scales`):
+    the inputs quantized per row, products summed in integers, as TFLite computes it."""
+    units, depth = weights.shape
+    rows = x.reshape(-1, depth)
+    q, scales, offsets = _quantize_rows(rows, bool(options.get("asymmetric_quantize_inputs")))
+    w = weights.astype(np.int32)
+    acc = q @ w.T - offsets[:, None] * w.sum(axis=1)[None, :]
+    channel = np.broadcast_to(np.asarray(channel_scales, np.float32), (units,))
+    y = acc.astype(np.float32) * (scales[:, None] * channel[None, :])
+    if bias is not None:
+        y = y + bias
+    if options.get("keep_num_dims"):
+        y = y.reshape(x.shape[:-1] + (units,))
+    return activate(y.astype(out_type, copy=False), _act(options))

@@ -17,10 +17,11 @@ import numpy as np
 
 from eagerflow._src.graph.passes.pipeline import optimize
 from eagerflow._src.lite import schema
+from eagerflow._src.lite.interpreter import _Subgraph
 
 RULES = {}
-_ACTIVATIONS = {b"Relu": "RELU", b"Relu6": "RELU6", b"Tanh": "TANH"}
-_UNFUSED = {b"Sigmoid": "LOGISTIC", b"Elu": "ELU"}
+_ACTIVATIONS = {b"Relu": "RELU", b"Relu6": "RELU6"}  # (TFLite fuses no tanh into FC)
+_UNFUSED = {b"Sigmoid": "LOGISTIC", b"Tanh": "TANH", b"Elu": "ELU"}
 
 
 class ConversionError(Exception):
@@ -68,6 +69,8 @@ class ModelBuilder:
             sub = SubgraphBuilder(self, concrete, key if signatures else None,
                                   in_names, out_names)
             subgraphs.append(sub.build())
+            if sub.unknown:
+                _infer_shapes(self, subgraphs, n)
             if signatures:
                 signature_defs.append({
                     "inputs": [{"name": k, "tensor_index": i}
@@ -93,6 +96,7 @@ class SubgraphBuilder:
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index
         self.known = {}     # id(graph tensor) -> its constant value
+        self.unknown = []   # TFLite tensors of unknown shape
 
     # -- tensors -------------------------------------------------------------------------------
 
@@ -110,11 +114,12 @@ class SubgraphBuilder:
 
     def result(self, t, name=None):
         """A new TFLite tensor for the graph tensor `t` (an operation's output)."""
-        if t.shape.rank is None:
-            raise ConversionError(t.op)
-        dims = [-1 if d is None else d for d in t.shape.as_list()]
-        i = self.add_tensor(name or t.op.name, [1 if d == -1 else d for d in dims],
+        dims = [-1 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None \
+            else None   # (a loaded function's graph may not know it: found by running)
+        i = self.add_tensor(name or t.op.name, [1 if d == -1 else d for d in dims or ()],
                             t.dtype.as_numpy_dtype, signature=dims)
+        if dims is None or -1 in dims[1:]:
+            self.unknown.append(i)
         self.index[id(t)] = i
         return i
 
@@ -126,14 +131,20 @@ class SubgraphBuilder:
 
     def value(self, t):
         """The constant value of graph tensor `t`, or None."""
+        if id(t) not in self.known and getattr(t, "op", None) is not None:
+            if t.op.type == "Const":
+                self.known[id(t)] = np.asarray(t.op.value)
+            elif t.op.type == "ReadVariableOp":
+                self.known[id(t)] = np.asarray(t.op.inputs[0].numpy())
         return self.known.get(id(t))
 
     def input(self, t):
         """The TFLite tensor index of graph tensor `t` (constants on first use)."""
         if id(t) not in self.index:
-            if id(t) not in self.known:
+            value = self.value(t)
+            if value is None:
                 raise ConversionError(t.op)
-            self.index[id(t)] = self.const(self.known[id(t)], t.op.name)
+            self.index[id(t)] = self.const(value, t.op.name)
         return self.index[id(t)]
 
     def emit(self, name, inputs, outputs, options=None, **fields):
@@ -155,12 +166,8 @@ class SubgraphBuilder:
         for op in program.operations:
             if op.type == "Placeholder":
                 continue
-            if op.type == "Const":
-                self.known[id(op.outputs[0])] = np.asarray(op.value)
-                continue
-            if op.type == "ReadVariableOp":
-                self.known[id(op.outputs[0])] = np.asarray(op.inputs[0].numpy())
-                continue
+            if op.type in ("Const", "ReadVariableOp"):
+                continue  # (their values are taken where used)
             lower = RULES.get(op.type)
             if lower is None:
                 raise ConversionError(op)
@@ -199,6 +206,32 @@ class SubgraphBuilder:
         return {"tensors": [self.tensors[i] for i in used],
                 "inputs": [new[i] for i in inputs], "outputs": [new[i] for i in outputs],
                 "operators": kept, "name": "main"}
+
+
+def _infer_shapes(builder, subgraphs, n):
+    """Gives the tensors of subgraph `n` the shapes running it finds: with its unknown
+    input dimensions 1, then 2 (those that change are unknown in ``shape_signature``)."""
+    model = schema.read_model(schema.write_model({
+        "subgraphs": subgraphs, "operator_codes": builder.codes, "buffers": builder.buffers}))
+    tensors = subgraphs[n]["tensors"]
+    found = []
+    for batch in (1, 2):
+        sub = _Subgraph(model, n)
+        for i in sub.inputs:
+            signature = tensors[i].get("shape_signature", tensors[i]["shape"])
+            sub.shapes[i] = np.int32([batch if d == -1 else d for d in signature])
+        sub.resized = True
+        sub.allocate()
+        found.append(sub.shapes)
+    for i, t in enumerate(tensors):
+        if t["buffer"]:
+            continue
+        one, two = found[0][i], found[1][i]
+        t["shape"] = [int(d) for d in one]
+        signature = [-1 if a != b else int(a) for a, b in zip(one, two)]
+        t.pop("shape_signature", None)
+        if -1 in signature:
+            t["shape_signature"] = signature
 
 
 # -- rules ------------------------------------------------------------------------------------
@@ -247,8 +280,10 @@ def _matmul(sub, op):
     weights = w if op.attrs.get("transpose_b") else w.T
     ins = [sub.input(a), _weights(sub, weights, op.name + "/weights", 0),
            sub.input(op.inputs[2]) if len(op.inputs) > 2 else -1]
+    hybrid = sub.tensors[ins[1]]["type"] == schema.TYPE_NUMBERS[np.dtype(np.int8)]
     _with_activation(sub, op, lambda out, act: sub.emit(
-        "FULLY_CONNECTED", ins, [out], "FullyConnectedOptions", fused_activation_function=act))
+        "FULLY_CONNECTED", ins, [out], "FullyConnectedOptions", fused_activation_function=act,
+        asymmetric_quantize_inputs=hybrid))
 
 
 def _weights(sub, array, name, axis):
@@ -333,7 +368,7 @@ def _binary(sub, op):
 
 _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
           "Exp": "EXP", "Log": "LOG", "Sqrt": "SQRT", "Rsqrt": "RSQRT", "Neg": "NEG",
-          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Shape": "SHAPE"}
+          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Shape": "SHAPE", "Elu": "ELU"}
 
 
 @rule(*_UNARY)

@@ -106,7 +106,7 @@ OPERATORS = {
     "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57, "NEG": 59, "EXPAND_DIMS": 70, "LOG": 73,
     "SUM": 74, "SQRT": 75, "RSQRT": 76, "SHAPE": 77, "POW": 78, "REDUCE_MAX": 82,
     "PACK": 83, "SQUARE": 92, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101,
-    "QUANTIZE": 114, "HARD_SWISH": 117, "BATCH_MATMUL": 126, "GELU": 150,
+    "ELU": 111, "QUANTIZE": 114, "HARD_SWISH": 117, "BATCH_MATMUL": 126, "GELU": 150,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
 # the deprecated one-byte code of operators numbered from here on

@@ -1,0 +1,54 @@
+"""The small Keras models of the TFLite tests, built the same way under TF and eagerflow.
+
+`build(tf, name)` makes model `name` with the given ``tf`` module (TensorFlow's or
+eagerflow's); the tests give both the same weights, recorded by
+``data/make_lite_data.py``.
+"""
+import numpy as np
+
+INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,)}
+
+
+def build(tf, name):
+    """The Keras model `name` (see `INPUTS`)."""
+    L = tf.keras.layers
+    if name == "mlp":
+        return tf.keras.Sequential([L.Dense(16, activation="relu", input_shape=(8,)),
+                                    L.Dense(8, activation="tanh"),
+                                    L.Dense(4, activation="softmax")])
+    if name == "cnn":
+        return tf.keras.Sequential([
+            L.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 2)),
+            L.DepthwiseConv2D(3, padding="same"), L.MaxPooling2D(),
+            L.AveragePooling2D(), L.Flatten(), L.Dense(10, activation="softmax")])
+    if name == "branches":
+        inp = L.Input((8, 8, 3), name="image")
+        a = L.Conv2D(4, 3, padding="same", strides=1)(inp)
+        a = L.BatchNormalization()(a)
+        a = L.ReLU(6.0)(a)
+        b = L.DepthwiseConv2D(3, padding="same", depth_multiplier=2, use_bias=False)(inp)
+        c = L.Concatenate()([a, b])
+        c = L.ZeroPadding2D(1)(c)
+        c = L.AveragePooling2D()(c)
+        g = L.GlobalAveragePooling2D()(c)
+        d = L.Dense(5, activation="sigmoid")(g)
+        e = L.Dense(6)(d)
+        p = L.Permute((2, 1))(L.Reshape((2, 3))(e))
+        return tf.keras.Model(inp, [L.Softmax(name="probs")(d), L.LeakyReLU(0.2, name="leaky")(p)])
+    if name == "mlp_quant":
+        return tf.keras.Sequential([L.Dense(32, activation="relu", input_shape=(48,)),
+                                    L.Dense(3)])
+    raise ValueError(name)
+
+
+def weights(model, seed=0):
+    """Random weights for `model`, as `set_weights` takes them: 1-D ones (biases, batch
+    normalization's statistics) in [0.5, 1.5), so that variances are positive."""
+    rng = np.random.RandomState(seed)
+    return [rng.uniform(0.5, 1.5, w.shape).astype(np.float32) if w.ndim == 1 else
+            rng.uniform(-0.5, 0.5, w.shape).astype(np.float32) for w in model.get_weights()]
+
+
+def sample(name, batch=2, seed=1):
+    """An input batch of model `name`."""
+    return np.random.RandomState(seed).uniform(-1, 1, (batch,) + INPUTS[name]).astype(np.float32)
