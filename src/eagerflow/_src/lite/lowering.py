@@ -9,9 +9,10 @@ buffers. Operators nothing returned depends on are pruned at the end.
 ...     tf.TensorSpec([None, 2], tf.float32))
 >>> from eagerflow._src.lite.schema import read_model
 >>> model = read_model(ModelBuilder().model([("x", cf, ["x"], ["y"])], signatures=False))
->>> [model["operator_codes"][op["opcode_index"]]["builtin_code"]
+>>> [(model["operator_codes"][op["opcode_index"]]["builtin_code"],  # ADD, RELU6 fused
+...   op["builtin_options"]["fused_activation_function"])
 ...  for op in model["subgraphs"][0]["operators"]]
-[0, 21]
+[(0, 3)]
 """
 import numpy as np
 
@@ -97,6 +98,8 @@ class SubgraphBuilder:
         self.index = {}     # id(graph tensor) -> TFLite tensor index
         self.known = {}     # id(graph tensor) -> its constant value
         self.unknown = []   # TFLite tensors of unknown shape
+        self.producer = {}  # TFLite tensor -> the operator writing it
+        self.users = self.program.users()
 
     # -- tensors -------------------------------------------------------------------------------
 
@@ -129,6 +132,14 @@ class SubgraphBuilder:
         del self.index[id(like)]
         return i
 
+    def constant_of(self, i):
+        """The array of constant TFLite tensor `i`, or None when it is computed."""
+        t = self.tensors[i]
+        if not t["buffer"]:
+            return None
+        return np.frombuffer(self.model.buffers[t["buffer"]]["data"],
+                             schema.TENSOR_TYPES[t["type"]]).reshape(t["shape"])
+
     def value(self, t):
         """The constant value of graph tensor `t`, or None."""
         if id(t) not in self.known and getattr(t, "op", None) is not None:
@@ -153,8 +164,26 @@ class SubgraphBuilder:
         if options is not None:
             op["builtin_options_type"] = schema.OPTION_NUMBERS[options]
             op["builtin_options"] = fields
+        op["name"] = name
         self.operators.append(op)
+        for i in op["outputs"]:
+            self.producer[i] = op
         return op
+
+    def fusible(self, t, names):
+        """The TFLite operator (one of `names`) producing graph tensor `t` when nothing else
+        reads `t` and the operator has no fused activation yet, else None."""
+        op = self.producer.get(self.index.get(id(t)))
+        if op is None or op["name"] not in names or len(self.users.get(id(t), ())) != 1 or \
+                op["builtin_options"].get("fused_activation_function", 0):
+            return None
+        return op
+
+    def alias(self, t, op, out):
+        """Makes graph tensor `out` the result of `op` (which produced `t`)."""
+        i = self.index[id(t)]
+        self.index[id(out)] = i
+        self.tensors[i]["name"] = out.op.name
 
     # -- building ------------------------------------------------------------------------------
 
@@ -198,6 +227,8 @@ class SubgraphBuilder:
                 kept.append(op)
                 needed.update(i for i in op["inputs"] if i >= 0)
         kept.reverse()
+        for op in kept:
+            op.pop("name", None)
         used = sorted(needed.union(inputs))
         new = {old: n for n, old in enumerate(used)}
         for op in kept:
@@ -361,9 +392,31 @@ _BINARY = {"AddV2": ("ADD", "AddOptions"), "Add": ("ADD", "AddOptions"),
 @rule(*_BINARY)
 def _binary(sub, op):
     name, options = _BINARY[op.type]
+    if name == "ADD" and _fold_bias(sub, op):
+        return
     if op.type == "BiasAdd" and op.attrs.get("data_format", "NHWC") != "NHWC":
         raise ConversionError(op)
     sub.emit(name, [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])], options)
+
+
+def _fold_bias(sub, op):
+    """Folds the addition of a constant vector into the zero bias of the convolution or
+    dense operator before it (as TF's converter does); whether it did."""
+    x, b = op.inputs
+    bias = sub.value(b)
+    producer = sub.fusible(x, ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"))
+    if bias is None or bias.ndim != 1 or producer is None or \
+            x.shape.rank is None or x.shape[-1] != bias.shape[0]:
+        return False
+    current = producer["inputs"][2] if len(producer["inputs"]) > 2 else -1
+    if current >= 0 and np.any(sub.constant_of(current) != 0):
+        return False   # (a bias computed, or not zero: an ADD of its own)
+    if current < 0:
+        producer["inputs"].append(-1)
+        producer["inputs"] = producer["inputs"][:3]
+    producer["inputs"][2] = sub.const(bias, b.op.name)
+    sub.alias(x, producer, op.outputs[0])
+    return True
 
 
 _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
@@ -371,8 +424,20 @@ _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH
           "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Shape": "SHAPE", "Elu": "ELU"}
 
 
+_FUSED_ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6"}
+_TAKES_ACTIVATION = ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "ADD", "SUB", "MUL",
+                     "DIV", "CONCATENATION", "MAX_POOL_2D", "AVERAGE_POOL_2D")
+
+
 @rule(*_UNARY)
 def _unary(sub, op):
+    if op.type in _FUSED_ACTIVATIONS:  # (into the operator before, as TF's converter fuses)
+        producer = sub.fusible(op.inputs[0], _TAKES_ACTIVATION)
+        if producer is not None:
+            producer["builtin_options"]["fused_activation_function"] = \
+                schema.ACTIVATIONS[_FUSED_ACTIVATIONS[op.type]]
+            sub.alias(op.inputs[0], producer, op.outputs[0])
+            return
     sub.emit(_UNARY[op.type], [sub.input(op.inputs[0])], [sub.result(op.outputs[0])])
 
 
@@ -506,8 +571,34 @@ def _batch_norm(sub, op):
         raise ConversionError(op)
     scale, offset, mean, variance = values
     multiplier = (scale / np.sqrt(variance + np.float32(op.attrs["epsilon"]))).astype(np.float32)
+    shift = (offset - mean * multiplier).astype(np.float32)
+    if _fold_scale(sub, x, op.outputs[0], multiplier, shift):
+        return
     mid = sub.scratch(op.outputs[0], "_scaled")
     sub.emit("MUL", [sub.input(x), sub.const(multiplier, op.name + "/mul")], [mid], "MulOptions")
-    sub.emit("ADD", [mid, sub.const((offset - mean * multiplier).astype(np.float32),
-                                    op.name + "/sub")],
-             [sub.result(op.outputs[0])], "AddOptions")
+    sub.emit("ADD", [mid, sub.const(shift, op.name + "/sub")], [sub.result(op.outputs[0])],
+             "AddOptions")
+
+
+_CHANNEL_AXIS = {"CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 0}
+
+
+def _fold_scale(sub, x, out, multiplier, shift):
+    """Folds ``x * multiplier + shift`` (per channel) into the float weights and bias of the
+    convolution or dense operator producing `x` (TF's converter folds batch normalization
+    so); whether it did."""
+    producer = sub.fusible(x, tuple(_CHANNEL_AXIS))
+    if producer is None:
+        return False
+    weights = sub.constant_of(producer["inputs"][1])
+    current = producer["inputs"][2] if len(producer["inputs"]) > 2 else -1
+    bias = np.zeros_like(shift) if current < 0 else sub.constant_of(current)
+    if weights is None or weights.dtype != np.float32 or bias is None:
+        return False
+    shape = [1] * weights.ndim
+    shape[_CHANNEL_AXIS[producer["name"]]] = -1
+    producer["inputs"][1] = sub.const(weights * multiplier.reshape(shape),
+                                      sub.tensors[producer["inputs"][1]]["name"])
+    producer["inputs"][2:] = [sub.const(bias * multiplier + shift, out.op.name + "/bias")]
+    sub.alias(x, producer, out)
+    return True

@@ -1,0 +1,188 @@
+"""tf.lite.TFLiteConverter: our conversions run with TF's results, here and (recorded) in TF."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.lite import models
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def _write_ours():
+    spec = importlib.util.spec_from_file_location("write_ours", os.path.join(DATA, "write_ours.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_signature(content, x):
+    runner = tf.lite.Interpreter(model_content=content).get_signature_runner("serving_default")
+    (key,) = runner.get_input_details()
+    return runner(**{key: x})
+
+
+def outputs_of(name):
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    return {k[4:]: data[k] for k in data.files if k.startswith("out_")}
+
+
+@pytest.mark.parametrize("name", sorted(models.INPUTS))
+def test_from_keras_model_gives_tfs_results(name):
+    # the same model and weights TF converted: our file, our interpreter, TF's outputs
+    content = _write_ours().converted(name)
+    x = np.load(os.path.join(DATA, f"{name}.npz"))["x"]
+    got, want = run_signature(content, x), outputs_of(name)
+    assert sorted(got) == sorted(want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("name", sorted(models.INPUTS))
+def test_our_files_ran_in_tf_with_our_results(name):
+    # ours_<name>.tflite, loaded by TF's interpreter when recorded: the same outputs here
+    with open(os.path.join(DATA, f"ours_{name}.tflite"), "rb") as f:
+        content = f.read()
+    x = np.load(os.path.join(DATA, f"{name}.npz"))["x"]
+    got, want = run_signature(content, x), outputs_of(f"ours_{name}")
+    assert sorted(got) == sorted(want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=2e-6)
+
+
+def test_keras_model_names_and_operators_as_tf():
+    content = _write_ours().converted("cnn")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    assert content[4:8] == b"TFL3"
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == [
+        "CONV_2D", "DEPTHWISE_CONV_2D", "MAX_POOL_2D", "AVERAGE_POOL_2D", "RESHAPE",
+        "FULLY_CONNECTED", "SOFTMAX"]
+    (inp,), (out,) = interpreter.get_input_details(), interpreter.get_output_details()
+    assert inp["name"] == "serving_default_conv2d_input:0"
+    assert inp["shape"].tolist() == [1, 8, 8, 2]
+    assert inp["shape_signature"].tolist() == [-1, 8, 8, 2]
+    assert out["name"] == "StatefulPartitionedCall:0"
+    assert out["shape_signature"].tolist() == [-1, 10]
+
+
+def test_optimize_default_stores_int8_weights_per_channel():
+    content = _write_ours().converted("mlp_quant")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    weights = [d for d in interpreter.get_tensor_details() if d["dtype"] is np.int8]
+    assert len(weights) == 1 and weights[0]["shape"].tolist() == [32, 48]
+    scales = weights[0]["quantization_parameters"]["scales"]
+    tf_weights = [d for d in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, "mlp_quant.tflite")).get_tensor_details()
+        if d["dtype"] is np.int8]
+    np.testing.assert_array_equal(scales, tf_weights[0]["quantization_parameters"]["scales"])
+
+
+def test_from_concrete_functions_names_and_values():
+    v = tf.Variable([[1.0, 2.0], [3.0, -4.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="inp")])
+    def g(x):
+        return tf.nn.relu(tf.matmul(x, v)), x * 2.0 - 1.0
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([g.get_concrete_function()], g)
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    assert interpreter.get_signature_list() == {}
+    assert [(d["name"], d["shape_signature"].tolist())
+            for d in interpreter.get_input_details()] == [("inp", [-1, 2])]
+    assert [(d["name"], d["shape_signature"].tolist())
+            for d in interpreter.get_output_details()] == [("Identity", [-1, 2]),
+                                                           ("Identity_1", [-1, 2])]
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, np.float32([[1, 2]]))
+    interpreter.invoke()
+    got = [interpreter.get_tensor(d["index"]) for d in interpreter.get_output_details()]
+    np.testing.assert_array_equal(got[0], [[7.0, 0.0]])
+    np.testing.assert_array_equal(got[1], [[1.0, 3.0]])
+
+
+def test_from_concrete_functions_takes_concrete_functions():
+    f = tf.function(lambda x: x)
+    with pytest.raises(ValueError, match="^This function takes in a list of ConcreteFunction."):
+        tf.lite.TFLiteConverter.from_concrete_functions([f])
+
+
+def test_from_saved_model_signatures(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="q")])
+        def f(self, q):
+            return {"y": q * 3.0}
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="r")])
+        def g(self, r):
+            return {"z": r - 1.0, "a": tf.exp(r)}
+
+    module = M()
+    tf.saved_model.save(module, str(tmp_path), signatures={"one": module.f, "two": module.g})
+    content = tf.lite.TFLiteConverter.from_saved_model(str(tmp_path)).convert()
+    interpreter = tf.lite.Interpreter(model_content=content)
+    assert interpreter.get_signature_list() == {
+        "one": {"inputs": ["q"], "outputs": ["y"]},
+        "two": {"inputs": ["r"], "outputs": ["a", "z"]}}
+    out = interpreter.get_signature_runner("two")(r=np.float32([0, 1]))
+    np.testing.assert_array_equal(out["a"], np.float32([1.0, 2.7182817]))
+    np.testing.assert_array_equal(out["z"], [-1.0, 0.0])
+    with pytest.raises(ValueError, match="^Invalid signature key 'nope' found. Valid keys are "
+                                         "'one,two'.$"):
+        tf.lite.TFLiteConverter.from_saved_model(str(tmp_path), signature_keys=["nope"])
+
+
+def test_from_saved_keras_model_keeps_output_shape(tmp_path):
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, activation="relu", input_shape=(4,), name="hidden"),
+        tf.keras.layers.Dense(2, name="scores")])
+    tf.saved_model.save(model, str(tmp_path))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_saved_model(str(tmp_path)).convert())
+    out = interpreter.get_output_details()[0]
+    assert out["shape"].tolist() == [1, 2] and out["shape_signature"].tolist() == [-1, 2]
+    x = np.float32([[1, 2, 3, 4], [0, -1, 0, 1]])
+    got = interpreter.get_signature_runner()(hidden_input=x)["scores"]
+    np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-6)
+
+
+def test_unsupported_op_raises_converter_error():
+    @tf.function(input_signature=[tf.TensorSpec([3, 3], tf.float32)])
+    def f(x):
+        return tf.linalg.svd(x)[0]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
+    with pytest.raises(Exception, match="op is neither a custom op nor a flex op") as info:
+        converter.convert()
+    assert type(info.value).__name__ == "ConverterError"
+    assert str(info.value).startswith("Could not translate MLIR to FlatBuffer.")
+
+
+def test_enums_and_target_spec():
+    assert str(tf.lite.Optimize.DEFAULT) == "DEFAULT"
+    assert repr(tf.lite.Optimize.DEFAULT) == "<Optimize.DEFAULT: 'DEFAULT'>"
+    assert [o.value for o in tf.lite.OpsSet][:3] == ["TFLITE_BUILTINS", "SELECT_TF_OPS",
+                                                     "TFLITE_BUILTINS_INT8"]
+    spec = tf.lite.TargetSpec()
+    assert spec.supported_ops == {tf.lite.OpsSet.TFLITE_BUILTINS}
+    assert spec.supported_types == set()
+    converter = tf.lite.TFLiteConverter.from_keras_model(
+        tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))]))
+    assert converter.optimizations == set() and converter.representative_dataset is None
+    assert converter.inference_input_type == tf.float32
+    gen = tf.lite.RepresentativeDataset(lambda: iter([]))
+    assert callable(gen.input_gen)
+
+
+def test_batch_norm_bias_and_relu_fold_into_convolutions():
+    # as TF's converter folds them: no MUL/ADD of batch normalization or depthwise bias
+    interpreter = tf.lite.Interpreter(model_content=_write_ours().converted("branches"))
+    ops = interpreter._get_ops_details()
+    names = [op["op_name"] for op in ops]
+    assert names[:2] == ["CONV_2D", "DEPTHWISE_CONV_2D"]
+    assert "MUL" not in names and "ADD" not in names and "RELU6" not in names
+    from eagerflow._src.lite import schema  # noqa: PLC0415 (the options as written)
+    model = schema.read_model(_write_ours().converted("branches"))
+    conv = model["subgraphs"][0]["operators"][0]
+    assert conv["builtin_options"]["fused_activation_function"] == schema.ACTIVATIONS["RELU6"]
