@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.internals import lite_schema
 from tests.lite import models
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -182,7 +183,6 @@ def test_batch_norm_bias_and_relu_fold_into_convolutions():
     names = [op["op_name"] for op in ops]
     assert names[:2] == ["CONV_2D", "DEPTHWISE_CONV_2D"]
     assert "MUL" not in names and "ADD" not in names and "RELU6" not in names
-    from eagerflow._src.lite import schema  # noqa: PLC0415 (the options as written)
-    model = schema.read_model(_write_ours().converted("branches"))
+    model = lite_schema.read_model(_write_ours().converted("branches"))
     conv = model["subgraphs"][0]["operators"][0]
-    assert conv["builtin_options"]["fused_activation_function"] == schema.ACTIVATIONS["RELU6"]
+    assert conv["builtin_options"]["fused_activation_function"] == lite_schema.ACTIVATIONS["RELU6"]

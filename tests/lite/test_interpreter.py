@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.internals import lite_schema
 from tests.lite import models
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -116,13 +117,13 @@ def test_errors_as_tf_raises_them():
 
 
 def test_flatbuffer_round_trip_keeps_tfs_file():
-    from eagerflow._src.lite import schema  # noqa: PLC0415 (the file format itself)
     content = open(path("branches"), "rb").read()
-    model = schema.read_model(content)
-    again = schema.read_model(schema.write_model(model))
+    model = lite_schema.read_model(content)
+    again = lite_schema.read_model(lite_schema.write_model(model))
     assert again["signature_defs"] == model["signature_defs"]
     assert [len(b["data"] or b"") for b in again["buffers"]] == \
         [len(b["data"] or b"") for b in model["buffers"]]
-    runner = tf.lite.Interpreter(model_content=schema.write_model(model)).get_signature_runner()
+    written = lite_schema.write_model(model)
+    runner = tf.lite.Interpreter(model_content=written).get_signature_runner()
     got = runner(image=recorded("branches")["x"])
     np.testing.assert_allclose(got["probs"], recorded("branches")["out_probs"], rtol=1e-5)

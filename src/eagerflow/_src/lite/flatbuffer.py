@@ -115,7 +115,8 @@ class _Writer:
     def __init__(self, schema, unions, byte_alignment):
         self.schema, self.unions, self.byte_alignment = schema, unions, byte_alignment
         self.buf = bytearray()
-        self.pending = collections.deque()   # (position of an offset to fill, kind, value) in layout order
+        # (position of an offset to fill, kind, value), in layout order
+        self.pending = collections.deque()
 
     def pad(self, alignment, ahead=0):
         """Zero bytes so that ``len(buf) + ahead`` is a multiple of `alignment`."""

@@ -53,10 +53,15 @@ class _Subgraph:
         self.inputs = [int(i) for i in (sub["inputs"] if sub["inputs"] is not None else [])]
         self.outputs = [int(i) for i in (sub["outputs"] if sub["outputs"] is not None else [])]
         codes = model["operator_codes"] or []
-        self.operators = [(schema.OPERATOR_NAMES.get(schema.operator_code(codes[op["opcode_index"]]),
-                                                     codes[op["opcode_index"]]["custom_code"] or
-                                                     schema.operator_code(codes[op["opcode_index"]])),
-                           op) for op in (sub["operators"] or [])]
+        self.operators = [(schema.operator_name(codes[op["opcode_index"]]), op)
+                          for op in (sub["operators"] or [])]
+        for code in codes:
+            name = schema.operator_name(code)
+            if name not in KERNELS and schema.operator_code(code) != schema.OPERATORS_CUSTOM:
+                raise ValueError(
+                    f"Didn't find op for builtin opcode '{name}' version '{code['version']}'. "
+                    f"An older version of this builtin might be supported. Are you using an "
+                    f"old TFLite binary with a newer model?\nRegistration failed.\n")
         buffers = model["buffers"] or []
         self.constants = {}
         for i, t in enumerate(self.tensors):
@@ -79,6 +84,11 @@ class _Subgraph:
         return shape if shape is not None else np.zeros([0], np.int32)
 
     def allocate(self):
+        for n, (name, _) in enumerate(self.operators):
+            if name not in KERNELS:
+                raise RuntimeError(f"Encountered unresolved custom op: {name}.\nSee "
+                                   f"instructions: https://www.tensorflow.org/lite/guide/"
+                                   f"ops_custom \nNode number {n} ({name}) failed to prepare.\n")
         self.values = dict(self.constants)
         for i in self.inputs:
             if i not in self.values:
@@ -99,9 +109,7 @@ class _Subgraph:
     def run(self):
         values = self.values
         for name, op in self.operators:
-            kernel = KERNELS.get(name)
-            if kernel is None:
-                raise RuntimeError(f"Encountered unresolved custom op: {name}.")
+            kernel = KERNELS[name]
             ins = []
             for i in op["inputs"]:
                 i = int(i)
@@ -152,6 +160,8 @@ class Interpreter:
             self._model = schema.read_model(data)
         except Exception:  # noqa: BLE001 (any malformed buffer)
             raise ValueError("The model is not a valid Flatbuffer buffer") from None
+        if not self._model["subgraphs"]:
+            raise ValueError("The model is not a valid Flatbuffer buffer")
         self._subgraphs = {}
         self._main = self._subgraph(0)
 

@@ -29,8 +29,8 @@ TABLES = {
                ("shape_signature", "[i32]", None), ("has_rank", "bool", False)],
     "QuantizationParameters": [("min", "[f32]", None), ("max", "[f32]", None),
                                ("scale", "[f32]", None), ("zero_point", "[i64]", None),
-                               ("details_type", "u8", 0), ("details", "union:details_type:QuantizationDetails",
-                                                           None),
+                               ("details_type", "u8", 0),
+                               ("details", "union:details_type:QuantizationDetails", None),
                                ("quantized_dimension", "i32", 0)],
     "SparsityParameters": [("traversal_order", "[i32]", None), ("block_map", "[i32]", None)],
     "Operator": [("opcode_index", "u32", 0), ("inputs", "[i32]", None),
@@ -109,6 +109,7 @@ OPERATORS = {
     "ELU": 111, "QUANTIZE": 114, "HARD_SWISH": 117, "BATCH_MATMUL": 126, "GELU": 150,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
+OPERATORS_CUSTOM = 32
 # the deprecated one-byte code of operators numbered from here on
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -138,3 +139,12 @@ def write_model(model):
 def operator_code(code):
     """The operator number of an ``OperatorCode`` dict (old files set only the byte)."""
     return max(code["builtin_code"], code["deprecated_builtin_code"])
+
+
+def operator_name(code):
+    """The name of an ``OperatorCode`` dict's operator (a custom one's own name; a builtin
+    one this module does not name: ``BUILTIN_<number>``)."""
+    number = operator_code(code)
+    if number == OPERATORS_CUSTOM:
+        return code["custom_code"]
+    return OPERATOR_NAMES.get(number, f"BUILTIN_{number}")
