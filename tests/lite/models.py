@@ -6,7 +6,10 @@ eagerflow's); the tests give both the same weights, recorded by
 """
 import numpy as np
 
-INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,)}
+INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
+          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4)}
+# models whose inputs are token ids
+INTEGER_INPUTS = {"text"}
 
 
 def build(tf, name):
@@ -38,6 +41,19 @@ def build(tf, name):
     if name == "mlp_quant":
         return tf.keras.Sequential([L.Dense(32, activation="relu", input_shape=(48,)),
                                     L.Dense(3)])
+    if name == "text":
+        return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
+                                    L.GlobalAveragePooling1D(), L.Dropout(0.2),
+                                    L.Dense(1, activation="sigmoid")])
+    if name == "conv1d":
+        return tf.keras.Sequential([L.Conv1D(4, 3, activation="relu", input_shape=(10, 3)),
+                                    L.MaxPooling1D(), L.Flatten(), L.Dense(2)])
+    if name == "upsample":
+        inp = L.Input((5, 5, 4), name="features")
+        a = L.Rescaling(0.5, offset=-0.25)(inp)
+        a = L.SeparableConv2D(3, 3, activation="elu")(a)
+        a = L.UpSampling2D()(a)
+        return tf.keras.Model(inp, L.Conv2DTranspose(2, 3, strides=2, padding="same")(a))
     raise ValueError(name)
 
 
@@ -51,4 +67,7 @@ def weights(model, seed=0):
 
 def sample(name, batch=2, seed=1):
     """An input batch of model `name`."""
-    return np.random.RandomState(seed).uniform(-1, 1, (batch,) + INPUTS[name]).astype(np.float32)
+    rng = np.random.RandomState(seed)
+    if name in INTEGER_INPUTS:
+        return rng.randint(0, 20, (batch,) + INPUTS[name]).astype(np.float32)
+    return rng.uniform(-1, 1, (batch,) + INPUTS[name]).astype(np.float32)

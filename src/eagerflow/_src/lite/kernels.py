@@ -156,6 +156,15 @@ def _biased(y, b, options, out_types):
     return activate(y.astype(out_types[0], copy=False), _act(options))
 
 
+@_kernel("TRANSPOSE_CONV")
+def _transpose_conv(inputs, options, out_types):
+    shape, w, x, b = (inputs + [None])[:4]
+    filters = np.ascontiguousarray(np.transpose(w, (1, 2, 0, 3)))  # OHWI -> HWOI
+    y = conv_ops.conv2d_transpose(x, filters, [int(d) for d in shape], _strides(options),
+                                  _PADDING[options["padding"]]).numpy()
+    return [_biased(y, b, options, out_types)]
+
+
 @_kernel("DEPTHWISE_CONV_2D")
 def _depthwise_conv_2d(inputs, options, out_types):
     x, w, b = (inputs + [None])[:3]
@@ -229,6 +238,29 @@ def _expand_dims(inputs, options, out_types):
 @_kernel("GATHER")
 def _gather(inputs, options, out_types):
     return [np.take(inputs[0], inputs[1], axis=options.get("axis", 0))]
+
+
+@_kernel("RESIZE_NEAREST_NEIGHBOR")
+def _resize_nearest(inputs, options, out_types):
+    x, size = inputs[0], [int(d) for d in inputs[1]]
+    index = [_nearest(x.shape[axis], n, options) for axis, n in ((1, size[0]), (2, size[1]))]
+    return [np.ascontiguousarray(x[:, index[0]][:, :, index[1]])]
+
+
+def _nearest(before, after, options):
+    """The source index of each of `after` positions resized from `before` (TF's rule)."""
+    align = options.get("align_corners") and after > 1
+    scale = (before - 1) / (after - 1) if align else before / after
+    at = np.arange(after, dtype=np.float64)
+    if options.get("half_pixel_centers"):
+        at = at + 0.5
+    source = _round(at * scale) if align else np.floor(at * scale)
+    return np.minimum(source.astype(np.int64), before - 1)
+
+
+@_kernel("TILE")
+def _tile(inputs, options, out_types):
+    return [np.tile(inputs[0], [int(m) for m in inputs[1]])]
 
 
 @_kernel("CAST")

@@ -16,7 +16,9 @@ buffers. Operators nothing returned depends on are pruned at the end.
 """
 import numpy as np
 
+from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.pipeline import optimize
+from eagerflow._src.graph.passes.program import derive, rewrite
 from eagerflow._src.lite import schema
 from eagerflow._src.lite.interpreter import _Subgraph
 
@@ -87,12 +89,24 @@ class ModelBuilder:
         return schema.write_model(model)
 
 
+def _frozen(op):
+    """A ``Const`` of the value a variable read gives now (for `rewrite`), else None."""
+    if op.type != "ReadVariableOp" or not hasattr(op.inputs[0], "numpy"):
+        return None
+    t = op.outputs[0]
+    const = derive(op, None, (), {"dtype": t.dtype}, type_name="Const",
+                   value=np.asarray(op.inputs[0].numpy()), specs=[(t.shape, t.dtype)])
+    return [const], list(const.outputs)
+
+
 class SubgraphBuilder:
     """Lowers one concrete function into a ``SubGraph`` dict."""
 
     def __init__(self, model, concrete, key, in_names, out_names):
         self.model = model
-        self.program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
+        # (variables read become constants, and what follows from constants folds)
+        self.program = fold_constants(rewrite(
+            optimize(concrete.graph, concrete.inputs, concrete.outputs), _frozen))
         self.key, self.in_names, self.out_names = key, in_names, out_names
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index
@@ -421,7 +435,7 @@ def _fold_bias(sub, op):
 
 _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
           "Exp": "EXP", "Log": "LOG", "Sqrt": "SQRT", "Rsqrt": "RSQRT", "Neg": "NEG",
-          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Shape": "SHAPE", "Elu": "ELU"}
+          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Elu": "ELU"}
 
 
 _FUSED_ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6"}
@@ -534,6 +548,35 @@ def _cast(sub, op):
     sub.emit("CAST", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])], "CastOptions",
              in_data_type=schema.TYPE_NUMBERS[np.dtype(src)],
              out_data_type=schema.TYPE_NUMBERS[np.dtype(dst)])
+
+
+@rule("Shape")
+def _shape(sub, op):
+    out = op.outputs[0]
+    sub.emit("SHAPE", [sub.input(op.inputs[0])], [sub.result(out)], "ShapeOptions",
+             out_type=schema.TYPE_NUMBERS[np.dtype(out.dtype.as_numpy_dtype)])
+
+
+@rule("Tile")
+def _tile(sub, op):
+    sub.emit("TILE", [sub.input(op.inputs[0]), _operand(sub, op, 1, "multiples")],
+             [sub.result(op.outputs[0])], "TileOptions")
+
+
+@rule("Conv2DBackpropInput")
+def _transpose_conv(sub, op):
+    f, x = op.inputs[0], op.inputs[1]
+    w = sub.value(f)
+    if w is None:
+        raise ConversionError(op)
+    sizes = sub.input(op.inputs[2]) if len(op.inputs) > 2 else \
+        sub.const(np.int32(op.attrs["input_sizes"]), op.name + "/output_shape")
+    options = _conv_options(op)
+    if options.pop("dilation_h_factor") != 1 or options.pop("dilation_w_factor") != 1:
+        raise ConversionError(op)
+    sub.emit("TRANSPOSE_CONV", [sizes, sub.const(np.transpose(w, (2, 0, 1, 3)),
+                                                 op.name + "/filter"), sub.input(x)],
+             [sub.result(op.outputs[0])], "TransposeConvOptions", **options)
 
 
 @rule("Pack")
