@@ -7,7 +7,7 @@ eagerflow's); the tests give both the same weights, recorded by
 import numpy as np
 
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
-          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4)}
+          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8)}
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text"}
 
@@ -41,6 +41,10 @@ def build(tf, name):
     if name == "mlp_quant":
         return tf.keras.Sequential([L.Dense(32, activation="relu", input_shape=(48,)),
                                     L.Dense(3)])
+    if name == "cnn_quant":  # (weights of 1024 elements and more are quantized)
+        return tf.keras.Sequential([
+            L.Conv2D(16, 3, activation="relu", padding="same", input_shape=(8, 8, 8)),
+            L.DepthwiseConv2D(3, depth_multiplier=8), L.Flatten(), L.Dense(4)])
     if name == "text":
         return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
                                     L.GlobalAveragePooling1D(), L.Dropout(0.2),

@@ -22,6 +22,8 @@ from eagerflow._src.lite import kernels
 from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
+# (operators whose int8 weights TFLite multiplies by quantized inputs, per channel)
+_HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
 
 
 def _quantization(tensor):
@@ -122,12 +124,13 @@ class _Subgraph:
                     v = dequantized(v, self.tensors[i])
                 ins.append(v)
             outs = [int(i) for i in op["outputs"]]
-            if name == "FULLY_CONNECTED" and self.hybrid(op):
+            if name in _HYBRID_KERNELS and self.hybrid(op):
                 w = int(op["inputs"][1])
                 scales, _, _ = _quantization(self.tensors[w])
-                values[outs[0]] = kernels.hybrid_fully_connected(
-                    ins[0], values[w], scales, ins[2] if len(ins) > 2 else None,
-                    op["builtin_options"] or {}, self.dtype(outs[0]))
+                args = (ins[0], values[w], scales, ins[2] if len(ins) > 2 else None,
+                        op["builtin_options"] or {}, self.dtype(outs[0]))
+                values[outs[0]] = kernels.hybrid_fully_connected(*args) \
+                    if name == "FULLY_CONNECTED" else kernels.hybrid_conv(name, *args)
                 self.shapes[outs[0]] = np.asarray(values[outs[0]].shape, np.int32)
                 continue
             results = kernel(ins, op["builtin_options"] or {}, [self.dtype(i) for i in outs])

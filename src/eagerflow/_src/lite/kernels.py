@@ -363,3 +363,16 @@ def hybrid_fully_connected(x, weights, channel_scales, bias, options, out_type):
     if options.get("keep_num_dims"):
         y = y.reshape(x.shape[:-1] + (units,))
     return activate(y.astype(out_type, copy=False), _act(options))
+
+
+def hybrid_conv(name, x, weights, channel_scales, bias, options, out_type):
+    """CONV_2D or DEPTHWISE_CONV_2D of float `x` by int8 `weights` as TFLite's per-channel
+    hybrid kernels compute it: each batch item quantized (asymmetric), integer products
+    summed exactly, then scaled per channel and per item."""
+    q, scales, offsets = _quantize_rows(x.reshape(len(x), -1), asymmetric=True)
+    shifted = (q - offsets[:, None]).reshape(x.shape).astype(np.float64)
+    acc = KERNELS[name]([shifted, weights.astype(np.float64)], dict(options,
+                        fused_activation_function=0), [np.dtype(np.float64)])[0]
+    channel = np.asarray(channel_scales, np.float32)
+    y = acc.astype(np.float32) * channel * scales.reshape((-1,) + (1,) * (acc.ndim - 1))
+    return _biased(y, bias, options, [out_type])
