@@ -518,22 +518,18 @@ def _concat(sub, op):
              "ConcatenationOptions", axis=int(axis))
 
 
-@rule("Pad")
-def _pad(sub, op):
-    sub.emit("PAD", [sub.input(op.inputs[0]), _operand(sub, op, 1, "paddings")],
-             [sub.result(op.outputs[0])], "PadOptions")
+# graph op -> (TFLite operator, the attribute (or second input) it takes, its options)
+_WITH_OPERAND = {"Pad": ("PAD", "paddings", "PadOptions"),
+                 "Transpose": ("TRANSPOSE", "perm", "TransposeOptions"),
+                 "ExpandDims": ("EXPAND_DIMS", "axis", "ExpandDimsOptions"),
+                 "Tile": ("TILE", "multiples", "TileOptions")}
 
 
-@rule("Transpose")
-def _transpose(sub, op):
-    sub.emit("TRANSPOSE", [sub.input(op.inputs[0]), _operand(sub, op, 1, "perm")],
-             [sub.result(op.outputs[0])], "TransposeOptions")
-
-
-@rule("ExpandDims")
-def _expand_dims(sub, op):
-    sub.emit("EXPAND_DIMS", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
-             [sub.result(op.outputs[0])], "ExpandDimsOptions")
+@rule(*_WITH_OPERAND)
+def _with_operand(sub, op):
+    name, attr, options = _WITH_OPERAND[op.type]
+    sub.emit(name, [sub.input(op.inputs[0]), _operand(sub, op, 1, attr)],
+             [sub.result(op.outputs[0])], options)
 
 
 @rule("Squeeze")
@@ -555,12 +551,6 @@ def _shape(sub, op):
     out = op.outputs[0]
     sub.emit("SHAPE", [sub.input(op.inputs[0])], [sub.result(out)], "ShapeOptions",
              out_type=schema.TYPE_NUMBERS[np.dtype(out.dtype.as_numpy_dtype)])
-
-
-@rule("Tile")
-def _tile(sub, op):
-    sub.emit("TILE", [sub.input(op.inputs[0]), _operand(sub, op, 1, "multiples")],
-             [sub.result(op.outputs[0])], "TileOptions")
 
 
 @rule("Conv2DBackpropInput")
