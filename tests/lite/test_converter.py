@@ -186,3 +186,41 @@ def test_batch_norm_bias_and_relu_fold_into_convolutions():
     model = lite_schema.read_model(_write_ours().converted("branches"))
     conv = model["subgraphs"][0]["operators"][0]
     assert conv["builtin_options"]["fused_activation_function"] == lite_schema.ACTIVATIONS["RELU6"]
+
+
+def test_integer_and_reduction_functions_as_tf_runs_them():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32, name="n"),
+                                  tf.TensorSpec([None], tf.float32, name="f")])
+    def g(n, f):
+        return {"twice": n * 2 + 1, "mix": tf.cast(n, tf.float32) * f,
+                "mx": tf.reduce_max(f, keepdims=True), "am": tf.argmax(f),
+                "st": tf.stack([f, f], axis=1)}
+
+    content = tf.lite.TFLiteConverter.from_concrete_functions([g.get_concrete_function()],
+                                                              g).convert()
+    interpreter = tf.lite.Interpreter(model_content=content)
+    # (TF's outputs: the dict's values by sorted key, named Identity, Identity_1, ...)
+    assert [(d["name"], d["dtype"], d["shape_signature"].tolist())
+            for d in interpreter.get_output_details()] == [
+        ("Identity", np.int64, []), ("Identity_1", np.float32, [-1]),
+        ("Identity_2", np.float32, [1]), ("Identity_3", np.float32, [-1, 2]),
+        ("Identity_4", np.int32, [-1])]
+    inputs = {d["name"]: d["index"] for d in interpreter.get_input_details()}
+    interpreter.resize_tensor_input(inputs["n"], [3])
+    interpreter.resize_tensor_input(inputs["f"], [3])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(inputs["n"], np.int32([1, 2, 3]))
+    interpreter.set_tensor(inputs["f"], np.float32([1.5, -4, np.nan]))
+    interpreter.invoke()
+    am, mix, mx, st, twice = [interpreter.get_tensor(d["index"])
+                              for d in interpreter.get_output_details()]
+    assert type(am) is np.int64 and am == 0   # (TFLite's arg max passes over a NaN)
+    np.testing.assert_array_equal(mix, np.float32([1.5, -8, np.nan]))
+    np.testing.assert_array_equal(mx, np.float32([np.nan]))
+    assert st.shape == (3, 2)
+    np.testing.assert_array_equal(twice, np.int32([3, 5, 7]))
+    with pytest.raises(ValueError, match="^Cannot set tensor: Got value of type INT64 but "
+                                         "expected type INT32 for input 0, name: n $"):
+        interpreter.set_tensor(inputs["n"], np.int64([1, 2, 3]))
+    with pytest.raises(ValueError, match="^num_threads should >= 1$"):
+        tf.lite.Interpreter(model_content=content, num_threads=-5)

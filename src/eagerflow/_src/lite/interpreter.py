@@ -148,6 +148,11 @@ class Interpreter:
                  experimental_preserve_all_tensors=False,
                  experimental_disable_delegate_clustering=False,
                  experimental_default_delegate_latest_features=False):
+        if num_threads is not None:
+            if not isinstance(num_threads, int):
+                raise ValueError("type of num_threads should be int")
+            if num_threads < 1:
+                raise ValueError("num_threads should >= 1")
         if model_path is not None and model_content is None:
             try:
                 with open(model_path, "rb") as f:
@@ -218,7 +223,8 @@ class Interpreter:
         sub, i = self._subgraph(subgraph_index), self._check_index(tensor_index)
         if sub.values is None or i not in sub.values:
             raise ValueError("Tensor data is null. Run allocate_tensors() first")
-        return np.array(sub.values[i])
+        value = np.array(sub.values[i])
+        return value[()] if value.ndim == 0 else value   # (a scalar as a NumPy scalar)
 
     def tensor(self, tensor_index):
         """A function returning the tensor `tensor_index`'s current value."""

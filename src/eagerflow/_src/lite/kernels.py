@@ -280,7 +280,15 @@ def _pack(inputs, options, out_types):
 
 @_kernel("ARG_MAX")
 def _arg_max(inputs, options, out_types):
-    return [np.argmax(inputs[0], axis=int(np.ravel(inputs[1])[0])).astype(out_types[0])]
+    # (TFLite keeps the first of the greatest by ``>``: a NaN never wins, unless it leads)
+    x, axis = inputs[0], int(np.ravel(inputs[1])[0])
+    if x.dtype.kind == "f":
+        lead = np.isnan(np.take(x, [0], axis=axis))
+        x = np.where(np.isnan(x), -np.inf, x)
+        found = np.where(np.squeeze(lead, axis), 0, np.argmax(x, axis=axis))
+    else:
+        found = np.argmax(x, axis=axis)
+    return [np.asarray(found, out_types[0])]
 
 
 @_kernel("BATCH_MATMUL")

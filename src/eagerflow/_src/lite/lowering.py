@@ -505,7 +505,11 @@ _REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX"}
 
 @rule(*_REDUCERS)
 def _reduce(sub, op):
-    sub.emit(_REDUCERS[op.type], [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+    if len(op.inputs) < 2 and op.attrs.get("axis") is None:  # (all axes)
+        axis = sub.const(np.arange(op.inputs[0].shape.rank, dtype=np.int32), op.name + "/axis")
+    else:
+        axis = _operand(sub, op, 1, "axis")
+    sub.emit(_REDUCERS[op.type], [sub.input(op.inputs[0]), axis],
              [sub.result(op.outputs[0])], "ReducerOptions",
              keep_dims=bool(op.attrs.get("keepdims", op.attrs.get("keep_dims", False))))
 
@@ -567,6 +571,14 @@ def _transpose_conv(sub, op):
     sub.emit("TRANSPOSE_CONV", [sizes, sub.const(np.transpose(w, (2, 0, 1, 3)),
                                                  op.name + "/filter"), sub.input(x)],
              [sub.result(op.outputs[0])], "TransposeConvOptions", **options)
+
+
+@rule("ArgMax")
+def _arg_max(sub, op):
+    out = op.outputs[0]
+    sub.emit("ARG_MAX", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(out)], "ArgMaxOptions",
+             output_type=schema.TYPE_NUMBERS[np.dtype(out.dtype.as_numpy_dtype)])
 
 
 @rule("Pack")
