@@ -7,7 +7,10 @@ eagerflow's); the tests give both the same weights, recorded by
 import numpy as np
 
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
-          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8)}
+          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
+          "cnn_int8": (8, 8, 2)}
+# models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
+FULL_INTEGER = {"cnn_int8"}
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text"}
 
@@ -45,6 +48,11 @@ def build(tf, name):
         return tf.keras.Sequential([
             L.Conv2D(16, 3, activation="relu", padding="same", input_shape=(8, 8, 8)),
             L.DepthwiseConv2D(3, depth_multiplier=8), L.Flatten(), L.Dense(4)])
+    if name == "cnn_int8":
+        return tf.keras.Sequential([
+            L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
+            L.MaxPooling2D(), L.Conv2D(4, 3, activation="relu6"), L.Flatten(),
+            L.Dense(5), L.Softmax()])
     if name == "text":
         return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
                                     L.GlobalAveragePooling1D(), L.Dropout(0.2),
@@ -75,3 +83,18 @@ def sample(name, batch=2, seed=1):
     if name in INTEGER_INPUTS:
         return rng.randint(0, 20, (batch,) + INPUTS[name]).astype(np.float32)
     return rng.uniform(-1, 1, (batch,) + INPUTS[name]).astype(np.float32)
+
+
+def representative(name, count=8, seed=2):
+    """Calibration batches of model `name`, as a representative dataset yields them."""
+    rng = np.random.RandomState(seed)
+    return [[rng.uniform(-1, 1, (1,) + INPUTS[name]).astype(np.float32)] for _ in range(count)]
+
+
+def quantized_input(x, details):
+    """Float `x` as the integers of an input of `details` (x itself for a float input)."""
+    if details["dtype"] == np.float32:
+        return x
+    scale, zero = details["quantization"]
+    info = np.iinfo(details["dtype"])
+    return np.clip(np.round(x / scale) + zero, info.min, info.max).astype(details["dtype"])

@@ -27,13 +27,16 @@ def outputs_of(data):
 def test_runs_tf_written_models_with_tfs_results(name):
     data = recorded(name)
     runner = tf.lite.Interpreter(model_path=path(name)).get_signature_runner("serving_default")
-    (key,) = runner.get_input_details()
-    got = runner(**{key: data["x"]})
+    ((key, details),) = runner.get_input_details().items()
+    got = runner(**{key: models.quantized_input(data["x"], details)})
     want = outputs_of(data)
     assert sorted(got) == sorted(want)
     for k in want:
-        assert got[k].dtype == np.float32 and got[k].shape == want[k].shape
-        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6)
+        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape
+        if want[k].dtype == np.float32:
+            np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6)
+        else:  # (integer kernels exact; softmax on real values within one step)
+            assert np.abs(got[k].astype(int) - want[k]).max() <= 1
 
 
 def test_hybrid_fully_connected_matches_tflite():
@@ -127,3 +130,28 @@ def test_flatbuffer_round_trip_keeps_tfs_file():
     runner = tf.lite.Interpreter(model_content=written).get_signature_runner()
     got = runner(image=recorded("branches")["x"])
     np.testing.assert_allclose(got["probs"], recorded("branches")["out_probs"], rtol=1e-5)
+
+
+def test_full_integer_model_details_and_exact_integer_kernels():
+    interpreter = tf.lite.Interpreter(model_path=path("cnn_int8"))
+    (inp,), (out,) = interpreter.get_input_details(), interpreter.get_output_details()
+    assert inp["dtype"] is np.int8 and out["dtype"] is np.int8
+    scale, zero = inp["quantization"]
+    assert isinstance(scale, float) and isinstance(zero, int) and scale > 0
+    assert inp["quantization_parameters"]["scales"].tolist() == [np.float32(scale)]
+    assert inp["quantization_parameters"]["zero_points"].tolist() == [zero]
+    ops = [op["op_name"] for op in interpreter._get_ops_details()]
+    assert ops[:2] == ["CONV_2D", "MAX_POOL_2D"] and ops[-1] == "SOFTMAX"
+    # integer convolutions and dense layer as TFLite's, then a softmax of real values
+    data = recorded("cnn_int8")
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(inp["index"], models.quantized_input(data["x"][:1], inp))
+    interpreter.invoke()
+    got = interpreter.get_tensor(out["index"])
+    assert got.dtype == np.int8
+    assert np.abs(got.astype(int) - data[f"out_{_only_output('cnn_int8')}"][:1]).max() <= 1
+
+
+def _only_output(name):
+    (key,) = outputs_of(recorded(name))
+    return key

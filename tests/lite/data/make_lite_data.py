@@ -22,8 +22,8 @@ import models  # noqa: E402
 
 def run(content, x):
     runner = tf.lite.Interpreter(model_content=content).get_signature_runner("serving_default")
-    name = next(iter(runner.get_input_details()))
-    return runner(**{name: x})
+    name, details = next(iter(runner.get_input_details().items()))
+    return runner(**{name: models.quantized_input(x, details)})
 
 
 def main():
@@ -33,8 +33,13 @@ def main():
         w = models.weights(model)
         model.set_weights(w)
         converter = tf.lite.TFLiteConverter.from_keras_model(model)
-        if name.endswith("_quant"):
+        if name.endswith("_quant") or name in models.FULL_INTEGER:
             converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        if name in models.FULL_INTEGER:
+            converter.representative_dataset = lambda: iter(models.representative(name))
+            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+            converter.inference_input_type = tf.int8
+            converter.inference_output_type = tf.int8
         content = converter.convert()
         with open(os.path.join(HERE, f"{name}.tflite"), "wb") as f:
             f.write(content)

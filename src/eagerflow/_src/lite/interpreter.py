@@ -18,10 +18,12 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.lite import schema
-from eagerflow._src.lite import kernels
+from eagerflow._src.lite import kernels, quantized
 from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
+# (what runs: the float kernels, and QUANTIZE, which needs its output's parameters)
+_RUNS = frozenset(KERNELS).union({"QUANTIZE"})
 # (operators whose int8 weights TFLite multiplies by quantized inputs, per channel)
 _HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
 
@@ -34,16 +36,8 @@ def _quantization(tensor):
     return scales, zeros, int(q.get("quantized_dimension") or 0)
 
 
-def dequantized(array, tensor):
-    """`array`, a quantized tensor's integers, as the real numbers they stand for."""
-    scales, zeros, axis = _quantization(tensor)
-    if not len(scales):
-        return array.astype(np.float32)
-    shape = [1] * array.ndim
-    if len(scales) > 1:
-        shape[axis] = len(scales)
-    zero = zeros.reshape(shape) if len(zeros) == len(scales) else 0
-    return ((array.astype(np.float32) - zero) * scales.reshape(shape)).astype(np.float32)
+def _axis(tensor):
+    return int((tensor["quantization"] or {}).get("quantized_dimension") or 0)
 
 
 class _Subgraph:
@@ -59,7 +53,7 @@ class _Subgraph:
                           for op in (sub["operators"] or [])]
         for code in codes:
             name = schema.operator_name(code)
-            if name not in KERNELS and schema.operator_code(code) != schema.OPERATORS_CUSTOM:
+            if name not in _RUNS and schema.operator_code(code) != schema.OPERATORS_CUSTOM:
                 raise ValueError(
                     f"Didn't find op for builtin opcode '{name}' version '{code['version']}'. "
                     f"An older version of this builtin might be supported. Are you using an "
@@ -87,7 +81,7 @@ class _Subgraph:
 
     def allocate(self):
         for n, (name, _) in enumerate(self.operators):
-            if name not in KERNELS:
+            if name not in _RUNS:
                 raise RuntimeError(f"Encountered unresolved custom op: {name}.\nSee "
                                    f"instructions: https://www.tensorflow.org/lite/guide/"
                                    f"ops_custom \nNode number {n} ({name}) failed to prepare.\n")
@@ -109,34 +103,53 @@ class _Subgraph:
             self.dtype(int(op["inputs"][0])) == np.float32
 
     def run(self):
-        values = self.values
         for name, op in self.operators:
-            kernel = KERNELS[name]
-            ins = []
-            for i in op["inputs"]:
-                i = int(i)
-                if i < 0:
-                    ins.append(None)
-                    continue
-                v = values[i]
-                if (name in _HYBRID and i in self.constants and v.dtype.kind in "iu") or \
-                        name == "DEQUANTIZE":
-                    v = dequantized(v, self.tensors[i])
-                ins.append(v)
+            ins = [int(i) for i in op["inputs"]]
             outs = [int(i) for i in op["outputs"]]
-            if name in _HYBRID_KERNELS and self.hybrid(op):
-                w = int(op["inputs"][1])
-                scales, _, _ = _quantization(self.tensors[w])
-                args = (ins[0], values[w], scales, ins[2] if len(ins) > 2 else None,
-                        op["builtin_options"] or {}, self.dtype(outs[0]))
-                values[outs[0]] = kernels.hybrid_fully_connected(*args) \
-                    if name == "FULLY_CONNECTED" else kernels.hybrid_conv(name, *args)
-                self.shapes[outs[0]] = np.asarray(values[outs[0]].shape, np.int32)
-                continue
-            results = kernel(ins, op["builtin_options"] or {}, [self.dtype(i) for i in outs])
+            results = self.operator(name, op, ins, outs)
             for i, r in zip(outs, results):
-                values[i] = np.asarray(r)
-                self.shapes[i] = np.asarray(values[i].shape, np.int32)
+                self.values[i] = np.asarray(r)
+                self.shapes[i] = np.asarray(self.values[i].shape, np.int32)
+
+    def quantized(self, i):
+        """Whether tensor `i` holds quantized integers (int8/uint8/int16 with a scale)."""
+        return i >= 0 and quantized.is_quantized(self.tensors[i], self.dtype(i))
+
+    def operator(self, name, op, ins, outs):
+        """The output arrays of one operator."""
+        values, options = self.values, op["builtin_options"] or {}
+        raw = [values[i] if i >= 0 else None for i in ins]
+        out_types = [self.dtype(i) for i in outs]
+        if name == "DEQUANTIZE":
+            x = raw[0]
+            return [quantized.dequantize(x, self.tensors[ins[0]], _axis(self.tensors[ins[0]]))
+                    if self.quantized(ins[0]) else x.astype(out_types[0])]
+        if name == "QUANTIZE":
+            x = quantized.dequantize(raw[0], self.tensors[ins[0]]) if self.quantized(ins[0]) \
+                else raw[0]
+            return [quantized.quantize(x, self.tensors[outs[0]], out_types[0])]
+        if name in _HYBRID_KERNELS and self.quantized(ins[0]) and self.quantized(outs[0]):
+            return [quantized.integer_kernel(name, raw, [self.tensors[i] for i in ins[:2]],
+                                             options, self.tensors[outs[0]], out_types[0])]
+        if name in _HYBRID_KERNELS and self.hybrid(op):
+            scales, _, _ = _quantization(self.tensors[ins[1]])
+            args = (raw[0], raw[1], scales, raw[2] if len(raw) > 2 else None, options,
+                    out_types[0])
+            return [kernels.hybrid_fully_connected(*args) if name == "FULLY_CONNECTED"
+                    else kernels.hybrid_conv(name, *args)]
+        real = any(self.quantized(i) for i in ins + outs)
+        # (other operators on quantized tensors: on their real values, quantized again)
+        floats = [quantized.dequantize(v, self.tensors[i], _axis(self.tensors[i]))
+                  if v is not None and (self.quantized(i) or (name in _HYBRID and
+                                                              i in self.constants and
+                                                              v.dtype.kind in "iu"))
+                  else v for i, v in zip(ins, raw)]
+        kinds = [np.dtype(np.float32) if self.quantized(i) else t for i, t in zip(outs, out_types)]
+        results = KERNELS[name](floats, options, kinds)
+        if not real:
+            return results
+        return [quantized.quantize(r, self.tensors[i], t) if self.quantized(i) else r
+                for i, r, t in zip(outs, results, out_types)]
 
 
 @export("lite.Interpreter")
