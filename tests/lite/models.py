@@ -8,7 +8,7 @@ import numpy as np
 
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
-          "cnn_int8": (8, 8, 2)}
+          "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2)}
 # models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
 FULL_INTEGER = {"cnn_int8"}
 # models whose inputs are token ids
@@ -48,6 +48,9 @@ def build(tf, name):
         return tf.keras.Sequential([
             L.Conv2D(16, 3, activation="relu", padding="same", input_shape=(8, 8, 8)),
             L.DepthwiseConv2D(3, depth_multiplier=8), L.Flatten(), L.Dense(4)])
+    if name == "cnn_f16":
+        return tf.keras.Sequential([L.Conv2D(4, 3, activation="relu", input_shape=(6, 6, 2)),
+                                    L.Flatten(), L.Dense(3)])
     if name == "cnn_int8":
         return tf.keras.Sequential([
             L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
@@ -98,3 +101,17 @@ def quantized_input(x, details):
     scale, zero = details["quantization"]
     info = np.iinfo(details["dtype"])
     return np.clip(np.round(x / scale) + zero, info.min, info.max).astype(details["dtype"])
+
+
+def configure(converter, name, tf):
+    """Sets `converter`'s options for model `name` (by its suffix: ``_quant`` dynamic range,
+    ``_f16`` float16, ``_int8`` full integer)."""
+    if name.endswith(("_quant", "_f16", "_int8")):
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    if name.endswith("_f16"):
+        converter.target_spec.supported_types = [tf.float16]
+    if name in FULL_INTEGER:
+        converter.representative_dataset = lambda: iter(representative(name))
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8

@@ -224,3 +224,12 @@ def test_integer_and_reduction_functions_as_tf_runs_them():
         interpreter.set_tensor(inputs["n"], np.int64([1, 2, 3]))
     with pytest.raises(ValueError, match="^num_threads should >= 1$"):
         tf.lite.Interpreter(model_content=content, num_threads=-5)
+
+
+def test_float16_quantization_stores_half_constants():
+    interpreter = tf.lite.Interpreter(model_content=_write_ours().converted("cnn_f16"))
+    names = [op["op_name"] for op in interpreter._get_ops_details()]
+    assert names[-3:] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
+    assert set(names[:-3]) == {"DEQUANTIZE"}
+    halves = [d for d in interpreter.get_tensor_details() if d["dtype"] is np.float16]
+    assert sorted(d["shape"].tolist() for d in halves)[-1] == [4, 3, 3, 2]

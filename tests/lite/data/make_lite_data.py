@@ -33,13 +33,7 @@ def main():
         w = models.weights(model)
         model.set_weights(w)
         converter = tf.lite.TFLiteConverter.from_keras_model(model)
-        if name.endswith("_quant") or name in models.FULL_INTEGER:
-            converter.optimizations = [tf.lite.Optimize.DEFAULT]
-        if name in models.FULL_INTEGER:
-            converter.representative_dataset = lambda: iter(models.representative(name))
-            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-            converter.inference_input_type = tf.int8
-            converter.inference_output_type = tf.int8
+        models.configure(converter, name, tf)
         content = converter.convert()
         with open(os.path.join(HERE, f"{name}.tflite"), "wb") as f:
             f.write(content)

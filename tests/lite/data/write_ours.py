@@ -23,8 +23,7 @@ def converted(name):
     data = np.load(os.path.join(HERE, f"{name}.npz"))
     model.set_weights([data[f"w{i}"] for i in range(len(model.get_weights()))])
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
-    if name.endswith("_quant"):
-        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    models.configure(converter, name, tf)
     return converter.convert()
 
 

@@ -4,7 +4,9 @@ The converter traces the model (as its SavedModel would serve it), runs the
 graph passes functions run (constant folding, bias and activation fusion),
 and lowers each operation to TFLite's builtin operators (`lowering`).
 ``optimizations=[tf.lite.Optimize.DEFAULT]`` stores large convolution and
-dense weights as int8 with per-channel scales (dynamic range quantization).
+dense weights as int8 with per-channel scales (dynamic range quantization), or,
+with ``target_spec.supported_types=[tf.float16]``, every float constant as
+float16. Full integer quantization (a representative dataset) is not supported.
 
 >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
 >>> data = tf.lite.TFLiteConverter.from_keras_model(model).convert()
@@ -146,9 +148,12 @@ class TFLiteConverter:
             raise ValueError("Full integer quantization (a representative dataset) is not "
                              "supported; remove `representative_dataset` for dynamic range "
                              "quantization.")
+        float16 = quantize and any(dtypes.as_dtype(t) == dtypes.float16
+                                   for t in self.target_spec.supported_types)
         keyed = all(key is not None for key, *_ in self._functions)
         try:
-            return ModelBuilder(quantize).model(self._functions, signatures=keyed)
+            return ModelBuilder(quantize and not float16, float16).model(
+                self._functions, signatures=keyed)
         except ConversionError as e:
             raise ConverterError(_unsupported_message(e.op)) from None
 

@@ -46,10 +46,10 @@ def rule(*types):
 class ModelBuilder:
     """Buffers and operator codes shared by a model's subgraphs."""
 
-    def __init__(self, quantize=False):
+    def __init__(self, quantize=False, float16=False):
         self.buffers = [{}]
         self.codes, self.code_index = [], {}
-        self.quantize = quantize
+        self.quantize, self.float16 = quantize, float16
 
     def buffer(self, array):
         self.buffers.append({"data": np.ascontiguousarray(array).tobytes()})
@@ -228,7 +228,28 @@ class SubgraphBuilder:
             self.tensors[i]["name"] = (f"StatefulPartitionedCall:{n}" if self.key
                                        else self.out_names[n])
             outputs.append(i)
+        if self.model.float16:
+            self._half_constants()
         return self._pruned([self.index[id(t)] for t in program.inputs], outputs)
+
+    def _half_constants(self):
+        """Float constants stored as float16, DEQUANTIZE operators first making them float32
+        (TF's float16 quantization)."""
+        halves, ops = {}, self.operators
+        self.operators = []
+        for op in ops:
+            for n, i in enumerate(op["inputs"]):
+                array = self.constant_of(i) if i >= 0 else None
+                if array is None or array.dtype != np.float32:
+                    continue
+                if i not in halves:
+                    t = self.tensors[i]
+                    half = self.const(array.astype(np.float16), t["name"])
+                    halves[i] = self.add_tensor(t["name"] + "_dequantized", t["shape"],
+                                                np.float32)
+                    self.emit("DEQUANTIZE", [half], [halves[i]])
+                op["inputs"][n] = halves[i]
+        self.operators += ops
 
     def program_inputs(self):
         return [self.index[id(t)] for t in self.program.inputs]
