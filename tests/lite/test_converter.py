@@ -233,3 +233,31 @@ def test_float16_quantization_stores_half_constants():
     assert set(names[:-3]) == {"DEQUANTIZE"}
     halves = [d for d in interpreter.get_tensor_details() if d["dtype"] is np.float16]
     assert sorted(d["shape"].tolist() for d in halves)[-1] == [4, 3, 3, 2]
+
+
+def test_model_without_input_shape_fails_to_convert():
+    converter = tf.lite.TFLiteConverter.from_keras_model(
+        tf.keras.Sequential([tf.keras.layers.Dense(2)]))
+    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+        converter.convert()
+    assert type(info.value).__name__ == "ConverterError"
+
+
+def test_subclassed_model_signature_names():
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(3)
+
+        def call(self, x):
+            return tf.nn.relu(self.d(x))
+
+    model = Sub()
+    model(np.zeros((1, 4), np.float32))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    assert interpreter.get_signature_list() == {
+        "serving_default": {"inputs": ["input_1"], "outputs": ["output_1"]}}
+    x = np.float32([[1, -2, 3, 0.5]])
+    out = interpreter.get_signature_runner()(input_1=x)["output_1"]
+    np.testing.assert_allclose(out, model(x).numpy(), rtol=1e-6)

@@ -100,9 +100,7 @@ class TFLiteConverter:
         """A converter of `model`'s serving function (``serving_default``, by layer names)."""
         signatures = _save._canonical_signatures(model, None,
                                                  _save._keras_default_signature(model))
-        if not signatures:
-            raise ValueError("Model input shapes are not set. Call the model on data, or "
-                             "give it an input shape, before converting it.")
+        # (a model not built yet has no serving function: converting it fails, as in TF)
         return cls(_signature_functions(signatures), model)
 
     @classmethod
@@ -150,6 +148,10 @@ class TFLiteConverter:
                              "quantization.")
         float16 = quantize and any(dtypes.as_dtype(t) == dtypes.float16
                                    for t in self.target_spec.supported_types)
+        if not self._functions:
+            raise ConverterError("Could not translate MLIR to FlatBuffer.\nThe model has no "
+                                 "function to convert: its input shapes are unknown (call it "
+                                 "on data, or give it an input shape, first).")
         keyed = all(key is not None for key, *_ in self._functions)
         try:
             return ModelBuilder(quantize and not float16, float16).model(
