@@ -261,3 +261,15 @@ def test_subclassed_model_signature_names():
     x = np.float32([[1, -2, 3, 0.5]])
     out = interpreter.get_signature_runner()(input_1=x)["output_1"]
     np.testing.assert_allclose(out, model(x).numpy(), rtol=1e-6)
+
+
+def test_select_tf_ops_are_not_written():
+    @tf.function(input_signature=[tf.TensorSpec([3, 3], tf.float32)])
+    def f(x):
+        return tf.linalg.svd(x)[0]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS,
+                                           tf.lite.OpsSet.SELECT_TF_OPS]
+    with pytest.raises(Exception, match="no select TF \\(flex\\) or custom operators"):
+        converter.convert()

@@ -157,7 +157,8 @@ class TFLiteConverter:
             return ModelBuilder(quantize and not float16, float16).model(
                 self._functions, signatures=keyed)
         except ConversionError as e:
-            raise ConverterError(_unsupported_message(e.op)) from None
+            flex = OpsSet.SELECT_TF_OPS in ops or self.allow_custom_ops
+            raise ConverterError(_unsupported_message(e.op, flex)) from None
 
 
 def _signature_functions(signatures):
@@ -180,8 +181,12 @@ def _tensor_base_name(n, t):
     return "Identity" if n == 0 else f"Identity_{n}"
 
 
-def _unsupported_message(op):
+def _unsupported_message(op, flex):
     where = f"{op.location[0]}:{op.location[1]}:1" if op.location else "<unknown>:0"
+    if flex:  # (TF would keep it as a TensorFlow (flex) or custom op, which cannot run here)
+        return (f"Could not translate MLIR to FlatBuffer.{where}: error: 'tf.{op.type}' op has "
+                f"no TFLite builtin operator, and this converter writes no select TF (flex) "
+                f"or custom operators")
     return (f"Could not translate MLIR to FlatBuffer.{where}: error: 'tf.{op.type}' op is "
             f"neither a custom op nor a flex op\n<unknown>:0: error: failed while converting: "
             f"'main': \nSome ops in the model are custom ops, See instructions to implement "
