@@ -273,3 +273,18 @@ def test_select_tf_ops_are_not_written():
                                            tf.lite.OpsSet.SELECT_TF_OPS]
     with pytest.raises(Exception, match="no select TF \\(flex\\) or custom operators"):
         converter.convert()
+
+
+def test_gelu_lowers_to_tflite_gelu():
+    fn = tf.function(lambda x: tf.nn.gelu(x))
+    cf = fn.get_concrete_function(tf.TensorSpec([None, 3], tf.float32, name="x"))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_concrete_functions([cf], fn).convert())
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == ["GELU"]
+    x = np.float32([[-3, -0.5, 0], [0.25, 1, 4]])
+    interpreter.resize_tensor_input(0, [2, 3])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    got = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    np.testing.assert_allclose(got, tf.nn.gelu(x).numpy(), rtol=1e-6, atol=1e-7)

@@ -113,6 +113,7 @@ class SubgraphBuilder:
         self.known = {}     # id(graph tensor) -> its constant value
         self.unknown = []   # TFLite tensors of unknown shape
         self.producer = {}  # TFLite tensor -> the operator writing it
+        self.gelu = {}      # id(erfc's output in a gelu) -> gelu's input
         self.users = self.program.users()
 
     # -- tensors -------------------------------------------------------------------------------
@@ -429,6 +430,8 @@ def _binary(sub, op):
     name, options = _BINARY[op.type]
     if name == "ADD" and _fold_bias(sub, op):
         return
+    if name == "MUL" and _gelu(sub, op):
+        return
     if op.type == "BiasAdd" and op.attrs.get("data_format", "NHWC") != "NHWC":
         raise ConversionError(op)
     sub.emit(name, [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])], options)
@@ -452,6 +455,39 @@ def _fold_bias(sub, op):
     producer["inputs"][2] = sub.const(bias, b.op.name)
     sub.alias(x, producer, op.outputs[0])
     return True
+
+
+def _scalar(sub, t, value):
+    v = sub.value(t)
+    return v is not None and v.size == 1 and abs(float(v) - value) < 1e-6
+
+
+def _product_of(t, sub, value):
+    """`x` when graph tensor `t` is ``x * value`` (either order), else None."""
+    if t.op.type != "Mul":
+        return None
+    a, b = t.op.inputs
+    return a if _scalar(sub, b, value) else b if _scalar(sub, a, value) else None
+
+
+@rule("Erfc")
+def _erfc(sub, op):
+    # only as part of gelu, ``0.5 * x * erfc(-x / sqrt(2))`` (found at the product, `_gelu`)
+    scaled = _product_of(op.inputs[0], sub, 0.5 ** 0.5)
+    if scaled is None or scaled.op.type != "Neg":
+        raise ConversionError(op)
+    sub.gelu[id(op.outputs[0])] = scaled.op.inputs[0]
+
+
+def _gelu(sub, op):
+    """Lowers ``(0.5 * x) * erfc(-x / sqrt(2))`` to GELU; whether `op` was that product."""
+    for half, erfc in (op.inputs, op.inputs[::-1]):
+        x = sub.gelu.get(id(erfc))
+        if x is not None and _product_of(half, sub, 0.5) is x:
+            sub.emit("GELU", [sub.input(x)], [sub.result(op.outputs[0])], "GeluOptions",
+                     approximate=False)
+            return True
+    return False
 
 
 _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
