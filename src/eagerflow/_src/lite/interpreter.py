@@ -239,6 +239,9 @@ class Interpreter:
         value = np.array(sub.values[i])
         return value[()] if value.ndim == 0 else value   # (a scalar as a NumPy scalar)
 
+    def reset_all_variables(self):
+        """Resets variable tensors to their initial values (models here hold none)."""
+
     def tensor(self, tensor_index):
         """A function returning the tensor `tensor_index`'s current value."""
         return lambda: self.get_tensor(tensor_index)

@@ -18,12 +18,19 @@ KERNELS = {}
 _PADDING = {0: "SAME", 1: "VALID"}
 
 
-def _kernel(*names):
-    def register(fn):
-        for name in names:
-            KERNELS[name] = fn
-        return fn
-    return register
+def registrar(table):
+    """A decorator factory: ``@registrar(table)(*names)`` enters a function in `table`
+    under each name."""
+    def named(*names):
+        def register(fn):
+            for name in names:
+                table[name] = fn
+            return fn
+        return register
+    return named
+
+
+_kernel = registrar(KERNELS)
 
 
 def activate(x, code):

@@ -21,6 +21,7 @@ from eagerflow._src.graph.passes.pipeline import optimize
 from eagerflow._src.graph.passes.program import derive, rewrite
 from eagerflow._src.lite import schema
 from eagerflow._src.lite.interpreter import _Subgraph
+from eagerflow._src.lite.kernels import registrar
 
 RULES = {}
 _ACTIVATIONS = {b"Relu": "RELU", b"Relu6": "RELU6"}  # (TFLite fuses no tanh into FC)
@@ -35,12 +36,7 @@ class ConversionError(Exception):
         self.op = op
 
 
-def rule(*types):
-    def register(fn):
-        for t in types:
-            RULES[t] = fn
-        return fn
-    return register
+rule = registrar(RULES)   # ``@rule("Conv2D", ...)``: the lowering of those graph ops
 
 
 class ModelBuilder:
