@@ -17,8 +17,7 @@ array([0., 6.], dtype=float32)
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.lite import schema
-from eagerflow._src.lite import kernels, quantized
+from eagerflow._src.lite import kernels, quantized, schema
 from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
@@ -29,11 +28,9 @@ _HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
 
 
 def _quantization(tensor):
-    q = tensor["quantization"] or {}
-    scales = np.asarray(q.get("scale") if q.get("scale") is not None else [], np.float32)
-    zeros = np.asarray(q.get("zero_point") if q.get("zero_point") is not None else [],
-                       np.int64).astype(np.int32)
-    return scales, zeros, int(q.get("quantized_dimension") or 0)
+    """``(scales, int32 zero points, quantized dimension)`` of a tensor dict."""
+    scales, zeros = quantized.params(tensor)
+    return scales, zeros.astype(np.int32), _axis(tensor)
 
 
 def _axis(tensor):
