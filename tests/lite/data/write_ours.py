@@ -12,8 +12,11 @@ import numpy as np
 import eagerflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-import models  # noqa: E402
+try:
+    from tests.lite import models   # (imported by the tests)
+except ImportError:                 # (run as a script)
+    sys.path.insert(0, os.path.dirname(HERE))
+    import models  # noqa: E402
 
 
 def converted(name):
