@@ -213,6 +213,7 @@ def _reducer(fn):
 KERNELS["MEAN"] = _reducer(np.mean)
 KERNELS["SUM"] = _reducer(np.sum)
 KERNELS["REDUCE_MAX"] = _reducer(np.max)
+KERNELS["REDUCE_PROD"] = _reducer(np.prod)
 
 
 @_kernel("CONCATENATION")
@@ -263,6 +264,30 @@ def _nearest(before, after, options):
         at = at + 0.5
     source = _round(at * scale) if align else np.floor(at * scale)
     return np.minimum(source.astype(np.int64), before - 1)
+
+
+@_kernel("RESIZE_BILINEAR")
+def _resize_bilinear(inputs, options, out_types):
+    x, size = inputs[0], [int(d) for d in inputs[1]]
+    (y0, y1, dy), (x0, x1, dx) = [_bilinear(x.shape[axis], n, options)
+                                  for axis, n in ((1, size[0]), (2, size[1]))]
+    dy, dx = dy[None, :, None, None], dx[None, None, :, None]
+    top = x[:, y0][:, :, x0] * (1 - dx) + x[:, y0][:, :, x1] * dx
+    bottom = x[:, y1][:, :, x0] * (1 - dx) + x[:, y1][:, :, x1] * dx
+    return [(top * (1 - dy) + bottom * dy).astype(out_types[0])]
+
+
+def _bilinear(before, after, options):
+    """(lower source index, upper source index, weight of the upper) of each position, as
+    TFLite's reference kernel computes them (in float32)."""
+    align = options.get("align_corners") and after > 1
+    scale = np.float32((before - 1) / (after - 1) if align else before / after)
+    at = np.arange(after, dtype=np.float32)
+    source = (at + np.float32(0.5)) * scale - np.float32(0.5) \
+        if options.get("half_pixel_centers") else at * scale
+    lower = np.maximum(np.floor(source), 0).astype(np.int64)
+    upper = np.minimum(np.ceil(source), before - 1).astype(np.int64)
+    return lower, upper, (source - lower).astype(np.float32)
 
 
 @_kernel("TILE")

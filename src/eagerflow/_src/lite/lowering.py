@@ -651,15 +651,61 @@ def _pack(sub, op):
              "PackOptions", values_count=len(op.inputs), axis=int(op.attrs.get("axis", 0)))
 
 
+_MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")
+
+
 @rule("StridedSlice")
 def _strided_slice(sub, op):
-    ins = [sub.input(op.inputs[0])] + [_operand(sub, op, n, attr)
-                                       for n, attr in ((1, "begin"), (2, "end"), (3, "strides"))]
-    if op.attrs.get("ellipsis_mask", 0):
-        raise ConversionError(op)
-    sub.emit("STRIDED_SLICE", ins, [sub.result(op.outputs[0])], "StridedSliceOptions",
-             **{m: int(op.attrs.get(m, 0)) for m in ("begin_mask", "end_mask",
-                                                     "new_axis_mask", "shrink_axis_mask")})
+    x = op.inputs[0]
+    attrs = dict(op.attrs)
+    if attrs.get("ellipsis_mask", 0):
+        if len(op.inputs) > 1 or x.shape.rank is None:
+            raise ConversionError(op)
+        attrs = _without_ellipsis(attrs, x.shape.rank)
+    if len(op.inputs) > 1:
+        specs = [sub.input(t) for t in op.inputs[1:4]]
+    else:
+        specs = [sub.const(np.int32(attrs[a]), f"{op.name}/{a}")
+                 for a in ("begin", "end", "strides")]
+    sub.emit("STRIDED_SLICE", [sub.input(x)] + specs, [sub.result(op.outputs[0])],
+             "StridedSliceOptions", **{m: int(attrs.get(m, 0)) for m in _MASKS})
+
+
+def _without_ellipsis(attrs, rank):
+    """Constant strided slice `attrs` with the ellipsis spelled out as full slices of the
+    dimensions it stands for (TFLite's kernel takes no ellipsis)."""
+    begin, end, strides = list(attrs["begin"]), list(attrs["end"]), list(attrs["strides"])
+    masks = {m: attrs.get(m, 0) for m in _MASKS}
+    at = next(i for i in range(len(begin)) if attrs["ellipsis_mask"] >> i & 1)
+    named = sum(1 for i in range(len(begin)) if i != at and not masks["new_axis_mask"] >> i & 1)
+    span = max(rank - named, 0)
+    out = {"begin": [], "end": [], "strides": [], **{m: 0 for m in _MASKS}}
+    position = 0
+    for i in range(len(begin)):
+        if i == at:
+            for _ in range(span):
+                out["begin"].append(0), out["end"].append(0), out["strides"].append(1)
+                out["begin_mask"] |= 1 << position
+                out["end_mask"] |= 1 << position
+                position += 1
+            continue
+        out["begin"].append(begin[i]), out["end"].append(end[i]), out["strides"].append(strides[i])
+        for m in _MASKS:
+            if masks[m] >> i & 1:
+                out[m] |= 1 << position
+        position += 1
+    return out
+
+
+@rule("ResizeBilinear", "ResizeNearestNeighbor")
+def _resize(sub, op):
+    bilinear = op.type == "ResizeBilinear"
+    sub.emit("RESIZE_BILINEAR" if bilinear else "RESIZE_NEAREST_NEIGHBOR",
+             [sub.input(op.inputs[0]), _operand(sub, op, 1, "size")],
+             [sub.result(op.outputs[0])],
+             "ResizeBilinearOptions" if bilinear else "ResizeNearestNeighborOptions",
+             align_corners=bool(op.attrs.get("align_corners")),
+             half_pixel_centers=bool(op.attrs.get("half_pixel_centers")))
 
 
 @rule("GatherV2")

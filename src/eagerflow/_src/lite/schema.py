@@ -65,6 +65,9 @@ _OPTIONS = {
     "SoftmaxOptions": (9, [("beta", "f32", 0.0)]),
     "ConcatenationOptions": (10, [("axis", "i32", 0), _ACT]),
     "AddOptions": (11, [_ACT]),
+    "ResizeBilinearOptions": (15, [("new_height", "i32", 0), ("new_width", "i32", 0),
+                                   ("align_corners", "bool", False),
+                                   ("half_pixel_centers", "bool", False)]),
     "ReshapeOptions": (17, [("new_shape", "[i32]", None)]),
     "MulOptions": (21, [_ACT]),
     "PadOptions": (22, []),
@@ -105,14 +108,15 @@ OPTION_NUMBERS = {name: number for number, name in OPTION_TABLES.items()}
 OPERATORS = {
     "ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4,
     "DEQUANTIZE": 6, "FLOOR": 8, "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17,
-    "MUL": 18, "RELU": 19, "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22, "SOFTMAX": 25,
-    "TANH": 28, "PAD": 34, "GATHER": 36, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41, "DIV": 42,
-    "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47, "LOG_SOFTMAX": 50, "CAST": 53,
-    "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57, "NEG": 59, "TRANSPOSE_CONV": 67, "TILE": 69,
-    "EXPAND_DIMS": 70, "LOG": 73, "SUM": 74, "SQRT": 75, "RSQRT": 76, "SHAPE": 77, "POW": 78,
-    "REDUCE_MAX": 82, "PACK": 83, "SQUARE": 92, "RESIZE_NEAREST_NEIGHBOR": 97,
-    "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "ABS": 101, "ELU": 111, "QUANTIZE": 114,
-    "HARD_SWISH": 117, "BATCH_MATMUL": 126, "GELU": 150,
+    "MUL": 18, "RELU": 19, "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22,
+    "RESIZE_BILINEAR": 23, "SOFTMAX": 25, "TANH": 28, "PAD": 34, "GATHER": 36, "TRANSPOSE": 39,
+    "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47,
+    "LOG_SOFTMAX": 50, "CAST": 53, "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57, "NEG": 59,
+    "TRANSPOSE_CONV": 67, "TILE": 69, "EXPAND_DIMS": 70, "LOG": 73, "SUM": 74, "SQRT": 75,
+    "RSQRT": 76, "SHAPE": 77, "POW": 78, "REDUCE_PROD": 81, "REDUCE_MAX": 82, "PACK": 83,
+    "SQUARE": 92, "RESIZE_NEAREST_NEIGHBOR": 97, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99,
+    "ABS": 101, "ELU": 111, "QUANTIZE": 114, "HARD_SWISH": 117, "BATCH_MATMUL": 126,
+    "GELU": 150,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
 OPERATORS_CUSTOM = 32
