@@ -8,11 +8,12 @@ import numpy as np
 
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
-          "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2)}
+          "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
+          "resize": (6, 6, 3)}
 # models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
 FULL_INTEGER = {"cnn_int8"}
 # models whose inputs are token ids
-INTEGER_INPUTS = {"text"}
+INTEGER_INPUTS = {"text", "transformer"}
 
 
 def build(tf, name):
@@ -48,6 +49,18 @@ def build(tf, name):
         return tf.keras.Sequential([
             L.Conv2D(16, 3, activation="relu", padding="same", input_shape=(8, 8, 8)),
             L.DepthwiseConv2D(3, depth_multiplier=8), L.Flatten(), L.Dense(4)])
+    if name == "transformer":  # (attention's einsums, layer normalization)
+        tokens = L.Input((6,), name="tokens")
+        e = L.Embedding(20, 8)(tokens)
+        a = L.MultiHeadAttention(num_heads=2, key_dim=4)(e, e)
+        h = L.LayerNormalization(epsilon=1e-6)(e + a)
+        h = L.LayerNormalization(epsilon=1e-6)(h + L.Dense(8, activation="relu")(h))
+        pooled = L.GlobalAveragePooling1D()(h)
+        return tf.keras.Model(tokens, L.Dense(2, activation="softmax")(pooled))
+    if name == "resize":
+        return tf.keras.Sequential([L.Resizing(9, 9, input_shape=(6, 6, 3)),
+                                    L.Conv2D(2, 3, activation="swish"), L.Flatten(),
+                                    L.Dense(2)])
     if name == "cnn_f16":
         return tf.keras.Sequential([L.Conv2D(4, 3, activation="relu", input_shape=(6, 6, 2)),
                                     L.Flatten(), L.Dense(3)])

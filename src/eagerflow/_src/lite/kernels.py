@@ -295,6 +295,11 @@ def _tile(inputs, options, out_types):
     return [np.tile(inputs[0], [int(m) for m in inputs[1]])]
 
 
+@_kernel("FILL")
+def _fill(inputs, options, out_types):
+    return [np.full([int(d) for d in inputs[0]], inputs[1], out_types[0])]
+
+
 @_kernel("CAST")
 def _cast(inputs, options, out_types):
     return [inputs[0].astype(out_types[0])]

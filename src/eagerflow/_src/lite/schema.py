@@ -94,6 +94,7 @@ _OPTIONS = {
     "PackOptions": (59, [("values_count", "i32", 0), ("axis", "i32", 0)]),
     "ResizeNearestNeighborOptions": (74, [("align_corners", "bool", False),
                                           ("half_pixel_centers", "bool", False)]),
+    "FillOptions": (68, []),
     "LeakyReluOptions": (75, [("alpha", "f32", 0.0)]),
     "QuantizeOptions": (89, []),
     "HardSwishOptions": (91, []),
@@ -114,9 +115,9 @@ OPERATORS = {
     "LOG_SOFTMAX": 50, "CAST": 53, "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57, "NEG": 59,
     "TRANSPOSE_CONV": 67, "TILE": 69, "EXPAND_DIMS": 70, "LOG": 73, "SUM": 74, "SQRT": 75,
     "RSQRT": 76, "SHAPE": 77, "POW": 78, "REDUCE_PROD": 81, "REDUCE_MAX": 82, "PACK": 83,
-    "SQUARE": 92, "RESIZE_NEAREST_NEIGHBOR": 97, "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99,
-    "ABS": 101, "ELU": 111, "QUANTIZE": 114, "HARD_SWISH": 117, "BATCH_MATMUL": 126,
-    "GELU": 150,
+    "SQUARE": 92, "FILL": 94, "RESIZE_NEAREST_NEIGHBOR": 97, "LEAKY_RELU": 98,
+    "SQUARED_DIFFERENCE": 99, "ABS": 101, "ELU": 111, "QUANTIZE": 114, "HARD_SWISH": 117,
+    "BATCH_MATMUL": 126, "GELU": 150,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
 OPERATORS_CUSTOM = 32
