@@ -299,3 +299,28 @@ def test_replaced_constants_leave_no_buffers():
         read = {t["buffer"] for sub in model["subgraphs"] for t in sub["tensors"]}
         assert read | {0} == set(range(len(model["buffers"])))
         assert len(content) < os.path.getsize(os.path.join(DATA, f"{name}.tflite"))
+
+
+def test_slices_splits_and_reductions():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def f(x):
+        a, b = tf.split(x, 2, axis=1)
+        c, d = tf.split(x, [1, 3], axis=1)
+        return {"s": tf.slice(x, [0, 1], [-1, 2]), "a": a * b,
+                "c": tf.reduce_sum(d, 1) - c[:, 0], "m": tf.reduce_min(x, 1),
+                "p": tf.reduce_prod(x, 1), "e": x[..., None][:, 1:3]}
+
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_concrete_functions(
+            [f.get_concrete_function()], f).convert())
+    assert {"SLICE", "SPLIT", "SPLIT_V", "REDUCE_MIN", "REDUCE_PROD"} <= {
+        op["op_name"] for op in interpreter._get_ops_details()}
+    x = np.random.RandomState(0).uniform(-1, 1, (3, 4)).astype(np.float32)
+    interpreter.resize_tensor_input(0, [3, 4])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    want = f(x)
+    for d, key in zip(interpreter.get_output_details(), sorted(want)):
+        np.testing.assert_allclose(interpreter.get_tensor(d["index"]), want[key].numpy(),
+                                   rtol=1e-6)

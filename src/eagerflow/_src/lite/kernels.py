@@ -214,6 +214,28 @@ KERNELS["MEAN"] = _reducer(np.mean)
 KERNELS["SUM"] = _reducer(np.sum)
 KERNELS["REDUCE_MAX"] = _reducer(np.max)
 KERNELS["REDUCE_PROD"] = _reducer(np.prod)
+KERNELS["REDUCE_MIN"] = _reducer(np.min)
+
+
+@_kernel("SLICE")
+def _slice(inputs, options, out_types):
+    x, begin, size = inputs[0], [int(b) for b in inputs[1]], [int(n) for n in inputs[2]]
+    return [np.array(x[tuple(slice(b, None if n == -1 else b + n)
+                              for b, n in zip(begin, size))])]
+
+
+@_kernel("SPLIT")
+def _split(inputs, options, out_types):
+    axis, x = int(np.ravel(inputs[0])[0]), inputs[1]
+    return [np.array(p) for p in np.split(x, options["num_splits"], axis=axis)]
+
+
+@_kernel("SPLIT_V")
+def _split_v(inputs, options, out_types):
+    x, sizes, axis = inputs[0], [int(n) for n in inputs[1]], int(np.ravel(inputs[2])[0])
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+    return [np.array(p) for p in np.split(x, np.cumsum(sizes)[:-1], axis=axis)]
 
 
 @_kernel("CONCATENATION")

@@ -564,7 +564,8 @@ def _reshape(sub, op):
     sub.emit("RESHAPE", [sub.input(op.inputs[0]), shape], [sub.result(out)])
 
 
-_REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX"}
+_REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX", "Min": "REDUCE_MIN",
+             "Prod": "REDUCE_PROD"}
 
 
 @rule(*_REDUCERS)
@@ -612,6 +613,27 @@ def _cast(sub, op):
     sub.emit("CAST", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])], "CastOptions",
              in_data_type=schema.TYPE_NUMBERS[np.dtype(src)],
              out_data_type=schema.TYPE_NUMBERS[np.dtype(dst)])
+
+
+@rule("Slice")
+def _slice(sub, op):
+    sub.emit("SLICE", [sub.input(op.inputs[0]), _operand(sub, op, 1, "begin"),
+                       _operand(sub, op, 2, "size")], [sub.result(op.outputs[0])],
+             "SliceOptions")
+
+
+@rule("Split", "SplitV")
+def _split(sub, op):
+    outs = [sub.result(t) for t in op.outputs]
+    if op.type == "Split":
+        axis = sub.const(np.int32(op.attrs["axis"]), op.name + "/axis") \
+            if "axis" in op.attrs else sub.input(op.inputs[0])
+        x = op.inputs[-1] if "axis" not in op.attrs else op.inputs[0]
+        sub.emit("SPLIT", [axis, sub.input(x)], outs, "SplitOptions", num_splits=len(outs))
+        return
+    sub.emit("SPLIT_V", [sub.input(op.inputs[0]), _operand(sub, op, 1, "size_splits"),
+                         _operand(sub, op, 2, "axis")], outs, "SplitVOptions",
+             num_splits=len(outs))
 
 
 @rule("Fill")
