@@ -324,3 +324,35 @@ def test_slices_splits_and_reductions():
     for d, key in zip(interpreter.get_output_details(), sorted(want)):
         np.testing.assert_allclose(interpreter.get_tensor(d["index"]), want[key].numpy(),
                                    rtol=1e-6)
+
+
+def test_comparisons_selects_and_rounding_as_tflite():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def f(x):
+        return {"w": tf.where(x > 0.5, tf.sin(x), tf.cos(x)),
+                "fd": tf.math.floordiv(x, 0.3), "fm": tf.math.floormod(x, 0.3),
+                "r": tf.round(x * 4.0), "c": tf.math.ceil(x), "s": tf.sign(x - 0.5),
+                "l": tf.cast(tf.logical_and(x > 0.2, tf.logical_not(x > 0.7)), tf.float32)}
+
+    interpreter = tf.lite.Interpreter(model_content=tf.lite.TFLiteConverter.from_concrete_functions(
+        [f.get_concrete_function()], f).convert())
+    x = np.float32([-1.3, -0.5, 0, 0.125, 0.375, 0.5, 0.6, 0.875, 1.5, 2.5])
+    interpreter.resize_tensor_input(0, [10])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    got = dict(zip(["c", "fd", "fm", "l", "r", "s", "w"],
+                   [interpreter.get_tensor(d["index"])
+                    for d in interpreter.get_output_details()]))
+    # TF's interpreter's results on TF's conversion of `f` (TF 2.21)
+    np.testing.assert_array_equal(got["c"], [-1, -0.0, 0, 1, 1, 1, 1, 1, 2, 3])
+    np.testing.assert_array_equal(got["fd"], [-5, -2, 0, 0, 1, 1, 2, 2, 4, 8])   # 1.5 // 0.3
+    np.testing.assert_allclose(got["fm"], [0.2000001, 0.10000002, 0, 0.125, 0.07499999,
+                                           0.19999999, 0, 0.27499998, 0.29999995,
+                                           0.0999999], rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(got["l"], [0, 0, 0, 0, 1, 1, 1, 0, 0, 0])
+    np.testing.assert_array_equal(got["r"], [-5, -2, 0, 0, 2, 2, 2, 4, 6, 10])   # half to even
+    np.testing.assert_array_equal(got["s"], [-1, -1, -1, -1, -1, 0, 1, 1, 1, 1])
+    np.testing.assert_allclose(got["w"], [0.267499, 0.87758255, 1, 0.9921977, 0.9305077,
+                                          0.8775826, 0.56464249, 0.7675435, 0.997495,
+                                          0.5984722], rtol=1e-6)

@@ -68,6 +68,12 @@ def _wide(fn):
     return wide
 
 
+def _floor_div(a, b):
+    # (floats: the quotient's floor in double, as TFLite's kernel takes it)
+    return np.floor_divide(a, b) if a.dtype.kind in "iu" else \
+        np.floor(a.astype(np.float64) / b).astype(a.dtype)
+
+
 def _div(a, b):
     return np.floor_divide(a, b) if np.issubdtype(a.dtype, np.integer) else a / b
 
@@ -83,7 +89,15 @@ for _name, _fn in [("ADD", np.add), ("SUB", np.subtract), ("MUL", np.multiply),
                    ("RELU", lambda x: np.maximum(x, 0)), ("RELU6", lambda x: np.clip(x, 0, 6)),
                    ("RELU_N1_TO_1", lambda x: np.clip(x, -1, 1)),
                    ("HARD_SWISH", lambda x: x * np.clip(x + 3, 0, 6) / 6),
-                   ("ELU", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))))]:
+                   ("ELU", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0)))),
+                   ("LESS", np.less), ("GREATER", np.greater),
+                   ("GREATER_EQUAL", np.greater_equal), ("LESS_EQUAL", np.less_equal),
+                   ("EQUAL", np.equal), ("NOT_EQUAL", np.not_equal),
+                   ("LOGICAL_OR", np.logical_or), ("LOGICAL_AND", np.logical_and),
+                   ("LOGICAL_NOT", np.logical_not), ("SELECT", np.where),
+                   ("SELECT_V2", np.where), ("SIN", _wide(np.sin)), ("COS", _wide(np.cos)),
+                   ("FLOOR_DIV", _floor_div), ("FLOOR_MOD", np.mod), ("CEIL", np.ceil),
+                   ("ROUND", np.round), ("SIGN", np.sign), ("ZEROS_LIKE", np.zeros_like)]:
     _elementwise(_name, _fn)
 
 

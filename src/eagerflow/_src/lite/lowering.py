@@ -429,7 +429,13 @@ _BINARY = {"AddV2": ("ADD", "AddOptions"), "Add": ("ADD", "AddOptions"),
            "Sub": ("SUB", "SubOptions"), "Mul": ("MUL", "MulOptions"),
            "RealDiv": ("DIV", "DivOptions"), "Maximum": ("MAXIMUM", "MaximumMinimumOptions"),
            "Minimum": ("MINIMUM", "MaximumMinimumOptions"), "Pow": ("POW", None),
-           "SquaredDifference": ("SQUARED_DIFFERENCE", None), "BiasAdd": ("ADD", "AddOptions")}
+           "SquaredDifference": ("SQUARED_DIFFERENCE", None), "BiasAdd": ("ADD", "AddOptions"),
+           "Less": ("LESS", None), "Greater": ("GREATER", None),
+           "GreaterEqual": ("GREATER_EQUAL", None), "LessEqual": ("LESS_EQUAL", None),
+           "Equal": ("EQUAL", None), "NotEqual": ("NOT_EQUAL", None),
+           "LogicalOr": ("LOGICAL_OR", None), "LogicalAnd": ("LOGICAL_AND", None),
+           "FloorDiv": ("FLOOR_DIV", None), "FloorMod": ("FLOOR_MOD", None),
+           "SelectV2": ("SELECT_V2", None)}
 
 
 @rule(*_BINARY)
@@ -499,7 +505,9 @@ def _gelu(sub, op):
 
 _UNARY = {"Relu": "RELU", "Relu6": "RELU6", "Sigmoid": "LOGISTIC", "Tanh": "TANH",
           "Exp": "EXP", "Log": "LOG", "Sqrt": "SQRT", "Rsqrt": "RSQRT", "Neg": "NEG",
-          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Elu": "ELU"}
+          "Abs": "ABS", "Square": "SQUARE", "Floor": "FLOOR", "Elu": "ELU",
+          "LogicalNot": "LOGICAL_NOT", "Sin": "SIN", "Cos": "COS", "Ceil": "CEIL",
+          "Round": "ROUND", "Sign": "SIGN", "ZerosLike": "ZEROS_LIKE"}
 
 
 _FUSED_ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6"}
