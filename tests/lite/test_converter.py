@@ -356,3 +356,22 @@ def test_comparisons_selects_and_rounding_as_tflite():
     np.testing.assert_allclose(got["w"], [0.267499, 0.87758255, 1, 0.9921977, 0.9305077,
                                           0.8775826, 0.56464249, 0.7675435, 0.997495,
                                           0.5984722], rtol=1e-6)
+
+
+def test_integer_settings_checked_as_tf_checks_them():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.inference_input_type = tf.int8
+    with pytest.raises(ValueError, match="^The inference_input_type and inference_output_type "
+                                         "must be tf.float32.$"):
+        converter.convert()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    with pytest.raises(ValueError, match="^For full integer quantization, a "
+                                         "`representative_dataset` must be specified.$"):
+        converter.convert()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: iter([[np.zeros((1, 3), np.float32)]])
+    with pytest.raises(ValueError, match="Full integer quantization"):
+        converter.convert()   # (not supported here: an error, never a float model instead)

@@ -137,6 +137,16 @@ class TFLiteConverter:
     def convert(self):
         """The converted model, the bytes of a ``.tflite`` file."""
         ops = set(self.target_spec.supported_ops)
+        full_integer = self.representative_dataset is not None or \
+            OpsSet.TFLITE_BUILTINS_INT8 in ops
+        if not full_integer and (dtypes.as_dtype(self.inference_input_type) != dtypes.float32
+                                 or dtypes.as_dtype(self.inference_output_type) !=
+                                 dtypes.float32):
+            raise ValueError("The inference_input_type and inference_output_type must be "
+                             "tf.float32.")
+        if OpsSet.TFLITE_BUILTINS_INT8 in ops and self.representative_dataset is None:
+            raise ValueError("For full integer quantization, a `representative_dataset` "
+                             "must be specified.")
         if ops - {OpsSet.TFLITE_BUILTINS, OpsSet.SELECT_TF_OPS}:
             raise ValueError(f"Converting to {sorted(str(o) for o in ops)} is not supported: "
                              f"only float and dynamic range models convert.")
