@@ -2,8 +2,9 @@
 
 A `SubgraphBuilder` walks a traced function's optimized program (constants
 folded, bias and activation fused) and asks `RULES[op.type]` (from `rules` and
-`composite_rules`) to emit TFLite operators for each operation; variables read by the function become constant
-buffers. Operators nothing returned depends on are pruned at the end.
+`composite_rules`) to emit TFLite operators for each operation; variables read
+by the function become constant buffers. Operators nothing returned depends on
+are pruned at the end.
 
 >>> cf = tf.function(lambda x: tf.nn.relu6(x + 1.0)).get_concrete_function(
 ...     tf.TensorSpec([None, 2], tf.float32))
