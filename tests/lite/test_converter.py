@@ -126,6 +126,8 @@ def test_from_saved_model_signatures(tmp_path):
     assert interpreter.get_signature_list() == {
         "one": {"inputs": ["q"], "outputs": ["y"]},
         "two": {"inputs": ["r"], "outputs": ["a", "z"]}}
+    # (functions reading no variables are called with PartitionedCall in TF's signatures)
+    assert [d["name"] for d in interpreter.get_output_details()] == ["PartitionedCall:0"]
     out = interpreter.get_signature_runner("two")(r=np.float32([0, 1]))
     np.testing.assert_array_equal(out["a"], np.float32([1.0, 2.7182817]))
     np.testing.assert_array_equal(out["z"], [-1.0, 0.0])

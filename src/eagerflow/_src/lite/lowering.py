@@ -96,9 +96,12 @@ class SubgraphBuilder:
 
     def __init__(self, model, concrete, key, in_names, out_names):
         self.model = model
+        program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
+        # (TF's signature calls a function reading variables with StatefulPartitionedCall)
+        self.call = "StatefulPartitionedCall" if any(
+            op.type == "ReadVariableOp" for op in program.operations) else "PartitionedCall"
         # (variables read become constants, and what follows from constants folds)
-        self.program = fold_constants(rewrite(
-            optimize(concrete.graph, concrete.inputs, concrete.outputs), _frozen))
+        self.program = fold_constants(rewrite(program, _frozen))
         self.key, self.in_names, self.out_names = key, in_names, out_names
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index
@@ -218,7 +221,7 @@ class SubgraphBuilder:
                 self.emit("RESHAPE", [src, self.const(shape, t.op.name + "/shape")],
                           [self.result(t)])
             i = self.index[id(t)]
-            self.tensors[i]["name"] = (f"StatefulPartitionedCall:{n}" if self.key
+            self.tensors[i]["name"] = (f"{self.call}:{n}" if self.key
                                        else self.out_names[n])
             outputs.append(i)
         if self.model.float16:
