@@ -58,6 +58,7 @@ from eagerflow._src.keras.metrics import confusion_metrics
 from eagerflow._src.keras.optimizers import schedules
 from eagerflow._src.keras.saving import safetensors_format, weights
 from eagerflow._src.keras.saving.weights import checkpoint_keys
+from eagerflow._src.lite import schema as lite_schema
 from eagerflow._src.keras.utils import progbar
 from eagerflow._src.ops import (
     array_ops, conv_ops, fused_batch_norm_ops, linalg_ops, list_ops, math_ops, nn_ops, philox,

@@ -127,6 +127,7 @@ DOCS = {
                                    "cluster a program runs in (``TF_CONFIG``).",
     "distribute.experimental": "``tf.distribute.experimental``: further strategies and "
                                "communication options.",
+    "lite": "TensorFlow Lite (``tf.lite``): converting models to ``.tflite`` files and running them.",
     "linalg": "Linear algebra (``tf.linalg``).",
     "math": "Math ops (``tf.math``).",
     "math.special": "Special functions (``tf.math.special``).",
@@ -171,9 +172,9 @@ SIDE_EFFECTS = {
 # Sub-namespaces loaded on first attribute access, keeping ``import eagerflow`` fast
 # (``tf.compat.v1``, ``tf.saved_model``, ``tf.summary`` and ``tf.train`` import protobuf,
 # ``tf.feature_column`` Keras's initializers,
-# ``tf.data`` the function machinery).
-LAZY = {"": ["contrib", "data", "feature_column", "keras", "profiler", "python", "raw_ops",
-             "saved_model", "summary", "test", "train"],
+# ``tf.data`` the function machinery, ``tf.lite`` the SavedModel reader and writer).
+LAZY = {"": ["contrib", "data", "feature_column", "keras", "lite", "profiler", "python",
+             "raw_ops", "saved_model", "summary", "test", "train"],
         "compat": ["v1", "v2"]}
 
 # Lazy sub-namespaces that are another namespace under a second name (TF 2's ``tf.metrics``

@@ -112,7 +112,7 @@ _ALIASES = {
 
 def __getattr__(name):
     # These load on first use, keeping ``import eagerflow`` fast.
-    if name in _ALIASES or name in ("contrib", "data", "feature_column", "keras", "profiler", "python", "raw_ops", "saved_model", "summary", "test", "train",):
+    if name in _ALIASES or name in ("contrib", "data", "feature_column", "keras", "lite", "profiler", "python", "raw_ops", "saved_model", "summary", "test", "train",):
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")

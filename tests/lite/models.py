@@ -1,0 +1,130 @@
+"""The small Keras models of the TFLite tests, built the same way under TF and eagerflow.
+
+`build(tf, name)` makes model `name` with the given ``tf`` module (TensorFlow's or
+eagerflow's); the tests give both the same weights, recorded by
+``data/make_lite_data.py``.
+"""
+import numpy as np
+
+INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
+          "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
+          "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
+          "resize": (6, 6, 3)}
+# models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
+FULL_INTEGER = {"cnn_int8"}
+# models whose inputs are token ids
+INTEGER_INPUTS = {"text", "transformer"}
+
+
+def build(tf, name):
+    """The Keras model `name` (see `INPUTS`)."""
+    L = tf.keras.layers
+    if name == "mlp":
+        return tf.keras.Sequential([L.Dense(16, activation="relu", input_shape=(8,)),
+                                    L.Dense(8, activation="tanh"),
+                                    L.Dense(4, activation="softmax")])
+    if name == "cnn":
+        return tf.keras.Sequential([
+            L.Conv2D(4, 3, activation="relu", input_shape=(8, 8, 2)),
+            L.DepthwiseConv2D(3, padding="same"), L.MaxPooling2D(),
+            L.AveragePooling2D(), L.Flatten(), L.Dense(10, activation="softmax")])
+    if name == "branches":
+        inp = L.Input((8, 8, 3), name="image")
+        a = L.Conv2D(4, 3, padding="same", strides=1)(inp)
+        a = L.BatchNormalization()(a)
+        a = L.ReLU(6.0)(a)
+        b = L.DepthwiseConv2D(3, padding="same", depth_multiplier=2, use_bias=False)(inp)
+        c = L.Concatenate()([a, b])
+        c = L.ZeroPadding2D(1)(c)
+        c = L.AveragePooling2D()(c)
+        g = L.GlobalAveragePooling2D()(c)
+        d = L.Dense(5, activation="sigmoid")(g)
+        e = L.Dense(6)(d)
+        p = L.Permute((2, 1))(L.Reshape((2, 3))(e))
+        return tf.keras.Model(inp, [L.Softmax(name="probs")(d), L.LeakyReLU(0.2, name="leaky")(p)])
+    if name == "mlp_quant":
+        return tf.keras.Sequential([L.Dense(32, activation="relu", input_shape=(48,)),
+                                    L.Dense(3)])
+    if name == "cnn_quant":  # (weights of 1024 elements and more are quantized)
+        return tf.keras.Sequential([
+            L.Conv2D(16, 3, activation="relu", padding="same", input_shape=(8, 8, 8)),
+            L.DepthwiseConv2D(3, depth_multiplier=8), L.Flatten(), L.Dense(4)])
+    if name == "transformer":  # (attention's einsums, layer normalization)
+        tokens = L.Input((6,), name="tokens")
+        e = L.Embedding(20, 8)(tokens)
+        a = L.MultiHeadAttention(num_heads=2, key_dim=4)(e, e)
+        h = L.LayerNormalization(epsilon=1e-6)(e + a)
+        h = L.LayerNormalization(epsilon=1e-6)(h + L.Dense(8, activation="relu")(h))
+        pooled = L.GlobalAveragePooling1D()(h)
+        return tf.keras.Model(tokens, L.Dense(2, activation="softmax")(pooled))
+    if name == "resize":
+        return tf.keras.Sequential([L.Resizing(9, 9, input_shape=(6, 6, 3)),
+                                    L.Conv2D(2, 3, activation="swish"), L.Flatten(),
+                                    L.Dense(2)])
+    if name == "cnn_f16":
+        return tf.keras.Sequential([L.Conv2D(4, 3, activation="relu", input_shape=(6, 6, 2)),
+                                    L.Flatten(), L.Dense(3)])
+    if name == "cnn_int8":
+        return tf.keras.Sequential([
+            L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
+            L.MaxPooling2D(), L.Conv2D(4, 3, activation="relu6"), L.Flatten(),
+            L.Dense(5), L.Softmax()])
+    if name == "text":
+        return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
+                                    L.GlobalAveragePooling1D(), L.Dropout(0.2),
+                                    L.Dense(1, activation="sigmoid")])
+    if name == "conv1d":
+        return tf.keras.Sequential([L.Conv1D(4, 3, activation="relu", input_shape=(10, 3)),
+                                    L.MaxPooling1D(), L.Flatten(), L.Dense(2)])
+    if name == "upsample":
+        inp = L.Input((5, 5, 4), name="features")
+        a = L.Rescaling(0.5, offset=-0.25)(inp)
+        a = L.SeparableConv2D(3, 3, activation="elu")(a)
+        a = L.UpSampling2D()(a)
+        return tf.keras.Model(inp, L.Conv2DTranspose(2, 3, strides=2, padding="same")(a))
+    raise ValueError(name)
+
+
+def weights(model, seed=0):
+    """Random weights for `model`, as `set_weights` takes them: 1-D ones (biases, batch
+    normalization's statistics) in [0.5, 1.5), so that variances are positive."""
+    rng = np.random.RandomState(seed)
+    return [rng.uniform(0.5, 1.5, w.shape).astype(np.float32) if w.ndim == 1 else
+            rng.uniform(-0.5, 0.5, w.shape).astype(np.float32) for w in model.get_weights()]
+
+
+def sample(name, batch=2, seed=1):
+    """An input batch of model `name`."""
+    rng = np.random.RandomState(seed)
+    if name in INTEGER_INPUTS:
+        return rng.randint(0, 20, (batch,) + INPUTS[name]).astype(np.float32)
+    return rng.uniform(-1, 1, (batch,) + INPUTS[name]).astype(np.float32)
+
+
+def representative(name, count=8, seed=2):
+    """Calibration batches of model `name`, as a representative dataset yields them."""
+    rng = np.random.RandomState(seed)
+    return [[rng.uniform(-1, 1, (1,) + INPUTS[name]).astype(np.float32)] for _ in range(count)]
+
+
+def quantized_input(x, details):
+    """Float `x` as the integers of an input of `details` (x itself for a float input)."""
+    if details["dtype"] == np.float32:
+        return x
+    scale, zero = details["quantization"]
+    info = np.iinfo(details["dtype"])
+    return np.clip(np.round(x / scale) + zero, info.min, info.max).astype(details["dtype"])
+
+
+def configure(converter, name, tf):
+    """Sets `converter`'s options for model `name` (by its suffix: ``_quant`` dynamic range,
+    ``_f16`` float16, ``_int8`` full integer)."""
+    if name.endswith(("_quant", "_f16", "_int8")):
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    if name.endswith("_f16"):
+        converter.target_spec.supported_types = [tf.float16]
+    if name in FULL_INTEGER:
+        converter.representative_dataset = lambda: iter(representative(name))
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8

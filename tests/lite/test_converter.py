@@ -1,0 +1,379 @@
+"""tf.lite.TFLiteConverter: our conversions run with TF's results, here and (recorded) in TF."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.internals import lite_schema
+from tests.lite import models
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def _write_ours():
+    spec = importlib.util.spec_from_file_location("write_ours", os.path.join(DATA, "write_ours.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_signature(content, x):
+    runner = tf.lite.Interpreter(model_content=content).get_signature_runner("serving_default")
+    (key,) = runner.get_input_details()
+    return runner(**{key: x})
+
+
+def outputs_of(name):
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    return {k[4:]: data[k] for k in data.files if k.startswith("out_")}
+
+
+@pytest.mark.parametrize("name", sorted(set(models.INPUTS) - models.FULL_INTEGER))
+def test_from_keras_model_gives_tfs_results(name):
+    # the same model and weights TF converted: our file, our interpreter, TF's outputs
+    content = _write_ours().converted(name)
+    x = np.load(os.path.join(DATA, f"{name}.npz"))["x"]
+    got, want = run_signature(content, x), outputs_of(name)
+    assert sorted(got) == sorted(want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("name", sorted(set(models.INPUTS) - models.FULL_INTEGER))
+def test_our_files_ran_in_tf_with_our_results(name):
+    # ours_<name>.tflite, loaded by TF's interpreter when recorded: the same outputs here
+    with open(os.path.join(DATA, f"ours_{name}.tflite"), "rb") as f:
+        content = f.read()
+    x = np.load(os.path.join(DATA, f"{name}.npz"))["x"]
+    got, want = run_signature(content, x), outputs_of(f"ours_{name}")
+    assert sorted(got) == sorted(want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=2e-6)
+
+
+def test_keras_model_names_and_operators_as_tf():
+    content = _write_ours().converted("cnn")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    assert content[4:8] == b"TFL3"
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == [
+        "CONV_2D", "DEPTHWISE_CONV_2D", "MAX_POOL_2D", "AVERAGE_POOL_2D", "RESHAPE",
+        "FULLY_CONNECTED", "SOFTMAX"]
+    (inp,), (out,) = interpreter.get_input_details(), interpreter.get_output_details()
+    assert inp["name"] == "serving_default_conv2d_input:0"
+    assert inp["shape"].tolist() == [1, 8, 8, 2]
+    assert inp["shape_signature"].tolist() == [-1, 8, 8, 2]
+    assert out["name"] == "StatefulPartitionedCall:0"
+    assert out["shape_signature"].tolist() == [-1, 10]
+
+
+def test_optimize_default_stores_int8_weights_per_channel():
+    content = _write_ours().converted("mlp_quant")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    weights = [d for d in interpreter.get_tensor_details() if d["dtype"] is np.int8]
+    assert len(weights) == 1 and weights[0]["shape"].tolist() == [32, 48]
+    scales = weights[0]["quantization_parameters"]["scales"]
+    tf_weights = [d for d in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, "mlp_quant.tflite")).get_tensor_details()
+        if d["dtype"] is np.int8]
+    np.testing.assert_array_equal(scales, tf_weights[0]["quantization_parameters"]["scales"])
+
+
+def test_from_concrete_functions_names_and_values():
+    v = tf.Variable([[1.0, 2.0], [3.0, -4.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="inp")])
+    def g(x):
+        return tf.nn.relu(tf.matmul(x, v)), x * 2.0 - 1.0
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([g.get_concrete_function()], g)
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    assert interpreter.get_signature_list() == {}
+    assert [(d["name"], d["shape_signature"].tolist())
+            for d in interpreter.get_input_details()] == [("inp", [-1, 2])]
+    assert [(d["name"], d["shape_signature"].tolist())
+            for d in interpreter.get_output_details()] == [("Identity", [-1, 2]),
+                                                           ("Identity_1", [-1, 2])]
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, np.float32([[1, 2]]))
+    interpreter.invoke()
+    got = [interpreter.get_tensor(d["index"]) for d in interpreter.get_output_details()]
+    np.testing.assert_array_equal(got[0], [[7.0, 0.0]])
+    np.testing.assert_array_equal(got[1], [[1.0, 3.0]])
+
+
+def test_from_concrete_functions_takes_concrete_functions():
+    f = tf.function(lambda x: x)
+    with pytest.raises(ValueError, match="^This function takes in a list of ConcreteFunction."):
+        tf.lite.TFLiteConverter.from_concrete_functions([f])
+
+
+def test_from_saved_model_signatures(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="q")])
+        def f(self, q):
+            return {"y": q * 3.0}
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="r")])
+        def g(self, r):
+            return {"z": r - 1.0, "a": tf.exp(r)}
+
+    module = M()
+    tf.saved_model.save(module, str(tmp_path), signatures={"one": module.f, "two": module.g})
+    content = tf.lite.TFLiteConverter.from_saved_model(str(tmp_path)).convert()
+    interpreter = tf.lite.Interpreter(model_content=content)
+    assert interpreter.get_signature_list() == {
+        "one": {"inputs": ["q"], "outputs": ["y"]},
+        "two": {"inputs": ["r"], "outputs": ["a", "z"]}}
+    # (functions reading no variables are called with PartitionedCall in TF's signatures)
+    assert [d["name"] for d in interpreter.get_output_details()] == ["PartitionedCall:0"]
+    out = interpreter.get_signature_runner("two")(r=np.float32([0, 1]))
+    np.testing.assert_array_equal(out["a"], np.float32([1.0, 2.7182817]))
+    np.testing.assert_array_equal(out["z"], [-1.0, 0.0])
+    with pytest.raises(ValueError, match="^Invalid signature key 'nope' found. Valid keys are "
+                                         "'one,two'.$"):
+        tf.lite.TFLiteConverter.from_saved_model(str(tmp_path), signature_keys=["nope"])
+
+
+def test_from_saved_keras_model_keeps_output_shape(tmp_path):
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, activation="relu", input_shape=(4,), name="hidden"),
+        tf.keras.layers.Dense(2, name="scores")])
+    tf.saved_model.save(model, str(tmp_path))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_saved_model(str(tmp_path)).convert())
+    out = interpreter.get_output_details()[0]
+    assert out["shape"].tolist() == [1, 2] and out["shape_signature"].tolist() == [-1, 2]
+    x = np.float32([[1, 2, 3, 4], [0, -1, 0, 1]])
+    got = interpreter.get_signature_runner()(hidden_input=x)["scores"]
+    np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-6)
+
+
+def test_unsupported_op_raises_converter_error():
+    @tf.function(input_signature=[tf.TensorSpec([3, 3], tf.float32)])
+    def f(x):
+        return tf.linalg.svd(x)[0]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
+    with pytest.raises(Exception, match="op is neither a custom op nor a flex op") as info:
+        converter.convert()
+    assert type(info.value).__name__ == "ConverterError"
+    assert str(info.value).startswith("Could not translate MLIR to FlatBuffer.")
+
+
+def test_enums_and_target_spec():
+    assert str(tf.lite.Optimize.DEFAULT) == "DEFAULT"
+    assert repr(tf.lite.Optimize.DEFAULT) == "<Optimize.DEFAULT: 'DEFAULT'>"
+    assert [o.value for o in tf.lite.OpsSet][:3] == ["TFLITE_BUILTINS", "SELECT_TF_OPS",
+                                                     "TFLITE_BUILTINS_INT8"]
+    spec = tf.lite.TargetSpec()
+    assert spec.supported_ops == {tf.lite.OpsSet.TFLITE_BUILTINS}
+    assert spec.supported_types == set()
+    converter = tf.lite.TFLiteConverter.from_keras_model(
+        tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))]))
+    assert converter.optimizations == set() and converter.representative_dataset is None
+    assert converter.inference_input_type == tf.float32
+    gen = tf.lite.RepresentativeDataset(lambda: iter([]))
+    assert callable(gen.input_gen)
+
+
+def test_batch_norm_bias_and_relu_fold_into_convolutions():
+    # as TF's converter folds them: no MUL/ADD of batch normalization or depthwise bias
+    interpreter = tf.lite.Interpreter(model_content=_write_ours().converted("branches"))
+    ops = interpreter._get_ops_details()
+    names = [op["op_name"] for op in ops]
+    assert names[:2] == ["CONV_2D", "DEPTHWISE_CONV_2D"]
+    assert "MUL" not in names and "ADD" not in names and "RELU6" not in names
+    model = lite_schema.read_model(_write_ours().converted("branches"))
+    conv = model["subgraphs"][0]["operators"][0]
+    assert conv["builtin_options"]["fused_activation_function"] == lite_schema.ACTIVATIONS["RELU6"]
+
+
+def test_integer_and_reduction_functions_as_tf_runs_them():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32, name="n"),
+                                  tf.TensorSpec([None], tf.float32, name="f")])
+    def g(n, f):
+        return {"twice": n * 2 + 1, "mix": tf.cast(n, tf.float32) * f,
+                "mx": tf.reduce_max(f, keepdims=True), "am": tf.argmax(f),
+                "st": tf.stack([f, f], axis=1)}
+
+    content = tf.lite.TFLiteConverter.from_concrete_functions([g.get_concrete_function()],
+                                                              g).convert()
+    interpreter = tf.lite.Interpreter(model_content=content)
+    # (TF's outputs: the dict's values by sorted key, named Identity, Identity_1, ...)
+    assert [(d["name"], d["dtype"], d["shape_signature"].tolist())
+            for d in interpreter.get_output_details()] == [
+        ("Identity", np.int64, []), ("Identity_1", np.float32, [-1]),
+        ("Identity_2", np.float32, [1]), ("Identity_3", np.float32, [-1, 2]),
+        ("Identity_4", np.int32, [-1])]
+    inputs = {d["name"]: d["index"] for d in interpreter.get_input_details()}
+    interpreter.resize_tensor_input(inputs["n"], [3])
+    interpreter.resize_tensor_input(inputs["f"], [3])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(inputs["n"], np.int32([1, 2, 3]))
+    interpreter.set_tensor(inputs["f"], np.float32([1.5, -4, np.nan]))
+    interpreter.invoke()
+    am, mix, mx, st, twice = [interpreter.get_tensor(d["index"])
+                              for d in interpreter.get_output_details()]
+    assert type(am) is np.int64 and am == 0   # (TFLite's arg max passes over a NaN)
+    np.testing.assert_array_equal(mix, np.float32([1.5, -8, np.nan]))
+    np.testing.assert_array_equal(mx, np.float32([np.nan]))
+    assert st.shape == (3, 2)
+    np.testing.assert_array_equal(twice, np.int32([3, 5, 7]))
+    with pytest.raises(ValueError, match="^Cannot set tensor: Got value of type INT64 but "
+                                         "expected type INT32 for input 0, name: n $"):
+        interpreter.set_tensor(inputs["n"], np.int64([1, 2, 3]))
+    with pytest.raises(ValueError, match="^num_threads should >= 1$"):
+        tf.lite.Interpreter(model_content=content, num_threads=-5)
+
+
+def test_float16_quantization_stores_half_constants():
+    interpreter = tf.lite.Interpreter(model_content=_write_ours().converted("cnn_f16"))
+    names = [op["op_name"] for op in interpreter._get_ops_details()]
+    assert names[-3:] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
+    assert set(names[:-3]) == {"DEQUANTIZE"}
+    halves = [d for d in interpreter.get_tensor_details() if d["dtype"] is np.float16]
+    assert sorted(d["shape"].tolist() for d in halves)[-1] == [4, 3, 3, 2]
+
+
+def test_model_without_input_shape_fails_to_convert():
+    converter = tf.lite.TFLiteConverter.from_keras_model(
+        tf.keras.Sequential([tf.keras.layers.Dense(2)]))
+    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+        converter.convert()
+    assert type(info.value).__name__ == "ConverterError"
+
+
+def test_subclassed_model_signature_names():
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(3)
+
+        def call(self, x):
+            return tf.nn.relu(self.d(x))
+
+    model = Sub()
+    model(np.zeros((1, 4), np.float32))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    assert interpreter.get_signature_list() == {
+        "serving_default": {"inputs": ["input_1"], "outputs": ["output_1"]}}
+    x = np.float32([[1, -2, 3, 0.5]])
+    out = interpreter.get_signature_runner()(input_1=x)["output_1"]
+    np.testing.assert_allclose(out, model(x).numpy(), rtol=1e-6)
+
+
+def test_select_tf_ops_are_not_written():
+    @tf.function(input_signature=[tf.TensorSpec([3, 3], tf.float32)])
+    def f(x):
+        return tf.linalg.svd(x)[0]
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS,
+                                           tf.lite.OpsSet.SELECT_TF_OPS]
+    with pytest.raises(Exception, match="no select TF \\(flex\\) or custom operators"):
+        converter.convert()
+
+
+def test_gelu_lowers_to_tflite_gelu():
+    fn = tf.function(lambda x: tf.nn.gelu(x))
+    cf = fn.get_concrete_function(tf.TensorSpec([None, 3], tf.float32, name="x"))
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_concrete_functions([cf], fn).convert())
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == ["GELU"]
+    x = np.float32([[-3, -0.5, 0], [0.25, 1, 4]])
+    interpreter.resize_tensor_input(0, [2, 3])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    got = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    np.testing.assert_allclose(got, tf.nn.gelu(x).numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_replaced_constants_leave_no_buffers():
+    # float16 storage and folded batch normalization replace constants: their float32
+    # buffers are not written (the file is smaller than TF's own for these models)
+    for name in ("cnn_f16", "branches"):
+        content = _write_ours().converted(name)
+        model = lite_schema.read_model(content)
+        read = {t["buffer"] for sub in model["subgraphs"] for t in sub["tensors"]}
+        assert read | {0} == set(range(len(model["buffers"])))
+        assert len(content) < os.path.getsize(os.path.join(DATA, f"{name}.tflite"))
+
+
+def test_slices_splits_and_reductions():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def f(x):
+        a, b = tf.split(x, 2, axis=1)
+        c, d = tf.split(x, [1, 3], axis=1)
+        return {"s": tf.slice(x, [0, 1], [-1, 2]), "a": a * b,
+                "c": tf.reduce_sum(d, 1) - c[:, 0], "m": tf.reduce_min(x, 1),
+                "p": tf.reduce_prod(x, 1), "e": x[..., None][:, 1:3]}
+
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_concrete_functions(
+            [f.get_concrete_function()], f).convert())
+    assert {"SLICE", "SPLIT", "SPLIT_V", "REDUCE_MIN", "REDUCE_PROD"} <= {
+        op["op_name"] for op in interpreter._get_ops_details()}
+    x = np.random.RandomState(0).uniform(-1, 1, (3, 4)).astype(np.float32)
+    interpreter.resize_tensor_input(0, [3, 4])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    want = f(x)
+    for d, key in zip(interpreter.get_output_details(), sorted(want)):
+        np.testing.assert_allclose(interpreter.get_tensor(d["index"]), want[key].numpy(),
+                                   rtol=1e-6)
+
+
+def test_comparisons_selects_and_rounding_as_tflite():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def f(x):
+        return {"w": tf.where(x > 0.5, tf.sin(x), tf.cos(x)),
+                "fd": tf.math.floordiv(x, 0.3), "fm": tf.math.floormod(x, 0.3),
+                "r": tf.round(x * 4.0), "c": tf.math.ceil(x), "s": tf.sign(x - 0.5),
+                "l": tf.cast(tf.logical_and(x > 0.2, tf.logical_not(x > 0.7)), tf.float32)}
+
+    interpreter = tf.lite.Interpreter(model_content=tf.lite.TFLiteConverter.from_concrete_functions(
+        [f.get_concrete_function()], f).convert())
+    x = np.float32([-1.3, -0.5, 0, 0.125, 0.375, 0.5, 0.6, 0.875, 1.5, 2.5])
+    interpreter.resize_tensor_input(0, [10])
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    got = dict(zip(["c", "fd", "fm", "l", "r", "s", "w"],
+                   [interpreter.get_tensor(d["index"])
+                    for d in interpreter.get_output_details()]))
+    # TF's interpreter's results on TF's conversion of `f` (TF 2.21)
+    np.testing.assert_array_equal(got["c"], [-1, -0.0, 0, 1, 1, 1, 1, 1, 2, 3])
+    np.testing.assert_array_equal(got["fd"], [-5, -2, 0, 0, 1, 1, 2, 2, 4, 8])   # 1.5 // 0.3
+    np.testing.assert_allclose(got["fm"], [0.2000001, 0.10000002, 0, 0.125, 0.07499999,
+                                           0.19999999, 0, 0.27499998, 0.29999995,
+                                           0.0999999], rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(got["l"], [0, 0, 0, 0, 1, 1, 1, 0, 0, 0])
+    np.testing.assert_array_equal(got["r"], [-5, -2, 0, 0, 2, 2, 2, 4, 6, 10])   # half to even
+    np.testing.assert_array_equal(got["s"], [-1, -1, -1, -1, -1, 0, 1, 1, 1, 1])
+    np.testing.assert_allclose(got["w"], [0.267499, 0.87758255, 1, 0.9921977, 0.9305077,
+                                          0.8775826, 0.56464249, 0.7675435, 0.997495,
+                                          0.5984722], rtol=1e-6)
+
+
+def test_integer_settings_checked_as_tf_checks_them():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.inference_input_type = tf.int8
+    with pytest.raises(ValueError, match="^The inference_input_type and inference_output_type "
+                                         "must be tf.float32.$"):
+        converter.convert()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    with pytest.raises(ValueError, match="^For full integer quantization, a "
+                                         "`representative_dataset` must be specified.$"):
+        converter.convert()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: iter([[np.zeros((1, 3), np.float32)]])
+    with pytest.raises(ValueError, match="Full integer quantization"):
+        converter.convert()   # (not supported here: an error, never a float model instead)
