@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from tests.internals import _MEAN, onednn, plan_buffer_reuse
+from tests.internals import _MEAN, onednn, plan_buffer_reuse, reduction_ops
 from tests.graph.passes.helpers import assert_same_results, evaluate, traced
 
 _MATRIX = tf.TensorSpec([2, 3], tf.float32)
@@ -199,7 +199,7 @@ def test_gradients_meeting_at_a_fork_sum_over_a_dead_gradient():
 
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_add_n_into_any_of_its_inputs_adds_in_input_order(count):
-    from eagerflow._src.ops.reduction_ops import _add_n
+    _add_n = reduction_ops._add_n
     rng = np.random.default_rng(count)
     arrays = [rng.normal(size=(5, 7)).astype(np.float32) * 10.0 ** i for i in range(count)]
     want = arrays[0].copy()
