@@ -26,8 +26,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    check_narrow_conversion, convert_input, convert_to_tensor, from_array, get_static_value,
-    is_tensor_like, operand, to_array)
+    check_narrow_conversion, constant, convert_input, convert_to_tensor, from_array,
+    get_static_value, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -1497,6 +1497,23 @@ def _eager_filled(shape, dtype, value):
     return result
 
 
+def _graph_small_filled(shape, dtype, value, name):
+    """In a graph, TF's ``zeros`` or ``ones`` of a shape given in Python with fewer than 1000
+    elements: a ``Const`` named as the op (TF writes bigger ones as a ``Fill``); else None."""
+    if context.get().graph is None or is_tensor_like(shape):
+        return None
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list() if shape.is_fully_defined() else None
+    # (a bare int, or Python values NumPy does not multiply, take TF's `Fill`)
+    dims = _python_ints(shape) if type(shape) in (list, tuple) else None
+    if dims is None or len(dims[0]) > 1 or any(d < 0 for d in dims[1]) or \
+            math.prod(dims[1]) >= 1000:
+        return None
+    if dtype == _d.bool:
+        value = bool(value)
+    return constant(value, dtype, list(dims[1]), name)
+
+
 @export("zeros")
 def zeros(shape, dtype=_d.float32, name=errors.ScopeName("zeros"), layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
@@ -1507,6 +1524,9 @@ def zeros(shape, dtype=_d.float32, name=errors.ScopeName("zeros"), layout=None):
     _no_layout(layout)
     dtype = _d.as_dtype(dtype)
     t = _eager_filled(shape, dtype, 0)
+    if t is not None:
+        return t
+    t = _graph_small_filled(shape, dtype, _zero_of(dtype), name or "zeros")
     if t is not None:
         return t
     _python_float_shape(shape)
@@ -1523,6 +1543,9 @@ def ones(shape, dtype=_d.float32, name=errors.ScopeName("ones"), layout=None):
     _no_layout(layout)
     dtype = _d.as_dtype(dtype)
     t = _eager_filled(shape, dtype, 1)
+    if t is not None:
+        return t
+    t = _graph_small_filled(shape, dtype, 1, name or "ones")
     if t is not None:
         return t
     _python_float_shape(shape)

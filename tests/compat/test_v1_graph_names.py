@@ -1,0 +1,71 @@
+"""Names of the nodes TF 1 programs fetch from a graph they built, as TF 2.21 gives them
+(checked against the real TF)."""
+import eagerflow as tf
+import eagerflow.compat.v1 as tf1
+
+
+def _nodes(graph):
+    return [(n.name, n.op) for n in graph.as_graph_def().node]
+
+
+def test_a_value_converted_under_a_name_is_a_constant_of_that_name():
+    g = tf.Graph()
+    with g.as_default():
+        c = tf.convert_to_tensor(3.0, name="c")
+        d = tf.convert_to_tensor([1, 2], name="d")
+        again = tf.convert_to_tensor(4.0, name="c")
+        with tf.name_scope("s"):
+            hinted = tf.convert_to_tensor(1, dtype_hint=tf.float32, name="h")
+        plain = tf.convert_to_tensor(5.0)
+        x = tf1.placeholder(tf.float32, [], name="x")
+        same = tf.convert_to_tensor(x, name="other")  # (a tensor stays as it is)
+    assert [t.name for t in (c, d, again, hinted, plain, same)] == [
+        "c:0", "d:0", "c_1:0", "s/h:0", "Const:0", "x:0"]
+    assert g.get_tensor_by_name("c:0") is not None and hinted.dtype == tf.float32
+    with tf1.Session(graph=g) as sess:
+        assert sess.run("c:0") == 3.0 and sess.run(d).tolist() == [1, 2]
+
+
+def test_a_resource_variable_asks_whether_it_is_initialized_as_tf_does():
+    g = tf.Graph()
+    with g.as_default():
+        with tf1.variable_scope("s"):
+            w = tf1.get_variable("w", [2, 3], initializer=tf1.zeros_initializer())
+        v = tf.Variable(1.0, name="v")
+        check = v.is_initialized()
+        ref = tf1.Variable(2.0, use_resource=False, name="r")
+    assert _nodes(g)[:5] == [
+        ("s/w/Initializer/zeros", "Const"), ("s/w", "VarHandleOp"),
+        ("s/w/IsInitialized/VarIsInitializedOp", "VarIsInitializedOp"),
+        ("s/w/Assign", "AssignVariableOp"), ("s/w/Read/ReadVariableOp", "ReadVariableOp")]
+    assert "r/IsInitialized/VarIsInitializedOp" not in dict(_nodes(g))  # (TF 1's ref variable)
+    assert check.op.type == "VarIsInitializedOp" and check.name == "VarIsInitializedOp:0"
+    with tf1.Session(graph=g) as sess:
+        assert sess.run([check, "s/w/IsInitialized/VarIsInitializedOp:0"]) == [False, False]
+        sess.run([w.initializer, v.initializer, ref.initializer])
+        assert sess.run([check, "s/w/IsInitialized/VarIsInitializedOp:0"]) == [True, True]
+
+
+def test_zeros_and_ones_of_a_small_shape_given_in_python_are_constants_in_a_graph():
+    g = tf.Graph()
+    with g.as_default():
+        small = tf.zeros([2, 3])
+        by_int = tf.ones(4, tf.int32, name="o")  # (a bare int: TF's Fill)
+        big = tf.zeros([10, 100])
+        flags = tf.zeros((2, 2), tf.bool)
+        x = tf1.placeholder(tf.float32, [None, 3])
+        like = tf.ones(tf.shape(x))
+    assert [(t.name, t.op.type) for t in (small, by_int, big, flags, like)] == [
+        ("zeros:0", "Const"), ("o:0", "Fill"), ("zeros_1:0", "Fill"), ("zeros_2:0", "Const"),
+        ("ones:0", "Fill")]
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(small).tolist() == [[0.0] * 3] * 2
+        assert sess.run(flags).tolist() == [[False, False]] * 2
+
+    @tf.function
+    def f():
+        return tf.zeros([2]), tf.ones([2, 2], name="k")
+    graph = f.get_concrete_function().graph
+    assert [(op.name, op.type) for op in graph.get_operations()][:2] == [
+        ("zeros", "Const"), ("k", "Const")]
+
