@@ -1,5 +1,7 @@
 """Names of the nodes TF 1 programs fetch from a graph they built, as TF 2.21 gives them
 (checked against the real TF)."""
+import numpy as np
+
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
@@ -69,3 +71,32 @@ def test_zeros_and_ones_of_a_small_shape_given_in_python_are_constants_in_a_grap
     assert [(op.name, op.type) for op in graph.get_operations()][:2] == [
         ("zeros", "Const"), ("k", "Const")]
 
+
+def test_dropout_builds_tfs_ops_in_its_scope_and_draws_tfs_mask():
+    g = tf.Graph()
+    with g.as_default():
+        tf1.set_random_seed(3)
+        x = tf.constant(np.arange(1, 13, dtype=np.float32).reshape(3, 4))
+        dropped = tf.nn.dropout(x, 0.5)
+        special = tf.constant([np.inf, np.nan, 1.0, -np.inf] * 4)
+        kept_special = tf.nn.dropout(special, 0.5, seed=5)
+        p = tf1.placeholder(tf.float32, [None, 3], name="p")
+        keep = tf1.placeholder(tf.float32, name="keep")
+        by_tensor = tf1.nn.dropout(p, keep_prob=keep)
+    names = dict(_nodes(g))
+    assert dropped.name == "dropout/SelectV2:0" and by_tensor.name == "dropout_2/SelectV2:0"
+    assert [names[f"dropout/{n}"] for n in ("Const", "Mul", "random_uniform/RandomUniform",
+                                             "GreaterEqual/y", "GreaterEqual", "Const_1")] == [
+        "Const", "Mul", "RandomUniform", "Const", "GreaterEqual", "Const"]
+    assert [n.op.name for n in by_tensor.op.inputs] == ["dropout_2/GreaterEqual",
+                                                         "dropout_2/RealDiv", "dropout_2/Const_1"]
+    assert [t.op.name for t in g.get_operation_by_name("dropout_2/RealDiv").inputs] == [
+        "p", "dropout_2/Sub"]
+    with tf1.Session(graph=g) as sess:
+        # (TF 2.21's values: the same ops draw with the same seeds)
+        assert sess.run(dropped).tolist() == [[0, 4, 6, 8], [0, 0, 14, 0], [0, 0, 22, 24]]
+        got = sess.run(kept_special)
+        np.testing.assert_array_equal(got, [0, np.nan, 0, -np.inf, np.inf, np.nan, 2, -np.inf,
+                                            np.inf, 0, 2, 0, 0, 0, 2, 0])
+        out = sess.run(by_tensor, {p: [[1.0, 2.0, 3.0]] * 4, keep: 1.0})
+        assert out.tolist() == [[1.0, 2.0, 3.0]] * 4
