@@ -248,6 +248,11 @@ def collect_trainable(model):
     object.__setattr__(model, "_compiled_trainable", collected)
 
 
+def note_compile(model):
+    """At `compile`: whether `model` is compiled in TF 1's graph mode (see `compile_utils.compiled_names`)."""
+    object.__setattr__(model, "_compiled_in_v1_graph", backend.building_v1_graph())
+
+
 def trained_variables(model):
     """The variables `model`'s train step updates (see `collect_trainable`)."""
     collected = model.__dict__.get("_compiled_trainable")

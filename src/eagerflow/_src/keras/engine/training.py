@@ -372,7 +372,8 @@ class Model(Layer):
 
     @property
     def metrics_names(self):
-        return [m.name for m in self.metrics]
+        compiled = compile_utils.compiled_names(self)  # (TF 1's graph mode: named at compile)
+        return compiled if compiled is not None else [m.name for m in self.metrics]
 
     def _record_strategy(self):
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
@@ -423,6 +424,7 @@ class Model(Layer):
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         session_steps.optimizer_variables(self)
         session_steps.collect_trainable(self)
+        session_steps.note_compile(self)
         session_steps.forget(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)
