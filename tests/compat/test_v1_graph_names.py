@@ -100,3 +100,22 @@ def test_dropout_builds_tfs_ops_in_its_scope_and_draws_tfs_mask():
                                             np.inf, 0, 2, 0, 0, 0, 2, 0])
         out = sess.run(by_tensor, {p: [[1.0, 2.0, 3.0]] * 4, keep: 1.0})
         assert out.tolist() == [[1.0, 2.0, 3.0]] * 4
+
+
+def test_batch_normalization_averages_its_moving_statistics_in_tfs_update_ops():
+    xs = np.random.RandomState(0).rand(16, 4, 4, 3).astype(np.float32) * 3 + 1
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 4, 4, 3])
+        tf1.layers.batch_normalization(x, training=True, momentum=0.9)  # (fused)
+        updates = tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)
+        variance = [v for v in tf1.global_variables() if "moving_variance" in v.name][0]
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(updates, {x: xs})
+            got = sess.run(variance)
+    assert [op.name for op in updates] == [
+        "batch_normalization/AssignMovingAvg/AssignSubVariableOp",
+        "batch_normalization/AssignMovingAvg_1/AssignSubVariableOp"]
+    # TF 2.21's bits: the kernel's batch variance averaged in (not blended in the kernel)
+    assert got.tobytes().hex() == "94e47a3f64617b3fe6fa773f"
