@@ -355,3 +355,46 @@ def test_weighted_metrics_are_named_weighted_after_disable_v2_behavior():
     finally:
         tf.compat.v1.enable_v2_behavior()
         tf.compat.v1.disable_eager_execution()
+
+
+def test_total_loss_is_tf_1s_loss_tensor_on_target_placeholders():
+    K = tf.keras.backend
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones",
+                              kernel_regularizer=tf.keras.regularizers.l2(0.1)),
+        tf.keras.layers.Dense(1, activation="sigmoid", kernel_initializer="ones")])
+    model.compile("sgd", "binary_crossentropy", metrics=["acc"])
+    loss = model.total_loss
+    assert loss.name == "loss/AddN:0" and model.total_loss is loss  # (with the regularizer)
+    assert [(t.name, t.shape.as_list()) for t in model._targets] == [
+        ("dense_1_target:0", [None, None])]
+    grads = K.gradients(loss, model.trainable_weights)
+    f = K.function([model.inputs[0], model._targets[0]], [loss] + grads)
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) / 12
+    out = f([x, np.array([[0], [1], [1], [0]], np.float32)])
+    # (TF 2.21's values)
+    np.testing.assert_allclose(out[0], 2.134368, rtol=1e-6)
+    np.testing.assert_allclose(out[1], [[0.375131, 0.375131], [0.405699, 0.405699],
+                                        [0.436266, 0.436266]], rtol=1e-5)
+    np.testing.assert_allclose(out[4], [0.366813], rtol=1e-5)
+
+    inputs = tf.keras.Input((3,))
+    two = tf.keras.Model(inputs, [
+        tf.keras.layers.Dense(1, name="o1", kernel_initializer="ones")(inputs),
+        tf.keras.layers.Dense(2, name="o2", kernel_initializer="ones")(inputs)])
+    two.compile("sgd", ["mse", "mae"], loss_weights=[0.5, 2.0])
+    assert two.total_loss.name == "loss_1/AddN:0"
+    assert [t.name for t in two._targets] == ["o1_target:0", "o2_target:0"]
+    value = tf.compat.v1.keras.backend.get_session().run(two.total_loss, {
+        inputs: x, two._targets[0]: [[0], [1], [1], [0]], two._targets[1]: np.ones((4, 2))})
+    np.testing.assert_allclose(value, 2.359375, rtol=1e-6)
+
+
+def test_total_loss_is_tf_2s_missing_attribute_outside_tf_1s_graph_mode():
+    tf.compat.v1.enable_eager_execution()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    with pytest.raises(AttributeError, match="'Sequential' object has no attribute "
+                                             "'total_loss'"):
+        model.total_loss  # noqa: B018
+    assert not hasattr(model, "total_loss")

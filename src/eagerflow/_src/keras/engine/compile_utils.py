@@ -364,3 +364,34 @@ def compiled_names(model):
         for m, name in zip(given, kept):
             m._name = name
     return names + [m.name for layer in model._flatten_layers() for m in layer._metrics]
+
+
+def total_loss(model):
+    """TF 1's ``model.total_loss`` of a model compiled in TF 1's graph mode (an
+    AttributeError otherwise, as TF 2's Keras has none): each output's loss against a
+    placeholder of its targets (``<output>_target``, in ``model._targets``), weighted, plus
+    the model's regularization losses, in the ``loss`` scope of that graph; built once."""
+    built = model.__dict__.get("_v1_total_loss")
+    if built is not None:
+        return built
+    graph = model.__dict__.get("_compiled_in_v1_graph")
+    outputs = model.__dict__.get("_nested_outputs") if model.built else None
+    if graph is None or outputs is None:
+        raise AttributeError(f"'{type(model).__name__}' object has no attribute 'total_loss'")
+    args, names = model._compile_arguments, model.output_names
+    flat = nest.flatten(outputs)
+    with graph.as_default():
+        targets = [_graph_mode.placeholder(y.dtype, [None] * y.shape.rank, name=f"{n}_target")
+                   for y, n in zip(flat, names)]
+        losses = LossesContainer(args["loss"], args["loss_weights"], names)
+        losses.build(outputs)
+        with context.name_scope("loss"):
+            terms = [(1.0 if weight is None else weight) * loss(target, y)
+                     for loss, weight, target, y in zip(losses._losses, losses._weights,
+                                                        targets, flat) if loss is not None]
+            terms += model.losses
+            total = terms[0] if len(terms) == 1 else reduction_ops.add_n(terms)
+    object.__setattr__(model, "_targets", targets)
+    object.__setattr__(model, "_feed_targets", targets)
+    object.__setattr__(model, "_v1_total_loss", total)
+    return total

@@ -249,8 +249,10 @@ def collect_trainable(model):
 
 
 def note_compile(model):
-    """At `compile`: whether `model` is compiled in TF 1's graph mode (see `compile_utils.compiled_names`)."""
-    object.__setattr__(model, "_compiled_in_v1_graph", backend.building_v1_graph())
+    """At `compile`: the TF 1 graph `model` is compiled in (None outside TF 1's graph mode; see
+    `compile_utils.compiled_names` and `compile_utils.total_loss`)."""
+    object.__setattr__(model, "_compiled_in_v1_graph", graph_mode.v1_graph())
+    model.__dict__.pop("_v1_total_loss", None)
 
 
 def trained_variables(model):

@@ -371,6 +371,12 @@ class Model(Layer):
         return found
 
     @property
+    def total_loss(self):
+        """The loss tensor of a model compiled in TF 1's graph mode (`compile_utils.total_loss`);
+        TF 2's Keras has none."""
+        return compile_utils.total_loss(self)
+
+    @property
     def metrics_names(self):
         compiled = compile_utils.compiled_names(self)  # (TF 1's graph mode: named at compile)
         return compiled if compiled is not None else [m.name for m in self.metrics]
