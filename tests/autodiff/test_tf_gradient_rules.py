@@ -66,3 +66,20 @@ def test_bilinear_resize_has_no_second_derivative():
             y = tf.reduce_sum(tf.image.resize(x, [3, 3]) ** 2)
         total = tf.reduce_sum(inner.gradient(y, x))
     assert outer.gradient(total, x) is None
+
+
+def test_a_means_gradient_is_the_incoming_gradient_divided_by_the_count_as_tfs():
+    # TF divides by the count (a product by its reciprocal is an ulp off for many values)
+    upstream = np.random.RandomState(0).rand(50).astype(np.float32)
+    x = tf.constant(np.zeros((50, 7), np.float32))
+
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.reduce_mean(x, axis=1) * upstream)
+        return tape.gradient(y, x)
+
+    want = np.repeat((upstream / np.float32(7))[:, None], 7, axis=1)
+    np.testing.assert_array_equal(grad(x).numpy(), want)
+    unknown = tf.function(grad, input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    np.testing.assert_array_equal(unknown(x).numpy(), want)

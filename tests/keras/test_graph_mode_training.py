@@ -305,3 +305,96 @@ def test_add_loss_and_add_metric_of_graph_tensors_and_compiling_again():
     assert list(history.history) == ["loss", "kl"]
     np.testing.assert_allclose(history.history["kl"], [0.19279249012470245], rtol=1e-6)
     np.testing.assert_allclose(history.history["loss"], [1.6210822314023972], rtol=1e-7)
+
+
+def test_metrics_names_are_known_at_compile_as_tf_1s_keras_names_them():
+    model = _model()
+    assert model.metrics_names == ["loss", "accuracy"]  # (before any step)
+    inputs = tf.keras.Input((3,))
+    a = tf.keras.layers.Dense(2, activation="softmax", name="a")(inputs)
+    b = tf.keras.layers.Dense(1, name="b")(inputs)
+    two = tf.keras.Model(inputs, [a, b])
+    rmse = tf.keras.metrics.RootMeanSquaredError()
+    two.compile("sgd", loss=["categorical_crossentropy", "mse"],
+                metrics={"a": ["acc", "crossentropy"], "b": ["mae", rmse]},
+                weighted_metrics=["mse"])
+    want = ["loss", "a_loss", "b_loss", "a_acc", "a_crossentropy", "a_mse", "b_mae",
+            "b_root_mean_squared_error", "b_mse"]
+    assert two.metrics_names == want and rmse.name == "root_mean_squared_error"
+    x = np.random.RandomState(0).rand(8, 3).astype("float32")
+    two.fit(x, [np.eye(2)[np.arange(8) % 2], x[:, :1]], verbose=0)
+    assert two.metrics_names == want  # (the metrics built by the step: the same names)
+
+    class Subclassed(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+    sub = Subclassed()
+    sub.compile("sgd", "mse", metrics=["mae"])
+    assert sub.metrics_names == ["loss"]  # (no outputs yet: the loss alone, as TF 1's)
+    sub.fit(x, x[:, :1], verbose=0)
+    assert sub.metrics_names == ["loss", "mae"]
+
+
+def test_weighted_metrics_are_named_weighted_after_disable_v2_behavior():
+    tf.compat.v1.disable_v2_behavior()
+    try:
+        x = np.random.RandomState(0).rand(8, 3).astype("float32")
+        for weighted, want in [(["mse", "mae"], ["weighted_mean_squared_error",
+                                                 "weighted_mean_absolute_error"]),
+                               ([tf.keras.metrics.RootMeanSquaredError()],
+                                ["weighted_root_mean_squared_error"])]:
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+            model.compile("sgd", "mse", metrics=["mse"], weighted_metrics=weighted)
+            assert model.metrics_names == ["loss", "mean_squared_error"] + want
+            model.fit(x, x[:, :1], verbose=0)
+            assert model.metrics_names == ["loss", "mean_squared_error"] + want
+    finally:
+        tf.compat.v1.enable_v2_behavior()
+        tf.compat.v1.disable_eager_execution()
+
+
+def test_total_loss_is_tf_1s_loss_tensor_on_target_placeholders():
+    K = tf.keras.backend
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones",
+                              kernel_regularizer=tf.keras.regularizers.l2(0.1)),
+        tf.keras.layers.Dense(1, activation="sigmoid", kernel_initializer="ones")])
+    model.compile("sgd", "binary_crossentropy", metrics=["acc"])
+    loss = model.total_loss
+    assert loss.name == "loss/AddN:0" and model.total_loss is loss  # (with the regularizer)
+    assert [(t.name, t.shape.as_list()) for t in model._targets] == [
+        ("dense_1_target:0", [None, None])]
+    grads = K.gradients(loss, model.trainable_weights)
+    f = K.function([model.inputs[0], model._targets[0]], [loss] + grads)
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) / 12
+    out = f([x, np.array([[0], [1], [1], [0]], np.float32)])
+    # (TF 2.21's values)
+    np.testing.assert_allclose(out[0], 2.134368, rtol=1e-6)
+    np.testing.assert_allclose(out[1], [[0.375131, 0.375131], [0.405699, 0.405699],
+                                        [0.436266, 0.436266]], rtol=1e-5)
+    np.testing.assert_allclose(out[4], [0.366813], rtol=1e-5)
+
+    inputs = tf.keras.Input((3,))
+    two = tf.keras.Model(inputs, [
+        tf.keras.layers.Dense(1, name="o1", kernel_initializer="ones")(inputs),
+        tf.keras.layers.Dense(2, name="o2", kernel_initializer="ones")(inputs)])
+    two.compile("sgd", ["mse", "mae"], loss_weights=[0.5, 2.0])
+    assert two.total_loss.name == "loss_1/AddN:0"
+    assert [t.name for t in two._targets] == ["o1_target:0", "o2_target:0"]
+    value = tf.compat.v1.keras.backend.get_session().run(two.total_loss, {
+        inputs: x, two._targets[0]: [[0], [1], [1], [0]], two._targets[1]: np.ones((4, 2))})
+    np.testing.assert_allclose(value, 2.359375, rtol=1e-6)
+
+
+def test_total_loss_is_tf_2s_missing_attribute_outside_tf_1s_graph_mode():
+    tf.compat.v1.enable_eager_execution()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    with pytest.raises(AttributeError, match="'Sequential' object has no attribute "
+                                             "'total_loss'"):
+        model.total_loss  # noqa: B018
+    assert not hasattr(model, "total_loss")

@@ -368,6 +368,53 @@ def test_one_hot_depth_known_at_run_time():
             tf.TensorSpec([], tf.int64))
 
 
+def test_one_hot_axis_and_depth_take_tfs_types():
+    spec = [tf.TensorSpec([None], tf.int32), tf.TensorSpec([], tf.int32)]
+    # an axis is an attr: a tensor only run time knows is refused as TF's wrapper does
+    axis_at_run_time = tf.function(lambda x, a: tf.one_hot(x, 3, axis=a), input_signature=spec)
+    with pytest.raises(TypeError, match=r"Expected int for argument 'axis' not <tf.Tensor 'a:0'"):
+        axis_at_run_time(tf.constant([0, 2]), tf.constant(0))
+    with pytest.raises(TypeError, match="Expected int for argument 'axis' not '1'."):
+        tf.one_hot([0, 1], 3, axis="1")
+    assert tf.one_hot([0, 1], 3, axis=1.5).shape == (2, 3)  # (int() of it, as TF)
+    assert tf.one_hot([0, 1], 3, axis=tf.constant(0)).shape == (3, 2)  # (eagerly: its value)
+    # the depth converts to int32 as an input does
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
+        tf.one_hot([0, 1], 2.0)
+    with pytest.raises(ValueError, match="requested dtype int32 for Tensor with dtype int64"):
+        tf.one_hot([0, 1], tf.constant(2, tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"depth must be a scalar, but got: \[1\] \[Op:OneHot\]$"):
+        tf.one_hot([0, 1], [2])
+    with pytest.raises(TypeError, match="Expected int32 passed to parameter 'depth' of op "
+                                        "'OneHot', got 2.5 of type 'float' instead."):
+        tf.function(lambda x: tf.one_hot(x, 2.5))(tf.constant([0]))
+    # TF's shape function refuses a negative axis or depth as the node is added
+    with pytest.raises(ValueError, match=r"axis must be >= -1 for '\{\{node one_hot\}\} = "
+                                         r"OneHot\[T=DT_FLOAT, TI=DT_INT32, axis=-2\]\(x, "
+                                         r"one_hot/depth, one_hot/on_value, one_hot/off_value"):
+        tf.function(lambda x: tf.one_hot(x, 3, axis=-2))(tf.constant([0]))
+    with pytest.raises(ValueError, match=r"must be non-negative but is -1 for .* with input "
+                                         r"shapes: \[1\], \[\], \[\], \[\] and with "
+                                         r"computed input tensors: input\[1\] = <-1>."):
+        tf.function(lambda x: tf.one_hot(x, -1))(tf.constant([0]))
+    # eagerly the kernel's error, ending with the name the scope yields for tensor indices
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:OneHot\] name: $"):
+        tf.one_hot(tf.constant([0, 1]), 3, axis=5, name="x")
+
+
+def test_one_hot_in_a_graph_names_its_values_in_its_scope():
+    g = tf.Graph()
+    with g.as_default():
+        tf.one_hot([0, 1], 3)
+        tf.one_hot(tf.constant([0, 2]), 3, on_value=2.0, name="oh")
+    assert [(n.name, n.op) for n in g.as_graph_def().node] == [
+        ("one_hot/on_value", "Const"), ("one_hot/off_value", "Const"),
+        ("one_hot/indices", "Const"), ("one_hot/depth", "Const"), ("one_hot", "OneHot"),
+        ("Const", "Const"), ("oh/Const", "Const"), ("oh/off_value", "Const"),
+        ("oh/depth", "Const"), ("oh", "OneHot")]
+
+
 def test_zeros_ones_like_dtypes():
     assert tf.zeros([2], tf.string).numpy().tolist() == [b"", b""]
     assert tf.zeros([2], tf.bool).numpy().tolist() == [False, False]

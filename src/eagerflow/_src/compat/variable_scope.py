@@ -179,6 +179,9 @@ class GraphVariable(Variable):
             self._ref = use_resource is False or (
                 use_resource is None and not _v1_names._switches["resource_variables"])
             with graph.control_dependencies(None):
+                if not self._ref:  # (TF's resource variable asks whether it has a value)
+                    with context.name_scope_push("IsInitialized"):
+                        dispatch(_variables.VAR_IS_INITIALIZED, (self,))
                 dispatch(_variables._ASSIGN, (self, value), name="Assign")
                 self._initializer_op = graph.get_operations()[-1]
                 with context.name_scope_push("Read"):
@@ -280,6 +283,10 @@ class GraphVariable(Variable):
         _session.resolve(session).run(self._initializer_op, {self._initial_value: value})
 
     def is_initialized(self, name=None):
+        """Whether the variable holds a value: while its graph is built, a bool scalar tensor
+        (``VarIsInitializedOp``) to run; else whether the running session holds one."""
+        if getattr(self, "_graph", None) is not None and v1_graph() is self._graph:
+            return super().is_initialized(name)
         return getattr(running, "store", {}).get(self._handle) is not None
 
     def __repr__(self):

@@ -466,12 +466,16 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     for _, base, fn in _conversion_functions:
         if isinstance(value, base):
             return fn(value, dtype=dtype, name=name, as_ref=False)
+    result = None
     if dtype is None and dtype_hint is not None:
         try:
-            return _converted(value, _d.as_dtype(dtype_hint))
+            result = _converted(value, _d.as_dtype(dtype_hint))
         except (TypeError, ValueError, NotImplementedError):  # (a graph tensor of another dtype)
             pass
-    return _converted(value, dtype)
+    if result is None:
+        result = _converted(value, dtype)
+    graph = context.get().graph if name else None
+    return result if graph is None else graph.name_constant(result, name)
 
 
 def convert_input(value, dtype):

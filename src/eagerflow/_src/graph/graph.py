@@ -399,6 +399,16 @@ class Graph:
             self._unnamed[id(op)] = op
         return op.outputs[0]
 
+    def name_constant(self, tensor, name):
+        """`tensor`, when a ``Const`` of `constant` not yet named, named `name` (scoped and
+        unique), as TF names a value converted under a name (``convert_to_tensor(x,
+        name="c")``); other tensors as they are."""
+        op = getattr(tensor, "op", None)
+        if op is not None and self._unnamed.pop(id(op), None) is not None:
+            self._release(op.name)
+            op.name = self.unique_name(name)
+        return tensor
+
     def variable_argument(self, variable, shape):
         """The stand-in through which this graph reaches `variable`, an argument (of `shape`)
         of the function it traces: made once, it reaches the variable of each call."""

@@ -26,8 +26,8 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.convert import (
-    check_narrow_conversion, convert_input, convert_to_tensor, from_array, get_static_value,
-    is_tensor_like, operand, to_array)
+    check_narrow_conversion, constant, convert_input, convert_to_tensor, from_array,
+    get_static_value, is_tensor_like, operand, to_array)
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -1497,6 +1497,23 @@ def _eager_filled(shape, dtype, value):
     return result
 
 
+def _graph_small_filled(shape, dtype, value, name):
+    """In a graph, TF's ``zeros`` or ``ones`` of a shape given in Python with fewer than 1000
+    elements: a ``Const`` named as the op (TF writes bigger ones as a ``Fill``); else None."""
+    if context.get().graph is None or is_tensor_like(shape):
+        return None
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list() if shape.is_fully_defined() else None
+    # (a bare int, or Python values NumPy does not multiply, take TF's `Fill`)
+    dims = _python_ints(shape) if type(shape) in (list, tuple) else None
+    if dims is None or len(dims[0]) > 1 or any(d < 0 for d in dims[1]) or \
+            math.prod(dims[1]) >= 1000:
+        return None
+    if dtype == _d.bool:
+        value = bool(value)
+    return constant(value, dtype, list(dims[1]), name)
+
+
 @export("zeros")
 def zeros(shape, dtype=_d.float32, name=errors.ScopeName("zeros"), layout=None):
     """A tensor of `shape` with every element zero (empty strings for `string`).
@@ -1507,6 +1524,9 @@ def zeros(shape, dtype=_d.float32, name=errors.ScopeName("zeros"), layout=None):
     _no_layout(layout)
     dtype = _d.as_dtype(dtype)
     t = _eager_filled(shape, dtype, 0)
+    if t is not None:
+        return t
+    t = _graph_small_filled(shape, dtype, _zero_of(dtype), name or "zeros")
     if t is not None:
         return t
     _python_float_shape(shape)
@@ -1523,6 +1543,9 @@ def ones(shape, dtype=_d.float32, name=errors.ScopeName("ones"), layout=None):
     _no_layout(layout)
     dtype = _d.as_dtype(dtype)
     t = _eager_filled(shape, dtype, 1)
+    if t is not None:
+        return t
+    t = _graph_small_filled(shape, dtype, 1, name or "ones")
     if t is not None:
         return t
     _python_float_shape(shape)
@@ -1821,6 +1844,14 @@ def _one_hot_kernel(xp, indices, on_value, off_value, depth, axis):
 
 
 def _one_hot_rule(indices, on_value, off_value, depth, axis):
+    # TF's shape function, in its order of inputs (the depth second, a scalar)
+    shapes = (indices.shape, TensorShape([]), on_value.shape, off_value.shape)
+    if axis < -1:
+        raise shape_rules.shape_error("OneHot", "axis must be >= -1", shapes)
+    if type(depth) is int and depth < 0:
+        raise shape_rules.shape_error(
+            "OneHot", f"Dimension size, given by scalar input 1, must be non-negative but is "
+                      f"{depth}", shapes, computed=[(1, depth)])
     if indices.shape.rank is None:
         return unknown_shape(), on_value.dtype
     dims = indices.shape.as_list()
@@ -1867,10 +1898,52 @@ def _one_hot_values(on_value, off_value, dtype):
 _ONE_HOT_NAME = errors.ScopeName("one_hot")  # (TF's wrapper opens a scope of this name)
 
 
-def _check_one_hot_axis(axis, rank):
+def _check_one_hot_axis(axis, rank, scope):
+    if axis < -1 and not context.executing_eagerly():
+        return  # (TF's shape function refuses it as the node is added: see `_one_hot_rule`)
     if axis != -1 and rank is not None and not 0 <= axis <= rank:
-        raise _op_error("OneHot", f"Expected axis to be -1 or between [0, {rank + 1}).  But "
-                                  f"received: {axis}")
+        raise errors.eager_error(_InvalidArgument, "OneHot", f"Expected axis to be -1 or "
+                                 f"between [0, {rank + 1}).  But received: {axis}", name=scope)
+
+
+def _one_hot_axis(axis):
+    """`axis` as TF's wrapper takes it (an int attr): ``int(axis)``, refusing a string, and a
+    tensor while a graph is built."""
+    if axis is None:
+        return -1
+    if type(axis) is int:
+        return axis
+    if isinstance(axis, (str, bytes)) or is_tensor_like(axis) and \
+            not context.executing_eagerly():
+        raise TypeError(f"Expected int for argument 'axis' not {axis!r}.")
+    try:
+        return int(axis)
+    except (TypeError, ValueError):
+        raise TypeError(f"Expected int for argument 'axis' not {axis!r}.") from None
+
+
+def _one_hot_depth(depth):
+    """`depth` as TF's wrapper takes it (an int32 input): a Python int where it is a known
+    scalar, else an int32 tensor (which the kernel checks), with TF's conversion errors."""
+    if type(depth) is int or isinstance(depth, (np.integer, Dimension)) and \
+            not isinstance(depth, (bool, np.bool_)):
+        return _int(depth)
+    if is_tensor_like(depth):
+        depth = as_tensor(depth)
+        if depth.dtype != _d.int32:
+            if context.executing_eagerly():
+                raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with "
+                                 f"dtype {depth.dtype.name}: {depth!r}")
+            raise TypeError(f"Input 'depth' of 'OneHot' Op has type {depth.dtype.name} that "
+                            f"does not match expected type of int32.")
+    elif type(depth) in (float, str, bytes) and not context.executing_eagerly():
+        got = f"got {depth!r} of type '{type(depth).__name__}'"
+        raise TypeError(f"Expected int32 passed to parameter 'depth' of op 'OneHot', {got} "
+                        f"instead. Error: Expected int32, but {got}.")
+    else:
+        depth = convert_to_tensor(depth, _d.int32)
+    known = get_static_value(depth)
+    return int(known) if known is not None and np.ndim(known) == 0 else depth
 
 
 @export("one_hot")
@@ -1884,36 +1957,45 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
     """
-    # (TF's eager error names the op's scope only when `indices` came as a tensor)
-    scope = name if name is not None else "" if is_tensor_like(indices) else None
+    with context.op_scope(name or "one_hot") as opened:
+        if opened is None:  # eagerly
+            return _one_hot(indices, depth, on_value, off_value, axis, dtype, name)
+        # (in a graph, TF converts the values in its scope, named as the op's inputs)
+        # (the values it makes itself; the given ones as they convert: ``Const``)
+        graph = context.get().graph
+        on, off = _one_hot_values(on_value, off_value, dtype)
+        if on_value is None:
+            on = graph.name_constant(on, "on_value")
+        if off_value is None:
+            off = graph.name_constant(off, "off_value")
+        if not is_tensor_like(indices):
+            indices = graph.name_constant(convert_to_tensor(indices, dtype_hint=_d.int64),
+                                          "indices")
+        return _one_hot(indices, depth, on, off, axis, None, opened)
+
+
+def _one_hot(indices, depth, on_value, off_value, axis, dtype, name):
+    # (TF's eager error ends with the name its scope yields, "", only where no argument is a
+    # list: one makes it take its slower path, which names nothing)
+    scope = "" if is_tensor_like(indices) and not isinstance(depth, (list, tuple)) else None
     # (Python values convert as the op's inputs do: int64 when they can, so [] too)
     indices = as_tensor(indices) if is_tensor_like(indices) else convert_to_tensor(
         indices, dtype_hint=_d.int64)
     check_index_dtype("OneHot", "TI", indices, (_d.uint8, _d.int8, _d.int32, _d.int64))
     on, off = _one_hot_values(on_value, off_value, dtype)
-    axis = -1 if axis is None else _int(axis)
-    rank = indices.shape.rank
-    dynamic = None if type(depth) is int else run_time_tensor(depth)
-    if dynamic is not None:  # the depth becomes the op's input, as in TF
-        if dynamic.dtype != _d.int32:
-            raise TypeError(f"Input 'depth' of 'OneHot' Op has type {dynamic.dtype.name} that "
-                            f"does not match expected type of int32.")
-        _check_one_hot_axis(axis, rank)
-        return dispatch(_ONE_HOT, (indices, on, off, dynamic), {"axis": axis},
-                        _ONE_HOT_NAME if name is None else name)
-    depth = _int(depth, "OneHot", "depth")
-    if depth < 0:
-        if not context.executing_eagerly():  # TF's shape function, as the op is added
-            raise ValueError(f"Dimension size, given by scalar input 1, must be non-negative "
-                             f"but is {depth}")
+    axis = _one_hot_axis(axis)
+    depth = _one_hot_depth(depth)
+    if type(depth) is int and depth < 0 and context.executing_eagerly():
         raise errors.eager_error(_InvalidArgument, "OneHot",
                                  f"depth must be non-negative, got: {depth}", name=scope)
-    _check_one_hot_axis(axis, rank)
+    _check_one_hot_axis(axis, indices.shape.rank, scope)
+    # (a depth only run time knows is the op's input, as in TF)
+    inputs, attrs = ((indices, on, off), {"depth": depth, "axis": axis}) \
+        if type(depth) is int else ((indices, on, off, depth), {"axis": axis})
     try:
-        return dispatch(_ONE_HOT, (indices, on, off), {"depth": depth, "axis": axis},
-                        _ONE_HOT_NAME if name is None else name)
-    except errors.OpError as e:  # (TF's wrapper opens a name scope)
-        raise errors.scoped(e) from None
+        return dispatch(_ONE_HOT, inputs, attrs, _ONE_HOT_NAME if name is None else name)
+    except errors.OpError as e:  # (TF's wrapper opens a name scope; for a list, its slow path)
+        raise (errors.without_name(e) if scope is None else errors.scoped(e)) from None
 
 
 @export("meshgrid")

@@ -1146,7 +1146,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
     """
     return _dropout(x, rate, noise_shape, lambda shape, dtype: late.random_ops.uniform(
-        shape, dtype=dtype, seed=seed))
+        shape, dtype=dtype, seed=seed), name)
 
 
 @export("nn.experimental.general_dropout")
@@ -1159,7 +1159,7 @@ def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
     ...                                    g.uniform).shape
     TensorShape([3])
     """
-    return _dropout(x, rate, noise_shape, uniform_sampler)
+    return _dropout(x, rate, noise_shape, uniform_sampler, name)
 
 
 @export("nn.experimental.stateless_dropout")
@@ -1167,29 +1167,33 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     """`dropout` whose mask is `stateless_uniform` of `seed` (shape [2]): the same seed
     drops the same elements."""
     return _dropout(x, rate, noise_shape, lambda shape, dtype: late.random_ops.stateless_uniform(
-        shape, seed, dtype=dtype, alg="auto_select" if rng_alg is None else rng_alg))
+        shape, seed, dtype=dtype, alg="auto_select" if rng_alg is None else rng_alg), name)
 
 
-def _dropout(x, rate, noise_shape, uniform):
-    """`x` with elements where ``uniform(noise shape, dtype) < rate`` zeroed, the rest scaled."""
-    x = as_tensor(x)
-    if not x.dtype.is_floating:
-        raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
-                         f"Received: x_dtype={x.dtype}")
-    if isinstance(rate, numbers.Real):
-        if not 0 <= rate < 1:
-            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
-                             f"Received: rate={rate}")
-        if rate == 0:
-            return x
-        scale = 1 / (1 - rate)
-    else:
-        rate = _rate_tensor(rate, x.dtype)
-        scale = math_ops.realdiv(1.0, math_ops.subtract(1.0, rate))
-    noise = uniform(shape=_noise_shape(x, noise_shape), dtype=x.dtype)
-    keep = cast(math_ops.greater_equal(noise, rate), x.dtype)
-    # multiply_no_nan: dropped elements are 0 even where x is inf or NaN
-    out = math_ops.multiply_no_nan(math_ops.multiply(x, scale), keep)
+def _dropout(x, rate, noise_shape, uniform, name=None):
+    """`x` with elements where ``uniform(noise shape, dtype) < rate`` zeroed, the rest scaled:
+    TF's ops (in a graph, in its ``dropout`` scope), ``SelectV2(keep, x * scale, 0)``."""
+    with context.op_scope(name or "dropout"):
+        x = as_tensor(x)
+        if not x.dtype.is_floating:
+            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                             f"Received: x_dtype={x.dtype}")
+        if isinstance(rate, numbers.Real):
+            if not 0 <= rate < 1:
+                raise ValueError("`rate` must be a scalar tensor or a float in the range "
+                                 f"[0, 1). Received: rate={rate}")
+            if rate == 0:
+                return x
+            scaled = math_ops.multiply(x, array_ops.constant(1 / (1 - rate), x.dtype),
+                                       name="Mul")
+        else:
+            rate = _rate_tensor(rate, x.dtype)
+            kept = math_ops.subtract(array_ops.constant(1, x.dtype), rate, name="Sub")
+            scaled = math_ops.realdiv(x, kept, name="RealDiv")
+        noise = uniform(shape=_noise_shape(x, noise_shape), dtype=x.dtype)
+        keep = math_ops.greater_equal(noise, rate, name="GreaterEqual")
+        # (a dropped element is 0 even where x is inf or NaN)
+        out = array_ops.where(keep, scaled, array_ops.constant(0, x.dtype), name="SelectV2")
     if out.shape != x.shape and out.shape.is_compatible_with(x.shape):
         out.set_shape(x.shape)  # (a rate of unknown shape is a scalar: x keeps its shape)
     return out

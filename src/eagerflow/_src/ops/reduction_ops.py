@@ -1920,14 +1920,17 @@ def _mean_grad(op, dy):
         return None  # integer means have no gradient
     shape_in, shape_out = _shape_of(op.inputs[0]), _shape_of(op.outputs)
     if type(shape_in) is tuple and type(shape_out) is tuple:
-        scale = 1.0 / max(math.prod(shape_in) // max(math.prod(shape_out), 1), 1)
+        count = array_ops.constant(
+            max(math.prod(shape_in) // max(math.prod(shape_out), 1), 1), dtype)
     else:  # sizes known at run time
         one = array_ops.ones([], _d.int32)
         count = math_ops.floordiv(array_ops.size(op.inputs[0]),
                                   math_ops.maximum(array_ops.size(op.outputs), one))
-        scale = math_ops.reciprocal(cast(math_ops.maximum(count, one), dtype))
-    # scale the (small) incoming gradient before broadcasting it to the input's size
-    return _broadcast_back(op, math_ops.multiply(dy, scale))
+        count = cast(math_ops.maximum(count, one), dtype)
+    # divide the (small) incoming gradient before broadcasting it to the input's size: the
+    # values TF's division of the broadcast gradient gives (a product by 1 / count may be an
+    # ulp off)
+    return _broadcast_back(op, math_ops.truediv(dy, count))
 
 
 def _extreme_grad(op, dy):

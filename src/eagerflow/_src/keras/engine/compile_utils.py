@@ -13,6 +13,7 @@ predictions tell which accuracy ``'accuracy'`` means.
 """
 import contextlib
 
+from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
@@ -198,7 +199,8 @@ class MetricsContainer:
 
     def _set_names(self):
         """Prefixes the output's name in multi-output models, and ``weighted_`` to a weighted
-        metric whose name is taken; two metrics may not share a name."""
+        metric whose name is taken (to each, after `disable_v2_behavior`, as TF 1's Keras);
+        two metrics may not share a name."""
         taken = set()
         multi = self._outputs.count > 1 and not self.from_serialized
         for name, plain, weighted in zip(self._outputs.names, self._metrics, self._weighted):
@@ -215,7 +217,9 @@ class MetricsContainer:
             for m in weighted:
                 if m is None:
                     continue
-                if multi:
+                if not _graph_mode.tf2_enabled():  # (TF 1's names: always marked weighted)
+                    m._name = f"{name}_weighted_{m.name}" if multi else f"weighted_{m.name}"
+                elif multi:
                     m._name = f"{name}_weighted_{m.name}" if f"{name}_{m.name}" in taken \
                         else f"{name}_{m.name}"
                 elif m.name in taken:
@@ -333,3 +337,61 @@ def _with_mask(sample_weight, y_pred):
     sample_weight = losses_mod._match_rank(
         cast_ops.cast(convert_to_tensor(sample_weight), y_pred.dtype), mask.shape.rank)
     return mask * sample_weight
+
+
+def compiled_names(model):
+    """`model.metrics_names` as TF 1's Keras gives them from `compile` on, where `model` was
+    compiled in TF 1's graph mode (`session_steps.note_compile`) and no step has built its compiled losses and metrics yet:
+    ``loss``, each output's loss (with several outputs), the compiled metrics named as they
+    will be (made in a scratch graph, on the model's outputs) and the layers' metrics; else
+    None (the metrics built name themselves)."""
+    if not model.__dict__.get("_compiled_in_v1_graph") or \
+            model.compiled_loss.metrics or not getattr(model, "_is_compiled", False):
+        return None
+    outputs = model.__dict__.get("_nested_outputs") if model.built else None
+    names = ["loss"]
+    if outputs is not None:
+        args, output_names = model._compile_arguments, getattr(model, "output_names", None)
+        given = [m for m in nest.flatten([args["metrics"], args["weighted_metrics"]])
+                 if hasattr(m, "_name")]  # (metric objects, which naming renames: restored)
+        kept = [m._name for m in given]
+        with _graph_mode.Graph().as_default():
+            losses = LossesContainer(args["loss"], args["loss_weights"], output_names)
+            losses.build(outputs)
+            metrics = MetricsContainer(args["metrics"], args["weighted_metrics"], output_names)
+            metrics.build(outputs, outputs)
+        names = [m.name for m in losses.metrics + metrics.metrics]
+        for m, name in zip(given, kept):
+            m._name = name
+    return names + [m.name for layer in model._flatten_layers() for m in layer._metrics]
+
+
+def total_loss(model):
+    """TF 1's ``model.total_loss`` of a model compiled in TF 1's graph mode (an
+    AttributeError otherwise, as TF 2's Keras has none): each output's loss against a
+    placeholder of its targets (``<output>_target``, in ``model._targets``), weighted, plus
+    the model's regularization losses, in the ``loss`` scope of that graph; built once."""
+    built = model.__dict__.get("_v1_total_loss")
+    if built is not None:
+        return built
+    graph = model.__dict__.get("_compiled_in_v1_graph")
+    outputs = model.__dict__.get("_nested_outputs") if model.built else None
+    if graph is None or outputs is None:
+        raise AttributeError(f"'{type(model).__name__}' object has no attribute 'total_loss'")
+    args, names = model._compile_arguments, model.output_names
+    flat = nest.flatten(outputs)
+    with graph.as_default():
+        targets = [_graph_mode.placeholder(y.dtype, [None] * y.shape.rank, name=f"{n}_target")
+                   for y, n in zip(flat, names)]
+        losses = LossesContainer(args["loss"], args["loss_weights"], names)
+        losses.build(outputs)
+        with context.name_scope("loss"):
+            terms = [(1.0 if weight is None else weight) * loss(target, y)
+                     for loss, weight, target, y in zip(losses._losses, losses._weights,
+                                                        targets, flat) if loss is not None]
+            terms += model.losses
+            total = terms[0] if len(terms) == 1 else reduction_ops.add_n(terms)
+    object.__setattr__(model, "_targets", targets)
+    object.__setattr__(model, "_feed_targets", targets)
+    object.__setattr__(model, "_v1_total_loss", total)
+    return total

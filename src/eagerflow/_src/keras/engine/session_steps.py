@@ -248,6 +248,13 @@ def collect_trainable(model):
     object.__setattr__(model, "_compiled_trainable", collected)
 
 
+def note_compile(model):
+    """At `compile`: the TF 1 graph `model` is compiled in (None outside TF 1's graph mode; see
+    `compile_utils.compiled_names` and `compile_utils.total_loss`)."""
+    object.__setattr__(model, "_compiled_in_v1_graph", graph_mode.v1_graph())
+    model.__dict__.pop("_v1_total_loss", None)
+
+
 def trained_variables(model):
     """The variables `model`'s train step updates (see `collect_trainable`)."""
     collected = model.__dict__.get("_compiled_trainable")

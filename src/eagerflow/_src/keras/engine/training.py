@@ -371,8 +371,15 @@ class Model(Layer):
         return found
 
     @property
+    def total_loss(self):
+        """The loss tensor of a model compiled in TF 1's graph mode (`compile_utils.total_loss`);
+        TF 2's Keras has none."""
+        return compile_utils.total_loss(self)
+
+    @property
     def metrics_names(self):
-        return [m.name for m in self.metrics]
+        compiled = compile_utils.compiled_names(self)  # (TF 1's graph mode: named at compile)
+        return compiled if compiled is not None else [m.name for m in self.metrics]
 
     def _record_strategy(self):
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
@@ -423,6 +430,7 @@ class Model(Layer):
             if isinstance(optimizer, (list, tuple)) else self._get_optimizer(optimizer)
         session_steps.optimizer_variables(self)
         session_steps.collect_trainable(self)
+        session_steps.note_compile(self)
         session_steps.forget(self)
         self.loss = loss or {}
         names = getattr(self, "output_names", None)

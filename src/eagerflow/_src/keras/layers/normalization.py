@@ -11,11 +11,13 @@ array([-1.,  1.], dtype=float32)
 ['batch_normalization/gamma:0', 'batch_normalization/beta:0',
  'batch_normalization/moving_mean:0', 'batch_normalization/moving_variance:0']
 """
+import contextlib
 import math
 import warnings
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -302,14 +304,19 @@ class BatchNormalization(_AffineNormalization):
         dtype = self._param_dtype
         gamma = self.gamma if self.scale else array_ops.ones(self._param_shape, dtype)
         beta = self.beta if self.center else array_ops.zeros(self._param_shape, dtype)
+        # Keras 2's fused update: the kernel blends in the corrected variance; in a TF 1 graph
+        # (`_call_in_v1_graph`) TF's layer averages the kernel's batch moments in itself
+        blend = training and self.fused and not self.__dict__.get("_moving_averages")
         outputs = fused_batch_norm_v3(
             x, gamma, beta, self.moving_mean, self.moving_variance, self.epsilon,
-            # Keras 2's fused update: the kernel blends in the corrected variance
-            exponential_avg_factor=1.0 - self.momentum if training and self.fused else 1.0,
+            exponential_avg_factor=1.0 - self.momentum if blend else 1.0,
             data_format=data_format, is_training=training)
-        if training and self.fused:
+        if blend:
             self._assign_new_value(self.moving_mean, outputs[1])
             self._assign_new_value(self.moving_variance, outputs[2])
+        elif training and self.fused:
+            self._assign_moving_average(self.moving_mean, outputs[1])
+            self._assign_moving_average(self.moving_variance, outputs[2])
         elif training:  # the biased batch variance, as Keras 2's unfused layer
             self._assign_moving_average(self.moving_mean, outputs[3])
             self._assign_moving_average(self.moving_variance, outputs[4])
@@ -343,11 +350,11 @@ class BatchNormalization(_AffineNormalization):
         updates are ops of `updates`, run by who runs them (``K.function(..., updates=...)``),
         conditional on a `training` tensor."""
         def normalize(assigned, training_value, ops=None):
-            self.__dict__.update(_assigned=assigned, _assign_ops=ops)
+            self.__dict__.update(_assigned=assigned, _assign_ops=ops, _moving_averages=True)
             try:
                 return self._normalize(inputs, mask, training_value, False)
             finally:
-                self.__dict__.update(_assigned=None, _assign_ops=None)
+                self.__dict__.update(_assigned=None, _assign_ops=None, _moving_averages=None)
 
         if not isinstance(training, Tensor):
             ops = []
@@ -386,11 +393,14 @@ class BatchNormalization(_AffineNormalization):
     def _assign_moving_average(self, variable, value, momentum=None):
         if not self._assigns(variable):
             return
-        decay = 1.0 - (self.momentum if momentum is None else momentum)
-        delta = math_ops.multiply(
-            math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
-            cast_ops.cast(decay, variable.dtype))
-        self._assigned_by(variable.assign_sub(delta, read_value=False))
+        # (in a TF 1 graph, in TF's scope: ``AssignMovingAvg/AssignSubVariableOp``)
+        with context.name_scope("AssignMovingAvg") if self.__dict__.get("_moving_averages") \
+                else contextlib.nullcontext():
+            decay = 1.0 - (self.momentum if momentum is None else momentum)
+            delta = math_ops.multiply(
+                math_ops.subtract(_read(variable), cast_ops.cast(value, variable.dtype)),
+                cast_ops.cast(decay, variable.dtype))
+            self._assigned_by(variable.assign_sub(delta, read_value=False))
 
     def _normalize_composite(self, inputs, mask, training, split=None):
         """Normalization from moments as Keras 2's unfused layer computes them: over several
