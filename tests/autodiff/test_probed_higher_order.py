@@ -36,3 +36,50 @@ def test_second_order_gradient_of_while_loop_with_unknown_dims(body, shape):
     want_g, want_gg = _second_order(body, tf.constant(X.astype(np.float64)))
     np.testing.assert_allclose(g, want_g, rtol=1e-5)
     np.testing.assert_allclose(gg, want_gg, rtol=1e-5)
+
+
+def test_sparse_gradients_with_int32_and_int64_indices_sum_with_int64_indices():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    v = tf.Variable(x)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = tf.gather(x, tf.constant([1, 1], tf.int64)) + tf.gather(x, [0, 0])
+        z = (tf.reduce_sum(tf.gather(v, tf.constant([1], tf.int64)))
+             + tf.reduce_sum(tf.gather(v, [0, 0])))
+    for g, indices in ((t.gradient(y, x), [1, 1, 0, 0]), (t.gradient(z, v), [1, 0, 0])):
+        assert isinstance(g, tf.IndexedSlices)
+        assert g.indices.dtype == tf.int64
+        assert g.indices.numpy().tolist() == indices
+    np.testing.assert_array_equal(tf.convert_to_tensor(t.gradient(y, x)), [[2, 2], [2, 2]])
+
+
+def test_sparse_gradients_with_mixed_index_dtypes_in_a_function():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.gather(x, tf.constant([1, 1], tf.int64)) + tf.gather(x, [0, 0])
+        g = t.gradient(y, x)
+        return g.indices, tf.convert_to_tensor(g)
+
+    indices, dense = f(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    assert indices.dtype == tf.int64
+    np.testing.assert_array_equal(dense, [[2, 2], [2, 2]])
+
+
+def test_third_derivative_of_relu6_is_zeros_not_unconnected():
+    x = tf.constant([-2.0, 0.5, 3.0, 7.0])
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = tf.nn.relu6(x)
+            d1 = t1.gradient(y, x)
+        d2 = t2.gradient(d1, x)
+    d3 = t3.gradient(d2, x)
+    np.testing.assert_array_equal(d1, [0, 1, 1, 0])
+    np.testing.assert_array_equal(d2, [0, 0, 0, 0])
+    assert d3 is not None
+    np.testing.assert_array_equal(d3, [0, 0, 0, 0])
