@@ -83,3 +83,16 @@ def test_third_derivative_of_relu6_is_zeros_not_unconnected():
     np.testing.assert_array_equal(d2, [0, 0, 0, 0])
     assert d3 is not None
     np.testing.assert_array_equal(d3, [0, 0, 0, 0])
+
+
+def test_forward_accumulator_jvp_before_its_block():
+    x = tf.constant([1.0, 2.0])
+    acc = tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 1.0]))
+    y = x * 2
+    np.testing.assert_array_equal(acc.jvp(x), [1, 1])
+    assert acc.jvp(y) is None
+    np.testing.assert_array_equal(acc.jvp(y, unconnected_gradients="zero"), [0, 0])
+    with acc:
+        z = x * 3
+    np.testing.assert_array_equal(acc.jvp(z), [3, 3])
+    assert acc.jvp(y) is None
