@@ -96,3 +96,71 @@ def test_forward_accumulator_jvp_before_its_block():
         z = x * 3
     np.testing.assert_array_equal(acc.jvp(z), [3, 3])
     assert acc.jvp(y) is None
+
+
+@pytest.mark.parametrize("fn, values", [
+    (tf.sparse.segment_sum, [[1, 2], [3, 4], [4, 6]]),
+    (tf.sparse.segment_mean, [[0.5, 1], [1.5, 2], [2, 3]]),
+])
+def test_sparse_segment_sparse_gradient_lists_each_index_once_in_order(fn, values):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = fn(x, [2, 0, 2, 1], [0, 0, 1, 1], sparse_gradient=True) * [[1.0, 2.0], [3.0, 4.0]]
+    g = t.gradient(y, x)
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.indices.numpy().tolist() == [0, 1, 2]
+    np.testing.assert_allclose(g.values, values)
+    # a clipped norm sees each row once, as the dense gradient's
+    np.testing.assert_allclose(tf.convert_to_tensor(tf.clip_by_norm(g, 1.0)),
+                               tf.clip_by_norm(tf.convert_to_tensor(g), 1.0), rtol=1e-6)
+
+
+def test_sparse_segment_mean_and_sqrt_n_round_as_tf():
+    x = tf.constant([[1.0], [2.0], [4.0], [0.1], [0.7], [3.3], [1.1]])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.sparse.segment_mean(x, [0, 1, 2], [0, 0, 0]) * 3.0
+    assert y.numpy()[0, 0] == np.float32(7.0000005)  # 7 * float32(1/3) * 3
+    np.testing.assert_array_equal(tf.sparse.segment_mean(x, list(range(7)), [0] * 7) * 3.0,
+                                  [[np.float32(5.228572)]])
+    np.testing.assert_array_equal(tf.sparse.segment_sqrt_n(x, [0, 1], [0, 0]) * 3.0,
+                                  [[np.float32(6.3639607)]])
+    np.testing.assert_array_equal(t.gradient(y, x)[:3, 0], [1, 1, 1])
+
+
+def _embedding_gradient(params, weights=None, **kwargs):
+    ids = tf.sparse.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1]],
+                                 tf.constant([2, 0, 2, 3], tf.int64), [4, 2])
+    if weights is not None:
+        weights = tf.sparse.SparseTensor(ids.indices, weights, ids.dense_shape)
+    with tf.GradientTape() as t:
+        t.watch(params)
+        y = tf.nn.embedding_lookup_sparse(params, ids, weights, **kwargs)
+        s = tf.reduce_sum(y * [[1.0, 2.0]] * tf.range(1.0, 4.0)[:, None])
+    return t.gradient(s, params)
+
+
+P = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]], np.float32)
+DENSE_SUM_GRAD = [[1, 2], [0, 0], [4, 8], [3, 6]]
+
+
+def test_embedding_lookup_sparse_gradient_of_a_tensor_table_lists_ids_in_order():
+    g = _embedding_gradient(tf.constant(P), combiner="sum")
+    assert isinstance(g, tf.IndexedSlices)
+    assert g.indices.numpy().tolist() == [0, 2, 3]
+    np.testing.assert_array_equal(g.values, [[1, 2], [4, 8], [3, 6]])
+    # a fast lookup's is dense; a variable's lists the distinct ids as met
+    fast = _embedding_gradient(tf.constant(P), combiner="sum", allow_fast_lookup=True)
+    assert not isinstance(fast, tf.IndexedSlices)
+    np.testing.assert_array_equal(fast, DENSE_SUM_GRAD)
+    v = _embedding_gradient(tf.Variable(P), combiner="sum")
+    assert v.indices.numpy().tolist() == [2, 0, 3]
+    np.testing.assert_array_equal(tf.convert_to_tensor(v), DENSE_SUM_GRAD)
+
+
+def test_weighted_fast_embedding_lookup_sparse_gathers_each_id():
+    g = _embedding_gradient(tf.constant(P), [1.0, 2.0, 0.5, 1.0], combiner="sum",
+                            allow_fast_lookup=True)
+    assert g.indices.numpy().tolist() == [2, 0, 2, 3]
+    np.testing.assert_array_equal(g.values, [[1, 2], [2, 4], [1.5, 3], [3, 6]])
