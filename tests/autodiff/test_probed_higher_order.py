@@ -164,3 +164,24 @@ def test_weighted_fast_embedding_lookup_sparse_gathers_each_id():
                             allow_fast_lookup=True)
     assert g.indices.numpy().tolist() == [2, 0, 2, 3]
     np.testing.assert_array_equal(g.values, [[1, 2], [2, 4], [1.5, 3], [3, 6]])
+
+
+def _third_order(body, x):
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        g, gg = _second_order(body, x)
+        s = tf.reduce_sum(gg * gg)
+    return t3.gradient(s, x)
+
+
+@pytest.mark.parametrize("body", [
+    lambda x: tf.scan(lambda a, r: a * 0.5 + r, x),
+    lambda x: tf.map_fn(lambda r: r * tf.reduce_sum(r), x),
+    lambda x: tf.foldl(lambda a, r: a + r * r, x),
+], ids=["scan", "map_fn", "foldl"])
+@pytest.mark.parametrize("shape", [[2, 3], [None, 3]])
+def test_third_order_gradient_of_tensor_array_loops_in_a_function(body, shape):
+    fn = tf.function(lambda x: _third_order(body, x),
+                     input_signature=[tf.TensorSpec(shape, tf.float32)])
+    want = _third_order(body, tf.constant(X.astype(np.float64)))
+    np.testing.assert_allclose(fn(tf.constant(X)), want, rtol=1e-5)
