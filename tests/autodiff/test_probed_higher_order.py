@@ -185,3 +185,22 @@ def test_third_order_gradient_of_tensor_array_loops_in_a_function(body, shape):
                      input_signature=[tf.TensorSpec(shape, tf.float32)])
     want = _third_order(body, tf.constant(X.astype(np.float64)))
     np.testing.assert_allclose(fn(tf.constant(X)), want, rtol=1e-5)
+
+
+_M = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+
+
+@pytest.mark.parametrize("fn, matrix, rhs", [
+    (tf.linalg.solve, _M, [[1.0], [2.0]]),
+    (tf.linalg.triangular_solve, _M, [[1.0], [2.0]]),
+    (tf.linalg.cholesky_solve, _M, [[1.0], [2.0]]),
+    (tf.linalg.set_diag, _M, [1.0, 2.0]),
+    (tf.linalg.cross, np.ones(3, np.float32), [1.0, 2.0, 3.0]),
+], ids=["solve", "triangular_solve", "cholesky_solve", "set_diag", "cross"])
+def test_numpy_matrix_takes_the_dtype_of_a_tensor_operand(fn, matrix, rhs):
+    b = tf.constant(rhs, tf.float64)
+    with tf.GradientTape() as t:
+        t.watch(b)
+        y = fn(matrix, b)
+    assert y.dtype == tf.float64
+    assert t.gradient(y, b).dtype == tf.float64
