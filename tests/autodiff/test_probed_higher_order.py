@@ -67,18 +67,21 @@ def test_sparse_gradients_with_mixed_index_dtypes_in_a_function():
     np.testing.assert_array_equal(dense, [[2, 2], [2, 2]])
 
 
+def _derivatives(fn, x, n):
+    """The first `n` derivatives of elementwise `fn` at `x`, each taken of the last."""
+    tapes = [tf.GradientTape(persistent=True) for _ in range(n)]
+    for t in tapes:
+        t.__enter__()
+        t.watch(x)
+    results = [fn(x)]
+    for t in reversed(tapes):
+        t.__exit__(None, None, None)
+        results.append(t.gradient(results[-1], x))
+    return results[1:]
+
+
 def test_third_derivative_of_relu6_is_zeros_not_unconnected():
-    x = tf.constant([-2.0, 0.5, 3.0, 7.0])
-    with tf.GradientTape() as t3:
-        t3.watch(x)
-        with tf.GradientTape() as t2:
-            t2.watch(x)
-            with tf.GradientTape() as t1:
-                t1.watch(x)
-                y = tf.nn.relu6(x)
-            d1 = t1.gradient(y, x)
-        d2 = t2.gradient(d1, x)
-    d3 = t3.gradient(d2, x)
+    d1, d2, d3 = _derivatives(tf.nn.relu6, tf.constant([-2.0, 0.5, 3.0, 7.0]), 3)
     np.testing.assert_array_equal(d1, [0, 1, 1, 0])
     np.testing.assert_array_equal(d2, [0, 0, 0, 0])
     assert d3 is not None
