@@ -18,7 +18,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.ops import array_ops
-from eagerflow._src.ops.indexed_slices import IndexedSlices, add_sparse_or_dense
+from eagerflow._src.ops.indexed_slices import (IndexedSlices, add_sparse_or_dense,
+                                               concat_slices)
 from eagerflow._src.ops.reduction_ops import unbroadcast
 
 _HOST_SCALARS = (np.ndarray, np.generic)
@@ -191,10 +192,7 @@ class _Arrivals:
         if len(pieces) == 1:
             return pieces[0][1]
         order = rank()
-        pieces = [g for _, g in sorted(pieces, key=lambda p: order[p[0]])]
-        return IndexedSlices(array_ops.concat([g.values for g in pieces], 0),
-                             array_ops.concat([g.indices for g in pieces], 0),
-                             pieces[0].dense_shape)
+        return concat_slices([g for _, g in sorted(pieces, key=lambda p: order[p[0]])])
 
 
 def backprop(entries, targets, target_grads, sources, live, naming=None):

@@ -72,6 +72,8 @@ class ForwardAccumulator:
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
         self._tape._recorder = _TangentRecorder(False, True)
         self._tape._watch(self._primals, "primal")
+        self._tape._started = True  # (TF's accumulator exists from here: before its block,
+        # or without one, a primal's JVP is its tangent and any other tensor's is None)
         self._around = []  # the tapes and accumulators recording around the block
 
     def __enter__(self):

@@ -982,16 +982,14 @@ class _Loop:
                 outs = self.step.replay([*values, *captured], _substitute(
                     _grouped(found.saved_ops, found.sizes, saved)))
             targets = [outs[i] for i in variables] + [saved[j] for j, _ in saved_grads]
-            weights = [*var_grads, *(list_ops.get_item(g, k, *found.elements[n_kept + j])
-                                     for j, g in saved_grads)]
+            weights = [*var_grads, *(_item_like(g, k, saved[j]) for j, g in saved_grads)]
             grads = _gradients(tape, targets, weights, wanted)
             for g, source in zip(grads, wanted):  # (a value read through a handle fed at
                 if isinstance(g, SymbolicTensor) and g.shape.is_compatible_with(source.shape):
                     g.set_shape(source.shape)  # run time was saved without its shape)
             for pos, i in enumerate(variables):
                 if kept_grads.get(i) is not None:
-                    shape, dtype = self.specs[i]
-                    share = list_ops.get_item(kept_grads[i], k, shape, dtype)
+                    share = _item_like(kept_grads[i], k, values[i])
                     grads[pos] = add_sparse_or_dense(grads[pos], share)
             sums = [add_sparse_or_dense(a, g)
                     for a, g in zip(source_grads, grads[len(variables):])]
@@ -1008,6 +1006,17 @@ class _Loop:
         for j, g in zip([first + j for j in sources] + handles, source_grads):
             grads[j] = g
         return grads
+
+
+def _item_like(lst, k, like):
+    """Element `k` of gradient list `lst`, zeros shaped as `like` (the value it is the
+    gradient of) where no gradient was written: run time knows that shape where the static
+    one is partial."""
+    if like.shape.is_fully_defined():
+        return list_ops.get_item(lst, k, like.shape, like.dtype)
+    item = list_ops.get_item(lst, k, array_ops.shape(like), like.dtype)
+    item.set_shape(like.shape)
+    return item
 
 
 def _saved_ops(body):

@@ -131,13 +131,22 @@ def deduplicated(slices):
     return IndexedSlices(values, indices, slices.dense_shape)
 
 
+def concat_slices(pieces):
+    """The sum of the `IndexedSlices` `pieces`: their slices listed in order.  Where their
+    indices' dtypes differ, all are int64 (as TF's sum of sparse gradients makes them)."""
+    indices = [p.indices for p in pieces]
+    if len({i.dtype for i in indices}) > 1:
+        indices = [late.cast_ops.cast(i, _d.int64) for i in indices]
+    return IndexedSlices(late.array_ops.concat([p.values for p in pieces], 0),
+                         late.array_ops.concat(indices, 0), pieces[0].dense_shape)
+
+
 def add_sparse_or_dense(a, b):
     """`a + b` for gradients that may be `IndexedSlices` (two sparse ones stay sparse)."""
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
         # the later arrival first: a backward pass meets ops last to first, and TF's sum
         # lists their slices in the order the ops ran
-        return IndexedSlices(late.array_ops.concat([b.values, a.values], 0),
-                             late.array_ops.concat([b.indices, a.indices], 0), a.dense_shape)
+        return concat_slices([b, a])
     if a.dtype is variant:  # gradients of a list: summed element by element
         return late.list_ops.add(a, b)
     return late.math_ops.add(convert_to_tensor(a), convert_to_tensor(b))

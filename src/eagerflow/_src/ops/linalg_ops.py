@@ -19,7 +19,7 @@ from eagerflow._src.backend.arrays import quiet
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
-from eagerflow._src.core.convert import convert_to_tensor, operand
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
@@ -1051,7 +1051,9 @@ def solve(matrix, rhs, adjoint=False, name=None):
     array([[1. ],
            [0.5]], dtype=float32)>
     """
-    return dispatch(_SOLVE, (as_tensor(matrix), as_tensor(rhs)), {"adjoint": bool(adjoint)}, name)
+    # (one dtype for both, as TF converts them: a NumPy matrix takes a tensor rhs's)
+    return dispatch(_SOLVE, tuple(late.nn_ops.matching(matrix, rhs)), {"adjoint": bool(adjoint)},
+                    name)
 
 
 @export("linalg.triangular_solve")
@@ -1066,7 +1068,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     array([[ 1.],
            [-1.]], dtype=float32)>
     """
-    return dispatch(_TRIANGULAR_SOLVE, (as_tensor(matrix), as_tensor(rhs)),
+    return dispatch(_TRIANGULAR_SOLVE, tuple(late.nn_ops.matching(matrix, rhs)),
                     {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
@@ -1635,12 +1637,11 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     array([[0, 2],
            [3, 0]], dtype=int32)>
     """
-    input = as_tensor(input)
+    input, diagonal = late.nn_ops.matching(input, diagonal)
     k = _single_k(k, "MatrixSetDiagV3", ranges=True)
     if isinstance(k, tuple):
-        return _set_diag_range(input, operand(diagonal, input), *k, align)
-    return dispatch(_SET_DIAG, *_with_k((input, operand(diagonal, input)), k, None, align),
-                    name)
+        return _set_diag_range(input, diagonal, *k, align)
+    return dispatch(_SET_DIAG, *_with_k((input, diagonal), k, None, align), name)
 
 
 def _with_k(inputs, k, attrs=None, align="RIGHT_LEFT"):
@@ -1750,8 +1751,7 @@ def cross(a, b, name=None):
     >>> tf.linalg.cross(tf.constant([1.0, 0.0, 0.0]), tf.constant([0.0, 1.0, 0.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 0., 1.], dtype=float32)>
     """
-    a = as_tensor(a)
-    return dispatch(_CROSS, (a, operand(b, a)), _NO_ATTRS, name)
+    return dispatch(_CROSS, tuple(late.nn_ops.matching(a, b)), _NO_ATTRS, name)
 
 
 # -- norms ----------------------------------------------------------------------------------

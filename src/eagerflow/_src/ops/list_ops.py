@@ -128,7 +128,12 @@ def _full_shape(element_shape):
 
 
 def _zeros(xp, lst, element_shape, dtype, message):
-    """Zeros standing for an unwritten element: of `element_shape`, or of a written one's."""
+    """Zeros standing for an unwritten element: of `element_shape`, or of a written one's.
+    An unwritten list (a higher-order gradient's list of lists) is a list with nothing
+    written: as long as a written one, else empty (a sum of lists adds nothing for it)."""
+    if dtype is _d.variant:
+        written = next((v for v in lst if v is not None), None)
+        return TensorList(()) if written is None else written.zeros_like()
     shape = _full_shape(element_shape)
     if shape is None:
         written = next((v for v in lst if v is not None), None)

@@ -1285,7 +1285,9 @@ def _activation_grad(name, fn):
 
 
 register_gradient("Relu")(lambda op, dy: relu_grad(dy, op.outputs))
-_activation_grad("Relu6", lambda x, y, dy, a: relu6_grad(dy, x))
+# (of the output, as TF's: the gradient's own gradient then reaches x through Relu6, and
+# higher derivatives are zeros rather than unconnected)
+_activation_grad("Relu6", lambda x, y, dy, a: relu6_grad(dy, y))
 _activation_grad("LeakyRelu", lambda x, y, dy, a: leaky_relu_grad(dy, x, a["alpha"]))
 _activation_grad("Elu", lambda x, y, dy, a: elu_grad(dy, y))
 _activation_grad("Selu", lambda x, y, dy, a: selu_grad(dy, y))

@@ -704,10 +704,15 @@ def _checked(kind, data, indices, segment_ids, num_segments, allowed):
 
 
 def _rows(data, indices, sparse_gradient):
-    """``data[indices]``; its gradient is dense unless `sparse_gradient` (as TF's)."""
+    """``data[indices]``; its gradient is dense unless `sparse_gradient`, then (as TF's)
+    `IndexedSlices` of each index once, in increasing order, its rows' gradients summed."""
     data = as_tensor(data)
     if sparse_gradient:
-        return array_ops.gather(data, indices)
+        # the distinct indices, sorted, gathered first: the second gather's gradient sums
+        # the rows of each (the first one's takes it as dense values)
+        distinct = reduction_ops.sort(reduction_ops.unique(indices)[0])
+        positions = array_ops.searchsorted(distinct, indices, out_type=distinct.dtype)
+        return array_ops.gather(array_ops.gather(data, distinct), positions)
     # gathered from a leading unit axis: gather's gradient for axis 1 is a dense tensor
     return array_ops.squeeze(array_ops.gather(array_ops.expand_dims(data, 0), indices, axis=1),
                              [0])
@@ -729,8 +734,9 @@ def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
     data, indices, segment_ids = _checked("Mean", data, indices, segment_ids, num_segments,
                                           _SEGMENT_FLOAT)
     rows = _rows(data, indices, sparse_gradient)
-    return math_ops.divide(_summed(rows, segment_ids, num_segments),
-                           _segment_counts(rows, segment_ids, num_segments))
+    # (times the rounded reciprocal of the count, as TF's kernel and its gradient round)
+    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
+        _segment_counts(rows, segment_ids, num_segments)))
 
 
 @export("sparse.segment_sqrt_n")
@@ -741,8 +747,8 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
     data, indices, segment_ids = _checked("SqrtN", data, indices, segment_ids, num_segments,
                                           _SEGMENT_FLOAT)
     rows = _rows(data, indices, sparse_gradient)
-    return math_ops.divide(_summed(rows, segment_ids, num_segments),
-                           math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments)))
+    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
+        math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments))))
 
 
 @export("sparse.fill_empty_rows")
@@ -1479,9 +1485,22 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
     combiner = "mean" if combiner is None else combiner
     if combiner not in ("mean", "sqrtn", "sum"):
         raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
+    table = params[0] if isinstance(params, (list, tuple)) and len(params) == 1 else params
+    # (TF's: one table that is a tensor, not a variable, gives its rows straight: summed
+    # without weights, the gradient being dense for a fast lookup, else IndexedSlices of
+    # each id once, in increasing order; with weights gathered by each id)
+    direct = isinstance(table, Tensor) and max_norm is None
+    if direct and sp_weights is None:
+        combine = {"sum": segment_sum, "mean": segment_mean, "sqrtn": segment_sqrt_n}
+        return combine[combiner](table, sp_ids.values, sp_ids.indices[:, 0], name=name,
+                                 sparse_gradient=not allow_fast_lookup)
     segment_ids = cast_ops.cast(sp_ids.indices[:, 0], _d.int32)
-    ids, idx = reduction_ops.unique(sp_ids.values)
-    embeddings = array_ops.gather(late.nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
+    if direct and allow_fast_lookup:
+        embeddings = array_ops.gather(table, sp_ids.values)
+    else:
+        ids, idx = reduction_ops.unique(sp_ids.values)
+        embeddings = array_ops.gather(
+            late.nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
     if sp_weights is not None:
         weights = cast_ops.cast(sp_weights.values, embeddings.dtype)
     else:
