@@ -106,7 +106,7 @@ class _AffineNormalization(Layer):
             trainable=True, experimental_autocast=autocast) if self.center else None
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         config = super().get_config()
@@ -705,7 +705,7 @@ class UnitNormalization(Layer):
         return reduction_ops.l2_normalize(cast_ops.cast(inputs, self.compute_dtype), self.axis)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
