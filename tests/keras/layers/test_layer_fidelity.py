@@ -22,7 +22,8 @@ def test_shape_preserving_layers_give_the_shape_back_as_given(make):
 
 
 @pytest.mark.parametrize("make", [lambda: L.ReLU(), lambda: L.Softmax(),
-                                  lambda: L.GaussianNoise(0.1), lambda: L.AlphaDropout(0.1)])
+                                  lambda: L.GaussianNoise(0.1), lambda: L.AlphaDropout(0.1),
+                                  lambda: L.RandomBrightness(0.1)])
 def test_activation_and_noise_layers_give_a_tensor_shape(make):
     # (these convert their result to a TensorShape in tf_keras)
     assert make().compute_output_shape((2, 3)) == tf.TensorShape([2, 3])
@@ -100,3 +101,25 @@ def test_conv_lstm_checks_its_inputs_rank():
     with pytest.raises(ValueError, match='Input 0 of layer "conv_lstm2d" is incompatible with '
                                          "the layer: expected ndim=5, found ndim=4"):
         L.ConvLSTM2D(2, 2, name="conv_lstm2d")(tf.ones((2, 3, 4, 4)))
+
+
+def _in_function_with_unknown_dims(layer, x, spec):
+    """`layer` built on `x`, then called on it in a function of `spec` (unknown dims)."""
+    eager = layer(x)
+    traced = tf.function(lambda v: layer(v), input_signature=[tf.TensorSpec(spec)])(x)
+    np.testing.assert_allclose(traced.numpy(), eager.numpy(), rtol=1e-5, atol=1e-6)
+    return traced
+
+
+def test_built_layers_run_where_a_call_does_not_know_the_built_dims():
+    # TF's layers use the dims they were built for (channels, steps)
+    x = np.random.RandomState(0).rand(2, 4, 3).astype(np.float32)
+    out = _in_function_with_unknown_dims(L.GroupNormalization(groups=2, axis=1), x,
+                                         [None, None, 3])
+    assert out.shape == (2, 4, 3)
+    out = _in_function_with_unknown_dims(L.LocallyConnected1D(2, 2), x, [None, None, 3])
+    assert out.shape == (2, 3, 2)
+    x = np.random.RandomState(1).rand(2, 3, 2, 4, 4).astype(np.float32)
+    out = _in_function_with_unknown_dims(
+        L.ConvLSTM2D(2, 2, data_format="channels_first"), x, [None, None, None, None, 4])
+    assert out.shape == (2, 2, 3, 3)

@@ -189,7 +189,7 @@ class _ConvLSTM(RNN):
     def get_initial_state(self, inputs):
         """Zero states of the size of the cell's convolution of one step of `inputs`."""
         step = reduction_ops.reduce_sum(array_ops.zeros_like(inputs), axis=1)
-        channels = inputs.shape[2] if self.cell._channels_first else inputs.shape[-1]
+        channels = self.cell.kernel.shape[-2]  # (the built channels: a call may not know them)
         kernel = array_ops.zeros((*self.cell.kernel_size, channels, self.cell.filters),
                                  dtype=inputs.dtype)
         state = self.cell.input_conv(step, kernel, padding=self.cell.padding)
