@@ -97,6 +97,16 @@ def test_conv_lstm_channels_first_with_unknown_batch_and_time():
         L.ConvLSTM2D(2, 2, data_format="channels_first")(tf.keras.Input((3, None, 4, 4)))
 
 
+def test_built_convolutions_input_specs():
+    # depthwise convolutions ask for a least rank, transposed and separable ones an exact one
+    layer = L.DepthwiseConv2D(2)
+    layer(tf.ones((1, 4, 4, 3)))
+    assert repr(layer.input_spec) == "InputSpec(min_ndim=4, axes={-1: 3})"
+    layer = L.SeparableConv1D(2, 2)
+    layer(tf.ones((1, 4, 3)))
+    assert repr(layer.input_spec) == "InputSpec(ndim=3, axes={-1: 3})"
+
+
 def test_conv_lstm_checks_its_inputs_rank():
     with pytest.raises(ValueError, match='Input 0 of layer "conv_lstm2d" is incompatible with '
                                          "the layer: expected ndim=5, found ndim=4"):
