@@ -44,6 +44,12 @@ def test_identity_stops_a_mask_and_lambda_supports_masking():
     assert keep._keras_mask.numpy().tolist() == [[True, False, True]]
 
 
+@pytest.mark.parametrize("function", [3, "abc", None, [1]])
+def test_lambda_refuses_what_is_not_callable(function):
+    with pytest.raises(TypeError, match="^unsupported callable$"):
+        L.Lambda(function)
+
+
 def test_attention_compute_mask_gives_a_tensor():
     mask = L.Attention().compute_mask([tf.ones((1, 2, 2)), tf.ones((1, 3, 2))],
                                       [np.array([[True, False]]), None])

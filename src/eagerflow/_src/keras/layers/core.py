@@ -201,6 +201,8 @@ class Lambda(Layer):
         self.arguments = arguments or {}
         self._output_shape = output_shape
         self.mask = mask
+        if not callable(function):
+            raise TypeError("unsupported callable")  # (as TF's argument inspection says)
         params = inspect.signature(function).parameters
         self._fn_expects_training = "training" in params
         self._fn_expects_mask = "mask" in params
