@@ -139,3 +139,31 @@ def test_built_layers_run_where_a_call_does_not_know_the_built_dims():
     out = _in_function_with_unknown_dims(
         L.ConvLSTM2D(2, 2, data_format="channels_first"), x, [None, None, None, None, 4])
     assert out.shape == (2, 2, 3, 3)
+
+
+def test_outputs_that_carry_masks_keep_them():
+    # a layer giving back its (masked) input does not overwrite the input's mask, and a
+    # layer whose inner layers masked its outputs keeps their masks, as in Keras
+    ids = tf.constant([[1, 0, 2]])
+    invert = lambda: L.Lambda(lambda t: t, mask=lambda i, m: tf.logical_not(m))  # noqa: E731
+    embedded = L.Embedding(4, 2, mask_zero=True)(ids)
+    same = invert()(embedded)
+    assert embedded._keras_mask.numpy().tolist() == [[True, False, True]]
+    assert same._keras_mask.numpy().tolist() == [[True, False, True]]
+    inputs = tf.keras.Input((3,), dtype="int32")
+    masked = L.Embedding(4, 2, mask_zero=True)(inputs)
+    model = tf.keras.Model(inputs, [invert()(masked), L.LSTM(2, return_sequences=True)(masked)])
+    assert [o._keras_mask.numpy().tolist() for o in model(ids)] == [[[True, False, True]]] * 2
+
+    class Inner(L.Layer):
+        def __init__(self):
+            super().__init__()
+            self.embedding = L.Embedding(4, 2, mask_zero=True)
+
+        def call(self, x):
+            return self.embedding(x)
+
+        def compute_mask(self, inputs, mask=None):
+            return tf.ones_like(inputs, tf.bool)
+
+    assert Inner()(ids)._keras_mask.numpy().tolist() == [[True, False, True]]
