@@ -9,6 +9,7 @@ import pytest
 import eagerflow as tf
 from tests.recorded import assert_same
 from tests.keras.layers.preprocessing_cases import cases, jsonable
+from tests.keras.layers.tf_outcomes import as_recorded
 
 with open(os.path.join(os.path.dirname(__file__), "data", "preprocessing_tf.json")) as _f:
     RECORDED = json.load(_f)
@@ -17,13 +18,7 @@ CASES = cases(tf)
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_tf(name):
-    tf.keras.backend.clear_session()  # (layer names count from 0, as when recorded)
-    try:
-        ours = jsonable(CASES[name]())
-    except Exception as e:  # noqa: BLE001 - an error is an outcome too, recorded as TF's
-        ours = {"error": type(e).__name__, "message": str(e)}
-    ours = json.loads(json.dumps(ours, ensure_ascii=False, default=str))
-    assert_same(ours, RECORDED[name])
+    assert_same(as_recorded(tf, CASES[name], jsonable), RECORDED[name])
 
 
 def test_every_case_is_recorded():

@@ -830,6 +830,10 @@ class Layer(Module):
         return nest.map_structure(cast, inputs)
 
     def _set_output_masks(self, inputs, outputs, mask):
+        # Outputs that all carry masks already (the inputs given back, or a call whose inner
+        # layers masked them) keep them, as in Keras: an input's mask is never overwritten
+        if all(getattr(x, "_keras_mask", None) is not None for x in nest.flatten(outputs)):
+            return
         output_masks = self.compute_mask(inputs, mask)
         if output_masks is None:
             return

@@ -105,7 +105,9 @@ class BaseDenseAttention(Layer):
 
     def compute_mask(self, inputs, mask=None):
         self._validate_call_args(inputs, mask)
-        return mask[0] if mask else None
+        if not mask or mask[0] is None:
+            return None
+        return convert_to_tensor(mask[0])
 
     def compute_output_shape(self, input_shape):
         # The query's steps with the value's features.
@@ -375,6 +377,9 @@ class MultiHeadAttention(Layer):
         `rank`; attention runs over all axes but batch, heads and features by default."""
         self._attention_axes = (tuple(range(1, rank - 2)) if self._attention_axes is None
                                 else tuple(self._attention_axes))
+        for a in self._attention_axes:
+            if not -rank <= a < rank:  # (an axis of the projected tensors, heads included)
+                raise IndexError(f"index {a} is out of bounds for axis 0 with size {rank}")
         axes = tuple(a % rank for a in self._attention_axes)
         self._dot_product_equation, self._combine_equation, scores_rank = \
             _attention_equations(rank, axes)

@@ -1,5 +1,6 @@
 """Convolutional LSTMs (``ConvLSTM1D/2D/3D``): an LSTM whose gates are convolutions, over
-sequences of 1-, 2- or 3-D feature maps ``(batch, time, *spatial, channels)``.
+sequences of 1-, 2- or 3-D feature maps ``(batch, time, *spatial, channels)`` (or
+``(batch, time, channels, *spatial)`` with ``data_format="channels_first"``).
 
 >>> layer = tf.keras.layers.ConvLSTM2D(2, 3)
 >>> layer(tf.ones((1, 4, 5, 5, 1))).shape
@@ -10,7 +11,9 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, conv_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers import weight_arguments
+from eagerflow._src.keras.layers.convolutional import tf_data_format
 from eagerflow._src.keras.layers.recurrent import (RNN, DropoutRNNCellMixin, _read,
                                                     _serialized)
 
@@ -58,8 +61,8 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
             raise ValueError(f"The `padding` argument must be a string in {{'valid', 'same'}}. "
                              f"Received: {padding}")
         self.data_format = backend.normalize_data_format(data_format)
-        if self.data_format != "channels_last":
-            raise NotImplementedError("ConvLSTM layers support only channels_last data.")
+        self._channels_first = self.data_format == "channels_first"
+        self._op_format = tf_data_format(self.data_format, rank)
         self.dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
@@ -76,13 +79,16 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
 
     def build(self, input_shape):
         input_shape = self._build_input_shape = TensorShape(input_shape)
-        channels = input_shape[-1]
+        dims = input_shape.as_list()
+        channels, spatial = (dims[1], dims[2:]) if self._channels_first else (dims[-1], dims[1:-1])
         if channels is None:
-            raise ValueError(f"The channel dimension of the inputs should be defined. Found "
-                             f"`None`. Full input shape received: input_shape={input_shape}")
+            raise ValueError(f"The channel dimension of the inputs (last axis) should be "
+                             f"defined. Found None. Full input shape received: "
+                             f"input_shape={input_shape}")
         spatial = [_conv_length(d, k, self.padding, s, r) for d, k, s, r in zip(
-            input_shape.as_list()[1:-1], self.kernel_size, self.strides, self.dilation_rate)]
-        state = TensorShape([*spatial, self.filters])
+            spatial, self.kernel_size, self.strides, self.dilation_rate)]
+        state = TensorShape([self.filters, *spatial] if self._channels_first
+                            else [*spatial, self.filters])
         self.state_size = [state, state]
         self.output_size = state
         width = 4 * self.filters
@@ -110,11 +116,12 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
 
     def input_conv(self, x, kernel, bias=None, padding="valid"):
         out = conv_ops.convolution(x, kernel, strides=self.strides, padding=padding.upper(),
-                                   dilations=self.dilation_rate)
-        return out if bias is None else nn_ops.bias_add(out, bias)
+                                   data_format=self._op_format, dilations=self.dilation_rate)
+        return out if bias is None else nn_ops.bias_add(out, bias, data_format=self._op_format)
 
     def recurrent_conv(self, x, kernel):
-        return conv_ops.convolution(x, kernel, strides=(1,) * self.rank, padding="SAME")
+        return conv_ops.convolution(x, kernel, strides=(1,) * self.rank, padding="SAME",
+                                    data_format=self._op_format)
 
     def call(self, inputs, states, training=None):
         h, c = states[0], states[1]
@@ -169,6 +176,7 @@ class _ConvLSTM(RNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful,
                          activity_regularizer=activity_regularizer, **kwargs)
+        self.input_spec = [InputSpec(ndim=self._rank + 3)]
 
     def build(self, input_shape):
         if isinstance(input_shape, list):
@@ -181,7 +189,8 @@ class _ConvLSTM(RNN):
     def get_initial_state(self, inputs):
         """Zero states of the size of the cell's convolution of one step of `inputs`."""
         step = reduction_ops.reduce_sum(array_ops.zeros_like(inputs), axis=1)
-        kernel = array_ops.zeros((*self.cell.kernel_size, inputs.shape[-1], self.cell.filters),
+        channels = self.cell.kernel.shape[-2]  # (the built channels: a call may not know them)
+        kernel = array_ops.zeros((*self.cell.kernel_size, channels, self.cell.filters),
                                  dtype=inputs.dtype)
         state = self.cell.input_conv(step, kernel, padding=self.cell.padding)
         return [state, state]

@@ -115,6 +115,7 @@ class Conv(Layer):
 
     _allows_causal = False  # Conv1D and SeparableConv1D only
     _exact_rank = False  # transposed, depthwise and separable ones take rank + 2 inputs only
+    _exact_rank_spec = True  # whether the built input spec says so (ndim, not min_ndim)
 
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, groups=1, activation=None, use_bias=True,
@@ -224,7 +225,8 @@ class Conv(Layer):
                              f"found to be `None`.")
         self.compute_output_shape(input_shape)
         self._create_weights(channels, input_shape)
-        rank_spec = {"ndim" if self._exact_rank else "min_ndim": self.rank + 2}
+        rank_spec = {"ndim" if self._exact_rank and self._exact_rank_spec else "min_ndim":
+                     self.rank + 2}
         self.input_spec = InputSpec(**rank_spec, axes={self._channel_axis: channels})
         self.built = True
 
@@ -507,6 +509,7 @@ class DepthwiseConv(Conv):
     depth_multiplier)``), giving ``channels * depth_multiplier`` outputs."""
 
     _exact_rank = True
+    _exact_rank_spec = False  # (built, Keras's input spec asks for a least rank only)
     _inputs_text = "inputs to `DepthwiseConv`"
 
     def __init__(self, rank, kernel_size, strides=1, padding="valid", depth_multiplier=1,

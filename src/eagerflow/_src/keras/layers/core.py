@@ -113,7 +113,7 @@ class Activation(Layer):
         return self.activation(inputs)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape  # as given: a tuple stays a tuple, as in Keras
 
     def get_config(self):
         config = super().get_config()
@@ -150,7 +150,7 @@ class Dropout(Layer):
             lambda: cast_ops.identity(inputs), training)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         config = super().get_config()
@@ -201,10 +201,14 @@ class Lambda(Layer):
         self.arguments = arguments or {}
         self._output_shape = output_shape
         self.mask = mask
+        if not callable(function):
+            raise TypeError("unsupported callable")  # (as TF's argument inspection says)
         params = inspect.signature(function).parameters
         self._fn_expects_training = "training" in params
         self._fn_expects_mask = "mask" in params
-        self.supports_masking = mask is not None
+        # Keras marks a layer overriding compute_mask as supporting masks: a Lambda always
+        # does (its compute_mask gives `mask`, so None drops an incoming mask)
+        self.supports_masking = True
 
     def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)
@@ -397,7 +401,6 @@ class Identity(Layer):
 
     def __init__(self, trainable=True, name=None, **kwargs):
         super().__init__(trainable=trainable, name=name, **kwargs)
-        self.supports_masking = True
 
-    def call(self, inputs):
+    def call(self, inputs):  # (no masking: an incoming mask stops here, as in Keras)
         return nest.map_structure(cast_ops.identity, inputs)

@@ -72,7 +72,7 @@ class _RandomLayer(Layer):
         return self._random_generator.random_uniform(shape, low, high)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         # Keras 2's order: the base entries, the layer's own arguments, then the seed

@@ -171,7 +171,8 @@ class _LocallyConnected(Layer):
             index = [slice(None)] + [slice(a, b) for a, b in window]
             index = index[:1] + [slice(None)] + index[1:] if first else index + [slice(None)]
             patch = inputs[tuple(index)]
-            patches.append(array_ops.reshape(patch, [1, -1, patch.shape[1:].num_elements()]))
+            # (the kernel's features: the patch's static shape is unknown when the input's is)
+            patches.append(array_ops.reshape(patch, [1, -1, self.kernel.shape[1]]))
         stacked = array_ops.concat(patches, 0)  # [positions, batch, features]
         outputs = linalg_ops.matmul(stacked, self.kernel)  # [positions, batch, filters]
         outputs = array_ops.reshape(outputs, self._out + [-1, self.filters])

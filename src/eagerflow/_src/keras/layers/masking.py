@@ -8,7 +8,6 @@ The layers after it (recurrent layers above all) skip the masked steps.
 array([[ True, False,  True]])
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import cast_ops, math_ops, reduction_ops
 from eagerflow._src.keras.engine.base_layer import Layer
 
@@ -34,7 +33,7 @@ class Masking(Layer):
                                                        inputs.dtype))
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         config = super().get_config()

@@ -108,7 +108,7 @@ class _AffineNormalization(Layer):
             trainable=True, experimental_autocast=autocast) if self.center else None
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         config = super().get_config()
@@ -680,8 +680,10 @@ class GroupNormalization(_AffineNormalization):
             mean, variance = nn_ops.weighted_moments(
                 grouped, reduction_axes, array_ops.reshape(weights, grouped_shape),
                 keepdims=True)
+        # (the channels the layer was built for: a call may not know them statically)
+        channels = self.input_spec.axes[self.axis]
         broadcast_shape = [1] * (rank + 1)
-        broadcast_shape[axis:axis + 2] = [self.groups, inputs.shape[axis] // self.groups]
+        broadcast_shape[axis:axis + 2] = [self.groups, channels // self.groups]
         gamma, beta = (None if v is None else array_ops.reshape(v, broadcast_shape)
                        for v in (self.gamma, self.beta))
         outputs = nn_ops.batch_normalization(grouped, mean, variance, beta, gamma, self.epsilon)
@@ -715,7 +717,7 @@ class UnitNormalization(Layer):
         return reduction_ops.l2_normalize(cast_ops.cast(inputs, self.compute_dtype), self.axis)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}

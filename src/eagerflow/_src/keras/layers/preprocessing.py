@@ -249,7 +249,7 @@ class Normalization(PreprocessingLayer):
         return math_ops.realdiv(math_ops.subtract(inputs, self.mean), std)
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis, "invert": self.invert,
@@ -282,7 +282,7 @@ class Rescaling(Layer):
                             cast_ops.cast(self.offset, dtype))
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         return {**super().get_config(), "scale": self.scale, "offset": self.offset}

@@ -14,6 +14,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.ops import (
     array_ops, cast_ops, image_color_ops, image_ops, math_ops, reduction_ops)
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph import control_flow
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers.preprocessing import _crop, _smart_resize, _spatial_output_shape
@@ -129,6 +130,10 @@ class RandomBrightness(_RandomImageLayer):
     def _check_factor(number):
         if number > 1.0 or number < -1.0:
             raise ValueError(_FACTOR_ERROR + f"Got {number}")
+
+    def compute_output_shape(self, input_shape):
+        # (Keras's is the base layer's, inferred from `call`: a TensorShape)
+        return TensorShape(input_shape)
 
     def call(self, inputs, training=True):
         images = cast_ops.cast(inputs, self.compute_dtype)

@@ -351,7 +351,7 @@ class IndexLookup(_EagerPreprocessingLayer):
 
     def compute_output_shape(self, input_shape):
         if self.output_mode == INT:
-            return TensorShape(input_shape)
+            return input_shape
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         return TensorShape([TensorShape(input_shape)[0], depth])
 

@@ -195,7 +195,7 @@ class ActivityRegularization(Layer):
         self.l1, self.l2 = l1, l2
 
     def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+        return input_shape
 
     def get_config(self):
         return {**super().get_config(), "l1": self.l1, "l2": self.l2}
