@@ -167,6 +167,16 @@ def test_fit_requires_compile():
         model.fit(np.zeros((2, 2)), np.zeros((2, 1)))
 
 
+def test_a_misspelled_metric_fails_in_the_step_as_in_tf_keras():
+    # compile takes the name as it is (tf_keras's metrics.get returns a name it does not
+    # know); the step then calls it
+    model = _linear_model(metrics=["acuracy"])
+    x, y = _linear_data(8)
+    with pytest.raises(TypeError, match=r"^in user code:(?s:.*)TypeError: 'str' object is "
+                                        r"not callable"):
+        model.fit(x, y, verbose=0)
+
+
 def test_progress_output_verbose_2(monkeypatch):
     clock = iter(np.arange(0.0, 100.0, 0.01))
     monkeypatch.setattr(Progbar, "_time", staticmethod(lambda: next(clock)))
