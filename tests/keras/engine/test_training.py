@@ -134,6 +134,21 @@ def test_generators_and_sequences():
         model.fit(batches(), steps_per_epoch=1, validation_split=0.5, verbose=0)
 
 
+def test_a_generator_batch_of_four_parts_fails_before_any_step():
+    # as tf_keras, which reads the first batch as the adapter is made: its ValueError,
+    # naming the batch as the generator gave it, not a traced step's
+    x, y = _linear_data(n=4)
+
+    def batches():
+        while True:
+            yield [x, y, y, y]
+
+    with pytest.raises(ValueError, match=r"^Data is expected to be in format `x`, `\(x,\)`, "
+                                         r"`\(x, y\)`, or `\(x, y, sample_weight\)`, found: "
+                                         r"\(array\("):
+        _linear_model().fit(batches(), steps_per_epoch=2, verbose=0)
+
+
 def test_custom_train_step_and_stop_training():
     class Custom(keras.Model):
         def __init__(self):
