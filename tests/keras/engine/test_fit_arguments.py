@@ -209,6 +209,14 @@ def test_validation_freq_must_be_an_int_or_a_list(freq):
                             verbose=0).history["val_loss"]) == 1
 
 
+def test_validation_data_is_taken_by_its_truth_as_in_tf_keras():
+    # an array alone is not `(x, y)`: tf_keras asks its truth, which NumPy refuses
+    with pytest.raises(ValueError, match=r"^The truth value of an array with more than one "
+                                         r"element is ambiguous"):
+        _model().fit(X, Y, validation_data=X, verbose=0)
+    assert "val_loss" not in _model().fit(X, Y, validation_data=(), verbose=0).history
+
+
 def test_cardinality_error_lists_the_sample_weight_sizes():
     with pytest.raises(ValueError, match=r"^Data cardinality is ambiguous:\n  x sizes: 10\n"
                                          r"  y sizes: 10\n  sample_weight sizes: 4\n"):

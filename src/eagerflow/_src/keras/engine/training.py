@@ -661,13 +661,16 @@ class Model(Layer):
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
+        val_x = val_y = val_sw = None
+        # (as tf_keras, by its truth: none for an empty tuple, and an array of several
+        # elements fails as NumPy's does)
+        validate = bool(validation_data)
+        if validate:
+            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers, model=self)
         per_execution = self._steps_per_execution_for(handler)
-        val_x = val_y = val_sw = None
-        if validation_data is not None:
-            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
             samples = session_steps.samples(self, x)
             logger = session_steps.progbar_logger(self, x, val_x, handler.inferred_steps,
@@ -726,7 +729,7 @@ class Model(Layer):
                 logs = results
             initial_step = 0
             epoch_logs = losses.epoch_logs(_to_python(logs))
-            if val_x is not None and _should_validate(epoch, validation_freq):
+            if validate and _should_validate(epoch, validation_freq):
                 if val_handler is None:
                     # As Keras: one for the whole fit, made at the first validation; once
                     # its data ran out, the later epochs validate on nothing.
