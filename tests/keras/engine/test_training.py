@@ -2,6 +2,8 @@
 import contextlib
 import io
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -147,6 +149,25 @@ def test_a_generator_batch_of_four_parts_fails_before_any_step():
                                          r"`\(x, y\)`, or `\(x, y, sample_weight\)`, found: "
                                          r"\(array\("):
         _linear_model().fit(batches(), steps_per_epoch=2, verbose=0)
+
+
+def test_models_made_in_a_loop_warn_of_retracing_as_in_tf_keras():
+    # each model's steps are new functions of one code, as tf_keras's: the fifth and sixth
+    # models' first calls (each a trace) warn (in a process of its own: the count is global)
+    code = ("import numpy as np, eagerflow as tf\n"
+            "for _ in range(7):\n"
+            "    m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])\n"
+            "    m.compile('sgd', 'mse')\n"
+            "    m.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    found = re.findall(r"WARNING:tensorflow:(\d) out of the last (\d) calls to <function "
+                       r"Model\.make_train_function\.<locals>\.train_function at 0x\w+> "
+                       r"triggered tf\.function retracing\.", err)
+    assert found == [("5", "5"), ("6", "6")]
+    # (no explanation of one function's traces: each traced once, then once more for the
+    # variables its first trace made)
+    assert "was traced" not in err
 
 
 def test_custom_train_step_and_stop_training():

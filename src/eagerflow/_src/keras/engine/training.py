@@ -97,6 +97,9 @@ def _set_trainable_state(layers, state):
             layer._trainable = state[layer]
 
 
+_STEP_CODES = {}  # name ("train_function") -> the code of the models' functions so named
+
+
 @export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
@@ -575,8 +578,15 @@ class Model(Layer):
 
         def compiled(data):  # (the step runs as Python: a model's own is not converted)
             return step(data)
-        compiled.__name__ = compiled.__qualname__ = name
-        compiled.__code__ = compiled.__code__.replace(co_name=name, co_qualname=name)
+        compiled.__name__ = name
+        compiled.__qualname__ = f"Model.make_{name}.<locals>.{name}"  # (as tf_keras's)
+        # one code for each name, as tf_keras's functions share theirs: the functions of
+        # models made one after another count as one in TF's warning of frequent retracing
+        code = _STEP_CODES.get(name)
+        if code is None:
+            code = _STEP_CODES[name] = compiled.__code__.replace(co_name=name,
+                                                                 co_qualname=name)
+        compiled.__code__ = code
         return function(compiled, reduce_retracing=True)
 
     def make_train_function(self, force=False):
@@ -1114,7 +1124,7 @@ def _trace_for_every_batch(step, handler, batch):
     """Traces a compiled `step` for any batch of `handler`, as TF traces for a dataset's
     element spec: the model then sees an unknown batch size, and no batch retraces."""
     if isinstance(step, Function):
-        step.get_concrete_function(handler.batch_spec(batch))
+        step._trace_for_next_call(handler.batch_spec(batch))
 
 
 def _verbosity(verbose, quiet=False):
