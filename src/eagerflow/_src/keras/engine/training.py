@@ -100,6 +100,31 @@ def _set_trainable_state(layers, state):
 _STEP_CODES = {}  # name ("train_function") -> the code of the models' functions so named
 
 
+def _compile_kwargs(steps_per_execution, experimental_steps_per_execution=None,
+                    cloning=None, experimental_run_tf_function=None, distribute=None,
+                    target_tensors=None, **kwargs):
+    """`compile`'s steps per execution, given its legacy keyword arguments `kwargs`, which
+    tf_keras ignores (``cloning``, ``sample_weight_mode``...), rejects or renamed."""
+    del cloning, experimental_run_tf_function  # (TF 1's: never used)
+    if distribute is not None:
+        raise ValueError(f"`distribute` argument in compile is not available in TF 2.0. Please "
+                         f"create the model under the `strategy.scope()`. Received: "
+                         f"{distribute}.")
+    if target_tensors is not None:
+        raise ValueError(f"`target_tensors` argument is not supported when executing "
+                         f"eagerly. Received: {target_tensors}.")
+    invalid = set(kwargs) - {"sample_weight_mode"}
+    if invalid:
+        raise TypeError(f"Invalid keyword argument(s) in `compile()`: {(invalid,)}. Valid "
+                        f'keyword arguments include "cloning", "experimental_run_tf_function", '
+                        f'"distribute", "target_tensors", or "sample_weight_mode".')
+    if experimental_steps_per_execution is not None:
+        _logger.warning("The argument `steps_per_execution` is no longer experimental. Pass "
+                        "`steps_per_execution` instead of `experimental_steps_per_execution`.")
+        return steps_per_execution or experimental_steps_per_execution
+    return steps_per_execution
+
+
 @export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
@@ -413,12 +438,7 @@ class Model(Layer):
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, pss_evaluation_shards=0, **kwargs):
         """Sets the optimizer, loss and metrics that `fit` and `evaluate` use."""
-        for key in kwargs:
-            if key not in ("experimental_steps_per_execution", "sample_weight_mode"):
-                raise TypeError(f"Invalid keyword argument(s) in `compile()`: "
-                                f"{tuple(kwargs)}. Valid keyword arguments include "
-                                f'"cloning", "experimental_run_tf_function", "distribute", '
-                                f'"target_tensors", or "sample_weight_mode".')
+        per_execution = _compile_kwargs(steps_per_execution, **kwargs)
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
         strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
         # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
@@ -439,7 +459,7 @@ class Model(Layer):
             steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
         object.__setattr__(self, "_steps_per_execution", backend.out_of_collections(
-            Variable(steps_per_execution or 1, dtype="int64")))
+            Variable(per_execution or 1, dtype="int64")))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
