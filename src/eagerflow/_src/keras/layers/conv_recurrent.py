@@ -10,6 +10,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, conv_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.layers.recurrent import (RNN, DropoutRNNCellMixin, _read,
                                                     _serialized)
@@ -169,6 +170,7 @@ class _ConvLSTM(RNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful,
                          activity_regularizer=activity_regularizer, **kwargs)
+        self.input_spec = [InputSpec(ndim=self._rank + 3)]  # (checked before it builds)
 
     def build(self, input_shape):
         if isinstance(input_shape, list):

@@ -115,6 +115,7 @@ class Conv(Layer):
 
     _allows_causal = False  # Conv1D and SeparableConv1D only
     _exact_rank = False  # transposed, depthwise and separable ones take rank + 2 inputs only
+    _exact_rank_spec = None  # the built spec's rank exact (None: as `_exact_rank`)
 
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, groups=1, activation=None, use_bias=True,
@@ -224,7 +225,8 @@ class Conv(Layer):
                              f"found to be `None`.")
         self.compute_output_shape(input_shape)
         self._create_weights(channels, input_shape)
-        rank_spec = {"ndim" if self._exact_rank else "min_ndim": self.rank + 2}
+        exact = self._exact_rank if self._exact_rank_spec is None else self._exact_rank_spec
+        rank_spec = {"ndim" if exact else "min_ndim": self.rank + 2}
         self.input_spec = InputSpec(**rank_spec, axes={self._channel_axis: channels})
         self.built = True
 
@@ -507,6 +509,7 @@ class DepthwiseConv(Conv):
     depth_multiplier)``), giving ``channels * depth_multiplier`` outputs."""
 
     _exact_rank = True
+    _exact_rank_spec = False  # (as tf_keras's, built on rank + 2 but then checking at least)
     _inputs_text = "inputs to `DepthwiseConv`"
 
     def __init__(self, rank, kernel_size, strides=1, padding="valid", depth_multiplier=1,
