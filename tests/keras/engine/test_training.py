@@ -170,6 +170,28 @@ def test_models_made_in_a_loop_warn_of_retracing_as_in_tf_keras():
     assert "was traced" not in err
 
 
+def test_a_step_returning_a_tensor_not_a_dict_fails_as_in_tf_keras():
+    # tf_keras makes the result a Python float before its callbacks read it as a dict
+    class LossOnly(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x, training=True))
+
+        def test_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x))
+
+    inputs = keras.Input((3,))
+    model = LossOnly(inputs, keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'items'$"):
+        model.fit(x, y, verbose=0)
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == 4.0
+    with pytest.raises(TypeError, match="^argument of type 'float' is not iterable$"):
+        model.evaluate(x, y, verbose=0)
+
+
 def test_custom_train_step_and_stop_training():
     class Custom(keras.Model):
         def __init__(self):

@@ -1172,7 +1172,10 @@ def _should_validate(epoch, freq):
 
 
 def _to_python(logs):
-    """Logs with tensors as Python floats (or NumPy arrays for non-scalars)."""
+    """Logs with tensors as Python floats (or NumPy arrays for non-scalars); a step's
+    result that is no dict, converted as it is (as tf_keras: its callbacks then fail)."""
+    if not isinstance(logs, dict):
+        return _numpy_or_python(logs)
     return {k: _numpy_or_python(v) for k, v in copy.copy(logs).items()}
 
 
