@@ -486,8 +486,29 @@ def _conv_kernel(depthwise):
     return kernel
 
 
+def _shape_function_checks(x, w, nd, data_format, depthwise):
+    """TF's shape function's words for inputs a convolution refuses while a graph is built
+    (eagerly the kernel's, in `_conv_geometry`): too few dims, channels that do not match."""
+    shapes = (x.shape, w.shape)
+    if x.shape.rank is not None and x.shape.rank < nd + 2:
+        raise shape_rules.shape_error("Conv", f"Shape must be rank {nd + 2} but is rank "
+                                              f"{x.shape.rank}", shapes)
+    if x.shape.rank is None or w.shape.rank != nd + 2:
+        return
+    depth, w_in = _split(_dims(x.shape), nd, data_format)[2], w.shape[nd]
+    if depth is None or w_in is None:
+        return
+    if depthwise and depth != w_in:
+        raise shape_rules.shape_error("Conv", f"Dimensions must be equal, but are {depth} and "
+                                              f"{w_in}", shapes)
+    if not depthwise and depth % w_in:
+        raise shape_rules.shape_error("Conv", f"Depth of input ({depth}) is not a multiple of "
+                                              f"input depth of filter ({w_in})", shapes)
+
+
 def _conv_rule(depthwise):
     def rule(x, w, strides, padding, explicit_paddings, data_format, dilations):
+        _shape_function_checks(x, w, len(strides) - 2, data_format, depthwise)
         try:
             dims, _ = _conv_geometry(_dims(x.shape), _dims(w.shape), strides, padding,
                                      explicit_paddings, data_format, dilations, depthwise)
