@@ -108,6 +108,35 @@ def test_pooling_window_larger_than_the_input_is_a_value_error_while_tracing():
     assert out.shape.as_list() == [None, None, None, 3]
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.nn.conv2d(x, tf.ones([3, 3, 1, 2]), 1, "VALID"),
+    lambda x: tf.nn.max_pool2d(x, 3, 1, "VALID"),
+])
+def test_window_larger_than_one_spatial_dim_is_tfs_negative_dimension_while_tracing(fn):
+    # one spatial dim fits (8), the next (1) does not: TF's shape function's words for it,
+    # not the kernel's "Computed output size would be negative"
+    with pytest.raises(ValueError, match=r"Negative dimension size caused by subtracting 3 "
+                                         r"from 1 for '\{\{node "):
+        tf.function(fn).get_concrete_function(tf.TensorSpec([8, 8, 1, 1]))
+
+
+@pytest.mark.parametrize("fn, x, w, message", [
+    (lambda x, w: tf.nn.conv2d(x, w, 1, "VALID"), [None, 8, 8, 5], [3, 3, 4, 2],
+     r"Depth of input \(5\) is not a multiple of input depth of filter \(4\) for "
+     r"'\{\{node Conv2D\}\}"),
+    (lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "VALID"), [None, 6, 6, 6, 5], [3, 3, 3, 4, 2],
+     r"Depth of input \(5\) is not a multiple of input depth of filter \(4\) for "
+     r"'\{\{node Conv3D\}\}"),
+    (lambda x, w: tf.nn.depthwise_conv2d(x, w, [1] * 4, "VALID"), [None, 8, 8, 5],
+     [3, 3, 4, 1], r"Dimensions must be equal, but are 5 and 4 for '\{\{node "),
+    (lambda x, w: tf.nn.conv2d(x, w, 1, "VALID"), [None, 8, 8], [3, 3, 4, 2],
+     r"Shape must be rank 4 but is rank 3 for '\{\{node Conv2D\}\}"),
+])
+def test_convolutions_refuse_channels_and_ranks_in_tfs_shape_function_words(fn, x, w, message):
+    with pytest.raises(ValueError, match=message):
+        tf.function(fn).get_concrete_function(tf.TensorSpec(x), tf.TensorSpec(w))
+
+
 def test_softmax_axis_out_of_range_stays_invalid_argument_while_tracing():
     # TF's softmax wrapper raises InvalidArgumentError itself, in graphs as well
     with pytest.raises(tf.errors.InvalidArgumentError, match="`dim` must be in the range"):

@@ -491,6 +491,12 @@ def test_csv_logger_writes_and_appends(tmp_path):
                                  b'0,0.5,"""[1, 2]""",NA,NA\r\n')
 
 
+def test_csv_logger_in_a_missing_folder_fails_as_tf_file_system_does(tmp_path):
+    path = tmp_path / "missing" / "log.csv"
+    with pytest.raises(tf.errors.NotFoundError, match=f"^{path}; No such file or directory$"):
+        callbacks.CSVLogger(path).on_train_begin()
+
+
 def test_lambda_callback_calls_the_given_functions():
     events = []
     callback = callbacks.LambdaCallback(

@@ -663,6 +663,24 @@ def test_cast_of_non_finite_floats_to_wide_unsigned_types():
     assert tf.cast(tf.constant([np.inf], tf.bfloat16), tf.uint64).numpy().tolist() == [2 ** 63]
 
 
+def test_casts_of_strings_are_unimplemented_and_in_a_graph_fail_as_it_runs():
+    for make in (lambda: tf.raw_ops.Cast(x=tf.constant(["a"]), DstT=tf.float32),
+                 lambda: tf.cast(tf.constant(["a"]), tf.float32)):
+        with pytest.raises(tf.errors.UnimplementedError,
+                           match=r"Cast string to float is not supported \[Op:Cast\]"):
+            make()
+    with pytest.raises(tf.errors.UnimplementedError, match="Cast int32 to string is not"):
+        tf.raw_ops.Cast(x=tf.constant([1]), DstT=tf.string)
+    # TF's graph takes the op (a Keras model fit on strings fails in its step's run)
+    to_float = tf.function(lambda x: tf.cast(x, tf.float32))
+    graph = to_float.get_concrete_function(tf.TensorSpec([None], tf.string)).graph
+    assert "Cast" in [op.type for op in graph.get_operations()]
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match=r"^Graph execution error:(?s:.*)Cast string to float is not "
+                             r"supported\n\t \[\[\{\{node Cast\}\}\]\]"):
+        to_float(tf.constant(["a"]))
+
+
 def test_cast_of_out_of_range_floats_saturates_in_whole_vector_steps():
     # TF's x86 kernel converts 32 elements at a time to 8- and 16-bit integers (through
     # int32, then saturating) and the last n % 32 one by one (wrapping as C does)

@@ -206,6 +206,33 @@ def test_sparse_softmax_cross_entropy_errors():
         tf.nn.sparse_softmax_cross_entropy_with_logits([0, 0], np.zeros((2, 0), F32))
 
 
+def test_sparse_softmax_cross_entropy_op_checks_labels_against_logits():
+    # the raw op, as Keras's sparse loss reaches it with one-hot labels flattened: TF's
+    # kernel and shape function words, not an indexing error
+    xent = tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits
+    logits = tf.ones([10, 3])
+    for labels, message in [
+            (tf.zeros([30], tf.int32), r"logits and labels must have the same first dimension, "
+                                       r"got logits shape \[10,3\] and labels shape \[30\]"),
+            (tf.zeros([10, 1], tf.int32), r"labels must be 1-D, but got shape \[10,1\]")]:
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=message + r" \[Op:SparseSoftmaxCrossEntropyWithLogits\]"):
+            xent(features=logits, labels=labels)
+    for labels, message in [
+            (tf.TensorSpec([30], tf.int32), r"Dimensions must be equal, but are 10 and 30 for "
+                                            r"'\{\{node SparseSoftmaxCrossEntropyWithLogits\}\}"),
+            (tf.TensorSpec([10, 1], tf.int32), r"Shape must be rank 1 but is rank 2 for "
+                                               r"'\{\{node SparseSoftmaxCrossEntropyWithLogits")]:
+        with pytest.raises(ValueError, match=message):
+            tf.function(lambda f, l: xent(features=f, labels=l)).get_concrete_function(
+                tf.TensorSpec([10, 3]), labels)
+    run_time = tf.function(lambda f, l: xent(features=f, labels=l).loss,
+                           input_signature=[tf.TensorSpec([None, 3]),
+                                            tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(errors.InvalidArgumentError, match="must have the same first dimension"):
+        run_time(logits, tf.zeros([30], tf.int32))
+
+
 def _op_types(fn, *specs):
     return {op.type for op in tf.function(fn).get_concrete_function(*specs).graph
             .get_operations()}

@@ -950,3 +950,13 @@ def test_unique_v2_along_an_axis_known_at_run_time():
     assert y.numpy().tolist() == [[1, 2], [3, 4]] and idx.numpy().tolist() == [0, 0, 1]
     assert count.dtype == tf.int64 and count.numpy().tolist() == [2, 1]
     assert f(tf.constant(1))[1].numpy().tolist() == [0, 1]
+
+
+def test_a_full_sum_or_mean_of_one_element_keeps_its_sign_of_zero():
+    # TF's kernels give the one element itself (a Keras loss of -0.0 averages to -0.0)
+    for value in ([-0.0], [[-0.0]], -0.0):
+        assert np.signbit(tf.reduce_sum(value).numpy())
+        assert np.signbit(tf.reduce_mean(value).numpy())
+    assert np.signbit(tf.reduce_sum([-0.0], keepdims=True).numpy()).all()
+    assert not np.signbit(tf.reduce_sum([-0.0, -0.0]).numpy())  # (as TF: a sum from +0.0)
+    assert np.signbit(tf.keras.losses.CosineSimilarity()(tf.zeros([2]), tf.zeros([2])).numpy())

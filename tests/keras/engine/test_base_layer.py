@@ -121,6 +121,12 @@ def test_input_spec_errors_name_the_layer():
         layer(np.ones((2, 5), "float32"))
 
 
+def test_a_call_without_inputs_is_tf_keras_value_error():
+    with pytest.raises(ValueError, match=r"^The first argument to `Layer\.call` must always "
+                                         r"be passed\.$"):
+        keras.layers.Dense(2)()
+
+
 def test_unknown_constructor_keyword():
     with pytest.raises(TypeError, match="Keyword argument not understood"):
         keras.layers.Dense(3, foo=1)

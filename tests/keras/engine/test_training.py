@@ -2,6 +2,8 @@
 import contextlib
 import io
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -134,6 +136,62 @@ def test_generators_and_sequences():
         model.fit(batches(), steps_per_epoch=1, validation_split=0.5, verbose=0)
 
 
+def test_a_generator_batch_of_four_parts_fails_before_any_step():
+    # as tf_keras, which reads the first batch as the adapter is made: its ValueError,
+    # naming the batch as the generator gave it, not a traced step's
+    x, y = _linear_data(n=4)
+
+    def batches():
+        while True:
+            yield [x, y, y, y]
+
+    with pytest.raises(ValueError, match=r"^Data is expected to be in format `x`, `\(x,\)`, "
+                                         r"`\(x, y\)`, or `\(x, y, sample_weight\)`, found: "
+                                         r"\(array\("):
+        _linear_model().fit(batches(), steps_per_epoch=2, verbose=0)
+
+
+def test_models_made_in_a_loop_warn_of_retracing_as_in_tf_keras():
+    # each model's steps are new functions of one code, as tf_keras's: the fifth and sixth
+    # models' first calls (each a trace) warn (in a process of its own: the count is global)
+    code = ("import numpy as np, eagerflow as tf\n"
+            "for _ in range(7):\n"
+            "    m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])\n"
+            "    m.compile('sgd', 'mse')\n"
+            "    m.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    found = re.findall(r"WARNING:tensorflow:(\d) out of the last (\d) calls to <function "
+                       r"Model\.make_train_function\.<locals>\.train_function at 0x\w+> "
+                       r"triggered tf\.function retracing\.", err)
+    assert found == [("5", "5"), ("6", "6")]
+    # (no explanation of one function's traces: each traced once, then once more for the
+    # variables its first trace made)
+    assert "was traced" not in err
+
+
+def test_a_step_returning_a_tensor_not_a_dict_fails_as_in_tf_keras():
+    # tf_keras makes the result a Python float before its callbacks read it as a dict
+    class LossOnly(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x, training=True))
+
+        def test_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x))
+
+    inputs = keras.Input((3,))
+    model = LossOnly(inputs, keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'items'$"):
+        model.fit(x, y, verbose=0)
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == 4.0
+    with pytest.raises(TypeError, match="^argument of type 'float' is not iterable$"):
+        model.evaluate(x, y, verbose=0)
+
+
 def test_custom_train_step_and_stop_training():
     class Custom(keras.Model):
         def __init__(self):
@@ -165,6 +223,16 @@ def test_fit_requires_compile():
     model = keras.Sequential([keras.layers.Dense(1)])
     with pytest.raises(RuntimeError, match="You must compile your model before training"):
         model.fit(np.zeros((2, 2)), np.zeros((2, 1)))
+
+
+def test_a_misspelled_metric_fails_in_the_step_as_in_tf_keras():
+    # compile takes the name as it is (tf_keras's metrics.get returns a name it does not
+    # know); the step then calls it
+    model = _linear_model(metrics=["acuracy"])
+    x, y = _linear_data(8)
+    with pytest.raises(TypeError, match=r"^in user code:(?s:.*)TypeError: 'str' object is "
+                                        r"not callable"):
+        model.fit(x, y, verbose=0)
 
 
 def test_progress_output_verbose_2(monkeypatch):

@@ -90,3 +90,10 @@ def test_dropout_draws_as_tf():
                 step(np.ones((64, 6, 1, 1), "float32"))):
         kept = out.numpy() != 0  # (kept where the masks of gates i, c and o all keep it)
         assert np.all(kept == kept[:, :1]) and 0.05 < kept.mean() < 0.25
+
+
+def test_conv_lstm_checks_the_rank_of_its_inputs_before_it_builds():
+    with pytest.raises(ValueError, match=r'^Input 0 of layer "conv_lstm2d\w*" is incompatible '
+                                         r"with the layer: expected ndim=5, found ndim=4\. Full "
+                                         r"shape received: \(2, 3, 6, 6\)$"):
+        keras.layers.ConvLSTM2D(2, 3)(tf.ones([2, 3, 6, 6]))

@@ -775,3 +775,15 @@ def test_average_pooling2d_traced_for_an_input_of_unknown_rank_raises_as_tf_kera
     with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank."):
         tf.function(lambda z: tf.nn.max_pool(z, 2, 2, "SAME"),
                     input_signature=[tf.TensorSpec(None)]).get_concrete_function()
+
+
+def test_a_built_depthwise_conv_checks_at_least_its_rank_then_its_channels():
+    # as tf_keras's: built on rank 4 inputs, its spec then asks at least rank 4
+    layer = conv.DepthwiseConv2D(3)
+    layer(tf.ones([2, 8, 8, 4]))
+    with pytest.raises(ValueError, match=r"expected min_ndim=4, found ndim=3\. Full shape "
+                                         r"received: \(2, 8, 8\)$"):
+        layer(tf.ones([2, 8, 8]))
+    with pytest.raises(ValueError, match=r"expected axis -1 of input shape to have value 4, "
+                                         r"but received input with shape \(2, 8, 8, 4, 2\)$"):
+        layer(tf.ones([2, 8, 8, 4, 2]))

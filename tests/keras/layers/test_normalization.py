@@ -622,3 +622,10 @@ def test_layer_normalization_traced_for_an_input_of_unknown_rank_raises_tfs_valu
     layer(tf.zeros([1, 4, 3]))
     with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank."):
         tf.function(layer, input_signature=[tf.TensorSpec(None)]).get_concrete_function()
+
+
+def test_layer_normalization_on_inputs_without_its_axis_fails_as_tf_keras():
+    layer = LayerNormalization()
+    layer(tf.ones([2, 4]))
+    with pytest.raises(IndexError, match="^list index out of range$"):
+        layer.call(tf.ones([2]))

@@ -139,6 +139,22 @@ def test_missing_gradients_are_skipped_with_tf_keras_warning(caplog):
     assert w.numpy().tolist() == [1.0] and b.numpy().tolist() == [0.5]
 
 
+def test_missing_gradients_warn_as_often_as_tf_keras(caplog):
+    # tf_keras's optimizers warn in their aggregation of the gradients and again in the step
+    # (its legacy ones, and a step skipping the aggregation, once)
+    def warnings_of(opt, **kwargs):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="tensorflow"):
+            opt.apply_gradients([(None, tf.Variable(1.0)), (tf.constant(1.0), v)], **kwargs)
+        return sum("Gradients do not exist" in r.getMessage() for r in caplog.records)
+
+    v = tf.Variable(1.0)
+    assert warnings_of(optimizers.SGD()) == 2
+    assert warnings_of(optimizers.SGD(), skip_gradients_aggregation=True) == 1
+    assert warnings_of(optimizers.SGD(), experimental_aggregate_gradients=False) == 1
+    assert warnings_of(optimizers.legacy.SGD()) == 1
+
+
 def test_no_gradient_at_all_is_a_value_error():
     w = tf.Variable([1.0], name="w")
     with pytest.raises(ValueError, match=r"No gradients provided for any variable: "

@@ -62,6 +62,21 @@ def test_archive_with_unknown_loss_function_raises_type_error(tmp_path):
         keras.models.load_model(tmp_path / "m.h5")
 
 
+def test_unknown_metric_function_fails_the_load_though_get_gives_the_name_back(tmp_path):
+    # tf_keras's metrics.get returns a name it does not know; its loaders do not take one
+    def my_metric(y, p):
+        return tf.reduce_mean(p)
+    model = _functional(keras.layers.Dense(1))
+    model.compile("sgd", "mse", metrics=[my_metric])
+    model.save(tmp_path / "m.keras")
+    with pytest.raises(TypeError, match="Could not locate function 'my_metric'"):
+        keras.models.load_model(tmp_path / "m.keras")
+    model.save(tmp_path / "m.h5")
+    with pytest.raises(ValueError, match="Unknown metric function: 'my_metric'"):
+        keras.models.load_model(tmp_path / "m.h5")
+    assert keras.metrics.get("my_metric") == "my_metric"
+
+
 class Shaped(keras.Model):
     built_with = []
 

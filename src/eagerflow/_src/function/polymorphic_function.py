@@ -66,6 +66,7 @@ class Function:
         self._last_key = None     # the key of the latest trace started
         self._call_stats_key = _call_stats_key(python_function)
         self._call_stats = None  # its calls' counts, shared by functions of the same code
+        self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
         self._bound = weakref.WeakKeyDictionary()
         try:
             self._signature = inspect.signature(python_function)
@@ -113,8 +114,19 @@ class Function:
         traces = len(self._reasons)
         result = self._call(args, kwargs)
         if context.executing_eagerly():  # (calls made while another function traces do not count)
-            _retracing_monitor.called(self, len(self._reasons) != traces)
+            traced = len(self._reasons) != traces or self._traced_for_next_call
+            self._traced_for_next_call = False
+            _retracing_monitor.called(self, traced)
         return result
+
+    def _trace_for_next_call(self, *args, **kwargs):
+        """`get_concrete_function`, a trace it makes counted as the next call's in TF's
+        warning of frequent retracing (as a Keras step traced for its batches' spec, which
+        TF traces in that call)."""
+        traces = len(self._reasons)
+        concrete = self.get_concrete_function(*args, **kwargs)
+        self._traced_for_next_call |= len(self._reasons) != traces
+        return concrete
 
     def _call(self, args, kwargs):
         if self._input_signature is not None:
@@ -449,7 +461,7 @@ class Function:
                 # Initial values computed from the inputs: the first call runs this trace,
                 # which assigns them (later calls, the one that follows, as TF does).
                 self._initializer = concrete
-            return self._trace(args, kwargs, key, "traced again after creating variables")
+            return self._trace(args, kwargs, key, _VARIABLES_RETRACE)
         self._traces.append((key, concrete))
         return concrete
 
@@ -473,6 +485,9 @@ def _first_call_in_graph(initializer, concrete, created, tensors):
             ready = known if ready is None else logical_and(ready, known)
     return cond(ready, lambda: concrete.call_flat(tensors),
                 lambda: initializer.call_flat(tensors))
+
+
+_VARIABLES_RETRACE = "traced again after creating variables"
 
 
 def _call_stats_key(python_function):
@@ -535,7 +550,9 @@ def _retracing_warning(function, traces, calls):
             f"input_signature with None for the dimensions that vary; (3) passing Python "
             f"values that change instead of tensors: pass tensors. See "
             f"https://www.tensorflow.org/guide/function#controlling_retracing.")
-    if len(function._reasons) > 1:  # what changed between this function's own traces
+    # what changed between this function's own traces (none to tell where each trace was
+    # another function's of the same code, but for the second a first makes variables)
+    if len([r for r in function._reasons if r != _VARIABLES_RETRACE]) > 1:
         text += "\n" + function.experimental_explain_retracing()
     return text
 

@@ -930,7 +930,11 @@ class CSVLogger(Callback):
             with open(self.filename) as f:
                 self.append_header = not f.readline()
         # newline="": the csv module writes its own "\r\n" row endings.
-        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")
+        try:
+            self.csv_file = open(self.filename, "a" if self.append else "w", newline="")
+        except FileNotFoundError:  # (TF's file system's error: tf_keras opens it with GFile)
+            raise errors.NotFoundError(None, None, f"{self.filename}; No such file or "
+                                                   f"directory") from None
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}

@@ -193,7 +193,8 @@ _ALL_OBJECTS = {
     "orthogonal_regularizer": orthogonal_regularizer}
 # The function's name stands for its default regularizer.
 _IDENTIFIERS = serialization.Identifiers("regularizer", _ALL_OBJECTS, Regularizer,
-                                         "keras.regularizers", factories={"l1_l2": l1_l2})
+                                         "keras.regularizers", factories={"l1_l2": l1_l2},
+                                         unknown_names_pass=True)
 
 
 @export("keras.regularizers.serialize")

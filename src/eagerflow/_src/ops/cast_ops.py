@@ -26,6 +26,11 @@ _NARROW_NUMPY = frozenset(np.dtype(d.as_numpy_dtype) for d in _d.NARROW)
 
 def _cast_kernel(xp, x, DstT):
     target = np.dtype(DstT.as_numpy_dtype)
+    if (x.dtype.kind in "OSU") != (DstT is _d.string):  # (TF's kernels cast no strings)
+        src = _d.string if x.dtype.kind in "OSU" else _d.from_numpy(x.dtype)
+        raise errors.UnimplementedError(
+            None, None, f"Cast {kernel_type_name(src)} to {kernel_type_name(DstT)} is not "
+                        f"supported")
     if x.dtype in _NARROW_NUMPY or target in _NARROW_NUMPY:
         src = _d.from_numpy(x.dtype)
         if not _d.narrow_cast_supported(src, DstT):
@@ -127,7 +132,8 @@ def cast(x, dtype, name=None):
     src = x.dtype  # (DTypes are singletons: `is` spares DType.__eq__'s conversions)
     if src is dtype and (type(x) is EagerTensor or not _lifted(x)):
         return x
-    if src is _d.string or dtype is _d.string:
+    if (src is _d.string or dtype is _d.string) and context.executing_eagerly():
+        # (a graph takes the op, which fails as it runs)
         raise errors.eager_error(
             errors.UnimplementedError, "Cast",
             f"Cast {kernel_type_name(x.dtype)} to {kernel_type_name(dtype)} is not supported")

@@ -486,24 +486,52 @@ def _conv_kernel(depthwise):
     return kernel
 
 
+def _shape_function_checks(x, w, nd, data_format, depthwise):
+    """TF's shape function's words for inputs a convolution refuses while a graph is built
+    (eagerly the kernel's, in `_conv_geometry`): too few dims, channels that do not match."""
+    shapes = (x.shape, w.shape)
+    if x.shape.rank is not None and x.shape.rank < nd + 2:
+        raise shape_rules.shape_error("Conv", f"Shape must be rank {nd + 2} but is rank "
+                                              f"{x.shape.rank}", shapes)
+    if x.shape.rank is None or w.shape.rank != nd + 2:
+        return
+    depth, w_in = _split(_dims(x.shape), nd, data_format)[2], w.shape[nd]
+    if depth is None or w_in is None:
+        return
+    if depthwise and depth != w_in:
+        raise shape_rules.shape_error("Conv", f"Dimensions must be equal, but are {depth} and "
+                                              f"{w_in}", shapes)
+    if not depthwise and depth % w_in:
+        raise shape_rules.shape_error("Conv", f"Depth of input ({depth}) is not a multiple of "
+                                              f"input depth of filter ({w_in})", shapes)
+
+
 def _conv_rule(depthwise):
     def rule(x, w, strides, padding, explicit_paddings, data_format, dilations):
-        dims, _ = _conv_geometry(_dims(x.shape), _dims(w.shape), strides, padding,
-                                 explicit_paddings, data_format, dilations, depthwise)
-        if padding == "VALID" and x.shape.rank is not None and w.shape.rank is not None:
-            # As TF's shape function: a (dilated) filter larger than the input fails when
-            # the graph is built (eagerly only the kernel runs). A dilated one is checked as
-            # TF runs it: on the input split by the rate (space to batch).
-            nd = len(strides) - 2
-            sizes = _split(_dims(x.shape), nd, data_format)[1]
-            for size, k, rate in zip(sizes, _dims(w.shape)[:nd],
-                                     _spatial(dilations, data_format)):
-                if size is not None and k is not None and (k - 1) * rate + 1 > size:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Negative dimension size caused by subtracting {k} from "
-                                    f"{-(-size // rate)}")
+        _shape_function_checks(x, w, len(strides) - 2, data_format, depthwise)
+        try:
+            dims, _ = _conv_geometry(_dims(x.shape), _dims(w.shape), strides, padding,
+                                     explicit_paddings, data_format, dilations, depthwise)
+        except (errors.InvalidArgumentError, ValueError):  # (a negative size: in TF's words)
+            _valid_window_fits(x, w, strides, padding, data_format, dilations)
+            raise
+        _valid_window_fits(x, w, strides, padding, data_format, dilations)
         return TensorShape(dims), x.dtype
     return rule
+
+
+def _valid_window_fits(x, w, strides, padding, data_format, dilations):
+    """As TF's shape function: a (dilated) filter larger than the input fails when the
+    graph is built (eagerly only the kernel runs). A dilated one is checked as TF runs it:
+    on the input split by the rate (space to batch)."""
+    if padding == "VALID" and x.shape.rank is not None and w.shape.rank is not None:
+        nd = len(strides) - 2
+        sizes = _split(_dims(x.shape), nd, data_format)[1]
+        for size, k, rate in zip(sizes, _dims(w.shape)[:nd], _spatial(dilations, data_format)):
+            if size is not None and k is not None and (k - 1) * rate + 1 > size:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Negative dimension size caused by subtracting {k} from "
+                                f"{-(-size // rate)}")
 
 
 # The dtypes TF runs convolutions with its oneDNN kernels for, whose own checks word some
@@ -967,18 +995,26 @@ def _pool_grad_rule(like):
 
 
 def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
-    dims, _ = _pool_geometry(_dims(x.shape), ksize, strides, padding, explicit_paddings,
-                             data_format)
+    try:
+        dims, _ = _pool_geometry(_dims(x.shape), ksize, strides, padding, explicit_paddings,
+                                 data_format)
+    except (errors.InvalidArgumentError, ValueError):  # (a negative size: in TF's words)
+        _valid_pool_fits(x, ksize, padding, data_format)
+        raise
+    _valid_pool_fits(x, ksize, padding, data_format)
+    return TensorShape(dims), x.dtype
+
+
+def _valid_pool_fits(x, ksize, padding, data_format):
+    """TF's shape function rejects a window larger than the input (its kernel gives an
+    empty result); eagerly only the kernel runs."""
     if padding == "VALID" and x.shape.rank is not None:
-        # TF's shape function rejects a window larger than the input (its kernel gives
-        # an empty result); eagerly only the kernel runs
         nd = len(ksize) - 2
         sizes = _split(_dims(x.shape), nd, data_format)[1]
         for size, k in zip(sizes, _spatial(ksize, data_format)):
             if size is not None and size < k:
                 raise errors.InvalidArgumentError(
                     None, None, f"Negative dimension size caused by subtracting {k} from {size}")
-    return TensorShape(dims), x.dtype
 
 
 _CONV2D = register("Conv2D", _conv_kernel(False), _conv_rule(False), tied=(0, 1),

@@ -715,8 +715,23 @@ def _check_labels(labels, classes):
                        f"[0, {classes}).  Label values: {values}")
 
 
+def _check_sparse_xent_shapes(features, labels):
+    """TF's kernel checks of logits (2-D) against labels (1-D, one per row); eagerflow's
+    own wrapper also passes one axis or more than two, labels then matching all but the
+    class axis."""
+    if features.ndim < 1:
+        raise _invalid(f"logits must be 2-D, but got shape {shape_text(features.shape)}")
+    if features.ndim == 2 and labels.ndim != 1:
+        raise _invalid(f"labels must be 1-D, but got shape {shape_text(labels.shape)}")
+    if labels.shape != features.shape[:-1]:
+        raise _invalid(f"logits and labels must have the same first dimension, got logits "
+                       f"shape {shape_text(features.shape)} and labels shape "
+                       f"{shape_text(labels.shape)}")
+
+
 @widened
 def _sparse_softmax_xent(xp, features, labels):
+    _check_sparse_xent_shapes(features, labels)
     classes = features.shape[-1]
     if classes == 0:
         raise _invalid(f"Must have at least one class, but got logits shape "
@@ -765,7 +780,22 @@ def _sparse_softmax_xent_few_classes(features, labels):
 
 
 def _sparse_softmax_xent_rule(features, labels):
-    return [(labels.shape, features.dtype), (features.shape, features.dtype)]
+    f, l = features.shape, labels.shape
+    shapes = (f, l)
+    name = "SparseSoftmaxCrossEntropyWithLogits"
+    if f.rank == 0:
+        raise rules.shape_error(name, "Shape must be rank 2 but is rank 0", shapes)
+    if f.rank == 2 and l.rank is not None and l.rank != 1:
+        raise rules.shape_error(name, f"Shape must be rank 1 but is rank {l.rank}", shapes)
+    if f.rank is not None and l.rank == f.rank - 1:
+        for p, q in zip(f[:-1].as_list(), l.as_list()):
+            if p is not None and q is not None and p != q:
+                raise rules.shape_error(name, f"Dimensions must be equal, but are {p} and {q}",
+                                        shapes)
+        labels_shape = l.merge_with(f[:-1])
+    else:
+        labels_shape = l
+    return [(labels_shape, features.dtype), (features.shape, features.dtype)]
 
 
 def _l2_loss(xp, t):

@@ -186,7 +186,7 @@ def _truncating_divide(xp, total, count):
 # The ufuncs' own `reduce` (in NumPy and CuPy alike) skips the argument
 # handling of `xp.sum`/`xp.prod`, about half of a small reduction's cost.
 def _sum(xp, x, axis, keepdims):
-    if axis and 1 in x.shape and _one_each(x.shape, axis):
+    if axis is None and x.size == 1 or axis and 1 in x.shape and _one_each(x.shape, axis):
         # TF's kernel copies the input when each output sums one element: -0.0 stays -0.0
         # (the ufunc adds it to +0.0)
         return x.copy() if keepdims else xp.squeeze(x, axis)

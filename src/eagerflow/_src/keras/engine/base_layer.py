@@ -695,7 +695,7 @@ class Layer(Module):
         elif spec.first_arg in kwargs:
             inputs = kwargs.pop(spec.first_arg)
         else:
-            raise TypeError(f"Layer {self.name} was called without inputs.")
+            raise ValueError("The first argument to `Layer.call` must always be passed.")
         # Only calls made by the user record a functional-graph node; layers called inside
         # another layer's call are part of that layer.
         if call_context().depth == 0 and any(

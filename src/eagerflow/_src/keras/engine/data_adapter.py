@@ -213,24 +213,31 @@ class _Iterable:
         self._iterator = None
         self.reiterable = not isinstance(data, (types.GeneratorType,)) and \
             not hasattr(data, "__next__")
-        if model is not None and not model.built:
-            self._build(model, first)
-
-    def _build(self, model, first):
-        """As Keras: a model not yet built is built on the first batch (`first`, or the
-        iterable's first, which its first epoch still gets), called on its inputs, since
-        the batches' specs know only their ranks (see `DataHandler.batch_spec`)."""
-        if first is None and not isinstance(self.data, Sequence):
-            iterator = iter(self.data)
-            try:
-                first = next(iterator)
-            except StopIteration:
-                return
-            if not self.reiterable:
-                self._iterator = itertools.chain([first], iterator)
+        if first is None and not isinstance(data, Sequence):
+            first = self._peek()
         if first is None:
             return
-        x, _, _ = unpack_x_y_sample_weight(_tensors(first))
+        # As Keras, which reads the first batch to learn its structure: one that is not
+        # `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)` fails here, before any step.
+        unpack_x_y_sample_weight(tuple(first) if isinstance(first, list) else first)
+        if model is not None and not model.built:
+            self._build(model, unpack_x_y_sample_weight(_tensors(first))[0])
+
+    def _peek(self):
+        """The iterable's first batch, which its first epoch still gets (None if empty)."""
+        iterator = iter(self.data)
+        try:
+            first = next(iterator)
+        except StopIteration:
+            return None
+        if not self.reiterable:
+            self._iterator = itertools.chain([first], iterator)
+        return first
+
+    @staticmethod
+    def _build(model, x):
+        """As Keras: a model not yet built is built on the first batch's inputs `x`, since
+        the batches' specs know only their ranks (see `DataHandler.batch_spec`)."""
         try:
             model(x, training=False)
         except NotImplementedError:  # a model of parts with no forward pass of its own

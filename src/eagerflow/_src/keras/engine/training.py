@@ -97,6 +97,34 @@ def _set_trainable_state(layers, state):
             layer._trainable = state[layer]
 
 
+_STEP_CODES = {}  # name ("train_function") -> the code of the models' functions so named
+
+
+def _compile_kwargs(steps_per_execution, experimental_steps_per_execution=None,
+                    cloning=None, experimental_run_tf_function=None, distribute=None,
+                    target_tensors=None, **kwargs):
+    """`compile`'s steps per execution, given its legacy keyword arguments `kwargs`, which
+    tf_keras ignores (``cloning``, ``sample_weight_mode``...), rejects or renamed."""
+    del cloning, experimental_run_tf_function  # (TF 1's: never used)
+    if distribute is not None:
+        raise ValueError(f"`distribute` argument in compile is not available in TF 2.0. Please "
+                         f"create the model under the `strategy.scope()`. Received: "
+                         f"{distribute}.")
+    if target_tensors is not None:
+        raise ValueError(f"`target_tensors` argument is not supported when executing "
+                         f"eagerly. Received: {target_tensors}.")
+    invalid = set(kwargs) - {"sample_weight_mode"}
+    if invalid:
+        raise TypeError(f"Invalid keyword argument(s) in `compile()`: {(invalid,)}. Valid "
+                        f'keyword arguments include "cloning", "experimental_run_tf_function", '
+                        f'"distribute", "target_tensors", or "sample_weight_mode".')
+    if experimental_steps_per_execution is not None:
+        _logger.warning("The argument `steps_per_execution` is no longer experimental. Pass "
+                        "`steps_per_execution` instead of `experimental_steps_per_execution`.")
+        return steps_per_execution or experimental_steps_per_execution
+    return steps_per_execution
+
+
 @export("keras.Model", "keras.models.Model")
 class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
@@ -417,12 +445,7 @@ class Model(Layer):
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
                 jit_compile=None, pss_evaluation_shards=0, **kwargs):
         """Sets the optimizer, loss and metrics that `fit` and `evaluate` use."""
-        for key in kwargs:
-            if key not in ("experimental_steps_per_execution", "sample_weight_mode"):
-                raise TypeError(f"Invalid keyword argument(s) in `compile()`: "
-                                f"{tuple(kwargs)}. Valid keyword arguments include "
-                                f'"cloning", "experimental_run_tf_function", "distribute", '
-                                f'"target_tensors", or "sample_weight_mode".')
+        per_execution = _compile_kwargs(steps_per_execution, **kwargs)
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
         strategy.check_model_strategy(self, self.__dict__.get("_distribution_strategy"))
         # (a list of optimizers is kept as one: a model's own `train_step` gives each its part)
@@ -444,7 +467,7 @@ class Model(Layer):
             steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
         object.__setattr__(self, "_steps_per_execution", backend.out_of_collections(
-            Variable(steps_per_execution or 1, dtype="int64")))
+            Variable(per_execution or 1, dtype="int64")))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
@@ -583,8 +606,15 @@ class Model(Layer):
 
         def compiled(data):  # (the step runs as Python: a model's own is not converted)
             return step(data)
-        compiled.__name__ = compiled.__qualname__ = name
-        compiled.__code__ = compiled.__code__.replace(co_name=name, co_qualname=name)
+        compiled.__name__ = name
+        compiled.__qualname__ = f"Model.make_{name}.<locals>.{name}"  # (as tf_keras's)
+        # one code for each name, as tf_keras's functions share theirs: the functions of
+        # models made one after another count as one in TF's warning of frequent retracing
+        code = _STEP_CODES.get(name)
+        if code is None:
+            code = _STEP_CODES[name] = compiled.__code__.replace(co_name=name,
+                                                                 co_qualname=name)
+        compiled.__code__ = code
         return function(compiled, reduce_retracing=True)
 
     def make_train_function(self, force=False):
@@ -669,13 +699,16 @@ class Model(Layer):
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
+        val_x = val_y = val_sw = None
+        # (as tf_keras, by its truth: none for an empty tuple, and an array of several
+        # elements fails as NumPy's does)
+        validate = bool(validation_data)
+        if validate:
+            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers, model=self)
         per_execution = self._steps_per_execution_for(handler)
-        val_x = val_y = val_sw = None
-        if validation_data is not None:
-            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
             samples = session_steps.samples(self, x)
             logger = session_steps.progbar_logger(self, x, val_x, handler.inferred_steps,
@@ -734,7 +767,7 @@ class Model(Layer):
                 logs = results
             initial_step = 0
             epoch_logs = losses.epoch_logs(_to_python(logs))
-            if val_x is not None and _should_validate(epoch, validation_freq):
+            if validate and _should_validate(epoch, validation_freq):
                 if val_handler is None:
                     # As Keras: one for the whole fit, made at the first validation; once
                     # its data ran out, the later epochs validate on nothing.
@@ -1119,7 +1152,7 @@ def _trace_for_every_batch(step, handler, batch):
     """Traces a compiled `step` for any batch of `handler`, as TF traces for a dataset's
     element spec: the model then sees an unknown batch size, and no batch retraces."""
     if isinstance(step, Function):
-        step.get_concrete_function(handler.batch_spec(batch))
+        step._trace_for_next_call(handler.batch_spec(batch))
 
 
 def _verbosity(verbose, quiet=False):
@@ -1147,7 +1180,10 @@ def _should_validate(epoch, freq):
 
 
 def _to_python(logs):
-    """Logs with tensors as Python floats (or NumPy arrays for non-scalars)."""
+    """Logs with tensors as Python floats (or NumPy arrays for non-scalars); a step's
+    result that is no dict, converted as it is (as tf_keras: its callbacks then fail)."""
+    if not isinstance(logs, dict):
+        return _numpy_or_python(logs)
     return {k: _numpy_or_python(v) for k, v in copy.copy(logs).items()}
 
 

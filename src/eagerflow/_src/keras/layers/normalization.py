@@ -582,8 +582,9 @@ class LayerNormalization(_AffineNormalization):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         rank = len(inputs.shape)  # (TF's ValueError for a rank unknown when traced)
         broadcast_shape = [1] * rank
+        dims = inputs.shape.as_list()
         for a in self.axis:
-            broadcast_shape[a] = inputs.shape[a]
+            broadcast_shape[a] = dims[a]  # (an axis past the rank: TF's "list index" error)
 
         def broadcast(v):
             if v is not None and v.shape.rank != rank and self.axis != [rank - 1]:

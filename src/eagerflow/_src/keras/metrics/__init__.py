@@ -145,4 +145,4 @@ _MODULE_OBJECTS = {name: obj for name, obj in globals().items()
                    if not name.startswith("_") and name not in _NOT_METRICS and callable(obj)}
 _IDENTIFIERS = serialization.Identifiers(
     "metric function", _MODULE_OBJECTS, Metric, "keras.metrics", get_kind="metric",
-    none=serialization.Identifiers.NO_DEFAULT)
+    none=serialization.Identifiers.NO_DEFAULT, unknown_names_pass=True)

@@ -68,6 +68,8 @@ class _Hyperparameter:
 class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
+    _aggregation_filters = False  # (its aggregation takes the gradients the step filtered)
+
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
 
     # TF's OptimizerV2 keeps its hyperparameters in float32 variables: a float64 update

@@ -98,6 +98,9 @@ class Optimizer:
     _slot_aliases = {}
     # The name of the `iterations` variable.
     _ITERATIONS_NAME = "iteration"
+    # Whether its aggregation of gradients (tf_keras's all-reduce) filters the missing ones
+    # apart from the step, warning of them again.
+    _aggregation_filters = True
     # Its identifier and version in a SavedModel, by which tf_keras revives it (as its
     # RestoredOptimizer, whose state the optimizer's checkpoint restores)
     _saved_model_identifier = ("experimentalOptimizer", 2, 1)
@@ -406,10 +409,16 @@ class Optimizer:
         when no pair has one. Creates the slot variables on the first call.
         """
         grads_and_vars = list(grads_and_vars)
+        aggregate = not skip_gradients_aggregation and \
+            kwargs.pop("experimental_aggregate_gradients", True)
+        if aggregate and grads_and_vars and self._aggregation_filters:
+            # (as tf_keras's aggregation, which leaves the missing gradients for the step:
+            # each warns of them, or fails when none exists)
+            _filter_empty_gradients(grads_and_vars)
         replica = distribution_context.synced_replica()
         if replica is not None:
             # one of several replicas: their gradients summed, the step taken once
-            if not skip_gradients_aggregation:
+            if aggregate:
                 grads_and_vars = sum_over_replicas(replica, grads_and_vars)
             return replica.merge_call(
                 lambda strategy: self._apply_gradients_once(grads_and_vars, name))

@@ -336,6 +336,11 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     fs, local = file_system.resolve(filepath)
     if not fs.exists(local):
         raise OSError(f"No file or directory found at {filepath}")
+    with serialization.model_loading():
+        return _load_model(filepath, fs, local, custom_objects, compile, safe_mode)
+
+
+def _load_model(filepath, fs, local, custom_objects, compile, safe_mode):
     source = filepath
     if fs.isdir(local):
         with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
@@ -752,10 +757,10 @@ def _metric_name_known(name):
     if name in ("accuracy", "acc", "crossentropy", "ce"):
         return True
     try:
-        metrics_mod.get(name)
+        found = metrics_mod.get(name)
     except (ValueError, TypeError):
         return False
-    return True
+    return not isinstance(found, str)  # (a name it does not know stands for itself)
 
 
 def _training_config(model):

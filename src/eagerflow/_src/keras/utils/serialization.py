@@ -595,6 +595,12 @@ def in_archive_loading():
     return bool(getattr(_scope, "archive", False))
 
 
+def model_loading():
+    """Within (a model being loaded), a name a family does not know fails, as tf_keras's
+    loaders fail, in the families whose `get` otherwise gives such a name back."""
+    return _flag_on("model_loading")
+
+
 def in_memory_configs():
     """Within, configs stay in this process (as `clone_model` uses them): a config may hold
     Python objects that could not be written out, such as a Lambda layer's lambda."""
@@ -631,7 +637,10 @@ class Identifiers:
     instantiates a class given to it. unknown: the message for an unknown name, when the
     family words it otherwise. factories: names that deserialize to the result of calling
     their function (``'l1_l2'``). names_builtins: whether the family's own functions
-    serialize to their bare names (others to a config).
+    serialize to their bare names (others to a config). unknown_names_pass: whether a name
+    the family does not know deserializes to itself, as tf_keras's metrics and regularizers
+    do (it fails where it is called: ``'str' object is not callable``), except while a
+    model loads.
 
     >>> family = Identifiers("decay", {"double": lambda x: 2 * x})
     >>> family.get("double")(3)
@@ -642,9 +651,9 @@ class Identifiers:
 
     def __init__(self, kind, objects, base=None, api=None, get_kind=None, none=None,
                  get_error=ValueError, instantiate=False, unknown=None, factories=None,
-                 module=None, names_builtins=False):
+                 module=None, names_builtins=False, unknown_names_pass=False):
         self.kind, self.get_kind, self.base, self.api = kind, get_kind or kind, base, api
-        self.names_builtins = names_builtins
+        self.names_builtins, self.unknown_names_pass = names_builtins, unknown_names_pass
         self._objects, self.none, self.get_error = objects, none, get_error
         self.instantiate, self.unknown, self.module = instantiate, unknown, module
         self.factories = factories or {}
@@ -680,6 +689,9 @@ class Identifiers:
         if isinstance(config, str):
             if config in self.factories:
                 return self.factories[config]()
+            if self.unknown_names_pass and not getattr(_scope, "model_loading", False) \
+                    and get_registered_object(config, custom_objects, self.objects()) is None:
+                return config
             if self.unknown and get_registered_object(config, custom_objects,
                                                       self.objects()) is None:
                 raise ValueError(self.unknown.format(config))
