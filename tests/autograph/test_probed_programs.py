@@ -214,3 +214,23 @@ def test_code_after_an_if_that_returns_is_its_else_one_graph_if():
         mixed(tf.constant(1))
     with pytest.raises(ValueError, match="'retval_' is None at the end of the else branch."):
         none(tf.constant(1))
+
+
+def test_len_of_a_dataset_of_the_functions_tensors_is_counted_when_it_runs():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return len(tf.data.Dataset.from_tensor_slices(x)), len(
+            tf.data.Dataset.from_tensor_slices(x).batch(2))
+
+    got = f(tf.constant([1.0, -2.0, 3.0]))
+    assert [g.numpy() for g in got] == [3, 2] and got[0].dtype == tf.int64
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(x):
+        return len(tf.data.Dataset.from_tensor_slices(x).filter(lambda v: v > 0))
+
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"len requires dataset with definitive cardinality, got -2"):
+        g(tf.constant([1.0]))

@@ -21,7 +21,8 @@ from eagerflow._src.core import context, dtypes, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.graph import functional_ops
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, math_ops, reduction_ops,
+                                string_ops)
 
 
 # -- len, range, int, float, abs, any, all --------------------------------------------------------
@@ -31,13 +32,13 @@ def len_(s):
     if isinstance(s, TensorArray):
         return s.size()
     if _is_dataset(s) and not context.executing_eagerly():
-        # as TF: the cardinality as an int64 tensor, which must be a number of elements
-        n = int(s._cardinality())
-        if n < 0:
-            raise errors.InvalidArgumentError(
-                None, None, f"assertion failed: [len requires dataset with definitive "
-                            f"cardinality, got {n}]")
-        return convert_to_tensor(np.int64(n))
+        # as TF: the cardinality as an int64 tensor, checked when the graph runs (a dataset of
+        # the function's tensors is counted then), which must be a number of elements
+        n = s.cardinality()
+        message = string_ops.join(["len requires dataset with definitive cardinality, got ",
+                                   string_ops.as_string(n)])
+        debugging_ops.Assert(math_ops.greater_equal(n, np.int64(0)), [message])
+        return n
     if not is_graph_tensor(s):
         return builtins.len(s)
     s = convert_to_tensor(s)
