@@ -57,9 +57,11 @@ class ConversionError(Exception):
 class Feature(enum.Enum):
     """Optional parts of the conversion (``tf.autograph.experimental.Feature``).
 
-    ``tf.function`` converts with all of them unless its
-    ``experimental_autograph_options`` names some; ``tf.autograph.to_graph``
-    and ``to_code`` with none unless ``experimental_optional_features`` does.
+    As in TF, none is on unless ``tf.function``'s ``experimental_autograph_options``
+    or ``to_graph``'s and ``to_code``'s ``experimental_optional_features`` names
+    it (nor in ``tf.data`` functions and Keras calls): without ``ASSERT_STATEMENTS``
+    an ``assert`` on a graph tensor is Python's, refused, and without ``LISTS`` a
+    list grown in a tensor loop holds the body's tensors, out of scope after it.
     ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert`` and
     ``LISTS`` lets tensor loops grow Python lists; the others are accepted.
     """
@@ -73,6 +75,7 @@ class Feature(enum.Enum):
 
 
 ALL_FEATURES = frozenset(Feature) - {Feature.ALL}
+CORE = frozenset()  # no optional feature: what every conversion uses unless told, as in TF
 
 
 def features(optional):
@@ -90,7 +93,7 @@ def features(optional):
 
 # -- the converters, in order ---------------------------------------------------------------
 
-def _convert_tree(node, optional=ALL_FEATURES):
+def _convert_tree(node, optional=CORE):
     """The converted syntax tree of the function or lambda `node` (changed in place), with
     the `optional` features."""
     if isinstance(node, ast.Lambda):
@@ -136,7 +139,7 @@ class _Converted:
 _cache = weakref.WeakKeyDictionary()
 
 
-def _compile(fn, optional=ALL_FEATURES):
+def _compile(fn, optional=CORE):
     """The converted code of `fn` with the `optional` features (cached per code object);
     ConversionError if it cannot be."""
     versions = _cache.setdefault(fn.__code__, {})
@@ -265,7 +268,7 @@ def _warn_unconverted(fn, cause):
                         "@tf.autograph.experimental.do_not_convert", fn, cause)
 
 
-def convert(f, optional=ALL_FEATURES):
+def convert(f, optional=CORE):
     """What converted code calls for callable `f`: `f` converted (with the `optional`
     features) when it is user code, the tensor-aware version of a builtin, else `f` itself."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
@@ -295,7 +298,7 @@ def convert_as_enabled(f):
     return convert(f) if autograph_slot.enabled() else f
 
 
-def converted_call(f, args, kwargs=None, optional=ALL_FEATURES):
+def converted_call(f, args, kwargs=None, optional=CORE):
     """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
     target = convert(f, optional)
     return target(*args, **kwargs) if kwargs else target(*args)
@@ -431,9 +434,9 @@ _REFRAMED = frozenset({
 
 
 def call_traced(fn, args, kwargs, options=None):
-    """`fn` converted (with the features of `options`, default all) and called while a graph
+    """`fn` converted (with the features of `options`, default none) and called while a graph
     is traced; errors framed in the user's code."""
-    optional = ALL_FEATURES if options is None else features(options)
+    optional = features(options)
     target = getattr(fn, "__func__", fn)
     if isinstance(target, types.FunctionType) and \
             target.__code__.co_flags & inspect.CO_GENERATOR and _is_user_function(target):
@@ -452,7 +455,7 @@ def call_traced(fn, args, kwargs, options=None):
     return result
 
 
-def to_code(entity, optional=ALL_FEATURES):
+def to_code(entity, optional=CORE):
     """The source of `entity` converted: readable Python that calls ``ag__`` operators."""
     entity = getattr(entity, "python_function", entity)
     entity = getattr(entity, "__func__", entity)
