@@ -234,3 +234,41 @@ def test_len_of_a_dataset_of_the_functions_tensors_is_counted_when_it_runs():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"len requires dataset with definitive cardinality, got -2"):
         g(tf.constant([1.0]))
+
+
+def test_builtins_over_datasets_in_converted_code_are_dataset_transformations():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        a, b = tf.data.Dataset.from_tensor_slices(x), tf.data.Dataset.range(3)
+        s = tf.constant(0.0)
+        for u in map(lambda t, w: t * tf.cast(w, tf.float32), a, b):  # zipped, then mapped
+            s += u
+        for u in filter(lambda t: t > 0, a):
+            s += 10.0 * u
+        for u in abs(a):
+            s += 100.0 * u
+        flags = tf.data.Dataset.from_tensor_slices(x > 3)
+        return s, any(flags), all(flags), all(flags.take(0))
+
+    s, some, every, vacuous = f(tf.constant([1.0, -2.0, 3.0, 4.0, -5.0]))
+    assert s.numpy() == 4.0 + 80.0 + 1500.0
+    assert (some.numpy(), every.numpy(), vacuous.numpy()) == (True, False, True)
+
+    @tf.function
+    def g(x):
+        return any(tf.data.Dataset.from_tensor_slices(x))
+
+    with pytest.raises(ValueError, match='the "any" builtin only supports datasets that return '
+                                         "bool scalars"):
+        g(tf.constant([1.0]))
+
+
+def test_len_of_a_ragged_or_sparse_tensor_in_converted_code_counts_its_rows():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return (len(tf.RaggedTensor.from_row_lengths(x, [2, 3])),
+                len(tf.sparse.from_dense(tf.reshape(x, [5, 1]))))
+
+    assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))] == [2, 5]
