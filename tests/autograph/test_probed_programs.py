@@ -272,3 +272,20 @@ def test_len_of_a_ragged_or_sparse_tensor_in_converted_code_counts_its_rows():
                 len(tf.sparse.from_dense(tf.reshape(x, [5, 1]))))
 
     assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))] == [2, 5]
+
+
+def test_a_loop_over_a_dataset_runs_to_its_end_whatever_its_maximum_iterations():
+    # TF's loop over a dataset is a scan, which the option does not reach; over an iterator
+    # it is a while loop, which stops there
+    @tf.function
+    def f(x):
+        over_dataset, over_iterator = tf.constant(0.0), tf.constant(0.0)
+        for v in tf.data.Dataset.from_tensor_slices(x):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            over_dataset += v
+        for v in iter(tf.data.Dataset.from_tensor_slices(x)):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            over_iterator += v
+        return over_dataset, over_iterator
+
+    assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0]))] == [6.0, 3.0]
