@@ -289,3 +289,24 @@ def test_a_loop_over_a_dataset_runs_to_its_end_whatever_its_maximum_iterations()
         return over_dataset, over_iterator
 
     assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0]))] == [6.0, 3.0]
+
+
+def _positive_or_negated(x):
+    if x > 0:
+        return x * 2
+    return -x
+
+
+def test_an_error_with_no_converted_code_on_its_way_is_not_framed_in_user_code():
+    import pytest
+    plain = tf.function(tf.autograph.experimental.do_not_convert(_positive_or_negated))
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                       match=r"^Using a symbolic `tf.Tensor` as a Python `bool`"):
+        plain(tf.constant(3.0))
+
+    @tf.function
+    def outer(x):  # converted: the error is framed from here
+        return tf.autograph.experimental.do_not_convert(_positive_or_negated)(x)
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=r"^in user code:"):
+        outer(tf.constant(3.0))

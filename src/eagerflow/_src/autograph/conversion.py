@@ -377,12 +377,16 @@ def _framed(error, traceback):
     message; None where no user frame is in its way, unless the call itself failed (a
     function taking other arguments), which TF frames with no frames."""
     lines = []
-    for filename, line, name, converted in _user_frames(traceback):
+    frames = _user_frames(traceback)
+    for filename, line, name, converted in frames:
         text = linecache.getline(filename, line).strip()
         lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
                      f"\n        {text}\n")
     if not lines and traceback.tb_next is not None:
         return None
+    if lines and not any(converted or _in_keras(filename)
+                         for filename, _, _, converted in frames):
+        return None  # no converted code on the way (do_not_convert, or not convertible)
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     kind = type(error)
