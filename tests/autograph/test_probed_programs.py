@@ -310,3 +310,39 @@ def test_an_error_with_no_converted_code_on_its_way_is_not_framed_in_user_code()
 
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=r"^in user code:"):
         outer(tf.constant(3.0))
+
+
+def test_chained_comparisons_of_graph_tensors_are_conjunctions():
+    calls = []
+
+    def middle(v):
+        calls.append(v)
+        return v
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        inside = 0 < x[0] < 5
+        ordered = x[0] <= middle(x[1]) < x[2]  # the middle operand evaluated once
+        if -1.0 < x[1] <= x[2] != 7.0:
+            flag = 1
+        else:
+            flag = 0
+        return inside, ordered, flag, 0 < x.shape.rank <= 3
+
+    assert [bool(v) for v in f(tf.constant([1.0, 2.0, 3.0]))] == [True, True, True, True]
+    assert len(calls) == 1
+    assert [bool(v) for v in f(tf.constant([7.0, 2.0, 7.0]))] == [False, False, False, True]
+
+
+def test_a_function_with_an_assignment_expression_runs_unconverted_as_in_tf():
+    import pytest
+
+    def countdown(n):
+        total = 0
+        while (n := n - 1) > 0:
+            total += n
+        return total
+
+    assert tf.function(countdown)(5).numpy() == 10  # Python values: it runs as it is
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="^Using a symbolic"):
+        tf.function(countdown)(tf.constant(5))

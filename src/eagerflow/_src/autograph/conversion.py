@@ -100,6 +100,8 @@ def _convert_tree(node, optional=CORE):
         return _expressions(node, optional)
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
         raise ConversionError("generators are not supported")
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+        raise ConversionError("assignment expressions (:=) are not supported")  # nor in TF
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported")
     namer = Namer(node)
