@@ -64,3 +64,21 @@ def test_called_functions_convert_with_the_same_features():
 def test_other_values_are_refused():
     with pytest.raises(ValueError, match="Feature"):
         tf.autograph.to_graph(_positive, experimental_optional_features="LISTS")
+
+
+def _prints(x, s):
+    for i in tf.range(2):
+        print("py", i, x, s, sep="|")
+    print("plain", 3)
+    return x
+
+
+def test_builtin_functions_prints_graph_tensors_when_the_graph_runs(capsys):
+    f = tf.function(_prints, experimental_autograph_options=Feature.BUILTIN_FUNCTIONS)
+    f(tf.constant([1.5, 2.0]), tf.constant("hé"))
+    f(tf.constant([1.5, 3.0]), tf.constant("b"))
+    assert capsys.readouterr().out.splitlines() == [
+        "plain 3", "py|0|[1.5 2. ]|hé", "py|1|[1.5 2. ]|hé", "py|0|[1.5 3. ]|b",
+        "py|1|[1.5 3. ]|b"]
+    tf.function(_prints)(tf.constant([1.0]), tf.constant("c"))  # without it: while tracing
+    assert capsys.readouterr().out.splitlines()[1] == "plain 3"

@@ -62,8 +62,9 @@ class Feature(enum.Enum):
     it (nor in ``tf.data`` functions and Keras calls): without ``ASSERT_STATEMENTS``
     an ``assert`` on a graph tensor is Python's, refused, and without ``LISTS`` a
     list grown in a tensor loop holds the body's tensors, out of scope after it.
-    ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert`` and
-    ``LISTS`` lets tensor loops grow Python lists; the others are accepted.
+    ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert``, ``LISTS``
+    lets tensor loops grow Python lists and ``BUILTIN_FUNCTIONS`` makes ``print`` of a
+    graph tensor print when the graph runs; the others are accepted.
     """
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
@@ -274,6 +275,8 @@ def convert(f, optional=CORE):
     """What converted code calls for callable `f`: `f` converted (with the `optional`
     features) when it is user code, the tensor-aware version of a builtin, else `f` itself."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
+        if f is print and Feature.BUILTIN_FUNCTIONS in optional:
+            return py_builtins.print_  # (without the feature ``print`` is Python's, as TF's)
         return py_builtins.OVERRIDES.get(f, f)
     if isinstance(f, types.FunctionType) and f in data_structures.OVERRIDES:
         return data_structures.OVERRIDES[f]

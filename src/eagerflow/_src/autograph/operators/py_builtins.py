@@ -17,6 +17,7 @@ import builtins
 
 import numpy as np
 
+from eagerflow._src.autodiff import script_ops
 from eagerflow._src.autograph.operators.control_flow import (is_graph_tensor,
                                                              scalar_len_error)
 from eagerflow._src.core import context, dtypes, nest
@@ -131,6 +132,27 @@ def sorted_(iterable, key=None, reverse=False):
     if key is None:
         return reduction_ops.sort(values, direction=direction)
     return array_ops.gather(values, reduction_ops.argsort(order_of, direction=direction))
+
+
+def print_(*objects, **kwargs):
+    """``print`` with the ``BUILTIN_FUNCTIONS`` feature: given a graph tensor, Python's
+    ``print`` of the values (strings decoded) each time the graph runs, as TF's."""
+    unknown = set(kwargs) - {"sep", "end", "file", "flush"}
+    if unknown:
+        raise ValueError(f"invalid keyword arguments: {tuple(unknown)}")
+    tensors = [i for i, o in enumerate(objects) if is_graph_tensor(o)]
+    if not tensors:
+        return builtins.print(*objects, **kwargs)
+    kwargs.setdefault("flush", True)
+
+    def run(*values):
+        shown = list(objects)
+        for i, value in zip(tensors, values):
+            value = value.numpy()
+            shown[i] = value.decode("utf-8") if isinstance(value, bytes) else value
+        builtins.print(*shown, **kwargs)
+        return []
+    return script_ops.py_function(run, [objects[i] for i in tensors], [])
 
 
 # -- enumerate, zip over datasets -----------------------------------------------------------------
