@@ -346,3 +346,23 @@ def test_a_function_with_an_assignment_expression_runs_unconverted_as_in_tf():
     assert tf.function(countdown)(5).numpy() == 10  # Python values: it runs as it is
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="^Using a symbolic"):
         tf.function(countdown)(tf.constant(5))
+
+
+def test_a_loop_target_that_is_an_attribute_or_an_item_is_loop_state():
+    class Holder:
+        pass
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        o, d = Holder(), {"k": tf.constant(0.0)}
+        o.v = tf.constant(0.0)
+        s = tf.constant(0.0)
+        for o.v in x:
+            s += o.v
+        for d["k"], w in zip(tf.unstack(x, num=3), [1.0, 2.0, 3.0]):  # unrolled: Python's
+            s += d["k"] * w
+        for d["k"] in x * 10:
+            s += d["k"]
+        return s, o.v, d["k"]
+
+    assert [v.numpy() for v in f(tf.constant([1.0, -2.0, 4.0]))] == [42.0, 4.0, 40.0]
