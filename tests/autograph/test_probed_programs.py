@@ -366,3 +366,22 @@ def test_a_loop_target_that_is_an_attribute_or_an_item_is_loop_state():
         return s, o.v, d["k"]
 
     assert [v.numpy() for v in f(tf.constant([1.0, -2.0, 4.0]))] == [42.0, 4.0, 40.0]
+
+
+def _magnitude(v):
+    if v > 0:
+        return v
+    return -v
+
+
+def test_map_fn_and_vectorized_map_convert_their_function_as_tf():
+    import pytest
+
+    def f(x):
+        return tf.map_fn(_magnitude, x), tf.vectorized_map(_magnitude, x)
+
+    x = tf.constant([1.0, -2.0, 3.0])
+    for got in tf.function(f)(x):
+        assert got.numpy().tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # unless AutoGraph is off
+        tf.function(f, autograph=False)(x)

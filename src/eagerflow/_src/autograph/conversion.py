@@ -32,6 +32,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
+from eagerflow._src.graph import functional_ops
 from eagerflow._src.function.polymorphic_function import Function
 
 # eagerflow's own folder: three up from eagerflow/_src/autograph/conversion.py
@@ -489,3 +490,4 @@ def do_not_convert(func=None):
 
 
 autograph_slot.call = call_traced
+functional_ops.convert_user_function = convert_as_enabled
