@@ -385,3 +385,14 @@ def test_map_fn_and_vectorized_map_convert_their_function_as_tf():
         assert got.numpy().tolist() == [1.0, 2.0, 3.0]
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # unless AutoGraph is off
         tf.function(f, autograph=False)(x)
+
+
+def test_a_strategys_run_converts_its_function_inside_a_traced_function():
+    strategy = tf.distribute.get_strategy()
+
+    @tf.function
+    def f(x):
+        return strategy.run(_magnitude, args=(x,))
+
+    assert [f(tf.constant(v)).numpy() for v in (3.0, -3.0)] == [3.0, 3.0]
+    assert strategy.run(_magnitude, args=(tf.constant(-2.0),)).numpy() == 2.0  # eagerly

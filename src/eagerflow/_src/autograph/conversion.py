@@ -304,6 +304,13 @@ def convert_as_enabled(f):
     return convert(f) if autograph_slot.enabled() else f
 
 
+def convert_if_requested(f):
+    """`f` converted only inside a function traced with AutoGraph, as TF's ``tf_convert`` with
+    ``convert_by_default=False`` (how a strategy's ``run`` takes its function): eagerly, or in
+    a TF 1 graph, `f` runs as it is."""
+    return convert(f) if autograph_slot.requested() else f
+
+
 def converted_call(f, args, kwargs=None, optional=CORE):
     """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
     target = convert(f, optional)
