@@ -396,3 +396,13 @@ def test_a_strategys_run_converts_its_function_inside_a_traced_function():
 
     assert [f(tf.constant(v)).numpy() for v in (3.0, -3.0)] == [3.0, 3.0]
     assert strategy.run(_magnitude, args=(tf.constant(-2.0),)).numpy() == 2.0  # eagerly
+
+
+def test_to_graph_and_to_code_of_something_without_code_raise_tfs_conversion_error():
+    import pytest
+    for convert in (tf.autograph.to_graph, tf.autograph.to_code):
+        with pytest.raises(Exception, match=r"^converting 3: ValueError: Cannot apply autograph "
+                                            r"to a function that doesn't expose a __code__ "
+                                            r"object\.") as caught:
+            convert(3)
+        assert type(caught.value).__name__ == "ConversionError"

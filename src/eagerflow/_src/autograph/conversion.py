@@ -472,9 +472,19 @@ def call_traced(fn, args, kwargs, options=None):
     return result
 
 
+def check_convertible(entity):
+    """TF's ConversionError unless `entity` is a function (or method) with code to convert."""
+    if not hasattr(getattr(entity, "__func__", entity), "__code__"):
+        raise ConversionError(
+            f"converting {entity!r}: ValueError: Cannot apply autograph to a function that "
+            f"doesn't expose a __code__ object. If this is a @tf.function, try passing "
+            f"f.python_function instead.")
+
+
 def to_code(entity, optional=CORE):
     """The source of `entity` converted: readable Python that calls ``ag__`` operators."""
     entity = getattr(entity, "python_function", entity)
+    check_convertible(entity)
     entity = getattr(entity, "__func__", entity)
     try:
         return _compile(entity, optional).source + "\n"
