@@ -5,8 +5,8 @@
 if/elif/else, while loops, for loops over ``range``, ``tf.range`` and Python
 lists, break, continue and return inside loops and branches, lambdas (several
 on one line), list and dict comprehensions, conditional expressions, boolean
-operators, augmented and tuple assignment, and a nested function that returns
-from a branch, on tensors and Python values alike.
+operators, chained comparisons, augmented and tuple assignment, and a nested
+function that returns from a branch, on tensors and Python values alike.
 
 Every program is one TF can run in a graph: the variables are all defined
 before any control flow and stay integers (assignments reduce them modulo a
@@ -113,10 +113,13 @@ def _expression(draw, ctx, depth=2):
 
 def _condition(draw, ctx, depth=2):
     kind = draw(st.sampled_from(["compare", "compare", "compare", "python", "not", "and",
-                                 "or"] if depth else ["compare", "python"]))
+                                 "or", "chain"] if depth else ["compare", "python"]))
     if kind == "compare":
         op = draw(st.sampled_from(["<", ">", "==", "!=", ">=", "<="]))
         return f"{_expression(draw, ctx, 1)} {op} {_expression(draw, ctx, 1)}"
+    if kind == "chain":
+        ops = draw(st.lists(st.sampled_from(["<", "<=", "!=", ">"]), min_size=2, max_size=3))
+        return _leaf(draw, ctx) + "".join(f" {op} {_leaf(draw, ctx)}" for op in ops)
     if kind == "python":
         return f"p {draw(st.sampled_from(['>', '<', '==']))} {draw(st.integers(0, 4))}"
     if kind == "not":

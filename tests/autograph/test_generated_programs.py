@@ -35,7 +35,7 @@ def test_generated_programs_cover_the_constructs():
         "elif ", "else:", "while ", "in range(", "in tf.range(", "in [1, ", "in [a, b]",
         "break", "continue", "return (v0", "lambda u", 'ops["', " if ", " for w in ",
         " for j in ", " and ", " or ", "not (", "+=", "-=", "helper(")] + [
-        r"v\d, v\d = v\d, v\d"]
+        r"v\d, v\d = v\d, v\d", r"[\w-]+ [<>!]=? [\w-]+ [<>!]=? [\w-]+"]
     seen = set()
 
     # (derandomized: the same programs each run, so that coverage cannot fail by chance)

@@ -214,3 +214,195 @@ def test_code_after_an_if_that_returns_is_its_else_one_graph_if():
         mixed(tf.constant(1))
     with pytest.raises(ValueError, match="'retval_' is None at the end of the else branch."):
         none(tf.constant(1))
+
+
+def test_len_of_a_dataset_of_the_functions_tensors_is_counted_when_it_runs():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return len(tf.data.Dataset.from_tensor_slices(x)), len(
+            tf.data.Dataset.from_tensor_slices(x).batch(2))
+
+    got = f(tf.constant([1.0, -2.0, 3.0]))
+    assert [g.numpy() for g in got] == [3, 2] and got[0].dtype == tf.int64
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(x):
+        return len(tf.data.Dataset.from_tensor_slices(x).filter(lambda v: v > 0))
+
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"len requires dataset with definitive cardinality, got -2"):
+        g(tf.constant([1.0]))
+
+
+def test_builtins_over_datasets_in_converted_code_are_dataset_transformations():
+    import pytest
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        a, b = tf.data.Dataset.from_tensor_slices(x), tf.data.Dataset.range(3)
+        s = tf.constant(0.0)
+        for u in map(lambda t, w: t * tf.cast(w, tf.float32), a, b):  # zipped, then mapped
+            s += u
+        for u in filter(lambda t: t > 0, a):
+            s += 10.0 * u
+        for u in abs(a):
+            s += 100.0 * u
+        flags = tf.data.Dataset.from_tensor_slices(x > 3)
+        return s, any(flags), all(flags), all(flags.take(0))
+
+    s, some, every, vacuous = f(tf.constant([1.0, -2.0, 3.0, 4.0, -5.0]))
+    assert s.numpy() == 4.0 + 80.0 + 1500.0
+    assert (some.numpy(), every.numpy(), vacuous.numpy()) == (True, False, True)
+
+    @tf.function
+    def g(x):
+        return any(tf.data.Dataset.from_tensor_slices(x))
+
+    with pytest.raises(ValueError, match='the "any" builtin only supports datasets that return '
+                                         "bool scalars"):
+        g(tf.constant([1.0]))
+
+
+def test_len_of_a_ragged_or_sparse_tensor_in_converted_code_counts_its_rows():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return (len(tf.RaggedTensor.from_row_lengths(x, [2, 3])),
+                len(tf.sparse.from_dense(tf.reshape(x, [5, 1]))))
+
+    assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))] == [2, 5]
+
+
+def test_a_loop_over_a_dataset_runs_to_its_end_whatever_its_maximum_iterations():
+    # TF's loop over a dataset is a scan, which the option does not reach; over an iterator
+    # it is a while loop, which stops there
+    @tf.function
+    def f(x):
+        over_dataset, over_iterator = tf.constant(0.0), tf.constant(0.0)
+        for v in tf.data.Dataset.from_tensor_slices(x):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            over_dataset += v
+        for v in iter(tf.data.Dataset.from_tensor_slices(x)):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            over_iterator += v
+        return over_dataset, over_iterator
+
+    assert [v.numpy() for v in f(tf.constant([1.0, 2.0, 3.0]))] == [6.0, 3.0]
+
+
+def _positive_or_negated(x):
+    if x > 0:
+        return x * 2
+    return -x
+
+
+def test_an_error_with_no_converted_code_on_its_way_is_not_framed_in_user_code():
+    import pytest
+    plain = tf.function(tf.autograph.experimental.do_not_convert(_positive_or_negated))
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                       match=r"^Using a symbolic `tf.Tensor` as a Python `bool`"):
+        plain(tf.constant(3.0))
+
+    @tf.function
+    def outer(x):  # converted: the error is framed from here
+        return tf.autograph.experimental.do_not_convert(_positive_or_negated)(x)
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=r"^in user code:"):
+        outer(tf.constant(3.0))
+
+
+def test_chained_comparisons_of_graph_tensors_are_conjunctions():
+    calls = []
+
+    def middle(v):
+        calls.append(v)
+        return v
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        inside = 0 < x[0] < 5
+        ordered = x[0] <= middle(x[1]) < x[2]  # the middle operand evaluated once
+        if -1.0 < x[1] <= x[2] != 7.0:
+            flag = 1
+        else:
+            flag = 0
+        return inside, ordered, flag, 0 < x.shape.rank <= 3
+
+    assert [bool(v) for v in f(tf.constant([1.0, 2.0, 3.0]))] == [True, True, True, True]
+    assert len(calls) == 1
+    assert [bool(v) for v in f(tf.constant([7.0, 2.0, 7.0]))] == [False, False, False, True]
+
+
+def test_a_function_with_an_assignment_expression_runs_unconverted_as_in_tf():
+    import pytest
+
+    def countdown(n):
+        total = 0
+        while (n := n - 1) > 0:
+            total += n
+        return total
+
+    assert tf.function(countdown)(5).numpy() == 10  # Python values: it runs as it is
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="^Using a symbolic"):
+        tf.function(countdown)(tf.constant(5))
+
+
+def test_a_loop_target_that_is_an_attribute_or_an_item_is_loop_state():
+    class Holder:
+        pass
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        o, d = Holder(), {"k": tf.constant(0.0)}
+        o.v = tf.constant(0.0)
+        s = tf.constant(0.0)
+        for o.v in x:
+            s += o.v
+        for d["k"], w in zip(tf.unstack(x, num=3), [1.0, 2.0, 3.0]):  # unrolled: Python's
+            s += d["k"] * w
+        for d["k"] in x * 10:
+            s += d["k"]
+        return s, o.v, d["k"]
+
+    assert [v.numpy() for v in f(tf.constant([1.0, -2.0, 4.0]))] == [42.0, 4.0, 40.0]
+
+
+def _magnitude(v):
+    if v > 0:
+        return v
+    return -v
+
+
+def test_map_fn_and_vectorized_map_convert_their_function_as_tf():
+    import pytest
+
+    def f(x):
+        return tf.map_fn(_magnitude, x), tf.vectorized_map(_magnitude, x)
+
+    x = tf.constant([1.0, -2.0, 3.0])
+    for got in tf.function(f)(x):
+        assert got.numpy().tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # unless AutoGraph is off
+        tf.function(f, autograph=False)(x)
+
+
+def test_a_strategys_run_converts_its_function_inside_a_traced_function():
+    strategy = tf.distribute.get_strategy()
+
+    @tf.function
+    def f(x):
+        return strategy.run(_magnitude, args=(x,))
+
+    assert [f(tf.constant(v)).numpy() for v in (3.0, -3.0)] == [3.0, 3.0]
+    assert strategy.run(_magnitude, args=(tf.constant(-2.0),)).numpy() == 2.0  # eagerly
+
+
+def test_to_graph_and_to_code_of_something_without_code_raise_tfs_conversion_error():
+    import pytest
+    for convert in (tf.autograph.to_graph, tf.autograph.to_code):
+        with pytest.raises(Exception, match=r"^converting 3: ValueError: Cannot apply autograph "
+                                            r"to a function that doesn't expose a __code__ "
+                                            r"object\.") as caught:
+            convert(3)
+        assert type(caught.value).__name__ == "ConversionError"

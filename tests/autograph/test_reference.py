@@ -31,11 +31,13 @@ def _plain(value):
     return None if value is None else np.asarray(value).tolist()
 
 
-def check(fn, *args, graph_error=None):
-    """Runs `fn` on Python `args` and, under `function`, on them as tensors; compares."""
+def check(fn, *args, graph_error=None, options=None):
+    """Runs `fn` on Python `args` and, under `function` (with AutoGraph's optional features
+    `options`), on them as tensors; compares."""
     expected, printed, error = _run(fn, args)
     tensors = [tf.constant(a) if isinstance(a, (int, float, bool, list)) else a for a in args]
-    got, graph_printed, got_error = _run(tf.function(fn), tensors)
+    got, graph_printed, got_error = _run(
+        tf.function(fn, experimental_autograph_options=options), tensors)
     wanted = graph_error or error
     # (as TF's, a KeyError of staged code is one of a subclass of that name, shown framed)
     assert got_error is wanted or wanted is not None and got_error is not None and \
@@ -402,7 +404,10 @@ def test_assert_is_python_for_python_values_and_an_op_for_tensors():
     assert positive_or_fail(2) == 2
     with pytest.raises(AssertionError, match="x must be positive"):
         positive_or_fail(-2)
-    f = tf.function(positive_or_fail)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # by default, as in TF
+        tf.function(positive_or_fail)(tf.constant(2))
+    f = tf.function(positive_or_fail,
+                    experimental_autograph_options=tf.autograph.experimental.Feature.ASSERT_STATEMENTS)
     assert f(tf.constant(2)).numpy() == 2
     with pytest.raises(tf.errors.InvalidArgumentError, match="x must be positive"):
         f(tf.constant(-2))
@@ -466,7 +471,22 @@ def list_of_fixed_length_in_loop(n):
     (list_of_fixed_length_in_loop, (6,)),
 ])
 def test_lists(fn, args):
-    check(fn, *args)
+    check(fn, *args, options=tf.autograph.experimental.Feature.LISTS)
+
+
+def appends_python_values(n):
+    out = []
+    for _ in range(n):
+        out.append(1)
+    return len(out), out
+
+
+def test_without_the_lists_feature_a_tensor_loop_appends_once_per_trace():
+    # as TF's default: the body runs once, while the loop is traced; its tensors stay inside
+    size, out = tf.function(appends_python_values)(tf.constant(3))
+    assert size.numpy() == 1 and [v.numpy() for v in out] == [1]
+    with pytest.raises(InaccessibleTensorError, match="is out of scope"):
+        tf.function(list_building_for)(tf.constant(4))
 
 
 def list_returned_for(n):
@@ -504,5 +524,6 @@ def test_original_autograph_list_example():
             z.append(i * i)
         return ag.stack(z)
 
-    assert tf.function(squares)(tf.constant(5)).numpy().tolist() == [0, 1, 4, 9, 16]
+    f = tf.function(squares, experimental_autograph_options=tf.autograph.experimental.Feature.LISTS)
+    assert f(tf.constant(5)).numpy().tolist() == [0, 1, 4, 9, 16]
     assert ag.stack([1, 2]).numpy().tolist() == [1, 2]

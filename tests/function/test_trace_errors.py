@@ -368,3 +368,18 @@ def test_a_branch_tensor_used_after_the_cond_is_tfs_inaccessible_tensor_error():
     with pytest.raises(ValueError, match="is out of scope and cannot be used here") as e:
         f(tf.constant(1))
     assert type(e.value).__name__ == "InaccessibleTensorError"
+
+
+def test_a_tensor_leaked_from_a_trace_is_out_of_scope_with_tfs_message():
+    leaked = []
+
+    @tf.function
+    def f():
+        leaked.append(tf.constant(1))
+        return tf.constant(1)
+
+    f()
+    with pytest.raises(TypeError, match=r"^<tf.Tensor 'Const:0' shape=\(\) dtype=int32> is out "
+                       r"of scope and cannot be used here. Use return values, explicit Python "
+                       r"locals or TensorFlow collections to access it.\nPlease see "):
+        leaked[0] + 1

@@ -22,10 +22,9 @@ Feature = conversion.Feature
 def to_graph(entity, recursive=True, experimental_optional_features=None):
     """`entity` (a function or method) converted: Python control flow on tensors becomes graph
     control flow when it runs while a graph is built."""
-    if not callable(entity):
-        raise ValueError(f"Expected a function or a method, got {entity!r}")
-    return conversion.convert(getattr(entity, "python_function", entity),
-                              conversion.features(experimental_optional_features))
+    entity = getattr(entity, "python_function", entity)
+    conversion.check_convertible(entity)
+    return conversion.convert(entity, conversion.features(experimental_optional_features))
 
 
 @export("autograph.to_code")

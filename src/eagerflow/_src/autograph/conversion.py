@@ -32,6 +32,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import errors
 from eagerflow._src.function import autograph_slot
+from eagerflow._src.graph import functional_ops
 from eagerflow._src.function.polymorphic_function import Function
 
 # eagerflow's own folder: three up from eagerflow/_src/autograph/conversion.py
@@ -57,11 +58,14 @@ class ConversionError(Exception):
 class Feature(enum.Enum):
     """Optional parts of the conversion (``tf.autograph.experimental.Feature``).
 
-    ``tf.function`` converts with all of them unless its
-    ``experimental_autograph_options`` names some; ``tf.autograph.to_graph``
-    and ``to_code`` with none unless ``experimental_optional_features`` does.
-    ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert`` and
-    ``LISTS`` lets tensor loops grow Python lists; the others are accepted.
+    As in TF, none is on unless ``tf.function``'s ``experimental_autograph_options``
+    or ``to_graph``'s and ``to_code``'s ``experimental_optional_features`` names
+    it (nor in ``tf.data`` functions and Keras calls): without ``ASSERT_STATEMENTS``
+    an ``assert`` on a graph tensor is Python's, refused, and without ``LISTS`` a
+    list grown in a tensor loop holds the body's tensors, out of scope after it.
+    ``ASSERT_STATEMENTS`` turns ``assert`` into ``tf.debugging.Assert``, ``LISTS``
+    lets tensor loops grow Python lists and ``BUILTIN_FUNCTIONS`` makes ``print`` of a
+    graph tensor print when the graph runs; the others are accepted.
     """
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
@@ -73,6 +77,7 @@ class Feature(enum.Enum):
 
 
 ALL_FEATURES = frozenset(Feature) - {Feature.ALL}
+CORE = frozenset()  # no optional feature: what every conversion uses unless told, as in TF
 
 
 def features(optional):
@@ -90,13 +95,15 @@ def features(optional):
 
 # -- the converters, in order ---------------------------------------------------------------
 
-def _convert_tree(node, optional=ALL_FEATURES):
+def _convert_tree(node, optional=CORE):
     """The converted syntax tree of the function or lambda `node` (changed in place), with
     the `optional` features."""
     if isinstance(node, ast.Lambda):
         return _expressions(node, optional)
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
         raise ConversionError("generators are not supported")
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+        raise ConversionError("assignment expressions (:=) are not supported")  # nor in TF
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported")
     namer = Namer(node)
@@ -136,7 +143,7 @@ class _Converted:
 _cache = weakref.WeakKeyDictionary()
 
 
-def _compile(fn, optional=ALL_FEATURES):
+def _compile(fn, optional=CORE):
     """The converted code of `fn` with the `optional` features (cached per code object);
     ConversionError if it cannot be."""
     versions = _cache.setdefault(fn.__code__, {})
@@ -265,10 +272,12 @@ def _warn_unconverted(fn, cause):
                         "@tf.autograph.experimental.do_not_convert", fn, cause)
 
 
-def convert(f, optional=ALL_FEATURES):
+def convert(f, optional=CORE):
     """What converted code calls for callable `f`: `f` converted (with the `optional`
     features) when it is user code, the tensor-aware version of a builtin, else `f` itself."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
+        if f is print and Feature.BUILTIN_FUNCTIONS in optional:
+            return py_builtins.print_  # (without the feature ``print`` is Python's, as TF's)
         return py_builtins.OVERRIDES.get(f, f)
     if isinstance(f, types.FunctionType) and f in data_structures.OVERRIDES:
         return data_structures.OVERRIDES[f]
@@ -295,7 +304,14 @@ def convert_as_enabled(f):
     return convert(f) if autograph_slot.enabled() else f
 
 
-def converted_call(f, args, kwargs=None, optional=ALL_FEATURES):
+def convert_if_requested(f):
+    """`f` converted only inside a function traced with AutoGraph, as TF's ``tf_convert`` with
+    ``convert_by_default=False`` (how a strategy's ``run`` takes its function): eagerly, or in
+    a TF 1 graph, `f` runs as it is."""
+    return convert(f) if autograph_slot.requested() else f
+
+
+def converted_call(f, args, kwargs=None, optional=CORE):
     """``f(*args, **kwargs)`` as converted code makes it (see the module doc)."""
     target = convert(f, optional)
     return target(*args, **kwargs) if kwargs else target(*args)
@@ -374,12 +390,16 @@ def _framed(error, traceback):
     message; None where no user frame is in its way, unless the call itself failed (a
     function taking other arguments), which TF frames with no frames."""
     lines = []
-    for filename, line, name, converted in _user_frames(traceback):
+    frames = _user_frames(traceback)
+    for filename, line, name, converted in frames:
         text = linecache.getline(filename, line).strip()
         lines.append(f'    File "{filename}", line {line}, in {name}{"  *" if converted else ""}'
                      f"\n        {text}\n")
     if not lines and traceback.tb_next is not None:
         return None
+    if lines and not any(converted or _in_keras(filename)
+                         for filename, _, _, converted in frames):
+        return None  # no converted code on the way (do_not_convert, or not convertible)
     shown = "\n".join(f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n"))
     message = "in user code:\n\n" + "".join(lines) + f"\n{shown}\n"
     kind = type(error)
@@ -431,9 +451,9 @@ _REFRAMED = frozenset({
 
 
 def call_traced(fn, args, kwargs, options=None):
-    """`fn` converted (with the features of `options`, default all) and called while a graph
+    """`fn` converted (with the features of `options`, default none) and called while a graph
     is traced; errors framed in the user's code."""
-    optional = ALL_FEATURES if options is None else features(options)
+    optional = features(options)
     target = getattr(fn, "__func__", fn)
     if isinstance(target, types.FunctionType) and \
             target.__code__.co_flags & inspect.CO_GENERATOR and _is_user_function(target):
@@ -452,9 +472,19 @@ def call_traced(fn, args, kwargs, options=None):
     return result
 
 
-def to_code(entity, optional=ALL_FEATURES):
+def check_convertible(entity):
+    """TF's ConversionError unless `entity` is a function (or method) with code to convert."""
+    if not hasattr(getattr(entity, "__func__", entity), "__code__"):
+        raise ConversionError(
+            f"converting {entity!r}: ValueError: Cannot apply autograph to a function that "
+            f"doesn't expose a __code__ object. If this is a @tf.function, try passing "
+            f"f.python_function instead.")
+
+
+def to_code(entity, optional=CORE):
     """The source of `entity` converted: readable Python that calls ``ag__`` operators."""
     entity = getattr(entity, "python_function", entity)
+    check_convertible(entity)
     entity = getattr(entity, "__func__", entity)
     try:
         return _compile(entity, optional).source + "\n"
@@ -477,3 +507,4 @@ def do_not_convert(func=None):
 
 
 autograph_slot.call = call_traced
+functional_ops.convert_user_function = convert_as_enabled

@@ -277,9 +277,13 @@ def _graph_of(inputs):
             if graph is None:
                 return None
             if not graph.lifts_eager_ops:
-                raise TypeError(f"The symbolic tensor {t.name} of graph {graph.name!r} was "
-                                f"used outside of it, where it has no value; return it from "
-                                f"the traced function instead.")
+                raise TypeError(  # TF's message
+                    f"{t!r} is out of scope and cannot be used here. Use return values, "
+                    f"explicit Python locals or TensorFlow collections to access it.\nPlease "
+                    f"see https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction"
+                    f"_must_be_return_values for more information.\n\nThe tensor {t!r} "
+                    f"cannot be accessed from here, because it was defined in "
+                    f"FuncGraph(name={graph.name}, id={id(graph)}), which is out of scope.")
             return graph
     return None
 

@@ -27,6 +27,7 @@ import enum
 import functools
 import threading
 
+from eagerflow._src.autograph import conversion
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
@@ -683,6 +684,7 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         kwargs = kwargs or {}
+        fn = conversion.convert_if_requested(fn)  # as TF's: converted inside a tf.function
         with self.scope():
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))

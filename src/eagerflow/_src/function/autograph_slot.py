@@ -30,6 +30,12 @@ def enabled():
     return getattr(_state, "enabled", True)
 
 
+def requested():
+    """True only inside code that asked for AutoGraph: a function being traced with it (TF's
+    ENABLED status; eager code has none, which `enabled` counts as on)."""
+    return getattr(_state, "enabled", None) is True
+
+
 @contextlib.contextmanager
 def status(on):
     """AutoGraph on (True) or off (False) for the code run inside."""

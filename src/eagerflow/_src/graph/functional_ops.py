@@ -123,6 +123,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """
     signature = dtype if fn_output_signature is None else fn_output_signature
     _check_callable(fn)
+    fn = _converted(fn)
     if ragged_results is not None and type(signature).__name__ == "RaggedTensorSpec":
         return ragged_results(fn, elems, signature, _Rows)
     rows = _Rows(elems)
@@ -153,6 +154,13 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
 
 compiled_backward.map_rows = map_fn
+# ``convert_user_function(fn)``: `fn` as AutoGraph converts it unless the code running has it
+# off (set by AutoGraph, a layer below): TF's map_fn and vectorized_map convert their `fn`
+convert_user_function = None
+
+
+def _converted(fn):
+    return fn if convert_user_function is None else convert_user_function(fn)
 # ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
 # results are ragged (a `RaggedTensorSpec` signature), set by the ragged package
 ragged_results = None
@@ -270,6 +278,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
+    fn = _converted(fn)
     expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
     flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand)]
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]

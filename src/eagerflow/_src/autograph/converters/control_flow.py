@@ -128,27 +128,23 @@ def _composite_text(target, rebound):
 
 
 def _composites(statements, rebound):
-    """The attributes and items that `statements` assign (nested scopes excluded): like the
-    variables they modify, they are the statement's state (TF's composite symbols)."""
+    """The attributes and items that `statements` store to (nested scopes excluded; a loop's
+    target may be one): like the variables they modify, they are the statement's state (TF's
+    composite symbols)."""
     found = set()
     stack = list(statements)
     while stack:
         node = stack.pop()
         if isinstance(node, analysis.SCOPES):
             continue
-        targets = (list(node.targets) if isinstance(node, ast.Assign) else
-                   [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) and
-                   getattr(node, "value", True) is not None else [])
-        while targets:
-            target = targets.pop()
-            if isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend(target.elts)
-            elif isinstance(target, ast.Starred):
-                targets.append(target.value)
-            else:
-                text = _composite_text(target, rebound)
-                if text is not None:
-                    found.add(text)
+        if isinstance(node, ast.AnnAssign) and node.value is None:
+            continue  # (an annotation alone assigns nothing)
+        # what assignments, loop targets (``for o.x in ...``) and ``with ... as d[k]`` store
+        # (unpacked targets are among the children walked)
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            text = _composite_text(node, rebound)
+            if text is not None:
+                found.add(text)
         stack.extend(ast.iter_child_nodes(node))
     return found
 

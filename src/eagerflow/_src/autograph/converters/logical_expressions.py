@@ -1,8 +1,10 @@
 """``and``, ``or``, ``not`` and chained comparisons become lazy ``ag__`` calls.
 
 ``a and b and c`` is ``ag__.and_(lambda: a, lambda: ag__.and_(lambda: b,
-lambda: c))``; ``a < b < c`` with a plain middle operand is ``a < b and
-b < c``.  ``==`` and the other comparisons stay: tensors overload them.
+lambda: c))``; ``a < b < c`` is ``ag__.compare_chain(a, ("<", lambda: b),
+("<", lambda: c))``: ``a < b and b < c`` (on graph tensors too, as TF's), each
+operand evaluated once, as Python.  A single comparison stays: tensors
+overload it.
 
 >>> ast.unparse(transform(ast.parse("not (x and y)")))
 'ag__.not_(ag__.and_(lambda: x, lambda: y))'
@@ -33,14 +35,18 @@ class _Logical(ast.NodeTransformer):
 
     def visit_Compare(self, node):
         self.generic_visit(node)
-        middles = node.comparators[:-1]
-        if len(node.ops) < 2 or not all(isinstance(m, (ast.Name, ast.Constant))
-                                        for m in middles):
-            return node  # a middle operand with effects must be evaluated once, as Python
-        left = [node.left, *middles]
-        pairs = [ast.Compare(a, [op], [b]) for a, op, b in zip(left, node.ops,
-                                                                node.comparators)]
-        return self.visit_BoolOp(ast.copy_location(ast.BoolOp(ast.And(), pairs), node))
+        if len(node.ops) < 2:
+            return node
+        steps = [templates.replace_expr("(name, lambda: b)", name=ast.Constant(_COMPARISONS[
+            type(op)]), b=right) for op, right in zip(node.ops, node.comparators)]
+        call = templates.replace_expr("ag__.compare_chain(a)", a=node.left)
+        call.args.extend(steps)
+        return templates.locate([call], node)[0]
+
+
+_COMPARISONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
+                ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not", ast.In: "in",
+                ast.NotIn: "not in"}
 
 
 def transform(node):

@@ -410,6 +410,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if hasattr(iter_, "_as_graph_iterator") and not context.executing_eagerly():
         # a dataset or its iterator: a graph loop that iterates it on every call
         iterator = iter_._as_graph_iterator()
+        if hasattr(iter_, "reduce"):  # TF's loop over a dataset is a scan: it runs to the end
+            opts = {k: v for k, v in opts.items() if k != "maximum_iterations"}
         before = tuple(get_state())
         try:
             _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names,

@@ -9,6 +9,8 @@ the laziness is kept by a ``cond``.
 >>> if_exp(True, lambda: "yes", lambda: "no")
 'yes'
 """
+import operator
+
 from eagerflow._src.autograph.operators.control_flow import (as_tensors, check_same,
                                                              is_graph_tensor)
 from eagerflow._src.core.convert import convert_to_tensor
@@ -32,6 +34,27 @@ def or_(a, b):
         first = convert_to_tensor(first)
         return control_flow.cond(first, lambda: first, lambda: convert_to_tensor(b()))
     return first or b()
+
+
+_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+            "==": operator.eq, "!=": operator.ne, "is": operator.is_, "is not": operator.is_not,
+            "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+
+
+def compare_chain(left, *steps):
+    """``left op1 b1 op2 b2 ...`` for `steps` ``(op, lambda: b)``: ``left op1 b1 and b1 op2
+    b2 ...``, each operand evaluated once and only while the comparisons before hold (on a
+    graph tensor, by ``and_``'s cond).
+
+    >>> compare_chain(1, ("<", lambda: 2), ("<", lambda: 3))
+    True
+    """
+    op, right = steps[0]
+    right = right()
+    result = _COMPARE[op](left, right)
+    if len(steps) == 1:
+        return result
+    return and_(lambda: result, lambda: compare_chain(right, *steps[1:]))
 
 
 def not_(a):
