@@ -614,6 +614,8 @@ class _Loader:
     def _bare(self, proto):
         concrete = self.get_concrete(proto.concrete_function_name)
         concrete._saved_bare = proto  # (how saving it again calls it: keywords, positions)
+        # (the positions its flat call takes: a signature's none, so TF's TypeError for them)
+        concrete._num_positional_args = proto.allowed_positional_arguments
         return concrete
 
     def get_concrete(self, name):

@@ -628,8 +628,9 @@ class _Writer:
             arg = gd._arg_name(sig.keys[i])
             arg_names[i] = arg
             fdef.signature.input_arg.add(name=arg, type=cf.inputs[i].dtype.as_datatype_enum)
-            fdef.arg_attr[len(arg_names) - 1].attr["_user_specified_name"].s = \
-                sig.keys[i].encode()
+            attrs = fdef.arg_attr[len(arg_names) - 1].attr
+            attrs["_user_specified_name"].s = sig.keys[i].encode()
+            attrs["_output_shapes"].list.shape.add().CopyFrom(shape_proto(cf.inputs[i].shape))
         inner_def = self.library.functions[inner]
         captured = list(inner_def.signature.input_arg)[len(cf.inputs):]
         unknown = [f"unknown_{j - 1}" if j else "unknown" for j in range(len(captured))]
@@ -1153,7 +1154,9 @@ class _Writer:
                 keys = sorted(obj.keys)
                 nodes[i].bare_concrete_function.concrete_function_name = name
                 nodes[i].bare_concrete_function.argument_keywords.extend(keys)
-                nodes[i].bare_concrete_function.allowed_positional_arguments = 1
+                # (as TF writes it: a signature of one input takes it positionally, others
+                # are called by keyword)
+                nodes[i].bare_concrete_function.allowed_positional_arguments = int(len(keys) == 1)
                 nodes[i].bare_concrete_function.function_spec.fullargspec.CopyFrom(_encode(
                     FullArgSpec([], None, None, None, keys, None, {}), "a signature"))
                 nodes[i].bare_concrete_function.function_spec.input_signature.none_value \
