@@ -1,6 +1,7 @@
 """tf.saved_model.experimental.TrackableResource: a user's resource, made on first use,
 captured by functions, saved and re-created on load by its saved functions (TF 2.21's
 values for the same programs)."""
+import gc
 import json
 import os
 
@@ -52,13 +53,29 @@ def test_resource_is_made_on_first_use_and_not_initialized_eagerly():
     assert int(counts.table.size()) == 0
 
 
+def test_deleting_a_resource_destroys_it():
+    destroyed = []
+
+    class Logged(_Counts):
+        def _destroy_resource(self):
+            destroyed.append(self.made)
+
+    r = Logged()
+    del r
+    r = Logged()
+    r.resource_handle
+    del r
+    gc.collect()
+    assert destroyed == [0, 1]  # TF 2.21: called on deletion, the handle made or not
+
+
 def test_base_class_has_no_resource_of_its_own():
     with pytest.raises(NotImplementedError,
                        match="^TrackableResource._create_resource not implemented.$"):
         Resource().resource_handle
 
 
-def test_lookup_tables_and_loaded_resources_are_trackable_resources(tmp_path):
+def test_lookup_tables_are_trackable_resources():
     assert isinstance(tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1), Resource)
     assert isinstance(tf.lookup.StaticHashTable(
         tf.lookup.KeyValueTensorInitializer([1], [2]), -1), Resource)

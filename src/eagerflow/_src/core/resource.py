@@ -35,6 +35,12 @@ class TrackableResource:
     def _destroy_resource(self):
         """Frees the resource."""
 
+    def __del__(self):
+        try:  # (as TF: at deletion, made or not; what it raises is dropped)
+            self._destroy_resource()
+        except Exception:  # noqa: BLE001
+            pass
+
     @property
     def _resource_handle(self):
         return self._resource_handle_value
