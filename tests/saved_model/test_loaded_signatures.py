@@ -360,3 +360,67 @@ def test_extension_type_and_sparse_inputs_get_a_default_serving_signature(tmp_pa
     out = serving(s=tf.constant([[0, 0]], tf.int64), s_1=tf.constant([2.]),
                   s_2=tf.constant([2, 3], tf.int64))
     assert out["output_0"].numpy() == 2.0
+
+
+class _TwoInputs(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="zeta"),
+                                  tf.TensorSpec([None], tf.float32, name="alpha")])
+    def f(self, zeta, alpha):
+        return {"out": zeta - alpha}
+
+
+def _two_inputs(tmp_path):
+    m = _TwoInputs()
+    path = str(tmp_path / "two")
+    tf.saved_model.save(m, path, signatures=m.f)
+    return path, tf.saved_model.load(path)
+
+
+def test_signature_inputs_are_keyword_only_and_positional_calls_fail(tmp_path):
+    _, loaded = _two_inputs(tmp_path)
+    sig = loaded.signatures["serving_default"]
+    # TF 2.21: [('alpha:0', TensorShape([None])), ('zeta:0', TensorShape([None]))]
+    assert [(t.name, t.shape.as_list()) for t in sig.inputs] == [
+        ("alpha:0", [None]), ("zeta:0", [None])]
+    assert sig.pretty_printed_signature().splitlines()[:3] == [
+        "Input Parameters:",
+        "  alpha (KEYWORD_ONLY): TensorSpec(shape=(None,), dtype=tf.float32, name='alpha')",
+        "  zeta (KEYWORD_ONLY): TensorSpec(shape=(None,), dtype=tf.float32, name='zeta')"]
+    three, one = tf.constant([3.0]), tf.constant([1.0])
+    # positionally: TF's TypeError, never a call binding them in the inputs' (sorted) order
+    with pytest.raises(TypeError) as e:
+        sig(three, one)
+    first, fallback = str(e.value).splitlines()
+    assert first.startswith("Binding inputs to tf.function failed due to `too many "
+                            "positional arguments`.")
+    assert fallback == ("Fallback to flat signature also failed due to: "
+                        "signature_wrapper_f(alpha, zeta) takes 0 positional arguments, got 2.")
+    with pytest.raises(TypeError, match="takes 0 positional arguments, got 1"):
+        sig(three, alpha=one)
+    np.testing.assert_array_equal(sig(zeta=three, alpha=one)["out"], [2.0])
+    # the function itself keeps its arguments' order
+    np.testing.assert_array_equal(loaded.f(three, one)["out"], [2.0])
+    cf = loaded.f.get_concrete_function()
+    assert [t.name for t in cf.inputs] == ["zeta:0", "alpha:0"]
+    assert [s.name for s in cf.structured_input_signature[0]] == ["zeta", "alpha"]
+
+
+def test_saved_signature_records_no_positions_and_its_input_shapes(tmp_path):
+    from eagerflow._src.core.protos import saved_model as pb
+    path, _ = _two_inputs(tmp_path)
+    sm = pb.SavedModel()
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    meta = sm.meta_graphs[0]
+    bare = [n.bare_concrete_function for n in meta.object_graph_def.nodes
+            if n.WhichOneof("kind") == "bare_concrete_function"
+            and "signature_wrapper" in n.bare_concrete_function.concrete_function_name]
+    # as TF writes it: keywords only (allowed_positional_arguments left 0; 1 for one input,
+    # see test_the_one_valid_function_is_the_default_signature)
+    assert [list(b.argument_keywords) for b in bare] == [["alpha", "zeta"]]
+    assert bare[0].allowed_positional_arguments == 0
+    fdef = [f for f in meta.graph_def.library.function
+            if f.signature.name == bare[0].concrete_function_name][0]
+    # each argument's shape (TF reads a loaded signature's input shapes from it)
+    assert [[d.size for d in fdef.arg_attr[i].attr["_output_shapes"].list.shape[0].dim]
+            for i in range(2)] == [[-1], [-1]]

@@ -94,6 +94,7 @@ def main():
     subclassed(outputs)
     custom_gradients(outputs)
     assets(outputs)
+    user_resource(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -339,6 +340,34 @@ def assets(outputs):
         "read": {k: v.numpy().decode() for k, v in
                  tf.saved_model.load(path).signatures["read"]().items()},
         "v1_session_read": session}
+
+
+def user_resource(outputs):
+    """A Module holding a user's TrackableResource (a table its ``_create_resource`` makes
+    by TF's op, filled by its ``_initialize``), which its function reads by the handle."""
+    class Counts(tf.saved_model.experimental.TrackableResource):
+        def _create_resource(self):
+            return tf.raw_ops.MutableHashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+
+        def _initialize(self):
+            tf.raw_ops.LookupTableInsertV2(table_handle=self.resource_handle,
+                                           keys=tf.constant(["a", "b"]),
+                                           values=tf.constant([1, 2], tf.int64))
+
+    m = tf.Module()
+    m.counts = Counts()
+    m.counts.resource_handle  # (made eagerly: the function captures it)
+    m.find = tf.function(
+        lambda k: tf.raw_ops.LookupTableFindV2(table_handle=m.counts.resource_handle, keys=k,
+                                               default_value=tf.constant(-1, tf.int64)),
+        input_signature=[tf.TensorSpec([None], tf.string)])
+    path = os.path.join(HERE, "tf_user_resource")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(m, path)
+    loaded = tf.saved_model.load(path)  # (its _initialize run: the table filled)
+    outputs["tf_user_resource"] = {
+        "loaded_type": type(loaded.counts).__name__,
+        "find": loaded.find(tf.constant(["a", "z", "b"])).numpy().tolist()}
 
 
 def only(names):

@@ -166,8 +166,11 @@ def _bind_flat(concrete, args, kwargs):
     """The call as the graph's tensor inputs, named by their placeholders, in order."""
     names = [t.op.name for t in concrete.inputs]
     summary = f"{concrete._name}({', '.join(names)})"
-    if len(args) > len(names):
-        raise TypeError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
+    # (a loaded function allows as many as were saved: none for a signature)
+    allowed = getattr(concrete, "_num_positional_args", None)
+    allowed = len(names) if allowed is None else allowed
+    if len(args) > allowed:
+        raise TypeError(f"{summary} takes {allowed} positional arguments, got {len(args)}.")
     missing = [n for n in names[len(args):] if n not in kwargs]  # (TF checks this first)
     if missing:
         raise TypeError(f"{summary} missing required arguments: {', '.join(missing)}.")

@@ -29,6 +29,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import handle_text
@@ -708,10 +709,12 @@ def _converted_keys(keys, key_dtype):
     return as_tensor(convert_to_tensor(keys, key_dtype))
 
 
-class _Table:
-    """What every table has: its resource tensor, dtypes, `size`, `lookup` and `export`."""
+class _Table(TrackableResource):
+    """What every table has: its resource tensor (made at once), dtypes, `size`, `lookup`
+    and `export`."""
 
     def __init__(self, key_dtype, value_dtype, name=None):
+        super().__init__()
         self._key_dtype = _d.as_dtype(key_dtype)
         self._value_dtype = _d.as_dtype(value_dtype)
         graph = _v1_graph()

@@ -22,6 +22,7 @@ from eagerflow._src.core.protos import checkpoint as ckpt_pb
 from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_from_proto, tensor_from_proto
+from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -146,12 +147,13 @@ def _restored_optimizer():
     return RestoredOptimizer()
 
 
-class _RestoredResource(_UserObject):
+class _RestoredResource(_UserObject, TrackableResource):
     """A restored resource (a lookup table): its handle, made empty, then filled by its
     saved ``_initialize`` function and the checkpoint's values (TF's ``RestoredResource``)."""
 
     def __init__(self, handle, creator=None):
-        super().__init__()
+        _UserObject.__init__(self)
+        TrackableResource.__init__(self)
         self._resource_handle = handle
         self._creator = creator  # (the NodeDef of the op making it: what saving it writes)
 
@@ -614,6 +616,8 @@ class _Loader:
     def _bare(self, proto):
         concrete = self.get_concrete(proto.concrete_function_name)
         concrete._saved_bare = proto  # (how saving it again calls it: keywords, positions)
+        # (the positions its flat call takes: a signature's none, so TF's TypeError for them)
+        concrete._num_positional_args = proto.allowed_positional_arguments
         return concrete
 
     def get_concrete(self, name):

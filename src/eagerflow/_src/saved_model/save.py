@@ -23,11 +23,12 @@ import numpy as np
 from eagerflow._src.autodiff import backprop
 from eagerflow._src.checkpoint import bundle, trackable
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import context, nest, versions
+from eagerflow._src.core import context, errors, nest, versions
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.protos import framework as fw_pb
 from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.core.protos.tensors import shape_proto
+from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
@@ -133,6 +134,12 @@ def _table_children(table, assets):
             if "_initializer" in vars(table) else []
         return out + [(name, _ResourceFunction(table, name)) for name in (
             "_create_resource", "_initialize", "_destroy_resource")]
+    if not isinstance(table, lookup_ops._Table):  # a user's resource: its `_initialize` traced
+        initialize = Function(table._initialize, "_initialize", (), autograph=False)
+        return [("_create_resource", _ResourceFunction(table, "_create_resource")),
+                ("_initialize", _FunctionNode(initialize,
+                                              [initialize.get_concrete_function()])),
+                ("_destroy_resource", _ResourceFunction(table, "_destroy_resource"))]
     out = []
     init = getattr(table, "_initializer", None)
     if init is not None:
@@ -145,8 +152,22 @@ def _table_children(table, assets):
         "_create_resource", "_initialize", "_destroy_resource")]
 
 
-_TABLES = (lookup_ops._Table, _load._RestoredResource)
+# (tables, loaded resources and a user's TrackableResource, whose handle must be a table's)
+_TABLES = (TrackableResource,)
 _ASSETS = (_Asset, _load._RestoredAsset)
+
+
+def _table_value(resource):
+    """The table behind a resource's handle (made now, as TF makes it when saving); TF's
+    loader re-creates a user's resource by its ``_create_resource`` function, which eagerflow
+    writes only for a table's."""
+    value = getattr(resource.resource_handle, "_data", None)
+    if not isinstance(value, lookup_ops.TableValue):
+        raise errors.UnimplementedError(
+            None, None, f"Cannot save {type(resource).__name__}: eagerflow saves a "
+                        f"TrackableResource only when its _create_resource returns a lookup "
+                        f"table's resource_handle.")
+    return value
 
 
 def _asset_path(asset):
@@ -209,7 +230,7 @@ class _ObjectGraph:
             i = queue.popleft()
             obj = self.objects[i]
             if isinstance(obj, _TABLES):
-                self.tables[id(obj.resource_handle._data)] = i
+                self.tables[id(_table_value(obj))] = i
                 edges = _table_children(obj, assets)
             else:
                 edges = list(trackable.children(obj))
@@ -218,9 +239,10 @@ class _ObjectGraph:
             taken = {name for name, _ in edges}
             if not isinstance(obj, (*_TABLES, _TableInitializer, _ResourceFunction,
                                     *_ASSETS, list, tuple, dict)):
-                # static tables, which checkpoints skip (they hold nothing to save)
+                # static tables (and a user's resources), which checkpoints skip (they
+                # hold nothing to save)
                 edges += [(k, v) for k, v in sorted(getattr(obj, "__dict__", {}).items())
-                          if isinstance(v, lookup_ops._Table) and k not in taken and
+                          if isinstance(v, TrackableResource) and k not in taken and
                           all(c is not v for _, c in edges)]
                 taken = {name for name, _ in edges}
             hook = getattr(type(obj), "_saved_model_children", None)  # (a Keras layer's)
@@ -628,8 +650,9 @@ class _Writer:
             arg = gd._arg_name(sig.keys[i])
             arg_names[i] = arg
             fdef.signature.input_arg.add(name=arg, type=cf.inputs[i].dtype.as_datatype_enum)
-            fdef.arg_attr[len(arg_names) - 1].attr["_user_specified_name"].s = \
-                sig.keys[i].encode()
+            attrs = fdef.arg_attr[len(arg_names) - 1].attr
+            attrs["_user_specified_name"].s = sig.keys[i].encode()
+            attrs["_output_shapes"].list.shape.add().CopyFrom(shape_proto(cf.inputs[i].shape))
         inner_def = self.library.functions[inner]
         captured = list(inner_def.signature.input_arg)[len(cf.inputs):]
         unknown = [f"unknown_{j - 1}" if j else "unknown" for j in range(len(captured))]
@@ -1153,7 +1176,9 @@ class _Writer:
                 keys = sorted(obj.keys)
                 nodes[i].bare_concrete_function.concrete_function_name = name
                 nodes[i].bare_concrete_function.argument_keywords.extend(keys)
-                nodes[i].bare_concrete_function.allowed_positional_arguments = 1
+                # (as TF writes it: a signature of one input takes it positionally, others
+                # are called by keyword)
+                nodes[i].bare_concrete_function.allowed_positional_arguments = int(len(keys) == 1)
                 nodes[i].bare_concrete_function.function_spec.fullargspec.CopyFrom(_encode(
                     FullArgSpec([], None, None, None, keys, None, {}), "a signature"))
                 nodes[i].bare_concrete_function.function_spec.input_signature.none_value \
