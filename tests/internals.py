@@ -23,6 +23,7 @@ from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.core.errors import exception_type_from_error_code, InaccessibleTensorError
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
 from eagerflow._src.core.protos import checkpoint as checkpoint_protos
+from eagerflow._src.core.protos import saved_model as saved_model_protos
 from eagerflow._src.summary.profiler import XSpace as profiler_xspace
 from eagerflow._src.summary.writer import state as summary_state
 from eagerflow._src.core.registry import OpDef, same_shape

@@ -406,7 +406,7 @@ def test_signature_inputs_are_keyword_only_and_positional_calls_fail(tmp_path):
 
 
 def test_saved_signature_records_no_positions_and_its_input_shapes(tmp_path):
-    from eagerflow._src.core.protos import saved_model as pb
+    from tests.internals import saved_model_protos as pb
     path, _ = _two_inputs(tmp_path)
     sm = pb.SavedModel()
     with open(os.path.join(path, "saved_model.pb"), "rb") as f:
