@@ -682,6 +682,20 @@ def test_cast_of_out_of_range_floats_saturates_in_whole_vector_steps():
         2 ** 31, 2 ** 32 - 1, 3 * 10 ** 9, 2 ** 31, 2 ** 31, 0, 0, 0, 1294967296, 705032704]
 
 
+
+def test_cast_vector_steps_follow_the_source_float_type():
+    # the vector step is 8 elements from bfloat16, 16 from float16 and float64 (32 from
+    # float32): TF 2.21's values, saturating in whole steps and wrapping in the rest
+    for dtype, step in ((tf.bfloat16, 8), (tf.float16, 16), (tf.float64, 16)):
+        got = tf.cast(tf.fill([step + 1], tf.constant(-2.5, dtype)), tf.uint8).numpy()
+        assert got.tolist() == [0] * step + [254], dtype
+        assert tf.cast(tf.fill([step - 1], tf.constant(-2.5, dtype)), tf.uint16).numpy()[0] == 65534
+    x = tf.constant([np.nan, np.inf, -np.inf, -2.5, 3.7, 1e4, -1e4, 65504, 3e38], tf.bfloat16)
+    assert tf.cast(x, tf.int8).numpy().tolist() == [-128, -128, -128, -2, 3, 127, -128, 127, 0]
+    assert tf.cast(x, tf.int16).numpy().tolist() == [
+        -32768, -32768, -32768, -2, 3, 9984, -9984, 32767, 0]
+    assert tf.saturate_cast(x, tf.int16).numpy()[0] == -32768
+
 _NO_KERNEL_CASES = [
     (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
     (tf.math.rint, [tf.constant([1.5], tf.bfloat16)], "Rint", "DT_BFLOAT16"),

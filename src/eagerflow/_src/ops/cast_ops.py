@@ -52,14 +52,17 @@ def _cast_kernel(xp, x, DstT):
             if target.itemsize == 4 and x.size >= _PACKET_U32:
                 return _packet_cast(xp, x, out, _PACKET_U32)
             return out
-        if target.itemsize <= 2 and x.size >= _PACKET:
-            return _packet_cast(xp, x, x.astype(target), _PACKET)
+        packet = _PACKETS.get(x.dtype, 32)
+        if target.itemsize <= 2 and x.size >= packet:
+            return _packet_cast(xp, x, x.astype(target), packet)
     return xp.asarray(x).astype(target)
 
 
-# Elements per vector step of TF's x86 CPU conversion of floats to 8- and 16-bit integers,
-# and to uint32
-_PACKET, _PACKET_U32 = 32, 8
+# Elements per vector step of TF's x86 CPU conversion of floats to 8- and 16-bit integers
+# (by the float dtype: 32 for float32), and to uint32
+_PACKETS = {np.dtype(_d.bfloat16.as_numpy_dtype): 8, np.dtype(np.float16): 16,
+            np.dtype(np.float64): 16}
+_PACKET_U32 = 8
 
 
 def _packet_cast(xp, x, out, packet):
@@ -67,7 +70,7 @@ def _packet_cast(xp, x, out, packet):
     wrap), with the leading whole `packet`s of elements converted as TF's x86 CPU kernel's
     vector steps do. To 8- and 16-bit integers those go through int32 (NaN and values beyond
     its range give INT32_MIN) and saturate to the target's range: 300.0 gives 255 as uint8
-    there, 44 in the last ``n % 32`` elements. To uint32, values in [-2**31, 2**32) wrap and
+    there, 44 in the last ``n % packet`` elements. To uint32, values in [-2**31, 2**32) wrap and
     the others give 2**31."""
     flat = x.reshape(-1)
     whole = flat.size - flat.size % packet
