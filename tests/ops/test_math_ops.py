@@ -1035,3 +1035,14 @@ def test_division_kernels_and_dtype_lists_as_tf():
             "of int32 is not in the list of allowed values: half, float, bfloat16, double, "
             "complex64, complex128")):
         tf.raw_ops.DivNoNan(x=tf.constant([1]), y=tf.constant([2]))
+
+
+def test_unpickled_arrays_take_the_string_and_bool_routes():
+    # an unpickled (or np.load-ed) array's dtype equals NumPy's but is another instance:
+    # tf.add still concatenates its strings and `*` still multiplies its bools
+    import pickle  # noqa: PLC0415 (only this test)
+    text = tf.constant(pickle.loads(pickle.dumps(np.array([b"a", b"bc"], object))))
+    assert tf.add(text, text).numpy().tolist() == [b"aa", b"bcbc"]
+    assert (text + "x").numpy().tolist() == [b"ax", b"bcx"]
+    flags = tf.constant(pickle.loads(pickle.dumps(np.array([True, False]))))
+    assert (flags * tf.constant([True, True])).numpy().tolist() == [True, False]

@@ -227,7 +227,6 @@ _LOGICAL_NOT = register("LogicalNot", "logical_not", same_shape, dtypes=BOOL_ONL
                         not_differentiable="boolean")
 
 _add_numbers = binary(_ADD, fallback=True)
-_OBJECT = np.dtype(object)
 
 
 @export("math.add", "add")
@@ -241,7 +240,8 @@ def add(x, y, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
     try:
-        if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
+        # (hasobject, not `is`: an unpickled array's dtype is an equal but other instance)
+        if type(x) is EagerTensor and not x._data.dtype.hasobject:  # the hot case
             return _add_numbers(x, y, name)
         a, b = hinted_operands(x, y)
         if name is None and not context.executing_eagerly():
