@@ -161,6 +161,18 @@ def test_as_string_formats():
     _assert_strings(s.as_string(tf.constant([1.5], tf.bfloat16)), [b"1.500000"])
 
 
+def test_as_string_of_strings_pads_bytes_and_ignores_float_options():
+    # TF 2.21: `width` counts UTF-8 bytes, as C's %s; precision/scientific/shortest pass
+    text = tf.constant(["\u00fcber", "ab", "\u65e5\u672c"])
+    _assert_strings(s.as_string(text, width=6),
+                    [b" \xc3\xbcber", b"    ab", "\u65e5\u672c".encode()])
+    _assert_strings(s.as_string(text, width=7, fill="-"),
+                    [b"\xc3\xbcber  ", b"ab     ", "\u65e5\u672c ".encode()])
+    _assert_strings(s.as_string(text, precision=3), [t.encode() for t in
+                                                     ("\u00fcber", "ab", "\u65e5\u672c")])
+    _assert_strings(s.as_string(text, scientific=True)[1:2], [b"ab"])
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"fill": "ab"}, "Fill string must be one or fewer characters"),
     ({"fill": "x"}, 'Fill argument not supported: "x"'),
