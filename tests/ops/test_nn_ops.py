@@ -796,3 +796,11 @@ def test_compute_average_loss_checks_the_global_batch_size_as_tf():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"assertion failed: \[global_batch_size must be non-negative"):
         average(tf.constant(-1))
+
+
+def test_log_poisson_full_loss_leaves_out_only_targets_in_0_1():
+    # TF 2.21: Stirling's term is added outside [0, 1], so negative targets give NaN
+    targets = tf.constant([-2.0, -0.5, 0.0, 0.5, 1.0, 1.5])
+    got = tf.nn.log_poisson_loss(targets, tf.fill([6], 0.3), compute_full_loss=True).numpy()
+    assert np.isnan(got[:2]).all()
+    np.testing.assert_allclose(got[2:], [1.3498588, 1.1998588, 1.0498588, 1.1297274], rtol=1e-6)

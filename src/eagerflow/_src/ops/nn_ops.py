@@ -485,7 +485,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """Negative log-likelihood of `targets` under Poisson rates exp(`log_input`).
 
     With `compute_full_loss`, Stirling's approximation of log(targets!) is added
-    where targets > 1.
+    where targets are outside [0, 1].
 
     >>> tf.nn.log_poisson_loss(tf.constant([1.0]), tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
@@ -501,8 +501,11 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     stirling = math_ops.add(
         math_ops.subtract(math_ops.multiply(targets, math_ops.log(targets)), targets),
         math_ops.multiply(0.5, math_ops.log(math_ops.multiply(2 * np.pi, targets))))
-    return math_ops.add(loss, array_ops.where(math_ops.greater(targets, 1.0), stirling,
-                                              array_ops.zeros_like(targets)), name=name)
+    # (TF leaves out only targets in [0, 1]: a negative one's term is NaN)
+    small = math_ops.logical_and(math_ops.greater_equal(targets, 0.0),
+                                 math_ops.less_equal(targets, 1.0))
+    return math_ops.add(loss, array_ops.where(small, array_ops.zeros_like(targets), stirling),
+                        name=name)
 
 
 @export("nn.weighted_cross_entropy_with_logits")
