@@ -950,3 +950,17 @@ def test_unique_v2_along_an_axis_known_at_run_time():
     assert y.numpy().tolist() == [[1, 2], [3, 4]] and idx.numpy().tolist() == [0, 0, 1]
     assert count.dtype == tf.int64 and count.numpy().tolist() == [2, 1]
     assert f(tf.constant(1))[1].numpy().tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16])
+def test_unique_of_16_bit_floats_keeps_signed_zeros_apart(dtype):
+    # TF 2.21 hashes 16-bit floats by their bits: -0.0 and 0.0 are two values there (one
+    # in float32 and float64); NaNs stay all distinct
+    x = tf.constant([0.0, -0.0, 1.0, -0.0, 0.0, np.nan, np.nan], dtype)
+    y, idx, count = tf.unique_with_counts(x)
+    assert np.signbit(y.numpy().astype(np.float32)).tolist() == [False, True, False, False, False]
+    assert idx.numpy().tolist() == [0, 1, 2, 1, 0, 3, 4]
+    assert count.numpy().tolist() == [2, 2, 1, 1, 1]
+    assert tf.raw_ops.UniqueV2(x=tf.reshape(x, [7, 1]), axis=[0]).idx.numpy().tolist() == [
+        0, 1, 2, 1, 0, 3, 4]
+    assert tf.unique(tf.constant([0.0, -0.0])).y.numpy().tolist() == [0.0]  # float32: one

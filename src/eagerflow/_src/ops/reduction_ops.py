@@ -800,13 +800,25 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 # --- Unique, UniqueWithCounts --------------------------------------------------------------------
 
+def _unique_keys(x):
+    """What unique compares for `x`: 16-bit floats as float32 in which -0.0 and 0.0 differ
+    (TF hashes those by their bits: two zeros), -0.0 becoming float32's tiniest negative
+    denormal, which no 16-bit float widens to."""
+    if x.dtype not in _HALF:
+        return x
+    key = x.astype(np.float32)
+    key[(key == 0) & np.signbit(key)] = -np.float32(2.0 ** -149)
+    return key
+
+
 def _unique(with_counts):
     """Unique values in order of first occurrence; NaNs are all distinct, as in TF."""
     def kernel(xp, x, out_idx):
         if x.ndim != 1:
             raise _invalid("unique expects a 1D vector.")
-        _, first, inverse, counts = xp.unique(x, return_index=True, return_inverse=True,
-                                              return_counts=True, equal_nan=False)
+        _, first, inverse, counts = xp.unique(_unique_keys(x), return_index=True,
+                                              return_inverse=True, return_counts=True,
+                                              equal_nan=False)
         order = xp.argsort(first)  # sorted-unique position -> first-occurrence position
         rank = xp.empty_like(order)
         rank[order] = xp.arange(order.size)
@@ -886,8 +898,9 @@ def _unique_v2(with_counts):
         if not -x.ndim <= a < x.ndim:
             raise _invalid(f"axis has to be between [0, {x.ndim})")
         moved = np.moveaxis(np.asarray(x), a, 0)
+        keys = _unique_keys(moved)
         found, idx, first = {}, [], []
-        for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
+        for i, row in enumerate(keys.reshape(keys.shape[0], math.prod(keys.shape[1:]))):
             key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
             if key not in found:
                 found[key] = len(first)
