@@ -482,3 +482,15 @@ def test_unicode_encode_takes_int32_code_points_only(codes):
                        r"tensor \[Op:UnicodeEncode\] name: $"):
         tf.strings.unicode_encode(codes, "UTF-8")
     assert tf.strings.unicode_encode([104, 233], "UTF-8").numpy() == "hé".encode()
+
+
+def test_unsorted_segment_join_puts_the_separator_only_after_text():
+    # TF 2.21: empty strings before any text leave no separator; after text they do
+    text = tf.constant(["", "a", "", "b", "", ""])
+    _assert_strings(tf.strings.unsorted_segment_join(text, [0, 0, 1, 1, 2, 2], 4, separator=":"),
+                    [b"a", b"b", b"", b""])
+    _assert_strings(tf.strings.unsorted_segment_join(text, [0] * 6, 1, separator=":"),
+                    [b"a::b::"])
+    got = tf.strings.unsorted_segment_join(tf.constant([["", "x"], ["y", ""]]), [1, 1], 2,
+                                           separator="-")
+    assert got.numpy().tolist() == [[b"", b""], [b"y", b"x-"]]
