@@ -804,3 +804,17 @@ def test_log_poisson_full_loss_leaves_out_only_targets_in_0_1():
     got = tf.nn.log_poisson_loss(targets, tf.fill([6], 0.3), compute_full_loss=True).numpy()
     assert np.isnan(got[:2]).all()
     np.testing.assert_allclose(got[2:], [1.3498588, 1.1998588, 1.0498588, 1.1297274], rtol=1e-6)
+
+
+def test_in_top_k_of_non_float32_predictions_raises_tfs_errors():
+    # TF 2.21: the op's float input refuses other tensors (InvalidArgumentError eagerly,
+    # TypeError as a graph is built); Python lists convert to float32
+    for predictions, name in ((tf.constant([[0.1, 0.9]], tf.float16), "half"),
+                              (tf.constant([[1, 2]]), "int32")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"expected to be a float tensor but is a {name} tensor"):
+            tf.math.in_top_k(tf.constant([1]), predictions, 1)
+    with pytest.raises(TypeError, match="Input 'predictions' of 'InTopKV2' Op has type float64"):
+        tf.function(lambda p: tf.math.in_top_k(tf.constant([1]), p, 1))(
+            tf.constant([[0.1, 0.9]], tf.float64))
+    assert tf.math.in_top_k(tf.constant([1]), [[1, 2]], 1).numpy().tolist() == [True]

@@ -24,9 +24,9 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    attr_dtype_error, check_dtypes, register, register_gradient,
+    attr_dtype_error, check_dtypes, fixed_input_error, register, register_gradient,
     same_shape)
-from eagerflow._src.core.convert import get_static_value, is_tensor_like
+from eagerflow._src.core.convert import convert_input, get_static_value, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -998,7 +998,10 @@ def in_top_k(targets, predictions, k, name=None):
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
     targets = as_tensor(targets)
-    predictions = as_tensor(predictions, _d.float32)
+    predictions = convert_input(predictions, _d.float32)
+    if predictions.dtype != _d.float32:  # (the op's fixed float input)
+        raise fixed_input_error(_IN_TOP_K, 0, "predictions", _d.float32, predictions.dtype,
+                                building=not isinstance(predictions, EagerTensor))
     # a Python k takes the targets' dtype; a tensor k keeps its own (the op checks they match)
     k = k if isinstance(k, Tensor) else as_tensor(k, targets.dtype)
     return dispatch(_IN_TOP_K, (predictions, targets, k), name=name)
