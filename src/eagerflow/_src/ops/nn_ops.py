@@ -997,6 +997,9 @@ def in_top_k(targets, predictions, k, name=None):
     >>> tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9], [0.1, 0.9]]), 1)
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
+    if type(targets) in (list, tuple) or type(predictions) in (list, tuple):
+        # TF's slower path, for Python sequences, converts the predictions to float32
+        predictions = as_tensor(predictions, _d.float32)
     targets = as_tensor(targets)
     predictions = convert_input(predictions, _d.float32)
     if predictions.dtype != _d.float32:  # (the op's fixed float input)
