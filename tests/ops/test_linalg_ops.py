@@ -179,6 +179,16 @@ def test_cholesky_of_indefinite_matrices_is_nan_only_where_it_fails():
     np.testing.assert_allclose(out[1], np.linalg.cholesky(good))
 
 
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_cholesky_of_indefinite_complex_matrices_is_zero_as_tfs(dtype):
+    # TF 2.21's complex kernel leaves zeros (logdet -inf) where the real one leaves NaN
+    bad = tf.constant([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]], dtype)
+    out = la.cholesky(bad).numpy()
+    np.testing.assert_array_equal(out[1], np.zeros((2, 2)))
+    np.testing.assert_array_equal(out[0], np.eye(2))
+    assert la.logdet(tf.constant([[1.0, 2.0], [2.0, 4.0]], dtype)).numpy() == -np.inf
+
 def test_qr_and_svd_full_matrices_shapes():
     x = np.ones((5, 3))
     assert [t.shape for t in la.qr(x, full_matrices=True)] == [(5, 5), (5, 3)]

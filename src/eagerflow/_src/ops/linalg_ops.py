@@ -475,7 +475,8 @@ def _log_determinant(xp, x):
 
 
 def _cholesky(xp, x):
-    """Lower Cholesky factors (only the lower triangle is read); NaN where not positive definite."""
+    """Lower Cholesky factors (only the lower triangle is read); NaN where not positive
+    definite (zeros for complex matrices)."""
     _check_matrix(x)
     bad = _nonfinite(xp, xp.tril(x))
     if not bad.any():
@@ -498,6 +499,10 @@ def _cholesky_or_nan(xp, m):
 
 
 def _failed_cholesky(xp, m):
+    """What TF's kernel leaves for a matrix that is not positive definite: NaN in the lower
+    triangle for real matrices, zeros for complex ones (whose logdet is then -inf)."""
+    if m.dtype.kind == "c":
+        return xp.zeros_like(m)
     lower = xp.tril(xp.ones(m.shape, bool))
     return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
 
