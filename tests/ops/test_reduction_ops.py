@@ -476,6 +476,9 @@ def test_l2_normalize():
                                [0.6 + 0.8j, 0])
     with pytest.raises(TypeError, match="Cannot convert 1e-12"):
         tf.linalg.l2_normalize([3, 4])
+    with pytest.raises(ValueError, match="Cannot specify both 'dim' and 'axis'"):  # TF's
+        tf.nn.l2_normalize([[3.0, 4.0]], axis=0, dim=0)
+    np.testing.assert_allclose(tf.nn.l2_normalize([[3.0, 4.0]], dim=1).numpy(), [[0.6, 0.8]])
 
 
 def test_unknown_rank_rules():

@@ -1761,6 +1761,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
     with context.op_scope(name or "l2_normalize") as scope:
+        if axis is not None and dim is not None:  # (TF's deprecated-argument lookup)
+            raise ValueError("Cannot specify both 'dim' and 'axis'.")
         x = as_tensor(x)
         axis = dim if axis is None else axis
         squares = math_ops.square(math_ops.abs(x) if x.dtype.is_complex else x)
