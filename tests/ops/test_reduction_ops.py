@@ -967,3 +967,16 @@ def test_unique_of_16_bit_floats_keeps_signed_zeros_apart(dtype):
     assert tf.raw_ops.UniqueV2(x=tf.reshape(x, [7, 1]), axis=[0]).idx.numpy().tolist() == [
         0, 1, 2, 1, 0, 3, 4]
     assert tf.unique(tf.constant([0.0, -0.0])).y.numpy().tolist() == [0.0]  # float32: one
+
+
+def test_float16_segment_sums_round_every_step_as_tf():
+    # TF 2.21 adds a segment's float16 rows one at a time, each partial sum rounded:
+    # 2048 + 1 stays 2048 four times over (the exact 2052 is a float16 too)
+    x = tf.constant([2048, 1, 1, 1, 1, 3, 1], tf.float16)
+    ids = [0, 0, 0, 0, 0, 1, 1]
+    assert tf.math.segment_sum(x, ids).numpy().tolist() == [2048.0, 4.0]
+    assert tf.math.segment_mean(x, ids).numpy().tolist() == [409.5, 2.0]
+    assert tf.math.unsorted_segment_sum(x, [1, 1, 1, 1, 1, 0, 0], 2).numpy().tolist() == [
+        4.0, 2048.0]
+    many = tf.math.segment_sum(tf.tile(x, [40]), np.repeat(np.arange(40), 7)).numpy()
+    assert many.tolist() == [2052.0] * 40  # (the per-row steps of many short segments)

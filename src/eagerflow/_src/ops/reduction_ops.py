@@ -1152,9 +1152,26 @@ def _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill):
         starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), ids[1:] != ids[:-1]]))
         if ufunc_name in ("maximum", "minimum") and data.dtype.kind not in "biu":
             out[ids[starts]] = _nan_restarting_extreme(xp, ufunc_name, data, starts)
+        elif ufunc_name == "add" and data.dtype == np.float16:
+            out[ids[starts]] = _stepwise_sums(xp, data, starts)
         else:
             out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
     return out
+
+
+def _stepwise_sums(xp, data, starts):
+    """Each segment's float16 sum as TF's segment kernels add it: one row at a time, each
+    partial sum rounded to float16 (NumPy's reduceat adds float16 more exactly). One step
+    per row of the longest segment, or one accumulation per segment, whichever is fewer."""
+    lengths = xp.diff(xp.append(starts, data.shape[0]))
+    if starts.size <= int(lengths.max()):
+        return xp.stack([xp.add.accumulate(data[a:a + n], axis=0)[-1]
+                         for a, n in zip(starts.tolist(), lengths.tolist())])
+    sums = data[starts].copy()
+    for k in range(1, int(lengths.max())):
+        live = xp.flatnonzero(lengths > k)
+        sums[live] += data[starts[live] + k]
+    return sums
 
 
 def _nan_restarting_extreme(xp, ufunc_name, data, starts):
