@@ -230,6 +230,9 @@ def test_small_math_composites():
     with pytest.raises(ValueError, match="must be a 0-D value"):
         tf.scalar_mul(tf.constant([2.0]), tf.constant([1.0]))
     assert tf.math.zero_fraction(tf.constant([0, 1, 0, 3])).numpy() == 0.5
+    # TF 2.21: False and empty strings are the zeros of bools and strings
+    assert tf.math.zero_fraction(tf.constant([True, False, False, False])).numpy() == 0.75
+    assert tf.math.zero_fraction(tf.constant(["", "a"])).numpy() == 0.5
     assert (tf.math.is_non_decreasing([1, 1, 2]).numpy()
             and not tf.math.is_strictly_increasing([1, 1]).numpy())
     assert tf.math.polyval([1, 2], tf.constant(3)).numpy() == 5

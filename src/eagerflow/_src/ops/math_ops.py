@@ -1343,13 +1343,15 @@ def scalar_mul(scalar, x, name=None):
 
 @export("math.zero_fraction", "nn.zero_fraction")
 def zero_fraction(value, name=None):
-    """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
+    """The fraction of elements of `value` that are zero (False, empty strings), as float32
+    (NaN when empty).
 
     >>> tf.math.zero_fraction(tf.constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
     value = as_tensor(value)
-    zeros = late.cast_ops.cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32)
+    zero = late.array_ops.zeros((), value.dtype)  # (False for bools, b"" for strings)
+    zeros = late.cast_ops.cast(equal(value, zero), _d.float32)
     return late.reduction_ops.reduce_mean(zeros, name=name)
 
 
