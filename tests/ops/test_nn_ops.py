@@ -818,3 +818,16 @@ def test_in_top_k_of_non_float32_predictions_raises_tfs_errors():
         tf.function(lambda p: tf.math.in_top_k(tf.constant([1]), p, 1))(
             tf.constant([[0.1, 0.9]], tf.float64))
     assert tf.math.in_top_k(tf.constant([1]), [[1, 2]], 1).numpy().tolist() == [True]
+
+
+def test_embedding_lookup_max_norm_with_ranks_known_at_run_time():
+    # TF 2.21 clips over the dims after the ids' dims however late their ranks are known
+    traced = tf.function(lambda p, i: tf.nn.embedding_lookup(p, i, max_norm=1.0),
+                         input_signature=[tf.TensorSpec(None, tf.float32),
+                                          tf.TensorSpec(None, tf.int64)])
+    params = tf.constant(np.arange(15, dtype=np.float32).reshape(5, 3))
+    ids = tf.constant([[0, 4], [2, 2]], tf.int64)
+    np.testing.assert_allclose(traced(params, ids).numpy(),
+                               tf.nn.embedding_lookup(params, ids, max_norm=1.0).numpy())
+    np.testing.assert_allclose(np.linalg.norm(traced(params, ids).numpy()[0, 1]), 1.0,
+                               rtol=1e-6)

@@ -1262,14 +1262,17 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     with context.op_scope(name or "embedding_lookup") as scope:
         result = array_ops.gather(as_tensor(params), ids, name=scope)
         if max_norm is not None:
-            result = _clip_rows(result, max_norm, ids.shape.rank)
+            result = _clip_rows(result, max_norm, ids)
         # (in a graph TF's result is ``embedding_lookup/Identity``)
         return result if scope is None else identity(result)
 
 
-def _clip_rows(embeddings, max_norm, ids_rank):
+def _clip_rows(embeddings, max_norm, ids):
     """Rescales each embedding (the dims after the ids' dims) to an l2-norm <= max_norm."""
-    axes = list(range(ids_rank, embeddings.shape.rank))
+    if ids.shape.rank is None or embeddings.shape.rank is None:  # (ranks run time knows)
+        axes = array_ops.range(array_ops.rank(ids), array_ops.rank(embeddings))
+    else:
+        axes = list(range(ids.shape.rank, embeddings.shape.rank))
     norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
     max_norm = as_tensor(max_norm, embeddings.dtype)
     return math_ops.multiply(embeddings,
@@ -1436,7 +1439,7 @@ def _lrn_rule(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
     if x.shape.rank is not None and x.shape.rank != 4:
         raise rules.shape_error("LRN", f"Shape must be rank 4 but is rank {x.shape.rank}",
                                 [x.shape])
-    return x.shape, x.dtype
+    return (TensorShape([None] * 4) if x.shape.rank is None else x.shape), x.dtype
 
 
 _LRN_TYPES = (_d.float16, _d.bfloat16, _d.float32)
