@@ -2477,10 +2477,10 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
             rhs.shape.rank != maindiag.shape.rank + 1:
         raise errors.InvalidArgumentError(None, None,
                                           "All input tensors must have the same rank.")
-    rank = rhs.shape.rank
-    pad = [[0, 0]] * (rank - 2)
-    below = late.array_ops.pad(rhs[..., 1:, :], pad + [[0, 1], [0, 0]])
-    above = late.array_ops.pad(rhs[..., :-1, :], pad + [[1, 0], [0, 0]])
+    # rhs moved up and down a row, a row of zeros coming in (for any rank)
+    zero_row = late.array_ops.zeros_like(rhs[..., :1, :])
+    below = late.array_ops.concat([rhs[..., 1:, :], zero_row], -2)
+    above = late.array_ops.concat([zero_row, rhs[..., :-1, :]], -2)
     column = late.array_ops.expand_dims
     return (column(superdiag, -1) * below + column(maindiag, -1) * rhs
             + column(subdiag, -1) * above)
