@@ -215,3 +215,9 @@ def test_label_equal_to_a_nonzero_blank_is_the_class_below_it():
         got = tf.nn.ctc_loss(labels, logits, tf.constant([2, 1]), tf.constant([5, 4]),
                              blank_index=blank)
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-5)
+
+
+def test_unique_labels_of_unknown_rank_is_a_matrix_when_traced():
+    traced = tf.function(tf.nn.ctc_unique_labels, input_signature=[tf.TensorSpec(None, tf.int32)])
+    unique, index = traced.get_concrete_function().outputs
+    assert unique.shape.as_list() == [None, None] and index.shape.rank is None  # TF's

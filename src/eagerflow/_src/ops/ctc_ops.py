@@ -391,5 +391,6 @@ def ctc_unique_labels(labels, name=None):
     unique = array_ops.scatter_nd(
         array_ops.stack([at[:, 0], cast(array_ops.gather_nd(slot, at), _d.int64)], 1),
         cast(array_ops.gather_nd(labels, at), _d.int64), cast(array_ops.shape(labels), _d.int64))
+    unique.set_shape(labels.shape.merge_with([None, None]))  # (TF's is a matrix at any rank)
     return unique, index
 
