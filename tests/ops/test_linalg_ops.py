@@ -695,6 +695,12 @@ def test_matrix_transpose_and_spectral_norm_of_unknown_rank():
     x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
     np.testing.assert_array_equal(_traced(tf.linalg.matrix_transpose, None)(x),
                                   np.swapaxes(x, -1, -2))
+    # any dtype, as TF's transpose by a run-time permutation (uint8 and strings too)
+    small = tf.function(lambda t: tf.linalg.matrix_transpose(t, conjugate=True),
+                        input_signature=[tf.TensorSpec(None, tf.uint8)])
+    assert small(tf.constant([[[1, 2, 3]]], tf.uint8)).numpy().tolist() == [[[1], [2], [3]]]
+    text = tf.function(tf.linalg.matrix_transpose, input_signature=[tf.TensorSpec(None, tf.string)])
+    assert text(tf.constant([["a", "b"]])).numpy().tolist() == [[b"a"], [b"b"]]
     norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-2, -1]), None)(x)
     np.testing.assert_allclose(norm, np.linalg.norm(x, 2, axis=(-2, -1)), rtol=1e-5)
     norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-1, -2], keepdims=True), None)(x)

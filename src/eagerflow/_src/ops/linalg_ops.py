@@ -362,10 +362,11 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """
     a = as_tensor(a)
     rank = a.shape.rank
-    if rank is None:  # the rank is known when the graph runs
-        out = late.array_ops.einsum("...ij->...ji", a)
-        return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
-                identity(out, name=name))
+    if rank is None:  # the rank is known when the graph runs: so is the permutation
+        r = late.array_ops.rank(a)
+        perm = late.array_ops.concat([late.array_ops.range(r - 2),
+                                      late.array_ops.stack([r - 1, r - 2])], 0)
+        return late.array_ops.transpose(a, perm, conjugate=conjugate, name=name)
     if rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = "
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
