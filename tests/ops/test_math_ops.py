@@ -698,6 +698,13 @@ def test_cast_vector_steps_follow_the_source_float_type():
     assert tf.cast(x, tf.int16).numpy().tolist() == [
         -32768, -32768, -32768, -2, 3, 9984, -9984, 32767, 0]
     assert tf.saturate_cast(x, tf.int16).numpy()[0] == -32768
+    # complex64 has no vector steps to small integers (8 to uint32), complex128 16 (none)
+    nan64 = tf.fill([32], tf.constant(complex(np.nan, 0), tf.complex64))
+    assert tf.cast(nan64, tf.int8).numpy().tolist() == [0] * 32
+    assert tf.cast(nan64, tf.uint32).numpy().tolist() == [2 ** 31] * 32
+    nan128 = tf.fill([16], tf.constant(complex(np.nan, 0), tf.complex128))
+    assert tf.cast(nan128, tf.int8).numpy().tolist() == [-128] * 16
+    assert tf.cast(nan128, tf.uint32).numpy().tolist() == [0] * 16
 
 _NO_KERNEL_CASES = [
     (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
