@@ -189,6 +189,20 @@ def test_cholesky_of_indefinite_complex_matrices_is_zero_as_tfs(dtype):
     np.testing.assert_array_equal(out[0], np.eye(2))
     assert la.logdet(tf.constant([[1.0, 2.0], [2.0, 4.0]], dtype)).numpy() == -np.inf
 
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_complex_determinants_of_non_finite_matrices_are_nan_in_both_parts(dtype):
+    # TF 2.21: det and slogdet's sign are nan+nanj, the log-determinant nan+0j
+    for m in ([[np.nan, 1.0], [1.0, 2.0]], [[np.inf, 1.0], [1.0, 2.0]]):
+        x = tf.constant(m, dtype)
+        det = la.det(x).numpy()
+        sign, logabs = (t.numpy() for t in la.slogdet(x))
+        assert np.isnan(det.real) and np.isnan(det.imag), m
+        assert np.isnan(sign.real) and np.isnan(sign.imag), m
+        assert np.isnan(logabs.real) and logabs.imag == 0, m
+    np.testing.assert_allclose(la.det(tf.constant([[1.0, 2.0], [3.0, 4.0]], dtype)).numpy(), -2,
+                               rtol=1e-6)
+
 def test_qr_and_svd_full_matrices_shapes():
     x = np.ones((5, 3))
     assert [t.shape for t in la.qr(x, full_matrices=True)] == [(5, 5), (5, 3)]

@@ -450,11 +450,18 @@ def _singular_zero(x, values):
     return values
 
 
+def _nan_of(xp, dtype):
+    """NaN of `dtype`: NaN in both parts for complex dtypes, as TF's determinants give it."""
+    return xp.asarray(complex(np.nan, np.nan) if np.dtype(dtype).kind == "c" else np.nan, dtype)
+
+
 def _determinant(xp, x):
     _check_matrix(x)
     with np.errstate(invalid="ignore"):
         det = xp.linalg.det(x)
-    det = xp.where(_nan_matrices(xp, x), xp.asarray(xp.nan, det.dtype), det)
+    det = xp.where(_nan_matrices(xp, x), _nan_of(xp, det.dtype), det)
+    if det.dtype.kind == "c":  # (TF's complex products carry a NaN into both parts)
+        det = xp.where(xp.isnan(det), _nan_of(xp, det.dtype), det)
     if xp is np and x.size:
         with np.errstate(all="ignore"):
             det = _singular_zero(x, det)
@@ -467,11 +474,14 @@ def _log_determinant(xp, x):
         sign, logabs = xp.linalg.slogdet(x)
     # a NaN log-determinant has a NaN sign in TF (NumPy reports 0 or +-1)
     nan = _nan_matrices(xp, x) | xp.isnan(logabs)
-    sign = xp.where(nan, xp.asarray(xp.nan, sign.dtype), sign)
+    sign = xp.where(nan, _nan_of(xp, sign.dtype), sign)
     logabs = xp.where(nan, xp.asarray(xp.nan, logabs.dtype), logabs)
     if xp is np and x.size:
         with np.errstate(all="ignore"):
             sign = _singular_zero(x, sign)
+    if sign.dtype.kind == "c":  # TF's complex sign carries a NaN (or inf) through both parts,
+        sign = xp.where(xp.isnan(sign), _nan_of(xp, sign.dtype), sign)  # and the log with it
+        logabs = xp.where(xp.isnan(sign), xp.asarray(xp.nan, logabs.dtype), logabs)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
