@@ -87,3 +87,11 @@ def test_grayscale_and_crops_of_unknown_rank():
 def test_yuv_of_unknown_rank_is_tfs_type_error():
     with pytest.raises(TypeError, match="unsupported operand type"):
         tf.function(tf.image.rgb_to_yuv, input_signature=_ANY).get_concrete_function()
+
+
+def test_grayscale_to_rgb_of_unknown_dims_has_three_channels():
+    # TF 2.21 sets the static shape: [None, None, 3] for [None, None, None] images
+    traced = tf.function(tf.image.grayscale_to_rgb,
+                         input_signature=[tf.TensorSpec([None, None, None], tf.float32)])
+    assert traced.get_concrete_function().outputs[0].shape.as_list() == [None, None, 3]
+    assert traced(_X4[0]).numpy().shape == (2, 3, 3)

@@ -1916,3 +1916,11 @@ def test_raw_split_v_along_an_axis_known_at_run_time_with_constant_sizes():
                     input_signature=[tf.TensorSpec([], tf.int32)])
     a, b = f(tf.constant(1))
     assert a.numpy().tolist() == [[0], [4]] and b.shape == (2, 3)
+
+
+def test_searchsorted_of_bfloat16_infinities():
+    # TF 2.21: +inf goes past every finite value, -inf before them, NaN first (left) or last
+    s = tf.constant([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0], tf.bfloat16)
+    v = tf.constant([np.nan, np.inf, -np.inf, 0.5, 3.0, 100.0], tf.bfloat16)
+    assert tf.searchsorted(s, v).numpy().tolist() == [0, 6, 0, 3, 5, 6]
+    assert tf.searchsorted(s, v, side="right").numpy().tolist() == [6, 6, 0, 3, 6, 6]

@@ -51,3 +51,25 @@ def test_expm_orders_batches_gradients_and_functions():
                                rtol=2e-5)
     with pytest.raises(tf.errors.InvalidArgumentError, match="square"):
         tf.linalg.expm(tf.ones([2, 3]))
+
+
+def test_expm_scales_large_norms_as_tf():
+    # the number of squarings comes from the highest order's norm limit (not its order):
+    # a 1-norm of 48 takes 3 squarings in float64 and 3 in float32 (TF 2.21's values)
+    m = np.array([[1.0, 2.0], [3.0, 4.0]]) * 8
+    np.testing.assert_allclose(tf.linalg.expm(m).numpy(), [
+        [1.1051042627243715e+18, 1.6106089093915809e+18],
+        [2.4159133640873738e+18, 3.5210176268117463e+18]], rtol=1e-13)
+    np.testing.assert_allclose(tf.linalg.expm(m.astype(np.float32)).numpy(), [
+        [1.10541126e+18, 1.61105639e+18], [2.41658445e+18, 3.52199605e+18]], rtol=2e-5)
+
+
+def test_expm_of_nan_and_empty_matrices_is_tfs():
+    got = tf.linalg.expm(tf.constant([[np.nan, 1.0], [1.0, 2.0]], tf.float16))
+    assert got.dtype == tf.float16 and np.isnan(got.numpy()).all()
+    got = tf.function(tf.linalg.expm)(tf.constant([[[np.inf, 1.0], [1.0, 2.0]],
+                                                   [[1.0, 0.0], [0.0, 1.0]]]))
+    assert got.shape == (2, 2, 2) and np.isnan(got.numpy()).all()
+    for dtype in (tf.bfloat16, tf.int32):
+        empty = tf.linalg.expm(tf.zeros([2, 0, 0], dtype))
+        assert empty.dtype == dtype and empty.shape == (2, 0, 0)

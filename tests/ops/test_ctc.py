@@ -203,3 +203,21 @@ def test_decoders_take_numpy_and_python_numbers_as_float32(decoder):
         assert log_probability.dtype == tf.float32
     with pytest.raises(tf.errors.InvalidArgumentError, match="int32 is not in the list"):
         decoder(tf.constant(x), np.array([2]))
+
+
+def test_label_equal_to_a_nonzero_blank_is_the_class_below_it():
+    # TF moves the blank class first and shifts the labels below it up one, so a label equal
+    # to blank_index (> 0) scores as class blank_index - 1 (TF 2.21's losses)
+    logits = tf.constant(np.random.RandomState(1).randn(5, 2, 4).astype(np.float32))
+    labels = tf.constant([[1, 2, 0], [3, 3, 0]])
+    for blank, want in ((-1, [5.2266493, 2.6778297]), (3, [5.2266493, 2.6778297]),
+                        (2, [6.0463886, 2.7752233])):
+        got = tf.nn.ctc_loss(labels, logits, tf.constant([2, 1]), tf.constant([5, 4]),
+                             blank_index=blank)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-5)
+
+
+def test_unique_labels_of_unknown_rank_is_a_matrix_when_traced():
+    traced = tf.function(tf.nn.ctc_unique_labels, input_signature=[tf.TensorSpec(None, tf.int32)])
+    unique, index = traced.get_concrete_function().outputs
+    assert unique.shape.as_list() == [None, None] and index.shape.rank is None  # TF's

@@ -52,3 +52,32 @@ def test_errors():
         tf.nn.fractional_max_pool(X[0], [1, 1.5, 1.5, 1])
     out = tf.compat.v1.nn.fractional_avg_pool(X, [1, 2.0, 2.0, 1], deterministic=True, seed=2)
     assert out[0].shape == (2, 5, 4, 2)
+
+
+def test_seeded_windows_are_tfs():
+    # TF 2.21's pooling sequences: drawn from the Philox stream of the seed pair (87654321,
+    # seed), or (global seed, seed) under tf.random.set_seed
+    tf.random.set_seed(None)  # (no global seed left by another test)
+    x = tf.zeros([1, 10, 9, 1])
+    rows, cols = tf.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], seed=1)[1:]
+    assert rows.numpy().tolist() == [0, 2, 3, 5, 6, 8, 10]
+    assert cols.numpy().tolist() == [0, 1, 3, 5, 7, 9]
+    rows, cols = tf.function(lambda v: tf.nn.fractional_max_pool(
+        v, [1.0, 1.44, 1.73, 1.0], seed=1)[1:])(x)
+    assert rows.numpy().tolist() == [0, 2, 3, 5, 6, 8, 10]
+    out, rows, cols = tf.nn.fractional_avg_pool(tf.zeros([1, 17, 11, 1]), [1.0, 2.5, 1.2, 1.0],
+                                                pseudo_random=True, overlapping=True, seed=7)
+    assert out.shape == (1, 6, 9, 1)
+    assert (rows.numpy().tolist(), cols.numpy().tolist()) == (
+        [0, 3, 6, 9, 12, 15, 17], [0, 1, 3, 4, 5, 6, 7, 9, 10, 11])
+    tf.random.set_seed(11)
+    try:
+        rows, cols = tf.nn.fractional_avg_pool(x, [1.0, 1.44, 1.73, 1.0], pseudo_random=True,
+                                               seed=5)[1:]
+    finally:
+        tf.random.set_seed(None)
+    assert (rows.numpy().tolist(), cols.numpy().tolist()) == (
+        [0, 1, 3, 5, 6, 8, 10], [0, 2, 4, 6, 8, 9])
+    rows = tf.compat.v1.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], deterministic=True,
+                                               seed=3, seed2=9)[1]
+    assert rows.numpy().tolist() == [0, 2, 4, 6, 7, 9, 10]

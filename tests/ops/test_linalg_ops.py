@@ -179,6 +179,30 @@ def test_cholesky_of_indefinite_matrices_is_nan_only_where_it_fails():
     np.testing.assert_allclose(out[1], np.linalg.cholesky(good))
 
 
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_cholesky_of_indefinite_complex_matrices_is_zero_as_tfs(dtype):
+    # TF 2.21's complex kernel leaves zeros (logdet -inf) where the real one leaves NaN
+    bad = tf.constant([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]], dtype)
+    out = la.cholesky(bad).numpy()
+    np.testing.assert_array_equal(out[1], np.zeros((2, 2)))
+    np.testing.assert_array_equal(out[0], np.eye(2))
+    assert la.logdet(tf.constant([[1.0, 2.0], [2.0, 4.0]], dtype)).numpy() == -np.inf
+
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_complex_determinants_of_non_finite_matrices_are_nan_in_both_parts(dtype):
+    # TF 2.21: det and slogdet's sign are nan+nanj, the log-determinant nan+0j
+    for m in ([[np.nan, 1.0], [1.0, 2.0]], [[np.inf, 1.0], [1.0, 2.0]]):
+        x = tf.constant(m, dtype)
+        det = la.det(x).numpy()
+        sign, logabs = (t.numpy() for t in la.slogdet(x))
+        assert np.isnan(det.real) and np.isnan(det.imag), m
+        assert np.isnan(sign.real) and np.isnan(sign.imag), m
+        assert np.isnan(logabs.real) and logabs.imag == 0, m
+    np.testing.assert_allclose(la.det(tf.constant([[1.0, 2.0], [3.0, 4.0]], dtype)).numpy(), -2,
+                               rtol=1e-6)
+
 def test_qr_and_svd_full_matrices_shapes():
     x = np.ones((5, 3))
     assert [t.shape for t in la.qr(x, full_matrices=True)] == [(5, 5), (5, 3)]
@@ -685,6 +709,12 @@ def test_matrix_transpose_and_spectral_norm_of_unknown_rank():
     x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
     np.testing.assert_array_equal(_traced(tf.linalg.matrix_transpose, None)(x),
                                   np.swapaxes(x, -1, -2))
+    # any dtype, as TF's transpose by a run-time permutation (uint8 and strings too)
+    small = tf.function(lambda t: tf.linalg.matrix_transpose(t, conjugate=True),
+                        input_signature=[tf.TensorSpec(None, tf.uint8)])
+    assert small(tf.constant([[[1, 2, 3]]], tf.uint8)).numpy().tolist() == [[[1], [2], [3]]]
+    text = tf.function(tf.linalg.matrix_transpose, input_signature=[tf.TensorSpec(None, tf.string)])
+    assert text(tf.constant([["a", "b"]])).numpy().tolist() == [[b"a"], [b"b"]]
     norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-2, -1]), None)(x)
     np.testing.assert_allclose(norm, np.linalg.norm(x, 2, axis=(-2, -1)), rtol=1e-5)
     norm = _traced(lambda t: tf.norm(t, ord=2, axis=[-1, -2], keepdims=True), None)(x)

@@ -28,3 +28,9 @@ def test_errors():
         tf.nn.lrn(tf.ones([2, 3]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="half, bfloat16, float"):
         tf.nn.lrn(tf.ones([1, 1, 1, 2], tf.float64))
+
+
+def test_lrn_of_unknown_rank_is_four_dimensional_when_traced():
+    traced = tf.function(tf.nn.local_response_normalization,
+                         input_signature=[tf.TensorSpec(None, tf.float32)])
+    assert traced.get_concrete_function().outputs[0].shape.as_list() == [None] * 4  # TF's

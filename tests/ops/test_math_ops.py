@@ -230,6 +230,9 @@ def test_small_math_composites():
     with pytest.raises(ValueError, match="must be a 0-D value"):
         tf.scalar_mul(tf.constant([2.0]), tf.constant([1.0]))
     assert tf.math.zero_fraction(tf.constant([0, 1, 0, 3])).numpy() == 0.5
+    # TF 2.21: False and empty strings are the zeros of bools and strings
+    assert tf.math.zero_fraction(tf.constant([True, False, False, False])).numpy() == 0.75
+    assert tf.math.zero_fraction(tf.constant(["", "a"])).numpy() == 0.5
     assert (tf.math.is_non_decreasing([1, 1, 2]).numpy()
             and not tf.math.is_strictly_increasing([1, 1]).numpy())
     assert tf.math.polyval([1, 2], tf.constant(3)).numpy() == 5
@@ -700,6 +703,27 @@ def test_cast_of_out_of_range_floats_saturates_in_whole_vector_steps():
         2 ** 31, 2 ** 32 - 1, 3 * 10 ** 9, 2 ** 31, 2 ** 31, 0, 0, 0, 1294967296, 705032704]
 
 
+
+def test_cast_vector_steps_follow_the_source_float_type():
+    # the vector step is 8 elements from bfloat16, 16 from float16 and float64 (32 from
+    # float32): TF 2.21's values, saturating in whole steps and wrapping in the rest
+    for dtype, step in ((tf.bfloat16, 8), (tf.float16, 16), (tf.float64, 16)):
+        got = tf.cast(tf.fill([step + 1], tf.constant(-2.5, dtype)), tf.uint8).numpy()
+        assert got.tolist() == [0] * step + [254], dtype
+        assert tf.cast(tf.fill([step - 1], tf.constant(-2.5, dtype)), tf.uint16).numpy()[0] == 65534
+    x = tf.constant([np.nan, np.inf, -np.inf, -2.5, 3.7, 1e4, -1e4, 65504, 3e38], tf.bfloat16)
+    assert tf.cast(x, tf.int8).numpy().tolist() == [-128, -128, -128, -2, 3, 127, -128, 127, 0]
+    assert tf.cast(x, tf.int16).numpy().tolist() == [
+        -32768, -32768, -32768, -2, 3, 9984, -9984, 32767, 0]
+    assert tf.saturate_cast(x, tf.int16).numpy()[0] == -32768
+    # complex64 has no vector steps to small integers (8 to uint32), complex128 16 (none)
+    nan64 = tf.fill([32], tf.constant(complex(np.nan, 0), tf.complex64))
+    assert tf.cast(nan64, tf.int8).numpy().tolist() == [0] * 32
+    assert tf.cast(nan64, tf.uint32).numpy().tolist() == [2 ** 31] * 32
+    nan128 = tf.fill([16], tf.constant(complex(np.nan, 0), tf.complex128))
+    assert tf.cast(nan128, tf.int8).numpy().tolist() == [-128] * 16
+    assert tf.cast(nan128, tf.uint32).numpy().tolist() == [0] * 16
+
 _NO_KERNEL_CASES = [
     (tf.math.rint, [tf.constant([1.5], tf.float16)], "Rint", "DT_HALF"),
     (tf.math.rint, [tf.constant([1.5], tf.bfloat16)], "Rint", "DT_BFLOAT16"),
@@ -1039,3 +1063,14 @@ def test_division_kernels_and_dtype_lists_as_tf():
             "of int32 is not in the list of allowed values: half, float, bfloat16, double, "
             "complex64, complex128")):
         tf.raw_ops.DivNoNan(x=tf.constant([1]), y=tf.constant([2]))
+
+
+def test_unpickled_arrays_take_the_string_and_bool_routes():
+    # an unpickled (or np.load-ed) array's dtype equals NumPy's but is another instance:
+    # tf.add still concatenates its strings and `*` still multiplies its bools
+    import pickle  # noqa: PLC0415 (only this test)
+    text = tf.constant(pickle.loads(pickle.dumps(np.array([b"a", b"bc"], object))))
+    assert tf.add(text, text).numpy().tolist() == [b"aa", b"bcbc"]
+    assert (text + "x").numpy().tolist() == [b"ax", b"bcx"]
+    flags = tf.constant(pickle.loads(pickle.dumps(np.array([True, False]))))
+    assert (flags * tf.constant([True, True])).numpy().tolist() == [True, False]

@@ -61,3 +61,17 @@ def test_errors():
         tf.nn.dilation2d(X, F[..., :2], [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1])
     with pytest.raises(tf.errors.InvalidArgumentError, match="output size would be negative"):
         tf.nn.dilation2d(X[:, :1, :1], F, [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1])
+
+
+def test_bfloat16_and_float16_dilate_and_erode_as_float32():
+    # (bfloat16 has no NumPy finfo; TF 2.21 computes both; integer values sum exactly)
+    x = np.round(X * 8) - 4
+    f = np.round(F * 8)
+    for dtype in (tf.bfloat16, tf.float16):
+        for op, rates in ((tf.nn.dilation2d, [1, 1, 1, 1]), (tf.nn.erosion2d, [1, 2, 2, 1])):
+            got = op(tf.constant(x, dtype), tf.constant(f, dtype), [1, 1, 1, 1], "SAME",
+                     "NHWC", rates)
+            want = op(tf.constant(x, tf.float32), tf.constant(f, tf.float32), [1, 1, 1, 1],
+                      "SAME", "NHWC", rates)
+            assert got.dtype == dtype
+            np.testing.assert_array_equal(got.numpy().astype(np.float32), want.numpy())

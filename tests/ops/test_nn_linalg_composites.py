@@ -85,6 +85,9 @@ def test_isotonic_regression():
     y, s = tf.nn.isotonic_regression([[1.0, np.nan, 2.0]])  # a NaN never merges
     assert np.isnan(y.numpy()[0, 1]) and s.numpy().tolist() == [[0, 1, 2]]
     assert tf.nn.isotonic_regression(tf.constant([[1, 3, 2]]))[0].dtype == tf.float64
+    for small in (tf.int8, tf.int16):  # TF promotes these to float32
+        y = tf.nn.isotonic_regression(tf.constant([[3, 1, 2]], small))[0]
+        assert y.dtype == tf.float32 and y.numpy().tolist() == [[3, 1.5, 1.5]]
     assert tf.nn.isotonic_regression(tf.zeros([2, 0]))[0].shape == (2, 0)
     v = tf.Variable([[1.0, 3.0, 2.0, 4.0, 0.0]])
     with tf.GradientTape() as tape:

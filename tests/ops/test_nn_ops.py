@@ -823,3 +823,38 @@ def test_compute_average_loss_checks_the_global_batch_size_as_tf():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"assertion failed: \[global_batch_size must be non-negative"):
         average(tf.constant(-1))
+
+
+def test_log_poisson_full_loss_leaves_out_only_targets_in_0_1():
+    # TF 2.21: Stirling's term is added outside [0, 1], so negative targets give NaN
+    targets = tf.constant([-2.0, -0.5, 0.0, 0.5, 1.0, 1.5])
+    got = tf.nn.log_poisson_loss(targets, tf.fill([6], 0.3), compute_full_loss=True).numpy()
+    assert np.isnan(got[:2]).all()
+    np.testing.assert_allclose(got[2:], [1.3498588, 1.1998588, 1.0498588, 1.1297274], rtol=1e-6)
+
+
+def test_in_top_k_of_non_float32_predictions_raises_tfs_errors():
+    # TF 2.21: the op's float input refuses other tensors (InvalidArgumentError eagerly,
+    # TypeError as a graph is built); Python lists convert to float32
+    for predictions, name in ((tf.constant([[0.1, 0.9]], tf.float16), "half"),
+                              (tf.constant([[1, 2]]), "int32")):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"expected to be a float tensor but is a {name} tensor"):
+            tf.math.in_top_k(tf.constant([1]), predictions, 1)
+    with pytest.raises(TypeError, match="Input 'predictions' of 'InTopKV2' Op has type float64"):
+        tf.function(lambda p: tf.math.in_top_k(tf.constant([1]), p, 1))(
+            tf.constant([[0.1, 0.9]], tf.float64))
+    assert tf.math.in_top_k(tf.constant([1]), [[1, 2]], 1).numpy().tolist() == [True]
+
+
+def test_embedding_lookup_max_norm_with_ranks_known_at_run_time():
+    # TF 2.21 clips over the dims after the ids' dims however late their ranks are known
+    traced = tf.function(lambda p, i: tf.nn.embedding_lookup(p, i, max_norm=1.0),
+                         input_signature=[tf.TensorSpec(None, tf.float32),
+                                          tf.TensorSpec(None, tf.int64)])
+    params = tf.constant(np.arange(15, dtype=np.float32).reshape(5, 3))
+    ids = tf.constant([[0, 4], [2, 2]], tf.int64)
+    np.testing.assert_allclose(traced(params, ids).numpy(),
+                               tf.nn.embedding_lookup(params, ids, max_norm=1.0).numpy())
+    np.testing.assert_allclose(np.linalg.norm(traced(params, ids).numpy()[0, 1]), 1.0,
+                               rtol=1e-6)

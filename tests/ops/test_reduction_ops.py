@@ -476,6 +476,9 @@ def test_l2_normalize():
                                [0.6 + 0.8j, 0])
     with pytest.raises(TypeError, match="Cannot convert 1e-12"):
         tf.linalg.l2_normalize([3, 4])
+    with pytest.raises(ValueError, match="Cannot specify both 'dim' and 'axis'"):  # TF's
+        tf.nn.l2_normalize([[3.0, 4.0]], axis=0, dim=0)
+    np.testing.assert_allclose(tf.nn.l2_normalize([[3.0, 4.0]], dim=1).numpy(), [[0.6, 0.8]])
 
 
 def test_unknown_rank_rules():
@@ -960,3 +963,30 @@ def test_a_full_sum_or_mean_of_one_element_keeps_its_sign_of_zero():
     assert np.signbit(tf.reduce_sum([-0.0], keepdims=True).numpy()).all()
     assert not np.signbit(tf.reduce_sum([-0.0, -0.0]).numpy())  # (as TF: a sum from +0.0)
     assert np.signbit(tf.keras.losses.CosineSimilarity()(tf.zeros([2]), tf.zeros([2])).numpy())
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16])
+def test_unique_of_16_bit_floats_keeps_signed_zeros_apart(dtype):
+    # TF 2.21 hashes 16-bit floats by their bits: -0.0 and 0.0 are two values there (one
+    # in float32 and float64); NaNs stay all distinct
+    x = tf.constant([0.0, -0.0, 1.0, -0.0, 0.0, np.nan, np.nan], dtype)
+    y, idx, count = tf.unique_with_counts(x)
+    assert np.signbit(y.numpy().astype(np.float32)).tolist() == [False, True, False, False, False]
+    assert idx.numpy().tolist() == [0, 1, 2, 1, 0, 3, 4]
+    assert count.numpy().tolist() == [2, 2, 1, 1, 1]
+    assert tf.raw_ops.UniqueV2(x=tf.reshape(x, [7, 1]), axis=[0]).idx.numpy().tolist() == [
+        0, 1, 2, 1, 0, 3, 4]
+    assert tf.unique(tf.constant([0.0, -0.0])).y.numpy().tolist() == [0.0]  # float32: one
+
+
+def test_float16_segment_sums_round_every_step_as_tf():
+    # TF 2.21 adds a segment's float16 rows one at a time, each partial sum rounded:
+    # 2048 + 1 stays 2048 four times over (the exact 2052 is a float16 too)
+    x = tf.constant([2048, 1, 1, 1, 1, 3, 1], tf.float16)
+    ids = [0, 0, 0, 0, 0, 1, 1]
+    assert tf.math.segment_sum(x, ids).numpy().tolist() == [2048.0, 4.0]
+    assert tf.math.segment_mean(x, ids).numpy().tolist() == [409.5, 2.0]
+    assert tf.math.unsorted_segment_sum(x, [1, 1, 1, 1, 1, 0, 0], 2).numpy().tolist() == [
+        4.0, 2048.0]
+    many = tf.math.segment_sum(tf.tile(x, [40]), np.repeat(np.arange(40), 7)).numpy()
+    assert many.tolist() == [2052.0] * 40  # (the per-row steps of many short segments)

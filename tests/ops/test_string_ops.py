@@ -161,6 +161,18 @@ def test_as_string_formats():
     _assert_strings(s.as_string(tf.constant([1.5], tf.bfloat16)), [b"1.500000"])
 
 
+def test_as_string_of_strings_pads_bytes_and_ignores_float_options():
+    # TF 2.21: `width` counts UTF-8 bytes, as C's %s; precision/scientific/shortest pass
+    text = tf.constant(["\u00fcber", "ab", "\u65e5\u672c"])
+    _assert_strings(s.as_string(text, width=6),
+                    [b" \xc3\xbcber", b"    ab", "\u65e5\u672c".encode()])
+    _assert_strings(s.as_string(text, width=7, fill="-"),
+                    [b"\xc3\xbcber  ", b"ab     ", "\u65e5\u672c ".encode()])
+    _assert_strings(s.as_string(text, precision=3), [t.encode() for t in
+                                                     ("\u00fcber", "ab", "\u65e5\u672c")])
+    _assert_strings(s.as_string(text, scientific=True)[1:2], [b"ab"])
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"fill": "ab"}, "Fill string must be one or fewer characters"),
     ({"fill": "x"}, 'Fill argument not supported: "x"'),
@@ -470,3 +482,15 @@ def test_unicode_encode_takes_int32_code_points_only(codes):
                        r"tensor \[Op:UnicodeEncode\] name: $"):
         tf.strings.unicode_encode(codes, "UTF-8")
     assert tf.strings.unicode_encode([104, 233], "UTF-8").numpy() == "hé".encode()
+
+
+def test_unsorted_segment_join_puts_the_separator_only_after_text():
+    # TF 2.21: empty strings before any text leave no separator; after text they do
+    text = tf.constant(["", "a", "", "b", "", ""])
+    _assert_strings(tf.strings.unsorted_segment_join(text, [0, 0, 1, 1, 2, 2], 4, separator=":"),
+                    [b"a", b"b", b"", b""])
+    _assert_strings(tf.strings.unsorted_segment_join(text, [0] * 6, 1, separator=":"),
+                    [b"a::b::"])
+    got = tf.strings.unsorted_segment_join(tf.constant([["", "x"], ["y", ""]]), [1, 1], 2,
+                                           separator="-")
+    assert got.numpy().tolist() == [[b"", b""], [b"y", b"x-"]]

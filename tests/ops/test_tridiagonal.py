@@ -52,3 +52,19 @@ def test_in_a_function_with_unknown_batch():
         return tf.linalg.tridiagonal_matmul(d, rhs)
 
     assert f(tf.constant([D]), tf.constant([RHS])).numpy().tolist() == [PRODUCT]
+
+
+def test_tridiagonal_matmul_traces_for_unknown_ranks():
+    # TF 2.21 traces it for inputs of any rank; the values are the eager ones
+    rng = np.random.RandomState(0)
+    d = tf.constant(rng.randn(2, 3, 4).astype(np.float32))
+    r = tf.constant(rng.randn(2, 4, 2).astype(np.float32))
+    traced = tf.function(tf.linalg.tridiagonal_matmul,
+                         input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+    assert traced.get_concrete_function().outputs[0].shape.rank is None
+    np.testing.assert_allclose(traced(d, r).numpy(), tf.linalg.tridiagonal_matmul(d, r).numpy(),
+                               rtol=1e-6)
+    dense = np.diag(d[0, 1].numpy()) + np.diag(d[0, 0, :-1].numpy(), 1) + \
+        np.diag(d[0, 2, 1:].numpy(), -1)
+    np.testing.assert_allclose(traced(d[0], r[0]).numpy(), dense @ r[0].numpy(), rtol=1e-5,
+                               atol=1e-6)

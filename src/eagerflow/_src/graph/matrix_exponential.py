@@ -74,14 +74,17 @@ def expm(input, name=None):  # noqa: A002 (TF's name)
             matrix.shape[-1] != matrix.shape[-2]:
         raise errors.InvalidArgumentError(
             None, None, f"tf.linalg.expm requires square matrices, got {matrix.shape}")
+    if matrix.shape[-2:] == [0, 0]:
+        return matrix  # (TF returns an empty matrix as it is, whatever its dtype)
     single = matrix.dtype in (_d.float16, _d.bfloat16, _d.float32, _d.complex64)
     limits = _SINGLE_LIMITS if single else _DOUBLE_LIMITS
     real = matrix.dtype.real_dtype
     norm = reduction_ops.reduce_max(reduction_ops.reduce_sum(math_ops.abs(matrix), axis=-2),
                                     axis=-1)
     norm = array_ops.expand_dims(array_ops.expand_dims(norm, -1), -1)
-    top = max(limits)
-    squarings = math_ops.maximum(math_ops.floor(math_ops.log(norm / top) / np.log(2.0)), 0.0)
+    top = max(limits)  # the highest order, for the scaled matrix: its norm at most limits[top]
+    squarings = math_ops.maximum(
+        math_ops.floor(math_ops.log(norm / limits[top]) / np.log(2.0)), 0.0)
     scaled = matrix / cast(math_ops.pow(convert_to_tensor(2.0, real), squarings), matrix.dtype)
     u, v = _pade(scaled, top)
     for order in sorted(limits, reverse=True)[1:]:  # the smallest order the norm allows
@@ -89,9 +92,13 @@ def expm(input, name=None):  # noqa: A002 (TF's name)
         fits = norm < limits[order]
         u = array_ops.where(fits, small_u, u)
         v = array_ops.where(fits, small_v, v)
-    result = linalg_ops.solve(v - u, u + v)
+    # a NaN or infinite norm: a matrix of NaNs, neither solved nor squared
+    finite = math_ops.is_finite(reduction_ops.reduce_max(norm))
+    result = control_flow.cond(
+        finite, lambda: linalg_ops.solve(v - u, u + v),
+        lambda: array_ops.fill(array_ops.shape(matrix), convert_to_tensor(np.nan, matrix.dtype)))
     steps = cast(squarings, _d.int32)
-    most = reduction_ops.reduce_max(steps)
+    most = array_ops.where(finite, reduction_ops.reduce_max(steps), 0)
 
     def body(i, r):
         return i + 1, array_ops.where(i < steps, linalg_ops.matmul(r, r), r)

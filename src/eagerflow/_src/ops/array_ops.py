@@ -3273,6 +3273,8 @@ def _search_kernel(side):
         v = values.reshape(math.prod(values.shape[:-1]), values.shape[-1])
         if s.shape[0] != v.shape[0]:
             raise _bad("Leading dim_size of both tensors must match.")
+        if v.dtype.kind == "V":  # bfloat16: NumPy's search misorders its infinities
+            s, v = s.astype(np.float32), v.astype(np.float32)
         found = _batched_searchsorted(xp, s, v, side)
         if not np.issubdtype(v.dtype, np.integer):
             # TF's binary search compares with <, false for NaN: left ends first, right last.

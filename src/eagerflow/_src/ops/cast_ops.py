@@ -39,6 +39,7 @@ def _cast_kernel(xp, x, DstT):
                 f"Cast {kernel_type_name(src)} to {kernel_type_name(DstT)} is not supported")
         if x.dtype in _NARROW_NUMPY and x.dtype != target:  # through a wide type
             x = x.astype(np.float32 if src.is_floating else np.int64)
+    source = x.dtype  # (its vector steps: see _PACKETS)
     if x.dtype.kind == "c" and target.kind != "c":
         x = x.real  # TF drops the imaginary part
     if x.dtype.kind in "fV" and target.kind in "iu":  # bfloat16's kind is "V"
@@ -54,17 +55,22 @@ def _cast_kernel(xp, x, DstT):
             # NumPy's direct conversion is not always)
             out = (wide if target.itemsize == 8 else wide.astype(xp.int64)).astype(target)
             out = xp.where(bad, xp.asarray(0 if target.itemsize == 4 else 2 ** 63, target), out)
-            if target.itemsize == 4 and x.size >= _PACKET_U32:
-                return _packet_cast(xp, x, out, _PACKET_U32)
+            packet = _PACKETS_U32.get(source, 8)
+            if target.itemsize == 4 and packet and x.size >= packet:
+                return _packet_cast(xp, x, out, packet)
             return out
-        if target.itemsize <= 2 and x.size >= _PACKET:
-            return _packet_cast(xp, x, x.astype(target), _PACKET)
+        packet = _PACKETS.get(source, 32)
+        if target.itemsize <= 2 and packet and x.size >= packet:
+            return _packet_cast(xp, x, x.astype(target), packet)
     return xp.asarray(x).astype(target)
 
 
-# Elements per vector step of TF's x86 CPU conversion of floats to 8- and 16-bit integers,
-# and to uint32
-_PACKET, _PACKET_U32 = 32, 8
+# Elements per vector step of TF's x86 CPU conversion of floats (and complex numbers' real
+# parts) to 8- and 16-bit integers, by the source dtype (32 for float32; 0: no vector steps,
+# every element converted as C does), and to uint32 (8 unless given)
+_PACKETS = {np.dtype(_d.bfloat16.as_numpy_dtype): 8, np.dtype(np.float16): 16,
+            np.dtype(np.float64): 16, np.dtype(np.complex64): 0, np.dtype(np.complex128): 16}
+_PACKETS_U32 = {np.dtype(np.complex128): 0}
 
 
 def _packet_cast(xp, x, out, packet):
@@ -72,7 +78,7 @@ def _packet_cast(xp, x, out, packet):
     wrap), with the leading whole `packet`s of elements converted as TF's x86 CPU kernel's
     vector steps do. To 8- and 16-bit integers those go through int32 (NaN and values beyond
     its range give INT32_MIN) and saturate to the target's range: 300.0 gives 255 as uint8
-    there, 44 in the last ``n % 32`` elements. To uint32, values in [-2**31, 2**32) wrap and
+    there, 44 in the last ``n % packet`` elements. To uint32, values in [-2**31, 2**32) wrap and
     the others give 2**31."""
     flat = x.reshape(-1)
     whole = flat.size - flat.size % packet

@@ -89,6 +89,8 @@ def _ctc_loss_dense(xp, logits, labels, label_length, logit_length, blank_index=
         if label.size and (label.min() < 0 or label.max() >= classes):
             raise errors.InvalidArgumentError(
                 None, None, f"labels of sequence {b} must lie in [0, {classes})")
+        if blank_index > 0:  # TF moves the blank first and shifts the labels below it up one:
+            label[label == blank_index] = blank_index - 1  # a label equal to it is the one below
         loss[b], grad[:length, b] = _one_sequence(log_probs[:length, b], label, blank_index)
     return loss.astype(logits.dtype), grad.astype(logits.dtype)
 
@@ -389,5 +391,6 @@ def ctc_unique_labels(labels, name=None):
     unique = array_ops.scatter_nd(
         array_ops.stack([at[:, 0], cast(array_ops.gather_nd(slot, at), _d.int64)], 1),
         cast(array_ops.gather_nd(labels, at), _d.int64), cast(array_ops.shape(labels), _d.int64))
+    unique.set_shape(labels.shape.merge_with([None, None]))  # (TF's is a matrix at any rank)
     return unique, index
 

@@ -3,7 +3,8 @@
 Each of the height and width is cut into ``floor(size / ratio)`` windows whose bounds
 (the pooling sequence, returned with the output) step by ``floor(ratio)`` or
 ``ceil(ratio)``: in a random order, or, with `pseudo_random`, along
-``ceil(ratio * (i + u))`` for one random offset ``u``. With `overlapping`, a window also
+``ceil(ratio * (i + u))`` for one random offset ``u``, drawn from TF's Philox stream of
+the seed pair (so a seed gives TF's windows). With `overlapping`, a window also
 takes the cell at its end bound. Max pooling's gradient goes to each window's first
 maximum (row-major), average pooling's is shared evenly by each window's cells.
 
@@ -13,6 +14,7 @@ maximum (row-major), average pooling's is shared evenly by each window's cells.
 (TensorShape([1, 6, 5, 1]), [0, 10], [0, 9])
 """
 import collections
+import math
 
 import numpy as np
 
@@ -24,27 +26,32 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
     register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, random_ops
+from eagerflow._src.ops import array_ops, philox, random_ops
 from eagerflow._src.ops.wrappers import as_tensor
 
 _TYPES = (_d.float32, _d.float64, _d.int32, _d.int64)
 
 
-def _sequence(size, out, rng, pseudo_random):
-    """The ``out + 1`` window bounds over `size` cells (0 first, `size` last)."""
-    if pseudo_random:
-        alpha = size / out
-        u = rng.uniform()
-        bounds = np.ceil(alpha * (np.arange(out + 1) + u)) - np.ceil(alpha * u)
-    else:
-        small = size // out
-        steps = np.full(out, small)
-        steps[:size - small * out] += 1
-        rng.shuffle(steps)
-        bounds = np.concatenate([[0], np.cumsum(steps)])
-    bounds = bounds.astype(np.int64)
-    bounds[-1] = size
-    return bounds
+def _sequence(size, out, key, counter, pseudo_random):
+    """The ``out + 1`` window bounds over `size` cells (0 first, `size` last), drawn as TF's
+    CPU kernel draws them from the Philox stream at (`key`, `counter`), and the number of
+    the stream's blocks they take."""
+    if size % out == 0:  # (no draw)
+        return np.arange(0, size + 1, size // out, dtype=np.int64), 0
+    small = size // out
+    if pseudo_random:  # bounds ceil(ratio * (i + u)) - 1, u below what keeps steps in range
+        ratio = size / out
+        most = min((small + 2) / ratio - 1, (size + 1 - small) / ratio - (out - 1))
+        u = philox.next_double(philox.word_stream(key, counter)) * most
+        inner = [math.ceil(ratio * (i + u)) - 1 for i in range(1, out)]
+        return np.array([0, *inner, size], np.int64), 1
+    # the longer steps first, shuffled forward: step i swaps with one of i.. at random
+    steps = [small + 1] * (size % out) + [small] * (out - size % out)
+    words = philox.word_stream(key, counter)
+    for i in range(out - 1):
+        j = i + next(words) % (out - i)
+        steps[i], steps[j] = steps[j], steps[i]
+    return np.concatenate([[0], np.cumsum(steps)]).astype(np.int64), (out + 3) // 4
 
 
 def _windows(bounds, size, overlapping):
@@ -66,9 +73,13 @@ def _pool(kind, op_name):
                                   f"Output size must be positive: {[n, out_h, out_w, c]}")
         if type(stream) is not int:  # an op of a graph: its state picks this run's stream
             seed, seed2, stream = stream.take(seed, seed2, 1)
-        rng = np.random.default_rng([seed, seed2, stream])
-        rows = _sequence(h, out_h, rng, pseudo_random)
-        cols = _sequence(w, out_w, rng, pseudo_random)
+        if deterministic:  # TF's Philox stream of the seed pair
+            key, counter = seed, seed2 << 64
+        else:
+            key, counter = (int(v) for v in np.random.default_rng(
+                [seed, seed2, stream]).integers(2 ** 63, size=2))
+        rows, used = _sequence(h, out_h, key, counter, pseudo_random)
+        cols, _ = _sequence(w, out_w, key, counter + used, pseudo_random)
         reduce = np.max if kind == "max" else np.sum
         # (separable: reduce each row window, then each column window of those)
         by_rows = np.stack([reduce(value[:, a:b], axis=1)
@@ -192,13 +203,15 @@ def _ratio(pooling_ratio):
     return tuple(float(r) for r in ratio)
 
 
-def _fractional(kind, value, pooling_ratio, pseudo_random, overlapping, seed, name):
+def _fractional(kind, value, pooling_ratio, pseudo_random, overlapping, seeds, name):
+    """The pooling op's outputs; `seeds` the pair for the same windows at every call
+    (TF's `deterministic`), or None for fresh ones."""
     op = _POOLS[kind]
     inputs = (as_tensor(value),)
     attrs = {"pooling_ratio": _ratio(pooling_ratio), "pseudo_random": bool(pseudo_random),
-             "overlapping": bool(overlapping), "deterministic": bool(seed)}
-    if seed:  # the same windows at every call (TF's `deterministic`)
-        seeds = {"seed": int(seed), "seed2": 0, "stream": 0}
+             "overlapping": bool(overlapping), "deterministic": seeds is not None}
+    if seeds is not None:
+        seeds = {"seed": int(seeds[0]), "seed2": int(seeds[1]), "stream": 0}
     else:  # fresh windows at each call (following the global seed, if set)
         seeds = random_ops._seed_attrs(None)
         if seeds["stream"] is None:
@@ -212,7 +225,8 @@ def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=F
     """Max pooling of NHWC `value` by `pooling_ratio` (a number, or ``[1, rows, cols,
     1]``, each at least 1): ``(output, row_pooling_sequence, col_pooling_sequence)``.
     A nonzero `seed` gives the same windows at every call."""
-    return _fractional("max", value, pooling_ratio, pseudo_random, overlapping, seed, name)
+    return _fractional("max", value, pooling_ratio, pseudo_random, overlapping,
+                       random_ops.get_seed(seed) if seed else None, name)
 
 
 @export("nn.fractional_avg_pool")
@@ -224,7 +238,13 @@ def fractional_avg_pool(value, pooling_ratio, pseudo_random=False, overlapping=F
     >>> out.numpy().ravel().tolist(), rows.numpy().tolist()
     ([1.0, 1.0, 1.0, 1.0], [0, 2, 4])
     """
-    return _fractional("avg", value, pooling_ratio, pseudo_random, overlapping, seed, name)
+    return _fractional("avg", value, pooling_ratio, pseudo_random, overlapping,
+                       random_ops.get_seed(seed) if seed else None, name)
+
+
+def _v1_seeds(deterministic, seed, seed2):
+    """TF 1's seeds go to the op as they are (a deterministic pair of zeros: fresh windows)."""
+    return (seed, seed2) if deterministic and (seed or seed2) else None
 
 
 @export("compat.v1.nn.fractional_max_pool")
@@ -232,7 +252,7 @@ def fractional_max_pool_v1(value, pooling_ratio, pseudo_random=False, overlappin
                            deterministic=False, seed=0, seed2=0, name=None):
     """TF 1's `fractional_max_pool`: repeatable with `deterministic` and its seeds."""
     return _fractional("max", value, pooling_ratio, pseudo_random, overlapping,
-                       seed if deterministic else 0, name)
+                       _v1_seeds(deterministic, seed, seed2), name)
 
 
 @export("compat.v1.nn.fractional_avg_pool")
@@ -240,4 +260,4 @@ def fractional_avg_pool_v1(value, pooling_ratio, pseudo_random=False, overlappin
                            deterministic=False, seed=0, seed2=0, name=None):
     """TF 1's `fractional_avg_pool`: repeatable with `deterministic` and its seeds."""
     return _fractional("avg", value, pooling_ratio, pseudo_random, overlapping,
-                       seed if deterministic else 0, name)
+                       _v1_seeds(deterministic, seed, seed2), name)

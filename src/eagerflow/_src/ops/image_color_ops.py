@@ -427,7 +427,9 @@ def grayscale_to_rgb(images, name=None):
                              % shape)
         if shape[-1] is not None and shape[-1] != 1:
             raise ValueError("Last dimension of a grayscale image should be size 1.")
-        return array_ops.tile(images, [1] * (shape.rank - 1) + [3], name=name)
+        rgb = array_ops.tile(images, [1] * (shape.rank - 1) + [3], name=name)
+        rgb.set_shape(shape[:-1].concatenate([3]))  # (3 channels even where 1 was unknown)
+        return rgb
     multiples = array_ops.concat([array_ops.ones(array_ops.expand_dims(
         array_ops.rank(images) - 1, 0), _d.int32), [3]], 0)
     return array_ops.tile(images, multiples, name=name)

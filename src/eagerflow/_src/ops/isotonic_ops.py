@@ -81,15 +81,15 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
     """The non-increasing (or, with ``decreasing=False``, non-decreasing) sequence
     closest to `inputs` along `axis` in least squares, and each element's block index.
 
-    Integer inputs give float64 values.
+    Integer inputs give float64 values (int8 and int16 float32).
 
     >>> y, segments = tf.nn.isotonic_regression([3.0, 1.0, 2.0])
     >>> y.numpy().tolist(), segments.numpy().tolist()
     ([3.0, 1.5, 1.5], [0, 1, 1])
     """
     x = as_tensor(inputs)
-    if not x.dtype.is_floating:
-        x = cast(x, _d.float64)
+    if not x.dtype.is_floating:  # (int8 and int16 in float32, as TF's type promotions)
+        x = cast(x, _d.float32 if x.dtype in (_d.int8, _d.int16) else _d.float64)
     rank = x.shape.rank
     axis = int(axis)
     last = axis == -1 or (rank is not None and axis == rank - 1)

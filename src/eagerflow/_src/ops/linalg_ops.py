@@ -362,10 +362,11 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """
     a = as_tensor(a)
     rank = a.shape.rank
-    if rank is None:  # the rank is known when the graph runs
-        out = late.array_ops.einsum("...ij->...ji", a)
-        return (math_ops.conj(out, name=name) if conjugate and a.dtype.is_complex else
-                identity(out, name=name))
+    if rank is None:  # the rank is known when the graph runs: so is the permutation
+        r = late.array_ops.rank(a)
+        perm = late.array_ops.concat([late.array_ops.range(r - 2),
+                                      late.array_ops.stack([r - 1, r - 2])], 0)
+        return late.array_ops.transpose(a, perm, conjugate=conjugate, name=name)
     if rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = "
                          f"{np.asarray(a) if isinstance(a, EagerTensor) else a} with shape: "
@@ -449,11 +450,18 @@ def _singular_zero(x, values):
     return values
 
 
+def _nan_of(xp, dtype):
+    """NaN of `dtype`: NaN in both parts for complex dtypes, as TF's determinants give it."""
+    return xp.asarray(complex(np.nan, np.nan) if np.dtype(dtype).kind == "c" else np.nan, dtype)
+
+
 def _determinant(xp, x):
     _check_matrix(x)
     with np.errstate(invalid="ignore"):
         det = xp.linalg.det(x)
-    det = xp.where(_nan_matrices(xp, x), xp.asarray(xp.nan, det.dtype), det)
+    det = xp.where(_nan_matrices(xp, x), _nan_of(xp, det.dtype), det)
+    if det.dtype.kind == "c":  # (TF's complex products carry a NaN into both parts)
+        det = xp.where(xp.isnan(det), _nan_of(xp, det.dtype), det)
     if xp is np and x.size:
         with np.errstate(all="ignore"):
             det = _singular_zero(x, det)
@@ -466,16 +474,20 @@ def _log_determinant(xp, x):
         sign, logabs = xp.linalg.slogdet(x)
     # a NaN log-determinant has a NaN sign in TF (NumPy reports 0 or +-1)
     nan = _nan_matrices(xp, x) | xp.isnan(logabs)
-    sign = xp.where(nan, xp.asarray(xp.nan, sign.dtype), sign)
+    sign = xp.where(nan, _nan_of(xp, sign.dtype), sign)
     logabs = xp.where(nan, xp.asarray(xp.nan, logabs.dtype), logabs)
     if xp is np and x.size:
         with np.errstate(all="ignore"):
             sign = _singular_zero(x, sign)
+    if sign.dtype.kind == "c":  # TF's complex sign carries a NaN (or inf) through both parts,
+        sign = xp.where(xp.isnan(sign), _nan_of(xp, sign.dtype), sign)  # and the log with it
+        logabs = xp.where(xp.isnan(sign), xp.asarray(xp.nan, logabs.dtype), logabs)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
 def _cholesky(xp, x):
-    """Lower Cholesky factors (only the lower triangle is read); NaN where not positive definite."""
+    """Lower Cholesky factors (only the lower triangle is read); NaN where not positive
+    definite (zeros for complex matrices)."""
     _check_matrix(x)
     bad = _nonfinite(xp, xp.tril(x))
     if not bad.any():
@@ -498,6 +510,10 @@ def _cholesky_or_nan(xp, m):
 
 
 def _failed_cholesky(xp, m):
+    """What TF's kernel leaves for a matrix that is not positive definite: NaN in the lower
+    triangle for real matrices, zeros for complex ones (whose logdet is then -inf)."""
+    if m.dtype.kind == "c":
+        return xp.zeros_like(m)
     lower = xp.tril(xp.ones(m.shape, bool))
     return xp.where(lower, xp.asarray(xp.nan, m.dtype), xp.zeros((), m.dtype))
 
@@ -2472,10 +2488,10 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
             rhs.shape.rank != maindiag.shape.rank + 1:
         raise errors.InvalidArgumentError(None, None,
                                           "All input tensors must have the same rank.")
-    rank = rhs.shape.rank
-    pad = [[0, 0]] * (rank - 2)
-    below = late.array_ops.pad(rhs[..., 1:, :], pad + [[0, 1], [0, 0]])
-    above = late.array_ops.pad(rhs[..., :-1, :], pad + [[1, 0], [0, 0]])
+    # rhs moved up and down a row, a row of zeros coming in (for any rank)
+    zero_row = late.array_ops.zeros_like(rhs[..., :1, :])
+    below = late.array_ops.concat([rhs[..., 1:, :], zero_row], -2)
+    above = late.array_ops.concat([zero_row, rhs[..., :-1, :]], -2)
     column = late.array_ops.expand_dims
     return (column(superdiag, -1) * below + column(maindiag, -1) * rhs
             + column(subdiag, -1) * above)

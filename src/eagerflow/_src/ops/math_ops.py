@@ -227,7 +227,6 @@ _LOGICAL_NOT = register("LogicalNot", "logical_not", same_shape, dtypes=BOOL_ONL
                         not_differentiable="boolean")
 
 _add_numbers = binary(_ADD, fallback=True)
-_OBJECT = np.dtype(object)
 
 
 @export("math.add", "add")
@@ -241,7 +240,8 @@ def add(x, y, name=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
     """
     try:
-        if type(x) is EagerTensor and x._data.dtype is not _OBJECT:  # the hot case
+        # (hasobject, not `is`: an unpickled array's dtype is an equal but other instance)
+        if type(x) is EagerTensor and not x._data.dtype.hasobject:  # the hot case
             return _add_numbers(x, y, name)
         a, b = hinted_operands(x, y)
         if name is None and not context.executing_eagerly():
@@ -1343,13 +1343,15 @@ def scalar_mul(scalar, x, name=None):
 
 @export("math.zero_fraction", "nn.zero_fraction")
 def zero_fraction(value, name=None):
-    """The fraction of elements of `value` that are zero, as float32 (NaN when empty).
+    """The fraction of elements of `value` that are zero (False, empty strings), as float32
+    (NaN when empty).
 
     >>> tf.math.zero_fraction(tf.constant([0, 1, 0, 3]))
     <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
     value = as_tensor(value)
-    zeros = late.cast_ops.cast(equal(value, convert_to_tensor(0, value.dtype)), _d.float32)
+    zero = late.array_ops.zeros((), value.dtype)  # (False for bools, b"" for strings)
+    zeros = late.cast_ops.cast(equal(value, zero), _d.float32)
     return late.reduction_ops.reduce_mean(zeros, name=name)
 
 

@@ -16,6 +16,7 @@ array([5., 5.], dtype=float32)
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
@@ -57,7 +58,7 @@ def _taps(x, w, strides, rates, padding):
     gathered = x[:, np.clip(rows, 0, x.shape[1] - 1)[:, None, :, None],
                  np.clip(cols, 0, x.shape[2] - 1)[None, :, None, :]]  # (n, oh, ow, kh, kw, c)
     values = gathered + w
-    lowest = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    lowest = _d.from_numpy(x.dtype).min
     values = np.where(inside[None, :, :, :, :, None], values, lowest)
     n, c = x.shape[0], x.shape[3]
     taps = np.moveaxis(values.reshape(n, oh, ow, kh * kw, c), 3, 0)

@@ -24,9 +24,9 @@ from eagerflow._src.core.node_forms import tf_defaults
 from eagerflow._src.core import registry
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.registry import (
-    attr_dtype_error, check_dtypes, register, register_gradient,
+    attr_dtype_error, check_dtypes, fixed_input_error, register, register_gradient,
     same_shape)
-from eagerflow._src.core.convert import get_static_value, is_tensor_like
+from eagerflow._src.core.convert import convert_input, get_static_value, is_tensor_like
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -485,7 +485,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """Negative log-likelihood of `targets` under Poisson rates exp(`log_input`).
 
     With `compute_full_loss`, Stirling's approximation of log(targets!) is added
-    where targets > 1.
+    where targets are outside [0, 1].
 
     >>> tf.nn.log_poisson_loss(tf.constant([1.0]), tf.constant([0.0]))
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.], dtype=float32)>
@@ -501,8 +501,11 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     stirling = math_ops.add(
         math_ops.subtract(math_ops.multiply(targets, math_ops.log(targets)), targets),
         math_ops.multiply(0.5, math_ops.log(math_ops.multiply(2 * np.pi, targets))))
-    return math_ops.add(loss, array_ops.where(math_ops.greater(targets, 1.0), stirling,
-                                              array_ops.zeros_like(targets)), name=name)
+    # (TF leaves out only targets in [0, 1]: a negative one's term is NaN)
+    small = math_ops.logical_and(math_ops.greater_equal(targets, 0.0),
+                                 math_ops.less_equal(targets, 1.0))
+    return math_ops.add(loss, array_ops.where(small, array_ops.zeros_like(targets), stirling),
+                        name=name)
 
 
 @export("nn.weighted_cross_entropy_with_logits")
@@ -1024,8 +1027,14 @@ def in_top_k(targets, predictions, k, name=None):
     >>> tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9], [0.1, 0.9]]), 1)
     <tf.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
+    if type(targets) in (list, tuple) or type(predictions) in (list, tuple):
+        # TF's slower path, for Python sequences, converts the predictions to float32
+        predictions = as_tensor(predictions, _d.float32)
     targets = as_tensor(targets)
-    predictions = as_tensor(predictions, _d.float32)
+    predictions = convert_input(predictions, _d.float32)
+    if predictions.dtype != _d.float32:  # (the op's fixed float input)
+        raise fixed_input_error(_IN_TOP_K, 0, "predictions", _d.float32, predictions.dtype,
+                                building=not isinstance(predictions, EagerTensor))
     # a Python k takes the targets' dtype; a tensor k keeps its own (the op checks they match)
     k = k if isinstance(k, Tensor) else as_tensor(k, targets.dtype)
     return dispatch(_IN_TOP_K, (predictions, targets, k), name=name)
@@ -1287,14 +1296,17 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     with context.op_scope(name or "embedding_lookup") as scope:
         result = array_ops.gather(as_tensor(params), ids, name=scope)
         if max_norm is not None:
-            result = _clip_rows(result, max_norm, ids.shape.rank)
+            result = _clip_rows(result, max_norm, ids)
         # (in a graph TF's result is ``embedding_lookup/Identity``)
         return result if scope is None else identity(result)
 
 
-def _clip_rows(embeddings, max_norm, ids_rank):
+def _clip_rows(embeddings, max_norm, ids):
     """Rescales each embedding (the dims after the ids' dims) to an l2-norm <= max_norm."""
-    axes = list(range(ids_rank, embeddings.shape.rank))
+    if ids.shape.rank is None or embeddings.shape.rank is None:  # (ranks run time knows)
+        axes = array_ops.range(array_ops.rank(ids), array_ops.rank(embeddings))
+    else:
+        axes = list(range(ids.shape.rank, embeddings.shape.rank))
     norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
     max_norm = as_tensor(max_norm, embeddings.dtype)
     return math_ops.multiply(embeddings,
@@ -1463,7 +1475,7 @@ def _lrn_rule(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
     if x.shape.rank is not None and x.shape.rank != 4:
         raise rules.shape_error("LRN", f"Shape must be rank 4 but is rank {x.shape.rank}",
                                 [x.shape])
-    return x.shape, x.dtype
+    return (TensorShape([None] * 4) if x.shape.rank is None else x.shape), x.dtype
 
 
 _LRN_TYPES = (_d.float16, _d.bfloat16, _d.float32)

@@ -36,7 +36,6 @@ def _bool_or_bitwise(logical, bitwise, op_name):
     return fn
 
 
-_BOOL = np.dtype(bool)
 
 
 def _named(fn, name):
@@ -62,7 +61,8 @@ _mul = _named(math_ops.multiply, "mul")
 
 def _multiply(x, y):
     """`*`: bool tensors multiply as int32 (any other operand too), giving bools back."""
-    if type(x) is EagerTensor and x._data.dtype is not _BOOL:  # the hot case
+    # (by its scalar type: an unpickled array's dtype is an equal but other instance)
+    if type(x) is EagerTensor and x._data.dtype.type is not np.bool_:  # the hot case
         return _mul(x, y)
     if x.dtype is _d.bool:
         x, y = (cast_ops.cast(as_tensor(v), _d.int32) for v in (x, y))

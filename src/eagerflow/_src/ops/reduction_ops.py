@@ -800,13 +800,25 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 # --- Unique, UniqueWithCounts --------------------------------------------------------------------
 
+def _unique_keys(x):
+    """What unique compares for `x`: 16-bit floats as float32 in which -0.0 and 0.0 differ
+    (TF hashes those by their bits: two zeros), -0.0 becoming float32's tiniest negative
+    denormal, which no 16-bit float widens to."""
+    if x.dtype not in _HALF:
+        return x
+    key = x.astype(np.float32)
+    key[(key == 0) & np.signbit(key)] = -np.float32(2.0 ** -149)
+    return key
+
+
 def _unique(with_counts):
     """Unique values in order of first occurrence; NaNs are all distinct, as in TF."""
     def kernel(xp, x, out_idx):
         if x.ndim != 1:
             raise _invalid("unique expects a 1D vector.")
-        _, first, inverse, counts = xp.unique(x, return_index=True, return_inverse=True,
-                                              return_counts=True, equal_nan=False)
+        _, first, inverse, counts = xp.unique(_unique_keys(x), return_index=True,
+                                              return_inverse=True, return_counts=True,
+                                              equal_nan=False)
         order = xp.argsort(first)  # sorted-unique position -> first-occurrence position
         rank = xp.empty_like(order)
         rank[order] = xp.arange(order.size)
@@ -886,8 +898,9 @@ def _unique_v2(with_counts):
         if not -x.ndim <= a < x.ndim:
             raise _invalid(f"axis has to be between [0, {x.ndim})")
         moved = np.moveaxis(np.asarray(x), a, 0)
+        keys = _unique_keys(moved)
         found, idx, first = {}, [], []
-        for i, row in enumerate(moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))):
+        for i, row in enumerate(keys.reshape(keys.shape[0], math.prod(keys.shape[1:]))):
             key = tuple(row.tolist())  # (NaNs never equal: each its own slice, as in TF)
             if key not in found:
                 found[key] = len(first)
@@ -1139,9 +1152,26 @@ def _segments_reduce(xp, ufunc_name, data, ids, num_segments, fill):
         starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), ids[1:] != ids[:-1]]))
         if ufunc_name in ("maximum", "minimum") and data.dtype.kind not in "biu":
             out[ids[starts]] = _nan_restarting_extreme(xp, ufunc_name, data, starts)
+        elif ufunc_name == "add" and data.dtype == np.float16:
+            out[ids[starts]] = _stepwise_sums(xp, data, starts)
         else:
             out[ids[starts]] = getattr(xp, ufunc_name).reduceat(data, starts, axis=0)
     return out
+
+
+def _stepwise_sums(xp, data, starts):
+    """Each segment's float16 sum as TF's segment kernels add it: one row at a time, each
+    partial sum rounded to float16 (NumPy's reduceat adds float16 more exactly). One step
+    per row of the longest segment, or one accumulation per segment, whichever is fewer."""
+    lengths = xp.diff(xp.append(starts, data.shape[0]))
+    if starts.size <= int(lengths.max()):
+        return xp.stack([xp.add.accumulate(data[a:a + n], axis=0)[-1]
+                         for a, n in zip(starts.tolist(), lengths.tolist())])
+    sums = data[starts].copy()
+    for k in range(1, int(lengths.max())):
+        live = xp.flatnonzero(lengths > k)
+        sums[live] += data[starts[live] + k]
+    return sums
 
 
 def _nan_restarting_extreme(xp, ufunc_name, data, starts):
@@ -1762,6 +1792,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
     """
     with context.op_scope(name or "l2_normalize") as scope:
+        if axis is not None and dim is not None:  # (TF's deprecated-argument lookup)
+            raise ValueError("Cannot specify both 'dim' and 'axis'.")
         x = as_tensor(x)
         axis = dim if axis is None else axis
         squares = math_ops.square(math_ops.abs(x) if x.dtype.is_complex else x)

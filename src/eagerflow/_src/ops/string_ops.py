@@ -726,9 +726,9 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
     if kind in "iu":
         fmt = spec + "d"
         return _map(lambda v: (fmt % v).encode(), x.astype(object))
-    if kind == "O":
-        fmt = spec + "s"
-        return _map(lambda v: _encode(fmt % _decode(v)), x)
+    if kind == "O":  # (padded to `width` bytes, as C's %s pads: not characters)
+        fmt = (spec + "s").encode()
+        return _map(lambda v: fmt % (v if isinstance(v, bytes) else _encode(v)), x)
     fmt = spec + (f".{precision}" if precision >= 0 else "") + \
         ("e" if scientific else "g" if shortest else "f")
     # (C's printf pads inf and nan with spaces where Python's zero-fills them)
@@ -759,7 +759,7 @@ def _as_string_attr_error(dtype, precision, scientific, shortest, fill):
         return f'Fill argument not supported: "{fill}"'
     if scientific and shortest:
         return "Cannot select both scientific and shortest notation"
-    if dtype.is_floating or dtype.is_complex:
+    if dtype.is_floating or dtype.is_complex or dtype == _d.string:  # (strings ignore them)
         return None
     if scientific or shortest:
         return f"scientific and shortest format not supported for datatype {dtype.name}"

@@ -562,8 +562,17 @@ def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
     out = np.empty((n, width), object)
     for i in range(n):
         for j in range(width):
-            out[i, j] = separator.join(pieces[i][j])
+            out[i, j] = _join_after_text(pieces[i][j], separator)
     return out.reshape((n,) + tuple(inner))
+
+
+def _join_after_text(parts, separator):
+    """`parts` joined as TF's segment join does: the separator goes in only once some text
+    has (leading empty strings leave none: "", "a" give "a")."""
+    out = b""
+    for part in parts:
+        out = out + separator + part if out else part
+    return out
 
 
 def _unsorted_segment_join_rule(inputs, segment_ids, num_segments, separator):
