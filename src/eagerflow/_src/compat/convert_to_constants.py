@@ -61,11 +61,12 @@ def _converted(node, values):
     return [node]
 
 
-def _check_reads_only(graph_def, resources):
-    """Refuses a graph that does more with a frozen variable than read it."""
+def _check_reads_only(graph_def, frozen):
+    """Refuses a graph that does more with a variable of `frozen` (placeholder names) than
+    read it."""
     for node in graph_def.node:
         for x in node.input:
-            if _source(x) in resources and not x.startswith("^") and node.op not in _READS:
+            if _source(x) in frozen and not x.startswith("^") and node.op not in _READS:
                 raise errors.InvalidArgumentError(
                     None, None, f"Cannot freeze the variable captured as {_source(x)!r}: op "
                                 f"{node.name!r} of type {node.op} uses it (only its reads "
