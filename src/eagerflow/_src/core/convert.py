@@ -82,7 +82,42 @@ def _first_leaf(value):
 
 
 def _python_to_array(value, dtype):
-    """Converts (nested) Python data with TF's inference and checks."""
+    """Converts (nested) Python data with TF's inference and checks; a list that cannot
+    convert fails as TF's do, eagerly (ValueError) or in a graph being built (TypeError)."""
+    try:
+        return _python_array(value, dtype)
+    except ValueError as e:
+        if (isinstance(value, (list, tuple)) and context.get().graph is not None
+                and str(e).startswith(_GRAPH_REWORDED)
+                and not any(isinstance(v, (np.ndarray, np.generic)) for v in _flatten(value))):
+            # (plain Python data: a list that held tensors is packed, failing as TF's packing)
+            graph_error = _graph_conversion_error(value, dtype)
+            if graph_error is not None:
+                raise graph_error from None
+        raise
+
+
+# (the eager conversion errors that TF's graph conversion words as a TypeError of its own)
+_GRAPH_REWORDED = ("Can't convert Python sequence with mixed types",
+                   "Attempt to convert a value (None)")
+
+
+def _graph_conversion_error(value, dtype):
+    """TF's TypeError for a list a graph cannot hold as a constant: naming the first element
+    not of `dtype` when one is requested, else the list."""
+    if dtype is None:
+        return TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting "
+                         f"elements to a supported type. See https://www.tensorflow.org/api_docs"
+                         f"/python/tf/dtypes for supported TF dtypes.")
+    for v in _flatten(value):
+        text = isinstance(v, (str, bytes))
+        if v is None or text != (dtype is _d.string):
+            return TypeError(f"Expected {dtype.name}, but got {v} of type "
+                             f"'{type(v).__name__}'.")
+    return None
+
+
+def _python_array(value, dtype):
     try:
         arr = np.asarray(value)
     except ValueError:
