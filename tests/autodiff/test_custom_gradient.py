@@ -268,3 +268,31 @@ def test_grad_pass_through_of_a_function_reading_a_variable():
     gx, gv = t.gradient(y, [x, v])  # the variable gets no gradient, as in TF
     np.testing.assert_allclose(gx, [1.0, 1.0])
     assert gv is None
+
+
+def test_a_custom_gradient_of_another_shape_fails_where_gradients_are_summed():
+    """Gradients meeting at a tensor are summed by AddN, as in TF: one of another shape (a
+    custom gradient's mistake) fails there instead of broadcasting into a wrong value.
+    Alone, or summed with one of its own shape, it passes through as TF lets it."""
+    @tf.custom_gradient
+    def f(x):
+        return tf.identity(x), lambda dy: tf.reduce_sum(dy)
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        once, twice, mixed = f(x), f(x) + f(x), f(x) + x * 3.0
+    assert float(tape.gradient(once, x)) == 2.0 and float(tape.gradient(twice, x)) == 4.0
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Inputs to operation AddN of type AddN must have the same size "
+                             r"and shape\.  Input 0: \[\] != input 1: \[2\]"):
+        tape.gradient(mixed, x)
+
+    @tf.function
+    def traced(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x) + x * 3.0
+        return tape.gradient(y, x)
+    with pytest.raises(ValueError):
+        traced(x)

@@ -149,4 +149,10 @@ def add_sparse_or_dense(a, b):
         return concat_slices([b, a])
     if a.dtype is variant:  # gradients of a list: summed element by element
         return late.list_ops.add(a, b)
-    return late.math_ops.add(convert_to_tensor(a), convert_to_tensor(b))
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    if (a.shape != b.shape and a.shape.is_fully_defined() and b.shape.is_fully_defined()):
+        # gradients of one tensor never broadcast: TF sums them by AddN, which fails (a
+        # custom gradient of another shape than its input's), listed in the order their
+        # ops ran (as above)
+        return late.reduction_ops.add_n([b, a])
+    return late.math_ops.add(a, b)
