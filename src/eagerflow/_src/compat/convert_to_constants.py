@@ -18,6 +18,7 @@ keeps the values it was frozen with, whatever the variables hold later.
 array([3., 6.], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat.graph_util_v1 import _node_name
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors, nest
@@ -37,15 +38,11 @@ def _const(name, array, dtype):
     return node
 
 
-def _source(name):
-    return name.lstrip("^").split(":")[0]
-
-
 def _converted(node, values):
     """The nodes standing for `node` once the placeholders in `values` are constants."""
     if node.name in values:
         return [_const(node.name, *values[node.name])]
-    if node.op in _READS and node.input and _source(node.input[0]) in values:
+    if node.op in _READS and node.input and _node_name(node.input[0]) in values:
         out = NodeDef(name=node.name, op=_READS[node.op], input=list(node.input),
                       device=node.device)
         if node.op == "ReadVariableOp":
@@ -66,9 +63,9 @@ def _check_reads_only(graph_def, frozen):
     read it."""
     for node in graph_def.node:
         for x in node.input:
-            if _source(x) in frozen and not x.startswith("^") and node.op not in _READS:
+            if _node_name(x) in frozen and not x.startswith("^") and node.op not in _READS:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Cannot freeze the variable captured as {_source(x)!r}: op "
+                    None, None, f"Cannot freeze the variable captured as {_node_name(x)!r}: op "
                                 f"{node.name!r} of type {node.op} uses it (only its reads "
                                 f"can become constants).")
 
