@@ -18,37 +18,29 @@ keeps the values it was frozen with, whatever the variables hold later.
 array([3., 6.], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.compat.graph_util_v1 import _node_name
+from eagerflow._src.compat.graph_util_v1 import _node_name, const_node
 from eagerflow._src.compat.v1 import import_graph_def, wrap_function
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors, nest
 from eagerflow._src.core.protos.framework import GraphDef, NodeDef
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph_def import graph_to_graph_def
-from eagerflow._src.ops.tensor_util import make_tensor_proto
 
 # What reads a variable: turned into its op on the constant (TF's own conversions).
 _READS = {"ReadVariableOp": "Identity", "ResourceGather": "GatherV2"}
 
 
-def _const(name, array, dtype):
-    node = NodeDef(name=name, op="Const")
-    node.attr["dtype"].type = dtype.as_datatype_enum
-    node.attr["value"].tensor.CopyFrom(make_tensor_proto(array, dtype))
-    return node
-
-
 def _converted(node, values):
     """The nodes standing for `node` once the placeholders in `values` are constants."""
     if node.name in values:
-        return [_const(node.name, *values[node.name])]
+        return [const_node(node.name, *values[node.name])]
     if node.op in _READS and node.input and _node_name(node.input[0]) in values:
         out = NodeDef(name=node.name, op=_READS[node.op], input=list(node.input),
                       device=node.device)
         if node.op == "ReadVariableOp":
             out.attr["T"].CopyFrom(node.attr["dtype"])
             return [out]
-        axis = _const(f"{node.name}/axis", 0, _d.int32)
+        axis = const_node(f"{node.name}/axis", 0, _d.int32)
         out.input.append(axis.name)
         out.attr["Tparams"].CopyFrom(node.attr["dtype"])
         out.attr["Tindices"].CopyFrom(node.attr["Tindices"])

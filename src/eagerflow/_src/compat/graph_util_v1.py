@@ -27,6 +27,14 @@ _VARIABLE_OPS = {"Assign", "AssignAdd", "AssignSub", "Queue", "ScatterAdd", "Sca
 _HOLDERS = {"VarHandleOp", "Variable", "VariableV2", "AutoReloadVariable"}
 
 
+def const_node(name, array, dtype):
+    """A ``Const`` NodeDef named `name` holding `array` as `dtype` (a frozen variable)."""
+    node = NodeDef(name=name, op="Const")
+    node.attr["dtype"].type = dtype.as_datatype_enum
+    node.attr["value"].tensor.CopyFrom(make_tensor_proto(array, dtype))
+    return node
+
+
 def _node_name(name):
     return name[1:] if name.startswith("^") else name.split(":")[0]
 
@@ -98,11 +106,8 @@ def convert_variables_to_constants(sess, input_graph_def, output_node_names,
     out = GraphDef()
     for node in graph_def.node:
         if node.name in values:
-            const = NodeDef(name=node.name, op="Const")
-            const.attr["dtype"].CopyFrom(node.attr["dtype"])
-            dtype = _d.as_dtype(node.attr["dtype"].type)
-            const.attr["value"].tensor.CopyFrom(make_tensor_proto(values[node.name], dtype))
-            out.node.extend([const])
+            out.node.extend([const_node(node.name, values[node.name],
+                                        _d.as_dtype(node.attr["dtype"].type))])
         elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in values:
             read = NodeDef(name=node.name, op="Identity", input=list(node.input),
                            device=node.device)
