@@ -458,8 +458,12 @@ def test_tf1_assertions_and_op_spellings(graph):
     joined = tf1.reduce_join([["a", "b"], ["c", "d"]], reduction_indices=1, keep_dims=True)
     with tf1.Session(graph=graph) as sess:
         assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
-        with pytest.raises(tf.errors.InvalidArgumentError, match="must be positive"):
+        # (given data, a sign check shows the data alone, as TF 1's does)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"assertion failed: \[-1 2\]"):
             sess.run(y, {x: [-1.0, 2.0]})
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"assertion failed: \[two values\] \[1 2 3\]"):
+            sess.run(y, {x: [1.0, 2.0, 3.0]})
         assert sess.run(q).tolist() == [3, -4] and sess.run(r).tolist() == [3.5]
         assert sess.run(raw).tolist() == [[1, 2]]
         assert sess.run(cm).tolist() == [[1.0, 0.0], [1.0, 1.0]]

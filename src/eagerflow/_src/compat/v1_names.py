@@ -521,7 +521,10 @@ def _v1_assert(name, n_args, extra=()):
         from eagerflow._src.compat import graph_mode  # noqa: PLC0415
         graph = graph_mode.v1_graph()
         start = len(graph.get_operations()) if graph is not None else 0
-        out = fn(*fixed, message=message, name=name, **kwargs)
+        if data is not None and hasattr(fn, "with_data"):  # (the rank checks are static)
+            out = fn.with_data(*fixed, data=data, message=message, name=name, **kwargs)
+        else:
+            out = fn(*fixed, message=message, name=name, **kwargs)
         if out is None and graph is not None:
             # TF 1 returns the check's Assert op, for control dependencies to wait on (a
             # no_op when it was decided while building)

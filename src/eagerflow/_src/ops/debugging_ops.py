@@ -21,7 +21,7 @@ from eagerflow._src.core.node_forms import arg_names, tf_args
 from eagerflow._src.core.registry import FLOAT, register, register_gradient, same_shape
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops import late, math_ops
-from eagerflow._src.ops.logging_ops import tensor_text
+from eagerflow._src.ops.logging_ops import summarized_text
 from eagerflow._src.ops.wrappers import as_tensor, hinted_operands
 
 
@@ -66,10 +66,43 @@ def _static_failure(holds, prefix, symbol, operands, summarize, sep="\n"):
     return _invalid(lines[0] + sep + "\n".join(lines[1:]))
 
 
+def _pretty(item, summarize):
+    """A data item of a TF 1 assertion as its eager failure shows it: a tensor's first
+    `summarize` (3) values as a list of their texts ("..." when cut), a scalar as it is."""
+    if not isinstance(item, Tensor):
+        return str(item)
+    array = np.asarray(item)
+    if array.ndim == 0:
+        return str(array[()])
+    flat = array.reshape(-1)
+    keep = 3 if summarize is None else summarize
+    return str([str(v) for v in flat[:keep]] + (["..."] if flat.size > keep else []))
+
+
+def _data_check(holds, operands, data, summarize):
+    """A check showing the caller's `data` (TF 1's assertions) in place of its own text:
+    eagerly the data's texts, in a graph an Assert of them (raising while building where
+    the operands are known and fail)."""
+    if context.executing_eagerly():
+        if not _holds(holds):
+            raise _invalid("\n".join(_pretty(d, summarize) for d in data))
+        return None
+    values = [get_static_value(t) for t in operands]
+    if all(v is not None for v in values) and not bool(np.all(get_static_value(holds))):
+        raise _invalid("\n".join(
+            str(get_static_value(d)) if isinstance(d, Tensor) else str(d) for d in data))
+    return _graph_check(holds, None, list(data), summarize)
+
+
 def _comparison(compare, symbol):
-    """An assertion that ``compare(x, y)`` holds element-wise (with broadcasting)."""
-    def check(x, y, message=None, summarize=None, name=None):
+    """An assertion that ``compare(x, y)`` holds element-wise (with broadcasting); its
+    `with_data` takes TF 1's `data`, shown instead of the assertion's own text."""
+    def with_data(x, y, data=None, summarize=None, message=None, name=None):
         x, y = hinted_operands(x, y)  # a y of another dtype reaches the op, which reports it
+        if data is not None:
+            return _data_check(compare(x, y), (x, y),
+                               ([message] if message is not None else []) + list(data),
+                               summarize)
         if not context.executing_eagerly():
             failure = _static_failure(_NUMPY_COMPARISONS[symbol],
                                       f"{message}\n" if message else "", f"{symbol} y",
@@ -93,7 +126,12 @@ def _comparison(compare, symbol):
             raise _invalid(_prefixed(message, (
                 f"{text}First {xs.size} elements of x:\n{xs}\n"
                 f"First {ys.size} elements of y:\n{ys}")))
+        return None
+
+    def check(x, y, message=None, summarize=None, name=None):
+        return with_data(x, y, summarize=summarize, message=message, name=name)
     check.__doc__ = f"Asserts that x {symbol} y element-wise; InvalidArgumentError if not."
+    check.with_data = with_data
     return check
 
 
@@ -113,9 +151,11 @@ export("debugging.assert_greater_equal")(assert_greater_equal)
 
 def _sign_check(compare, symbol):
     """An assertion that ``compare(x, 0)`` holds for every element of x."""
-    def check(x, message=None, summarize=None, name=None):
+    def with_data(x, data=None, summarize=None, message=None, name=None):
         x = as_tensor(x)
         holds = compare(x, convert_to_tensor(0, x.dtype))
+        if data is not None:  # (TF 1 shows the data alone: the message goes with its own text)
+            return _data_check(holds, (x,), data, summarize)
         prefix = f"{message}.  " if message else ""  # TF ends a given message so here
         condition = f"Condition x {symbol} 0 did not hold element-wise:"
         sep = "" if symbol == "<=" else "\n"  # (TF's assert_non_positive runs the two together)
@@ -132,6 +172,11 @@ def _sign_check(compare, symbol):
             values = (str(np.asarray(x)) if x.shape.rank == 0  # (TF shows a scalar as is)
                       else [str(v) for v in _first(x, summarize).tolist()])
             raise _invalid(f"{prefix}\n{condition}{sep}x ({_described(x)}) = \n{values}")
+        return None
+
+    def check(x, message=None, summarize=None, name=None):
+        return with_data(x, summarize=summarize, message=message, name=name)
+    check.with_data = with_data
     check.__doc__ = f"Asserts that x {symbol} 0 element-wise; InvalidArgumentError if not."
     return check
 
@@ -153,10 +198,15 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     >>> tf.debugging.assert_near(1.0, 1.0000001) is None
     True
     """
+    return _near(x, y, rtol, atol, None, summarize, message)
+
+
+def _near(x, y, rtol, atol, data, summarize, message):
+    """`assert_near`, showing TF 1's `data` (when not None) in place of its own text."""
     x = as_tensor(x)
     y = convert_to_tensor(y, x.dtype)
-    eps = 10 * float(np.finfo(x.dtype.real_dtype.as_numpy_dtype).eps) if (
-        x.dtype.is_floating or x.dtype.is_complex) else 0
+    # (NumPy's finfo: TF's ValueError for dtypes without one, bfloat16's included)
+    eps = 10 * float(np.finfo(x.dtype.as_numpy_dtype).eps)
     rtol = convert_to_tensor(eps if rtol is None else rtol, x.dtype.real_dtype)
     atol = convert_to_tensor(eps if atol is None else atol, x.dtype.real_dtype)
     gap = math_ops.abs(math_ops.subtract(x, y))
@@ -164,10 +214,19 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
         rtol, math_ops.abs(y))))
     # (TF's Assert eagerly too: its error lists the data, tolerances as tensors' text)
     label = _described if context.executing_eagerly() else _label
-    return Assert(late.reduction_ops.reduce_all(holds), [
-        f"{message}.  " if message else "",
-        f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
-        f"x ({label(x)}) = ", x, f"y ({label(y)}) = ", y], summarize)
+    if data is None:
+        data = [f"{message}.  " if message else "",
+                f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
+                f"x ({label(x)}) = ", x, f"y ({label(y)}) = ", y]
+    return Assert(late.reduction_ops.reduce_all(holds), data, summarize)
+
+
+def _near_with_data(x, y, rtol=None, atol=None, data=None, summarize=None, message=None,
+                    name=None):
+    return _near(x, y, rtol, atol, data, summarize, message)
+
+
+assert_near.with_data = _near_with_data
 
 
 def _assert(xp, condition, *data, summarize, condition_text):
@@ -175,11 +234,9 @@ def _assert(xp, condition, *data, summarize, condition_text):
     showing the data as TF formats tensors, each in brackets."""
     if bool(xp.all(condition)):
         return ()
-    if condition_text is None:
-        shown = [_graph_text(np.asarray(d), 3 if summarize is None else summarize)
-                 for d in data]
+    if condition_text is None:  # (in a graph: each item as TF's kernel summarizes it)
         raise _invalid("assertion failed: " + " ".join(
-            t if t.startswith("[") else f"[{t}]" for t in shown))
+            f"[{summarized_text(d, 3 if summarize is None else summarize)}]" for d in data))
     shown = []
     for item in data:  # as TF's eager Assert: str() of each NumPy value, "..." when cut
         array = np.asarray(item)
@@ -192,12 +249,6 @@ def _assert(xp, condition, *data, summarize, condition_text):
     raise errors.python_raised(errors.InvalidArgumentError(
         None, None, f"Expected '{condition_text}' to be true. Summarized data: "
                     + "\n".join(shown)))
-
-
-def _graph_text(array, summarize):
-    if array.ndim == 0 and isinstance(array.item(), bytes):  # a message: as it is
-        return array.item().decode("utf-8", "replace")
-    return tensor_text(array, summarize)
 
 
 _ASSERT = register("Assert", _assert, lambda *_, **__: [], multi=True, tied=(), stateful=True,

@@ -293,18 +293,21 @@ def line_text(inputs, summarize=3, sep=" "):
 
 # -- Print (TF 1's) ---------------------------------------------------------------------------
 
-def _v1_text(array, summarize):
-    """`array` as TF 1's `Print` writes it: its first `summarize` entries (-1: all) in
-    nested brackets, ``...`` where entries were left out, strings unquoted."""
+def summarized_text(array, summarize):
+    """`array` as TF 1's `Print` and a graph's `Assert` write it: its first `summarize`
+    entries (-1: all) in nested brackets, ``...`` where entries were left out, strings
+    escaped but unquoted."""
     array = np.asarray(array)
     if array.dtype.kind == "O":
-        element = lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
-    else:
-        element = _element_formatter(array.dtype)
+        # (escaped as tf.print's strings, without their quotes)
+        element = lambda v: _string_text(v)[1:-1] if isinstance(v, bytes) else str(v)
+    else:  # ("?" for the types without a text form, complex ones)
+        element = _element_formatter(array.dtype) or (lambda v: "?")
     flat = array.reshape(-1)
     limit = flat.size if summarize < 0 else min(summarize, flat.size)
+    cut = "..." if flat.size > limit else ""
     if array.ndim == 0:
-        return " ".join(element(v) for v in flat[:limit])
+        return " ".join(element(v) for v in flat[:limit]) + cut
     out, index = [], [0]
 
     def dim(depth):
@@ -327,7 +330,7 @@ def _v1_text(array, summarize):
             if opened or index[0] < limit:
                 out.append("]")
     dim(0)
-    return "".join(out) + ("..." if flat.size > limit else "")
+    return "".join(out) + cut
 
 
 class _PrintCount:
@@ -342,7 +345,7 @@ def _print_v1(xp, input_, *data, message, first_n, summarize, counter):
         if counter.n >= first_n:
             return input_
         counter.n += 1
-    text = message + "".join(f"[{_v1_text(d, summarize)}]" for d in data)
+    text = message + "".join(f"[{summarized_text(d, summarize)}]" for d in data)
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
     return input_
