@@ -55,7 +55,7 @@ def test_fewer_than_three_dims_fail_tfs_assertion(name):
     fn = _DETERMINISTIC.get(name) or (lambda x: _SEEDED[name][0](x, seed=3))
     traced = tf.function(fn, input_signature=_ANY)
     with pytest.raises(errors.InvalidArgumentError,
-                       match="'image' must be at least three-dimensional."):
+                       match=r"\[\\'image\\' must be at least three-dimensional\.\]"):
         traced(np.zeros((2, 2), np.float32))
 
 
