@@ -41,6 +41,8 @@ import os
 import sys
 import types
 
+from eagerflow._src.backend.tracebacks import filtered
+
 # Every declaration in import order: (object, module holding it, attribute or None, names).
 # The attribute is None for a function or class (found by its name in its module).
 EXPORTS = []
@@ -228,9 +230,11 @@ def _rebind(module, obj, wrapper, names):
 
 
 def wrapper_source(fn, factory="_export_factory", generic=False):
-    """The source of ``def factory(_export_fn, _export_dispatch, _export_symbolic)``, which
-    returns `fn`'s dispatch wrapper: a function of `fn`'s parameters (defaults are `fn`'s own,
-    set afterwards) that calls it and on `SymbolicCall` dispatches the call. With `generic`,
+    """The source of ``def factory(_export_fn, _export_dispatch, _export_symbolic,
+    _export_filtered)``, which returns `fn`'s dispatch wrapper: a function of `fn`'s
+    parameters (defaults are `fn`'s own, set afterwards) that calls it, on `SymbolicCall`
+    dispatches the call, and raises other errors with their tracebacks filtered
+    (`tracebacks.filtered`). With `generic`,
     the parameters are named g0, g1, ... (one source serves every signature of that shape);
     returns the source and {name in the source: parameter name}."""
     # The parameters, read off the code object (inspect.signature costs ~50x as much).
@@ -263,12 +267,14 @@ def wrapper_source(fn, factory="_export_factory", generic=False):
         params.append(f"**{local[star_star]}")
         call.append(f"**{local[star_star]}")
     arguments = ", ".join(f"{local[n]!r}: {local[n]}" for n in names)
-    source = (f"def {factory}(_export_fn, _export_dispatch, _export_symbolic):\n"
+    source = (f"def {factory}(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):\n"
               f"    def _export_wrapper({', '.join(params)}):\n"
               f"        try:\n"
               f"            return _export_fn({', '.join(call)})\n"
               f"        except _export_symbolic:\n"
               f"            return _export_dispatch(_export_wrapper, {{{arguments}}})\n"
+              f"        except Exception as _export_error:\n"
+              f"            raise _export_filtered(_export_error)\n"
               f"    return _export_wrapper\n")
     return source, {g: name for name, g in local.items()}
 
@@ -277,7 +283,7 @@ def _with_dispatch(fn, canonical):
     """`fn` with dispatch support: a wrapper of `fn`'s own signature (no packing of arguments,
     so that an ordinary call costs one plain call more)."""
     factory = (_GENERATED if _GENERATED is not None else _generated()).get(canonical)
-    wrapper = factory(fn, dispatch_call, SymbolicCall) if factory is not None else None
+    wrapper = factory(fn, dispatch_call, SymbolicCall, filtered) if factory is not None else None
     if wrapper is None or not _same_parameters(wrapper.__code__, fn.__code__):
         wrapper = _compiled_wrapper(fn)  # declared since tools/gen_api.py last ran
     wrapper.__defaults__ = fn.__defaults__
@@ -300,7 +306,7 @@ def _compiled_wrapper(fn):
         scope = {"__name__": __name__}
         exec(compile(source, filename, "exec"), scope)  # noqa: S102
         factory = _factories[source] = scope["_export_factory"]
-    wrapper = factory(fn, dispatch_call, SymbolicCall)
+    wrapper = factory(fn, dispatch_call, SymbolicCall, filtered)
     template = wrapper.__code__
     wrapper.__code__ = template.replace(
         co_varnames=tuple(real.get(v, v) for v in template.co_varnames),

@@ -14,6 +14,7 @@ import itertools
 import numpy as np
 
 from eagerflow._src import backend
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.dtypes import resource
 from eagerflow._src.core.tensor import EagerTensor
@@ -127,7 +128,10 @@ class ConcreteFunction:
         return tuple(v for v in self.variables if v.trainable)
 
     def __call__(self, *args, **kwargs):
-        return self.call_flat(binding.bind(self, args, kwargs))
+        try:
+            return self.call_flat(binding.bind(self, args, kwargs))
+        except Exception as e:
+            raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
 
     def call_flat(self, tensors):
         """Runs the graph on `tensors` (one per input placeholder, with each variable

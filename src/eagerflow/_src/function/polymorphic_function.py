@@ -19,6 +19,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.core import config, context, nest
 from eagerflow._src.core.dtypes import variant
@@ -109,10 +110,13 @@ class Function:
 
     # -- calling -------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if config.functions_run_eagerly():
-            return self._python_function(*args, **kwargs)
-        traces = len(self._reasons)
-        result = self._call(args, kwargs)
+        try:
+            if config.functions_run_eagerly():
+                return self._python_function(*args, **kwargs)
+            traces = len(self._reasons)
+            result = self._call(args, kwargs)
+        except Exception as e:
+            raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
         if context.executing_eagerly():  # (calls made while another function traces do not count)
             traced = len(self._reasons) != traces or self._traced_for_next_call
             self._traced_for_next_call = False

@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors, registry
@@ -419,25 +420,23 @@ def assert_proper_iterable(values):
         raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
 
 
-_TRACEBACK_FILTERING = [True]
-
 
 @export("debugging.is_traceback_filtering_enabled")
 def is_traceback_filtering_enabled():
     """Whether error tracebacks leave out the library's own frames (on by default)."""
-    return _TRACEBACK_FILTERING[0]
+    return tracebacks.enabled[0]
 
 
 @export("debugging.enable_traceback_filtering")
 def enable_traceback_filtering():
     """Turns traceback filtering on (see `is_traceback_filtering_enabled`)."""
-    _TRACEBACK_FILTERING[0] = True
+    tracebacks.enabled[0] = True
 
 
 @export("debugging.disable_traceback_filtering")
 def disable_traceback_filtering():
     """Turns traceback filtering off (see `is_traceback_filtering_enabled`)."""
-    _TRACEBACK_FILTERING[0] = False
+    tracebacks.enabled[0] = False
 
 
 _LOG_DEVICE_PLACEMENT = [False]

@@ -25,6 +25,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.autograph import conversion
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _dtypes
@@ -687,6 +688,12 @@ class Layer(Module):
             self._initial_weights = None
 
     def __call__(self, *args, **kwargs):
+        try:
+            return self._layer_call(*args, **kwargs)
+        except Exception as e:
+            raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
+
+    def _layer_call(self, *args, **kwargs):
         spec = _call_spec(type(self).call)
         if args:
             inputs, args = args[0], args[1:]

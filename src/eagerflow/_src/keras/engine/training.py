@@ -23,6 +23,7 @@ import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable
 from eagerflow._src.core import config as _config, errors, nest
@@ -686,6 +687,7 @@ class Model(Layer):
             metric.reset_state()
 
     # -- loops -----------------------------------------------------------------------
+    @tracebacks.filtering
     @session_steps.in_session
     @_compiled_trainable_state
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
@@ -785,6 +787,7 @@ class Model(Layer):
         callbacks.on_train_end(epoch_logs)
         return self.history
 
+    @tracebacks.filtering
     @session_steps.in_session
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, max_queue_size=10, workers=1,
@@ -847,6 +850,7 @@ class Model(Layer):
                                         max_queue_size=max_queue_size, workers=workers,
                                         model=self)
 
+    @tracebacks.filtering
     @session_steps.in_session
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
@@ -919,6 +923,7 @@ class Model(Layer):
                             workers=workers, use_multiprocessing=use_multiprocessing,
                             verbose=verbose, callbacks=callbacks)
 
+    @tracebacks.filtering
     @session_steps.in_session
     @_compiled_trainable_state
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
@@ -937,6 +942,7 @@ class Model(Layer):
             self.reset_metrics()
         return self._batch_result(logs, return_dict)
 
+    @tracebacks.filtering
     @session_steps.in_session
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
@@ -965,6 +971,7 @@ class Model(Layer):
         for metric in self.compiled_loss.metrics:
             metric.reset_state()
 
+    @tracebacks.filtering
     @session_steps.in_session
     def predict_on_batch(self, x):
         handler = data_adapter.DataHandler(x, single_batch=True)
