@@ -14,6 +14,8 @@ follow TF's interpreter.
 >>> interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
 array([0., 6.], dtype=float32)
 """
+import weakref
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -105,8 +107,20 @@ class _Subgraph:
             outs = [int(i) for i in op["outputs"]]
             results = self.operator(name, op, ins, outs)
             for i, r in zip(outs, results):
-                self.values[i] = np.asarray(r)
-                self.shapes[i] = np.asarray(self.values[i].shape, np.int32)
+                self.store(i, r)
+
+    def store(self, i, value):
+        """Writes `value` into tensor `i`'s buffer: in place while its shape stays (arrays
+        `Interpreter.tensor` handed out see it, as TFLite's views of its arena do), else
+        into a new buffer of the tensor's own (never shared with another tensor)."""
+        value = np.asarray(value)
+        current = self.values.get(i)
+        if current is not None and i not in self.constants and current.shape == value.shape \
+                and current.dtype == value.dtype:
+            np.copyto(current, value)
+        else:
+            self.values[i] = np.array(value)
+            self.shapes[i] = np.asarray(value.shape, np.int32)
 
     def quantized(self, i):
         """Whether tensor `i` holds quantized integers (int8/uint8/int16 with a scale)."""
@@ -182,6 +196,7 @@ class Interpreter:
             raise ValueError("The model is not a valid Flatbuffer buffer")
         self._subgraphs = {}
         self._main = self._subgraph(0)
+        self._views = []   # (weak references to what arrays from `tensor` are views of)
 
     def _subgraph(self, index):
         if index not in self._subgraphs:
@@ -192,13 +207,25 @@ class Interpreter:
 
     def allocate_tensors(self):
         """Makes room for every tensor (after the inputs' shapes last changed)."""
+        self._ensure_safe()
         self._main.allocate()
 
     def invoke(self):
         """Runs the model on the inputs set."""
+        self._ensure_safe()
         if self._main.values is None:
             raise RuntimeError("Invoke called on model that is not ready.")
         self._main.run()
+
+    def _ensure_safe(self):
+        """Raises TF's RuntimeError while an array `tensor` returned (or a slice of it) is
+        alive: running or reallocating could change what it shows."""
+        self._views = [v for v in self._views if v() is not None]
+        if self._views:
+            raise RuntimeError("There is at least 1 reference to internal data\n      in the "
+                               "interpreter in the form of a numpy array or slice. Be sure to"
+                               "\n      only hold the function returned from tensor() if you "
+                               "are using raw\n      data access.")
 
     def _check_index(self, index):
         n = len(self._main.tensors)
@@ -226,7 +253,7 @@ class Interpreter:
             if got != expected:
                 raise ValueError(f"Cannot set tensor: Dimension mismatch. Got {got} but "
                                  f"expected {expected} for dimension {d} of input {i}.")
-        sub.values[i] = value.copy()
+        sub.store(i, value)
 
     def get_tensor(self, tensor_index, subgraph_index=0):
         """A copy of the tensor `tensor_index`'s value."""
@@ -240,11 +267,21 @@ class Interpreter:
         """Resets variable tensors to their initial values (models here hold none)."""
 
     def tensor(self, tensor_index):
-        """A function returning the tensor `tensor_index`'s current value."""
-        return lambda: self.get_tensor(tensor_index)
+        """A function returning the tensor `tensor_index`'s buffer itself (not a copy): what
+        is written into the array returned for an input is what the next `invoke` reads, and
+        an array returned for an output holds the values of each later `invoke`."""
+        def buffer():
+            sub, i = self._main, self._check_index(tensor_index)
+            if sub.values is None or i not in sub.values:
+                raise ValueError("Tensor data is null. Run allocate_tensors() first")
+            view = _View(sub.values[i])
+            self._views.append(weakref.ref(view))
+            return np.asarray(view)
+        return buffer
 
     def resize_tensor_input(self, input_index, tensor_size, strict=False):
         """Gives the input `input_index` a new shape (effective at `allocate_tensors`)."""
+        self._ensure_safe()
         sub, i = self._main, self._check_index(input_index)
         size = np.asarray(tensor_size, np.int32)
         if strict:
@@ -307,7 +344,11 @@ class Interpreter:
     def get_signature_runner(self, signature_key=None):
         """A callable running the signature `signature_key` on keyword arrays."""
         signatures = self._signatures()
-        if signature_key is None and signatures:
+        if signature_key is None:
+            if len(signatures) != 1:
+                raise ValueError(f"SignatureDef signature_key is None and model has "
+                                 f"{len(signatures)} Signatures. None is only allowed when the "
+                                 f"model has 1 SignatureDef")
             signature_key = next(iter(signatures))
         if signature_key not in signatures:
             raise ValueError(f'Invalid signature_key provided: "{signature_key}".')
@@ -347,7 +388,7 @@ class SignatureRunner:
                     f"Cannot set tensor: Got value of type {_type_name(value.dtype)} but "
                     f"expected type {_type_name(sub.dtype(i))} for input {i}, name: "
                     f"{sub.tensors[i]['name']} ")
-            sub.values[i] = value.copy()
+            sub.store(i, value)
         sub.run()
         return {name: np.array(sub.values[i]) for name, i in self._outputs.items()}
 
@@ -358,6 +399,15 @@ class SignatureRunner:
     def get_output_details(self):
         """``{output name: details}``."""
         return {n: self._interpreter._details(self._sub, i) for n, i in self._outputs.items()}
+
+
+class _View:
+    """What an array `Interpreter.tensor` returns is a view of (alive while any view or
+    slice of it is)."""
+
+    def __init__(self, array):
+        self.__array_interface__ = array.__array_interface__
+        self.array = array
 
 
 def _type_name(dtype):
