@@ -136,12 +136,15 @@ def _batch_norm(sub, op):
         _normalized(sub, op)
         return
     values = [sub.value(t) for t in (scale, offset, mean, variance)]
-    if any(v is None for v in values) or op.attrs.get("data_format", "NHWC") != "NHWC":
+    layout = op.attrs.get("data_format", "NHWC")
+    if any(v is None for v in values) or layout not in ("NHWC", "NCHW"):
         raise ConversionError(op)
     scale, offset, mean, variance = values
     multiplier = (scale / np.sqrt(variance + np.float32(op.attrs["epsilon"]))).astype(np.float32)
     shift = (offset - mean * multiplier).astype(np.float32)
-    if _fold_scale(sub, x, op.outputs[0], multiplier, shift):
+    if layout == "NCHW":   # (channels first: the factors broadcast along the channel axis)
+        multiplier, shift = multiplier.reshape(-1, 1, 1), shift.reshape(-1, 1, 1)
+    elif _fold_scale(sub, x, op.outputs[0], multiplier, shift):
         return
     mid = sub.scratch(op.outputs[0], "_scaled")
     sub.emit("MUL", [sub.input(x), sub.const(multiplier, op.name + "/mul")], [mid], "MulOptions")

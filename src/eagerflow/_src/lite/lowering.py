@@ -202,6 +202,7 @@ class SubgraphBuilder:
         for n, t in enumerate(program.inputs):
             name = self.in_names[n]
             self.result(t, f"{self.key}_{name}:0" if self.key else name)
+        inputs = self.program_inputs()
         for op in program.operations:
             if op.type == "Placeholder":
                 continue
@@ -214,7 +215,7 @@ class SubgraphBuilder:
         outputs = []
         for n, t in enumerate(program.outputs):
             if id(t) not in self.index or self.index[id(t)] in outputs or \
-                    self.index[id(t)] in self.program_inputs():
+                    self.index[id(t)] in inputs:
                 # (an output that is a constant, an input or another output: copied)
                 src = self.input(t)
                 shape = np.int32([-1 if d is None else d for d in t.shape.as_list()])
@@ -226,7 +227,7 @@ class SubgraphBuilder:
             outputs.append(i)
         if self.model.float16:
             self._half_constants()
-        return self._pruned([self.index[id(t)] for t in program.inputs], outputs)
+        return self._pruned(inputs, outputs)
 
     def _half_constants(self):
         """Float constants stored as float16, DEQUANTIZE operators first making them float32
