@@ -9,9 +9,10 @@ import numpy as np
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
           "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
-          "resize": (6, 6, 3)}
-# models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
-FULL_INTEGER = {"cnn_int8"}
+          "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,)}
+# models quantized fully (int8 kernels): ``_int8`` int8 inputs and outputs and only int8
+# operators, ``_uint8`` uint8 inputs and outputs, ``_ptq`` float inputs and outputs
+FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq"}
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text", "transformer"}
 
@@ -69,6 +70,16 @@ def build(tf, name):
             L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
             L.MaxPooling2D(), L.Conv2D(4, 3, activation="relu6"), L.Flatten(),
             L.Dense(5), L.Softmax()])
+    if name == "mlp_uint8":
+        return tf.keras.Sequential([L.Dense(8, activation="relu", input_shape=(6,)),
+                                    L.Dense(3), L.Softmax()])
+    if name == "branches_ptq":  # (a concatenation's inputs share its parameters; sin: float)
+        inp = L.Input((5,), name="values")
+        a = L.Dense(4, activation="sigmoid")(inp)
+        b = L.Dense(4, activation="tanh")(inp)
+        c = L.Concatenate()([L.Add()([a, b]), L.Multiply()([a, b]), a])
+        d = L.Dense(3, name="scores")(c)
+        return tf.keras.Model(inp, [d, L.Lambda(lambda x: tf.sin(x), name="wave")(d)])
     if name == "text":
         return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
                                     L.GlobalAveragePooling1D(), L.Dropout(0.2),
@@ -118,13 +129,17 @@ def quantized_input(x, details):
 
 def configure(converter, name, tf):
     """Sets `converter`'s options for model `name` (by its suffix: ``_quant`` dynamic range,
-    ``_f16`` float16, ``_int8`` full integer)."""
-    if name.endswith(("_quant", "_f16", "_int8")):
+    ``_f16`` float16, ``_int8``, ``_uint8`` and ``_ptq`` full integer)."""
+    if name.endswith(("_quant", "_f16", "_int8", "_uint8", "_ptq")):
         converter.optimizations = [tf.lite.Optimize.DEFAULT]
     if name.endswith("_f16"):
         converter.target_spec.supported_types = [tf.float16]
     if name in FULL_INTEGER:
         converter.representative_dataset = lambda: iter(representative(name))
+    if name.endswith("_int8"):
         converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
         converter.inference_input_type = tf.int8
         converter.inference_output_type = tf.int8
+    if name.endswith("_uint8"):
+        converter.inference_input_type = tf.uint8
+        converter.inference_output_type = tf.uint8

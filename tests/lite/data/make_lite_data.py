@@ -7,7 +7,8 @@ its file, by signature output name). Then, for each ``ours_<name>.tflite`` here
 outputs on it into ``ours_<name>.npz``.
 
 Run from the project root with TensorFlow 2.x and tf_keras:
-``TF_USE_LEGACY_KERAS=1 python tests/lite/data/make_lite_data.py``.
+``TF_USE_LEGACY_KERAS=1 python tests/lite/data/make_lite_data.py [names...]`` (default:
+every model).
 """
 import os
 import sys
@@ -26,8 +27,8 @@ def run(content, x):
     return runner(**{name: models.quantized_input(x, details)})
 
 
-def main():
-    for name in models.INPUTS:
+def main(names):
+    for name in names:
         tf.keras.backend.clear_session()
         model = models.build(tf, name)
         w = models.weights(model)
@@ -51,4 +52,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or list(models.INPUTS))

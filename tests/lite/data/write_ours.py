@@ -2,7 +2,8 @@
 ``make_lite_data.py`` recorded, as ``ours_<name>.tflite`` (that script then records
 TensorFlow's interpreter's results on them).
 
-Run from the project root: ``PYTHONPATH=src python tests/lite/data/write_ours.py``.
+Run from the project root: ``PYTHONPATH=src python tests/lite/data/write_ours.py [names...]``
+(default: every model).
 """
 import os
 import sys
@@ -31,6 +32,6 @@ def converted(name):
 
 
 if __name__ == "__main__":
-    for name in sorted(set(models.INPUTS) - models.FULL_INTEGER):
+    for name in sys.argv[1:] or sorted(models.INPUTS):
         with open(os.path.join(HERE, f"ours_{name}.tflite"), "wb") as f:
             f.write(converted(name))

@@ -27,6 +27,8 @@ _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_M
 _RUNS = frozenset(KERNELS).union({"QUANTIZE"})
 # (operators whose int8 weights TFLite multiplies by quantized inputs, per channel)
 _HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
+# (operators of two int8 inputs computed in integers, as TFLite's kernels)
+_INTEGER_BINARY = frozenset({"ADD", "SUB", "MUL"})
 
 
 def _quantization(tensor):
@@ -135,10 +137,16 @@ class _Subgraph:
             x = raw[0]
             return [quantized.dequantize(x, self.tensors[ins[0]], _axis(self.tensors[ins[0]]))
                     if self.quantized(ins[0]) else x.astype(out_types[0])]
+        if name == "QUANTIZE" and self.quantized(ins[0]):   # (a requantization)
+            return [quantized.requantize(raw[0], self.tensors[ins[0]], self.tensors[outs[0]],
+                                         out_types[0])]
         if name == "QUANTIZE":
-            x = quantized.dequantize(raw[0], self.tensors[ins[0]]) if self.quantized(ins[0]) \
-                else raw[0]
-            return [quantized.quantize(x, self.tensors[outs[0]], out_types[0])]
+            return [quantized.quantize(raw[0], self.tensors[outs[0]], out_types[0])]
+        if name in _INTEGER_BINARY and all(self.quantized(i) for i in ins + outs) and \
+                np.dtype(out_types[0]).itemsize == 1:
+            return [quantized.integer_binary(name, raw[0], raw[1],
+                                             [self.tensors[i] for i in ins], options,
+                                             self.tensors[outs[0]], out_types[0])]
         if name in _HYBRID_KERNELS and self.quantized(ins[0]) and self.quantized(outs[0]):
             return [quantized.integer_kernel(name, raw, [self.tensors[i] for i in ins[:2]],
                                              options, self.tensors[outs[0]], out_types[0])]

@@ -64,21 +64,22 @@ class ModelBuilder:
                     "signature_key": key, "subgraph_index": n})
         model = {"version": schema.SCHEMA_VERSION, "operator_codes": self.codes,
                  "subgraphs": subgraphs, "description": "MLIR Converted.",
-                 "buffers": self._used_buffers(subgraphs)}
+                 "buffers": used_buffers(self.buffers, subgraphs)}
         if signature_defs:
             model["signature_defs"] = signature_defs
         return schema.write_model(model)
 
 
-    def _used_buffers(self, subgraphs):
-        """The buffers some tensor reads (the empty one first), tensors renumbered to them:
-        constants that folding or float16 storage replaced are left out."""
-        used = sorted({t["buffer"] for sub in subgraphs for t in sub["tensors"]} - {0})
-        new = {old: n + 1 for n, old in enumerate(used)}
-        for sub in subgraphs:
-            for t in sub["tensors"]:
-                t["buffer"] = new.get(t["buffer"], 0)
-        return [{}] + [self.buffers[old] for old in used]
+def used_buffers(buffers, subgraphs):
+    """The `buffers` some tensor of `subgraphs` reads (the empty one first), tensors
+    renumbered to them: constants that folding, float16 storage or quantization replaced
+    are left out."""
+    used = sorted({int(t["buffer"]) for sub in subgraphs for t in sub["tensors"]} - {0})
+    new = {old: n + 1 for n, old in enumerate(used)}
+    for sub in subgraphs:
+        for t in sub["tensors"]:
+            t["buffer"] = new.get(int(t["buffer"]), 0)
+    return [{}] + [buffers[old] for old in used]
 
 
 def _frozen(op):

@@ -1,9 +1,10 @@
 """Integer (int8 / uint8) kernels of fully quantized TFLite models.
 
-Convolutions and dense layers follow TFLite's reference integer kernels bit
-for bit: int32 sums of ``(input - input zero point) * weights`` plus the int32
-bias, rescaled by a fixed-point multiplier (`quantize_multiplier`), shifted to
-the output zero point and clamped to the fused activation's range. Other
+Convolutions, dense layers, additions, products and requantizations follow
+the integer kernels TF's interpreter runs (XNNPACK's, by default) bit for bit:
+int32 sums of ``(input - input zero point) * weights`` plus the int32 bias,
+rescaled by the float32 ratio of the scales (`fp32_requantize`), shifted to the
+output zero point and clamped to the fused activation's range. Other
 operators on quantized tensors run on their real values (dequantized, the
 float kernel, quantized again): the same numbers to within one quantization
 step.
@@ -42,21 +43,20 @@ def _round(x):
 
 
 def multiply_by_quantized_multiplier(x, multiplier, shift):
-    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded as gemmlowp rounds
-    (a saturating rounding doubling high multiply, then a rounding right shift)."""
+    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded once (half up), as
+    TensorFlow's TFLite builds round (``TFLITE_SINGLE_ROUNDING``)."""
     x = np.asarray(x, np.int64)
-    multiplier = np.asarray(multiplier, np.int64)
-    shift = np.asarray(shift, np.int64)
-    x = x * (np.int64(1) << np.maximum(shift, 0))
-    product = x * multiplier
-    nudge = np.where(product >= 0, np.int64(1 << 30), np.int64(1 - (1 << 30)))
-    total = product + nudge
-    high = np.where(total >= 0, total // (1 << 31), -((-total) // (1 << 31)))  # (truncates)
-    exponent = np.maximum(-shift, 0)
-    mask = (np.int64(1) << exponent) - 1
-    remainder = high & mask
-    threshold = (mask >> 1) + (high < 0)
-    return (high >> exponent) + (remainder > threshold)
+    total = 31 - np.asarray(shift, np.int64)
+    product = x * np.asarray(multiplier, np.int64) + (np.int64(1) << (total - 1))
+    return product >> total
+
+
+def fp32_requantize(acc, scale):
+    """int32 sums `acc` times float32 `scale`, rounded half to even: how XNNPACK (the
+    kernels TF's interpreter delegates int8 convolutions, dense layers and products to)
+    rescales them."""
+    scaled = acc.astype(np.float32) * np.asarray(scale, np.float32)
+    return np.rint(np.clip(scaled, -2.0 ** 31, 2.0 ** 31 - 128)).astype(np.int64)
 
 
 def params(tensor):
@@ -125,11 +125,51 @@ def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
         acc = acc + bias.astype(np.int64)
     channels = acc.shape[-1]
     scales = np.broadcast_to(w_scales, (channels,)) if len(w_scales) else np.ones(channels)
-    pairs = [quantize_multiplier(float(np.float64(in_scale[0]) * np.float64(s) /
-                                       np.float64(out_scale[0]))) for s in scales]
-    multipliers = np.array([p[0] for p in pairs], np.int64)
-    shifts = np.array([p[1] for p in pairs], np.int64)
-    out = multiply_by_quantized_multiplier(acc, multipliers, shifts) + int(out_zero[0])
+    out = fp32_requantize(acc, in_scale[0] * scales.astype(np.float32) / out_scale[0]) + \
+        int(out_zero[0])
     lo, hi = _activation_range(options.get("fused_activation_function", 0), out_scale[0],
                                int(out_zero[0]), out_dtype)
     return np.clip(out, lo, hi).astype(out_dtype)
+
+
+def _rescale(x, real):
+    """int64 `x` times the positive real `real`, as TFLite's integer kernels multiply."""
+    multiplier, shift = quantize_multiplier(real)
+    return multiply_by_quantized_multiplier(x, multiplier, shift)
+
+
+def requantize(q, in_tensor, out_tensor, out_dtype):
+    """QUANTIZE of quantized integers `q` to another scale or zero point, as TF's
+    interpreter computes it (through XNNPACK, by default): the ratio of the scales as a
+    multiplier of 8 fractional bits, rounded half up."""
+    (s_in,), (z_in,) = params(in_tensor)
+    (s_out,), (z_out,) = params(out_tensor)
+    ratio = np.float32(s_in) / np.float32(s_out)
+    lo, hi = _RANGES[np.dtype(out_dtype)]
+    if not 1 / 256 <= ratio <= 128:   # (beyond XNNPACK's range: TFLite's own kernel)
+        out = _rescale(q.astype(np.int64) - z_in, float(np.float64(s_in) / np.float64(s_out)))
+        return np.clip(out + z_out, lo, hi).astype(out_dtype)
+    multiplier = int(np.rint(np.float32(256) * ratio))
+    out = ((q.astype(np.int64) - z_in) * multiplier + 128) >> 8
+    return np.clip(out + z_out, lo, hi).astype(out_dtype)
+
+
+def integer_binary(name, a, b, tensors, options, out_tensor, out_dtype):
+    """ADD, SUB or MUL of int8 (uint8) tensors: sums of inputs scaled to twice the larger
+    input scale (20 bits up) as TFLite's kernels add, products of the inputs less their
+    zero points rescaled in float32 (`fp32_requantize`)."""
+    (sa,), (za,) = params(tensors[0])
+    (sb,), (zb,) = params(tensors[1])
+    (so,), (zo,) = params(out_tensor)
+    a, b = a.astype(np.int64) - za, b.astype(np.int64) - zb
+    if name == "MUL":
+        out = fp32_requantize(a * b, np.float32(sa) * np.float32(sb) / np.float32(so))
+    else:
+        left = 20
+        twice = 2 * max(float(sa), float(sb))
+        a = _rescale(a << left, float(sa) / twice)
+        b = _rescale(b << left, float(sb) / twice)
+        out = _rescale(a + b if name == "ADD" else a - b, twice / ((1 << left) * float(so)))
+    lo, hi = _activation_range(options.get("fused_activation_function", 0), so, int(zo),
+                               out_dtype)
+    return np.clip(out + zo, lo, hi).astype(out_dtype)
