@@ -13,6 +13,9 @@ INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48
 # models quantized fully (int8 kernels): ``_int8`` int8 inputs and outputs and only int8
 # operators, ``_uint8`` uint8 inputs and outputs, ``_ptq`` float inputs and outputs
 FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq"}
+# recurrent models, converted from a function of batch 1 (as TF's converter needs for
+# Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
+RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3)}
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text", "transformer"}
 
@@ -94,6 +97,40 @@ def build(tf, name):
         a = L.UpSampling2D()(a)
         return tf.keras.Model(inp, L.Conv2DTranspose(2, 3, strides=2, padding="same")(a))
     raise ValueError(name)
+
+
+def build_recurrent(tf, name):
+    """The recurrent Keras model `name` (see `RECURRENT`)."""
+    L = tf.keras.layers
+    if name == "lstm":
+        return tf.keras.Sequential([L.LSTM(3, input_shape=RECURRENT[name])])
+    if name == "lstm_seq":
+        return tf.keras.Sequential([L.LSTM(4, return_sequences=True,
+                                           input_shape=RECURRENT[name]), L.Dense(2)])
+    raise ValueError(name)
+
+
+def recurrent_converter(tf, model, name):
+    """A converter of `model`'s function of one sequence (batch 1)."""
+    fn = tf.function(lambda x: model(x))
+    spec = tf.TensorSpec((1,) + RECURRENT[name], tf.float32)
+    return tf.lite.TFLiteConverter.from_concrete_functions([fn.get_concrete_function(spec)],
+                                                           model)
+
+
+def run_twice(interpreter, x):
+    """The output of two invokes on `x` (the second from the state the first left), and of
+    a third after `reset_all_variables`."""
+    interpreter.allocate_tensors()
+    index = interpreter.get_output_details()[0]["index"]
+    outputs = []
+    for reset in (False, False, True):
+        if reset:
+            interpreter.reset_all_variables()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+        interpreter.invoke()
+        outputs.append(interpreter.get_tensor(index))
+    return outputs
 
 
 def weights(model, seed=0):

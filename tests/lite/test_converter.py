@@ -497,3 +497,30 @@ def test_full_integer_operators_as_tf_writes_them():
         theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, f"{name}.tflite"))
         assert [op["op_name"] for op in ours._get_ops_details()] == \
             [op["op_name"] for op in theirs._get_ops_details()]
+
+
+@pytest.mark.parametrize("name", sorted(models.RECURRENT))
+def test_keras_lstm_converts_to_tfs_fused_operator(name):
+    content = _write_ours().converted(name)
+    interpreter = tf.lite.Interpreter(model_content=content)
+    ops = [op["op_name"] for op in interpreter._get_ops_details()]
+    assert ops[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
+    assert ops == [op["op_name"] for op in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()][:1] + ops[1:]
+    states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
+              if d["is_variable"]]
+    assert len(states) == 2
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    ours = np.load(os.path.join(DATA, f"ours_{name}.npz"))   # (TF's interpreter, our file)
+    for value, key in zip(models.run_twice(interpreter, data["x"]),
+                          ("first", "second", "reset")):
+        np.testing.assert_allclose(value, data[key], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(value, ours[key], rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_of_unknown_batch_fails_to_convert():
+    # (its state tensors need a batch size, as TF's converter needs one)
+    model = tf.keras.Sequential([tf.keras.layers.LSTM(2, input_shape=(3, 2))])
+    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+        tf.lite.TFLiteConverter.from_keras_model(model).convert()
+    assert type(info.value).__name__ == "ConverterError"

@@ -213,3 +213,17 @@ def test_signature_runner_without_key_needs_exactly_one_signature():
                                          "Signatures. None is only allowed when the model has "
                                          "1 SignatureDef$"):
         _doubling().get_signature_runner()
+
+
+@pytest.mark.parametrize("name", sorted(models.RECURRENT))
+def test_tf_lstm_files_carry_their_state_across_invokes(name):
+    # TF's UNIDIRECTIONAL_SEQUENCE_LSTM keeps its output and cell state in variable
+    # tensors: a second invoke goes on from the first's state; reset_all_variables zeroes it
+    data = recorded(name)
+    interpreter = tf.lite.Interpreter(model_path=path(name))
+    assert [op["op_name"] for op in interpreter._get_ops_details()][0] == \
+        "UNIDIRECTIONAL_SEQUENCE_LSTM"
+    got = models.run_twice(interpreter, data["x"])
+    for value, key in zip(got, ("first", "second", "reset")):
+        np.testing.assert_allclose(value, data[key], rtol=1e-5, atol=1e-6)
+    assert not np.allclose(data["first"], data["second"])

@@ -60,12 +60,16 @@ class _Subgraph:
                     f"An older version of this builtin might be supported. Are you using an "
                     f"old TFLite binary with a newer model?\nRegistration failed.\n")
         buffers = model["buffers"] or []
-        self.constants = {}
+        self.constants, self.variables = {}, {}
         for i, t in enumerate(self.tensors):
             data = buffers[t["buffer"]]["data"] if t["buffer"] < len(buffers) else None
             if data is not None and len(data):
-                self.constants[i] = np.frombuffer(data, self.dtype(i)).reshape(
+                value = np.frombuffer(data, self.dtype(i)).reshape(
                     [int(d) for d in self.file_shape(i)])
+                (self.variables if t.get("is_variable") else self.constants)[i] = value
+            elif t.get("is_variable"):   # (a state an operator updates: zeros at first)
+                self.variables[i] = np.zeros([int(d) for d in self.file_shape(i)],
+                                             self.dtype(i))
         self.shapes = [np.asarray(self.file_shape(i), np.int32) for i in range(len(self.tensors))]
         self.values = None
         self.resized = False
@@ -87,6 +91,7 @@ class _Subgraph:
                                    f"instructions: https://www.tensorflow.org/lite/guide/"
                                    f"ops_custom \nNode number {n} ({name}) failed to prepare.\n")
         self.values = dict(self.constants)
+        self.reset_variables()
         for i in self.inputs:
             if i not in self.values:
                 self.values[i] = np.zeros(self.shapes[i], self.dtype(i))
@@ -96,6 +101,10 @@ class _Subgraph:
         for i in range(len(self.tensors)):
             if i not in self.values and self.tensors[i]["type"] in schema.TENSOR_TYPES:
                 self.values[i] = np.zeros(self.shapes[i], self.dtype(i))
+
+    def reset_variables(self):
+        for i, value in self.variables.items():
+            self.values[i] = np.array(value)
 
     def hybrid(self, op):
         """Whether `op` multiplies float inputs by int8 constant weights."""
@@ -110,6 +119,10 @@ class _Subgraph:
             results = self.operator(name, op, ins, outs)
             for i, r in zip(outs, results):
                 self.store(i, r)
+            if name == "UNIDIRECTIONAL_SEQUENCE_LSTM":   # (its new state, for the next run)
+                for i, r in zip([ins[n] for n in kernels.LSTM_STATE], results[len(outs):]):
+                    if i >= 0:
+                        self.store(i, r)
 
     def store(self, i, value):
         """Writes `value` into tensor `i`'s buffer: in place while its shape stays (arrays
@@ -272,7 +285,10 @@ class Interpreter:
         return value[()] if value.ndim == 0 else value   # (a scalar as a NumPy scalar)
 
     def reset_all_variables(self):
-        """Resets variable tensors to their initial values (models here hold none)."""
+        """Resets variable tensors (the states of LSTM operators, which each `invoke`
+        carries on from the last) to their initial values."""
+        if self._main.values is not None:
+            self._main.reset_variables()
 
     def tensor(self, tensor_index):
         """A function returning the tensor `tensor_index`'s buffer itself (not a copy): what

@@ -393,6 +393,60 @@ def _strided_slice(inputs, options, out_types):
     return [np.array(x[tuple(index)])]
 
 
+# the inputs of UNIDIRECTIONAL_SEQUENCE_LSTM that are its state, which it updates in place
+LSTM_STATE = (18, 19)
+
+
+@_kernel("UNIDIRECTIONAL_SEQUENCE_LSTM")
+def _sequence_lstm(inputs, options, out_types):
+    """TFLite's float LSTM over a sequence: gates ``i, f, o = sigmoid(...)`` and cell input
+    ``g = act(...)`` from the input and the previous output (plus peepholes of the cell
+    when given; ``i = 1 - f`` without input gate weights), ``c = f * c + i * g`` (clipped
+    to `cell_clip`), ``h = o * act(c)`` (projected and clipped to `proj_clip` when
+    given). Returns the outputs of every step, then the last output and cell state (the
+    variable inputs 18 and 19, which the interpreter updates)."""
+    x = inputs[0]
+    (w_i, w_f, w_c, w_o), (r_i, r_f, r_c, r_o) = inputs[1:5], inputs[5:9]
+    (p_i, p_f, p_o), (b_i, b_f, b_c, b_o) = inputs[9:12], inputs[12:16]
+    projection, projection_bias = inputs[16:18]
+    h, c = (np.array(v, np.float32) for v in inputs[18:20])
+    if any(v is not None for v in inputs[20:24]):
+        raise RuntimeError("UNIDIRECTIONAL_SEQUENCE_LSTM with layer normalization is not "
+                           "supported.")
+    act = _act(options)
+    cell_clip, proj_clip = options.get("cell_clip", 0.0), options.get("proj_clip", 0.0)
+    steps = x if options.get("time_major") else np.swapaxes(x, 0, 1)
+
+    def gate(w, r, b, peephole, cell):
+        z = step @ w.T + h @ r.T + (b if b is not None else 0)
+        if peephole is not None:
+            z = z + cell * peephole
+        return z
+
+    outputs = []
+    for step in steps:
+        f = _sigmoid(gate(w_f, r_f, b_f, p_f, c))
+        i = 1 - f if w_i is None else _sigmoid(gate(w_i, r_i, b_i, p_i, c))
+        g = activate(gate(w_c, r_c, b_c, None, c).astype(np.float32), act)
+        c = (f * c + i * g).astype(np.float32)
+        if cell_clip > 0:
+            c = np.clip(c, -cell_clip, cell_clip)
+        o = _sigmoid(gate(w_o, r_o, b_o, p_o, c))
+        h = (o * activate(c, act)).astype(np.float32)
+        if projection is not None:
+            h = h @ projection.T + (projection_bias if projection_bias is not None else 0)
+            if proj_clip > 0:
+                h = np.clip(h, -proj_clip, proj_clip)
+            h = h.astype(np.float32)
+        outputs.append(h)
+    out = np.stack(outputs) if options.get("time_major") else np.stack(outputs, axis=1)
+    return [out.astype(out_types[0]), h, c]
+
+
+def _sigmoid(z):
+    return (1 / (1 + np.exp(-z.astype(np.float64)))).astype(np.float32)
+
+
 @_kernel("DEQUANTIZE")
 def _dequantize(inputs, options, out_types):
     return [inputs[0].astype(out_types[0])]  # (quantized inputs are dequantized on reading)

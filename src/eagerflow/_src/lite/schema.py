@@ -104,6 +104,11 @@ _OPTIONS = {
     "BatchMatMulOptions": (101, [("adj_x", "bool", False), ("adj_y", "bool", False),
                                  ("asymmetric_quantize_inputs", "bool", False)]),
     "GeluOptions": (116, [("approximate", "bool", False)]),
+    "UnidirectionalSequenceLSTMOptions": (71, [_ACT, ("cell_clip", "f32", 0.0),
+                                               ("proj_clip", "f32", 0.0),
+                                               ("time_major", "bool", False),
+                                               ("asymmetric_quantize_inputs", "bool", False),
+                                               ("diagonal_recurrent_tensors", "bool", False)]),
 }
 TABLES.update({name: fields for name, (_, fields) in _OPTIONS.items()})
 OPTION_TABLES = {number: name for name, (number, _) in _OPTIONS.items()}
@@ -115,6 +120,7 @@ OPERATORS = {
     "MUL": 18, "RELU": 19, "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22,
     "RESIZE_BILINEAR": 23, "SOFTMAX": 25, "TANH": 28, "PAD": 34, "GATHER": 36, "TRANSPOSE": 39,
     "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47,
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": 44,
     "SPLIT": 49, "LOG_SOFTMAX": 50, "CAST": 53, "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57,
     "LESS": 58, "NEG": 59, "GREATER": 61, "GREATER_EQUAL": 62, "LESS_EQUAL": 63, "SELECT": 64,
     "SLICE": 65, "SIN": 66, "TRANSPOSE_CONV": 67, "TILE": 69, "EXPAND_DIMS": 70, "EQUAL": 71,
