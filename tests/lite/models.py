@@ -15,7 +15,9 @@ INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48
 FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq"}
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
-RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3)}
+RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2)}
+# (TF writes GRUs and simple RNNs as WHILE loops; eagerflow's converter does not convert them)
+RECURRENT_CONVERTED = {"lstm", "lstm_seq"}
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text", "transformer"}
 
@@ -107,6 +109,11 @@ def build_recurrent(tf, name):
     if name == "lstm_seq":
         return tf.keras.Sequential([L.LSTM(4, return_sequences=True,
                                            input_shape=RECURRENT[name]), L.Dense(2)])
+    if name == "gru":
+        return tf.keras.Sequential([L.GRU(3, input_shape=RECURRENT[name])])
+    if name == "simple_rnn":
+        return tf.keras.Sequential([L.SimpleRNN(3, return_sequences=True,
+                                                input_shape=RECURRENT[name])])
     raise ValueError(name)
 
 

@@ -499,7 +499,7 @@ def test_full_integer_operators_as_tf_writes_them():
             [op["op_name"] for op in theirs._get_ops_details()]
 
 
-@pytest.mark.parametrize("name", sorted(models.RECURRENT))
+@pytest.mark.parametrize("name", sorted(models.RECURRENT_CONVERTED))
 def test_keras_lstm_converts_to_tfs_fused_operator(name):
     content = _write_ours().converted(name)
     interpreter = tf.lite.Interpreter(model_content=content)

@@ -24,7 +24,7 @@ from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
 # (what runs: the float kernels, and QUANTIZE, which needs its output's parameters)
-_RUNS = frozenset(KERNELS).union({"QUANTIZE"})
+_RUNS = frozenset(KERNELS).union({"QUANTIZE", "WHILE"})
 # (operators whose int8 weights TFLite multiplies by quantized inputs, per channel)
 _HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
 # (operators of two int8 inputs computed in integers, as TFLite's kernels)
@@ -45,6 +45,7 @@ class _Subgraph:
     """One subgraph's tensors, their current shapes and values, and its operators."""
 
     def __init__(self, model, index):
+        self.model, self.called = model, {}   # (subgraphs WHILE calls, by index)
         sub = model["subgraphs"][index]
         self.tensors = sub["tensors"] or []
         self.inputs = [int(i) for i in (sub["inputs"] if sub["inputs"] is not None else [])]
@@ -106,6 +107,22 @@ class _Subgraph:
         for i, value in self.variables.items():
             self.values[i] = np.array(value)
 
+    def call(self, arrays):
+        """The outputs of this subgraph run on input `arrays` (as WHILE runs its condition
+        and body)."""
+        self.values = dict(self.constants)
+        self.reset_variables()
+        for i, a in zip(self.inputs, arrays):
+            self.values[i] = np.array(a)
+            self.shapes[i] = np.asarray(np.shape(a), np.int32)
+        self.run()
+        return [np.array(self.values[i]) for i in self.outputs]
+
+    def subgraph(self, index):
+        if index not in self.called:
+            self.called[index] = _Subgraph(self.model, index)
+        return self.called[index]
+
     def hybrid(self, op):
         """Whether `op` multiplies float inputs by int8 constant weights."""
         w = int(op["inputs"][1])
@@ -146,6 +163,12 @@ class _Subgraph:
         values, options = self.values, op["builtin_options"] or {}
         raw = [values[i] if i >= 0 else None for i in ins]
         out_types = [self.dtype(i) for i in outs]
+        if name == "WHILE":   # (the body on the loop values while the condition holds)
+            cond = self.subgraph(options["cond_subgraph_index"])
+            body = self.subgraph(options["body_subgraph_index"])
+            while bool(np.ravel(cond.call(raw)[0])[0]):
+                raw = body.call(raw)
+            return raw
         if name == "DEQUANTIZE":
             x = raw[0]
             return [quantized.dequantize(x, self.tensors[ins[0]], _axis(self.tensors[ins[0]]))
