@@ -524,3 +524,26 @@ def test_lstm_of_unknown_batch_fails_to_convert():
     with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
         tf.lite.TFLiteConverter.from_keras_model(model).convert()
     assert type(info.value).__name__ == "ConverterError"
+
+
+def test_full_integer_resize_keeps_its_input_parameters():
+    # (TF's interpreter delegates int8 RESIZE_BILINEAR only with the same parameters in and
+    # out, as TF's quantizer gives it)
+    model = tf.keras.Sequential([tf.keras.layers.Resizing(5, 5, input_shape=(3, 3, 2)),
+                                 tf.keras.layers.Conv2D(2, 3)])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    rng = np.random.RandomState(0)
+    converter.representative_dataset = lambda: iter(
+        [[rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32)] for _ in range(4)])
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    (resize,) = [op for op in interpreter._get_ops_details()
+                 if op["op_name"] == "RESIZE_BILINEAR"]
+    assert details[int(resize["inputs"][0])]["quantization"] == \
+        details[int(resize["outputs"][0])]["quantization"] != (0.0, 0)
+    x = rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32)
+    (got,) = interpreter.get_signature_runner()(
+        **{next(iter(interpreter.get_signature_list()["serving_default"]["inputs"])): x}
+    ).values()
+    np.testing.assert_allclose(got, model(x).numpy(), atol=0.05)

@@ -39,6 +39,7 @@ _FIXED = {"SOFTMAX": (1 / 256, -128), "LOGISTIC": (1 / 256, -128), "TANH": (1 / 
 _SAME = {"MAX_POOL_2D": 0, "AVERAGE_POOL_2D": 0, "RESHAPE": 0, "SQUEEZE": 0,
          "EXPAND_DIMS": 0, "TRANSPOSE": 0, "STRIDED_SLICE": 0, "SLICE": 0, "PAD": 0,
          "GATHER": 0, "SPLIT": 1, "SPLIT_V": 0, "TILE": 0, "RESIZE_NEAREST_NEIGHBOR": 0,
+         "RESIZE_BILINEAR": 0,
          "REDUCE_MAX": 0, "REDUCE_MIN": 0, "PACK": 0}
 _FLOAT = schema.TYPE_NUMBERS[np.dtype(np.float32)]
 _I8, _U8, _I32 = (schema.TYPE_NUMBERS[np.dtype(t)] for t in (np.int8, np.uint8, np.int32))
