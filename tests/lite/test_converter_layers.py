@@ -37,6 +37,11 @@ CASES = {   # model -> TF's operators
                  ["EXP", "ADD", "LOG"]),
     "softsign": (lambda: tf.keras.Sequential([L.Activation("softsign", input_shape=(6,))]),
                  ["ABS", "ADD", "DIV"]),
+    "conv3d": (lambda: tf.keras.Sequential([L.Conv3D(2, 2, input_shape=(3, 3, 3, 1))]),
+               ["CONV_3D", "ADD"]),
+    "conv3d_strided": (lambda: tf.keras.Sequential([
+        L.Conv3D(2, (2, 1, 2), strides=(1, 2, 1), padding="same", input_shape=(3, 4, 3, 2))]),
+        ["CONV_3D", "ADD"]),
 }
 
 

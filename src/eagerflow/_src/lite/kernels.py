@@ -177,6 +177,17 @@ def _biased(y, b, options, out_types):
     return activate(y.astype(out_types[0], copy=False), _act(options))
 
 
+@_kernel("CONV_3D")
+def _conv_3d(inputs, options, out_types):
+    x, w, b = (inputs + [None])[:3]   # (filters DHWIO, as TF's)
+    strides = [1, options["stride_d"], options["stride_h"], options["stride_w"], 1]
+    dilations = [1, options.get("dilation_d_factor", 1), options.get("dilation_h_factor", 1),
+                 options.get("dilation_w_factor", 1), 1]
+    y = conv_ops.conv3d(x, w, strides, _PADDING[options["padding"]],
+                        dilations=dilations).numpy()
+    return [_biased(y, b, options, out_types)]
+
+
 @_kernel("TRANSPOSE_CONV")
 def _transpose_conv(inputs, options, out_types):
     shape, w, x, b = (inputs + [None])[:4]

@@ -124,6 +124,21 @@ def _conv2d(sub, op):
         "CONV_2D", ins, [out], "Conv2DOptions", fused_activation_function=act, **options))
 
 
+@rule("Conv3D")
+def _conv3d(sub, op):
+    x, f = op.inputs
+    w = sub.value(f)
+    strides, dilations = op.attrs["strides"], op.attrs.get("dilations") or (1,) * 5
+    if w is None or op.attrs.get("data_format", "NDHWC") != "NDHWC":
+        raise ConversionError(op)
+    sub.emit("CONV_3D", [sub.input(x), sub.const(w, op.name + "/filter"), -1],
+             [sub.result(op.outputs[0])], "Conv3DOptions",
+             padding=schema.PADDING[op.attrs["padding"]], stride_d=int(strides[1]),
+             stride_h=int(strides[2]), stride_w=int(strides[3]),
+             dilation_d_factor=int(dilations[1]), dilation_h_factor=int(dilations[2]),
+             dilation_w_factor=int(dilations[3]))
+
+
 @rule("DepthwiseConv2dNative")
 def _depthwise(sub, op):
     x, f = op.inputs

@@ -104,6 +104,10 @@ _OPTIONS = {
     "BatchMatMulOptions": (101, [("adj_x", "bool", False), ("adj_y", "bool", False),
                                  ("asymmetric_quantize_inputs", "bool", False)]),
     "GeluOptions": (116, [("approximate", "bool", False)]),
+    "Conv3DOptions": (106, [("padding", "i8", 0), ("stride_d", "i32", 0),
+                            ("stride_w", "i32", 0), ("stride_h", "i32", 0), _ACT,
+                            ("dilation_d_factor", "i32", 1), ("dilation_w_factor", "i32", 1),
+                            ("dilation_h_factor", "i32", 1)]),
     "WhileOptions": (93, [("cond_subgraph_index", "i32", 0),
                           ("body_subgraph_index", "i32", 0)]),
     "UnidirectionalSequenceLSTMOptions": (71, [_ACT, ("cell_clip", "f32", 0.0),
@@ -132,7 +136,7 @@ OPERATORS = {
     "FILL": 94, "FLOOR_MOD": 95, "RESIZE_NEAREST_NEIGHBOR": 97, "LEAKY_RELU": 98,
     "SQUARED_DIFFERENCE": 99, "ABS": 101, "SPLIT_V": 102, "CEIL": 104, "COS": 108, "ELU": 111,
     "QUANTIZE": 114, "ROUND": 116, "HARD_SWISH": 117, "SELECT_V2": 123, "BATCH_MATMUL": 126,
-    "WHILE": 119, "GELU": 150, "SIGN": 158,
+    "WHILE": 119, "CONV_3D": 132, "GELU": 150, "SIGN": 158,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
 OPERATORS_CUSTOM = 32
