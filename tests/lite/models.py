@@ -9,21 +9,27 @@ import numpy as np
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
           "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
-          "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,)}
+          "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,),
+          "transformer_ptq": (6,), "upsample_ptq": (5, 5, 4)}
+# models quantized fully from another's layers (TF's files only run here: TF's quantizer
+# writes int8 BATCH_MATMUL and TRANSPOSE_CONV, which eagerflow's leaves in float)
+QUANTIZED_FROM = {"transformer_ptq": "transformer", "upsample_ptq": "upsample"}
 # models quantized fully (int8 kernels): ``_int8`` int8 inputs and outputs and only int8
 # operators, ``_uint8`` uint8 inputs and outputs, ``_ptq`` float inputs and outputs
-FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq"}
+FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq", "transformer_ptq", "upsample_ptq"}
+CONVERTED_FULL_INTEGER = FULL_INTEGER - set(QUANTIZED_FROM)
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
 RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2)}
 # (TF writes GRUs and simple RNNs as WHILE loops; eagerflow's converter does not convert them)
 RECURRENT_CONVERTED = {"lstm", "lstm_seq"}
 # models whose inputs are token ids
-INTEGER_INPUTS = {"text", "transformer"}
+INTEGER_INPUTS = {"text", "transformer", "transformer_ptq"}
 
 
 def build(tf, name):
     """The Keras model `name` (see `INPUTS`)."""
+    name = QUANTIZED_FROM.get(name, name)
     L = tf.keras.layers
     if name == "mlp":
         return tf.keras.Sequential([L.Dense(16, activation="relu", input_shape=(8,)),
@@ -159,6 +165,9 @@ def sample(name, batch=2, seed=1):
 def representative(name, count=8, seed=2):
     """Calibration batches of model `name`, as a representative dataset yields them."""
     rng = np.random.RandomState(seed)
+    if name in INTEGER_INPUTS:
+        return [[rng.randint(0, 20, (1,) + INPUTS[name]).astype(np.float32)]
+                for _ in range(count)]
     return [[rng.uniform(-1, 1, (1,) + INPUTS[name]).astype(np.float32)] for _ in range(count)]
 
 

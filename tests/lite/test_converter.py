@@ -426,7 +426,7 @@ def _within_a_step(content, x, want):
         assert diff <= step * 1.001, (k, diff, step)
 
 
-@pytest.mark.parametrize("name", sorted(models.FULL_INTEGER))
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
 def test_full_integer_quantization_gives_tfs_results(name):
     # the same model, weights and representative data TF quantized: our file, our
     # interpreter, TF's interpreter's outputs on TF's file, within one quantization step
@@ -434,7 +434,7 @@ def test_full_integer_quantization_gives_tfs_results(name):
     _within_a_step(content, np.load(os.path.join(DATA, f"{name}.npz"))["x"], outputs_of(name))
 
 
-@pytest.mark.parametrize("name", sorted(models.FULL_INTEGER))
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
 def test_full_integer_files_ran_in_tf_with_our_results(name):
     with open(os.path.join(DATA, f"ours_{name}.tflite"), "rb") as f:
         content = f.read()
@@ -458,7 +458,7 @@ def _quantized_outputs(interpreter):
     return {k: sorted(v) for k, v in outputs.items()}, weights
 
 
-@pytest.mark.parametrize("name", sorted(models.FULL_INTEGER))
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
 def test_full_integer_parameters_are_tfs(name):
     # calibrated activation ranges (min and max per tensor, zero included), fixed softmax,
     # logistic and tanh outputs, per-channel symmetric weights: TF's parameters

@@ -178,6 +178,11 @@ class _Subgraph:
                                          out_types[0])]
         if name == "QUANTIZE":
             return [quantized.quantize(raw[0], self.tensors[outs[0]], out_types[0])]
+        if name == "BATCH_MATMUL" and all(self.quantized(i) for i in ins + outs) and \
+                np.dtype(out_types[0]) == np.int8:
+            return [quantized.integer_batch_matmul(raw[0], raw[1],
+                                                   [self.tensors[i] for i in ins], options,
+                                                   self.tensors[outs[0]], out_types[0])]
         if name in _INTEGER_BINARY and all(self.quantized(i) for i in ins + outs) and \
                 np.dtype(out_types[0]).itemsize == 1:
             return [quantized.integer_binary(name, raw[0], raw[1],
@@ -186,6 +191,10 @@ class _Subgraph:
         if name in _HYBRID_KERNELS and self.quantized(ins[0]) and self.quantized(outs[0]):
             return [quantized.integer_kernel(name, raw, [self.tensors[i] for i in ins[:2]],
                                              options, self.tensors[outs[0]], out_types[0])]
+        if name == "TRANSPOSE_CONV" and self.quantized(ins[2]) and self.quantized(outs[0]):
+            return [quantized.integer_kernel(name, raw, [self.tensors[ins[2]],
+                                                         self.tensors[ins[1]]],
+                                             options, self.tensors[outs[0]], out_types[0])]
         if name in _HYBRID_KERNELS and self.hybrid(op):
             scales, _, _ = _quantization(self.tensors[ins[1]])
             args = (raw[0], raw[1], scales, raw[2] if len(raw) > 2 else None, options,
@@ -193,11 +202,14 @@ class _Subgraph:
             return [kernels.hybrid_fully_connected(*args) if name == "FULLY_CONNECTED"
                     else kernels.hybrid_conv(name, *args)]
         real = any(self.quantized(i) for i in ins + outs)
-        # (other operators on quantized tensors: on their real values, quantized again)
+        # (other operators on quantized tensors: on their real values, quantized again; an
+        # int32 bias of a scale among them too)
         floats = [quantized.dequantize(v, self.tensors[i], _axis(self.tensors[i]))
                   if v is not None and (self.quantized(i) or (name in _HYBRID and
                                                               i in self.constants and
-                                                              v.dtype.kind in "iu"))
+                                                              v.dtype.kind in "iu") or
+                                        (real and v.dtype == np.int32 and
+                                         len(quantized.params(self.tensors[i])[0])))
                   else v for i, v in zip(ins, raw)]
         kinds = [np.dtype(np.float32) if self.quantized(i) else t for i, t in zip(outs, out_types)]
         results = KERNELS[name](floats, options, kinds)

@@ -1,10 +1,12 @@
 """Integer (int8 / uint8) kernels of fully quantized TFLite models.
 
-Convolutions, dense layers, additions, products and requantizations follow
-the integer kernels TF's interpreter runs (XNNPACK's, by default) bit for bit:
+Convolutions, dense layers, additions, products, batch products and
+requantizations follow the integer kernels TF's interpreter runs bit for bit:
 int32 sums of ``(input - input zero point) * weights`` plus the int32 bias,
-rescaled by the float32 ratio of the scales (`fp32_requantize`), shifted to the
-output zero point and clamped to the fused activation's range. Other
+rescaled by the float32 ratio of the scales (`fp32_requantize`, as XNNPACK, to
+which TF's interpreter delegates most int8 operators, rescales) or by a
+fixed-point multiplier (`quantize_multiplier`, as TFLite's own kernels do),
+shifted to the output zero point and clamped to the fused activation's range. Other
 operators on quantized tensors run on their real values (dequantized, the
 float kernel, quantized again): the same numbers to within one quantization
 step.
@@ -43,12 +45,22 @@ def _round(x):
 
 
 def multiply_by_quantized_multiplier(x, multiplier, shift):
-    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded once (half up), as
-    TensorFlow's TFLite builds round (``TFLITE_SINGLE_ROUNDING``)."""
+    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded as TFLite's own
+    kernels round (gemmlowp's: a saturating rounding doubling high multiply, then a
+    rounding right shift)."""
     x = np.asarray(x, np.int64)
-    total = 31 - np.asarray(shift, np.int64)
-    product = x * np.asarray(multiplier, np.int64) + (np.int64(1) << (total - 1))
-    return product >> total
+    multiplier = np.asarray(multiplier, np.int64)
+    shift = np.asarray(shift, np.int64)
+    x = x * (np.int64(1) << np.maximum(shift, 0))
+    product = x * multiplier
+    nudge = np.where(product >= 0, np.int64(1 << 30), np.int64(1 - (1 << 30)))
+    total = product + nudge
+    high = np.where(total >= 0, total // (1 << 31), -((-total) // (1 << 31)))  # (truncates)
+    exponent = np.maximum(-shift, 0)
+    mask = (np.int64(1) << exponent) - 1
+    remainder = high & mask
+    threshold = (mask >> 1) + (high < 0)
+    return (high >> exponent) + (remainder > threshold)
 
 
 def fp32_requantize(acc, scale):
@@ -105,7 +117,12 @@ def _activation_range(code, scale, zero, dtype):
 
 
 def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
-    """CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED on quantized tensors, bit for bit."""
+    """CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV (inputs: output shape, weights, input,
+    bias) or FULLY_CONNECTED on quantized tensors, bit for bit; `tensors` those of the
+    input and the weights."""
+    shape = None
+    if name == "TRANSPOSE_CONV":
+        shape, inputs = inputs[0], [inputs[2], inputs[1]] + list(inputs[3:])
     x, w = inputs[0], inputs[1]
     bias = inputs[2] if len(inputs) > 2 else None
     in_scale, in_zero = params(tensors[0])
@@ -118,6 +135,9 @@ def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
         acc = shifted.reshape(-1, w.shape[1]) @ w.astype(np.float64).T
         if options.get("keep_num_dims"):
             acc = acc.reshape(x.shape[:-1] + (w.shape[0],))
+    elif shape is not None:
+        acc = kernels.KERNELS[name]([shape, w.astype(np.float64), shifted], float_options,
+                                    f64)[0]
     else:
         acc = kernels.KERNELS[name]([shifted, w.astype(np.float64)], float_options, f64)[0]
     acc = np.rint(acc).astype(np.int64)
@@ -125,8 +145,13 @@ def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
         acc = acc + bias.astype(np.int64)
     channels = acc.shape[-1]
     scales = np.broadcast_to(w_scales, (channels,)) if len(w_scales) else np.ones(channels)
-    out = fp32_requantize(acc, in_scale[0] * scales.astype(np.float32) / out_scale[0]) + \
-        int(out_zero[0])
+    if shape is None:   # (XNNPACK's convolutions and dense layers)
+        out = fp32_requantize(acc, in_scale[0] * scales.astype(np.float32) / out_scale[0])
+    else:               # (TFLite's own transposed convolution, per channel)
+        out = np.stack([_rescale(acc[..., c], float(np.float64(in_scale[0]) * np.float64(s) /
+                                                    np.float64(out_scale[0])))
+                        for c, s in enumerate(scales)], axis=-1)
+    out = out + int(out_zero[0])
     lo, hi = _activation_range(options.get("fused_activation_function", 0), out_scale[0],
                                int(out_zero[0]), out_dtype)
     return np.clip(out, lo, hi).astype(out_dtype)
@@ -172,4 +197,21 @@ def integer_binary(name, a, b, tensors, options, out_tensor, out_dtype):
         out = _rescale(a + b if name == "ADD" else a - b, twice / ((1 << left) * float(so)))
     lo, hi = _activation_range(options.get("fused_activation_function", 0), so, int(zo),
                                out_dtype)
+    return np.clip(out + zo, lo, hi).astype(out_dtype)
+
+
+def integer_batch_matmul(a, b, tensors, options, out_tensor, out_dtype):
+    """BATCH_MATMUL of int8 tensors as TF's interpreter computes it: products of the left
+    operand less its zero point by the right operand as it is (TFLite's int8 kernel takes
+    the right operand's zero point as 0), rescaled to the output."""
+    (sa,), (za,) = params(tensors[0])
+    (sb,), _ = params(tensors[1])
+    (so,), (zo,) = params(out_tensor)
+    a, b = a.astype(np.int64) - za, b.astype(np.int64)
+    if options.get("adj_x"):
+        a = np.swapaxes(a, -1, -2)
+    if options.get("adj_y"):
+        b = np.swapaxes(b, -1, -2)
+    out = fp32_requantize(np.matmul(a, b), np.float32(sa) * np.float32(sb) / np.float32(so))
+    lo, hi = _RANGES[np.dtype(out_dtype)]
     return np.clip(out + zo, lo, hi).astype(out_dtype)

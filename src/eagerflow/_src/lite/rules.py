@@ -5,7 +5,7 @@ Rules fold what TF's converter folds: a fused or following ReLU into the operato
 before it, a constant bias add into a convolution's or dense layer's zero bias.
 
 >>> sorted(k for k in RULES if k.startswith("Conv"))
-['Conv2D', 'Conv2DBackpropInput']
+['Conv2D', 'Conv2DBackpropInput', 'Conv3D']
 """
 import numpy as np
 
