@@ -10,7 +10,7 @@ INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
           "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
           "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,),
-          "transformer_ptq": (6,), "upsample_ptq": (5, 5, 4)}
+          "transformer_ptq": (6,), "upsample_ptq": (5, 5, 4), "dilated": (9, 2)}
 # models quantized fully from another's layers (TF's files only run here: TF's quantizer
 # writes int8 BATCH_MATMUL and TRANSPOSE_CONV, which eagerflow's leaves in float)
 QUANTIZED_FROM = {"transformer_ptq": "transformer", "upsample_ptq": "upsample"}
@@ -81,6 +81,9 @@ def build(tf, name):
             L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
             L.MaxPooling2D(), L.Conv2D(4, 3, activation="relu6"), L.Flatten(),
             L.Dense(5), L.Softmax()])
+    if name == "dilated":  # (TF: SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND around it; PRELU)
+        return tf.keras.Sequential([L.Conv1D(3, 3, dilation_rate=2, input_shape=(9, 2)),
+                                    L.PReLU(shared_axes=[1]), L.Flatten(), L.Dense(2)])
     if name == "mlp_uint8":
         return tf.keras.Sequential([L.Dense(8, activation="relu", input_shape=(6,)),
                                     L.Dense(3), L.Softmax()])

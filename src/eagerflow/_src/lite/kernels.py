@@ -107,6 +107,49 @@ def _leaky_relu(inputs, options, out_types):
     return [np.where(x >= 0, x, x * np.float32(options["alpha"])).astype(out_types[0])]
 
 
+@_kernel("PRELU")
+def _prelu(inputs, options, out_types):
+    x, alpha = inputs[:2]
+    return [np.where(x >= 0, x, x * alpha).astype(out_types[0])]
+
+
+@_kernel("SPACE_TO_BATCH_ND")
+def _space_to_batch_nd(inputs, options, out_types):
+    """Blocks of the spatial dimensions (after padding) moved into the batch."""
+    x, block, pads = inputs[0], [int(b) for b in np.ravel(inputs[1])], np.asarray(inputs[2])
+    m = len(block)
+    x = np.pad(x, [(0, 0)] + [tuple(int(p) for p in row) for row in pads.reshape(m, 2)] +
+               [(0, 0)] * (x.ndim - m - 1))
+    batch, rest = x.shape[0], x.shape[m + 1:]
+    split = [batch] + [d for n, b in zip(x.shape[1:m + 1], block) for d in (n // b, b)]
+    y = x.reshape(split + list(rest))
+    order = [2 + 2 * k for k in range(m)] + [0] + [1 + 2 * k for k in range(m)] + \
+        list(range(2 * m + 1, y.ndim))
+    y = np.transpose(y, order)
+    return [np.ascontiguousarray(y.reshape([batch * int(np.prod(block))] +
+                                           [n // b for n, b in zip(x.shape[1:m + 1], block)] +
+                                           list(rest)))]
+
+
+@_kernel("BATCH_TO_SPACE_ND")
+def _batch_to_space_nd(inputs, options, out_types):
+    """The inverse of SPACE_TO_BATCH_ND: batch blocks back into the spatial dimensions,
+    then cropped."""
+    x, block, crops = inputs[0], [int(b) for b in np.ravel(inputs[1])], np.asarray(inputs[2])
+    m = len(block)
+    batch = x.shape[0] // int(np.prod(block))
+    spatial, rest = list(x.shape[1:m + 1]), list(x.shape[m + 1:])
+    y = x.reshape(block + [batch] + spatial + rest)
+    order = [m] + [d for k in range(m) for d in (m + 1 + k, k)] + \
+        list(range(2 * m + 1, y.ndim))
+    y = np.transpose(y, order).reshape([batch] + [n * b for n, b in zip(spatial, block)] +
+                                       rest)
+    crops = crops.reshape(m, 2).astype(int)
+    index = (slice(None),) + tuple(slice(int(lo), y.shape[1 + k] - int(hi))
+                                   for k, (lo, hi) in enumerate(crops))
+    return [np.ascontiguousarray(y[index])]
+
+
 @_kernel("GELU")
 def _gelu(inputs, options, out_types):
     x = inputs[0].astype(np.float64)
