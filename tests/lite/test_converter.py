@@ -549,3 +549,19 @@ def test_full_integer_resize_keeps_its_input_parameters():
         **{next(iter(interpreter.get_signature_list()["serving_default"]["inputs"])): x}
     ).values()
     np.testing.assert_allclose(got, model(x).numpy(), atol=0.05)
+
+
+def test_representative_samples_by_name_or_signature():
+    # (a list of the inputs, a dict by input name, or (signature key, dict): the same model)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="d")])
+    model.set_weights([np.float32([[1, -1], [0.5, 0], [0, 2]]), np.float32([0.1, -0.1])])
+    rng = np.random.RandomState(0)
+    arrays = [rng.uniform(-1, 1, (1, 3)).astype(np.float32) for _ in range(4)]
+    contents = []
+    for form in (lambda a: [a], lambda a: {"d_input": a},
+                 lambda a: ("serving_default", {"d_input": a})):
+        converter = tf.lite.TFLiteConverter.from_keras_model(model)
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        converter.representative_dataset = lambda form=form: (form(a) for a in arrays)
+        contents.append(converter.convert())
+    assert contents[0] == contents[1] == contents[2]

@@ -61,7 +61,11 @@ def _same(a, b):
 
 
 def _as_list(sample, names):
-    """A representative sample as the subgraph's input arrays (by position)."""
+    """A representative sample as the subgraph's input arrays (by position): a list of
+    them, a dict by input name, or ``(signature key, dict)``."""
+    if isinstance(sample, tuple) and len(sample) == 2 and isinstance(sample[0], str) and \
+            isinstance(sample[1], dict):
+        sample = sample[1]
     if isinstance(sample, dict):
         return [np.asarray(sample[n]) for n in names]
     if isinstance(sample, (list, tuple)):
