@@ -565,3 +565,23 @@ def test_representative_samples_by_name_or_signature():
         converter.representative_dataset = lambda form=form: (form(a) for a in arrays)
         contents.append(converter.convert())
     assert contents[0] == contents[1] == contents[2]
+
+
+def test_full_integer_transposed_convolution_and_float_elu():
+    # TF's quantizer: an int8 TRANSPOSE_CONV of per-channel weights (the input's scale times
+    # theirs for the bias), ELU left in float; our conversion within three steps of TF's
+    # results (TF also folds the rescaling before into the depthwise convolution)
+    content = _write_ours().converted("upsample_ptq")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    ops = {op["op_name"]: op for op in interpreter._get_ops_details()}
+    transpose = ops["TRANSPOSE_CONV"]
+    weights = details[int(transpose["inputs"][1])]
+    assert weights["dtype"] is np.int8 and len(weights["quantization_parameters"]["scales"]) == 2
+    assert details[int(transpose["inputs"][2])]["dtype"] is np.int8
+    assert details[int(ops["ELU"]["inputs"][0])]["dtype"] is np.float32
+    data = np.load(os.path.join(DATA, "upsample_ptq.npz"))
+    (key,) = interpreter.get_signature_list()["serving_default"]["inputs"]
+    got = interpreter.get_signature_runner()(**{key: data["x"]})["conv2d_transpose"]
+    step = _step_of(interpreter, interpreter.get_output_details()[0]["index"])
+    assert np.abs(got - data["out_conv2d_transpose"]).max() <= 3 * step

@@ -28,10 +28,12 @@ _INT8 = frozenset({
     "SOFTMAX", "LOGISTIC", "TANH", "RELU", "RELU6", "RELU_N1_TO_1", "LEAKY_RELU", "MEAN",
     "SUM", "REDUCE_MAX", "REDUCE_MIN", "PAD", "STRIDED_SLICE", "SLICE", "RESIZE_BILINEAR",
     "RESIZE_NEAREST_NEIGHBOR", "MAXIMUM", "MINIMUM", "HARD_SWISH", "GATHER", "SPLIT",
-    "SPLIT_V", "TILE", "PACK", "EXP", "ELU", "GELU", "SQUARED_DIFFERENCE", "RSQRT",
-    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG"})
+    "SPLIT_V", "TILE", "PACK", "EXP", "GELU", "SQUARED_DIFFERENCE", "RSQRT",
+    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG", "TRANSPOSE_CONV"})
 # per-channel weights: operator -> the weights' channel axis
-_WEIGHTS = {"FULLY_CONNECTED": 0, "CONV_2D": 0, "DEPTHWISE_CONV_2D": 3}
+_WEIGHTS = {"FULLY_CONNECTED": 0, "CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "TRANSPOSE_CONV": 0}
+# (positions of the data input and the bias of those operators, when not 0 and 2)
+_POSITIONS = {"TRANSPOSE_CONV": (2, 3)}
 # outputs of fixed parameters, as TFLite's int8 kernels require them
 _FIXED = {"SOFTMAX": (1 / 256, -128), "LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0),
           "LOG_SOFTMAX": (16 / 256, 127)}
@@ -313,7 +315,9 @@ class _Quantizer:
 
     def int8_operator(self, name, op, ins, outs):
         new_ins, scales = [], None
-        for position, i in enumerate(ins):
+        data, bias = _POSITIONS.get(name, (0, 2))
+        for position in sorted(range(len(ins)), key=lambda n: n != data):  # (data first)
+            i = ins[position]
             if i in self.int8_of:
                 new_ins.append(self.int8_of[i])
             elif i < 0 or i not in self.was_float:
@@ -324,12 +328,14 @@ class _Quantizer:
                     x_scale = np.float32(self.params(new_ins[0])[0])
                     scales = (x_scale * w_scales).astype(np.float32)
                     new_ins.append(w)
-                elif name in _WEIGHTS and position == 2:
+                elif name in _WEIGHTS and position == bias:
                     new_ins.append(self.bias(i, scales))
                 else:
                     new_ins.append(self.constant_int8(i))
             else:
                 new_ins.append(self.as_int8(i))
+        if data:   # (back in the operator's order)
+            new_ins.insert(data, new_ins.pop(0))
         if name == "CONCATENATION":
             params = self.range_params(outs[0])
             new_ins = [self.retarget(i, params) for i in new_ins]
