@@ -9,15 +9,27 @@ import numpy as np
 INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48,),
           "text": (6,), "conv1d": (10, 3), "upsample": (5, 5, 4), "cnn_quant": (8, 8, 8),
           "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
-          "resize": (6, 6, 3)}
-# models TF quantizes fully (int8 inputs, outputs and kernels; eagerflow only runs them)
-FULL_INTEGER = {"cnn_int8"}
+          "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,),
+          "transformer_ptq": (6,), "upsample_ptq": (5, 5, 4), "dilated": (9, 2)}
+# models quantized fully from another's layers (TF's files only run here: TF's quantizer
+# writes int8 BATCH_MATMUL and TRANSPOSE_CONV, which eagerflow's leaves in float)
+QUANTIZED_FROM = {"transformer_ptq": "transformer", "upsample_ptq": "upsample"}
+# models quantized fully (int8 kernels): ``_int8`` int8 inputs and outputs and only int8
+# operators, ``_uint8`` uint8 inputs and outputs, ``_ptq`` float inputs and outputs
+FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq", "transformer_ptq", "upsample_ptq"}
+CONVERTED_FULL_INTEGER = FULL_INTEGER - set(QUANTIZED_FROM)
+# recurrent models, converted from a function of batch 1 (as TF's converter needs for
+# Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
+RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2)}
+# (TF writes GRUs and simple RNNs as WHILE loops; eagerflow's converter does not convert them)
+RECURRENT_CONVERTED = {"lstm", "lstm_seq"}
 # models whose inputs are token ids
-INTEGER_INPUTS = {"text", "transformer"}
+INTEGER_INPUTS = {"text", "transformer", "transformer_ptq"}
 
 
 def build(tf, name):
     """The Keras model `name` (see `INPUTS`)."""
+    name = QUANTIZED_FROM.get(name, name)
     L = tf.keras.layers
     if name == "mlp":
         return tf.keras.Sequential([L.Dense(16, activation="relu", input_shape=(8,)),
@@ -69,6 +81,19 @@ def build(tf, name):
             L.Conv2D(6, 3, activation="relu", padding="same", input_shape=(8, 8, 2)),
             L.MaxPooling2D(), L.Conv2D(4, 3, activation="relu6"), L.Flatten(),
             L.Dense(5), L.Softmax()])
+    if name == "dilated":  # (TF: SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND around it; PRELU)
+        return tf.keras.Sequential([L.Conv1D(3, 3, dilation_rate=2, input_shape=(9, 2)),
+                                    L.PReLU(shared_axes=[1]), L.Flatten(), L.Dense(2)])
+    if name == "mlp_uint8":
+        return tf.keras.Sequential([L.Dense(8, activation="relu", input_shape=(6,)),
+                                    L.Dense(3), L.Softmax()])
+    if name == "branches_ptq":  # (a concatenation's inputs share its parameters; sin: float)
+        inp = L.Input((5,), name="values")
+        a = L.Dense(4, activation="sigmoid")(inp)
+        b = L.Dense(4, activation="tanh")(inp)
+        c = L.Concatenate()([L.Add()([a, b]), L.Multiply()([a, b]), a])
+        d = L.Dense(3, name="scores")(c)
+        return tf.keras.Model(inp, [d, L.Lambda(lambda x: tf.sin(x), name="wave")(d)])
     if name == "text":
         return tf.keras.Sequential([L.Embedding(20, 4, input_length=6),
                                     L.GlobalAveragePooling1D(), L.Dropout(0.2),
@@ -83,6 +108,45 @@ def build(tf, name):
         a = L.UpSampling2D()(a)
         return tf.keras.Model(inp, L.Conv2DTranspose(2, 3, strides=2, padding="same")(a))
     raise ValueError(name)
+
+
+def build_recurrent(tf, name):
+    """The recurrent Keras model `name` (see `RECURRENT`)."""
+    L = tf.keras.layers
+    if name == "lstm":
+        return tf.keras.Sequential([L.LSTM(3, input_shape=RECURRENT[name])])
+    if name == "lstm_seq":
+        return tf.keras.Sequential([L.LSTM(4, return_sequences=True,
+                                           input_shape=RECURRENT[name]), L.Dense(2)])
+    if name == "gru":
+        return tf.keras.Sequential([L.GRU(3, input_shape=RECURRENT[name])])
+    if name == "simple_rnn":
+        return tf.keras.Sequential([L.SimpleRNN(3, return_sequences=True,
+                                                input_shape=RECURRENT[name])])
+    raise ValueError(name)
+
+
+def recurrent_converter(tf, model, name):
+    """A converter of `model`'s function of one sequence (batch 1)."""
+    fn = tf.function(lambda x: model(x))
+    spec = tf.TensorSpec((1,) + RECURRENT[name], tf.float32)
+    return tf.lite.TFLiteConverter.from_concrete_functions([fn.get_concrete_function(spec)],
+                                                           model)
+
+
+def run_twice(interpreter, x):
+    """The output of two invokes on `x` (the second from the state the first left), and of
+    a third after `reset_all_variables`."""
+    interpreter.allocate_tensors()
+    index = interpreter.get_output_details()[0]["index"]
+    outputs = []
+    for reset in (False, False, True):
+        if reset:
+            interpreter.reset_all_variables()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], x)
+        interpreter.invoke()
+        outputs.append(interpreter.get_tensor(index))
+    return outputs
 
 
 def weights(model, seed=0):
@@ -104,6 +168,9 @@ def sample(name, batch=2, seed=1):
 def representative(name, count=8, seed=2):
     """Calibration batches of model `name`, as a representative dataset yields them."""
     rng = np.random.RandomState(seed)
+    if name in INTEGER_INPUTS:
+        return [[rng.randint(0, 20, (1,) + INPUTS[name]).astype(np.float32)]
+                for _ in range(count)]
     return [[rng.uniform(-1, 1, (1,) + INPUTS[name]).astype(np.float32)] for _ in range(count)]
 
 
@@ -118,13 +185,17 @@ def quantized_input(x, details):
 
 def configure(converter, name, tf):
     """Sets `converter`'s options for model `name` (by its suffix: ``_quant`` dynamic range,
-    ``_f16`` float16, ``_int8`` full integer)."""
-    if name.endswith(("_quant", "_f16", "_int8")):
+    ``_f16`` float16, ``_int8``, ``_uint8`` and ``_ptq`` full integer)."""
+    if name.endswith(("_quant", "_f16", "_int8", "_uint8", "_ptq")):
         converter.optimizations = [tf.lite.Optimize.DEFAULT]
     if name.endswith("_f16"):
         converter.target_spec.supported_types = [tf.float16]
     if name in FULL_INTEGER:
         converter.representative_dataset = lambda: iter(representative(name))
+    if name.endswith("_int8"):
         converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
         converter.inference_input_type = tf.int8
         converter.inference_output_type = tf.int8
+    if name.endswith("_uint8"):
+        converter.inference_input_type = tf.uint8
+        converter.inference_output_type = tf.uint8

@@ -375,5 +375,213 @@ def test_integer_settings_checked_as_tf_checks_them():
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
     converter.optimizations = [tf.lite.Optimize.DEFAULT]
     converter.representative_dataset = lambda: iter([[np.zeros((1, 3), np.float32)]])
-    with pytest.raises(ValueError, match="Full integer quantization"):
-        converter.convert()   # (not supported here: an error, never a float model instead)
+    converter.inference_input_type = tf.int16
+    with pytest.raises(ValueError, match=r"^Unsupported `inference_input_type` value. Expected "
+                                         r"to be in \('tf.uint8', 'tf.int8'\), instead got "
+                                         r"tf.int16.$"):
+        converter.convert()
+    converter.inference_input_type = tf.int8
+    converter.representative_dataset = lambda: iter([np.zeros((1, 3), np.float32)])
+    with pytest.raises(ValueError, match="^You need to provide either a dictionary with input "
+                                         "names and values"):
+        converter.convert()   # (each sample is a list of the inputs, or a dict)
+    converter.representative_dataset = lambda: iter([[np.zeros((1, 4), np.float32)]])
+    with pytest.raises(RuntimeError, match="^Attempting to resize dimension 1 of tensor 0 with "
+                                           "value 3 to 4."):
+        converter.convert()
+
+
+def test_representative_dataset_without_optimization_gives_a_float_model():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.representative_dataset = lambda: iter([[np.ones((1, 3), np.float32)]])
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == ["FULLY_CONNECTED"]
+    assert interpreter.get_input_details()[0]["dtype"] is np.float32
+
+
+def _step_of(interpreter, index):
+    """One quantization step of output `index`: 1 for integers, the scale of the int8 tensor
+    a DEQUANTIZE made it from for floats (else a float tolerance)."""
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    if details[index]["dtype"] is not np.float32:
+        return 1
+    for op in interpreter._get_ops_details():
+        if index in op["outputs"].tolist() and op["op_name"] == "DEQUANTIZE":
+            return details[int(op["inputs"][0])]["quantization"][0]
+    return 2e-6
+
+
+def _within_a_step(content, x, want):
+    interpreter = tf.lite.Interpreter(model_content=content)
+    runner = interpreter.get_signature_runner()
+    ((key, details),) = runner.get_input_details().items()
+    got = runner(**{key: models.quantized_input(x, details)})
+    assert sorted(got) == sorted(want)
+    outputs = runner.get_output_details()
+    for k in want:
+        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape
+        step = _step_of(interpreter, outputs[k]["index"])
+        diff = np.abs(got[k].astype(np.float64) - want[k].astype(np.float64)).max()
+        assert diff <= step * 1.001, (k, diff, step)
+
+
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
+def test_full_integer_quantization_gives_tfs_results(name):
+    # the same model, weights and representative data TF quantized: our file, our
+    # interpreter, TF's interpreter's outputs on TF's file, within one quantization step
+    content = _write_ours().converted(name)
+    _within_a_step(content, np.load(os.path.join(DATA, f"{name}.npz"))["x"], outputs_of(name))
+
+
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
+def test_full_integer_files_ran_in_tf_with_our_results(name):
+    with open(os.path.join(DATA, f"ours_{name}.tflite"), "rb") as f:
+        content = f.read()
+    _within_a_step(content, np.load(os.path.join(DATA, f"{name}.npz"))["x"],
+                   outputs_of(f"ours_{name}"))
+
+
+def _quantized_outputs(interpreter):
+    """``{operator name: sorted [(scale, zero point)] of its int8 outputs}`` and the
+    per-channel weight scales of the convolution and dense operators, in order."""
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    outputs, weights = {}, []
+    for op in interpreter._get_ops_details():
+        for i in op["outputs"]:
+            q = details[int(i)]["quantization_parameters"]
+            if details[int(i)]["dtype"] is np.int8 and op["op_name"] not in ("QUANTIZE",):
+                outputs.setdefault(op["op_name"], []).append(
+                    (float(q["scales"][0]), int(q["zero_points"][0])))
+        if op["op_name"] in ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"):
+            weights.append(details[int(op["inputs"][1])]["quantization_parameters"]["scales"])
+    return {k: sorted(v) for k, v in outputs.items()}, weights
+
+
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
+def test_full_integer_parameters_are_tfs(name):
+    # calibrated activation ranges (min and max per tensor, zero included), fixed softmax,
+    # logistic and tanh outputs, per-channel symmetric weights: TF's parameters
+    ours = tf.lite.Interpreter(model_content=_write_ours().converted(name))
+    theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, f"{name}.tflite"))
+    for a, b in zip(ours.get_input_details() + ours.get_output_details(),
+                    theirs.get_input_details() + theirs.get_output_details()):
+        assert a["dtype"] is b["dtype"]
+        np.testing.assert_allclose(a["quantization"][0], b["quantization"][0], rtol=1e-6)
+        assert a["quantization"][1] == b["quantization"][1]
+    (our_outputs, our_weights), (tf_outputs, tf_weights) = map(_quantized_outputs,
+                                                               (ours, theirs))
+    for op in set(our_outputs) & set(tf_outputs) - {"RESHAPE"}:
+        assert [z for _, z in our_outputs[op]] == [z for _, z in tf_outputs[op]], op
+        np.testing.assert_allclose([s for s, _ in our_outputs[op]],
+                                   [s for s, _ in tf_outputs[op]], rtol=1e-6)
+    assert sorted(map(len, our_weights)) == sorted(map(len, tf_weights))
+    np.testing.assert_allclose(np.sort(np.concatenate(our_weights)),
+                               np.sort(np.concatenate(tf_weights)), rtol=1e-6)
+
+
+def test_full_integer_operators_as_tf_writes_them():
+    interpreter = tf.lite.Interpreter(model_content=_write_ours().converted("mlp_uint8"))
+    # (uint8 at the edges: QUANTIZE to int8 and back, the zero point 128 higher)
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == [
+        "QUANTIZE", "FULLY_CONNECTED", "FULLY_CONNECTED", "SOFTMAX", "QUANTIZE"]
+    (inp,), (out,) = interpreter.get_input_details(), interpreter.get_output_details()
+    assert inp["dtype"] is np.uint8 and out["dtype"] is np.uint8
+    assert out["quantization"] == (0.00390625, 0)
+    types = sorted(d["dtype"].__name__ for d in interpreter.get_tensor_details())
+    assert "float32" not in types and types.count("int32") == 2
+    # (TF's operators: the logistic's output requantized to the concatenation's parameters
+    # for all its readers; sin, without int8 kernel, on the dequantized output)
+    for name in ("branches_ptq", "mlp_uint8"):
+        ours = tf.lite.Interpreter(model_content=_write_ours().converted(name))
+        theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, f"{name}.tflite"))
+        assert [op["op_name"] for op in ours._get_ops_details()] == \
+            [op["op_name"] for op in theirs._get_ops_details()]
+
+
+@pytest.mark.parametrize("name", sorted(models.RECURRENT_CONVERTED))
+def test_keras_lstm_converts_to_tfs_fused_operator(name):
+    content = _write_ours().converted(name)
+    interpreter = tf.lite.Interpreter(model_content=content)
+    ops = [op["op_name"] for op in interpreter._get_ops_details()]
+    assert ops[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
+    assert ops == [op["op_name"] for op in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()][:1] + ops[1:]
+    states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
+              if d["is_variable"]]
+    assert len(states) == 2
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    ours = np.load(os.path.join(DATA, f"ours_{name}.npz"))   # (TF's interpreter, our file)
+    for value, key in zip(models.run_twice(interpreter, data["x"]),
+                          ("first", "second", "reset")):
+        np.testing.assert_allclose(value, data[key], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(value, ours[key], rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_of_unknown_batch_fails_to_convert():
+    # (its state tensors need a batch size, as TF's converter needs one)
+    model = tf.keras.Sequential([tf.keras.layers.LSTM(2, input_shape=(3, 2))])
+    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+        tf.lite.TFLiteConverter.from_keras_model(model).convert()
+    assert type(info.value).__name__ == "ConverterError"
+
+
+def test_full_integer_resize_keeps_its_input_parameters():
+    # (TF's interpreter delegates int8 RESIZE_BILINEAR only with the same parameters in and
+    # out, as TF's quantizer gives it)
+    model = tf.keras.Sequential([tf.keras.layers.Resizing(5, 5, input_shape=(3, 3, 2)),
+                                 tf.keras.layers.Conv2D(2, 3)])
+    rng = np.random.RandomState(0)
+    model.set_weights([rng.uniform(-0.5, 0.5, w.shape).astype(np.float32)
+                       for w in model.get_weights()])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    samples = [[rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32)] for _ in range(4)]
+    converter.representative_dataset = lambda: iter(samples)
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    (resize,) = [op for op in interpreter._get_ops_details()
+                 if op["op_name"] == "RESIZE_BILINEAR"]
+    assert details[int(resize["inputs"][0])]["quantization"] == \
+        details[int(resize["outputs"][0])]["quantization"] != (0.0, 0)
+    x = samples[0][0]   # (within the calibrated ranges)
+    (got,) = interpreter.get_signature_runner()(
+        **{next(iter(interpreter.get_signature_list()["serving_default"]["inputs"])): x}
+    ).values()
+    np.testing.assert_allclose(got, model(x).numpy(), atol=0.05)
+
+
+def test_representative_samples_by_name_or_signature():
+    # (a list of the inputs, a dict by input name, or (signature key, dict): the same model)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="d")])
+    model.set_weights([np.float32([[1, -1], [0.5, 0], [0, 2]]), np.float32([0.1, -0.1])])
+    rng = np.random.RandomState(0)
+    arrays = [rng.uniform(-1, 1, (1, 3)).astype(np.float32) for _ in range(4)]
+    contents = []
+    for form in (lambda a: [a], lambda a: {"d_input": a},
+                 lambda a: ("serving_default", {"d_input": a})):
+        converter = tf.lite.TFLiteConverter.from_keras_model(model)
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        converter.representative_dataset = lambda form=form: (form(a) for a in arrays)
+        contents.append(converter.convert())
+    assert contents[0] == contents[1] == contents[2]
+
+
+def test_full_integer_transposed_convolution_and_float_elu():
+    # TF's quantizer: an int8 TRANSPOSE_CONV of per-channel weights (the input's scale times
+    # theirs for the bias), ELU left in float; our conversion within three steps of TF's
+    # results (TF also folds the rescaling before into the depthwise convolution)
+    content = _write_ours().converted("upsample_ptq")
+    interpreter = tf.lite.Interpreter(model_content=content)
+    details = {d["index"]: d for d in interpreter.get_tensor_details()}
+    ops = {op["op_name"]: op for op in interpreter._get_ops_details()}
+    transpose = ops["TRANSPOSE_CONV"]
+    weights = details[int(transpose["inputs"][1])]
+    assert weights["dtype"] is np.int8 and len(weights["quantization_parameters"]["scales"]) == 2
+    assert details[int(transpose["inputs"][2])]["dtype"] is np.int8
+    assert details[int(ops["ELU"]["inputs"][0])]["dtype"] is np.float32
+    data = np.load(os.path.join(DATA, "upsample_ptq.npz"))
+    (key,) = interpreter.get_signature_list()["serving_default"]["inputs"]
+    got = interpreter.get_signature_runner()(**{key: data["x"]})["conv2d_transpose"]
+    step = _step_of(interpreter, interpreter.get_output_details()[0]["index"])
+    assert np.abs(got - data["out_conv2d_transpose"]).max() <= 3 * step

@@ -155,3 +155,77 @@ def test_full_integer_model_details_and_exact_integer_kernels():
 def _only_output(name):
     (key,) = outputs_of(recorded(name))
     return key
+
+
+def _doubling():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def f(x):
+        return x * 2.0 + 1.0
+
+    return tf.lite.Interpreter(model_content=tf.lite.TFLiteConverter.from_concrete_functions(
+        [f.get_concrete_function()], f).convert())
+
+
+def test_tensor_returns_the_buffer_itself():
+    # TF's raw access: writing into tensor(input)() sets the input; an output's array
+    # holds what each later invoke computes
+    interpreter = _doubling()
+    inp = interpreter.get_input_details()[0]["index"]
+    out = interpreter.tensor(interpreter.get_output_details()[0]["index"])
+    interpreter.allocate_tensors()
+    interpreter.tensor(inp)()[0] = [1, 2, 3]
+    interpreter.invoke()
+    np.testing.assert_array_equal(out(), [[3, 5, 7]])
+    interpreter.tensor(inp)().fill(0.5)
+    interpreter.invoke()
+    np.testing.assert_array_equal(out(), [[2, 2, 2]])
+    interpreter.set_tensor(inp, np.float32([[1, 1, 0]]))
+    np.testing.assert_array_equal(interpreter.tensor(inp)(), [[1, 1, 0]])
+    copy = interpreter.get_tensor(inp)   # (get_tensor copies: holding it is safe)
+    interpreter.invoke()
+    np.testing.assert_array_equal(out(), [[3, 3, 1]])
+    copy[0, 0] = 9
+    assert interpreter.get_tensor(inp)[0, 0] == 1
+
+
+def test_held_tensor_arrays_block_invoke_allocate_and_resize():
+    interpreter = _doubling()
+    interpreter.allocate_tensors()
+    held = interpreter.tensor(0)()[0]   # (a slice of the view keeps it alive)
+    message = "^There is at least 1 reference to internal data"
+    with pytest.raises(RuntimeError, match=message):
+        interpreter.invoke()
+    with pytest.raises(RuntimeError, match=message):
+        interpreter.allocate_tensors()
+    with pytest.raises(RuntimeError, match=message):
+        interpreter.resize_tensor_input(0, [2, 3])
+    del held
+    interpreter.resize_tensor_input(0, [2, 3])
+    interpreter.allocate_tensors()
+    interpreter.tensor(0)()[:] = np.float32([[1, 2, 3], [4, 5, 6]])
+    interpreter.invoke()
+    np.testing.assert_array_equal(interpreter.get_tensor(interpreter.get_output_details()[0]
+                                                         ["index"]), [[3, 5, 7], [9, 11, 13]])
+
+
+def test_signature_runner_without_key_needs_exactly_one_signature():
+    with pytest.raises(ValueError, match="^SignatureDef signature_key is None and model has 0 "
+                                         "Signatures. None is only allowed when the model has "
+                                         "1 SignatureDef$"):
+        _doubling().get_signature_runner()
+
+
+@pytest.mark.parametrize("name", sorted(models.RECURRENT))
+def test_tf_recurrent_files_with_tfs_results(name):
+    # TF's UNIDIRECTIONAL_SEQUENCE_LSTM keeps its output and cell state in variable
+    # tensors: a second invoke goes on from the first's state; reset_all_variables zeroes
+    # it. GRUs and simple RNNs: WHILE loops of a condition and a body subgraph, stateless
+    data = recorded(name)
+    interpreter = tf.lite.Interpreter(model_path=path(name))
+    ops = [op["op_name"] for op in interpreter._get_ops_details()]
+    lstm = name.startswith("lstm")
+    assert ("UNIDIRECTIONAL_SEQUENCE_LSTM" if lstm else "WHILE") in ops
+    got = models.run_twice(interpreter, data["x"])
+    for value, key in zip(got, ("first", "second", "reset")):
+        np.testing.assert_allclose(value, data[key], rtol=1e-5, atol=1e-6)
+    assert np.allclose(data["first"], data["second"]) is not lstm

@@ -7,7 +7,8 @@ its file, by signature output name). Then, for each ``ours_<name>.tflite`` here
 outputs on it into ``ours_<name>.npz``.
 
 Run from the project root with TensorFlow 2.x and tf_keras:
-``TF_USE_LEGACY_KERAS=1 python tests/lite/data/make_lite_data.py``.
+``TF_USE_LEGACY_KERAS=1 python tests/lite/data/make_lite_data.py [names...]`` (default:
+every model).
 """
 import os
 import sys
@@ -26,8 +27,33 @@ def run(content, x):
     return runner(**{name: models.quantized_input(x, details)})
 
 
-def main():
-    for name in models.INPUTS:
+def recurrent(name):
+    """TF's file of recurrent model `name` and its outputs (two invokes, then one after
+    resetting the state); the same of ``ours_<name>.tflite`` when there."""
+    model = models.build_recurrent(tf, name)
+    w = models.weights(model)
+    model.set_weights(w)
+    content = models.recurrent_converter(tf, model, name).convert()
+    with open(os.path.join(HERE, f"{name}.tflite"), "wb") as f:
+        f.write(content)
+    x = np.random.RandomState(1).uniform(-1, 1, (1,) + models.RECURRENT[name]).astype(
+        np.float32)
+    first, second, reset = models.run_twice(tf.lite.Interpreter(model_content=content), x)
+    np.savez(os.path.join(HERE, f"{name}.npz"), x=x, first=first, second=second, reset=reset,
+             **{f"w{i}": v for i, v in enumerate(w)})
+    ours = os.path.join(HERE, f"ours_{name}.tflite")
+    if os.path.exists(ours):
+        first, second, reset = models.run_twice(tf.lite.Interpreter(model_path=ours), x)
+        np.savez(os.path.join(HERE, f"ours_{name}.npz"), first=first, second=second,
+                 reset=reset)
+
+
+def main(names):
+    for name in names:
+        if name in models.RECURRENT:
+            tf.keras.backend.clear_session()
+            recurrent(name)
+            continue
         tf.keras.backend.clear_session()
         model = models.build(tf, name)
         w = models.weights(model)
@@ -51,4 +77,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or list(models.INPUTS) + list(models.RECURRENT))

@@ -2,7 +2,8 @@
 ``make_lite_data.py`` recorded, as ``ours_<name>.tflite`` (that script then records
 TensorFlow's interpreter's results on them).
 
-Run from the project root: ``PYTHONPATH=src python tests/lite/data/write_ours.py``.
+Run from the project root: ``PYTHONPATH=src python tests/lite/data/write_ours.py [names...]``
+(default: every model).
 """
 import os
 import sys
@@ -22,15 +23,19 @@ except ImportError:                 # (run as a script)
 def converted(name):
     """eagerflow's ``.tflite`` bytes of model `name` with its recorded weights."""
     tf.keras.backend.clear_session()
-    model = models.build(tf, name)
+    recurrent = name in models.RECURRENT
+    model = models.build_recurrent(tf, name) if recurrent else models.build(tf, name)
     data = np.load(os.path.join(HERE, f"{name}.npz"))
     model.set_weights([data[f"w{i}"] for i in range(len(model.get_weights()))])
+    if recurrent:
+        return models.recurrent_converter(tf, model, name).convert()
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
     models.configure(converter, name, tf)
     return converter.convert()
 
 
 if __name__ == "__main__":
-    for name in sorted(set(models.INPUTS) - models.FULL_INTEGER):
+    for name in sys.argv[1:] or sorted(set(models.INPUTS) - set(models.QUANTIZED_FROM)) + \
+            sorted(models.RECURRENT_CONVERTED):
         with open(os.path.join(HERE, f"ours_{name}.tflite"), "wb") as f:
             f.write(converted(name))

@@ -136,12 +136,15 @@ def _batch_norm(sub, op):
         _normalized(sub, op)
         return
     values = [sub.value(t) for t in (scale, offset, mean, variance)]
-    if any(v is None for v in values) or op.attrs.get("data_format", "NHWC") != "NHWC":
+    layout = op.attrs.get("data_format", "NHWC")
+    if any(v is None for v in values) or layout not in ("NHWC", "NCHW"):
         raise ConversionError(op)
     scale, offset, mean, variance = values
     multiplier = (scale / np.sqrt(variance + np.float32(op.attrs["epsilon"]))).astype(np.float32)
     shift = (offset - mean * multiplier).astype(np.float32)
-    if _fold_scale(sub, x, op.outputs[0], multiplier, shift):
+    if layout == "NCHW":   # (channels first: the factors broadcast along the channel axis)
+        multiplier, shift = multiplier.reshape(-1, 1, 1), shift.reshape(-1, 1, 1)
+    elif _fold_scale(sub, x, op.outputs[0], multiplier, shift):
         return
     mid = sub.scratch(op.outputs[0], "_scaled")
     sub.emit("MUL", [sub.input(x), sub.const(multiplier, op.name + "/mul")], [mid], "MulOptions")
@@ -216,3 +219,45 @@ def _fold_scale(sub, x, out, multiplier, shift):
     producer["inputs"][2:] = [sub.const(bias * multiplier + shift, out.op.name + "/bias")]
     sub.alias(x, producer, out)
     return True
+
+
+@rule("_FusedRNN")
+def _fused_lstm(sub, op):
+    """A Keras LSTM (the fused recurrent op, of zero initial state) as TF's converter
+    writes it: one UNIDIRECTIONAL_SEQUENCE_LSTM of the input, input and recurrent weights
+    of each gate (Keras's kernel columns: input, forget, cell, output) and the gate biases,
+    its output and cell state held in variable tensors (which TFLite carries from one
+    invoke to the next); the last output a STRIDED_SLICE of the sequence."""
+    x, kernel, recurrent, bias, *state = op.inputs
+    values = [sub.value(t) for t in (kernel, recurrent, bias, *state)]
+    seq, last, cell = op.outputs[:3]
+    batch = x.shape[0] if x.shape.rank == 3 and not op.attrs.get("time_major") else None
+    if op.attrs.get("mode") != "lstm" or any(v is None for v in values) or batch is None or \
+            any(np.any(v != 0) for v in values[3:]) or sub.users.get(id(cell)):
+        raise ConversionError(op)
+    kernel, recurrent, bias = values[:3]
+    units = recurrent.shape[0]
+    gates = range(4)   # (input, forget, cell, output)
+    ins = [sub.input(x)]
+    ins += [sub.const(np.ascontiguousarray(kernel[:, g * units:(g + 1) * units].T),
+                      f"{op.name}/input_weights_{g}") for g in gates]
+    ins += [sub.const(np.ascontiguousarray(recurrent[:, g * units:(g + 1) * units].T),
+                      f"{op.name}/recurrent_weights_{g}") for g in gates]
+    ins += [-1, -1, -1]   # (no peepholes)
+    ins += [sub.const(bias[g * units:(g + 1) * units], f"{op.name}/bias_{g}") for g in gates]
+    ins += [-1, -1]       # (no projection)
+    for name in ("output_state", "cell_state"):
+        ins.append(sub.add_tensor(f"{op.name}/{name}", [batch, units], np.float32))
+        sub.tensors[ins[-1]]["is_variable"] = True
+    ins += [-1] * 4       # (no layer normalization)
+    sequence = sub.result(seq) if sub.users.get(id(seq)) or not sub.users.get(id(last)) \
+        else sub.scratch(seq, "/sequence")
+    sub.emit("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [sequence],
+             "UnidirectionalSequenceLSTMOptions", fused_activation_function=4,
+             time_major=False)
+    if sub.users.get(id(last)):
+        spec = [sub.const(np.int32(v), f"{op.name}/last_{k}")
+                for k, v in (("begin", [0, -1, 0]), ("end", [0, 0, 0]),
+                             ("strides", [1, 1, 1]))]
+        sub.emit("STRIDED_SLICE", [sequence] + spec, [sub.result(last)],
+                 "StridedSliceOptions", begin_mask=5, end_mask=5, shrink_axis_mask=2)

@@ -4,9 +4,10 @@ The converter traces the model (as its SavedModel would serve it), runs the
 graph passes functions run (constant folding, bias and activation fusion),
 and lowers each operation to TFLite's builtin operators (`lowering`).
 ``optimizations=[tf.lite.Optimize.DEFAULT]`` stores large convolution and
-dense weights as int8 with per-channel scales (dynamic range quantization), or,
-with ``target_spec.supported_types=[tf.float16]``, every float constant as
-float16. Full integer quantization (a representative dataset) is not supported.
+dense weights as int8 with per-channel scales (dynamic range quantization); with
+``target_spec.supported_types=[tf.float16]``, every float constant as float16;
+with a ``representative_dataset``, every operator TFLite can run so in int8
+(full integer quantization, `full_integer`).
 
 >>> model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
 >>> data = tf.lite.TFLiteConverter.from_keras_model(model).convert()
@@ -19,7 +20,9 @@ import enum
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes
+from eagerflow._src.lite import full_integer as full_integer_quantization
 from eagerflow._src.lite.lowering import ConversionError, ModelBuilder
+from eagerflow._src.lite.schema import read_model, write_model
 from eagerflow._src.saved_model import load as _load
 from eagerflow._src.saved_model import save as _save
 
@@ -137,38 +140,45 @@ class TFLiteConverter:
     def convert(self):
         """The converted model, the bytes of a ``.tflite`` file."""
         ops = set(self.target_spec.supported_ops)
-        full_integer = self.representative_dataset is not None or \
-            OpsSet.TFLITE_BUILTINS_INT8 in ops
-        if not full_integer and (dtypes.as_dtype(self.inference_input_type) != dtypes.float32
-                                 or dtypes.as_dtype(self.inference_output_type) !=
-                                 dtypes.float32):
-            raise ValueError("The inference_input_type and inference_output_type must be "
-                             "tf.float32.")
+        quantize = bool({Optimize.DEFAULT, Optimize.OPTIMIZE_FOR_SIZE,
+                         Optimize.OPTIMIZE_FOR_LATENCY}.intersection(self.optimizations or ()))
+        float16 = quantize and any(dtypes.as_dtype(t) == dtypes.float16
+                                   for t in self.target_spec.supported_types)
+        # (a representative dataset without the optimization, or with float16, is not used)
+        full_integer = quantize and not float16 and self.representative_dataset is not None
+        io_types = [dtypes.as_dtype(self.inference_input_type),
+                    dtypes.as_dtype(self.inference_output_type)]
+        for kind, t in zip(("input", "output"), io_types):
+            if full_integer and t not in (dtypes.float32, dtypes.int8, dtypes.uint8):
+                raise ValueError(f"Unsupported `inference_{kind}_type` value. Expected to be "
+                                 f"in ('tf.uint8', 'tf.int8'), instead got tf.{t.name}.")
         if OpsSet.TFLITE_BUILTINS_INT8 in ops and self.representative_dataset is None:
             raise ValueError("For full integer quantization, a `representative_dataset` "
                              "must be specified.")
-        if ops - {OpsSet.TFLITE_BUILTINS, OpsSet.SELECT_TF_OPS}:
+        if not full_integer and io_types != [dtypes.float32, dtypes.float32]:
+            raise ValueError("The inference_input_type and inference_output_type must be "
+                             "tf.float32.")
+        if ops - {OpsSet.TFLITE_BUILTINS, OpsSet.SELECT_TF_OPS, OpsSet.TFLITE_BUILTINS_INT8}:
             raise ValueError(f"Converting to {sorted(str(o) for o in ops)} is not supported: "
-                             f"only float and dynamic range models convert.")
-        quantize = bool({Optimize.DEFAULT, Optimize.OPTIMIZE_FOR_SIZE,
-                         Optimize.OPTIMIZE_FOR_LATENCY}.intersection(self.optimizations or ()))
-        if quantize and self.representative_dataset is not None:
-            raise ValueError("Full integer quantization (a representative dataset) is not "
-                             "supported; remove `representative_dataset` for dynamic range "
-                             "quantization.")
-        float16 = quantize and any(dtypes.as_dtype(t) == dtypes.float16
-                                   for t in self.target_spec.supported_types)
+                             f"only float, dynamic range and int8 models convert.")
         if not self._functions:
             raise ConverterError("Could not translate MLIR to FlatBuffer.\nThe model has no "
                                  "function to convert: its input shapes are unknown (call it "
                                  "on data, or give it an input shape, first).")
         keyed = all(key is not None for key, *_ in self._functions)
+        dynamic_range = quantize and not float16 and not full_integer
         try:
-            return ModelBuilder(quantize and not float16, float16).model(
+            content = ModelBuilder(dynamic_range, float16).model(
                 self._functions, signatures=keyed)
         except ConversionError as e:
             flex = OpsSet.SELECT_TF_OPS in ops or self.allow_custom_ops
             raise ConverterError(_unsupported_message(e.op, flex)) from None
+        if not full_integer:
+            return content
+        dataset = self.representative_dataset
+        samples = dataset.input_gen if isinstance(dataset, RepresentativeDataset) else dataset
+        return write_model(full_integer_quantization.quantize_model(
+            read_model(content), samples(), *[t.as_numpy_dtype for t in io_types]))
 
 
 def _signature_functions(signatures):

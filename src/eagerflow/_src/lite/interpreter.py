@@ -14,6 +14,8 @@ follow TF's interpreter.
 >>> interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
 array([0., 6.], dtype=float32)
 """
+import weakref
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -22,9 +24,11 @@ from eagerflow._src.lite.kernels import KERNELS
 
 _HYBRID = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL"})
 # (what runs: the float kernels, and QUANTIZE, which needs its output's parameters)
-_RUNS = frozenset(KERNELS).union({"QUANTIZE"})
+_RUNS = frozenset(KERNELS).union({"QUANTIZE", "WHILE"})
 # (operators whose int8 weights TFLite multiplies by quantized inputs, per channel)
 _HYBRID_KERNELS = frozenset({"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D"})
+# (operators of two int8 inputs computed in integers, as TFLite's kernels)
+_INTEGER_BINARY = frozenset({"ADD", "SUB", "MUL"})
 
 
 def _quantization(tensor):
@@ -41,6 +45,7 @@ class _Subgraph:
     """One subgraph's tensors, their current shapes and values, and its operators."""
 
     def __init__(self, model, index):
+        self.model, self.called = model, {}   # (subgraphs WHILE calls, by index)
         sub = model["subgraphs"][index]
         self.tensors = sub["tensors"] or []
         self.inputs = [int(i) for i in (sub["inputs"] if sub["inputs"] is not None else [])]
@@ -56,12 +61,16 @@ class _Subgraph:
                     f"An older version of this builtin might be supported. Are you using an "
                     f"old TFLite binary with a newer model?\nRegistration failed.\n")
         buffers = model["buffers"] or []
-        self.constants = {}
+        self.constants, self.variables = {}, {}
         for i, t in enumerate(self.tensors):
             data = buffers[t["buffer"]]["data"] if t["buffer"] < len(buffers) else None
             if data is not None and len(data):
-                self.constants[i] = np.frombuffer(data, self.dtype(i)).reshape(
+                value = np.frombuffer(data, self.dtype(i)).reshape(
                     [int(d) for d in self.file_shape(i)])
+                (self.variables if t.get("is_variable") else self.constants)[i] = value
+            elif t.get("is_variable"):   # (a state an operator updates: zeros at first)
+                self.variables[i] = np.zeros([int(d) for d in self.file_shape(i)],
+                                             self.dtype(i))
         self.shapes = [np.asarray(self.file_shape(i), np.int32) for i in range(len(self.tensors))]
         self.values = None
         self.resized = False
@@ -83,6 +92,7 @@ class _Subgraph:
                                    f"instructions: https://www.tensorflow.org/lite/guide/"
                                    f"ops_custom \nNode number {n} ({name}) failed to prepare.\n")
         self.values = dict(self.constants)
+        self.reset_variables()
         for i in self.inputs:
             if i not in self.values:
                 self.values[i] = np.zeros(self.shapes[i], self.dtype(i))
@@ -92,6 +102,26 @@ class _Subgraph:
         for i in range(len(self.tensors)):
             if i not in self.values and self.tensors[i]["type"] in schema.TENSOR_TYPES:
                 self.values[i] = np.zeros(self.shapes[i], self.dtype(i))
+
+    def reset_variables(self):
+        for i, value in self.variables.items():
+            self.values[i] = np.array(value)
+
+    def call(self, arrays):
+        """The outputs of this subgraph run on input `arrays` (as WHILE runs its condition
+        and body)."""
+        self.values = dict(self.constants)
+        self.reset_variables()
+        for i, a in zip(self.inputs, arrays):
+            self.values[i] = np.array(a)
+            self.shapes[i] = np.asarray(np.shape(a), np.int32)
+        self.run()
+        return [np.array(self.values[i]) for i in self.outputs]
+
+    def subgraph(self, index):
+        if index not in self.called:
+            self.called[index] = _Subgraph(self.model, index)
+        return self.called[index]
 
     def hybrid(self, op):
         """Whether `op` multiplies float inputs by int8 constant weights."""
@@ -105,8 +135,24 @@ class _Subgraph:
             outs = [int(i) for i in op["outputs"]]
             results = self.operator(name, op, ins, outs)
             for i, r in zip(outs, results):
-                self.values[i] = np.asarray(r)
-                self.shapes[i] = np.asarray(self.values[i].shape, np.int32)
+                self.store(i, r)
+            if name == "UNIDIRECTIONAL_SEQUENCE_LSTM":   # (its new state, for the next run)
+                for i, r in zip([ins[n] for n in kernels.LSTM_STATE], results[len(outs):]):
+                    if i >= 0:
+                        self.store(i, r)
+
+    def store(self, i, value):
+        """Writes `value` into tensor `i`'s buffer: in place while its shape stays (arrays
+        `Interpreter.tensor` handed out see it, as TFLite's views of its arena do), else
+        into a new buffer of the tensor's own (never shared with another tensor)."""
+        value = np.asarray(value)
+        current = self.values.get(i)
+        if current is not None and i not in self.constants and current.shape == value.shape \
+                and current.dtype == value.dtype:
+            np.copyto(current, value)
+        else:
+            self.values[i] = np.array(value)
+            self.shapes[i] = np.asarray(value.shape, np.int32)
 
     def quantized(self, i):
         """Whether tensor `i` holds quantized integers (int8/uint8/int16 with a scale)."""
@@ -117,16 +163,37 @@ class _Subgraph:
         values, options = self.values, op["builtin_options"] or {}
         raw = [values[i] if i >= 0 else None for i in ins]
         out_types = [self.dtype(i) for i in outs]
+        if name == "WHILE":   # (the body on the loop values while the condition holds)
+            cond = self.subgraph(options["cond_subgraph_index"])
+            body = self.subgraph(options["body_subgraph_index"])
+            while bool(np.ravel(cond.call(raw)[0])[0]):
+                raw = body.call(raw)
+            return raw
         if name == "DEQUANTIZE":
             x = raw[0]
             return [quantized.dequantize(x, self.tensors[ins[0]], _axis(self.tensors[ins[0]]))
                     if self.quantized(ins[0]) else x.astype(out_types[0])]
+        if name == "QUANTIZE" and self.quantized(ins[0]):   # (a requantization)
+            return [quantized.requantize(raw[0], self.tensors[ins[0]], self.tensors[outs[0]],
+                                         out_types[0])]
         if name == "QUANTIZE":
-            x = quantized.dequantize(raw[0], self.tensors[ins[0]]) if self.quantized(ins[0]) \
-                else raw[0]
-            return [quantized.quantize(x, self.tensors[outs[0]], out_types[0])]
+            return [quantized.quantize(raw[0], self.tensors[outs[0]], out_types[0])]
+        if name == "BATCH_MATMUL" and all(self.quantized(i) for i in ins + outs) and \
+                np.dtype(out_types[0]) == np.int8:
+            return [quantized.integer_batch_matmul(raw[0], raw[1],
+                                                   [self.tensors[i] for i in ins], options,
+                                                   self.tensors[outs[0]], out_types[0])]
+        if name in _INTEGER_BINARY and all(self.quantized(i) for i in ins + outs) and \
+                np.dtype(out_types[0]).itemsize == 1:
+            return [quantized.integer_binary(name, raw[0], raw[1],
+                                             [self.tensors[i] for i in ins], options,
+                                             self.tensors[outs[0]], out_types[0])]
         if name in _HYBRID_KERNELS and self.quantized(ins[0]) and self.quantized(outs[0]):
             return [quantized.integer_kernel(name, raw, [self.tensors[i] for i in ins[:2]],
+                                             options, self.tensors[outs[0]], out_types[0])]
+        if name == "TRANSPOSE_CONV" and self.quantized(ins[2]) and self.quantized(outs[0]):
+            return [quantized.integer_kernel(name, raw, [self.tensors[ins[2]],
+                                                         self.tensors[ins[1]]],
                                              options, self.tensors[outs[0]], out_types[0])]
         if name in _HYBRID_KERNELS and self.hybrid(op):
             scales, _, _ = _quantization(self.tensors[ins[1]])
@@ -135,11 +202,14 @@ class _Subgraph:
             return [kernels.hybrid_fully_connected(*args) if name == "FULLY_CONNECTED"
                     else kernels.hybrid_conv(name, *args)]
         real = any(self.quantized(i) for i in ins + outs)
-        # (other operators on quantized tensors: on their real values, quantized again)
+        # (other operators on quantized tensors: on their real values, quantized again; an
+        # int32 bias of a scale among them too)
         floats = [quantized.dequantize(v, self.tensors[i], _axis(self.tensors[i]))
                   if v is not None and (self.quantized(i) or (name in _HYBRID and
                                                               i in self.constants and
-                                                              v.dtype.kind in "iu"))
+                                                              v.dtype.kind in "iu") or
+                                        (real and v.dtype == np.int32 and
+                                         len(quantized.params(self.tensors[i])[0])))
                   else v for i, v in zip(ins, raw)]
         kinds = [np.dtype(np.float32) if self.quantized(i) else t for i, t in zip(outs, out_types)]
         results = KERNELS[name](floats, options, kinds)
@@ -182,6 +252,7 @@ class Interpreter:
             raise ValueError("The model is not a valid Flatbuffer buffer")
         self._subgraphs = {}
         self._main = self._subgraph(0)
+        self._views = []   # (weak references to what arrays from `tensor` are views of)
 
     def _subgraph(self, index):
         if index not in self._subgraphs:
@@ -192,13 +263,25 @@ class Interpreter:
 
     def allocate_tensors(self):
         """Makes room for every tensor (after the inputs' shapes last changed)."""
+        self._ensure_safe()
         self._main.allocate()
 
     def invoke(self):
         """Runs the model on the inputs set."""
+        self._ensure_safe()
         if self._main.values is None:
             raise RuntimeError("Invoke called on model that is not ready.")
         self._main.run()
+
+    def _ensure_safe(self):
+        """Raises TF's RuntimeError while an array `tensor` returned (or a slice of it) is
+        alive: running or reallocating could change what it shows."""
+        self._views = [v for v in self._views if v() is not None]
+        if self._views:
+            raise RuntimeError("There is at least 1 reference to internal data\n      in the "
+                               "interpreter in the form of a numpy array or slice. Be sure to"
+                               "\n      only hold the function returned from tensor() if you "
+                               "are using raw\n      data access.")
 
     def _check_index(self, index):
         n = len(self._main.tensors)
@@ -226,7 +309,7 @@ class Interpreter:
             if got != expected:
                 raise ValueError(f"Cannot set tensor: Dimension mismatch. Got {got} but "
                                  f"expected {expected} for dimension {d} of input {i}.")
-        sub.values[i] = value.copy()
+        sub.store(i, value)
 
     def get_tensor(self, tensor_index, subgraph_index=0):
         """A copy of the tensor `tensor_index`'s value."""
@@ -237,14 +320,27 @@ class Interpreter:
         return value[()] if value.ndim == 0 else value   # (a scalar as a NumPy scalar)
 
     def reset_all_variables(self):
-        """Resets variable tensors to their initial values (models here hold none)."""
+        """Resets variable tensors (the states of LSTM operators, which each `invoke`
+        carries on from the last) to their initial values."""
+        if self._main.values is not None:
+            self._main.reset_variables()
 
     def tensor(self, tensor_index):
-        """A function returning the tensor `tensor_index`'s current value."""
-        return lambda: self.get_tensor(tensor_index)
+        """A function returning the tensor `tensor_index`'s buffer itself (not a copy): what
+        is written into the array returned for an input is what the next `invoke` reads, and
+        an array returned for an output holds the values of each later `invoke`."""
+        def buffer():
+            sub, i = self._main, self._check_index(tensor_index)
+            if sub.values is None or i not in sub.values:
+                raise ValueError("Tensor data is null. Run allocate_tensors() first")
+            view = _View(sub.values[i])
+            self._views.append(weakref.ref(view))
+            return np.asarray(view)
+        return buffer
 
     def resize_tensor_input(self, input_index, tensor_size, strict=False):
         """Gives the input `input_index` a new shape (effective at `allocate_tensors`)."""
+        self._ensure_safe()
         sub, i = self._main, self._check_index(input_index)
         size = np.asarray(tensor_size, np.int32)
         if strict:
@@ -307,7 +403,11 @@ class Interpreter:
     def get_signature_runner(self, signature_key=None):
         """A callable running the signature `signature_key` on keyword arrays."""
         signatures = self._signatures()
-        if signature_key is None and signatures:
+        if signature_key is None:
+            if len(signatures) != 1:
+                raise ValueError(f"SignatureDef signature_key is None and model has "
+                                 f"{len(signatures)} Signatures. None is only allowed when the "
+                                 f"model has 1 SignatureDef")
             signature_key = next(iter(signatures))
         if signature_key not in signatures:
             raise ValueError(f'Invalid signature_key provided: "{signature_key}".')
@@ -347,7 +447,7 @@ class SignatureRunner:
                     f"Cannot set tensor: Got value of type {_type_name(value.dtype)} but "
                     f"expected type {_type_name(sub.dtype(i))} for input {i}, name: "
                     f"{sub.tensors[i]['name']} ")
-            sub.values[i] = value.copy()
+            sub.store(i, value)
         sub.run()
         return {name: np.array(sub.values[i]) for name, i in self._outputs.items()}
 
@@ -358,6 +458,15 @@ class SignatureRunner:
     def get_output_details(self):
         """``{output name: details}``."""
         return {n: self._interpreter._details(self._sub, i) for n, i in self._outputs.items()}
+
+
+class _View:
+    """What an array `Interpreter.tensor` returns is a view of (alive while any view or
+    slice of it is)."""
+
+    def __init__(self, array):
+        self.__array_interface__ = array.__array_interface__
+        self.array = array
 
 
 def _type_name(dtype):

@@ -107,6 +107,49 @@ def _leaky_relu(inputs, options, out_types):
     return [np.where(x >= 0, x, x * np.float32(options["alpha"])).astype(out_types[0])]
 
 
+@_kernel("PRELU")
+def _prelu(inputs, options, out_types):
+    x, alpha = inputs[:2]
+    return [np.where(x >= 0, x, x * alpha).astype(out_types[0])]
+
+
+@_kernel("SPACE_TO_BATCH_ND")
+def _space_to_batch_nd(inputs, options, out_types):
+    """Blocks of the spatial dimensions (after padding) moved into the batch."""
+    x, block, pads = inputs[0], [int(b) for b in np.ravel(inputs[1])], np.asarray(inputs[2])
+    m = len(block)
+    x = np.pad(x, [(0, 0)] + [tuple(int(p) for p in row) for row in pads.reshape(m, 2)] +
+               [(0, 0)] * (x.ndim - m - 1))
+    batch, rest = x.shape[0], x.shape[m + 1:]
+    split = [batch] + [d for n, b in zip(x.shape[1:m + 1], block) for d in (n // b, b)]
+    y = x.reshape(split + list(rest))
+    order = [2 + 2 * k for k in range(m)] + [0] + [1 + 2 * k for k in range(m)] + \
+        list(range(2 * m + 1, y.ndim))
+    y = np.transpose(y, order)
+    return [np.ascontiguousarray(y.reshape([batch * int(np.prod(block))] +
+                                           [n // b for n, b in zip(x.shape[1:m + 1], block)] +
+                                           list(rest)))]
+
+
+@_kernel("BATCH_TO_SPACE_ND")
+def _batch_to_space_nd(inputs, options, out_types):
+    """The inverse of SPACE_TO_BATCH_ND: batch blocks back into the spatial dimensions,
+    then cropped."""
+    x, block, crops = inputs[0], [int(b) for b in np.ravel(inputs[1])], np.asarray(inputs[2])
+    m = len(block)
+    batch = x.shape[0] // int(np.prod(block))
+    spatial, rest = list(x.shape[1:m + 1]), list(x.shape[m + 1:])
+    y = x.reshape(block + [batch] + spatial + rest)
+    order = [m] + [d for k in range(m) for d in (m + 1 + k, k)] + \
+        list(range(2 * m + 1, y.ndim))
+    y = np.transpose(y, order).reshape([batch] + [n * b for n, b in zip(spatial, block)] +
+                                       rest)
+    crops = crops.reshape(m, 2).astype(int)
+    index = (slice(None),) + tuple(slice(int(lo), y.shape[1 + k] - int(hi))
+                                   for k, (lo, hi) in enumerate(crops))
+    return [np.ascontiguousarray(y[index])]
+
+
 @_kernel("GELU")
 def _gelu(inputs, options, out_types):
     x = inputs[0].astype(np.float64)
@@ -175,6 +218,17 @@ def _biased(y, b, options, out_types):
     if b is not None:
         y = y + b
     return activate(y.astype(out_types[0], copy=False), _act(options))
+
+
+@_kernel("CONV_3D")
+def _conv_3d(inputs, options, out_types):
+    x, w, b = (inputs + [None])[:3]   # (filters DHWIO, as TF's)
+    strides = [1, options["stride_d"], options["stride_h"], options["stride_w"], 1]
+    dilations = [1, options.get("dilation_d_factor", 1), options.get("dilation_h_factor", 1),
+                 options.get("dilation_w_factor", 1), 1]
+    y = conv_ops.conv3d(x, w, strides, _PADDING[options["padding"]],
+                        dilations=dilations).numpy()
+    return [_biased(y, b, options, out_types)]
 
 
 @_kernel("TRANSPOSE_CONV")
@@ -391,6 +445,60 @@ def _strided_slice(inputs, options, out_types):
             index.append(slice(start, stop, int(strides[i])))
         dim += 1
     return [np.array(x[tuple(index)])]
+
+
+# the inputs of UNIDIRECTIONAL_SEQUENCE_LSTM that are its state, which it updates in place
+LSTM_STATE = (18, 19)
+
+
+@_kernel("UNIDIRECTIONAL_SEQUENCE_LSTM")
+def _sequence_lstm(inputs, options, out_types):
+    """TFLite's float LSTM over a sequence: gates ``i, f, o = sigmoid(...)`` and cell input
+    ``g = act(...)`` from the input and the previous output (plus peepholes of the cell
+    when given; ``i = 1 - f`` without input gate weights), ``c = f * c + i * g`` (clipped
+    to `cell_clip`), ``h = o * act(c)`` (projected and clipped to `proj_clip` when
+    given). Returns the outputs of every step, then the last output and cell state (the
+    variable inputs 18 and 19, which the interpreter updates)."""
+    x = inputs[0]
+    (w_i, w_f, w_c, w_o), (r_i, r_f, r_c, r_o) = inputs[1:5], inputs[5:9]
+    (p_i, p_f, p_o), (b_i, b_f, b_c, b_o) = inputs[9:12], inputs[12:16]
+    projection, projection_bias = inputs[16:18]
+    h, c = (np.array(v, np.float32) for v in inputs[18:20])
+    if any(v is not None for v in inputs[20:24]):
+        raise RuntimeError("UNIDIRECTIONAL_SEQUENCE_LSTM with layer normalization is not "
+                           "supported.")
+    act = _act(options)
+    cell_clip, proj_clip = options.get("cell_clip", 0.0), options.get("proj_clip", 0.0)
+    steps = x if options.get("time_major") else np.swapaxes(x, 0, 1)
+
+    def gate(w, r, b, peephole, cell):
+        z = step @ w.T + h @ r.T + (b if b is not None else 0)
+        if peephole is not None:
+            z = z + cell * peephole
+        return z
+
+    outputs = []
+    for step in steps:
+        f = _sigmoid(gate(w_f, r_f, b_f, p_f, c))
+        i = 1 - f if w_i is None else _sigmoid(gate(w_i, r_i, b_i, p_i, c))
+        g = activate(gate(w_c, r_c, b_c, None, c).astype(np.float32), act)
+        c = (f * c + i * g).astype(np.float32)
+        if cell_clip > 0:
+            c = np.clip(c, -cell_clip, cell_clip)
+        o = _sigmoid(gate(w_o, r_o, b_o, p_o, c))
+        h = (o * activate(c, act)).astype(np.float32)
+        if projection is not None:
+            h = h @ projection.T + (projection_bias if projection_bias is not None else 0)
+            if proj_clip > 0:
+                h = np.clip(h, -proj_clip, proj_clip)
+            h = h.astype(np.float32)
+        outputs.append(h)
+    out = np.stack(outputs) if options.get("time_major") else np.stack(outputs, axis=1)
+    return [out.astype(out_types[0]), h, c]
+
+
+def _sigmoid(z):
+    return (1 / (1 + np.exp(-z.astype(np.float64)))).astype(np.float32)
 
 
 @_kernel("DEQUANTIZE")

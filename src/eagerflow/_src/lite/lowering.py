@@ -64,21 +64,22 @@ class ModelBuilder:
                     "signature_key": key, "subgraph_index": n})
         model = {"version": schema.SCHEMA_VERSION, "operator_codes": self.codes,
                  "subgraphs": subgraphs, "description": "MLIR Converted.",
-                 "buffers": self._used_buffers(subgraphs)}
+                 "buffers": used_buffers(self.buffers, subgraphs)}
         if signature_defs:
             model["signature_defs"] = signature_defs
         return schema.write_model(model)
 
 
-    def _used_buffers(self, subgraphs):
-        """The buffers some tensor reads (the empty one first), tensors renumbered to them:
-        constants that folding or float16 storage replaced are left out."""
-        used = sorted({t["buffer"] for sub in subgraphs for t in sub["tensors"]} - {0})
-        new = {old: n + 1 for n, old in enumerate(used)}
-        for sub in subgraphs:
-            for t in sub["tensors"]:
-                t["buffer"] = new.get(t["buffer"], 0)
-        return [{}] + [self.buffers[old] for old in used]
+def used_buffers(buffers, subgraphs):
+    """The `buffers` some tensor of `subgraphs` reads (the empty one first), tensors
+    renumbered to them: constants that folding, float16 storage or quantization replaced
+    are left out."""
+    used = sorted({int(t["buffer"]) for sub in subgraphs for t in sub["tensors"]} - {0})
+    new = {old: n + 1 for n, old in enumerate(used)}
+    for sub in subgraphs:
+        for t in sub["tensors"]:
+            t["buffer"] = new.get(int(t["buffer"]), 0)
+    return [{}] + [buffers[old] for old in used]
 
 
 def _frozen(op):
@@ -202,6 +203,7 @@ class SubgraphBuilder:
         for n, t in enumerate(program.inputs):
             name = self.in_names[n]
             self.result(t, f"{self.key}_{name}:0" if self.key else name)
+        inputs = self.program_inputs()
         for op in program.operations:
             if op.type == "Placeholder":
                 continue
@@ -214,7 +216,7 @@ class SubgraphBuilder:
         outputs = []
         for n, t in enumerate(program.outputs):
             if id(t) not in self.index or self.index[id(t)] in outputs or \
-                    self.index[id(t)] in self.program_inputs():
+                    self.index[id(t)] in inputs:
                 # (an output that is a constant, an input or another output: copied)
                 src = self.input(t)
                 shape = np.int32([-1 if d is None else d for d in t.shape.as_list()])
@@ -226,7 +228,7 @@ class SubgraphBuilder:
             outputs.append(i)
         if self.model.float16:
             self._half_constants()
-        return self._pruned([self.index[id(t)] for t in program.inputs], outputs)
+        return self._pruned(inputs, outputs)
 
     def _half_constants(self):
         """Float constants stored as float16, DEQUANTIZE operators first making them float32

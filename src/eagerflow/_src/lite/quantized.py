@@ -1,9 +1,12 @@
 """Integer (int8 / uint8) kernels of fully quantized TFLite models.
 
-Convolutions and dense layers follow TFLite's reference integer kernels bit
-for bit: int32 sums of ``(input - input zero point) * weights`` plus the int32
-bias, rescaled by a fixed-point multiplier (`quantize_multiplier`), shifted to
-the output zero point and clamped to the fused activation's range. Other
+Convolutions, dense layers, additions, products, batch products and
+requantizations follow the integer kernels TF's interpreter runs bit for bit:
+int32 sums of ``(input - input zero point) * weights`` plus the int32 bias,
+rescaled by the float32 ratio of the scales (`fp32_requantize`, as XNNPACK, to
+which TF's interpreter delegates most int8 operators, rescales) or by a
+fixed-point multiplier (`quantize_multiplier`, as TFLite's own kernels do),
+shifted to the output zero point and clamped to the fused activation's range. Other
 operators on quantized tensors run on their real values (dequantized, the
 float kernel, quantized again): the same numbers to within one quantization
 step.
@@ -42,8 +45,9 @@ def _round(x):
 
 
 def multiply_by_quantized_multiplier(x, multiplier, shift):
-    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded as gemmlowp rounds
-    (a saturating rounding doubling high multiply, then a rounding right shift)."""
+    """int64 array `x` times ``multiplier * 2**(shift - 31)``, rounded as TFLite's own
+    kernels round (gemmlowp's: a saturating rounding doubling high multiply, then a
+    rounding right shift)."""
     x = np.asarray(x, np.int64)
     multiplier = np.asarray(multiplier, np.int64)
     shift = np.asarray(shift, np.int64)
@@ -57,6 +61,14 @@ def multiply_by_quantized_multiplier(x, multiplier, shift):
     remainder = high & mask
     threshold = (mask >> 1) + (high < 0)
     return (high >> exponent) + (remainder > threshold)
+
+
+def fp32_requantize(acc, scale):
+    """int32 sums `acc` times float32 `scale`, rounded half to even: how XNNPACK (the
+    kernels TF's interpreter delegates int8 convolutions, dense layers and products to)
+    rescales them."""
+    scaled = acc.astype(np.float32) * np.asarray(scale, np.float32)
+    return np.rint(np.clip(scaled, -2.0 ** 31, 2.0 ** 31 - 128)).astype(np.int64)
 
 
 def params(tensor):
@@ -105,7 +117,12 @@ def _activation_range(code, scale, zero, dtype):
 
 
 def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
-    """CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED on quantized tensors, bit for bit."""
+    """CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV (inputs: output shape, weights, input,
+    bias) or FULLY_CONNECTED on quantized tensors, bit for bit; `tensors` those of the
+    input and the weights."""
+    shape = None
+    if name == "TRANSPOSE_CONV":
+        shape, inputs = inputs[0], [inputs[2], inputs[1]] + list(inputs[3:])
     x, w = inputs[0], inputs[1]
     bias = inputs[2] if len(inputs) > 2 else None
     in_scale, in_zero = params(tensors[0])
@@ -118,6 +135,9 @@ def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
         acc = shifted.reshape(-1, w.shape[1]) @ w.astype(np.float64).T
         if options.get("keep_num_dims"):
             acc = acc.reshape(x.shape[:-1] + (w.shape[0],))
+    elif shape is not None:
+        acc = kernels.KERNELS[name]([shape, w.astype(np.float64), shifted], float_options,
+                                    f64)[0]
     else:
         acc = kernels.KERNELS[name]([shifted, w.astype(np.float64)], float_options, f64)[0]
     acc = np.rint(acc).astype(np.int64)
@@ -125,11 +145,73 @@ def integer_kernel(name, inputs, tensors, options, out_tensor, out_dtype):
         acc = acc + bias.astype(np.int64)
     channels = acc.shape[-1]
     scales = np.broadcast_to(w_scales, (channels,)) if len(w_scales) else np.ones(channels)
-    pairs = [quantize_multiplier(float(np.float64(in_scale[0]) * np.float64(s) /
-                                       np.float64(out_scale[0]))) for s in scales]
-    multipliers = np.array([p[0] for p in pairs], np.int64)
-    shifts = np.array([p[1] for p in pairs], np.int64)
-    out = multiply_by_quantized_multiplier(acc, multipliers, shifts) + int(out_zero[0])
+    if shape is None:   # (XNNPACK's convolutions and dense layers)
+        out = fp32_requantize(acc, in_scale[0] * scales.astype(np.float32) / out_scale[0])
+    else:               # (TFLite's own transposed convolution, per channel)
+        out = np.stack([_rescale(acc[..., c], float(np.float64(in_scale[0]) * np.float64(s) /
+                                                    np.float64(out_scale[0])))
+                        for c, s in enumerate(scales)], axis=-1)
+    out = out + int(out_zero[0])
     lo, hi = _activation_range(options.get("fused_activation_function", 0), out_scale[0],
                                int(out_zero[0]), out_dtype)
     return np.clip(out, lo, hi).astype(out_dtype)
+
+
+def _rescale(x, real):
+    """int64 `x` times the positive real `real`, as TFLite's integer kernels multiply."""
+    multiplier, shift = quantize_multiplier(real)
+    return multiply_by_quantized_multiplier(x, multiplier, shift)
+
+
+def requantize(q, in_tensor, out_tensor, out_dtype):
+    """QUANTIZE of quantized integers `q` to another scale or zero point, as TF's
+    interpreter computes it (through XNNPACK, by default): the ratio of the scales as a
+    multiplier of 8 fractional bits, rounded half up."""
+    (s_in,), (z_in,) = params(in_tensor)
+    (s_out,), (z_out,) = params(out_tensor)
+    ratio = np.float32(s_in) / np.float32(s_out)
+    lo, hi = _RANGES[np.dtype(out_dtype)]
+    if not 1 / 256 <= ratio <= 128:   # (beyond XNNPACK's range: TFLite's own kernel)
+        out = _rescale(q.astype(np.int64) - z_in, float(np.float64(s_in) / np.float64(s_out)))
+        return np.clip(out + z_out, lo, hi).astype(out_dtype)
+    multiplier = int(np.rint(np.float32(256) * ratio))
+    out = ((q.astype(np.int64) - z_in) * multiplier + 128) >> 8
+    return np.clip(out + z_out, lo, hi).astype(out_dtype)
+
+
+def integer_binary(name, a, b, tensors, options, out_tensor, out_dtype):
+    """ADD, SUB or MUL of int8 (uint8) tensors: sums of inputs scaled to twice the larger
+    input scale (20 bits up) as TFLite's kernels add, products of the inputs less their
+    zero points rescaled in float32 (`fp32_requantize`)."""
+    (sa,), (za,) = params(tensors[0])
+    (sb,), (zb,) = params(tensors[1])
+    (so,), (zo,) = params(out_tensor)
+    a, b = a.astype(np.int64) - za, b.astype(np.int64) - zb
+    if name == "MUL":
+        out = fp32_requantize(a * b, np.float32(sa) * np.float32(sb) / np.float32(so))
+    else:
+        left = 20
+        twice = 2 * max(float(sa), float(sb))
+        a = _rescale(a << left, float(sa) / twice)
+        b = _rescale(b << left, float(sb) / twice)
+        out = _rescale(a + b if name == "ADD" else a - b, twice / ((1 << left) * float(so)))
+    lo, hi = _activation_range(options.get("fused_activation_function", 0), so, int(zo),
+                               out_dtype)
+    return np.clip(out + zo, lo, hi).astype(out_dtype)
+
+
+def integer_batch_matmul(a, b, tensors, options, out_tensor, out_dtype):
+    """BATCH_MATMUL of int8 tensors as TF's interpreter computes it: products of the left
+    operand less its zero point by the right operand as it is (TFLite's int8 kernel takes
+    the right operand's zero point as 0), rescaled to the output."""
+    (sa,), (za,) = params(tensors[0])
+    (sb,), _ = params(tensors[1])
+    (so,), (zo,) = params(out_tensor)
+    a, b = a.astype(np.int64) - za, b.astype(np.int64)
+    if options.get("adj_x"):
+        a = np.swapaxes(a, -1, -2)
+    if options.get("adj_y"):
+        b = np.swapaxes(b, -1, -2)
+    out = fp32_requantize(np.matmul(a, b), np.float32(sa) * np.float32(sb) / np.float32(so))
+    lo, hi = _RANGES[np.dtype(out_dtype)]
+    return np.clip(out + zo, lo, hi).astype(out_dtype)

@@ -5,7 +5,7 @@ Rules fold what TF's converter folds: a fused or following ReLU into the operato
 before it, a constant bias add into a convolution's or dense layer's zero bias.
 
 >>> sorted(k for k in RULES if k.startswith("Conv"))
-['Conv2D', 'Conv2DBackpropInput']
+['Conv2D', 'Conv2DBackpropInput', 'Conv3D']
 """
 import numpy as np
 
@@ -29,14 +29,18 @@ rule = registrar(RULES)   # ``@rule("Conv2D", ...)``: the lowering of those grap
 
 
 def _activation(sub, op, fused_ops):
-    """(fused activation code, op name to apply after) of a fused op's trailing activation."""
+    """(fused activation code, ``(operator, options, fields)`` to apply after or None) of a
+    fused op's trailing activation."""
     tail = [f for f in fused_ops if f != b"BiasAdd"]
     if not tail:
         return 0, None
     if len(tail) == 1 and tail[0] in _ACTIVATIONS:
         return schema.ACTIVATIONS[_ACTIVATIONS[tail[0]]], None
     if len(tail) == 1 and tail[0] in _UNFUSED and _UNFUSED[tail[0]] in schema.OPERATORS:
-        return 0, _UNFUSED[tail[0]]
+        return 0, (_UNFUSED[tail[0]], None, {})
+    if tail == [b"LeakyRelu"]:   # (TF's converter: a LEAKY_RELU after the operator)
+        return 0, ("LEAKY_RELU", "LeakyReluOptions",
+                   {"alpha": float(op.attrs.get("leakyrelu_alpha", 0.2))})
     raise ConversionError(op)
 
 
@@ -49,7 +53,8 @@ def _with_activation(sub, op, emit):
     else:
         mid = sub.scratch(out, "_pre")
         emit(mid, code)
-        sub.emit(after, [mid], [sub.result(out)])
+        name, options, fields = after
+        sub.emit(name, [mid], [sub.result(out)], options, **fields)
 
 
 def _bias(sub, op, units, dtype):
@@ -117,6 +122,21 @@ def _conv2d(sub, op):
            _bias(sub, op, w.shape[3], w.dtype)]
     _with_activation(sub, op, lambda out, act: sub.emit(
         "CONV_2D", ins, [out], "Conv2DOptions", fused_activation_function=act, **options))
+
+
+@rule("Conv3D")
+def _conv3d(sub, op):
+    x, f = op.inputs
+    w = sub.value(f)
+    strides, dilations = op.attrs["strides"], op.attrs.get("dilations") or (1,) * 5
+    if w is None or op.attrs.get("data_format", "NDHWC") != "NDHWC":
+        raise ConversionError(op)
+    sub.emit("CONV_3D", [sub.input(x), sub.const(w, op.name + "/filter"), -1],
+             [sub.result(op.outputs[0])], "Conv3DOptions",
+             padding=schema.PADDING[op.attrs["padding"]], stride_d=int(strides[1]),
+             stride_h=int(strides[2]), stride_w=int(strides[3]),
+             dilation_d_factor=int(dilations[1]), dilation_h_factor=int(dilations[2]),
+             dilation_w_factor=int(dilations[3]))
 
 
 @rule("DepthwiseConv2dNative")
@@ -256,14 +276,94 @@ def _identity(sub, op):
 
 @rule("Softmax", "LogSoftmax")
 def _softmax(sub, op):
-    if op.attrs.get("axis", -1) not in (-1, op.inputs[0].shape.rank - 1):
+    x, out = op.inputs[0], op.outputs[0]
+    rank = x.shape.rank
+    axis = op.attrs.get("axis", -1)
+    if rank is None and axis != -1:
         raise ConversionError(op)
+    axis = axis % rank if rank else -1
+    last = axis == -1 or axis == rank - 1
+    if last:
+        src, dst = sub.input(x), sub.result(out)
+    else:   # (TF's converter: the axis transposed last and back)
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        perm = sub.const(np.int32(perm), op.name + "/perm")
+        src, dst = sub.scratch(out, "/transposed"), sub.scratch(out, "/moved")
+        sub.emit("TRANSPOSE", [sub.input(x), perm], [src], "TransposeOptions")
+        for i in (src, dst):   # (the moved axis's shape)
+            shape = list(sub.tensors[i]["shape"])
+            shape[axis], shape[-1] = shape[-1], shape[axis]
+            sub.tensors[i]["shape"] = shape
+            signature = sub.tensors[i].get("shape_signature")
+            if signature:
+                signature = list(signature)
+                signature[axis], signature[-1] = signature[-1], signature[axis]
+                sub.tensors[i]["shape_signature"] = signature
     if op.type == "Softmax":
-        sub.emit("SOFTMAX", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
-                 "SoftmaxOptions", beta=1.0)
+        sub.emit("SOFTMAX", [src], [dst], "SoftmaxOptions", beta=1.0)
     else:
-        sub.emit("LOG_SOFTMAX", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
-                 "LogSoftmaxOptions")
+        sub.emit("LOG_SOFTMAX", [src], [dst], "LogSoftmaxOptions")
+    if not last:
+        sub.emit("TRANSPOSE", [dst, perm], [sub.result(out)], "TransposeOptions")
+
+
+@rule("Selu")
+def _selu(sub, op):
+    """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` (as TF lowers
+    it: GREATER, MUL, EXP, SUB, MUL, SELECT_V2)."""
+    x, out = op.inputs[0], op.outputs[0]
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    src = sub.input(x)
+    dtype = x.dtype.as_numpy_dtype
+
+    def step(name, ins, suffix, options=None):
+        i = sub.scratch(out, suffix)
+        sub.emit(name, ins, [i], options)
+        return i
+
+    positive = sub.add_tensor(op.name + "/positive", sub.tensors[src]["shape"], np.bool_,
+                              signature=sub.tensors[src].get("shape_signature"))
+    sub.emit("GREATER", [src, sub.const(np.zeros([], dtype), op.name + "/zero")], [positive])
+    scaled = step("MUL", [src, sub.const(np.asarray(scale, dtype), op.name + "/scale")],
+                  "/scaled", "MulOptions")
+    exp = step("EXP", [src], "/exp")
+    less = step("SUB", [exp, sub.const(np.ones([], dtype), op.name + "/one")], "/expm1",
+                "SubOptions")
+    negative = step("MUL", [less, sub.const(np.asarray(scale * alpha, dtype),
+                                            op.name + "/scale_alpha")], "/negative",
+                    "MulOptions")
+    sub.emit("SELECT_V2", [positive, scaled, negative], [sub.result(out)])
+
+
+def _chain(sub, op, steps):
+    """Emits `steps`, ``(operator, options, constant operand or None, operand first)``
+    each applied to the result so far (from `op`'s input), the last one giving `op`'s
+    output."""
+    out, dtype = op.outputs[0], op.inputs[0].dtype.as_numpy_dtype
+    current = sub.input(op.inputs[0])
+    for n, (name, options, operand, first) in enumerate(steps):
+        dst = sub.result(out) if n == len(steps) - 1 else sub.scratch(out, f"/{name.lower()}")
+        ins = [current]
+        if operand is not None:
+            c = sub.const(np.asarray(operand, dtype), f"{op.name}/{name.lower()}_operand")
+            ins = [c, current] if first else [current, c]
+        sub.emit(name, ins, [dst], options)
+        current = dst
+
+
+@rule("Softplus")
+def _softplus(sub, op):   # (as TF's converter: log(exp(x) + 1))
+    _chain(sub, op, [("EXP", None, None, False), ("ADD", "AddOptions", 1, False),
+                     ("LOG", None, None, False)])
+
+
+@rule("Softsign")
+def _softsign(sub, op):   # (x / (|x| + 1))
+    x = sub.input(op.inputs[0])
+    _chain(sub, op, [("ABS", None, None, False), ("ADD", "AddOptions", 1, False)])
+    denominator = sub.index.pop(id(op.outputs[0]))
+    sub.emit("DIV", [x, denominator], [sub.result(op.outputs[0])], "DivOptions")
 
 
 @rule("LeakyRelu")

@@ -104,6 +104,17 @@ _OPTIONS = {
     "BatchMatMulOptions": (101, [("adj_x", "bool", False), ("adj_y", "bool", False),
                                  ("asymmetric_quantize_inputs", "bool", False)]),
     "GeluOptions": (116, [("approximate", "bool", False)]),
+    "Conv3DOptions": (106, [("padding", "i8", 0), ("stride_d", "i32", 0),
+                            ("stride_w", "i32", 0), ("stride_h", "i32", 0), _ACT,
+                            ("dilation_d_factor", "i32", 1), ("dilation_w_factor", "i32", 1),
+                            ("dilation_h_factor", "i32", 1)]),
+    "WhileOptions": (93, [("cond_subgraph_index", "i32", 0),
+                          ("body_subgraph_index", "i32", 0)]),
+    "UnidirectionalSequenceLSTMOptions": (71, [_ACT, ("cell_clip", "f32", 0.0),
+                                               ("proj_clip", "f32", 0.0),
+                                               ("time_major", "bool", False),
+                                               ("asymmetric_quantize_inputs", "bool", False),
+                                               ("diagonal_recurrent_tensors", "bool", False)]),
 }
 TABLES.update({name: fields for name, (_, fields) in _OPTIONS.items()})
 OPTION_TABLES = {number: name for name, (number, _) in _OPTIONS.items()}
@@ -114,7 +125,9 @@ OPERATORS = {
     "DEQUANTIZE": 6, "FLOOR": 8, "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17,
     "MUL": 18, "RELU": 19, "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22,
     "RESIZE_BILINEAR": 23, "SOFTMAX": 25, "TANH": 28, "PAD": 34, "GATHER": 36, "TRANSPOSE": 39,
+    "BATCH_TO_SPACE_ND": 37, "SPACE_TO_BATCH_ND": 38, "PRELU": 54,
     "MEAN": 40, "SUB": 41, "DIV": 42, "SQUEEZE": 43, "STRIDED_SLICE": 45, "EXP": 47,
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": 44,
     "SPLIT": 49, "LOG_SOFTMAX": 50, "CAST": 53, "MAXIMUM": 55, "ARG_MAX": 56, "MINIMUM": 57,
     "LESS": 58, "NEG": 59, "GREATER": 61, "GREATER_EQUAL": 62, "LESS_EQUAL": 63, "SELECT": 64,
     "SLICE": 65, "SIN": 66, "TRANSPOSE_CONV": 67, "TILE": 69, "EXPAND_DIMS": 70, "EQUAL": 71,
@@ -124,7 +137,7 @@ OPERATORS = {
     "FILL": 94, "FLOOR_MOD": 95, "RESIZE_NEAREST_NEIGHBOR": 97, "LEAKY_RELU": 98,
     "SQUARED_DIFFERENCE": 99, "ABS": 101, "SPLIT_V": 102, "CEIL": 104, "COS": 108, "ELU": 111,
     "QUANTIZE": 114, "ROUND": 116, "HARD_SWISH": 117, "SELECT_V2": 123, "BATCH_MATMUL": 126,
-    "GELU": 150, "SIGN": 158,
+    "WHILE": 119, "CONV_3D": 132, "GELU": 150, "SIGN": 158,
 }
 OPERATOR_NAMES = {number: name for name, number in OPERATORS.items()}
 OPERATORS_CUSTOM = 32
