@@ -274,6 +274,14 @@ tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
 tf_args[_FLUSH] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 
+def gone_error(writer_id):
+    """TF's error of a summary op writing to writer `writer_id` once it is closed or no
+    one holds it (its resource is gone): summaries are never dropped silently."""
+    return errors.NotFoundError(
+        None, None, f"Resource localhost/_AnonymousVar{writer_id}/"
+                    f"N10tensorflow22SummaryWriterInterfaceE does not exist.")
+
+
 class _ResourceSummaryWriter(SummaryWriter):
     """A `SummaryWriter` appending events to a file in a log directory."""
 
@@ -284,11 +292,10 @@ class _ResourceSummaryWriter(SummaryWriter):
         _WRITERS[self._id] = self
         _OPEN.add(self)
 
-    def _closed_error(self):
-        """TF's error of a summary written to a closed writer (whose resource is gone)."""
-        return errors.NotFoundError(
-            None, None, f"Resource localhost/_AnonymousVar{self._id}/"
-                        f"N10tensorflow22SummaryWriterInterfaceE does not exist.")
+    def _closed_error(self, op_name="WriteSummary", name=None):
+        """TF's error of eager op `op_name` writing to this writer after `close`."""
+        return errors.NotFoundError(None, None, errors.eager_message(
+            gone_error(self._id).message, op_name, name=name))
 
     def _write(self, step, summary_bytes):
         if self._file.closed:
@@ -304,10 +311,11 @@ class _ResourceSummaryWriter(SummaryWriter):
         if self._file.closed:
             raise RuntimeError(f"SummaryWriter {self!r} is already closed")
 
-    def write_event(self, event):
-        """Appends `event` (an ``Event`` proto) as it is."""
+    def write_event(self, event, op_name="WriteGraphSummary"):
+        """Appends `event` (an ``Event`` proto) as it is (after `close`, the error of TF's
+        op `op_name` writing it)."""
         if self._file.closed:
-            raise self._closed_error()
+            raise self._closed_error(op_name, "")
         self._file.add(frame([event.SerializeToString()]))
 
     def flush(self):
