@@ -6771,6 +6771,15 @@ def _wf44b60d2a1(_export_fn, _export_dispatch, _export_symbolic):
     return _export_wrapper
 
 
+def _wf451057dac(_export_fn, _export_dispatch, _export_symbolic):
+    def _export_wrapper(node_def):
+        try:
+            return _export_fn(node_def)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'node_def': node_def})
+    return _export_wrapper
+
+
 def _wf473bfb92f(_export_fn, _export_dispatch, _export_symbolic):
     def _export_wrapper(input, filters, stride, padding, data_format=None, dilations=None, name=None):
         try:
@@ -7321,6 +7330,7 @@ WRAPPERS = {
     'compat.v1.substr': _wb80451a817,
     'compat.v1.summary.all_v2_summary_ops': _w1f06b08988,
     'compat.v1.summary.audio': _w27b0f79813,
+    'compat.v1.summary.get_summary_description': _wf451057dac,
     'compat.v1.summary.histogram': _wd2aa6f8c14,
     'compat.v1.summary.image': _w23ef636dbd,
     'compat.v1.summary.initialize': _w0dda54afa2,
@@ -8086,6 +8096,7 @@ WRAPPERS = {
     'python.client.device_lib.list_local_devices': _w88e185900f,
     'python.framework.convert_to_constants.convert_variables_to_constants_v2': _wf44b60d2a1,
     'python.framework.convert_to_constants.convert_variables_to_constants_v2_as_graph': _wf44b60d2a1,
+    'python.util.deprecation.silence': _w66df9bf2ef,
     'quantization.fake_quant_with_min_max_args': _we36a427587,
     'quantization.fake_quant_with_min_max_args_gradient': _wde25e66e11,
     'quantization.fake_quant_with_min_max_vars': _w6f6bc54903,

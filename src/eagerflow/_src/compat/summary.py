@@ -492,6 +492,24 @@ def text(name, tensor, collections=None):
     return tensor_summary(name, tensor, summary_metadata=metadata, collections=collections)
 
 
+@export("compat.v1.summary.get_summary_description")
+def get_summary_description(node_def):
+    """The ``SummaryDescription`` of the ``TensorSummary`` node `node_def` (a ``NodeDef``):
+    its ``description`` attr, JSON, parsed.
+
+    >>> node = tf.compat.v1.NodeDef(op="TensorSummary")
+    >>> node.attr["description"].s = b'{"typeHint": "scalar"}'
+    >>> tf.compat.v1.summary.get_summary_description(node).type_hint
+    'scalar'
+    """
+    from google.protobuf import json_format  # noqa: PLC0415 (protobuf when asked)
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    description = protos.SummaryDescription()
+    json_format.Parse(_text(node_def.attr["description"].s), description)
+    return description
+
+
 @export("compat.v1.summary.all_v2_summary_ops")
 def all_v2_summary_ops():
     """The TF 2 summary ops of the default graph (None eagerly): ``tf.summary`` calls made
@@ -558,13 +576,19 @@ class FileWriter:
         self._run_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph=graph, graph_def=graph_def)
+            # and, only here, as TF's, the meta graph of it (TensorBoard's graph of the run)
+            if graph is not None and hasattr(graph, "as_graph_def"):
+                graph = graph.as_graph_def(add_shapes=True)
+            self.add_meta_graph(_meta_graph(graph_def or graph))
 
     def get_logdir(self):
         return self._logdir
 
     def add_event(self, event):
-        """Writes `event` (an ``Event``) as it is."""
+        """Writes `event` (an ``Event``) as it is (nothing once closed, with TF's warning)."""
         if self._file is None:
+            warnings.warn("Attempting to use a closed FileWriter. The operation will be a "
+                          "noop unless the FileWriter is explicitly reopened.")
             return
         self._file.add(frame([event.SerializeToString()]))
 
@@ -598,15 +622,13 @@ class FileWriter:
         if graph is not None and graph_def is not None:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
         if graph is not None and hasattr(graph, "as_graph_def"):
-            graph_def = graph.as_graph_def()
+            graph_def = graph.as_graph_def(add_shapes=True)
         elif graph is not None:
             graph_def = graph  # (a GraphDef given as the graph)
         if not hasattr(graph_def, "SerializeToString"):
             raise TypeError(f"The passed graph must be an instance of `Graph` or the "
                             f"deprecated `GraphDef`. Got: {graph_def!r}")
         self._add(protos.Event(graph_def=graph_def.SerializeToString()), global_step)
-        if graph is not None and hasattr(graph, "as_graph_def"):
-            self.add_meta_graph(_meta_graph(graph_def), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
         self._add(protos.Event(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
