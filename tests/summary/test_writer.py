@@ -279,6 +279,17 @@ def test_max_queue_and_flush(tmp_path):
     writer.close()
 
 
+def test_flush_millis_zero_writes_each_summary_at_once(tmp_path):
+    # (as TF's writer: a summary written when the last flush is flush_millis old flushes)
+    writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=0)
+    with writer.as_default(step=0):
+        tf.summary.scalar("x", 1.0)
+        assert summaries(tmp_path) == [(0, "x", 1.0)]
+        tf.summary.histogram("h", [1.0], buckets=1)
+        assert len(summaries(tmp_path)) == 2
+    writer.close()
+
+
 def test_flush_millis_flushes_in_the_background(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=20)
     with writer.as_default(step=0):

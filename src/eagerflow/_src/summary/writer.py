@@ -3,9 +3,10 @@
 A file writer appends TF's ``Event`` protos to a TFRecord file named as TF 2 names
 it, ``events.out.tfevents.<seconds>.<host>.<pid>.<id><suffix>``: first the
 ``file_version`` event, then one event per summary. Events wait in memory and go
-to the file when `max_queue` of them wait, every `flush_millis` (a daemon thread),
-on `flush`, `close`, leaving `as_default`, and at interpreter exit, so that
-writing a summary costs no system call.
+to the file when `max_queue` of them wait, every `flush_millis` (a daemon thread,
+and, as TF's writer, at a summary written when the last flush is that old), on
+`flush`, `close`, leaving `as_default`, and at interpreter exit, so that writing a
+summary mostly costs no system call.
 
 >>> import tempfile
 >>> writer = tf.summary.create_file_writer(tempfile.mkdtemp())
@@ -164,6 +165,8 @@ class _EventFile:
             raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
         self._queue = []
         self._max_queue = max_queue
+        self._flush_seconds = flush_millis / 1000
+        self._flushed_at = time.monotonic()
         self._lock = threading.Lock()
         first = protos.Event(wall_time=float(int(time.time())), file_version="brain.Event:2",
                              source_metadata=protos.SourceMetadata(
@@ -180,7 +183,9 @@ class _EventFile:
     def add(self, record):
         """Queues `record`, a framed TFRecord."""
         self._queue.append(record)
-        if len(self._queue) > self._max_queue:
+        # (as TF's writer: also when the last flush is older than flush_millis)
+        if len(self._queue) > self._max_queue or \
+                time.monotonic() - self._flushed_at >= self._flush_seconds:
             self.flush()
 
     def _flush_every(self, seconds):
@@ -199,6 +204,7 @@ class _EventFile:
                 self._file.write(b"".join(queue[:count]))
                 del queue[:count]
             self._file.flush()
+            self._flushed_at = time.monotonic()
 
     def close(self):
         self._stop.set()
