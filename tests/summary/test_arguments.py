@@ -112,8 +112,13 @@ def test_writer_arguments(tmp_path, monkeypatch):
         tf.summary.create_file_writer(str(tmp_path), flush_millis="x")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    with pytest.raises(tf.errors.FailedPreconditionError, match="Not a directory"):
+    op_form = (r"^\{\{function_node __wrapped__CreateSummaryFileWriter_device_/job:localhost/"
+               r"replica:0/task:0/device:CPU:0\}\} %s \[Op:CreateSummaryFileWriter\] name: $")
+    with pytest.raises(tf.errors.FailedPreconditionError, match=op_form % "Not a directory"):
         tf.summary.create_file_writer(str(a_file))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=op_form % f"{a_file} is not a directory"):
+        tf.summary.create_file_writer(str(a_file / "run"))
     # "" is the working directory
     monkeypatch.chdir(tmp_path)
     writer = tf.summary.create_file_writer("", max_queue=np.int64(5))

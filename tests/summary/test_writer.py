@@ -29,6 +29,14 @@ def clean_state():
     tf.summary.trace_off()
 
 
+def test_a_suffix_follows_a_dot(tmp_path):
+    # (as TF 2's writer: one is added when the suffix does not start with one)
+    for suffix in ("", "abc", ".v3"):
+        tf.summary.create_file_writer(str(tmp_path), filename_suffix=suffix).close()
+    ends = [name.split(f".{os.getpid()}.", 1)[1] for name in os.listdir(tmp_path)]
+    assert sorted(e.partition(".")[1:] for e in ends) == [(".", ""), (".", "abc"), (".", "v3")]
+
+
 def test_file_name_and_first_event(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path / "run"))
     other = tf.summary.create_file_writer(str(tmp_path / "run"), filename_suffix=".mine")

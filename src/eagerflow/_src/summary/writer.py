@@ -155,7 +155,17 @@ class _EventFile:
                 gfile.makedirs(logdir)
             except errors.AlreadyExistsError:  # (a file in the way: TF's writer says so)
                 raise errors.FailedPreconditionError(None, None, "Not a directory") from None
+            except errors.FailedPreconditionError:  # (a file among its parents: named)
+                parent = os.path.dirname(logdir.rstrip("/"))
+                while parent and not os.path.isfile(parent):
+                    parent = os.path.dirname(parent)
+                if not parent:
+                    raise
+                raise errors.FailedPreconditionError(
+                    None, None, f"{parent} is not a directory") from None
         unique = f".{os.getpid()}.{uid}" if process_unique else ""
+        if process_unique and not filename_suffix.startswith("."):
+            filename_suffix = "." + filename_suffix  # (as TF 2: ".<id>." without a suffix)
         name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}"
                 f"{unique}{filename_suffix}")
         self.path = os.path.join(logdir, name)
@@ -399,7 +409,11 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     max_queue = _int_argument(max_queue, 10)
     flush_millis = _int_argument(flush_millis, 120000)
     suffix = ".v2" if filename_suffix is None else _path(filename_suffix)
-    return _ResourceSummaryWriter(_path(logdir), max_queue, flush_millis, suffix)
+    try:
+        return _ResourceSummaryWriter(_path(logdir), max_queue, flush_millis, suffix)
+    except errors.OpError as e:  # (TF's eager op making the writer failed)
+        raise type(e)(None, None, errors.eager_message(
+            e.message, "CreateSummaryFileWriter", name="")) from None
 
 
 @export("summary.create_noop_writer")
