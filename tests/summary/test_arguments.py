@@ -264,3 +264,19 @@ def test_graph_refuses_a_graph_context():
 
     with pytest.raises(ValueError, match="graph\\(\\) cannot be invoked inside a graph context"):
         f()
+
+
+def test_an_experimental_trackable_writer_goes_into_checkpoints(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path / "logs"), experimental_trackable=True)
+    assert type(writer).__name__ == "_TrackableResourceSummaryWriter"
+    assert isinstance(writer, tf.summary.SummaryWriter)
+    step = tf.Variable(3, dtype=tf.int64)
+    path = tf.train.Checkpoint(writer=writer, step=step).save(str(tmp_path / "ckpt" / "c"))
+    step.assign(0)
+    tf.train.Checkpoint(writer=writer, step=step).restore(path).assert_consumed()
+    assert int(step) == 3
+    with writer.as_default(step=1):
+        assert bool(tf.summary.scalar("still_writes", 1.0))
+    writer.close()
+    with pytest.raises(ValueError, match="was expecting writer to be a trackable object"):
+        tf.train.Checkpoint(writer=tf.summary.create_file_writer(str(tmp_path / "plain")))

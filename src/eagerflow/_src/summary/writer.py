@@ -350,6 +350,14 @@ class _ResourceSummaryWriter(SummaryWriter):
         return f"<SummaryWriter to {self._logdir!r}>"
 
 
+class _TrackableResourceSummaryWriter(_ResourceSummaryWriter):
+    """A file writer that checkpoints may hold (``experimental_trackable``): it has no
+    state of its own to save."""
+
+    def _trackable_children(self):
+        return []
+
+
 class _NoopSummaryWriter(SummaryWriter):
     """A writer that writes nothing: summaries under it return False."""
 
@@ -395,7 +403,8 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
 
     `max_queue`: summaries kept in memory before a write to the file (default 10);
     `flush_millis`: the longest they wait (default 120000); `filename_suffix`: the end
-    of the file's name (default ".v2").
+    of the file's name (default ".v2"); `experimental_trackable`: a writer that
+    `tf.train.Checkpoint` and `tf.Module` may hold.
 
     >>> import os, tempfile
     >>> logdir = tempfile.mkdtemp()
@@ -409,8 +418,10 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     max_queue = _int_argument(max_queue, 10)
     flush_millis = _int_argument(flush_millis, 120000)
     suffix = ".v2" if filename_suffix is None else _path(filename_suffix)
+    kind = _TrackableResourceSummaryWriter if experimental_trackable else \
+        _ResourceSummaryWriter
     try:
-        return _ResourceSummaryWriter(_path(logdir), max_queue, flush_millis, suffix)
+        return kind(_path(logdir), max_queue, flush_millis, suffix)
     except errors.OpError as e:  # (TF's eager op making the writer failed)
         raise type(e)(None, None, errors.eager_message(
             e.message, "CreateSummaryFileWriter", name="")) from None
