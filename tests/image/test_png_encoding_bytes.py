@@ -37,3 +37,27 @@ def test_grayscale_jpeg_bytes_are_tfs(kwargs, md5):
     y, x = np.mgrid[0:40, 0:50]
     gray = ((x * 3 + y * 5) % 256).astype(np.uint8)[..., None]
     assert hashlib.md5(tf.io.encode_jpeg(gray, **kwargs).numpy()).hexdigest() == md5
+
+
+def test_encode_png_of_a_batch_encodes_each_image():
+    # (TF 2.21: any batch dimensions before [height, width, channels])
+    batch = np.stack([RGB[:4, :5], RGB[4:8, :5], RGB[8:12, :5]]).reshape(3, 1, 4, 5, 3)
+    encoded = tf.io.encode_png(batch)
+    assert encoded.shape == (3, 1) and encoded.dtype == tf.string
+    for i in range(3):
+        assert encoded[i, 0].numpy() == tf.io.encode_png(batch[i, 0]).numpy()
+    assert tf.io.encode_png(np.zeros((0, 2, 2, 3), np.uint8)).shape == (0,)
+    spec = tf.TensorSpec([None, 4, None, 3], tf.uint8)
+    assert tf.function(tf.io.encode_png).get_concrete_function(
+        spec).structured_outputs.shape.as_list() == [None]
+    with pytest.raises(ValueError, match=r"^Shape must be at least rank 3 but is rank 2 for "):
+        tf.function(tf.io.encode_png).get_concrete_function(tf.TensorSpec([4, 3], tf.uint8))
+
+
+def test_encode_png_of_an_image_without_pixels_fails_as_libpng():
+    with pytest.raises(tf.errors.InternalError,
+                       match=r"PNG encoding failed at the following flattened batch indices: "
+                             r"0 \[Op:EncodePng\]"):
+        tf.io.encode_png(np.zeros((0, 2, 3), np.uint8))
+    with pytest.raises(tf.errors.InternalError, match=r"batch indices: 0, 1 \[Op:EncodePng\]"):
+        tf.io.encode_png(np.zeros((2, 1, 0, 3), np.uint8))

@@ -112,8 +112,13 @@ def test_writer_arguments(tmp_path, monkeypatch):
         tf.summary.create_file_writer(str(tmp_path), flush_millis="x")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    with pytest.raises(tf.errors.FailedPreconditionError, match="Not a directory"):
+    op_form = (r"^\{\{function_node __wrapped__CreateSummaryFileWriter_device_/job:localhost/"
+               r"replica:0/task:0/device:CPU:0\}\} %s \[Op:CreateSummaryFileWriter\] name: $")
+    with pytest.raises(tf.errors.FailedPreconditionError, match=op_form % "Not a directory"):
         tf.summary.create_file_writer(str(a_file))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=op_form % f"{a_file} is not a directory"):
+        tf.summary.create_file_writer(str(a_file / "run"))
     # "" is the working directory
     monkeypatch.chdir(tmp_path)
     writer = tf.summary.create_file_writer("", max_queue=np.int64(5))
@@ -125,14 +130,29 @@ def test_writer_arguments(tmp_path, monkeypatch):
     assert type(tf.summary.create_noop_writer()).__name__ == "_NoopSummaryWriter"
 
 
+_GONE = (r"^\{\{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0"
+         r"\}\} Resource localhost/_AnonymousVar\d+/N10tensorflow22SummaryWriterInterfaceE "
+         r"does not exist\. \[Op:%s\]%s$")
+
+
 def test_a_closed_writer(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path))
     with writer.as_default(step=0):
         writer.close()
-        with pytest.raises(tf.errors.NotFoundError, match=r"^Resource .*does not exist\."):
+        gone = _GONE % ("WriteSummary", "WriteSummary", "")
+        with pytest.raises(tf.errors.NotFoundError, match=gone):
             tf.summary.scalar("a", 1.0)
-        with pytest.raises(tf.errors.NotFoundError, match=r"^Resource .*does not exist\."):
+        with pytest.raises(tf.errors.NotFoundError, match=gone):
             tf.summary.histogram("h", [1.0])
+        with pytest.raises(tf.errors.NotFoundError, match=gone):
+            tf.summary.write("w", 1.0, name="named")
+        with pytest.raises(tf.errors.NotFoundError,
+                           match=_GONE % ("WriteRawProtoSummary", "WriteRawProtoSummary",
+                                          " name: ")):
+            tf.summary.experimental.write_raw_pb(b"", name="named")
+        with pytest.raises(tf.errors.NotFoundError,
+                           match=_GONE % ("WriteGraphSummary", "WriteGraphSummary", " name: ")):
+            tf.summary.graph(tf.Graph())
         writer.flush()  # (as TF: nothing to do)
         writer.close()
     for reopen in (writer.init, writer.set_as_default, writer.as_default().__enter__):
@@ -180,3 +200,83 @@ def test_record_if_a_number_and_summary_scope_defaults(tmp_path):
         assert (tag, scope) == ("$$", "fallback/")
     with tf.summary.experimental.summary_scope("", "") as (tag, scope):
         assert (tag, scope) == ("", "")
+
+
+def test_a_function_writing_to_a_closed_or_dropped_writer_raises(tmp_path):
+    import gc
+
+    writer = tf.summary.create_file_writer(str(tmp_path / "closed"))
+
+    @tf.function
+    def log(x):
+        return tf.summary.scalar("x", x, step=1)
+
+    with writer.as_default():
+        assert bool(log(tf.constant(1.0)))
+    writer.close()
+    with pytest.raises(tf.errors.NotFoundError, match=r"(?s)^Graph execution error:.*node "
+                                                      r"x_1/write_summary.*does not exist\."):
+        log(tf.constant(2.0))
+    dropped = tf.summary.create_file_writer(str(tmp_path / "dropped"))
+
+    @tf.function
+    def raw(x):
+        return tf.summary.experimental.write_raw_pb(x, step=1)
+
+    with dropped.as_default():
+        assert bool(raw(tf.constant(b"")))
+    del dropped
+    gc.collect()
+    with pytest.raises(tf.errors.NotFoundError, match="does not exist"):
+        raw(tf.constant(b""))
+    assert written(tmp_path / "closed") == [(1, "x", 1.0)]
+
+
+def test_record_if_none_records(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(step=2):
+        with tf.summary.record_if(None):
+            assert bool(tf.summary.should_record_summaries())
+            assert bool(tf.summary.scalar("a", 1.0))
+        with tf.summary.record_if(lambda: None):
+            assert bool(tf.summary.scalar("b", 2.0))
+    writer.close()
+    assert written(tmp_path) == [(2, "a", 1.0), (2, "b", 2.0)]
+
+
+def test_metadata_that_does_not_parse_is_written_empty(tmp_path):
+    # (as TF's writer: the value keeps an empty metadata; the file stays readable)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(step=3):
+        assert bool(tf.summary.write("bad", 1.0, metadata=b"\xff\xff"))
+        assert bool(tf.summary.scalar("after", 2.0))
+    writer.close()
+    values = [v for e in events(tmp_path) for v in e.summary.value]
+    assert [v.tag for v in values] == ["bad", "after"]
+    assert values[0].HasField("metadata")
+    assert values[0].metadata == tf.compat.v1.SummaryMetadata()
+
+
+def test_graph_refuses_a_graph_context():
+    @tf.function
+    def f():
+        return tf.summary.graph(tf.Graph())
+
+    with pytest.raises(ValueError, match="graph\\(\\) cannot be invoked inside a graph context"):
+        f()
+
+
+def test_an_experimental_trackable_writer_goes_into_checkpoints(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path / "logs"), experimental_trackable=True)
+    assert type(writer).__name__ == "_TrackableResourceSummaryWriter"
+    assert isinstance(writer, tf.summary.SummaryWriter)
+    step = tf.Variable(3, dtype=tf.int64)
+    path = tf.train.Checkpoint(writer=writer, step=step).save(str(tmp_path / "ckpt" / "c"))
+    step.assign(0)
+    tf.train.Checkpoint(writer=writer, step=step).restore(path).assert_consumed()
+    assert int(step) == 3
+    with writer.as_default(step=1):
+        assert bool(tf.summary.scalar("still_writes", 1.0))
+    writer.close()
+    with pytest.raises(ValueError, match="was expecting writer to be a trackable object"):
+        tf.train.Checkpoint(writer=tf.summary.create_file_writer(str(tmp_path / "plain")))

@@ -144,3 +144,41 @@ def test_tensorboard_server_serves_the_scalars(tmp_path):
     assert buckets == [[1.0, 1.5, 1.0], [1.5, 2.0, 1.0]]
     assert text["text"] == "<p>hello <em>there</em></p>"
     assert 'op: "Relu"' in graph
+
+
+_AS_TENSORFLOW = r"""
+import sys
+import eagerflow
+sys.modules["tensorflow"] = eagerflow  # (how a program runs TF code on eagerflow)
+import tensorflow as tf
+from tensorboard.backend.event_processing import event_multiplexer
+from tensorboard.plugins.hparams import api as hp
+from tensorboard.plugins.hparams import metadata
+
+root = sys.argv[1]
+for run, units in (("a", 16), ("b", 32)):
+    with tf.summary.create_file_writer(f"{root}/{run}").as_default():
+        hp.hparams({"units": units}, trial_id=run)
+        tf.summary.scalar("accuracy", units / 100, step=1)
+mux = event_multiplexer.EventMultiplexer().AddRunsFromDirectory(root)
+mux.Reload()
+for run in sorted(mux.Runs()):
+    info = metadata.parse_session_start_info_plugin_data(
+        mux.SummaryMetadata(run, metadata.SESSION_START_INFO_TAG).plugin_data.content)
+    print(run, info.hparams["units"].number_value, info.group_name,
+          [(e.step, round(float(tf.make_ndarray(e.tensor_proto)), 2))
+           for e in mux.Tensors(run, "accuracy")])
+"""
+
+
+def test_tensorboard_and_its_hparams_api_run_on_eagerflow_as_tensorflow(tmp_path):
+    # TensorBoard imports `tensorflow` when it can: with eagerflow in its place, its
+    # event reader (tensorflow.python.util.deprecation.silence) reads every run, and the
+    # hparams API writes through eagerflow's writer
+    import subprocess
+    import sys
+    pytest.importorskip("tensorboard.plugins.hparams")
+    out = subprocess.run([sys.executable, "-c", _AS_TENSORFLOW, str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["a 16.0 a [(1, 0.16)]", "b 32.0 b [(1, 0.32)]"]

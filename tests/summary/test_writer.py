@@ -29,6 +29,14 @@ def clean_state():
     tf.summary.trace_off()
 
 
+def test_a_suffix_follows_a_dot(tmp_path):
+    # (as TF 2's writer: one is added when the suffix does not start with one)
+    for suffix in ("", "abc", ".v3"):
+        tf.summary.create_file_writer(str(tmp_path), filename_suffix=suffix).close()
+    ends = [name.split(f".{os.getpid()}.", 1)[1] for name in os.listdir(tmp_path)]
+    assert sorted(e.partition(".")[1:] for e in ends) == [(".", ""), (".", "abc"), (".", "v3")]
+
+
 def test_file_name_and_first_event(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path / "run"))
     other = tf.summary.create_file_writer(str(tmp_path / "run"), filename_suffix=".mine")
@@ -276,6 +284,17 @@ def test_max_queue_and_flush(tmp_path):
         tf.summary.scalar("x", 4.0)
         tf.summary.flush()
         assert len(summaries(tmp_path)) == 5
+    writer.close()
+
+
+def test_flush_millis_zero_writes_each_summary_at_once(tmp_path):
+    # (as TF's writer: a summary written when the last flush is flush_millis old flushes)
+    writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=0)
+    with writer.as_default(step=0):
+        tf.summary.scalar("x", 1.0)
+        assert summaries(tmp_path) == [(0, "x", 1.0)]
+        tf.summary.histogram("h", [1.0], buckets=1)
+        assert len(summaries(tmp_path)) == 2
     writer.close()
 
 

@@ -55,7 +55,10 @@ SPECS = [
 
 
 def _raw_written(serialized):
-    """The summaries `write_raw_pb` writes, read back from the event file."""
+    """The summaries `write_raw_pb` writes, read back from the event file (eagerly only,
+    as `_written`: traced, its writer would be closed before the function runs)."""
+    if not tf.executing_eagerly():
+        raise TypeError("the WriteRawProtoSummary spec reads its event file back eagerly")
     logdir = tempfile.mkdtemp()
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=4):

@@ -5382,6 +5382,17 @@ def _wa0ca0b8cec(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wa0df81faf1(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(node_def):
+        try:
+            return _export_fn(node_def)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'node_def': node_def})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wa106519c61(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(graph=None):
         try:
@@ -8883,6 +8894,7 @@ WRAPPERS = {
     'compat.v1.substr': _wc67b6bf1fa,
     'compat.v1.summary.all_v2_summary_ops': _wd8e2d11057,
     'compat.v1.summary.audio': _wb757563d5c,
+    'compat.v1.summary.get_summary_description': _wa0df81faf1,
     'compat.v1.summary.histogram': _wf27e9d17b7,
     'compat.v1.summary.image': _w718a12cceb,
     'compat.v1.summary.initialize': _w44b280a313,
@@ -9648,6 +9660,7 @@ WRAPPERS = {
     'python.client.device_lib.list_local_devices': _w06f1fa768d,
     'python.framework.convert_to_constants.convert_variables_to_constants_v2': _w9a97425a8f,
     'python.framework.convert_to_constants.convert_variables_to_constants_v2_as_graph': _w9a97425a8f,
+    'python.util.deprecation.silence': _w41eb21e7b8,
     'quantization.fake_quant_with_min_max_args': _wf9b16ad461,
     'quantization.fake_quant_with_min_max_args_gradient': _w88d5bd313e,
     'quantization.fake_quant_with_min_max_vars': _w2c0ad35b3c,

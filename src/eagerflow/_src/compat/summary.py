@@ -14,15 +14,18 @@ summaries into one (``MergeSummary``, which refuses a tag given twice).
 ...     tf.compat.v1.Summary.FromString(sess.run(merged)).value[0].simple_value
 0.5
 """
+import contextlib
 import re
 import sys
 import time
+import warnings
 
 import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
+from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys, v1_graph
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
@@ -32,8 +35,10 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.ops import array_ops
 from eagerflow._src.summary import protos
-from eagerflow._src.summary.writer import _EventFile, _path
+from eagerflow._src.summary import summary_ops as v2
+from eagerflow._src.summary.writer import _EventFile, _path, state as v2_state
 from eagerflow._src.io.tf_record import frame
 
 _NO_GRAD = "summary"
@@ -330,10 +335,63 @@ def _collect(value, collections, default):
         graph.add_to_collection(key, value)
 
 
+# -- TF 2's writer for TF 1's summaries -----------------------------------------------------
+
+_NO_WRITER = ("Cannot activate TF2 compatibility support for TF1 summary ops: default "
+              "summary writer not found.")
+_NO_STEP = ("Cannot activate TF2 compatibility support for TF1 summary ops: global step not "
+            "set. To set step for summary writer, use "
+            "`tf.summary.SummaryWriter.as_default(step=_)`, "
+            "`tf.summary.experimental.set_step()` or "
+            "`tf.compat.v1.train.create_global_step()`.")
+
+
+def _v2_step():
+    """The step of TF 2's summaries (`set_step`'s), else TF 1's global step, else None."""
+    step = v2_state.step
+    return get_global_step() if step is None else step
+
+
+def _to_v2_writer():
+    """Whether a TF 1 summary goes to TF 2's default writer, as in TF: outside TF 1's graph
+    mode (eagerly or in a `function`), with a default writer and a step (else it is built
+    as TF 1's summary op, with a warning when only those two are missing)."""
+    if not graph_mode.executing_eagerly_outside_functions():
+        return False
+    if v2_state.writer is None:
+        warnings.warn(_NO_WRITER)
+        return False
+    if _v2_step() is None:
+        warnings.warn(_NO_STEP)
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _v2_tag(name, family):
+    """The tag of TF 1's summary `name` (under `family`), with the name scope reset so
+    that TF 2's summary takes it as it is."""
+    with _SummaryScope(name, family, None) as (tag, _), context.name_scope_push(""):
+        yield tag
+
+
+def _written(summary, name, family, data, **kwargs):
+    """Writes `data` with TF 2's `summary` under TF 1's tag of `name`; TF 1's result then:
+    an empty string (which `merge` accepts)."""
+    with _v2_tag(name, family) as tag:
+        summary(tag, data, step=_v2_step(), **kwargs)
+    return constant(b"")
+
+
 @export("compat.v1.summary.scalar")
 def scalar(name, tensor, collections=None, family=None):
     """A ``Summary`` of the single value of `tensor` (a scalar), tagged by the name scope
-    of `name` (under `family`); it joins `collections` (``summaries`` by default)."""
+    of `name` (under `family`); it joins `collections` (``summaries`` by default).
+
+    Outside TF 1's graph mode, with a default ``tf.summary`` writer and step, it writes
+    ``tf.summary.scalar`` instead and returns an empty string."""
+    if _to_v2_writer():
+        return _written(v2.scalar, name, family, tensor)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
         value = dispatch(_SCALAR, (constant(tag, name="tags"), convert_to_tensor(tensor)),
                          name=scope or None)
@@ -344,7 +402,9 @@ def scalar(name, tensor, collections=None, family=None):
 @export("compat.v1.summary.histogram")
 def histogram(name, values, collections=None, family=None):
     """A ``Summary`` of the histogram of `values` (TF's buckets); it joins `collections`
-    (``summaries`` by default)."""
+    (``summaries`` by default). Outside TF 1's graph mode, as `scalar`."""
+    if _to_v2_writer():
+        return _written(v2.histogram, name, family, values)
     with _SummaryScope(name, family, [values]) as (tag, scope):
         value = dispatch(_HISTOGRAM, (constant(tag, name="tag"), convert_to_tensor(values)),
                          name=scope or None)
@@ -377,7 +437,9 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
 def image(name, tensor, max_outputs=3, collections=None, family=None):
     """A ``Summary`` of up to `max_outputs` images of `tensor` (``[batch, height, width,
     channels]``, 1, 3 or 4 channels) as PNG: uint8 as they are, floats scaled into uint8
-    per image (non-finite pixels red)."""
+    per image (non-finite pixels red). Outside TF 1's graph mode, as `scalar`."""
+    if _to_v2_writer():
+        return _written(v2.image, name, family, tensor, max_outputs=max_outputs)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
         value = dispatch(_IMAGE, (constant(tag, name="tag"), convert_to_tensor(tensor)),
                          {"max_images": max_outputs}, name=scope or None)
@@ -397,7 +459,15 @@ def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=Non
     ...     value = tf.compat.v1.Summary.FromString(sess.run(tone)).value[0]
     >>> value.tag, value.audio.length_frames, value.audio.content_type
     ('tone/audio/0', 80, 'audio/wav')
+
+    Outside TF 1's graph mode, as `scalar`.
     """
+    if _to_v2_writer():
+        tensor = convert_to_tensor(tensor)
+        if tensor.shape.rank == 2:  # (TF 2's clips have channels)
+            tensor = array_ops.expand_dims(tensor, 2)
+        return _written(v2.audio, name, family, tensor, sample_rate=sample_rate,
+                        max_outputs=max_outputs)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
         rate = convert_to_tensor(sample_rate, _d.float32, name="sample_rate")
         value = dispatch(_AUDIO, (constant(tag, name="tag"), convert_to_tensor(tensor), rate),
@@ -408,14 +478,36 @@ def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=Non
 
 @export("compat.v1.summary.text")
 def text(name, tensor, collections=None):
-    """A ``Summary`` of the string `tensor` for TensorBoard's text plugin."""
+    """A ``Summary`` of the string `tensor` for TensorBoard's text plugin. Outside TF 1's
+    graph mode, as `scalar` (tagged `name` in the current name scope)."""
     tensor = convert_to_tensor(tensor)
     if tensor.dtype != _d.string:
         raise ValueError(f"Expected tensor {getattr(tensor, 'name', tensor)} to have dtype "
                          f"string, got {tensor.dtype!r}")
+    if _to_v2_writer():
+        v2.text(name, tensor, step=_v2_step())
+        return constant(b"")
     metadata = protos.SummaryMetadata(
         plugin_data=protos.SummaryMetadata.PluginData(plugin_name="text"))
     return tensor_summary(name, tensor, summary_metadata=metadata, collections=collections)
+
+
+@export("compat.v1.summary.get_summary_description")
+def get_summary_description(node_def):
+    """The ``SummaryDescription`` of the ``TensorSummary`` node `node_def` (a ``NodeDef``):
+    its ``description`` attr, JSON, parsed.
+
+    >>> node = tf.compat.v1.NodeDef(op="TensorSummary")
+    >>> node.attr["description"].s = b'{"typeHint": "scalar"}'
+    >>> tf.compat.v1.summary.get_summary_description(node).type_hint
+    'scalar'
+    """
+    from google.protobuf import json_format  # noqa: PLC0415 (protobuf when asked)
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    description = protos.SummaryDescription()
+    json_format.Parse(_text(node_def.attr["description"].s), description)
+    return description
 
 
 @export("compat.v1.summary.all_v2_summary_ops")
@@ -484,13 +576,19 @@ class FileWriter:
         self._run_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph=graph, graph_def=graph_def)
+            # and, only here, as TF's, the meta graph of it (TensorBoard's graph of the run)
+            if graph is not None and hasattr(graph, "as_graph_def"):
+                graph = graph.as_graph_def(add_shapes=True)
+            self.add_meta_graph(_meta_graph(graph_def or graph))
 
     def get_logdir(self):
         return self._logdir
 
     def add_event(self, event):
-        """Writes `event` (an ``Event``) as it is."""
+        """Writes `event` (an ``Event``) as it is (nothing once closed, with TF's warning)."""
         if self._file is None:
+            warnings.warn("Attempting to use a closed FileWriter. The operation will be a "
+                          "noop unless the FileWriter is explicitly reopened.")
             return
         self._file.add(frame([event.SerializeToString()]))
 
@@ -524,15 +622,13 @@ class FileWriter:
         if graph is not None and graph_def is not None:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
         if graph is not None and hasattr(graph, "as_graph_def"):
-            graph_def = graph.as_graph_def()
+            graph_def = graph.as_graph_def(add_shapes=True)
         elif graph is not None:
             graph_def = graph  # (a GraphDef given as the graph)
         if not hasattr(graph_def, "SerializeToString"):
             raise TypeError(f"The passed graph must be an instance of `Graph` or the "
                             f"deprecated `GraphDef`. Got: {graph_def!r}")
         self._add(protos.Event(graph_def=graph_def.SerializeToString()), global_step)
-        if graph is not None and hasattr(graph, "as_graph_def"):
-            self.add_meta_graph(_meta_graph(graph_def), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
         self._add(protos.Event(meta_graph_def=meta_graph_def.SerializeToString()), global_step)

@@ -6,6 +6,7 @@
 """
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
@@ -138,6 +139,10 @@ def cast(x, dtype, name=None):
     src = x.dtype  # (DTypes are singletons: `is` spares DType.__eq__'s conversions)
     if src is dtype and (type(x) is EagerTensor or not _lifted(x)):
         return x
+    if src.is_complex and dtype.is_floating:
+        _log.logger.warning(f"You are casting an input of type {src.name} to an incompatible "
+                            f"dtype {dtype.name}.  This will discard the imaginary part and "
+                            f"may not be what you intended.")
     if (src is _d.string or dtype is _d.string) and context.executing_eagerly():
         # (a graph takes the op, which fails as it runs)
         raise errors.eager_error(

@@ -23,6 +23,7 @@ are decoded on the intra-op threads (`backend.threads.in_chunks`).
 <tf.Tensor: shape=(1, 2), dtype=uint8, numpy=array([[  0, 255]], dtype=uint8)>
 """
 import io
+import math
 import struct
 import zlib
 
@@ -629,18 +630,29 @@ def _png_chunk(kind, body):
 
 
 def _encode_png(xp, image, compression=-1):
+    """PNGs of `image`, ``[..., height, width, channels]``: one per image of its batch
+    dimensions, as TF encodes them (an image without pixels fails libpng's encoding)."""
     if image.ndim < 3:
         raise _invalid(f"images must be at least rank 3{shape_text(image.shape)}")
-    if image.ndim > 3:
-        raise _invalid(f"image must be 3-dimensional{shape_text(image.shape)}")
     if not -1 <= compression <= 9:
         raise _invalid(f"compression should be in [-1,9], got {compression}")
-    h, w, c = image.shape
+    c = image.shape[-1]
     if c not in (1, 2, 3, 4):
         raise _invalid(f"image must have 1, 2, 3, or 4 channels, got {c}")
-    if h == 0 or w == 0:
-        raise _invalid(f"image must have a non-zero size, got {shape_text(image.shape)}")
-    pixels = np.asarray(image)
+    images = np.asarray(image).reshape((math.prod(image.shape[:-3]),) + image.shape[-3:])
+    if 0 in image.shape[-3:-1] and len(images):
+        raise errors.InternalError(None, None, "PNG encoding failed at the following "
+                                   f"flattened batch indices: "
+                                   f"{', '.join(map(str, range(len(images))))}")
+    out = np.empty(len(images), object)
+    for i, pixels in enumerate(images):
+        out[i] = _png_bytes(pixels, compression)
+    return out.reshape(image.shape[:-3])
+
+
+def _png_bytes(pixels, compression):
+    """The PNG of one image (``[height, width, channels]``)."""
+    h, w, c = pixels.shape
     depth = 16 if pixels.dtype == np.uint16 else 8
     rows = pixels.astype(">u2" if depth == 16 else np.uint8).reshape(h, -1).view(np.uint8)
     raw = _png_filtered(rows, c * depth // 8)
@@ -650,7 +662,7 @@ def _encode_png(xp, image, compression=-1):
     out = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
     for start in range(0, len(data), 8192):  # libpng's IDAT chunks: 8 KiB each
         out += _png_chunk(b"IDAT", data[start:start + 8192])
-    return np.array(out + _png_chunk(b"IEND", b""), dtype=object)
+    return out + _png_chunk(b"IEND", b"")
 
 
 def _png_filtered(rows, bpp):
@@ -698,7 +710,15 @@ def _png_deflate(raw, compression):
     return bytes(data)
 
 
-_ENCODE_PNG = register("EncodePng", _encode_png, lambda image, **_: (TensorShape([]), _d.string),
+def _encode_png_rule(image, **_):
+    if image.shape.rank is not None and image.shape.rank < 3:
+        raise shape_rules.shape_error(
+            "EncodePng", f"Shape must be at least rank 3 but is rank {image.shape.rank}",
+            [image.shape])
+    return image.shape[:-3], _d.string
+
+
+_ENCODE_PNG = register("EncodePng", _encode_png, _encode_png_rule,
                        dtypes=(_d.uint8, _d.uint16), not_differentiable=_NO_GRAD)
 tf_nodes[_ENCODE_PNG] = NodeForm(outputs=("contents",))
 tf_args[_ENCODE_PNG] = ("image",)

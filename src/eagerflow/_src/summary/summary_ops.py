@@ -37,7 +37,7 @@ from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
 from eagerflow._src.summary.writer import (
-    _WRITERS, _ResourceSummaryWriter, _varint, scalar_record, state)
+    _WRITERS, _ResourceSummaryWriter, _varint, gone_error, scalar_record, state)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
 
@@ -86,14 +86,21 @@ def summary_bytes(tag, array, metadata):
     return _field(1, value)
 
 
-def _write_summary(xp, step, tensor, tag, metadata, *, writer):
+def _target(writer):
+    """The open file writer of id `writer` (TF's error when it is closed or dropped)."""
     target = _WRITERS.get(writer)
-    if target is not None:  # (a dropped writer's summaries go nowhere)
-        tensor = np.asarray(tensor)
-        if tensor.dtype == np.float32 and tensor.ndim == 0:  # a scalar: the quick way
-            target._write_scalar(int(step), tag[()], metadata[()], tensor.tobytes())
-        else:
-            target._write(int(step), summary_bytes(tag[()], tensor, metadata[()]))
+    if target is None or target._file.closed:
+        raise gone_error(writer)
+    return target
+
+
+def _write_summary(xp, step, tensor, tag, metadata, *, writer):
+    target = _target(writer)
+    tensor = np.asarray(tensor)
+    if tensor.dtype == np.float32 and tensor.ndim == 0:  # a scalar: the quick way
+        target._write_scalar(int(step), tag[()], metadata[()], tensor.tobytes())
+    else:
+        target._write(int(step), summary_bytes(tag[()], tensor, metadata[()]))
     return ()
 
 
@@ -103,17 +110,17 @@ tf_nodes[_WRITE] = NodeForm(types={"T": 1}, local={"writer": -1})
 tf_args[_WRITE] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 def _write_raw(xp, step, tensor, *, writer):
-    target = _WRITERS.get(writer)
-    if target is not None:  # one event of the summaries merged (their bytes one after another)
-        parts = [bytes(s) for s in np.asarray(tensor, object).reshape(-1)]
-        for i, serialized in enumerate(parts):
-            try:
-                protos.Summary.FromString(serialized)
-            except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
-                raise errors.DataLossError(
-                    None, None, f"Bad tf.compat.v1.Summary binary proto tensor string at "
-                                f"index {i}") from None
-        target._write(int(np.asarray(step).reshape(())), b"".join(parts))
+    target = _target(writer)
+    # one event of the summaries merged (their bytes one after another)
+    parts = [bytes(s) for s in np.asarray(tensor, object).reshape(-1)]
+    for i, serialized in enumerate(parts):
+        try:
+            protos.Summary.FromString(serialized)
+        except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
+            raise errors.DataLossError(
+                None, None, f"Bad tf.compat.v1.Summary binary proto tensor string at "
+                            f"index {i}") from None
+    target._write(int(np.asarray(step).reshape(())), b"".join(parts))
     return ()
 
 
@@ -147,6 +154,8 @@ def should_record_summaries():
     condition = state.is_recording
     if callable(condition):
         condition = condition()
+    if condition is None:  # (TF: no condition, so recording)
+        return _bool(True)
     if isinstance(condition, (bool, np.bool_)):
         return _bool(bool(condition))
     if isinstance(condition, (int, np.integer)) and not condition:  # (TF: a falsy constant)
@@ -217,6 +226,7 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         metadata = metadata.SerializeToString()
     elif not isinstance(metadata, bytes):
         metadata = _string(metadata)
+    metadata = _parsed_metadata(metadata)
     if not isinstance(tag, bytes):
         tag = tag if isinstance(tag, str) else _string(tag)
 
@@ -231,9 +241,11 @@ def write(tag, tensor, step=None, metadata=None, name=None):
             # the op's kernel, called as dispatch's fast path would
             writer._write(int(step_value), summary_bytes(tag, value._data, metadata))
             return _bool(True)
+        if writer._file.closed and context.executing_eagerly():
+            raise writer._closed_error()  # (TF's text of it names no op)
         dispatch(_WRITE, (convert_to_tensor(step_value, _d.int64), value,
                           constant(tag, _d.string), constant(metadata, _d.string)),
-                 {"writer": writer._id}, name)
+                 {"writer": writer._id}, name or "write_summary")
         return _bool(True)
 
     condition = state.is_recording
@@ -245,6 +257,29 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     if isinstance(recording, EagerTensor):
         return record() if recording.numpy() else _bool(False)
     return control_flow.cond(recording, record, lambda: constant(False))
+
+
+_PARSES = {}  # serialized metadata -> whether it parses
+
+
+def _parsed_metadata(metadata):
+    """`metadata`, serialized ``SummaryMetadata``, as TF's writer keeps it: bytes that do
+    not parse as one leave the value with empty metadata (never a corrupt event file)."""
+    parses = _PARSES.get(metadata)
+    if parses is None:
+        try:
+            protos.SummaryMetadata.FromString(metadata)
+            parses = True
+        except Exception:  # noqa: BLE001 (protobuf's DecodeError and its kin)
+            parses = False
+        if len(_PARSES) < 4096:
+            _PARSES[metadata] = parses
+    return metadata if parses else _EMPTY_METADATA
+
+
+# A SummaryMetadata that parses to an empty one, but as bytes is not empty, so the value
+# still has its metadata field, as TF's has (its empty display name).
+_EMPTY_METADATA = b"\x12\x00"
 
 
 @export("summary.experimental.write_raw_pb")
@@ -276,7 +311,7 @@ def write_raw_pb(tensor, step=None, name=None):
                 None, None, f"cannot compute WriteRawProtoSummary as input #2(zero-based) was "
                             f"expected to be a string tensor but is a {value.dtype.name} tensor")
         dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64), value),
-                 {"writer": writer._id}, name)
+                 {"writer": writer._id}, errors.ScopeName(name or "write_raw_pb"))
         return _bool(True)
 
     recording = should_record_summaries()
@@ -536,7 +571,10 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
 @export("summary.graph")
 def graph(graph_data):
     """Writes `graph_data` (a graph, such as a traced function's ``.graph``, or a
-    ``GraphDef``) to the default writer for TensorBoard's Graphs dashboard."""
+    ``GraphDef``) to the default writer for TensorBoard's Graphs dashboard (eagerly
+    only)."""
+    if not context.executing_eagerly():
+        raise ValueError("graph() cannot be invoked inside a graph context.")
     writer = state.writer
     if writer is None or not getattr(writer, "_writes", True):
         return _bool(False)
@@ -642,13 +680,12 @@ def trace_export(name, step=None, profiler_outdir=None):
     plugin = "graph_run_metadata_graph" if state.trace_graph else "graph_run_metadata"
     metadata = protos.SummaryMetadata(plugin_data=protos.SummaryMetadata.PluginData(
         plugin_name=plugin, content=b"1"))
-    try:
-        with summary_scope(name, plugin + "_summary") as (tag, _):
-            write(tag, constant(run.SerializeToString()), step, metadata)
-    finally:
-        if state.trace_profiler:
-            if profiler_outdir:
-                _log.logger.warning("Ignoring `profiler_outdir` passed to trace_export(). "
-                                    "Please pass it to trace_on() instead.")
-            profiler_module.stop()
-        trace_off()
+    with summary_scope(name, plugin + "_summary") as (tag, _):
+        write(tag, constant(run.SerializeToString()), step, metadata)
+    # (as TF, a failed write leaves the trace on)
+    if state.trace_profiler:
+        if profiler_outdir:
+            _log.logger.warning("Ignoring `profiler_outdir` passed to trace_export(). "
+                                "Please pass it to trace_on() instead.")
+        profiler_module.stop()
+    trace_off()

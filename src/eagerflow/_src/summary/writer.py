@@ -3,9 +3,10 @@
 A file writer appends TF's ``Event`` protos to a TFRecord file named as TF 2 names
 it, ``events.out.tfevents.<seconds>.<host>.<pid>.<id><suffix>``: first the
 ``file_version`` event, then one event per summary. Events wait in memory and go
-to the file when `max_queue` of them wait, every `flush_millis` (a daemon thread),
-on `flush`, `close`, leaving `as_default`, and at interpreter exit, so that
-writing a summary costs no system call.
+to the file when `max_queue` of them wait, every `flush_millis` (a daemon thread,
+and, as TF's writer, at a summary written when the last flush is that old), on
+`flush`, `close`, leaving `as_default`, and at interpreter exit, so that writing a
+summary mostly costs no system call.
 
 >>> import tempfile
 >>> writer = tf.summary.create_file_writer(tempfile.mkdtemp())
@@ -154,7 +155,17 @@ class _EventFile:
                 gfile.makedirs(logdir)
             except errors.AlreadyExistsError:  # (a file in the way: TF's writer says so)
                 raise errors.FailedPreconditionError(None, None, "Not a directory") from None
+            except errors.FailedPreconditionError:  # (a file among its parents: named)
+                parent = os.path.dirname(logdir.rstrip("/"))
+                while parent and not os.path.isfile(parent):
+                    parent = os.path.dirname(parent)
+                if not parent:
+                    raise
+                raise errors.FailedPreconditionError(
+                    None, None, f"{parent} is not a directory") from None
         unique = f".{os.getpid()}.{uid}" if process_unique else ""
+        if process_unique and not filename_suffix.startswith("."):
+            filename_suffix = "." + filename_suffix  # (as TF 2: ".<id>." without a suffix)
         name = (f"events.out.tfevents.{int(time.time()):010d}.{socket.gethostname()}"
                 f"{unique}{filename_suffix}")
         self.path = os.path.join(logdir, name)
@@ -164,6 +175,8 @@ class _EventFile:
             raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
         self._queue = []
         self._max_queue = max_queue
+        self._flush_seconds = flush_millis / 1000
+        self._flushed_at = time.monotonic()
         self._lock = threading.Lock()
         first = protos.Event(wall_time=float(int(time.time())), file_version="brain.Event:2",
                              source_metadata=protos.SourceMetadata(
@@ -180,7 +193,9 @@ class _EventFile:
     def add(self, record):
         """Queues `record`, a framed TFRecord."""
         self._queue.append(record)
-        if len(self._queue) > self._max_queue:
+        # (as TF's writer: also when the last flush is older than flush_millis)
+        if len(self._queue) > self._max_queue or \
+                time.monotonic() - self._flushed_at >= self._flush_seconds:
             self.flush()
 
     def _flush_every(self, seconds):
@@ -199,6 +214,7 @@ class _EventFile:
                 self._file.write(b"".join(queue[:count]))
                 del queue[:count]
             self._file.flush()
+            self._flushed_at = time.monotonic()
 
     def close(self):
         self._stop.set()
@@ -274,6 +290,14 @@ tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
 tf_args[_FLUSH] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 
+def gone_error(writer_id):
+    """TF's error of a summary op writing to writer `writer_id` once it is closed or no
+    one holds it (its resource is gone): summaries are never dropped silently."""
+    return errors.NotFoundError(
+        None, None, f"Resource localhost/_AnonymousVar{writer_id}/"
+                    f"N10tensorflow22SummaryWriterInterfaceE does not exist.")
+
+
 class _ResourceSummaryWriter(SummaryWriter):
     """A `SummaryWriter` appending events to a file in a log directory."""
 
@@ -284,11 +308,10 @@ class _ResourceSummaryWriter(SummaryWriter):
         _WRITERS[self._id] = self
         _OPEN.add(self)
 
-    def _closed_error(self):
-        """TF's error of a summary written to a closed writer (whose resource is gone)."""
-        return errors.NotFoundError(
-            None, None, f"Resource localhost/_AnonymousVar{self._id}/"
-                        f"N10tensorflow22SummaryWriterInterfaceE does not exist.")
+    def _closed_error(self, op_name="WriteSummary", name=None):
+        """TF's error of eager op `op_name` writing to this writer after `close`."""
+        return errors.NotFoundError(None, None, errors.eager_message(
+            gone_error(self._id).message, op_name, name=name))
 
     def _write(self, step, summary_bytes):
         if self._file.closed:
@@ -304,10 +327,11 @@ class _ResourceSummaryWriter(SummaryWriter):
         if self._file.closed:
             raise RuntimeError(f"SummaryWriter {self!r} is already closed")
 
-    def write_event(self, event):
-        """Appends `event` (an ``Event`` proto) as it is."""
+    def write_event(self, event, op_name="WriteGraphSummary"):
+        """Appends `event` (an ``Event`` proto) as it is (after `close`, the error of TF's
+        op `op_name` writing it)."""
         if self._file.closed:
-            raise self._closed_error()
+            raise self._closed_error(op_name, "")
         self._file.add(frame([event.SerializeToString()]))
 
     def flush(self):
@@ -324,6 +348,14 @@ class _ResourceSummaryWriter(SummaryWriter):
 
     def __repr__(self):
         return f"<SummaryWriter to {self._logdir!r}>"
+
+
+class _TrackableResourceSummaryWriter(_ResourceSummaryWriter):
+    """A file writer that checkpoints may hold (``experimental_trackable``): it has no
+    state of its own to save."""
+
+    def _trackable_children(self):
+        return []
 
 
 class _NoopSummaryWriter(SummaryWriter):
@@ -371,7 +403,8 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
 
     `max_queue`: summaries kept in memory before a write to the file (default 10);
     `flush_millis`: the longest they wait (default 120000); `filename_suffix`: the end
-    of the file's name (default ".v2").
+    of the file's name (default ".v2"); `experimental_trackable`: a writer that
+    `tf.train.Checkpoint` and `tf.Module` may hold.
 
     >>> import os, tempfile
     >>> logdir = tempfile.mkdtemp()
@@ -385,7 +418,13 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     max_queue = _int_argument(max_queue, 10)
     flush_millis = _int_argument(flush_millis, 120000)
     suffix = ".v2" if filename_suffix is None else _path(filename_suffix)
-    return _ResourceSummaryWriter(_path(logdir), max_queue, flush_millis, suffix)
+    kind = _TrackableResourceSummaryWriter if experimental_trackable else \
+        _ResourceSummaryWriter
+    try:
+        return kind(_path(logdir), max_queue, flush_millis, suffix)
+    except errors.OpError as e:  # (TF's eager op making the writer failed)
+        raise type(e)(None, None, errors.eager_message(
+            e.message, "CreateSummaryFileWriter", name="")) from None
 
 
 @export("summary.create_noop_writer")
