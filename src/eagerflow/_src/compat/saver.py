@@ -58,6 +58,7 @@ class Saver:
         self._relative = save_relative_paths
         self._last = []
         self._restore = None
+        self._imported_def = None  # (a SaverDef of a meta graph imported into a function)
         self._scope = "save/"
         if self._graph is not None:
             # The restore ops, built now as TF builds its ``save/restore_all``: a placeholder
@@ -166,7 +167,10 @@ class Saver:
                 os.remove(f)
 
     def as_saver_def(self):
-        """The ``SaverDef`` naming this saver's restore operation (TF's form, version 2)."""
+        """The ``SaverDef`` naming this saver's restore operation (TF's form, version 2), or
+        that of the meta graph it was imported with into a function."""
+        if self._imported_def is not None:
+            return self._imported_def
         from eagerflow._src.compat import meta_graph  # noqa: PLC0415
         pb, _ = meta_graph._protos()
         return pb.SaverDef(
