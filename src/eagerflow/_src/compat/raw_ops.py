@@ -299,4 +299,7 @@ def _outputs(op_def, result, attrs):
         if cls is None:
             cls = _tuples[op_def.name] = collections.namedtuple(op_def.name, fields)
         return cls(*result)
-    return list(result) if result else None
+    if result:
+        return list(result)
+    graph = context.get().graph  # (no outputs: the operation in a graph, as TF's, else None)
+    return None if graph is None else graph.get_operations()[-1]

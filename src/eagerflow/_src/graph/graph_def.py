@@ -23,8 +23,8 @@ import numpy as np
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import (ExtraInputs, from_tf_node, tf_args, tf_node,
-                                             tf_nodes)
+from eagerflow._src.core.node_forms import (ExtraInputs, from_tf_node, table_ops, tf_args,
+                                             tf_node, tf_nodes)
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tensor_proto...)
     shape_from_proto, shape_proto, tensor_from_proto, tensor_proto)
@@ -816,8 +816,8 @@ class _Importer:
 def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     """The output specs of a node reading a variable through a handle fed at run time."""
     form = tf_nodes.get(op_def, None)
-    if "dtype" not in attrs and op_def in tf_args and tf_args.get(op_def) is None \
-            and our_inputs:
+    if "dtype" not in attrs and (op_def in tf_args and tf_args.get(op_def) is None or
+                                 op_def in table_ops) and our_inputs:
         # a lookup table's op (its table a Python object): its rule gives its outputs (a
         # captured table is given as it is: its value shape sizes them)
         specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource and
