@@ -107,3 +107,20 @@ def test_returning_the_saver_is_tfs_type_error():
     with pytest.raises(TypeError, match="^To be compatible with tf.function, Python functions "
                                         "must return zero or more Tensors"):
         tf1.wrap_function(lambda: tf1.train.import_meta_graph(_prefix("resource") + ".meta"), [])
+
+
+def test_a_placeholder_with_default_imports_as_its_default_unless_fed():
+    gd = tf.compat.v1.GraphDef()
+    const = gd.node.add(name="d", op="Const")
+    const.attr["dtype"].type = tf.float32.as_datatype_enum
+    const.attr["value"].tensor.CopyFrom(tf.make_tensor_proto([1.0, 2.0]))
+    node = gd.node.add(name="p", op="PlaceholderWithDefault", input=["d"])
+    node.attr["dtype"].type = tf.float32.as_datatype_enum
+    node.attr["shape"].shape.dim.add().size = -1
+    doubled = gd.node.add(name="y", op="Mul", input=["p", "p"])
+    doubled.attr["T"].type = tf.float32.as_datatype_enum
+    wrapped = tf1.wrap_function(lambda: tf1.import_graph_def(gd, name=""), [])
+    assert wrapped.graph.get_tensor_by_name("p:0").shape.as_list() == [None]
+    assert wrapped.prune([], "y:0")().numpy().tolist() == [1.0, 4.0]
+    assert wrapped.prune("p:0", "y:0")(tf.constant([3.0, 1.0, 2.0])).numpy().tolist() == [
+        9.0, 1.0, 4.0]

@@ -313,9 +313,10 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
 
 def _uninitialized(name, dtype, shape, trainable):
     """A variable named `name` with no value yet (reading it fails until it is assigned)."""
-    with context.init_scope():
-        var = Variable(np.zeros([d or 0 for d in shape.as_list()] if shape.rank is not None
-                                else [0], dtype.as_numpy_dtype),
+    dims = [d or 0 for d in shape.as_list()] if shape.rank is not None else [0]
+    with context.init_scope():  # (a stand-in value of the dtype, dropped below)
+        var = Variable(np.full(dims, b"", object) if dtype == _d.string else
+                       np.zeros(dims, dtype.as_numpy_dtype),
                        trainable=trainable, shape=shape, dtype=dtype)
     var._handle.value = None
     var._name = name
