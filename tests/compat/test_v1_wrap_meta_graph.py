@@ -1,7 +1,7 @@
 """TF 2's way to load a TF 1 checkpoint: `tf.compat.v1.wrap_function` around `import_meta_graph`,
 the saver's restore (and save) operations pruned out and run by their names in its
 ``SaverDef``, against meta graphs and checkpoints TF 1 wrote with resource and reference
-variables, and what TF 2 gives for them (`data/make_v1_wrap_meta_data.py`)."""
+variables and a sharded saver, and what TF 2 gives for them (`data/make_v1_wrap_meta_data.py`)."""
 import json
 import os
 
@@ -42,7 +42,7 @@ def _close(got, want):
         np.testing.assert_allclose(got[key], want[key], rtol=1e-6, err_msg=key)
 
 
-@pytest.mark.parametrize("kind", ["resource", "ref"])
+@pytest.mark.parametrize("kind", ["resource", "ref", "sharded"])
 def test_restores_trains_and_saves_through_the_savers_own_operations(kind, tmp_path):
     want = RECORDED[kind]
     wrapped, saver_def = _wrapped(kind)
@@ -124,3 +124,10 @@ def test_a_placeholder_with_default_imports_as_its_default_unless_fed():
     assert wrapped.prune([], "y:0")().numpy().tolist() == [1.0, 4.0]
     assert wrapped.prune("p:0", "y:0")(tf.constant([3.0, 1.0, 2.0])).numpy().tolist() == [
         9.0, 1.0, 4.0]
+
+
+def test_a_missing_meta_graph_file_is_tfs_os_error(tmp_path):
+    path = str(tmp_path / "gone.meta")
+    with pytest.raises(OSError, match=f"^File does not exist. Received: {path}.$") as caught:
+        tf1.train.import_meta_graph(path)
+    assert type(caught.value) is OSError

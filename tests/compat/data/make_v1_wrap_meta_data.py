@@ -1,6 +1,6 @@
 """Writes TF 1 checkpoints and meta graphs of `meta_graph_program`
 (`tests/compat/v1_train_programs.py`) into `v1_wrap_meta/<kind>/` (``resource``: TF 2's
-resource variables, ``ref``: TF 1's reference variables), and into `v1_wrap_meta.json` what
+resource variables, ``ref``: TF 1's reference variables, ``sharded``: those of a sharded `Saver`), and into `v1_wrap_meta.json` what
 TF 2 gives when it loads them as TF documents: `tf.compat.v1.wrap_function` around
 `import_meta_graph`, the saver's restore operation pruned out and run on the checkpoint's
 path, then a training step and a save pruned out the same way.
@@ -26,6 +26,9 @@ def write(kind):
         tf.compat.v1.disable_resource_variables()
     g, init, train, saver, x, y = meta_graph_program(tf.compat.v1)
     tf.compat.v1.enable_resource_variables()
+    if kind == "sharded":  # (its ops under ``save_1/``)
+        with g.as_default():
+            saver = tf.compat.v1.train.Saver(sharded=True)
     with tf.compat.v1.Session(graph=g) as sess:
         sess.run(init)
         for _ in range(2):
@@ -74,6 +77,6 @@ def wrapped_run(prefix):
     return out
 
 
-recorded = {kind: wrapped_run(write(kind)) for kind in ("resource", "ref")}
+recorded = {kind: wrapped_run(write(kind)) for kind in ("resource", "ref", "sharded")}
 with open(os.path.join(HERE, "v1_wrap_meta.json"), "w") as f:
     json.dump(recorded, f, indent=1, sort_keys=True)

@@ -49,3 +49,28 @@ SPECS = [
     OpSpec("SaveV2", _saved_read, [rand(3), np.array([[7]], np.int32)], lambda x, n: n,
            grad=_NO_GRAD),
 ]
+
+
+def _merged(x):
+    """`x` saved in two shards (their names by ShardedFilename), merged, read back."""
+    folder = tempfile.mkdtemp()
+    temp = os.path.join(folder, "ckpt_temp", "part")
+    shards = [tf.raw_ops.ShardedFilename(basename=temp, shard=i, num_shards=2)
+              for i in range(2)]
+    for shard, part in zip(shards, (x[:2], x[2:])):
+        tf.raw_ops.SaveV2(prefix=shard, tensor_names=[f"p{len(part)}"], shape_and_slices=[""],
+                          tensors=[part])
+    prefix = os.path.join(folder, "ckpt")
+    tf.raw_ops.MergeV2Checkpoints(checkpoint_prefixes=tf.stack(shards),
+                                  destination_prefix=prefix)
+    return tf.raw_ops.RestoreV2(prefix=prefix, tensor_names=["p2", "p1"],
+                                shape_and_slices=["", ""], dtypes=[x.dtype, x.dtype])
+
+
+SPECS += [
+    OpSpec("ShardedFilename", lambda n: tf.raw_ops.ShardedFilename(
+        basename="a/b", shard=n, num_shards=10), [np.int32(3)],
+        lambda n: np.array(b"a/b-00003-of-00010", object), grad=_NO_GRAD),
+    OpSpec("MergeV2Checkpoints", _merged, [rand(3)], lambda x: (x[:2], x[2:]),
+           grad=_NO_GRAD),
+]

@@ -80,6 +80,8 @@ def _read(meta_graph_or_file):
     pb, _ = _protos()
     if not isinstance(meta_graph_or_file, str):
         return meta_graph_or_file
+    if not os.path.exists(meta_graph_or_file):
+        raise OSError(f"File does not exist. Received: {meta_graph_or_file}.")
     with open(meta_graph_or_file, "rb") as f:
         data = f.read()
     meta = pb.MetaGraphDef()
