@@ -249,3 +249,48 @@ def test_an_empty_saver_fails_when_saving_eagerly_and_when_built_in_a_graph(tmp_
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="^No variables to save$"):
             tf1.train.Saver([])
+
+
+def _saves(tmp_path, steps, **kwargs):
+    """The files and checkpoint state after `steps` saves of a Saver made with `kwargs`."""
+    g = tf.Graph()
+    with g.as_default():
+        tf1.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+        saver = tf1.train.Saver(**kwargs)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            for i in range(steps):
+                saver.save(sess, str(tmp_path / "k"), global_step=i)
+    state = tf.train.get_checkpoint_state(str(tmp_path))
+    kept = sorted(f[:-len(".index")] for f in os.listdir(tmp_path) if f.endswith(".index"))
+    return kept, saver.last_checkpoints, [os.path.basename(p) for p in
+                                          state.all_model_checkpoint_paths]
+
+
+def test_keep_checkpoint_every_n_hours_keeps_what_max_to_keep_drops(tmp_path):
+    # (every checkpoint is written after the time the next one is kept: none is deleted)
+    kept, last, listed = _saves(tmp_path, 3, max_to_keep=1, keep_checkpoint_every_n_hours=0.0)
+    assert kept == ["k-0", "k-1", "k-2"]
+    assert [os.path.basename(p) for p in last] == ["k-2"] and listed == ["k-2"]
+
+
+def test_without_max_to_keep_nothing_is_counted_or_deleted(tmp_path):
+    for max_to_keep in (None, 0):
+        kept, last, listed = _saves(tmp_path / str(max_to_keep), 3, max_to_keep=max_to_keep)
+        assert kept == ["k-0", "k-1", "k-2"]
+        assert last == [] and listed == ["k-2"]  # (TF's state file: the latest alone)
+
+
+def test_checkpoints_set_as_last_are_never_deleted(tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        tf1.get_variable("w", initializer=tf.constant(1.0))
+        saver = tf1.train.Saver(max_to_keep=1)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            first = saver.save(sess, str(tmp_path / "a"))
+            saver.set_last_checkpoints([first])
+            saver.save(sess, str(tmp_path / "b"))
+            saver.save(sess, str(tmp_path / "c"))
+    assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".index")) == [
+        "a.index", "c.index"]

@@ -50,6 +50,29 @@ def _from_file(keys, values):
         os.remove(path)
 
 
+def _raw_table(op, **attrs):
+    """``fn(keys, values)``: a table made by raw op `op`, filled by the raw ops, looked up."""
+    def fn(keys, values):
+        table = getattr(tf.raw_ops, op)(key_dtype=tf.string, value_dtype=tf.int64, **attrs)
+        if op == "HashTableV2":
+            tf.raw_ops.InitializeTableV2(table_handle=table, keys=keys, values=values)
+        else:
+            tf.raw_ops.LookupTableInsertV2(table_handle=table, keys=keys, values=values)
+        default = tf.constant([-1, -1] if attrs else -1, tf.int64)
+        return tf.raw_ops.LookupTableFindV2(table_handle=table, keys=tf.constant(["c", "z"]),
+                                            default_value=default)
+    return fn
+
+
+def _raw_vectors(keys, values):
+    table = tf.raw_ops.MutableHashTableOfTensorsV2(key_dtype=tf.string, value_dtype=tf.int64,
+                                                   value_shape=[2])
+    tf.raw_ops.LookupTableInsertV2(table_handle=table, keys=keys,
+                                   values=tf.stack([values, -values], axis=1))
+    return tf.raw_ops.LookupTableFindV2(table_handle=table, keys=tf.constant(["c", "z"]),
+                                        default_value=tf.constant([0, 0], tf.int64))
+
+
 _KEYS, _VALUES = _bytes("a", "b", "c"), np.array([1, 2, 3], np.int64)
 
 SPECS = [
@@ -84,4 +107,10 @@ SPECS = [
            lambda k, v: (k[1:], v[1:]), grad=_NO_GRAD),
     OpSpec("LookupTableImportV2", _imported, [_KEYS, _VALUES], lambda k, v: v,
            grad=_NO_GRAD),
+    OpSpec("HashTableV2", _raw_table("HashTableV2"), [_KEYS, _VALUES],
+           lambda k, v: np.array([3, -1]), grad=_NO_GRAD),
+    OpSpec("MutableHashTableV2", _raw_table("MutableHashTableV2"), [_KEYS, _VALUES],
+           lambda k, v: np.array([3, -1]), grad=_NO_GRAD),
+    OpSpec("MutableHashTableOfTensorsV2", _raw_vectors, [_KEYS, _VALUES],
+           lambda k, v: np.array([[3, -3], [0, 0]]), grad=_NO_GRAD),
 ]

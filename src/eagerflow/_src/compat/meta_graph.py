@@ -26,12 +26,17 @@ checkpoint the meta graph came with.
 ...         sess.run("y:0", {"x:0": [1.0, 2.0]})
 array([3., 6.], dtype=float32)
 """
+import contextlib
 import os
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.checkpoint import save_restore_ops  # noqa: F401 (a saver's SaveV2, RestoreV2)
 from eagerflow._src.compat import graph_mode, variable_scope
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.compat.partitioned_variables import SaveSliceInfo
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -75,6 +80,8 @@ def _read(meta_graph_or_file):
     pb, _ = _protos()
     if not isinstance(meta_graph_or_file, str):
         return meta_graph_or_file
+    if not os.path.exists(meta_graph_or_file):
+        raise OSError(f"File does not exist. Received: {meta_graph_or_file}.")
     with open(meta_graph_or_file, "rb") as f:
         data = f.read()
     meta = pb.MetaGraphDef()
@@ -179,12 +186,18 @@ def _as_resource_ops(graph_def, refs):
 
 def import_with_variables(meta_graph_or_file, import_scope=None):
     """`import_meta_graph`'s `Saver` (or None), and every variable imported, by node name
-    (also those of no collection: a TF 2 SavedModel's)."""
+    (also those of no collection: a TF 2 SavedModel's).
+
+    Into a function being traced (``tf.compat.v1.wrap_function``, as TF 2 loads a TF 1
+    checkpoint), the variables are made uninitialized, as TF lifts them out of the function:
+    the graph's initializers or its saver's restore operation (kept, with its save) set them.
+    """
     from eagerflow._src.compat import saver as _saver  # noqa: PLC0415
     from eagerflow._src.graph import graph_def as _graph_def  # noqa: PLC0415
     pb, variable_def = _protos()
     meta = _read(meta_graph_or_file)
-    graph = graph_mode.default_v1_graph()
+    in_function = graph_mode.v1_graph() is None and context.get().graph is not None
+    graph = context.get().graph if in_function else graph_mode.default_v1_graph()
     prefix = f"{import_scope}/" if import_scope else ""
     definitions = {}
     for key in _VARIABLE_COLLECTIONS:
@@ -197,7 +210,7 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
         if node.op in _HOLDERS and node.name not in definitions:
             definitions[node.name] = variable_def(variable_name=f"{node.name}:0")
     saver_scope, saver_nodes = None, set()
-    if meta.HasField("saver_def") and meta.saver_def.restore_op_name:
+    if meta.HasField("saver_def") and meta.saver_def.restore_op_name and not in_function:
         saver_scope = meta.saver_def.restore_op_name.rpartition("/")[0] + "/"
         if saver_scope == "/":  # (TF 2's SavedModel: the saver's calls and filename, unscoped)
             saver_scope = None
@@ -228,16 +241,19 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
         shape = TensorShape(None if node.attr["shape"].shape.unknown_rank else
                             [d.size if d.size >= 0 else None
                              for d in node.attr["shape"].shape.dim])
-        var = variable_scope.GraphVariable._of_imported_graph(
-            graph, f"{prefix}{name}:0", dtype, shape, definition.trainable)
-        var._ref = name in refs  # (TF 1's ref variable: read and updated as one here)
+        if in_function:
+            var = _uninitialized(f"{prefix}{name}:0", dtype, shape, definition.trainable)
+        else:
+            var = variable_scope.GraphVariable._of_imported_graph(
+                graph, f"{prefix}{name}:0", dtype, shape, definition.trainable)
+            var._ref = name in refs  # (TF 1's ref variable: read and updated as one here)
         variables[name] = var
         input_map[f"{name}:0"] = var
-    with graph.as_default():
+    with contextlib.nullcontext() if in_function else graph.as_default():
         _graph_def.import_graph_def(kept, input_map, None, import_scope or "")
     for name, definition in definitions.items():
         var = variables.get(name)
-        if var is None:
+        if var is None or in_function:
             continue
         if definition.initializer_name:
             var._initializer_op = graph.get_operation_by_name(
@@ -277,6 +293,11 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
              if any(v is w for w in variables.values())]
     if not saved:
         return None, variables  # (as TF: no variables to save)
+    if in_function:  # (its own saver's ops save and restore them: the SaverDef names them)
+        saver = _saver.Saver({v.name[len(prefix):].split(":")[0]: v for v in saved})
+        if meta.HasField("saver_def"):
+            saver._imported_def = meta.saver_def
+        return saver, variables
     by_key = _saver_keys(meta.graph_def, saver_scope, variables) if saver_scope else None
     if by_key:  # (the variables the graph's own saver restores, under its keys)
         with graph.as_default():
@@ -290,6 +311,18 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
             by_key.setdefault(info.full_name, []).append(v)
     with graph.as_default():
         return _saver.Saver(by_key), variables
+
+
+def _uninitialized(name, dtype, shape, trainable):
+    """A variable named `name` with no value yet (reading it fails until it is assigned)."""
+    dims = [d or 0 for d in shape.as_list()] if shape.rank is not None else [0]
+    with context.init_scope():  # (a stand-in value of the dtype, dropped below)
+        var = Variable(np.full(dims, b"", object) if dtype == _d.string else
+                       np.zeros(dims, dtype.as_numpy_dtype),
+                       trainable=trainable, shape=shape, dtype=dtype)
+    var._handle.value = None
+    var._name = name
+    return var
 
 
 def _saver_keys(graph_def, scope, variables):

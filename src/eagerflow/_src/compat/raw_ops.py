@@ -35,7 +35,8 @@ from eagerflow._src.graph.graph import SymbolicTensor
 
 # Modules registering ops that ``import eagerflow`` does not load (tf.data's, tf.summary's).
 _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_ops",
-         "eagerflow._src.summary.writer", "eagerflow._src.compat.summary")
+         "eagerflow._src.summary.writer", "eagerflow._src.compat.summary",
+         "eagerflow._src.checkpoint.save_restore_ops")
 
 # The attrs TF's Python functions name otherwise than TF's op: Python name -> TF's
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
@@ -298,4 +299,7 @@ def _outputs(op_def, result, attrs):
         if cls is None:
             cls = _tuples[op_def.name] = collections.namedtuple(op_def.name, fields)
         return cls(*result)
-    return list(result) if result else None
+    if result:
+        return list(result)
+    graph = context.get().graph  # (no outputs: the operation in a graph, as TF's, else None)
+    return None if graph is None else graph.get_operations()[-1]

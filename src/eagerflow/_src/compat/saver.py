@@ -14,6 +14,7 @@ and `tf.train.load_checkpoint` read. In a graph, each save also writes the graph
 (array([1., 2.], dtype=float32), 'model-3')
 """
 import os
+import time
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
@@ -49,11 +50,15 @@ class Saver:
             self._check_not_empty()
         self._max_to_keep = max_to_keep
         self._keep_hours = keep_checkpoint_every_n_hours
+        # (a checkpoint `max_to_keep` drops is kept anyway, once per this many hours)
+        self._next_kept = time.time() + keep_checkpoint_every_n_hours * 3600
+        self._dropped = []
         self._sharded = sharded
         self._pad = pad_step_number
         self._relative = save_relative_paths
         self._last = []
         self._restore = None
+        self._imported_def = None  # (a SaverDef of a meta graph imported into a function)
         self._scope = "save/"
         if self._graph is not None:
             # The restore ops, built now as TF builds its ``save/restore_all``: a placeholder
@@ -72,25 +77,27 @@ class Saver:
 
     @property
     def last_checkpoints(self):
-        return list(self._last)
+        return [path for path, _ in self._last]
 
     def set_last_checkpoints(self, last_checkpoints):
-        """Sets the checkpoints `max_to_keep` counts (and deletes), oldest first."""
+        """Sets the checkpoints `max_to_keep` counts, oldest first; as TF's, they are never
+        deleted (their time is unknown: each counts as one to keep)."""
         if not isinstance(last_checkpoints, list):
             raise AssertionError(f"last_checkpoints must be a list: {last_checkpoints}")
-        self._last = list(last_checkpoints)
+        self._last = [(path, float("inf")) for path in last_checkpoints]
 
     def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
         """`set_last_checkpoints` of ``[(path, timestamp)]``."""
         if not isinstance(last_checkpoints_with_time, list):
             raise AssertionError(f"last_checkpoints_with_time must be a list: "
                                  f"{last_checkpoints_with_time}")
-        self._last = [path for path, _ in last_checkpoints_with_time]
+        self._last = list(last_checkpoints_with_time)
 
     def recover_last_checkpoints(self, checkpoint_paths):
         """Takes up the checkpoints of `checkpoint_paths` that still exist (a restarted
         program's, from `get_checkpoint_state`), so that `max_to_keep` deletes them in turn."""
-        self._last = [p for p in checkpoint_paths if bundle.exists(p)]
+        kept = [p for p in checkpoint_paths if bundle.exists(p)]
+        self._last = list(zip(kept, management.get_checkpoint_mtimes(kept)))
 
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
@@ -124,25 +131,46 @@ class Saver:
             else:
                 tensors[key], dtypes[key] = values[id(v)], v.dtype.base_dtype
         bundle.write_bundle(save_path, tensors, dtypes)
-        if save_path in self._last:
-            self._last.remove(save_path)
-        self._last.append(save_path)
-        while self._max_to_keep and len(self._last) > self._max_to_keep:
-            old = self._last.pop(0)
-            for f in (bundle.index_path(old), bundle.data_path(old), f"{old}.meta"):
-                if os.path.exists(f):
-                    os.remove(f)
-        if write_state:
+        if write_state:  # (as TF's: only a save that writes the state file counts)
+            self._record(save_path)
             # (the paths as given, unless relative paths are asked for: TF's state file)
             update = (management.update_checkpoint_state if self._relative
                       else management.update_checkpoint_state_v1)
-            update(directory, save_path, self._last, latest_filename=latest_filename)
+            update(directory, save_path, self.last_checkpoints, latest_filename=latest_filename)
+            self._delete_dropped(meta_graph_suffix)
         if write_meta_graph and self._graph is not None:
             self.export_meta_graph(f"{save_path}.{meta_graph_suffix}")
         return save_path
 
+    def _record(self, save_path):
+        """Counts `save_path` as the newest checkpoint; one more than `max_to_keep` drops
+        the oldest (without `max_to_keep`, none are counted, as in TF)."""
+        if not self._max_to_keep:
+            return
+        self._last = [(p, t) for p, t in self._last if p != save_path]
+        self._last.append((save_path, time.time()))
+        if len(self._last) > self._max_to_keep:
+            self._dropped.append(self._last.pop(0))
+
+    def _delete_dropped(self, meta_graph_suffix):
+        """Deletes the files of the oldest checkpoint dropped, unless it was written after
+        the time `keep_checkpoint_every_n_hours` next keeps one (then it stays, and that
+        time moves on)."""
+        if not self._dropped:
+            return
+        old, written = self._dropped.pop(0)
+        if written > self._next_kept:
+            self._next_kept += self._keep_hours * 3600
+            return
+        for f in (bundle.index_path(old), bundle.data_path(old), f"{old}.{meta_graph_suffix}"):
+            if os.path.exists(f):
+                os.remove(f)
+
     def as_saver_def(self):
-        """The ``SaverDef`` naming this saver's restore operation (TF's form, version 2)."""
+        """The ``SaverDef`` naming this saver's restore operation (TF's form, version 2), or
+        that of the meta graph it was imported with into a function."""
+        if self._imported_def is not None:
+            return self._imported_def
         from eagerflow._src.compat import meta_graph  # noqa: PLC0415
         pb, _ = meta_graph._protos()
         return pb.SaverDef(

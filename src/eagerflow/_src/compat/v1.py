@@ -14,9 +14,9 @@ loads on first use, so ``import eagerflow`` does not import protobuf.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
-from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.function.concrete_function import ConcreteFunction
+from eagerflow._src.function.polymorphic_function import output_tensor
 from eagerflow._src.graph.graph import Graph, Operation, SymbolicTensor
 
 @export("import_graph_def", "graph_util.import_graph_def", "compat.v1.import_graph_def",
@@ -238,6 +238,7 @@ def wrap_function(fn, signature, name=None):
     (``tf.compat.v1.wrap_function``)."""
     name = name or getattr(fn, "__name__", "wrapped_function")
     graph = Graph(name)
+    graph.runs_by_name = True  # (its operations are fetched by name with `prune`)
     specs = list(signature or ())
     with context.building(graph):
         args = [graph.placeholder(s.dtype, s.shape, s.name or f"arg{i}")
@@ -245,6 +246,6 @@ def wrap_function(fn, signature, name=None):
         outputs = fn(*args)
         outputs = nest.map_structure(
             lambda t: t if isinstance(t, (SymbolicTensor, Operation)) or t is None
-            else convert_to_tensor(t), outputs)
+            else output_tensor(t, fn), outputs)
     outputs = nest.map_structure(lambda t: None if isinstance(t, Operation) else t, outputs)
     return WrappedFunction(name, graph, list(graph.inputs), outputs, (tuple(specs), {}))

@@ -190,6 +190,10 @@ tf_nodes = RuleTable("TF NodeDef form", default=lambda op: True)
 # the default of the others: ``x`` and ``y`` for two tied inputs, ``x`` for an op shaped
 # like its one input, ``*values`` for a variadic op, else ``input``; an `AttrInput` its own
 # name.
+# The ops whose first input is a lookup table's resource, whose node in a GraphDef does not
+# say what the table holds: reading one, their shape rules size their outputs.
+table_ops = set()
+
 tf_args = RuleTable("TF argument names", default=lambda op: True)
 
 

@@ -655,15 +655,19 @@ def _graph_output(value, name):
     if hasattr(spec, "_to_components"):  # a composite (SparseTensor): each component
         return spec._from_components([_graph_output(c, name)
                                       for c in spec._to_components(value)])
+    return identity(output_tensor(value, name))
+
+
+def output_tensor(value, name):
+    """`value`, a result of the traced function `name`, as a tensor, or TF's TypeError."""
     try:
-        tensor = convert_to_tensor(value)
+        return convert_to_tensor(value)
     except (TypeError, ValueError):
         raise TypeError(f"To be compatible with tf.function, Python functions must return "
                         f"zero or more Tensors or ExtensionTypes or None values; in "
                         f"compilation of {name}, found return value of type "
                         f"{type(value).__name__}, which is not a Tensor or "
                         f"ExtensionType.") from None
-    return identity(tensor)
 
 
 def _path_named(spec, value, name, top=False):

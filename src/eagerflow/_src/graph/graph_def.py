@@ -23,8 +23,8 @@ import numpy as np
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import registry
-from eagerflow._src.core.node_forms import (ExtraInputs, from_tf_node, tf_args, tf_node,
-                                             tf_nodes)
+from eagerflow._src.core.node_forms import (ExtraInputs, from_tf_node, table_ops, tf_args,
+                                             tf_node, tf_nodes)
 from eagerflow._src.core.protos import framework as pb
 from eagerflow._src.core.protos.tensors import (  # noqa: F401  (graph_def.tensor_proto...)
     shape_from_proto, shape_proto, tensor_from_proto, tensor_proto)
@@ -694,6 +694,9 @@ class _Importer:
     def __init__(self, graph, library, prefix=""):
         self.graph, self.library, self.prefix = graph, library, prefix
         self.bodies = {}  # id(body graph read from the library) -> its FunctionBody
+        # (a TF 1 graph's, or one `wrap_function` imports it into: its operations are run by
+        # name, a constant and a NoOp with their control inputs)
+        self.by_name = not graph.building_function or getattr(graph, "runs_by_name", False)
         self.control = getattr(graph, "control_inputs", None)
         if self.control is None:
             self.control = graph.control_inputs = {}
@@ -748,14 +751,26 @@ class _Importer:
             value = attrs["value"]
             const = graph.constant(value, name=graph._unique(name))
             made.setdefault(f"{node.name}:0", const)
-            if control and not graph.building_function:
+            if control and self.by_name:
                 # (a TF 1 graph's constant made under `control_dependencies` waits as well)
                 self.control[const.op.name] = control
             return
         if node.op == "NoOp":
-            if not graph.building_function:  # a TF 1 graph's: run by name (`init`)
+            if self.by_name:  # (`init`, a saver's `save/restore_all`)
                 name = graph._add(None, "NoOp", graph._unique(name), (), {}, []).name
             self.control[name] = control
+            return
+        if node.op == "PlaceholderWithDefault":
+            # its input unless a run feeds another value (a TF 1 saver's filename): an
+            # Identity of it, of the less specific shape, whose value is never folded
+            with context.building(graph):
+                graph.create_op(registry.get("Identity"), [self.tensor(data[0], made, node.name)],
+                                {}, name=name)
+            out = graph.get_operations()[-1].outputs[0]
+            out._shape, out._fed_default = TensorShape(attrs.get("shape")), True
+            made.setdefault(f"{node.name}:0", out)
+            if control:
+                self.control[out.op.name] = control
             return
         try:
             op_def = registry.get(node.op)
@@ -801,8 +816,8 @@ class _Importer:
 def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     """The output specs of a node reading a variable through a handle fed at run time."""
     form = tf_nodes.get(op_def, None)
-    if "dtype" not in attrs and op_def in tf_args and tf_args.get(op_def) is None \
-            and our_inputs:
+    if "dtype" not in attrs and (op_def in tf_args and tf_args.get(op_def) is None or
+                                 op_def in table_ops) and our_inputs:
         # a lookup table's op (its table a Python object): its rule gives its outputs (a
         # captured table is given as it is: its value shape sizes them)
         specs = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource and

@@ -27,8 +27,9 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.core.node_forms import NodeForm, tf_nodes, tf_args
+from eagerflow._src.core.node_forms import NodeForm, table_ops, tf_args, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import kernel_type_name as registry_type_name
 from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -90,7 +91,27 @@ def _check_reserved(table, keys):
                 None, None, f"Using the {name} as a table key is not allowed")
 
 
+def _dtype_of(array):
+    return _d.string if array.dtype == object else _d.from_numpy(array.dtype)
+
+
+def _check_signature(table, keys, values=None, out=False):
+    """TF's kernels' check that `keys` (and `values`, a lookup's default) are of the table's
+    dtypes: InvalidArgumentError naming what the op got and what it takes."""
+    got = [_dtype_of(keys)] + ([] if values is None else [_dtype_of(values)])
+    want = [table.key_dtype] + ([] if values is None else [table.value_dtype])
+    if got == want:
+        return
+
+    def text(dtypes):
+        names = [registry_type_name(d) for d in dtypes]
+        return f"resource, {', '.join(names)}->{names[-1] if out else ''}"
+    raise errors.InvalidArgumentError(
+        None, None, f"Signature mismatch, have: {text(got)} expected: {text(want)}")
+
+
 def _find(xp, table, keys, default_value):
+    _check_signature(table, keys, default_value, out=True)
     if table.static and not table.initialized:
         raise errors.FailedPreconditionError(None, None, "Table not initialized.")
     _check_reserved(table, keys)
@@ -248,6 +269,7 @@ def _size(xp, table):
 
 
 def _insert(xp, table, keys, values):
+    _check_signature(table, keys, values)
     _check_reserved(table, keys)
     if keys.shape + table.value_shape != values.shape:
         raise errors.InvalidArgumentError(
@@ -265,6 +287,7 @@ def _python_values(table, values):
 
 
 def _remove(xp, table, keys):
+    _check_signature(table, keys)
     _check_reserved(table, keys)
     pop = table.entries.pop
     for k in _python_keys(keys):
@@ -321,6 +344,7 @@ def _dense_layout(table, buckets, empty_key):
 
 
 def _import(xp, table, keys, values):
+    _check_signature(table, keys, values)
     import_entries(table, keys, values)
     return ()
 
@@ -347,11 +371,15 @@ def _value_shape(table):
     building (a captured table's value is): () for scalars, ``(n,)`` for vectors."""
     value = table.static_value() if hasattr(table, "static_value") else \
         getattr(table, "_data", None)
-    return getattr(value, "value_shape", ())
+    return getattr(value, "value_shape", None)  # (None: not known)
 
 
 def _find_rule(table, keys, default_value):
-    return keys.shape.concatenate(_value_shape(table)), default_value.dtype
+    value_shape = _value_shape(table)
+    if value_shape is None:  # (a table made in the graph: a scalar default says its values)
+        rank = TensorShape(default_value.shape).rank
+        return (keys.shape if rank == 0 else TensorShape(None)), default_value.dtype
+    return keys.shape.concatenate(value_shape), default_value.dtype
 
 
 def _no_outputs(*_, **__):
@@ -361,7 +389,8 @@ def _no_outputs(*_, **__):
 def _export_rule(table, key_dtype, value_dtype, buckets=0, **_):
     shape = TensorShape([None, 1] if buckets else [None])
     value_shape = _value_shape(table)
-    values = TensorShape([None, *value_shape]) if value_shape else shape
+    values = TensorShape(None) if value_shape is None else \
+        TensorShape([None, *value_shape]) if value_shape else shape
     return [(shape, key_dtype), (values, value_dtype)]
 
 
@@ -387,9 +416,74 @@ tf_nodes[_REMOVE] = NodeForm(types={"Tin": 1})
 tf_nodes[_EXPORT] = NodeForm(types={}, renamed={"key_dtype": "Tkeys", "value_dtype": "Tvalues"},
                              outputs=("keys", "values"))
 tf_nodes[_IMPORT] = NodeForm(types={"Tin": 1, "Tout": 2})
-# (no raw ops: the table is a Python object where TF takes a resource tensor)
-tf_args.assign(None, _FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT)
+# (raw ops take the table's resource tensor: a table's `resource_handle`, or what a
+# table-making raw op below gives)
+tf_args[_FIND] = ("table_handle", "keys", "default_value")
+tf_args[_SIZE] = tf_args[_EXPORT] = ("table_handle",)
+tf_args[_INSERT] = tf_args[_IMPORT] = ("table_handle", "keys", "values")
+tf_args[_REMOVE] = ("table_handle", "keys")
 for _op in (_FIND, _SIZE, _INSERT, _REMOVE, _EXPORT, _IMPORT):
+    batching_rules[_op] = PER_ELEMENT
+    table_ops.add(_op)
+
+
+class _TableOfNode:
+    """The table one table-making operation of a graph makes when it first runs, and gives
+    on every later run (as TF's kernel keeps its table)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = None
+
+
+_SHARED_TABLES = {}  # (container, shared_name) -> the TableValue of that name
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value or "")
+
+
+def _make_table(static, xp, key_dtype, value_dtype, node, container="", shared_name="",
+                use_node_name_sharing=False, value_shape=None):
+    """A table's resource: a new one (eagerly), the one this node made (in a graph), or the
+    one shared under `shared_name` (the same dtypes, else TF's error)."""
+    del use_node_name_sharing
+    name = _text(shared_name)
+    found = _SHARED_TABLES.get((_text(container), name)) if name else node.value
+    if found is not None:
+        if (found.key_dtype, found.value_dtype) != (key_dtype, value_dtype):
+            raise errors.InvalidArgumentError(
+                None, None, f"Conflicting key/value dtypes {registry_type_name(key_dtype)}->"
+                            f"{registry_type_name(value_dtype)} with "
+                            f"{registry_type_name(found.key_dtype)}-"
+                            f"{registry_type_name(found.value_dtype)} for table {name}")
+        return found
+    table = TableValue(key_dtype, value_dtype)
+    table.static = static
+    if value_shape is not None:  # (a table of vectors)
+        table.value_shape = tuple(TensorShape(value_shape).as_list())
+    if name:
+        _SHARED_TABLES[(_text(container), name)] = table
+        table.number = name  # (its resource's name)
+    node.value = table
+    return table
+
+
+def _table_rule(*_, **__):
+    return TensorShape([]), _d.resource
+
+
+_TABLE_OPS = {}
+for _name, _static in (("HashTableV2", True), ("MutableHashTableV2", False),
+                       ("MutableHashTableOfTensorsV2", False)):
+    _op = _TABLE_OPS[_name] = register(
+        _name, lambda *a, _static=_static, **k: _make_table(_static, *a, **k), _table_rule,
+        tied=(), stateful=True, not_differentiable=_NO_GRAD)
+    tf_nodes[_op] = NodeForm(types={}, outputs=("table_handle",), local={"node": _TableOfNode},
+                             defaults={"container": "", "shared_name": "",
+                                       "use_node_name_sharing": False})
+    tf_args[_op] = ()
     batching_rules[_op] = PER_ELEMENT
 
 
@@ -486,6 +580,7 @@ def _init_more(xp, table, keys, values):
 
 
 def _init_from_tensors(xp, table, keys, values):
+    _check_signature(table, keys, values)
     if not keys.size or not values.size:
         raise errors.InvalidArgumentError(None, None,
                                           "keys and values cannot be empty tensors.")
@@ -495,7 +590,8 @@ def _init_from_tensors(xp, table, keys, values):
 _IMPORT_MORE = register("InitializeTableV2", _init_from_tensors, _no_outputs, multi=True, tied=(),
                         stateful=True, not_differentiable=_NO_GRAD)
 tf_nodes[_IMPORT_MORE] = NodeForm(types={"Tkey": 1, "Tval": 2})
-tf_args[_IMPORT_MORE] = None  # (the table is a Python object, as above)
+tf_args[_IMPORT_MORE] = ("table_handle", "keys", "values")
+table_ops.add(_IMPORT_MORE)
 batching_rules[_IMPORT_MORE] = PER_ELEMENT
 
 
