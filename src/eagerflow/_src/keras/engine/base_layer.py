@@ -720,8 +720,17 @@ class Layer(Module):
                 {k: nest.map_structure(_spec_of, v) for k, v in kwargs.items()
                  if k != "training" and nest.flatten(v) and
                  all(isinstance(x, Tensor) for x in nest.flatten(v))})
-        input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         ctx = call_context()
+        refused = None
+        try:
+            input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
+        except ValueError as error:
+            # As Keras: a built layer being connected into a functional model is not checked
+            # against its spec; its call tells what it cannot take. (Where the call takes
+            # it anyway, the spec's error is raised after it.)
+            if not (self.built and ctx.depth == 0 and keras_tensor.building_symbolically()):
+                raise
+            refused = error
         outer_training = ctx.training
         training = kwargs.pop("training", None)
         if spec.training_index is not None and len(args) >= spec.training_index:
@@ -764,6 +773,8 @@ class Layer(Module):
         finally:
             ctx.depth -= 1
             ctx.training = outer_training
+        if refused is not None:
+            raise refused
         if (self.supports_masking or type(self).compute_mask is not Layer.compute_mask) and \
                 not getattr(self, "_compute_output_and_mask_jointly", False):
             self._set_output_masks(inputs, outputs, mask)
