@@ -44,6 +44,7 @@ class Sequential(Functional):
         self._inferred_input_shape = None
         self._graph_failed = False  # a layer refused symbolic inputs: call layers one by one
         self._nodes = []  # the calls of the layers that make the graph, in order
+        self._called_input_layers = set()  # (ids) input layers added after the input
         self.supports_masking = True
         if layers is not None and not isinstance(layers, (list, tuple)):
             layers = [layers]  # (one layer, as Keras takes it)
@@ -58,7 +59,8 @@ class Sequential(Functional):
         """The layers in the order they are applied: one added twice (a shared activation)
         is there twice."""
         return [layer for layer in self._self_tracked_layers
-                if not isinstance(layer, input_layer.InputLayer)]
+                if not isinstance(layer, input_layer.InputLayer)
+                or id(layer) in self._called_input_layers]
 
     def _weight_holders(self):
         return self.layers  # unlike other models', no metric attributes (as in Keras)
@@ -93,7 +95,11 @@ class Sequential(Functional):
                              f'this model. Update the `name` argument to pass a unique name.')
         self._self_tracked_layers.append(layer)
         self.built = False
-        if isinstance(layer, input_layer.InputLayer):
+        if isinstance(layer, input_layer.InputLayer) and self._graph_ready:
+            # As Keras: an input layer added to a model that has its input is called on the
+            # output so far, which it passes on.
+            self._called_input_layers.add(id(layer))
+        elif isinstance(layer, input_layer.InputLayer):
             self._input_layer = layer
         elif self._input_layer is None and len(self._self_tracked_layers) == 1 and \
                 _input_layer_of(layer)._batch_input_shape is not None:
