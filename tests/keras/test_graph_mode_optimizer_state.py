@@ -76,3 +76,25 @@ def test_tf1_optimizer_trains_in_the_session(graph_mode):
     np.testing.assert_allclose(history.history["loss"], [68.5966, 19.4692], atol=2e-4)
     sess = tf.compat.v1.keras.backend.get_session()
     assert sess.run(model.optimizer.iterations) == 5
+
+
+def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(graph_mode):
+    # As Keras in TF 1's graph mode: a Sequential without an input shape calls its layers in
+    # turn in its own name scope, which names the weights they make (GAN code picks its
+    # variables by that scope).
+    x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+    gen = tf.keras.Sequential([tf.keras.layers.Dense(4, name="a"),
+                               tf.keras.layers.Dense(1, name="b")], name="gen")
+    gen(x)
+    assert [v.name for v in gen.weights] == ["gen/a/kernel:0", "gen/a/bias:0",
+                                             "gen/b/kernel:0", "gen/b/bias:0"]
+    assert len(tf.compat.v1.trainable_variables(scope="gen")) == 4
+    with tf.name_scope("outer"):
+        inner = tf.keras.Sequential([tf.keras.layers.Dense(2, name="c")], name="inner")
+        inner(x)
+    assert [v.name for v in inner.weights] == ["outer/inner/c/kernel:0", "outer/inner/c/bias:0"]
+    # (one with its input shape is built at once, outside any scope)
+    disc = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="d")],
+                               name="disc")
+    disc(x)
+    assert [v.name for v in disc.weights] == ["d/kernel:0", "d/bias:0"]

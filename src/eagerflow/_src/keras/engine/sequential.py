@@ -10,6 +10,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 [(3, 4), (4,), (4, 2), (2,)]
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -205,7 +206,10 @@ class Sequential(Functional):
     build._is_default = True
 
     def call(self, inputs, training=None, mask=None):
-        if isinstance(inputs, Tensor):
+        # (as Keras: not in TF 1's graph mode, where the layers are called in turn, in the
+        # model's name scope, which names the weights they make: ``sequential/dense/kernel``)
+        if isinstance(inputs, Tensor) and _graph_mode.tf2_enabled() and \
+                _graph_mode.executing_eagerly_outside_functions():
             with context.init_scope():
                 self._infer_graph(inputs.shape, inputs.dtype)
         if self._graph_ready:
