@@ -432,6 +432,16 @@ class Layer(Module):
         return [update for layer in self._flatten_layers() if layer.trainable or layer.stateful
                 for update in layer.__dict__.get("_graph_updates", ())]
 
+    def get_updates_for(self, inputs):
+        """TF 1's Keras: the `updates` computed from `inputs` (a tensor or a structure of
+        them); with None, those computed from no placeholder (no input)."""
+        return _computed_from(self.updates, inputs)
+
+    def get_losses_for(self, inputs):
+        """TF 1's Keras: the `losses` computed from `inputs`; with None, those computed from
+        no placeholder (a weight's regularization, say)."""
+        return _computed_from(self.losses, inputs)
+
     @property
     def losses(self):
         """Losses added by `add_loss` and activity/weight regularizers, this layer's and
@@ -1132,6 +1142,30 @@ def _with_call_arguments(error, layer, args, kwargs):
             described = RuntimeError(text)
     described._keras_call_info_injected = True
     return described
+
+
+def _computed_from(items, inputs):
+    """The ops or tensors of `items` whose computation reads one of `inputs` (with None:
+    none of the graph's placeholders)."""
+    if inputs is None:
+        return [x for x in items if not _reads(x, lambda op: op.type == "Placeholder")]
+    sources = {id(t.op) for t in nest.flatten(inputs) if hasattr(t, "op")}
+    return [x for x in items if _reads(x, lambda op: id(op) in sources)]
+
+
+def _reads(item, is_source):
+    """Whether the graph op (or tensor) `item` runs after an op that `is_source`."""
+    stack, seen = [getattr(item, "op", item)], set()
+    while stack:
+        op = stack.pop()
+        if op is None or id(op) in seen:
+            continue
+        seen.add(id(op))
+        if is_source(op):
+            return True
+        stack.extend(t.op for t in getattr(op, "inputs", ()))
+        stack.extend(getattr(op, "control_inputs", ()))
+    return False
 
 
 def _describe(value):
