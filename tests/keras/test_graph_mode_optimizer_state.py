@@ -98,3 +98,33 @@ def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(graph_mode):
                                name="disc")
     disc(x)
     assert [v.name for v in disc.weights] == ["d/kernel:0", "d/bias:0"]
+
+
+def test_v1_loops_check_arrays_against_the_model_before_any_step(graph_mode):
+    # As TF 1's Keras: arrays of targets a loss would broadcast are refused, not trained on.
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,), name="dense")])
+    model.compile("sgd", "mse")
+    x = np.ones((4, 3), np.float32)
+    before = model.get_weights()
+    with pytest.raises(ValueError, match=r"^A target array with shape \(4, 3\) was passed for "
+                       r"an output of shape \(None, 1\) while using as loss "
+                       r"`mean_squared_error`\. This loss expects targets to have the same "
+                       r"shape as the output\.$"):
+        model.fit(x, np.ones((4, 3)), verbose=0)
+    with pytest.raises(ValueError, match="^A target array with shape"):
+        model.train_on_batch(x, np.ones((4, 3)))
+    assert all((a == b).all() for a, b in zip(before, model.get_weights()))
+    with pytest.raises(ValueError, match=r"^Error when checking input: expected dense_input to "
+                       r"have shape \(3,\) but got array with shape \(5,\)$"):
+        model.predict(np.ones((4, 5)), verbose=0)
+    with pytest.raises(ValueError, match=r"^Error when checking input: expected dense_input to "
+                       r"have 2 dimensions, but got array with shape \(4, 3, 1\)$"):
+        model.evaluate(np.ones((4, 3, 1)), np.ones((4, 1)), verbose=0)
+    classifier = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    classifier.compile("sgd", "categorical_crossentropy")
+    with pytest.raises(ValueError, match=r"^You are passing a target array of shape \(4, 1\) "
+                       r"while using as loss `categorical_crossentropy`"):
+        classifier.train_on_batch(x, np.ones((4, 1)))
+    # (other losses, and datasets, are left to broadcast as TF 1 leaves them)
+    model.compile("sgd", "mae")
+    assert np.isfinite(model.train_on_batch(x, np.ones((4, 3))))

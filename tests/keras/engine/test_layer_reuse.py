@@ -1,4 +1,5 @@
 """Built layers reused on inputs they cannot take, as tf_keras reports it."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -56,3 +57,15 @@ def test_sequential_passes_an_input_added_after_its_first_on():
     assert len(model.layers) == 3
     assert model.outputs[0].shape.as_list() == [None, 4]
     assert model(tf.ones((1, 3))).shape == (1, 4)
+
+
+def test_fit_errors_name_the_batch_as_the_iterator_gives_it():
+    inputs = tf.keras.Input((3,))
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError) as info:
+        model.fit(np.ones((2, 3)), np.ones((2, 3)), verbose=0)
+    # (the loss named as its function, the targets as the iterator's second output)
+    assert "{{node mean_squared_error/SquaredDifference}}" in str(info.value)
+    assert "IteratorGetNext:1)" in str(info.value)
+    assert [loss.name for loss in model.compiled_loss._losses] == ["mean_squared_error"]

@@ -159,6 +159,38 @@ class ProgbarLogger(callbacks.ProgbarLogger):
         self.progbar.stateful_metrics = self.progbar.stateful_metrics - losses
 
 
+def check_inputs(model, x):
+    """TF 1's check, before any step, of arrays given for a model with a graph against its
+    inputs: their ranks (a vector stands for a column), then their shapes past the batch."""
+    inputs = getattr(model, "inputs", None)
+    names = getattr(model, "input_names", None)
+    if x is None or not inputs or not names or len(names) != len(inputs):
+        return
+    if isinstance(x, dict):
+        data = [x.get(name) for name in names]
+    elif isinstance(x, (list, tuple)):
+        if not x:
+            return
+        data = [np.asarray(v) for v in x] if isinstance(x[0], (list, tuple)) else \
+            [np.asarray(x)] if len(names) == 1 and isinstance(x[0], (float, int)) else list(x)
+    else:
+        data = [x]
+    if len(data) != len(names):
+        return
+    for name, value, tensor in zip(names, data, inputs):
+        if not isinstance(value, np.ndarray) or tensor.shape.rank is None:
+            continue
+        shape, given = tuple(tensor.shape.as_list()), value.shape
+        if len(given) == 1 and len(shape) != 1:
+            given = given + (1,)
+        if len(given) != len(shape):
+            raise ValueError(f"Error when checking input: expected {name} to have "
+                             f"{len(shape)} dimensions, but got array with shape {given}")
+        if any(ref is not None and ref != dim for dim, ref in zip(given[1:], shape[1:])):
+            raise ValueError(f"Error when checking input: expected {name} to have shape "
+                             f"{shape[1:]} but got array with shape {given[1:]}")
+
+
 def numpy_logs(logs):
     """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
     return {k: np.asarray(v)[()] for k, v in logs.items()}
