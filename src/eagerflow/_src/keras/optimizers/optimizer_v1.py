@@ -9,12 +9,12 @@ optimizer). As in tf_keras, it has no weights, config or learning rate of its ow
 >>> type(opt).__name__, opt.iterations.name
 ('TFOptimizer', 'TFOptimizer/iterations:0')
 """
-from eagerflow._src.autodiff.tape import GradientTape
 # (the module, not its class: it loads Keras's initializers, which load this)
 from eagerflow._src.compat import gradient_descent
 from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.keras.optimizers.optimizer import recorded_loss
 
 
 class TFOptimizer:
@@ -36,12 +36,7 @@ class TFOptimizer:
         `var_list`."""
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed.")
-        tape = tape if tape is not None else GradientTape()
-        if callable(loss):
-            with tape:
-                if not callable(var_list):
-                    tape.watch(var_list)
-                loss = loss()
+        loss, var_list, tape = recorded_loss(loss, var_list, tape)
         if callable(var_list):
             var_list = var_list()
         var_list = nest.flatten(var_list)
