@@ -222,7 +222,7 @@ def _inference_by_default(keras_class):
 
 Dropout = _layer("Dropout", core.Dropout, "TF 1's dropout layer (inference by default).")
 Dropout.call = _inference_by_default(core.Dropout)
-BatchNormalization = _layer("BatchNormalization", normalization.BatchNormalization,
+BatchNormalization = _layer("BatchNormalization", normalization.BatchNormalizationV1,
                             "TF 1's batch normalization layer (inference by default); in a "
                             "graph its moving-statistics updates join ``UPDATE_OPS``.")
 
@@ -234,6 +234,9 @@ def _batch_norm_call(self, inputs, training=False):
     `training` holds."""
     if v1_graph() is None or not isinstance(training, Tensor):
         return normalization.BatchNormalization.call(self, inputs, training=training)
+    if self._frozen_v1():  # (the batch's statistics while training; nothing to update)
+        return control_flow.cond(training, lambda: self._normalize(inputs, None, True),
+                                 lambda: self._normalize(inputs, None, False))
     moving = (self.moving_mean, self.moving_variance)
 
     def trained():

@@ -3,6 +3,7 @@
 
 
 _DEFERRED = {
+    "BatchNormalization": ("eagerflow._src.keras.layers.normalization", "BatchNormalizationV1"),
     "GRU": ("eagerflow._src.keras.layers.recurrent", "GRUV1"),
     "GRUCell": ("eagerflow._src.keras.layers.recurrent", "GRUCellV1"),
     "LSTM": ("eagerflow._src.keras.layers.recurrent", "LSTMV1"),
