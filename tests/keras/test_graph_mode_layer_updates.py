@@ -1,4 +1,5 @@
 """TF 1's Keras layer API in graph mode: updates and losses by the inputs they read."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -46,3 +47,18 @@ def test_tf_layers_functions_warn_of_their_deprecation_at_the_caller():
     assert messages[2].endswith("Please use `tf.keras.layers.Flatten` instead.")
     assert messages[3].startswith("`tf.layers.dense` is deprecated")
     assert {w.filename for w in record} == {__file__}
+
+
+def test_backend_function_takes_its_inputs_flat():
+    # (as Keras's: a lone tensor, a dict, a tuple; and the values alike)
+    backend = tf.compat.v1.keras.backend
+    x = backend.placeholder(shape=(None, 3))
+    x2 = backend.placeholder(shape=(None, 3))
+    ones = np.ones((1, 3), np.float32)
+    assert backend.function(x, x * 2)(ones).tolist() == [[2.0, 2.0, 2.0]]
+    assert backend.function([x], [x * 2])(ones)[0].tolist() == [[2.0, 2.0, 2.0]]
+    out = backend.function({"a": x, "b": x2}, [x + 2 * x2])({"a": ones, "b": 0 * ones})
+    assert out[0].tolist() == [[1.0, 1.0, 1.0]]
+    count = backend.variable(0.0)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        backend.function([x], [x], updates=backend.update_add(count, 1.0))
