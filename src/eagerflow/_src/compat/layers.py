@@ -16,6 +16,10 @@ The functions (`dense`, `conv2d`, ...) make a layer and call it once;
 >>> [v.name for v in g.get_collection("variables")], y.name
 (['dense/kernel:0', 'dense/bias:0'], 'dense/BiasAdd:0')
 """
+import os
+import sys
+import warnings
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import variable_scope as vs
 from eagerflow._src.compat import graph_mode
@@ -218,7 +222,7 @@ def _inference_by_default(keras_class):
 
 Dropout = _layer("Dropout", core.Dropout, "TF 1's dropout layer (inference by default).")
 Dropout.call = _inference_by_default(core.Dropout)
-BatchNormalization = _layer("BatchNormalization", normalization.BatchNormalization,
+BatchNormalization = _layer("BatchNormalization", normalization.BatchNormalizationV1,
                             "TF 1's batch normalization layer (inference by default); in a "
                             "graph its moving-statistics updates join ``UPDATE_OPS``.")
 
@@ -230,6 +234,9 @@ def _batch_norm_call(self, inputs, training=False):
     `training` holds."""
     if v1_graph() is None or not isinstance(training, Tensor):
         return normalization.BatchNormalization.call(self, inputs, training=training)
+    if self._frozen_v1():  # (the batch's statistics while training; nothing to update)
+        return control_flow.cond(training, lambda: self._normalize(inputs, None, True),
+                                 lambda: self._normalize(inputs, None, False))
     moving = (self.moving_mean, self.moving_variance)
 
     def trained():
@@ -277,12 +284,27 @@ def _zeros():
     return vs.zeros_initializer()
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _deprecated(name, replacement, verb="use", more=""):
+    """tf_keras's warning that ``tf.layers.<name>`` is deprecated for a Keras layer, shown
+    at the line of the program that called it."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"`tf.layers.{name}` is deprecated and will be removed in a future version. "
+                  f"Please {verb} `tf.keras.layers.{replacement}` instead.{more}",
+                  stacklevel=level)
+
+
 @export("compat.v1.layers.dense")
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
           bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
           activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
           trainable=True, name=None, reuse=None):
     """``activation(inputs @ kernel + bias)`` by a new `Dense` layer."""
+    _deprecated("dense", "Dense")
     layer = Dense(units, activation=activation, use_bias=use_bias,
                   kernel_initializer=kernel_initializer or "glorot_uniform",
                   bias_initializer=bias_initializer or _zeros(),
@@ -293,7 +315,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer(inputs)
 
 
-def _conv_function(cls, rank, name, transpose=False, separable=False):
+def _conv_function(cls, rank, function_name, transpose=False, separable=False):
     def conv(inputs, filters, kernel_size, strides=(1,) * rank, padding="valid",
              data_format="channels_last", dilation_rate=(1,) * rank, activation=None,
              use_bias=True, kernel_initializer=None, bias_initializer=None,
@@ -302,6 +324,8 @@ def _conv_function(cls, rank, name, transpose=False, separable=False):
              reuse=None, depth_multiplier=1, depthwise_initializer=None,
              pointwise_initializer=None, depthwise_regularizer=None,
              pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
+        # (as tf_keras words it for these: 'Please Use')
+        _deprecated(function_name, cls.__name__, verb="Use")
         common = dict(strides=strides, padding=padding, data_format=data_format,
                       activation=activation, use_bias=use_bias,
                       bias_initializer=bias_initializer or _zeros(),
@@ -324,7 +348,7 @@ def _conv_function(cls, rank, name, transpose=False, separable=False):
             if not transpose:
                 common.update(dilation_rate=dilation_rate)
         return cls(filters, kernel_size, **common)(inputs)
-    conv.__name__ = conv.__qualname__ = name
+    conv.__name__ = conv.__qualname__ = function_name
     conv.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
     return conv
 
@@ -357,14 +381,15 @@ separable_conv2d = export("compat.v1.layers.separable_conv2d")(
     _conv_function(SeparableConv2D, 2, "separable_conv2d", separable=True))
 
 
-def _pool_function(cls, name):
+def _pool_function(cls, function_name):
     def pool(inputs, pool_size, strides, padding="valid", data_format="channels_last",
              name=None):
+        _deprecated(function_name, cls.__name__)
         return cls(pool_size, strides, padding=padding, data_format=data_format,
                    name=name)(inputs)
-    pool.__name__ = pool.__qualname__ = name
+    pool.__name__ = pool.__qualname__ = function_name
     pool.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
-    return export(f"compat.v1.layers.{name}")(pool)
+    return export(f"compat.v1.layers.{function_name}")(pool)
 
 
 max_pooling1d = _pool_function(MaxPooling1D, "max_pooling1d")
@@ -378,12 +403,14 @@ average_pooling3d = _pool_function(AveragePooling3D, "average_pooling3d")
 @export("compat.v1.layers.flatten")
 def flatten(inputs, name=None, data_format="channels_last"):
     """`inputs` flattened to ``[batch, -1]`` by a new `Flatten` layer."""
+    _deprecated("flatten", "Flatten")
     return Flatten(name=name, data_format=data_format)(inputs)
 
 
 @export("compat.v1.layers.dropout")
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
     """Dropout of `rate` while `training` (else `inputs` unchanged)."""
+    _deprecated("dropout", "Dropout")
     return Dropout(rate, noise_shape=noise_shape, seed=seed, name=name)(inputs,
                                                                         training=training)
 
@@ -398,6 +425,9 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                         fused=None, virtual_batch_size=None, adjustment=None):
     """Batch normalization by a new `BatchNormalization` layer; while `training`, its
     moving-statistics updates join ``UPDATE_OPS`` (run them with the training step)."""
+    _deprecated("batch_normalization", "BatchNormalization", more=(
+        " In particular, `tf.control_dependencies(tf.GraphKeys.UPDATE_OPS)` should not be "
+        "used (consult the `tf.keras.layers.BatchNormalization` documentation)."))
     layer = BatchNormalization(
         axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
         beta_initializer=beta_initializer or "zeros",

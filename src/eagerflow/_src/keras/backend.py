@@ -1471,12 +1471,14 @@ def function(inputs, outputs, updates=None, name=None, **kwargs):
 
 
 def _session_function(inputs, outputs, updates):
-    """`function` in TF 1's graph mode: a run of the Keras session."""
-    if not isinstance(inputs, (list, tuple)):
-        raise TypeError("`inputs` to a Keras backend function should be a list or tuple.")
-    inputs = list(inputs)
+    """`function` in TF 1's graph mode: a run of the Keras session. As Keras's, its inputs
+    (and the values it is called with) are any structure, taken flat."""
+    updates = updates or []  # (as Keras: a tensor given alone is refused by its truth)
+    if not isinstance(updates, (list, tuple)):
+        raise TypeError("`updates` in a TF-Keras backend function should be a list or tuple.")
+    inputs = _nest.flatten(inputs)
     ops = []
-    for update in updates or ():
+    for update in updates:
         if isinstance(update, (list, tuple)):
             variable, value = update
             update = variable.assign(value, read_value=False)
@@ -1484,10 +1486,8 @@ def _session_function(inputs, outputs, updates):
     fetched = _nest.flatten(outputs)
 
     def call(values):
-        if not isinstance(values, (list, tuple)):
-            raise TypeError("`inputs` should be a list or tuple.")
         feeds = {x: np.asarray(v, dtype=_dtypes.as_dtype(x.dtype).as_numpy_dtype)
-                 for x, v in zip(inputs, values)}
+                 for x, v in zip(inputs, _nest.flatten(values))}
         results = _session.get_session().run((fetched, ops), feed_dict=feeds)[0]
         return _nest.pack_sequence_as(outputs, results)
     return call

@@ -433,6 +433,16 @@ class Layer(Module):
         return [update for layer in self._flatten_layers() if layer.trainable or layer.stateful
                 for update in layer.__dict__.get("_graph_updates", ())]
 
+    def get_updates_for(self, inputs):
+        """TF 1's Keras: the `updates` computed from `inputs` (a tensor or a structure of
+        them); with None, those computed from no placeholder (no input)."""
+        return _computed_from(self.updates, inputs)
+
+    def get_losses_for(self, inputs):
+        """TF 1's Keras: the `losses` computed from `inputs`; with None, those computed from
+        no placeholder (a weight's regularization, say)."""
+        return _computed_from(self.losses, inputs)
+
     @property
     def losses(self):
         """Losses added by `add_loss` and activity/weight regularizers, this layer's and
@@ -727,8 +737,17 @@ class Layer(Module):
                 {k: nest.map_structure(_spec_of, v) for k, v in kwargs.items()
                  if k != "training" and nest.flatten(v) and
                  all(isinstance(x, Tensor) for x in nest.flatten(v))})
-        input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         ctx = call_context()
+        refused = None
+        try:
+            input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
+        except ValueError as error:
+            # As Keras: a built layer being connected into a functional model is not checked
+            # against its spec; its call tells what it cannot take. (Where the call takes
+            # it anyway, the spec's error is raised after it.)
+            if not (self.built and ctx.depth == 0 and keras_tensor.building_symbolically()):
+                raise
+            refused = error
         outer_training = ctx.training
         training = kwargs.pop("training", None)
         if spec.training_index is not None and len(args) >= spec.training_index:
@@ -771,6 +790,8 @@ class Layer(Module):
         finally:
             ctx.depth -= 1
             ctx.training = outer_training
+        if refused is not None:
+            raise refused
         if (self.supports_masking or type(self).compute_mask is not Layer.compute_mask) and \
                 not getattr(self, "_compute_output_and_mask_jointly", False):
             self._set_output_masks(inputs, outputs, mask)
@@ -1128,6 +1149,30 @@ def _with_call_arguments(error, layer, args, kwargs):
             described = RuntimeError(text)
     described._keras_call_info_injected = True
     return described
+
+
+def _computed_from(items, inputs):
+    """The ops or tensors of `items` whose computation reads one of `inputs` (with None:
+    none of the graph's placeholders)."""
+    if inputs is None:
+        return [x for x in items if not _reads(x, lambda op: op.type == "Placeholder")]
+    sources = {id(t.op) for t in nest.flatten(inputs) if hasattr(t, "op")}
+    return [x for x in items if _reads(x, lambda op: id(op) in sources)]
+
+
+def _reads(item, is_source):
+    """Whether the graph op (or tensor) `item` runs after an op that `is_source`."""
+    stack, seen = [getattr(item, "op", item)], set()
+    while stack:
+        op = stack.pop()
+        if op is None or id(op) in seen:
+            continue
+        seen.add(id(op))
+        if is_source(op):
+            return True
+        stack.extend(t.op for t in getattr(op, "inputs", ()))
+        stack.extend(getattr(op, "control_inputs", ()))
+    return False
 
 
 def _describe(value):

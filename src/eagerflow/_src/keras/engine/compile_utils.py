@@ -13,10 +13,13 @@ predictions tell which accuracy ``'accuracy'`` means.
 """
 import contextlib
 
+import numpy as np
+
 from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras import losses as losses_mod
@@ -78,6 +81,48 @@ class _Outputs:
         if self.count == 1:
             return [objects]
         return [_copy(objects) for _ in range(self.count)]
+
+
+def check_targets(model, y):
+    """TF 1's Keras (graph mode, a model with a graph, targets as arrays): refuses, before any
+    step, targets of another shape than their output's for the losses that need them alike
+    (mean squared error, binary and categorical crossentropy: they would broadcast), and a
+    single class column for categorical crossentropy."""
+    outputs = getattr(model, "outputs", None)
+    if y is None or not outputs or getattr(model, "compiled_loss", None) is None:
+        return
+    mapped = _Outputs(outputs, getattr(model, "output_names", None))
+    targets = mapped.conform(y)
+    user_losses = model.compiled_loss._user_losses
+    losses = [None if loss is None else _loss_object(loss)
+              for loss in mapped.broadcast(user_losses, nested_ok=False)]
+    alike = (losses_mod.mean_squared_error, losses_mod.binary_crossentropy,
+             losses_mod.categorical_crossentropy)
+    for target, loss, output in zip(targets, losses, outputs):
+        if target is None or loss is None or isinstance(target, Tensor) or \
+                not hasattr(target, "shape") and not isinstance(target, (list, tuple)):
+            continue
+        shape = np.shape(target)
+        fn = getattr(loss, "fn", None)
+        if fn is losses_mod.categorical_crossentropy and shape and shape[-1] == 1:
+            raise ValueError(
+                f"You are passing a target array of shape {shape} while using as loss "
+                f"`categorical_crossentropy`. `categorical_crossentropy` expects targets to be "
+                f"binary matrices (1s and 0s) of shape (samples, classes). If your targets "
+                f"are integer classes, you can convert them to the expected format via:\n"
+                f"```\nfrom tf_keras.src.utils import to_categorical\ny_binary = "
+                f"to_categorical(y_int)\n```\n\nAlternatively, you can use the loss function "
+                f"`sparse_categorical_crossentropy` instead, which does expect integer "
+                f"targets.")
+        if fn not in alike:
+            continue
+        output_shape = tuple(output.shape.as_list())
+        for target_dim, out_dim in zip(shape[1:], output_shape[1:]):
+            if out_dim is not None and target_dim != out_dim:
+                raise ValueError(
+                    f"A target array with shape {shape} was passed for an output of shape "
+                    f"{output_shape} while using as loss `{loss.name}`. This loss expects "
+                    f"targets to have the same shape as the output.")
 
 
 def _pseudo_names(y_pred):
@@ -282,7 +327,8 @@ def _loss_object(loss):
     loss may average over the batch under a distribution strategy."""
     fn = loss if isinstance(loss, losses_mod.Loss) else losses_mod.get(loss)
     if not isinstance(fn, losses_mod.Loss):
-        name = loss if isinstance(loss, str) else getattr(fn, "__name__", "loss")
+        # (named as the function, as Keras names it: 'mse' is ``mean_squared_error``)
+        name = getattr(fn, "__name__", loss if isinstance(loss, str) else "loss")
         fn = losses_mod.LossFunctionWrapper(fn, name=name)
     fn._allow_sum_over_batch_size = True
     return fn

@@ -641,6 +641,12 @@ def _nodes_between(inputs, outputs):
     return nodes
 
 
+def _starts_graph(node):
+    """Whether `node` is an `Input`'s own, not a call of an input layer on a tensor (which
+    passes it on: a Sequential makes one of an `Input` added after its first)."""
+    return isinstance(node.layer, InputLayer) and not node.keras_inputs
+
+
 def _check_connected(inputs, outputs, steps):
     """Raises Keras's error for the first step (in the order they run) that needs a tensor
     the model's inputs do not give, naming the layers that had all theirs."""
@@ -648,8 +654,8 @@ def _check_connected(inputs, outputs, steps):
     complete = []
 
     def check(tensor, layer_name):
-        if id(tensor) not in computable and isinstance(
-                getattr(tensor.node, "layer", None), InputLayer):
+        if id(tensor) not in computable and tensor.node is not None and \
+                _starts_graph(tensor.node):
             raise ValueError(f"Graph disconnected: cannot obtain value for tensor {tensor} at "
                              f"layer \"{layer_name}\". The following previous layers were "
                              f"accessed without issue: {complete}")
@@ -681,7 +687,7 @@ def _schedule(inputs, outputs):
             return None
         node = tensor.node
         if node is not None:
-            if isinstance(node.layer, InputLayer):
+            if _starts_graph(node):
                 return None  # not one of the model's inputs: `_check_connected` says so
             return node
         if tensor.op.type == "Const":

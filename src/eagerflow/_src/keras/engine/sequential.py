@@ -10,6 +10,7 @@ so `summary`, `inputs`, `outputs` and `output_shape` work as in Keras.
 [(3, 4), (4,), (4, 2), (2,)]
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode as _graph_mode
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -44,6 +45,7 @@ class Sequential(Functional):
         self._inferred_input_shape = None
         self._graph_failed = False  # a layer refused symbolic inputs: call layers one by one
         self._nodes = []  # the calls of the layers that make the graph, in order
+        self._called_input_layers = set()  # (ids) input layers added after the input
         self.supports_masking = True
         if layers is not None and not isinstance(layers, (list, tuple)):
             layers = [layers]  # (one layer, as Keras takes it)
@@ -58,7 +60,8 @@ class Sequential(Functional):
         """The layers in the order they are applied: one added twice (a shared activation)
         is there twice."""
         return [layer for layer in self._self_tracked_layers
-                if not isinstance(layer, input_layer.InputLayer)]
+                if not isinstance(layer, input_layer.InputLayer)
+                or id(layer) in self._called_input_layers]
 
     def _weight_holders(self):
         return self.layers  # unlike other models', no metric attributes (as in Keras)
@@ -93,7 +96,11 @@ class Sequential(Functional):
                              f'this model. Update the `name` argument to pass a unique name.')
         self._self_tracked_layers.append(layer)
         self.built = False
-        if isinstance(layer, input_layer.InputLayer):
+        if isinstance(layer, input_layer.InputLayer) and self._graph_ready:
+            # As Keras: an input layer added to a model that has its input is called on the
+            # output so far, which it passes on.
+            self._called_input_layers.add(id(layer))
+        elif isinstance(layer, input_layer.InputLayer):
             self._input_layer = layer
         elif self._input_layer is None and len(self._self_tracked_layers) == 1 and \
                 _input_layer_of(layer)._batch_input_shape is not None:
@@ -199,7 +206,10 @@ class Sequential(Functional):
     build._is_default = True
 
     def call(self, inputs, training=None, mask=None):
-        if isinstance(inputs, Tensor):
+        # (as Keras: not in TF 1's graph mode, where the layers are called in turn, in the
+        # model's name scope, which names the weights they make: ``sequential/dense/kernel``)
+        if isinstance(inputs, Tensor) and _graph_mode.tf2_enabled() and \
+                _graph_mode.executing_eagerly_outside_functions():
             with context.init_scope():
                 self._infer_graph(inputs.shape, inputs.dtype)
         if self._graph_ready:

@@ -159,6 +159,38 @@ class ProgbarLogger(callbacks.ProgbarLogger):
         self.progbar.stateful_metrics = self.progbar.stateful_metrics - losses
 
 
+def check_inputs(model, x):
+    """TF 1's check, before any step, of arrays given for a model with a graph against its
+    inputs: their ranks (a vector stands for a column), then their shapes past the batch."""
+    inputs = getattr(model, "inputs", None)
+    names = getattr(model, "input_names", None)
+    if x is None or not inputs or not names or len(names) != len(inputs):
+        return
+    if isinstance(x, dict):
+        data = [x.get(name) for name in names]
+    elif isinstance(x, (list, tuple)):
+        if not x:
+            return
+        data = [np.asarray(v) for v in x] if isinstance(x[0], (list, tuple)) else \
+            [np.asarray(x)] if len(names) == 1 and isinstance(x[0], (float, int)) else list(x)
+    else:
+        data = [x]
+    if len(data) != len(names):
+        return
+    for name, value, tensor in zip(names, data, inputs):
+        if not isinstance(value, np.ndarray) or tensor.shape.rank is None:
+            continue
+        shape, given = tuple(tensor.shape.as_list()), value.shape
+        if len(given) == 1 and len(shape) != 1:
+            given = given + (1,)
+        if len(given) != len(shape):
+            raise ValueError(f"Error when checking input: expected {name} to have "
+                             f"{len(shape)} dimensions, but got array with shape {given}")
+        if any(ref is not None and ref != dim for dim, ref in zip(given[1:], shape[1:])):
+            raise ValueError(f"Error when checking input: expected {name} to have shape "
+                             f"{shape[1:]} but got array with shape {given[1:]}")
+
+
 def numpy_logs(logs):
     """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
     return {k: np.asarray(v)[()] for k, v in logs.items()}
@@ -194,6 +226,8 @@ class SessionStep:
             if self._kind == "train":
                 _build_optimizer(self._model, self._graph)
             outputs, ops = _build(self._graph, build)
+            if self._kind == "train":
+                _collect_optimizer_variables(self._model, self._graph)
             built = self._built[key] = (holders, outputs, ops)
             initialize(self._model, self._graph)
         holders, outputs, ops = built
@@ -272,20 +306,44 @@ def _build_optimizer(model, graph):
 
 
 def optimizer_variables(model):
-    """The variables of `model`'s optimizer, kept out of the TF 1 graph's collections (as
-    TF 1's Keras leaves them out until it trains, under other names)."""
+    """At `compile`: the variables of `model`'s optimizer, kept out of the TF 1 graph's
+    collections (as TF 1's Keras leaves them out until it trains, under other names)."""
+    return [backend.out_of_collections(v) for v in _optimizer_variables(model)]
+
+
+def _optimizer_variables(model):
     optimizer = getattr(model, "optimizer", None)
     if optimizer is None or not hasattr(optimizer, "variables"):
         return []
-    variables = list(optimizer.variables() if callable(optimizer.variables)
-                     else optimizer.variables)
-    return [backend.out_of_collections(v) for v in variables]
+    return list(optimizer.variables() if callable(optimizer.variables)
+                else optimizer.variables)
+
+
+def _collect_optimizer_variables(model, graph):
+    """Once `model` has a train step in `graph`: its optimizer's variables (steps, learning
+    rate, slots) join the graph's global variables, as TF 1's Keras makes them there when it
+    builds its training function (a ``Saver()`` made afterwards saves them too)."""
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None:
+        return
+    v1 = getattr(optimizer, "optimizer", None)  # (a TF 1 optimizer, wrapped)
+    if hasattr(v1, "_made"):
+        variables = [v for _, v in v1._made]
+    else:
+        variables = _optimizer_variables(model)
+        rate = getattr(optimizer, "_learning_rate", None)
+        if isinstance(rate, Variable):
+            variables.insert(1 if variables else 0, rate)
+    variables = [v for v in variables if getattr(v, "graph", None) is graph]
+    ids = {id(v) for v in variables}
+    kept = graph.get_collection_ref(graph_mode.GraphKeys.GLOBAL_VARIABLES)
+    kept[:] = [v for v in kept if id(v) not in ids] + variables  # (in the optimizer's order)
 
 
 def initialize(model, graph):
     """Runs the initializers of the variables of `graph` (and `model`'s, its optimizer's)
     that the Keras session has no value for yet."""
-    variables = list(model.variables) + optimizer_variables(model)
+    variables = list(model.variables) + _optimizer_variables(model)
     session_mod.initialize_variables(_session(), variables)
 
 

@@ -26,7 +26,7 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable
-from eagerflow._src.core import config as _config, errors, nest
+from eagerflow._src.core import config as _config, context as _context, errors, nest
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.tensor import Tensor
@@ -45,6 +45,7 @@ from eagerflow._src.keras.utils import layer_utils
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.array_ops import concat
+from eagerflow._src.ops.cast_ops import identity_n
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -99,6 +100,17 @@ def _set_trainable_state(layers, state):
 
 
 _STEP_CODES = {}  # name ("train_function") -> the code of the models' functions so named
+
+
+def _from_iterator(data):
+    """A traced step's batch as TF's step functions take it from their iterator: its tensors
+    are the outputs of one ``IteratorGetNext`` op (``IteratorGetNext:1``), as errors name them.
+    """
+    flat = nest.flatten(data)
+    if not flat or _context.executing_eagerly() or \
+            not all(isinstance(t, Tensor) for t in flat):
+        return data
+    return nest.pack_sequence_as(data, identity_n(flat, name="IteratorGetNext"))
 
 
 def _compile_kwargs(steps_per_execution, experimental_steps_per_execution=None,
@@ -606,7 +618,7 @@ class Model(Layer):
             return step
 
         def compiled(data):  # (the step runs as Python: a model's own is not converted)
-            return step(data)
+            return step(_from_iterator(data))
         compiled.__name__ = name
         compiled.__qualname__ = f"Model.make_{name}.<locals>.{name}"  # (as tf_keras's)
         # one code for each name, as tf_keras's functions share theirs: the functions of
@@ -707,6 +719,9 @@ class Model(Layer):
         validate = bool(validation_data)
         if validate:
             val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
+        self._check_arrays(x, y)
+        if validate:
+            self._check_arrays(val_x, val_y)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers, model=self)
@@ -794,6 +809,7 @@ class Model(Layer):
                  use_multiprocessing=False, return_dict=False, **kwargs):
         """The loss and metrics over the data: a scalar, a list, or a dict by name."""
         self._assert_compile_was_called()
+        self._check_arrays(x, y)
         weighted = sample_weight is not None or isinstance(x, data_adapter.Dataset) and \
             isinstance(x.element_spec, tuple) and len(x.element_spec) == 3
         if weighted and self.compiled_metrics._user_weighted is None:
@@ -855,6 +871,7 @@ class Model(Layer):
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 max_queue_size=10, workers=1, use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated into NumPy arrays."""
+        self._check_arrays(x)
         handler = data_adapter.DataHandler(x, batch_size=batch_size, steps_per_epoch=steps,
                                            max_queue_size=max_queue_size, workers=workers,
                                            model=self)
@@ -930,6 +947,7 @@ class Model(Layer):
                        reset_metrics=True, return_dict=False):
         """One `train_step` on one batch; returns the loss and metrics."""
         self._assert_compile_was_called()
+        self._check_arrays(x, y)
         in_session = session_steps.graph_of(self) is not None
         if reset_metrics or in_session:
             self._reset_before_batch(reset_metrics)
@@ -947,6 +965,7 @@ class Model(Layer):
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
         self._assert_compile_was_called()
+        self._check_arrays(x, y)
         in_session = session_steps.graph_of(self) is not None
         if reset_metrics or in_session:
             self._reset_before_batch(reset_metrics)
@@ -957,6 +976,13 @@ class Model(Layer):
         if reset_metrics and in_session:
             self.reset_metrics()
         return self._batch_result(logs, return_dict)
+
+    def _check_arrays(self, x, y=None):
+        """In TF 1's loop: TF 1's checks of input arrays against the model's inputs, and of
+        target arrays against its outputs and losses, before any step."""
+        if session_steps.graph_of(self) is not None:
+            session_steps.check_inputs(self, x)
+            compile_utils.check_targets(self, y)
 
     def _reset_before_batch(self, reset_metrics):
         """What `train_on_batch` and `test_on_batch` reset before their batch: every metric
@@ -974,6 +1000,7 @@ class Model(Layer):
     @tracebacks.filtering
     @session_steps.in_session
     def predict_on_batch(self, x):
+        self._check_arrays(x)
         handler = data_adapter.DataHandler(x, single_batch=True)
         out = [self.make_predict_function()(b) for b in handler.batches()][0]
         return nest.map_structure(_numpy_or_python, out)

@@ -138,6 +138,10 @@ class BatchNormalization(_AffineNormalization):
     (0.5, 1.0)
     """
 
+    # (TF 2's behaviour: frozen, ``trainable=False``, it runs in inference mode; TF 1's
+    # layers, `BatchNormalizationV1`, still take the batch's statistics while training)
+    _frozen_infers = True
+
     _CONFIG_HEAD = ("axis", "momentum")
     _MORE_INITIALIZERS = ("moving_mean_initializer", "moving_variance_initializer")
 
@@ -270,7 +274,7 @@ class BatchNormalization(_AffineNormalization):
             training = backend.learning_phase()
         if isinstance(training, int):
             training = bool(training)
-        if not self.trainable:  # Keras 2: a frozen layer runs in inference mode
+        if not self.trainable and self._frozen_infers:  # Keras 2: a frozen layer infers
             training = False
         return training
 
@@ -363,6 +367,8 @@ class BatchNormalization(_AffineNormalization):
             return normalize((), True)
         outputs = control_flow.cond(training, lambda: normalize((), True),
                                     lambda: normalize((), False))
+        if self._frozen_v1():
+            return outputs
         for name in ("moving_mean", "moving_variance", "moving_stddev", "renorm_mean",
                      "renorm_stddev"):
             variable = getattr(self, name, None)
@@ -376,8 +382,14 @@ class BatchNormalization(_AffineNormalization):
                 training, update, lambda variable=variable: cast_ops.identity(_read(variable))))
         return outputs
 
+    def _frozen_v1(self):
+        """Whether it is TF 1's layer, frozen: the batch's statistics, and no updates."""
+        return not self.trainable and not self._frozen_infers
+
     def _assigns(self, variable):
         """Whether the call being built updates `variable` (see `_call_in_v1_graph`)."""
+        if self._frozen_v1():
+            return False
         assigned = self.__dict__.get("_assigned")
         return assigned is None or id(variable) in assigned
 
@@ -722,3 +734,14 @@ class UnitNormalization(Layer):
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
+
+
+@export("compat.v1.keras.layers.BatchNormalization")
+class BatchNormalizationV1(BatchNormalization):
+    """TF 1's Keras batch normalization: frozen (``trainable=False``) it still normalizes by
+    the batch's statistics while training (without updating the moving ones)."""
+
+    _frozen_infers = False
+
+
+BatchNormalizationV1.__name__ = BatchNormalizationV1.__qualname__ = "BatchNormalization"

@@ -1413,3 +1413,35 @@ class GRU(_CellLayer):
                          return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll,
                          time_major=time_major, **kwargs)
+
+
+def _tf1_defaults(cls, export_name, **defaults):
+    """`cls` with TF 1's Keras defaults (``tf.compat.v1.keras.layers``): `defaults` for the
+    arguments not given, by name or position. The class keeps its name, as TF 1's does."""
+    signature = inspect.signature(cls.__init__)
+
+    def __init__(self, *args, **kwargs):
+        given = signature.bind_partial(self, *args, **kwargs).arguments
+        for key, value in defaults.items():
+            if key not in given and key not in given.get("kwargs", {}):
+                kwargs[key] = value
+        cls.__init__(self, *args, **kwargs)
+
+    v1 = type(cls.__name__, (cls,), {
+        "__init__": __init__, "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+        "__doc__": f"{cls.__doc__.splitlines()[0]} With TF 1's defaults: "
+                   + ", ".join(f"``{k}={v!r}``" for k, v in defaults.items()) + "."})
+    return export(export_name)(v1)
+
+
+# TF 1's recurrent layers: the hard sigmoid gates, a GRU resetting before its matmul, the
+# gates computed one by one
+LSTMCellV1 = _tf1_defaults(LSTMCell, "compat.v1.keras.layers.LSTMCell",
+                           recurrent_activation="hard_sigmoid", implementation=1)
+GRUCellV1 = _tf1_defaults(GRUCell, "compat.v1.keras.layers.GRUCell",
+                          recurrent_activation="hard_sigmoid", reset_after=False,
+                          implementation=1)
+LSTMV1 = _tf1_defaults(LSTM, "compat.v1.keras.layers.LSTM",
+                       recurrent_activation="hard_sigmoid", implementation=1)
+GRUV1 = _tf1_defaults(GRU, "compat.v1.keras.layers.GRU", recurrent_activation="hard_sigmoid",
+                      reset_after=False, implementation=1)

@@ -18,6 +18,7 @@ from eagerflow._src.keras.optimizers.adamw import AdamW
 from eagerflow._src.keras.optimizers.ftrl import Ftrl
 from eagerflow._src.keras.optimizers.lion import Lion
 from eagerflow._src.keras.optimizers.nadam import Nadam
+from eagerflow._src.keras.optimizers import optimizer_v1
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
 from eagerflow._src.keras.optimizers.rmsprop import RMSprop
 from eagerflow._src.keras.optimizers.sgd import SGD
@@ -97,6 +98,8 @@ def get(identifier, **kwargs):
         raise TypeError(f"Invalid keyword arguments: {kwargs}")
     if isinstance(identifier, Optimizer):
         return identifier
+    if optimizer_v1.is_v1_optimizer(identifier):  # (TF 1's: wrapped, as tf_keras)
+        return optimizer_v1.TFOptimizer(identifier)
     if isinstance(identifier, dict):
         return deserialize(identifier, use_legacy_optimizer=use_legacy)
     if isinstance(identifier, str):

@@ -64,7 +64,7 @@ class _Hyperparameter:
             self.set(float(str(value)))  # the shortest number of that float32 (0.9)
 
 
-@export("keras.optimizers.legacy.Optimizer")
+@export("keras.optimizers.legacy.Optimizer", "compat.v1.keras.optimizers.Optimizer")
 class OptimizerV2(optimizer.Optimizer):
     """The base class of the legacy optimizers (``tf.keras.optimizers.legacy.Optimizer``)."""
 
@@ -388,7 +388,7 @@ class OptimizerV2(optimizer.Optimizer):
         return value
 
 
-@export("keras.optimizers.legacy.SGD")
+@export("keras.optimizers.legacy.SGD", "compat.v1.keras.optimizers.SGD")
 class SGD(sgd.SGD, OptimizerV2):
     """Gradient descent with optional (Nesterov) momentum; a ``momentum`` slot only with
     momentum."""
@@ -416,7 +416,7 @@ class SGD(sgd.SGD, OptimizerV2):
                  {"use_nesterov": bool(self.nesterov)})
 
 
-@export("keras.optimizers.legacy.Adam")
+@export("keras.optimizers.legacy.Adam", "compat.v1.keras.optimizers.Adam")
 class Adam(adam.Adam, OptimizerV2):
     _legacy_hypers = ("beta_1", "beta_2")
     _legacy_sparse_decays = (("m", "scale", "beta_1"), ("v", "scale", "beta_2"))
@@ -433,7 +433,7 @@ class Adam(adam.Adam, OptimizerV2):
         return tuple(coefficients)
 
 
-@export("keras.optimizers.legacy.RMSprop")
+@export("keras.optimizers.legacy.RMSprop", "compat.v1.keras.optimizers.RMSprop")
 class RMSprop(rmsprop.RMSprop, OptimizerV2):
     _legacy_hypers = ("momentum", "rho")
 
@@ -498,7 +498,7 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
                                                     grad.values, grad.indices))
 
 
-@export("keras.optimizers.legacy.Adagrad")
+@export("keras.optimizers.legacy.Adagrad", "compat.v1.keras.optimizers.Adagrad")
 class Adagrad(adagrad.Adagrad, OptimizerV2):
     _accumulates_first = False
 
@@ -521,7 +521,7 @@ class Adagrad(adagrad.Adagrad, OptimizerV2):
                  (var, slots["accumulator"], *coefficients, grad.values, grad.indices))
 
 
-@export("keras.optimizers.legacy.Adadelta")
+@export("keras.optimizers.legacy.Adadelta", "compat.v1.keras.optimizers.Adadelta")
 class Adadelta(adadelta.Adadelta, OptimizerV2):
     _legacy_hypers = ("rho",)
 
@@ -537,7 +537,7 @@ class Adadelta(adadelta.Adadelta, OptimizerV2):
                   grad.values, grad.indices))
 
 
-@export("keras.optimizers.legacy.Adamax")
+@export("keras.optimizers.legacy.Adamax", "compat.v1.keras.optimizers.Adamax")
 class Adamax(adamax.Adamax, OptimizerV2):
     _legacy_hypers = ("beta_1", "beta_2")
 
@@ -552,7 +552,7 @@ class Adamax(adamax.Adamax, OptimizerV2):
                                                grad.values, grad.indices))
 
 
-@export("keras.optimizers.legacy.Nadam")
+@export("keras.optimizers.legacy.Nadam", "compat.v1.keras.optimizers.Nadam")
 class Nadam(nadam.Nadam, OptimizerV2):
     """Nadam whose momentum schedule decays at `decay` (the legacy ``schedule_decay``,
     0.004) per step; the learning rate itself is not decayed."""
@@ -638,7 +638,7 @@ class Nadam(nadam.Nadam, OptimizerV2):
                                                    grad.values, grad.indices))
 
 
-@export("keras.optimizers.legacy.Ftrl")
+@export("keras.optimizers.legacy.Ftrl", "compat.v1.keras.optimizers.Ftrl")
 class Ftrl(ftrl.Ftrl, OptimizerV2):
     _config_keys = ("initial_accumulator_value", "learning_rate_power",
                     "l1_regularization_strength", "l2_regularization_strength", "beta",

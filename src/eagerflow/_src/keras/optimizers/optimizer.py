@@ -377,15 +377,7 @@ class Optimizer:
         if not callable(loss) and tape is None:
             raise ValueError(f"`tape` is required when a `Tensor` loss is passed. Received: "
                              f"loss={loss}, tape={tape}.")
-        if tape is None:
-            tape = GradientTape()
-        if callable(loss):
-            with tape:
-                if not callable(var_list):
-                    tape.watch(var_list)
-                loss = loss()
-                if callable(var_list):
-                    var_list = var_list()
+        loss, var_list, tape = recorded_loss(loss, var_list, tape)
         grads = tape.gradient(loss, var_list)
         return list(zip(grads, var_list))
 
@@ -772,3 +764,19 @@ class RestoredOptimizer(Optimizer):
             if value is not None:
                 setattr(optimizer, ref.local_name, value)
         return optimizer
+
+
+def recorded_loss(loss, var_list, tape=None):
+    """`loss`, `var_list` and the tape to take their gradients with: a callable `loss` is run
+    under `tape` (a new one if None) watching `var_list` (a callable giving it is called
+    there too)."""
+    if tape is None:
+        tape = GradientTape()
+    if callable(loss):
+        with tape:
+            if not callable(var_list):
+                tape.watch(var_list)
+            loss = loss()
+            if callable(var_list):
+                var_list = var_list()
+    return loss, var_list, tape

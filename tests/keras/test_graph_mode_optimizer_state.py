@@ -1,0 +1,130 @@
+"""The optimizer of a Keras model trained in TF 1's graph mode: its variables join the
+graph's global variables once the model trains (a ``Saver`` then keeps them), and a TF 1
+optimizer given to `compile` is wrapped as tf_keras wraps it (`TFOptimizer`)."""
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+@pytest.fixture
+def graph_mode():
+    tf.compat.v1.disable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
+    yield
+    tf.compat.v1.enable_eager_execution()
+    tf.compat.v1.reset_default_graph()
+    tf.compat.v1.keras.backend.set_session(None)
+
+
+def _model(optimizer):
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, input_shape=(4,), kernel_initializer="ones", name="d0"),
+        tf.keras.layers.Dense(1, kernel_initializer="ones", name="d1")])
+    model.compile(optimizer=optimizer, loss="mse")
+    return model
+
+
+_X = np.ones((8, 4), np.float32)
+_Y = np.zeros((8, 1), np.float32)
+
+
+def test_optimizer_variables_are_global_once_the_model_trains(graph_mode, tmp_path):
+    model = _model(tf.keras.optimizers.legacy.Adam(0.1))
+    weights = ["d0/kernel:0", "d0/bias:0", "d1/kernel:0", "d1/bias:0"]
+    assert [v.name for v in tf.compat.v1.global_variables()] == weights
+    model.train_on_batch(_X, _Y)
+    names = [v.name for v in tf.compat.v1.global_variables()]
+    slots = [v.name for v in model.optimizer.variables()]
+    assert names[:4] == weights and set(slots) <= set(names)
+    assert model.optimizer.iterations.name in names
+    # a Saver made now keeps the slots: restored, training goes on as it would have
+    sess = tf.compat.v1.keras.backend.get_session()
+    saver = tf.compat.v1.train.Saver()
+    path = saver.save(sess, os.path.join(tmp_path, "ck"))
+    saved = {name for name, _ in tf.train.list_variables(path)}
+    assert {s[:-2] for s in slots} <= saved
+    expected = model.train_on_batch(_X, _Y)
+    saver.restore(sess, path)
+    assert sess.run(model.optimizer.iterations) == 1
+    assert model.train_on_batch(_X, _Y) == expected
+
+
+def test_tf1_optimizer_is_wrapped_eagerly():
+    model = _model(tf.compat.v1.train.GradientDescentOptimizer(0.01))
+    assert type(model.optimizer).__name__ == "TFOptimizer"
+    assert isinstance(model.optimizer.optimizer, tf.compat.v1.train.GradientDescentOptimizer)
+    assert model.optimizer.iterations.name == "TFOptimizer/iterations:0"
+    history = model.fit(_X, _Y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    # (tf_keras 2.21: the same)
+    np.testing.assert_allclose(history.history["loss"], [72.004608, 0.00150473], rtol=1e-5)
+    assert int(model.optimizer.iterations.numpy()) == 4
+    with pytest.raises(NotImplementedError):
+        model.optimizer.get_config()
+    with pytest.raises(AttributeError):
+        model.optimizer.learning_rate  # noqa: B018 (tf_keras's wrapper has none)
+
+
+def test_tf1_optimizer_trains_in_the_session(graph_mode):
+    model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
+    assert "TFOptimizer/iterations:0" in [v.name for v in tf.compat.v1.global_variables()]
+    assert model.train_on_batch(_X, _Y) == pytest.approx(144.0)
+    history = model.fit(_X, _Y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [68.5966, 19.4692], atol=2e-4)
+    sess = tf.compat.v1.keras.backend.get_session()
+    assert sess.run(model.optimizer.iterations) == 5
+
+
+def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(graph_mode):
+    # As Keras in TF 1's graph mode: a Sequential without an input shape calls its layers in
+    # turn in its own name scope, which names the weights they make (GAN code picks its
+    # variables by that scope).
+    x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+    gen = tf.keras.Sequential([tf.keras.layers.Dense(4, name="a"),
+                               tf.keras.layers.Dense(1, name="b")], name="gen")
+    gen(x)
+    assert [v.name for v in gen.weights] == ["gen/a/kernel:0", "gen/a/bias:0",
+                                             "gen/b/kernel:0", "gen/b/bias:0"]
+    assert len(tf.compat.v1.trainable_variables(scope="gen")) == 4
+    with tf.name_scope("outer"):
+        inner = tf.keras.Sequential([tf.keras.layers.Dense(2, name="c")], name="inner")
+        inner(x)
+    assert [v.name for v in inner.weights] == ["outer/inner/c/kernel:0", "outer/inner/c/bias:0"]
+    # (one with its input shape is built at once, outside any scope)
+    disc = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), name="d")],
+                               name="disc")
+    disc(x)
+    assert [v.name for v in disc.weights] == ["d/kernel:0", "d/bias:0"]
+
+
+def test_v1_loops_check_arrays_against_the_model_before_any_step(graph_mode):
+    # As TF 1's Keras: arrays of targets a loss would broadcast are refused, not trained on.
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,), name="dense")])
+    model.compile("sgd", "mse")
+    x = np.ones((4, 3), np.float32)
+    before = model.get_weights()
+    with pytest.raises(ValueError, match=r"^A target array with shape \(4, 3\) was passed for "
+                       r"an output of shape \(None, 1\) while using as loss "
+                       r"`mean_squared_error`\. This loss expects targets to have the same "
+                       r"shape as the output\.$"):
+        model.fit(x, np.ones((4, 3)), verbose=0)
+    with pytest.raises(ValueError, match="^A target array with shape"):
+        model.train_on_batch(x, np.ones((4, 3)))
+    assert all((a == b).all() for a, b in zip(before, model.get_weights()))
+    with pytest.raises(ValueError, match=r"^Error when checking input: expected dense_input to "
+                       r"have shape \(3,\) but got array with shape \(5,\)$"):
+        model.predict(np.ones((4, 5)), verbose=0)
+    with pytest.raises(ValueError, match=r"^Error when checking input: expected dense_input to "
+                       r"have 2 dimensions, but got array with shape \(4, 3, 1\)$"):
+        model.evaluate(np.ones((4, 3, 1)), np.ones((4, 1)), verbose=0)
+    classifier = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    classifier.compile("sgd", "categorical_crossentropy")
+    with pytest.raises(ValueError, match=r"^You are passing a target array of shape \(4, 1\) "
+                       r"while using as loss `categorical_crossentropy`"):
+        classifier.train_on_batch(x, np.ones((4, 1)))
+    # (other losses, and datasets, are left to broadcast as TF 1 leaves them)
+    model.compile("sgd", "mae")
+    assert np.isfinite(model.train_on_batch(x, np.ones((4, 3))))
