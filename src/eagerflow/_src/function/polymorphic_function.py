@@ -68,12 +68,15 @@ class Function:
         self._call_stats = None  # its calls' counts, shared by functions of the same code
         self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
         self._bound = weakref.WeakKeyDictionary()
+        self._method = False  # a method of an instance (see `__get__`)
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
             self._signature = None
         self._params = [] if self._signature is None else list(
             self._signature.parameters.values())
+        if self._input_signature is None and self._signature is not None and not self._params:
+            self._input_signature = ()  # (a function of no parameters has one signature, as in TF)
         # Calls giving exactly these positional arguments need no binding to the signature.
         self._plain_arity = len(self._params) if all(
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in self._params) else -1
@@ -104,7 +107,14 @@ class Function:
             raise TypeError(f"input_signature contains {n - len(positional)} extra type "
                             f"constraints.")
 
-    python_function = property(lambda self: self._python_function)
+    @property
+    def python_function(self):
+        """The Python function traced (a method's own function, for a method of an instance,
+        as in TF)."""
+        if self._method:
+            return self._python_function.__func__
+        return self._python_function
+
     input_signature = property(lambda self: self._input_signature)
 
     # -- calling -------------------------------------------------------------------
@@ -171,7 +181,8 @@ class Function:
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name,
                              self._input_signature, self._autograph, self._jit_compile,
-                             self._reduce_retracing)
+                             self._reduce_retracing, self._autograph_options)
+            bound._method = True
             self._bound[instance] = bound
         return bound
 
@@ -394,10 +405,12 @@ class Function:
 
     def _reason(self, key):
         """Why tracing `key` is needed: the first call, or what differs from the last trace."""
-        names = self._arg_names(len(key))
+        keywords = key[-1][1:] if key and type(key[-1]) is tuple and key[-1][:1] == (
+            "kwargs",) else None
+        names = self._arg_names(len(key) - (keywords is not None))
         if not self._reasons:
-            return "first call: " + ", ".join(
-                f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
+            given = list(zip(names, key[:len(names) - 1])) + list(keywords or ())
+            return "first call: " + ", ".join(f"{n}={trace_key.describe(k)}" for n, k in given)
         last = self._last_key or ()
         changes = trace_key.differences(last, key, names)
         return "; ".join(f"{n} changed from {old} to {new}" for n, old, new in changes)
@@ -611,7 +624,9 @@ def _placeholders(value, leaves, graph, name):
     """
     if isinstance(value, Variable):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
-        graph.variable_argument(value, spec.shape)
+        stand_in = graph.variable_argument(value, spec.shape)
+        if "_argument_name" not in stand_in.__dict__:  # (its placeholder's, as TF names it)
+            stand_in._argument_name = graph.unique_name(name)
         return value
     if hasattr(type(value), "__tf_tracing_type__") and not isinstance(value, Tensor):
         return value.__tf_tracing_type__(None).placeholder_value(None)  # the tracing protocol
