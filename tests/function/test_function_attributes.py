@@ -81,3 +81,31 @@ def test_a_value_of_the_tracing_protocol_prints_as_its_trace_type():
         "TensorSpec(shape=(), dtype=tf.float32, name=None)")
     assert "  f (POSITIONAL_OR_KEYWORD): FruitType(2)\n" in eat.pretty_printed_concrete_signatures()
     assert float(eat(Fruit(2), tf.constant(3.0))) == 6.0
+
+
+def test_mappings_of_any_type_share_a_dict_trace():
+    import collections
+
+    seen = []
+
+    @tf.function
+    def g(x):
+        seen.append(type(x).__name__)
+        return x["a"] * 2
+
+    assert int(g(collections.OrderedDict(a=tf.constant(1)))) == 2
+    assert int(g({"a": tf.constant(2)})) == 4
+    assert int(g(collections.defaultdict(int, a=tf.constant(3)))) == 6
+    assert g.experimental_get_tracing_count() == 1 and seen == ["OrderedDict"]
+
+
+def test_a_defaultdict_argument_traces_as_a_dict():
+    import collections
+
+    @tf.function
+    def g(x):
+        assert type(x) is dict
+        return x["a"] + x["b"]
+
+    d = collections.defaultdict(int, b=tf.constant(1), a=tf.constant(2))
+    assert int(g(d)) == 3

@@ -651,7 +651,9 @@ def _placeholders(value, leaves, graph, name):
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
     if isinstance(value, dict):  # (made in key order, as flattened; kept in the dict's order)
         made = {k: _placeholders(value[k], leaves, graph, name) for k in sorted(value)}
-        return type(value)((k, made[k]) for k in value)
+        # (a defaultdict traces as a dict, as in TF)
+        kind = dict if isinstance(value, collections.defaultdict) else type(value)
+        return kind((k, made[k]) for k in value)
     array = trace_key.as_array(value)
     if array is not None:  # (as its trace key)
         return _placeholders(array, leaves, graph, name)
