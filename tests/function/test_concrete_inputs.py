@@ -46,6 +46,8 @@ def test_inputs_without_captures_are_the_arguments():
                                                       ("b:0", tf.TensorShape([]))]
     assert cg.captured_inputs == [] and cg.graph.internal_captures == []
     assert cg.graph.structured_outputs is cg.structured_outputs
+    assert cg.graph.structured_input_signature == (
+        (tf.TensorSpec([None, 3], tf.float32, name="aa"), tf.TensorSpec([], tf.float32, "b")), {})
 
 
 def test_variable_arguments_are_resource_inputs_in_their_place():

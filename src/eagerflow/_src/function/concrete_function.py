@@ -10,6 +10,7 @@ TF; the executor inlines the body when it compiles the enclosing graph.
 import collections
 import inspect
 import itertools
+import weakref
 
 import numpy as np
 
@@ -63,6 +64,7 @@ class ConcreteFunction:
         self._single = len(leaves) == 1 and leaves[0] is structured_outputs
         graph.outputs = self.outputs
         graph.structured_outputs = structured_outputs  # (as TF's FuncGraph has them)
+        graph._traced_by = weakref.ref(self)  # (its structured_input_signature is this one's)
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
         graph.variables = self.variables  # (TF's FuncGraph.variables: those it reads)

@@ -312,6 +312,17 @@ class Graph:
         return list(self._captures.values())
 
     @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` of the call traced into this graph, as its concrete function
+        gives them (``FuncGraph.structured_input_signature``): a function's graph only."""
+        traced = self.__dict__.get("_traced_by")
+        concrete = traced() if traced is not None else None
+        if concrete is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                 f"'structured_input_signature'")
+        return concrete.structured_input_signature
+
+    @property
     def external_captures(self):
         """What the graph closed over, in capture order: tensors, variables by their handles
         (``FuncGraph.external_captures``)."""
