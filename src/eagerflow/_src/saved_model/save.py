@@ -487,7 +487,7 @@ def _input_signature(concrete):
 
 def _fullargspec(function):
     try:
-        params = list(inspect.signature(function.python_function).parameters.values())
+        params = list(inspect.signature(function._python_function).parameters.values())
     except (TypeError, ValueError):
         params = []
     P = inspect.Parameter
