@@ -69,6 +69,7 @@ class Function:
         self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
         self._bound = weakref.WeakKeyDictionary()
         self._method = False  # a method of an instance (see `__get__`)
+        self._slots = None  # the parameters an input_signature binds (`_signature_slots`)
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -231,9 +232,8 @@ class Function:
         kind, spec, default, optional)``, specs in order (a ``*args`` takes those left, as
         ``args_0``, ``args_1``, ... positional-only, as all are then), then parameters left
         with defaults (their spec `_NO_SPEC`: the default is the only value taken)."""
-        slots = self.__dict__.get("_slots")
-        if slots is not None:
-            return slots
+        if self._slots is not None:
+            return self._slots
         specs = list(self._input_signature)
         varargs = any(p.kind is p.VAR_POSITIONAL for p in self._params)
         slots = []
@@ -371,7 +371,7 @@ class Function:
                     values.append(args[i])
                 elif name in kwargs and kind is not _POSITIONAL_ONLY:
                     values.append(kwargs[name])
-                elif default is not inspect.Parameter.empty:  # a default the signature's spec checks
+                elif default is not _EMPTY:  # a default the signature's spec checks
                     values.append(default)
                 else:
                     fail_early = f"missing a required argument: '{name}'"
@@ -531,7 +531,7 @@ def _first_call_in_graph(initializer, concrete, created, tensors):
 
 _VARIABLES_RETRACE = "traced again after creating variables"
 _NO_SPEC = object()  # (a parameter an input_signature leaves to its default)
-_POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+_POSITIONAL_ONLY, _EMPTY = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.empty
 
 
 def _same_literal(value, default):
