@@ -109,3 +109,47 @@ def test_a_defaultdict_argument_traces_as_a_dict():
 
     d = collections.defaultdict(int, b=tf.constant(1), a=tf.constant(2))
     assert int(g(d)) == 3
+
+
+def test_input_signature_over_varargs_binds_args_0_args_1_positionally():
+    import pytest
+
+    def va(*args):
+        return args[0] + args[1]
+
+    f = tf.function(va, input_signature=[tf.TensorSpec([]), tf.TensorSpec([])])
+    scalar = "TensorSpec(shape=(), dtype=tf.float32, name=None)"
+    signature = f"(args_0: {scalar}, args_1: {scalar}, /)"
+    assert str(f.function_type) == signature
+    assert float(f(1.0, 2.0)) == 3.0
+    with pytest.raises(TypeError) as info:
+        f(1.0)
+    assert str(info.value) == (
+        "Binding inputs to tf.function failed due to `missing a required argument: "
+        f"'args_1'`. Received args: (1.0,) and kwargs: {{}} for signature: {signature}.")
+
+    def mixed(a, *rest):
+        return a
+
+    g = tf.function(mixed, input_signature=[tf.TensorSpec([]), tf.TensorSpec([])])
+    assert str(g.function_type) == f"(a: {scalar}, rest_0: {scalar}, /)"
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        g(1.0, 2.0, 3.0)
+
+
+def test_parameters_beyond_the_input_signature_take_only_their_defaults():
+    import pytest
+
+    def kwd(a, b=2.0):
+        return a * b
+
+    f = tf.function(kwd, input_signature=[tf.TensorSpec([])])
+    assert float(f(1.0)) == 2.0 and float(f(1.0, 2.0)) == 2.0 and float(f(1.0, b=2.0)) == 2.0
+    for call in (lambda: f(1.0, 3.0), lambda: f(1.0, b=3.0)):
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).startswith(
+            "Binding inputs to tf.function failed due to `Can not cast 3.0 to Literal[2.0]`.")
+        assert str(info.value).endswith(
+            "for signature: (a: TensorSpec(shape=(), dtype=tf.float32, name=None), "
+            "b: Literal[2.0] = <captured_default_value>).")
