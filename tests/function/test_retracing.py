@@ -309,3 +309,16 @@ def test_tracing_protocol_keys_traces_by_the_arguments_trace_type():
     assert traced == ["Apple", "Mango"] and mix.experimental_get_tracing_count() == 2
     assert isinstance(Apple(), tf.types.experimental.SupportsTracingProtocol)
     assert not isinstance(object(), tf.types.experimental.SupportsTracingProtocol)
+
+
+def test_first_call_names_keyword_only_arguments_by_their_names():
+    @tf.function
+    def f(x, y=2, *, z=None):
+        return x * y
+
+    f(tf.constant(1.0))
+    f(tf.constant(1.0), z=tf.constant(2.0))
+    lines = f.experimental_explain_retracing().splitlines()
+    assert lines[1] == ("  1. first call: x=TensorSpec(shape=(), dtype=tf.float32, name=None), "
+                        "y=int 2, z=NoneType None")
+    assert lines[2].startswith("  2. z changed from NoneType None to TensorSpec(shape=()")

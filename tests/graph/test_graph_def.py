@@ -39,7 +39,8 @@ def _round_trip(fn, *specs):
     gd = tf.compat.v1.GraphDef()
     gd.ParseFromString(data)
     fetches = [t.name for t in concrete.outputs]
-    return concrete, _frozen(gd, [t.name for t in concrete.inputs],
+    # (the arguments' placeholders: the inputs listed after them are captures)
+    return concrete, _frozen(gd, [t.name for t in concrete.inputs[:len(specs)]],
                              fetches[0] if len(fetches) == 1 else fetches)
 
 

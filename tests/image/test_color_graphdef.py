@@ -38,6 +38,7 @@ def test_our_graph_reads_back():
     concrete = tf.function(lambda *xs: graph_program(tf, *xs)).get_concrete_function(
         *[tf.TensorSpec(a.shape, tf.as_dtype(a.dtype)) for a in args])
     gd = tf.compat.v1.GraphDef.FromString(concrete.graph.as_graph_def().SerializeToString())
-    outs = _run(gd, [t.name for t in concrete.inputs], [t.name for t in concrete.outputs], args)
+    feeds = [t.name for t in concrete.inputs[:len(args)]]  # (the arguments': not captures)
+    outs = _run(gd, feeds, [t.name for t in concrete.outputs], args)
     for got, want in zip(outs, concrete(*[tf.constant(a) for a in args])):
         _same(got, want)

@@ -37,7 +37,7 @@ def save(name, fn, specs, inputs):
     with open(os.path.join(HERE, f"ef_{name}.pb"), "wb") as f:
         f.write(gd.SerializeToString(deterministic=True))
     np.savez(os.path.join(HERE, f"ef_{name}.npz"),
-             feeds=np.array([t.name for t in concrete.inputs]),
+             feeds=np.array([t.name for t in concrete.inputs[:len(specs)]]),
              fetches=np.array([t.name for t in concrete.outputs]),
              resources=np.array(resources, dtype=str),
              **{f"in{i}": a for i, a in enumerate(inputs)},

@@ -276,7 +276,8 @@ def _exported(fn, *specs):
     gd = tf.compat.v1.GraphDef.FromString(gd.SerializeToString())
     wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(
         gd, name="", input_map=variables), [])
-    return concrete, gd, wrapped.prune([t.name for t in concrete.inputs],
+    # (the arguments' placeholders: the variables' listed after them are fed by input_map)
+    return concrete, gd, wrapped.prune([t.name for t in concrete.inputs[:len(specs)]],
                                        [t.name for t in concrete.outputs])
 
 

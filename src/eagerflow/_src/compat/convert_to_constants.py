@@ -83,7 +83,7 @@ def _frozen_graph_def(func):
 
 def _function_of(graph_def, func):
     """A function running `graph_def` from `func`'s tensor arguments to its outputs."""
-    feeds = [t.name for t in func.inputs]
+    feeds = [t.name for t in func._inputs]
     fetches = [t.name for t in nest.flatten(func.outputs)]
     wrapped = wrap_function(lambda: import_graph_def(graph_def, name=""), [])
     return wrapped.prune(feeds, fetches)

@@ -237,11 +237,11 @@ class StructuredFunction:
         from eagerflow._src.graph.passes.pipeline import optimize  # noqa: PLC0415
         concrete = self._concrete
         if (self._sparse_in or self._sparse_out or type(concrete) is not ConcreteFunction
-                or concrete._foreign or concrete._variable_inputs or not concrete.inputs):
+                or concrete._foreign or concrete._variable_inputs or not concrete._inputs):
             return None
-        program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
-        return vectorize.batched(program.operations, concrete.inputs, program.outputs,
-                                 set(range(len(concrete.inputs))), runs=True)
+        program = optimize(concrete.graph, concrete._inputs, concrete.outputs)
+        return vectorize.batched(program.operations, concrete._inputs, program.outputs,
+                                 set(range(len(concrete._inputs))), runs=True)
 
     def _run_sparse(self, arrays):
         """`__call__` for elements holding sparse tensors: their components in, and out."""
@@ -275,7 +275,7 @@ class StructuredFunction:
         program = getattr(concrete, "_fed_program", None)
         if program is None:  # (compiled once, fed on every call)
             program = concrete._fed_program = ShapeSpecialized(
-                concrete.graph, [*concrete.inputs, *(inner for _, inner in captured)],
+                concrete.graph, [*concrete._inputs, *(inner for _, inner in captured)],
                 concrete.outputs, concrete._name)
         bound = copy.copy(self)
         bound._concrete = _Fed(program, [values[id(outer)]._data for outer, _ in captured])

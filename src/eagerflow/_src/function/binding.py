@@ -39,7 +39,7 @@ def bind(concrete, args, kwargs):
 def _check_dtypes(concrete, tensors):
     """TF's InvalidArgumentError for a tensor whose dtype is not its input's."""
     tensors = [t for t in tensors if not isinstance(t, Variable)]
-    for i, (tensor, inp) in enumerate(zip(tensors, concrete.inputs)):
+    for i, (tensor, inp) in enumerate(zip(tensors, concrete._inputs)):
         if isinstance(tensor, Tensor) and tensor.dtype != inp.dtype:
             raise _InputTypeError(i, kernel_type_name(inp.dtype),
                                   kernel_type_name(tensor.dtype)).at(concrete)
@@ -164,7 +164,7 @@ def matched_parts(value, expected, type_text):
 
 def _bind_flat(concrete, args, kwargs):
     """The call as the graph's tensor inputs, named by their placeholders, in order."""
-    names = [t.op.name for t in concrete.inputs]
+    names = [t.op.name for t in concrete._inputs]
     summary = f"{concrete._name}({', '.join(names)})"
     # (a loaded function allows as many as were saved: none for a signature)
     allowed = getattr(concrete, "_num_positional_args", None)

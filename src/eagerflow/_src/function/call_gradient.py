@@ -82,26 +82,26 @@ class CallGradient:
         # that can have gradients (inputs of a call op too, so that a tape outside the
         # function calling it reaches them), then other eager tensors; all can have
         # gradients. The body holds eager tensors by value.
-        fed = {id(t) for t in concrete.inputs}
+        fed = {id(t) for t in concrete._inputs}
         passed = [(outer, inner) for outer, inner in graph.captures
                   if isinstance(outer, Variable) or isinstance(outer, SymbolicTensor)
                   and id(inner) not in fed]
         passed += [(outer, inner) for outer, inner in graph.captures
                    if isinstance(outer, EagerTensor) and is_differentiable(outer)]
-        self._n_node = len(concrete.inputs) + len(concrete._variable_inputs) + len(passed)
+        self._n_node = len(concrete._inputs) + len(concrete._variable_inputs) + len(passed)
         captures = passed + [(outer, inner) for outer, inner in graph.captures
                              if isinstance(outer, EagerTensor) and not is_differentiable(outer)]
         self._captured = tuple(outer for outer, _ in captures)
         # The op's inputs: the call's tensors, its variable arguments, then the captures.
-        self._n_tensors = len(concrete.inputs)
+        self._n_tensors = len(concrete._inputs)
         self._n_variables = len(concrete._variable_inputs)
-        self._sources = [*concrete.inputs, *concrete._variable_inputs,
+        self._sources = [*concrete._inputs, *concrete._variable_inputs,
                          *(inner for _, inner in captures)]
         self._captures, self._passed = captures, passed
         # The graph the tapes differentiate, its inputs and outputs: the function's own, or
         # a copy whose loops and branches with state keep what their gradients need (see
         # `_record_forward`).
-        self._graph, self._inputs, self._outputs = (concrete.graph, concrete.inputs,
+        self._graph, self._inputs, self._outputs = (concrete.graph, concrete._inputs,
                                                     concrete.outputs)
         self._trainable = concrete.trainable_variables
         self._n_outputs = len(concrete.outputs)
@@ -110,7 +110,7 @@ class CallGradient:
         _CALLS[self.body.name] = weakref.ref(self, lambda _, name=self.body.name: _CALLS.pop(
             name, None))
         self._op = _STATEFUL_CALL if self.body.stateful else _CALL
-        self._tin = tuple(t.dtype for t in (*concrete.inputs, *concrete._variable_inputs,
+        self._tin = tuple(t.dtype for t in (*concrete._inputs, *concrete._variable_inputs,
                                             *self._captured))
         self._tape = None     # the graph's ops, recorded once
         self._modes = {}      # higher order possible? -> _Mode, or None: replay instead
@@ -132,7 +132,7 @@ class CallGradient:
         mode = self._mode(higher)
         if mode is None:
             concrete = self._concrete
-            return executor.replay(concrete.graph, [*concrete.inputs, *concrete._variable_inputs],
+            return executor.replay(concrete.graph, [*concrete._inputs, *concrete._variable_inputs],
                                    concrete.outputs, [*tensors, *variables])
         if mode.forward is None:
             mode.forward = executor.compile_graph(self._graph, self._inputs,
@@ -181,7 +181,7 @@ class CallGradient:
                     concrete = self._concrete
                     stand_ins = [c for c in self._captured if id(c) in (substitute or {})]
                     return executor.replay(
-                        concrete.graph, [*concrete.inputs, *concrete._variable_inputs,
+                        concrete.graph, [*concrete._inputs, *concrete._variable_inputs,
                                          *stand_ins],
                         concrete.outputs, [*tensors, *variables,
                                            *(substitute[id(c)] for c in stand_ins)])
@@ -309,7 +309,7 @@ class CallGradient:
         running them again.
         """
         concrete = self._concrete
-        copied = accumulating_copy(concrete.graph, concrete.inputs, concrete.outputs,
+        copied = accumulating_copy(concrete.graph, concrete._inputs, concrete.outputs,
                                    self._captures)
         if copied is not None:
             self._graph, self._inputs, self._outputs, stand_ins = copied
@@ -408,7 +408,7 @@ def _body(base, concrete, captures, graph=None, inputs=None, outputs=None, named
     """The `_CallBody` of `concrete`, taking the node `captures` ((outer, inner) pairs); or
     of `graph`, a copy of its graph with `inputs` and `outputs` in place of its own."""
     if graph is None:
-        graph, inputs, outputs = concrete.graph, concrete.inputs, concrete.outputs
+        graph, inputs, outputs = concrete.graph, concrete._inputs, concrete.outputs
     handles = dict(getattr(graph, "handle_arguments", None) or {})
     inputs, rebind = list(inputs), []
     for v in (*concrete._variable_inputs, *(o for o, _ in captures)):

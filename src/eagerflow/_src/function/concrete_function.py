@@ -10,6 +10,7 @@ TF; the executor inlines the body when it compiles the enclosing graph.
 import collections
 import inspect
 import itertools
+import weakref
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from eagerflow._src import backend
 from eagerflow._src.backend import tracebacks
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.dtypes import resource
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
@@ -54,7 +55,7 @@ class ConcreteFunction:
         self._python_parameters = python_parameters  # the traced function's, for printing
         self._declared_names = declared_names  # spec names an input_signature gave
         self.graph = graph
-        self.inputs = list(inputs)
+        self._inputs = list(inputs)  # the arguments' placeholders (what calls feed)
         self.structured_outputs = structured_outputs
         # (the Python objects among the arguments held weakly, as the trace key holds them)
         self._input_signature = trace_key.weakened(input_signature)
@@ -63,21 +64,23 @@ class ConcreteFunction:
         # (a composite of one tensor, an ExtensionType say, is packed back: not single)
         self._single = len(leaves) == 1 and leaves[0] is structured_outputs
         graph.outputs = self.outputs
+        graph.structured_outputs = structured_outputs  # (as TF's FuncGraph has them)
+        graph._traced_by = weakref.ref(self)  # (its structured_input_signature is this one's)
         # Stand-ins of the variables passed as arguments: each call binds them to its own.
         self._variable_inputs = tuple(getattr(graph, "variable_inputs", ()))
         graph.variables = self.variables  # (TF's FuncGraph.variables: those it reads)
         # Tensors of graphs built outside this one (a function traced inside another) that
         # no input feeds: it can run only replayed there, never on its own.
-        fed = {id(t) for t in self.inputs}
+        fed = {id(t) for t in self._inputs}
         self._foreign = [t for t, inner in graph.captures
                          if isinstance(t, SymbolicTensor) and id(inner) not in fed]
         if self._foreign:
             self._run = self._out_of_scope
-        elif all(t.shape.is_fully_defined() for t in self.inputs):
-            self._run = executor.compile_graph(graph, self.inputs, self.outputs,
+        elif all(t.shape.is_fully_defined() for t in self._inputs):
+            self._run = executor.compile_graph(graph, self._inputs, self.outputs,
                                                self._inference_name)
         else:  # a program per input shape the calls repeat
-            self._run = ShapeSpecialized(graph, self.inputs, self.outputs, self._inference_name)
+            self._run = ShapeSpecialized(graph, self._inputs, self.outputs, self._inference_name)
         self._call_gradient = None  # made when a tape first records a call
         self._function_def = None
 
@@ -96,13 +99,41 @@ class ConcreteFunction:
         return trace_key.strengthened(self._input_signature)
 
     @property
+    def inputs(self):
+        """The graph's inputs, as TF lists them: a placeholder per tensor argument (one of
+        dtype resource per variable argument), in argument order, then what stands for each
+        capture (see `Graph.internal_captures`).
+
+        >>> c = tf.constant(np.ones(200, np.float32))
+        >>> cf = tf.function(lambda x: x + c).get_concrete_function(tf.TensorSpec([200]))
+        >>> [t.name for t in cf.inputs]
+        ['x:0', 'add/y:0']
+        """
+        return self._argument_inputs() + self.graph.internal_captures
+
+    def _argument_inputs(self):
+        """The placeholders of the arguments, variable arguments' (of dtype resource) in
+        their place among the tensors'."""
+        if not self._variable_inputs:
+            return list(self._inputs)
+        tensors, out = iter(self._inputs), []
+        for leaf in nest.flatten(self.structured_input_signature, expand_composites=True):
+            if isinstance(leaf, VariableSpec):
+                stand_in = self._variable_inputs[leaf.alias_id]
+                out.append(self.graph.resource_input(stand_in))
+            elif isinstance(leaf, TensorSpec):
+                out.append(next(tensors, None))
+        out += list(tensors)
+        return [t for t in out if t is not None]
+
+    @property
     def captured_inputs(self):
-        """What the graph closed over: eager tensors (by value) and variables (by reference)."""
-        return [external for external, _ in self.graph.captures]
+        """What the graph closed over: eager tensors, and variables by their handles."""
+        return self.graph.external_captures
 
     @property
     def variables(self):
-        return tuple(v for v in self.captured_inputs if isinstance(v, Variable))
+        return tuple(v for v, _ in self.graph.captures if isinstance(v, Variable))
 
     def _output_leaves(self):
         # a composite stands as the list of its components, as in TF's attributes
@@ -143,8 +174,8 @@ class ConcreteFunction:
             if len(variables) != len(self._variable_inputs):
                 raise TypeError(f"{self._name} takes {len(self._variable_inputs)} variable "
                                 f"arguments, got {len(variables)}.")
-        if len(tensors) != len(self.inputs):
-            raise TypeError(f"{self._name} takes {len(self.inputs)} tensor arguments, "
+        if len(tensors) != len(self._inputs):
+            raise TypeError(f"{self._name} takes {len(self._inputs)} tensor arguments, "
                             f"got {len(tensors)}.")
         ctx = context._lookup(None) or context.get()
         if call_listeners and ctx.graph is None:
@@ -170,7 +201,7 @@ class ConcreteFunction:
                 self._call_gradient = CallGradient(self)
             flat = self._call_gradient.call_traced(tensors, variables)
         else:
-            flat = executor.replay(self.graph, [*self.inputs, *self._variable_inputs],
+            flat = executor.replay(self.graph, [*self._inputs, *self._variable_inputs],
                                    self.outputs, [*tensors, *variables])
         if self._single and self.outputs:
             return flat[0]
@@ -268,8 +299,9 @@ class ConcreteFunction:
         parameters = [Parameter(name, getattr(inspect.Parameter, kind), False,
                                 trace_type(value, self._declared_names))
                       for name, kind, value in self._parameters()]
-        captures = {id(c): TensorSpec([], resource) if isinstance(c, Variable) else
-                    TensorSpec(c.shape, c.dtype) for c in self.captured_inputs}
+        captures = {id(c.handle if isinstance(c, Variable) else c): TensorSpec([], resource)
+                    if isinstance(c, Variable) else TensorSpec(c.shape, c.dtype)
+                    for c, _ in self.graph.captures}
         return FunctionType(parameters, captures,
                             trace_type(self.structured_outputs, self._declared_names))
 
@@ -460,6 +492,8 @@ def trace_type(value, declared=frozenset()):
         return value
     if hasattr(getattr(value, "_type_spec", None), "_component_specs"):  # a composite result
         return value._type_spec
+    if hasattr(type(value), "__tf_tracing_type__") and not isinstance(value, Tensor):
+        return value.__tf_tracing_type__(None)  # a value of the tracing protocol: its type
     if isinstance(value, dict):
         return Dict(tuple((k, trace_type(value[k], declared)) for k in value))
     if isinstance(value, list):

@@ -69,12 +69,16 @@ class Function:
         self._call_stats = None  # its calls' counts, shared by functions of the same code
         self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
         self._bound = weakref.WeakKeyDictionary()
+        self._method = False  # a method of an instance (see `__get__`)
+        self._slots = None  # the parameters an input_signature binds (`_signature_slots`)
         try:
             self._signature = inspect.signature(python_function)
         except (TypeError, ValueError):
             self._signature = None
         self._params = [] if self._signature is None else list(
             self._signature.parameters.values())
+        if self._input_signature is None and self._signature is not None and not self._params:
+            self._input_signature = ()  # (a function of no parameters has one signature, as in TF)
         # Calls giving exactly these positional arguments need no binding to the signature.
         self._plain_arity = len(self._params) if all(
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in self._params) else -1
@@ -105,7 +109,14 @@ class Function:
             raise TypeError(f"input_signature contains {n - len(positional)} extra type "
                             f"constraints.")
 
-    python_function = property(lambda self: self._python_function)
+    @property
+    def python_function(self):
+        """The Python function traced (a method's own function, for a method of an instance,
+        as in TF)."""
+        if self._method:
+            return self._python_function.__func__
+        return self._python_function
+
     input_signature = property(lambda self: self._input_signature)
 
     # -- calling -------------------------------------------------------------------
@@ -175,7 +186,8 @@ class Function:
         if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._name,
                              self._input_signature, self._autograph, self._jit_compile,
-                             self._reduce_retracing)
+                             self._reduce_retracing, self._autograph_options)
+            bound._method = True
             self._bound[instance] = bound
         return bound
 
@@ -205,16 +217,42 @@ class Function:
         >>> print(tf.function(lambda x, y=2: x).function_type)
         (x, y=<captured_default_value>)
         """
-        specs = list(self._input_signature or ())
-        parameters = []
-        for i, p in enumerate(self._params):
-            constraint = None
-            if self._input_signature is not None and p.kind in (
-                    p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (i or p.name != "self"):
-                constraint = trace_type(specs.pop(0) if specs else p.default,
-                                        _spec_names(self._input_signature))
-            parameters.append(Parameter(p.name, p.kind, p.default is not p.empty, constraint))
+        if self._input_signature is None:
+            return FunctionType([Parameter(p.name, p.kind, p.default is not p.empty, None)
+                                 for p in self._params])
+        declared = _spec_names(self._input_signature)
+        # (a method's instance, which the signature does not cover, first)
+        parameters = [Parameter(p.name, p.kind, False, None) for p in self._params[:1]
+                      if p.name == "self" and p.kind is not p.VAR_POSITIONAL]
+        parameters += [Parameter(name, kind, optional, trace_type(
+            spec if spec is not _NO_SPEC else default, declared))
+            for name, kind, spec, default, optional in self._signature_slots()]
+        parameters += [Parameter(p.name, p.kind, p.default is not p.empty, None)
+                       for p in self._params if p.kind is p.KEYWORD_ONLY]
         return FunctionType(parameters)
+
+    def _signature_slots(self):
+        """The positional parameters an `input_signature` binds, as TF lists them: ``(name,
+        kind, spec, default, optional)``, specs in order (a ``*args`` takes those left, as
+        ``args_0``, ``args_1``, ... positional-only, as all are then), then parameters left
+        with defaults (their spec `_NO_SPEC`: the default is the only value taken)."""
+        if self._slots is not None:
+            return self._slots
+        specs = list(self._input_signature)
+        varargs = any(p.kind is p.VAR_POSITIONAL for p in self._params)
+        slots = []
+        for i, p in enumerate(self._params):
+            if p.kind is p.VAR_POSITIONAL:
+                slots += [(f"{p.name}_{j}", p.POSITIONAL_ONLY, spec, p.empty, False)
+                          for j, spec in enumerate(specs)]
+                specs = []
+            elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and (
+                    i or p.name != "self"):
+                kind = p.POSITIONAL_ONLY if varargs else p.kind
+                spec = specs.pop(0) if specs else _NO_SPEC
+                slots.append((p.name, kind, spec, p.default, p.default is not p.empty))
+        self._slots = slots
+        return slots
 
     @property
     def function_spec(self):
@@ -323,27 +361,29 @@ class Function:
 
     def _bind(self, args, kwargs):
         """The call's tensors for `input_signature`, or TF's TypeError when they do not fit."""
-        values = list(args)
-        tensors = []
-        n = len(self._input_signature)
-        named = self._params[:n]
-        fail_early = "too many positional arguments" if len(args) > n else next(
-            (f"multiple values for argument '{p.name}'" for p in named[:len(args)]
-             if p.name in kwargs), None)
-        for p in named[len(args):]:
-            if fail_early is not None:
-                break
-            if p.name in kwargs:
-                values.append(kwargs[p.name])
-            elif p.default is not p.empty:  # a default the signature's spec checks
-                values.append(p.default)
-            else:
-                fail_early = f"missing a required argument: '{p.name}'"
-        if fail_early is None:  # like inspect's binding: missing arguments come first
+        slots = self._signature_slots()
+        values, tensors, fail_early = [], [], None
+        if len(args) > len(slots):
+            fail_early = "too many positional arguments"
+        else:  # bound as `inspect` binds, to the parameters TF lists
+            for name, kind, spec, default, _ in slots:
+                i = len(values)
+                if i < len(args):
+                    if name in kwargs and kind is not _POSITIONAL_ONLY:
+                        fail_early = f"multiple values for argument '{name}'"
+                        break
+                    values.append(args[i])
+                elif name in kwargs and kind is not _POSITIONAL_ONLY:
+                    values.append(kwargs[name])
+                elif default is not _EMPTY:  # a default the signature's spec checks
+                    values.append(default)
+                else:
+                    fail_early = f"missing a required argument: '{name}'"
+                    break
+        if fail_early is None:
+            named = {name for name, kind, *_ in slots if kind is not _POSITIONAL_ONLY}
             fail_early = next((f"got an unexpected keyword argument '{k}'" for k in kwargs
-                               if k not in {p.name for p in named}), None)
-        if fail_early is None and len(values) != n:
-            fail_early = f"{self._name}() takes {n} arguments as given by its input_signature"
+                               if k not in named), None)
 
         def bind(value, spec):
             if isinstance(spec, (list, tuple, dict)):  # a nested signature: part by part
@@ -386,22 +426,24 @@ class Function:
 
         if fail_early is not None:
             fail(fail_early)
-        for value, spec in zip(values, self._input_signature):
-            bind(value, spec)
+        for value, (_, _, spec, default, _) in zip(values, slots):
+            if spec is not _NO_SPEC:
+                bind(value, spec)
+            elif not _same_literal(value, default):
+                fail(f"Can not cast {value!r} to {trace_type(default)!r}")
         return tensors
 
     def _signature_text(self):
-        names = [p.name for p in self._params] + [f"arg{i}" for i in range(
-            len(self._input_signature))]
-        return "(" + ", ".join(f"{n}: {_signature_type_text(s)}"
-                               for n, s in zip(names, self._input_signature)) + ")"
+        return str(self.function_type)
 
     def _reason(self, key):
         """Why tracing `key` is needed: the first call, or what differs from the last trace."""
-        names = self._arg_names(len(key))
+        keywords = key[-1][1:] if key and type(key[-1]) is tuple and key[-1][:1] == (
+            "kwargs",) else None
+        names = self._arg_names(len(key) - (keywords is not None))
         if not self._reasons:
-            return "first call: " + ", ".join(
-                f"{n}={trace_key.describe(k)}" for n, k in zip(names, key))
+            given = list(zip(names, key[:len(names) - 1])) + list(keywords or ())
+            return "first call: " + ", ".join(f"{n}={trace_key.describe(k)}" for n, k in given)
         last = self._last_key or ()
         changes = trace_key.differences(last, key, names)
         return "; ".join(f"{n} changed from {old} to {new}" for n, old, new in changes)
@@ -492,6 +534,17 @@ def _first_call_in_graph(initializer, concrete, created, tensors):
 
 
 _VARIABLES_RETRACE = "traced again after creating variables"
+_NO_SPEC = object()  # (a parameter an input_signature leaves to its default)
+_POSITIONAL_ONLY, _EMPTY = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.empty
+
+
+def _same_literal(value, default):
+    """Whether `value` may stand for the `default` of a parameter outside the
+    input_signature (TF holds it to ``Literal[default]``)."""
+    try:
+        return value is default or bool(type(value) is type(default) and value == default)
+    except Exception:  # (a value that does not compare: a tensor, an array)
+        return False
 
 
 def _call_stats_key(python_function):
@@ -615,7 +668,9 @@ def _placeholders(value, leaves, graph, name):
     """
     if isinstance(value, Variable):
         spec = trace_key.spec_of(next(leaves)) if leaves is not None else value
-        graph.variable_argument(value, spec.shape)
+        stand_in = graph.variable_argument(value, spec.shape)
+        if "_argument_name" not in stand_in.__dict__:  # (its placeholder's, as TF names it)
+            stand_in._argument_name = graph.unique_name(name)
         return value
     if hasattr(type(value), "__tf_tracing_type__") and not isinstance(value, Tensor):
         return value.__tf_tracing_type__(None).placeholder_value(None)  # the tracing protocol
@@ -640,7 +695,9 @@ def _placeholders(value, leaves, graph, name):
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
     if isinstance(value, dict):  # (made in key order, as flattened; kept in the dict's order)
         made = {k: _placeholders(value[k], leaves, graph, name) for k in sorted(value)}
-        return type(value)((k, made[k]) for k in value)
+        # (a defaultdict traces as a dict, as in TF)
+        kind = dict if isinstance(value, collections.defaultdict) else type(value)
+        return kind((k, made[k]) for k in value)
     array = trace_key.as_array(value)
     if array is not None:  # (as its trace key)
         return _placeholders(array, leaves, graph, name)

@@ -18,8 +18,7 @@ import numpy as np
 
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core import nest
-from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper
-from eagerflow._src.core.module import _SharedDictWrapper, _SharedListWrapper
+from eagerflow._src.core.module import ListWrapper, TupleWrapper, _SharedListWrapper
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -37,8 +36,7 @@ def call_key(args, kwargs):
 
 # A layer's tracked containers key as the plain ones they wrap (`f(layer.items)`, then
 # `f([...])`, share a trace).
-_UNWRAPPED = {ListWrapper: list, DictWrapper: dict, TupleWrapper: tuple,
-              _SharedListWrapper: list, _SharedDictWrapper: dict}
+_UNWRAPPED = {ListWrapper: list, TupleWrapper: tuple, _SharedListWrapper: list}
 
 
 def _leaf_key(value, tensors):
@@ -90,9 +88,8 @@ def _leaf_key(value, tensors):
                 + tuple(_leaf_key(s, []) for s in spec._component_specs))
     if isinstance(value, (list, tuple)):
         return (_UNWRAPPED.get(cls, cls),) + tuple(_leaf_key(v, tensors) for v in value)
-    if isinstance(value, collections.abc.Mapping):
-        return (_UNWRAPPED.get(cls, cls),) + tuple((k, _leaf_key(value[k], tensors))
-                                                   for k in sorted(value))
+    if isinstance(value, collections.abc.Mapping):  # (any mapping keys as a dict, as in TF)
+        return (dict,) + tuple((k, _leaf_key(value[k], tensors)) for k in sorted(value))
     array = as_array(value)
     if array is not None:
         return _leaf_key(array, tensors)

@@ -311,6 +311,51 @@ class Graph:
     def captures(self):
         return list(self._captures.values())
 
+    @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` of the call traced into this graph, as its concrete function
+        gives them (``FuncGraph.structured_input_signature``): a function's graph only."""
+        traced = self.__dict__.get("_traced_by")
+        concrete = traced() if traced is not None else None
+        if concrete is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                 f"'structured_input_signature'")
+        return concrete.structured_input_signature
+
+    @property
+    def external_captures(self):
+        """What the graph closed over, in capture order: tensors, variables by their handles
+        (``FuncGraph.external_captures``)."""
+        return [external.handle if isinstance(external, Variable) else external
+                for external, _ in self._captures.values()]
+
+    @property
+    def internal_captures(self):
+        """What stands for each capture inside, in capture order: the placeholder of an
+        outer tensor, the constant holding an eager tensor, and for a variable (which the
+        ops here take itself) a placeholder of dtype resource (``FuncGraph.internal_captures``)."""
+        return [self.resource_input(external) if isinstance(external, Variable) else internal
+                for external, internal in self._captures.values()]
+
+    def resource_input(self, variable):
+        """A placeholder of dtype resource standing for `variable`'s handle, as TF lists it,
+        named after the first op taking the variable (``ReadVariableOp/resource``); not an
+        operation of the graph (its ops take the variable itself)."""
+        made = self.__dict__.setdefault("_resource_inputs", {})
+        found = made.get(id(variable._handle))
+        if found is None:
+            name = variable.__dict__.get("_argument_name")  # a variable argument's
+            if name is None:
+                consumer = next((op.name for op in self._operations
+                                 if any(t is variable for t in op.inputs)),
+                                variable.name.split(":")[0])
+                name = f"{consumer}/resource"
+            op = Operation(self, None, "Placeholder", name, (),
+                           {"dtype": _d.resource, "shape": TensorShape([])}, None)
+            op.outputs = (self.tensor_type(op, 0, TensorShape([]), _d.resource),)
+            found = made[id(variable._handle)] = op.outputs[0]
+        return found
+
     def as_default(self):
         """Builds ops into this graph inside the block."""
         return context.building(self)

@@ -480,8 +480,10 @@ def _default_output_names(op_def):
 
 
 def _signature(body):
-    """``(inputs, outputs)`` of a body: a graph's own, or those a body object gives."""
-    return list(body.inputs), list(body.outputs)
+    """``(inputs, outputs)`` of a body: a graph's own, or those a body object gives (a
+    concrete function's arguments: not the captures it lists among its `inputs`)."""
+    inputs = getattr(body, "_inputs", None)
+    return list(body.inputs if inputs is None else inputs), list(body.outputs)
 
 
 def _is_argument(op):

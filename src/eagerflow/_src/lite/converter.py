@@ -118,7 +118,7 @@ class TFLiteConverter:
             raise ValueError("This converter can only convert a single ConcreteFunction. "
                              "Converting multiple functions is under development.")
         concrete = funcs[0]
-        in_names = [t.op.name for t in concrete.inputs]
+        in_names = [t.op.name for t in concrete._inputs]
         out_names = [_tensor_base_name(n, t) for n, t in enumerate(concrete.outputs)]
         return cls([(None, concrete, in_names, out_names)], trackable_obj)
 

@@ -97,7 +97,7 @@ class SubgraphBuilder:
 
     def __init__(self, model, concrete, key, in_names, out_names):
         self.model = model
-        program = optimize(concrete.graph, concrete.inputs, concrete.outputs)
+        program = optimize(concrete.graph, concrete._inputs, concrete.outputs)
         # (TF's signature calls a function reading variables with StatefulPartitionedCall)
         self.call = "StatefulPartitionedCall" if any(
             op.type == "ReadVariableOp" for op in program.operations) else "PartitionedCall"

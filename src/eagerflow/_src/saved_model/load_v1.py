@@ -154,5 +154,5 @@ def load(export_dir, meta_graph):
                                 for k in sorted(signature.outputs)})
         specs = {n: _spec(signature.inputs[n], n) for n in names}
         loaded.signatures._signatures[key] = ConcreteFunction(
-            key, pruned.graph, pruned.inputs, pruned.structured_outputs, ((), specs))
+            key, pruned.graph, pruned._inputs, pruned.structured_outputs, ((), specs))
     return loaded

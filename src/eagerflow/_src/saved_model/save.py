@@ -388,7 +388,7 @@ def _canonical_signatures(root, signatures, default=None):
 def _input_keys(concrete):
     """The signature's name of each input of `concrete` (a spec's name, else its argument's)."""
     keys = []
-    inputs = iter(concrete.inputs)
+    inputs = iter(concrete._inputs)
     for name, _, value in concrete._parameters():
         leaves = [v for v in nest.flatten(value)
                   if isinstance(v, TensorSpec) or _is_composite_spec(v)]
@@ -404,8 +404,8 @@ def _input_keys(concrete):
                 keys += [f"{key}_{j}" if j else key for j in range(count)]
                 for _ in range(count):
                     next(inputs, None)
-    if len(keys) != len(concrete.inputs) or len(set(keys)) != len(keys):
-        keys = [t.op.name for t in concrete.inputs]
+    if len(keys) != len(concrete._inputs) or len(set(keys)) != len(keys):
+        keys = [t.op.name for t in concrete._inputs]
     return keys
 
 
@@ -487,7 +487,7 @@ def _input_signature(concrete):
 
 def _fullargspec(function):
     try:
-        params = list(inspect.signature(function.python_function).parameters.values())
+        params = list(inspect.signature(function._python_function).parameters.values())
     except (TypeError, ValueError):
         params = []
     P = inspect.Parameter
@@ -541,10 +541,10 @@ class _Writer:
         args = gd.function_arguments(cf)
         fdef = gd.function_def(cf, name, self.library)
         bound = []
-        for value in args[len(cf.inputs):]:
+        for value in args[len(cf._inputs):]:
             bound.append(self._captured(value, cf))
         self._bind_asset_paths(cf, fdef, bound)
-        for i, t in enumerate(cf.inputs):
+        for i, t in enumerate(cf._inputs):
             fdef.arg_attr[i].attr["_user_specified_name"].s = t.op.name.encode()
             fdef.arg_attr[i].attr["_output_shapes"].list.shape.add().CopyFrom(
                 shape_proto(t.shape))
@@ -649,18 +649,18 @@ class _Writer:
         for i in order:
             arg = gd._arg_name(sig.keys[i])
             arg_names[i] = arg
-            fdef.signature.input_arg.add(name=arg, type=cf.inputs[i].dtype.as_datatype_enum)
+            fdef.signature.input_arg.add(name=arg, type=cf._inputs[i].dtype.as_datatype_enum)
             attrs = fdef.arg_attr[len(arg_names) - 1].attr
             attrs["_user_specified_name"].s = sig.keys[i].encode()
-            attrs["_output_shapes"].list.shape.add().CopyFrom(shape_proto(cf.inputs[i].shape))
+            attrs["_output_shapes"].list.shape.add().CopyFrom(shape_proto(cf._inputs[i].shape))
         inner_def = self.library.functions[inner]
-        captured = list(inner_def.signature.input_arg)[len(cf.inputs):]
+        captured = list(inner_def.signature.input_arg)[len(cf._inputs):]
         unknown = [f"unknown_{j - 1}" if j else "unknown" for j in range(len(captured))]
         for arg, capture in zip(unknown, captured):
             fdef.signature.input_arg.add(name=arg, type=capture.type)
         stateful = inner_def.signature.is_stateful
         call = fdef.node_def.add(name=_call_op(stateful), op=_call_op(stateful))
-        call.input.extend([arg_names[i] for i in range(len(cf.inputs))] + unknown)
+        call.input.extend([arg_names[i] for i in range(len(cf._inputs))] + unknown)
         call.attr["Tin"].CopyFrom(gd.attr_value(tuple(_d.as_dtype(a.type) for a in
                                                       inner_def.signature.input_arg)))
         call.attr["Tout"].CopyFrom(gd.attr_value(tuple(t.dtype for t in cf.outputs)))
@@ -688,7 +688,7 @@ class _Writer:
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(self.bound[id(cf)])
         saved.canonicalized_input_signature.CopyFrom(_encode(
-            ((), {sig.keys[i]: _spec(cf.inputs[i], sig.keys[i]) for i in order}),
+            ((), {sig.keys[i]: _spec(cf._inputs[i], sig.keys[i]) for i in order}),
             f"the signature {key!r}"))
         saved.output_signature.CopyFrom(_encode(
             {out_key: spec if spec is not None else _spec(cf.outputs[positions[0]], out_key)
@@ -703,7 +703,7 @@ class _Writer:
         order = sorted(range(len(sig.keys)), key=lambda i: sig.keys[i])
         inputs = []
         for i in order:
-            t = cf.inputs[i]
+            t = cf._inputs[i]
             node = self.graph_def.node.add(name=self._node_name(f"{key}_{sig.keys[i]}"),
                                            op="Placeholder")
             node.attr["dtype"].type = t.dtype.as_datatype_enum
@@ -991,7 +991,7 @@ class _Writer:
         nodes naming the function they belong to. A gradient reading values of a function
         the SavedModel does not list is left out (the loaded op then has no gradient)."""
         done = set()
-        functions = [(name, cf.graph, cf.inputs, cf) for name, cf in self.written.items()]
+        functions = [(name, cf.graph, cf._inputs, cf) for name, cf in self.written.items()]
         functions += [(name, getattr(body, "graph", body), list(body.inputs), body)
                       for name, body in self.library.written()]  # (called ones, branches)
         for name, graph, inputs, source in functions:
