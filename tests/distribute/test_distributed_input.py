@@ -163,3 +163,20 @@ def test_get_next_past_the_end_is_the_out_of_range_error():
             iterator.get_next()
     with pytest.raises(AttributeError, match="'list' object has no attribute 'element_spec'"):
         strategy.distribute_datasets_from_function(lambda ctx: [1, 2])
+
+
+def test_distributed_dataset_reduce_gives_per_replica_elements(two_cpus):
+    # each replica sums its own part of every batch: each element is counted once
+    s = two_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(7).batch(4))
+
+    def add(state, x):
+        return state + _sum_step(s, x)
+    assert dd.reduce(tf.constant(0, tf.int64), add).numpy() == 21
+    assert tf.function(lambda: dd.reduce(tf.constant(0, tf.int64), add))().numpy() == 21
+    assert tf.function(lambda d: d.reduce(tf.constant(0, tf.int64), add))(dd).numpy() == 21
+    from_fn = s.distribute_datasets_from_function(lambda ctx: tf.data.Dataset.range(5).batch(2))
+    assert tf.function(lambda: from_fn.reduce(tf.constant(0, tf.int64), add))().numpy() == 10
+    # the state is made of tensors, as a loop's variables are
+    count = dd.reduce((0, tf.constant(0, tf.int64)), lambda st, x: (st[0] + 1, st[1]))
+    assert count[0].dtype == tf.int32 and count[0].numpy() == 2

@@ -28,6 +28,7 @@ import functools
 import threading
 
 from eagerflow._src.autograph import conversion
+from eagerflow._src.autograph.operators import control_flow as ag_control_flow
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
@@ -642,7 +643,27 @@ class DistributedDataset(_DistributedInput):
         return DistributedIterator(iter(self._source), self._n, self._whole_elements)
 
     def reduce(self, initial_state, reduce_func):
-        return self._source.reduce(initial_state, reduce_func)
+        """`reduce_func(state, element)` folded over the per-replica elements, as iterating
+        the distributed dataset gives them (a loop in the graph while a function traces)."""
+        if self._n == 1:
+            return self._source.reduce(initial_state, reduce_func)
+        structure = nest.map_structure(convert_to_tensor, initial_state)
+        if context.executing_eagerly():
+            state = structure
+            for element in self:
+                state = reduce_func(state, element)
+            return state
+        state = [structure]
+
+        def body(element):
+            state[0] = reduce_func(state[0], element)
+
+        def set_state(flat):
+            state[0] = nest.pack_sequence_as(structure, list(flat))
+        flat = nest.flatten(structure)
+        ag_control_flow.for_stmt(self, None, body, lambda: tuple(nest.flatten(state[0])),
+                                 set_state, tuple(f"state_{i}" for i in range(len(flat))), {})
+        return state[0]
 
 
 class DistributedDatasetsFromFunction(DistributedDataset):
