@@ -472,11 +472,12 @@ def _split_batch(element, n):
 
 
 def replicated_step(strategy, step, concat=False):
-    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy of
-    several replicas: each replica steps on its part of the batch (its batch normalization
+    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy: each replica steps on its part of the batch (its batch normalization
     sees that part's statistics and its own moving ones, its gradients are summed over the
     replicas). Returns the first replica's logs, or with `concat` the replicas' outputs
-    concatenated (predictions)."""
+    concatenated (predictions). Under the default strategy, `step` itself."""
+    if isinstance(strategy, _DefaultDistributionStrategy):
+        return step
     n = strategy.num_replicas_in_sync
 
     def run_on_replicas(batch):
@@ -972,9 +973,8 @@ class SyncOnReadVariable(_DistributedVariable):
     read in cross-replica context, the copies are combined by the variable's aggregation.
 
     In cross-replica context `assign` sets every copy (a SUM variable's share, value / n, to
-    each) and `assign_add`/`assign_sub` update every copy, except that of a SUM variable,
-    where only the first copy takes the change: TF refuses that, but Keras updates its
-    metrics outside `run` here, and this keeps their sums right.
+    each) and `assign_add`/`assign_sub` update every copy; a SUM variable refuses these two
+    there, as TF's does (a Keras metric made under the scope updates in a replica).
     """
 
     _saved_as_read = True  # a checkpoint holds its copies combined
@@ -1012,11 +1012,13 @@ class SyncOnReadVariable(_DistributedVariable):
         value = convert_to_tensor(value, dtype=self._dtype)
         copies = self._mirrored_values
         if getattr(self._aggregation, "name", "NONE") == "SUM":
-            if op.name == "AssignVariableOp":  # each copy's share
-                divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
-                value = divide(value, constant(len(copies), dtype=self._dtype))
-            else:
-                copies = copies[:1]
+            if op.name != "AssignVariableOp":
+                method = "assign_add" if op.name == "AssignAddVariableOp" else "assign_sub"
+                raise ValueError(f"SyncOnReadVariable does not support `{method}` in "
+                                 f"cross-replica context when aggregation is set to "
+                                 f"`tf.VariableAggregation.SUM`.")
+            divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
+            value = divide(value, constant(len(copies), dtype=self._dtype))  # each copy's share
         for v in copies:
             done = ResourceVariable._write(v, op, value, False, name)
         return self.value() if read_value else done
