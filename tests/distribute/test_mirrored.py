@@ -219,3 +219,20 @@ def test_all_reduce_keeps_indexed_slices_sparse(two_cpus):
         lambda: tf.distribute.get_replica_context().all_reduce(
             "SUM", tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]), tf.constant([2, 1]))))
     assert isinstance(single, tf.IndexedSlices)
+
+
+def test_mirrored_variables_refuse_sync_none_and_unknown_aggregations(two_cpus):
+    with two_cpus.scope():
+        with pytest.raises(ValueError, match=r"^`NONE` variable synchronization mode is not "
+                                             r"supported with tf.distribute strategy. Please "
+                                             r"change the `synchronization` for variable: x$"):
+            tf.Variable(0.0, synchronization=tf.VariableSynchronization.NONE, name="x")
+        with pytest.raises(ValueError, match=r"^Invalid variable aggregation mode: 3 for "
+                                             r"variable: None$"):
+            tf.Variable(0.0, aggregation=3)
+        v1 = tf.Variable(0.0, aggregation=tf.compat.v1.VariableAggregation.ONLY_FIRST_TOWER)
+        assert type(v1).__name__ == "MirroredVariable"
+    # a single-device strategy keeps such a variable as it is
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.NONE)
+    assert type(v).__name__ == "ResourceVariable"

@@ -34,8 +34,9 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import constant, convert_to_tensor
-from eagerflow._src.core.variables import (ResourceVariable, Variable,
-                                           VariableSynchronization, variable_creator_scope)
+from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableAggregation,
+                                           VariableAggregationV1, VariableSynchronization,
+                                           variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
@@ -1024,6 +1025,21 @@ class SyncOnReadVariable(_DistributedVariable):
         return self.value() if read_value else done
 
 
+def _check_mirrorable(kwargs):
+    """TF's ValueErrors for a variable a mirrored strategy cannot keep in its replicas: one of
+    synchronization NONE, or whose aggregation is not one of the enums' members."""
+    name = kwargs.get("name")
+    if kwargs.get("synchronization") == VariableSynchronization.NONE:
+        raise ValueError(f"`NONE` variable synchronization mode is not supported with "
+                         f"tf.distribute strategy. Please change the `synchronization` for "
+                         f"variable: {name}")
+    aggregation = kwargs.get("aggregation")
+    if aggregation is not None and not isinstance(aggregation, (VariableAggregation,
+                                                                VariableAggregationV1)):
+        raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: "
+                         f"{name}")
+
+
 def _mirror(variable, strategy, cls=MirroredVariable):
     """Turns the new plain `variable` into a `MirroredVariable` (or `cls`) of `strategy`'s
     devices."""
@@ -1084,6 +1100,8 @@ class _Scope:
                 k = group.taken.get(replica._replica_id, 0)
                 group.taken[replica._replica_id] = k + 1
                 return group.created[k]
+            if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)):
+                _check_mirrorable(kwargs)
             v = next_creator(**kwargs)
             try:
                 v._distribute_strategy = strategy
