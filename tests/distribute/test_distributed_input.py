@@ -180,3 +180,22 @@ def test_distributed_dataset_reduce_gives_per_replica_elements(two_cpus):
     # the state is made of tensors, as a loop's variables are
     count = dd.reduce((0, tf.constant(0, tf.int64)), lambda st, x: (st[0] + 1, st[1]))
     assert count[0].dtype == tf.int32 and count[0].numpy() == 2
+
+
+def test_element_spec_as_input_signature(two_cpus):
+    # the distributed input guide's step: @tf.function(input_signature=[dd.element_spec])
+    s = two_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(10).map(
+        lambda i: (tf.cast(i, tf.float32), i)).batch(4))
+    assert isinstance(dd.element_spec[0], tf.TypeSpec)
+
+    @tf.function(input_signature=[dd.element_spec])
+    def step(inputs):
+        def replica(batch):
+            x, y = batch
+            return tf.reduce_sum(x) + tf.cast(tf.reduce_sum(y), tf.float32)
+        return s.reduce("SUM", s.run(replica, args=(inputs,)), axis=None)
+    assert [float(step(x)) for x in dd] == [12.0, 44.0, 34.0]
+    assert step.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
+        step((tf.constant([1.0]), tf.constant([1], tf.int64)))

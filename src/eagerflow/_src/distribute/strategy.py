@@ -34,6 +34,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableAggregation,
                                            VariableAggregationV1, VariableSynchronization,
                                            variable_creator_scope)
@@ -830,12 +831,23 @@ class DistributedValues:
         return self._values
 
 
-class PerReplicaSpec:
+class PerReplicaSpec(TypeSpec):
     """The type of a `PerReplica` value: its values' specs (a `tf.function` traces once per
-    spec)."""
+    spec, and takes one as an `input_signature`)."""
 
     def __init__(self, *value_specs):
         self._value_specs = tuple(value_specs)
+
+    def is_compatible_with(self, spec_or_value):
+        """True for a `PerReplica` value (or spec) whose values fit this spec's, one by one."""
+        if isinstance(spec_or_value, PerReplica):
+            others = spec_or_value.values
+        elif isinstance(spec_or_value, PerReplicaSpec):
+            others = spec_or_value._value_specs
+        else:
+            return False
+        return len(others) == len(self._value_specs) and all(
+            mine.is_compatible_with(other) for mine, other in zip(self._value_specs, others))
 
     value_type = property(lambda self: PerReplica)
     shape = None
