@@ -236,3 +236,24 @@ def test_mirrored_variables_refuse_sync_none_and_unknown_aggregations(two_cpus):
     with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
         v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.NONE)
     assert type(v).__name__ == "ResourceVariable"
+
+
+def test_collectives_of_a_mirrored_variable_take_each_replicas_copy(two_cpus):
+    # a distributed variable is its replicas' copies (TF sums and gathers them); a value
+    # every replica shares (a captured tensor) comes back as it is, one per replica
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    shared = tf.constant([5.0])
+
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        return (ctx.all_reduce("SUM", v), ctx.all_gather(v, axis=0),
+                ctx.all_reduce("MEAN", v), ctx.all_gather(shared, axis=0))
+    for run in (lambda: s.run(step), tf.function(lambda: s.run(step))):
+        total, gathered, mean, same = run()
+        assert [t.numpy().tolist() for t in total.values] == [[2.0, 4.0]] * 2
+        assert [t.numpy().tolist() for t in gathered.values] == [[1.0, 2.0, 1.0, 2.0]] * 2
+        assert [t.numpy().tolist() for t in mean.values] == [[1.0, 2.0]] * 2
+        assert isinstance(same, tf.distribute.DistributedValues)
+        assert [t.numpy().tolist() for t in same.values] == [[5.0]] * 2

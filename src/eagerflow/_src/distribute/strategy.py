@@ -148,10 +148,10 @@ class ReplicaContext:
         flat = nest.flatten(value)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
+            parts = [_gathered_parts(p, strategy) for p in parts]
             return [_each_replica(p, lambda vs, op=reduce_op: _combine(op, vs))
-                    if isinstance(p, PerReplica) else _each_replica(
-                        PerReplica([p] * strategy.num_replicas_in_sync), lambda vs: vs[0])
-                    for p in parts]
+                    if shared is None else _each_replica(p, lambda vs: vs[0])
+                    for p, shared in parts]
         return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def all_gather(self, value, axis, options=None):
@@ -160,10 +160,11 @@ class ReplicaContext:
             return nest.map_structure(convert_to_tensor, value)
         flat = nest.flatten(value)
 
-        def merge(strategy, *parts):
+        def merge(strategy, *parts):  # (a value the same in every replica stays itself)
+            parts = [_gathered_parts(p, strategy) for p in parts]
             return [_each_replica(p, lambda vs: array_ops.concat(
-                [convert_to_tensor(v) for v in vs], axis)) if isinstance(p, PerReplica)
-                else p for p in parts]
+                [convert_to_tensor(v) for v in vs], axis)) if shared is None
+                else _each_replica(p, lambda vs: vs[0]) for p, shared in parts]
         return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
@@ -192,6 +193,18 @@ class _MirroredReplicaContext(ReplicaContext):
 
 class _OneDeviceReplicaContext(ReplicaContext):
     """The replica context of a `OneDeviceStrategy`'s replica (named as TF names it)."""
+
+
+def _gathered_parts(value, strategy):
+    """`value`, as a replica's collective gets it in its merge, as `PerReplica` values and
+    whether it was one value the same in every replica (a distributed variable is its
+    replicas' copies, read)."""
+    values = _replica_values(value)
+    if values is None:
+        return PerReplica([value] * strategy.num_replicas_in_sync), True
+    if isinstance(value, _DistributedVariable):
+        return PerReplica([v.value() for v in values]), None
+    return value, None
 
 
 def _each_replica(per_replica, combine):
