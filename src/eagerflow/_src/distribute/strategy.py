@@ -42,6 +42,7 @@ from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
+from eagerflow._src.function import polymorphic_function
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
@@ -1233,15 +1234,16 @@ class MirroredStrategy(Strategy):
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 
-def _warn_eager_run(strategy):
+def _warn_eager_run(strategy, fn):
     """TF's warning on the first five eager calls of `run` (it runs each replica's step in a
-    thread there); a tf.function around `run` avoids it."""
+    thread there); a tf.function around `run`, or as the step, avoids it."""
     global _eager_run_warnings
-    if _eager_run_warnings < 5 and get_context().graph is None:
+    if _eager_run_warnings < 5 and get_context().graph is None and \
+            not isinstance(fn, polymorphic_function.Function):
         _eager_run_warnings += 1
         _log.logger.warning(
             f"Using {type(strategy).__name__} eagerly has significant overhead currently. We "
@@ -1271,7 +1273,7 @@ class CentralStorageStrategy(Strategy):
             self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 
@@ -1303,7 +1305,7 @@ class CollectiveAllReduceStrategy(Strategy):
         return self._cluster_resolver
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 
