@@ -199,3 +199,33 @@ def test_element_spec_as_input_signature(two_cpus):
     assert step.experimental_get_tracing_count() == 1
     with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
         step((tf.constant([1.0]), tf.constant([1], tf.int64)))
+
+
+def test_ragged_and_sparse_batches_split_by_rows(two_cpus):
+    s = two_cpus
+    rt = tf.ragged.constant([[1], [2, 3], [4], [5, 6, 7], [8]])
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(rt).batch(4))
+    assert repr(dd.element_spec) == "PerReplicaSpec(" + ", ".join(
+        ["RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)"] * 2) + ")"
+    got = [[v.to_list() for v in b.values] for b in dd]
+    assert got == [[[[1], [2, 3]], [[4], [5, 6, 7]]], [[[8]], []]]
+    dropped = s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(rt).batch(4, drop_remainder=True))
+    assert dropped.element_spec._component_specs[0].shape.as_list() == [2, None]
+
+    @tf.function
+    def total(dist):
+        t = tf.constant(0)
+        for b in dist:
+            t += s.reduce("SUM", s.run(tf.reduce_sum, args=(b,)), axis=None)
+        return t
+    assert int(total(dd)) == 36
+    from_fn = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.from_tensor_slices(rt).batch(2))
+    assert [[v.to_list() for v in b.values] for b in from_fn][-1] == [[[8]], []]
+    assert int(total(from_fn)) == 36
+    dense = tf.constant([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0], [0.0, 0.0], [5.0, 5.0]])
+    sp = s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(tf.sparse.from_dense(dense)).batch(3))
+    got = [[tf.sparse.to_dense(v).numpy().tolist() for v in b.values] for b in sp]
+    assert got == [[[[1.0, 0.0], [0.0, 2.0]], [[3.0, 0.0]]], [[[0.0, 0.0]], [[5.0, 5.0]]]]

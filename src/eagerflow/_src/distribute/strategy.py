@@ -45,7 +45,11 @@ from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.function import polymorphic_function
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged import user_functions
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
 @export("distribute.ReduceOp")
@@ -276,7 +280,7 @@ class _ReplicaThread(threading.Thread):
         _variable_creators.stack[:] = self._creators
         try:
             with context.device(self.strategy.extended.worker_devices[self.replica_id]):
-                self.result = self.fn(*self.args, **self.kwargs)
+                self.result = user_functions.call(self.fn, *self.args, **self.kwargs)
         except _Aborted:
             pass
         except BaseException as e:  # handed to the caller of `run`
@@ -468,30 +472,48 @@ def _split_batch(element, n):
     """`element` (a batch) as `n` per-replica batches: TF's split, ceil(size / n) rows to
     each replica in turn until the rows run out (a batch size only the graph knows is split
     by graph ops)."""
+    def ends(size):  # where each replica's rows end (the first starting at 0)
+        if isinstance(size, int):
+            per = -(-size // n)
+            return [min(per * i, size) for i in range(n + 1)]
+        per = math_ops.floordiv(size + (n - 1), n)
+        return [math_ops.minimum(per * i, size) for i in range(n + 1)]
+
     def parts(t):
         if t is None:  # (an absent part of a Keras batch: its sample weights)
             return [None] * n
+        if isinstance(t, RaggedTensor):  # its rows
+            rows = ends(t.shape[0] if t.shape[0] is not None else t.nrows())
+            return [t[rows[i]:rows[i + 1]] for i in range(n)]
+        if isinstance(t, SparseTensor):  # its rows, each part's dense shape theirs
+            shape = t.shape
+            size = int(shape[0]) if shape[0] is not None else t.dense_shape[0]
+            rest = shape[1:].as_list() if shape[1:].is_fully_defined() else \
+                t.dense_shape[1:]
+            rows = ends(size)
+            return [sparse_ops.slice(t, array_ops.concat(
+                [array_ops.reshape(cast_ops.cast(rows[i], "int64"), [1]),
+                 array_ops.zeros([len(shape) - 1], "int64")], 0), array_ops.concat(
+                [array_ops.reshape(cast_ops.cast(rows[i + 1] - rows[i], "int64"), [1]),
+                 cast_ops.cast(rest, "int64")], 0)) for i in range(n)]
         t = convert_to_tensor(t)
         if t.shape.rank == 0:
             return [t] * n
         if t.shape[0] is not None:
-            size = int(t.shape[0])
-            per = -(-size // n)
-            return array_ops.split(t, [max(0, min(per, size - i * per)) for i in range(n)],
-                                   axis=0)
-        size = array_ops.shape(t)[0]
-        per = math_ops.floordiv(size + (n - 1), n)
-        ends = [math_ops.minimum(per * i, size) for i in range(n + 1)]
-        return [t[ends[i]:ends[i + 1]] for i in range(n)]
+            rows = ends(int(t.shape[0]))
+            return array_ops.split(t, [rows[i + 1] - rows[i] for i in range(n)], axis=0)
+        rows = ends(array_ops.shape(t)[0])
+        return [t[rows[i]:rows[i + 1]] for i in range(n)]
     return nest.pack_sequence_as(element, [PerReplica(parts(t))
                                            for t in nest.flatten(element)])
 
 
 def replicated_step(strategy, step, concat=False):
-    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy: each replica steps on its part of the batch (its batch normalization
-    sees that part's statistics and its own moving ones, its gradients are summed over the
-    replicas). Returns the first replica's logs, or with `concat` the replicas' outputs
-    concatenated (predictions). Under the default strategy, `step` itself."""
+    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy: each
+    replica steps on its part of the batch (its batch normalization sees that part's
+    statistics and its own moving ones, its gradients are summed over the replicas).
+    Returns the first replica's logs, or with `concat` the replicas' outputs concatenated
+    (predictions). Under the default strategy, `step` itself."""
     if isinstance(strategy, _DefaultDistributionStrategy):
         return step
     n = strategy.num_replicas_in_sync
@@ -508,7 +530,14 @@ def _replica_element_spec(spec, n, whole):
         if not whole and getattr(leaf, "shape", None) is not None and leaf.shape.rank:
             first = leaf.shape[0]
             rows = first // n if first is not None and first % n == 0 else None
-            leaf = type(leaf)([rows] + leaf.shape.as_list()[1:], leaf.dtype, leaf.name)
+            shape = [rows] + leaf.shape.as_list()[1:]
+            if isinstance(leaf, RaggedTensorSpec):
+                leaf = RaggedTensorSpec(shape, leaf.dtype, leaf.ragged_rank,
+                                        leaf.row_splits_dtype)
+            elif isinstance(leaf, SparseTensorSpec):
+                leaf = SparseTensorSpec(shape, leaf.dtype)
+            else:
+                leaf = type(leaf)(shape, leaf.dtype, leaf.name)
         return PerReplicaSpec(*[leaf] * n)
     return nest.map_structure(one, spec)
 
@@ -545,7 +574,8 @@ def _can_be_empty(spec):
 
 
 def _empty_batch(element):
-    return nest.map_structure(lambda t: convert_to_tensor(t)[:0], element)
+    return nest.map_structure(lambda t: (t if isinstance(t, RaggedTensor) else
+                                         convert_to_tensor(t))[:0], element)
 
 
 class _DistributedInput:
@@ -727,7 +757,8 @@ class Strategy:
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
                 with _enter(self, self._replica_context(self)):
-                    return fn(*args, **kwargs)
+                    # (a TF function run as the step dispatches on ragged arguments)
+                    return user_functions.call(fn, *args, **kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
 
     def reduce(self, reduce_op, value, axis):
