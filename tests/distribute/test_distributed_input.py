@@ -229,3 +229,38 @@ def test_ragged_and_sparse_batches_split_by_rows(two_cpus):
         tf.data.Dataset.from_tensor_slices(tf.sparse.from_dense(dense)).batch(3))
     got = [[tf.sparse.to_dense(v).numpy().tolist() for v in b.values] for b in sp]
     assert got == [[[[1.0, 0.0], [0.0, 2.0]], [[3.0, 0.0]]], [[[0.0, 0.0]], [[5.0, 5.0]]]]
+
+
+def test_per_replica_input_pipelines(two_cpus):
+    s = two_cpus
+    contexts = []
+
+    def make(ctx):
+        contexts.append((ctx.num_input_pipelines, ctx.input_pipeline_id,
+                         ctx.num_replicas_in_sync))
+        return tf.data.Dataset.range(5).batch(2).map(lambda b: b + 10 * ctx.input_pipeline_id)
+    mode = tf.distribute.InputReplicationMode.PER_REPLICA
+    dd = s.distribute_datasets_from_function(make, tf.distribute.InputOptions(
+        experimental_replication_mode=mode, experimental_fetch_to_device=True))
+    assert contexts == [(2, 0, 2), (2, 1, 2)]  # one pipeline per replica
+    got = [[v.numpy().tolist() for v in b.values] for b in dd]
+    assert got == [[[0, 1], [10, 11]], [[2, 3], [12, 13]], [[4], [14]]]
+
+    @tf.function
+    def total(d):
+        t = tf.constant(0, tf.int64)
+        for b in d:
+            t += s.reduce("SUM", s.run(tf.reduce_sum, args=(b,)), axis=None)
+        return t
+    assert int(total(dd)) == 70
+    with pytest.raises(NotImplementedError, match=r"^InputReplicationMode.PER_REPLICA is only "
+                                                  r"supported in `distribute_datasets_from"):
+        s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2),
+                                          tf.distribute.InputOptions(
+                                              experimental_replication_mode=mode))
+    with pytest.raises(ValueError, match="you must also specify `PER_REPLICA`"):
+        s.distribute_datasets_from_function(make, tf.distribute.InputOptions(
+            experimental_place_dataset_on_device=True))
+    with pytest.raises(NotImplementedError, match="of tf.distribute.MirroredStrategy$"):
+        tf.distribute.OneDeviceStrategy("/cpu:0").distribute_datasets_from_function(
+            make, tf.distribute.InputOptions(experimental_replication_mode=mode))

@@ -41,6 +41,7 @@ from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableA
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
+from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
 from eagerflow._src.function import polymorphic_function
 from eagerflow._src.graph.control_flow import cond
@@ -719,6 +720,40 @@ class DistributedDatasetsFromFunction(DistributedDataset):
     _whole_elements = True
 
 
+def _made_dataset(dataset_fn, input_context):
+    dataset = dataset_fn(input_context)
+    if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
+        raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
+                             f"'element_spec'")
+    return dataset
+
+
+def _per_replica_mode(options):
+    return options is not None and \
+        options.experimental_replication_mode == InputReplicationMode.PER_REPLICA
+
+
+def _check_input_options(options, from_function=False):
+    """TF's errors for `InputOptions` a way of distributing a dataset does not take."""
+    if options is None:
+        return
+    per_replica = _per_replica_mode(options)
+    if not from_function:
+        if per_replica:
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in "
+                                      "`distribute_datasets_from_function`.")
+        return
+    if per_replica and options.experimental_fetch_to_device and \
+            options.experimental_place_dataset_on_device:
+        raise ValueError("`experimental_place_dataset_on_device` can not be set to True when "
+                         "experimental_fetch_to_device is True and replication mode is set "
+                         "to `PER_REPLICA`")
+    if options.experimental_place_dataset_on_device and not per_replica:
+        raise ValueError("When `experimental_place_dataset_on_device` is set for dataset "
+                         "placement, you must also specify `PER_REPLICA` for the replication "
+                         "mode")
+
+
 @export("distribute.Strategy")
 class Strategy:
     """Runs computations on its replicas, one replica per device of `extended`."""
@@ -798,19 +833,26 @@ class Strategy:
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, each batch split over the replicas."""
+        _check_input_options(options)
         if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
             raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
                                  f"'_variant_tensor'")
         return DistributedDataset(dataset, self.num_replicas_in_sync)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
-        """Calls `dataset_fn` with an `InputContext` for the one input pipeline; its
-        consecutive elements go to the replicas in turn."""
-        dataset = dataset_fn(InputContext(1, 0, self.num_replicas_in_sync))
-        if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
-            raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
-                                 f"'element_spec'")
-        return DistributedDatasetsFromFunction(dataset, self.num_replicas_in_sync)
+        """Calls `dataset_fn` with an `InputContext` for the one input pipeline, whose
+        consecutive elements go to the replicas in turn; with the options' replication mode
+        PER_REPLICA, once per replica (its own pipeline), each replica taking its own's."""
+        _check_input_options(options, from_function=True)
+        n = self.num_replicas_in_sync
+        if _per_replica_mode(options):
+            datasets = [_made_dataset(dataset_fn, InputContext(n, i, n)) for i in range(n)]
+            # (the pipelines' elements in turn: the first's to replica 0, and so on)
+            dataset = datasets[0] if n == 1 else Dataset.choose_from_datasets(
+                datasets, Dataset.range(n).repeat())
+        else:
+            dataset = _made_dataset(dataset_fn, InputContext(1, 0, n))
+        return DistributedDatasetsFromFunction(dataset, n)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -1291,6 +1333,23 @@ class OneDeviceStrategy(Strategy):
 
     def __init__(self, device):
         super().__init__(OneDeviceExtended(self, (_requested_device(device),)))
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        if _per_replica_mode(options):
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in  "
+                                      "`experimental_distribute_datasets_from_function`.")
+        return super().experimental_distribute_dataset(dataset, options)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        _check_input_options(options, from_function=True)
+        if _per_replica_mode(options):
+            raise NotImplementedError(
+                "InputReplicationMode.PER_REPLICA is only supported in "
+                "`experimental_distribute_datasets_from_function` of "
+                "tf.distribute.MirroredStrategy")
+        return super().distribute_datasets_from_function(dataset_fn, options)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
 
 @export("distribute.experimental.CentralStorageStrategy")
