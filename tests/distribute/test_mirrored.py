@@ -257,3 +257,20 @@ def test_collectives_of_a_mirrored_variable_take_each_replicas_copy(two_cpus):
         assert [t.numpy().tolist() for t in mean.values] == [[1.0, 2.0]] * 2
         assert isinstance(same, tf.distribute.DistributedValues)
         assert [t.numpy().tolist() for t in same.values] == [[5.0]] * 2
+
+
+def test_extended_value_container_and_replica_calls(two_cpus):
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(1.0)
+        r = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    assert all(s.extended.value_container(c) is v for c in v.values)
+    assert all(s.extended.value_container(c) is r for c in r.values)
+    t = tf.constant(1.0)
+    assert s.extended.value_container(t) is t
+    ids = s.extended.call_for_each_replica(
+        lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
+    assert [int(i) for i in ids.values] == [0, 1]
+    assert s.extended.non_slot_devices([v]) == s.extended.worker_devices
+    assert s.extended.experimental_require_static_shapes is False

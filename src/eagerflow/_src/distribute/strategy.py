@@ -450,7 +450,28 @@ class StrategyExtended:
                 for value, destinations in value_destination_pairs]
 
     def value_container(self, value):
-        return value
+        """The distributed variable whose replica's copy `value` is; else `value`."""
+        container = getattr(value, "_distributed_container", None)
+        return value if container is None else container
+
+    @property
+    def experimental_require_static_shapes(self):
+        return False
+
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        """``fn(*args, **kwargs)`` in each replica, as `Strategy.run` calls it."""
+        return self._strategy.run(fn, args, kwargs)
+
+    def broadcast_to(self, tensor, destinations):
+        """`tensor` for every destination (they share the host's memory here)."""
+        return tensor
+
+    def non_slot_devices(self, var_list):
+        """The devices of the variables not tied to one of `var_list`: every replica's."""
+        return self._devices
+
+    def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
+        return fn(*args, **(kwargs or {}))
 
 
 class MirroredExtended(StrategyExtended):
@@ -1161,6 +1182,8 @@ def _mirror(variable, strategy, cls=MirroredVariable):
             own._name, own._device = components[i]._name, components[i]._device
             components[i] = own
     variable.__class__ = cls
+    for component in components:
+        component._distributed_container = variable
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._mirrored_values = tuple(components)
