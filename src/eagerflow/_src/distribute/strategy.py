@@ -530,19 +530,40 @@ def _split_batch(element, n):
                                            for t in nest.flatten(element)])
 
 
-def replicated_step(strategy, step, concat=False):
+def replicated_step(strategy, step, concat=False, reduction="auto"):
     """`step` (a Keras train, test or predict step) as Keras runs it under a strategy: each
     replica steps on its part of the batch (its batch normalization sees that part's
     statistics and its own moving ones, its gradients are summed over the replicas).
-    Returns the first replica's logs, or with `concat` the replicas' outputs concatenated
-    (predictions). Under the default strategy, `step` itself."""
+    A result that differs between the replicas is reduced as tf_keras's `reduction` says
+    (``"auto"``: summed; ``"first"``: the first replica's), or with `concat` the replicas'
+    results are concatenated (predictions); one they share (a metric's) is itself. Under
+    the default strategy, `step` itself."""
     if isinstance(strategy, _DefaultDistributionStrategy):
         return step
     n = strategy.num_replicas_in_sync
+    if reduction == "auto":
+        reduction = "sum"
+    if concat:
+        reduction = "concat"
+    elif reduction not in ("first", "sum"):
+        raise ValueError(f'`reduction` must be "first", "concat", "sum", or "auto". '
+                         f"Received: reduction={reduction}.")
+
+    def reduce(value):
+        if not isinstance(value, PerReplica):
+            return value
+        values = [convert_to_tensor(v) for v in value.values]
+        if reduction == "first":
+            return values[0]
+        if reduction == "sum":  # (tf.reduce_sum of the list: every element of every replica)
+            return reduction_ops.reduce_sum(array_ops.stack(values))
+        if values[0].shape.rank == 0:
+            return array_ops.stack(values)
+        return array_ops.concat(values, axis=0)
 
     def run_on_replicas(batch):
         out = strategy.run(step, args=(_split_batch(batch, n),))
-        return strategy.gather(out, axis=0) if concat else _select_replica(0, out)
+        return nest.map_structure(reduce, out)
     return run_on_replicas
 
 
