@@ -2,6 +2,7 @@
 replica runs the step on its half of the batch (batch normalization sees that half's
 statistics and keeps its own moving ones); expected values are TF's."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -98,3 +99,25 @@ def test_custom_train_step_results_differing_between_replicas_are_summed(two_cpu
     np.testing.assert_allclose(h["share"], [7.16617, 2.85486], rtol=1e-5)
     first = fit("first")
     assert first["rid"] == [0.0, 0.0] and first["bs"] == [2.0, 2.0]
+
+
+def test_fit_evaluate_predict_take_a_distributed_dataset_with_steps(two_cpus):
+    s = two_cpus
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 4
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))
+    with s.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    with pytest.raises(ValueError, match="^When providing a distributed dataset, you must "
+                                         "specify the number of steps to run.$"):
+        model.fit(dd, epochs=1, verbose=0)
+    h = model.fit(dd, epochs=1, steps_per_epoch=2, validation_data=dd, validation_steps=2,
+                  verbose=0).history
+    np.testing.assert_allclose([h["loss"][0], h["mae"][0], h["val_loss"][0], h["val_mae"][0]],
+                               [4.659961, 1.948825, 5.432046, 2.163194], rtol=1e-5)
+    np.testing.assert_allclose(model.evaluate(dd, steps=2, verbose=0), [5.432046, 2.163194],
+                               rtol=1e-5)
+    assert model.predict(dd, steps=2, verbose=0).shape == (8, 1)
+    with pytest.raises(ValueError, match="must specify the number of steps"):
+        model.predict(dd, verbose=0)

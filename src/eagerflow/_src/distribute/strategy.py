@@ -504,6 +504,8 @@ def _split_batch(element, n):
     def parts(t):
         if t is None:  # (an absent part of a Keras batch: its sample weights)
             return [None] * n
+        if isinstance(t, PerReplica):  # (a batch of a distributed dataset: split already)
+            return list(t.values)
         if isinstance(t, RaggedTensor):  # its rows
             rows = ends(t.shape[0] if t.shape[0] is not None else t.nrows())
             return [t[rows[i]:rows[i + 1]] for i in range(n)]
