@@ -1340,15 +1340,12 @@ class MirroredStrategy(Strategy):
     _replica_context = _MirroredReplicaContext
 
     def __init__(self, devices=None, cross_device_ops=None):
-        if devices is None:  # every GPU, or else every (logical) CPU
+        if not devices:  # (None or empty) every GPU, or else every (logical) CPU
             local = list_logical_devices("GPU") or list_logical_devices("CPU")
             devices = [d.name for d in local]
         devices = tuple(_requested_device(d) for d in devices)
-        if not devices:
-            raise ValueError("Got an empty `devices` list and unable to recognize any local "
-                             "devices.")
-        if len(set(devices)) != len(devices):
-            raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
+        if len(set(devices)) != len(devices):  # (TF asserts it)
+            raise AssertionError(f"No duplicates allowed in `devices` argument: {devices}")
         super().__init__(MirroredExtended(self, devices))
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
